@@ -1,0 +1,165 @@
+/**
+ * Buffers spans per trace until the trace can be rebuilt.
+ *
+ * Spans of one trace arrive in any order and in several requests or messages.
+ * A trace is complete when its root has ended (OTLP exports a span only once
+ * it ended, so "received" means "ended") and a quiet period has passed with no
+ * new span. A trace whose root never comes is released at its deadline as
+ * partial, and flagged — never dropped. Memory is bounded: past `maxOpenSpans`
+ * the oldest open traces are released early, also flagged partial.
+ *
+ * Spans that arrive for a trace released a moment ago re-open it with all its
+ * spans (kept for a bounded number of recent traces), so the re-evaluation
+ * replaces the earlier result instead of producing a second, smaller one.
+ *
+ * Time is passed in (`now`) rather than read, so tests and replays control it.
+ */
+import { Ragscope, RagStage } from "../../contracts/span-attributes.js";
+import type { SpanRecord } from "../otlp/span-record.js";
+
+export interface AssemblerOptions {
+  /** Wait this long after the last span of a trace whose root has arrived. */
+  quietPeriodMs: number;
+  /** Release a trace this long after its first span even without a root. */
+  maxTraceWaitMs: number;
+  /** Bound on spans held in open traces, all traces together. */
+  maxOpenSpans: number;
+  /** How many released traces are remembered so that late spans re-open them. */
+  recentTraceMemory: number;
+}
+
+export const defaultAssemblerOptions: AssemblerOptions = {
+  quietPeriodMs: 2_000,
+  maxTraceWaitMs: 60_000,
+  maxOpenSpans: 200_000,
+  recentTraceMemory: 2_000,
+};
+
+export type ReleaseReason = "complete" | "deadline" | "memory_bound" | "flush";
+
+export interface AssembledTrace<Source> {
+  traceId: string;
+  spans: SpanRecord[];
+  /** False when released without its root (deadline, memory bound, flush). */
+  complete: boolean;
+  reason: ReleaseReason;
+  /** True when late spans re-opened a trace that had been released before. */
+  reopened: boolean;
+  /** Where the spans came from (bus positions), for committing progress. */
+  sources: Source[];
+}
+
+interface OpenTrace<Source> {
+  spans: Map<string, SpanRecord>;
+  firstSeenAt: number;
+  lastSpanAt: number;
+  hasRoot: boolean;
+  reopened: boolean;
+  sources: Source[];
+}
+
+/** A root: no parent, or the span that records the whole RAG request. */
+export function isRootSpan(span: SpanRecord): boolean {
+  return span.parentSpanId === "" || span.attributes[Ragscope.stage] === RagStage.request;
+}
+
+export class TraceAssembler<Source = never> {
+  private readonly open = new Map<string, OpenTrace<Source>>();
+  private readonly recent = new Map<string, SpanRecord[]>();
+  private openSpanCount = 0;
+  readonly counters = { spansAccepted: 0, duplicateSpans: 0, tracesReleased: 0, partialTraces: 0, reopenedTraces: 0, memoryBoundReleases: 0 };
+
+  constructor(private readonly options: AssemblerOptions = defaultAssemblerOptions) {}
+
+  get openTraces(): number {
+    return this.open.size;
+  }
+
+  get openSpans(): number {
+    return this.openSpanCount;
+  }
+
+  /**
+   * Adds spans. The same span (trace id + span id) received twice is kept
+   * once, the last copy winning, so at-least-once delivery does not double it.
+   */
+  add(spans: readonly SpanRecord[], now: number, source?: Source): void {
+    const touched = new Set<OpenTrace<Source>>();
+    for (const span of spans) {
+      let trace = this.open.get(span.traceId);
+      if (!trace) {
+        trace = { spans: new Map(), firstSeenAt: now, lastSpanAt: now, hasRoot: false, reopened: false, sources: [] };
+        const earlier = this.recent.get(span.traceId);
+        if (earlier) {
+          this.recent.delete(span.traceId);
+          trace.reopened = true;
+          this.counters.reopenedTraces += 1;
+          for (const previous of earlier) trace.spans.set(previous.spanId, previous);
+          this.openSpanCount += earlier.length;
+          trace.hasRoot = earlier.some(isRootSpan);
+        }
+        this.open.set(span.traceId, trace);
+      }
+      if (trace.spans.has(span.spanId)) this.counters.duplicateSpans += 1;
+      else this.openSpanCount += 1;
+      trace.spans.set(span.spanId, span);
+      trace.lastSpanAt = now;
+      if (isRootSpan(span)) trace.hasRoot = true;
+      this.counters.spansAccepted += 1;
+      touched.add(trace);
+    }
+    if (source !== undefined) for (const trace of touched) trace.sources.push(source);
+  }
+
+  /** Releases the traces that are ready at `now`: complete, past deadline, or over the memory bound. */
+  collectReady(now: number): AssembledTrace<Source>[] {
+    const ready: AssembledTrace<Source>[] = [];
+    for (const [traceId, trace] of this.open) {
+      if (trace.hasRoot && now - trace.lastSpanAt >= this.options.quietPeriodMs) ready.push(this.release(traceId, trace, "complete"));
+      else if (now - trace.firstSeenAt >= this.options.maxTraceWaitMs) ready.push(this.release(traceId, trace, "deadline"));
+    }
+    // Map iteration is insertion order, so the first traces are the oldest.
+    for (const [traceId, trace] of this.open) {
+      if (this.openSpanCount <= this.options.maxOpenSpans) break;
+      this.counters.memoryBoundReleases += 1;
+      ready.push(this.release(traceId, trace, "memory_bound"));
+    }
+    return ready;
+  }
+
+  /** Releases every open trace (shutdown, end of an offline run). */
+  flush(): AssembledTrace<Source>[] {
+    return [...this.open].map(([traceId, trace]) => this.release(traceId, trace, trace.hasRoot ? "complete" : "flush"));
+  }
+
+  /** The earliest time at which `collectReady` may release something, for timers. */
+  nextDeadline(): number | null {
+    let next: number | null = null;
+    for (const trace of this.open.values()) {
+      const due = trace.hasRoot ? Math.min(trace.lastSpanAt + this.options.quietPeriodMs, trace.firstSeenAt + this.options.maxTraceWaitMs) : trace.firstSeenAt + this.options.maxTraceWaitMs;
+      if (next === null || due < next) next = due;
+    }
+    return next;
+  }
+
+  private release(traceId: string, trace: OpenTrace<Source>, reason: ReleaseReason): AssembledTrace<Source> {
+    this.open.delete(traceId);
+    const spans = [...trace.spans.values()].sort((left, right) => (left.startTimeUnixNano < right.startTimeUnixNano ? -1 : left.startTimeUnixNano > right.startTimeUnixNano ? 1 : 0));
+    this.openSpanCount -= spans.length;
+    this.remember(traceId, spans);
+    const complete = reason === "complete" || trace.hasRoot;
+    this.counters.tracesReleased += 1;
+    if (!complete) this.counters.partialTraces += 1;
+    return { traceId, spans, complete, reason, reopened: trace.reopened, sources: trace.sources };
+  }
+
+  private remember(traceId: string, spans: SpanRecord[]): void {
+    if (this.options.recentTraceMemory <= 0) return;
+    this.recent.set(traceId, spans);
+    while (this.recent.size > this.options.recentTraceMemory) {
+      const oldest = this.recent.keys().next().value;
+      if (oldest === undefined) break;
+      this.recent.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * `ragscope demo`: the whole path on the embedded default, in one command.
+ *
+ * 1. starts the collector (OTLP/HTTP receiver, in-process bus, evaluation,
+ *    chDB under the data folder);
+ * 2. stores the dataset's Eval Cases and the run's lineage;
+ * 3. runs the example RAG service over the dataset in a child process — a
+ *    separate application exporting OTLP/HTTP to the receiver, as a user's
+ *    service would — linking each request to run_id / case_id / case_version;
+ * 4. waits until every case's trace is evaluated, then prints the summary.
+ *
+ * The run id is derived from the dataset (`demo-<dataset_id>-<dataset_version>`),
+ * and a case's result id from (run_id, case_id, case_version): running the demo
+ * twice replaces the first run's rows instead of adding to them.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { EvalCase } from "../../contracts/eval-case.js";
+import { loadCollectorConfig } from "../config/collector-config.js";
+import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
+import { formatSummary } from "../report/format-summary.js";
+import { countCaseResults, readRunSummary, type RunSummary } from "../report/run-summary.js";
+import { startEmbeddedCollector } from "../run/embedded-collector.js";
+import { storeRun } from "../run/store-run.js";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const defaultDemoDataset = path.join(projectRoot, "examples/datasets/policy-regression.yaml");
+const exampleRunner = path.join(projectRoot, "examples/policy-assistant/run-cases.ts");
+
+export interface DemoOptions {
+  dataset: string;
+  dataDir?: string;
+  runId?: string;
+  timeoutMs: number;
+}
+
+export interface DemoOutcome {
+  summary: RunSummary;
+  storedIn: string;
+}
+
+type Output = { log: (line: string) => void; error: (line: string) => void };
+
+export async function runDemo(options: DemoOptions, environment: NodeJS.ProcessEnv, output: Output): Promise<DemoOutcome | null> {
+  const loaded = await loadDatasetFile(options.dataset);
+  if (!loaded.ok) {
+    output.error(`${options.dataset}: the dataset is invalid`);
+    for (const problem of loaded.error.problems) output.error(`  ${formatProblem(problem)}`);
+    return null;
+  }
+  const dataset = loaded.value;
+  const first = dataset.cases[0]!;
+  const runId = options.runId ?? `demo-${dataset.datasetId ?? first.dataset_id}-${dataset.datasetVersion ?? first.dataset_version}`;
+
+  // A random receiver port: the demo must not collide with a collector already running on 4318.
+  const config = loadCollectorConfig(environment, {
+    "receiver.port": 0,
+    "assembler.quietPeriodMs": 300,
+    ...(options.dataDir ? { "clickhouse.dataPath": path.resolve(options.dataDir) } : {}),
+  });
+  if (!config.ok) {
+    for (const line of config.error) output.error(line);
+    return null;
+  }
+  const collector = await startEmbeddedCollector(config.value);
+  const storedIn = collector.connection.describe();
+  try {
+    await collector.cases.put(dataset.cases);
+    await storeRun(collector.connection, {
+      run_id: runId,
+      dataset_id: first.dataset_id,
+      dataset_version: first.dataset_version,
+      corpus_version: first.environment_requirements.corpus_version ?? null,
+      retriever_version: "policy-assistant lexical-bigram v1",
+      reranker_version: null,
+      prompt_version: "policy-assistant extractive v1",
+      generator_model: "policy-assistant deterministic generator",
+      started_at: new Date().toISOString(),
+    });
+    output.log(`Collector listening on ${collector.receiverUrl}; storing in ${storedIn}`);
+    output.log(`Running the example RAG service over ${dataset.cases.length} cases (run ${runId})…`);
+    const exitCode = await runExample(dataset.cases, runId, collector.receiverUrl, output);
+    if (exitCode !== 0) {
+      output.error(`the example service exited with code ${exitCode}`);
+      return null;
+    }
+    const deadline = Date.now() + options.timeoutMs;
+    while ((await countCaseResults(collector.connection, runId)) < dataset.cases.length) {
+      if (Date.now() > deadline) {
+        await collector.flush();
+        output.error(`timed out waiting for ${dataset.cases.length} evaluated cases; open traces were evaluated as partial`);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await collector.waitUntilIdle(options.timeoutMs);
+    const summary = await readRunSummary(collector.connection, runId);
+    output.log("");
+    output.log(formatSummary(summary, storedIn));
+    return { summary, storedIn };
+  } finally {
+    await collector.close();
+  }
+}
+
+async function runExample(cases: EvalCase[], runId: string, endpoint: string, output: Output): Promise<number> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-demo-"));
+  const casesFile = path.join(folder, "cases.json");
+  try {
+    await writeFile(
+      casesFile,
+      JSON.stringify({
+        runId,
+        cases: cases.map((item) => ({ case_id: item.case_id, case_version: item.case_version, dataset_id: item.dataset_id, dataset_version: item.dataset_version, input: item.input })),
+      }),
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", exampleRunner, casesFile], {
+      cwd: projectRoot,
+      env: { ...process.env, RAGSCOPE_ENDPOINT: endpoint, OTEL_SERVICE_NAME: "policy-assistant" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.on("data", (chunk: Buffer) => output.log(chunk.toString().trimEnd()));
+    child.stderr.on("data", (chunk: Buffer) => output.error(chunk.toString().trimEnd()));
+    return await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The `ragscope` command line. Each command lives in its own file; this one
+ * only declares them (commander) and maps their results to exit codes.
+ */
+import { Command, InvalidArgumentError } from "commander";
+import { defaultDemoDataset, runDemo } from "./demo-command.js";
+import { validateCommand } from "./validate-command.js";
+
+const console_ = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) };
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("must be a positive whole number");
+  return parsed;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const program = new Command()
+    .name("ragscope")
+    .description("Evaluate RAG applications from their OpenTelemetry traces")
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command("validate")
+    .description("check dataset files of Eval Cases; exits 1 on any problem")
+    .argument("<files...>", "YAML or JSON dataset files")
+    .action(async (files: string[]) => {
+      exitCode = await validateCommand(files, console_);
+    });
+
+  program
+    .command("demo")
+    .description("run the example RAG service over its dataset through the embedded collector and print the evaluation")
+    .option("--dataset <file>", "dataset of Eval Cases", defaultDemoDataset)
+    .option("--data-dir <folder>", "where the embedded ClickHouse engine keeps its data (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)")
+    .option("--run-id <id>", "run id (default demo-<dataset_id>-<dataset_version>)")
+    .option("--timeout-ms <ms>", "how long to wait for the evaluation", positiveInteger, 120_000)
+    .action(async (options: { dataset: string; dataDir?: string; runId?: string; timeoutMs: number }) => {
+      const outcome = await runDemo(options, process.env, console_);
+      exitCode = outcome === null ? 1 : 0;
+    });
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    const code = (error as { exitCode?: number }).exitCode;
+    // commander already printed help or the usage error.
+    return typeof code === "number" ? code : 1;
+  }
+  return exitCode;
+}

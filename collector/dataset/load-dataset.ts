@@ -1,0 +1,163 @@
+/**
+ * Loads a dataset file of Eval Cases (YAML or JSON).
+ *
+ * Accepted shapes, so that a file copied from the seeds' template works as is:
+ * - one case (a mapping with `case_id`);
+ * - a list of cases;
+ * - `{ dataset_id, dataset_version, cases: [...] }`, whose header fills in the
+ *   cases' `dataset_id` / `dataset_version` when they leave them out.
+ *
+ * Every problem is reported, each with its path and the case's id, never as a
+ * stack trace; duplicate `(case_id, case_version)` pairs are problems too.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parseAllDocuments } from "yaml";
+import { evalCase, type EvalCase } from "../../contracts/eval-case.js";
+import { failure, success, type Result } from "../../contracts/result.js";
+import { describeIssue, formatPath } from "./format-issues.js";
+
+export interface DatasetProblem {
+  /** Path inside the file, e.g. `cases[3].gold_evidence[0].document_id`. */
+  path: string;
+  /** The case's id when it has one, to find it in a large file. */
+  caseId: string | null;
+  message: string;
+}
+
+export interface Dataset {
+  file: string;
+  datasetId: string | null;
+  datasetVersion: string | null;
+  cases: EvalCase[];
+}
+
+export interface DatasetLoadFailure {
+  file: string;
+  problems: DatasetProblem[];
+}
+
+export function formatProblem(problem: DatasetProblem): string {
+  const where = problem.path === "" ? "(file)" : problem.path;
+  const which = problem.caseId ? ` (case_id ${problem.caseId})` : "";
+  return `${where}${which}: ${problem.message}`;
+}
+
+export async function loadDatasetFile(file: string): Promise<Result<Dataset, DatasetLoadFailure>> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a .yaml or .json file" : `cannot be read (${code ?? String(error)})`;
+    return failure({ file, problems: [{ path: "", caseId: null, message }] });
+  }
+  return parseDataset(text, file);
+}
+
+export function parseDataset(text: string, file: string): Result<Dataset, DatasetLoadFailure> {
+  const parsed = parseDocument(text, file);
+  if (!parsed.ok) return failure({ file, problems: parsed.error });
+  return validateDataset(parsed.value, file);
+}
+
+function parseDocument(text: string, file: string): Result<unknown, DatasetProblem[]> {
+  if (text.trim() === "") return failure([{ path: "", caseId: null, message: "the file is empty; expected one case, a list of cases, or { dataset_id, dataset_version, cases }" }]);
+  if (path.extname(file).toLowerCase() === ".json") {
+    try {
+      return success(JSON.parse(text));
+    } catch (error) {
+      return failure([{ path: "", caseId: null, message: `invalid JSON: ${(error as Error).message}` }]);
+    }
+  }
+  // YAML is a superset of JSON, so any other extension is read as YAML.
+  const documents = parseAllDocuments(text, { prettyErrors: true });
+  const list = Array.isArray(documents) ? documents : [documents];
+  const problems: DatasetProblem[] = [];
+  for (const document of list) {
+    for (const error of document.errors) {
+      const position = error.linePos?.[0];
+      const where = position ? `line ${position.line}, column ${position.col}` : "";
+      problems.push({ path: where, caseId: null, message: `invalid YAML: ${error.message.split("\n")[0]}` });
+    }
+  }
+  if (problems.length > 0) return failure(problems);
+  if (list.length > 1) return success(list.map((document) => document.toJS()));
+  return success(list[0]?.toJS() ?? null);
+}
+
+interface DatasetHeader {
+  datasetId: string | null;
+  datasetVersion: string | null;
+}
+
+function validateDataset(root: unknown, file: string): Result<Dataset, DatasetLoadFailure> {
+  const problems: DatasetProblem[] = [];
+  let header: DatasetHeader = { datasetId: null, datasetVersion: null };
+  let rawCases: unknown[];
+  let prefix: (index: number) => string;
+
+  if (Array.isArray(root)) {
+    rawCases = root;
+    prefix = (index) => `[${index}]`;
+  } else if (isRecord(root) && "cases" in root) {
+    if (!Array.isArray(root.cases)) {
+      return failure({ file, problems: [{ path: "cases", caseId: null, message: "must be a list of cases" }] });
+    }
+    header = {
+      datasetId: scalarText(root.dataset_id),
+      datasetVersion: scalarText(root.dataset_version),
+    };
+    const allowed = new Set(["dataset_id", "dataset_version", "description", "cases", "run", "metadata"]);
+    for (const key of Object.keys(root)) {
+      if (!allowed.has(key)) problems.push({ path: key, caseId: null, message: `unknown dataset field; allowed: ${[...allowed].join(", ")}` });
+    }
+    rawCases = root.cases;
+    prefix = (index) => `cases[${index}]`;
+  } else if (isRecord(root)) {
+    rawCases = [root];
+    prefix = () => "";
+  } else {
+    return failure({ file, problems: [{ path: "", caseId: null, message: "expected one case, a list of cases, or { dataset_id, dataset_version, cases }" }] });
+  }
+
+  if (rawCases.length === 0) problems.push({ path: prefix(0).replace(/\[0\]$/, ""), caseId: null, message: "the dataset has no cases" });
+
+  const cases: EvalCase[] = [];
+  const seen = new Map<string, number>();
+  rawCases.forEach((raw, index) => {
+    const caseId = isRecord(raw) ? scalarText(raw.case_id) : null;
+    const withHeader = isRecord(raw)
+      ? { ...raw, dataset_id: raw.dataset_id ?? header.datasetId ?? undefined, dataset_version: raw.dataset_version ?? header.datasetVersion ?? undefined }
+      : raw;
+    const parsed = evalCase.safeParse(withHeader);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const inner = formatPath(issue.path);
+        const base = prefix(index);
+        const fullPath = base === "" ? inner : inner === "" ? base : `${base}.${inner}`;
+        problems.push({ path: fullPath, caseId, message: describeIssue(issue) });
+      }
+      return;
+    }
+    const identity = `${parsed.data.case_id}@${parsed.data.case_version}`;
+    const earlier = seen.get(identity);
+    if (earlier !== undefined) {
+      problems.push({ path: `${prefix(index)}.case_id`, caseId, message: `duplicate case_id and case_version; first defined at ${prefix(earlier)}` });
+      return;
+    }
+    seen.set(identity, index);
+    cases.push(parsed.data);
+  });
+
+  if (problems.length > 0) return failure({ file, problems });
+  return success({ file, datasetId: header.datasetId, datasetVersion: header.datasetVersion, cases });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function scalarText(value: unknown): string | null {
+  return typeof value === "string" || typeof value === "number" ? String(value) : null;
+}

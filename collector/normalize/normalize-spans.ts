@@ -1,0 +1,26 @@
+/**
+ * The mapper registry: each span is read by the first mapper, in priority
+ * order, that can map it. Spans no mapper knows are kept as "other" so they
+ * still count toward the trace (latency, errors) without inventing a stage.
+ */
+import type { SpanRecord } from "../otlp/span-record.js";
+import { openInferenceMapper } from "./openinference-mapper.js";
+import { ragscopeMapper } from "./ragscope-mapper.js";
+import type { SpanMapper } from "./span-mapper.js";
+import type { NormalizedSpan } from "./stage-observation.js";
+
+export const defaultMappers: readonly SpanMapper[] = [ragscopeMapper, openInferenceMapper];
+
+export function createMapperRegistry(mappers: readonly SpanMapper[] = defaultMappers): (span: SpanRecord) => NormalizedSpan {
+  const names = new Set<string>();
+  for (const mapper of mappers) {
+    if (names.has(mapper.name)) throw new Error(`span mapper "${mapper.name}" is registered twice`);
+    names.add(mapper.name);
+  }
+  return (span) => {
+    for (const mapper of mappers) {
+      if (mapper.canMap(span)) return { span, observation: mapper.map(span), convention: mapper.name };
+    }
+    return { span, observation: { stage: "other" }, convention: "none" };
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * One decoded OTLP span, flattened with its resource and scope.
+ *
+ * This is the collector's working form of a span, whatever the wire format
+ * (OTLP protobuf or OTLP/JSON) or the producer (our receiver, or an OpenTelemetry
+ * Collector's Kafka exporter). Ids are lower-case hex; times are nanoseconds since
+ * the epoch as bigint because they exceed 2^53.
+ */
+export type AttributeValue =
+  | string
+  | number
+  | boolean
+  | null
+  | AttributeValue[]
+  | { [key: string]: AttributeValue };
+
+export type Attributes = Record<string, AttributeValue>;
+
+export interface SpanEventRecord {
+  name: string;
+  timeUnixNano: bigint;
+  attributes: Attributes;
+}
+
+/** OTLP Status.code: 0 unset, 1 ok, 2 error. */
+export type StatusCode = 0 | 1 | 2;
+
+export interface SpanRecord {
+  /** 32 lower-case hex characters. */
+  traceId: string;
+  /** 16 lower-case hex characters. */
+  spanId: string;
+  /** Empty string for a root span. */
+  parentSpanId: string;
+  name: string;
+  /** OTLP SpanKind: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
+  kind: number;
+  startTimeUnixNano: bigint;
+  endTimeUnixNano: bigint;
+  attributes: Attributes;
+  events: SpanEventRecord[];
+  status: { code: StatusCode; message: string };
+  resource: Attributes;
+  scope: { name: string; version: string };
+}

@@ -1,0 +1,176 @@
+/**
+ * Rebuilds one Case Result from the spans of one trace.
+ *
+ * Each span is first read by the mapper registry (normalize/); this step only
+ * combines stage observations:
+ * - retrieved_chunks are the final ranking the pipeline produced: the rerank
+ *   output when a rerank was recorded (the retrieve ranking is kept as
+ *   pre_rerank_chunks), otherwise the retrieve spans' documents in time order.
+ *   Documents the rerank span lists without metadata get it from the retrieve
+ *   span by chunk id;
+ * - the context, its packed and dropped chunks come from the context stage;
+ * - citations from the cite stage; tokens and cost are summed over every
+ *   generation span, the answer is the request's output or else the last
+ *   generation's.
+ * What no span carried stays null, so metrics that need it are "not available".
+ * A failed root is a timeout only when it says so with the OTel `error.type`
+ * attribute (value `timeout`); status messages are free text and not parsed.
+ */
+import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
+import { caseResultIdFor } from "../../contracts/ids.js";
+import type { AssembledTrace } from "../assemble/trace-assembler.js";
+import { isRootSpan } from "../assemble/trace-assembler.js";
+import type { SpanRecord } from "../otlp/span-record.js";
+import type {
+  CiteObservation,
+  ContextObservation,
+  GenerateObservation,
+  NormalizedSpan,
+  ObservedDocument,
+  QueryRewriteObservation,
+  RequestObservation,
+  RerankObservation,
+  RetrieveObservation,
+} from "../normalize/stage-observation.js";
+
+const NANOSECONDS_PER_MILLISECOND = 1_000_000n;
+
+function toIso(unixNano: bigint): string {
+  return new Date(Number(unixNano / NANOSECONDS_PER_MILLISECOND)).toISOString();
+}
+
+function durationMs(span: SpanRecord): number {
+  return Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6;
+}
+
+function toChunks(documents: ObservedDocument[], lookup: Map<string, ObservedDocument>): RetrievedChunk[] {
+  return documents.map((document, index) => {
+    const known = lookup.get(document.chunkId);
+    return {
+      rank: index + 1,
+      chunk_id: document.chunkId,
+      text: document.text ?? known?.text ?? null,
+      score: document.score,
+      document_id: document.documentId ?? known?.documentId ?? null,
+      document_version: document.documentVersion ?? known?.documentVersion ?? null,
+      section_id: document.sectionId ?? known?.sectionId ?? null,
+      effective_from: document.effectiveFrom ?? known?.effectiveFrom ?? null,
+      effective_to: document.effectiveTo ?? known?.effectiveTo ?? null,
+      acl: document.acl ?? known?.acl ?? null,
+      tenant_id: document.tenantId ?? known?.tenantId ?? null,
+    };
+  });
+}
+
+function sumOrNull(values: (number | null)[]): number | null {
+  const present = values.filter((value): value is number => value !== null);
+  return present.length === 0 ? null : present.reduce((total, value) => total + value, 0);
+}
+
+function ofStage<Observation>(spans: NormalizedSpan[], stage: string): { span: SpanRecord; observation: Observation }[] {
+  return spans.filter((item) => item.observation.stage === stage).map((item) => ({ span: item.span, observation: item.observation as Observation }));
+}
+
+function statusName(code: number): "ok" | "error" | "unset" {
+  return code === 2 ? "error" : code === 1 ? "ok" : "unset";
+}
+
+export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: NormalizedSpan[]): CaseResult {
+  const requests = ofStage<RequestObservation>(normalized, "request");
+  const request = requests[0];
+  const rootSpan = request?.span ?? trace.spans.find((span) => span.parentSpanId === "") ?? trace.spans.find(isRootSpan) ?? null;
+
+  const retrieves = ofStage<RetrieveObservation>(normalized, "retrieve");
+  const reranks = ofStage<RerankObservation>(normalized, "rerank");
+  const contexts = ofStage<ContextObservation>(normalized, "context");
+  const generations = ofStage<GenerateObservation>(normalized, "generate");
+  const citations = ofStage<CiteObservation>(normalized, "cite");
+  const rewrites = ofStage<QueryRewriteObservation>(normalized, "query_rewrite");
+
+  const retrievedDocuments = retrieves.some((item) => item.observation.documents !== null) ? retrieves.flatMap((item) => item.observation.documents ?? []) : null;
+  const lookup = new Map<string, ObservedDocument>();
+  for (const document of retrievedDocuments ?? []) if (!lookup.has(document.chunkId)) lookup.set(document.chunkId, document);
+  const lastRerank = reranks.at(-1)?.observation;
+  for (const document of lastRerank?.input ?? []) if (!lookup.has(document.chunkId)) lookup.set(document.chunkId, document);
+
+  let retrievedChunks: RetrievedChunk[] | null = null;
+  let preRerankChunks: RetrievedChunk[] | null = null;
+  if (lastRerank?.output) {
+    retrievedChunks = toChunks(lastRerank.output, lookup);
+    const before = retrievedDocuments ?? lastRerank.input;
+    preRerankChunks = before ? toChunks(before, lookup) : null;
+  } else if (retrievedDocuments) {
+    retrievedChunks = toChunks(retrievedDocuments, lookup);
+  }
+
+  const context = contexts.at(-1)?.observation ?? null;
+  const truncated = new Set(context?.truncatedChunkIds ?? []);
+  const lastGeneration = generations.at(-1)?.observation ?? null;
+  const answer = request?.observation.answer ?? lastGeneration?.answer ?? null;
+
+  const rootStatus = rootSpan?.status ?? { code: 0 as const, message: "" };
+  const errorSpan = rootStatus.code === 2 ? rootSpan : null;
+  const executionStatus = !trace.complete ? "partial" : errorSpan ? "failed" : "completed";
+  const startedAt = rootSpan?.startTimeUnixNano ?? trace.spans[0]?.startTimeUnixNano ?? 0n;
+  const endedAt = trace.complete && rootSpan ? rootSpan.endTimeUnixNano : null;
+  const linkage = request?.observation;
+
+  const conventions = [...new Set(normalized.map((item) => item.convention).filter((name) => name !== "none"))].sort();
+
+  return {
+    case_result_id: caseResultIdFor({ traceId: trace.traceId, runId: linkage?.runId ?? "", caseId: linkage?.caseId ?? "", caseVersion: linkage?.caseVersion ?? "" }),
+    run_id: linkage?.runId ?? "",
+    case_id: linkage?.caseId ?? "",
+    case_version: linkage?.caseVersion ?? "",
+    execution_status: executionStatus,
+    quality_status: "not_evaluated",
+    input_snapshot_uri: null,
+    output: answer,
+    rag_observation: {
+      query: linkage?.query ?? retrieves[0]?.observation.query ?? null,
+      rewritten_query: rewrites.at(-1)?.observation.rewrittenQuery ?? null,
+      retrieved_chunks: retrievedChunks,
+      pre_rerank_chunks: preRerankChunks,
+      context: context?.text ?? null,
+      context_chunks: context?.chunkIds ? context.chunkIds.map((chunkId, index) => ({ chunk_id: chunkId, position: index + 1, truncated: truncated.has(chunkId) })) : null,
+      dropped_chunks: context?.droppedChunks ? context.droppedChunks.map((dropped) => ({ chunk_id: dropped.chunkId, reason: dropped.reason })) : null,
+      context_token_count: context?.tokenCount ?? null,
+      citations: citations.at(-1)?.observation.chunkIds ?? null,
+      abstained: lastGeneration?.abstained ?? null,
+      generation: {
+        model: lastGeneration?.model ?? null,
+        input_tokens: sumOrNull(generations.map((item) => item.observation.inputTokens)),
+        output_tokens: sumOrNull(generations.map((item) => item.observation.outputTokens)),
+        total_tokens: sumOrNull(generations.map((item) => item.observation.totalTokens)),
+        cost: sumOrNull(generations.map((item) => item.observation.cost)),
+        time_to_first_token_ms: lastGeneration?.timeToFirstTokenMs ?? null,
+      },
+      latency_ms: endedAt !== null && rootSpan ? durationMs(rootSpan) : null,
+      stage_timings: normalized
+        .filter((item) => item.observation.stage !== "other")
+        .map((item) => ({ stage: item.observation.stage, span_name: item.span.name, duration_ms: durationMs(item.span), status: statusName(item.span.status.code) })),
+      tenant_id: linkage?.tenantId ?? null,
+      principal_id: linkage?.principalId ?? null,
+      principal_groups: linkage?.principalGroups ?? null,
+      service_name: serviceName(rootSpan ?? trace.spans[0] ?? null),
+      route: linkage?.route ?? null,
+      source_conventions: conventions,
+      partial_trace: !trace.complete,
+      span_count: trace.spans.length,
+    },
+    trace_id: trace.traceId,
+    artifact_refs: [`trace://${trace.traceId}`],
+    execution_error: errorSpan
+      ? { type: errorSpan.attributes["error.type"] === "timeout" ? "timeout" : "system_error", message: errorSpan.status.message || null }
+      : !trace.complete
+        ? { type: "none", message: `trace released without its root span (${trace.reason})` }
+        : { type: "none", message: null },
+    started_at: toIso(startedAt),
+    completed_at: endedAt !== null ? toIso(endedAt) : null,
+  };
+}
+
+function serviceName(span: SpanRecord | null): string | null {
+  const value = span?.resource["service.name"];
+  return typeof value === "string" ? value : null;
+}

@@ -1,0 +1,148 @@
+/**
+ * `POST /v1/traces`: auth → content type → limits → decode → split by trace id
+ * → publish → answer (DESIGN.md "Data flow"; shared/reference/interop.md §5).
+ *
+ * The answer is 200 only once the bus confirmed every message of the request:
+ * a client that got 200 may drop its copy, so nothing may be acknowledged that
+ * is not durable (STYLE.md "Acknowledge only what is durable"). When the bus is
+ * unavailable the answer is 503 with Retry-After, which OTLP clients retry.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { BusMessage, TracePublisher } from "../bus/trace-bus.js";
+import { countSpans } from "../otlp/count-spans.js";
+import { decodeTraceRequest } from "../otlp/decode-trace-request.js";
+import { encodeTraceRequest } from "../otlp/encode-protobuf.js";
+import { RpcCode } from "../otlp/otlp-export-response.js";
+import { splitByTraceId } from "../otlp/split-by-trace-id.js";
+import type { BearerAuthorization } from "./bearer-authorization.js";
+import { readRequestBody } from "./read-request-body.js";
+import type { ReceiverCounters } from "./receiver-counters.js";
+import { encodingOfContentType, parseContentEncoding } from "./request-encoding.js";
+import { sendFailure, sendSuccess } from "./send-answer.js";
+
+export interface TraceExportContext {
+  publisher: TracePublisher;
+  maxBodyBytes: number;
+  /** Null when the receiver takes requests without a token. */
+  authorization: BearerAuthorization | null;
+  counters: ReceiverCounters;
+  /** Seconds a client should wait when the bus could not say. */
+  defaultRetryAfterSeconds: number;
+}
+
+export async function handleTraceExport(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: TraceExportContext,
+): Promise<void> {
+  const { counters } = context;
+  const declaredEncoding = encodingOfContentType(request.headers["content-type"]);
+  // Before the content type is known to be OTLP's, failures are told in JSON.
+  const answerEncoding = declaredEncoding ?? "json";
+
+  if (context.authorization !== null && !context.authorization.allows(request.headers.authorization)) {
+    counters.rejected.unauthorized += 1;
+    sendFailure(request, response, answerEncoding, {
+      httpStatus: 401,
+      rpcCode: RpcCode.unauthenticated,
+      message: "missing or invalid bearer token",
+      headers: { "www-authenticate": 'Bearer realm="ragscope"' },
+    });
+    return;
+  }
+
+  if (declaredEncoding === null) {
+    counters.rejected.unsupportedMediaType += 1;
+    sendFailure(request, response, "json", {
+      httpStatus: 415,
+      rpcCode: RpcCode.invalidArgument,
+      message: `unsupported content type ${JSON.stringify(request.headers["content-type"] ?? "")}: use application/x-protobuf or application/json`,
+    });
+    return;
+  }
+  const encoding = declaredEncoding;
+
+  const contentEncoding = parseContentEncoding(request.headers["content-encoding"]);
+  if (contentEncoding === null) {
+    counters.rejected.unsupportedMediaType += 1;
+    sendFailure(request, response, "json", {
+      httpStatus: 415,
+      rpcCode: RpcCode.invalidArgument,
+      message: `unsupported content encoding ${JSON.stringify(request.headers["content-encoding"])}: use gzip or none`,
+    });
+    return;
+  }
+
+  const body = await readRequestBody(request, { contentEncoding, maxBodyBytes: context.maxBodyBytes });
+  if (!body.ok) {
+    switch (body.error.kind) {
+      case "aborted":
+        counters.rejected.clientAborted += 1;
+        return;
+      case "tooLarge":
+        counters.rejected.payloadTooLarge += 1;
+        sendFailure(request, response, encoding, {
+          httpStatus: 413,
+          rpcCode: RpcCode.resourceExhausted,
+          message: body.error.message,
+        });
+        return;
+      case "badCompression":
+        counters.rejected.malformed += 1;
+        sendFailure(request, response, encoding, {
+          httpStatus: 400,
+          rpcCode: RpcCode.invalidArgument,
+          message: body.error.message,
+        });
+        return;
+    }
+  }
+
+  const decoded = decodeTraceRequest(body.value, encoding);
+  if (!decoded.ok) {
+    counters.rejected.malformed += 1;
+    sendFailure(request, response, encoding, {
+      httpStatus: 400,
+      rpcCode: RpcCode.invalidArgument,
+      message: decoded.error.message,
+    });
+    return;
+  }
+  const spanCount = countSpans(decoded.value);
+  counters.spansReceived += spanCount;
+
+  const messages: BusMessage[] = [];
+  for (const [traceId, trace] of splitByTraceId(decoded.value)) {
+    messages.push({ key: traceId, value: encodeTraceRequest(trace) });
+  }
+  // An empty request SHOULD succeed (§5); there is nothing to make durable.
+  if (messages.length > 0) {
+    const published = await context.publisher.publish(messages);
+    if (!published.ok) {
+      const { retriable, retryAfterMs, message } = published.error;
+      if (retriable) {
+        counters.rejected.publishUnavailable += 1;
+        const seconds =
+          retryAfterMs === undefined ? context.defaultRetryAfterSeconds : Math.max(1, Math.ceil(retryAfterMs / 1000));
+        sendFailure(request, response, encoding, {
+          httpStatus: 503,
+          rpcCode: RpcCode.unavailable,
+          message: `trace bus unavailable: ${message}`,
+          headers: { "retry-after": String(seconds) },
+        });
+      } else {
+        counters.rejected.publishFailed += 1;
+        sendFailure(request, response, encoding, {
+          httpStatus: 500,
+          rpcCode: RpcCode.internal,
+          message: `trace bus refused the spans: ${message}`,
+        });
+      }
+      return;
+    }
+  }
+  counters.accepted += 1;
+  counters.spansAccepted += spanCount;
+  counters.tracesPublished += messages.length;
+  sendSuccess(request, response, encoding);
+}

@@ -1,0 +1,98 @@
+/**
+ * Reads a request body, inflating gzip on the fly, with a limit on the
+ * decompressed size.
+ *
+ * OTLP/HTTP servers MUST limit the body after decompression and answer 413
+ * past it (shared/reference/interop.md §5). Inflating as a stream and counting
+ * each output chunk stops a gzip bomb after at most one chunk (16 KiB) past the
+ * limit, instead of allocating what it expands to. The compressed bytes are
+ * capped too: a deflate stream of empty blocks produces no output however long
+ * it runs.
+ */
+import type { IncomingMessage } from "node:http";
+import zlib from "node:zlib";
+import { failure, success, type Result } from "../../contracts/result.js";
+import type { ContentEncoding } from "./request-encoding.js";
+
+export type BodyFailure =
+  | { kind: "tooLarge"; message: string }
+  | { kind: "badCompression"; message: string }
+  | { kind: "aborted"; message: string };
+
+export interface BodyLimits {
+  contentEncoding: ContentEncoding;
+  /** The most bytes the body may have once decompressed. */
+  maxBodyBytes: number;
+}
+
+/**
+ * How many compressed bytes a body within the limit may take: deflate never
+ * grows data by more than a few bytes per 16 KiB block, and gzip adds a header
+ * and a trailer per member.
+ */
+function compressedLimit(maxBodyBytes: number): number {
+  return maxBodyBytes + Math.ceil(maxBodyBytes / 64) + 1024;
+}
+
+export function readRequestBody(request: IncomingMessage, limits: BodyLimits): Promise<Result<Uint8Array, BodyFailure>> {
+  const { maxBodyBytes, contentEncoding } = limits;
+  const tooLarge = (): { ok: false; error: BodyFailure } =>
+    failure({ kind: "tooLarge", message: `request body larger than ${maxBodyBytes} bytes after decompression` });
+
+  const declaredLength = Number(request.headers["content-length"] ?? Number.NaN);
+  const wireLimit = contentEncoding === "gzip" ? compressedLimit(maxBodyBytes) : maxBodyBytes;
+  if (Number.isFinite(declaredLength) && declaredLength > wireLimit) return Promise.resolve(tooLarge());
+
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let bodyBytes = 0;
+    let wireBytes = 0;
+    let settled = false;
+    const gunzip = contentEncoding === "gzip" ? zlib.createGunzip() : null;
+    const output = gunzip ?? request;
+
+    const settle = (result: Result<Uint8Array, BodyFailure>): void => {
+      if (settled) return;
+      settled = true;
+      request.off("data", onWireData);
+      request.off("close", onRequestClose);
+      output.off("data", onBodyData);
+      output.off("end", onBodyEnd);
+      if (gunzip !== null) {
+        request.unpipe(gunzip);
+        gunzip.destroy();
+      }
+      // The rest of an unread body is discarded as it arrives, never kept.
+      request.resume();
+      resolve(result);
+    };
+
+    function onWireData(chunk: Buffer): void {
+      wireBytes += chunk.length;
+      if (wireBytes > wireLimit) settle(tooLarge());
+    }
+    function onBodyData(chunk: Buffer): void {
+      bodyBytes += chunk.length;
+      if (bodyBytes > maxBodyBytes) settle(tooLarge());
+      else chunks.push(chunk);
+    }
+    function onBodyEnd(): void {
+      settle(success(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bodyBytes)));
+    }
+    function onRequestClose(): void {
+      // "close" before "end" means the client went away mid-body.
+      if (!request.complete) settle(failure({ kind: "aborted", message: "the client closed the connection mid-body" }));
+    }
+
+    request.on("data", onWireData);
+    request.on("close", onRequestClose);
+    output.on("data", onBodyData);
+    output.on("end", onBodyEnd);
+    if (gunzip !== null) {
+      gunzip.on("error", (error) => {
+        settle(failure({ kind: "badCompression", message: `invalid gzip body: ${error.message}` }));
+      });
+      request.pipe(gunzip);
+    }
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * What the receiver has seen, as plain numbers for a metrics exporter to read.
+ *
+ * A lost span must show up somewhere (STYLE.md "Behaviour"): every request
+ * ends either accepted or counted under exactly one rejection reason.
+ */
+export type RejectionReason =
+  | "notFound"
+  | "methodNotAllowed"
+  | "unauthorized"
+  | "unsupportedMediaType"
+  | "payloadTooLarge"
+  | "malformed"
+  | "publishUnavailable"
+  | "publishFailed"
+  | "clientAborted"
+  | "internalError";
+
+export interface ReceiverCounters {
+  /** HTTP requests received, whatever became of them. */
+  requests: number;
+  /** Requests answered 200: their spans are in the bus. */
+  accepted: number;
+  /** Spans in requests that decoded, published or not. */
+  spansReceived: number;
+  /** Spans the bus confirmed. */
+  spansAccepted: number;
+  /** Bus messages confirmed: one per trace per request. */
+  tracesPublished: number;
+  rejected: Record<RejectionReason, number>;
+}
+
+export function createReceiverCounters(): ReceiverCounters {
+  return {
+    requests: 0,
+    accepted: 0,
+    spansReceived: 0,
+    spansAccepted: 0,
+    tracesPublished: 0,
+    rejected: {
+      notFound: 0,
+      methodNotAllowed: 0,
+      unauthorized: 0,
+      unsupportedMediaType: 0,
+      payloadTooLarge: 0,
+      malformed: 0,
+      publishUnavailable: 0,
+      publishFailed: 0,
+      clientAborted: 0,
+      internalError: 0,
+    },
+  };
+}

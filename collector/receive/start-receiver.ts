@@ -1,0 +1,134 @@
+/**
+ * The OTLP/HTTP trace receiver: a plain node:http server with one route,
+ * `POST /v1/traces` (shared/reference/interop.md §5).
+ *
+ * It must outlive every client: a bad request gets its 4xx and the server goes
+ * on; a client that disconnects mid-body is counted and forgotten; an
+ * unexpected exception while handling one request is answered 500 and reported
+ * through `onInternalError`, never thrown out of the request handler.
+ */
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TracePublisher } from "../bus/trace-bus.js";
+import { RpcCode } from "../otlp/otlp-export-response.js";
+import { createBearerAuthorization } from "./bearer-authorization.js";
+import { handleTraceExport, type TraceExportContext } from "./handle-trace-export.js";
+import { createReceiverCounters, type ReceiverCounters } from "./receiver-counters.js";
+import { encodingOfContentType } from "./request-encoding.js";
+import { sendFailure } from "./send-answer.js";
+
+/** The limit OTLP recommends for a decompressed body (§5). */
+export const defaultMaxBodyBytes = 64 * 1024 * 1024;
+
+export const tracesPath = "/v1/traces";
+
+export interface ReceiverOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Largest body accepted after decompression; 64 MiB when not given. */
+  maxBodyBytes?: number;
+  /** Bearer tokens that may export; when empty or absent, no token is asked for. */
+  authTokens?: readonly string[];
+  publisher: TracePublisher;
+  /** Seconds of Retry-After on a 503 when the bus gives no delay; 1 when not given. */
+  defaultRetryAfterSeconds?: number;
+  /** Told about bugs (exceptions) met while handling a request; they are logged to stderr when not given. */
+  onInternalError?: (error: unknown) => void;
+}
+
+export interface RunningReceiver {
+  /** Base URL, e.g. `http://127.0.0.1:4318`; traces go to `${url}/v1/traces`. */
+  url: string;
+  port: number;
+  counters: ReceiverCounters;
+  /** Stops taking connections and resolves once requests in flight are answered. */
+  close(): Promise<void>;
+}
+
+export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
+  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+    throw new RangeError(`maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
+  }
+  const counters = createReceiverCounters();
+  const authTokens = options.authTokens ?? [];
+  const context: TraceExportContext = {
+    publisher: options.publisher,
+    maxBodyBytes,
+    authorization: authTokens.length > 0 ? createBearerAuthorization(authTokens) : null,
+    counters,
+    defaultRetryAfterSeconds: options.defaultRetryAfterSeconds ?? 1,
+  };
+  const onInternalError =
+    options.onInternalError ?? ((error: unknown) => console.error("ragscope receiver: internal error", error));
+
+  const server = http.createServer((request, response) => {
+    handleRequest(request, response, context).catch((error: unknown) => {
+      counters.rejected.internalError += 1;
+      onInternalError(error);
+      sendFailure(request, response, encodingOfContentType(request.headers["content-type"]) ?? "json", {
+        httpStatus: 500,
+        rpcCode: RpcCode.internal,
+        message: "internal error",
+      });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${hostForUrl}:${address.port}`,
+    port: address.port,
+    counters,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive connections with no request in flight would hold close() open.
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+async function handleRequest(request: IncomingMessage, response: ServerResponse, context: TraceExportContext): Promise<void> {
+  const { counters } = context;
+  counters.requests += 1;
+  // A client that resets the connection makes these streams emit "error";
+  // unheard, that would end the process. readRequestBody notices it via "close".
+  request.on("error", () => {});
+  response.on("error", () => {});
+
+  const path = (request.url ?? "").split("?", 1)[0];
+  const encoding = encodingOfContentType(request.headers["content-type"]) ?? "json";
+  if (path !== tracesPath) {
+    counters.rejected.notFound += 1;
+    sendFailure(request, response, encoding, {
+      httpStatus: 404,
+      rpcCode: RpcCode.notFound,
+      message: `no such path ${JSON.stringify(path)}: traces go to POST ${tracesPath}`,
+    });
+    return;
+  }
+  if (request.method !== "POST") {
+    counters.rejected.methodNotAllowed += 1;
+    sendFailure(request, response, encoding, {
+      httpStatus: 405,
+      rpcCode: RpcCode.unimplemented,
+      message: `method ${request.method ?? ""} not allowed on ${tracesPath}: use POST`,
+      headers: { allow: "POST" },
+    });
+    return;
+  }
+  await handleTraceExport(request, response, context);
+}

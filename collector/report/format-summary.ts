@@ -1,0 +1,34 @@
+/** The terminal rendering of a RunSummary: averages by evaluator, then failing cases. */
+import type { RunSummary } from "./run-summary.js";
+
+function formatNumber(value: number | null): string {
+  if (value === null) return "n/a";
+  if (Math.abs(value) >= 100) return value.toFixed(0);
+  return value.toFixed(3);
+}
+
+export function formatSummary(summary: RunSummary, storedIn: string): string {
+  const lines: string[] = [];
+  lines.push(`Run ${summary.runId}: ${summary.cases} cases — ${summary.passed} passed, ${summary.failed} failed${summary.partial > 0 ? `, ${summary.partial} partial traces` : ""}`);
+  lines.push("");
+  lines.push("Metric averages (over cases where the metric applies):");
+  const width = Math.max(...summary.metrics.map((metric) => metric.metric.length), 10);
+  let evaluator = "";
+  for (const metric of summary.metrics) {
+    if (metric.evaluatorId !== evaluator) {
+      evaluator = metric.evaluatorId;
+      lines.push(`  ${evaluator}`);
+    }
+    const notApplicable = metric.notApplicable > 0 ? `  (${metric.notApplicable} not applicable)` : "";
+    lines.push(`    ${metric.metric.padEnd(width)}  ${formatNumber(metric.mean).padStart(8)}  n=${metric.applicable}${notApplicable}`);
+  }
+  lines.push("");
+  if (summary.failures.length === 0) lines.push("No failing cases.");
+  else {
+    lines.push("Failing cases:");
+    for (const failure of summary.failures) lines.push(`  ${failure.caseId}  [${failure.evaluatorId}]  ${failure.reason}`);
+  }
+  lines.push("");
+  lines.push(`Stored in ${storedIn}`);
+  return lines.join("\n");
+}

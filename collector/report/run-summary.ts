@@ -1,0 +1,74 @@
+/**
+ * What a run produced, read back from ClickHouse: per-metric averages, case
+ * counts, and the failing evaluations with their reasons. Every query collapses
+ * duplicate rows with FINAL (the store is at-least-once).
+ */
+import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
+import { quoteIdentifier } from "../sink/clickhouse-connection.js";
+
+export interface MetricAverage {
+  metric: string;
+  evaluatorId: string;
+  mean: number | null;
+  applicable: number;
+  notApplicable: number;
+}
+
+export interface FailedEvaluation {
+  caseId: string;
+  evaluatorId: string;
+  reason: string;
+}
+
+export interface RunSummary {
+  runId: string;
+  cases: number;
+  passed: number;
+  failed: number;
+  partial: number;
+  metrics: MetricAverage[];
+  failures: FailedEvaluation[];
+}
+
+async function rows<Row>(connection: ClickHouseConnection, query: string, runId: string): Promise<Row[]> {
+  const result = await connection.client.query({ query, query_params: { runId }, format: "JSONEachRow" });
+  return result.json<Row>();
+}
+
+export async function countCaseResults(connection: ClickHouseConnection, runId: string): Promise<number> {
+  const database = quoteIdentifier(connection.database);
+  const [row] = await rows<{ total: string | number }>(connection, `SELECT count() AS total FROM ${database}.case_results FINAL WHERE run_id = {runId:String}`, runId);
+  return Number(row?.total ?? 0);
+}
+
+export async function readRunSummary(connection: ClickHouseConnection, runId: string): Promise<RunSummary> {
+  const database = quoteIdentifier(connection.database);
+  const [counts] = await rows<{ cases: string; passed: string; failed: string; partial: string }>(
+    connection,
+    `SELECT count() AS cases, countIf(quality_status = 'passed') AS passed, countIf(quality_status = 'failed') AS failed, countIf(partial_trace = 1) AS partial
+     FROM ${database}.case_results FINAL WHERE run_id = {runId:String}`,
+    runId,
+  );
+  const metrics = await rows<{ metric: string; evaluator_id: string; mean: number | null; applicable: string; not_applicable: string }>(
+    connection,
+    `SELECT metric, any(evaluator_id) AS evaluator_id, avgOrNull(value) AS mean, count(value) AS applicable, countIf(value IS NULL) AS not_applicable
+     FROM ${database}.metric_values FINAL WHERE run_id = {runId:String}
+     GROUP BY metric ORDER BY evaluator_id, metric`,
+    runId,
+  );
+  const failures = await rows<{ case_id: string; evaluator_id: string; reason: string }>(
+    connection,
+    `SELECT case_id, evaluator_id, reason FROM ${database}.evaluation_results FINAL
+     WHERE run_id = {runId:String} AND outcome IN ('failed', 'error') ORDER BY case_id, evaluator_id`,
+    runId,
+  );
+  return {
+    runId,
+    cases: Number(counts?.cases ?? 0),
+    passed: Number(counts?.passed ?? 0),
+    failed: Number(counts?.failed ?? 0),
+    partial: Number(counts?.partial ?? 0),
+    metrics: metrics.map((row) => ({ metric: row.metric, evaluatorId: row.evaluator_id, mean: row.mean === null ? null : Number(row.mean), applicable: Number(row.applicable), notApplicable: Number(row.not_applicable) })),
+    failures: failures.map((row) => ({ caseId: row.case_id, evaluatorId: row.evaluator_id, reason: row.reason })),
+  };
+}

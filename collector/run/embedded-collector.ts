@@ -1,0 +1,134 @@
+/**
+ * The collector on the embedded default: OTLP/HTTP receiver → in-process bus →
+ * evaluation worker → ClickHouse engine in-process (chDB), or a ClickHouse
+ * server when a URL is configured. One process, nothing to start beforehand.
+ */
+import { createDefaultRegistry } from "../../evaluators/default-registry.js";
+import { InProcessBus } from "../bus/in-process-bus.js";
+import { ClickHouseCaseStore } from "../cases/case-store.js";
+import type { CollectorConfig } from "../config/collector-config.js";
+import { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import { MemoryDeadLetters } from "../evaluate/memory-dead-letters.js";
+import { startReceiver } from "../receive/index.js";
+import { ClickHouseSink } from "../sink/clickhouse-sink.js";
+import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
+import { runMigrations } from "../sink/run-migrations.js";
+
+export interface EmbeddedCollector {
+  receiverUrl: string;
+  connection: ClickHouseConnection;
+  cases: ClickHouseCaseStore;
+  worker: EvaluationWorker;
+  bus: InProcessBus;
+  deadLetters: MemoryDeadLetters;
+  /** Resolves when nothing is queued, open or waiting for the sink; false on timeout. */
+  waitUntilIdle(timeoutMs: number): Promise<boolean>;
+  /** Evaluates every open trace now (partial ones flagged) and writes them. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MAX_IDLE_WAIT_MS = 200;
+
+export async function startEmbeddedCollector(config: Readonly<CollectorConfig>): Promise<EmbeddedCollector> {
+  const connection = await openClickHouse(config.clickhouse);
+  await runMigrations(connection);
+  const cases = new ClickHouseCaseStore(connection);
+  const sink = new ClickHouseSink(connection);
+  const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages });
+  const deadLetters = new MemoryDeadLetters();
+  const stop = new AbortController();
+  const worker = new EvaluationWorker({
+    assembler: config.assembler,
+    registry: createDefaultRegistry(),
+    cases,
+    sink,
+    deadLetters,
+    maxBatch: config.sink.maxBatch,
+    sinkRetry: { initialDelayMs: config.sink.retryInitialDelayMs, maxDelayMs: config.sink.retryMaxDelayMs, maxAttempts: Infinity, deadlineMs: config.sink.retryDeadlineMs },
+    signal: stop.signal,
+  });
+  const receiver = await startReceiver({
+    host: config.receiver.host,
+    port: config.receiver.port,
+    maxBodyBytes: config.receiver.maxBodyBytes,
+    authTokens: config.receiver.authTokens,
+    publisher: bus,
+  });
+
+  let running = true;
+  /** Messages taken from the bus and not yet buffered by the worker. */
+  let inFlight = 0;
+  let loopError: unknown = null;
+  // The loop and flush() both drive the worker; this chain runs them one at a time.
+  let chain: Promise<unknown> = Promise.resolve();
+  const exclusive = <Value>(work: () => Promise<Value>): Promise<Value> => {
+    const next = chain.then(work, work);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+  const loop = (async () => {
+    while (running) {
+      try {
+        // Backpressure: while the sink has a backlog, take nothing new.
+        let messages: Awaited<ReturnType<typeof bus.take>> = [];
+        if (worker.backlog === 0) {
+          const next = worker.assembler.nextDeadline();
+          const waitMs = next === null ? MAX_IDLE_WAIT_MS : Math.max(0, Math.min(MAX_IDLE_WAIT_MS, next - Date.now()));
+          messages = await bus.take(config.sink.maxBatch, waitMs);
+          inFlight = messages.length;
+        }
+        const healthy = await exclusive(async () => {
+          await worker.ingest(messages);
+          inFlight = 0;
+          return worker.processReady();
+        });
+        if (!healthy) await new Promise((resolve) => setTimeout(resolve, config.sink.retryInitialDelayMs).unref());
+      } catch (error) {
+        // A bug, not an expected failure: stop the loop loudly rather than spin.
+        loopError = error;
+        running = false;
+        console.error("ragscope collector: evaluation loop stopped:", error);
+      }
+    }
+  })();
+
+  const idle = () => inFlight === 0 && bus.depth === 0 && worker.assembler.openTraces === 0 && worker.backlog === 0;
+
+  return {
+    receiverUrl: receiver.url,
+    connection,
+    cases,
+    worker,
+    bus,
+    deadLetters,
+    async waitUntilIdle(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (loopError) throw loopError;
+        if (idle()) return true;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return idle();
+    },
+    async flush() {
+      await exclusive(async () => {
+        await worker.ingest(await bus.take(Number.MAX_SAFE_INTEGER, 0));
+        await worker.processReady(true);
+      });
+    },
+    async close() {
+      await receiver.close();
+      running = false;
+      bus.wake();
+      stop.abort();
+      await loop;
+      // Whatever is still open is evaluated (flagged partial) rather than lost.
+      await exclusive(async () => {
+        await worker.ingest(await bus.take(Number.MAX_SAFE_INTEGER, 0));
+        await worker.processReady(true);
+      });
+      await connection.close();
+    },
+  };
+}

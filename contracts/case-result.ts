@@ -1,0 +1,126 @@
+/**
+ * The Case Result: what one execution of the RAG system actually did.
+ *
+ * Fields are the seed's (000_166131c131cdea70.txt "RAG 运行结果记录"), kept
+ * exactly. ragscope rebuilds it from a trace. `rag_observation` carries the
+ * seed's `retrieved_chunks[rank, chunk_id, text, score]`, `context` and
+ * `citations`, and extends them with what the trace also recorded (document
+ * ids and versions, the packed and dropped chunks, generation usage, stage
+ * latencies). A value the trace did not carry is `null` ("not available"),
+ * never invented: metrics that need it become not applicable, not zero.
+ *
+ * Online traffic has no case: `case_id` is empty and the result is still built.
+ */
+import { z } from "zod";
+
+export const executionStatus = z.enum(["completed", "partial", "failed", "timeout"]);
+export const qualityStatus = z.enum(["passed", "failed", "not_evaluated", "review_required"]);
+export const executionErrorType = z.enum(["none", "system_error", "timeout", "environment_error"]);
+
+export const retrievedChunk = z.object({
+  rank: z.number().int().min(1),
+  chunk_id: z.string(),
+  text: z.string().nullable(),
+  score: z.number().nullable(),
+  document_id: z.string().nullable().default(null),
+  document_version: z.string().nullable().default(null),
+  section_id: z.string().nullable().default(null),
+  effective_from: z.string().nullable().default(null),
+  effective_to: z.string().nullable().default(null),
+  /** Groups allowed to read the chunk; null when the trace carries no ACL. */
+  acl: z.array(z.string()).nullable().default(null),
+  tenant_id: z.string().nullable().default(null),
+});
+
+export const contextChunk = z.object({
+  chunk_id: z.string(),
+  /** 1-based position in the prompt. */
+  position: z.number().int().min(1),
+  /** Cut mid-text to fit the budget. */
+  truncated: z.boolean().default(false),
+});
+
+export const droppedChunk = z.object({
+  chunk_id: z.string(),
+  reason: z.string().nullable().default(null),
+});
+
+export const generationObservation = z.object({
+  model: z.string().nullable().default(null),
+  input_tokens: z.number().nullable().default(null),
+  output_tokens: z.number().nullable().default(null),
+  total_tokens: z.number().nullable().default(null),
+  cost: z.number().nullable().default(null),
+  time_to_first_token_ms: z.number().nullable().default(null),
+});
+
+export const stageTiming = z.object({
+  stage: z.string(),
+  span_name: z.string(),
+  duration_ms: z.number(),
+  status: z.enum(["ok", "error", "unset"]),
+});
+
+export const ragObservation = z.object({
+  query: z.string().nullable().default(null),
+  rewritten_query: z.string().nullable().default(null),
+  /** In the order the pipeline recorded (after rerank, when there was one). */
+  retrieved_chunks: z.array(retrievedChunk).nullable(),
+  /** First-stage retrieval before any rerank, when a rerank was recorded. */
+  pre_rerank_chunks: z.array(retrievedChunk).nullable().default(null),
+  /** The context text given to the generator (the seed's `context`). */
+  context: z.string().nullable(),
+  /** Chunks packed into the context, in prompt order; null when not recorded. */
+  context_chunks: z.array(contextChunk).nullable().default(null),
+  /** Candidate chunks that did not make it into the context. */
+  dropped_chunks: z.array(droppedChunk).nullable().default(null),
+  context_token_count: z.number().nullable().default(null),
+  /** Chunk ids the answer cites; null when no citation stage was recorded. */
+  citations: z.array(z.string()).nullable(),
+  abstained: z.boolean().nullable().default(null),
+  generation: generationObservation.default({
+    model: null,
+    input_tokens: null,
+    output_tokens: null,
+    total_tokens: null,
+    cost: null,
+    time_to_first_token_ms: null,
+  }),
+  latency_ms: z.number().nullable().default(null),
+  stage_timings: z.array(stageTiming).default([]),
+  tenant_id: z.string().nullable().default(null),
+  principal_id: z.string().nullable().default(null),
+  principal_groups: z.array(z.string()).nullable().default(null),
+  service_name: z.string().nullable().default(null),
+  route: z.string().nullable().default(null),
+  /** Which span convention the trace was read with (ragscope, openinference, …). */
+  source_conventions: z.array(z.string()).default([]),
+  /** True when the trace was evaluated before its root span ended. */
+  partial_trace: z.boolean().default(false),
+  span_count: z.number().int().default(0),
+});
+
+export const caseResult = z.object({
+  case_result_id: z.string().min(1),
+  run_id: z.string(),
+  case_id: z.string(),
+  case_version: z.string(),
+  execution_status: executionStatus,
+  quality_status: qualityStatus,
+  input_snapshot_uri: z.string().nullable(),
+  output: z.string().nullable(),
+  rag_observation: ragObservation,
+  trace_id: z.string(),
+  artifact_refs: z.array(z.string()).default([]),
+  execution_error: z.object({
+    type: executionErrorType,
+    message: z.string().nullable(),
+  }),
+  started_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+
+export type CaseResult = z.infer<typeof caseResult>;
+export type RagObservation = z.infer<typeof ragObservation>;
+export type RetrievedChunk = z.infer<typeof retrievedChunk>;
+export type ContextChunk = z.infer<typeof contextChunk>;

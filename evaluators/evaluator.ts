@@ -1,0 +1,55 @@
+/**
+ * An evaluator: a pure function from a Case Result (and its Eval Case, when the
+ * trace belongs to an offline run) to metric values, with the metadata the
+ * registry, the sampler and the dashboards need (promptfoo's "packs" pattern:
+ * each handler declares what it requires and what it costs).
+ */
+import type { CaseResult } from "../contracts/case-result.js";
+import type { EvalCase } from "../contracts/eval-case.js";
+import type { MetricValue } from "./metric-value.js";
+
+/** What an evaluator needs beyond the Case Result. */
+export type EvaluatorRequirement = "case" | "gold_evidence" | "reference_answer" | "key_points" | "judge";
+
+/** rule: cheap and deterministic, runs on every trace; judge: costs money, runs on a sample. */
+export type CostClass = "rule" | "judge";
+
+export type Direction = "higher_is_better" | "lower_is_better" | "informational";
+
+export interface MetricDescriptor {
+  name: string;
+  description: string;
+  /** Closed range of values, or null when unbounded (latency, tokens). */
+  range: [number, number] | null;
+  direction: Direction;
+  /**
+   * Per-case pass rule when neither the case rubric nor the caller overrides it,
+   * in the gate syntax (">= 1", "<= 5000"). Null: the metric never fails a case.
+   */
+  defaultThreshold: string | null;
+}
+
+export interface EvaluationInput {
+  caseResult: CaseResult;
+  evalCase: EvalCase | null;
+}
+
+export interface EvaluatorOutput {
+  values: Record<string, MetricValue>;
+  /** Why, in a sentence a reviewer can act on. */
+  reason: string;
+  /** Ids (chunk ids, span names) of what decided the values. */
+  evidence: string[];
+}
+
+export interface Evaluator {
+  id: string;
+  version: string;
+  description: string;
+  requires: readonly EvaluatorRequirement[];
+  costClass: CostClass;
+  /** How confident a value is: exact rules, or heuristics standing in for a judge. */
+  confidence: "deterministic_rule" | "heuristic";
+  metrics: readonly MetricDescriptor[];
+  evaluate(input: EvaluationInput): EvaluatorOutput;
+}

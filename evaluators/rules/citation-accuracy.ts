@@ -1,0 +1,66 @@
+/**
+ * Citation checks by chunk id (seed 004 §五.5).
+ *
+ * citation_validity: cited ids that were packed into the context / cited ids
+ * (a citation to a chunk the model never saw is invalid). Needs no case.
+ * citation_accuracy: cited ids that were in the context AND hold gold evidence
+ * / cited ids. An answer that cites nothing when the case has gold evidence
+ * scores 0; an abstention is not applicable.
+ */
+import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { matchEvidence } from "../evidence/match-evidence.js";
+import { chunkLookup } from "../evidence/packed-chunks.js";
+import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
+
+const metrics: MetricDescriptor[] = [
+  { name: "citation_accuracy", description: "citations that were in the context and hold gold evidence / citations", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
+  { name: "citation_validity", description: "citations that point to chunks packed into the context / citations", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
+];
+
+export const citationAccuracyEvaluator: Evaluator = {
+  id: "citation.accuracy",
+  version: "1",
+  description: "Do the answer's citations point to chunks the model saw, and do those chunks hold the gold evidence",
+  requires: [],
+  costClass: "rule",
+  confidence: "deterministic_rule",
+  metrics,
+  evaluate({ caseResult, evalCase }) {
+    const observation = caseResult.rag_observation;
+    const citations = observation.citations;
+    const gold = evalCase?.gold_evidence ?? [];
+    if (citations === null) {
+      const value = notApplicable("the trace recorded no citation stage");
+      return { values: { citation_accuracy: value, citation_validity: value }, reason: "not applicable: no citation stage recorded", evidence: [] };
+    }
+    if (citations.length === 0) {
+      const abstained = observation.abstained === true;
+      const accuracy: MetricValue = abstained || gold.length === 0 ? notApplicable(abstained ? "the answer abstained" : "no citations and no gold evidence") : applicable(0);
+      return {
+        values: { citation_accuracy: accuracy, citation_validity: notApplicable("the answer cites nothing") },
+        reason: accuracy.applicable ? "the answer cites nothing although the case has gold evidence" : "no citations to check",
+        evidence: [],
+      };
+    }
+    const packed = observation.context_chunks === null ? null : new Set(observation.context_chunks.map((chunk) => chunk.chunk_id));
+    const lookup = chunkLookup(caseResult);
+    const inContext = citations.map((chunkId) => packed?.has(chunkId) ?? false);
+    const holdsEvidence = citations.map((chunkId) => {
+      const chunk = lookup.get(chunkId);
+      return chunk !== undefined && gold.some((evidence) => matchEvidence(chunk, evidence).matched);
+    });
+    const validity: MetricValue = packed === null ? notApplicable("the trace did not record which chunks were packed") : applicable(inContext.filter(Boolean).length / citations.length);
+    let accuracy: MetricValue;
+    if (!evalCase) accuracy = notApplicable("the trace is not linked to an Eval Case");
+    else if (gold.length === 0) accuracy = notApplicable("the case has no gold evidence");
+    else if (packed === null) accuracy = notApplicable("the trace did not record which chunks were packed");
+    else accuracy = applicable(citations.filter((_, index) => inContext[index] && holdsEvidence[index]).length / citations.length);
+
+    const problems = citations.flatMap((chunkId, index) => {
+      if (packed !== null && !inContext[index]) return [`${chunkId} was not in the context`];
+      if (gold.length > 0 && !holdsEvidence[index]) return [`${chunkId} holds no gold evidence`];
+      return [];
+    });
+    return { values: { citation_accuracy: accuracy, citation_validity: validity }, reason: problems.length === 0 ? "every citation is valid" : problems.join("; "), evidence: citations };
+  },
+};

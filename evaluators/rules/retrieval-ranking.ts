@@ -1,0 +1,77 @@
+/**
+ * Ranking metrics of the retrieval stage against gold evidence (seed 004 §三):
+ * Hit@K, Recall@K, Precision@K, NDCG@K at K = 1, 3, 5, 10, MRR and MAP, over
+ * the ranking the pipeline recorded (after rerank, when there was one).
+ * `recall_at_k` is the seed's name for Recall@5 (its example rubric: "Top5
+ * 必须包含…").
+ */
+import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { rankEvidence } from "../evidence/evidence-ranking.js";
+import { notApplicable, type MetricValue } from "../metric-value.js";
+import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
+
+const CUTOFFS = [1, 3, 5, 10] as const;
+const SEED_K = 5;
+
+const unit = (name: string, description: string, defaultThreshold: string | null = null): MetricDescriptor => ({
+  name,
+  description,
+  range: [0, 1],
+  direction: "higher_is_better",
+  defaultThreshold,
+});
+
+const metrics: MetricDescriptor[] = [
+  unit("recall_at_k", `gold evidence found in the top ${SEED_K} / all gold evidence`, ">= 1"),
+  unit("mrr", "1 / rank of the first chunk holding gold evidence"),
+  unit("map", "average precision over the ranking, denominator all gold evidence"),
+  ...CUTOFFS.flatMap((k) => [
+    unit(`hit_at_${k}`, `1 when any gold evidence is in the top ${k}`),
+    unit(`recall_at_${k}`, `gold evidence found in the top ${k} / all gold evidence`),
+    unit(`precision_at_${k}`, `chunks holding new gold evidence in the top ${k} / ${k}`),
+    unit(`ndcg_at_${k}`, `NDCG@${k} with the evidence grades (0-3) as linear gains`),
+  ]),
+];
+
+const ranking = createRankingEvaluator({ cutoffs: CUTOFFS });
+
+export const retrievalRankingEvaluator: Evaluator = {
+  id: "retrieval.ranking",
+  version: "1",
+  description: "Hit@K, Recall@K, Precision@K, NDCG@K, MRR and MAP of the recorded ranking against the case's gold evidence",
+  requires: ["case", "gold_evidence"],
+  costClass: "rule",
+  confidence: "deterministic_rule",
+  metrics,
+  evaluate({ caseResult, evalCase }) {
+    const chunks = caseResult.rag_observation.retrieved_chunks;
+    const missing = !evalCase
+      ? "the trace is not linked to an Eval Case"
+      : evalCase.gold_evidence.length === 0
+        ? "the case has no gold evidence"
+        : chunks === null
+          ? "the trace recorded no retrieval"
+          : null;
+    if (missing !== null || !evalCase || chunks === null) {
+      const value = notApplicable(missing ?? "");
+      return { values: Object.fromEntries(metrics.map((metric) => [metric.name, value])), reason: `not applicable: ${missing}`, evidence: [] };
+    }
+    const evidenceRanking = rankEvidence(chunks, evalCase.gold_evidence);
+    const result = ranking.evaluate(evidenceRanking.items, evidenceRanking.judgments);
+    const values: Record<string, MetricValue> = { mrr: result.reciprocalRank, map: result.averagePrecision };
+    for (const cutoff of result.cutoffs) {
+      values[`hit_at_${cutoff.k}`] = cutoff.hit;
+      values[`recall_at_${cutoff.k}`] = cutoff.recall;
+      values[`precision_at_${cutoff.k}`] = cutoff.precision;
+      values[`ndcg_at_${cutoff.k}`] = cutoff.ndcg;
+    }
+    values.recall_at_k = values[`recall_at_${SEED_K}`]!;
+    const found = evidenceRanking.foundAtRank;
+    const described = evalCase.gold_evidence.map((evidence, index) => {
+      const where = found[index] === null ? "not retrieved" : `retrieved at rank ${found[index]} (matched by ${evidenceRanking.rules[index]})`;
+      return `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""} ${where}`;
+    });
+    const foundChunks = found.filter((rank): rank is number => rank !== null).map((rank) => chunks[rank - 1]!.chunk_id);
+    return { values, reason: `gold evidence: ${described.join("; ")}`, evidence: foundChunks };
+  },
+};

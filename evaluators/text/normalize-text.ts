@@ -1,0 +1,39 @@
+/**
+ * The one text normalisation every text comparison in ragscope uses.
+ *
+ * 1. Unicode NFKC: full-width forms become their ASCII equivalents
+ *    (`ＡＢＣ１２３` → `ABC123`, `，` → `,`), compatibility ideographs fold.
+ * 2. Lower case (locale-independent).
+ * 3. Punctuation and symbols (Unicode categories P and S) become spaces.
+ * 4. Runs of white space collapse to one space; the ends are trimmed.
+ *
+ * Tokens: each CJK ideograph (and kana, hangul syllable) is one token, the way
+ * the CMRC / DuReader scripts score Chinese; a run of letters or digits in any
+ * other script is one token. Per-character tokens need no dictionary, are
+ * deterministic across Node versions (unlike Intl.Segmenter's ICU data), and
+ * give Chinese answers partial credit instead of the 0 a whitespace tokenizer
+ * gives them.
+ */
+
+const PUNCTUATION_OR_SYMBOL = /[\p{P}\p{S}]+/gu;
+const WHITESPACE = /\s+/gu;
+/** Han ideographs, Hiragana, Katakana, Hangul syllables: one token per character. */
+const CHARACTER_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}]+/gu;
+
+export function normalizeText(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(PUNCTUATION_OR_SYMBOL, " ").replace(WHITESPACE, " ").trim();
+}
+
+/** Normalised text with every space removed: for containment tests across languages. */
+export function compactText(text: string): string {
+  return normalizeText(text).replace(/ /g, "");
+}
+
+export function tokenize(text: string): string[] {
+  return normalizeText(text).match(TOKEN) ?? [];
+}
+
+export function isCharacterToken(token: string): boolean {
+  return CHARACTER_TOKEN.test(token);
+}

@@ -1,0 +1,54 @@
+/**
+ * Attribute values that OTel can always carry.
+ *
+ * An OTel attribute value is a string, boolean, number, or a homogeneous array
+ * of one of those (OTel specification, common "Attribute"). Values from
+ * application extractors are unchecked at run time, so every attribute the SDK
+ * writes goes through `AttributeRecorder.set`, which drops what is not valid
+ * instead of handing it to the SDK. Absent values (undefined, null) and NaN are
+ * skipped quietly: they mean "not known". Anything else that is not a valid
+ * value is skipped and noted as a problem, which the span wrapper counts
+ * (instrumentation-errors.ts).
+ */
+import type { AttributeValue, Attributes } from "@opentelemetry/api";
+
+/** `value` as an attribute value, or undefined when OTel cannot carry it. */
+export function toAttributeValue(value: unknown): AttributeValue | undefined {
+  if (typeof value === "string" || typeof value === "boolean") return value;
+  // OTLP/JSON cannot encode infinities, so only finite numbers are carried.
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (Array.isArray(value)) return toHomogeneousArray(value);
+  return undefined;
+}
+
+function toHomogeneousArray(values: readonly unknown[]): AttributeValue | undefined {
+  if (values.every((item) => typeof item === "string")) return [...(values as string[])];
+  if (values.every((item) => typeof item === "number" && Number.isFinite(item))) return [...(values as number[])];
+  if (values.every((item) => typeof item === "boolean")) return [...(values as boolean[])];
+  return undefined;
+}
+
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "number" && Number.isNaN(value));
+}
+
+/** Collects the attributes of one span and the problems met building them. */
+export class AttributeRecorder {
+  readonly attributes: Attributes = {};
+  readonly problems: string[] = [];
+
+  /** Sets `key` when `value` is a valid attribute value; see the module comment. */
+  set(key: string, value: unknown): void {
+    if (isAbsent(value)) return;
+    const attributeValue = toAttributeValue(value);
+    if (attributeValue === undefined) {
+      this.problems.push(`${key}: not a valid attribute value`);
+      return;
+    }
+    this.attributes[key] = attributeValue;
+  }
+
+  problem(description: string): void {
+    this.problems.push(description);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * `rag.generate`: the model call that writes the answer (OpenInference LLM):
+ * model, prompt and answer messages, tokens, cost, time to first token, and
+ * whether the answer abstained.
+ */
+import { OpenInference, OpenInferenceSpanKind, RagStage, Ragscope, flattenedKey } from "../../contracts/span-attributes.js";
+import { readGenerationRecord, type GenerationRecord } from "../records/generation-record.js";
+import { runInSpan } from "../run-in-span.js";
+import type { AttributeRecorder } from "../safe-attributes.js";
+
+export interface GenerateOptions {
+  model: string;
+  provider?: string;
+  /** The full prompt sent to the model; recorded only when text capture is on. */
+  prompt?: string;
+  promptVersion?: string;
+}
+
+/** Traces a generation. The record is read with `toGeneration`, or is the value itself. */
+export function traceGenerate<T = GenerationRecord>(
+  options: GenerateOptions,
+  fn: () => Promise<T> | T,
+  toGeneration?: (value: T) => GenerationRecord,
+): Promise<T> {
+  return runInSpan<T>(
+    {
+      stage: RagStage.generate,
+      spanKind: OpenInferenceSpanKind.llm,
+      recordStart: (recorder, configuration) => {
+        recorder.set(OpenInference.llmModelName, options.model);
+        recorder.set(OpenInference.llmProvider, options.provider);
+        recorder.set(OpenInference.llmPromptTemplateVersion, options.promptVersion);
+        if (configuration.captureText && options.prompt !== undefined) {
+          recordMessage(recorder, OpenInference.llmInputMessagesPrefix, "user", options.prompt);
+        }
+      },
+      recordResult: (recorder, value, configuration) => {
+        const generation = readGenerationRecord(toGeneration !== undefined ? toGeneration(value) : value);
+        if (!generation.ok) {
+          recorder.problem(generation.error);
+          return;
+        }
+        recordGeneration(recorder, generation.value, configuration.captureText);
+      },
+    },
+    fn,
+  );
+}
+
+function recordGeneration(recorder: AttributeRecorder, generation: GenerationRecord, captureText: boolean): void {
+  recordMessage(recorder, OpenInference.llmOutputMessagesPrefix, "assistant", captureText ? generation.text : undefined);
+  if (captureText) {
+    recorder.set(OpenInference.outputValue, generation.text);
+    recorder.set(Ragscope.answer, generation.text);
+  }
+  recorder.set(OpenInference.llmTokenCountPrompt, generation.inputTokens);
+  recorder.set(OpenInference.llmTokenCountCompletion, generation.outputTokens);
+  if (typeof generation.inputTokens === "number" && typeof generation.outputTokens === "number") {
+    recorder.set(OpenInference.llmTokenCountTotal, generation.inputTokens + generation.outputTokens);
+  }
+  recorder.set(OpenInference.llmCostTotal, generation.cost);
+  recorder.set(Ragscope.timeToFirstTokenMs, generation.timeToFirstTokenMs);
+  recorder.set(Ragscope.abstained, generation.abstained);
+}
+
+/** `llm.{input,output}_messages.0.message.{role,content}`: one message at index 0. */
+function recordMessage(recorder: AttributeRecorder, prefix: string, role: string, content: string | undefined): void {
+  recorder.set(flattenedKey(prefix, 0, OpenInference.messageRole), role);
+  recorder.set(flattenedKey(prefix, 0, OpenInference.messageContent), content);
+}

@@ -1,0 +1,53 @@
+/**
+ * `rag.rerank`: the reranker's input and output order (OpenInference RERANKER).
+ * Both lists are written in OpenInference form and with ragscope's fields, so
+ * the collector can tell which chunks the reranker promoted or cut.
+ */
+import { OpenInference, OpenInferenceSpanKind, RagStage, Ragscope } from "../../contracts/span-attributes.js";
+import { recordChunkList } from "../chunk-attributes.js";
+import type { ChunkRecord } from "../records/chunk-record.js";
+import { runInSpan } from "../run-in-span.js";
+
+export interface RerankOptions {
+  query: string;
+  /** The chunks handed to the reranker, in their incoming order. */
+  input: ChunkRecord[];
+  model?: string;
+  topK?: number;
+}
+
+/** Traces a rerank. Output chunks are read with `toChunks`, or are the value itself. */
+export function traceRerank<T = ChunkRecord[]>(
+  options: RerankOptions,
+  fn: () => Promise<T> | T,
+  toChunks?: (value: T) => ChunkRecord[],
+): Promise<T> {
+  return runInSpan<T>(
+    {
+      stage: RagStage.rerank,
+      spanKind: OpenInferenceSpanKind.reranker,
+      recordStart: (recorder, configuration) => {
+        recorder.set(OpenInference.inputValue, options.query);
+        recorder.set(OpenInference.rerankerQuery, options.query);
+        recorder.set(OpenInference.rerankerModelName, options.model);
+        recorder.set(OpenInference.rerankerTopK, options.topK);
+        recordChunkList(
+          recorder,
+          options.input,
+          { openInference: OpenInference.rerankerInputDocumentsPrefix, ragscope: Ragscope.rerankInputDocumentsPrefix },
+          configuration.captureText,
+        );
+      },
+      recordResult: (recorder, value, configuration) => {
+        const chunks: unknown = toChunks !== undefined ? toChunks(value) : value;
+        recordChunkList(
+          recorder,
+          chunks,
+          { openInference: OpenInference.rerankerOutputDocumentsPrefix, ragscope: Ragscope.rerankOutputDocumentsPrefix },
+          configuration.captureText,
+        );
+      },
+    },
+    fn,
+  );
+}

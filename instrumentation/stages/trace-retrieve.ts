@@ -1,0 +1,44 @@
+/**
+ * `rag.retrieve`: the chunks the retriever returned, in its order
+ * (OpenInference RETRIEVER; chunk flattening in chunk-attributes.ts).
+ */
+import { OpenInference, OpenInferenceSpanKind, RagStage, Ragscope } from "../../contracts/span-attributes.js";
+import { recordChunkList } from "../chunk-attributes.js";
+import type { ChunkRecord } from "../records/chunk-record.js";
+import { runInSpan } from "../run-in-span.js";
+
+export interface RetrieveOptions {
+  query: string;
+  topK?: number;
+  /** Name of the retriever (index, strategy) for per-retriever breakdowns. */
+  retriever?: string;
+}
+
+/** Traces a retrieval. Chunks are read with `toChunks`, or are the value itself. */
+export function traceRetrieve<T = ChunkRecord[]>(
+  options: RetrieveOptions,
+  fn: () => Promise<T> | T,
+  toChunks?: (value: T) => ChunkRecord[],
+): Promise<T> {
+  return runInSpan<T>(
+    {
+      stage: RagStage.retrieve,
+      spanKind: OpenInferenceSpanKind.retriever,
+      recordStart: (recorder) => {
+        recorder.set(OpenInference.inputValue, options.query);
+        recorder.set(Ragscope.retrievalTopK, options.topK);
+        recorder.set(Ragscope.retrieverName, options.retriever);
+      },
+      recordResult: (recorder, value, configuration) => {
+        const chunks: unknown = toChunks !== undefined ? toChunks(value) : value;
+        recordChunkList(
+          recorder,
+          chunks,
+          { openInference: OpenInference.retrievalDocumentsPrefix, ragscope: Ragscope.documentsPrefix },
+          configuration.captureText,
+        );
+      },
+    },
+    fn,
+  );
+}
