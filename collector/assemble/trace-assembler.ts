@@ -144,7 +144,11 @@ export class TraceAssembler<Source = never> {
 
   private release(traceId: string, trace: OpenTrace<Source>, reason: ReleaseReason): AssembledTrace<Source> {
     this.open.delete(traceId);
-    const spans = [...trace.spans.values()].sort((left, right) => (left.startTimeUnixNano < right.startTimeUnixNano ? -1 : left.startTimeUnixNano > right.startTimeUnixNano ? 1 : 0));
+    // Start time, then span id: spans that started in the same nanosecond (coarse
+    // clocks) keep one order whatever order they arrived in.
+    const spans = [...trace.spans.values()].sort((left, right) =>
+      left.startTimeUnixNano !== right.startTimeUnixNano ? (left.startTimeUnixNano < right.startTimeUnixNano ? -1 : 1) : left.spanId < right.spanId ? -1 : left.spanId > right.spanId ? 1 : 0,
+    );
     this.openSpanCount -= spans.length;
     this.remember(traceId, spans);
     const complete = reason === "complete" || trace.hasRoot;

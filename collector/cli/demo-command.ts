@@ -114,7 +114,7 @@ async function runExample(cases: EvalCase[], runId: string, endpoint: string, ou
       casesFile,
       JSON.stringify({
         runId,
-        cases: cases.map((item) => ({ case_id: item.case_id, case_version: item.case_version, dataset_id: item.dataset_id, dataset_version: item.dataset_version, input: item.input })),
+        cases,
       }),
     );
     const child = spawn(process.execPath, ["--import", "tsx", exampleRunner, casesFile], {

@@ -4,8 +4,10 @@
  * shared/reference/interop.md §4).
  *
  * protobufjs encodes plain objects; it takes 64-bit integers as `{low, high}`
- * bits, not bigint, and ids as bytes. Fields at their proto3 default are left
- * out, as every proto3 encoder does.
+ * bits, not bigint, and ids as bytes. Its proto3 encoder itself leaves out
+ * scalar fields at their default (0, "", empty bytes, empty lists); oneof
+ * members and sub-messages are written whenever present, so `{stringValue: ""}`
+ * and an empty resource or status survive, as the Collector writes them.
  */
 import { hexToBytes } from "./hex-id.js";
 import { exportTraceServiceRequestType } from "./otlp-protobuf-types.js";
@@ -28,31 +30,31 @@ export function encodeTraceRequest(document: TracesDocument): Uint8Array {
 }
 
 function toWireResourceSpans(resourceSpans: ResourceSpansDocument): WireObject {
-  return withoutDefaults({
-    resource: withoutDefaults({
+  return {
+    resource: {
       attributes: resourceSpans.resource.attributes.map(toWireKeyValue),
       droppedAttributesCount: resourceSpans.resource.droppedAttributesCount,
-    }),
+    },
     scopeSpans: resourceSpans.scopeSpans.map(toWireScopeSpans),
     schemaUrl: resourceSpans.schemaUrl,
-  });
+  };
 }
 
 function toWireScopeSpans(scopeSpans: ScopeSpansDocument): WireObject {
-  return withoutDefaults({
-    scope: withoutDefaults({
+  return {
+    scope: {
       name: scopeSpans.scope.name,
       version: scopeSpans.scope.version,
       attributes: scopeSpans.scope.attributes.map(toWireKeyValue),
       droppedAttributesCount: scopeSpans.scope.droppedAttributesCount,
-    }),
+    },
     spans: scopeSpans.spans.map(toWireSpan),
     schemaUrl: scopeSpans.schemaUrl,
-  });
+  };
 }
 
 function toWireSpan(span: SpanDocument): WireObject {
-  return withoutDefaults({
+  return {
     traceId: hexToBytes(span.traceId),
     spanId: hexToBytes(span.spanId),
     traceState: span.traceState,
@@ -68,34 +70,34 @@ function toWireSpan(span: SpanDocument): WireObject {
     droppedEventsCount: span.droppedEventsCount,
     links: span.links.map(toWireLink),
     droppedLinksCount: span.droppedLinksCount,
-    status: withoutDefaults({ message: span.status.message, code: span.status.code }),
-  });
+    status: { message: span.status.message, code: span.status.code },
+  };
 }
 
 function toWireEvent(event: SpanEventDocument): WireObject {
-  return withoutDefaults({
+  return {
     timeUnixNano: toLongBits(event.timeUnixNano),
     name: event.name,
     attributes: event.attributes.map(toWireKeyValue),
     droppedAttributesCount: event.droppedAttributesCount,
-  });
+  };
 }
 
 function toWireLink(link: SpanLinkDocument): WireObject {
-  return withoutDefaults({
+  return {
     traceId: hexToBytes(link.traceId),
     spanId: hexToBytes(link.spanId),
     traceState: link.traceState,
     attributes: link.attributes.map(toWireKeyValue),
     droppedAttributesCount: link.droppedAttributesCount,
     flags: link.flags,
-  });
+  };
 }
 
 function toWireKeyValue(keyValue: KeyValue): WireObject {
   // An unset value is still written as an empty AnyValue: the OpenTelemetry
   // Collector always writes the field, and an array keeps its positions.
-  return withoutDefaults({ key: keyValue.key, value: toWireValue(keyValue.value) });
+  return { key: keyValue.key, value: toWireValue(keyValue.value) };
 }
 
 function toWireValue(value: AnyValue | null): WireObject {
@@ -113,26 +115,4 @@ function toWireValue(value: AnyValue | null): WireObject {
 function toLongBits(value: bigint): { low: number; high: number; unsigned: boolean } {
   const bits = BigInt.asUintN(64, value);
   return { low: Number(bits & 0xffffffffn) | 0, high: Number(bits >> 32n) | 0, unsigned: false };
-}
-
-/**
- * Drops scalar fields at their proto3 default (0, "", empty bytes or list, a
- * zero long). Sub-messages stay: writing an empty one costs two bytes and keeps
- * a present-but-empty resource or status as the Collector writes them.
- */
-function withoutDefaults(object: WireObject): WireObject {
-  const result: WireObject = {};
-  for (const [key, value] of Object.entries(object)) {
-    if (value === 0 || value === "") continue;
-    if (Array.isArray(value) && value.length === 0) continue;
-    if (value instanceof Uint8Array && value.length === 0) continue;
-    if (isZeroLong(value)) continue;
-    result[key] = value;
-  }
-  return result;
-}
-
-function isZeroLong(value: unknown): boolean {
-  if (typeof value !== "object" || value === null || !("low" in value) || !("high" in value)) return false;
-  return (value as { low: number }).low === 0 && (value as { high: number }).high === 0;
 }

@@ -8,7 +8,9 @@
 # place, so an interrupted run never leaves a half-filled classpath behind, and a
 # lock serialises concurrent runs (two test files started standalone at once).
 #
-# Usage: test/kafka-broker/fetch-jars.sh [--force]
+# Usage: test/kafka-broker/fetch-jars.sh [--force] [--quiet]
+#   --force  fetch even when the stamp matches
+#   --quiet  print nothing when the jars are already current
 # Environment: KAFKA_TEST_HOME overrides <repo>/.kafka (the libs go to $KAFKA_TEST_HOME/libs).
 # CI: cache ~/.m2/repository to skip the download; Maven Central is the only source.
 set -euo pipefail
@@ -20,7 +22,14 @@ kafka_home="${KAFKA_TEST_HOME:-$repository_root/.kafka}"
 libs="$kafka_home/libs"
 stamp="$libs/.fetched"
 force=false
-[[ "${1:-}" == "--force" ]] && force=true
+quiet=false
+for argument in "$@"; do
+  case "$argument" in
+    --force) force=true ;;
+    --quiet) quiet=true ;;
+    *) echo "fetch-jars: unknown argument '$argument' (expected --force or --quiet)" >&2; exit 2 ;;
+  esac
+done
 
 for tool in java mvn sha256sum; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -36,23 +45,20 @@ if [[ -z "$kafka_version" ]]; then
 fi
 expected_stamp="kafka.version=$kafka_version pom.sha256=$(sha256sum "$pom" | cut -d' ' -f1)"
 
-is_current() {
-  [[ -f "$stamp" && "$(cat "$stamp")" == "$expected_stamp" && -f "$libs/kafka_2.13-$kafka_version.jar" ]]
+exit_if_current() {
+  if [[ "$force" == false && -f "$stamp" && "$(cat "$stamp")" == "$expected_stamp" && -f "$libs/kafka_2.13-$kafka_version.jar" ]]; then
+    [[ "$quiet" == true ]] || echo "fetch-jars: Kafka $kafka_version jars already in $libs"
+    exit 0
+  fi
 }
 
-if [[ "$force" == false ]] && is_current; then
-  echo "fetch-jars: Kafka $kafka_version jars already in $libs"
-  exit 0
-fi
+exit_if_current
 
 mkdir -p "$kafka_home"
 exec 9>"$kafka_home/.fetch.lock"
 flock 9
 # Another run may have finished while this one waited for the lock.
-if [[ "$force" == false ]] && is_current; then
-  echo "fetch-jars: Kafka $kafka_version jars already in $libs"
-  exit 0
-fi
+exit_if_current
 
 staging=$(mktemp -d "$kafka_home/libs.staging.XXXXXX")
 trap 'rm -rf "$staging"' EXIT

@@ -30,13 +30,13 @@ export interface KafkaJars {
 }
 
 /**
- * Runs fetch-jars.sh, which returns at once when the pinned jars are present.
- * Its output goes to stderr so it never mixes with a test reporter on stdout.
+ * Runs fetch-jars.sh, which returns at once (and silently) when the pinned jars
+ * are present. Its output goes to stderr so it never mixes with a test reporter on stdout.
  * A failed fetch throws: without the jars there is no broker and no integration run.
  */
 export async function ensureKafkaJars(environment: NodeJS.ProcessEnv = process.env): Promise<KafkaJars> {
   const startedAt = performance.now();
-  const child = spawn("bash", [fetchScript], { stdio: ["ignore", process.stderr, process.stderr], env: environment });
+  const child = spawn("bash", [fetchScript, "--quiet"], { stdio: ["ignore", process.stderr, process.stderr], env: environment });
   const exitCode = await new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => resolve(code));

@@ -44,11 +44,24 @@ function installHandlers(): void {
 }
 
 // $1 parent pid, $2 broker pid, $3 run directory. Exits by itself once the broker is gone.
+// The broker counts as orphaned when the parent is gone or is no longer its
+// parent: the kernel reparents the broker as soon as the parent dies, while the
+// dead parent may linger as an unreaped zombie that "kill -0" still finds
+// (hence alive(), which counts zombies as dead).
 const watchdogScript = `
-while kill -0 "$2" 2>/dev/null; do
-  if ! kill -0 "$1" 2>/dev/null; then
+alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  case "$(ps -o stat= -p "$1" 2>/dev/null)" in Z*) return 1 ;; esac
+}
+orphaned() {
+  alive "$1" || return 0
+  current_parent=$(ps -o ppid= -p "$2" 2>/dev/null | tr -d ' ')
+  [ -n "$current_parent" ] && [ "$current_parent" != "$1" ]
+}
+while alive "$2"; do
+  if orphaned "$1" "$2"; then
     kill -TERM "$2" 2>/dev/null
-    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$2" 2>/dev/null || break; sleep 1; done
+    for _ in 1 2 3 4 5 6 7 8 9 10; do alive "$2" || break; sleep 1; done
     kill -KILL "$2" 2>/dev/null
     rm -rf "$3"
     exit 0

@@ -161,12 +161,13 @@ describe("OTLP/HTTP receiver", () => {
   });
 
   test("unsupported content type or encoding: 415 with a JSON status", async () => {
-    for (const headers of [
+    const cases: Array<Record<string, string>> = [
       { "content-type": "text/plain" },
       { "content-type": "application/protobuf-ish" },
       {},
       { "content-type": protobufType, "content-encoding": "br" },
-    ]) {
+    ];
+    for (const headers of cases) {
       const answer = await sendRequest(`${receiver.url}/v1/traces`, { headers, body: encodeTraceRequest(sampleTracesDocument()) });
       assert.equal(answer.status, 415, JSON.stringify(headers));
       assert.equal(answer.headers["content-type"], jsonType);

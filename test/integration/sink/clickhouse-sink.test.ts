@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile, copyFile, readdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { ClickHouseSink } from "../../../collector/sink/clickhouse-sink.js";
+import { migrationsFolder, runMigrations } from "../../../collector/sink/run-migrations.js";
+import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
+import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
+import { seedExample } from "../../support/case-results.js";
+import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+
+describe("ClickHouse sink on the ClickHouse engine", () => {
+  let store: TemporaryStore;
+  before(async () => {
+    store = await temporaryStore();
+  });
+  after(async () => {
+    await store.cleanup();
+  });
+
+  test("migrations are recorded and running them again applies nothing", async () => {
+    const again = await runMigrations(store.connection);
+    assert.deepEqual(again.applied, []);
+    const tables = await queryRows<{ name: string }>(store.connection, "SELECT name FROM system.tables WHERE database = {database:String} ORDER BY name", { database: store.connection.database });
+    assert.deepEqual(tables.map((row) => row.name), ["case_results", "eval_cases", "evaluation_results", "metric_values", "runs", "schema_migrations"]);
+  });
+
+  test("an edited migration that was already applied is refused", async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-migrations-"));
+    try {
+      for (const file of await readdir(migrationsFolder)) await copyFile(path.join(migrationsFolder, file), path.join(folder, file));
+      const [first] = (await readdir(folder)).sort();
+      await writeFile(path.join(folder, first!), "-- edited\nSELECT 1;\n");
+      await assert.rejects(runMigrations(store.connection, folder), /was changed after it was applied/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  test("writing the same evaluation twice leaves one row per id in what the queries return", async () => {
+    const { caseResult, evalCase } = seedExample();
+    const evaluation = evaluateCaseResult(createDefaultRegistry(), caseResult, evalCase, "2026-07-08T09:32:01.000Z");
+    let clock = 1_000;
+    const sink = new ClickHouseSink(store.connection, { now: () => clock++ });
+    assert.deepEqual(await sink.write([evaluation]), { ok: true, value: undefined });
+    assert.deepEqual(await sink.write([evaluation]), { ok: true, value: undefined });
+
+    const [cases] = await queryRows<{ total: string }>(store.connection, "SELECT count() AS total FROM {{database}}.case_results FINAL");
+    assert.equal(Number(cases!.total), 1);
+    const metrics = await queryRows<{ metric: string; value: number | null; outcome: string }>(
+      store.connection,
+      "SELECT metric, value, outcome FROM {{database}}.metric_values FINAL WHERE metric IN ('recall_at_k', 'mrr', 'context_recall', 'citation_accuracy') ORDER BY metric",
+    );
+    assert.deepEqual(metrics, [
+      { metric: "citation_accuracy", value: 0, outcome: "failed" },
+      { metric: "context_recall", value: 0, outcome: "failed" },
+      { metric: "mrr", value: 0.5, outcome: "passed" },
+      { metric: "recall_at_k", value: 1, outcome: "passed" },
+    ]);
+    const [stored] = await queryRows<{ payload: string; quality_status: string }>(store.connection, "SELECT payload, quality_status FROM {{database}}.case_results FINAL");
+    assert.equal(stored!.quality_status, "failed");
+    assert.deepEqual(JSON.parse(stored!.payload).rag_observation.citations, ["refund_general_01"]);
+  });
+
+  test("a failed insert is a value with a retriable flag, not an exception", async () => {
+    const { caseResult, evalCase } = seedExample();
+    const evaluation = evaluateCaseResult(createDefaultRegistry(), caseResult, evalCase, "2026-07-08T09:32:01.000Z");
+    const broken = new ClickHouseSink({ ...store.connection, database: "missing_database_for_test" });
+    const result = await broken.write([evaluation]);
+    assert.equal(result.ok, false);
+    assert.ok(!result.ok && /ClickHouse insert failed/.test(result.error.message));
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * A fresh ClickHouse database for one test file: embedded chDB in a temporary
+ * folder by default, or the server in RAGSCOPE_TEST_CLICKHOUSE_URL when set, so
+ * the same suite runs against both stores. Each call gets its own database name,
+ * like clickhouse-js's tests get unique tables.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { openClickHouse, type ClickHouseConnection } from "../../collector/sink/clickhouse-connection.js";
+import { runMigrations } from "../../collector/sink/run-migrations.js";
+
+export interface TemporaryStore {
+  connection: ClickHouseConnection;
+  dataPath: string;
+  cleanup(): Promise<void>;
+}
+
+export async function temporaryStore(options: { migrate?: boolean } = {}): Promise<TemporaryStore> {
+  const dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-chdb-"));
+  const database = `test_${randomBytes(6).toString("hex")}`;
+  const url = process.env.RAGSCOPE_TEST_CLICKHOUSE_URL ?? null;
+  const connection = await openClickHouse({ url, username: process.env.RAGSCOPE_TEST_CLICKHOUSE_USER ?? "default", password: process.env.RAGSCOPE_TEST_CLICKHOUSE_PASSWORD ?? "", database, dataPath });
+  if (options.migrate !== false) await runMigrations(connection);
+  return {
+    connection,
+    dataPath,
+    async cleanup() {
+      await connection.client.command({ query: `DROP DATABASE IF EXISTS ${database}` });
+      await connection.close();
+      await rm(dataPath, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function queryRows<Row>(connection: ClickHouseConnection, query: string, parameters: Record<string, unknown> = {}): Promise<Row[]> {
+  const result = await connection.client.query({ query: query.replaceAll("{{database}}", connection.database), query_params: parameters, format: "JSONEachRow" });
+  return result.json<Row>();
+}
