@@ -184,9 +184,10 @@ const valueMembers: ReadonlyArray<readonly [string, string]> = [
 
 function convertValue(item: unknown, path: string, depth: number): AnyValue | null {
   const object = requireObject(item, path);
-  if (depth > maxValueNesting) throw new MalformedOtlp(path, `values nested deeper than ${maxValueNesting} levels`);
   const present = valueMembers.filter(([camel, snake]) => presentValue(object, camel, snake) !== undefined);
+  // An unset value nests nothing, so it is not held to the depth limit.
   if (present.length === 0) return null;
+  if (depth > maxValueNesting) throw new MalformedOtlp(path, `values nested deeper than ${maxValueNesting} levels`);
   if (present.length > 1) {
     throw new MalformedOtlp(path, `expected one of the AnyValue members, got ${present.map(([camel]) => camel).join(" and ")}`);
   }

@@ -210,7 +210,8 @@ function convertAttributes(wire: WireKeyValue[], path: string): KeyValue[] {
 }
 
 function convertValue(wire: WireAnyValue | null, path: string, depth: number): AnyValue | null {
-  if (wire === null) return null;
+  // An unset value nests nothing, so it is not held to the depth limit.
+  if (wire === null || wire.value === undefined) return null;
   if (depth > maxValueNesting) throw new MalformedOtlp(path, `values nested deeper than ${maxValueNesting} levels`);
   switch (wire.value) {
     case "stringValue":

@@ -34,9 +34,11 @@ export class MalformedOtlp extends Error {
 }
 
 /**
- * How deep AnyValues may nest (an array in an array in ...). protobufjs stops
- * decoding at 100 message levels, which a key-value list reaches at 32 levels,
- * so both encodings accept the same documents and everything accepted can be
- * encoded again.
+ * How deep AnyValues may nest (a list in a list in ...). protobufjs stops
+ * encoding and decoding past 100 message levels. The deepest AnyValue, in an
+ * event's or a link's attribute, sits at level 3 + 3n when each level is a
+ * key-value list, and an unset value inside it one level further: 31 keeps all
+ * of that within 100, so both encodings accept the same documents and anything
+ * accepted can be encoded again.
  */
-export const maxValueNesting = 32;
+export const maxValueNesting = 31;

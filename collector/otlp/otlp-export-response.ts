@@ -30,7 +30,7 @@ export function encodeRpcStatus(status: { code: RpcCodeNumber; message: string }
   return rpcStatusType.encode({ code: status.code, message: status.message }).finish();
 }
 
-/** Reads a google.rpc.Status body back (for clients and tests). */
+/** Reads a google.rpc.Status body back (for clients and tests); throws when the body is not one. */
 export function decodeRpcStatus(body: Uint8Array, encoding: OtlpEncoding): { code: number; message: string } {
   if (encoding === "json") {
     const parsed = JSON.parse(new TextDecoder().decode(body)) as { code?: number; message?: string };

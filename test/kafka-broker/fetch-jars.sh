@@ -61,6 +61,7 @@ flock 9
 exit_if_current
 
 staging=$(mktemp -d "$kafka_home/libs.staging.XXXXXX")
+chmod 755 "$staging"
 trap 'rm -rf "$staging"' EXIT
 started=$(date +%s)
 # --strict-checksums: fail (not warn) when a download does not match Central's checksum.

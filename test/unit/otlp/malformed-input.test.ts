@@ -208,7 +208,7 @@ describe("malformed OTLP/JSON", () => {
   test("values nested past the limit", () => {
     let value: unknown = { stringValue: "bottom" };
     for (let level = 0; level < 40; level += 1) value = { arrayValue: { values: [value] } };
-    assert.match(decodeFailure(bodyWithSpan({ attributes: [{ key: "deep", value }] }), "json").message, /nested deeper than 32 levels/);
+    assert.match(decodeFailure(bodyWithSpan({ attributes: [{ key: "deep", value }] }), "json").message, /nested deeper than 31 levels/);
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { decodeTraceRequest } from "../../../collector/otlp/decode-trace-request.js";
 import { encodeTraceRequestJson } from "../../../collector/otlp/encode-json.js";
 import { encodeTraceRequest } from "../../../collector/otlp/encode-protobuf.js";
-import type { TracesDocument } from "../../../collector/otlp/traces-document.js";
+import type { AnyValue, TracesDocument } from "../../../collector/otlp/traces-document.js";
 import { sampleTracesDocument } from "./sample-traces-document.js";
 
 function decodeOrFail(body: Uint8Array, encoding: "protobuf" | "json"): TracesDocument {
@@ -53,6 +53,33 @@ describe("OTLP codec round trip", () => {
     const secondScope = parsed.resourceSpans[0].scopeSpans[1];
     assert.deepEqual(secondScope.scope, {});
     assert.deepEqual(parsed.resourceSpans[1].resource, {});
+  });
+
+  test("the deepest nesting accepted survives both encodings; one level more is refused by both", () => {
+    /** `levels` key-value lists inside each other, in an event attribute, with an unset value at the bottom. */
+    function nested(levels: number): TracesDocument {
+      let value: AnyValue | null = null;
+      for (let level = 0; level < levels; level += 1) value = { kvlistValue: { values: [{ key: "k", value }] } };
+      const document = sampleTracesDocument();
+      const span = document.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+      span.events[0]!.attributes = [{ key: "deep", value }];
+      return document;
+    }
+    const deepest = nested(31);
+    assert.deepEqual(decodeOrFail(encodeTraceRequest(deepest), "protobuf"), deepest);
+    assert.deepEqual(decodeOrFail(utf8.encode(encodeTraceRequestJson(deepest)), "json"), deepest);
+    const tooDeep = nested(32);
+    assert.equal(decodeTraceRequest(utf8.encode(encodeTraceRequestJson(tooDeep)), "json").ok, false);
+
+    // Lists of lists take fewer protobuf message levels, so 32 of them can be
+    // written; the decoder still refuses them.
+    let list: AnyValue = { stringValue: "bottom" };
+    for (let level = 1; level < 32; level += 1) list = { arrayValue: { values: [list] } };
+    const document = sampleTracesDocument();
+    document.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes = [{ key: "deep", value: list }];
+    const refused = decodeTraceRequest(encodeTraceRequest(document), "protobuf");
+    assert.equal(refused.ok, false);
+    if (!refused.ok) assert.match(refused.error.message, /nested deeper than 31 levels$/);
   });
 
   test("empty requests: no bytes, and {}", () => {
