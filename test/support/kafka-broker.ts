@@ -285,7 +285,8 @@ async function startOnce(options: KafkaBrokerOptions, libsDirectory: string): Pr
     clusterId,
     propertiesFile: layout.propertiesFile,
     logFile: layout.logFile,
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
+    await rm(layout.runDirectory, { recursive: true, force: true });
     throw new Error(`could not run ${layout.javaCommand} (Kafka needs Java 17+; set JAVA_HOME): ${String(error)}`);
   });
   if (formatExit !== 0) throw await startupError(`kafka.tools.StorageTool format exited with ${String(formatExit)}`, layout.logFile);
