@@ -29,7 +29,13 @@ async function stop(signal: string): Promise<void> {
   stopping = true;
   console.log(`${signal}: closing; flushing spans`);
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await ragscope.shutdown();
+  try {
+    await ragscope.shutdown();
+  } catch (error) {
+    // Spans that could not be delivered are lost: say so, and exit non-zero.
+    console.error(`could not flush spans to the collector: ${(error as Error).message}`);
+    process.exit(1);
+  }
   process.exit(0);
 }
 process.on("SIGINT", () => void stop("SIGINT"));

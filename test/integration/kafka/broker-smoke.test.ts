@@ -11,7 +11,7 @@ import type { Kafka } from "kafkajs";
 import { startKafkaBroker } from "../../support/kafka-broker.js";
 import { createTestKafkaClient } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
-import { consumeMessages, createUniqueTopic, groupProgress, produceMessages, uniqueTopicName } from "../../support/kafka-helpers.js";
+import { consumeMessages, createUniqueTopic, groupProgress, produceMessages, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
 
 const messageCount = 1000;
 const partitionCount = 3;
@@ -60,10 +60,19 @@ describe("Kafka test broker", () => {
       assert.deepEqual(offsets, offsets.map((_, index) => index));
     }
 
-    // The group committed the log end of every partition when it stopped.
-    const progress = await groupProgress(kafka, groupId, topic);
+    // The group committed the log end of every partition by the time it stopped.
+    const progress = await waitUntil(
+      async () => {
+        const partitions = await groupProgress(kafka, groupId, topic);
+        return partitions.every((partition) => partition.committed === partition.end) ? partitions : undefined;
+      },
+      { description: "the group's commits to reach the log end", timeoutMs: 5_000 },
+    );
     assert.equal(progress.length, partitionCount);
-    for (const partition of progress) assert.equal(partition.committed, partition.end, `partition ${partition.partition}`);
+    assert.equal(
+      progress.reduce((total, partition) => total + Number(partition.end), 0),
+      messageCount,
+    );
 
     // One new message per partition; a new member of the same group must get
     // exactly these. Had the commit been lost it would start from the
