@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureKafkaForTests, kafkaBrokersVariable } from "./support/kafka-for-tests.js";
 
 const testRoot = path.dirname(fileURLToPath(import.meta.url));
 
@@ -32,11 +33,18 @@ async function main(): Promise<number> {
     console.error(`no test files match ${filters.join(" ")}`);
     return 1;
   }
-  const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...selected], {
-    stdio: "inherit",
-    env: process.env,
-  });
-  return await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+  // Suites under integration/kafka talk to a real broker: start one (or use KAFKA_BROKERS).
+  const needsKafka = selected.some((file) => file.includes(`${path.sep}kafka${path.sep}`));
+  const kafka = needsKafka ? await ensureKafkaForTests() : null;
+  try {
+    const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...selected], {
+      stdio: "inherit",
+      env: kafka ? { ...process.env, [kafkaBrokersVariable]: kafka.brokers } : process.env,
+    });
+    return await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+  } finally {
+    await kafka?.stop();
+  }
 }
 
 process.exitCode = await main();
