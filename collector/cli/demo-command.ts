@@ -74,10 +74,11 @@ export async function runDemo(options: DemoOptions, environment: NodeJS.ProcessE
       dataset_id: first.dataset_id,
       dataset_version: first.dataset_version,
       corpus_version: first.environment_requirements.corpus_version ?? null,
-      retriever_version: "policy-assistant lexical-bigram v1",
+      // What the example service runs (examples/policy-assistant): the run, not the case, owns these versions.
+      retriever_version: "bm25-bigram-v1",
       reranker_version: null,
-      prompt_version: "policy-assistant extractive v1",
-      generator_model: "policy-assistant deterministic generator",
+      prompt_version: "policy-answer-v3",
+      generator_model: "policy-extractive-sim-1",
       started_at: new Date().toISOString(),
     });
     output.log(`Collector listening on ${collector.receiverUrl}; storing in ${storedIn}`);

@@ -1,7 +1,7 @@
 /**
  * The policy assistant's knowledge base: chunks of customer-service policy
  * documents, several versions of some, one restricted to finance staff, one
- * carrying a prompt injection (see corpus/README in examples/README.md).
+ * carrying a prompt injection (examples/README.md, "The pipeline").
  *
  * Field names are snake_case, like every serialized form in ragscope.
  */

@@ -6,7 +6,8 @@
  * 1. If the question matches the parametric memory (pipeline/parametric-memory.ts)
  *    the answer comes from memory, whatever the context says, and cites [1].
  * 2. Otherwise every context sentence gets a support score (pipeline/support-score.ts).
- *    Below SUPPORT_THRESHOLD the model abstains with a fixed phrase.
+ *    Below the support threshold (default DEFAULT_SUPPORT_THRESHOLD) the model
+ *    abstains with a fixed phrase.
  * 3. Otherwise it answers with the best sentence, plus the runner-up when that
  *    scores at least SECOND_SENTENCE_RATIO of the best, in prompt order.
  *

@@ -65,7 +65,7 @@ export function buildLexicalIndex(chunks: readonly PolicyChunk[]): LexicalIndex 
     for (const term of queryTerms) {
       const frequency = entry.termFrequencies.get(term) ?? 0;
       if (frequency === 0) continue;
-      const lengthNorm = 1 - BM25_B + (BM25_B * entry.length) / averageLength;
+      const lengthNorm = averageLength === 0 ? 1 : 1 - BM25_B + (BM25_B * entry.length) / averageLength;
       total += (inverseDocumentFrequency(term) * frequency * (BM25_K1 + 1)) / (frequency + BM25_K1 * lengthNorm);
     }
     return total;

@@ -61,9 +61,7 @@ export function distinctTerms(text: string): string[] {
 
 /** Token count: one per Han character, one per English word or number. */
 export function countTokens(text: string): number {
-  let count = 0;
-  for (const _match of text.normalize("NFKC").matchAll(TOKEN_PATTERN)) count += 1;
-  return count;
+  return text.normalize("NFKC").match(TOKEN_PATTERN)?.length ?? 0;
 }
 
 /** True when the text contains a Han character (the assistant then answers in Chinese). */
