@@ -1,0 +1,96 @@
+/**
+ * Numbers in an answer, with their unit (seed 004 §五.2 "数字…是否准确"):
+ *
+ * - Arabic numerals, with thousands separators and decimals (1,000, 3.5);
+ *   full-width digits arrive as ASCII after NFKC. A following 万 or 亿
+ *   multiplies (3万元 → 30000 CNY, 1.5亿 → 150000000).
+ * - A currency sign before the number sets the unit ($5 → 5 USD, ¥100 →
+ *   100 CNY) unless a unit word follows.
+ * - Simple Chinese numerals (chinese-numeral.ts) only when a unit follows
+ *   (十五天 → 15 day, 两个工作日 → 2 workday) or after 百分之 (百分之十 → 10 %):
+ *   alone, 一 and 万 are mostly parts of words (一起, 万一).
+ * - 百分之 with Arabic digits too (百分之15 → 15 %).
+ *
+ * Units are canonical so that 天 / 日 / days agree: see UNITS. A number with
+ * no unit from the list has unit null. Negative numbers and English number
+ * words (fifteen) are not read. Digits glued to Latin letters (v2, mp3) are
+ * not numbers.
+ *
+ * Expects NFKC text with dates and identifiers already blanked out
+ * (fact-mentions.ts).
+ */
+import { CHINESE_NUMERAL_CHARACTERS, parseChineseNumeral } from "./chinese-numeral.js";
+import { scanAndMask, type Span } from "./masked-scan.js";
+
+export interface NumberMention extends Span {
+  value: number;
+  /** Canonical unit ("day", "%", "CNY", …) or null. */
+  unit: string | null;
+  text: string;
+}
+
+/** Surface form → canonical unit. Longer forms are tried first (个工作日 before 个). */
+const UNITS: Readonly<Record<string, string>> = {
+  "%": "%", "‰": "‰", percent: "%", "per cent": "%",
+  个工作日: "workday", 工作日: "workday", "working days": "workday", "working day": "workday", "business days": "workday", "business day": "workday",
+  天: "day", 日: "day", days: "day", day: "day",
+  个星期: "week", 星期: "week", 周: "week", weeks: "week", week: "week",
+  个月: "month", months: "month", month: "month",
+  年: "year", years: "year", year: "year",
+  个小时: "hour", 小时: "hour", hours: "hour", hour: "hour",
+  分钟: "minute", minutes: "minute", minute: "minute",
+  秒钟: "second", 秒: "second", seconds: "second", second: "second",
+  元: "CNY", 块钱: "CNY", 块: "CNY", 人民币: "CNY", yuan: "CNY", rmb: "CNY", cny: "CNY",
+  美元: "USD", dollars: "USD", dollar: "USD", usd: "USD",
+  欧元: "EUR", euros: "EUR", euro: "EUR", eur: "EUR",
+  积分: "points", points: "points",
+  倍: "times", times: "times",
+  次: "次", 件: "件", 个: "个", 人: "person", people: "person", persons: "person", 岁: "age",
+  公里: "km", km: "km", 米: "m", 公斤: "kg", 千克: "kg", kg: "kg",
+  gb: "GB", mb: "MB", tb: "TB",
+};
+
+/** Counting words: two different counts of them are not a contradiction (3个步骤, 5个人). */
+export const COUNT_UNITS: ReadonlySet<string> = new Set(["个", "件", "次", "person"]);
+
+const CURRENCY_SIGNS: Readonly<Record<string, string>> = { $: "USD", "¥": "CNY", "€": "EUR", "£": "GBP" };
+const MULTIPLIERS: Readonly<Record<string, number>> = { 万: 10_000, 亿: 100_000_000 };
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const surfaces = Object.keys(UNITS).sort((first, second) => second.length - first.length);
+const asciiUnit = (surface: string) => /^[a-z ]+$/.test(surface);
+const UNIT = `(${surfaces.map((surface) => (asciiUnit(surface) ? `${escape(surface)}(?![a-z])` : escape(surface))).join("|")})`;
+const CHINESE_UNIT = `(${surfaces.filter((surface) => !asciiUnit(surface)).map(escape).join("|")})`;
+
+const ARABIC = new RegExp(`(?<![A-Za-z0-9_.])([$¥€£]\\s?)?(百分之)?(\\d{1,3}(?:,\\d{3})+|\\d+)(\\.\\d+)?(?![\\d])(?:\\s?([万亿]))?(?:\\s?${UNIT})?`, "gi");
+const CHINESE = new RegExp(`(百分之)?([${CHINESE_NUMERAL_CHARACTERS}]+)${CHINESE_UNIT}?`, "g");
+
+const unitOf = (surface: string | undefined) => (surface === undefined ? null : (UNITS[surface.toLowerCase()] ?? null));
+
+function arabic(match: RegExpExecArray): Omit<NumberMention, keyof Span | "text"> {
+  const [, sign, percentPrefix, digits, decimals, multiplier, unit] = match;
+  const value = Number(digits!.replaceAll(",", "") + (decimals ?? "")) * (multiplier === undefined ? 1 : MULTIPLIERS[multiplier]!);
+  const signUnit = sign === undefined ? null : CURRENCY_SIGNS[sign.trim()]!;
+  return { value, unit: percentPrefix !== undefined ? "%" : (unitOf(unit) ?? signUnit) };
+}
+
+function chinese(match: RegExpExecArray): Omit<NumberMention, keyof Span | "text"> | null {
+  const [, percentPrefix, numeral, unit] = match;
+  if (percentPrefix === undefined && unit === undefined) return null;
+  const value = parseChineseNumeral(numeral!);
+  if (value === null) return null;
+  return { value, unit: percentPrefix !== undefined ? "%" : unitOf(unit) };
+}
+
+export function findNumbers(text: string): { numbers: NumberMention[]; rest: string } {
+  const arabicScan = scanAndMask(text, ARABIC, arabic);
+  const chineseScan = scanAndMask(arabicScan.rest, CHINESE, chinese);
+  const numbers = [...arabicScan.found, ...chineseScan.found].sort((first, second) => first.start - second.start);
+  return { numbers, rest: chineseScan.rest };
+}
+
+/** Same value (to a relative 1e-9) and the same unit, or no unit on either side. */
+export function numbersAgree(first: Pick<NumberMention, "value" | "unit">, second: Pick<NumberMention, "value" | "unit">): boolean {
+  const sameValue = Math.abs(first.value - second.value) <= 1e-9 * Math.max(1, Math.abs(first.value), Math.abs(second.value));
+  return sameValue && (first.unit === null || second.unit === null || first.unit === second.unit);
+}
