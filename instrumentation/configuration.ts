@@ -5,24 +5,82 @@
  * (and tests) set them with `configureRagscope`. They are read per call, not
  * captured at import, so a change applies to the next span.
  */
+import type { RagStageName } from "../contracts/span-attributes.js";
+
+export type StageSwitches = Partial<Record<RagStageName, boolean>>;
+
 export interface RagscopeConfiguration {
   /**
    * When false, spans keep ids, ranks and scores but no chunk content, prompt,
-   * answer or context text.
+   * answer or context text. The default for stages `captureTextByStage` does
+   * not name.
    */
   readonly captureText: boolean;
+  /** Per-stage overrides of `captureText`, e.g. `{ generate: false }`. */
+  readonly captureTextByStage: Readonly<StageSwitches>;
+  /**
+   * Longest string the wrappers write into one attribute; longer texts (a huge
+   * document) are cut to this many UTF-16 code units, so a span's size, its
+   * export and its redaction stay bounded.
+   */
+  readonly maxTextLength: number;
+  /**
+   * Fraction of traces kept (head sampling by trace id, sampling/trace-id-sampling.ts);
+   * the feedback stage reads it to follow its request's decision.
+   */
+  readonly sampleRate: number;
 }
 
-let current: RagscopeConfiguration = Object.freeze({ captureText: true });
+export interface ConfigureOptions {
+  captureText?: boolean;
+  captureTextByStage?: StageSwitches;
+  maxTextLength?: number;
+  sampleRate?: number;
+}
 
-export function configureRagscope(options: { captureText?: boolean }): void {
+/** 32 Ki characters: several pages of text, far below OTLP body limits. */
+export const DEFAULT_MAX_TEXT_LENGTH = 32_768;
+
+const initial: RagscopeConfiguration = Object.freeze({
+  captureText: true,
+  captureTextByStage: Object.freeze({}),
+  maxTextLength: DEFAULT_MAX_TEXT_LENGTH,
+  sampleRate: 1,
+});
+
+let current: RagscopeConfiguration = initial;
+/** Per-stage views of `current`, built once per configuration change (run-in-span reads them per call). */
+let byStage = new Map<RagStageName, RagscopeConfiguration>();
+
+export function configureRagscope(options: ConfigureOptions): void {
   current = Object.freeze({ ...current, ...definedOnly(options) });
+  byStage = new Map();
 }
 
 export function ragscopeConfiguration(): RagscopeConfiguration {
   return current;
 }
 
-function definedOnly(options: { captureText?: boolean }): Partial<RagscopeConfiguration> {
-  return typeof options?.captureText === "boolean" ? { captureText: options.captureText } : {};
+/** The configuration as one stage sees it: `captureText` resolved for that stage. */
+export function stageConfiguration(stage: RagStageName): RagscopeConfiguration {
+  let configuration = byStage.get(stage);
+  if (configuration === undefined) {
+    const captureText = current.captureTextByStage[stage] ?? current.captureText;
+    configuration = captureText === current.captureText ? current : Object.freeze({ ...current, captureText });
+    byStage.set(stage, configuration);
+  }
+  return configuration;
+}
+
+function definedOnly(options: ConfigureOptions): Partial<RagscopeConfiguration> {
+  const defined: { -readonly [Key in keyof RagscopeConfiguration]?: RagscopeConfiguration[Key] } = {};
+  if (typeof options?.captureText === "boolean") defined.captureText = options.captureText;
+  if (typeof options?.captureTextByStage === "object" && options.captureTextByStage !== null) {
+    defined.captureTextByStage = Object.freeze(
+      Object.fromEntries(Object.entries(options.captureTextByStage).filter(([, value]) => typeof value === "boolean")),
+    );
+  }
+  if (typeof options?.maxTextLength === "number" && options.maxTextLength >= 0) defined.maxTextLength = Math.floor(options.maxTextLength);
+  if (typeof options?.sampleRate === "number" && options.sampleRate >= 0 && options.sampleRate <= 1) defined.sampleRate = options.sampleRate;
+  return defined;
 }

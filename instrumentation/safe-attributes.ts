@@ -32,14 +32,24 @@ function isAbsent(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === "number" && Number.isNaN(value));
 }
 
-/** Collects the attributes of one span and the problems met building them. */
+/**
+ * Collects the attributes of one span and the problems met building them.
+ * Strings longer than `maxTextLength` are cut to it (a huge document must not
+ * make a huge span: configuration.ts).
+ */
 export class AttributeRecorder {
   readonly attributes: Attributes = {};
   readonly problems: string[] = [];
 
+  constructor(private readonly maxTextLength: number = Number.POSITIVE_INFINITY) {}
+
   /** Sets `key` when `value` is a valid attribute value; see the module comment. */
   set(key: string, value: unknown): void {
     if (isAbsent(value)) return;
+    if (typeof value === "string") {
+      this.attributes[key] = value.length > this.maxTextLength ? value.slice(0, this.maxTextLength) : value;
+      return;
+    }
     const attributeValue = toAttributeValue(value);
     if (attributeValue === undefined) {
       this.problems.push(`${key}: not a valid attribute value`);

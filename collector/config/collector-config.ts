@@ -3,6 +3,12 @@
  * environment variables into a frozen typed object, once, at start. A bad value
  * fails there with a message naming the variable or flag and how to fix it.
  * Precedence: flags > environment > defaults.
+ *
+ * The same schema serves every role (`demo`, `receive`, `evaluate`,
+ * `collect`): a role reads the sections it needs; the checks that relate two
+ * values (a heartbeat shorter than the session, a dead-letter topic that is
+ * not the input topic) run for all, so a bad combination fails at start
+ * rather than at the first rebalance.
  */
 import path from "node:path";
 import { z } from "zod";
@@ -11,6 +17,59 @@ import { failure, success, type Result } from "../../contracts/result.js";
 const MEBIBYTE = 1024 * 1024;
 
 const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);
+
+/** Kafka topic names: the broker's own rule (legal characters, at most 249 of them). */
+const topicName = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,249}$/, "must be a Kafka topic name: letters, digits, '.', '_' and '-', at most 249 characters")
+  .refine((name) => name !== "." && name !== "..", "must be a Kafka topic name other than '.' or '..'");
+
+const brokerAddress = z.string().regex(/^[^\s:,]+:\d{1,5}$/, "must be host:port, e.g. kafka:9092 (separate several brokers with commas)");
+
+/** The broker's default group.min.session.timeout.ms: a shorter session is refused when the consumer joins. */
+export const minimumSessionTimeoutMs = 6_000;
+
+const kafkaSection = z.object({
+  brokers: z.array(brokerAddress).min(1, "must name at least one broker, e.g. kafka:9092").default(["localhost:9092"]),
+  clientId: z.string().min(1, "must not be empty").default("ragscope"),
+  /** The OpenTelemetry Collector's Kafka exporter writes traces to `otlp_spans` by default (interop.md §4). */
+  topic: topicName.default("otlp_spans"),
+  deadLetterTopic: topicName.default("otlp_spans_dead_letters"),
+  /**
+   * Where unkeyed or multi-trace input is republished, keyed by trace id.
+   * Null: the input topic itself. Another topic: every input message is
+   * republished there and only that topic is assembled (see collector/kafka/README.md).
+   */
+  repartitionTopic: topicName.nullable().default(null),
+  groupId: z.string().min(1, "must not be empty").default("ragscope-evaluators"),
+  sessionTimeoutMs: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(minimumSessionTimeoutMs, `must be at least ${minimumSessionTimeoutMs}: brokers refuse shorter sessions (group.min.session.timeout.ms)`)
+    .default(30_000),
+  heartbeatIntervalMs: integer(100).default(3_000),
+  partitionsConsumedConcurrently: integer(1).max(64, "must be at most 64").default(1),
+  /** Largest message accepted, consumed or produced; the Collector's exporter default is 1000000 (interop.md §4). */
+  maxMessageBytes: integer(1024).default(1_000_000),
+  /** kafkajs builds in gzip only (interop.md §4), so snappy, lz4 and zstd are not offered. */
+  compression: z.enum(["none", "gzip"], { error: "must be none or gzip (kafkajs builds in only gzip)" }).default("none"),
+  /** Where a group without committed offsets starts. Earliest: spans produced before the first evaluator started are not skipped. */
+  initialOffset: z.enum(["earliest", "latest"], { error: "must be earliest or latest" }).default("earliest"),
+  commitIntervalMs: integer(50).default(1_000),
+});
+
+const memorySection = z.object({
+  /** Consumption pauses while this many spans wait in open traces (pending assembly). */
+  maxBufferedSpans: integer(1).default(100_000),
+  /** Consumption pauses while the JavaScript heap in use is above this many MiB and the evaluator holds data. */
+  maxHeapMb: integer(32).default(1_024),
+});
+
+const observeSection = z.object({
+  host: z.string().min(1).default("127.0.0.1"),
+  /** 9464 is the port the OpenTelemetry Prometheus exporter uses; 0 picks a free one. */
+  port: integer(0).max(65535, "must be a TCP port (0-65535)").default(9464),
+});
 
 export const collectorConfigSchema = z.object({
   receiver: z.object({
@@ -41,6 +100,39 @@ export const collectorConfigSchema = z.object({
     retryMaxDelayMs: integer(1).default(10_000),
     retryDeadlineMs: integer(1).default(30_000),
   }),
+  kafka: kafkaSection.prefault({}),
+  memory: memorySection.prefault({}),
+  observe: observeSection.prefault({}),
+}).superRefine((config, context) => {
+  // Checks that relate two values; each names both so the message says what to change.
+  if (config.kafka.heartbeatIntervalMs * 3 > config.kafka.sessionTimeoutMs) {
+    context.addIssue({
+      code: "custom",
+      path: ["kafka", "heartbeatIntervalMs"],
+      message: `must be at most a third of the session timeout (${config.kafka.sessionTimeoutMs} ms, RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS), or one late heartbeat ends the session; lower it or raise the session timeout`,
+    });
+  }
+  if (config.kafka.deadLetterTopic === config.kafka.topic) {
+    context.addIssue({
+      code: "custom",
+      path: ["kafka", "deadLetterTopic"],
+      message: `must differ from the input topic "${config.kafka.topic}" (RAGSCOPE_KAFKA_TOPIC), or dead letters would be read again as input`,
+    });
+  }
+  if (config.kafka.repartitionTopic === config.kafka.deadLetterTopic) {
+    context.addIssue({
+      code: "custom",
+      path: ["kafka", "repartitionTopic"],
+      message: `must differ from the dead-letter topic "${config.kafka.deadLetterTopic}"; leave it unset to republish to the input topic`,
+    });
+  }
+  if (config.memory.maxBufferedSpans > config.assembler.maxOpenSpans) {
+    context.addIssue({
+      code: "custom",
+      path: ["memory", "maxBufferedSpans"],
+      message: `must not exceed the assembler's bound of ${config.assembler.maxOpenSpans} open spans (RAGSCOPE_MAX_OPEN_SPANS), or traces are released as partial before consumption pauses; lower it or raise RAGSCOPE_MAX_OPEN_SPANS`,
+    });
+  }
 });
 
 export type CollectorConfig = z.infer<typeof collectorConfigSchema>;
@@ -62,9 +154,33 @@ export const environmentVariables: Record<string, string> = {
   RAGSCOPE_MAX_OPEN_SPANS: "assembler.maxOpenSpans",
   RAGSCOPE_MAX_QUEUED_MESSAGES: "queue.maxQueuedMessages",
   RAGSCOPE_SINK_BATCH: "sink.maxBatch",
+  RAGSCOPE_KAFKA_BROKERS: "kafka.brokers",
+  RAGSCOPE_KAFKA_CLIENT_ID: "kafka.clientId",
+  RAGSCOPE_KAFKA_TOPIC: "kafka.topic",
+  RAGSCOPE_KAFKA_DEAD_LETTER_TOPIC: "kafka.deadLetterTopic",
+  RAGSCOPE_KAFKA_REPARTITION_TOPIC: "kafka.repartitionTopic",
+  RAGSCOPE_KAFKA_GROUP_ID: "kafka.groupId",
+  RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS: "kafka.sessionTimeoutMs",
+  RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS: "kafka.heartbeatIntervalMs",
+  RAGSCOPE_KAFKA_PARTITIONS_CONCURRENTLY: "kafka.partitionsConsumedConcurrently",
+  RAGSCOPE_KAFKA_MAX_MESSAGE_BYTES: "kafka.maxMessageBytes",
+  RAGSCOPE_KAFKA_COMPRESSION: "kafka.compression",
+  RAGSCOPE_KAFKA_INITIAL_OFFSET: "kafka.initialOffset",
+  RAGSCOPE_KAFKA_COMMIT_INTERVAL_MS: "kafka.commitIntervalMs",
+  RAGSCOPE_MAX_BUFFERED_SPANS: "memory.maxBufferedSpans",
+  RAGSCOPE_MAX_HEAP_MB: "memory.maxHeapMb",
+  RAGSCOPE_METRICS_HOST: "observe.host",
+  RAGSCOPE_METRICS_PORT: "observe.port",
 };
 
-const listVariables = new Set(["RAGSCOPE_AUTH_TOKENS"]);
+/** Config paths that hold lists; a variable or flag gives them comma-separated. */
+const listPaths = new Set(["receiver.authTokens", "kafka.brokers"]);
+
+const splitList = (value: string) =>
+  value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const [section, field] = dotted.split(".") as [string, string];
@@ -81,27 +197,29 @@ export function loadCollectorConfig(
   overrides: Record<string, unknown> = {},
   flagNames: Record<string, string> = {},
 ): Result<Readonly<CollectorConfig>, string[]> {
-  const raw: Record<string, unknown> = { receiver: {}, clickhouse: {}, assembler: {}, queue: {}, sink: {} };
+  const raw: Record<string, unknown> = { receiver: {}, clickhouse: {}, assembler: {}, queue: {}, sink: {}, kafka: {}, memory: {}, observe: {} };
   const sourceOf = new Map<string, string>();
   for (const [variable, dotted] of Object.entries(environmentVariables)) {
     const value = environment[variable];
     if (value === undefined || value === "") continue;
-    setPath(raw, dotted, listVariables.has(variable) ? value.split(",").map((item) => item.trim()).filter(Boolean) : value);
+    setPath(raw, dotted, listPaths.has(dotted) ? splitList(value) : value);
     sourceOf.set(dotted, `environment variable ${variable}`);
   }
   for (const [dotted, value] of Object.entries(overrides)) {
     if (value === undefined) continue;
-    setPath(raw, dotted, value);
+    setPath(raw, dotted, listPaths.has(dotted) && typeof value === "string" ? splitList(value) : value);
     sourceOf.set(dotted, flagNames[dotted] ? `flag ${flagNames[dotted]}` : dotted);
   }
   const parsed = collectorConfigSchema.safeParse(raw);
   if (!parsed.success) {
     return failure(
       parsed.error.issues.map((issue) => {
-        const dotted = issue.path.join(".");
+        // A list item's issue has its index after the config path: kafka.brokers.1.
+        const dotted = issue.path.slice(0, 2).join(".");
+        const item = issue.path.length > 2 ? ` (item ${Number(issue.path[2]) + 1})` : "";
         const variable = Object.entries(environmentVariables).find(([, target]) => target === dotted)?.[0];
         const where = sourceOf.get(dotted) ?? (variable ? `${dotted} (environment variable ${variable})` : dotted);
-        return `${where}: ${issue.message}`;
+        return `${where}${item}: ${issue.message}`;
       }),
     );
   }

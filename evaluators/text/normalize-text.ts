@@ -9,7 +9,8 @@
  *
  * Tokens: each CJK ideograph (and kana, hangul syllable) is one token, the way
  * the CMRC / DuReader scripts score Chinese; a run of letters or digits in any
- * other script is one token. Per-character tokens need no dictionary, are
+ * other script is one token, ending where CJK text starts ("VIP会员" → vip, 会,
+ * 员; "iPhone15手机" → iphone15, 手, 机). Per-character tokens need no dictionary, are
  * deterministic across Node versions (unlike Intl.Segmenter's ICU data), and
  * give Chinese answers partial credit instead of the 0 a whitespace tokenizer
  * gives them.
@@ -19,7 +20,12 @@ const PUNCTUATION_OR_SYMBOL = /[\p{P}\p{S}]+/gu;
 const WHITESPACE = /\s+/gu;
 /** Han ideographs, Hiragana, Katakana, Hangul syllables: one token per character. */
 const CHARACTER_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}]+/gu;
+/**
+ * A CJK character, or a run of letters and digits that stops at the next CJK
+ * character: Han ideographs are letters (\p{L}) too, and without the stop
+ * "VIP会员" would be the single token "vip会员" instead of vip, 会, 员.
+ */
+const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}])+/gu;
 
 export function normalizeText(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(PUNCTUATION_OR_SYMBOL, " ").replace(WHITESPACE, " ").trim();

@@ -10,6 +10,8 @@
  *   (十五天 → 15 day, 两个工作日 → 2 workday) or after 百分之 (百分之十 → 10 %):
  *   alone, 一 and 万 are mostly parts of words (一起, 万一).
  * - 百分之 with Arabic digits too (百分之15 → 15 %).
+ * - Ranges share the unit written once at their end: "3至5个工作日", "3-5天",
+ *   "三到五天", "3 to 5 business days" give both numbers the unit.
  *
  * Units are canonical so that 天 / 日 / days agree: see UNITS. A number with
  * no unit from the list has unit null. Negative numbers and English number
@@ -74,18 +76,33 @@ function arabic(match: RegExpExecArray): Omit<NumberMention, keyof Span | "text"
   return { value, unit: percentPrefix !== undefined ? "%" : (unitOf(unit) ?? signUnit) };
 }
 
-function chinese(match: RegExpExecArray): Omit<NumberMention, keyof Span | "text"> | null {
-  const [, percentPrefix, numeral, unit] = match;
-  if (percentPrefix === undefined && unit === undefined) return null;
-  const value = parseChineseNumeral(numeral!);
-  if (value === null) return null;
-  return { value, unit: percentPrefix !== undefined ? "%" : unitOf(unit) };
+/** A Chinese numeral with no unit is kept only until ranges are resolved ("三至五天"). */
+interface Candidate extends Omit<NumberMention, keyof Span | "text"> {
+  bare: boolean;
 }
 
+function chinese(match: RegExpExecArray): Candidate | null {
+  const [, percentPrefix, numeral, unit] = match;
+  const value = parseChineseNumeral(numeral!);
+  if (value === null) return null;
+  return { value, unit: percentPrefix !== undefined ? "%" : unitOf(unit), bare: percentPrefix === undefined && unit === undefined };
+}
+
+const RANGE_CONNECTOR = /^\s*(?:至|到|~|-|–|—|to)\s*$/i;
+
 export function findNumbers(text: string): { numbers: NumberMention[]; rest: string } {
-  const arabicScan = scanAndMask(text, ARABIC, arabic);
+  const arabicScan = scanAndMask(text, ARABIC, (match): Candidate => ({ ...arabic(match), bare: false }));
   const chineseScan = scanAndMask(arabicScan.rest, CHINESE, chinese);
-  const numbers = [...arabicScan.found, ...chineseScan.found].sort((first, second) => first.start - second.start);
+  const candidates = [...arabicScan.found, ...chineseScan.found].sort((first, second) => first.start - second.start);
+  // Right to left, so "1至2至3天" passes the unit all the way back.
+  for (let index = candidates.length - 2; index >= 0; index -= 1) {
+    const current = candidates[index]!;
+    const next = candidates[index + 1]!;
+    if (current.unit === null && next.unit !== null && RANGE_CONNECTOR.test(text.slice(current.end, next.start))) {
+      candidates[index] = { ...current, unit: next.unit, bare: false };
+    }
+  }
+  const numbers = candidates.filter((candidate) => !candidate.bare).map(({ bare: _bare, ...mention }) => mention);
   return { numbers, rest: chineseScan.rest };
 }
 

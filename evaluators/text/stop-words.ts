@@ -31,3 +31,15 @@ export function contentTokens(tokens: readonly string[]): string[] {
   const content = tokens.filter((token) => !isStopToken(token));
   return content.length > 0 ? content : [...tokens];
 }
+
+/**
+ * Negation words by family, for the polarity check of key-point-coverage.ts.
+ * 无 is its own family: it mostly sits in fixed words (无需, 无条件, 无理由)
+ * that do not negate a neighbouring statement the way 不 / 非 do. "t" is what
+ * normalizeText leaves of "n't" ("isn't" → isn, t).
+ */
+export const NEGATION_FAMILIES: readonly ReadonlySet<string>[] = [
+  new Set(["不", "没", "非", "未", "别", "勿", "莫", "否"]),
+  new Set(["无"]),
+  new Set(["not", "no", "never", "none", "nor", "without", "cannot", "t"]),
+];

@@ -5,7 +5,7 @@
  */
 import { OpenInferenceSpanKind, RagStage, Ragscope } from "../../contracts/span-attributes.js";
 import { readContextRecord, type ContextRecord } from "../records/context-record.js";
-import { runInSpan } from "../run-in-span.js";
+import { runInSpan, type StageDefinition } from "../run-in-span.js";
 import type { AttributeRecorder } from "../safe-attributes.js";
 
 export interface ContextOptions {
@@ -18,24 +18,26 @@ export function traceContext<T = ContextRecord>(
   fn: () => Promise<T> | T,
   toContext?: (value: T) => ContextRecord,
 ): Promise<T> {
-  return runInSpan<T>(
-    {
-      stage: RagStage.context,
-      spanKind: OpenInferenceSpanKind.chain,
-      recordStart: (recorder) => {
-        recorder.set(Ragscope.contextTokenBudget, options.tokenBudget);
-      },
-      recordResult: (recorder, value, configuration) => {
-        const context = readContextRecord(toContext !== undefined ? toContext(value) : value);
-        if (!context.ok) {
-          recorder.problem(context.error);
-          return;
-        }
-        recordContext(recorder, context.value, configuration.captureText);
-      },
+  return runInSpan(contextStage(options, toContext), fn);
+}
+
+/** The span description of this stage, shared by the wrapper and the framework adapters. */
+export function contextStage<T>(options: ContextOptions, toContext?: (value: T) => ContextRecord): StageDefinition<T> {
+  return {
+    stage: RagStage.context,
+    spanKind: OpenInferenceSpanKind.chain,
+    recordStart: (recorder) => {
+      recorder.set(Ragscope.contextTokenBudget, options.tokenBudget);
     },
-    fn,
-  );
+    recordResult: (recorder, value, configuration) => {
+      const context = readContextRecord(toContext !== undefined ? toContext(value) : value);
+      if (!context.ok) {
+        recorder.problem(context.error);
+        return;
+      }
+      recordContext(recorder, context.value, configuration.captureText);
+    },
+  };
 }
 
 function recordContext(recorder: AttributeRecorder, context: ContextRecord, captureText: boolean): void {

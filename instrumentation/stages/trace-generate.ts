@@ -5,7 +5,7 @@
  */
 import { OpenInference, OpenInferenceSpanKind, RagStage, Ragscope, flattenedKey } from "../../contracts/span-attributes.js";
 import { readGenerationRecord, type GenerationRecord } from "../records/generation-record.js";
-import { runInSpan } from "../run-in-span.js";
+import { runInSpan, type StageDefinition } from "../run-in-span.js";
 import type { AttributeRecorder } from "../safe-attributes.js";
 
 export interface GenerateOptions {
@@ -22,29 +22,31 @@ export function traceGenerate<T = GenerationRecord>(
   fn: () => Promise<T> | T,
   toGeneration?: (value: T) => GenerationRecord,
 ): Promise<T> {
-  return runInSpan<T>(
-    {
-      stage: RagStage.generate,
-      spanKind: OpenInferenceSpanKind.llm,
-      recordStart: (recorder, configuration) => {
-        recorder.set(OpenInference.llmModelName, options.model);
-        recorder.set(OpenInference.llmProvider, options.provider);
-        recorder.set(OpenInference.llmPromptTemplateVersion, options.promptVersion);
-        if (configuration.captureText && options.prompt !== undefined) {
-          recordMessage(recorder, OpenInference.llmInputMessagesPrefix, "user", options.prompt);
-        }
-      },
-      recordResult: (recorder, value, configuration) => {
-        const generation = readGenerationRecord(toGeneration !== undefined ? toGeneration(value) : value);
-        if (!generation.ok) {
-          recorder.problem(generation.error);
-          return;
-        }
-        recordGeneration(recorder, generation.value, configuration.captureText);
-      },
+  return runInSpan(generateStage(options, toGeneration), fn);
+}
+
+/** The span description of this stage, shared by the wrapper and the framework adapters. */
+export function generateStage<T>(options: GenerateOptions, toGeneration?: (value: T) => GenerationRecord): StageDefinition<T> {
+  return {
+    stage: RagStage.generate,
+    spanKind: OpenInferenceSpanKind.llm,
+    recordStart: (recorder, configuration) => {
+      recorder.set(OpenInference.llmModelName, options.model);
+      recorder.set(OpenInference.llmProvider, options.provider);
+      recorder.set(OpenInference.llmPromptTemplateVersion, options.promptVersion);
+      if (configuration.captureText && options.prompt !== undefined) {
+        recordMessage(recorder, OpenInference.llmInputMessagesPrefix, "user", options.prompt);
+      }
     },
-    fn,
-  );
+    recordResult: (recorder, value, configuration) => {
+      const generation = readGenerationRecord(toGeneration !== undefined ? toGeneration(value) : value);
+      if (!generation.ok) {
+        recorder.problem(generation.error);
+        return;
+      }
+      recordGeneration(recorder, generation.value, configuration.captureText);
+    },
+  };
 }
 
 function recordGeneration(recorder: AttributeRecorder, generation: GenerationRecord, captureText: boolean): void {

@@ -5,7 +5,7 @@
  * the Case Result.
  */
 import { OpenInference, OpenInferenceSpanKind, RagStage, Ragscope } from "../../contracts/span-attributes.js";
-import { runInSpan } from "../run-in-span.js";
+import { runInSpan, type StageDefinition } from "../run-in-span.js";
 
 export interface RequestOptions {
   query: string;
@@ -32,38 +32,40 @@ export function traceRequest<T>(
   fn: () => Promise<T> | T,
   toAnswer?: (value: T) => string,
 ): Promise<T> {
-  return runInSpan<T>(
-    {
-      stage: RagStage.request,
-      spanKind: OpenInferenceSpanKind.chain,
-      recordStart: (recorder) => {
-        recorder.set(OpenInference.inputValue, options.query);
-        recorder.set(Ragscope.query, options.query);
-        recorder.set(Ragscope.runId, options.runId);
-        recorder.set(Ragscope.caseId, options.caseId);
-        recorder.set(Ragscope.caseVersion, options.caseVersion);
-        recorder.set(Ragscope.datasetId, options.datasetId);
-        recorder.set(Ragscope.datasetVersion, options.datasetVersion);
-        recorder.set(Ragscope.tenantId, options.tenantId);
-        recorder.set(Ragscope.principalId, options.principalId);
-        recorder.set(Ragscope.principalGroups, options.principalGroups);
-        recorder.set(Ragscope.route, options.route);
-        recorder.set(OpenInference.sessionId, options.sessionId);
-        recorder.set(OpenInference.userId, options.userId);
-      },
-      recordResult: (recorder, value, configuration) => {
-        if (!configuration.captureText) return;
-        // Without `toAnswer`, only a string value is an answer; any other value
-        // simply has no answer to record.
-        const answer: unknown = toAnswer !== undefined ? toAnswer(value) : value;
-        if (typeof answer !== "string") {
-          if (toAnswer !== undefined) recorder.problem(`toAnswer returned ${typeof answer}, not a string`);
-          return;
-        }
-        recorder.set(OpenInference.outputValue, answer);
-        recorder.set(Ragscope.answer, answer);
-      },
+  return runInSpan(requestStage(options, toAnswer), fn);
+}
+
+/** The span description of this stage, shared by the wrapper and the framework adapters. */
+export function requestStage<T>(options: RequestOptions, toAnswer?: (value: T) => string): StageDefinition<T> {
+  return {
+    stage: RagStage.request,
+    spanKind: OpenInferenceSpanKind.chain,
+    recordStart: (recorder) => {
+      recorder.set(OpenInference.inputValue, options.query);
+      recorder.set(Ragscope.query, options.query);
+      recorder.set(Ragscope.runId, options.runId);
+      recorder.set(Ragscope.caseId, options.caseId);
+      recorder.set(Ragscope.caseVersion, options.caseVersion);
+      recorder.set(Ragscope.datasetId, options.datasetId);
+      recorder.set(Ragscope.datasetVersion, options.datasetVersion);
+      recorder.set(Ragscope.tenantId, options.tenantId);
+      recorder.set(Ragscope.principalId, options.principalId);
+      recorder.set(Ragscope.principalGroups, options.principalGroups);
+      recorder.set(Ragscope.route, options.route);
+      recorder.set(OpenInference.sessionId, options.sessionId);
+      recorder.set(OpenInference.userId, options.userId);
     },
-    fn,
-  );
+    recordResult: (recorder, value, configuration) => {
+      if (!configuration.captureText) return;
+      // Without `toAnswer`, only a string value is an answer; any other value
+      // simply has no answer to record.
+      const answer: unknown = toAnswer !== undefined ? toAnswer(value) : value;
+      if (typeof answer !== "string") {
+        if (toAnswer !== undefined) recorder.problem(`toAnswer returned ${typeof answer}, not a string`);
+        return;
+      }
+      recorder.set(OpenInference.outputValue, answer);
+      recorder.set(Ragscope.answer, answer);
+    },
+  };
 }

@@ -6,7 +6,7 @@
 import { OpenInference, OpenInferenceSpanKind, RagStage, Ragscope } from "../../contracts/span-attributes.js";
 import { recordChunkList } from "../chunk-attributes.js";
 import type { ChunkRecord } from "../records/chunk-record.js";
-import { runInSpan } from "../run-in-span.js";
+import { runInSpan, type StageDefinition } from "../run-in-span.js";
 
 export interface RerankOptions {
   query: string;
@@ -22,32 +22,34 @@ export function traceRerank<T = ChunkRecord[]>(
   fn: () => Promise<T> | T,
   toChunks?: (value: T) => ChunkRecord[],
 ): Promise<T> {
-  return runInSpan<T>(
-    {
-      stage: RagStage.rerank,
-      spanKind: OpenInferenceSpanKind.reranker,
-      recordStart: (recorder, configuration) => {
-        recorder.set(OpenInference.inputValue, options.query);
-        recorder.set(OpenInference.rerankerQuery, options.query);
-        recorder.set(OpenInference.rerankerModelName, options.model);
-        recorder.set(OpenInference.rerankerTopK, options.topK);
-        recordChunkList(
-          recorder,
-          options.input,
-          { openInference: OpenInference.rerankerInputDocumentsPrefix, ragscope: Ragscope.rerankInputDocumentsPrefix },
-          configuration.captureText,
-        );
-      },
-      recordResult: (recorder, value, configuration) => {
-        const chunks: unknown = toChunks !== undefined ? toChunks(value) : value;
-        recordChunkList(
-          recorder,
-          chunks,
-          { openInference: OpenInference.rerankerOutputDocumentsPrefix, ragscope: Ragscope.rerankOutputDocumentsPrefix },
-          configuration.captureText,
-        );
-      },
+  return runInSpan(rerankStage(options, toChunks), fn);
+}
+
+/** The span description of this stage, shared by the wrapper and the framework adapters. */
+export function rerankStage<T>(options: RerankOptions, toChunks?: (value: T) => ChunkRecord[]): StageDefinition<T> {
+  return {
+    stage: RagStage.rerank,
+    spanKind: OpenInferenceSpanKind.reranker,
+    recordStart: (recorder, configuration) => {
+      recorder.set(OpenInference.inputValue, options.query);
+      recorder.set(OpenInference.rerankerQuery, options.query);
+      recorder.set(OpenInference.rerankerModelName, options.model);
+      recorder.set(OpenInference.rerankerTopK, options.topK);
+      recordChunkList(
+        recorder,
+        options.input,
+        { openInference: OpenInference.rerankerInputDocumentsPrefix, ragscope: Ragscope.rerankInputDocumentsPrefix },
+        configuration.captureText,
+      );
     },
-    fn,
-  );
+    recordResult: (recorder, value, configuration) => {
+      const chunks: unknown = toChunks !== undefined ? toChunks(value) : value;
+      recordChunkList(
+        recorder,
+        chunks,
+        { openInference: OpenInference.rerankerOutputDocumentsPrefix, ragscope: Ragscope.rerankOutputDocumentsPrefix },
+        configuration.captureText,
+      );
+    },
+  };
 }

@@ -5,7 +5,7 @@
 import { OpenInference, OpenInferenceSpanKind, RagStage, Ragscope } from "../../contracts/span-attributes.js";
 import { recordChunkList } from "../chunk-attributes.js";
 import type { ChunkRecord } from "../records/chunk-record.js";
-import { runInSpan } from "../run-in-span.js";
+import { runInSpan, type StageDefinition } from "../run-in-span.js";
 
 export interface RetrieveOptions {
   query: string;
@@ -20,25 +20,27 @@ export function traceRetrieve<T = ChunkRecord[]>(
   fn: () => Promise<T> | T,
   toChunks?: (value: T) => ChunkRecord[],
 ): Promise<T> {
-  return runInSpan<T>(
-    {
-      stage: RagStage.retrieve,
-      spanKind: OpenInferenceSpanKind.retriever,
-      recordStart: (recorder) => {
-        recorder.set(OpenInference.inputValue, options.query);
-        recorder.set(Ragscope.retrievalTopK, options.topK);
-        recorder.set(Ragscope.retrieverName, options.retriever);
-      },
-      recordResult: (recorder, value, configuration) => {
-        const chunks: unknown = toChunks !== undefined ? toChunks(value) : value;
-        recordChunkList(
-          recorder,
-          chunks,
-          { openInference: OpenInference.retrievalDocumentsPrefix, ragscope: Ragscope.documentsPrefix },
-          configuration.captureText,
-        );
-      },
+  return runInSpan(retrieveStage(options, toChunks), fn);
+}
+
+/** The span description of this stage, shared by the wrapper and the framework adapters. */
+export function retrieveStage<T>(options: RetrieveOptions, toChunks?: (value: T) => ChunkRecord[]): StageDefinition<T> {
+  return {
+    stage: RagStage.retrieve,
+    spanKind: OpenInferenceSpanKind.retriever,
+    recordStart: (recorder) => {
+      recorder.set(OpenInference.inputValue, options.query);
+      recorder.set(Ragscope.retrievalTopK, options.topK);
+      recorder.set(Ragscope.retrieverName, options.retriever);
     },
-    fn,
-  );
+    recordResult: (recorder, value, configuration) => {
+      const chunks: unknown = toChunks !== undefined ? toChunks(value) : value;
+      recordChunkList(
+        recorder,
+        chunks,
+        { openInference: OpenInference.retrievalDocumentsPrefix, ragscope: Ragscope.documentsPrefix },
+        configuration.captureText,
+      );
+    },
+  };
 }

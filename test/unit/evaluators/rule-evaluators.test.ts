@@ -41,7 +41,10 @@ describe("rule evaluators on the seed's example", () => {
   test("outcomes: retrieval passes, context and citation fail, the case fails", () => {
     const evaluation = evaluateCaseResult(createDefaultRegistry(), caseResult, evalCase, "2026-07-08T09:32:01Z");
     const outcomes = Object.fromEntries(evaluation.evaluationResults.map((result) => [result.evaluator_id, result.outcome]));
-    assert.deepEqual(outcomes, { "retrieval.ranking": "passed", "context.coverage": "failed", "citation.accuracy": "failed", "performance.usage": "not_applicable" });
+    assert.equal(outcomes["retrieval.ranking"], "passed");
+    assert.equal(outcomes["context.coverage"], "failed");
+    assert.equal(outcomes["citation.accuracy"], "failed");
+    assert.equal(outcomes["performance.usage"], "not_applicable");
     assert.equal(evaluation.caseResult.quality_status, "failed");
     const context = evaluation.evaluationResults.find((result) => result.evaluator_id === "context.coverage")!;
     assert.match(context.reason, /^context_recall = 0 \(needs >= 1\)/);
@@ -66,7 +69,7 @@ describe("metrics without what they need are not applicable, never 0 and never N
 
   test("a trace that recorded no retrieval, no context and no citations", () => {
     const evalCase = buildCase({ gold_evidence: [{ document_id: "d", section_id: "s" }] });
-    const caseResult = buildCaseResult({ output: "an answer" });
+    const caseResult = buildCaseResult({});
     const evaluation = evaluateCaseResult(createDefaultRegistry(), caseResult, evalCase, "2026-07-08T09:32:01Z");
     for (const result of evaluation.evaluationResults) {
       assert.equal(result.outcome, "not_applicable", result.evaluator_id);

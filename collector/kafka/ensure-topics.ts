@@ -1,0 +1,24 @@
+/**
+ * Makes sure the topics a role uses exist and learns their partition counts
+ * (the evaluator needs them to know which partition a trace id belongs to).
+ * A missing topic is created with the broker's defaults (num.partitions) and
+ * the creation is logged: operators who want more partitions create the
+ * topic beforehand (see the README, "Running with Kafka").
+ */
+import type { Admin } from "kafkajs";
+
+export async function ensureTopics(admin: Admin, topics: readonly string[], log: (line: string) => void): Promise<Map<string, number>> {
+  const wanted = [...new Set(topics)];
+  const existing = new Set(await admin.listTopics());
+  const missing = wanted.filter((topic) => !existing.has(topic));
+  if (missing.length > 0) {
+    await admin.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic })) });
+    log(`created Kafka topic${missing.length === 1 ? "" : "s"} ${missing.join(", ")} with the broker's default partition count`);
+  }
+  return partitionCounts(admin, wanted);
+}
+
+export async function partitionCounts(admin: Admin, topics: readonly string[]): Promise<Map<string, number>> {
+  const metadata = await admin.fetchTopicMetadata({ topics: [...topics] });
+  return new Map(metadata.topics.map((topic) => [topic.name, topic.partitions.length]));
+}

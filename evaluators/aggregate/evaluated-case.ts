@@ -1,0 +1,27 @@
+/**
+ * The input of every dataset-level aggregate: a Case Result with the
+ * Evaluation Results stored for it and, for offline runs, its Eval Case.
+ */
+import type { CaseResult } from "../../contracts/case-result.js";
+import type { EvalCase } from "../../contracts/eval-case.js";
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+
+export interface EvaluatedCase {
+  caseResult: CaseResult;
+  evaluationResults: readonly EvaluationResult[];
+  /** Null or absent for online traffic. */
+  evalCase?: EvalCase | null;
+}
+
+/**
+ * The case's value of a metric: the first Evaluation Result that carries it
+ * with a value (a metric has one owner in a registry; a judge re-run may add a
+ * second result, and the first stored wins). Null when not applicable or absent.
+ */
+export function metricValueOf(evaluated: EvaluatedCase, metric: string): number | null {
+  for (const result of evaluated.evaluationResults) {
+    const value = result.metric_values[metric];
+    if (value !== undefined && value !== null && Number.isFinite(value)) return value;
+  }
+  return null;
+}

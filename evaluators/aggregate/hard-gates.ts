@@ -1,0 +1,37 @@
+/**
+ * The seed's hard gates (004 §六.2), reported with every composite score:
+ * Faithfulness >= 0.90, Answer Correctness >= 0.85, No-answer Accuracy >= 0.90,
+ * Recall@5 >= 0.90, P95 Latency <= 5s. Each passes, fails, or is
+ * not_available (no value to compare: the metric was not produced) — a gate
+ * that cannot be checked is never a pass. Thresholds use the gate syntax of
+ * threshold.ts.
+ */
+import { notApplicable, type MetricValue } from "../metric-value.js";
+import { parseThreshold, satisfies } from "../threshold.js";
+
+export type HardGateName = "faithfulness" | "answer_correctness" | "no_answer_accuracy" | "recall_at_5" | "p95_latency_ms";
+
+export const HARD_GATES: readonly { gate: HardGateName; threshold: string }[] = [
+  { gate: "faithfulness", threshold: ">= 0.90" },
+  { gate: "answer_correctness", threshold: ">= 0.85" },
+  { gate: "no_answer_accuracy", threshold: ">= 0.90" },
+  { gate: "recall_at_5", threshold: ">= 0.90" },
+  { gate: "p95_latency_ms", threshold: "<= 5000" },
+];
+
+export interface HardGateResult {
+  gate: HardGateName;
+  threshold: string;
+  value: MetricValue;
+  status: "pass" | "fail" | "not_available";
+}
+
+export function checkHardGates(values: Partial<Record<HardGateName, MetricValue>>): HardGateResult[] {
+  return HARD_GATES.map(({ gate, threshold }) => {
+    const parsed = parseThreshold(threshold);
+    if (!parsed.ok) throw new Error(`hard gate ${gate}: ${parsed.error}`);
+    const value = values[gate] ?? notApplicable(`no value for ${gate}`);
+    const status = !value.applicable ? "not_available" : satisfies(value.value, parsed.value) ? "pass" : "fail";
+    return { gate, threshold, value, status };
+  });
+}

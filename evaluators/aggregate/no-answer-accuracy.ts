@@ -1,0 +1,35 @@
+/**
+ * No-answer accuracy (seed 004 §六.2 hard gate "No-answer Accuracy >= 0.90";
+ * §十二 无答案识别率): unanswerable cases (`answerable: false`) on which the
+ * system abstained / unanswerable cases whose abstention is known — the
+ * abstention recall of answer-abstention-confusion.ts.
+ *
+ * Per case, "abstained" is the `abstained` metric of answer.abstention when
+ * stored, else the trace's flag. Needs the Eval Cases: without them no case
+ * is known to be unanswerable and the value is not applicable.
+ */
+import { notApplicable, type MetricValue } from "../metric-value.js";
+import { abstentionConfusion, type AbstentionObservation } from "../rules/answer-abstention-confusion.js";
+import { metricValueOf, type EvaluatedCase } from "./evaluated-case.js";
+
+export interface NoAnswerAccuracy {
+  value: MetricValue;
+  unanswerableCases: number;
+}
+
+export function abstainedIn(evaluated: EvaluatedCase): boolean | null {
+  const metric = metricValueOf(evaluated, "abstained");
+  if (metric !== null) return metric === 1;
+  return evaluated.caseResult.rag_observation.abstained;
+}
+
+export function noAnswerAccuracy(cases: readonly EvaluatedCase[]): NoAnswerAccuracy {
+  const observations: AbstentionObservation[] = [];
+  for (const evaluated of cases) {
+    if (evaluated.evalCase?.answerable !== false) continue;
+    const abstained = abstainedIn(evaluated);
+    if (abstained !== null) observations.push({ abstained, answerable: false });
+  }
+  if (observations.length === 0) return { value: notApplicable("no unanswerable case with a known abstention (the Eval Cases are needed)"), unanswerableCases: 0 };
+  return { value: abstentionConfusion(observations).recall, unanswerableCases: observations.length };
+}

@@ -1,0 +1,45 @@
+/**
+ * The dataset's quality verdict: the seed's weighted score together with its
+ * hard gates (004 §六.2) — the two always travel together, so no report shows
+ * a score whose gates it did not check.
+ *
+ * Term and gate values are means over the cases where the metric applies
+ * (metric-mean.ts), except no-answer accuracy (no-answer-accuracy.ts) and the
+ * P95 latency (nearest rank over the requests' latency_ms, percentile.ts).
+ * Metric names default to the seed's gate names; `metricNames` maps a term to
+ * another metric when a pipeline's judge calls it differently.
+ */
+import type { MetricValue } from "../metric-value.js";
+import { COMPOSITE_TERMS, compositeScore, type CompositeScore, type CompositeTermName } from "./composite-score.js";
+import type { EvaluatedCase } from "./evaluated-case.js";
+import { checkHardGates, type HardGateResult } from "./hard-gates.js";
+import { meanOfMetric } from "./metric-mean.js";
+import { noAnswerAccuracy } from "./no-answer-accuracy.js";
+import { summarizeDistribution } from "./percentile.js";
+
+export interface QualityScoreOptions {
+  metricNames?: Partial<Record<CompositeTermName, string>>;
+}
+
+export interface QualityScore {
+  composite: CompositeScore;
+  gates: HardGateResult[];
+  /** Every gate passed; false when one failed or could not be checked. */
+  gatesPassed: boolean;
+}
+
+export function qualityScore(cases: readonly EvaluatedCase[], options: QualityScoreOptions = {}): QualityScore {
+  const definitions = COMPOSITE_TERMS.map((definition) => ({ ...definition, metric: options.metricNames?.[definition.term] ?? definition.metric }));
+  const termValues: Partial<Record<CompositeTermName, MetricValue>> = {};
+  for (const definition of definitions) termValues[definition.term] = meanOfMetric(cases, definition.metric).value;
+  const composite = compositeScore(termValues, definitions);
+  const metricOf = (term: CompositeTermName) => definitions.find((definition) => definition.term === term)!.metric;
+  const gates = checkHardGates({
+    faithfulness: meanOfMetric(cases, metricOf("F")).value,
+    answer_correctness: meanOfMetric(cases, metricOf("C")).value,
+    no_answer_accuracy: noAnswerAccuracy(cases).value,
+    recall_at_5: meanOfMetric(cases, "recall_at_5").value,
+    p95_latency_ms: summarizeDistribution(cases.flatMap((evaluated) => (evaluated.caseResult.rag_observation.latency_ms === null ? [] : [evaluated.caseResult.rag_observation.latency_ms]))).p95,
+  });
+  return { composite, gates, gatesPassed: gates.every((gate) => gate.status === "pass") };
+}

@@ -1,0 +1,57 @@
+/**
+ * Is one claim supported by the context, without a model (issue 6: "each
+ * checked for support in the context by content words, numbers and
+ * entities")?
+ *
+ * A claim is supported when both hold:
+ * 1. words: the distinct content units of the claim (content-units.ts) found
+ *    in the context / all its distinct content units >= CLAIM_SUPPORT_THRESHOLD
+ *    (0.6, the same "mostly" as key-point coverage: a paraphrase may change a
+ *    third of the wording; a sentence that only shares its topic word with the
+ *    context does not pass);
+ * 2. facts: every number (with its unit), date and entity the claim states is
+ *    stated in the context too (text/fact-mentions.ts, fact-agreement.ts). A
+ *    changed number is the classic hallucination, and its words alone match.
+ * A claim with neither content units nor facts ("好的。") is not a claim.
+ */
+import { dateIsStated, numberIsStated } from "../text/fact-agreement.js";
+import { extractFacts, type FactMentions } from "../text/fact-mentions.js";
+import { compactText } from "../text/normalize-text.js";
+import { unitRecall, unitSet } from "./content-units.js";
+
+export const CLAIM_SUPPORT_THRESHOLD = 0.6;
+
+export interface ClaimVerdict {
+  claim: string;
+  supported: boolean;
+  /** Share of the claim's content units found in the context; null when it has none. */
+  unitRecall: number | null;
+  /** Numbers, dates and entities of the claim the context does not state, as written. */
+  missingFacts: string[];
+}
+
+/** The context, prepared once for many claims. */
+export interface SupportContext {
+  units: ReadonlySet<string>;
+  facts: FactMentions;
+  compact: string;
+}
+
+export function prepareSupportContext(context: string): SupportContext {
+  return { units: unitSet(context), facts: extractFacts(context), compact: compactText(context) };
+}
+
+/** Null when the text is no claim (nothing to check). */
+export function checkClaim(claim: string, context: SupportContext): ClaimVerdict | null {
+  const words = unitRecall(claim, context.units);
+  const facts = extractFacts(claim);
+  const factCount = facts.numbers.length + facts.dates.length + facts.entities.length;
+  if (words.recall === null && factCount === 0) return null;
+  const missingFacts = [
+    ...facts.numbers.filter((mention) => !numberIsStated(mention, context.facts)).map((mention) => mention.text.trim()),
+    ...facts.dates.filter((mention) => !dateIsStated(mention, context.facts)).map((mention) => mention.text.trim()),
+    ...facts.entities.filter((mention) => compactText(mention.name) !== "" && !context.compact.includes(compactText(mention.name))).map((mention) => mention.name),
+  ];
+  const wordsSupported = words.recall === null || words.recall >= CLAIM_SUPPORT_THRESHOLD;
+  return { claim, supported: wordsSupported && missingFacts.length === 0, unitRecall: words.recall, missingFacts };
+}

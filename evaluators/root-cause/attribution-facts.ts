@@ -1,0 +1,142 @@
+/**
+ * What the root-cause procedure knows about one case, gathered once: where
+ * each piece of gold evidence was in the rankings and whether it reached the
+ * context (with the same matching rules the metrics use), the stored metric
+ * values, which evaluators failed, and whether the answer abstained.
+ */
+import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
+import type { EvalCase, GoldEvidence } from "../../contracts/eval-case.js";
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import { matchEvidence } from "../evidence/match-evidence.js";
+import { chunkLookup, packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
+import { decideAbstention, type AbstentionDecision } from "../rules/answer-abstention.js";
+import { coverageOfEachEvidence } from "../rules/context-evidence-coverage.js";
+import { principalOf, type Principal } from "../rules/retrieval-access-control.js";
+import { effectiveAtOf, isNotInForce, versionStatus, type EffectiveAt } from "../rules/retrieval-effective-time.js";
+
+/** The K of recall_at_k (retrieval-ranking.ts): evidence below it was not found. */
+export const RETRIEVAL_K = 5;
+
+export interface GoldTrail {
+  index: number;
+  evidence: GoldEvidence;
+  /** 1-based rank of the first matching chunk in retrieved_chunks, or null. */
+  finalRank: number | null;
+  /** Same in pre_rerank_chunks; null when not found or no rerank was recorded. */
+  preRerankRank: number | null;
+  /** Null when the trace cannot tell (no context recorded). */
+  inContext: boolean | null;
+  coveringChunkId: string | null;
+}
+
+export interface StoredMetric {
+  value: number;
+  evaluationResultId: string;
+  outcome: EvaluationResult["outcome"];
+}
+
+export type EvaluatorLayer = "retrieval" | "context" | "citation" | "performance" | "answer";
+
+export interface AttributionOptions {
+  /**
+   * Document ids present in the corpus the run used. Without it a gold
+   * document that was never retrieved cannot be told from a retrieval miss.
+   */
+  corpusDocumentIds?: ReadonlySet<string>;
+}
+
+export interface AttributionFacts {
+  caseResult: CaseResult;
+  evalCase: EvalCase | null;
+  options: AttributionOptions;
+  /** Gold evidence with relevance >= 1. */
+  gold: GoldTrail[];
+  retrieved: RetrievedChunk[] | null;
+  preRerank: RetrievedChunk[] | null;
+  packed: PackedChunk[] | null;
+  /** The context text, else the packed chunks' texts joined; null when neither was recorded. */
+  contextText: string | null;
+  lookup: Map<string, RetrievedChunk>;
+  effectiveAt: EffectiveAt | null;
+  principal: Principal;
+  abstention: AbstentionDecision | null;
+  /** The answer has text. */
+  answered: boolean;
+  failed: EvaluationResult[];
+  metric(name: string): StoredMetric | null;
+  isStale(chunk: RetrievedChunk): boolean;
+}
+
+export const ROOT_CAUSE_EVALUATOR_ID = "root_cause";
+
+export function layerOf(evaluatorId: string): EvaluatorLayer {
+  const family = evaluatorId.split(".")[0];
+  return family === "retrieval" || family === "context" || family === "citation" || family === "performance" ? family : "answer";
+}
+
+function firstRank(chunks: readonly RetrievedChunk[] | null, evidence: GoldEvidence): number | null {
+  if (chunks === null) return null;
+  const index = chunks.findIndex((chunk) => matchEvidence(chunk, evidence).matched);
+  return index < 0 ? null : index + 1;
+}
+
+function contextTextOf(caseResult: CaseResult, packed: readonly PackedChunk[] | null): string | null {
+  if (caseResult.rag_observation.context !== null) return caseResult.rag_observation.context;
+  if (packed === null) return null;
+  const texts = packed.map((chunk) => chunk.text).filter((text): text is string => text !== null);
+  return texts.length === 0 ? null : texts.join("\n");
+}
+
+export function gatherFacts(caseResult: CaseResult, evalCase: EvalCase | null, evaluationResults: readonly EvaluationResult[], options: AttributionOptions = {}): AttributionFacts {
+  const observation = caseResult.rag_observation;
+  const results = evaluationResults.filter((result) => result.evaluator_id !== ROOT_CAUSE_EVALUATOR_ID && result.case_result_id === caseResult.case_result_id);
+  const relevant = (evalCase?.gold_evidence ?? []).map((evidence, index) => ({ evidence, index })).filter((entry) => entry.evidence.relevance >= 1);
+  const coverage = evalCase ? coverageOfEachEvidence(caseResult, evalCase, relevant.map((entry) => entry.evidence)) : [];
+  const gold = relevant.map(({ evidence, index }, position): GoldTrail => ({
+    index,
+    evidence,
+    finalRank: firstRank(observation.retrieved_chunks, evidence),
+    preRerankRank: firstRank(observation.pre_rerank_chunks, evidence),
+    inContext: coverage[position]?.inContext ?? null,
+    coveringChunkId: coverage[position]?.coveringChunkId ?? null,
+  }));
+  const packed = packedChunks(caseResult);
+  const effectiveAt = effectiveAtOf(caseResult, evalCase);
+  const stored = new Map<string, StoredMetric>();
+  for (const result of results) {
+    for (const [name, value] of Object.entries(result.metric_values)) {
+      if (value !== null && Number.isFinite(value) && !stored.has(name)) stored.set(name, { value, evaluationResultId: result.evaluation_result_id, outcome: result.outcome });
+    }
+  }
+  return {
+    caseResult,
+    evalCase,
+    options,
+    gold,
+    retrieved: observation.retrieved_chunks,
+    preRerank: observation.pre_rerank_chunks,
+    packed,
+    contextText: contextTextOf(caseResult, packed),
+    lookup: chunkLookup(caseResult),
+    effectiveAt,
+    principal: principalOf(caseResult, evalCase),
+    abstention: decideAbstention(observation.abstained, caseResult.output),
+    answered: (caseResult.output ?? "").trim() !== "",
+    failed: results.filter((result) => result.outcome === "failed"),
+    metric: (name) => stored.get(name) ?? null,
+    isStale: (chunk) => effectiveAt !== null && isNotInForce(versionStatus(chunk, effectiveAt.instant)),
+  };
+}
+
+export function abstained(facts: AttributionFacts): boolean {
+  return facts.abstention?.abstained === true;
+}
+
+export function answerLayerFailed(facts: AttributionFacts): EvaluationResult[] {
+  return facts.failed.filter((result) => layerOf(result.evaluator_id) === "answer");
+}
+
+export function goldLabel(trail: GoldTrail): string {
+  const evidence = trail.evidence;
+  return `gold #${trail.index + 1} (${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""})`;
+}

@@ -1,0 +1,57 @@
+/**
+ * Steps that outrank every quality layer: a permission leak is a veto
+ * whatever else went wrong, and answering an unanswerable question (or
+ * refusing an answerable one whose evidence the model had) is decided by the
+ * answer's behaviour alone.
+ */
+import type { RetrievedChunk } from "../../contracts/case-result.js";
+import { citedChunks } from "../rules/citation-evidence.js";
+import { accessVerdict, isDenied } from "../rules/retrieval-access-control.js";
+import { abstained } from "./attribution-facts.js";
+import type { RootCauseStep } from "./root-cause-step.js";
+
+export const permissionLeakStep: RootCauseStep = {
+  label: "PERMISSION_LEAK",
+  when: "a retrieved, packed or cited chunk belongs to another tenant or has an ACL the principal's groups do not satisfy",
+  decide(facts) {
+    const seen = new Map<string, RetrievedChunk>();
+    for (const chunk of [...(facts.retrieved ?? []), ...(facts.packed ?? []), ...(citedChunks(facts.caseResult) ?? [])]) if (!seen.has(chunk.chunk_id)) seen.set(chunk.chunk_id, chunk);
+    const denied = [...seen.values()].filter((chunk) => isDenied(accessVerdict(chunk, facts.principal)));
+    if (denied.length === 0) return null;
+    return {
+      reason: `the principal may not read ${denied.map((chunk) => `${chunk.chunk_id} (${accessVerdict(chunk, facts.principal) === "denied_tenant" ? `tenant ${chunk.tenant_id}` : `acl ${chunk.acl!.join("|")}`})`).join(", ")}`,
+      chunkIds: denied.map((chunk) => chunk.chunk_id),
+      metrics: ["permission_violation_rate"],
+      confidence: "deterministic_rule",
+    };
+  },
+};
+
+export const shouldAbstainStep: RootCauseStep = {
+  label: "SHOULD_ABSTAIN",
+  when: "the case is unanswerable (answerable: false) and the answer gave one instead of abstaining",
+  decide(facts) {
+    if (facts.evalCase?.answerable !== false || !facts.answered || abstained(facts)) return null;
+    const how = facts.abstention === null ? "no abstention was recorded or detected" : facts.abstention.source === "trace_flag" ? "the trace flags no abstention" : "the answer holds no refusal phrase";
+    return {
+      reason: `the case is unanswerable but the system answered (${how})`,
+      metrics: ["abstained", "abstention_correct"],
+      confidence: facts.abstention?.source === "trace_flag" ? "deterministic_rule" : "heuristic",
+    };
+  },
+};
+
+export const overAbstainWithEvidenceStep: RootCauseStep = {
+  label: "OVER_ABSTAIN",
+  when: "the case is answerable, the answer abstained, and every piece of gold evidence was in the context",
+  decide(facts) {
+    if (facts.evalCase?.answerable !== true || !abstained(facts) || facts.gold.length === 0) return null;
+    if (!facts.gold.every((trail) => trail.inContext === true)) return null;
+    return {
+      reason: "the answer abstained although all gold evidence was in the context",
+      chunkIds: facts.gold.map((trail) => trail.coveringChunkId).filter((id): id is string => id !== null),
+      metrics: ["abstained", "abstention_correct", "context_recall"],
+      confidence: facts.abstention?.source === "trace_flag" ? "deterministic_rule" : "heuristic",
+    };
+  },
+};

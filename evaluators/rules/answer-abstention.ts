@@ -1,0 +1,73 @@
+/**
+ * Did the answer abstain, and was that right (seed 004 §五.6)?
+ *
+ * abstained: 1/0. The trace's explicit `rag_observation.abstained` flag wins
+ * when recorded; otherwise the answer text is checked against the refusal
+ * phrases of text/abstention-phrases.ts. Not applicable when neither the flag
+ * nor an answer text was recorded. Informational.
+ * abstention_correct: 1 when the answer abstained on an unanswerable case or
+ * answered an answerable one (the case's `answerable`), else 0; needs the
+ * case. The reason names the outcome (true_abstention, false_abstention =
+ * over-abstention, missed_abstention = SHOULD_ABSTAIN, answered) for the
+ * confusion matrix of answer-abstention-confusion.ts.
+ */
+import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { applicable, notApplicable } from "../metric-value.js";
+import { findAbstentionPhrase } from "../text/abstention-phrases.js";
+import { abstentionOutcome, type AbstentionOutcome } from "./answer-abstention-confusion.js";
+
+const metrics: MetricDescriptor[] = [
+  { name: "abstained", description: "1 when the answer declined to answer (trace flag, else refusal phrases)", range: [0, 1], direction: "informational", defaultThreshold: null },
+  { name: "abstention_correct", description: "1 when the answer abstained exactly when the case is unanswerable", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
+];
+
+const OUTCOME_TEXT: Record<AbstentionOutcome, string> = {
+  true_abstention: "true_abstention: abstained on an unanswerable case",
+  false_abstention: "false_abstention (over-abstention): abstained although the case is answerable",
+  missed_abstention: "missed_abstention (SHOULD_ABSTAIN): answered although the case is unanswerable",
+  answered: "answered an answerable case",
+};
+
+export interface AbstentionDecision {
+  abstained: boolean;
+  /** How it was decided: the trace's flag, a refusal phrase, or no phrase found. */
+  source: "trace_flag" | "phrase" | "no_phrase";
+  phrase: string | null;
+}
+
+/** The trace's flag when recorded, else the answer's phrases; null when neither is available. */
+export function decideAbstention(flag: boolean | null, answer: string | null): AbstentionDecision | null {
+  if (flag !== null) return { abstained: flag, source: "trace_flag", phrase: null };
+  if (answer === null || answer.trim() === "") return null;
+  const phrase = findAbstentionPhrase(answer);
+  return { abstained: phrase !== null, source: phrase === null ? "no_phrase" : "phrase", phrase };
+}
+
+function describe(decision: AbstentionDecision): string {
+  if (decision.source === "trace_flag") return `the trace flags the answer as ${decision.abstained ? "abstaining" : "not abstaining"}`;
+  return decision.phrase === null ? "the answer contains no refusal phrase" : `the answer says "${decision.phrase}"`;
+}
+
+export const answerAbstentionEvaluator: Evaluator = {
+  id: "answer.abstention",
+  version: "1",
+  description: "Whether the answer abstained (trace flag or refusal phrases) and whether abstaining was right for the case",
+  requires: [],
+  costClass: "rule",
+  confidence: "heuristic",
+  metrics,
+  evaluate({ caseResult, evalCase }) {
+    const decision = decideAbstention(caseResult.rag_observation.abstained, caseResult.output);
+    if (decision === null) {
+      const value = notApplicable("the trace recorded neither an abstention flag nor an answer");
+      return { values: { abstained: value, abstention_correct: value }, reason: "not applicable: no abstention flag and no answer text", evidence: [] };
+    }
+    const abstained = applicable(decision.abstained ? 1 : 0);
+    if (!evalCase) {
+      return { values: { abstained, abstention_correct: notApplicable("the trace is not linked to an Eval Case") }, reason: describe(decision), evidence: [] };
+    }
+    const outcome = abstentionOutcome({ abstained: decision.abstained, answerable: evalCase.answerable });
+    const correct = outcome === "true_abstention" || outcome === "answered";
+    return { values: { abstained, abstention_correct: applicable(correct ? 1 : 0) }, reason: `${OUTCOME_TEXT[outcome]}; ${describe(decision)}`, evidence: [] };
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * Do the answer's numbers, dates and entities agree with the reference
+ * answer's (seed 004 §五.2 "数字、时间、实体是否准确", §九.1 rule checks)?
+ * See text/fact-agreement.ts for extraction and matching.
+ *
+ * number_agreement and date_agreement default to ">= 1": a wrong amount,
+ * deadline or date is a wrong answer. entity_agreement has no default
+ * threshold: entity finding without a model is the noisiest of the three.
+ * Each is not applicable when the reference answer states none of its kind.
+ * Contradictions (same unit, different value) are named in the reason.
+ */
+import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { notApplicable } from "../metric-value.js";
+import { factAgreement } from "../text/fact-agreement.js";
+
+const metrics: MetricDescriptor[] = [
+  { name: "number_agreement", description: "numbers (with units) of the reference answer the answer also states / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
+  { name: "date_agreement", description: "dates of the reference answer the answer also states / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
+  { name: "entity_agreement", description: "ids, quoted terms and capitalised names of the reference answer the answer also names / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
+];
+
+function allNotApplicable(reason: string) {
+  const value = notApplicable(reason);
+  return { values: { number_agreement: value, date_agreement: value, entity_agreement: value }, reason: `not applicable: ${reason}`, evidence: [] };
+}
+
+const formatNumber = (mention: { value: number; unit: string | null }) => `${mention.value}${mention.unit === null ? "" : ` ${mention.unit}`}`;
+
+export const answerFactAgreementEvaluator: Evaluator = {
+  id: "answer.fact_agreement",
+  version: "1",
+  description: "Agreement of the answer's numbers, dates and entities with the reference answer",
+  requires: ["case", "reference_answer"],
+  costClass: "rule",
+  confidence: "heuristic",
+  metrics,
+  evaluate({ caseResult, evalCase }) {
+    if (!evalCase) return allNotApplicable("the trace is not linked to an Eval Case");
+    const reference = evalCase.reference_answer ?? "";
+    if (reference.trim() === "") return allNotApplicable("the case has no reference answer");
+    const answer = caseResult.output;
+    if (answer === null) return allNotApplicable("the trace recorded no answer");
+    const agreement = factAgreement(answer, reference);
+    const problems = [
+      ...agreement.contradictions.map((contradiction) => `contradiction: the reference says ${formatNumber(contradiction.reference)}, the answer says ${contradiction.answer.map(formatNumber).join(" / ")}`),
+      ...agreement.missingNumbers.filter((mention) => !agreement.contradictions.some((contradiction) => contradiction.reference === mention)).map((mention) => `number ${formatNumber(mention)} ("${mention.text}") missing`),
+      ...agreement.missingDates.map((mention) => `date ${mention.iso} ("${mention.text}") missing`),
+      ...agreement.missingEntities.map((mention) => `entity "${mention.name}" missing`),
+    ];
+    const values = { number_agreement: agreement.numberAgreement, date_agreement: agreement.dateAgreement, entity_agreement: agreement.entityAgreement };
+    const checked = Object.values(values).some((value) => value.applicable);
+    const reason = !checked ? "the reference answer states no number, date or entity to check" : problems.length === 0 ? "every number, date and entity of the reference answer is in the answer" : problems.join("; ");
+    return { values, reason, evidence: [] };
+  },
+};

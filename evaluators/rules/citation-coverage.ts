@@ -1,0 +1,55 @@
+/**
+ * citation_coverage (seed 004 §五.5 Citation Coverage, "是否每个关键结论都有引用"):
+ * answer sentences that carry a citation / answer sentences.
+ *
+ * The trace records which chunks the answer cites, not which sentence cites
+ * which chunk, so the sentence-to-citation link is a heuristic. A sentence
+ * (citation-answer-sentences.ts splits them) carries a citation when
+ * 1. it holds a citation marker ([1], [^1], 【…】, [来源: …]), or
+ * 2. it names a cited chunk id, or
+ * 3. at least CITED_OVERLAP of its token bigrams are in the text of one cited
+ *    chunk (overlapShare, context-text-overlap.ts) — the sentence restates
+ *    what it cites.
+ * Not applicable without an answer, without a citation stage, or for an
+ * abstention. Confidence "heuristic"; informational per case.
+ */
+import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { applicable, notApplicable } from "../metric-value.js";
+import { claimText, splitAnswerSentences } from "./citation-answer-sentences.js";
+import { citedChunks } from "./citation-evidence.js";
+import { overlapShare } from "./context-text-overlap.js";
+
+export const CITED_OVERLAP = 0.5;
+
+const metrics: MetricDescriptor[] = [
+  { name: "citation_coverage", description: "answer sentences with a citation marker or mapping to a cited chunk (>= 0.5 bigram overlap) / answer sentences", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
+];
+
+export const citationCoverageEvaluator: Evaluator = {
+  id: "citation.coverage",
+  version: "1",
+  description: "Share of answer sentences that carry a citation (heuristic sentence-to-citation link)",
+  requires: [],
+  costClass: "rule",
+  confidence: "heuristic",
+  metrics,
+  evaluate({ caseResult }) {
+    const observation = caseResult.rag_observation;
+    const cited = citedChunks(caseResult);
+    const sentences = splitAnswerSentences(caseResult.output ?? "");
+    const missing = cited === null ? "the trace recorded no citation stage" : observation.abstained === true ? "the answer abstained" : sentences.length === 0 ? "the answer has no sentence" : null;
+    if (missing !== null || cited === null) return { values: { citation_coverage: notApplicable(missing ?? "") }, reason: `not applicable: ${missing}`, evidence: [] };
+    const linkedChunks = new Set<string>();
+    const uncovered: string[] = [];
+    for (const sentence of sentences) {
+      if (sentence.markers.length > 0) continue;
+      const named = cited.find((chunk) => sentence.text.includes(chunk.chunk_id));
+      const restated = named ?? cited.find((chunk) => chunk.text !== null && (overlapShare(claimText(sentence), chunk.text) ?? 0) >= CITED_OVERLAP);
+      if (restated) linkedChunks.add(restated.chunk_id);
+      else uncovered.push(sentence.text);
+    }
+    const covered = sentences.length - uncovered.length;
+    const reason = uncovered.length === 0 ? `all ${sentences.length} answer sentences carry a citation` : `${covered} of ${sentences.length} sentences carry a citation; without: ${uncovered.map((text) => `"${text}"`).join(", ")}`;
+    return { values: { citation_coverage: applicable(covered / sentences.length) }, reason, evidence: [...linkedChunks] };
+  },
+};

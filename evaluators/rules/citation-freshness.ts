@@ -1,0 +1,44 @@
+/**
+ * citation_expired_rate (seed 004 §五.5 "是否引用了过期版本"): distinct cited
+ * chunks whose document version was not in force at the case's effective time
+ * / distinct cited chunks that carry an effective time
+ * (retrieval-effective-time.ts has the rule and the instant).
+ *
+ * Citation validity is two metrics, each saying one thing:
+ * citation_validity (citation-accuracy.ts) — the cited id was packed into the
+ * context, which implies it exists in the trace and was retrieved — and this
+ * one, the cited version was in force. A valid citation passes both.
+ * Any expired citation fails the case ("= 0"): the seed's case rules out
+ * "使用已失效政策" outright.
+ */
+import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { applicable, notApplicable } from "../metric-value.js";
+import { citedChunks } from "./citation-evidence.js";
+import { carriesEffectiveTime, effectiveAtOf, isNotInForce, versionStatus } from "./retrieval-effective-time.js";
+
+const metrics: MetricDescriptor[] = [
+  { name: "citation_expired_rate", description: "cited chunks not in force at the case's effective time / cited chunks carrying an effective time", range: [0, 1], direction: "lower_is_better", defaultThreshold: "= 0" },
+];
+
+export const citationFreshnessEvaluator: Evaluator = {
+  id: "citation.freshness",
+  version: "1",
+  description: "Does the answer cite a document version that was not in force when the question was asked",
+  requires: [],
+  costClass: "rule",
+  confidence: "deterministic_rule",
+  metrics,
+  evaluate({ caseResult, evalCase }) {
+    const cited = citedChunks(caseResult);
+    const dated = (cited ?? []).filter(carriesEffectiveTime);
+    const effectiveAt = effectiveAtOf(caseResult, evalCase);
+    const missing = cited === null ? "the trace recorded no citation stage" : cited.length === 0 ? "the answer cites nothing" : dated.length === 0 ? "no cited chunk carries an effective time" : effectiveAt === null ? "no effective time for the case and no parsable request time" : null;
+    if (missing !== null || effectiveAt === null) return { values: { citation_expired_rate: notApplicable(missing ?? "") }, reason: `not applicable: ${missing}`, evidence: [] };
+    const stale = dated.filter((chunk) => isNotInForce(versionStatus(chunk, effectiveAt.instant)));
+    const reason =
+      stale.length === 0
+        ? `every dated citation was in force at ${effectiveAt.text}`
+        : `cited version(s) not in force at ${effectiveAt.text} (${effectiveAt.source}): ${stale.map((chunk) => `${chunk.chunk_id} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`).join(", ")}`;
+    return { values: { citation_expired_rate: applicable(stale.length / dated.length) }, reason, evidence: stale.map((chunk) => chunk.chunk_id) };
+  },
+};

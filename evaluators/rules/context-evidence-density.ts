@@ -1,0 +1,73 @@
+/**
+ * evidence_density (seed 004 §四.4: Evidence Density = 有效证据 Token 数 /
+ * 上下文总 Token 数): tokens of the packed chunks that match gold evidence /
+ * tokens of all packed chunks, counted with our tokenizer (tokenize in
+ * text/normalize-text.ts: one token per CJK character, one per word).
+ *
+ * A packed chunk is evidence when it matches any gold evidence
+ * (match-evidence.ts); a second copy of the same chunk id is not — repeated
+ * evidence is not effective evidence. Token counts are of the chunk text as
+ * retrieved (a chunk cut to fit the budget counts whole). Not applicable
+ * without a case with gold evidence, without recorded packed chunks, or when a
+ * packed chunk's text was not recorded (the denominator would be a guess).
+ */
+import type { CaseResult } from "../../contracts/case-result.js";
+import type { EvalCase } from "../../contracts/eval-case.js";
+import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { matchEvidence } from "../evidence/match-evidence.js";
+import { packedChunks } from "../evidence/packed-chunks.js";
+import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
+import { tokenize } from "../text/normalize-text.js";
+
+const metrics: MetricDescriptor[] = [
+  { name: "evidence_density", description: "tokens of packed chunks holding gold evidence / tokens of all packed chunks", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
+];
+
+export interface EvidenceDensity {
+  value: MetricValue;
+  evidenceChunkIds: string[];
+  evidenceTokens: number;
+  contextTokens: number;
+}
+
+export function evidenceDensity(caseResult: CaseResult, evalCase: EvalCase | null): EvidenceDensity {
+  const none = (reason: string): EvidenceDensity => ({ value: notApplicable(reason), evidenceChunkIds: [], evidenceTokens: 0, contextTokens: 0 });
+  if (!evalCase) return none("the trace is not linked to an Eval Case");
+  const gold = evalCase.gold_evidence;
+  if (gold.length === 0) return none("the case has no gold evidence");
+  const packed = packedChunks(caseResult);
+  if (packed === null) return none("the trace did not record which chunks were packed");
+  const withoutText = packed.filter((chunk) => chunk.text === null);
+  if (withoutText.length > 0) return none(`the text of packed chunk(s) ${withoutText.map((chunk) => chunk.chunk_id).join(", ")} was not recorded`);
+  const seen = new Set<string>();
+  const evidenceChunkIds: string[] = [];
+  let evidenceTokens = 0;
+  let contextTokens = 0;
+  for (const chunk of packed) {
+    const tokens = tokenize(chunk.text!).length;
+    contextTokens += tokens;
+    const first = !seen.has(chunk.chunk_id);
+    seen.add(chunk.chunk_id);
+    if (first && gold.some((evidence) => matchEvidence(chunk, evidence).matched)) {
+      evidenceTokens += tokens;
+      evidenceChunkIds.push(chunk.chunk_id);
+    }
+  }
+  if (contextTokens === 0) return none("the packed chunks hold no tokens");
+  return { value: applicable(evidenceTokens / contextTokens), evidenceChunkIds, evidenceTokens, contextTokens };
+}
+
+export const contextEvidenceDensityEvaluator: Evaluator = {
+  id: "context.density",
+  version: "1",
+  description: "Share of the context's tokens that are gold evidence",
+  requires: ["case", "gold_evidence"],
+  costClass: "rule",
+  confidence: "deterministic_rule",
+  metrics,
+  evaluate({ caseResult, evalCase }) {
+    const density = evidenceDensity(caseResult, evalCase);
+    const reason = density.value.applicable ? `${density.evidenceTokens} of ${density.contextTokens} context tokens are gold evidence` : `not applicable: ${density.value.reason}`;
+    return { values: { evidence_density: density.value }, reason, evidence: density.evidenceChunkIds };
+  },
+};

@@ -1,0 +1,86 @@
+/**
+ * Gold evidence lost between retrieval and the prompt (seed 004 §四 "去重、
+ * 重排、截断和拼接"; root cause CONTEXT_TRUNCATED 关键证据被截断).
+ *
+ * A piece of gold evidence is truncated when a retrieved chunk (anywhere in
+ * the final ranking) matches it but it did not reach the context by
+ * context.coverage's rule: no packed chunk holds it (dropped — by the budget,
+ * a dedup or a policy; the trace's dropped reason is quoted when recorded), or
+ * the chunk holding it was cut and the evidence text is gone (cut).
+ *
+ * evidence_truncated: the count. evidence_truncated_rate: the count / gold
+ * evidence that was retrieved; not applicable when none was retrieved (the
+ * loss is then retrieval's, not packing's). Lower is better, informational per
+ * case: context_recall already fails a case whose evidence is missing.
+ */
+import type { CaseResult } from "../../contracts/case-result.js";
+import type { EvalCase } from "../../contracts/eval-case.js";
+import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { matchEvidence } from "../evidence/match-evidence.js";
+import { applicable, notApplicable } from "../metric-value.js";
+import { coverageOfEachEvidence } from "./context-evidence-coverage.js";
+
+const metrics: MetricDescriptor[] = [
+  { name: "evidence_truncated", description: "retrieved gold evidence dropped from or cut in the context", range: null, direction: "lower_is_better", defaultThreshold: null },
+  { name: "evidence_truncated_rate", description: "retrieved gold evidence dropped from or cut in the context / retrieved gold evidence", range: [0, 1], direction: "lower_is_better", defaultThreshold: null },
+];
+
+export interface LostEvidence {
+  /** Index in the case's gold_evidence. */
+  goldIndex: number;
+  /** The retrieved chunk that held it. */
+  chunkId: string;
+  how: "dropped" | "cut" | "not_in_context_text";
+  droppedReason: string | null;
+}
+
+export interface TruncationFindings {
+  retrievedEvidence: number;
+  lost: LostEvidence[];
+}
+
+/** Null when the trace recorded no retrieval or no context, or the case has no gold evidence. */
+export function findTruncatedEvidence(caseResult: CaseResult, evalCase: EvalCase): TruncationFindings | null {
+  const observation = caseResult.rag_observation;
+  const chunks = observation.retrieved_chunks;
+  if (chunks === null || evalCase.gold_evidence.length === 0) return null;
+  const coverage = coverageOfEachEvidence(caseResult, evalCase);
+  if (coverage.every((entry) => entry.inContext === null)) return null;
+  const packed = observation.context_chunks;
+  const lost: LostEvidence[] = [];
+  let retrievedEvidence = 0;
+  coverage.forEach((entry, goldIndex) => {
+    const holder = chunks.find((chunk) => matchEvidence(chunk, entry.evidence).matched);
+    if (holder === undefined || entry.inContext === null) return;
+    retrievedEvidence += 1;
+    if (entry.inContext) return;
+    const packedEntry = packed?.find((candidate) => candidate.chunk_id === holder.chunk_id);
+    const how = packed === null ? "not_in_context_text" : packedEntry?.truncated ? "cut" : "dropped";
+    const droppedReason = observation.dropped_chunks?.find((dropped) => dropped.chunk_id === holder.chunk_id)?.reason ?? null;
+    lost.push({ goldIndex, chunkId: holder.chunk_id, how, droppedReason });
+  });
+  return { retrievedEvidence, lost };
+}
+
+export const contextTruncationEvaluator: Evaluator = {
+  id: "context.truncation",
+  version: "1",
+  description: "Gold evidence that was retrieved but dropped from or cut in the context",
+  requires: ["case", "gold_evidence"],
+  costClass: "rule",
+  confidence: "deterministic_rule",
+  metrics,
+  evaluate({ caseResult, evalCase }) {
+    const findings = evalCase ? findTruncatedEvidence(caseResult, evalCase) : null;
+    if (findings === null) {
+      const reason = !evalCase ? "the trace is not linked to an Eval Case" : "no gold evidence, or the trace recorded no retrieval or no context";
+      const value = notApplicable(reason);
+      return { values: { evidence_truncated: value, evidence_truncated_rate: value }, reason: `not applicable: ${reason}`, evidence: [] };
+    }
+    const { retrievedEvidence, lost } = findings;
+    const rate = retrievedEvidence === 0 ? notApplicable("no gold evidence was retrieved") : applicable(lost.length / retrievedEvidence);
+    const described = lost.map((entry) => `gold #${entry.goldIndex + 1} in ${entry.chunkId} ${entry.how.replaceAll("_", " ")}${entry.droppedReason ? ` (${entry.droppedReason})` : ""}`);
+    const reason = lost.length === 0 ? `${retrievedEvidence} retrieved gold evidence all reached the context` : described.join("; ");
+    return { values: { evidence_truncated: applicable(lost.length), evidence_truncated_rate: rate }, reason, evidence: lost.map((entry) => entry.chunkId) };
+  },
+};

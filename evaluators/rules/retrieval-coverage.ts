@@ -1,0 +1,87 @@
+/**
+ * Retrieval-layer extras of seed 004 §三.5 over the recorded ranking (after
+ * rerank, when there was one). Only gold evidence with relevance >= 1 counts
+ * (trec_eval's default relevance level, as in retrieval.ranking).
+ *
+ * document_hit_at_k: 1 when any of the top K (= 5, the K of `recall_at_k`)
+ *   chunks comes from a gold document — the seed's 文档命中率. A chunk belongs
+ *   to a gold document by its `document_id`; a chunk without one belongs to it
+ *   when it matches that document's evidence (match-evidence.ts). The chunk hit
+ *   (Chunk 命中率) is `hit_at_5` of retrieval.ranking and is not repeated here.
+ * first_evidence_rank: 1-based rank of the first chunk holding gold evidence
+ *   (首条证据排名); not applicable when none was retrieved. Informational.
+ * relevant_chunks: retrieved chunks matching any gold evidence (平均相关 Chunk
+ *   数, averaged over a run). A piece of evidence found by two chunks counts
+ *   twice here, unlike in recall. Informational.
+ * cross_document_recall: gold documents with at least one matching retrieved
+ *   chunk anywhere in the ranking / gold documents (跨文档召回率). Applies only
+ *   when the gold evidence spans two documents or more.
+ */
+import type { RetrievedChunk } from "../../contracts/case-result.js";
+import type { GoldEvidence } from "../../contracts/eval-case.js";
+import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { rankEvidence } from "../evidence/evidence-ranking.js";
+import { matchEvidence } from "../evidence/match-evidence.js";
+import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
+import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
+
+export const DOCUMENT_HIT_K = 5;
+
+const metrics: MetricDescriptor[] = [
+  { name: "document_hit_at_k", description: `1 when a chunk of a gold document is in the top ${DOCUMENT_HIT_K}`, range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
+  { name: "first_evidence_rank", description: "rank of the first chunk holding gold evidence", range: null, direction: "informational", defaultThreshold: null },
+  { name: "relevant_chunks", description: "retrieved chunks that match any gold evidence", range: null, direction: "informational", defaultThreshold: null },
+  { name: "cross_document_recall", description: "gold documents with a matching retrieved chunk / gold documents (gold spanning 2+ documents)", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
+];
+
+const firstRank = createRankingEvaluator({ cutoffs: [] });
+
+export function belongsToGoldDocument(chunk: RetrievedChunk, gold: readonly GoldEvidence[]): boolean {
+  if (chunk.document_id !== null) return gold.some((evidence) => evidence.document_id === chunk.document_id);
+  return gold.some((evidence) => matchEvidence(chunk, evidence).matched);
+}
+
+function crossDocumentRecall(chunks: readonly RetrievedChunk[], gold: readonly GoldEvidence[]): { value: MetricValue; missing: string[] } {
+  const documents = [...new Set(gold.map((evidence) => evidence.document_id))];
+  if (documents.length < 2) return { value: notApplicable("the gold evidence comes from a single document"), missing: [] };
+  const missing = documents.filter((documentId) => {
+    const evidenceOfDocument = gold.filter((evidence) => evidence.document_id === documentId);
+    return !chunks.some((chunk) => evidenceOfDocument.some((evidence) => matchEvidence(chunk, evidence).matched));
+  });
+  return { value: applicable((documents.length - missing.length) / documents.length), missing };
+}
+
+export const retrievalCoverageEvaluator: Evaluator = {
+  id: "retrieval.coverage",
+  version: "1",
+  description: "Document hit, first evidence rank, relevant chunk count and cross-document recall of the recorded ranking",
+  requires: ["case", "gold_evidence"],
+  costClass: "rule",
+  confidence: "deterministic_rule",
+  metrics,
+  evaluate({ caseResult, evalCase }) {
+    const chunks = caseResult.rag_observation.retrieved_chunks;
+    const gold = (evalCase?.gold_evidence ?? []).filter((evidence) => evidence.relevance >= 1);
+    const missing = !evalCase ? "the trace is not linked to an Eval Case" : gold.length === 0 ? "the case has no relevant gold evidence" : chunks === null ? "the trace recorded no retrieval" : null;
+    if (missing !== null || chunks === null) {
+      const value = notApplicable(missing ?? "");
+      return { values: Object.fromEntries(metrics.map((metric) => [metric.name, value])), reason: `not applicable: ${missing}`, evidence: [] };
+    }
+    const documentHits = chunks.slice(0, DOCUMENT_HIT_K).filter((chunk) => belongsToGoldDocument(chunk, gold));
+    const relevant = chunks.filter((chunk) => gold.some((evidence) => matchEvidence(chunk, evidence).matched));
+    const ranking = rankEvidence(chunks, gold);
+    const cross = crossDocumentRecall(chunks, gold);
+    const values: Record<string, MetricValue> = {
+      document_hit_at_k: applicable(documentHits.length > 0 ? 1 : 0),
+      first_evidence_rank: firstRank.evaluate(ranking.items, ranking.judgments).firstRelevantRank,
+      relevant_chunks: applicable(relevant.length),
+      cross_document_recall: cross.value,
+    };
+    const parts = [
+      documentHits.length > 0 ? `a gold document in the top ${DOCUMENT_HIT_K} (${documentHits.map((chunk) => chunk.chunk_id).join(", ")})` : `no gold document in the top ${DOCUMENT_HIT_K}`,
+      `${relevant.length} retrieved chunk(s) hold gold evidence`,
+    ];
+    if (cross.missing.length > 0) parts.push(`gold documents not retrieved: ${cross.missing.join(", ")}`);
+    return { values, reason: parts.join("; "), evidence: relevant.map((chunk) => chunk.chunk_id) };
+  },
+};

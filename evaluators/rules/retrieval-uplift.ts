@@ -1,0 +1,63 @@
+/**
+ * What the query rewrite and the rerank added (seed 004 §三.5 "Query Rewrite
+ * 前后召回提升", "Rerank 前后 NDCG 提升"). Informational: a negative uplift is a
+ * finding for root-cause attribution, not a failed case on its own.
+ *
+ * rerank_uplift: NDCG@10 of `retrieved_chunks` (after the rerank) minus
+ *   NDCG@10 of `pre_rerank_chunks` (the first-stage ranking), both against the
+ *   case's graded gold evidence. Applies when the trace recorded a rerank.
+ * query_rewrite_uplift: recall before vs after the rewrite needs the ranking
+ *   retrieved with the original query. The trace model records one retrieval
+ *   ranking — the one retrieved with the rewritten query — so this metric is
+ *   not applicable, with that reason, until the Case Result records both.
+ */
+import type { RetrievedChunk } from "../../contracts/case-result.js";
+import type { GoldEvidence } from "../../contracts/eval-case.js";
+import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { rankEvidence } from "../evidence/evidence-ranking.js";
+import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
+import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
+
+export const UPLIFT_CUTOFF = 10;
+
+export const REWRITE_RANKING_NOT_RECORDED =
+  "the trace records only the ranking retrieved with the rewritten query; the ranking of the original query is not recorded, so recall before the rewrite is unknown";
+
+const metrics: MetricDescriptor[] = [
+  { name: "rerank_uplift", description: `NDCG@${UPLIFT_CUTOFF} after the rerank minus NDCG@${UPLIFT_CUTOFF} before it`, range: [-1, 1], direction: "higher_is_better", defaultThreshold: null },
+  { name: "query_rewrite_uplift", description: "recall after the query rewrite minus recall before it", range: [-1, 1], direction: "higher_is_better", defaultThreshold: null },
+];
+
+const ndcgAtCutoff = createRankingEvaluator({ cutoffs: [UPLIFT_CUTOFF] });
+
+export function ndcgAt10(chunks: readonly RetrievedChunk[], gold: readonly GoldEvidence[]): MetricValue {
+  const ranking = rankEvidence(chunks, gold);
+  return ndcgAtCutoff.evaluate(ranking.items, ranking.judgments).cutoffs[0]!.ndcg;
+}
+
+function rerankUplift(after: readonly RetrievedChunk[] | null, before: readonly RetrievedChunk[] | null, gold: readonly GoldEvidence[] | null): { value: MetricValue; reason: string } {
+  const missing = gold === null ? "the trace is not linked to an Eval Case" : gold.length === 0 ? "the case has no gold evidence" : before === null || after === null ? "the trace recorded no rerank" : null;
+  if (missing !== null || gold === null || before === null || after === null) return { value: notApplicable(missing ?? ""), reason: `rerank uplift not applicable: ${missing}` };
+  const ndcgAfter = ndcgAt10(after, gold);
+  const ndcgBefore = ndcgAt10(before, gold);
+  if (!ndcgAfter.applicable) return { value: ndcgAfter, reason: `rerank uplift not applicable: ${ndcgAfter.reason}` };
+  if (!ndcgBefore.applicable) return { value: ndcgBefore, reason: `rerank uplift not applicable: ${ndcgBefore.reason}` };
+  const uplift = ndcgAfter.value - ndcgBefore.value;
+  return { value: applicable(uplift), reason: `NDCG@${UPLIFT_CUTOFF} ${ndcgBefore.value.toFixed(4)} before the rerank, ${ndcgAfter.value.toFixed(4)} after` };
+}
+
+export const retrievalUpliftEvaluator: Evaluator = {
+  id: "retrieval.uplift",
+  version: "1",
+  description: "NDCG gained by the rerank and recall gained by the query rewrite",
+  requires: ["case", "gold_evidence"],
+  costClass: "rule",
+  confidence: "deterministic_rule",
+  metrics,
+  evaluate({ caseResult, evalCase }) {
+    const observation = caseResult.rag_observation;
+    const rerank = rerankUplift(observation.retrieved_chunks, observation.pre_rerank_chunks, evalCase?.gold_evidence ?? null);
+    const rewrite = notApplicable(observation.rewritten_query === null ? "the trace recorded no query rewrite" : REWRITE_RANKING_NOT_RECORDED);
+    return { values: { rerank_uplift: rerank.value, query_rewrite_uplift: rewrite }, reason: `${rerank.reason}; query rewrite uplift not applicable: ${rewrite.reason}`, evidence: [] };
+  },
+};

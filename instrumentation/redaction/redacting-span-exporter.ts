@@ -1,0 +1,73 @@
+/**
+ * An exporter in front of another that redacts every span before it leaves
+ * the process: attributes, event attributes (exception messages, OpenLLMetry's
+ * `db.query.result` documents) and the status message. It applies to whatever
+ * reaches the exporter — ragscope's spans and any other instrumentation's.
+ *
+ * Redaction runs here, on the export path (a BatchSpanProcessor timer), not in
+ * the application's call: the request does not wait for pattern matching. A
+ * span that cannot be redacted (a bug in a custom pattern) is not sent: it is
+ * counted as an instrumentation error and left out, never exported in clear.
+ */
+import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
+import type { ReadableSpan, SpanExporter, TimedEvent } from "@opentelemetry/sdk-trace-base";
+import { reportInstrumentationError } from "../instrumentation-errors.js";
+import type { Redactor } from "./redactor.js";
+
+export class RedactingSpanExporter implements SpanExporter {
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly redactor: Redactor,
+  ) {}
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    const redacted: ReadableSpan[] = [];
+    for (const span of spans) {
+      try {
+        redacted.push(redactSpan(span, this.redactor));
+      } catch (error) {
+        reportInstrumentationError("redaction", error);
+      }
+    }
+    if (redacted.length === 0) {
+      resultCallback({ code: ExportResultCode.SUCCESS });
+      return;
+    }
+    this.inner.export(redacted, resultCallback);
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
+
+function redactSpan(span: ReadableSpan, redactor: Redactor): ReadableSpan {
+  const events: TimedEvent[] = span.events.map((event) =>
+    event.attributes === undefined ? event : { ...event, attributes: redactor.redactAttributes(event.attributes) },
+  );
+  const status = span.status.message ? { ...span.status, message: redactor.redact(span.status.message) } : span.status;
+  // A plain copy: the SDK's span object is shared with other processors.
+  return {
+    name: span.name,
+    kind: span.kind,
+    spanContext: () => span.spanContext(),
+    parentSpanContext: span.parentSpanContext,
+    startTime: span.startTime,
+    endTime: span.endTime,
+    status,
+    attributes: redactor.redactAttributes(span.attributes),
+    links: span.links,
+    events,
+    duration: span.duration,
+    ended: span.ended,
+    resource: span.resource,
+    instrumentationScope: span.instrumentationScope,
+    droppedAttributesCount: span.droppedAttributesCount,
+    droppedEventsCount: span.droppedEventsCount,
+    droppedLinksCount: span.droppedLinksCount,
+  };
+}

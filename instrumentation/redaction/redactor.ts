@@ -1,0 +1,112 @@
+/**
+ * Finds sensitive values in text and replaces them — with `[REDACTED:<name>]`,
+ * or, in hash mode, with `[REDACTED:<name>:<hmac>]`, a keyed hash that keeps
+ * equal values equal (the same e-mail in two traces) without revealing them.
+ *
+ * One pass: every pattern's candidates are found in the original text, the
+ * overlaps resolved by pattern priority, and the text rebuilt once, so a
+ * replacement is never scanned again (a hex hash must not look like a number).
+ *
+ * The hash is an HMAC-SHA-256 under `hashKey`: a plain hash of a phone number
+ * or an id number could be reversed by trying every possible value. Without a
+ * key, a random one is drawn per process (hashes are then comparable within
+ * one process only); set `hashKey` (RAGSCOPE_REDACTION_HASH_KEY) to compare
+ * across processes.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import type { AttributeValue, Attributes } from "@opentelemetry/api";
+import { defaultSensitivePatterns, type SensitivePattern } from "./sensitive-patterns.js";
+import { isStructuralAttribute } from "./structural-attributes.js";
+
+export type RedactionMode = "replace" | "hash";
+
+export interface RedactionOptions {
+  /** Default "replace". */
+  mode?: RedactionMode;
+  /** Default `defaultSensitivePatterns`; earlier patterns win overlaps. */
+  patterns?: readonly SensitivePattern[];
+  /** HMAC key for hash mode; default a random key per process. */
+  hashKey?: string;
+  /** Attribute keys never redacted (ids, ranks, scores); default `isStructuralAttribute`. */
+  keepAttribute?: (key: string) => boolean;
+}
+
+export interface Redactor {
+  redact(text: string): string;
+  /** A copy of `attributes` with every string (and string array item) redacted, except kept keys. */
+  redactAttributes(attributes: Attributes): Attributes;
+  /** How many values each pattern replaced so far. */
+  counts(): Readonly<Record<string, number>>;
+}
+
+interface Candidate {
+  start: number;
+  end: number;
+  priority: number;
+}
+
+export function createRedactor(options: RedactionOptions = {}): Redactor {
+  const patterns = options.patterns ?? defaultSensitivePatterns;
+  for (const { name, pattern } of patterns) {
+    if (!pattern.global) throw new Error(`redaction pattern "${name}" needs the global flag (/…/g)`);
+  }
+  const mode = options.mode ?? "replace";
+  if (mode !== "replace" && mode !== "hash") throw new Error(`redaction mode "${String(mode)}" is not supported; use "replace" or "hash"`);
+  const hashKey = options.hashKey ?? randomBytes(32).toString("hex");
+  const keepAttribute = options.keepAttribute ?? isStructuralAttribute;
+  const counts: Record<string, number> = Object.fromEntries(patterns.map((pattern) => [pattern.name, 0]));
+
+  const replacement = (priority: number, value: string): string => {
+    const name = patterns[priority]!.name;
+    counts[name] = (counts[name] ?? 0) + 1;
+    if (mode === "replace") return `[REDACTED:${name}]`;
+    const digest = createHmac("sha256", hashKey).update(`${name}\u0000${value}`).digest("hex").slice(0, 16);
+    return `[REDACTED:${name}:${digest}]`;
+  };
+
+  const redact = (text: string): string => {
+    const candidates: Candidate[] = [];
+    patterns.forEach(({ pattern, validate }, priority) => {
+      pattern.lastIndex = 0;
+      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+        if (match[0].length === 0) {
+          pattern.lastIndex += 1;
+          continue;
+        }
+        if (validate === undefined || validate(match[0])) candidates.push({ start: match.index, end: match.index + match[0].length, priority });
+      }
+    });
+    if (candidates.length === 0) return text;
+    candidates.sort((left, right) => left.priority - right.priority || left.start - right.start);
+    const chosen: Candidate[] = [];
+    for (const candidate of candidates) {
+      if (!chosen.some((taken) => candidate.start < taken.end && taken.start < candidate.end)) chosen.push(candidate);
+    }
+    chosen.sort((left, right) => left.start - right.start);
+    let output = "";
+    let position = 0;
+    for (const { start, end, priority } of chosen) {
+      output += text.slice(position, start) + replacement(priority, text.slice(start, end));
+      position = end;
+    }
+    return output + text.slice(position);
+  };
+
+  const redactValue = (value: AttributeValue | undefined): AttributeValue | undefined => {
+    if (typeof value === "string") return redact(value);
+    if (Array.isArray(value) && value.some((item) => typeof item === "string")) {
+      return (value as (string | null | undefined)[]).map((item) => (typeof item === "string" ? redact(item) : item)) as AttributeValue;
+    }
+    return value;
+  };
+
+  return {
+    redact,
+    redactAttributes(attributes) {
+      const copy: Attributes = {};
+      for (const [key, value] of Object.entries(attributes)) copy[key] = keepAttribute(key) ? value : redactValue(value);
+      return copy;
+    },
+    counts: () => ({ ...counts }),
+  };
+}

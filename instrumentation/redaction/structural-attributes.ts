@@ -1,0 +1,43 @@
+/**
+ * Attributes that identify rather than say something: span kinds, stage names,
+ * chunk and document ids, versions, ranks, run and case linkage, model names.
+ * Redaction leaves them as they are, because evaluation matches chunk ids
+ * against gold evidence and a redacted id would match nothing. Everything
+ * else — text, queries, answers, user ids, metadata JSON, other
+ * instrumentations' attributes — is scanned.
+ */
+import { OpenInference, Ragscope } from "../../contracts/span-attributes.js";
+
+const exactKeys = new Set<string>([
+  OpenInference.spanKind,
+  OpenInference.inputMimeType,
+  OpenInference.outputMimeType,
+  OpenInference.llmModelName,
+  OpenInference.llmProvider,
+  OpenInference.llmSystem,
+  OpenInference.llmPromptTemplateVersion,
+  OpenInference.rerankerModelName,
+  Ragscope.stage,
+  Ragscope.schemaVersion,
+  Ragscope.runId,
+  Ragscope.caseId,
+  Ragscope.caseVersion,
+  Ragscope.datasetId,
+  Ragscope.datasetVersion,
+  Ragscope.tenantId,
+  Ragscope.route,
+  Ragscope.retrieverName,
+  Ragscope.contextChunkIds,
+  Ragscope.contextDroppedChunkIds,
+  Ragscope.contextDroppedReasons,
+  Ragscope.contextTruncatedChunkIds,
+  Ragscope.citationChunkIds,
+  Ragscope.feedbackKind,
+]);
+
+/** `…documents.N.document.id` (OpenInference) and ragscope's per-document id fields. */
+const documentIdKey = /(?:^|\.)documents\.\d+\.(?:document\.id|document_id|document_version|section_id|effective_from|effective_to|rank|tenant_id|acl)$/;
+
+export function isStructuralAttribute(key: string): boolean {
+  return exactKeys.has(key) || documentIdKey.test(key);
+}

@@ -1,0 +1,125 @@
+/**
+ * One pipeline stage as a span that is started now and ended later: the
+ * building block of `runInSpan` (a function run inside the span) and of the
+ * framework adapters (adapters/), which see a stage as separate start and end
+ * callbacks.
+ *
+ * Tracing never throws from here: attribute builders run guarded, what goes
+ * wrong is counted (instrumentation-errors.ts) and the span goes on without
+ * those attributes; when no span can be started at all, `startStageSpan`
+ * returns undefined and the caller runs untraced.
+ *
+ * The tracer is looked up through the global API on each call, never captured,
+ * so the SDK works with whichever tracer provider is registered (the one
+ * `setupRagscope` starts, the application's own, or a test's).
+ */
+import { SpanStatusCode, context, trace, type Context, type Exception, type Span, type TimeInput } from "@opentelemetry/api";
+import {
+  OpenInference,
+  RAGSCOPE_SCHEMA_VERSION,
+  RagSpanName,
+  Ragscope,
+  type OpenInferenceSpanKind,
+  type RagStageName,
+} from "../contracts/span-attributes.js";
+import { stageConfiguration, type RagscopeConfiguration } from "./configuration.js";
+import { describeProblem, guarded, reportInstrumentationError } from "./instrumentation-errors.js";
+import { AttributeRecorder } from "./safe-attributes.js";
+import { RAGSCOPE_SDK_VERSION, RAGSCOPE_TRACER_NAME } from "./version.js";
+
+export type SpanKindValue = (typeof OpenInferenceSpanKind)[keyof typeof OpenInferenceSpanKind];
+
+export interface StageDefinition<T> {
+  readonly stage: RagStageName;
+  readonly spanKind: SpanKindValue;
+  /** Attributes known before the stage runs (visible to samplers). */
+  readonly recordStart?: (recorder: AttributeRecorder, configuration: RagscopeConfiguration) => void;
+  /** Attributes read from the stage's value; runs only when the stage succeeded. */
+  readonly recordResult?: (recorder: AttributeRecorder, value: T, configuration: RagscopeConfiguration) => void;
+}
+
+/** A started stage span; `succeed` or `fail` ends it (the first call wins). */
+export interface StageSpan<T> {
+  readonly span: Span;
+  /** `parent` with this span set: where the stage's children start. */
+  readonly context: Context;
+  readonly configuration: RagscopeConfiguration;
+  succeed(value: T, endTime?: TimeInput): void;
+  fail(error: unknown, endTime?: TimeInput): void;
+}
+
+export function startStageSpan<T>(definition: StageDefinition<T>, parent: Context = context.active(), startTime?: TimeInput): StageSpan<T> | undefined {
+  const spanName = RagSpanName[definition.stage];
+  try {
+    const configuration = stageConfiguration(definition.stage);
+    const attributes = buildAttributes(spanName, configuration, (recorder) => {
+      recorder.set(OpenInference.spanKind, definition.spanKind);
+      recorder.set(Ragscope.stage, definition.stage);
+      recorder.set(Ragscope.schemaVersion, RAGSCOPE_SCHEMA_VERSION);
+      definition.recordStart?.(recorder, configuration);
+    });
+    const tracer = trace.getTracer(RAGSCOPE_TRACER_NAME, RAGSCOPE_SDK_VERSION);
+    const span = tracer.startSpan(spanName, startTime === undefined ? { attributes } : { attributes, startTime }, parent);
+    return new StartedStage(span, trace.setSpan(parent, span), spanName, definition, configuration);
+  } catch (error) {
+    reportInstrumentationError(spanName, error);
+    return undefined;
+  }
+}
+
+class StartedStage<T> implements StageSpan<T> {
+  private ended = false;
+
+  constructor(
+    readonly span: Span,
+    readonly context: Context,
+    private readonly spanName: string,
+    private readonly definition: StageDefinition<T>,
+    readonly configuration: RagscopeConfiguration,
+  ) {}
+
+  succeed(value: T, endTime?: TimeInput): void {
+    if (this.ended) return;
+    this.ended = true;
+    const recordResult = this.definition.recordResult;
+    if (recordResult !== undefined && this.span.isRecording()) {
+      const attributes = buildAttributes(this.spanName, this.configuration, (recorder) => recordResult(recorder, value, this.configuration));
+      guarded(this.spanName, () => this.span.setAttributes(attributes));
+    }
+    guarded(this.spanName, () => this.span.end(endTime));
+  }
+
+  fail(error: unknown, endTime?: TimeInput): void {
+    if (this.ended) return;
+    this.ended = true;
+    guarded(this.spanName, () => {
+      this.span.recordException(toException(error));
+      this.span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
+    });
+    guarded(this.spanName, () => this.span.end(endTime));
+  }
+}
+
+/**
+ * Runs an attribute builder; a throw (a failing extractor) keeps what was
+ * recorded before it, and each throw or noted problem counts once.
+ */
+function buildAttributes(
+  spanName: string,
+  configuration: RagscopeConfiguration,
+  build: (recorder: AttributeRecorder) => void,
+): AttributeRecorder["attributes"] {
+  const recorder = new AttributeRecorder(configuration.maxTextLength);
+  guarded(spanName, () => build(recorder));
+  for (const problem of recorder.problems) reportInstrumentationError(spanName, problem);
+  return recorder.attributes;
+}
+
+function toException(error: unknown): Exception {
+  if (error instanceof Error || typeof error === "string") return error;
+  return { message: describeProblem(error) };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : describeProblem(error);
+}
