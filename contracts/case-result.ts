@@ -54,6 +54,15 @@ export const generationObservation = z.object({
   time_to_first_token_ms: z.number().nullable().default(null),
 });
 
+/** User feedback recorded in the request's trace (SDK `recordFeedback`, span `rag.feedback`). */
+export const feedbackEntry = z.object({
+  /** thumbs_up, thumbs_down, follow_up, handoff (contracts/span-attributes.ts FeedbackKind). */
+  kind: z.string(),
+  value: z.string().nullable().default(null),
+  comment: z.string().nullable().default(null),
+  recorded_at: z.string(),
+});
+
 export const stageTiming = z.object({
   stage: z.string(),
   span_name: z.string(),
@@ -93,6 +102,8 @@ export const ragObservation = z.object({
   principal_groups: z.array(z.string()).nullable().default(null),
   service_name: z.string().nullable().default(null),
   route: z.string().nullable().default(null),
+  /** Feedback on this request, in the order it was given; empty when none was recorded. */
+  feedback: z.array(feedbackEntry).default([]),
   /** Which span convention the trace was read with (ragscope, openinference, …). */
   source_conventions: z.array(z.string()).default([]),
   /** True when the trace was evaluated before its root span ended. */
@@ -124,3 +135,4 @@ export type CaseResult = z.infer<typeof caseResult>;
 export type RagObservation = z.infer<typeof ragObservation>;
 export type RetrievedChunk = z.infer<typeof retrievedChunk>;
 export type ContextChunk = z.infer<typeof contextChunk>;
+export type FeedbackEntry = z.infer<typeof feedbackEntry>;

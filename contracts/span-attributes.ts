@@ -46,6 +46,87 @@ export const OpenInference = {
   llmPromptTemplateVersion: "llm.prompt_template.version",
 } as const;
 
+/**
+ * OpenTelemetry GenAI semantic conventions (experimental; semconv v1.40–1.41 and
+ * the semantic-conventions-genai repository; shared/reference/interop.md §2).
+ */
+export const GenAi = {
+  operationName: "gen_ai.operation.name",
+  providerName: "gen_ai.provider.name",
+  /** Deprecated since v1.37.0 in favour of gen_ai.provider.name; still emitted by older instrumentations. */
+  system: "gen_ai.system",
+  requestModel: "gen_ai.request.model",
+  responseModel: "gen_ai.response.model",
+  requestTopK: "gen_ai.request.top_k",
+  retrievalTopK: "gen_ai.retrieval.top_k",
+  dataSourceId: "gen_ai.data_source.id",
+  retrievalQueryText: "gen_ai.retrieval.query.text",
+  /** JSON array of `{ id, score, … }` (gen-ai-retrieval-documents.json). */
+  retrievalDocuments: "gen_ai.retrieval.documents",
+  usageInputTokens: "gen_ai.usage.input_tokens",
+  usageOutputTokens: "gen_ai.usage.output_tokens",
+  /** Deprecated names of the two above. */
+  usagePromptTokens: "gen_ai.usage.prompt_tokens",
+  usageCompletionTokens: "gen_ai.usage.completion_tokens",
+  /** JSON `[{ role, parts: [{ type: "text", content }] }]` (opt-in content). */
+  inputMessages: "gen_ai.input.messages",
+  outputMessages: "gen_ai.output.messages",
+  systemInstructions: "gen_ai.system_instructions",
+  conversationId: "gen_ai.conversation.id",
+  /** Deprecated flat content: `gen_ai.prompt.N.{role,content}`, `gen_ai.completion.N.{role,content}`. */
+  promptPrefix: "gen_ai.prompt",
+  completionPrefix: "gen_ai.completion",
+  /** Not in GenAI; OpenLLMetry writes it beside the GenAI usage attributes. */
+  usageTotalTokens: "gen_ai.usage.total_tokens",
+} as const;
+
+/** Values of `gen_ai.operation.name`. */
+export const GenAiOperation = {
+  chat: "chat",
+  textCompletion: "text_completion",
+  generateContent: "generate_content",
+  retrieval: "retrieval",
+  embeddings: "embeddings",
+  executeTool: "execute_tool",
+  createAgent: "create_agent",
+  invokeAgent: "invoke_agent",
+  invokeWorkflow: "invoke_workflow",
+} as const;
+
+/**
+ * OpenLLMetry / Traceloop names (npm `@traceloop/ai-semantic-conventions`;
+ * shared/reference/interop.md §3). Vector search results are span events.
+ */
+export const OpenLlmetry = {
+  spanKind: "traceloop.span.kind",
+  workflowName: "traceloop.workflow.name",
+  entityName: "traceloop.entity.name",
+  /** JSON `{"args": […], "kwargs": {…}}`. */
+  entityInput: "traceloop.entity.input",
+  entityOutput: "traceloop.entity.output",
+  associationPropertiesPrefix: "traceloop.association.properties",
+  llmRequestType: "llm.request.type",
+  llmUsageTotalTokens: "llm.usage.total_tokens",
+  dbSystem: "db.system",
+  vectorQueryTopK: "db.vector.query.top_k",
+  /** One event per hit, with the `db.query.result.*` attributes below. */
+  queryResultEvent: "db.query.result",
+  queryResultId: "db.query.result.id",
+  queryResultScore: "db.query.result.score",
+  queryResultDistance: "db.query.result.distance",
+  /** JSON string. */
+  queryResultMetadata: "db.query.result.metadata",
+  queryResultDocument: "db.query.result.document",
+} as const;
+
+/** Values of `traceloop.span.kind`. */
+export const OpenLlmetrySpanKind = {
+  workflow: "workflow",
+  task: "task",
+  agent: "agent",
+  tool: "tool",
+} as const;
+
 /** Values of `openinference.span.kind`. */
 export const OpenInferenceSpanKind = {
   chain: "CHAIN",
@@ -151,6 +232,17 @@ export const Ragscope = {
   feedbackValue: "ragscope.feedback.value",
   feedbackComment: "ragscope.feedback.comment",
 } as const;
+
+/** Values of `ragscope.feedback.kind`: what the user did after the answer. */
+export const FeedbackKind = {
+  thumbsUp: "thumbs_up",
+  thumbsDown: "thumbs_down",
+  /** The user asked again or asked more: the answer did not settle it. */
+  followUp: "follow_up",
+  /** The user was handed to a person. */
+  handoff: "handoff",
+} as const;
+export type FeedbackKindName = (typeof FeedbackKind)[keyof typeof FeedbackKind];
 
 /** Field names under `ragscope.documents.N.` (and the rerank prefixes). */
 export const DocumentField = {

@@ -19,6 +19,10 @@ import { retrievalCoverageEvaluator } from "./rules/retrieval-coverage.js";
 import { retrievalFreshnessEvaluator } from "./rules/retrieval-freshness.js";
 import { retrievalPermissionEvaluator } from "./rules/retrieval-permission.js";
 import { retrievalUpliftEvaluator } from "./rules/retrieval-uplift.js";
+import { heuristicGroundednessEvaluator } from "./online/heuristic-groundedness.js";
+import { permissionLeakEvaluator } from "./online/permission-leak.js";
+import { promptInjectionEvaluator } from "./online/prompt-injection.js";
+import { sensitiveDataInAnswerEvaluator } from "./online/sensitive-data-in-answer.js";
 
 export function createDefaultRegistry(): EvaluatorRegistry {
   return new EvaluatorRegistry()
@@ -40,5 +44,9 @@ export function createDefaultRegistry(): EvaluatorRegistry {
     .register(contextTruncationEvaluator)
     .register(citationEvidenceEvaluator)
     .register(citationFreshnessEvaluator)
-    .register(citationCoverageEvaluator);
+    .register(citationCoverageEvaluator)
+    .register(heuristicGroundednessEvaluator)
+    .register(sensitiveDataInAnswerEvaluator)
+    .register(permissionLeakEvaluator)
+    .register(promptInjectionEvaluator);
 }

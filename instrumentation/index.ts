@@ -1,10 +1,13 @@
 /**
  * The ragscope SDK: `setupRagscope` to export spans, one wrapper per RAG stage
- * to record them. See README.md in this folder.
+ * to record them, feedback, the Vercel AI SDK wrappers, redaction and
+ * sampling. The LangChain.js adapter has its own entry point
+ * (`ragscope/langchain`, adapters/langchain.ts) so that this one does not
+ * need @langchain/core. See README.md in this folder.
  */
-export { setupRagscope, RAGSCOPE_ATTRIBUTE_COUNT_LIMIT, type RagscopeHandle } from "./setup.js";
+export { setupRagscope, createRagscopeSpanProcessor, RAGSCOPE_ATTRIBUTE_COUNT_LIMIT, type RagscopeHandle, type RagscopeSetupMode } from "./setup.js";
 export { resolveSetupOptions, type OtlpProtocol, type RagscopeSetupOptions, type ResolvedSetupOptions } from "./setup-options.js";
-export { configureRagscope, ragscopeConfiguration, type RagscopeConfiguration } from "./configuration.js";
+export { configureRagscope, ragscopeConfiguration, type ConfigureOptions, type RagscopeConfiguration, type StageSwitches } from "./configuration.js";
 export { instrumentationErrors } from "./instrumentation-errors.js";
 export { RAGSCOPE_SDK_VERSION, RAGSCOPE_TRACER_NAME } from "./version.js";
 export type { ChunkRecord } from "./records/chunk-record.js";
@@ -17,3 +20,12 @@ export { traceRerank, type RerankOptions } from "./stages/trace-rerank.js";
 export { traceContext, type ContextOptions } from "./stages/trace-context.js";
 export { traceGenerate, type GenerateOptions } from "./stages/trace-generate.js";
 export { traceCite } from "./stages/trace-cite.js";
+export { recordFeedback, type FeedbackOptions, type TraceReference } from "./stages/record-feedback.js";
+export { traceGenerateText, traceStreamText, type AiSdkTraceOptions } from "./adapters/ai-sdk.js";
+export { RagscopeSpanProcessor, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
+export { createRedactor, type RedactionMode, type RedactionOptions, type Redactor } from "./redaction/redactor.js";
+export { RedactingSpanExporter } from "./redaction/redacting-span-exporter.js";
+export { defaultSensitivePatterns, type SensitivePattern } from "./redaction/sensitive-patterns.js";
+export { isStructuralAttribute } from "./redaction/structural-attributes.js";
+export { isTraceSampled, TraceIdRatioSampler } from "./sampling/trace-id-sampling.js";
+export { FeedbackKind, type FeedbackKindName } from "../contracts/span-attributes.js";

@@ -1,34 +1,55 @@
 /**
- * `setupRagscope`: starts the OpenTelemetry Node SDK so the stage wrappers'
- * spans are exported to a ragscope collector (or any OTLP/HTTP receiver).
+ * `setupRagscope`: one call that makes the stage wrappers' spans reach a
+ * ragscope collector (or any OTLP/HTTP receiver), with or without an existing
+ * OpenTelemetry setup.
  *
- * Choices, and why:
- * - The OTLP/HTTP exporter (protobuf or JSON) sits behind a BatchSpanProcessor:
- *   a bounded queue (OTEL_BSP_MAX_QUEUE_SIZE, default 2048) that drops and
- *   counts spans when full instead of growing without bound, and exports off
- *   the request path.
- * - Only traces: no instrumentations (`instrumentations: []`), no metric
- *   readers and no log processors, so nothing but `/v1/traces` is ever sent to
- *   the collector. A service that exports metrics or logs too runs its own SDK.
- * - The span attribute count limit is raised (OTel's default of 128 would cut a
- *   retrieval of ~10 chunks, each of which writes up to 12 attributes), unless
- *   OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT / OTEL_ATTRIBUTE_COUNT_LIMIT set it.
+ * - No tracer provider registered yet: it starts the OTel Node SDK with
+ *   ragscope's span processor, traces only — no instrumentations, no metric
+ *   readers, no log processors — so nothing but `/v1/traces` is sent.
+ * - The application already registered an SDK tracer provider (its own NodeSDK,
+ *   a NodeTracerProvider…): ragscope adds its span processor to that provider
+ *   instead of replacing it. The application's exporters keep receiving every
+ *   span; ragscope's processor receives them too.
+ * - A registered provider that is not the OTel SDK's cannot take a processor:
+ *   ragscope warns and its spans go to that provider.
+ *
+ * ragscope's processor (export/ragscope-span-processor.ts) is a bounded queue
+ * in front of the OTLP/HTTP exporter (protobuf or JSON), with redaction
+ * (redaction/) and head sampling by trace id (sampling/). The span attribute
+ * count limit is raised (OTel's default of 128 cuts a retrieval of ~10 chunks,
+ * each of which writes up to 12 attributes) unless
+ * OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT / OTEL_ATTRIBUTE_COUNT_LIMIT set it — on an
+ * existing provider too, where it only ever raises the limit.
  */
 import { ProxyTracerProvider, diag, trace, type TracerProvider } from "@opentelemetry/api";
 import { OTLPTraceExporter as OtlpJsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as OtlpProtobufTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeSDK } from "@opentelemetry/sdk-node";
-import { BatchSpanProcessor, type SpanExporter, type SpanLimits } from "@opentelemetry/sdk-trace-base";
+import { ParentBasedSampler, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { configureRagscope } from "./configuration.js";
+import { attachSpanProcessor } from "./export/attach-to-provider.js";
+import { RagscopeSpanProcessor, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
+import { RedactingSpanExporter } from "./redaction/redacting-span-exporter.js";
+import { createRedactor } from "./redaction/redactor.js";
+import { TraceIdRatioSampler } from "./sampling/trace-id-sampling.js";
 import { resolveSetupOptions, type RagscopeSetupOptions, type ResolvedSetupOptions } from "./setup-options.js";
+
+/**
+ * How ragscope reached the spans: it started the SDK, added its processor to
+ * the application's provider, or could not attach (a non-SDK provider).
+ */
+export type RagscopeSetupMode = "started" | "attached" | "unattached";
 
 export interface RagscopeHandle {
   /** The provider ragscope's spans go to (the SDK's, once registered). */
   readonly tracerProvider: TracerProvider;
+  readonly mode: RagscopeSetupMode;
+  /** Spans exported, dropped (queue full), failed and sampled out so far. */
+  statistics(): ExportStatistics;
   /** Exports every finished span now; rejects when the export failed (spans were lost). */
   forceFlush(): Promise<void>;
-  /** Flushes and stops the SDK; calling it again returns the same promise. */
+  /** Flushes and stops ragscope's export; calling it again returns the same promise. */
   shutdown(): Promise<void>;
 }
 
@@ -40,45 +61,94 @@ let running: RagscopeHandle | undefined;
 export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandle {
   const resolved = resolveSetupOptions(options);
   if (running !== undefined) {
-    // A second SDK could not register globally anyway; keep one exporter.
-    diag.warn("ragscope: setupRagscope was called while the SDK is running; returning the running SDK");
+    // A second exporter would send every span twice; keep one.
+    diag.warn("ragscope: setupRagscope was called while ragscope is running; returning the running setup");
     return running;
   }
-  configureRagscope({ captureText: resolved.captureText });
+  configureRagscope({
+    captureText: resolved.captureText,
+    captureTextByStage: resolved.captureTextByStage,
+    maxTextLength: resolved.maxTextLength,
+    sampleRate: resolved.sampleRate,
+  });
+  const processor = createRagscopeSpanProcessor(resolved);
+  const existing = globalTracerProvider();
+  const handle = existing === NOOP_PROVIDER ? startSdk(resolved, processor) : attach(existing, processor);
+  running = handle;
+  return handle;
+}
 
-  const spanProcessor = new BatchSpanProcessor(createTraceExporter(resolved));
+/**
+ * ragscope's span processor for an application that builds its own tracer
+ * provider: `new NodeSDK({ spanProcessors: [createRagscopeSpanProcessor()] })`.
+ * Options and environment as for `setupRagscope` (endpoint, protocol, headers,
+ * sample rate, redaction).
+ */
+export function createRagscopeSpanProcessor(
+  options: RagscopeSetupOptions | ResolvedSetupOptions = {},
+  processorOptions: RagscopeSpanProcessorOptions = {},
+): RagscopeSpanProcessor {
+  const resolved = isResolved(options) ? options : resolveSetupOptions(options);
+  let exporter: SpanExporter = createTraceExporter(resolved);
+  if (resolved.redaction !== null) exporter = new RedactingSpanExporter(exporter, createRedactor(resolved.redaction));
+  return new RagscopeSpanProcessor(exporter, { sampleRate: resolved.sampleRate, ...processorOptions });
+}
+
+function startSdk(resolved: ResolvedSetupOptions, processor: RagscopeSpanProcessor): RagscopeHandle {
   const sdk = new NodeSDK({
     serviceName: resolved.serviceName,
     resource: defaultResource().merge(resourceFromAttributes(resolved.resourceAttributes)),
     instrumentations: [],
-    spanProcessors: [spanProcessor],
-    spanLimits: spanLimits(),
+    spanProcessors: [processor],
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioSampler(resolved.sampleRate) }),
+    spanLimits: attributeLimitFromEnvironment() ? {} : { attributeCountLimit: RAGSCOPE_ATTRIBUTE_COUNT_LIMIT },
     metricReaders: [],
     logRecordProcessors: [],
   });
-  const before = globalTracerProvider();
   sdk.start();
   const registered = globalTracerProvider();
-  const ownsGlobalProvider = registered !== before;
-  if (!ownsGlobalProvider) {
-    diag.warn("ragscope: a tracer provider was already registered (or OTEL_SDK_DISABLED is set); ragscope spans go to it");
-  }
+  const ownsGlobalProvider = registered !== NOOP_PROVIDER;
+  if (!ownsGlobalProvider) diag.warn("ragscope: the OTel SDK did not register a tracer provider (OTEL_SDK_DISABLED?); no spans are exported");
+  return createHandle(registered, ownsGlobalProvider ? "started" : "unattached", processor, () =>
+    sdk.shutdown().finally(() => {
+      // Unregister the stopped provider so spans stop going to a dead exporter
+      // and a later setupRagscope can register again.
+      if (ownsGlobalProvider && globalTracerProvider() === registered) trace.disable();
+    }),
+  );
+}
 
+function attach(provider: TracerProvider, processor: RagscopeSpanProcessor): RagscopeHandle {
+  const attachment = attachSpanProcessor(provider, processor, attributeLimitFromEnvironment() ? null : RAGSCOPE_ATTRIBUTE_COUNT_LIMIT);
+  if (!attachment.ok) {
+    diag.warn(`ragscope: ${attachment.error}; ragscope's spans go to that provider and are not exported by ragscope`);
+    return createHandle(provider, "unattached", processor, () => processor.shutdown());
+  }
+  return createHandle(provider, "attached", processor, async () => {
+    attachment.value.detach();
+    await processor.shutdown();
+  });
+}
+
+function createHandle(
+  tracerProvider: TracerProvider,
+  mode: RagscopeSetupMode,
+  processor: RagscopeSpanProcessor,
+  stop: () => Promise<void>,
+): RagscopeHandle {
   let shutdownPromise: Promise<void> | undefined;
   const handle: RagscopeHandle = {
-    tracerProvider: registered,
-    forceFlush: () => spanProcessor.forceFlush(),
+    tracerProvider,
+    mode,
+    statistics: () => processor.statistics(),
+    forceFlush: () => processor.forceFlush(),
     shutdown: () => {
-      shutdownPromise ??= sdk.shutdown().finally(() => {
-        // Unregister the stopped provider so spans stop going to a dead exporter
-        // and a later setupRagscope can register again.
-        if (ownsGlobalProvider && globalTracerProvider() === registered) trace.disable();
+      shutdownPromise ??= stop().finally(() => {
         if (running === handle) running = undefined;
       });
       return shutdownPromise;
     },
   };
-  running = handle;
   return handle;
 }
 
@@ -89,15 +159,21 @@ function createTraceExporter(resolved: ResolvedSetupOptions): SpanExporter {
     : new OtlpProtobufTraceExporter(configuration);
 }
 
-function spanLimits(): SpanLimits {
-  const setByEnvironment = [process.env.OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT, process.env.OTEL_ATTRIBUTE_COUNT_LIMIT].some(
+function attributeLimitFromEnvironment(): boolean {
+  return [process.env.OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT, process.env.OTEL_ATTRIBUTE_COUNT_LIMIT].some(
     (value) => value !== undefined && value.trim() !== "",
   );
-  return setByEnvironment ? {} : { attributeCountLimit: RAGSCOPE_ATTRIBUTE_COUNT_LIMIT };
 }
+
+/** What the API's global proxy delegates to when nothing is registered. */
+const NOOP_PROVIDER: TracerProvider = new ProxyTracerProvider().getDelegate();
 
 /** The provider behind the API's global proxy (the no-op provider when none is registered). */
 function globalTracerProvider(): TracerProvider {
   const provider = trace.getTracerProvider();
   return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
+}
+
+function isResolved(options: RagscopeSetupOptions | ResolvedSetupOptions): options is ResolvedSetupOptions {
+  return typeof (options as ResolvedSetupOptions).tracesUrl === "string";
 }

@@ -13,11 +13,12 @@
  * so the SDK works with whichever tracer provider is registered (the one
  * `setupRagscope` starts, the application's own, or a test's).
  */
-import { SpanStatusCode, context, trace, type Context, type Exception, type Span, type TimeInput } from "@opentelemetry/api";
+import { SpanStatusCode, context, createContextKey, trace, type Context, type Exception, type Span, type TimeInput } from "@opentelemetry/api";
 import {
   OpenInference,
   RAGSCOPE_SCHEMA_VERSION,
   RagSpanName,
+  RagStage,
   Ragscope,
   type OpenInferenceSpanKind,
   type RagStageName,
@@ -31,7 +32,8 @@ export type SpanKindValue = (typeof OpenInferenceSpanKind)[keyof typeof OpenInfe
 
 export interface StageDefinition<T> {
   readonly stage: RagStageName;
-  readonly spanKind: SpanKindValue;
+  /** The OpenInference span kind; absent for stages OpenInference has no kind for (feedback). */
+  readonly spanKind?: SpanKindValue;
   /** Attributes known before the stage runs (visible to samplers). */
   readonly recordStart?: (recorder: AttributeRecorder, configuration: RagscopeConfiguration) => void;
   /** Attributes read from the stage's value; runs only when the stage succeeded. */
@@ -48,6 +50,14 @@ export interface StageSpan<T> {
   fail(error: unknown, endTime?: TimeInput): void;
 }
 
+/** Set in the context of a `rag.request` span's children, so adapters do not open a second request. */
+const REQUEST_KEY = createContextKey("ragscope.request");
+
+/** True inside a ragscope request (`traceRequest` or an adapter's request span). */
+export function isInsideRequest(active: Context = context.active()): boolean {
+  return active.getValue(REQUEST_KEY) === true;
+}
+
 export function startStageSpan<T>(definition: StageDefinition<T>, parent: Context = context.active(), startTime?: TimeInput): StageSpan<T> | undefined {
   const spanName = RagSpanName[definition.stage];
   try {
@@ -60,7 +70,8 @@ export function startStageSpan<T>(definition: StageDefinition<T>, parent: Contex
     });
     const tracer = trace.getTracer(RAGSCOPE_TRACER_NAME, RAGSCOPE_SDK_VERSION);
     const span = tracer.startSpan(spanName, startTime === undefined ? { attributes } : { attributes, startTime }, parent);
-    return new StartedStage(span, trace.setSpan(parent, span), spanName, definition, configuration);
+    const inner = trace.setSpan(parent, span);
+    return new StartedStage(span, definition.stage === RagStage.request ? inner.setValue(REQUEST_KEY, true) : inner, spanName, definition, configuration);
   } catch (error) {
     reportInstrumentationError(spanName, error);
     return undefined;

@@ -3,7 +3,11 @@
  * only declares them (commander) and maps their results to exit codes.
  */
 import { Command, InvalidArgumentError } from "commander";
+import { collectCommand } from "./collect-command.js";
 import { defaultDemoDataset, runDemo } from "./demo-command.js";
+import { evaluateCommand } from "./evaluate-command.js";
+import { receiveCommand } from "./receive-command.js";
+import { reportCommand } from "./report-command.js";
 import { validateCommand } from "./validate-command.js";
 
 const console_ = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) };
@@ -41,6 +45,13 @@ export async function main(argv: string[]): Promise<number> {
       const outcome = await runDemo(options, process.env, console_);
       exitCode = outcome === null ? 1 : 0;
     });
+
+  const setExitCode = (code: number) => {
+    exitCode = code;
+  };
+  for (const command of [receiveCommand(console_, setExitCode), evaluateCommand(console_, setExitCode), collectCommand(console_, setExitCode), reportCommand(console_, setExitCode)]) {
+    program.addCommand(command.copyInheritedSettings(program));
+  }
 
   try {
     await program.parseAsync(argv);

@@ -173,6 +173,41 @@ export const environmentVariables: Record<string, string> = {
   RAGSCOPE_METRICS_PORT: "observe.port",
 };
 
+/**
+ * Command-line flags of the collector roles and the config path each sets
+ * (flags win over the environment). The ClickHouse password has no flag on
+ * purpose: a flag shows in the process list; use RAGSCOPE_CLICKHOUSE_PASSWORD.
+ */
+export const configFlags: readonly { flag: string; path: string; description: string }[] = [
+  { flag: "--host <host>", path: "receiver.host", description: "OTLP/HTTP receiver address (RAGSCOPE_RECEIVER_HOST)" },
+  { flag: "--port <port>", path: "receiver.port", description: "OTLP/HTTP receiver port, 0 for any free one (RAGSCOPE_RECEIVER_PORT)" },
+  { flag: "--kafka-brokers <list>", path: "kafka.brokers", description: "comma-separated host:port list (RAGSCOPE_KAFKA_BROKERS, default localhost:9092)" },
+  { flag: "--kafka-client-id <id>", path: "kafka.clientId", description: "Kafka client id (RAGSCOPE_KAFKA_CLIENT_ID)" },
+  { flag: "--topic <name>", path: "kafka.topic", description: "span topic (RAGSCOPE_KAFKA_TOPIC, default otlp_spans)" },
+  { flag: "--dead-letter-topic <name>", path: "kafka.deadLetterTopic", description: "dead-letter topic (RAGSCOPE_KAFKA_DEAD_LETTER_TOPIC, default otlp_spans_dead_letters)" },
+  { flag: "--repartition-topic <name>", path: "kafka.repartitionTopic", description: "where unkeyed input is republished by trace id (RAGSCOPE_KAFKA_REPARTITION_TOPIC, default: the span topic)" },
+  { flag: "--group-id <id>", path: "kafka.groupId", description: "consumer group of the evaluators (RAGSCOPE_KAFKA_GROUP_ID)" },
+  { flag: "--session-timeout-ms <ms>", path: "kafka.sessionTimeoutMs", description: "consumer group session, at least 6000 (RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS)" },
+  { flag: "--heartbeat-interval-ms <ms>", path: "kafka.heartbeatIntervalMs", description: "at most a third of the session (RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS)" },
+  { flag: "--partitions-concurrently <n>", path: "kafka.partitionsConsumedConcurrently", description: "partitions one evaluator works on at once (RAGSCOPE_KAFKA_PARTITIONS_CONCURRENTLY)" },
+  { flag: "--max-message-bytes <bytes>", path: "kafka.maxMessageBytes", description: "largest Kafka message produced or accepted (RAGSCOPE_KAFKA_MAX_MESSAGE_BYTES)" },
+  { flag: "--compression <codec>", path: "kafka.compression", description: "none or gzip (RAGSCOPE_KAFKA_COMPRESSION)" },
+  { flag: "--initial-offset <where>", path: "kafka.initialOffset", description: "earliest or latest, for a group without commits (RAGSCOPE_KAFKA_INITIAL_OFFSET)" },
+  { flag: "--commit-interval-ms <ms>", path: "kafka.commitIntervalMs", description: "how often durable progress is committed (RAGSCOPE_KAFKA_COMMIT_INTERVAL_MS)" },
+  { flag: "--clickhouse-url <url>", path: "clickhouse.url", description: "ClickHouse server, e.g. http://clickhouse:8123; default: the embedded engine (RAGSCOPE_CLICKHOUSE_URL)" },
+  { flag: "--clickhouse-user <name>", path: "clickhouse.username", description: "ClickHouse user (RAGSCOPE_CLICKHOUSE_USER); the password only from RAGSCOPE_CLICKHOUSE_PASSWORD" },
+  { flag: "--clickhouse-database <name>", path: "clickhouse.database", description: "ClickHouse database (RAGSCOPE_CLICKHOUSE_DATABASE)" },
+  { flag: "--data-dir <folder>", path: "clickhouse.dataPath", description: "embedded engine data folder (RAGSCOPE_DATA_DIR)" },
+  { flag: "--quiet-period-ms <ms>", path: "assembler.quietPeriodMs", description: "wait after a trace's last span once its root arrived (RAGSCOPE_QUIET_PERIOD_MS)" },
+  { flag: "--trace-timeout-ms <ms>", path: "assembler.maxTraceWaitMs", description: "evaluate a trace without root as partial after this (RAGSCOPE_TRACE_TIMEOUT_MS)" },
+  { flag: "--max-open-spans <n>", path: "assembler.maxOpenSpans", description: "assembler bound; past it traces are released as partial (RAGSCOPE_MAX_OPEN_SPANS)" },
+  { flag: "--max-buffered-spans <n>", path: "memory.maxBufferedSpans", description: "reading pauses at this many open spans (RAGSCOPE_MAX_BUFFERED_SPANS)" },
+  { flag: "--max-heap-mb <mib>", path: "memory.maxHeapMb", description: "reading pauses before the heap reaches this (RAGSCOPE_MAX_HEAP_MB)" },
+  { flag: "--sink-batch <n>", path: "sink.maxBatch", description: "Case Results per ClickHouse insert (RAGSCOPE_SINK_BATCH)" },
+  { flag: "--metrics-host <host>", path: "observe.host", description: "address of /metrics, /healthz, /readyz (RAGSCOPE_METRICS_HOST)" },
+  { flag: "--metrics-port <port>", path: "observe.port", description: "port of /metrics, /healthz, /readyz, 0 for any free one (RAGSCOPE_METRICS_PORT, default 9464)" },
+];
+
 /** Config paths that hold lists; a variable or flag gives them comma-separated. */
 const listPaths = new Set(["receiver.authTokens", "kafka.brokers"]);
 

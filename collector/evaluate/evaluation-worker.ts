@@ -42,16 +42,25 @@ export interface EvaluationWorkerOptions {
   maxBatch: number;
   clock?: () => number;
   signal?: AbortSignal;
+  /**
+   * Called after each successful sink write with the traces just written,
+   * before they count as durable (collector/online/online-stage.ts hands
+   * sampled traces to the judge queue and values to the alerts here). It
+   * must only enqueue, never judge, and must not throw; a throw is counted
+   * and reported, and the traces still count as durable.
+   */
+  afterWrite?: (evaluations: readonly CaseEvaluation[]) => Promise<void>;
 }
 
 export class EvaluationWorker {
   readonly assembler: TraceAssembler<BusPosition>;
   readonly progress = new ProgressTracker();
   private readonly normalize = createMapperRegistry();
-  readonly counters = { messages: 0, spans: 0, deadLetters: 0, tracesEvaluated: 0, partialTraces: 0, unknownCases: 0, sinkRetries: 0, sinkFailures: 0 };
+  readonly counters = { messages: 0, spans: 0, deadLetters: 0, tracesEvaluated: 0, partialTraces: 0, unknownCases: 0, sinkRetries: 0, sinkFailures: 0, afterWriteFailures: 0 };
   private readonly clock: () => number;
   private readonly unwritten: { trace: AssembledTrace<BusPosition>; evaluation: CaseEvaluation }[] = [];
   lastSinkError: string | null = null;
+  lastAfterWriteError: string | null = null;
 
   constructor(private readonly options: EvaluationWorkerOptions) {
     this.assembler = new TraceAssembler<BusPosition>(options.assembler);
@@ -100,6 +109,7 @@ export class EvaluationWorker {
         return false;
       }
       this.unwritten.splice(0, slice.length);
+      await this.runAfterWrite(slice.map((item) => item.evaluation));
       for (const item of slice) {
         this.progress.durable(item.trace.traceId);
         this.counters.tracesEvaluated += 1;
@@ -107,6 +117,16 @@ export class EvaluationWorker {
       }
     }
     return true;
+  }
+
+  private async runAfterWrite(evaluations: CaseEvaluation[]): Promise<void> {
+    if (!this.options.afterWrite) return;
+    try {
+      await this.options.afterWrite(evaluations);
+    } catch (error) {
+      this.counters.afterWriteFailures += 1;
+      this.lastAfterWriteError = error instanceof Error ? error.message : String(error);
+    }
   }
 
   /** Evaluated traces waiting for the sink. */

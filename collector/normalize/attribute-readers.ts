@@ -83,3 +83,27 @@ export function flattenedIndexes(attributes: Attributes, prefix: string): number
   }
   return [...indexes].sort((left, right) => left - right);
 }
+
+/** Parses a JSON-string attribute holding an array (`gen_ai.retrieval.documents`, `gen_ai.output.messages`). */
+export function readJsonArray(attributes: Attributes, key: string): unknown[] | null {
+  const value = attributes[key];
+  if (Array.isArray(value)) return value;
+  if (typeof value !== "string") return null;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Parses any JSON-string attribute; null when absent or not JSON. */
+export function readJson(attributes: Attributes, key: string): unknown {
+  const value = attributes[key];
+  if (typeof value !== "string") return value ?? null;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return null;
+  }
+}

@@ -5,11 +5,14 @@
  */
 import type { SpanRecord } from "../otlp/span-record.js";
 import { openInferenceMapper } from "./openinference-mapper.js";
+import { openLlmetryMapper } from "./openllmetry-mapper.js";
+import { otelGenAiMapper } from "./otel-genai-mapper.js";
 import { ragscopeMapper } from "./ragscope-mapper.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { NormalizedSpan } from "./stage-observation.js";
 
-export const defaultMappers: readonly SpanMapper[] = [ragscopeMapper, openInferenceMapper];
+/** Priority order (span-mapper.ts): our own attributes first, then OpenInference, OTel GenAI, OpenLLMetry. */
+export const defaultMappers: readonly SpanMapper[] = [ragscopeMapper, openInferenceMapper, otelGenAiMapper, openLlmetryMapper];
 
 export function createMapperRegistry(mappers: readonly SpanMapper[] = defaultMappers): (span: SpanRecord) => NormalizedSpan {
   const names = new Set<string>();

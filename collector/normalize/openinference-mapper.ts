@@ -1,14 +1,28 @@
 /**
  * Reads spans written to the OpenInference conventions only (Arize's
  * instrumentations: LangChain, LlamaIndex, OpenAI…), from
- * `openinference.span.kind` (shared/reference/interop.md §1). A CHAIN span
- * without a parent is the request; other CHAIN spans carry no RAG stage.
+ * `openinference.span.kind` (shared/reference/interop.md §1):
+ * - RETRIEVER → retrieve; RERANKER → rerank; LLM → generate;
+ * - a CHAIN (or AGENT) without a parent → the request; its run / case linkage
+ *   comes from `ragscope.*` keys in the `metadata` JSON (read-linkage.ts);
+ * - a CHAIN whose JSON input is a list of LangChain documents and whose output
+ *   is text → context assembly (the "format documents" step of a RAG chain),
+ *   the packed chunks in input order (test/golden/traces/langchain-openinference);
+ * - other CHAINs carry no RAG stage.
+ * `input.value` / `output.value` may be JSON (`input.mime_type:
+ * application/json`, e.g. `{"question": "…"}`); the query and answer are then
+ * the first text field of a known name.
  */
 import { OpenInference, OpenInferenceSpanKind } from "../../contracts/span-attributes.js";
-import type { SpanRecord } from "../otlp/span-record.js";
-import { readNumber, readString } from "./attribute-readers.js";
-import { readDocuments } from "./read-documents.js";
+import type { Attributes, SpanRecord } from "../otlp/span-record.js";
+import { readJson, readJsonObject, readNumber, readString } from "./attribute-readers.js";
+import { readDocuments, toObservedDocument } from "./read-documents.js";
+import { readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
+import type { StageObservation } from "./stage-observation.js";
+
+const QUERY_FIELDS = ["question", "query", "input", "text"] as const;
+const ANSWER_FIELDS = ["answer", "output", "text", "result"] as const;
 
 export const openInferenceMapper: SpanMapper = {
   name: "openinference",
@@ -20,7 +34,7 @@ export const openInferenceMapper: SpanMapper = {
       case OpenInferenceSpanKind.retriever:
         return {
           stage: "retrieve",
-          query: readString(attributes, OpenInference.inputValue),
+          query: readText(attributes, OpenInference.inputValue, QUERY_FIELDS),
           documents: readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, null),
         };
       case OpenInferenceSpanKind.reranker:
@@ -30,41 +44,75 @@ export const openInferenceMapper: SpanMapper = {
           input: readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, null),
           output: readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, null),
         };
-      case OpenInferenceSpanKind.llm: {
-        const inputTokens = readNumber(attributes, OpenInference.llmTokenCountPrompt);
-        const outputTokens = readNumber(attributes, OpenInference.llmTokenCountCompletion);
-        return {
-          stage: "generate",
-          model: readString(attributes, OpenInference.llmModelName),
-          inputTokens,
-          outputTokens,
-          totalTokens: readNumber(attributes, OpenInference.llmTokenCountTotal) ?? (inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null),
-          cost: readNumber(attributes, OpenInference.llmCostTotal),
-          timeToFirstTokenMs: null,
-          answer: readString(attributes, `${OpenInference.llmOutputMessagesPrefix}.0.${OpenInference.messageContent}`) ?? readString(attributes, OpenInference.outputValue),
-          abstained: null,
-        };
-      }
+      case OpenInferenceSpanKind.llm:
+        return readGeneration(attributes);
       case OpenInferenceSpanKind.chain:
       case OpenInferenceSpanKind.agent:
-        if (span.parentSpanId !== "") return { stage: "other" };
-        return {
-          stage: "request",
-          query: readString(attributes, OpenInference.inputValue),
-          answer: readString(attributes, OpenInference.outputValue),
-          runId: null,
-          caseId: null,
-          caseVersion: null,
-          datasetId: null,
-          datasetVersion: null,
-          tenantId: null,
-          principalId: readString(attributes, OpenInference.userId),
-          principalGroups: null,
-          route: null,
-          sessionId: readString(attributes, OpenInference.sessionId),
-        };
+        if (span.parentSpanId === "") return readRequest(attributes);
+        return readContextAssembly(attributes) ?? { stage: "other" };
       default:
         return { stage: "other" };
     }
   },
 };
+
+function readGeneration(attributes: Attributes): StageObservation {
+  const inputTokens = readNumber(attributes, OpenInference.llmTokenCountPrompt);
+  const outputTokens = readNumber(attributes, OpenInference.llmTokenCountCompletion);
+  const invocation = readJsonObject(attributes, OpenInference.llmInvocationParameters);
+  const invokedModel = [invocation?.model, invocation?.model_name].find((value): value is string => typeof value === "string" && value !== "");
+  return {
+    stage: "generate",
+    model: readString(attributes, OpenInference.llmModelName) ?? invokedModel ?? null,
+    inputTokens,
+    outputTokens,
+    totalTokens: readNumber(attributes, OpenInference.llmTokenCountTotal) ?? (inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null),
+    cost: readNumber(attributes, OpenInference.llmCostTotal),
+    timeToFirstTokenMs: null,
+    answer: readString(attributes, `${OpenInference.llmOutputMessagesPrefix}.0.${OpenInference.messageContent}`) ?? readText(attributes, OpenInference.outputValue, ANSWER_FIELDS),
+    abstained: null,
+  };
+}
+
+function readRequest(attributes: Attributes): StageObservation {
+  return {
+    stage: "request",
+    query: readText(attributes, OpenInference.inputValue, QUERY_FIELDS),
+    answer: readText(attributes, OpenInference.outputValue, ANSWER_FIELDS),
+    ...readLinkage([attributes, readJsonObject(attributes, OpenInference.metadata)]),
+  };
+}
+
+/** A chain that turns a list of documents into text; see the module comment. */
+function readContextAssembly(attributes: Attributes): StageObservation | null {
+  if (readString(attributes, OpenInference.inputMimeType) !== "application/json") return null;
+  const input = readJson(attributes, OpenInference.inputValue);
+  const list = Array.isArray(input) ? input : Array.isArray((input as { input?: unknown } | null)?.input) ? (input as { input: unknown[] }).input : null;
+  if (list === null || list.length === 0 || !list.every(isLangChainDocument)) return null;
+  const text = readText(attributes, OpenInference.outputValue, ANSWER_FIELDS);
+  return {
+    stage: "context",
+    chunkIds: list.map((document) => toObservedDocument({ id: document.id, metadata: document.metadata }).chunkId),
+    droppedChunks: null,
+    truncatedChunkIds: null,
+    text,
+    tokenCount: null,
+    tokenBudget: null,
+  };
+}
+
+function isLangChainDocument(value: unknown): value is { pageContent: string; metadata?: unknown; id?: unknown } {
+  return typeof value === "object" && value !== null && typeof (value as { pageContent?: unknown }).pageContent === "string";
+}
+
+/** The attribute as text; a JSON object yields its first text field among `fields`. */
+function readText(attributes: Attributes, key: string, fields: readonly string[]): string | null {
+  const value = readString(attributes, key);
+  if (value === null) return null;
+  const mimeType = readString(attributes, key === OpenInference.inputValue ? OpenInference.inputMimeType : OpenInference.outputMimeType);
+  if (mimeType !== "application/json") return value;
+  const parsed = readJsonObject(attributes, key);
+  if (parsed === null) return typeof readJson(attributes, key) === "string" ? (readJson(attributes, key) as string) : null;
+  for (const field of fields) if (typeof parsed[field] === "string") return parsed[field];
+  return null;
+}

@@ -5,16 +5,22 @@
  * no convention carries. When only OpenInference is present, the document id,
  * version and section are looked up in `document.metadata`, where frameworks
  * such as LangChain keep them.
+ *
+ * A document that carries no chunk id anywhere (Arize's LangChain
+ * instrumentation writes only content and metadata) is kept at its rank with
+ * an empty chunk id: it was retrieved, and its text can still be matched to
+ * gold evidence; an id is never made up.
  */
 import { DocumentField, OpenInference } from "../../contracts/span-attributes.js";
 import type { Attributes } from "../otlp/span-record.js";
-import { flattenedIndexes, readJsonObject, readNumber, readString, readStringList } from "./attribute-readers.js";
+import { flattenedIndexes, readJsonObject, readNumber, readString, readStringList, toNumber } from "./attribute-readers.js";
 import type { ObservedDocument } from "./stage-observation.js";
 
 const metadataKeys = {
-  documentId: ["document_id", "doc_id", "source_id", "source"],
-  documentVersion: ["document_version", "version"],
-  sectionId: ["section_id", "section"],
+  chunkId: ["chunk_id", "chunkId", "id"],
+  documentId: ["document_id", "documentId", "doc_id", "source_id", "source"],
+  documentVersion: ["document_version", "documentVersion", "version"],
+  sectionId: ["section_id", "sectionId", "section"],
   effectiveFrom: ["effective_from", "effective_time", "valid_from"],
   effectiveTo: ["effective_to", "valid_to", "expires_at"],
   tenantId: ["tenant_id", "tenant"],
@@ -51,10 +57,8 @@ export function readDocuments(attributes: Attributes, openInferencePrefix: strin
     const own = ragscopePrefix ? `${ragscopePrefix}.${index}.` : null;
     const metadata = readJsonObject(attributes, `${base}${OpenInference.documentMetadata}`);
     const ownString = (field: string) => (own ? readString(attributes, `${own}${field}`) : null);
-    const chunkId = readString(attributes, `${base}${OpenInference.documentId}`) ?? fromMetadata(metadata, ["chunk_id", "id"]);
-    if (chunkId === null) continue;
     documents.push({
-      chunkId,
+      chunkId: readString(attributes, `${base}${OpenInference.documentId}`) ?? fromMetadata(metadata, metadataKeys.chunkId) ?? "",
       documentId: ownString(DocumentField.documentId) ?? fromMetadata(metadata, metadataKeys.documentId),
       documentVersion: ownString(DocumentField.documentVersion) ?? fromMetadata(metadata, metadataKeys.documentVersion),
       sectionId: ownString(DocumentField.sectionId) ?? fromMetadata(metadata, metadataKeys.sectionId),
@@ -67,4 +71,46 @@ export function readDocuments(attributes: Attributes, openInferencePrefix: strin
     });
   }
   return documents;
+}
+
+/** What a structured document record names its parts (GenAI's `{ id, score, … }`, LangChain's `{ pageContent, metadata }`). */
+export interface DocumentFields {
+  id?: unknown;
+  score?: unknown;
+  text?: unknown;
+  metadata?: unknown;
+}
+
+/**
+ * One document from a structured record: GenAI's retrieval document, an
+ * OpenLLMetry `db.query.result` event, a LangChain document in a chain's JSON
+ * input. Ids missing from the record are looked up in its metadata; a chunk
+ * id found nowhere is empty (see the module comment).
+ */
+export function toObservedDocument(fields: DocumentFields): ObservedDocument {
+  const metadata = parseObject(fields.metadata);
+  const id = typeof fields.id === "string" && fields.id !== "" ? fields.id : typeof fields.id === "number" ? String(fields.id) : null;
+  return {
+    chunkId: id ?? fromMetadata(metadata, metadataKeys.chunkId) ?? "",
+    documentId: fromMetadata(metadata, metadataKeys.documentId),
+    documentVersion: fromMetadata(metadata, metadataKeys.documentVersion),
+    sectionId: fromMetadata(metadata, metadataKeys.sectionId),
+    text: typeof fields.text === "string" ? fields.text : null,
+    score: toNumber(typeof fields.score === "number" || typeof fields.score === "string" ? fields.score : undefined),
+    effectiveFrom: fromMetadata(metadata, metadataKeys.effectiveFrom),
+    effectiveTo: fromMetadata(metadata, metadataKeys.effectiveTo),
+    acl: aclFromMetadata(metadata),
+    tenantId: fromMetadata(metadata, metadataKeys.tenantId),
+  };
+}
+
+function parseObject(value: unknown): Record<string, unknown> | null {
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }

@@ -11,7 +11,8 @@
  * - the context, its packed and dropped chunks come from the context stage;
  * - citations from the cite stage; tokens and cost are summed over every
  *   generation span, the answer is the request's output or else the last
- *   generation's.
+ *   generation's;
+ * - user feedback spans (thumbs, follow-up, handoff) in time order.
  * What no span carried stays null, so metrics that need it are "not available".
  * A failed root is a timeout only when it says so with the OTel `error.type`
  * attribute (value `timeout`); status messages are free text and not parsed.
@@ -24,6 +25,7 @@ import type { SpanRecord } from "../otlp/span-record.js";
 import type {
   CiteObservation,
   ContextObservation,
+  FeedbackObservation,
   GenerateObservation,
   NormalizedSpan,
   ObservedDocument,
@@ -86,6 +88,9 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const generations = ofStage<GenerateObservation>(normalized, "generate");
   const citations = ofStage<CiteObservation>(normalized, "cite");
   const rewrites = ofStage<QueryRewriteObservation>(normalized, "query_rewrite");
+  const feedback = ofStage<FeedbackObservation>(normalized, "feedback")
+    .filter((item) => item.observation.kind !== null)
+    .sort((left, right) => (left.span.startTimeUnixNano < right.span.startTimeUnixNano ? -1 : left.span.startTimeUnixNano > right.span.startTimeUnixNano ? 1 : 0));
 
   const retrievedDocuments = retrieves.some((item) => item.observation.documents !== null) ? retrieves.flatMap((item) => item.observation.documents ?? []) : null;
   const lookup = new Map<string, ObservedDocument>();
@@ -154,6 +159,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
       principal_groups: linkage?.principalGroups ?? null,
       service_name: serviceName(rootSpan ?? trace.spans[0] ?? null),
       route: linkage?.route ?? null,
+      feedback: feedback.map(({ span, observation }) => ({ kind: observation.kind!, value: observation.value, comment: observation.comment, recorded_at: toIso(span.startTimeUnixNano) })),
       source_conventions: conventions,
       partial_trace: !trace.complete,
       span_count: trace.spans.length,

@@ -9,6 +9,7 @@ import { ClickHouseCaseStore } from "../cases/case-store.js";
 import type { CollectorConfig } from "../config/collector-config.js";
 import { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 import { MemoryDeadLetters } from "../evaluate/memory-dead-letters.js";
+import type { OnlineStage } from "../online/online-stage.js";
 import { startReceiver } from "../receive/start-receiver.js";
 import { ClickHouseSink } from "../sink/clickhouse-sink.js";
 import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
@@ -21,6 +22,8 @@ export interface EmbeddedCollector {
   worker: EvaluationWorker;
   bus: InProcessBus;
   deadLetters: MemoryDeadLetters;
+  /** Sampling, judge queue and alerts, when `options.online` built them. */
+  online: OnlineStage | null;
   /** Resolves when nothing is queued, open or waiting for the sink; false on timeout. */
   waitUntilIdle(timeoutMs: number): Promise<boolean>;
   /** Evaluates every open trace now (partial ones flagged) and writes them. */
@@ -30,10 +33,20 @@ export interface EmbeddedCollector {
 
 const MAX_IDLE_WAIT_MS = 200;
 
-export async function startEmbeddedCollector(config: Readonly<CollectorConfig>): Promise<EmbeddedCollector> {
+export interface EmbeddedCollectorOptions {
+  /**
+   * Builds the online stage (collector/online/online-stage.ts, e.g. with
+   * createOnlineStage) once the store is open; the worker then calls its
+   * `afterWrite` after each durable write. Absent: rule metrics only.
+   */
+  online?: (resources: { connection: ClickHouseConnection; cases: ClickHouseCaseStore }) => Promise<OnlineStage>;
+}
+
+export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, options: EmbeddedCollectorOptions = {}): Promise<EmbeddedCollector> {
   const connection = await openClickHouse(config.clickhouse);
   await runMigrations(connection);
   const cases = new ClickHouseCaseStore(connection);
+  const online = options.online ? await options.online({ connection, cases }) : null;
   const sink = new ClickHouseSink(connection);
   const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages });
   const deadLetters = new MemoryDeadLetters();
@@ -47,6 +60,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>):
     maxBatch: config.sink.maxBatch,
     sinkRetry: { initialDelayMs: config.sink.retryInitialDelayMs, maxDelayMs: config.sink.retryMaxDelayMs, maxAttempts: Infinity, deadlineMs: config.sink.retryDeadlineMs },
     signal: stop.signal,
+    afterWrite: online ? (evaluations) => online.afterWrite(evaluations) : undefined,
   });
   const receiver = await startReceiver({
     host: config.receiver.host,
@@ -93,7 +107,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>):
     }
   })();
 
-  const idle = () => inFlight === 0 && bus.depth === 0 && worker.assembler.openTraces === 0 && worker.backlog === 0;
+  const idle = () => inFlight === 0 && bus.depth === 0 && worker.assembler.openTraces === 0 && worker.backlog === 0 && (online?.isIdle() ?? true);
 
   return {
     receiverUrl: receiver.url,
@@ -102,6 +116,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>):
     worker,
     bus,
     deadLetters,
+    online,
     async waitUntilIdle(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
@@ -128,6 +143,8 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>):
         await worker.ingest(await bus.take(Number.MAX_SAFE_INTEGER, 0));
         await worker.processReady(true);
       });
+      // After the last traces were handed over; judge work still queued in-process is dropped (not durable embedded).
+      await online?.close();
       await connection.close();
     },
   };

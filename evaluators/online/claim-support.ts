@@ -12,7 +12,9 @@
  * 2. facts: every number (with its unit), date and entity the claim states is
  *    stated in the context too (text/fact-mentions.ts, fact-agreement.ts). A
  *    changed number is the classic hallucination, and its words alone match.
- * A claim with neither content units nor facts ("好的。") is not a claim.
+ * A sentence with fewer than MIN_CLAIM_UNITS (2) distinct content units and
+ * no fact ("好的。", "可以。", "Yes.") is not a claim: nothing in it can be
+ * checked against a context.
  */
 import { dateIsStated, numberIsStated } from "../text/fact-agreement.js";
 import { extractFacts, type FactMentions } from "../text/fact-mentions.js";
@@ -20,6 +22,7 @@ import { compactText } from "../text/normalize-text.js";
 import { unitRecall, unitSet } from "./content-units.js";
 
 export const CLAIM_SUPPORT_THRESHOLD = 0.6;
+export const MIN_CLAIM_UNITS = 2;
 
 export interface ClaimVerdict {
   claim: string;
@@ -46,7 +49,7 @@ export function checkClaim(claim: string, context: SupportContext): ClaimVerdict
   const words = unitRecall(claim, context.units);
   const facts = extractFacts(claim);
   const factCount = facts.numbers.length + facts.dates.length + facts.entities.length;
-  if (words.recall === null && factCount === 0) return null;
+  if (words.found.length + words.missing.length < MIN_CLAIM_UNITS && factCount === 0) return null;
   const missingFacts = [
     ...facts.numbers.filter((mention) => !numberIsStated(mention, context.facts)).map((mention) => mention.text.trim()),
     ...facts.dates.filter((mention) => !dateIsStated(mention, context.facts)).map((mention) => mention.text.trim()),

@@ -37,11 +37,11 @@ const SECRET_EN = "(?:confidential|secret|sensitive|internal|private)(?: (?:info
 const REVEAL_ZH = "(?:输出|泄露|泄漏|透露|告诉我|发送|发给|打印|显示|列出)";
 /**
  * A policy that forbids disclosure ("不得泄露机密信息", "never share your
- * password") is the opposite of an injection: a negation right before the verb
- * rules the match out.
+ * password") is the opposite of an injection: a negation earlier in the same
+ * clause rules the match out.
  */
-const NOT_NEGATED_ZH = "(?<!不得|不要|不能|不可|不会|不准|禁止|严禁|请勿|切勿|勿|避免|防止|不应|不许)";
-const NOT_NEGATED_EN = "(?<!\\b(?:not|never|n't|no one should|nobody should) )";
+const NOT_NEGATED_ZH = "(?<!(?:不得|不要|不能|不可|不会|不准|禁止|严禁|请勿|切勿|勿|避免|防止|不应|不许)[^,，。！？!?;；:：\\n]{0,8})";
+const NOT_NEGATED_EN = "(?<!(?:\\bnot|\\bnever|n't|\\bno one should|\\bnobody should)\\s[^.,!?;:\\n]{0,24})";
 const REVEAL_EN = "(?:output|reveal|leak|disclose|print|show|display|list|send|tell me|give me|share|repeat|dump)";
 
 export const INJECTION_PATTERNS: readonly InjectionPattern[] = [

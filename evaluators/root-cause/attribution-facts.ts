@@ -8,7 +8,8 @@ import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js"
 import type { EvalCase, GoldEvidence } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { matchEvidence } from "../evidence/match-evidence.js";
-import { chunkLookup, packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
+import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
+import { generatorContext } from "../online/generator-context.js";
 import { decideAbstention, type AbstentionDecision } from "../rules/answer-abstention.js";
 import { coverageOfEachEvidence } from "../rules/context-evidence-coverage.js";
 import { principalOf, type Principal } from "../rules/retrieval-access-control.js";
@@ -54,9 +55,8 @@ export interface AttributionFacts {
   retrieved: RetrievedChunk[] | null;
   preRerank: RetrievedChunk[] | null;
   packed: PackedChunk[] | null;
-  /** The context text, else the packed chunks' texts joined; null when neither was recorded. */
+  /** What the generator saw (online/generator-context.ts): the context text, else packed, else retrieved chunk texts. */
   contextText: string | null;
-  lookup: Map<string, RetrievedChunk>;
   effectiveAt: EffectiveAt | null;
   principal: Principal;
   abstention: AbstentionDecision | null;
@@ -69,22 +69,23 @@ export interface AttributionFacts {
 
 export const ROOT_CAUSE_EVALUATOR_ID = "root_cause";
 
+/**
+ * The pipeline layer an evaluator judges, from its id's family
+ * (`retrieval.ranking` → retrieval). A judge evaluator (`judge.<metric>`) is
+ * placed by its metric: judge.citation_support is a citation check,
+ * judge.context_* a context check, every other one (faithfulness,
+ * correctness, …) and every unknown family the answer.
+ */
 export function layerOf(evaluatorId: string): EvaluatorLayer {
-  const family = evaluatorId.split(".")[0];
-  return family === "retrieval" || family === "context" || family === "citation" || family === "performance" ? family : "answer";
+  const [family, rest = ""] = evaluatorId.split(/\.(.*)/s);
+  const subject = family === "judge" ? rest.split("_")[0] : family;
+  return subject === "retrieval" || subject === "context" || subject === "citation" || subject === "performance" ? subject : "answer";
 }
 
 function firstRank(chunks: readonly RetrievedChunk[] | null, evidence: GoldEvidence): number | null {
   if (chunks === null) return null;
   const index = chunks.findIndex((chunk) => matchEvidence(chunk, evidence).matched);
   return index < 0 ? null : index + 1;
-}
-
-function contextTextOf(caseResult: CaseResult, packed: readonly PackedChunk[] | null): string | null {
-  if (caseResult.rag_observation.context !== null) return caseResult.rag_observation.context;
-  if (packed === null) return null;
-  const texts = packed.map((chunk) => chunk.text).filter((text): text is string => text !== null);
-  return texts.length === 0 ? null : texts.join("\n");
 }
 
 export function gatherFacts(caseResult: CaseResult, evalCase: EvalCase | null, evaluationResults: readonly EvaluationResult[], options: AttributionOptions = {}): AttributionFacts {
@@ -116,8 +117,7 @@ export function gatherFacts(caseResult: CaseResult, evalCase: EvalCase | null, e
     retrieved: observation.retrieved_chunks,
     preRerank: observation.pre_rerank_chunks,
     packed,
-    contextText: contextTextOf(caseResult, packed),
-    lookup: chunkLookup(caseResult),
+    contextText: generatorContext(caseResult)?.text ?? null,
     effectiveAt,
     principal: principalOf(caseResult, evalCase),
     abstention: decideAbstention(observation.abstained, caseResult.output),

@@ -21,7 +21,7 @@ export const permissionLeakStep: RootCauseStep = {
     return {
       reason: `the principal may not read ${denied.map((chunk) => `${chunk.chunk_id} (${accessVerdict(chunk, facts.principal) === "denied_tenant" ? `tenant ${chunk.tenant_id}` : `acl ${chunk.acl!.join("|")}`})`).join(", ")}`,
       chunkIds: denied.map((chunk) => chunk.chunk_id),
-      metrics: ["permission_violation_rate"],
+      metrics: ["permission_violation_rate", "permission_leak_rate", "cited_permission_violation_rate"],
       confidence: "deterministic_rule",
     };
   },

@@ -84,12 +84,12 @@ export class RagscopeSpanProcessor implements SpanProcessor {
 
   onEnd(span: ReadableSpan): void {
     const spanContext = span.spanContext();
-    if ((spanContext.traceFlags & TraceFlags.SAMPLED) === 0) return;
+    if ((spanContext.traceFlags & TraceFlags.SAMPLED) === 0 || this.shutdownPromise !== undefined) return;
     if (this.sampleRate < 1 && !isTraceSampled(spanContext.traceId, this.sampleRate)) {
       this.counters.sampledOut += 1;
       return;
     }
-    if (this.shutdownPromise !== undefined || this.queue.length >= this.maxQueueSize) {
+    if (this.queue.length >= this.maxQueueSize) {
       this.counters.droppedQueueFull += 1;
       this.warn(`ragscope: span queue full (${this.maxQueueSize}); ${this.counters.droppedQueueFull} spans dropped so far`);
       return;
@@ -112,7 +112,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
       // A collector that is down at shutdown fails the first batch; the rest
       // would only fail the same way, one timeout each, so they are counted as lost.
       await this.drain(true);
-      this.clearTimer();
+      this.counters.failed += this.queue.length;
+      this.queue.length = 0;
       try {
         await this.exporter.shutdown();
       } catch (error) {
@@ -123,8 +124,23 @@ export class RagscopeSpanProcessor implements SpanProcessor {
   }
 
   private async drain(stopAtFirstFailure = false): Promise<void> {
+    // The export timers are unref()-ed; someone awaiting this flush must get
+    // an answer even if nothing else keeps the event loop alive.
+    const keepAlive = setInterval(() => undefined, 1 << 30);
+    try {
+      await this.drainQueue(stopAtFirstFailure);
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
+  private async drainQueue(stopAtFirstFailure: boolean): Promise<void> {
     this.clearTimer();
-    while (this.queue.length > 0 || this.inFlight !== undefined) {
+    // Spans the application ends meanwhile wait for the next round: a flush
+    // exports what was queued when it was called, and so always ends.
+    let rounds = Math.ceil(this.queue.length / this.maxExportBatchSize) + 1;
+    while ((this.queue.length > 0 || this.inFlight !== undefined) && rounds > 0) {
+      rounds -= 1;
       if (this.inFlight !== undefined) {
         await this.inFlight;
         continue;
@@ -136,6 +152,7 @@ export class RagscopeSpanProcessor implements SpanProcessor {
         this.queue.length = 0;
       }
     }
+    this.clearTimer();
   }
 
   private schedule(delay: number): void {

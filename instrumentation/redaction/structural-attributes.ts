@@ -36,7 +36,7 @@ const exactKeys = new Set<string>([
 ]);
 
 /** `…documents.N.document.id` (OpenInference) and ragscope's per-document id fields. */
-const documentIdKey = /(?:^|\.)documents\.\d+\.(?:document\.id|document_id|document_version|section_id|effective_from|effective_to|rank|tenant_id|acl)$/;
+const documentIdKey = /(?:^|[._])documents\.\d+\.(?:document\.id|document_id|document_version|section_id|effective_from|effective_to|rank|tenant_id|acl)$/;
 
 export function isStructuralAttribute(key: string): boolean {
   return exactKeys.has(key) || documentIdKey.test(key);

@@ -1,0 +1,218 @@
+/**
+ * Sliding-window alert evaluation over sampled metric values (issue 6
+ * "Alerts"; DESIGN.md: "alerts that fire on real drops and not on noise").
+ *
+ * Per rule, a window of the latest samples of its metric — one per Case
+ * Result: a replayed or re-evaluated trace replaces its earlier sample, never
+ * adds a second — bounded by time (observation time; judge results arrive
+ * later than the traces they judge) and/or by count. Then:
+ *
+ * - below `minSamples` samples nothing changes;
+ * - the window's mean gets a confidence interval (confidence-interval.ts):
+ *   Wilson when every value is 0 or 1 (a pass rate), Student-t otherwise;
+ * - an alert FIRES when the whole interval is on the wrong side of the
+ *   threshold: for ">= 0.92", its upper bound is below 0.92. 3 failures in 20
+ *   samples (a pass rate of 0.85, Wilson 95 % interval 0.64–0.95) do not
+ *   fire; a stream that dropped to 0.80 does once the interval is below 0.92;
+ * - a firing alert RESOLVES when the interval is no longer wholly on the wrong
+ *   side AND the mean is back on the right side by the hysteresis margin.
+ *
+ * Each transition is an AlertEvent carrying the trace ids behind it. Time is
+ * passed in, so tests and replays control it.
+ */
+import { deterministicId } from "../../contracts/ids.js";
+import { satisfies, type Threshold } from "../../evaluators/threshold.js";
+import type { AlertEvent } from "./alert-event.js";
+import { validateAlertRule, type AlertRule } from "./alert-rule.js";
+import { meanInterval, wilsonInterval, type Interval } from "./confidence-interval.js";
+import type { MetricSample } from "./metric-sample.js";
+
+interface WindowEntry {
+  value: number;
+  traceId: string;
+  observedAt: number;
+}
+
+interface RuleState {
+  rule: AlertRule;
+  window: Map<string, WindowEntry>;
+  firing: { alertId: string; firedAt: number } | null;
+}
+
+export interface RuleStatus {
+  ruleId: string;
+  metric: string;
+  state: "ok" | "firing";
+  sampleCount: number;
+  statistic: "wilson" | "t" | null;
+  interval: Interval | null;
+}
+
+/** Every value in [lower, upper] fails the threshold. */
+export function wholeIntervalFails(interval: Pick<Interval, "lower" | "upper">, threshold: Threshold): boolean {
+  switch (threshold.comparator) {
+    case ">=":
+    case ">":
+      return !satisfies(interval.upper, threshold);
+    case "<=":
+    case "<":
+      return !satisfies(interval.lower, threshold);
+    case "=":
+      return !satisfies(interval.lower, { ...threshold, comparator: "<=" }) || !satisfies(interval.upper, { ...threshold, comparator: ">=" });
+    case "!=":
+      return !satisfies(interval.lower, threshold) && !satisfies(interval.upper, threshold);
+  }
+}
+
+/** The mean is on the right side of the threshold by `margin`. */
+export function meanRecovered(mean: number, threshold: Threshold, margin: number): boolean {
+  switch (threshold.comparator) {
+    case ">=":
+    case ">":
+      return satisfies(mean, { ...threshold, value: threshold.value + margin });
+    case "<=":
+    case "<":
+      return satisfies(mean, { ...threshold, value: threshold.value - margin });
+    case "=":
+      return Math.abs(mean - threshold.value) <= margin + 1e-9;
+    case "!=":
+      return Math.abs(mean - threshold.value) > margin;
+  }
+}
+
+function describeWindow(rule: AlertRule): string {
+  const parts: string[] = [];
+  if (rule.windowMs !== null) {
+    const units: [number, string][] = [[86_400_000, "d"], [3_600_000, "h"], [60_000, "m"], [1_000, "s"]];
+    const [size, unit] = units.find(([ms]) => rule.windowMs! % ms === 0) ?? [1, "ms"];
+    parts.push(`${rule.windowMs / size}${unit}`);
+  }
+  if (rule.windowSamples !== null) parts.push(`last ${rule.windowSamples} samples`);
+  return parts.join(", ");
+}
+
+const format = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, ""));
+
+export class AlertEvaluator {
+  private readonly states: RuleState[];
+  private readonly byMetric = new Map<string, RuleState[]>();
+
+  constructor(rules: readonly AlertRule[]) {
+    const ids = new Set<string>();
+    for (const rule of rules) {
+      const problems = validateAlertRule(rule);
+      if (problems.length > 0) throw new Error(problems.join("; "));
+      if (ids.has(rule.id)) throw new Error(`alert rule "${rule.id}" is declared twice`);
+      ids.add(rule.id);
+    }
+    this.states = rules.map((rule) => ({ rule, window: new Map(), firing: null }));
+    for (const state of this.states) {
+      const list = this.byMetric.get(state.rule.metric) ?? [];
+      list.push(state);
+      this.byMetric.set(state.rule.metric, list);
+    }
+  }
+
+  /** Adds samples observed at `now` and evaluates the rules of their metrics. */
+  observe(samples: readonly MetricSample[], now: number): AlertEvent[] {
+    const touched = new Set<RuleState>();
+    for (const sample of samples) {
+      for (const state of this.byMetric.get(sample.metric) ?? []) {
+        // Delete first so a replaced sample moves to the end (most recent).
+        state.window.delete(sample.caseResultId);
+        state.window.set(sample.caseResultId, { value: sample.value, traceId: sample.traceId, observedAt: now });
+        touched.add(state);
+      }
+    }
+    return [...touched].flatMap((state) => this.evaluateRule(state, now));
+  }
+
+  /** Evaluates every rule at `now` (windows slide with time even without new samples). */
+  evaluate(now: number): AlertEvent[] {
+    return this.states.flatMap((state) => this.evaluateRule(state, now));
+  }
+
+  status(now: number): RuleStatus[] {
+    return this.states.map((state) => {
+      this.prune(state, now);
+      const computed = this.compute(state);
+      return { ruleId: state.rule.id, metric: state.rule.metric, state: state.firing ? "firing" : "ok", sampleCount: state.window.size, statistic: computed?.statistic ?? null, interval: computed?.interval ?? null };
+    });
+  }
+
+  private prune(state: RuleState, now: number): void {
+    const { windowMs, windowSamples } = state.rule;
+    if (windowMs !== null) {
+      for (const [key, entry] of state.window) {
+        if (entry.observedAt > now - windowMs) break;
+        state.window.delete(key);
+      }
+    }
+    if (windowSamples !== null) {
+      for (const key of state.window.keys()) {
+        if (state.window.size <= windowSamples) break;
+        state.window.delete(key);
+      }
+    }
+  }
+
+  private compute(state: RuleState): { statistic: "wilson" | "t"; interval: Interval } | null {
+    const values = [...state.window.values()].map((entry) => entry.value);
+    if (values.length < state.rule.minSamples) return null;
+    const proportions = values.every((value) => value >= 0 && value <= 1);
+    const binary = values.every((value) => value === 0 || value === 1);
+    const statistic = state.rule.statistic === "t" || (state.rule.statistic === "auto" && !binary) || !proportions ? "t" : "wilson";
+    const sum = values.reduce((total, value) => total + value, 0);
+    return { statistic, interval: statistic === "wilson" ? wilsonInterval(sum, values.length, state.rule.confidence) : meanInterval(values, state.rule.confidence) };
+  }
+
+  private evaluateRule(state: RuleState, now: number): AlertEvent[] {
+    this.prune(state, now);
+    const computed = this.compute(state);
+    if (computed === null) return [];
+    const { rule } = state;
+    const fails = wholeIntervalFails(computed.interval, rule.threshold);
+    if (state.firing === null && fails) {
+      const alertId = deterministicId("alert", rule.id, String(now));
+      state.firing = { alertId, firedAt: now };
+      return [this.event(state, "firing", computed, now)];
+    }
+    if (state.firing !== null && !fails && meanRecovered(computed.interval.mean, rule.threshold, rule.hysteresis)) {
+      const event = this.event(state, "resolved", computed, now);
+      state.firing = null;
+      return [event];
+    }
+    return [];
+  }
+
+  private event(state: RuleState, kind: "firing" | "resolved", computed: { statistic: "wilson" | "t"; interval: Interval }, now: number): AlertEvent {
+    const { rule } = state;
+    const firing = state.firing!;
+    const entries = [...state.window.values()].reverse();
+    const failing = entries.filter((entry) => !satisfies(entry.value, rule.threshold));
+    const passing = entries.filter((entry) => satisfies(entry.value, rule.threshold));
+    const traceIds = [...new Set([...failing, ...passing].map((entry) => entry.traceId))].slice(0, rule.maxTraceIds);
+    const { interval, statistic } = computed;
+    const percent = `${format(rule.confidence * 100)}%`;
+    const summary = `${rule.metric} mean ${format(interval.mean)} (${percent} interval ${format(interval.lower)}–${format(interval.upper)}, ${interval.count} samples, window ${describeWindow(rule)})`;
+    return {
+      event_id: deterministicId("alert_event", firing.alertId, kind),
+      alert_id: firing.alertId,
+      rule_id: rule.id,
+      metric: rule.metric,
+      state: kind,
+      threshold: rule.threshold.source,
+      statistic,
+      value: interval.mean,
+      lower: interval.lower,
+      upper: interval.upper,
+      confidence: rule.confidence,
+      sample_count: interval.count,
+      window: describeWindow(rule),
+      trace_ids: traceIds,
+      at: new Date(now).toISOString(),
+      fired_at: new Date(firing.firedAt).toISOString(),
+      message: kind === "firing" ? `${rule.id} is failing: ${summary} is wholly outside "${rule.threshold.source}"; ${failing.length} of ${interval.count} samples fail it` : `${rule.id} recovered: ${summary} meets "${rule.threshold.source}" again`,
+    };
+  }
+}

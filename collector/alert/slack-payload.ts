@@ -1,0 +1,37 @@
+/**
+ * The Slack-compatible webhook payload of an alert event: `text` (the
+ * notification fallback, what incoming webhooks require) and Block Kit
+ * `blocks` (header, details, the traces behind it). Mattermost and other
+ * Slack-compatible receivers read the same shape.
+ */
+import type { AlertEvent } from "./alert-event.js";
+
+export interface SlackPayload {
+  text: string;
+  blocks: Record<string, unknown>[];
+}
+
+const SLACK_TEXT_LIMIT = 2900;
+
+export function slackPayload(event: AlertEvent): SlackPayload {
+  const icon = event.state === "firing" ? ":rotating_light:" : ":white_check_mark:";
+  const title = `${event.state === "firing" ? "FIRING" : "RESOLVED"}: ${event.rule_id} ${event.threshold}`;
+  const details = [
+    `*Metric:* \`${event.metric}\` — mean ${round(event.value)}, ${round(event.confidence * 100)}% interval ${round(event.lower)}–${round(event.upper)} over ${event.sample_count} samples (${event.window})`,
+    `*Threshold:* \`${event.threshold}\` · *Statistic:* ${event.statistic === "wilson" ? "Wilson score" : "Student t"}`,
+    `*Since:* ${event.fired_at}${event.state === "resolved" ? ` · *Resolved:* ${event.at}` : ""}`,
+  ].join("\n");
+  const traces = event.trace_ids.length === 0 ? "no traces" : event.trace_ids.map((traceId) => `\`${traceId}\``).join(", ");
+  return {
+    text: `${icon} ${title} — ${event.message}`.slice(0, SLACK_TEXT_LIMIT),
+    blocks: [
+      { type: "header", text: { type: "plain_text", text: title.slice(0, 150), emoji: true } },
+      { type: "section", text: { type: "mrkdwn", text: details.slice(0, SLACK_TEXT_LIMIT) } },
+      { type: "context", elements: [{ type: "mrkdwn", text: `*Traces:* ${traces}`.slice(0, SLACK_TEXT_LIMIT) }] },
+    ],
+  };
+}
+
+function round(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(3);
+}

@@ -1,0 +1,160 @@
+/**
+ * `ragscope report`: the dashboards without Grafana. Runs the panels of the
+ * generated Grafana dashboards (dashboards/*.json) on the configured store —
+ * the embedded engine by default, or RAGSCOPE_CLICKHOUSE_URL — writes them as
+ * one static HTML file with charts, and prints the headline numbers.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Command } from "commander";
+import { loadCollectorConfig } from "../config/collector-config.js";
+import { collectDashboard, type DashboardResult } from "../report/collect-report.js";
+import { readDashboards } from "../report/dashboard-files.js";
+import { formatValue } from "../report/format-value.js";
+import { renderHtmlReport } from "../report/html-report.js";
+import { openClickHouse, quoteIdentifier, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
+import { runMigrations } from "../sink/run-migrations.js";
+
+type Output = { log: (line: string) => void; error: (line: string) => void };
+
+export interface ReportOptions {
+  dataDir?: string;
+  out: string;
+  from?: string;
+  to?: string;
+  service: string[];
+  tenant: string[];
+  dataset: string[];
+  run: string[];
+  baseline?: string;
+  candidate?: string;
+  traceId?: string;
+  traceUrl?: string;
+}
+
+export interface ReportOutcome {
+  file: string;
+  dashboards: DashboardResult[];
+  panelErrors: number;
+}
+
+export const defaultReportFile = path.join(".ragscope", "report.html");
+
+const DURATION_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `now`, `now-6h`, or an ISO 8601 date-time; null when unreadable. */
+export function parseTime(text: string, now: number): number | null {
+  if (text === "now") return now;
+  const relative = /^now-(\d+)([smhd])$/.exec(text);
+  if (relative) return now - Number(relative[1]) * DURATION_MS[relative[2]!]!;
+  const parsed = Date.parse(text);
+  return Number.isNaN(parsed) ? null : parsed;
+}
+
+/** The stored requests' time span, to the minute; the last day when nothing is stored. */
+async function dataRange(connection: ClickHouseConnection, now: number): Promise<{ fromMs: number; toMs: number }> {
+  const database = quoteIdentifier(connection.database);
+  const result = await connection.client.query({
+    query: `SELECT toUnixTimestamp64Milli(min(started_at)) AS first, toUnixTimestamp64Milli(max(started_at)) AS last, count() AS requests FROM ${database}.case_results FINAL`,
+    format: "JSONEachRow",
+  });
+  const [row] = await result.json<{ first: string | number; last: string | number; requests: string | number }>();
+  if (!row || Number(row.requests) === 0) return { fromMs: now - DURATION_MS.d!, toMs: now };
+  const minute = DURATION_MS.m!;
+  return { fromMs: Math.floor(Number(row.first) / minute) * minute, toMs: Math.ceil((Number(row.last) + 1) / minute) * minute };
+}
+
+export function summaryLines(dashboards: readonly DashboardResult[]): string[] {
+  const lines: string[] = [];
+  for (const result of dashboards) {
+    lines.push(result.dashboard.title);
+    if (result.skipped !== null) {
+      lines.push(`  not shown: ${result.skipped}`);
+      continue;
+    }
+    for (const panel of result.panels.values()) {
+      if (panel.error !== null) {
+        lines.push(`  ${panel.panel.title}: ${panel.error}`);
+        continue;
+      }
+      if (panel.panel.kind === "stat") {
+        const values = panel.frames.flatMap((frame) => frame.fields).map((field) => {
+          const value = field.values[0];
+          return `${field.name} ${formatValue(typeof value === "number" ? value : null, panel.panel.columns.get(field.name)?.unit ?? panel.panel.unit, panel.panel.decimals)}`;
+        });
+        lines.push(`  ${panel.panel.title}: ${values.join(" · ")}`);
+      } else if (panel.panel.kind === "table") {
+        lines.push(`  ${panel.panel.title}: ${panel.frames[0]?.rows ?? 0} rows`);
+      }
+    }
+  }
+  return lines;
+}
+
+export async function runReport(options: ReportOptions, environment: NodeJS.ProcessEnv, output: Output, now = Date.now()): Promise<ReportOutcome | null> {
+  const config = loadCollectorConfig(environment, options.dataDir ? { "clickhouse.dataPath": path.resolve(options.dataDir) } : {});
+  if (!config.ok) {
+    for (const line of config.error) output.error(line);
+    return null;
+  }
+  const times = { from: options.from === undefined ? null : parseTime(options.from, now), to: options.to === undefined ? null : parseTime(options.to, now) };
+  if ((options.from !== undefined && times.from === null) || (options.to !== undefined && times.to === null)) {
+    output.error(`--from and --to take "now", "now-6h" (s, m, h, d) or an ISO 8601 date-time such as 2026-07-08T09:00:00Z`);
+    return null;
+  }
+  const connection = await openClickHouse(config.value.clickhouse);
+  try {
+    // A data folder from an older version gets the tables the panels read.
+    await runMigrations(connection);
+    const extent = await dataRange(connection, now);
+    const fromMs = times.from ?? extent.fromMs;
+    const toMs = times.to ?? extent.toMs;
+    if (fromMs >= toMs) {
+      output.error("the time range is empty: --from must be before --to");
+      return null;
+    }
+    const values: Record<string, string[]> = { service: options.service, tenant: options.tenant, dataset: options.dataset, run: options.run };
+    if (options.baseline) values.baseline = [options.baseline];
+    if (options.candidate) values.candidate = [options.candidate];
+    if (options.traceId) values.trace_id = [options.traceId];
+    const dashboards: DashboardResult[] = [];
+    for (const dashboard of await readDashboards()) dashboards.push(await collectDashboard(connection, dashboard, { fromMs, toMs, values }));
+    const file = path.resolve(options.out);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(
+      file,
+      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: connection.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null }),
+    );
+    for (const line of summaryLines(dashboards)) output.log(line);
+    const panelErrors = dashboards.reduce((total, result) => total + [...result.panels.values()].filter((panel) => panel.error !== null && !panel.error.startsWith("no value for")).length, 0);
+    output.log("");
+    output.log(`Report written to ${file}`);
+    if (panelErrors > 0) output.error(`${panelErrors} panels failed; see the report`);
+    return { file, dashboards, panelErrors };
+  } finally {
+    await connection.close();
+  }
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function reportCommand(output: Output, setExitCode: (code: number) => void): Command {
+  return new Command("report")
+    .description("draw the dashboards' panels from the store into a static HTML file and print the headline numbers")
+    .option("--data-dir <folder>", "where the embedded ClickHouse engine keeps its data (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)")
+    .option("--out <file>", "the HTML file to write", defaultReportFile)
+    .option("--from <time>", "start of the time range: now-24h or an ISO date-time (default: the first stored request)")
+    .option("--to <time>", "end of the time range (default: the last stored request)")
+    .option("--service <name>", "only this service (repeat for several)", collect, [])
+    .option("--tenant <id>", "only this tenant (repeat for several)", collect, [])
+    .option("--dataset <id>", "only this dataset (repeat for several)", collect, [])
+    .option("--run <id>", "only this run (repeat for several)", collect, [])
+    .option("--baseline <run>", "baseline run of the runs comparison (default: the run before the latest)")
+    .option("--candidate <run>", "candidate run of the runs comparison (default: the latest run)")
+    .option("--trace-id <id>", "the trace whose stages are shown (default: the latest failing one)")
+    .option("--trace-url <template>", "link trace ids to a trace viewer, e.g. http://tempo:3200/trace/{trace_id}")
+    .action(async (options: ReportOptions) => {
+      const outcome = await runReport(options, process.env, output);
+      setExitCode(outcome === null || outcome.panelErrors > 0 ? 1 : 0);
+    });
+}

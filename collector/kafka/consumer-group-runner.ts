@@ -1,0 +1,332 @@
+/**
+ * The evaluator's side of Kafka: one kafkajs consumer-group member that reads
+ * the span topic, routes each message (route-message.ts), and lets the
+ * EvaluationWorker turn assembled traces into Case Results in ClickHouse.
+ *
+ * Delivery (DESIGN.md "Delivery guarantees"):
+ * - `eachBatch` with auto-commit off. `resolveOffset` only moves the fetch
+ *   position; what is committed comes from the progress trackers: the oldest
+ *   message that still feeds a trace whose results are not durable
+ *   (OffsetCommitter, on a timer and before leaving). A crash or a rebalance
+ *   replays the open traces; deterministic ids and ReplacingMergeTree make
+ *   the replay harmless.
+ * - A message is resolved only once it is fully handled: its spans buffered,
+ *   or its republished traces / its dead letter acknowledged by the broker.
+ * - After a rebalance kafkajs restarts every assigned partition from its
+ *   committed offset, so the trackers forget all partitions, and batches of
+ *   the previous generation stop at their next message.
+ * - Backpressure (backpressure.ts): reading pauses while the sink has a
+ *   backlog or the buffers are full, and resumes once they drained. A batch
+ *   that is cut short leaves its remaining messages unresolved, so they are
+ *   fetched again after the resume.
+ * - Long waits (a broker refusing produce) heartbeat between attempts, so the
+ *   member keeps its partitions.
+ */
+import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage } from "kafkajs";
+import type { Result } from "../../contracts/result.js";
+import type { BusPosition, PublishFailure } from "../bus/trace-bus.js";
+import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import { canResume, fetchSizes, pauseReason, type BackpressureLimits, type BufferState, type PauseReason } from "./backpressure.js";
+import { ensureTopics, partitionCounts } from "./ensure-topics.js";
+import { EvaluationLoop } from "./evaluation-loop.js";
+import type { KafkaSettings } from "./kafka-client.js";
+import type { KafkaDeadLetters } from "./kafka-dead-letters.js";
+import { OffsetCommitter } from "./offset-committer.js";
+import { SequentialProgress, type CommitSource } from "./partition-progress.js";
+import type { Repartitioner } from "./repartitioner.js";
+import { routeMessage, type MessageRoute } from "./route-message.js";
+import { saramaPartition } from "./sarama-partitioner.js";
+
+export interface ConsumerGroupRunnerOptions {
+  kafka: Kafka;
+  settings: KafkaSettings;
+  worker: EvaluationWorker;
+  repartitioner: Repartitioner;
+  deadLetters: KafkaDeadLetters;
+  limits: BackpressureLimits;
+  /** Wait between evaluation rounds while the sink is down. */
+  sinkRetryDelayMs: number;
+  /** Aborted when the role stops: ends produce retries. */
+  signal: AbortSignal;
+  log: (line: string) => void;
+  clock?: () => number;
+}
+
+export interface PartitionLag {
+  topic: string;
+  partition: number;
+  highWatermark: bigint;
+  /** The next offset this member will read. */
+  nextOffset: bigint;
+}
+
+const stopped = Symbol("stopped");
+type Attempt = Result<void, PublishFailure> | typeof stopped;
+
+export class ConsumerGroupRunner {
+  readonly counters = {
+    messages: 0,
+    bytes: 0,
+    messagesAssembled: 0,
+    spansAssembled: 0,
+    messagesRepartitioned: 0,
+    tracesRepartitioned: 0,
+    spansRepartitioned: 0,
+    messagesEmpty: 0,
+    messagesDeadLettered: 0,
+    produceRetries: 0,
+    rebalances: 0,
+    pauses: 0,
+    crashes: 0,
+  };
+  readonly deadLettersByReason = new Map<string, number>();
+  readonly inputTopic: string;
+  /** The topic whose messages are assembled: the repartition topic when one is configured, else the input topic. */
+  readonly assembledTopic: string;
+  readonly committer: OffsetCommitter;
+  readonly loop: EvaluationLoop;
+  pausedFor: PauseReason | null = null;
+  /** Milliseconds spent paused, all pauses together (the current one included once it ends). */
+  pausedMs = 0;
+  joined = false;
+  /** Set when kafkajs gave up on the consumer (a crash it does not restart from). */
+  fatalError: string | null = null;
+  heapUsedBytes = 0;
+
+  private readonly consumer: Consumer;
+  private readonly admin: Admin;
+  private readonly passThrough: SequentialProgress | null;
+  private readonly lags = new Map<string, PartitionLag>();
+  private assignment = new Map<string, Set<number>>();
+  private counts = new Map<string, number>();
+  private generation = 0;
+  private stopping = false;
+  private pausedSince = 0;
+  private commitTimer: NodeJS.Timeout | null = null;
+  private readonly clock: () => number;
+
+  constructor(private readonly options: ConsumerGroupRunnerOptions) {
+    const { settings } = options;
+    this.clock = options.clock ?? Date.now;
+    this.inputTopic = settings.topic;
+    this.assembledTopic = settings.repartitionTopic ?? settings.topic;
+    this.passThrough = this.assembledTopic === this.inputTopic ? null : new SequentialProgress();
+    const sources = new Map<string, CommitSource>([[this.assembledTopic, options.worker.progress]]);
+    if (this.passThrough) sources.set(this.inputTopic, this.passThrough);
+    this.admin = options.kafka.admin();
+    this.consumer = options.kafka.consumer({
+      groupId: settings.groupId,
+      sessionTimeout: settings.sessionTimeoutMs,
+      heartbeatInterval: settings.heartbeatIntervalMs,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: 500,
+      ...fetchSizes(settings.maxMessageBytes, options.limits.maxHeapBytes),
+    });
+    this.committer = new OffsetCommitter({
+      sources,
+      assigned: () => this.assignment,
+      commit: (offsets) => this.consumer.commitOffsets(offsets),
+    });
+    this.loop = new EvaluationLoop(options.worker, {
+      idleWaitMs: 100,
+      retryDelayMs: options.sinkRetryDelayMs,
+      afterRound: () => this.reviewPause(),
+    });
+  }
+
+  get topics(): string[] {
+    return this.assembledTopic === this.inputTopic ? [this.inputTopic] : [this.inputTopic, this.assembledTopic];
+  }
+
+  get ready(): boolean {
+    return this.joined && this.fatalError === null && this.loop.error === null;
+  }
+
+  /** Per assigned partition: high watermark and the next offset to read, as of the last batch. */
+  lag(): PartitionLag[] {
+    return [...this.lags.values()];
+  }
+
+  async start(): Promise<void> {
+    await this.admin.connect();
+    this.counts = await ensureTopics(this.admin, [...this.topics, this.options.settings.deadLetterTopic], this.options.log);
+    const { GROUP_JOIN, CRASH } = this.consumer.events;
+    this.consumer.on(GROUP_JOIN, (event) => this.onGroupJoin(event.payload.memberAssignment));
+    this.consumer.on(CRASH, (event) => {
+      this.counters.crashes += 1;
+      if (!event.payload.restart) this.fatalError = event.payload.error.message;
+      this.options.log(`Kafka consumer crashed${event.payload.restart ? " (restarting)" : ""}: ${event.payload.error.message}`);
+    });
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topics: this.topics, fromBeginning: this.options.settings.initialOffset === "earliest" });
+    await this.consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.options.settings.partitionsConsumedConcurrently,
+      eachBatch: (payload) => this.eachBatch(payload),
+    });
+    this.loop.start();
+    this.commitTimer = setInterval(() => {
+      this.reviewPause();
+      void this.committer.commit();
+    }, this.options.settings.commitIntervalMs);
+    this.commitTimer.unref();
+  }
+
+  /** Stops reading, writes what is ready, commits what is durable, and leaves the group. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (this.commitTimer) clearInterval(this.commitTimer);
+    await this.loop.stop();
+    await this.committer.commit();
+    await this.consumer.disconnect();
+    await this.admin.disconnect();
+  }
+
+  private onGroupJoin(memberAssignment: Record<string, number[]>): void {
+    this.generation += 1;
+    this.counters.rebalances += 1;
+    this.joined = true;
+    this.assignment = new Map(Object.entries(memberAssignment).map(([topic, partitions]) => [topic, new Set(partitions)]));
+    this.committer.forgetAll();
+    for (const [key, lag] of this.lags) if (!this.assignment.get(lag.topic)?.has(lag.partition)) this.lags.delete(key);
+    // Partition counts change only when a topic is expanded; a rebalance follows that, so look again.
+    partitionCounts(this.admin, this.topics).then(
+      (counts) => {
+        for (const [topic, count] of counts) this.counts.set(topic, count);
+      },
+      (error: unknown) => this.options.log(`could not refresh partition counts: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  private async eachBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const generation = this.generation;
+    let lastBeat = this.clock();
+    const beat = async () => {
+      if (this.clock() - lastBeat < this.options.settings.heartbeatIntervalMs) return;
+      await heartbeat();
+      lastBeat = this.clock();
+    };
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale() || this.stopping || generation !== this.generation) break;
+      if (this.pausedFor === null) {
+        const reason = pauseReason(this.bufferState(), this.options.limits);
+        if (reason !== null) this.pause(reason);
+      }
+      if (this.pausedFor !== null) break;
+      const handled = await this.handle(batch.topic, batch.partition, message, beat, generation);
+      if (!handled) break;
+      resolveOffset(message.offset);
+      this.lags.set(`${batch.topic}:${batch.partition}`, {
+        topic: batch.topic,
+        partition: batch.partition,
+        highWatermark: BigInt(batch.highWatermark),
+        nextOffset: BigInt(message.offset) + 1n,
+      });
+      await beat();
+    }
+  }
+
+  /** Acts on one message; true once it is done (it may be resolved), false when stopping or stale. */
+  private async handle(topic: string, partition: number, message: KafkaMessage, beat: () => Promise<void>, generation: number): Promise<boolean> {
+    const position: BusPosition = { partition, offset: message.offset };
+    const route = this.route(topic, partition, message);
+    this.counters.messages += 1;
+    this.counters.bytes += message.value?.length ?? 0;
+    switch (route.kind) {
+      case "assemble":
+        this.options.worker.assembler.add(route.spans, this.clock(), position);
+        this.options.worker.progress.received(position, [route.traceId]);
+        this.counters.messagesAssembled += 1;
+        this.counters.spansAssembled += route.spans.length;
+        return true;
+      case "empty":
+        this.counters.messagesEmpty += 1;
+        return this.done(topic, position, generation);
+      case "repartition": {
+        const source = { topic, partition, offset: message.offset };
+        const republished = await this.untilAcknowledged(() => this.options.repartitioner.republish(route.traces, route.spanCount, source), beat);
+        if (republished === stopped) return false;
+        if (republished.ok) {
+          this.counters.messagesRepartitioned += 1;
+          this.counters.tracesRepartitioned += route.traces.size;
+          this.counters.spansRepartitioned += route.spanCount;
+          return this.done(topic, position, generation);
+        }
+        // A trace the broker will never take (too large): the source message goes to the dead letters.
+        return this.deadLetter(topic, partition, message, "oversized", `its traces could not be republished by trace id: ${republished.error.message}`, beat, generation);
+      }
+      case "dead_letter":
+        return this.deadLetter(topic, partition, message, route.reason, route.detail, beat, generation);
+    }
+  }
+
+  private route(topic: string, partition: number, message: KafkaMessage): MessageRoute {
+    const count = topic === this.assembledTopic ? this.counts.get(topic) : undefined;
+    if (topic === this.assembledTopic && count === undefined) throw new Error(`the partition count of topic ${topic} is unknown`);
+    return routeMessage(
+      { key: message.key, value: message.value, partition, headers: message.headers },
+      {
+        maxMessageBytes: this.options.settings.maxMessageBytes,
+        partitionOf: count === undefined ? null : (traceId) => saramaPartition(traceId, count),
+      },
+    );
+  }
+
+  private async deadLetter(topic: string, partition: number, message: KafkaMessage, reason: string, detail: string, beat: () => Promise<void>, generation: number): Promise<boolean> {
+    const letter = { sourceTopic: topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, reason, detail };
+    const sent = await this.untilAcknowledged(() => this.options.deadLetters.deadLetter(letter), beat);
+    if (sent === stopped) return false;
+    if (!sent.ok) {
+      // The dead-letter topic refuses even a letter without its value: nothing safe is left to do with the partition.
+      throw new Error(`cannot dead-letter ${topic}/${partition}/${message.offset}: ${sent.error.message}`);
+    }
+    this.counters.messagesDeadLettered += 1;
+    this.deadLettersByReason.set(reason, (this.deadLettersByReason.get(reason) ?? 0) + 1);
+    return this.done(topic, { partition, offset: message.offset }, generation);
+  }
+
+  private done(topic: string, position: BusPosition, generation: number): boolean {
+    // A batch of a previous generation must not mark anything: its partition was forgotten and replays.
+    if (generation !== this.generation) return false;
+    if (topic === this.assembledTopic) this.options.worker.progress.received(position, []);
+    else this.passThrough?.done(position.partition, position.offset);
+    return true;
+  }
+
+  private async untilAcknowledged(attempt: () => Promise<Result<void, PublishFailure>>, beat: () => Promise<void>): Promise<Attempt> {
+    let delayMs = 200;
+    for (;;) {
+      const result = await attempt();
+      if (result.ok || !result.error.retriable) return result;
+      if (this.stopping || this.options.signal.aborted) return stopped;
+      this.counters.produceRetries += 1;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(delayMs, result.error.retryAfterMs ?? 0)).unref());
+      delayMs = Math.min(delayMs * 2, 5_000);
+      await beat();
+    }
+  }
+
+  private bufferState(): BufferState {
+    return { sinkBacklog: this.options.worker.backlog, openSpans: this.options.worker.assembler.openSpans, heapUsedBytes: this.heapUsedBytes };
+  }
+
+  private pause(reason: PauseReason): void {
+    this.pausedFor = reason;
+    this.pausedSince = this.clock();
+    this.counters.pauses += 1;
+    this.consumer.pause(this.topics.map((topic) => ({ topic })));
+  }
+
+  /** Samples the heap, resumes reading when the buffers drained. Called every evaluation round and commit tick. */
+  private reviewPause(): void {
+    this.heapUsedBytes = process.memoryUsage().heapUsed;
+    if (this.pausedFor === null || this.stopping) return;
+    if (!canResume(this.bufferState(), this.options.limits)) return;
+    this.pausedMs += this.clock() - this.pausedSince;
+    this.pausedFor = null;
+    this.consumer.resume(this.topics.map((topic) => ({ topic })));
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The metrics a collector process exposes on /metrics, read from the counters
+ * its parts keep. Names follow Prometheus conventions (`_total` counters,
+ * base units); `role` tells the receiver's numbers from the evaluator's when
+ * one process runs both (`ragscope collect`).
+ *
+ * Nothing an evaluator reads is dropped: an undecodable message is
+ * dead-lettered, spans arriving after their trace was evaluated re-open it.
+ * Dropped spans are counted where they can happen: in requests the receiver
+ * decoded and could not publish (503 answers are retried by OTLP clients).
+ */
+import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import type { ConsumerGroupRunner } from "../kafka/consumer-group-runner.js";
+import type { KafkaTracePublisher } from "../kafka/kafka-trace-publisher.js";
+import type { Repartitioner } from "../kafka/repartitioner.js";
+import type { ReceiverCounters } from "../receive/receiver-counters.js";
+import type { MeasuredSink } from "./measured-sink.js";
+import type { Histogram, MetricsRegistry, Sample } from "./metrics-registry.js";
+
+/** Seconds; ClickHouse inserts of a batch take milliseconds to seconds. */
+export const sinkLatencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export function registerProcessMetrics(registry: MetricsRegistry, limits: { maxHeapBytes: number }): void {
+  registry.gauge("ragscope_process_heap_used_bytes", "JavaScript heap in use", () => process.memoryUsage().heapUsed);
+  registry.gauge("ragscope_process_resident_memory_bytes", "resident set size of the process", () => process.memoryUsage.rss());
+  registry.gauge("ragscope_memory_bound_bytes", "configured heap bound (RAGSCOPE_MAX_HEAP_MB); the evaluator pauses reading before it", () => limits.maxHeapBytes);
+}
+
+export function registerReceiverMetrics(registry: MetricsRegistry, counters: ReceiverCounters, publisher: KafkaTracePublisher): void {
+  const role = { role: "receiver" };
+  registry.counter("ragscope_receiver_requests_total", "OTLP/HTTP requests by outcome", () => [
+    { labels: { outcome: "accepted" }, value: counters.accepted },
+    ...Object.entries(counters.rejected).map(([reason, value]) => ({ labels: { outcome: reason }, value })),
+  ]);
+  registry.counter("ragscope_spans_received_total", "spans received: in decoded OTLP requests (receiver) or in messages assembled from Kafka (evaluator)", () => [{ labels: role, value: counters.spansReceived }]);
+  registry.counter("ragscope_traces_received_total", "traces received: per-trace messages published (receiver) or traces opened for assembly (evaluator)", () => [{ labels: role, value: counters.tracesPublished }]);
+  registry.counter("ragscope_spans_published_total", "spans acknowledged by Kafka", () => counters.spansAccepted);
+  registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => [
+    { labels: role, value: counters.spansReceived - counters.spansAccepted },
+  ]);
+  registry.counter("ragscope_kafka_publish_failures_total", "failed publishes to Kafka", () => [{ labels: role, value: publisher.counters.failures }]);
+}
+
+export interface EvaluatorParts {
+  runner: ConsumerGroupRunner;
+  worker: EvaluationWorker;
+  sink: MeasuredSink;
+  repartitioner: Repartitioner;
+  sinkLatency: Histogram;
+}
+
+export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: EvaluatorParts): void {
+  const { runner, worker, sink } = parts;
+  const role = { role: "evaluator" };
+  // When the receiver registered the same metric (collect), the evaluator adds its samples under role="evaluator".
+  const shared = (name: string, help: string, value: () => number) => {
+    if (registry.has(name)) registry.extend(name, () => [{ labels: role, value: value() }]);
+    else registry.counter(name, help, () => [{ labels: role, value: value() }]);
+  };
+  shared("ragscope_spans_received_total", "spans received", () => runner.counters.spansAssembled);
+  shared("ragscope_traces_received_total", "traces received", () => worker.assembler.openTraces + worker.assembler.counters.tracesReleased);
+  registry.counter("ragscope_kafka_messages_consumed_total", "Kafka messages handled, by route", () => [
+    { labels: { route: "assembled" }, value: runner.counters.messagesAssembled },
+    { labels: { route: "repartitioned" }, value: runner.counters.messagesRepartitioned },
+    { labels: { route: "dead_lettered" }, value: runner.counters.messagesDeadLettered },
+    { labels: { route: "empty" }, value: runner.counters.messagesEmpty },
+  ]);
+  registry.counter("ragscope_traces_repartitioned_total", "traces republished keyed by trace id", () => parts.repartitioner.counters.traces);
+  registry.counter("ragscope_spans_repartitioned_total", "spans republished keyed by trace id", () => parts.repartitioner.counters.spans);
+  registry.counter("ragscope_messages_dead_lettered_total", "messages copied to the dead-letter topic, by reason", () =>
+    [...runner.deadLettersByReason].map(([reason, value]): Sample => ({ labels: { reason }, value })),
+  );
+  registry.counter("ragscope_traces_evaluated_total", "traces evaluated (offered to the sink)", () => sink.counters.tracesEvaluated);
+  registry.counter("ragscope_spans_evaluated_total", "spans of the traces evaluated", () => sink.counters.spansEvaluated);
+  registry.counter("ragscope_traces_written_total", "traces whose results the sink confirmed", () => sink.counters.traces);
+  registry.counter("ragscope_spans_written_total", "spans of the traces written", () => sink.counters.spans);
+  registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
+  registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
+  registry.counter("ragscope_sink_write_failures_total", "failed sink writes (each retried)", () => sink.counters.failures);
+  registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
+  registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);
+  registry.gauge("ragscope_sink_backlog_traces", "evaluated traces waiting for the sink", () => worker.backlog);
+  registry.gauge("ragscope_consumer_paused", "1 while reading is paused, by reason", () =>
+    (["sink_backlog", "buffered_spans", "heap"] as const).map((reason) => ({ labels: { reason }, value: runner.pausedFor === reason ? 1 : 0 })),
+  );
+  registry.counter("ragscope_consumer_pauses_total", "times reading paused", () => runner.counters.pauses);
+  registry.gauge("ragscope_kafka_consumer_lag", "messages between this member's read position and the high watermark, per assigned partition", () =>
+    runner.lag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: Number(lag.highWatermark - lag.nextOffset) })),
+  );
+  registry.gauge("ragscope_kafka_commit_lag", "messages between the committed offset and the high watermark, per assigned partition", () =>
+    runner.lag().map((lag) => {
+      const committed = runner.committer.committed(lag.topic).get(lag.partition);
+      return { labels: { topic: lag.topic, partition: String(lag.partition) }, value: committed === undefined ? NaN : Number(lag.highWatermark - BigInt(committed)) };
+    }),
+  );
+  registry.counter("ragscope_kafka_rebalances_total", "group joins of this member", () => runner.counters.rebalances);
+  registry.counter("ragscope_kafka_commits_total", "offset commits", () => runner.committer.counters.commits);
+  registry.counter("ragscope_kafka_commit_failures_total", "offset commits that failed (retried on the next tick)", () => runner.committer.counters.failures);
+  registry.counter("ragscope_kafka_produce_retries_total", "retries of republishing or dead-lettering while the broker refused", () => runner.counters.produceRetries);
+}

@@ -1,0 +1,83 @@
+/**
+ * What every long-running collector command does around its roles: load the
+ * configuration (printing every problem with its fix), start the Kafka client
+ * and the roles, serve /metrics, /healthz and /readyz, then run until SIGINT
+ * or SIGTERM — or until a role fails, which ends the process with status 1 so
+ * a supervisor restarts it (the group rebalances and replays what was not
+ * durable).
+ */
+import { loadCollectorConfig, type CollectorConfig } from "../config/collector-config.js";
+import { createKafkaClient } from "../kafka/kafka-client.js";
+import { registerProcessMetrics } from "../observe/collector-metrics.js";
+import { MetricsRegistry } from "../observe/metrics-registry.js";
+import { startObserveServer, type ReadinessCheck } from "../observe/observe-server.js";
+import type { RoleContext } from "./kafka-receiver-role.js";
+
+export interface Output {
+  log: (line: string) => void;
+  error: (line: string) => void;
+}
+
+export interface RunningRoles {
+  readiness: ReadinessCheck[];
+  /** Lines printed once everything runs. */
+  describe: string[];
+  failed?: Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface CollectorProcessOptions {
+  name: string;
+  environment: NodeJS.ProcessEnv;
+  overrides: Record<string, unknown>;
+  flagNames: Record<string, string>;
+  start: (config: Readonly<CollectorConfig>, context: RoleContext) => Promise<RunningRoles>;
+  output: Output;
+  /** Resolves when the process should stop; default: SIGINT or SIGTERM. */
+  stopSignal?: Promise<void>;
+}
+
+const mebibyte = 1024 * 1024;
+
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
+export async function runCollectorProcess(options: CollectorProcessOptions): Promise<number> {
+  const { output } = options;
+  const loaded = loadCollectorConfig(options.environment, options.overrides, options.flagNames);
+  if (!loaded.ok) {
+    output.error(`ragscope ${options.name}: the configuration is invalid`);
+    for (const line of loaded.error) output.error(`  ${line}`);
+    return 1;
+  }
+  const config = loaded.value;
+  const registry = new MetricsRegistry();
+  registerProcessMetrics(registry, { maxHeapBytes: config.memory.maxHeapMb * mebibyte });
+  const kafka = createKafkaClient(config.kafka);
+  let roles: RunningRoles;
+  try {
+    roles = await options.start(config, { kafka, registry, log: (line) => output.error(`ragscope ${options.name}: ${line}`) });
+  } catch (error) {
+    output.error(`ragscope ${options.name}: could not start: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const observe = await startObserveServer({ host: config.observe.host, port: config.observe.port, registry, readiness: roles.readiness });
+  for (const line of roles.describe) output.log(line);
+  output.log(`metrics, /healthz and /readyz on ${observe.url}`);
+  const stopSignal = options.stopSignal ?? signalled();
+  const failure = await Promise.race([stopSignal.then(() => null), roles.failed ?? new Promise<never>(() => {})]);
+  if (failure !== null) output.error(`ragscope ${options.name}: ${failure}`);
+  output.log(`ragscope ${options.name}: stopping`);
+  await roles.close();
+  await observe.close();
+  return failure === null ? 0 : 1;
+}

@@ -1,0 +1,123 @@
+/**
+ * The evaluator role (`ragscope evaluate`): a Kafka consumer-group member
+ * that rebuilds Case Results from the span topic, evaluates them and writes
+ * them to ClickHouse — a server given a URL, the embedded engine (chDB)
+ * otherwise. Scale by adding processes, up to one per partition.
+ *
+ * Composition: ClickHouse connection + migrations → case store → sink
+ * (measured) → EvaluationWorker → ConsumerGroupRunner with its repartitioner
+ * and dead-letter producer (one producer for both).
+ */
+import type { Producer } from "kafkajs";
+import { createDefaultRegistry } from "../../evaluators/default-registry.js";
+import { ClickHouseCaseStore } from "../cases/case-store.js";
+import type { CollectorConfig } from "../config/collector-config.js";
+import { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import { ConsumerGroupRunner } from "../kafka/consumer-group-runner.js";
+import { KafkaDeadLetters } from "../kafka/kafka-dead-letters.js";
+import { KafkaTracePublisher } from "../kafka/kafka-trace-publisher.js";
+import { Repartitioner } from "../kafka/repartitioner.js";
+import { saramaCompatiblePartitioner } from "../kafka/sarama-partitioner.js";
+import { registerEvaluatorMetrics, sinkLatencyBuckets } from "../observe/collector-metrics.js";
+import { MeasuredSink } from "../observe/measured-sink.js";
+import type { ReadinessCheck } from "../observe/observe-server.js";
+import { ClickHouseSink } from "../sink/clickhouse-sink.js";
+import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
+import { runMigrations } from "../sink/run-migrations.js";
+import type { RoleContext } from "./kafka-receiver-role.js";
+
+const mebibyte = 1024 * 1024;
+
+export interface KafkaEvaluatorRole {
+  runner: ConsumerGroupRunner;
+  worker: EvaluationWorker;
+  sink: MeasuredSink;
+  connection: ClickHouseConnection;
+  readiness: ReadinessCheck[];
+  /** Resolves with a reason when the role can no longer work (the process should exit and be restarted). */
+  failed: Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, context: RoleContext): Promise<KafkaEvaluatorRole> {
+  const connection = await openClickHouse(config.clickhouse);
+  await runMigrations(connection);
+  const cases = new ClickHouseCaseStore(connection);
+  const sinkLatency = context.registry.histogram("ragscope_sink_write_duration_seconds", "duration of one sink write (ClickHouse inserts of a batch)", sinkLatencyBuckets);
+  const sink = new MeasuredSink(new ClickHouseSink(connection), sinkLatency);
+  // Retries are short here: the runner retries on its own, heartbeating in between.
+  const producer: Producer = context.kafka.producer({
+    createPartitioner: saramaCompatiblePartitioner,
+    allowAutoTopicCreation: false,
+    retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 2_000 },
+  });
+  await producer.connect();
+  const assembledTopic = config.kafka.repartitionTopic ?? config.kafka.topic;
+  const repartitioner = new Repartitioner(
+    new KafkaTracePublisher(producer, { topic: assembledTopic, maxMessageBytes: config.kafka.maxMessageBytes, compression: config.kafka.compression }),
+  );
+  const deadLetters = new KafkaDeadLetters(producer, { topic: config.kafka.deadLetterTopic, compression: config.kafka.compression, defaultSourceTopic: config.kafka.topic });
+  const stop = new AbortController();
+  const worker = new EvaluationWorker({
+    assembler: config.assembler,
+    registry: createDefaultRegistry(),
+    cases,
+    sink,
+    deadLetters,
+    maxBatch: config.sink.maxBatch,
+    sinkRetry: { initialDelayMs: config.sink.retryInitialDelayMs, maxDelayMs: config.sink.retryMaxDelayMs, maxAttempts: Infinity, deadlineMs: config.sink.retryDeadlineMs },
+    signal: stop.signal,
+  });
+  const runner = new ConsumerGroupRunner({
+    kafka: context.kafka,
+    settings: config.kafka,
+    worker,
+    repartitioner,
+    deadLetters,
+    limits: { maxBufferedSpans: config.memory.maxBufferedSpans, maxHeapBytes: config.memory.maxHeapMb * mebibyte },
+    sinkRetryDelayMs: config.sink.retryInitialDelayMs,
+    signal: stop.signal,
+    log: context.log,
+  });
+  await runner.start();
+  registerEvaluatorMetrics(context.registry, { runner, worker, sink, repartitioner, sinkLatency });
+
+  let reportFailure: (reason: string) => void = () => {};
+  const failed = new Promise<string>((resolve) => {
+    reportFailure = resolve;
+  });
+  const watchdog = setInterval(() => {
+    if (runner.fatalError !== null) reportFailure(`the Kafka consumer stopped: ${runner.fatalError}`);
+    else if (runner.loop.error !== null) reportFailure(`the evaluation loop stopped: ${String(runner.loop.error)}`);
+  }, 500);
+  watchdog.unref();
+
+  return {
+    runner,
+    worker,
+    sink,
+    connection,
+    failed,
+    readiness: [
+      {
+        name: "kafka consumer",
+        check: async () => (runner.ready ? null : (runner.fatalError ?? (runner.loop.error ? `evaluation loop stopped: ${String(runner.loop.error)}` : `not yet a member of group ${config.kafka.groupId}`))),
+      },
+      {
+        name: "clickhouse",
+        check: async () => {
+          const answer = await connection.client.ping();
+          return answer.success ? null : `${connection.describe()} does not answer: ${answer.error.message}`;
+        },
+      },
+    ],
+    async close() {
+      clearInterval(watchdog);
+      // Aborting first bounds the shutdown: the last write gets one attempt; what is not durable is not committed and replays.
+      stop.abort();
+      await runner.stop();
+      await producer.disconnect();
+      await connection.close();
+    },
+  };
+}

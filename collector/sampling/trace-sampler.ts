@@ -1,0 +1,89 @@
+/**
+ * Chooses the traces the LLM judge sees (issue 6 "Sampling and scheduling").
+ *
+ * In order:
+ * 1. the judge's spending limit: while it is exhausted nothing is sampled —
+ *    forced traces included, since judging them costs the same money — and the
+ *    sampler says so: a counter per skipped trace and one log line each time
+ *    the limit is reached (and one when sampling resumes);
+ * 2. forced inclusion (forced-inclusion.ts): errors, negative feedback,
+ *    abstentions, sensitive-data hits;
+ * 3. the rate for the trace's tenant, route or service (sampling-rates.ts),
+ *    compared with the trace id's draw (trace-hash.ts): every sampler instance
+ *    with the same rates chooses the same traces.
+ */
+import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
+import { forcedReasons, type ForcedReason } from "./forced-inclusion.js";
+import { assertValidRates, resolveSampleRate, type RateSource, type SampleRates, type TraceOrigin } from "./sampling-rates.js";
+import { traceSampleDraw } from "./trace-hash.js";
+
+/** What the sampler needs of the judge's spending limit (evaluators/judge/judge-budget.ts fits). */
+export interface SamplingBudget {
+  readonly exhausted: boolean;
+  readonly reason: string | null;
+}
+
+export type SamplingDecision =
+  | { sampled: true; reason: "forced"; forced: ForcedReason[]; rate: number; rateSource: RateSource; draw: number }
+  | { sampled: true; reason: "rate"; forced: []; rate: number; rateSource: RateSource; draw: number }
+  | { sampled: false; reason: "not_sampled"; forced: []; rate: number; rateSource: RateSource; draw: number }
+  | { sampled: false; reason: "budget_exhausted"; forced: ForcedReason[]; rate: number; rateSource: RateSource; draw: number; message: string };
+
+export interface TraceSamplerOptions {
+  rates: SampleRates;
+  budget?: SamplingBudget;
+  log?: (line: string) => void;
+}
+
+export class TraceSampler {
+  readonly counters = { decided: 0, sampledByRate: 0, sampledForced: 0, notSampled: 0, skippedBudget: 0, forcedSkippedBudget: 0, budgetExhaustions: 0 };
+  private budgetWasExhausted = false;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: TraceSamplerOptions) {
+    assertValidRates(options.rates);
+    this.log = options.log ?? ((line) => console.warn(line));
+  }
+
+  /** Rate-only choice: the same for every instance with the same rates. */
+  chooses(traceId: string, origin: TraceOrigin): boolean {
+    return traceSampleDraw(traceId) < resolveSampleRate(this.options.rates, origin).rate;
+  }
+
+  decide(evaluation: CaseEvaluation): SamplingDecision {
+    this.counters.decided += 1;
+    const { caseResult, evaluationResults } = evaluation;
+    const observation = caseResult.rag_observation;
+    const { rate, source } = resolveSampleRate(this.options.rates, { serviceName: observation.service_name, route: observation.route, tenantId: observation.tenant_id });
+    const draw = traceSampleDraw(caseResult.trace_id);
+    const forced = forcedReasons(caseResult, evaluationResults);
+    const base = { rate, rateSource: source, draw };
+
+    const exhausted = this.options.budget?.exhausted ?? false;
+    if (exhausted) {
+      const message = this.options.budget?.reason ?? "judge spending limit reached";
+      if (!this.budgetWasExhausted) {
+        this.counters.budgetExhaustions += 1;
+        this.log(`ragscope sampler: judge sampling stopped: ${message}`);
+      }
+      this.budgetWasExhausted = true;
+      this.counters.skippedBudget += 1;
+      if (forced.length > 0) this.counters.forcedSkippedBudget += 1;
+      return { sampled: false, reason: "budget_exhausted", forced, ...base, message };
+    }
+    if (this.budgetWasExhausted) {
+      this.budgetWasExhausted = false;
+      this.log("ragscope sampler: judge sampling resumed: spending is below the limit again");
+    }
+    if (forced.length > 0) {
+      this.counters.sampledForced += 1;
+      return { sampled: true, reason: "forced", forced, ...base };
+    }
+    if (draw < rate) {
+      this.counters.sampledByRate += 1;
+      return { sampled: true, reason: "rate", forced: [], ...base };
+    }
+    this.counters.notSampled += 1;
+    return { sampled: false, reason: "not_sampled", forced: [], ...base };
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Collector health — is the pipeline keeping up and losing nothing? Reads the
+ * snapshots the collector roles write to collector_health
+ * (deploy/clickhouse/migrations/0002_dashboard_sources.sql): `delta` rows hold
+ * the increase since the previous snapshot, so a rate is sum / seconds;
+ * `gauge` rows hold a level.
+ */
+import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
+import { dashboardShell } from "./dashboard-shell.js";
+import { row, statPanel, timeSeriesPanel } from "./panel-builders.js";
+import { sqlList } from "./sql-scope.js";
+
+export const COLLECTOR_HEALTH_UID = "ragscope-collector-health";
+
+/** The metrics the collector writes; the collector's own code must use these names. */
+export const COLLECTOR_HEALTH_METRICS = {
+  delta: ["spans_received", "traces_evaluated", "traces_partial", "dead_letters", "spans_dropped"],
+  gauge: ["consumer_lag", "sink_write_ms", "open_traces"],
+} as const;
+
+const IN_RANGE = "$__timeFilter(ts)";
+
+function ratePerSecond(metrics: readonly string[]): string {
+  return [
+    "SELECT $__timeInterval(ts) AS time, metric AS series, sum(value) / $__interval_s AS Value",
+    "FROM collector_health FINAL",
+    `WHERE ${IN_RANGE} AND kind = 'delta' AND metric IN (${sqlList(metrics)})`,
+    "GROUP BY time, series",
+    "ORDER BY time",
+  ].join("\n");
+}
+
+/** A gauge per instance: the highest level each instance reported in the bucket. */
+function gaugeByInstance(metric: string): string {
+  return [
+    "SELECT $__timeInterval(ts) AS time, instance AS series, max(value) AS Value",
+    "FROM collector_health FINAL",
+    `WHERE ${IN_RANGE} AND kind = 'gauge' AND metric = '${metric}'`,
+    "GROUP BY time, series",
+    "ORDER BY time",
+  ].join("\n");
+}
+
+export function collectorHealthDashboard(): dashboard.DashboardBuilder {
+  return dashboardShell(COLLECTOR_HEALTH_UID, "ragscope — Collector health", "Throughput, consumer lag, dead letters, drops and sink latency of the collector roles.")
+    .withRow(row("Now"))
+    .withPanel(
+      statPanel(
+        "Over the range",
+        "Spans and traces per second over the range, dead letters and dropped spans in total, the latest consumer lag summed over instances, and the slowest sink write.",
+        [
+          [
+            "SELECT sumIf(value, metric = 'spans_received') / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS \"Spans/s\",",
+            "  sumIf(value, metric = 'traces_evaluated') / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS \"Traces/s\",",
+            "  sumIf(value, metric = 'dead_letters') AS \"Dead letters\", sumIf(value, metric = 'spans_dropped') AS \"Dropped spans\"",
+            "FROM collector_health FINAL",
+            `WHERE ${IN_RANGE} AND kind = 'delta'`,
+          ].join("\n"),
+          [
+            "SELECT sumIf(latest, metric = 'consumer_lag') AS \"Consumer lag\", maxIf(highest, metric = 'sink_write_ms') AS \"Slowest sink write\"",
+            "FROM (SELECT instance, metric, argMax(value, ts) AS latest, max(value) AS highest FROM collector_health FINAL",
+            `  WHERE ${IN_RANGE} AND kind = 'gauge' GROUP BY instance, metric)`,
+          ].join("\n"),
+        ],
+        "short",
+        { width: 24, height: 4 },
+        [
+          { column: "Spans/s", unit: "reqps" },
+          { column: "Traces/s", unit: "reqps" },
+          { column: "Slowest sink write", unit: "ms" },
+        ],
+      ),
+    )
+    .withRow(row("Throughput and loss"))
+    .withPanel(timeSeriesPanel("Spans and traces per second", "Spans received and traces evaluated per second, all instances.", ratePerSecond(["spans_received", "traces_evaluated"]), "reqps", { width: 12, height: 8 }, { seriesColumn: "series" }))
+    .withPanel(
+      timeSeriesPanel(
+        "Dead letters, drops and partial traces per second",
+        "Messages sent to the dead-letter topic, spans dropped, and traces evaluated without their root span. Any drop is data lost.",
+        ratePerSecond(["dead_letters", "spans_dropped", "traces_partial"]),
+        "reqps",
+        { width: 12, height: 8 },
+        { seriesColumn: "series", bars: true },
+      ),
+    )
+    .withRow(row("Backlog and sink"))
+    .withPanel(timeSeriesPanel("Consumer lag", "Messages behind the end of the input topic, per evaluator instance.", gaugeByInstance("consumer_lag"), "short", { width: 8, height: 8 }, { seriesColumn: "series" }))
+    .withPanel(timeSeriesPanel("Sink write latency", "Slowest ClickHouse write per instance and bucket.", gaugeByInstance("sink_write_ms"), "ms", { width: 8, height: 8 }, { seriesColumn: "series" }))
+    .withPanel(timeSeriesPanel("Open traces", "Traces buffered while their spans arrive, per instance.", gaugeByInstance("open_traces"), "short", { width: 8, height: 8 }, { seriesColumn: "series" }));
+}

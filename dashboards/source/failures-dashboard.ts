@@ -1,0 +1,115 @@
+/**
+ * Failures — why requests fail. The root-cause evaluator stores one
+ * Evaluation Result per failing case with evaluator_id `root_cause` and a
+ * reason `<LABEL>: <explanation>` (seed 004 §十 labels: RETRIEVAL_MISS,
+ * HALLUCINATION, …). This board shows the labels over time, their totals, the
+ * failure rate, the failing cases, and one trace's stages and evaluations
+ * (the cases table links to it).
+ */
+import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
+import { dashboardShell } from "./dashboard-shell.js";
+import { barChartPanel, row, tablePanel, timeSeriesPanel } from "./panel-builders.js";
+import { dashboardScope } from "./sql-scope.js";
+import { filterVariables, traceVariable } from "./variables.js";
+
+export const FAILURES_UID = "ragscope-failures";
+
+export const ROOT_CAUSE_EVALUATOR = "root_cause";
+
+/** The label at the start of a root-cause reason, e.g. `RETRIEVAL_MISS` of "RETRIEVAL_MISS: gold evidence not retrieved". */
+export const ROOT_CAUSE_LABEL = "extract(reason, '^([A-Z][A-Z_]*)')";
+
+/** Case Results in the dashboard's scope: evaluation_results has no service/tenant/dataset columns, so it is filtered through them. */
+const SCOPED_CASE_RESULTS = `SELECT case_result_id FROM case_results FINAL WHERE ${dashboardScope("started_at")}`;
+
+const ROOT_CAUSES = [
+  "SELECT started_at, " + ROOT_CAUSE_LABEL + " AS root_cause",
+  "FROM evaluation_results FINAL",
+  `WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND match(reason, '^[A-Z][A-Z_]*:')`,
+  `AND case_result_id IN (${SCOPED_CASE_RESULTS})`,
+].join("\n");
+
+export function failuresDashboard(): dashboard.DashboardBuilder {
+  let builder = dashboardShell(FAILURES_UID, "ragscope — Failures", "Root causes of failing requests over time, the failing cases with their primary label and reason, and the stages of one trace.");
+  for (const variable of filterVariables()) builder = builder.withVariable(variable);
+  builder = builder.withVariable(traceVariable());
+
+  builder = builder
+    .withRow(row("Root causes"))
+    .withPanel(
+      timeSeriesPanel(
+        "Root causes over time",
+        "Failing requests per primary root-cause label (seed 004 §十) and time bucket.",
+        [`SELECT $__timeInterval(started_at) AS time, root_cause AS series, count() AS Value`, `FROM (${ROOT_CAUSES})`, "GROUP BY time, series", "ORDER BY time"].join("\n"),
+        "short",
+        { width: 16, height: 9 },
+        { seriesColumn: "series", bars: true, stacked: true },
+      ),
+    )
+    .withPanel(
+      barChartPanel(
+        "Root causes",
+        "Failing requests per primary root-cause label over the range.",
+        [`SELECT root_cause AS "Root cause", count() AS "Failing requests"`, `FROM (${ROOT_CAUSES})`, "GROUP BY root_cause", 'ORDER BY "Failing requests" DESC'].join("\n"),
+        "short",
+        { width: 8, height: 9 },
+        "Root cause",
+      ),
+    )
+    .withPanel(
+      timeSeriesPanel(
+        "Failure rate",
+        "Requests whose quality_status is failed / requests with a verdict (passed or failed), per time bucket.",
+        [
+          `SELECT $__timeInterval(started_at) AS time, countIf(quality_status = 'failed') / nullIf(countIf(quality_status IN ('passed', 'failed')), 0) AS "Failure rate"`,
+          "FROM case_results FINAL",
+          `WHERE ${dashboardScope("started_at")}`,
+          "GROUP BY time",
+          "ORDER BY time",
+        ].join("\n"),
+        "percentunit",
+        { width: 24, height: 7 },
+      ),
+    );
+
+  builder = builder.withRow(row("Failing cases")).withPanel(
+    tablePanel(
+      "Failing cases",
+      "The latest 500 failing requests: primary root-cause label and reason, and the evaluations that failed. Click a trace id to see its stages below.",
+      [
+        `SELECT failing.started_at AS time, failing.run_id AS run_id, failing.case_id AS case_id, failing.service_name AS service,`,
+        `  causes.root_cause AS primary_label, causes.reason AS reason, failed.evaluations AS failed_evaluations, failing.trace_id AS trace_id`,
+        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND quality_status = 'failed') AS failing`,
+        `LEFT JOIN (SELECT case_result_id, ${ROOT_CAUSE_LABEL} AS root_cause, reason FROM evaluation_results FINAL WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at)) AS causes ON causes.case_result_id = failing.case_result_id`,
+        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(groupArray(concat(evaluator_id, ': ', reason)), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) GROUP BY case_result_id) AS failed ON failed.case_result_id = failing.case_result_id`,
+        "ORDER BY time DESC",
+        "LIMIT 500",
+      ].join("\n"),
+      { width: 24, height: 10 },
+      [{ column: "trace_id", link: { title: "Show this trace's stages", url: `/d/${FAILURES_UID}/?var-trace_id=\${__value.raw}&\${__url_time_range}` } }],
+    ),
+  );
+
+  const trace = "trace_id = ${trace_id:sqlstring}";
+  builder = builder
+    .withRow(row("Trace $trace_id"))
+    .withPanel(
+      barChartPanel(
+        "Stages of the trace",
+        "Duration of each stage of the selected trace (rag_observation.stage_timings), in pipeline order.",
+        [`SELECT stage AS "Stage", duration_ms AS "Duration"`, "FROM case_results FINAL ARRAY JOIN stage_names AS stage, stage_durations_ms AS duration_ms", `WHERE ${trace}`].join("\n"),
+        "ms",
+        { width: 10, height: 9 },
+        "Stage",
+      ),
+    )
+    .withPanel(
+      tablePanel(
+        "Evaluations of the trace",
+        "Every evaluator's outcome and reason for the selected trace.",
+        ["SELECT evaluator_id, evaluator_version, outcome, reason", "FROM evaluation_results FINAL", `WHERE ${trace}`, "ORDER BY outcome = 'passed', evaluator_id"].join("\n"),
+        { width: 14, height: 9 },
+      ),
+    );
+  return builder;
+}

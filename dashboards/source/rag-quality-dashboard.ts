@@ -1,0 +1,210 @@
+/**
+ * RAG quality — the seed's core board (004 §十二), one row per layer:
+ * retrieval, context, generation, boundaries, engineering, business. Each row
+ * has the numbers over the time range and their course over time.
+ */
+import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
+import { aggregateSelect, meanOf, NAMED_AGGREGATES, percentileOf, type AggregateMetric } from "./aggregate-metrics.js";
+import { dashboardShell } from "./dashboard-shell.js";
+import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
+import { dashboardScope, sqlList } from "./sql-scope.js";
+import { filterVariables } from "./variables.js";
+
+export const RAG_QUALITY_UID = "ragscope-rag-quality";
+
+interface StoredMetric {
+  metric: string;
+  label: string;
+}
+
+const RETRIEVAL: StoredMetric[] = [
+  { metric: "hit_at_1", label: "Hit@1" },
+  { metric: "recall_at_5", label: "Recall@5" },
+  { metric: "recall_at_10", label: "Recall@10" },
+  { metric: "mrr", label: "MRR" },
+  { metric: "ndcg_at_10", label: "NDCG@10" },
+];
+
+const CONTEXT: StoredMetric[] = [
+  { metric: "context_precision", label: "Context precision" },
+  { metric: "context_recall", label: "Context recall" },
+  { metric: "evidence_density", label: "Evidence density" },
+  { metric: "context_redundancy", label: "Redundancy" },
+];
+
+const GENERATION: StoredMetric[] = [
+  { metric: "answer_correctness", label: "Correctness" },
+  { metric: "faithfulness", label: "Faithfulness" },
+  { metric: "answer_relevance", label: "Relevance" },
+  { metric: "completeness", label: "Completeness" },
+  { metric: "citation_accuracy", label: "Citation accuracy" },
+];
+
+const TOKENS: StoredMetric[] = [
+  { metric: "input_tokens", label: "Input tokens" },
+  { metric: "output_tokens", label: "Output tokens" },
+  { metric: "total_tokens", label: "Total tokens" },
+];
+
+const TIME_BUCKET = "$__timeInterval({time}) AS time";
+
+function named(name: string): AggregateMetric {
+  const aggregate = NAMED_AGGREGATES.find((candidate) => candidate.name === name);
+  if (!aggregate) throw new Error(`no aggregate named ${name}`);
+  return aggregate;
+}
+
+const means = (metrics: readonly StoredMetric[], unit = "percentunit"): AggregateMetric[] => metrics.map((metric) => meanOf(metric.metric, metric.label, unit));
+
+/** Long format: one series per stored metric, named by its label. */
+export function storedMetricSeriesSql(metrics: readonly StoredMetric[]): string {
+  const names = metrics.map((metric) => metric.metric);
+  const labels = metrics.map((metric) => metric.label);
+  return [
+    `SELECT $__timeInterval(ts) AS time, transform(metric, [${sqlList(names)}], [${sqlList(labels)}], metric) AS series, avg(value) AS Value`,
+    `FROM metric_values FINAL`,
+    `WHERE ${dashboardScope("ts")} AND metric IN (${sqlList(names)}) AND value IS NOT NULL`,
+    `GROUP BY time, series`,
+    `ORDER BY time`,
+  ].join("\n");
+}
+
+function overTime(aggregates: readonly AggregateMetric[]): string {
+  return aggregateSelect(aggregates, { leading: [TIME_BUCKET], scope: dashboardScope, groupBy: "time", orderBy: "time" });
+}
+
+function overRange(aggregates: readonly AggregateMetric[]): string {
+  return aggregateSelect(aggregates, { scope: dashboardScope });
+}
+
+const STAGE_ROWS = "case_results FINAL ARRAY JOIN stage_names AS stage, stage_durations_ms AS duration_ms";
+
+function layerRow(title: string, metrics: readonly StoredMetric[], description: string): { row: dashboard.RowBuilder; panels: Parameters<dashboard.DashboardBuilder["withPanel"]>[0][] } {
+  return {
+    row: row(title),
+    panels: [
+      statPanel(`${title}: means over the range`, description, [overRange(means(metrics))], "percentunit", { width: 24, height: 4 }),
+      timeSeriesPanel(`${title} over time`, `${description} Mean per time bucket.`, storedMetricSeriesSql(metrics), "percentunit", { width: 24, height: 8 }, { seriesColumn: "series" }),
+    ],
+  };
+}
+
+export function ragQualityDashboard(): dashboard.DashboardBuilder {
+  let builder = dashboardShell(RAG_QUALITY_UID, "ragscope — RAG quality", "The core RAG quality board (seed 004 §十二): retrieval, context, generation, boundaries, engineering and business metrics over the ClickHouse tables.");
+  for (const variable of filterVariables()) builder = builder.withVariable(variable);
+
+  const layers = [
+    layerRow("Retrieval", RETRIEVAL, "Ranking of the retrieved chunks against the gold evidence (retrieval.ranking), over requests with gold evidence."),
+    layerRow("Context", CONTEXT, "What reached the prompt: gold evidence coverage, precision, density and repetition of the packed chunks."),
+    layerRow("Generation", GENERATION, "Answer quality: judged correctness, faithfulness and relevance, key-point completeness, citation accuracy."),
+  ];
+  for (const layer of layers) {
+    builder = builder.withRow(layer.row);
+    for (const panel of layer.panels) builder = builder.withPanel(panel);
+  }
+
+  const abstention = ["no_answer_accuracy", "correct_refusal_rate", "false_refusal_rate"].map(named);
+  const risks = ["hallucination_rate", "permission_leak_rate"].map(named);
+  builder = builder
+    .withRow(row("Boundaries"))
+    .withPanel(
+      statPanel(
+        "Boundaries: rates over the range",
+        "No-answer detection = abstentions on unanswerable cases / unanswerable cases; correct refusals = right abstentions / abstentions; false refusals = abstentions on answerable cases / answerable cases; hallucination rate = answers with faithfulness below 1; permission leaks = requests that retrieved a chunk the principal may not read.",
+        [overRange(abstention), overRange(risks)],
+        "percentunit",
+        { width: 24, height: 4 },
+      ),
+    )
+    .withPanel(timeSeriesPanel("Boundaries over time", "The boundary rates per time bucket.", [overTime(abstention), overTime(risks)], "percentunit", { width: 24, height: 8 }));
+
+  const reliability = ["error_rate", "timeout_rate"].map(named);
+  const latency = [50, 95, 99].map((percentile) => percentileOf(percentile, "latency_ms", `P${percentile} latency`, "ms"));
+  const usage = [named("average_cost"), meanOf("total_tokens", "Tokens per request", "short")];
+  const requestsOverRange = `count() AS "Requests", count() / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS "QPS"`;
+  builder = builder
+    .withRow(row("Engineering"))
+    .withPanel(
+      statPanel(
+        "Traffic, reliability, latency and cost",
+        "Requests and QPS over the range, error and timeout rates (a timeout is not also an error), nearest-rank latency percentiles of the whole request, mean cost and tokens per request.",
+        [
+          aggregateSelect(reliability, { leading: [requestsOverRange], scope: dashboardScope }),
+          overRange(latency),
+          overRange(usage),
+        ],
+        "short",
+        { width: 24, height: 4 },
+        [
+          { column: "QPS", unit: "reqps" },
+          ...reliability.map((aggregate) => ({ column: aggregate.label, unit: "percentunit" })),
+          ...latency.map((aggregate) => ({ column: aggregate.label, unit: "ms" })),
+        ],
+      ),
+    )
+    .withPanel(timeSeriesPanel("Request latency P50 / P95 / P99", "Nearest-rank percentiles of the request's duration per time bucket.", overTime(latency), "ms", { width: 12, height: 8 }))
+    .withPanel(
+      timeSeriesPanel(
+        "Stage latency P95",
+        "Nearest-rank P95 of each stage's duration (rag_observation.stage_timings) per time bucket.",
+        [
+          `SELECT $__timeInterval(started_at) AS time, stage AS series, ${percentileColumn(95)} AS Value`,
+          `FROM ${STAGE_ROWS}`,
+          `WHERE ${dashboardScope("started_at")}`,
+          `GROUP BY time, series`,
+          `ORDER BY time`,
+        ].join("\n"),
+        "ms",
+        { width: 12, height: 8 },
+        { seriesColumn: "series" },
+      ),
+    )
+    .withPanel(
+      tablePanel(
+        "Stage latency",
+        "Per stage over the range: spans recorded, mean and nearest-rank P50 / P95 / P99 duration.",
+        [
+          `SELECT stage AS "Stage", count() AS "Spans", avg(duration_ms) AS "Mean", ${percentileColumn(50)} AS "P50", ${percentileColumn(95)} AS "P95", ${percentileColumn(99)} AS "P99"`,
+          `FROM ${STAGE_ROWS}`,
+          `WHERE ${dashboardScope("started_at")}`,
+          `GROUP BY stage`,
+          `ORDER BY "P95" DESC`,
+        ].join("\n"),
+        { width: 12, height: 8 },
+        ["Mean", "P50", "P95", "P99"].map((column) => ({ column, unit: "ms" })),
+      ),
+    )
+    .withPanel(
+      timeSeriesPanel(
+        "Requests per second",
+        "Requests started per second in each time bucket.",
+        ["SELECT $__timeInterval(started_at) AS time, count() / $__interval_s AS \"QPS\"", `FROM case_results FINAL`, `WHERE ${dashboardScope("started_at")}`, "GROUP BY time", "ORDER BY time"].join("\n"),
+        "reqps",
+        { width: 12, height: 8 },
+      ),
+    )
+    .withPanel(timeSeriesPanel("Error and timeout rates", "Share of requests that errored or timed out, per time bucket.", overTime(reliability), "percentunit", { width: 12, height: 8 }))
+    .withPanel(timeSeriesPanel("Tokens per request", "Mean prompt, completion and total tokens per request.", storedMetricSeriesSql(TOKENS), "short", { width: 12, height: 8 }, { seriesColumn: "series" }))
+    .withPanel(timeSeriesPanel("Cost per request", "Mean generation cost per request, in the pipeline's currency.", overTime([named("average_cost")]), "none", { width: 12, height: 8 }));
+
+  const business = ["task_success_rate", "thumbs_down_rate", "handoff_rate"].map(named);
+  builder = builder
+    .withRow(row("Business"))
+    .withPanel(
+      statPanel(
+        "Business: rates over the range",
+        "Task success = requests that passed every evaluation without error or timeout / requests with a verdict; thumbs down = thumbs-down feedback / thumbs feedback; handoff rate = requests handed off to a person / requests.",
+        [overRange(business)],
+        "percentunit",
+        { width: 24, height: 4 },
+      ),
+    )
+    .withPanel(timeSeriesPanel("Business over time", "The business rates per time bucket.", overTime(business), "percentunit", { width: 24, height: 8 }));
+  return builder;
+}
+
+function percentileColumn(percentile: number): string {
+  return `arrayElement(arraySort(groupArray(duration_ms)), intDiv(${percentile} * count() + 99, 100))`;
+}
+
+export const RAG_QUALITY_METRICS = { RETRIEVAL, CONTEXT, GENERATION, TOKENS };

@@ -1,0 +1,113 @@
+/**
+ * Runs — two offline runs side by side: what changed in their lineage, each
+ * metric's mean in both with the difference, and the cases whose evaluation
+ * flipped between pass and fail. Not bound to the time range: runs are
+ * chosen by id.
+ */
+import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
+import { dashboardShell } from "./dashboard-shell.js";
+import { ROOT_CAUSE_EVALUATOR } from "./failures-dashboard.js";
+import { barChartPanel, row, statPanel, tablePanel } from "./panel-builders.js";
+import { sqlList } from "./sql-scope.js";
+import { runPairVariables } from "./variables.js";
+
+export const RUNS_UID = "ragscope-runs";
+
+const BASELINE = "${baseline:sqlstring}";
+const CANDIDATE = "${candidate:sqlstring}";
+const BOTH = `run_id IN (${BASELINE}, ${CANDIDATE})`;
+
+/** Run lineage fields (contracts/run-lineage.ts) stored in runs.payload. */
+const LINEAGE_FIELDS = ["dataset_id", "dataset_version", "corpus_version", "index_version", "embedding_model", "retriever_version", "reranker_version", "prompt_version", "generator_model", "application_version"];
+
+export function runsDashboard(): dashboard.DashboardBuilder {
+  let builder = dashboardShell(RUNS_UID, "ragscope — Runs", "Two offline runs side by side: lineage, metric means and their difference, and the cases that flipped.");
+  for (const variable of runPairVariables()) builder = builder.withVariable(variable);
+
+  builder = builder
+    .withRow(row("Baseline $baseline · candidate $candidate"))
+    .withPanel(
+      statPanel(
+        "Pass rates",
+        "Cases evaluated and the share whose quality_status is passed, in each run.",
+        [
+          [
+            `SELECT countIf(run_id = ${BASELINE}) AS "Baseline cases", countIf(run_id = ${CANDIDATE}) AS "Candidate cases",`,
+            `  countIf(run_id = ${BASELINE} AND quality_status = 'passed') / nullIf(countIf(run_id = ${BASELINE}), 0) AS "Baseline pass rate",`,
+            `  countIf(run_id = ${CANDIDATE} AND quality_status = 'passed') / nullIf(countIf(run_id = ${CANDIDATE}), 0) AS "Candidate pass rate"`,
+            "FROM case_results FINAL",
+            `WHERE ${BOTH}`,
+          ].join("\n"),
+        ],
+        "short",
+        { width: 12, height: 5 },
+        [{ column: "Baseline pass rate", unit: "percentunit" }, { column: "Candidate pass rate", unit: "percentunit" }],
+      ),
+    )
+    .withPanel(
+      tablePanel(
+        "Lineage",
+        "The versions each run used (contracts/run-lineage.ts); changed = the runs differ.",
+        [
+          `SELECT field, anyIf(setting, run_id = ${BASELINE}) AS baseline, anyIf(setting, run_id = ${CANDIDATE}) AS candidate, baseline != candidate AS changed`,
+          `FROM (SELECT run_id, field, JSONExtractString(payload, field) AS setting FROM runs FINAL ARRAY JOIN [${sqlList(LINEAGE_FIELDS)}] AS field WHERE ${BOTH})`,
+          "GROUP BY field",
+          "ORDER BY changed DESC, field",
+        ].join("\n"),
+        { width: 12, height: 5 },
+      ),
+    );
+
+  builder = builder
+    .withRow(row("Metrics"))
+    .withPanel(
+      tablePanel(
+        "Metrics side by side",
+        "Mean of every metric in each run over the cases where it applies, candidate − baseline, and how many cases each mean rests on.",
+        [
+          `SELECT metric, avgIf(value, run_id = ${BASELINE}) AS baseline, avgIf(value, run_id = ${CANDIDATE}) AS candidate, candidate - baseline AS difference,`,
+          `  countIf(run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_cases, countIf(run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_cases`,
+          "FROM metric_values FINAL",
+          `WHERE ${BOTH}`,
+          "GROUP BY metric",
+          "ORDER BY abs(difference) DESC, metric",
+        ].join("\n"),
+        { width: 12, height: 12 },
+      ),
+    )
+    .withPanel(
+      barChartPanel(
+        "Scores, baseline vs candidate",
+        "Means of the metrics scored between 0 and 1 (latency, tokens and cost are in the table).",
+        [
+          `SELECT metric, avgIf(value, run_id = ${BASELINE}) AS "Baseline", avgIf(value, run_id = ${CANDIDATE}) AS "Candidate"`,
+          "FROM metric_values FINAL",
+          `WHERE ${BOTH} AND value IS NOT NULL`,
+          "GROUP BY metric",
+          "HAVING min(value) >= 0 AND max(value) <= 1",
+          "ORDER BY metric",
+        ].join("\n"),
+        "percentunit",
+        { width: 12, height: 12 },
+        "metric",
+      ),
+    );
+
+  builder = builder.withRow(row("Flipped cases")).withPanel(
+    tablePanel(
+      "Cases that flipped",
+      "Cases (matched by case_id) where an evaluator passed in one run and failed in the other; the reasons are the candidate's.",
+      [
+        "SELECT candidate.case_id AS case_id, candidate.evaluator_id AS evaluator_id, baseline.outcome AS baseline_outcome, candidate.outcome AS candidate_outcome,",
+        "  if(candidate.outcome = 'failed', 'regressed', 'fixed') AS change, candidate.reason AS candidate_reason, baseline.reason AS baseline_reason",
+        `FROM (SELECT case_id, evaluator_id, outcome, reason FROM evaluation_results FINAL WHERE run_id = ${CANDIDATE} AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}') AS candidate`,
+        `INNER JOIN (SELECT case_id, evaluator_id, outcome, reason FROM evaluation_results FINAL WHERE run_id = ${BASELINE} AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}') AS baseline`,
+        "  ON baseline.case_id = candidate.case_id AND baseline.evaluator_id = candidate.evaluator_id",
+        "WHERE candidate.outcome IN ('passed', 'failed') AND baseline.outcome IN ('passed', 'failed') AND candidate.outcome != baseline.outcome",
+        "ORDER BY change DESC, case_id, evaluator_id",
+      ].join("\n"),
+      { width: 24, height: 10 },
+    ),
+  );
+  return builder;
+}

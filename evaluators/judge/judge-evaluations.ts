@@ -1,0 +1,90 @@
+/**
+ * Judged metrics as Evaluation Results: one result per applicable metric, with
+ * evaluator_id `judge.<metric>`, deterministic ids (contracts/ids.ts) so a
+ * re-evaluation replaces the earlier row, and the three outcomes mapped as
+ * pass → passed, fail → failed, grader error → error with error_type
+ * `evaluator_error`, the metric's value null and review required — never a
+ * pass, never a NaN.
+ *
+ * The judge's own tokens and cost are written beside the metric as
+ * `judge_input_tokens`, `judge_output_tokens` and `judge_cost`, under the
+ * judge's evaluator id, so they are accounted per evaluator and never mixed
+ * with the application's generation usage. A cached verdict costs 0.
+ */
+import type { CaseResult } from "../../contracts/case-result.js";
+import type { EvalCase } from "../../contracts/eval-case.js";
+import { evaluationResult, type EvaluationResult } from "../../contracts/evaluation-result.js";
+import { evaluationResultIdFor } from "../../contracts/ids.js";
+import type { Judge, JudgeMetric, JudgeOutcome } from "./judge.js";
+import { JUDGE_METRICS } from "./judge.js";
+import { judgeInputsFor } from "./judge-inputs.js";
+import { rubricFor } from "./rubrics/rubric-registry.js";
+
+export const JUDGE_USAGE_METRICS = ["judge_input_tokens", "judge_output_tokens", "judge_cost"] as const;
+
+/** The judged metrics whose inputs this Case Result (and Case) provide, e.g. correctness only with a reference answer. */
+export function applicableJudgeMetrics(caseResult: CaseResult, evalCase: EvalCase | null): JudgeMetric[] {
+  const inputs = judgeInputsFor(caseResult, evalCase);
+  return JUDGE_METRICS.filter((metric) => rubricFor(metric).notApplicableReason(inputs) === null);
+}
+
+export function judgeEvaluatorId(metric: JudgeMetric): string {
+  return `judge.${metric}`;
+}
+
+function confidenceOf(judge: Judge, outcome: JudgeOutcome): EvaluationResult["confidence"] {
+  const semantics = judge.confidenceSemantics ?? "judge_self_report";
+  if (outcome.kind === "grader_error") return { value: 0, semantics };
+  if (semantics === "heuristic") return { value: 0.5, semantics };
+  const reported = outcome.details.confidence;
+  return { value: reported === "high" || reported === "medium" || reported === "low" ? reported : "medium", semantics };
+}
+
+export function evaluationResultFromOutcome(judge: Judge, caseResult: CaseResult, outcome: JudgeOutcome, evaluatedAt: string): EvaluationResult {
+  const evaluatorId = judgeEvaluatorId(outcome.metric);
+  // The rubric version and the judge: another judge or prompt is another result, the same ones replace it.
+  const evaluatorVersion = `${outcome.promptVersion}+${judge.id}`;
+  const usageValues = { judge_input_tokens: outcome.usage.inputTokens, judge_output_tokens: outcome.usage.outputTokens, judge_cost: outcome.usage.cost };
+  const base = {
+    evaluation_result_id: evaluationResultIdFor(caseResult.case_result_id, evaluatorId, evaluatorVersion),
+    case_result_id: caseResult.case_result_id,
+    evaluator_id: evaluatorId,
+    evaluator_version: evaluatorVersion,
+    evaluated_at: evaluatedAt,
+    confidence: confidenceOf(judge, outcome),
+  };
+  if (outcome.kind === "grader_error") {
+    return evaluationResult.parse({
+      ...base,
+      metric_values: { [outcome.metric]: null, ...usageValues },
+      outcome: "error",
+      reason: `grader error (${outcome.errorType}) from ${outcome.judgeId}: ${outcome.message}`,
+      evidence_refs: [],
+      review_required: true,
+      error_type: "evaluator_error",
+    });
+  }
+  const evidence = Array.isArray(outcome.details.evidence_ids) ? outcome.details.evidence_ids.filter((id): id is string => typeof id === "string") : [];
+  return evaluationResult.parse({
+    ...base,
+    metric_values: { [outcome.metric]: outcome.value, ...usageValues },
+    outcome: outcome.kind === "pass" ? "passed" : "failed",
+    reason: `${outcome.metric} = ${Math.round(outcome.value * 10_000) / 10_000}${outcome.usage.cached ? " (cached verdict)" : ""}: ${outcome.reason}`,
+    evidence_refs: evidence.map((id) => `chunk://${id}`),
+    review_required: base.confidence.value === "low",
+    error_type: "none",
+  });
+}
+
+/**
+ * Judges every applicable metric, one after another (the judge's rate limits
+ * and budget apply per call), and returns one Evaluation Result per metric.
+ */
+export async function runJudgeEvaluations(judge: Judge, caseResult: CaseResult, evalCase: EvalCase | null, evaluatedAt: string, signal?: AbortSignal): Promise<EvaluationResult[]> {
+  const results: EvaluationResult[] = [];
+  for (const metric of applicableJudgeMetrics(caseResult, evalCase)) {
+    const outcome = await judge.judge({ metric, caseResult, evalCase }, signal);
+    results.push(evaluationResultFromOutcome(judge, caseResult, outcome, evaluatedAt));
+  }
+  return results;
+}

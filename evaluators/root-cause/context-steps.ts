@@ -1,0 +1,61 @@
+/**
+ * Context steps: the evidence was retrieved but the prompt lost it, or the
+ * prompt buried it.
+ */
+import { evidenceDensity } from "../rules/context-evidence-density.js";
+import { overlapShare } from "../rules/context-text-overlap.js";
+import { findTruncatedEvidence } from "../rules/context-truncation.js";
+import { matchEvidence } from "../evidence/match-evidence.js";
+import { answerLayerFailed, goldLabel } from "./attribution-facts.js";
+import type { RootCauseStep } from "./root-cause-step.js";
+
+/** Below this share of evidence tokens the context is mostly noise (seed 004 §四.4 Evidence Density). */
+export const NOISY_EVIDENCE_DENSITY = 0.1;
+
+export const contextTruncatedStep: RootCauseStep = {
+  label: "CONTEXT_TRUNCATED",
+  when: "gold evidence was in the final ranking but was dropped from the context or cut so its text is gone (context-truncation.ts)",
+  decide(facts) {
+    if (facts.evalCase === null) return null;
+    const findings = findTruncatedEvidence(facts.caseResult, facts.evalCase);
+    if (findings === null || findings.lost.length === 0) return null;
+    return {
+      reason: findings.lost.map((entry) => `gold #${entry.goldIndex + 1} in ${entry.chunkId} ${entry.how.replaceAll("_", " ")}${entry.droppedReason ? ` (${entry.droppedReason})` : ""}`).join("; "),
+      chunkIds: findings.lost.map((entry) => entry.chunkId),
+      metrics: ["evidence_truncated", "evidence_truncated_rate", "context_recall"],
+      confidence: "deterministic_rule",
+    };
+  },
+};
+
+/**
+ * CONTEXT_NOISY: all gold evidence reached the context and an answer-layer
+ * evaluator failed, and either the evidence is under NOISY_EVIDENCE_DENSITY of
+ * the context's tokens, or the packed chunk the answer follows most (largest
+ * share of the answer's bigrams) is a distractor, not an evidence chunk.
+ */
+export const contextNoisyStep: RootCauseStep = {
+  label: "CONTEXT_NOISY",
+  when: `all gold evidence was in the context, the answer failed, and evidence density < ${NOISY_EVIDENCE_DENSITY} or the answer follows a distractor chunk more than any evidence chunk`,
+  decide(facts) {
+    const failedAnswer = answerLayerFailed(facts);
+    if (facts.gold.length === 0 || !facts.gold.every((trail) => trail.inContext === true) || failedAnswer.length === 0 || facts.packed === null) return null;
+    const density = evidenceDensity(facts.caseResult, facts.evalCase);
+    if (density.value.applicable && density.value.value < NOISY_EVIDENCE_DENSITY) {
+      return { reason: `evidence is ${density.evidenceTokens} of ${density.contextTokens} context tokens`, chunkIds: density.evidenceChunkIds, metrics: ["evidence_density", "context_precision"], confidence: "heuristic" };
+    }
+    const answer = facts.caseResult.output ?? "";
+    const scored = facts.packed
+      .filter((chunk) => chunk.text !== null)
+      .map((chunk) => ({ chunk, share: overlapShare(answer, chunk.text!) ?? 0, evidence: facts.gold.some((trail) => matchEvidence(chunk, trail.evidence).matched) }));
+    const bestDistractor = scored.filter((entry) => !entry.evidence).sort((first, second) => second.share - first.share)[0];
+    const bestEvidence = scored.filter((entry) => entry.evidence).sort((first, second) => second.share - first.share)[0];
+    if (bestDistractor === undefined || bestDistractor.share === 0 || (bestEvidence !== undefined && bestEvidence.share >= bestDistractor.share)) return null;
+    return {
+      reason: `the answer follows distractor ${bestDistractor.chunk.chunk_id} (${bestDistractor.share.toFixed(2)} of its bigrams) more than the evidence${bestEvidence ? ` ${bestEvidence.chunk.chunk_id} (${bestEvidence.share.toFixed(2)})` : ""}; failed: ${failedAnswer.map((result) => result.evaluator_id).join(", ")}; evidence: ${facts.gold.map(goldLabel).join(", ")}`,
+      chunkIds: [bestDistractor.chunk.chunk_id, ...(bestEvidence ? [bestEvidence.chunk.chunk_id] : [])],
+      metrics: ["context_precision", "evidence_density"],
+      confidence: "heuristic",
+    };
+  },
+};

@@ -1,0 +1,130 @@
+/**
+ * Generation steps: the evidence was in front of the model and the answer
+ * still failed — no usable output, a refusal, unsupported content, a wrong
+ * conclusion from right facts, missing key points.
+ */
+import { assessGroundedness } from "../online/heuristic-groundedness.js";
+import { compareFacts, dateIsStated, numberIsStated } from "../text/fact-agreement.js";
+import { extractFacts } from "../text/fact-mentions.js";
+import { abstained, layerOf } from "./attribution-facts.js";
+import type { RootCauseStep } from "./root-cause-step.js";
+
+/** The seed's faithfulness gate (004 §六.2). */
+export const FAITHFULNESS_FLOOR = 0.9;
+
+/**
+ * The answer is empty while not abstaining, or the case asks for JSON
+ * (`context.output_format: json` on the Eval Case) and the answer does not
+ * parse as JSON.
+ */
+export const formatErrorStep: RootCauseStep = {
+  label: "FORMAT_ERROR",
+  when: "the answer is empty without abstaining, or the case's context.output_format is json and the answer does not parse",
+  decide(facts) {
+    if (abstained(facts)) return null;
+    if (!facts.answered) return { reason: "the answer is empty", confidence: "deterministic_rule" };
+    const format = facts.evalCase?.context.output_format;
+    if (typeof format !== "string" || format.toLowerCase() !== "json") return null;
+    try {
+      JSON.parse(facts.caseResult.output ?? "");
+      return null;
+    } catch (error) {
+      return { reason: `the case asks for JSON and the answer does not parse: ${error instanceof Error ? error.message : String(error)}`, confidence: "deterministic_rule" };
+    }
+  },
+};
+
+/** Reached only when no retrieval or context step explained the refusal. */
+export const overAbstainStep: RootCauseStep = {
+  label: "OVER_ABSTAIN",
+  when: "the case is answerable and the answer abstained, with no retrieval or context cause found above",
+  decide(facts) {
+    if (facts.evalCase?.answerable !== true || !abstained(facts)) return null;
+    return { reason: "the answer abstained on an answerable case and no retrieval or context problem explains it", metrics: ["abstained", "abstention_correct"], confidence: facts.abstention?.source === "trace_flag" ? "deterministic_rule" : "heuristic" };
+  },
+};
+
+/**
+ * Content the context does not hold: a stored judge faithfulness below the
+ * seed's gate, or claims the heuristic groundedness check
+ * (online/heuristic-groundedness.ts: content words, numbers, dates and
+ * entities of each sentence looked up in what the generator saw) finds
+ * unsupported.
+ */
+export const hallucinationStep: RootCauseStep = {
+  label: "HALLUCINATION",
+  when: `a stored faithfulness < ${FAITHFULNESS_FLOOR}, or an answer claim the heuristic groundedness check finds unsupported by the context`,
+  decide(facts) {
+    if (abstained(facts) || !facts.answered) return null;
+    const faithfulness = facts.metric("faithfulness");
+    if (faithfulness !== null && faithfulness.value < FAITHFULNESS_FLOOR) return { reason: `faithfulness ${faithfulness.value} < ${FAITHFULNESS_FLOOR}`, metrics: ["faithfulness"], confidence: "heuristic" };
+    if (facts.contextText === null) return null;
+    const { unsupported } = assessGroundedness(facts.caseResult.output ?? "", facts.contextText);
+    if (unsupported.length === 0) return null;
+    return { reason: `not supported by the context: ${unsupported.map((claim) => `"${claim}"`).join(", ")}`, metrics: ["faithfulness", "heuristic_groundedness"], confidence: "heuristic" };
+  },
+};
+
+/**
+ * Right facts, wrong conclusion: a number or date of the reference answer is
+ * missing from the answer while the context states it (text/fact-agreement.ts
+ * decides "states"), or a stored answer_correctness failed while faithfulness
+ * held (>= FAITHFULNESS_FLOOR). Tried before HALLUCINATION: the wrong number
+ * such an answer states is unsupported too, but the context held the right
+ * one — a misreading, not an invention.
+ */
+export const reasoningErrorStep: RootCauseStep = {
+  label: "REASONING_ERROR",
+  when: "a number or date of the reference answer is in the context but not in the answer, or answer_correctness failed while faithfulness held",
+  decide(facts) {
+    const reference = facts.evalCase?.reference_answer ?? "";
+    const answer = facts.caseResult.output ?? "";
+    if (reference.trim() !== "" && facts.answered && facts.contextText !== null) {
+      const agreement = compareFacts(answer, extractFacts(reference));
+      const context = extractFacts(facts.contextText);
+      const numbers = agreement.missingNumbers.filter((mention) => numberIsStated(mention, context)).map((mention) => `"${mention.text}"`);
+      const dates = agreement.missingDates.filter((mention) => dateIsStated(mention, context)).map((mention) => `"${mention.text}"`);
+      if (numbers.length + dates.length > 0) {
+        return { reason: `the context states ${[...numbers, ...dates].join(", ")} as the reference does, the answer does not`, metrics: ["number_agreement", "date_agreement"], confidence: "heuristic" };
+      }
+    }
+    const correctness = facts.metric("answer_correctness");
+    const faithfulness = facts.metric("faithfulness");
+    if (correctness !== null && correctness.outcome === "failed" && faithfulness !== null && faithfulness.value >= FAITHFULNESS_FLOOR) {
+      return { reason: `answer_correctness ${correctness.value} failed while faithfulness ${faithfulness.value} held`, metrics: ["answer_correctness", "faithfulness"], confidence: "heuristic" };
+    }
+    return null;
+  },
+};
+
+export const incompleteAnswerStep: RootCauseStep = {
+  label: "INCOMPLETE_ANSWER",
+  when: "the evaluator that scored completeness failed",
+  decide(facts) {
+    const completeness = facts.metric("completeness");
+    if (completeness === null || completeness.outcome !== "failed") return null;
+    return { reason: `completeness ${completeness.value}: key points missing`, metrics: ["completeness"], confidence: "heuristic" };
+  },
+};
+
+export const citationErrorStep: RootCauseStep = {
+  label: "CITATION_ERROR",
+  when: "a citation evaluator failed and nothing above explained the failure",
+  decide(facts) {
+    const failed = facts.failed.filter((result) => layerOf(result.evaluator_id) === "citation");
+    if (failed.length === 0) return null;
+    const metrics = failed.flatMap((result) => Object.entries(result.metric_values).filter(([, value]) => value !== null).map(([name]) => name));
+    const cited = facts.caseResult.rag_observation.citations ?? [];
+    return { reason: `failed: ${failed.map((result) => result.evaluator_id).join(", ")}`, chunkIds: cited, metrics, confidence: "deterministic_rule" };
+  },
+};
+
+/** The fallback: the answer failed and no step found an upstream or specific cause. */
+export const queryUnderstandingStep: RootCauseStep = {
+  label: "QUERY_UNDERSTANDING",
+  when: "fallback: no step above applies — the answer is supported and complete by every check, yet does not meet the case",
+  decide(facts) {
+    const names = facts.failed.map((result) => result.evaluator_id);
+    return { reason: `no specific cause found; read as a misunderstood question${names.length > 0 ? ` (failed: ${names.join(", ")})` : ""}`, confidence: "heuristic" };
+  },
+};

@@ -1,0 +1,11 @@
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os"; import path from "node:path";
+import { openClickHouse } from "./collector/sink/clickhouse-connection.js";
+import { runMigrations } from "./collector/sink/run-migrations.js";
+import { seedDashboardDataset } from "./test/integration/dashboards/dashboard-dataset.js";
+import { runReport } from "./collector/cli/report-command.js";
+const dir = await mkdtemp(path.join(os.tmpdir(), "rep-"));
+const c = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dir });
+await runMigrations(c); await seedDashboardDataset(c); await c.close();
+const out = await runReport({ dataDir: dir, out: "/tmp/report-try/report.html", service: [], tenant: [], dataset: [], run: [] }, {}, console);
+console.log(out?.panelErrors);

@@ -1,0 +1,52 @@
+/**
+ * The benchmark entry point (`npm run bench [-- filter …]`).
+ *
+ * Runs every `test/bench/*.bench.ts` — or those whose file name contains one
+ * of the arguments — one after the other in this process, each through its
+ * exported `benchmark` function, and prints the figures it returns.
+ */
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Benchmark, BenchmarkResult } from "./benchmark.js";
+
+const benchRoot = path.dirname(fileURLToPath(import.meta.url));
+
+function print(file: string, result: BenchmarkResult, seconds: number): void {
+  console.log(`\n${result.title}  (${file}, ${seconds.toFixed(1)} s)`);
+  const width = Math.max(...result.figures.map((figure) => figure.name.length));
+  for (const figure of result.figures) {
+    const value = typeof figure.value === "number" ? figure.value.toLocaleString("en-US", { maximumFractionDigits: 4 }) : figure.value;
+    console.log(`  ${figure.name.padEnd(width)}  ${value}${figure.unit ? ` ${figure.unit}` : ""}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const filters = process.argv.slice(2);
+  const files = (await readdir(benchRoot)).filter((name) => name.endsWith(".bench.ts")).sort();
+  const selected = filters.length === 0 ? files : files.filter((name) => filters.some((filter) => name.includes(filter)));
+  if (selected.length === 0) {
+    console.error(`no benchmark matches ${filters.join(" ")} (have: ${files.join(", ")})`);
+    return 1;
+  }
+  let failed = 0;
+  for (const file of selected) {
+    const module = (await import(pathToFileURL(path.join(benchRoot, file)).href)) as { benchmark?: Benchmark };
+    if (typeof module.benchmark !== "function") {
+      console.error(`${file} does not export a benchmark function`);
+      failed += 1;
+      continue;
+    }
+    const started = process.hrtime.bigint();
+    try {
+      const result = await module.benchmark();
+      print(file, result, Number(process.hrtime.bigint() - started) / 1e9);
+    } catch (error) {
+      console.error(`${file} failed:`, error);
+      failed += 1;
+    }
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();

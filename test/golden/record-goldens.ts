@@ -1,0 +1,345 @@
+/**
+ * Records the golden traces: one RAG request (scenarios/policy-corpus.ts) told
+ * four ways —
+ * - `langchain-ragscope-adapter`: the LangChain chain with ragscope's callback handler;
+ * - `langchain-openinference`: the same chain with Arize's
+ *   @arizeai/openinference-instrumentation-langchain, the spans exactly as it writes them;
+ * - `otel-genai`: spans built to the OTel GenAI conventions (invoke_workflow,
+ *   retrieval with gen_ai.retrieval.documents, chat with token usage);
+ * - `openllmetry`: spans built to OpenLLMetry's conventions (a workflow span,
+ *   a vector query with one `db.query.result` event per hit, an LLM span).
+ *
+ * Each is written as OTLP/JSON, as an exporter sends it (the OTel SDK's own
+ * serializer), made reproducible so that recording twice gives the same
+ * bytes: ids come from a counter, the clock is a counter while recording
+ * (withCountingClock), timestamps are then replaced by their rank (1 ms apart,
+ * order kept, so nesting and durations keep their shape), and LangChain's
+ * random run UUIDs are numbered in order of appearance.
+ *
+ *   node --import tsx test/golden/record-goldens.ts          # prints which goldens differ
+ *   node --import tsx test/golden/record-goldens.ts --write  # rewrites test/golden/traces/*.otlp.json
+ *
+ * The expected Case Results beside them (`*.case-result.json`) are reviewed by
+ * hand; the test (golden-traces.test.ts) replays each trace through the
+ * collector and compares.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { SpanKind, context, trace, type Tracer } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import type { HrTime } from "@opentelemetry/api";
+import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type IdGenerator, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import * as CallbackManagerModule from "@langchain/core/callbacks/manager";
+import { LangChainInstrumentation } from "@arizeai/openinference-instrumentation-langchain";
+import { GenAi, GenAiOperation, OpenLlmetry, OpenLlmetrySpanKind, Ragscope } from "../../contracts/span-attributes.js";
+import { RagscopeCallbackHandler } from "../../instrumentation/adapters/langchain.js";
+import { configureRagscope } from "../../instrumentation/index.js";
+import { buildPolicyChain, fakeModelName, retrievePolicyChunks } from "./scenarios/langchain-rag-chain.js";
+import { fakeAnswer, goldenRun, policyChunks, question, retrievalTopK } from "./scenarios/policy-corpus.js";
+
+export const goldenNames = ["langchain-ragscope-adapter", "otel-genai", "openllmetry", "langchain-openinference"] as const;
+export type GoldenName = (typeof goldenNames)[number];
+
+export const tracesDirectory = path.join(path.dirname(fileURLToPath(import.meta.url)), "traces");
+
+const linkageMetadata = { [Ragscope.runId]: goldenRun.runId, [Ragscope.caseId]: goldenRun.caseId, [Ragscope.caseVersion]: goldenRun.caseVersion };
+
+/** Trace and span ids from a counter, so a recording is reproducible. */
+class CountingIdGenerator implements IdGenerator {
+  private traces = 0;
+  private spans = 0;
+  constructor(private readonly seed: number) {}
+  generateTraceId(): string {
+    this.traces += 1;
+    return `${this.seed.toString(16).padStart(8, "0")}${"0".repeat(16)}${this.traces.toString(16).padStart(8, "0")}`;
+  }
+  generateSpanId(): string {
+    this.spans += 1;
+    return `${this.seed.toString(16).padStart(4, "0")}${this.spans.toString(16).padStart(12, "0")}`;
+  }
+}
+
+interface Recording {
+  tracer(name: string, version?: string): Tracer;
+  provider: BasicTracerProvider;
+  finish(): Promise<ReadableSpan[]>;
+}
+
+function startRecording(seed: number, serviceName: string): Recording {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ "service.name": serviceName }),
+    idGenerator: new CountingIdGenerator(seed),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+    spanLimits: { attributeCountLimit: 4096 },
+  });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(provider);
+  return {
+    provider,
+    tracer: (name, version) => provider.getTracer(name, version),
+    async finish() {
+      await provider.forceFlush();
+      const spans = exporter.getFinishedSpans();
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+      return spans;
+    },
+  };
+}
+
+async function recordRagscopeAdapter(): Promise<ReadableSpan[]> {
+  const recording = startRecording(0x1001, "policy-assistant-langchain");
+  configureRagscope({ captureText: true });
+  const chain = await buildPolicyChain();
+  await chain.invoke(question, { callbacks: [new RagscopeCallbackHandler()], metadata: linkageMetadata });
+  return recording.finish();
+}
+
+async function recordOpenInference(): Promise<ReadableSpan[]> {
+  const recording = startRecording(0x1002, "policy-assistant-langchain");
+  const instrumentation = new LangChainInstrumentation({ tracerProvider: recording.provider, instrumentationConfig: { enabled: false } });
+  instrumentation.manuallyInstrument(CallbackManagerModule);
+  const chain = await buildPolicyChain();
+  await chain.invoke(question, { metadata: linkageMetadata });
+  return recording.finish();
+}
+
+async function recordOtelGenAi(): Promise<ReadableSpan[]> {
+  const recording = startRecording(0x1003, "policy-assistant-genai");
+  const tracer = recording.tracer("policy-assistant", "1.0.0");
+  const hits = await retrievePolicyChunks(question, retrievalTopK);
+  await tracer.startActiveSpan(
+    "invoke_workflow policy_rag",
+    {
+      kind: SpanKind.INTERNAL,
+      attributes: {
+        [GenAi.operationName]: GenAiOperation.invokeWorkflow,
+        [GenAi.inputMessages]: JSON.stringify([{ role: "user", parts: [{ type: "text", content: question }] }]),
+        ...linkageMetadata,
+      },
+    },
+    async (root) => {
+      const retrieval = tracer.startSpan("retrieval policy-index", {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [GenAi.operationName]: GenAiOperation.retrieval,
+          [GenAi.dataSourceId]: "policy-index",
+          [GenAi.providerName]: "in_memory",
+          [GenAi.requestTopK]: retrievalTopK,
+          [GenAi.retrievalQueryText]: question,
+        },
+      });
+      // The convention's documents are `{ id, score }` (gen-ai-retrieval-documents.json), a JSON string on spans.
+      retrieval.setAttribute(GenAi.retrievalDocuments, JSON.stringify(hits.map((hit) => ({ id: hit.chunk.chunkId, score: hit.score }))));
+      retrieval.end();
+      const context = hits.map((hit) => hit.chunk.text).join("\n\n");
+      const inputMessages = [
+        { role: "system", parts: [{ type: "text", content: `只根据下面的资料回答问题。\n\n${context}` }] },
+        { role: "user", parts: [{ type: "text", content: question }] },
+      ];
+      const chat = tracer.startSpan(`chat ${fakeModelName}`, {
+        kind: SpanKind.CLIENT,
+        attributes: { [GenAi.operationName]: GenAiOperation.chat, [GenAi.providerName]: "openai", [GenAi.requestModel]: fakeModelName, [GenAi.inputMessages]: JSON.stringify(inputMessages) },
+      });
+      chat.setAttributes({
+        [GenAi.responseModel]: fakeModelName,
+        [GenAi.usageInputTokens]: 137,
+        [GenAi.usageOutputTokens]: [...fakeAnswer].length,
+        "gen_ai.response.finish_reasons": ["stop"],
+        [GenAi.outputMessages]: JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: fakeAnswer }], finish_reason: "stop" }]),
+      });
+      chat.end();
+      root.setAttribute(GenAi.outputMessages, JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: fakeAnswer }] }]));
+      root.end();
+    },
+  );
+  return recording.finish();
+}
+
+async function recordOpenLlmetry(): Promise<ReadableSpan[]> {
+  const recording = startRecording(0x1004, "policy-assistant-traceloop");
+  const tracer = recording.tracer("@traceloop/node-server-sdk", "0.0.0-golden");
+  const hits = await retrievePolicyChunks(question, retrievalTopK);
+  const association = Object.fromEntries(Object.entries(linkageMetadata).map(([key, value]) => [`${OpenLlmetry.associationPropertiesPrefix}.${key}`, value]));
+  await tracer.startActiveSpan(
+    "policy_rag.workflow",
+    {
+      attributes: {
+        [OpenLlmetry.spanKind]: OpenLlmetrySpanKind.workflow,
+        [OpenLlmetry.workflowName]: "policy_rag",
+        [OpenLlmetry.entityName]: "policy_rag",
+        [OpenLlmetry.entityInput]: JSON.stringify({ args: [question], kwargs: {} }),
+        ...association,
+      },
+    },
+    async (root) => {
+      const query = tracer.startSpan("pinecone.query", {
+        kind: SpanKind.CLIENT,
+        attributes: { [OpenLlmetry.dbSystem]: "pinecone", [OpenLlmetry.vectorQueryTopK]: retrievalTopK, [OpenLlmetry.workflowName]: "policy_rag", ...association },
+      });
+      for (const hit of hits) {
+        query.addEvent(OpenLlmetry.queryResultEvent, {
+          [OpenLlmetry.queryResultId]: hit.chunk.chunkId,
+          [OpenLlmetry.queryResultScore]: hit.score,
+          [OpenLlmetry.queryResultMetadata]: JSON.stringify({ document_id: hit.chunk.documentId, document_version: hit.chunk.documentVersion, section_id: hit.chunk.sectionId }),
+          [OpenLlmetry.queryResultDocument]: hit.chunk.text,
+        });
+      }
+      query.end();
+      const context = hits.map((hit) => hit.chunk.text).join("\n\n");
+      const chat = tracer.startSpan("openai.chat", {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [OpenLlmetry.llmRequestType]: "chat",
+          [GenAi.system]: "openai",
+          [GenAi.requestModel]: fakeModelName,
+          [`${GenAi.promptPrefix}.0.role`]: "system",
+          [`${GenAi.promptPrefix}.0.content`]: `只根据下面的资料回答问题。\n\n${context}`,
+          [`${GenAi.promptPrefix}.1.role`]: "user",
+          [`${GenAi.promptPrefix}.1.content`]: question,
+          ...association,
+        },
+      });
+      chat.setAttributes({
+        [GenAi.responseModel]: fakeModelName,
+        [GenAi.usagePromptTokens]: 137,
+        [GenAi.usageCompletionTokens]: [...fakeAnswer].length,
+        [OpenLlmetry.llmUsageTotalTokens]: 137 + [...fakeAnswer].length,
+        [`${GenAi.completionPrefix}.0.role`]: "assistant",
+        [`${GenAi.completionPrefix}.0.content`]: fakeAnswer,
+        [`${GenAi.completionPrefix}.0.finish_reason`]: "stop",
+      });
+      chat.end();
+      root.setAttribute(OpenLlmetry.entityOutput, JSON.stringify(fakeAnswer));
+      root.end();
+    },
+  );
+  return recording.finish();
+}
+
+const recorders: Record<GoldenName, () => Promise<ReadableSpan[]>> = {
+  "langchain-ragscope-adapter": recordRagscopeAdapter,
+  "otel-genai": recordOtelGenAi,
+  openllmetry: recordOpenLlmetry,
+  // Last: Arize's instrumentation patches LangChain's CallbackManager for the rest of the process.
+  "langchain-openinference": recordOpenInference,
+};
+
+/** Records every golden, in order, and returns its OTLP/JSON text. */
+export async function recordGoldens(): Promise<Map<GoldenName, string>> {
+  const recorded = new Map<GoldenName, string>();
+  for (const name of goldenNames) recorded.set(name, toOtlpJsonText(await withCountingClock(recorders[name])));
+  return recorded;
+}
+
+/**
+ * Runs `work` with `Date.now` and `performance.now` replaced by one counter
+ * that advances 1 ms per reading. Spans read the clock at start and end (the
+ * OTel SDK's Span), so a sequential program gets the same times on every run
+ * and no two readings tie, whatever the machine's speed.
+ */
+async function withCountingClock<Value>(work: () => Promise<Value>): Promise<Value> {
+  const realDateNow = Date.now;
+  const realPerformanceNow = performance.now;
+  let tick = 0;
+  Date.now = () => GOLDEN_EPOCH_MILLISECONDS + (tick += 1);
+  performance.now = () => (tick += 1);
+  try {
+    return await work();
+  } finally {
+    Date.now = realDateNow;
+    performance.now = realPerformanceNow;
+  }
+}
+
+export function tracePath(name: GoldenName): string {
+  return path.join(tracesDirectory, `${name}.otlp.json`);
+}
+
+export function caseResultPath(name: GoldenName): string {
+  return path.join(tracesDirectory, `${name}.case-result.json`);
+}
+
+const GOLDEN_EPOCH_MILLISECONDS = Date.UTC(2026, 6, 8, 9, 30, 0);
+const GOLDEN_EPOCH_NANOSECONDS = BigInt(GOLDEN_EPOCH_MILLISECONDS) * 1_000_000n;
+
+/** OTLP/JSON of the spans after the deterministic rewrites described above. */
+function toOtlpJsonText(spans: ReadableSpan[]): string {
+  const times = new Set<bigint>();
+  for (const span of spans) {
+    times.add(nanoseconds(span.startTime));
+    times.add(nanoseconds(span.endTime));
+    for (const event of span.events) times.add(nanoseconds(event.time));
+  }
+  const ranks = new Map([...times].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0)).map((time, index) => [time, index]));
+  const rewrite = (time: HrTime): HrTime => toHrTime(GOLDEN_EPOCH_NANOSECONDS + BigInt(ranks.get(nanoseconds(time))!) * 1_000_000n);
+  const uuids = new Map<string, string>();
+  const scrub = (value: unknown): unknown => {
+    if (typeof value === "string") {
+      return value.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (uuid) => {
+        if (!uuids.has(uuid)) uuids.set(uuid, `00000000-0000-4000-8000-${(uuids.size + 1).toString().padStart(12, "0")}`);
+        return uuids.get(uuid)!;
+      });
+    }
+    return Array.isArray(value) ? value.map(scrub) : value;
+  };
+  const rewritten: ReadableSpan[] = spans.map((span) => {
+    const startTime = rewrite(span.startTime);
+    const endTime = rewrite(span.endTime);
+    return {
+      ...span,
+      spanContext: () => span.spanContext(),
+      name: span.name,
+      kind: span.kind,
+      status: span.status,
+      resource: span.resource,
+      instrumentationScope: span.instrumentationScope,
+      parentSpanContext: span.parentSpanContext,
+      links: span.links,
+      ended: span.ended,
+      droppedAttributesCount: span.droppedAttributesCount,
+      droppedEventsCount: span.droppedEventsCount,
+      droppedLinksCount: span.droppedLinksCount,
+      startTime,
+      endTime,
+      duration: toHrTime(nanoseconds(endTime) - nanoseconds(startTime)),
+      attributes: Object.fromEntries(Object.entries(span.attributes).map(([key, value]) => [key, scrub(value)])) as ReadableSpan["attributes"],
+      events: span.events.map((event) => ({ ...event, time: rewrite(event.time) })),
+    };
+  });
+  const body = JsonTraceSerializer.serializeRequest(rewritten);
+  if (body === undefined) throw new Error("the OTLP JSON serializer returned nothing");
+  return `${JSON.stringify(JSON.parse(Buffer.from(body).toString("utf8")), null, 2)}\n`;
+}
+
+function nanoseconds(time: HrTime): bigint {
+  return BigInt(time[0]) * 1_000_000_000n + BigInt(time[1]);
+}
+
+function toHrTime(value: bigint): HrTime {
+  return [Number(value / 1_000_000_000n), Number(value % 1_000_000_000n)];
+}
+
+async function main(): Promise<void> {
+  const write = process.argv.includes("--write");
+  const recorded = await recordGoldens();
+  for (const [name, text] of recorded) {
+    const stored = await readFile(tracePath(name), "utf8").catch(() => null);
+    if (stored === text) {
+      console.log(`${name}: unchanged`);
+    } else if (write) {
+      await writeFile(tracePath(name), text);
+      console.log(`${name}: written`);
+    } else {
+      console.log(`${name}: differs from the stored golden (run with --write to replace it)`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();

@@ -1,0 +1,140 @@
+/**
+ * Alert deliveries end to end: a faithfulness stream that drops and recovers
+ * produces a firing and a resolved event; a local webhook server receives
+ * both, as generic JSON and as a Slack-compatible payload (after a 503 that is
+ * retried), and the alerts table in the real ClickHouse engine records both
+ * transitions once, with the traces behind them — also when delivered twice.
+ */
+import assert from "node:assert/strict";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, test } from "node:test";
+import { parse as parseYaml } from "yaml";
+import { parseGateFile } from "../../../contracts/gate-file.js";
+import { AlertEvaluator } from "../../../collector/alert/alert-evaluator.js";
+import { AlertNotifier } from "../../../collector/alert/alert-notifier.js";
+import { alertRulesFromGate } from "../../../collector/alert/alert-rule.js";
+import { ClickHouseAlertDelivery } from "../../../collector/alert/clickhouse-alert-delivery.js";
+import type { MetricSample } from "../../../collector/alert/metric-sample.js";
+import { WebhookAlertDelivery } from "../../../collector/alert/webhook-alert-delivery.js";
+import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+
+interface Received {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+async function startWebhookServer(): Promise<{ url: string; received: Received[]; failNext: (count: number) => void; refused: () => number; close: () => Promise<void> }> {
+  const received: Received[] = [];
+  let failures = 0;
+  let refused = 0;
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    let text = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (text += chunk));
+    request.on("end", () => {
+      if (failures > 0) {
+        failures -= 1;
+        refused += 1;
+        response.writeHead(503, { "retry-after": "0" }).end("busy");
+        return;
+      }
+      received.push({ path: request.url ?? "", body: JSON.parse(text) as Record<string, unknown> });
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    failNext: (count) => {
+      failures = count;
+    },
+    refused: () => refused,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("alert deliveries", () => {
+  let store: TemporaryStore;
+  let webhook: Awaited<ReturnType<typeof startWebhookServer>>;
+  before(async () => {
+    store = await temporaryStore();
+    webhook = await startWebhookServer();
+  });
+  after(async () => {
+    await webhook.close();
+    await store.cleanup();
+  });
+
+  test("a drop from 0.95 to 0.80 fires, recovery resolves; webhook (JSON and Slack) and alerts table get both", async () => {
+    const gate = parseGateFile(parseYaml('generation:\n  faithfulness: { threshold: ">= 0.92", window: 15m, min_samples: 20 }\n'));
+    assert.ok(gate.ok);
+    const rules = alertRulesFromGate(gate.value, { windowMs: 15 * 60_000, windowSamples: 100, minSamples: 20, confidence: 0.95, hysteresis: 0.01, maxTraceIds: 10 });
+    assert.ok(rules.ok);
+    let now = Date.parse("2026-07-08T10:00:00.000Z");
+    const logged: string[] = [];
+    const table = new ClickHouseAlertDelivery(store.connection);
+    const notifier = new AlertNotifier({
+      evaluator: new AlertEvaluator(rules.value.rules),
+      deliveries: [new WebhookAlertDelivery({ url: `${webhook.url}/generic`, format: "json" }), new WebhookAlertDelivery({ url: `${webhook.url}/slack`, format: "slack" }), table],
+      retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 4, deadlineMs: 5_000 },
+      tickMs: 0,
+      clock: () => now,
+      log: (line) => logged.push(line),
+    });
+
+    let trace = 0;
+    const feed = (failuresPer20: number, count: number) => {
+      for (let index = 0; index < count; index += 1) {
+        trace += 1;
+        now += 1_000;
+        const value = index % (20 / failuresPer20) === 0 ? 0 : 1;
+        const sample: MetricSample = { metric: "faithfulness", value, caseResultId: `cr_${trace}`, traceId: `trace_${String(trace).padStart(4, "0")}`, serviceName: "support-bot", tenantId: null, route: null };
+        notifier.observe([sample]);
+      }
+    };
+    feed(1, 150); // 0.95: healthy
+    feed(4, 150); // 0.80: degraded
+    webhook.failNext(1); // the first delivery attempt meets a 503 and is retried
+    feed(1, 200); // 0.95 again
+    await notifier.flush();
+
+    assert.deepEqual(notifier.recentEvents.map((event) => event.state), ["firing", "resolved"]);
+    assert.equal(webhook.refused(), 1, "one attempt was refused with 503 and retried");
+    assert.equal(notifier.counters.deliveryFailures, 0);
+    const [firing, resolved] = notifier.recentEvents;
+    assert.ok(firing!.trace_ids.length > 0 && firing!.trace_ids.length <= 10);
+
+    const generic = webhook.received.filter((item) => item.path === "/generic").map((item) => item.body);
+    assert.deepEqual(generic.map((body) => [body.state, body.rule_id, body.threshold, body.source]), [
+      ["firing", "generation.faithfulness", ">= 0.92", "ragscope"],
+      ["resolved", "generation.faithfulness", ">= 0.92", "ragscope"],
+    ]);
+    assert.deepEqual(generic[0]!.trace_ids, firing!.trace_ids);
+    assert.equal(generic[1]!.alert_id, generic[0]!.alert_id);
+
+    const slack = webhook.received.filter((item) => item.path === "/slack").map((item) => item.body);
+    assert.equal(slack.length, 2);
+    assert.match(String(slack[0]!.text), /FIRING: generation\.faithfulness >= 0\.92/);
+    assert.match(String(slack[1]!.text), /RESOLVED: generation\.faithfulness/);
+    const blocks = slack[0]!.blocks as { type: string; elements?: { text: string }[] }[];
+    assert.deepEqual(blocks.map((block) => block.type), ["header", "section", "context"]);
+    assert.match(blocks[2]!.elements![0]!.text, new RegExp(firing!.trace_ids[0]!));
+
+    // A second delivery of the same events (a retry after a crash) does not add rows.
+    assert.ok((await table.deliver([firing!, resolved!])).ok);
+    const rows = await queryRows<{ state: string; alert_id: string; trace_ids: string[]; sample_count: number }>(
+      store.connection,
+      "SELECT state, alert_id, trace_ids, sample_count FROM {{database}}.alerts FINAL ORDER BY at",
+    );
+    assert.deepEqual(rows.map((row) => [row.state, row.alert_id]), [
+      ["firing", firing!.alert_id],
+      ["resolved", firing!.alert_id],
+    ]);
+    assert.deepEqual(rows[0]!.trace_ids, firing!.trace_ids);
+    assert.ok(logged.some((line) => /alert firing/.test(line)));
+    await notifier.close();
+  });
+});

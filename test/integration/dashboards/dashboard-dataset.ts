@@ -1,0 +1,240 @@
+/**
+ * A seeded dataset for the dashboards: online traffic from two services and
+ * two tenants, and two offline runs of the same cases where some evaluations
+ * flip, written through the real ClickHouse sink (collector/sink/) so rows
+ * look exactly as the collector stores them. It carries every metric the
+ * panels read, including those of evaluators still being added (judge
+ * metrics, abstention, permissions), root-cause results, stage timings,
+ * feedback, run lineage and collector health snapshots. Deterministic: a
+ * seeded generator, times at fixed offsets from a recent whole hour.
+ */
+import { caseResult as caseResultSchema, type CaseResult } from "../../../contracts/case-result.js";
+import type { EvaluationResult } from "../../../contracts/evaluation-result.js";
+import { caseResultIdFor, evaluationResultIdFor } from "../../../contracts/ids.js";
+import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
+import { storeRun } from "../../../collector/run/store-run.js";
+import type { ClickHouseConnection } from "../../../collector/sink/clickhouse-connection.js";
+import { ClickHouseSink } from "../../../collector/sink/clickhouse-sink.js";
+import { toRows } from "../../../collector/sink/result-rows.js";
+
+const HOUR = 3_600_000;
+/** Recent whole hours: collector_health keeps 30 days (TTL), so fixed old dates would be gone. */
+export const DATASET_START = Math.floor((Date.now() - 3 * HOUR) / HOUR) * HOUR;
+export const DATASET_END = DATASET_START + 2 * 3_600_000;
+export const BASELINE_RUN = "run-baseline";
+export const CANDIDATE_RUN = "run-candidate";
+export const DATASET_ID = "policy-regression";
+export const SERVICES = ["policy-assistant", "support-bot"];
+export const TENANTS = ["acme", "globex"];
+export const ROOT_CAUSES = ["RETRIEVAL_MISS", "HALLUCINATION", "CONTEXT_TRUNCATED", "CITATION_ERROR"];
+
+export interface SeededDataset {
+  evaluations: CaseEvaluation[];
+  datasetOf: Map<string, string>;
+  healthRows: Record<string, unknown>[];
+  /** A trace whose case failed (has a root cause). */
+  failingTraceId: string;
+}
+
+/** Small deterministic generator (LCG), so the dataset is the same on every run. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const hex = (value: number, length: number) => value.toString(16).padStart(length, "0").slice(-length);
+
+interface RequestSpec {
+  index: number;
+  startedAt: number;
+  runId: string;
+  caseId: string;
+  service: string;
+  tenant: string;
+  /** 0..1: how good this request is; below 0.35 it fails. */
+  quality: number;
+  status: "completed" | "failed" | "timeout";
+  unanswerable: boolean;
+}
+
+function evaluation(caseResultId: string, evaluatorId: string, values: Record<string, number | null>, outcome: EvaluationResult["outcome"], reason: string, evaluatedAt: string): EvaluationResult {
+  return {
+    evaluation_result_id: evaluationResultIdFor(caseResultId, evaluatorId, "1"),
+    case_result_id: caseResultId,
+    evaluator_id: evaluatorId,
+    evaluator_version: "1",
+    metric_values: values,
+    outcome,
+    reason,
+    evidence_refs: [],
+    confidence: { value: 1, semantics: "deterministic_rule" },
+    review_required: false,
+    error_type: "none",
+    evaluated_at: evaluatedAt,
+  };
+}
+
+function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
+  const traceId = hex(0xabc000 + spec.index, 8).padStart(32, "0");
+  const caseResultId = caseResultIdFor({ traceId, runId: spec.runId, caseId: spec.caseId, caseVersion: spec.caseId === "" ? "" : "v1" });
+  const completed = spec.status === "completed";
+  const retrieve = 20 + random() * 60;
+  const rerank = 10 + random() * 30;
+  const generate = 400 + random() * 2_500 + (spec.status === "timeout" ? 6_000 : 0);
+  const latency = retrieve + rerank + generate + 15;
+  const inputTokens = Math.round(600 + random() * 900);
+  const outputTokens = Math.round(80 + random() * 300);
+  const feedback = [
+    ...(spec.index % 3 === 0 ? [{ kind: "thumbs", value: spec.quality < 0.5 ? "down" : "up", comment: null }] : []),
+    ...(spec.index % 7 === 0 ? [{ kind: "handoff", value: "true", comment: null }] : []),
+  ];
+  const parsed = caseResultSchema.parse({
+    case_result_id: caseResultId,
+    run_id: spec.runId,
+    case_id: spec.caseId,
+    case_version: spec.caseId === "" ? "" : "v1",
+    execution_status: spec.status,
+    quality_status: "not_evaluated",
+    input_snapshot_uri: null,
+    output: completed ? "answer" : null,
+    rag_observation: {
+      retrieved_chunks: [],
+      context: "context",
+      citations: [],
+      abstained: null,
+      generation: { model: "sim", input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, cost: (inputTokens + outputTokens) * 0.00002, time_to_first_token_ms: 150 + random() * 300 },
+      latency_ms: latency,
+      stage_timings: [
+        { stage: "retrieve", span_name: "rag.retrieve", duration_ms: retrieve, status: "ok" },
+        { stage: "rerank", span_name: "rag.rerank", duration_ms: rerank, status: "ok" },
+        { stage: "generate", span_name: "rag.generate", duration_ms: generate, status: spec.status === "completed" ? "ok" : "error" },
+      ],
+      tenant_id: spec.tenant,
+      service_name: spec.service,
+      route: "/answer",
+      span_count: 5,
+    },
+    trace_id: traceId,
+    execution_error: spec.status === "completed" ? { type: "none", message: null } : spec.status === "timeout" ? { type: "timeout", message: "generation timed out" } : { type: "system_error", message: "generator returned 500" },
+    started_at: iso(spec.startedAt),
+    completed_at: iso(spec.startedAt + latency),
+  });
+  // Feedback is not in the Case Result contract yet; it is stored in the payload as rag_observation.feedback.
+  const caseResult = { ...parsed, rag_observation: { ...parsed.rag_observation, feedback } } as CaseResult;
+  const evaluatedAt = iso(spec.startedAt + latency + 500);
+  const score = (base: number) => Math.max(0, Math.min(1, base + (random() - 0.5) * 0.2));
+  const q = spec.quality;
+  const passOrFail = (value: number, threshold: number): EvaluationResult["outcome"] => (value >= threshold ? "passed" : "failed");
+  const recall5 = q >= 0.35 ? 1 : 0;
+  const results: EvaluationResult[] = [
+    evaluation(caseResultId, "retrieval.ranking", { hit_at_1: q > 0.6 ? 1 : 0, recall_at_5: recall5, recall_at_10: q >= 0.25 ? 1 : 0, mrr: q > 0.6 ? 1 : q >= 0.35 ? 0.5 : 0, ndcg_at_10: score(q) }, passOrFail(recall5, 0.5), recall5 === 1 ? "gold evidence in the top 5" : "recall_at_k = 0 (needs >= 0.5)", evaluatedAt),
+    evaluation(caseResultId, "context.coverage", { context_precision: score(q), context_recall: score(q + 0.1), evidence_density: score(q - 0.1), context_redundancy: score(0.2) }, "passed", "context coverage", evaluatedAt),
+    evaluation(caseResultId, "generation.judge", { answer_correctness: score(q), faithfulness: q < 0.35 ? 0.6 : q > 0.5 ? 1 : 0.9, answer_relevance: score(q + 0.1), completeness: score(q), citation_accuracy: score(q + 0.05) }, passOrFail(q, 0.35), q >= 0.35 ? "supported answer" : "unsupported statement", evaluatedAt),
+    evaluation(caseResultId, "answer.abstention", { abstained: spec.unanswerable ? (spec.index % 4 === 0 ? 0 : 1) : spec.index % 9 === 0 ? 1 : 0, abstention_correct: spec.unanswerable ? (spec.index % 4 === 0 ? 0 : 1) : spec.index % 9 === 0 ? 0 : 1 }, "passed", "abstention", evaluatedAt),
+    evaluation(caseResultId, "retrieval.permission", { permission_violation_rate: spec.index % 11 === 0 ? 0.2 : 0 }, spec.index % 11 === 0 ? "failed" : "passed", spec.index % 11 === 0 ? "permission_violation_rate = 0.2 (needs = 0)" : "no chunk outside the principal's access", evaluatedAt),
+    evaluation(
+      caseResultId,
+      "performance.usage",
+      { latency_ms: latency, time_to_first_token_ms: caseResult.rag_observation.generation.time_to_first_token_ms, input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, cost: caseResult.rag_observation.generation.cost },
+      "not_applicable",
+      "usage as recorded by the trace",
+      evaluatedAt,
+    ),
+  ];
+  const failed = results.some((result) => result.outcome === "failed");
+  if (failed) {
+    const label = ROOT_CAUSES[spec.index % ROOT_CAUSES.length]!;
+    results.push(evaluation(caseResultId, "root_cause", {}, "failed", `${label}: primary cause attributed from the failing evaluations`, evaluatedAt));
+  }
+  const qualityStatus = failed ? "failed" : "passed";
+  return { caseResult: { ...caseResult, quality_status: qualityStatus }, evaluationResults: results };
+}
+
+function healthRows(): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  const random = generator(7);
+  for (let time = DATASET_START; time < DATASET_END; time += 60_000) {
+    for (const [index, instance] of ["evaluator-0", "evaluator-1"].entries()) {
+      const spans = 900 + Math.round(random() * 300);
+      const delta = (metric: string, value: number) => rows.push({ ts: iso(time + index * 1_000), instance, role: "evaluator", metric, kind: "delta", value });
+      const gauge = (metric: string, value: number) => rows.push({ ts: iso(time + index * 1_000), instance, role: "evaluator", metric, kind: "gauge", value });
+      delta("spans_received", spans);
+      delta("traces_evaluated", Math.round(spans / 6));
+      delta("traces_partial", random() < 0.2 ? 1 : 0);
+      delta("dead_letters", random() < 0.1 ? 1 : 0);
+      delta("spans_dropped", 0);
+      gauge("consumer_lag", Math.round(random() * 400));
+      gauge("sink_write_ms", 20 + random() * 80);
+      gauge("open_traces", Math.round(50 + random() * 100));
+    }
+  }
+  return rows;
+}
+
+export function buildDashboardDataset(): SeededDataset {
+  const random = generator(42);
+  const evaluations: CaseEvaluation[] = [];
+  const datasetOf = new Map<string, string>();
+  let index = 0;
+  // Online traffic: one request a minute over the two hours, alternating services.
+  for (let time = DATASET_START; time < DATASET_END; time += 60_000) {
+    index += 1;
+    const status = index % 13 === 0 ? "timeout" : index % 17 === 0 ? "failed" : "completed";
+    evaluations.push(buildRequest({ index, startedAt: time, runId: "", caseId: "", service: SERVICES[index % 2]!, tenant: TENANTS[Math.floor(index / 2) % 2]!, quality: random(), status, unanswerable: index % 5 === 0 }, random));
+  }
+  // Two offline runs of the same twelve cases; the candidate fixes some cases and breaks others.
+  for (const [runIndex, runId] of [BASELINE_RUN, CANDIDATE_RUN].entries()) {
+    const runStart = DATASET_START + (runIndex === 0 ? 10 : 70) * 60_000;
+    for (let caseNumber = 0; caseNumber < 12; caseNumber += 1) {
+      index += 1;
+      const baseQuality = (caseNumber * 0.37) % 1;
+      const quality = runIndex === 1 && caseNumber % 4 === 0 ? 1 - baseQuality : baseQuality;
+      const caseId = `case_${String(caseNumber).padStart(3, "0")}`;
+      const evaluationItem = buildRequest({ index, startedAt: runStart + caseNumber * 5_000, runId, caseId, service: SERVICES[0]!, tenant: TENANTS[0]!, quality, status: "completed", unanswerable: caseNumber % 5 === 0 }, random);
+      evaluations.push(evaluationItem);
+      datasetOf.set(caseId, DATASET_ID);
+    }
+  }
+  const failing = evaluations.find((item) => item.evaluationResults.some((result) => result.evaluator_id === "root_cause"));
+  if (!failing) throw new Error("the seeded dataset has no failing case");
+  return { evaluations, datasetOf, healthRows: healthRows(), failingTraceId: failing.caseResult.trace_id };
+}
+
+const VERSION = DATASET_END + HOUR;
+
+/** Writes the dataset through the real sink, the runs' lineage and the collector health snapshots. */
+export async function seedDashboardDataset(connection: ClickHouseConnection, dataset = buildDashboardDataset()): Promise<SeededDataset> {
+  const sink = new ClickHouseSink(connection, { datasetOf: (caseId) => dataset.datasetOf.get(caseId) ?? "", now: () => VERSION });
+  const written = await sink.write(dataset.evaluations);
+  if (!written.ok) throw new Error(written.error.message);
+  const lineage = { dataset_id: DATASET_ID, dataset_version: "3", corpus_version: "2026-07", retriever_version: "bm25-v1", prompt_version: "answer-v3", generator_model: "sim-1" };
+  await storeRun(connection, { run_id: BASELINE_RUN, started_at: iso(DATASET_START + 10 * 60_000), ...lineage });
+  await storeRun(connection, { run_id: CANDIDATE_RUN, started_at: iso(DATASET_START + 70 * 60_000), ...lineage, retriever_version: "hybrid-v2" });
+  await connection.client.insert({ table: `${connection.database}.collector_health`, values: dataset.healthRows, format: "JSONEachRow", clickhouse_settings: { date_time_input_format: "best_effort" } });
+  return dataset;
+}
+
+/**
+ * What at-least-once delivery does: the same rows again, with a later
+ * version, without deduplication tokens. Merges are stopped first so the
+ * duplicates stay on disk and only the queries can collapse them.
+ */
+export async function insertDuplicateRows(connection: ClickHouseConnection, dataset: SeededDataset): Promise<void> {
+  const database = connection.database;
+  for (const table of ["case_results", "evaluation_results", "metric_values", "runs", "collector_health"]) {
+    await connection.client.command({ query: `SYSTEM STOP MERGES ${database}.${table}` });
+  }
+  const rows = dataset.evaluations.map((item) => toRows(item, dataset.datasetOf.get(item.caseResult.case_id) ?? "", VERSION + 1));
+  const insert = async (table: string, values: Record<string, unknown>[]) =>
+    connection.client.insert({ table: `${database}.${table}`, values, format: "JSONEachRow", clickhouse_settings: { date_time_input_format: "best_effort" } });
+  await insert("metric_values", rows.flatMap((row) => row.metricValues));
+  await insert("evaluation_results", rows.flatMap((row) => row.evaluationResults));
+  await insert("case_results", rows.map((row) => row.caseResult));
+  await insert("collector_health", dataset.healthRows);
+  const runs = await connection.client.query({ query: `SELECT run_id, dataset_id, dataset_version, started_at, payload, version FROM ${database}.runs FINAL`, format: "JSONEachRow" });
+  await insert("runs", (await runs.json<Record<string, unknown>>()).map((run) => ({ ...run, version: Number(run.version) + 1 })));
+}

@@ -1,0 +1,159 @@
+/**
+ * The sliding-window alert evaluator: fires on a real drop, not on 3 unlucky
+ * samples in 20, resolves on recovery with hysteresis, counts a replayed
+ * trace once, and reads its rules from a gate file in the seed's format.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { parse as parseYaml } from "yaml";
+import { parseGateFile } from "../../../contracts/gate-file.js";
+import type { AlertEvent } from "../../../collector/alert/alert-event.js";
+import { AlertEvaluator } from "../../../collector/alert/alert-evaluator.js";
+import { alertRulesFromGate, defaultAlertRuleDefaults, type AlertRule } from "../../../collector/alert/alert-rule.js";
+import type { MetricSample } from "../../../collector/alert/metric-sample.js";
+import { parseThreshold } from "../../../evaluators/threshold.js";
+
+function threshold(expression: string) {
+  const parsed = parseThreshold(expression);
+  assert.ok(parsed.ok);
+  return parsed.value;
+}
+
+function rule(overrides: Partial<AlertRule> = {}): AlertRule {
+  return { id: "generation.faithfulness", metric: "faithfulness", threshold: threshold(">= 0.92"), windowMs: null, windowSamples: 100, minSamples: 20, confidence: 0.95, statistic: "auto", hysteresis: 0.01, maxTraceIds: 5, ...overrides };
+}
+
+let counter = 0;
+function sample(value: number, metric = "faithfulness"): MetricSample {
+  counter += 1;
+  return { metric, value, caseResultId: `cr_${counter}`, traceId: `trace_${counter}`, serviceName: null, tenantId: null, route: null };
+}
+
+/** Feeds samples one by one (a live stream), returns every transition with the index it happened at. */
+function stream(evaluator: AlertEvaluator, values: readonly number[], start = 0): { index: number; event: AlertEvent }[] {
+  const events: { index: number; event: AlertEvent }[] = [];
+  values.forEach((value, offset) => {
+    for (const event of evaluator.observe([sample(value)], start + offset)) events.push({ index: start + offset, event });
+  });
+  return events;
+}
+
+/** `count` pass/fail values with exactly `failuresPer20` (1, 2, 4 or 5) failures in every 20, evenly spread. */
+function passFail(count: number, failuresPer20: number): number[] {
+  return Array.from({ length: count }, (_, index) => (index % (20 / failuresPer20) === 0 ? 0 : 1));
+}
+
+/** A deterministic value stream around `mean` (± spread, triangular-ish), clipped to [0, 1]. */
+function around(count: number, mean: number, spread: number): number[] {
+  return Array.from({ length: count }, (_, index) => Math.min(1, Math.max(0, mean + spread * Math.sin(index * 2.399963))));
+}
+
+describe("alert evaluator", () => {
+  test("3 failures in 20 samples of a 0.95 stream do not fire: the Wilson interval still reaches 0.92", () => {
+    const evaluator = new AlertEvaluator([rule({ windowSamples: 20 })]);
+    const values = [1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1];
+    assert.equal(values.filter((value) => value === 0).length, 3);
+    assert.deepEqual(stream(evaluator, values), []);
+    const [status] = evaluator.status(values.length);
+    // 17/20 = 0.85 < 0.92, yet the interval 0.64–0.95 includes 0.92: not enough evidence to page anyone.
+    assert.equal(status!.statistic, "wilson");
+    assert.equal(status!.interval!.mean, 0.85);
+    assert.ok(status!.interval!.upper > 0.92);
+    assert.equal(status!.state, "ok");
+  });
+
+  test("a pass-rate stream dropping from 0.95 to 0.80 fires once, then resolves on recovery", () => {
+    const evaluator = new AlertEvaluator([rule()]);
+    const healthy = passFail(200, 1);
+    const degraded = passFail(200, 4);
+    assert.equal(healthy.filter((value) => value === 1).length / 200, 0.95);
+    assert.equal(degraded.filter((value) => value === 1).length / 200, 0.8);
+    assert.deepEqual(stream(evaluator, healthy, 0), [], "a 0.95 stream never fires");
+    const fired = stream(evaluator, degraded, 200);
+    assert.equal(fired.length, 1);
+    const firing = fired[0]!.event;
+    assert.equal(firing.state, "firing");
+    assert.equal(firing.statistic, "wilson");
+    assert.ok(firing.upper < 0.92, `the whole interval is below 0.92 (upper ${firing.upper})`);
+    assert.ok(fired[0]!.index < 300, "fires within one window of the drop");
+    // The traces behind it: failing ones first, most recent first.
+    assert.equal(firing.trace_ids.length, 5);
+    assert.match(firing.message, /generation\.faithfulness is failing/);
+
+    const recovered = stream(evaluator, passFail(300, 1), 400);
+    assert.deepEqual(recovered.map((item) => item.event.state), ["resolved"]);
+    const resolved = recovered[0]!.event;
+    assert.equal(resolved.alert_id, firing.alert_id);
+    assert.notEqual(resolved.event_id, firing.event_id);
+    assert.ok(resolved.value >= 0.93, "resolves only with the mean back above 0.92 + hysteresis");
+    assert.equal(resolved.fired_at, firing.fired_at);
+  });
+
+  test("a continuous faithfulness stream dropping from 0.95 to 0.80 fires (t interval) and resolves", () => {
+    const evaluator = new AlertEvaluator([rule({ windowSamples: 50 })]);
+    assert.deepEqual(stream(evaluator, around(100, 0.95, 0.04)), []);
+    const fired = stream(evaluator, around(100, 0.8, 0.08), 100);
+    assert.deepEqual(fired.map((item) => [item.event.state, item.event.statistic]), [["firing", "t"]]);
+    assert.ok(fired[0]!.event.upper < 0.92);
+    const resolved = stream(evaluator, around(100, 0.96, 0.03), 200);
+    assert.deepEqual(resolved.map((item) => item.event.state), ["resolved"]);
+  });
+
+  test("below the minimum sample count nothing fires, however bad", () => {
+    const evaluator = new AlertEvaluator([rule({ minSamples: 20 })]);
+    assert.deepEqual(stream(evaluator, new Array(19).fill(0)), []);
+    assert.equal(stream(evaluator, [0], 19).length, 1);
+  });
+
+  test("a replayed trace replaces its sample instead of adding one", () => {
+    const evaluator = new AlertEvaluator([rule()]);
+    const replayed: MetricSample = { metric: "faithfulness", value: 0, caseResultId: "cr_replayed", traceId: "trace_replayed", serviceName: null, tenantId: null, route: null };
+    for (let time = 0; time < 50; time += 1) assert.deepEqual(evaluator.observe([replayed], time), []);
+    assert.equal(evaluator.status(50)[0]!.sampleCount, 1);
+  });
+
+  test("a time window forgets old samples: a single leak fires '= 0' and resolves once it slid out", () => {
+    const leak = rule({ id: "boundary.permission_leak_rate", metric: "permission_leak_rate", threshold: threshold("= 0"), windowMs: 15 * 60_000, windowSamples: null, minSamples: 20 });
+    const evaluator = new AlertEvaluator([leak]);
+    const minute = 60_000;
+    const events: AlertEvent[] = [];
+    for (let index = 0; index < 19; index += 1) events.push(...evaluator.observe([sample(0, "permission_leak_rate")], index * 10_000));
+    events.push(...evaluator.observe([sample(1, "permission_leak_rate")], 190_000));
+    assert.deepEqual(events.map((event) => event.state), ["firing"], "one leak among 20 puts the Wilson interval above 0");
+    // 20 minutes on, clean traffic only: the leak left the 15-minute window.
+    for (let index = 0; index < 20; index += 1) events.push(...evaluator.observe([sample(0, "permission_leak_rate")], 20 * minute + index * 1_000));
+    assert.deepEqual(events.map((event) => event.state), ["firing", "resolved"]);
+  });
+
+  test("rules from a gate file in the seed's §十三 format", () => {
+    const document = parseYaml(`
+generation:
+  faithfulness: ">= 0.92"
+  citation_accuracy: { threshold: ">= 0.95", window: 1h, min_samples: 50 }
+boundary:
+  permission_leak_rate: "= 0"
+performance:
+  p95_latency_ms: "<= 5000"
+  average_cost: "<= 0.05"
+`);
+    const gate = parseGateFile(document);
+    assert.ok(gate.ok);
+    const built = alertRulesFromGate(gate.value);
+    assert.ok(built.ok);
+    assert.deepEqual(
+      built.value.rules.map((item) => [item.id, item.metric, item.threshold.source, item.windowMs, item.minSamples]),
+      [
+        ["generation.faithfulness", "faithfulness", ">= 0.92", defaultAlertRuleDefaults.windowMs, 20],
+        ["generation.citation_accuracy", "citation_accuracy", ">= 0.95", 3_600_000, 50],
+        ["boundary.permission_leak_rate", "permission_leak_rate", "= 0", defaultAlertRuleDefaults.windowMs, 20],
+        ["performance.average_cost", "cost", "<= 0.05", defaultAlertRuleDefaults.windowMs, 20],
+      ],
+    );
+    assert.deepEqual(built.value.skipped.map((item) => item.id), ["performance.p95_latency_ms"]);
+    const impossible = parseGateFile({ generation: { faithfulness: { threshold: ">= 0.9", min_samples: 1 } } });
+    assert.ok(impossible.ok);
+    const refused = alertRulesFromGate(impossible.value);
+    assert.ok(!refused.ok);
+    assert.match(refused.error[0]!, /min samples must be a whole number of at least 2/);
+  });
+});

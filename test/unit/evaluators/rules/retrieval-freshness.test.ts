@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { retrievalFreshnessEvaluator } from "../../../../evaluators/rules/retrieval-freshness.js";
+import { effectiveAtOf, versionStatus } from "../../../../evaluators/rules/retrieval-effective-time.js";
+import { buildCase } from "../../../support/case-results.js";
+import { caseResultWith, valueOf } from "./build-case-result.js";
+
+const at = (text: string) => Date.parse(text);
+
+describe("effective time", () => {
+  test("the case's environment_requirements.effective_at wins, then environment.effective_at, then started_at", () => {
+    const caseResult = caseResultWith({}, { started_at: "2026-09-01T00:00:00Z" });
+    assert.equal(effectiveAtOf(caseResult, buildCase({ environment_requirements: { effective_at: "2026-07-08" }, environment: { effective_at: "2026-01-01" } }))?.source, "environment_requirements.effective_at");
+    assert.equal(effectiveAtOf(caseResult, buildCase({ environment: { effective_at: "2026-01-01" } }))?.source, "environment.effective_at");
+    const online = effectiveAtOf(caseResult, null);
+    assert.equal(online?.source, "started_at");
+    assert.equal(online?.instant, at("2026-09-01T00:00:00Z"));
+  });
+
+  test("bounds: a date-only effective_to covers its whole day; effective_from is inclusive; no zone means UTC", () => {
+    const version = { effective_from: "2026-07-01", effective_to: "2026-07-31" };
+    assert.equal(versionStatus(version, at("2026-06-30T23:59:59Z")), "not_yet_in_force");
+    assert.equal(versionStatus(version, at("2026-07-01T00:00:00Z")), "in_force");
+    assert.equal(versionStatus(version, at("2026-07-31T23:59:59Z")), "in_force");
+    assert.equal(versionStatus(version, at("2026-08-01T00:00:00Z")), "expired");
+    assert.equal(versionStatus({ effective_from: null, effective_to: "2026-07-08T10:00:00" }, at("2026-07-08T10:00:00Z")), "in_force");
+    assert.equal(versionStatus({ effective_from: null, effective_to: "2026-07-08T10:00:00" }, at("2026-07-08T10:00:01Z")), "expired");
+    assert.equal(versionStatus({ effective_from: "not a date", effective_to: null }, at("2026-07-08")), "unknown");
+  });
+});
+
+describe("retrieval.freshness", () => {
+  const evalCase = buildCase({ environment_requirements: { effective_at: "2026-07-08" } });
+
+  test("hand-worked: 1 of 2 dated chunks expired; the undated chunk is left out", () => {
+    const caseResult = caseResultWith({
+      retrieved: [
+        { chunk_id: "old", effective_from: "2025-01-01", effective_to: "2026-06-30" },
+        { chunk_id: "new", effective_from: "2026-07-01" },
+        { chunk_id: "undated" },
+      ],
+    });
+    const { values, evidence, reason } = retrievalFreshnessEvaluator.evaluate({ caseResult, evalCase });
+    assert.equal(valueOf(values, "expired_chunk_rate"), 0.5);
+    assert.deepEqual(evidence, ["old"]);
+    assert.match(reason, /1 chunk\(s\) carry no effective time/);
+  });
+
+  test("online traffic uses the request time", () => {
+    const caseResult = caseResultWith({ retrieved: [{ chunk_id: "old", effective_to: "2026-06-30" }] }, { started_at: "2026-06-15T08:00:00Z" });
+    assert.equal(valueOf(retrievalFreshnessEvaluator.evaluate({ caseResult, evalCase: null }).values, "expired_chunk_rate"), 0);
+  });
+
+  test("not applicable without retrieval, with nothing retrieved, or without effective times", () => {
+    for (const retrieved of [null, [], [{ chunk_id: "a" }]]) {
+      const { values } = retrievalFreshnessEvaluator.evaluate({ caseResult: caseResultWith({ retrieved }), evalCase });
+      assert.equal(valueOf(values, "expired_chunk_rate"), null);
+    }
+  });
+});

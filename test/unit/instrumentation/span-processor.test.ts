@@ -1,0 +1,105 @@
+/**
+ * ragscope's span processor: a bounded queue whose losses are counted, exports
+ * off the application's call, failures and timeouts counted, flush and
+ * shutdown that always end.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
+import { BasicTracerProvider, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { RagscopeSpanProcessor } from "../../../instrumentation/index.js";
+
+/** An exporter whose answers the test decides. */
+class ScriptedExporter implements SpanExporter {
+  readonly batches: ReadableSpan[][] = [];
+  readonly pending: ((result: ExportResult) => void)[] = [];
+  constructor(private readonly mode: "succeed" | "fail" | "hang" | "throw") {}
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.batches.push(spans);
+    if (this.mode === "throw") throw new Error("exporter bug");
+    if (this.mode === "succeed") done({ code: ExportResultCode.SUCCESS });
+    else if (this.mode === "fail") done({ code: ExportResultCode.FAILED, error: new Error("ECONNREFUSED") });
+    else this.pending.push(done);
+  }
+  async shutdown(): Promise<void> {}
+}
+
+function endSpans(processor: RagscopeSpanProcessor, count: number): void {
+  const provider = new BasicTracerProvider({ spanProcessors: [processor] });
+  const tracer = provider.getTracer("test");
+  for (let index = 0; index < count; index += 1) tracer.startSpan(`s${index}`).end();
+}
+
+describe("RagscopeSpanProcessor", () => {
+  test("onEnd only queues: nothing is exported in the application's call", async () => {
+    const exporter = new ScriptedExporter("succeed");
+    const processor = new RagscopeSpanProcessor(exporter, { scheduledDelayMillis: 10 });
+    endSpans(processor, 3);
+    assert.equal(exporter.batches.length, 0);
+    assert.equal(processor.statistics().queued, 3);
+    await processor.forceFlush();
+    assert.deepEqual(exporter.batches.map((batch) => batch.length), [3]);
+    assert.deepEqual(processor.statistics(), { queued: 0, exported: 3, droppedQueueFull: 0, failed: 0, sampledOut: 0 });
+  });
+
+  test("exports on its own after the scheduled delay, and as soon as a batch is full", async () => {
+    const exporter = new ScriptedExporter("succeed");
+    const processor = new RagscopeSpanProcessor(exporter, { scheduledDelayMillis: 20, maxExportBatchSize: 4 });
+    endSpans(processor, 9);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.deepEqual(exporter.batches.map((batch) => batch.length), [4, 4, 1]);
+    assert.equal(processor.statistics().exported, 9);
+  });
+
+  test("a collector that never answers: memory stays bounded, drops and timeouts are counted", async () => {
+    const exporter = new ScriptedExporter("hang");
+    const processor = new RagscopeSpanProcessor(exporter, { maxQueueSize: 50, maxExportBatchSize: 10, scheduledDelayMillis: 1, exportTimeoutMillis: 30 });
+    endSpans(processor, 10);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // one export of 10 is now in flight and hangs
+    endSpans(processor, 1000);
+    const statistics = processor.statistics();
+    assert.ok(statistics.queued <= 50, `queue held ${statistics.queued}`);
+    assert.equal(statistics.droppedQueueFull, 1000 - 50);
+    await assert.rejects(processor.forceFlush(), /could not be exported/);
+    const after = processor.statistics();
+    assert.equal(after.exported, 0);
+    assert.equal(after.failed + after.droppedQueueFull, 1010, "every span is accounted for");
+  });
+
+  test("failed exports and a throwing exporter count their spans as failed", async () => {
+    for (const mode of ["fail", "throw"] as const) {
+      const processor = new RagscopeSpanProcessor(new ScriptedExporter(mode), { scheduledDelayMillis: 1 });
+      endSpans(processor, 7);
+      await assert.rejects(processor.forceFlush());
+      assert.equal(processor.statistics().failed, 7, mode);
+    }
+  });
+
+  test("shutdown with the collector down ends after one failed batch; later spans are ignored", async () => {
+    const exporter = new ScriptedExporter("fail");
+    const processor = new RagscopeSpanProcessor(exporter, { maxExportBatchSize: 10, scheduledDelayMillis: 1000 });
+    endSpans(processor, 35);
+    await processor.shutdown();
+    assert.equal(exporter.batches.length, 1, "no batch after the first failure");
+    assert.equal(processor.statistics().failed, 35);
+    assert.equal(processor.shutdown(), processor.shutdown(), "idempotent");
+    endSpans(processor, 5);
+    assert.equal(processor.statistics().queued, 0);
+  });
+
+  test("unsampled spans are never queued", async () => {
+    const exporter = new ScriptedExporter("succeed");
+    const processor = new RagscopeSpanProcessor(exporter, { scheduledDelayMillis: 1 });
+    const provider = new BasicTracerProvider({ spanProcessors: [processor], sampler: { shouldSample: () => ({ decision: 1 }) } });
+    provider.getTracer("t").startSpan("recorded-not-sampled").end();
+    await processor.forceFlush();
+    assert.equal(exporter.batches.length, 0);
+  });
+
+  test("limits come from OTEL_BSP_* when no option is given", () => {
+    const processor = new RagscopeSpanProcessor(new ScriptedExporter("hang"), {}, { OTEL_BSP_MAX_QUEUE_SIZE: "3" });
+    endSpans(processor, 5);
+    assert.equal(processor.statistics().queued, 3);
+    assert.equal(processor.statistics().droppedQueueFull, 2);
+  });
+});

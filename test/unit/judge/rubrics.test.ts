@@ -1,0 +1,122 @@
+/**
+ * Each rubric turns the judge's itemised answer into a value by counting —
+ * supported claims, relevant documents, covered key points, supporting
+ * citations — or by its ordinal score; answers that skip or invent items, or
+ * do not match the schema, are refused (they become `unparseable`).
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JudgeInputs } from "../../../evaluators/judge/judge-inputs.js";
+import { JUDGE_METRICS } from "../../../evaluators/judge/judge.js";
+import { rubricFor } from "../../../evaluators/judge/rubrics/rubric-registry.js";
+
+const inputs: JudgeInputs = {
+  question: "How long is the refund window?",
+  answer: "Refunds within 15 days. Return shipping is free.",
+  documents: [
+    { id: "refund_15", text: "Refunds are possible within 15 days." },
+    { id: "shipping_1", text: "Shipping is free above 50 EUR." },
+    { id: "careers", text: "We are hiring." },
+  ],
+  citedDocuments: [
+    { id: "refund_15", text: "Refunds are possible within 15 days." },
+    { id: "shipping_1", text: "Shipping is free above 50 EUR." },
+  ],
+  missingDocumentTexts: [],
+  referenceAnswer: "Within 15 days; the customer pays return shipping.",
+  keyPoints: ["15 days", "customer pays return shipping", "refund to the original payment method"],
+};
+
+function interpret(metric: (typeof JUDGE_METRICS)[number], answer: unknown) {
+  return rubricFor(metric).interpret(answer, inputs);
+}
+
+describe("rubrics", () => {
+  test("faithfulness = supported claims / claims, unsupported ones listed, labels mapped to chunk ids", () => {
+    const scored = interpret("faithfulness", {
+      claims: [
+        { claim: "Refunds within 15 days", supported: true, documents: ["D1"] },
+        { claim: "Return shipping is free", supported: false },
+        { claim: "Refunds need a receipt", supported: false, documents: ["D2"] },
+      ],
+      reason: "two claims lack support",
+    });
+    assert.ok(scored.ok);
+    // 1 supported of 3.
+    assert.equal(scored.value.value, 1 / 3);
+    assert.deepEqual(scored.value.details.unsupported_claims, ["Return shipping is free", "Refunds need a receipt"]);
+    assert.deepEqual(scored.value.details.evidence_ids, ["refund_15"]);
+    assert.match(scored.value.reason, /1 of 3 claims.*"Return shipping is free"; "Refunds need a receipt"/);
+  });
+
+  test("faithfulness of an answer without claims is 1, not 0/0", () => {
+    const scored = interpret("faithfulness", { claims: [], reason: "the answer declines" });
+    assert.ok(scored.ok);
+    assert.equal(scored.value.value, 1);
+  });
+
+  test("context precision needs a verdict for every document, once", () => {
+    const complete = interpret("context_precision_judged", { documents: [{ id: "D1", relevant: true }, { id: "D2", relevant: false }, { id: "D3", relevant: false }], reason: "r" });
+    assert.ok(complete.ok);
+    assert.equal(complete.value.value, 1 / 3);
+    assert.deepEqual(complete.value.details.irrelevant_ids, ["shipping_1", "careers"]);
+
+    const missing = interpret("context_precision_judged", { documents: [{ id: "D1", relevant: true }], reason: "r" });
+    assert.deepEqual(missing, { ok: false, error: "the judge did not rate documents D2, D3" });
+    const invented = interpret("context_precision_judged", { documents: [{ id: "D1", relevant: true }, { id: "D2", relevant: true }, { id: "D3", relevant: true }, { id: "D4", relevant: true }], reason: "r" });
+    assert.equal(invented.ok, false);
+    const twice = interpret("context_precision_judged", { documents: [{ id: "D1", relevant: true }, { id: "D1", relevant: false }, { id: "D2", relevant: true }, { id: "D3", relevant: true }], reason: "r" });
+    assert.equal(twice.ok, false);
+  });
+
+  test("completeness = covered key points / key points, the missing ones named", () => {
+    const scored = interpret("completeness_judged", { key_points: [{ id: "K1", covered: true }, { id: "K2", covered: false }, { id: "K3", covered: true }], reason: "r" });
+    assert.ok(scored.ok);
+    assert.equal(scored.value.value, 2 / 3);
+    assert.deepEqual(scored.value.details.missing_points, ["customer pays return shipping"]);
+  });
+
+  test("citation support = cited chunks supporting their statement / cited chunks", () => {
+    const scored = interpret("citation_support", {
+      citations: [
+        { id: "C1", statement: "Refunds within 15 days", supported: true },
+        { id: "C2", statement: "Return shipping is free", supported: false },
+      ],
+      reason: "r",
+    });
+    assert.ok(scored.ok);
+    assert.equal(scored.value.value, 0.5);
+    assert.deepEqual(scored.value.details.unsupported_citations, ["shipping_1"]);
+  });
+
+  test("ordinal rubrics: value = score / 3, scores outside 0..3 refused", () => {
+    for (const metric of ["answer_relevance", "context_sufficiency_judged", "answer_correctness"] as const) {
+      const scored = interpret(metric, { score: 2, reason: "r" });
+      assert.ok(scored.ok, metric);
+      assert.equal(scored.value.value, 2 / 3);
+      assert.equal(interpret(metric, { score: 4, reason: "r" }).ok, false);
+      assert.equal(interpret(metric, { score: 2.5, reason: "r" }).ok, false);
+    }
+    const correctness = interpret("answer_correctness", { score: 1, incorrect_statements: ["Return shipping is free"], missing_points: ["customer pays return shipping"], reason: "r" });
+    assert.ok(correctness.ok);
+    assert.match(correctness.value.reason, /incorrect: "Return shipping is free"; missing: "customer pays return shipping"/);
+  });
+
+  test("an answer that only says PASS validates against no rubric", () => {
+    for (const metric of JUDGE_METRICS) {
+      assert.equal(interpret(metric, { verdict: "PASS" }).ok, false, metric);
+      // Even with a plausible score: no reason, no itemised verdicts.
+      assert.equal(interpret(metric, { result: "PASS", score: 3 }).ok, false, metric);
+    }
+  });
+
+  test("every rubric is versioned, has a parsable pass rule and a JSON Schema", () => {
+    for (const metric of JUDGE_METRICS) {
+      const rubric = rubricFor(metric);
+      assert.equal(rubric.metric, metric);
+      assert.match(rubric.version, new RegExp(`^${metric}@\\d+$`));
+      assert.equal(typeof rubric.outputJsonSchema().properties, "object");
+      assert.match(rubric.prompt(inputs).system, /DATA to be evaluated/);
+    }
+  });
+});
