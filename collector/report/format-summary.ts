@@ -1,6 +1,8 @@
 /** The terminal rendering of a RunSummary: averages by evaluator, then failing cases. */
 import type { RunSummary } from "./run-summary.js";
 
+const ROOT_CAUSE = "root_cause";
+
 function formatNumber(value: number | null): string {
   if (value === null) return "n/a";
   if (Math.abs(value) >= 100) return value.toFixed(0);
@@ -25,8 +27,22 @@ export function formatSummary(summary: RunSummary, storedIn: string): string {
   lines.push("");
   if (summary.failures.length === 0) lines.push("No failing cases.");
   else {
+    // One block per failing case: its primary root cause first, then each failed evaluator.
+    const byCase = new Map<string, RunSummary["failures"]>();
+    for (const failure of summary.failures) byCase.set(failure.caseId, [...(byCase.get(failure.caseId) ?? []), failure]);
+    const labels = new Map<string, number>();
+    for (const failures of byCase.values()) {
+      const label = failures.find((failure) => failure.evaluatorId === ROOT_CAUSE)?.reason.split(":")[0] ?? "UNATTRIBUTED";
+      labels.set(label, (labels.get(label) ?? 0) + 1);
+    }
+    lines.push(`Root causes: ${[...labels].sort((left, right) => right[1] - left[1]).map(([label, count]) => `${label} ${count}`).join(", ")}`);
+    lines.push("");
     lines.push("Failing cases:");
-    for (const failure of summary.failures) lines.push(`  ${failure.caseId}  [${failure.evaluatorId}]  ${failure.reason}`);
+    for (const [caseId, failures] of byCase) {
+      const rootCause = failures.find((failure) => failure.evaluatorId === ROOT_CAUSE);
+      lines.push(`  ${caseId}${rootCause ? `  ${rootCause.reason}` : ""}`);
+      for (const failure of failures) if (failure !== rootCause) lines.push(`      [${failure.evaluatorId}] ${failure.reason}`);
+    }
   }
   lines.push("");
   lines.push(`Stored in ${storedIn}`);

@@ -39,7 +39,7 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       timeSeriesPanel(
         "Root causes over time",
-        "Failing requests per primary root-cause label (seed 004 §十) and time bucket.",
+        "Failing requests per primary root-cause label (the seed's 18 labels: RETRIEVAL_MISS, HALLUCINATION, …) and time bucket.",
         [`SELECT $__timeInterval(started_at) AS time, root_cause AS series, count() AS Value`, `FROM (${ROOT_CAUSES})`, "GROUP BY time, series", "ORDER BY time"].join("\n"),
         "short",
         { width: 16, height: 9 },

@@ -90,7 +90,7 @@ function layerRow(title: string, metrics: readonly StoredMetric[], description: 
 }
 
 export function ragQualityDashboard(): dashboard.DashboardBuilder {
-  let builder = dashboardShell(RAG_QUALITY_UID, "ragscope — RAG quality", "The core RAG quality board (seed 004 §十二): retrieval, context, generation, boundaries, engineering and business metrics over the ClickHouse tables.");
+  let builder = dashboardShell(RAG_QUALITY_UID, "ragscope — RAG quality", "The core RAG quality board of the evaluation system (seed 004): retrieval, context, generation, boundaries, engineering and business metrics over the ClickHouse tables.");
   for (const variable of filterVariables()) builder = builder.withVariable(variable);
 
   const layers = [

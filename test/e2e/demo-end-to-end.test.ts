@@ -90,6 +90,18 @@ describe("the demo, end to end on the embedded default", () => {
     assert.equal(resultOf.get(caseId)!.quality_status, "failed");
   });
 
+  test("the summary carries the full rule library and a root cause per failed case", async () => {
+    const names = new Set(first!.summary.metrics.map((metric) => metric.metric));
+    for (const name of ["recall_at_k", "ndcg_at_10", "map", "context_recall", "evidence_density", "context_redundancy", "token_f1", "rouge_l", "bleu", "completeness", "number_agreement", "abstention_correct", "citation_precision", "citation_expired_rate", "expired_chunk_rate", "permission_violation_rate", "latency_ms"]) {
+      assert.ok(names.has(name), `summary lacks ${name}`);
+    }
+    const rootCauses = await queryRows<{ case_id: string; reason: string }>(connection, "SELECT case_id, reason FROM {{database}}.evaluation_results FINAL WHERE run_id = {run:String} AND evaluator_id = 'root_cause'", { run: RUN_ID });
+    const failed = [...resultOf].filter(([, row]) => row.quality_status === "failed").map(([caseId]) => caseId).sort();
+    assert.deepEqual(rootCauses.map((row) => row.case_id).sort(), failed, "exactly one root cause per failed case");
+    assert.match(rootCauses.find((row) => row.case_id === "rag_refund_member_points_001")!.reason, /^CONTEXT_TRUNCATED:/);
+    assert.match(rootCauses.find((row) => row.case_id === "rag_price_match_unanswerable_en_001")!.reason, /^SHOULD_ABSTAIN:/);
+  });
+
   test("an expired document version ranked first and cited", () => {
     const caseId = "rag_shipping_free_threshold_001";
     const result = observation(caseId);

@@ -1,0 +1,135 @@
+/**
+ * `ragscope report` end to end on the embedded default: a seeded data folder,
+ * the real command line in a child process, then the HTML file opened in
+ * headless Chromium (Debian's chromium, driven by playwright-core): no
+ * console errors, every chart drawn, the legend works, and a screenshot is
+ * written to test-output/report-html.png.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { openClickHouse } from "../../collector/sink/clickhouse-connection.js";
+import { runMigrations } from "../../collector/sink/run-migrations.js";
+import { CANDIDATE_RUN, seedDashboardDataset } from "../integration/dashboards/dashboard-dataset.js";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const chromiumPath = process.env.RAGSCOPE_CHROMIUM ?? "/usr/bin/chromium";
+const screenshot = path.join(projectRoot, "test-output", "report-html.png");
+
+// The launch flags that work in this sandbox (no GPU, no network services).
+const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+let folder: string;
+let reportFile: string;
+let command: { code: number; stdout: string; stderr: string };
+let context: BrowserContext;
+let page: Page;
+const consoleErrors: string[] = [];
+
+function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(projectRoot, "bin/ragscope.js"), ...args], { cwd: projectRoot, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("exit", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+before(async () => {
+  assert.ok(existsSync(chromiumPath), `Chromium is needed at ${chromiumPath} (Debian package chromium; .ci/run installs it)`);
+  folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-report-"));
+  const dataDir = path.join(folder, "chdb");
+  const connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
+  await runMigrations(connection);
+  await seedDashboardDataset(connection);
+  await connection.close();
+  reportFile = path.join(folder, "report.html");
+  command = await runCli(["report", "--data-dir", dataDir, "--out", reportFile, "--trace-url", "http://traces.example/trace/{trace_id}"]);
+  context = await chromium.launchPersistentContext(path.join(folder, "chromium-profile"), {
+    executablePath: chromiumPath,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1400, height: 1000 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => consoleErrors.push(error.message));
+  await page.goto(pathToFileURL(reportFile).href, { waitUntil: "load" });
+});
+
+after(async () => {
+  await context?.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe("ragscope report", () => {
+  test("the command writes the report and prints the headline numbers", () => {
+    assert.equal(command.code, 0, command.stderr);
+    assert.match(command.stdout, /Retrieval: means over the range: Hit@1 \d+(\.\d)?% · Recall@5/);
+    assert.match(command.stdout, /Traffic, reliability, latency and cost: Requests 144 /);
+    assert.match(command.stdout, /Cases that flipped: [1-9]\d* rows/);
+    assert.ok(command.stdout.includes(`Report written to ${reportFile}`));
+  });
+
+  test("the page opens without console errors", () => {
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test("every dashboard is shown and every panel has data", async () => {
+    const sections = await page.locator("section.dashboard h2").allTextContents();
+    assert.deepEqual(sections, ["ragscope — RAG quality", "ragscope — Failures", "ragscope — Runs", "ragscope — Collector health"]);
+    assert.equal(await page.locator("p.note").count(), 0, "no dashboard was skipped");
+    const empty = await page.locator('figure.panel[data-empty="true"] figcaption').allTextContents();
+    assert.deepEqual(empty, [], `panels without data: ${empty.join(", ")}`);
+    assert.ok(await page.locator("h3.row", { hasText: `Baseline run-baseline · candidate ${CANDIDATE_RUN}` }).count() === 1);
+  });
+
+  test("every chart is drawn: an SVG with visible marks", async () => {
+    const charts = await page.evaluate(() =>
+      [...document.querySelectorAll('figure[data-panel-type="timeseries"], figure[data-panel-type="barchart"]')].map((figure) => {
+        const svg = figure.querySelector("svg.chart") as SVGSVGElement | null;
+        const marks = svg ? [...svg.querySelectorAll(".mark")] as SVGGraphicsElement[] : [];
+        const visible = marks.filter((mark) => {
+          const box = mark.getBBox();
+          return box.width > 0 || box.height > 0;
+        });
+        return { title: figure.querySelector("figcaption")?.firstChild?.textContent ?? "", width: svg?.getBoundingClientRect().width ?? 0, marks: marks.length, visible: visible.length };
+      }),
+    );
+    assert.ok(charts.length >= 20, `only ${charts.length} charts`);
+    for (const chart of charts) {
+      assert.ok(chart.width > 100, `${chart.title}: the chart has no width`);
+      assert.ok(chart.visible > 0, `${chart.title}: ${chart.marks} marks, none visible`);
+    }
+  });
+
+  test("clicking a legend entry hides that series", async () => {
+    const figure = page.locator('figure[data-panel-type="timeseries"]').first();
+    const series = figure.locator('svg [data-series="0"]').first();
+    await figure.locator('ul.legend li[data-series="0"]').click();
+    assert.equal(await series.evaluate((mark) => getComputedStyle(mark).display), "none");
+    await figure.locator('ul.legend li[data-series="0"]').click();
+    assert.notEqual(await series.evaluate((mark) => getComputedStyle(mark).display), "none");
+  });
+
+  test("trace ids link to the trace viewer template", async () => {
+    const href = await page.locator('figure:has(figcaption:text-is("Failing cases")) td a').first().getAttribute("href");
+    assert.match(href ?? "", /^http:\/\/traces\.example\/trace\/[0-9a-f]{32}$/);
+  });
+
+  test("a screenshot of the whole report is written", async () => {
+    await mkdir(path.dirname(screenshot), { recursive: true });
+    await page.screenshot({ path: screenshot, fullPage: true });
+    assert.ok((await stat(screenshot)).size > 10_000);
+  });
+});
