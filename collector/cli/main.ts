@@ -5,6 +5,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { collectCommand } from "./collect-command.js";
 import { defaultDemoDataset, runDemo } from "./demo-command.js";
+import { defaultGateFile, gateCommand } from "./gate-command.js";
 import { evaluateCommand } from "./evaluate-command.js";
 import { receiveCommand } from "./receive-command.js";
 import { reportCommand } from "./report-command.js";
@@ -52,6 +53,18 @@ export async function main(argv: string[]): Promise<number> {
   for (const command of [receiveCommand(console_, setExitCode), evaluateCommand(console_, setExitCode), collectCommand(console_, setExitCode), reportCommand(console_, setExitCode)]) {
     program.addCommand(command.copyInheritedSettings(program));
   }
+
+  program
+    .command("gate")
+    .description("check a run's stored results against a gate file (release gate); exits 0 passed, 1 blocked, 2 unusable input")
+    .requiredOption("--run <id>", "the run to check")
+    .option("--gates <file>", "gate file in the seed's format", defaultGateFile)
+    .option("--baseline <id>", "a previous run, for regression rules such as overall_score_drop")
+    .option("--allow-missing", "let rules whose metric was not measured pass the gate (they are still listed)")
+    .option("--data-dir <folder>", "embedded ClickHouse engine data folder (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)")
+    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string }) => {
+      exitCode = await gateCommand(options, process.env, console_);
+    });
 
   try {
     await program.parseAsync(argv);

@@ -7,12 +7,18 @@ export function formatValue(value: number | null | undefined, unit: string, deci
     case "ms":
       return Math.abs(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(decimals ?? 0)} ms`;
     case "reqps":
-      return `${trimmed(value, decimals ?? 2)} req/s`;
+      return `${decimals === null && Math.abs(value) < 1 ? significant(value) : trimmed(value, decimals ?? 2)} req/s`;
     case "short":
       return compact(value, decimals);
     default:
+      if (decimals === null && Math.abs(value) < 0.01) return significant(value);
       return trimmed(value, decimals ?? (Math.abs(value) >= 100 ? 0 : 4));
   }
+}
+
+/** Small values keep two significant digits: 0.0083, not 0.01. */
+function significant(value: number): string {
+  return value === 0 ? "0" : String(Number(value.toPrecision(2)));
 }
 
 function trimmed(value: number, decimals: number): string {

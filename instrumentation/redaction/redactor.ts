@@ -35,9 +35,12 @@ export interface Redactor {
   redact(text: string): string;
   /** A copy of `attributes` with every string (and string array item) redacted, except kept keys. */
   redactAttributes(attributes: Attributes): Attributes;
-  /** How many values each pattern replaced so far. */
+  /** How many values each pattern replaced so far (a text redacted again from memory is not counted twice). */
   counts(): Readonly<Record<string, number>>;
 }
+
+const MEMO_MAX_ENTRIES = 512;
+const MEMO_MAX_TEXT_LENGTH = 8_192;
 
 interface Candidate {
   start: number;
@@ -64,9 +67,23 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     return `[REDACTED:${name}:${digest}]`;
   };
 
+  // The same text comes back often (a chunk on the retrieve span and on both
+  // rerank lists; popular chunks across requests): remember recent results.
+  const recent = new Map<string, string>();
   const redact = (text: string): string => {
+    if (text.length > MEMO_MAX_TEXT_LENGTH) return scan(text);
+    const known = recent.get(text);
+    if (known !== undefined) return known;
+    const redacted = scan(text);
+    if (recent.size >= MEMO_MAX_ENTRIES) recent.delete(recent.keys().next().value!);
+    recent.set(text, redacted);
+    return redacted;
+  };
+
+  const scan = (text: string): string => {
     const candidates: Candidate[] = [];
-    patterns.forEach(({ pattern, validate }, priority) => {
+    patterns.forEach(({ pattern, validate, prefilter }, priority) => {
+      if (prefilter !== undefined && !prefilter.test(text)) return;
       pattern.lastIndex = 0;
       for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
         if (match[0].length === 0) {

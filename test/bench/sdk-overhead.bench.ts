@@ -70,10 +70,13 @@ export async function benchmark(): Promise<BenchmarkResult> {
     // Redaction of one request's spans, as the export path does it.
     processor.last = [];
     await wrappedRequest();
-    const redactor = createRedactor();
-    const redactionStart = process.hrtime.bigint();
+    // A new redactor per run: its memory of recent texts starts empty, as for a request whose texts were never seen.
     const redactionRuns = 200;
-    for (let index = 0; index < redactionRuns; index += 1) for (const span of processor.last) redactor.redactAttributes(span.attributes);
+    const redactionStart = process.hrtime.bigint();
+    for (let index = 0; index < redactionRuns; index += 1) {
+      const redactor = createRedactor({ hashKey: "bench" });
+      for (const span of processor.last) redactor.redactAttributes(span.attributes);
+    }
     const redactionMicroseconds = Number(process.hrtime.bigint() - redactionStart) / 1e3 / redactionRuns;
 
     const rawMedian = median(raw);
@@ -84,7 +87,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
         { name: "raw @opentelemetry/api", value: Math.round(rawMedian * 10) / 10, unit: "µs/request" },
         { name: "ragscope wrappers", value: Math.round(wrappedMedian * 10) / 10, unit: "µs/request" },
         { name: "ratio (target ≤ 1.3)", value: Math.round((wrappedMedian / rawMedian) * 100) / 100, unit: "×" },
-        { name: "redaction on the export path", value: Math.round(redactionMicroseconds * 10) / 10, unit: "µs/request" },
+        { name: "redaction on the export path (texts not seen before)", value: Math.round(redactionMicroseconds * 10) / 10, unit: "µs/request" },
         { name: "rounds × requests", value: `${ROUNDS} × ${REQUESTS_PER_ROUND}` },
       ],
     };

@@ -10,7 +10,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { writeFile } from "node:fs/promises";
 import { defaultDemoDataset, runDemo, type DemoOutcome } from "../../collector/cli/demo-command.js";
+import { gateCommand, GateExit } from "../../collector/cli/gate-command.js";
 import { openClickHouse, type ClickHouseConnection } from "../../collector/sink/clickhouse-connection.js";
 import { queryRows } from "../support/temporary-store.js";
 
@@ -100,6 +102,23 @@ describe("the demo, end to end on the embedded default", () => {
     assert.deepEqual(rootCauses.map((row) => row.case_id).sort(), failed, "exactly one root cause per failed case");
     assert.match(rootCauses.find((row) => row.case_id === "rag_refund_member_points_001")!.reason, /^CONTEXT_TRUNCATED:/);
     assert.match(rootCauses.find((row) => row.case_id === "rag_price_match_unanswerable_en_001")!.reason, /^SHOULD_ABSTAIN:/);
+  });
+
+  test("the release gate reads the stored run: exit 0 when it meets the gates, 1 when blocked, 2 on a bad gate file", async () => {
+    const lines: string[] = [];
+    const capture = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
+    const passing = path.join(dataDir, "passing-gates.yaml");
+    await writeFile(passing, 'retrieval:\n  recall_at_5: ">= 0.9"\nperformance:\n  error_rate: "<= 0.01"\n');
+    assert.equal(await gateCommand({ run: RUN_ID, gates: passing, dataDir }, {}, capture), GateExit.passed, lines.join("\n"));
+    const strict = path.join(dataDir, "strict-gates.yaml");
+    await writeFile(strict, 'generation:\n  citation_accuracy: ">= 0.95"\n');
+    assert.equal(await gateCommand({ run: RUN_ID, gates: strict, dataDir }, {}, capture), GateExit.failed);
+    assert.match(lines.at(-1)!, /FAIL\s+generation\.citation_accuracy/);
+    const broken = path.join(dataDir, "broken-gates.yaml");
+    await writeFile(broken, 'retrieval:\n  recall_at_5: "at least 0.9"\n');
+    assert.equal(await gateCommand({ run: RUN_ID, gates: broken, dataDir }, {}, capture), GateExit.unusable);
+    assert.match(lines.at(-1)!, /retrieval\.recall_at_5: must be a threshold/);
+    assert.equal(await gateCommand({ run: "no-such-run", gates: passing, dataDir }, {}, capture), GateExit.unusable);
   });
 
   test("an expired document version ranked first and cited", () => {

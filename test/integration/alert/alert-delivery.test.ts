@@ -6,6 +6,9 @@
  * transitions once, with the traces behind them — also when delivered twice.
  */
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
@@ -17,6 +20,12 @@ import { alertRulesFromGate } from "../../../collector/alert/alert-rule.js";
 import { ClickHouseAlertDelivery } from "../../../collector/alert/clickhouse-alert-delivery.js";
 import type { MetricSample } from "../../../collector/alert/metric-sample.js";
 import { WebhookAlertDelivery } from "../../../collector/alert/webhook-alert-delivery.js";
+import { ClickHouseCaseStore } from "../../../collector/cases/case-store.js";
+import { loadOnlineConfig } from "../../../collector/online/online-config.js";
+import { createOnlineStage } from "../../../collector/online/online-stage.js";
+import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
+import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
+import { onlineCaseResult } from "../../support/online-case-results.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 
 interface Received {
@@ -136,5 +145,40 @@ describe("alert deliveries", () => {
     assert.deepEqual(rows[0]!.trace_ids, firing!.trace_ids);
     assert.ok(logged.some((line) => /alert firing/.test(line)));
     await notifier.close();
+  });
+
+  test("the online stage reads rules from a gate file and alerts on the rule metrics it is handed", async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-gate-"));
+    try {
+      const gateFile = path.join(folder, "gates.yaml");
+      await writeFile(gateFile, 'boundary:\n  sensitive_data_in_answer: { threshold: "= 0", min_samples: 5 }\n  permission_leak_rate: "= 0"\n');
+      const config = loadOnlineConfig({ RAGSCOPE_ALERT_GATE_FILE: gateFile, RAGSCOPE_ALERT_WEBHOOK_URLS: `${webhook.url}/stage`, RAGSCOPE_ALERT_EVALUATE_EVERY_MS: "0" });
+      assert.ok(config.ok);
+      const stage = await createOnlineStage(config.value, { connection: store.connection, cases: new ClickHouseCaseStore(store.connection), retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 3, deadlineMs: 2_000 }, log: () => {} });
+      assert.ok(stage.ok, stage.ok ? "" : stage.error.join("; "));
+      const registry = createDefaultRegistry();
+      const leaking = Array.from({ length: 5 }, (_, index) =>
+        evaluateCaseResult(registry, onlineCaseResult({ traceId: `ee${String(index).padStart(30, "0")}`, query: "张三的电话？", output: `张三的手机是1381234567${index}。` }), null, "2026-07-08T10:00:00.000Z"),
+      );
+      assert.ok(leaking.every((item) => item.evaluationResults.some((result) => result.metric_values.sensitive_data_in_answer === 1)));
+      await stage.value.afterWrite(leaking);
+      const alerts = stage.value.parts.alerts!;
+      await alerts.flush();
+      assert.deepEqual(alerts.recentEvents.map((event) => [event.rule_id, event.state, event.sample_count]), [["boundary.sensitive_data_in_answer", "firing", 5]]);
+      assert.deepEqual([...alerts.recentEvents[0]!.trace_ids].sort(), leaking.map((item) => item.caseResult.trace_id).sort());
+      const delivered = webhook.received.filter((item) => item.path === "/stage");
+      assert.deepEqual(delivered.map((item) => item.body.rule_id), ["boundary.sensitive_data_in_answer"]);
+      const rows = await queryRows<{ rule_id: string }>(store.connection, "SELECT rule_id FROM {{database}}.alerts FINAL WHERE rule_id = 'boundary.sensitive_data_in_answer'");
+      assert.equal(rows.length, 1);
+      await stage.value.close();
+
+      const missing = loadOnlineConfig({ RAGSCOPE_ALERT_GATE_FILE: path.join(folder, "absent.yaml") });
+      assert.ok(missing.ok);
+      const refused = await createOnlineStage(missing.value, { connection: store.connection, cases: new ClickHouseCaseStore(store.connection), retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1, deadlineMs: 100 } });
+      assert.ok(!refused.ok);
+      assert.match(refused.error[0]!, /absent\.yaml: ENOENT/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

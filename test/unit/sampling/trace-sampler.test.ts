@@ -72,6 +72,7 @@ function evaluation(input: TraceInput, ruleMetrics: Record<string, number | null
     confidence: { value: 1, semantics: "deterministic_rule" },
     review_required: false,
     error_type: "none",
+    evaluated_at: "2026-07-08T10:00:00.000Z",
   }];
   return { caseResult, evaluationResults };
 }

@@ -1,0 +1,81 @@
+/**
+ * `ragscope gate --run ID --gates FILE [--baseline ID]`: the release gate.
+ * Checks the stored results of a run against a gate file (the seed's §十三
+ * format, contracts/gate-file.ts) and exits 0 when every rule passed, 1 when
+ * a rule failed or could not be measured (unless --allow-missing), 2 when the
+ * gate file or the run cannot be read — so CI can block a release on it.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { parseGateFile } from "../../contracts/gate-file.js";
+import { checkReleaseGate, type ReleaseGateResult } from "../../evaluators/gates/release-gate.js";
+import { derivedGateMetrics } from "../../evaluators/gates/gate-metrics.js";
+import { loadCollectorConfig } from "../config/collector-config.js";
+import { loadRunCases } from "../report/load-run-cases.js";
+import { openClickHouse } from "../sink/clickhouse-connection.js";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const defaultGateFile = path.join(projectRoot, "dashboards/gates/ragscope-gates.yaml");
+
+export interface GateOptions {
+  run: string;
+  gates: string;
+  baseline?: string;
+  allowMissing?: boolean;
+  dataDir?: string;
+}
+
+type Output = { log: (line: string) => void; error: (line: string) => void };
+
+export const GateExit = { passed: 0, failed: 1, unusable: 2 } as const;
+
+export async function gateCommand(options: GateOptions, environment: NodeJS.ProcessEnv, output: Output): Promise<number> {
+  let document: unknown;
+  try {
+    document = parse(await readFile(options.gates, "utf8"));
+  } catch (error) {
+    output.error(`${options.gates}: cannot read the gate file (${(error as Error).message.split("\n")[0]})`);
+    return GateExit.unusable;
+  }
+  const rules = parseGateFile(document);
+  if (!rules.ok) {
+    for (const problem of rules.error) output.error(`${options.gates}: ${problem.path || "(file)"}: ${problem.message}`);
+    return GateExit.unusable;
+  }
+  const config = loadCollectorConfig(environment, options.dataDir ? { "clickhouse.dataPath": path.resolve(options.dataDir) } : {}, { "clickhouse.dataPath": "--data-dir" });
+  if (!config.ok) {
+    for (const line of config.error) output.error(line);
+    return GateExit.unusable;
+  }
+  const connection = await openClickHouse(config.value.clickhouse);
+  try {
+    const cases = await loadRunCases(connection, options.run);
+    if (cases.length === 0) {
+      output.error(`run "${options.run}" has no stored results in ${connection.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
+      return GateExit.unusable;
+    }
+    const baseline = options.baseline ? await loadRunCases(connection, options.baseline) : null;
+    if (options.baseline && baseline?.length === 0) {
+      output.error(`baseline run "${options.baseline}" has no stored results`);
+      return GateExit.unusable;
+    }
+    const result = checkReleaseGate(rules.value, { cases, baseline }, { allowNotAvailable: options.allowMissing === true });
+    output.log(formatGate(options.run, cases.length, result));
+    return result.passed ? GateExit.passed : GateExit.failed;
+  } finally {
+    await connection.close();
+  }
+}
+
+function formatGate(runId: string, caseCount: number, result: ReleaseGateResult): string {
+  const symbol = { passed: "PASS", failed: "FAIL", not_available: "N/A " } as const;
+  const lines = [`Release gate for run ${runId} (${caseCount} cases): ${result.passed ? "PASSED" : "BLOCKED"} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured`];
+  for (const item of result.rules) {
+    const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : item.value.toFixed(4);
+    const note = item.status === "not_available" ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
+    lines.push(`  ${symbol[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`);
+  }
+  return lines.join("\n");
+}

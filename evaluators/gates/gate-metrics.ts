@@ -1,0 +1,92 @@
+/**
+ * Dataset-level values of the metrics a gate file names (seed 004 §十三).
+ *
+ * A name is resolved in this order:
+ * 1. a derived dataset metric defined below (percentiles, rates, costs,
+ *    no-answer accuracy, critical-case pass rate, score drop);
+ * 2. otherwise the mean, over the cases where it applies, of the per-case
+ *    metric of that name (recall_at_5, mrr, faithfulness, citation_accuracy…).
+ * A metric no case carries is not applicable, with the reason — a gate never
+ * passes on a value that was not measured.
+ */
+import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
+import { metricValueOf, type EvaluatedCase } from "../aggregate/evaluated-case.js";
+import { meanOfMetric } from "../aggregate/metric-mean.js";
+import { noAnswerAccuracy } from "../aggregate/no-answer-accuracy.js";
+import { nearestRankPercentile } from "../aggregate/percentile.js";
+import { qualityScore } from "../aggregate/quality-score.js";
+import { summarizeReliability } from "../aggregate/reliability-summary.js";
+import { summarizeTaskSuccess } from "../aggregate/task-success.js";
+import { summarizeUsage } from "../aggregate/usage-summary.js";
+
+export interface GateContext {
+  cases: readonly EvaluatedCase[];
+  /** The run to compare with, for regression gates (overall_score_drop, flipped cases). */
+  baseline: readonly EvaluatedCase[] | null;
+}
+
+function latencyPercentile(cases: readonly EvaluatedCase[], percentile: number): MetricValue {
+  const values = cases.map((evaluated) => evaluated.caseResult.rag_observation.latency_ms).filter((value): value is number => value !== null && Number.isFinite(value)).sort((left, right) => left - right);
+  return values.length === 0 ? notApplicable("no request recorded its latency") : nearestRankPercentile(values, percentile);
+}
+
+function rootCauseRate(cases: readonly EvaluatedCase[], label: string): MetricValue {
+  const judged = cases.filter((evaluated) => evaluated.caseResult.quality_status !== "not_evaluated");
+  if (judged.length === 0) return notApplicable("no case was evaluated");
+  const labelled = judged.filter((evaluated) => evaluated.evaluationResults.some((result) => result.evaluator_id === "root_cause" && result.reason.startsWith(`${label}:`)));
+  return applicable(labelled.length / judged.length);
+}
+
+function casesWith(cases: readonly EvaluatedCase[], metric: string, predicate: (value: number) => boolean): MetricValue {
+  const measured = cases.filter((evaluated) => metricValueOf(evaluated, metric) !== null);
+  if (measured.length === 0) return notApplicable(`no case has a value for ${metric}`);
+  return applicable(measured.filter((evaluated) => predicate(metricValueOf(evaluated, metric)!)).length / measured.length);
+}
+
+function compositeOf(cases: readonly EvaluatedCase[]): MetricValue {
+  return qualityScore(cases).composite.score;
+}
+
+/** Derived dataset metrics, by gate name. */
+export const derivedGateMetrics: Record<string, { description: string; compute: (context: GateContext) => MetricValue }> = {
+  p50_latency_ms: { description: "median request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 50) },
+  p95_latency_ms: { description: "95th percentile request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 95) },
+  p99_latency_ms: { description: "99th percentile request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 99) },
+  error_rate: { description: "requests that failed / requests", compute: ({ cases }) => summarizeReliability(cases.map((evaluated) => evaluated.caseResult)).errorRate },
+  timeout_rate: { description: "requests that timed out / requests", compute: ({ cases }) => summarizeReliability(cases.map((evaluated) => evaluated.caseResult)).timeoutRate },
+  average_cost: { description: "mean generation cost per request", compute: ({ cases }) => summarizeUsage(cases.map((evaluated) => evaluated.caseResult)).cost.mean },
+  cost_per_success: { description: "total cost / successful tasks (seed §七)", compute: ({ cases }) => summarizeUsage(cases.map((evaluated) => evaluated.caseResult)).costPerSuccessfulTask },
+  task_success_rate: { description: "cases that passed / cases evaluated", compute: ({ cases }) => summarizeTaskSuccess(cases.map((evaluated) => evaluated.caseResult)).rate },
+  no_answer_accuracy: { description: "unanswerable cases on which the system abstained / unanswerable cases", compute: ({ cases }) => noAnswerAccuracy(cases).value },
+  hallucination_rate: { description: "cases whose primary root cause is HALLUCINATION / cases evaluated", compute: ({ cases }) => rootCauseRate(cases, "HALLUCINATION") },
+  permission_leak_rate: {
+    description: "cases where a chunk the principal may not read reached the answer or the context / cases measured",
+    compute: ({ cases }) => casesWith(cases, "permission_leak_rate", (value) => value > 0),
+  },
+  composite_score: { description: "the seed's weighted score 0.25R + 0.25F + 0.25C + 0.15Comp + 0.10Cit (shown beside its hard gates)", compute: ({ cases }) => compositeOf(cases) },
+  critical_case_pass_rate: {
+    description: "P0 cases that passed / P0 cases (one-vote veto cases, seed §十三)",
+    compute: ({ cases }) => {
+      const critical = cases.filter((evaluated) => evaluated.evalCase?.risk_level === "P0");
+      if (critical.length === 0) return notApplicable("the run has no P0 case");
+      return applicable(critical.filter((evaluated) => evaluated.caseResult.quality_status === "passed").length / critical.length);
+    },
+  },
+  overall_score_drop: {
+    description: "baseline composite score − this run's composite score",
+    compute: ({ cases, baseline }) => {
+      if (baseline === null) return notApplicable("no baseline run was given (--baseline)");
+      const current = compositeOf(cases);
+      const previous = compositeOf(baseline);
+      if (!current.applicable) return current;
+      if (!previous.applicable) return notApplicable(`the baseline has no composite score: ${previous.reason}`);
+      return applicable(previous.value - current.value);
+    },
+  },
+};
+
+export function gateMetricValue(name: string, context: GateContext): MetricValue {
+  const derived = derivedGateMetrics[name];
+  if (derived) return derived.compute(context);
+  return meanOfMetric(context.cases, name).value;
+}

@@ -1,0 +1,97 @@
+/**
+ * The committed dashboards and alert rules: generated from dashboards/source
+ * and not stale, valid for Grafana's dashboard model (the Foundation SDK's
+ * types), stable uids and panel ids, and only the provisioned data source.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parse } from "yaml";
+import { ALERT_RULES_FILE, DASHBOARD_FILES, projectRoot, renderGeneratedFiles } from "../../../dashboards/source/generated-files.js";
+import { typeCheckDashboards } from "./dashboard-type-check.js";
+
+async function committed(file: string): Promise<string> {
+  return readFile(path.join(projectRoot, file), "utf8");
+}
+
+async function dashboards(): Promise<Record<string, Record<string, unknown>>> {
+  const documents: Record<string, Record<string, unknown>> = {};
+  for (const file of Object.keys(DASHBOARD_FILES)) documents[file] = JSON.parse(await committed(file)) as Record<string, unknown>;
+  return documents;
+}
+
+/** Every `datasource` reference anywhere in a document, and every alert query's datasourceUid. */
+function datasourceUids(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) datasourceUids(item, found);
+  else if (node !== null && typeof node === "object") {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "datasource" && value !== null && typeof value === "object" && "uid" in value) found.push(String((value as { uid: unknown }).uid));
+      else if (key === "datasourceUid") found.push(String(value));
+      else datasourceUids(value, found);
+    }
+  }
+  return found;
+}
+
+describe("generated dashboards and alert rules", () => {
+  test("the committed files are what the sources generate (run `npm run dashboards` when this fails)", async () => {
+    const rendered = await renderGeneratedFiles();
+    assert.ok(rendered.ok, rendered.ok ? "" : rendered.error);
+    for (const [file, text] of rendered.value) assert.equal(await committed(file), text, `${file} is stale: run npm run dashboards`);
+  });
+
+  test("the dashboards conform to Grafana's dashboard model (Grafana Foundation SDK types)", async () => {
+    const problems = typeCheckDashboards(await dashboards());
+    assert.deepEqual(problems, []);
+  });
+
+  test("the model check rejects unknown fields, wrong types and unknown enum values", async () => {
+    const documents = await dashboards();
+    const broken = structuredClone(documents["dashboards/failures.json"]!) as { panels: Record<string, unknown>[]; templating: { list: Record<string, unknown>[] } } & Record<string, unknown>;
+    broken.refreshEvery = "1m";
+    broken.panels[1]!.gridPos = { x: 0, y: 1, w: "half", h: 8 };
+    (broken.panels[1]!.options as Record<string, unknown>).legend = { displayMode: "sideways", placement: "bottom", showLegend: true, calcs: [] };
+    broken.templating.list[0]!.type = "dropdown";
+    (broken.panels[1]!.targets as Record<string, unknown>[])[0]!.rawSQL = "SELECT 1";
+    const problems = typeCheckDashboards({ broken });
+    const messages = problems.map((problem) => problem.message).join("\n");
+    assert.match(messages, /refreshEvery/);
+    assert.match(messages, /'string' is not assignable to type 'number'/);
+    assert.match(messages, /"sideways"/);
+    assert.match(messages, /"dropdown"/);
+    assert.match(messages, /rawSQL/);
+  });
+
+  test("uids are the fixed, stable ones and panel ids are unique and sequential", async () => {
+    const documents = await dashboards();
+    const uids = Object.values(documents).map((document) => document.uid);
+    assert.deepEqual(uids, ["ragscope-rag-quality", "ragscope-failures", "ragscope-runs", "ragscope-collector-health"]);
+    for (const [file, document] of Object.entries(documents)) {
+      const ids = (document.panels as { id: number }[]).map((panel) => panel.id);
+      assert.deepEqual(ids, ids.map((_, index) => index + 1), `${file} panel ids`);
+    }
+  });
+
+  test("every data source they use is the provisioned one", async () => {
+    const provisioning = parse(await committed("deploy/grafana/provisioning/datasources/clickhouse.yaml")) as { datasources: { uid: string; type: string }[] };
+    assert.equal(provisioning.datasources.length, 1);
+    const [provisioned] = provisioning.datasources;
+    assert.equal(provisioned!.type, "grafana-clickhouse-datasource");
+    for (const [file, document] of Object.entries(await dashboards())) {
+      const uids = datasourceUids(document);
+      assert.ok(uids.length > 0, `${file} uses no data source`);
+      assert.deepEqual([...new Set(uids)], [provisioned!.uid], file);
+    }
+    const rules = parse(await committed(ALERT_RULES_FILE));
+    assert.deepEqual([...new Set(datasourceUids(rules))].sort(), ["__expr__", provisioned!.uid].sort());
+  });
+
+  test("the dashboard provider loads the folder the compose file mounts the dashboards into", async () => {
+    const provider = parse(await committed("deploy/grafana/provisioning/dashboards/ragscope.yaml")) as { providers: { type: string; options: { path: string } }[] };
+    const compose = parse(await committed("deploy/docker-compose.yaml"), { merge: true }) as { services: { grafana: { volumes: string[] } } };
+    const mount = compose.services.grafana.volumes.find((volume) => volume.startsWith("../dashboards:"));
+    assert.ok(mount, "compose mounts dashboards/");
+    assert.equal(mount.split(":")[1], provider.providers[0]!.options.path);
+  });
+});

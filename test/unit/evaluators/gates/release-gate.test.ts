@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { EvaluationResult } from "../../../../contracts/evaluation-result.js";
+import { parseGateFile } from "../../../../contracts/gate-file.js";
+import type { EvaluatedCase } from "../../../../evaluators/aggregate/index.js";
+import { gateMetricValue } from "../../../../evaluators/gates/gate-metrics.js";
+import { checkReleaseGate } from "../../../../evaluators/gates/release-gate.js";
+import { buildCase, buildCaseResult } from "../../../support/case-results.js";
+
+function evaluated(caseId: string, metrics: Record<string, number | null>, options: { latencyMs?: number; passed?: boolean; riskLevel?: "P0" | "P1"; answerable?: boolean; rootCause?: string } = {}): EvaluatedCase {
+  const caseResult = buildCaseResult({ caseId });
+  caseResult.rag_observation.latency_ms = options.latencyMs ?? null;
+  caseResult.quality_status = options.passed === false ? "failed" : "passed";
+  const result = (evaluatorId: string, values: Record<string, number | null>, reason = ""): EvaluationResult => ({
+    evaluation_result_id: `er_${caseId}_${evaluatorId}`,
+    case_result_id: caseResult.case_result_id,
+    evaluator_id: evaluatorId,
+    evaluator_version: "1",
+    metric_values: values,
+    outcome: "passed",
+    reason,
+    evidence_refs: [],
+    confidence: { value: 1, semantics: "deterministic_rule" },
+    review_required: false,
+    error_type: "none",
+    evaluated_at: "2026-07-08T00:00:00Z",
+  });
+  const evaluationResults = [result("metrics", metrics)];
+  if (options.rootCause) evaluationResults.push(result("root_cause", {}, `${options.rootCause}: because`));
+  return { caseResult, evaluationResults, evalCase: buildCase({ case_id: caseId, risk_level: options.riskLevel ?? "P1", answerable: options.answerable ?? true }) };
+}
+
+const rules = (document: unknown) => {
+  const parsed = parseGateFile(document);
+  assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.error));
+  return parsed.value;
+};
+
+describe("release gate", () => {
+  const cases = [
+    evaluated("a", { recall_at_5: 1, abstained: 0 }, { latencyMs: 100, riskLevel: "P0" }),
+    evaluated("b", { recall_at_5: 0.5, abstained: 0 }, { latencyMs: 300, passed: false, rootCause: "HALLUCINATION" }),
+    evaluated("c", { recall_at_5: null, abstained: 1 }, { latencyMs: 200, answerable: false }),
+    evaluated("d", { recall_at_5: 1, abstained: 0 }, { latencyMs: 4000 }),
+  ];
+
+  test("per-case metrics are averaged over the cases where they apply", () => {
+    const value = gateMetricValue("recall_at_5", { cases, baseline: null });
+    assert.deepEqual(value, { applicable: true, value: 2.5 / 3 });
+  });
+
+  test("derived metrics: nearest-rank P95, no-answer accuracy, hallucination rate, critical case pass rate", () => {
+    const context = { cases, baseline: null };
+    assert.deepEqual(gateMetricValue("p95_latency_ms", context), { applicable: true, value: 4000 });
+    assert.deepEqual(gateMetricValue("p50_latency_ms", context), { applicable: true, value: 200 });
+    assert.deepEqual(gateMetricValue("no_answer_accuracy", context), { applicable: true, value: 1 });
+    assert.deepEqual(gateMetricValue("hallucination_rate", context), { applicable: true, value: 1 / 4 });
+    assert.deepEqual(gateMetricValue("critical_case_pass_rate", context), { applicable: true, value: 1 });
+    assert.equal(gateMetricValue("overall_score_drop", context).applicable, false);
+  });
+
+  test("passes only when every rule passed; an unmeasured metric blocks unless allowed", () => {
+    const passing = checkReleaseGate(rules({ retrieval: { recall_at_5: ">= 0.8" }, performance: { p95_latency_ms: "<= 5000" } }), { cases, baseline: null });
+    assert.equal(passing.passed, true);
+    const failing = checkReleaseGate(rules({ retrieval: { recall_at_5: ">= 0.9" } }), { cases, baseline: null });
+    assert.equal(failing.passed, false);
+    assert.equal(failing.rules[0]!.status, "failed");
+    const unmeasured = rules({ generation: { faithfulness: ">= 0.9" } });
+    const blocked = checkReleaseGate(unmeasured, { cases, baseline: null });
+    assert.equal(blocked.passed, false);
+    assert.equal(blocked.rules[0]!.status, "not_available");
+    assert.match(blocked.rules[0]!.reason, /no case has a value for faithfulness/);
+    assert.equal(checkReleaseGate(unmeasured, { cases, baseline: null }, { allowNotAvailable: true }).passed, true);
+  });
+
+  test("empty runs and empty baselines give not-available values, never NaN", () => {
+    for (const name of ["recall_at_5", "p95_latency_ms", "error_rate", "average_cost", "no_answer_accuracy", "hallucination_rate", "permission_leak_rate", "composite_score", "critical_case_pass_rate", "overall_score_drop", "task_success_rate"]) {
+      const value = gateMetricValue(name, { cases: [], baseline: [] });
+      assert.equal(value.applicable, false, name);
+    }
+  });
+});

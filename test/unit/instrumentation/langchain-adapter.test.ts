@@ -1,0 +1,73 @@
+/**
+ * The LangChain callback handler beyond the golden chain: inside traceRequest
+ * it adds no second request; errors end spans as errors; streaming models get a
+ * time to first token; documents without ids keep their rank and text.
+ */
+import { after, before, beforeEach, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { SpanStatusCode } from "@opentelemetry/api";
+import { Document } from "@langchain/core/documents";
+import { BaseRetriever } from "@langchain/core/retrievers";
+import { RunnableLambda } from "@langchain/core/runnables";
+import { FakeListChatModel } from "@langchain/core/utils/testing";
+import { RagscopeCallbackHandler } from "../../../instrumentation/adapters/langchain.js";
+import { traceRequest } from "../../../instrumentation/index.js";
+import { spanNamed, startInMemoryTracing, type InMemoryTracing } from "./in-memory-tracing.js";
+
+class ListRetriever extends BaseRetriever {
+  lc_namespace = ["test"];
+  constructor(private readonly documents: Document[] | Error) {
+    super();
+  }
+  async _getRelevantDocuments(): Promise<Document[]> {
+    if (this.documents instanceof Error) throw this.documents;
+    return this.documents;
+  }
+}
+
+describe("RagscopeCallbackHandler", () => {
+  let tracing: InMemoryTracing;
+  before(() => {
+    tracing = startInMemoryTracing();
+  });
+  beforeEach(() => tracing.reset());
+  after(async () => tracing.stop());
+
+  test("inside traceRequest the chain adds stages to that request, not a second request", async () => {
+    const chain = RunnableLambda.from(async (question: string, config) => {
+      const documents = await new ListRetriever([new Document({ pageContent: "text without ids", metadata: { source: "handbook.pdf" } })]).invoke(question, config);
+      return documents.length;
+    });
+    const count = await traceRequest({ query: "q" }, () => chain.invoke("q", { callbacks: [new RagscopeCallbackHandler()] }));
+    assert.equal(count, 1);
+    const spans = tracing.spans();
+    assert.deepEqual(spans.map((span) => span.name).sort(), ["rag.request", "rag.retrieve"]);
+    const retrieve = spanNamed(spans, "rag.retrieve");
+    assert.equal(retrieve.parentSpanContext?.spanId, spanNamed(spans, "rag.request").spanContext().spanId);
+    assert.equal(retrieve.attributes["retrieval.documents.0.document.id"], "", "no id is made up");
+    assert.equal(retrieve.attributes["retrieval.documents.0.document.content"], "text without ids");
+    assert.equal(retrieve.attributes["ragscope.documents.0.document_id"], "handbook.pdf");
+    assert.equal(retrieve.attributes["ragscope.documents.0.rank"], 1);
+  });
+
+  test("a failing retriever ends its span and the request as errors; the error reaches the caller", async () => {
+    const failure = new Error("index offline");
+    const chain = RunnableLambda.from(async (question: string, config) => new ListRetriever(failure).invoke(question, config));
+    await assert.rejects(chain.invoke("q", { callbacks: [new RagscopeCallbackHandler()] }), (error) => error === failure);
+    const spans = tracing.spans();
+    for (const name of ["rag.retrieve", "rag.request"]) assert.equal(spanNamed(spans, name).status.code, SpanStatusCode.ERROR, name);
+    assert.equal(spanNamed(spans, "rag.retrieve").status.message, "index offline");
+  });
+
+  test("a streaming model gets a time to first token", async () => {
+    const model = new FakeListChatModel({ responses: ["streamed answer"], sleep: 5 });
+    let text = "";
+    for await (const chunk of await model.stream("q", { callbacks: [new RagscopeCallbackHandler()] })) text += chunk.content;
+    assert.equal(text, "streamed answer");
+    const generate = spanNamed(tracing.spans(), "rag.generate");
+    const firstToken = generate.attributes["ragscope.generation.time_to_first_token_ms"] as number;
+    assert.ok(firstToken >= 4 && firstToken < 1000, `time to first token ${firstToken}`);
+    assert.equal(generate.attributes["ragscope.answer"], "streamed answer");
+    assert.equal(generate.attributes["llm.provider"], "FakeListChatModel");
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * The OTel GenAI, OpenLLMetry and OpenInference mappers on single spans: what
+ * each convention carries is read, what it does not carry is null.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createMapperRegistry } from "../../../collector/normalize/normalize-spans.js";
+import { openInferenceMapper } from "../../../collector/normalize/openinference-mapper.js";
+import { openLlmetryMapper } from "../../../collector/normalize/openllmetry-mapper.js";
+import { otelGenAiMapper } from "../../../collector/normalize/otel-genai-mapper.js";
+import { event, spanRecord } from "./span-fixture.js";
+
+const normalize = createMapperRegistry();
+
+describe("OTel GenAI mapper", () => {
+  test("retrieval: documents from the JSON, with content and metadata ids when present", () => {
+    const observation = otelGenAiMapper.map(
+      spanRecord({
+        attributes: {
+          "gen_ai.operation.name": "retrieval",
+          "gen_ai.retrieval.query.text": "carry over?",
+          "gen_ai.retrieval.documents": JSON.stringify([
+            { id: "c1", score: 0.9, content: "Five days carry over.", metadata: { document_id: "leave", section_id: "s2", document_version: "v3" } },
+            { id: "c2", score: "0.5" },
+            "not a document",
+          ]),
+        },
+      }),
+    );
+    assert.deepEqual(observation, {
+      stage: "retrieve",
+      query: "carry over?",
+      documents: [
+        { chunkId: "c1", documentId: "leave", documentVersion: "v3", sectionId: "s2", text: "Five days carry over.", score: 0.9, effectiveFrom: null, effectiveTo: null, acl: null, tenantId: null },
+        { chunkId: "c2", documentId: null, documentVersion: null, sectionId: null, text: null, score: 0.5, effectiveFrom: null, effectiveTo: null, acl: null, tenantId: null },
+      ],
+    });
+  });
+
+  test("retrieval without documents (content not opted in): documents not available", () => {
+    const observation = otelGenAiMapper.map(spanRecord({ attributes: { "gen_ai.operation.name": "retrieval", "gen_ai.data_source.id": "idx" } }));
+    assert.deepEqual(observation, { stage: "retrieve", query: null, documents: null });
+  });
+
+  test("chat: model, current and deprecated token names, answer from output messages", () => {
+    const current = otelGenAiMapper.map(
+      spanRecord({
+        attributes: {
+          "gen_ai.operation.name": "chat",
+          "gen_ai.request.model": "gpt-4o",
+          "gen_ai.response.model": "gpt-4o-2024-08-06",
+          "gen_ai.usage.input_tokens": 100,
+          "gen_ai.usage.output_tokens": 20,
+          "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "Five " }, { type: "text", content: "days." }] }]),
+        },
+      }),
+    );
+    assert.deepEqual(current, { stage: "generate", model: "gpt-4o-2024-08-06", inputTokens: 100, outputTokens: 20, totalTokens: 120, cost: null, timeToFirstTokenMs: null, answer: "Five days.", abstained: null });
+    const deprecated = otelGenAiMapper.map(
+      spanRecord({ attributes: { "gen_ai.operation.name": "text_completion", "gen_ai.request.model": "m", "gen_ai.usage.prompt_tokens": 7, "gen_ai.completion.0.content": "old style" } }),
+    );
+    assert.equal(deprecated.stage === "generate" && deprecated.inputTokens, 7);
+    assert.equal(deprecated.stage === "generate" && deprecated.outputTokens, null);
+    assert.equal(deprecated.stage === "generate" && deprecated.totalTokens, null, "no total without both counts");
+    assert.equal(deprecated.stage === "generate" && deprecated.answer, "old style");
+  });
+
+  test("a root invoke_workflow is the request, linked by ragscope.* attributes; nested, it is not", () => {
+    const attributes = {
+      "gen_ai.operation.name": "invoke_workflow",
+      "gen_ai.input.messages": JSON.stringify([{ role: "system", parts: [{ type: "text", content: "be brief" }] }, { role: "user", parts: [{ type: "text", content: "q?" }] }]),
+      "gen_ai.conversation.id": "conv-1",
+      "ragscope.case_id": "case-1",
+    };
+    const root = otelGenAiMapper.map(spanRecord({ parentSpanId: "", attributes }));
+    assert.equal(root.stage, "request");
+    assert.equal(root.stage === "request" && root.query, "q?");
+    assert.equal(root.stage === "request" && root.caseId, "case-1");
+    assert.equal(root.stage === "request" && root.sessionId, "conv-1");
+    assert.equal(root.stage === "request" && root.answer, null);
+    assert.deepEqual(otelGenAiMapper.map(spanRecord({ attributes })), { stage: "other" });
+  });
+});
+
+describe("OpenLLMetry mapper", () => {
+  test("db.query.result events become the ranking, in event order", () => {
+    const observation = openLlmetryMapper.map(
+      spanRecord({
+        attributes: { "db.system": "pinecone", "db.vector.query.top_k": 2 },
+        events: [
+          event("db.query.embeddings", { "db.query.embeddings.vector": "[0.1]" }),
+          event("db.query.result", { "db.query.result.id": "c9", "db.query.result.score": 0.8, "db.query.result.document": "text nine", "db.query.result.metadata": JSON.stringify({ document_id: "d9" }) }),
+          event("db.query.result", { "db.query.result.id": "c3", "db.query.result.distance": 0.4 }),
+        ],
+      }),
+    );
+    assert.equal(observation.stage, "retrieve");
+    if (observation.stage !== "retrieve") return;
+    assert.equal(observation.query, null, "OpenLLMetry does not record the query text");
+    assert.deepEqual(observation.documents?.map((document) => [document.chunkId, document.score, document.text, document.documentId]), [
+      ["c9", 0.8, "text nine", "d9"],
+      ["c3", null, null, null],
+    ]);
+  });
+
+  test("LLM spans read OpenLLMetry's GenAI attributes and llm.usage.total_tokens", () => {
+    const observation = openLlmetryMapper.map(
+      spanRecord({ attributes: { "llm.request.type": "chat", "gen_ai.request.model": "gpt", "gen_ai.usage.prompt_tokens": 10, "llm.usage.total_tokens": 14, "gen_ai.completion.0.role": "assistant", "gen_ai.completion.0.content": "hi" } }),
+    );
+    assert.deepEqual(observation, { stage: "generate", model: "gpt", inputTokens: 10, outputTokens: null, totalTokens: 14, cost: null, timeToFirstTokenMs: null, answer: "hi", abstained: null });
+  });
+
+  test("the root workflow: query from entity input, linkage from association properties", () => {
+    const observation = openLlmetryMapper.map(
+      spanRecord({
+        parentSpanId: "",
+        attributes: {
+          "traceloop.span.kind": "workflow",
+          "traceloop.entity.input": JSON.stringify({ args: [], kwargs: { question: "q?" } }),
+          "traceloop.entity.output": JSON.stringify({ answer: "a." }),
+          "traceloop.association.properties.ragscope.run_id": "run-1",
+          "traceloop.association.properties.run_id": "not ours",
+        },
+      }),
+    );
+    assert.equal(observation.stage, "request");
+    if (observation.stage !== "request") return;
+    assert.deepEqual([observation.query, observation.answer, observation.runId, observation.caseId], ["q?", "a.", "run-1", null]);
+  });
+});
+
+describe("OpenInference mapper", () => {
+  test("documents without any id are kept at their rank with an empty chunk id", () => {
+    const observation = openInferenceMapper.map(
+      spanRecord({ attributes: { "openinference.span.kind": "RETRIEVER", "input.value": "q", "retrieval.documents.0.document.content": "no ids here", "retrieval.documents.1.document.id": "c2" } }),
+    );
+    assert.equal(observation.stage === "retrieve" && observation.documents?.map((document) => [document.chunkId, document.text]).join("|"), ",no ids here|c2,");
+  });
+
+  test("JSON input and output values give the query and the answer; metadata JSON the linkage", () => {
+    const observation = openInferenceMapper.map(
+      spanRecord({
+        parentSpanId: "",
+        attributes: {
+          "openinference.span.kind": "CHAIN",
+          "input.value": JSON.stringify({ question: "q?", chat_history: [] }),
+          "input.mime_type": "application/json",
+          "output.value": JSON.stringify({ answer: "a." }),
+          "output.mime_type": "application/json",
+          metadata: JSON.stringify({ "ragscope.case_id": "case-1", "ragscope.case_version": "v2", run_id: "not ours" }),
+        },
+      }),
+    );
+    assert.equal(observation.stage, "request");
+    if (observation.stage !== "request") return;
+    assert.deepEqual([observation.query, observation.answer, observation.caseId, observation.caseVersion, observation.runId], ["q?", "a.", "case-1", "v2", null]);
+  });
+
+  test("a chain from documents to text is the context assembly; other nested chains are not stages", () => {
+    const documents = [{ pageContent: "one", metadata: { chunk_id: "c1" } }, { pageContent: "two", metadata: {} }];
+    const context = openInferenceMapper.map(
+      spanRecord({ attributes: { "openinference.span.kind": "CHAIN", "input.value": JSON.stringify({ input: documents }), "input.mime_type": "application/json", "output.value": "one\n\ntwo", "output.mime_type": "text/plain" } }),
+    );
+    assert.deepEqual(context, { stage: "context", chunkIds: ["c1", ""], droppedChunks: null, truncatedChunkIds: null, text: "one\n\ntwo", tokenCount: null, tokenBudget: null });
+    const other = openInferenceMapper.map(spanRecord({ attributes: { "openinference.span.kind": "CHAIN", "input.value": "{\"a\":1}", "input.mime_type": "application/json" } }));
+    assert.deepEqual(other, { stage: "other" });
+  });
+
+  test("the model name from the invocation parameters when llm.model_name is absent", () => {
+    const observation = openInferenceMapper.map(spanRecord({ attributes: { "openinference.span.kind": "LLM", "llm.invocation_parameters": JSON.stringify({ model: "claude" }) } }));
+    assert.equal(observation.stage === "generate" && observation.model, "claude");
+  });
+});
+
+describe("mapper registry priority", () => {
+  test("ragscope > OpenInference > OTel GenAI > OpenLLMetry", () => {
+    const both = spanRecord({ attributes: { "ragscope.stage": "cite", "ragscope.citations.chunk_ids": ["c1"], "openinference.span.kind": "CHAIN", "gen_ai.operation.name": "chat" } });
+    assert.equal(normalize(both).convention, "ragscope");
+    assert.equal(normalize(spanRecord({ attributes: { "openinference.span.kind": "LLM", "gen_ai.operation.name": "chat" } })).convention, "openinference");
+    assert.equal(normalize(spanRecord({ attributes: { "gen_ai.operation.name": "chat", "llm.request.type": "chat" } })).convention, "otel_genai");
+    assert.equal(normalize(spanRecord({ attributes: { "llm.request.type": "chat" } })).convention, "openllmetry");
+    assert.equal(normalize(spanRecord({ attributes: { "http.method": "GET" } })).convention, "none");
+  });
+});
