@@ -1,69 +1,50 @@
 /**
- * Sensitive data detectors (seed 004 §八.3 敏感信息: 身份证号, 手机号, 银行账户,
- * 密钥和 Token), pure functions shared by the SDK's client-side redaction and
- * the collector's answer check (evaluators/online/), which may import only
- * contracts/.
+ * Sensitive data detection, shared by the SDK's client-side redaction
+ * (instrumentation/redaction/, which re-exports these) and the collector's
+ * answer checks (evaluators/online/, which may import only contracts/): one
+ * list of patterns, so what the SDK redacts and what the evaluator flags
+ * cannot drift apart.
  *
- * What is found, in this order (a later kind never reads characters an
- * earlier kind already took, so an ID number is not also a bank card):
- * 1. private keys: a PEM block `-----BEGIN … PRIVATE KEY-----` (to its END line
- *    when present);
- * 2. API keys and tokens: well-known prefixes (OpenAI `sk-`, GitHub `ghp_` and
- *    `github_pat_`, AWS `AKIA`/`ASIA`, Slack `xox?-`, Google `AIza`, Stripe
- *    `sk_live_`), JSON Web Tokens, `Bearer …` headers, and assignments such as
- *    `api_key = …`, `secret: …`, `password=…` with a value of 8+ characters;
- * 3. e-mail addresses;
- * 4. Chinese resident identity numbers (GB 11643-1999): 17 digits and a check
- *    character (ISO 7064 MOD 11-2), a real birth date in digits 7-14;
- * 5. bank card numbers: 13 to 19 digits, optionally grouped by spaces or
- *    hyphens, passing the Luhn check (ISO/IEC 7812);
- * 6. mainland China mobile numbers: 1[3-9] and 9 more digits, optionally with
- *    +86 / 0086 and 3-4-4 grouping.
- * Digit runs glued to other digits or letters are not numbers of any kind
- * ("order 123456789012345678" inside a longer id is left alone).
+ * The seed's list (004 §八.3, "敏感信息": 身份证号, 手机号, 银行账户, 密钥和
+ * Token) plus e-mail addresses and private keys. Numbers count only when their
+ * check digits hold, so look-alikes — order numbers, timestamps, amounts —
+ * do not.
  *
- * Detection runs on the NFKC form of the text (full-width digits become ASCII);
- * offsets refer to that form.
+ * Boundaries are written as "no digit (or word character) next to the match"
+ * rather than `\b`, because Chinese text puts digits right against characters
+ * (`身份证号110101…，`) where a word boundary is not what one expects.
  */
 
-export type SensitiveDataKind = "private_key" | "api_key" | "email" | "resident_id" | "bank_card" | "mobile_number";
+/** ISO 7064 MOD 11-2 weights of the first 17 digits (GB 11643-1999 §8.2). */
+const RESIDENT_ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2] as const;
+const RESIDENT_ID_CHECK_CHARACTERS = "10X98765432";
 
-export interface SensitiveDataFinding {
-  kind: SensitiveDataKind;
-  /** Offsets in the NFKC-normalised text. */
-  start: number;
-  end: number;
-  /** The matched text as written (after NFKC). */
-  text: string;
-  /** Shown instead of the value in reasons and logs: keeps a few characters at the ends. */
-  masked: string;
-}
-
-const RESIDENT_ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-const RESIDENT_ID_CHECK = "10X98765432";
-
-/** GB 11643-1999: 18 characters, a valid birth date, and the MOD 11-2 check character. */
-export function isValidResidentIdNumber(candidate: string): boolean {
-  const id = candidate.toUpperCase();
-  if (!/^[1-9]\d{16}[\dX]$/.test(id)) return false;
-  const year = Number(id.slice(6, 10));
-  const month = Number(id.slice(10, 12));
-  const day = Number(id.slice(12, 14));
-  if (year < 1900 || year > 2100 || month < 1 || month > 12 || day < 1) return false;
-  const birth = new Date(Date.UTC(year, month - 1, day));
-  if (birth.getUTCMonth() !== month - 1 || birth.getUTCDate() !== day) return false;
+/**
+ * A Chinese citizen identity number (GB 11643-1999): 18 characters — a 6-digit
+ * region code whose first digit is a province (1–9), a birth date YYYYMMDD that
+ * exists, a 3-digit sequence and a check character (0–9 or X) over the first 17.
+ */
+export function isChineseResidentId(value: string): boolean {
+  if (!/^[1-9]\d{16}[\dXx]$/.test(value)) return false;
+  if (!isCalendarDate(Number(value.slice(6, 10)), Number(value.slice(10, 12)), Number(value.slice(12, 14)))) return false;
   let sum = 0;
-  for (let index = 0; index < 17; index += 1) sum += Number(id[index]) * RESIDENT_ID_WEIGHTS[index]!;
-  return RESIDENT_ID_CHECK[sum % 11] === id[17];
+  for (let index = 0; index < 17; index += 1) sum += Number(value[index]) * RESIDENT_ID_WEIGHTS[index]!;
+  return RESIDENT_ID_CHECK_CHARACTERS[sum % 11] === value[17]!.toUpperCase();
 }
 
-/** The Luhn (mod 10) check of ISO/IEC 7812 over a string of digits. */
-export function passesLuhnCheck(digits: string): boolean {
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (year < 1900 || month < 1 || month > 12 || day < 1) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The Luhn (mod 10) check used by payment card numbers (ISO/IEC 7812-1 Annex B). */
+export function passesLuhn(digits: string): boolean {
   if (!/^\d+$/.test(digits)) return false;
   let sum = 0;
   let double = false;
   for (let index = digits.length - 1; index >= 0; index -= 1) {
-    let digit = Number(digits[index]);
+    let digit = digits.charCodeAt(index) - 48;
     if (double) {
       digit *= 2;
       if (digit > 9) digit -= 9;
@@ -74,7 +55,145 @@ export function passesLuhnCheck(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** Keeps up to 3 characters at each end when the value is long enough to stay unrecognisable. */
+export interface SensitivePattern {
+  /** Short name, written into the SDK's replacement: `[REDACTED:<name>]`. */
+  readonly name: string;
+  /** Must have the global flag; every match is a candidate. */
+  readonly pattern: RegExp;
+  /** A candidate counts only when this accepts it (check digits, length). */
+  readonly validate?: (match: string) => boolean;
+  /**
+   * A cheap test (no global flag) that every text holding a match passes;
+   * texts that fail it are not scanned with `pattern` (redaction.bench figures:
+   * most text holds no candidate at all).
+   */
+  readonly prefilter?: RegExp;
+}
+
+/** Any run of digits long enough for an id card, a bank card or a phone number. */
+const LONG_NUMBER = /\d{7}|\d{3}[ -]\d{4}/;
+
+export const privateKeyPattern: SensitivePattern = {
+  name: "private_key",
+  // A PEM or PGP private key block; a block cut off before its END line (a
+  // truncated attribute) is matched up to the end of its base64 body.
+  pattern:
+    /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----(?:[\s\S]*?-----END \1PRIVATE KEY\2-----|[A-Za-z0-9+/=:\s-]*)/g,
+  prefilter: /PRIVATE KEY/,
+};
+
+export const apiKeyPattern: SensitivePattern = {
+  name: "api_key",
+  pattern: new RegExp(
+    [
+      /(?<![A-Za-z0-9_-])sk-(?:proj-|ant-(?:api\d{2}-)?|svcacct-)?[A-Za-z0-9_-]{20,}/.source, // OpenAI, Anthropic
+      /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,}/.source, // GitHub tokens
+      /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}/.source,
+      /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z])/.source, // AWS access key ids
+      /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}/.source, // Google API keys
+      /(?<![A-Za-z0-9_-])xox[abposr]-[A-Za-z0-9-]{10,}/.source, // Slack
+      /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}/.source, // Stripe secret keys
+      /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/.source, // JWT
+      /(?<=\bBearer\s+)[A-Za-z0-9._~+/-]{16,}=*/.source, // HTTP bearer tokens
+    ].join("|"),
+    "g",
+  ),
+  prefilter: /sk-|gh[pousr]_|github_pat_|A[KS]IA|AIza|xox|_(?:live|test)_|eyJ|Bearer/,
+};
+
+export const secretAssignmentPattern: SensitivePattern = {
+  name: "secret",
+  // The value after a key word: `api_key=…`, `"token": "…"`, `密钥：…`.
+  pattern:
+    /(?<=(?:\b(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|secret|password|passwd)|密钥|秘钥|令牌|口令|密码)["']?\s*[:=：]\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi,
+  prefilter: /key|token|secret|passw|密钥|秘钥|令牌|口令|密码/i,
+};
+
+export const residentIdPattern: SensitivePattern = {
+  name: "id_card",
+  pattern: /(?<!\d)[1-9]\d{16}[\dXx](?![\dXx])/g,
+  validate: isChineseResidentId,
+  prefilter: LONG_NUMBER,
+};
+
+export const bankCardPattern: SensitivePattern = {
+  name: "bank_card",
+  // 13–19 digits, written solid or in groups separated by spaces or dashes.
+  pattern: /(?<![\d-])(?:\d{4}(?:[ -]\d{4}){2,3}(?:[ -]\d{1,4})?|\d{4}[ -]\d{6}[ -]\d{4,5}|\d{13,19})(?![\d-])/g,
+  validate: (match) => {
+    const digits = match.replace(/[ -]/g, "");
+    return digits.length >= 13 && digits.length <= 19 && passesLuhn(digits);
+  },
+  prefilter: LONG_NUMBER,
+};
+
+export const mobilePhonePattern: SensitivePattern = {
+  name: "phone",
+  // Mainland China mobile numbers: 1, then 3–9, then nine digits; an optional
+  // +86 / 0086 / 86 prefix and 3-4-4 grouping with spaces or dashes.
+  pattern: /(?<![\d+])(?:(?:\+|00)?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?![\d])/g,
+  prefilter: LONG_NUMBER,
+};
+
+export const emailPattern: SensitivePattern = {
+  name: "email",
+  pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g,
+  prefilter: /@/,
+};
+
+/**
+ * In priority order: when two candidates overlap, the one from the earlier
+ * pattern wins (an 18-digit resident id that also passes Luhn is an id card).
+ */
+export const defaultSensitivePatterns: readonly SensitivePattern[] = [
+  privateKeyPattern,
+  apiKeyPattern,
+  secretAssignmentPattern,
+  residentIdPattern,
+  bankCardPattern,
+  mobilePhonePattern,
+  emailPattern,
+];
+
+export interface SensitiveDataFinding {
+  /** The pattern's name: private_key, api_key, secret, id_card, bank_card, phone, email. */
+  kind: string;
+  /** Offsets in the NFKC form of the text. */
+  start: number;
+  end: number;
+  /** The matched value (NFKC). */
+  text: string;
+  /** Shown instead of the value in reasons and logs: a few characters kept at the ends. */
+  masked: string;
+}
+
+/**
+ * Every sensitive value in the text, in text order. The text is read in its
+ * NFKC form (full-width digits become ASCII); overlapping candidates are
+ * resolved by pattern priority, as the SDK's redactor does.
+ */
+export function findSensitiveData(text: string, patterns: readonly SensitivePattern[] = defaultSensitivePatterns): SensitiveDataFinding[] {
+  const normalized = text.normalize("NFKC");
+  const candidates: { start: number; end: number; priority: number }[] = [];
+  patterns.forEach(({ pattern, validate, prefilter }, priority) => {
+    if (prefilter !== undefined && !prefilter.test(normalized)) return;
+    for (const match of normalized.matchAll(pattern)) {
+      if (match[0].length === 0) continue;
+      if (validate === undefined || validate(match[0])) candidates.push({ start: match.index, end: match.index + match[0].length, priority });
+    }
+  });
+  candidates.sort((left, right) => left.priority - right.priority || left.start - right.start);
+  const chosen: typeof candidates = [];
+  for (const candidate of candidates) if (!chosen.some((taken) => candidate.start < taken.end && taken.start < candidate.end)) chosen.push(candidate);
+  return chosen
+    .sort((left, right) => left.start - right.start)
+    .map(({ start, end, priority }) => {
+      const value = normalized.slice(start, end);
+      return { kind: patterns[priority]!.name, start, end, text: value, masked: maskSensitiveValue(value) };
+    });
+}
+
+/** Keeps 2–3 characters at each end when the value is long enough to stay unrecognisable. */
 export function maskSensitiveValue(value: string): string {
   const compact = value.replace(/\s+/g, " ");
   if (compact.length <= 8) return "*".repeat(compact.length);
@@ -82,93 +201,16 @@ export function maskSensitiveValue(value: string): string {
   return `${compact.slice(0, keep)}${"*".repeat(compact.length - 2 * keep)}${compact.slice(-keep)}`;
 }
 
-interface Detector {
-  kind: SensitiveDataKind;
-  pattern: RegExp;
-  /** Extra check on the match (checksums); absent: every match counts. */
-  accept?: (match: RegExpExecArray) => boolean;
-}
-
-const digitsOnly = (text: string) => text.replace(/\D/g, "");
-
-const DETECTORS: readonly Detector[] = [
-  { kind: "private_key", pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----)?/g },
-  {
-    kind: "api_key",
-    pattern: new RegExp(
-      [
-        String.raw`(?<![A-Za-z0-9_-])sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`,
-        String.raw`(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{30,}`,
-        String.raw`(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}`,
-        String.raw`(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])`,
-        String.raw`(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,}`,
-        String.raw`(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}`,
-        String.raw`(?<![A-Za-z0-9])[sr]k_(?:live|test)_[0-9A-Za-z]{16,}`,
-        String.raw`(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`,
-        String.raw`\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*`,
-        String.raw`(?<![A-Za-z0-9])(?:api[_-]?key|api[_-]?secret|access[_-]?key|secret[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|secret|token|password|passwd|pwd|密码|密钥|口令)["']?\s*[:=：]\s*["']?[A-Za-z0-9._~+/!@#$%^&*-]{8,}`,
-      ].join("|"),
-      "gi",
-    ),
-  },
-  { kind: "email", pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g },
-  { kind: "resident_id", pattern: /(?<![A-Za-z0-9])[1-9]\d{16}[\dXx](?![A-Za-z0-9])/g, accept: (match) => isValidResidentIdNumber(match[0]) },
-  {
-    kind: "bank_card",
-    pattern: /(?<![A-Za-z0-9])(?:\d{4}[ -]){2,3}\d{4}(?:[ -]?\d{1,3})?(?![A-Za-z0-9])|(?<![A-Za-z0-9])\d{13,19}(?![A-Za-z0-9])/g,
-    accept: (match) => {
-      const digits = digitsOnly(match[0]);
-      return digits.length >= 13 && digits.length <= 19 && passesLuhnCheck(digits);
-    },
-  },
-  { kind: "mobile_number", pattern: /(?<![A-Za-z0-9+])(?:(?:\+|00)86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?![A-Za-z0-9])/g },
-];
-
-/** Every sensitive value in the text, in text order. */
-export function findSensitiveData(text: string): SensitiveDataFinding[] {
-  let rest = text.normalize("NFKC");
-  const findings: SensitiveDataFinding[] = [];
-  for (const detector of DETECTORS) {
-    const scanned = rest;
-    for (const match of scanned.matchAll(detector.pattern)) {
-      if (detector.accept && !detector.accept(match as RegExpExecArray)) continue;
-      const start = match.index;
-      const end = start + match[0].length;
-      findings.push({ kind: detector.kind, start, end, text: match[0], masked: maskSensitiveValue(match[0]) });
-      // Blank what was found (keeping offsets) so the next detectors do not read it again.
-      rest = rest.slice(0, start) + " ".repeat(end - start) + rest.slice(end);
-    }
-  }
-  return findings.sort((first, second) => first.start - second.start);
-}
-
-/** Whether the text holds any sensitive value. */
-export function containsSensitiveData(text: string): boolean {
-  return findSensitiveData(text).length > 0;
-}
-
-/** The NFKC text with every finding replaced by `[REDACTED:<kind>]`, and the findings. */
-export function redactSensitiveData(text: string): { text: string; findings: SensitiveDataFinding[] } {
-  const normalized = text.normalize("NFKC");
-  const findings = findSensitiveData(normalized);
-  let redacted = "";
-  let cursor = 0;
-  for (const finding of findings) {
-    redacted += normalized.slice(cursor, finding.start) + `[REDACTED:${finding.kind}]`;
-    cursor = finding.end;
-  }
-  return { text: redacted + normalized.slice(cursor), findings };
-}
-
-/** The value's identity for comparisons across texts: digits for numbers, lower case otherwise. */
+/** A value's identity across texts (138 1234 5678 = +86 13812345678): digits for numbers, lower case otherwise. */
 export function sensitiveValueKey(finding: Pick<SensitiveDataFinding, "kind" | "text">): string {
+  const digits = finding.text.replace(/\D/g, "");
   switch (finding.kind) {
-    case "resident_id":
+    case "id_card":
       return `${finding.kind}:${finding.text.toUpperCase()}`;
     case "bank_card":
-      return `${finding.kind}:${digitsOnly(finding.text)}`;
-    case "mobile_number":
-      return `${finding.kind}:${digitsOnly(finding.text).slice(-11)}`;
+      return `${finding.kind}:${digits}`;
+    case "phone":
+      return `${finding.kind}:${digits.slice(-11)}`;
     default:
       return `${finding.kind}:${finding.text.trim().toLowerCase()}`;
   }

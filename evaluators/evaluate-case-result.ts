@@ -6,10 +6,9 @@
  * metric's default threshold, else none (informational). An evaluator fails
  * when any of its applicable metrics fails its rule; it is not applicable when
  * none of its metrics applies; an evaluator that throws is an `error` outcome
- * with error_type evaluator_error — never a pass. The case's quality_status is
- * failed when any evaluator failed, review_required when one errored, passed
- * otherwise. A failed case also gets its one primary root-cause label
- * (root-cause/), stored as an Evaluation Result of evaluator `root_cause`.
+ * with error_type evaluator_error — never a pass. The case's quality_status
+ * and its root cause are decided by case-verdict.ts, the same way again when
+ * judge results arrive later.
  */
 import type { CaseResult } from "../contracts/case-result.js";
 import type { EvalCase } from "../contracts/eval-case.js";
@@ -17,7 +16,7 @@ import type { EvaluationResult } from "../contracts/evaluation-result.js";
 import { evaluationResultIdFor } from "../contracts/ids.js";
 import type { Evaluator, EvaluatorOutput } from "./evaluator.js";
 import type { EvaluatorRegistry } from "./evaluator-registry.js";
-import { attributeRootCause, rootCauseEvaluationResult } from "./root-cause/index.js";
+import { decideCaseVerdict } from "./case-verdict.js";
 import { parseThreshold, satisfies, type Threshold } from "./threshold.js";
 
 export interface CaseEvaluation {
@@ -102,10 +101,5 @@ export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: Case
       });
     }
   }
-  const outcomes = evaluationResults.map((result) => result.outcome);
-  const qualityStatus = outcomes.includes("failed") ? "failed" : outcomes.includes("error") ? "review_required" : outcomes.includes("passed") ? "passed" : "not_evaluated";
-  const evaluated = { ...caseResult, quality_status: qualityStatus } as const;
-  const attribution = attributeRootCause(evaluated, evalCase, evaluationResults);
-  if (attribution) evaluationResults.push(rootCauseEvaluationResult(evaluated, attribution, evaluatedAt));
-  return { caseResult: evaluated, evaluationResults };
+  return decideCaseVerdict(caseResult, evalCase, evaluationResults, evaluatedAt);
 }

@@ -1,7 +1,8 @@
 /**
  * Records alert events in the `alerts` table (deploy/clickhouse/migrations/
  * 0004_alerts.sql): one row per transition, keyed by event_id — a retried or
- * replayed delivery collapses under FINAL.
+ * replayed delivery collapses under FINAL. The event's `window` is stored as
+ * `window_spec` (WINDOW is an SQL keyword); `payload` keeps the event as is.
  */
 import { failure, success, type Result } from "../../contracts/result.js";
 import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
@@ -23,7 +24,7 @@ export class ClickHouseAlertDelivery implements AlertDelivery {
     try {
       await this.connection.client.insert({
         table: `${quoteIdentifier(this.connection.database)}.alerts`,
-        values: events.map((event) => ({ ...event, payload: JSON.stringify(event), version })),
+        values: events.map(({ window, ...event }) => ({ ...event, window_spec: window, payload: JSON.stringify({ ...event, window }), version })),
         format: "JSONEachRow",
         clickhouse_settings: { date_time_input_format: "best_effort", insert_deduplication_token: events.map((event) => event.event_id).join(",") },
       });

@@ -23,6 +23,7 @@ import { loadCollectorConfig } from "../config/collector-config.js";
 import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
 import { formatSummary } from "../report/format-summary.js";
 import { countCaseResults, readRunSummary, type RunSummary } from "../report/run-summary.js";
+import { onlineStageFromEnvironment } from "../online/online-stage-factory.js";
 import { startEmbeddedCollector } from "../run/embedded-collector.js";
 import { storeRun } from "../run/store-run.js";
 
@@ -65,7 +66,19 @@ export async function runDemo(options: DemoOptions, environment: NodeJS.ProcessE
     for (const line of config.error) output.error(line);
     return null;
   }
-  const collector = await startEmbeddedCollector(config.value);
+  // An offline run judges every case (sample rate 1): a dataset is small and each case counts.
+  // The judge is the heuristic one unless RAGSCOPE_JUDGE_BASE_URL / _MODEL name an endpoint.
+  const online = onlineStageFromEnvironment(environment, { "judge.enabled": true, "sampling.defaultRate": 1 }, {
+    initialDelayMs: config.value.sink.retryInitialDelayMs,
+    maxDelayMs: config.value.sink.retryMaxDelayMs,
+    maxAttempts: Infinity,
+    deadlineMs: config.value.sink.retryDeadlineMs,
+  });
+  if (!online.ok) {
+    for (const line of online.error) output.error(line);
+    return null;
+  }
+  const collector = await startEmbeddedCollector(config.value, { online: online.value.online });
   const storedIn = collector.connection.describe();
   try {
     await collector.cases.put(dataset.cases);
@@ -81,7 +94,7 @@ export async function runDemo(options: DemoOptions, environment: NodeJS.ProcessE
       generator_model: "policy-extractive-sim-1",
       started_at: new Date().toISOString(),
     });
-    output.log(`Collector listening on ${collector.receiverUrl}; storing in ${storedIn}`);
+    output.log(`Collector listening on ${collector.receiverUrl}; storing in ${storedIn}; judging with the ${online.value.judgeDescription}`);
     output.log(`Running the example RAG service over ${dataset.cases.length} cases (run ${runId})…`);
     const exitCode = await runExample(dataset.cases, runId, collector.receiverUrl, output);
     if (exitCode !== 0) {

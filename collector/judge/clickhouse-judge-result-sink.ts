@@ -11,6 +11,8 @@
  * while a retried insert of the same rows is.
  */
 import { createHash } from "node:crypto";
+import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
+import { decideCaseVerdict } from "../../evaluators/case-verdict.js";
 import { failure, success, type Result } from "../../contracts/result.js";
 import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { quoteIdentifier } from "../sink/clickhouse-connection.js";
@@ -49,6 +51,7 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
       // Children first, as the rule stage: a reader that sees a result also sees its metrics.
       await this.insert("metric_values", metricRows, `judge:${token}:m`);
       await this.insert("evaluation_results", evaluationRows, `judge:${token}:e`);
+      await this.rewriteVerdicts(batch, version, token);
     } catch (error) {
       this.counters.failures += 1;
       const code = (error as { code?: string }).code;
@@ -58,6 +61,33 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
     this.counters.evaluationResults += evaluationRows.length;
     this.counters.metricValues += metricRows.length;
     return success(undefined);
+  }
+
+  /**
+   * Decides each judged case's verdict again over everything stored for it
+   * (rule results, earlier judge results, the results just written) and
+   * rewrites its Case Result row and root cause; a newer version replaces the
+   * rule stage's row.
+   */
+  private async rewriteVerdicts(batch: readonly JudgedCase[], version: number, token: string): Promise<void> {
+    const ids = batch.map((judged) => judged.caseResult.case_result_id);
+    const result = await this.connection.client.query({
+      query: `SELECT payload FROM ${this.database}.evaluation_results FINAL WHERE case_result_id IN {ids:Array(String)}`,
+      query_params: { ids },
+      format: "JSONEachRow",
+    });
+    const stored = new Map<string, ReturnType<typeof evaluationResultSchema.parse>[]>();
+    for (const row of await result.json<{ payload: string }>()) {
+      const parsed = evaluationResultSchema.parse(JSON.parse(row.payload));
+      stored.set(parsed.case_result_id, [...(stored.get(parsed.case_result_id) ?? []), parsed]);
+    }
+    const evaluatedAt = new Date(version).toISOString();
+    const verdicts = batch.map((judged) => decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.get(judged.caseResult.case_result_id) ?? judged.evaluationResults, evaluatedAt));
+    const rows = verdicts.map((verdict) =>
+      toRows({ caseResult: verdict.caseResult, evaluationResults: verdict.evaluationResults.filter((item) => item.evaluator_id === "root_cause") }, "", version),
+    );
+    await this.insert("evaluation_results", rows.flatMap((row) => row.evaluationResults), `judge:${token}:r`);
+    await this.insert("case_results", rows.map((row) => row.caseResult), `judge:${token}:c`);
   }
 
   private async insert(table: string, values: Record<string, unknown>[], token: string): Promise<void> {

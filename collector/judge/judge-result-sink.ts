@@ -1,10 +1,13 @@
 /**
  * Where judge results go: Evaluation Results and their metric_values rows,
  * beside the rule results of the same Case Result (issue 6: "results written
- * ... as Evaluation Results + metric_values rows"). The Case Result row itself
- * was written by the rule stage and is left alone.
+ * ... as Evaluation Results + metric_values rows"). The case's verdict
+ * (quality_status and root cause) is then decided again over the rule and
+ * judge results together (evaluators/case-verdict.ts) and the Case Result row
+ * is rewritten with it.
  */
 import type { CaseResult } from "../../contracts/case-result.js";
+import type { EvalCase } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import type { Result } from "../../contracts/result.js";
 import type { SinkFailure } from "../sink/result-sink.js";
@@ -12,6 +15,8 @@ import type { SinkFailure } from "../sink/result-sink.js";
 export interface JudgedCase {
   caseResult: CaseResult;
   evaluationResults: EvaluationResult[];
+  /** The trace's Eval Case (offline runs), for the case's verdict and root cause. */
+  evalCase?: EvalCase | null;
 }
 
 export interface JudgeResultSink {

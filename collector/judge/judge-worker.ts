@@ -100,7 +100,7 @@ export class JudgeWorker {
     }
     try {
       const evaluationResults = await this.options.run(message.case_result, evalCase, new Date(this.clock()).toISOString());
-      return { caseResult: message.case_result, evaluationResults };
+      return { caseResult: message.case_result, evaluationResults, evalCase };
     } catch (error) {
       this.counters.poisonRequests += 1;
       this.log(`ragscope judge worker: judging case result ${message.case_result_id} failed and is skipped: ${error instanceof Error ? error.message : String(error)}`);

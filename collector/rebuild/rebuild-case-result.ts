@@ -90,7 +90,8 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const rewrites = ofStage<QueryRewriteObservation>(normalized, "query_rewrite");
   const feedback = ofStage<FeedbackObservation>(normalized, "feedback")
     .filter((item) => item.observation.kind !== null)
-    .sort((left, right) => (left.span.startTimeUnixNano < right.span.startTimeUnixNano ? -1 : left.span.startTimeUnixNano > right.span.startTimeUnixNano ? 1 : 0));
+    // OTel JS start times have millisecond resolution; the end time breaks ties.
+    .sort((left, right) => compareNanos(left.span.startTimeUnixNano, right.span.startTimeUnixNano) || compareNanos(left.span.endTimeUnixNano, right.span.endTimeUnixNano));
 
   const retrievedDocuments = retrieves.some((item) => item.observation.documents !== null) ? retrieves.flatMap((item) => item.observation.documents ?? []) : null;
   const lookup = new Map<string, ObservedDocument>();
@@ -174,6 +175,10 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
     started_at: toIso(startedAt),
     completed_at: endedAt !== null ? toIso(endedAt) : null,
   };
+}
+
+function compareNanos(left: bigint, right: bigint): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function serviceName(span: SpanRecord | null): string | null {

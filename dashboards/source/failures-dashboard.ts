@@ -86,7 +86,7 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
         "LIMIT 500",
       ].join("\n"),
       { width: 24, height: 10 },
-      [{ column: "trace_id", link: { title: "Show this trace's stages", url: `/d/${FAILURES_UID}/?var-trace_id=\${__value.raw}&\${__url_time_range}` } }],
+      [{ column: "trace_id", link: { title: "Show this trace's stages", url: `/d/${FAILURES_UID}/failures?var-trace_id=\${__value.raw}&\${__url_time_range}` } }],
     ),
   );
 

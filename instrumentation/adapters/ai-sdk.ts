@@ -34,14 +34,15 @@ export interface AiSdkTraceOptions {
 type Callback = ((event: never) => unknown) | undefined;
 
 /** Traces `generateText(options)`; returns exactly what it returns. */
-export function traceGenerateText<Options extends object, Output>(
-  generateText: (options: Options) => PromiseLike<Output>,
-  options: Options,
+export function traceGenerateText<Generate extends (options: never) => PromiseLike<unknown>>(
+  generateText: Generate,
+  options: Parameters<Generate>[0],
   traceOptions: AiSdkTraceOptions = {},
-): Promise<Output> {
+): Promise<Awaited<ReturnType<Generate>>> {
+  const call = generateText as unknown as (options: unknown) => PromiseLike<Awaited<ReturnType<Generate>>>;
   return runInSpan(
-    generateStage<Output>(generateOptions(options, traceOptions), (value) => toGeneration(value, undefined, traceOptions)),
-    async () => await generateText(options),
+    generateStage<Awaited<ReturnType<Generate>>>(generateOptions(options as object, traceOptions), (value) => toGeneration(value, undefined, traceOptions)),
+    async (): Promise<Awaited<ReturnType<Generate>>> => await call(options),
   );
 }
 
@@ -50,22 +51,23 @@ export function traceGenerateText<Options extends object, Output>(
  * or is aborted (through the SDK's callbacks); a stream that is never
  * consumed never finishes, as in the SDK.
  */
-export function traceStreamText<Options extends object, Output>(
-  streamText: (options: Options) => Output,
-  options: Options,
+export function traceStreamText<Stream extends (options: never) => unknown>(
+  streamText: Stream,
+  options: Parameters<Stream>[0],
   traceOptions: AiSdkTraceOptions = {},
-): Output {
+): ReturnType<Stream> {
+  const call = streamText as unknown as (options: unknown) => ReturnType<Stream>;
   const startedAt = performance.now();
   let firstTokenAt: number | undefined;
   const stage: StageSpan<unknown> | undefined = startStageSpan(
-    generateStage<unknown>(generateOptions(options, traceOptions), (value) =>
+    generateStage<unknown>(generateOptions(options as object, traceOptions), (value) =>
       toGeneration(value, firstTokenAt !== undefined ? firstTokenAt - startedAt : undefined, traceOptions),
     ),
   );
-  if (stage === undefined) return streamText(options);
+  if (stage === undefined) return call(options);
   const own = options as Record<string, Callback>;
   const chained = {
-    ...options,
+    ...(options as object),
     onChunk: (event: { chunk?: { type?: string } }) => {
       if (firstTokenAt === undefined && event?.chunk?.type === "text-delta") firstTokenAt = performance.now();
       return own.onChunk?.(event as never);
@@ -82,9 +84,9 @@ export function traceStreamText<Options extends object, Output>(
       stage.fail(new Error("stream aborted"));
       return own.onAbort?.(event as never);
     },
-  } as Options;
+  };
   try {
-    return context.with(stage.context, () => streamText(chained));
+    return context.with(stage.context, () => call(chained));
   } catch (error) {
     stage.fail(error);
     throw error;

@@ -88,7 +88,7 @@ export class RagscopeCallbackHandler extends BaseCallbackHandler {
         this.open(runId, startStageSpan(definition, parent), parent);
         return;
       }
-      this.runs.set(runId, { context: parent, stage: null, startedAt: performance.now() });
+      this.open(runId, undefined, parent);
     });
   }
 

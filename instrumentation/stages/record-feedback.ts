@@ -51,7 +51,9 @@ export function recordFeedback(options: FeedbackOptions): Result<TraceReference,
   if (!KINDS.includes(options?.kind)) return failure(`feedback kind "${String(options?.kind)}" is not one of ${KINDS.join(", ")}`);
   const parent = parentContext(options);
   if (!parent.ok) return parent;
-  const feedback = startStageSpan(feedbackStage(options), parent.value);
+  // A sub-millisecond start time (the SDK's default is Date.now()), so two
+  // feedbacks given in the same millisecond keep their order on the Case Result.
+  const feedback = startStageSpan(feedbackStage(options), parent.value, performance.timeOrigin + performance.now());
   if (feedback === undefined) return failure("tracing is not available; the feedback was not recorded");
   feedback.succeed(undefined);
   const { traceId, spanId } = feedback.span.spanContext();

@@ -66,7 +66,7 @@ function chunkAttributes(prefix: string, ownPrefix: string, list: ChunkRecord[])
 /** The same spans and attributes with @opentelemetry/api directly. */
 export async function rawRequest(): Promise<string> {
   const tracer = trace.getTracer("raw");
-  const stage = async <T>(name: string, start: Attributes, fn: () => T, end: (value: T) => Attributes): Promise<T> =>
+  const stage = async <T>(name: string, start: Attributes, fn: () => T | Promise<T>, end: (value: T) => Attributes): Promise<T> =>
     tracer.startActiveSpan(name, { attributes: start }, async (span) => {
       const value = await fn();
       span.setAttributes(end(value));

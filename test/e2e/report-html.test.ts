@@ -32,6 +32,19 @@ let context: BrowserContext;
 let page: Page;
 const consoleErrors: string[] = [];
 
+/** The little of the DOM the in-page checks use (the project compiles without the DOM library). */
+interface PageElement {
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+  getBoundingClientRect(): { width: number };
+  getBBox(): { width: number; height: number };
+  firstChild: { textContent: string | null } | null;
+}
+interface PageWindow {
+  document: PageElement;
+  getComputedStyle(element: PageElement): { display: string };
+}
+
 function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(projectRoot, "bin/ragscope.js"), ...args], { cwd: projectRoot, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
@@ -96,9 +109,9 @@ describe("ragscope report", () => {
 
   test("every chart is drawn: an SVG with visible marks", async () => {
     const charts = await page.evaluate(() =>
-      [...document.querySelectorAll('figure[data-panel-type="timeseries"], figure[data-panel-type="barchart"]')].map((figure) => {
-        const svg = figure.querySelector("svg.chart") as SVGSVGElement | null;
-        const marks = svg ? [...svg.querySelectorAll(".mark")] as SVGGraphicsElement[] : [];
+      Array.from((globalThis as unknown as PageWindow).document.querySelectorAll('figure[data-panel-type="timeseries"], figure[data-panel-type="barchart"]')).map((figure) => {
+        const svg = figure.querySelector("svg.chart");
+        const marks = svg ? Array.from(svg.querySelectorAll(".mark")) : [];
         const visible = marks.filter((mark) => {
           const box = mark.getBBox();
           return box.width > 0 || box.height > 0;
@@ -117,9 +130,10 @@ describe("ragscope report", () => {
     const figure = page.locator('figure[data-panel-type="timeseries"]').first();
     const series = figure.locator('svg [data-series="0"]').first();
     await figure.locator('ul.legend li[data-series="0"]').click();
-    assert.equal(await series.evaluate((mark) => getComputedStyle(mark).display), "none");
+    const display = (mark: unknown) => (globalThis as unknown as PageWindow).getComputedStyle(mark as PageElement).display;
+    assert.equal(await series.evaluate(display), "none");
     await figure.locator('ul.legend li[data-series="0"]').click();
-    assert.notEqual(await series.evaluate((mark) => getComputedStyle(mark).display), "none");
+    assert.notEqual(await series.evaluate(display), "none");
   });
 
   test("trace ids link to the trace viewer template", async () => {

@@ -1,7 +1,8 @@
 -- Alert transitions of the collector's alert evaluator (collector/alert/):
 -- one row per firing and per resolution, keyed by the deterministic event_id,
 -- so a retried or replayed delivery collapses (query with FINAL). A firing and
--- its resolution share alert_id; trace_ids are the traces behind the alert.
+-- its resolution share alert_id; trace_ids are the traces behind the alert;
+-- window_spec is the event's `window` (WINDOW is an SQL keyword).
 -- `{{database}}` is replaced by the configured database name.
 
 CREATE TABLE IF NOT EXISTS {{database}}.alerts
@@ -18,7 +19,7 @@ CREATE TABLE IF NOT EXISTS {{database}}.alerts
     upper Float64,
     confidence Float64,
     sample_count UInt32,
-    window String,
+    window_spec String,
     trace_ids Array(String),
     at DateTime64(3, 'UTC'),
     fired_at DateTime64(3, 'UTC'),

@@ -19,17 +19,18 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
+import { setTimeout as delay } from "node:timers/promises";
 import type { Kafka } from "kafkajs";
 import { openClickHouse, type ClickHouseConnection } from "../../../collector/sink/clickhouse-connection.js";
 import { createTestKafkaClient } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
 import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
 import { startClickHouseHttpFacade, type ClickHouseHttpFacade } from "./support/clickhouse-http-facade.js";
-import { postBodies, startCollectorProcess, type CollectorProcess } from "./support/collector-processes.js";
+import { killAllCollectorProcesses, postBodies, startCollectorProcess, type CollectorProcess } from "./support/collector-processes.js";
 import { countCaseResults, readStoredResults, storedTraceIds, type StoredResults } from "./support/stored-results.js";
 import { expectedOutputTokens, recordTraces, requestBodies, spansPerTrace, type RecordedTrace } from "./support/synthetic-traces.js";
 
-const traceCount = 10_000;
+const traceCount = Number(process.env.RAGSCOPE_TEST_KAFKA_TRACE_COUNT ?? 10_000);
 const tracesPerRequest = 100;
 
 describe("two evaluator processes in one consumer group", () => {
@@ -66,6 +67,7 @@ describe("two evaluator processes in one consumer group", () => {
 
   /** Runs the load; `killAt` lists fractions of the posted requests at which an evaluator is SIGKILLed and restarted. */
   async function runScenario(prefix: string, killAt: number[]): Promise<ScenarioOutcome> {
+    const restarts: Promise<void>[] = [];
     const topic = await createUniqueTopic(kafka, { prefix, partitions: 3 });
     const groupId = uniqueTopicName(`${prefix}-group`);
     const database = `${prefix}_${randomBytes(4).toString("hex")}`;
@@ -83,28 +85,29 @@ describe("two evaluator processes in one consumer group", () => {
     ];
     const receiver = await startCollectorProcess("receiver", "receive", ["--kafka-brokers", cluster.brokers, "--topic", topic, "--port", "0"]);
     const evaluators: CollectorProcess[] = await Promise.all([startCollectorProcess("evaluator-1", "evaluate", evaluatorFlags), startCollectorProcess("evaluator-2", "evaluate", evaluatorFlags)]);
-    const retired: CollectorProcess[] = [];
     const killedBySignal: (NodeJS.Signals | null)[] = [];
     const connection: ClickHouseConnection = await openClickHouse({ url: facade.url, username: "default", password: "", database, dataPath: "/unused" });
     try {
+      // Kills follow the evaluation's progress (stored results), so each lands while evaluators hold open and uncommitted work.
       const pendingKills = [...killAt].sort();
-      const restarts: Promise<void>[] = [];
-      await postBodies(receiver.receiverUrl!, bodies, 4, (posted) => {
-        while (pendingKills.length > 0 && posted >= pendingKills[0]! * bodies.length) {
+      const posting = postBodies(receiver.receiverUrl!, bodies, 4);
+      while (pendingKills.length > 0) {
+        const stored = await countCaseResults(connection);
+        if (stored >= pendingKills[0]! * traceCount) {
           pendingKills.shift();
           const slot = killedBySignal.length % evaluators.length;
-          killedBySignal.push(null);
           const victim = evaluators[slot]!;
-          restarts.push(
-            (async () => {
-              await victim.kill("SIGKILL");
-              killedBySignal[killedBySignal.indexOf(null)] = victim.child.signalCode;
-              retired.push(victim);
-              evaluators[slot] = await startCollectorProcess(`${victim.name}-restarted`, "evaluate", evaluatorFlags);
-            })(),
-          );
+          await victim.kill("SIGKILL");
+          killedBySignal.push(victim.child.signalCode);
+          const restart = startCollectorProcess(`${victim.name}-restarted`, "evaluate", evaluatorFlags).then((started) => {
+            evaluators[slot] = started;
+          });
+          restarts.push(restart);
+          await restart;
         }
-      });
+        await delay(100);
+      }
+      await posting;
       await Promise.all(restarts);
       await waitUntil(async () => (await countCaseResults(connection)) >= traceCount, { description: `${traceCount} case results`, timeoutMs: 240_000, intervalMs: 500 });
       // Every partition committed to its end: every trace is durable, nothing is still open.
@@ -119,8 +122,9 @@ describe("two evaluator processes in one consumer group", () => {
       for (const evaluator of evaluators) consumedByEvaluator.push((await evaluator.sample("ragscope_traces_written_total")) ?? 0);
       return { stored: await readStoredResults(connection), traceIds: await storedTraceIds(connection), consumedByEvaluator, killedBySignal };
     } finally {
+      await Promise.allSettled(restarts);
       await Promise.all([receiver, ...evaluators].map((process) => process.kill("SIGTERM")));
-      for (const process of retired) await process.kill("SIGKILL");
+      await killAllCollectorProcesses();
       await connection.client.command({ query: `DROP DATABASE IF EXISTS ${database}` });
       await connection.close();
     }

@@ -111,6 +111,16 @@ describe("docker compose file", () => {
   });
 });
 
+describe("Dockerfile", () => {
+  test("copies only paths that exist and starts the ragscope command line", async () => {
+    const dockerfile = await readFile(path.join(deploy, "Dockerfile"), "utf8");
+    const copies = [...dockerfile.matchAll(/^COPY (.+) \S+$/gm)].flatMap((match) => match[1]!.split(/\s+/));
+    assert.ok(copies.includes("package-lock.json") && copies.includes("collector"));
+    for (const source of copies) assert.ok(existsSync(path.join(projectRoot, source)), `COPY ${source}`);
+    assert.match(dockerfile, /^ENTRYPOINT \["node", "bin\/ragscope\.js"\]$/m);
+  });
+});
+
 describe("Kubernetes manifests", () => {
   test("every manifest validates against its Kubernetes or KEDA schema", async () => {
     const manifests = await readManifests();

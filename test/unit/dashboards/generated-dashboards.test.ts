@@ -47,20 +47,21 @@ describe("generated dashboards and alert rules", () => {
   });
 
   test("the model check rejects unknown fields, wrong types and unknown enum values", async () => {
-    const documents = await dashboards();
-    const broken = structuredClone(documents["dashboards/failures.json"]!) as { panels: Record<string, unknown>[]; templating: { list: Record<string, unknown>[] } } & Record<string, unknown>;
-    broken.refreshEvery = "1m";
-    broken.panels[1]!.gridPos = { x: 0, y: 1, w: "half", h: 8 };
-    (broken.panels[1]!.options as Record<string, unknown>).legend = { displayMode: "sideways", placement: "bottom", showLegend: true, calcs: [] };
-    broken.templating.list[0]!.type = "dropdown";
-    (broken.panels[1]!.targets as Record<string, unknown>[])[0]!.rawSQL = "SELECT 1";
-    const problems = typeCheckDashboards({ broken });
-    const messages = problems.map((problem) => problem.message).join("\n");
-    assert.match(messages, /refreshEvery/);
-    assert.match(messages, /'string' is not assignable to type 'number'/);
-    assert.match(messages, /"sideways"/);
-    assert.match(messages, /"dropdown"/);
-    assert.match(messages, /rawSQL/);
+    const original = (await dashboards())["dashboards/failures.json"]!;
+    type Mutable = { panels: Record<string, unknown>[]; templating: { list: Record<string, unknown>[] } } & Record<string, unknown>;
+    const mutations: [string, (document: Mutable) => void, RegExp][] = [
+      ["an unknown dashboard field", (document) => (document.refreshEvery = "1m"), /'"?refreshEvery"?' does not exist/],
+      ["a wrong type", (document) => (document.panels[1]!.gridPos = { x: 0, y: 1, w: "half", h: 8 }), /'string' is not assignable to type 'number'/],
+      ["an unknown legend mode", (document) => ((document.panels[1]!.options as Record<string, unknown>).legend = { displayMode: "sideways", placement: "bottom", showLegend: true, calcs: [] }), /"sideways"/],
+      ["an unknown variable type", (document) => (document.templating.list[0]!.type = "dropdown"), /"dropdown"/],
+      ["a misspelled target field", (document) => ((document.panels[1]!.targets as Record<string, unknown>[])[0]!.rawSQL = "SELECT 1"), /'"?rawSQL"?' does not exist/],
+    ];
+    for (const [what, mutate, expected] of mutations) {
+      const broken = structuredClone(original) as Mutable;
+      mutate(broken);
+      const messages = typeCheckDashboards({ broken }).map((problem) => problem.message).join("\n");
+      assert.match(messages, expected, what);
+    }
   });
 
   test("uids are the fixed, stable ones and panel ids are unique and sequential", async () => {

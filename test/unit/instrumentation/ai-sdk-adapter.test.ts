@@ -37,7 +37,7 @@ function streamingModel(delayMs: number): MockLanguageModelV3 {
             { type: "text-delta", id: "t", delta: "days." },
             { type: "text-end", id: "t" },
             { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
-          ]) controller.enqueue(part);
+          ]) controller.enqueue(part as never);
           controller.close();
         },
       }),

@@ -15,11 +15,11 @@ import { traceRequest } from "../../../instrumentation/index.js";
 import { spanNamed, startInMemoryTracing, type InMemoryTracing } from "./in-memory-tracing.js";
 
 class ListRetriever extends BaseRetriever {
-  lc_namespace = ["test"];
+  override lc_namespace = ["test"];
   constructor(private readonly documents: Document[] | Error) {
     super();
   }
-  async _getRelevantDocuments(): Promise<Document[]> {
+  override async _getRelevantDocuments(): Promise<Document[]> {
     if (this.documents instanceof Error) throw this.documents;
     return this.documents;
   }

@@ -42,3 +42,52 @@ describe("resolveSetupOptions", () => {
     assert.throws(() => resolveSetupOptions({ endpoint: "not a url" }, {}), /is not a URL/);
   });
 });
+
+describe("resolveSetupOptions: sampling, redaction, capture and the preload's variables", () => {
+  test("defaults: everything sampled, redaction on (replace), text captured, 32 Ki characters per attribute", () => {
+    const resolved = resolveSetupOptions({}, {});
+    assert.equal(resolved.sampleRate, 1);
+    assert.deepEqual(resolved.redaction, {});
+    assert.deepEqual(resolved.captureTextByStage, {});
+    assert.equal(resolved.maxTextLength, 32_768);
+  });
+
+  test("RAGSCOPE_* variables, and the standard OTEL_* ones", () => {
+    const resolved = resolveSetupOptions(
+      {},
+      {
+        RAGSCOPE_SERVICE_NAME: "bot",
+        OTEL_SERVICE_NAME: "other",
+        RAGSCOPE_SAMPLE_RATE: "0.25",
+        RAGSCOPE_REDACTION: "hash",
+        RAGSCOPE_REDACTION_HASH_KEY: "k",
+        RAGSCOPE_CAPTURE_TEXT: "false",
+        RAGSCOPE_CAPTURE_TEXT_STAGES: "generate=true, retrieve=false",
+        RAGSCOPE_MAX_TEXT_LENGTH: "100",
+        RAGSCOPE_HEADERS: "authorization=Bearer%20abc,x-tenant=acme",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      },
+    );
+    assert.equal(resolved.serviceName, "bot");
+    assert.equal(resolved.sampleRate, 0.25);
+    assert.deepEqual(resolved.redaction, { mode: "hash", hashKey: "k" });
+    assert.equal(resolved.captureText, false);
+    assert.deepEqual(resolved.captureTextByStage, { generate: true, retrieve: false });
+    assert.equal(resolved.maxTextLength, 100);
+    assert.deepEqual(resolved.headers, { authorization: "Bearer abc", "x-tenant": "acme" });
+    assert.equal(resolved.protocol, "http/json");
+    assert.equal(resolveSetupOptions({}, { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" }).sampleRate, 0.1);
+    assert.equal(resolveSetupOptions({}, { RAGSCOPE_REDACTION: "off" }).redaction, null);
+    assert.equal(resolveSetupOptions({ redaction: false }, { RAGSCOPE_REDACTION: "hash" }).redaction, null);
+  });
+
+  test("bad values name the variable and say what to change", () => {
+    assert.throws(() => resolveSetupOptions({}, { RAGSCOPE_SAMPLE_RATE: "2" }), /RAGSCOPE_SAMPLE_RATE must be a number between 0 and 1/);
+    assert.throws(() => resolveSetupOptions({ sampleRate: -1 }, {}), /sampleRate must be a number between 0 and 1/);
+    assert.throws(() => resolveSetupOptions({}, { RAGSCOPE_REDACTION: "mask" }), /use "replace", "hash" or "off"/);
+    assert.throws(() => resolveSetupOptions({}, { RAGSCOPE_CAPTURE_TEXT_STAGES: "answer=false" }), /unknown stage "answer"/);
+    assert.throws(() => resolveSetupOptions({}, { RAGSCOPE_CAPTURE_TEXT: "maybe" }), /must be true or false/);
+    assert.throws(() => resolveSetupOptions({}, { OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }), /OTEL_EXPORTER_OTLP_PROTOCOL "grpc" is not supported/);
+    assert.throws(() => resolveSetupOptions({}, { RAGSCOPE_MAX_TEXT_LENGTH: "0" }), /positive whole number/);
+  });
+});

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { findSensitiveData, isValidResidentIdNumber, passesLuhnCheck, redactSensitiveData } from "../../../contracts/sensitive-data.js";
+import { findSensitiveData, isChineseResidentId, passesLuhn, sensitiveValueKey } from "../../../contracts/sensitive-data.js";
 import { sensitiveDataInAnswerEvaluator } from "../../../evaluators/online/sensitive-data-in-answer.js";
 import { onlineCaseResult } from "../../support/online-case-results.js";
 
@@ -13,36 +13,38 @@ const kinds = (text: string) => findSensitiveData(text).map((finding) => [findin
 describe("sensitive data detectors", () => {
   test("resident ID: the GB 11643 check character and the birth date decide", () => {
     // 11010519491231002X: weighted sum of the first 17 digits = 167, 167 mod 11 = 2 → check "X".
-    assert.equal(isValidResidentIdNumber("11010519491231002X"), true);
-    assert.equal(isValidResidentIdNumber("110105194912310021"), false, "wrong check digit");
-    assert.equal(isValidResidentIdNumber("11010519491331002X"), false, "month 13");
-    assert.deepEqual(kinds("身份证号11010519491231002x，请核对"), [["resident_id", "11010519491231002x"]]);
+    assert.equal(isChineseResidentId("11010519491231002X"), true);
+    assert.equal(isChineseResidentId("110105194912310021"), false, "wrong check digit");
+    assert.equal(isChineseResidentId("11010519491331002X"), false, "month 13");
+    assert.deepEqual(kinds("身份证号11010519491231002x，请核对"), [["id_card", "11010519491231002x"]]);
     assert.deepEqual(kinds("订单 110105194912310021"), [], "an 18-digit number failing both checks is nothing");
   });
 
   test("bank cards pass Luhn; grouped digits count too", () => {
     // 4111 1111 1111 1111: doubled odd positions from the right give 8·2 + ... sum 30 → valid.
-    assert.equal(passesLuhnCheck("4111111111111111"), true);
-    assert.equal(passesLuhnCheck("4111111111111112"), false);
+    assert.equal(passesLuhn("4111111111111111"), true);
+    assert.equal(passesLuhn("4111111111111112"), false);
     assert.deepEqual(kinds("卡号 6222 0212 3456 7894 已绑定"), [["bank_card", "6222 0212 3456 7894"]]);
     assert.deepEqual(kinds("card 4111111111111112"), []);
   });
 
   test("mobile numbers, e-mails, keys, tokens and private keys", () => {
-    assert.deepEqual(kinds("联系 13812345678 或 +86 139-1234-5678"), [["mobile_number", "13812345678"], ["mobile_number", "+86 139-1234-5678"]]);
+    assert.deepEqual(kinds("联系 13812345678 或 +86 139-1234-5678"), [["phone", "13812345678"], ["phone", "+86 139-1234-5678"]]);
     assert.deepEqual(kinds("订单号 213812345678 不是手机号"), []);
     assert.deepEqual(kinds("write to hr.team@example.com"), [["email", "hr.team@example.com"]]);
     assert.deepEqual(kinds("key sk-proj-abcdefghijklmnopqrstuv1234 and AKIAIOSFODNN7EXAMPLE"), [["api_key", "sk-proj-abcdefghijklmnopqrstuv1234"], ["api_key", "AKIAIOSFODNN7EXAMPLE"]]);
-    assert.deepEqual(kinds("数据库 password=Sup3rSecret! 已更新"), [["api_key", "password=Sup3rSecret!"]]);
-    assert.deepEqual(kinds("Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123"), [["api_key", "Bearer abcdefghijklmnopqrstuvwxyz0123"]]);
+    assert.deepEqual(kinds("数据库 password=Sup3rSecret9 已更新，密钥：AbCdEf123456"), [["secret", "Sup3rSecret9"], ["secret", "AbCdEf123456"]]);
+    assert.deepEqual(kinds("Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123"), [["api_key", "abcdefghijklmnopqrstuvwxyz0123"]]);
     const pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
     assert.deepEqual(kinds(`here: ${pem}`), [["private_key", pem]]);
     assert.deepEqual(kinds("员工每年享有10天年假，入职满一年后生效。"), []);
   });
 
-  test("full-width digits are read after NFKC; redaction replaces each finding", () => {
-    assert.deepEqual(kinds("手机：１３８１２３４５６７８"), [["mobile_number", "13812345678"]]);
-    assert.deepEqual(redactSensitiveData("call 13812345678 or mail a@b.io").text, "call [REDACTED:mobile_number] or mail [REDACTED:email]");
+  test("full-width digits are read after NFKC; one number written two ways is one value", () => {
+    assert.deepEqual(kinds("手机：１３８１２３４５６７８"), [["phone", "13812345678"]]);
+    const [spaced] = findSensitiveData("138 1234 5678");
+    const [prefixed] = findSensitiveData("+86 13812345678");
+    assert.equal(sensitiveValueKey(spaced!), sensitiveValueKey(prefixed!));
   });
 });
 
@@ -57,7 +59,7 @@ describe("sensitive data in the answer", () => {
       evalCase: null,
     });
     assert.deepEqual(output.values, { sensitive_data_in_answer: { applicable: true, value: 1 }, sensitive_data_findings: { applicable: true, value: 1 } });
-    assert.match(output.reason, /mobile_number 13\*+78/);
+    assert.match(output.reason, /phone 13\*+78/);
     assert.doesNotMatch(output.reason, /13812345678/);
     assert.deepEqual(output.evidence, ["hr_7"]);
   });

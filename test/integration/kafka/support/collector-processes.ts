@@ -13,6 +13,25 @@ import { waitUntil } from "../../../support/kafka-helpers.js";
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const cli = path.join(projectRoot, "bin/ragscope.js");
 
+/** Every child still running: a test that fails half-way must not leave collectors behind (their pipes would also keep the test process alive). */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+/** Kills every collector process this test process started and that still runs. */
+export async function killAllCollectorProcesses(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once("exit", () => resolve());
+          child.kill("SIGKILL");
+        }),
+    ),
+  );
+}
+
 export interface CollectorProcess {
   readonly name: string;
   readonly child: ChildProcess;
@@ -34,6 +53,8 @@ export async function startCollectorProcess(name: string, role: "receive" | "eva
     env: { ...process.env, ...environment },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   const output: string[] = [];
   let observeUrl: string | null = null;
   let receiverUrl: string | null = null;

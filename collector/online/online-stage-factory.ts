@@ -1,0 +1,33 @@
+/**
+ * Builds the embedded collector's online stage (sampling → judge queue →
+ * judge workers, and alerts) from the environment: the online configuration
+ * (`RAGSCOPE_SAMPLE_*`, `RAGSCOPE_JUDGE_*`, `RAGSCOPE_ALERT_*`) and the judge
+ * endpoint (judge-config.ts). Errors are returned with the variable to fix.
+ */
+import { success, type Result } from "../../contracts/result.js";
+import type { RetryPolicy } from "../retry/retry.js";
+import type { EmbeddedCollectorOptions } from "../run/embedded-collector.js";
+import { judgeFromEnvironment } from "./judge-config.js";
+import { loadOnlineConfig } from "./online-config.js";
+import { createOnlineStage } from "./online-stage.js";
+
+export interface OnlineStageFactory {
+  online: NonNullable<EmbeddedCollectorOptions["online"]>;
+  judgeDescription: string;
+}
+
+export function onlineStageFromEnvironment(environment: NodeJS.ProcessEnv, overrides: Record<string, unknown>, retry: RetryPolicy): Result<OnlineStageFactory, string[]> {
+  const config = loadOnlineConfig(environment, overrides);
+  if (!config.ok) return config;
+  const judge = judgeFromEnvironment(environment);
+  if (!judge.ok) return judge;
+  return success({
+    judgeDescription: config.value.judge.enabled ? judge.value.describe : "judge disabled (RAGSCOPE_JUDGE_ENABLED)",
+    online: async (resources) => {
+      const stage = await createOnlineStage(config.value, { ...resources, judge: judge.value.judge, budget: judge.value.budget, retry });
+      if (!stage.ok) throw new Error(`online stage: ${stage.error.join("; ")}`);
+      return stage.value;
+    },
+  });
+}
+

@@ -1,0 +1,49 @@
+/**
+ * `node --import ragscope/register app.js`: configured by environment
+ * variables only, it traces an application that has no setup code, flushes at
+ * exit, and never stops the application from starting.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { startTestReceiver, type TestReceiver } from "./otlp-test-receiver.js";
+
+const register = fileURLToPath(new URL("../../../instrumentation/register.ts", import.meta.url));
+const app = fileURLToPath(new URL("./fixtures/preloaded-app.ts", import.meta.url));
+
+function run(environment: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "--import", register, app], { env: { ...process.env, ...environment } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
+    child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("ragscope/register", () => {
+  let receiver: TestReceiver;
+  before(async () => {
+    receiver = await startTestReceiver();
+  });
+  after(async () => receiver.close());
+
+  test("environment variables configure it; spans are flushed when the application ends", async () => {
+    const result = await run({ RAGSCOPE_ENDPOINT: receiver.endpoint, RAGSCOPE_SERVICE_NAME: "preloaded", RAGSCOPE_PROTOCOL: "http/json", RAGSCOPE_REDACTION: "replace" });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /answer: done/);
+    assert.deepEqual(receiver.spans.map((span) => span.name).sort(), ["rag.request", "rag.retrieve"]);
+    assert.equal(receiver.spans[0]!.resource["service.name"], "preloaded");
+    const retrieve = receiver.spans.find((span) => span.name === "rag.retrieve")!;
+    assert.equal(retrieve.attributes["retrieval.documents.0.document.content"], "call [REDACTED:phone]", "redacted before export");
+  });
+
+  test("a bad variable is reported and the application runs untraced", async () => {
+    const result = await run({ RAGSCOPE_ENDPOINT: receiver.endpoint, RAGSCOPE_SAMPLE_RATE: "often" });
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /answer: done/);
+    assert.match(result.stderr, /RAGSCOPE_SAMPLE_RATE must be a number between 0 and 1/);
+  });
+});
