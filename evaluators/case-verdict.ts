@@ -4,9 +4,10 @@
  *
  * - failed: a rule, or an LLM judge, failed the case;
  * - review_required: an evaluator errored (a grader error is never a pass), or
- *   only heuristic verdicts failed it: a heuristic stands in for a judge and
- *   routes the case to review, it does not fail it on its own (seed 004 §九.3:
- *   a judge's self-report is for routing reviews);
+ *   only the heuristic judge failed it: it stands in for an LLM judge where
+ *   none is configured and routes the case to review, it does not fail it on
+ *   its own (seed 004 §九.3: judge signals route reviews). Heuristic *rules*
+ *   (groundedness, sufficiency…) are checks of their own and do fail a case;
  * - passed: something passed and nothing above happened;
  * - not_evaluated: nothing applied.
  * A failed case gets a root-cause Evaluation Result (root-cause/); any earlier
@@ -23,8 +24,13 @@ export interface CaseVerdict {
   evaluationResults: EvaluationResult[];
 }
 
+/** A verdict of the heuristic judge (evaluator `judge.*` with heuristic confidence). */
+export function isHeuristicJudgement(result: EvaluationResult): boolean {
+  return result.evaluator_id.startsWith("judge.") && result.confidence.semantics === "heuristic";
+}
+
 function qualityStatusOf(results: readonly EvaluationResult[]): CaseResult["quality_status"] {
-  const failedFirmly = results.some((result) => result.outcome === "failed" && result.confidence.semantics !== "heuristic");
+  const failedFirmly = results.some((result) => result.outcome === "failed" && !isHeuristicJudgement(result));
   if (failedFirmly) return "failed";
   const errored = results.some((result) => result.outcome === "error");
   const failedHeuristically = results.some((result) => result.outcome === "failed");
@@ -36,7 +42,7 @@ export function decideCaseVerdict(caseResult: CaseResult, evalCase: EvalCase | n
   const evaluationResults = results.filter((result) => result.evaluator_id !== ROOT_CAUSE_EVALUATOR_ID);
   const decided = { ...caseResult, quality_status: qualityStatusOf(evaluationResults) };
   if (decided.quality_status === "failed") {
-    const firm = evaluationResults.filter((result) => result.confidence.semantics !== "heuristic");
+    const firm = evaluationResults.filter((result) => !isHeuristicJudgement(result));
     const attribution = attributeRootCause(decided, evalCase, firm);
     if (attribution) evaluationResults.push(rootCauseEvaluationResult(decided, attribution, evaluatedAt));
   }

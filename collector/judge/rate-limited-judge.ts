@@ -12,6 +12,7 @@ export class RateLimitedJudge implements Judge {
   readonly model: string;
   readonly promptVersion: string;
   readonly confidenceSemantics: "judge_self_report" | "heuristic";
+  readonly metrics: Judge["metrics"];
 
   constructor(
     private readonly inner: Judge,
@@ -21,6 +22,7 @@ export class RateLimitedJudge implements Judge {
     this.model = inner.model;
     this.promptVersion = inner.promptVersion;
     this.confidenceSemantics = inner.confidenceSemantics ?? "judge_self_report";
+    this.metrics = inner.metrics;
   }
 
   async judge(request: JudgeRequest, signal?: AbortSignal): Promise<JudgeOutcome> {

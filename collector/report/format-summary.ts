@@ -9,9 +9,15 @@ function formatNumber(value: number | null): string {
   return value.toFixed(3);
 }
 
+function groupByCase(failures: RunSummary["failures"]): Map<string, RunSummary["failures"]> {
+  const byCase = new Map<string, RunSummary["failures"]>();
+  for (const failure of failures) byCase.set(failure.caseId, [...(byCase.get(failure.caseId) ?? []), failure]);
+  return byCase;
+}
+
 export function formatSummary(summary: RunSummary, storedIn: string): string {
   const lines: string[] = [];
-  lines.push(`Run ${summary.runId}: ${summary.cases} cases — ${summary.passed} passed, ${summary.failed} failed${summary.partial > 0 ? `, ${summary.partial} partial traces` : ""}`);
+  lines.push(`Run ${summary.runId}: ${summary.cases} cases — ${summary.passed} passed, ${summary.failed} failed${summary.reviewRequired > 0 ? `, ${summary.reviewRequired} for review` : ""}${summary.partial > 0 ? `, ${summary.partial} partial traces` : ""}`);
   lines.push("");
   lines.push("Metric averages (over cases where the metric applies):");
   const width = Math.max(...summary.metrics.map((metric) => metric.metric.length), 10);
@@ -24,12 +30,14 @@ export function formatSummary(summary: RunSummary, storedIn: string): string {
     const notApplicable = metric.notApplicable > 0 ? `  (${metric.notApplicable} not applicable)` : "";
     lines.push(`    ${metric.metric.padEnd(width)}  ${formatNumber(metric.mean).padStart(8)}  n=${metric.applicable}${notApplicable}`);
   }
+  // Heuristic-judge verdicts do not fail a case: they are listed for review only.
+  const failing = summary.failures.filter((failure) => failure.caseStatus === "failed" && !failure.heuristicJudgement);
+  const review = summary.failures.filter((failure) => failure.heuristicJudgement || failure.caseStatus === "review_required");
   lines.push("");
-  if (summary.failures.length === 0) lines.push("No failing cases.");
+  if (failing.length === 0) lines.push("No failing cases.");
   else {
     // One block per failing case: its primary root cause first, then each failed evaluator.
-    const byCase = new Map<string, RunSummary["failures"]>();
-    for (const failure of summary.failures) byCase.set(failure.caseId, [...(byCase.get(failure.caseId) ?? []), failure]);
+    const byCase = groupByCase(failing);
     const labels = new Map<string, number>();
     for (const failures of byCase.values()) {
       const label = failures.find((failure) => failure.evaluatorId === ROOT_CAUSE)?.reason.split(":")[0] ?? "UNATTRIBUTED";
@@ -43,6 +51,11 @@ export function formatSummary(summary: RunSummary, storedIn: string): string {
       lines.push(`  ${caseId}${rootCause ? `  ${rootCause.reason}` : ""}`);
       for (const failure of failures) if (failure !== rootCause) lines.push(`      [${failure.evaluatorId}] ${failure.reason}`);
     }
+  }
+  if (review.length > 0) {
+    lines.push("");
+    lines.push("For review (flagged by the heuristic judge or an evaluator error):");
+    for (const [caseId, failures] of groupByCase(review)) lines.push(`  ${caseId}  ${failures.map((failure) => failure.evaluatorId).join(", ")}`);
   }
   lines.push("");
   lines.push(`Stored in ${storedIn}`);

@@ -18,6 +18,10 @@ export interface FailedEvaluation {
   caseId: string;
   evaluatorId: string;
   reason: string;
+  /** The case's verdict: failed, or review_required when only the heuristic judge or errors flagged it. */
+  caseStatus: string;
+  /** A verdict of the heuristic judge: shown for review, it does not fail a case. */
+  heuristicJudgement: boolean;
 }
 
 export interface RunSummary {
@@ -25,6 +29,7 @@ export interface RunSummary {
   cases: number;
   passed: number;
   failed: number;
+  reviewRequired: number;
   partial: number;
   metrics: MetricAverage[];
   failures: FailedEvaluation[];
@@ -43,9 +48,10 @@ export async function countCaseResults(connection: ClickHouseConnection, runId: 
 
 export async function readRunSummary(connection: ClickHouseConnection, runId: string): Promise<RunSummary> {
   const database = quoteIdentifier(connection.database);
-  const [counts] = await rows<{ cases: string; passed: string; failed: string; partial: string }>(
+  const [counts] = await rows<{ cases: string; passed: string; failed: string; review: string; partial: string }>(
     connection,
-    `SELECT count() AS cases, countIf(quality_status = 'passed') AS passed, countIf(quality_status = 'failed') AS failed, countIf(partial_trace = 1) AS partial
+    `SELECT count() AS cases, countIf(quality_status = 'passed') AS passed, countIf(quality_status = 'failed') AS failed,
+            countIf(quality_status = 'review_required') AS review, countIf(partial_trace = 1) AS partial
      FROM ${database}.case_results FINAL WHERE run_id = {runId:String}`,
     runId,
   );
@@ -56,10 +62,15 @@ export async function readRunSummary(connection: ClickHouseConnection, runId: st
      GROUP BY metric ORDER BY evaluator_id, metric`,
     runId,
   );
-  const failures = await rows<{ case_id: string; evaluator_id: string; reason: string }>(
+  const failures = await rows<{ case_id: string; evaluator_id: string; reason: string; case_status: string; heuristic: number }>(
     connection,
-    `SELECT case_id, evaluator_id, reason FROM ${database}.evaluation_results FINAL
-     WHERE run_id = {runId:String} AND outcome IN ('failed', 'error') ORDER BY case_id, evaluator_id`,
+    `SELECT evaluation.case_id AS case_id, evaluation.evaluator_id AS evaluator_id, evaluation.reason AS reason, verdict.quality_status AS case_status,
+            startsWith(evaluation.evaluator_id, 'judge.') AND JSONExtractString(evaluation.payload, 'confidence', 'semantics') = 'heuristic' AS heuristic
+     FROM (SELECT case_result_id, case_id, evaluator_id, reason, payload FROM ${database}.evaluation_results FINAL
+           WHERE run_id = {runId:String} AND outcome IN ('failed', 'error')) AS evaluation
+     INNER JOIN (SELECT case_result_id, quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String}) AS verdict
+     USING case_result_id
+     ORDER BY case_id, evaluator_id`,
     runId,
   );
   return {
@@ -67,8 +78,9 @@ export async function readRunSummary(connection: ClickHouseConnection, runId: st
     cases: Number(counts?.cases ?? 0),
     passed: Number(counts?.passed ?? 0),
     failed: Number(counts?.failed ?? 0),
+    reviewRequired: Number(counts?.review ?? 0),
     partial: Number(counts?.partial ?? 0),
     metrics: metrics.map((row) => ({ metric: row.metric, evaluatorId: row.evaluator_id, mean: row.mean === null ? null : Number(row.mean), applicable: Number(row.applicable), notApplicable: Number(row.not_applicable) })),
-    failures: failures.map((row) => ({ caseId: row.case_id, evaluatorId: row.evaluator_id, reason: row.reason })),
+    failures: failures.map((row) => ({ caseId: row.case_id, evaluatorId: row.evaluator_id, reason: row.reason, caseStatus: row.case_status, heuristicJudgement: Boolean(Number(row.heuristic)) })),
   };
 }

@@ -16,6 +16,7 @@ export class CachedJudge implements Judge {
   readonly model: string;
   readonly promptVersion: string;
   readonly confidenceSemantics: "judge_self_report" | "heuristic";
+  readonly metrics: Judge["metrics"];
   private hitCount = 0;
   private missCount = 0;
 
@@ -27,6 +28,7 @@ export class CachedJudge implements Judge {
     this.model = inner.model;
     this.promptVersion = inner.promptVersion;
     this.confidenceSemantics = inner.confidenceSemantics ?? "judge_self_report";
+    this.metrics = inner.metrics;
   }
 
   async judge(request: JudgeRequest, signal?: AbortSignal): Promise<JudgeOutcome> {

@@ -152,6 +152,15 @@ export class HeuristicJudge implements Judge {
   readonly model = "heuristic";
   readonly promptVersion = HEURISTIC_JUDGE_VERSION;
   readonly confidenceSemantics = "heuristic" as const;
+  /**
+   * Only the metrics a word-level heuristic can approximate without repeating
+   * a rule metric: faithfulness (claims found in the context) and citation
+   * support. Relevance, context precision and sufficiency by word overlap fail
+   * good answers too often to be worth a verdict, and completeness and
+   * correctness already exist as rule metrics (answer.completeness,
+   * answer.reference_match). An LLM judge (RAGSCOPE_JUDGE_BASE_URL) judges all.
+   */
+  readonly metrics: readonly JudgeMetric[] = ["faithfulness", "citation_support"];
 
   async judge(request: JudgeRequest): Promise<JudgeOutcome> {
     const inputs = judgeInputsFor(request.caseResult, request.evalCase);

@@ -83,6 +83,7 @@ export function evaluationResultFromOutcome(judge: Judge, caseResult: CaseResult
 export async function runJudgeEvaluations(judge: Judge, caseResult: CaseResult, evalCase: EvalCase | null, evaluatedAt: string, signal?: AbortSignal): Promise<EvaluationResult[]> {
   const results: EvaluationResult[] = [];
   for (const metric of applicableJudgeMetrics(caseResult, evalCase)) {
+    if (judge.metrics !== undefined && !judge.metrics.includes(metric)) continue;
     const outcome = await judge.judge({ metric, caseResult, evalCase }, signal);
     results.push(evaluationResultFromOutcome(judge, caseResult, outcome, evaluatedAt));
   }

@@ -60,6 +60,7 @@ export function withUsageLedger(judge: Judge, ledger: JudgeUsageLedger): Judge {
     model: judge.model,
     promptVersion: judge.promptVersion,
     confidenceSemantics: judge.confidenceSemantics ?? "judge_self_report",
+    metrics: judge.metrics,
     async judge(request: JudgeRequest, signal?: AbortSignal): Promise<JudgeOutcome> {
       const outcome = await judge.judge(request, signal);
       ledger.record(outcome);

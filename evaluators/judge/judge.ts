@@ -85,6 +85,8 @@ export interface Judge {
    * "heuristic" for the deterministic stand-in.
    */
   readonly confidenceSemantics?: "judge_self_report" | "heuristic";
+  /** The metrics this judge can judge; absent = every metric of JUDGE_METRICS. */
+  readonly metrics?: readonly JudgeMetric[];
   judge(request: JudgeRequest, signal?: AbortSignal): Promise<JudgeOutcome>;
 }
 

@@ -18,7 +18,9 @@ describe("runJudgeEvaluations", () => {
     const first = await runJudgeEvaluations(new HeuristicJudge(), caseResult, evalCase, "2026-07-08T10:00:00.000Z");
     const again = await runJudgeEvaluations(new HeuristicJudge(), caseResult, evalCase, "2026-07-08T11:00:00.000Z");
     assert.deepEqual(first.map((result) => result.evaluation_result_id), again.map((result) => result.evaluation_result_id));
-    assert.deepEqual(first.map((result) => result.evaluator_id), ["judge.faithfulness", "judge.answer_relevance", "judge.context_precision_judged", "judge.context_sufficiency_judged"]);
+    // The heuristic judge judges only what a word-level heuristic can approximate (HeuristicJudge.metrics);
+    // the case has no citations, so citation support does not apply.
+    assert.deepEqual(first.map((result) => result.evaluator_id), ["judge.faithfulness"]);
     const faithfulness = first[0];
     assert.ok(faithfulness);
     evaluationResult.parse(faithfulness);

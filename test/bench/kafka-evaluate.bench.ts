@@ -1,0 +1,140 @@
+/**
+ * Throughput of the evaluator role through a real Kafka broker, against the
+ * rate of a bare kafkajs consumer that only decodes the same topic.
+ *
+ * One run: 10,000 recorded SDK traces (five spans each) are produced to a
+ * three-partition topic as the receiver writes them (keyed OTLP protobuf, one
+ * message per trace). Then, on that same topic:
+ * 1. a bare kafkajs consumer group member (eachBatch) decodes every message
+ *    (OTLP protobuf → span records) and does nothing else;
+ * 2. one evaluator member — the composition `ragscope evaluate` runs — reads,
+ *    assembles, rebuilds, evaluates and writes to the ClickHouse engine
+ *    (embedded chDB), until every Case Result is stored.
+ * Both are timed from the first message read to the last one handled (for
+ * the evaluator: to the last result stored). Where the time of the full path
+ * goes is reported with it (sink writes, and the rest: decode, assembly,
+ * rebuild, evaluation, row building), so a gap is explained, not only shown.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Kafka } from "kafkajs";
+import { logLevel } from "kafkajs";
+import { saramaPartition } from "../../collector/kafka/sarama-partitioner.js";
+import { readSample } from "../../collector/observe/metrics-registry.js";
+import { decodeTraceRequest, detectEncoding, toSpanRecords } from "../../collector/otlp/index.js";
+import { createTestKafkaClient, createTestProducer } from "../support/kafka-client.js";
+import { ensureKafkaForTests } from "../support/kafka-for-tests.js";
+import { createUniqueTopic, uniqueTopicName, waitUntil } from "../support/kafka-helpers.js";
+import { evaluatorConfig, startInProcessEvaluator } from "../integration/kafka/support/in-process-evaluators.js";
+import { countCaseResults } from "../integration/kafka/support/stored-results.js";
+import { otlpBody, recordTraces } from "../integration/kafka/support/synthetic-traces.js";
+import type { BenchmarkResult } from "./benchmark.js";
+
+const TRACES = 10_000;
+const PARTITIONS = 3;
+
+async function fillTopic(kafka: Kafka): Promise<{ topic: string; spans: number; bytes: number }> {
+  const traces = await recordTraces(TRACES);
+  const topic = await createUniqueTopic(kafka, { prefix: "bench-spans", partitions: PARTITIONS });
+  const producer = createTestProducer(kafka);
+  await producer.connect();
+  let spans = 0;
+  let bytes = 0;
+  try {
+    for (let start = 0; start < traces.length; start += 500) {
+      const messages = traces.slice(start, start + 500).map((trace) => {
+        const value = Buffer.from(otlpBody(trace.spans, "protobuf"));
+        spans += trace.spans.length;
+        bytes += value.length;
+        return { key: trace.traceId, value, partition: saramaPartition(trace.traceId, PARTITIONS) };
+      });
+      await producer.send({ topic, acks: -1, messages });
+    }
+  } finally {
+    await producer.disconnect();
+  }
+  return { topic, spans, bytes };
+}
+
+/** A consumer that decodes and counts, nothing else: the ceiling for any consumer of this topic in Node. */
+async function bareDecodeRate(kafka: Kafka, topic: string, expectedSpans: number): Promise<number> {
+  const consumer = kafka.consumer({ groupId: uniqueTopicName("bench-bare"), maxWaitTimeInMs: 100 });
+  let spans = 0;
+  let firstAt = 0;
+  let lastAt = 0;
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({
+      eachBatch: async ({ batch }) => {
+        if (firstAt === 0) firstAt = performance.now();
+        for (const message of batch.messages) {
+          const decoded = decodeTraceRequest(message.value!, detectEncoding(message.value!));
+          if (decoded.ok) spans += toSpanRecords(decoded.value).length;
+        }
+        lastAt = performance.now();
+      },
+    });
+    await waitUntil(() => spans >= expectedSpans, { description: "the bare consumer to decode every span", timeoutMs: 120_000, intervalMs: 20 });
+  } finally {
+    await consumer.disconnect();
+  }
+  return spans / ((lastAt - firstAt) / 1000);
+}
+
+export async function benchmark(): Promise<BenchmarkResult> {
+  const cluster = await ensureKafkaForTests();
+  const dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-bench-kafka-"));
+  try {
+    const kafka = createTestKafkaClient(cluster.brokers.split(","), { level: logLevel.ERROR });
+    const { topic, spans, bytes } = await fillTopic(kafka);
+    const bareRate = await bareDecodeRate(kafka, topic, spans);
+
+    const config = evaluatorConfig({
+      "kafka.brokers": cluster.brokers,
+      "kafka.topic": topic,
+      "kafka.deadLetterTopic": `${topic}-dead-letters`,
+      "kafka.groupId": uniqueTopicName("bench-evaluator"),
+      "assembler.quietPeriodMs": 200,
+      "clickhouse.dataPath": dataPath,
+      "clickhouse.database": "bench",
+    });
+    const cpuBefore = process.cpuUsage();
+    const evaluator = await startInProcessEvaluator(config);
+    let firstAt = 0;
+    let evaluatedAt = 0;
+    try {
+      await waitUntil(() => evaluator.role.runner.counters.messages > 0 || undefined, { description: "the first message", timeoutMs: 60_000, intervalMs: 5 });
+      firstAt = performance.now();
+      await waitUntil(async () => (await countCaseResults(evaluator.role.connection)) >= TRACES, { description: "every Case Result", timeoutMs: 600_000, intervalMs: 100 });
+      evaluatedAt = performance.now();
+    } finally {
+      await evaluator.role.close();
+    }
+    const cpu = process.cpuUsage(cpuBefore);
+    const seconds = (evaluatedAt - firstAt) / 1000;
+    const pipelineRate = spans / seconds;
+    const metrics = evaluator.registry.render();
+    const sinkSeconds = readSample(metrics, "ragscope_sink_write_duration_seconds_sum") ?? 0;
+    const sinkWrites = readSample(metrics, "ragscope_sink_write_duration_seconds_count") ?? 0;
+    const metricRows = evaluator.role.sink.counters.metricValues;
+    return {
+      title: `Kafka → evaluate → ClickHouse engine: ${TRACES.toLocaleString("en-US")} traces, ${spans.toLocaleString("en-US")} spans, ${PARTITIONS} partitions, one evaluator`,
+      figures: [
+        { name: "bare kafkajs consumer, decode only", value: Math.round(bareRate), unit: "spans/s" },
+        { name: "evaluator: Kafka → evaluate → ClickHouse", value: Math.round(pipelineRate), unit: "spans/s" },
+        { name: "evaluator / bare consumer", value: `${((pipelineRate / bareRate) * 100).toFixed(1)} % (target ≥ 50 %)` },
+        { name: "evaluator traces", value: Math.round(TRACES / seconds), unit: "traces/s" },
+        { name: "topic size", value: Math.round(bytes / 1024), unit: "KiB" },
+        { name: "rows written per trace", value: Math.round((metricRows + evaluator.role.sink.counters.traces) / TRACES) + 4, unit: "(case result + evaluations + metric values)" },
+        { name: "sink writes (ClickHouse inserts of a batch)", value: sinkWrites },
+        { name: "time in sink writes", value: `${sinkSeconds.toFixed(1)} s of ${seconds.toFixed(1)} s` },
+        { name: "process CPU during the evaluator run", value: `${((cpu.user + cpu.system) / 1e6).toFixed(1)} s` },
+      ],
+    };
+  } finally {
+    await cluster.stop();
+    await rm(dataPath, { recursive: true, force: true });
+  }
+}
