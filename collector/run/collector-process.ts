@@ -6,6 +6,7 @@
  * a supervisor restarts it (the group rebalances and replays what was not
  * durable).
  */
+import v8 from "node:v8";
 import { loadCollectorConfig, type CollectorConfig } from "../config/collector-config.js";
 import { createKafkaClient } from "../kafka/kafka-client.js";
 import { registerProcessMetrics } from "../observe/collector-metrics.js";
@@ -60,6 +61,15 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
     return 1;
   }
   const config = loaded.value;
+  // The evaluator keeps its live data under the bound (it pauses reading); V8 collects garbage
+  // lazily unless its own limit says otherwise, so the heap in use can pass the bound with garbage.
+  const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / mebibyte);
+  if (heapLimitMb > config.memory.maxHeapMb * 1.25) {
+    output.error(
+      `ragscope ${options.name}: the V8 heap limit is ${heapLimitMb} MiB, above the memory bound of ${config.memory.maxHeapMb} MiB (RAGSCOPE_MAX_HEAP_MB); ` +
+        `start node with --max-old-space-size=${config.memory.maxHeapMb} (for example NODE_OPTIONS=--max-old-space-size=${config.memory.maxHeapMb}) so garbage is collected within the bound`,
+    );
+  }
   const registry = new MetricsRegistry();
   registerProcessMetrics(registry, { maxHeapBytes: config.memory.maxHeapMb * mebibyte });
   const kafka = createKafkaClient(config.kafka);

@@ -41,7 +41,10 @@ export interface KafkaEvaluatorRole {
 
 export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, context: RoleContext): Promise<KafkaEvaluatorRole> {
   const connection = await openClickHouse(config.clickhouse);
-  await runMigrations(connection);
+  await runMigrations(connection).catch(async (error: unknown) => {
+    await connection.close();
+    throw error;
+  });
   const cases = new ClickHouseCaseStore(connection);
   const sinkLatency = context.registry.histogram("ragscope_sink_write_duration_seconds", "duration of one sink write (ClickHouse inserts of a batch)", sinkLatencyBuckets);
   const sink = new MeasuredSink(new ClickHouseSink(connection), sinkLatency);
@@ -51,7 +54,10 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     allowAutoTopicCreation: false,
     retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 2_000 },
   });
-  await producer.connect();
+  await producer.connect().catch(async (error: unknown) => {
+    await connection.close();
+    throw error;
+  });
   const assembledTopic = config.kafka.repartitionTopic ?? config.kafka.topic;
   const repartitioner = new Repartitioner(
     new KafkaTracePublisher(producer, { topic: assembledTopic, maxMessageBytes: config.kafka.maxMessageBytes, compression: config.kafka.compression }),
@@ -79,7 +85,16 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     signal: stop.signal,
     log: context.log,
   });
-  await runner.start();
+  try {
+    await runner.start();
+  } catch (error) {
+    // Nothing may keep the process alive after a failed start: it exits and is restarted.
+    stop.abort();
+    await runner.stop().catch(() => {});
+    await producer.disconnect().catch(() => {});
+    await connection.close();
+    throw error;
+  }
   registerEvaluatorMetrics(context.registry, { runner, worker, sink, repartitioner, sinkLatency });
 
   let reportFailure: (reason: string) => void = () => {};

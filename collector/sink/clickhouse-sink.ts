@@ -26,6 +26,21 @@ export interface ClickHouseSinkOptions {
   now?: () => number;
 }
 
+/**
+ * The insert deduplication token: a hash of what the batch says, without the
+ * evaluation times. A retried insert of the same batch, or a replay that
+ * rebuilds the same results, is dropped by the server; a re-evaluation whose
+ * results changed (more spans, another trace for the same run and case) is not.
+ */
+export function deduplicationToken(batch: readonly CaseEvaluation[]): string {
+  const hash = createHash("sha256");
+  for (const evaluation of batch) {
+    hash.update(JSON.stringify(evaluation.caseResult));
+    for (const result of evaluation.evaluationResults) hash.update(JSON.stringify({ ...result, evaluated_at: "" }));
+  }
+  return hash.digest("hex");
+}
+
 export class ClickHouseSink implements ResultSink {
   readonly counters = { batches: 0, caseResults: 0, metricValues: 0, failures: 0, lastWriteMs: 0 };
   private readonly database: string;
@@ -44,9 +59,7 @@ export class ClickHouseSink implements ResultSink {
     const rows = batch.map((evaluation) =>
       toRows(evaluation, this.options.datasetOf?.(evaluation.caseResult.case_id, evaluation.caseResult.case_version) ?? "", version),
     );
-    const token = createHash("sha256")
-      .update(batch.map((evaluation) => `${evaluation.caseResult.case_result_id}:${evaluation.caseResult.rag_observation.span_count}`).join(","))
-      .digest("hex");
+    const token = deduplicationToken(batch);
     try {
       // Children first: a reader that sees a case result also sees its metrics.
       await this.insert("metric_values", rows.flatMap((row) => row.metricValues), `${token}:m`);

@@ -1,7 +1,7 @@
 /**
  * Rows for the ClickHouse tables of deploy/clickhouse/migrations, from one
- * evaluated Case Result. `version` orders the copies of a row that replays
- * create: the later evaluation wins in ReplacingMergeTree.
+ * evaluated Case Result. The row version orders the copies of a row that
+ * replays create (ReplacingMergeTree keeps the highest): see rowVersion.
  */
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 
@@ -11,8 +11,23 @@ export interface CaseRows {
   metricValues: Record<string, unknown>[];
 }
 
-export function toRows(evaluation: CaseEvaluation, datasetId: string, version: number): CaseRows {
+/** 2^42 ms is about 139 years: above any clock value, and twice it stays below 2^53. */
+const COMPLETE_TRACE_RANK = 2 ** 42;
+
+/**
+ * A result rebuilt from a complete trace always outranks one rebuilt from a
+ * partial trace, whatever their clocks; among equals the later one wins. So
+ * the tail of a trace replayed alone after a crash, or a feedback span that
+ * arrives long after its request, can never replace the full result with a
+ * smaller one, while a re-evaluation of the full trace still replaces it.
+ */
+export function rowVersion(clockMs: number, completeTrace: boolean): number {
+  return (completeTrace ? COMPLETE_TRACE_RANK : 0) + clockMs;
+}
+
+export function toRows(evaluation: CaseEvaluation, datasetId: string, clockMs: number): CaseRows {
   const result = evaluation.caseResult;
+  const version = rowVersion(clockMs, !result.rag_observation.partial_trace);
   const observation = result.rag_observation;
   const shared = {
     run_id: result.run_id,

@@ -72,6 +72,29 @@ describe("ClickHouse sink on the ClickHouse engine", () => {
     assert.deepEqual(JSON.parse(stored!.payload).rag_observation.citations, ["refund_general_01"]);
   });
 
+  test("a partial rebuild written later never replaces the complete result; a later complete one does", async () => {
+    const { caseResult, evalCase } = seedExample();
+    const complete = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_partial_order" }, evalCase, "2026-07-08T09:32:01.000Z");
+    const tailOnly = evaluateCaseResult(
+      createDefaultRegistry(),
+      { ...caseResult, case_result_id: "cr_partial_order", output: null, execution_status: "partial", rag_observation: { ...caseResult.rag_observation, partial_trace: true, citations: null } },
+      evalCase,
+      "2026-07-08T10:00:00.000Z",
+    );
+    let clock = 5_000;
+    const sink = new ClickHouseSink(store.connection, { now: () => clock });
+    assert.ok((await sink.write([complete])).ok);
+    clock = 9_000;
+    assert.ok((await sink.write([tailOnly])).ok);
+    const stored = async () => (await queryRows<{ execution_status: string }>(store.connection, "SELECT execution_status FROM {{database}}.case_results FINAL WHERE case_result_id = 'cr_partial_order'"))[0]!.execution_status;
+    assert.equal(await stored(), "completed");
+    clock = 12_000;
+    const reevaluated = { ...complete, caseResult: { ...complete.caseResult, output: "re-evaluated" } };
+    assert.ok((await sink.write([reevaluated])).ok);
+    const [row] = await queryRows<{ output: string }>(store.connection, "SELECT output FROM {{database}}.case_results FINAL WHERE case_result_id = 'cr_partial_order'");
+    assert.equal(row!.output, "re-evaluated");
+  });
+
   test("a failed insert is a value with a retriable flag, not an exception", async () => {
     const { caseResult, evalCase } = seedExample();
     const evaluation = evaluateCaseResult(createDefaultRegistry(), caseResult, evalCase, "2026-07-08T09:32:01.000Z");
