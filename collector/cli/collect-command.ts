@@ -6,6 +6,7 @@
 import { Command } from "commander";
 import { runCollectorProcess, type Output } from "../run/collector-process.js";
 import { startKafkaEvaluator } from "../run/kafka-evaluator-role.js";
+import { onlineOption } from "./online-option.js";
 import { startKafkaReceiver } from "../run/kafka-receiver-role.js";
 import { addConfigFlags, flagValues } from "./config-flags.js";
 
@@ -22,7 +23,7 @@ export function collectCommand(output: Output, setExitCode: (code: number) => vo
         flagNames,
         output,
         async start(config, context) {
-          const evaluator = await startKafkaEvaluator(config, context);
+          const evaluator = await startKafkaEvaluator(config, context, onlineOption(config, context, process.env));
           const receiver = await startKafkaReceiver(config, context).catch(async (error: unknown) => {
             await evaluator.close();
             throw error;

@@ -6,6 +6,7 @@
 import { Command } from "commander";
 import { runCollectorProcess, type Output } from "../run/collector-process.js";
 import { startKafkaEvaluator } from "../run/kafka-evaluator-role.js";
+import { onlineOption } from "./online-option.js";
 import { addConfigFlags, flagValues } from "./config-flags.js";
 
 export function evaluateCommand(output: Output, setExitCode: (code: number) => void): Command {
@@ -21,7 +22,7 @@ export function evaluateCommand(output: Output, setExitCode: (code: number) => v
         flagNames,
         output,
         async start(config, context) {
-          const role = await startKafkaEvaluator(config, context);
+          const role = await startKafkaEvaluator(config, context, onlineOption(config, context, process.env));
           return {
             readiness: role.readiness,
             describe: [`evaluator in group ${config.kafka.groupId} reading ${config.kafka.topic} (${config.kafka.brokers.join(",")}) → ${role.connection.describe()}`],

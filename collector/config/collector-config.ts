@@ -69,6 +69,8 @@ const observeSection = z.object({
   host: z.string().min(1).default("127.0.0.1"),
   /** 9464 is the port the OpenTelemetry Prometheus exporter uses; 0 picks a free one. */
   port: integer(0).max(65535, "must be a TCP port (0-65535)").default(9464),
+  /** Snapshots of the collector's own health into ClickHouse (collector_health) this often; 0 turns them off. */
+  healthSnapshotMs: integer(0).default(15_000),
 });
 
 export const collectorConfigSchema = z.object({
@@ -171,6 +173,7 @@ export const environmentVariables: Record<string, string> = {
   RAGSCOPE_MAX_HEAP_MB: "memory.maxHeapMb",
   RAGSCOPE_METRICS_HOST: "observe.host",
   RAGSCOPE_METRICS_PORT: "observe.port",
+  RAGSCOPE_HEALTH_SNAPSHOT_MS: "observe.healthSnapshotMs",
 };
 
 /**

@@ -25,6 +25,14 @@ export class MeasuredSink implements ResultSink {
     lastSuccessAt: 0,
   };
   private readonly offered = new Set<string>();
+  private slowestSinceTaken = 0;
+
+  /** The slowest write (ms) since the previous call, for health snapshots; resets it. */
+  takeSlowestWriteMs(): number {
+    const slowest = this.slowestSinceTaken;
+    this.slowestSinceTaken = 0;
+    return slowest;
+  }
 
   constructor(
     private readonly sink: ResultSink,
@@ -40,7 +48,9 @@ export class MeasuredSink implements ResultSink {
     }
     const started = performance.now();
     const written = await this.sink.write(batch);
-    this.latency?.observe((performance.now() - started) / 1000);
+    const elapsedMs = performance.now() - started;
+    this.latency?.observe(elapsedMs / 1000);
+    this.slowestSinceTaken = Math.max(this.slowestSinceTaken, elapsedMs);
     if (!written.ok) {
       this.counters.failures += 1;
       this.counters.lastFailure = written.error.message;

@@ -5,6 +5,7 @@
  * endpoint (judge-config.ts). Errors are returned with the variable to fix.
  */
 import { success, type Result } from "../../contracts/result.js";
+import type { Kafka } from "kafkajs";
 import type { RetryPolicy } from "../retry/retry.js";
 import type { EmbeddedCollectorOptions } from "../run/embedded-collector.js";
 import { judgeFromEnvironment } from "./judge-config.js";
@@ -16,7 +17,8 @@ export interface OnlineStageFactory {
   judgeDescription: string;
 }
 
-export function onlineStageFromEnvironment(environment: NodeJS.ProcessEnv, overrides: Record<string, unknown>, retry: RetryPolicy): Result<OnlineStageFactory, string[]> {
+/** @param kafka the collector's Kafka client, for a Kafka judge queue and an alerts topic */
+export function onlineStageFromEnvironment(environment: NodeJS.ProcessEnv, overrides: Record<string, unknown>, retry: RetryPolicy, kafka?: Kafka): Result<OnlineStageFactory, string[]> {
   const config = loadOnlineConfig(environment, overrides);
   if (!config.ok) return config;
   const judge = judgeFromEnvironment(environment);
@@ -24,7 +26,7 @@ export function onlineStageFromEnvironment(environment: NodeJS.ProcessEnv, overr
   return success({
     judgeDescription: config.value.judge.enabled ? judge.value.describe : "judge disabled (RAGSCOPE_JUDGE_ENABLED)",
     online: async (resources) => {
-      const stage = await createOnlineStage(config.value, { ...resources, judge: judge.value.judge, budget: judge.value.budget, retry });
+      const stage = await createOnlineStage(config.value, { ...resources, judge: judge.value.judge, budget: judge.value.budget, retry, ...(kafka ? { kafka } : {}) });
       if (!stage.ok) throw new Error(`online stage: ${stage.error.join("; ")}`);
       return stage.value;
     },

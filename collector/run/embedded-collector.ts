@@ -4,7 +4,9 @@
  * server when a URL is configured. One process, nothing to start beforehand.
  */
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
+import os from "node:os";
 import { InProcessBus } from "../bus/in-process-bus.js";
+import { HealthSnapshots } from "../observe/health-snapshots.js";
 import { ClickHouseCaseStore } from "../cases/case-store.js";
 import type { CollectorConfig } from "../config/collector-config.js";
 import { EvaluationWorker } from "../evaluate/evaluation-worker.js";
@@ -69,6 +71,23 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     authTokens: config.receiver.authTokens,
     publisher: bus,
   });
+  const health = new HealthSnapshots({
+    connection,
+    instance: `${os.hostname()}:${process.pid}`,
+    role: "embedded",
+    intervalMs: config.observe.healthSnapshotMs,
+    read: () => ({
+      counters: {
+        spans_received: receiver.counters.spansReceived,
+        traces_evaluated: worker.counters.tracesEvaluated,
+        traces_partial: worker.counters.partialTraces,
+        dead_letters: deadLetters.counters.received,
+        spans_dropped: 0,
+      },
+      gauges: { consumer_lag: bus.depth, sink_write_ms: 0, open_traces: worker.assembler.openTraces },
+    }),
+  });
+  health.start();
 
   let running = true;
   /** Messages taken from the bus and not yet buffered by the worker. */
@@ -134,6 +153,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     },
     async close() {
       await receiver.close();
+      await health.stop();
       running = false;
       bus.wake();
       stop.abort();

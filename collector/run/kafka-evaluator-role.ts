@@ -24,6 +24,9 @@ import type { ReadinessCheck } from "../observe/observe-server.js";
 import { ClickHouseSink } from "../sink/clickhouse-sink.js";
 import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { runMigrations } from "../sink/run-migrations.js";
+import os from "node:os";
+import { HealthSnapshots } from "../observe/health-snapshots.js";
+import type { OnlineStage } from "../online/online-stage.js";
 import type { RoleContext } from "./kafka-receiver-role.js";
 
 const mebibyte = 1024 * 1024;
@@ -39,13 +42,22 @@ export interface KafkaEvaluatorRole {
   close(): Promise<void>;
 }
 
-export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, context: RoleContext): Promise<KafkaEvaluatorRole> {
+export interface KafkaEvaluatorOptions {
+  /**
+   * Builds the online stage (sampling → judge queue, alerts): sampled traces
+   * are enqueued after their rule results are durable (collector/online/).
+   */
+  online?: (resources: { connection: ClickHouseConnection; cases: ClickHouseCaseStore }) => Promise<OnlineStage>;
+}
+
+export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, context: RoleContext, options: KafkaEvaluatorOptions = {}): Promise<KafkaEvaluatorRole> {
   const connection = await openClickHouse(config.clickhouse);
   await runMigrations(connection).catch(async (error: unknown) => {
     await connection.close();
     throw error;
   });
   const cases = new ClickHouseCaseStore(connection);
+  const online = options.online ? await options.online({ connection, cases }) : null;
   const sinkLatency = context.registry.histogram("ragscope_sink_write_duration_seconds", "duration of one sink write (ClickHouse inserts of a batch)", sinkLatencyBuckets);
   const sink = new MeasuredSink(new ClickHouseSink(connection), sinkLatency);
   // Retries are short here: the runner retries on its own, heartbeating in between.
@@ -73,6 +85,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     maxBatch: config.sink.maxBatch,
     sinkRetry: { initialDelayMs: config.sink.retryInitialDelayMs, maxDelayMs: config.sink.retryMaxDelayMs, maxAttempts: Infinity, deadlineMs: config.sink.retryDeadlineMs },
     signal: stop.signal,
+    afterWrite: online ? (evaluations) => online.afterWrite(evaluations) : undefined,
   });
   const runner = new ConsumerGroupRunner({
     kafka: context.kafka,
@@ -96,6 +109,29 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     throw error;
   }
   registerEvaluatorMetrics(context.registry, { runner, worker, sink, repartitioner, sinkLatency });
+  const health = new HealthSnapshots({
+    connection,
+    instance: `${os.hostname()}:${process.pid}`,
+    role: "evaluator",
+    intervalMs: config.observe.healthSnapshotMs,
+    read: () => {
+      return {
+        counters: {
+          spans_received: runner.counters.spansAssembled,
+          traces_evaluated: sink.counters.traces,
+          traces_partial: worker.counters.partialTraces,
+          dead_letters: runner.counters.messagesDeadLettered,
+          spans_dropped: 0,
+        },
+        gauges: {
+          consumer_lag: runner.lag().reduce((total, lag) => total + Number(lag.highWatermark - lag.nextOffset), 0),
+          sink_write_ms: sink.takeSlowestWriteMs(),
+          open_traces: worker.assembler.openTraces,
+        },
+      };
+    },
+  });
+  health.start();
 
   let reportFailure: (reason: string) => void = () => {};
   const failed = new Promise<string>((resolve) => {
@@ -128,9 +164,11 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     ],
     async close() {
       clearInterval(watchdog);
+      await health.stop();
       // Aborting first bounds the shutdown: the last write gets one attempt; what is not durable is not committed and replays.
       stop.abort();
       await runner.stop();
+      await online?.close();
       await producer.disconnect();
       await connection.close();
     },
