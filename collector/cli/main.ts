@@ -9,6 +9,7 @@ import { defaultGateFile, gateCommand } from "./gate-command.js";
 import { evaluateCommand } from "./evaluate-command.js";
 import { receiveCommand } from "./receive-command.js";
 import { reportCommand } from "./report-command.js";
+import { serveCommand } from "./serve-command.js";
 import { validateCommand } from "./validate-command.js";
 
 const console_ = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) };
@@ -53,6 +54,17 @@ export async function main(argv: string[]): Promise<number> {
   for (const command of [receiveCommand(console_, setExitCode), evaluateCommand(console_, setExitCode), collectCommand(console_, setExitCode), reportCommand(console_, setExitCode)]) {
     program.addCommand(command.copyInheritedSettings(program));
   }
+
+  program
+    .command("serve")
+    .description("run the collector on the embedded default as a service (OTLP/HTTP receiver, in-process evaluation, ClickHouse engine)")
+    .option("--dataset <file>", "load Eval Cases from a dataset file (repeatable), for traces of offline runs", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--data-dir <folder>", "embedded ClickHouse engine data folder (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)")
+    .option("--host <host>", "receiver address (default 127.0.0.1, or RAGSCOPE_RECEIVER_HOST)")
+    .option("--port <port>", "receiver port (default 4318, or RAGSCOPE_RECEIVER_PORT)", positiveInteger)
+    .action(async (options: { dataset: string[]; dataDir?: string; host?: string; port?: number }) => {
+      exitCode = await serveCommand(options, process.env, console_);
+    });
 
   program
     .command("gate")

@@ -1,0 +1,77 @@
+/**
+ * `ragscope serve`: the collector on the embedded default as a long-running
+ * service — OTLP/HTTP receiver (4318), in-process bus, evaluation, the
+ * ClickHouse engine in-process (or a server with RAGSCOPE_CLICKHOUSE_URL) —
+ * for local development and single-node use. `--dataset` loads Eval Cases so
+ * traces of offline runs (linked by run_id / case_id / case_version) are
+ * evaluated against their gold evidence. Stops on SIGINT / SIGTERM, evaluating
+ * what is still open (flagged partial) before it exits.
+ */
+import path from "node:path";
+import { loadCollectorConfig } from "../config/collector-config.js";
+import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
+import { onlineStageFromEnvironment } from "../online/online-stage-factory.js";
+import { startEmbeddedCollector } from "../run/embedded-collector.js";
+
+type Output = { log: (line: string) => void; error: (line: string) => void };
+
+export interface ServeOptions {
+  dataset: string[];
+  dataDir?: string;
+  port?: number;
+  host?: string;
+}
+
+export async function serveCommand(options: ServeOptions, environment: NodeJS.ProcessEnv, output: Output, stopSignal?: Promise<void>): Promise<number> {
+  const datasets = [];
+  for (const file of options.dataset) {
+    const loaded = await loadDatasetFile(file);
+    if (!loaded.ok) {
+      output.error(`${file}: the dataset is invalid`);
+      for (const problem of loaded.error.problems) output.error(`  ${formatProblem(problem)}`);
+      return 1;
+    }
+    datasets.push(loaded.value);
+  }
+  const overrides: Record<string, unknown> = {};
+  if (options.dataDir) overrides["clickhouse.dataPath"] = path.resolve(options.dataDir);
+  if (options.port !== undefined) overrides["receiver.port"] = options.port;
+  if (options.host !== undefined) overrides["receiver.host"] = options.host;
+  const config = loadCollectorConfig(environment, overrides, { "clickhouse.dataPath": "--data-dir", "receiver.port": "--port", "receiver.host": "--host" });
+  if (!config.ok) {
+    output.error("ragscope serve: the configuration is invalid");
+    for (const line of config.error) output.error(`  ${line}`);
+    return 1;
+  }
+  const online = onlineStageFromEnvironment(environment, {}, {
+    initialDelayMs: config.value.sink.retryInitialDelayMs,
+    maxDelayMs: config.value.sink.retryMaxDelayMs,
+    maxAttempts: Infinity,
+    deadlineMs: config.value.sink.retryDeadlineMs,
+  });
+  if (!online.ok) {
+    output.error("ragscope serve: the online evaluation settings are invalid");
+    for (const line of online.error) output.error(`  ${line}`);
+    return 1;
+  }
+  const collector = await startEmbeddedCollector(config.value, { online: online.value.online });
+  for (const dataset of datasets) await collector.cases.put(dataset.cases);
+  output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.connection.describe()}`);
+  output.log(`ragscope serve: ${datasets.reduce((total, dataset) => total + dataset.cases.length, 0)} Eval Cases loaded; online evaluation: ${online.value.judgeDescription}`);
+  await (stopSignal ?? signalled());
+  output.log("ragscope serve: stopping; open traces are evaluated (flagged partial)");
+  await collector.close();
+  return 0;
+}
+
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
