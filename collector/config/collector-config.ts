@@ -11,6 +11,7 @@
  * rather than at the first rebalance.
  */
 import path from "node:path";
+import v8 from "node:v8";
 import { z } from "zod";
 import { failure, success, type Result } from "../../contracts/result.js";
 
@@ -62,7 +63,12 @@ const memorySection = z.object({
   /** Consumption pauses while this many spans wait in open traces (pending assembly). */
   maxBufferedSpans: integer(1).default(100_000),
   /** Consumption pauses while the JavaScript heap in use is above this many MiB and the evaluator holds data. */
-  maxHeapMb: integer(32).default(1_024),
+  /**
+   * Default: three quarters of V8's own heap limit, so the bound and V8's
+   * garbage collection agree without flags; a lower bound needs
+   * --max-old-space-size to match (the roles say so at start).
+   */
+  maxHeapMb: integer(32).default(() => Math.max(32, Math.floor((v8.getHeapStatistics().heap_size_limit / (1024 * 1024)) * 0.75))),
 });
 
 const observeSection = z.object({
