@@ -64,11 +64,11 @@ const memorySection = z.object({
   maxBufferedSpans: integer(1).default(100_000),
   /** Consumption pauses while the JavaScript heap in use is above this many MiB and the evaluator holds data. */
   /**
-   * Default: three quarters of V8's own heap limit, so the bound and V8's
+   * Default: four fifths of V8's own heap limit, so the bound and V8's
    * garbage collection agree without flags; a lower bound needs
    * --max-old-space-size to match (the roles say so at start).
    */
-  maxHeapMb: integer(32).default(() => Math.max(32, Math.floor((v8.getHeapStatistics().heap_size_limit / (1024 * 1024)) * 0.75))),
+  maxHeapMb: integer(32).default(() => Math.max(32, Math.floor((v8.getHeapStatistics().heap_size_limit / (1024 * 1024)) * 0.8))),
 });
 
 const observeSection = z.object({
