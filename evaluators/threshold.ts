@@ -3,6 +3,7 @@
  * `"<= 5000"`, `"= 0"`, also `">"`, `"<"`, `"=="`, `"!="`. One parser for case
  * rubrics, release gates and alert rules.
  */
+import { THRESHOLD_SYNTAX } from "../contracts/gate-file.js";
 import { failure, success, type Result } from "../contracts/result.js";
 
 export type Comparator = ">=" | "<=" | ">" | "<" | "=" | "!=";
@@ -13,7 +14,8 @@ export interface Threshold {
   source: string;
 }
 
-const PATTERN = /^\s*(>=|<=|==|!=|=|>|<)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/i;
+/** The same syntax the gate file contract accepts (contracts/gate-file.ts). */
+const PATTERN = THRESHOLD_SYNTAX;
 
 export function parseThreshold(expression: string): Result<Threshold, string> {
   const match = PATTERN.exec(expression);

@@ -11,6 +11,7 @@ import path from "node:path";
 import { loadCollectorConfig } from "../config/collector-config.js";
 import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
 import { onlineStageFromEnvironment } from "../online/online-stage-factory.js";
+import { signalled } from "../run/collector-process.js";
 import { startEmbeddedCollector } from "../run/embedded-collector.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
@@ -64,14 +65,3 @@ export async function serveCommand(options: ServeOptions, environment: NodeJS.Pr
   return 0;
 }
 
-function signalled(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
-}

@@ -40,7 +40,8 @@ export interface CollectorProcessOptions {
 
 const mebibyte = 1024 * 1024;
 
-function signalled(): Promise<void> {
+/** Resolves on the first SIGINT or SIGTERM (then stops listening). */
+export function signalled(): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);
