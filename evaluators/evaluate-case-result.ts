@@ -79,12 +79,19 @@ export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: Case
         const value = output.values[metric.name];
         metricValues[metric.name] = value?.applicable ? value.value : null;
       }
+      // Spelled out rather than spread from `base` (same keys, same order): the
+      // spread that then overwrote evidence_refs was the costliest step of
+      // evaluating a case.
       evaluationResults.push({
-        ...base,
+        evaluation_result_id: base.evaluation_result_id,
+        case_result_id: base.case_result_id,
+        evaluator_id: base.evaluator_id,
+        evaluator_version: base.evaluator_version,
+        evidence_refs: output.evidence.map((id) => `chunk://${id}`),
+        evaluated_at: base.evaluated_at,
         metric_values: metricValues,
         outcome,
         reason: failures.length > 0 ? `${failures.join("; ")} — ${output.reason}` : output.reason,
-        evidence_refs: output.evidence.map((id) => `chunk://${id}`),
         confidence: { value: evaluator.confidence === "deterministic_rule" ? 1 : 0.5, semantics: evaluator.confidence },
         review_required: false,
         error_type: "none",

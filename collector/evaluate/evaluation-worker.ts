@@ -8,8 +8,24 @@
  * reason and is done; it never stops the stream. A sink write that fails is
  * retried (retriable failures) with backoff; while it fails, `ingest` is not
  * called by the runner (backpressure), and nothing is marked durable.
+ *
+ * Writes are pipelined, one at a time: a write is handed to the sink and left
+ * in flight while the next ready traces are evaluated; the next write starts
+ * only after it succeeded. So the engine inserts while this thread evaluates,
+ * and still
+ * - a trace is marked durable only after the write holding it resolved, and
+ *   the traces of a write only after every earlier write succeeded (a failed
+ *   write stays first in line, the later results wait behind it);
+ * - results reach the sink in the order they were evaluated, so row versions
+ *   (taken from the clock at write time) follow that order;
+ * - at most one write is in flight, and `overflow` tells the caller when more
+ *   waits than the pipeline holds by design, to stop reading (backpressure).
+ * A trace that receives spans again while its earlier result is being written
+ * (late spans re-open it) is not marked durable by that write: the messages
+ * that re-opened it stay uncommitted until the re-opened trace is written.
  */
 import type { EvalCase } from "../../contracts/eval-case.js";
+import type { Result } from "../../contracts/result.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { EvaluatorRegistry } from "../../evaluators/evaluator-registry.js";
 import { TraceAssembler, type AssembledTrace, type AssemblerOptions } from "../assemble/trace-assembler.js";
@@ -18,6 +34,7 @@ import type { CaseStore } from "../cases/case-store.js";
 import { ProgressTracker } from "../consume/progress-tracker.js";
 import { createMapperRegistry } from "../normalize/normalize-spans.js";
 import { decodeTraceRequest, detectEncoding, toSpanRecords } from "../otlp/index.js";
+import type { SpanRecord } from "../otlp/span-record.js";
 import { rebuildCaseResult } from "../rebuild/rebuild-case-result.js";
 import { retry, type RetryPolicy } from "../retry/retry.js";
 import type { ResultSink, SinkFailure } from "../sink/result-sink.js";
@@ -52,13 +69,46 @@ export interface EvaluationWorkerOptions {
   afterWrite?: (evaluations: readonly CaseEvaluation[]) => Promise<void>;
 }
 
+/** Longest stretch of evaluation without giving I/O callbacks a turn. */
+const YIELD_EVERY_MS = 5;
+
+interface PendingResult {
+  trace: AssembledTrace<BusPosition>;
+  evaluation: CaseEvaluation;
+  /** The trace's last received message when it was released (see `accept`). */
+  receivedUpTo: number;
+}
+
+/** How a write ended: `bug` is an exception from the sink (a bug, not a failure value), rethrown by `settle`. */
+interface WriteOutcome {
+  ok: boolean;
+  bug?: unknown;
+}
+
 export class EvaluationWorker {
   readonly assembler: TraceAssembler<BusPosition>;
   readonly progress = new ProgressTracker();
   private readonly normalize = createMapperRegistry();
   readonly counters = { messages: 0, spans: 0, deadLetters: 0, tracesEvaluated: 0, partialTraces: 0, unknownCases: 0, sinkRetries: 0, sinkFailures: 0, afterWriteFailures: 0 };
+  /**
+   * Milliseconds spent, all together: evaluating (normalize, rebuild, rule
+   * evaluators); in the sink's calls on this thread, until each hands its
+   * first insert over; and from there until writes resolve (the engine or the
+   * server, retries included), which overlaps evaluation.
+   */
+  readonly timings = { evaluateMs: 0, sinkCallMs: 0, sinkWaitMs: 0 };
   private readonly clock: () => number;
-  private readonly unwritten: { trace: AssembledTrace<BusPosition>; evaluation: CaseEvaluation }[] = [];
+  /** Evaluated, not yet durable, oldest first; the write in flight holds the first `writing` of them. */
+  private readonly unwritten: PendingResult[] = [];
+  private writing = 0;
+  private inFlight: Promise<WriteOutcome> | null = null;
+  /** From a write's first failed attempt until a write succeeds: everything not durable then counts as overflow. */
+  private sinkDown = false;
+  /** Traces taken from the assembler and not yet evaluated. */
+  private evaluating = 0;
+  /** Per trace: the sequence number of the last message that fed it, while a result of it may be pending. */
+  private readonly lastReceived = new Map<string, number>();
+  private receivedSequence = 0;
   lastSinkError: string | null = null;
   lastAfterWriteError: string | null = null;
 
@@ -81,42 +131,137 @@ export class EvaluationWorker {
       }
       const spans = toSpanRecords(decoded.value);
       this.counters.spans += spans.length;
-      this.progress.received(message.position, new Set(spans.map((span) => span.traceId)));
-      this.assembler.add(spans, now, message.position);
+      this.accept(spans, new Set(spans.map((span) => span.traceId)), message.position, now);
     }
   }
 
   /**
-   * Evaluates and writes every trace that is ready. Returns false when the sink
-   * stayed down past the retry policy: the traces are kept (not durable, not
-   * committed) and the caller tries again later.
+   * Buffers the spans of one decoded message and records which traces it fed
+   * (for commits). Everything that reaches the assembler comes through here,
+   * so the worker knows when a trace receives spans after it was released.
+   */
+  accept(spans: readonly SpanRecord[], traceIds: Iterable<string>, position: BusPosition, now = this.clock()): void {
+    this.assembler.add(spans, now, position);
+    const fed = [...traceIds];
+    this.progress.received(position, fed);
+    if (fed.length === 0) return;
+    this.receivedSequence += 1;
+    for (const traceId of fed) this.lastReceived.set(traceId, this.receivedSequence);
+  }
+
+  /**
+   * Evaluates every trace that is ready and hands the results to the sink,
+   * one batch (`maxBatch`) at a time, each batch evaluated while the write
+   * before it is in flight. Returns with the last write still in flight
+   * (`settle` waits for it), except for `flushAll`, which returns once
+   * everything is written. Returns false when the sink stayed down past the
+   * retry policy: the results are kept (not durable, not committed), every
+   * ready trace evaluated and queued behind them, and the caller tries again
+   * later.
    */
   async processReady(flushAll = false): Promise<boolean> {
     const ready = flushAll ? this.assembler.flush() : this.assembler.collectReady(this.clock());
-    for (const trace of ready) this.unwritten.push({ trace, evaluation: await this.evaluate(trace) });
-    while (this.unwritten.length > 0) {
-      const slice = this.unwritten.slice(0, this.options.maxBatch);
-      const written = await retry<void, SinkFailure>(() => this.options.sink.write(slice.map((item) => item.evaluation)), this.options.sinkRetry, {
-        onRetry: () => {
-          this.counters.sinkRetries += 1;
-        },
-        signal: this.options.signal,
-      });
-      if (!written.ok) {
-        // Kept in `unwritten`: written on the next call, never marked durable before.
-        this.counters.sinkFailures += 1;
-        this.lastSinkError = written.error.message;
-        return false;
+    const releases = ready.map((trace) => this.lastReceived.get(trace.traceId) ?? 0);
+    this.evaluating += ready.length;
+    let next = 0;
+    let yieldedAt = performance.now();
+    const evaluateUpTo = async (end: number) => {
+      for (; next < end; next += 1) {
+        const trace = ready[next]!;
+        this.unwritten.push({ trace, evaluation: await this.evaluate(trace), receivedUpTo: releases[next]! });
+        this.evaluating -= 1;
+        // Let I/O in between: the write in flight moves on to its next insert, and the consumer keeps fetching and heartbeating.
+        if (performance.now() - yieldedAt >= YIELD_EVERY_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          yieldedAt = performance.now();
+        }
       }
-      this.unwritten.splice(0, slice.length);
-      await this.runAfterWrite(slice.map((item) => item.evaluation));
-      for (const item of slice) {
-        this.progress.durable(item.trace.traceId);
-        this.counters.tracesEvaluated += 1;
-        if (!item.trace.complete) this.counters.partialTraces += 1;
+    };
+    try {
+      for (;;) {
+        await evaluateUpTo(Math.min(ready.length, next + this.options.maxBatch));
+        if (!(await this.settle())) {
+          // Nothing may be lost: what was taken from the assembler waits behind the failed write.
+          await evaluateUpTo(ready.length);
+          return false;
+        }
+        if (this.unwritten.length === 0) break;
+        this.startWrite();
+        if (next === ready.length && this.unwritten.length === this.writing) break;
       }
+    } finally {
+      // Only an exception (a bug) leaves traces unevaluated: they are dropped with it, as before.
+      this.evaluating -= ready.length - next;
     }
-    return true;
+    return flushAll ? this.settle() : true;
+  }
+
+  /** Waits for the write in flight, if any: true when it (and so everything before it) is durable. */
+  async settle(): Promise<boolean> {
+    const inFlight = this.inFlight;
+    if (inFlight === null) return true;
+    const outcome = await inFlight;
+    if (this.inFlight === inFlight) this.inFlight = null;
+    if (outcome.bug !== undefined) throw outcome.bug;
+    return outcome.ok;
+  }
+
+  private startWrite(): void {
+    const slice = this.unwritten.slice(0, this.options.maxBatch);
+    this.writing = slice.length;
+    // Never rejects: a bug is kept in the outcome and rethrown by `settle`, so it cannot go unhandled meanwhile.
+    this.inFlight = this.write(slice).catch((bug: unknown) => {
+      this.writing = 0;
+      return { ok: false, bug };
+    });
+  }
+
+  private async write(slice: PendingResult[]): Promise<WriteOutcome> {
+    const evaluations = slice.map((item) => item.evaluation);
+    const written = await retry<void, SinkFailure>(() => this.timedWrite(evaluations), this.options.sinkRetry, {
+      onRetry: () => {
+        this.counters.sinkRetries += 1;
+        this.sinkDown = true;
+      },
+      signal: this.options.signal,
+    });
+    if (!written.ok) {
+      // Kept first in `unwritten`: written again before anything later, never marked durable before.
+      this.writing = 0;
+      this.sinkDown = true;
+      this.counters.sinkFailures += 1;
+      this.lastSinkError = written.error.message;
+      return { ok: false };
+    }
+    await this.runAfterWrite(evaluations);
+    this.unwritten.splice(0, slice.length);
+    this.writing = 0;
+    this.sinkDown = false;
+    for (const item of slice) {
+      const traceId = item.trace.traceId;
+      const received = this.lastReceived.get(traceId) ?? 0;
+      // Spans arrived after this result was taken: their messages wait for the re-opened trace's result.
+      if (received > item.receivedUpTo) continue;
+      this.lastReceived.delete(traceId);
+      this.progress.durable(traceId);
+    }
+    for (const item of slice) {
+      this.counters.tracesEvaluated += 1;
+      if (!item.trace.complete) this.counters.partialTraces += 1;
+    }
+    return { ok: true };
+  }
+
+  private async timedWrite(evaluations: CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
+    const called = performance.now();
+    const pending = this.options.sink.write(evaluations);
+    const handedOver = performance.now();
+    this.timings.sinkCallMs += handedOver - called;
+    try {
+      return await pending;
+    } finally {
+      this.timings.sinkWaitMs += performance.now() - handedOver;
+    }
   }
 
   private async runAfterWrite(evaluations: CaseEvaluation[]): Promise<void> {
@@ -129,19 +274,35 @@ export class EvaluationWorker {
     }
   }
 
-  /** Evaluated traces waiting for the sink. */
+  /** Traces released from the assembler and not yet durable: being evaluated, waiting for the sink, or in the write in flight. */
   get backlog(): number {
-    return this.unwritten.length;
+    return this.evaluating + this.unwritten.length;
+  }
+
+  /**
+   * Traces beyond what the pipeline holds by design (one batch in flight, one
+   * being evaluated), or every one of them while writes fail: the caller
+   * stops reading while this is above zero.
+   */
+  get overflow(): number {
+    if (this.sinkDown) return this.backlog;
+    return Math.max(0, this.backlog - 2 * this.options.maxBatch);
   }
 
   private async evaluate(trace: AssembledTrace<BusPosition>): Promise<CaseEvaluation> {
+    const started = performance.now();
     const normalized = trace.spans.map((span) => this.normalize(span));
     const caseResult = rebuildCaseResult(trace, normalized);
+    let evaluated = performance.now() - started;
     let evalCase: EvalCase | null = null;
     if (caseResult.case_id !== "") {
       evalCase = await this.options.cases.get(caseResult.case_id, caseResult.case_version);
       if (!evalCase) this.counters.unknownCases += 1;
     }
-    return evaluateCaseResult(this.options.registry, caseResult, evalCase, new Date(this.clock()).toISOString());
+    const resumed = performance.now();
+    const evaluation = evaluateCaseResult(this.options.registry, caseResult, evalCase, new Date(this.clock()).toISOString());
+    evaluated += performance.now() - resumed;
+    this.timings.evaluateMs += evaluated;
+    return evaluation;
   }
 }

@@ -16,9 +16,10 @@
  *   committed offset, so the trackers forget all partitions, and batches of
  *   the previous generation stop at their next message.
  * - Backpressure (backpressure.ts): reading pauses while the sink has a
- *   backlog or the buffers are full, and resumes once they drained. A batch
- *   that is cut short leaves its remaining messages unresolved, so they are
- *   fetched again after the resume.
+ *   backlog (it fails, or falls behind by more than the worker's pipeline
+ *   holds: EvaluationWorker.overflow) or the buffers are full, and resumes
+ *   once they drained. A batch that is cut short leaves its remaining
+ *   messages unresolved, so they are fetched again after the resume.
  * - Long waits (a broker refusing produce) heartbeat between attempts, so the
  *   member keeps its partitions.
  */
@@ -79,6 +80,8 @@ export class ConsumerGroupRunner {
     pauses: 0,
     crashes: 0,
   };
+  /** Milliseconds spent decoding and routing messages, and buffering their spans in the assembler. */
+  readonly timings = { decodeMs: 0, assembleMs: 0 };
   readonly deadLettersByReason = new Map<string, number>();
   readonly inputTopic: string;
   /** The topic whose messages are assembled: the repartition topic when one is configured, else the input topic. */
@@ -236,12 +239,14 @@ export class ConsumerGroupRunner {
     this.counters.messages += 1;
     this.counters.bytes += message.value?.length ?? 0;
     switch (route.kind) {
-      case "assemble":
-        this.options.worker.assembler.add(route.spans, this.clock(), position);
-        this.options.worker.progress.received(position, [route.traceId]);
+      case "assemble": {
+        const started = performance.now();
+        this.options.worker.accept(route.spans, [route.traceId], position, this.clock());
+        this.timings.assembleMs += performance.now() - started;
         this.counters.messagesAssembled += 1;
         this.counters.spansAssembled += route.spans.length;
         return true;
+      }
       case "empty":
         this.counters.messagesEmpty += 1;
         return this.done(topic, position, generation);
@@ -266,13 +271,16 @@ export class ConsumerGroupRunner {
   private route(topic: string, partition: number, message: KafkaMessage): MessageRoute {
     const count = topic === this.assembledTopic ? this.counts.get(topic) : undefined;
     if (topic === this.assembledTopic && count === undefined) throw new Error(`the partition count of topic ${topic} is unknown`);
-    return routeMessage(
+    const started = performance.now();
+    const route = routeMessage(
       { key: message.key, value: message.value, partition, headers: message.headers },
       {
         maxMessageBytes: this.options.settings.maxMessageBytes,
         partitionOf: count === undefined ? null : (traceId) => saramaPartition(traceId, count),
       },
     );
+    this.timings.decodeMs += performance.now() - started;
+    return route;
   }
 
   private async deadLetter(topic: string, partition: number, message: KafkaMessage, reason: string, detail: string, beat: () => Promise<void>, generation: number): Promise<boolean> {
@@ -310,7 +318,8 @@ export class ConsumerGroupRunner {
   }
 
   private bufferState(): BufferState {
-    return { sinkBacklog: this.options.worker.backlog, openSpans: this.options.worker.assembler.openSpans, heapUsedBytes: this.heapUsedBytes };
+    // Not the whole backlog: one write in flight and one batch being evaluated are the pipeline working, not the sink falling behind.
+    return { sinkBacklog: this.options.worker.overflow, openSpans: this.options.worker.assembler.openSpans, heapUsedBytes: this.heapUsedBytes };
   }
 
   private pause(reason: PauseReason): void {

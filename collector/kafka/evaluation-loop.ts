@@ -8,6 +8,10 @@
  * When the sink stays down past its retry policy, `processReady` returns
  * false, the results stay in the worker's backlog (not durable, offsets not
  * committed), and the loop tries again after `retryDelayMs`.
+ *
+ * A round returns with its last write still in flight (the worker pipelines
+ * writes); the engine inserts it while this thread sleeps, reads and
+ * evaluates the next round, which waits for it before writing again.
  */
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 
@@ -40,12 +44,14 @@ export class EvaluationLoop {
     this.wakeUp?.();
   }
 
-  /** Stops after the current round, then writes what is ready once more. */
+  /** Stops after the current round, then writes what is ready once more and waits for the write in flight. */
   async stop(): Promise<void> {
     this.running = false;
     this.wake();
     await this.done;
-    if (this.error === null) await this.worker.processReady();
+    if (this.error !== null) return;
+    await this.worker.processReady();
+    await this.worker.settle();
   }
 
   private async run(): Promise<void> {

@@ -103,9 +103,9 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const loop = (async () => {
     while (running) {
       try {
-        // Backpressure: while the sink has a backlog, take nothing new.
+        // Backpressure: while the sink fails or falls behind the worker's pipeline, take nothing new.
         let messages: Awaited<ReturnType<typeof bus.take>> = [];
-        if (worker.backlog === 0) {
+        if (worker.overflow === 0) {
           const next = worker.assembler.nextDeadline();
           const waitMs = next === null ? MAX_IDLE_WAIT_MS : Math.max(0, Math.min(MAX_IDLE_WAIT_MS, next - Date.now()));
           messages = await bus.take(config.sink.maxBatch, waitMs);

@@ -1,0 +1,179 @@
+/**
+ * The three insert bodies of one sink write, in TabSeparated (tab-separated.ts),
+ * built straight from the evaluations: the rows of result-rows.ts, without an
+ * object per row. A case has ~60 metric values, and each of their rows repeats
+ * the case's and the evaluation result's columns, so those parts are encoded
+ * once per case and once per result and joined into every row. The columns
+ * and values are exactly those of `toRows` (a unit test holds the two to the
+ * same text), which the judge stage still writes with.
+ *
+ * `prepareBatch` serialises the payload documents once and derives the
+ * deduplication token from them; the bodies are built one by one after it, so
+ * the sink can build one while the engine inserts the one before.
+ */
+import { createHash } from "node:crypto";
+import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
+import { rowVersion } from "./result-rows.js";
+import { tabSeparatedField as field } from "./tab-separated.js";
+
+export const caseResultColumns = [
+  "case_result_id",
+  "run_id",
+  "case_id",
+  "trace_id",
+  "case_version",
+  "dataset_id",
+  "service_name",
+  "tenant_id",
+  "route",
+  "execution_status",
+  "quality_status",
+  "partial_trace",
+  "output",
+  "latency_ms",
+  "started_at",
+  "completed_at",
+  "payload",
+  "version",
+] as const;
+
+export const evaluationResultColumns = [
+  "evaluation_result_id",
+  "case_result_id",
+  "run_id",
+  "case_id",
+  "trace_id",
+  "evaluator_id",
+  "evaluator_version",
+  "outcome",
+  "reason",
+  "review_required",
+  "error_type",
+  "started_at",
+  "evaluated_at",
+  "payload",
+  "version",
+] as const;
+
+export const metricValueColumns = [
+  "metric",
+  "case_result_id",
+  "evaluator_id",
+  "evaluator_version",
+  "evaluation_result_id",
+  "value",
+  "outcome",
+  "run_id",
+  "case_id",
+  "trace_id",
+  "case_version",
+  "dataset_id",
+  "service_name",
+  "tenant_id",
+  "route",
+  "ts",
+  "evaluated_at",
+  "version",
+] as const;
+
+/** One case of the batch with its fields encoded once. */
+interface PreparedCase {
+  evaluation: CaseEvaluation;
+  payload: string;
+  resultPayloads: string[];
+  version: string;
+  runId: string;
+  caseId: string;
+  traceId: string;
+  startedAt: string;
+  /** run_id … route: the columns every metric row repeats after `outcome`. */
+  context: string;
+}
+
+export interface PreparedBatch {
+  cases: PreparedCase[];
+  /**
+   * The insert deduplication token (one per table is derived from it): a hash
+   * of what the batch says, without the evaluation times. A retried insert of
+   * the same batch, or a replay that rebuilds the same results, is dropped by
+   * the server; a re-evaluation whose results changed (more spans, another
+   * trace for the same run and case) is not. It hashes the payload documents,
+   * each evaluation result's with its `evaluated_at` value blanked — the same
+   * text as serialising the result with `evaluated_at: ""`; the pattern can
+   * only match a real key, since inside a JSON string its quotes are escaped.
+   */
+  token: string;
+}
+
+export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseId: string, caseVersion: string) => string, clockMs: number): PreparedBatch {
+  const hash = createHash("sha256");
+  const cases: PreparedCase[] = [];
+  for (const evaluation of batch) {
+    const result = evaluation.caseResult;
+    const observation = result.rag_observation;
+    const payload = JSON.stringify(result);
+    hash.update(payload);
+    const resultPayloads: string[] = [];
+    for (const item of evaluation.evaluationResults) {
+      const resultPayload = JSON.stringify(item);
+      resultPayloads.push(resultPayload);
+      hash.update(resultPayload.replace(`"evaluated_at":${JSON.stringify(item.evaluated_at)}`, '"evaluated_at":""'));
+    }
+    const runId = field(result.run_id);
+    const caseId = field(result.case_id);
+    const traceId = field(result.trace_id);
+    cases.push({
+      evaluation,
+      payload,
+      resultPayloads,
+      version: String(rowVersion(clockMs, !observation.partial_trace)),
+      runId,
+      caseId,
+      traceId,
+      startedAt: field(result.started_at),
+      context: `${runId}\t${caseId}\t${traceId}\t${field(result.case_version)}\t${field(datasetOf(result.case_id, result.case_version))}\t${field(observation.service_name ?? "")}\t${field(observation.tenant_id ?? "")}\t${field(observation.route ?? "")}`,
+    });
+  }
+  return { cases, token: hash.digest("hex") };
+}
+
+export function metricValuesBody(prepared: PreparedBatch): { body: string; rows: number } {
+  const lines: string[] = [];
+  for (const { evaluation, context, startedAt, version } of prepared.cases) {
+    for (const item of evaluation.evaluationResults) {
+      const identity = `${field(item.case_result_id)}\t${field(item.evaluator_id)}\t${field(item.evaluator_version)}\t${field(item.evaluation_result_id)}`;
+      const outcome = field(item.outcome);
+      const tail = `${context}\t${startedAt}\t${field(item.evaluated_at)}\t${version}`;
+      for (const metric in item.metric_values) lines.push(`${field(metric)}\t${identity}\t${field(item.metric_values[metric])}\t${outcome}\t${tail}`);
+    }
+  }
+  return { body: joinLines(lines), rows: lines.length };
+}
+
+export function evaluationResultsBody(prepared: PreparedBatch): string {
+  const lines: string[] = [];
+  for (const { evaluation, resultPayloads, runId, caseId, traceId, startedAt, version } of prepared.cases) {
+    evaluation.evaluationResults.forEach((item, index) => {
+      lines.push(
+        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${field(item.evaluator_id)}\t${field(item.evaluator_version)}\t${field(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${field(item.error_type)}\t${startedAt}\t${field(item.evaluated_at)}\t${field(resultPayloads[index])}\t${version}`,
+      );
+    });
+  }
+  return joinLines(lines);
+}
+
+export function caseResultsBody(prepared: PreparedBatch): string {
+  const lines: string[] = [];
+  for (const { evaluation, payload, context, startedAt, version } of prepared.cases) {
+    const result = evaluation.caseResult;
+    const observation = result.rag_observation;
+    lines.push(
+      `${field(result.case_result_id)}\t${context}\t${field(result.execution_status)}\t${field(result.quality_status)}\t${observation.partial_trace ? 1 : 0}\t${field(result.output ?? "")}\t${field(observation.latency_ms)}\t${startedAt}\t${field(result.completed_at)}\t${field(payload)}\t${version}`,
+    );
+  }
+  return joinLines(lines);
+}
+
+function joinLines(lines: string[]): string {
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+}

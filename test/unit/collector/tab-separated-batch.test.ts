@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { describe, test } from "node:test";
+import { toRows } from "../../../collector/sink/result-rows.js";
+import { tabSeparatedField } from "../../../collector/sink/tab-separated.js";
+import {
+  caseResultColumns,
+  caseResultsBody,
+  evaluationResultColumns,
+  evaluationResultsBody,
+  metricValueColumns,
+  metricValuesBody,
+  prepareBatch,
+} from "../../../collector/sink/tab-separated-batch.js";
+import type { CaseResult } from "../../../contracts/case-result.js";
+import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
+import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
+import { seedExample } from "../../support/case-results.js";
+
+const awkward = 'tab\there, line\nfeed, return\r, back\\slash, \\N, nul\u0000, "quoted", émoji 🙂';
+
+function evaluations(evaluatedAt: string): CaseEvaluation[] {
+  const { caseResult, evalCase } = seedExample();
+  const variants: CaseResult[] = [
+    caseResult,
+    {
+      ...caseResult,
+      case_result_id: "cr_awkward",
+      output: awkward,
+      rag_observation: { ...caseResult.rag_observation, service_name: "svc\tx", tenant_id: "\\N", route: "a\nb", latency_ms: Number.NaN },
+    },
+    { ...caseResult, case_result_id: "cr_partial", output: null, completed_at: null, rag_observation: { ...caseResult.rag_observation, latency_ms: null, partial_trace: true } },
+  ];
+  const evaluated = variants.map((item, index) => evaluateCaseResult(createDefaultRegistry(), item, index === 2 ? null : evalCase, evaluatedAt));
+  const first = evaluated[1]!.evaluationResults[0]!;
+  first.reason = awkward;
+  first.metric_values = { ...first.metric_values, infinite: Number.POSITIVE_INFINITY, tiny: 1e-9 };
+  return evaluated;
+}
+
+/** The same rows as `toRows` builds them, encoded field by field. */
+function viaRowObjects(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
+  return rows.map((row) => `${columns.map((column) => tabSeparatedField(row[column])).join("\t")}\n`).join("");
+}
+
+describe("TabSeparated insert bodies", () => {
+  test("fields: escapes, NULL for null and for numbers that are not finite", () => {
+    assert.equal(tabSeparatedField(awkward), 'tab\\there, line\\nfeed, return\\r, back\\\\slash, \\\\N, nul\\0, "quoted", émoji 🙂');
+    assert.equal(tabSeparatedField(null), "\\N");
+    assert.equal(tabSeparatedField(undefined), "\\N");
+    assert.equal(tabSeparatedField(Number.NaN), "\\N");
+    assert.equal(tabSeparatedField(-0.25), "-0.25");
+    assert.equal(tabSeparatedField(1e-9), "1e-9");
+    assert.equal(tabSeparatedField(true), "1");
+    assert.throws(() => tabSeparatedField({}), /no TabSeparated encoding/);
+  });
+
+  test("the bodies hold exactly the rows toRows builds, in the declared column order", () => {
+    const batch = evaluations("2026-07-08T09:32:01.000Z");
+    const datasetOf = (caseId: string, caseVersion: string) => `dataset of ${caseId} ${caseVersion}`;
+    const prepared = prepareBatch(batch, datasetOf, 1_234);
+    const rows = batch.map((evaluation) => toRows(evaluation, datasetOf(evaluation.caseResult.case_id, evaluation.caseResult.case_version), 1_234));
+    for (const row of rows) {
+      assert.deepEqual(Object.keys(row.caseResult), [...caseResultColumns]);
+      for (const item of row.evaluationResults) assert.deepEqual(Object.keys(item), [...evaluationResultColumns]);
+      for (const item of row.metricValues) assert.deepEqual(Object.keys(item), [...metricValueColumns]);
+    }
+    const metrics = metricValuesBody(prepared);
+    assert.equal(metrics.body, viaRowObjects(rows.flatMap((row) => row.metricValues), metricValueColumns));
+    assert.equal(metrics.rows, rows.reduce((total, row) => total + row.metricValues.length, 0));
+    assert.equal(evaluationResultsBody(prepared), viaRowObjects(rows.flatMap((row) => row.evaluationResults), evaluationResultColumns));
+    assert.equal(caseResultsBody(prepared), viaRowObjects(rows.map((row) => row.caseResult), caseResultColumns));
+  });
+
+  test("the deduplication token covers the results but not when they were evaluated", () => {
+    const batch = evaluations("2026-07-08T09:32:01.000Z");
+    const expected = createHash("sha256");
+    for (const evaluation of batch) {
+      expected.update(JSON.stringify(evaluation.caseResult));
+      for (const result of evaluation.evaluationResults) expected.update(JSON.stringify({ ...result, evaluated_at: "" }));
+    }
+    assert.equal(prepareBatch(batch, () => "", 1).token, expected.digest("hex"));
+    const later = evaluations("2027-01-01T00:00:00.000Z");
+    assert.equal(prepareBatch(later, () => "", 2).token, prepareBatch(batch, () => "", 1).token, "a replay evaluated later is the same insert");
+    later[0]!.evaluationResults[0]!.reason = "another reason";
+    assert.notEqual(prepareBatch(later, () => "", 2).token, prepareBatch(batch, () => "", 1).token, "changed results are a new insert");
+  });
+});
