@@ -36,7 +36,7 @@ import { createMapperRegistry } from "../normalize/normalize-spans.js";
 import { decodeTraceRequest, detectEncoding, toSpanRecords } from "../otlp/index.js";
 import type { SpanRecord } from "../otlp/span-record.js";
 import { rebuildCaseResult } from "../rebuild/rebuild-case-result.js";
-import { retry, type RetryPolicy } from "../retry/retry.js";
+import { retry, type RetryPolicy } from "../../contracts/retry.js";
 import type { ResultSink, SinkFailure } from "../sink/result-sink.js";
 
 export interface DeadLetter {

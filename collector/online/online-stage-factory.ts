@@ -6,7 +6,7 @@
  */
 import { success, type Result } from "../../contracts/result.js";
 import type { Kafka } from "kafkajs";
-import type { RetryPolicy } from "../retry/retry.js";
+import type { RetryPolicy } from "../../contracts/retry.js";
 import type { EmbeddedCollectorOptions } from "../run/embedded-collector.js";
 import { judgeFromEnvironment } from "./judge-config.js";
 import { loadOnlineConfig } from "./online-config.js";

@@ -39,7 +39,7 @@ import { JudgeWorker } from "../judge/judge-worker.js";
 import { KafkaJudgeQueue } from "../judge/kafka-judge-queue.js";
 import { RateLimitedJudge } from "../judge/rate-limited-judge.js";
 import { TokenBucket } from "../judge/token-bucket.js";
-import type { RetryPolicy } from "../retry/retry.js";
+import type { RetryPolicy } from "../../contracts/retry.js";
 import { TraceSampler, type SamplingBudget } from "../sampling/trace-sampler.js";
 import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import type { OnlineConfig } from "./online-config.js";

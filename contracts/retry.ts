@@ -1,11 +1,15 @@
 /**
+ * Kept in contracts/ beside Result because both sides use it: the collector
+ * (sink writes, deliveries) and the evaluators (judge calls), and evaluators/
+ * may depend on contracts/ only (DESIGN.md "Top-level layout").
+ *
  * The one retry helper (STYLE.md "One retry helper, policy injected"):
  * exponential backoff with full jitter, honours a server's retry-after hint,
  * stops at a deadline or attempt budget, and gives up at once on a failure that
  * says it is not retriable. Operations return Results; nothing is classified by
  * parsing error text.
  */
-import { failure, type Result } from "../../contracts/result.js";
+import { failure, type Result } from "./result.js";
 
 export interface RetryPolicy {
   initialDelayMs: number;
