@@ -19,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EvalCase } from "../../contracts/eval-case.js";
-import { loadCollectorConfig } from "../config/collector-config.js";
+import { loadCollectorConfig, sinkRetryPolicy } from "../config/collector-config.js";
 import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
 import { formatSummary } from "../report/format-summary.js";
 import { countCaseResults, readRunSummary, type RunSummary } from "../report/run-summary.js";
@@ -68,12 +68,7 @@ export async function runDemo(options: DemoOptions, environment: NodeJS.ProcessE
   }
   // An offline run judges every case (sample rate 1): a dataset is small and each case counts.
   // The judge is the heuristic one unless RAGSCOPE_JUDGE_BASE_URL / _MODEL name an endpoint.
-  const online = onlineStageFromEnvironment(environment, { "judge.enabled": true, "sampling.defaultRate": 1 }, {
-    initialDelayMs: config.value.sink.retryInitialDelayMs,
-    maxDelayMs: config.value.sink.retryMaxDelayMs,
-    maxAttempts: Infinity,
-    deadlineMs: config.value.sink.retryDeadlineMs,
-  });
+  const online = onlineStageFromEnvironment(environment, { "judge.enabled": true, "sampling.defaultRate": 1 }, sinkRetryPolicy(config.value));
   if (!online.ok) {
     for (const line of online.error) output.error(line);
     return null;

@@ -4,7 +4,7 @@
  * off unless RAGSCOPE_JUDGE_ENABLED=true; a bad variable stops the role at
  * start with the variable's name.
  */
-import type { CollectorConfig } from "../config/collector-config.js";
+import { sinkRetryPolicy, type CollectorConfig } from "../config/collector-config.js";
 import { onlineStageFromEnvironment } from "../online/online-stage-factory.js";
 import type { KafkaEvaluatorOptions } from "../run/kafka-evaluator-role.js";
 import type { RoleContext } from "../run/kafka-receiver-role.js";
@@ -13,7 +13,7 @@ export function onlineOption(config: Readonly<CollectorConfig>, context: RoleCon
   const factory = onlineStageFromEnvironment(
     environment,
     {},
-    { initialDelayMs: config.sink.retryInitialDelayMs, maxDelayMs: config.sink.retryMaxDelayMs, maxAttempts: Infinity, deadlineMs: config.sink.retryDeadlineMs },
+    sinkRetryPolicy(config),
     context.kafka,
   );
   if (!factory.ok) throw new Error(`invalid online evaluation settings: ${factory.error.join("; ")}`);

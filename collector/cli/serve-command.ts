@@ -8,7 +8,7 @@
  * what is still open (flagged partial) before it exits.
  */
 import path from "node:path";
-import { loadCollectorConfig } from "../config/collector-config.js";
+import { loadCollectorConfig, sinkRetryPolicy } from "../config/collector-config.js";
 import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
 import { onlineStageFromEnvironment } from "../online/online-stage-factory.js";
 import { signalled } from "../run/collector-process.js";
@@ -44,12 +44,7 @@ export async function serveCommand(options: ServeOptions, environment: NodeJS.Pr
     for (const line of config.error) output.error(`  ${line}`);
     return 1;
   }
-  const online = onlineStageFromEnvironment(environment, {}, {
-    initialDelayMs: config.value.sink.retryInitialDelayMs,
-    maxDelayMs: config.value.sink.retryMaxDelayMs,
-    maxAttempts: Infinity,
-    deadlineMs: config.value.sink.retryDeadlineMs,
-  });
+  const online = onlineStageFromEnvironment(environment, {}, sinkRetryPolicy(config.value));
   if (!online.ok) {
     output.error("ragscope serve: the online evaluation settings are invalid");
     for (const line of online.error) output.error(`  ${line}`);

@@ -13,6 +13,7 @@
 import path from "node:path";
 import v8 from "node:v8";
 import { z } from "zod";
+import type { RetryPolicy } from "../../contracts/retry.js";
 import { failure, success, type Result } from "../../contracts/result.js";
 
 const MEBIBYTE = 1024 * 1024;
@@ -268,4 +269,9 @@ export function loadCollectorConfig(
     );
   }
   return success(Object.freeze(parsed.data));
+}
+
+/** The retry policy of sink writes (and of the online stage's writes), from the sink section. */
+export function sinkRetryPolicy(config: Readonly<CollectorConfig>): RetryPolicy {
+  return { initialDelayMs: config.sink.retryInitialDelayMs, maxDelayMs: config.sink.retryMaxDelayMs, maxAttempts: Infinity, deadlineMs: config.sink.retryDeadlineMs };
 }

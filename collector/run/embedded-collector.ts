@@ -3,13 +3,13 @@
  * evaluation worker → ClickHouse engine in-process (chDB), or a ClickHouse
  * server when a URL is configured. One process, nothing to start beforehand.
  */
-import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import os from "node:os";
 import { InProcessBus } from "../bus/in-process-bus.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
 import { ClickHouseCaseStore } from "../cases/case-store.js";
 import type { CollectorConfig } from "../config/collector-config.js";
-import { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import { createEvaluationWorker } from "../evaluate/create-evaluation-worker.js";
+import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 import { MemoryDeadLetters } from "../evaluate/memory-dead-letters.js";
 import type { OnlineStage } from "../online/online-stage.js";
 import { startReceiver } from "../receive/start-receiver.js";
@@ -53,17 +53,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages });
   const deadLetters = new MemoryDeadLetters();
   const stop = new AbortController();
-  const worker = new EvaluationWorker({
-    assembler: config.assembler,
-    registry: createDefaultRegistry(),
-    cases,
-    sink,
-    deadLetters,
-    maxBatch: config.sink.maxBatch,
-    sinkRetry: { initialDelayMs: config.sink.retryInitialDelayMs, maxDelayMs: config.sink.retryMaxDelayMs, maxAttempts: Infinity, deadlineMs: config.sink.retryDeadlineMs },
-    signal: stop.signal,
-    afterWrite: online ? (evaluations) => online.afterWrite(evaluations) : undefined,
-  });
+  const worker = createEvaluationWorker(config, { cases, sink, deadLetters, signal: stop.signal, online });
   const receiver = await startReceiver({
     host: config.receiver.host,
     port: config.receiver.port,

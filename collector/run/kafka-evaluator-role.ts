@@ -9,10 +9,10 @@
  * and dead-letter producer (one producer for both).
  */
 import type { Producer } from "kafkajs";
-import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { ClickHouseCaseStore } from "../cases/case-store.js";
 import type { CollectorConfig } from "../config/collector-config.js";
-import { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import { createEvaluationWorker } from "../evaluate/create-evaluation-worker.js";
+import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 import { ConsumerGroupRunner } from "../kafka/consumer-group-runner.js";
 import { KafkaDeadLetters } from "../kafka/kafka-dead-letters.js";
 import { KafkaTracePublisher } from "../kafka/kafka-trace-publisher.js";
@@ -76,17 +76,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
   );
   const deadLetters = new KafkaDeadLetters(producer, { topic: config.kafka.deadLetterTopic, compression: config.kafka.compression, defaultSourceTopic: config.kafka.topic });
   const stop = new AbortController();
-  const worker = new EvaluationWorker({
-    assembler: config.assembler,
-    registry: createDefaultRegistry(),
-    cases,
-    sink,
-    deadLetters,
-    maxBatch: config.sink.maxBatch,
-    sinkRetry: { initialDelayMs: config.sink.retryInitialDelayMs, maxDelayMs: config.sink.retryMaxDelayMs, maxAttempts: Infinity, deadlineMs: config.sink.retryDeadlineMs },
-    signal: stop.signal,
-    afterWrite: online ? (evaluations) => online.afterWrite(evaluations) : undefined,
-  });
+  const worker = createEvaluationWorker(config, { cases, sink, deadLetters, signal: stop.signal, online });
   const runner = new ConsumerGroupRunner({
     kafka: context.kafka,
     settings: config.kafka,

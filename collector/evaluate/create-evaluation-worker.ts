@@ -1,0 +1,34 @@
+/**
+ * The evaluation worker as both compositions build it (embedded and the Kafka
+ * evaluator role): the default evaluators, the configured assembly and sink
+ * batching, and the online stage's hook when there is one.
+ */
+import { createDefaultRegistry } from "../../evaluators/default-registry.js";
+import type { CaseStore } from "../cases/case-store.js";
+import { sinkRetryPolicy, type CollectorConfig } from "../config/collector-config.js";
+import type { OnlineStage } from "../online/online-stage.js";
+import type { ResultSink } from "../sink/result-sink.js";
+import { EvaluationWorker, type DeadLetterHandler } from "./evaluation-worker.js";
+
+export interface EvaluationWorkerParts {
+  cases: CaseStore;
+  sink: ResultSink;
+  deadLetters: DeadLetterHandler;
+  signal: AbortSignal;
+  online: OnlineStage | null;
+}
+
+export function createEvaluationWorker(config: Readonly<CollectorConfig>, parts: EvaluationWorkerParts): EvaluationWorker {
+  const { online } = parts;
+  return new EvaluationWorker({
+    assembler: config.assembler,
+    registry: createDefaultRegistry(),
+    cases: parts.cases,
+    sink: parts.sink,
+    deadLetters: parts.deadLetters,
+    maxBatch: config.sink.maxBatch,
+    sinkRetry: sinkRetryPolicy(config),
+    signal: parts.signal,
+    afterWrite: online ? (evaluations) => online.afterWrite(evaluations) : undefined,
+  });
+}
