@@ -37,7 +37,10 @@ async function main(): Promise<number> {
   const needsKafka = selected.some((file) => file.includes(`${path.sep}kafka${path.sep}`));
   const kafka = needsKafka ? await ensureKafkaForTests() : null;
   try {
-    const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...selected], {
+    // --test-force-exit: a test file whose tests all finished must not keep the run
+    // waiting on a handle a library left open (a kafkajs socket, a timer);
+    // --test-timeout: no single test may hang the run (CI has 90 minutes in all).
+    const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", "--test-force-exit", "--test-timeout=900000", ...selected], {
       stdio: "inherit",
       env: kafka ? { ...process.env, [kafkaBrokersVariable]: kafka.brokers } : process.env,
     });
