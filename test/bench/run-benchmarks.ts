@@ -2,9 +2,12 @@
  * The benchmark entry point (`npm run bench [-- filter …]`).
  *
  * Runs every `test/bench/*.bench.ts` — or those whose file name contains one
- * of the arguments — one after the other in this process, each through its
- * exported `benchmark` function, and prints the figures it returns.
+ * of the arguments — one after the other, each through its exported
+ * `benchmark` function, and prints the figures it returns. Several benchmarks
+ * run each in a process of its own, so that one's heap, JIT state or open
+ * sockets never show in another's figures.
  */
+import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -30,6 +33,14 @@ async function main(): Promise<number> {
     return 1;
   }
   let failed = 0;
+  if (selected.length > 1) {
+    for (const file of selected) {
+      const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), file], { stdio: "inherit" });
+      const code = await new Promise<number>((resolve) => child.on("exit", (exit) => resolve(exit ?? 1)));
+      if (code !== 0) failed += 1;
+    }
+    return failed === 0 ? 0 : 1;
+  }
   for (const file of selected) {
     const module = (await import(pathToFileURL(path.join(benchRoot, file)).href)) as { benchmark?: Benchmark };
     if (typeof module.benchmark !== "function") {
