@@ -9,6 +9,7 @@
  * Each is not applicable when the reference answer states none of its kind.
  * Contradictions (same unit, different value) are named in the reason.
  */
+import { answerAndReference } from "./answer-and-reference.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { notApplicable } from "../metric-value.js";
 import { factAgreement } from "../text/fact-agreement.js";
@@ -35,11 +36,9 @@ export const answerFactAgreementEvaluator: Evaluator = {
   confidence: "heuristic",
   metrics,
   evaluate({ caseResult, evalCase }) {
-    if (!evalCase) return allNotApplicable("the trace is not linked to an Eval Case");
-    const reference = evalCase.reference_answer ?? "";
-    if (reference.trim() === "") return allNotApplicable("the case has no reference answer");
-    const answer = caseResult.output;
-    if (answer === null) return allNotApplicable("the trace recorded no answer");
+    const texts = answerAndReference(caseResult, evalCase);
+    if (!texts.ok) return allNotApplicable(texts.error);
+    const { answer, reference } = texts.value;
     const agreement = factAgreement(answer, reference);
     const problems = [
       ...agreement.contradictions.map((contradiction) => `contradiction: the reference says ${formatNumber(contradiction.reference)}, the answer says ${contradiction.answer.map(formatNumber).join(" / ")}`),

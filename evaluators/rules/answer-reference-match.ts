@@ -10,6 +10,7 @@
  * The peer-compatible variants (raw exact match, sacrebleu 13a BLEU,
  * Levenshtein similarity) are pure functions in evaluators/text/.
  */
+import { answerAndReference } from "./answer-and-reference.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { bleu } from "../text/bleu.js";
@@ -42,11 +43,9 @@ export const answerReferenceMatchEvaluator: Evaluator = {
   confidence: "deterministic_rule",
   metrics,
   evaluate({ caseResult, evalCase }) {
-    if (!evalCase) return allNotApplicable("the trace is not linked to an Eval Case");
-    const reference = evalCase.reference_answer ?? "";
-    if (reference.trim() === "") return allNotApplicable("the case has no reference answer");
-    const answer = caseResult.output;
-    if (answer === null) return allNotApplicable("the trace recorded no answer");
+    const texts = answerAndReference(caseResult, evalCase);
+    if (!texts.ok) return allNotApplicable(texts.error);
+    const { answer, reference } = texts.value;
     const values = { exact_match: exactMatch(answer, reference), token_f1: tokenF1(answer, reference), rouge_l: rougeL(answer, reference), bleu: bleu(answer, reference) };
     return {
       values,
