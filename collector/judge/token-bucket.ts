@@ -4,22 +4,14 @@
  * (rate-limited-judge.ts), so the endpoint sees a steady rate whatever the
  * queue's backlog. Time and sleeping are injectable for tests.
  */
+import { defaultSleep } from "../../contracts/retry.js";
+
 export interface TokenBucketOptions {
   ratePerSecond: number;
   capacity: number;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
-
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 
 export class TokenBucket {
   private tokens: number;
