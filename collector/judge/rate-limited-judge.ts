@@ -5,24 +5,15 @@
  * nothing, take no token.
  */
 import type { Judge, JudgeOutcome, JudgeRequest } from "../../evaluators/judge/judge.js";
+import { WrappedJudge } from "../../evaluators/judge/wrapped-judge.js";
 import type { TokenBucket } from "./token-bucket.js";
 
-export class RateLimitedJudge implements Judge {
-  readonly id: string;
-  readonly model: string;
-  readonly promptVersion: string;
-  readonly confidenceSemantics: "judge_self_report" | "heuristic";
-  readonly metrics: Judge["metrics"];
-
+export class RateLimitedJudge extends WrappedJudge {
   constructor(
-    private readonly inner: Judge,
+    inner: Judge,
     private readonly bucket: TokenBucket,
   ) {
-    this.id = inner.id;
-    this.model = inner.model;
-    this.promptVersion = inner.promptVersion;
-    this.confidenceSemantics = inner.confidenceSemantics ?? "judge_self_report";
-    this.metrics = inner.metrics;
+    super(inner);
   }
 
   async judge(request: JudgeRequest, signal?: AbortSignal): Promise<JudgeOutcome> {

@@ -10,25 +10,17 @@ import { judgeCacheKey, type JudgeCache } from "./judge-cache.js";
 import { judgeInputsFor } from "./judge-inputs.js";
 import { thresholdFor } from "./judge-thresholds.js";
 import { rubricFor } from "./rubrics/rubric-registry.js";
+import { WrappedJudge } from "./wrapped-judge.js";
 
-export class CachedJudge implements Judge {
-  readonly id: string;
-  readonly model: string;
-  readonly promptVersion: string;
-  readonly confidenceSemantics: "judge_self_report" | "heuristic";
-  readonly metrics: Judge["metrics"];
+export class CachedJudge extends WrappedJudge {
   private hitCount = 0;
   private missCount = 0;
 
   constructor(
-    private readonly inner: Judge,
+    inner: Judge,
     private readonly cache: JudgeCache,
   ) {
-    this.id = inner.id;
-    this.model = inner.model;
-    this.promptVersion = inner.promptVersion;
-    this.confidenceSemantics = inner.confidenceSemantics ?? "judge_self_report";
-    this.metrics = inner.metrics;
+    super(inner);
   }
 
   async judge(request: JudgeRequest, signal?: AbortSignal): Promise<JudgeOutcome> {

@@ -5,6 +5,7 @@
  * grader errors (their failed attempts cost money too) and cache hits (counted,
  * at zero cost) — without changing the outcome.
  */
+import { judgeIdentity } from "./wrapped-judge.js";
 import type { Judge, JudgeMetric, JudgeOutcome, JudgeRequest } from "./judge.js";
 
 export interface JudgeUsageTotals {
@@ -56,11 +57,7 @@ export class JudgeUsageLedger {
 
 export function withUsageLedger(judge: Judge, ledger: JudgeUsageLedger): Judge {
   return {
-    id: judge.id,
-    model: judge.model,
-    promptVersion: judge.promptVersion,
-    confidenceSemantics: judge.confidenceSemantics ?? "judge_self_report",
-    metrics: judge.metrics,
+    ...judgeIdentity(judge),
     async judge(request: JudgeRequest, signal?: AbortSignal): Promise<JudgeOutcome> {
       const outcome = await judge.judge(request, signal);
       ledger.record(outcome);
