@@ -50,6 +50,13 @@ export interface RagscopeSetupOptions {
    * RAGSCOPE_REDACTION_HASH_KEY for hash mode).
    */
   redaction?: RedactionOptions | false;
+  /**
+   * Export everything recorded when the process is about to end (the event
+   * loop drained, SIGTERM, SIGINT), so short-lived scripts lose nothing.
+   * Default true (RAGSCOPE_FLUSH_ON_EXIT); false for an application that calls
+   * `shutdown()` from its own exit handling.
+   */
+  flushOnExit?: boolean;
 }
 
 export interface ResolvedSetupOptions {
@@ -65,6 +72,7 @@ export interface ResolvedSetupOptions {
   readonly sampleRate: number;
   /** null when redaction is off. */
   readonly redaction: RedactionOptions | null;
+  readonly flushOnExit: boolean;
 }
 
 export const DEFAULT_SERVICE_NAME = "rag-service";
@@ -97,6 +105,7 @@ export function resolveSetupOptions(
     maxTextLength: resolveMaxTextLength(options.maxTextLength, environment.RAGSCOPE_MAX_TEXT_LENGTH),
     sampleRate: resolveSampleRate(options.sampleRate, environment),
     redaction: resolveRedaction(options.redaction, environment),
+    flushOnExit: options.flushOnExit ?? parseBoolean("RAGSCOPE_FLUSH_ON_EXIT", environment.RAGSCOPE_FLUSH_ON_EXIT) ?? true,
   });
 }
 

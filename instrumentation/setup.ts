@@ -13,6 +13,11 @@
  * - A registered provider that is not the OTel SDK's cannot take a processor:
  *   ragscope warns and its spans go to that provider.
  *
+ * By default everything recorded is exported before the process ends
+ * (export/flush-on-exit.ts): a script that handles one request and exits loses
+ * nothing. Lost spans are reported once on standard error, with the count and
+ * the endpoint, then at most every ten seconds.
+ *
  * ragscope's processor (export/ragscope-span-processor.ts) is a bounded queue
  * in front of the OTLP/HTTP exporter (protobuf or JSON), with redaction
  * (redaction/) and head sampling by trace id (sampling/). The span attribute
@@ -29,7 +34,8 @@ import { NodeSDK } from "@opentelemetry/sdk-node";
 import { ParentBasedSampler, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { configureRagscope } from "./configuration.js";
 import { attachSpanProcessor } from "./export/attach-to-provider.js";
-import { RagscopeSpanProcessor, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
+import { flushOnExit } from "./export/flush-on-exit.js";
+import { RagscopeSpanProcessor, writeToStandardError, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
 import { RedactingSpanExporter } from "./redaction/redacting-span-exporter.js";
 import { createRedactor } from "./redaction/redactor.js";
 import { TraceIdRatioSampler } from "./sampling/trace-id-sampling.js";
@@ -57,6 +63,8 @@ export interface RagscopeHandle {
 export const RAGSCOPE_ATTRIBUTE_COUNT_LIMIT = 4096;
 
 let running: RagscopeHandle | undefined;
+/** Removes the running setup's exit handlers (export/flush-on-exit.ts) once it has shut down. */
+let detachExitFlush: (() => void) | undefined;
 
 export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandle {
   const resolved = resolveSetupOptions(options);
@@ -75,6 +83,10 @@ export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandl
   const existing = globalTracerProvider();
   const handle = existing === NOOP_PROVIDER ? startSdk(resolved, processor) : attach(existing, processor);
   running = handle;
+  detachExitFlush = flushOnExit(
+    { shutdown: () => handle.shutdown(), queued: () => processor.statistics().queued },
+    { flush: resolved.flushOnExit, destination: resolved.tracesUrl, warn: writeToStandardError },
+  );
   return handle;
 }
 
@@ -91,7 +103,7 @@ export function createRagscopeSpanProcessor(
   const resolved = isResolved(options) ? options : resolveSetupOptions(options);
   let exporter: SpanExporter = createTraceExporter(resolved);
   if (resolved.redaction !== null) exporter = new RedactingSpanExporter(exporter, createRedactor(resolved.redaction));
-  return new RagscopeSpanProcessor(exporter, { sampleRate: resolved.sampleRate, ...processorOptions });
+  return new RagscopeSpanProcessor(exporter, { sampleRate: resolved.sampleRate, destination: resolved.tracesUrl, ...processorOptions });
 }
 
 function startSdk(resolved: ResolvedSetupOptions, processor: RagscopeSpanProcessor): RagscopeHandle {
@@ -144,7 +156,10 @@ function createHandle(
     forceFlush: () => processor.forceFlush(),
     shutdown: () => {
       shutdownPromise ??= stop().finally(() => {
-        if (running === handle) running = undefined;
+        if (running !== handle) return;
+        running = undefined;
+        detachExitFlush?.();
+        detachExitFlush = undefined;
       });
       return shutdownPromise;
     },

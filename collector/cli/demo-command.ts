@@ -17,9 +17,9 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import { loadCollectorConfig, sinkRetryPolicy } from "../config/collector-config.js";
+import { nodeArgumentsFor, packageFiles, packageRoot } from "../config/package-files.js";
 import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
 import { formatSummary } from "../report/format-summary.js";
 import { countCaseResults, readRunSummary, type RunSummary } from "../report/run-summary.js";
@@ -27,9 +27,7 @@ import { onlineStageFromEnvironment } from "../online/online-stage-factory.js";
 import { startEmbeddedCollector } from "../run/embedded-collector.js";
 import { storeRun } from "../run/store-run.js";
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const defaultDemoDataset = path.join(projectRoot, "examples/datasets/policy-regression.yaml");
-const exampleRunner = path.join(projectRoot, "examples/policy-assistant/run-cases.ts");
+export const defaultDemoDataset = packageFiles.demoDataset;
 
 export interface DemoOptions {
   dataset: string;
@@ -126,8 +124,8 @@ async function runExample(cases: EvalCase[], runId: string, endpoint: string, ou
         cases,
       }),
     );
-    const child = spawn(process.execPath, ["--import", "tsx", exampleRunner, casesFile], {
-      cwd: projectRoot,
+    const child = spawn(process.execPath, [...nodeArgumentsFor("examples/policy-assistant/run-cases"), casesFile], {
+      cwd: packageRoot,
       env: { ...process.env, RAGSCOPE_ENDPOINT: endpoint, OTEL_SERVICE_NAME: "policy-assistant" },
       stdio: ["ignore", "pipe", "pipe"],
     });

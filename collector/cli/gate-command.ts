@@ -7,17 +7,17 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { parseGateFile } from "../../contracts/gate-file.js";
 import { checkReleaseGate, type ReleaseGateResult } from "../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../evaluators/gates/gate-metrics.js";
 import { loadCollectorConfig } from "../config/collector-config.js";
+import { packageFiles } from "../config/package-files.js";
 import { loadRunCases } from "../report/load-run-cases.js";
 import { openClickHouse } from "../sink/clickhouse-connection.js";
+import { ExitCode } from "./exit-codes.js";
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const defaultGateFile = path.join(projectRoot, "dashboards/gates/ragscope-gates.yaml");
+export const defaultGateFile = packageFiles.gateFile;
 
 export interface GateOptions {
   run: string;
@@ -29,7 +29,7 @@ export interface GateOptions {
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
-export const GateExit = { passed: 0, failed: 1, unusable: 2 } as const;
+export const GateExit = { passed: ExitCode.ok, failed: ExitCode.checkFailed, unusable: ExitCode.undecided } as const;
 
 export async function gateCommand(options: GateOptions, environment: NodeJS.ProcessEnv, output: Output): Promise<number> {
   let document: unknown;

@@ -1,18 +1,24 @@
 /**
- * The `ragscope` command line. Each command lives in its own file; this one
- * only declares them (commander) and maps their results to exit codes.
+ * The `ragscope` command line. This file only declares the commands and their
+ * options (commander); each command's work lives in its own file and is loaded
+ * when that command runs, so `--help` and `--version` answer without loading
+ * the ClickHouse engine, kafkajs or the OpenTelemetry SDK.
+ *
+ * Every failure reaches the user as one line (describe-failure.ts) and an exit
+ * code from exit-codes.ts: 0 ok, 1 the check failed, 2 could not decide.
  */
-import { Command, InvalidArgumentError } from "commander";
-import { collectCommand } from "./collect-command.js";
-import { defaultDemoDataset, runDemo } from "./demo-command.js";
-import { defaultGateFile, gateCommand } from "./gate-command.js";
-import { evaluateCommand } from "./evaluate-command.js";
-import { receiveCommand } from "./receive-command.js";
-import { reportCommand } from "./report-command.js";
-import { serveCommand } from "./serve-command.js";
-import { validateCommand } from "./validate-command.js";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { addConfigFlags, flagValues } from "./config-flags.js";
+import { describeFailure } from "./describe-failure.js";
+import { ExitCode } from "./exit-codes.js";
+import { packageFiles, packageVersion } from "../config/package-files.js";
 
-const console_ = { log: (line: string) => console.log(line), error: (line: string) => console.error(line) };
+export interface Output {
+  log: (line: string) => void;
+  error: (line: string) => void;
+}
+
+const standardOutput: Output = { log: (line) => console.log(line), error: (line) => console.error(line) };
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);
@@ -20,70 +26,132 @@ function positiveInteger(value: string): number {
   return parsed;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let exitCode = 0;
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidArgumentError("must be a TCP port (0-65535; 0 picks a free one)");
+  return parsed;
+}
+
+const repeatable = (value: string, previous: string[]) => [...previous, value];
+
+const dataDirOption = () => new Option("--data-dir <folder>", "embedded ClickHouse engine data folder (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)");
+
+export async function main(argv: string[], output: Output = standardOutput, environment: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  let running = "";
   const program = new Command()
     .name("ragscope")
     .description("Evaluate RAG applications from their OpenTelemetry traces")
+    .version(packageVersion, "-V, --version", "print the ragscope version")
     .showHelpAfterError()
+    .configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) })
     .exitOverride();
+  program.hook("preAction", (_program, command) => {
+    running = command.name();
+  });
 
   program
     .command("validate")
     .description("check dataset files of Eval Cases; exits 1 on any problem")
     .argument("<files...>", "YAML or JSON dataset files")
     .action(async (files: string[]) => {
-      exitCode = await validateCommand(files, console_);
+      const { validateCommand } = await import("./validate-command.js");
+      exitCode = await validateCommand(files, output);
     });
 
   program
     .command("demo")
     .description("run the example RAG service over its dataset through the embedded collector and print the evaluation")
-    .option("--dataset <file>", "dataset of Eval Cases", defaultDemoDataset)
-    .option("--data-dir <folder>", "where the embedded ClickHouse engine keeps its data (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)")
+    .option("--dataset <file>", "dataset of Eval Cases", packageFiles.demoDataset)
+    .addOption(dataDirOption())
     .option("--run-id <id>", "run id (default demo-<dataset_id>-<dataset_version>)")
     .option("--timeout-ms <ms>", "how long to wait for the evaluation", positiveInteger, 120_000)
     .action(async (options: { dataset: string; dataDir?: string; runId?: string; timeoutMs: number }) => {
-      const outcome = await runDemo(options, process.env, console_);
-      exitCode = outcome === null ? 1 : 0;
+      const { runDemo } = await import("./demo-command.js");
+      exitCode = (await runDemo(options, environment, output)) === null ? ExitCode.undecided : ExitCode.ok;
     });
-
-  const setExitCode = (code: number) => {
-    exitCode = code;
-  };
-  for (const command of [receiveCommand(console_, setExitCode), evaluateCommand(console_, setExitCode), collectCommand(console_, setExitCode), reportCommand(console_, setExitCode)]) {
-    program.addCommand(command.copyInheritedSettings(program));
-  }
 
   program
     .command("serve")
-    .description("run the collector on the embedded default as a service (OTLP/HTTP receiver, in-process evaluation, ClickHouse engine)")
-    .option("--dataset <file>", "load Eval Cases from a dataset file (repeatable), for traces of offline runs", (value: string, previous: string[]) => [...previous, value], [] as string[])
-    .option("--data-dir <folder>", "embedded ClickHouse engine data folder (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)")
+    .description("run the collector on the embedded default as a service (OTLP/HTTP receiver, in-process evaluation, ClickHouse engine, /metrics)")
+    .option("--dataset <file>", "load Eval Cases from a dataset file (repeatable), for traces of offline runs", repeatable, [] as string[])
+    .addOption(dataDirOption())
     .option("--host <host>", "receiver address (default 127.0.0.1, or RAGSCOPE_RECEIVER_HOST)")
-    .option("--port <port>", "receiver port (default 4318, or RAGSCOPE_RECEIVER_PORT)", positiveInteger)
-    .action(async (options: { dataset: string[]; dataDir?: string; host?: string; port?: number }) => {
-      exitCode = await serveCommand(options, process.env, console_);
+    .option("--port <port>", "receiver port (default 4318, or RAGSCOPE_RECEIVER_PORT; 0 picks a free one)", port)
+    .option("--metrics-port <port>", "port of /metrics, /healthz and /readyz (default 9464, or RAGSCOPE_METRICS_PORT; 0 picks a free one)", port)
+    .action(async (options: { dataset: string[]; dataDir?: string; host?: string; port?: number; metricsPort?: number }) => {
+      const { serveCommand } = await import("./serve-command.js");
+      exitCode = await serveCommand(options, environment, output);
     });
 
   program
     .command("gate")
-    .description("check a run's stored results against a gate file (release gate); exits 0 passed, 1 blocked, 2 unusable input")
+    .description("check a run's stored results against a gate file (release gate); exits 0 passed, 1 blocked, 2 could not decide")
     .requiredOption("--run <id>", "the run to check")
-    .option("--gates <file>", "gate file in the seed's format", defaultGateFile)
+    .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
     .option("--baseline <id>", "a previous run, for regression rules such as overall_score_drop")
     .option("--allow-missing", "let rules whose metric was not measured pass the gate (they are still listed)")
-    .option("--data-dir <folder>", "embedded ClickHouse engine data folder (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)")
+    .addOption(dataDirOption())
     .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string }) => {
-      exitCode = await gateCommand(options, process.env, console_);
+      const { gateCommand } = await import("./gate-command.js");
+      exitCode = await gateCommand(options, environment, output);
     });
+
+  program
+    .command("report")
+    .description("draw the dashboards' panels from the store into a static HTML file and print the headline numbers; exits 1 when a panel fails")
+    .addOption(dataDirOption())
+    .option("--out <file>", "the HTML file to write", ".ragscope/report.html")
+    .option("--from <time>", "start of the time range: now-24h or an ISO date-time (default: the first stored request)")
+    .option("--to <time>", "end of the time range (default: the last stored request)")
+    .option("--service <name>", "only this service (repeat for several)", repeatable, [])
+    .option("--tenant <id>", "only this tenant (repeat for several)", repeatable, [])
+    .option("--dataset <id>", "only this dataset (repeat for several)", repeatable, [])
+    .option("--run <id>", "only this run (repeat for several)", repeatable, [])
+    .option("--baseline <run>", "baseline run of the runs comparison (default: the run before the latest)")
+    .option("--candidate <run>", "candidate run of the runs comparison (default: the latest run)")
+    .option("--trace-id <id>", "the trace whose stages are shown (default: the latest failing one)")
+    .option("--trace-url <template>", "link trace ids to a trace viewer, e.g. http://tempo:3200/trace/{trace_id}")
+    .action(async (options: import("./report-command.js").ReportOptions) => {
+      const { runReport } = await import("./report-command.js");
+      const outcome = await runReport(options, environment, output);
+      exitCode = outcome === null ? ExitCode.undecided : outcome.panelErrors > 0 ? ExitCode.checkFailed : ExitCode.ok;
+    });
+
+  const roles = [
+    {
+      name: "receive",
+      description: "receive OTLP/HTTP traces and publish them to Kafka, keyed by trace id",
+      sections: ["receiver.host", "receiver.port", "kafka.brokers", "kafka.clientId", "kafka.topic", "kafka.maxMessageBytes", "kafka.compression", "observe"],
+    },
+    {
+      name: "evaluate",
+      description: "consume the Kafka span topic as a consumer group, evaluate each trace and write the results to ClickHouse",
+      sections: ["kafka", "clickhouse", "assembler", "memory", "sink", "observe"],
+    },
+    {
+      name: "collect",
+      description: "receive OTLP/HTTP, publish to Kafka and evaluate from Kafka in one process",
+      sections: ["receiver.host", "receiver.port", "kafka", "clickhouse", "assembler", "memory", "sink", "observe"],
+    },
+  ] as const;
+  for (const role of roles) {
+    const command = addConfigFlags(program.command(role.name).description(role.description), role.sections);
+    command.action(async () => {
+      const { runRole } = await import("./role-commands.js");
+      exitCode = await runRole(role.name, flagValues(command), environment, output);
+    });
+  }
 
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    const code = (error as { exitCode?: number }).exitCode;
-    // commander already printed help or the usage error.
-    return typeof code === "number" ? code : 1;
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; commander already printed the usage error with the help.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.undecided;
+    }
+    for (const line of describeFailure(running || "", error, environment)) output.error(line);
+    return ExitCode.undecided;
   }
   return exitCode;
 }

@@ -6,7 +6,6 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Command } from "commander";
 import { loadCollectorConfig } from "../config/collector-config.js";
 import { collectDashboard, type DashboardResult } from "../report/collect-report.js";
 import { readDashboards } from "../report/dashboard-files.js";
@@ -38,7 +37,6 @@ export interface ReportOutcome {
   panelErrors: number;
 }
 
-export const defaultReportFile = path.join(".ragscope", "report.html");
 
 const DURATION_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -134,27 +132,4 @@ export async function runReport(options: ReportOptions, environment: NodeJS.Proc
   } finally {
     await connection.close();
   }
-}
-
-const collect = (value: string, previous: string[]) => [...previous, value];
-
-export function reportCommand(output: Output, setExitCode: (code: number) => void): Command {
-  return new Command("report")
-    .description("draw the dashboards' panels from the store into a static HTML file and print the headline numbers")
-    .option("--data-dir <folder>", "where the embedded ClickHouse engine keeps its data (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)")
-    .option("--out <file>", "the HTML file to write", defaultReportFile)
-    .option("--from <time>", "start of the time range: now-24h or an ISO date-time (default: the first stored request)")
-    .option("--to <time>", "end of the time range (default: the last stored request)")
-    .option("--service <name>", "only this service (repeat for several)", collect, [])
-    .option("--tenant <id>", "only this tenant (repeat for several)", collect, [])
-    .option("--dataset <id>", "only this dataset (repeat for several)", collect, [])
-    .option("--run <id>", "only this run (repeat for several)", collect, [])
-    .option("--baseline <run>", "baseline run of the runs comparison (default: the run before the latest)")
-    .option("--candidate <run>", "candidate run of the runs comparison (default: the latest run)")
-    .option("--trace-id <id>", "the trace whose stages are shown (default: the latest failing one)")
-    .option("--trace-url <template>", "link trace ids to a trace viewer, e.g. http://tempo:3200/trace/{trace_id}")
-    .action(async (options: ReportOptions) => {
-      const outcome = await runReport(options, process.env, output);
-      setExitCode(outcome === null || outcome.panelErrors > 0 ? 1 : 0);
-    });
 }

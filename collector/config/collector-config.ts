@@ -69,7 +69,7 @@ const memorySection = z.object({
    * garbage collection agree without flags; a lower bound needs
    * --max-old-space-size to match (the roles say so at start).
    */
-  maxHeapMb: integer(32).default(() => Math.max(32, Math.floor((v8.getHeapStatistics().heap_size_limit / (1024 * 1024)) * 0.8))),
+  maxHeapMb: integer(32).default(() => defaultMaxHeapMb()),
 });
 
 const observeSection = z.object({
@@ -79,6 +79,11 @@ const observeSection = z.object({
   /** Snapshots of the collector's own health into ClickHouse (collector_health) this often; 0 turns them off. */
   healthSnapshotMs: integer(0).default(15_000),
 });
+
+/** The heap bound when none is set: four fifths of V8's own limit (see memory.maxHeapMb). */
+export function defaultMaxHeapMb(): number {
+  return Math.max(32, Math.floor((v8.getHeapStatistics().heap_size_limit / (1024 * 1024)) * 0.8));
+}
 
 export const collectorConfigSchema = z.object({
   receiver: z.object({

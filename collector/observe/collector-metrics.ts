@@ -98,3 +98,30 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_kafka_commit_failures_total", "offset commits that failed (retried on the next tick)", () => runner.committer.counters.failures);
   registry.counter("ragscope_kafka_produce_retries_total", "retries of republishing or dead-lettering while the broker refused", () => runner.counters.produceRetries);
 }
+
+/** The parts of the embedded collector (`ragscope serve`) that /metrics reads. */
+export interface EmbeddedParts {
+  receiver: ReceiverCounters;
+  worker: EvaluationWorker;
+  /** Messages waiting in the in-process bus. */
+  queued: () => number;
+  deadLetters: { readonly counters: { readonly received: number } };
+}
+
+export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: EmbeddedParts): void {
+  const { receiver, worker } = parts;
+  registry.counter("ragscope_receiver_requests_total", "OTLP/HTTP requests by outcome", () => [
+    { labels: { outcome: "accepted" }, value: receiver.accepted },
+    ...Object.entries(receiver.rejected).map(([reason, value]) => ({ labels: { outcome: reason }, value })),
+  ]);
+  registry.counter("ragscope_spans_received_total", "spans in decoded OTLP requests", () => receiver.spansReceived);
+  registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => receiver.spansReceived - receiver.spansAccepted);
+  registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);
+  registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
+  registry.counter("ragscope_messages_dead_lettered_total", "messages the evaluation could not read, kept as dead letters", () => parts.deadLetters.counters.received);
+  registry.counter("ragscope_sink_write_failures_total", "failed store writes (each retried)", () => worker.counters.sinkFailures);
+  registry.gauge("ragscope_queued_messages", "messages waiting in the in-process bus", () => parts.queued());
+  registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
+  registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);
+  registry.gauge("ragscope_sink_backlog_traces", "evaluated traces waiting for the store", () => worker.backlog);
+}

@@ -8,8 +8,8 @@
  *   answers a ping), else 503 listing the failing checks.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { MetricsRegistry } from "./metrics-registry.js";
+import { listen } from "../receive/listen.js";
 
 export interface ReadinessCheck {
   name: string;
@@ -71,14 +71,7 @@ export async function startObserveServer(options: ObserveServerOptions): Promise
     }
     send(404, "not found: use /metrics, /healthz or /readyz\n");
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, options.host, options.port, "metrics");
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}`,

@@ -8,7 +8,6 @@
  * through `onInternalError`, never thrown out of the request handler.
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { TracePublisher } from "../bus/trace-bus.js";
 import { RpcCode } from "../otlp/otlp-export-response.js";
 import { createBearerAuthorization } from "./bearer-authorization.js";
@@ -16,6 +15,7 @@ import { handleTraceExport, type TraceExportContext } from "./handle-trace-expor
 import { createReceiverCounters, type ReceiverCounters } from "./receiver-counters.js";
 import { encodingOfContentType } from "./request-encoding.js";
 import { sendFailure } from "./send-answer.js";
+import { listen } from "./listen.js";
 
 /** The limit OTLP recommends for a decompressed body (§5). */
 export const defaultMaxBodyBytes = 64 * 1024 * 1024;
@@ -75,14 +75,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, options.host, options.port, "receiver");
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
 
   let closing: Promise<void> | null = null;

@@ -6,10 +6,10 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { packageFiles } from "../config/package-files.js";
 
-export const dashboardsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dashboards");
+export const dashboardsFolder = packageFiles.dashboards;
 
 /** Report order; the files `npm run dashboards` writes. */
 export const DASHBOARD_FILE_NAMES = ["rag-quality.json", "failures.json", "runs.json", "collector-health.json"];

@@ -7,11 +7,13 @@
  * durable).
  */
 import v8 from "node:v8";
-import { loadCollectorConfig, type CollectorConfig } from "../config/collector-config.js";
+import { defaultMaxHeapMb, loadCollectorConfig, type CollectorConfig } from "../config/collector-config.js";
 import { createKafkaClient } from "../kafka/kafka-client.js";
 import { registerProcessMetrics } from "../observe/collector-metrics.js";
 import { MetricsRegistry } from "../observe/metrics-registry.js";
-import { startObserveServer, type ReadinessCheck } from "../observe/observe-server.js";
+import { startObserveServer, type ObserveServer, type ReadinessCheck } from "../observe/observe-server.js";
+import { describeFailure } from "../cli/describe-failure.js";
+import { ExitCode } from "../cli/exit-codes.js";
 import type { RoleContext } from "./kafka-receiver-role.js";
 
 export interface Output {
@@ -59,16 +61,17 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   if (!loaded.ok) {
     output.error(`ragscope ${options.name}: the configuration is invalid`);
     for (const line of loaded.error) output.error(`  ${line}`);
-    return 1;
+    return ExitCode.undecided;
   }
   const config = loaded.value;
   // The evaluator keeps its live data under the bound (it pauses reading); V8 collects garbage
-  // lazily unless its own limit says otherwise, so the heap in use can pass the bound with garbage.
-  const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / mebibyte);
-  if (heapLimitMb > config.memory.maxHeapMb * 1.25) {
+  // lazily unless its own limit says otherwise, so the heap in use can pass a bound set well below
+  // V8's limit with garbage. The default bound is sized from V8's limit and needs no warning.
+  if (config.memory.maxHeapMb < defaultMaxHeapMb()) {
+    const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / mebibyte);
     output.error(
-      `ragscope ${options.name}: the V8 heap limit is ${heapLimitMb} MiB, above the memory bound of ${config.memory.maxHeapMb} MiB (RAGSCOPE_MAX_HEAP_MB); ` +
-        `start node with --max-old-space-size=${config.memory.maxHeapMb} (for example NODE_OPTIONS=--max-old-space-size=${config.memory.maxHeapMb}) so garbage is collected within the bound`,
+      `ragscope ${options.name}: the V8 heap limit is ${heapLimitMb} MiB, well above the memory bound of ${config.memory.maxHeapMb} MiB (RAGSCOPE_MAX_HEAP_MB); ` +
+        `start node with --max-old-space-size=${Math.ceil(config.memory.maxHeapMb / 0.8)} (for example in NODE_OPTIONS) so garbage is collected within the bound`,
     );
   }
   const registry = new MetricsRegistry();
@@ -78,10 +81,17 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   try {
     roles = await options.start(config, { kafka, registry, log: (line) => output.error(`ragscope ${options.name}: ${line}`) });
   } catch (error) {
-    output.error(`ragscope ${options.name}: could not start: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
+    for (const line of describeFailure(options.name, error, options.environment)) output.error(line);
+    return ExitCode.undecided;
   }
-  const observe = await startObserveServer({ host: config.observe.host, port: config.observe.port, registry, readiness: roles.readiness });
+  let observe: ObserveServer;
+  try {
+    observe = await startObserveServer({ host: config.observe.host, port: config.observe.port, registry, readiness: roles.readiness });
+  } catch (error) {
+    await roles.close();
+    for (const line of describeFailure(options.name, error, options.environment)) output.error(line);
+    return ExitCode.undecided;
+  }
   for (const line of roles.describe) output.log(line);
   output.log(`metrics, /healthz and /readyz on ${observe.url}`);
   const stopSignal = options.stopSignal ?? signalled();
@@ -90,5 +100,6 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   output.log(`ragscope ${options.name}: stopping`);
   await roles.close();
   await observe.close();
-  return failure === null ? 0 : 1;
+  // A role that failed could not do its job: non-zero, so a supervisor restarts the process.
+  return failure === null ? ExitCode.ok : ExitCode.undecided;
 }

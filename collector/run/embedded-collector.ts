@@ -12,6 +12,7 @@ import { createEvaluationWorker } from "../evaluate/create-evaluation-worker.js"
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 import { MemoryDeadLetters } from "../evaluate/memory-dead-letters.js";
 import type { OnlineStage } from "../online/online-stage.js";
+import type { ReceiverCounters } from "../receive/receiver-counters.js";
 import { startReceiver } from "../receive/start-receiver.js";
 import { ClickHouseSink } from "../sink/clickhouse-sink.js";
 import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
@@ -19,6 +20,8 @@ import { runMigrations } from "../sink/run-migrations.js";
 
 export interface EmbeddedCollector {
   receiverUrl: string;
+  /** What the receiver accepted and refused, for /metrics. */
+  receiverCounters: ReceiverCounters;
   connection: ClickHouseConnection;
   cases: ClickHouseCaseStore;
   worker: EvaluationWorker;
@@ -54,13 +57,22 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const deadLetters = new MemoryDeadLetters();
   const stop = new AbortController();
   const worker = createEvaluationWorker(config, { cases, sink, deadLetters, signal: stop.signal, online });
-  const receiver = await startReceiver({
-    host: config.receiver.host,
-    port: config.receiver.port,
-    maxBodyBytes: config.receiver.maxBodyBytes,
-    authTokens: config.receiver.authTokens,
-    publisher: bus,
-  });
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  try {
+    receiver = await startReceiver({
+      host: config.receiver.host,
+      port: config.receiver.port,
+      maxBodyBytes: config.receiver.maxBodyBytes,
+      authTokens: config.receiver.authTokens,
+      publisher: bus,
+    });
+  } catch (error) {
+    // The port is taken, typically: release the store so the caller can report it and exit cleanly.
+    stop.abort();
+    await online?.close();
+    await connection.close();
+    throw error;
+  }
   const health = new HealthSnapshots({
     connection,
     instance: `${os.hostname()}:${process.pid}`,
@@ -120,6 +132,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
 
   return {
     receiverUrl: receiver.url,
+    receiverCounters: receiver.counters,
     connection,
     cases,
     worker,

@@ -6,6 +6,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
+import { lockHolder, StoreLockedError } from "./store-locked-error.js";
 
 export interface ClickHouseConfig {
   /** ClickHouse server URL (http://host:8123); absent = embedded chDB. */
@@ -48,7 +49,16 @@ export async function openClickHouse(config: ClickHouseConfig): Promise<ClickHou
   await mkdir(config.dataPath, { recursive: true });
   // Loaded lazily: the native engine is only needed in embedded mode.
   const { createChdbConnection } = await import("chdb/connection");
-  const client = createClient({ connection: createChdbConnection({ path: config.dataPath }) } as Parameters<typeof createClient>[0]);
+  let chdbConnection: ReturnType<typeof createChdbConnection>;
+  try {
+    chdbConnection = createChdbConnection({ path: config.dataPath });
+  } catch (error) {
+    // Another process holding the folder is the one failure a user meets here; say which process it is.
+    const holder = (error as { code?: unknown }).code === "CHDB_CONNECTION" ? lockHolder(config.dataPath) : null;
+    if (holder !== null) throw new StoreLockedError(config.dataPath, holder, { cause: error });
+    throw error;
+  }
+  const client = createClient({ connection: chdbConnection } as Parameters<typeof createClient>[0]);
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(config.database)}` });
   const entry = {
     users: 1,

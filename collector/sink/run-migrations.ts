@@ -7,11 +7,11 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageFiles } from "../config/package-files.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../deploy/clickhouse/migrations");
+export const migrationsFolder = packageFiles.migrations;
 
 export interface Migration {
   version: number;

@@ -15,7 +15,10 @@
  *   are not queued. This matters when ragscope is added to an application's
  *   own tracer provider, whose sampler it does not control: the decision is the
  *   same pure function of the trace id, so a request keeps all its spans or none.
- * - Timers are `unref()`-ed: a pending export never keeps the process alive.
+ * - Timers are `unref()`-ed: a pending export never keeps the process alive
+ *   (setup exports what is left when the process ends: flush-on-exit.ts).
+ * - Lost spans (queue full, failed exports) are reported on standard error at
+ *   once, then at most every ten seconds, with the totals and the destination.
  */
 import { TraceFlags, diag, type Context } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
@@ -33,6 +36,13 @@ export interface RagscopeSpanProcessorOptions {
   exportTimeoutMillis?: number;
   /** Fraction of traces exported, decided by trace id; default 1. */
   sampleRate?: number;
+  /** Where spans go, named in loss warnings (the traces URL). */
+  destination?: string;
+  /**
+   * Where loss warnings go; default: standard error. A process must hear that
+   * telemetry was lost, whether or not an OTel diagnostic logger is set.
+   */
+  warn?: (message: string) => void;
 }
 
 export interface ExportStatistics {
@@ -57,6 +67,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
   private readonly scheduledDelayMillis: number;
   private readonly exportTimeoutMillis: number;
   private readonly sampleRate: number;
+  private readonly destination: string;
+  private readonly writeWarning: (message: string) => void;
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
   private shutdownPromise: Promise<void> | undefined;
@@ -73,6 +85,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     this.scheduledDelayMillis = positive(options.scheduledDelayMillis, environment.OTEL_BSP_SCHEDULE_DELAY, 1000);
     this.exportTimeoutMillis = positive(options.exportTimeoutMillis, environment.OTEL_BSP_EXPORT_TIMEOUT, 10_000);
     this.sampleRate = options.sampleRate ?? 1;
+    this.destination = options.destination ?? "the exporter";
+    this.writeWarning = options.warn ?? writeToStandardError;
     if (!(this.sampleRate >= 0 && this.sampleRate <= 1)) throw new Error(`sampleRate ${this.sampleRate} must be between 0 and 1`);
   }
 
@@ -91,7 +105,7 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     }
     if (this.queue.length >= this.maxQueueSize) {
       this.counters.droppedQueueFull += 1;
-      this.warn(`ragscope: span queue full (${this.maxQueueSize}); ${this.counters.droppedQueueFull} spans dropped so far`);
+      this.warn(`ragscope: span queue full (${this.maxQueueSize}): the collector at ${this.destination} is down or slower than the application; ${this.counters.droppedQueueFull} spans dropped so far`);
       return;
     }
     this.queue.push(span);
@@ -197,7 +211,7 @@ export class RagscopeSpanProcessor implements SpanProcessor {
           this.counters.exported += batch.length;
         } else {
           this.counters.failed += batch.length;
-          this.warn(`ragscope: export of ${batch.length} spans failed (${result.error?.message ?? "no reason given"}); ${this.counters.failed} spans lost so far`);
+          this.warn(`ragscope: export of ${batch.length} spans to ${this.destination} failed (${result.error?.message ?? "no reason given"}); ${this.counters.failed} spans lost so far`);
         }
         resolve();
       };
@@ -214,16 +228,21 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     });
   }
 
+  /** At most one warning per interval, each with the running totals: loud once, never a flood. */
   private warn(message: string): void {
     const now = Date.now();
     if (now - this.lastWarningAt < WARNING_INTERVAL_MS) return;
     this.lastWarningAt = now;
     try {
-      diag.warn(message);
+      this.writeWarning(message);
     } catch {
-      // A throwing diagnostic logger must not reach the application.
+      // A throwing logger must not reach the application.
     }
   }
+}
+
+export function writeToStandardError(message: string): void {
+  process.stderr.write(`${message}\n`);
 }
 
 function positive(option: number | undefined, variable: string | undefined, fallback: number): number {

@@ -9,6 +9,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { failure, success, type Result } from "../../../contracts/result.js";
+// Imported (not only read by path) so that the build copies it next to the compiled module.
+import bundledCorpus from "./policy-chunks.json" with { type: "json" };
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date like 2026-07-01");
 
@@ -71,7 +73,7 @@ export function readPolicyCorpus(path: string): Result<PolicyCorpus, string> {
 
 /** The bundled corpus. It ships with the code, so an invalid one is a bug and throws. */
 export function loadBundledCorpus(): PolicyCorpus {
-  const corpus = readPolicyCorpus(BUNDLED_CORPUS_PATH);
-  if (!corpus.ok) throw new Error(corpus.error);
+  const corpus = parsePolicyCorpus(bundledCorpus);
+  if (!corpus.ok) throw new Error(`invalid corpus ${BUNDLED_CORPUS_PATH}:\n${corpus.error}`);
   return corpus.value;
 }

@@ -1,0 +1,61 @@
+/**
+ * The production roles over Kafka, each a long-running process around
+ * run/collector-process.ts:
+ * - `receive`: OTLP/HTTP in, the Kafka span topic out (keyed OTLP protobuf,
+ *   one message per trace); scale it like any stateless HTTP service.
+ * - `evaluate`: a member of the Kafka consumer group that rebuilds, evaluates
+ *   and stores Case Results; run one process per partition at most.
+ * - `collect`: both in one process — the simplest production shape; split it
+ *   into `receive` and `evaluate` processes to scale them apart.
+ */
+import { runCollectorProcess, type Output, type RunningRoles } from "../run/collector-process.js";
+import { startKafkaEvaluator } from "../run/kafka-evaluator-role.js";
+import { startKafkaReceiver } from "../run/kafka-receiver-role.js";
+import type { FlagValues } from "./config-flags.js";
+import { onlineOption } from "./online-option.js";
+
+export type RoleName = "receive" | "evaluate" | "collect";
+
+const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]> = {
+  async receive(config, context): Promise<RunningRoles> {
+    const role = await startKafkaReceiver(config, context);
+    return {
+      readiness: role.readiness,
+      describe: [`receiver listening on ${role.receiver.url} → Kafka topic ${config.kafka.topic} (${config.kafka.brokers.join(",")})`],
+      close: () => role.close(),
+    };
+  },
+  async evaluate(config, context): Promise<RunningRoles> {
+    const role = await startKafkaEvaluator(config, context, onlineOption(config, context, process.env));
+    return {
+      readiness: role.readiness,
+      describe: [`evaluator in group ${config.kafka.groupId} reading ${config.kafka.topic} (${config.kafka.brokers.join(",")}) → ${role.connection.describe()}`],
+      failed: role.failed,
+      close: () => role.close(),
+    };
+  },
+  async collect(config, context): Promise<RunningRoles> {
+    const evaluator = await startKafkaEvaluator(config, context, onlineOption(config, context, process.env));
+    const receiver = await startKafkaReceiver(config, context).catch(async (error: unknown) => {
+      await evaluator.close();
+      throw error;
+    });
+    return {
+      readiness: [...receiver.readiness, ...evaluator.readiness],
+      describe: [
+        `receiver listening on ${receiver.receiver.url} → Kafka topic ${config.kafka.topic} (${config.kafka.brokers.join(",")})`,
+        `evaluator in group ${config.kafka.groupId} → ${evaluator.connection.describe()}`,
+      ],
+      failed: evaluator.failed,
+      async close() {
+        // The receiver first: no new spans are accepted while the evaluator writes what is ready.
+        await receiver.close();
+        await evaluator.close();
+      },
+    };
+  },
+};
+
+export function runRole(name: RoleName, flags: FlagValues, environment: NodeJS.ProcessEnv, output: Output): Promise<number> {
+  return runCollectorProcess({ name, environment, overrides: flags.overrides, flagNames: flags.flagNames, output, start: roles[name] });
+}

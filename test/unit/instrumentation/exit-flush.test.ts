@@ -1,0 +1,95 @@
+/**
+ * A short-lived process exports everything it recorded: the SDK flushes when
+ * the event loop drains (beforeExit) and on SIGTERM, and says on stderr —
+ * with the count and the endpoint — when spans are lost.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { startTestReceiver, type TestReceiver } from "./otlp-test-receiver.js";
+
+const app = fileURLToPath(new URL("./fixtures/short-lived-app.ts", import.meta.url));
+
+function run(environment: Record<string, string>, args: string[] = [app]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", ...args], { env: { ...process.env, ...environment } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
+    child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
+    child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+describe("a short-lived process", () => {
+  let receiver: TestReceiver;
+  before(async () => {
+    receiver = await startTestReceiver();
+  });
+  after(async () => receiver.close());
+
+  test("whose event loop drains exports every span it recorded", async () => {
+    const before = receiver.spans.length;
+    const result = await run({ RAGSCOPE_ENDPOINT: receiver.endpoint, REQUESTS: "5", EXIT_MODE: "drain" });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /queued 10/, "the spans were still queued when the script's work ended");
+    assert.equal(receiver.spans.length - before, 10);
+    assert.equal(result.stderr, "", "nothing lost, nothing to warn about");
+  });
+
+  test("that awaits shutdown() and then calls process.exit exports every span", async () => {
+    const before = receiver.spans.length;
+    const result = await run({ RAGSCOPE_ENDPOINT: receiver.endpoint, REQUESTS: "2", EXIT_MODE: "exit-after-shutdown" });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(receiver.spans.length - before, 4);
+  });
+
+  test("that calls process.exit without shutdown() is told on stderr how many spans were lost and where they were going", async () => {
+    const result = await run({ RAGSCOPE_ENDPOINT: receiver.endpoint, REQUESTS: "2", EXIT_MODE: "exit-at-once" });
+    assert.equal(result.code, 0);
+    assert.match(result.stderr, new RegExp(`4 spans not yet exported to ${receiver.endpoint}/v1/traces; await shutdown\\(\\)`));
+  });
+
+  test("with flushOnExit off (RAGSCOPE_FLUSH_ON_EXIT=false) leaves the flush to the application, and says so when it did not flush", async () => {
+    const before = receiver.spans.length;
+    const result = await run({ RAGSCOPE_ENDPOINT: receiver.endpoint, REQUESTS: "1", EXIT_MODE: "drain", RAGSCOPE_FLUSH_ON_EXIT: "false" });
+    assert.equal(result.code, 0);
+    assert.equal(receiver.spans.length - before, 0);
+    assert.match(result.stderr, /2 spans not yet exported/);
+  });
+
+  test("whose collector is down reports the lost spans once on stderr, with the count and the endpoint", async () => {
+    const down = await startTestReceiver();
+    const endpoint = down.endpoint;
+    await down.close();
+    const result = await run({ RAGSCOPE_ENDPOINT: endpoint, REQUESTS: "3", EXIT_MODE: "drain" });
+    assert.equal(result.code, 0, "the application is not broken by a missing collector");
+    const warnings = result.stderr.split("\n").filter((line) => line.startsWith("ragscope:"));
+    assert.equal(warnings.length, 1, result.stderr);
+    assert.match(warnings[0]!, new RegExp(`export of 6 spans to ${endpoint}/v1/traces failed .*; 6 spans lost so far`));
+  });
+});
+
+describe("a process stopped by SIGTERM", () => {
+  test("exports what it recorded, then exits by the signal", async () => {
+    const receiver = await startTestReceiver();
+    try {
+      const script = `
+        import { setupRagscope, traceRequest } from ${JSON.stringify(fileURLToPath(new URL("../../../instrumentation/index.ts", import.meta.url)))};
+        setupRagscope();
+        await traceRequest({ query: "q" }, async () => "done");
+        setInterval(() => undefined, 1000); // a server that would run forever
+        console.log("ready");
+      `;
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, RAGSCOPE_ENDPOINT: receiver.endpoint } });
+      await new Promise<void>((resolve) => child.stdout.on("data", (part: Buffer) => part.toString().includes("ready") && resolve()));
+      child.kill("SIGTERM");
+      const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, exitSignal) => resolve(exitSignal)));
+      assert.equal(signal, "SIGTERM");
+      assert.deepEqual(receiver.spans.map((span) => span.name), ["rag.request"]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
