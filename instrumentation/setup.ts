@@ -26,7 +26,7 @@
  * OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT / OTEL_ATTRIBUTE_COUNT_LIMIT set it — on an
  * existing provider too, where it only ever raises the limit.
  */
-import { ProxyTracerProvider, diag, trace, type TracerProvider } from "@opentelemetry/api";
+import { diag, trace, type TracerProvider } from "@opentelemetry/api";
 import { OTLPTraceExporter as OtlpJsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as OtlpProtobufTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
@@ -35,6 +35,7 @@ import { ParentBasedSampler, type SpanExporter } from "@opentelemetry/sdk-trace-
 import { configureRagscope } from "./configuration.js";
 import { attachSpanProcessor } from "./export/attach-to-provider.js";
 import { flushOnExit } from "./export/flush-on-exit.js";
+import { globalTracerProvider, NOOP_PROVIDER } from "./global-provider.js";
 import { RagscopeSpanProcessor, writeToStandardError, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
 import { RedactingSpanExporter } from "./redaction/redacting-span-exporter.js";
 import { createRedactor } from "./redaction/redactor.js";
@@ -178,15 +179,6 @@ function attributeLimitFromEnvironment(): boolean {
   return [process.env.OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT, process.env.OTEL_ATTRIBUTE_COUNT_LIMIT].some(
     (value) => value !== undefined && value.trim() !== "",
   );
-}
-
-/** What the API's global proxy delegates to when nothing is registered. */
-const NOOP_PROVIDER: TracerProvider = new ProxyTracerProvider().getDelegate();
-
-/** The provider behind the API's global proxy (the no-op provider when none is registered). */
-function globalTracerProvider(): TracerProvider {
-  const provider = trace.getTracerProvider();
-  return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
 }
 
 function isResolved(options: RagscopeSetupOptions | ResolvedSetupOptions): options is ResolvedSetupOptions {

@@ -24,6 +24,7 @@ import {
   type RagStageName,
 } from "../contracts/span-attributes.js";
 import { stageConfiguration, type RagscopeConfiguration } from "./configuration.js";
+import { warnOnceIfNotSetUp } from "./global-provider.js";
 import { describeProblem, guarded, reportInstrumentationError } from "./instrumentation-errors.js";
 import { AttributeRecorder } from "./safe-attributes.js";
 import { RAGSCOPE_SDK_VERSION, RAGSCOPE_TRACER_NAME } from "./version.js";
@@ -68,6 +69,7 @@ export function startStageSpan<T>(definition: StageDefinition<T>, parent: Contex
       recorder.set(Ragscope.schemaVersion, RAGSCOPE_SCHEMA_VERSION);
       definition.recordStart?.(recorder, configuration);
     });
+    warnOnceIfNotSetUp();
     const tracer = trace.getTracer(RAGSCOPE_TRACER_NAME, RAGSCOPE_SDK_VERSION);
     const span = tracer.startSpan(spanName, startTime === undefined ? { attributes } : { attributes, startTime }, parent);
     const inner = trace.setSpan(parent, span);

@@ -60,7 +60,7 @@ describe("ragscope serve", () => {
   test("an invalid dataset stops it at start with the problem", async () => {
     const lines: string[] = [];
     const code = await serveCommand({ dataset: [path.join(dataDir, "missing.yaml")], dataDir }, {}, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, Promise.resolve());
-    assert.equal(code, 1);
+    assert.equal(code, 2, "bad input: the service could not start (README, exit codes)");
     assert.match(lines.join("\n"), /missing\.yaml: the dataset is invalid\n\s+\(file\): file not found/);
   });
 });

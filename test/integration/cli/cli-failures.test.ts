@@ -1,0 +1,117 @@
+/**
+ * The command line as a user meets it (bin/ragscope.js as a subprocess, the
+ * compiled package): every failure is one clear line and an exit code from
+ * the README's table — 0 ok, 1 the check failed, 2 could not decide.
+ */
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const ragscope = path.join(projectRoot, "bin/ragscope.js");
+
+function run(args: string[], cwd: string) {
+  const child = spawnSync(process.execPath, [ragscope, ...args], { encoding: "utf8", cwd, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "" } });
+  return { status: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+/** The lines a user reads; none may be a stack frame. */
+function assertNoStack(text: string): void {
+  assert.doesNotMatch(text, /^\s+at .+:\d+:\d+\)?$/m, text);
+}
+
+describe("ragscope --version and usage errors", () => {
+  test("--version prints the package's version and exits 0", async () => {
+    const { version } = JSON.parse(await readFile(path.join(projectRoot, "package.json"), "utf8")) as { version: string };
+    const result = run(["--version"], projectRoot);
+    assert.equal(result.status, 0);
+    assert.equal(result.stdout.trim(), version);
+  });
+
+  test("gate without --run cannot decide: exit 2, naming the missing option", () => {
+    const result = run(["gate"], projectRoot);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /required option '--run <id>' not specified/);
+  });
+
+  test("an unknown command and a bad flag value are usage errors: exit 2", () => {
+    assert.equal(run(["evaluat"], projectRoot).status, 2);
+    const badPort = run(["serve", "--port", "seventy"], projectRoot);
+    assert.equal(badPort.status, 2);
+    assert.match(badPort.stderr, /--port.*must be a TCP port/);
+  });
+
+  test("report with an unreadable time cannot decide: exit 2 with the accepted forms", async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-cli-report-"));
+    try {
+      const result = run(["report", "--from", "yesterday-ish", "--data-dir", path.join(folder, "data")], folder);
+      assert.equal(result.status, 2);
+      assert.match(result.stderr, /--from and --to take "now", "now-6h"/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("ragscope serve and a busy machine", () => {
+  let folder: string;
+  let occupied: Server;
+  let occupiedPort: number;
+  before(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-cli-busy-"));
+    occupied = createServer();
+    await new Promise<void>((resolve) => occupied.listen(0, "127.0.0.1", resolve));
+    occupiedPort = (occupied.address() as AddressInfo).port;
+  });
+  after(async () => {
+    await new Promise((resolve) => occupied.close(resolve));
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  test("a receiver port in use: exit 2 and one line naming the port and how to choose another", () => {
+    const result = run(["serve", "--port", String(occupiedPort), "--metrics-port", "0", "--data-dir", path.join(folder, "a")], folder);
+    assert.equal(result.status, 2);
+    const lines = result.stderr.trim().split("\n");
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0]!, new RegExp(`^ragscope serve: port ${occupiedPort} on 127\\.0\\.0\\.1 is already in use.*--port N \\(or RAGSCOPE_RECEIVER_PORT\\)`));
+  });
+
+  test("a metrics port in use: exit 2 naming --metrics-port and RAGSCOPE_METRICS_PORT", () => {
+    const result = run(["serve", "--port", "0", "--metrics-port", String(occupiedPort), "--data-dir", path.join(folder, "b")], folder);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, new RegExp(`port ${occupiedPort} on 127\\.0\\.0\\.1 is already in use.*--metrics-port N \\(or RAGSCOPE_METRICS_PORT\\)`));
+    assertNoStack(result.stderr);
+  });
+
+  test("gate and report on a data folder that a running serve holds: exit 2, naming the process and what to do", async () => {
+    const dataDir = path.join(folder, "held");
+    const serve = spawn(process.execPath, [ragscope, "serve", "--port", "0", "--metrics-port", "0", "--data-dir", dataDir], { cwd: folder, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let output = "";
+        serve.stdout.on("data", (part: Buffer) => {
+          output += part.toString();
+          if (output.includes("/metrics")) resolve();
+        });
+        serve.on("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
+      });
+      for (const args of [["gate", "--run", "r1"], ["report"]]) {
+        const result = run([...args, "--data-dir", dataDir], folder);
+        assert.equal(result.status, 2, `${args[0]}: ${result.stderr}`);
+        const line = result.stderr.split("\n").find((text) => text.startsWith(`ragscope ${args[0]}:`));
+        assert.ok(line, result.stderr);
+        assert.match(line, new RegExp(`the data folder ${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is held by process ${serve.pid} \\(.*serve.*\\).*kill -TERM ${serve.pid}.*--data-dir`));
+        assertNoStack(result.stderr);
+      }
+    } finally {
+      serve.kill("SIGTERM");
+      await new Promise((resolve) => serve.on("exit", resolve));
+    }
+  });
+});
