@@ -1,0 +1,185 @@
+/**
+ * A team adopts ragscope for its own service, the way the README says: pack
+ * the package, install the tarball into a fresh application, write the
+ * README's examples into it verbatim, start `ragscope serve` from the installed
+ * package, run each example to its normal end, and find every request's Case
+ * Result stored and evaluated. Covers the stage wrappers with `setupRagscope`,
+ * the LangChain.js adapter, and `node --import ragscope/register`.
+ */
+import assert from "node:assert/strict";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { openClickHouse, type ClickHouseConnection } from "../../../collector/sink/clickhouse-connection.js";
+import { createApplication, packProject } from "./packed-package.js";
+import { readmeExamples } from "./readme-examples.js";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+/** Bounds for waiting on processes; generous because the machine is shared. Not assertions on speed. */
+const WAIT_MS = 120_000;
+
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  receiver: string;
+  metrics: string;
+  output: () => string;
+}
+
+function startServe(application: string, dataDir: string): Promise<Started> {
+  const child = spawn(path.join(application, "node_modules/.bin/ragscope"), ["serve", "--port", "0", "--metrics-port", "0", "--data-dir", dataDir], {
+    cwd: application,
+    env: { ...process.env, RAGSCOPE_QUIET_PERIOD_MS: "200", RAGSCOPE_CLICKHOUSE_URL: "" },
+  });
+  let output = "";
+  child.stdout.on("data", (part: Buffer) => (output += part.toString()));
+  child.stderr.on("data", (part: Buffer) => (output += part.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`ragscope serve did not start:\n${output}`)), WAIT_MS);
+    child.stdout.on("data", () => {
+      const receiver = /OTLP\/HTTP on (http:\/\/[^/\s]+)\/v1\/traces/.exec(output)?.[1];
+      const metrics = /\/readyz on (http:\/\/\S+)/.exec(output)?.[1];
+      if (receiver && metrics) {
+        clearTimeout(timer);
+        resolve({ child, receiver, metrics, output: () => output });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`ragscope serve exited with ${code}:\n${output}`)));
+  });
+}
+
+function runNode(application: string, args: string[], environment: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: application, env: { ...process.env, ...environment } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
+    child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Reads ragscope_traces_written_total from serve's /metrics until it reaches `count` (bounded wait). */
+async function waitForWrittenTraces(metricsUrl: string, count: number): Promise<number> {
+  const deadline = Date.now() + WAIT_MS;
+  let written = 0;
+  while (Date.now() < deadline) {
+    const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+    written = Number(/^ragscope_traces_written_total (\d+)$/m.exec(text)?.[1] ?? 0);
+    if (written >= count) return written;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return written;
+}
+
+describe("adopting ragscope in a fresh application", () => {
+  let folder: string;
+  let application: string;
+  let dataDir: string;
+  let serve: Started;
+  const expected = new Map<string, number>();
+
+  before(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-adoption-"));
+    const { tarball } = await packProject(projectRoot, folder);
+    const lock = JSON.parse(await readFile(path.join(projectRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> };
+    application = path.join(folder, "my-rag-app");
+    await createApplication(application, tarball!, [`@langchain/core@${lock.packages["node_modules/@langchain/core"]!.version}`]);
+    for (const [file, source] of await readmeExamples(path.join(projectRoot, "README.md"))) await writeFile(path.join(application, file), source);
+    dataDir = path.join(folder, "data");
+    serve = await startServe(application, dataDir);
+  });
+
+  after(async () => {
+    if (serve && serve.child.exitCode === null) {
+      serve.child.kill("SIGTERM");
+      await new Promise((resolve) => serve.child.on("exit", resolve));
+    }
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  test("the installed package is the compiled one: no TypeScript sources, no tests", async () => {
+    const installed = path.join(application, "node_modules/ragscope");
+    const manifest = JSON.parse(await readFile(path.join(installed, "package.json"), "utf8")) as { exports: Record<string, { default: string }> };
+    for (const entry of Object.values(manifest.exports)) assert.match(entry.default, /^\.\/dist\/.+\.js$/);
+    await assert.rejects(readFile(path.join(installed, "test/run-tests.ts")), { code: "ENOENT" });
+    await assert.rejects(readFile(path.join(installed, "collector/cli/main.ts")), { code: "ENOENT" });
+  });
+
+  test("the README's stage-wrapper example runs to its normal end and exports every span", async () => {
+    const result = await runNode(application, ["app.mjs"], { RAGSCOPE_ENDPOINT: serve.receiver });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, "", "no warning: nothing was lost");
+    assert.match(result.stdout, /within 7 days/);
+    expected.set("support-bot", 2);
+    assert.equal(await waitForWrittenTraces(serve.metrics, 2), 2);
+  });
+
+  test("the README's LangChain.js example, with the SDK set up first, is traced", async () => {
+    const result = await runNode(application, ["langchain-app.mjs"], { RAGSCOPE_ENDPOINT: serve.receiver });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, "");
+    expected.set("langchain-bot", 2);
+    assert.equal(await waitForWrittenTraces(serve.metrics, 4), 4);
+  });
+
+  test("the README's preload example: node --import ragscope/register, no setup code", async () => {
+    const result = await runNode(application, ["--import", "ragscope/register", "preloaded-app.mjs"], { RAGSCOPE_ENDPOINT: serve.receiver, RAGSCOPE_SERVICE_NAME: "preloaded-bot" });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, "");
+    expected.set("preloaded-bot", 1);
+    assert.equal(await waitForWrittenTraces(serve.metrics, 5), 5);
+  });
+
+  test("a LangChain handler used without setup warns once instead of recording nothing silently", async () => {
+    const source = (await readFile(path.join(application, "langchain-app.mjs"), "utf8")).replace(/^const ragscope = setupRagscope\(.*\);$/m, "const ragscope = { shutdown: async () => {} };");
+    await writeFile(path.join(application, "langchain-without-setup.mjs"), source);
+    const result = await runNode(application, ["langchain-without-setup.mjs"], { RAGSCOPE_ENDPOINT: serve.receiver });
+    assert.equal(result.code, 0, result.stderr);
+    const warnings = result.stderr.split("\n").filter((line) => line.startsWith("ragscope:"));
+    assert.equal(warnings.length, 1, result.stderr);
+    assert.match(warnings[0]!, /no OpenTelemetry tracer provider is set up.*call setupRagscope\(\)/);
+  });
+
+  test("after serve stops, every request's Case Result is in the store, complete and evaluated", async () => {
+    serve.child.kill("SIGTERM");
+    const code = await new Promise<number | null>((resolve) => serve.child.on("exit", resolve));
+    assert.equal(code, 0, serve.output());
+    let connection: ClickHouseConnection | undefined;
+    try {
+      connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
+      const rows = await (
+        await connection.client.query({
+          query: `SELECT service_name, count() AS results, countIf(partial_trace = 0) AS complete, countIf(execution_status = 'succeeded' OR execution_status = 'completed') AS executed,
+                         groupArray(case_result_id) AS ids
+                  FROM ragscope.case_results FINAL GROUP BY service_name ORDER BY service_name`,
+          format: "JSONEachRow",
+        })
+      ).json<{ service_name: string; results: string; complete: string; ids: string[] }>();
+      assert.deepEqual(Object.fromEntries(rows.map((row) => [row.service_name, Number(row.results)])), Object.fromEntries([...expected].sort()));
+      for (const row of rows) assert.equal(Number(row.complete), Number(row.results), `${row.service_name}: every trace complete, none flagged partial`);
+      const evaluated = await (
+        await connection.client.query({
+          query: "SELECT case_result_id, count() AS evaluations FROM ragscope.evaluation_results FINAL WHERE case_result_id IN {ids:Array(String)} GROUP BY case_result_id",
+          query_params: { ids: rows.flatMap((row) => row.ids) },
+          format: "JSONEachRow",
+        })
+      ).json<{ case_result_id: string; evaluations: string }>();
+      assert.equal(evaluated.length, 5, "every Case Result has evaluation results");
+      for (const row of evaluated) assert.ok(Number(row.evaluations) > 0);
+      const retrieved = await (
+        await connection.client.query({
+          query: `SELECT length(JSONExtractArrayRaw(payload, 'rag_observation', 'pre_rerank_chunks')) AS retrieved, length(JSONExtractArrayRaw(payload, 'rag_observation', 'retrieved_chunks')) AS reranked
+                  FROM ragscope.case_results FINAL WHERE service_name = 'support-bot'`,
+          format: "JSONEachRow",
+        })
+      ).json<{ retrieved: string; reranked: string }>();
+      // The README example retrieves 3 chunks and reranks them to 2: both rankings are on each Case Result.
+      assert.deepEqual(retrieved.map((row) => [Number(row.retrieved), Number(row.reranked)]), [[3, 2], [3, 2]]);
+    } finally {
+      await connection?.close();
+    }
+  });
+});

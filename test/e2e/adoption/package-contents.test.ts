@@ -1,0 +1,59 @@
+/**
+ * What `npm pack` ships (`npm pack --dry-run`): the compiled JavaScript and
+ * type declarations of every `exports` entry and of the CLI, the files the
+ * CLI reads at run time, and nothing a user does not need.
+ */
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { packProject, type PackedFile } from "./packed-package.js";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+describe("npm pack", () => {
+  let files: Set<string>;
+  let manifest: { bin: Record<string, string>; exports: Record<string, { types: string; default: string }> };
+  before(async () => {
+    const packed = await packProject(projectRoot, null);
+    files = new Set(packed.files.map((file: PackedFile) => file.path));
+    manifest = JSON.parse(await readFile(path.join(projectRoot, "package.json"), "utf8"));
+  });
+
+  test("ships compiled JavaScript and declarations for every exports entry", () => {
+    for (const [entry, target] of Object.entries(manifest.exports)) {
+      assert.ok(files.has(target.default.replace(/^\.\//, "")), `${entry}: ${target.default}`);
+      assert.ok(files.has(target.types.replace(/^\.\//, "")), `${entry}: ${target.types}`);
+    }
+  });
+
+  test("ships the CLI and what it reads at run time", () => {
+    for (const file of Object.values(manifest.bin)) assert.ok(files.has(file), file);
+    for (const file of [
+      "dist/collector/cli/main.js",
+      "deploy/clickhouse/migrations/0001_core_tables.sql",
+      "dashboards/rag-quality.json",
+      "dashboards/gates/ragscope-gates.yaml",
+      "examples/datasets/policy-regression.yaml",
+      "dist/examples/policy-assistant/run-cases.js",
+      "dist/examples/policy-assistant/corpus/policy-chunks.json",
+    ]) {
+      assert.ok(files.has(file), file);
+    }
+  });
+
+  test("ships nothing a user does not need: no tests, CI, sources, fixtures or build state", () => {
+    const unwanted = [...files].filter(
+      (file) =>
+        file.startsWith("test/") ||
+        file.startsWith("dist/test/") ||
+        file.startsWith(".ci/") ||
+        file.startsWith("dashboards/source/") ||
+        (file.endsWith(".ts") && !file.endsWith(".d.ts")) ||
+        file.endsWith(".tsbuildinfo") ||
+        file.endsWith(".map"),
+    );
+    assert.deepEqual(unwanted, []);
+  });
+});
