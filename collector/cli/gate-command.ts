@@ -63,10 +63,17 @@ export async function gateCommand(options: GateOptions, environment: NodeJS.Proc
     }
     const result = checkReleaseGate(rules.value, { cases, baseline }, { allowNotAvailable: options.allowMissing === true });
     output.log(formatGate(options.run, cases.length, result));
+    output.log(formatVerdicts(cases.map((evaluated) => evaluated.caseResult.quality_status)));
     return result.passed ? GateExit.passed : GateExit.failed;
   } finally {
     await connection.close();
   }
+}
+
+/** The case verdicts apart: a case nothing able to judge it judged is not a pass. */
+function formatVerdicts(statuses: readonly string[]): string {
+  const count = (status: string) => statuses.filter((value) => value === status).length;
+  return `Case verdicts: ${count("passed")} passed (judged), ${count("failed")} failed, ${count("review_required")} need review, ${count("unjudged")} unjudged, ${count("not_evaluated")} not evaluated`;
 }
 
 function formatGate(runId: string, caseCount: number, result: ReleaseGateResult): string {
