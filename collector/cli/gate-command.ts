@@ -62,8 +62,7 @@ export async function gateCommand(options: GateOptions, environment: NodeJS.Proc
       return GateExit.unusable;
     }
     const result = checkReleaseGate(rules.value, { cases, baseline }, { allowNotAvailable: options.allowMissing === true });
-    output.log(formatGate(options.run, cases.length, result));
-    output.log(formatVerdicts(cases.map((evaluated) => evaluated.caseResult.quality_status)));
+    output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status)));
     return result.passed ? GateExit.passed : GateExit.failed;
   } finally {
     await connection.close();
@@ -76,9 +75,9 @@ function formatVerdicts(statuses: readonly string[]): string {
   return `Case verdicts: ${count("passed")} passed (judged), ${count("failed")} failed, ${count("review_required")} need review, ${count("unjudged")} unjudged, ${count("not_evaluated")} not evaluated`;
 }
 
-function formatGate(runId: string, caseCount: number, result: ReleaseGateResult): string {
+function formatGate(runId: string, caseCount: number, result: ReleaseGateResult, statuses: readonly string[]): string {
   const symbol = { passed: "PASS", failed: "FAIL", not_available: "N/A " } as const;
-  const lines = [`Release gate for run ${runId} (${caseCount} cases): ${result.passed ? "PASSED" : "BLOCKED"} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured`];
+  const lines = [`Release gate for run ${runId} (${caseCount} cases): ${result.passed ? "PASSED" : "BLOCKED"} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured`, `  ${formatVerdicts(statuses)}`];
   for (const item of result.rules) {
     const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : item.value.toFixed(4);
     const note = item.status === "not_available" ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
