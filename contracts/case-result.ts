@@ -14,7 +14,18 @@
 import { z } from "zod";
 
 export const executionStatus = z.enum(["completed", "partial", "failed", "timeout"]);
-export const qualityStatus = z.enum(["passed", "failed", "not_evaluated", "review_required"]);
+/**
+ * The case's verdict (the seed leaves the values open; evaluators/case-verdict.ts
+ * decides them, the README's "Verdicts" table documents them):
+ * passed — something able to judge the case passed it (a deterministic rule
+ * against the Eval Case's gold data, or an LLM judge) and nothing failed it;
+ * failed — a rule or an LLM judge failed it; review_required — needs review:
+ * an evaluator errored, or a heuristic signal (an overlap measure, the
+ * heuristic judge) is against it and no LLM judge has answered it; unjudged —
+ * values were measured, nothing is against it, nothing able to judge it did;
+ * not_evaluated — nothing applied (also the state before evaluation).
+ */
+export const qualityStatus = z.enum(["passed", "failed", "review_required", "unjudged", "not_evaluated"]);
 export const executionErrorType = z.enum(["none", "system_error", "timeout", "environment_error"]);
 
 export const retrievedChunk = z.object({

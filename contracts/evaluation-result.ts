@@ -4,10 +4,18 @@
  * Fields are the seed's (000_166131c131cdea70.txt `evaluation_result`), kept
  * exactly. `metric_values` maps a metric name to its value; null means "not
  * applicable" (the inputs the metric needs are missing), never zero.
+ *
+ * `outcome` (the README's "Outcomes" table):
+ * - passed / failed: a threshold decided it — the case rubric's, else the
+ *   metric's default, else (judges) the rubric's pass rule;
+ * - measured: the evaluator produced values but no threshold applies to any
+ *   of them: a measurement, never counted as a pass;
+ * - not_applicable: none of its metrics applies (null values);
+ * - error: the evaluator failed; never a pass.
  */
 import { z } from "zod";
 
-export const outcome = z.enum(["passed", "failed", "not_applicable", "error"]);
+export const outcome = z.enum(["passed", "failed", "measured", "not_applicable", "error"]);
 export const evaluationErrorType = z.enum(["none", "evaluator_error", "invalid_evidence"]);
 
 /**

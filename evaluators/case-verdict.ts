@@ -1,21 +1,37 @@
 /**
  * A case's quality verdict from all its Evaluation Results — rules first,
  * judge results when they arrive later — and its one primary root cause.
+ * Verdicts never overstate quality: only something able to judge a case can
+ * pass it, and a heuristic signal is a reason to look, never a verdict.
  *
- * - failed: a rule, or an LLM judge, failed the case;
- * - review_required: an evaluator errored (a grader error is never a pass), or
- *   only the heuristic judge failed it: it stands in for an LLM judge where
- *   none is configured and routes the case to review, it does not fail it on
- *   its own (seed 004 §九.3: judge signals route reviews). Heuristic *rules*
- *   (groundedness, sufficiency…) are checks of their own and do fail a case;
- * - passed: something passed and nothing above happened;
- * - not_evaluated: nothing applied.
+ * In order (the README's "Verdicts" table):
+ * - failed: a firm failure — a rule failed its threshold, or an LLM judge
+ *   failed the case. Heuristic-judge failures are not firm (below);
+ * - review_required ("needs review"): an evaluator errored (a grader error is
+ *   never a pass), or a heuristic signal is against the case — a heuristic
+ *   measure's review rule held (Evaluation Result `review_required`, e.g. the
+ *   claim-overlap measure found unsupported claims) or the heuristic judge
+ *   failed it — and no LLM judge has judged the case yet. Such traces are
+ *   forced into the judge sample (collector/sampling/forced-inclusion.ts);
+ *   once an LLM judge has judged the case, its verdicts replace the heuristic
+ *   signals (seed 004 §九.3: judge signals route reviews);
+ * - passed: something able to judge the case passed it: a deterministic rule
+ *   whose threshold compared the answer with the Eval Case's gold data
+ *   (Evaluator.verdictBasis `eval_case`), or an LLM judge. Passing checks of
+ *   the trace alone (latency, permissions, citations being retrieved) and
+ *   heuristic passes do not count;
+ * - unjudged: values were measured or checks passed, nothing is against the
+ *   case, and nothing able to judge it did (online traffic without a judge);
+ * - not_evaluated: no evaluator applied.
  * A failed case gets a root-cause Evaluation Result (root-cause/); any earlier
  * root cause among the inputs is replaced, never kept beside the new one.
  */
 import type { CaseResult } from "../contracts/case-result.js";
 import type { EvalCase } from "../contracts/eval-case.js";
 import type { EvaluationResult } from "../contracts/evaluation-result.js";
+import { createDefaultRegistry } from "./default-registry.js";
+import { verdictBasisOf } from "./evaluator.js";
+import type { EvaluatorRegistry } from "./evaluator-registry.js";
 import { attributeRootCause, ROOT_CAUSE_EVALUATOR_ID, rootCauseEvaluationResult } from "./root-cause/index.js";
 
 export interface CaseVerdict {
@@ -24,23 +40,65 @@ export interface CaseVerdict {
   evaluationResults: EvaluationResult[];
 }
 
+/** A verdict of a judge (evaluator `judge.*`). */
+function isJudgement(result: EvaluationResult): boolean {
+  return result.evaluator_id.startsWith("judge.");
+}
+
 /** A verdict of the heuristic judge (evaluator `judge.*` with heuristic confidence). */
 export function isHeuristicJudgement(result: EvaluationResult): boolean {
-  return result.evaluator_id.startsWith("judge.") && result.confidence.semantics === "heuristic";
+  return isJudgement(result) && result.confidence.semantics === "heuristic";
 }
 
-function qualityStatusOf(results: readonly EvaluationResult[]): CaseResult["quality_status"] {
-  const failedFirmly = results.some((result) => result.outcome === "failed" && !isHeuristicJudgement(result));
-  if (failedFirmly) return "failed";
-  const errored = results.some((result) => result.outcome === "error");
-  const failedHeuristically = results.some((result) => result.outcome === "failed");
-  if (errored || failedHeuristically) return "review_required";
-  return results.some((result) => result.outcome === "passed") ? "passed" : "not_evaluated";
+/** A verdict of a language-model judge. */
+export function isModelJudgement(result: EvaluationResult): boolean {
+  return isJudgement(result) && result.confidence.semantics !== "heuristic";
 }
 
-export function decideCaseVerdict(caseResult: CaseResult, evalCase: EvalCase | null, results: readonly EvaluationResult[], evaluatedAt: string): CaseVerdict {
+/** A heuristic signal against the case: a review rule that held, or a heuristic judge's failure. */
+export function isHeuristicSignalAgainst(result: EvaluationResult): boolean {
+  if (result.outcome === "error") return false;
+  if (isHeuristicJudgement(result)) return result.outcome === "failed" || result.review_required;
+  return !isJudgement(result) && result.review_required;
+}
+
+let defaultRegistry: EvaluatorRegistry | null = null;
+
+function registryOrDefault(registry: EvaluatorRegistry | undefined): EvaluatorRegistry {
+  if (registry !== undefined) return registry;
+  defaultRegistry ??= createDefaultRegistry();
+  return defaultRegistry;
+}
+
+/** A pass by something able to judge the case's quality. */
+function judgesAPass(result: EvaluationResult, registry: EvaluatorRegistry): boolean {
+  if (result.outcome !== "passed") return false;
+  if (isJudgement(result)) return isModelJudgement(result);
+  if (result.confidence.semantics !== "deterministic_rule") return false;
+  const evaluator = registry.get(result.evaluator_id);
+  return evaluator !== undefined && verdictBasisOf(evaluator) === "eval_case";
+}
+
+export function qualityStatusOf(results: readonly EvaluationResult[], registry?: EvaluatorRegistry): CaseResult["quality_status"] {
+  const evaluators = registryOrDefault(registry);
+  if (results.some((result) => result.outcome === "failed" && !isHeuristicJudgement(result))) return "failed";
+  if (results.some((result) => result.outcome === "error")) return "review_required";
+  const judgedByModel = results.some((result) => isModelJudgement(result) && (result.outcome === "passed" || result.outcome === "failed"));
+  if (!judgedByModel && results.some(isHeuristicSignalAgainst)) return "review_required";
+  if (results.some((result) => judgesAPass(result, evaluators))) return "passed";
+  if (results.some((result) => result.outcome !== "not_applicable")) return "unjudged";
+  return "not_evaluated";
+}
+
+export function decideCaseVerdict(
+  caseResult: CaseResult,
+  evalCase: EvalCase | null,
+  results: readonly EvaluationResult[],
+  evaluatedAt: string,
+  registry?: EvaluatorRegistry,
+): CaseVerdict {
   const evaluationResults = results.filter((result) => result.evaluator_id !== ROOT_CAUSE_EVALUATOR_ID);
-  const decided = { ...caseResult, quality_status: qualityStatusOf(evaluationResults) };
+  const decided = { ...caseResult, quality_status: qualityStatusOf(evaluationResults, registry) };
   if (decided.quality_status === "failed") {
     const firm = evaluationResults.filter((result) => !isHeuristicJudgement(result));
     const attribution = attributeRootCause(decided, evalCase, firm);

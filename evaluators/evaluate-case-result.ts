@@ -3,10 +3,15 @@
  *
  * Per metric, the pass rule is, in order: the case rubric's entry for that
  * metric when it is a threshold (`rubric: { recall_at_k: ">= 0.5" }`), else the
- * metric's default threshold, else none (informational). An evaluator fails
- * when any of its applicable metrics fails its rule; it is not applicable when
- * none of its metrics applies; an evaluator that throws is an `error` outcome
- * with error_type evaluator_error — never a pass. The case's quality_status
+ * metric's default threshold, else none. An evaluator's outcome is
+ * - failed when any applicable metric fails its rule;
+ * - passed when at least one applicable metric has a rule and all rules hold;
+ * - measured when metrics apply but none has a rule: a measurement, never a pass;
+ * - not_applicable when none of its metrics applies;
+ * - error (error_type evaluator_error) when it throws — never a pass.
+ * A heuristic measure's review rule (MetricDescriptor.reviewWhen) decides no
+ * outcome: when it holds, the result is marked review_required, which routes
+ * the trace to the judge and the case to review. The case's quality_status
  * and its root cause are decided by case-verdict.ts, the same way again when
  * judge results arrive later.
  */
@@ -35,23 +40,42 @@ function rubricThresholds(evalCase: EvalCase | null): Map<string, Threshold> {
   return thresholds;
 }
 
-function decide(evaluator: Evaluator, output: EvaluatorOutput, rubric: Map<string, Threshold>): { outcome: EvaluationResult["outcome"]; failures: string[] } {
+interface Decision {
+  outcome: EvaluationResult["outcome"];
+  failures: string[];
+  /** Review rules that held: signals against the case that decide nothing. */
+  reviewSignals: string[];
+}
+
+function parsedRule(evaluator: Evaluator, metric: string, expression: string, what: string): Threshold {
+  const parsed = parseThreshold(expression);
+  if (!parsed.ok) throw new Error(`evaluator ${evaluator.id}: ${what} of ${metric}: ${parsed.error}`);
+  return parsed.value;
+}
+
+function decide(evaluator: Evaluator, output: EvaluatorOutput, rubric: Map<string, Threshold>): Decision {
   const failures: string[] = [];
+  const reviewSignals: string[] = [];
   let anyApplicable = false;
+  let anyDecided = false;
   for (const metric of evaluator.metrics) {
     const value = output.values[metric.name];
     if (!value?.applicable) continue;
     anyApplicable = true;
     let threshold: Threshold | null = rubric.get(metric.name) ?? null;
-    if (threshold === null && metric.defaultThreshold !== null) {
-      const parsed = parseThreshold(metric.defaultThreshold);
-      if (!parsed.ok) throw new Error(`evaluator ${evaluator.id}: default threshold of ${metric.name}: ${parsed.error}`);
-      threshold = parsed.value;
+    if (threshold === null && metric.defaultThreshold !== null) threshold = parsedRule(evaluator, metric.name, metric.defaultThreshold, "default threshold");
+    if (threshold !== null) {
+      anyDecided = true;
+      if (!satisfies(value.value, threshold)) failures.push(`${metric.name} = ${round(value.value)} (needs ${threshold.source})`);
     }
-    if (threshold !== null && !satisfies(value.value, threshold)) failures.push(`${metric.name} = ${round(value.value)} (needs ${threshold.source})`);
+    if (metric.reviewWhen !== undefined) {
+      const review = parsedRule(evaluator, metric.name, metric.reviewWhen, "review rule");
+      if (satisfies(value.value, review)) reviewSignals.push(`${metric.name} = ${round(value.value)} (review when ${review.source})`);
+    }
   }
-  if (!anyApplicable) return { outcome: "not_applicable", failures };
-  return { outcome: failures.length > 0 ? "failed" : "passed", failures };
+  if (!anyApplicable) return { outcome: "not_applicable", failures, reviewSignals };
+  if (failures.length > 0) return { outcome: "failed", failures, reviewSignals };
+  return { outcome: anyDecided ? "passed" : "measured", failures, reviewSignals };
 }
 
 function round(value: number): string {
@@ -73,7 +97,7 @@ export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: Case
     };
     try {
       const output = evaluator.evaluate({ caseResult, evalCase });
-      const { outcome, failures } = decide(evaluator, output, rubric);
+      const { outcome, failures, reviewSignals } = decide(evaluator, output, rubric);
       const metricValues: Record<string, number | null> = {};
       for (const metric of evaluator.metrics) {
         const value = output.values[metric.name];
@@ -91,9 +115,9 @@ export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: Case
         evaluated_at: base.evaluated_at,
         metric_values: metricValues,
         outcome,
-        reason: failures.length > 0 ? `${failures.join("; ")} — ${output.reason}` : output.reason,
+        reason: failures.length > 0 ? `${failures.join("; ")} — ${output.reason}` : reviewSignals.length > 0 ? `needs review (heuristic signal, not a verdict): ${reviewSignals.join("; ")} — ${output.reason}` : output.reason,
         confidence: { value: evaluator.confidence === "deterministic_rule" ? 1 : 0.5, semantics: evaluator.confidence },
-        review_required: false,
+        review_required: reviewSignals.length > 0,
         error_type: "none",
       });
     } catch (error) {
@@ -108,5 +132,5 @@ export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: Case
       });
     }
   }
-  return decideCaseVerdict(caseResult, evalCase, evaluationResults, evaluatedAt);
+  return decideCaseVerdict(caseResult, evalCase, evaluationResults, evaluatedAt, registry);
 }

@@ -24,9 +24,18 @@ export interface MetricDescriptor {
   direction: Direction;
   /**
    * Per-case pass rule when neither the case rubric nor the caller overrides it,
-   * in the gate syntax (">= 1", "<= 5000"). Null: the metric never fails a case.
+   * in the gate syntax (">= 1", "<= 5000"). Null: without a rubric entry the
+   * metric is a measurement (outcome `measured`): it never passes or fails a case.
    */
   defaultThreshold: string | null;
+  /**
+   * For heuristic measures only: a value meeting this condition (gate syntax,
+   * "< 1") is a signal against the case. It decides no outcome; it sets the
+   * Evaluation Result's `review_required`, which forces the trace into the
+   * judge sample and puts the case in the review queue (quality_status
+   * `review_required`) until a judge has looked at it.
+   */
+  reviewWhen?: string;
 }
 
 export interface EvaluationInput {
@@ -42,6 +51,13 @@ export interface EvaluatorOutput {
   evidence: string[];
 }
 
+const GOLD_REQUIREMENTS: ReadonlySet<EvaluatorRequirement> = new Set(["case", "gold_evidence", "reference_answer", "key_points"]);
+
+/** The evaluator's verdict basis, declared or derived from what it requires. */
+export function verdictBasisOf(evaluator: Pick<Evaluator, "verdictBasis" | "requires">): "eval_case" | "trace" {
+  return evaluator.verdictBasis ?? (evaluator.requires.some((requirement) => GOLD_REQUIREMENTS.has(requirement)) ? "eval_case" : "trace");
+}
+
 export interface Evaluator {
   id: string;
   version: string;
@@ -50,6 +66,16 @@ export interface Evaluator {
   costClass: CostClass;
   /** How confident a value is: exact rules, or heuristics standing in for a judge. */
   confidence: "deterministic_rule" | "heuristic";
+  /**
+   * What a threshold on this evaluator's metrics compares the answer with:
+   * `eval_case` — the case's gold data (evidence, reference answer, key
+   * points, answerability), so a pass judges the case's quality; `trace` —
+   * only what the trace itself recorded (latency, permissions, citations
+   * being retrieved), a check that can fail a case but whose pass says
+   * nothing about the answer's quality. Default: `eval_case` when `requires`
+   * names a case or gold data, else `trace`.
+   */
+  verdictBasis?: "eval_case" | "trace";
   metrics: readonly MetricDescriptor[];
   evaluate(input: EvaluationInput): EvaluatorOutput;
 }

@@ -17,7 +17,15 @@ function groupByCase(failures: RunSummary["failures"]): Map<string, RunSummary["
 
 export function formatSummary(summary: RunSummary, storedIn: string): string {
   const lines: string[] = [];
-  lines.push(`Run ${summary.runId}: ${summary.cases} cases — ${summary.passed} passed, ${summary.failed} failed${summary.reviewRequired > 0 ? `, ${summary.reviewRequired} for review` : ""}${summary.partial > 0 ? `, ${summary.partial} partial traces` : ""}`);
+  const states = [
+    `${summary.passed} passed`,
+    `${summary.failed} failed`,
+    ...(summary.reviewRequired > 0 ? [`${summary.reviewRequired} need review`] : []),
+    ...(summary.unjudged > 0 ? [`${summary.unjudged} unjudged (measured, no judge: not passes)`] : []),
+    ...(summary.notEvaluated > 0 ? [`${summary.notEvaluated} not evaluated`] : []),
+    ...(summary.partial > 0 ? [`${summary.partial} partial traces`] : []),
+  ];
+  lines.push(`Run ${summary.runId}: ${summary.cases} cases — ${states.join(", ")}`);
   lines.push("");
   lines.push("Metric averages (over cases where the metric applies):");
   const width = Math.max(...summary.metrics.map((metric) => metric.metric.length), 10);
@@ -30,9 +38,9 @@ export function formatSummary(summary: RunSummary, storedIn: string): string {
     const notApplicable = metric.notApplicable > 0 ? `  (${metric.notApplicable} not applicable)` : "";
     lines.push(`    ${metric.metric.padEnd(width)}  ${formatNumber(metric.mean).padStart(8)}  n=${metric.applicable}${notApplicable}`);
   }
-  // Heuristic-judge verdicts do not fail a case: they are listed for review only.
-  const failing = summary.failures.filter((failure) => failure.caseStatus === "failed" && !failure.heuristicJudgement);
-  const review = summary.failures.filter((failure) => failure.heuristicJudgement || failure.caseStatus === "review_required");
+  // Heuristic signals (the heuristic judge, overlap measures' review rules) do not fail a case: they are listed for review only.
+  const failing = summary.failures.filter((failure) => failure.caseStatus === "failed" && !failure.heuristicJudgement && !failure.reviewSignal);
+  const review = summary.failures.filter((failure) => failure.heuristicJudgement || failure.reviewSignal || failure.caseStatus === "review_required");
   lines.push("");
   if (failing.length === 0) lines.push("No failing cases.");
   else {
@@ -54,7 +62,7 @@ export function formatSummary(summary: RunSummary, storedIn: string): string {
   }
   if (review.length > 0) {
     lines.push("");
-    lines.push("For review (flagged by the heuristic judge or an evaluator error):");
+    lines.push("For review (heuristic signals — overlap measures, the heuristic judge — or an evaluator error; not verdicts):");
     for (const [caseId, failures] of groupByCase(review)) lines.push(`  ${caseId}  ${failures.map((failure) => failure.evaluatorId).join(", ")}`);
   }
   lines.push("");

@@ -18,10 +18,12 @@ export interface FailedEvaluation {
   caseId: string;
   evaluatorId: string;
   reason: string;
-  /** The case's verdict: failed, or review_required when only the heuristic judge or errors flagged it. */
+  /** The case's verdict: failed, or review_required when only heuristic signals or errors flagged it. */
   caseStatus: string;
   /** A verdict of the heuristic judge: shown for review, it does not fail a case. */
   heuristicJudgement: boolean;
+  /** A heuristic measure's review signal (Evaluation Result review_required), not a failure. */
+  reviewSignal: boolean;
 }
 
 export interface RunSummary {
@@ -29,7 +31,12 @@ export interface RunSummary {
   cases: number;
   passed: number;
   failed: number;
+  /** Needs review: an evaluator errored or a heuristic signal is against the case. */
   reviewRequired: number;
+  /** Measured, nothing against it, nothing able to judge it did: never counted as passed. */
+  unjudged: number;
+  /** Nothing applied. */
+  notEvaluated: number;
   partial: number;
   metrics: MetricAverage[];
   failures: FailedEvaluation[];
@@ -48,10 +55,11 @@ export async function countCaseResults(connection: ClickHouseConnection, runId: 
 
 export async function readRunSummary(connection: ClickHouseConnection, runId: string): Promise<RunSummary> {
   const database = quoteIdentifier(connection.database);
-  const [counts] = await rows<{ cases: string; passed: string; failed: string; review: string; partial: string }>(
+  const [counts] = await rows<{ cases: string; passed: string; failed: string; review: string; unjudged: string; not_evaluated: string; partial: string }>(
     connection,
     `SELECT count() AS cases, countIf(quality_status = 'passed') AS passed, countIf(quality_status = 'failed') AS failed,
-            countIf(quality_status = 'review_required') AS review, countIf(partial_trace = 1) AS partial
+            countIf(quality_status = 'review_required') AS review, countIf(quality_status = 'unjudged') AS unjudged,
+            countIf(quality_status = 'not_evaluated') AS not_evaluated, countIf(partial_trace = 1) AS partial
      FROM ${database}.case_results FINAL WHERE run_id = {runId:String}`,
     runId,
   );
@@ -62,12 +70,13 @@ export async function readRunSummary(connection: ClickHouseConnection, runId: st
      GROUP BY metric ORDER BY evaluator_id, metric`,
     runId,
   );
-  const failures = await rows<{ case_id: string; evaluator_id: string; reason: string; case_status: string; heuristic: number }>(
+  const failures = await rows<{ case_id: string; evaluator_id: string; reason: string; case_status: string; heuristic: number; review_signal: number }>(
     connection,
     `SELECT evaluation.case_id AS case_id, evaluation.evaluator_id AS evaluator_id, evaluation.reason AS reason, verdict.quality_status AS case_status,
-            startsWith(evaluation.evaluator_id, 'judge.') AND JSONExtractString(evaluation.payload, 'confidence', 'semantics') = 'heuristic' AS heuristic
-     FROM (SELECT case_result_id, case_id, evaluator_id, reason, payload FROM ${database}.evaluation_results FINAL
-           WHERE run_id = {runId:String} AND outcome IN ('failed', 'error')) AS evaluation
+            startsWith(evaluation.evaluator_id, 'judge.') AND JSONExtractString(evaluation.payload, 'confidence', 'semantics') = 'heuristic' AS heuristic,
+            evaluation.outcome NOT IN ('failed', 'error') AS review_signal
+     FROM (SELECT case_result_id, case_id, evaluator_id, reason, payload, outcome FROM ${database}.evaluation_results FINAL
+           WHERE run_id = {runId:String} AND (outcome IN ('failed', 'error') OR review_required = 1)) AS evaluation
      INNER JOIN (SELECT case_result_id, quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String}) AS verdict
      USING case_result_id
      ORDER BY case_id, evaluator_id`,
@@ -79,8 +88,10 @@ export async function readRunSummary(connection: ClickHouseConnection, runId: st
     passed: Number(counts?.passed ?? 0),
     failed: Number(counts?.failed ?? 0),
     reviewRequired: Number(counts?.review ?? 0),
+    unjudged: Number(counts?.unjudged ?? 0),
+    notEvaluated: Number(counts?.not_evaluated ?? 0),
     partial: Number(counts?.partial ?? 0),
     metrics: metrics.map((row) => ({ metric: row.metric, evaluatorId: row.evaluator_id, mean: row.mean === null ? null : Number(row.mean), applicable: Number(row.applicable), notApplicable: Number(row.not_applicable) })),
-    failures: failures.map((row) => ({ caseId: row.case_id, evaluatorId: row.evaluator_id, reason: row.reason, caseStatus: row.case_status, heuristicJudgement: Boolean(Number(row.heuristic)) })),
+    failures: failures.map((row) => ({ caseId: row.case_id, evaluatorId: row.evaluator_id, reason: row.reason, caseStatus: row.case_status, heuristicJudgement: Boolean(Number(row.heuristic)), reviewSignal: Boolean(Number(row.review_signal)) })),
   };
 }

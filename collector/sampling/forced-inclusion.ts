@@ -13,12 +13,18 @@
  * abstention         `rag_observation.abstained` true, or the rule metric
  *                    `abstained` = 1 (rules/answer-abstention.ts);
  * sensitive_data     the rule metric `sensitive_data_in_answer` = 1
- *                    (evaluators/online/sensitive-data-in-answer.ts).
+ *                    (evaluators/online/sensitive-data-in-answer.ts);
+ * heuristic_review   a heuristic signal against the case: a rule result
+ *                    marked review_required (an overlap measure's review
+ *                    rule held, e.g. claims without overlap in the context)
+ *                    or a case whose verdict is review_required — heuristics
+ *                    route traces to the judge, they decide nothing
+ *                    (evaluators/case-verdict.ts).
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 
-export type ForcedReason = "error" | "negative_feedback" | "abstention" | "sensitive_data";
+export type ForcedReason = "error" | "negative_feedback" | "abstention" | "sensitive_data" | "heuristic_review";
 
 const NEGATIVE_WORDS = new Set(["negative", "thumbs_down", "thumbs-down", "thumbsdown", "down", "dislike", "bad", "👎", "-1", "unhelpful", "not_helpful"]);
 
@@ -51,5 +57,6 @@ export function forcedReasons(caseResult: CaseResult, ruleResults: readonly Eval
   if (hasNegativeFeedback(caseResult)) reasons.push("negative_feedback");
   if (observation.abstained === true || metricIsOne(ruleResults, "abstained")) reasons.push("abstention");
   if (metricIsOne(ruleResults, "sensitive_data_in_answer")) reasons.push("sensitive_data");
+  if (caseResult.quality_status === "review_required" || ruleResults.some((result) => result.review_required && result.outcome !== "error")) reasons.push("heuristic_review");
   return reasons;
 }

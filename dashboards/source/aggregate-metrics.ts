@@ -9,8 +9,13 @@
  *   ceil(P × n / 100) of the ascending order;
  * - error and timeout rates as reliability-summary.ts (timeouts first, then
  *   errors: status `failed` or error type system_error / environment_error);
- * - task success as task-success.ts (passed, neither errored nor timed out,
- *   over requests with a verdict);
+ * - task success as task-success.ts (judged passes — quality_status passed —
+ *   neither errored nor timed out, over requests with a verdict or a pending
+ *   one: passed, failed, review_required, errors and timeouts; `unjudged` and
+ *   `not_evaluated` requests are left out, never counted as passes);
+ * - the verdict states (contracts/case-result.ts qualityStatus) as shares of
+ *   all requests: needs review (`review_required`) and unjudged, shown apart
+ *   from passes and failures;
  * - abstention from the `abstained` and `abstention_correct` metrics
  *   (rules/answer-abstention.ts): abstained and correct = true abstention,
  *   abstained and wrong = false abstention, answered and wrong = missed
@@ -111,6 +116,16 @@ function shareOf(name: string, label: string, metric: string, condition: string)
 // reliability-summary.ts: a timeout is never also an error.
 export const IS_TIMEOUT = "(execution_status = 'timeout' OR error_type = 'timeout')";
 export const IS_ERROR = `(NOT ${IS_TIMEOUT} AND (execution_status = 'failed' OR error_type IN ('system_error', 'environment_error')))`;
+/** A verdict, or a pending one (task-success.ts isJudged). */
+export const HAS_VERDICT = "quality_status IN ('passed', 'failed', 'review_required')";
+/** The verdict states in the order the boards show them (contracts/case-result.ts). */
+export const QUALITY_STATES: readonly { status: string; label: string }[] = [
+  { status: "passed", label: "Passed (judged)" },
+  { status: "failed", label: "Failed" },
+  { status: "review_required", label: "Needs review" },
+  { status: "unjudged", label: "Unjudged" },
+  { status: "not_evaluated", label: "Not evaluated" },
+];
 
 /**
  * User feedback as the collector stores it in the Case Result payload:
@@ -146,7 +161,9 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
   shareOf("permission_leak_rate", "Permission leaks", "permission_violation_rate", "value > 0"),
   caseRate("error_rate", "Error rate", IS_ERROR, null),
   caseRate("timeout_rate", "Timeout rate", IS_TIMEOUT, null),
-  caseRate("task_success_rate", "Task success", `quality_status = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`, `quality_status != 'not_evaluated' OR ${IS_ERROR} OR ${IS_TIMEOUT}`),
+  caseRate("task_success_rate", "Task success", `quality_status = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`, `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`),
+  caseRate("review_required_rate", "Needs review", "quality_status = 'review_required'", null),
+  caseRate("unjudged_rate", "Unjudged", "quality_status = 'unjudged'", null),
   caseRate("thumbs_down_rate", "Thumbs down", feedbackOfKind("thumbs", "down"), feedbackOfKind("thumbs")),
   caseRate("handoff_rate", "Handoff rate", feedbackOfKind("handoff"), null),
   meanOf("cost", "Cost per request", "none", "average_cost"),

@@ -3,8 +3,9 @@
  * Evaluation Result per failing case with evaluator_id `root_cause` and a
  * reason `<LABEL>: <explanation>` (seed 004 §十 labels: RETRIEVAL_MISS,
  * HALLUCINATION, …). This board shows the labels over time, their totals, the
- * failure rate, the failing cases, and one trace's stages and evaluations
- * (the cases table links to it).
+ * failure rate, the failing cases, the review queue (requests that need
+ * review: heuristic signals or evaluator errors, not verdicts), and one
+ * trace's stages and evaluations (the cases tables link to it).
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import { dashboardShell } from "./dashboard-shell.js";
@@ -90,6 +91,23 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
     ),
   );
 
+  builder = builder.withRow(row("Review queue")).withPanel(
+    tablePanel(
+      "Review queue",
+      "The latest 500 requests that need review (quality_status review_required): an evaluator errored, or a heuristic signal — a claim-overlap measure's review rule, the heuristic judge — is against the request and no LLM judge has judged it yet. Heuristic signals route requests here and to the judge sample; they are not verdicts.",
+      [
+        `SELECT pending.started_at AS time, pending.run_id AS run_id, pending.case_id AS case_id, pending.service_name AS service,`,
+        `  signals.evaluations AS signals, pending.trace_id AS trace_id`,
+        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND quality_status = 'review_required') AS pending`,
+        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(groupArray(concat(evaluator_id, ': ', reason)), '; ') AS evaluations FROM evaluation_results FINAL WHERE (review_required = 1 OR outcome IN ('failed', 'error')) AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) GROUP BY case_result_id) AS signals ON signals.case_result_id = pending.case_result_id`,
+        "ORDER BY time DESC",
+        "LIMIT 500",
+      ].join("\n"),
+      { width: 24, height: 10 },
+      [{ column: "trace_id", link: { title: "Show this trace's stages", url: `/d/${FAILURES_UID}/failures?var-trace_id=\${__value.raw}&\${__url_time_range}` } }],
+    ),
+  );
+
   const trace = "trace_id = ${trace_id:sqlstring}";
   builder = builder
     .withRow(row("Trace $trace_id"))
@@ -107,7 +125,7 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       tablePanel(
         "Evaluations of the trace",
         "Every evaluator's outcome and reason for the selected trace.",
-        ["SELECT evaluator_id, evaluator_version, outcome, reason", "FROM evaluation_results FINAL", `WHERE ${trace}`, "ORDER BY outcome = 'passed', evaluator_id"].join("\n"),
+        ["SELECT evaluator_id, evaluator_version, outcome, review_required, reason", "FROM evaluation_results FINAL", `WHERE ${trace}`, "ORDER BY outcome IN ('passed', 'measured'), evaluator_id"].join("\n"),
         { width: 14, height: 9 },
       ),
     );

@@ -4,10 +4,10 @@
  * has the numbers over the time range and their course over time.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
-import { aggregateSelect, meanOf, NAMED_AGGREGATES, percentileOf, type AggregateMetric } from "./aggregate-metrics.js";
+import { aggregateSelect, meanOf, NAMED_AGGREGATES, percentileOf, QUALITY_STATES, quoteAlias, SOURCES, type AggregateMetric } from "./aggregate-metrics.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
-import { dashboardScope, sqlList } from "./sql-scope.js";
+import { dashboardScope, sqlList, sqlString } from "./sql-scope.js";
 import { filterVariables } from "./variables.js";
 
 export const RAG_QUALITY_UID = "ragscope-rag-quality";
@@ -193,14 +193,28 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       statPanel(
         "Business: rates over the range",
-        "Task success = requests that passed every evaluation without error or timeout / requests with a verdict; thumbs down = thumbs-down feedback / thumbs feedback; handoff rate = requests handed off to a person / requests.",
+        "Task success = requests judged a pass (by a rule against gold data or an LLM judge) without error or timeout / requests with a verdict (passed, failed, needs review, errors, timeouts) — unjudged requests are not passes and are left out; thumbs down = thumbs-down feedback / thumbs feedback; handoff rate = requests handed off to a person / requests.",
         [overRange(business)],
         "percentunit",
         { width: 24, height: 4 },
       ),
     )
-    .withPanel(timeSeriesPanel("Business over time", "The business rates per time bucket.", overTime(business), "percentunit", { width: 24, height: 8 }));
+    .withPanel(timeSeriesPanel("Business over time", "The business rates per time bucket.", overTime(business), "percentunit", { width: 24, height: 8 }))
+    .withPanel(
+      statPanel(
+        "Verdicts over the range",
+        "Requests per quality_status: passed = judged a pass by something able to judge it (a rule against gold data, an LLM judge); failed; needs review = an evaluator errored or a heuristic signal (claim overlap, the heuristic judge) is against it and no LLM judge has looked yet; unjudged = measured, nothing against it, nothing able to judge it did (online traffic without a judge) — not a pass; not evaluated = nothing applied.",
+        [verdictCountsSql()],
+        "short",
+        { width: 24, height: 4 },
+      ),
+    );
   return builder;
+}
+
+function verdictCountsSql(): string {
+  const columns = QUALITY_STATES.map((state) => `countIf(quality_status = ${sqlString(state.status)}) AS ${quoteAlias(state.label)}`);
+  return [`SELECT ${columns.join(", ")}`, `FROM ${SOURCES.case_results.from(dashboardScope, [])}`].join("\n");
 }
 
 function percentileColumn(percentile: number): string {

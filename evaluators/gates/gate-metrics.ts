@@ -16,7 +16,7 @@ import { noAnswerAccuracy } from "../aggregate/no-answer-accuracy.js";
 import { nearestRankPercentile } from "../aggregate/percentile.js";
 import { qualityScore } from "../aggregate/quality-score.js";
 import { summarizeReliability } from "../aggregate/reliability-summary.js";
-import { summarizeTaskSuccess } from "../aggregate/task-success.js";
+import { isJudged, summarizeTaskSuccess } from "../aggregate/task-success.js";
 import { summarizeUsage } from "../aggregate/usage-summary.js";
 
 export interface GateContext {
@@ -31,8 +31,8 @@ function latencyPercentile(cases: readonly EvaluatedCase[], percentile: number):
 }
 
 function rootCauseRate(cases: readonly EvaluatedCase[], label: string): MetricValue {
-  const judged = cases.filter((evaluated) => evaluated.caseResult.quality_status !== "not_evaluated");
-  if (judged.length === 0) return notApplicable("no case was evaluated");
+  const judged = cases.filter((evaluated) => isJudged(evaluated.caseResult));
+  if (judged.length === 0) return notApplicable("no case has a verdict (nothing able to judge the cases judged them)");
   const labelled = judged.filter((evaluated) => evaluated.evaluationResults.some((result) => result.evaluator_id === "root_cause" && result.reason.startsWith(`${label}:`)));
   return applicable(labelled.length / judged.length);
 }
@@ -41,6 +41,11 @@ function casesWith(cases: readonly EvaluatedCase[], metric: string, predicate: (
   const measured = cases.filter((evaluated) => metricValueOf(evaluated, metric) !== null);
   if (measured.length === 0) return notApplicable(`no case has a value for ${metric}`);
   return applicable(measured.filter((evaluated) => predicate(metricValueOf(evaluated, metric)!)).length / measured.length);
+}
+
+function shareWithStatus(cases: readonly EvaluatedCase[], status: EvaluatedCase["caseResult"]["quality_status"]): MetricValue {
+  if (cases.length === 0) return notApplicable("the run has no case");
+  return applicable(cases.filter((evaluated) => evaluated.caseResult.quality_status === status).length / cases.length);
 }
 
 function compositeOf(cases: readonly EvaluatedCase[]): MetricValue {
@@ -56,7 +61,15 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
   timeout_rate: { description: "requests that timed out / requests", compute: ({ cases }) => summarizeReliability(cases.map((evaluated) => evaluated.caseResult)).timeoutRate },
   average_cost: { description: "mean generation cost per request", compute: ({ cases }) => summarizeUsage(cases.map((evaluated) => evaluated.caseResult)).cost.mean },
   cost_per_success: { description: "total cost / successful tasks (seed §七)", compute: ({ cases }) => summarizeUsage(cases.map((evaluated) => evaluated.caseResult)).costPerSuccessfulTask },
-  task_success_rate: { description: "cases that passed / cases evaluated", compute: ({ cases }) => summarizeTaskSuccess(cases.map((evaluated) => evaluated.caseResult)).rate },
+  task_success_rate: { description: "cases judged a pass / cases with a verdict (unjudged cases are left out, never counted as passes)", compute: ({ cases }) => summarizeTaskSuccess(cases.map((evaluated) => evaluated.caseResult)).rate },
+  review_required_rate: {
+    description: "cases that need review (an evaluator errored, or a heuristic signal is against them and no LLM judge has judged them) / cases",
+    compute: ({ cases }) => shareWithStatus(cases, "review_required"),
+  },
+  unjudged_rate: {
+    description: "cases measured but judged by nothing able to judge them (not passes) / cases",
+    compute: ({ cases }) => shareWithStatus(cases, "unjudged"),
+  },
   no_answer_accuracy: { description: "unanswerable cases on which the system abstained / unanswerable cases", compute: ({ cases }) => noAnswerAccuracy(cases).value },
   hallucination_rate: { description: "cases whose primary root cause is HALLUCINATION / cases evaluated", compute: ({ cases }) => rootCauseRate(cases, "HALLUCINATION") },
   permission_leak_rate: {

@@ -12,12 +12,19 @@
  * 2. facts: every number (with its unit), date and entity the claim states is
  *    stated in the context too (text/fact-mentions.ts, fact-agreement.ts). A
  *    changed number is the classic hallucination, and its words alone match.
+ *    A claim may be less precise than its source: a claim's date is stated
+ *    when a context date has every component the claim names ("September
+ *    1933" and "1933年" are stated by "September 1, 1933"), and a bare year
+ *    ("in 1933": a whole number from 1000 to 2999 without a unit; "1933年" is
+ *    read as a date already) is stated by a context date of that year.
  * A sentence with fewer than MIN_CLAIM_UNITS (2) distinct content units and
  * no fact ("好的。", "可以。", "Yes.") is not a claim: nothing in it can be
  * checked against a context.
  */
-import { dateIsStated, numberIsStated } from "../text/fact-agreement.js";
+import type { DateMention } from "../text/date-mentions.js";
+import { numberIsStated } from "../text/fact-agreement.js";
 import { extractFacts, type FactMentions } from "../text/fact-mentions.js";
+import type { NumberMention } from "../text/number-mentions.js";
 import { compactText } from "../text/normalize-text.js";
 import { unitRecall, unitSet } from "./content-units.js";
 
@@ -44,6 +51,26 @@ export function prepareSupportContext(context: string): SupportContext {
   return { units: unitSet(context), facts: extractFacts(context), compact: compactText(context) };
 }
 
+/** Every component the claim's date names (year, month, day) equals the context date's. */
+function dateIsSupported(claim: DateMention, context: FactMentions): boolean {
+  return context.dates.some(
+    (stated) =>
+      (claim.year === null || claim.year === stated.year) &&
+      (claim.month === null || claim.month === stated.month) &&
+      (claim.day === null || claim.day === stated.day),
+  );
+}
+
+/** A whole number that reads as a year: 1000–2999 without a unit. */
+function readsAsYear(mention: Pick<NumberMention, "value" | "unit">): boolean {
+  return Number.isInteger(mention.value) && mention.value >= 1000 && mention.value <= 2999 && mention.unit === null;
+}
+
+function numberIsSupported(claim: NumberMention, context: FactMentions): boolean {
+  if (numberIsStated(claim, context)) return true;
+  return readsAsYear(claim) && context.dates.some((stated) => stated.year === claim.value);
+}
+
 /** Null when the text is no claim (nothing to check). */
 export function checkClaim(claim: string, context: SupportContext): ClaimVerdict | null {
   const words = unitRecall(claim, context.units);
@@ -51,8 +78,8 @@ export function checkClaim(claim: string, context: SupportContext): ClaimVerdict
   const factCount = facts.numbers.length + facts.dates.length + facts.entities.length;
   if (words.found.length + words.missing.length < MIN_CLAIM_UNITS && factCount === 0) return null;
   const missingFacts = [
-    ...facts.numbers.filter((mention) => !numberIsStated(mention, context.facts)).map((mention) => mention.text.trim()),
-    ...facts.dates.filter((mention) => !dateIsStated(mention, context.facts)).map((mention) => mention.text.trim()),
+    ...facts.numbers.filter((mention) => !numberIsSupported(mention, context.facts)).map((mention) => mention.text.trim()),
+    ...facts.dates.filter((mention) => !dateIsSupported(mention, context.facts)).map((mention) => mention.text.trim()),
     ...facts.entities.filter((mention) => compactText(mention.name) !== "" && !context.compact.includes(compactText(mention.name))).map((mention) => mention.name),
   ];
   const wordsSupported = words.recall === null || words.recall >= CLAIM_SUPPORT_THRESHOLD;

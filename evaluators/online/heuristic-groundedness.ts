@@ -1,48 +1,58 @@
 /**
- * Heuristic groundedness (issue 6 "Reference-free metrics on every trace"; the
- * rule-based stand-in for faithfulness, seed 004 §五.3): the answer is split
- * into claims (split-claims.ts, Chinese 。！？ included), each claim is checked
- * against what the generator saw (generator-context.ts) by content words,
- * numbers, dates and entities (claim-support.ts), and
+ * Claim overlap with the context — a heuristic overlap measure, stored under
+ * the stable metric key `heuristic_groundedness` (issue 6 "Reference-free
+ * metrics on every trace"). The answer is split into claims
+ * (text/answer-sentences.ts: sentences cut at clause breaks; preambles and
+ * pieces that abstain are set aside, the rest is still checked), each claim's
+ * content words, numbers, dates and entities are looked up in what the
+ * generator saw (generator-context.ts, claim-support.ts), and
  *
- *   heuristic_groundedness = supported claims / claims.
+ *   heuristic_groundedness = claims whose words and facts overlap the context / claims.
  *
- * The unsupported claims are listed in the reason. Its confidence semantics
- * is "heuristic": it approximates what the LLM judge's faithfulness measures,
- * and overlap of words is not entailment (a negation flipped in a long sentence
- * can still pass). Not applicable — never 0 and never NaN — when there is no
- * answer, the answer abstained (nothing is claimed), no context text was
- * recorded, or the answer holds no checkable claim.
+ * What it is not: a verdict. Word overlap is not entailment — on
+ * human-labelled hallucination data it separates faithful from unfaithful
+ * answers no better than answer length (balanced accuracy ≈ 0.57), and a
+ * negation flipped in a long sentence still overlaps. So it has no threshold
+ * (outcome `measured`, never a pass) and a review rule instead: any claim
+ * without overlap ("< 1") marks the result review_required, which forces the
+ * trace into the judge sample and puts the case in the review queue
+ * (evaluators/case-verdict.ts). The claims without overlap are listed in the
+ * reason for the reviewer.
+ *
+ * Not applicable — never 0 and never NaN — when there is no answer, no
+ * context text was recorded, or the answer holds no checkable claim (for
+ * instance when it only abstains).
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
-import { decideAbstention } from "../rules/answer-abstention.js";
+import { answerClaims } from "../text/answer-sentences.js";
 import { checkClaim, prepareSupportContext, type ClaimVerdict } from "./claim-support.js";
 import { generatorContext } from "./generator-context.js";
-import { splitClaims } from "./split-claims.js";
 
 const metrics: MetricDescriptor[] = [
   {
     name: "heuristic_groundedness",
-    description: "answer claims (sentences) whose content words, numbers and entities are found in the context / claims",
+    description: "claim overlap (heuristic, routes to the judge, not a verdict): answer claims whose content words, numbers, dates and entities are found in the context / claims",
     range: [0, 1],
     direction: "higher_is_better",
     defaultThreshold: null,
+    reviewWhen: "< 1",
   },
 ];
 
 export interface GroundednessAssessment {
   verdicts: ClaimVerdict[];
   unsupported: string[];
+  /** Pieces set aside as abstentions (they claim nothing). */
+  abstentions: string[];
 }
 
 /** Claim verdicts of an answer against a context text. */
 export function assessGroundedness(answer: string, context: string): GroundednessAssessment {
   const prepared = prepareSupportContext(context);
-  const verdicts = splitClaims(answer)
-    .map((claim) => checkClaim(claim, prepared))
-    .filter((verdict): verdict is ClaimVerdict => verdict !== null);
-  return { verdicts, unsupported: verdicts.filter((verdict) => !verdict.supported).map((verdict) => verdict.claim) };
+  const { claims, abstentions } = answerClaims(answer);
+  const verdicts = claims.map((claim) => checkClaim(claim, prepared)).filter((verdict): verdict is ClaimVerdict => verdict !== null);
+  return { verdicts, unsupported: verdicts.filter((verdict) => !verdict.supported).map((verdict) => verdict.claim), abstentions };
 }
 
 function notApplicableOutput(reason: string) {
@@ -51,8 +61,8 @@ function notApplicableOutput(reason: string) {
 
 export const heuristicGroundednessEvaluator: Evaluator = {
   id: "online.groundedness",
-  version: "1",
-  description: "Heuristic groundedness: share of the answer's sentences whose words, numbers and entities the context contains",
+  version: "2",
+  description: "Claim overlap with the context (heuristic overlap measure): share of the answer's claims whose words, numbers, dates and entities the context contains; routes traces to the judge and review, decides no verdict",
   requires: [],
   costClass: "rule",
   confidence: "heuristic",
@@ -60,11 +70,10 @@ export const heuristicGroundednessEvaluator: Evaluator = {
   evaluate({ caseResult }) {
     const answer = caseResult.output;
     if (answer === null || answer.trim() === "") return notApplicableOutput("the trace recorded no answer");
-    if (decideAbstention(caseResult.rag_observation.abstained, answer)?.abstained === true) return notApplicableOutput("the answer abstained: it claims nothing to ground");
     const context = generatorContext(caseResult);
     if (context === null) return notApplicableOutput("the trace recorded no context text");
-    const { verdicts, unsupported } = assessGroundedness(answer, context.text);
-    if (verdicts.length === 0) return notApplicableOutput("the answer holds no checkable claim");
+    const { verdicts, unsupported, abstentions } = assessGroundedness(answer, context.text);
+    if (verdicts.length === 0) return notApplicableOutput(abstentions.length > 0 ? "the answer abstained: it claims nothing to check" : "the answer holds no checkable claim");
     const supported = verdicts.length - unsupported.length;
     const details = verdicts
       .filter((verdict) => !verdict.supported)
@@ -73,8 +82,8 @@ export const heuristicGroundednessEvaluator: Evaluator = {
       values: { heuristic_groundedness: applicable(supported / verdicts.length) },
       reason:
         unsupported.length === 0
-          ? `all ${verdicts.length} claims are supported by the ${context.source.replace("_", " ")}`
-          : `${supported} of ${verdicts.length} claims supported by the ${context.source.replace("_", " ")}; unsupported claims: ${details.join("; ")}`,
+          ? `all ${verdicts.length} claims overlap the ${context.source.replace("_", " ")} (heuristic overlap, not entailment)`
+          : `${supported} of ${verdicts.length} claims overlap the ${context.source.replace("_", " ")} (heuristic overlap, not entailment); claims without overlap: ${details.join("; ")}`,
       evidence: context.chunks.map((chunk) => chunk.chunk_id),
     };
   },

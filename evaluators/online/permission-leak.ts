@@ -16,6 +16,10 @@
  *   — else 0. Averaged over requests it is the share of requests that leaked.
  *   Not applicable when no packed or cited chunk could be judged.
  *
+ * "Not available" (both not applicable, never 0): no packed or cited chunk
+ * was found denied, but some carry ACLs and the trace records no principal
+ * groups to check them against (retrieval-access-control.ts aclNotAvailable).
+ *
  * Another tenant's chunk is named as such in the reason (cross-tenant leak).
  * Any leak fails the case ("= 0", 一票否决).
  */
@@ -23,7 +27,7 @@ import type { RetrievedChunk } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { chunkLookup, packedChunks } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
-import { accessVerdict, isDenied, principalOf, type AccessVerdict, type Principal } from "../rules/retrieval-access-control.js";
+import { accessVerdict, aclNotAvailable, aclNotAvailableReason, isDenied, principalOf, type AccessVerdict, type Principal } from "../rules/retrieval-access-control.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "cited_permission_violation_rate", description: "cited chunks the principal may not read (ACL or another tenant) / cited chunks whose access could be judged", range: [0, 1], direction: "lower_is_better", defaultThreshold: "= 0" },
@@ -65,13 +69,19 @@ export const permissionLeakEvaluator: Evaluator = {
     for (const chunk of [...packed, ...cited]) if (!reached.has(chunk.chunk_id)) reached.set(chunk.chunk_id, chunk);
     const reachedJudged = judge([...reached.values()], principal);
 
+    const leaked = reachedJudged.filter((entry) => isDenied(entry.verdict));
+    const unchecked = aclNotAvailable([...reached.values()], principal);
+    if (leaked.length === 0 && unchecked.length > 0) {
+      const reason = aclNotAvailableReason(unchecked, "packed or cited");
+      return { values: { cited_permission_violation_rate: notApplicable(reason), permission_leak_rate: notApplicable(reason) }, reason, evidence: [] };
+    }
+
     let citedRate: MetricValue;
     if (citations === null) citedRate = notApplicable("the trace recorded no citation stage");
     else if (citations.length === 0) citedRate = notApplicable("the answer cites nothing");
     else if (citedJudged.length === 0) citedRate = notApplicable("no cited chunk's access could be judged (no ACL or tenant, or no principal)");
     else citedRate = applicable(citedJudged.filter((entry) => isDenied(entry.verdict)).length / citedJudged.length);
 
-    const leaked = reachedJudged.filter((entry) => isDenied(entry.verdict));
     const leakRate: MetricValue =
       reachedJudged.length === 0 ? notApplicable("no packed or cited chunk's access could be judged (no ACL or tenant, or no principal)") : applicable(leaked.length > 0 ? 1 : 0);
 

@@ -55,6 +55,8 @@ export const answerAbstentionEvaluator: Evaluator = {
   requires: [],
   costClass: "rule",
   confidence: "heuristic",
+  // abstention_correct, the only metric with a threshold, needs the case's `answerable`.
+  verdictBasis: "eval_case",
   metrics,
   evaluate({ caseResult, evalCase }) {
     const decision = decideAbstention(caseResult.rag_observation.abstained, caseResult.output);

@@ -4,7 +4,8 @@
  *
  * The trace records which chunks the answer cites, not which sentence cites
  * which chunk, so the sentence-to-citation link is a heuristic. A sentence
- * (citation-answer-sentences.ts splits them) carries a citation when
+ * (text/answer-sentences.ts splits them; a preamble such as "Here is the
+ * summary:" states nothing and is not counted) carries a citation when
  * 1. it holds a citation marker ([1], [^1], 【…】, [来源: …]), or
  * 2. it names a cited chunk id, or
  * 3. at least CITED_OVERLAP of its token bigrams are in the text of one cited
@@ -15,7 +16,7 @@
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
-import { claimText, splitAnswerSentences } from "./citation-answer-sentences.js";
+import { splitSentences } from "../text/answer-sentences.js";
 import { citedChunks } from "./citation-evidence.js";
 import { overlapShare } from "./context-text-overlap.js";
 
@@ -36,7 +37,7 @@ export const citationCoverageEvaluator: Evaluator = {
   evaluate({ caseResult }) {
     const observation = caseResult.rag_observation;
     const cited = citedChunks(caseResult);
-    const sentences = splitAnswerSentences(caseResult.output ?? "");
+    const sentences = splitSentences(caseResult.output ?? "").filter((sentence) => !sentence.preamble);
     const missing = cited === null ? "the trace recorded no citation stage" : observation.abstained === true ? "the answer abstained" : sentences.length === 0 ? "the answer has no sentence" : null;
     if (missing !== null || cited === null) return { values: { citation_coverage: notApplicable(missing ?? "") }, reason: `not applicable: ${missing}`, evidence: [] };
     const linkedChunks = new Set<string>();
@@ -44,7 +45,7 @@ export const citationCoverageEvaluator: Evaluator = {
     for (const sentence of sentences) {
       if (sentence.markers.length > 0) continue;
       const named = cited.find((chunk) => sentence.text.includes(chunk.chunk_id));
-      const restated = named ?? cited.find((chunk) => chunk.text !== null && (overlapShare(claimText(sentence), chunk.text) ?? 0) >= CITED_OVERLAP);
+      const restated = named ?? cited.find((chunk) => chunk.text !== null && (overlapShare(sentence.claim, chunk.text) ?? 0) >= CITED_OVERLAP);
       if (restated) linkedChunks.add(restated.chunk_id);
       else uncovered.push(sentence.text);
     }

@@ -16,6 +16,14 @@
  * 4. allowed when the ACL names one of the groups, or when the tenants were
  *    compared and matched and there is no ACL;
  * 5. unknown otherwise: nothing to compare, so nothing to count.
+ *
+ * "Not available" (aclNotAvailable): when chunks carry ACLs but the request
+ * recorded no principal groups, the ACLs cannot be checked. A check that
+ * found no denied chunk then has not shown that nothing leaked — it reports
+ * "not available" (not applicable, with how to record the groups: the SDK's
+ * `traceRequest({ principalGroups })`, attribute `ragscope.principal_groups`),
+ * never "passed" or 0 % leaks. A denied chunk found anyway (another tenant's)
+ * is still a violation.
  */
 import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
@@ -49,6 +57,21 @@ export function accessVerdict(chunk: Pick<RetrievedChunk, "acl" | "tenant_id">, 
     return chunk.acl.some((group) => principal.groups!.includes(group)) ? "allowed" : "denied_acl";
   }
   return tenantsCompared ? "allowed" : "unknown";
+}
+
+/** How to make the ACL check possible, for reasons shown to users. */
+export const RECORD_PRINCIPAL_GROUPS =
+  "record the requesting principal's groups: traceRequest({ principalGroups: user.groups }, …) in the SDK, or the span attribute ragscope.principal_groups";
+
+/** Chunks whose ACL cannot be checked because the principal's groups are unknown. */
+export function aclNotAvailable(chunks: readonly Pick<RetrievedChunk, "chunk_id" | "acl" | "tenant_id">[], principal: Principal): string[] {
+  if (principal.groups !== null) return [];
+  return chunks.filter((chunk) => chunk.acl !== null && chunk.acl.length > 0 && accessVerdict(chunk, principal) === "unknown").map((chunk) => chunk.chunk_id);
+}
+
+/** The "not available" reason for chunks with unchecked ACLs. */
+export function aclNotAvailableReason(chunkIds: readonly string[], where: string): string {
+  return `not available: ${chunkIds.length} ${where} chunk(s) carry ACLs (${chunkIds.slice(0, 5).join(", ")}${chunkIds.length > 5 ? ", …" : ""}) but the trace records no principal groups, so no leak can be ruled out; ${RECORD_PRINCIPAL_GROUPS}`;
 }
 
 export function isDenied(verdict: AccessVerdict): boolean {

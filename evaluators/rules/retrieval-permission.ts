@@ -4,14 +4,17 @@
  * not read — another tenant's chunks, or an ACL none of the principal's groups
  * satisfies — / retrieved chunks whose access could be judged
  * (retrieval-access-control.ts has the rule). Not applicable when no chunk
- * could be judged (no ACL, no tenant, or no principal information).
+ * could be judged (no ACL, no tenant, or no principal information), and "not
+ * available" (not applicable, never 0) when no chunk was found denied but some
+ * carry ACLs the request's unrecorded principal groups cannot be checked
+ * against.
  *
  * Any violation fails the case ("= 0"): a permission leak is a veto, never
  * averaged away (seed 004 §十三 "一票否决").
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
-import { accessVerdict, isDenied, principalOf } from "./retrieval-access-control.js";
+import { accessVerdict, aclNotAvailable, aclNotAvailableReason, isDenied, principalOf } from "./retrieval-access-control.js";
 
 const metrics: MetricDescriptor[] = [
   {
@@ -41,6 +44,11 @@ export const retrievalPermissionEvaluator: Evaluator = {
       return { values: { permission_violation_rate: notApplicable(reason) }, reason: `not applicable: ${reason}`, evidence: [] };
     }
     const denied = judged.filter((entry) => isDenied(entry.verdict));
+    const unchecked = aclNotAvailable(chunks, principal);
+    if (denied.length === 0 && unchecked.length > 0) {
+      const reason = aclNotAvailableReason(unchecked, "retrieved");
+      return { values: { permission_violation_rate: notApplicable(reason) }, reason, evidence: [] };
+    }
     const reason =
       denied.length === 0
         ? `all ${judged.length} judged chunks are readable by the principal`

@@ -38,7 +38,8 @@ export const ENGLISH_ABSTENTION_PHRASES: readonly string[] = [
   "the context does not", "the context doesn't", "the provided context does not", "the provided documents do not",
   "documents do not answer", "documents don't answer", "documents do not mention", "documents don't mention",
   "documents do not say", "documents don't say", "documents do not cover", "documents don't cover",
-  "context does not mention", "context doesn't mention", "does not answer this question", "do not answer this question",
+  "context does not mention", "context doesn't mention",
+  "passage does not mention", "passage doesn't mention", "passage does not say", "passage doesn't say", "passage does not specify", "passage doesn't specify", "does not answer this question", "do not answer this question",
   "does not contain information", "doesn't contain information", "do not contain information", "not mentioned in the", "no answer to",
 ];
 

@@ -110,6 +110,8 @@ describe("the demo, end to end on the embedded default", () => {
     const passing = path.join(dataDir, "passing-gates.yaml");
     await writeFile(passing, 'retrieval:\n  recall_at_5: ">= 0.9"\nperformance:\n  error_rate: "<= 0.01"\n');
     assert.equal(await gateCommand({ run: RUN_ID, gates: passing, dataDir }, {}, capture), GateExit.passed, lines.join("\n"));
+    // The case verdicts are shown apart: unjudged cases are not counted as passes.
+    assert.match(lines.at(-1)!, /Case verdicts: \d+ passed \(judged\), \d+ failed, \d+ need review, \d+ unjudged, \d+ not evaluated/);
     const strict = path.join(dataDir, "strict-gates.yaml");
     await writeFile(strict, 'generation:\n  citation_accuracy: ">= 0.95"\n');
     assert.equal(await gateCommand({ run: RUN_ID, gates: strict, dataDir }, {}, capture), GateExit.failed);

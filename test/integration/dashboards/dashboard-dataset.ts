@@ -145,12 +145,22 @@ function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
       evaluatedAt,
     ),
   ];
+  // Online traffic (no case) carries the claim-overlap measure: a measurement whose review rule flags low overlap.
+  const online = spec.caseId === "";
+  const reviewSignal = online && q < 0.5;
+  if (online) {
+    results.push({
+      ...evaluation(caseResultId, "online.groundedness", { heuristic_groundedness: reviewSignal ? 0.5 : 1 }, "measured", reviewSignal ? "needs review (heuristic signal, not a verdict): heuristic_groundedness = 0.5 (review when < 1)" : "all claims overlap the context", evaluatedAt),
+      confidence: { value: 0.5, semantics: "heuristic" },
+      review_required: reviewSignal,
+    });
+  }
   const failed = results.some((result) => result.outcome === "failed");
   if (failed) {
     const label = ROOT_CAUSES[spec.index % ROOT_CAUSES.length]!;
     results.push(evaluation(caseResultId, "root_cause", {}, "failed", `${label}: primary cause attributed from the failing evaluations`, evaluatedAt));
   }
-  const qualityStatus = failed ? "failed" : "passed";
+  const qualityStatus = failed ? "failed" : reviewSignal ? "review_required" : "passed";
   return { caseResult: { ...caseResult, quality_status: qualityStatus }, evaluationResults: results };
 }
 

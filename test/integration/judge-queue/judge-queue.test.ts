@@ -46,7 +46,9 @@ function ruleEvaluations(count: number, prefix: string): CaseEvaluation[] {
       // Distinct questions and answers: the judge cache is keyed by what the judge sees, not by trace.
       query: `年假有几天？（第${index + 1}位员工）`,
       output: `员工每年享有10天年假，第${index + 1}位员工也一样。`,
-      retrieved: [{ chunk_id: "leave_1", text: "员工每年享有10天年假，入职满一年后生效。" }],
+      // The context states the answer's every claim: no heuristic review signal forces the trace
+      // into the sample (forced-inclusion.ts), so only the rate chooses.
+      retrieved: [{ chunk_id: "leave_1", text: `员工每年享有10天年假，入职满一年后生效，第${index + 1}位员工也一样。` }],
       contextChunkIds: ["leave_1"],
     });
     return evaluateCaseResult(registry, caseResult, null, "2026-07-08T10:00:00.000Z");

@@ -50,10 +50,17 @@ describe("rule evaluators on the seed's example", () => {
     assert.match(context.reason, /^context_recall = 0 \(needs >= 1\)/);
   });
 
-  test("a rubric threshold overrides a metric's default", () => {
+  test("a rubric threshold overrides a metric's default; the answer's claims without overlap still send the case to review", () => {
     const lenient = { ...evalCase, rubric: { context_recall: ">= 0", citation_accuracy: ">= 0" } };
     const evaluation = evaluateCaseResult(createDefaultRegistry(), caseResult, lenient, "2026-07-08T09:32:01Z");
-    assert.equal(evaluation.caseResult.quality_status, "passed");
+    const byId = Object.fromEntries(evaluation.evaluationResults.map((result) => [result.evaluator_id, result]));
+    assert.equal(byId["context.coverage"]!.outcome, "passed");
+    assert.equal(byId["citation.accuracy"]!.outcome, "passed");
+    // The seed's answer ("积分不会受影响…") shares no content word with its context: the
+    // overlap measure is a signal against the case, not a verdict — needs review, not passed.
+    assert.equal(byId["online.groundedness"]!.outcome, "measured");
+    assert.equal(byId["online.groundedness"]!.review_required, true);
+    assert.equal(evaluation.caseResult.quality_status, "review_required");
   });
 });
 

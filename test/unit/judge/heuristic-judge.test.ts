@@ -5,7 +5,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
-import { splitClaims } from "../../../evaluators/judge/heuristic-support.js";
+import { splitClaims } from "../../../evaluators/text/answer-sentences.js";
 import type { JudgeMetric, JudgeOutcome } from "../../../evaluators/judge/judge.js";
 import { buildCase, buildCaseResult } from "../../support/case-results.js";
 

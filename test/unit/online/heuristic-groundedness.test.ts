@@ -12,7 +12,7 @@ import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js"
 import { EvaluatorRegistry } from "../../../evaluators/evaluator-registry.js";
 import { contentUnits } from "../../../evaluators/online/content-units.js";
 import { assessGroundedness, heuristicGroundednessEvaluator } from "../../../evaluators/online/heuristic-groundedness.js";
-import { splitClaims } from "../../../evaluators/online/split-claims.js";
+import { splitClaims } from "../../../evaluators/text/answer-sentences.js";
 import { onlineCaseResult } from "../../support/online-case-results.js";
 
 describe("claims and content units", () => {
@@ -71,7 +71,7 @@ describe("heuristic groundedness", () => {
       evalCase: null,
     });
     assert.deepEqual(output.values.heuristic_groundedness, { applicable: true, value: 1 / 3 });
-    assert.match(output.reason, /1 of 3 claims supported/);
+    assert.match(output.reason, /1 of 3 claims overlap the context/);
     assert.match(output.reason, /"Unused leave can be cashed out"/);
     assert.match(output.reason, /"Refunds arrive within 7 days" \(not in the context: 7 days\)/);
   });
@@ -91,6 +91,8 @@ describe("heuristic groundedness", () => {
     const { evaluationResults } = evaluateCaseResult(registry, onlineCaseResult({ output: "年假需提前三天申请。", context: "年假需提前三天申请。" }), null, "2026-07-08T10:00:00.000Z");
     assert.equal(evaluationResults[0]!.confidence.semantics, "heuristic");
     assert.deepEqual(evaluationResults[0]!.metric_values, { heuristic_groundedness: 1 });
-    assert.equal(evaluationResults[0]!.outcome, "passed");
+    // No threshold: a measurement, never a pass; every claim overlaps, so no review signal.
+    assert.equal(evaluationResults[0]!.outcome, "measured");
+    assert.equal(evaluationResults[0]!.review_required, false);
   });
 });

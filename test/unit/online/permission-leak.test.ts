@@ -4,7 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
+import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
 import { permissionLeakEvaluator } from "../../../evaluators/online/permission-leak.js";
+import { retrievalPermissionEvaluator } from "../../../evaluators/rules/retrieval-permission.js";
 import { onlineCaseResult } from "../../support/online-case-results.js";
 
 const retrieved = [
@@ -44,5 +47,46 @@ describe("permission leak", () => {
     });
     assert.equal(output.values.cited_permission_violation_rate!.applicable, false);
     assert.equal(output.values.permission_leak_rate!.applicable, false);
+  });
+
+  describe("chunks carry ACLs but the trace records no principal groups: not available, never passed or 0 % leaks", () => {
+    // Same tenant everywhere: public_1 (acl []) is readable, staff_doc and hr_only (acl) cannot be checked.
+    const sameTenant = retrieved.filter((chunk) => chunk.tenant_id === "acme");
+    const caseResult = onlineCaseResult({ retrieved: sameTenant, tenantId: "acme", contextChunkIds: ["public_1", "staff_doc"], citations: ["staff_doc"] });
+
+    test("permission leak: both metrics not applicable, the reason says not available and how to record the groups", () => {
+      const output = permissionLeakEvaluator.evaluate({ caseResult, evalCase: null });
+      assert.equal(output.values.permission_leak_rate!.applicable, false);
+      assert.equal(output.values.cited_permission_violation_rate!.applicable, false);
+      assert.match(output.reason, /^not available: 1 packed or cited chunk\(s\) carry ACLs \(staff_doc\)/);
+      assert.match(output.reason, /principalGroups/);
+    });
+
+    test("retrieval permission: not applicable with the same reason, not a 0 violation rate", () => {
+      const output = retrievalPermissionEvaluator.evaluate({ caseResult, evalCase: null });
+      assert.equal(output.values.permission_violation_rate!.applicable, false);
+      assert.match(output.reason, /^not available: 2 retrieved chunk\(s\) carry ACLs \(hr_only, staff_doc\)/);
+    });
+
+    test("stored: outcome not_applicable (not passed), no value, and the case is not passed", () => {
+      const evaluation = evaluateCaseResult(createDefaultRegistry(), caseResult, null, "2026-07-08T10:00:00.000Z");
+      for (const id of ["online.permission_leak", "retrieval.permission"]) {
+        const result = evaluation.evaluationResults.find((item) => item.evaluator_id === id)!;
+        assert.equal(result.outcome, "not_applicable", id);
+        assert.ok(Object.values(result.metric_values).every((value) => value === null), id);
+        assert.match(result.reason, /not available/, id);
+      }
+      assert.notEqual(evaluation.caseResult.quality_status, "passed");
+    });
+
+    test("with the groups recorded the same trace is checked: 0 leaks for a staff member", () => {
+      const checked = onlineCaseResult({ retrieved: sameTenant, tenantId: "acme", principalGroups: ["staff"], contextChunkIds: ["public_1", "staff_doc"], citations: ["staff_doc"] });
+      assert.deepEqual(permissionLeakEvaluator.evaluate({ caseResult: checked, evalCase: null }).values.permission_leak_rate, { applicable: true, value: 0 });
+    });
+
+    test("a chunk of another tenant is still a leak without the groups", () => {
+      const leaking = onlineCaseResult({ retrieved, tenantId: "acme", contextChunkIds: ["staff_doc", "other_tenant"], citations: [] });
+      assert.deepEqual(permissionLeakEvaluator.evaluate({ caseResult: leaking, evalCase: null }).values.permission_leak_rate, { applicable: true, value: 1 });
+    });
   });
 });

@@ -44,13 +44,14 @@ describe("reference-free metrics on empty traces", () => {
     });
   }
 
-  test("groundedness: an abstention, and an answer without a checkable claim, are not applicable", () => {
+  test("groundedness: an abstention, and an answer without a checkable claim, are not applicable; an abstention flag does not hide claims", () => {
     const context = "年假需提前三天申请。";
     for (const output of ["资料中没有相关信息，无法回答。", "好的。", "Yes."]) {
       const value = heuristicGroundednessEvaluator.evaluate({ caseResult: onlineCaseResult({ output, context }), evalCase: null }).values.heuristic_groundedness!;
       assert.equal(value.applicable, false, output);
     }
+    // The trace flags an abstention, but the answer still asserts something: it is checked.
     const flagged = heuristicGroundednessEvaluator.evaluate({ caseResult: onlineCaseResult({ output: "年假可以折现。", context, abstained: true }), evalCase: null });
-    assert.equal(flagged.values.heuristic_groundedness!.applicable, false);
+    assert.equal(flagged.values.heuristic_groundedness!.applicable, true);
   });
 });

@@ -115,7 +115,7 @@ describe("deterministic sampling by trace id", () => {
     assert.ok([...five].every((traceId) => ten.has(traceId)));
   });
 
-  test("forced cases are always in: errors, negative feedback, abstentions, sensitive-data hits", () => {
+  test("forced cases are always in: errors, negative feedback, abstentions, sensitive-data hits, heuristic review signals", () => {
     const sampler = new TraceSampler({ rates: { ...TEN_PERCENT, defaultRate: 0 } });
     const forced = [
       [evaluation({ traceId: ids[0]!, status: "failed" }), ["error"]],
@@ -134,6 +134,12 @@ describe("deterministic sampling by trace id", () => {
     for (const item of [evaluation({ traceId: ids[6]!, feedback: { value: "up" } }), evaluation({ traceId: ids[7]! }, { abstained: 0, sensitive_data_in_answer: 0 })]) {
       assert.equal(sampler.decide(item).sampled, false);
     }
+    // A heuristic signal against the case (an overlap measure's review rule held) routes it to the judge.
+    const flagged = evaluation({ traceId: ids[8]! }, { heuristic_groundedness: 0 });
+    flagged.evaluationResults[0] = { ...flagged.evaluationResults[0]!, outcome: "measured", review_required: true };
+    assert.deepEqual(sampler.decide(flagged).forced, ["heuristic_review"]);
+    const needsReview = evaluation({ traceId: ids[9]! });
+    assert.deepEqual(sampler.decide({ ...needsReview, caseResult: { ...needsReview.caseResult, quality_status: "review_required" } }).forced, ["heuristic_review"]);
     // Among 10,000 traces at 10 %, every forced one is in, whatever its draw.
     const withForced = new TraceSampler({ rates: TEN_PERCENT });
     const forcedIds = new Set(ids.filter((_, index) => index % 97 === 0));

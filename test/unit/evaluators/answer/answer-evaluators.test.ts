@@ -25,7 +25,7 @@ const close = (actual: number | null | undefined, expected: number) => assert.ok
 describe("answer.reference_match", () => {
   const evalCase = buildCase({ reference_answer: "部分退款后，会员积分按实际保留金额重新计算。" });
 
-  test("a near-identical Chinese answer scores high, not 0, and is not failed (no default threshold)", () => {
+  test("a near-identical Chinese answer scores high, not 0, and is a measurement (no default threshold): neither passed nor failed", () => {
     const result = resultOf("answer.reference_match", buildCaseResult({ output: "部分退款后，会员积分会按保留金额重新计算" }), evalCase);
     // Reference tokens: 部分退款后会员积分按实际保留金额重新计算 (20); answer: 部分退款后会员积分会按保留金额重新计算 (19).
     // Overlap 18 (all but 会 on one side, 实 际 on the other): F1 = 2·18 / (19 + 20) = 36/39.
@@ -34,7 +34,7 @@ describe("answer.reference_match", () => {
     close(result.metric_values.rouge_l, 36 / 39);
     assert.equal(result.metric_values.exact_match, 0);
     assert.ok((result.metric_values.bleu ?? 0) > 0.5);
-    assert.equal(result.outcome, "passed");
+    assert.equal(result.outcome, "measured");
   });
 
   test("a case rubric can set a threshold", () => {
@@ -142,7 +142,7 @@ describe("answer.abstention", () => {
     assert.equal(online.values.abstention_correct!.applicable, false);
     const result = resultOf("answer.abstention", buildCaseResult({ output: "I cannot answer that." }), null);
     assert.deepEqual(result.metric_values, { abstained: 1, abstention_correct: null });
-    assert.equal(result.outcome, "passed", "abstained is informational: it never fails a case");
+    assert.equal(result.outcome, "measured", "abstained is informational: a measurement, it neither passes nor fails a case");
     assert.equal(resultOf("answer.abstention", buildCaseResult({ output: null }), answerable).outcome, "not_applicable");
     assert.equal(resultOf("answer.abstention", buildCaseResult({ output: "  " }), answerable).outcome, "not_applicable");
   });

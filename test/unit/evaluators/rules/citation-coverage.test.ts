@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { splitAnswerSentences } from "../../../../evaluators/rules/citation-answer-sentences.js";
+import { splitSentences as splitAnswerSentences } from "../../../../evaluators/text/answer-sentences.js";
 import { citationCoverageEvaluator } from "../../../../evaluators/rules/citation-coverage.js";
 import { caseResultWith, valueOf } from "./build-case-result.js";
 
