@@ -19,7 +19,8 @@ export const executionErrorType = z.enum(["none", "system_error", "timeout", "en
 
 export const retrievedChunk = z.object({
   rank: z.number().int().min(1),
-  chunk_id: z.string(),
+  /** Null when the trace carries no id for the chunk (never an empty or made-up id). */
+  chunk_id: z.string().min(1).nullable(),
   text: z.string().nullable(),
   score: z.number().nullable(),
   document_id: z.string().nullable().default(null),
@@ -33,7 +34,8 @@ export const retrievedChunk = z.object({
 });
 
 export const contextChunk = z.object({
-  chunk_id: z.string(),
+  /** Null when the trace carries no id for the chunk; retrieved and packed chunks share ids when it does. */
+  chunk_id: z.string().min(1).nullable(),
   /** 1-based position in the prompt. */
   position: z.number().int().min(1),
   /** Cut mid-text to fit the budget. */
@@ -136,3 +138,11 @@ export type RagObservation = z.infer<typeof ragObservation>;
 export type RetrievedChunk = z.infer<typeof retrievedChunk>;
 export type ContextChunk = z.infer<typeof contextChunk>;
 export type FeedbackEntry = z.infer<typeof feedbackEntry>;
+
+/**
+ * How reasons and evidence name a chunk: its id, or `rank N (no id)` when the
+ * trace carries none. A label for people, never a key to match chunks on.
+ */
+export function chunkLabel(chunk: { chunk_id: string | null; rank: number }): string {
+  return chunk.chunk_id ?? `rank ${chunk.rank} (no id)`;
+}

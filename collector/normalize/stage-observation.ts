@@ -8,7 +8,8 @@ import type { RagStageName } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../otlp/span-record.js";
 
 export interface ObservedDocument {
-  chunkId: string;
+  /** Null when the trace carries no id for this document (read-documents.ts). */
+  chunkId: string | null;
   documentId: string | null;
   documentVersion: string | null;
   sectionId: string | null;
@@ -57,7 +58,8 @@ export interface RerankObservation {
 
 export interface ContextObservation {
   stage: "context";
-  chunkIds: string[] | null;
+  /** In prompt order; an entry is null when the trace carries no id for that chunk. */
+  chunkIds: (string | null)[] | null;
   droppedChunks: { chunkId: string; reason: string | null }[] | null;
   truncatedChunkIds: string[] | null;
   text: string | null;

@@ -20,6 +20,7 @@ import { decideAbstention } from "../rules/answer-abstention.js";
 import { checkClaim, prepareSupportContext, type ClaimVerdict } from "./claim-support.js";
 import { generatorContext } from "./generator-context.js";
 import { splitClaims } from "./split-claims.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 const metrics: MetricDescriptor[] = [
   {
@@ -75,7 +76,7 @@ export const heuristicGroundednessEvaluator: Evaluator = {
         unsupported.length === 0
           ? `all ${verdicts.length} claims are supported by the ${context.source.replace("_", " ")}`
           : `${supported} of ${verdicts.length} claims supported by the ${context.source.replace("_", " ")}; unsupported claims: ${details.join("; ")}`,
-      evidence: context.chunks.map((chunk) => chunk.chunk_id),
+      evidence: context.chunks.map(chunkLabel),
     };
   },
 };

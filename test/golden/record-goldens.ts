@@ -7,7 +7,11 @@
  * - `otel-genai`: spans built to the OTel GenAI conventions (invoke_workflow,
  *   retrieval with gen_ai.retrieval.documents, chat with token usage);
  * - `openllmetry`: spans built to OpenLLMetry's conventions (a workflow span,
- *   a vector query with one `db.query.result` event per hit, an LLM span).
+ *   a vector query with one `db.query.result` event per hit, an LLM span);
+ * - `langchain-openinference-scored-retriever`: Arize's instrumentation over a
+ *   second retriever setup (scenarios/langchain-scored-retriever.ts) whose
+ *   documents carry LangChain ids, scores in their metadata, and a document id
+ *   on one of them only.
  *
  * Each is written as OTLP/JSON, as an exporter sends it (the OTel SDK's own
  * serializer), made reproducible so that recording twice gives the same
@@ -38,9 +42,10 @@ import { GenAi, GenAiOperation, OpenLlmetry, OpenLlmetrySpanKind, Ragscope } fro
 import { RagscopeCallbackHandler } from "../../instrumentation/adapters/langchain.js";
 import { configureRagscope } from "../../instrumentation/index.js";
 import { buildPolicyChain, fakeModelName, retrievePolicyChunks } from "./scenarios/langchain-rag-chain.js";
+import { buildScoredRetrieverChain } from "./scenarios/langchain-scored-retriever.js";
 import { fakeAnswer, goldenRun, policyChunks, question, retrievalTopK } from "./scenarios/policy-corpus.js";
 
-export const goldenNames = ["langchain-ragscope-adapter", "otel-genai", "openllmetry", "langchain-openinference"] as const;
+export const goldenNames = ["langchain-ragscope-adapter", "otel-genai", "openllmetry", "langchain-openinference", "langchain-openinference-scored-retriever"] as const;
 export type GoldenName = (typeof goldenNames)[number];
 
 export const tracesDirectory = path.join(path.dirname(fileURLToPath(import.meta.url)), "traces");
@@ -106,6 +111,15 @@ async function recordOpenInference(): Promise<ReadableSpan[]> {
   instrumentation.manuallyInstrument(CallbackManagerModule);
   const chain = await buildPolicyChain();
   await chain.invoke(question, { metadata: linkageMetadata });
+  return recording.finish();
+}
+
+/** The same instrumentation over a second retriever setup: documents with LangChain ids and scores in their metadata. */
+async function recordOpenInferenceScoredRetriever(): Promise<ReadableSpan[]> {
+  const recording = startRecording(0x1005, "policy-assistant-langchain");
+  const instrumentation = new LangChainInstrumentation({ tracerProvider: recording.provider, instrumentationConfig: { enabled: false } });
+  instrumentation.manuallyInstrument(CallbackManagerModule);
+  await buildScoredRetrieverChain().invoke(question, { metadata: linkageMetadata });
   return recording.finish();
 }
 
@@ -228,6 +242,7 @@ const recorders: Record<GoldenName, () => Promise<ReadableSpan[]>> = {
   openllmetry: recordOpenLlmetry,
   // Last: Arize's instrumentation patches LangChain's CallbackManager for the rest of the process.
   "langchain-openinference": recordOpenInference,
+  "langchain-openinference-scored-retriever": recordOpenInferenceScoredRetriever,
 };
 
 /** Records every golden, in order, and returns its OTLP/JSON text. */
