@@ -47,13 +47,14 @@ export const droppedChunk = z.object({
   reason: z.string().nullable().default(null),
 });
 
+/** Counts, costs and durations cannot be negative: a trace that says so is rejected whole (dead-lettered), not stored. */
 export const generationObservation = z.object({
   model: z.string().nullable().default(null),
-  input_tokens: z.number().nullable().default(null),
-  output_tokens: z.number().nullable().default(null),
-  total_tokens: z.number().nullable().default(null),
-  cost: z.number().nullable().default(null),
-  time_to_first_token_ms: z.number().nullable().default(null),
+  input_tokens: z.number().nonnegative().nullable().default(null),
+  output_tokens: z.number().nonnegative().nullable().default(null),
+  total_tokens: z.number().nonnegative().nullable().default(null),
+  cost: z.number().nonnegative().nullable().default(null),
+  time_to_first_token_ms: z.number().nonnegative().nullable().default(null),
 });
 
 /** User feedback recorded in the request's trace (SDK `recordFeedback`, span `rag.feedback`). */
@@ -68,8 +69,17 @@ export const feedbackEntry = z.object({
 export const stageTiming = z.object({
   stage: z.string(),
   span_name: z.string(),
-  duration_ms: z.number(),
+  duration_ms: z.number().nonnegative(),
   status: z.enum(["ok", "error", "unset"]),
+});
+
+export const malformedAttribute = z.object({
+  span_id: z.string(),
+  span_name: z.string(),
+  /** The attribute key; for an event attribute, `<event name>: <key>`. */
+  attribute: z.string(),
+  /** The JSON parser's message. */
+  error: z.string(),
 });
 
 export const ragObservation = z.object({
@@ -97,7 +107,7 @@ export const ragObservation = z.object({
     cost: null,
     time_to_first_token_ms: null,
   }),
-  latency_ms: z.number().nullable().default(null),
+  latency_ms: z.number().nonnegative().nullable().default(null),
   stage_timings: z.array(stageTiming).default([]),
   tenant_id: z.string().nullable().default(null),
   principal_id: z.string().nullable().default(null),
@@ -108,6 +118,12 @@ export const ragObservation = z.object({
   feedback: z.array(feedbackEntry).default([]),
   /** Which span convention the trace was read with (ragscope, openinference, …). */
   source_conventions: z.array(z.string()).default([]),
+  /**
+   * Attributes the trace carried as JSON text that did not parse (a document's
+   * metadata, a message list, a retrieval's documents): their values are
+   * "not available" in this result, and this says why. Empty when all parsed.
+   */
+  malformed_attributes: z.array(malformedAttribute).default([]),
   /** True when the trace was evaluated before its root span ended. */
   partial_trace: z.boolean().default(false),
   span_count: z.number().int().default(0),

@@ -6,6 +6,7 @@
  */
 import type { RagStageName } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../otlp/span-record.js";
+import type { MalformedAttribute } from "./find-malformed-json.js";
 
 export interface ObservedDocument {
   /** Null when the trace carries no id for this document (read-documents.ts). */
@@ -112,6 +113,8 @@ export interface NormalizedSpan {
   observation: StageObservation;
   /** The mapper that read the span, e.g. "ragscope" or "openinference". */
   convention: string;
+  /** JSON-valued attributes of the span that did not parse (find-malformed-json.ts); read as absent by the mapper. */
+  malformedJson: MalformedAttribute[];
 }
 
 export type ObservedStage = RagStageName | "other";

@@ -13,7 +13,8 @@
  *   generation span, the answer is the request's output or else the last
  *   generation's;
  * - user feedback spans (thumbs, follow-up, handoff) in time order.
- * What no span carried stays null, so metrics that need it are "not available".
+ * What no span carried stays null, so metrics that need it are "not available";
+ * JSON attributes that did not parse are listed in `malformed_attributes`.
  * A failed root is a timeout only when it says so with the OTel `error.type`
  * attribute (value `timeout`); status messages are free text and not parsed.
  */
@@ -166,6 +167,9 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
       route: linkage?.route ?? null,
       feedback: feedback.map(({ span, observation }) => ({ kind: observation.kind!, value: observation.value, comment: observation.comment, recorded_at: toIso(span.startTimeUnixNano) })),
       source_conventions: conventions,
+      malformed_attributes: normalized.flatMap((item) =>
+        item.malformedJson.map((malformed) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: malformed.attribute, error: malformed.error })),
+      ),
       partial_trace: !trace.complete,
       span_count: trace.spans.length,
     },
