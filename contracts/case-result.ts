@@ -30,7 +30,8 @@ export const executionErrorType = z.enum(["none", "system_error", "timeout", "en
 
 export const retrievedChunk = z.object({
   rank: z.number().int().min(1),
-  chunk_id: z.string(),
+  /** Null when the trace carries no id for the chunk (never an empty or made-up id). */
+  chunk_id: z.string().min(1).nullable(),
   text: z.string().nullable(),
   score: z.number().nullable(),
   document_id: z.string().nullable().default(null),
@@ -44,7 +45,8 @@ export const retrievedChunk = z.object({
 });
 
 export const contextChunk = z.object({
-  chunk_id: z.string(),
+  /** Null when the trace carries no id for the chunk; retrieved and packed chunks share ids when it does. */
+  chunk_id: z.string().min(1).nullable(),
   /** 1-based position in the prompt. */
   position: z.number().int().min(1),
   /** Cut mid-text to fit the budget. */
@@ -56,13 +58,14 @@ export const droppedChunk = z.object({
   reason: z.string().nullable().default(null),
 });
 
+/** Counts, costs and durations cannot be negative: a trace that says so is rejected whole (dead-lettered), not stored. */
 export const generationObservation = z.object({
   model: z.string().nullable().default(null),
-  input_tokens: z.number().nullable().default(null),
-  output_tokens: z.number().nullable().default(null),
-  total_tokens: z.number().nullable().default(null),
-  cost: z.number().nullable().default(null),
-  time_to_first_token_ms: z.number().nullable().default(null),
+  input_tokens: z.number().nonnegative().nullable().default(null),
+  output_tokens: z.number().nonnegative().nullable().default(null),
+  total_tokens: z.number().nonnegative().nullable().default(null),
+  cost: z.number().nonnegative().nullable().default(null),
+  time_to_first_token_ms: z.number().nonnegative().nullable().default(null),
 });
 
 /** User feedback recorded in the request's trace (SDK `recordFeedback`, span `rag.feedback`). */
@@ -77,8 +80,17 @@ export const feedbackEntry = z.object({
 export const stageTiming = z.object({
   stage: z.string(),
   span_name: z.string(),
-  duration_ms: z.number(),
+  duration_ms: z.number().nonnegative(),
   status: z.enum(["ok", "error", "unset"]),
+});
+
+export const malformedAttribute = z.object({
+  span_id: z.string(),
+  span_name: z.string(),
+  /** The attribute key; for an event attribute, `<event name>: <key>`. */
+  attribute: z.string(),
+  /** The JSON parser's message. */
+  error: z.string(),
 });
 
 export const ragObservation = z.object({
@@ -106,7 +118,7 @@ export const ragObservation = z.object({
     cost: null,
     time_to_first_token_ms: null,
   }),
-  latency_ms: z.number().nullable().default(null),
+  latency_ms: z.number().nonnegative().nullable().default(null),
   stage_timings: z.array(stageTiming).default([]),
   tenant_id: z.string().nullable().default(null),
   principal_id: z.string().nullable().default(null),
@@ -117,6 +129,12 @@ export const ragObservation = z.object({
   feedback: z.array(feedbackEntry).default([]),
   /** Which span convention the trace was read with (ragscope, openinference, …). */
   source_conventions: z.array(z.string()).default([]),
+  /**
+   * Attributes the trace carried as JSON text that did not parse (a document's
+   * metadata, a message list, a retrieval's documents): their values are
+   * "not available" in this result, and this says why. Empty when all parsed.
+   */
+  malformed_attributes: z.array(malformedAttribute).default([]),
   /** True when the trace was evaluated before its root span ended. */
   partial_trace: z.boolean().default(false),
   span_count: z.number().int().default(0),
@@ -147,3 +165,11 @@ export type RagObservation = z.infer<typeof ragObservation>;
 export type RetrievedChunk = z.infer<typeof retrievedChunk>;
 export type ContextChunk = z.infer<typeof contextChunk>;
 export type FeedbackEntry = z.infer<typeof feedbackEntry>;
+
+/**
+ * How reasons and evidence name a chunk: its id, or `rank N (no id)` when the
+ * trace carries none. A label for people, never a key to match chunks on.
+ */
+export function chunkLabel(chunk: { chunk_id: string | null; rank: number }): string {
+  return chunk.chunk_id ?? `rank ${chunk.rank} (no id)`;
+}

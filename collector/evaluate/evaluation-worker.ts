@@ -5,7 +5,9 @@
  * trace durable so its messages' offsets may be committed.
  *
  * A message that cannot be decoded goes to the dead-letter handler with the
- * reason and is done; it never stops the stream. A sink write that fails is
+ * reason and is done; it never stops the stream. So does a rebuilt Case
+ * Result that fails its schema (contracts/case-result.ts): it is dead-lettered
+ * with the schema's reasons instead of being stored. A sink write that fails is
  * retried (retriable failures) with backoff; while it fails, `ingest` is not
  * called by the runner (backpressure), and nothing is marked durable.
  *
@@ -24,6 +26,7 @@
  * (late spans re-open it) is not marked durable by that write: the messages
  * that re-opened it stay uncommitted until the re-opened trace is written.
  */
+import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Result } from "../../contracts/result.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
@@ -42,6 +45,8 @@ import type { ResultSink, SinkFailure } from "../sink/result-sink.js";
 export interface DeadLetter {
   message: DeliveredMessage;
   reason: string;
+  /** A short code for the dead-letter headers and metrics; `undecodable` when absent. */
+  code?: "undecodable" | "invalid_case_result";
 }
 
 export interface DeadLetterHandler {
@@ -89,7 +94,21 @@ export class EvaluationWorker {
   readonly assembler: TraceAssembler<BusPosition>;
   readonly progress = new ProgressTracker();
   private readonly normalize = createMapperRegistry();
-  readonly counters = { messages: 0, spans: 0, deadLetters: 0, tracesEvaluated: 0, partialTraces: 0, unknownCases: 0, sinkRetries: 0, sinkFailures: 0, afterWriteFailures: 0 };
+  readonly counters = {
+    messages: 0,
+    spans: 0,
+    deadLetters: 0,
+    tracesEvaluated: 0,
+    partialTraces: 0,
+    unknownCases: 0,
+    sinkRetries: 0,
+    sinkFailures: 0,
+    afterWriteFailures: 0,
+    /** JSON-valued span attributes that did not parse (rag_observation.malformed_attributes), all traces together. */
+    malformedJsonAttributes: 0,
+    /** Rebuilt Case Results that failed their schema: dead-lettered, not stored. */
+    invalidCaseResults: 0,
+  };
   /**
    * Milliseconds spent, all together: evaluating (normalize, rebuild, rule
    * evaluators); in the sink's calls on this thread, until each hands its
@@ -168,7 +187,9 @@ export class EvaluationWorker {
     const evaluateUpTo = async (end: number) => {
       for (; next < end; next += 1) {
         const trace = ready[next]!;
-        this.unwritten.push({ trace, evaluation: await this.evaluate(trace), receivedUpTo: releases[next]! });
+        const evaluation = await this.evaluate(trace);
+        if (evaluation !== null) this.unwritten.push({ trace, evaluation, receivedUpTo: releases[next]! });
+        else this.settleRejected(trace, releases[next]!);
         this.evaluating -= 1;
         // Let I/O in between: the write in flight moves on to its next insert, and the consumer keeps fetching and heartbeating.
         if (performance.now() - yieldedAt >= YIELD_EVERY_MS) {
@@ -274,6 +295,23 @@ export class EvaluationWorker {
     }
   }
 
+  private async deadLetterInvalid(trace: AssembledTrace<BusPosition>, rebuilt: CaseResult, issues: readonly { path: readonly PropertyKey[]; message: string }[]): Promise<void> {
+    this.counters.invalidCaseResults += 1;
+    this.counters.deadLetters += 1;
+    const problems = issues.map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`).join("; ");
+    const reason = `the Case Result rebuilt from trace ${trace.traceId} does not match its schema (contracts/case-result.ts), so it was not stored: ${problems}`;
+    await this.options.deadLetters.send({
+      message: {
+        key: trace.traceId,
+        value: new TextEncoder().encode(JSON.stringify(rebuilt)),
+        position: trace.sources[0] ?? { partition: 0, offset: "0" },
+        headers: { "content-type": "application/json; ragscope=case-result" },
+      },
+      reason,
+      code: "invalid_case_result",
+    });
+  }
+
   /** Traces released from the assembler and not yet durable: being evaluated, waiting for the sink, or in the write in flight. */
   get backlog(): number {
     return this.evaluating + this.unwritten.length;
@@ -289,10 +327,36 @@ export class EvaluationWorker {
     return Math.max(0, this.backlog - 2 * this.options.maxBatch);
   }
 
-  private async evaluate(trace: AssembledTrace<BusPosition>): Promise<CaseEvaluation> {
+  /**
+   * A trace whose Case Result was dead-lettered is done: its messages no
+   * longer wait for it, unless spans arrived after it was released (they
+   * wait for the re-opened trace, as in `write`).
+   */
+  private settleRejected(trace: AssembledTrace<BusPosition>, receivedUpTo: number): void {
+    const received = this.lastReceived.get(trace.traceId) ?? 0;
+    if (received > receivedUpTo) return;
+    this.lastReceived.delete(trace.traceId);
+    this.progress.durable(trace.traceId);
+  }
+
+  /**
+   * Rebuilds, checks and evaluates one trace. A Case Result that fails its
+   * schema is dead-lettered with the schema's reasons and null is returned:
+   * it is never stored. The letter's key is the trace id, its value the
+   * rejected result as JSON, its position the trace's first message.
+   */
+  private async evaluate(trace: AssembledTrace<BusPosition>): Promise<CaseEvaluation | null> {
     const started = performance.now();
     const normalized = trace.spans.map((span) => this.normalize(span));
-    const caseResult = rebuildCaseResult(trace, normalized);
+    const rebuilt = rebuildCaseResult(trace, normalized);
+    this.counters.malformedJsonAttributes += rebuilt.rag_observation.malformed_attributes.length;
+    const checked = caseResultSchema.safeParse(rebuilt);
+    if (!checked.success) {
+      this.timings.evaluateMs += performance.now() - started;
+      await this.deadLetterInvalid(trace, rebuilt, checked.error.issues);
+      return null;
+    }
+    const caseResult = checked.data;
     let evaluated = performance.now() - started;
     let evalCase: EvalCase | null = null;
     if (caseResult.case_id !== "") {

@@ -19,7 +19,7 @@ import { compressionOf } from "./kafka-trace-publisher.js";
 import type { DeadLetterReason } from "./route-message.js";
 
 export const deadLetterHeaders = {
-  /** A short code: no_value, oversized, undecodable, wrong_encoding. */
+  /** A short code: no_value, oversized, undecodable, wrong_encoding, invalid_case_result. */
   reason: "ragscope.dead_letter.reason",
   /** The full sentence: what was wrong and, where it helps, what was expected. */
   detail: "ragscope.dead_letter.detail",
@@ -102,7 +102,7 @@ export class KafkaDeadLetters implements DeadLetterHandler {
       key: letter.message.key === null ? null : Buffer.from(letter.message.key),
       value: Buffer.from(letter.message.value),
       headers: letter.message.headers,
-      reason: "undecodable",
+      reason: letter.code ?? "undecodable",
       detail: letter.reason,
     });
     // The interface has no failure value: a dead letter that cannot be written must not be acknowledged.

@@ -2,8 +2,11 @@
  * The mapper registry: each span is read by the first mapper, in priority
  * order, that can map it. Spans no mapper knows are kept as "other" so they
  * still count toward the trace (latency, errors) without inventing a stage.
+ * Every span is also checked for JSON attributes that do not parse
+ * (find-malformed-json.ts), whichever mapper reads it.
  */
 import type { SpanRecord } from "../otlp/span-record.js";
+import { findMalformedJson } from "./find-malformed-json.js";
 import { openInferenceMapper } from "./openinference-mapper.js";
 import { openLlmetryMapper } from "./openllmetry-mapper.js";
 import { otelGenAiMapper } from "./otel-genai-mapper.js";
@@ -21,9 +24,10 @@ export function createMapperRegistry(mappers: readonly SpanMapper[] = defaultMap
     names.add(mapper.name);
   }
   return (span) => {
+    const malformedJson = findMalformedJson(span);
     for (const mapper of mappers) {
-      if (mapper.canMap(span)) return { span, observation: mapper.map(span), convention: mapper.name };
+      if (mapper.canMap(span)) return { span, observation: mapper.map(span), convention: mapper.name, malformedJson };
     }
-    return { span, observation: { stage: "other" }, convention: "none" };
+    return { span, observation: { stage: "other" }, convention: "none", malformedJson };
   };
 }

@@ -2,12 +2,15 @@
  * Reads spans written to the OpenInference conventions only (Arize's
  * instrumentations: LangChain, LlamaIndex, OpenAI…), from
  * `openinference.span.kind` (shared/reference/interop.md §1):
- * - RETRIEVER → retrieve; RERANKER → rerank; LLM → generate;
+ * - RETRIEVER → retrieve, its documents from `retrieval.documents.N.*` and
+ *   from the LangChain documents in its JSON output (ids the attributes lack;
+ *   read-documents.ts gives the precedence); RERANKER → rerank; LLM → generate;
  * - a CHAIN (or AGENT) without a parent → the request; its run / case linkage
  *   comes from `ragscope.*` keys in the `metadata` JSON (read-linkage.ts);
  * - a CHAIN whose JSON input is a list of LangChain documents and whose output
  *   is text → context assembly (the "format documents" step of a RAG chain),
- *   the packed chunks in input order (test/golden/traces/langchain-openinference);
+ *   the packed chunks in input order, their ids read as the retriever's are
+ *   (test/golden/traces/langchain-openinference);
  * - other CHAINs carry no RAG stage.
  * `input.value` / `output.value` may be JSON (`input.mime_type:
  * application/json`, e.g. `{"question": "…"}`); the query and answer are then
@@ -16,7 +19,7 @@
 import { OpenInference, OpenInferenceSpanKind } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../otlp/span-record.js";
 import { readJson, readJsonObject, readNumber, readString } from "./attribute-readers.js";
-import { readDocuments, toObservedDocument } from "./read-documents.js";
+import { isLangChainDocument, langChainDocumentFields, readDocuments, readOutputDocuments, toObservedDocument } from "./read-documents.js";
 import { readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
@@ -35,7 +38,7 @@ export const openInferenceMapper: SpanMapper = {
         return {
           stage: "retrieve",
           query: readText(attributes, OpenInference.inputValue, QUERY_FIELDS),
-          documents: readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, null),
+          documents: readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, null, readOutputDocuments(attributes)),
         };
       case OpenInferenceSpanKind.reranker:
         return {
@@ -92,17 +95,13 @@ function readContextAssembly(attributes: Attributes): StageObservation | null {
   const text = readText(attributes, OpenInference.outputValue, ANSWER_FIELDS);
   return {
     stage: "context",
-    chunkIds: list.map((document) => toObservedDocument({ id: document.id, metadata: document.metadata }).chunkId),
+    chunkIds: list.map((document) => toObservedDocument(langChainDocumentFields(document)).chunkId),
     droppedChunks: null,
     truncatedChunkIds: null,
     text,
     tokenCount: null,
     tokenBudget: null,
   };
-}
-
-function isLangChainDocument(value: unknown): value is { pageContent: string; metadata?: unknown; id?: unknown } {
-  return typeof value === "object" && value !== null && typeof (value as { pageContent?: unknown }).pageContent === "string";
 }
 
 /** The attribute as text; a JSON object yields its first text field among `fields`. */

@@ -6,9 +6,11 @@
  */
 import type { RagStageName } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../otlp/span-record.js";
+import type { MalformedAttribute } from "./find-malformed-json.js";
 
 export interface ObservedDocument {
-  chunkId: string;
+  /** Null when the trace carries no id for this document (read-documents.ts). */
+  chunkId: string | null;
   documentId: string | null;
   documentVersion: string | null;
   sectionId: string | null;
@@ -57,7 +59,8 @@ export interface RerankObservation {
 
 export interface ContextObservation {
   stage: "context";
-  chunkIds: string[] | null;
+  /** In prompt order; an entry is null when the trace carries no id for that chunk. */
+  chunkIds: (string | null)[] | null;
   droppedChunks: { chunkId: string; reason: string | null }[] | null;
   truncatedChunkIds: string[] | null;
   text: string | null;
@@ -110,6 +113,8 @@ export interface NormalizedSpan {
   observation: StageObservation;
   /** The mapper that read the span, e.g. "ragscope" or "openinference". */
   convention: string;
+  /** JSON-valued attributes of the span that did not parse (find-malformed-json.ts); read as absent by the mapper. */
+  malformedJson: MalformedAttribute[];
 }
 
 export type ObservedStage = RagStageName | "other";

@@ -75,6 +75,12 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_traces_written_total", "traces whose results the sink confirmed", () => sink.counters.traces);
   registry.counter("ragscope_spans_written_total", "spans of the traces written", () => sink.counters.spans);
   registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
+  registry.counter(
+    "ragscope_malformed_json_attributes_total",
+    "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",
+    () => worker.counters.malformedJsonAttributes,
+  );
+  registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
   registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
   registry.counter("ragscope_sink_write_failures_total", "failed sink writes (each retried)", () => sink.counters.failures);
   registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);

@@ -7,13 +7,14 @@
  *   output when a rerank was recorded (the retrieve ranking is kept as
  *   pre_rerank_chunks), otherwise the retrieve spans' documents in time order.
  *   Documents the rerank span lists without metadata get it from the retrieve
- *   span by chunk id;
+ *   span by chunk id (a document without an id is never completed from another);
  * - the context, its packed and dropped chunks come from the context stage;
  * - citations from the cite stage; tokens and cost are summed over every
  *   generation span, the answer is the request's output or else the last
  *   generation's;
  * - user feedback spans (thumbs, follow-up, handoff) in time order.
- * What no span carried stays null, so metrics that need it are "not available".
+ * What no span carried stays null, so metrics that need it are "not available";
+ * JSON attributes that did not parse are listed in `malformed_attributes`.
  * A failed root is a timeout only when it says so with the OTel `error.type`
  * attribute (value `timeout`); status messages are free text and not parsed.
  */
@@ -47,7 +48,8 @@ function durationMs(span: SpanRecord): number {
 
 function toChunks(documents: ObservedDocument[], lookup: Map<string, ObservedDocument>): RetrievedChunk[] {
   return documents.map((document, index) => {
-    const known = lookup.get(document.chunkId);
+    // Only a document with an id can be completed from another span's record of it: without one there is no way to tell it is the same.
+    const known = document.chunkId === null ? undefined : lookup.get(document.chunkId);
     return {
       rank: index + 1,
       chunk_id: document.chunkId,
@@ -95,9 +97,12 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
 
   const retrievedDocuments = retrieves.some((item) => item.observation.documents !== null) ? retrieves.flatMap((item) => item.observation.documents ?? []) : null;
   const lookup = new Map<string, ObservedDocument>();
-  for (const document of retrievedDocuments ?? []) if (!lookup.has(document.chunkId)) lookup.set(document.chunkId, document);
+  const remember = (document: ObservedDocument) => {
+    if (document.chunkId !== null && !lookup.has(document.chunkId)) lookup.set(document.chunkId, document);
+  };
+  for (const document of retrievedDocuments ?? []) remember(document);
   const lastRerank = reranks.at(-1)?.observation;
-  for (const document of lastRerank?.input ?? []) if (!lookup.has(document.chunkId)) lookup.set(document.chunkId, document);
+  for (const document of lastRerank?.input ?? []) remember(document);
 
   let retrievedChunks: RetrievedChunk[] | null = null;
   let preRerankChunks: RetrievedChunk[] | null = null;
@@ -138,7 +143,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
       retrieved_chunks: retrievedChunks,
       pre_rerank_chunks: preRerankChunks,
       context: context?.text ?? null,
-      context_chunks: context?.chunkIds ? context.chunkIds.map((chunkId, index) => ({ chunk_id: chunkId, position: index + 1, truncated: truncated.has(chunkId) })) : null,
+      context_chunks: context?.chunkIds ? context.chunkIds.map((chunkId, index) => ({ chunk_id: chunkId, position: index + 1, truncated: chunkId !== null && truncated.has(chunkId) })) : null,
       dropped_chunks: context?.droppedChunks ? context.droppedChunks.map((dropped) => ({ chunk_id: dropped.chunkId, reason: dropped.reason })) : null,
       context_token_count: context?.tokenCount ?? null,
       citations: citations.at(-1)?.observation.chunkIds ?? null,
@@ -162,6 +167,9 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
       route: linkage?.route ?? null,
       feedback: feedback.map(({ span, observation }) => ({ kind: observation.kind!, value: observation.value, comment: observation.comment, recorded_at: toIso(span.startTimeUnixNano) })),
       source_conventions: conventions,
+      malformed_attributes: normalized.flatMap((item) =>
+        item.malformedJson.map((malformed) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: malformed.attribute, error: malformed.error })),
+      ),
       partial_trace: !trace.complete,
       span_count: trace.spans.length,
     },

@@ -2,7 +2,7 @@
  * The chunks that were packed into the context, with what the trace knows of
  * each: a packed chunk id is looked up in the retrieved (and pre-rerank)
  * chunks for its document, section and text. A packed id the retrieval never
- * listed keeps only its id.
+ * listed keeps only its id; a packed chunk without an id is never matched.
  */
 import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
 
@@ -14,7 +14,7 @@ export function chunkLookup(caseResult: CaseResult): Map<string, RetrievedChunk>
   const lookup = new Map<string, RetrievedChunk>();
   const observation = caseResult.rag_observation;
   for (const chunk of [...(observation.retrieved_chunks ?? []), ...(observation.pre_rerank_chunks ?? [])]) {
-    if (!lookup.has(chunk.chunk_id)) lookup.set(chunk.chunk_id, chunk);
+    if (chunk.chunk_id !== null && !lookup.has(chunk.chunk_id)) lookup.set(chunk.chunk_id, chunk);
   }
   return lookup;
 }
@@ -25,7 +25,7 @@ export function packedChunks(caseResult: CaseResult): PackedChunk[] | null {
   if (packed === null) return null;
   const lookup = chunkLookup(caseResult);
   return packed.map((entry) => {
-    const known = lookup.get(entry.chunk_id);
+    const known = entry.chunk_id === null ? undefined : lookup.get(entry.chunk_id);
     return {
       rank: known?.rank ?? entry.position,
       chunk_id: entry.chunk_id,

@@ -15,7 +15,7 @@
  * Chunks whose text was not recorded are left out and named in
  * `missingDocumentTexts`.
  */
-import type { CaseResult } from "../../contracts/case-result.js";
+import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 
 export interface JudgeDocument {
@@ -44,22 +44,22 @@ function nonBlank(text: string | null | undefined): string | null {
 export function judgeInputsFor(caseResult: CaseResult, evalCase: EvalCase | null): JudgeInputs {
   const observation = caseResult.rag_observation;
   const textById = new Map<string, string>();
-  for (const chunk of observation.retrieved_chunks ?? []) if (chunk.text !== null && !textById.has(chunk.chunk_id)) textById.set(chunk.chunk_id, chunk.text);
+  for (const chunk of observation.retrieved_chunks ?? []) if (chunk.text !== null && chunk.chunk_id !== null && !textById.has(chunk.chunk_id)) textById.set(chunk.chunk_id, chunk.text);
   const missing: string[] = [];
 
   let documents: JudgeDocument[] = [];
   if (observation.context_chunks !== null && observation.context_chunks.length > 0) {
     const packed = [...observation.context_chunks].sort((first, second) => first.position - second.position);
     for (const chunk of packed) {
-      const text = textById.get(chunk.chunk_id);
-      if (text === undefined) missing.push(chunk.chunk_id);
-      else documents.push({ id: chunk.chunk_id, text });
+      const text = chunk.chunk_id === null ? undefined : textById.get(chunk.chunk_id);
+      if (text === undefined) missing.push(chunk.chunk_id ?? `position ${chunk.position} (no id)`);
+      else documents.push({ id: chunk.chunk_id!, text });
     }
   }
   const context = nonBlank(observation.context);
   if (documents.length === 0 && context !== null) documents = [{ id: CONTEXT_DOCUMENT_ID, text: context }];
   if (documents.length === 0 && observation.context_chunks === null) {
-    documents = (observation.retrieved_chunks ?? []).filter((chunk) => chunk.text !== null).map((chunk) => ({ id: chunk.chunk_id, text: chunk.text as string }));
+    documents = (observation.retrieved_chunks ?? []).filter((chunk) => chunk.text !== null).map((chunk) => ({ id: chunkLabel(chunk), text: chunk.text as string }));
   }
 
   const citedDocuments: JudgeDocument[] = [];

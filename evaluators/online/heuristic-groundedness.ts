@@ -28,6 +28,7 @@ import { applicable, notApplicable } from "../metric-value.js";
 import { answerClaims } from "../text/answer-sentences.js";
 import { checkClaim, prepareSupportContext, type ClaimVerdict } from "./claim-support.js";
 import { generatorContext } from "./generator-context.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 const metrics: MetricDescriptor[] = [
   {
@@ -84,7 +85,7 @@ export const heuristicGroundednessEvaluator: Evaluator = {
         unsupported.length === 0
           ? `all ${verdicts.length} claims overlap the ${context.source.replace("_", " ")} (heuristic overlap, not entailment)`
           : `${supported} of ${verdicts.length} claims overlap the ${context.source.replace("_", " ")} (heuristic overlap, not entailment); claims without overlap: ${details.join("; ")}`,
-      evidence: context.chunks.map((chunk) => chunk.chunk_id),
+      evidence: context.chunks.map(chunkLabel),
     };
   },
 };

@@ -23,7 +23,7 @@
  * Another tenant's chunk is named as such in the reason (cross-tenant leak).
  * Any leak fails the case ("= 0", 一票否决).
  */
-import type { RetrievedChunk } from "../../contracts/case-result.js";
+import { chunkLabel, type RetrievedChunk } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { chunkLookup, packedChunks } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
@@ -44,7 +44,7 @@ function judge(chunks: readonly RetrievedChunk[], principal: Principal): Judged[
 }
 
 function describe(entry: Judged): string {
-  return entry.verdict === "denied_tenant" ? `${entry.chunk.chunk_id} (cross-tenant: tenant ${entry.chunk.tenant_id})` : `${entry.chunk.chunk_id} (acl ${(entry.chunk.acl ?? []).join("|")})`;
+  return entry.verdict === "denied_tenant" ? `${chunkLabel(entry.chunk)} (cross-tenant: tenant ${entry.chunk.tenant_id})` : `${chunkLabel(entry.chunk)} (acl ${(entry.chunk.acl ?? []).join("|")})`;
 }
 
 export const permissionLeakEvaluator: Evaluator = {
@@ -65,8 +65,9 @@ export const permissionLeakEvaluator: Evaluator = {
     });
     const packed = packedChunks(caseResult) ?? [];
     const citedJudged = judge(cited, principal);
-    const reached = new Map<string, RetrievedChunk>();
-    for (const chunk of [...packed, ...cited]) if (!reached.has(chunk.chunk_id)) reached.set(chunk.chunk_id, chunk);
+    // Packed chunks without an id are each their own chunk: none is merged into another.
+    const reached = new Map<string | RetrievedChunk, RetrievedChunk>();
+    for (const chunk of [...packed, ...cited]) if (!reached.has(chunk.chunk_id ?? chunk)) reached.set(chunk.chunk_id ?? chunk, chunk);
     const reachedJudged = judge([...reached.values()], principal);
 
     const leaked = reachedJudged.filter((entry) => isDenied(entry.verdict));
@@ -92,6 +93,6 @@ export const permissionLeakEvaluator: Evaluator = {
       const citedIds = new Set(cited.map((chunk) => chunk.chunk_id));
       reason = `chunks the principal may not read reached the answer: ${leaked.map((entry) => `${describe(entry)}${citedIds.has(entry.chunk.chunk_id) ? " cited" : " packed"}`).join(", ")}`;
     }
-    return { values: { cited_permission_violation_rate: citedRate, permission_leak_rate: leakRate }, reason, evidence: leaked.map((entry) => entry.chunk.chunk_id) };
+    return { values: { cited_permission_violation_rate: citedRate, permission_leak_rate: leakRate }, reason, evidence: leaked.map((entry) => chunkLabel(entry.chunk)) };
   },
 };

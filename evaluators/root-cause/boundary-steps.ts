@@ -4,7 +4,7 @@
  * refusing an answerable one whose evidence the model had) is decided by the
  * answer's behaviour alone.
  */
-import type { RetrievedChunk } from "../../contracts/case-result.js";
+import { chunkLabel, type RetrievedChunk } from "../../contracts/case-result.js";
 import { citedChunks } from "../rules/citation-evidence.js";
 import { accessVerdict, isDenied } from "../rules/retrieval-access-control.js";
 import { abstained } from "./attribution-facts.js";
@@ -14,13 +14,14 @@ export const permissionLeakStep: RootCauseStep = {
   label: "PERMISSION_LEAK",
   when: "a retrieved, packed or cited chunk belongs to another tenant or has an ACL the principal's groups do not satisfy",
   decide(facts) {
-    const seen = new Map<string, RetrievedChunk>();
-    for (const chunk of [...(facts.retrieved ?? []), ...(facts.packed ?? []), ...(citedChunks(facts.caseResult) ?? [])]) if (!seen.has(chunk.chunk_id)) seen.set(chunk.chunk_id, chunk);
+    // A chunk without an id is its own entry: never merged into another.
+    const seen = new Map<string | RetrievedChunk, RetrievedChunk>();
+    for (const chunk of [...(facts.retrieved ?? []), ...(facts.packed ?? []), ...(citedChunks(facts.caseResult) ?? [])]) if (!seen.has(chunk.chunk_id ?? chunk)) seen.set(chunk.chunk_id ?? chunk, chunk);
     const denied = [...seen.values()].filter((chunk) => isDenied(accessVerdict(chunk, facts.principal)));
     if (denied.length === 0) return null;
     return {
-      reason: `the principal may not read ${denied.map((chunk) => `${chunk.chunk_id} (${accessVerdict(chunk, facts.principal) === "denied_tenant" ? `tenant ${chunk.tenant_id}` : `acl ${chunk.acl!.join("|")}`})`).join(", ")}`,
-      chunkIds: denied.map((chunk) => chunk.chunk_id),
+      reason: `the principal may not read ${denied.map((chunk) => `${chunkLabel(chunk)} (${accessVerdict(chunk, facts.principal) === "denied_tenant" ? `tenant ${chunk.tenant_id}` : `acl ${chunk.acl!.join("|")}`})`).join(", ")}`,
+      chunkIds: denied.map(chunkLabel),
       metrics: ["permission_violation_rate", "permission_leak_rate", "cited_permission_violation_rate"],
       confidence: "deterministic_rule",
     };

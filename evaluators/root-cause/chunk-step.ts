@@ -16,7 +16,7 @@
  * be reported as a retrieval miss. Without the index the trace only shows the
  * chunks that were retrieved; a whole copy elsewhere in the index is not seen.
  */
-import type { RetrievedChunk } from "../../contracts/case-result.js";
+import { chunkLabel, type RetrievedChunk } from "../../contracts/case-result.js";
 import { MIN_TEXT_CHARACTERS } from "../evidence/match-evidence.js";
 import { compactText } from "../text/normalize-text.js";
 import { goldLabel } from "./attribution-facts.js";
@@ -49,15 +49,16 @@ export const chunkBadStep: RootCauseStep = {
   label: "CHUNK_BAD",
   when: "no chunk holds a gold evidence text whole, and a chunk boundary falls inside it (a chunk is a part of it, or overlaps its beginning or end)",
   decide(facts) {
-    const seen = new Map<string, RetrievedChunk>();
-    for (const chunk of [...(facts.retrieved ?? []), ...(facts.preRerank ?? []), ...(facts.packed ?? [])]) if (chunk.text !== null && !seen.has(chunk.chunk_id)) seen.set(chunk.chunk_id, chunk);
+    // A chunk without an id is its own entry: never merged into another.
+    const seen = new Map<string | RetrievedChunk, RetrievedChunk>();
+    for (const chunk of [...(facts.retrieved ?? []), ...(facts.preRerank ?? []), ...(facts.packed ?? [])]) if (chunk.text !== null && !seen.has(chunk.chunk_id ?? chunk)) seen.set(chunk.chunk_id ?? chunk, chunk);
     const chunks = [...seen.values()];
     const findings: { gold: string; pieces: string[] }[] = [];
     for (const trail of facts.gold) {
       const text = trail.evidence.text;
       if (text === undefined || compactText(text).length < MIN_TEXT_CHARACTERS) continue;
       if (chunks.some((chunk) => compactText(chunk.text!).includes(compactText(text)))) continue;
-      const pieces = chunks.filter((chunk) => cutsEvidence(chunk.text!, text)).map((chunk) => chunk.chunk_id);
+      const pieces = chunks.filter((chunk) => cutsEvidence(chunk.text!, text)).map(chunkLabel);
       if (pieces.length > 0) findings.push({ gold: goldLabel(trail), pieces });
     }
     if (findings.length === 0) return null;

@@ -8,6 +8,7 @@ import { findTruncatedEvidence } from "../rules/context-truncation.js";
 import { matchEvidence } from "../evidence/match-evidence.js";
 import { answerLayerFailed, goldLabel } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 /** Below this share of evidence tokens the context is mostly noise (seed 004 §四.4 Evidence Density). */
 export const NOISY_EVIDENCE_DENSITY = 0.1;
@@ -52,8 +53,8 @@ export const contextNoisyStep: RootCauseStep = {
     const bestEvidence = scored.filter((entry) => entry.evidence).sort((first, second) => second.share - first.share)[0];
     if (bestDistractor === undefined || bestDistractor.share === 0 || (bestEvidence !== undefined && bestEvidence.share >= bestDistractor.share)) return null;
     return {
-      reason: `the answer follows distractor ${bestDistractor.chunk.chunk_id} (${bestDistractor.share.toFixed(2)} of its bigrams) more than the evidence${bestEvidence ? ` ${bestEvidence.chunk.chunk_id} (${bestEvidence.share.toFixed(2)})` : ""}; failed: ${failedAnswer.map((result) => result.evaluator_id).join(", ")}; evidence: ${facts.gold.map(goldLabel).join(", ")}`,
-      chunkIds: [bestDistractor.chunk.chunk_id, ...(bestEvidence ? [bestEvidence.chunk.chunk_id] : [])],
+      reason: `the answer follows distractor ${chunkLabel(bestDistractor.chunk)} (${bestDistractor.share.toFixed(2)} of its bigrams) more than the evidence${bestEvidence ? ` ${chunkLabel(bestEvidence.chunk)} (${bestEvidence.share.toFixed(2)})` : ""}; failed: ${failedAnswer.map((result) => result.evaluator_id).join(", ")}; evidence: ${facts.gold.map(goldLabel).join(", ")}`,
+      chunkIds: [chunkLabel(bestDistractor.chunk), ...(bestEvidence ? [chunkLabel(bestEvidence.chunk)] : [])],
       metrics: ["context_precision", "evidence_density"],
       confidence: "heuristic",
     };

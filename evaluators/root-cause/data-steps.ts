@@ -4,7 +4,7 @@
  * retrieval steps because a retriever cannot find what is not indexed, and a
  * stale version ranked first is the corpus's fault before the ranker's.
  */
-import type { RetrievedChunk } from "../../contracts/case-result.js";
+import { chunkLabel, type RetrievedChunk } from "../../contracts/case-result.js";
 import { matchEvidence } from "../evidence/match-evidence.js";
 import { citedChunks } from "../rules/citation-evidence.js";
 import { RETRIEVAL_K, goldLabel, type AttributionFacts } from "./attribution-facts.js";
@@ -33,23 +33,23 @@ export const dataOutdatedStep: RootCauseStep = {
   decide(facts) {
     if (facts.effectiveAt === null) return null;
     const cited = (citedChunks(facts.caseResult) ?? []).filter((chunk) => facts.isStale(chunk));
-    const packedIds = new Set((facts.packed ?? []).map((chunk) => chunk.chunk_id));
+    const packedIds = new Set((facts.packed ?? []).flatMap((chunk) => (chunk.chunk_id === null ? [] : [chunk.chunk_id])));
     const displacing = new Map<string, string>();
     const retrieved = facts.retrieved ?? [];
     for (const trail of facts.gold) {
       const freshMatch = retrieved.findIndex((chunk) => !facts.isStale(chunk) && matchEvidence(chunk, trail.evidence).matched);
       const freshRank = freshMatch < 0 ? Number.POSITIVE_INFINITY : freshMatch + 1;
       for (const chunk of staleOfDocument(facts, trail.evidence.document_id)) {
-        if (packedIds.has(chunk.chunk_id) || retrieved.indexOf(chunk) + 1 < freshRank) displacing.set(chunk.chunk_id, goldLabel(trail));
+        if ((chunk.chunk_id !== null && packedIds.has(chunk.chunk_id)) || retrieved.indexOf(chunk) + 1 < freshRank) displacing.set(chunkLabel(chunk), goldLabel(trail));
       }
     }
     if (cited.length === 0 && displacing.size === 0) return null;
     const at = `${facts.effectiveAt.text} (${facts.effectiveAt.source})`;
     const parts = [
-      ...cited.map((chunk) => `cited ${chunk.chunk_id} was not in force at ${at}`),
+      ...cited.map((chunk) => `cited ${chunkLabel(chunk)} was not in force at ${at}`),
       ...[...displacing].map(([chunkId, gold]) => `${chunkId}, a version not in force at ${at}, stands before ${gold}`),
     ];
-    return { reason: parts.join("; "), chunkIds: [...new Set([...cited.map((chunk) => chunk.chunk_id), ...displacing.keys()])], metrics: ["citation_expired_rate", "expired_chunk_rate"], confidence: "deterministic_rule" };
+    return { reason: parts.join("; "), chunkIds: [...new Set([...cited.map(chunkLabel), ...displacing.keys()])], metrics: ["citation_expired_rate", "expired_chunk_rate"], confidence: "deterministic_rule" };
   },
 };
 
@@ -62,7 +62,7 @@ export const dataConflictStep: RootCauseStep = {
     for (const chunk of pool) {
       if (chunk.document_id === null || chunk.document_version === null || facts.isStale(chunk)) continue;
       const byVersion = versions.get(chunk.document_id) ?? new Map<string, string>();
-      if (!byVersion.has(chunk.document_version)) byVersion.set(chunk.document_version, chunk.chunk_id);
+      if (!byVersion.has(chunk.document_version)) byVersion.set(chunk.document_version, chunkLabel(chunk));
       versions.set(chunk.document_id, byVersion);
     }
     const conflicts = [...versions].filter(([, byVersion]) => byVersion.size >= 2);

@@ -6,6 +6,7 @@ import { compactText } from "../text/normalize-text.js";
 import { overlapShare } from "../rules/context-text-overlap.js";
 import { RETRIEVAL_K, goldLabel, type AttributionFacts, type GoldTrail } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 function missedByFinalRanking(trail: GoldTrail): boolean {
   return trail.finalRank === null || trail.finalRank > RETRIEVAL_K;
@@ -83,7 +84,7 @@ export const rerankBadStep: RootCauseStep = {
     if (pushed.length === 0) return null;
     return {
       reason: pushed.map((trail) => `${goldLabel(trail)} was at rank ${trail.preRerankRank} before the rerank and ${trail.finalRank === null ? "dropped by it" : `at rank ${trail.finalRank} after`}${trail.inContext === false ? ", not packed" : ""}`).join("; "),
-      chunkIds: pushed.map((trail) => facts.preRerank![trail.preRerankRank! - 1]!.chunk_id),
+      chunkIds: pushed.map((trail) => chunkLabel(facts.preRerank![trail.preRerankRank! - 1]!)),
       metrics: ["rerank_uplift", "recall_at_k"],
       confidence: "deterministic_rule",
     };

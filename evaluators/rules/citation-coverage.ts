@@ -19,6 +19,7 @@ import { applicable, notApplicable } from "../metric-value.js";
 import { splitSentences } from "../text/answer-sentences.js";
 import { citedChunks } from "./citation-evidence.js";
 import { overlapShare } from "./context-text-overlap.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 export const CITED_OVERLAP = 0.5;
 
@@ -44,9 +45,9 @@ export const citationCoverageEvaluator: Evaluator = {
     const uncovered: string[] = [];
     for (const sentence of sentences) {
       if (sentence.markers.length > 0) continue;
-      const named = cited.find((chunk) => sentence.text.includes(chunk.chunk_id));
+      const named = cited.find((chunk) => chunk.chunk_id !== null && sentence.text.includes(chunk.chunk_id));
       const restated = named ?? cited.find((chunk) => chunk.text !== null && (overlapShare(sentence.claim, chunk.text) ?? 0) >= CITED_OVERLAP);
-      if (restated) linkedChunks.add(restated.chunk_id);
+      if (restated) linkedChunks.add(chunkLabel(restated));
       else uncovered.push(sentence.text);
     }
     const covered = sentences.length - uncovered.length;

@@ -15,7 +15,7 @@
  * evidence's chunk_id. Gold evidence with relevance 0 is not evidence (the
  * trec_eval level of retrieval.ranking).
  */
-import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
+import { chunkLabel, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { matchEvidence } from "../evidence/match-evidence.js";
 import { chunkLookup } from "../evidence/packed-chunks.js";
@@ -60,6 +60,6 @@ export const citationEvidenceEvaluator: Evaluator = {
     const uncited = gold.filter((evidence) => !citedGold.includes(evidence)).map((evidence) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""}`);
     const parts = [`${holding.length} of ${cited.length} cited chunks hold gold evidence`];
     if (uncited.length > 0) parts.push(`gold evidence not cited: ${uncited.join(", ")}`);
-    return { values: { citation_precision: precision, citation_recall: applicable(citedGold.length / gold.length) }, reason: parts.join("; "), evidence: holding.map((chunk) => chunk.chunk_id) };
+    return { values: { citation_precision: precision, citation_recall: applicable(citedGold.length / gold.length) }, reason: parts.join("; "), evidence: holding.map(chunkLabel) };
   },
 };

@@ -15,6 +15,7 @@ import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { citedChunks } from "./citation-evidence.js";
 import { carriesEffectiveTime, effectiveAtOf, isNotInForce, versionStatus } from "./retrieval-effective-time.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "citation_expired_rate", description: "cited chunks not in force at the case's effective time / cited chunks carrying an effective time", range: [0, 1], direction: "lower_is_better", defaultThreshold: "= 0" },
@@ -38,7 +39,7 @@ export const citationFreshnessEvaluator: Evaluator = {
     const reason =
       stale.length === 0
         ? `every dated citation was in force at ${effectiveAt.text}`
-        : `cited version(s) not in force at ${effectiveAt.text} (${effectiveAt.source}): ${stale.map((chunk) => `${chunk.chunk_id} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`).join(", ")}`;
-    return { values: { citation_expired_rate: applicable(stale.length / dated.length) }, reason, evidence: stale.map((chunk) => chunk.chunk_id) };
+        : `cited version(s) not in force at ${effectiveAt.text} (${effectiveAt.source}): ${stale.map((chunk) => `${chunkLabel(chunk)} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`).join(", ")}`;
+    return { values: { citation_expired_rate: applicable(stale.length / dated.length) }, reason, evidence: stale.map(chunkLabel) };
   },
 };

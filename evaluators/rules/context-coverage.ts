@@ -13,6 +13,7 @@ import { matchByText, matchEvidence } from "../evidence/match-evidence.js";
 import { packedChunks } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { compactText } from "../text/normalize-text.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "context_recall", description: "gold evidence that reached the context / all gold evidence", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
@@ -49,7 +50,7 @@ export const contextCoverageEvaluator: Evaluator = {
         if (!candidate.truncated) return true;
         return compactContext !== null && evidence.text !== undefined && compactContext.includes(compactText(evidence.text));
       });
-      if (chunk) covering.push(chunk.chunk_id);
+      if (chunk) covering.push(chunkLabel(chunk));
       return chunk !== undefined;
     });
     const coveredCount = covered.filter(Boolean).length;

@@ -11,11 +11,11 @@
  * without a case with gold evidence, without recorded packed chunks, or when a
  * packed chunk's text was not recorded (the denominator would be a guess).
  */
-import type { CaseResult } from "../../contracts/case-result.js";
+import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { matchEvidence } from "../evidence/match-evidence.js";
-import { packedChunks } from "../evidence/packed-chunks.js";
+import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { tokenize } from "../text/normalize-text.js";
 
@@ -38,19 +38,20 @@ export function evidenceDensity(caseResult: CaseResult, evalCase: EvalCase | nul
   const packed = packedChunks(caseResult);
   if (packed === null) return none("the trace did not record which chunks were packed");
   const withoutText = packed.filter((chunk) => chunk.text === null);
-  if (withoutText.length > 0) return none(`the text of packed chunk(s) ${withoutText.map((chunk) => chunk.chunk_id).join(", ")} was not recorded`);
-  const seen = new Set<string>();
+  if (withoutText.length > 0) return none(`the text of packed chunk(s) ${withoutText.map(chunkLabel).join(", ")} was not recorded`);
+  // A packed chunk without an id is its own entry: never taken for a repeat of another.
+  const seen = new Set<string | PackedChunk>();
   const evidenceChunkIds: string[] = [];
   let evidenceTokens = 0;
   let contextTokens = 0;
   for (const chunk of packed) {
     const tokens = tokenize(chunk.text!).length;
     contextTokens += tokens;
-    const first = !seen.has(chunk.chunk_id);
-    seen.add(chunk.chunk_id);
+    const first = !seen.has(chunk.chunk_id ?? chunk);
+    seen.add(chunk.chunk_id ?? chunk);
     if (first && gold.some((evidence) => matchEvidence(chunk, evidence).matched)) {
       evidenceTokens += tokens;
-      evidenceChunkIds.push(chunk.chunk_id);
+      evidenceChunkIds.push(chunkLabel(chunk));
     }
   }
   if (contextTokens === 0) return none("the packed chunks hold no tokens");

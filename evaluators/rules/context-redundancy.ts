@@ -18,6 +18,7 @@ import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { compactText } from "../text/normalize-text.js";
 import { overlapShare } from "./context-text-overlap.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 export const REDUNDANT_OVERLAP = 0.8;
 
@@ -37,9 +38,9 @@ export function findRepetitions(packed: readonly PackedChunk[]): Repetition[] {
   packed.forEach((chunk, index) => {
     for (let earlier = 0; earlier < index; earlier += 1) {
       const previous = packed[earlier]!;
-      const how = previous.chunk_id === chunk.chunk_id ? "same_id" : compact[index] !== "" && compact[earlier]!.includes(compact[index]!) ? "contained" : overlaps(chunk, previous) ? "overlap" : null;
+      const how = previous.chunk_id !== null && previous.chunk_id === chunk.chunk_id ? "same_id" : compact[index] !== "" && compact[earlier]!.includes(compact[index]!) ? "contained" : overlaps(chunk, previous) ? "overlap" : null;
       if (how !== null) {
-        repetitions.push({ chunkId: chunk.chunk_id, repeats: previous.chunk_id, how });
+        repetitions.push({ chunkId: chunkLabel(chunk), repeats: chunkLabel(previous), how });
         return;
       }
     }

@@ -13,7 +13,7 @@
  * loss is then retrieval's, not packing's). Lower is better, informational per
  * case: context_recall already fails a case whose evidence is missing.
  */
-import type { CaseResult } from "../../contracts/case-result.js";
+import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { matchEvidence } from "../evidence/match-evidence.js";
@@ -57,7 +57,7 @@ export function findTruncatedEvidence(caseResult: CaseResult, evalCase: EvalCase
     const packedEntry = packed?.find((candidate) => candidate.chunk_id === holder.chunk_id);
     const how = packed === null ? "not_in_context_text" : packedEntry?.truncated ? "cut" : "dropped";
     const droppedReason = observation.dropped_chunks?.find((dropped) => dropped.chunk_id === holder.chunk_id)?.reason ?? null;
-    lost.push({ goldIndex, chunkId: holder.chunk_id, how, droppedReason });
+    lost.push({ goldIndex, chunkId: chunkLabel(holder), how, droppedReason });
   });
   return { retrievedEvidence, lost };
 }

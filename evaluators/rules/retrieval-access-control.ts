@@ -27,6 +27,7 @@
  */
 import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 export interface Principal {
   tenantId: string | null;
@@ -64,9 +65,9 @@ export const RECORD_PRINCIPAL_GROUPS =
   "record the requesting principal's groups: traceRequest({ principalGroups: user.groups }, …) in the SDK, or the span attribute ragscope.principal_groups";
 
 /** Chunks whose ACL cannot be checked because the principal's groups are unknown. */
-export function aclNotAvailable(chunks: readonly Pick<RetrievedChunk, "chunk_id" | "acl" | "tenant_id">[], principal: Principal): string[] {
+export function aclNotAvailable(chunks: readonly Pick<RetrievedChunk, "chunk_id" | "rank" | "acl" | "tenant_id">[], principal: Principal): string[] {
   if (principal.groups !== null) return [];
-  return chunks.filter((chunk) => chunk.acl !== null && chunk.acl.length > 0 && accessVerdict(chunk, principal) === "unknown").map((chunk) => chunk.chunk_id);
+  return chunks.filter((chunk) => chunk.acl !== null && chunk.acl.length > 0 && accessVerdict(chunk, principal) === "unknown").map(chunkLabel);
 }
 
 /** The "not available" reason for chunks with unchecked ACLs. */

@@ -17,7 +17,7 @@
  *   chunk anywhere in the ranking / gold documents (跨文档召回率). Applies only
  *   when the gold evidence spans two documents or more.
  */
-import type { RetrievedChunk } from "../../contracts/case-result.js";
+import { chunkLabel, type RetrievedChunk } from "../../contracts/case-result.js";
 import type { GoldEvidence } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { rankEvidence } from "../evidence/evidence-ranking.js";
@@ -78,10 +78,10 @@ export const retrievalCoverageEvaluator: Evaluator = {
       cross_document_recall: cross.value,
     };
     const parts = [
-      documentHits.length > 0 ? `a gold document in the top ${DOCUMENT_HIT_K} (${documentHits.map((chunk) => chunk.chunk_id).join(", ")})` : `no gold document in the top ${DOCUMENT_HIT_K}`,
+      documentHits.length > 0 ? `a gold document in the top ${DOCUMENT_HIT_K} (${documentHits.map(chunkLabel).join(", ")})` : `no gold document in the top ${DOCUMENT_HIT_K}`,
       `${relevant.length} retrieved chunk(s) hold gold evidence`,
     ];
     if (cross.missing.length > 0) parts.push(`gold documents not retrieved: ${cross.missing.join(", ")}`);
-    return { values, reason: parts.join("; "), evidence: relevant.map((chunk) => chunk.chunk_id) };
+    return { values, reason: parts.join("; "), evidence: relevant.map(chunkLabel) };
   },
 };

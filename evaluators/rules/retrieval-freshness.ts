@@ -13,6 +13,7 @@
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { carriesEffectiveTime, effectiveAtOf, isNotInForce, versionStatus } from "./retrieval-effective-time.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 const metrics: MetricDescriptor[] = [
   {
@@ -44,11 +45,11 @@ export const retrievalFreshnessEvaluator: Evaluator = {
     const reason =
       stale.length === 0
         ? `every dated retrieved chunk was in force ${at}`
-        : `${stale.length} of ${dated.length} dated chunks not in force ${at}: ${stale.map((chunk) => `${chunk.chunk_id} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`).join(", ")}`;
+        : `${stale.length} of ${dated.length} dated chunks not in force ${at}: ${stale.map((chunk) => `${chunkLabel(chunk)} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`).join(", ")}`;
     return {
       values: { expired_chunk_rate: applicable(stale.length / dated.length) },
       reason: undated > 0 ? `${reason}; ${undated} chunk(s) carry no effective time` : reason,
-      evidence: stale.map((chunk) => chunk.chunk_id),
+      evidence: stale.map(chunkLabel),
     };
   },
 };

@@ -15,6 +15,7 @@
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { accessVerdict, aclNotAvailable, aclNotAvailableReason, isDenied, principalOf } from "./retrieval-access-control.js";
+import { chunkLabel } from "../../contracts/case-result.js";
 
 const metrics: MetricDescriptor[] = [
   {
@@ -52,7 +53,7 @@ export const retrievalPermissionEvaluator: Evaluator = {
     const reason =
       denied.length === 0
         ? `all ${judged.length} judged chunks are readable by the principal`
-        : `chunks the principal may not read: ${denied.map((entry) => `${entry.chunk.chunk_id} (${entry.verdict === "denied_tenant" ? `tenant ${entry.chunk.tenant_id}` : `acl ${entry.chunk.acl!.join("|")}`})`).join(", ")}`;
-    return { values: { permission_violation_rate: applicable(denied.length / judged.length) }, reason, evidence: denied.map((entry) => entry.chunk.chunk_id) };
+        : `chunks the principal may not read: ${denied.map((entry) => `${chunkLabel(entry.chunk)} (${entry.verdict === "denied_tenant" ? `tenant ${entry.chunk.tenant_id}` : `acl ${entry.chunk.acl!.join("|")}`})`).join(", ")}`;
+    return { values: { permission_violation_rate: applicable(denied.length / judged.length) }, reason, evidence: denied.map((entry) => chunkLabel(entry.chunk)) };
   },
 };

@@ -5,6 +5,7 @@
  * `recall_at_k` is the seed's name for Recall@5 (its example rubric: "Top5
  * 必须包含…").
  */
+import { chunkLabel } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { notApplicable, type MetricValue } from "../metric-value.js";
@@ -71,7 +72,7 @@ export const retrievalRankingEvaluator: Evaluator = {
       const where = found[index] === null ? "not retrieved" : `retrieved at rank ${found[index]} (matched by ${evidenceRanking.rules[index]})`;
       return `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""} ${where}`;
     });
-    const foundChunks = found.filter((rank): rank is number => rank !== null).map((rank) => chunks[rank - 1]!.chunk_id);
+    const foundChunks = found.filter((rank): rank is number => rank !== null).map((rank) => chunkLabel(chunks[rank - 1]!));
     return { values, reason: `gold evidence: ${described.join("; ")}`, evidence: foundChunks };
   },
 };

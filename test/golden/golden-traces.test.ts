@@ -16,10 +16,16 @@ import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { caseResultPath, goldenNames, recordGoldens, tracePath, type GoldenName } from "./record-goldens.js";
 import { replayTrace } from "./replay-golden.js";
 import { fakeModelName, retrievePolicyChunks } from "./scenarios/langchain-rag-chain.js";
+import { scoredHits } from "./scenarios/langchain-scored-retriever.js";
 import { fakeAnswer, goldenCase, goldenRun, question, retrievalTopK } from "./scenarios/policy-corpus.js";
 
 const replayed = new Map<GoldenName, CaseEvaluation>();
 let storeRanking: string[] = [];
+
+/** The ranking each golden's retriever returned: the vector store's, or the scored retriever's own. */
+function expectedRanking(name: GoldenName): string[] {
+  return name === "langchain-openinference-scored-retriever" ? scoredHits.map((hit) => hit.id) : storeRanking;
+}
 
 function metric(evaluation: CaseEvaluation, name: string): number | null | undefined {
   for (const result of evaluation.evaluationResults) if (name in result.metric_values) return result.metric_values[name];
@@ -51,8 +57,9 @@ describe("golden traces rebuild into their Case Results", () => {
       assert.deepEqual([result.run_id, result.case_id, result.case_version], [goldenRun.runId, goldenRun.caseId, goldenRun.caseVersion], "linked to the golden case");
       assert.equal(observation.query, question);
       assert.equal(result.output, fakeAnswer);
-      assert.deepEqual(observation.retrieved_chunks?.map((chunk) => chunk.chunk_id), storeRanking, "the vector store's own ranking");
-      assert.deepEqual(observation.retrieved_chunks?.map((chunk) => chunk.rank), [1, 2, 3]);
+      const ranking = expectedRanking(name);
+      assert.deepEqual(observation.retrieved_chunks?.map((chunk) => chunk.chunk_id), ranking, "the retriever's own ranking");
+      assert.deepEqual(observation.retrieved_chunks?.map((chunk) => chunk.rank), ranking.map((_, index) => index + 1));
       assert.equal(observation.generation.model, fakeModelName);
       assert.equal(observation.generation.output_tokens, [...fakeAnswer].length);
       assert.equal(observation.generation.total_tokens, (observation.generation.input_tokens ?? Number.NaN) + [...fakeAnswer].length);
@@ -61,7 +68,7 @@ describe("golden traces rebuild into their Case Results", () => {
       assert.equal(observation.generation.time_to_first_token_ms, null);
       assert.equal(observation.citations, null);
       assert.equal(metric(evaluation, "recall_at_k"), 1, "the gold evidence is in the top 5");
-      assert.equal(metric(evaluation, "mrr"), 1 / (storeRanking.indexOf("leave_v3_s2") + 1));
+      assert.equal(metric(evaluation, "mrr"), 1 / (ranking.indexOf("leave_v3_s2") + 1));
       assert.equal(metric(evaluation, "cost"), null, "cost: not available, not 0");
       assert.equal(metric(evaluation, "citation_accuracy"), null, "no citations: not available, not 0");
     });
@@ -85,7 +92,37 @@ describe("golden traces rebuild into their Case Results", () => {
     }
     assert.deepEqual(
       goldenNames.map((name) => replayed.get(name)!.caseResult.rag_observation.source_conventions),
-      [["ragscope"], ["otel_genai"], ["openllmetry"], ["openinference"]],
+      [["ragscope"], ["otel_genai"], ["openllmetry"], ["openinference"], ["openinference"]],
+    );
+  });
+
+  test("LangChain documents with ids and scores in their metadata: every value read from its own document, none lent by a neighbour", () => {
+    const observation = replayed.get("langchain-openinference-scored-retriever")!.caseResult.rag_observation;
+    const chunks = observation.retrieved_chunks!;
+    // Arize's instrumentation writes content and metadata as attributes; the LangChain ids are only in the retriever's output documents.
+    assert.deepEqual(
+      chunks.map((chunk) => chunk.chunk_id),
+      scoredHits.map((hit) => hit.id),
+      "chunk ids from Document.id",
+    );
+    assert.deepEqual(
+      chunks.map((chunk) => chunk.score),
+      scoredHits.map((hit) => hit.score),
+      "scores from each document's metadata",
+    );
+    assert.deepEqual(
+      chunks.map((chunk) => chunk.document_id),
+      scoredHits.map((hit) => hit.documentId ?? null),
+      "a document id only where the document carried one",
+    );
+    assert.deepEqual(
+      chunks.map((chunk) => chunk.text),
+      scoredHits.map((hit) => hit.text),
+    );
+    assert.deepEqual(
+      observation.context_chunks?.map((chunk) => chunk.chunk_id),
+      chunks.map((chunk) => chunk.chunk_id),
+      "retrieved and packed chunks share their ids",
     );
   });
 });

@@ -4,10 +4,16 @@
  * - `langchain-ragscope-adapter`: the LangChain chain with ragscope's callback handler;
  * - `langchain-openinference`: the same chain with Arize's
  *   @arizeai/openinference-instrumentation-langchain, the spans exactly as it writes them;
- * - `otel-genai`: spans built to the OTel GenAI conventions (invoke_workflow,
- *   retrieval with gen_ai.retrieval.documents, chat with token usage);
+ * - `otel-genai`: the chat span recorded by @opentelemetry/instrumentation-openai
+ *   around the openai client (a scripted fake endpoint), under the
+ *   application's own invoke_workflow and retrieval spans (no JS
+ *   instrumentation emits those);
  * - `openllmetry`: spans built to OpenLLMetry's conventions (a workflow span,
- *   a vector query with one `db.query.result` event per hit, an LLM span).
+ *   a vector query with one `db.query.result` event per hit, an LLM span);
+ * - `langchain-openinference-scored-retriever`: Arize's instrumentation over a
+ *   second retriever setup (scenarios/langchain-scored-retriever.ts) whose
+ *   documents carry LangChain ids, scores in their metadata, and a document id
+ *   on one of them only.
  *
  * Each is written as OTLP/JSON, as an exporter sends it (the OTel SDK's own
  * serializer), made reproducible so that recording twice gives the same
@@ -34,13 +40,18 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type IdGenerator, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import * as CallbackManagerModule from "@langchain/core/callbacks/manager";
 import { LangChainInstrumentation } from "@arizeai/openinference-instrumentation-langchain";
+import { OpenAIInstrumentation } from "@opentelemetry/instrumentation-openai";
+import OpenAI from "openai";
+import * as OpenAiNamespace from "openai";
 import { GenAi, GenAiOperation, OpenLlmetry, OpenLlmetrySpanKind, Ragscope } from "../../contracts/span-attributes.js";
 import { RagscopeCallbackHandler } from "../../instrumentation/adapters/langchain.js";
 import { configureRagscope } from "../../instrumentation/index.js";
 import { buildPolicyChain, fakeModelName, retrievePolicyChunks } from "./scenarios/langchain-rag-chain.js";
+import { buildScoredRetrieverChain } from "./scenarios/langchain-scored-retriever.js";
+import { fakeOpenAiBaseUrl, fakeOpenAiFetch } from "./scenarios/fake-openai-fetch.js";
 import { fakeAnswer, goldenRun, policyChunks, question, retrievalTopK } from "./scenarios/policy-corpus.js";
 
-export const goldenNames = ["langchain-ragscope-adapter", "otel-genai", "openllmetry", "langchain-openinference"] as const;
+export const goldenNames = ["langchain-ragscope-adapter", "otel-genai", "openllmetry", "langchain-openinference", "langchain-openinference-scored-retriever"] as const;
 export type GoldenName = (typeof goldenNames)[number];
 
 export const tracesDirectory = path.join(path.dirname(fileURLToPath(import.meta.url)), "traces");
@@ -109,55 +120,80 @@ async function recordOpenInference(): Promise<ReadableSpan[]> {
   return recording.finish();
 }
 
+/** The same instrumentation over a second retriever setup: documents with LangChain ids and scores in their metadata. */
+async function recordOpenInferenceScoredRetriever(): Promise<ReadableSpan[]> {
+  const recording = startRecording(0x1005, "policy-assistant-langchain");
+  const instrumentation = new LangChainInstrumentation({ tracerProvider: recording.provider, instrumentationConfig: { enabled: false } });
+  instrumentation.manuallyInstrument(CallbackManagerModule);
+  await buildScoredRetrieverChain().invoke(question, { metadata: linkageMetadata });
+  return recording.finish();
+}
+
+/**
+ * The chat span is recorded by @opentelemetry/instrumentation-openai around
+ * the real openai client, answered by a scripted fake endpoint
+ * (scenarios/fake-openai-fetch.ts). No JS instrumentation emits the GenAI
+ * retrieval or workflow spans, so the application writes those itself, to the
+ * convention (gen_ai.operation.name retrieval / invoke_workflow).
+ */
 async function recordOtelGenAi(): Promise<ReadableSpan[]> {
   const recording = startRecording(0x1003, "policy-assistant-genai");
   const tracer = recording.tracer("policy-assistant", "1.0.0");
+  const instrumentation = new OpenAIInstrumentation({ enabled: false, captureMessageContent: true });
+  instrumentation.setTracerProvider(recording.provider);
+  // The instrumentation hooks require(); openai is an ES module here, so its module definition is applied by hand.
+  const [openAiModule] = instrumentation.getModuleDefinitions();
+  openAiModule!.patch!(OpenAiNamespace as never);
+  instrumentation.enable();
+  const client = new OpenAI({
+    apiKey: "golden",
+    baseURL: fakeOpenAiBaseUrl,
+    maxRetries: 0,
+    fetch: fakeOpenAiFetch({ model: fakeModelName, answer: fakeAnswer, promptTokens: 137, completionTokens: [...fakeAnswer].length }),
+  });
   const hits = await retrievePolicyChunks(question, retrievalTopK);
-  await tracer.startActiveSpan(
-    "invoke_workflow policy_rag",
-    {
-      kind: SpanKind.INTERNAL,
-      attributes: {
-        [GenAi.operationName]: GenAiOperation.invokeWorkflow,
-        [GenAi.inputMessages]: JSON.stringify([{ role: "user", parts: [{ type: "text", content: question }] }]),
-        ...linkageMetadata,
-      },
-    },
-    async (root) => {
-      const retrieval = tracer.startSpan("retrieval policy-index", {
-        kind: SpanKind.CLIENT,
+  try {
+    await tracer.startActiveSpan(
+      "invoke_workflow policy_rag",
+      {
+        kind: SpanKind.INTERNAL,
         attributes: {
-          [GenAi.operationName]: GenAiOperation.retrieval,
-          [GenAi.dataSourceId]: "policy-index",
-          [GenAi.providerName]: "in_memory",
-          [GenAi.requestTopK]: retrievalTopK,
-          [GenAi.retrievalQueryText]: question,
+          [GenAi.operationName]: GenAiOperation.invokeWorkflow,
+          [GenAi.inputMessages]: JSON.stringify([{ role: "user", parts: [{ type: "text", content: question }] }]),
+          ...linkageMetadata,
         },
-      });
-      // The convention's documents are `{ id, score }` (gen-ai-retrieval-documents.json), a JSON string on spans.
-      retrieval.setAttribute(GenAi.retrievalDocuments, JSON.stringify(hits.map((hit) => ({ id: hit.chunk.chunkId, score: hit.score }))));
-      retrieval.end();
-      const context = hits.map((hit) => hit.chunk.text).join("\n\n");
-      const inputMessages = [
-        { role: "system", parts: [{ type: "text", content: `只根据下面的资料回答问题。\n\n${context}` }] },
-        { role: "user", parts: [{ type: "text", content: question }] },
-      ];
-      const chat = tracer.startSpan(`chat ${fakeModelName}`, {
-        kind: SpanKind.CLIENT,
-        attributes: { [GenAi.operationName]: GenAiOperation.chat, [GenAi.providerName]: "openai", [GenAi.requestModel]: fakeModelName, [GenAi.inputMessages]: JSON.stringify(inputMessages) },
-      });
-      chat.setAttributes({
-        [GenAi.responseModel]: fakeModelName,
-        [GenAi.usageInputTokens]: 137,
-        [GenAi.usageOutputTokens]: [...fakeAnswer].length,
-        "gen_ai.response.finish_reasons": ["stop"],
-        [GenAi.outputMessages]: JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: fakeAnswer }], finish_reason: "stop" }]),
-      });
-      chat.end();
-      root.setAttribute(GenAi.outputMessages, JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: fakeAnswer }] }]));
-      root.end();
-    },
-  );
+      },
+      async (root) => {
+        const retrieval = tracer.startSpan("retrieval policy-index", {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            [GenAi.operationName]: GenAiOperation.retrieval,
+            [GenAi.dataSourceId]: "policy-index",
+            [GenAi.providerName]: "in_memory",
+            [GenAi.requestTopK]: retrievalTopK,
+            [GenAi.retrievalQueryText]: question,
+          },
+        });
+        // The convention's documents are `{ id, score }` (gen-ai-retrieval-documents.json), a JSON string on spans.
+        retrieval.setAttribute(GenAi.retrievalDocuments, JSON.stringify(hits.map((hit) => ({ id: hit.chunk.chunkId, score: hit.score }))));
+        retrieval.end();
+        const context = hits.map((hit) => hit.chunk.text).join("\n\n");
+        const completion = await client.chat.completions.create({
+          model: fakeModelName,
+          messages: [
+            { role: "system", content: `只根据下面的资料回答问题。\n\n${context}` },
+            { role: "user", content: question },
+          ],
+        });
+        const answer = completion.choices[0]?.message.content ?? "";
+        root.setAttribute(GenAi.outputMessages, JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: answer }] }]));
+        root.end();
+      },
+    );
+  } finally {
+    openAiModule!.unpatch!(OpenAiNamespace as never);
+    instrumentation.disable();
+  }
   return recording.finish();
 }
 
@@ -228,6 +264,7 @@ const recorders: Record<GoldenName, () => Promise<ReadableSpan[]>> = {
   openllmetry: recordOpenLlmetry,
   // Last: Arize's instrumentation patches LangChain's CallbackManager for the rest of the process.
   "langchain-openinference": recordOpenInference,
+  "langchain-openinference-scored-retriever": recordOpenInferenceScoredRetriever,
 };
 
 /** Records every golden, in order, and returns its OTLP/JSON text. */

@@ -19,7 +19,7 @@ import { fakeAnswer, policyChunks, retrievalTopK, type PolicyChunk } from "./pol
 export const fakeModelName = "fake-policy-model";
 
 /** FakeListChatModel plus what real chat models report: a model name and token usage. */
-class MeteredFakeChatModel extends FakeListChatModel {
+export class MeteredFakeChatModel extends FakeListChatModel {
   override invocationParams(): Record<string, unknown> {
     return { model: fakeModelName };
   }

@@ -161,7 +161,7 @@ describe("OpenInference mapper", () => {
     const context = openInferenceMapper.map(
       spanRecord({ attributes: { "openinference.span.kind": "CHAIN", "input.value": JSON.stringify({ input: documents }), "input.mime_type": "application/json", "output.value": "one\n\ntwo", "output.mime_type": "text/plain" } }),
     );
-    assert.deepEqual(context, { stage: "context", chunkIds: ["c1", ""], droppedChunks: null, truncatedChunkIds: null, text: "one\n\ntwo", tokenCount: null, tokenBudget: null });
+    assert.deepEqual(context, { stage: "context", chunkIds: ["c1", null], droppedChunks: null, truncatedChunkIds: null, text: "one\n\ntwo", tokenCount: null, tokenBudget: null });
     const other = openInferenceMapper.map(spanRecord({ attributes: { "openinference.span.kind": "CHAIN", "input.value": "{\"a\":1}", "input.mime_type": "application/json" } }));
     assert.deepEqual(other, { stage: "other" });
   });

@@ -1,0 +1,157 @@
+/**
+ * What the collector does with traces it can read only in part, through the
+ * embedded collector (OTLP/HTTP receiver → bus → worker → ClickHouse engine),
+ * reading the store afterwards:
+ * - JSON attributes that do not parse (a document's metadata, a GenAI
+ *   retrieval's documents, an output message list) are counted and listed on
+ *   the stored Case Result, not read silently as "no retrieval";
+ * - a rebuilt Case Result that fails its schema (here: a negative token
+ *   count) is dead-lettered with the reason and not stored, while the other
+ *   trace of the same request is stored.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { SpanKind, trace } from "@opentelemetry/api";
+import { caseResult as caseResultSchema } from "../../../contracts/case-result.js";
+import { loadCollectorConfig } from "../../../collector/config/collector-config.js";
+import { startEmbeddedCollector, type EmbeddedCollector } from "../../../collector/run/embedded-collector.js";
+import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
+import { queryRows } from "../../support/temporary-store.js";
+
+const TRUNCATED_METADATA = '{"document_id": "leave_policy", "score": 0.9';
+const TRUNCATED_DOCUMENTS = '[{"id": "c1", "score": 0.9}, {"id": "c2"';
+
+describe("partly readable traces through the embedded collector", () => {
+  let recorder: SpanRecorder;
+  let dataPath: string;
+  before(async () => {
+    recorder = startSpanRecorder("partly-readable");
+    dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-case-result-checks-"));
+  });
+  after(async () => {
+    await recorder.shutdown();
+    await rm(dataPath, { recursive: true, force: true });
+  });
+
+  async function withCollector<Value>(database: string, work: (collector: EmbeddedCollector) => Promise<Value>): Promise<Value> {
+    const config = loadCollectorConfig({}, { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath, "clickhouse.database": database });
+    assert.ok(config.ok);
+    const collector = await startEmbeddedCollector(config.value);
+    try {
+      return await work(collector);
+    } finally {
+      await collector.close();
+    }
+  }
+
+  async function storedResults(collector: EmbeddedCollector) {
+    assert.ok(await collector.waitUntilIdle(10_000), "collector did not become idle");
+    const rows = await queryRows<{ trace_id: string; payload: string }>(collector.connection, "SELECT trace_id, payload FROM {{database}}.case_results FINAL ORDER BY trace_id");
+    return rows.map((row) => caseResultSchema.parse(JSON.parse(row.payload)));
+  }
+
+  test("malformed JSON in document and message attributes: counted and listed on the stored Case Result", async () => {
+    recorder.reset();
+    const tracer = trace.getTracer("partly-readable");
+    // An OpenInference chain: one retrieved document with readable metadata, one with truncated metadata.
+    tracer.startActiveSpan("rag_chain", { attributes: { "openinference.span.kind": "CHAIN", "input.value": "carry over?", "input.mime_type": "text/plain" } }, (root) => {
+      tracer
+        .startSpan("retriever", {
+          attributes: {
+            "openinference.span.kind": "RETRIEVER",
+            "retrieval.documents.0.document.id": "leave_v3_s2",
+            "retrieval.documents.0.document.content": "Five days carry over.",
+            "retrieval.documents.0.document.metadata": JSON.stringify({ document_id: "leave_policy", score: 0.8 }),
+            "retrieval.documents.1.document.id": "leave_v2_s2",
+            "retrieval.documents.1.document.content": "Nothing carries over.",
+            "retrieval.documents.1.document.metadata": TRUNCATED_METADATA,
+          },
+        })
+        .end();
+      root.end();
+    });
+    // An OTel GenAI workflow whose retrieval documents and answer messages are cut off.
+    tracer.startActiveSpan("invoke_workflow rag", { attributes: { "gen_ai.operation.name": "invoke_workflow" } }, (root) => {
+      tracer
+        .startSpan("retrieval index", { kind: SpanKind.CLIENT, attributes: { "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": "carry over?", "gen_ai.retrieval.documents": TRUNCATED_DOCUMENTS } })
+        .end();
+      tracer
+        .startSpan("chat model", { kind: SpanKind.CLIENT, attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": "m", "gen_ai.output.messages": '[{"role": "assistant", "parts": [' } })
+        .end();
+      root.end();
+    });
+    const spans = recorder.spans();
+    const retrieverSpanId = spans.find((span) => span.name === "retriever")!.spanContext().spanId;
+
+    const { results, counted } = await withCollector("malformed_json", async (collector) => {
+      assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(spans)), 200);
+      const results = await storedResults(collector);
+      return { results, counted: collector.worker.counters.malformedJsonAttributes };
+    });
+    assert.equal(results.length, 2, "both traces are stored");
+    assert.equal(counted, 3, "ragscope_malformed_json_attributes_total counts every attribute that did not parse");
+
+    const openInference = results.find((result) => result.rag_observation.source_conventions.includes("openinference"))!;
+    assert.deepEqual(
+      openInference.rag_observation.malformed_attributes.map(({ span_id, span_name, attribute }) => ({ span_id, span_name, attribute })),
+      [{ span_id: retrieverSpanId, span_name: "retriever", attribute: "retrieval.documents.1.document.metadata" }],
+    );
+    assert.match(openInference.rag_observation.malformed_attributes[0]!.error, /JSON/);
+    // The document itself is kept; what its metadata held is not available, and not taken from the first document.
+    assert.deepEqual(
+      openInference.rag_observation.retrieved_chunks!.map((chunk) => [chunk.chunk_id, chunk.document_id, chunk.score]),
+      [
+        ["leave_v3_s2", "leave_policy", 0.8],
+        ["leave_v2_s2", null, null],
+      ],
+    );
+
+    const genAi = results.find((result) => result.rag_observation.source_conventions.includes("otel_genai"))!;
+    assert.deepEqual(genAi.rag_observation.malformed_attributes.map((entry) => `${entry.span_name}: ${entry.attribute}`).sort(), [
+      "chat model: gen_ai.output.messages",
+      "retrieval index: gen_ai.retrieval.documents",
+    ]);
+    assert.equal(genAi.rag_observation.retrieved_chunks, null, "the documents are not available; the note says why");
+    assert.equal(genAi.output, null);
+  });
+
+  test("a Case Result that fails its schema is dead-lettered with the reason and not stored", async () => {
+    recorder.reset();
+    const tracer = trace.getTracer("partly-readable");
+    for (const [name, promptTokens] of [
+      ["valid", 12],
+      ["negative_tokens", -12],
+    ] as const) {
+      tracer.startActiveSpan(name, { attributes: { "openinference.span.kind": "CHAIN", "input.value": `question ${name}`, "input.mime_type": "text/plain" } }, (root) => {
+        tracer.startSpan("llm", { attributes: { "openinference.span.kind": "LLM", "llm.model_name": "m", "llm.token_count.prompt": promptTokens, "llm.token_count.completion": 3 } }).end();
+        root.end();
+      });
+    }
+    const spans = recorder.spans();
+    const traceIdOf = (name: string) => spans.find((span) => span.name === name)!.spanContext().traceId;
+
+    const { results, letters, invalid } = await withCollector("invalid_case_result", async (collector) => {
+      assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(spans)), 200);
+      const results = await storedResults(collector);
+      return { results, letters: [...collector.deadLetters.letters], invalid: collector.worker.counters.invalidCaseResults };
+    });
+    assert.deepEqual(
+      results.map((result) => result.trace_id),
+      [traceIdOf("valid")],
+      "only the valid trace is stored",
+    );
+    assert.equal(invalid, 1);
+    assert.equal(letters.length, 1);
+    const letter = letters[0]!;
+    assert.equal(letter.code, "invalid_case_result");
+    assert.equal(letter.message.key, traceIdOf("negative_tokens"));
+    assert.match(letter.reason, /rag_observation\.generation\.input_tokens/);
+    assert.match(letter.reason, /not stored/);
+    const rejected = JSON.parse(new TextDecoder().decode(letter.message.value)) as { trace_id: string; rag_observation: { generation: { input_tokens: number } } };
+    assert.equal(rejected.trace_id, traceIdOf("negative_tokens"), "the letter holds the rejected result");
+    assert.equal(rejected.rag_observation.generation.input_tokens, -12);
+  });
+});

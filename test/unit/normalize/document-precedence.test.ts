@@ -1,0 +1,142 @@
+/**
+ * Document fields are read in the documented order (collector/normalize/
+ * README.md, "Document fields"), each from its own document only; a value no
+ * source carries is null. The rebuild never completes a document without an id
+ * from another document.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { createMapperRegistry } from "../../../collector/normalize/normalize-spans.js";
+import { openInferenceMapper } from "../../../collector/normalize/openinference-mapper.js";
+import type { RetrieveObservation } from "../../../collector/normalize/stage-observation.js";
+import { rebuildCaseResult } from "../../../collector/rebuild/rebuild-case-result.js";
+import { spanRecord } from "./span-fixture.js";
+
+function retrieverSpan(attributes: Record<string, string | number>, outputDocuments?: unknown[]) {
+  return spanRecord({
+    attributes: {
+      "openinference.span.kind": "RETRIEVER",
+      ...(outputDocuments ? { "output.value": JSON.stringify({ documents: outputDocuments }), "output.mime_type": "application/json" } : {}),
+      ...attributes,
+    },
+  });
+}
+
+function documents(attributes: Record<string, string | number>, outputDocuments?: unknown[]) {
+  return (openInferenceMapper.map(retrieverSpan(attributes, outputDocuments)) as RetrieveObservation).documents!;
+}
+
+describe("document field precedence", () => {
+  test("chunk id: OpenInference document.id, then the returned Document.id, then metadata chunk_id / chunkId / id", () => {
+    const read = documents(
+      {
+        "retrieval.documents.0.document.id": "attribute-id",
+        "retrieval.documents.0.document.content": "a",
+        "retrieval.documents.0.document.metadata": JSON.stringify({ chunk_id: "metadata-id" }),
+        "retrieval.documents.1.document.content": "b",
+        "retrieval.documents.1.document.metadata": JSON.stringify({ chunk_id: "metadata-id-b" }),
+        "retrieval.documents.2.document.content": "c",
+        "retrieval.documents.2.document.metadata": JSON.stringify({ id: 42 }),
+        "retrieval.documents.3.document.content": "d",
+        "retrieval.documents.3.document.metadata": JSON.stringify({ source: "handbook.pdf" }),
+      },
+      [
+        { id: "output-id-a", pageContent: "a", metadata: {} },
+        { id: "output-id-b", pageContent: "b", metadata: {} },
+        { pageContent: "c", metadata: {} },
+        { pageContent: "d", metadata: {} },
+      ],
+    );
+    assert.deepEqual(
+      read.map((document) => document.chunkId),
+      ["attribute-id", "output-id-b", "42", null],
+    );
+    assert.equal(read[3]!.documentId, "handbook.pdf", "metadata source names the document");
+  });
+
+  test("score: OpenInference document.score, then metadata score / relevance_score / similarity_score; none is null", () => {
+    const read = documents({
+      "retrieval.documents.0.document.content": "a",
+      "retrieval.documents.0.document.score": 0.8,
+      "retrieval.documents.0.document.metadata": JSON.stringify({ score: 0.1 }),
+      "retrieval.documents.1.document.content": "b",
+      "retrieval.documents.1.document.metadata": JSON.stringify({ relevance_score: "0.6" }),
+      "retrieval.documents.2.document.content": "c",
+      "retrieval.documents.2.document.metadata": JSON.stringify({ similarity_score: 0.4 }),
+      "retrieval.documents.3.document.content": "d",
+      "retrieval.documents.3.document.metadata": JSON.stringify({ score: "high" }),
+    });
+    assert.deepEqual(
+      read.map((document) => document.score),
+      [0.8, 0.6, 0.4, null],
+    );
+  });
+
+  test("versions and sections from metadata; a document that names none keeps null", () => {
+    const read = documents({
+      "retrieval.documents.0.document.content": "a",
+      "retrieval.documents.0.document.metadata": JSON.stringify({ document_id: "leave", version: 3, section: "s2" }),
+      "retrieval.documents.1.document.content": "b",
+      "retrieval.documents.1.document.metadata": JSON.stringify({}),
+    });
+    assert.deepEqual(
+      read.map((document) => [document.documentId, document.documentVersion, document.sectionId]),
+      [
+        ["leave", "3", "s2"],
+        [null, null, null],
+      ],
+    );
+  });
+
+  test("returned documents that do not line up with the attributes lend them nothing", () => {
+    const read = documents(
+      { "retrieval.documents.0.document.content": "first", "retrieval.documents.1.document.content": "second" },
+      [
+        { id: "x", pageContent: "second", metadata: { score: 0.9, document_id: "doc-x" } },
+        { id: "y", pageContent: "first", metadata: { score: 0.1 } },
+      ],
+    );
+    assert.deepEqual(
+      read.map((document) => [document.chunkId, document.score, document.documentId]),
+      [
+        [null, null, null],
+        [null, null, null],
+      ],
+    );
+  });
+
+  test("a retriever that records only its output documents: read from there", () => {
+    const read = documents({}, [{ id: "only", pageContent: "text", metadata: { score: 0.5, document_id: "doc" } }]);
+    assert.deepEqual(
+      read.map((document) => [document.chunkId, document.text, document.score, document.documentId]),
+      [["only", "text", 0.5, "doc"]],
+    );
+  });
+});
+
+describe("rebuild with documents that carry no id", () => {
+  test("a document's missing document id stays null, never taken from the document before it", () => {
+    const normalize = createMapperRegistry();
+    const root = spanRecord({ spanId: "aaaaaaaaaaaaaaaa", parentSpanId: "", attributes: { "openinference.span.kind": "CHAIN", "input.value": "q" } });
+    const retriever = spanRecord({
+      spanId: "bbbbbbbbbbbbbbbb",
+      parentSpanId: "aaaaaaaaaaaaaaaa",
+      attributes: {
+        "openinference.span.kind": "RETRIEVER",
+        "retrieval.documents.0.document.content": "first",
+        "retrieval.documents.0.document.metadata": JSON.stringify({ document_id: "doc-1", score: 0.9 }),
+        "retrieval.documents.1.document.content": "second",
+        "retrieval.documents.1.document.metadata": JSON.stringify({ score: 0.7 }),
+      },
+    });
+    const spans = [root, retriever];
+    const result = rebuildCaseResult({ traceId: root.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [] }, spans.map(normalize));
+    assert.deepEqual(
+      result.rag_observation.retrieved_chunks!.map((chunk) => [chunk.chunk_id, chunk.document_id, chunk.score]),
+      [
+        [null, "doc-1", 0.9],
+        [null, null, 0.7],
+      ],
+    );
+  });
+});
