@@ -112,12 +112,13 @@ describe("docker compose file", () => {
 });
 
 describe("Dockerfile", () => {
-  test("copies only paths that exist and starts the ragscope command line", async () => {
+  test("builds and packs the package, installs the tarball without development dependencies, and starts the installed command line", async () => {
     const dockerfile = await readFile(path.join(deploy, "Dockerfile"), "utf8");
-    const copies = [...dockerfile.matchAll(/^COPY (.+) \S+$/gm)].flatMap((match) => match[1]!.split(/\s+/));
-    assert.ok(copies.includes("package-lock.json") && copies.includes("collector"));
-    for (const source of copies) assert.ok(existsSync(path.join(projectRoot, source)), `COPY ${source}`);
-    assert.match(dockerfile, /^ENTRYPOINT \["node", "bin\/ragscope\.js"\]$/m);
+    assert.match(dockerfile, /^RUN npm ci .*&& npm pack --pack-destination \/tmp$/m, "the build stage compiles through prepare and packs");
+    assert.match(dockerfile, /^RUN npm install --omit=dev .*\/tmp\/ragscope-\*\.tgz/m, "the image installs the packed tarball, as users do");
+    assert.match(dockerfile, /^ENTRYPOINT \["node", "node_modules\/ragscope\/bin\/ragscope\.js"\]$/m, "compiled JavaScript, no TypeScript loader");
+    const ignored = (await readFile(path.join(projectRoot, ".dockerignore"), "utf8")).split("\n");
+    for (const entry of ["node_modules", "dist"]) assert.ok(ignored.includes(entry), `.dockerignore leaves out ${entry}: the build stage makes its own`);
   });
 });
 
