@@ -11,10 +11,14 @@
 import { notApplicable, type MetricValue } from "../metric-value.js";
 
 export function bestOverReferences(references: readonly string[], score: (reference: string) => MetricValue): MetricValue {
+  return bestValue(references.map(score));
+}
+
+/** The highest applicable value; else the first not-applicable one; else "no reference answer". */
+export function bestValue(values: readonly MetricValue[]): MetricValue {
   let best: MetricValue | null = null;
   let firstUnscored: MetricValue | null = null;
-  for (const reference of references) {
-    const value = score(reference);
+  for (const value of values) {
     if (!value.applicable) firstUnscored ??= value;
     else if (best === null || !best.applicable || value.value > best.value) best = value;
   }
