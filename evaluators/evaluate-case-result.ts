@@ -17,6 +17,7 @@ import { evaluationResultIdFor } from "../contracts/ids.js";
 import type { Evaluator, EvaluatorOutput } from "./evaluator.js";
 import type { EvaluatorRegistry } from "./evaluator-registry.js";
 import { decideCaseVerdict } from "./case-verdict.js";
+import { formatFixed } from "./format-fixed.js";
 import { parseThreshold, satisfies, type Threshold } from "./threshold.js";
 
 export interface CaseEvaluation {
@@ -55,7 +56,7 @@ function decide(evaluator: Evaluator, output: EvaluatorOutput, rubric: Map<strin
 }
 
 function round(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, "");
+  return Number.isInteger(value) ? String(value) : formatFixed(value, 4).replace(/\.?0+$/, "");
 }
 
 export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: CaseResult, evalCase: EvalCase | null, evaluatedAt: string): CaseEvaluation {

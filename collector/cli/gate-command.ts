@@ -15,6 +15,7 @@ import { derivedGateMetrics } from "../../evaluators/gates/gate-metrics.js";
 import { loadCollectorConfig } from "../config/collector-config.js";
 import { loadRunCases } from "../report/load-run-cases.js";
 import { openClickHouse } from "../sink/clickhouse-connection.js";
+import { formatFixed } from "../../evaluators/format-fixed.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const defaultGateFile = path.join(projectRoot, "dashboards/gates/ragscope-gates.yaml");
@@ -73,7 +74,7 @@ function formatGate(runId: string, caseCount: number, result: ReleaseGateResult)
   const symbol = { passed: "PASS", failed: "FAIL", not_available: "N/A " } as const;
   const lines = [`Release gate for run ${runId} (${caseCount} cases): ${result.passed ? "PASSED" : "BLOCKED"} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured`];
   for (const item of result.rules) {
-    const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : item.value.toFixed(4);
+    const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : formatFixed(item.value, 4);
     const note = item.status === "not_available" ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
     lines.push(`  ${symbol[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`);
   }
