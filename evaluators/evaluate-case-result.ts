@@ -6,7 +6,9 @@
  * metric's default threshold, else none (informational). An evaluator fails
  * when any of its applicable metrics fails its rule; it is not applicable when
  * none of its metrics applies; an evaluator that throws is an `error` outcome
- * with error_type evaluator_error — never a pass. The case's quality_status
+ * with error_type evaluator_error, and one that reports an input error (a
+ * ranking listing a chunk twice) an `error` with error_type invalid_evidence —
+ * never a pass, always for review. The case's quality_status
  * and its root cause are decided by case-verdict.ts, the same way again when
  * judge results arrive later.
  */
@@ -74,6 +76,18 @@ export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: Case
     };
     try {
       const output = evaluator.evaluate({ caseResult, evalCase });
+      if (output.inputError !== undefined) {
+        evaluationResults.push({
+          ...base,
+          metric_values: Object.fromEntries(evaluator.metrics.map((metric) => [metric.name, null])),
+          outcome: "error",
+          reason: `invalid input: ${output.inputError}`,
+          confidence: { value: 0, semantics: evaluator.confidence },
+          review_required: true,
+          error_type: "invalid_evidence",
+        });
+        continue;
+      }
       const { outcome, failures } = decide(evaluator, output, rubric);
       const metricValues: Record<string, number | null> = {};
       for (const metric of evaluator.metrics) {
