@@ -100,6 +100,19 @@ export const environmentRequirements = z
   })
   .passthrough();
 
+/** A list entry must say something: a blank entry in a list is a data error, not "no answer". */
+const referenceAnswerInList = z.string().refine((value) => value.trim() !== "", {
+  message: "a reference answer in the list is blank: remove it, or write the answer",
+});
+
+const referenceAnswer = z.union(
+  [
+    z.string(),
+    z.array(referenceAnswerInList).min(1, "the list of reference answers is empty: give at least one answer, or leave reference_answer out"),
+  ],
+  { error: "must be a text, or a list of texts with one acceptable answer each" },
+);
+
 const textList = z.union([z.array(z.string()), z.string().transform((value) => [value])]).default([]);
 
 export const evalCase = z
@@ -128,8 +141,13 @@ export const evalCase = z
     rubric: rubric.optional(),
     evaluator_config: evaluatorConfig.default({ evaluator_ids: [], required_evidence: [] }),
     metadata: caseMetadata.default({ tags: [] }),
-    /** Extension (004 §二): the standard answer. */
-    reference_answer: z.string().optional(),
+    /**
+     * Extension (004 §二): the standard answer — one text, as the seed writes
+     * it, or a list when the question has several acceptable answers (CMRC
+     * 2018, SQuAD and RGB list them). Reference-based metrics score the answer
+     * against each and keep the best (reference-answers.ts).
+     */
+    reference_answer: referenceAnswer.optional(),
     /** Extension (004 §五.4): the key points a complete answer covers. */
     key_points: z.array(z.string()).default([]),
     /** Extension (004 §五.6): false for questions the corpus cannot answer. */

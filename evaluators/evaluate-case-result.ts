@@ -8,7 +8,9 @@
  * - passed when at least one applicable metric has a rule and all rules hold;
  * - measured when metrics apply but none has a rule: a measurement, never a pass;
  * - not_applicable when none of its metrics applies;
- * - error (error_type evaluator_error) when it throws — never a pass.
+ * - error (error_type evaluator_error) when it throws, and error (error_type
+ *   invalid_evidence) when it reports an input error (a ranking listing a
+ *   chunk twice) — never a pass, always for review.
  * A heuristic measure's review rule (MetricDescriptor.reviewWhen) decides no
  * outcome: when it holds, the result is marked review_required, which routes
  * the trace to the judge and the case to review. The case's quality_status
@@ -22,6 +24,7 @@ import { evaluationResultIdFor } from "../contracts/ids.js";
 import type { Evaluator, EvaluatorOutput } from "./evaluator.js";
 import type { EvaluatorRegistry } from "./evaluator-registry.js";
 import { decideCaseVerdict } from "./case-verdict.js";
+import { formatFixed } from "./format-fixed.js";
 import { parseThreshold, satisfies, type Threshold } from "./threshold.js";
 
 export interface CaseEvaluation {
@@ -79,7 +82,7 @@ function decide(evaluator: Evaluator, output: EvaluatorOutput, rubric: Map<strin
 }
 
 function round(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, "");
+  return Number.isInteger(value) ? String(value) : formatFixed(value, 4).replace(/\.?0+$/, "");
 }
 
 export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: CaseResult, evalCase: EvalCase | null, evaluatedAt: string): CaseEvaluation {
@@ -97,6 +100,18 @@ export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: Case
     };
     try {
       const output = evaluator.evaluate({ caseResult, evalCase });
+      if (output.inputError !== undefined) {
+        evaluationResults.push({
+          ...base,
+          metric_values: Object.fromEntries(evaluator.metrics.map((metric) => [metric.name, null])),
+          outcome: "error",
+          reason: `invalid input: ${output.inputError}`,
+          confidence: { value: 0, semantics: evaluator.confidence },
+          review_required: true,
+          error_type: "invalid_evidence",
+        });
+        continue;
+      }
       const { outcome, failures, reviewSignals } = decide(evaluator, output, rubric);
       const metricValues: Record<string, number | null> = {};
       for (const metric of evaluator.metrics) {

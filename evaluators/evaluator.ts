@@ -49,6 +49,13 @@ export interface EvaluatorOutput {
   reason: string;
   /** Ids (chunk ids, span names) of what decided the values. */
   evidence: string[];
+  /**
+   * Set when the input cannot be scored as recorded (a ranking that lists a
+   * chunk twice): what, where and how to fix it. The result is then an `error`
+   * with error_type invalid_evidence, sent to review — never a pass, never a
+   * silent not-applicable.
+   */
+  inputError?: string;
 }
 
 const GOLD_REQUIREMENTS: ReadonlySet<EvaluatorRequirement> = new Set(["case", "gold_evidence", "reference_answer", "key_points"]);

@@ -79,7 +79,7 @@ function formatGate(runId: string, caseCount: number, result: ReleaseGateResult,
   const symbol = { passed: "PASS", failed: "FAIL", not_available: "N/A " } as const;
   const lines = [`Release gate for run ${runId} (${caseCount} cases): ${result.passed ? "PASSED" : "BLOCKED"} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured`, `  ${formatVerdicts(statuses)}`];
   for (const item of result.rules) {
-    const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : item.value.toFixed(4);
+    const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : formatFixed(item.value, 4);
     const note = item.status === "not_available" ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
     lines.push(`  ${symbol[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`);
   }

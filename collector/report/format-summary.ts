@@ -1,12 +1,14 @@
 /** The terminal rendering of a RunSummary: averages by evaluator, then failing cases. */
+import { formatFixed } from "../../evaluators/format-fixed.js";
 import type { RunSummary } from "./run-summary.js";
 
 const ROOT_CAUSE = "root_cause";
 
 function formatNumber(value: number | null): string {
   if (value === null) return "n/a";
-  if (Math.abs(value) >= 100) return value.toFixed(0);
-  return value.toFixed(3);
+  // Four decimals, rounded as trec_eval prints its measures.
+  if (Math.abs(value) >= 100) return formatFixed(value, 0);
+  return formatFixed(value, 4);
 }
 
 function groupByCase(failures: RunSummary["failures"]): Map<string, RunSummary["failures"]> {

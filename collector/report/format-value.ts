@@ -1,11 +1,18 @@
-/** Numbers as the dashboards' Grafana units show them (percentunit, ms, reqps, short, none). */
+/**
+ * Numbers as the dashboards' Grafana units show them (percentunit, ms, reqps,
+ * short, none). Decimals round as trec_eval prints (C printf, exact halves to
+ * the even digit: format-fixed.ts), so a ranking value reads the same here as
+ * in trec_eval's output: 0.03125 is 0.0312.
+ */
+import { formatFixed } from "../../evaluators/format-fixed.js";
+
 export function formatValue(value: number | null | undefined, unit: string, decimals: number | null = null): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "no data";
   switch (unit) {
     case "percentunit":
-      return `${(value * 100).toFixed(decimals ?? 1)}%`;
+      return `${formatFixed(value * 100, decimals ?? 1)}%`;
     case "ms":
-      return Math.abs(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(decimals ?? 0)} ms`;
+      return Math.abs(value) >= 1000 ? `${formatFixed(value / 1000, 2)} s` : `${formatFixed(value, decimals ?? 0)} ms`;
     case "reqps":
       return `${decimals === null && Math.abs(value) < 1 ? significant(value) : trimmed(value, decimals ?? 2)} req/s`;
     case "short":
@@ -22,7 +29,7 @@ function significant(value: number): string {
 }
 
 function trimmed(value: number, decimals: number): string {
-  const text = value.toFixed(decimals);
+  const text = formatFixed(value, decimals);
   return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
 }
 

@@ -39,7 +39,9 @@ export function rankEvidence(chunks: readonly RetrievedChunk[], gold: readonly G
         return { id: evidenceKey(index) };
       }
     }
-    return { id: `chunk:${chunk.chunk_id}` };
+    // Keyed by rank: a chunk standing for no evidence counts for nothing, and
+    // chunks without an id (empty chunk_id) must not look like one repeated chunk.
+    return { id: `rank:${position + 1}` };
   });
   const judgments = new Map<string, number>();
   gold.forEach((evidence, index) => judgments.set(evidenceKey(index), evidence.relevance));

@@ -14,9 +14,13 @@
  * 3. else the retrieved chunks with text (the best the trace offers).
  * Chunks whose text was not recorded are left out and named in
  * `missingDocumentTexts`.
+ *
+ * A case with several acceptable reference answers gives them to the judge one
+ * per line, in the case's order.
  */
 import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
+import { referenceAnswers } from "../../contracts/reference-answers.js";
 
 export interface JudgeDocument {
   id: string;
@@ -75,7 +79,7 @@ export function judgeInputsFor(caseResult: CaseResult, evalCase: EvalCase | null
     documents,
     citedDocuments,
     missingDocumentTexts: [...new Set(missing)],
-    referenceAnswer: nonBlank(evalCase?.reference_answer),
+    referenceAnswer: nonBlank(referenceAnswers(evalCase).join("\n")),
     keyPoints: (evalCase?.key_points ?? []).filter((point) => point.trim() !== ""),
   };
 }

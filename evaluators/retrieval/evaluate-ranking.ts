@@ -13,9 +13,14 @@
  * above 0. A query without gold says nothing about the retriever, and a 0 would
  * drag the averages down. trec_eval reports 0 instead; pass
  * `whenNoRelevantJudgments: "zero"` to reproduce it.
+ *
+ * An id that occurs twice in one ranking is an input error (repeated-ids.ts):
+ * every metric is not applicable and `inputError` says which id, where, and
+ * how to fix it. trec_eval refuses such a run too.
  */
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { discountedGain, gainOf } from "./discounted-gain.js";
+import { findRepeatedId, repeatedIdMessage } from "./repeated-ids.js";
 import {
   NO_POSITIVE_GRADES_REASON,
   NO_RELEVANT_JUDGMENTS_REASON,
@@ -63,6 +68,8 @@ export interface RankingEvaluation {
   readonly rPrecision: MetricValue;
   readonly ndcg: MetricValue;
   readonly cutoffs: readonly CutoffEvaluation[];
+  /** Why the ranking could not be scored (an id repeated), or null. */
+  readonly inputError: string | null;
 }
 
 export interface RankingEvaluator {
@@ -91,9 +98,16 @@ export function createRankingEvaluator(options: RankingEvaluationOptions = {}): 
   const dcgAtCutoff = new Float64Array(sortedCutoffs.length);
   const idealDcgAtCutoff = new Float64Array(sortedCutoffs.length);
   const seen = new Set<string>();
+  const firstRankOfId = new Map<string, number>();
+  const ids: string[] = [];
   let gains = new Float64Array(64);
 
   function evaluate(items: readonly RankedItem[], judgments: RelevanceJudgments): RankingEvaluation {
+    ids.length = 0;
+    for (const item of items) ids.push(item.id);
+    const repeated = findRepeatedId(ids, firstRankOfId);
+    if (repeated !== null) return unscorable(requested, items.length, repeatedIdMessage(repeated, "the ranking"));
+
     // Judgments: num_rel and the ideal gains (all positive grades, retrieved or not).
     let relevantCount = 0;
     let gainCount = 0;
@@ -177,6 +191,7 @@ export function createRankingEvaluator(options: RankingEvaluationOptions = {}): 
       rPrecision: gold(relevantCount === 0 ? 0 : relevantAtR / relevantCount),
       ndcg: graded(dcg, idealSum),
       cutoffs,
+      inputError: null,
     };
   }
 
@@ -194,18 +209,22 @@ function invalidCutoff(k: number): CutoffEvaluation {
 
 /** Options that cannot be evaluated make every metric not applicable, with the reason. */
 function invalidEvaluator(requested: readonly number[], reason: string): RankingEvaluator {
+  return { evaluate: (items) => ({ ...unscorable(requested, items.length, reason), inputError: null }) };
+}
+
+/** Every metric not applicable with `reason`; the reason is also the input error. */
+function unscorable(requested: readonly number[], retrievedCount: number, reason: string): RankingEvaluation {
   const value = notApplicable(reason);
   return {
-    evaluate: (items) => ({
-      retrievedCount: items.length,
-      relevantCount: 0,
-      relevantRetrievedCount: 0,
-      firstRelevantRank: value,
-      reciprocalRank: value,
-      averagePrecision: value,
-      rPrecision: value,
-      ndcg: value,
-      cutoffs: requested.map((k) => ({ k, precision: value, recall: value, hit: value, ndcg: value })),
-    }),
+    retrievedCount,
+    relevantCount: 0,
+    relevantRetrievedCount: 0,
+    firstRelevantRank: value,
+    reciprocalRank: value,
+    averagePrecision: value,
+    rPrecision: value,
+    ndcg: value,
+    cutoffs: requested.map((k) => ({ k, precision: value, recall: value, hit: value, ndcg: value })),
+    inputError: reason,
   };
 }

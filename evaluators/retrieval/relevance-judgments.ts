@@ -53,10 +53,10 @@ export function isRelevant(countedGrade: number, relevanceLevel: number): boolea
 /**
  * The grade the item with `id` counts with at its rank.
  *
- * A second occurrence of an id in one ranking counts for nothing, though it keeps
- * its rank slot. trec_eval refuses such a run ("duplicate docs"); a traced pipeline
- * can really put the same chunk into a context twice, and the repeat is noise, not
- * new evidence. This keeps recall, precision and nDCG within [0, 1].
+ * A ranking that repeats an id is refused before it is scored (repeated-ids.ts),
+ * as trec_eval refuses it ("duplicate docs"). The bookkeeping below still counts
+ * a second occurrence for nothing, so no caller can push recall, precision or
+ * nDCG above 1.
  * `seen` collects the ids that already contributed; only contributing ids are added,
  * so the set stays as small as the gold set.
  */

@@ -3,6 +3,7 @@
  * still failed — no usable output, a refusal, unsupported content, a wrong
  * conclusion from right facts, missing key points.
  */
+import { referenceAnswers } from "../../contracts/reference-answers.js";
 import { assessGroundedness } from "../online/heuristic-groundedness.js";
 import { compareFacts, dateIsStated, numberIsStated } from "../text/fact-agreement.js";
 import { extractFacts } from "../text/fact-mentions.js";
@@ -77,15 +78,19 @@ export const reasoningErrorStep: RootCauseStep = {
   label: "REASONING_ERROR",
   when: "a number or date of the reference answer is in the context but not in the answer, or answer_correctness failed while faithfulness held",
   decide(facts) {
-    const reference = facts.evalCase?.reference_answer ?? "";
+    const references = referenceAnswers(facts.evalCase);
     const answer = facts.caseResult.output ?? "";
-    if (reference.trim() !== "" && facts.answered && facts.contextText !== null) {
-      const agreement = compareFacts(answer, extractFacts(reference));
+    if (references.length > 0 && facts.answered && facts.contextText !== null) {
       const context = extractFacts(facts.contextText);
-      const numbers = agreement.missingNumbers.filter((mention) => numberIsStated(mention, context)).map((mention) => `"${mention.text}"`);
-      const dates = agreement.missingDates.filter((mention) => dateIsStated(mention, context)).map((mention) => `"${mention.text}"`);
-      if (numbers.length + dates.length > 0) {
-        return { reason: `the context states ${[...numbers, ...dates].join(", ")} as the reference does, the answer does not`, metrics: ["number_agreement", "date_agreement"], confidence: "heuristic" };
+      // With several acceptable answers, agreeing with any one of them is no reasoning error.
+      const misread = references.map((reference) => {
+        const agreement = compareFacts(answer, extractFacts(reference));
+        const numbers = agreement.missingNumbers.filter((mention) => numberIsStated(mention, context)).map((mention) => `"${mention.text}"`);
+        const dates = agreement.missingDates.filter((mention) => dateIsStated(mention, context)).map((mention) => `"${mention.text}"`);
+        return [...numbers, ...dates];
+      });
+      if (misread.every((mentions) => mentions.length > 0)) {
+        return { reason: `the context states ${misread[0]!.join(", ")} as the reference does, the answer does not`, metrics: ["number_agreement", "date_agreement"], confidence: "heuristic" };
       }
     }
     const correctness = facts.metric("answer_correctness");

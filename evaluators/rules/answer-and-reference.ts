@@ -1,16 +1,18 @@
 /**
- * The two texts the reference-based answer metrics compare, or why they
- * cannot: no Eval Case, no reference answer, or no answer in the trace.
+ * The texts the reference-based answer metrics compare — the answer and the
+ * case's reference answers (one or several) — or why they cannot: no Eval
+ * Case, no reference answer, or no answer in the trace.
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
+import { referenceAnswers } from "../../contracts/reference-answers.js";
 import { failure, success, type Result } from "../../contracts/result.js";
 
-export function answerAndReference(caseResult: CaseResult, evalCase: EvalCase | null): Result<{ answer: string; reference: string }, string> {
+export function answerAndReference(caseResult: CaseResult, evalCase: EvalCase | null): Result<{ answer: string; references: string[] }, string> {
   if (!evalCase) return failure("the trace is not linked to an Eval Case");
-  const reference = evalCase.reference_answer ?? "";
-  if (reference.trim() === "") return failure("the case has no reference answer");
+  const references = referenceAnswers(evalCase);
+  if (references.length === 0) return failure("the case has no reference answer");
   const answer = caseResult.output;
   if (answer === null) return failure("the trace recorded no answer");
-  return success({ answer, reference });
+  return success({ answer, references });
 }

@@ -8,11 +8,16 @@
  * threshold: entity finding without a model is the noisiest of the three.
  * Each is not applicable when the reference answer states none of its kind.
  * Contradictions (same unit, different value) are named in the reason.
+ *
+ * Several reference answers: each metric is the best over them (as the other
+ * reference-based metrics), and the reason names the problems of the
+ * reference the answer agrees with most.
  */
 import { answerAndReference } from "./answer-and-reference.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
-import { notApplicable } from "../metric-value.js";
-import { factAgreement } from "../text/fact-agreement.js";
+import { notApplicable, type MetricValue } from "../metric-value.js";
+import { bestValue } from "../text/best-over-references.js";
+import { factAgreement, type FactAgreement } from "../text/fact-agreement.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "number_agreement", description: "numbers (with units) of the reference answer the answer also states / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
@@ -24,6 +29,10 @@ function allNotApplicable(reason: string) {
   const value = notApplicable(reason);
   return { values: { number_agreement: value, date_agreement: value, entity_agreement: value }, reason: `not applicable: ${reason}`, evidence: [] };
 }
+
+/** Sum of the applicable values: which reference the answer agrees with most. */
+const agreementSum = (agreement: FactAgreement) =>
+  [agreement.numberAgreement, agreement.dateAgreement, agreement.entityAgreement].reduce((sum, value) => sum + (value.applicable ? value.value : 0), 0);
 
 const formatNumber = (mention: { value: number; unit: string | null }) => `${mention.value}${mention.unit === null ? "" : ` ${mention.unit}`}`;
 
@@ -38,15 +47,17 @@ export const answerFactAgreementEvaluator: Evaluator = {
   evaluate({ caseResult, evalCase }) {
     const texts = answerAndReference(caseResult, evalCase);
     if (!texts.ok) return allNotApplicable(texts.error);
-    const { answer, reference } = texts.value;
-    const agreement = factAgreement(answer, reference);
+    const { answer, references } = texts.value;
+    const agreements = references.map((reference) => factAgreement(answer, reference));
+    const agreement = agreements.reduce((best, candidate) => (agreementSum(candidate) > agreementSum(best) ? candidate : best));
+    const best = (pick: (candidate: FactAgreement) => MetricValue) => bestValue(agreements.map(pick));
     const problems = [
       ...agreement.contradictions.map((contradiction) => `contradiction: the reference says ${formatNumber(contradiction.reference)}, the answer says ${contradiction.answer.map(formatNumber).join(" / ")}`),
       ...agreement.missingNumbers.filter((mention) => !agreement.contradictions.some((contradiction) => contradiction.reference === mention)).map((mention) => `number ${formatNumber(mention)} ("${mention.text}") missing`),
       ...agreement.missingDates.map((mention) => `date ${mention.iso} ("${mention.text}") missing`),
       ...agreement.missingEntities.map((mention) => `entity "${mention.name}" missing`),
     ];
-    const values = { number_agreement: agreement.numberAgreement, date_agreement: agreement.dateAgreement, entity_agreement: agreement.entityAgreement };
+    const values = { number_agreement: best((candidate) => candidate.numberAgreement), date_agreement: best((candidate) => candidate.dateAgreement), entity_agreement: best((candidate) => candidate.entityAgreement) };
     const checked = Object.values(values).some((value) => value.applicable);
     const reason = !checked ? "the reference answer states no number, date or entity to check" : problems.length === 0 ? "every number, date and entity of the reference answer is in the answer" : problems.join("; ");
     return { values, reason, evidence: [] };

@@ -1,7 +1,11 @@
 /**
  * The traditional NLP scores of the answer against the case's reference answer
- * (seed 004 §九.2): exact match, token F1, ROUGE-L (F-measure) and BLEU-4, all
- * on normalizeText tokens so Chinese answers are scored per character.
+ * (seed 004 §九.2): exact match, SQuAD-style token F1, ROUGE-L (F-measure) and
+ * BLEU-4 on normalizeText tokens (Chinese per character), and CMRC 2018's
+ * official F1 and exact match on its own segmentation (cmrc-f1.ts).
+ *
+ * Several reference answers: each metric is the best over them, as the SQuAD
+ * and CMRC 2018 scorers do (best-over-references.ts).
  *
  * No default thresholds: the seed says these "可以辅助，但不应单独作为 RAG
  * 核心指标" — an open answer worded differently can be right — so they inform
@@ -13,7 +17,9 @@
 import { answerAndReference } from "./answer-and-reference.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { notApplicable, type MetricValue } from "../metric-value.js";
+import { bestOverReferences } from "../text/best-over-references.js";
 import { bleu } from "../text/bleu.js";
+import { cmrcExactMatch, cmrcF1 } from "../text/cmrc-f1.js";
 import { exactMatch } from "../text/exact-match.js";
 import { rougeL } from "../text/rouge-l.js";
 import { tokenF1 } from "../text/token-f1.js";
@@ -21,11 +27,24 @@ import { tokenF1 } from "../text/token-f1.js";
 const unit = (name: string, description: string): MetricDescriptor => ({ name, description, range: [0, 1], direction: "higher_is_better", defaultThreshold: null });
 
 const metrics: MetricDescriptor[] = [
-  unit("exact_match", "1 when the answer equals the reference answer after normalisation"),
-  unit("token_f1", "SQuAD-style token F1 against the reference answer (CJK: one token per character)"),
-  unit("rouge_l", "ROUGE-L F-measure (longest common token subsequence) against the reference answer"),
-  unit("bleu", "sentence BLEU-4 with exp smoothing against the reference answer"),
+  unit("exact_match", "1 when the answer equals a reference answer after normalisation"),
+  unit("token_f1", "SQuAD-style bag-of-tokens F1 against the best reference answer (CJK: one token per character)"),
+  unit("cmrc_f1", "CMRC 2018 official F1 (longest common substring of its segments) against the best reference answer"),
+  unit("cmrc_exact_match", "CMRC 2018 official exact match (its punctuation removed, spaces kept) against any reference answer"),
+  unit("rouge_l", "ROUGE-L F-measure (longest common token subsequence) against the best reference answer"),
+  unit("bleu", "sentence BLEU-4 with exp smoothing (sacrebleu's sentence_bleu) against the best reference answer"),
 ];
+
+type TextMetric = (answer: string, reference: string) => MetricValue;
+
+const scorers: Record<string, TextMetric> = {
+  exact_match: exactMatch,
+  token_f1: tokenF1,
+  cmrc_f1: cmrcF1,
+  cmrc_exact_match: cmrcExactMatch,
+  rouge_l: rougeL,
+  bleu: (answer, reference) => bleu(answer, reference),
+};
 
 function allNotApplicable(reason: string) {
   const value = notApplicable(reason);
@@ -36,8 +55,8 @@ const shown = (value: MetricValue) => (value.applicable ? value.value.toFixed(3)
 
 export const answerReferenceMatchEvaluator: Evaluator = {
   id: "answer.reference_match",
-  version: "1",
-  description: "Exact match, token F1, ROUGE-L and BLEU of the answer against the reference answer",
+  version: "2",
+  description: "Exact match, token F1, CMRC F1 and exact match, ROUGE-L and BLEU of the answer against the best of its reference answers",
   requires: ["case", "reference_answer"],
   costClass: "rule",
   confidence: "deterministic_rule",
@@ -45,11 +64,13 @@ export const answerReferenceMatchEvaluator: Evaluator = {
   evaluate({ caseResult, evalCase }) {
     const texts = answerAndReference(caseResult, evalCase);
     if (!texts.ok) return allNotApplicable(texts.error);
-    const { answer, reference } = texts.value;
-    const values = { exact_match: exactMatch(answer, reference), token_f1: tokenF1(answer, reference), rouge_l: rougeL(answer, reference), bleu: bleu(answer, reference) };
+    const { answer, references } = texts.value;
+    const values: Record<string, MetricValue> = {};
+    for (const [name, score] of Object.entries(scorers)) values[name] = bestOverReferences(references, (reference) => score(answer, reference));
+    const against = references.length === 1 ? "against the reference answer" : `against the best of ${references.length} reference answers`;
     return {
       values,
-      reason: `against the reference answer: exact match ${shown(values.exact_match)}, token F1 ${shown(values.token_f1)}, ROUGE-L ${shown(values.rouge_l)}, BLEU ${shown(values.bleu)}`,
+      reason: `${against}: exact match ${shown(values.exact_match!)}, token F1 ${shown(values.token_f1!)}, CMRC F1 ${shown(values.cmrc_f1!)}, ROUGE-L ${shown(values.rouge_l!)}, BLEU ${shown(values.bleu!)}`,
       evidence: [],
     };
   },

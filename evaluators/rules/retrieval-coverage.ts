@@ -24,6 +24,7 @@ import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { matchEvidence } from "../evidence/match-evidence.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
+import { invalidRankingOutput, repeatedChunkError } from "./repeated-chunk.js";
 
 export const DOCUMENT_HIT_K = 5;
 
@@ -67,6 +68,8 @@ export const retrievalCoverageEvaluator: Evaluator = {
       const value = notApplicable(missing ?? "");
       return { values: Object.fromEntries(metrics.map((metric) => [metric.name, value])), reason: `not applicable: ${missing}`, evidence: [] };
     }
+    const repeated = repeatedChunkError(chunks, "retrieved_chunks");
+    if (repeated !== null) return invalidRankingOutput(metrics, repeated);
     const documentHits = chunks.slice(0, DOCUMENT_HIT_K).filter((chunk) => belongsToGoldDocument(chunk, gold));
     const relevant = chunks.filter((chunk) => gold.some((evidence) => matchEvidence(chunk, evidence).matched));
     const ranking = rankEvidence(chunks, gold);

@@ -4,12 +4,15 @@
  * the ranking the pipeline recorded (after rerank, when there was one).
  * `recall_at_k` is the seed's name for Recall@5 (its example rubric: "Top5
  * 必须包含…").
+ *
+ * A ranking that lists a chunk twice is an input error (repeated-chunk.ts).
  */
 import { chunkLabel } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
+import { invalidRankingOutput, repeatedChunkError } from "./repeated-chunk.js";
 
 const CUTOFFS = [1, 3, 5, 10] as const;
 const SEED_K = 5;
@@ -57,6 +60,8 @@ export const retrievalRankingEvaluator: Evaluator = {
       const value = notApplicable(missing ?? "");
       return { values: Object.fromEntries(metrics.map((metric) => [metric.name, value])), reason: `not applicable: ${missing}`, evidence: [] };
     }
+    const repeated = repeatedChunkError(chunks, "retrieved_chunks");
+    if (repeated !== null) return invalidRankingOutput(metrics, repeated);
     const evidenceRanking = rankEvidence(chunks, evalCase.gold_evidence);
     const result = ranking.evaluate(evidenceRanking.items, evidenceRanking.judgments);
     const values: Record<string, MetricValue> = { mrr: result.reciprocalRank, map: result.averagePrecision };

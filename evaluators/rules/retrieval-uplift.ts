@@ -17,6 +17,7 @@ import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
+import { invalidRankingOutput, repeatedChunkError } from "./repeated-chunk.js";
 
 export const UPLIFT_CUTOFF = 10;
 
@@ -56,6 +57,8 @@ export const retrievalUpliftEvaluator: Evaluator = {
   metrics,
   evaluate({ caseResult, evalCase }) {
     const observation = caseResult.rag_observation;
+    const repeated = repeatedChunkError(observation.retrieved_chunks ?? [], "retrieved_chunks") ?? repeatedChunkError(observation.pre_rerank_chunks ?? [], "pre_rerank_chunks");
+    if (repeated !== null) return invalidRankingOutput(metrics, repeated);
     const rerank = rerankUplift(observation.retrieved_chunks, observation.pre_rerank_chunks, evalCase?.gold_evidence ?? null);
     const rewrite = notApplicable(observation.rewritten_query === null ? "the trace recorded no query rewrite" : REWRITE_RANKING_NOT_RECORDED);
     return { values: { rerank_uplift: rerank.value, query_rewrite_uplift: rewrite }, reason: `${rerank.reason}; query rewrite uplift not applicable: ${rewrite.reason}`, evidence: [] };

@@ -21,6 +21,22 @@
  *   "The Eiffel Tower is located in India." vs "... Paris.". It does not
  *   split Chinese.
  *
+ * No match at all: when no n-gram of any order matches (no unigram does),
+ * BLEU is 0, as sacrebleu returns it: smoothing only stands in for a missing
+ * longer match, so an answer sharing nothing with the reference ("abc" vs
+ * "xyz", 苹果 vs 香蕉) never gets credit from it.
+ *
+ * Checked against sacrebleu 2.6.0 `sentence_bleu` on designed English and
+ * Chinese pairs (test/data/sacrebleu/): the "ragscope" tokenizer equals
+ * sacrebleu's tokenize="zh" with lowercase=True on texts without punctuation,
+ * symbols or full-width forms (which "zh" keeps as tokens and we drop); "13a"
+ * equals tokenize="13a".
+ *
+ * Several references: bleu() takes one. The answer metrics score each
+ * reference and keep the best (best-over-references.ts); sacrebleu's
+ * multi-reference BLEU instead clips n-grams against all references pooled,
+ * which can exceed every single-reference score, so ragscope does not use it.
+ *
  * Reference without tokens: not applicable. Answer without tokens: 0.
  */
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
@@ -64,6 +80,8 @@ export function bleuOfTokens(answerTokens: readonly string[], referenceTokens: r
     if (total <= 0) break;
     effectiveOrder = order;
     const correct = clippedMatches(ngrams(answerTokens, order), ngrams(referenceTokens, order));
+    // No unigram in common means no n-gram of any order in common: sacrebleu's 0, not a smoothed score.
+    if (order === 1 && correct === 0) return applicable(0);
     if (correct === 0) smoothing *= 2;
     logSum += Math.log(correct === 0 ? 1 / (smoothing * total) : correct / total);
   }

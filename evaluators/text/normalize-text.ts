@@ -7,8 +7,9 @@
  * 3. Punctuation and symbols (Unicode categories P and S) become spaces.
  * 4. Runs of white space collapse to one space; the ends are trimmed.
  *
- * Tokens: each CJK ideograph (and kana, hangul syllable) is one token, the way
- * the CMRC / DuReader scripts score Chinese; a run of letters or digits in any
+ * Tokens: each CJK ideograph (and kana, hangul syllable) is one token, as the
+ * CMRC 2018 and DuReader scripts split Chinese (their scoring differs: see
+ * cmrc-f1.ts); a run of letters or digits in any
  * other script is one token, ending where CJK text starts ("VIP会员" → vip, 会,
  * 员; "iPhone15手机" → iphone15, 手, 机). Per-character tokens need no dictionary, are
  * deterministic across Node versions (unlike Intl.Segmenter's ICU data), and

@@ -2,9 +2,13 @@
  * SQuAD-style token F1 of an answer against a reference answer (seed 004 §九.2).
  *
  * Tokens are normalizeText tokens (normalize-text.ts): English words, one token
- * per CJK character (as the CMRC / DuReader scripts score Chinese), so a
- * Chinese answer gets partial credit instead of SQuAD's whitespace-token 0.
- * Unlike SQuAD's normalisation, English articles are kept.
+ * per CJK character, so a Chinese answer gets partial credit instead of SQuAD's
+ * whitespace-token 0. Unlike SQuAD's normalisation, English articles are kept.
+ *
+ * This is NOT the CMRC 2018 official F1: that one scores the longest common
+ * substring of its own segments (order and contiguity count, "20.0" is one
+ * token, ASCII punctuation is kept) — see cmrc-f1.ts and the `cmrc_f1` metric.
+ * Here the tokens are a bag: 京北 against 北京 is 1.
  *
  * precision = overlap / answer tokens, recall = overlap / reference tokens,
  * F1 = 2PR / (P + R), overlap being the multiset intersection.

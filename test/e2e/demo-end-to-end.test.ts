@@ -94,7 +94,7 @@ describe("the demo, end to end on the embedded default", () => {
 
   test("the summary carries the full rule library and a root cause per failed case", async () => {
     const names = new Set(first!.summary.metrics.map((metric) => metric.metric));
-    for (const name of ["recall_at_k", "ndcg_at_10", "map", "context_recall", "evidence_density", "context_redundancy", "token_f1", "rouge_l", "bleu", "completeness", "number_agreement", "abstention_correct", "citation_precision", "citation_expired_rate", "expired_chunk_rate", "permission_violation_rate", "latency_ms"]) {
+    for (const name of ["recall_at_k", "ndcg_at_10", "map", "context_recall", "evidence_density", "context_redundancy", "token_f1", "cmrc_f1", "cmrc_exact_match", "rouge_l", "bleu", "completeness", "number_agreement", "abstention_correct", "citation_precision", "citation_expired_rate", "expired_chunk_rate", "permission_violation_rate", "latency_ms"]) {
       assert.ok(names.has(name), `summary lacks ${name}`);
     }
     const rootCauses = await queryRows<{ case_id: string; reason: string }>(connection, "SELECT case_id, reason FROM {{database}}.evaluation_results FINAL WHERE run_id = {run:String} AND evaluator_id = 'root_cause'", { run: RUN_ID });

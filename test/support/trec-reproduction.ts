@@ -9,6 +9,7 @@ import { evaluateRanking, type RankingEvaluation } from "../../evaluators/retrie
 import { meanOverQueries } from "../../evaluators/retrieval/mean-over-queries.js";
 import { compareByteOrder, rankLikeTrecEval } from "../../evaluators/retrieval/trec-ranking.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
+import { formatFixed } from "../../evaluators/format-fixed.js";
 import { parseQrels, parseRun, readTrecFile, type ExpectedLine, type Qrels, type RunResult } from "./trec-files.js";
 
 export interface TrecInvocation {
@@ -94,9 +95,9 @@ export function reproduceTrecEval(invocation: TrecInvocation, expected: readonly
   return printed;
 }
 
-/** trec_eval prints `%6.4f`; toFixed(4) rounds the same exact binary value. */
+/** trec_eval prints `%6.4f`: formatFixed rounds as C printf does (exact halves to even). */
 function printedValue(value: MetricValue): string {
-  return value.applicable ? value.value.toFixed(4) : `not applicable: ${value.reason}`;
+  return value.applicable ? formatFixed(value.value, 4) : `not applicable: ${value.reason}`;
 }
 
 function cutoffsNamedIn(expected: readonly ExpectedLine[]): number[] {

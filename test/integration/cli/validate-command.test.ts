@@ -42,6 +42,28 @@ describe("ragscope validate", () => {
     assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
   });
 
+  test("reference_answer may be one text or a list of answers; an empty list or a blank entry is a problem", async () => {
+    const valid = path.join(folder, "references.yaml");
+    await writeFile(
+      valid,
+      ["dataset_id: d", "dataset_version: v1", "cases:", "  - case_id: one", "    case_version: v1", "    input: q", "    reference_answer: 北京", "  - case_id: several", "    case_version: v1", "    input: q", "    reference_answer: [国务院, 中华人民共和国国务院]", ""].join("\n"),
+    );
+    const accepted = run("validate", valid);
+    assert.equal(accepted.status, 0, accepted.stderr);
+    assert.match(accepted.stdout, /valid — 2 cases/);
+
+    const invalid = path.join(folder, "bad-references.yaml");
+    await writeFile(
+      invalid,
+      ["dataset_id: d", "dataset_version: v1", "cases:", "  - case_id: empty", "    case_version: v1", "    input: q", "    reference_answer: []", "  - case_id: blank", "    case_version: v1", "    input: q", "    reference_answer: [北京, \"  \"]", "  - case_id: number", "    case_version: v1", "    input: q", "    reference_answer: [42]", ""].join("\n"),
+    );
+    const rejected = run("validate", invalid);
+    assert.equal(rejected.status, 1);
+    assert.match(rejected.stderr, /cases\[0\]\.reference_answer \(case_id empty\): the list of reference answers is empty: give at least one answer, or leave reference_answer out/);
+    assert.match(rejected.stderr, /cases\[1\]\.reference_answer\[1\] \(case_id blank\): a reference answer in the list is blank/);
+    assert.match(rejected.stderr, /cases\[2\]\.reference_answer \(case_id number\): must be a text, or a list of texts with one acceptable answer each/);
+  });
+
   test("a missing file and a missing argument are usage errors, not crashes", () => {
     const missing = run("validate", path.join(folder, "nope.yaml"));
     assert.equal(missing.status, 1);

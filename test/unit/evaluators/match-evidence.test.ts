@@ -48,7 +48,7 @@ describe("matching a retrieved chunk to gold evidence", () => {
   test("evidence found twice counts once in the evidence ranking", () => {
     const gold = [evidence({ document_id: "d", section_id: "s" })];
     const ranking = rankEvidence(chunks([{ chunk_id: "a", document_id: "d", section_id: "s" }, { chunk_id: "b", document_id: "d", section_id: "s" }]), gold);
-    assert.deepEqual(ranking.items.map((item) => item.id), ["gold#0", "chunk:b"]);
+    assert.deepEqual(ranking.items.map((item) => item.id), ["gold#0", "rank:2"]);
     assert.deepEqual(ranking.foundAtRank, [1]);
   });
 });

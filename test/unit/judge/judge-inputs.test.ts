@@ -35,6 +35,7 @@ describe("what the judge sees", () => {
     assert.equal(inputs.question, "case question");
     assert.equal(inputs.referenceAnswer, "ref");
     assert.deepEqual(inputs.keyPoints, ["k1"]);
+    assert.equal(judgeInputsFor(caseResult, buildCase({ reference_answer: ["北京", "北京市"] })).referenceAnswer, "北京\n北京市");
     const traced = { ...caseResult, rag_observation: { ...caseResult.rag_observation, query: "traced question" } };
     assert.equal(judgeInputsFor(traced, evalCase).question, "traced question");
   });

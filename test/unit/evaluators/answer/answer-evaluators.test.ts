@@ -44,9 +44,34 @@ describe("answer.reference_match", () => {
     assert.match(result.reason, /^token_f1 = 0\.923/);
   });
 
+  test("several reference answers: each metric is its best over them, as the SQuAD and CMRC scorers take the max", () => {
+    const several = buildCase({ reference_answer: ["中华人民共和国国务院", "国务院总理", "总理"] });
+    const result = resultOf("answer.reference_match", buildCaseResult({ output: "总理" }), several);
+    // Exact match against the third; the others alone would give 0.
+    assert.equal(result.metric_values.exact_match, 1);
+    assert.equal(result.metric_values.cmrc_exact_match, 1);
+    close(result.metric_values.token_f1, 1);
+    close(result.metric_values.cmrc_f1, 1);
+    close(result.metric_values.rouge_l, 1);
+    close(result.metric_values.bleu, 1);
+    assert.match(result.reason, /^against the best of 3 reference answers/);
+    // The single reference "国务院总理" alone: token F1 = 2·(2/2)(2/5)/(1 + 2/5) = 4/7.
+    const one = resultOf("answer.reference_match", buildCaseResult({ output: "总理" }), buildCase({ reference_answer: "国务院总理" }));
+    close(one.metric_values.token_f1, 4 / 7);
+    assert.equal(one.metric_values.exact_match, 0);
+  });
+
+  test("the best reference is chosen per metric: 京北 has the best bag-of-tokens F1 with one reference, the best CMRC F1 with another", () => {
+    const several = buildCase({ reference_answer: ["北京", "京北路"] });
+    const result = resultOf("answer.reference_match", buildCaseResult({ output: "京北" }), several);
+    // token F1: against 北京 the bags are equal (1). cmrc_f1: 北京 gives LCS 1 (0.5); 京北路 gives LCS 2, P 1, R 2/3, F1 0.8.
+    close(result.metric_values.token_f1, 1);
+    close(result.metric_values.cmrc_f1, 0.8);
+  });
+
   test("an empty answer scores 0; no reference, no answer or no case: not applicable", () => {
     const empty = resultOf("answer.reference_match", buildCaseResult({ output: "" }), evalCase);
-    assert.deepEqual(empty.metric_values, { exact_match: 0, token_f1: 0, rouge_l: 0, bleu: 0 });
+    assert.deepEqual(empty.metric_values, { exact_match: 0, token_f1: 0, cmrc_f1: 0, cmrc_exact_match: 0, rouge_l: 0, bleu: 0 });
     for (const [caseResult, withCase] of [
       [buildCaseResult({ output: "x" }), buildCase()],
       [buildCaseResult({ output: "x" }), buildCase({ reference_answer: "  " })],
@@ -96,6 +121,14 @@ describe("answer.fact_agreement", () => {
     assert.equal(result.metric_values.number_agreement, 0.5);
     assert.equal(result.outcome, "failed");
     assert.match(result.reason, /contradiction: the reference says 199 CNY, the answer says 99 CNY/);
+  });
+
+  test("several reference answers: the answer agreeing with one of them agrees", () => {
+    const several = buildCase({ reference_answer: ["订单满199元包邮。", "订单满99元包邮。"] });
+    const result = resultOf("answer.fact_agreement", buildCaseResult({ output: "满99元就包邮。" }), several);
+    assert.equal(result.metric_values.number_agreement, 1);
+    assert.equal(result.outcome, "passed");
+    assert.doesNotMatch(result.reason, /contradiction/);
   });
 
   test("a reference with no number or date: not applicable", () => {

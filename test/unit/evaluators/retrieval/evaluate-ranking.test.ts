@@ -26,7 +26,7 @@ function oneMetricAtATime(
   judgments: ReadonlyMap<string, number>,
   cutoffs: readonly number[],
   options: Required<RankingMetricOptions>,
-): Omit<RankingEvaluation, "retrievedCount" | "relevantCount" | "relevantRetrievedCount"> {
+): Omit<RankingEvaluation, "retrievedCount" | "relevantCount" | "relevantRetrievedCount" | "inputError"> {
   return {
     firstRelevantRank: firstRelevantRank(items, judgments, options),
     reciprocalRank: reciprocalRank(items, judgments, options),
@@ -50,11 +50,11 @@ function assertAgrees(
   options: Required<RankingMetricOptions>,
 ): RankingEvaluation {
   const evaluation = evaluateRanking(items, judgments, { cutoffs, ...options });
-  const { retrievedCount, relevantCount, relevantRetrievedCount: relevantRetrieved, ...metrics } = evaluation;
+  const { retrievedCount, relevantCount, relevantRetrievedCount: relevantRetrieved, inputError, ...metrics } = evaluation;
   assert.deepEqual(metrics, oneMetricAtATime(items, judgments, cutoffs, options));
   assert.equal(retrievedCount, items.length);
   const count = relevantRetrievedCount(items, judgments, { ...options, whenNoRelevantJudgments: "zero" });
-  assert.deepEqual(count, { applicable: true, value: relevantRetrieved });
+  assert.deepEqual(count, inputError === null ? { applicable: true, value: relevantRetrieved } : { applicable: false, reason: inputError });
   return evaluation;
 }
 
@@ -90,11 +90,17 @@ describe("evaluateRanking", () => {
     assert.equal(compared, 24);
   });
 
-  test("agrees with the single-metric functions on random rankings with duplicates and odd grades", () => {
+  test("agrees with the single-metric functions on random rankings with odd grades, and both refuse repeated ids", () => {
     const random = randomGenerator(20240611);
+    let refused = 0;
+    let scored = 0;
     for (let round = 0; round < 500; round += 1) {
       const pool = 1 + Math.floor(random() * 30);
-      const items = Array.from({ length: Math.floor(random() * 25) }, () => ({ id: `c${Math.floor(random() * pool)}` }));
+      const drawn = Array.from({ length: Math.floor(random() * 25) }, () => ({ id: `c${Math.floor(random() * pool)}` }));
+      // Most rounds keep each id's first occurrence only, so most rankings are scored.
+      const items = random() < 0.8 ? drawn.filter((item, index) => drawn.findIndex((other) => other.id === item.id) === index) : drawn;
+      if (new Set(items.map((item) => item.id)).size < items.length) refused += 1;
+      else scored += 1;
       const judgments = new Map<string, number>();
       for (let id = 0; id < pool; id += 1) {
         if (random() < 0.5) judgments.set(`c${id}`, Math.floor(random() * 6) - 1);
@@ -113,6 +119,16 @@ describe("evaluateRanking", () => {
         }
       }
     }
+    assert.ok(refused > 20 && scored > 300, `refused ${refused}, scored ${scored}`);
+  });
+
+  test("a repeated id is an input error: nothing is scored, and the error names the id, both ranks and the fix", () => {
+    const evaluation = evaluateRanking([{ id: "a" }, { id: "b" }, { id: "a" }], new Map([["a", 1]]));
+    assert.equal(evaluation.inputError, 'the ranking lists "a" twice (ranks 1 and 3): a ranking names each item once, so it is not scored; de-duplicate the results before they are recorded, or give distinct items distinct ids');
+    for (const metric of [evaluation.reciprocalRank, evaluation.averagePrecision, evaluation.ndcg, ...evaluation.cutoffs.map((cutoff) => cutoff.recall)]) {
+      assert.deepEqual(metric, { applicable: false, reason: evaluation.inputError });
+    }
+    assert.equal(evaluateRanking([{ id: "a" }, { id: "b" }], new Map([["a", 1]])).inputError, null);
   });
 
   test("by default a query without gold evidence is not applicable, but still reports its counts", () => {

@@ -34,6 +34,16 @@ describe("the 18 labels", () => {
   }
 });
 
+describe("several reference answers", () => {
+  test("REASONING_ERROR only when the answer misses a stated fact of every reference", () => {
+    const scenario = SCENARIOS.REASONING_ERROR();
+    const allMissed = { ...scenario, evalCase: leaveCase({ reference_answer: ["每年5天年假", "带薪年假5天"] }) };
+    assert.equal(attribute(allMissed)?.label, "REASONING_ERROR");
+    const oneAgrees = { ...scenario, evalCase: leaveCase({ reference_answer: ["每年5天年假", "员工每年享有10天年假"] }) };
+    assert.notEqual(attribute(oneAgrees)?.label, "REASONING_ERROR");
+  });
+});
+
 describe("the evidence that decided", () => {
   test("PERMISSION_LEAK names the chunk and the stored violation rate", () => {
     const attribution = attribute(SCENARIOS.PERMISSION_LEAK())!;

@@ -1,0 +1,38 @@
+/**
+ * Acceptance: the report, the run summary and the evaluation reasons print a
+ * ranking value as trec_eval does (4 decimals, exact binary halves to the even
+ * digit): a reciprocal rank of 1/32 reads 0.0312, not 0.0313.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { formatSummary } from "../../../collector/report/format-summary.js";
+import { formatValue } from "../../../collector/report/format-value.js";
+import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
+import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
+import { buildCase, buildCaseResult } from "../../support/case-results.js";
+
+describe("displayed values round as trec_eval prints them", () => {
+  test("report values (unit none, default 4 decimals) and percentages", () => {
+    assert.equal(formatValue(0.03125, "none"), "0.0312");
+    assert.equal(formatValue(0.09375, "none"), "0.0938");
+    assert.equal(formatValue(0.15625, "none"), "0.1562");
+    assert.equal(formatValue(0.03125, "percentunit", 2), "3.12%");
+  });
+
+  test("the run summary prints averages with 4 decimals, halves to even", () => {
+    const text = formatSummary(
+      { runId: "r", cases: 1, passed: 1, failed: 0, reviewRequired: 0, partial: 0, failures: [], metrics: [{ metric: "mrr", evaluatorId: "retrieval.ranking", mean: 0.03125, applicable: 1, notApplicable: 0 }] },
+      "store",
+    );
+    assert.match(text, /mrr\s+0\.0312\s+n=1/);
+  });
+
+  test("a failed threshold names the value as trec_eval would print it", () => {
+    const chunks = Array.from({ length: 32 }, (_, index) => ({ chunk_id: `c${index + 1}`, document_id: `doc${index + 1}`, text: `text ${index + 1}` }));
+    const evalCase = buildCase({ gold_evidence: [{ document_id: "doc32", chunk_id: "c32" }], rubric: { mrr: ">= 0.5" } });
+    const evaluation = evaluateCaseResult(createDefaultRegistry(), buildCaseResult({ retrieved: chunks }), evalCase, "2026-07-08T09:32:01Z");
+    const ranking = evaluation.evaluationResults.find((result) => result.evaluator_id === "retrieval.ranking")!;
+    assert.equal(ranking.metric_values.mrr, 1 / 32);
+    assert.match(ranking.reason, /mrr = 0\.0312 \(needs >= 0\.5\)/);
+  });
+});
