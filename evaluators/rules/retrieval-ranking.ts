@@ -6,6 +6,7 @@
  * 必须包含…").
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
@@ -56,7 +57,7 @@ export const retrievalRankingEvaluator: Evaluator = {
       const value = notApplicable(missing ?? "");
       return { values: Object.fromEntries(metrics.map((metric) => [metric.name, value])), reason: `not applicable: ${missing}`, evidence: [] };
     }
-    const evidenceRanking = rankEvidence(chunks, evalCase.gold_evidence);
+    const evidenceRanking = rankEvidence(chunks, evalCase.gold_evidence, evidenceCoverageOptions(evalCase));
     const result = ranking.evaluate(evidenceRanking.items, evidenceRanking.judgments);
     const values: Record<string, MetricValue> = { mrr: result.reciprocalRank, map: result.averagePrecision };
     for (const cutoff of result.cutoffs) {
@@ -67,11 +68,20 @@ export const retrievalRankingEvaluator: Evaluator = {
     }
     values.recall_at_k = values[`recall_at_${SEED_K}`]!;
     const found = evidenceRanking.foundAtRank;
+    const percent = (share: number) => `${Math.floor(share * 100)} %`;
     const described = evalCase.gold_evidence.map((evidence, index) => {
-      const where = found[index] === null ? "not retrieved" : `retrieved at rank ${found[index]} (matched by ${evidenceRanking.rules[index]})`;
+      const pieces = evidenceRanking.contributors[index]!;
+      const where =
+        found[index] === null
+          ? evidenceRanking.coverage[index]! > 0
+            ? `not retrieved (the ranking covers ${percent(evidenceRanking.coverage[index]!)} of its text)`
+            : "not retrieved"
+          : pieces.length > 1
+            ? `retrieved at rank ${found[index]} (matched by ${evidenceRanking.rules[index]}, split over the chunks at ranks ${pieces.join(", ")})`
+            : `retrieved at rank ${found[index]} (matched by ${evidenceRanking.rules[index]})`;
       return `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""} ${where}`;
     });
-    const foundChunks = found.filter((rank): rank is number => rank !== null).map((rank) => chunks[rank - 1]!.chunk_id);
+    const foundChunks = [...new Set(found.flatMap((rank, index) => (rank === null ? [] : evidenceRanking.contributors[index]!)))].map((rank) => chunks[rank - 1]!.chunk_id);
     return { values, reason: `gold evidence: ${described.join("; ")}`, evidence: foundChunks };
   },
 };
