@@ -7,7 +7,7 @@
  * share of the evidence's compact characters in (0, 1]. The default, 0.8:
  * - a fragment that lacks most of the evidence never counts: for the seed's
  *   evidence "部分退款后，会员积分按实际保留金额重新计算" the first half
- *   ("部分退款后，会员积分", 50 %) does not hold the rule, and a dateline or
+ *   ("部分退款后，会员积分", 9 of 20 characters) does not hold the rule, and a dateline or
  *   heading is a far smaller share;
  * - a chunker's boundary that trims the edge of the evidence (a lead-in
  *   clause, a heading the annotator included) still counts;

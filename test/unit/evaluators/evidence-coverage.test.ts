@@ -257,3 +257,163 @@ describe("evidence split at random boundaries: credit follows from the split off
     }
   }
 });
+
+/** Compact characters as the README defines them (NFKC, lower case, no punctuation, symbols or spaces), counted here on their own. */
+const compactLength = (text: string) => [...text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]/gu, "")].length;
+
+const SEED_EVIDENCE = "部分退款后，会员积分按实际保留金额重新计算";
+
+describe("a fragment that covers a small share of the evidence does not count", () => {
+  test("an English news dateline, alone or leading another story", () => {
+    const text = "BEIJING, March 3 (Reuters) - China's central bank cut the reserve requirement ratio for banks by 50 basis points on Friday, releasing about 1 trillion yuan in long-term liquidity.";
+    const theCase = caseWith(text, undefined);
+    const dateline = "BEIJING, March 3 (Reuters) -";
+    const share = compactLength(dateline) / compactLength(text);
+    assert.ok(share < 0.15, `the dateline is ${share} of the evidence`);
+    for (const chunkText of [dateline, `${dateline} Stocks in Shanghai rose for a fourth session as property developers rallied.`]) {
+      const match = matchEvidence({ chunk_id: "x", document_id: null, section_id: null, document_version: null, text: chunkText }, theCase.gold_evidence[0]!);
+      assert.deepEqual(match, { matched: false, rule: "text", coverage: share }, chunkText);
+    }
+    const { values } = retrievalRankingEvaluator.evaluate({ caseResult: buildCaseResult({ retrieved: [{ chunk_id: "header", text: dateline }] }), evalCase: theCase });
+    assert.equal(valueOf(values, "recall_at_k"), 0);
+    assert.equal(valueOf(values, "mrr"), 0);
+  });
+
+  test("a Chinese news dateline", () => {
+    const text = "新华社北京3月3日电 中国人民银行决定，自3月15日起下调金融机构存款准备金率0.5个百分点，释放长期流动性资金约1万亿元。";
+    const dateline = "新华社北京3月3日电";
+    const theCase = caseWith(text, undefined);
+    const share = compactLength(dateline) / compactLength(text);
+    for (const chunkText of [dateline, `${dateline} 记者从国家统计局获悉，一季度全国规模以上工业增加值同比增长6.1%。`]) {
+      const match = matchEvidence({ chunk_id: "x", document_id: null, section_id: null, document_version: null, text: chunkText }, theCase.gold_evidence[0]!);
+      assert.deepEqual(match, { matched: false, rule: "text", coverage: share }, chunkText);
+    }
+  });
+});
+
+describe("half of an evidence passage in a chunk with half of another passage", () => {
+  const first = "退货须在签收后七日内申请。部分退款后，会员积分";
+  const second = "按实际保留金额重新计算。优惠券不予退还。";
+  const distractor = "符合条件的商品可按退款规则处理";
+  const ranking = [
+    { chunk_id: "tail-of-rule-1", text: first },
+    { chunk_id: "general", text: distractor },
+    { chunk_id: "head-of-rule-3", text: second },
+  ];
+
+  test("is credited at the rank where the two halves together cover enough (default 0.8)", () => {
+    const theCase = caseWith(SEED_EVIDENCE, undefined);
+    const evidenceRanking = rankEvidence(chunks(ranking), theCase.gold_evidence);
+    assert.deepEqual(evidenceRanking.foundAtRank, [3]);
+    assert.deepEqual(evidenceRanking.contributors, [[1, 3]]);
+    assert.equal(evidenceRanking.coverage[0], 1);
+    const { values, evidence } = retrievalRankingEvaluator.evaluate({ caseResult: buildCaseResult({ retrieved: ranking }), evalCase: theCase });
+    assert.equal(valueOf(values, "mrr"), 1 / 3);
+    assert.equal(valueOf(values, "recall_at_1"), 0);
+    assert.equal(valueOf(values, "recall_at_3"), 1);
+    assert.deepEqual(evidence, ["tail-of-rule-1", "head-of-rule-3"]);
+  });
+
+  test("is credited alone when the case lowers the minimum to what it holds", () => {
+    // "部分退款后会员积分" is 9 of the evidence's 20 compact characters.
+    assert.equal(compactLength("部分退款后，会员积分") / compactLength(SEED_EVIDENCE), 0.45);
+    assert.equal(valueOf(retrievalRankingEvaluator.evaluate({ caseResult: buildCaseResult({ retrieved: ranking }), evalCase: caseWith(SEED_EVIDENCE, 0.5) }).values, "mrr"), 1 / 3);
+    const theCase = caseWith(SEED_EVIDENCE, 0.45);
+    const { values } = retrievalRankingEvaluator.evaluate({ caseResult: buildCaseResult({ retrieved: ranking }), evalCase: theCase });
+    assert.equal(valueOf(values, "mrr"), 1);
+  });
+
+  test("in English", () => {
+    const text = "Refunds for annual plans are prorated to the day and paid back to the original card within ten business days.";
+    const head = "Refunds for annual plans are prorated to the day";
+    const tail = "and paid back to the original card within ten business days.";
+    const theCase = caseWith(text, undefined);
+    const retrieved = chunks([
+      { chunk_id: "a", text: `Monthly plans renew automatically. ${head}` },
+      { chunk_id: "b", text: `${tail} Gift cards are never refunded.` },
+    ]);
+    assert.equal(matchEvidence(retrieved[0]!, theCase.gold_evidence[0]!).coverage, compactLength(head) / compactLength(text));
+    assert.equal(matchEvidence(retrieved[1]!, theCase.gold_evidence[0]!).coverage, compactLength(tail) / compactLength(text));
+    assert.deepEqual(rankEvidence(retrieved, theCase.gold_evidence).foundAtRank, [2]);
+  });
+});
+
+describe("ids decide before text", () => {
+  const gold = () => caseWith(SEED_EVIDENCE, undefined, { document_id: "refund_policy_member_points", section_id: "section_2" });
+
+  test("a chunk of another document quoting the evidence covers nothing; text pieces without ids are summed", () => {
+    const retrieved = chunks([
+      { chunk_id: "faq-quote", document_id: "faq", text: SEED_EVIDENCE },
+      { chunk_id: "piece-1", text: "部分退款后，会员积分按实" },
+      { chunk_id: "piece-2", text: "积分按实际保留金额重新计算" },
+    ]);
+    const ranking = rankEvidence(retrieved, gold().gold_evidence);
+    assert.deepEqual(matchEvidence(retrieved[0]!, gold().gold_evidence[0]!), { matched: false, rule: "ids", coverage: 0 });
+    assert.deepEqual(ranking.foundAtRank, [3]);
+    assert.deepEqual(ranking.rules, ["text"]);
+    assert.deepEqual(ranking.contributors, [[2, 3]]);
+  });
+
+  test("matching ids cover the whole evidence whatever the text; a named chunk id likewise", () => {
+    const retrieved = chunks([
+      { chunk_id: "piece-1", text: "部分退款后，会员积分" },
+      { chunk_id: "section", document_id: "refund_policy_member_points", section_id: "section_2", text: "unrelated words" },
+    ]);
+    const ranking = rankEvidence(retrieved, gold().gold_evidence);
+    assert.deepEqual(ranking.foundAtRank, [2]);
+    assert.deepEqual(ranking.rules, ["ids"]);
+    const byChunkId = caseWith(SEED_EVIDENCE, undefined, { chunk_id: "c-9" });
+    assert.deepEqual(rankEvidence(chunks([{ chunk_id: "c-9", text: "unrelated words" }]), byChunkId.gold_evidence).rules, ["chunk_id"]);
+  });
+});
+
+describe("context coverage with split evidence", () => {
+  const thirds = ["部分退款后，会员积分按实际保", "留金额重新计算；使用优惠券的订单", "，优惠金额按商品实付比例分摊。"];
+  const text = thirds.join("");
+
+  test("three packed thirds cover the evidence; each is a packed chunk holding it, the distractor is not", () => {
+    const theCase = caseWith(text, undefined);
+    const caseResult = buildCaseResult({
+      retrieved: [...thirds.map((third, index) => ({ chunk_id: `t${index + 1}`, text: third })), { chunk_id: "general", text: "符合条件的商品可按退款规则处理" }],
+      contextChunkIds: ["t1", "general", "t2", "t3"],
+    });
+    const { values, evidence } = contextCoverageEvaluator.evaluate({ caseResult, evalCase: theCase });
+    assert.equal(valueOf(values, "context_recall"), 1);
+    assert.equal(valueOf(values, "context_precision"), 3 / 4);
+    assert.deepEqual(evidence, ["t1", "t2", "t3"]);
+    const twoThirds = buildCaseResult({ retrieved: thirds.map((third, index) => ({ chunk_id: `t${index + 1}`, text: third })), contextChunkIds: ["t1", "t2"] });
+    const twoThirdsShare = compactLength(thirds[0]! + thirds[1]!) / compactLength(text);
+    assert.ok(twoThirdsShare < 0.8, `two thirds cover ${twoThirdsShare}`);
+    assert.equal(valueOf(contextCoverageEvaluator.evaluate({ caseResult: twoThirds, evalCase: theCase }).values, "context_recall"), 0);
+  });
+
+  test("a packed chunk cut to fit the prompt covers only what is still in the context text", () => {
+    // The evidence in two parts of 9 and 11 compact characters; the second part's chunk was cut.
+    const theCase = caseWith(SEED_EVIDENCE, undefined);
+    const retrieved = [
+      { chunk_id: "h1", text: "部分退款后，会员积分" },
+      { chunk_id: "h2", text: "按实际保留金额重新计算" },
+    ];
+    const recallWithContext = (context: string) =>
+      valueOf(contextCoverageEvaluator.evaluate({ caseResult: buildCaseResult({ retrieved, contextChunkIds: ["h1", "h2"], truncated: ["h2"], context }), evalCase: theCase }).values, "context_recall");
+    // 4 characters of the second part survived: 13 of 20 covered.
+    assert.equal(recallWithContext("部分退款后，会员积分按实际保"), 0);
+    // 10 survived: 19 of 20.
+    assert.equal(recallWithContext("部分退款后，会员积分按实际保留金额重新计"), 1);
+  });
+});
+
+describe("evaluator_config.evidence_min_coverage", () => {
+  const parse = (value: unknown) =>
+    evalCaseSchema.safeParse({ case_id: "c", case_version: "1", dataset_id: "d", dataset_version: "1", input: "q", evaluator_config: { evidence_min_coverage: value } });
+
+  test("accepts a share in (0, 1] and rejects anything else with the field's path", () => {
+    assert.equal(parse(0.5).success, true);
+    assert.equal(parse(1).success, true);
+    for (const bad of [0, -0.2, 1.5, "0.8", null]) {
+      const result = parse(bad);
+      assert.equal(result.success, false, String(bad));
+      assert.deepEqual(result.error!.issues[0]!.path, ["evaluator_config", "evidence_min_coverage"]);
+    }
+  });
+});
