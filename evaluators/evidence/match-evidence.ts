@@ -28,7 +28,7 @@
 import type { GoldEvidence } from "../../contracts/eval-case.js";
 import type { RetrievedChunk } from "../../contracts/case-result.js";
 import { DEFAULT_EVIDENCE_COVERAGE_OPTIONS, type EvidenceCoverageOptions } from "./evidence-coverage-options.js";
-import { countCovered, coveredCharacters, indexEvidenceText } from "./text-coverage.js";
+import { countCovered, coveredCharacters, prepareText, type PreparedText } from "./text-coverage.js";
 
 /**
  * Used by the root-cause split detector (root-cause/chunk-step.ts): a chunk
@@ -47,8 +47,9 @@ export interface ChunkCover {
   rule: MatchRule | null;
   /**
    * "all" when ids say the chunk is the evidence; one flag per compact
-   * character of the evidence text when text decided; null when it covers
-   * nothing (ids say no, or there is no text to compare).
+   * character of the evidence text when text decided (shared: read it, never
+   * write into it); null when it covers nothing (ids say no, or there is no
+   * text to compare).
    */
   covered: "all" | Uint8Array | null;
   /** Covered share of the evidence, 0 to 1. */
@@ -89,10 +90,31 @@ export function coverOfChunk(chunk: ChunkLike, evidence: GoldEvidence): ChunkCov
  */
 export function textCover(chunkText: string | null | undefined, evidenceText: string | null | undefined, shortEvidence: "equal" | "contained" = "equal"): Uint8Array | null {
   if (!chunkText || !evidenceText) return null;
-  const evidence = indexEvidenceText(evidenceText);
+  const evidence = prepareText(evidenceText);
   if (evidence.characters.length === 0) return null;
-  return coveredCharacters(evidence, chunkText, shortEvidence);
+  if (shortEvidence === "contained") return coveredCharacters(evidence, chunkText, shortEvidence);
+  // The evaluators of one trace ask for the same (chunk, evidence) pairs many times over.
+  let byChunk = coversByEvidence.get(evidence);
+  if (byChunk === undefined) {
+    byChunk = new Map();
+    coversByEvidence.set(evidence, byChunk);
+  }
+  let covered = byChunk.get(chunkText);
+  if (covered === undefined) {
+    covered = coveredCharacters(evidence, chunkText);
+    if (byChunk.size >= COVERS_PER_EVIDENCE) byChunk.delete(byChunk.keys().next().value!);
+    byChunk.set(chunkText, covered);
+  }
+  return covered;
 }
+
+/**
+ * Covers already computed, per prepared evidence text (released with it) and
+ * chunk text, at most COVERS_PER_EVIDENCE per evidence (oldest out). Shared:
+ * callers never write into a cover.
+ */
+const coversByEvidence = new WeakMap<PreparedText, Map<string, Uint8Array>>();
+const COVERS_PER_EVIDENCE = 128;
 
 /** Does this chunk alone cover enough of the evidence? */
 export function matchEvidence(chunk: ChunkLike, evidence: GoldEvidence, options: EvidenceCoverageOptions = DEFAULT_EVIDENCE_COVERAGE_OPTIONS): EvidenceMatch {

@@ -32,11 +32,13 @@
  * question is only whether its text survived in a longer text (a chunk cut to
  * fit the prompt), `shortEvidence: "contained"` covers it when it occurs whole.
  *
- * Cost: O(|chunk| + |evidence|) per (chunk, evidence) pair: one rolling hash
- * pass over the chunk, a bucket look-up per window, an n-character check on a
- * hit, and one sweep over the evidence. The evidence's n-gram table is built
- * once per evidence text; the normalised code points of a text are memoised
- * (bounded) because every evaluator of a trace matches the same chunks.
+ * Cost: each text (chunk or evidence) is prepared once — normalised, its
+ * window hashes computed by rolling hash and put in an open-addressing table:
+ * O(length). A (chunk, evidence) pair then costs O(|evidence|): one table
+ * look-up per evidence window (an n-character check on a hash hit) and one
+ * sweep marking covered characters. Prepared texts are memoised, bounded by
+ * the characters they hold, because every evaluator of a trace matches the
+ * same chunks against the same evidence.
  */
 import { compactText } from "../text/normalize-text.js";
 
@@ -45,27 +47,20 @@ export const COVERAGE_NGRAM_CHARACTERS = 8;
 
 const HASH_BASE = 0x01000193;
 
-/** Normalised, space-free text as code points, ready to be hashed. */
-export interface CompactCharacters {
-  readonly codePoints: Int32Array;
-}
-
-/** An evidence text prepared for coverage queries. */
-export interface EvidenceTextIndex {
+/** A text prepared for coverage queries: its compact characters and a table of its windows. */
+export interface PreparedText {
+  /** Compact characters as code points. */
   readonly characters: Int32Array;
-  /** Window length: COVERAGE_NGRAM_CHARACTERS, or the whole text when shorter (then only an equal text covers it). */
-  readonly windowLength: number;
-  /** For each window start, the id of its distinct n-gram. */
-  readonly windowIds: Int32Array;
-  /** Start of one occurrence of each distinct n-gram. */
-  readonly representatives: Int32Array;
-  /** Window hash → ids of the distinct n-grams with that hash. */
-  readonly buckets: ReadonlyMap<number, readonly number[]>;
+  /** Rolling hash of the window starting at each position (COVERAGE_NGRAM_CHARACTERS long). */
+  readonly hashes: Int32Array;
+  /** Open-addressing table (linear probing) of window starts, one per distinct window; -1 is empty. */
+  readonly slots: Int32Array;
+  readonly slotShift: number;
 }
 
 /**
- * A memo bounded by the number of code points it holds, oldest entry out
- * first: the same chunk texts are matched by every evaluator of a trace.
+ * A memo bounded by the size of what it holds, oldest entry out first: the
+ * same chunk texts are matched by every evaluator of a trace.
  */
 class BoundedMemo<Value> {
   private readonly entries = new Map<string, { value: Value; size: number }>();
@@ -102,13 +97,6 @@ function toCodePoints(text: string): Int32Array {
   return codePoints.subarray(0, length);
 }
 
-/** About 8 MB of code points at most. */
-const compactMemo = new BoundedMemo<Int32Array>(1 << 21, toCodePoints, (codePoints) => codePoints.length);
-
-export function compactCharacters(text: string): Int32Array {
-  return compactMemo.get(text);
-}
-
 function power(base: number, exponent: number): number {
   let result = 1;
   for (let step = 0; step < exponent; step += 1) result = Math.imul(result, base);
@@ -120,85 +108,104 @@ function power(base: number, exponent: number): number {
  * computed by rolling: each step removes the outgoing character and adds the
  * incoming one. Collisions are resolved by comparing characters on a hit.
  */
-function forEachWindowHash(characters: Int32Array, length: number, visit: (start: number, hash: number) => void): void {
-  if (characters.length < length || length === 0) return;
+function windowHashes(characters: Int32Array, length: number): Int32Array {
+  if (characters.length < length) return new Int32Array(0);
+  const hashes = new Int32Array(characters.length - length + 1);
   const outgoingWeight = power(HASH_BASE, length - 1);
   let hash = 0;
   for (let index = 0; index < length; index += 1) hash = (Math.imul(hash, HASH_BASE) + characters[index]!) | 0;
-  visit(0, hash);
-  for (let start = 1; start + length <= characters.length; start += 1) {
+  hashes[0] = hash;
+  for (let start = 1; start < hashes.length; start += 1) {
     hash = (hash - Math.imul(characters[start - 1]!, outgoingWeight)) | 0;
     hash = (Math.imul(hash, HASH_BASE) + characters[start + length - 1]!) | 0;
-    visit(start, hash);
+    hashes[start] = hash;
   }
+  return hashes;
 }
+
+/** Table slot of a hash: the top bits of a multiplicative scramble (the polynomial hash's low bits are poorly mixed). */
+const slotOf = (hash: number, shift: number) => Math.imul(hash, 0x9e3779b1) >>> shift;
 
 function sameWindow(left: Int32Array, leftStart: number, right: Int32Array, rightStart: number, length: number): boolean {
   for (let offset = 0; offset < length; offset += 1) if (left[leftStart + offset] !== right[rightStart + offset]) return false;
   return true;
 }
 
-function buildIndex(text: string): EvidenceTextIndex {
+function prepare(text: string): PreparedText {
   const characters = toCodePoints(text);
-  const windowLength = Math.min(COVERAGE_NGRAM_CHARACTERS, characters.length);
-  const windowCount = windowLength === 0 ? 0 : characters.length - windowLength + 1;
-  const windowIds = new Int32Array(windowCount);
-  const representatives: number[] = [];
-  const buckets = new Map<number, number[]>();
-  forEachWindowHash(characters, windowLength, (start, hash) => {
-    let bucket = buckets.get(hash);
-    if (bucket === undefined) {
-      bucket = [];
-      buckets.set(hash, bucket);
+  const length = COVERAGE_NGRAM_CHARACTERS;
+  const hashes = windowHashes(characters, length);
+  // A table at most half full keeps probe sequences short; a repeated window is stored once, so a
+  // repetitive text ("aaaa…") cannot build a long probe chain.
+  const bits = Math.max(4, Math.ceil(Math.log2(hashes.length * 2 + 1)));
+  const slotShift = 32 - bits;
+  const mask = (1 << bits) - 1;
+  const slots = new Int32Array(1 << bits).fill(-1);
+  for (let start = 0; start < hashes.length; start += 1) {
+    const hash = hashes[start]!;
+    let slot = slotOf(hash, slotShift);
+    let present = false;
+    while (slots[slot] !== -1) {
+      const stored = slots[slot]!;
+      if (hashes[stored] === hash && sameWindow(characters, stored, characters, start, length)) {
+        present = true;
+        break;
+      }
+      slot = (slot + 1) & mask;
     }
-    let id = bucket.find((candidate) => sameWindow(characters, representatives[candidate]!, characters, start, windowLength));
-    if (id === undefined) {
-      id = representatives.length;
-      representatives.push(start);
-      bucket.push(id);
-    }
-    windowIds[start] = id;
-  });
-  return { characters, windowLength, windowIds, representatives: Int32Array.from(representatives), buckets };
+    if (!present) slots[slot] = start;
+  }
+  return { characters, hashes, slots, slotShift };
 }
 
-const evidenceMemo = new BoundedMemo<EvidenceTextIndex>(1 << 20, buildIndex, (index) => index.characters.length * 3);
+/** Prepared texts: about 16 bytes per character, 16 MB at most. */
+const preparedMemo = new BoundedMemo<PreparedText>(1 << 20, prepare, (prepared) => prepared.characters.length);
 
-/** The evidence text prepared for coverage queries (memoised). */
-export function indexEvidenceText(text: string): EvidenceTextIndex {
-  return evidenceMemo.get(text);
+/** The text prepared for coverage queries (memoised). */
+export function prepareText(text: string): PreparedText {
+  return preparedMemo.get(text);
+}
+
+function containsWhole(chunk: Int32Array, evidence: Int32Array): boolean {
+  for (let start = 0; start + evidence.length <= chunk.length; start += 1) if (sameWindow(chunk, start, evidence, 0, evidence.length)) return true;
+  return false;
 }
 
 /**
- * One flag per evidence character: 1 when the chunk text covers it. Linear in
- * both lengths: the chunk's windows mark which distinct evidence n-grams occur
- * in it, then one sweep marks the characters of those windows.
+ * One flag per evidence character: 1 when the chunk text covers it. O(|evidence|)
+ * once both texts are prepared: each evidence window is looked up in the
+ * chunk's table, then the characters of the windows found are marked.
  */
-export function coveredCharacters(evidence: EvidenceTextIndex, chunkText: string, shortEvidence: "equal" | "contained" = "equal"): Uint8Array {
+export function coveredCharacters(evidence: PreparedText, chunkText: string, shortEvidence: "equal" | "contained" = "equal"): Uint8Array {
   const covered = new Uint8Array(evidence.characters.length);
-  const length = evidence.windowLength;
-  if (length === 0) return covered;
-  const chunk = compactCharacters(chunkText);
-  if (evidence.characters.length < COVERAGE_NGRAM_CHARACTERS && shortEvidence === "equal") {
-    if (chunk.length === evidence.characters.length && sameWindow(evidence.characters, 0, chunk, 0, chunk.length)) covered.fill(1);
+  if (evidence.characters.length === 0) return covered;
+  const chunk = prepareText(chunkText);
+  if (evidence.characters.length < COVERAGE_NGRAM_CHARACTERS) {
+    // Shorter than a window (at most 7 characters): a direct comparison is constant work per chunk position.
+    const holds =
+      shortEvidence === "equal"
+        ? chunk.characters.length === evidence.characters.length && sameWindow(chunk.characters, 0, evidence.characters, 0, evidence.characters.length)
+        : containsWhole(chunk.characters, evidence.characters);
+    if (holds) covered.fill(1);
     return covered;
   }
-  const occurs = new Uint8Array(evidence.representatives.length);
-  let distinctFound = 0;
-  forEachWindowHash(chunk, length, (start, hash) => {
-    const bucket = evidence.buckets.get(hash);
-    if (bucket === undefined) return;
-    for (const id of bucket) {
-      if (occurs[id] === 0 && sameWindow(evidence.characters, evidence.representatives[id]!, chunk, start, length)) {
-        occurs[id] = 1;
-        distinctFound += 1;
+  // Each evidence window is looked up in the chunk's table (a probe, and a character check on a hash hit).
+  const length = COVERAGE_NGRAM_CHARACTERS;
+  const { slots, slotShift, hashes: chunkHashes, characters: chunkCharacters } = chunk;
+  const { hashes: evidenceHashes, characters: evidenceCharacters } = evidence;
+  const mask = slots.length - 1;
+  let coveredUntil = 0;
+  for (let start = 0; start < evidenceHashes.length; start += 1) {
+    const hash = evidenceHashes[start]!;
+    let found = false;
+    for (let slot = slotOf(hash, slotShift); slots[slot] !== -1; slot = (slot + 1) & mask) {
+      const stored = slots[slot]!;
+      if (chunkHashes[stored] === hash && sameWindow(chunkCharacters, stored, evidenceCharacters, start, length)) {
+        found = true;
+        break;
       }
     }
-  });
-  if (distinctFound === 0) return covered;
-  let coveredUntil = 0;
-  for (let start = 0; start < evidence.windowIds.length; start += 1) {
-    if (occurs[evidence.windowIds[start]!] === 0) continue;
+    if (!found) continue;
     for (let position = Math.max(start, coveredUntil); position < start + length; position += 1) covered[position] = 1;
     coveredUntil = start + length;
   }
@@ -207,6 +214,6 @@ export function coveredCharacters(evidence: EvidenceTextIndex, chunkText: string
 
 export function countCovered(covered: Uint8Array): number {
   let count = 0;
-  for (const flag of covered) count += flag;
+  for (let position = 0; position < covered.length; position += 1) count += covered[position]!;
   return count;
 }
