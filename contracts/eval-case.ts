@@ -71,6 +71,16 @@ export const evaluatorConfig = z
   .object({
     evaluator_ids: z.array(z.string()).default([]),
     required_evidence: z.array(z.string()).default([]),
+    /**
+     * Extension: the share of a gold evidence text's characters that the
+     * retrieved (packed, cited) chunks must cover for the evidence to count
+     * as found; default 0.8 (evaluators/evidence/evidence-coverage-options.ts).
+     */
+    evidence_min_coverage: z
+      .number({ error: "must be a number: the share of the evidence text to cover, such as 0.8" })
+      .gt(0, "must be more than 0: the share of the evidence text to cover, such as 0.8")
+      .lte(1, "must be at most 1 (1 = every character of the evidence text)")
+      .optional(),
   })
   .passthrough();
 

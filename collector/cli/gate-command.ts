@@ -15,6 +15,7 @@ import { loadCollectorConfig } from "../config/collector-config.js";
 import { packageFiles } from "../config/package-files.js";
 import { loadRunCases } from "../report/load-run-cases.js";
 import { openClickHouse } from "../sink/clickhouse-connection.js";
+import { formatFixed } from "../../evaluators/format-fixed.js";
 import { ExitCode } from "./exit-codes.js";
 
 export const defaultGateFile = packageFiles.gateFile;

@@ -7,7 +7,8 @@
 import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
 import type { EvalCase, GoldEvidence } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
-import { matchEvidence } from "../evidence/match-evidence.js";
+import { evidenceCoverageOptions, type EvidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { firstCoveredRank } from "../evidence/evidence-ranking.js";
 import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { generatorContext } from "../online/generator-context.js";
 import { decideAbstention, type AbstentionDecision } from "../rules/answer-abstention.js";
@@ -21,7 +22,7 @@ export const RETRIEVAL_K = 5;
 export interface GoldTrail {
   index: number;
   evidence: GoldEvidence;
-  /** 1-based rank of the first matching chunk in retrieved_chunks, or null. */
+  /** 1-based rank in retrieved_chunks at which the chunks so far cover enough of the evidence (evidence-set-coverage.ts), or null. */
   finalRank: number | null;
   /** Same in pre_rerank_chunks; null when not found or no rerank was recorded. */
   preRerankRank: number | null;
@@ -82,22 +83,17 @@ export function layerOf(evaluatorId: string): EvaluatorLayer {
   return subject === "retrieval" || subject === "context" || subject === "citation" || subject === "performance" ? subject : "answer";
 }
 
-function firstRank(chunks: readonly RetrievedChunk[] | null, evidence: GoldEvidence): number | null {
-  if (chunks === null) return null;
-  const index = chunks.findIndex((chunk) => matchEvidence(chunk, evidence).matched);
-  return index < 0 ? null : index + 1;
-}
-
 export function gatherFacts(caseResult: CaseResult, evalCase: EvalCase | null, evaluationResults: readonly EvaluationResult[], options: AttributionOptions = {}): AttributionFacts {
   const observation = caseResult.rag_observation;
   const results = evaluationResults.filter((result) => result.evaluator_id !== ROOT_CAUSE_EVALUATOR_ID && result.case_result_id === caseResult.case_result_id);
   const relevant = (evalCase?.gold_evidence ?? []).map((evidence, index) => ({ evidence, index })).filter((entry) => entry.evidence.relevance >= 1);
+  const coverageOptions: EvidenceCoverageOptions = evidenceCoverageOptions(evalCase);
   const coverage = evalCase ? coverageOfEachEvidence(caseResult, evalCase, relevant.map((entry) => entry.evidence)) : [];
   const gold = relevant.map(({ evidence, index }, position): GoldTrail => ({
     index,
     evidence,
-    finalRank: firstRank(observation.retrieved_chunks, evidence),
-    preRerankRank: firstRank(observation.pre_rerank_chunks, evidence),
+    finalRank: firstCoveredRank(observation.retrieved_chunks, evidence, coverageOptions),
+    preRerankRank: firstCoveredRank(observation.pre_rerank_chunks, evidence, coverageOptions),
     inContext: coverage[position]?.inContext ?? null,
     coveringChunkId: coverage[position]?.coveringChunkId ?? null,
   }));

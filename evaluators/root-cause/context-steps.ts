@@ -5,7 +5,8 @@
 import { evidenceDensity } from "../rules/context-evidence-density.js";
 import { overlapShare } from "../rules/context-text-overlap.js";
 import { findTruncatedEvidence } from "../rules/context-truncation.js";
-import { matchEvidence } from "../evidence/match-evidence.js";
+import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { chunksHoldingEvidence } from "../evidence/evidence-set-coverage.js";
 import { answerLayerFailed, goldLabel } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
 import { chunkLabel } from "../../contracts/case-result.js";
@@ -46,9 +47,14 @@ export const contextNoisyStep: RootCauseStep = {
       return { reason: `evidence is ${density.evidenceTokens} of ${density.contextTokens} context tokens`, chunkIds: density.evidenceChunkIds, metrics: ["evidence_density", "context_precision"], confidence: "heuristic" };
     }
     const answer = facts.caseResult.output ?? "";
+    const holding = chunksHoldingEvidence(
+      facts.packed,
+      facts.gold.map((trail) => trail.evidence),
+      evidenceCoverageOptions(facts.evalCase),
+    );
     const scored = facts.packed
-      .filter((chunk) => chunk.text !== null)
-      .map((chunk) => ({ chunk, share: overlapShare(answer, chunk.text!) ?? 0, evidence: facts.gold.some((trail) => matchEvidence(chunk, trail.evidence).matched) }));
+      .map((chunk, index) => ({ chunk, share: chunk.text === null ? 0 : (overlapShare(answer, chunk.text) ?? 0), evidence: holding[index]!, hasText: chunk.text !== null }))
+      .filter((entry) => entry.hasText);
     const bestDistractor = scored.filter((entry) => !entry.evidence).sort((first, second) => second.share - first.share)[0];
     const bestEvidence = scored.filter((entry) => entry.evidence).sort((first, second) => second.share - first.share)[0];
     if (bestDistractor === undefined || bestDistractor.share === 0 || (bestEvidence !== undefined && bestEvidence.share >= bestDistractor.share)) return null;

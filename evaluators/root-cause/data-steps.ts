@@ -5,7 +5,9 @@
  * stale version ranked first is the corpus's fault before the ranker's.
  */
 import { chunkLabel, type RetrievedChunk } from "../../contracts/case-result.js";
-import { matchEvidence } from "../evidence/match-evidence.js";
+import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { coverEvidenceWith } from "../evidence/evidence-set-coverage.js";
+import { coverOfChunk } from "../evidence/match-evidence.js";
 import { citedChunks } from "../rules/citation-evidence.js";
 import { RETRIEVAL_K, goldLabel, type AttributionFacts } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
@@ -36,9 +38,11 @@ export const dataOutdatedStep: RootCauseStep = {
     const packedIds = new Set((facts.packed ?? []).flatMap((chunk) => (chunk.chunk_id === null ? [] : [chunk.chunk_id])));
     const displacing = new Map<string, string>();
     const retrieved = facts.retrieved ?? [];
+    const options = evidenceCoverageOptions(facts.evalCase);
     for (const trail of facts.gold) {
-      const freshMatch = retrieved.findIndex((chunk) => !facts.isStale(chunk) && matchEvidence(chunk, trail.evidence).matched);
-      const freshRank = freshMatch < 0 ? Number.POSITIVE_INFINITY : freshMatch + 1;
+      // The rank at which the in-force chunks so far cover enough of the evidence; a stale chunk covers nothing.
+      const freshCovers = retrieved.map((chunk) => (facts.isStale(chunk) ? { rule: null, covered: null, share: 0 } : coverOfChunk(chunk, trail.evidence)));
+      const freshRank = coverEvidenceWith(freshCovers, options).coveredAt ?? Number.POSITIVE_INFINITY;
       for (const chunk of staleOfDocument(facts, trail.evidence.document_id)) {
         if ((chunk.chunk_id !== null && packedIds.has(chunk.chunk_id)) || retrieved.indexOf(chunk) + 1 < freshRank) displacing.set(chunkLabel(chunk), goldLabel(trail));
       }

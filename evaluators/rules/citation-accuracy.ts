@@ -4,11 +4,14 @@
  * citation_validity: cited ids that were packed into the context / cited ids
  * (a citation to a chunk the model never saw is invalid). Needs no case.
  * citation_accuracy: cited ids that were in the context AND hold gold evidence
- * / cited ids. An answer that cites nothing when the case has gold evidence
+ * / cited ids. A cited chunk holds gold evidence when it covers enough of it
+ * alone, or is an indispensable piece of evidence the cited chunks cover
+ * together (evidence-set-coverage.ts). An answer that cites nothing when the case has gold evidence
  * scores 0; an abstention is not applicable.
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
-import { matchEvidence } from "../evidence/match-evidence.js";
+import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { chunksHoldingEvidence } from "../evidence/evidence-set-coverage.js";
 import { chunkLookup } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 
@@ -45,10 +48,10 @@ export const citationAccuracyEvaluator: Evaluator = {
     const packed = observation.context_chunks === null ? null : new Set(observation.context_chunks.map((chunk) => chunk.chunk_id));
     const lookup = chunkLookup(caseResult);
     const inContext = citations.map((chunkId) => packed?.has(chunkId) ?? false);
-    const holdsEvidence = citations.map((chunkId) => {
-      const chunk = lookup.get(chunkId);
-      return chunk !== undefined && gold.some((evidence) => matchEvidence(chunk, evidence).matched);
-    });
+    const known = [...new Set(citations)].flatMap((chunkId) => lookup.get(chunkId) ?? []);
+    const holding = chunksHoldingEvidence(known, gold, evidenceCoverageOptions(evalCase));
+    const holdingIds = new Set(known.filter((_, index) => holding[index]).map((chunk) => chunk.chunk_id));
+    const holdsEvidence = citations.map((chunkId) => holdingIds.has(chunkId));
     const validity: MetricValue = packed === null ? notApplicable("the trace did not record which chunks were packed") : applicable(inContext.filter(Boolean).length / citations.length);
     let accuracy: MetricValue;
     if (!evalCase) accuracy = notApplicable("the trace is not linked to an Eval Case");

@@ -2,22 +2,25 @@
  * Citation precision and recall against gold evidence (seed 004 §五.5:
  * Citation Precision, Citation Recall).
  *
- * citation_precision: distinct cited chunks that hold gold evidence / distinct
- *   cited chunks. Unlike citation_accuracy (citation-accuracy.ts) it does not
+ * citation_precision: distinct cited chunks that hold gold evidence (enough
+ *   of it alone, or an indispensable piece of evidence the cited chunks cover
+ *   together) / distinct cited chunks. Unlike citation_accuracy (citation-accuracy.ts) it does not
  *   ask whether the cited chunk was in the context — validity is
  *   citation_validity's question — so the two differ exactly by the citations
  *   to chunks the model never saw.
- * citation_recall: gold evidence some citation holds / gold evidence. An
- *   answer that cites nothing scores 0; an abstention is not applicable.
+ * citation_recall: gold evidence the cited chunks cover enough of together /
+ *   gold evidence. An answer that cites nothing scores 0; an abstention is
+ *   not applicable.
  *
  * A cited id is looked up in the retrieved chunks (chunkLookup) and matched
- * with match-evidence.ts; an id the trace never listed can still match by the
+ * with match-evidence.ts and evidence-set-coverage.ts; an id the trace never listed can still match by the
  * evidence's chunk_id. Gold evidence with relevance 0 is not evidence (the
  * trec_eval level of retrieval.ranking).
  */
 import { chunkLabel, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
-import { matchEvidence } from "../evidence/match-evidence.js";
+import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { chunksHoldingEvidence, coverEvidence } from "../evidence/evidence-set-coverage.js";
 import { chunkLookup } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 
@@ -54,8 +57,10 @@ export const citationEvidenceEvaluator: Evaluator = {
       const value = notApplicable(missing ?? "");
       return { values: { citation_precision: value, citation_recall: value }, reason: `not applicable: ${missing}`, evidence: [] };
     }
-    const holding = cited.filter((chunk) => gold.some((evidence) => matchEvidence(chunk, evidence).matched));
-    const citedGold = gold.filter((evidence) => cited.some((chunk) => matchEvidence(chunk, evidence).matched));
+    const options = evidenceCoverageOptions(evalCase);
+    const holds = chunksHoldingEvidence(cited, gold, options);
+    const holding = cited.filter((_, index) => holds[index]);
+    const citedGold = gold.filter((evidence) => coverEvidence(cited, evidence, options).coveredAt !== null);
     const precision: MetricValue = cited.length === 0 ? notApplicable("the answer cites nothing") : applicable(holding.length / cited.length);
     const uncited = gold.filter((evidence) => !citedGold.includes(evidence)).map((evidence) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""}`);
     const parts = [`${holding.length} of ${cited.length} cited chunks hold gold evidence`];

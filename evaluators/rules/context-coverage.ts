@@ -2,23 +2,39 @@
  * Context recall and precision against gold evidence (seed 004 §四.1–2).
  *
  * context_recall: gold evidence that reached the context / all gold evidence.
- * A piece reached the context when a packed chunk matches it
- * (match-evidence.ts); a chunk cut mid-text counts only when the evidence text
- * is still in the context text. When the trace recorded only the context text
- * (no packed chunk ids), the evidence text must appear in it.
- * context_precision: packed chunks that hold gold evidence / packed chunks.
+ * A piece reached the context when the packed chunks together cover enough of
+ * it (evidence-set-coverage.ts: ids first, then the union of the characters
+ * their texts cover, at least the case's evidence_min_coverage). A chunk cut
+ * mid-text covers only those characters that are still in the context text.
+ * When the trace recorded only the context text (no packed chunk ids), the
+ * context text must cover enough of the evidence text.
+ * context_precision: packed chunks that hold gold evidence (enough of it
+ * alone, or an indispensable piece of a split) / packed chunks.
  */
+import type { GoldEvidence } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
-import { matchByText, matchEvidence } from "../evidence/match-evidence.js";
-import { packedChunks } from "../evidence/packed-chunks.js";
+import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { chunksHoldingEvidence, coverEvidenceWith } from "../evidence/evidence-set-coverage.js";
+import { coverOfChunk, matchByText, textCover, type ChunkCover } from "../evidence/match-evidence.js";
+import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
-import { compactText } from "../text/normalize-text.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { countCovered } from "../evidence/text-coverage.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "context_recall", description: "gold evidence that reached the context / all gold evidence", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
   { name: "context_precision", description: "packed chunks holding gold evidence / packed chunks", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
 ];
+
+/** What a packed chunk covers of the evidence in the prompt: a cut chunk only what the context text still holds. */
+function coverInContext(chunk: PackedChunk, evidence: GoldEvidence, contextText: string | null): ChunkCover {
+  const cover = coverOfChunk(chunk, evidence);
+  if (!chunk.truncated || cover.covered === null) return cover;
+  const inContext = textCover(contextText, evidence.text, "contained");
+  if (inContext === null) return { rule: cover.rule, covered: null, share: 0 };
+  const surviving = cover.covered === "all" ? inContext : inContext.map((flag, position) => flag & (cover.covered as Uint8Array)[position]!);
+  return { rule: cover.rule, covered: surviving, share: surviving.length === 0 ? 0 : countCovered(surviving) / surviving.length };
+}
 
 function allNotApplicable(reason: string) {
   const value = notApplicable(reason);
@@ -41,24 +57,25 @@ export const contextCoverageEvaluator: Evaluator = {
     const packed = packedChunks(caseResult);
     if (packed === null && contextText === null) return allNotApplicable("the trace recorded no context");
 
-    const compactContext = contextText === null ? null : compactText(contextText);
+    const options = evidenceCoverageOptions(evalCase);
     const covering: string[] = [];
     const covered = gold.map((evidence) => {
-      if (packed === null) return matchByText(contextText, evidence.text);
-      const chunk = packed.find((candidate) => {
-        if (!matchEvidence(candidate, evidence).matched) return false;
-        if (!candidate.truncated) return true;
-        return compactContext !== null && evidence.text !== undefined && compactContext.includes(compactText(evidence.text));
-      });
-      if (chunk) covering.push(chunkLabel(chunk));
-      return chunk !== undefined;
+      if (packed === null) return matchByText(contextText, evidence.text, options);
+      const set = coverEvidenceWith(
+        packed.map((chunk) => coverInContext(chunk, evidence, contextText)),
+        options,
+      );
+      if (set.coveredAt === null) return false;
+      for (const position of set.contributors) if (!covering.includes(chunkLabel(packed[position]!))) covering.push(chunkLabel(packed[position]!));
+      return true;
     });
     const coveredCount = covered.filter(Boolean).length;
     const recall: MetricValue = packed === null && gold.every((evidence) => !evidence.text) ? notApplicable("no packed chunk ids and no evidence text to look for") : applicable(coveredCount / gold.length);
 
     let precision: MetricValue = notApplicable("the trace did not record which chunks were packed");
     if (packed !== null) {
-      precision = packed.length === 0 ? notApplicable("the context is empty") : applicable(packed.filter((chunk) => gold.some((evidence) => matchEvidence(chunk, evidence).matched)).length / packed.length);
+      const holding = chunksHoldingEvidence(packed, gold, options);
+      precision = packed.length === 0 ? notApplicable("the context is empty") : applicable(holding.filter(Boolean).length / packed.length);
     }
     const missing = gold.filter((_, index) => !covered[index]).map((evidence) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""}`);
     const reason = missing.length === 0 ? "all gold evidence reached the context" : `gold evidence missing from the context: ${missing.join(", ")}`;

@@ -4,8 +4,9 @@
  * tokens of all packed chunks, counted with our tokenizer (tokenize in
  * text/normalize-text.ts: one token per CJK character, one per word).
  *
- * A packed chunk is evidence when it matches any gold evidence
- * (match-evidence.ts); a second copy of the same chunk id is not — repeated
+ * A packed chunk is evidence when it holds any gold evidence within the
+ * packed chunks (enough of it alone, or an indispensable piece of a split:
+ * evidence-set-coverage.ts); a second copy of the same chunk id is not — repeated
  * evidence is not effective evidence. Token counts are of the chunk text as
  * retrieved (a chunk cut to fit the budget counts whole). Not applicable
  * without a case with gold evidence, without recorded packed chunks, or when a
@@ -14,7 +15,8 @@
 import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
-import { matchEvidence } from "../evidence/match-evidence.js";
+import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { chunksHoldingEvidence } from "../evidence/evidence-set-coverage.js";
 import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { tokenize } from "../text/normalize-text.js";
@@ -44,12 +46,13 @@ export function evidenceDensity(caseResult: CaseResult, evalCase: EvalCase | nul
   const evidenceChunkIds: string[] = [];
   let evidenceTokens = 0;
   let contextTokens = 0;
-  for (const chunk of packed) {
+  const holding = chunksHoldingEvidence(packed, gold, evidenceCoverageOptions(evalCase));
+  for (const [index, chunk] of packed.entries()) {
     const tokens = tokenize(chunk.text!).length;
     contextTokens += tokens;
     const first = !seen.has(chunk.chunk_id ?? chunk);
     seen.add(chunk.chunk_id ?? chunk);
-    if (first && gold.some((evidence) => matchEvidence(chunk, evidence).matched)) {
+    if (first && holding[index]) {
       evidenceTokens += tokens;
       evidenceChunkIds.push(chunkLabel(chunk));
     }

@@ -2,11 +2,13 @@
  * Gold evidence lost between retrieval and the prompt (seed 004 §四 "去重、
  * 重排、截断和拼接"; root cause CONTEXT_TRUNCATED 关键证据被截断).
  *
- * A piece of gold evidence is truncated when a retrieved chunk (anywhere in
- * the final ranking) matches it but it did not reach the context by
- * context.coverage's rule: no packed chunk holds it (dropped — by the budget,
- * a dedup or a policy; the trace's dropped reason is quoted when recorded), or
- * the chunk holding it was cut and the evidence text is gone (cut).
+ * A piece of gold evidence is truncated when the retrieved chunks (anywhere in
+ * the final ranking) cover enough of it (evidence-set-coverage.ts) but it did
+ * not reach the context by context.coverage's rule: a chunk holding it, or a
+ * piece of it, was not packed (dropped — by the budget, a dedup or a policy;
+ * the trace's dropped reason is quoted when recorded), or was cut and the
+ * evidence text is gone (cut). The chunk named is the first retrieved piece
+ * that did not reach the context whole.
  *
  * evidence_truncated: the count. evidence_truncated_rate: the count / gold
  * evidence that was retrieved; not applicable when none was retrieved (the
@@ -16,7 +18,8 @@
 import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
-import { matchEvidence } from "../evidence/match-evidence.js";
+import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { coverEvidence } from "../evidence/evidence-set-coverage.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { coverageOfEachEvidence } from "./context-evidence-coverage.js";
 
@@ -47,13 +50,20 @@ export function findTruncatedEvidence(caseResult: CaseResult, evalCase: EvalCase
   const coverage = coverageOfEachEvidence(caseResult, evalCase);
   if (coverage.every((entry) => entry.inContext === null)) return null;
   const packed = observation.context_chunks;
+  const options = evidenceCoverageOptions(evalCase);
   const lost: LostEvidence[] = [];
   let retrievedEvidence = 0;
   coverage.forEach((entry, goldIndex) => {
-    const holder = chunks.find((chunk) => matchEvidence(chunk, entry.evidence).matched);
-    if (holder === undefined || entry.inContext === null) return;
+    const retrieved = coverEvidence(chunks, entry.evidence, options);
+    if (retrieved.coveredAt === null || entry.inContext === null) return;
     retrievedEvidence += 1;
     if (entry.inContext) return;
+    const pieces = retrieved.contributors.map((position) => chunks[position]!);
+    const notWhole = pieces.find((chunk) => {
+      const packedEntry = packed?.find((candidate) => candidate.chunk_id === chunk.chunk_id);
+      return packedEntry === undefined || packedEntry.truncated;
+    });
+    const holder = notWhole ?? pieces[0]!;
     const packedEntry = packed?.find((candidate) => candidate.chunk_id === holder.chunk_id);
     const how = packed === null ? "not_in_context_text" : packedEntry?.truncated ? "cut" : "dropped";
     const droppedReason = observation.dropped_chunks?.find((dropped) => dropped.chunk_id === holder.chunk_id)?.reason ?? null;

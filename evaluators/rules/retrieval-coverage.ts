@@ -6,22 +6,25 @@
  * document_hit_at_k: 1 when any of the top K (= 5, the K of `recall_at_k`)
  *   chunks comes from a gold document — the seed's 文档命中率. A chunk belongs
  *   to a gold document by its `document_id`; a chunk without one belongs to it
- *   when it matches that document's evidence (match-evidence.ts). The chunk hit
+ *   when it holds that document's evidence within the ranking (alone, or as a
+ *   piece of a split evidence: evidence-set-coverage.ts). The chunk hit
  *   (Chunk 命中率) is `hit_at_5` of retrieval.ranking and is not repeated here.
  * first_evidence_rank: 1-based rank of the first chunk holding gold evidence
  *   (首条证据排名); not applicable when none was retrieved. Informational.
- * relevant_chunks: retrieved chunks matching any gold evidence (平均相关 Chunk
- *   数, averaged over a run). A piece of evidence found by two chunks counts
- *   twice here, unlike in recall. Informational.
- * cross_document_recall: gold documents with at least one matching retrieved
- *   chunk anywhere in the ranking / gold documents (跨文档召回率). Applies only
- *   when the gold evidence spans two documents or more.
+ * relevant_chunks: retrieved chunks holding any gold evidence within the
+ *   ranking (平均相关 Chunk 数, averaged over a run): enough of it alone, or an
+ *   indispensable piece of a split. A piece of evidence found by two chunks
+ *   counts twice here, unlike in recall. Informational.
+ * cross_document_recall: gold documents with at least one piece of evidence
+ *   covered enough by the whole ranking / gold documents (跨文档召回率).
+ *   Applies only when the gold evidence spans two documents or more.
  */
 import { chunkLabel, type RetrievedChunk } from "../../contracts/case-result.js";
 import type { GoldEvidence } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { evidenceCoverageOptions, type EvidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { rankEvidence } from "../evidence/evidence-ranking.js";
-import { matchEvidence } from "../evidence/match-evidence.js";
+import { chunksHoldingEvidence, coverEvidence } from "../evidence/evidence-set-coverage.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
 import { invalidRankingOutput, repeatedChunkError } from "./repeated-chunk.js";
@@ -37,17 +40,18 @@ const metrics: MetricDescriptor[] = [
 
 const firstRank = createRankingEvaluator({ cutoffs: [] });
 
-export function belongsToGoldDocument(chunk: RetrievedChunk, gold: readonly GoldEvidence[]): boolean {
-  if (chunk.document_id !== null) return gold.some((evidence) => evidence.document_id === chunk.document_id);
-  return gold.some((evidence) => matchEvidence(chunk, evidence).matched);
+/** For each chunk of the ranking: it comes from a gold document (by its document_id, else by holding that document's evidence). */
+export function chunksOfGoldDocuments(chunks: readonly RetrievedChunk[], gold: readonly GoldEvidence[], options: EvidenceCoverageOptions): boolean[] {
+  const holding = chunksHoldingEvidence(chunks, gold, options);
+  return chunks.map((chunk, index) => (chunk.document_id !== null ? gold.some((evidence) => evidence.document_id === chunk.document_id) : holding[index]!));
 }
 
-function crossDocumentRecall(chunks: readonly RetrievedChunk[], gold: readonly GoldEvidence[]): { value: MetricValue; missing: string[] } {
+function crossDocumentRecall(chunks: readonly RetrievedChunk[], gold: readonly GoldEvidence[], options: EvidenceCoverageOptions): { value: MetricValue; missing: string[] } {
   const documents = [...new Set(gold.map((evidence) => evidence.document_id))];
   if (documents.length < 2) return { value: notApplicable("the gold evidence comes from a single document"), missing: [] };
   const missing = documents.filter((documentId) => {
     const evidenceOfDocument = gold.filter((evidence) => evidence.document_id === documentId);
-    return !chunks.some((chunk) => evidenceOfDocument.some((evidence) => matchEvidence(chunk, evidence).matched));
+    return !evidenceOfDocument.some((evidence) => coverEvidence(chunks, evidence, options).coveredAt !== null);
   });
   return { value: applicable((documents.length - missing.length) / documents.length), missing };
 }
@@ -70,10 +74,13 @@ export const retrievalCoverageEvaluator: Evaluator = {
     }
     const repeated = repeatedChunkError(chunks, "retrieved_chunks");
     if (repeated !== null) return invalidRankingOutput(metrics, repeated);
-    const documentHits = chunks.slice(0, DOCUMENT_HIT_K).filter((chunk) => belongsToGoldDocument(chunk, gold));
-    const relevant = chunks.filter((chunk) => gold.some((evidence) => matchEvidence(chunk, evidence).matched));
-    const ranking = rankEvidence(chunks, gold);
-    const cross = crossDocumentRecall(chunks, gold);
+    const options = evidenceCoverageOptions(evalCase);
+    const ofGoldDocuments = chunksOfGoldDocuments(chunks, gold, options);
+    const holding = chunksHoldingEvidence(chunks, gold, options);
+    const documentHits = chunks.slice(0, DOCUMENT_HIT_K).filter((_, index) => ofGoldDocuments[index]);
+    const relevant = chunks.filter((_, index) => holding[index]);
+    const ranking = rankEvidence(chunks, gold, options);
+    const cross = crossDocumentRecall(chunks, gold, options);
     const values: Record<string, MetricValue> = {
       document_hit_at_k: applicable(documentHits.length > 0 ? 1 : 0),
       first_evidence_rank: firstRank.evaluate(ranking.items, ranking.judgments).firstRelevantRank,

@@ -9,6 +9,7 @@
  */
 import { chunkLabel } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
@@ -62,7 +63,7 @@ export const retrievalRankingEvaluator: Evaluator = {
     }
     const repeated = repeatedChunkError(chunks, "retrieved_chunks");
     if (repeated !== null) return invalidRankingOutput(metrics, repeated);
-    const evidenceRanking = rankEvidence(chunks, evalCase.gold_evidence);
+    const evidenceRanking = rankEvidence(chunks, evalCase.gold_evidence, evidenceCoverageOptions(evalCase));
     const result = ranking.evaluate(evidenceRanking.items, evidenceRanking.judgments);
     const values: Record<string, MetricValue> = { mrr: result.reciprocalRank, map: result.averagePrecision };
     for (const cutoff of result.cutoffs) {
@@ -73,11 +74,20 @@ export const retrievalRankingEvaluator: Evaluator = {
     }
     values.recall_at_k = values[`recall_at_${SEED_K}`]!;
     const found = evidenceRanking.foundAtRank;
+    const percent = (share: number) => `${Math.floor(share * 100)} %`;
     const described = evalCase.gold_evidence.map((evidence, index) => {
-      const where = found[index] === null ? "not retrieved" : `retrieved at rank ${found[index]} (matched by ${evidenceRanking.rules[index]})`;
+      const pieces = evidenceRanking.contributors[index]!;
+      const where =
+        found[index] === null
+          ? evidenceRanking.coverage[index]! > 0
+            ? `not retrieved (the ranking covers ${percent(evidenceRanking.coverage[index]!)} of its text)`
+            : "not retrieved"
+          : pieces.length > 1
+            ? `retrieved at rank ${found[index]} (matched by ${evidenceRanking.rules[index]}, split over the chunks at ranks ${pieces.join(", ")})`
+            : `retrieved at rank ${found[index]} (matched by ${evidenceRanking.rules[index]})`;
       return `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""} ${where}`;
     });
-    const foundChunks = found.filter((rank): rank is number => rank !== null).map((rank) => chunkLabel(chunks[rank - 1]!));
+    const foundChunks = [...new Set(found.flatMap((rank, index) => (rank === null ? [] : evidenceRanking.contributors[index]!)))].map((rank) => chunkLabel(chunks[rank - 1]!));
     return { values, reason: `gold evidence: ${described.join("; ")}`, evidence: foundChunks };
   },
 };

@@ -14,6 +14,7 @@
 import type { RetrievedChunk } from "../../contracts/case-result.js";
 import type { GoldEvidence } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { DEFAULT_EVIDENCE_COVERAGE_OPTIONS, evidenceCoverageOptions, type EvidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
@@ -31,16 +32,16 @@ const metrics: MetricDescriptor[] = [
 
 const ndcgAtCutoff = createRankingEvaluator({ cutoffs: [UPLIFT_CUTOFF] });
 
-export function ndcgAt10(chunks: readonly RetrievedChunk[], gold: readonly GoldEvidence[]): MetricValue {
-  const ranking = rankEvidence(chunks, gold);
+export function ndcgAt10(chunks: readonly RetrievedChunk[], gold: readonly GoldEvidence[], options: EvidenceCoverageOptions = DEFAULT_EVIDENCE_COVERAGE_OPTIONS): MetricValue {
+  const ranking = rankEvidence(chunks, gold, options);
   return ndcgAtCutoff.evaluate(ranking.items, ranking.judgments).cutoffs[0]!.ndcg;
 }
 
-function rerankUplift(after: readonly RetrievedChunk[] | null, before: readonly RetrievedChunk[] | null, gold: readonly GoldEvidence[] | null): { value: MetricValue; reason: string } {
+function rerankUplift(after: readonly RetrievedChunk[] | null, before: readonly RetrievedChunk[] | null, gold: readonly GoldEvidence[] | null, options: EvidenceCoverageOptions): { value: MetricValue; reason: string } {
   const missing = gold === null ? "the trace is not linked to an Eval Case" : gold.length === 0 ? "the case has no gold evidence" : before === null || after === null ? "the trace recorded no rerank" : null;
   if (missing !== null || gold === null || before === null || after === null) return { value: notApplicable(missing ?? ""), reason: `rerank uplift not applicable: ${missing}` };
-  const ndcgAfter = ndcgAt10(after, gold);
-  const ndcgBefore = ndcgAt10(before, gold);
+  const ndcgAfter = ndcgAt10(after, gold, options);
+  const ndcgBefore = ndcgAt10(before, gold, options);
   if (!ndcgAfter.applicable) return { value: ndcgAfter, reason: `rerank uplift not applicable: ${ndcgAfter.reason}` };
   if (!ndcgBefore.applicable) return { value: ndcgBefore, reason: `rerank uplift not applicable: ${ndcgBefore.reason}` };
   const uplift = ndcgAfter.value - ndcgBefore.value;
@@ -59,7 +60,7 @@ export const retrievalUpliftEvaluator: Evaluator = {
     const observation = caseResult.rag_observation;
     const repeated = repeatedChunkError(observation.retrieved_chunks ?? [], "retrieved_chunks") ?? repeatedChunkError(observation.pre_rerank_chunks ?? [], "pre_rerank_chunks");
     if (repeated !== null) return invalidRankingOutput(metrics, repeated);
-    const rerank = rerankUplift(observation.retrieved_chunks, observation.pre_rerank_chunks, evalCase?.gold_evidence ?? null);
+    const rerank = rerankUplift(observation.retrieved_chunks, observation.pre_rerank_chunks, evalCase?.gold_evidence ?? null, evidenceCoverageOptions(evalCase));
     const rewrite = notApplicable(observation.rewritten_query === null ? "the trace recorded no query rewrite" : REWRITE_RANKING_NOT_RECORDED);
     return { values: { rerank_uplift: rerank.value, query_rewrite_uplift: rewrite }, reason: `${rerank.reason}; query rewrite uplift not applicable: ${rewrite.reason}`, evidence: [] };
   },

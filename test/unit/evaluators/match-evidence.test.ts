@@ -13,8 +13,8 @@ const chunk = (fields: Parameters<typeof chunks>[0][number]) => chunks([fields])
 describe("matching a retrieved chunk to gold evidence", () => {
   test("by document and section ids when the trace carries them", () => {
     const gold = evidence({ document_id: "refund_policy_member_points", section_id: "section_2", text: "部分退款后，会员积分按实际保留金额重新计算" });
-    assert.deepEqual(matchEvidence(chunk({ chunk_id: "x", document_id: "refund_policy_member_points", section_id: "section_2", text: "completely different words" }), gold), { matched: true, rule: "ids" });
-    assert.deepEqual(matchEvidence(chunk({ chunk_id: "x", document_id: "refund_policy_member_points", section_id: "section_3", text: "部分退款后，会员积分按实际保留金额重新计算" }), gold), { matched: false, rule: "ids" });
+    assert.deepEqual(matchEvidence(chunk({ chunk_id: "x", document_id: "refund_policy_member_points", section_id: "section_2", text: "completely different words" }), gold), { matched: true, rule: "ids", coverage: 1 });
+    assert.deepEqual(matchEvidence(chunk({ chunk_id: "x", document_id: "refund_policy_member_points", section_id: "section_3", text: "部分退款后，会员积分按实际保留金额重新计算" }), gold), { matched: false, rule: "ids", coverage: 0 });
     // Another document quoting the evidence is not the evidence: ids decide, text is not consulted.
     assert.equal(matchEvidence(chunk({ chunk_id: "x", document_id: "faq", section_id: "section_2", text: "部分退款后，会员积分按实际保留金额重新计算" }), gold).matched, false);
   });
@@ -28,7 +28,7 @@ describe("matching a retrieved chunk to gold evidence", () => {
   test("by normalised text when the trace carries no ids", () => {
     const gold = evidence({ document_id: "refund_policy_member_points", section_id: "section_2", text: "部分退款后，会员积分按实际保留金额重新计算" });
     // Full-width punctuation, spaces and a surrounding sentence do not matter.
-    assert.deepEqual(matchEvidence(chunk({ chunk_id: "x", text: "规则二： 部分退款后 会员积分按实际保留金额重新计算。" }), gold), { matched: true, rule: "text" });
+    assert.deepEqual(matchEvidence(chunk({ chunk_id: "x", text: "规则二： 部分退款后 会员积分按实际保留金额重新计算。" }), gold), { matched: true, rule: "text", coverage: 1 });
     assert.equal(matchEvidence(chunk({ chunk_id: "x", text: "符合条件的商品可按退款规则处理" }), gold).matched, false);
     const english = evidence({ document_id: "d", text: "Refunds are issued within 7 days." });
     assert.equal(matchEvidence(chunk({ chunk_id: "x", text: "REFUNDS ARE ISSUED WITHIN ７ DAYS" }), english).matched, true, "case and full-width digits are normalised");
@@ -36,7 +36,7 @@ describe("matching a retrieved chunk to gold evidence", () => {
 
   test("by chunk id when the evidence names one", () => {
     const gold = evidence({ document_id: "d", chunk_id: "chunk-7" });
-    assert.deepEqual(matchEvidence(chunk({ chunk_id: "chunk-7" }), gold), { matched: true, rule: "chunk_id" });
+    assert.deepEqual(matchEvidence(chunk({ chunk_id: "chunk-7" }), gold), { matched: true, rule: "chunk_id", coverage: 1 });
     assert.equal(matchEvidence(chunk({ chunk_id: "chunk-8" }), gold).matched, false);
   });
 

@@ -21,7 +21,7 @@ describe("displayed values round as trec_eval prints them", () => {
 
   test("the run summary prints averages with 4 decimals, halves to even", () => {
     const text = formatSummary(
-      { runId: "r", cases: 1, passed: 1, failed: 0, reviewRequired: 0, partial: 0, failures: [], metrics: [{ metric: "mrr", evaluatorId: "retrieval.ranking", mean: 0.03125, applicable: 1, notApplicable: 0 }] },
+      { runId: "r", cases: 1, passed: 1, failed: 0, reviewRequired: 0, unjudged: 0, notEvaluated: 0, partial: 0, failures: [], metrics: [{ metric: "mrr", evaluatorId: "retrieval.ranking", mean: 0.03125, applicable: 1, notApplicable: 0 }] },
       "store",
     );
     assert.match(text, /mrr\s+0\.0312\s+n=1/);
