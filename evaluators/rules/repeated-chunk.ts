@@ -15,7 +15,7 @@ import { findRepeatedId } from "../retrieval/repeated-ids.js";
 
 export type RankingField = "retrieved_chunks" | "pre_rerank_chunks";
 
-const identity = (chunk: RetrievedChunk): string | null => (chunk.chunk_id === "" ? null : JSON.stringify([chunk.document_id, chunk.chunk_id]));
+const identity = (chunk: RetrievedChunk): string | null => (chunk.chunk_id === null ? null : JSON.stringify([chunk.document_id, chunk.chunk_id]));
 
 /** What is wrong with the ranking, or null when every identified chunk occurs once. */
 export function repeatedChunkError(chunks: readonly RetrievedChunk[], field: RankingField): string | null {

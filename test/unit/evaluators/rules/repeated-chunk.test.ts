@@ -13,7 +13,7 @@ import { buildCase, buildCaseResult } from "../../../support/case-results.js";
 const evalCase = buildCase({ gold_evidence: [{ document_id: "refund_policy", chunk_id: "c2" }] });
 const RANKING_EVALUATORS = ["retrieval.ranking", "retrieval.coverage", "retrieval.uplift"];
 
-function evaluate(retrieved: { chunk_id: string; document_id?: string; text: string }[], preRerank?: { chunk_id: string; document_id?: string; text: string }[]) {
+function evaluate(retrieved: { chunk_id: string | null; document_id?: string; text: string }[], preRerank?: { chunk_id: string | null; document_id?: string; text: string }[]) {
   const caseResult = buildCaseResult({ retrieved });
   const withRerank = preRerank === undefined ? caseResult : { ...caseResult, rag_observation: { ...caseResult.rag_observation, pre_rerank_chunks: buildCaseResult({ retrieved: preRerank }).rag_observation.retrieved_chunks } };
   return evaluateCaseResult(createDefaultRegistry(), withRerank, evalCase, "2026-07-08T09:32:01Z");
@@ -50,9 +50,9 @@ describe("a ranking that lists a chunk twice", () => {
 
   test("the same chunk id in two documents, or chunks without ids, are different chunks and are scored", () => {
     const evaluation = evaluate([
-      { chunk_id: "", document_id: "other", text: "x" },
+      { chunk_id: null, document_id: "other", text: "x" },
       { chunk_id: "c2", document_id: "refund_policy", text: "b" },
-      { chunk_id: "", document_id: "other", text: "y" },
+      { chunk_id: null, document_id: "other", text: "y" },
       { chunk_id: "c2", document_id: "another_document", text: "z" },
     ]);
     const ranking = evaluation.evaluationResults.find((candidate) => candidate.evaluator_id === "retrieval.ranking")!;
