@@ -10,6 +10,7 @@
  * decoded and could not publish (503 answers are retried by OTLP clients).
  */
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import { unread } from "../kafka/broker-lag.js";
 import type { ConsumerGroupRunner } from "../kafka/consumer-group-runner.js";
 import type { KafkaTracePublisher } from "../kafka/kafka-trace-publisher.js";
 import type { Repartitioner } from "../kafka/repartitioner.js";
@@ -84,14 +85,13 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
     (["sink_backlog", "buffered_spans", "heap"] as const).map((reason) => ({ labels: { reason }, value: runner.pausedFor === reason ? 1 : 0 })),
   );
   registry.counter("ragscope_consumer_pauses_total", "times reading paused", () => runner.counters.pauses);
-  registry.gauge("ragscope_kafka_consumer_lag", "messages between this member's read position and the high watermark, per assigned partition", () =>
-    runner.lag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: Number(lag.highWatermark - lag.nextOffset) })),
+  // Every partition of the topics read, from the broker's offsets (broker-lag.ts): several evaluators report the
+  // same partitions, so aggregate across them with max, not sum.
+  registry.gauge("ragscope_kafka_consumer_lag", "messages between the read position (this member's, or the group's commit for partitions it does not read) and the high watermark, per partition of the topic", () =>
+    runner.lag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: unread(lag) })),
   );
-  registry.gauge("ragscope_kafka_commit_lag", "messages between the committed offset and the high watermark, per assigned partition", () =>
-    runner.lag().map((lag) => {
-      const committed = runner.committer.committed(lag.topic).get(lag.partition);
-      return { labels: { topic: lag.topic, partition: String(lag.partition) }, value: committed === undefined ? NaN : Number(lag.highWatermark - BigInt(committed)) };
-    }),
+  registry.gauge("ragscope_kafka_commit_lag", "messages between the group's committed offset and the high watermark, per partition of the topic (NaN before the first commit)", () =>
+    runner.lag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: lag.committed === null ? NaN : Number(lag.highWatermark - lag.committed) })),
   );
   registry.counter("ragscope_kafka_rebalances_total", "group joins of this member", () => runner.counters.rebalances);
   registry.counter("ragscope_kafka_commits_total", "offset commits", () => runner.committer.counters.commits);

@@ -13,6 +13,7 @@ import { ClickHouseCaseStore } from "../cases/case-store.js";
 import type { CollectorConfig } from "../config/collector-config.js";
 import { createEvaluationWorker } from "../evaluate/create-evaluation-worker.js";
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import { unread } from "../kafka/broker-lag.js";
 import { ConsumerGroupRunner } from "../kafka/consumer-group-runner.js";
 import { KafkaDeadLetters } from "../kafka/kafka-dead-letters.js";
 import { KafkaTracePublisher } from "../kafka/kafka-trace-publisher.js";
@@ -114,7 +115,8 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
           spans_dropped: 0,
         },
         gauges: {
-          consumer_lag: runner.lag().reduce((total, lag) => total + Number(lag.highWatermark - lag.nextOffset), 0),
+          // This member's partitions only: summed over evaluators, the snapshots then add up to the group's lag.
+          consumer_lag: runner.lag().reduce((total, lag) => total + (lag.owned ? unread(lag) : 0), 0),
           sink_write_ms: sink.takeSlowestWriteMs(),
           open_traces: worker.assembler.openTraces,
         },
