@@ -22,16 +22,19 @@
  * hands out any batch, so such a failure cannot be turned into a dead letter
  * by position (collector/kafka/README.md, "Known limits").
  */
-import { CompressionCodecs, CompressionTypes } from "kafkajs";
+import kafkajs, { type CompressionTypes as CompressionType } from "kafkajs";
 import snappyCodec from "kafkajs-snappy";
 import { compressFrame, decompressFrame } from "lz4-napi";
 import { Zstd } from "@hpcc-js/wasm-zstd";
 
 import type { CompressionName } from "./compression-names.js";
 
+// kafkajs is CommonJS; Node's named-export detection misses the codec registry, so it is read from the default export.
+const { CompressionCodecs, CompressionTypes } = kafkajs;
+
 export type { CompressionName };
 
-export function compressionOf(name: CompressionName): CompressionTypes {
+export function compressionOf(name: CompressionName): CompressionType {
   switch (name) {
     case "none":
       return CompressionTypes.None;

@@ -77,6 +77,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_spans_written_total", "spans of the traces written", () => sink.counters.spans);
   registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
   registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
+  registry.counter("ragscope_traces_quarantined_total", "traces whose results the store refused as bad data, kept in the quarantined_results table", () => worker.counters.quarantined);
   registry.counter("ragscope_sink_write_failures_total", "failed sink writes (each retried)", () => sink.counters.failures);
   registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
   registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);

@@ -13,6 +13,7 @@ import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 import { MemoryDeadLetters } from "../evaluate/memory-dead-letters.js";
 import type { OnlineStage } from "../online/online-stage.js";
 import { startReceiver } from "../receive/start-receiver.js";
+import { ClickHouseQuarantine } from "../sink/clickhouse-quarantine.js";
 import { ClickHouseSink } from "../sink/clickhouse-sink.js";
 import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { runMigrations } from "../sink/run-migrations.js";
@@ -53,7 +54,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages });
   const deadLetters = new MemoryDeadLetters();
   const stop = new AbortController();
-  const worker = createEvaluationWorker(config, { cases, sink, deadLetters, signal: stop.signal, online });
+  const worker = createEvaluationWorker(config, { cases, sink, quarantine: new ClickHouseQuarantine(connection), deadLetters, signal: stop.signal, online });
   const receiver = await startReceiver({
     host: config.receiver.host,
     port: config.receiver.port,

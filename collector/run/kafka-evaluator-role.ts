@@ -22,6 +22,7 @@ import { saramaCompatiblePartitioner } from "../kafka/sarama-partitioner.js";
 import { registerEvaluatorMetrics, sinkLatencyBuckets } from "../observe/collector-metrics.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
+import { ClickHouseQuarantine } from "../sink/clickhouse-quarantine.js";
 import { ClickHouseSink } from "../sink/clickhouse-sink.js";
 import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { runMigrations } from "../sink/run-migrations.js";
@@ -77,7 +78,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
   );
   const deadLetters = new KafkaDeadLetters(producer, { topic: config.kafka.deadLetterTopic, compression: config.kafka.compression, defaultSourceTopic: config.kafka.topic });
   const stop = new AbortController();
-  const worker = createEvaluationWorker(config, { cases, sink, deadLetters, signal: stop.signal, online });
+  const worker = createEvaluationWorker(config, { cases, sink, quarantine: new ClickHouseQuarantine(connection), deadLetters, signal: stop.signal, online });
   const runner = new ConsumerGroupRunner({
     kafka: context.kafka,
     settings: config.kafka,
