@@ -15,6 +15,7 @@ import v8 from "node:v8";
 import { z } from "zod";
 import type { RetryPolicy } from "../../contracts/retry.js";
 import { failure, success, type Result } from "../../contracts/result.js";
+import { compressionNames } from "../kafka/compression-names.js";
 
 const MEBIBYTE = 1024 * 1024;
 
@@ -53,8 +54,14 @@ const kafkaSection = z.object({
   partitionsConsumedConcurrently: integer(1).max(64, "must be at most 64").default(1),
   /** Largest message accepted, consumed or produced; the Collector's exporter default is 1000000 (interop.md §4). */
   maxMessageBytes: integer(1024).default(1_000_000),
-  /** kafkajs builds in gzip only (interop.md §4), so snappy, lz4 and zstd are not offered. */
-  compression: z.enum(["none", "gzip"], { error: "must be none or gzip (kafkajs builds in only gzip)" }).default("none"),
+  /** What ragscope's producers write; every codec is read whatever this says (collector/kafka/compression-codecs.ts). */
+  compression: z.enum(compressionNames, { error: "must be none, gzip, snappy, lz4 or zstd" }).default("none"),
+  /**
+   * How old the consumer's cluster metadata may get: partitions added to the
+   * topic are read at most this long after they appear (kafkajs's default is
+   * 5 minutes).
+   */
+  metadataMaxAgeMs: integer(100).default(30_000),
   /** Where a group without committed offsets starts. Earliest: spans produced before the first evaluator started are not skipped. */
   initialOffset: z.enum(["earliest", "latest"], { error: "must be earliest or latest" }).default("earliest"),
   commitIntervalMs: integer(50).default(1_000),
@@ -181,6 +188,7 @@ export const environmentVariables: Record<string, string> = {
   RAGSCOPE_KAFKA_COMPRESSION: "kafka.compression",
   RAGSCOPE_KAFKA_INITIAL_OFFSET: "kafka.initialOffset",
   RAGSCOPE_KAFKA_COMMIT_INTERVAL_MS: "kafka.commitIntervalMs",
+  RAGSCOPE_KAFKA_METADATA_MAX_AGE_MS: "kafka.metadataMaxAgeMs",
   RAGSCOPE_MAX_BUFFERED_SPANS: "memory.maxBufferedSpans",
   RAGSCOPE_MAX_HEAP_MB: "memory.maxHeapMb",
   RAGSCOPE_METRICS_HOST: "observe.host",
@@ -206,9 +214,10 @@ export const configFlags: readonly { flag: string; path: string; description: st
   { flag: "--heartbeat-interval-ms <ms>", path: "kafka.heartbeatIntervalMs", description: "at most a third of the session (RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS)" },
   { flag: "--partitions-concurrently <n>", path: "kafka.partitionsConsumedConcurrently", description: "partitions one evaluator works on at once (RAGSCOPE_KAFKA_PARTITIONS_CONCURRENTLY)" },
   { flag: "--max-message-bytes <bytes>", path: "kafka.maxMessageBytes", description: "largest Kafka message produced or accepted (RAGSCOPE_KAFKA_MAX_MESSAGE_BYTES)" },
-  { flag: "--compression <codec>", path: "kafka.compression", description: "none or gzip (RAGSCOPE_KAFKA_COMPRESSION)" },
+  { flag: "--compression <codec>", path: "kafka.compression", description: "none, gzip, snappy, lz4 or zstd for what ragscope produces; all are read (RAGSCOPE_KAFKA_COMPRESSION)" },
   { flag: "--initial-offset <where>", path: "kafka.initialOffset", description: "earliest or latest, for a group without commits (RAGSCOPE_KAFKA_INITIAL_OFFSET)" },
   { flag: "--commit-interval-ms <ms>", path: "kafka.commitIntervalMs", description: "how often durable progress is committed (RAGSCOPE_KAFKA_COMMIT_INTERVAL_MS)" },
+  { flag: "--metadata-max-age-ms <ms>", path: "kafka.metadataMaxAgeMs", description: "longest wait before partitions added to the topic are read, default 30000 (RAGSCOPE_KAFKA_METADATA_MAX_AGE_MS)" },
   { flag: "--clickhouse-url <url>", path: "clickhouse.url", description: "ClickHouse server, e.g. http://clickhouse:8123; default: the embedded engine (RAGSCOPE_CLICKHOUSE_URL)" },
   { flag: "--clickhouse-user <name>", path: "clickhouse.username", description: "ClickHouse user (RAGSCOPE_CLICKHOUSE_USER); the password only from RAGSCOPE_CLICKHOUSE_PASSWORD" },
   { flag: "--clickhouse-database <name>", path: "clickhouse.database", description: "ClickHouse database (RAGSCOPE_CLICKHOUSE_DATABASE)" },

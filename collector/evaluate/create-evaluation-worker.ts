@@ -7,12 +7,13 @@ import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import type { CaseStore } from "../cases/case-store.js";
 import { sinkRetryPolicy, type CollectorConfig } from "../config/collector-config.js";
 import type { OnlineStage } from "../online/online-stage.js";
-import type { ResultSink } from "../sink/result-sink.js";
+import type { QuarantineSink, ResultSink } from "../sink/result-sink.js";
 import { EvaluationWorker, type DeadLetterHandler } from "./evaluation-worker.js";
 
 export interface EvaluationWorkerParts {
   cases: CaseStore;
   sink: ResultSink;
+  quarantine: QuarantineSink;
   deadLetters: DeadLetterHandler;
   signal: AbortSignal;
   online: OnlineStage | null;
@@ -25,6 +26,7 @@ export function createEvaluationWorker(config: Readonly<CollectorConfig>, parts:
     registry: createDefaultRegistry(),
     cases: parts.cases,
     sink: parts.sink,
+    quarantine: parts.quarantine,
     deadLetters: parts.deadLetters,
     maxBatch: config.sink.maxBatch,
     sinkRetry: sinkRetryPolicy(config),

@@ -9,7 +9,15 @@
  * Result that fails its schema (contracts/case-result.ts): it is dead-lettered
  * with the schema's reasons instead of being stored. A sink write that fails is
  * retried (retriable failures) with backoff; while it fails, `ingest` is not
- * called by the runner (backpressure), and nothing is marked durable.
+ * called by the runner (backpressure), and nothing is marked durable. A write
+ * the store refuses for a value in it (`rejectsData`: a type or a constraint)
+ * is split in halves until each refused result stands alone; those go to the
+ * quarantine with the store's error, the rest is written, and all of them
+ * count as durable (stored or quarantined), so a poison result cannot stall
+ * the pipeline. Tables the sink wrote before the one that refused keep the
+ * refused result's rows (the sink writes metric values, then evaluation
+ * results, then case results; a Case Result refused by the last has its
+ * metric rows stored).
  *
  * Writes are pipelined, one at a time: a write is handed to the sink and left
  * in flight while the next ready traces are evaluated; the next write starts
@@ -40,7 +48,8 @@ import { decodeTraceRequest, detectEncoding, toSpanRecords } from "../otlp/index
 import type { SpanRecord } from "../otlp/span-record.js";
 import { rebuildCaseResult } from "../rebuild/rebuild-case-result.js";
 import { retry, type RetryPolicy } from "../../contracts/retry.js";
-import type { ResultSink, SinkFailure } from "../sink/result-sink.js";
+import { failure, success } from "../../contracts/result.js";
+import type { QuarantineSink, ResultSink, SinkFailure } from "../sink/result-sink.js";
 
 export interface DeadLetter {
   message: DeliveredMessage;
@@ -58,6 +67,8 @@ export interface EvaluationWorkerOptions {
   registry: EvaluatorRegistry;
   cases: CaseStore;
   sink: ResultSink;
+  /** Where results the store refuses as bad data go; without one, such a write is retried like any failure. */
+  quarantine?: QuarantineSink;
   deadLetters: DeadLetterHandler;
   sinkRetry: RetryPolicy;
   /** Largest number of Case Results per sink write. */
@@ -108,6 +119,8 @@ export class EvaluationWorker {
     malformedJsonAttributes: 0,
     /** Rebuilt Case Results that failed their schema: dead-lettered, not stored. */
     invalidCaseResults: 0,
+    /** Results the store refused for their values: kept in the quarantine table, not retried. */
+    quarantined: 0,
   };
   /**
    * Milliseconds spent, all together: evaluating (normalize, rebuild, rule
@@ -130,6 +143,7 @@ export class EvaluationWorker {
   private receivedSequence = 0;
   lastSinkError: string | null = null;
   lastAfterWriteError: string | null = null;
+  lastQuarantineReason: string | null = null;
 
   constructor(private readonly options: EvaluationWorkerOptions) {
     this.assembler = new TraceAssembler<BusPosition>(options.assembler);
@@ -239,13 +253,8 @@ export class EvaluationWorker {
 
   private async write(slice: PendingResult[]): Promise<WriteOutcome> {
     const evaluations = slice.map((item) => item.evaluation);
-    const written = await retry<void, SinkFailure>(() => this.timedWrite(evaluations), this.options.sinkRetry, {
-      onRetry: () => {
-        this.counters.sinkRetries += 1;
-        this.sinkDown = true;
-      },
-      signal: this.options.signal,
-    });
+    let written: Result<readonly CaseEvaluation[], SinkFailure> = await this.retriedWrite(evaluations);
+    if (!written.ok && written.error.rejectsData && this.options.quarantine) written = await this.isolate(evaluations, written.error, this.options.quarantine);
     if (!written.ok) {
       // Kept first in `unwritten`: written again before anything later, never marked durable before.
       this.writing = 0;
@@ -254,7 +263,7 @@ export class EvaluationWorker {
       this.lastSinkError = written.error.message;
       return { ok: false };
     }
-    await this.runAfterWrite(evaluations);
+    await this.runAfterWrite(written.value);
     this.unwritten.splice(0, slice.length);
     this.writing = 0;
     this.sinkDown = false;
@@ -273,6 +282,45 @@ export class EvaluationWorker {
     return { ok: true };
   }
 
+  /** One write with the retry policy; resolves with what was stored. */
+  private async retriedWrite(evaluations: CaseEvaluation[]): Promise<Result<readonly CaseEvaluation[], SinkFailure>> {
+    const written = await retry<void, SinkFailure>(() => this.timedWrite(evaluations), this.options.sinkRetry, {
+      onRetry: () => {
+        this.counters.sinkRetries += 1;
+        this.sinkDown = true;
+      },
+      signal: this.options.signal,
+    });
+    return written.ok ? success(evaluations) : written;
+  }
+
+  /**
+   * The store refused a value in `evaluations`: writes each half on its own,
+   * halving again where the refusal recurs, until each refused result stands
+   * alone and goes to the quarantine. Resolves with the results stored. A
+   * failure that is not about the data (the store went away meanwhile) ends
+   * it: the whole slice stays first in line and is written again later (what
+   * was stored then is written again, which the row ids make harmless).
+   */
+  private async isolate(evaluations: CaseEvaluation[], refused: SinkFailure, quarantine: QuarantineSink): Promise<Result<readonly CaseEvaluation[], SinkFailure>> {
+    if (evaluations.length === 1) {
+      const kept = await retry<void, SinkFailure>(() => quarantine.quarantine(evaluations, refused.message), this.options.sinkRetry, { signal: this.options.signal });
+      if (!kept.ok) return failure(kept.error);
+      this.counters.quarantined += 1;
+      this.lastQuarantineReason = refused.message;
+      return success([]);
+    }
+    const middle = Math.ceil(evaluations.length / 2);
+    const stored: CaseEvaluation[] = [];
+    for (const half of [evaluations.slice(0, middle), evaluations.slice(middle)]) {
+      const written = await this.retriedWrite(half);
+      const settled = written.ok || !written.error.rejectsData ? written : await this.isolate(half, written.error, quarantine);
+      if (!settled.ok) return settled;
+      stored.push(...settled.value);
+    }
+    return success(stored);
+  }
+
   private async timedWrite(evaluations: CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
     const called = performance.now();
     const pending = this.options.sink.write(evaluations);
@@ -285,7 +333,7 @@ export class EvaluationWorker {
     }
   }
 
-  private async runAfterWrite(evaluations: CaseEvaluation[]): Promise<void> {
+  private async runAfterWrite(evaluations: readonly CaseEvaluation[]): Promise<void> {
     if (!this.options.afterWrite) return;
     try {
       await this.options.afterWrite(evaluations);

@@ -22,11 +22,17 @@
  *   messages unresolved, so they are fetched again after the resume.
  * - Long waits (a broker refusing produce) heartbeat between attempts, so the
  *   member keeps its partitions.
+ * - No message can stop a partition: one whose handling throws (a bug, or
+ *   input nothing foresaw) is dead-lettered with the error as its reason.
+ * - Partitions added to a topic are read within `metadataMaxAgeMs` (kafkajs
+ *   notices the new count when its metadata expires and the group rejoins);
+ *   lag is read from the broker for every partition (broker-lag.ts).
  */
 import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage } from "kafkajs";
 import type { Result } from "../../contracts/result.js";
 import type { BusPosition, PublishFailure } from "../bus/trace-bus.js";
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import { BrokerLag, type PartitionLag } from "./broker-lag.js";
 import { canResume, fetchSizes, pauseReason, type BackpressureLimits, type BufferState, type PauseReason } from "./backpressure.js";
 import { ensureTopics, partitionCounts } from "./ensure-topics.js";
 import { EvaluationLoop } from "./evaluation-loop.js";
@@ -51,14 +57,6 @@ export interface ConsumerGroupRunnerOptions {
   signal: AbortSignal;
   log: (line: string) => void;
   clock?: () => number;
-}
-
-export interface PartitionLag {
-  topic: string;
-  partition: number;
-  highWatermark: bigint;
-  /** The next offset this member will read. */
-  nextOffset: bigint;
 }
 
 const stopped = Symbol("stopped");
@@ -99,7 +97,9 @@ export class ConsumerGroupRunner {
   private readonly consumer: Consumer;
   private readonly admin: Admin;
   private readonly passThrough: SequentialProgress | null;
-  private readonly lags = new Map<string, PartitionLag>();
+  /** The next offset this member reads, per topic and partition it owns, as of the last message handled. */
+  private readonly readPositions = new Map<string, Map<number, bigint>>();
+  readonly brokerLag: BrokerLag;
   private assignment = new Map<string, Set<number>>();
   private counts = new Map<string, number>();
   private generation = 0;
@@ -123,12 +123,21 @@ export class ConsumerGroupRunner {
       heartbeatInterval: settings.heartbeatIntervalMs,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 500,
+      metadataMaxAge: settings.metadataMaxAgeMs,
       ...fetchSizes(settings.maxMessageBytes, options.limits.maxHeapBytes),
     });
     this.committer = new OffsetCommitter({
       sources,
       assigned: () => this.assignment,
       commit: (offsets) => this.consumer.commitOffsets(offsets),
+    });
+    this.brokerLag = new BrokerLag({
+      admin: this.admin,
+      groupId: settings.groupId,
+      topics: () => this.topics,
+      initialOffset: settings.initialOffset,
+      readPositions: () => this.readPositions,
+      assigned: () => this.assignment,
     });
     this.loop = new EvaluationLoop(options.worker, {
       idleWaitMs: 100,
@@ -145,9 +154,9 @@ export class ConsumerGroupRunner {
     return this.joined && this.fatalError === null && this.loop.error === null;
   }
 
-  /** Per assigned partition: high watermark and the next offset to read, as of the last batch. */
-  lag(): PartitionLag[] {
-    return [...this.lags.values()];
+  /** Per partition of the topics read: high watermark, read position and commit, as of the last refresh (every commit tick). */
+  lag(): readonly PartitionLag[] {
+    return this.brokerLag.snapshot();
   }
 
   async start(): Promise<void> {
@@ -169,9 +178,12 @@ export class ConsumerGroupRunner {
       eachBatch: (payload) => this.eachBatch(payload),
     });
     this.loop.start();
+    void this.brokerLag.refresh();
     this.commitTimer = setInterval(() => {
       this.reviewPause();
       void this.committer.commit();
+      // Also while paused: the lag that builds up during a sink outage is what an operator needs to see.
+      void this.brokerLag.refresh();
     }, this.options.settings.commitIntervalMs);
     this.commitTimer.unref();
   }
@@ -193,7 +205,9 @@ export class ConsumerGroupRunner {
     this.joined = true;
     this.assignment = new Map(Object.entries(memberAssignment).map(([topic, partitions]) => [topic, new Set(partitions)]));
     this.committer.forgetAll();
-    for (const [key, lag] of this.lags) if (!this.assignment.get(lag.topic)?.has(lag.partition)) this.lags.delete(key);
+    for (const [topic, positions] of this.readPositions) {
+      for (const partition of positions.keys()) if (!this.assignment.get(topic)?.has(partition)) positions.delete(partition);
+    }
     // Partition counts change only when a topic is expanded; a rebalance follows that, so look again.
     partitionCounts(this.admin, this.topics).then(
       (counts) => {
@@ -222,12 +236,9 @@ export class ConsumerGroupRunner {
       const handled = await this.handle(batch.topic, batch.partition, message, beat, generation);
       if (!handled) break;
       resolveOffset(message.offset);
-      this.lags.set(`${batch.topic}:${batch.partition}`, {
-        topic: batch.topic,
-        partition: batch.partition,
-        highWatermark: BigInt(batch.highWatermark),
-        nextOffset: BigInt(message.offset) + 1n,
-      });
+      let positions = this.readPositions.get(batch.topic);
+      if (!positions) this.readPositions.set(batch.topic, (positions = new Map()));
+      positions.set(batch.partition, BigInt(message.offset) + 1n);
       await beat();
     }
   }
@@ -235,7 +246,17 @@ export class ConsumerGroupRunner {
   /** Acts on one message; true once it is done (it may be resolved), false when stopping or stale. */
   private async handle(topic: string, partition: number, message: KafkaMessage, beat: () => Promise<void>, generation: number): Promise<boolean> {
     const position: BusPosition = { partition, offset: message.offset };
-    const route = this.route(topic, partition, message);
+    const count = topic === this.assembledTopic ? this.counts.get(topic) : undefined;
+    // Not the message's fault: thrown, so the batch is fetched again rather than the message dead-lettered.
+    if (topic === this.assembledTopic && count === undefined) throw new Error(`the partition count of topic ${topic} is unknown`);
+    let route: MessageRoute;
+    try {
+      route = this.route(topic, partition, message, count);
+    } catch (error) {
+      // Whatever the input, it must not stop the partition (a throw here would be retried on the same message forever).
+      const reason = error instanceof Error ? error.message : String(error);
+      route = { kind: "dead_letter", reason: "unreadable", detail: `reading the message failed: ${reason}` };
+    }
     this.counters.messages += 1;
     this.counters.bytes += message.value?.length ?? 0;
     switch (route.kind) {
@@ -268,9 +289,7 @@ export class ConsumerGroupRunner {
     }
   }
 
-  private route(topic: string, partition: number, message: KafkaMessage): MessageRoute {
-    const count = topic === this.assembledTopic ? this.counts.get(topic) : undefined;
-    if (topic === this.assembledTopic && count === undefined) throw new Error(`the partition count of topic ${topic} is unknown`);
+  private route(topic: string, partition: number, message: KafkaMessage, count: number | undefined): MessageRoute {
     const started = performance.now();
     const route = routeMessage(
       { key: message.key, value: message.value, partition, headers: message.headers },

@@ -15,11 +15,11 @@ import { failure, success, type Result } from "../../contracts/result.js";
 import type { PublishFailure } from "../bus/trace-bus.js";
 import type { DeadLetter, DeadLetterHandler } from "../evaluate/evaluation-worker.js";
 import { isTooLarge, toPublishFailure } from "./kafka-failure.js";
-import { compressionOf } from "./kafka-trace-publisher.js";
+import { compressionOf, type CompressionName } from "./compression-codecs.js";
 import type { DeadLetterReason } from "./route-message.js";
 
 export const deadLetterHeaders = {
-  /** A short code: no_value, oversized, undecodable, wrong_encoding, invalid_case_result. */
+  /** A short code: no_value, oversized, undecodable, wrong_encoding, unreadable, invalid_case_result. */
   reason: "ragscope.dead_letter.reason",
   /** The full sentence: what was wrong and, where it helps, what was expected. */
   detail: "ragscope.dead_letter.detail",
@@ -43,7 +43,7 @@ export interface DeadLetterRecord {
 
 export interface KafkaDeadLettersOptions {
   topic: string;
-  compression: "none" | "gzip";
+  compression: CompressionName;
   /** The topic named in letters sent through the DeadLetterHandler interface. */
   defaultSourceTopic: string;
   clock?: () => number;

@@ -12,20 +12,16 @@
  * is down is a retriable failure, which the receiver turns into 503 +
  * Retry-After.
  */
-import type { CompressionTypes, Producer } from "kafkajs";
-import { CompressionTypes as Compression } from "kafkajs";
+import type { Producer } from "kafkajs";
 import { failure, success, type Result } from "../../contracts/result.js";
 import type { BusMessage, PublishFailure, TracePublisher } from "../bus/trace-bus.js";
+import { compressionOf, type CompressionName } from "./compression-codecs.js";
 import { toPublishFailure } from "./kafka-failure.js";
 
 export interface KafkaTracePublisherOptions {
   topic: string;
   maxMessageBytes: number;
-  compression: "none" | "gzip";
-}
-
-export function compressionOf(name: "none" | "gzip"): CompressionTypes {
-  return name === "gzip" ? Compression.GZIP : Compression.None;
+  compression: CompressionName;
 }
 
 export class KafkaTracePublisher implements TracePublisher {

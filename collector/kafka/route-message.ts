@@ -26,7 +26,7 @@ import { decodeTraceRequest, detectEncoding, splitByTraceId, toSpanRecords, type
 import type { SpanRecord } from "../otlp/span-record.js";
 import type { TracesDocument } from "../otlp/traces-document.js";
 
-export type DeadLetterReason = "no_value" | "oversized" | "undecodable" | "wrong_encoding";
+export type DeadLetterReason = "no_value" | "oversized" | "undecodable" | "wrong_encoding" | "unreadable";
 
 export type MessageRoute =
   | { kind: "assemble"; traceId: string; spans: SpanRecord[] }

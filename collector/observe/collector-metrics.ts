@@ -10,6 +10,7 @@
  * decoded and could not publish (503 answers are retried by OTLP clients).
  */
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import { unread } from "../kafka/broker-lag.js";
 import type { ConsumerGroupRunner } from "../kafka/consumer-group-runner.js";
 import type { KafkaTracePublisher } from "../kafka/kafka-trace-publisher.js";
 import type { Repartitioner } from "../kafka/repartitioner.js";
@@ -82,6 +83,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   );
   registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
   registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
+  registry.counter("ragscope_traces_quarantined_total", "traces whose results the store refused as bad data, kept in the quarantined_results table", () => worker.counters.quarantined);
   registry.counter("ragscope_sink_write_failures_total", "failed sink writes (each retried)", () => sink.counters.failures);
   registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
   registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);
@@ -90,14 +92,13 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
     (["sink_backlog", "buffered_spans", "heap"] as const).map((reason) => ({ labels: { reason }, value: runner.pausedFor === reason ? 1 : 0 })),
   );
   registry.counter("ragscope_consumer_pauses_total", "times reading paused", () => runner.counters.pauses);
-  registry.gauge("ragscope_kafka_consumer_lag", "messages between this member's read position and the high watermark, per assigned partition", () =>
-    runner.lag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: Number(lag.highWatermark - lag.nextOffset) })),
+  // Every partition of the topics read, from the broker's offsets (broker-lag.ts): several evaluators report the
+  // same partitions, so aggregate across them with max, not sum.
+  registry.gauge("ragscope_kafka_consumer_lag", "messages between the read position (this member's, or the group's commit for partitions it does not read) and the high watermark, per partition of the topic", () =>
+    runner.lag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: unread(lag) })),
   );
-  registry.gauge("ragscope_kafka_commit_lag", "messages between the committed offset and the high watermark, per assigned partition", () =>
-    runner.lag().map((lag) => {
-      const committed = runner.committer.committed(lag.topic).get(lag.partition);
-      return { labels: { topic: lag.topic, partition: String(lag.partition) }, value: committed === undefined ? NaN : Number(lag.highWatermark - BigInt(committed)) };
-    }),
+  registry.gauge("ragscope_kafka_commit_lag", "messages between the group's committed offset and the high watermark, per partition of the topic (NaN before the first commit)", () =>
+    runner.lag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: lag.committed === null ? NaN : Number(lag.highWatermark - lag.committed) })),
   );
   registry.counter("ragscope_kafka_rebalances_total", "group joins of this member", () => runner.counters.rebalances);
   registry.counter("ragscope_kafka_commits_total", "offset commits", () => runner.committer.counters.commits);

@@ -14,6 +14,7 @@ import { MemoryDeadLetters } from "../evaluate/memory-dead-letters.js";
 import type { OnlineStage } from "../online/online-stage.js";
 import type { ReceiverCounters } from "../receive/receiver-counters.js";
 import { startReceiver } from "../receive/start-receiver.js";
+import { ClickHouseQuarantine } from "../sink/clickhouse-quarantine.js";
 import { ClickHouseSink } from "../sink/clickhouse-sink.js";
 import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { runMigrations } from "../sink/run-migrations.js";
@@ -56,7 +57,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages });
   const deadLetters = new MemoryDeadLetters();
   const stop = new AbortController();
-  const worker = createEvaluationWorker(config, { cases, sink, deadLetters, signal: stop.signal, online });
+  const worker = createEvaluationWorker(config, { cases, sink, quarantine: new ClickHouseQuarantine(connection), deadLetters, signal: stop.signal, online });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({

@@ -13,6 +13,7 @@ import { ClickHouseCaseStore } from "../cases/case-store.js";
 import type { CollectorConfig } from "../config/collector-config.js";
 import { createEvaluationWorker } from "../evaluate/create-evaluation-worker.js";
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
+import { unread } from "../kafka/broker-lag.js";
 import { ConsumerGroupRunner } from "../kafka/consumer-group-runner.js";
 import { KafkaDeadLetters } from "../kafka/kafka-dead-letters.js";
 import { KafkaTracePublisher } from "../kafka/kafka-trace-publisher.js";
@@ -21,6 +22,7 @@ import { saramaCompatiblePartitioner } from "../kafka/sarama-partitioner.js";
 import { registerEvaluatorMetrics, sinkLatencyBuckets } from "../observe/collector-metrics.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
+import { ClickHouseQuarantine } from "../sink/clickhouse-quarantine.js";
 import { ClickHouseSink } from "../sink/clickhouse-sink.js";
 import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { runMigrations } from "../sink/run-migrations.js";
@@ -76,7 +78,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
   );
   const deadLetters = new KafkaDeadLetters(producer, { topic: config.kafka.deadLetterTopic, compression: config.kafka.compression, defaultSourceTopic: config.kafka.topic });
   const stop = new AbortController();
-  const worker = createEvaluationWorker(config, { cases, sink, deadLetters, signal: stop.signal, online });
+  const worker = createEvaluationWorker(config, { cases, sink, quarantine: new ClickHouseQuarantine(connection), deadLetters, signal: stop.signal, online });
   const runner = new ConsumerGroupRunner({
     kafka: context.kafka,
     settings: config.kafka,
@@ -114,7 +116,8 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
           spans_dropped: 0,
         },
         gauges: {
-          consumer_lag: runner.lag().reduce((total, lag) => total + Number(lag.highWatermark - lag.nextOffset), 0),
+          // This member's partitions only: summed over evaluators, the snapshots then add up to the group's lag.
+          consumer_lag: runner.lag().reduce((total, lag) => total + (lag.owned ? unread(lag) : 0), 0),
           sink_write_ms: sink.takeSlowestWriteMs(),
           open_traces: worker.assembler.openTraces,
         },

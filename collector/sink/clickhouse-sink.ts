@@ -5,8 +5,8 @@
  * ReplacingMergeTree, every insert carries a deduplication token derived from
  * its rows (a retried insert of the same batch is dropped by the server), and
  * queries collapse what is left with FINAL. Errors are values: a failed insert
- * is reported as retriable unless it is a schema or syntax problem that a
- * retry cannot fix.
+ * is reported as retriable unless it is a schema or syntax problem, or a
+ * value the engine refuses (`rejectsData`), which a retry cannot fix.
  *
  * One insert per table per batch, in TabSeparated (tab-separated.ts says why),
  * built straight from the evaluations (tab-separated-batch.ts). Settings
@@ -26,8 +26,17 @@ import { quoteIdentifier } from "./clickhouse-connection.js";
 import type { ResultSink, SinkFailure } from "./result-sink.js";
 import { caseResultColumns, caseResultsBody, evaluationResultColumns, evaluationResultsBody, metricValueColumns, metricValuesBody, prepareBatch } from "./tab-separated-batch.js";
 
-/** ClickHouse error codes a retry cannot fix (unknown table/column, syntax, type). */
-const PERMANENT_ERROR_CODES = new Set(["60", "16", "62", "53", "27", "6", "117"]);
+/** ClickHouse error codes a retry cannot fix because the schema is wrong (unknown table or column, syntax). */
+const SCHEMA_ERROR_CODES = new Set(["60", "16", "62"]);
+/**
+ * ClickHouse error codes for a value the engine refuses: TYPE_MISMATCH (53),
+ * CANNOT_PARSE_INPUT_ASSERTION_FAILED (27), CANNOT_PARSE_TEXT (6),
+ * INCORRECT_DATA (117), CANNOT_PARSE_DATE/DATETIME (38, 41),
+ * CANNOT_PARSE_NUMBER (72), CANNOT_CONVERT_TYPE (70),
+ * VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE (321), TOO_LARGE_STRING_SIZE (131),
+ * VIOLATED_CONSTRAINT (469). The rest of the batch can be written without it.
+ */
+const DATA_ERROR_CODES = new Set(["53", "27", "6", "117", "38", "41", "72", "70", "321", "131", "469"]);
 
 export interface ClickHouseSinkOptions {
   /** dataset_id of a case, for the denormalised columns; "" when unknown. */
@@ -92,7 +101,9 @@ export class ClickHouseSink implements ResultSink {
       this.counters.failures += 1;
       const code = (error as { code?: string }).code;
       const message = error instanceof Error ? error.message : String(error);
-      return failure({ retriable: code === undefined || !PERMANENT_ERROR_CODES.has(String(code)), message: `ClickHouse insert failed: ${message}` });
+      const rejectsData = code !== undefined && DATA_ERROR_CODES.has(String(code));
+      const permanent = rejectsData || (code !== undefined && SCHEMA_ERROR_CODES.has(String(code)));
+      return failure({ retriable: !permanent, rejectsData, message: `ClickHouse insert failed: ${message}` });
     }
     this.counters.batches += 1;
     this.counters.caseResults += batch.length;

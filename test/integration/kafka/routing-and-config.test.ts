@@ -183,7 +183,7 @@ describe("Kafka configuration", () => {
 
   test("bad values fail at start with the variable or flag and how to fix it", () => {
     const loaded = loadCollectorConfig(
-      { RAGSCOPE_KAFKA_BROKERS: "kafka:9092,kafka", RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS: "3000", RAGSCOPE_KAFKA_COMPRESSION: "zstd" },
+      { RAGSCOPE_KAFKA_BROKERS: "kafka:9092,kafka", RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS: "3000", RAGSCOPE_KAFKA_COMPRESSION: "brotli" },
       { "kafka.deadLetterTopic": "otlp_spans", "memory.maxHeapMb": "lots" },
       { "kafka.deadLetterTopic": "--dead-letter-topic", "memory.maxHeapMb": "--max-heap-mb" },
     );
@@ -191,7 +191,7 @@ describe("Kafka configuration", () => {
     const messages = loaded.error.join("\n");
     assert.match(messages, /environment variable RAGSCOPE_KAFKA_BROKERS \(item 2\): must be host:port, e\.g\. kafka:9092/);
     assert.match(messages, /RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS: must be at least 6000: brokers refuse shorter sessions/);
-    assert.match(messages, /RAGSCOPE_KAFKA_COMPRESSION: must be none or gzip/);
+    assert.match(messages, /RAGSCOPE_KAFKA_COMPRESSION: must be none, gzip, snappy, lz4 or zstd/);
     assert.match(messages, /flag --max-heap-mb: must be a number/);
     const combination = loadCollectorConfig({ RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS: "20000" }, { "kafka.deadLetterTopic": "otlp_spans" }, { "kafka.deadLetterTopic": "--dead-letter-topic" });
     assert.ok(!combination.ok);
