@@ -125,6 +125,12 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);
   registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
   registry.counter("ragscope_messages_dead_lettered_total", "messages the evaluation could not read, kept as dead letters", () => parts.deadLetters.counters.received);
+  registry.counter(
+    "ragscope_malformed_json_attributes_total",
+    "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",
+    () => worker.counters.malformedJsonAttributes,
+  );
+  registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
   registry.counter("ragscope_sink_write_failures_total", "failed store writes (each retried)", () => worker.counters.sinkFailures);
   registry.gauge("ragscope_queued_messages", "messages waiting in the in-process bus", () => parts.queued());
   registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);

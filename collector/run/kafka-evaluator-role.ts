@@ -25,6 +25,7 @@ import { ClickHouseSink } from "../sink/clickhouse-sink.js";
 import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { runMigrations } from "../sink/run-migrations.js";
 import os from "node:os";
+import { evaluatorHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
 import type { OnlineStage } from "../online/online-stage.js";
 import type { RoleContext } from "./kafka-receiver-role.js";
@@ -104,22 +105,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     instance: `${os.hostname()}:${process.pid}`,
     role: "evaluator",
     intervalMs: config.observe.healthSnapshotMs,
-    read: () => {
-      return {
-        counters: {
-          spans_received: runner.counters.spansAssembled,
-          traces_evaluated: sink.counters.traces,
-          traces_partial: worker.counters.partialTraces,
-          dead_letters: runner.counters.messagesDeadLettered,
-          spans_dropped: 0,
-        },
-        gauges: {
-          consumer_lag: runner.lag().reduce((total, lag) => total + Number(lag.highWatermark - lag.nextOffset), 0),
-          sink_write_ms: sink.takeSlowestWriteMs(),
-          open_traces: worker.assembler.openTraces,
-        },
-      };
-    },
+    read: evaluatorHealthReading(context.registry, sink),
   });
   health.start();
 
