@@ -32,8 +32,13 @@ export function registerReceiverMetrics(registry: MetricsRegistry, counters: Rec
     { labels: { outcome: "accepted" }, value: counters.accepted },
     ...Object.entries(counters.rejected).map(([reason, value]) => ({ labels: { outcome: reason }, value })),
   ]);
-  registry.counter("ragscope_spans_received_total", "spans received: in decoded OTLP requests (receiver) or in messages assembled from Kafka (evaluator)", () => [{ labels: role, value: counters.spansReceived }]);
-  registry.counter("ragscope_traces_received_total", "traces received: per-trace messages published (receiver) or traces opened for assembly (evaluator)", () => [{ labels: role, value: counters.tracesPublished }]);
+  // `ragscope collect` starts the evaluator first: the receiver then adds its samples under role="receiver".
+  const shared = (name: string, help: string, value: () => number) => {
+    if (registry.has(name)) registry.extend(name, () => [{ labels: role, value: value() }]);
+    else registry.counter(name, help, () => [{ labels: role, value: value() }]);
+  };
+  shared("ragscope_spans_received_total", "spans received: in decoded OTLP requests (receiver) or in messages assembled from Kafka (evaluator)", () => counters.spansReceived);
+  shared("ragscope_traces_received_total", "traces received: per-trace messages published (receiver) or traces opened for assembly (evaluator)", () => counters.tracesPublished);
   registry.counter("ragscope_spans_published_total", "spans acknowledged by Kafka", () => counters.spansAccepted);
   registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => [
     { labels: role, value: counters.spansReceived - counters.spansAccepted },
