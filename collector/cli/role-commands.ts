@@ -11,6 +11,7 @@
 import { runCollectorProcess, type Output, type RunningRoles } from "../run/collector-process.js";
 import { startKafkaEvaluator } from "../run/kafka-evaluator-role.js";
 import { startKafkaReceiver } from "../run/kafka-receiver-role.js";
+import { openClickHouse } from "../sink/clickhouse-connection.js";
 import type { FlagValues } from "./config-flags.js";
 import { onlineOption } from "./online-option.js";
 
@@ -18,11 +19,19 @@ export type RoleName = "receive" | "evaluate" | "collect";
 
 const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]> = {
   async receive(config, context): Promise<RunningRoles> {
-    const role = await startKafkaReceiver(config, context);
+    // Health snapshots go to a ClickHouse server when one is configured; the embedded store belongs to the evaluator.
+    const healthStore = config.clickhouse.url === null ? null : await openClickHouse(config.clickhouse);
+    const role = await startKafkaReceiver(config, context, healthStore).catch(async (error: unknown) => {
+      await healthStore?.close();
+      throw error;
+    });
     return {
       readiness: role.readiness,
       describe: [`receiver listening on ${role.receiver.url} → Kafka topic ${config.kafka.topic} (${config.kafka.brokers.join(",")})`],
-      close: () => role.close(),
+      async close() {
+        await role.close();
+        await healthStore?.close();
+      },
     };
   },
   async evaluate(config, context): Promise<RunningRoles> {
@@ -36,7 +45,7 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
   },
   async collect(config, context): Promise<RunningRoles> {
     const evaluator = await startKafkaEvaluator(config, context, onlineOption(config, context, process.env));
-    const receiver = await startKafkaReceiver(config, context).catch(async (error: unknown) => {
+    const receiver = await startKafkaReceiver(config, context, evaluator.connection).catch(async (error: unknown) => {
       await evaluator.close();
       throw error;
     });

@@ -11,7 +11,7 @@
 import path from "node:path";
 import { loadCollectorConfig, sinkRetryPolicy } from "../config/collector-config.js";
 import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
-import { registerEmbeddedMetrics, registerProcessMetrics } from "../observe/collector-metrics.js";
+import { registerProcessMetrics } from "../observe/collector-metrics.js";
 import { MetricsRegistry } from "../observe/metrics-registry.js";
 import { startObserveServer, type ObserveServer } from "../observe/observe-server.js";
 import { onlineStageFromEnvironment } from "../online/online-stage-factory.js";
@@ -60,10 +60,9 @@ export async function serveCommand(options: ServeOptions, environment: NodeJS.Pr
     for (const line of online.error) output.error(`  ${line}`);
     return ExitCode.undecided;
   }
-  const collector = await startEmbeddedCollector(config.value, { online: online.value.online });
   const registry = new MetricsRegistry();
   registerProcessMetrics(registry, { maxHeapBytes: config.value.memory.maxHeapMb * mebibyte });
-  registerEmbeddedMetrics(registry, { receiver: collector.receiverCounters, worker: collector.worker, queued: () => collector.bus.depth, deadLetters: collector.deadLetters });
+  const collector = await startEmbeddedCollector(config.value, { online: online.value.online, registry });
   let observe: ObserveServer;
   try {
     observe = await startObserveServer({

@@ -33,8 +33,13 @@ export function registerReceiverMetrics(registry: MetricsRegistry, counters: Rec
     { labels: { outcome: "accepted" }, value: counters.accepted },
     ...Object.entries(counters.rejected).map(([reason, value]) => ({ labels: { outcome: reason }, value })),
   ]);
-  registry.counter("ragscope_spans_received_total", "spans received: in decoded OTLP requests (receiver) or in messages assembled from Kafka (evaluator)", () => [{ labels: role, value: counters.spansReceived }]);
-  registry.counter("ragscope_traces_received_total", "traces received: per-trace messages published (receiver) or traces opened for assembly (evaluator)", () => [{ labels: role, value: counters.tracesPublished }]);
+  // `ragscope collect` starts the evaluator first: the receiver then adds its samples under role="receiver".
+  const shared = (name: string, help: string, value: () => number) => {
+    if (registry.has(name)) registry.extend(name, () => [{ labels: role, value: value() }]);
+    else registry.counter(name, help, () => [{ labels: role, value: value() }]);
+  };
+  shared("ragscope_spans_received_total", "spans received: in decoded OTLP requests (receiver) or in messages assembled from Kafka (evaluator)", () => counters.spansReceived);
+  shared("ragscope_traces_received_total", "traces received: per-trace messages published (receiver) or traces opened for assembly (evaluator)", () => counters.tracesPublished);
   registry.counter("ragscope_spans_published_total", "spans acknowledged by Kafka", () => counters.spansAccepted);
   registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => [
     { labels: role, value: counters.spansReceived - counters.spansAccepted },
@@ -126,6 +131,12 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);
   registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
   registry.counter("ragscope_messages_dead_lettered_total", "messages the evaluation could not read, kept as dead letters", () => parts.deadLetters.counters.received);
+  registry.counter(
+    "ragscope_malformed_json_attributes_total",
+    "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",
+    () => worker.counters.malformedJsonAttributes,
+  );
+  registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
   registry.counter("ragscope_sink_write_failures_total", "failed store writes (each retried)", () => worker.counters.sinkFailures);
   registry.gauge("ragscope_queued_messages", "messages waiting in the in-process bus", () => parts.queued());
   registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);

@@ -25,12 +25,12 @@ export class MeasuredSink implements ResultSink {
     lastSuccessAt: 0,
   };
   private readonly offered = new Set<string>();
-  private slowestSinceTaken = 0;
+  private slowestSinceTaken: number | null = null;
 
-  /** The slowest write (ms) since the previous call, for health snapshots; resets it. */
-  takeSlowestWriteMs(): number {
+  /** The slowest write (ms) since the previous call, for health snapshots, or null when there was none; resets it. */
+  takeSlowestWriteMs(): number | null {
     const slowest = this.slowestSinceTaken;
-    this.slowestSinceTaken = 0;
+    this.slowestSinceTaken = null;
     return slowest;
   }
 
@@ -50,7 +50,7 @@ export class MeasuredSink implements ResultSink {
     const written = await this.sink.write(batch);
     const elapsedMs = performance.now() - started;
     this.latency?.observe(elapsedMs / 1000);
-    this.slowestSinceTaken = Math.max(this.slowestSinceTaken, elapsedMs);
+    this.slowestSinceTaken = Math.max(this.slowestSinceTaken ?? 0, elapsedMs);
     if (!written.ok) {
       this.counters.failures += 1;
       this.counters.lastFailure = written.error.message;

@@ -88,6 +88,24 @@ export class MetricsRegistry {
     };
   }
 
+  /**
+   * The sum of a counter's or gauge's samples whose labels include `labels`,
+   * read now: what /metrics would show, for the health snapshots. A name that
+   * is not registered is a bug and throws.
+   */
+  sum(name: string, labels: Labels = {}): number {
+    const metric = this.metrics.find((candidate): candidate is CollectedMetric => !(candidate instanceof Histogram) && candidate.name === name);
+    if (!metric) throw new Error(`metric ${name} is not registered`);
+    const collected = metric.collect();
+    const samples = typeof collected === "number" ? [{ value: collected }] : collected;
+    let total = 0;
+    for (const sample of samples) {
+      if (!Object.entries(labels).every(([label, value]) => sample.labels?.[label] === value)) continue;
+      if (Number.isFinite(sample.value)) total += sample.value;
+    }
+    return total;
+  }
+
   histogram(name: string, help: string, buckets: readonly number[]): Histogram {
     const histogram = new Histogram(name, help, [...buckets].sort((left, right) => left - right));
     this.add(histogram);

@@ -5,7 +5,11 @@
  */
 import os from "node:os";
 import { InProcessBus } from "../bus/in-process-bus.js";
+import { registerEmbeddedMetrics, sinkLatencyBuckets } from "../observe/collector-metrics.js";
+import { embeddedHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
+import { MeasuredSink } from "../observe/measured-sink.js";
+import { MetricsRegistry } from "../observe/metrics-registry.js";
 import { ClickHouseCaseStore } from "../cases/case-store.js";
 import type { CollectorConfig } from "../config/collector-config.js";
 import { createEvaluationWorker } from "../evaluate/create-evaluation-worker.js";
@@ -46,6 +50,8 @@ export interface EmbeddedCollectorOptions {
    * `afterWrite` after each durable write. Absent: rule metrics only.
    */
   online?: (resources: { connection: ClickHouseConnection; cases: ClickHouseCaseStore }) => Promise<OnlineStage>;
+  /** Where the collector registers its metrics (served on /metrics by the caller); health snapshots read the same. Default: a private registry. */
+  registry?: MetricsRegistry;
 }
 
 export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, options: EmbeddedCollectorOptions = {}): Promise<EmbeddedCollector> {
@@ -53,7 +59,8 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   await runMigrations(connection);
   const cases = new ClickHouseCaseStore(connection);
   const online = options.online ? await options.online({ connection, cases }) : null;
-  const sink = new ClickHouseSink(connection);
+  const registry = options.registry ?? new MetricsRegistry();
+  const sink = new MeasuredSink(new ClickHouseSink(connection), registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
   const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages });
   const deadLetters = new MemoryDeadLetters();
   const stop = new AbortController();
@@ -74,23 +81,13 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     await connection.close();
     throw error;
   }
+  registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, deadLetters });
   const health = new HealthSnapshots({
     connection,
     instance: `${os.hostname()}:${process.pid}`,
     role: "embedded",
     intervalMs: config.observe.healthSnapshotMs,
-    read: () => ({
-      counters: {
-        spans_received: receiver.counters.spansReceived,
-        traces_evaluated: worker.counters.tracesEvaluated,
-        traces_partial: worker.counters.partialTraces,
-        dead_letters: deadLetters.counters.received,
-        malformed_json_attributes: worker.counters.malformedJsonAttributes,
-        invalid_case_results: worker.counters.invalidCaseResults,
-        spans_dropped: 0,
-      },
-      gauges: { consumer_lag: bus.depth, sink_write_ms: 0, open_traces: worker.assembler.openTraces },
-    }),
+    read: embeddedHealthReading(registry, sink),
   });
   health.start();
 
@@ -159,7 +156,6 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     },
     async close() {
       await receiver.close();
-      await health.stop();
       running = false;
       bus.wake();
       stop.abort();
@@ -169,6 +165,8 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
         await worker.ingest(await bus.take(Number.MAX_SAFE_INTEGER, 0));
         await worker.processReady(true);
       });
+      // The last snapshot after the last writes, so it counts them.
+      await health.stop();
       // After the last traces were handed over; judge work still queued in-process is dropped (not durable embedded).
       await online?.close();
       await connection.close();

@@ -27,6 +27,7 @@ import { ClickHouseSink } from "../sink/clickhouse-sink.js";
 import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { runMigrations } from "../sink/run-migrations.js";
 import os from "node:os";
+import { evaluatorHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
 import type { OnlineStage } from "../online/online-stage.js";
 import type { RoleContext } from "./kafka-receiver-role.js";
@@ -106,23 +107,8 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     instance: `${os.hostname()}:${process.pid}`,
     role: "evaluator",
     intervalMs: config.observe.healthSnapshotMs,
-    read: () => {
-      return {
-        counters: {
-          spans_received: runner.counters.spansAssembled,
-          traces_evaluated: sink.counters.traces,
-          traces_partial: worker.counters.partialTraces,
-          dead_letters: runner.counters.messagesDeadLettered,
-          spans_dropped: 0,
-        },
-        gauges: {
-          // This member's partitions only: summed over evaluators, the snapshots then add up to the group's lag.
-          consumer_lag: runner.lag().reduce((total, lag) => total + (lag.owned ? unread(lag) : 0), 0),
-          sink_write_ms: sink.takeSlowestWriteMs(),
-          open_traces: worker.assembler.openTraces,
-        },
-      };
-    },
+    // Lag of this member's partitions only: summed over evaluators, the snapshots then add up to the group's lag.
+    read: evaluatorHealthReading(context.registry, sink, () => runner.lag().reduce((total, lag) => total + (lag.owned ? unread(lag) : 0), 0)),
   });
   health.start();
 

@@ -7,15 +7,19 @@
  * 200 once Kafka acknowledged every message (acks = all), else 503 with
  * Retry-After.
  */
+import os from "node:os";
 import type { Kafka, Producer } from "kafkajs";
 import type { CollectorConfig } from "../config/collector-config.js";
 import { ensureTopics } from "../kafka/ensure-topics.js";
 import { KafkaTracePublisher } from "../kafka/kafka-trace-publisher.js";
 import { saramaCompatiblePartitioner } from "../kafka/sarama-partitioner.js";
 import { registerReceiverMetrics } from "../observe/collector-metrics.js";
+import { receiverHealthReading } from "../observe/health-readings.js";
+import { HealthSnapshots } from "../observe/health-snapshots.js";
 import type { MetricsRegistry } from "../observe/metrics-registry.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
 import { startReceiver, type RunningReceiver } from "../receive/start-receiver.js";
+import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
 
 export interface KafkaReceiverRole {
   receiver: RunningReceiver;
@@ -39,7 +43,13 @@ export function createSpanProducer(kafka: Kafka): Producer {
   });
 }
 
-export async function startKafkaReceiver(config: Readonly<CollectorConfig>, context: RoleContext): Promise<KafkaReceiverRole> {
+/**
+ * `healthStore`: where the receiver writes its health snapshots (spans
+ * received and dropped) — the evaluator's store in `ragscope collect`, a
+ * ClickHouse server for `ragscope receive`; null: none (the embedded store
+ * belongs to the one process that opened it).
+ */
+export async function startKafkaReceiver(config: Readonly<CollectorConfig>, context: RoleContext, healthStore: ClickHouseConnection | null = null): Promise<KafkaReceiverRole> {
   const admin = context.kafka.admin();
   await admin.connect();
   try {
@@ -65,12 +75,19 @@ export async function startKafkaReceiver(config: Readonly<CollectorConfig>, cont
     publisher,
   });
   registerReceiverMetrics(context.registry, receiver.counters, publisher);
+  const health =
+    healthStore === null
+      ? null
+      : new HealthSnapshots({ connection: healthStore, instance: `${os.hostname()}:${process.pid}`, role: "receiver", intervalMs: config.observe.healthSnapshotMs, read: receiverHealthReading(context.registry) });
+  health?.start();
   return {
     receiver,
     publisher,
     readiness: [{ name: "kafka producer", check: async () => (connected ? null : "not connected to Kafka") }],
     async close() {
       await receiver.close();
+      // After the receiver stopped answering, so the last snapshot counts every request.
+      await health?.stop();
       await producer.disconnect();
     },
   };

@@ -2,7 +2,9 @@
  * The receiver → bus → assembly → rebuild → evaluate → ClickHouse path with
  * real SDK spans: a trace sent whole, a trace split across requests in reverse
  * order, and a trace sent twice rebuild into the same Case Result, and the
- * duplicate is not counted twice.
+ * duplicate is not counted twice. Many traces interleaved, their spans
+ * shuffled by a seeded generator over many seeds, and a child span sent after
+ * its trace was released each rebuild the Case Result the in-order input does.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -16,7 +18,8 @@ import { seedExample } from "../../support/case-results.js";
 import { postTraces, startSpanRecorder, toOtlpJson, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 import { queryRows } from "../../support/temporary-store.js";
 
-async function seedPipelineRun(runId: string): Promise<void> {
+/** `variant` sets the answer apart, so traces with a mixed-up span rebuild differently. */
+async function seedPipelineRun(runId: string, variant = ""): Promise<void> {
   const { evalCase } = seedExample();
   await traceRequest({ query: evalCase.input, runId, caseId: evalCase.case_id, caseVersion: evalCase.case_version, datasetId: evalCase.dataset_id, datasetVersion: evalCase.dataset_version }, async () => {
     const retrieved = await traceRetrieve({ query: evalCase.input, topK: 5 }, () => [
@@ -30,10 +33,31 @@ async function seedPipelineRun(runId: string): Promise<void> {
       tokenCount: 15,
       tokenBudget: 20,
     }));
-    const answer = await traceGenerate({ model: "test-model", prompt: packed.text }, () => ({ text: "积分不会受影响，优惠券也会原路退回", inputTokens: 40, outputTokens: 17, cost: 0.0004 }));
+    const answer = await traceGenerate({ model: "test-model", prompt: packed.text }, () => ({ text: `积分不会受影响，优惠券也会原路退回${variant}`, inputTokens: 40, outputTokens: 17, cost: 0.0004 }));
     await traceCite(() => ["refund_general_01"]);
     return answer.text;
   });
+}
+
+/** mulberry32: a small seeded generator, so a failing order can be replayed from its seed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled<Item>(items: readonly Item[], random: () => number): Item[] {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(random() * (index + 1));
+    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
+  }
+  return copy;
 }
 
 describe("trace reassembly through the embedded collector", () => {
@@ -63,7 +87,7 @@ describe("trace reassembly through the embedded collector", () => {
   async function storedResult(collector: EmbeddedCollector) {
     assert.ok(await collector.waitUntilIdle(10_000), "collector did not become idle");
     const rows = await queryRows<{ payload: string }>(collector.connection, "SELECT payload FROM {{database}}.case_results FINAL");
-    const metrics = await queryRows<{ metric: string; value: number | null }>(collector.connection, "SELECT metric, value FROM {{database}}.metric_values FINAL ORDER BY metric, evaluator_id");
+    const metrics = await queryRows<{ metric: string; value: number | null }>(collector.connection, "SELECT metric, value FROM {{database}}.metric_values FINAL ORDER BY metric, evaluator_id, trace_id");
     return { results: rows.map((row) => JSON.parse(row.payload)), metrics };
   }
 
@@ -117,5 +141,60 @@ describe("trace reassembly through the embedded collector", () => {
     assert.equal(metric("mrr"), 0.5);
     assert.equal(metric("context_recall"), 0);
     assert.equal(metric("citation_accuracy"), 0);
+  });
+  test("many traces interleaved, spans shuffled over many seeds, a child after its trace was released: each trace rebuilds its in-order Case Result", async () => {
+    const TRACES = 6;
+    const SEEDS = 8;
+    recorder.reset();
+    for (let index = 0; index < TRACES; index += 1) await seedPipelineRun(`run_interleaved_${index}`, `（${index}）`);
+    const spans = recorder.spans();
+    const traceIds = new Set(spans.map((span) => span.spanContext().traceId));
+    assert.equal(traceIds.size, TRACES);
+    assert.equal(spans.length, TRACES * 5);
+    const byTrace = (results: { trace_id: string }[]) => new Map(results.map((result) => [result.trace_id, result]));
+
+    const inOrder = await withCollector("interleaved_in_order", async (collector) => {
+      for (const traceId of traceIds) {
+        assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(spans.filter((span) => span.spanContext().traceId === traceId))), 200);
+      }
+      return storedResult(collector);
+    });
+    assert.equal(inOrder.results.length, TRACES);
+    assert.equal(new Set(inOrder.results.map((result: { output: string }) => result.output)).size, TRACES, "every trace has its own answer");
+    const reference = byTrace(inOrder.results);
+
+    for (let seed = 1; seed <= SEEDS; seed += 1) {
+      const random = seededRandom(seed);
+      const order = shuffled(spans, random);
+      const rebuilt = await withCollector(`interleaved_seed_${seed}`, async (collector) => {
+        // Requests of one to three spans from any traces, JSON and protobuf mixed.
+        for (let start = 0; start < order.length; ) {
+          const size = 1 + Math.floor(random() * 3);
+          const request = order.slice(start, start + size);
+          start += size;
+          const status = random() < 0.5 ? await postTraces(collector.receiverUrl, toOtlpJson(request), "application/json") : await postTraces(collector.receiverUrl, toOtlpProtobuf(request));
+          assert.equal(status, 200, `seed ${seed}`);
+        }
+        return storedResult(collector);
+      });
+      assert.equal(rebuilt.results.length, TRACES, `seed ${seed}: one Case Result per trace`);
+      assert.deepEqual(byTrace(rebuilt.results), reference, `seed ${seed}: each trace rebuilds its in-order Case Result`);
+      assert.deepEqual(rebuilt.metrics, inOrder.metrics, `seed ${seed}`);
+    }
+
+    // A child that arrives after its trace was evaluated and released re-opens it.
+    const lateTrace = [...traceIds][0]!;
+    const late = spans.find((span) => span.spanContext().traceId === lateTrace && span.name.includes("cite"));
+    assert.ok(late, `no citation span in ${spans.map((span) => span.name).join(", ")}`);
+    const reopened = await withCollector("interleaved_late_child", async (collector) => {
+      assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(spans.filter((span) => span !== late))), 200);
+      const released = await storedResult(collector);
+      assert.equal(released.results.length, TRACES);
+      assert.notDeepEqual(byTrace(released.results).get(lateTrace), reference.get(lateTrace), "without its citation span the trace rebuilds differently");
+      assert.equal(await postTraces(collector.receiverUrl, toOtlpJson([late]), "application/json"), 200);
+      return storedResult(collector);
+    });
+    assert.deepEqual(byTrace(reopened.results), reference, "the late child is in its trace's Case Result");
+    assert.deepEqual(reopened.metrics, inOrder.metrics);
   });
 });

@@ -42,12 +42,26 @@ describe("RagscopeSpanProcessor", () => {
     assert.deepEqual(processor.statistics(), { queued: 0, exported: 3, droppedQueueFull: 0, failed: 0, sampledOut: 0 });
   });
 
-  test("exports on its own after the scheduled delay, and as soon as a batch is full", async () => {
+  test("exports on its own after the scheduled delay, and as soon as a batch is full", async (context) => {
+    // The processor's timers run on a mocked clock: the test moves time, so a busy machine changes nothing.
+    context.mock.timers.enable({ apis: ["setTimeout"] });
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    const batchSizes = () => exporter.batches.map((batch) => batch.length);
     const exporter = new ScriptedExporter("succeed");
     const processor = new RagscopeSpanProcessor(exporter, { scheduledDelayMillis: 20, maxExportBatchSize: 4 });
     endSpans(processor, 9);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    assert.deepEqual(exporter.batches.map((batch) => batch.length), [4, 4, 1]);
+    assert.deepEqual(batchSizes(), [], "nothing in the application's call");
+    context.mock.timers.tick(0);
+    await settled();
+    context.mock.timers.tick(0);
+    await settled();
+    assert.deepEqual(batchSizes(), [4, 4], "full batches go at once");
+    context.mock.timers.tick(19);
+    await settled();
+    assert.deepEqual(batchSizes(), [4, 4], "the rest waits for the scheduled delay");
+    context.mock.timers.tick(1);
+    await settled();
+    assert.deepEqual(batchSizes(), [4, 4, 1], "and goes when it has passed");
     assert.equal(processor.statistics().exported, 9);
   });
 

@@ -1,0 +1,75 @@
+/**
+ * What each role writes in its health snapshots (`collector_health`), read
+ * from the same registry /metrics renders, so a snapshot and a scrape can
+ * never disagree: each dashboard metric name maps to one registered metric
+ * (summed over its samples, restricted to the role's label when one process
+ * runs several roles).
+ *
+ * A role writes only what it can observe: the evaluator drops no span (it
+ * dead-letters what it cannot read), so `spans_dropped` comes from the
+ * receiver's snapshot; `sink_write_ms` is written only for an interval that
+ * had a write (no write is no measurement, not a zero).
+ */
+import type { HealthReading } from "./health-snapshots.js";
+import type { MeasuredSink } from "./measured-sink.js";
+import type { Labels, MetricsRegistry } from "./metrics-registry.js";
+
+interface Source {
+  metric: string;
+  labels?: Labels;
+}
+
+function read(registry: MetricsRegistry, sources: Record<string, Source>): Record<string, number> {
+  return Object.fromEntries(Object.entries(sources).map(([name, source]) => [name, registry.sum(source.metric, source.labels)]));
+}
+
+function withSinkWrite(gauges: Record<string, number>, sink: MeasuredSink): Record<string, number> {
+  const slowest = sink.takeSlowestWriteMs();
+  return slowest === null ? gauges : { ...gauges, sink_write_ms: slowest };
+}
+
+/** `ragscope serve`: receiver, in-process bus and evaluation in one process (registerEmbeddedMetrics). */
+export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredSink): () => HealthReading {
+  return () => ({
+    counters: read(registry, {
+      spans_received: { metric: "ragscope_spans_received_total" },
+      spans_dropped: { metric: "ragscope_spans_dropped_total" },
+      traces_evaluated: { metric: "ragscope_traces_written_total" },
+      traces_partial: { metric: "ragscope_traces_partial_total" },
+      dead_letters: { metric: "ragscope_messages_dead_lettered_total" },
+      malformed_json_attributes: { metric: "ragscope_malformed_json_attributes_total" },
+      invalid_case_results: { metric: "ragscope_case_results_invalid_total" },
+    }),
+    gauges: withSinkWrite(read(registry, { consumer_lag: { metric: "ragscope_queued_messages" }, open_traces: { metric: "ragscope_open_traces" } }), sink),
+  });
+}
+
+/** `ragscope evaluate` and the evaluator of `ragscope collect` (registerEvaluatorMetrics). */
+export function evaluatorHealthReading(registry: MetricsRegistry, sink: MeasuredSink, ownedLag: () => number): () => HealthReading {
+  const role = { role: "evaluator" };
+  return () => ({
+    counters: read(registry, {
+      spans_received: { metric: "ragscope_spans_received_total", labels: role },
+      traces_evaluated: { metric: "ragscope_traces_written_total" },
+      traces_partial: { metric: "ragscope_traces_partial_total" },
+      dead_letters: { metric: "ragscope_messages_dead_lettered_total" },
+      malformed_json_attributes: { metric: "ragscope_malformed_json_attributes_total" },
+      invalid_case_results: { metric: "ragscope_case_results_invalid_total" },
+    }),
+    // ragscope_kafka_consumer_lag covers every partition of the topic (each evaluator reports all of them);
+    // the snapshot takes this member's own, so that snapshots of a group add up.
+    gauges: withSinkWrite({ ...read(registry, { open_traces: { metric: "ragscope_open_traces" } }), consumer_lag: ownedLag() }, sink),
+  });
+}
+
+/** `ragscope receive` and the receiver of `ragscope collect` (registerReceiverMetrics). */
+export function receiverHealthReading(registry: MetricsRegistry): () => HealthReading {
+  const role = { role: "receiver" };
+  return () => ({
+    counters: read(registry, {
+      spans_received: { metric: "ragscope_spans_received_total", labels: role },
+      spans_dropped: { metric: "ragscope_spans_dropped_total", labels: role },
+    }),
+    gauges: {},
+  });
+}
