@@ -11,6 +11,7 @@
  * (instrumentation-errors.ts).
  */
 import type { AttributeValue, Attributes } from "@opentelemetry/api";
+import { isStructuralAttribute } from "./redaction/structural-attributes.js";
 
 /** `value` as an attribute value, or undefined when OTel cannot carry it. */
 export function toAttributeValue(value: unknown): AttributeValue | undefined {
@@ -34,8 +35,13 @@ function isAbsent(value: unknown): boolean {
 
 /**
  * Collects the attributes of one span and the problems met building them.
- * Strings longer than `maxTextLength` are cut to it (a huge document must not
- * make a huge span: configuration.ts).
+ * Text longer than `maxTextLength` is cut to it (a huge document must not
+ * make a huge span: configuration.ts), never inside a surrogate pair; ids,
+ * kinds, versions and linkage (redaction/structural-attributes.ts) are never
+ * cut, since a cut id would match nothing. Lone
+ * surrogates an application string carries become U+FFFD. Either would make
+ * the span's text ill-formed UTF-16, which OTLP/JSON carries as an escape that
+ * no UTF-8 decoder accepts.
  */
 export class AttributeRecorder {
   readonly attributes: Attributes = {};
@@ -47,7 +53,7 @@ export class AttributeRecorder {
   set(key: string, value: unknown): void {
     if (isAbsent(value)) return;
     if (typeof value === "string") {
-      this.attributes[key] = value.length > this.maxTextLength ? value.slice(0, this.maxTextLength) : value;
+      this.attributes[key] = isStructuralAttribute(key) ? cutText(value, Number.POSITIVE_INFINITY) : cutText(value, this.maxTextLength);
       return;
     }
     const attributeValue = toAttributeValue(value);
@@ -61,4 +67,14 @@ export class AttributeRecorder {
   problem(description: string): void {
     this.problems.push(description);
   }
+}
+
+/** At most `maxLength` UTF-16 code units, ending on a whole code point, well-formed. */
+export function cutText(value: string, maxLength: number): string {
+  if (value.length <= maxLength) return value.isWellFormed() ? value : value.toWellFormed();
+  let end = maxLength;
+  const last = value.charCodeAt(end - 1);
+  // A high surrogate as the last unit kept: its low half would be cut off.
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return value.slice(0, end).toWellFormed();
 }

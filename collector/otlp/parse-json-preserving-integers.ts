@@ -11,13 +11,29 @@
  * The rewrite only runs when a cheap test finds a long digit run, and it steps
  * over string literals so their content is never touched. Outside strings, a
  * digit or `-` can only start a number token, so tokens are read whole.
+ *
+ * JSON may escape a lone UTF-16 surrogate (`"\ud800"`), which no UTF-8 text
+ * can hold: re-encoded for the bus it would become bytes the evaluator cannot
+ * decode, after the client was told the request was accepted. Such strings
+ * (values and keys) are repaired here, each lone surrogate replaced by U+FFFD,
+ * before anything is acknowledged. Only text with a surrogate escape pays for it.
  */
 const longDigitRun = /\d{16}/;
 const minimumInexactDigits = 16;
+const surrogateEscape = /\\u[dD][89a-fA-F]/;
 
 export function parseJsonPreservingIntegers(text: string): unknown {
-  if (!longDigitRun.test(text)) return JSON.parse(text);
-  return JSON.parse(quoteLongIntegers(text));
+  const source = longDigitRun.test(text) ? quoteLongIntegers(text) : text;
+  return surrogateEscape.test(source) ? JSON.parse(source, wellFormed) : JSON.parse(source);
+}
+
+/** A JSON.parse reviver that leaves every string, key included, well-formed UTF-16. */
+function wellFormed(_key: string, value: unknown): unknown {
+  if (typeof value === "string") return value.isWellFormed() ? value : value.toWellFormed();
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.every((key) => key.isWellFormed())) return value;
+  return Object.fromEntries(keys.map((key) => [key.toWellFormed(), (value as Record<string, unknown>)[key]]));
 }
 
 function quoteLongIntegers(text: string): string {
