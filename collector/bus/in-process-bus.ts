@@ -24,6 +24,14 @@ export class InProcessBus implements TracePublisher {
   }
 
   async publish(messages: BusMessage[]): Promise<Result<void, PublishFailure>> {
+    if (messages.length > this.options.maxQueuedMessages) {
+      // More traces than the queue holds when empty: a retry would be refused forever.
+      return failure({
+        retriable: false,
+        tooLarge: true,
+        message: `the request holds ${messages.length} traces, more than the in-process queue holds (${this.options.maxQueuedMessages}, RAGSCOPE_MAX_QUEUED_MESSAGES); send fewer traces per request (OTEL_BSP_MAX_EXPORT_BATCH_SIZE on the client) or raise the limit`,
+      });
+    }
     if (this.queue.length + messages.length > this.options.maxQueuedMessages) {
       this.counters.rejectedFull += 1;
       return failure({ retriable: true, message: `the in-process queue is full (${this.queue.length} of ${this.options.maxQueuedMessages} messages)`, retryAfterMs: 1000 });

@@ -24,6 +24,8 @@ export interface PublishFailure {
   message: string;
   /** How long the caller should wait before retrying, when the bus knows. */
   retryAfterMs?: number;
+  /** True when these messages can never be taken together (more than the bus holds at all): retrying cannot help. */
+  tooLarge?: boolean;
 }
 
 /** Where in the bus a delivered message sits, for committing progress. */

@@ -25,6 +25,15 @@ export function encodeExportSuccess(encoding: OtlpEncoding): Uint8Array {
   return exportTraceServiceResponseType.encode({}).finish();
 }
 
+/**
+ * Part of the request refused (OTLP "partial success"): the count of rejected
+ * spans and why, answered with 200 so the client does not retry the rest.
+ */
+export function encodeExportPartialSuccess(encoding: OtlpEncoding, rejectedSpans: number, errorMessage: string): Uint8Array {
+  if (encoding === "json") return new TextEncoder().encode(JSON.stringify({ partialSuccess: { rejectedSpans: String(rejectedSpans), errorMessage } }));
+  return exportTraceServiceResponseType.encode({ partialSuccess: { rejectedSpans, errorMessage } }).finish();
+}
+
 export function encodeRpcStatus(status: { code: RpcCodeNumber; message: string }, encoding: OtlpEncoding): Uint8Array {
   if (encoding === "json") return new TextEncoder().encode(JSON.stringify({ code: status.code, message: status.message }));
   return rpcStatusType.encode({ code: status.code, message: status.message }).finish();

@@ -14,7 +14,8 @@
  *   generation's;
  * - user feedback spans (thumbs, follow-up, handoff) in time order.
  * What no span carried stays null, so metrics that need it are "not available";
- * JSON attributes that did not parse are listed in `malformed_attributes`.
+ * JSON attributes that did not parse are listed in `malformed_attributes`, and
+ * so are spans that end before they start (no latency, no stage timing for them).
  * A failed root is a timeout only when it says so with the OTel `error.type`
  * attribute (value `timeout`); status messages are free text and not parsed.
  */
@@ -42,9 +43,12 @@ function toIso(unixNano: bigint): string {
   return new Date(Number(unixNano / NANOSECONDS_PER_MILLISECOND)).toISOString();
 }
 
-function durationMs(span: SpanRecord): number {
-  return Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6;
+/** A span's duration; null when it ends before it starts (a broken clock): no duration is known, none is made up. */
+function durationMs(span: SpanRecord): number | null {
+  return span.endTimeUnixNano < span.startTimeUnixNano ? null : Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6;
 }
+
+const ENDS_BEFORE_START = "the span ends before it starts (end time earlier than start time): its duration is unknown";
 
 function toChunks(documents: ObservedDocument[], lookup: Map<string, ObservedDocument>): RetrievedChunk[] {
   return documents.map((document, index) => {
@@ -157,9 +161,11 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
         time_to_first_token_ms: lastGeneration?.timeToFirstTokenMs ?? null,
       },
       latency_ms: endedAt !== null && rootSpan ? durationMs(rootSpan) : null,
-      stage_timings: normalized
-        .filter((item) => item.observation.stage !== "other")
-        .map((item) => ({ stage: item.observation.stage, span_name: item.span.name, duration_ms: durationMs(item.span), status: statusName(item.span.status.code) })),
+      // A stage whose span ends before it starts has no duration: left out rather than shown as 0 or negative.
+      stage_timings: normalized.flatMap((item) => {
+        const duration = durationMs(item.span);
+        return item.observation.stage === "other" || duration === null ? [] : [{ stage: item.observation.stage, span_name: item.span.name, duration_ms: duration, status: statusName(item.span.status.code) }];
+      }),
       tenant_id: linkage?.tenantId ?? null,
       principal_id: linkage?.principalId ?? null,
       principal_groups: linkage?.principalGroups ?? null,
@@ -167,9 +173,12 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
       route: linkage?.route ?? null,
       feedback: feedback.map(({ span, observation }) => ({ kind: observation.kind!, value: observation.value, comment: observation.comment, recorded_at: toIso(span.startTimeUnixNano) })),
       source_conventions: conventions,
-      malformed_attributes: normalized.flatMap((item) =>
-        item.malformedJson.map((malformed) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: malformed.attribute, error: malformed.error })),
-      ),
+      malformed_attributes: [
+        ...normalized.flatMap((item) =>
+          item.malformedJson.map((malformed) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: malformed.attribute, error: malformed.error })),
+        ),
+        ...trace.spans.filter((span) => durationMs(span) === null).map((span) => ({ span_id: span.spanId, span_name: span.name, attribute: "end_time_unix_nano", error: ENDS_BEFORE_START })),
+      ],
       partial_trace: !trace.complete,
       span_count: trace.spans.length,
     },

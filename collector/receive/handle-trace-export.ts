@@ -19,6 +19,7 @@ import { readRequestBody } from "./read-request-body.js";
 import type { ReceiverCounters } from "./receiver-counters.js";
 import { encodingOfContentType, parseContentEncoding } from "./request-encoding.js";
 import { sendFailure, sendSuccess } from "./send-answer.js";
+import { rejectInvalidIds } from "../otlp/reject-invalid-ids.js";
 
 export interface TraceExportContext {
   publisher: TracePublisher;
@@ -108,8 +109,10 @@ export async function handleTraceExport(
     });
     return;
   }
+  const { rejectedSpans } = rejectInvalidIds(decoded.value);
   const spanCount = countSpans(decoded.value);
-  counters.spansReceived += spanCount;
+  counters.spansReceived += spanCount + rejectedSpans;
+  counters.spansRejectedInvalidId += rejectedSpans;
 
   const messages: BusMessage[] = [];
   for (const [traceId, trace] of splitByTraceId(decoded.value)) {
@@ -119,8 +122,11 @@ export async function handleTraceExport(
   if (messages.length > 0) {
     const published = await context.publisher.publish(messages);
     if (!published.ok) {
-      const { retriable, retryAfterMs, message } = published.error;
-      if (retriable) {
+      const { retriable, retryAfterMs, message, tooLarge } = published.error;
+      if (tooLarge === true) {
+        counters.rejected.payloadTooLarge += 1;
+        sendFailure(request, response, encoding, { httpStatus: 413, rpcCode: RpcCode.resourceExhausted, message });
+      } else if (retriable) {
         counters.rejected.publishUnavailable += 1;
         const seconds =
           retryAfterMs === undefined ? context.defaultRetryAfterSeconds : Math.max(1, Math.ceil(retryAfterMs / 1000));
@@ -144,5 +150,8 @@ export async function handleTraceExport(
   counters.accepted += 1;
   counters.spansAccepted += spanCount;
   counters.tracesPublished += messages.length;
-  sendSuccess(request, response, encoding);
+  sendSuccess(request, response, encoding, {
+    rejectedSpans,
+    message: `${rejectedSpans} span(s) with an all-zero trace id or span id were rejected: OTLP ids must not be all zeros (the client's id generator is broken or unset)`,
+  });
 }

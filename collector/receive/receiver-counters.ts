@@ -27,6 +27,8 @@ export interface ReceiverCounters {
   spansAccepted: number;
   /** Bus messages confirmed: one per trace per request. */
   tracesPublished: number;
+  /** Spans refused in requests otherwise accepted (all-zero trace or span id), reported as partial success. */
+  spansRejectedInvalidId: number;
   rejected: Record<RejectionReason, number>;
 }
 
@@ -37,6 +39,7 @@ export function createReceiverCounters(): ReceiverCounters {
     spansReceived: 0,
     spansAccepted: 0,
     tracesPublished: 0,
+    spansRejectedInvalidId: 0,
     rejected: {
       notFound: 0,
       methodNotAllowed: 0,

@@ -4,7 +4,7 @@
  * in the encoding of the request.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
-import { encodeExportSuccess, encodeRpcStatus, type RpcCodeNumber } from "../otlp/otlp-export-response.js";
+import { encodeExportPartialSuccess, encodeExportSuccess, encodeRpcStatus, type RpcCodeNumber } from "../otlp/otlp-export-response.js";
 import type { OtlpEncoding } from "../otlp/otlp-encoding.js";
 import { contentTypeOf } from "./request-encoding.js";
 
@@ -15,8 +15,9 @@ export interface FailureAnswer {
   headers?: OutgoingHttpHeaders;
 }
 
-export function sendSuccess(request: IncomingMessage, response: ServerResponse, encoding: OtlpEncoding): void {
-  send(request, response, 200, encoding, encodeExportSuccess(encoding), {});
+export function sendSuccess(request: IncomingMessage, response: ServerResponse, encoding: OtlpEncoding, partial?: { rejectedSpans: number; message: string }): void {
+  const body = partial === undefined || partial.rejectedSpans === 0 ? encodeExportSuccess(encoding) : encodeExportPartialSuccess(encoding, partial.rejectedSpans, partial.message);
+  send(request, response, 200, encoding, body, {});
 }
 
 export function sendFailure(

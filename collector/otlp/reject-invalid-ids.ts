@@ -1,0 +1,34 @@
+/**
+ * Spans whose trace id or span id is all zeros. OTLP calls such ids invalid
+ * (the W3C trace context's "invalid" value), and every such span would share
+ * one trace: unrelated requests would merge into one Case Result. They are
+ * taken out before the request is split by trace, counted, and reported to
+ * the client in the answer's `partial_success` (rejected_spans and a message),
+ * the OTLP way to refuse part of a request; the other spans are accepted.
+ */
+import type { TracesDocument } from "./traces-document.js";
+
+const ZERO_TRACE_ID = "0".repeat(32);
+const ZERO_SPAN_ID = "0".repeat(16);
+
+export interface InvalidIdRejection {
+  document: TracesDocument;
+  rejectedSpans: number;
+}
+
+export function rejectInvalidIds(document: TracesDocument): InvalidIdRejection {
+  let rejectedSpans = 0;
+  for (const resourceSpans of document.resourceSpans) {
+    for (const scopeSpans of resourceSpans.scopeSpans) {
+      if (!scopeSpans.spans.some(isInvalid)) continue;
+      const valid = scopeSpans.spans.filter((span) => !isInvalid(span));
+      rejectedSpans += scopeSpans.spans.length - valid.length;
+      scopeSpans.spans = valid;
+    }
+  }
+  return { document, rejectedSpans };
+}
+
+function isInvalid(span: { traceId: string; spanId: string }): boolean {
+  return span.traceId === ZERO_TRACE_ID || span.spanId === ZERO_SPAN_ID;
+}
