@@ -9,8 +9,17 @@
  *
  * Every problem is reported, each with its path and the case's id, never as a
  * stack trace; duplicate `(case_id, case_version)` pairs are problems too.
+ *
+ * Limits (a dataset file is input from outside): the file must be UTF-8 — a
+ * byte sequence that is not is an error naming its line, never replaced
+ * silently (two case ids differing only in bad bytes would collide); YAML files
+ * are read up to 16 MiB (the YAML parser needs about 45 times the file's size
+ * in memory; larger datasets load from JSON, up to 256 MiB); YAML aliases may
+ * be used at most 100 times (an alias "bomb" expands a small file into
+ * billions of nodes).
  */
-import { readFile } from "node:fs/promises";
+import { isUtf8 } from "node:buffer";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
 import { evalCase, type EvalCase } from "../../contracts/eval-case.js";
@@ -43,16 +52,52 @@ export function formatProblem(problem: DatasetProblem): string {
   return `${where}${which}: ${problem.message}`;
 }
 
+const MEBIBYTE = 1024 * 1024;
+/** Largest YAML dataset file read; see the module comment. */
+export const MAX_YAML_BYTES = 16 * MEBIBYTE;
+/** Largest JSON dataset file read (JavaScript strings end near 512 MiB; parsing needs several times the size). */
+export const MAX_JSON_BYTES = 256 * MEBIBYTE;
+/** Alias uses allowed in a YAML dataset. */
+export const MAX_YAML_ALIASES = 100;
+
+const isJsonFile = (file: string) => path.extname(file).toLowerCase() === ".json";
+
 export async function loadDatasetFile(file: string): Promise<Result<Dataset, DatasetLoadFailure>> {
-  let text: string;
+  const fail = (message: string) => failure({ file, problems: [{ path: "", caseId: null, message }] });
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    const size = (await stat(file)).size;
+    const limit = isJsonFile(file) ? MAX_JSON_BYTES : MAX_YAML_BYTES;
+    if (size > limit) {
+      return fail(
+        isJsonFile(file)
+          ? `the file is ${(size / MEBIBYTE).toFixed(0)} MiB, over the ${limit / MEBIBYTE} MiB limit for JSON datasets; split it into several files`
+          : `the file is ${(size / MEBIBYTE).toFixed(1)} MiB, over the ${limit / MEBIBYTE} MiB limit for YAML datasets (YAML parsing needs about 45 times the file's size in memory); write it as JSON (.json), which loads up to ${MAX_JSON_BYTES / MEBIBYTE} MiB, or split it`,
+      );
+    }
+    bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const message = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a .yaml or .json file" : `cannot be read (${code ?? String(error)})`;
-    return failure({ file, problems: [{ path: "", caseId: null, message }] });
+    return fail(code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a .yaml or .json file" : `cannot be read (${code ?? String(error)})`);
   }
-  return parseDataset(text, file);
+  if (!isUtf8(bytes)) {
+    const line = firstLineNotUtf8(bytes);
+    return failure({ file, problems: [{ path: `line ${line}`, caseId: null, message: "not valid UTF-8: the file must be UTF-8 encoded (bytes that are not would be replaced, and ids could collide); re-save it as UTF-8" }] });
+  }
+  return parseDataset(bytes.toString("utf8"), file);
+}
+
+/** The 1-based line holding the first byte sequence that is not UTF-8. */
+function firstLineNotUtf8(bytes: Buffer): number {
+  let line = 1;
+  let start = 0;
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start);
+    const piece = bytes.subarray(start, end === -1 ? bytes.length : end);
+    if (!isUtf8(piece) || end === -1) return line;
+    line += 1;
+    start = end + 1;
+  }
 }
 
 export function parseDataset(text: string, file: string): Result<Dataset, DatasetLoadFailure> {
@@ -63,7 +108,7 @@ export function parseDataset(text: string, file: string): Result<Dataset, Datase
 
 function parseDocument(text: string, file: string): Result<unknown, DatasetProblem[]> {
   if (text.trim() === "") return failure([{ path: "", caseId: null, message: "the file is empty; expected one case, a list of cases, or { dataset_id, dataset_version, cases }" }]);
-  if (path.extname(file).toLowerCase() === ".json") {
+  if (isJsonFile(file)) {
     try {
       return success(JSON.parse(text));
     } catch (error) {
@@ -82,8 +127,13 @@ function parseDocument(text: string, file: string): Result<unknown, DatasetProbl
     }
   }
   if (problems.length > 0) return failure(problems);
-  if (list.length > 1) return success(list.map((document) => document.toJS()));
-  return success(list[0]?.toJS() ?? null);
+  try {
+    if (list.length > 1) return success(list.map((document) => document.toJS({ maxAliasCount: MAX_YAML_ALIASES })));
+    return success(list[0]?.toJS({ maxAliasCount: MAX_YAML_ALIASES }) ?? null);
+  } catch (error) {
+    // The YAML library throws when aliases expand past the limit (its resource-exhaustion guard).
+    return failure([{ path: "", caseId: null, message: `invalid YAML: ${(error as Error).message} (at most ${MAX_YAML_ALIASES} alias uses; write repeated parts out, or use JSON)` }]);
+  }
 }
 
 interface DatasetHeader {
