@@ -89,7 +89,13 @@ export const malformedAttribute = z.object({
   span_name: z.string(),
   /** The attribute key; for an event attribute, `<event name>: <key>`. */
   attribute: z.string(),
-  /** The JSON parser's message. */
+  /**
+   * What was wrong: JSON text that did not parse, an identifier refused at
+   * ingestion (contracts/identifiers.ts; the value is not stored), or a span
+   * whose times cannot be right (it ends before it starts).
+   */
+  kind: z.enum(["malformed_json", "invalid_identifier", "invalid_time"]).default("malformed_json"),
+  /** The parser's or the check's message. */
   error: z.string(),
 });
 

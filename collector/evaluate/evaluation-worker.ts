@@ -117,6 +117,8 @@ export class EvaluationWorker {
     afterWriteFailures: 0,
     /** JSON-valued span attributes that did not parse (rag_observation.malformed_attributes), all traces together. */
     malformedJsonAttributes: 0,
+    /** Identifiers refused at ingestion (contracts/identifiers.ts): left empty and noted on the Case Result. */
+    rejectedIdentifiers: 0,
     /** Rebuilt Case Results that failed their schema: dead-lettered, not stored. */
     invalidCaseResults: 0,
     /** Results the store refused for their values: kept in the quarantine table, not retried. */
@@ -397,7 +399,10 @@ export class EvaluationWorker {
     const started = performance.now();
     const normalized = trace.spans.map((span) => this.normalize(span));
     const rebuilt = rebuildCaseResult(trace, normalized);
-    this.counters.malformedJsonAttributes += rebuilt.rag_observation.malformed_attributes.length;
+    for (const note of rebuilt.rag_observation.malformed_attributes) {
+      if (note.kind === "invalid_identifier") this.counters.rejectedIdentifiers += 1;
+      else if (note.kind === "malformed_json") this.counters.malformedJsonAttributes += 1;
+    }
     const checked = caseResultSchema.safeParse(rebuilt);
     if (!checked.success) {
       this.timings.evaluateMs += performance.now() - started;

@@ -87,6 +87,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
     () => worker.counters.malformedJsonAttributes,
   );
   registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
+  registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
   registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
   registry.counter("ragscope_traces_quarantined_total", "traces whose results the store refused as bad data, kept in the quarantined_results table", () => worker.counters.quarantined);
   registry.counter("ragscope_sink_write_failures_total", "failed sink writes (each retried)", () => sink.counters.failures);
@@ -137,6 +138,7 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
     () => worker.counters.malformedJsonAttributes,
   );
   registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
+  registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
   registry.counter("ragscope_sink_write_failures_total", "failed store writes (each retried)", () => worker.counters.sinkFailures);
   registry.gauge("ragscope_queued_messages", "messages waiting in the in-process bus", () => parts.queued());
   registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);

@@ -24,6 +24,8 @@ import { caseResultIdFor } from "../../contracts/ids.js";
 import type { AssembledTrace } from "../assemble/trace-assembler.js";
 import { isRootSpan } from "../assemble/trace-assembler.js";
 import type { SpanRecord } from "../otlp/span-record.js";
+import { identifierProblem } from "../../contracts/identifiers.js";
+import { Ragscope } from "../../contracts/span-attributes.js";
 import type {
   CiteObservation,
   ContextObservation,
@@ -128,7 +130,8 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const executionStatus = !trace.complete ? "partial" : errorSpan ? "failed" : "completed";
   const startedAt = rootSpan?.startTimeUnixNano ?? trace.spans[0]?.startTimeUnixNano ?? 0n;
   const endedAt = trace.complete && rootSpan ? rootSpan.endTimeUnixNano : null;
-  const linkage = request?.observation;
+  const identifiers = checkIdentifiers(request ?? null, rootSpan ?? trace.spans[0] ?? null);
+  const linkage = identifiers.linkage;
 
   const conventions = [...new Set(normalized.map((item) => item.convention).filter((name) => name !== "none"))].sort();
 
@@ -169,15 +172,16 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
       tenant_id: linkage?.tenantId ?? null,
       principal_id: linkage?.principalId ?? null,
       principal_groups: linkage?.principalGroups ?? null,
-      service_name: serviceName(rootSpan ?? trace.spans[0] ?? null),
+      service_name: identifiers.serviceName,
       route: linkage?.route ?? null,
       feedback: feedback.map(({ span, observation }) => ({ kind: observation.kind!, value: observation.value, comment: observation.comment, recorded_at: toIso(span.startTimeUnixNano) })),
       source_conventions: conventions,
       malformed_attributes: [
         ...normalized.flatMap((item) =>
-          item.malformedJson.map((malformed) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: malformed.attribute, error: malformed.error })),
+          item.malformedJson.map((malformed) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: malformed.attribute, kind: "malformed_json" as const, error: malformed.error })),
         ),
-        ...trace.spans.filter((span) => durationMs(span) === null).map((span) => ({ span_id: span.spanId, span_name: span.name, attribute: "end_time_unix_nano", error: ENDS_BEFORE_START })),
+        ...trace.spans.filter((span) => durationMs(span) === null).map((span) => ({ span_id: span.spanId, span_name: span.name, attribute: "end_time_unix_nano", kind: "invalid_time" as const, error: ENDS_BEFORE_START })),
+        ...identifiers.refused,
       ],
       partial_trace: !trace.complete,
       span_count: trace.spans.length,
@@ -201,4 +205,46 @@ function compareNanos(left: bigint, right: bigint): number {
 function serviceName(span: SpanRecord | null): string | null {
   const value = span?.resource["service.name"];
   return typeof value === "string" ? value : null;
+}
+
+type RequestItem = { span: SpanRecord; observation: RequestObservation };
+
+const checkedLinkage = [
+  ["runId", Ragscope.runId, "identifier"],
+  ["caseId", Ragscope.caseId, "identifier"],
+  ["caseVersion", Ragscope.caseVersion, "identifier"],
+  ["datasetId", Ragscope.datasetId, "identifier"],
+  ["datasetVersion", Ragscope.datasetVersion, "identifier"],
+  ["tenantId", Ragscope.tenantId, "identifier"],
+  ["route", Ragscope.route, "route"],
+] as const;
+
+/**
+ * The request's identifiers and the service name, each checked against
+ * contracts/identifiers.ts: a refused one is left empty (never stored, never
+ * altered) and noted on the Case Result, which is still built and evaluated.
+ */
+function checkIdentifiers(request: RequestItem | null, serviceSpan: SpanRecord | null) {
+  const refused: { span_id: string; span_name: string; attribute: string; kind: "invalid_identifier"; error: string }[] = [];
+  const refuse = (span: SpanRecord, attribute: string, problem: string) =>
+    refused.push({ span_id: span.spanId, span_name: span.name, attribute, kind: "invalid_identifier", error: `not a valid identifier: ${problem}; the value was not stored` });
+  let linkage = request?.observation;
+  if (request && linkage) {
+    const cleared: Partial<Record<(typeof checkedLinkage)[number][0], null>> = {};
+    for (const [field, attribute, kind] of checkedLinkage) {
+      const value = linkage[field];
+      const problem = value === null ? null : identifierProblem(value, kind);
+      if (problem === null) continue;
+      refuse(request.span, attribute, problem);
+      cleared[field] = null;
+    }
+    if (refused.length > 0) linkage = { ...linkage, ...cleared };
+  }
+  let service = serviceName(serviceSpan);
+  const serviceIssue = service === null ? null : identifierProblem(service);
+  if (serviceSpan && serviceIssue !== null) {
+    refuse(serviceSpan, "service.name", serviceIssue);
+    service = null;
+  }
+  return { linkage, serviceName: service, refused };
 }
