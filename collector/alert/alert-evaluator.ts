@@ -20,6 +20,7 @@
  * Each transition is an AlertEvent carrying the trace ids behind it. Time is
  * passed in, so tests and replays control it.
  */
+import { formatFixed } from "../../evaluators/format-fixed.js";
 import { deterministicId } from "../../contracts/ids.js";
 import { satisfies, type Threshold } from "../../evaluators/threshold.js";
 import type { AlertEvent } from "./alert-event.js";
@@ -91,7 +92,8 @@ function describeWindow(rule: AlertRule): string {
   return parts.join(", ");
 }
 
-const format = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, ""));
+/** Up to 4 decimals with printf rounding (ties to even, evaluators/format-fixed.ts), trailing zeros dropped. */
+const format = (value: number) => (Number.isInteger(value) ? String(value) : formatFixed(value, 4).replace(/\.?0+$/, ""));
 
 export class AlertEvaluator {
   private readonly states: RuleState[];

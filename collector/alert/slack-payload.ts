@@ -4,6 +4,7 @@
  * `blocks` (header, details, the traces behind it). Mattermost and other
  * Slack-compatible receivers read the same shape.
  */
+import { formatFixed } from "../../evaluators/format-fixed.js";
 import type { AlertEvent } from "./alert-event.js";
 
 export interface SlackPayload {
@@ -32,6 +33,7 @@ export function slackPayload(event: AlertEvent): SlackPayload {
   };
 }
 
+/** printf rounding (ties to even), as every other displayed value; toFixed would send an exact tie such as 0.0625 up. */
 function round(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(3);
+  return Number.isInteger(value) ? String(value) : formatFixed(value, 3);
 }

@@ -9,13 +9,24 @@
  *   and `llm.usage.total_tokens`;
  * - the `workflow` span without a parent → the request: query and answer from
  *   `traceloop.entity.input` / `.output` (JSON `{"args": […], "kwargs": {…}}`),
- *   run / case linkage from `ragscope.*` association properties.
+ *   run / case linkage from `ragscope.*` association properties;
+ * - a workflow or task span whose `traceloop.entity.output` is a list of
+ *   LangChain documents or `[document, score]` pairs (bare, or under
+ *   `output` as Traceloop's LangChain instrumentation writes a chain step's
+ *   result) → retrieve, the documents in that order, each read from its own
+ *   entry only (read-documents.ts); the query is the step's text input.
+ *   Traceloop's LangChain instrumentation has no retriever callback, so a
+ *   retriever shows up only this way;
+ * - a span whose `traceloop.entity.input` is such a list and whose output is
+ *   text → context assembly (the "format documents" step), the packed chunk
+ *   ids read as the retriever's are, so the two join
+ *   (test/golden/traces/openllmetry).
  */
 import { OpenLlmetry, OpenLlmetrySpanKind } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../otlp/span-record.js";
 import { readJson, readNumber, readString } from "./attribute-readers.js";
 import { readGenAiGeneration } from "./otel-genai-mapper.js";
-import { toObservedDocument } from "./read-documents.js";
+import { readDocumentList, toObservedDocument } from "./read-documents.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
@@ -35,7 +46,7 @@ export const openLlmetryMapper: SpanMapper = {
       return generation;
     }
     if (readString(attributes, OpenLlmetry.spanKind) === OpenLlmetrySpanKind.workflow && span.parentSpanId === "") return readWorkflow(attributes);
-    return { stage: "other" };
+    return readEntityDocuments(attributes) ?? { stage: "other" };
   },
 };
 
@@ -63,6 +74,39 @@ function readWorkflow(attributes: Attributes): StageObservation {
     answer: entityText(readJson(attributes, OpenLlmetry.entityOutput), ["answer", "output", "text"]),
     ...readLinkage([attributes, associationProperties(attributes, OpenLlmetry.associationPropertiesPrefix)]),
   };
+}
+
+/** The value a chain step passed or returned: LangChain wraps a non-object value as `{input: …}` / `{output: …}`. */
+function unwrap(value: unknown, key: "input" | "output"): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const entity = value as Record<string, unknown>;
+  if (Object.keys(entity).length === 1 && key in entity) return entity[key];
+  if (key === "input" && Array.isArray(entity.args) && entity.args.length === 1) return entity.args[0];
+  return value;
+}
+
+/** A step that returned documents (retrieve) or turned documents into text (context); see the module comment. */
+function readEntityDocuments(attributes: Attributes): StageObservation | null {
+  const input = readJson(attributes, OpenLlmetry.entityInput);
+  const output = readJson(attributes, OpenLlmetry.entityOutput);
+  const returned = readDocumentList(unwrap(output, "output"));
+  if (returned !== null) {
+    return { stage: "retrieve", query: entityText(input, ["question", "query", "input"]), documents: returned.map(toObservedDocument) };
+  }
+  const packed = readDocumentList(unwrap(input, "input"));
+  const text = unwrap(output, "output");
+  if (packed !== null && typeof text === "string") {
+    return {
+      stage: "context",
+      chunkIds: packed.map((record) => toObservedDocument(record).chunkId),
+      droppedChunks: null,
+      truncatedChunkIds: null,
+      text,
+      tokenCount: null,
+      tokenBudget: null,
+    };
+  }
+  return null;
 }
 
 /** Text from an entity's input or output: a string, the first string argument, or a named field. */

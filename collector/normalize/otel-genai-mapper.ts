@@ -15,7 +15,7 @@
  *   query and answer from its messages, run / case linkage from `ragscope.*`
  *   attributes (read-linkage.ts).
  */
-import { GenAi, GenAiOperation } from "../../contracts/span-attributes.js";
+import { GenAi, GenAiOperation, OpenLlmetry } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../otlp/span-record.js";
 import { readJsonArray, readNumber, readString } from "./attribute-readers.js";
 import { toObservedDocument } from "./read-documents.js";
@@ -26,10 +26,17 @@ import type { StageObservation } from "./stage-observation.js";
 
 const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
 const REQUEST_OPERATIONS: readonly string[] = [GenAiOperation.invokeWorkflow, GenAiOperation.invokeAgent];
+const GENAI_OPERATIONS: readonly string[] = Object.values(GenAiOperation);
 
 export const otelGenAiMapper: SpanMapper = {
   name: "otel_genai",
-  canMap: (span) => typeof span.attributes[GenAi.operationName] === "string",
+  // Traceloop's LangChain instrumentation marks every chain step `gen_ai.operation.name: workflow`, a value the GenAI
+  // conventions do not define, beside its own `traceloop.span.kind`: those spans are OpenLLMetry's to read.
+  canMap: (span) => {
+    const operation = span.attributes[GenAi.operationName];
+    if (typeof operation !== "string") return false;
+    return GENAI_OPERATIONS.includes(operation) || typeof span.attributes[OpenLlmetry.spanKind] !== "string";
+  },
   map(span) {
     const attributes = span.attributes;
     const operation = readString(attributes, GenAi.operationName) ?? "";

@@ -120,6 +120,29 @@ export function langChainDocumentFields(document: LangChainDocument): DocumentFi
 }
 
 /**
+ * A JSON list of LangChain documents as a chain step passed or returned it —
+ * the documents themselves, or `[document, score]` pairs (what a vector
+ * store's `similaritySearchWithScore` returns) — as document records: the
+ * pair's score is the record's own score, ahead of the metadata's. Null when
+ * the value is not such a list, or is empty (an empty list says nothing about
+ * what the step was).
+ */
+export function readDocumentList(value: unknown): DocumentFields[] | null {
+  if (!Array.isArray(value) || value.length === 0) return null;
+  const records: DocumentFields[] = [];
+  for (const item of value) {
+    if (isLangChainDocument(item)) {
+      records.push(langChainDocumentFields(item));
+    } else if (Array.isArray(item) && item.length === 2 && isLangChainDocument(item[0]) && typeof item[1] === "number") {
+      records.push({ ...langChainDocumentFields(item[0]), score: item[1] });
+    } else {
+      return null;
+    }
+  }
+  return records;
+}
+
+/**
  * The documents a span returned, from its JSON `output.value`: a list of
  * LangChain documents, or an object holding one under `documents` (Arize's
  * LangChain instrumentation) or `output`. Null when the output is not such a list.

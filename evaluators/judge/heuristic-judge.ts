@@ -123,17 +123,40 @@ function citationSupport(inputs: JudgeInputs): Scored {
   };
 }
 
-function answerCorrectness(inputs: JudgeInputs): Scored {
-  const answer = inputs.answer ?? "";
-  const reference = inputs.referenceAnswer ?? "";
+/** Against one reference: 0 when the answer contradicts one of its numbers, else token F1. */
+function correctnessAgainst(answer: string, reference: string): { value: number; f1: number | null; contradictions: string[] } {
   const f1 = tokenF1(answer, reference);
   const agreement = factAgreement(answer, reference);
   const contradictions = agreement.contradictions.map((contradiction) => `${contradiction.answer.map((mention) => mention.text).join(", ")} instead of ${contradiction.reference.text}`);
-  const value = contradictions.length > 0 ? 0 : f1.applicable ? f1.value : 0;
+  return { value: contradictions.length > 0 ? 0 : f1.applicable ? f1.value : 0, f1: f1.applicable ? f1.value : null, contradictions };
+}
+
+/**
+ * Scored against each reference answer on its own and the best kept (SQuAD's
+ * and CMRC's rule for several gold answers): joined into one text, a short
+ * correct answer would lose F1 to the other references' words, and a number
+ * in another reference would count as contradicted.
+ */
+function answerCorrectness(inputs: JudgeInputs): Scored {
+  const answer = inputs.answer ?? "";
+  const references = inputs.referenceAnswers.length > 0 ? inputs.referenceAnswers : [inputs.referenceAnswer ?? ""];
+  let best = correctnessAgainst(answer, references[0]!);
+  let bestIndex = 0;
+  references.slice(1).forEach((reference, offset) => {
+    const scored = correctnessAgainst(answer, reference);
+    if (scored.value > best.value) {
+      best = scored;
+      bestIndex = offset + 1;
+    }
+  });
+  const which = references.length > 1 ? ` (best of ${references.length} reference answers: number ${bestIndex + 1})` : "";
   return {
-    value,
-    reason: contradictions.length > 0 ? `the answer contradicts the reference: ${contradictions.join("; ")} (heuristic)` : `token F1 with the reference answer ${round(value)} (heuristic)`,
-    details: { token_f1: f1.applicable ? f1.value : null, incorrect_statements: contradictions, missing_points: [] },
+    value: best.value,
+    reason:
+      best.contradictions.length > 0
+        ? `the answer contradicts the reference: ${best.contradictions.join("; ")}${which} (heuristic)`
+        : `token F1 with the reference answer ${round(best.value)}${which} (heuristic)`,
+    details: { token_f1: best.f1, incorrect_statements: best.contradictions, missing_points: [] },
   };
 }
 

@@ -35,7 +35,10 @@ export interface JudgeInputs {
   citedDocuments: JudgeDocument[];
   /** Context or cited chunk ids whose text the trace did not carry. */
   missingDocumentTexts: string[];
+  /** The case's reference answers joined into one text, for the LLM rubrics (null without any). */
   referenceAnswer: string | null;
+  /** Each reference answer on its own (the non-blank ones), for scoring against the best-matching one. */
+  referenceAnswers: string[];
   keyPoints: string[];
 }
 
@@ -80,6 +83,7 @@ export function judgeInputsFor(caseResult: CaseResult, evalCase: EvalCase | null
     citedDocuments,
     missingDocumentTexts: [...new Set(missing)],
     referenceAnswer: nonBlank(referenceAnswers(evalCase).join("\n")),
+    referenceAnswers: referenceAnswers(evalCase).filter((reference) => nonBlank(reference) !== null),
     keyPoints: (evalCase?.key_points ?? []).filter((point) => point.trim() !== ""),
   };
 }

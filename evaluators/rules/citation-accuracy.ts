@@ -22,7 +22,8 @@ const metrics: MetricDescriptor[] = [
 
 export const citationAccuracyEvaluator: Evaluator = {
   id: "citation.accuracy",
-  version: "1",
+  // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
+  version: "2",
   description: "Do the answer's citations point to chunks the model saw, and do those chunks hold the gold evidence",
   requires: [],
   costClass: "rule",

@@ -42,7 +42,8 @@ export function citedChunks(caseResult: CaseResult): RetrievedChunk[] | null {
 
 export const citationEvidenceEvaluator: Evaluator = {
   id: "citation.evidence",
-  version: "1",
+  // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
+  version: "2",
   description: "Citation precision and recall against the case's gold evidence",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

@@ -43,7 +43,8 @@ function allNotApplicable(reason: string) {
 
 export const contextCoverageEvaluator: Evaluator = {
   id: "context.coverage",
-  version: "1",
+  // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
+  version: "2",
   description: "Context recall and precision: did the gold evidence reach the prompt, and how much of the prompt is evidence",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

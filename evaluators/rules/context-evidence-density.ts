@@ -63,7 +63,8 @@ export function evidenceDensity(caseResult: CaseResult, evalCase: EvalCase | nul
 
 export const contextEvidenceDensityEvaluator: Evaluator = {
   id: "context.density",
-  version: "1",
+  // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
+  version: "2",
   description: "Share of the context's tokens that are gold evidence",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

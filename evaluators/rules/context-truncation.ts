@@ -74,7 +74,8 @@ export function findTruncatedEvidence(caseResult: CaseResult, evalCase: EvalCase
 
 export const contextTruncationEvaluator: Evaluator = {
   id: "context.truncation",
-  version: "1",
+  // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
+  version: "2",
   description: "Gold evidence that was retrieved but dropped from or cut in the context",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

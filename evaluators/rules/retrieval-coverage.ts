@@ -58,7 +58,8 @@ function crossDocumentRecall(chunks: readonly RetrievedChunk[], gold: readonly G
 
 export const retrievalCoverageEvaluator: Evaluator = {
   id: "retrieval.coverage",
-  version: "1",
+  // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
+  version: "2",
   description: "Document hit, first evidence rank, relevant chunk count and cross-document recall of the recorded ranking",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

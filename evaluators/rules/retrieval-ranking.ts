@@ -42,7 +42,8 @@ const ranking = createRankingEvaluator({ cutoffs: CUTOFFS });
 
 export const retrievalRankingEvaluator: Evaluator = {
   id: "retrieval.ranking",
-  version: "1",
+  // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
+  version: "2",
   description: "Hit@K, Recall@K, Precision@K, NDCG@K, MRR and MAP of the recorded ranking against the case's gold evidence",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

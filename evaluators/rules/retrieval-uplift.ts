@@ -50,7 +50,8 @@ function rerankUplift(after: readonly RetrievedChunk[] | null, before: readonly 
 
 export const retrievalUpliftEvaluator: Evaluator = {
   id: "retrieval.uplift",
-  version: "1",
+  // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
+  version: "2",
   description: "NDCG gained by the rerank and recall gained by the query rewrite",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

@@ -8,8 +8,10 @@
  *   around the openai client (a scripted fake endpoint), under the
  *   application's own invoke_workflow and retrieval spans (no JS
  *   instrumentation emits those);
- * - `openllmetry`: spans built to OpenLLMetry's conventions (a workflow span,
- *   a vector query with one `db.query.result` event per hit, an LLM span);
+ * - `openllmetry`: the chain of scenarios/traceloop-rag-chain.ts recorded by
+ *   Traceloop's @traceloop/instrumentation-langchain and
+ *   @traceloop/instrumentation-openai (the openai client against a scripted
+ *   fake endpoint), under the application's workflow span;
  * - `langchain-openinference-scored-retriever`: Arize's instrumentation over a
  *   second retriever setup (scenarios/langchain-scored-retriever.ts) whose
  *   documents carry LangChain ids, scores in their metadata, and a document id
@@ -30,6 +32,7 @@
  * collector and compares.
  */
 import { readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SpanKind, context, trace, type Tracer } from "@opentelemetry/api";
@@ -41,6 +44,8 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Id
 import * as CallbackManagerModule from "@langchain/core/callbacks/manager";
 import { LangChainInstrumentation } from "@arizeai/openinference-instrumentation-langchain";
 import { OpenAIInstrumentation } from "@opentelemetry/instrumentation-openai";
+import { TraceloopCallbackHandler } from "@traceloop/instrumentation-langchain";
+import { OpenAIInstrumentation as TraceloopOpenAIInstrumentation } from "@traceloop/instrumentation-openai";
 import OpenAI from "openai";
 import * as OpenAiNamespace from "openai";
 import { GenAi, GenAiOperation, OpenLlmetry, OpenLlmetrySpanKind, Ragscope } from "../../contracts/span-attributes.js";
@@ -48,6 +53,7 @@ import { RagscopeCallbackHandler } from "../../instrumentation/adapters/langchai
 import { configureRagscope } from "../../instrumentation/index.js";
 import { buildPolicyChain, fakeModelName, retrievePolicyChunks } from "./scenarios/langchain-rag-chain.js";
 import { buildScoredRetrieverChain } from "./scenarios/langchain-scored-retriever.js";
+import { buildTraceloopPolicyChain } from "./scenarios/traceloop-rag-chain.js";
 import { fakeOpenAiBaseUrl, fakeOpenAiFetch } from "./scenarios/fake-openai-fetch.js";
 import { fakeAnswer, goldenRun, policyChunks, question, retrievalTopK } from "./scenarios/policy-corpus.js";
 
@@ -197,64 +203,64 @@ async function recordOtelGenAi(): Promise<ReadableSpan[]> {
   return recording.finish();
 }
 
+/**
+ * The spans under the root are written by Traceloop's own instrumentations:
+ * @traceloop/instrumentation-langchain's callback handler (one `workflow` span per chain step,
+ * its inputs and outputs as `traceloop.entity.input` / `.output` JSON) over
+ * the chain of scenarios/traceloop-rag-chain.ts, and
+ * @traceloop/instrumentation-openai around the real openai client (a scripted
+ * fake endpoint). The root span is the application's: Traceloop's LangChain
+ * instrumentation starts its spans without making them active, so without
+ * an active parent every chain step would be a trace of its own. The root is
+ * written as the Traceloop SDK's `withWorkflow` writes it (name
+ * `<name>.workflow`, `traceloop.span.kind`, workflow and entity names, the
+ * JSON `{args, kwargs}` input, the JSON output) with the run / case linkage
+ * as association properties; the SDK itself is not installed (it brings a
+ * second OpenTelemetry SDK and a Google Cloud exporter).
+ */
 async function recordOpenLlmetry(): Promise<ReadableSpan[]> {
   const recording = startRecording(0x1004, "policy-assistant-traceloop");
-  const tracer = recording.tracer("@traceloop/node-server-sdk", "0.0.0-golden");
-  const hits = await retrievePolicyChunks(question, retrievalTopK);
+  const tracer = recording.tracer("@traceloop/node-server-sdk");
+  // The LangChain instrumentation's whole work is to add this handler to every CallbackManager, by patching
+  // LangChain for the rest of the process (and once more a turn after its constructor). The handler is given to
+  // the chain's call instead, with the tracer the instrumentation would use, so the other recordings stay untouched.
+  const langchainPackage = createRequire(import.meta.url)("@traceloop/instrumentation-langchain/package.json") as { name: string; version: string };
+  const traceloopHandler = new TraceloopCallbackHandler(recording.tracer(langchainPackage.name, langchainPackage.version), true);
+  const openAiInstrumentation = new TraceloopOpenAIInstrumentation({ traceContent: true, enrichTokens: false });
+  openAiInstrumentation.setTracerProvider(recording.provider);
+  // An ES module import of openai: the instrumentation's require() hook never sees it, so the client class is patched by hand.
+  openAiInstrumentation.manuallyInstrument(OpenAI);
+  const client = new OpenAI({
+    apiKey: "golden",
+    baseURL: fakeOpenAiBaseUrl,
+    maxRetries: 0,
+    fetch: fakeOpenAiFetch({ model: fakeModelName, answer: fakeAnswer, promptTokens: 137, completionTokens: [...fakeAnswer].length }),
+  });
+  const chain = await buildTraceloopPolicyChain(client);
   const association = Object.fromEntries(Object.entries(linkageMetadata).map(([key, value]) => [`${OpenLlmetry.associationPropertiesPrefix}.${key}`, value]));
-  await tracer.startActiveSpan(
-    "policy_rag.workflow",
-    {
-      attributes: {
-        [OpenLlmetry.spanKind]: OpenLlmetrySpanKind.workflow,
-        [OpenLlmetry.workflowName]: "policy_rag",
-        [OpenLlmetry.entityName]: "policy_rag",
-        [OpenLlmetry.entityInput]: JSON.stringify({ args: [question], kwargs: {} }),
-        ...association,
-      },
-    },
-    async (root) => {
-      const query = tracer.startSpan("pinecone.query", {
-        kind: SpanKind.CLIENT,
-        attributes: { [OpenLlmetry.dbSystem]: "pinecone", [OpenLlmetry.vectorQueryTopK]: retrievalTopK, [OpenLlmetry.workflowName]: "policy_rag", ...association },
-      });
-      for (const hit of hits) {
-        query.addEvent(OpenLlmetry.queryResultEvent, {
-          [OpenLlmetry.queryResultId]: hit.chunk.chunkId,
-          [OpenLlmetry.queryResultScore]: hit.score,
-          [OpenLlmetry.queryResultMetadata]: JSON.stringify({ document_id: hit.chunk.documentId, document_version: hit.chunk.documentVersion, section_id: hit.chunk.sectionId }),
-          [OpenLlmetry.queryResultDocument]: hit.chunk.text,
-        });
-      }
-      query.end();
-      const context = hits.map((hit) => hit.chunk.text).join("\n\n");
-      const chat = tracer.startSpan("openai.chat", {
-        kind: SpanKind.CLIENT,
+  try {
+    await tracer.startActiveSpan(
+      "policy_rag.workflow",
+      {
         attributes: {
-          [OpenLlmetry.llmRequestType]: "chat",
-          [GenAi.system]: "openai",
-          [GenAi.requestModel]: fakeModelName,
-          [`${GenAi.promptPrefix}.0.role`]: "system",
-          [`${GenAi.promptPrefix}.0.content`]: `只根据下面的资料回答问题。\n\n${context}`,
-          [`${GenAi.promptPrefix}.1.role`]: "user",
-          [`${GenAi.promptPrefix}.1.content`]: question,
+          [OpenLlmetry.spanKind]: OpenLlmetrySpanKind.workflow,
+          [OpenLlmetry.workflowName]: "policy_rag",
+          [OpenLlmetry.entityName]: "policy_rag",
+          [OpenLlmetry.entityInput]: JSON.stringify({ args: [question], kwargs: {} }),
           ...association,
         },
-      });
-      chat.setAttributes({
-        [GenAi.responseModel]: fakeModelName,
-        [GenAi.usagePromptTokens]: 137,
-        [GenAi.usageCompletionTokens]: [...fakeAnswer].length,
-        [OpenLlmetry.llmUsageTotalTokens]: 137 + [...fakeAnswer].length,
-        [`${GenAi.completionPrefix}.0.role`]: "assistant",
-        [`${GenAi.completionPrefix}.0.content`]: fakeAnswer,
-        [`${GenAi.completionPrefix}.0.finish_reason`]: "stop",
-      });
-      chat.end();
-      root.setAttribute(OpenLlmetry.entityOutput, JSON.stringify(fakeAnswer));
-      root.end();
-    },
-  );
+      },
+      async (root) => {
+        const answer = await chain.invoke(question, { callbacks: [traceloopHandler] });
+        root.setAttribute(OpenLlmetry.entityOutput, JSON.stringify(answer));
+        root.end();
+      },
+    );
+  } finally {
+    // unpatch is private in the typings; it undoes the wrapping of the client class done above.
+    (openAiInstrumentation as unknown as { unpatch(module: { OpenAI: typeof OpenAI }): void }).unpatch({ OpenAI });
+    openAiInstrumentation.disable();
+  }
   return recording.finish();
 }
 

@@ -36,7 +36,7 @@ export class MeteredFakeChatModel extends FakeListChatModel {
 }
 
 /** The corpus in the in-memory store, each chunk's ids in `Document.metadata` as LangChain loaders keep them. */
-async function buildPolicyStore(): Promise<InMemoryVectorStore> {
+export async function buildPolicyStore(): Promise<InMemoryVectorStore> {
   const store = new InMemoryVectorStore(new DeterministicEmbeddings());
   await store.addDocuments(
     policyChunks.map(

@@ -89,6 +89,14 @@ describe("alert evaluator", () => {
     assert.equal(resolved.fired_at, firing.fired_at);
   });
 
+  test("the message rounds as printf does: a mean of exactly 1/32 reads 0.0312 (toFixed would say 0.0313)", () => {
+    const evaluator = new AlertEvaluator([rule({ windowSamples: 32, minSamples: 32 })]);
+    const fired = stream(evaluator, [1, ...Array.from({ length: 31 }, () => 0)]);
+    assert.equal(fired.length, 1);
+    assert.equal(fired[0]!.event.value, 1 / 32);
+    assert.match(fired[0]!.event.message, /faithfulness mean 0\.0312 \(/);
+  });
+
   test("a continuous faithfulness stream dropping from 0.95 to 0.80 fires (t interval) and resolves", () => {
     const evaluator = new AlertEvaluator([rule({ windowSamples: 50 })]);
     assert.deepEqual(stream(evaluator, around(100, 0.95, 0.04)), []);

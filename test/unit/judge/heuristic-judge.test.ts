@@ -78,6 +78,19 @@ describe("HeuristicJudge", () => {
     assert.match(correctness.reason, /contradicts the reference: 7天 instead of 15天/);
   });
 
+  test("correctness against several reference answers: each scored on its own, the best kept", async () => {
+    const evalCase = buildCase({ reference_answer: ["Paris", "The capital of France is the city of Paris"] });
+    // Against "Paris" alone the answer is exact (F1 1); against both references as one text its recall would be a fraction.
+    const exact = await judged("answer_correctness", buildCaseResult({ output: "Paris" }), evalCase);
+    assert.equal(exact.value, 1);
+    assert.equal(exact.details.token_f1, 1);
+    assert.match(exact.reason, /best of 2 reference answers: number 1/);
+    // A number that contradicts one reference does not zero an answer that matches another.
+    const members = await judged("answer_correctness", buildCaseResult({ output: "15 days" }), buildCase({ reference_answer: ["7 days for members", "15 days"] }));
+    assert.equal(members.value, 1);
+    assert.deepEqual(members.details.incorrect_statements, []);
+  });
+
   test("context precision: documents sharing the question's content words", async () => {
     const caseResult = buildCaseResult({
       output: "x",

@@ -5,7 +5,7 @@ import type { JudgeVerdict } from "../../../evaluators/judge/judge.js";
 import type { JudgeInputs } from "../../../evaluators/judge/judge-inputs.js";
 import { LruJudgeCache } from "../../../evaluators/judge/lru-judge-cache.js";
 
-const inputs: JudgeInputs = { question: "q", answer: "a", documents: [{ id: "c1", text: "t" }], citedDocuments: [], missingDocumentTexts: [], referenceAnswer: null, keyPoints: [] };
+const inputs: JudgeInputs = { question: "q", answer: "a", documents: [{ id: "c1", text: "t" }], citedDocuments: [], missingDocumentTexts: [], referenceAnswer: null, referenceAnswers: [], keyPoints: [] };
 const parts = { model: "gpt-x", promptVersion: "judge-rubrics@1/faithfulness@1", metric: "faithfulness" as const, threshold: ">= 0.92", inputs };
 
 function verdict(value: number): JudgeVerdict {

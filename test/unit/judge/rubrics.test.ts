@@ -24,6 +24,7 @@ const inputs: JudgeInputs = {
   ],
   missingDocumentTexts: [],
   referenceAnswer: "Within 15 days; the customer pays return shipping.",
+  referenceAnswers: ["Within 15 days; the customer pays return shipping."],
   keyPoints: ["15 days", "customer pays return shipping", "refund to the original payment method"],
 };
 

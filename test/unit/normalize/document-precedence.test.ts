@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { createMapperRegistry } from "../../../collector/normalize/normalize-spans.js";
 import { openInferenceMapper } from "../../../collector/normalize/openinference-mapper.js";
+import { openLlmetryMapper } from "../../../collector/normalize/openllmetry-mapper.js";
 import type { RetrieveObservation } from "../../../collector/normalize/stage-observation.js";
 import { rebuildCaseResult } from "../../../collector/rebuild/rebuild-case-result.js";
 import { spanRecord } from "./span-fixture.js";
@@ -138,5 +139,62 @@ describe("rebuild with documents that carry no id", () => {
         [null, null, 0.7],
       ],
     );
+  });
+});
+
+describe("OpenLLMetry chain steps that return or pack LangChain documents", () => {
+  const step = (input: unknown, output: unknown) =>
+    spanRecord({
+      attributes: {
+        "gen_ai.operation.name": "workflow",
+        "traceloop.span.kind": "workflow",
+        "traceloop.entity.input": JSON.stringify(input),
+        "traceloop.entity.output": JSON.stringify(output),
+      },
+    });
+
+  test("[document, score] pairs in traceloop.entity.output: each field from its own entry, the pair's score ahead of the metadata's", () => {
+    const normalize = createMapperRegistry();
+    const read = normalize(
+      step({ input: "q?" }, {
+        output: [
+          [{ pageContent: "first", id: "c1", metadata: { document_id: "doc-1", score: 0.2, section_id: "s1" } }, 0.9],
+          [{ pageContent: "second", metadata: { chunk_id: "c2" } }, 0.7],
+          [{ pageContent: "third", metadata: {} }, 0.5],
+        ],
+      }),
+    );
+    assert.equal(read.convention, "openllmetry", "Traceloop's `workflow` operation is not a GenAI one");
+    const observation = read.observation as RetrieveObservation;
+    assert.equal(observation.stage, "retrieve");
+    assert.equal(observation.query, "q?");
+    assert.deepEqual(
+      observation.documents!.map((document) => [document.chunkId, document.documentId, document.sectionId, document.score, document.text]),
+      [
+        ["c1", "doc-1", "s1", 0.9, "first"],
+        ["c2", null, null, 0.7, "second"],
+        [null, null, null, 0.5, "third"],
+      ],
+    );
+  });
+
+  test("bare documents (the Traceloop SDK's task output): score from the metadata only where the document has one", () => {
+    const observation = openLlmetryMapper.map(step({ args: ["q?"], kwargs: {} }, [{ pageContent: "a", metadata: { id: "a1", score: 0.4 } }, { pageContent: "b", metadata: { id: "b1" } }]));
+    assert.equal(observation.stage, "retrieve");
+    assert.deepEqual((observation as RetrieveObservation).documents!.map((document) => [document.chunkId, document.score]), [
+      ["a1", 0.4],
+      ["b1", null],
+    ]);
+  });
+
+  test("documents in, text out: the packed chunks, with the retriever's ids", () => {
+    const observation = openLlmetryMapper.map(step({ input: [[{ pageContent: "a", metadata: { chunk_id: "a1" } }, 0.9], [{ pageContent: "b" }, 0.1]] }, { output: "a\n\nb" }));
+    assert.deepEqual(observation, { stage: "context", chunkIds: ["a1", null], droppedChunks: null, truncatedChunkIds: null, text: "a\n\nb", tokenCount: null, tokenBudget: null });
+  });
+
+  test("an empty list, a list with anything but documents, or text in and out carries no stage", () => {
+    assert.equal(openLlmetryMapper.map(step({ input: "q?" }, { output: [] })).stage, "other");
+    assert.equal(openLlmetryMapper.map(step({ input: "q?" }, { output: [{ pageContent: "a" }, "stray"] })).stage, "other");
+    assert.equal(openLlmetryMapper.map(step({ input: "q?" }, { output: "text" })).stage, "other");
   });
 });
