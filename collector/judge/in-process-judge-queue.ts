@@ -10,7 +10,7 @@
  * enqueue fails with retriable = false and the caller counts the loss: judge
  * work is sampled, and the span stream must never wait for it.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { JudgeBatchHandler, JudgeQueue, JudgeQueueFailure } from "./judge-queue.js";
 import type { JudgeRequestMessage } from "./judge-request-message.js";
 

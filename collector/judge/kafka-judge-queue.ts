@@ -18,7 +18,7 @@
  * it, so judging never holds the span topic's offsets.
  */
 import { Partitioners, type Consumer, type EachBatchPayload, type Kafka, type Producer } from "kafkajs";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { JudgeBatchHandler, JudgeQueue, JudgeQueueFailure } from "./judge-queue.js";
 import { decodeJudgeRequest, encodeJudgeRequest, type JudgeRequestMessage } from "./judge-request-message.js";
 

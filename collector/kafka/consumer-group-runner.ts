@@ -29,7 +29,7 @@
  *   lag is read from the broker for every partition (broker-lag.ts).
  */
 import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage } from "kafkajs";
-import type { Result } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
 import type { BusPosition, PublishFailure } from "../bus/trace-bus.js";
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 import { BrokerLag, type PartitionLag } from "./broker-lag.js";

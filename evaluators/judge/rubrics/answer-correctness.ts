@@ -5,7 +5,7 @@
  * statements and the missing points are listed.
  */
 import { z } from "zod";
-import { success } from "../../../contracts/result.js";
+import { success } from "../../../core/result.js";
 import { fence } from "../fence-text.js";
 import { defineRubric, ordinalValue, quoteList, selfReportedConfidence } from "./judge-rubric.js";
 

@@ -4,7 +4,7 @@
  * question, not misreading the intent? Ordinal 0..3, value = score / 3.
  */
 import { z } from "zod";
-import { success } from "../../../contracts/result.js";
+import { success } from "../../../core/result.js";
 import { fence } from "../fence-text.js";
 import { defineRubric, ordinalValue, selfReportedConfidence } from "./judge-rubric.js";
 

@@ -9,7 +9,7 @@
  * must be rated exactly once.
  */
 import { z } from "zod";
-import { failure, success } from "../../../contracts/result.js";
+import { failure, success } from "../../../core/result.js";
 import { fence, fenceDocuments } from "../fence-text.js";
 import { checkAllRated, defineRubric, selfReportedConfidence } from "./judge-rubric.js";
 

@@ -7,7 +7,7 @@
  * Only for cases with key points. Every key point must be rated exactly once.
  */
 import { z } from "zod";
-import { failure, success } from "../../../contracts/result.js";
+import { failure, success } from "../../../core/result.js";
 import { fence } from "../fence-text.js";
 import { checkAllRated, defineRubric, quoteList, selfReportedConfidence } from "./judge-rubric.js";
 

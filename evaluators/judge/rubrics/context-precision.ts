@@ -8,7 +8,7 @@
  * a document does not validate.
  */
 import { z } from "zod";
-import { failure, success } from "../../../contracts/result.js";
+import { failure, success } from "../../../core/result.js";
 import { fence, fenceDocuments } from "../fence-text.js";
 import { checkAllRated, defineRubric, selfReportedConfidence } from "./judge-rubric.js";
 

@@ -5,7 +5,7 @@
  * reference answer it is shown as what a complete answer contains.
  */
 import { z } from "zod";
-import { success } from "../../../contracts/result.js";
+import { success } from "../../../core/result.js";
 import { fence, fenceDocuments } from "../fence-text.js";
 import { defineRubric, ordinalValue, selfReportedConfidence } from "./judge-rubric.js";
 

@@ -12,7 +12,7 @@
  * 拆分原子事实再评分").
  */
 import { z } from "zod";
-import { failure, success, type Result } from "../../../contracts/result.js";
+import { failure, success, type Result } from "../../../core/result.js";
 import { FENCE_RULE } from "../fence-text.js";
 import type { JudgeMetric } from "../judge.js";
 import type { JudgeInputs } from "../judge-inputs.js";
