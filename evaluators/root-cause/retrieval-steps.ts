@@ -20,15 +20,12 @@ function inPreRerankTopK(trail: GoldTrail): boolean {
  * The trace records no ranking for the original query, so the rewrite is
  * judged by its text: it is bad when retrieval missed evidence and the
  * rewritten query shares fewer token bigrams with the gold evidence text than
- * the user's query did (the rewrite moved away from the evidence). A stored
- * query_rewrite_uplift below 0 decides directly.
+ * the user's query did (the rewrite moved away from the evidence).
  */
 export const queryRewriteBadStep: RootCauseStep = {
   label: "QUERY_REWRITE_BAD",
-  when: "a rewrite was recorded, retrieval missed gold evidence, and the rewritten query is further from the evidence text than the original (or query_rewrite_uplift < 0)",
+  when: "a rewrite was recorded, retrieval missed gold evidence, and the rewritten query is further from the evidence text than the original",
   decide(facts) {
-    const uplift = facts.metric("query_rewrite_uplift");
-    if (uplift !== null && uplift.value < 0) return { reason: `recall fell by ${-uplift.value} after the query rewrite`, metrics: ["query_rewrite_uplift"], confidence: "deterministic_rule" };
     const { query, rewritten_query: rewritten } = facts.caseResult.rag_observation;
     if (query === null || rewritten === null || compactText(query) === compactText(rewritten) || facts.retrieved === null) return null;
     const missed = facts.gold.filter(missedByFinalRanking);
