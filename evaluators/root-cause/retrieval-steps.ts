@@ -7,6 +7,7 @@ import { overlapShare } from "../rules/context-text-overlap.js";
 import { RETRIEVAL_K, goldLabel, type AttributionFacts, type GoldTrail } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { METRIC } from "../metric-catalog.js";
 
 function missedByFinalRanking(trail: GoldTrail): boolean {
   return trail.finalRank === null || trail.finalRank > RETRIEVAL_K;
@@ -36,7 +37,7 @@ export const queryRewriteBadStep: RootCauseStep = {
     if (after >= before) return null;
     return {
       reason: `retrieval missed ${missed.map(goldLabel).join(", ")}; the rewrite "${rewritten}" shares ${after.toFixed(2)} of its bigrams with the evidence, the original "${query}" ${before.toFixed(2)}`,
-      metrics: ["recall_at_k"],
+      metrics: [METRIC.recall_at_k],
       confidence: "heuristic",
     };
   },
@@ -52,7 +53,7 @@ export const retrievalMissStep: RootCauseStep = {
     const described = missed.map((trail) => `${goldLabel(trail)} ${trail.finalRank === null ? "not retrieved" : `at rank ${trail.finalRank}`}`);
     const neverSeen = missed.filter((trail) => !documentRetrieved(facts, trail.evidence.document_id)).map((trail) => trail.evidence.document_id);
     const note = neverSeen.length > 0 && facts.options.corpusDocumentIds === undefined ? `; no chunk of ${[...new Set(neverSeen)].join(", ")} was retrieved — without a corpus index a missing document cannot be told from a miss (DATA_MISSING)` : "";
-    return { reason: `${described.join("; ")}${note}`, metrics: ["recall_at_k", "recall_at_5"], confidence: "deterministic_rule" };
+    return { reason: `${described.join("; ")}${note}`, metrics: [METRIC.recall_at_k, METRIC.recall_at_5], confidence: "deterministic_rule" };
   },
 };
 
@@ -82,7 +83,7 @@ export const rerankBadStep: RootCauseStep = {
     return {
       reason: pushed.map((trail) => `${goldLabel(trail)} was at rank ${trail.preRerankRank} before the rerank and ${trail.finalRank === null ? "dropped by it" : `at rank ${trail.finalRank} after`}${trail.inContext === false ? ", not packed" : ""}`).join("; "),
       chunkIds: pushed.map((trail) => chunkLabel(facts.preRerank![trail.preRerankRank! - 1]!)),
-      metrics: ["rerank_uplift", "recall_at_k"],
+      metrics: [METRIC.rerank_uplift, METRIC.recall_at_k],
       confidence: "deterministic_rule",
     };
   },

@@ -21,6 +21,7 @@ import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
 import { invalidRankingOutput, repeatedChunkError } from "./repeated-chunk.js";
+import { metricKeys } from "../metric-keys.js";
 
 export const UPLIFT_CUTOFF = 10;
 
@@ -46,9 +47,13 @@ function rerankUplift(after: readonly RetrievedChunk[] | null, before: readonly 
   return { value: applicable(uplift), reason: `NDCG@${UPLIFT_CUTOFF} ${ndcgBefore.value.toFixed(4)} before the rerank, ${ndcgAfter.value.toFixed(4)} after` };
 }
 
+/** The metrics this evaluator produces (retrieval layer). */
+export const retrievalUpliftMetrics = metricKeys(["rerank_uplift"]);
+
 export const retrievalUpliftEvaluator: Evaluator = {
   id: "retrieval.uplift",
   version: "1",
+  layer: "retrieval",
   description: "NDCG gained by the rerank",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

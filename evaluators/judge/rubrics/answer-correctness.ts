@@ -19,6 +19,7 @@ const output = z.object({
 
 export const answerCorrectnessRubric = defineRubric({
   metric: "answer_correctness",
+  layer: "generation",
   version: "answer_correctness@1",
   // Score 2 of 3 or better.
   defaultThreshold: ">= 0.66",

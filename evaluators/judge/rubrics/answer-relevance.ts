@@ -17,6 +17,7 @@ const output = z.object({
 
 export const answerRelevanceRubric = defineRubric({
   metric: "answer_relevance",
+  layer: "generation",
   version: "answer_relevance@1",
   // Score 2 of 3 or better.
   defaultThreshold: ">= 0.66",

@@ -21,6 +21,7 @@ const output = z.object({
 
 export const citationSupportRubric = defineRubric({
   metric: "citation_support",
+  layer: "generation",
   version: "citation_support@1",
   // The seed's citation accuracy gate (004 §十三).
   defaultThreshold: ">= 0.95",

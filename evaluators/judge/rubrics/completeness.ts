@@ -23,6 +23,7 @@ function keyPointLabels(count: number): string[] {
 
 export const completenessRubric = defineRubric({
   metric: "completeness_judged",
+  layer: "generation",
   version: "completeness_judged@1",
   // The seed's completeness gate (004 §十三).
   defaultThreshold: ">= 0.82",

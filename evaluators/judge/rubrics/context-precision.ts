@@ -20,6 +20,7 @@ const output = z.object({
 
 export const contextPrecisionRubric = defineRubric({
   metric: "context_precision_judged",
+  layer: "context",
   version: "context_precision_judged@1",
   defaultThreshold: ">= 0.5",
   task: "For each DOCUMENT decide whether it is relevant to answering the QUESTION.",

@@ -18,6 +18,7 @@ const output = z.object({
 
 export const contextSufficiencyRubric = defineRubric({
   metric: "context_sufficiency_judged",
+  layer: "context",
   version: "context_sufficiency_judged@1",
   // "Basically sufficient" (2 of 3) or better.
   defaultThreshold: ">= 0.66",

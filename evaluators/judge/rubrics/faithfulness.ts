@@ -28,6 +28,7 @@ const output = z.object({
 
 export const faithfulnessRubric = defineRubric({
   metric: "faithfulness",
+  layer: "generation",
   version: "faithfulness@1",
   defaultThreshold: ">= 0.92",
   task: [
