@@ -19,7 +19,7 @@
  * turn the threshold strings into comparisons with evaluators/threshold.ts.
  */
 import { z } from "zod";
-import { failure, success, type Result } from "./result.js";
+import { failure, success, type Result } from "../core/result.js";
 
 /** Same syntax as evaluators/threshold.ts: a comparator and a number. */
 export const THRESHOLD_SYNTAX = /^\s*(>=|<=|==|!=|=|>|<)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/i;

@@ -6,6 +6,7 @@
  */
 import type { CaseResult } from "../contracts/case-result.js";
 import type { EvalCase } from "../contracts/eval-case.js";
+import type { MetricLayer } from "./metric-keys.js";
 import type { MetricValue } from "./metric-value.js";
 
 /** What an evaluator needs beyond the Case Result. */
@@ -70,6 +71,8 @@ export interface Evaluator {
   version: string;
   description: string;
   requires: readonly EvaluatorRequirement[];
+  /** The layer of the evaluation system its metrics judge (metric-keys.ts). */
+  layer: MetricLayer;
   costClass: CostClass;
   /** How confident a value is: exact rules, or heuristics standing in for a judge. */
   confidence: "deterministic_rule" | "heuristic";

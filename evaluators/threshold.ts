@@ -4,7 +4,7 @@
  * rubrics, release gates and alert rules.
  */
 import { THRESHOLD_SYNTAX } from "../contracts/gate-file.js";
-import { failure, success, type Result } from "../contracts/result.js";
+import { failure, success, type Result } from "../core/result.js";
 
 export type Comparator = ">=" | "<=" | ">" | "<" | "=" | "!=";
 

@@ -3,7 +3,7 @@
  * delivery returns a Result; the notifier (alert-notifier.ts) retries the
  * retriable failures and counts the rest.
  */
-import type { Result } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
 import type { AlertEvent } from "./alert-event.js";
 
 export interface DeliveryFailure {

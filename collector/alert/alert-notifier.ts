@@ -9,7 +9,7 @@
  * A timer re-evaluates the rules every `tickMs`, so a window that slides past
  * its samples (traffic stopped) is noticed without new samples.
  */
-import { retry, type RetryPolicy } from "../../contracts/retry.js";
+import { retry, type RetryPolicy } from "../../core/retry.js";
 import type { AlertDelivery, DeliveryFailure } from "./alert-delivery.js";
 import type { AlertEvent } from "./alert-event.js";
 import type { AlertEvaluator } from "./alert-evaluator.js";

@@ -12,7 +12,7 @@
  * means; they are left to the Grafana alert rules and reported as skipped.
  */
 import type { GateRule } from "../../contracts/gate-file.js";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { parseThreshold, type Threshold } from "../../evaluators/threshold.js";
 
 /** wilson: proportion interval (0/1 values); t: Student-t interval of a mean; auto: wilson when every value is 0 or 1. */

@@ -4,7 +4,7 @@
  * replayed delivery collapses under FINAL. The event's `window` is stored as
  * `window_spec` (WINDOW is an SQL keyword); `payload` keeps the event as is.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { quoteIdentifier } from "../sink/clickhouse-connection.js";
 import type { AlertDelivery, DeliveryFailure } from "./alert-delivery.js";

@@ -4,7 +4,7 @@
  * value = the event's JSON, header `ragscope-alert-state`.
  */
 import { Partitioners, type Kafka, type Producer } from "kafkajs";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { AlertDelivery, DeliveryFailure } from "./alert-delivery.js";
 import type { AlertEvent } from "./alert-event.js";
 

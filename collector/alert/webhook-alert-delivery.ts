@@ -5,7 +5,7 @@
  * and network errors are retriable (a Retry-After header is honoured); other
  * statuses are not. Optional headers carry a receiver's token.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { AlertDelivery, DeliveryFailure } from "./alert-delivery.js";
 import type { AlertEvent } from "./alert-event.js";
 import { slackPayload } from "./slack-payload.js";

@@ -4,7 +4,7 @@
  * both. When the queue is full, publish fails as retriable and the receiver
  * answers 503 with Retry-After: the client keeps the data, nothing is dropped.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { BusMessage, DeliveredMessage, PublishFailure, TracePublisher } from "./trace-bus.js";
 
 export interface InProcessBusOptions {

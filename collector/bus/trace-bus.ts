@@ -7,7 +7,7 @@
  * ExportTraceServiceRequest (protobuf or JSON), the key the lower-case hex
  * trace id, or none.
  */
-import type { Result } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
 
 export type BusEncoding = "otlp_proto" | "otlp_json";
 

@@ -13,8 +13,8 @@
 import path from "node:path";
 import v8 from "node:v8";
 import { z } from "zod";
-import type { RetryPolicy } from "../../contracts/retry.js";
-import { failure, success, type Result } from "../../contracts/result.js";
+import type { RetryPolicy } from "../../core/retry.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { compressionNames } from "../kafka/compression-names.js";
 
 const MEBIBYTE = 1024 * 1024;

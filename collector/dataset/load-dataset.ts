@@ -23,7 +23,7 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
 import { evalCase, type EvalCase } from "../../contracts/eval-case.js";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { describeIssue, formatPath } from "./format-issues.js";
 
 export interface DatasetProblem {

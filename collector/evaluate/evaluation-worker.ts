@@ -36,7 +36,7 @@
  */
 import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
-import type { Result } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { EvaluatorRegistry } from "../../evaluators/evaluator-registry.js";
 import { TraceAssembler, type AssembledTrace, type AssemblerOptions } from "../assemble/trace-assembler.js";
@@ -47,8 +47,8 @@ import { createMapperRegistry } from "../normalize/normalize-spans.js";
 import { decodeTraceRequest, detectEncoding, toSpanRecords } from "../otlp/index.js";
 import type { SpanRecord } from "../otlp/span-record.js";
 import { rebuildCaseResult } from "../rebuild/rebuild-case-result.js";
-import { retry, type RetryPolicy } from "../../contracts/retry.js";
-import { failure, success } from "../../contracts/result.js";
+import { retry, type RetryPolicy } from "../../core/retry.js";
+import { failure, success } from "../../core/result.js";
 import type { QuarantineSink, ResultSink, SinkFailure } from "../sink/result-sink.js";
 
 export interface DeadLetter {

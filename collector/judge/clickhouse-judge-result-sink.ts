@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import { decideCaseVerdict } from "../../evaluators/case-verdict.js";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { quoteIdentifier } from "../sink/clickhouse-connection.js";
 import type { SinkFailure } from "../sink/result-sink.js";

@@ -10,7 +10,8 @@
  * enqueue fails with retriable = false and the caller counts the loss: judge
  * work is sampled, and the span stream must never wait for it.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
+import { retry, type RetryPolicy } from "../../core/retry.js";
 import type { JudgeBatchHandler, JudgeQueue, JudgeQueueFailure } from "./judge-queue.js";
 import type { JudgeRequestMessage } from "./judge-request-message.js";
 
@@ -30,6 +31,8 @@ export class InProcessJudgeQueue implements JudgeQueue {
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** Aborted by close(): ends a retry backoff. */
+  private closing = new AbortController();
   readonly counters = { enqueued: 0, replaced: 0, rejectedFull: 0, acknowledged: 0, redelivered: 0, handlerFailures: 0 };
   lastFailure: string | null = null;
 
@@ -61,6 +64,7 @@ export class InProcessJudgeQueue implements JudgeQueue {
   async start(handler: JudgeBatchHandler): Promise<void> {
     if (this.loop !== null) throw new Error("the judge queue is already started");
     this.running = true;
+    this.closing = new AbortController();
     this.loop = this.deliver(handler);
   }
 
@@ -70,44 +74,54 @@ export class InProcessJudgeQueue implements JudgeQueue {
 
   async close(): Promise<void> {
     this.running = false;
+    this.closing.abort();
     this.wake?.();
     await this.loop;
     this.loop = null;
   }
 
   private async deliver(handler: JudgeBatchHandler): Promise<void> {
-    let failures = 0;
+    // A batch leaves the queue only when acknowledged, so every failure is retried, without an attempt or time budget.
+    const policy: RetryPolicy = { initialDelayMs: this.options.retryDelayMs, maxDelayMs: this.options.maxRetryDelayMs, maxAttempts: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY };
     while (this.running) {
       if (this.queue.length === 0) {
         await this.sleep(1_000);
         continue;
       }
-      const batch = this.queue.splice(0, this.options.batchSize);
-      this.inFlight = batch.length;
-      let result: Result<void, JudgeQueueFailure>;
-      try {
-        result = await handler(batch);
-      } catch (error) {
-        // A handler bug must not lose the batch; it is reported and redelivered.
-        result = failure({ retriable: true, message: `judge handler threw: ${error instanceof Error ? error.message : String(error)}` });
-      }
-      if (result.ok) {
-        this.counters.acknowledged += batch.length;
-        failures = 0;
-      } else {
-        // Back to the front, unless a newer request for the same Case Result arrived meanwhile.
-        const newer = new Set(this.queue.map((message) => message.case_result_id));
-        this.queue.unshift(...batch.filter((message) => !newer.has(message.case_result_id)));
-        this.counters.redelivered += batch.length;
-        this.counters.handlerFailures += 1;
-        this.lastFailure = result.error.message;
-        failures += 1;
-        const backoff = Math.min(this.options.maxRetryDelayMs, this.options.retryDelayMs * 2 ** (failures - 1));
-        this.inFlight = 0;
-        await this.sleep(Math.max(backoff, result.error.retryAfterMs ?? 0), true);
-      }
+      await retry(() => this.deliverFront(handler), policy, {
+        signal: this.closing.signal,
+        // The full backoff, no jitter: one delivery loop, no crowd to spread.
+        random: () => 1,
+        // A retry backoff is not cut short by new messages, only by close().
+        sleep: (ms) => this.sleep(ms, true),
+      });
+    }
+  }
+
+  /** Hands the batch at the front to the handler; on failure puts it back at the front. */
+  private async deliverFront(handler: JudgeBatchHandler): Promise<Result<void, JudgeQueueFailure>> {
+    const batch = this.queue.splice(0, this.options.batchSize);
+    this.inFlight = batch.length;
+    let result: Result<void, JudgeQueueFailure>;
+    try {
+      result = await handler(batch);
+    } catch (error) {
+      // A handler bug must not lose the batch; it is reported and redelivered.
+      result = failure({ retriable: true, message: `judge handler threw: ${error instanceof Error ? error.message : String(error)}` });
+    } finally {
       this.inFlight = 0;
     }
+    if (result.ok) {
+      this.counters.acknowledged += batch.length;
+      return result;
+    }
+    // Back to the front, unless a newer request for the same Case Result arrived meanwhile.
+    const newer = new Set(this.queue.map((message) => message.case_result_id));
+    this.queue.unshift(...batch.filter((message) => !newer.has(message.case_result_id)));
+    this.counters.redelivered += batch.length;
+    this.counters.handlerFailures += 1;
+    this.lastFailure = result.error.message;
+    return failure({ ...result.error, retriable: true });
   }
 
   /** Waits for new messages (or the delay); `ignoreEnqueue` keeps a retry backoff from being cut short. */

@@ -10,7 +10,7 @@
  * queue is separate from the span stream, so a slow or failing judge never
  * holds the span stream's offsets.
  */
-import type { Result } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
 import type { JudgeRequestMessage } from "./judge-request-message.js";
 
 export interface JudgeQueueFailure {

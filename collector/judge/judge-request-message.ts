@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { caseResult } from "../../contracts/case-result.js";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 
 export const judgeRequestMessage = z.object({
   case_result_id: z.string().min(1),

@@ -19,9 +19,9 @@
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { CaseStore } from "../cases/case-store.js";
-import { retry, type RetryPolicy } from "../../contracts/retry.js";
+import { retry, type RetryPolicy } from "../../core/retry.js";
 import type { SinkFailure } from "../sink/result-sink.js";
 import type { JudgeQueueFailure } from "./judge-queue.js";
 import type { JudgeRequestMessage } from "./judge-request-message.js";

@@ -7,9 +7,10 @@
  * Delivery: `eachBatch` with auto-resolve off. A slice of a batch is resolved,
  * and its offsets committed, only after the handler returned success — after
  * the judge results are durable. On failure nothing more of the batch is
- * resolved; kafkajs fetches from the last resolved offset, so the rest is
- * delivered again after a backoff (heartbeating meanwhile, so the member keeps
- * its partitions). A crash or a rebalance replays the unacknowledged requests;
+ * resolved: the slice is delivered again after a backoff (the one retry
+ * helper, heartbeating meanwhile, so the member keeps its partitions); when
+ * the member stops or loses the partition meanwhile, kafkajs fetches from the
+ * last resolved offset. A crash or a rebalance replays the unacknowledged requests;
  * the judge cache and deterministic result ids make that free and harmless.
  * A message that does not parse is logged, counted and skipped — one poisoned
  * message never stops a partition.
@@ -18,7 +19,8 @@
  * it, so judging never holds the span topic's offsets.
  */
 import { Partitioners, type Consumer, type EachBatchPayload, type Kafka, type Producer } from "kafkajs";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
+import { retry, type RetryPolicy } from "../../core/retry.js";
 import type { JudgeBatchHandler, JudgeQueue, JudgeQueueFailure } from "./judge-queue.js";
 import { decodeJudgeRequest, encodeJudgeRequest, type JudgeRequestMessage } from "./judge-request-message.js";
 
@@ -91,14 +93,13 @@ export class KafkaJudgeQueue implements JudgeQueue {
     this.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topics: [this.topic], fromBeginning: true });
-    let failures = 0;
     await consumer.run({
       eachBatchAutoResolve: false,
       autoCommit: true,
       // Commit as soon as something was resolved: resolved means durable.
       autoCommitThreshold: 1,
       eachBatch: async (payload) => {
-        failures = await this.handleBatch(payload, handler, failures);
+        await this.handleBatch(payload, handler);
       },
     });
   }
@@ -114,13 +115,23 @@ export class KafkaJudgeQueue implements JudgeQueue {
     this.producerConnected = null;
   }
 
-  /** Returns the count of consecutive failures after this batch. */
-  private async handleBatch(payload: EachBatchPayload, handler: JudgeBatchHandler, failuresBefore: number): Promise<number> {
+  private async handleBatch(payload: EachBatchPayload, handler: JudgeBatchHandler): Promise<void> {
     const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale } = payload;
     const batchSize = this.options.batchSize ?? 16;
-    let failures = failuresBefore;
+    // A slice is never given up: it is retried until acknowledged, or until this member stops or loses the partition.
+    const policy: RetryPolicy = {
+      initialDelayMs: this.options.retryDelayMs ?? 500,
+      maxDelayMs: this.options.maxRetryDelayMs ?? 10_000,
+      maxAttempts: Number.POSITIVE_INFINITY,
+      deadlineMs: Number.POSITIVE_INFINITY,
+    };
+    const released = new AbortController();
+    const stillOwned = (): boolean => {
+      if (!isRunning() || isStale()) released.abort();
+      return !released.signal.aborted;
+    };
     for (let start = 0; start < batch.messages.length; start += batchSize) {
-      if (!isRunning() || isStale()) return failures;
+      if (!stillOwned()) return;
       const slice = batch.messages.slice(start, start + batchSize);
       const requests: JudgeRequestMessage[] = [];
       for (const message of slice) {
@@ -131,35 +142,43 @@ export class KafkaJudgeQueue implements JudgeQueue {
           this.log(`ragscope judge queue: skipped unreadable message ${batch.topic}/${batch.partition}@${message.offset}: ${decoded.error}`);
         }
       }
-      this.inFlight += requests.length;
-      // Judging may take longer than a session: keep the membership alive meanwhile.
-      const beating = setInterval(() => void heartbeat().catch(() => undefined), this.options.heartbeatIntervalMs ?? 3_000);
-      let result: Result<void, JudgeQueueFailure>;
-      try {
-        result = requests.length === 0 ? success(undefined) : await handler(requests);
-      } catch (error) {
-        result = failure({ retriable: true, message: `judge handler threw: ${error instanceof Error ? error.message : String(error)}` });
-      } finally {
-        clearInterval(beating);
-        this.inFlight -= requests.length;
-      }
-      if (!result.ok) {
-        failures += 1;
-        this.counters.redeliveries += 1;
-        this.lastFailure = result.error.message;
-        this.log(`ragscope judge queue: ${requests.length} judge requests not acknowledged, delivered again: ${result.error.message}`);
-        const backoff = Math.min(this.options.maxRetryDelayMs ?? 10_000, (this.options.retryDelayMs ?? 500) * 2 ** (failures - 1));
-        await this.waitWithHeartbeat(Math.max(backoff, result.error.retryAfterMs ?? 0), heartbeat, isRunning);
-        // The rest of the batch stays unresolved: the next fetch starts at the first unacknowledged message.
-        return failures;
-      }
-      failures = 0;
+      const result = await retry(() => this.deliver(requests, handler, heartbeat), policy, {
+        signal: released.signal,
+        // The full backoff, no jitter: one member per partition, no crowd to spread.
+        random: () => 1,
+        sleep: async (ms) => {
+          await this.waitWithHeartbeat(ms, heartbeat, stillOwned);
+          stillOwned();
+        },
+      });
+      // Stopping or rebalanced: the rest of the batch stays unresolved; the next fetch starts at the first unacknowledged message.
+      if (!result.ok) return;
       resolveOffset(slice[slice.length - 1]!.offset);
       this.counters.acknowledged += slice.length;
       await commitOffsetsIfNecessary();
       await heartbeat();
     }
-    return failures;
+  }
+
+  /** One delivery of a slice's requests to the handler; a failure is always retriable (the requests stay unacknowledged). */
+  private async deliver(requests: readonly JudgeRequestMessage[], handler: JudgeBatchHandler, heartbeat: () => Promise<void>): Promise<Result<void, JudgeQueueFailure>> {
+    this.inFlight += requests.length;
+    // Judging may take longer than a session: keep the membership alive meanwhile.
+    const beating = setInterval(() => void heartbeat().catch(() => undefined), this.options.heartbeatIntervalMs ?? 3_000);
+    let result: Result<void, JudgeQueueFailure>;
+    try {
+      result = requests.length === 0 ? success(undefined) : await handler(requests);
+    } catch (error) {
+      result = failure({ retriable: true, message: `judge handler threw: ${error instanceof Error ? error.message : String(error)}` });
+    } finally {
+      clearInterval(beating);
+      this.inFlight -= requests.length;
+    }
+    if (result.ok) return result;
+    this.counters.redeliveries += 1;
+    this.lastFailure = result.error.message;
+    this.log(`ragscope judge queue: ${requests.length} judge requests not acknowledged, delivered again: ${result.error.message}`);
+    return failure({ ...result.error, retriable: true });
   }
 
   private async waitWithHeartbeat(ms: number, heartbeat: () => Promise<void>, isRunning: () => boolean): Promise<void> {

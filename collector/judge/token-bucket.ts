@@ -4,7 +4,7 @@
  * (rate-limited-judge.ts), so the endpoint sees a steady rate whatever the
  * queue's backlog. Time and sleeping are injectable for tests.
  */
-import { defaultSleep } from "../../contracts/retry.js";
+import { defaultSleep } from "../../core/retry.js";
 
 export interface TokenBucketOptions {
   ratePerSecond: number;

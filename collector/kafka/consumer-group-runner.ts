@@ -29,7 +29,8 @@
  *   lag is read from the broker for every partition (broker-lag.ts).
  */
 import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage } from "kafkajs";
-import type { Result } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
+import { retry, type RetryPolicy } from "../../core/retry.js";
 import type { BusPosition, PublishFailure } from "../bus/trace-bus.js";
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 import { BrokerLag, type PartitionLag } from "./broker-lag.js";
@@ -60,6 +61,13 @@ export interface ConsumerGroupRunnerOptions {
 }
 
 const stopped = Symbol("stopped");
+
+/**
+ * Waiting for the broker to take a republished trace or a dead letter: until
+ * it does (no attempt or time budget — the message must not be resolved
+ * before), from 200 ms doubling to 5 s between attempts.
+ */
+const untilAcknowledgedPolicy: RetryPolicy = { initialDelayMs: 200, maxDelayMs: 5_000, maxAttempts: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY };
 type Attempt = Result<void, PublishFailure> | typeof stopped;
 
 export class ConsumerGroupRunner {
@@ -104,6 +112,8 @@ export class ConsumerGroupRunner {
   private counts = new Map<string, number>();
   private generation = 0;
   private stopping = false;
+  /** Aborted by stop() or by the caller's signal: ends the waits between produce attempts. */
+  private readonly stopSignal = new AbortController();
   private pausedSince = 0;
   private commitTimer: NodeJS.Timeout | null = null;
   private readonly clock: () => number;
@@ -111,6 +121,8 @@ export class ConsumerGroupRunner {
   constructor(private readonly options: ConsumerGroupRunnerOptions) {
     const { settings } = options;
     this.clock = options.clock ?? Date.now;
+    if (options.signal.aborted) this.stopSignal.abort();
+    else options.signal.addEventListener("abort", () => this.stopSignal.abort(), { once: true });
     this.inputTopic = settings.topic;
     this.assembledTopic = settings.repartitionTopic ?? settings.topic;
     this.passThrough = this.assembledTopic === this.inputTopic ? null : new SequentialProgress();
@@ -192,6 +204,7 @@ export class ConsumerGroupRunner {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.stopSignal.abort();
     if (this.commitTimer) clearInterval(this.commitTimer);
     await this.loop.stop();
     await this.committer.commit();
@@ -324,16 +337,22 @@ export class ConsumerGroupRunner {
   }
 
   private async untilAcknowledged(attempt: () => Promise<Result<void, PublishFailure>>, beat: () => Promise<void>): Promise<Attempt> {
-    let delayMs = 200;
-    for (;;) {
-      const result = await attempt();
-      if (result.ok || !result.error.retriable) return result;
-      if (this.stopping || this.options.signal.aborted) return stopped;
-      this.counters.produceRetries += 1;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(delayMs, result.error.retryAfterMs ?? 0)).unref());
-      delayMs = Math.min(delayMs * 2, 5_000);
-      await beat();
-    }
+    const result = await retry(attempt, untilAcknowledgedPolicy, {
+      signal: this.stopSignal.signal,
+      // The full backoff, no jitter: one member waits on its own partitions, there is no crowd to spread.
+      random: () => 1,
+      onRetry: () => {
+        this.counters.produceRetries += 1;
+      },
+      // Heartbeat after each wait, so a long refusal does not cost the member its partitions.
+      sleep: async (ms, signal) => {
+        await unreferencedSleep(ms, signal);
+        if (!signal?.aborted) await beat();
+      },
+    });
+    // Without a budget, the helper gives up on a retriable failure only when stopping.
+    if (!result.ok && result.error.retriable) return stopped;
+    return result;
   }
 
   private bufferState(): BufferState {
@@ -357,4 +376,21 @@ export class ConsumerGroupRunner {
     this.pausedFor = null;
     this.consumer.resume(this.topics.map((topic) => ({ topic })));
   }
+}
+
+/** A wait that does not keep the process alive and ends early when stopping. */
+function unreferencedSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    timer.unref();
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

@@ -11,7 +11,7 @@
  * operator fetch the original.
  */
 import type { IHeaders, Producer } from "kafkajs";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { PublishFailure } from "../bus/trace-bus.js";
 import type { DeadLetter, DeadLetterHandler } from "../evaluate/evaluation-worker.js";
 import { isTooLarge, toPublishFailure } from "./kafka-failure.js";

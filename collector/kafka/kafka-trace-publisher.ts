@@ -13,7 +13,7 @@
  * Retry-After.
  */
 import type { Producer } from "kafkajs";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { BusMessage, PublishFailure, TracePublisher } from "../bus/trace-bus.js";
 import { compressionOf, type CompressionName } from "./compression-codecs.js";
 import { toPublishFailure } from "./kafka-failure.js";

@@ -16,7 +16,7 @@
  * assembler keeps one copy of a span (trace id + span id), so the duplicate
  * changes nothing.
  */
-import type { Result } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
 import type { BusMessage, PublishFailure } from "../bus/trace-bus.js";
 import { encodeTraceRequest } from "../otlp/index.js";
 import type { TracesDocument } from "../otlp/traces-document.js";

@@ -7,7 +7,7 @@
  * The worker offers the same evaluations again after a failed write; those
  * are remembered (by case result id, until written) so they count once.
  */
-import type { Result } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { ResultSink, SinkFailure } from "../sink/result-sink.js";
 import type { Histogram } from "./metrics-registry.js";

@@ -7,7 +7,7 @@
  * when the limit is reached the sampler stops and says so.
  */
 import { z } from "zod";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { HeuristicJudge } from "../../evaluators/judge/heuristic-judge.js";
 import { JudgeBudget } from "../../evaluators/judge/judge-budget.js";
 import type { Judge } from "../../evaluators/judge/judge.js";

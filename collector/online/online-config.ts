@@ -9,7 +9,7 @@
  * judge's configuration; this file decides what is judged and how fast.
  */
 import { z } from "zod";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 
 const rate = z.coerce.number({ error: "must be a number" }).min(0, "must be a rate between 0 and 1").max(1, "must be a rate between 0 and 1");
 const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);

@@ -4,9 +4,9 @@
  * (`RAGSCOPE_SAMPLE_*`, `RAGSCOPE_JUDGE_*`, `RAGSCOPE_ALERT_*`) and the judge
  * endpoint (judge-config.ts). Errors are returned with the variable to fix.
  */
-import { success, type Result } from "../../contracts/result.js";
+import { success, type Result } from "../../core/result.js";
 import type { Kafka } from "kafkajs";
-import type { RetryPolicy } from "../../contracts/retry.js";
+import type { RetryPolicy } from "../../core/retry.js";
 import type { EmbeddedCollectorOptions } from "../run/embedded-collector.js";
 import { judgeFromEnvironment } from "./judge-config.js";
 import { loadOnlineConfig } from "./online-config.js";

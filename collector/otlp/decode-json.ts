@@ -12,7 +12,7 @@
  * (`"SPAN_KIND_SERVER"`), `null` for "absent". Unknown fields are ignored, as
  * the specification requires.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { normalizeHexId, spanIdByteLength, traceIdByteLength } from "./hex-id.js";
 import { MalformedOtlp, maxValueNesting, otlpDecodeError, type OtlpDecodeError } from "./otlp-decode-error.js";
 import { parseJsonPreservingIntegers } from "./parse-json-preserving-integers.js";

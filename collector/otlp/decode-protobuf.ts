@@ -8,7 +8,7 @@
  * to an "empty request"; a non-empty body in which nothing was recognised is
  * therefore refused.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { bytesToHex, spanIdByteLength, traceIdByteLength } from "./hex-id.js";
 import { MalformedOtlp, maxValueNesting, otlpDecodeError, type OtlpDecodeError } from "./otlp-decode-error.js";
 import { exportTraceServiceRequestType } from "./otlp-protobuf-types.js";

@@ -2,7 +2,7 @@
  * Decodes an OTLP trace request body (ExportTraceServiceRequest, or the
  * wire-identical TracesData a Kafka message holds) in either encoding.
  */
-import type { Result } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
 import { decodeJsonTraceRequest } from "./decode-json.js";
 import { decodeProtobufTraceRequest } from "./decode-protobuf.js";
 import type { OtlpDecodeError } from "./otlp-decode-error.js";

@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import zlib from "node:zlib";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { ContentEncoding } from "./request-encoding.js";
 
 export type BodyFailure =

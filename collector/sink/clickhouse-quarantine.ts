@@ -4,7 +4,7 @@
  * engine's error and the whole evaluation as JSON. Written as JSONEachRow
  * through the client, so no value is ever part of the SQL text.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import type { QuarantineSink, SinkFailure } from "./result-sink.js";

@@ -19,7 +19,7 @@
  */
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";

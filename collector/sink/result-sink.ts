@@ -9,7 +9,7 @@
  * or cannot take anything (an unknown table: no write will succeed until an
  * operator fixes the schema).
  */
-import type { Result } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 
 export interface SinkFailure {

@@ -25,6 +25,7 @@
  * once, deploy/clickhouse/migrations/0001_core_tables.sql).
  */
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
+import { METRIC } from "../../evaluators/metric-catalog.js";
 
 export type SourceName = "metric_values" | "case_results" | "abstention";
 
@@ -67,8 +68,8 @@ export const SOURCES: Record<SourceName, Source> = {
     timeColumn: "ts",
     from: (scope) =>
       `(SELECT case_result_id, ts, service_name, tenant_id, dataset_id, run_id, ` +
-      `maxIf(value, metric = 'abstained') AS abstained, maxIf(value, metric = 'abstention_correct') AS correct ` +
-      `FROM metric_values FINAL WHERE ${scope("ts")} AND metric IN ('abstained', 'abstention_correct') ` +
+      `maxIf(value, metric = ${sqlString(METRIC.abstained)}) AS abstained, maxIf(value, metric = ${sqlString(METRIC.abstention_correct)}) AS correct ` +
+      `FROM metric_values FINAL WHERE ${scope("ts")} AND metric IN (${sqlList([METRIC.abstained, METRIC.abstention_correct])}) ` +
       `GROUP BY case_result_id, ts, service_name, tenant_id, dataset_id, run_id) ` +
       `WHERE abstained IS NOT NULL AND correct IS NOT NULL`,
   },
@@ -156,9 +157,9 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
   // 错误拒答率: refusals of answerable questions over answerable questions (abstained != correct).
   abstentionRate("false_refusal_rate", "False refusals", "abstained = 1 AND correct = 0", "abstained != correct"),
   // 幻觉率: answers with at least one statement the context does not support (faithfulness below 1, seed §五.1).
-  shareOf("hallucination_rate", "Hallucination rate", "faithfulness", "value < 1"),
+  shareOf("hallucination_rate", "Hallucination rate", METRIC.faithfulness, "value < 1"),
   // 权限泄露率: requests that retrieved at least one chunk the principal may not read.
-  shareOf("permission_leak_rate", "Permission leaks", "permission_violation_rate", "value > 0"),
+  shareOf("permission_leak_rate", "Permission leaks", METRIC.permission_violation_rate, "value > 0"),
   caseRate("error_rate", "Error rate", IS_ERROR, null),
   caseRate("timeout_rate", "Timeout rate", IS_TIMEOUT, null),
   caseRate("task_success_rate", "Task success", `quality_status = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`, `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`),
@@ -166,7 +167,7 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
   caseRate("unjudged_rate", "Unjudged", "quality_status = 'unjudged'", null),
   caseRate("thumbs_down_rate", "Thumbs down", feedbackOfKind("thumbs", "down"), feedbackOfKind("thumbs")),
   caseRate("handoff_rate", "Handoff rate", feedbackOfKind("handoff"), null),
-  meanOf("cost", "Cost per request", "none", "average_cost"),
+  meanOf(METRIC.cost, "Cost per request", "none", "average_cost"),
 ];
 
 export interface AggregateSelect {

@@ -11,6 +11,7 @@
  * Regression gates compare a run with its baseline and have no meaning over a
  * window of traffic: they are release-gate only.
  */
+import { METRIC } from "../../evaluators/metric-catalog.js";
 import { meanOf, NAMED_AGGREGATES, percentileOf, type AggregateMetric } from "./aggregate-metrics.js";
 
 /** Gate names that compare a run with its baseline run (seed 004 §十三 `regression`). */
@@ -18,7 +19,7 @@ export const RUN_COMPARISON_GATES = new Set(["critical_case_pass_rate", "overall
 
 export type GateMetricResolution = { kind: "aggregate"; aggregate: AggregateMetric } | { kind: "release_gate_only"; reason: string };
 
-const UNITS: Record<string, string> = { latency_ms: "ms", time_to_first_token_ms: "ms", cost: "none" };
+const UNITS: Record<string, string> = { [METRIC.latency_ms]: "ms", [METRIC.time_to_first_token_ms]: "ms", [METRIC.cost]: "none" };
 
 export function resolveGateMetric(name: string): GateMetricResolution {
   if (RUN_COMPARISON_GATES.has(name)) return { kind: "release_gate_only", reason: `${name} compares a run with its baseline run; it has no value over a window of traffic` };

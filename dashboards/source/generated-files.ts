@@ -14,8 +14,8 @@ import { failuresDashboard } from "./failures-dashboard.js";
 import { ragQualityDashboard } from "./rag-quality-dashboard.js";
 import { readGateFile } from "./read-gate-file.js";
 import { runsDashboard } from "./runs-dashboard.js";
-import type { Result } from "../../contracts/result.js";
-import { success } from "../../contracts/result.js";
+import type { Result } from "../../core/result.js";
+import { success } from "../../core/result.js";
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 

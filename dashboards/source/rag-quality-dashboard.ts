@@ -9,6 +9,7 @@ import { dashboardShell } from "./dashboard-shell.js";
 import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
 import { dashboardScope, sqlList, sqlString } from "./sql-scope.js";
 import { filterVariables } from "./variables.js";
+import { METRIC } from "../../evaluators/metric-catalog.js";
 
 export const RAG_QUALITY_UID = "ragscope-rag-quality";
 
@@ -18,32 +19,32 @@ interface StoredMetric {
 }
 
 const RETRIEVAL: StoredMetric[] = [
-  { metric: "hit_at_1", label: "Hit@1" },
-  { metric: "recall_at_5", label: "Recall@5" },
-  { metric: "recall_at_10", label: "Recall@10" },
-  { metric: "mrr", label: "MRR" },
-  { metric: "ndcg_at_10", label: "NDCG@10" },
+  { metric: METRIC.hit_at_1, label: "Hit@1" },
+  { metric: METRIC.recall_at_5, label: "Recall@5" },
+  { metric: METRIC.recall_at_10, label: "Recall@10" },
+  { metric: METRIC.mrr, label: "MRR" },
+  { metric: METRIC.ndcg_at_10, label: "NDCG@10" },
 ];
 
 const CONTEXT: StoredMetric[] = [
-  { metric: "context_precision", label: "Context precision" },
-  { metric: "context_recall", label: "Context recall" },
-  { metric: "evidence_density", label: "Evidence density" },
-  { metric: "context_redundancy", label: "Redundancy" },
+  { metric: METRIC.context_precision, label: "Context precision" },
+  { metric: METRIC.context_recall, label: "Context recall" },
+  { metric: METRIC.evidence_density, label: "Evidence density" },
+  { metric: METRIC.context_redundancy, label: "Redundancy" },
 ];
 
 const GENERATION: StoredMetric[] = [
-  { metric: "answer_correctness", label: "Correctness" },
-  { metric: "faithfulness", label: "Faithfulness" },
-  { metric: "answer_relevance", label: "Relevance" },
-  { metric: "completeness", label: "Completeness" },
-  { metric: "citation_accuracy", label: "Citation accuracy" },
+  { metric: METRIC.answer_correctness, label: "Correctness" },
+  { metric: METRIC.faithfulness, label: "Faithfulness" },
+  { metric: METRIC.answer_relevance, label: "Relevance" },
+  { metric: METRIC.completeness, label: "Completeness" },
+  { metric: METRIC.citation_accuracy, label: "Citation accuracy" },
 ];
 
 const TOKENS: StoredMetric[] = [
-  { metric: "input_tokens", label: "Input tokens" },
-  { metric: "output_tokens", label: "Output tokens" },
-  { metric: "total_tokens", label: "Total tokens" },
+  { metric: METRIC.input_tokens, label: "Input tokens" },
+  { metric: METRIC.output_tokens, label: "Output tokens" },
+  { metric: METRIC.total_tokens, label: "Total tokens" },
 ];
 
 const TIME_BUCKET = "$__timeInterval({time}) AS time";
@@ -119,8 +120,8 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(timeSeriesPanel("Boundaries over time", "The boundary rates per time bucket.", [overTime(abstention), overTime(risks)], "percentunit", { width: 24, height: 8 }));
 
   const reliability = ["error_rate", "timeout_rate"].map(named);
-  const latency = [50, 95, 99].map((percentile) => percentileOf(percentile, "latency_ms", `P${percentile} latency`, "ms"));
-  const usage = [named("average_cost"), meanOf("total_tokens", "Tokens per request", "short")];
+  const latency = [50, 95, 99].map((percentile) => percentileOf(percentile, METRIC.latency_ms, `P${percentile} latency`, "ms"));
+  const usage = [named("average_cost"), meanOf(METRIC.total_tokens, "Tokens per request", "short")];
   const requestsOverRange = `count() AS "Requests", count() / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS "QPS"`;
   builder = builder
     .withRow(row("Engineering"))

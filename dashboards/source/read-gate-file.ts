@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
 import { parseGateFile, type GateRule } from "../../contracts/gate-file.js";
-import { failure, type Result } from "../../contracts/result.js";
+import { failure, type Result } from "../../core/result.js";
 
 export async function readGateFile(file: string): Promise<Result<GateRule[], string>> {
   let document: unknown;

@@ -13,6 +13,7 @@
  * sum hides severe problems.
  */
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
+import { METRIC } from "../metric-catalog.js";
 
 export type CompositeTermName = "R" | "F" | "C" | "Comp" | "Cit";
 
@@ -24,11 +25,11 @@ export interface CompositeTermDefinition {
 
 /** Metric names are the seed's gate names (004 §十三). */
 export const COMPOSITE_TERMS: readonly CompositeTermDefinition[] = [
-  { term: "R", metric: "answer_relevance", weight: 0.25 },
-  { term: "F", metric: "faithfulness", weight: 0.25 },
-  { term: "C", metric: "answer_correctness", weight: 0.25 },
-  { term: "Comp", metric: "completeness", weight: 0.15 },
-  { term: "Cit", metric: "citation_accuracy", weight: 0.1 },
+  { term: "R", metric: METRIC.answer_relevance, weight: 0.25 },
+  { term: "F", metric: METRIC.faithfulness, weight: 0.25 },
+  { term: "C", metric: METRIC.answer_correctness, weight: 0.25 },
+  { term: "Comp", metric: METRIC.completeness, weight: 0.15 },
+  { term: "Cit", metric: METRIC.citation_accuracy, weight: 0.1 },
 ];
 
 export interface CompositeTerm extends CompositeTermDefinition {

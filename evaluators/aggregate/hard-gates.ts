@@ -8,14 +8,16 @@
  */
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { parseThreshold, satisfies } from "../threshold.js";
+import { METRIC } from "../metric-catalog.js";
 
-export type HardGateName = "faithfulness" | "answer_correctness" | "no_answer_accuracy" | "recall_at_5" | "p95_latency_ms";
+/** Means of per-case metrics by their metric key, and two dataset-level aggregates (gate-metrics.ts). */
+export type HardGateName = typeof METRIC.faithfulness | typeof METRIC.answer_correctness | "no_answer_accuracy" | typeof METRIC.recall_at_5 | "p95_latency_ms";
 
 export const HARD_GATES: readonly { gate: HardGateName; threshold: string }[] = [
-  { gate: "faithfulness", threshold: ">= 0.90" },
-  { gate: "answer_correctness", threshold: ">= 0.85" },
+  { gate: METRIC.faithfulness, threshold: ">= 0.90" },
+  { gate: METRIC.answer_correctness, threshold: ">= 0.85" },
   { gate: "no_answer_accuracy", threshold: ">= 0.90" },
-  { gate: "recall_at_5", threshold: ">= 0.90" },
+  { gate: METRIC.recall_at_5, threshold: ">= 0.90" },
   { gate: "p95_latency_ms", threshold: "<= 5000" },
 ];
 

@@ -11,6 +11,7 @@
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { abstentionConfusion, type AbstentionObservation } from "../rules/answer-abstention-confusion.js";
 import { metricValueOf, type EvaluatedCase } from "./evaluated-case.js";
+import { METRIC } from "../metric-catalog.js";
 
 export interface NoAnswerAccuracy {
   value: MetricValue;
@@ -18,7 +19,7 @@ export interface NoAnswerAccuracy {
 }
 
 export function abstainedIn(evaluated: EvaluatedCase): boolean | null {
-  const metric = metricValueOf(evaluated, "abstained");
+  const metric = metricValueOf(evaluated, METRIC.abstained);
   if (metric !== null) return metric === 1;
   return evaluated.caseResult.rag_observation.abstained;
 }

@@ -16,6 +16,7 @@ import { checkHardGates, type HardGateResult } from "./hard-gates.js";
 import { meanOfMetric } from "./metric-mean.js";
 import { noAnswerAccuracy } from "./no-answer-accuracy.js";
 import { summarizeDistribution } from "./percentile.js";
+import { METRIC } from "../metric-catalog.js";
 
 export interface QualityScoreOptions {
   metricNames?: Partial<Record<CompositeTermName, string>>;
@@ -38,7 +39,7 @@ export function qualityScore(cases: readonly EvaluatedCase[], options: QualitySc
     faithfulness: meanOfMetric(cases, metricOf("F")).value,
     answer_correctness: meanOfMetric(cases, metricOf("C")).value,
     no_answer_accuracy: noAnswerAccuracy(cases).value,
-    recall_at_5: meanOfMetric(cases, "recall_at_5").value,
+    recall_at_5: meanOfMetric(cases, METRIC.recall_at_5).value,
     p95_latency_ms: summarizeDistribution(cases.flatMap((evaluated) => (evaluated.caseResult.rag_observation.latency_ms === null ? [] : [evaluated.caseResult.rag_observation.latency_ms]))).p95,
   });
   return { composite, gates, gatesPassed: gates.every((gate) => gate.status === "pass") };

@@ -18,6 +18,7 @@ import { qualityScore } from "../aggregate/quality-score.js";
 import { summarizeReliability } from "../aggregate/reliability-summary.js";
 import { isJudged, summarizeTaskSuccess } from "../aggregate/task-success.js";
 import { summarizeUsage } from "../aggregate/usage-summary.js";
+import { METRIC } from "../metric-catalog.js";
 
 export interface GateContext {
   cases: readonly EvaluatedCase[];
@@ -74,7 +75,7 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
   hallucination_rate: { description: "cases whose primary root cause is HALLUCINATION / cases evaluated", compute: ({ cases }) => rootCauseRate(cases, "HALLUCINATION") },
   permission_leak_rate: {
     description: "cases where a chunk the principal may not read reached the answer or the context / cases measured",
-    compute: ({ cases }) => casesWith(cases, "permission_leak_rate", (value) => value > 0),
+    compute: ({ cases }) => casesWith(cases, METRIC.permission_leak_rate, (value) => value > 0),
   },
   composite_score: { description: "the seed's weighted score 0.25R + 0.25F + 0.25C + 0.15Comp + 0.10Cit (shown beside its hard gates)", compute: ({ cases }) => compositeOf(cases) },
   critical_case_pass_rate: {

@@ -6,7 +6,7 @@
  * - temperature 0 and a JSON response format (seed 004 §九.3 "固定温度为 0");
  *   `json_object` by default (the widest support), `json_schema` on request.
  * - The client's own retries are off (maxRetries 0): the one retry helper
- *   (contracts/retry.ts) decides, within an attempt and deadline budget,
+ *   (core/retry.ts) decides, within an attempt and deadline budget,
  *   honouring the server's Retry-After.
  * - Before each attempt the spending limit is checked; an exhausted budget
  *   ends the call with `budget_exhausted` and no HTTP request.
@@ -18,8 +18,8 @@
  */
 import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import { failure, success, type Result } from "../../contracts/result.js";
-import { retry, type RetryHooks, type RetryPolicy } from "../../contracts/retry.js";
+import { failure, success, type Result } from "../../core/result.js";
+import { retry, type RetryHooks, type RetryPolicy } from "../../core/retry.js";
 import { failureFromClientError, judgeCallFailure, type JudgeCallFailure } from "./judge-call-failure.js";
 import type { JudgeErrorType, JudgeUsage } from "./judge.js";
 import { noUsage } from "./judge.js";

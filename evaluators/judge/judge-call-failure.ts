@@ -1,6 +1,6 @@
 /**
  * A failed judge call as a value (STYLE.md "Expected failures are values"),
- * shaped for the one retry helper (contracts/retry.ts): whether to try
+ * shaped for the one retry helper (core/retry.ts): whether to try
  * again is decided here, at the edge, from error classes and HTTP status codes
  * of the `openai` client — never from message text.
  *
@@ -10,7 +10,7 @@
  * itself), an exhausted spending limit, a caller's abort.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, RateLimitError } from "openai";
-import type { RetriableFailure } from "../../contracts/retry.js";
+import type { RetriableFailure } from "../../core/retry.js";
 import type { JudgeErrorType } from "./judge.js";
 
 export interface JudgeCallFailure extends RetriableFailure {

@@ -11,6 +11,7 @@
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
+import { metricKeys } from "../metric-keys.js";
 
 /** The judged metrics of seed 004 §四, §五 and §九.3. */
 export const JUDGE_METRICS = [
@@ -24,6 +25,9 @@ export const JUDGE_METRICS = [
 ] as const;
 
 export type JudgeMetric = (typeof JUDGE_METRICS)[number];
+
+/** The judged metrics as typed keys (metric-keys.ts); each rubric declares its layer. */
+export const judgeMetrics = metricKeys(JUDGE_METRICS);
 
 /** Tokens and money spent by the judge — never mixed with the application's own usage. */
 export interface JudgeUsage {

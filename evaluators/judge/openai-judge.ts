@@ -8,7 +8,7 @@
  * A metric whose inputs are missing is a bug of the caller — applicable
  * metrics come from applicableJudgeMetrics() — so it throws.
  */
-import { success } from "../../contracts/result.js";
+import { success } from "../../core/result.js";
 import { satisfies } from "../threshold.js";
 import { ChatJudgeClient, type ChatJudgeClientOptions } from "./chat-judge-client.js";
 import type { Judge, JudgeOutcome, JudgeRequest } from "./judge.js";

@@ -29,6 +29,7 @@ import { answerClaims } from "../text/answer-sentences.js";
 import { checkClaim, prepareSupportContext, type ClaimVerdict } from "./claim-support.js";
 import { generatorContext } from "./generator-context.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   {
@@ -60,9 +61,13 @@ function notApplicableOutput(reason: string) {
   return { values: { heuristic_groundedness: notApplicable(reason) }, reason: `not applicable: ${reason}`, evidence: [] };
 }
 
+/** The metrics this evaluator produces (generation layer). */
+export const heuristicGroundednessMetrics = metricKeys(["heuristic_groundedness"]);
+
 export const heuristicGroundednessEvaluator: Evaluator = {
   id: "online.groundedness",
   version: "2",
+  layer: "generation",
   description: "Claim overlap with the context (heuristic overlap measure): share of the answer's claims whose words, numbers, dates and entities the context contains; routes traces to the judge and review, decides no verdict",
   requires: [],
   costClass: "rule",

@@ -28,6 +28,7 @@ import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { chunkLookup, packedChunks } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { accessVerdict, aclNotAvailable, aclNotAvailableReason, isDenied, principalOf, type AccessVerdict, type Principal } from "../rules/retrieval-access-control.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "cited_permission_violation_rate", description: "cited chunks the principal may not read (ACL or another tenant) / cited chunks whose access could be judged", range: [0, 1], direction: "lower_is_better", defaultThreshold: "= 0" },
@@ -47,9 +48,13 @@ function describe(entry: Judged): string {
   return entry.verdict === "denied_tenant" ? `${chunkLabel(entry.chunk)} (cross-tenant: tenant ${entry.chunk.tenant_id})` : `${chunkLabel(entry.chunk)} (acl ${(entry.chunk.acl ?? []).join("|")})`;
 }
 
+/** The metrics this evaluator produces (boundaries layer). */
+export const permissionLeakMetrics = metricKeys(["cited_permission_violation_rate", "permission_leak_rate"]);
+
 export const permissionLeakEvaluator: Evaluator = {
   id: "online.permission_leak",
   version: "1",
+  layer: "boundaries",
   description: "Did a chunk the requesting principal may not read (ACL, another tenant) reach the context or the citations",
   requires: [],
   costClass: "rule",

@@ -18,6 +18,7 @@ import { findInjections, type InjectionFinding } from "./find-injections.js";
 import { chunksSeenByGenerator } from "./generator-context.js";
 import { answerFollowsInjection } from "./injection-following.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "prompt_injection_detected", description: "1 when a retrieved chunk or the context carries an injected instruction (忽略之前的指令, ignore previous instructions, …)", range: [0, 1], direction: "lower_is_better", defaultThreshold: null },
@@ -32,9 +33,13 @@ interface Located {
   finding: InjectionFinding;
 }
 
+/** The metrics this evaluator produces (boundaries layer). */
+export const promptInjectionMetrics = metricKeys(["prompt_injection_detected", "prompt_injection_followed"]);
+
 export const promptInjectionEvaluator: Evaluator = {
   id: "online.prompt_injection",
   version: "1",
+  layer: "boundaries",
   description: "Injected instructions in retrieved documents, and whether the answer followed them",
   requires: [],
   costClass: "rule",

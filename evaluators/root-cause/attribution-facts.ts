@@ -15,6 +15,7 @@ import { decideAbstention, type AbstentionDecision } from "../rules/answer-abste
 import { coverageOfEachEvidence } from "../rules/context-evidence-coverage.js";
 import { principalOf, type Principal } from "../rules/retrieval-access-control.js";
 import { effectiveAtOf, isNotInForce, versionStatus, type EffectiveAt } from "../rules/retrieval-effective-time.js";
+import type { MetricName } from "../metric-catalog.js";
 
 /** The K of recall_at_k (retrieval-ranking.ts): evidence below it was not found. */
 export const RETRIEVAL_K = 5;
@@ -64,7 +65,7 @@ export interface AttributionFacts {
   /** The answer has text. */
   answered: boolean;
   failed: EvaluationResult[];
-  metric(name: string): StoredMetric | null;
+  metric(name: MetricName): StoredMetric | null;
   isStale(chunk: RetrievedChunk): boolean;
 }
 

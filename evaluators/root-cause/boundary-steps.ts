@@ -9,6 +9,7 @@ import { citedChunks } from "../rules/citation-evidence.js";
 import { accessVerdict, isDenied } from "../rules/retrieval-access-control.js";
 import { abstained } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
+import { METRIC } from "../metric-catalog.js";
 
 export const permissionLeakStep: RootCauseStep = {
   label: "PERMISSION_LEAK",
@@ -22,7 +23,7 @@ export const permissionLeakStep: RootCauseStep = {
     return {
       reason: `the principal may not read ${denied.map((chunk) => `${chunkLabel(chunk)} (${accessVerdict(chunk, facts.principal) === "denied_tenant" ? `tenant ${chunk.tenant_id}` : `acl ${chunk.acl!.join("|")}`})`).join(", ")}`,
       chunkIds: denied.map(chunkLabel),
-      metrics: ["permission_violation_rate", "permission_leak_rate", "cited_permission_violation_rate"],
+      metrics: [METRIC.permission_violation_rate, METRIC.permission_leak_rate, METRIC.cited_permission_violation_rate],
       confidence: "deterministic_rule",
     };
   },
@@ -36,7 +37,7 @@ export const shouldAbstainStep: RootCauseStep = {
     const how = facts.abstention === null ? "no abstention was recorded or detected" : facts.abstention.source === "trace_flag" ? "the trace flags no abstention" : "the answer holds no refusal phrase";
     return {
       reason: `the case is unanswerable but the system answered (${how})`,
-      metrics: ["abstained", "abstention_correct"],
+      metrics: [METRIC.abstained, METRIC.abstention_correct],
       confidence: facts.abstention?.source === "trace_flag" ? "deterministic_rule" : "heuristic",
     };
   },
@@ -51,7 +52,7 @@ export const overAbstainWithEvidenceStep: RootCauseStep = {
     return {
       reason: "the answer abstained although all gold evidence was in the context",
       chunkIds: facts.gold.map((trail) => trail.coveringChunkId).filter((id): id is string => id !== null),
-      metrics: ["abstained", "abstention_correct", "context_recall"],
+      metrics: [METRIC.abstained, METRIC.abstention_correct, METRIC.context_recall],
       confidence: facts.abstention?.source === "trace_flag" ? "deterministic_rule" : "heuristic",
     };
   },

@@ -10,6 +10,7 @@ import { chunksHoldingEvidence } from "../evidence/evidence-set-coverage.js";
 import { answerLayerFailed, goldLabel } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { METRIC } from "../metric-catalog.js";
 
 /** Below this share of evidence tokens the context is mostly noise (seed 004 §四.4 Evidence Density). */
 export const NOISY_EVIDENCE_DENSITY = 0.1;
@@ -24,7 +25,7 @@ export const contextTruncatedStep: RootCauseStep = {
     return {
       reason: findings.lost.map((entry) => `gold #${entry.goldIndex + 1} in ${entry.chunkId} ${entry.how.replaceAll("_", " ")}${entry.droppedReason ? ` (${entry.droppedReason})` : ""}`).join("; "),
       chunkIds: findings.lost.map((entry) => entry.chunkId),
-      metrics: ["evidence_truncated", "evidence_truncated_rate", "context_recall"],
+      metrics: [METRIC.evidence_truncated, METRIC.evidence_truncated_rate, METRIC.context_recall],
       confidence: "deterministic_rule",
     };
   },
@@ -44,7 +45,7 @@ export const contextNoisyStep: RootCauseStep = {
     if (facts.gold.length === 0 || !facts.gold.every((trail) => trail.inContext === true) || failedAnswer.length === 0 || facts.packed === null) return null;
     const density = evidenceDensity(facts.caseResult, facts.evalCase);
     if (density.value.applicable && density.value.value < NOISY_EVIDENCE_DENSITY) {
-      return { reason: `evidence is ${density.evidenceTokens} of ${density.contextTokens} context tokens`, chunkIds: density.evidenceChunkIds, metrics: ["evidence_density", "context_precision"], confidence: "heuristic" };
+      return { reason: `evidence is ${density.evidenceTokens} of ${density.contextTokens} context tokens`, chunkIds: density.evidenceChunkIds, metrics: [METRIC.evidence_density, METRIC.context_precision], confidence: "heuristic" };
     }
     const answer = facts.caseResult.output ?? "";
     const holding = chunksHoldingEvidence(
@@ -61,7 +62,7 @@ export const contextNoisyStep: RootCauseStep = {
     return {
       reason: `the answer follows distractor ${chunkLabel(bestDistractor.chunk)} (${bestDistractor.share.toFixed(2)} of its bigrams) more than the evidence${bestEvidence ? ` ${chunkLabel(bestEvidence.chunk)} (${bestEvidence.share.toFixed(2)})` : ""}; failed: ${failedAnswer.map((result) => result.evaluator_id).join(", ")}; evidence: ${facts.gold.map(goldLabel).join(", ")}`,
       chunkIds: [chunkLabel(bestDistractor.chunk), ...(bestEvidence ? [chunkLabel(bestEvidence.chunk)] : [])],
-      metrics: ["context_precision", "evidence_density"],
+      metrics: [METRIC.context_precision, METRIC.evidence_density],
       confidence: "heuristic",
     };
   },

@@ -11,6 +11,7 @@ import { coverOfChunk } from "../evidence/match-evidence.js";
 import { citedChunks } from "../rules/citation-evidence.js";
 import { RETRIEVAL_K, goldLabel, type AttributionFacts } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
+import { METRIC } from "../metric-catalog.js";
 
 export const dataMissingStep: RootCauseStep = {
   label: "DATA_MISSING",
@@ -53,7 +54,7 @@ export const dataOutdatedStep: RootCauseStep = {
       ...cited.map((chunk) => `cited ${chunkLabel(chunk)} was not in force at ${at}`),
       ...[...displacing].map(([chunkId, gold]) => `${chunkId}, a version not in force at ${at}, stands before ${gold}`),
     ];
-    return { reason: parts.join("; "), chunkIds: [...new Set([...cited.map(chunkLabel), ...displacing.keys()])], metrics: ["citation_expired_rate", "expired_chunk_rate"], confidence: "deterministic_rule" };
+    return { reason: parts.join("; "), chunkIds: [...new Set([...cited.map(chunkLabel), ...displacing.keys()])], metrics: [METRIC.citation_expired_rate, METRIC.expired_chunk_rate], confidence: "deterministic_rule" };
   },
 };
 

@@ -9,6 +9,7 @@ import { compareFacts, dateIsStated, numberIsStated } from "../text/fact-agreeme
 import { extractFacts } from "../text/fact-mentions.js";
 import { abstained, layerOf } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
+import { isMetricName, METRIC } from "../metric-catalog.js";
 
 /** The seed's faithfulness gate (004 §六.2). */
 export const FAITHFULNESS_FLOOR = 0.9;
@@ -41,7 +42,7 @@ export const overAbstainStep: RootCauseStep = {
   when: "the case is answerable and the answer abstained, with no retrieval or context cause found above",
   decide(facts) {
     if (facts.evalCase?.answerable !== true || !abstained(facts)) return null;
-    return { reason: "the answer abstained on an answerable case and no retrieval or context problem explains it", metrics: ["abstained", "abstention_correct"], confidence: facts.abstention?.source === "trace_flag" ? "deterministic_rule" : "heuristic" };
+    return { reason: "the answer abstained on an answerable case and no retrieval or context problem explains it", metrics: [METRIC.abstained, METRIC.abstention_correct], confidence: facts.abstention?.source === "trace_flag" ? "deterministic_rule" : "heuristic" };
   },
 };
 
@@ -57,12 +58,12 @@ export const hallucinationStep: RootCauseStep = {
   when: `a stored faithfulness < ${FAITHFULNESS_FLOOR}, or an answer claim the heuristic groundedness check finds unsupported by the context`,
   decide(facts) {
     if (abstained(facts) || !facts.answered) return null;
-    const faithfulness = facts.metric("faithfulness");
-    if (faithfulness !== null && faithfulness.value < FAITHFULNESS_FLOOR) return { reason: `faithfulness ${faithfulness.value} < ${FAITHFULNESS_FLOOR}`, metrics: ["faithfulness"], confidence: "heuristic" };
+    const faithfulness = facts.metric(METRIC.faithfulness);
+    if (faithfulness !== null && faithfulness.value < FAITHFULNESS_FLOOR) return { reason: `faithfulness ${faithfulness.value} < ${FAITHFULNESS_FLOOR}`, metrics: [METRIC.faithfulness], confidence: "heuristic" };
     if (facts.contextText === null) return null;
     const { unsupported } = assessGroundedness(facts.caseResult.output ?? "", facts.contextText);
     if (unsupported.length === 0) return null;
-    return { reason: `not supported by the context: ${unsupported.map((claim) => `"${claim}"`).join(", ")}`, metrics: ["faithfulness", "heuristic_groundedness"], confidence: "heuristic" };
+    return { reason: `not supported by the context: ${unsupported.map((claim) => `"${claim}"`).join(", ")}`, metrics: [METRIC.faithfulness, METRIC.heuristic_groundedness], confidence: "heuristic" };
   },
 };
 
@@ -90,13 +91,13 @@ export const reasoningErrorStep: RootCauseStep = {
         return [...numbers, ...dates];
       });
       if (misread.every((mentions) => mentions.length > 0)) {
-        return { reason: `the context states ${misread[0]!.join(", ")} as the reference does, the answer does not`, metrics: ["number_agreement", "date_agreement"], confidence: "heuristic" };
+        return { reason: `the context states ${misread[0]!.join(", ")} as the reference does, the answer does not`, metrics: [METRIC.number_agreement, METRIC.date_agreement], confidence: "heuristic" };
       }
     }
-    const correctness = facts.metric("answer_correctness");
-    const faithfulness = facts.metric("faithfulness");
+    const correctness = facts.metric(METRIC.answer_correctness);
+    const faithfulness = facts.metric(METRIC.faithfulness);
     if (correctness !== null && correctness.outcome === "failed" && faithfulness !== null && faithfulness.value >= FAITHFULNESS_FLOOR) {
-      return { reason: `answer_correctness ${correctness.value} failed while faithfulness ${faithfulness.value} held`, metrics: ["answer_correctness", "faithfulness"], confidence: "heuristic" };
+      return { reason: `answer_correctness ${correctness.value} failed while faithfulness ${faithfulness.value} held`, metrics: [METRIC.answer_correctness, METRIC.faithfulness], confidence: "heuristic" };
     }
     return null;
   },
@@ -106,9 +107,9 @@ export const incompleteAnswerStep: RootCauseStep = {
   label: "INCOMPLETE_ANSWER",
   when: "the evaluator that scored completeness failed",
   decide(facts) {
-    const completeness = facts.metric("completeness");
+    const completeness = facts.metric(METRIC.completeness);
     if (completeness === null || completeness.outcome !== "failed") return null;
-    return { reason: `completeness ${completeness.value}: key points missing`, metrics: ["completeness"], confidence: "heuristic" };
+    return { reason: `completeness ${completeness.value}: key points missing`, metrics: [METRIC.completeness], confidence: "heuristic" };
   },
 };
 
@@ -118,7 +119,7 @@ export const citationErrorStep: RootCauseStep = {
   decide(facts) {
     const failed = facts.failed.filter((result) => layerOf(result.evaluator_id) === "citation");
     if (failed.length === 0) return null;
-    const metrics = failed.flatMap((result) => Object.entries(result.metric_values).filter(([, value]) => value !== null).map(([name]) => name));
+    const metrics = failed.flatMap((result) => Object.entries(result.metric_values).filter(([, value]) => value !== null).map(([name]) => name)).filter(isMetricName);
     const cited = facts.caseResult.rag_observation.citations ?? [];
     return { reason: `failed: ${failed.map((result) => result.evaluator_id).join(", ")}`, chunkIds: cited, metrics, confidence: "deterministic_rule" };
   },

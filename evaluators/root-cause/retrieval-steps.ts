@@ -7,6 +7,7 @@ import { overlapShare } from "../rules/context-text-overlap.js";
 import { RETRIEVAL_K, goldLabel, type AttributionFacts, type GoldTrail } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { METRIC } from "../metric-catalog.js";
 
 function missedByFinalRanking(trail: GoldTrail): boolean {
   return trail.finalRank === null || trail.finalRank > RETRIEVAL_K;
@@ -20,15 +21,12 @@ function inPreRerankTopK(trail: GoldTrail): boolean {
  * The trace records no ranking for the original query, so the rewrite is
  * judged by its text: it is bad when retrieval missed evidence and the
  * rewritten query shares fewer token bigrams with the gold evidence text than
- * the user's query did (the rewrite moved away from the evidence). A stored
- * query_rewrite_uplift below 0 decides directly.
+ * the user's query did (the rewrite moved away from the evidence).
  */
 export const queryRewriteBadStep: RootCauseStep = {
   label: "QUERY_REWRITE_BAD",
-  when: "a rewrite was recorded, retrieval missed gold evidence, and the rewritten query is further from the evidence text than the original (or query_rewrite_uplift < 0)",
+  when: "a rewrite was recorded, retrieval missed gold evidence, and the rewritten query is further from the evidence text than the original",
   decide(facts) {
-    const uplift = facts.metric("query_rewrite_uplift");
-    if (uplift !== null && uplift.value < 0) return { reason: `recall fell by ${-uplift.value} after the query rewrite`, metrics: ["query_rewrite_uplift"], confidence: "deterministic_rule" };
     const { query, rewritten_query: rewritten } = facts.caseResult.rag_observation;
     if (query === null || rewritten === null || compactText(query) === compactText(rewritten) || facts.retrieved === null) return null;
     const missed = facts.gold.filter(missedByFinalRanking);
@@ -39,7 +37,7 @@ export const queryRewriteBadStep: RootCauseStep = {
     if (after >= before) return null;
     return {
       reason: `retrieval missed ${missed.map(goldLabel).join(", ")}; the rewrite "${rewritten}" shares ${after.toFixed(2)} of its bigrams with the evidence, the original "${query}" ${before.toFixed(2)}`,
-      metrics: ["recall_at_k"],
+      metrics: [METRIC.recall_at_k],
       confidence: "heuristic",
     };
   },
@@ -55,7 +53,7 @@ export const retrievalMissStep: RootCauseStep = {
     const described = missed.map((trail) => `${goldLabel(trail)} ${trail.finalRank === null ? "not retrieved" : `at rank ${trail.finalRank}`}`);
     const neverSeen = missed.filter((trail) => !documentRetrieved(facts, trail.evidence.document_id)).map((trail) => trail.evidence.document_id);
     const note = neverSeen.length > 0 && facts.options.corpusDocumentIds === undefined ? `; no chunk of ${[...new Set(neverSeen)].join(", ")} was retrieved — without a corpus index a missing document cannot be told from a miss (DATA_MISSING)` : "";
-    return { reason: `${described.join("; ")}${note}`, metrics: ["recall_at_k", "recall_at_5"], confidence: "deterministic_rule" };
+    return { reason: `${described.join("; ")}${note}`, metrics: [METRIC.recall_at_k, METRIC.recall_at_5], confidence: "deterministic_rule" };
   },
 };
 
@@ -85,7 +83,7 @@ export const rerankBadStep: RootCauseStep = {
     return {
       reason: pushed.map((trail) => `${goldLabel(trail)} was at rank ${trail.preRerankRank} before the rerank and ${trail.finalRank === null ? "dropped by it" : `at rank ${trail.finalRank} after`}${trail.inContext === false ? ", not packed" : ""}`).join("; "),
       chunkIds: pushed.map((trail) => chunkLabel(facts.preRerank![trail.preRerankRank! - 1]!)),
-      metrics: ["rerank_uplift", "recall_at_k"],
+      metrics: [METRIC.rerank_uplift, METRIC.recall_at_k],
       confidence: "deterministic_rule",
     };
   },

@@ -1,5 +1,6 @@
 /** What root-cause attribution concludes about one failed case. */
 import type { RootCauseLabel } from "./root-cause-labels.js";
+import type { MetricName } from "../metric-catalog.js";
 
 export interface RootCauseEvidence {
   /** Chunks that decided the label (the leaked, expired, missed, dropped … chunk). */
@@ -24,6 +25,6 @@ export interface RootCauseFinding {
   reason: string;
   chunkIds?: readonly string[];
   /** Names of the metrics whose stored values back the finding. */
-  metrics?: readonly string[];
+  metrics?: readonly MetricName[];
   confidence: "deterministic_rule" | "heuristic";
 }

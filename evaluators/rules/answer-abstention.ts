@@ -15,6 +15,7 @@ import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { findAbstentionPhrase } from "../text/abstention-phrases.js";
 import { abstentionOutcome, type AbstentionOutcome } from "./answer-abstention-confusion.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "abstained", description: "1 when the answer declined to answer (trace flag, else refusal phrases)", range: [0, 1], direction: "informational", defaultThreshold: null },
@@ -48,9 +49,13 @@ function describe(decision: AbstentionDecision): string {
   return decision.phrase === null ? "the answer contains no refusal phrase" : `the answer says "${decision.phrase}"`;
 }
 
+/** The metrics this evaluator produces (generation layer). */
+export const answerAbstentionMetrics = metricKeys(["abstained", "abstention_correct"]);
+
 export const answerAbstentionEvaluator: Evaluator = {
   id: "answer.abstention",
   version: "1",
+  layer: "generation",
   description: "Whether the answer abstained (trace flag or refusal phrases) and whether abstaining was right for the case",
   requires: [],
   costClass: "rule",

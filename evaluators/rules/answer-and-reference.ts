@@ -6,7 +6,7 @@
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import { referenceAnswers } from "../../contracts/reference-answers.js";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 
 export function answerAndReference(caseResult: CaseResult, evalCase: EvalCase | null): Result<{ answer: string; references: string[] }, string> {
   if (!evalCase) return failure("the trace is not linked to an Eval Case");

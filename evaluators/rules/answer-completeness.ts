@@ -11,6 +11,7 @@
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { notApplicable } from "../metric-value.js";
 import { keyPointCoverage } from "../text/key-point-coverage.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "completeness", description: "key points of the case the answer covers / all key points", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 0.8" },
@@ -18,9 +19,13 @@ const metrics: MetricDescriptor[] = [
 
 const notApplicableBecause = (reason: string) => ({ values: { completeness: notApplicable(reason) }, reason: `not applicable: ${reason}`, evidence: [] });
 
+/** The metrics this evaluator produces (generation layer). */
+export const answerCompletenessMetrics = metricKeys(["completeness"]);
+
 export const answerCompletenessEvaluator: Evaluator = {
   id: "answer.completeness",
   version: "1",
+  layer: "generation",
   description: "Fraction of the case's key points the answer covers",
   requires: ["case", "key_points"],
   costClass: "rule",

@@ -18,6 +18,7 @@ import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { bestValue } from "../text/best-over-references.js";
 import { factAgreement, type FactAgreement } from "../text/fact-agreement.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "number_agreement", description: "numbers (with units) of the reference answer the answer also states / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
@@ -36,9 +37,13 @@ const agreementSum = (agreement: FactAgreement) =>
 
 const formatNumber = (mention: { value: number; unit: string | null }) => `${mention.value}${mention.unit === null ? "" : ` ${mention.unit}`}`;
 
+/** The metrics this evaluator produces (generation layer). */
+export const answerFactAgreementMetrics = metricKeys(["number_agreement", "date_agreement", "entity_agreement"]);
+
 export const answerFactAgreementEvaluator: Evaluator = {
   id: "answer.fact_agreement",
   version: "1",
+  layer: "generation",
   description: "Agreement of the answer's numbers, dates and entities with the reference answer",
   requires: ["case", "reference_answer"],
   costClass: "rule",

@@ -23,6 +23,7 @@ import { cmrcExactMatch, cmrcF1 } from "../text/cmrc-f1.js";
 import { exactMatch } from "../text/exact-match.js";
 import { rougeL } from "../text/rouge-l.js";
 import { tokenF1 } from "../text/token-f1.js";
+import { metricKeys } from "../metric-keys.js";
 
 const unit = (name: string, description: string): MetricDescriptor => ({ name, description, range: [0, 1], direction: "higher_is_better", defaultThreshold: null });
 
@@ -53,9 +54,13 @@ function allNotApplicable(reason: string) {
 
 const shown = (value: MetricValue) => (value.applicable ? value.value.toFixed(3) : "n/a");
 
+/** The metrics this evaluator produces (generation layer). */
+export const answerReferenceMatchMetrics = metricKeys(["exact_match", "token_f1", "cmrc_f1", "cmrc_exact_match", "rouge_l", "bleu"]);
+
 export const answerReferenceMatchEvaluator: Evaluator = {
   id: "answer.reference_match",
   version: "2",
+  layer: "generation",
   description: "Exact match, token F1, CMRC F1 and exact match, ROUGE-L and BLEU of the answer against the best of its reference answers",
   requires: ["case", "reference_answer"],
   costClass: "rule",

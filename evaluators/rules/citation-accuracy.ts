@@ -14,16 +14,21 @@ import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.j
 import { chunksHoldingEvidence } from "../evidence/evidence-set-coverage.js";
 import { chunkLookup } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "citation_accuracy", description: "citations that were in the context and hold gold evidence / citations", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
   { name: "citation_validity", description: "citations that point to chunks packed into the context / citations", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
 ];
 
+/** The metrics this evaluator produces (generation layer). */
+export const citationAccuracyMetrics = metricKeys(["citation_accuracy", "citation_validity"]);
+
 export const citationAccuracyEvaluator: Evaluator = {
   id: "citation.accuracy",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   version: "2",
+  layer: "generation",
   description: "Do the answer's citations point to chunks the model saw, and do those chunks hold the gold evidence",
   requires: [],
   costClass: "rule",

@@ -20,6 +20,7 @@ import { splitSentences } from "../text/answer-sentences.js";
 import { citedChunks } from "./citation-evidence.js";
 import { overlapShare } from "./context-text-overlap.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { metricKeys } from "../metric-keys.js";
 
 export const CITED_OVERLAP = 0.5;
 
@@ -27,9 +28,13 @@ const metrics: MetricDescriptor[] = [
   { name: "citation_coverage", description: "answer sentences with a citation marker or mapping to a cited chunk (>= 0.5 bigram overlap) / answer sentences", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
 ];
 
+/** The metrics this evaluator produces (generation layer). */
+export const citationCoverageMetrics = metricKeys(["citation_coverage"]);
+
 export const citationCoverageEvaluator: Evaluator = {
   id: "citation.coverage",
   version: "1",
+  layer: "generation",
   description: "Share of answer sentences that carry a citation (heuristic sentence-to-citation link)",
   requires: [],
   costClass: "rule",

@@ -23,6 +23,7 @@ import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.j
 import { chunksHoldingEvidence, coverEvidence } from "../evidence/evidence-set-coverage.js";
 import { chunkLookup } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "citation_precision", description: "distinct cited chunks holding gold evidence / distinct cited chunks", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
@@ -40,10 +41,14 @@ export function citedChunks(caseResult: CaseResult): RetrievedChunk[] | null {
   );
 }
 
+/** The metrics this evaluator produces (generation layer). */
+export const citationEvidenceMetrics = metricKeys(["citation_precision", "citation_recall"]);
+
 export const citationEvidenceEvaluator: Evaluator = {
   id: "citation.evidence",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   version: "2",
+  layer: "generation",
   description: "Citation precision and recall against the case's gold evidence",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

@@ -16,14 +16,19 @@ import { applicable, notApplicable } from "../metric-value.js";
 import { citedChunks } from "./citation-evidence.js";
 import { carriesEffectiveTime, effectiveAtOf, isNotInForce, versionStatus } from "./retrieval-effective-time.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "citation_expired_rate", description: "cited chunks not in force at the case's effective time / cited chunks carrying an effective time", range: [0, 1], direction: "lower_is_better", defaultThreshold: "= 0" },
 ];
 
+/** The metrics this evaluator produces (generation layer). */
+export const citationFreshnessMetrics = metricKeys(["citation_expired_rate"]);
+
 export const citationFreshnessEvaluator: Evaluator = {
   id: "citation.freshness",
   version: "1",
+  layer: "generation",
   description: "Does the answer cite a document version that was not in force when the question was asked",
   requires: [],
   costClass: "rule",

@@ -20,6 +20,7 @@ import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { chunkLabel } from "../../contracts/case-result.js";
 import { countCovered } from "../evidence/text-coverage.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "context_recall", description: "gold evidence that reached the context / all gold evidence", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
@@ -41,10 +42,14 @@ function allNotApplicable(reason: string) {
   return { values: { context_recall: value, context_precision: value }, reason: `not applicable: ${reason}`, evidence: [] };
 }
 
+/** The metrics this evaluator produces (context layer). */
+export const contextCoverageMetrics = metricKeys(["context_recall", "context_precision"]);
+
 export const contextCoverageEvaluator: Evaluator = {
   id: "context.coverage",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   version: "2",
+  layer: "context",
   description: "Context recall and precision: did the gold evidence reach the prompt, and how much of the prompt is evidence",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

@@ -20,6 +20,7 @@ import { chunksHoldingEvidence } from "../evidence/evidence-set-coverage.js";
 import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { tokenize } from "../text/normalize-text.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "evidence_density", description: "tokens of packed chunks holding gold evidence / tokens of all packed chunks", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
@@ -61,10 +62,14 @@ export function evidenceDensity(caseResult: CaseResult, evalCase: EvalCase | nul
   return { value: applicable(evidenceTokens / contextTokens), evidenceChunkIds, evidenceTokens, contextTokens };
 }
 
+/** The metrics this evaluator produces (context layer). */
+export const contextEvidenceDensityMetrics = metricKeys(["evidence_density"]);
+
 export const contextEvidenceDensityEvaluator: Evaluator = {
   id: "context.density",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   version: "2",
+  layer: "context",
   description: "Share of the context's tokens that are gold evidence",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

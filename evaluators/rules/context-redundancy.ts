@@ -19,6 +19,7 @@ import { applicable, notApplicable } from "../metric-value.js";
 import { compactText } from "../text/normalize-text.js";
 import { overlapShare } from "./context-text-overlap.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { metricKeys } from "../metric-keys.js";
 
 export const REDUNDANT_OVERLAP = 0.8;
 
@@ -54,9 +55,13 @@ function overlaps(chunk: PackedChunk, earlier: PackedChunk): boolean {
   return share !== null && share >= REDUNDANT_OVERLAP;
 }
 
+/** The metrics this evaluator produces (context layer). */
+export const contextRedundancyMetrics = metricKeys(["context_redundancy"]);
+
 export const contextRedundancyEvaluator: Evaluator = {
   id: "context.redundancy",
   version: "1",
+  layer: "context",
   description: "Share of packed chunks that repeat an earlier packed chunk",
   requires: [],
   costClass: "rule",

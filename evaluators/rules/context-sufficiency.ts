@@ -13,6 +13,7 @@
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { contextCoverageEvaluator } from "./context-coverage.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "context_sufficiency", description: "0-3 rule proxy: 3 all gold evidence in the context, 2 >= 2/3, 1 some, 0 none", range: [0, 3], direction: "higher_is_better", defaultThreshold: null },
@@ -26,9 +27,13 @@ export function sufficiencyLevel(contextRecall: number): number {
   return 0;
 }
 
+/** The metrics this evaluator produces (context layer). */
+export const contextSufficiencyMetrics = metricKeys(["context_sufficiency"]);
+
 export const contextSufficiencyEvaluator: Evaluator = {
   id: "context.sufficiency",
   version: "1",
+  layer: "context",
   description: "Rule proxy of the seed's 0-3 context sufficiency, from the share of gold evidence in the context",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

@@ -22,6 +22,7 @@ import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.j
 import { coverEvidence } from "../evidence/evidence-set-coverage.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { coverageOfEachEvidence } from "./context-evidence-coverage.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "evidence_truncated", description: "retrieved gold evidence dropped from or cut in the context", range: null, direction: "lower_is_better", defaultThreshold: null },
@@ -72,10 +73,14 @@ export function findTruncatedEvidence(caseResult: CaseResult, evalCase: EvalCase
   return { retrievedEvidence, lost };
 }
 
+/** The metrics this evaluator produces (context layer). */
+export const contextTruncationMetrics = metricKeys(["evidence_truncated", "evidence_truncated_rate"]);
+
 export const contextTruncationEvaluator: Evaluator = {
   id: "context.truncation",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   version: "2",
+  layer: "context",
   description: "Gold evidence that was retrieved but dropped from or cut in the context",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

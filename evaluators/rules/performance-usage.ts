@@ -5,6 +5,7 @@
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
+import { metricKeys } from "../metric-keys.js";
 
 const informational = (name: string, description: string): MetricDescriptor => ({ name, description, range: null, direction: "informational", defaultThreshold: null });
 
@@ -19,9 +20,13 @@ const metrics: MetricDescriptor[] = [
 
 const orNotAvailable = (value: number | null, what: string): MetricValue => (value === null ? notApplicable(`the trace did not record ${what}`) : applicable(value));
 
+/** The metrics this evaluator produces (engineering layer). */
+export const performanceUsageMetrics = metricKeys(["latency_ms", "time_to_first_token_ms", "input_tokens", "output_tokens", "total_tokens", "cost"]);
+
 export const performanceUsageEvaluator: Evaluator = {
   id: "performance.usage",
   version: "1",
+  layer: "engineering",
   description: "Latency, time to first token, token counts and cost of the request",
   requires: [],
   costClass: "rule",

@@ -28,6 +28,7 @@ import { chunksHoldingEvidence, coverEvidence } from "../evidence/evidence-set-c
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
 import { invalidRankingOutput, repeatedChunkError } from "./repeated-chunk.js";
+import { metricKeys } from "../metric-keys.js";
 
 export const DOCUMENT_HIT_K = 5;
 
@@ -56,10 +57,14 @@ function crossDocumentRecall(chunks: readonly RetrievedChunk[], gold: readonly G
   return { value: applicable((documents.length - missing.length) / documents.length), missing };
 }
 
+/** The metrics this evaluator produces (retrieval layer). */
+export const retrievalCoverageMetrics = metricKeys(["document_hit_at_k", "first_evidence_rank", "relevant_chunks", "cross_document_recall"]);
+
 export const retrievalCoverageEvaluator: Evaluator = {
   id: "retrieval.coverage",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   version: "2",
+  layer: "retrieval",
   description: "Document hit, first evidence rank, relevant chunk count and cross-document recall of the recorded ranking",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

@@ -14,6 +14,7 @@ import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { carriesEffectiveTime, effectiveAtOf, isNotInForce, versionStatus } from "./retrieval-effective-time.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   {
@@ -25,9 +26,13 @@ const metrics: MetricDescriptor[] = [
   },
 ];
 
+/** The metrics this evaluator produces (retrieval layer). */
+export const retrievalFreshnessMetrics = metricKeys(["expired_chunk_rate"]);
+
 export const retrievalFreshnessEvaluator: Evaluator = {
   id: "retrieval.freshness",
   version: "1",
+  layer: "retrieval",
   description: "Share of retrieved chunks whose document version was not in force when the question was asked",
   requires: [],
   costClass: "rule",

@@ -16,6 +16,7 @@ import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { accessVerdict, aclNotAvailable, aclNotAvailableReason, isDenied, principalOf } from "./retrieval-access-control.js";
 import { chunkLabel } from "../../contracts/case-result.js";
+import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   {
@@ -27,9 +28,13 @@ const metrics: MetricDescriptor[] = [
   },
 ];
 
+/** The metrics this evaluator produces (boundaries layer). */
+export const retrievalPermissionMetrics = metricKeys(["permission_violation_rate"]);
+
 export const retrievalPermissionEvaluator: Evaluator = {
   id: "retrieval.permission",
   version: "1",
+  layer: "boundaries",
   description: "Did retrieval return chunks the requesting principal may not read (ACL, tenant)",
   requires: [],
   costClass: "rule",

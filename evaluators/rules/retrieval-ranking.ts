@@ -14,6 +14,7 @@ import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
 import { invalidRankingOutput, repeatedChunkError } from "./repeated-chunk.js";
+import { metricKeys } from "../metric-keys.js";
 
 const CUTOFFS = [1, 3, 5, 10] as const;
 const SEED_K = 5;
@@ -40,10 +41,14 @@ const metrics: MetricDescriptor[] = [
 
 const ranking = createRankingEvaluator({ cutoffs: CUTOFFS });
 
+/** The metrics this evaluator produces (retrieval layer). */
+export const retrievalRankingMetrics = metricKeys(["recall_at_k", "mrr", "map", "hit_at_1", "recall_at_1", "precision_at_1", "ndcg_at_1", "hit_at_3", "recall_at_3", "precision_at_3", "ndcg_at_3", "hit_at_5", "recall_at_5", "precision_at_5", "ndcg_at_5", "hit_at_10", "recall_at_10", "precision_at_10", "ndcg_at_10"]);
+
 export const retrievalRankingEvaluator: Evaluator = {
   id: "retrieval.ranking",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   version: "2",
+  layer: "retrieval",
   description: "Hit@K, Recall@K, Precision@K, NDCG@K, MRR and MAP of the recorded ranking against the case's gold evidence",
   requires: ["case", "gold_evidence"],
   costClass: "rule",

@@ -1,15 +1,17 @@
 /**
- * What the query rewrite and the rerank added (seed 004 §三.5 "Query Rewrite
- * 前后召回提升", "Rerank 前后 NDCG 提升"). Informational: a negative uplift is a
- * finding for root-cause attribution, not a failed case on its own.
+ * What the rerank added (seed 004 §三.5 "Rerank 前后 NDCG 提升"). Informational:
+ * a negative uplift is a finding for root-cause attribution, not a failed case
+ * on its own.
  *
  * rerank_uplift: NDCG@10 of `retrieved_chunks` (after the rerank) minus
  *   NDCG@10 of `pre_rerank_chunks` (the first-stage ranking), both against the
  *   case's graded gold evidence. Applies when the trace recorded a rerank.
- * query_rewrite_uplift: recall before vs after the rewrite needs the ranking
- *   retrieved with the original query. The trace model records one retrieval
- *   ranking — the one retrieved with the rewritten query — so this metric is
- *   not applicable, with that reason, until the Case Result records both.
+ *
+ * The seed's "Query Rewrite 前后召回提升" is not a metric here: it needs the
+ * ranking retrieved with the original query, and a trace records one
+ * retrieval ranking — the one retrieved with the rewritten query. A metric
+ * that could never apply is not registered; it comes back when the SDK
+ * records the pre-rewrite ranking.
  */
 import type { RetrievedChunk } from "../../contracts/case-result.js";
 import type { GoldEvidence } from "../../contracts/eval-case.js";
@@ -19,15 +21,12 @@ import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
 import { invalidRankingOutput, repeatedChunkError } from "./repeated-chunk.js";
+import { metricKeys } from "../metric-keys.js";
 
 export const UPLIFT_CUTOFF = 10;
 
-export const REWRITE_RANKING_NOT_RECORDED =
-  "the trace records only the ranking retrieved with the rewritten query; the ranking of the original query is not recorded, so recall before the rewrite is unknown";
-
 const metrics: MetricDescriptor[] = [
   { name: "rerank_uplift", description: `NDCG@${UPLIFT_CUTOFF} after the rerank minus NDCG@${UPLIFT_CUTOFF} before it`, range: [-1, 1], direction: "higher_is_better", defaultThreshold: null },
-  { name: "query_rewrite_uplift", description: "recall after the query rewrite minus recall before it", range: [-1, 1], direction: "higher_is_better", defaultThreshold: null },
 ];
 
 const ndcgAtCutoff = createRankingEvaluator({ cutoffs: [UPLIFT_CUTOFF] });
@@ -48,11 +47,15 @@ function rerankUplift(after: readonly RetrievedChunk[] | null, before: readonly 
   return { value: applicable(uplift), reason: `NDCG@${UPLIFT_CUTOFF} ${ndcgBefore.value.toFixed(4)} before the rerank, ${ndcgAfter.value.toFixed(4)} after` };
 }
 
+/** The metrics this evaluator produces (retrieval layer). */
+export const retrievalUpliftMetrics = metricKeys(["rerank_uplift"]);
+
 export const retrievalUpliftEvaluator: Evaluator = {
   id: "retrieval.uplift",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   version: "2",
-  description: "NDCG gained by the rerank and recall gained by the query rewrite",
+  layer: "retrieval",
+  description: "NDCG gained by the rerank",
   requires: ["case", "gold_evidence"],
   costClass: "rule",
   confidence: "deterministic_rule",
@@ -62,7 +65,6 @@ export const retrievalUpliftEvaluator: Evaluator = {
     const repeated = repeatedChunkError(observation.retrieved_chunks ?? [], "retrieved_chunks") ?? repeatedChunkError(observation.pre_rerank_chunks ?? [], "pre_rerank_chunks");
     if (repeated !== null) return invalidRankingOutput(metrics, repeated);
     const rerank = rerankUplift(observation.retrieved_chunks, observation.pre_rerank_chunks, evalCase?.gold_evidence ?? null, evidenceCoverageOptions(evalCase));
-    const rewrite = notApplicable(observation.rewritten_query === null ? "the trace recorded no query rewrite" : REWRITE_RANKING_NOT_RECORDED);
-    return { values: { rerank_uplift: rerank.value, query_rewrite_uplift: rewrite }, reason: `${rerank.reason}; query rewrite uplift not applicable: ${rewrite.reason}`, evidence: [] };
+    return { values: { rerank_uplift: rerank.value }, reason: rerank.reason, evidence: [] };
   },
 };

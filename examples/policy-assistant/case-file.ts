@@ -5,7 +5,7 @@
  * is validated with the Eval Case schema.
  */
 import { evalCase, type EvalCase } from "../../contracts/eval-case.js";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 
 export interface CaseFile {
   runId: string;

@@ -12,7 +12,7 @@
  */
 import type { TracerProvider } from "@opentelemetry/api";
 import type { SpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 
 interface SdkTwoProvider {
   _activeSpanProcessor: { _spanProcessors: SpanProcessor[] };

@@ -2,7 +2,7 @@
  * A retrieved or reranked chunk as the application describes it to the SDK, and
  * the run-time check of what an extractor returned.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { describeType } from "./describe-type.js";
 
 export interface ChunkRecord {

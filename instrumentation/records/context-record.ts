@@ -2,7 +2,7 @@
  * The context the pipeline packed into the prompt, and the run-time check of
  * what an extractor returned.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { describeType } from "./describe-type.js";
 import { isStringList } from "./string-list.js";
 

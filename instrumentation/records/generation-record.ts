@@ -2,7 +2,7 @@
  * What the generator produced, and the run-time check of what an extractor
  * returned.
  */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { describeType } from "./describe-type.js";
 
 export interface GenerationRecord {

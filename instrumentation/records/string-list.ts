@@ -1,5 +1,5 @@
 /** Run-time check for the chunk id lists extractors return (citations, context). */
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { describeType } from "./describe-type.js";
 
 export function isStringList(value: unknown): value is string[] {

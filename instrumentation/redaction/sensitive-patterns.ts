@@ -3,7 +3,7 @@
  * 身份证号, 手机号, 银行账户, 密钥和 Token) plus e-mail addresses and private
  * keys, in priority order.
  *
- * The patterns live in contracts/sensitive-data.ts, so that what the SDK
+ * The patterns live in core/sensitive-data.ts, so that what the SDK
  * redacts and what the collector flags in answers (evaluators/online/) is one
  * list; this module keeps the SDK's import path.
  */
@@ -17,4 +17,4 @@ export {
   residentIdPattern,
   secretAssignmentPattern,
   type SensitivePattern,
-} from "../../contracts/sensitive-data.js";
+} from "../../core/sensitive-data.js";

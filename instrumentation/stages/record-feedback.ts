@@ -17,7 +17,7 @@
 import { randomBytes } from "node:crypto";
 import { ROOT_CONTEXT, TraceFlags, context, isValidSpanId, isValidTraceId, trace, type Context } from "@opentelemetry/api";
 import { FeedbackKind, RagStage, Ragscope, type FeedbackKindName } from "../../contracts/span-attributes.js";
-import { failure, success, type Result } from "../../contracts/result.js";
+import { failure, success, type Result } from "../../core/result.js";
 import { ragscopeConfiguration } from "../configuration.js";
 import { isTraceSampled } from "../sampling/trace-id-sampling.js";
 import { startStageSpan, type StageDefinition } from "../stage-span.js";

@@ -6,7 +6,7 @@
  * golden Eval Case and a sink that keeps what it is given.
  */
 import type { EvalCase } from "../../contracts/eval-case.js";
-import { success } from "../../contracts/result.js";
+import { success } from "../../core/result.js";
 import { defaultAssemblerOptions } from "../../collector/assemble/trace-assembler.js";
 import type { CaseStore } from "../../collector/cases/case-store.js";
 import { EvaluationWorker } from "../../collector/evaluate/evaluation-worker.js";

@@ -4,7 +4,7 @@
  * metric judging (chat-judge-client.ts). Versioned like the rubrics.
  */
 import { z } from "zod";
-import { failure, success, type Result } from "../../../contracts/result.js";
+import { failure, success, type Result } from "../../../core/result.js";
 import type { ChatJudgeClient } from "../chat-judge-client.js";
 import { FENCE_RULE, fence, fenceDocuments } from "../fence-text.js";
 import { describeIssues } from "../rubrics/judge-rubric.js";

@@ -6,7 +6,7 @@
  * the same answer; when they disagree the verdict is "inconsistent", which
  * counts for neither. Both orders saying "tie" is a tie.
  */
-import type { Result } from "../../../contracts/result.js";
+import type { Result } from "../../../core/result.js";
 import type { JudgeErrorType, JudgeUsage } from "../judge.js";
 import { sumUsage } from "../judge.js";
 import type { JudgeDocument } from "../judge-inputs.js";

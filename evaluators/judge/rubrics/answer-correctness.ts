@@ -5,7 +5,7 @@
  * statements and the missing points are listed.
  */
 import { z } from "zod";
-import { success } from "../../../contracts/result.js";
+import { success } from "../../../core/result.js";
 import { fence } from "../fence-text.js";
 import { defineRubric, ordinalValue, quoteList, selfReportedConfidence } from "./judge-rubric.js";
 
@@ -19,6 +19,7 @@ const output = z.object({
 
 export const answerCorrectnessRubric = defineRubric({
   metric: "answer_correctness",
+  layer: "generation",
   version: "answer_correctness@1",
   // Score 2 of 3 or better.
   defaultThreshold: ">= 0.66",

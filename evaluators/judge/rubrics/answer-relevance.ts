@@ -4,7 +4,7 @@
  * question, not misreading the intent? Ordinal 0..3, value = score / 3.
  */
 import { z } from "zod";
-import { success } from "../../../contracts/result.js";
+import { success } from "../../../core/result.js";
 import { fence } from "../fence-text.js";
 import { defineRubric, ordinalValue, selfReportedConfidence } from "./judge-rubric.js";
 
@@ -17,6 +17,7 @@ const output = z.object({
 
 export const answerRelevanceRubric = defineRubric({
   metric: "answer_relevance",
+  layer: "generation",
   version: "answer_relevance@1",
   // Score 2 of 3 or better.
   defaultThreshold: ">= 0.66",

@@ -9,7 +9,7 @@
  * must be rated exactly once.
  */
 import { z } from "zod";
-import { failure, success } from "../../../contracts/result.js";
+import { failure, success } from "../../../core/result.js";
 import { fence, fenceDocuments } from "../fence-text.js";
 import { checkAllRated, defineRubric, selfReportedConfidence } from "./judge-rubric.js";
 
@@ -21,6 +21,7 @@ const output = z.object({
 
 export const citationSupportRubric = defineRubric({
   metric: "citation_support",
+  layer: "generation",
   version: "citation_support@1",
   // The seed's citation accuracy gate (004 §十三).
   defaultThreshold: ">= 0.95",

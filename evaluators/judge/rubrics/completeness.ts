@@ -7,7 +7,7 @@
  * Only for cases with key points. Every key point must be rated exactly once.
  */
 import { z } from "zod";
-import { failure, success } from "../../../contracts/result.js";
+import { failure, success } from "../../../core/result.js";
 import { fence } from "../fence-text.js";
 import { checkAllRated, defineRubric, quoteList, selfReportedConfidence } from "./judge-rubric.js";
 
@@ -23,6 +23,7 @@ function keyPointLabels(count: number): string[] {
 
 export const completenessRubric = defineRubric({
   metric: "completeness_judged",
+  layer: "generation",
   version: "completeness_judged@1",
   // The seed's completeness gate (004 §十三).
   defaultThreshold: ">= 0.82",

@@ -8,7 +8,7 @@
  * a document does not validate.
  */
 import { z } from "zod";
-import { failure, success } from "../../../contracts/result.js";
+import { failure, success } from "../../../core/result.js";
 import { fence, fenceDocuments } from "../fence-text.js";
 import { checkAllRated, defineRubric, selfReportedConfidence } from "./judge-rubric.js";
 
@@ -20,6 +20,7 @@ const output = z.object({
 
 export const contextPrecisionRubric = defineRubric({
   metric: "context_precision_judged",
+  layer: "context",
   version: "context_precision_judged@1",
   defaultThreshold: ">= 0.5",
   task: "For each DOCUMENT decide whether it is relevant to answering the QUESTION.",

@@ -5,7 +5,7 @@
  * reference answer it is shown as what a complete answer contains.
  */
 import { z } from "zod";
-import { success } from "../../../contracts/result.js";
+import { success } from "../../../core/result.js";
 import { fence, fenceDocuments } from "../fence-text.js";
 import { defineRubric, ordinalValue, selfReportedConfidence } from "./judge-rubric.js";
 
@@ -18,6 +18,7 @@ const output = z.object({
 
 export const contextSufficiencyRubric = defineRubric({
   metric: "context_sufficiency_judged",
+  layer: "context",
   version: "context_sufficiency_judged@1",
   // "Basically sufficient" (2 of 3) or better.
   defaultThreshold: ">= 0.66",

@@ -10,7 +10,7 @@
  * that makes no factual claim (an abstention) makes no unsupported one: value 1.
  */
 import { z } from "zod";
-import { success } from "../../../contracts/result.js";
+import { success } from "../../../core/result.js";
 import { fence, fenceDocuments } from "../fence-text.js";
 import { defineRubric, quoteList, selfReportedConfidence } from "./judge-rubric.js";
 
@@ -28,6 +28,7 @@ const output = z.object({
 
 export const faithfulnessRubric = defineRubric({
   metric: "faithfulness",
+  layer: "generation",
   version: "faithfulness@1",
   defaultThreshold: ">= 0.92",
   task: [

@@ -12,10 +12,11 @@
  * 拆分原子事实再评分").
  */
 import { z } from "zod";
-import { failure, success, type Result } from "../../../contracts/result.js";
+import { failure, success, type Result } from "../../../core/result.js";
 import { FENCE_RULE } from "../fence-text.js";
 import type { JudgeMetric } from "../judge.js";
 import type { JudgeInputs } from "../judge-inputs.js";
+import type { MetricLayer } from "../../metric-keys.js";
 
 export interface ScoredJudgement {
   value: number;
@@ -30,6 +31,8 @@ export interface RubricPrompt {
 
 export interface JudgeRubric {
   readonly metric: JudgeMetric;
+  /** The layer of the evaluation system the judged metric belongs to. */
+  readonly layer: MetricLayer;
   readonly version: string;
   /** Pass rule on the value, gate syntax (threshold.ts); a case rubric may override it. */
   readonly defaultThreshold: string;
@@ -44,6 +47,7 @@ export interface JudgeRubric {
 
 export interface RubricDefinition<Output> {
   metric: JudgeMetric;
+  layer: MetricLayer;
   version: string;
   defaultThreshold: string;
   /** What to judge, in the imperative. */
@@ -83,6 +87,7 @@ export function describeIssues(error: z.ZodError): string {
 export function defineRubric<Output>(definition: RubricDefinition<Output>): JudgeRubric {
   return {
     metric: definition.metric,
+    layer: definition.layer,
     version: definition.version,
     defaultThreshold: definition.defaultThreshold,
     notApplicableReason: (inputs) => definition.notApplicableReason(inputs),

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { failure, success, type Result } from "../../../contracts/result.js";
+import { failure, success, type Result } from "../../../core/result.js";
 // Imported (not only read by path) so that the build copies it next to the compiled module.
 import bundledCorpus from "./policy-chunks.json" with { type: "json" };
 

@@ -3,7 +3,7 @@
  * Serialized field names are snake_case, like every serialized form in ragscope.
  */
 import { z } from "zod";
-import { failure, success, type Result } from "../../../contracts/result.js";
+import { failure, success, type Result } from "../../../core/result.js";
 import type { PolicyAnswer, PolicyRequest, RetrievedChunkView } from "../create-policy-assistant.js";
 
 const optionalText = z.string().trim().min(1).optional();

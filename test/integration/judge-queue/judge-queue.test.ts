@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { Result } from "../../../contracts/result.js";
+import type { Result } from "../../../core/result.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { CachedJudge } from "../../../evaluators/judge/cached-judge.js";

@@ -6,7 +6,7 @@
  */
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { RetryPolicy } from "../../../contracts/retry.js";
+import type { RetryPolicy } from "../../../core/retry.js";
 import type { CaseResult } from "../../../contracts/case-result.js";
 import { JudgeBudget } from "../../../evaluators/judge/judge-budget.js";
 import type { JudgeOutcome } from "../../../evaluators/judge/judge.js";

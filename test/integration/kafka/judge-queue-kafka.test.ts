@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Kafka } from "kafkajs";
-import { failure, success, type Result } from "../../../contracts/result.js";
+import { failure, success, type Result } from "../../../core/result.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
 import { CachedJudge } from "../../../evaluators/judge/cached-judge.js";

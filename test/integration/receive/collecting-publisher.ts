@@ -3,7 +3,7 @@
  * of the interface, with failures that a test can queue up, as a bus that is
  * down would answer.
  */
-import { failure, success, type Result } from "../../../contracts/result.js";
+import { failure, success, type Result } from "../../../core/result.js";
 import type { BusMessage, PublishFailure, TracePublisher } from "../../../collector/bus/trace-bus.js";
 
 export class CollectingPublisher implements TracePublisher {

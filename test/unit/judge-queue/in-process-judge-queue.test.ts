@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { failure, success } from "../../../contracts/result.js";
+import { failure, success } from "../../../core/result.js";
 import { InProcessJudgeQueue } from "../../../collector/judge/in-process-judge-queue.js";
 import type { JudgeRequestMessage } from "../../../collector/judge/judge-request-message.js";
 import { decodeJudgeRequest, encodeJudgeRequest } from "../../../collector/judge/judge-request-message.js";

@@ -4,7 +4,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { failure, success } from "../../../contracts/result.js";
+import { failure, success } from "../../../core/result.js";
 import { comparePairwise, type PositionPreference, type PreferenceQuestion, type PreferenceSource } from "../../../evaluators/judge/pairwise/pairwise-comparison.js";
 
 const usage = { inputTokens: 1, outputTokens: 1, cost: 0.5, calls: 1, cached: false };

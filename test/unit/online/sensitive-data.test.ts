@@ -1,10 +1,10 @@
 /**
- * The sensitive-data detectors (contracts/sensitive-data.ts) and the answer
+ * The sensitive-data detectors (core/sensitive-data.ts) and the answer
  * check built on them. Checksums are verified by hand in the comments.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { findSensitiveData, isChineseResidentId, passesLuhn, sensitiveValueKey } from "../../../contracts/sensitive-data.js";
+import { findSensitiveData, isChineseResidentId, passesLuhn, sensitiveValueKey } from "../../../core/sensitive-data.js";
 import { sensitiveDataInAnswerEvaluator } from "../../../evaluators/online/sensitive-data-in-answer.js";
 import { onlineCaseResult } from "../../support/online-case-results.js";
 

@@ -1,7 +1,7 @@
 /**
  * Sensitive data detection, shared by the SDK's client-side redaction
  * (instrumentation/redaction/, which re-exports these) and the collector's
- * answer checks (evaluators/online/, which may import only contracts/): one
+ * answer checks (evaluators/online/), both of which may import core/: one
  * list of patterns, so what the SDK redacts and what the evaluator flags
  * cannot drift apart.
  *

@@ -1,7 +1,8 @@
 /**
- * Kept in contracts/ beside Result because both sides use it: the collector
- * (sink writes, deliveries) and the evaluators (judge calls), and evaluators/
- * may depend on contracts/ only (DESIGN.md "Top-level layout").
+ * Kept in core/ beside Result because every side uses it: the collector
+ * (sink writes, deliveries, the Kafka consumer runner, the judge queues) and
+ * the evaluators (judge calls). core/ imports nothing but node built-ins and
+ * zod, so any folder may depend on it.
  *
  * The one retry helper (STYLE.md "One retry helper, policy injected"):
  * exponential backoff with full jitter, honours a server's retry-after hint,
