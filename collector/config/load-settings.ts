@@ -116,10 +116,9 @@ export function resolveSettings(sources: SettingsSources): Result<ResolvedSettin
     if (given.value === undefined) continue;
     set(path, listSettings.has(path) && typeof given.value === "string" ? splitList(given.value) : given.value, { kind: "flag", flag: given.flag });
   }
-  if (problems.length > 0) return failure(problems);
-
+  // Every problem at once: a value the loop above refused is left out, and the schema checks the rest.
   const parsed = settingsSchema.safeParse(raw);
-  if (!parsed.success) return failure(parsed.error.issues.map((issue) => describeIssue(issue, origins)));
+  if (!parsed.success || problems.length > 0) return failure([...problems, ...(parsed.error?.issues.map((issue) => describeIssue(issue, origins)) ?? [])]);
   return success({ settings: deepFreeze(parsed.data), origins });
 }
 
