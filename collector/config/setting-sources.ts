@@ -100,7 +100,7 @@ export const configFlags: readonly { flag: string; path: string; description: st
   { flag: "--commit-interval-ms <ms>", path: "kafka.commitIntervalMs", description: "how often durable progress is committed (RAGSCOPE_KAFKA_COMMIT_INTERVAL_MS)" },
   { flag: "--metadata-max-age-ms <ms>", path: "kafka.metadataMaxAgeMs", description: "longest wait before partitions added to the topic are read, default 30000 (RAGSCOPE_KAFKA_METADATA_MAX_AGE_MS)" },
   { flag: "--clickhouse-url <url>", path: "clickhouse.url", description: "ClickHouse server, e.g. http://clickhouse:8123; default: the embedded engine (RAGSCOPE_CLICKHOUSE_URL)" },
-  { flag: "--clickhouse-user <name>", path: "clickhouse.username", description: "ClickHouse user (RAGSCOPE_CLICKHOUSE_USER); the password only from RAGSCOPE_CLICKHOUSE_PASSWORD" },
+  { flag: "--clickhouse-user <name>", path: "clickhouse.username", description: "ClickHouse user (RAGSCOPE_CLICKHOUSE_USER); the password has no flag: RAGSCOPE_CLICKHOUSE_PASSWORD or the config file" },
   { flag: "--clickhouse-database <name>", path: "clickhouse.database", description: "ClickHouse database (RAGSCOPE_CLICKHOUSE_DATABASE)" },
   { flag: "--data-dir <folder>", path: "clickhouse.dataPath", description: "embedded engine data folder (RAGSCOPE_DATA_DIR)" },
   { flag: "--quiet-period-ms <ms>", path: "assembler.quietPeriodMs", description: "wait after a trace's last span once its root arrived (RAGSCOPE_QUIET_PERIOD_MS)" },
