@@ -1,18 +1,18 @@
 /**
- * Adds the collector's configuration flags (collector/config: `configFlags`)
- * to a command and turns the values given into the overrides and flag names
- * `loadCollectorConfig` takes, so a bad flag is reported by the one schema,
+ * Adds the settings' flags (collector/config/setting-sources.ts: `configFlags`)
+ * and `--config FILE` to a command, and turns the values given into the flag
+ * values `resolveSettings` takes, so a bad flag is reported by the one schema,
  * naming the flag.
  */
 import { Option, type Command } from "commander";
-import { configFlags } from "../config/collector-config.js";
+import { configFlags } from "../config/setting-sources.js";
+import type { SettingsSources } from "../config/load-settings.js";
 
-export interface FlagValues {
-  overrides: Record<string, unknown>;
-  flagNames: Record<string, string>;
-}
+export type FlagValues = NonNullable<SettingsSources["flags"]>;
 
-/** Adds the flags whose config path starts with one of `sections` (e.g. "kafka", "receiver.port"). */
+export const configFileOption = () => new Option("--config <file>", "settings file, YAML or JSON, with the keys `ragscope config` prints (or RAGSCOPE_CONFIG); flags and environment variables win over it");
+
+/** Adds the flags whose setting path starts with one of `sections` (e.g. "kafka", "receiver.port"). */
 export function addConfigFlags(command: Command, sections: readonly string[]): Command {
   for (const entry of configFlags) {
     if (sections.some((section) => entry.path === section || entry.path.startsWith(`${section}.`))) command.addOption(new Option(entry.flag, entry.description));
@@ -22,14 +22,12 @@ export function addConfigFlags(command: Command, sections: readonly string[]): C
 
 export function flagValues(command: Command): FlagValues {
   const given = command.opts<Record<string, unknown>>();
-  const overrides: Record<string, unknown> = {};
-  const flagNames: Record<string, string> = {};
+  const values: Record<string, { value: unknown; flag: string }> = {};
   for (const entry of configFlags) {
     const option = new Option(entry.flag);
     const value = given[option.attributeName()];
     if (value === undefined) continue;
-    overrides[entry.path] = value;
-    flagNames[entry.path] = option.long ?? entry.flag;
+    values[entry.path] = { value, flag: option.long ?? entry.flag };
   }
-  return { overrides, flagNames };
+  return values;
 }

@@ -18,14 +18,16 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { EvalCase } from "../../contracts/eval-case.js";
-import { loadCollectorConfig, sinkRetryPolicy } from "../config/collector-config.js";
+import { sinkRetryPolicy } from "../config/collector-config.js";
+import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../config/settings-schema.js";
 import { nodeArgumentsFor, packageFiles, packageRoot } from "../config/package-files.js";
 import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
 import { formatSummary } from "../report/format-summary.js";
 import { countCaseResults, readRunSummary, type RunSummary } from "../report/run-summary.js";
-import { onlineStageFromEnvironment } from "../online/online-stage-factory.js";
+import { onlineStageFactory } from "../online/online-stage-factory.js";
 import { startEmbeddedCollector } from "../run/embedded-collector.js";
 import { storeRun } from "../run/store-run.js";
+import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 
 export const defaultDemoDataset = packageFiles.demoDataset;
 
@@ -43,7 +45,7 @@ export interface DemoOutcome {
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
-export async function runDemo(options: DemoOptions, environment: NodeJS.ProcessEnv, output: Output): Promise<DemoOutcome | null> {
+export async function runDemo(options: DemoOptions, request: SettingsRequest, output: Output): Promise<DemoOutcome | null> {
   const loaded = await loadDatasetFile(options.dataset);
   if (!loaded.ok) {
     output.error(`${options.dataset}: the dataset is invalid`);
@@ -54,24 +56,20 @@ export async function runDemo(options: DemoOptions, environment: NodeJS.ProcessE
   const first = dataset.cases[0]!;
   const runId = options.runId ?? `demo-${dataset.datasetId ?? first.dataset_id}-${dataset.datasetVersion ?? first.dataset_version}`;
 
-  // A random receiver port: the demo must not collide with a collector already running on 4318.
-  const config = loadCollectorConfig(environment, {
-    "receiver.port": 0,
-    "assembler.quietPeriodMs": 300,
-    ...(options.dataDir ? { "clickhouse.dataPath": path.resolve(options.dataDir) } : {}),
+  const resolved = await settingsForCommand("demo", request, {
+    // A random receiver port: the demo must not collide with a collector already running on 4318.
+    // An offline run judges every case (sample rate 1): a dataset is small and each case counts.
+    // The judge is the heuristic one unless RAGSCOPE_JUDGE_BASE_URL / _MODEL name an endpoint.
+    fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 300, "judge.enabled": true, "sampling.defaultRate": 1 },
+    flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } },
   });
-  if (!config.ok) {
-    for (const line of config.error) output.error(line);
+  if (!resolved.ok) {
+    reportInvalidSettings("demo", resolved.error, output);
     return null;
   }
-  // An offline run judges every case (sample rate 1): a dataset is small and each case counts.
-  // The judge is the heuristic one unless RAGSCOPE_JUDGE_BASE_URL / _MODEL name an endpoint.
-  const online = onlineStageFromEnvironment(environment, { "judge.enabled": true, "sampling.defaultRate": 1 }, sinkRetryPolicy(config.value));
-  if (!online.ok) {
-    for (const line of online.error) output.error(line);
-    return null;
-  }
-  const collector = await startEmbeddedCollector(config.value, { online: online.value.online });
+  const config = collectorSettings(resolved.value.settings);
+  const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
+  const collector = await startEmbeddedCollector(config, { online: online.online });
   const storedIn = collector.connection.describe();
   try {
     await collector.cases.put(dataset.cases);
@@ -87,7 +85,7 @@ export async function runDemo(options: DemoOptions, environment: NodeJS.ProcessE
       generator_model: "policy-extractive-sim-1",
       started_at: new Date().toISOString(),
     });
-    output.log(`Collector listening on ${collector.receiverUrl}; storing in ${storedIn}; judging with the ${online.value.judgeDescription}`);
+    output.log(`Collector listening on ${collector.receiverUrl}; storing in ${storedIn}; judging with the ${online.judgeDescription}`);
     output.log(`Running the example RAG service over ${dataset.cases.length} cases (run ${runId})…`);
     const exitCode = await runExample(dataset.cases, runId, collector.receiverUrl, output);
     if (exitCode !== 0) {

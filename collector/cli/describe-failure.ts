@@ -12,7 +12,8 @@ const moveWith = {
   metrics: "--metrics-port N (or RAGSCOPE_METRICS_PORT); 0 picks a free port",
 } as const;
 
-export function describeFailure(commandName: string, error: unknown, environment: NodeJS.ProcessEnv): string[] {
+/** @param debug print the stack trace too (RAGSCOPE_DEBUG is set) */
+export function describeFailure(commandName: string, error: unknown, debug: boolean): string[] {
   const command = commandName === "" ? "" : ` ${commandName}`;
   if (error instanceof PortInUseError) {
     const role = error.purpose === "receiver" ? "the OTLP/HTTP receiver" : "the metrics endpoint";
@@ -29,7 +30,7 @@ export function describeFailure(commandName: string, error: unknown, environment
     ];
   }
   const message = error instanceof Error ? error.message : String(error);
-  const lines = [`ragscope${command}: unexpected error: ${message.split("\n")[0]}${environment.RAGSCOPE_DEBUG ? "" : " (set RAGSCOPE_DEBUG=1 for the stack trace)"}`];
-  if (environment.RAGSCOPE_DEBUG && error instanceof Error && error.stack) lines.push(error.stack);
+  const lines = [`ragscope${command}: unexpected error: ${message.split("\n")[0]}${debug ? "" : " (set RAGSCOPE_DEBUG=1 for the stack trace)"}`];
+  if (debug && error instanceof Error && error.stack) lines.push(error.stack);
   return lines;
 }

@@ -11,11 +11,11 @@ import { parse } from "yaml";
 import { parseGateFile } from "../../contracts/gate-file.js";
 import { checkReleaseGate, type ReleaseGateResult } from "../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../evaluators/gates/gate-metrics.js";
-import { loadCollectorConfig } from "../config/collector-config.js";
 import { packageFiles } from "../config/package-files.js";
 import { loadRunCases } from "../report/load-run-cases.js";
 import { openClickHouse } from "../sink/clickhouse-connection.js";
 import { formatFixed } from "../../evaluators/format-fixed.js";
+import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
 
 export const defaultGateFile = packageFiles.gateFile;
@@ -32,7 +32,7 @@ type Output = { log: (line: string) => void; error: (line: string) => void };
 
 export const GateExit = { passed: ExitCode.ok, failed: ExitCode.checkFailed, unusable: ExitCode.undecided } as const;
 
-export async function gateCommand(options: GateOptions, environment: NodeJS.ProcessEnv, output: Output): Promise<number> {
+export async function gateCommand(options: GateOptions, request: SettingsRequest, output: Output): Promise<number> {
   let document: unknown;
   try {
     document = parse(await readFile(options.gates, "utf8"));
@@ -45,12 +45,12 @@ export async function gateCommand(options: GateOptions, environment: NodeJS.Proc
     for (const problem of rules.error) output.error(`${options.gates}: ${problem.path || "(file)"}: ${problem.message}`);
     return GateExit.unusable;
   }
-  const config = loadCollectorConfig(environment, options.dataDir ? { "clickhouse.dataPath": path.resolve(options.dataDir) } : {}, { "clickhouse.dataPath": "--data-dir" });
-  if (!config.ok) {
-    for (const line of config.error) output.error(line);
+  const resolved = await settingsForCommand("gate", request, { flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } } });
+  if (!resolved.ok) {
+    reportInvalidSettings("gate", resolved.error, output);
     return GateExit.unusable;
   }
-  const connection = await openClickHouse(config.value.clickhouse);
+  const connection = await openClickHouse(resolved.value.settings.clickhouse);
   try {
     const cases = await loadRunCases(connection, options.run);
     if (cases.length === 0) {

@@ -8,7 +8,7 @@
  * code from exit-codes.ts: 0 ok, 1 the check failed, 2 could not decide.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { addConfigFlags, flagValues } from "./config-flags.js";
+import { addConfigFlags, configFileOption, flagValues } from "./config-flags.js";
 import { describeFailure } from "./describe-failure.js";
 import { ExitCode } from "./exit-codes.js";
 import { packageFiles, packageVersion } from "../config/package-files.js";
@@ -47,8 +47,10 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) })
     .exitOverride();
   program.hook("preAction", (_program, command) => {
-    running = command.name();
+    running = command.parent && command.parent !== program ? `${command.parent.name()} ${command.name()}` : command.name();
   });
+  // Settings are parsed once per command, from these (collector/cli/command-settings.ts).
+  const settingsRequest = (configFile: string | undefined) => ({ environment, ...(configFile === undefined ? {} : { configFile }) });
 
   program
     .command("validate")
@@ -66,9 +68,10 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .addOption(dataDirOption())
     .option("--run-id <id>", "run id (default demo-<dataset_id>-<dataset_version>)")
     .option("--timeout-ms <ms>", "how long to wait for the evaluation", positiveInteger, 120_000)
-    .action(async (options: { dataset: string; dataDir?: string; runId?: string; timeoutMs: number }) => {
+    .addOption(configFileOption())
+    .action(async (options: { dataset: string; dataDir?: string; runId?: string; timeoutMs: number; config?: string }) => {
       const { runDemo } = await import("./demo-command.js");
-      exitCode = (await runDemo(options, environment, output)) === null ? ExitCode.undecided : ExitCode.ok;
+      exitCode = (await runDemo(options, settingsRequest(options.config), output)) === null ? ExitCode.undecided : ExitCode.ok;
     });
 
   program
@@ -79,9 +82,10 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--host <host>", "receiver address (default 127.0.0.1, or RAGSCOPE_RECEIVER_HOST)")
     .option("--port <port>", "receiver port (default 4318, or RAGSCOPE_RECEIVER_PORT; 0 picks a free one)", port)
     .option("--metrics-port <port>", "port of /metrics, /healthz and /readyz (default 9464, or RAGSCOPE_METRICS_PORT; 0 picks a free one)", port)
-    .action(async (options: { dataset: string[]; dataDir?: string; host?: string; port?: number; metricsPort?: number }) => {
+    .addOption(configFileOption())
+    .action(async (options: { dataset: string[]; dataDir?: string; host?: string; port?: number; metricsPort?: number; config?: string }) => {
       const { serveCommand } = await import("./serve-command.js");
-      exitCode = await serveCommand(options, environment, output);
+      exitCode = await serveCommand(options, settingsRequest(options.config), output);
     });
 
   program
@@ -92,9 +96,10 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--baseline <id>", "a previous run, for regression rules such as overall_score_drop")
     .option("--allow-missing", "let rules whose metric was not measured pass the gate (they are still listed)")
     .addOption(dataDirOption())
-    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string }) => {
+    .addOption(configFileOption())
+    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string; config?: string }) => {
       const { gateCommand } = await import("./gate-command.js");
-      exitCode = await gateCommand(options, environment, output);
+      exitCode = await gateCommand(options, settingsRequest(options.config), output);
     });
 
   program
@@ -112,9 +117,10 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--candidate <run>", "candidate run of the runs comparison (default: the latest run)")
     .option("--trace-id <id>", "the trace whose stages are shown (default: the latest failing one)")
     .option("--trace-url <template>", "link trace ids to a trace viewer, e.g. http://tempo:3200/trace/{trace_id}")
-    .action(async (options: import("./report-command.js").ReportOptions) => {
+    .addOption(configFileOption())
+    .action(async (options: import("./report-command.js").ReportOptions & { config?: string }) => {
       const { runReport } = await import("./report-command.js");
-      const outcome = await runReport(options, environment, output);
+      const outcome = await runReport(options, settingsRequest(options.config), output);
       exitCode = outcome === null ? ExitCode.undecided : outcome.panelErrors > 0 ? ExitCode.checkFailed : ExitCode.ok;
     });
 
@@ -136,12 +142,35 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     },
   ] as const;
   for (const role of roles) {
-    const command = addConfigFlags(program.command(role.name).description(role.description), role.sections);
-    command.action(async () => {
+    const command = addConfigFlags(program.command(role.name).description(role.description), role.sections).addOption(configFileOption());
+    command.action(async (options: { config?: string }) => {
       const { runRole } = await import("./role-commands.js");
-      exitCode = await runRole(role.name, flagValues(command), environment, output);
+      exitCode = await runRole(role.name, settingsRequest(options.config), flagValues(command), output);
     });
   }
+
+  const allSettings = ["receiver", "kafka", "clickhouse", "assembler", "memory", "sink", "observe"];
+  const configCommand = addConfigFlags(
+    program.command("config").description("print the effective configuration as YAML — each value with where it came from (flag, environment variable, config file, default), secrets masked; exits 2 when it is invalid"),
+    allSettings,
+  ).addOption(configFileOption());
+  configCommand.action(async (options: { config?: string }) => {
+    const { configCommand: printConfig } = await import("./config-command.js");
+    exitCode = await printConfig(settingsRequest(options.config), flagValues(configCommand), output);
+  });
+
+  const dataset = program.command("dataset").description("manage Eval Cases in the store");
+  const push = addConfigFlags(
+    dataset
+      .command("push")
+      .description("load the Eval Cases of dataset files into the configured store (ClickHouse server or --data-dir), for evaluators started without --dataset; exits 1 on an invalid dataset (nothing pushed)")
+      .argument("<files...>", "YAML or JSON dataset files, checked like ragscope validate"),
+    ["clickhouse"],
+  ).addOption(configFileOption());
+  push.action(async (files: string[], options: { config?: string }) => {
+    const { datasetPushCommand } = await import("./dataset-push-command.js");
+    exitCode = await datasetPushCommand(files, settingsRequest(options.config), flagValues(push), output);
+  });
 
   try {
     await program.parseAsync(argv);
@@ -150,7 +179,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
       // Help and version exit 0; commander already printed the usage error with the help.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.undecided;
     }
-    for (const line of describeFailure(running || "", error, environment)) output.error(line);
+    for (const line of describeFailure(running || "", error, Boolean(environment.RAGSCOPE_DEBUG))) output.error(line);
     return ExitCode.undecided;
   }
   return exitCode;

@@ -1,22 +1,16 @@
 /**
  * The online stage of the Kafka roles (sampling → judge queue, alerts), from
- * `RAGSCOPE_SAMPLE_*`, `RAGSCOPE_JUDGE_*` and `RAGSCOPE_ALERT_*`. Judging is
- * off unless RAGSCOPE_JUDGE_ENABLED=true; a bad variable stops the role at
- * start with the variable's name.
+ * the settings' online and judge-endpoint slices. Judging is off unless
+ * judge.enabled (RAGSCOPE_JUDGE_ENABLED) is true.
  */
-import { sinkRetryPolicy, type CollectorConfig } from "../config/collector-config.js";
-import { onlineStageFromEnvironment } from "../online/online-stage-factory.js";
+import { sinkRetryPolicy } from "../config/collector-config.js";
+import { collectorSettings, judgeEndpointSettings, onlineSettings, type Settings } from "../config/settings-schema.js";
+import { onlineStageFactory } from "../online/online-stage-factory.js";
 import type { KafkaEvaluatorOptions } from "../run/kafka-evaluator-role.js";
 import type { RoleContext } from "../run/kafka-receiver-role.js";
 
-export function onlineOption(config: Readonly<CollectorConfig>, context: RoleContext, environment: NodeJS.ProcessEnv): KafkaEvaluatorOptions {
-  const factory = onlineStageFromEnvironment(
-    environment,
-    {},
-    sinkRetryPolicy(config),
-    context.kafka,
-  );
-  if (!factory.ok) throw new Error(`invalid online evaluation settings: ${factory.error.join("; ")}`);
-  context.log(`online evaluation: ${factory.value.judgeDescription}`);
-  return { online: factory.value.online };
+export function onlineOption(settings: Readonly<Settings>, context: RoleContext): KafkaEvaluatorOptions {
+  const factory = onlineStageFactory(onlineSettings(settings), judgeEndpointSettings(settings), sinkRetryPolicy(collectorSettings(settings)), context.kafka);
+  context.log(`online evaluation: ${factory.judgeDescription}`);
+  return { online: factory.online };
 }

@@ -6,13 +6,13 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { loadCollectorConfig } from "../config/collector-config.js";
 import { collectDashboard, type DashboardResult } from "../report/collect-report.js";
 import { readDashboards } from "../report/dashboard-files.js";
 import { formatValue } from "../report/format-value.js";
 import { renderHtmlReport } from "../report/html-report.js";
 import { openClickHouse, quoteIdentifier, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
 import { runMigrations } from "../sink/run-migrations.js";
+import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
@@ -89,10 +89,10 @@ export function summaryLines(dashboards: readonly DashboardResult[]): string[] {
   return lines;
 }
 
-export async function runReport(options: ReportOptions, environment: NodeJS.ProcessEnv, output: Output, now = Date.now()): Promise<ReportOutcome | null> {
-  const config = loadCollectorConfig(environment, options.dataDir ? { "clickhouse.dataPath": path.resolve(options.dataDir) } : {});
-  if (!config.ok) {
-    for (const line of config.error) output.error(line);
+export async function runReport(options: ReportOptions, request: SettingsRequest, output: Output, now = Date.now()): Promise<ReportOutcome | null> {
+  const resolved = await settingsForCommand("report", request, { flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } } });
+  if (!resolved.ok) {
+    reportInvalidSettings("report", resolved.error, output);
     return null;
   }
   const times = { from: options.from === undefined ? null : parseTime(options.from, now), to: options.to === undefined ? null : parseTime(options.to, now) };
@@ -100,7 +100,7 @@ export async function runReport(options: ReportOptions, environment: NodeJS.Proc
     output.error(`--from and --to take "now", "now-6h" (s, m, h, d) or an ISO 8601 date-time such as 2026-07-08T09:00:00Z`);
     return null;
   }
-  const connection = await openClickHouse(config.value.clickhouse);
+  const connection = await openClickHouse(resolved.value.settings.clickhouse);
   try {
     // A data folder from an older version gets the tables the panels read.
     await runMigrations(connection);

@@ -12,13 +12,17 @@ import { runCollectorProcess, type Output, type RunningRoles } from "../run/coll
 import { startKafkaEvaluator } from "../run/kafka-evaluator-role.js";
 import { startKafkaReceiver } from "../run/kafka-receiver-role.js";
 import { openClickHouse } from "../sink/clickhouse-connection.js";
+import { collectorSettings } from "../config/settings-schema.js";
+import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import type { FlagValues } from "./config-flags.js";
+import { ExitCode } from "./exit-codes.js";
 import { onlineOption } from "./online-option.js";
 
 export type RoleName = "receive" | "evaluate" | "collect";
 
 const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]> = {
-  async receive(config, context): Promise<RunningRoles> {
+  async receive(settings, context): Promise<RunningRoles> {
+    const config = collectorSettings(settings);
     // Health snapshots go to a ClickHouse server when one is configured; the embedded store belongs to the evaluator.
     const healthStore = config.clickhouse.url === null ? null : await openClickHouse(config.clickhouse);
     const role = await startKafkaReceiver(config, context, healthStore).catch(async (error: unknown) => {
@@ -34,8 +38,9 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
       },
     };
   },
-  async evaluate(config, context): Promise<RunningRoles> {
-    const role = await startKafkaEvaluator(config, context, onlineOption(config, context, process.env));
+  async evaluate(settings, context): Promise<RunningRoles> {
+    const config = collectorSettings(settings);
+    const role = await startKafkaEvaluator(config, context, onlineOption(settings, context));
     return {
       readiness: role.readiness,
       describe: [`evaluator in group ${config.kafka.groupId} reading ${config.kafka.topic} (${config.kafka.brokers.join(",")}) → ${role.connection.describe()}`],
@@ -43,8 +48,9 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
       close: () => role.close(),
     };
   },
-  async collect(config, context): Promise<RunningRoles> {
-    const evaluator = await startKafkaEvaluator(config, context, onlineOption(config, context, process.env));
+  async collect(settings, context): Promise<RunningRoles> {
+    const config = collectorSettings(settings);
+    const evaluator = await startKafkaEvaluator(config, context, onlineOption(settings, context));
     const receiver = await startKafkaReceiver(config, context, evaluator.connection).catch(async (error: unknown) => {
       await evaluator.close();
       throw error;
@@ -65,6 +71,11 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
   },
 };
 
-export function runRole(name: RoleName, flags: FlagValues, environment: NodeJS.ProcessEnv, output: Output): Promise<number> {
-  return runCollectorProcess({ name, environment, overrides: flags.overrides, flagNames: flags.flagNames, output, start: roles[name] });
+export async function runRole(name: RoleName, request: SettingsRequest, flags: FlagValues, output: Output): Promise<number> {
+  const resolved = await settingsForCommand(name, request, { flags });
+  if (!resolved.ok) {
+    reportInvalidSettings(name, resolved.error, output);
+    return ExitCode.undecided;
+  }
+  return runCollectorProcess({ name, settings: resolved.value.settings, debug: Boolean(request.environment?.RAGSCOPE_DEBUG), output, start: roles[name] });
 }

@@ -8,15 +8,16 @@
  * evidence. Stops on SIGINT / SIGTERM, evaluating what is still open (flagged
  * partial) before it exits.
  */
-import path from "node:path";
-import { loadCollectorConfig, sinkRetryPolicy } from "../config/collector-config.js";
+import { sinkRetryPolicy } from "../config/collector-config.js";
+import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../config/settings-schema.js";
 import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
 import { registerProcessMetrics } from "../observe/collector-metrics.js";
 import { MetricsRegistry } from "../observe/metrics-registry.js";
 import { startObserveServer, type ObserveServer } from "../observe/observe-server.js";
-import { onlineStageFromEnvironment } from "../online/online-stage-factory.js";
+import { onlineStageFactory } from "../online/online-stage-factory.js";
 import { signalled } from "../run/collector-process.js";
 import { startEmbeddedCollector } from "../run/embedded-collector.js";
+import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { describeFailure } from "./describe-failure.js";
 import { ExitCode } from "./exit-codes.js";
 
@@ -32,7 +33,7 @@ export interface ServeOptions {
 
 const mebibyte = 1024 * 1024;
 
-export async function serveCommand(options: ServeOptions, environment: NodeJS.ProcessEnv, output: Output, stopSignal?: Promise<void>): Promise<number> {
+export async function serveCommand(options: ServeOptions, request: SettingsRequest, output: Output, stopSignal?: Promise<void>): Promise<number> {
   const datasets = [];
   for (const file of options.dataset) {
     const loaded = await loadDatasetFile(file);
@@ -43,43 +44,40 @@ export async function serveCommand(options: ServeOptions, environment: NodeJS.Pr
     }
     datasets.push(loaded.value);
   }
-  const overrides: Record<string, unknown> = {};
-  if (options.dataDir) overrides["clickhouse.dataPath"] = path.resolve(options.dataDir);
-  if (options.port !== undefined) overrides["receiver.port"] = options.port;
-  if (options.host !== undefined) overrides["receiver.host"] = options.host;
-  if (options.metricsPort !== undefined) overrides["observe.port"] = options.metricsPort;
-  const config = loadCollectorConfig(environment, overrides, { "clickhouse.dataPath": "--data-dir", "receiver.port": "--port", "receiver.host": "--host", "observe.port": "--metrics-port" });
-  if (!config.ok) {
-    output.error("ragscope serve: the configuration is invalid");
-    for (const line of config.error) output.error(`  ${line}`);
+  const resolved = await settingsForCommand("serve", request, {
+    flags: {
+      "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" },
+      "receiver.port": { value: options.port, flag: "--port" },
+      "receiver.host": { value: options.host, flag: "--host" },
+      "observe.port": { value: options.metricsPort, flag: "--metrics-port" },
+    },
+  });
+  if (!resolved.ok) {
+    reportInvalidSettings("serve", resolved.error, output);
     return ExitCode.undecided;
   }
-  const online = onlineStageFromEnvironment(environment, {}, sinkRetryPolicy(config.value));
-  if (!online.ok) {
-    output.error("ragscope serve: the online evaluation settings are invalid");
-    for (const line of online.error) output.error(`  ${line}`);
-    return ExitCode.undecided;
-  }
+  const config = collectorSettings(resolved.value.settings);
+  const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
   const registry = new MetricsRegistry();
-  registerProcessMetrics(registry, { maxHeapBytes: config.value.memory.maxHeapMb * mebibyte });
-  const collector = await startEmbeddedCollector(config.value, { online: online.value.online, registry });
+  registerProcessMetrics(registry, { maxHeapBytes: config.memory.maxHeapMb * mebibyte });
+  const collector = await startEmbeddedCollector(config, { online: online.online, registry });
   let observe: ObserveServer;
   try {
     observe = await startObserveServer({
-      host: config.value.observe.host,
-      port: config.value.observe.port,
+      host: config.observe.host,
+      port: config.observe.port,
       registry,
       readiness: [{ name: "clickhouse", check: async () => ((await collector.connection.client.ping()).success ? null : "the store does not answer") }],
     });
   } catch (error) {
     await collector.close();
-    for (const line of describeFailure("serve", error, environment)) output.error(line);
+    for (const line of describeFailure("serve", error, Boolean(request.environment?.RAGSCOPE_DEBUG))) output.error(line);
     return ExitCode.undecided;
   }
   for (const dataset of datasets) await collector.cases.put(dataset.cases);
   output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.connection.describe()}`);
   output.log(`ragscope serve: /metrics, /healthz and /readyz on ${observe.url}`);
-  output.log(`ragscope serve: ${datasets.reduce((total, dataset) => total + dataset.cases.length, 0)} Eval Cases loaded; online evaluation: ${online.value.judgeDescription}`);
+  output.log(`ragscope serve: ${datasets.reduce((total, dataset) => total + dataset.cases.length, 0)} Eval Cases loaded; online evaluation: ${online.judgeDescription}`);
   await (stopSignal ?? signalled());
   output.log("ragscope serve: stopping; open traces are evaluated (flagged partial)");
   await observe.close();

@@ -1,13 +1,13 @@
 /**
- * Which judge the collector uses, from `RAGSCOPE_JUDGE_*` variables: any
- * OpenAI-compatible chat-completions endpoint when a base URL and model are
- * given, otherwise the deterministic heuristic judge (marked "heuristic" in
- * every result it produces — DESIGN.md "Embedded default and production").
- * The hourly spending limit and the token prices make the bill predictable:
- * when the limit is reached the sampler stops and says so.
+ * Which judge the collector uses — the `judgeEndpoint` section of the settings
+ * schema (collector/config/settings-schema.ts): any OpenAI-compatible
+ * chat-completions endpoint when a base URL and model are given, otherwise the
+ * deterministic heuristic judge (marked "heuristic" in every result it
+ * produces — DESIGN.md "Embedded default and production"). The hourly
+ * spending limit and the token prices make the bill predictable: when the
+ * limit is reached the sampler stops and says so.
  */
 import { z } from "zod";
-import { failure, success, type Result } from "../../core/result.js";
 import { HeuristicJudge } from "../../evaluators/judge/heuristic-judge.js";
 import { JudgeBudget } from "../../evaluators/judge/judge-budget.js";
 import type { Judge } from "../../evaluators/judge/judge.js";
@@ -15,8 +15,8 @@ import { OpenAiJudge } from "../../evaluators/judge/openai-judge.js";
 
 const number = (minimum: number) => z.coerce.number({ error: "must be a number" }).min(minimum, `must be at least ${minimum}`);
 
-export const judgeEndpointSchema = z
-  .object({
+export const judgeEndpointSection = z
+  .strictObject({
     baseUrl: z.url({ error: "must be a URL such as https://api.openai.com/v1" }).nullable().default(null),
     model: z.string().min(1).nullable().default(null),
     apiKey: z.string().default(""),
@@ -25,23 +25,20 @@ export const judgeEndpointSchema = z
     inputPricePer1kTokens: number(0).default(0),
     outputPricePer1kTokens: number(0).default(0),
   })
-  .superRefine((value, context) => {
-    if ((value.baseUrl === null) !== (value.model === null)) {
-      context.addIssue({ code: "custom", path: [value.baseUrl === null ? "baseUrl" : "model"], message: "set both RAGSCOPE_JUDGE_BASE_URL and RAGSCOPE_JUDGE_MODEL to use an LLM judge, or neither for the heuristic judge" });
-    }
-  });
+  .prefault({});
 
-export type JudgeEndpointConfig = z.infer<typeof judgeEndpointSchema>;
+export type JudgeEndpointConfig = z.infer<typeof judgeEndpointSection>;
 
-export const judgeEnvironmentVariables: Record<string, keyof JudgeEndpointConfig> = {
-  RAGSCOPE_JUDGE_BASE_URL: "baseUrl",
-  RAGSCOPE_JUDGE_MODEL: "model",
-  RAGSCOPE_JUDGE_API_KEY: "apiKey",
-  RAGSCOPE_JUDGE_TIMEOUT_MS: "requestTimeoutMs",
-  RAGSCOPE_JUDGE_SPENDING_LIMIT_PER_HOUR: "spendingLimitPerHour",
-  RAGSCOPE_JUDGE_INPUT_PRICE_PER_1K: "inputPricePer1kTokens",
-  RAGSCOPE_JUDGE_OUTPUT_PRICE_PER_1K: "outputPricePer1kTokens",
-};
+/** A base URL without a model (or the reverse) is a mistake, not a request for the heuristic judge. */
+export function checkJudgeEndpoint(value: JudgeEndpointConfig, context: z.RefinementCtx): void {
+  if ((value.baseUrl === null) !== (value.model === null)) {
+    context.addIssue({
+      code: "custom",
+      path: ["judgeEndpoint", value.baseUrl === null ? "baseUrl" : "model"],
+      message: "set both the judge's base URL and model (RAGSCOPE_JUDGE_BASE_URL and RAGSCOPE_JUDGE_MODEL) to use an LLM judge, or neither for the heuristic judge",
+    });
+  }
+}
 
 export interface ConfiguredJudge {
   judge: Judge;
@@ -49,23 +46,8 @@ export interface ConfiguredJudge {
   describe: string;
 }
 
-export function judgeFromEnvironment(environment: NodeJS.ProcessEnv): Result<ConfiguredJudge, string[]> {
-  const raw: Record<string, string> = {};
-  for (const [variable, field] of Object.entries(judgeEnvironmentVariables)) {
-    const value = environment[variable];
-    if (value !== undefined && value !== "") raw[field] = value;
-  }
-  const parsed = judgeEndpointSchema.safeParse(raw);
-  if (!parsed.success) {
-    return failure(
-      parsed.error.issues.map((issue) => {
-        const variable = Object.entries(judgeEnvironmentVariables).find(([, field]) => field === issue.path[0])?.[0] ?? issue.path.join(".");
-        return `${variable}: ${issue.message}`;
-      }),
-    );
-  }
-  const config = parsed.data;
-  if (config.baseUrl === null || config.model === null) return success({ judge: new HeuristicJudge(), budget: undefined, describe: "deterministic heuristic judge (results marked heuristic)" });
+export function createConfiguredJudge(config: Readonly<JudgeEndpointConfig>): ConfiguredJudge {
+  if (config.baseUrl === null || config.model === null) return { judge: new HeuristicJudge(), budget: undefined, describe: "deterministic heuristic judge (results marked heuristic)" };
   const budget = config.spendingLimitPerHour === null ? undefined : new JudgeBudget({ limitPerHour: config.spendingLimitPerHour });
   const judge = new OpenAiJudge({
     baseUrl: config.baseUrl,
@@ -75,5 +57,5 @@ export function judgeFromEnvironment(environment: NodeJS.ProcessEnv): Result<Con
     pricing: { inputPer1kTokens: config.inputPricePer1kTokens, outputPer1kTokens: config.outputPricePer1kTokens },
     budget: budget ?? null,
   });
-  return success({ judge, budget, describe: `LLM judge ${config.model} at ${config.baseUrl}${budget ? `, limit ${config.spendingLimitPerHour} per hour` : ""}` });
+  return { judge, budget, describe: `LLM judge ${config.model} at ${config.baseUrl}${budget ? `, limit ${config.spendingLimitPerHour} per hour` : ""}` };
 }

@@ -1,24 +1,23 @@
 /**
- * Configuration of online evaluation — sampling, the judge queue and workers,
- * alerts — parsed once at start into a frozen typed object, like the
- * collector's own configuration (collector/config/collector-config.ts): flags
- * over environment variables over defaults, and a bad value fails at start
- * with a message naming the variable and how to fix it.
+ * The online evaluation sections of the settings schema — sampling, the judge
+ * queue and workers, alerts (collector/config/settings-schema.ts). The schema
+ * is parsed once at the command line; the online stage receives this typed,
+ * frozen slice.
  *
  * The judge endpoint itself (base URL, model, key, spending limit) is the
  * judge's configuration; this file decides what is judged and how fast.
  */
 import { z } from "zod";
-import { failure, success, type Result } from "../../core/result.js";
 
 const rate = z.coerce.number({ error: "must be a number" }).min(0, "must be a rate between 0 and 1").max(1, "must be a rate between 0 and 1");
 const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);
 const rateTable = z.record(z.string().min(1), rate).default({});
 const bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" }).transform((value) => ["true", "1", "yes"].includes(value))]);
 
-export const onlineConfigSchema = z.object({
+/** The online sections of the settings schema. */
+export const onlineSections = {
   sampling: z
-    .object({
+    .strictObject({
       /** Share of traces judged when no tenant, route or service rate applies. */
       defaultRate: rate.default(0.1),
       services: rateTable,
@@ -27,7 +26,7 @@ export const onlineConfigSchema = z.object({
     })
     .prefault({}),
   judge: z
-    .object({
+    .strictObject({
       /** Judge sampled traces at all. */
       enabled: bool.default(false),
       /** in_process: embedded; kafka: topic `topic`, consumer group `consumerGroup`. */
@@ -48,7 +47,7 @@ export const onlineConfigSchema = z.object({
     })
     .prefault({}),
   alerts: z
-    .object({
+    .strictObject({
       /** A gate file in the seed's §十三 format (contracts/gate-file.ts); null: no alerts. */
       gateFile: z.string().min(1).nullable().default(null),
       /** Default window of rules that name none, e.g. 15m. */
@@ -70,93 +69,8 @@ export const onlineConfigSchema = z.object({
       evaluateEveryMs: integer(0).default(30_000),
     })
     .prefault({}),
-});
-
-export type OnlineConfig = z.infer<typeof onlineConfigSchema>;
-
-/** Environment variables and the config path each sets. */
-export const onlineEnvironmentVariables: Record<string, string> = {
-  RAGSCOPE_SAMPLE_RATE: "sampling.defaultRate",
-  RAGSCOPE_SAMPLE_RATES_BY_SERVICE: "sampling.services",
-  RAGSCOPE_SAMPLE_RATES_BY_ROUTE: "sampling.routes",
-  RAGSCOPE_SAMPLE_RATES_BY_TENANT: "sampling.tenants",
-  RAGSCOPE_JUDGE_ENABLED: "judge.enabled",
-  RAGSCOPE_JUDGE_QUEUE: "judge.queue",
-  RAGSCOPE_JUDGE_TOPIC: "judge.topic",
-  RAGSCOPE_JUDGE_CONSUMER_GROUP: "judge.consumerGroup",
-  RAGSCOPE_JUDGE_CONCURRENCY: "judge.concurrency",
-  RAGSCOPE_JUDGE_RATE_PER_SECOND: "judge.ratePerSecond",
-  RAGSCOPE_JUDGE_BURST: "judge.burst",
-  RAGSCOPE_JUDGE_BATCH: "judge.batchSize",
-  RAGSCOPE_JUDGE_MAX_QUEUED: "judge.maxQueued",
-  RAGSCOPE_JUDGE_CACHE_ENTRIES: "judge.cacheEntries",
-  RAGSCOPE_ALERT_GATE_FILE: "alerts.gateFile",
-  RAGSCOPE_ALERT_WINDOW: "alerts.window",
-  RAGSCOPE_ALERT_WINDOW_SAMPLES: "alerts.windowSamples",
-  RAGSCOPE_ALERT_MIN_SAMPLES: "alerts.minSamples",
-  RAGSCOPE_ALERT_CONFIDENCE: "alerts.confidence",
-  RAGSCOPE_ALERT_HYSTERESIS: "alerts.hysteresis",
-  RAGSCOPE_ALERT_WEBHOOK_URLS: "alerts.webhookUrls",
-  RAGSCOPE_ALERT_SLACK_WEBHOOK_URLS: "alerts.slackWebhookUrls",
-  RAGSCOPE_ALERT_TOPIC: "alerts.kafkaTopic",
-  RAGSCOPE_ALERT_TABLE: "alerts.table",
-  RAGSCOPE_ALERT_EVALUATE_EVERY_MS: "alerts.evaluateEveryMs",
 };
 
-const listVariables = new Set(["RAGSCOPE_ALERT_WEBHOOK_URLS", "RAGSCOPE_ALERT_SLACK_WEBHOOK_URLS"]);
-/** `name=rate` pairs separated by commas: "checkout=1,search=0.05". */
-const tableVariables = new Set(["RAGSCOPE_SAMPLE_RATES_BY_SERVICE", "RAGSCOPE_SAMPLE_RATES_BY_ROUTE", "RAGSCOPE_SAMPLE_RATES_BY_TENANT"]);
+const onlineSectionsSchema = z.object(onlineSections);
 
-function parseTable(value: string): Record<string, string> | string {
-  const table: Record<string, string> = {};
-  for (const pair of value.split(",").map((item) => item.trim()).filter(Boolean)) {
-    const separator = pair.lastIndexOf("=");
-    if (separator <= 0) return `"${pair}" is not name=rate; write pairs such as checkout=1,search=0.05`;
-    table[pair.slice(0, separator).trim()] = pair.slice(separator + 1).trim();
-  }
-  return table;
-}
-
-function setPath(target: Record<string, Record<string, unknown>>, dotted: string, value: unknown): void {
-  const [section, field] = dotted.split(".") as [string, string];
-  target[section] = { ...(target[section] ?? {}), [field]: value };
-}
-
-/**
- * @param overrides values from command-line flags, by config path (e.g. "sampling.defaultRate")
- * @param flagNames the flag that set each path, for error messages
- */
-export function loadOnlineConfig(environment: NodeJS.ProcessEnv, overrides: Record<string, unknown> = {}, flagNames: Record<string, string> = {}): Result<Readonly<OnlineConfig>, string[]> {
-  const raw: Record<string, Record<string, unknown>> = { sampling: {}, judge: {}, alerts: {} };
-  const sourceOf = new Map<string, string>();
-  const problems: string[] = [];
-  for (const [variable, dotted] of Object.entries(onlineEnvironmentVariables)) {
-    const value = environment[variable];
-    if (value === undefined || value === "") continue;
-    sourceOf.set(dotted, `environment variable ${variable}`);
-    if (listVariables.has(variable)) setPath(raw, dotted, value.split(",").map((item) => item.trim()).filter(Boolean));
-    else if (tableVariables.has(variable)) {
-      const table = parseTable(value);
-      if (typeof table === "string") problems.push(`environment variable ${variable}: ${table}`);
-      else setPath(raw, dotted, table);
-    } else setPath(raw, dotted, value);
-  }
-  for (const [dotted, value] of Object.entries(overrides)) {
-    if (value === undefined) continue;
-    setPath(raw, dotted, value);
-    sourceOf.set(dotted, flagNames[dotted] ? `flag ${flagNames[dotted]}` : dotted);
-  }
-  if (problems.length > 0) return failure(problems);
-  const parsed = onlineConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    return failure(
-      parsed.error.issues.map((issue) => {
-        const dotted = issue.path.slice(0, 2).join(".");
-        const variable = Object.entries(onlineEnvironmentVariables).find(([, target]) => target === dotted)?.[0];
-        const where = sourceOf.get(dotted) ?? (variable ? `${issue.path.join(".")} (environment variable ${variable})` : issue.path.join("."));
-        return `${where}: ${issue.message}`;
-      }),
-    );
-  }
-  return success(Object.freeze(parsed.data));
-}
+export type OnlineConfig = z.infer<typeof onlineSectionsSchema>;

@@ -1,13 +1,14 @@
 /**
- * What every long-running collector command does around its roles: load the
- * configuration (printing every problem with its fix), start the Kafka client
+ * What every long-running collector command does around its roles, given the
+ * settings parsed at the command line: start the Kafka client
  * and the roles, serve /metrics, /healthz and /readyz, then run until SIGINT
  * or SIGTERM — or until a role fails, which ends the process with status 1 so
  * a supervisor restarts it (the group rebalances and replays what was not
  * durable).
  */
 import v8 from "node:v8";
-import { defaultMaxHeapMb, loadCollectorConfig, type CollectorConfig } from "../config/collector-config.js";
+import { defaultMaxHeapMb } from "../config/collector-config.js";
+import type { Settings } from "../config/settings-schema.js";
 import { createKafkaClient } from "../kafka/kafka-client.js";
 import { registerProcessMetrics } from "../observe/collector-metrics.js";
 import { MetricsRegistry } from "../observe/metrics-registry.js";
@@ -31,10 +32,11 @@ export interface RunningRoles {
 
 export interface CollectorProcessOptions {
   name: string;
-  environment: NodeJS.ProcessEnv;
-  overrides: Record<string, unknown>;
-  flagNames: Record<string, string>;
-  start: (config: Readonly<CollectorConfig>, context: RoleContext) => Promise<RunningRoles>;
+  /** Parsed once at the command line; the roles take their slices of it. */
+  settings: Readonly<Settings>;
+  /** Print stack traces of unexpected errors (RAGSCOPE_DEBUG). */
+  debug: boolean;
+  start: (settings: Readonly<Settings>, context: RoleContext) => Promise<RunningRoles>;
   output: Output;
   /** Resolves when the process should stop; default: SIGINT or SIGTERM. */
   stopSignal?: Promise<void>;
@@ -57,13 +59,7 @@ export function signalled(): Promise<void> {
 
 export async function runCollectorProcess(options: CollectorProcessOptions): Promise<number> {
   const { output } = options;
-  const loaded = loadCollectorConfig(options.environment, options.overrides, options.flagNames);
-  if (!loaded.ok) {
-    output.error(`ragscope ${options.name}: the configuration is invalid`);
-    for (const line of loaded.error) output.error(`  ${line}`);
-    return ExitCode.undecided;
-  }
-  const config = loaded.value;
+  const config = options.settings;
   // The evaluator keeps its live data under the bound (it pauses reading); V8 collects garbage
   // lazily unless its own limit says otherwise, so the heap in use can pass a bound set well below
   // V8's limit with garbage. The default bound is sized from V8's limit and needs no warning.
@@ -81,7 +77,7 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   try {
     roles = await options.start(config, { kafka, registry, log: (line) => output.error(`ragscope ${options.name}: ${line}`) });
   } catch (error) {
-    for (const line of describeFailure(options.name, error, options.environment)) output.error(line);
+    for (const line of describeFailure(options.name, error, options.debug)) output.error(line);
     return ExitCode.undecided;
   }
   let observe: ObserveServer;
@@ -89,7 +85,7 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
     observe = await startObserveServer({ host: config.observe.host, port: config.observe.port, registry, readiness: roles.readiness });
   } catch (error) {
     await roles.close();
-    for (const line of describeFailure(options.name, error, options.environment)) output.error(line);
+    for (const line of describeFailure(options.name, error, options.debug)) output.error(line);
     return ExitCode.undecided;
   }
   for (const line of roles.describe) output.log(line);

@@ -14,7 +14,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { identifierProblem } from "../../contracts/identifiers.js";
-import { loadCollectorConfig } from "../../collector/config/collector-config.js";
+import { loadSettings } from "../../collector/config/load-settings.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/run/embedded-collector.js";
 import { queryRows } from "../support/temporary-store.js";
 
@@ -71,7 +71,7 @@ describe("identifiers from spans", () => {
   let collector: EmbeddedCollector;
   before(async () => {
     dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-identifiers-"));
-    const config = loadCollectorConfig({}, { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath });
+    const config = loadSettings({ fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath } });
     assert.ok(config.ok);
     collector = await startEmbeddedCollector(config.value);
   });

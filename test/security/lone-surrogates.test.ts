@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
-import { loadCollectorConfig } from "../../collector/config/collector-config.js";
+import { loadSettings } from "../../collector/config/load-settings.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/run/embedded-collector.js";
 import { setupRagscope, traceRequest } from "../../instrumentation/index.js";
 import { queryRows } from "../support/temporary-store.js";
@@ -22,7 +22,7 @@ describe("lone surrogates", () => {
   let collector: EmbeddedCollector;
   before(async () => {
     dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-surrogates-"));
-    const config = loadCollectorConfig({}, { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath });
+    const config = loadSettings({ fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath } });
     assert.ok(config.ok);
     collector = await startEmbeddedCollector(config.value);
   });

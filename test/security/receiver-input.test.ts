@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
-import { loadCollectorConfig } from "../../collector/config/collector-config.js";
+import { loadSettings } from "../../collector/config/load-settings.js";
 import { decodeTraceRequest } from "../../collector/otlp/index.js";
 import { exportTraceServiceResponseType } from "../../collector/otlp/otlp-protobuf-types.js";
 import { encodeTraceRequest } from "../../collector/otlp/index.js";
@@ -47,7 +47,7 @@ describe("receiver input that used to hurt", () => {
   let collector: EmbeddedCollector;
   before(async () => {
     dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-receiver-input-"));
-    const config = loadCollectorConfig({}, { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath, "queue.maxQueuedMessages": QUEUE });
+    const config = loadSettings({ fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath, "queue.maxQueuedMessages": QUEUE } });
     assert.ok(config.ok, config.ok ? "" : config.error.join("\n"));
     collector = await startEmbeddedCollector(config.value);
   });

@@ -17,8 +17,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { loadCollectorConfig } from "../../../collector/config/collector-config.js";
-import { loadOnlineConfig } from "../../../collector/online/online-config.js";
+import { loadSettings } from "../../../collector/config/load-settings.js";
+import { onlineSettings } from "../../../collector/config/settings-schema.js";
 import { createOnlineStage } from "../../../collector/online/online-stage.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../../collector/run/embedded-collector.js";
 import { OpenAiJudge } from "../../../evaluators/judge/openai-judge.js";
@@ -74,13 +74,15 @@ describe("forced sampling: a heuristic review signal sends the trace to the judg
     server = await startFakeChatCompletionsServer();
     server.respondWith((request) => judgeReply(request.user, /^METRIC: (\w+)/m.exec(request.system)?.[1] ?? ""));
     recorder = startSpanRecorder("leave-bot");
-    const config = loadCollectorConfig({}, { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": store.dataPath, "clickhouse.database": store.connection.database });
-    const online = loadOnlineConfig({ RAGSCOPE_JUDGE_ENABLED: "true", RAGSCOPE_SAMPLE_RATE: "0" });
-    assert.ok(config.ok && online.ok);
+    const config = loadSettings({
+      environment: { RAGSCOPE_JUDGE_ENABLED: "true", RAGSCOPE_SAMPLE_RATE: "0" },
+      fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": store.dataPath, "clickhouse.database": store.connection.database },
+    });
+    assert.ok(config.ok);
     const judge = new OpenAiJudge({ baseUrl: server.baseUrl, apiKey: "test-key", model: "fake-judge", retryPolicy: { initialDelayMs: 1, maxDelayMs: 2, maxAttempts: 1, deadlineMs: 2_000 } });
     collector = await startEmbeddedCollector(config.value, {
       online: async ({ connection, cases }) => {
-        const stage = await createOnlineStage(online.value, { connection, cases, judge, retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1, deadlineMs: 1_000 }, log: () => {} });
+        const stage = await createOnlineStage(onlineSettings(config.value), { connection, cases, judge, retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1, deadlineMs: 1_000 }, log: () => {} });
         assert.ok(stage.ok, stage.ok ? "" : stage.error.join("; "));
         return stage.value;
       },

@@ -21,7 +21,8 @@ import { ClickHouseAlertDelivery } from "../../../collector/alert/clickhouse-ale
 import type { MetricSample } from "../../../collector/alert/metric-sample.js";
 import { WebhookAlertDelivery } from "../../../collector/alert/webhook-alert-delivery.js";
 import { ClickHouseCaseStore } from "../../../collector/cases/case-store.js";
-import { loadOnlineConfig } from "../../../collector/online/online-config.js";
+import { loadSettings } from "../../../collector/config/load-settings.js";
+import { onlineSettings } from "../../../collector/config/settings-schema.js";
 import { createOnlineStage } from "../../../collector/online/online-stage.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
@@ -152,9 +153,9 @@ describe("alert deliveries", () => {
     try {
       const gateFile = path.join(folder, "gates.yaml");
       await writeFile(gateFile, 'boundary:\n  sensitive_data_in_answer: { threshold: "= 0", min_samples: 5 }\n  permission_leak_rate: "= 0"\n');
-      const config = loadOnlineConfig({ RAGSCOPE_ALERT_GATE_FILE: gateFile, RAGSCOPE_ALERT_WEBHOOK_URLS: `${webhook.url}/stage`, RAGSCOPE_ALERT_EVALUATE_EVERY_MS: "0" });
+      const config = loadSettings({ environment: { RAGSCOPE_ALERT_GATE_FILE: gateFile, RAGSCOPE_ALERT_WEBHOOK_URLS: `${webhook.url}/stage`, RAGSCOPE_ALERT_EVALUATE_EVERY_MS: "0" } });
       assert.ok(config.ok);
-      const stage = await createOnlineStage(config.value, { connection: store.connection, cases: new ClickHouseCaseStore(store.connection), retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 3, deadlineMs: 2_000 }, log: () => {} });
+      const stage = await createOnlineStage(onlineSettings(config.value), { connection: store.connection, cases: new ClickHouseCaseStore(store.connection), retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 3, deadlineMs: 2_000 }, log: () => {} });
       assert.ok(stage.ok, stage.ok ? "" : stage.error.join("; "));
       const registry = createDefaultRegistry();
       const leaking = Array.from({ length: 5 }, (_, index) =>
@@ -172,9 +173,9 @@ describe("alert deliveries", () => {
       assert.equal(rows.length, 1);
       await stage.value.close();
 
-      const missing = loadOnlineConfig({ RAGSCOPE_ALERT_GATE_FILE: path.join(folder, "absent.yaml") });
+      const missing = loadSettings({ environment: { RAGSCOPE_ALERT_GATE_FILE: path.join(folder, "absent.yaml") } });
       assert.ok(missing.ok);
-      const refused = await createOnlineStage(missing.value, { connection: store.connection, cases: new ClickHouseCaseStore(store.connection), retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1, deadlineMs: 100 } });
+      const refused = await createOnlineStage(onlineSettings(missing.value), { connection: store.connection, cases: new ClickHouseCaseStore(store.connection), retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1, deadlineMs: 100 } });
       assert.ok(!refused.ok);
       assert.match(refused.error[0]!, /absent\.yaml: ENOENT/);
     } finally {

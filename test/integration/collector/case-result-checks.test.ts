@@ -16,7 +16,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { SpanKind, trace } from "@opentelemetry/api";
 import { caseResult as caseResultSchema } from "../../../contracts/case-result.js";
-import { loadCollectorConfig } from "../../../collector/config/collector-config.js";
+import { loadSettings } from "../../../collector/config/load-settings.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../../collector/run/embedded-collector.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 import { queryRows } from "../../support/temporary-store.js";
@@ -37,7 +37,7 @@ describe("partly readable traces through the embedded collector", () => {
   });
 
   async function withCollector<Value>(database: string, work: (collector: EmbeddedCollector) => Promise<Value>): Promise<Value> {
-    const config = loadCollectorConfig({}, { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath, "clickhouse.database": database });
+    const config = loadSettings({ fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath, "clickhouse.database": database } });
     assert.ok(config.ok);
     const collector = await startEmbeddedCollector(config.value);
     try {

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { loadCollectorConfig } from "../../../collector/config/collector-config.js";
+import { loadSettings } from "../../../collector/config/load-settings.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../../collector/run/embedded-collector.js";
 import { traceCite, traceContext, traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
 import { seedExample } from "../../support/case-results.js";
@@ -73,7 +73,7 @@ describe("trace reassembly through the embedded collector", () => {
   });
 
   async function withCollector<Value>(database: string, work: (collector: EmbeddedCollector) => Promise<Value>): Promise<Value> {
-    const config = loadCollectorConfig({}, { "receiver.port": 0, "assembler.quietPeriodMs": 150, "clickhouse.dataPath": dataPath, "clickhouse.database": database });
+    const config = loadSettings({ fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 150, "clickhouse.dataPath": dataPath, "clickhouse.database": database } });
     assert.ok(config.ok);
     const collector = await startEmbeddedCollector(config.value);
     try {

@@ -16,14 +16,13 @@ import { runJudgeEvaluations } from "../../../evaluators/judge/judge-evaluations
 import { LruJudgeCache } from "../../../evaluators/judge/lru-judge-cache.js";
 import { OpenAiJudge } from "../../../evaluators/judge/openai-judge.js";
 import { ClickHouseCaseStore } from "../../../collector/cases/case-store.js";
-import { loadCollectorConfig } from "../../../collector/config/collector-config.js";
+import { loadSettings } from "../../../collector/config/load-settings.js";
 import { ClickHouseJudgeResultSink } from "../../../collector/judge/clickhouse-judge-result-sink.js";
 import { InProcessJudgeQueue } from "../../../collector/judge/in-process-judge-queue.js";
 import { JudgeDispatcher } from "../../../collector/judge/judge-dispatcher.js";
 import type { Judge } from "../../../evaluators/judge/judge.js";
 import type { JudgedCase, JudgeResultSink } from "../../../collector/judge/judge-result-sink.js";
 import { JudgeWorker } from "../../../collector/judge/judge-worker.js";
-import { loadOnlineConfig } from "../../../collector/online/online-config.js";
 import { createOnlineStage } from "../../../collector/online/online-stage.js";
 import { startEmbeddedCollector } from "../../../collector/run/embedded-collector.js";
 import { traceSampleDraw } from "../../../collector/sampling/trace-hash.js";
@@ -201,8 +200,8 @@ describe("online stage in the embedded collector", () => {
       release = resolve;
     });
     const scripted = new ScriptedJudge({ value: () => 1, delay: () => released });
-    const config = loadCollectorConfig({}, { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": store.dataPath, "clickhouse.database": store.connection.database });
-    const online = loadOnlineConfig({ RAGSCOPE_JUDGE_ENABLED: "true", RAGSCOPE_SAMPLE_RATE: "1", RAGSCOPE_JUDGE_CONCURRENCY: "1" });
+    const config = loadSettings({ fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": store.dataPath, "clickhouse.database": store.connection.database } });
+    const online = loadSettings({ environment: { RAGSCOPE_JUDGE_ENABLED: "true", RAGSCOPE_SAMPLE_RATE: "1", RAGSCOPE_JUDGE_CONCURRENCY: "1" } });
     assert.ok(config.ok && online.ok);
     const collector = await startEmbeddedCollector(config.value, {
       online: async ({ connection, cases }) => {

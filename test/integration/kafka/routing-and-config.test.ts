@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { loadCollectorConfig } from "../../../collector/config/collector-config.js";
+import { loadSettings } from "../../../collector/config/load-settings.js";
 import { ProgressTracker } from "../../../collector/consume/progress-tracker.js";
 import { canResume, pauseReason } from "../../../collector/kafka/backpressure.js";
 import { OffsetCommitter, type TopicPartitionOffset } from "../../../collector/kafka/offset-committer.js";
@@ -166,7 +166,7 @@ describe("metrics exposition", () => {
 
 describe("Kafka configuration", () => {
   test("defaults follow the OpenTelemetry Collector's Kafka exporter", () => {
-    const loaded = loadCollectorConfig({});
+    const loaded = loadSettings({});
     assert.ok(loaded.ok);
     assert.deepEqual(loaded.value.kafka.brokers, ["localhost:9092"]);
     assert.equal(loaded.value.kafka.topic, "otlp_spans");
@@ -175,25 +175,24 @@ describe("Kafka configuration", () => {
   });
 
   test("flags win over variables, lists are comma-separated", () => {
-    const loaded = loadCollectorConfig({ RAGSCOPE_KAFKA_BROKERS: "a:9092, b:9093", RAGSCOPE_KAFKA_TOPIC: "from_env" }, { "kafka.topic": "from_flag" }, { "kafka.topic": "--topic" });
+    const loaded = loadSettings({ environment: { RAGSCOPE_KAFKA_BROKERS: "a:9092, b:9093", RAGSCOPE_KAFKA_TOPIC: "from_env" }, flags: { "kafka.topic": { value: "from_flag", flag: "--topic" } } });
     assert.ok(loaded.ok);
     assert.deepEqual(loaded.value.kafka.brokers, ["a:9092", "b:9093"]);
     assert.equal(loaded.value.kafka.topic, "from_flag");
   });
 
   test("bad values fail at start with the variable or flag and how to fix it", () => {
-    const loaded = loadCollectorConfig(
-      { RAGSCOPE_KAFKA_BROKERS: "kafka:9092,kafka", RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS: "3000", RAGSCOPE_KAFKA_COMPRESSION: "brotli" },
-      { "kafka.deadLetterTopic": "otlp_spans", "memory.maxHeapMb": "lots" },
-      { "kafka.deadLetterTopic": "--dead-letter-topic", "memory.maxHeapMb": "--max-heap-mb" },
-    );
+    const loaded = loadSettings({
+      environment: { RAGSCOPE_KAFKA_BROKERS: "kafka:9092,kafka", RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS: "3000", RAGSCOPE_KAFKA_COMPRESSION: "brotli" },
+      flags: { "kafka.deadLetterTopic": { value: "otlp_spans", flag: "--dead-letter-topic" }, "memory.maxHeapMb": { value: "lots", flag: "--max-heap-mb" } },
+    });
     assert.ok(!loaded.ok);
     const messages = loaded.error.join("\n");
     assert.match(messages, /environment variable RAGSCOPE_KAFKA_BROKERS \(item 2\): must be host:port, e\.g\. kafka:9092/);
     assert.match(messages, /RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS: must be at least 6000: brokers refuse shorter sessions/);
     assert.match(messages, /RAGSCOPE_KAFKA_COMPRESSION: must be none, gzip, snappy, lz4 or zstd/);
     assert.match(messages, /flag --max-heap-mb: must be a number/);
-    const combination = loadCollectorConfig({ RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS: "20000" }, { "kafka.deadLetterTopic": "otlp_spans" }, { "kafka.deadLetterTopic": "--dead-letter-topic" });
+    const combination = loadSettings({ environment: { RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS: "20000" }, flags: { "kafka.deadLetterTopic": { value: "otlp_spans", flag: "--dead-letter-topic" } } });
     assert.ok(!combination.ok);
     assert.match(combination.error.join("\n"), /RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS: must be at most a third of the session timeout/);
     assert.match(combination.error.join("\n"), /flag --dead-letter-topic: must differ from the input topic "otlp_spans"/);

@@ -51,7 +51,7 @@ describe("collector health snapshots on the dashboard", () => {
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     // One message fits in the in-process queue: a request carrying two traces (two messages) is always refused.
     const environment = { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_MAX_QUEUED_MESSAGES: "1", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" };
-    const running = serveCommand({ dataset: [], dataDir, port: 0, metricsPort: 0 }, environment, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
+    const running = serveCommand({ dataset: [], dataDir, port: 0, metricsPort: 0 }, { environment }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
     const deadline = Date.now() + 20_000;
     while (!lines.some((line) => line.includes("/metrics")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const url = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(lines.join("\n"))?.[1];

@@ -4,11 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { loadOnlineConfig } from "../../../collector/online/online-config.js";
+import { loadSettings } from "../../../collector/config/load-settings.js";
 
 describe("online configuration", () => {
   test("defaults: judging off, 10 % sampling, alerts without a gate file", () => {
-    const loaded = loadOnlineConfig({});
+    const loaded = loadSettings({});
     assert.ok(loaded.ok);
     assert.equal(loaded.value.judge.enabled, false);
     assert.equal(loaded.value.sampling.defaultRate, 0.1);
@@ -18,7 +18,7 @@ describe("online configuration", () => {
   });
 
   test("environment variables: rate tables, webhooks, the Kafka queue", () => {
-    const loaded = loadOnlineConfig({
+    const loaded = loadSettings({ environment: {
       RAGSCOPE_SAMPLE_RATE: "0.05",
       RAGSCOPE_SAMPLE_RATES_BY_TENANT: "acme=1, test=0",
       RAGSCOPE_SAMPLE_RATES_BY_ROUTE: "/refund=0.5",
@@ -26,7 +26,7 @@ describe("online configuration", () => {
       RAGSCOPE_JUDGE_QUEUE: "kafka",
       RAGSCOPE_ALERT_WEBHOOK_URLS: "https://alerts.example.com/a,https://alerts.example.com/b",
       RAGSCOPE_ALERT_WINDOW: "1h",
-    });
+    } });
     assert.ok(loaded.ok, loaded.ok ? "" : loaded.error.join("; "));
     assert.deepEqual(loaded.value.sampling, { defaultRate: 0.05, services: {}, routes: { "/refund": 0.5 }, tenants: { acme: 1, test: 0 } });
     assert.equal(loaded.value.judge.queue, "kafka");
@@ -37,14 +37,14 @@ describe("online configuration", () => {
   });
 
   test("bad values name the variable and say what to write", () => {
-    const loaded = loadOnlineConfig({ RAGSCOPE_SAMPLE_RATE: "1.5", RAGSCOPE_ALERT_WINDOW: "15 minutes", RAGSCOPE_JUDGE_QUEUE: "redis" });
+    const loaded = loadSettings({ environment: { RAGSCOPE_SAMPLE_RATE: "1.5", RAGSCOPE_ALERT_WINDOW: "15 minutes", RAGSCOPE_JUDGE_QUEUE: "redis" } });
     assert.ok(!loaded.ok);
     assert.deepEqual(loaded.error.sort(), [
       "environment variable RAGSCOPE_ALERT_WINDOW: must be a duration such as 30s, 15m, 1h or 1d",
       "environment variable RAGSCOPE_JUDGE_QUEUE: must be in_process or kafka",
       "environment variable RAGSCOPE_SAMPLE_RATE: must be a rate between 0 and 1",
     ]);
-    const table = loadOnlineConfig({ RAGSCOPE_SAMPLE_RATES_BY_SERVICE: "checkout" });
+    const table = loadSettings({ environment: { RAGSCOPE_SAMPLE_RATES_BY_SERVICE: "checkout" } });
     assert.ok(!table.ok);
     assert.match(table.error[0]!, /RAGSCOPE_SAMPLE_RATES_BY_SERVICE: "checkout" is not name=rate/);
   });

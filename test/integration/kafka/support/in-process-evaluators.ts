@@ -6,7 +6,9 @@
  */
 import type { Kafka } from "kafkajs";
 import { logLevel } from "kafkajs";
-import { loadCollectorConfig, type CollectorConfig } from "../../../../collector/config/collector-config.js";
+import type { CollectorConfig } from "../../../../collector/config/collector-config.js";
+import { loadSettings } from "../../../../collector/config/load-settings.js";
+import { collectorSettings } from "../../../../collector/config/settings-schema.js";
 import { createKafkaClient } from "../../../../collector/kafka/kafka-client.js";
 import { MetricsRegistry } from "../../../../collector/observe/metrics-registry.js";
 import { startKafkaEvaluator, type KafkaEvaluatorRole } from "../../../../collector/run/kafka-evaluator-role.js";
@@ -19,9 +21,9 @@ export interface InProcessEvaluator {
 }
 
 export function evaluatorConfig(overrides: Record<string, unknown>): Readonly<CollectorConfig> {
-  const loaded = loadCollectorConfig({}, { "assembler.quietPeriodMs": 300, "kafka.sessionTimeoutMs": 6_000, "kafka.heartbeatIntervalMs": 1_000, "kafka.commitIntervalMs": 300, ...overrides });
+  const loaded = loadSettings({ fixed: { "assembler.quietPeriodMs": 300, "kafka.sessionTimeoutMs": 6_000, "kafka.heartbeatIntervalMs": 1_000, "kafka.commitIntervalMs": 300, ...overrides } });
   if (!loaded.ok) throw new Error(loaded.error.join("\n"));
-  return loaded.value;
+  return collectorSettings(loaded.value);
 }
 
 export async function startInProcessEvaluator(config: Readonly<CollectorConfig>): Promise<InProcessEvaluator> {

@@ -1,0 +1,114 @@
+/**
+ * `ragscope dataset push` as a user runs it (bin/ragscope.js as a subprocess):
+ * Eval Cases go into an embedded store folder, and are read back from it the
+ * way an evaluator looks them up (by case_id and case_version). Exit codes as
+ * in the README: 0 pushed, 1 invalid dataset (nothing pushed), 2 could not run.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { ClickHouseCaseStore } from "../../../collector/cases/case-store.js";
+import { openClickHouse } from "../../../collector/sink/clickhouse-connection.js";
+import { queryRows } from "../../support/temporary-store.js";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const ragscope = path.join(projectRoot, "bin/ragscope.js");
+const demoDataset = path.join(projectRoot, "examples/datasets/policy-regression.yaml");
+
+function run(args: string[], cwd: string) {
+  const child = spawnSync(process.execPath, [ragscope, ...args], { encoding: "utf8", cwd, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_DATA_DIR: "", RAGSCOPE_CONFIG: "" } });
+  return { status: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+const embedded = (dataPath: string) => ({ url: null, username: "default", password: "", database: "ragscope", dataPath });
+
+describe("ragscope dataset push", () => {
+  let folder: string;
+  before(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-dataset-push-"));
+  });
+  after(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  test("pushes every case of the files into the embedded folder, where an evaluator finds each by id and version", async () => {
+    const dataDir = path.join(folder, "store");
+    const extra = path.join(folder, "extra.json");
+    await writeFile(extra, JSON.stringify([{ case_id: "extra_001", case_version: "v1", dataset_id: "extra", dataset_version: "v1", input: "How long is the return window?" }]));
+    const result = run(["dataset", "push", demoDataset, extra, "--data-dir", dataDir], folder);
+    assert.equal(result.status, 0, result.stderr);
+
+    // What the file says, read with a YAML parser, not with ragscope's loader.
+    const document = parse(await readFile(demoDataset, "utf8")) as { dataset_id: string; dataset_version: string; cases: { case_id: string; case_version: string; input: string }[] };
+    assert.match(result.stdout, new RegExp(`policy-regression\\.yaml: ${document.cases.length} cases pushed to `));
+    assert.match(result.stdout, /extra\.json: 1 case pushed to /);
+
+    const connection = await openClickHouse(embedded(dataDir));
+    try {
+      const store = new ClickHouseCaseStore(connection);
+      for (const expected of document.cases) {
+        const found = await store.get(expected.case_id, expected.case_version);
+        assert.ok(found, `case ${expected.case_id} ${expected.case_version} is in the store`);
+        assert.equal(found.input, expected.input);
+        // The header's dataset id and version are stored with every case.
+        assert.equal(found.dataset_id, document.dataset_id);
+        assert.equal(found.dataset_version, document.dataset_version);
+      }
+      const extraCase = await store.get("extra_001", "v1");
+      assert.equal(extraCase?.input, "How long is the return window?");
+      const [count] = await queryRows<{ cases: string }>(connection, "SELECT count() AS cases FROM {{database}}.eval_cases FINAL");
+      assert.equal(Number(count!.cases), document.cases.length + 1);
+    } finally {
+      await connection.close();
+    }
+
+    // Pushing again replaces, it does not duplicate.
+    assert.equal(run(["dataset", "push", extra, "--data-dir", dataDir], folder).status, 0);
+    const again = await openClickHouse(embedded(dataDir));
+    try {
+      const [count] = await queryRows<{ cases: string }>(again, "SELECT count() AS cases FROM {{database}}.eval_cases FINAL");
+      assert.equal(Number(count!.cases), document.cases.length + 1);
+    } finally {
+      await again.close();
+    }
+  });
+
+  test("an invalid dataset: exit 1 with validate's messages, and nothing is pushed — not even the valid files", async () => {
+    const dataDir = path.join(folder, "untouched");
+    const valid = path.join(folder, "valid.yaml");
+    const broken = path.join(folder, "broken.yaml");
+    await writeFile(valid, ["dataset_id: d", "dataset_version: v1", "cases:", "  - case_id: fine", "    case_version: v1", "    input: q", ""].join("\n"));
+    await writeFile(broken, ["dataset_id: d", "dataset_version: v1", "cases:", "  - case_id: bad", "    case_version: v1", "    input: q", "    gold_evidence:", "      - text: only text", ""].join("\n"));
+    const result = run(["dataset", "push", valid, broken, "--data-dir", dataDir], folder);
+    assert.equal(result.status, 1, result.stderr);
+    assert.match(result.stderr, /cases\[0\]\.gold_evidence\[0\]\.document_id \(case_id bad\): required/);
+    assert.match(result.stderr, /nothing pushed/);
+    assert.doesNotMatch(result.stdout, /pushed to/);
+    assert.equal(existsSync(dataDir), false, "the store was not even opened");
+  });
+
+  test("one case id and version with two different contents across files: exit 1, naming both files", async () => {
+    const first = path.join(folder, "first.yaml");
+    const second = path.join(folder, "second.yaml");
+    await writeFile(first, ["case_id: same", "case_version: v1", "dataset_id: d", "dataset_version: v1", "input: first question", ""].join("\n"));
+    await writeFile(second, ["case_id: same", "case_version: v1", "dataset_id: d", "dataset_version: v1", "input: second question", ""].join("\n"));
+    const result = run(["dataset", "push", first, second, "--data-dir", path.join(folder, "conflict")], folder);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /second\.yaml: case 1 \(case_id same, case_version v1\) differs from the case of that id and version in .*first\.yaml; give the changed case a new case_version/);
+  });
+
+  test("a file that cannot be read, or a bad store setting: exit 2 with what to fix", () => {
+    const missing = run(["dataset", "push", path.join(folder, "absent.yaml"), "--data-dir", path.join(folder, "x")], folder);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /ragscope dataset push: cannot read .*absent\.yaml \(file not found\); check the path/);
+    const badUrl = run(["dataset", "push", demoDataset, "--clickhouse-url", "not a url"], folder);
+    assert.equal(badUrl.status, 2);
+    assert.match(badUrl.stderr, /flag --clickhouse-url: must be a URL such as http:\/\/localhost:8123/);
+  });
+});
