@@ -13,8 +13,7 @@ import { checkReleaseGate, type ReleaseGateResult } from "../../evaluators/gates
 import { derivedGateMetrics } from "../../evaluators/gates/gate-metrics.js";
 import { loadCollectorConfig } from "../config/collector-config.js";
 import { packageFiles } from "../config/package-files.js";
-import { loadRunCases } from "../report/load-run-cases.js";
-import { openClickHouse } from "../sink/clickhouse-connection.js";
+import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import { formatFixed } from "../../evaluators/format-fixed.js";
 import { ExitCode } from "./exit-codes.js";
 
@@ -50,14 +49,16 @@ export async function gateCommand(options: GateOptions, environment: NodeJS.Proc
     for (const line of config.error) output.error(line);
     return GateExit.unusable;
   }
-  const connection = await openClickHouse(config.value.clickhouse);
+  // Read only: the gate leaves the schema to the processes that write.
+  const store = await openClickHouseStore(config.value.clickhouse, { migrate: false });
+  const reader = store.reader;
   try {
-    const cases = await loadRunCases(connection, options.run);
+    const cases = await reader.loadRunCases(options.run);
     if (cases.length === 0) {
-      output.error(`run "${options.run}" has no stored results in ${connection.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
+      output.error(`run "${options.run}" has no stored results in ${store.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
       return GateExit.unusable;
     }
-    const baseline = options.baseline ? await loadRunCases(connection, options.baseline) : null;
+    const baseline = options.baseline ? await reader.loadRunCases(options.baseline) : null;
     if (options.baseline && baseline?.length === 0) {
       output.error(`baseline run "${options.baseline}" has no stored results`);
       return GateExit.unusable;
@@ -66,7 +67,7 @@ export async function gateCommand(options: GateOptions, environment: NodeJS.Proc
     output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status)));
     return result.passed ? GateExit.passed : GateExit.failed;
   } finally {
-    await connection.close();
+    await store.close();
   }
 }
 

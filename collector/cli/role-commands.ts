@@ -11,7 +11,7 @@
 import { runCollectorProcess, type Output, type RunningRoles } from "../run/collector-process.js";
 import { startKafkaEvaluator } from "../run/kafka-evaluator-role.js";
 import { startKafkaReceiver } from "../run/kafka-receiver-role.js";
-import { openClickHouse } from "../sink/clickhouse-connection.js";
+import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import type { FlagValues } from "./config-flags.js";
 import { onlineOption } from "./online-option.js";
 
@@ -20,8 +20,8 @@ export type RoleName = "receive" | "evaluate" | "collect";
 const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]> = {
   async receive(config, context): Promise<RunningRoles> {
     // Health snapshots go to a ClickHouse server when one is configured; the embedded store belongs to the evaluator.
-    const healthStore = config.clickhouse.url === null ? null : await openClickHouse(config.clickhouse);
-    const role = await startKafkaReceiver(config, context, healthStore).catch(async (error: unknown) => {
+    const healthStore = config.clickhouse.url === null ? null : await openClickHouseStore(config.clickhouse, { migrate: false });
+    const role = await startKafkaReceiver(config, context, healthStore?.health ?? null).catch(async (error: unknown) => {
       await healthStore?.close();
       throw error;
     });
@@ -38,14 +38,14 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
     const role = await startKafkaEvaluator(config, context, onlineOption(config, context, process.env));
     return {
       readiness: role.readiness,
-      describe: [`evaluator in group ${config.kafka.groupId} reading ${config.kafka.topic} (${config.kafka.brokers.join(",")}) → ${role.connection.describe()}`],
+      describe: [`evaluator in group ${config.kafka.groupId} reading ${config.kafka.topic} (${config.kafka.brokers.join(",")}) → ${role.store.describe()}`],
       failed: role.failed,
       close: () => role.close(),
     };
   },
   async collect(config, context): Promise<RunningRoles> {
     const evaluator = await startKafkaEvaluator(config, context, onlineOption(config, context, process.env));
-    const receiver = await startKafkaReceiver(config, context, evaluator.connection).catch(async (error: unknown) => {
+    const receiver = await startKafkaReceiver(config, context, evaluator.store.health).catch(async (error: unknown) => {
       await evaluator.close();
       throw error;
     });
@@ -53,7 +53,7 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
       readiness: [...receiver.readiness, ...evaluator.readiness],
       describe: [
         `receiver listening on ${receiver.receiver.url} → Kafka topic ${config.kafka.topic} (${config.kafka.brokers.join(",")})`,
-        `evaluator in group ${config.kafka.groupId} → ${evaluator.connection.describe()}`,
+        `evaluator in group ${config.kafka.groupId} → ${evaluator.store.describe()}`,
       ],
       failed: evaluator.failed,
       async close() {

@@ -25,8 +25,8 @@ export function onlineStageFromEnvironment(environment: NodeJS.ProcessEnv, overr
   if (!judge.ok) return judge;
   return success({
     judgeDescription: config.value.judge.enabled ? judge.value.describe : "judge disabled (RAGSCOPE_JUDGE_ENABLED)",
-    online: async (resources) => {
-      const stage = await createOnlineStage(config.value, { ...resources, judge: judge.value.judge, budget: judge.value.budget, retry, ...(kafka ? { kafka } : {}) });
+    online: async (store) => {
+      const stage = await createOnlineStage(config.value, { store, judge: judge.value.judge, budget: judge.value.budget, retry, ...(kafka ? { kafka } : {}) });
       if (!stage.ok) throw new Error(`online stage: ${stage.error.join("; ")}`);
       return stage.value;
     },

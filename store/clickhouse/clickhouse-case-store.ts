@@ -1,19 +1,14 @@
 /**
- * Eval Cases by (case_id, case_version), for evaluating traces of offline runs.
- *
- * Cases are stored in ClickHouse (`eval_cases`) when a dataset is run, so any
+ * CaseStore on ClickHouse. Cases are stored (`eval_cases`) when a dataset is run, so any
  * evaluator process finds them; a bounded in-memory cache keeps the lookup off
  * the hot path. A trace that names an unknown case is still evaluated (the
  * case-dependent metrics are not applicable) and counted.
  */
 import { evalCase, type EvalCase } from "../../contracts/eval-case.js";
-import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
-import { quoteIdentifier } from "../sink/clickhouse-connection.js";
+import type { CaseStore } from "../ports/case-store.js";
+import type { ClickHouseConnection } from "./clickhouse-connection.js";
+import { quoteIdentifier } from "./clickhouse-connection.js";
 
-export interface CaseStore {
-  get(caseId: string, caseVersion: string): Promise<EvalCase | null>;
-  put(cases: readonly EvalCase[]): Promise<void>;
-}
 
 const key = (caseId: string, caseVersion: string) => `${caseId}\u0000${caseVersion}`;
 

@@ -6,7 +6,7 @@
  * FROM or JOIN names. The dashboards write keywords in upper case, so only
  * upper-case FROM and JOIN count (a lower-case "from" in a string is left).
  */
-import { quoteIdentifier } from "../sink/clickhouse-connection.js";
+import { quoteIdentifier } from "../store/clickhouse/clickhouse-connection.js";
 
 /** The tables of deploy/clickhouse/migrations that dashboards read. */
 export const DASHBOARD_TABLES = ["case_results", "evaluation_results", "metric_values", "eval_cases", "runs", "collector_health"] as const;

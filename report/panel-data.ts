@@ -1,9 +1,9 @@
 /**
- * Runs a dashboard panel's queries as Grafana would (grafana-macros.ts) on
- * the connected ClickHouse engine and returns typed columns, the report's
+ * Runs a dashboard panel's queries as Grafana would (grafana-macros.ts)
+ * through the store's dashboard query surface and returns typed columns, the report's
  * equivalent of Grafana data frames.
  */
-import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
+import type { DashboardQuerySurface } from "../store/ports/dashboard-query-surface.js";
 import { renderPanelSql, type MacroContext, type Variables } from "./grafana-macros.js";
 import { qualifyTables } from "./qualify-tables.js";
 
@@ -50,14 +50,8 @@ export function executableSql(rawSql: string, database: string, variables: Varia
   return qualifyTables(renderPanelSql(rawSql, variables, context), database);
 }
 
-export async function runQuery(connection: ClickHouseConnection, refId: string, sql: string): Promise<Frame> {
-  const result = await connection.client.query({
-    query: sql,
-    format: "JSONCompact",
-    // ISO 8601 with a zone: times read the same whatever the engine's time zone.
-    clickhouse_settings: { date_time_output_format: "iso", output_format_json_quote_64bit_integers: 0 },
-  });
-  const body = (await result.json()) as unknown as { meta: { name: string; type: string }[]; data: unknown[][] };
+export async function runQuery(surface: DashboardQuerySurface, refId: string, sql: string): Promise<Frame> {
+  const body = await surface.query(sql);
   const fields: Field[] = body.meta.map((column, index) => {
     const type = fieldType(column.type);
     return { name: column.name, clickhouseType: column.type, type, values: body.data.map((row) => convert(row[index], type)) };

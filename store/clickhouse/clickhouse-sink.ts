@@ -23,7 +23,7 @@ import { failure, success, type Result } from "../../contracts/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
-import type { ResultSink, SinkFailure } from "./result-sink.js";
+import type { ResultSink, SinkFailure } from "../ports/result-sink.js";
 import { caseResultColumns, caseResultsBody, evaluationResultColumns, evaluationResultsBody, metricValueColumns, metricValuesBody, prepareBatch } from "./tab-separated-batch.js";
 
 /** ClickHouse error codes a retry cannot fix because the schema is wrong (unknown table or column, syntax). */

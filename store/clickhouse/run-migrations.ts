@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { packageFiles } from "../config/package-files.js";
+import { packageFiles } from "../../collector/config/package-files.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 

@@ -5,10 +5,10 @@
  * as version, so a relabel — or a retried insert — collapses to the latest
  * label; reads use FINAL.
  */
-import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
-import { quoteIdentifier } from "../sink/clickhouse-connection.js";
+import type { ClickHouseConnection } from "./clickhouse-connection.js";
+import { quoteIdentifier } from "./clickhouse-connection.js";
 import { humanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
-import { sortLabels, type HumanLabelFilter, type HumanLabelStore } from "../../evaluators/judge/calibration/human-label-store.js";
+import { sortLabels, type HumanLabelFilter, type HumanLabelStore } from "../ports/human-label-store.js";
 
 interface HumanLabelRow {
   label_id: string;

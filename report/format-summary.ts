@@ -1,6 +1,6 @@
 /** The terminal rendering of a RunSummary: averages by evaluator, then failing cases. */
-import { formatFixed } from "../../evaluators/format-fixed.js";
-import type { RunSummary } from "./run-summary.js";
+import { formatFixed } from "../evaluators/format-fixed.js";
+import type { RunSummary } from "../store/ports/run-reader.js";
 
 const ROOT_CAUSE = "root_cause";
 

@@ -4,7 +4,7 @@
  * the even digit: format-fixed.ts), so a ranking value reads the same here as
  * in trec_eval's output: 0.03125 is 0.0312.
  */
-import { formatFixed } from "../../evaluators/format-fixed.js";
+import { formatFixed } from "../evaluators/format-fixed.js";
 
 export function formatValue(value: number | null | undefined, unit: string, decimals: number | null = null): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "no data";

@@ -6,7 +6,7 @@
  * A textbox variable with no value takes the first value of the same-named
  * column of an earlier table (the failing cases table gives the trace shown).
  */
-import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
+import type { DashboardQuerySurface } from "../store/ports/dashboard-query-surface.js";
 import type { ReportDashboard, ReportPanel } from "./dashboard-files.js";
 import { allOf, renderPanelSql, type MacroContext, type VariableState } from "./grafana-macros.js";
 import { executableSql, runQuery, type Frame } from "./panel-data.js";
@@ -36,8 +36,8 @@ export interface DashboardResult {
 /** Points a time series panel may show (Grafana: the panel's width in pixels). */
 export const REPORT_MAX_DATA_POINTS = 60;
 
-async function variableOptions(connection: ClickHouseConnection, query: string, context: MacroContext): Promise<string[]> {
-  const frame = await runQuery(connection, "variable", executableSql(query, connection.database, {}, context));
+async function variableOptions(surface: DashboardQuerySurface, query: string, context: MacroContext): Promise<string[]> {
+  const frame = await runQuery(surface, "variable", executableSql(query, surface.database, {}, context));
   return (frame.fields[0]?.values ?? []).filter((value): value is string | number => value !== null).map(String);
 }
 
@@ -46,7 +46,7 @@ function usesVariable(panel: ReportPanel, name: string): boolean {
   return panel.targets.some((target) => pattern.test(target.rawSql));
 }
 
-export async function collectDashboard(connection: ClickHouseConnection, dashboard: ReportDashboard, selection: ReportSelection): Promise<DashboardResult> {
+export async function collectDashboard(surface: DashboardQuerySurface, dashboard: ReportDashboard, selection: ReportSelection): Promise<DashboardResult> {
   const context: MacroContext = { fromMs: selection.fromMs, toMs: selection.toMs, intervalMs: panelIntervalMs(selection.fromMs, selection.toMs, REPORT_MAX_DATA_POINTS) };
   const variables: Record<string, VariableState> = {};
   const unset = new Set<string>();
@@ -57,7 +57,7 @@ export async function collectDashboard(connection: ClickHouseConnection, dashboa
       else unset.add(variable.name);
       continue;
     }
-    const options = await variableOptions(connection, variable.query, context);
+    const options = await variableOptions(surface, variable.query, context);
     if (chosen && chosen.length > 0) variables[variable.name] = { value: variable.multi ? chosen : chosen[0]!, options };
     else if (variable.includeAll) variables[variable.name] = allOf(options);
     else if (options.length > 0) variables[variable.name] = { value: options[0]!, options };
@@ -82,7 +82,7 @@ export async function collectDashboard(connection: ClickHouseConnection, dashboa
       }
       try {
         const frames: Frame[] = [];
-        for (const target of panel.targets) frames.push(await runQuery(connection, target.refId, executableSql(target.rawSql, connection.database, variables, context)));
+        for (const target of panel.targets) frames.push(await runQuery(surface, target.refId, executableSql(target.rawSql, surface.database, variables, context)));
         result.panels.set(panel.id, { panel, frames, error: null });
         for (const name of [...unset]) {
           const first = frames[0]?.fields.find((field) => field.name === name)?.values[0];

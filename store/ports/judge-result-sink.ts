@@ -10,7 +10,7 @@ import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import type { Result } from "../../contracts/result.js";
-import type { SinkFailure } from "../sink/result-sink.js";
+import type { SinkFailure } from "./result-sink.js";
 
 export interface JudgedCase {
   caseResult: CaseResult;

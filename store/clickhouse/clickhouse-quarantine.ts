@@ -7,7 +7,7 @@
 import { failure, success, type Result } from "../../contracts/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
-import type { QuarantineSink, SinkFailure } from "./result-sink.js";
+import type { QuarantineSink, SinkFailure } from "../ports/result-sink.js";
 
 export class ClickHouseQuarantine implements QuarantineSink {
   readonly counters = { results: 0, failures: 0 };

@@ -1,10 +1,9 @@
 /**
- * Where human labels are kept. The ClickHouse implementation lives with the
- * other stores (collector/judge/human-label-store.ts, table `human_labels`);
- * the in-memory one here serves the embedded mode and tests. Both keep one
- * label per label_id, the latest `labeled_at` winning.
+ * Where human labels are kept (ClickHouse: table `human_labels`; in memory:
+ * store/memory). Both keep one label per label_id, the latest `labeled_at`
+ * winning.
  */
-import { humanLabel, type HumanLabel } from "./human-label.js";
+import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 
 export interface HumanLabelFilter {
   metric?: string;
@@ -28,20 +27,4 @@ export function matchesFilter(label: HumanLabel, filter: HumanLabelFilter): bool
 export function sortLabels(labels: HumanLabel[]): HumanLabel[] {
   const key = (label: HumanLabel) => `${label.case_result_id}\u0000${label.metric}\u0000${label.labeler_id}`;
   return labels.sort((first, second) => (key(first) < key(second) ? -1 : key(first) > key(second) ? 1 : 0));
-}
-
-export class MemoryHumanLabelStore implements HumanLabelStore {
-  private readonly labels = new Map<string, HumanLabel>();
-
-  async save(labels: readonly HumanLabel[]): Promise<void> {
-    for (const label of labels) {
-      const parsed = humanLabel.parse(label);
-      const previous = this.labels.get(parsed.label_id);
-      if (previous === undefined || Date.parse(parsed.labeled_at) >= Date.parse(previous.labeled_at)) this.labels.set(parsed.label_id, parsed);
-    }
-  }
-
-  async list(filter: HumanLabelFilter = {}): Promise<HumanLabel[]> {
-    return sortLabels([...this.labels.values()].filter((label) => matchesFilter(label, filter)).map((label) => ({ ...label })));
-  }
 }

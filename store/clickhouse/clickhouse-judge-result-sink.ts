@@ -1,6 +1,6 @@
 /**
  * Writes judge results to ClickHouse (`evaluation_results`, `metric_values`),
- * with the row layout of the rule stage (collector/sink/result-rows.ts).
+ * with the row layout of the rule stage (result-rows.ts).
  *
  * Replays replace, never add: Evaluation Result ids are deterministic
  * (case_result_id, evaluator id, version — contracts/ids.ts), the tables are
@@ -14,11 +14,11 @@ import { createHash } from "node:crypto";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import { decideCaseVerdict } from "../../evaluators/case-verdict.js";
 import { failure, success, type Result } from "../../contracts/result.js";
-import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
-import { quoteIdentifier } from "../sink/clickhouse-connection.js";
-import type { SinkFailure } from "../sink/result-sink.js";
-import { toRows } from "../sink/result-rows.js";
-import type { JudgedCase, JudgeResultSink } from "./judge-result-sink.js";
+import type { ClickHouseConnection } from "./clickhouse-connection.js";
+import { quoteIdentifier } from "./clickhouse-connection.js";
+import type { SinkFailure } from "../ports/result-sink.js";
+import { toRows } from "./result-rows.js";
+import type { JudgedCase, JudgeResultSink } from "../ports/judge-result-sink.js";
 
 /** ClickHouse error codes a retry cannot fix (unknown table/column, syntax, type). */
 const PERMANENT_ERROR_CODES = new Set(["60", "16", "62", "53", "27", "6", "117"]);
