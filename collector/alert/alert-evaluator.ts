@@ -19,9 +19,17 @@
  *
  * Each transition is an AlertEvent carrying the trace ids behind it. Time is
  * passed in, so tests and replays control it.
+ *
+ * Which alerts are firing outlives the process: the notifier saves each
+ * transition's state in the store (store/ports/alert-sink.ts) and a new
+ * evaluator is `restore`d from it, so a restart neither fires again an alert
+ * that is firing nor forgets it (its resolution keeps the alert_id). The
+ * windows are not restored: they fill again from new samples, and until
+ * `minSamples` arrive a restored alert keeps its state.
  */
 import { formatFixed } from "../../evaluators/format-fixed.js";
 import { deterministicId } from "../../contracts/ids.js";
+import type { AlertRuleState } from "../../store/ports/alert-sink.js";
 import { satisfies, type Threshold } from "../../evaluators/threshold.js";
 import type { AlertEvent } from "./alert-event.js";
 import { validateAlertRule, type AlertRule } from "./alert-rule.js";
@@ -112,6 +120,18 @@ export class AlertEvaluator {
       const list = this.byMetric.get(state.rule.metric) ?? [];
       list.push(state);
       this.byMetric.set(state.rule.metric, list);
+    }
+  }
+
+  /**
+   * Takes the firing state of each rule as saved by an earlier evaluator.
+   * States of rules no longer configured are ignored.
+   */
+  restore(saved: readonly AlertRuleState[]): void {
+    const byId = new Map(this.states.map((state) => [state.rule.id, state]));
+    for (const item of saved) {
+      const state = byId.get(item.ruleId);
+      if (state !== undefined) state.firing = item.firing === null ? null : { ...item.firing };
     }
   }
 

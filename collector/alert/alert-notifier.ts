@@ -8,8 +8,13 @@
  *
  * A timer re-evaluates the rules every `tickMs`, so a window that slides past
  * its samples (traffic stopped) is noticed without new samples.
+ *
+ * Before the deliveries, each transition's rule state is saved in `state`
+ * (the store's AlertSink), so an evaluator started again on the same store
+ * resumes it (alert-evaluator.ts `restore`).
  */
 import { retry, type RetryPolicy } from "../../core/retry.js";
+import { stateAfter, type AlertSink } from "../../store/ports/alert-sink.js";
 import type { AlertDelivery, DeliveryFailure } from "./alert-delivery.js";
 import type { AlertEvent } from "./alert-event.js";
 import type { AlertEvaluator } from "./alert-evaluator.js";
@@ -18,6 +23,8 @@ import type { MetricSample } from "./metric-sample.js";
 export interface AlertNotifierOptions {
   evaluator: AlertEvaluator;
   deliveries: readonly AlertDelivery[];
+  /** Where rule states are saved on each transition; absent: state is lost on restart. */
+  state?: Pick<AlertSink, "saveState">;
   retry: RetryPolicy;
   /** Re-evaluation period; 0 = only when samples arrive. */
   tickMs: number;
@@ -28,7 +35,7 @@ export interface AlertNotifierOptions {
 const RECENT_EVENTS = 100;
 
 export class AlertNotifier {
-  readonly counters = { samples: 0, firing: 0, resolved: 0, delivered: 0, deliveryFailures: 0 };
+  readonly counters = { samples: 0, firing: 0, resolved: 0, delivered: 0, deliveryFailures: 0, stateSaveFailures: 0 };
   /** The latest transitions, newest last, for inspection. */
   readonly recentEvents: AlertEvent[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -76,6 +83,14 @@ export class AlertNotifier {
   }
 
   private async deliver(events: readonly AlertEvent[]): Promise<void> {
+    if (this.options.state !== undefined) {
+      const store = this.options.state;
+      const saved = await retry(() => store.saveState(events.map(stateAfter)), this.options.retry);
+      if (!saved.ok) {
+        this.counters.stateSaveFailures += 1;
+        this.log(`ragscope alert state not saved, a restart will not know of ${events.length} transitions: ${saved.error.message}`);
+      }
+    }
     for (const delivery of this.options.deliveries) {
       const result = await retry<void, DeliveryFailure>(() => delivery.deliver(events), this.options.retry);
       if (result.ok) this.counters.delivered += events.length;

@@ -10,10 +10,8 @@
  */
 import { access, constants } from "node:fs/promises";
 import type { EvalCase } from "../../contracts/eval-case.js";
-import { ClickHouseCaseStore } from "../cases/case-store.js";
 import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
-import { openClickHouse } from "../sink/clickhouse-connection.js";
-import { runMigrations } from "../sink/run-migrations.js";
+import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import type { FlagValues } from "./config-flags.js";
 import { ExitCode } from "./exit-codes.js";
@@ -67,17 +65,15 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
     return ExitCode.checkFailed;
   }
 
-  const connection = await openClickHouse(resolved.value.settings.clickhouse);
+  // A new store gets its tables; an existing one is migrated like at any collector start.
+  const store = await openClickHouseStore(resolved.value.settings.clickhouse);
   try {
-    // A new store gets its tables; an existing one is migrated like at any collector start.
-    await runMigrations(connection);
-    const store = new ClickHouseCaseStore(connection);
     for (const dataset of loaded) {
-      await store.put(dataset.cases);
-      output.log(`${dataset.file}: ${plural(dataset.cases.length)} pushed to ${connection.describe()}`);
+      await store.cases.put(dataset.cases);
+      output.log(`${dataset.file}: ${plural(dataset.cases.length)} pushed to ${store.describe()}`);
     }
   } finally {
-    await connection.close();
+    await store.close();
   }
   return ExitCode.ok;
 }

@@ -22,11 +22,10 @@ import { sinkRetryPolicy } from "../config/collector-config.js";
 import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../config/settings-schema.js";
 import { nodeArgumentsFor, packageFiles, packageRoot } from "../config/package-files.js";
 import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
-import { formatSummary } from "../report/format-summary.js";
-import { countCaseResults, readRunSummary, type RunSummary } from "../report/run-summary.js";
+import { formatSummary } from "../../report/format-summary.js";
+import type { RunSummary } from "../../store/ports/run-reader.js";
 import { onlineStageFactory } from "../online/online-stage-factory.js";
 import { startEmbeddedCollector } from "../run/embedded-collector.js";
-import { storeRun } from "../run/store-run.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 
 export const defaultDemoDataset = packageFiles.demoDataset;
@@ -70,10 +69,10 @@ export async function runDemo(options: DemoOptions, request: SettingsRequest, ou
   const config = collectorSettings(resolved.value.settings);
   const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
   const collector = await startEmbeddedCollector(config, { online: online.online });
-  const storedIn = collector.connection.describe();
+  const storedIn = collector.store.describe();
   try {
-    await collector.cases.put(dataset.cases);
-    await storeRun(collector.connection, {
+    await collector.store.cases.put(dataset.cases);
+    await collector.store.runs.record({
       run_id: runId,
       dataset_id: first.dataset_id,
       dataset_version: first.dataset_version,
@@ -93,7 +92,7 @@ export async function runDemo(options: DemoOptions, request: SettingsRequest, ou
       return null;
     }
     const deadline = Date.now() + options.timeoutMs;
-    while ((await countCaseResults(collector.connection, runId)) < dataset.cases.length) {
+    while ((await collector.store.reader.countCaseResults(runId)) < dataset.cases.length) {
       if (Date.now() > deadline) {
         await collector.flush();
         output.error(`timed out waiting for ${dataset.cases.length} evaluated cases; open traces were evaluated as partial`);
@@ -102,7 +101,7 @@ export async function runDemo(options: DemoOptions, request: SettingsRequest, ou
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await collector.waitUntilIdle(options.timeoutMs);
-    const summary = await readRunSummary(collector.connection, runId);
+    const summary = await collector.store.reader.readRunSummary(runId);
     output.log("");
     output.log(formatSummary(summary, storedIn));
     return { summary, storedIn };

@@ -5,7 +5,7 @@
  * its message, and its stack when RAGSCOPE_DEBUG is set.
  */
 import { PortInUseError } from "../receive/listen.js";
-import { StoreLockedError } from "../sink/store-locked-error.js";
+import { StoreLockedError } from "../../store/clickhouse/store-locked-error.js";
 
 const moveWith = {
   receiver: "--port N (or RAGSCOPE_RECEIVER_PORT); --port 0 picks a free port",

@@ -12,8 +12,7 @@ import { parseGateFile } from "../../contracts/gate-file.js";
 import { checkReleaseGate, type ReleaseGateResult } from "../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../evaluators/gates/gate-metrics.js";
 import { packageFiles } from "../config/package-files.js";
-import { loadRunCases } from "../report/load-run-cases.js";
-import { openClickHouse } from "../sink/clickhouse-connection.js";
+import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import { formatFixed } from "../../evaluators/format-fixed.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
@@ -50,14 +49,16 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     reportInvalidSettings("gate", resolved.error, output);
     return GateExit.unusable;
   }
-  const connection = await openClickHouse(resolved.value.settings.clickhouse);
+  // Read only: the gate leaves the schema to the processes that write.
+  const store = await openClickHouseStore(resolved.value.settings.clickhouse, { migrate: false });
+  const reader = store.reader;
   try {
-    const cases = await loadRunCases(connection, options.run);
+    const cases = await reader.loadRunCases(options.run);
     if (cases.length === 0) {
-      output.error(`run "${options.run}" has no stored results in ${connection.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
+      output.error(`run "${options.run}" has no stored results in ${store.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
       return GateExit.unusable;
     }
-    const baseline = options.baseline ? await loadRunCases(connection, options.baseline) : null;
+    const baseline = options.baseline ? await reader.loadRunCases(options.baseline) : null;
     if (options.baseline && baseline?.length === 0) {
       output.error(`baseline run "${options.baseline}" has no stored results`);
       return GateExit.unusable;
@@ -66,7 +67,7 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status)));
     return result.passed ? GateExit.passed : GateExit.failed;
   } finally {
-    await connection.close();
+    await store.close();
   }
 }
 

@@ -6,12 +6,12 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { collectDashboard, type DashboardResult } from "../report/collect-report.js";
-import { readDashboards } from "../report/dashboard-files.js";
-import { formatValue } from "../report/format-value.js";
-import { renderHtmlReport } from "../report/html-report.js";
-import { openClickHouse, quoteIdentifier, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
-import { runMigrations } from "../sink/run-migrations.js";
+import { collectDashboard, type DashboardResult } from "../../report/collect-report.js";
+import { readDashboards } from "../../report/dashboard-files.js";
+import { formatValue } from "../../report/format-value.js";
+import { renderHtmlReport } from "../../report/html-report.js";
+import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
+import type { RunReader } from "../../store/ports/run-reader.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
@@ -50,16 +50,11 @@ export function parseTime(text: string, now: number): number | null {
 }
 
 /** The stored requests' time span, to the minute; the last day when nothing is stored. */
-async function dataRange(connection: ClickHouseConnection, now: number): Promise<{ fromMs: number; toMs: number }> {
-  const database = quoteIdentifier(connection.database);
-  const result = await connection.client.query({
-    query: `SELECT toUnixTimestamp64Milli(min(started_at)) AS first, toUnixTimestamp64Milli(max(started_at)) AS last, count() AS requests FROM ${database}.case_results FINAL`,
-    format: "JSONEachRow",
-  });
-  const [row] = await result.json<{ first: string | number; last: string | number; requests: string | number }>();
-  if (!row || Number(row.requests) === 0) return { fromMs: now - DURATION_MS.d!, toMs: now };
+async function dataRange(reader: RunReader, now: number): Promise<{ fromMs: number; toMs: number }> {
+  const span = await reader.storedSpan();
+  if (span === null) return { fromMs: now - DURATION_MS.d!, toMs: now };
   const minute = DURATION_MS.m!;
-  return { fromMs: Math.floor(Number(row.first) / minute) * minute, toMs: Math.ceil((Number(row.last) + 1) / minute) * minute };
+  return { fromMs: Math.floor(span.firstMs / minute) * minute, toMs: Math.ceil((span.lastMs + 1) / minute) * minute };
 }
 
 export function summaryLines(dashboards: readonly DashboardResult[]): string[] {
@@ -100,11 +95,10 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     output.error(`--from and --to take "now", "now-6h" (s, m, h, d) or an ISO 8601 date-time such as 2026-07-08T09:00:00Z`);
     return null;
   }
-  const connection = await openClickHouse(resolved.value.settings.clickhouse);
+  // Migrated: a data folder from an older version gets the tables the panels read.
+  const store = await openClickHouseStore(resolved.value.settings.clickhouse);
   try {
-    // A data folder from an older version gets the tables the panels read.
-    await runMigrations(connection);
-    const extent = await dataRange(connection, now);
+    const extent = await dataRange(store.reader, now);
     const fromMs = times.from ?? extent.fromMs;
     const toMs = times.to ?? extent.toMs;
     if (fromMs >= toMs) {
@@ -116,12 +110,12 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     if (options.candidate) values.candidate = [options.candidate];
     if (options.traceId) values.trace_id = [options.traceId];
     const dashboards: DashboardResult[] = [];
-    for (const dashboard of await readDashboards()) dashboards.push(await collectDashboard(connection, dashboard, { fromMs, toMs, values }));
+    for (const dashboard of await readDashboards()) dashboards.push(await collectDashboard(store.dashboards, dashboard, { fromMs, toMs, values }));
     const file = path.resolve(options.out);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(
       file,
-      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: connection.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null }),
+      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null }),
     );
     for (const line of summaryLines(dashboards)) output.log(line);
     const panelErrors = dashboards.reduce((total, result) => total + [...result.panels.values()].filter((panel) => panel.error !== null && !panel.error.startsWith("no value for")).length, 0);
@@ -130,6 +124,6 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     if (panelErrors > 0) output.error(`${panelErrors} panels failed; see the report`);
     return { file, dashboards, panelErrors };
   } finally {
-    await connection.close();
+    await store.close();
   }
 }

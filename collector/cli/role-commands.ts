@@ -11,7 +11,7 @@
 import { runCollectorProcess, type Output, type RunningRoles } from "../run/collector-process.js";
 import { startKafkaEvaluator } from "../run/kafka-evaluator-role.js";
 import { startKafkaReceiver } from "../run/kafka-receiver-role.js";
-import { openClickHouse } from "../sink/clickhouse-connection.js";
+import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import { collectorSettings } from "../config/settings-schema.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import type { FlagValues } from "./config-flags.js";
@@ -24,8 +24,8 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
   async receive(settings, context): Promise<RunningRoles> {
     const config = collectorSettings(settings);
     // Health snapshots go to a ClickHouse server when one is configured; the embedded store belongs to the evaluator.
-    const healthStore = config.clickhouse.url === null ? null : await openClickHouse(config.clickhouse);
-    const role = await startKafkaReceiver(config, context, healthStore).catch(async (error: unknown) => {
+    const healthStore = config.clickhouse.url === null ? null : await openClickHouseStore(config.clickhouse, { migrate: false });
+    const role = await startKafkaReceiver(config, context, healthStore?.health ?? null).catch(async (error: unknown) => {
       await healthStore?.close();
       throw error;
     });
@@ -43,7 +43,7 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
     const role = await startKafkaEvaluator(config, context, onlineOption(settings, context));
     return {
       readiness: role.readiness,
-      describe: [`evaluator in group ${config.kafka.groupId} reading ${config.kafka.topic} (${config.kafka.brokers.join(",")}) → ${role.connection.describe()}`],
+      describe: [`evaluator in group ${config.kafka.groupId} reading ${config.kafka.topic} (${config.kafka.brokers.join(",")}) → ${role.store.describe()}`],
       failed: role.failed,
       close: () => role.close(),
     };
@@ -51,7 +51,7 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
   async collect(settings, context): Promise<RunningRoles> {
     const config = collectorSettings(settings);
     const evaluator = await startKafkaEvaluator(config, context, onlineOption(settings, context));
-    const receiver = await startKafkaReceiver(config, context, evaluator.connection).catch(async (error: unknown) => {
+    const receiver = await startKafkaReceiver(config, context, evaluator.store.health).catch(async (error: unknown) => {
       await evaluator.close();
       throw error;
     });
@@ -59,7 +59,7 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
       readiness: [...receiver.readiness, ...evaluator.readiness],
       describe: [
         `receiver listening on ${receiver.receiver.url} → Kafka topic ${config.kafka.topic} (${config.kafka.brokers.join(",")})`,
-        `evaluator in group ${config.kafka.groupId} → ${evaluator.connection.describe()}`,
+        `evaluator in group ${config.kafka.groupId} → ${evaluator.store.describe()}`,
       ],
       failed: evaluator.failed,
       async close() {

@@ -67,15 +67,15 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
       host: config.observe.host,
       port: config.observe.port,
       registry,
-      readiness: [{ name: "clickhouse", check: async () => ((await collector.connection.client.ping()).success ? null : "the store does not answer") }],
+      readiness: [{ name: "clickhouse", check: () => collector.store.ping() }],
     });
   } catch (error) {
     await collector.close();
     for (const line of describeFailure("serve", error, Boolean(request.environment?.RAGSCOPE_DEBUG))) output.error(line);
     return ExitCode.undecided;
   }
-  for (const dataset of datasets) await collector.cases.put(dataset.cases);
-  output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.connection.describe()}`);
+  for (const dataset of datasets) await collector.store.cases.put(dataset.cases);
+  output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.store.describe()}`);
   output.log(`ragscope serve: /metrics, /healthz and /readyz on ${observe.url}`);
   output.log(`ragscope serve: ${datasets.reduce((total, dataset) => total + dataset.cases.length, 0)} Eval Cases loaded; online evaluation: ${online.judgeDescription}`);
   await (stopSignal ?? signalled());

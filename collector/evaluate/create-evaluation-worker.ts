@@ -4,10 +4,10 @@
  * batching, and the online stage's hook when there is one.
  */
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
-import type { CaseStore } from "../cases/case-store.js";
+import type { CaseStore } from "../../store/ports/case-store.js";
 import { sinkRetryPolicy, type CollectorConfig } from "../config/collector-config.js";
 import type { OnlineStage } from "../online/online-stage.js";
-import type { QuarantineSink, ResultSink } from "../sink/result-sink.js";
+import type { QuarantineSink, ResultSink } from "../../store/ports/result-sink.js";
 import { EvaluationWorker, type DeadLetterHandler } from "./evaluation-worker.js";
 
 export interface EvaluationWorkerParts {

@@ -41,7 +41,7 @@ import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evalua
 import type { EvaluatorRegistry } from "../../evaluators/evaluator-registry.js";
 import { TraceAssembler, type AssembledTrace, type AssemblerOptions } from "../assemble/trace-assembler.js";
 import type { BusPosition, DeliveredMessage } from "../bus/trace-bus.js";
-import type { CaseStore } from "../cases/case-store.js";
+import type { CaseStore } from "../../store/ports/case-store.js";
 import { ProgressTracker } from "../consume/progress-tracker.js";
 import { createMapperRegistry } from "../normalize/normalize-spans.js";
 import { decodeTraceRequest, detectEncoding, toSpanRecords } from "../otlp/index.js";
@@ -49,7 +49,7 @@ import type { SpanRecord } from "../otlp/span-record.js";
 import { rebuildCaseResult } from "../rebuild/rebuild-case-result.js";
 import { retry, type RetryPolicy } from "../../core/retry.js";
 import { failure, success } from "../../core/result.js";
-import type { QuarantineSink, ResultSink, SinkFailure } from "../sink/result-sink.js";
+import type { QuarantineSink, ResultSink, SinkFailure } from "../../store/ports/result-sink.js";
 
 export interface DeadLetter {
   message: DeliveredMessage;

@@ -20,12 +20,12 @@ import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { failure, success, type Result } from "../../core/result.js";
-import type { CaseStore } from "../cases/case-store.js";
+import type { CaseStore } from "../../store/ports/case-store.js";
 import { retry, type RetryPolicy } from "../../core/retry.js";
-import type { SinkFailure } from "../sink/result-sink.js";
+import type { SinkFailure } from "../../store/ports/result-sink.js";
 import type { JudgeQueueFailure } from "./judge-queue.js";
 import type { JudgeRequestMessage } from "./judge-request-message.js";
-import type { JudgedCase, JudgeResultSink } from "./judge-result-sink.js";
+import type { JudgedCase, JudgeResultSink } from "../../store/ports/judge-result-sink.js";
 
 export type JudgeEvaluationRunner = (caseResult: CaseResult, evalCase: EvalCase | null, evaluatedAt: string) => Promise<EvaluationResult[]>;
 

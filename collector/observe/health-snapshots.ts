@@ -1,13 +1,12 @@
 /**
- * Periodic snapshots of the collector's own health into ClickHouse
- * (`collector_health`, migration 0002), for the Collector health dashboard:
+ * Periodic snapshots of the collector's own health into the store's
+ * HealthSink (ClickHouse: `collector_health`, migration 0002), for the Collector health dashboard:
  * counters as the increase since the previous snapshot (kind `delta`, so a
  * restart never yields a negative rate), levels as gauges (kind `gauge`).
  * A failed snapshot is counted and skipped: the next one carries the
  * accumulated increase, so nothing is lost and nothing stalls the collector.
  */
-import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
-import { quoteIdentifier } from "../sink/clickhouse-connection.js";
+import type { HealthRow, HealthSink } from "../../store/ports/health-sink.js";
 
 export interface HealthReading {
   /** Monotonic counters (totals since start), by dashboard metric name. */
@@ -17,7 +16,7 @@ export interface HealthReading {
 }
 
 export interface HealthSnapshotOptions {
-  connection: ClickHouseConnection;
+  sink: HealthSink;
   instance: string;
   role: string;
   read: () => HealthReading;
@@ -48,18 +47,12 @@ export class HealthSnapshots {
     const reading = this.options.read();
     const ts = new Date((this.options.now ?? Date.now)()).toISOString();
     const base = { ts, instance: this.options.instance, role: this.options.role };
-    const rows = [
-      ...Object.entries(reading.counters).map(([metric, total]) => ({ ...base, metric, kind: "delta", value: Math.max(0, total - (this.previous[metric] ?? 0)) })),
-      ...Object.entries(reading.gauges).map(([metric, value]) => ({ ...base, metric, kind: "gauge", value: Number.isFinite(value) ? value : 0 })),
+    const rows: HealthRow[] = [
+      ...Object.entries(reading.counters).map(([metric, total]) => ({ ...base, metric, kind: "delta" as const, value: Math.max(0, total - (this.previous[metric] ?? 0)) })),
+      ...Object.entries(reading.gauges).map(([metric, value]) => ({ ...base, metric, kind: "gauge" as const, value: Number.isFinite(value) ? value : 0 })),
     ];
-    try {
-      await this.options.connection.client.insert({
-        table: `${quoteIdentifier(this.options.connection.database)}.collector_health`,
-        values: rows,
-        format: "JSONEachRow",
-        clickhouse_settings: { date_time_input_format: "best_effort", insert_deduplication_token: `${this.options.instance}:${ts}` },
-      });
-    } catch {
+    const written = await this.options.sink.write(rows);
+    if (!written.ok) {
       this.counters.failures += 1;
       return false;
     }

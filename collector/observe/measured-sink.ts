@@ -9,7 +9,7 @@
  */
 import type { Result } from "../../core/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
-import type { ResultSink, SinkFailure } from "../sink/result-sink.js";
+import type { ResultSink, SinkFailure } from "../../store/ports/result-sink.js";
 import type { Histogram } from "./metrics-registry.js";
 
 export class MeasuredSink implements ResultSink {

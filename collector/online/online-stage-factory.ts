@@ -20,8 +20,8 @@ export function onlineStageFactory(config: Readonly<OnlineConfig>, endpoint: Rea
   const judge = createConfiguredJudge(endpoint);
   return {
     judgeDescription: config.judge.enabled ? judge.describe : "judge disabled (RAGSCOPE_JUDGE_ENABLED)",
-    online: async (resources) => {
-      const stage = await createOnlineStage(config, { ...resources, judge: judge.judge, budget: judge.budget, retry, ...(kafka ? { kafka } : {}) });
+    online: async (store) => {
+      const stage = await createOnlineStage(config, { store, judge: judge.judge, budget: judge.budget, retry, ...(kafka ? { kafka } : {}) });
       if (!stage.ok) throw new Error(`online stage: ${stage.error.join("; ")}`);
       return stage.value;
     },

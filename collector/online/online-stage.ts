@@ -22,7 +22,6 @@ import { HeuristicJudge } from "../../evaluators/judge/heuristic-judge.js";
 import type { Judge } from "../../evaluators/judge/judge.js";
 import { runJudgeEvaluations } from "../../evaluators/judge/judge-evaluations.js";
 import { LruJudgeCache } from "../../evaluators/judge/lru-judge-cache.js";
-import { ClickHouseAlertDelivery } from "../alert/clickhouse-alert-delivery.js";
 import type { AlertDelivery } from "../alert/alert-delivery.js";
 import { AlertEvaluator } from "../alert/alert-evaluator.js";
 import { AlertNotifier } from "../alert/alert-notifier.js";
@@ -30,8 +29,6 @@ import { alertRulesFromGate, parseWindow } from "../alert/alert-rule.js";
 import { KafkaAlertDelivery } from "../alert/kafka-alert-delivery.js";
 import { metricSamples } from "../alert/metric-sample.js";
 import { WebhookAlertDelivery } from "../alert/webhook-alert-delivery.js";
-import type { CaseStore } from "../cases/case-store.js";
-import { ClickHouseJudgeResultSink } from "../judge/clickhouse-judge-result-sink.js";
 import { InProcessJudgeQueue } from "../judge/in-process-judge-queue.js";
 import { JudgeDispatcher } from "../judge/judge-dispatcher.js";
 import type { JudgeQueue } from "../judge/judge-queue.js";
@@ -41,7 +38,8 @@ import { RateLimitedJudge } from "../judge/rate-limited-judge.js";
 import { TokenBucket } from "../judge/token-bucket.js";
 import type { RetryPolicy } from "../../core/retry.js";
 import { TraceSampler, type SamplingBudget } from "../sampling/trace-sampler.js";
-import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
+import type { Store } from "../../store/ports/store.js";
+import { StoreAlertDelivery } from "../alert/store-alert-delivery.js";
 import type { OnlineConfig } from "./online-config.js";
 
 export interface OnlineStage {
@@ -78,8 +76,8 @@ export async function startOnlineStage(parts: OnlineStageParts): Promise<OnlineS
 }
 
 export interface OnlineResources {
-  connection: ClickHouseConnection;
-  cases: CaseStore;
+  /** Eval Cases for the judge, where judge results and alert states and events go. */
+  store: Pick<Store, "cases" | "judgeResults" | "alerts">;
   /** The judge (OpenAiJudge, VotingJudge, …); default: the deterministic HeuristicJudge. */
   judge?: Judge;
   /** The judge's spending limit (evaluators/judge/judge-budget.ts): the sampler stops while it is reached. */
@@ -132,8 +130,10 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
       ...config.alerts.slackWebhookUrls.map((url) => new WebhookAlertDelivery({ url, format: "slack" })),
     ];
     if (config.alerts.kafkaTopic !== null) deliveries.push(new KafkaAlertDelivery(resources.kafka!, config.alerts.kafkaTopic));
-    if (config.alerts.table) deliveries.push(new ClickHouseAlertDelivery(resources.connection));
-    alerts = new AlertNotifier({ evaluator: evaluator.value, deliveries, retry: resources.retry, tickMs: config.alerts.evaluateEveryMs, log });
+    if (config.alerts.table) deliveries.push(new StoreAlertDelivery(resources.store.alerts));
+    // Alerts firing before a restart stay firing (and keep their alert_id) instead of firing again or being forgotten.
+    evaluator.value.restore(await resources.store.alerts.loadState());
+    alerts = new AlertNotifier({ evaluator: evaluator.value, deliveries, state: resources.store.alerts, retry: resources.retry, tickMs: config.alerts.evaluateEveryMs, log });
   }
 
   let dispatcher: JudgeDispatcher | null = null;
@@ -152,8 +152,8 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
       const judge = new CachedJudge(new RateLimitedJudge(resources.judge ?? new HeuristicJudge(), bucket), new LruJudgeCache(config.judge.cacheEntries));
       worker = new JudgeWorker({
         run: (caseResult, evalCase, evaluatedAt) => runJudgeEvaluations(judge, caseResult, evalCase, evaluatedAt),
-        cases: resources.cases,
-        sink: new ClickHouseJudgeResultSink(resources.connection),
+        cases: resources.store.cases,
+        sink: resources.store.judgeResults,
         concurrency: config.judge.concurrency,
         sinkRetry: resources.retry,
         log,

@@ -10,7 +10,6 @@ import { embeddedHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import { MetricsRegistry } from "../observe/metrics-registry.js";
-import { ClickHouseCaseStore } from "../cases/case-store.js";
 import type { CollectorConfig } from "../config/collector-config.js";
 import { createEvaluationWorker } from "../evaluate/create-evaluation-worker.js";
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
@@ -18,17 +17,15 @@ import { MemoryDeadLetters } from "../evaluate/memory-dead-letters.js";
 import type { OnlineStage } from "../online/online-stage.js";
 import type { ReceiverCounters } from "../receive/receiver-counters.js";
 import { startReceiver } from "../receive/start-receiver.js";
-import { ClickHouseQuarantine } from "../sink/clickhouse-quarantine.js";
-import { ClickHouseSink } from "../sink/clickhouse-sink.js";
-import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
-import { runMigrations } from "../sink/run-migrations.js";
+import { openClickHouseStore, type ClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
+import type { Store } from "../../store/ports/store.js";
 
 export interface EmbeddedCollector {
   receiverUrl: string;
   /** What the receiver accepted and refused, for /metrics. */
   receiverCounters: ReceiverCounters;
-  connection: ClickHouseConnection;
-  cases: ClickHouseCaseStore;
+  /** The configured store (ClickHouse server or embedded engine), migrated; closed by `close`. */
+  store: ClickHouseStore;
   worker: EvaluationWorker;
   bus: InProcessBus;
   deadLetters: MemoryDeadLetters;
@@ -49,22 +46,20 @@ export interface EmbeddedCollectorOptions {
    * createOnlineStage) once the store is open; the worker then calls its
    * `afterWrite` after each durable write. Absent: rule metrics only.
    */
-  online?: (resources: { connection: ClickHouseConnection; cases: ClickHouseCaseStore }) => Promise<OnlineStage>;
+  online?: (store: Store) => Promise<OnlineStage>;
   /** Where the collector registers its metrics (served on /metrics by the caller); health snapshots read the same. Default: a private registry. */
   registry?: MetricsRegistry;
 }
 
 export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, options: EmbeddedCollectorOptions = {}): Promise<EmbeddedCollector> {
-  const connection = await openClickHouse(config.clickhouse);
-  await runMigrations(connection);
-  const cases = new ClickHouseCaseStore(connection);
-  const online = options.online ? await options.online({ connection, cases }) : null;
+  const store = await openClickHouseStore(config.clickhouse);
+  const online = options.online ? await options.online(store) : null;
   const registry = options.registry ?? new MetricsRegistry();
-  const sink = new MeasuredSink(new ClickHouseSink(connection), registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
+  const sink = new MeasuredSink(store.results, registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
   const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages });
   const deadLetters = new MemoryDeadLetters();
   const stop = new AbortController();
-  const worker = createEvaluationWorker(config, { cases, sink, quarantine: new ClickHouseQuarantine(connection), deadLetters, signal: stop.signal, online });
+  const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
@@ -78,12 +73,12 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     // The port is taken, typically: release the store so the caller can report it and exit cleanly.
     stop.abort();
     await online?.close();
-    await connection.close();
+    await store.close();
     throw error;
   }
   registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, deadLetters });
   const health = new HealthSnapshots({
-    connection,
+    sink: store.health,
     instance: `${os.hostname()}:${process.pid}`,
     role: "embedded",
     intervalMs: config.observe.healthSnapshotMs,
@@ -133,8 +128,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   return {
     receiverUrl: receiver.url,
     receiverCounters: receiver.counters,
-    connection,
-    cases,
+    store,
     worker,
     bus,
     deadLetters,
@@ -169,7 +163,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
       await health.stop();
       // After the last traces were handed over; judge work still queued in-process is dropped (not durable embedded).
       await online?.close();
-      await connection.close();
+      await store.close();
     },
   };
 }

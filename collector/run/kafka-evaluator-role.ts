@@ -4,12 +4,11 @@
  * them to ClickHouse — a server given a URL, the embedded engine (chDB)
  * otherwise. Scale by adding processes, up to one per partition.
  *
- * Composition: ClickHouse connection + migrations → case store → sink
+ * Composition: the ClickHouse store (migrated) → case store → sink
  * (measured) → EvaluationWorker → ConsumerGroupRunner with its repartitioner
  * and dead-letter producer (one producer for both).
  */
 import type { Producer } from "kafkajs";
-import { ClickHouseCaseStore } from "../cases/case-store.js";
 import type { CollectorConfig } from "../config/collector-config.js";
 import { createEvaluationWorker } from "../evaluate/create-evaluation-worker.js";
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
@@ -22,10 +21,8 @@ import { saramaCompatiblePartitioner } from "../kafka/sarama-partitioner.js";
 import { registerEvaluatorMetrics, sinkLatencyBuckets } from "../observe/collector-metrics.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
-import { ClickHouseQuarantine } from "../sink/clickhouse-quarantine.js";
-import { ClickHouseSink } from "../sink/clickhouse-sink.js";
-import { openClickHouse, type ClickHouseConnection } from "../sink/clickhouse-connection.js";
-import { runMigrations } from "../sink/run-migrations.js";
+import { openClickHouseStore, type ClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
+import type { Store } from "../../store/ports/store.js";
 import os from "node:os";
 import { evaluatorHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
@@ -38,7 +35,8 @@ export interface KafkaEvaluatorRole {
   runner: ConsumerGroupRunner;
   worker: EvaluationWorker;
   sink: MeasuredSink;
-  connection: ClickHouseConnection;
+  /** The configured store, migrated; closed by `close`. */
+  store: ClickHouseStore;
   readiness: ReadinessCheck[];
   /** Resolves with a reason when the role can no longer work (the process should exit and be restarted). */
   failed: Promise<string>;
@@ -50,19 +48,14 @@ export interface KafkaEvaluatorOptions {
    * Builds the online stage (sampling → judge queue, alerts): sampled traces
    * are enqueued after their rule results are durable (collector/online/).
    */
-  online?: (resources: { connection: ClickHouseConnection; cases: ClickHouseCaseStore }) => Promise<OnlineStage>;
+  online?: (store: Store) => Promise<OnlineStage>;
 }
 
 export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, context: RoleContext, options: KafkaEvaluatorOptions = {}): Promise<KafkaEvaluatorRole> {
-  const connection = await openClickHouse(config.clickhouse);
-  await runMigrations(connection).catch(async (error: unknown) => {
-    await connection.close();
-    throw error;
-  });
-  const cases = new ClickHouseCaseStore(connection);
-  const online = options.online ? await options.online({ connection, cases }) : null;
+  const store = await openClickHouseStore(config.clickhouse);
+  const online = options.online ? await options.online(store) : null;
   const sinkLatency = context.registry.histogram("ragscope_sink_write_duration_seconds", "duration of one sink write (ClickHouse inserts of a batch)", sinkLatencyBuckets);
-  const sink = new MeasuredSink(new ClickHouseSink(connection), sinkLatency);
+  const sink = new MeasuredSink(store.results, sinkLatency);
   // Retries are short here: the runner retries on its own, heartbeating in between.
   const producer: Producer = context.kafka.producer({
     createPartitioner: saramaCompatiblePartitioner,
@@ -70,7 +63,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 2_000 },
   });
   await producer.connect().catch(async (error: unknown) => {
-    await connection.close();
+    await store.close();
     throw error;
   });
   const assembledTopic = config.kafka.repartitionTopic ?? config.kafka.topic;
@@ -79,7 +72,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
   );
   const deadLetters = new KafkaDeadLetters(producer, { topic: config.kafka.deadLetterTopic, compression: config.kafka.compression, defaultSourceTopic: config.kafka.topic });
   const stop = new AbortController();
-  const worker = createEvaluationWorker(config, { cases, sink, quarantine: new ClickHouseQuarantine(connection), deadLetters, signal: stop.signal, online });
+  const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online });
   const runner = new ConsumerGroupRunner({
     kafka: context.kafka,
     settings: config.kafka,
@@ -98,12 +91,12 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     stop.abort();
     await runner.stop().catch(() => {});
     await producer.disconnect().catch(() => {});
-    await connection.close();
+    await store.close();
     throw error;
   }
   registerEvaluatorMetrics(context.registry, { runner, worker, sink, repartitioner, sinkLatency });
   const health = new HealthSnapshots({
-    connection,
+    sink: store.health,
     instance: `${os.hostname()}:${process.pid}`,
     role: "evaluator",
     intervalMs: config.observe.healthSnapshotMs,
@@ -126,7 +119,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     runner,
     worker,
     sink,
-    connection,
+    store,
     failed,
     readiness: [
       {
@@ -135,10 +128,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
       },
       {
         name: "clickhouse",
-        check: async () => {
-          const answer = await connection.client.ping();
-          return answer.success ? null : `${connection.describe()} does not answer: ${answer.error.message}`;
-        },
+        check: () => store.ping(),
       },
     ],
     async close() {
@@ -149,7 +139,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
       await runner.stop();
       await online?.close();
       await producer.disconnect();
-      await connection.close();
+      await store.close();
     },
   };
 }

@@ -19,7 +19,7 @@ import { HealthSnapshots } from "../observe/health-snapshots.js";
 import type { MetricsRegistry } from "../observe/metrics-registry.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
 import { startReceiver, type RunningReceiver } from "../receive/start-receiver.js";
-import type { ClickHouseConnection } from "../sink/clickhouse-connection.js";
+import type { HealthSink } from "../../store/ports/health-sink.js";
 
 export interface KafkaReceiverRole {
   receiver: RunningReceiver;
@@ -44,12 +44,12 @@ export function createSpanProducer(kafka: Kafka): Producer {
 }
 
 /**
- * `healthStore`: where the receiver writes its health snapshots (spans
+ * `healthSink`: where the receiver writes its health snapshots (spans
  * received and dropped) — the evaluator's store in `ragscope collect`, a
  * ClickHouse server for `ragscope receive`; null: none (the embedded store
  * belongs to the one process that opened it).
  */
-export async function startKafkaReceiver(config: Readonly<CollectorConfig>, context: RoleContext, healthStore: ClickHouseConnection | null = null): Promise<KafkaReceiverRole> {
+export async function startKafkaReceiver(config: Readonly<CollectorConfig>, context: RoleContext, healthSink: HealthSink | null = null): Promise<KafkaReceiverRole> {
   const admin = context.kafka.admin();
   await admin.connect();
   try {
@@ -76,9 +76,9 @@ export async function startKafkaReceiver(config: Readonly<CollectorConfig>, cont
   });
   registerReceiverMetrics(context.registry, receiver.counters, publisher);
   const health =
-    healthStore === null
+    healthSink === null
       ? null
-      : new HealthSnapshots({ connection: healthStore, instance: `${os.hostname()}:${process.pid}`, role: "receiver", intervalMs: config.observe.healthSnapshotMs, read: receiverHealthReading(context.registry) });
+      : new HealthSnapshots({ sink: healthSink, instance: `${os.hostname()}:${process.pid}`, role: "receiver", intervalMs: config.observe.healthSnapshotMs, read: receiverHealthReading(context.registry) });
   health?.start();
   return {
     receiver,

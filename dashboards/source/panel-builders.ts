@@ -2,7 +2,7 @@
  * The four panel kinds the dashboards use, built with the Grafana Foundation
  * SDK (interop.md §9) so their JSON follows Grafana's dashboard model. Every
  * panel reads the provisioned ClickHouse data source. The static HTML report
- * (collector/report/) draws the same four kinds from the generated JSON.
+ * (report/) draws the same four kinds from the generated JSON.
  */
 import * as barchart from "@grafana/grafana-foundation-sdk/barchart";
 import * as common from "@grafana/grafana-foundation-sdk/common";

@@ -129,11 +129,11 @@ export async function benchmark(): Promise<BenchmarkResult> {
       );
       evaluatedAt = performance.now();
       loop = performance.eventLoopUtilization(loopBefore);
-      const stored = await countCaseResults(evaluator.role.connection);
+      const stored = await countCaseResults(evaluator.role.store.connection);
       if (stored < TRACES) throw new Error(`only ${stored} of ${TRACES} Case Results are stored`);
       // Rows the sink wrote, counted in the store (raw rows, before FINAL collapses replays).
       const [written] = await queryRows<{ rows: string }>(
-        evaluator.role.connection,
+        evaluator.role.store.connection,
         "SELECT (SELECT count() FROM {{database}}.case_results) + (SELECT count() FROM {{database}}.evaluation_results) + (SELECT count() FROM {{database}}.metric_values) AS rows",
       );
       rowsWritten = Number(written?.rows ?? 0);

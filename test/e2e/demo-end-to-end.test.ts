@@ -13,7 +13,7 @@ import { after, before, describe, test } from "node:test";
 import { writeFile } from "node:fs/promises";
 import { defaultDemoDataset, runDemo, type DemoOutcome } from "../../collector/cli/demo-command.js";
 import { gateCommand, GateExit } from "../../collector/cli/gate-command.js";
-import { openClickHouse, type ClickHouseConnection } from "../../collector/sink/clickhouse-connection.js";
+import { openClickHouse, type ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
 import { queryRows } from "../support/temporary-store.js";
 
 const RUN_ID = "e2e-demo-run";

@@ -21,7 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { serveCommand } from "../../collector/cli/serve-command.js";
-import { openClickHouse, type ClickHouseConnection } from "../../collector/sink/clickhouse-connection.js";
+import { openClickHouse, type ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { summarizeTaskSuccess } from "../../evaluators/aggregate/task-success.js";
 import { NAMED_AGGREGATES } from "../../dashboards/source/aggregate-metrics.js";

@@ -14,8 +14,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { openClickHouse } from "../../collector/sink/clickhouse-connection.js";
-import { runMigrations } from "../../collector/sink/run-migrations.js";
+import { openClickHouse } from "../../store/clickhouse/clickhouse-connection.js";
+import { runMigrations } from "../../store/clickhouse/run-migrations.js";
 import { CANDIDATE_RUN, seedDashboardDataset } from "../integration/dashboards/dashboard-dataset.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

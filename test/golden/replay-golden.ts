@@ -8,9 +8,9 @@
 import type { EvalCase } from "../../contracts/eval-case.js";
 import { success } from "../../core/result.js";
 import { defaultAssemblerOptions } from "../../collector/assemble/trace-assembler.js";
-import type { CaseStore } from "../../collector/cases/case-store.js";
+import type { CaseStore } from "../../store/ports/case-store.js";
 import { EvaluationWorker } from "../../collector/evaluate/evaluation-worker.js";
-import type { ResultSink } from "../../collector/sink/result-sink.js";
+import type { ResultSink } from "../../store/ports/result-sink.js";
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 

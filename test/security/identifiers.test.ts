@@ -82,7 +82,7 @@ describe("identifiers from spans", () => {
 
   async function storedByTrace(): Promise<Map<string, ReturnType<typeof caseResultSchema.parse>>> {
     assert.ok(await collector.waitUntilIdle(20_000));
-    const rows = await queryRows<{ payload: string }>(collector.connection, "SELECT payload FROM {{database}}.case_results FINAL");
+    const rows = await queryRows<{ payload: string }>(collector.store.connection, "SELECT payload FROM {{database}}.case_results FINAL");
     return new Map(rows.map((row) => caseResultSchema.parse(JSON.parse(row.payload))).map((result) => [result.trace_id, result]));
   }
 
@@ -124,7 +124,7 @@ describe("identifiers from spans", () => {
     assert.equal(kept.rag_observation.service_name, good.values.service);
     assert.deepEqual(kept.rag_observation.malformed_attributes, []);
     assert.equal(collector.worker.counters.rejectedIdentifiers, HOSTILE_STRINGS.length * 4);
-    const columns = await queryRows<{ values: number }>(collector.connection, "SELECT countIf(run_id != '' OR tenant_id != '' OR service_name != '') AS values FROM {{database}}.case_results FINAL WHERE trace_id != {good:String}", { good: good.traceId });
+    const columns = await queryRows<{ values: number }>(collector.store.connection, "SELECT countIf(run_id != '' OR tenant_id != '' OR service_name != '') AS values FROM {{database}}.case_results FINAL WHERE trace_id != {good:String}", { good: good.traceId });
     assert.equal(Number(columns[0]!.values), 0, "no hostile value reached a stored column");
   });
 });

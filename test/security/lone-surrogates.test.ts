@@ -33,7 +33,7 @@ describe("lone surrogates", () => {
 
   async function storedQueries(): Promise<Map<string, string | null>> {
     assert.ok(await collector.waitUntilIdle(20_000), "the collector did not become idle");
-    const rows = await queryRows<{ trace_id: string; payload: string }>(collector.connection, "SELECT trace_id, payload FROM {{database}}.case_results FINAL");
+    const rows = await queryRows<{ trace_id: string; payload: string }>(collector.store.connection, "SELECT trace_id, payload FROM {{database}}.case_results FINAL");
     return new Map(rows.map((row) => [row.trace_id, caseResultSchema.parse(JSON.parse(row.payload)).rag_observation.query]));
   }
 

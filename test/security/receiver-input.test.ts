@@ -58,7 +58,7 @@ describe("receiver input that used to hurt", () => {
 
   async function stored(id: string) {
     assert.ok(await collector.waitUntilIdle(20_000), "the collector did not become idle");
-    const rows = await queryRows<{ payload: string }>(collector.connection, "SELECT payload FROM {{database}}.case_results FINAL WHERE trace_id = {id:String}", { id });
+    const rows = await queryRows<{ payload: string }>(collector.store.connection, "SELECT payload FROM {{database}}.case_results FINAL WHERE trace_id = {id:String}", { id });
     return rows.map((row) => caseResultSchema.parse(JSON.parse(row.payload)));
   }
 
@@ -101,7 +101,7 @@ describe("receiver input that used to hurt", () => {
     assert.equal(result.rag_observation.latency_ms, null);
     assert.ok(result.rag_observation.stage_timings.every((timing) => timing.duration_ms >= 0));
     assert.deepEqual(result.rag_observation.malformed_attributes.map((note) => note.attribute), ["end_time_unix_nano"]);
-    const latency = await queryRows<{ latency: number | null }>(collector.connection, "SELECT latency_ms AS latency FROM {{database}}.case_results FINAL WHERE trace_id = {id:String}", { id: traceId(300) });
+    const latency = await queryRows<{ latency: number | null }>(collector.store.connection, "SELECT latency_ms AS latency FROM {{database}}.case_results FINAL WHERE trace_id = {id:String}", { id: traceId(300) });
     assert.deepEqual(latency, [{ latency: null }], "the dashboards' column holds no negative latency");
   });
 });

@@ -8,16 +8,19 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { openClickHouse, type ClickHouseConnection } from "../../collector/sink/clickhouse-connection.js";
-import { runMigrations } from "../../collector/sink/run-migrations.js";
+import { openClickHouse, type ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
+import { runMigrations } from "../../store/clickhouse/run-migrations.js";
+import { clickHouseStoreOn, type ClickHouseStore, type ClickHouseStoreOptions } from "../../store/clickhouse/clickhouse-store.js";
 
 export interface TemporaryStore {
   connection: ClickHouseConnection;
+  /** Every port of the ClickHouse adapter on this database. */
+  store: ClickHouseStore;
   dataPath: string;
   cleanup(): Promise<void>;
 }
 
-export async function temporaryStore(options: { migrate?: boolean } = {}): Promise<TemporaryStore> {
+export async function temporaryStore(options: { migrate?: boolean; store?: ClickHouseStoreOptions } = {}): Promise<TemporaryStore> {
   const dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-chdb-"));
   const database = `test_${randomBytes(6).toString("hex")}`;
   const url = process.env.RAGSCOPE_TEST_CLICKHOUSE_URL ?? null;
@@ -25,6 +28,7 @@ export async function temporaryStore(options: { migrate?: boolean } = {}): Promi
   if (options.migrate !== false) await runMigrations(connection);
   return {
     connection,
+    store: clickHouseStoreOn(connection, options.store),
     dataPath,
     async cleanup() {
       await connection.client.command({ query: `DROP DATABASE IF EXISTS ${database}` });

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { openClickHouse, type ClickHouseConnection } from "../../../collector/sink/clickhouse-connection.js";
+import { openClickHouse, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { createApplication, packProject } from "./packed-package.js";
 import { readmeExamples } from "./readme-examples.js";
 

@@ -81,8 +81,8 @@ describe("forced sampling: a heuristic review signal sends the trace to the judg
     assert.ok(config.ok);
     const judge = new OpenAiJudge({ baseUrl: server.baseUrl, apiKey: "test-key", model: "fake-judge", retryPolicy: { initialDelayMs: 1, maxDelayMs: 2, maxAttempts: 1, deadlineMs: 2_000 } });
     collector = await startEmbeddedCollector(config.value, {
-      online: async ({ connection, cases }) => {
-        const stage = await createOnlineStage(onlineSettings(config.value), { connection, cases, judge, retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1, deadlineMs: 1_000 }, log: () => {} });
+      online: async (store) => {
+        const stage = await createOnlineStage(onlineSettings(config.value), { store, judge, retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1, deadlineMs: 1_000 }, log: () => {} });
         assert.ok(stage.ok, stage.ok ? "" : stage.error.join("; "));
         return stage.value;
       },
@@ -96,7 +96,7 @@ describe("forced sampling: a heuristic review signal sends the trace to the judg
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     assert.ok(await collector.waitUntilIdle(20_000), "the judge queue did not drain");
-    for (const row of await queryRows<{ case_result_id: string; quality_status: string; payload: string }>(collector.connection, "SELECT case_result_id, quality_status, payload FROM {{database}}.case_results FINAL")) {
+    for (const row of await queryRows<{ case_result_id: string; quality_status: string; payload: string }>(collector.store.connection, "SELECT case_result_id, quality_status, payload FROM {{database}}.case_results FINAL")) {
       const query = (JSON.parse(row.payload) as { rag_observation: { query: string } }).rag_observation.query;
       rowsOf.set(query.split(":")[0] as RequestName, { case_result_id: row.case_result_id, quality_status: row.quality_status });
     }
@@ -111,7 +111,7 @@ describe("forced sampling: a heuristic review signal sends the trace to the judg
 
   test("the overlap measure flags the paraphrase and the fabrication, not the faithful answer", async () => {
     const flagged = await queryRows<{ case_result_id: string; review_required: number }>(
-      collector.connection,
+      collector.store.connection,
       "SELECT case_result_id, review_required FROM {{database}}.evaluation_results FINAL WHERE evaluator_id = 'online.groundedness'",
     );
     const flagOf = (name: RequestName) => Number(flagged.find((row) => row.case_result_id === rowsOf.get(name)?.case_result_id)?.review_required);
@@ -134,7 +134,7 @@ describe("forced sampling: a heuristic review signal sends the trace to the judg
     assert.equal(rowsOf.get("fabricated")?.quality_status, "failed");
     assert.equal(rowsOf.get("faithful")?.quality_status, "unjudged");
     const faithfulness = await queryRows<{ case_result_id: string; outcome: string }>(
-      collector.connection,
+      collector.store.connection,
       "SELECT case_result_id, outcome FROM {{database}}.evaluation_results FINAL WHERE evaluator_id = 'judge.faithfulness' ORDER BY case_result_id",
     );
     assert.deepEqual(

@@ -17,10 +17,10 @@ import { parseGateFile } from "../../../contracts/gate-file.js";
 import { AlertEvaluator } from "../../../collector/alert/alert-evaluator.js";
 import { AlertNotifier } from "../../../collector/alert/alert-notifier.js";
 import { alertRulesFromGate } from "../../../collector/alert/alert-rule.js";
-import { ClickHouseAlertDelivery } from "../../../collector/alert/clickhouse-alert-delivery.js";
+import { StoreAlertDelivery } from "../../../collector/alert/store-alert-delivery.js";
 import type { MetricSample } from "../../../collector/alert/metric-sample.js";
 import { WebhookAlertDelivery } from "../../../collector/alert/webhook-alert-delivery.js";
-import { ClickHouseCaseStore } from "../../../collector/cases/case-store.js";
+import { ClickHouseCaseStore } from "../../../store/clickhouse/clickhouse-case-store.js";
 import { loadSettings } from "../../../collector/config/load-settings.js";
 import { onlineSettings } from "../../../collector/config/settings-schema.js";
 import { createOnlineStage } from "../../../collector/online/online-stage.js";
@@ -85,7 +85,7 @@ describe("alert deliveries", () => {
     assert.ok(rules.ok);
     let now = Date.parse("2026-07-08T10:00:00.000Z");
     const logged: string[] = [];
-    const table = new ClickHouseAlertDelivery(store.connection);
+    const table = new StoreAlertDelivery(store.store.alerts);
     const notifier = new AlertNotifier({
       evaluator: new AlertEvaluator(rules.value.rules),
       deliveries: [new WebhookAlertDelivery({ url: `${webhook.url}/generic`, format: "json" }), new WebhookAlertDelivery({ url: `${webhook.url}/slack`, format: "slack" }), table],
@@ -155,7 +155,7 @@ describe("alert deliveries", () => {
       await writeFile(gateFile, 'boundary:\n  sensitive_data_in_answer: { threshold: "= 0", min_samples: 5 }\n  permission_leak_rate: "= 0"\n');
       const config = loadSettings({ environment: { RAGSCOPE_ALERT_GATE_FILE: gateFile, RAGSCOPE_ALERT_WEBHOOK_URLS: `${webhook.url}/stage`, RAGSCOPE_ALERT_EVALUATE_EVERY_MS: "0" } });
       assert.ok(config.ok);
-      const stage = await createOnlineStage(onlineSettings(config.value), { connection: store.connection, cases: new ClickHouseCaseStore(store.connection), retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 3, deadlineMs: 2_000 }, log: () => {} });
+      const stage = await createOnlineStage(onlineSettings(config.value), { store: store.store, retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 3, deadlineMs: 2_000 }, log: () => {} });
       assert.ok(stage.ok, stage.ok ? "" : stage.error.join("; "));
       const registry = createDefaultRegistry();
       const leaking = Array.from({ length: 5 }, (_, index) =>
@@ -175,7 +175,7 @@ describe("alert deliveries", () => {
 
       const missing = loadSettings({ environment: { RAGSCOPE_ALERT_GATE_FILE: path.join(folder, "absent.yaml") } });
       assert.ok(missing.ok);
-      const refused = await createOnlineStage(onlineSettings(missing.value), { connection: store.connection, cases: new ClickHouseCaseStore(store.connection), retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1, deadlineMs: 100 } });
+      const refused = await createOnlineStage(onlineSettings(missing.value), { store: store.store, retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1, deadlineMs: 100 } });
       assert.ok(!refused.ok);
       assert.match(refused.error[0]!, /absent\.yaml: ENOENT/);
     } finally {

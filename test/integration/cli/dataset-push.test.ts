@@ -13,8 +13,8 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { ClickHouseCaseStore } from "../../../collector/cases/case-store.js";
-import { openClickHouse } from "../../../collector/sink/clickhouse-connection.js";
+import { ClickHouseCaseStore } from "../../../store/clickhouse/clickhouse-case-store.js";
+import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
 import { queryRows } from "../../support/temporary-store.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");

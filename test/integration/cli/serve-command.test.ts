@@ -5,7 +5,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { serveCommand } from "../../../collector/cli/serve-command.js";
 import { traceCite, traceContext, traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
-import { openClickHouse } from "../../../collector/sink/clickhouse-connection.js";
+import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
 import { defaultDemoDataset } from "../../../collector/cli/demo-command.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 import { queryRows } from "../../support/temporary-store.js";

@@ -49,7 +49,7 @@ describe("partly readable traces through the embedded collector", () => {
 
   async function storedResults(collector: EmbeddedCollector) {
     assert.ok(await collector.waitUntilIdle(10_000), "collector did not become idle");
-    const rows = await queryRows<{ trace_id: string; payload: string }>(collector.connection, "SELECT trace_id, payload FROM {{database}}.case_results FINAL ORDER BY trace_id");
+    const rows = await queryRows<{ trace_id: string; payload: string }>(collector.store.connection, "SELECT trace_id, payload FROM {{database}}.case_results FINAL ORDER BY trace_id");
     return rows.map((row) => caseResultSchema.parse(JSON.parse(row.payload)));
   }
 

@@ -77,7 +77,7 @@ describe("trace reassembly through the embedded collector", () => {
     assert.ok(config.ok);
     const collector = await startEmbeddedCollector(config.value);
     try {
-      await collector.cases.put([seedExample().evalCase]);
+      await collector.store.cases.put([seedExample().evalCase]);
       return await work(collector);
     } finally {
       await collector.close();
@@ -86,8 +86,8 @@ describe("trace reassembly through the embedded collector", () => {
 
   async function storedResult(collector: EmbeddedCollector) {
     assert.ok(await collector.waitUntilIdle(10_000), "collector did not become idle");
-    const rows = await queryRows<{ payload: string }>(collector.connection, "SELECT payload FROM {{database}}.case_results FINAL");
-    const metrics = await queryRows<{ metric: string; value: number | null }>(collector.connection, "SELECT metric, value FROM {{database}}.metric_values FINAL ORDER BY metric, evaluator_id, trace_id");
+    const rows = await queryRows<{ payload: string }>(collector.store.connection, "SELECT payload FROM {{database}}.case_results FINAL");
+    const metrics = await queryRows<{ metric: string; value: number | null }>(collector.store.connection, "SELECT metric, value FROM {{database}}.metric_values FINAL ORDER BY metric, evaluator_id, trace_id");
     return { results: rows.map((row) => JSON.parse(row.payload)), metrics };
   }
 

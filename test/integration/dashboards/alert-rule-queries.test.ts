@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "yaml";
-import { executableSql, runQuery } from "../../../collector/report/panel-data.js";
-import { tableReferences } from "../../../collector/report/qualify-tables.js";
+import { executableSql, runQuery } from "../../../report/panel-data.js";
+import { tableReferences } from "../../../report/qualify-tables.js";
 import { ALERT_RULES_FILE, projectRoot } from "../../../dashboards/source/generated-files.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { DATASET_END, DATASET_START, seedDashboardDataset, SERVICES } from "./dashboard-dataset.js";
@@ -54,7 +54,7 @@ describe("alert rule queries on the ClickHouse engine", () => {
       assert.equal(query.model.format, 0, `${rule.uid}: a time-series query`);
       for (const reference of tableReferences(query.model.rawSql!)) assert.ok(reference.final, `${rule.uid} reads ${reference.table} without FINAL`);
       // Alert rules run on the backend: no dashboard variables (interop.md §7).
-      const frame = await runQuery(store.connection, "A", executableSql(query.model.rawSql!, store.connection.database, {}, context)).catch((error: Error) => assert.fail(`${rule.uid}: ${error.message}`));
+      const frame = await runQuery(store.store.dashboards, "A", executableSql(query.model.rawSql!, store.connection.database, {}, context)).catch((error: Error) => assert.fail(`${rule.uid}: ${error.message}`));
       assert.ok(frame.rows > 0, `${rule.uid} returned no rows`);
       assert.deepEqual(frame.fields.map((field) => field.type), ["time", "string", "number"], `${rule.uid}: ${frame.fields.map((field) => `${field.name} ${field.clickhouseType}`).join(", ")}`);
       assert.equal(frame.fields[1]!.name, "service_name");
@@ -71,7 +71,7 @@ describe("alert rule queries on the ClickHouse engine", () => {
     assert.match(sql, />= 50\b/);
     // Ten minutes hold ten requests: under the rule's 50 samples.
     const context = { fromMs: DATASET_START, toMs: DATASET_START + 10 * 60_000, intervalMs: 60_000 };
-    const frame = await runQuery(store.connection, "A", executableSql(sql, store.connection.database, {}, context));
+    const frame = await runQuery(store.store.dashboards, "A", executableSql(sql, store.connection.database, {}, context));
     assert.equal(frame.rows, 0);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A seeded dataset for the dashboards: online traffic from two services and
  * two tenants, and two offline runs of the same cases where some evaluations
- * flip, written through the real ClickHouse sink (collector/sink/) so rows
+ * flip, written through the real ClickHouse sink (store/clickhouse/) so rows
  * look exactly as the collector stores them. It carries every metric the
  * panels read, including those of evaluators still being added (judge
  * metrics, abstention, permissions), root-cause results, stage timings,
@@ -12,10 +12,10 @@ import { caseResult as caseResultSchema, type CaseResult } from "../../../contra
 import type { EvaluationResult } from "../../../contracts/evaluation-result.js";
 import { caseResultIdFor, evaluationResultIdFor } from "../../../contracts/ids.js";
 import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
-import { storeRun } from "../../../collector/run/store-run.js";
-import type { ClickHouseConnection } from "../../../collector/sink/clickhouse-connection.js";
-import { ClickHouseSink } from "../../../collector/sink/clickhouse-sink.js";
-import { toRows } from "../../../collector/sink/result-rows.js";
+import { ClickHouseRunLineageSink } from "../../../store/clickhouse/clickhouse-run-lineage-sink.js";
+import type { ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
+import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
+import { toRows } from "../../../store/clickhouse/result-rows.js";
 
 const HOUR = 3_600_000;
 /** Recent whole hours: collector_health keeps 30 days (TTL), so fixed old dates would be gone. */
@@ -222,8 +222,8 @@ export async function seedDashboardDataset(connection: ClickHouseConnection, dat
   const written = await sink.write(dataset.evaluations);
   if (!written.ok) throw new Error(written.error.message);
   const lineage = { dataset_id: DATASET_ID, dataset_version: "3", corpus_version: "2026-07", retriever_version: "bm25-v1", prompt_version: "answer-v3", generator_model: "sim-1" };
-  await storeRun(connection, { run_id: BASELINE_RUN, started_at: iso(DATASET_START + 10 * 60_000), ...lineage });
-  await storeRun(connection, { run_id: CANDIDATE_RUN, started_at: iso(DATASET_START + 70 * 60_000), ...lineage, retriever_version: "hybrid-v2" });
+  await new ClickHouseRunLineageSink(connection).record({ run_id: BASELINE_RUN, started_at: iso(DATASET_START + 10 * 60_000), ...lineage });
+  await new ClickHouseRunLineageSink(connection).record({ run_id: CANDIDATE_RUN, started_at: iso(DATASET_START + 70 * 60_000), ...lineage, retriever_version: "hybrid-v2" });
   await connection.client.insert({ table: `${connection.database}.collector_health`, values: dataset.healthRows, format: "JSONEachRow", clickhouse_settings: { date_time_input_format: "best_effort" } });
   return dataset;
 }

@@ -6,11 +6,11 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readDashboards, type ReportDashboard, type ReportPanel } from "../../../collector/report/dashboard-files.js";
-import { allOf, type Variables } from "../../../collector/report/grafana-macros.js";
-import { panelIntervalMs } from "../../../collector/report/panel-interval.js";
-import { executableSql, runQuery, type Frame } from "../../../collector/report/panel-data.js";
-import { tableReferences } from "../../../collector/report/qualify-tables.js";
+import { readDashboards, type ReportDashboard, type ReportPanel } from "../../../report/dashboard-files.js";
+import { allOf, type Variables } from "../../../report/grafana-macros.js";
+import { panelIntervalMs } from "../../../report/panel-interval.js";
+import { executableSql, runQuery, type Frame } from "../../../report/panel-data.js";
+import { tableReferences } from "../../../report/qualify-tables.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type SeededDataset } from "./dashboard-dataset.js";
 
@@ -34,7 +34,7 @@ function allVariables(): Variables {
 
 async function runPanel(panel: ReportPanel, variables: Variables): Promise<Frame[]> {
   const frames: Frame[] = [];
-  for (const target of panel.targets) frames.push(await runQuery(store.connection, target.refId, executableSql(target.rawSql, store.connection.database, variables, context)));
+  for (const target of panel.targets) frames.push(await runQuery(store.store.dashboards, target.refId, executableSql(target.rawSql, store.connection.database, variables, context)));
   return frames;
 }
 
@@ -128,12 +128,12 @@ describe("dashboard panel queries on the ClickHouse engine", () => {
     const expected: Record<string, string[]> = { service: [...SERVICES].sort(), tenant: [...TENANTS].sort(), dataset: [DATASET_ID], run: [BASELINE_RUN, CANDIDATE_RUN].sort(), baseline: [BASELINE_RUN, CANDIDATE_RUN].sort(), candidate: [BASELINE_RUN, CANDIDATE_RUN].sort() };
     for (const dashboard of dashboards) {
       for (const variable of dashboard.variables.filter((entry) => entry.type === "query")) {
-        const frame = await runQuery(store.connection, variable.name, executableSql(variable.query!, store.connection.database, {}, context));
+        const frame = await runQuery(store.store.dashboards, variable.name, executableSql(variable.query!, store.connection.database, {}, context));
         assert.deepEqual((frame.fields[0]!.values as string[]).slice().sort(), expected[variable.name], `variable ${variable.name} of ${dashboard.uid}`);
       }
     }
     const runs = dashboards.find((dashboard) => dashboard.uid === "ragscope-runs")!;
-    const first = async (name: string) => (await runQuery(store.connection, name, executableSql(runs.variables.find((variable) => variable.name === name)!.query!, store.connection.database, {}, context))).fields[0]!.values[0];
+    const first = async (name: string) => (await runQuery(store.store.dashboards, name, executableSql(runs.variables.find((variable) => variable.name === name)!.query!, store.connection.database, {}, context))).fields[0]!.values[0];
     assert.equal(await first("candidate"), CANDIDATE_RUN, "the candidate list starts with the latest run");
     assert.equal(await first("baseline"), BASELINE_RUN, "the baseline list starts with the run before it");
   });

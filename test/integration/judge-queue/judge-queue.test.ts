@@ -15,19 +15,19 @@ import { CachedJudge } from "../../../evaluators/judge/cached-judge.js";
 import { runJudgeEvaluations } from "../../../evaluators/judge/judge-evaluations.js";
 import { LruJudgeCache } from "../../../evaluators/judge/lru-judge-cache.js";
 import { OpenAiJudge } from "../../../evaluators/judge/openai-judge.js";
-import { ClickHouseCaseStore } from "../../../collector/cases/case-store.js";
+import { ClickHouseCaseStore } from "../../../store/clickhouse/clickhouse-case-store.js";
 import { loadSettings } from "../../../collector/config/load-settings.js";
-import { ClickHouseJudgeResultSink } from "../../../collector/judge/clickhouse-judge-result-sink.js";
+import { ClickHouseJudgeResultSink } from "../../../store/clickhouse/clickhouse-judge-result-sink.js";
 import { InProcessJudgeQueue } from "../../../collector/judge/in-process-judge-queue.js";
 import { JudgeDispatcher } from "../../../collector/judge/judge-dispatcher.js";
 import type { Judge } from "../../../evaluators/judge/judge.js";
-import type { JudgedCase, JudgeResultSink } from "../../../collector/judge/judge-result-sink.js";
+import type { JudgedCase, JudgeResultSink } from "../../../store/ports/judge-result-sink.js";
 import { JudgeWorker } from "../../../collector/judge/judge-worker.js";
 import { createOnlineStage } from "../../../collector/online/online-stage.js";
 import { startEmbeddedCollector } from "../../../collector/run/embedded-collector.js";
 import { traceSampleDraw } from "../../../collector/sampling/trace-hash.js";
 import { TraceSampler } from "../../../collector/sampling/trace-sampler.js";
-import type { SinkFailure } from "../../../collector/sink/result-sink.js";
+import type { SinkFailure } from "../../../store/ports/result-sink.js";
 import { traceContext, traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
 import { reply, startFakeChatCompletionsServer, type ScriptedReply } from "../../support/fake-chat-completions-server.js";
 import { onlineCaseResult } from "../../support/online-case-results.js";
@@ -204,8 +204,8 @@ describe("online stage in the embedded collector", () => {
     const online = loadSettings({ environment: { RAGSCOPE_JUDGE_ENABLED: "true", RAGSCOPE_SAMPLE_RATE: "1", RAGSCOPE_JUDGE_CONCURRENCY: "1" } });
     assert.ok(config.ok && online.ok);
     const collector = await startEmbeddedCollector(config.value, {
-      online: async ({ connection, cases }) => {
-        const stage = await createOnlineStage(online.value, { connection, cases, judge: scripted, retry: FAST_RETRY, log: () => {} });
+      online: async (store) => {
+        const stage = await createOnlineStage(online.value, { store, judge: scripted, retry: FAST_RETRY, log: () => {} });
         assert.ok(stage.ok, stage.ok ? "" : stage.error.join("; "));
         return stage.value;
       },
@@ -227,13 +227,13 @@ describe("online stage in the embedded collector", () => {
       }
       assert.equal(collector.worker.backlog, 0);
       assert.equal(collector.worker.assembler.openTraces, 0);
-      const ruleRows = await queryRows<{ evaluator_id: string }>(collector.connection, "SELECT evaluator_id FROM {{database}}.evaluation_results FINAL WHERE evaluator_id = 'online.groundedness'");
+      const ruleRows = await queryRows<{ evaluator_id: string }>(collector.store.connection, "SELECT evaluator_id FROM {{database}}.evaluation_results FINAL WHERE evaluator_id = 'online.groundedness'");
       assert.equal(ruleRows.length, 1, "the rule results were written before any judging finished");
       assert.equal(await collector.waitUntilIdle(300), false, "the collector knows the judge is still busy");
 
       release();
       assert.ok(await collector.waitUntilIdle(10_000));
-      const judged = await queryRows<{ evaluator_id: string; outcome: string }>(collector.connection, "SELECT evaluator_id, outcome FROM {{database}}.evaluation_results FINAL WHERE evaluator_id LIKE 'judge.%' ORDER BY evaluator_id");
+      const judged = await queryRows<{ evaluator_id: string; outcome: string }>(collector.store.connection, "SELECT evaluator_id, outcome FROM {{database}}.evaluation_results FINAL WHERE evaluator_id LIKE 'judge.%' ORDER BY evaluator_id");
       assert.ok(judged.length >= 3, `judge results stored: ${JSON.stringify(judged)}`);
       assert.ok(judged.every((row) => row.outcome === "passed"));
       assert.equal(collector.online?.parts.dispatcher?.counters.enqueued, 1);

@@ -5,9 +5,10 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { ClickHouseHumanLabelStore } from "../../../collector/judge/human-label-store.js";
+import { ClickHouseHumanLabelStore } from "../../../store/clickhouse/clickhouse-human-label-store.js";
 import { newHumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
-import { MemoryHumanLabelStore, type HumanLabelStore } from "../../../evaluators/judge/calibration/human-label-store.js";
+import type { HumanLabelStore } from "../../../store/ports/human-label-store.js";
+import { MemoryHumanLabelStore } from "../../../store/memory/memory-human-label-store.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 
 async function exerciseStore(store: HumanLabelStore): Promise<void> {

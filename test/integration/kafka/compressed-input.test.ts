@@ -90,7 +90,7 @@ describe("compressed input", () => {
 
     const evaluator = await startInProcessEvaluator(config);
     try {
-      const connection = evaluator.role.connection;
+      const connection = evaluator.role.store.connection;
       await waitUntil(async () => (await countCaseResults(connection)) >= traces.length, { description: `${traces.length} case results`, timeoutMs: 90_000, intervalMs: 250 });
       await waitUntil(async () => (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end), {
         description: "commits at the end of every partition",

@@ -106,7 +106,7 @@ describe("dead letters", () => {
       }
       assert.equal(sentGarbage.length, garbage.length);
 
-      const connection = evaluator.role.connection;
+      const connection = evaluator.role.store.connection;
       await waitUntil(async () => (await countCaseResults(connection)) >= goodTraces, { description: `${goodTraces} case results`, timeoutMs: 90_000, intervalMs: 250 });
       await waitUntil(async () => (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end), {
         description: "commits at the end of every partition",

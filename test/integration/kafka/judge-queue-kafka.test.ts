@@ -17,13 +17,13 @@ import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js"
 import { CachedJudge } from "../../../evaluators/judge/cached-judge.js";
 import { runJudgeEvaluations } from "../../../evaluators/judge/judge-evaluations.js";
 import { LruJudgeCache } from "../../../evaluators/judge/lru-judge-cache.js";
-import type { CaseStore } from "../../../collector/cases/case-store.js";
+import type { CaseStore } from "../../../store/ports/case-store.js";
 import { JudgeDispatcher } from "../../../collector/judge/judge-dispatcher.js";
-import type { JudgedCase, JudgeResultSink } from "../../../collector/judge/judge-result-sink.js";
+import type { JudgedCase, JudgeResultSink } from "../../../store/ports/judge-result-sink.js";
 import { JudgeWorker } from "../../../collector/judge/judge-worker.js";
 import { KafkaJudgeQueue } from "../../../collector/judge/kafka-judge-queue.js";
 import { TraceSampler } from "../../../collector/sampling/trace-sampler.js";
-import type { SinkFailure } from "../../../collector/sink/result-sink.js";
+import type { SinkFailure } from "../../../store/ports/result-sink.js";
 import { createTestKafkaClient, createTestProducer } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
 import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";

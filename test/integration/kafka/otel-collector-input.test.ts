@@ -96,7 +96,7 @@ describe("OpenTelemetry Collector Kafka exporter input", () => {
       // Both members own partitions before anything is produced.
       await waitUntil(() => members.every((member) => member.role.runner.ready), { description: "both members to join", timeoutMs: 30_000 });
       await produce(topic);
-      const connection = members[0]!.role.connection;
+      const connection = members[0]!.role.store.connection;
       await waitUntil(async () => (await countCaseResults(connection)) >= traceCount, { description: `${traceCount} case results (${name})`, timeoutMs: 60_000, intervalMs: 200 });
       await waitUntil(async () => (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end), {
         description: `${name}: commits at the end of every partition`,

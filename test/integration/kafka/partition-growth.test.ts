@@ -68,7 +68,7 @@ describe("partitions added to the topic", () => {
     try {
       const before = traces.slice(0, 40);
       await produceKeyed(topic, before, 2);
-      const connection = evaluator.role.connection;
+      const connection = evaluator.role.store.connection;
       await waitUntil(async () => (await storedTraceIds(connection)).size >= before.length, { description: "the traces of the first two partitions", timeoutMs: 60_000, intervalMs: 250 });
 
       const admin = kafka.admin();

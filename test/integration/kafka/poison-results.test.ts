@@ -86,7 +86,7 @@ describe("results the store refuses", () => {
         await producer.disconnect();
       }
 
-      const connection = evaluator.role.connection;
+      const connection = evaluator.role.store.connection;
       await waitUntil(async () => (await countCaseResults(connection)) >= traceCount - poison.length, {
         description: `${traceCount - poison.length} case results`,
         timeoutMs: 90_000,

@@ -5,16 +5,17 @@
  * write is a measurement, not a constant. The dashboard's own SQL runs on the
  * engine against the data folder serve wrote, as Grafana would run it.
  */
+import { ClickHouseDashboardQueries } from "../../../store/clickhouse/clickhouse-dashboard-queries.js";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { serveCommand } from "../../../collector/cli/serve-command.js";
-import { readDashboards, type ReportPanel } from "../../../collector/report/dashboard-files.js";
-import { panelIntervalMs } from "../../../collector/report/panel-interval.js";
-import { executableSql, runQuery, type Frame } from "../../../collector/report/panel-data.js";
-import { openClickHouse, type ClickHouseConnection } from "../../../collector/sink/clickhouse-connection.js";
+import { readDashboards, type ReportPanel } from "../../../report/dashboard-files.js";
+import { panelIntervalMs } from "../../../report/panel-interval.js";
+import { executableSql, runQuery, type Frame } from "../../../report/panel-data.js";
+import { openClickHouse, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 
@@ -82,7 +83,7 @@ describe("collector health snapshots on the dashboard", () => {
     const context = { fromMs: startedMs - 60_000, toMs: endMs, intervalMs: panelIntervalMs(startedMs - 60_000, endMs, 60) };
     const connection: ClickHouseConnection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
     try {
-      const run = async (target: ReportPanel) => Promise.all(target.targets.map((each) => runQuery(connection, each.refId, executableSql(each.rawSql, connection.database, {}, context))));
+      const run = async (target: ReportPanel) => Promise.all(target.targets.map((each) => runQuery(new ClickHouseDashboardQueries(connection), each.refId, executableSql(each.rawSql, connection.database, {}, context))));
       const overRange = await run(panel("Over the range"));
       assert.deepEqual(column(overRange, "Dropped spans"), [refused.length]);
       assert.deepEqual(column(overRange, "Dead letters"), [0]);

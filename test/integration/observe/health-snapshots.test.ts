@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { ClickHouseHealthSink } from "../../../store/clickhouse/clickhouse-health-sink.js";
 import { after, before, describe, test } from "node:test";
 import { HealthSnapshots } from "../../../collector/observe/health-snapshots.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
@@ -17,7 +18,7 @@ describe("collector health snapshots", () => {
     // Recent times: the table keeps 30 days (TTL), older rows are dropped.
     let clock = Date.now() - 60_000;
     const snapshots = new HealthSnapshots({
-      connection: store.connection,
+      sink: store.store.health,
       instance: "test-instance",
       role: "evaluator",
       intervalMs: 0,
@@ -29,7 +30,7 @@ describe("collector health snapshots", () => {
     clock += 15_000;
     assert.equal(await snapshots.snapshot(), true);
 
-    const broken = new HealthSnapshots({ connection: { ...store.connection, database: "missing_database" }, instance: "x", role: "evaluator", intervalMs: 0, read: () => ({ counters: { spans_received: 1 }, gauges: {} }) });
+    const broken = new HealthSnapshots({ sink: new ClickHouseHealthSink({ ...store.connection, database: "missing_database" }), instance: "x", role: "evaluator", intervalMs: 0, read: () => ({ counters: { spans_received: 1 }, gauges: {} }) });
     assert.equal(await broken.snapshot(), false);
     assert.equal(broken.counters.failures, 1);
 

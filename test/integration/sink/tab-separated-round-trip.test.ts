@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { ClickHouseSink } from "../../../collector/sink/clickhouse-sink.js";
-import { toRows } from "../../../collector/sink/result-rows.js";
+import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
+import { toRows } from "../../../store/clickhouse/result-rows.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
 import { seedExample } from "../../support/case-results.js";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
-import { toRows } from "../../../collector/sink/result-rows.js";
-import { tabSeparatedField } from "../../../collector/sink/tab-separated.js";
+import { toRows } from "../../../store/clickhouse/result-rows.js";
+import { tabSeparatedField } from "../../../store/clickhouse/tab-separated.js";
 import {
   caseResultColumns,
   caseResultsBody,
@@ -11,7 +11,7 @@ import {
   metricValueColumns,
   metricValuesBody,
   prepareBatch,
-} from "../../../collector/sink/tab-separated-batch.js";
+} from "../../../store/clickhouse/tab-separated-batch.js";
 import type { CaseResult } from "../../../contracts/case-result.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";

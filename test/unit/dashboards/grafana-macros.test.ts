@@ -4,9 +4,9 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { allOf, applyConditionalAll, expandMacros, interpolateVariables, renderPanelSql } from "../../../collector/report/grafana-macros.js";
-import { panelIntervalMs } from "../../../collector/report/panel-interval.js";
-import { qualifyTables, tableReferences } from "../../../collector/report/qualify-tables.js";
+import { allOf, applyConditionalAll, expandMacros, interpolateVariables, renderPanelSql } from "../../../report/grafana-macros.js";
+import { panelIntervalMs } from "../../../report/panel-interval.js";
+import { qualifyTables, tableReferences } from "../../../report/qualify-tables.js";
 
 // 2026-07-08T09:30:15.250Z to 2026-07-08T10:30:15.750Z, interval 20 s.
 const context = { fromMs: 1_783_503_015_250, toMs: 1_783_506_615_750, intervalMs: 20_000 };

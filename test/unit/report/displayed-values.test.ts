@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { formatSummary } from "../../../collector/report/format-summary.js";
-import { formatValue } from "../../../collector/report/format-value.js";
+import { formatSummary } from "../../../report/format-summary.js";
+import { formatValue } from "../../../report/format-value.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
 import { buildCase, buildCaseResult } from "../../support/case-results.js";

@@ -4,7 +4,7 @@
  * counts (what at-least-once delivery actually wrote), the output_tokens
  * metric's count and sum, and any metric key still present twice after FINAL.
  */
-import type { ClickHouseConnection } from "../../../../collector/sink/clickhouse-connection.js";
+import type { ClickHouseConnection } from "../../../../store/clickhouse/clickhouse-connection.js";
 import { queryRows } from "../../../support/temporary-store.js";
 
 export interface StoredResults {

@@ -1,0 +1,83 @@
+/**
+ * AlertSink on ClickHouse. Transitions go to the `alerts` table (migration
+ * 0004): one row per transition, keyed by event_id — a retried or replayed
+ * delivery collapses under FINAL. The event's `window` is stored as
+ * `window_spec` (WINDOW is an SQL keyword); `payload` keeps the event as is.
+ * Rule states go to `alert_state` (migration 0006), one row per rule, the
+ * latest `updated_at` winning.
+ */
+import { failure, success, type Result } from "../../core/result.js";
+import type { AlertEvent } from "../../collector/alert/alert-event.js";
+import type { AlertRuleState, AlertSink } from "../ports/alert-sink.js";
+import type { SinkFailure } from "../ports/result-sink.js";
+import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
+
+interface AlertStateRow {
+  rule_id: string;
+  state: string;
+  alert_id: string;
+  fired_at_ms: string | number;
+  updated_at_ms: string | number;
+}
+
+const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export class ClickHouseAlertSink implements AlertSink {
+  private readonly database: string;
+
+  constructor(
+    private readonly connection: ClickHouseConnection,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.database = quoteIdentifier(connection.database);
+  }
+
+  async record(events: readonly AlertEvent[]): Promise<Result<void, SinkFailure>> {
+    if (events.length === 0) return success(undefined);
+    const version = this.now();
+    try {
+      await this.connection.client.insert({
+        table: `${this.database}.alerts`,
+        values: events.map(({ window, ...event }) => ({ ...event, window_spec: window, payload: JSON.stringify({ ...event, window }), version })),
+        format: "JSONEachRow",
+        clickhouse_settings: { date_time_input_format: "best_effort", insert_deduplication_token: events.map((event) => event.event_id).join(",") },
+      });
+    } catch (error) {
+      return failure({ retriable: true, message: `writing alert events failed: ${describeError(error)}` });
+    }
+    return success(undefined);
+  }
+
+  async saveState(states: readonly AlertRuleState[]): Promise<Result<void, SinkFailure>> {
+    if (states.length === 0) return success(undefined);
+    try {
+      await this.connection.client.insert({
+        table: `${this.database}.alert_state`,
+        values: states.map((state) => ({
+          rule_id: state.ruleId,
+          state: state.firing === null ? "ok" : "firing",
+          alert_id: state.firing?.alertId ?? "",
+          fired_at: state.firing === null ? null : new Date(state.firing.firedAt).toISOString(),
+          updated_at: new Date(state.updatedAt).toISOString(),
+        })),
+        format: "JSONEachRow",
+        clickhouse_settings: { date_time_input_format: "best_effort" },
+      });
+    } catch (error) {
+      return failure({ retriable: true, message: `writing alert state failed: ${describeError(error)}` });
+    }
+    return success(undefined);
+  }
+
+  async loadState(): Promise<AlertRuleState[]> {
+    const result = await this.connection.client.query({
+      query: `SELECT rule_id, state, alert_id, toUnixTimestamp64Milli(fired_at) AS fired_at_ms, toUnixTimestamp64Milli(updated_at) AS updated_at_ms FROM ${this.database}.alert_state FINAL ORDER BY rule_id`,
+      format: "JSONEachRow",
+    });
+    return (await result.json<AlertStateRow>()).map((row) => ({
+      ruleId: row.rule_id,
+      firing: row.state === "firing" ? { alertId: row.alert_id, firedAt: Number(row.fired_at_ms) } : null,
+      updatedAt: Number(row.updated_at_ms),
+    }));
+  }
+}

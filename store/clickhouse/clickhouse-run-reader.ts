@@ -1,0 +1,110 @@
+/**
+ * RunReader on ClickHouse: every query collapses duplicate rows with FINAL
+ * (the store is at-least-once), so a replayed trace counts once.
+ */
+import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
+import { evalCase as evalCaseSchema, type EvalCase } from "../../contracts/eval-case.js";
+import { evaluationResult as evaluationResultSchema, type EvaluationResult } from "../../contracts/evaluation-result.js";
+import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
+import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
+import type { RunReader, RunSummary, StoredSpan } from "../ports/run-reader.js";
+import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
+
+export class ClickHouseRunReader implements RunReader {
+  private readonly database: string;
+
+  constructor(private readonly connection: ClickHouseConnection) {
+    this.database = quoteIdentifier(connection.database);
+  }
+
+  private async rows<Row>(query: string, parameters: Record<string, unknown>): Promise<Row[]> {
+    const result = await this.connection.client.query({ query, query_params: parameters, format: "JSONEachRow" });
+    return result.json<Row>();
+  }
+
+  private async payloads(query: string, parameters: Record<string, unknown>): Promise<string[]> {
+    return (await this.rows<{ payload: string }>(query, parameters)).map((row) => row.payload);
+  }
+
+  async loadRunCases(runId: string): Promise<EvaluatedCase[]> {
+    const database = this.database;
+    const caseResults = (await this.payloads(`SELECT payload FROM ${database}.case_results FINAL WHERE run_id = {runId:String} ORDER BY case_id`, { runId })).map((payload) => caseResultSchema.parse(JSON.parse(payload)));
+    const evaluations = new Map<string, EvaluationResult[]>();
+    for (const payload of await this.payloads(`SELECT payload FROM ${database}.evaluation_results FINAL WHERE run_id = {runId:String}`, { runId })) {
+      const result = evaluationResultSchema.parse(JSON.parse(payload));
+      evaluations.set(result.case_result_id, [...(evaluations.get(result.case_result_id) ?? []), result]);
+    }
+    const cases = new Map<string, EvalCase>();
+    const caseIds = [...new Set(caseResults.map((result) => result.case_id).filter((id) => id !== ""))];
+    if (caseIds.length > 0) {
+      for (const payload of await this.payloads(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id IN {caseIds:Array(String)}`, { caseIds })) {
+        const parsed = evalCaseSchema.parse(JSON.parse(payload));
+        cases.set(`${parsed.case_id}@${parsed.case_version}`, parsed);
+      }
+    }
+    return caseResults.map((caseResult) => ({
+      caseResult,
+      evaluationResults: evaluations.get(caseResult.case_result_id) ?? [],
+      evalCase: cases.get(`${caseResult.case_id}@${caseResult.case_version}`) ?? null,
+    }));
+  }
+
+  async countCaseResults(runId: string): Promise<number> {
+    const [row] = await this.rows<{ total: string | number }>(`SELECT count() AS total FROM ${this.database}.case_results FINAL WHERE run_id = {runId:String}`, { runId });
+    return Number(row?.total ?? 0);
+  }
+
+  async readRunSummary(runId: string): Promise<RunSummary> {
+    const database = this.database;
+    const [counts] = await this.rows<{ cases: string; passed: string; failed: string; review: string; unjudged: string; not_evaluated: string; partial: string }>(
+      `SELECT count() AS cases, countIf(quality_status = 'passed') AS passed, countIf(quality_status = 'failed') AS failed,
+              countIf(quality_status = 'review_required') AS review, countIf(quality_status = 'unjudged') AS unjudged,
+              countIf(quality_status = 'not_evaluated') AS not_evaluated, countIf(partial_trace = 1) AS partial
+       FROM ${database}.case_results FINAL WHERE run_id = {runId:String}`,
+      { runId },
+    );
+    const metrics = await this.rows<{ metric: string; evaluator_id: string; mean: number | null; applicable: string; not_applicable: string }>(
+      `SELECT metric, any(evaluator_id) AS evaluator_id, avgOrNull(value) AS mean, count(value) AS applicable, countIf(value IS NULL) AS not_applicable
+       FROM ${database}.metric_values FINAL WHERE run_id = {runId:String}
+       GROUP BY metric ORDER BY evaluator_id, metric`,
+      { runId },
+    );
+    const failures = await this.rows<{ case_id: string; evaluator_id: string; reason: string; case_status: string; heuristic: number; review_signal: number }>(
+      `SELECT evaluation.case_id AS case_id, evaluation.evaluator_id AS evaluator_id, evaluation.reason AS reason, verdict.quality_status AS case_status,
+              startsWith(evaluation.evaluator_id, 'judge.') AND JSONExtractString(evaluation.payload, 'confidence', 'semantics') = 'heuristic' AS heuristic,
+              evaluation.outcome NOT IN ('failed', 'error') AS review_signal
+       FROM (SELECT case_result_id, case_id, evaluator_id, reason, payload, outcome FROM ${database}.evaluation_results FINAL
+             WHERE run_id = {runId:String} AND (outcome IN ('failed', 'error') OR review_required = 1)) AS evaluation
+       INNER JOIN (SELECT case_result_id, quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String}) AS verdict
+       USING case_result_id
+       ORDER BY case_id, evaluator_id`,
+      { runId },
+    );
+    return {
+      runId,
+      cases: Number(counts?.cases ?? 0),
+      passed: Number(counts?.passed ?? 0),
+      failed: Number(counts?.failed ?? 0),
+      reviewRequired: Number(counts?.review ?? 0),
+      unjudged: Number(counts?.unjudged ?? 0),
+      notEvaluated: Number(counts?.not_evaluated ?? 0),
+      partial: Number(counts?.partial ?? 0),
+      metrics: metrics.map((row) => ({ metric: row.metric, evaluatorId: row.evaluator_id, mean: row.mean === null ? null : Number(row.mean), applicable: Number(row.applicable), notApplicable: Number(row.not_applicable) })),
+      failures: failures.map((row) => ({ caseId: row.case_id, evaluatorId: row.evaluator_id, reason: row.reason, caseStatus: row.case_status, heuristicJudgement: Boolean(Number(row.heuristic)), reviewSignal: Boolean(Number(row.review_signal)) })),
+    };
+  }
+
+  async readRun(runId: string): Promise<RunLineage | null> {
+    const [payload] = await this.payloads(`SELECT payload FROM ${this.database}.runs FINAL WHERE run_id = {runId:String} LIMIT 1`, { runId });
+    return payload === undefined ? null : runLineage.parse(JSON.parse(payload));
+  }
+
+  async storedSpan(): Promise<StoredSpan | null> {
+    const [row] = await this.rows<{ first: string | number; last: string | number; requests: string | number }>(
+      `SELECT toUnixTimestamp64Milli(min(started_at)) AS first, toUnixTimestamp64Milli(max(started_at)) AS last, count() AS requests FROM ${this.database}.case_results FINAL`,
+      {},
+    );
+    if (!row || Number(row.requests) === 0) return null;
+    return { firstMs: Number(row.first), lastMs: Number(row.last), requests: Number(row.requests) };
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The ClickHouse adapter: every port of store/ports on one connection (a
+ * ClickHouse server, or the embedded chDB engine), after the migrations ran.
+ * Only this folder holds SQL and talks to `@clickhouse/client`.
+ */
+import type { Store } from "../ports/store.js";
+import type { DashboardQuerySurface } from "../ports/dashboard-query-surface.js";
+import { ClickHouseAlertSink } from "./clickhouse-alert-sink.js";
+import { ClickHouseCaseStore } from "./clickhouse-case-store.js";
+import { openClickHouse, type ClickHouseConfig, type ClickHouseConnection } from "./clickhouse-connection.js";
+import { ClickHouseDashboardQueries } from "./clickhouse-dashboard-queries.js";
+import { ClickHouseHealthSink } from "./clickhouse-health-sink.js";
+import { ClickHouseHumanLabelStore } from "./clickhouse-human-label-store.js";
+import { ClickHouseJudgeResultSink } from "./clickhouse-judge-result-sink.js";
+import { ClickHouseQuarantine } from "./clickhouse-quarantine.js";
+import { ClickHouseRunLineageSink } from "./clickhouse-run-lineage-sink.js";
+import { ClickHouseRunReader } from "./clickhouse-run-reader.js";
+import { ClickHouseSink, type ClickHouseSinkOptions } from "./clickhouse-sink.js";
+import { runMigrations } from "./run-migrations.js";
+
+export interface ClickHouseStore extends Store {
+  results: ClickHouseSink;
+  quarantine: ClickHouseQuarantine;
+  cases: ClickHouseCaseStore;
+  judgeResults: ClickHouseJudgeResultSink;
+  dashboards: DashboardQuerySurface;
+  /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
+  connection: ClickHouseConnection;
+}
+
+export interface ClickHouseStoreOptions {
+  /** Clock for row versions and recorded times, injectable for tests. */
+  now?: () => number;
+  sink?: ClickHouseSinkOptions;
+  /** False: the schema is someone else's to migrate (a receiver writing only health snapshots). Default true. */
+  migrate?: boolean;
+}
+
+/** The ports on an open connection; closing the store closes the connection. */
+export function clickHouseStoreOn(connection: ClickHouseConnection, options: ClickHouseStoreOptions = {}): ClickHouseStore {
+  const now = options.now;
+  return {
+    connection,
+    results: new ClickHouseSink(connection, { now, ...options.sink }),
+    quarantine: new ClickHouseQuarantine(connection, now),
+    cases: new ClickHouseCaseStore(connection),
+    judgeResults: new ClickHouseJudgeResultSink(connection, { now }),
+    humanLabels: new ClickHouseHumanLabelStore(connection),
+    health: new ClickHouseHealthSink(connection),
+    alerts: new ClickHouseAlertSink(connection, now),
+    runs: new ClickHouseRunLineageSink(connection, now),
+    reader: new ClickHouseRunReader(connection),
+    dashboards: new ClickHouseDashboardQueries(connection),
+    describe: () => connection.describe(),
+    async ping() {
+      const answer = await connection.client.ping();
+      return answer.success ? null : `${connection.describe()} does not answer: ${answer.error.message}`;
+    },
+    close: () => connection.close(),
+  };
+}
+
+/** Opens the configured ClickHouse and applies the migrations; on a failed migration the connection is released. */
+export async function openClickHouseStore(config: ClickHouseConfig, options: ClickHouseStoreOptions = {}): Promise<ClickHouseStore> {
+  const connection = await openClickHouse(config);
+  try {
+    if (options.migrate !== false) await runMigrations(connection);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  return clickHouseStoreOn(connection, options);
+}

@@ -1,0 +1,77 @@
+/**
+ * Applies the versioned schema migrations in deploy/clickhouse/migrations/
+ * (`NNNN_name.sql`) in order, recording each in `schema_migrations`. The same
+ * files run on chDB and on a ClickHouse server. A migration that was applied
+ * and then edited is refused: migrations are append-only.
+ */
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { packageFiles } from "../../collector/config/package-files.js";
+import type { ClickHouseConnection } from "./clickhouse-connection.js";
+import { quoteIdentifier } from "./clickhouse-connection.js";
+
+export const migrationsFolder = packageFiles.migrations;
+
+export interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+  checksum: string;
+}
+
+export function splitStatements(sql: string): string[] {
+  const withoutComments = sql
+    .split("\n")
+    .filter((line) => !line.trim().startsWith("--"))
+    .join("\n");
+  return withoutComments
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.trim())
+    .filter((statement) => statement !== "");
+}
+
+export async function readMigrations(folder = migrationsFolder): Promise<Migration[]> {
+  const files = (await readdir(folder)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort();
+  const migrations: Migration[] = [];
+  for (const file of files) {
+    const sql = await readFile(path.join(folder, file), "utf8");
+    migrations.push({
+      version: Number(file.slice(0, 4)),
+      name: file.replace(/\.sql$/, ""),
+      statements: splitStatements(sql),
+      checksum: createHash("sha256").update(sql).digest("hex"),
+    });
+  }
+  return migrations;
+}
+
+export async function runMigrations(connection: ClickHouseConnection, folder = migrationsFolder): Promise<{ applied: string[] }> {
+  const database = quoteIdentifier(connection.database);
+  const client = connection.client;
+  await client.command({
+    query: `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (version UInt32, name String, checksum String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version`,
+  });
+  const result = await client.query({ query: `SELECT version, name, checksum FROM ${database}.schema_migrations FINAL`, format: "JSONEachRow" });
+  const done = new Map((await result.json<{ version: number; name: string; checksum: string }>()).map((row) => [Number(row.version), row]));
+  const applied: string[] = [];
+  for (const migration of await readMigrations(folder)) {
+    const previous = done.get(migration.version);
+    if (previous) {
+      if (previous.checksum !== migration.checksum) {
+        throw new Error(`migration ${migration.name} was changed after it was applied to ${connection.describe()}; add a new migration instead of editing an applied one`);
+      }
+      continue;
+    }
+    for (const statement of migration.statements) {
+      await client.command({ query: statement.replaceAll("{{database}}", database) });
+    }
+    await client.insert({
+      table: `${database}.schema_migrations`,
+      values: [{ version: migration.version, name: migration.name, checksum: migration.checksum }],
+      format: "JSONEachRow",
+    });
+    applied.push(migration.name);
+  }
+  return { applied };
+}

@@ -1,0 +1,33 @@
+/**
+ * JudgeResultSink in memory: as the ClickHouse adapter, it writes the judge's
+ * Evaluation Results, then decides each judged case's verdict again over
+ * everything stored for it and rewrites the Case Result and its root cause.
+ */
+import { success, type Result } from "../../core/result.js";
+import { decideCaseVerdict } from "../../evaluators/case-verdict.js";
+import type { JudgedCase, JudgeResultSink } from "../ports/judge-result-sink.js";
+import type { SinkFailure } from "../ports/result-sink.js";
+import type { MemoryTables } from "./memory-tables.js";
+import { writeCaseResult, writeEvaluationResults } from "./write-evaluation.js";
+
+export class MemoryJudgeResultSink implements JudgeResultSink {
+  constructor(
+    private readonly tables: MemoryTables,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async write(batch: readonly JudgedCase[]): Promise<Result<void, SinkFailure>> {
+    if (batch.every((judged) => judged.evaluationResults.length === 0)) return success(undefined);
+    const clock = this.now();
+    for (const judged of batch) writeEvaluationResults(this.tables, judged.caseResult, judged.evaluationResults, clock);
+    const evaluatedAt = new Date(clock).toISOString();
+    for (const judged of batch) {
+      const id = judged.caseResult.case_result_id;
+      const stored = this.tables.evaluations.values().filter((entry) => entry.result.case_result_id === id).map((entry) => entry.result);
+      const verdict = decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.length > 0 ? stored : judged.evaluationResults, evaluatedAt);
+      writeEvaluationResults(this.tables, verdict.caseResult, verdict.evaluationResults.filter((item) => item.evaluator_id === "root_cause"), clock);
+      writeCaseResult(this.tables, verdict.caseResult, clock);
+    }
+    return success(undefined);
+  }
+}

@@ -1,0 +1,44 @@
+/** ResultSink and QuarantineSink in memory. */
+import { success, type Result } from "../../core/result.js";
+import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
+import type { QuarantineSink, ResultSink, SinkFailure } from "../ports/result-sink.js";
+import type { MemoryTables } from "./memory-tables.js";
+import { writeCaseResult, writeEvaluationResults } from "./write-evaluation.js";
+
+export class MemoryResultSink implements ResultSink {
+  constructor(
+    private readonly tables: MemoryTables,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async write(batch: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
+    const clock = this.now();
+    for (const evaluation of batch) {
+      writeEvaluationResults(this.tables, evaluation.caseResult, evaluation.evaluationResults, clock);
+      writeCaseResult(this.tables, evaluation.caseResult, clock);
+    }
+    return success(undefined);
+  }
+
+  async close(): Promise<void> {}
+}
+
+export interface QuarantinedResult {
+  caseResultId: string;
+  error: string;
+  evaluation: CaseEvaluation;
+}
+
+export class MemoryQuarantine implements QuarantineSink {
+  private readonly entries = new Map<string, QuarantinedResult>();
+
+  async quarantine(evaluations: readonly CaseEvaluation[], error: string): Promise<Result<void, SinkFailure>> {
+    for (const evaluation of evaluations) this.entries.set(evaluation.caseResult.case_result_id, { caseResultId: evaluation.caseResult.case_result_id, error, evaluation });
+    return success(undefined);
+  }
+
+  /** What was quarantined, one entry per Case Result, the latest winning. */
+  quarantined(): QuarantinedResult[] {
+    return [...this.entries.values()];
+  }
+}

@@ -1,0 +1,86 @@
+/** RunReader over the in-memory tables, with the ClickHouse adapter's orderings and counting rules. */
+import type { RunLineage } from "../../contracts/run-lineage.js";
+import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
+import type { FailedEvaluation, MetricAverage, RunReader, RunSummary, StoredSpan } from "../ports/run-reader.js";
+import { caseKey } from "./memory-case-store.js";
+import type { MemoryTables } from "./memory-tables.js";
+
+const compare = (first: string, second: string) => (first < second ? -1 : first > second ? 1 : 0);
+
+export class MemoryRunReader implements RunReader {
+  constructor(private readonly tables: MemoryTables) {}
+
+  private caseResultsOf(runId: string) {
+    return this.tables.caseResults.values().filter((result) => result.run_id === runId);
+  }
+
+  async loadRunCases(runId: string): Promise<EvaluatedCase[]> {
+    const evaluations = this.tables.evaluations.values().filter((entry) => entry.runId === runId);
+    return this.caseResultsOf(runId)
+      .sort((first, second) => compare(first.case_id, second.case_id))
+      .map((caseResult) => ({
+        caseResult: structuredClone(caseResult),
+        evaluationResults: evaluations.filter((entry) => entry.result.case_result_id === caseResult.case_result_id).map((entry) => structuredClone(entry.result)),
+        evalCase: caseResult.case_id === "" ? null : structuredClone(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)) ?? null),
+      }));
+  }
+
+  async countCaseResults(runId: string): Promise<number> {
+    return this.caseResultsOf(runId).length;
+  }
+
+  async readRunSummary(runId: string): Promise<RunSummary> {
+    const caseResults = this.caseResultsOf(runId);
+    const count = (status: string) => caseResults.filter((result) => result.quality_status === status).length;
+    const byMetric = new Map<string, { evaluatorId: string; values: (number | null)[] }>();
+    for (const row of this.tables.metricValues.values().filter((entry) => entry.runId === runId)) {
+      const group = byMetric.get(row.metric) ?? { evaluatorId: row.evaluatorId, values: [] };
+      group.values.push(row.value);
+      byMetric.set(row.metric, group);
+    }
+    const metrics: MetricAverage[] = [...byMetric].map(([metric, group]) => {
+      const present = group.values.filter((value): value is number => value !== null);
+      return { metric, evaluatorId: group.evaluatorId, mean: present.length === 0 ? null : present.reduce((total, value) => total + value, 0) / present.length, applicable: present.length, notApplicable: group.values.length - present.length };
+    });
+    metrics.sort((first, second) => compare(first.evaluatorId, second.evaluatorId) || compare(first.metric, second.metric));
+    const verdicts = new Map(caseResults.map((result) => [result.case_result_id, result.quality_status]));
+    const failures: FailedEvaluation[] = [];
+    for (const { caseId, result } of this.tables.evaluations.values()) {
+      const caseStatus = verdicts.get(result.case_result_id);
+      const failedOrErrored = result.outcome === "failed" || result.outcome === "error";
+      if (caseStatus === undefined || !(failedOrErrored || result.review_required)) continue;
+      failures.push({
+        caseId,
+        evaluatorId: result.evaluator_id,
+        reason: result.reason,
+        caseStatus,
+        heuristicJudgement: result.evaluator_id.startsWith("judge.") && result.confidence.semantics === "heuristic",
+        reviewSignal: !failedOrErrored,
+      });
+    }
+    failures.sort((first, second) => compare(first.caseId, second.caseId) || compare(first.evaluatorId, second.evaluatorId));
+    return {
+      runId,
+      cases: caseResults.length,
+      passed: count("passed"),
+      failed: count("failed"),
+      reviewRequired: count("review_required"),
+      unjudged: count("unjudged"),
+      notEvaluated: count("not_evaluated"),
+      partial: caseResults.filter((result) => result.rag_observation.partial_trace).length,
+      metrics,
+      failures,
+    };
+  }
+
+  async readRun(runId: string): Promise<RunLineage | null> {
+    const run = this.tables.runs.get(runId);
+    return run === undefined ? null : structuredClone(run);
+  }
+
+  async storedSpan(): Promise<StoredSpan | null> {
+    const times = this.tables.caseResults.values().map((result) => Date.parse(result.started_at));
+    if (times.length === 0) return null;
+    return { firstMs: Math.min(...times), lastMs: Math.max(...times), requests: times.length };
+  }
+}

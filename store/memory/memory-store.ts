@@ -1,0 +1,42 @@
+/**
+ * Every port of store/ports in memory, on shared tables: what the sinks write
+ * the reader reads. For tests and for runs whose results need not outlive the
+ * process; nothing is persisted.
+ */
+import type { Store } from "../ports/store.js";
+import { MemoryAlertSink } from "./memory-alert-sink.js";
+import { MemoryCaseStore } from "./memory-case-store.js";
+import { MemoryHealthSink } from "./memory-health-sink.js";
+import { MemoryHumanLabelStore } from "./memory-human-label-store.js";
+import { MemoryJudgeResultSink } from "./memory-judge-result-sink.js";
+import { MemoryQuarantine, MemoryResultSink } from "./memory-result-sink.js";
+import { MemoryRunLineageSink } from "./memory-run-lineage-sink.js";
+import { MemoryRunReader } from "./memory-run-reader.js";
+import { MemoryTables } from "./memory-tables.js";
+
+export interface MemoryStore extends Store {
+  quarantine: MemoryQuarantine;
+  health: MemoryHealthSink;
+  alerts: MemoryAlertSink;
+  tables: MemoryTables;
+}
+
+export function createMemoryStore(options: { now?: () => number } = {}): MemoryStore {
+  const now = options.now ?? Date.now;
+  const tables = new MemoryTables();
+  return {
+    tables,
+    results: new MemoryResultSink(tables, now),
+    quarantine: new MemoryQuarantine(),
+    cases: new MemoryCaseStore(tables),
+    judgeResults: new MemoryJudgeResultSink(tables, now),
+    humanLabels: new MemoryHumanLabelStore(),
+    health: new MemoryHealthSink(),
+    alerts: new MemoryAlertSink(),
+    runs: new MemoryRunLineageSink(tables, now),
+    reader: new MemoryRunReader(tables),
+    describe: () => "in-memory store (nothing persisted)",
+    ping: async () => null,
+    close: async () => {},
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The in-memory store's tables, shared by its ports. Each keeps one row per
+ * key, as the ClickHouse tables do once collapsed with FINAL: the row with
+ * the highest version wins, and of equal versions the one written last
+ * (ReplacingMergeTree's rule). Nothing is bounded here: this store is for
+ * tests and short-lived processes, whose data fits in memory by design.
+ */
+import type { CaseResult } from "../../contracts/case-result.js";
+import type { EvalCase } from "../../contracts/eval-case.js";
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import type { RunLineage } from "../../contracts/run-lineage.js";
+
+export interface Versioned<Row> {
+  row: Row;
+  version: number;
+}
+
+export class VersionedTable<Row> {
+  private readonly rows = new Map<string, Versioned<Row>>();
+
+  upsert(key: string, row: Row, version: number): void {
+    const existing = this.rows.get(key);
+    if (existing === undefined || version >= existing.version) this.rows.set(key, { row, version });
+  }
+
+  get(key: string): Row | undefined {
+    return this.rows.get(key)?.row;
+  }
+
+  values(): Row[] {
+    return [...this.rows.values()].map((entry) => entry.row);
+  }
+}
+
+export interface StoredEvaluation {
+  runId: string;
+  caseId: string;
+  result: EvaluationResult;
+}
+
+export interface StoredMetricValue {
+  metric: string;
+  caseResultId: string;
+  evaluatorId: string;
+  runId: string;
+  value: number | null;
+}
+
+export class MemoryTables {
+  readonly caseResults = new VersionedTable<CaseResult>();
+  readonly evaluations = new VersionedTable<StoredEvaluation>();
+  readonly metricValues = new VersionedTable<StoredMetricValue>();
+  readonly evalCases = new VersionedTable<EvalCase>();
+  readonly runs = new VersionedTable<RunLineage>();
+}

@@ -1,0 +1,33 @@
+/**
+ * Every port of the store, as one value a composition root opens and hands
+ * out piece by piece: the evaluation worker gets `results`, `quarantine` and
+ * `cases`; the online stage `judgeResults` and `alerts`; health snapshots
+ * `health`; the gate, the report and the demo summary `reader`.
+ * Implementations: store/clickhouse (ClickHouse server or embedded chDB) and
+ * store/memory (tests, and anywhere nothing must outlive the process).
+ */
+import type { AlertSink } from "./alert-sink.js";
+import type { CaseStore } from "./case-store.js";
+import type { HealthSink } from "./health-sink.js";
+import type { HumanLabelStore } from "./human-label-store.js";
+import type { JudgeResultSink } from "./judge-result-sink.js";
+import type { QuarantineSink, ResultSink } from "./result-sink.js";
+import type { RunLineageSink } from "./run-lineage-sink.js";
+import type { RunReader } from "./run-reader.js";
+
+export interface Store {
+  results: ResultSink;
+  quarantine: QuarantineSink;
+  cases: CaseStore;
+  judgeResults: JudgeResultSink;
+  humanLabels: HumanLabelStore;
+  health: HealthSink;
+  alerts: AlertSink;
+  runs: RunLineageSink;
+  reader: RunReader;
+  /** For logs and errors: where the data is. */
+  describe(): string;
+  /** Null when the store answers; otherwise why not (readiness checks). */
+  ping(): Promise<string | null>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,62 @@
+/** The AlertSink contract: events kept once per event_id; the latest state of each rule. */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { AlertEvent } from "../../../../collector/alert/alert-event.js";
+import { stateAfter } from "../../../../store/ports/alert-sink.js";
+import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
+
+export function alertEvent(overrides: Partial<AlertEvent> = {}): AlertEvent {
+  return {
+    event_id: "ev_1",
+    alert_id: "al_1",
+    rule_id: "faithfulness_floor",
+    metric: "faithfulness",
+    state: "firing",
+    threshold: ">= 0.92",
+    statistic: "wilson",
+    value: 0.8,
+    lower: 0.7,
+    upper: 0.88,
+    confidence: 0.95,
+    sample_count: 40,
+    window: "15m",
+    trace_ids: ["0af7651916cd43dd8448eb211c80319c"],
+    at: "2026-07-08T10:00:00.000Z",
+    fired_at: "2026-07-08T10:00:00.000Z",
+    message: "faithfulness_floor is failing",
+    ...overrides,
+  };
+}
+
+export function alertSinkContract(name: string, factory: StoreFactory): void {
+  describe(`AlertSink: ${name}`, () => {
+    let subject: StoreUnderTest;
+    before(async () => {
+      subject = await factory({ now: () => Date.parse("2026-07-08T10:00:00.000Z") });
+    });
+    after(() => subject.cleanup());
+
+    test("an event recorded twice is kept once, as it was", async () => {
+      const event = alertEvent();
+      assert.deepEqual(await subject.store.alerts.record([event]), { ok: true, value: undefined });
+      assert.deepEqual(await subject.store.alerts.record([event]), { ok: true, value: undefined });
+      assert.deepEqual(await subject.alertEvents(), [event]);
+    });
+
+    test("nothing saved: no state; then the latest state of each rule, in rule order", async () => {
+      assert.deepEqual(await subject.store.alerts.loadState(), []);
+      const firing = alertEvent();
+      const resolved = alertEvent({ event_id: "ev_2", state: "resolved", at: "2026-07-08T10:20:00.000Z" });
+      const other = alertEvent({ event_id: "ev_3", alert_id: "al_3", rule_id: "a_latency", at: "2026-07-08T10:05:00.000Z", fired_at: "2026-07-08T10:05:00.000Z" });
+      await subject.store.alerts.saveState([stateAfter(firing), stateAfter(other)]);
+      assert.deepEqual(await subject.store.alerts.loadState(), [
+        { ruleId: "a_latency", firing: { alertId: "al_3", firedAt: Date.parse("2026-07-08T10:05:00.000Z") }, updatedAt: Date.parse("2026-07-08T10:05:00.000Z") },
+        { ruleId: "faithfulness_floor", firing: { alertId: "al_1", firedAt: Date.parse("2026-07-08T10:00:00.000Z") }, updatedAt: Date.parse("2026-07-08T10:00:00.000Z") },
+      ]);
+      await subject.store.alerts.saveState([stateAfter(resolved)]);
+      // An older state saved late (a retried write) does not bring the alert back.
+      await subject.store.alerts.saveState([stateAfter(firing)]);
+      assert.deepEqual((await subject.store.alerts.loadState()).find((state) => state.ruleId === "faithfulness_floor"), { ruleId: "faithfulness_floor", firing: null, updatedAt: Date.parse("2026-07-08T10:20:00.000Z") });
+    });
+  });
+}

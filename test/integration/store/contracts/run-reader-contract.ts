@@ -1,0 +1,66 @@
+/** The RunReader contract: a run's summary, count, cases, lineage and the stored time span. */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createDefaultRegistry } from "../../../../evaluators/default-registry.js";
+import { evaluateCaseResult } from "../../../../evaluators/evaluate-case-result.js";
+import { buildCaseResult, seedExample } from "../../../support/case-results.js";
+import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
+
+export function runReaderContract(name: string, factory: StoreFactory): void {
+  describe(`RunReader: ${name}`, () => {
+    let subject: StoreUnderTest;
+    before(async () => {
+      subject = await factory({ now: () => Date.parse("2026-07-08T10:00:00.000Z") });
+    });
+    after(() => subject.cleanup());
+
+    test("an unknown run reads as empty, not as an error", async () => {
+      assert.equal(await subject.store.reader.countCaseResults("run_missing"), 0);
+      assert.deepEqual(await subject.store.reader.loadRunCases("run_missing"), []);
+      assert.equal(await subject.store.reader.readRun("run_missing"), null);
+      assert.equal(await subject.store.reader.storedSpan(), null);
+      const summary = await subject.store.reader.readRunSummary("run_missing");
+      assert.deepEqual({ ...summary, metrics: summary.metrics.length, failures: summary.failures.length }, { runId: "run_missing", cases: 0, passed: 0, failed: 0, reviewRequired: 0, unjudged: 0, notEvaluated: 0, partial: 0, metrics: 0, failures: 0 });
+    });
+
+    test("the summary counts verdicts, averages metrics over applicable values and lists failures by case", async () => {
+      const registry = createDefaultRegistry();
+      const { caseResult, evalCase } = seedExample();
+      await subject.store.cases.put([evalCase]);
+      const failing = evaluateCaseResult(registry, { ...caseResult, case_version: evalCase.case_version, run_id: "run_summary", case_result_id: "cr_failing" }, evalCase, "2026-07-08T09:32:01.000Z");
+      const unknownCase = evaluateCaseResult(registry, { ...buildCaseResult({ caseId: "case_unknown", output: "an answer" }), run_id: "run_summary", case_result_id: "cr_unknown", started_at: "2026-07-08T09:35:00.000Z" }, null, "2026-07-08T09:35:01.000Z");
+      await subject.store.results.write([failing, unknownCase]);
+      await subject.store.runs.record({ run_id: "run_summary", started_at: "2026-07-08T09:30:00.000Z", dataset_id: "d" });
+
+      const summary = await subject.store.reader.readRunSummary("run_summary");
+      const statuses = [failing, unknownCase].map((evaluation) => evaluation.caseResult.quality_status);
+      const count = (status: string) => statuses.filter((value) => value === status).length;
+      assert.deepEqual([summary.cases, summary.passed, summary.failed, summary.reviewRequired, summary.unjudged, summary.notEvaluated, summary.partial], [2, count("passed"), count("failed"), count("review_required"), count("unjudged"), count("not_evaluated"), 0]);
+      // Independent of the store: the averages recomputed here from the evaluations written.
+      const values = new Map<string, (number | null)[]>();
+      for (const evaluation of [failing, unknownCase]) for (const result of evaluation.evaluationResults) for (const [metric, value] of Object.entries(result.metric_values)) values.set(metric, [...(values.get(metric) ?? []), value ?? null]);
+      assert.deepEqual(summary.metrics.map((row) => row.metric).sort(), [...values.keys()].sort());
+      for (const row of summary.metrics) {
+        const present = values.get(row.metric)!.filter((value): value is number => value !== null);
+        assert.equal(row.applicable, present.length, row.metric);
+        assert.equal(row.notApplicable, values.get(row.metric)!.length - present.length, row.metric);
+        if (present.length === 0) assert.equal(row.mean, null, row.metric);
+        else assert.ok(Math.abs(row.mean! - present.reduce((total, value) => total + value, 0) / present.length) < 1e-9, row.metric);
+      }
+      const sortedMetrics = [...summary.metrics].sort((first, second) => (first.evaluatorId < second.evaluatorId ? -1 : first.evaluatorId > second.evaluatorId ? 1 : first.metric < second.metric ? -1 : 1));
+      assert.deepEqual(summary.metrics, sortedMetrics, "ordered by evaluator id, then metric");
+      const expectedFailures = [failing, unknownCase]
+        .flatMap((evaluation) => evaluation.evaluationResults.filter((result) => result.outcome === "failed" || result.outcome === "error" || result.review_required).map((result) => `${evaluation.caseResult.case_id}|${result.evaluator_id}|${evaluation.caseResult.quality_status}`))
+        .sort();
+      assert.ok(expectedFailures.length > 0, "the seed example fails evaluations");
+      assert.deepEqual(summary.failures.map((row) => `${row.caseId}|${row.evaluatorId}|${row.caseStatus}`), expectedFailures);
+
+      assert.equal(await subject.store.reader.countCaseResults("run_summary"), 2);
+      const cases = await subject.store.reader.loadRunCases("run_summary");
+      assert.deepEqual(cases.map((item) => item.caseResult.case_id), ["case_unknown", "rag_refund_member_points_001"], "ordered by case id");
+      assert.deepEqual(cases.map((item) => item.evalCase?.case_id ?? null), [null, "rag_refund_member_points_001"]);
+      assert.equal((await subject.store.reader.readRun("run_summary"))?.dataset_id, "d");
+      assert.deepEqual(await subject.store.reader.storedSpan(), { firstMs: Date.parse(caseResult.started_at), lastMs: Date.parse("2026-07-08T09:35:00.000Z"), requests: 2 });
+    });
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * A store a contract suite runs against, with the few read-backs the ports
+ * themselves do not offer (what a write-only port wrote): the ClickHouse
+ * adapter on a fresh chDB database (test/support/temporary-store.ts), or the
+ * in-memory store.
+ */
+import type { AlertEvent } from "../../../../collector/alert/alert-event.js";
+import type { HealthRow } from "../../../../store/ports/health-sink.js";
+import type { Store } from "../../../../store/ports/store.js";
+import { createMemoryStore } from "../../../../store/memory/memory-store.js";
+import { queryRows, temporaryStore } from "../../../support/temporary-store.js";
+
+export interface StoreUnderTest {
+  store: Store;
+  healthRows(): Promise<HealthRow[]>;
+  alertEvents(): Promise<AlertEvent[]>;
+  quarantinedIds(): Promise<string[]>;
+  cleanup(): Promise<void>;
+}
+
+export type StoreFactory = (options: { now: () => number }) => Promise<StoreUnderTest>;
+
+export const clickHouseFactory: StoreFactory = async ({ now }) => {
+  const temporary = await temporaryStore({ store: { now } });
+  const { connection } = temporary;
+  return {
+    store: temporary.store,
+    healthRows: async () =>
+      (await queryRows<HealthRow & { ts_ms: string }>(connection, "SELECT toUnixTimestamp64Milli(ts) AS ts_ms, instance, role, metric, kind, value FROM {{database}}.collector_health FINAL")).map(({ ts_ms, ...row }) => ({ ...row, ts: new Date(Number(ts_ms)).toISOString(), value: Number(row.value) })),
+    alertEvents: async () => (await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.alerts FINAL")).map((row) => JSON.parse(row.payload) as AlertEvent),
+    quarantinedIds: async () => (await queryRows<{ case_result_id: string }>(connection, "SELECT case_result_id FROM {{database}}.quarantined_results FINAL")).map((row) => row.case_result_id),
+    cleanup: () => temporary.cleanup(),
+  };
+};
+
+export const memoryFactory: StoreFactory = async ({ now }) => {
+  const store = createMemoryStore({ now });
+  return {
+    store,
+    healthRows: async () => store.health.rows(),
+    alertEvents: async () => store.alerts.events(),
+    quarantinedIds: async () => store.quarantine.quarantined().map((entry) => entry.caseResultId),
+    cleanup: async () => {},
+  };
+};
+
+export const implementations: [string, StoreFactory][] = [
+  ["ClickHouse adapter (chDB)", clickHouseFactory],
+  ["in-memory store", memoryFactory],
+];
