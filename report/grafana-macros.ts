@@ -5,10 +5,13 @@
  * 1. frontend, `$__conditionalAll(cond, $var)` → `1=1` when the variable's
  *    current value is "All" or empty, else `cond` (interop.md §7; the
  *    plugin's CHDatasource.applyConditionalAll, last occurrence first);
- * 2. frontend, template variables `$var`, `${var}` and `${var:sqlstring}`:
- *    a multi-value is written `'a','b'` (the plugin's format function), a
- *    single value as it is; `sqlstring` quotes each value and doubles its
- *    single quotes. "All" without a custom all value stands for every option;
+ * 2. frontend, template variables `${var:percentencode}`, as Grafana's format
+ *    registry writes them: encodeURIComponent plus `!'()*`, a multi-value as
+ *    `{a,b}` encoded whole. "All" without a custom all value stands for every
+ *    option. This is the only format the dashboards use in SQL
+ *    (dashboards/source/sql-scope.ts says why): a variable in SQL without it,
+ *    or with `sqlstring` (which leaves backslashes, so a value can end the
+ *    string literal on ClickHouse), is refused as a dashboard mistake;
  * 3. backend, the plugin's macros with the exact expansions of interop.md §7:
  *    `toDateTime(x)` takes Unix seconds (truncated), `fromUnixTimestamp64Milli`
  *    milliseconds, dates are UTC.
@@ -90,11 +93,17 @@ function selectedValues(state: VariableState): string | string[] {
   return value;
 }
 
+/** Grafana's encodeURIComponentStrict: nothing but `A-Z a-z 0-9 - _ . ~ %` is left. */
+export function percentEncode(value: string | string[]): string {
+  const text = Array.isArray(value) ? `{${value.join(",")}}` : value;
+  return encodeURIComponent(text).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 function formatValue(value: string | string[], format: string | undefined, name: string): string {
-  const values = Array.isArray(value) ? value : [value];
-  if (format === "sqlstring") return values.map((item) => `'${item.replaceAll("'", "''")}'`).join(",");
-  if (format !== undefined) throw new Error(`variable format ${format} of $${name} is not supported`);
-  return Array.isArray(value) ? `'${value.join("','")}'` : value;
+  if (format === "percentencode") return percentEncode(value);
+  throw new Error(
+    `$${name}${format === undefined ? "" : `:${format}`} in SQL: a variable's value reaches SQL only as \${${name}:percentencode} inside decodeURLComponent('…'); other formats can break out of a ClickHouse string literal`,
+  );
 }
 
 /** Step 2: template variables. Names starting with `__` are macros, left for step 3. */

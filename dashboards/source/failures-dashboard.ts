@@ -10,7 +10,7 @@
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import { dashboardShell } from "./dashboard-shell.js";
 import { barChartPanel, row, tablePanel, timeSeriesPanel } from "./panel-builders.js";
-import { dashboardScope } from "./sql-scope.js";
+import { dashboardScope, variableValue } from "./sql-scope.js";
 import { filterVariables, traceVariable } from "./variables.js";
 
 export const FAILURES_UID = "ragscope-failures";
@@ -108,7 +108,7 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
     ),
   );
 
-  const trace = "trace_id = ${trace_id:sqlstring}";
+  const trace = `trace_id = ${variableValue("trace_id")}`;
   builder = builder
     .withRow(row("Trace $trace_id"))
     .withPanel(

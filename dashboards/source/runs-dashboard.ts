@@ -8,13 +8,13 @@ import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import { dashboardShell } from "./dashboard-shell.js";
 import { ROOT_CAUSE_EVALUATOR } from "./failures-dashboard.js";
 import { barChartPanel, row, statPanel, tablePanel } from "./panel-builders.js";
-import { sqlList } from "./sql-scope.js";
+import { sqlList, variableValue } from "./sql-scope.js";
 import { runPairVariables } from "./variables.js";
 
 export const RUNS_UID = "ragscope-runs";
 
-const BASELINE = "${baseline:sqlstring}";
-const CANDIDATE = "${candidate:sqlstring}";
+const BASELINE = variableValue("baseline");
+const CANDIDATE = variableValue("candidate");
 const BOTH = `run_id IN (${BASELINE}, ${CANDIDATE})`;
 
 /** Run lineage fields (contracts/run-lineage.ts) stored in runs.payload. */

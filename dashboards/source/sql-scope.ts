@@ -4,9 +4,20 @@
  *
  * `$__conditionalAll(cond, $var)` becomes `1=1` when "All" is selected
  * (interop.md §7, a frontend macro), so an unfiltered dashboard does not send
- * an IN list of every value. `${var:sqlstring}` quotes each value and doubles
- * its single quotes. Every column named here exists in metric_values and in
- * case_results (deploy/clickhouse/migrations/0001_core_tables.sql).
+ * an IN list of every value. Every column named here exists in metric_values
+ * and in case_results (deploy/clickhouse/migrations/0001_core_tables.sql).
+ *
+ * Variable values reach SQL only percent-encoded. A value can come from a URL
+ * (`var-run=…`) or from the store (variables list stored run ids), so it is
+ * untrusted. Grafana's `sqlstring` format doubles `'` but leaves `\`, and
+ * ClickHouse reads `\'` inside a string literal as an escaped quote: a value
+ * such as `\' OR 1=1 --` breaks out of the literal. `percentencode`
+ * (encodeURIComponent plus `!'()*`) leaves only `A-Z a-z 0-9 - _ . ~ %`, which
+ * can end nothing inside `'…'`; ClickHouse's decodeURLComponent restores the
+ * value exactly. A multi-value variable is encoded as `{a,b}` and split on
+ * commas (identifiers hold no commas: contracts/identifiers.ts). No `$` may
+ * appear in a condition: the plugin splices `$__conditionalAll` with
+ * String.replace, which reads `$'` and `$&` as patterns.
  */
 export const FILTER_VARIABLES = [
   { name: "service", label: "Service", column: "service_name" },
@@ -15,8 +26,18 @@ export const FILTER_VARIABLES = [
   { name: "run", label: "Run", column: "run_id" },
 ] as const;
 
+/** The value of a single-value variable as an SQL expression, whatever it holds. */
+export function variableValue(name: string): string {
+  return `decodeURLComponent('\${${name}:percentencode}')`;
+}
+
+/** The values of a multi-value variable as an SQL Array(String) expression, whatever they hold. */
+export function variableValues(name: string): string {
+  return `splitByChar(',', replaceRegexpAll(decodeURLComponent('\${${name}:percentencode}'), '[{}]', ''))`;
+}
+
 export function variableFilters(): string {
-  return FILTER_VARIABLES.map((variable) => `$__conditionalAll(${variable.column} IN (\${${variable.name}:sqlstring}), \${${variable.name}})`).join(" AND ");
+  return FILTER_VARIABLES.map((variable) => `$__conditionalAll(has(${variableValues(variable.name)}, ${variable.column}), \${${variable.name}})`).join(" AND ");
 }
 
 /** A scope: given the source's time column, the condition rows must meet. */

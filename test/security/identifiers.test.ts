@@ -16,21 +16,9 @@ import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { identifierProblem } from "../../contracts/identifiers.js";
 import { loadSettings } from "../../collector/config/load-settings.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/run/embedded-collector.js";
+import { HOSTILE_STRINGS } from "../support/hostile-strings.js";
 import { queryRows } from "../support/temporary-store.js";
 
-export const HOSTILE_STRINGS = [
-  "x' OR 1=1 --",
-  "x\\' OR 1=1 --",
-  "\\N",
-  "a\u0000b",
-  "line\nbreak",
-  "$$dollar$$",
-  "/* comment */",
-  "-- tail",
-  "sep\u2028arator",
-  "${__from}",
-  "x".repeat(129),
-];
 
 const text = (value: string) => ({ stringValue: value });
 

@@ -21,6 +21,9 @@ export interface InProcessEvaluator {
 }
 
 export function evaluatorConfig(overrides: Record<string, unknown>): Readonly<CollectorConfig> {
+  // Tests name the brokers as the environment would, "host:port,host:port"; the settings take a list.
+  const brokers = overrides["kafka.brokers"];
+  if (typeof brokers === "string") overrides = { ...overrides, "kafka.brokers": brokers.split(",") };
   const loaded = loadSettings({ fixed: { "assembler.quietPeriodMs": 300, "kafka.sessionTimeoutMs": 6_000, "kafka.heartbeatIntervalMs": 1_000, "kafka.commitIntervalMs": 300, ...overrides } });
   if (!loaded.ok) throw new Error(loaded.error.join("\n"));
   return collectorSettings(loaded.value);
