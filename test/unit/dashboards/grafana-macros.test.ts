@@ -4,7 +4,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { allOf, applyConditionalAll, expandMacros, interpolateVariables, renderPanelSql } from "../../../report/grafana-macros.js";
+import { allOf, applyConditionalAll, expandMacros, interpolateVariables, percentEncode, renderPanelSql } from "../../../report/grafana-macros.js";
 import { panelIntervalMs } from "../../../report/panel-interval.js";
 import { qualifyTables, tableReferences } from "../../../report/qualify-tables.js";
 
@@ -49,33 +49,34 @@ describe("backend macros (interop.md §7 table)", () => {
 });
 
 describe("frontend: $__conditionalAll and variables", () => {
-  const condition = "$__conditionalAll(service_name IN (${service:sqlstring}), ${service})";
+  const condition = "$__conditionalAll(has(splitByChar(',', replaceRegexpAll(decodeURLComponent('${service:percentencode}'), '[{}]', '')), service_name), ${service})";
 
   test("All, or an empty value, turns the condition into 1=1", () => {
     assert.equal(applyConditionalAll(condition, { service: allOf(["a", "b"]) }), "1=1");
     assert.equal(applyConditionalAll(condition, { service: { value: "" } }), "1=1");
   });
 
-  test("a selection keeps the condition, and sqlstring quotes each value", () => {
+  test("a selection keeps the condition, its values percent-encoded as Grafana's format registry writes them", () => {
     const selected = { service: { value: ["support-bot", "o'brien"] } };
-    assert.equal(renderPanelSql(condition, selected, context), "service_name IN ('support-bot','o''brien')");
+    assert.equal(renderPanelSql(condition, selected, context), "has(splitByChar(',', replaceRegexpAll(decodeURLComponent('%7Bsupport-bot%2Co%27brien%7D'), '[{}]', '')), service_name)");
   });
 
   test("several macros in one query are each decided by their own variable", () => {
-    const sql = `${condition} AND $__conditionalAll(tenant_id IN ($tenant), $tenant)`;
-    assert.equal(renderPanelSql(sql, { service: allOf(["a"]), tenant: { value: ["acme", "globex"] } }, context), "1=1 AND tenant_id IN ('acme','globex')");
+    const sql = `${condition} AND $__conditionalAll(tenant_id = decodeURLComponent('\${tenant:percentencode}'), $tenant)`;
+    assert.equal(renderPanelSql(sql, { service: allOf(["a"]), tenant: { value: "acme" } }, context), "1=1 AND tenant_id = decodeURLComponent('acme')");
   });
 
-  test("the plugin's format: multi-values quoted and joined, a single value as it is", () => {
-    assert.equal(interpolateVariables("IN ($run) AND x = '${baseline}'", { run: { value: ["r1", "r2"] }, baseline: { value: "r0" } }), "IN ('r1','r2') AND x = 'r0'");
+  test("percentencode: encodeURIComponent plus !'()*, a multi-value as {a,b}; quotes and backslashes never survive", () => {
+    assert.equal(interpolateVariables("${run:percentencode} ${baseline:percentencode}", { run: { value: ["r1", "r2"] }, baseline: { value: "r0" } }), "%7Br1%2Cr2%7D r0");
+    assert.equal(percentEncode("\\' OR 1=1 -- (x)*!"), "%5C%27%20OR%201%3D1%20--%20%28x%29%2A%21");
   });
 
   test("All without a custom value stands for every option", () => {
-    assert.equal(interpolateVariables("IN (${run:sqlstring})", { run: allOf(["r1", "r2"]) }), "IN ('r1','r2')");
+    assert.equal(interpolateVariables("${run:percentencode}", { run: allOf(["r1", "r2"]) }), "%7Br1%2Cr2%7D");
   });
 
   test("a variable without a value is an error", () => {
-    assert.throws(() => renderPanelSql("x = ${candidate:sqlstring}", {}, context), /\$candidate, which has no value/);
+    assert.throws(() => renderPanelSql("x = decodeURLComponent('${candidate:percentencode}')", {}, context), /\$candidate, which has no value/);
   });
 });
 
