@@ -45,12 +45,12 @@ describe("collector health snapshots on the dashboard", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  test("spans refused with 503 show as dropped spans; the slowest store write is measured", async () => {
+  test("refused spans show as dropped spans; the slowest store write is measured", async () => {
     const startedMs = Date.now();
     const lines: string[] = [];
     let stop: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    // One message fits in the in-process queue: a request carrying two traces (two messages) is always refused.
+    // One message fits in the in-process queue: a request carrying two traces (two messages) never fits and is refused (413).
     const environment = { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_MAX_QUEUED_MESSAGES: "1", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" };
     const running = serveCommand({ dataset: [], dataDir, port: 0, metricsPort: 0 }, { environment }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
     const deadline = Date.now() + 20_000;
@@ -63,7 +63,7 @@ describe("collector health snapshots on the dashboard", () => {
     await oneRequest("电子发票怎么开？");
     const refused = recorder.spans();
     recorder.reset();
-    assert.equal(await postTraces(url, toOtlpProtobuf(refused)), 503);
+    assert.equal(await postTraces(url, toOtlpProtobuf(refused)), 413);
     await oneRequest("发票可以重开吗？");
     const accepted = recorder.spans();
     assert.equal(await postTraces(url, toOtlpProtobuf(accepted)), 200);
