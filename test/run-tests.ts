@@ -7,9 +7,10 @@
  * once per run and stopped afterwards, so a clean clone needs nothing by hand.
  */
 import { spawn } from "node:child_process";
-import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { attackReportVariable, formatAttackTable, type AttackOutcome } from "./support/attack-report.js";
 import { ensureKafkaForTests, kafkaBrokersVariable } from "./support/kafka-for-tests.js";
 
 const testRoot = path.dirname(fileURLToPath(import.meta.url));
@@ -36,15 +37,35 @@ async function main(): Promise<number> {
   // Suites under integration/kafka talk to a real broker: start one (or use KAFKA_BROKERS).
   const needsKafka = selected.some((file) => file.includes(`${path.sep}kafka${path.sep}`));
   const kafka = needsKafka ? await ensureKafkaForTests() : null;
+  // The security suite's attacks are summed up in one table after the run (support/attack-report.ts).
+  const attackReport = path.join(testRoot, "..", "test-output", "attack-report.jsonl");
+  await mkdir(path.dirname(attackReport), { recursive: true });
+  await rm(attackReport, { force: true });
   try {
     // --test-force-exit: a test file whose tests all finished must not keep the run
     // waiting on a handle a library left open (a kafkajs socket, a timer);
     // --test-timeout: no single test may hang the run (CI has 90 minutes in all).
     const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", "--test-force-exit", "--test-timeout=900000", ...selected], {
-      stdio: "inherit",
-      env: kafka ? { ...process.env, [kafkaBrokersVariable]: kafka.brokers } : process.env,
+      stdio: ["inherit", "pipe", "inherit"],
+      env: { ...process.env, [attackReportVariable]: attackReport, ...(kafka ? { [kafkaBrokersVariable]: kafka.brokers } : {}) },
     });
-    return await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+    // Passed through as it comes; the last lines are kept so the runner's closing summary can be repeated last.
+    let tail = "";
+    child.stdout.on("data", (part: Buffer) => {
+      process.stdout.write(part);
+      tail = (tail + part.toString()).slice(-8_192);
+    });
+    const code = await new Promise<number>((resolve) => child.on("close", (exit) => resolve(exit ?? 1)));
+    const attacks = await readFile(attackReport, "utf8").then(
+      (text) => text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as AttackOutcome),
+      () => [],
+    );
+    if (attacks.length > 0) {
+      console.log(`\n${formatAttackTable(attacks)}\n`);
+      const summary = tail.lastIndexOf("ℹ tests ");
+      if (summary !== -1) process.stdout.write(tail.slice(summary));
+    }
+    return code;
   } finally {
     await kafka?.stop();
   }

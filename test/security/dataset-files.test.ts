@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -37,6 +38,7 @@ describe("hostile dataset files", () => {
     const result = validate(file);
     assert.equal(result.status, 1, result.output);
     assert.match(result.output, /bomb\.yaml: 1 problem\n\s+\(file\): invalid YAML: .*at most 100 alias uses; write repeated parts out, or use JSON/);
+    recordAttack({ attack: "YAML alias bomb (10^9 nodes)", outcome: "exit 1, one problem (alias limit)" });
   });
 
   test("a YAML file over 16 MiB: the limit and the way out (JSON), exit 1, before any parsing", async () => {
@@ -45,6 +47,7 @@ describe("hostile dataset files", () => {
     const result = validate(file);
     assert.equal(result.status, 1, result.output);
     assert.match(result.output, /over the 16 MiB limit for YAML datasets .* write it as JSON \(\.json\), which loads up to 256 MiB/);
+    recordAttack({ attack: "YAML dataset over 16 MiB", outcome: "exit 1 before parsing (size limit)" });
   });
 
   test("bytes that are not UTF-8: the line named, nothing replaced, exit 1", async () => {
@@ -53,5 +56,6 @@ describe("hostile dataset files", () => {
     const result = validate(file);
     assert.equal(result.status, 1, result.output);
     assert.match(result.output, /latin1\.yaml: 1 problem\n\s+line 2: not valid UTF-8: the file must be UTF-8 encoded/);
+    recordAttack({ attack: "dataset bytes that are not UTF-8", outcome: "exit 1 naming the line; nothing replaced" });
   });
 });

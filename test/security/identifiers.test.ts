@@ -18,6 +18,7 @@ import { loadSettings } from "../../collector/config/load-settings.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/run/embedded-collector.js";
 import { HOSTILE_STRINGS } from "../support/hostile-strings.js";
 import { queryRows } from "../support/temporary-store.js";
+import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
 
 
 const text = (value: string) => ({ stringValue: value });
@@ -114,5 +115,6 @@ describe("identifiers from spans", () => {
     assert.equal(collector.worker.counters.rejectedIdentifiers, HOSTILE_STRINGS.length * 4);
     const columns = await queryRows<{ values: number }>(collector.store.connection, "SELECT countIf(run_id != '' OR tenant_id != '' OR service_name != '') AS values FROM {{database}}.case_results FINAL WHERE trace_id != {good:String}", { good: good.traceId });
     assert.equal(Number(columns[0]!.values), 0, "no hostile value reached a stored column");
+    recordAttack({ attack: `${HOSTILE_STRINGS.length} hostile identifiers in run, tenant, route and service`, outcome: "refused at ingestion, noted and counted; traces evaluated", peakRssMb: residentMemoryMb() });
   });
 });

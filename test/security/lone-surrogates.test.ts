@@ -16,6 +16,7 @@ import { loadSettings } from "../../collector/config/load-settings.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/run/embedded-collector.js";
 import { setupRagscope, traceRequest } from "../../instrumentation/index.js";
 import { queryRows } from "../support/temporary-store.js";
+import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
 
 describe("lone surrogates", () => {
   let dataPath: string;
@@ -46,6 +47,7 @@ describe("lone surrogates", () => {
     const queries = await storedQueries();
     assert.equal(queries.get(traceId), "before\uFFFDafter");
     assert.equal(collector.deadLetters.counters.received, 0, "nothing acknowledged was dead-lettered");
+    recordAttack({ attack: "OTLP/JSON with lone surrogates in a value and a key", outcome: "200, stored with U+FFFD, nothing dead-lettered", peakRssMb: residentMemoryMb() });
   });
 
   test("the SDK cuts a text at maxTextLength without splitting a surrogate pair, and the trace is stored", async () => {
@@ -65,5 +67,6 @@ describe("lone surrogates", () => {
     // 3 code units would end inside the emoji's pair: the cut keeps "ab".
     assert.equal(queries.get(traceId), "ab");
     assert.equal(collector.deadLetters.counters.received, 0);
+    recordAttack({ attack: "SDK text cut at maxTextLength inside a surrogate pair", outcome: "cut before the pair; exported and stored", peakRssMb: residentMemoryMb() });
   });
 });

@@ -17,6 +17,7 @@ import { exportTraceServiceResponseType } from "../../collector/otlp/otlp-protob
 import { encodeTraceRequest } from "../../collector/otlp/index.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/run/embedded-collector.js";
 import { queryRows } from "../support/temporary-store.js";
+import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
 
 const QUEUE = 5;
 
@@ -72,6 +73,7 @@ describe("receiver input that used to hurt", () => {
     assert.equal(collector.receiverCounters.spansRejectedInvalidId, 2);
     assert.equal((await stored(traceId(3)))[0]?.rag_observation.query, "kept");
     assert.deepEqual(await stored("0".repeat(32)), [], "nothing stored under the invalid trace id");
+    recordAttack({ attack: "all-zero trace id and span id (OTLP/JSON)", outcome: "200 partial_success rejected_spans 2, valid span stored", peakRssMb: residentMemoryMb() });
   });
 
   test("the same over protobuf: partial_success in the protobuf answer", async () => {
@@ -91,6 +93,7 @@ describe("receiver input that used to hurt", () => {
     assert.match(((await refused.json()) as { message: string }).message, new RegExp(`holds ${QUEUE + 1} traces, more than the in-process queue holds \\(${QUEUE}, RAGSCOPE_MAX_QUEUED_MESSAGES\\)`));
     const fits = request(Array.from({ length: QUEUE }, (_, index) => span(traceId(200 + index), spanId(200 + index))));
     assert.equal((await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fits) })).status, 200);
+    recordAttack({ attack: "more traces in one request than the queue holds", outcome: "413 naming the limit (was 503 forever)", peakRssMb: residentMemoryMb() });
   });
 
   test("a span that ends before it starts: stored with latency null and a note, never a negative duration", async () => {
@@ -103,5 +106,6 @@ describe("receiver input that used to hurt", () => {
     assert.deepEqual(result.rag_observation.malformed_attributes.map((note) => note.attribute), ["end_time_unix_nano"]);
     const latency = await queryRows<{ latency: number | null }>(collector.store.connection, "SELECT latency_ms AS latency FROM {{database}}.case_results FINAL WHERE trace_id = {id:String}", { id: traceId(300) });
     assert.deepEqual(latency, [{ latency: null }], "the dashboards' column holds no negative latency");
+    recordAttack({ attack: "span that ends before it starts", outcome: "stored, latency null, noted", peakRssMb: residentMemoryMb() });
   });
 });

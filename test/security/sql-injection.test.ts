@@ -25,6 +25,7 @@ import { readDashboards } from "../../report/dashboard-files.js";
 import { ALL, renderPanelSql, type Variables } from "../../report/grafana-macros.js";
 import { openClickHouse } from "../../store/clickhouse/clickhouse-connection.js";
 import { HOSTILE_STRINGS } from "../support/hostile-strings.js";
+import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -73,6 +74,7 @@ describe("SQL injection through dashboard variables and report flags", () => {
       }
     }
     assert.ok(checked > 100, `only ${checked} renderings checked`);
+    recordAttack({ attack: `hostile dashboard variable values (${checked} panel renderings)`, outcome: "SQL shape unchanged (percent-encoded)" });
   });
 
   test("the static report refuses a variable in SQL that is not percent-encoded (sqlstring, unformatted)", () => {
@@ -116,6 +118,7 @@ describe("SQL injection through dashboard variables and report flags", () => {
       const result = report();
       assert.equal(result.status, 0, result.output);
       assert.match(result.output, /Pass rates: Baseline cases 26 · Candidate cases 1 /);
+      recordAttack({ attack: "stored run id \\' OR 1=1 -- as Runs dashboard default", outcome: "compared as a value: 1 candidate case" });
       assert.doesNotMatch(result.output, /SYNTAX_ERROR|Syntax error/i);
     });
 
@@ -124,6 +127,7 @@ describe("SQL injection through dashboard variables and report flags", () => {
         const result = report("--service", hostile, "--from", "2000-01-01T00:00:00Z", "--to", "2100-01-01T00:00:00Z");
         assert.equal(result.status, 0, result.output);
         assert.match(result.output, /Traffic, reliability, latency and cost: Requests 0 /);
+        recordAttack({ attack: `report --service ${JSON.stringify(hostile)}`, outcome: "selects nothing (Requests 0)" });
       });
     }
   });
