@@ -98,6 +98,24 @@ export const collectorConfigSchema = z.object({
     port: integer(0).max(65535, "must be a TCP port (0-65535)").default(4318),
     maxBodyBytes: integer(1024).default(64 * MEBIBYTE),
     authTokens: z.array(z.string().min(1)).default([]),
+    /** Decompressed request bodies held at once, all requests together; past it new bytes get 503 + Retry-After (SECURITY.md "Limits"). */
+    maxInFlightBytes: integer(1024).default(128 * MEBIBYTE),
+    /** Open client connections; more are closed as they arrive. */
+    maxConnections: integer(1).default(256),
+    /** Time a client has to send a whole request, headers and body (Node's default is 300 s). */
+    requestTimeoutMs: integer(100).default(30_000),
+    /** Time a client has to send the request headers. */
+    headersTimeoutMs: integer(100).default(10_000),
+    /** Spans in one request; more: 413. */
+    maxSpansPerRequest: integer(1).default(100_000),
+    /** Spans of one trace in one request; more: 413. */
+    maxSpansPerTrace: integer(1).default(10_000),
+    /** Attributes on one span (or span event); more: 413. */
+    maxAttributesPerSpan: integer(1).default(1_024),
+    /** UTF-8 bytes of one attribute value (each string or bytes leaf); longer values are truncated and listed on the Case Result. */
+    maxAttributeValueBytes: integer(64).default(1 * MEBIBYTE),
+    /** Threads that decode, check, split and re-encode request bodies off the main thread. */
+    decodeThreads: integer(1).max(64, "must be at most 64").default(2),
   }),
   clickhouse: z.object({
     url: z.url({ error: "must be a URL such as http://localhost:8123" }).nullable().default(null),
@@ -111,6 +129,10 @@ export const collectorConfigSchema = z.object({
     maxTraceWaitMs: integer(1).default(60_000),
     maxOpenSpans: integer(1).default(200_000),
     recentTraceMemory: integer(0).default(2_000),
+    /** Estimated bytes of spans held in open traces; past it the oldest are released as partial. */
+    maxOpenBytes: integer(1024).default(256 * MEBIBYTE),
+    /** Estimated bytes of spans kept for recently released traces (re-opened by late spans); past it the oldest are forgotten. */
+    maxRecentBytes: integer(0).default(64 * MEBIBYTE),
   }),
   queue: z.object({
     maxQueuedMessages: integer(1).default(10_000),
@@ -147,6 +169,20 @@ export const collectorConfigSchema = z.object({
       message: `must differ from the dead-letter topic "${config.kafka.deadLetterTopic}"; leave it unset to republish to the input topic`,
     });
   }
+  if (config.receiver.headersTimeoutMs > config.receiver.requestTimeoutMs) {
+    context.addIssue({
+      code: "custom",
+      path: ["receiver", "headersTimeoutMs"],
+      message: `must not exceed the request timeout (${config.receiver.requestTimeoutMs} ms, RAGSCOPE_REQUEST_TIMEOUT_MS); lower it or raise the request timeout`,
+    });
+  }
+  if (config.receiver.maxInFlightBytes < config.receiver.maxBodyBytes) {
+    context.addIssue({
+      code: "custom",
+      path: ["receiver", "maxInFlightBytes"],
+      message: `must be at least the largest body (${config.receiver.maxBodyBytes} bytes, RAGSCOPE_MAX_BODY_BYTES), or a request of the largest allowed size could never be read; raise it or lower RAGSCOPE_MAX_BODY_BYTES`,
+    });
+  }
   if (config.memory.maxBufferedSpans > config.assembler.maxOpenSpans) {
     context.addIssue({
       code: "custom",
@@ -165,6 +201,15 @@ export const environmentVariables: Record<string, string> = {
   RAGSCOPE_RECEIVER_PORT: "receiver.port",
   RAGSCOPE_MAX_BODY_BYTES: "receiver.maxBodyBytes",
   RAGSCOPE_AUTH_TOKENS: "receiver.authTokens",
+  RAGSCOPE_MAX_IN_FLIGHT_BYTES: "receiver.maxInFlightBytes",
+  RAGSCOPE_MAX_CONNECTIONS: "receiver.maxConnections",
+  RAGSCOPE_REQUEST_TIMEOUT_MS: "receiver.requestTimeoutMs",
+  RAGSCOPE_HEADERS_TIMEOUT_MS: "receiver.headersTimeoutMs",
+  RAGSCOPE_MAX_SPANS_PER_REQUEST: "receiver.maxSpansPerRequest",
+  RAGSCOPE_MAX_SPANS_PER_TRACE: "receiver.maxSpansPerTrace",
+  RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN: "receiver.maxAttributesPerSpan",
+  RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES: "receiver.maxAttributeValueBytes",
+  RAGSCOPE_DECODE_THREADS: "receiver.decodeThreads",
   RAGSCOPE_CLICKHOUSE_URL: "clickhouse.url",
   RAGSCOPE_CLICKHOUSE_USER: "clickhouse.username",
   RAGSCOPE_CLICKHOUSE_PASSWORD: "clickhouse.password",
@@ -173,6 +218,8 @@ export const environmentVariables: Record<string, string> = {
   RAGSCOPE_QUIET_PERIOD_MS: "assembler.quietPeriodMs",
   RAGSCOPE_TRACE_TIMEOUT_MS: "assembler.maxTraceWaitMs",
   RAGSCOPE_MAX_OPEN_SPANS: "assembler.maxOpenSpans",
+  RAGSCOPE_MAX_OPEN_BYTES: "assembler.maxOpenBytes",
+  RAGSCOPE_MAX_RECENT_TRACE_BYTES: "assembler.maxRecentBytes",
   RAGSCOPE_MAX_QUEUED_MESSAGES: "queue.maxQueuedMessages",
   RAGSCOPE_SINK_BATCH: "sink.maxBatch",
   RAGSCOPE_KAFKA_BROKERS: "kafka.brokers",

@@ -8,21 +8,30 @@
  * limit, instead of allocating what it expands to. The compressed bytes are
  * capped too: a deflate stream of empty blocks produces no output however long
  * it runs.
+ *
+ * Every decompressed byte is also taken from a budget shared by all requests
+ * (byte-budget.ts): when it runs out, reading stops at once — the rest of the
+ * body is left unread and the connection closed after the answer — and the
+ * client is told to retry later (503).
  */
 import type { IncomingMessage } from "node:http";
 import zlib from "node:zlib";
 import { failure, success, type Result } from "../../contracts/result.js";
+import type { BudgetShare } from "./byte-budget.js";
 import type { ContentEncoding } from "./request-encoding.js";
 
 export type BodyFailure =
   | { kind: "tooLarge"; message: string }
   | { kind: "badCompression"; message: string }
-  | { kind: "aborted"; message: string };
+  | { kind: "aborted"; message: string }
+  | { kind: "overBudget"; message: string };
 
 export interface BodyLimits {
   contentEncoding: ContentEncoding;
   /** The most bytes the body may have once decompressed. */
   maxBodyBytes: number;
+  /** This request's share of the bytes all bodies may hold at once. */
+  budget: BudgetShare;
 }
 
 /**
@@ -35,7 +44,7 @@ function compressedLimit(maxBodyBytes: number): number {
 }
 
 export function readRequestBody(request: IncomingMessage, limits: BodyLimits): Promise<Result<Uint8Array, BodyFailure>> {
-  const { maxBodyBytes, contentEncoding } = limits;
+  const { maxBodyBytes, contentEncoding, budget } = limits;
   const tooLarge = (): { ok: false; error: BodyFailure } =>
     failure({ kind: "tooLarge", message: `request body larger than ${maxBodyBytes} bytes after decompression` });
 
@@ -51,6 +60,9 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
     const gunzip = contentEncoding === "gzip" ? zlib.createGunzip() : null;
     const output = gunzip ?? request;
 
+    const overBudget = (): { ok: false; error: BodyFailure } =>
+      failure({ kind: "overBudget", message: "the receiver holds as many request bytes as it may (RAGSCOPE_MAX_IN_FLIGHT_BYTES); retry later" });
+
     const settle = (result: Result<Uint8Array, BodyFailure>): void => {
       if (settled) return;
       settled = true;
@@ -62,8 +74,10 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
         request.unpipe(gunzip);
         gunzip.destroy();
       }
-      // The rest of an unread body is discarded as it arrives, never kept.
-      request.resume();
+      // The rest of an unread body is discarded as it arrives, never kept; when the
+      // budget ran out it is not even read (the connection closes after the answer).
+      if (result.ok || result.error.kind !== "overBudget") request.resume();
+      else request.pause();
       resolve(result);
     };
 
@@ -74,10 +88,18 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
     function onBodyData(chunk: Buffer): void {
       bodyBytes += chunk.length;
       if (bodyBytes > maxBodyBytes) settle(tooLarge());
+      else if (!budget.take(chunk.length)) settle(overBudget());
       else chunks.push(chunk);
     }
     function onBodyEnd(): void {
-      settle(success(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bodyBytes)));
+      // One buffer of its own, so it can be transferred to a decode thread.
+      const body = new Uint8Array(bodyBytes);
+      let offset = 0;
+      for (const chunk of chunks.splice(0)) {
+        body.set(chunk, offset);
+        offset += chunk.length;
+      }
+      settle(success(body));
     }
     function onRequestClose(): void {
       // "close" before "end" means the client went away mid-body.
