@@ -38,6 +38,8 @@ export interface TraceExportContext {
   budget: ByteBudget;
   limits: RequestLimits;
   decoders: DecodePool;
+  /** Time a client has to send its whole body. */
+  requestTimeoutMs: number;
 }
 
 export async function handleTraceExport(
@@ -114,9 +116,13 @@ async function receiveBody(
     overBudget("the receiver holds as many request bytes as it may (RAGSCOPE_MAX_IN_FLIGHT_BYTES); retry later");
     return;
   }
-  const body = await readRequestBody(request, { contentEncoding, maxBodyBytes: context.maxBodyBytes, budget: share });
+  const body = await readRequestBody(request, { contentEncoding, maxBodyBytes: context.maxBodyBytes, budget: share, timeoutMs: context.requestTimeoutMs });
   if (!body.ok) {
     switch (body.error.kind) {
+      case "timedOut":
+        counters.rejected.timedOut += 1;
+        sendFailure(request, response, encoding, { httpStatus: 408, rpcCode: RpcCode.unavailable, message: body.error.message });
+        return;
       case "overBudget":
         overBudget(body.error.message);
         return;

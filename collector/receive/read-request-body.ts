@@ -24,7 +24,8 @@ export type BodyFailure =
   | { kind: "tooLarge"; message: string }
   | { kind: "badCompression"; message: string }
   | { kind: "aborted"; message: string }
-  | { kind: "overBudget"; message: string };
+  | { kind: "overBudget"; message: string }
+  | { kind: "timedOut"; message: string };
 
 export interface BodyLimits {
   contentEncoding: ContentEncoding;
@@ -32,6 +33,12 @@ export interface BodyLimits {
   maxBodyBytes: number;
   /** This request's share of the bytes all bodies may hold at once. */
   budget: BudgetShare;
+  /**
+   * Time the client has to send the whole body. Node's own requestTimeout does
+   * not end a request whose handler is already reading the body, so the
+   * receiver keeps its own clock.
+   */
+  timeoutMs: number;
 }
 
 /**
@@ -63,9 +70,15 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
     const overBudget = (): { ok: false; error: BodyFailure } =>
       failure({ kind: "overBudget", message: "the receiver holds as many request bytes as it may (RAGSCOPE_MAX_IN_FLIGHT_BYTES); retry later" });
 
+    const timer = setTimeout(() => {
+      settle(failure({ kind: "timedOut", message: `the request body did not arrive within ${limits.timeoutMs} ms (RAGSCOPE_REQUEST_TIMEOUT_MS)` }));
+    }, limits.timeoutMs);
+    timer.unref();
+
     const settle = (result: Result<Uint8Array, BodyFailure>): void => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       request.off("data", onWireData);
       request.off("close", onRequestClose);
       output.off("data", onBodyData);
@@ -76,7 +89,7 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
       }
       // The rest of an unread body is discarded as it arrives, never kept; when the
       // budget ran out it is not even read (the connection closes after the answer).
-      if (result.ok || result.error.kind !== "overBudget") request.resume();
+      if (result.ok || (result.error.kind !== "overBudget" && result.error.kind !== "timedOut")) request.resume();
       else request.pause();
       resolve(result);
     };

@@ -11,6 +11,7 @@ export type RejectionReason =
   | "unsupportedMediaType"
   | "payloadTooLarge"
   | "overBudget"
+  | "timedOut"
   | "malformed"
   | "publishUnavailable"
   | "publishFailed"
@@ -54,6 +55,7 @@ export function createReceiverCounters(): ReceiverCounters {
       unsupportedMediaType: 0,
       payloadTooLarge: 0,
       overBudget: 0,
+      timedOut: 0,
       malformed: 0,
       publishUnavailable: 0,
       publishFailed: 0,

@@ -91,6 +91,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     budget: new ByteBudget(maxInFlightBytes),
     limits: options.limits ?? defaultReceiverBounds.limits,
     decoders,
+    requestTimeoutMs,
     publisher: options.publisher,
     maxBodyBytes,
     authorization: authTokens.length > 0 ? createBearerAuthorization(authTokens) : null,
