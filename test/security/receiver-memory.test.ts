@@ -214,6 +214,8 @@ describe("receiver attacks, RSS measured in the collector process", () => {
             socket.write(`POST /v1/traces HTTP/1.1\r\nhost: x\r\ncontent-type: application/x-protobuf\r\ncontent-length: 1000\r\n\r\n0123456789`);
           });
           socket.on("error", () => {});
+          // Read what the server answers (its 408), so its end of the connection is seen.
+          socket.resume();
           socket.on("close", () => resolve(Date.now() - started));
           setTimeout(() => {
             socket.destroy();
