@@ -5,17 +5,20 @@
  * A trace is complete when its root has ended (OTLP exports a span only once
  * it ended, so "received" means "ended") and a quiet period has passed with no
  * new span. A trace whose root never comes is released at its deadline as
- * partial, and flagged — never dropped. Memory is bounded: past `maxOpenSpans`
- * the oldest open traces are released early, also flagged partial.
+ * partial, and flagged — never dropped. Memory is bounded in spans and in
+ * bytes: past `maxOpenSpans` or `maxOpenBytes` (estimate-span-bytes.ts) the
+ * oldest open traces are released early, also flagged partial.
  *
  * Spans that arrive for a trace released a moment ago re-open it with all its
- * spans (kept for a bounded number of recent traces), so the re-evaluation
- * replaces the earlier result instead of producing a second, smaller one.
+ * spans (kept for a bounded number of recent traces, and bytes), so the
+ * re-evaluation replaces the earlier result instead of producing a second,
+ * smaller one.
  *
  * Time is passed in (`now`) rather than read, so tests and replays control it.
  */
 import { Ragscope, RagStage } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../otlp/span-record.js";
+import { estimateSpanBytes } from "./estimate-span-bytes.js";
 
 export interface AssemblerOptions {
   /** Wait this long after the last span of a trace whose root has arrived. */
@@ -26,6 +29,10 @@ export interface AssemblerOptions {
   maxOpenSpans: number;
   /** How many released traces are remembered so that late spans re-open them. */
   recentTraceMemory: number;
+  /** Bound on the estimated bytes of spans in open traces, all traces together; 256 MiB when not given. */
+  maxOpenBytes?: number;
+  /** Bound on the estimated bytes of spans of remembered (released) traces; 64 MiB when not given. */
+  maxRecentBytes?: number;
 }
 
 export const defaultAssemblerOptions: AssemblerOptions = {
@@ -33,6 +40,8 @@ export const defaultAssemblerOptions: AssemblerOptions = {
   maxTraceWaitMs: 60_000,
   maxOpenSpans: 200_000,
   recentTraceMemory: 2_000,
+  maxOpenBytes: 256 * 1024 * 1024,
+  maxRecentBytes: 64 * 1024 * 1024,
 };
 
 export type ReleaseReason = "complete" | "deadline" | "memory_bound" | "flush";
@@ -51,6 +60,8 @@ export interface AssembledTrace<Source> {
 
 interface OpenTrace<Source> {
   spans: Map<string, SpanRecord>;
+  /** Estimated bytes of `spans`. */
+  bytes: number;
   firstSeenAt: number;
   lastSpanAt: number;
   hasRoot: boolean;
@@ -65,11 +76,18 @@ export function isRootSpan(span: SpanRecord): boolean {
 
 export class TraceAssembler<Source = never> {
   private readonly open = new Map<string, OpenTrace<Source>>();
-  private readonly recent = new Map<string, SpanRecord[]>();
+  private readonly recent = new Map<string, { spans: SpanRecord[]; bytes: number }>();
   private openSpanCount = 0;
+  private openByteCount = 0;
+  private recentByteCount = 0;
+  private readonly maxOpenBytes: number;
+  private readonly maxRecentBytes: number;
   readonly counters = { spansAccepted: 0, duplicateSpans: 0, tracesReleased: 0, partialTraces: 0, reopenedTraces: 0, memoryBoundReleases: 0 };
 
-  constructor(private readonly options: AssemblerOptions = defaultAssemblerOptions) {}
+  constructor(private readonly options: AssemblerOptions = defaultAssemblerOptions) {
+    this.maxOpenBytes = options.maxOpenBytes ?? defaultAssemblerOptions.maxOpenBytes!;
+    this.maxRecentBytes = options.maxRecentBytes ?? defaultAssemblerOptions.maxRecentBytes!;
+  }
 
   get openTraces(): number {
     return this.open.size;
@@ -77,6 +95,16 @@ export class TraceAssembler<Source = never> {
 
   get openSpans(): number {
     return this.openSpanCount;
+  }
+
+  /** Estimated bytes of the spans in open traces. */
+  get openBytes(): number {
+    return this.openByteCount;
+  }
+
+  /** Estimated bytes of the spans kept for recently released traces. */
+  get recentBytes(): number {
+    return this.recentByteCount;
   }
 
   /**
@@ -88,20 +116,31 @@ export class TraceAssembler<Source = never> {
     for (const span of spans) {
       let trace = this.open.get(span.traceId);
       if (!trace) {
-        trace = { spans: new Map(), firstSeenAt: now, lastSpanAt: now, hasRoot: false, reopened: false, sources: [] };
+        trace = { spans: new Map(), bytes: 0, firstSeenAt: now, lastSpanAt: now, hasRoot: false, reopened: false, sources: [] };
         const earlier = this.recent.get(span.traceId);
         if (earlier) {
           this.recent.delete(span.traceId);
+          this.recentByteCount -= earlier.bytes;
           trace.reopened = true;
           this.counters.reopenedTraces += 1;
-          for (const previous of earlier) trace.spans.set(previous.spanId, previous);
-          this.openSpanCount += earlier.length;
-          trace.hasRoot = earlier.some(isRootSpan);
+          for (const previous of earlier.spans) trace.spans.set(previous.spanId, previous);
+          this.openSpanCount += earlier.spans.length;
+          trace.bytes = earlier.bytes;
+          this.openByteCount += earlier.bytes;
+          trace.hasRoot = earlier.spans.some(isRootSpan);
         }
         this.open.set(span.traceId, trace);
       }
-      if (trace.spans.has(span.spanId)) this.counters.duplicateSpans += 1;
-      else this.openSpanCount += 1;
+      const bytes = estimateSpanBytes(span);
+      const replaced = trace.spans.get(span.spanId);
+      if (replaced !== undefined) {
+        this.counters.duplicateSpans += 1;
+        const replacedBytes = estimateSpanBytes(replaced);
+        trace.bytes -= replacedBytes;
+        this.openByteCount -= replacedBytes;
+      } else this.openSpanCount += 1;
+      trace.bytes += bytes;
+      this.openByteCount += bytes;
       trace.spans.set(span.spanId, span);
       trace.lastSpanAt = now;
       if (isRootSpan(span)) trace.hasRoot = true;
@@ -120,7 +159,7 @@ export class TraceAssembler<Source = never> {
     }
     // Map iteration is insertion order, so the first traces are the oldest.
     for (const [traceId, trace] of this.open) {
-      if (this.openSpanCount <= this.options.maxOpenSpans) break;
+      if (this.openSpanCount <= this.options.maxOpenSpans && this.openByteCount <= this.maxOpenBytes) break;
       this.counters.memoryBoundReleases += 1;
       ready.push(this.release(traceId, trace, "memory_bound"));
     }
@@ -150,20 +189,23 @@ export class TraceAssembler<Source = never> {
       left.startTimeUnixNano !== right.startTimeUnixNano ? (left.startTimeUnixNano < right.startTimeUnixNano ? -1 : 1) : left.spanId < right.spanId ? -1 : left.spanId > right.spanId ? 1 : 0,
     );
     this.openSpanCount -= spans.length;
-    this.remember(traceId, spans);
+    this.openByteCount -= trace.bytes;
+    this.remember(traceId, spans, trace.bytes);
     const complete = reason === "complete" || trace.hasRoot;
     this.counters.tracesReleased += 1;
     if (!complete) this.counters.partialTraces += 1;
     return { traceId, spans, complete, reason, reopened: trace.reopened, sources: trace.sources };
   }
 
-  private remember(traceId: string, spans: SpanRecord[]): void {
-    if (this.options.recentTraceMemory <= 0) return;
-    this.recent.set(traceId, spans);
-    while (this.recent.size > this.options.recentTraceMemory) {
-      const oldest = this.recent.keys().next().value;
+  private remember(traceId: string, spans: SpanRecord[], bytes: number): void {
+    if (this.options.recentTraceMemory <= 0 || bytes > this.maxRecentBytes) return;
+    this.recent.set(traceId, { spans, bytes });
+    this.recentByteCount += bytes;
+    while (this.recent.size > this.options.recentTraceMemory || this.recentByteCount > this.maxRecentBytes) {
+      const oldest = this.recent.entries().next().value;
       if (oldest === undefined) break;
-      this.recent.delete(oldest);
+      this.recent.delete(oldest[0]);
+      this.recentByteCount -= oldest[1].bytes;
     }
   }
 }

@@ -99,6 +99,24 @@ export const collectorSections = {
     port: integer(0).max(65535, "must be a TCP port (0-65535)").default(4318),
     maxBodyBytes: integer(1024).default(64 * MEBIBYTE),
     authTokens: z.array(z.string().min(1)).default([]),
+    /** Decompressed request bodies held at once, all requests together; past it new bytes get 503 + Retry-After (SECURITY.md "Limits"). */
+    maxInFlightBytes: integer(1024).default(128 * MEBIBYTE),
+    /** Open client connections; more are closed as they arrive. */
+    maxConnections: integer(1).default(256),
+    /** Time a client has to send a whole request, headers and body (Node's default is 300 s). */
+    requestTimeoutMs: integer(100).default(30_000),
+    /** Time a client has to send the request headers. */
+    headersTimeoutMs: integer(100).default(10_000),
+    /** Spans in one request; more: 413. */
+    maxSpansPerRequest: integer(1).default(100_000),
+    /** Spans of one trace in one request; more: 413. */
+    maxSpansPerTrace: integer(1).default(10_000),
+    /** Attributes on one span (or span event); more: 413. */
+    maxAttributesPerSpan: integer(1).default(1_024),
+    /** UTF-8 bytes of one attribute value (each string or bytes leaf); longer values are truncated and listed on the Case Result. */
+    maxAttributeValueBytes: integer(64).default(1 * MEBIBYTE),
+    /** Threads that decode, check, split and re-encode request bodies off the main thread. */
+    decodeThreads: integer(1).max(64, "must be at most 64").default(2),
   }).prefault({}),
   clickhouse: z.strictObject({
     url: z.url({ error: "must be a URL such as http://localhost:8123" }).nullable().default(null),
@@ -117,6 +135,10 @@ export const collectorSections = {
     maxTraceWaitMs: integer(1).default(60_000),
     maxOpenSpans: integer(1).default(200_000),
     recentTraceMemory: integer(0).default(2_000),
+    /** Estimated bytes of spans held in open traces; past it the oldest are released as partial. */
+    maxOpenBytes: integer(1024).default(256 * MEBIBYTE),
+    /** Estimated bytes of spans kept for recently released traces (re-opened by late spans); past it the oldest are forgotten. */
+    maxRecentBytes: integer(0).default(64 * MEBIBYTE),
   }).prefault({}),
   queue: z.strictObject({
     maxQueuedMessages: integer(1).default(10_000),
@@ -155,6 +177,20 @@ export function checkCollectorCombinations(config: CollectorConfig, context: z.R
       code: "custom",
       path: ["kafka", "repartitionTopic"],
       message: `must differ from the dead-letter topic "${config.kafka.deadLetterTopic}"; leave it unset to republish to the input topic`,
+    });
+  }
+  if (config.receiver.headersTimeoutMs > config.receiver.requestTimeoutMs) {
+    context.addIssue({
+      code: "custom",
+      path: ["receiver", "headersTimeoutMs"],
+      message: `must not exceed the request timeout (${config.receiver.requestTimeoutMs} ms, RAGSCOPE_REQUEST_TIMEOUT_MS); lower it or raise the request timeout`,
+    });
+  }
+  if (config.receiver.maxInFlightBytes < config.receiver.maxBodyBytes) {
+    context.addIssue({
+      code: "custom",
+      path: ["receiver", "maxInFlightBytes"],
+      message: `must be at least the largest body (${config.receiver.maxBodyBytes} bytes, RAGSCOPE_MAX_BODY_BYTES), or a request of the largest allowed size could never be read; raise it or lower RAGSCOPE_MAX_BODY_BYTES`,
     });
   }
   if (config.memory.maxBufferedSpans > config.assembler.maxOpenSpans) {

@@ -155,7 +155,13 @@ export class EvaluationWorker {
   /** Decodes messages and buffers their spans. */
   async ingest(messages: readonly DeliveredMessage[]): Promise<void> {
     const now = this.clock();
+    let yieldedAt = performance.now();
     for (const message of messages) {
+      // A batch of large messages is decoded in slices: between them the receiver answers its clients.
+      if (performance.now() - yieldedAt >= YIELD_EVERY_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        yieldedAt = performance.now();
+      }
       this.counters.messages += 1;
       const decoded = decodeTraceRequest(message.value, detectEncoding(message.value));
       if (!decoded.ok) {

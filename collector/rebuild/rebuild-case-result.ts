@@ -26,6 +26,7 @@ import { isRootSpan } from "../assemble/trace-assembler.js";
 import type { SpanRecord } from "../otlp/span-record.js";
 import { identifierProblem } from "../../contracts/identifiers.js";
 import { Ragscope } from "../../contracts/span-attributes.js";
+import { truncatedAttributesKey } from "../otlp/enforce-request-limits.js";
 import type {
   CiteObservation,
   ContextObservation,
@@ -48,6 +49,14 @@ function toIso(unixNano: bigint): string {
 /** A span's duration; null when it ends before it starts (a broken clock): no duration is known, none is made up. */
 function durationMs(span: SpanRecord): number | null {
   return span.endTimeUnixNano < span.startTimeUnixNano ? null : Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6;
+}
+
+const TRUNCATED_BY_RECEIVER = "the value was longer than the receiver's limit (RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES) and was truncated to it: metrics read from it see only its beginning";
+
+/** The keys the receiver truncated on a span (collector/otlp/enforce-request-limits.ts). */
+function truncatedKeys(span: SpanRecord): string[] {
+  const keys = span.attributes[truncatedAttributesKey];
+  return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === "string") : [];
 }
 
 const ENDS_BEFORE_START = "the span ends before it starts (end time earlier than start time): its duration is unknown";
@@ -182,6 +191,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
         ),
         ...trace.spans.filter((span) => durationMs(span) === null).map((span) => ({ span_id: span.spanId, span_name: span.name, attribute: "end_time_unix_nano", kind: "invalid_time" as const, error: ENDS_BEFORE_START })),
         ...identifiers.refused,
+        ...trace.spans.flatMap((span) => truncatedKeys(span).map((key) => ({ span_id: span.spanId, span_name: span.name, attribute: key, kind: "truncated" as const, error: TRUNCATED_BY_RECEIVER }))),
       ],
       partial_trace: !trace.complete,
       span_count: trace.spans.length,

@@ -2,6 +2,11 @@
  * `POST /v1/traces`: auth → content type → limits → decode → split by trace id
  * → publish → answer (DESIGN.md "Data flow"; shared/reference/interop.md §5).
  *
+ * Decoding, the request limits, splitting and re-encoding run in a decode
+ * thread (decode-pool.ts), so a large request does not stall other clients.
+ * The body's bytes count against the shared in-flight budget until the
+ * answer is sent.
+ *
  * The answer is 200 only once the bus confirmed every message of the request:
  * a client that got 200 may drop its copy, so nothing may be acknowledged that
  * is not durable (STYLE.md "Acknowledge only what is durable"). When the bus is
@@ -9,17 +14,17 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BusMessage, TracePublisher } from "../bus/trace-bus.js";
-import { countSpans } from "../otlp/count-spans.js";
-import { decodeTraceRequest } from "../otlp/decode-trace-request.js";
-import { encodeTraceRequest } from "../otlp/encode-protobuf.js";
+import type { RequestLimits } from "../otlp/enforce-request-limits.js";
 import { RpcCode } from "../otlp/otlp-export-response.js";
-import { splitByTraceId } from "../otlp/split-by-trace-id.js";
 import type { BearerAuthorization } from "./bearer-authorization.js";
+import type { ByteBudget } from "./byte-budget.js";
+import type { DecodePool } from "./decode-pool.js";
 import { readRequestBody } from "./read-request-body.js";
 import type { ReceiverCounters } from "./receiver-counters.js";
-import { encodingOfContentType, parseContentEncoding } from "./request-encoding.js";
+import { encodingOfContentType, parseContentEncoding, type ContentEncoding } from "./request-encoding.js";
+import type { OtlpEncoding } from "../otlp/otlp-encoding.js";
+import type { BudgetShare } from "./byte-budget.js";
 import { sendFailure, sendSuccess } from "./send-answer.js";
-import { rejectInvalidIds } from "../otlp/reject-invalid-ids.js";
 
 export interface TraceExportContext {
   publisher: TracePublisher;
@@ -29,6 +34,12 @@ export interface TraceExportContext {
   counters: ReceiverCounters;
   /** Seconds a client should wait when the bus could not say. */
   defaultRetryAfterSeconds: number;
+  /** Decompressed body bytes all requests may hold at once. */
+  budget: ByteBudget;
+  limits: RequestLimits;
+  decoders: DecodePool;
+  /** Time a client has to send its whole body. */
+  requestTimeoutMs: number;
 }
 
 export async function handleTraceExport(
@@ -74,9 +85,47 @@ export async function handleTraceExport(
     return;
   }
 
-  const body = await readRequestBody(request, { contentEncoding, maxBodyBytes: context.maxBodyBytes });
+  const share = context.budget.share();
+  try {
+    await receiveBody(request, response, context, encoding, contentEncoding, share);
+  } finally {
+    share.release();
+  }
+}
+
+async function receiveBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: TraceExportContext,
+  encoding: OtlpEncoding,
+  contentEncoding: ContentEncoding,
+  share: BudgetShare,
+): Promise<void> {
+  const { counters } = context;
+  const overBudget = (message: string): void => {
+    counters.rejected.overBudget += 1;
+    sendFailure(request, response, encoding, {
+      httpStatus: 503,
+      rpcCode: RpcCode.unavailable,
+      message,
+      headers: { "retry-after": String(context.defaultRetryAfterSeconds) },
+    });
+  };
+  // Nothing of the body is read while the budget is spent.
+  if (context.budget.exhausted) {
+    overBudget("the receiver holds as many request bytes as it may (RAGSCOPE_MAX_IN_FLIGHT_BYTES); retry later");
+    return;
+  }
+  const body = await readRequestBody(request, { contentEncoding, maxBodyBytes: context.maxBodyBytes, budget: share, timeoutMs: context.requestTimeoutMs });
   if (!body.ok) {
     switch (body.error.kind) {
+      case "timedOut":
+        counters.rejected.timedOut += 1;
+        sendFailure(request, response, encoding, { httpStatus: 408, rpcCode: RpcCode.unavailable, message: body.error.message });
+        return;
+      case "overBudget":
+        overBudget(body.error.message);
+        return;
       case "aborted":
         counters.rejected.clientAborted += 1;
         return;
@@ -99,25 +148,29 @@ export async function handleTraceExport(
     }
   }
 
-  const decoded = decodeTraceRequest(body.value, encoding);
-  if (!decoded.ok) {
-    counters.rejected.malformed += 1;
-    sendFailure(request, response, encoding, {
-      httpStatus: 400,
-      rpcCode: RpcCode.invalidArgument,
-      message: decoded.error.message,
-    });
-    return;
+  const prepared = await context.decoders.run({ body: body.value, encoding, limits: context.limits });
+  switch (prepared.kind) {
+    case "malformed":
+      counters.rejected.malformed += 1;
+      sendFailure(request, response, encoding, { httpStatus: 400, rpcCode: RpcCode.invalidArgument, message: prepared.message });
+      return;
+    case "tooLarge":
+      counters.rejected.payloadTooLarge += 1;
+      sendFailure(request, response, encoding, { httpStatus: 413, rpcCode: RpcCode.resourceExhausted, message: prepared.message });
+      return;
+    case "failed":
+      // A decode thread died (out of memory, or a bug): the client keeps its data and may retry.
+      counters.rejected.internalError += 1;
+      sendFailure(request, response, encoding, { httpStatus: 500, rpcCode: RpcCode.internal, message: `the request could not be decoded: ${prepared.message}` });
+      return;
+    case "prepared":
+      break;
   }
-  const { rejectedSpans } = rejectInvalidIds(decoded.value);
-  const spanCount = countSpans(decoded.value);
+  const { rejectedSpans, spanCount } = prepared;
   counters.spansReceived += spanCount + rejectedSpans;
   counters.spansRejectedInvalidId += rejectedSpans;
-
-  const messages: BusMessage[] = [];
-  for (const [traceId, trace] of splitByTraceId(decoded.value)) {
-    messages.push({ key: traceId, value: encodeTraceRequest(trace) });
-  }
+  counters.attributeValuesTruncated += prepared.truncatedValues;
+  const messages: BusMessage[] = prepared.messages;
   // An empty request SHOULD succeed (§5); there is nothing to make durable.
   if (messages.length > 0) {
     const published = await context.publisher.publish(messages);

@@ -8,21 +8,37 @@
  * limit, instead of allocating what it expands to. The compressed bytes are
  * capped too: a deflate stream of empty blocks produces no output however long
  * it runs.
+ *
+ * Every decompressed byte is also taken from a budget shared by all requests
+ * (byte-budget.ts): when it runs out, reading stops at once — the rest of the
+ * body is left unread and the connection closed after the answer — and the
+ * client is told to retry later (503).
  */
 import type { IncomingMessage } from "node:http";
 import zlib from "node:zlib";
 import { failure, success, type Result } from "../../core/result.js";
+import type { BudgetShare } from "./byte-budget.js";
 import type { ContentEncoding } from "./request-encoding.js";
 
 export type BodyFailure =
   | { kind: "tooLarge"; message: string }
   | { kind: "badCompression"; message: string }
-  | { kind: "aborted"; message: string };
+  | { kind: "aborted"; message: string }
+  | { kind: "overBudget"; message: string }
+  | { kind: "timedOut"; message: string };
 
 export interface BodyLimits {
   contentEncoding: ContentEncoding;
   /** The most bytes the body may have once decompressed. */
   maxBodyBytes: number;
+  /** This request's share of the bytes all bodies may hold at once. */
+  budget: BudgetShare;
+  /**
+   * Time the client has to send the whole body. Node's own requestTimeout does
+   * not end a request whose handler is already reading the body, so the
+   * receiver keeps its own clock.
+   */
+  timeoutMs: number;
 }
 
 /**
@@ -35,7 +51,7 @@ function compressedLimit(maxBodyBytes: number): number {
 }
 
 export function readRequestBody(request: IncomingMessage, limits: BodyLimits): Promise<Result<Uint8Array, BodyFailure>> {
-  const { maxBodyBytes, contentEncoding } = limits;
+  const { maxBodyBytes, contentEncoding, budget } = limits;
   const tooLarge = (): { ok: false; error: BodyFailure } =>
     failure({ kind: "tooLarge", message: `request body larger than ${maxBodyBytes} bytes after decompression` });
 
@@ -51,9 +67,18 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
     const gunzip = contentEncoding === "gzip" ? zlib.createGunzip() : null;
     const output = gunzip ?? request;
 
+    const overBudget = (): { ok: false; error: BodyFailure } =>
+      failure({ kind: "overBudget", message: "the receiver holds as many request bytes as it may (RAGSCOPE_MAX_IN_FLIGHT_BYTES); retry later" });
+
+    const timer = setTimeout(() => {
+      settle(failure({ kind: "timedOut", message: `the request body did not arrive within ${limits.timeoutMs} ms (RAGSCOPE_REQUEST_TIMEOUT_MS)` }));
+    }, limits.timeoutMs);
+    timer.unref();
+
     const settle = (result: Result<Uint8Array, BodyFailure>): void => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       request.off("data", onWireData);
       request.off("close", onRequestClose);
       output.off("data", onBodyData);
@@ -62,8 +87,10 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
         request.unpipe(gunzip);
         gunzip.destroy();
       }
-      // The rest of an unread body is discarded as it arrives, never kept.
-      request.resume();
+      // The rest of an unread body is discarded as it arrives, never kept; when the
+      // budget ran out it is not even read (the connection closes after the answer).
+      if (result.ok || (result.error.kind !== "overBudget" && result.error.kind !== "timedOut")) request.resume();
+      else request.pause();
       resolve(result);
     };
 
@@ -74,10 +101,18 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
     function onBodyData(chunk: Buffer): void {
       bodyBytes += chunk.length;
       if (bodyBytes > maxBodyBytes) settle(tooLarge());
+      else if (!budget.take(chunk.length)) settle(overBudget());
       else chunks.push(chunk);
     }
     function onBodyEnd(): void {
-      settle(success(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bodyBytes)));
+      // One buffer of its own, so it can be transferred to a decode thread.
+      const body = new Uint8Array(bodyBytes);
+      let offset = 0;
+      for (const chunk of chunks.splice(0)) {
+        body.set(chunk, offset);
+        offset += chunk.length;
+      }
+      settle(success(body));
     }
     function onRequestClose(): void {
       // "close" before "end" means the client went away mid-body.

@@ -10,6 +10,8 @@ export type RejectionReason =
   | "unauthorized"
   | "unsupportedMediaType"
   | "payloadTooLarge"
+  | "overBudget"
+  | "timedOut"
   | "malformed"
   | "publishUnavailable"
   | "publishFailed"
@@ -29,6 +31,10 @@ export interface ReceiverCounters {
   tracesPublished: number;
   /** Spans refused in requests otherwise accepted (all-zero trace or span id), reported as partial success. */
   spansRejectedInvalidId: number;
+  /** Attribute values cut to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES (listed on the span as ragscope.truncated_attributes). */
+  attributeValuesTruncated: number;
+  /** Connections closed on arrival because RAGSCOPE_MAX_CONNECTIONS were open. */
+  connectionsDropped: number;
   rejected: Record<RejectionReason, number>;
 }
 
@@ -40,12 +46,16 @@ export function createReceiverCounters(): ReceiverCounters {
     spansAccepted: 0,
     tracesPublished: 0,
     spansRejectedInvalidId: 0,
+    attributeValuesTruncated: 0,
+    connectionsDropped: 0,
     rejected: {
       notFound: 0,
       methodNotAllowed: 0,
       unauthorized: 0,
       unsupportedMediaType: 0,
       payloadTooLarge: 0,
+      overBudget: 0,
+      timedOut: 0,
       malformed: 0,
       publishUnavailable: 0,
       publishFailed: 0,

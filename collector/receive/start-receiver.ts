@@ -6,6 +6,12 @@
  * on; a client that disconnects mid-body is counted and forgotten; an
  * unexpected exception while handling one request is answered 500 and reported
  * through `onInternalError`, never thrown out of the request handler.
+ *
+ * Its memory and time are bounded per client and in all (SECURITY.md
+ * "Limits"): open connections are capped (more are closed as they arrive),
+ * a client has `requestTimeoutMs` to send its whole request (408 past it),
+ * decompressed bodies share one byte budget, and decoding runs in a small
+ * pool of threads.
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { TracePublisher } from "../bus/trace-bus.js";
@@ -16,11 +22,24 @@ import { createReceiverCounters, type ReceiverCounters } from "./receiver-counte
 import { encodingOfContentType } from "./request-encoding.js";
 import { sendFailure } from "./send-answer.js";
 import { listen } from "./listen.js";
+import { ByteBudget } from "./byte-budget.js";
+import { DecodePool } from "./decode-pool.js";
+import type { RequestLimits } from "../otlp/enforce-request-limits.js";
 
 /** The limit OTLP recommends for a decompressed body (§5). */
 export const defaultMaxBodyBytes = 64 * 1024 * 1024;
 
 export const tracesPath = "/v1/traces";
+
+/** The receiver's bounds when none are given (the defaults of collector-config.ts). */
+export const defaultReceiverBounds = {
+  maxInFlightBytes: 128 * 1024 * 1024,
+  maxConnections: 256,
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  decodeThreads: 2,
+  limits: { maxSpansPerRequest: 100_000, maxSpansPerTrace: 10_000, maxAttributesPerSpan: 1_024, maxAttributeValueBytes: 1024 * 1024 } satisfies RequestLimits,
+};
 
 export interface ReceiverOptions {
   host: string;
@@ -33,6 +52,17 @@ export interface ReceiverOptions {
   publisher: TracePublisher;
   /** Seconds of Retry-After on a 503 when the bus gives no delay; 1 when not given. */
   defaultRetryAfterSeconds?: number;
+  /** Decompressed body bytes all requests may hold at once; past it 503 with Retry-After. */
+  maxInFlightBytes?: number;
+  /** Open connections; more are closed as they arrive. */
+  maxConnections?: number;
+  /** Time to receive a whole request (Node's default is 300 s). */
+  requestTimeoutMs?: number;
+  /** Time to receive the request headers. */
+  headersTimeoutMs?: number;
+  /** Threads decoding request bodies. */
+  decodeThreads?: number;
+  limits?: RequestLimits;
   /** Told about bugs (exceptions) met while handling a request; they are logged to stderr when not given. */
   onInternalError?: (error: unknown) => void;
 }
@@ -51,9 +81,17 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
     throw new RangeError(`maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
   }
+  const maxInFlightBytes = options.maxInFlightBytes ?? Math.max(defaultReceiverBounds.maxInFlightBytes, maxBodyBytes);
+  const requestTimeoutMs = options.requestTimeoutMs ?? defaultReceiverBounds.requestTimeoutMs;
+  const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? defaultReceiverBounds.headersTimeoutMs, requestTimeoutMs);
   const counters = createReceiverCounters();
   const authTokens = options.authTokens ?? [];
+  const decoders = new DecodePool(options.decodeThreads ?? defaultReceiverBounds.decodeThreads);
   const context: TraceExportContext = {
+    budget: new ByteBudget(maxInFlightBytes),
+    limits: options.limits ?? defaultReceiverBounds.limits,
+    decoders,
+    requestTimeoutMs,
     publisher: options.publisher,
     maxBodyBytes,
     authorization: authTokens.length > 0 ? createBearerAuthorization(authTokens) : null,
@@ -63,7 +101,14 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const onInternalError =
     options.onInternalError ?? ((error: unknown) => console.error("ragscope receiver: internal error", error));
 
-  const server = http.createServer((request, response) => {
+  const server = http.createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      // Node checks the two timeouts only this often (30 s by default).
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
+    },
+    (request, response) => {
     handleRequest(request, response, context).catch((error: unknown) => {
       counters.rejected.internalError += 1;
       onInternalError(error);
@@ -74,8 +119,18 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       });
     });
   });
+  server.maxConnections = options.maxConnections ?? defaultReceiverBounds.maxConnections;
+  server.on("drop", () => {
+    counters.connectionsDropped += 1;
+  });
 
-  const address = await listen(server, options.host, options.port, "receiver");
+  let address;
+  try {
+    address = await listen(server, options.host, options.port, "receiver");
+  } catch (error) {
+    await decoders.close();
+    throw error;
+  }
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
 
   let closing: Promise<void> | null = null;
@@ -88,7 +143,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive connections with no request in flight would hold close() open.
         server.closeIdleConnections();
-      });
+      }).finally(() => decoders.close());
       return closing;
     },
   };

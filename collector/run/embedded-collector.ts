@@ -16,6 +16,7 @@ import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 import { MemoryDeadLetters } from "../evaluate/memory-dead-letters.js";
 import type { OnlineStage } from "../online/online-stage.js";
 import type { ReceiverCounters } from "../receive/receiver-counters.js";
+import { receiverBounds } from "../receive/receiver-bounds.js";
 import { startReceiver } from "../receive/start-receiver.js";
 import { openClickHouseStore, type ClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import type { Store } from "../../store/ports/store.js";
@@ -67,6 +68,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
       port: config.receiver.port,
       maxBodyBytes: config.receiver.maxBodyBytes,
       authTokens: config.receiver.authTokens,
+      ...receiverBounds(config),
       publisher: bus,
     });
   } catch (error) {

@@ -18,6 +18,7 @@ import { receiverHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
 import type { MetricsRegistry } from "../observe/metrics-registry.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
+import { receiverBounds } from "../receive/receiver-bounds.js";
 import { startReceiver, type RunningReceiver } from "../receive/start-receiver.js";
 import type { HealthSink } from "../../store/ports/health-sink.js";
 
@@ -72,6 +73,7 @@ export async function startKafkaReceiver(config: Readonly<CollectorConfig>, cont
     port: config.receiver.port,
     maxBodyBytes: config.receiver.maxBodyBytes,
     authTokens: config.receiver.authTokens,
+    ...receiverBounds(config),
     publisher,
   });
   registerReceiverMetrics(context.registry, receiver.counters, publisher);

@@ -1,0 +1,116 @@
+/**
+ * The receiver's limits on what one request may hold (SECURITY.md "Limits").
+ *
+ * Counts that make a request too large to keep — spans per request, spans of
+ * one trace, attributes per span — refuse the whole request (413): the client
+ * learns it at once and can send smaller batches, and nothing is half-stored.
+ * An attribute value longer than the limit is truncated instead (a single
+ * large context or document should not cost the whole batch), at a code-point
+ * boundary, and the span records which keys were cut in
+ * `ragscope.truncated_attributes`, so the Case Result lists them.
+ */
+import { failure, success, type Result } from "../../core/result.js";
+import type { AnyValue, KeyValue, TracesDocument } from "./traces-document.js";
+
+/** The span attribute that lists the keys whose values the receiver truncated. */
+export const truncatedAttributesKey = "ragscope.truncated_attributes";
+
+export interface RequestLimits {
+  maxSpansPerRequest: number;
+  maxSpansPerTrace: number;
+  maxAttributesPerSpan: number;
+  maxAttributeValueBytes: number;
+}
+
+export interface LimitsApplied {
+  /** Attribute values cut to the limit, all spans together. */
+  truncatedValues: number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function enforceRequestLimits(document: TracesDocument, limits: RequestLimits): Result<LimitsApplied, string> {
+  let spans = 0;
+  const spansPerTrace = new Map<string, number>();
+  for (const resourceSpans of document.resourceSpans) {
+    for (const scopeSpans of resourceSpans.scopeSpans) {
+      spans += scopeSpans.spans.length;
+      if (spans > limits.maxSpansPerRequest) {
+        return failure(`the request holds more than ${limits.maxSpansPerRequest} spans (RAGSCOPE_MAX_SPANS_PER_REQUEST); send smaller batches (OTEL_BSP_MAX_EXPORT_BATCH_SIZE on the client) or raise the limit`);
+      }
+      for (const span of scopeSpans.spans) {
+        const count = (spansPerTrace.get(span.traceId) ?? 0) + 1;
+        spansPerTrace.set(span.traceId, count);
+        if (count > limits.maxSpansPerTrace) {
+          return failure(`trace ${span.traceId} has more than ${limits.maxSpansPerTrace} spans in one request (RAGSCOPE_MAX_SPANS_PER_TRACE); a RAG request should not need that many, or raise the limit`);
+        }
+        if (span.attributes.length > limits.maxAttributesPerSpan || span.events.some((event) => event.attributes.length > limits.maxAttributesPerSpan)) {
+          return failure(`span ${span.spanId} of trace ${span.traceId} has more than ${limits.maxAttributesPerSpan} attributes on it or on one of its events (RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN); set an attribute count limit in the SDK (OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT) or raise the limit`);
+        }
+      }
+    }
+  }
+  let truncatedValues = 0;
+  for (const resourceSpans of document.resourceSpans) {
+    truncatedValues += truncateAll(resourceSpans.resource.attributes, limits.maxAttributeValueBytes).length;
+    for (const scopeSpans of resourceSpans.scopeSpans) {
+      for (const span of scopeSpans.spans) {
+        const truncated = truncateAll(span.attributes, limits.maxAttributeValueBytes);
+        for (const event of span.events) {
+          for (const key of truncateAll(event.attributes, limits.maxAttributeValueBytes)) truncated.push(`${event.name}: ${key}`);
+        }
+        if (truncated.length === 0) continue;
+        truncatedValues += truncated.length;
+        const keys = [...new Set(truncated)];
+        span.attributes = span.attributes.filter((attribute) => attribute.key !== truncatedAttributesKey);
+        span.attributes.push({ key: truncatedAttributesKey, value: { arrayValue: { values: keys.map((key) => ({ stringValue: key })) } } });
+      }
+    }
+  }
+  return success({ truncatedValues });
+}
+
+/** Truncates every value of the list in place; returns the keys that were cut. */
+function truncateAll(attributes: KeyValue[], maxBytes: number): string[] {
+  const keys: string[] = [];
+  for (const attribute of attributes) {
+    if (attribute.value === null) continue;
+    const cut = truncateValue(attribute.value, maxBytes);
+    if (cut !== null) {
+      attribute.value = cut;
+      keys.push(attribute.key);
+    }
+  }
+  return keys;
+}
+
+/** The value cut to `maxBytes` (each string or bytes leaf), or null when it fits. */
+function truncateValue(value: AnyValue, maxBytes: number): AnyValue | null {
+  if ("stringValue" in value) {
+    // A UTF-16 string never takes fewer UTF-8 bytes than code units: short strings need no encoding.
+    if (value.stringValue.length * 3 <= maxBytes) return null;
+    const bytes = encoder.encode(value.stringValue);
+    if (bytes.byteLength <= maxBytes) return null;
+    let end = maxBytes;
+    // Back up to the start of a code point: continuation bytes are 10xxxxxx.
+    while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end -= 1;
+    return { stringValue: decoder.decode(bytes.subarray(0, end)) };
+  }
+  if ("bytesValue" in value) return value.bytesValue.byteLength <= maxBytes ? null : { bytesValue: value.bytesValue.slice(0, maxBytes) };
+  if ("arrayValue" in value) {
+    let changed = false;
+    const values = value.arrayValue.values.map((item) => {
+      const cut = item === null ? null : truncateValue(item, maxBytes);
+      if (cut === null) return item;
+      changed = true;
+      return cut;
+    });
+    return changed ? { arrayValue: { values } } : null;
+  }
+  if ("kvlistValue" in value) {
+    const values = value.kvlistValue.values.map((entry) => ({ ...entry }));
+    return truncateAll(values, maxBytes).length > 0 ? { kvlistValue: { values } } : null;
+  }
+  return null;
+}

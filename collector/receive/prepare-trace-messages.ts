@@ -1,0 +1,36 @@
+/**
+ * The CPU-heavy part of a trace export: decode the body, refuse invalid ids,
+ * apply the request limits, split by trace id and re-encode one protobuf
+ * message per trace. It runs in a decode thread (decode-thread.ts) so one
+ * large request does not hold the event loop that answers everyone else.
+ */
+import { enforceRequestLimits, type RequestLimits } from "../otlp/enforce-request-limits.js";
+import { countSpans } from "../otlp/count-spans.js";
+import { decodeTraceRequest } from "../otlp/decode-trace-request.js";
+import { encodeTraceRequest } from "../otlp/encode-protobuf.js";
+import type { OtlpEncoding } from "../otlp/otlp-encoding.js";
+import { rejectInvalidIds } from "../otlp/reject-invalid-ids.js";
+import { splitByTraceId } from "../otlp/split-by-trace-id.js";
+
+export interface PrepareRequest {
+  body: Uint8Array;
+  encoding: OtlpEncoding;
+  limits: RequestLimits;
+}
+
+export type PreparedMessages =
+  | { kind: "prepared"; messages: { key: string; value: Uint8Array }[]; spanCount: number; rejectedSpans: number; truncatedValues: number }
+  | { kind: "malformed"; message: string }
+  | { kind: "tooLarge"; message: string };
+
+export function prepareTraceMessages(request: PrepareRequest): PreparedMessages {
+  const decoded = decodeTraceRequest(request.body, request.encoding);
+  if (!decoded.ok) return { kind: "malformed", message: decoded.error.message };
+  const { rejectedSpans } = rejectInvalidIds(decoded.value);
+  const limited = enforceRequestLimits(decoded.value, request.limits);
+  if (!limited.ok) return { kind: "tooLarge", message: limited.error };
+  const spanCount = countSpans(decoded.value);
+  const messages: { key: string; value: Uint8Array }[] = [];
+  for (const [traceId, trace] of splitByTraceId(decoded.value)) messages.push({ key: traceId, value: encodeTraceRequest(trace) });
+  return { kind: "prepared", messages, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };
+}
