@@ -22,9 +22,12 @@ export function deterministicId(prefix: string, ...parts: string[]): string {
  * earlier results instead of adding to them. Online traffic has no case: one
  * result per trace.
  */
-export function caseResultIdFor(linkage: { traceId: string; runId: string; caseId: string; caseVersion: string }): string {
-  if (linkage.runId !== "" && linkage.caseId !== "") return deterministicId("cr", "run", linkage.runId, linkage.caseId, linkage.caseVersion);
-  return deterministicId("cr", "trace", linkage.traceId);
+export function caseResultIdFor(linkage: { traceId: string; runId: string; caseId: string; caseVersion: string; authenticatedTenant?: string | null }): string {
+  // With tenants authenticated by the receiver, a result's identity includes its tenant:
+  // one tenant re-sending another's trace id (or run and case ids) makes a result of its own.
+  const scope = linkage.authenticatedTenant ? ["tenant", linkage.authenticatedTenant] : [];
+  if (linkage.runId !== "" && linkage.caseId !== "") return deterministicId("cr", ...scope, "run", linkage.runId, linkage.caseId, linkage.caseVersion);
+  return deterministicId("cr", ...scope, "trace", linkage.traceId);
 }
 
 export function evaluationResultIdFor(caseResultId: string, evaluatorId: string, evaluatorVersion: string): string {

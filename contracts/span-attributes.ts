@@ -181,7 +181,14 @@ export const Ragscope = {
   datasetVersion: "ragscope.dataset_version",
 
   // Who asked: multi-tenant and permission checks need both.
+  /** What the client says; recorded as a claim only when the receiver authenticated a tenant. */
   tenantId: "ragscope.tenant_id",
+  /**
+   * Resource attribute the receiver sets on every span from the credential
+   * that sent it (SECURITY.md "Tenants"); any value a client sends under this
+   * key is removed. The tenant of stored data is this one when present.
+   */
+  authenticatedTenant: "ragscope.tenant.authenticated",
   principalId: "ragscope.principal_id",
   /** string[]: the groups / roles the principal holds, matched against chunk ACLs. */
   principalGroups: "ragscope.principal_groups",

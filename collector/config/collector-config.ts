@@ -99,6 +99,16 @@ export const collectorSections = {
     port: integer(0).max(65535, "must be a TCP port (0-65535)").default(4318),
     maxBodyBytes: integer(1024).default(64 * MEBIBYTE),
     authTokens: z.array(z.string().min(1)).default([]),
+    /**
+     * Tenant → SHA-256 of its bearer token (64 hex digits): a request's tenant is the one its token
+     * names (SECURITY.md "Tenants"). Make a digest with `printf %s "$TOKEN" | sha256sum`.
+     */
+    tenantTokens: z
+      .record(
+        z.string().regex(/^[\p{L}\p{N}_\-.:@+]{1,128}$/u, "a tenant is 1 to 128 letters, digits or _ - . : @ +"),
+        z.string().regex(/^[0-9a-f]{64}$/, "must be the SHA-256 of the token as 64 lowercase hex digits (printf %s \"$TOKEN\" | sha256sum)"),
+      )
+      .default({}),
     /** Decompressed request bodies held at once, all requests together; past it new bytes get 503 + Retry-After (SECURITY.md "Limits"). */
     maxInFlightBytes: integer(1024).default(128 * MEBIBYTE),
     /** Open client connections; more are closed as they arrive. */

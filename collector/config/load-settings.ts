@@ -51,7 +51,7 @@ function parseTable(value: string): Record<string, string> | string {
   const table: Record<string, string> = {};
   for (const pair of splitList(value)) {
     const separator = pair.lastIndexOf("=");
-    if (separator <= 0) return `"${pair}" is not name=rate; write pairs such as checkout=1,search=0.05`;
+    if (separator <= 0) return `"${pair}" is not name=value; write comma-separated pairs such as checkout=1,search=0.05`;
     table[pair.slice(0, separator).trim()] = pair.slice(separator + 1).trim();
   }
   return table;
@@ -107,7 +107,12 @@ export function resolveSettings(sources: SettingsSources): Result<ResolvedSettin
       const table = parseTable(value);
       if (typeof table === "string") problems.push(`environment variable ${variable}: ${table}`);
       else set(path, table, { kind: "environment", variable });
-    } else set(path, listSettings.has(path) ? splitList(value) : value, { kind: "environment", variable });
+    } else if (listSettings.has(path)) {
+      const items = splitList(value);
+      // "," or spaces must not quietly become an empty list (for the receiver's tokens: authentication off).
+      if (items.length === 0) problems.push(`environment variable ${variable}: holds no value, only separators or spaces ("${value}"); give at least one, or unset it`);
+      else set(path, items, { kind: "environment", variable });
+    } else set(path, value, { kind: "environment", variable });
   }
   for (const [path, value] of Object.entries(sources.fixed ?? {})) {
     if (value !== undefined) set(path, value, { kind: "command", command: sources.command ?? "(the command)" });

@@ -11,6 +11,7 @@ export const environmentVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_RECEIVER_PORT: "receiver.port",
   RAGSCOPE_MAX_BODY_BYTES: "receiver.maxBodyBytes",
   RAGSCOPE_AUTH_TOKENS: "receiver.authTokens",
+  RAGSCOPE_TENANT_TOKENS: "receiver.tenantTokens",
   RAGSCOPE_MAX_IN_FLIGHT_BYTES: "receiver.maxInFlightBytes",
   RAGSCOPE_MAX_CONNECTIONS: "receiver.maxConnections",
   RAGSCOPE_REQUEST_TIMEOUT_MS: "receiver.requestTimeoutMs",
@@ -128,14 +129,14 @@ export const configFlags: readonly { flag: string; path: string; description: st
 export const listSettings: ReadonlySet<string> = new Set(["receiver.authTokens", "kafka.brokers", "alerts.webhookUrls", "alerts.slackWebhookUrls"]);
 
 /** Settings that hold `name=rate` tables; a variable gives them as pairs separated by commas: "checkout=1,search=0.05". */
-export const tableSettings: ReadonlySet<string> = new Set(["sampling.services", "sampling.routes", "sampling.tenants"]);
+export const tableSettings: ReadonlySet<string> = new Set(["sampling.services", "sampling.routes", "sampling.tenants", "receiver.tenantTokens"]);
 
 /**
  * Settings whose values are credentials, masked wherever settings are shown.
  * A Slack webhook URL is its own secret (whoever has it can post). URLs with
  * a password (http://user:secret@host) are masked too, whatever the setting.
  */
-export const secretSettings: ReadonlySet<string> = new Set(["clickhouse.password", "receiver.authTokens", "judgeEndpoint.apiKey", "alerts.slackWebhookUrls"]);
+export const secretSettings: ReadonlySet<string> = new Set(["clickhouse.password", "receiver.authTokens", "receiver.tenantTokens", "judgeEndpoint.apiKey", "alerts.slackWebhookUrls"]);
 
 /** The variable of a setting path, if it has one. */
 export function variableOf(path: string): string | undefined {

@@ -145,7 +145,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const conventions = [...new Set(normalized.map((item) => item.convention).filter((name) => name !== "none"))].sort();
 
   return {
-    case_result_id: caseResultIdFor({ traceId: trace.traceId, runId: linkage?.runId ?? "", caseId: linkage?.caseId ?? "", caseVersion: linkage?.caseVersion ?? "" }),
+    case_result_id: caseResultIdFor({ traceId: trace.traceId, runId: linkage?.runId ?? "", caseId: linkage?.caseId ?? "", caseVersion: linkage?.caseVersion ?? "", authenticatedTenant: identifiers.authenticatedTenant }),
     run_id: linkage?.runId ?? "",
     case_id: linkage?.caseId ?? "",
     case_version: linkage?.caseVersion ?? "",
@@ -178,7 +178,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
         const duration = durationMs(item.span);
         return item.observation.stage === "other" || duration === null ? [] : [{ stage: item.observation.stage, span_name: item.span.name, duration_ms: duration, status: statusName(item.span.status.code) }];
       }),
-      tenant_id: linkage?.tenantId ?? null,
+      tenant_id: identifiers.authenticatedTenant ?? linkage?.tenantId ?? null,
       principal_id: linkage?.principalId ?? null,
       principal_groups: linkage?.principalGroups ?? null,
       service_name: identifiers.serviceName,
@@ -235,7 +235,8 @@ const checkedLinkage = [
  * altered) and noted on the Case Result, which is still built and evaluated.
  */
 function checkIdentifiers(request: RequestItem | null, serviceSpan: SpanRecord | null) {
-  const refused: { span_id: string; span_name: string; attribute: string; kind: "invalid_identifier"; error: string }[] = [];
+  type Note = { span_id: string; span_name: string; attribute: string; kind: "invalid_identifier" | "tenant_claim"; error: string };
+  const refused: Note[] = [];
   const refuse = (span: SpanRecord, attribute: string, problem: string) =>
     refused.push({ span_id: span.spanId, span_name: span.name, attribute, kind: "invalid_identifier", error: `not a valid identifier: ${problem}; the value was not stored` });
   let linkage = request?.observation;
@@ -256,5 +257,18 @@ function checkIdentifiers(request: RequestItem | null, serviceSpan: SpanRecord |
     refuse(serviceSpan, "service.name", serviceIssue);
     service = null;
   }
-  return { linkage, serviceName: service, refused };
+  // Set by the receiver from the credential (collector/otlp/stamp-tenant.ts); a client cannot send it.
+  const stamped = serviceSpan?.resource[Ragscope.authenticatedTenant];
+  const authenticatedTenant = typeof stamped === "string" && stamped !== "" ? stamped : null;
+  const claimed = linkage?.tenantId ?? null;
+  if (authenticatedTenant !== null && claimed !== null && claimed !== authenticatedTenant && request) {
+    refused.push({
+      span_id: request.span.spanId,
+      span_name: request.span.name,
+      attribute: Ragscope.tenantId,
+      kind: "tenant_claim",
+      error: `the span claims tenant "${claimed}", but its credential authenticated tenant "${authenticatedTenant}"; the credential's tenant is used`,
+    });
+  }
+  return { linkage, serviceName: service, refused, authenticatedTenant };
 }

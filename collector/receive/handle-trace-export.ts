@@ -16,7 +16,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BusMessage, TracePublisher } from "../bus/trace-bus.js";
 import type { RequestLimits } from "../otlp/enforce-request-limits.js";
 import { RpcCode } from "../otlp/otlp-export-response.js";
-import type { BearerAuthorization } from "./bearer-authorization.js";
+import type { BearerAuthorization, Credential } from "./bearer-authorization.js";
 import type { ByteBudget } from "./byte-budget.js";
 import type { DecodePool } from "./decode-pool.js";
 import { readRequestBody } from "./read-request-body.js";
@@ -52,7 +52,8 @@ export async function handleTraceExport(
   // Before the content type is known to be OTLP's, failures are told in JSON.
   const answerEncoding = declaredEncoding ?? "json";
 
-  if (context.authorization !== null && !context.authorization.allows(request.headers.authorization)) {
+  const credential = context.authorization === null ? { tenant: null } : context.authorization.authenticate(request.headers.authorization);
+  if (credential === null) {
     counters.rejected.unauthorized += 1;
     sendFailure(request, response, answerEncoding, {
       httpStatus: 401,
@@ -87,7 +88,7 @@ export async function handleTraceExport(
 
   const share = context.budget.share();
   try {
-    await receiveBody(request, response, context, encoding, contentEncoding, share);
+    await receiveBody(request, response, context, encoding, contentEncoding, share, credential);
   } finally {
     share.release();
   }
@@ -100,6 +101,7 @@ async function receiveBody(
   encoding: OtlpEncoding,
   contentEncoding: ContentEncoding,
   share: BudgetShare,
+  credential: Credential,
 ): Promise<void> {
   const { counters } = context;
   const overBudget = (message: string): void => {
@@ -148,7 +150,7 @@ async function receiveBody(
     }
   }
 
-  const prepared = await context.decoders.run({ body: body.value, encoding, limits: context.limits });
+  const prepared = await context.decoders.run({ body: body.value, encoding, limits: context.limits, tenant: credential.tenant });
   switch (prepared.kind) {
     case "malformed":
       counters.rejected.malformed += 1;

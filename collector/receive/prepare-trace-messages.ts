@@ -11,11 +11,14 @@ import { encodeTraceRequest } from "../otlp/encode-protobuf.js";
 import type { OtlpEncoding } from "../otlp/otlp-encoding.js";
 import { rejectInvalidIds } from "../otlp/reject-invalid-ids.js";
 import { splitByTraceId } from "../otlp/split-by-trace-id.js";
+import { stampTenant } from "../otlp/stamp-tenant.js";
 
 export interface PrepareRequest {
   body: Uint8Array;
   encoding: OtlpEncoding;
   limits: RequestLimits;
+  /** The tenant the credential names (SECURITY.md "Tenants"); null without tenant tokens. */
+  tenant: string | null;
 }
 
 export type PreparedMessages =
@@ -29,6 +32,7 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
   const { rejectedSpans } = rejectInvalidIds(decoded.value);
   const limited = enforceRequestLimits(decoded.value, request.limits);
   if (!limited.ok) return { kind: "tooLarge", message: limited.error };
+  stampTenant(decoded.value, request.tenant);
   const spanCount = countSpans(decoded.value);
   const messages: { key: string; value: Uint8Array }[] = [];
   for (const [traceId, trace] of splitByTraceId(decoded.value)) messages.push({ key: traceId, value: encodeTraceRequest(trace) });

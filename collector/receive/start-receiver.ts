@@ -49,6 +49,8 @@ export interface ReceiverOptions {
   maxBodyBytes?: number;
   /** Bearer tokens that may export; when empty or absent, no token is asked for. */
   authTokens?: readonly string[];
+  /** Tenant → SHA-256 of its bearer token (SECURITY.md "Tenants"); a request's tenant then comes from its token. */
+  tenantTokens?: Readonly<Record<string, string>>;
   publisher: TracePublisher;
   /** Seconds of Retry-After on a 503 when the bus gives no delay; 1 when not given. */
   defaultRetryAfterSeconds?: number;
@@ -86,6 +88,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? defaultReceiverBounds.headersTimeoutMs, requestTimeoutMs);
   const counters = createReceiverCounters();
   const authTokens = options.authTokens ?? [];
+  const tenantTokens = options.tenantTokens ?? {};
   const decoders = new DecodePool(options.decodeThreads ?? defaultReceiverBounds.decodeThreads);
   const context: TraceExportContext = {
     budget: new ByteBudget(maxInFlightBytes),
@@ -94,7 +97,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     requestTimeoutMs,
     publisher: options.publisher,
     maxBodyBytes,
-    authorization: authTokens.length > 0 ? createBearerAuthorization(authTokens) : null,
+    authorization: authTokens.length > 0 || Object.keys(tenantTokens).length > 0 ? createBearerAuthorization({ tokens: authTokens, tenantTokens }) : null,
     counters,
     defaultRetryAfterSeconds: options.defaultRetryAfterSeconds ?? 1,
   };

@@ -68,6 +68,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
       port: config.receiver.port,
       maxBodyBytes: config.receiver.maxBodyBytes,
       authTokens: config.receiver.authTokens,
+      tenantTokens: config.receiver.tenantTokens,
       ...receiverBounds(config),
       publisher: bus,
     });

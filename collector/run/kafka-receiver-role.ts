@@ -73,6 +73,7 @@ export async function startKafkaReceiver(config: Readonly<CollectorConfig>, cont
     port: config.receiver.port,
     maxBodyBytes: config.receiver.maxBodyBytes,
     authTokens: config.receiver.authTokens,
+    tenantTokens: config.receiver.tenantTokens,
     ...receiverBounds(config),
     publisher,
   });
