@@ -46,6 +46,6 @@ describe("online configuration", () => {
     ]);
     const table = loadSettings({ environment: { RAGSCOPE_SAMPLE_RATES_BY_SERVICE: "checkout" } });
     assert.ok(!table.ok);
-    assert.match(table.error[0]!, /RAGSCOPE_SAMPLE_RATES_BY_SERVICE: "checkout" is not name=rate/);
+    assert.match(table.error[0]!, /RAGSCOPE_SAMPLE_RATES_BY_SERVICE: "checkout" is not name=value/);
   });
 });
