@@ -159,6 +159,17 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     exitCode = await printConfig(settingsRequest(options.config), flagValues(configCommand), output);
   });
 
+  const migrate = addConfigFlags(
+    program
+      .command("migrate")
+      .description("apply the schema migrations the configured store (ClickHouse server or --data-dir) has not had yet and list them; every collector role also applies them on start; exits 2 when a migration fails"),
+    ["clickhouse"],
+  ).addOption(configFileOption());
+  migrate.action(async (options: { config?: string }) => {
+    const { migrateCommand } = await import("./migrate-command.js");
+    exitCode = await migrateCommand(settingsRequest(options.config), flagValues(migrate), output);
+  });
+
   const dataset = program.command("dataset").description("manage Eval Cases in the store");
   const push = addConfigFlags(
     dataset

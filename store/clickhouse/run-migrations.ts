@@ -3,6 +3,12 @@
  * (`NNNN_name.sql`) in order, recording each in `schema_migrations`. The same
  * files run on chDB and on a ClickHouse server. A migration that was applied
  * and then edited is refused: migrations are append-only.
+ *
+ * A migration that changes a table's sorting or partition key creates the
+ * table anew, copies the rows and renames the old table to
+ * `<table>_before_<NNNN>` (0007_time_partitions.sql). Such a table is kept for
+ * the operator when it holds rows; an empty one (a new store) is dropped
+ * right away, as nothing can be lost with it.
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
@@ -71,7 +77,22 @@ export async function runMigrations(connection: ClickHouseConnection, folder = m
       values: [{ version: migration.version, name: migration.name, checksum: migration.checksum }],
       format: "JSONEachRow",
     });
+    await dropEmptyReplacedTables(connection, migration.version);
     applied.push(migration.name);
   }
   return { applied };
+}
+
+/** Drops the tables migration `version` replaced when they hold no row; those with rows stay for the operator. */
+async function dropEmptyReplacedTables(connection: ClickHouseConnection, version: number): Promise<void> {
+  const suffix = `_before_${String(version).padStart(4, "0")}`;
+  const result = await connection.client.query({
+    query: "SELECT name, total_rows FROM system.tables WHERE database = {database:String} AND endsWith(name, {suffix:String})",
+    query_params: { database: connection.database, suffix },
+    format: "JSONEachRow",
+  });
+  for (const table of await result.json<{ name: string; total_rows: string | number | null }>()) {
+    if (Number(table.total_rows ?? 1) !== 0) continue;
+    await connection.client.command({ query: `DROP TABLE IF EXISTS ${quoteIdentifier(connection.database)}.${quoteIdentifier(table.name)}` });
+  }
 }

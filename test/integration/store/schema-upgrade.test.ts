@@ -1,0 +1,187 @@
+/**
+ * Upgrading a store made by the previous release (migrations 0001–0006) with
+ * data in it: every migration after those runs on start (or `ragscope
+ * migrate`), and nothing is lost and no number changes — every dashboard
+ * panel, every gate metric over the dataset's window, and what the release
+ * gate and the report read for a run (the collapsed payloads loadRunCases parses,
+ * readRunSummary) are the
+ * same before and after, and every row (duplicates included) is still there.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { readDashboards, type ReportDashboard } from "../../../report/dashboard-files.js";
+import { allOf, type Variables } from "../../../report/grafana-macros.js";
+import { panelIntervalMs } from "../../../report/panel-interval.js";
+import { executableSql, runQuery, type Frame } from "../../../report/panel-data.js";
+import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
+import { aggregateSelect } from "../../../dashboards/source/aggregate-metrics.js";
+import { resolveGateMetric } from "../../../dashboards/source/gate-metrics.js";
+import { alertScope } from "../../../dashboards/source/sql-scope.js";
+import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type SeededDataset } from "../dashboards/dashboard-dataset.js";
+
+const PREVIOUS_RELEASE_LAST_MIGRATION = 6;
+const GROWING_TABLES = ["case_results", "evaluation_results", "metric_values"];
+const GATE_METRICS = ["p50_latency_ms", "p95_latency_ms", "p99_latency_ms", "p95_time_to_first_token_ms", "recall_at_5", "mrr", "faithfulness", "hallucination_rate", "permission_leak_rate", "no_answer_accuracy", "error_rate", "timeout_rate", "task_success_rate", "average_cost", "thumbs_down_rate"];
+
+let store: TemporaryStore;
+let dataset: SeededDataset;
+let dashboards: ReportDashboard[];
+let previousRelease: string;
+
+const context = { fromMs: DATASET_START, toMs: DATASET_END, intervalMs: panelIntervalMs(DATASET_START, DATASET_END, 60) };
+
+function variables(): Variables {
+  return {
+    service: allOf(SERVICES),
+    tenant: allOf(TENANTS),
+    dataset: allOf([DATASET_ID]),
+    run: allOf([BASELINE_RUN, CANDIDATE_RUN]),
+    baseline: { value: BASELINE_RUN },
+    candidate: { value: CANDIDATE_RUN },
+    trace_id: { value: dataset.failingTraceId },
+  };
+}
+
+/**
+ * A frame as its columns and its rows sorted: panels that order by time only
+ * list the series of one bucket in the order the engine reads them, which
+ * follows the sorting key; the values are what must not change.
+ */
+function rowsInOneOrder(frame: Frame): { refId: string; columns: string[]; rows: unknown[][] } {
+  const rows = Array.from({ length: frame.rows }, (_, index) => frame.fields.map((field) => field.values[index]));
+  rows.sort((left, right) => (JSON.stringify(left) < JSON.stringify(right) ? -1 : JSON.stringify(left) > JSON.stringify(right) ? 1 : 0));
+  return { refId: frame.refId, columns: frame.fields.map((field) => `${field.name}: ${field.clickhouseType}`), rows };
+}
+
+/** Every number a user sees: panels, gate metrics over the window, a run as the gate and report read it. */
+async function everyNumber(): Promise<Map<string, unknown>> {
+  const numbers = new Map<string, unknown>();
+  for (const dashboard of dashboards) {
+    for (const panel of dashboard.rows.flatMap((row) => row.panels)) {
+      const frames: Frame[] = [];
+      for (const target of panel.targets) frames.push(await runQuery(store.store.dashboards, target.refId, executableSql(target.rawSql, store.connection.database, variables(), context)));
+      numbers.set(`panel ${dashboard.uid}/${panel.title}`, frames.map(rowsInOneOrder));
+    }
+  }
+  for (const name of GATE_METRICS) {
+    const resolution = resolveGateMetric(name);
+    assert.equal(resolution.kind, "aggregate");
+    if (resolution.kind !== "aggregate") continue;
+    const sql = aggregateSelect([resolution.aggregate], { scope: alertScope, withSamples: true });
+    numbers.set(`gate ${name}`, await runQuery(store.store.dashboards, name, executableSql(sql, store.connection.database, {}, context)));
+  }
+  for (const run of [BASELINE_RUN, CANDIDATE_RUN]) {
+    // What the release gate's loadRunCases parses: the collapsed payloads of the run.
+    for (const table of ["case_results", "evaluation_results"]) {
+      numbers.set(`run payloads ${table} ${run}`, await queryRows(store.connection, `SELECT payload, version FROM {{database}}.${table} FINAL WHERE run_id = {run:String} ORDER BY payload`, { run }));
+    }
+    numbers.set(`run summary ${run}`, await store.store.reader.readRunSummary(run));
+  }
+  numbers.set("stored span", await store.store.reader.storedSpan());
+  return numbers;
+}
+
+/**
+ * Distinct stored rows (every version of every row) and rows as read (FINAL).
+ * Exact copies (a replayed insert) may collapse when a table is copied —
+ * ReplacingMergeTree would collapse them at its next merge anyway — but no
+ * version of any row may be lost.
+ */
+async function storedRows(): Promise<Record<string, { versions: number; final: number }>> {
+  const identity: Record<string, string> = {
+    case_results: "case_result_id, version",
+    evaluation_results: "evaluation_result_id, version",
+    metric_values: "metric, case_result_id, evaluator_id, version",
+  };
+  const counts: Record<string, { versions: number; final: number }> = {};
+  for (const table of GROWING_TABLES) {
+    const [versions] = await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM (SELECT DISTINCT ${identity[table]} FROM {{database}}.${table})`);
+    const [final] = await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM {{database}}.${table} FINAL`);
+    counts[table] = { versions: Number(versions!.rows), final: Number(final!.rows) };
+  }
+  return counts;
+}
+
+/**
+ * Deep equality where two floats may differ in their last bits: a mean sums
+ * its values in the order the engine reads them, and that order follows the
+ * sorting key, which the upgrade changes (0.4899607762067009 becomes
+ * 0.48996077620670103). Anything else — counts, strings, nulls, shapes —
+ * must be identical.
+ */
+function assertSameNumbers(actual: unknown, expected: unknown, where: string): void {
+  if (typeof expected === "number" && typeof actual === "number" && !Number.isInteger(expected)) {
+    const tolerance = 1e-12 * Math.max(1, Math.abs(expected));
+    assert.ok(Math.abs(actual - expected) <= tolerance, `${where}: ${actual} != ${expected}`);
+    return;
+  }
+  if (Array.isArray(expected)) {
+    assert.ok(Array.isArray(actual) && actual.length === expected.length, `${where}: length differs`);
+    expected.forEach((item, index) => assertSameNumbers((actual as unknown[])[index], item, `${where}[${index}]`));
+    return;
+  }
+  if (expected !== null && typeof expected === "object") {
+    assert.ok(actual !== null && typeof actual === "object", `${where}: not an object`);
+    assert.deepEqual(Object.keys(actual as object), Object.keys(expected), `${where}: keys differ`);
+    for (const [key, value] of Object.entries(expected)) assertSameNumbers((actual as Record<string, unknown>)[key], value, `${where}.${key}`);
+    return;
+  }
+  assert.deepEqual(actual, expected, where);
+}
+
+before(async () => {
+  previousRelease = await mkdtemp(path.join(os.tmpdir(), "ragscope-previous-migrations-"));
+  for (const file of await readdir(migrationsFolder)) {
+    if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= PREVIOUS_RELEASE_LAST_MIGRATION) await cp(path.join(migrationsFolder, file), path.join(previousRelease, file));
+  }
+  store = await temporaryStore({ migrate: false });
+  await runMigrations(store.connection, previousRelease);
+  dataset = await seedDashboardDataset(store.connection);
+  // A replayed delivery: every row twice on disk, as a long-running store has them.
+  await insertDuplicateRows(store.connection, dataset);
+  dashboards = await readDashboards();
+});
+
+after(async () => {
+  await store.cleanup();
+  await rm(previousRelease, { recursive: true, force: true });
+});
+
+describe("upgrading a store of the previous release", () => {
+  test("the previous release's store has the old layout (no partitions) and data", async () => {
+    const tables = await queryRows<{ name: string; partition_key: string }>(store.connection, `SELECT name, partition_key FROM system.tables WHERE database = '{{database}}' AND name IN ('case_results', 'metric_values')`);
+    assert.deepEqual(tables.map((table) => table.partition_key), ["", ""]);
+    const counts = await storedRows();
+    assert.ok(counts.metric_values!.final > 0 && counts.case_results!.final > 0);
+  });
+
+  test("the new migrations keep every row and change no panel, gate metric, run summary or run case", async () => {
+    const numbersBefore = await everyNumber();
+    const countsBefore = await storedRows();
+
+    const { applied } = await runMigrations(store.connection);
+    assert.ok(applied.length > 0, "the upgrade applied the new migrations");
+    assert.ok(applied.every((name) => Number(name.slice(0, 4)) > PREVIOUS_RELEASE_LAST_MIGRATION), `applied only new migrations: ${applied.join(", ")}`);
+
+    const tables = await queryRows<{ name: string; partition_key: string; sorting_key: string }>(store.connection, `SELECT name, partition_key, sorting_key FROM system.tables WHERE database = '{{database}}' AND name IN ('case_results', 'metric_values', 'evaluation_results') ORDER BY name`);
+    for (const table of tables) assert.match(table.partition_key, /toYYYYMM/, `${table.name} is partitioned by month`);
+    assert.match(tables.find((table) => table.name === "metric_values")!.sorting_key, /tenant_id, service_name, toDate\(ts\)/);
+
+    assert.deepEqual(await storedRows(), countsBefore, "every version of every row was carried over");
+    const numbersAfter = await everyNumber();
+    assert.deepEqual([...numbersAfter.keys()], [...numbersBefore.keys()]);
+    for (const [key, value] of numbersBefore) assertSameNumbers(numbersAfter.get(key), value, `${key} after the upgrade`);
+
+    // Applied once: a second start applies nothing.
+    assert.deepEqual((await runMigrations(store.connection)).applied, []);
+  });
+
+  test("the old tables are kept for the operator to drop, nothing is deleted", async () => {
+    const tables = await queryRows<{ name: string }>(store.connection, `SELECT name FROM system.tables WHERE database = '{{database}}' AND endsWith(name, '_before_0007') ORDER BY name`);
+    assert.deepEqual(tables.map((table) => table.name), GROWING_TABLES.map((table) => `${table}_before_0007`).sort());
+  });
+});
