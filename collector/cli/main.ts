@@ -55,10 +55,11 @@ export async function main(argv: string[], output: Output = standardOutput, envi
   program
     .command("validate")
     .description("check dataset files of Eval Cases; exits 1 on any problem")
-    .argument("<files...>", "YAML or JSON dataset files")
-    .action(async (files: string[]) => {
+    .argument("<files...>", "YAML, JSON or JSON Lines dataset files (Eval Case format or the seed's simple format)")
+    .option("--stats", "also print the mix of case categories and splits against the seed's recommended 50/20/10/10/10")
+    .action(async (files: string[], options: { stats?: boolean }) => {
       const { validateCommand } = await import("./validate-command.js");
-      exitCode = await validateCommand(files, output);
+      exitCode = await validateCommand(files, output, options);
     });
 
   program
