@@ -76,6 +76,29 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     });
 
   program
+    .command("eval")
+    .description("run a task module over a dataset through the embedded collector, evaluate every case, compare with a baseline and gate; exits 0 passed, 1 blocked, 2 could not decide")
+    .requiredOption("--dataset <file>", "dataset of Eval Cases (YAML, JSON or JSON Lines; Eval Case or the seed's simple format)")
+    .requiredOption("--task <module>", "module whose default export is (case, context) => Promise<answer>")
+    .option("--run-id <id>", "run id (default eval-<dataset_id>-<dataset_version>)")
+    .option("--repeat <n>", "run every case n times and report answer consistency", positiveInteger, 1)
+    .option("--concurrency <n>", "cases run at once", positiveInteger, 4)
+    .option("--timeout-ms <ms>", "per-case timeout of the task", positiveInteger, 60_000)
+    .option("--baseline <run>", "a stored run to compare with (paired bootstrap, McNemar, regression rules)")
+    .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
+    .option("--split <name>", "only the cases of this split (metadata.split or metadata.dataset_role)")
+    .option("--output <file>", "write the Case Results and Evaluation Results as JSON")
+    .option("--junit <file>", "write JUnit XML, one test per case")
+    .option("--lineage <field=value>", "run lineage, e.g. prompt_version=v3 (repeatable)", repeatable, [] as string[])
+    .option("--allow-missing", "let gate rules whose metric was not measured pass (they are still listed)")
+    .addOption(dataDirOption())
+    .addOption(configFileOption())
+    .action(async (options: import("./eval-command.js").EvalOptions & { config?: string }) => {
+      const { evalCommand } = await import("./eval-command.js");
+      exitCode = await evalCommand(options, settingsRequest(options.config), output);
+    });
+
+  program
     .command("serve")
     .description("run the collector on the embedded default as a service (OTLP/HTTP receiver, in-process evaluation, ClickHouse engine, /metrics)")
     .option("--dataset <file>", "load Eval Cases from a dataset file (repeatable), for traces of offline runs", repeatable, [] as string[])
