@@ -3,12 +3,15 @@
  * agreement of its normalised answers (share of repeat pairs with the same
  * answer after lower-casing, removing punctuation and collapsing white space),
  * whether its verdict changed, and the spread (max − min) of each metric over
- * the repeats. A case is unstable when answers or verdicts differ, or a
+ * the repeats — quality metrics only: latency, tokens and cost (the
+ * engineering layer) vary between any two runs and are not instability of
+ * the answer. A case is unstable when answers or verdicts differ, or a
  * metric's spread is above zero.
  */
 import type { EvalCase } from "../contracts/eval-case.js";
 import type { EvaluatedCase } from "../evaluators/aggregate/index.js";
 import type { CaseRun } from "./run-case.js";
+import { layerOfEvaluator } from "./metric-layers.js";
 
 export interface CaseConsistency {
   caseId: string;
@@ -46,7 +49,7 @@ export function answerConsistency(cases: readonly EvalCase[], caseRuns: readonly
     const verdicts = stored.map((item) => item?.caseResult.quality_status ?? "missing");
     const values = new Map<string, number[]>();
     for (const item of stored) {
-      for (const result of item?.evaluationResults ?? []) {
+      for (const result of (item?.evaluationResults ?? []).filter((evaluation) => layerOfEvaluator(evaluation.evaluator_id) !== "engineering")) {
         for (const [metric, value] of Object.entries(result.metric_values)) if (value !== null && Number.isFinite(value)) values.set(metric, [...(values.get(metric) ?? []), value]);
       }
     }
