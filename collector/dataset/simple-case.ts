@@ -27,6 +27,15 @@ import type { EvalCaseInput } from "../../contracts/eval-case.js";
 const text = z.string().trim().min(1, "must not be empty");
 const textList = z.array(z.string().trim().min(1, "must not be empty")).default([]);
 
+const difficultyNames: Record<string, EvalCaseInput["difficulty"]> = {
+  easy: "Easy",
+  medium: "Medium",
+  hard: "Hard",
+  "hard negative": "Hard Negative",
+  hard_negative: "Hard Negative",
+  adversarial: "Adversarial",
+};
+
 export const simpleCase = z
   .object({
     id: z.union([text, z.number().transform(String)]),
@@ -36,7 +45,10 @@ export const simpleCase = z
     relevant_chunk_ids: textList,
     evidence: z.union([textList, text.transform((value) => [value])]).default([]),
     question_type: z.string().optional(),
-    difficulty: z.string().optional(),
+    difficulty: z
+      .string()
+      .refine((value) => value.trim().toLowerCase() in difficultyNames, { message: "must be one of easy, medium, hard, hard negative, adversarial (any letter case)" })
+      .optional(),
     metadata: z.record(z.string(), z.unknown()).default({}),
     case_version: z.union([text, z.number().transform(String)]).optional(),
     dataset_id: text.optional(),
@@ -56,21 +68,10 @@ export const simpleCase = z
         message: `${value.relevant_document_ids.length} document ids for ${value.relevant_chunk_ids.length} chunk ids: give one document id, or one per chunk id in the same order`,
       });
     }
-    if (value.difficulty !== undefined && !(value.difficulty.trim().toLowerCase() in difficultyNames)) {
-      context.addIssue({ code: "custom", path: ["difficulty"], message: `must be one of ${Object.keys(difficultyNames).join(", ")} (any letter case)` });
-    }
   });
 
 export type SimpleCase = z.infer<typeof simpleCase>;
 
-const difficultyNames: Record<string, EvalCaseInput["difficulty"]> = {
-  easy: "Easy",
-  medium: "Medium",
-  hard: "Hard",
-  "hard negative": "Hard Negative",
-  hard_negative: "Hard Negative",
-  adversarial: "Adversarial",
-};
 
 const unanswerableTypes = new Set(["unanswerable", "no_answer", "no-answer"]);
 
