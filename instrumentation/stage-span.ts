@@ -56,7 +56,13 @@ const REQUEST_KEY = createContextKey("ragscope.request");
 
 /** True inside a ragscope request (`traceRequest` or an adapter's request span). */
 export function isInsideRequest(active: Context = context.active()): boolean {
-  return active.getValue(REQUEST_KEY) === true;
+  return active.getValue(REQUEST_KEY) !== undefined;
+}
+
+/** The enclosing `rag.request` span, when there is one (a request opened inside it joins it). */
+export function enclosingRequestSpan(active: Context = context.active()): Span | undefined {
+  const value = active.getValue(REQUEST_KEY);
+  return value === undefined ? undefined : (value as Span);
 }
 
 export function startStageSpan<T>(definition: StageDefinition<T>, parent: Context = context.active(), startTime?: TimeInput): StageSpan<T> | undefined {
@@ -73,7 +79,7 @@ export function startStageSpan<T>(definition: StageDefinition<T>, parent: Contex
     const tracer = trace.getTracer(RAGSCOPE_TRACER_NAME, RAGSCOPE_SDK_VERSION);
     const span = tracer.startSpan(spanName, startTime === undefined ? { attributes } : { attributes, startTime }, parent);
     const inner = trace.setSpan(parent, span);
-    return new StartedStage(span, definition.stage === RagStage.request ? inner.setValue(REQUEST_KEY, true) : inner, spanName, definition, configuration);
+    return new StartedStage(span, definition.stage === RagStage.request ? inner.setValue(REQUEST_KEY, span) : inner, spanName, definition, configuration);
   } catch (error) {
     reportInstrumentationError(spanName, error);
     return undefined;
@@ -135,4 +141,17 @@ function toException(error: unknown): Exception {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : describeProblem(error);
+}
+
+/**
+ * Adds attributes to a span that is already started (a request opened inside
+ * another request adds who is asking to the enclosing one). Never throws.
+ */
+export function annotateSpan(span: Span, stage: RagStageName, build: (recorder: AttributeRecorder, configuration: RagscopeConfiguration) => void): void {
+  const spanName = RagSpanName[stage];
+  guarded(spanName, () => {
+    if (!span.isRecording()) return;
+    const configuration = stageConfiguration(stage);
+    span.setAttributes(buildAttributes(spanName, configuration, (recorder) => build(recorder, configuration)));
+  });
 }

@@ -55,10 +55,11 @@ export async function main(argv: string[], output: Output = standardOutput, envi
   program
     .command("validate")
     .description("check dataset files of Eval Cases; exits 1 on any problem")
-    .argument("<files...>", "YAML or JSON dataset files")
-    .action(async (files: string[]) => {
+    .argument("<files...>", "YAML, JSON or JSON Lines dataset files (Eval Case format or the seed's simple format)")
+    .option("--stats", "also print the mix of case categories and splits against the seed's recommended 50/20/10/10/10")
+    .action(async (files: string[], options: { stats?: boolean }) => {
       const { validateCommand } = await import("./validate-command.js");
-      exitCode = await validateCommand(files, output);
+      exitCode = await validateCommand(files, output, options);
     });
 
   program
@@ -72,6 +73,29 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .action(async (options: { dataset: string; dataDir?: string; runId?: string; timeoutMs: number; config?: string }) => {
       const { runDemo } = await import("./demo-command.js");
       exitCode = (await runDemo(options, settingsRequest(options.config), output)) === null ? ExitCode.undecided : ExitCode.ok;
+    });
+
+  program
+    .command("eval")
+    .description("run a task module over a dataset through the embedded collector, evaluate every case, compare with a baseline and gate; exits 0 passed, 1 blocked, 2 could not decide")
+    .requiredOption("--dataset <file>", "dataset of Eval Cases (YAML, JSON or JSON Lines; Eval Case or the seed's simple format)")
+    .requiredOption("--task <module>", "module whose default export is (case, context) => Promise<answer>")
+    .option("--run-id <id>", "run id (default eval-<dataset_id>-<dataset_version>)")
+    .option("--repeat <n>", "run every case n times and report answer consistency", positiveInteger, 1)
+    .option("--concurrency <n>", "cases run at once", positiveInteger, 4)
+    .option("--timeout-ms <ms>", "per-case timeout of the task", positiveInteger, 60_000)
+    .option("--baseline <run>", "a stored run to compare with (paired bootstrap, McNemar, regression rules)")
+    .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
+    .option("--split <name>", "only the cases of this split (metadata.split or metadata.dataset_role)")
+    .option("--output <file>", "write the Case Results and Evaluation Results as JSON")
+    .option("--junit <file>", "write JUnit XML, one test per case")
+    .option("--lineage <field=value>", "run lineage, e.g. prompt_version=v3 (repeatable)", repeatable, [] as string[])
+    .option("--allow-missing", "let gate rules whose metric was not measured pass (they are still listed)")
+    .addOption(dataDirOption())
+    .addOption(configFileOption())
+    .action(async (options: import("./eval-command.js").EvalOptions & { config?: string }) => {
+      const { evalCommand } = await import("./eval-command.js");
+      exitCode = await evalCommand(options, settingsRequest(options.config), output);
     });
 
   program

@@ -19,12 +19,14 @@
  * billions of nodes).
  */
 import { isUtf8 } from "node:buffer";
+import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
 import { evalCase, type EvalCase } from "../../contracts/eval-case.js";
 import { failure, success, type Result } from "../../core/result.js";
 import { describeIssue, formatPath } from "./format-issues.js";
+import { isSimpleCase, simpleCase, simpleToEvalCase } from "./simple-case.js";
 
 export interface DatasetProblem {
   /** Path inside the file, e.g. `cases[3].gold_evidence[0].document_id`. */
@@ -34,8 +36,12 @@ export interface DatasetProblem {
   message: string;
 }
 
+/** Which case format the file used: the Eval Case template, the seed's simple format (004 §二.1), or both. */
+export type DatasetFormat = "eval_case" | "simple" | "mixed";
+
 export interface Dataset {
   file: string;
+  format: DatasetFormat;
   datasetId: string | null;
   datasetVersion: string | null;
   cases: EvalCase[];
@@ -60,7 +66,8 @@ export const MAX_JSON_BYTES = 256 * MEBIBYTE;
 /** Alias uses allowed in a YAML dataset. */
 export const MAX_YAML_ALIASES = 100;
 
-const isJsonFile = (file: string) => path.extname(file).toLowerCase() === ".json";
+const isJsonFile = (file: string) => [".json", ".jsonl", ".ndjson"].includes(path.extname(file).toLowerCase());
+const isJsonLinesFile = (file: string) => [".jsonl", ".ndjson"].includes(path.extname(file).toLowerCase());
 
 export async function loadDatasetFile(file: string): Promise<Result<Dataset, DatasetLoadFailure>> {
   const fail = (message: string) => failure({ file, problems: [{ path: "", caseId: null, message }] });
@@ -103,11 +110,14 @@ function firstLineNotUtf8(bytes: Buffer): number {
 export function parseDataset(text: string, file: string): Result<Dataset, DatasetLoadFailure> {
   const parsed = parseDocument(text, file);
   if (!parsed.ok) return failure({ file, problems: parsed.error });
-  return validateDataset(parsed.value, file);
+  // Cases in the simple format carry no dataset id or version: the file's name and a hash of its content stand in.
+  const simpleDefaults = { datasetId: path.basename(file).replace(/\.[^.]*$/, "") || "dataset", datasetVersion: `sha256-${createHash("sha256").update(text).digest("hex").slice(0, 12)}` };
+  return validateDataset(parsed.value, file, simpleDefaults);
 }
 
 function parseDocument(text: string, file: string): Result<unknown, DatasetProblem[]> {
   if (text.trim() === "") return failure([{ path: "", caseId: null, message: "the file is empty; expected one case, a list of cases, or { dataset_id, dataset_version, cases }" }]);
+  if (isJsonLinesFile(file)) return parseJsonLines(text);
   if (isJsonFile(file)) {
     try {
       return success(JSON.parse(text));
@@ -136,18 +146,36 @@ function parseDocument(text: string, file: string): Result<unknown, DatasetProbl
   }
 }
 
+/** JSON Lines: one case per non-blank line; each bad line is a problem naming its line. */
+function parseJsonLines(text: string): Result<unknown, DatasetProblem[]> {
+  const cases: unknown[] = [];
+  const problems: DatasetProblem[] = [];
+  text.split("\n").forEach((line, index) => {
+    if (line.trim() === "") return;
+    try {
+      cases.push(JSON.parse(line));
+    } catch (error) {
+      problems.push({ path: `line ${index + 1}`, caseId: null, message: `invalid JSON: ${(error as Error).message}` });
+    }
+  });
+  return problems.length > 0 ? failure(problems) : success({ cases, lines: true });
+}
+
 interface DatasetHeader {
   datasetId: string | null;
   datasetVersion: string | null;
 }
 
-function validateDataset(root: unknown, file: string): Result<Dataset, DatasetLoadFailure> {
+function validateDataset(root: unknown, file: string, simpleDefaults: { datasetId: string; datasetVersion: string }): Result<Dataset, DatasetLoadFailure> {
   const problems: DatasetProblem[] = [];
   let header: DatasetHeader = { datasetId: null, datasetVersion: null };
   let rawCases: unknown[];
   let prefix: (index: number) => string;
 
-  if (Array.isArray(root)) {
+  if (isRecord(root) && root.lines === true && Array.isArray(root.cases)) {
+    rawCases = root.cases;
+    prefix = (index) => `line ${index + 1}`;
+  } else if (Array.isArray(root)) {
     rawCases = root;
     prefix = (index) => `[${index}]`;
   } else if (isRecord(root) && "cases" in root) {
@@ -175,19 +203,30 @@ function validateDataset(root: unknown, file: string): Result<Dataset, DatasetLo
 
   const cases: EvalCase[] = [];
   const seen = new Map<string, number>();
+  let simpleCount = 0;
   rawCases.forEach((raw, index) => {
-    const caseId = isRecord(raw) ? scalarText(raw.case_id) : null;
-    const withHeader = isRecord(raw)
-      ? { ...raw, dataset_id: raw.dataset_id ?? header.datasetId ?? undefined, dataset_version: raw.dataset_version ?? header.datasetVersion ?? undefined }
-      : raw;
+    const pathOf = (inner: string) => {
+      const base = prefix(index);
+      return base === "" ? inner : inner === "" ? base : `${base}.${inner}`;
+    };
+    let candidate: unknown = raw;
+    let caseId = isRecord(raw) ? scalarText(raw.case_id) : null;
+    if (isSimpleCase(raw)) {
+      simpleCount += 1;
+      caseId = scalarText((raw as Record<string, unknown>).id);
+      const simple = simpleCase.safeParse(raw);
+      if (!simple.success) {
+        for (const issue of simple.error.issues) problems.push({ path: pathOf(formatPath(issue.path)), caseId, message: describeIssue(issue) });
+        return;
+      }
+      candidate = simpleToEvalCase(simple.data, { datasetId: header.datasetId ?? simpleDefaults.datasetId, datasetVersion: header.datasetVersion ?? simpleDefaults.datasetVersion });
+    }
+    const withHeader = isRecord(candidate)
+      ? { ...candidate, dataset_id: candidate.dataset_id ?? header.datasetId ?? undefined, dataset_version: candidate.dataset_version ?? header.datasetVersion ?? undefined }
+      : candidate;
     const parsed = evalCase.safeParse(withHeader);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const inner = formatPath(issue.path);
-        const base = prefix(index);
-        const fullPath = base === "" ? inner : inner === "" ? base : `${base}.${inner}`;
-        problems.push({ path: fullPath, caseId, message: describeIssue(issue) });
-      }
+      for (const issue of parsed.error.issues) problems.push({ path: pathOf(formatPath(issue.path)), caseId, message: describeIssue(issue) });
       return;
     }
     const identity = `${parsed.data.case_id}@${parsed.data.case_version}`;
@@ -201,7 +240,8 @@ function validateDataset(root: unknown, file: string): Result<Dataset, DatasetLo
   });
 
   if (problems.length > 0) return failure({ file, problems });
-  return success({ file, datasetId: header.datasetId, datasetVersion: header.datasetVersion, cases });
+  const format: DatasetFormat = simpleCount === 0 ? "eval_case" : simpleCount === rawCases.length ? "simple" : "mixed";
+  return success({ file, format, datasetId: header.datasetId, datasetVersion: header.datasetVersion, cases });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -6,6 +6,7 @@
  */
 import { OpenInference, OpenInferenceSpanKind, RagStage, Ragscope } from "../../contracts/span-attributes.js";
 import { runInSpan, type StageDefinition } from "../run-in-span.js";
+import { annotateSpan, enclosingRequestSpan } from "../stage-span.js";
 
 export interface RequestOptions {
   query: string;
@@ -26,13 +27,30 @@ export interface RequestOptions {
 /**
  * Traces one request. The answer is read with `toAnswer`, or is the value
  * itself when `fn` returns a string.
+ *
+ * A request started inside another request (an application's handler called
+ * by `ragscope eval`, which opens the request with the run and case linkage)
+ * is the same request, not a second one: its stages become children of the
+ * enclosing span, who is asking (tenant, principal, groups, route, session,
+ * user) is added to it, and the enclosing request keeps its own linkage,
+ * query and answer.
  */
-export function traceRequest<T>(
+export async function traceRequest<T>(
   options: RequestOptions,
   fn: () => Promise<T> | T,
   toAnswer?: (value: T) => string,
 ): Promise<T> {
-  return runInSpan(requestStage(options, toAnswer), fn);
+  const enclosing = enclosingRequestSpan();
+  if (enclosing === undefined) return runInSpan(requestStage(options, toAnswer), fn);
+  annotateSpan(enclosing, RagStage.request, (recorder) => {
+    recorder.set(Ragscope.tenantId, options.tenantId);
+    recorder.set(Ragscope.principalId, options.principalId);
+    recorder.set(Ragscope.principalGroups, options.principalGroups);
+    recorder.set(Ragscope.route, options.route);
+    recorder.set(OpenInference.sessionId, options.sessionId);
+    recorder.set(OpenInference.userId, options.userId);
+  });
+  return await fn();
 }
 
 /** The span description of this stage, shared by the wrapper and the framework adapters. */

@@ -1,0 +1,64 @@
+/**
+ * A run against a baseline run, case by case (cases paired by case_id and
+ * case_version): per metric the mean difference with a paired bootstrap
+ * interval over the cases measured in both; the cases whose verdict flipped
+ * each way, with the exact McNemar test; `case_passed` (1 when the case's
+ * verdict is passed, else 0) is compared like a metric.
+ */
+import { metricValueOf, type EvaluatedCase } from "../../evaluators/aggregate/index.js";
+import { exactMcNemar, type McNemarResult } from "./exact-mcnemar.js";
+import { pairedBootstrap, type BootstrapInterval, type BootstrapOptions } from "./paired-bootstrap.js";
+
+export interface MetricComparison {
+  metric: string;
+  candidateMean: number;
+  baselineMean: number;
+  interval: BootstrapInterval;
+}
+
+export interface RunComparison {
+  baselineRunId: string;
+  pairedCases: number;
+  /** Passed in the baseline, not passed now. */
+  regressed: string[];
+  /** Not passed in the baseline, passed now. */
+  fixed: string[];
+  mcnemar: McNemarResult;
+  metrics: MetricComparison[];
+}
+
+export const CASE_PASSED = "case_passed";
+
+const keyOf = (evaluated: EvaluatedCase) => `${evaluated.caseResult.case_id}@${evaluated.caseResult.case_version}`;
+const passed = (evaluated: EvaluatedCase) => evaluated.caseResult.quality_status === "passed";
+
+export function compareRuns(candidate: readonly EvaluatedCase[], baseline: readonly EvaluatedCase[], baselineRunId: string, options: BootstrapOptions = {}): RunComparison {
+  const baselineByKey = new Map(baseline.map((evaluated) => [keyOf(evaluated), evaluated]));
+  const pairs = candidate.flatMap((evaluated) => {
+    const before = baselineByKey.get(keyOf(evaluated));
+    return before ? [{ key: evaluated.caseResult.case_id, now: evaluated, before }] : [];
+  });
+  const regressed = pairs.filter((pair) => passed(pair.before) && !passed(pair.now)).map((pair) => pair.key);
+  const fixed = pairs.filter((pair) => !passed(pair.before) && passed(pair.now)).map((pair) => pair.key);
+  const metricNames = new Set<string>();
+  for (const pair of pairs) for (const side of [pair.now, pair.before]) for (const result of side.evaluationResults) for (const name of Object.keys(result.metric_values)) metricNames.add(name);
+  const metrics: MetricComparison[] = [];
+  const compare = (metric: string, valueOf: (evaluated: EvaluatedCase) => number | null) => {
+    const now: number[] = [];
+    const before: number[] = [];
+    for (const pair of pairs) {
+      const current = valueOf(pair.now);
+      const previous = valueOf(pair.before);
+      if (current === null || previous === null) continue;
+      now.push(current);
+      before.push(previous);
+    }
+    const interval = pairedBootstrap(now, before, options);
+    if (interval === null) return;
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    metrics.push({ metric, candidateMean: mean(now), baselineMean: mean(before), interval });
+  };
+  compare(CASE_PASSED, (evaluated) => (passed(evaluated) ? 1 : 0));
+  for (const metric of [...metricNames].sort()) compare(metric, (evaluated) => metricValueOf(evaluated, metric));
+  return { baselineRunId, pairedCases: pairs.length, regressed, fixed, mcnemar: exactMcNemar(regressed.length, fixed.length), metrics };
+}

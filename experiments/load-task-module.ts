@@ -1,0 +1,42 @@
+/**
+ * Loads the task module of `ragscope eval --task FILE`: its default export (or
+ * an export named `task`) is the task function; an optional `lineage` export
+ * gives run lineage (lineage.ts). A TypeScript module is loaded through tsx
+ * when it is installed (it is not a dependency of ragscope); otherwise the
+ * error says to compile it or install tsx.
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { failure, success, type Result } from "../core/result.js";
+import { isLineageField, type LineageValues } from "./lineage.js";
+import type { ExperimentTask } from "./task.js";
+
+export interface TaskModule {
+  task: ExperimentTask;
+  lineage: LineageValues;
+}
+
+export async function loadTaskModule(file: string): Promise<Result<TaskModule, string>> {
+  const absolute = path.resolve(file);
+  if ([".ts", ".mts", ".cts"].includes(path.extname(absolute))) {
+    try {
+      const tsx = (await import("tsx/esm/api" as string)) as { register: () => unknown };
+      tsx.register();
+    } catch {
+      return failure(`${file}: a TypeScript task needs tsx (npm install --save-dev tsx), or compile it and pass the .js file`);
+    }
+  }
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+  } catch (error) {
+    return failure(`${file}: cannot load the task module (${(error as Error).message.split("\n")[0]})`);
+  }
+  const task = typeof loaded.default === "function" ? loaded.default : loaded.task;
+  if (typeof task !== "function") return failure(`${file}: export the task as the default export or as "task": a function (case, context) => Promise<answer>`);
+  const lineage: LineageValues = {};
+  if (typeof loaded.lineage === "object" && loaded.lineage !== null) {
+    for (const [key, value] of Object.entries(loaded.lineage)) if (isLineageField(key) && typeof value === "string") lineage[key] = value;
+  }
+  return success({ task: task as ExperimentTask, lineage });
+}

@@ -1,0 +1,78 @@
+/** The terminal report of an experiment: per-case table, per-metric summary by layer, repeats, comparison, gate decision. */
+import { formatFixed } from "../../evaluators/format-fixed.js";
+import { metricValueOf } from "../../evaluators/aggregate/index.js";
+import type { ExperimentResult } from "../run-experiment.js";
+import { caseRows } from "./case-rows.js";
+import { layerOfEvaluator } from "../metric-layers.js";
+import { CASE_PASSED } from "../compare/compare-runs.js";
+
+const number = (value: number) => (Number.isInteger(value) ? String(value) : formatFixed(value, 4));
+
+export function formatExperiment(result: ExperimentResult): string[] {
+  const lines: string[] = [];
+  const rows = caseRows(result.evaluated);
+  const count = (status: string) => rows.filter((row) => row.qualityStatus === status).length;
+  lines.push(`Run ${result.runId}: ${rows.length} cases — ${count("passed")} passed, ${count("failed")} failed, ${count("review_required")} need review, ${count("unjudged")} unjudged, ${count("not_evaluated")} not evaluated; ${rows.filter((row) => row.executionStatus === "failed").length} task failures`);
+  lines.push("", "Cases:");
+  for (const row of rows) {
+    lines.push(`  ${row.qualityStatus.toUpperCase().padEnd(15)} ${row.caseId}@${row.caseVersion}${row.error && row.executionStatus === "failed" ? `  task ${row.error.type}: ${row.error.message ?? ""}` : ""}`);
+    if (row.rootCause) lines.push(`      root cause: ${row.rootCause}`);
+    for (const failed of row.failed) lines.push(`      [${failed.evaluatorId}] ${failed.reason}`);
+  }
+
+  const metrics = new Map<string, { layer: string; values: number[] }>();
+  for (const item of result.evaluated) {
+    for (const evaluation of item.evaluationResults) {
+      for (const metric of Object.keys(evaluation.metric_values)) {
+        if (!metrics.has(metric)) metrics.set(metric, { layer: layerOfEvaluator(evaluation.evaluator_id), values: [] });
+      }
+    }
+  }
+  for (const [metric, entry] of metrics) for (const item of result.evaluated) {
+    const value = metricValueOf(item, metric);
+    if (value !== null) entry.values.push(value);
+  }
+  lines.push("", "Metrics by layer (mean over the cases where the metric applies):");
+  const layers = [...new Set([...metrics.values()].map((entry) => entry.layer))].sort();
+  for (const layer of layers) {
+    lines.push(`  ${layer}`);
+    for (const [metric, entry] of [...metrics.entries()].filter(([, value]) => value.layer === layer).sort(([left], [right]) => left.localeCompare(right))) {
+      const mean = entry.values.length === 0 ? "n/a" : formatFixed(entry.values.reduce((sum, value) => sum + value, 0) / entry.values.length, 4);
+      lines.push(`    ${metric.padEnd(34)} ${mean.padStart(8)}  n=${entry.values.length}`);
+    }
+  }
+
+  if (result.consistency) {
+    const unstable = result.consistency.filter((item) => item.unstable);
+    const overall = result.consistency.reduce((sum, item) => sum + item.answerAgreement, 0) / result.consistency.length;
+    lines.push("", `Stability over ${result.runIds.length} repeats: answer agreement ${formatFixed(overall, 4)} overall; ${unstable.length} unstable case${unstable.length === 1 ? "" : "s"}`);
+    for (const item of unstable) {
+      lines.push(`  UNSTABLE ${item.caseId}@${item.caseVersion}: answer agreement ${formatFixed(item.answerAgreement, 4)}; verdicts ${item.verdicts.join(", ")}${item.metricSpread.length ? `; spread ${item.metricSpread.map((entry) => `${entry.metric} ${number(entry.spread)}`).join(", ")}` : ""}`);
+    }
+  }
+
+  if (result.comparison) {
+    const comparison = result.comparison;
+    lines.push("", `Compared with baseline ${comparison.baselineRunId} (${comparison.pairedCases} cases in both):`);
+    lines.push(`  regressed (passed before, not now): ${comparison.regressed.length ? comparison.regressed.join(", ") : "none"}`);
+    lines.push(`  fixed (not passed before, passed now): ${comparison.fixed.length ? comparison.fixed.join(", ") : "none"}`);
+    lines.push(`  exact McNemar test: p = ${comparison.mcnemar.pValue.toPrecision(4)} (${comparison.mcnemar.baselineOnly} vs ${comparison.mcnemar.candidateOnly} flips)`);
+    lines.push(`  metric differences (this run − baseline, ${Math.round((comparison.metrics[0]?.interval.level ?? 0.95) * 100)}% paired bootstrap interval):`);
+    for (const metric of comparison.metrics) {
+      if (metric.metric !== CASE_PASSED && metric.interval.meanDifference === 0 && metric.interval.low === 0 && metric.interval.high === 0) continue;
+      lines.push(`    ${metric.metric.padEnd(34)} ${formatFixed(metric.interval.meanDifference, 4).padStart(8)}  [${formatFixed(metric.interval.low, 4)}, ${formatFixed(metric.interval.high, 4)}]  n=${metric.interval.pairs}`);
+    }
+  }
+
+  lines.push("");
+  if (result.gate) {
+    lines.push(`Release gate: ${result.gate.passed ? "PASSED" : "BLOCKED"} — ${result.gate.counts.passed} passed, ${result.gate.counts.failed} failed, ${result.gate.counts.not_available} not measured`);
+    const symbol = { passed: "PASS", failed: "FAIL", not_available: "N/A " } as const;
+    for (const item of result.gate.rules) lines.push(`  ${symbol[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${(item.value === null ? "—" : number(item.value)).padStart(10)}  ${item.rule.threshold}${item.status === "not_available" ? `  (${item.reason})` : ""}`);
+  }
+  if (result.vetoed.length > 0) lines.push(`Veto cases not passed (block whatever the averages say): ${result.vetoed.join(", ")}`);
+  for (const problem of result.problems) lines.push(`Could not decide: ${problem}`);
+  lines.push(`Decision: ${result.decision.toUpperCase()}`);
+  lines.push(`Stored in ${result.storedIn}`);
+  return lines;
+}

@@ -1,0 +1,47 @@
+/**
+ * `--output results.json`: the run in the seeds' field names — the Case
+ * Results (`case_results`) and Evaluation Results (`evaluation_results`) as
+ * stored, the run lineage, the gate, veto cases, the comparison and the
+ * consistency. Blind-split cases keep their scores; evaluator reasons are withheld.
+ */
+import type { ExperimentResult } from "../run-experiment.js";
+import { shownReason } from "./blind-redaction.js";
+
+export function resultsDocument(result: ExperimentResult): unknown {
+  return {
+    run_id: result.runId,
+    run_ids: result.runIds,
+    decision: result.decision,
+    problems: result.problems,
+    run_lineage: result.lineage,
+    dataset: { file: result.dataset.file, format: result.dataset.format, cases: result.cases.length },
+    case_results: result.evaluated.map((item) => item.caseResult),
+    evaluation_results: result.evaluated.flatMap((item) => item.evaluationResults.map((evaluation) => ({ ...evaluation, reason: shownReason(item, evaluation.reason) }))),
+    gate: result.gate && {
+      passed: result.gate.passed,
+      rules: result.gate.rules.map((rule) => ({ section: rule.rule.section, metric: rule.rule.metric, threshold: rule.rule.threshold, status: rule.status, value: rule.value, reason: rule.reason })),
+    },
+    vetoed_cases: result.vetoed,
+    comparison: result.comparison && {
+      baseline_run_id: result.comparison.baselineRunId,
+      paired_cases: result.comparison.pairedCases,
+      regressed_cases: result.comparison.regressed,
+      fixed_cases: result.comparison.fixed,
+      mcnemar: { baseline_only: result.comparison.mcnemar.baselineOnly, candidate_only: result.comparison.mcnemar.candidateOnly, p_value: result.comparison.mcnemar.pValue, exact: true },
+      metrics: result.comparison.metrics.map((metric) => ({
+        metric: metric.metric,
+        candidate_mean: metric.candidateMean,
+        baseline_mean: metric.baselineMean,
+        mean_difference: metric.interval.meanDifference,
+        ci_low: metric.interval.low,
+        ci_high: metric.interval.high,
+        ci_level: metric.interval.level,
+        pairs: metric.interval.pairs,
+        resamples: metric.interval.resamples,
+        seed: metric.interval.seed,
+        method: "paired bootstrap, percentile",
+      })),
+    },
+    consistency: result.consistency && result.consistency.map((item) => ({ case_id: item.caseId, case_version: item.caseVersion, answer_agreement: item.answerAgreement, verdicts: item.verdicts, metric_spread: item.metricSpread, unstable: item.unstable })),
+  };
+}

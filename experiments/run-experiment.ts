@@ -1,0 +1,215 @@
+/**
+ * `runExperiment`: a user's task over a dataset through the real path — SDK
+ * → OTLP/HTTP → collector (embedded in this process) → evaluators → store —
+ * then the run's cases read back from the store, the release gate, veto
+ * cases, the comparison with a baseline run and, with `repeat` > 1, answer
+ * consistency.
+ *
+ * It knows when every case is evaluated: each case ends its request span
+ * before the next step, the SDK's export is flushed, and the store is polled
+ * until it holds one Case Result per case and run, then the collector is
+ * waited on until nothing is queued or open.
+ *
+ * Repeats: repeat 1 is the run `runId`; repeat k > 1 the run `runId.repeat-k`
+ * (a Case Result's id derives from run, case and case version, so repeats
+ * must be runs of their own). The gate and the comparison read repeat 1.
+ */
+import { setupRagscope } from "../instrumentation/setup.js";
+import type { EvalCase } from "../contracts/eval-case.js";
+import type { GateRule } from "../contracts/gate-file.js";
+import type { RunLineage } from "../contracts/run-lineage.js";
+import type { EvaluatedCase } from "../evaluators/aggregate/index.js";
+import { checkReleaseGate, type ReleaseGateResult } from "../evaluators/gates/release-gate.js";
+import { sinkRetryPolicy } from "../collector/config/collector-config.js";
+import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../collector/config/settings-schema.js";
+import { reportInvalidSettings, settingsForCommand } from "../collector/cli/command-settings.js";
+import { loadDatasetFile, formatProblem, type Dataset } from "../collector/dataset/load-dataset.js";
+import { splitOf } from "../collector/dataset/dataset-mix.js";
+import { onlineStageFactory } from "../collector/online/online-stage-factory.js";
+import { startEmbeddedCollector } from "../collector/run/embedded-collector.js";
+import { compareRuns, type RunComparison } from "./compare/compare-runs.js";
+import { answerConsistency, type CaseConsistency } from "./answer-consistency.js";
+import { buildLineage, gitCommit, lineageFromEnvironment, type LineageValues } from "./lineage.js";
+import { runCase, type CaseRun } from "./run-case.js";
+import { runPool } from "./run-pool.js";
+import type { ExperimentTask } from "./task.js";
+
+export interface ExperimentProgress {
+  done: number;
+  total: number;
+  failed: number;
+  /** Milliseconds since the first case started (injected clock). */
+  elapsedMs: number;
+}
+
+export interface ExperimentOptions {
+  /** A dataset file (YAML, JSON, JSON Lines; either case format) or a loaded dataset. */
+  dataset: string | Dataset;
+  task: ExperimentTask;
+  runId?: string;
+  /** Run lineage given by the caller (highest precedence; lineage.ts). */
+  lineage?: LineageValues;
+  /** Lineage the task module exports (below the environment). */
+  taskLineage?: LineageValues;
+  repeat?: number;
+  concurrency?: number;
+  /** Per case, per repeat. Default 60 000. */
+  timeoutMs?: number;
+  /** Only the cases of this split (metadata.split, else metadata.dataset_role). */
+  split?: string;
+  /** A run already in the store to compare with. */
+  baseline?: string;
+  /** Gate rules (contracts/gate-file.ts); null: no gate. */
+  gates?: readonly GateRule[] | null;
+  allowMissing?: boolean;
+  /** Embedded engine folder (else settings: RAGSCOPE_DATA_DIR, config file, default). */
+  dataDir?: string;
+  /** `process.env` by default. */
+  environment?: Readonly<Record<string, string | undefined>>;
+  configFile?: string;
+  /** How long to wait for the evaluation after the last case. Default 120 000. */
+  evaluationTimeoutMs?: number;
+  /** Where git is asked for the commit. Default the working directory. */
+  workingDirectory?: string;
+  onProgress?: (progress: ExperimentProgress) => void;
+  now?: () => number;
+}
+
+export interface ExperimentResult {
+  runId: string;
+  runIds: string[];
+  dataset: Dataset;
+  cases: readonly EvalCase[];
+  /** Repeat 1's cases read back from the store, ordered by case id. */
+  evaluated: EvaluatedCase[];
+  /** Per repeat, per case: what the task did. */
+  caseRuns: CaseRun[][];
+  lineage: RunLineage;
+  gate: ReleaseGateResult | null;
+  /** Veto cases (risk_level P0 or metadata.veto: true; the seed's 一票否决) whose verdict is not passed. */
+  vetoed: string[];
+  comparison: RunComparison | null;
+  consistency: CaseConsistency[] | null;
+  /** Cases whose Case Result did not reach the store before the evaluation timeout. */
+  missing: number;
+  decision: "passed" | "blocked" | "undecided";
+  /** Why the decision is undecided, when it is. */
+  problems: string[];
+  storedIn: string;
+}
+
+export class ExperimentSetupError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("; "));
+  }
+}
+
+const isVeto = (evaluated: EvaluatedCase) => evaluated.evalCase?.risk_level === "P0" || (evaluated.evalCase?.metadata as Record<string, unknown> | undefined)?.veto === true;
+
+export async function runExperiment(options: ExperimentOptions): Promise<ExperimentResult> {
+  const now = options.now ?? Date.now;
+  const environment = options.environment ?? process.env;
+  const dataset = typeof options.dataset === "string" ? await loadOrThrow(options.dataset) : options.dataset;
+  const cases = options.split === undefined ? dataset.cases : dataset.cases.filter((item) => splitOf(item) === options.split!.toLowerCase());
+  if (cases.length === 0) throw new ExperimentSetupError([`${dataset.file}: no case${options.split ? ` in split "${options.split}"` : ""} to run`]);
+  const first = cases[0]!;
+  const runId = options.runId ?? `eval-${first.dataset_id}-${first.dataset_version}`;
+  const repeat = options.repeat ?? 1;
+  const runIds = Array.from({ length: repeat }, (_, index) => (index === 0 ? runId : `${runId}.repeat-${index + 1}`));
+
+  const resolved = await settingsForCommand("eval", { environment, ...(options.configFile ? { configFile: options.configFile } : {}) }, {
+    // A free port (no clash with a running collector); every case judged (sample rate 1) — a dataset is small and each case counts.
+    fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 300, "judge.enabled": true, "sampling.defaultRate": 1 },
+    flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } },
+  });
+  if (!resolved.ok) {
+    const lines: string[] = [];
+    reportInvalidSettings("eval", resolved.error, { error: (line) => lines.push(line) });
+    throw new ExperimentSetupError(lines);
+  }
+  const config = collectorSettings(resolved.value.settings);
+  const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
+  const collector = await startEmbeddedCollector(config, { online: online.online });
+  const storedIn = collector.store.describe();
+  const started = now();
+  const startedAt = new Date(started).toISOString();
+  try {
+    await collector.store.cases.put([...cases]);
+    const ragscope = setupRagscope({ endpoint: collector.receiverUrl, sampleRate: 1, flushOnExit: false, serviceName: environment.OTEL_SERVICE_NAME ?? "ragscope-eval" });
+    const caseRuns: CaseRun[][] = [];
+    let done = 0;
+    let failed = 0;
+    const total = cases.length * repeat;
+    try {
+      for (const [index, repeatRunId] of runIds.entries()) {
+        caseRuns.push(
+          await runPool(cases, options.concurrency ?? 4, async (evalCase) => {
+            const run = await runCase(options.task, evalCase, { runId: repeatRunId, repeat: index + 1, timeoutMs: options.timeoutMs ?? 60_000, now });
+            done += 1;
+            if (run.error !== null) failed += 1;
+            options.onProgress?.({ done, total, failed, elapsedMs: now() - started });
+            return run;
+          }),
+        );
+      }
+      await ragscope.forceFlush();
+    } finally {
+      await ragscope.shutdown();
+    }
+
+    const deadline = Date.now() + (options.evaluationTimeoutMs ?? 120_000);
+    let missing = 0;
+    for (const id of runIds) {
+      while ((await collector.store.reader.countCaseResults(id)) < cases.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      missing += Math.max(0, cases.length - (await collector.store.reader.countCaseResults(id)));
+    }
+    if (missing > 0) await collector.flush();
+    await collector.waitUntilIdle(Math.max(1000, deadline - Date.now()));
+
+    const selected = new Set(cases.map((item) => `${item.case_id}@${item.case_version}`));
+    const load = async (id: string) => (await collector.store.reader.loadRunCases(id)).filter((evaluated) => selected.has(`${evaluated.caseResult.case_id}@${evaluated.caseResult.case_version}`));
+    const evaluated = await load(runId);
+    const repeats = repeat > 1 ? await Promise.all(runIds.map(load)) : null;
+
+    const evaluatorVersions = [...new Set(evaluated.flatMap((item) => item.evaluationResults.map((result) => `${result.evaluator_id}@${result.evaluator_version}`)))].sort();
+    const tracedModel = evaluated.map((item) => item.caseResult.rag_observation.generation.model).find((model) => model !== null) ?? undefined;
+    const lineage = buildLineage(
+      {
+        runId,
+        datasetId: first.dataset_id,
+        datasetVersion: first.dataset_version,
+        startedAt,
+        notes: `evaluators: ${evaluatorVersions.join(", ") || "(none)"}; judge: ${online.judgeDescription}${repeat > 1 ? `; repeats: ${runIds.join(", ")}` : ""}`,
+      },
+      {
+        options: options.lineage,
+        environment: lineageFromEnvironment(environment),
+        task: { ...(tracedModel ? { generator_model: tracedModel } : {}), ...options.taskLineage },
+        gitCommit: await gitCommit(options.workingDirectory ?? process.cwd()),
+      },
+    );
+    for (const id of runIds) await collector.store.runs.record({ ...lineage, run_id: id });
+
+    const problems: string[] = [];
+    if (missing > 0) problems.push(`${missing} case result(s) did not reach the store before the evaluation timeout`);
+    let baselineCases: EvaluatedCase[] | null = null;
+    if (options.baseline !== undefined) {
+      baselineCases = await collector.store.reader.loadRunCases(options.baseline);
+      if (baselineCases.length === 0) problems.push(`baseline run "${options.baseline}" has no stored results in ${storedIn}`);
+    }
+    const gate = options.gates ? checkReleaseGate(options.gates, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null }, { allowNotAvailable: options.allowMissing === true }) : null;
+    const vetoed = evaluated.filter((item) => isVeto(item) && item.caseResult.quality_status !== "passed").map((item) => item.caseResult.case_id);
+    const comparison = baselineCases && baselineCases.length > 0 ? compareRuns(evaluated, baselineCases, options.baseline!) : null;
+    const consistency = repeats ? answerConsistency(cases, caseRuns, repeats) : null;
+    const decision = problems.length > 0 ? "undecided" : (gate !== null && !gate.passed) || vetoed.length > 0 ? "blocked" : "passed";
+    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate, vetoed, comparison, consistency, missing, decision, problems, storedIn };
+  } finally {
+    await collector.close();
+  }
+}
+
+async function loadOrThrow(file: string): Promise<Dataset> {
+  const loaded = await loadDatasetFile(file);
+  if (!loaded.ok) throw new ExperimentSetupError([`${file}: the dataset is invalid`, ...loaded.error.problems.map((problem) => `  ${formatProblem(problem)}`)]);
+  return loaded.value;
+}
