@@ -1,7 +1,11 @@
 /**
- * The evaluator's side of Kafka: one kafkajs consumer-group member that reads
- * the span topic, routes each message (route-message.ts), and lets the
- * EvaluationWorker turn assembled traces into Case Results in ClickHouse.
+ * The Kafka transport's TraceSource (collector/bus/trace-source.ts): one
+ * kafkajs consumer-group member that reads the span topic, routes each
+ * message (route-message.ts), and hands the decoded spans to the one driver
+ * (collector/consume/source-driver.ts) through `poll`, which feeds the
+ * EvaluationWorker. kafkajs pushes batches (`eachBatch`); a small handoff
+ * queue turns that into polling: a batch waits (heartbeating) until the
+ * driver took its messages, and a message is resolved once taken.
  *
  * Delivery (DESIGN.md "Delivery guarantees"):
  * - `eachBatch` with auto-commit off. `resolveOffset` only moves the fetch
@@ -10,16 +14,18 @@
  *   (OffsetCommitter, on a timer and before leaving). A crash or a rebalance
  *   replays the open traces; deterministic ids and ReplacingMergeTree make
  *   the replay harmless.
- * - A message is resolved only once it is fully handled: its spans buffered,
- *   or its republished traces / its dead letter acknowledged by the broker.
+ * - A message is resolved only once it is fully handled: its spans taken by
+ *   the driver (which buffers them at once), or its republished traces / its
+ *   dead letter acknowledged by the broker and the message taken as done.
+ *   Messages of the assembled topic reach the progress tracker in order,
+ *   through the handoff, so a commit never passes a message not handed out.
  * - After a rebalance kafkajs restarts every assigned partition from its
  *   committed offset, so the trackers forget all partitions, and batches of
  *   the previous generation stop at their next message.
- * - Backpressure (backpressure.ts): reading pauses while the sink has a
- *   backlog (it fails, or falls behind by more than the worker's pipeline
- *   holds: EvaluationWorker.overflow) or the buffers are full, and resumes
- *   once they drained. A batch that is cut short leaves its remaining
- *   messages unresolved, so they are fetched again after the resume.
+ * - Backpressure: the driver decides (collector/consume/backpressure.ts) and
+ *   calls `pause`/`resume`. A paused batch routes no further message; what it
+ *   already routed is still handed out, the rest stays unresolved and is
+ *   fetched again after the resume.
  * - Long waits (a broker refusing produce) heartbeat between attempts, so the
  *   member keeps its partitions.
  * - No message can stop a partition: one whose handling throws (a bug, or
@@ -32,11 +38,10 @@ import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage } from "kaf
 import type { Result } from "../../core/result.js";
 import { retry, type RetryPolicy } from "../../core/retry.js";
 import type { BusPosition, PublishFailure } from "../bus/trace-bus.js";
-import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
-import { BrokerLag, type PartitionLag } from "./broker-lag.js";
-import { canResume, fetchSizes, pauseReason, type BackpressureLimits, type BufferState, type PauseReason } from "./backpressure.js";
+import type { PartitionPosition, SourceRecord, TraceSource } from "../bus/trace-source.js";
+import { BrokerLag, unread, type PartitionLag } from "./broker-lag.js";
+import { fetchSizes, type PauseReason } from "../consume/backpressure.js";
 import { ensureTopics, partitionCounts } from "./ensure-topics.js";
-import { EvaluationLoop } from "./evaluation-loop.js";
 import type { KafkaSettings } from "./kafka-client.js";
 import type { KafkaDeadLetters } from "./kafka-dead-letters.js";
 import { OffsetCommitter } from "./offset-committer.js";
@@ -48,12 +53,14 @@ import { saramaPartition } from "./sarama-partitioner.js";
 export interface ConsumerGroupRunnerOptions {
   kafka: Kafka;
   settings: KafkaSettings;
-  worker: EvaluationWorker;
+  /** What may be committed on the assembled topic: the worker's progress tracker. */
+  progress: CommitSource;
   repartitioner: Repartitioner;
   deadLetters: KafkaDeadLetters;
-  limits: BackpressureLimits;
-  /** Wait between evaluation rounds while the sink is down. */
-  sinkRetryDelayMs: number;
+  /** The heap bound, for fetch sizes that stay small next to it. */
+  maxHeapBytes: number;
+  /** Messages routed and not yet taken by `poll`, at most (default 256). */
+  handoffCapacity?: number;
   /** Aborted when the role stops: ends produce retries. */
   signal: AbortSignal;
   log: (line: string) => void;
@@ -70,7 +77,16 @@ const stopped = Symbol("stopped");
 const untilAcknowledgedPolicy: RetryPolicy = { initialDelayMs: 200, maxDelayMs: 5_000, maxAttempts: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY };
 type Attempt = Result<void, PublishFailure> | typeof stopped;
 
-export class ConsumerGroupRunner {
+/** A routed message of the assembled topic, waiting for `poll`. */
+interface HandoffEntry {
+  record: SourceRecord;
+  generation: number;
+  taken: boolean;
+  onTaken: () => void;
+}
+
+export class ConsumerGroupRunner implements TraceSource {
+  readonly capabilities = { durable: true };
   readonly counters = {
     messages: 0,
     bytes: 0,
@@ -86,21 +102,19 @@ export class ConsumerGroupRunner {
     pauses: 0,
     crashes: 0,
   };
-  /** Milliseconds spent decoding and routing messages, and buffering their spans in the assembler. */
-  readonly timings = { decodeMs: 0, assembleMs: 0 };
+  /** Milliseconds spent decoding and routing messages. */
+  readonly timings = { decodeMs: 0 };
   readonly deadLettersByReason = new Map<string, number>();
   readonly inputTopic: string;
   /** The topic whose messages are assembled: the repartition topic when one is configured, else the input topic. */
   readonly assembledTopic: string;
   readonly committer: OffsetCommitter;
-  readonly loop: EvaluationLoop;
   pausedFor: PauseReason | null = null;
   /** Milliseconds spent paused, all pauses together (the current one included once it ends). */
   pausedMs = 0;
   joined = false;
   /** Set when kafkajs gave up on the consumer (a crash it does not restart from). */
   fatalError: string | null = null;
-  heapUsedBytes = 0;
 
   private readonly consumer: Consumer;
   private readonly admin: Admin;
@@ -115,18 +129,22 @@ export class ConsumerGroupRunner {
   /** Aborted by stop() or by the caller's signal: ends the waits between produce attempts. */
   private readonly stopSignal = new AbortController();
   private pausedSince = 0;
-  private commitTimer: NodeJS.Timeout | null = null;
   private readonly clock: () => number;
+  private readonly handoff: HandoffEntry[] = [];
+  private readonly handoffCapacity: number;
+  /** Wakes whoever waits on the handoff (poll for entries, batches for room or for their entries taken). */
+  private handoffWaiters: (() => void)[] = [];
 
   constructor(private readonly options: ConsumerGroupRunnerOptions) {
     const { settings } = options;
     this.clock = options.clock ?? Date.now;
+    this.handoffCapacity = options.handoffCapacity ?? 256;
     if (options.signal.aborted) this.stopSignal.abort();
     else options.signal.addEventListener("abort", () => this.stopSignal.abort(), { once: true });
     this.inputTopic = settings.topic;
     this.assembledTopic = settings.repartitionTopic ?? settings.topic;
     this.passThrough = this.assembledTopic === this.inputTopic ? null : new SequentialProgress();
-    const sources = new Map<string, CommitSource>([[this.assembledTopic, options.worker.progress]]);
+    const sources = new Map<string, CommitSource>([[this.assembledTopic, options.progress]]);
     if (this.passThrough) sources.set(this.inputTopic, this.passThrough);
     this.admin = options.kafka.admin();
     this.consumer = options.kafka.consumer({
@@ -136,7 +154,7 @@ export class ConsumerGroupRunner {
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 500,
       metadataMaxAge: settings.metadataMaxAgeMs,
-      ...fetchSizes(settings.maxMessageBytes, options.limits.maxHeapBytes),
+      ...fetchSizes(settings.maxMessageBytes, options.maxHeapBytes),
     });
     this.committer = new OffsetCommitter({
       sources,
@@ -151,11 +169,6 @@ export class ConsumerGroupRunner {
       readPositions: () => this.readPositions,
       assigned: () => this.assignment,
     });
-    this.loop = new EvaluationLoop(options.worker, {
-      idleWaitMs: 100,
-      retryDelayMs: options.sinkRetryDelayMs,
-      afterRound: () => this.reviewPause(),
-    });
   }
 
   get topics(): string[] {
@@ -163,12 +176,64 @@ export class ConsumerGroupRunner {
   }
 
   get ready(): boolean {
-    return this.joined && this.fatalError === null && this.loop.error === null;
+    return this.joined && this.fatalError === null;
   }
 
-  /** Per partition of the topics read: high watermark, read position and commit, as of the last refresh (every commit tick). */
-  lag(): readonly PartitionLag[] {
+  /** Per partition of the topics read: high watermark, read position and commit, as of the last refresh (every commit). */
+  partitionLag(): readonly PartitionLag[] {
     return this.brokerLag.snapshot();
+  }
+
+  async positions(): Promise<readonly PartitionPosition[]> {
+    await this.brokerLag.refresh();
+    return this.brokerLag.snapshot().map((lag) => ({ topic: lag.topic, partition: lag.partition, end: lag.highWatermark, read: lag.position, committed: lag.committed, owned: lag.owned }));
+  }
+
+  async lag(): Promise<number> {
+    await this.brokerLag.refresh();
+    return this.brokerLag.snapshot().reduce((total, lag) => total + (lag.owned ? unread(lag) : 0), 0);
+  }
+
+  /** Commits what is durable, then reads the broker's offsets again (lag keeps its series while paused, when it matters most). */
+  async commit(): Promise<number> {
+    const committed = await this.committer.commit();
+    await this.brokerLag.refresh();
+    return committed;
+  }
+
+  async poll(max: number, waitMs: number): Promise<SourceRecord[]> {
+    if (this.handoff.length === 0 && waitMs > 0 && !this.stopping) await this.waitForHandoff(waitMs);
+    const records: SourceRecord[] = [];
+    while (records.length < max && this.handoff.length > 0) {
+      const entry = this.handoff.shift()!;
+      // A message read before a rebalance: its partition replays from the commit.
+      if (entry.generation !== this.generation) continue;
+      entry.taken = true;
+      entry.onTaken();
+      records.push(entry.record);
+    }
+    this.notifyHandoff();
+    return records;
+  }
+
+  wake(): void {
+    this.notifyHandoff();
+  }
+
+  pause(reason: PauseReason): void {
+    if (this.pausedFor === null) {
+      this.pausedSince = this.clock();
+      this.counters.pauses += 1;
+      this.consumer.pause(this.topics.map((topic) => ({ topic })));
+    }
+    this.pausedFor = reason;
+  }
+
+  resume(): void {
+    if (this.pausedFor === null || this.stopping) return;
+    this.pausedMs += this.clock() - this.pausedSince;
+    this.pausedFor = null;
+    this.consumer.resume(this.topics.map((topic) => ({ topic })));
   }
 
   async start(): Promise<void> {
@@ -189,25 +254,19 @@ export class ConsumerGroupRunner {
       partitionsConsumedConcurrently: this.options.settings.partitionsConsumedConcurrently,
       eachBatch: (payload) => this.eachBatch(payload),
     });
-    this.loop.start();
     void this.brokerLag.refresh();
-    this.commitTimer = setInterval(() => {
-      this.reviewPause();
-      void this.committer.commit();
-      // Also while paused: the lag that builds up during a sink outage is what an operator needs to see.
-      void this.brokerLag.refresh();
-    }, this.options.settings.commitIntervalMs);
-    this.commitTimer.unref();
   }
 
-  /** Stops reading, writes what is ready, commits what is durable, and leaves the group. */
+  /**
+   * Stops reading and leaves the group, committing nothing: the driver
+   * commits what is durable before (SourceDriver.stop). Called alone, this is
+   * a crash as far as offsets go: everything not committed replays.
+   */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
     this.stopSignal.abort();
-    if (this.commitTimer) clearInterval(this.commitTimer);
-    await this.loop.stop();
-    await this.committer.commit();
+    this.notifyHandoff();
     await this.consumer.disconnect();
     await this.admin.disconnect();
   }
@@ -239,25 +298,75 @@ export class ConsumerGroupRunner {
       await heartbeat();
       lastBeat = this.clock();
     };
-    for (const message of batch.messages) {
-      if (!isRunning() || isStale() || this.stopping || generation !== this.generation) break;
-      if (this.pausedFor === null) {
-        const reason = pauseReason(this.bufferState(), this.options.limits);
-        if (reason !== null) this.pause(reason);
-      }
-      if (this.pausedFor !== null) break;
-      const handled = await this.handle(batch.topic, batch.partition, message, beat, generation);
-      if (!handled) break;
-      resolveOffset(message.offset);
+    const cutShort = () => !isRunning() || isStale() || this.stopping || generation !== this.generation;
+    const markRead = (offset: string) => {
+      resolveOffset(offset);
       let positions = this.readPositions.get(batch.topic);
       if (!positions) this.readPositions.set(batch.topic, (positions = new Map()));
-      positions.set(batch.partition, BigInt(message.offset) + 1n);
+      positions.set(batch.partition, BigInt(offset) + 1n);
+    };
+    const handedOver: HandoffEntry[] = [];
+    for (const message of batch.messages) {
+      if (cutShort() || this.pausedFor !== null) break;
+      if (batch.topic !== this.assembledTopic) {
+        // Only republished or dead-lettered, never assembled: done here, in order (SequentialProgress).
+        const handled = await this.handle(batch.topic, batch.partition, message, beat, generation);
+        if (handled === false) break;
+        markRead(message.offset);
+        await beat();
+        continue;
+      }
+      while (this.handoff.length >= this.handoffCapacity && !cutShort()) {
+        await this.waitForHandoff(this.options.settings.heartbeatIntervalMs);
+        await beat();
+      }
+      if (cutShort()) break;
+      const record = await this.handle(batch.topic, batch.partition, message, beat, generation);
+      if (record === false) break;
+      const entry: HandoffEntry = { record, generation, taken: false, onTaken: () => markRead(message.offset) };
+      handedOver.push(entry);
+      this.handoff.push(entry);
+      this.notifyHandoff();
+      await beat();
+    }
+    // The batch ends once the driver took what it routed (also while paused: it was read before the pause).
+    while (handedOver.some((entry) => !entry.taken)) {
+      if (cutShort()) {
+        // Not resolved: fetched again (after a rebalance, from the commit).
+        for (const entry of handedOver) {
+          const index = this.handoff.indexOf(entry);
+          if (index >= 0) this.handoff.splice(index, 1);
+        }
+        break;
+      }
+      await this.waitForHandoff(this.options.settings.heartbeatIntervalMs);
       await beat();
     }
   }
 
-  /** Acts on one message; true once it is done (it may be resolved), false when stopping or stale. */
-  private async handle(topic: string, partition: number, message: KafkaMessage, beat: () => Promise<void>, generation: number): Promise<boolean> {
+  private waitForHandoff(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.handoffWaiters = this.handoffWaiters.filter((waiter) => waiter !== wake);
+        resolve();
+      }, ms);
+      timer.unref();
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.handoffWaiters.push(wake);
+    });
+  }
+
+  private notifyHandoff(): void {
+    const waiters = this.handoffWaiters;
+    this.handoffWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Acts on one message; what to hand the driver once it is done (it may be resolved then), false when stopping or stale. */
+  private async handle(topic: string, partition: number, message: KafkaMessage, beat: () => Promise<void>, generation: number): Promise<SourceRecord | false> {
     const position: BusPosition = { partition, offset: message.offset };
     const count = topic === this.assembledTopic ? this.counts.get(topic) : undefined;
     // Not the message's fault: thrown, so the batch is fetched again rather than the message dead-lettered.
@@ -274,12 +383,10 @@ export class ConsumerGroupRunner {
     this.counters.bytes += message.value?.length ?? 0;
     switch (route.kind) {
       case "assemble": {
-        const started = performance.now();
-        this.options.worker.accept(route.spans, [route.traceId], position, this.clock());
-        this.timings.assembleMs += performance.now() - started;
+        if (generation !== this.generation) return false;
         this.counters.messagesAssembled += 1;
         this.counters.spansAssembled += route.spans.length;
-        return true;
+        return { kind: "decoded", position, spans: route.spans, traceIds: [route.traceId] };
       }
       case "empty":
         this.counters.messagesEmpty += 1;
@@ -315,7 +422,7 @@ export class ConsumerGroupRunner {
     return route;
   }
 
-  private async deadLetter(topic: string, partition: number, message: KafkaMessage, reason: string, detail: string, beat: () => Promise<void>, generation: number): Promise<boolean> {
+  private async deadLetter(topic: string, partition: number, message: KafkaMessage, reason: string, detail: string, beat: () => Promise<void>, generation: number): Promise<SourceRecord | false> {
     const letter = { sourceTopic: topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, reason, detail };
     const sent = await this.untilAcknowledged(() => this.options.deadLetters.deadLetter(letter), beat);
     if (sent === stopped) return false;
@@ -328,12 +435,12 @@ export class ConsumerGroupRunner {
     return this.done(topic, { partition, offset: message.offset }, generation);
   }
 
-  private done(topic: string, position: BusPosition, generation: number): boolean {
+  /** A message handled without assembling: on the assembled topic it reaches the progress tracker through the driver, in order with the others. */
+  private done(topic: string, position: BusPosition, generation: number): SourceRecord | false {
     // A batch of a previous generation must not mark anything: its partition was forgotten and replays.
     if (generation !== this.generation) return false;
-    if (topic === this.assembledTopic) this.options.worker.progress.received(position, []);
-    else this.passThrough?.done(position.partition, position.offset);
-    return true;
+    if (topic !== this.assembledTopic) this.passThrough?.done(position.partition, position.offset);
+    return { kind: "decoded", position, spans: [], traceIds: [] };
   }
 
   private async untilAcknowledged(attempt: () => Promise<Result<void, PublishFailure>>, beat: () => Promise<void>): Promise<Attempt> {
@@ -353,28 +460,6 @@ export class ConsumerGroupRunner {
     // Without a budget, the helper gives up on a retriable failure only when stopping.
     if (!result.ok && result.error.retriable) return stopped;
     return result;
-  }
-
-  private bufferState(): BufferState {
-    // Not the whole backlog: one write in flight and one batch being evaluated are the pipeline working, not the sink falling behind.
-    return { sinkBacklog: this.options.worker.overflow, openSpans: this.options.worker.assembler.openSpans, heapUsedBytes: this.heapUsedBytes };
-  }
-
-  private pause(reason: PauseReason): void {
-    this.pausedFor = reason;
-    this.pausedSince = this.clock();
-    this.counters.pauses += 1;
-    this.consumer.pause(this.topics.map((topic) => ({ topic })));
-  }
-
-  /** Samples the heap, resumes reading when the buffers drained. Called every evaluation round and commit tick. */
-  private reviewPause(): void {
-    this.heapUsedBytes = process.memoryUsage().heapUsed;
-    if (this.pausedFor === null || this.stopping) return;
-    if (!canResume(this.bufferState(), this.options.limits)) return;
-    this.pausedMs += this.clock() - this.pausedSince;
-    this.pausedFor = null;
-    this.consumer.resume(this.topics.map((topic) => ({ topic })));
   }
 }
 

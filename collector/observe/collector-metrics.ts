@@ -101,10 +101,10 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   // Every partition of the topics read, from the broker's offsets (broker-lag.ts): several evaluators report the
   // same partitions, so aggregate across them with max, not sum.
   registry.gauge("ragscope_kafka_consumer_lag", "messages between the read position (this member's, or the group's commit for partitions it does not read) and the high watermark, per partition of the topic", () =>
-    runner.lag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: unread(lag) })),
+    runner.partitionLag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: unread(lag) })),
   );
   registry.gauge("ragscope_kafka_commit_lag", "messages between the group's committed offset and the high watermark, per partition of the topic (NaN before the first commit)", () =>
-    runner.lag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: lag.committed === null ? NaN : Number(lag.highWatermark - lag.committed) })),
+    runner.partitionLag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: lag.committed === null ? NaN : Number(lag.highWatermark - lag.committed) })),
   );
   registry.counter("ragscope_kafka_rebalances_total", "group joins of this member", () => runner.counters.rebalances);
   registry.counter("ragscope_kafka_commits_total", "offset commits", () => runner.committer.counters.commits);

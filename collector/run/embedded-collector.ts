@@ -2,6 +2,9 @@
  * The collector on the embedded default: OTLP/HTTP receiver → in-process bus →
  * evaluation worker → ClickHouse engine in-process (chDB), or a ClickHouse
  * server when a URL is configured. One process, nothing to start beforehand.
+ * The in-process bus is read by the same SourceDriver as Kafka, so reading
+ * pauses on the same rules (sink backlog, open spans, heap) and the
+ * receiver answers 503 once the bus is full meanwhile.
  */
 import os from "node:os";
 import { InProcessBus } from "../bus/in-process-bus.js";
@@ -11,6 +14,7 @@ import { HealthSnapshots } from "../observe/health-snapshots.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import { MetricsRegistry } from "../observe/metrics-registry.js";
 import type { CollectorConfig } from "../config/collector-config.js";
+import { SourceDriver } from "../consume/source-driver.js";
 import { createEvaluationWorker } from "../evaluate/create-evaluation-worker.js";
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 import { MemoryDeadLetters } from "../evaluate/memory-dead-letters.js";
@@ -29,6 +33,7 @@ export interface EmbeddedCollector {
   store: ClickHouseStore;
   worker: EvaluationWorker;
   bus: InProcessBus;
+  driver: SourceDriver;
   deadLetters: MemoryDeadLetters;
   /** Sampling, judge queue and alerts, when `options.online` built them. */
   online: OnlineStage | null;
@@ -40,6 +45,7 @@ export interface EmbeddedCollector {
 }
 
 const MAX_IDLE_WAIT_MS = 200;
+const mebibyte = 1024 * 1024;
 
 export interface EmbeddedCollectorOptions {
   /**
@@ -57,10 +63,10 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const online = options.online ? await options.online(store) : null;
   const registry = options.registry ?? new MetricsRegistry();
   const sink = new MeasuredSink(store.results, registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
-  const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages });
   const deadLetters = new MemoryDeadLetters();
   const stop = new AbortController();
   const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online });
+  const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages, progress: worker.progress });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
@@ -89,44 +95,22 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   });
   health.start();
 
-  let running = true;
-  /** Messages taken from the bus and not yet buffered by the worker. */
-  let inFlight = 0;
-  let loopError: unknown = null;
-  // The loop and flush() both drive the worker; this chain runs them one at a time.
-  let chain: Promise<unknown> = Promise.resolve();
-  const exclusive = <Value>(work: () => Promise<Value>): Promise<Value> => {
-    const next = chain.then(work, work);
-    chain = next.catch(() => undefined);
-    return next;
-  };
-  const loop = (async () => {
-    while (running) {
-      try {
-        // Backpressure: while the sink fails or falls behind the worker's pipeline, take nothing new.
-        let messages: Awaited<ReturnType<typeof bus.take>> = [];
-        if (worker.overflow === 0) {
-          const next = worker.assembler.nextDeadline();
-          const waitMs = next === null ? MAX_IDLE_WAIT_MS : Math.max(0, Math.min(MAX_IDLE_WAIT_MS, next - Date.now()));
-          messages = await bus.take(config.sink.maxBatch, waitMs);
-          inFlight = messages.length;
-        }
-        const healthy = await exclusive(async () => {
-          await worker.ingest(messages);
-          inFlight = 0;
-          return worker.processReady();
-        });
-        if (!healthy) await new Promise((resolve) => setTimeout(resolve, config.sink.retryInitialDelayMs).unref());
-      } catch (error) {
-        // A bug, not an expected failure: stop the loop loudly rather than spin.
-        loopError = error;
-        running = false;
-        console.error("ragscope collector: evaluation loop stopped:", error);
-      }
-    }
-  })();
+  const driver = new SourceDriver(bus, worker, {
+    idleWaitMs: MAX_IDLE_WAIT_MS,
+    maxPoll: config.sink.maxBatch,
+    retryDelayMs: config.sink.retryInitialDelayMs,
+    commitIntervalMs: config.kafka.commitIntervalMs,
+    limits: { maxBufferedSpans: config.memory.maxBufferedSpans, maxHeapBytes: config.memory.maxHeapMb * mebibyte },
+  });
+  driver.start();
+  /** Everything queued, paused or not, and every open trace: evaluated now (partial ones flagged) and written. */
+  const flushEverything = () =>
+    driver.exclusive(async () => {
+      await worker.ingest(bus.takeAll());
+      await worker.processReady(true);
+    });
 
-  const idle = () => inFlight === 0 && bus.depth === 0 && worker.assembler.openTraces === 0 && worker.backlog === 0 && (online?.isIdle() ?? true);
+  const idle = () => driver.handedOver && bus.depth === 0 && worker.assembler.openTraces === 0 && worker.backlog === 0 && (online?.isIdle() ?? true);
 
   return {
     receiverUrl: receiver.url,
@@ -134,34 +118,27 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     store,
     worker,
     bus,
+    driver,
     deadLetters,
     online,
     async waitUntilIdle(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        if (loopError) throw loopError;
+        if (driver.error !== null) throw driver.error;
         if (idle()) return true;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       return idle();
     },
     async flush() {
-      await exclusive(async () => {
-        await worker.ingest(await bus.take(Number.MAX_SAFE_INTEGER, 0));
-        await worker.processReady(true);
-      });
+      await flushEverything();
     },
     async close() {
       await receiver.close();
-      running = false;
-      bus.wake();
       stop.abort();
-      await loop;
+      await driver.stop();
       // Whatever is still open is evaluated (flagged partial) rather than lost.
-      await exclusive(async () => {
-        await worker.ingest(await bus.take(Number.MAX_SAFE_INTEGER, 0));
-        await worker.processReady(true);
-      });
+      await flushEverything();
       // The last snapshot after the last writes, so it counts them.
       await health.stop();
       // After the last traces were handed over; judge work still queued in-process is dropped (not durable embedded).

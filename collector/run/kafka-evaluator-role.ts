@@ -5,11 +5,13 @@
  * otherwise. Scale by adding processes, up to one per partition.
  *
  * Composition: the ClickHouse store (migrated) → case store → sink
- * (measured) → EvaluationWorker → ConsumerGroupRunner with its repartitioner
- * and dead-letter producer (one producer for both).
+ * (measured) → EvaluationWorker, driven by the one SourceDriver reading the
+ * Kafka TraceSource (ConsumerGroupRunner, with its repartitioner and
+ * dead-letter producer: one producer for both).
  */
 import type { Producer } from "kafkajs";
 import type { CollectorConfig } from "../config/collector-config.js";
+import { SourceDriver } from "../consume/source-driver.js";
 import { createEvaluationWorker } from "../evaluate/create-evaluation-worker.js";
 import type { EvaluationWorker } from "../evaluate/evaluation-worker.js";
 import { unread } from "../kafka/broker-lag.js";
@@ -33,6 +35,7 @@ const mebibyte = 1024 * 1024;
 
 export interface KafkaEvaluatorRole {
   runner: ConsumerGroupRunner;
+  driver: SourceDriver;
   worker: EvaluationWorker;
   sink: MeasuredSink;
   /** The configured store, migrated; closed by `close`. */
@@ -76,16 +79,24 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
   const runner = new ConsumerGroupRunner({
     kafka: context.kafka,
     settings: config.kafka,
-    worker,
+    progress: worker.progress,
     repartitioner,
     deadLetters,
-    limits: { maxBufferedSpans: config.memory.maxBufferedSpans, maxHeapBytes: config.memory.maxHeapMb * mebibyte },
-    sinkRetryDelayMs: config.sink.retryInitialDelayMs,
+    maxHeapBytes: config.memory.maxHeapMb * mebibyte,
     signal: stop.signal,
+    log: context.log,
+  });
+  const driver = new SourceDriver(runner, worker, {
+    idleWaitMs: 100,
+    maxPoll: config.sink.maxBatch,
+    retryDelayMs: config.sink.retryInitialDelayMs,
+    commitIntervalMs: config.kafka.commitIntervalMs,
+    limits: { maxBufferedSpans: config.memory.maxBufferedSpans, maxHeapBytes: config.memory.maxHeapMb * mebibyte },
     log: context.log,
   });
   try {
     await runner.start();
+    driver.start();
   } catch (error) {
     // Nothing may keep the process alive after a failed start: it exits and is restarted.
     stop.abort();
@@ -101,7 +112,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     role: "evaluator",
     intervalMs: config.observe.healthSnapshotMs,
     // Lag of this member's partitions only: summed over evaluators, the snapshots then add up to the group's lag.
-    read: evaluatorHealthReading(context.registry, sink, () => runner.lag().reduce((total, lag) => total + (lag.owned ? unread(lag) : 0), 0)),
+    read: evaluatorHealthReading(context.registry, sink, () => runner.partitionLag().reduce((total, lag) => total + (lag.owned ? unread(lag) : 0), 0)),
   });
   health.start();
 
@@ -111,12 +122,13 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
   });
   const watchdog = setInterval(() => {
     if (runner.fatalError !== null) reportFailure(`the Kafka consumer stopped: ${runner.fatalError}`);
-    else if (runner.loop.error !== null) reportFailure(`the evaluation loop stopped: ${String(runner.loop.error)}`);
+    else if (driver.error !== null) reportFailure(`the evaluation loop stopped: ${String(driver.error)}`);
   }, 500);
   watchdog.unref();
 
   return {
     runner,
+    driver,
     worker,
     sink,
     store,
@@ -124,7 +136,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     readiness: [
       {
         name: "kafka consumer",
-        check: async () => (runner.ready ? null : (runner.fatalError ?? (runner.loop.error ? `evaluation loop stopped: ${String(runner.loop.error)}` : `not yet a member of group ${config.kafka.groupId}`))),
+        check: async () => (runner.ready && driver.error === null ? null : (runner.fatalError ?? (driver.error !== null ? `evaluation loop stopped: ${String(driver.error)}` : `not yet a member of group ${config.kafka.groupId}`))),
       },
       {
         name: "clickhouse",
@@ -136,6 +148,8 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
       await health.stop();
       // Aborting first bounds the shutdown: the last write gets one attempt; what is not durable is not committed and replays.
       stop.abort();
+      // The driver writes what is ready and commits what is durable; then the member leaves the group.
+      await driver.stop();
       await runner.stop();
       await online?.close();
       await producer.disconnect();

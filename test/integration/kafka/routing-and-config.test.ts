@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { loadSettings } from "../../../collector/config/load-settings.js";
 import { ProgressTracker } from "../../../collector/consume/progress-tracker.js";
-import { canResume, pauseReason } from "../../../collector/kafka/backpressure.js";
+import { canResume, pauseReason } from "../../../collector/consume/backpressure.js";
 import { OffsetCommitter, type TopicPartitionOffset } from "../../../collector/kafka/offset-committer.js";
 import { repartitionedFromHeader, routeMessage } from "../../../collector/kafka/route-message.js";
 import { fnv1a32, saramaPartition } from "../../../collector/kafka/sarama-partitioner.js";

@@ -1,0 +1,56 @@
+/**
+ * The embedded collector reads its in-process bus through the same driver as
+ * Kafka, so it pauses on the same rules: at `memory.maxBufferedSpans` open
+ * spans reading stops, the bus fills, and the receiver answers 503 — before
+ * the assembler's own bound would release traces early. (Its earlier read
+ * loop paused only while the sink fell behind: it kept taking spans until the
+ * assembler released traces to stay under its bound.)
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { loadSettings } from "../../../collector/config/load-settings.js";
+import { startEmbeddedCollector } from "../../../collector/run/embedded-collector.js";
+import { postTraces } from "../../support/recorded-spans.js";
+import { otlpBody, recordTraces, spansPerTrace } from "../kafka/support/synthetic-traces.js";
+
+test("open spans at the bound pause reading: the receiver answers 503 and no trace is released early", async () => {
+  const dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-embedded-backpressure-"));
+  const maxBufferedSpans = 2 * spansPerTrace;
+  const maxQueuedMessages = 3;
+  const settings = loadSettings({
+    fixed: {
+      "receiver.port": 0,
+      "clickhouse.dataPath": dataPath,
+      // Traces stay open for the whole test: only the bounds can move them.
+      "assembler.quietPeriodMs": 600_000,
+      "assembler.maxTraceWaitMs": 600_000,
+      // Room for what one poll of a full queue adds past the pause.
+      "assembler.maxOpenSpans": maxBufferedSpans + (maxQueuedMessages + 1) * spansPerTrace,
+      "memory.maxBufferedSpans": maxBufferedSpans,
+      "queue.maxQueuedMessages": maxQueuedMessages,
+    },
+  });
+  assert.ok(settings.ok, settings.ok ? "" : settings.error.join("\n"));
+  const collector = await startEmbeddedCollector(settings.value);
+  try {
+    const traces = await recordTraces(12);
+    const statuses: number[] = [];
+    for (const trace of traces) statuses.push(await postTraces(collector.receiverUrl, otlpBody(trace.spans, "protobuf")));
+    assert.ok(statuses.includes(503), `the receiver refused once the bus was full: ${statuses.join(" ")}`);
+    assert.equal(collector.bus.pausedFor, "buffered_spans");
+    assert.ok(collector.driver.counters.pauses >= 1);
+    const assembler = collector.worker.assembler;
+    assert.ok(assembler.openSpans >= maxBufferedSpans, `reading stopped at the bound, not before: ${assembler.openSpans}`);
+    assert.equal(assembler.counters.memoryBoundReleases, 0, "no trace released early by the assembler's bound");
+    assert.equal(assembler.counters.partialTraces, 0);
+    // Everything accepted is kept: open in the assembler or queued in the bus.
+    const accepted = statuses.filter((status) => status === 200).length;
+    assert.equal(assembler.openTraces + collector.bus.depth, accepted);
+  } finally {
+    await collector.close();
+    await rm(dataPath, { recursive: true, force: true });
+  }
+});
