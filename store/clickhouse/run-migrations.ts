@@ -69,8 +69,16 @@ export async function runMigrations(connection: ClickHouseConnection, folder = m
       }
       continue;
     }
-    for (const statement of migration.statements) {
-      await client.command({ query: statement.replaceAll("{{database}}", database) });
+    try {
+      for (const statement of migration.statements) {
+        await client.command({ query: statement.replaceAll("{{database}}", database) });
+      }
+    } catch (error) {
+      // Collectors starting together on one server race to migrate it: when another process
+      // finished this migration meanwhile, its statements fail here (a table already renamed)
+      // and the migration is done. Anything else is a real failure.
+      if (await recordedByAnother(connection, migration)) continue;
+      throw error;
     }
     await client.insert({
       table: `${database}.schema_migrations`,
@@ -81,6 +89,22 @@ export async function runMigrations(connection: ClickHouseConnection, folder = m
     applied.push(migration.name);
   }
   return { applied };
+}
+
+/** Waits (bounded) for another process to record `migration` as applied; true when it did, with the same checksum. */
+async function recordedByAnother(connection: ClickHouseConnection, migration: Migration, waitMs = 60_000): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const result = await connection.client.query({
+      query: `SELECT checksum FROM ${quoteIdentifier(connection.database)}.schema_migrations FINAL WHERE version = {version:UInt32}`,
+      query_params: { version: migration.version },
+      format: "JSONEachRow",
+    });
+    const [row] = await result.json<{ checksum: string }>();
+    if (row !== undefined) return row.checksum === migration.checksum;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** Drops the tables migration `version` replaced when they hold no row; those with rows stay for the operator. */

@@ -16,10 +16,12 @@
 --   tenant); it then does not collapse with the complete result of the same
 --   trace and both stay visible until the partial row expires; the complete
 --   result is the one with the higher version either way.
--- * TTL: rows leave whole monthly parts (ttl_only_drop_parts) once the
---   request is older than the retention, 400 days by default (a year plus a
---   month to compare with). Change it per table with
---   ALTER TABLE <table> MODIFY TTL toDateTime(<time column>) + INTERVAL <n> DAY
+-- * TTL: rows leave whole parts (ttl_only_drop_parts) once they were STORED
+--   longer ago than the retention, 400 days by default (a year plus a month
+--   to compare with). Counted from insertion, not from the request's time, so
+--   a trace replayed or sent late with old timestamps is never dropped as soon
+--   as it is accepted. Change it per table with
+--   ALTER TABLE <table> MODIFY TTL toDateTime(inserted_at) + INTERVAL <n> DAY
 --   (README "Retention"); a later migration never resets it.
 -- * Skip indexes on the ids that readers look up directly (a run's summary by
 --   run_id, a trace's detail by trace_id, the judge's rewrite by
@@ -70,7 +72,7 @@ CREATE TABLE IF NOT EXISTS {{database}}.case_results_0007
 ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(started_at)
 ORDER BY (tenant_id, service_name, toDate(started_at), case_result_id)
-TTL toDateTime(started_at) + INTERVAL 400 DAY
+TTL toDateTime(inserted_at) + INTERVAL 400 DAY
 SETTINGS non_replicated_deduplication_window = 1000, ttl_only_drop_parts = 1;
 
 INSERT INTO {{database}}.case_results_0007
@@ -98,6 +100,7 @@ CREATE TABLE IF NOT EXISTS {{database}}.evaluation_results_0007
     evaluated_at DateTime64(3, 'UTC'),
     payload String CODEC(ZSTD(3)),
     version UInt64,
+    inserted_at DateTime64(3, 'UTC') DEFAULT now64(3),
     INDEX run_id_index run_id TYPE set(100) GRANULARITY 4,
     INDEX trace_id_index trace_id TYPE bloom_filter(0.01) GRANULARITY 4,
     INDEX case_result_id_index case_result_id TYPE bloom_filter(0.01) GRANULARITY 4
@@ -105,10 +108,11 @@ CREATE TABLE IF NOT EXISTS {{database}}.evaluation_results_0007
 ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(started_at)
 ORDER BY (evaluator_id, toDate(started_at), evaluation_result_id)
-TTL toDateTime(started_at) + INTERVAL 400 DAY
+TTL toDateTime(inserted_at) + INTERVAL 400 DAY
 SETTINGS non_replicated_deduplication_window = 1000, ttl_only_drop_parts = 1;
 
-INSERT INTO {{database}}.evaluation_results_0007
+INSERT INTO {{database}}.evaluation_results_0007 (evaluation_result_id, case_result_id, run_id, case_id, trace_id, evaluator_id, evaluator_version, outcome, reason, review_required,
+       error_type, started_at, evaluated_at, payload, version)
 SELECT evaluation_result_id, case_result_id, run_id, case_id, trace_id, evaluator_id, evaluator_version, outcome, reason, review_required,
        error_type, started_at, evaluated_at, payload, version
 FROM {{database}}.evaluation_results
@@ -134,16 +138,18 @@ CREATE TABLE IF NOT EXISTS {{database}}.metric_values_0007
     ts DateTime64(3, 'UTC'),
     evaluated_at DateTime64(3, 'UTC'),
     version UInt64,
+    inserted_at DateTime64(3, 'UTC') DEFAULT now64(3),
     INDEX run_id_index run_id TYPE set(100) GRANULARITY 4,
     INDEX trace_id_index trace_id TYPE bloom_filter(0.01) GRANULARITY 4
 )
 ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(ts)
 ORDER BY (metric, tenant_id, service_name, toDate(ts), case_result_id, evaluator_id)
-TTL toDateTime(ts) + INTERVAL 400 DAY
+TTL toDateTime(inserted_at) + INTERVAL 400 DAY
 SETTINGS non_replicated_deduplication_window = 1000, ttl_only_drop_parts = 1;
 
-INSERT INTO {{database}}.metric_values_0007
+INSERT INTO {{database}}.metric_values_0007 (metric, case_result_id, evaluator_id, evaluator_version, evaluation_result_id, value, outcome, run_id, case_id, case_version,
+       dataset_id, trace_id, service_name, tenant_id, route, ts, evaluated_at, version)
 SELECT metric, case_result_id, evaluator_id, evaluator_version, evaluation_result_id, value, outcome, run_id, case_id, case_version,
        dataset_id, trace_id, service_name, tenant_id, route, ts, evaluated_at, version
 FROM {{database}}.metric_values

@@ -53,6 +53,6 @@ describe("tables partitioned by the request's month", () => {
   test("each growing table has a retention TTL", async () => {
     const tables = await queryRows<{ name: string; create_table_query: string }>(store.connection, "SELECT name, create_table_query FROM system.tables WHERE database = '{{database}}' AND name IN ('case_results', 'evaluation_results', 'metric_values') ORDER BY name");
     assert.equal(tables.length, 3);
-    for (const table of tables) assert.match(table.create_table_query, /TTL toDateTime\((started_at|ts)\) \+ toIntervalDay\(400\)/, table.name);
+    for (const table of tables) assert.match(table.create_table_query, /TTL toDateTime\(inserted_at\) \+ toIntervalDay\(400\)/, table.name);
   });
 });
