@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const compiled = new URL("../dist/collector/cli/main.js", import.meta.url);
+const compiled = new URL("../dist/collector/wiring/cli/main.js", import.meta.url);
 if (!existsSync(fileURLToPath(compiled))) {
   console.error(`ragscope: the compiled command is missing (${fileURLToPath(compiled)}); run \`npm run build\` in ${fileURLToPath(new URL("..", import.meta.url))}`);
   process.exit(2);

@@ -12,7 +12,7 @@
  *   measure's review rule held (Evaluation Result `review_required`, e.g. the
  *   claim-overlap measure found unsupported claims) or the heuristic judge
  *   failed it — and no LLM judge has judged the case yet. Such traces are
- *   forced into the judge sample (collector/sampling/forced-inclusion.ts);
+ *   forced into the judge sample (collector/08-sample/forced-inclusion.ts);
  *   once an LLM judge has judged the case, its verdicts replace the heuristic
  *   signals (seed 004 §九.3: judge signals route reviews);
  * - passed: something able to judge the case passed it: a deterministic rule

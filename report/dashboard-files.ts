@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { packageFiles } from "../collector/config/package-files.js";
+import { packageFiles } from "../collector/wiring/config/package-files.js";
 
 export const dashboardsFolder = packageFiles.dashboards;
 

@@ -4,7 +4,7 @@
  * evaluator reasons, which quote missing key points and evidence, are withheld.
  */
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
-import { isBlind } from "../../collector/dataset/dataset-mix.js";
+import { isBlind } from "../../collector/wiring/dataset/dataset-mix.js";
 
 export const WITHHELD = "(blind split: reason withheld so no gold data is shown)";
 

@@ -7,7 +7,7 @@
  * latest `updated_at` winning.
  */
 import { failure, success, type Result } from "../../core/result.js";
-import type { AlertEvent } from "../../collector/alert/alert-event.js";
+import type { AlertEvent } from "../../collector/10-alert/alert-event.js";
 import type { AlertRuleState, AlertSink } from "../ports/alert-sink.js";
 import type { SinkFailure } from "../ports/result-sink.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";

@@ -15,7 +15,7 @@
  * is shared by every writer of the session. The engine inserts off this
  * thread; meanwhile this thread builds the next table's body, and, once the
  * last insert is sent, the worker evaluates the next batch
- * (collector/evaluate/evaluation-worker.ts).
+ * (collector/07-evaluate/evaluation-worker.ts).
  */
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";

@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { packageFiles } from "../../collector/config/package-files.js";
+import { packageFiles } from "../../collector/wiring/config/package-files.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 

@@ -1,6 +1,6 @@
 /** AlertSink in memory: one event per event_id, one state per rule (the latest `updatedAt` winning). */
 import { success, type Result } from "../../core/result.js";
-import type { AlertEvent } from "../../collector/alert/alert-event.js";
+import type { AlertEvent } from "../../collector/10-alert/alert-event.js";
 import type { AlertRuleState, AlertSink } from "../ports/alert-sink.js";
 import type { SinkFailure } from "../ports/result-sink.js";
 

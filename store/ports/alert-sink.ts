@@ -5,11 +5,11 @@
  * deterministic event_id: a retried or replayed event is kept once.
  * `saveState`/`loadState` keep, per rule, whether an alert is firing and
  * since when, so an evaluator started again on the same store neither fires
- * an alert that is already firing nor forgets one (collector/alert/
+ * an alert that is already firing nor forgets one (collector/10-alert/
  * alert-evaluator.ts `restore`). The latest saved state of a rule wins.
  */
 import type { Result } from "../../core/result.js";
-import type { AlertEvent } from "../../collector/alert/alert-event.js";
+import type { AlertEvent } from "../../collector/10-alert/alert-event.js";
 import type { SinkFailure } from "./result-sink.js";
 
 export interface AlertRuleState {

@@ -11,8 +11,8 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { writeFile } from "node:fs/promises";
-import { defaultDemoDataset, runDemo, type DemoOutcome } from "../../collector/cli/demo-command.js";
-import { gateCommand, GateExit } from "../../collector/cli/gate-command.js";
+import { defaultDemoDataset, runDemo, type DemoOutcome } from "../../collector/wiring/cli/demo-command.js";
+import { gateCommand, GateExit } from "../../collector/wiring/cli/gate-command.js";
 import { openClickHouse, type ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
 import { queryRows } from "../support/temporary-store.js";
 

@@ -20,7 +20,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { serveCommand } from "../../collector/cli/serve-command.js";
+import { serveCommand } from "../../collector/wiring/cli/serve-command.js";
 import { openClickHouse, type ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { summarizeTaskSuccess } from "../../evaluators/aggregate/task-success.js";

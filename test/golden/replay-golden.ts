@@ -7,9 +7,9 @@
  */
 import type { EvalCase } from "../../contracts/eval-case.js";
 import { success } from "../../core/result.js";
-import { defaultAssemblerOptions } from "../../collector/assemble/trace-assembler.js";
+import { defaultAssemblerOptions } from "../../collector/05-assemble/trace-assembler.js";
 import type { CaseStore } from "../../store/ports/case-store.js";
-import { EvaluationWorker } from "../../collector/evaluate/evaluation-worker.js";
+import { EvaluationWorker } from "../../collector/07-evaluate/evaluation-worker.js";
 import type { ResultSink } from "../../store/ports/result-sink.js";
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";

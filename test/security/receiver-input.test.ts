@@ -11,11 +11,11 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
-import { loadSettings } from "../../collector/config/load-settings.js";
-import { decodeTraceRequest } from "../../collector/otlp/index.js";
-import { exportTraceServiceResponseType } from "../../collector/otlp/otlp-protobuf-types.js";
-import { encodeTraceRequest } from "../../collector/otlp/index.js";
-import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/run/embedded-collector.js";
+import { loadSettings } from "../../collector/wiring/config/load-settings.js";
+import { decodeTraceRequest } from "../../collector/00-otlp/index.js";
+import { exportTraceServiceResponseType } from "../../collector/00-otlp/otlp-protobuf-types.js";
+import { encodeTraceRequest } from "../../collector/00-otlp/index.js";
+import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
 import { queryRows } from "../support/temporary-store.js";
 import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
 

@@ -11,9 +11,9 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
-import { loadSettings } from "../../collector/config/load-settings.js";
-import { tokenDigestHex } from "../../collector/receive/bearer-authorization.js";
-import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/run/embedded-collector.js";
+import { loadSettings } from "../../collector/wiring/config/load-settings.js";
+import { tokenDigestHex } from "../../collector/01-receive/bearer-authorization.js";
+import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
 import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
 import { queryRows } from "../support/temporary-store.js";
 

@@ -1,5 +1,5 @@
 /** SpanRecords for collector unit tests: a root and children with controllable times. */
-import type { Attributes, SpanRecord } from "../../collector/otlp/span-record.js";
+import type { Attributes, SpanRecord } from "../../collector/00-otlp/span-record.js";
 
 export function spanRecord(fields: Partial<SpanRecord> & { spanId: string; traceId?: string; attributes?: Attributes }): SpanRecord {
   return {

@@ -1,5 +1,5 @@
 /**
- * The TraceSource contract (collector/bus/trace-source.ts), one suite for
+ * The TraceSource contract (collector/02-transport/trace-source.ts), one suite for
  * every transport: a test file calls `traceSourceContract` with a factory
  * that builds its transport (the in-process bus; Kafka on the real broker,
  * under test/integration/kafka/).
@@ -21,11 +21,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { BusMessage, TracePublisher } from "../../collector/bus/trace-bus.js";
-import type { SourceRecord, TraceSource, TraceSourceCapabilities } from "../../collector/bus/trace-source.js";
-import { unreadOf } from "../../collector/bus/trace-source.js";
-import { ProgressTracker } from "../../collector/consume/progress-tracker.js";
-import { startReceiver } from "../../collector/receive/start-receiver.js";
+import type { BusMessage, TracePublisher } from "../../collector/02-transport/trace-bus.js";
+import type { SourceRecord, TraceSource, TraceSourceCapabilities } from "../../collector/02-transport/trace-source.js";
+import { unreadOf } from "../../collector/02-transport/trace-source.js";
+import { ProgressTracker } from "../../collector/03-consume/progress-tracker.js";
+import { startReceiver } from "../../collector/01-receive/start-receiver.js";
 import { otlpBody, recordTraces, type RecordedTrace } from "../integration/kafka/support/synthetic-traces.js";
 import { waitUntil } from "./kafka-helpers.js";
 

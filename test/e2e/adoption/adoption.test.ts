@@ -105,7 +105,7 @@ describe("adopting ragscope in a fresh application", () => {
     const manifest = JSON.parse(await readFile(path.join(installed, "package.json"), "utf8")) as { exports: Record<string, { default: string }> };
     for (const entry of Object.values(manifest.exports)) assert.match(entry.default, /^\.\/dist\/.+\.js$/);
     await assert.rejects(readFile(path.join(installed, "test/run-tests.ts")), { code: "ENOENT" });
-    await assert.rejects(readFile(path.join(installed, "collector/cli/main.ts")), { code: "ENOENT" });
+    await assert.rejects(readFile(path.join(installed, "collector/wiring/cli/main.ts")), { code: "ENOENT" });
   });
 
   test("the README's stage-wrapper example runs to its normal end and exports every span", async () => {

@@ -31,7 +31,7 @@ describe("npm pack", () => {
   test("ships the CLI and what it reads at run time", () => {
     for (const file of Object.values(manifest.bin)) assert.ok(files.has(file), file);
     for (const file of [
-      "dist/collector/cli/main.js",
+      "dist/collector/wiring/cli/main.js",
       "deploy/clickhouse/migrations/0001_core_tables.sql",
       "dashboards/rag-quality.json",
       "dashboards/gates/ragscope-gates.yaml",

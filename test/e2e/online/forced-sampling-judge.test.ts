@@ -7,7 +7,7 @@
  * At rate 0 only forced traces reach the judge. A trace whose answer the
  * claim-overlap measure finds unsupported by its context carries a heuristic
  * signal (review_required) and is forced in with reason `heuristic_review`
- * (collector/sampling/forced-inclusion.ts); the judge's verdicts then decide
+ * (collector/08-sample/forced-inclusion.ts); the judge's verdicts then decide
  * the case again (evaluators/case-verdict.ts):
  * - a paraphrase the overlap measure cannot match, which the judge finds
  *   supported → passed;
@@ -17,10 +17,10 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { loadSettings } from "../../../collector/config/load-settings.js";
-import { onlineSettings } from "../../../collector/config/settings-schema.js";
-import { createOnlineStage } from "../../../collector/online/online-stage.js";
-import { startEmbeddedCollector, type EmbeddedCollector } from "../../../collector/run/embedded-collector.js";
+import { loadSettings } from "../../../collector/wiring/config/load-settings.js";
+import { onlineSettings } from "../../../collector/wiring/config/settings-schema.js";
+import { createOnlineStage } from "../../../collector/wiring/online/online-stage.js";
+import { startEmbeddedCollector, type EmbeddedCollector } from "../../../collector/wiring/run/embedded-collector.js";
 import { OpenAiJudge } from "../../../evaluators/judge/openai-judge.js";
 import { traceContext, traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
 import { reply, startFakeChatCompletionsServer, type FakeChatCompletionsServer, type ScriptedReply } from "../../support/fake-chat-completions-server.js";

@@ -8,11 +8,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { AlertEvaluator } from "../../../collector/alert/alert-evaluator.js";
-import { AlertNotifier } from "../../../collector/alert/alert-notifier.js";
-import type { AlertRule } from "../../../collector/alert/alert-rule.js";
-import type { MetricSample } from "../../../collector/alert/metric-sample.js";
-import { StoreAlertDelivery } from "../../../collector/alert/store-alert-delivery.js";
+import { AlertEvaluator } from "../../../collector/10-alert/alert-evaluator.js";
+import { AlertNotifier } from "../../../collector/10-alert/alert-notifier.js";
+import type { AlertRule } from "../../../collector/10-alert/alert-rule.js";
+import type { MetricSample } from "../../../collector/10-alert/metric-sample.js";
+import { StoreAlertDelivery } from "../../../collector/10-alert/store-alert-delivery.js";
 import { parseThreshold } from "../../../evaluators/threshold.js";
 import type { Store } from "../../../store/ports/store.js";
 import { implementations, type StoreUnderTest } from "../store/contracts/store-under-test.js";

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { serveCommand } from "../../../collector/cli/serve-command.js";
+import { serveCommand } from "../../../collector/wiring/cli/serve-command.js";
 import { traceCite, traceContext, traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
 import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
-import { defaultDemoDataset } from "../../../collector/cli/demo-command.js";
+import { defaultDemoDataset } from "../../../collector/wiring/cli/demo-command.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 import { queryRows } from "../../support/temporary-store.js";
 

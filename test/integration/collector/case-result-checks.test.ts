@@ -16,8 +16,8 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { SpanKind, trace } from "@opentelemetry/api";
 import { caseResult as caseResultSchema } from "../../../contracts/case-result.js";
-import { loadSettings } from "../../../collector/config/load-settings.js";
-import { startEmbeddedCollector, type EmbeddedCollector } from "../../../collector/run/embedded-collector.js";
+import { loadSettings } from "../../../collector/wiring/config/load-settings.js";
+import { startEmbeddedCollector, type EmbeddedCollector } from "../../../collector/wiring/run/embedded-collector.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 import { queryRows } from "../../support/temporary-store.js";
 

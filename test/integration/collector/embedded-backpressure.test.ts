@@ -11,8 +11,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { loadSettings } from "../../../collector/config/load-settings.js";
-import { startEmbeddedCollector } from "../../../collector/run/embedded-collector.js";
+import { loadSettings } from "../../../collector/wiring/config/load-settings.js";
+import { startEmbeddedCollector } from "../../../collector/wiring/run/embedded-collector.js";
 import { postTraces } from "../../support/recorded-spans.js";
 import { otlpBody, recordTraces, spansPerTrace } from "../kafka/support/synthetic-traces.js";
 

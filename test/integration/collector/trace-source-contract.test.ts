@@ -3,8 +3,8 @@
  * the in-process bus, the embedded transport. Not durable: the suite checks
  * that it says so and behaves so.
  */
-import { InProcessBus } from "../../../collector/bus/in-process-bus.js";
-import type { ProgressTracker } from "../../../collector/consume/progress-tracker.js";
+import { InProcessBus } from "../../../collector/02-transport/in-process/in-process-bus.js";
+import type { ProgressTracker } from "../../../collector/03-consume/progress-tracker.js";
 import { traceSourceContract, type TransportUnderTest } from "../../support/trace-source-contract.js";
 
 traceSourceContract("in-process bus", async () => {

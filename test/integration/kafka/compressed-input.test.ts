@@ -13,16 +13,16 @@
  *
  * The second test shows why a batch that does not decompress never reaches
  * an evaluator through a broker: the broker decompresses every batch it is
- * given and refuses one that does not decompress (collector/kafka/README.md,
+ * given and refuses one that does not decompress (collector/02-transport/kafka/README.md,
  * "Known limits").
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import kafkajs, { type Kafka } from "kafkajs";
-import { compressionOf, registerCompressionCodecs } from "../../../collector/kafka/compression-codecs.js";
-import type { CompressionName } from "../../../collector/kafka/compression-names.js";
-import { saramaPartition } from "../../../collector/kafka/sarama-partitioner.js";
-import { readSample } from "../../../collector/observe/metrics-registry.js";
+import { compressionOf, registerCompressionCodecs } from "../../../collector/02-transport/kafka/compression-codecs.js";
+import type { CompressionName } from "../../../collector/02-transport/kafka/compression-names.js";
+import { saramaPartition } from "../../../collector/02-transport/kafka/sarama-partitioner.js";
+import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { createTestKafkaClient, createTestProducer } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
 import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";

@@ -9,9 +9,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Kafka, Message } from "kafkajs";
-import { deadLetterHeaders } from "../../../collector/kafka/kafka-dead-letters.js";
-import { saramaPartition } from "../../../collector/kafka/sarama-partitioner.js";
-import { readSample } from "../../../collector/observe/metrics-registry.js";
+import { deadLetterHeaders } from "../../../collector/02-transport/kafka/kafka-dead-letters.js";
+import { saramaPartition } from "../../../collector/02-transport/kafka/sarama-partitioner.js";
+import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { createTestKafkaClient, createTestProducer } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
 import { consumeMessages, createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";

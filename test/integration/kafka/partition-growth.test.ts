@@ -13,8 +13,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Kafka } from "kafkajs";
-import { saramaPartition } from "../../../collector/kafka/sarama-partitioner.js";
-import { readSample } from "../../../collector/observe/metrics-registry.js";
+import { saramaPartition } from "../../../collector/02-transport/kafka/sarama-partitioner.js";
+import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { createTestKafkaClient, createTestProducer } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
 import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";

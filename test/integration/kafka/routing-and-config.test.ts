@@ -6,13 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { loadSettings } from "../../../collector/config/load-settings.js";
-import { ProgressTracker } from "../../../collector/consume/progress-tracker.js";
-import { canResume, pauseReason } from "../../../collector/consume/backpressure.js";
-import { OffsetCommitter, type TopicPartitionOffset } from "../../../collector/kafka/offset-committer.js";
-import { repartitionedFromHeader, routeMessage } from "../../../collector/kafka/route-message.js";
-import { fnv1a32, saramaPartition } from "../../../collector/kafka/sarama-partitioner.js";
-import { MetricsRegistry, readSample } from "../../../collector/observe/metrics-registry.js";
+import { loadSettings } from "../../../collector/wiring/config/load-settings.js";
+import { ProgressTracker } from "../../../collector/03-consume/progress-tracker.js";
+import { canResume, pauseReason } from "../../../collector/03-consume/backpressure.js";
+import { OffsetCommitter, type TopicPartitionOffset } from "../../../collector/02-transport/kafka/offset-committer.js";
+import { repartitionedFromHeader, routeMessage } from "../../../collector/02-transport/kafka/route-message.js";
+import { fnv1a32, saramaPartition } from "../../../collector/02-transport/kafka/sarama-partitioner.js";
+import { MetricsRegistry, readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { otlpBody, recordTraces } from "./support/synthetic-traces.js";
 
 describe("sarama-compatible partitioner", () => {

@@ -17,7 +17,7 @@ import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { after, before, describe, test } from "node:test";
 import type { Kafka } from "kafkajs";
-import { readSample } from "../../../collector/observe/metrics-registry.js";
+import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
 import { createTestKafkaClient } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";

@@ -12,12 +12,12 @@
 import net from "node:net";
 import { after, before } from "node:test";
 import { logLevel, type Kafka, type Producer } from "kafkajs";
-import { ConsumerGroupRunner } from "../../../collector/kafka/consumer-group-runner.js";
-import { createKafkaClient } from "../../../collector/kafka/kafka-client.js";
-import { KafkaDeadLetters } from "../../../collector/kafka/kafka-dead-letters.js";
-import { KafkaTracePublisher } from "../../../collector/kafka/kafka-trace-publisher.js";
-import { Repartitioner } from "../../../collector/kafka/repartitioner.js";
-import { saramaCompatiblePartitioner } from "../../../collector/kafka/sarama-partitioner.js";
+import { ConsumerGroupRunner } from "../../../collector/02-transport/kafka/consumer-group-runner.js";
+import { createKafkaClient } from "../../../collector/02-transport/kafka/kafka-client.js";
+import { KafkaDeadLetters } from "../../../collector/02-transport/kafka/kafka-dead-letters.js";
+import { KafkaTracePublisher } from "../../../collector/02-transport/kafka/kafka-trace-publisher.js";
+import { Repartitioner } from "../../../collector/02-transport/kafka/repartitioner.js";
+import { saramaCompatiblePartitioner } from "../../../collector/02-transport/kafka/sarama-partitioner.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
 import { createUniqueTopic, uniqueTopicName } from "../../support/kafka-helpers.js";
 import { traceSourceContract, type SourceUnderTest, type TransportUnderTest } from "../../support/trace-source-contract.js";

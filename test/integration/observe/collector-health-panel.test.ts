@@ -11,7 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { serveCommand } from "../../../collector/cli/serve-command.js";
+import { serveCommand } from "../../../collector/wiring/cli/serve-command.js";
 import { readDashboards, type ReportPanel } from "../../../report/dashboard-files.js";
 import { panelIntervalMs } from "../../../report/panel-interval.js";
 import { executableSql, runQuery, type Frame } from "../../../report/panel-data.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ClickHouseHealthSink } from "../../../store/clickhouse/clickhouse-health-sink.js";
 import { after, before, describe, test } from "node:test";
-import { HealthSnapshots } from "../../../collector/observe/health-snapshots.js";
+import { HealthSnapshots } from "../../../collector/wiring/observe/health-snapshots.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 
 describe("collector health snapshots", () => {

@@ -4,7 +4,7 @@
  * down would answer.
  */
 import { failure, success, type Result } from "../../../core/result.js";
-import type { BusMessage, PublishFailure, TracePublisher } from "../../../collector/bus/trace-bus.js";
+import type { BusMessage, PublishFailure, TracePublisher } from "../../../collector/02-transport/trace-bus.js";
 
 export class CollectingPublisher implements TracePublisher {
   readonly messages: BusMessage[] = [];

@@ -19,10 +19,10 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import { decodeTraceRequest } from "../../../collector/otlp/decode-trace-request.js";
-import type { SpanRecord } from "../../../collector/otlp/span-record.js";
-import { toSpanRecords } from "../../../collector/otlp/to-span-records.js";
-import { startReceiver, type RunningReceiver } from "../../../collector/receive/start-receiver.js";
+import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-request.js";
+import type { SpanRecord } from "../../../collector/00-otlp/span-record.js";
+import { toSpanRecords } from "../../../collector/00-otlp/to-span-records.js";
+import { startReceiver, type RunningReceiver } from "../../../collector/01-receive/start-receiver.js";
 import { CollectingPublisher } from "./collecting-publisher.js";
 
 const token = "exporter-test-token";

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parse as parseYaml } from "yaml";
 import { parseGateFile } from "../../../contracts/gate-file.js";
-import type { AlertEvent } from "../../../collector/alert/alert-event.js";
-import { AlertEvaluator } from "../../../collector/alert/alert-evaluator.js";
-import { alertRulesFromGate, defaultAlertRuleDefaults, type AlertRule } from "../../../collector/alert/alert-rule.js";
-import type { MetricSample } from "../../../collector/alert/metric-sample.js";
+import type { AlertEvent } from "../../../collector/10-alert/alert-event.js";
+import { AlertEvaluator } from "../../../collector/10-alert/alert-evaluator.js";
+import { alertRulesFromGate, defaultAlertRuleDefaults, type AlertRule } from "../../../collector/10-alert/alert-rule.js";
+import type { MetricSample } from "../../../collector/10-alert/metric-sample.js";
 import { parseThreshold } from "../../../evaluators/threshold.js";
 
 function threshold(expression: string) {

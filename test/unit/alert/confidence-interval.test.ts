@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { meanInterval, normalQuantile, studentTQuantile, wilsonInterval } from "../../../collector/alert/confidence-interval.js";
+import { meanInterval, normalQuantile, studentTQuantile, wilsonInterval } from "../../../collector/10-alert/confidence-interval.js";
 
 const close = (actual: number, expected: number, tolerance: number, what: string) => assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: ${actual} is not ${expected} ± ${tolerance}`);
 

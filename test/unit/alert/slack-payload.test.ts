@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { AlertEvent } from "../../../collector/alert/alert-event.js";
-import { slackPayload } from "../../../collector/alert/slack-payload.js";
+import type { AlertEvent } from "../../../collector/10-alert/alert-event.js";
+import { slackPayload } from "../../../collector/10-alert/slack-payload.js";
 
 const event: AlertEvent = {
   event_id: "ev_1",

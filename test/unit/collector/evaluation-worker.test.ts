@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { EvaluationWorker } from "../../../collector/evaluate/evaluation-worker.js";
-import { MemoryDeadLetters } from "../../../collector/evaluate/memory-dead-letters.js";
+import { EvaluationWorker } from "../../../collector/07-evaluate/evaluation-worker.js";
+import { MemoryDeadLetters } from "../../../collector/07-evaluate/memory-dead-letters.js";
 import type { ResultSink, SinkFailure } from "../../../store/ports/result-sink.js";
 import { failure, success, type Result } from "../../../core/result.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";

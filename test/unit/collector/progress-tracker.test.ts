@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ProgressTracker } from "../../../collector/consume/progress-tracker.js";
+import { ProgressTracker } from "../../../collector/03-consume/progress-tracker.js";
 
 describe("committable offsets", () => {
   test("commit stops at the oldest message whose traces are not durable", () => {

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { resolveSettings } from "../../../collector/config/load-settings.js";
-import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../../../collector/config/settings-schema.js";
+import { resolveSettings } from "../../../collector/wiring/config/load-settings.js";
+import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../../../collector/wiring/config/settings-schema.js";
 
 const file = (document: unknown) => ({ path: "/etc/ragscope.yaml", document });
 

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { TraceAssembler } from "../../../collector/assemble/trace-assembler.js";
+import { TraceAssembler } from "../../../collector/05-assemble/trace-assembler.js";
 import { spanRecord } from "../../support/span-records.js";
 
 const MEBIBYTE = 1024 * 1024;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { TraceAssembler } from "../../../collector/assemble/trace-assembler.js";
+import { TraceAssembler } from "../../../collector/05-assemble/trace-assembler.js";
 import { spanRecord } from "../../support/span-records.js";
 
 const options = { quietPeriodMs: 100, maxTraceWaitMs: 1_000, maxOpenSpans: 100, recentTraceMemory: 10 };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { formatProblem, parseDataset } from "../../../collector/dataset/load-dataset.js";
+import { formatProblem, parseDataset } from "../../../collector/wiring/dataset/load-dataset.js";
 
 const seedCase = `
 case_id: rag_refund_member_points_001

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { formatProblem, parseDataset } from "../../../collector/dataset/load-dataset.js";
-import { datasetMix } from "../../../collector/dataset/dataset-mix.js";
+import { formatProblem, parseDataset } from "../../../collector/wiring/dataset/load-dataset.js";
+import { datasetMix } from "../../../collector/wiring/dataset/dataset-mix.js";
 
 // shared/seeds/004_7ecd39d5d74f72c6.txt §二.1, verbatim (its line breaks included).
 const seedExample = `{

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { decodeTraceRequest, detectEncoding, toSpanRecords, type SpanRecord } from "../../../collector/otlp/index.js";
+import { decodeTraceRequest, detectEncoding, toSpanRecords, type SpanRecord } from "../../../collector/00-otlp/index.js";
 
 export interface TestReceiver {
   readonly endpoint: string;

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { failure, success } from "../../../core/result.js";
-import { InProcessJudgeQueue } from "../../../collector/judge/in-process-judge-queue.js";
-import type { JudgeRequestMessage } from "../../../collector/judge/judge-request-message.js";
-import { decodeJudgeRequest, encodeJudgeRequest } from "../../../collector/judge/judge-request-message.js";
+import { InProcessJudgeQueue } from "../../../collector/09-judge/in-process-judge-queue.js";
+import type { JudgeRequestMessage } from "../../../collector/09-judge/judge-request-message.js";
+import { decodeJudgeRequest, encodeJudgeRequest } from "../../../collector/09-judge/judge-request-message.js";
 import { onlineCaseResult } from "../../support/online-case-results.js";
 
 function request(traceId: string, output = "answer"): JudgeRequestMessage {

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { RateLimitedJudge } from "../../../collector/judge/rate-limited-judge.js";
-import { TokenBucket } from "../../../collector/judge/token-bucket.js";
+import { RateLimitedJudge } from "../../../collector/09-judge/rate-limited-judge.js";
+import { TokenBucket } from "../../../collector/09-judge/token-bucket.js";
 import { onlineCaseResult } from "../../support/online-case-results.js";
 import { ScriptedJudge } from "../../support/scripted-judge.js";
 

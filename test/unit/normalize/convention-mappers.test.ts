@@ -4,10 +4,10 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createMapperRegistry } from "../../../collector/normalize/normalize-spans.js";
-import { openInferenceMapper } from "../../../collector/normalize/openinference-mapper.js";
-import { openLlmetryMapper } from "../../../collector/normalize/openllmetry-mapper.js";
-import { otelGenAiMapper } from "../../../collector/normalize/otel-genai-mapper.js";
+import { createMapperRegistry } from "../../../collector/04-normalize/normalize-spans.js";
+import { openInferenceMapper } from "../../../collector/04-normalize/openinference-mapper.js";
+import { openLlmetryMapper } from "../../../collector/04-normalize/openllmetry-mapper.js";
+import { otelGenAiMapper } from "../../../collector/04-normalize/otel-genai-mapper.js";
 import { event, spanRecord } from "./span-fixture.js";
 
 const normalize = createMapperRegistry();

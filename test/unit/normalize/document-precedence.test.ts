@@ -1,16 +1,16 @@
 /**
- * Document fields are read in the documented order (collector/normalize/
+ * Document fields are read in the documented order (collector/04-normalize/
  * README.md, "Document fields"), each from its own document only; a value no
  * source carries is null. The rebuild never completes a document without an id
  * from another document.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createMapperRegistry } from "../../../collector/normalize/normalize-spans.js";
-import { openInferenceMapper } from "../../../collector/normalize/openinference-mapper.js";
-import { openLlmetryMapper } from "../../../collector/normalize/openllmetry-mapper.js";
-import type { RetrieveObservation } from "../../../collector/normalize/stage-observation.js";
-import { rebuildCaseResult } from "../../../collector/rebuild/rebuild-case-result.js";
+import { createMapperRegistry } from "../../../collector/04-normalize/normalize-spans.js";
+import { openInferenceMapper } from "../../../collector/04-normalize/openinference-mapper.js";
+import { openLlmetryMapper } from "../../../collector/04-normalize/openllmetry-mapper.js";
+import type { RetrieveObservation } from "../../../collector/04-normalize/stage-observation.js";
+import { rebuildCaseResult } from "../../../collector/06-rebuild/rebuild-case-result.js";
 import { spanRecord } from "./span-fixture.js";
 
 function retrieverSpan(attributes: Record<string, string | number>, outputDocuments?: unknown[]) {

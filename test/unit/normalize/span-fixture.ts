@@ -1,5 +1,5 @@
 /** Test fixture: a SpanRecord with defaults, as the OTLP decoder produces it. */
-import type { Attributes, SpanEventRecord, SpanRecord } from "../../../collector/otlp/span-record.js";
+import type { Attributes, SpanEventRecord, SpanRecord } from "../../../collector/00-otlp/span-record.js";
 
 export function spanRecord(overrides: Partial<SpanRecord> & { attributes: Attributes }): SpanRecord {
   return {

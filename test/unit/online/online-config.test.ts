@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { loadSettings } from "../../../collector/config/load-settings.js";
+import { loadSettings } from "../../../collector/wiring/config/load-settings.js";
 
 describe("online configuration", () => {
   test("defaults: judging off, 10 % sampling, alerts without a gate file", () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { encodeTraceRequestJson } from "../../../collector/otlp/encode-json.js";
-import { encodeTraceRequest } from "../../../collector/otlp/encode-protobuf.js";
-import { detectEncoding } from "../../../collector/otlp/otlp-encoding.js";
+import { encodeTraceRequestJson } from "../../../collector/00-otlp/encode-json.js";
+import { encodeTraceRequest } from "../../../collector/00-otlp/encode-protobuf.js";
+import { detectEncoding } from "../../../collector/00-otlp/otlp-encoding.js";
 import { sampleTracesDocument } from "./sample-traces-document.js";
 
 const utf8 = new TextEncoder();

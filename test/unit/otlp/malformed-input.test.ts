@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import protobuf from "protobufjs";
-import { decodeTraceRequest } from "../../../collector/otlp/decode-trace-request.js";
-import { encodeTraceRequestJson } from "../../../collector/otlp/encode-json.js";
-import { encodeTraceRequest } from "../../../collector/otlp/encode-protobuf.js";
+import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-request.js";
+import { encodeTraceRequestJson } from "../../../collector/00-otlp/encode-json.js";
+import { encodeTraceRequest } from "../../../collector/00-otlp/encode-protobuf.js";
 import { sampleTracesDocument } from "./sample-traces-document.js";
 
 function decodeFailure(body: Uint8Array | string, encoding: "protobuf" | "json"): { path: string; message: string } {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { parseJsonPreservingIntegers } from "../../../collector/otlp/parse-json-preserving-integers.js";
+import { parseJsonPreservingIntegers } from "../../../collector/00-otlp/parse-json-preserving-integers.js";
 
 describe("parseJsonPreservingIntegers", () => {
   test("integers of 16 digits or more become exact strings; shorter ones stay numbers", () => {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { decodeTraceRequest } from "../../../collector/otlp/decode-trace-request.js";
-import { encodeTraceRequestJson } from "../../../collector/otlp/encode-json.js";
-import { encodeTraceRequest } from "../../../collector/otlp/encode-protobuf.js";
-import type { AnyValue, TracesDocument } from "../../../collector/otlp/traces-document.js";
+import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-request.js";
+import { encodeTraceRequestJson } from "../../../collector/00-otlp/encode-json.js";
+import { encodeTraceRequest } from "../../../collector/00-otlp/encode-protobuf.js";
+import type { AnyValue, TracesDocument } from "../../../collector/00-otlp/traces-document.js";
 import { sampleTracesDocument } from "./sample-traces-document.js";
 
 function decodeOrFail(body: Uint8Array, encoding: "protobuf" | "json"): TracesDocument {

@@ -4,7 +4,7 @@
  * events, and values at the edges (int64 extremes, non-finite doubles, empty
  * strings inside a oneof, unset values, nested lists, non-ASCII text).
  */
-import type { KeyValue, SpanDocument, TracesDocument } from "../../../collector/otlp/traces-document.js";
+import type { KeyValue, SpanDocument, TracesDocument } from "../../../collector/00-otlp/traces-document.js";
 
 export const traceA = "0af7651916cd43dd8448eb211c80319c";
 export const traceB = "4bf92f3577b34da6a3ce929d0e0e4736";

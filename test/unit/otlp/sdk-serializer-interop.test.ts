@@ -13,11 +13,11 @@ import {
   SimpleSpanProcessor,
   type ReadableSpan,
 } from "@opentelemetry/sdk-trace-base";
-import { countSpans } from "../../../collector/otlp/count-spans.js";
-import { decodeTraceRequest } from "../../../collector/otlp/decode-trace-request.js";
-import type { SpanRecord } from "../../../collector/otlp/span-record.js";
-import { toSpanRecords } from "../../../collector/otlp/to-span-records.js";
-import type { TracesDocument } from "../../../collector/otlp/traces-document.js";
+import { countSpans } from "../../../collector/00-otlp/count-spans.js";
+import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-request.js";
+import type { SpanRecord } from "../../../collector/00-otlp/span-record.js";
+import { toSpanRecords } from "../../../collector/00-otlp/to-span-records.js";
+import type { TracesDocument } from "../../../collector/00-otlp/traces-document.js";
 
 async function recordSdkSpans(): Promise<ReadableSpan[]> {
   const exporter = new InMemorySpanExporter();

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { countSpans } from "../../../collector/otlp/count-spans.js";
-import { decodeTraceRequest } from "../../../collector/otlp/decode-trace-request.js";
-import { encodeTraceRequest } from "../../../collector/otlp/encode-protobuf.js";
-import { splitByTraceId } from "../../../collector/otlp/split-by-trace-id.js";
-import type { TracesDocument } from "../../../collector/otlp/traces-document.js";
+import { countSpans } from "../../../collector/00-otlp/count-spans.js";
+import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-request.js";
+import { encodeTraceRequest } from "../../../collector/00-otlp/encode-protobuf.js";
+import { splitByTraceId } from "../../../collector/00-otlp/split-by-trace-id.js";
+import type { TracesDocument } from "../../../collector/00-otlp/traces-document.js";
 import { sampleTracesDocument, traceA, traceB, traceC } from "./sample-traces-document.js";
 
 function spanIds(document: TracesDocument): string[] {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { toSpanRecords } from "../../../collector/otlp/to-span-records.js";
+import { toSpanRecords } from "../../../collector/00-otlp/to-span-records.js";
 import { sampleTracesDocument, traceA, traceC } from "./sample-traces-document.js";
 
 describe("toSpanRecords", () => {

@@ -1,5 +1,5 @@
 /**
- * The deterministic judge sampler (collector/sampling/): the same 10 % of
+ * The deterministic judge sampler (collector/08-sample/): the same 10 % of
  * 10,000 traces on every run and in every instance, close to 1,000 of them,
  * forced cases always in, rates by tenant > route > service > default, and a
  * spending limit that stops sampling and says so.
@@ -12,9 +12,9 @@ import { describe, test } from "node:test";
 import { caseResult as caseResultSchema, type CaseResult } from "../../../contracts/case-result.js";
 import type { EvaluationResult } from "../../../contracts/evaluation-result.js";
 import { JudgeBudget } from "../../../evaluators/judge/judge-budget.js";
-import { resolveSampleRate, type SampleRates } from "../../../collector/sampling/sampling-rates.js";
-import { traceSampleDraw } from "../../../collector/sampling/trace-hash.js";
-import { TraceSampler } from "../../../collector/sampling/trace-sampler.js";
+import { resolveSampleRate, type SampleRates } from "../../../collector/08-sample/sampling-rates.js";
+import { traceSampleDraw } from "../../../collector/08-sample/trace-hash.js";
+import { TraceSampler } from "../../../collector/08-sample/trace-sampler.js";
 
 const TEN_PERCENT: SampleRates = { defaultRate: 0.1, services: {}, routes: {}, tenants: {} };
 
@@ -97,7 +97,7 @@ describe("deterministic sampling by trace id", () => {
 
   test("another process (another run) chooses the same 10 %", () => {
     const inThisProcess = ids.filter((traceId) => traceSampleDraw(traceId) < 0.1);
-    const module = fileURLToPath(new URL("../../../collector/sampling/trace-hash.ts", import.meta.url));
+    const module = fileURLToPath(new URL("../../../collector/08-sample/trace-hash.ts", import.meta.url));
     const script = `import { traceSampleDraw } from ${JSON.stringify(module)}; let input = ""; for await (const chunk of process.stdin) input += chunk; const ids = JSON.parse(input); process.stdout.write(JSON.stringify(ids.filter((id) => traceSampleDraw(id) < 0.1)));`;
     const output = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", input: JSON.stringify(ids) });
     const digest = (list: readonly string[]) => createHash("sha256").update(list.join(",")).digest("hex");

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { readSample, type Labels } from "../../../../collector/observe/metrics-registry.js";
+import { readSample, type Labels } from "../../../../collector/wiring/observe/metrics-registry.js";
 import { waitUntil } from "../../../support/kafka-helpers.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");

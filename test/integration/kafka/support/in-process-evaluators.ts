@@ -6,12 +6,12 @@
  */
 import type { Kafka } from "kafkajs";
 import { logLevel } from "kafkajs";
-import type { CollectorConfig } from "../../../../collector/config/collector-config.js";
-import { loadSettings } from "../../../../collector/config/load-settings.js";
-import { collectorSettings } from "../../../../collector/config/settings-schema.js";
-import { createKafkaClient } from "../../../../collector/kafka/kafka-client.js";
-import { MetricsRegistry } from "../../../../collector/observe/metrics-registry.js";
-import { startKafkaEvaluator, type KafkaEvaluatorRole } from "../../../../collector/run/kafka-evaluator-role.js";
+import type { CollectorConfig } from "../../../../collector/wiring/config/collector-config.js";
+import { loadSettings } from "../../../../collector/wiring/config/load-settings.js";
+import { collectorSettings } from "../../../../collector/wiring/config/settings-schema.js";
+import { createKafkaClient } from "../../../../collector/02-transport/kafka/kafka-client.js";
+import { MetricsRegistry } from "../../../../collector/wiring/observe/metrics-registry.js";
+import { startKafkaEvaluator, type KafkaEvaluatorRole } from "../../../../collector/wiring/run/kafka-evaluator-role.js";
 
 export interface InProcessEvaluator {
   role: KafkaEvaluatorRole;

@@ -1,7 +1,7 @@
 /** The AlertSink contract: events kept once per event_id; the latest state of each rule. */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { AlertEvent } from "../../../../collector/alert/alert-event.js";
+import type { AlertEvent } from "../../../../collector/10-alert/alert-event.js";
 import { stateAfter } from "../../../../store/ports/alert-sink.js";
 import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
 

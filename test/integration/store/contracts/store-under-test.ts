@@ -4,7 +4,7 @@
  * adapter on a fresh chDB database (test/support/temporary-store.ts), or the
  * in-memory store.
  */
-import type { AlertEvent } from "../../../../collector/alert/alert-event.js";
+import type { AlertEvent } from "../../../../collector/10-alert/alert-event.js";
 import type { HealthRow } from "../../../../store/ports/health-sink.js";
 import type { Store } from "../../../../store/ports/store.js";
 import { createMemoryStore } from "../../../../store/memory/memory-store.js";

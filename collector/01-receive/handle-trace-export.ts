@@ -1,0 +1,212 @@
+/**
+ * `POST /v1/traces`: auth → content type → limits → decode → split by trace id
+ * → publish → answer (DESIGN.md "Data flow"; shared/reference/interop.md §5).
+ *
+ * Decoding, the request limits, splitting and re-encoding run in a decode
+ * thread (decode-pool.ts), so a large request does not stall other clients.
+ * The body's bytes count against the shared in-flight budget until the
+ * answer is sent.
+ *
+ * The answer is 200 only once the bus confirmed every message of the request:
+ * a client that got 200 may drop its copy, so nothing may be acknowledged that
+ * is not durable (STYLE.md "Acknowledge only what is durable"). When the bus is
+ * unavailable the answer is 503 with Retry-After, which OTLP clients retry.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { BusMessage, TracePublisher } from "../02-transport/trace-bus.js";
+import type { RequestLimits } from "../00-otlp/enforce-request-limits.js";
+import { RpcCode } from "../00-otlp/otlp-export-response.js";
+import type { BearerAuthorization, Credential } from "./bearer-authorization.js";
+import type { ByteBudget } from "./byte-budget.js";
+import type { DecodePool } from "./decode-pool.js";
+import { readRequestBody } from "./read-request-body.js";
+import type { ReceiverCounters } from "./receiver-counters.js";
+import { encodingOfContentType, parseContentEncoding, type ContentEncoding } from "./request-encoding.js";
+import type { OtlpEncoding } from "../00-otlp/otlp-encoding.js";
+import type { BudgetShare } from "./byte-budget.js";
+import { sendFailure, sendSuccess } from "./send-answer.js";
+
+export interface TraceExportContext {
+  publisher: TracePublisher;
+  maxBodyBytes: number;
+  /** Null when the receiver takes requests without a token. */
+  authorization: BearerAuthorization | null;
+  counters: ReceiverCounters;
+  /** Seconds a client should wait when the bus could not say. */
+  defaultRetryAfterSeconds: number;
+  /** Decompressed body bytes all requests may hold at once. */
+  budget: ByteBudget;
+  limits: RequestLimits;
+  decoders: DecodePool;
+  /** Time a client has to send its whole body. */
+  requestTimeoutMs: number;
+}
+
+export async function handleTraceExport(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: TraceExportContext,
+): Promise<void> {
+  const { counters } = context;
+  const declaredEncoding = encodingOfContentType(request.headers["content-type"]);
+  // Before the content type is known to be OTLP's, failures are told in JSON.
+  const answerEncoding = declaredEncoding ?? "json";
+
+  const credential = context.authorization === null ? { tenant: null } : context.authorization.authenticate(request.headers.authorization);
+  if (credential === null) {
+    counters.rejected.unauthorized += 1;
+    sendFailure(request, response, answerEncoding, {
+      httpStatus: 401,
+      rpcCode: RpcCode.unauthenticated,
+      message: "missing or invalid bearer token",
+      headers: { "www-authenticate": 'Bearer realm="ragscope"' },
+    });
+    return;
+  }
+
+  if (declaredEncoding === null) {
+    counters.rejected.unsupportedMediaType += 1;
+    sendFailure(request, response, "json", {
+      httpStatus: 415,
+      rpcCode: RpcCode.invalidArgument,
+      message: `unsupported content type ${JSON.stringify(request.headers["content-type"] ?? "")}: use application/x-protobuf or application/json`,
+    });
+    return;
+  }
+  const encoding = declaredEncoding;
+
+  const contentEncoding = parseContentEncoding(request.headers["content-encoding"]);
+  if (contentEncoding === null) {
+    counters.rejected.unsupportedMediaType += 1;
+    sendFailure(request, response, "json", {
+      httpStatus: 415,
+      rpcCode: RpcCode.invalidArgument,
+      message: `unsupported content encoding ${JSON.stringify(request.headers["content-encoding"])}: use gzip or none`,
+    });
+    return;
+  }
+
+  const share = context.budget.share();
+  try {
+    await receiveBody(request, response, context, encoding, contentEncoding, share, credential);
+  } finally {
+    share.release();
+  }
+}
+
+async function receiveBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: TraceExportContext,
+  encoding: OtlpEncoding,
+  contentEncoding: ContentEncoding,
+  share: BudgetShare,
+  credential: Credential,
+): Promise<void> {
+  const { counters } = context;
+  const overBudget = (message: string): void => {
+    counters.rejected.overBudget += 1;
+    sendFailure(request, response, encoding, {
+      httpStatus: 503,
+      rpcCode: RpcCode.unavailable,
+      message,
+      headers: { "retry-after": String(context.defaultRetryAfterSeconds) },
+    });
+  };
+  // Nothing of the body is read while the budget is spent.
+  if (context.budget.exhausted) {
+    overBudget("the receiver holds as many request bytes as it may (RAGSCOPE_MAX_IN_FLIGHT_BYTES); retry later");
+    return;
+  }
+  const body = await readRequestBody(request, { contentEncoding, maxBodyBytes: context.maxBodyBytes, budget: share, timeoutMs: context.requestTimeoutMs });
+  if (!body.ok) {
+    switch (body.error.kind) {
+      case "timedOut":
+        counters.rejected.timedOut += 1;
+        sendFailure(request, response, encoding, { httpStatus: 408, rpcCode: RpcCode.unavailable, message: body.error.message });
+        return;
+      case "overBudget":
+        overBudget(body.error.message);
+        return;
+      case "aborted":
+        counters.rejected.clientAborted += 1;
+        return;
+      case "tooLarge":
+        counters.rejected.payloadTooLarge += 1;
+        sendFailure(request, response, encoding, {
+          httpStatus: 413,
+          rpcCode: RpcCode.resourceExhausted,
+          message: body.error.message,
+        });
+        return;
+      case "badCompression":
+        counters.rejected.malformed += 1;
+        sendFailure(request, response, encoding, {
+          httpStatus: 400,
+          rpcCode: RpcCode.invalidArgument,
+          message: body.error.message,
+        });
+        return;
+    }
+  }
+
+  const prepared = await context.decoders.run({ body: body.value, encoding, limits: context.limits, tenant: credential.tenant });
+  switch (prepared.kind) {
+    case "malformed":
+      counters.rejected.malformed += 1;
+      sendFailure(request, response, encoding, { httpStatus: 400, rpcCode: RpcCode.invalidArgument, message: prepared.message });
+      return;
+    case "tooLarge":
+      counters.rejected.payloadTooLarge += 1;
+      sendFailure(request, response, encoding, { httpStatus: 413, rpcCode: RpcCode.resourceExhausted, message: prepared.message });
+      return;
+    case "failed":
+      // A decode thread died (out of memory, or a bug): the client keeps its data and may retry.
+      counters.rejected.internalError += 1;
+      sendFailure(request, response, encoding, { httpStatus: 500, rpcCode: RpcCode.internal, message: `the request could not be decoded: ${prepared.message}` });
+      return;
+    case "prepared":
+      break;
+  }
+  const { rejectedSpans, spanCount } = prepared;
+  counters.spansReceived += spanCount + rejectedSpans;
+  counters.spansRejectedInvalidId += rejectedSpans;
+  counters.attributeValuesTruncated += prepared.truncatedValues;
+  const messages: BusMessage[] = prepared.messages;
+  // An empty request SHOULD succeed (§5); there is nothing to make durable.
+  if (messages.length > 0) {
+    const published = await context.publisher.publish(messages);
+    if (!published.ok) {
+      const { retriable, retryAfterMs, message, tooLarge } = published.error;
+      if (tooLarge === true) {
+        counters.rejected.payloadTooLarge += 1;
+        sendFailure(request, response, encoding, { httpStatus: 413, rpcCode: RpcCode.resourceExhausted, message });
+      } else if (retriable) {
+        counters.rejected.publishUnavailable += 1;
+        const seconds =
+          retryAfterMs === undefined ? context.defaultRetryAfterSeconds : Math.max(1, Math.ceil(retryAfterMs / 1000));
+        sendFailure(request, response, encoding, {
+          httpStatus: 503,
+          rpcCode: RpcCode.unavailable,
+          message: `trace bus unavailable: ${message}`,
+          headers: { "retry-after": String(seconds) },
+        });
+      } else {
+        counters.rejected.publishFailed += 1;
+        sendFailure(request, response, encoding, {
+          httpStatus: 500,
+          rpcCode: RpcCode.internal,
+          message: `trace bus refused the spans: ${message}`,
+        });
+      }
+      return;
+    }
+  }
+  counters.accepted += 1;
+  counters.spansAccepted += spanCount;
+  counters.tracesPublished += messages.length;
+  sendSuccess(request, response, encoding, {
+    rejectedSpans,
+    message: `${rejectedSpans} span(s) with an all-zero trace id or span id were rejected: OTLP ids must not be all zeros (the client's id generator is broken or unset)`,
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * The CPU-heavy part of a trace export: decode the body, refuse invalid ids,
+ * apply the request limits, split by trace id and re-encode one protobuf
+ * message per trace. It runs in a decode thread (decode-thread.ts) so one
+ * large request does not hold the event loop that answers everyone else.
+ */
+import { enforceRequestLimits, type RequestLimits } from "../00-otlp/enforce-request-limits.js";
+import { countSpans } from "../00-otlp/count-spans.js";
+import { decodeTraceRequest } from "../00-otlp/decode-trace-request.js";
+import { encodeTraceRequest } from "../00-otlp/encode-protobuf.js";
+import type { OtlpEncoding } from "../00-otlp/otlp-encoding.js";
+import { rejectInvalidIds } from "../00-otlp/reject-invalid-ids.js";
+import { splitByTraceId } from "../00-otlp/split-by-trace-id.js";
+import { stampTenant } from "../00-otlp/stamp-tenant.js";
+
+export interface PrepareRequest {
+  body: Uint8Array;
+  encoding: OtlpEncoding;
+  limits: RequestLimits;
+  /** The tenant the credential names (SECURITY.md "Tenants"); null without tenant tokens. */
+  tenant: string | null;
+}
+
+export type PreparedMessages =
+  | { kind: "prepared"; messages: { key: string; value: Uint8Array }[]; spanCount: number; rejectedSpans: number; truncatedValues: number }
+  | { kind: "malformed"; message: string }
+  | { kind: "tooLarge"; message: string };
+
+export function prepareTraceMessages(request: PrepareRequest): PreparedMessages {
+  const decoded = decodeTraceRequest(request.body, request.encoding);
+  if (!decoded.ok) return { kind: "malformed", message: decoded.error.message };
+  const { rejectedSpans } = rejectInvalidIds(decoded.value);
+  const limited = enforceRequestLimits(decoded.value, request.limits);
+  if (!limited.ok) return { kind: "tooLarge", message: limited.error };
+  stampTenant(decoded.value, request.tenant);
+  const spanCount = countSpans(decoded.value);
+  const messages: { key: string; value: Uint8Array }[] = [];
+  for (const [traceId, trace] of splitByTraceId(decoded.value)) messages.push({ key: traceId, value: encodeTraceRequest(trace) });
+  return { kind: "prepared", messages, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };
+}

@@ -1,0 +1,122 @@
+/**
+ * The embedded bus: a bounded in-process queue with Kafka's shape (one
+ * partition, increasing offsets), read through the same TraceSource port as
+ * Kafka, so one driver runs both. When the queue is full, publish fails as
+ * retriable and the receiver answers 503 with Retry-After: the client keeps
+ * the data, nothing is dropped. While the driver pauses reading (sink
+ * backlog, open spans, heap), the queue fills and the receiver refuses.
+ *
+ * Not durable: the queue lives in the process, so a crash loses what it holds
+ * and whatever was handed out and not yet stored; `commit` only records how
+ * far the store has it (for `positions`).
+ */
+import { failure, success, type Result } from "../../../core/result.js";
+import type { PauseReason } from "../../03-consume/backpressure.js";
+import type { BusMessage, DeliveredMessage, PublishFailure, TracePublisher } from "../trace-bus.js";
+import type { CommittableOffsets, PartitionPosition, SourceRecord, TraceSource } from "../trace-source.js";
+
+export interface InProcessBusOptions {
+  maxQueuedMessages: number;
+  /** What may be committed (the worker's progress); without it nothing is ever committed. */
+  progress?: CommittableOffsets;
+}
+
+export const inProcessTopic = "in_process";
+
+export class InProcessBus implements TracePublisher, TraceSource {
+  readonly capabilities = { durable: false };
+  private readonly queue: DeliveredMessage[] = [];
+  private nextOffset = 0n;
+  private readOffset = 0n;
+  private committedOffset: bigint | null = null;
+  private waiter: (() => void) | null = null;
+  pausedFor: PauseReason | null = null;
+  readonly counters = { published: 0, rejectedFull: 0, pauses: 0 };
+
+  constructor(private readonly options: InProcessBusOptions = { maxQueuedMessages: 10_000 }) {}
+
+  get depth(): number {
+    return this.queue.length;
+  }
+
+  async publish(messages: BusMessage[]): Promise<Result<void, PublishFailure>> {
+    if (messages.length > this.options.maxQueuedMessages) {
+      // More traces than the queue holds when empty: a retry would be refused forever.
+      return failure({
+        retriable: false,
+        tooLarge: true,
+        message: `the request holds ${messages.length} traces, more than the in-process queue holds (${this.options.maxQueuedMessages}, RAGSCOPE_MAX_QUEUED_MESSAGES); send fewer traces per request (OTEL_BSP_MAX_EXPORT_BATCH_SIZE on the client) or raise the limit`,
+      });
+    }
+    if (this.queue.length + messages.length > this.options.maxQueuedMessages) {
+      this.counters.rejectedFull += 1;
+      return failure({ retriable: true, message: `the in-process queue is full (${this.queue.length} of ${this.options.maxQueuedMessages} messages)`, retryAfterMs: 1000 });
+    }
+    for (const message of messages) {
+      this.queue.push({ ...message, position: { partition: 0, offset: String(this.nextOffset) } });
+      this.nextOffset += 1n;
+    }
+    this.counters.published += messages.length;
+    if (this.pausedFor === null) this.waiter?.();
+    return success(undefined);
+  }
+
+  async poll(max: number, waitMs: number): Promise<SourceRecord[]> {
+    if ((this.queue.length === 0 || this.pausedFor !== null) && waitMs > 0) await this.wait(waitMs);
+    // Paused: nothing is handed out, the queue holds what arrives (up to its bound).
+    if (this.pausedFor !== null) return [];
+    return this.takeAll(max).map((message) => ({ kind: "encoded", message }));
+  }
+
+  /** Takes up to `max` messages whether paused or not: for a final flush. */
+  takeAll(max = Number.MAX_SAFE_INTEGER): DeliveredMessage[] {
+    const taken = this.queue.splice(0, max);
+    this.readOffset += BigInt(taken.length);
+    return taken;
+  }
+
+  async positions(): Promise<readonly PartitionPosition[]> {
+    return [{ topic: inProcessTopic, partition: 0, end: this.nextOffset, read: this.readOffset, committed: this.committedOffset, owned: true }];
+  }
+
+  async lag(): Promise<number> {
+    return this.queue.length;
+  }
+
+  pause(reason: PauseReason): void {
+    if (this.pausedFor === null) this.counters.pauses += 1;
+    this.pausedFor = reason;
+  }
+
+  resume(): void {
+    this.pausedFor = null;
+    this.waiter?.();
+  }
+
+  async commit(): Promise<number> {
+    const offset = this.options.progress?.committable().get(0);
+    if (offset === undefined || (this.committedOffset !== null && BigInt(offset) <= this.committedOffset)) return 0;
+    this.committedOffset = BigInt(offset);
+    return 1;
+  }
+
+  /** Ends a poll waiting for messages, for shutdown. */
+  wake(): void {
+    this.waiter?.();
+  }
+
+  private wait(waitMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiter = null;
+        resolve();
+      }, waitMs);
+      timer.unref();
+      this.waiter = () => {
+        clearTimeout(timer);
+        this.waiter = null;
+        resolve();
+      };
+    });
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * What an evaluator does with one consumed message — decided here, once per
+ * message, from its key, partition and decoded content:
+ *
+ * - **assemble**: the message is keyed by its one trace id and sits in the
+ *   partition that trace id belongs to. Every other message of that trace is
+ *   in the same partition, read by the same evaluator, so its spans can be
+ *   buffered here.
+ * - **repartition**: anything else that decodes — no key (the OpenTelemetry
+ *   Collector's exporter without `partition_traces_by_id` writes many traces
+ *   in one unkeyed message, shared/reference/interop.md §4), several traces,
+ *   a key that is not its trace id, or a partition other than the key's (a
+ *   producer hashing with murmur2). Assembled here, such a trace could have
+ *   other spans in a partition another evaluator reads, and both would write
+ *   a partial Case Result under the same id. So the message is split by trace
+ *   id and each trace is republished keyed, to the partition its id hashes to;
+ *   the source message is done once those are acknowledged.
+ * - **dead letter**: no value, larger than `maxMessageBytes`, or not an OTLP
+ *   trace request in the encoding it declares (a `content-type` header) or,
+ *   without one, in the encoding its first byte suggests.
+ * - **empty**: a valid request without spans; nothing to do.
+ *
+ * The message is decoded once: the assemble route carries the span records.
+ */
+import { decodeTraceRequest, detectEncoding, splitByTraceId, toSpanRecords, type OtlpEncoding } from "../../00-otlp/index.js";
+import type { SpanRecord } from "../../00-otlp/span-record.js";
+import type { TracesDocument } from "../../00-otlp/traces-document.js";
+
+export type DeadLetterReason = "no_value" | "oversized" | "undecodable" | "wrong_encoding" | "unreadable";
+
+export type MessageRoute =
+  | { kind: "assemble"; traceId: string; spans: SpanRecord[] }
+  | { kind: "repartition"; traces: Map<string, TracesDocument>; spanCount: number }
+  | { kind: "dead_letter"; reason: DeadLetterReason; detail: string }
+  | { kind: "empty" };
+
+export interface ConsumedMessage {
+  key: Buffer | null;
+  value: Buffer | null;
+  partition: number;
+  headers?: Record<string, unknown> | undefined;
+}
+
+export interface RouteOptions {
+  maxMessageBytes: number;
+  /**
+   * The partition a trace id belongs to in the topic being read, or null when
+   * this topic is never assembled (a separate repartition topic is configured:
+   * every message of the input topic is republished there).
+   */
+  partitionOf: ((traceId: string) => number) | null;
+}
+
+/** The header ragscope writes on messages it republishes, and that other producers may set. */
+export const contentTypeHeader = "content-type";
+
+/** Set on every message the repartitioner wrote: `<topic>/<partition>/<offset>` of its source. */
+export const repartitionedFromHeader = "ragscope.repartitioned_from";
+
+const declaredEncodings: Record<string, OtlpEncoding> = {
+  "application/x-protobuf": "protobuf",
+  "application/protobuf": "protobuf",
+  "application/json": "json",
+};
+
+function headerText(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (Buffer.isBuffer(value)) return value.toString("utf8");
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.length > 0) return headerText(value[0]);
+  return null;
+}
+
+export function routeMessage(message: ConsumedMessage, options: RouteOptions): MessageRoute {
+  const value = message.value;
+  if (value === null || value.length === 0) return { kind: "dead_letter", reason: "no_value", detail: "the message has no value; an OTLP trace request was expected" };
+  if (value.length > options.maxMessageBytes) {
+    return { kind: "dead_letter", reason: "oversized", detail: `the message has ${value.length} bytes, more than the ${options.maxMessageBytes} allowed (RAGSCOPE_KAFKA_MAX_MESSAGE_BYTES)` };
+  }
+  const declaredType = headerText(message.headers?.[contentTypeHeader])?.split(";", 1)[0]?.trim().toLowerCase() ?? null;
+  const declared = declaredType === null ? null : (declaredEncodings[declaredType] ?? null);
+  if (declaredType !== null && declared === null) {
+    return { kind: "dead_letter", reason: "wrong_encoding", detail: `content-type "${declaredType}" is not an OTLP encoding (application/x-protobuf or application/json)` };
+  }
+  const encoding = declared ?? detectEncoding(value);
+  const decoded = decodeTraceRequest(value, encoding);
+  if (!decoded.ok) {
+    if (declared !== null && decodeTraceRequest(value, declared === "json" ? "protobuf" : "json").ok) {
+      return { kind: "dead_letter", reason: "wrong_encoding", detail: `declared ${declaredType} but the value is OTLP ${declared === "json" ? "protobuf" : "JSON"}` };
+    }
+    return { kind: "dead_letter", reason: "undecodable", detail: `not an OTLP trace request (${encoding === "json" ? "otlp_json" : "otlp_proto"}): ${decoded.error.message}` };
+  }
+  const document = decoded.value;
+  const traceIds = new Set<string>();
+  let spanCount = 0;
+  for (const resourceSpans of document.resourceSpans) {
+    for (const scopeSpans of resourceSpans.scopeSpans) {
+      for (const span of scopeSpans.spans) {
+        traceIds.add(span.traceId);
+        spanCount += 1;
+      }
+    }
+  }
+  if (spanCount === 0) return { kind: "empty" };
+  const key = message.key === null ? null : message.key.toString("latin1");
+  if (traceIds.size === 1 && options.partitionOf !== null) {
+    const only = traceIds.values().next().value as string;
+    // A message ragscope already repartitioned is trusted where it landed: were
+    // the producer's view of the partition count briefly older than ours (a
+    // topic being expanded), republishing it again could go round in a loop.
+    const placed = options.partitionOf(only) === message.partition || headerText(message.headers?.[repartitionedFromHeader]) !== null;
+    if (key === only && placed) return { kind: "assemble", traceId: only, spans: toSpanRecords(document) };
+  }
+  return { kind: "repartition", traces: splitByTraceId(document), spanCount };
+}

@@ -1,0 +1,117 @@
+/**
+ * Reads spans written to the OpenInference conventions only (Arize's
+ * instrumentations: LangChain, LlamaIndex, OpenAI…), from
+ * `openinference.span.kind` (shared/reference/interop.md §1):
+ * - RETRIEVER → retrieve, its documents from `retrieval.documents.N.*` and
+ *   from the LangChain documents in its JSON output (ids the attributes lack;
+ *   read-documents.ts gives the precedence); RERANKER → rerank; LLM → generate;
+ * - a CHAIN (or AGENT) without a parent → the request; its run / case linkage
+ *   comes from `ragscope.*` keys in the `metadata` JSON (read-linkage.ts);
+ * - a CHAIN whose JSON input is a list of LangChain documents and whose output
+ *   is text → context assembly (the "format documents" step of a RAG chain),
+ *   the packed chunks in input order, their ids read as the retriever's are
+ *   (test/golden/traces/langchain-openinference);
+ * - other CHAINs carry no RAG stage.
+ * `input.value` / `output.value` may be JSON (`input.mime_type:
+ * application/json`, e.g. `{"question": "…"}`); the query and answer are then
+ * the first text field of a known name.
+ */
+import { OpenInference, OpenInferenceSpanKind } from "../../contracts/span-attributes.js";
+import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
+import { readJson, readJsonObject, readNumber, readString } from "./attribute-readers.js";
+import { isLangChainDocument, langChainDocumentFields, readDocuments, readOutputDocuments, toObservedDocument } from "./read-documents.js";
+import { readLinkage } from "./read-linkage.js";
+import type { SpanMapper } from "./span-mapper.js";
+import type { StageObservation } from "./stage-observation.js";
+
+const QUERY_FIELDS = ["question", "query", "input", "text"] as const;
+const ANSWER_FIELDS = ["answer", "output", "text", "result"] as const;
+
+export const openInferenceMapper: SpanMapper = {
+  name: "openinference",
+  canMap: (span: SpanRecord) => typeof span.attributes[OpenInference.spanKind] === "string",
+  map(span) {
+    const attributes = span.attributes;
+    const kind = readString(attributes, OpenInference.spanKind)?.toUpperCase();
+    switch (kind) {
+      case OpenInferenceSpanKind.retriever:
+        return {
+          stage: "retrieve",
+          query: readText(attributes, OpenInference.inputValue, QUERY_FIELDS),
+          documents: readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, null, readOutputDocuments(attributes)),
+        };
+      case OpenInferenceSpanKind.reranker:
+        return {
+          stage: "rerank",
+          query: readString(attributes, OpenInference.rerankerQuery),
+          input: readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, null),
+          output: readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, null),
+        };
+      case OpenInferenceSpanKind.llm:
+        return readGeneration(attributes);
+      case OpenInferenceSpanKind.chain:
+      case OpenInferenceSpanKind.agent:
+        if (span.parentSpanId === "") return readRequest(attributes);
+        return readContextAssembly(attributes) ?? { stage: "other" };
+      default:
+        return { stage: "other" };
+    }
+  },
+};
+
+function readGeneration(attributes: Attributes): StageObservation {
+  const inputTokens = readNumber(attributes, OpenInference.llmTokenCountPrompt);
+  const outputTokens = readNumber(attributes, OpenInference.llmTokenCountCompletion);
+  const invocation = readJsonObject(attributes, OpenInference.llmInvocationParameters);
+  const invokedModel = [invocation?.model, invocation?.model_name].find((value): value is string => typeof value === "string" && value !== "");
+  return {
+    stage: "generate",
+    model: readString(attributes, OpenInference.llmModelName) ?? invokedModel ?? null,
+    inputTokens,
+    outputTokens,
+    totalTokens: readNumber(attributes, OpenInference.llmTokenCountTotal) ?? (inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null),
+    cost: readNumber(attributes, OpenInference.llmCostTotal),
+    timeToFirstTokenMs: null,
+    answer: readString(attributes, `${OpenInference.llmOutputMessagesPrefix}.0.${OpenInference.messageContent}`) ?? readText(attributes, OpenInference.outputValue, ANSWER_FIELDS),
+    abstained: null,
+  };
+}
+
+function readRequest(attributes: Attributes): StageObservation {
+  return {
+    stage: "request",
+    query: readText(attributes, OpenInference.inputValue, QUERY_FIELDS),
+    answer: readText(attributes, OpenInference.outputValue, ANSWER_FIELDS),
+    ...readLinkage([attributes, readJsonObject(attributes, OpenInference.metadata)]),
+  };
+}
+
+/** A chain that turns a list of documents into text; see the module comment. */
+function readContextAssembly(attributes: Attributes): StageObservation | null {
+  if (readString(attributes, OpenInference.inputMimeType) !== "application/json") return null;
+  const input = readJson(attributes, OpenInference.inputValue);
+  const list = Array.isArray(input) ? input : Array.isArray((input as { input?: unknown } | null)?.input) ? (input as { input: unknown[] }).input : null;
+  if (list === null || list.length === 0 || !list.every(isLangChainDocument)) return null;
+  const text = readText(attributes, OpenInference.outputValue, ANSWER_FIELDS);
+  return {
+    stage: "context",
+    chunkIds: list.map((document) => toObservedDocument(langChainDocumentFields(document)).chunkId),
+    droppedChunks: null,
+    truncatedChunkIds: null,
+    text,
+    tokenCount: null,
+    tokenBudget: null,
+  };
+}
+
+/** The attribute as text; a JSON object yields its first text field among `fields`. */
+function readText(attributes: Attributes, key: string, fields: readonly string[]): string | null {
+  const value = readString(attributes, key);
+  if (value === null) return null;
+  const mimeType = readString(attributes, key === OpenInference.inputValue ? OpenInference.inputMimeType : OpenInference.outputMimeType);
+  if (mimeType !== "application/json") return value;
+  const parsed = readJsonObject(attributes, key);
+  if (parsed === null) return typeof readJson(attributes, key) === "string" ? (readJson(attributes, key) as string) : null;
+  for (const field of fields) if (typeof parsed[field] === "string") return parsed[field];
+  return null;
+}

@@ -1,0 +1,129 @@
+/**
+ * Reads spans written by OpenLLMetry / Traceloop (shared/reference/interop.md §3):
+ * - a span with `db.query.result` events (one per hit: id, score, distance,
+ *   metadata JSON, document) → retrieve, the hits in event order. OpenLLMetry
+ *   does not record the query text of a vector search: the query stays not
+ *   available on this span;
+ * - an LLM span (`llm.request.type`) → generate, from the GenAI attributes
+ *   OpenLLMetry writes (`gen_ai.usage.prompt_tokens`, `gen_ai.completion.0.content`…)
+ *   and `llm.usage.total_tokens`;
+ * - the `workflow` span without a parent → the request: query and answer from
+ *   `traceloop.entity.input` / `.output` (JSON `{"args": […], "kwargs": {…}}`),
+ *   run / case linkage from `ragscope.*` association properties;
+ * - a workflow or task span whose `traceloop.entity.output` is a list of
+ *   LangChain documents or `[document, score]` pairs (bare, or under
+ *   `output` as Traceloop's LangChain instrumentation writes a chain step's
+ *   result) → retrieve, the documents in that order, each read from its own
+ *   entry only (read-documents.ts); the query is the step's text input.
+ *   Traceloop's LangChain instrumentation has no retriever callback, so a
+ *   retriever shows up only this way;
+ * - a span whose `traceloop.entity.input` is such a list and whose output is
+ *   text → context assembly (the "format documents" step), the packed chunk
+ *   ids read as the retriever's are, so the two join
+ *   (test/golden/traces/openllmetry).
+ */
+import { OpenLlmetry, OpenLlmetrySpanKind } from "../../contracts/span-attributes.js";
+import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
+import { readJson, readNumber, readString } from "./attribute-readers.js";
+import { readGenAiGeneration } from "./otel-genai-mapper.js";
+import { readDocumentList, toObservedDocument } from "./read-documents.js";
+import { associationProperties, readLinkage } from "./read-linkage.js";
+import type { SpanMapper } from "./span-mapper.js";
+import type { StageObservation } from "./stage-observation.js";
+
+const hasResultEvents = (span: SpanRecord) => span.events.some((event) => event.name === OpenLlmetry.queryResultEvent);
+
+export const openLlmetryMapper: SpanMapper = {
+  name: "openllmetry",
+  canMap: (span) =>
+    typeof span.attributes[OpenLlmetry.spanKind] === "string" || typeof span.attributes[OpenLlmetry.llmRequestType] === "string" || hasResultEvents(span),
+  map(span) {
+    const attributes = span.attributes;
+    if (hasResultEvents(span)) return readVectorQuery(span);
+    if (typeof attributes[OpenLlmetry.llmRequestType] === "string") {
+      const generation = readGenAiGeneration(attributes);
+      if (generation.stage === "generate" && generation.totalTokens === null) generation.totalTokens = readNumber(attributes, OpenLlmetry.llmUsageTotalTokens);
+      return generation;
+    }
+    if (readString(attributes, OpenLlmetry.spanKind) === OpenLlmetrySpanKind.workflow && span.parentSpanId === "") return readWorkflow(attributes);
+    return readEntityDocuments(attributes) ?? { stage: "other" };
+  },
+};
+
+function readVectorQuery(span: SpanRecord): StageObservation {
+  return {
+    stage: "retrieve",
+    query: null,
+    documents: span.events
+      .filter((event) => event.name === OpenLlmetry.queryResultEvent)
+      .map((event) =>
+        toObservedDocument({
+          id: event.attributes[OpenLlmetry.queryResultId],
+          score: event.attributes[OpenLlmetry.queryResultScore],
+          text: event.attributes[OpenLlmetry.queryResultDocument],
+          metadata: event.attributes[OpenLlmetry.queryResultMetadata],
+        }),
+      ),
+  };
+}
+
+function readWorkflow(attributes: Attributes): StageObservation {
+  return {
+    stage: "request",
+    query: entityText(readJson(attributes, OpenLlmetry.entityInput), ["question", "query", "input"]),
+    answer: entityText(readJson(attributes, OpenLlmetry.entityOutput), ["answer", "output", "text"]),
+    ...readLinkage([attributes, associationProperties(attributes, OpenLlmetry.associationPropertiesPrefix)]),
+  };
+}
+
+/** The value a chain step passed or returned: LangChain wraps a non-object value as `{input: …}` / `{output: …}`. */
+function unwrap(value: unknown, key: "input" | "output"): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const entity = value as Record<string, unknown>;
+  if (Object.keys(entity).length === 1 && key in entity) return entity[key];
+  if (key === "input" && Array.isArray(entity.args) && entity.args.length === 1) return entity.args[0];
+  return value;
+}
+
+/** A step that returned documents (retrieve) or turned documents into text (context); see the module comment. */
+function readEntityDocuments(attributes: Attributes): StageObservation | null {
+  const input = readJson(attributes, OpenLlmetry.entityInput);
+  const output = readJson(attributes, OpenLlmetry.entityOutput);
+  const returned = readDocumentList(unwrap(output, "output"));
+  if (returned !== null) {
+    return { stage: "retrieve", query: entityText(input, ["question", "query", "input"]), documents: returned.map(toObservedDocument) };
+  }
+  const packed = readDocumentList(unwrap(input, "input"));
+  const text = unwrap(output, "output");
+  if (packed !== null && typeof text === "string") {
+    return {
+      stage: "context",
+      chunkIds: packed.map((record) => toObservedDocument(record).chunkId),
+      droppedChunks: null,
+      truncatedChunkIds: null,
+      text,
+      tokenCount: null,
+      tokenBudget: null,
+    };
+  }
+  return null;
+}
+
+/** Text from an entity's input or output: a string, the first string argument, or a named field. */
+function entityText(value: unknown, fields: readonly string[]): string | null {
+  if (typeof value === "string") return value;
+  if (typeof value !== "object" || value === null) return null;
+  const entity = value as { args?: unknown; kwargs?: unknown } & Record<string, unknown>;
+  if (Array.isArray(entity.args)) {
+    const first = entity.args.find((argument): argument is string => typeof argument === "string");
+    if (first !== undefined) return first;
+  }
+  for (const source of [entity.kwargs, entity]) {
+    if (typeof source !== "object" || source === null) continue;
+    for (const field of fields) {
+      const text = (source as Record<string, unknown>)[field];
+      if (typeof text === "string") return text;
+    }
+  }
+  return null;
+}

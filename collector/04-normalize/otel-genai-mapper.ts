@@ -1,0 +1,91 @@
+/**
+ * Reads spans written to the OpenTelemetry GenAI conventions
+ * (`gen_ai.operation.name`; shared/reference/interop.md §2):
+ * - `retrieval` → retrieve: the query from `gen_ai.retrieval.query.text`, the
+ *   documents from the `gen_ai.retrieval.documents` JSON. The convention
+ *   requires only `id` and `score` per document; content (`content`, `text`)
+ *   and `metadata` ids are read when an instrumentation adds them, and are
+ *   "not available" otherwise;
+ * - `chat`, `text_completion`, `generate_content` → generate: model (response,
+ *   else request), token usage (current and deprecated names), the answer from
+ *   `gen_ai.output.messages` (opt-in content) or the deprecated
+ *   `gen_ai.completion.0.content`. GenAI has no cost and no time-to-first-token
+ *   attribute: both stay not available;
+ * - `invoke_workflow` / `invoke_agent` without a parent → the request, its
+ *   query and answer from its messages, run / case linkage from `ragscope.*`
+ *   attributes (read-linkage.ts).
+ */
+import { GenAi, GenAiOperation, OpenLlmetry } from "../../contracts/span-attributes.js";
+import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
+import { readJsonArray, readNumber, readString } from "./attribute-readers.js";
+import { toObservedDocument } from "./read-documents.js";
+import { readLinkage } from "./read-linkage.js";
+import { lastMessageText, readFlatMessages, readStructuredMessages } from "./read-messages.js";
+import type { SpanMapper } from "./span-mapper.js";
+import type { StageObservation } from "./stage-observation.js";
+
+const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
+const REQUEST_OPERATIONS: readonly string[] = [GenAiOperation.invokeWorkflow, GenAiOperation.invokeAgent];
+const GENAI_OPERATIONS: readonly string[] = Object.values(GenAiOperation);
+
+export const otelGenAiMapper: SpanMapper = {
+  name: "otel_genai",
+  // Traceloop's LangChain instrumentation marks every chain step `gen_ai.operation.name: workflow`, a value the GenAI
+  // conventions do not define, beside its own `traceloop.span.kind`: those spans are OpenLLMetry's to read.
+  canMap: (span) => {
+    const operation = span.attributes[GenAi.operationName];
+    if (typeof operation !== "string") return false;
+    return GENAI_OPERATIONS.includes(operation) || typeof span.attributes[OpenLlmetry.spanKind] !== "string";
+  },
+  map(span) {
+    const attributes = span.attributes;
+    const operation = readString(attributes, GenAi.operationName) ?? "";
+    if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);
+    if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes);
+    if (REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readRequest(attributes);
+    return { stage: "other" };
+  },
+};
+
+function readRetrieval(attributes: Attributes): StageObservation {
+  const documents = readJsonArray(attributes, GenAi.retrievalDocuments);
+  return {
+    stage: "retrieve",
+    query: readString(attributes, GenAi.retrievalQueryText),
+    documents:
+      documents?.flatMap((item) => {
+        if (typeof item !== "object" || item === null) return [];
+        const document = item as Record<string, unknown>;
+        return [toObservedDocument({ id: document.id, score: document.score, text: document.content ?? document.text, metadata: document.metadata })];
+      }) ?? null,
+  };
+}
+
+/** Shared with the OpenLLMetry mapper, whose LLM spans carry the same (older) GenAI attributes. */
+export function readGenAiGeneration(attributes: Attributes): StageObservation {
+  const inputTokens = readNumber(attributes, GenAi.usageInputTokens) ?? readNumber(attributes, GenAi.usagePromptTokens);
+  const outputTokens = readNumber(attributes, GenAi.usageOutputTokens) ?? readNumber(attributes, GenAi.usageCompletionTokens);
+  return {
+    stage: "generate",
+    model: readString(attributes, GenAi.responseModel) ?? readString(attributes, GenAi.requestModel),
+    inputTokens,
+    outputTokens,
+    totalTokens: readNumber(attributes, GenAi.usageTotalTokens) ?? (inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null),
+    cost: null,
+    timeToFirstTokenMs: null,
+    answer:
+      lastMessageText(readStructuredMessages(attributes, GenAi.outputMessages), null) ?? lastMessageText(readFlatMessages(attributes, GenAi.completionPrefix), null),
+    abstained: null,
+  };
+}
+
+function readRequest(attributes: Attributes): StageObservation {
+  const linkage = readLinkage([attributes]);
+  return {
+    stage: "request",
+    query: lastMessageText(readStructuredMessages(attributes, GenAi.inputMessages), "user"),
+    answer: lastMessageText(readStructuredMessages(attributes, GenAi.outputMessages), null),
+    ...linkage,
+    sessionId: linkage.sessionId ?? readString(attributes, GenAi.conversationId),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Reads spans written by ragscope's own SDK: `ragscope.stage` names the stage,
+ * OpenInference attributes carry documents, messages and token counts, and
+ * `ragscope.*` the rest (contracts/span-attributes.ts).
+ */
+import { OpenInference, Ragscope, RagStage } from "../../contracts/span-attributes.js";
+import type { SpanRecord } from "../00-otlp/span-record.js";
+import { readBoolean, readNumber, readString, readStringList } from "./attribute-readers.js";
+import { readDocuments } from "./read-documents.js";
+import type { SpanMapper } from "./span-mapper.js";
+import type { StageObservation } from "./stage-observation.js";
+
+function readGeneration(span: SpanRecord): StageObservation {
+  const attributes = span.attributes;
+  const inputTokens = readNumber(attributes, OpenInference.llmTokenCountPrompt);
+  const outputTokens = readNumber(attributes, OpenInference.llmTokenCountCompletion);
+  return {
+    stage: "generate",
+    model: readString(attributes, OpenInference.llmModelName),
+    inputTokens,
+    outputTokens,
+    totalTokens: readNumber(attributes, OpenInference.llmTokenCountTotal) ?? (inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null),
+    cost: readNumber(attributes, OpenInference.llmCostTotal),
+    timeToFirstTokenMs: readNumber(attributes, Ragscope.timeToFirstTokenMs),
+    answer: readString(attributes, Ragscope.answer) ?? readString(attributes, `${OpenInference.llmOutputMessagesPrefix}.0.${OpenInference.messageContent}`) ?? readString(attributes, OpenInference.outputValue),
+    abstained: readBoolean(attributes, Ragscope.abstained),
+  };
+}
+
+function readContext(span: SpanRecord): StageObservation {
+  const attributes = span.attributes;
+  const droppedIds = readStringList(attributes, Ragscope.contextDroppedChunkIds);
+  const droppedReasons = readStringList(attributes, Ragscope.contextDroppedReasons) ?? [];
+  return {
+    stage: "context",
+    chunkIds: readStringList(attributes, Ragscope.contextChunkIds),
+    droppedChunks: droppedIds ? droppedIds.map((chunkId, index) => ({ chunkId, reason: droppedReasons[index] ?? null })) : null,
+    truncatedChunkIds: readStringList(attributes, Ragscope.contextTruncatedChunkIds),
+    text: readString(attributes, Ragscope.contextText) ?? readString(attributes, OpenInference.outputValue),
+    tokenCount: readNumber(attributes, Ragscope.contextTokenCount),
+    tokenBudget: readNumber(attributes, Ragscope.contextTokenBudget),
+  };
+}
+
+export const ragscopeMapper: SpanMapper = {
+  name: "ragscope",
+  canMap: (span) => typeof span.attributes[Ragscope.stage] === "string",
+  map(span) {
+    const attributes = span.attributes;
+    const stage = readString(attributes, Ragscope.stage);
+    switch (stage) {
+      case RagStage.request:
+        return {
+          stage: "request",
+          query: readString(attributes, Ragscope.query) ?? readString(attributes, OpenInference.inputValue),
+          answer: readString(attributes, Ragscope.answer) ?? readString(attributes, OpenInference.outputValue),
+          runId: readString(attributes, Ragscope.runId),
+          caseId: readString(attributes, Ragscope.caseId),
+          caseVersion: readString(attributes, Ragscope.caseVersion),
+          datasetId: readString(attributes, Ragscope.datasetId),
+          datasetVersion: readString(attributes, Ragscope.datasetVersion),
+          tenantId: readString(attributes, Ragscope.tenantId),
+          principalId: readString(attributes, Ragscope.principalId) ?? readString(attributes, OpenInference.userId),
+          principalGroups: readStringList(attributes, Ragscope.principalGroups),
+          route: readString(attributes, Ragscope.route),
+          sessionId: readString(attributes, OpenInference.sessionId),
+        };
+      case RagStage.queryRewrite:
+        return {
+          stage: "query_rewrite",
+          query: readString(attributes, Ragscope.query) ?? readString(attributes, OpenInference.inputValue),
+          rewrittenQuery: readString(attributes, Ragscope.rewrittenQuery) ?? readString(attributes, OpenInference.outputValue),
+        };
+      case RagStage.retrieve:
+        return {
+          stage: "retrieve",
+          query: readString(attributes, OpenInference.inputValue) ?? readString(attributes, Ragscope.query),
+          documents: readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix),
+        };
+      case RagStage.rerank:
+        return {
+          stage: "rerank",
+          query: readString(attributes, OpenInference.rerankerQuery),
+          input: readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix),
+          output: readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix),
+        };
+      case RagStage.context:
+        return readContext(span);
+      case RagStage.generate:
+        return readGeneration(span);
+      case RagStage.cite:
+        return { stage: "cite", chunkIds: readStringList(attributes, Ragscope.citationChunkIds) };
+      case RagStage.feedback:
+        return {
+          stage: "feedback",
+          kind: readString(attributes, Ragscope.feedbackKind),
+          value: readString(attributes, Ragscope.feedbackValue),
+          comment: readString(attributes, Ragscope.feedbackComment),
+        };
+      default:
+        return { stage: "other" };
+    }
+  },
+};

@@ -1,0 +1,120 @@
+/**
+ * What a span says about one RAG stage, independent of the convention it was
+ * written in. Mappers (ragscope, OpenInference, OTel GenAI, OpenLLMetry) turn
+ * spans into these; the rebuild step reads only these. A field the span did
+ * not carry is null: "not available", never a made-up default.
+ */
+import type { RagStageName } from "../../contracts/span-attributes.js";
+import type { SpanRecord } from "../00-otlp/span-record.js";
+import type { MalformedAttribute } from "./find-malformed-json.js";
+
+export interface ObservedDocument {
+  /** Null when the trace carries no id for this document (read-documents.ts). */
+  chunkId: string | null;
+  documentId: string | null;
+  documentVersion: string | null;
+  sectionId: string | null;
+  text: string | null;
+  score: number | null;
+  effectiveFrom: string | null;
+  effectiveTo: string | null;
+  acl: string[] | null;
+  tenantId: string | null;
+}
+
+export interface RequestObservation {
+  stage: "request";
+  query: string | null;
+  answer: string | null;
+  runId: string | null;
+  caseId: string | null;
+  caseVersion: string | null;
+  datasetId: string | null;
+  datasetVersion: string | null;
+  tenantId: string | null;
+  principalId: string | null;
+  principalGroups: string[] | null;
+  route: string | null;
+  sessionId: string | null;
+}
+
+export interface QueryRewriteObservation {
+  stage: "query_rewrite";
+  query: string | null;
+  rewrittenQuery: string | null;
+}
+
+export interface RetrieveObservation {
+  stage: "retrieve";
+  query: string | null;
+  documents: ObservedDocument[] | null;
+}
+
+export interface RerankObservation {
+  stage: "rerank";
+  query: string | null;
+  input: ObservedDocument[] | null;
+  output: ObservedDocument[] | null;
+}
+
+export interface ContextObservation {
+  stage: "context";
+  /** In prompt order; an entry is null when the trace carries no id for that chunk. */
+  chunkIds: (string | null)[] | null;
+  droppedChunks: { chunkId: string; reason: string | null }[] | null;
+  truncatedChunkIds: string[] | null;
+  text: string | null;
+  tokenCount: number | null;
+  tokenBudget: number | null;
+}
+
+export interface GenerateObservation {
+  stage: "generate";
+  model: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  totalTokens: number | null;
+  cost: number | null;
+  timeToFirstTokenMs: number | null;
+  answer: string | null;
+  abstained: boolean | null;
+}
+
+export interface CiteObservation {
+  stage: "cite";
+  chunkIds: string[] | null;
+}
+
+export interface FeedbackObservation {
+  stage: "feedback";
+  kind: string | null;
+  value: string | null;
+  comment: string | null;
+}
+
+export interface OtherObservation {
+  stage: "other";
+}
+
+export type StageObservation =
+  | RequestObservation
+  | QueryRewriteObservation
+  | RetrieveObservation
+  | RerankObservation
+  | ContextObservation
+  | GenerateObservation
+  | CiteObservation
+  | FeedbackObservation
+  | OtherObservation;
+
+/** A span together with what it means for RAG, and who read it. */
+export interface NormalizedSpan {
+  span: SpanRecord;
+  observation: StageObservation;
+  /** The mapper that read the span, e.g. "ragscope" or "openinference". */
+  convention: string;
+  /** JSON-valued attributes of the span that did not parse (find-malformed-json.ts); read as absent by the mapper. */
+  malformedJson: MalformedAttribute[];
+}
+
+export type ObservedStage = RagStageName | "other";

@@ -1,0 +1,40 @@
+/**
+ * An estimate of the heap a SpanRecord holds, for bounding the assembler by
+ * bytes rather than by span count (one span may carry a few bytes or a
+ * megabyte of retrieved text).
+ *
+ * It errs on the high side: strings count two bytes per UTF-16 code unit
+ * (V8 stores Latin-1 strings in one), and every object, array and property
+ * a fixed overhead. The resource and scope are counted once per span even
+ * though spans of one request share them: an estimate that over-counts keeps
+ * the bound a bound.
+ */
+import type { AttributeValue, Attributes, SpanRecord } from "../00-otlp/span-record.js";
+
+const OBJECT_OVERHEAD = 64;
+const PROPERTY_OVERHEAD = 16;
+
+export function estimateSpanBytes(span: SpanRecord): number {
+  let bytes = OBJECT_OVERHEAD * 4 + 2 * (span.traceId.length + span.spanId.length + span.parentSpanId.length + span.name.length + span.status.message.length);
+  bytes += attributesBytes(span.attributes) + attributesBytes(span.resource);
+  bytes += 2 * (span.scope.name.length + span.scope.version.length);
+  for (const event of span.events) bytes += OBJECT_OVERHEAD + 2 * event.name.length + attributesBytes(event.attributes);
+  return bytes;
+}
+
+function attributesBytes(attributes: Attributes): number {
+  let bytes = OBJECT_OVERHEAD;
+  for (const key in attributes) bytes += PROPERTY_OVERHEAD + 2 * key.length + valueBytes(attributes[key]!);
+  return bytes;
+}
+
+function valueBytes(value: AttributeValue): number {
+  if (typeof value === "string") return OBJECT_OVERHEAD / 4 + 2 * value.length;
+  if (value === null || typeof value !== "object") return 8;
+  if (Array.isArray(value)) {
+    let bytes = OBJECT_OVERHEAD;
+    for (const item of value) bytes += 8 + valueBytes(item);
+    return bytes;
+  }
+  return attributesBytes(value);
+}

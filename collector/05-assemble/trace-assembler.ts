@@ -1,0 +1,211 @@
+/**
+ * Buffers spans per trace until the trace can be rebuilt.
+ *
+ * Spans of one trace arrive in any order and in several requests or messages.
+ * A trace is complete when its root has ended (OTLP exports a span only once
+ * it ended, so "received" means "ended") and a quiet period has passed with no
+ * new span. A trace whose root never comes is released at its deadline as
+ * partial, and flagged — never dropped. Memory is bounded in spans and in
+ * bytes: past `maxOpenSpans` or `maxOpenBytes` (estimate-span-bytes.ts) the
+ * oldest open traces are released early, also flagged partial.
+ *
+ * Spans that arrive for a trace released a moment ago re-open it with all its
+ * spans (kept for a bounded number of recent traces, and bytes), so the
+ * re-evaluation replaces the earlier result instead of producing a second,
+ * smaller one.
+ *
+ * Time is passed in (`now`) rather than read, so tests and replays control it.
+ */
+import { Ragscope, RagStage } from "../../contracts/span-attributes.js";
+import type { SpanRecord } from "../00-otlp/span-record.js";
+import { estimateSpanBytes } from "./estimate-span-bytes.js";
+
+export interface AssemblerOptions {
+  /** Wait this long after the last span of a trace whose root has arrived. */
+  quietPeriodMs: number;
+  /** Release a trace this long after its first span even without a root. */
+  maxTraceWaitMs: number;
+  /** Bound on spans held in open traces, all traces together. */
+  maxOpenSpans: number;
+  /** How many released traces are remembered so that late spans re-open them. */
+  recentTraceMemory: number;
+  /** Bound on the estimated bytes of spans in open traces, all traces together; 256 MiB when not given. */
+  maxOpenBytes?: number;
+  /** Bound on the estimated bytes of spans of remembered (released) traces; 64 MiB when not given. */
+  maxRecentBytes?: number;
+}
+
+export const defaultAssemblerOptions: AssemblerOptions = {
+  quietPeriodMs: 2_000,
+  maxTraceWaitMs: 60_000,
+  maxOpenSpans: 200_000,
+  recentTraceMemory: 2_000,
+  maxOpenBytes: 256 * 1024 * 1024,
+  maxRecentBytes: 64 * 1024 * 1024,
+};
+
+export type ReleaseReason = "complete" | "deadline" | "memory_bound" | "flush";
+
+export interface AssembledTrace<Source> {
+  traceId: string;
+  spans: SpanRecord[];
+  /** False when released without its root (deadline, memory bound, flush). */
+  complete: boolean;
+  reason: ReleaseReason;
+  /** True when late spans re-opened a trace that had been released before. */
+  reopened: boolean;
+  /** Where the spans came from (bus positions), for committing progress. */
+  sources: Source[];
+}
+
+interface OpenTrace<Source> {
+  spans: Map<string, SpanRecord>;
+  /** Estimated bytes of `spans`. */
+  bytes: number;
+  firstSeenAt: number;
+  lastSpanAt: number;
+  hasRoot: boolean;
+  reopened: boolean;
+  sources: Source[];
+}
+
+/** A root: no parent, or the span that records the whole RAG request. */
+export function isRootSpan(span: SpanRecord): boolean {
+  return span.parentSpanId === "" || span.attributes[Ragscope.stage] === RagStage.request;
+}
+
+export class TraceAssembler<Source = never> {
+  private readonly open = new Map<string, OpenTrace<Source>>();
+  private readonly recent = new Map<string, { spans: SpanRecord[]; bytes: number }>();
+  private openSpanCount = 0;
+  private openByteCount = 0;
+  private recentByteCount = 0;
+  private readonly maxOpenBytes: number;
+  private readonly maxRecentBytes: number;
+  readonly counters = { spansAccepted: 0, duplicateSpans: 0, tracesReleased: 0, partialTraces: 0, reopenedTraces: 0, memoryBoundReleases: 0 };
+
+  constructor(private readonly options: AssemblerOptions = defaultAssemblerOptions) {
+    this.maxOpenBytes = options.maxOpenBytes ?? defaultAssemblerOptions.maxOpenBytes!;
+    this.maxRecentBytes = options.maxRecentBytes ?? defaultAssemblerOptions.maxRecentBytes!;
+  }
+
+  get openTraces(): number {
+    return this.open.size;
+  }
+
+  get openSpans(): number {
+    return this.openSpanCount;
+  }
+
+  /** Estimated bytes of the spans in open traces. */
+  get openBytes(): number {
+    return this.openByteCount;
+  }
+
+  /** Estimated bytes of the spans kept for recently released traces. */
+  get recentBytes(): number {
+    return this.recentByteCount;
+  }
+
+  /**
+   * Adds spans. The same span (trace id + span id) received twice is kept
+   * once, the last copy winning, so at-least-once delivery does not double it.
+   */
+  add(spans: readonly SpanRecord[], now: number, source?: Source): void {
+    const touched = new Set<OpenTrace<Source>>();
+    for (const span of spans) {
+      let trace = this.open.get(span.traceId);
+      if (!trace) {
+        trace = { spans: new Map(), bytes: 0, firstSeenAt: now, lastSpanAt: now, hasRoot: false, reopened: false, sources: [] };
+        const earlier = this.recent.get(span.traceId);
+        if (earlier) {
+          this.recent.delete(span.traceId);
+          this.recentByteCount -= earlier.bytes;
+          trace.reopened = true;
+          this.counters.reopenedTraces += 1;
+          for (const previous of earlier.spans) trace.spans.set(previous.spanId, previous);
+          this.openSpanCount += earlier.spans.length;
+          trace.bytes = earlier.bytes;
+          this.openByteCount += earlier.bytes;
+          trace.hasRoot = earlier.spans.some(isRootSpan);
+        }
+        this.open.set(span.traceId, trace);
+      }
+      const bytes = estimateSpanBytes(span);
+      const replaced = trace.spans.get(span.spanId);
+      if (replaced !== undefined) {
+        this.counters.duplicateSpans += 1;
+        const replacedBytes = estimateSpanBytes(replaced);
+        trace.bytes -= replacedBytes;
+        this.openByteCount -= replacedBytes;
+      } else this.openSpanCount += 1;
+      trace.bytes += bytes;
+      this.openByteCount += bytes;
+      trace.spans.set(span.spanId, span);
+      trace.lastSpanAt = now;
+      if (isRootSpan(span)) trace.hasRoot = true;
+      this.counters.spansAccepted += 1;
+      touched.add(trace);
+    }
+    if (source !== undefined) for (const trace of touched) trace.sources.push(source);
+  }
+
+  /** Releases the traces that are ready at `now`: complete, past deadline, or over the memory bound. */
+  collectReady(now: number): AssembledTrace<Source>[] {
+    const ready: AssembledTrace<Source>[] = [];
+    for (const [traceId, trace] of this.open) {
+      if (trace.hasRoot && now - trace.lastSpanAt >= this.options.quietPeriodMs) ready.push(this.release(traceId, trace, "complete"));
+      else if (now - trace.firstSeenAt >= this.options.maxTraceWaitMs) ready.push(this.release(traceId, trace, "deadline"));
+    }
+    // Map iteration is insertion order, so the first traces are the oldest.
+    for (const [traceId, trace] of this.open) {
+      if (this.openSpanCount <= this.options.maxOpenSpans && this.openByteCount <= this.maxOpenBytes) break;
+      this.counters.memoryBoundReleases += 1;
+      ready.push(this.release(traceId, trace, "memory_bound"));
+    }
+    return ready;
+  }
+
+  /** Releases every open trace (shutdown, end of an offline run). */
+  flush(): AssembledTrace<Source>[] {
+    return [...this.open].map(([traceId, trace]) => this.release(traceId, trace, trace.hasRoot ? "complete" : "flush"));
+  }
+
+  /** The earliest time at which `collectReady` may release something, for timers. */
+  nextDeadline(): number | null {
+    let next: number | null = null;
+    for (const trace of this.open.values()) {
+      const due = trace.hasRoot ? Math.min(trace.lastSpanAt + this.options.quietPeriodMs, trace.firstSeenAt + this.options.maxTraceWaitMs) : trace.firstSeenAt + this.options.maxTraceWaitMs;
+      if (next === null || due < next) next = due;
+    }
+    return next;
+  }
+
+  private release(traceId: string, trace: OpenTrace<Source>, reason: ReleaseReason): AssembledTrace<Source> {
+    this.open.delete(traceId);
+    // Start time, then span id: spans that started in the same nanosecond (coarse
+    // clocks) keep one order whatever order they arrived in.
+    const spans = [...trace.spans.values()].sort((left, right) =>
+      left.startTimeUnixNano !== right.startTimeUnixNano ? (left.startTimeUnixNano < right.startTimeUnixNano ? -1 : 1) : left.spanId < right.spanId ? -1 : left.spanId > right.spanId ? 1 : 0,
+    );
+    this.openSpanCount -= spans.length;
+    this.openByteCount -= trace.bytes;
+    this.remember(traceId, spans, trace.bytes);
+    const complete = reason === "complete" || trace.hasRoot;
+    this.counters.tracesReleased += 1;
+    if (!complete) this.counters.partialTraces += 1;
+    return { traceId, spans, complete, reason, reopened: trace.reopened, sources: trace.sources };
+  }
+
+  private remember(traceId: string, spans: SpanRecord[], bytes: number): void {
+    if (this.options.recentTraceMemory <= 0 || bytes > this.maxRecentBytes) return;
+    this.recent.set(traceId, { spans, bytes });
+    this.recentByteCount += bytes;
+    while (this.recent.size > this.options.recentTraceMemory || this.recentByteCount > this.maxRecentBytes) {
+      const oldest = this.recent.entries().next().value;
+      if (oldest === undefined) break;
+      this.recent.delete(oldest[0]);
+      this.recentByteCount -= oldest[1].bytes;
+    }
+  }
+}

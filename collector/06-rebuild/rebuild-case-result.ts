@@ -1,0 +1,274 @@
+/**
+ * Rebuilds one Case Result from the spans of one trace.
+ *
+ * Each span is first read by the mapper registry (normalize/); this step only
+ * combines stage observations:
+ * - retrieved_chunks are the final ranking the pipeline produced: the rerank
+ *   output when a rerank was recorded (the retrieve ranking is kept as
+ *   pre_rerank_chunks), otherwise the retrieve spans' documents in time order.
+ *   Documents the rerank span lists without metadata get it from the retrieve
+ *   span by chunk id (a document without an id is never completed from another);
+ * - the context, its packed and dropped chunks come from the context stage;
+ * - citations from the cite stage; tokens and cost are summed over every
+ *   generation span, the answer is the request's output or else the last
+ *   generation's;
+ * - user feedback spans (thumbs, follow-up, handoff) in time order.
+ * What no span carried stays null, so metrics that need it are "not available";
+ * JSON attributes that did not parse are listed in `malformed_attributes`, and
+ * so are spans that end before they start (no latency, no stage timing for them).
+ * A failed root is a timeout only when it says so with the OTel `error.type`
+ * attribute (value `timeout`); status messages are free text and not parsed.
+ */
+import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
+import { caseResultIdFor } from "../../contracts/ids.js";
+import type { AssembledTrace } from "../05-assemble/trace-assembler.js";
+import { isRootSpan } from "../05-assemble/trace-assembler.js";
+import type { SpanRecord } from "../00-otlp/span-record.js";
+import { identifierProblem } from "../../contracts/identifiers.js";
+import { Ragscope } from "../../contracts/span-attributes.js";
+import { truncatedAttributesKey } from "../00-otlp/enforce-request-limits.js";
+import type {
+  CiteObservation,
+  ContextObservation,
+  FeedbackObservation,
+  GenerateObservation,
+  NormalizedSpan,
+  ObservedDocument,
+  QueryRewriteObservation,
+  RequestObservation,
+  RerankObservation,
+  RetrieveObservation,
+} from "../04-normalize/stage-observation.js";
+
+const NANOSECONDS_PER_MILLISECOND = 1_000_000n;
+
+function toIso(unixNano: bigint): string {
+  return new Date(Number(unixNano / NANOSECONDS_PER_MILLISECOND)).toISOString();
+}
+
+/** A span's duration; null when it ends before it starts (a broken clock): no duration is known, none is made up. */
+function durationMs(span: SpanRecord): number | null {
+  return span.endTimeUnixNano < span.startTimeUnixNano ? null : Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6;
+}
+
+const TRUNCATED_BY_RECEIVER = "the value was longer than the receiver's limit (RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES) and was truncated to it: metrics read from it see only its beginning";
+
+/** The keys the receiver truncated on a span (collector/00-otlp/enforce-request-limits.ts). */
+function truncatedKeys(span: SpanRecord): string[] {
+  const keys = span.attributes[truncatedAttributesKey];
+  return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === "string") : [];
+}
+
+const ENDS_BEFORE_START = "the span ends before it starts (end time earlier than start time): its duration is unknown";
+
+function toChunks(documents: ObservedDocument[], lookup: Map<string, ObservedDocument>): RetrievedChunk[] {
+  return documents.map((document, index) => {
+    // Only a document with an id can be completed from another span's record of it: without one there is no way to tell it is the same.
+    const known = document.chunkId === null ? undefined : lookup.get(document.chunkId);
+    return {
+      rank: index + 1,
+      chunk_id: document.chunkId,
+      text: document.text ?? known?.text ?? null,
+      score: document.score,
+      document_id: document.documentId ?? known?.documentId ?? null,
+      document_version: document.documentVersion ?? known?.documentVersion ?? null,
+      section_id: document.sectionId ?? known?.sectionId ?? null,
+      effective_from: document.effectiveFrom ?? known?.effectiveFrom ?? null,
+      effective_to: document.effectiveTo ?? known?.effectiveTo ?? null,
+      acl: document.acl ?? known?.acl ?? null,
+      tenant_id: document.tenantId ?? known?.tenantId ?? null,
+    };
+  });
+}
+
+function sumOrNull(values: (number | null)[]): number | null {
+  const present = values.filter((value): value is number => value !== null);
+  return present.length === 0 ? null : present.reduce((total, value) => total + value, 0);
+}
+
+function ofStage<Observation>(spans: NormalizedSpan[], stage: string): { span: SpanRecord; observation: Observation }[] {
+  return spans.filter((item) => item.observation.stage === stage).map((item) => ({ span: item.span, observation: item.observation as Observation }));
+}
+
+function statusName(code: number): "ok" | "error" | "unset" {
+  return code === 2 ? "error" : code === 1 ? "ok" : "unset";
+}
+
+export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: NormalizedSpan[]): CaseResult {
+  const requests = ofStage<RequestObservation>(normalized, "request");
+  const request = requests[0];
+  const rootSpan = request?.span ?? trace.spans.find((span) => span.parentSpanId === "") ?? trace.spans.find(isRootSpan) ?? null;
+
+  const retrieves = ofStage<RetrieveObservation>(normalized, "retrieve");
+  const reranks = ofStage<RerankObservation>(normalized, "rerank");
+  const contexts = ofStage<ContextObservation>(normalized, "context");
+  const generations = ofStage<GenerateObservation>(normalized, "generate");
+  const citations = ofStage<CiteObservation>(normalized, "cite");
+  const rewrites = ofStage<QueryRewriteObservation>(normalized, "query_rewrite");
+  const feedback = ofStage<FeedbackObservation>(normalized, "feedback")
+    .filter((item) => item.observation.kind !== null)
+    // OTel JS start times have millisecond resolution; the end time breaks ties.
+    .sort((left, right) => compareNanos(left.span.startTimeUnixNano, right.span.startTimeUnixNano) || compareNanos(left.span.endTimeUnixNano, right.span.endTimeUnixNano));
+
+  const retrievedDocuments = retrieves.some((item) => item.observation.documents !== null) ? retrieves.flatMap((item) => item.observation.documents ?? []) : null;
+  const lookup = new Map<string, ObservedDocument>();
+  const remember = (document: ObservedDocument) => {
+    if (document.chunkId !== null && !lookup.has(document.chunkId)) lookup.set(document.chunkId, document);
+  };
+  for (const document of retrievedDocuments ?? []) remember(document);
+  const lastRerank = reranks.at(-1)?.observation;
+  for (const document of lastRerank?.input ?? []) remember(document);
+
+  let retrievedChunks: RetrievedChunk[] | null = null;
+  let preRerankChunks: RetrievedChunk[] | null = null;
+  if (lastRerank?.output) {
+    retrievedChunks = toChunks(lastRerank.output, lookup);
+    const before = retrievedDocuments ?? lastRerank.input;
+    preRerankChunks = before ? toChunks(before, lookup) : null;
+  } else if (retrievedDocuments) {
+    retrievedChunks = toChunks(retrievedDocuments, lookup);
+  }
+
+  const context = contexts.at(-1)?.observation ?? null;
+  const truncated = new Set(context?.truncatedChunkIds ?? []);
+  const lastGeneration = generations.at(-1)?.observation ?? null;
+  const answer = request?.observation.answer ?? lastGeneration?.answer ?? null;
+
+  const rootStatus = rootSpan?.status ?? { code: 0 as const, message: "" };
+  const errorSpan = rootStatus.code === 2 ? rootSpan : null;
+  const executionStatus = !trace.complete ? "partial" : errorSpan ? "failed" : "completed";
+  const startedAt = rootSpan?.startTimeUnixNano ?? trace.spans[0]?.startTimeUnixNano ?? 0n;
+  const endedAt = trace.complete && rootSpan ? rootSpan.endTimeUnixNano : null;
+  const identifiers = checkIdentifiers(request ?? null, rootSpan ?? trace.spans[0] ?? null);
+  const linkage = identifiers.linkage;
+
+  const conventions = [...new Set(normalized.map((item) => item.convention).filter((name) => name !== "none"))].sort();
+
+  return {
+    case_result_id: caseResultIdFor({ traceId: trace.traceId, runId: linkage?.runId ?? "", caseId: linkage?.caseId ?? "", caseVersion: linkage?.caseVersion ?? "", authenticatedTenant: identifiers.authenticatedTenant }),
+    run_id: linkage?.runId ?? "",
+    case_id: linkage?.caseId ?? "",
+    case_version: linkage?.caseVersion ?? "",
+    execution_status: executionStatus,
+    quality_status: "not_evaluated",
+    input_snapshot_uri: null,
+    output: answer,
+    rag_observation: {
+      query: linkage?.query ?? retrieves[0]?.observation.query ?? null,
+      rewritten_query: rewrites.at(-1)?.observation.rewrittenQuery ?? null,
+      retrieved_chunks: retrievedChunks,
+      pre_rerank_chunks: preRerankChunks,
+      context: context?.text ?? null,
+      context_chunks: context?.chunkIds ? context.chunkIds.map((chunkId, index) => ({ chunk_id: chunkId, position: index + 1, truncated: chunkId !== null && truncated.has(chunkId) })) : null,
+      dropped_chunks: context?.droppedChunks ? context.droppedChunks.map((dropped) => ({ chunk_id: dropped.chunkId, reason: dropped.reason })) : null,
+      context_token_count: context?.tokenCount ?? null,
+      citations: citations.at(-1)?.observation.chunkIds ?? null,
+      abstained: lastGeneration?.abstained ?? null,
+      generation: {
+        model: lastGeneration?.model ?? null,
+        input_tokens: sumOrNull(generations.map((item) => item.observation.inputTokens)),
+        output_tokens: sumOrNull(generations.map((item) => item.observation.outputTokens)),
+        total_tokens: sumOrNull(generations.map((item) => item.observation.totalTokens)),
+        cost: sumOrNull(generations.map((item) => item.observation.cost)),
+        time_to_first_token_ms: lastGeneration?.timeToFirstTokenMs ?? null,
+      },
+      latency_ms: endedAt !== null && rootSpan ? durationMs(rootSpan) : null,
+      // A stage whose span ends before it starts has no duration: left out rather than shown as 0 or negative.
+      stage_timings: normalized.flatMap((item) => {
+        const duration = durationMs(item.span);
+        return item.observation.stage === "other" || duration === null ? [] : [{ stage: item.observation.stage, span_name: item.span.name, duration_ms: duration, status: statusName(item.span.status.code) }];
+      }),
+      tenant_id: identifiers.authenticatedTenant ?? linkage?.tenantId ?? null,
+      principal_id: linkage?.principalId ?? null,
+      principal_groups: linkage?.principalGroups ?? null,
+      service_name: identifiers.serviceName,
+      route: linkage?.route ?? null,
+      feedback: feedback.map(({ span, observation }) => ({ kind: observation.kind!, value: observation.value, comment: observation.comment, recorded_at: toIso(span.startTimeUnixNano) })),
+      source_conventions: conventions,
+      malformed_attributes: [
+        ...normalized.flatMap((item) =>
+          item.malformedJson.map((malformed) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: malformed.attribute, kind: "malformed_json" as const, error: malformed.error })),
+        ),
+        ...trace.spans.filter((span) => durationMs(span) === null).map((span) => ({ span_id: span.spanId, span_name: span.name, attribute: "end_time_unix_nano", kind: "invalid_time" as const, error: ENDS_BEFORE_START })),
+        ...identifiers.refused,
+        ...trace.spans.flatMap((span) => truncatedKeys(span).map((key) => ({ span_id: span.spanId, span_name: span.name, attribute: key, kind: "truncated" as const, error: TRUNCATED_BY_RECEIVER }))),
+      ],
+      partial_trace: !trace.complete,
+      span_count: trace.spans.length,
+    },
+    trace_id: trace.traceId,
+    artifact_refs: [`trace://${trace.traceId}`],
+    execution_error: errorSpan
+      ? { type: errorSpan.attributes["error.type"] === "timeout" ? "timeout" : "system_error", message: errorSpan.status.message || null }
+      : !trace.complete
+        ? { type: "none", message: `trace released without its root span (${trace.reason})` }
+        : { type: "none", message: null },
+    started_at: toIso(startedAt),
+    completed_at: endedAt !== null ? toIso(endedAt) : null,
+  };
+}
+
+function compareNanos(left: bigint, right: bigint): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+function serviceName(span: SpanRecord | null): string | null {
+  const value = span?.resource["service.name"];
+  return typeof value === "string" ? value : null;
+}
+
+type RequestItem = { span: SpanRecord; observation: RequestObservation };
+
+const checkedLinkage = [
+  ["runId", Ragscope.runId, "identifier"],
+  ["caseId", Ragscope.caseId, "identifier"],
+  ["caseVersion", Ragscope.caseVersion, "identifier"],
+  ["datasetId", Ragscope.datasetId, "identifier"],
+  ["datasetVersion", Ragscope.datasetVersion, "identifier"],
+  ["tenantId", Ragscope.tenantId, "identifier"],
+  ["route", Ragscope.route, "route"],
+] as const;
+
+/**
+ * The request's identifiers and the service name, each checked against
+ * contracts/identifiers.ts: a refused one is left empty (never stored, never
+ * altered) and noted on the Case Result, which is still built and evaluated.
+ */
+function checkIdentifiers(request: RequestItem | null, serviceSpan: SpanRecord | null) {
+  type Note = { span_id: string; span_name: string; attribute: string; kind: "invalid_identifier" | "tenant_claim"; error: string };
+  const refused: Note[] = [];
+  const refuse = (span: SpanRecord, attribute: string, problem: string) =>
+    refused.push({ span_id: span.spanId, span_name: span.name, attribute, kind: "invalid_identifier", error: `not a valid identifier: ${problem}; the value was not stored` });
+  let linkage = request?.observation;
+  if (request && linkage) {
+    const cleared: Partial<Record<(typeof checkedLinkage)[number][0], null>> = {};
+    for (const [field, attribute, kind] of checkedLinkage) {
+      const value = linkage[field];
+      const problem = value === null ? null : identifierProblem(value, kind);
+      if (problem === null) continue;
+      refuse(request.span, attribute, problem);
+      cleared[field] = null;
+    }
+    if (refused.length > 0) linkage = { ...linkage, ...cleared };
+  }
+  let service = serviceName(serviceSpan);
+  const serviceIssue = service === null ? null : identifierProblem(service);
+  if (serviceSpan && serviceIssue !== null) {
+    refuse(serviceSpan, "service.name", serviceIssue);
+    service = null;
+  }
+  // Set by the receiver from the credential (collector/00-otlp/stamp-tenant.ts); a client cannot send it.
+  const stamped = serviceSpan?.resource[Ragscope.authenticatedTenant];
+  const authenticatedTenant = typeof stamped === "string" && stamped !== "" ? stamped : null;
+  const claimed = linkage?.tenantId ?? null;
+  if (authenticatedTenant !== null && claimed !== null && claimed !== authenticatedTenant && request) {
+    refused.push({
+      span_id: request.span.spanId,
+      span_name: request.span.name,
+      attribute: Ragscope.tenantId,
+      kind: "tenant_claim",
+      error: `the span claims tenant "${claimed}", but its credential authenticated tenant "${authenticatedTenant}"; the credential's tenant is used`,
+    });
+  }
+  return { linkage, serviceName: service, refused, authenticatedTenant };
+}

@@ -1,0 +1,36 @@
+/**
+ * The evaluation worker as both compositions build it (embedded and the Kafka
+ * evaluator role): the default evaluators, the configured assembly and sink
+ * batching, and the online stage's hook when there is one.
+ */
+import { createDefaultRegistry } from "../../evaluators/default-registry.js";
+import type { CaseStore } from "../../store/ports/case-store.js";
+import { sinkRetryPolicy, type CollectorConfig } from "../wiring/config/collector-config.js";
+import type { OnlineStage } from "../wiring/online/online-stage.js";
+import type { QuarantineSink, ResultSink } from "../../store/ports/result-sink.js";
+import { EvaluationWorker, type DeadLetterHandler } from "./evaluation-worker.js";
+
+export interface EvaluationWorkerParts {
+  cases: CaseStore;
+  sink: ResultSink;
+  quarantine: QuarantineSink;
+  deadLetters: DeadLetterHandler;
+  signal: AbortSignal;
+  online: OnlineStage | null;
+}
+
+export function createEvaluationWorker(config: Readonly<CollectorConfig>, parts: EvaluationWorkerParts): EvaluationWorker {
+  const { online } = parts;
+  return new EvaluationWorker({
+    assembler: config.assembler,
+    registry: createDefaultRegistry(),
+    cases: parts.cases,
+    sink: parts.sink,
+    quarantine: parts.quarantine,
+    deadLetters: parts.deadLetters,
+    maxBatch: config.sink.maxBatch,
+    sinkRetry: sinkRetryPolicy(config),
+    signal: parts.signal,
+    afterWrite: online ? (evaluations) => online.afterWrite(evaluations) : undefined,
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * `ragscope demo`: the whole path on the embedded default, in one command.
+ *
+ * 1. starts the collector (OTLP/HTTP receiver, in-process bus, evaluation,
+ *    chDB under the data folder);
+ * 2. stores the dataset's Eval Cases and the run's lineage;
+ * 3. runs the example RAG service over the dataset in a child process — a
+ *    separate application exporting OTLP/HTTP to the receiver, as a user's
+ *    service would — linking each request to run_id / case_id / case_version;
+ * 4. waits until every case's trace is evaluated, then prints the summary.
+ *
+ * The run id is derived from the dataset (`demo-<dataset_id>-<dataset_version>`),
+ * and a case's result id from (run_id, case_id, case_version): running the demo
+ * twice replaces the first run's rows instead of adding to them.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { EvalCase } from "../../../contracts/eval-case.js";
+import { sinkRetryPolicy } from "../config/collector-config.js";
+import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../config/settings-schema.js";
+import { nodeArgumentsFor, packageFiles, packageRoot } from "../config/package-files.js";
+import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
+import { formatSummary } from "../../../report/format-summary.js";
+import type { RunSummary } from "../../../store/ports/run-reader.js";
+import { onlineStageFactory } from "../online/online-stage-factory.js";
+import { startEmbeddedCollector } from "../run/embedded-collector.js";
+import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
+
+export const defaultDemoDataset = packageFiles.demoDataset;
+
+export interface DemoOptions {
+  dataset: string;
+  dataDir?: string;
+  runId?: string;
+  timeoutMs: number;
+}
+
+export interface DemoOutcome {
+  summary: RunSummary;
+  storedIn: string;
+}
+
+type Output = { log: (line: string) => void; error: (line: string) => void };
+
+export async function runDemo(options: DemoOptions, request: SettingsRequest, output: Output): Promise<DemoOutcome | null> {
+  const loaded = await loadDatasetFile(options.dataset);
+  if (!loaded.ok) {
+    output.error(`${options.dataset}: the dataset is invalid`);
+    for (const problem of loaded.error.problems) output.error(`  ${formatProblem(problem)}`);
+    return null;
+  }
+  const dataset = loaded.value;
+  const first = dataset.cases[0]!;
+  const runId = options.runId ?? `demo-${dataset.datasetId ?? first.dataset_id}-${dataset.datasetVersion ?? first.dataset_version}`;
+
+  const resolved = await settingsForCommand("demo", request, {
+    // A random receiver port: the demo must not collide with a collector already running on 4318.
+    // An offline run judges every case (sample rate 1): a dataset is small and each case counts.
+    // The judge is the heuristic one unless RAGSCOPE_JUDGE_BASE_URL / _MODEL name an endpoint.
+    fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 300, "judge.enabled": true, "sampling.defaultRate": 1 },
+    flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } },
+  });
+  if (!resolved.ok) {
+    reportInvalidSettings("demo", resolved.error, output);
+    return null;
+  }
+  const config = collectorSettings(resolved.value.settings);
+  const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
+  const collector = await startEmbeddedCollector(config, { online: online.online });
+  const storedIn = collector.store.describe();
+  try {
+    await collector.store.cases.put(dataset.cases);
+    await collector.store.runs.record({
+      run_id: runId,
+      dataset_id: first.dataset_id,
+      dataset_version: first.dataset_version,
+      corpus_version: first.environment_requirements.corpus_version ?? null,
+      // What the example service runs (examples/policy-assistant): the run, not the case, owns these versions.
+      retriever_version: "bm25-bigram-v1",
+      reranker_version: null,
+      prompt_version: "policy-answer-v3",
+      generator_model: "policy-extractive-sim-1",
+      started_at: new Date().toISOString(),
+    });
+    output.log(`Collector listening on ${collector.receiverUrl}; storing in ${storedIn}; judging with the ${online.judgeDescription}`);
+    output.log(`Running the example RAG service over ${dataset.cases.length} cases (run ${runId})…`);
+    const exitCode = await runExample(dataset.cases, runId, collector.receiverUrl, output);
+    if (exitCode !== 0) {
+      output.error(`the example service exited with code ${exitCode}`);
+      return null;
+    }
+    const deadline = Date.now() + options.timeoutMs;
+    while ((await collector.store.reader.countCaseResults(runId)) < dataset.cases.length) {
+      if (Date.now() > deadline) {
+        await collector.flush();
+        output.error(`timed out waiting for ${dataset.cases.length} evaluated cases; open traces were evaluated as partial`);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await collector.waitUntilIdle(options.timeoutMs);
+    const summary = await collector.store.reader.readRunSummary(runId);
+    output.log("");
+    output.log(formatSummary(summary, storedIn));
+    return { summary, storedIn };
+  } finally {
+    await collector.close();
+  }
+}
+
+async function runExample(cases: EvalCase[], runId: string, endpoint: string, output: Output): Promise<number> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-demo-"));
+  const casesFile = path.join(folder, "cases.json");
+  try {
+    await writeFile(
+      casesFile,
+      JSON.stringify({
+        runId,
+        cases,
+      }),
+    );
+    const child = spawn(process.execPath, [...nodeArgumentsFor("examples/policy-assistant/run-cases"), casesFile], {
+      cwd: packageRoot,
+      env: { ...process.env, RAGSCOPE_ENDPOINT: endpoint, OTEL_SERVICE_NAME: "policy-assistant" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.on("data", (chunk: Buffer) => output.log(chunk.toString().trimEnd()));
+    child.stderr.on("data", (chunk: Buffer) => output.error(chunk.toString().trimEnd()));
+    return await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * `ragscope eval --dataset FILE --task MODULE`: runs the task over the dataset
+ * through the embedded collector (experiments/run-experiment.ts), prints the
+ * per-case table, the metrics by layer, the comparison and the gate decision,
+ * and writes --output JSON and --junit XML. Exit codes as the gate's: 0
+ * passed, 1 blocked, 2 could not decide.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { parse } from "yaml";
+import { parseGateFile, type GateRule } from "../../../contracts/gate-file.js";
+import { loadTaskModule } from "../../../experiments/load-task-module.js";
+import { isLineageField, type LineageValues } from "../../../experiments/lineage.js";
+import { formatExperiment } from "../../../experiments/output/format-experiment.js";
+import { caseRows } from "../../../experiments/output/case-rows.js";
+import { junitReport } from "../../../experiments/output/junit-report.js";
+import { resultsDocument } from "../../../experiments/output/results-json.js";
+import { ExperimentSetupError, runExperiment, type ExperimentProgress } from "../../../experiments/run-experiment.js";
+import type { SettingsRequest } from "./command-settings.js";
+import { GateExit } from "./gate-command.js";
+
+export interface EvalOptions {
+  dataset: string;
+  task: string;
+  runId?: string;
+  repeat: number;
+  concurrency: number;
+  timeoutMs: number;
+  baseline?: string;
+  gates?: string;
+  noGates?: boolean;
+  split?: string;
+  output?: string;
+  junit?: string;
+  lineage: string[];
+  allowMissing?: boolean;
+  dataDir?: string;
+}
+
+type Output = { log: (line: string) => void; error: (line: string) => void };
+
+export async function evalCommand(options: EvalOptions, request: SettingsRequest, output: Output, progressStream: NodeJS.WriteStream = process.stderr): Promise<number> {
+  let rules: GateRule[] | null = null;
+  if (options.gates !== undefined) {
+    let document: unknown;
+    try {
+      document = parse(await readFile(options.gates, "utf8"));
+    } catch (error) {
+      output.error(`${options.gates}: cannot read the gate file (${(error as Error).message.split("\n")[0]})`);
+      return GateExit.unusable;
+    }
+    const parsed = parseGateFile(document);
+    if (!parsed.ok) {
+      for (const problem of parsed.error) output.error(`${options.gates}: ${problem.path || "(file)"}: ${problem.message}`);
+      return GateExit.unusable;
+    }
+    rules = parsed.value;
+  }
+  const lineage: LineageValues = {};
+  for (const pair of options.lineage) {
+    const [key, ...rest] = pair.split("=");
+    if (key === undefined || !isLineageField(key) || rest.length === 0) {
+      output.error(`--lineage ${pair}: expected field=value with field one of corpus_version, index_version, embedding_model, retriever_version, reranker_version, prompt_version, generator_model, application_version`);
+      return GateExit.unusable;
+    }
+    lineage[key] = rest.join("=");
+  }
+  const task = await loadTaskModule(options.task);
+  if (!task.ok) {
+    output.error(task.error);
+    return GateExit.unusable;
+  }
+  const onProgress = progressPrinter(progressStream);
+  let result;
+  try {
+    result = await runExperiment({
+      dataset: options.dataset,
+      task: task.value.task,
+      taskLineage: task.value.lineage,
+      lineage,
+      repeat: options.repeat,
+      concurrency: options.concurrency,
+      timeoutMs: options.timeoutMs,
+      gates: rules,
+      allowMissing: options.allowMissing === true,
+      ...(options.runId ? { runId: options.runId } : {}),
+      ...(options.baseline ? { baseline: options.baseline } : {}),
+      ...(options.split ? { split: options.split } : {}),
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(request.environment ? { environment: request.environment } : {}),
+      ...(request.configFile ? { configFile: request.configFile } : {}),
+      onProgress,
+    });
+  } catch (error) {
+    if (error instanceof ExperimentSetupError) {
+      for (const line of error.problems) output.error(line);
+      return GateExit.unusable;
+    }
+    throw error;
+  } finally {
+    if (progressStream.isTTY) progressStream.write("\n");
+  }
+  for (const line of formatExperiment(result)) output.log(line);
+  if (options.output) await writeFile(options.output, `${JSON.stringify(resultsDocument(result), null, 2)}\n`);
+  if (options.junit) await writeFile(options.junit, junitReport(`ragscope eval ${result.runId}`, `${result.cases[0]!.dataset_id}@${result.cases[0]!.dataset_version}`, caseRows(result.evaluated), result.lineage.started_at));
+  if (result.caseRuns.some((runs) => runs.some((run) => run.error?.type === "timeout"))) {
+    // A task that hung past its timeout may still hold timers: the run is over, so the process ends once the output is written.
+    setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();
+  }
+  return result.decision === "passed" ? GateExit.passed : result.decision === "blocked" ? GateExit.failed : GateExit.unusable;
+}
+
+/** TTY: one line rewritten in place (done / total, failures, ETA); otherwise plain lines, at most about twenty per run. */
+function progressPrinter(stream: NodeJS.WriteStream): (progress: ExperimentProgress) => void {
+  return (progress) => {
+    const remaining = progress.done === 0 ? 0 : (progress.elapsedMs / progress.done) * (progress.total - progress.done);
+    const text = `cases ${progress.done}/${progress.total}, ${progress.failed} failed, ETA ${Math.ceil(remaining / 1000)} s`;
+    if (stream.isTTY) {
+      stream.write(`\r${text}\u001b[K`);
+      return;
+    }
+    const step = Math.max(1, Math.ceil(progress.total / 20));
+    if (progress.done % step === 0 || progress.done === progress.total) stream.write(`${text}\n`);
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * `ragscope gate --run ID --gates FILE [--baseline ID]`: the release gate.
+ * Checks the stored results of a run against a gate file (the seed's §十三
+ * format, contracts/gate-file.ts) and exits 0 when every rule passed, 1 when
+ * a rule failed or could not be measured (unless --allow-missing), 2 when the
+ * gate file or the run cannot be read — so CI can block a release on it.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parse } from "yaml";
+import { parseGateFile } from "../../../contracts/gate-file.js";
+import { checkReleaseGate, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
+import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
+import { packageFiles } from "../config/package-files.js";
+import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import { formatFixed } from "../../../evaluators/format-fixed.js";
+import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
+import { ExitCode } from "./exit-codes.js";
+
+export const defaultGateFile = packageFiles.gateFile;
+
+export interface GateOptions {
+  run: string;
+  gates: string;
+  baseline?: string;
+  allowMissing?: boolean;
+  dataDir?: string;
+}
+
+type Output = { log: (line: string) => void; error: (line: string) => void };
+
+export const GateExit = { passed: ExitCode.ok, failed: ExitCode.checkFailed, unusable: ExitCode.undecided } as const;
+
+export async function gateCommand(options: GateOptions, request: SettingsRequest, output: Output): Promise<number> {
+  let document: unknown;
+  try {
+    document = parse(await readFile(options.gates, "utf8"));
+  } catch (error) {
+    output.error(`${options.gates}: cannot read the gate file (${(error as Error).message.split("\n")[0]})`);
+    return GateExit.unusable;
+  }
+  const rules = parseGateFile(document);
+  if (!rules.ok) {
+    for (const problem of rules.error) output.error(`${options.gates}: ${problem.path || "(file)"}: ${problem.message}`);
+    return GateExit.unusable;
+  }
+  const resolved = await settingsForCommand("gate", request, { flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } } });
+  if (!resolved.ok) {
+    reportInvalidSettings("gate", resolved.error, output);
+    return GateExit.unusable;
+  }
+  // Read only: the gate leaves the schema to the processes that write.
+  const store = await openClickHouseStore(resolved.value.settings.clickhouse, { migrate: false });
+  const reader = store.reader;
+  try {
+    const cases = await reader.loadRunCases(options.run);
+    if (cases.length === 0) {
+      output.error(`run "${options.run}" has no stored results in ${store.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
+      return GateExit.unusable;
+    }
+    const baseline = options.baseline ? await reader.loadRunCases(options.baseline) : null;
+    if (options.baseline && baseline?.length === 0) {
+      output.error(`baseline run "${options.baseline}" has no stored results`);
+      return GateExit.unusable;
+    }
+    const result = checkReleaseGate(rules.value, { cases, baseline }, { allowNotAvailable: options.allowMissing === true });
+    output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status)));
+    return result.passed ? GateExit.passed : GateExit.failed;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The case verdicts apart: a case nothing able to judge it judged is not a pass. */
+function formatVerdicts(statuses: readonly string[]): string {
+  const count = (status: string) => statuses.filter((value) => value === status).length;
+  return `Case verdicts: ${count("passed")} passed (judged), ${count("failed")} failed, ${count("review_required")} need review, ${count("unjudged")} unjudged, ${count("not_evaluated")} not evaluated`;
+}
+
+function formatGate(runId: string, caseCount: number, result: ReleaseGateResult, statuses: readonly string[]): string {
+  const symbol = { passed: "PASS", failed: "FAIL", not_available: "N/A " } as const;
+  const lines = [`Release gate for run ${runId} (${caseCount} cases): ${result.passed ? "PASSED" : "BLOCKED"} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured`, `  ${formatVerdicts(statuses)}`];
+  for (const item of result.rules) {
+    const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : formatFixed(item.value, 4);
+    const note = item.status === "not_available" ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
+    lines.push(`  ${symbol[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`);
+  }
+  return lines.join("\n");
+}

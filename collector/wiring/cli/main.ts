@@ -1,0 +1,221 @@
+/**
+ * The `ragscope` command line. This file only declares the commands and their
+ * options (commander); each command's work lives in its own file and is loaded
+ * when that command runs, so `--help` and `--version` answer without loading
+ * the ClickHouse engine, kafkajs or the OpenTelemetry SDK.
+ *
+ * Every failure reaches the user as one line (describe-failure.ts) and an exit
+ * code from exit-codes.ts: 0 ok, 1 the check failed, 2 could not decide.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { addConfigFlags, configFileOption, flagValues } from "./config-flags.js";
+import { describeFailure } from "./describe-failure.js";
+import { ExitCode } from "./exit-codes.js";
+import { packageFiles, packageVersion } from "../config/package-files.js";
+
+export interface Output {
+  log: (line: string) => void;
+  error: (line: string) => void;
+}
+
+const standardOutput: Output = { log: (line) => console.log(line), error: (line) => console.error(line) };
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("must be a positive whole number");
+  return parsed;
+}
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidArgumentError("must be a TCP port (0-65535; 0 picks a free one)");
+  return parsed;
+}
+
+const repeatable = (value: string, previous: string[]) => [...previous, value];
+
+const dataDirOption = () => new Option("--data-dir <folder>", "embedded ClickHouse engine data folder (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)");
+
+export async function main(argv: string[], output: Output = standardOutput, environment: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  let running = "";
+  const program = new Command()
+    .name("ragscope")
+    .description("Evaluate RAG applications from their OpenTelemetry traces")
+    .version(packageVersion, "-V, --version", "print the ragscope version")
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) })
+    .exitOverride();
+  program.hook("preAction", (_program, command) => {
+    running = command.parent && command.parent !== program ? `${command.parent.name()} ${command.name()}` : command.name();
+  });
+  // Settings are parsed once per command, from these (collector/wiring/cli/command-settings.ts).
+  const settingsRequest = (configFile: string | undefined) => ({ environment, ...(configFile === undefined ? {} : { configFile }) });
+
+  program
+    .command("validate")
+    .description("check dataset files of Eval Cases; exits 1 on any problem")
+    .argument("<files...>", "YAML, JSON or JSON Lines dataset files (Eval Case format or the seed's simple format)")
+    .option("--stats", "also print the mix of case categories and splits against the seed's recommended 50/20/10/10/10")
+    .action(async (files: string[], options: { stats?: boolean }) => {
+      const { validateCommand } = await import("./validate-command.js");
+      exitCode = await validateCommand(files, output, options);
+    });
+
+  program
+    .command("demo")
+    .description("run the example RAG service over its dataset through the embedded collector and print the evaluation")
+    .option("--dataset <file>", "dataset of Eval Cases", packageFiles.demoDataset)
+    .addOption(dataDirOption())
+    .option("--run-id <id>", "run id (default demo-<dataset_id>-<dataset_version>)")
+    .option("--timeout-ms <ms>", "how long to wait for the evaluation", positiveInteger, 120_000)
+    .addOption(configFileOption())
+    .action(async (options: { dataset: string; dataDir?: string; runId?: string; timeoutMs: number; config?: string }) => {
+      const { runDemo } = await import("./demo-command.js");
+      exitCode = (await runDemo(options, settingsRequest(options.config), output)) === null ? ExitCode.undecided : ExitCode.ok;
+    });
+
+  program
+    .command("eval")
+    .description("run a task module over a dataset through the embedded collector, evaluate every case, compare with a baseline and gate; exits 0 passed, 1 blocked, 2 could not decide")
+    .requiredOption("--dataset <file>", "dataset of Eval Cases (YAML, JSON or JSON Lines; Eval Case or the seed's simple format)")
+    .requiredOption("--task <module>", "module whose default export is (case, context) => Promise<answer>")
+    .option("--run-id <id>", "run id (default eval-<dataset_id>-<dataset_version>)")
+    .option("--repeat <n>", "run every case n times and report answer consistency", positiveInteger, 1)
+    .option("--concurrency <n>", "cases run at once", positiveInteger, 4)
+    .option("--timeout-ms <ms>", "per-case timeout of the task", positiveInteger, 60_000)
+    .option("--baseline <run>", "a stored run to compare with (paired bootstrap, McNemar, regression rules)")
+    .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
+    .option("--split <name>", "only the cases of this split (metadata.split or metadata.dataset_role)")
+    .option("--output <file>", "write the Case Results and Evaluation Results as JSON")
+    .option("--junit <file>", "write JUnit XML, one test per case")
+    .option("--lineage <field=value>", "run lineage, e.g. prompt_version=v3 (repeatable)", repeatable, [] as string[])
+    .option("--allow-missing", "let gate rules whose metric was not measured pass (they are still listed)")
+    .addOption(dataDirOption())
+    .addOption(configFileOption())
+    .action(async (options: import("./eval-command.js").EvalOptions & { config?: string }) => {
+      const { evalCommand } = await import("./eval-command.js");
+      exitCode = await evalCommand(options, settingsRequest(options.config), output);
+    });
+
+  program
+    .command("serve")
+    .description("run the collector on the embedded default as a service (OTLP/HTTP receiver, in-process evaluation, ClickHouse engine, /metrics)")
+    .option("--dataset <file>", "load Eval Cases from a dataset file (repeatable), for traces of offline runs", repeatable, [] as string[])
+    .addOption(dataDirOption())
+    .option("--host <host>", "receiver address (default 127.0.0.1, or RAGSCOPE_RECEIVER_HOST)")
+    .option("--port <port>", "receiver port (default 4318, or RAGSCOPE_RECEIVER_PORT; 0 picks a free one)", port)
+    .option("--metrics-port <port>", "port of /metrics, /healthz and /readyz (default 9464, or RAGSCOPE_METRICS_PORT; 0 picks a free one)", port)
+    .addOption(configFileOption())
+    .action(async (options: { dataset: string[]; dataDir?: string; host?: string; port?: number; metricsPort?: number; config?: string }) => {
+      const { serveCommand } = await import("./serve-command.js");
+      exitCode = await serveCommand(options, settingsRequest(options.config), output);
+    });
+
+  program
+    .command("gate")
+    .description("check a run's stored results against a gate file (release gate); exits 0 passed, 1 blocked, 2 could not decide")
+    .requiredOption("--run <id>", "the run to check")
+    .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
+    .option("--baseline <id>", "a previous run, for regression rules such as overall_score_drop")
+    .option("--allow-missing", "let rules whose metric was not measured pass the gate (they are still listed)")
+    .addOption(dataDirOption())
+    .addOption(configFileOption())
+    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string; config?: string }) => {
+      const { gateCommand } = await import("./gate-command.js");
+      exitCode = await gateCommand(options, settingsRequest(options.config), output);
+    });
+
+  program
+    .command("report")
+    .description("draw the dashboards' panels from the store into a static HTML file and print the headline numbers; exits 1 when a panel fails")
+    .addOption(dataDirOption())
+    .option("--out <file>", "the HTML file to write", ".ragscope/report.html")
+    .option("--from <time>", "start of the time range: now-24h or an ISO date-time (default: the first stored request)")
+    .option("--to <time>", "end of the time range (default: the last stored request)")
+    .option("--service <name>", "only this service (repeat for several)", repeatable, [])
+    .option("--tenant <id>", "only this tenant (repeat for several)", repeatable, [])
+    .option("--dataset <id>", "only this dataset (repeat for several)", repeatable, [])
+    .option("--run <id>", "only this run (repeat for several)", repeatable, [])
+    .option("--baseline <run>", "baseline run of the runs comparison (default: the run before the latest)")
+    .option("--candidate <run>", "candidate run of the runs comparison (default: the latest run)")
+    .option("--trace-id <id>", "the trace whose stages are shown (default: the latest failing one)")
+    .option("--trace-url <template>", "link trace ids to a trace viewer, e.g. http://tempo:3200/trace/{trace_id}")
+    .addOption(configFileOption())
+    .action(async (options: import("./report-command.js").ReportOptions & { config?: string }) => {
+      const { runReport } = await import("./report-command.js");
+      const outcome = await runReport(options, settingsRequest(options.config), output);
+      exitCode = outcome === null ? ExitCode.undecided : outcome.panelErrors > 0 ? ExitCode.checkFailed : ExitCode.ok;
+    });
+
+  const roles = [
+    {
+      name: "receive",
+      description: "receive OTLP/HTTP traces and publish them to Kafka, keyed by trace id",
+      sections: ["receiver.host", "receiver.port", "kafka.brokers", "kafka.clientId", "kafka.topic", "kafka.maxMessageBytes", "kafka.compression", "observe"],
+    },
+    {
+      name: "evaluate",
+      description: "consume the Kafka span topic as a consumer group, evaluate each trace and write the results to ClickHouse",
+      sections: ["kafka", "clickhouse", "assembler", "memory", "sink", "observe"],
+    },
+    {
+      name: "collect",
+      description: "receive OTLP/HTTP, publish to Kafka and evaluate from Kafka in one process",
+      sections: ["receiver.host", "receiver.port", "kafka", "clickhouse", "assembler", "memory", "sink", "observe"],
+    },
+  ] as const;
+  for (const role of roles) {
+    const command = addConfigFlags(program.command(role.name).description(role.description), role.sections).addOption(configFileOption());
+    command.action(async (options: { config?: string }) => {
+      const { runRole } = await import("./role-commands.js");
+      exitCode = await runRole(role.name, settingsRequest(options.config), flagValues(command), output);
+    });
+  }
+
+  const allSettings = ["receiver", "kafka", "clickhouse", "assembler", "memory", "sink", "observe"];
+  const configCommand = addConfigFlags(
+    program.command("config").description("print the effective configuration as YAML — each value with where it came from (flag, environment variable, config file, default), secrets masked; exits 2 when it is invalid"),
+    allSettings,
+  ).addOption(configFileOption());
+  configCommand.action(async (options: { config?: string }) => {
+    const { configCommand: printConfig } = await import("./config-command.js");
+    exitCode = await printConfig(settingsRequest(options.config), flagValues(configCommand), output);
+  });
+
+  const migrate = addConfigFlags(
+    program
+      .command("migrate")
+      .description("apply the schema migrations the configured store (ClickHouse server or --data-dir) has not had yet and list them; every collector role also applies them on start; exits 2 when a migration fails"),
+    ["clickhouse"],
+  ).addOption(configFileOption());
+  migrate.action(async (options: { config?: string }) => {
+    const { migrateCommand } = await import("./migrate-command.js");
+    exitCode = await migrateCommand(settingsRequest(options.config), flagValues(migrate), output);
+  });
+
+  const dataset = program.command("dataset").description("manage Eval Cases in the store");
+  const push = addConfigFlags(
+    dataset
+      .command("push")
+      .description("load the Eval Cases of dataset files into the configured store (ClickHouse server or --data-dir), for evaluators started without --dataset; exits 1 on an invalid dataset (nothing pushed)")
+      .argument("<files...>", "YAML or JSON dataset files, checked like ragscope validate"),
+    ["clickhouse"],
+  ).addOption(configFileOption());
+  push.action(async (files: string[], options: { config?: string }) => {
+    const { datasetPushCommand } = await import("./dataset-push-command.js");
+    exitCode = await datasetPushCommand(files, settingsRequest(options.config), flagValues(push), output);
+  });
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; commander already printed the usage error with the help.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.undecided;
+    }
+    for (const line of describeFailure(running || "", error, Boolean(environment.RAGSCOPE_DEBUG))) output.error(line);
+    return ExitCode.undecided;
+  }
+  return exitCode;
+}

@@ -1,0 +1,129 @@
+/**
+ * `ragscope report`: the dashboards without Grafana. Runs the panels of the
+ * generated Grafana dashboards (dashboards/*.json) on the configured store —
+ * the embedded engine by default, or RAGSCOPE_CLICKHOUSE_URL — writes them as
+ * one static HTML file with charts, and prints the headline numbers.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { collectDashboard, type DashboardResult } from "../../../report/collect-report.js";
+import { readDashboards } from "../../../report/dashboard-files.js";
+import { formatValue } from "../../../report/format-value.js";
+import { renderHtmlReport } from "../../../report/html-report.js";
+import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import type { RunReader } from "../../../store/ports/run-reader.js";
+import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
+
+type Output = { log: (line: string) => void; error: (line: string) => void };
+
+export interface ReportOptions {
+  dataDir?: string;
+  out: string;
+  from?: string;
+  to?: string;
+  service: string[];
+  tenant: string[];
+  dataset: string[];
+  run: string[];
+  baseline?: string;
+  candidate?: string;
+  traceId?: string;
+  traceUrl?: string;
+}
+
+export interface ReportOutcome {
+  file: string;
+  dashboards: DashboardResult[];
+  panelErrors: number;
+}
+
+
+const DURATION_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `now`, `now-6h`, or an ISO 8601 date-time; null when unreadable. */
+export function parseTime(text: string, now: number): number | null {
+  if (text === "now") return now;
+  const relative = /^now-(\d+)([smhd])$/.exec(text);
+  if (relative) return now - Number(relative[1]) * DURATION_MS[relative[2]!]!;
+  const parsed = Date.parse(text);
+  return Number.isNaN(parsed) ? null : parsed;
+}
+
+/** The stored requests' time span, to the minute; the last day when nothing is stored. */
+async function dataRange(reader: RunReader, now: number): Promise<{ fromMs: number; toMs: number }> {
+  const span = await reader.storedSpan();
+  if (span === null) return { fromMs: now - DURATION_MS.d!, toMs: now };
+  const minute = DURATION_MS.m!;
+  return { fromMs: Math.floor(span.firstMs / minute) * minute, toMs: Math.ceil((span.lastMs + 1) / minute) * minute };
+}
+
+export function summaryLines(dashboards: readonly DashboardResult[]): string[] {
+  const lines: string[] = [];
+  for (const result of dashboards) {
+    lines.push(result.dashboard.title);
+    if (result.skipped !== null) {
+      lines.push(`  not shown: ${result.skipped}`);
+      continue;
+    }
+    for (const panel of result.panels.values()) {
+      if (panel.error !== null) {
+        lines.push(`  ${panel.panel.title}: ${panel.error}`);
+        continue;
+      }
+      if (panel.panel.kind === "stat") {
+        const values = panel.frames.flatMap((frame) => frame.fields).map((field) => {
+          const value = field.values[0];
+          return `${field.name} ${formatValue(typeof value === "number" ? value : null, panel.panel.columns.get(field.name)?.unit ?? panel.panel.unit, panel.panel.decimals)}`;
+        });
+        lines.push(`  ${panel.panel.title}: ${values.join(" · ")}`);
+      } else if (panel.panel.kind === "table") {
+        lines.push(`  ${panel.panel.title}: ${panel.frames[0]?.rows ?? 0} rows`);
+      }
+    }
+  }
+  return lines;
+}
+
+export async function runReport(options: ReportOptions, request: SettingsRequest, output: Output, now = Date.now()): Promise<ReportOutcome | null> {
+  const resolved = await settingsForCommand("report", request, { flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } } });
+  if (!resolved.ok) {
+    reportInvalidSettings("report", resolved.error, output);
+    return null;
+  }
+  const times = { from: options.from === undefined ? null : parseTime(options.from, now), to: options.to === undefined ? null : parseTime(options.to, now) };
+  if ((options.from !== undefined && times.from === null) || (options.to !== undefined && times.to === null)) {
+    output.error(`--from and --to take "now", "now-6h" (s, m, h, d) or an ISO 8601 date-time such as 2026-07-08T09:00:00Z`);
+    return null;
+  }
+  // Migrated: a data folder from an older version gets the tables the panels read.
+  const store = await openClickHouseStore(resolved.value.settings.clickhouse);
+  try {
+    const extent = await dataRange(store.reader, now);
+    const fromMs = times.from ?? extent.fromMs;
+    const toMs = times.to ?? extent.toMs;
+    if (fromMs >= toMs) {
+      output.error("the time range is empty: --from must be before --to");
+      return null;
+    }
+    const values: Record<string, string[]> = { service: options.service, tenant: options.tenant, dataset: options.dataset, run: options.run };
+    if (options.baseline) values.baseline = [options.baseline];
+    if (options.candidate) values.candidate = [options.candidate];
+    if (options.traceId) values.trace_id = [options.traceId];
+    const dashboards: DashboardResult[] = [];
+    for (const dashboard of await readDashboards()) dashboards.push(await collectDashboard(store.dashboards, dashboard, { fromMs, toMs, values }));
+    const file = path.resolve(options.out);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(
+      file,
+      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null }),
+    );
+    for (const line of summaryLines(dashboards)) output.log(line);
+    const panelErrors = dashboards.reduce((total, result) => total + [...result.panels.values()].filter((panel) => panel.error !== null && !panel.error.startsWith("no value for")).length, 0);
+    output.log("");
+    output.log(`Report written to ${file}`);
+    if (panelErrors > 0) output.error(`${panelErrors} panels failed; see the report`);
+    return { file, dashboards, panelErrors };
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * The collector's settings sections (receiver, store, assembler, queue, sink,
+ * Kafka, memory, metrics): the part of the one settings schema
+ * (collector/wiring/config/settings-schema.ts) that the pipeline's components read.
+ * The schema is parsed once, at the command line (collector/wiring/config/load-settings.ts);
+ * components receive this typed, frozen slice and never the environment.
+ *
+ * The same sections serve every role (`demo`, `serve`, `receive`, `evaluate`,
+ * `collect`): a role reads the sections it needs; the checks that relate two
+ * values (a heartbeat shorter than the session, a dead-letter topic that is
+ * not the input topic) run for all, so a bad combination fails at start
+ * rather than at the first rebalance.
+ */
+import path from "node:path";
+import v8 from "node:v8";
+import { z } from "zod";
+import type { RetryPolicy } from "../../../core/retry.js";
+import { compressionNames } from "../../02-transport/kafka/compression-names.js";
+
+const MEBIBYTE = 1024 * 1024;
+
+const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);
+
+/** Kafka topic names: the broker's own rule (legal characters, at most 249 of them). */
+const topicName = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,249}$/, "must be a Kafka topic name: letters, digits, '.', '_' and '-', at most 249 characters")
+  .refine((name) => name !== "." && name !== "..", "must be a Kafka topic name other than '.' or '..'");
+
+const brokerAddress = z.string().regex(/^[^\s:,]+:\d{1,5}$/, "must be host:port, e.g. kafka:9092 (separate several brokers with commas)");
+
+/** The broker's default group.min.session.timeout.ms: a shorter session is refused when the consumer joins. */
+export const minimumSessionTimeoutMs = 6_000;
+
+const kafkaSection = z.strictObject({
+  brokers: z.array(brokerAddress).min(1, "must name at least one broker, e.g. kafka:9092").default(["localhost:9092"]),
+  clientId: z.string().min(1, "must not be empty").default("ragscope"),
+  /** The OpenTelemetry Collector's Kafka exporter writes traces to `otlp_spans` by default (interop.md §4). */
+  topic: topicName.default("otlp_spans"),
+  deadLetterTopic: topicName.default("otlp_spans_dead_letters"),
+  /**
+   * Where unkeyed or multi-trace input is republished, keyed by trace id.
+   * Null: the input topic itself. Another topic: every input message is
+   * republished there and only that topic is assembled (see collector/02-transport/kafka/README.md).
+   */
+  repartitionTopic: topicName.nullable().default(null),
+  groupId: z.string().min(1, "must not be empty").default("ragscope-evaluators"),
+  sessionTimeoutMs: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(minimumSessionTimeoutMs, `must be at least ${minimumSessionTimeoutMs}: brokers refuse shorter sessions (group.min.session.timeout.ms)`)
+    .default(30_000),
+  heartbeatIntervalMs: integer(100).default(3_000),
+  partitionsConsumedConcurrently: integer(1).max(64, "must be at most 64").default(1),
+  /** Largest message accepted, consumed or produced; the Collector's exporter default is 1000000 (interop.md §4). */
+  maxMessageBytes: integer(1024).default(1_000_000),
+  /** What ragscope's producers write; every codec is read whatever this says (collector/02-transport/kafka/compression-codecs.ts). */
+  compression: z.enum(compressionNames, { error: "must be none, gzip, snappy, lz4 or zstd" }).default("none"),
+  /**
+   * How old the consumer's cluster metadata may get: partitions added to the
+   * topic are read at most this long after they appear (kafkajs's default is
+   * 5 minutes).
+   */
+  metadataMaxAgeMs: integer(100).default(30_000),
+  /** Where a group without committed offsets starts. Earliest: spans produced before the first evaluator started are not skipped. */
+  initialOffset: z.enum(["earliest", "latest"], { error: "must be earliest or latest" }).default("earliest"),
+  commitIntervalMs: integer(50).default(1_000),
+});
+
+const memorySection = z.strictObject({
+  /** Consumption pauses while this many spans wait in open traces (pending assembly). */
+  maxBufferedSpans: integer(1).default(100_000),
+  /** Consumption pauses while the JavaScript heap in use is above this many MiB and the evaluator holds data. */
+  /**
+   * Default: four fifths of V8's own heap limit, so the bound and V8's
+   * garbage collection agree without flags; a lower bound needs
+   * --max-old-space-size to match (the roles say so at start).
+   */
+  maxHeapMb: integer(32).default(() => defaultMaxHeapMb()),
+});
+
+const observeSection = z.strictObject({
+  host: z.string().min(1).default("127.0.0.1"),
+  /** 9464 is the port the OpenTelemetry Prometheus exporter uses; 0 picks a free one. */
+  port: integer(0).max(65535, "must be a TCP port (0-65535)").default(9464),
+  /** Snapshots of the collector's own health into ClickHouse (collector_health) this often; 0 turns them off. */
+  healthSnapshotMs: integer(0).default(15_000),
+});
+
+/** The heap bound when none is set: four fifths of V8's own limit (see memory.maxHeapMb). */
+export function defaultMaxHeapMb(): number {
+  return Math.max(32, Math.floor((v8.getHeapStatistics().heap_size_limit / (1024 * 1024)) * 0.8));
+}
+
+/** The collector's sections of the settings schema; each section is filled from its defaults when nothing sets it. */
+export const collectorSections = {
+  receiver: z.strictObject({
+    host: z.string().min(1).default("127.0.0.1"),
+    port: integer(0).max(65535, "must be a TCP port (0-65535)").default(4318),
+    maxBodyBytes: integer(1024).default(64 * MEBIBYTE),
+    authTokens: z.array(z.string().min(1)).default([]),
+    /**
+     * Tenant → SHA-256 of its bearer token (64 hex digits): a request's tenant is the one its token
+     * names (SECURITY.md "Tenants"). Make a digest with `printf %s "$TOKEN" | sha256sum`.
+     */
+    tenantTokens: z
+      .record(
+        z.string().regex(/^[\p{L}\p{N}_\-.:@+]{1,128}$/u, "a tenant is 1 to 128 letters, digits or _ - . : @ +"),
+        z.string().regex(/^[0-9a-f]{64}$/, "must be the SHA-256 of the token as 64 lowercase hex digits (printf %s \"$TOKEN\" | sha256sum)"),
+      )
+      .default({}),
+    /** Decompressed request bodies held at once, all requests together; past it new bytes get 503 + Retry-After (SECURITY.md "Limits"). */
+    maxInFlightBytes: integer(1024).default(128 * MEBIBYTE),
+    /** Open client connections; more are closed as they arrive. */
+    maxConnections: integer(1).default(256),
+    /** Time a client has to send a whole request, headers and body (Node's default is 300 s). */
+    requestTimeoutMs: integer(100).default(30_000),
+    /** Time a client has to send the request headers. */
+    headersTimeoutMs: integer(100).default(10_000),
+    /** Spans in one request; more: 413. */
+    maxSpansPerRequest: integer(1).default(100_000),
+    /** Spans of one trace in one request; more: 413. */
+    maxSpansPerTrace: integer(1).default(10_000),
+    /** Attributes on one span (or span event); more: 413. */
+    maxAttributesPerSpan: integer(1).default(1_024),
+    /** UTF-8 bytes of one attribute value (each string or bytes leaf); longer values are truncated and listed on the Case Result. */
+    maxAttributeValueBytes: integer(64).default(1 * MEBIBYTE),
+    /** Threads that decode, check, split and re-encode request bodies off the main thread. */
+    decodeThreads: integer(1).max(64, "must be at most 64").default(2),
+  }).prefault({}),
+  clickhouse: z.strictObject({
+    url: z.url({ error: "must be a URL such as http://localhost:8123" }).nullable().default(null),
+    username: z.string().default("default"),
+    password: z.string().default(""),
+    database: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a plain identifier (letters, digits, underscores)").default("ragscope"),
+    /** Resolved against the working directory at start, so messages and `ragscope config` show the folder used. */
+    dataPath: z
+      .string()
+      .min(1, "must name a folder")
+      .default(".ragscope/chdb")
+      .transform((folder) => path.resolve(folder)),
+  }).prefault({}),
+  assembler: z.strictObject({
+    quietPeriodMs: integer(0).default(2_000),
+    maxTraceWaitMs: integer(1).default(60_000),
+    maxOpenSpans: integer(1).default(200_000),
+    recentTraceMemory: integer(0).default(2_000),
+    /** Estimated bytes of spans held in open traces; past it the oldest are released as partial. */
+    maxOpenBytes: integer(1024).default(256 * MEBIBYTE),
+    /** Estimated bytes of spans kept for recently released traces (re-opened by late spans); past it the oldest are forgotten. */
+    maxRecentBytes: integer(0).default(64 * MEBIBYTE),
+  }).prefault({}),
+  queue: z.strictObject({
+    maxQueuedMessages: integer(1).default(10_000),
+  }).prefault({}),
+  sink: z.strictObject({
+    maxBatch: integer(1).default(500),
+    retryInitialDelayMs: integer(1).default(200),
+    retryMaxDelayMs: integer(1).default(10_000),
+    retryDeadlineMs: integer(1).default(30_000),
+  }).prefault({}),
+  kafka: kafkaSection.prefault({}),
+  memory: memorySection.prefault({}),
+  observe: observeSection.prefault({}),
+};
+
+const collectorSectionsSchema = z.object(collectorSections);
+
+/** Checks that relate two values; each names both so the message says what to change. */
+export function checkCollectorCombinations(config: CollectorConfig, context: z.RefinementCtx): void {
+  if (config.kafka.heartbeatIntervalMs * 3 > config.kafka.sessionTimeoutMs) {
+    context.addIssue({
+      code: "custom",
+      path: ["kafka", "heartbeatIntervalMs"],
+      message: `must be at most a third of the session timeout (${config.kafka.sessionTimeoutMs} ms, RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS), or one late heartbeat ends the session; lower it or raise the session timeout`,
+    });
+  }
+  if (config.kafka.deadLetterTopic === config.kafka.topic) {
+    context.addIssue({
+      code: "custom",
+      path: ["kafka", "deadLetterTopic"],
+      message: `must differ from the input topic "${config.kafka.topic}" (RAGSCOPE_KAFKA_TOPIC), or dead letters would be read again as input`,
+    });
+  }
+  if (config.kafka.repartitionTopic === config.kafka.deadLetterTopic) {
+    context.addIssue({
+      code: "custom",
+      path: ["kafka", "repartitionTopic"],
+      message: `must differ from the dead-letter topic "${config.kafka.deadLetterTopic}"; leave it unset to republish to the input topic`,
+    });
+  }
+  if (config.receiver.headersTimeoutMs > config.receiver.requestTimeoutMs) {
+    context.addIssue({
+      code: "custom",
+      path: ["receiver", "headersTimeoutMs"],
+      message: `must not exceed the request timeout (${config.receiver.requestTimeoutMs} ms, RAGSCOPE_REQUEST_TIMEOUT_MS); lower it or raise the request timeout`,
+    });
+  }
+  if (config.receiver.maxInFlightBytes < config.receiver.maxBodyBytes) {
+    context.addIssue({
+      code: "custom",
+      path: ["receiver", "maxInFlightBytes"],
+      message: `must be at least the largest body (${config.receiver.maxBodyBytes} bytes, RAGSCOPE_MAX_BODY_BYTES), or a request of the largest allowed size could never be read; raise it or lower RAGSCOPE_MAX_BODY_BYTES`,
+    });
+  }
+  if (config.memory.maxBufferedSpans > config.assembler.maxOpenSpans) {
+    context.addIssue({
+      code: "custom",
+      path: ["memory", "maxBufferedSpans"],
+      message: `must not exceed the assembler's bound of ${config.assembler.maxOpenSpans} open spans (RAGSCOPE_MAX_OPEN_SPANS), or traces are released as partial before consumption pauses; lower it or raise RAGSCOPE_MAX_OPEN_SPANS`,
+    });
+  }
+}
+
+export type CollectorConfig = z.infer<typeof collectorSectionsSchema>;
+
+/** The retry policy of sink writes (and of the online stage's writes), from the sink section. */
+export function sinkRetryPolicy(config: Readonly<CollectorConfig>): RetryPolicy {
+  return { initialDelayMs: config.sink.retryInitialDelayMs, maxDelayMs: config.sink.retryMaxDelayMs, maxAttempts: Infinity, deadlineMs: config.sink.retryDeadlineMs };
+}

@@ -1,0 +1,39 @@
+/**
+ * Reads a config file (`--config FILE` or RAGSCOPE_CONFIG): YAML, or JSON
+ * (which YAML reads too), with the settings schema's keys. Reading and syntax
+ * problems are reported with the file and line; the values are checked by the
+ * schema in load-settings.ts, where precedence is applied.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parseDocument } from "yaml";
+import { failure, success, type Result } from "../../../core/result.js";
+
+export interface ConfigFile {
+  /** Absolute path, as shown in messages and by `ragscope config`. */
+  path: string;
+  /** The parsed document; null for an empty file. */
+  document: unknown;
+}
+
+export async function readConfigFile(file: string): Promise<Result<ConfigFile, string[]>> {
+  const absolute = path.resolve(file);
+  let text: string;
+  try {
+    text = await readFile(absolute, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "there is no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (error as Error).message.split("\n")[0];
+    return failure([`config file ${absolute}: cannot read it (${reason}); check the path given to --config (or RAGSCOPE_CONFIG)`]);
+  }
+  const parsed = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (parsed.errors.length > 0) {
+    return failure(
+      parsed.errors.map((problem) => {
+        const line = problem.linePos?.[0];
+        return `config file ${absolute}${line ? `, line ${line.line} column ${line.col}` : ""}: not valid YAML or JSON (${problem.message.split("\n")[0]})`;
+      }),
+    );
+  }
+  return success({ path: absolute, document: parsed.toJS() as unknown });
+}

@@ -1,0 +1,253 @@
+/**
+ * Loads a dataset file of Eval Cases (YAML or JSON).
+ *
+ * Accepted shapes, so that a file copied from the seeds' template works as is:
+ * - one case (a mapping with `case_id`);
+ * - a list of cases;
+ * - `{ dataset_id, dataset_version, cases: [...] }`, whose header fills in the
+ *   cases' `dataset_id` / `dataset_version` when they leave them out.
+ *
+ * Every problem is reported, each with its path and the case's id, never as a
+ * stack trace; duplicate `(case_id, case_version)` pairs are problems too.
+ *
+ * Limits (a dataset file is input from outside): the file must be UTF-8 — a
+ * byte sequence that is not is an error naming its line, never replaced
+ * silently (two case ids differing only in bad bytes would collide); YAML files
+ * are read up to 16 MiB (the YAML parser needs about 45 times the file's size
+ * in memory; larger datasets load from JSON, up to 256 MiB); YAML aliases may
+ * be used at most 100 times (an alias "bomb" expands a small file into
+ * billions of nodes).
+ */
+import { isUtf8 } from "node:buffer";
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { parseAllDocuments } from "yaml";
+import { evalCase, type EvalCase } from "../../../contracts/eval-case.js";
+import { failure, success, type Result } from "../../../core/result.js";
+import { describeIssue, formatPath } from "./format-issues.js";
+import { isSimpleCase, simpleCase, simpleToEvalCase } from "./simple-case.js";
+
+export interface DatasetProblem {
+  /** Path inside the file, e.g. `cases[3].gold_evidence[0].document_id`. */
+  path: string;
+  /** The case's id when it has one, to find it in a large file. */
+  caseId: string | null;
+  message: string;
+}
+
+/** Which case format the file used: the Eval Case template, the seed's simple format (004 §二.1), or both. */
+export type DatasetFormat = "eval_case" | "simple" | "mixed";
+
+export interface Dataset {
+  file: string;
+  format: DatasetFormat;
+  datasetId: string | null;
+  datasetVersion: string | null;
+  cases: EvalCase[];
+}
+
+export interface DatasetLoadFailure {
+  file: string;
+  problems: DatasetProblem[];
+}
+
+export function formatProblem(problem: DatasetProblem): string {
+  const where = problem.path === "" ? "(file)" : problem.path;
+  const which = problem.caseId ? ` (case_id ${problem.caseId})` : "";
+  return `${where}${which}: ${problem.message}`;
+}
+
+const MEBIBYTE = 1024 * 1024;
+/** Largest YAML dataset file read; see the module comment. */
+export const MAX_YAML_BYTES = 16 * MEBIBYTE;
+/** Largest JSON dataset file read (JavaScript strings end near 512 MiB; parsing needs several times the size). */
+export const MAX_JSON_BYTES = 256 * MEBIBYTE;
+/** Alias uses allowed in a YAML dataset. */
+export const MAX_YAML_ALIASES = 100;
+
+const isJsonFile = (file: string) => [".json", ".jsonl", ".ndjson"].includes(path.extname(file).toLowerCase());
+const isJsonLinesFile = (file: string) => [".jsonl", ".ndjson"].includes(path.extname(file).toLowerCase());
+
+export async function loadDatasetFile(file: string): Promise<Result<Dataset, DatasetLoadFailure>> {
+  const fail = (message: string) => failure({ file, problems: [{ path: "", caseId: null, message }] });
+  let bytes: Buffer;
+  try {
+    const size = (await stat(file)).size;
+    const limit = isJsonFile(file) ? MAX_JSON_BYTES : MAX_YAML_BYTES;
+    if (size > limit) {
+      return fail(
+        isJsonFile(file)
+          ? `the file is ${(size / MEBIBYTE).toFixed(0)} MiB, over the ${limit / MEBIBYTE} MiB limit for JSON datasets; split it into several files`
+          : `the file is ${(size / MEBIBYTE).toFixed(1)} MiB, over the ${limit / MEBIBYTE} MiB limit for YAML datasets (YAML parsing needs about 45 times the file's size in memory); write it as JSON (.json), which loads up to ${MAX_JSON_BYTES / MEBIBYTE} MiB, or split it`,
+      );
+    }
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return fail(code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a .yaml or .json file" : `cannot be read (${code ?? String(error)})`);
+  }
+  if (!isUtf8(bytes)) {
+    const line = firstLineNotUtf8(bytes);
+    return failure({ file, problems: [{ path: `line ${line}`, caseId: null, message: "not valid UTF-8: the file must be UTF-8 encoded (bytes that are not would be replaced, and ids could collide); re-save it as UTF-8" }] });
+  }
+  return parseDataset(bytes.toString("utf8"), file);
+}
+
+/** The 1-based line holding the first byte sequence that is not UTF-8. */
+function firstLineNotUtf8(bytes: Buffer): number {
+  let line = 1;
+  let start = 0;
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start);
+    const piece = bytes.subarray(start, end === -1 ? bytes.length : end);
+    if (!isUtf8(piece) || end === -1) return line;
+    line += 1;
+    start = end + 1;
+  }
+}
+
+export function parseDataset(text: string, file: string): Result<Dataset, DatasetLoadFailure> {
+  const parsed = parseDocument(text, file);
+  if (!parsed.ok) return failure({ file, problems: parsed.error });
+  // Cases in the simple format carry no dataset id or version: the file's name and a hash of its content stand in.
+  const simpleDefaults = { datasetId: path.basename(file).replace(/\.[^.]*$/, "") || "dataset", datasetVersion: `sha256-${createHash("sha256").update(text).digest("hex").slice(0, 12)}` };
+  return validateDataset(parsed.value, file, simpleDefaults);
+}
+
+function parseDocument(text: string, file: string): Result<unknown, DatasetProblem[]> {
+  if (text.trim() === "") return failure([{ path: "", caseId: null, message: "the file is empty; expected one case, a list of cases, or { dataset_id, dataset_version, cases }" }]);
+  if (isJsonLinesFile(file)) return parseJsonLines(text);
+  if (isJsonFile(file)) {
+    try {
+      return success(JSON.parse(text));
+    } catch (error) {
+      return failure([{ path: "", caseId: null, message: `invalid JSON: ${(error as Error).message}` }]);
+    }
+  }
+  // YAML is a superset of JSON, so any other extension is read as YAML.
+  const documents = parseAllDocuments(text, { prettyErrors: true });
+  const list = Array.isArray(documents) ? documents : [documents];
+  const problems: DatasetProblem[] = [];
+  for (const document of list) {
+    for (const error of document.errors) {
+      const position = error.linePos?.[0];
+      const where = position ? `line ${position.line}, column ${position.col}` : "";
+      problems.push({ path: where, caseId: null, message: `invalid YAML: ${error.message.split("\n")[0]}` });
+    }
+  }
+  if (problems.length > 0) return failure(problems);
+  try {
+    if (list.length > 1) return success(list.map((document) => document.toJS({ maxAliasCount: MAX_YAML_ALIASES })));
+    return success(list[0]?.toJS({ maxAliasCount: MAX_YAML_ALIASES }) ?? null);
+  } catch (error) {
+    // The YAML library throws when aliases expand past the limit (its resource-exhaustion guard).
+    return failure([{ path: "", caseId: null, message: `invalid YAML: ${(error as Error).message} (at most ${MAX_YAML_ALIASES} alias uses; write repeated parts out, or use JSON)` }]);
+  }
+}
+
+/** JSON Lines: one case per non-blank line; each bad line is a problem naming its line. */
+function parseJsonLines(text: string): Result<unknown, DatasetProblem[]> {
+  const cases: unknown[] = [];
+  const problems: DatasetProblem[] = [];
+  text.split("\n").forEach((line, index) => {
+    if (line.trim() === "") return;
+    try {
+      cases.push(JSON.parse(line));
+    } catch (error) {
+      problems.push({ path: `line ${index + 1}`, caseId: null, message: `invalid JSON: ${(error as Error).message}` });
+    }
+  });
+  return problems.length > 0 ? failure(problems) : success({ cases, lines: true });
+}
+
+interface DatasetHeader {
+  datasetId: string | null;
+  datasetVersion: string | null;
+}
+
+function validateDataset(root: unknown, file: string, simpleDefaults: { datasetId: string; datasetVersion: string }): Result<Dataset, DatasetLoadFailure> {
+  const problems: DatasetProblem[] = [];
+  let header: DatasetHeader = { datasetId: null, datasetVersion: null };
+  let rawCases: unknown[];
+  let prefix: (index: number) => string;
+
+  if (isRecord(root) && root.lines === true && Array.isArray(root.cases)) {
+    rawCases = root.cases;
+    prefix = (index) => `line ${index + 1}`;
+  } else if (Array.isArray(root)) {
+    rawCases = root;
+    prefix = (index) => `[${index}]`;
+  } else if (isRecord(root) && "cases" in root) {
+    if (!Array.isArray(root.cases)) {
+      return failure({ file, problems: [{ path: "cases", caseId: null, message: "must be a list of cases" }] });
+    }
+    header = {
+      datasetId: scalarText(root.dataset_id),
+      datasetVersion: scalarText(root.dataset_version),
+    };
+    const allowed = new Set(["dataset_id", "dataset_version", "description", "cases", "run", "metadata"]);
+    for (const key of Object.keys(root)) {
+      if (!allowed.has(key)) problems.push({ path: key, caseId: null, message: `unknown dataset field; allowed: ${[...allowed].join(", ")}` });
+    }
+    rawCases = root.cases;
+    prefix = (index) => `cases[${index}]`;
+  } else if (isRecord(root)) {
+    rawCases = [root];
+    prefix = () => "";
+  } else {
+    return failure({ file, problems: [{ path: "", caseId: null, message: "expected one case, a list of cases, or { dataset_id, dataset_version, cases }" }] });
+  }
+
+  if (rawCases.length === 0) problems.push({ path: prefix(0).replace(/\[0\]$/, ""), caseId: null, message: "the dataset has no cases" });
+
+  const cases: EvalCase[] = [];
+  const seen = new Map<string, number>();
+  let simpleCount = 0;
+  rawCases.forEach((raw, index) => {
+    const pathOf = (inner: string) => {
+      const base = prefix(index);
+      return base === "" ? inner : inner === "" ? base : `${base}.${inner}`;
+    };
+    let candidate: unknown = raw;
+    let caseId = isRecord(raw) ? scalarText(raw.case_id) : null;
+    if (isSimpleCase(raw)) {
+      simpleCount += 1;
+      caseId = scalarText((raw as Record<string, unknown>).id);
+      const simple = simpleCase.safeParse(raw);
+      if (!simple.success) {
+        for (const issue of simple.error.issues) problems.push({ path: pathOf(formatPath(issue.path)), caseId, message: describeIssue(issue) });
+        return;
+      }
+      candidate = simpleToEvalCase(simple.data, { datasetId: header.datasetId ?? simpleDefaults.datasetId, datasetVersion: header.datasetVersion ?? simpleDefaults.datasetVersion });
+    }
+    const withHeader = isRecord(candidate)
+      ? { ...candidate, dataset_id: candidate.dataset_id ?? header.datasetId ?? undefined, dataset_version: candidate.dataset_version ?? header.datasetVersion ?? undefined }
+      : candidate;
+    const parsed = evalCase.safeParse(withHeader);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.push({ path: pathOf(formatPath(issue.path)), caseId, message: describeIssue(issue) });
+      return;
+    }
+    const identity = `${parsed.data.case_id}@${parsed.data.case_version}`;
+    const earlier = seen.get(identity);
+    if (earlier !== undefined) {
+      problems.push({ path: `${prefix(index)}.case_id`, caseId, message: `duplicate case_id and case_version; first defined at ${prefix(earlier)}` });
+      return;
+    }
+    seen.set(identity, index);
+    cases.push(parsed.data);
+  });
+
+  if (problems.length > 0) return failure({ file, problems });
+  const format: DatasetFormat = simpleCount === 0 ? "eval_case" : simpleCount === rawCases.length ? "simple" : "mixed";
+  return success({ file, format, datasetId: header.datasetId, datasetVersion: header.datasetVersion, cases });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function scalarText(value: unknown): string | null {
+  return typeof value === "string" || typeof value === "number" ? String(value) : null;
+}

@@ -1,0 +1,147 @@
+/**
+ * The metrics a collector process exposes on /metrics, read from the counters
+ * its parts keep. Names follow Prometheus conventions (`_total` counters,
+ * base units); `role` tells the receiver's numbers from the evaluator's when
+ * one process runs both (`ragscope collect`).
+ *
+ * Nothing an evaluator reads is dropped: an undecodable message is
+ * dead-lettered, spans arriving after their trace was evaluated re-open it.
+ * Dropped spans are counted where they can happen: in requests the receiver
+ * decoded and could not publish (503 answers are retried by OTLP clients).
+ */
+import type { EvaluationWorker } from "../../07-evaluate/evaluation-worker.js";
+import { unread } from "../../02-transport/kafka/broker-lag.js";
+import type { ConsumerGroupRunner } from "../../02-transport/kafka/consumer-group-runner.js";
+import type { KafkaTracePublisher } from "../../02-transport/kafka/kafka-trace-publisher.js";
+import type { Repartitioner } from "../../02-transport/kafka/repartitioner.js";
+import type { ReceiverCounters } from "../../01-receive/receiver-counters.js";
+import type { MeasuredSink } from "./measured-sink.js";
+import type { Histogram, MetricsRegistry, Sample } from "./metrics-registry.js";
+
+/** Seconds; ClickHouse inserts of a batch take milliseconds to seconds. */
+export const sinkLatencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export function registerProcessMetrics(registry: MetricsRegistry, limits: { maxHeapBytes: number }): void {
+  registry.gauge("ragscope_process_heap_used_bytes", "JavaScript heap in use", () => process.memoryUsage().heapUsed);
+  registry.gauge("ragscope_process_resident_memory_bytes", "resident set size of the process", () => process.memoryUsage.rss());
+  registry.gauge("ragscope_memory_bound_bytes", "configured heap bound (RAGSCOPE_MAX_HEAP_MB); the evaluator pauses reading before it", () => limits.maxHeapBytes);
+}
+
+export function registerReceiverMetrics(registry: MetricsRegistry, counters: ReceiverCounters, publisher: KafkaTracePublisher): void {
+  const role = { role: "receiver" };
+  registry.counter("ragscope_receiver_requests_total", "OTLP/HTTP requests by outcome", () => [
+    { labels: { outcome: "accepted" }, value: counters.accepted },
+    ...Object.entries(counters.rejected).map(([reason, value]) => ({ labels: { outcome: reason }, value })),
+  ]);
+  // `ragscope collect` starts the evaluator first: the receiver then adds its samples under role="receiver".
+  const shared = (name: string, help: string, value: () => number) => {
+    if (registry.has(name)) registry.extend(name, () => [{ labels: role, value: value() }]);
+    else registry.counter(name, help, () => [{ labels: role, value: value() }]);
+  };
+  shared("ragscope_spans_received_total", "spans received: in decoded OTLP requests (receiver) or in messages assembled from Kafka (evaluator)", () => counters.spansReceived);
+  shared("ragscope_traces_received_total", "traces received: per-trace messages published (receiver) or traces opened for assembly (evaluator)", () => counters.tracesPublished);
+  registry.counter("ragscope_spans_published_total", "spans acknowledged by Kafka", () => counters.spansAccepted);
+  registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => [
+    { labels: role, value: counters.spansReceived - counters.spansAccepted },
+  ]);
+  registry.counter("ragscope_kafka_publish_failures_total", "failed publishes to Kafka", () => [{ labels: role, value: publisher.counters.failures }]);
+}
+
+export interface EvaluatorParts {
+  runner: ConsumerGroupRunner;
+  worker: EvaluationWorker;
+  sink: MeasuredSink;
+  repartitioner: Repartitioner;
+  sinkLatency: Histogram;
+}
+
+export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: EvaluatorParts): void {
+  const { runner, worker, sink } = parts;
+  const role = { role: "evaluator" };
+  // When the receiver registered the same metric (collect), the evaluator adds its samples under role="evaluator".
+  const shared = (name: string, help: string, value: () => number) => {
+    if (registry.has(name)) registry.extend(name, () => [{ labels: role, value: value() }]);
+    else registry.counter(name, help, () => [{ labels: role, value: value() }]);
+  };
+  shared("ragscope_spans_received_total", "spans received", () => runner.counters.spansAssembled);
+  shared("ragscope_traces_received_total", "traces received", () => worker.assembler.openTraces + worker.assembler.counters.tracesReleased);
+  registry.counter("ragscope_kafka_messages_consumed_total", "Kafka messages handled, by route", () => [
+    { labels: { route: "assembled" }, value: runner.counters.messagesAssembled },
+    { labels: { route: "repartitioned" }, value: runner.counters.messagesRepartitioned },
+    { labels: { route: "dead_lettered" }, value: runner.counters.messagesDeadLettered },
+    { labels: { route: "empty" }, value: runner.counters.messagesEmpty },
+  ]);
+  registry.counter("ragscope_traces_repartitioned_total", "traces republished keyed by trace id", () => parts.repartitioner.counters.traces);
+  registry.counter("ragscope_spans_repartitioned_total", "spans republished keyed by trace id", () => parts.repartitioner.counters.spans);
+  registry.counter("ragscope_messages_dead_lettered_total", "messages copied to the dead-letter topic, by reason", () =>
+    [...runner.deadLettersByReason].map(([reason, value]): Sample => ({ labels: { reason }, value })),
+  );
+  registry.counter("ragscope_traces_evaluated_total", "traces evaluated (offered to the sink)", () => sink.counters.tracesEvaluated);
+  registry.counter("ragscope_spans_evaluated_total", "spans of the traces evaluated", () => sink.counters.spansEvaluated);
+  registry.counter("ragscope_traces_written_total", "traces whose results the sink confirmed", () => sink.counters.traces);
+  registry.counter("ragscope_spans_written_total", "spans of the traces written", () => sink.counters.spans);
+  registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
+  registry.counter(
+    "ragscope_malformed_json_attributes_total",
+    "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",
+    () => worker.counters.malformedJsonAttributes,
+  );
+  registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
+  registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
+  registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
+  registry.counter("ragscope_traces_quarantined_total", "traces whose results the store refused as bad data, kept in the quarantined_results table", () => worker.counters.quarantined);
+  registry.counter("ragscope_sink_write_failures_total", "failed sink writes (each retried)", () => sink.counters.failures);
+  registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
+  registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);
+  registry.gauge("ragscope_sink_backlog_traces", "evaluated traces waiting for the sink", () => worker.backlog);
+  registry.gauge("ragscope_consumer_paused", "1 while reading is paused, by reason", () =>
+    (["sink_backlog", "buffered_spans", "heap"] as const).map((reason) => ({ labels: { reason }, value: runner.pausedFor === reason ? 1 : 0 })),
+  );
+  registry.counter("ragscope_consumer_pauses_total", "times reading paused", () => runner.counters.pauses);
+  // Every partition of the topics read, from the broker's offsets (broker-lag.ts): several evaluators report the
+  // same partitions, so aggregate across them with max, not sum.
+  registry.gauge("ragscope_kafka_consumer_lag", "messages between the read position (this member's, or the group's commit for partitions it does not read) and the high watermark, per partition of the topic", () =>
+    runner.partitionLag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: unread(lag) })),
+  );
+  registry.gauge("ragscope_kafka_commit_lag", "messages between the group's committed offset and the high watermark, per partition of the topic (NaN before the first commit)", () =>
+    runner.partitionLag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: lag.committed === null ? NaN : Number(lag.highWatermark - lag.committed) })),
+  );
+  registry.counter("ragscope_kafka_rebalances_total", "group joins of this member", () => runner.counters.rebalances);
+  registry.counter("ragscope_kafka_commits_total", "offset commits", () => runner.committer.counters.commits);
+  registry.counter("ragscope_kafka_commit_failures_total", "offset commits that failed (retried on the next tick)", () => runner.committer.counters.failures);
+  registry.counter("ragscope_kafka_produce_retries_total", "retries of republishing or dead-lettering while the broker refused", () => runner.counters.produceRetries);
+}
+
+/** The parts of the embedded collector (`ragscope serve`) that /metrics reads. */
+export interface EmbeddedParts {
+  receiver: ReceiverCounters;
+  worker: EvaluationWorker;
+  /** Messages waiting in the in-process bus. */
+  queued: () => number;
+  deadLetters: { readonly counters: { readonly received: number } };
+}
+
+export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: EmbeddedParts): void {
+  const { receiver, worker } = parts;
+  registry.counter("ragscope_receiver_requests_total", "OTLP/HTTP requests by outcome", () => [
+    { labels: { outcome: "accepted" }, value: receiver.accepted },
+    ...Object.entries(receiver.rejected).map(([reason, value]) => ({ labels: { outcome: reason }, value })),
+  ]);
+  registry.counter("ragscope_spans_received_total", "spans in decoded OTLP requests", () => receiver.spansReceived);
+  registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => receiver.spansReceived - receiver.spansAccepted);
+  registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);
+  registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
+  registry.counter("ragscope_messages_dead_lettered_total", "messages the evaluation could not read, kept as dead letters", () => parts.deadLetters.counters.received);
+  registry.counter(
+    "ragscope_malformed_json_attributes_total",
+    "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",
+    () => worker.counters.malformedJsonAttributes,
+  );
+  registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
+  registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
+  registry.counter("ragscope_sink_write_failures_total", "failed store writes (each retried)", () => worker.counters.sinkFailures);
+  registry.gauge("ragscope_queued_messages", "messages waiting in the in-process bus", () => parts.queued());
+  registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
+  registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);
+  registry.gauge("ragscope_sink_backlog_traces", "evaluated traces waiting for the store", () => worker.backlog);
+}

@@ -1,0 +1,73 @@
+/**
+ * A ResultSink that records what passes through it for the collector's
+ * metrics: traces and spans evaluated (offered to the sink for the first
+ * time) and written, failed writes, and the latency of each write. It wraps
+ * the real sink (ClickHouse) and changes nothing else.
+ *
+ * The worker offers the same evaluations again after a failed write; those
+ * are remembered (by case result id, until written) so they count once.
+ */
+import type { Result } from "../../../core/result.js";
+import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
+import type { ResultSink, SinkFailure } from "../../../store/ports/result-sink.js";
+import type { Histogram } from "./metrics-registry.js";
+
+export class MeasuredSink implements ResultSink {
+  readonly counters = {
+    writes: 0,
+    failures: 0,
+    tracesEvaluated: 0,
+    spansEvaluated: 0,
+    traces: 0,
+    spans: 0,
+    metricValues: 0,
+    lastFailure: null as string | null,
+    lastSuccessAt: 0,
+  };
+  private readonly offered = new Set<string>();
+  private slowestSinceTaken: number | null = null;
+
+  /** The slowest write (ms) since the previous call, for health snapshots, or null when there was none; resets it. */
+  takeSlowestWriteMs(): number | null {
+    const slowest = this.slowestSinceTaken;
+    this.slowestSinceTaken = null;
+    return slowest;
+  }
+
+  constructor(
+    private readonly sink: ResultSink,
+    private readonly latency: Histogram | null,
+  ) {}
+
+  async write(batch: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
+    for (const evaluation of batch) {
+      if (this.offered.has(evaluation.caseResult.case_result_id)) continue;
+      this.offered.add(evaluation.caseResult.case_result_id);
+      this.counters.tracesEvaluated += 1;
+      this.counters.spansEvaluated += evaluation.caseResult.rag_observation.span_count;
+    }
+    const started = performance.now();
+    const written = await this.sink.write(batch);
+    const elapsedMs = performance.now() - started;
+    this.latency?.observe(elapsedMs / 1000);
+    this.slowestSinceTaken = Math.max(this.slowestSinceTaken ?? 0, elapsedMs);
+    if (!written.ok) {
+      this.counters.failures += 1;
+      this.counters.lastFailure = written.error.message;
+      return written;
+    }
+    this.counters.writes += 1;
+    this.counters.traces += batch.length;
+    for (const evaluation of batch) {
+      this.offered.delete(evaluation.caseResult.case_result_id);
+      this.counters.spans += evaluation.caseResult.rag_observation.span_count;
+      for (const result of evaluation.evaluationResults) this.counters.metricValues += Object.keys(result.metric_values).length;
+    }
+    this.counters.lastSuccessAt = Date.now();
+    return written;
+  }
+
+  close(): Promise<void> {
+    return this.sink.close();
+  }
+}

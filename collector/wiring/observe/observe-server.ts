@@ -1,0 +1,85 @@
+/**
+ * The collector's self-observation endpoint (one small node:http server per
+ * process, default 127.0.0.1:9464):
+ * - `GET /metrics` — the metrics registry in Prometheus text format;
+ * - `GET /healthz` — 200 while the process runs (liveness);
+ * - `GET /readyz` — 200 when every readiness check passes (the Kafka
+ *   consumer joined its group / the producer is connected, ClickHouse
+ *   answers a ping), else 503 listing the failing checks.
+ */
+import http from "node:http";
+import type { MetricsRegistry } from "./metrics-registry.js";
+import { listen } from "../../01-receive/listen.js";
+
+export interface ReadinessCheck {
+  name: string;
+  /** null when ready, else why not. */
+  check: () => Promise<string | null>;
+}
+
+export interface ObserveServerOptions {
+  host: string;
+  port: number;
+  registry: MetricsRegistry;
+  readiness: readonly ReadinessCheck[];
+  /** Upper bound for one readiness check. */
+  checkTimeoutMs?: number;
+}
+
+export interface ObserveServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function runReadiness(checks: readonly ReadinessCheck[], timeoutMs: number): Promise<{ name: string; problem: string | null }[]> {
+  return Promise.all(
+    checks.map(async ({ name, check }) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs);
+      });
+      try {
+        return { name, problem: await Promise.race([check().catch((error: unknown) => (error instanceof Error ? error.message : String(error))), timeout]) };
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+}
+
+export async function startObserveServer(options: ObserveServerOptions): Promise<ObserveServer> {
+  const checkTimeoutMs = options.checkTimeoutMs ?? 2_000;
+  const server = http.createServer((request, response) => {
+    const path = (request.url ?? "").split("?", 1)[0];
+    const send = (status: number, body: string, contentType = "text/plain; charset=utf-8") => {
+      response.writeHead(status, { "content-type": contentType, "cache-control": "no-store" });
+      response.end(body);
+    };
+    if (request.method !== "GET" && request.method !== "HEAD") return send(405, "use GET\n");
+    if (path === "/healthz") return send(200, "ok\n");
+    if (path === "/metrics") return send(200, options.registry.render(), "text/plain; version=0.0.4; charset=utf-8");
+    if (path === "/readyz") {
+      runReadiness(options.readiness, checkTimeoutMs).then(
+        (results) => {
+          const failing = results.filter((result) => result.problem !== null);
+          send(failing.length === 0 ? 200 : 503, results.map((result) => `${result.name}: ${result.problem ?? "ok"}`).join("\n") + "\n");
+        },
+        (error: unknown) => send(500, `readiness failed: ${String(error)}\n`),
+      );
+      return;
+    }
+    send(404, "not found: use /metrics, /healthz or /readyz\n");
+  });
+  const address = await listen(server, options.host, options.port, "metrics");
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Which judge the collector uses — the `judgeEndpoint` section of the settings
+ * schema (collector/wiring/config/settings-schema.ts): any OpenAI-compatible
+ * chat-completions endpoint when a base URL and model are given, otherwise the
+ * deterministic heuristic judge (marked "heuristic" in every result it
+ * produces — DESIGN.md "Embedded default and production"). The hourly
+ * spending limit and the token prices make the bill predictable: when the
+ * limit is reached the sampler stops and says so.
+ */
+import { z } from "zod";
+import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
+import { JudgeBudget } from "../../../evaluators/judge/judge-budget.js";
+import type { Judge } from "../../../evaluators/judge/judge.js";
+import { OpenAiJudge } from "../../../evaluators/judge/openai-judge.js";
+
+const number = (minimum: number) => z.coerce.number({ error: "must be a number" }).min(minimum, `must be at least ${minimum}`);
+
+export const judgeEndpointSection = z
+  .strictObject({
+    baseUrl: z.url({ error: "must be a URL such as https://api.openai.com/v1" }).nullable().default(null),
+    model: z.string().min(1).nullable().default(null),
+    apiKey: z.string().default(""),
+    requestTimeoutMs: number(1).default(30_000),
+    spendingLimitPerHour: number(0).nullable().default(null),
+    inputPricePer1kTokens: number(0).default(0),
+    outputPricePer1kTokens: number(0).default(0),
+  })
+  .prefault({});
+
+export type JudgeEndpointConfig = z.infer<typeof judgeEndpointSection>;
+
+/** A base URL without a model (or the reverse) is a mistake, not a request for the heuristic judge. */
+export function checkJudgeEndpoint(value: JudgeEndpointConfig, context: z.RefinementCtx): void {
+  if ((value.baseUrl === null) !== (value.model === null)) {
+    context.addIssue({
+      code: "custom",
+      path: ["judgeEndpoint", value.baseUrl === null ? "baseUrl" : "model"],
+      message: "set both the judge's base URL and model (RAGSCOPE_JUDGE_BASE_URL and RAGSCOPE_JUDGE_MODEL) to use an LLM judge, or neither for the heuristic judge",
+    });
+  }
+}
+
+export interface ConfiguredJudge {
+  judge: Judge;
+  budget: JudgeBudget | undefined;
+  describe: string;
+}
+
+export function createConfiguredJudge(config: Readonly<JudgeEndpointConfig>): ConfiguredJudge {
+  if (config.baseUrl === null || config.model === null) return { judge: new HeuristicJudge(), budget: undefined, describe: "deterministic heuristic judge (results marked heuristic)" };
+  const budget = config.spendingLimitPerHour === null ? undefined : new JudgeBudget({ limitPerHour: config.spendingLimitPerHour });
+  const judge = new OpenAiJudge({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    model: config.model,
+    requestTimeoutMs: config.requestTimeoutMs,
+    pricing: { inputPer1kTokens: config.inputPricePer1kTokens, outputPer1kTokens: config.outputPricePer1kTokens },
+    budget: budget ?? null,
+  });
+  return { judge, budget, describe: `LLM judge ${config.model} at ${config.baseUrl}${budget ? `, limit ${config.spendingLimitPerHour} per hour` : ""}` };
+}

@@ -1,0 +1,29 @@
+/**
+ * Builds the online stage (sampling → judge queue → judge workers, and alerts)
+ * from the settings' typed slices: the online sections (what is judged and how
+ * fast) and the judge endpoint (which judge).
+ */
+import type { Kafka } from "kafkajs";
+import type { RetryPolicy } from "../../../core/retry.js";
+import type { EmbeddedCollectorOptions } from "../run/embedded-collector.js";
+import { createConfiguredJudge, type JudgeEndpointConfig } from "./judge-config.js";
+import type { OnlineConfig } from "./online-config.js";
+import { createOnlineStage } from "./online-stage.js";
+
+export interface OnlineStageFactory {
+  online: NonNullable<EmbeddedCollectorOptions["online"]>;
+  judgeDescription: string;
+}
+
+/** @param kafka the collector's Kafka client, for a Kafka judge queue and an alerts topic */
+export function onlineStageFactory(config: Readonly<OnlineConfig>, endpoint: Readonly<JudgeEndpointConfig>, retry: RetryPolicy, kafka?: Kafka): OnlineStageFactory {
+  const judge = createConfiguredJudge(endpoint);
+  return {
+    judgeDescription: config.judge.enabled ? judge.describe : "judge disabled (RAGSCOPE_JUDGE_ENABLED)",
+    online: async (store) => {
+      const stage = await createOnlineStage(config, { store, judge: judge.judge, budget: judge.budget, retry, ...(kafka ? { kafka } : {}) });
+      if (!stage.ok) throw new Error(`online stage: ${stage.error.join("; ")}`);
+      return stage.value;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * Online evaluation behind the rule stage (issue 6): after the rule results of
+ * a batch of traces are durable, the evaluation worker calls `afterWrite`,
+ * which
+ * 1. hands the rule metric values to the alert evaluator, and
+ * 2. samples the traces and enqueues the sampled ones on the judge queue
+ *    (JudgeDispatcher) — enqueueing only; judge workers consume the queue on
+ *    their own schedule, with their own concurrency and rate limit, and write
+ *    judge results (then feed their values to the alerts too).
+ *
+ * `createOnlineStage` builds the parts from OnlineConfig; `startOnlineStage`
+ * runs given parts (tests assemble their own).
+ */
+import { readFile } from "node:fs/promises";
+import type { Kafka } from "kafkajs";
+import { parse as parseYaml } from "yaml";
+import { parseGateFile } from "../../../contracts/gate-file.js";
+import { failure, success, type Result } from "../../../core/result.js";
+import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
+import { CachedJudge } from "../../../evaluators/judge/cached-judge.js";
+import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
+import type { Judge } from "../../../evaluators/judge/judge.js";
+import { runJudgeEvaluations } from "../../../evaluators/judge/judge-evaluations.js";
+import { LruJudgeCache } from "../../../evaluators/judge/lru-judge-cache.js";
+import type { AlertDelivery } from "../../10-alert/alert-delivery.js";
+import { AlertEvaluator } from "../../10-alert/alert-evaluator.js";
+import { AlertNotifier } from "../../10-alert/alert-notifier.js";
+import { alertRulesFromGate, parseWindow } from "../../10-alert/alert-rule.js";
+import { KafkaAlertDelivery } from "../../10-alert/kafka-alert-delivery.js";
+import { metricSamples } from "../../10-alert/metric-sample.js";
+import { WebhookAlertDelivery } from "../../10-alert/webhook-alert-delivery.js";
+import { InProcessJudgeQueue } from "../../09-judge/in-process-judge-queue.js";
+import { JudgeDispatcher } from "../../09-judge/judge-dispatcher.js";
+import type { JudgeQueue } from "../../09-judge/judge-queue.js";
+import { JudgeWorker } from "../../09-judge/judge-worker.js";
+import { KafkaJudgeQueue } from "../../09-judge/kafka-judge-queue.js";
+import { RateLimitedJudge } from "../../09-judge/rate-limited-judge.js";
+import { TokenBucket } from "../../09-judge/token-bucket.js";
+import type { RetryPolicy } from "../../../core/retry.js";
+import { TraceSampler, type SamplingBudget } from "../../08-sample/trace-sampler.js";
+import type { Store } from "../../../store/ports/store.js";
+import { StoreAlertDelivery } from "../../10-alert/store-alert-delivery.js";
+import type { OnlineConfig } from "./online-config.js";
+
+export interface OnlineStage {
+  /** The evaluation worker's `afterWrite` hook. */
+  afterWrite(evaluations: readonly CaseEvaluation[]): Promise<void>;
+  /** Nothing queued or being judged in this process. */
+  isIdle(): boolean;
+  close(): Promise<void>;
+  readonly parts: OnlineStageParts;
+}
+
+export interface OnlineStageParts {
+  dispatcher: JudgeDispatcher | null;
+  queue: JudgeQueue | null;
+  /** Null in a process that only enqueues (the judge workers run elsewhere). */
+  worker: JudgeWorker | null;
+  alerts: AlertNotifier | null;
+}
+
+export async function startOnlineStage(parts: OnlineStageParts): Promise<OnlineStage> {
+  if (parts.queue !== null && parts.worker !== null) await parts.queue.start(parts.worker.handle);
+  return {
+    parts,
+    async afterWrite(evaluations) {
+      parts.alerts?.observe(metricSamples(evaluations));
+      await parts.dispatcher?.dispatch(evaluations);
+    },
+    isIdle: () => parts.queue?.isIdle() ?? true,
+    async close() {
+      await parts.queue?.close();
+      await parts.alerts?.close();
+    },
+  };
+}
+
+export interface OnlineResources {
+  /** Eval Cases for the judge, where judge results and alert states and events go. */
+  store: Pick<Store, "cases" | "judgeResults" | "alerts">;
+  /** The judge (OpenAiJudge, VotingJudge, …); default: the deterministic HeuristicJudge. */
+  judge?: Judge;
+  /** The judge's spending limit (evaluators/judge/judge-budget.ts): the sampler stops while it is reached. */
+  budget?: SamplingBudget;
+  /** Needed for judge.queue = kafka and alerts.kafkaTopic. */
+  kafka?: Kafka;
+  /** False in a process that only enqueues judge requests; default true. */
+  runJudgeWorkers?: boolean;
+  /** Retries of judge-result and alert writes. */
+  retry: RetryPolicy;
+  log?: (line: string) => void;
+}
+
+async function loadAlertRules(config: OnlineConfig["alerts"]): Promise<Result<AlertEvaluator | null, string[]>> {
+  if (config.gateFile === null) return success(null);
+  let document: unknown;
+  try {
+    document = parseYaml(await readFile(config.gateFile, "utf8"));
+  } catch (error) {
+    return failure([`alerts gate file ${config.gateFile}: ${error instanceof Error ? error.message : String(error)}`]);
+  }
+  const gate = parseGateFile(document);
+  if (!gate.ok) return failure(gate.error.map((problem) => `alerts gate file ${config.gateFile}: ${problem.path || "(document)"}: ${problem.message}`));
+  const window = parseWindow(config.window);
+  if (!window.ok) return failure([`alerts.window: ${window.error}`]);
+  const rules = alertRulesFromGate(gate.value, {
+    windowMs: window.value,
+    windowSamples: config.windowSamples,
+    minSamples: config.minSamples,
+    confidence: config.confidence,
+    hysteresis: config.hysteresis,
+    maxTraceIds: 20,
+  });
+  if (!rules.ok) return failure(rules.error.map((problem) => `alerts gate file ${config.gateFile}: ${problem}`));
+  return success(new AlertEvaluator(rules.value.rules));
+}
+
+/** Builds and starts the online stage from configuration. */
+export async function createOnlineStage(config: Readonly<OnlineConfig>, resources: OnlineResources): Promise<Result<OnlineStage, string[]>> {
+  const log = resources.log ?? ((line: string) => console.warn(line));
+  const needsKafka = (config.judge.enabled && config.judge.queue === "kafka") || config.alerts.kafkaTopic !== null;
+  if (needsKafka && resources.kafka === undefined) return failure(["judge.queue = kafka and alerts.kafkaTopic need the collector's Kafka brokers (RAGSCOPE_KAFKA_BROKERS)"]);
+
+  const evaluator = await loadAlertRules(config.alerts);
+  if (!evaluator.ok) return evaluator;
+  let alerts: AlertNotifier | null = null;
+  if (evaluator.value !== null) {
+    const deliveries: AlertDelivery[] = [
+      ...config.alerts.webhookUrls.map((url) => new WebhookAlertDelivery({ url, format: "json" })),
+      ...config.alerts.slackWebhookUrls.map((url) => new WebhookAlertDelivery({ url, format: "slack" })),
+    ];
+    if (config.alerts.kafkaTopic !== null) deliveries.push(new KafkaAlertDelivery(resources.kafka!, config.alerts.kafkaTopic));
+    if (config.alerts.table) deliveries.push(new StoreAlertDelivery(resources.store.alerts));
+    // Alerts firing before a restart stay firing (and keep their alert_id) instead of firing again or being forgotten.
+    evaluator.value.restore(await resources.store.alerts.loadState());
+    alerts = new AlertNotifier({ evaluator: evaluator.value, deliveries, state: resources.store.alerts, retry: resources.retry, tickMs: config.alerts.evaluateEveryMs, log });
+  }
+
+  let dispatcher: JudgeDispatcher | null = null;
+  let queue: JudgeQueue | null = null;
+  let worker: JudgeWorker | null = null;
+  if (config.judge.enabled) {
+    const sampler = new TraceSampler({ rates: { defaultRate: config.sampling.defaultRate, services: config.sampling.services, routes: config.sampling.routes, tenants: config.sampling.tenants }, budget: resources.budget, log });
+    queue =
+      config.judge.queue === "kafka"
+        ? new KafkaJudgeQueue({ kafka: resources.kafka!, topic: config.judge.topic, groupId: config.judge.consumerGroup, batchSize: config.judge.batchSize, log })
+        : new InProcessJudgeQueue({ maxQueued: config.judge.maxQueued, batchSize: config.judge.batchSize, retryDelayMs: 200, maxRetryDelayMs: 10_000 });
+    dispatcher = new JudgeDispatcher({ sampler, queue, log });
+    if (resources.runJudgeWorkers !== false) {
+      // Cache outside the rate limit: a cached verdict calls nothing and takes no token.
+      const bucket = new TokenBucket({ ratePerSecond: config.judge.ratePerSecond, capacity: config.judge.burst });
+      const judge = new CachedJudge(new RateLimitedJudge(resources.judge ?? new HeuristicJudge(), bucket), new LruJudgeCache(config.judge.cacheEntries));
+      worker = new JudgeWorker({
+        run: (caseResult, evalCase, evaluatedAt) => runJudgeEvaluations(judge, caseResult, evalCase, evaluatedAt),
+        cases: resources.store.cases,
+        sink: resources.store.judgeResults,
+        concurrency: config.judge.concurrency,
+        sinkRetry: resources.retry,
+        log,
+        onDurable: (judged) => alerts?.observe(metricSamples(judged)),
+      });
+    }
+  }
+  return success(await startOnlineStage({ dispatcher, queue, worker, alerts }));
+}

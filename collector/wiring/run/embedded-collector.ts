@@ -1,0 +1,149 @@
+/**
+ * The collector on the embedded default: OTLP/HTTP receiver → in-process bus →
+ * evaluation worker → ClickHouse engine in-process (chDB), or a ClickHouse
+ * server when a URL is configured. One process, nothing to start beforehand.
+ * The in-process bus is read by the same SourceDriver as Kafka, so reading
+ * pauses on the same rules (sink backlog, open spans, heap) and the
+ * receiver answers 503 once the bus is full meanwhile.
+ */
+import os from "node:os";
+import { InProcessBus } from "../../02-transport/in-process/in-process-bus.js";
+import { registerEmbeddedMetrics, sinkLatencyBuckets } from "../observe/collector-metrics.js";
+import { embeddedHealthReading } from "../observe/health-readings.js";
+import { HealthSnapshots } from "../observe/health-snapshots.js";
+import { MeasuredSink } from "../observe/measured-sink.js";
+import { MetricsRegistry } from "../observe/metrics-registry.js";
+import type { CollectorConfig } from "../config/collector-config.js";
+import { SourceDriver } from "../../03-consume/source-driver.js";
+import { createEvaluationWorker } from "../../07-evaluate/create-evaluation-worker.js";
+import type { EvaluationWorker } from "../../07-evaluate/evaluation-worker.js";
+import { MemoryDeadLetters } from "../../07-evaluate/memory-dead-letters.js";
+import type { OnlineStage } from "../online/online-stage.js";
+import type { ReceiverCounters } from "../../01-receive/receiver-counters.js";
+import { receiverBounds } from "../../01-receive/receiver-bounds.js";
+import { startReceiver } from "../../01-receive/start-receiver.js";
+import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import type { Store } from "../../../store/ports/store.js";
+
+export interface EmbeddedCollector {
+  receiverUrl: string;
+  /** What the receiver accepted and refused, for /metrics. */
+  receiverCounters: ReceiverCounters;
+  /** The configured store (ClickHouse server or embedded engine), migrated; closed by `close`. */
+  store: ClickHouseStore;
+  worker: EvaluationWorker;
+  bus: InProcessBus;
+  driver: SourceDriver;
+  deadLetters: MemoryDeadLetters;
+  /** Sampling, judge queue and alerts, when `options.online` built them. */
+  online: OnlineStage | null;
+  /** Resolves when nothing is queued, open or waiting for the sink; false on timeout. */
+  waitUntilIdle(timeoutMs: number): Promise<boolean>;
+  /** Evaluates every open trace now (partial ones flagged) and writes them. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MAX_IDLE_WAIT_MS = 200;
+const mebibyte = 1024 * 1024;
+
+export interface EmbeddedCollectorOptions {
+  /**
+   * Builds the online stage (collector/wiring/online/online-stage.ts, e.g. with
+   * createOnlineStage) once the store is open; the worker then calls its
+   * `afterWrite` after each durable write. Absent: rule metrics only.
+   */
+  online?: (store: Store) => Promise<OnlineStage>;
+  /** Where the collector registers its metrics (served on /metrics by the caller); health snapshots read the same. Default: a private registry. */
+  registry?: MetricsRegistry;
+}
+
+export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, options: EmbeddedCollectorOptions = {}): Promise<EmbeddedCollector> {
+  const store = await openClickHouseStore(config.clickhouse);
+  const online = options.online ? await options.online(store) : null;
+  const registry = options.registry ?? new MetricsRegistry();
+  const sink = new MeasuredSink(store.results, registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
+  const deadLetters = new MemoryDeadLetters();
+  const stop = new AbortController();
+  const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online });
+  const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages, progress: worker.progress });
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  try {
+    receiver = await startReceiver({
+      host: config.receiver.host,
+      port: config.receiver.port,
+      maxBodyBytes: config.receiver.maxBodyBytes,
+      authTokens: config.receiver.authTokens,
+      tenantTokens: config.receiver.tenantTokens,
+      ...receiverBounds(config),
+      publisher: bus,
+    });
+  } catch (error) {
+    // The port is taken, typically: release the store so the caller can report it and exit cleanly.
+    stop.abort();
+    await online?.close();
+    await store.close();
+    throw error;
+  }
+  registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, deadLetters });
+  const health = new HealthSnapshots({
+    sink: store.health,
+    instance: `${os.hostname()}:${process.pid}`,
+    role: "embedded",
+    intervalMs: config.observe.healthSnapshotMs,
+    read: embeddedHealthReading(registry, sink),
+  });
+  health.start();
+
+  const driver = new SourceDriver(bus, worker, {
+    idleWaitMs: MAX_IDLE_WAIT_MS,
+    maxPoll: config.sink.maxBatch,
+    retryDelayMs: config.sink.retryInitialDelayMs,
+    commitIntervalMs: config.kafka.commitIntervalMs,
+    limits: { maxBufferedSpans: config.memory.maxBufferedSpans, maxHeapBytes: config.memory.maxHeapMb * mebibyte },
+  });
+  driver.start();
+  /** Everything queued, paused or not, and every open trace: evaluated now (partial ones flagged) and written. */
+  const flushEverything = () =>
+    driver.exclusive(async () => {
+      await worker.ingest(bus.takeAll());
+      await worker.processReady(true);
+    });
+
+  const idle = () => driver.handedOver && bus.depth === 0 && worker.assembler.openTraces === 0 && worker.backlog === 0 && (online?.isIdle() ?? true);
+
+  return {
+    receiverUrl: receiver.url,
+    receiverCounters: receiver.counters,
+    store,
+    worker,
+    bus,
+    driver,
+    deadLetters,
+    online,
+    async waitUntilIdle(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (driver.error !== null) throw driver.error;
+        if (idle()) return true;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return idle();
+    },
+    async flush() {
+      await flushEverything();
+    },
+    async close() {
+      await receiver.close();
+      stop.abort();
+      await driver.stop();
+      // Whatever is still open is evaluated (flagged partial) rather than lost.
+      await flushEverything();
+      // The last snapshot after the last writes, so it counts them.
+      await health.stop();
+      // After the last traces were handed over; judge work still queued in-process is dropped (not durable embedded).
+      await online?.close();
+      await store.close();
+    },
+  };
+}
