@@ -8,7 +8,7 @@
  */
 import type { DashboardQuerySurface } from "../store/ports/dashboard-query-surface.js";
 import type { ReportDashboard, ReportPanel } from "./dashboard-files.js";
-import { allOf, renderPanelSql, type MacroContext, type VariableState } from "./grafana-macros.js";
+import { allOf, interpolateTitle, renderPanelSql, type MacroContext, type VariableState } from "./grafana-macros.js";
 import { executableSql, runQuery, type Frame } from "./panel-data.js";
 import { panelIntervalMs } from "./panel-interval.js";
 
@@ -101,9 +101,5 @@ export async function collectDashboard(surface: DashboardQuerySurface, dashboard
 
 /** Row and panel titles may name variables (`Trace $trace_id`). */
 export function titleWithVariables(title: string, variables: Record<string, VariableState>): string {
-  try {
-    return renderPanelSql(title, variables, { fromMs: 0, toMs: 0, intervalMs: 1000 }).replaceAll("'", "");
-  } catch {
-    return title;
-  }
+  return interpolateTitle(title, variables);
 }

@@ -106,6 +106,20 @@ function formatValue(value: string | string[], format: string | undefined, name:
   );
 }
 
+/**
+ * Variables in a row or panel title, as Grafana writes them there (its `text`
+ * format: the values, several joined by " + "). Titles are text for a page,
+ * escaped as HTML by the caller, never SQL. An unknown variable stays as written.
+ */
+export function interpolateTitle(title: string, variables: Variables): string {
+  return title.replace(/\$\{(\w+)(?::\w+)?\}|\$(\w+)/g, (match, braced: string | undefined, bare: string | undefined) => {
+    const state = variables[(braced ?? bare)!];
+    if (state === undefined) return match;
+    const value = selectedValues(state);
+    return Array.isArray(value) ? value.join(" + ") : value;
+  });
+}
+
 /** Step 2: template variables. Names starting with `__` are macros, left for step 3. */
 export function interpolateVariables(sql: string, variables: Variables): string {
   return sql.replace(/\$\{(\w+)(?::(\w+))?\}|\$(\w+)/g, (match, braced: string | undefined, format: string | undefined, bare: string | undefined) => {

@@ -43,7 +43,7 @@ describe("sink rows through the ClickHouse engine, TabSeparated", () => {
     assert.deepEqual(times(storedCase!, ["started_at", "completed_at"]), { ...expected.caseResult, latency_ms: null });
     assert.equal(JSON.parse(storedCase!.payload as string).output, awkward);
 
-    const storedResults = await queryRows<Record<string, unknown>>(store.connection, "SELECT * FROM {{database}}.evaluation_results WHERE case_result_id = 'cr_round_trip' ORDER BY evaluation_result_id");
+    const storedResults = await queryRows<Record<string, unknown>>(store.connection, "SELECT * EXCEPT (inserted_at) FROM {{database}}.evaluation_results WHERE case_result_id = 'cr_round_trip' ORDER BY evaluation_result_id");
     const expectedResults = [...expected.evaluationResults].sort((left, right) => String(left.evaluation_result_id).localeCompare(String(right.evaluation_result_id)));
     assert.deepEqual(
       storedResults.map((row) => times(row, ["started_at", "evaluated_at"])),
@@ -52,7 +52,7 @@ describe("sink rows through the ClickHouse engine, TabSeparated", () => {
 
     const storedMetrics = await queryRows<Record<string, unknown>>(
       store.connection,
-      "SELECT * FROM {{database}}.metric_values WHERE case_result_id = 'cr_round_trip' ORDER BY metric, evaluator_id",
+      "SELECT * EXCEPT (inserted_at) FROM {{database}}.metric_values WHERE case_result_id = 'cr_round_trip' ORDER BY metric, evaluator_id",
     );
     const expectedMetrics = [...expected.metricValues].sort((left, right) => String(left.metric).localeCompare(String(right.metric)) || String(left.evaluator_id).localeCompare(String(right.evaluator_id)));
     assert.deepEqual(
