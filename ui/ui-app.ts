@@ -83,6 +83,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   }
 
   app.get("/", (context) => context.redirect("/traces"));
+  // Browsers ask for it on every page; no icon is better than a 404 in the console.
+  app.get("/favicon.ico", (context) => context.body(null, 204));
   app.get("/static/live.js", (context) => context.body(LIVE_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }));
 
   app.get("/traces", async (context) => {

@@ -15,10 +15,16 @@ import { failure, success, type Result } from "../../core/result.js";
 
 export const ROOT_CAUSE_METRIC = "root_cause";
 
-/** The metric a reviewer labels for an Evaluation Result that passed or failed the case; null for results without a verdict. */
+/**
+ * The metric a reviewer labels for an Evaluation Result: one that passed or
+ * failed the case, or a measurement whose heuristic signal routed the case to
+ * review (the reviewer decides what the heuristic could not). Null otherwise.
+ */
 export function reviewMetricOf(result: EvaluationResult): string | null {
   if (result.evaluator_id === ROOT_CAUSE_METRIC) return null;
-  if (result.outcome !== "passed" && result.outcome !== "failed") return null;
+  const decided = result.outcome === "passed" || result.outcome === "failed";
+  const flagged = result.outcome === "measured" && result.review_required;
+  if (!decided && !flagged) return null;
   return result.evaluator_id.startsWith("judge.") ? result.evaluator_id.slice("judge.".length) : result.evaluator_id;
 }
 
