@@ -97,7 +97,7 @@ export class ClickHouseTraceReader implements TraceReader {
               toUnixTimestamp64Milli(started_at) AS started_at_ms,
               JSONExtract(payload, 'rag_observation', 'query', 'Nullable(String)') AS query,
               output, JSONType(payload, 'output') = 'String' AS has_output
-       FROM ${database}.case_results FINAL WHERE case_result_id IN {ids:Array(String)}`,
+       FROM ${database}.case_results FINAL WHERE case_result_id IN {ids:Array(String)} SETTINGS use_skip_indexes_if_final = 1`,
       { ids },
     );
     const rootCauses = new Map(
@@ -140,10 +140,22 @@ export class ClickHouseTraceReader implements TraceReader {
 
   async readTrace(caseResultId: string): Promise<TraceDetail | null> {
     const database = this.database;
-    const [row] = await this.rows<{ payload: string; dataset_id: string }>(`SELECT payload, dataset_id FROM ${database}.case_results FINAL WHERE case_result_id = {caseResultId:String} LIMIT 1`, { caseResultId });
+    // FINAL would otherwise skip the id's bloom filter and read every part.
+    const [row] = await this.rows<{ payload: string; dataset_id: string; started_at_ms: string | number }>(
+      `SELECT payload, dataset_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL WHERE case_result_id = {caseResultId:String} LIMIT 1 SETTINGS use_skip_indexes_if_final = 1`,
+      { caseResultId },
+    );
     if (row === undefined) return null;
     const caseResult = caseResultSchema.parse(JSON.parse(row.payload));
-    const evaluationResults = (await this.rows<{ payload: string }>(`SELECT payload FROM ${database}.evaluation_results FINAL WHERE case_result_id = {caseResultId:String} ORDER BY evaluator_id, evaluation_result_id`, { caseResultId })).map((item) => evaluationResultSchema.parse(JSON.parse(item.payload)));
+    // Evaluation Results carry their Case Result's start time: it selects the month partition and the day in the sorting key.
+    const evaluationResults = (
+      await this.rows<{ payload: string }>(
+        `SELECT payload FROM ${database}.evaluation_results FINAL
+         WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC')
+         ORDER BY evaluator_id, evaluation_result_id SETTINGS use_skip_indexes_if_final = 1`,
+        { caseResultId, startedAtMs: Number(row.started_at_ms) },
+      )
+    ).map((item) => evaluationResultSchema.parse(JSON.parse(item.payload)));
     let evalCase = null;
     if (caseResult.case_id !== "") {
       const [found] = await this.rows<{ payload: string }>(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id = {caseId:String} AND case_version = {caseVersion:String} LIMIT 1`, { caseId: caseResult.case_id, caseVersion: caseResult.case_version });
