@@ -16,6 +16,7 @@ import { ClickHouseQuarantine } from "./clickhouse-quarantine.js";
 import { ClickHouseRunLineageSink } from "./clickhouse-run-lineage-sink.js";
 import { ClickHouseRunReader } from "./clickhouse-run-reader.js";
 import { ClickHouseSink, type ClickHouseSinkOptions } from "./clickhouse-sink.js";
+import { ClickHouseTraceReader } from "./clickhouse-trace-reader.js";
 import { runMigrations } from "./run-migrations.js";
 
 export interface ClickHouseStore extends Store {
@@ -50,6 +51,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     alerts: new ClickHouseAlertSink(connection, now),
     runs: new ClickHouseRunLineageSink(connection, now),
     reader: new ClickHouseRunReader(connection),
+    traces: new ClickHouseTraceReader(connection),
     dashboards: new ClickHouseDashboardQueries(connection),
     describe: () => connection.describe(),
     async ping() {

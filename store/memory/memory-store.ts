@@ -13,6 +13,7 @@ import { MemoryQuarantine, MemoryResultSink } from "./memory-result-sink.js";
 import { MemoryRunLineageSink } from "./memory-run-lineage-sink.js";
 import { MemoryRunReader } from "./memory-run-reader.js";
 import { MemoryTables } from "./memory-tables.js";
+import { MemoryTraceReader } from "./memory-trace-reader.js";
 
 export interface MemoryStore extends Store {
   quarantine: MemoryQuarantine;
@@ -35,6 +36,7 @@ export function createMemoryStore(options: { now?: () => number } = {}): MemoryS
     alerts: new MemoryAlertSink(),
     runs: new MemoryRunLineageSink(tables, now),
     reader: new MemoryRunReader(tables),
+    traces: new MemoryTraceReader(tables),
     describe: () => "in-memory store (nothing persisted)",
     ping: async () => null,
     close: async () => {},

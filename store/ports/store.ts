@@ -14,6 +14,7 @@ import type { JudgeResultSink } from "./judge-result-sink.js";
 import type { QuarantineSink, ResultSink } from "./result-sink.js";
 import type { RunLineageSink } from "./run-lineage-sink.js";
 import type { RunReader } from "./run-reader.js";
+import type { TraceReader } from "./trace-reader.js";
 
 export interface Store {
   results: ResultSink;
@@ -25,6 +26,8 @@ export interface Store {
   alerts: AlertSink;
   runs: RunLineageSink;
   reader: RunReader;
+  /** The live UI's read side: traces with filters and keyset paging, one trace, the runs. */
+  traces: TraceReader;
   /** For logs and errors: where the data is. */
   describe(): string;
   /** Null when the store answers; otherwise why not (readiness checks). */

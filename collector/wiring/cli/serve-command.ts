@@ -20,6 +20,8 @@ import { startEmbeddedCollector } from "../run/embedded-collector.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { describeFailure } from "./describe-failure.js";
 import { ExitCode } from "./exit-codes.js";
+import { parseUiTokens, UI_TOKENS_VARIABLE } from "../../ui/access/ui-access.js";
+import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUiServer, type UiServer } from "../../ui/ui-server.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
@@ -29,6 +31,9 @@ export interface ServeOptions {
   port?: number;
   host?: string;
   metricsPort?: number;
+  /** The web UI and read API (ui/): address and port; 0 picks a free port. */
+  uiHost?: string;
+  uiPort?: number;
 }
 
 const mebibyte = 1024 * 1024;
@@ -56,6 +61,11 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     reportInvalidSettings("serve", resolved.error, output);
     return ExitCode.undecided;
   }
+  const uiAccess = parseUiTokens(request.environment?.[UI_TOKENS_VARIABLE]);
+  if (!uiAccess.ok) {
+    output.error(`ragscope serve: ${uiAccess.error}`);
+    return ExitCode.undecided;
+  }
   const config = collectorSettings(resolved.value.settings);
   const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
   const registry = new MetricsRegistry();
@@ -74,12 +84,23 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     for (const line of describeFailure("serve", error, Boolean(request.environment?.RAGSCOPE_DEBUG))) output.error(line);
     return ExitCode.undecided;
   }
+  let ui: UiServer;
+  try {
+    ui = await startUiServer({ host: options.uiHost ?? DEFAULT_UI_HOST, port: options.uiPort ?? DEFAULT_UI_PORT, store: collector.store, access: uiAccess.value });
+  } catch (error) {
+    await observe.close();
+    await collector.close();
+    output.error(`ragscope serve: the web UI did not start: ${(error as Error).message}`);
+    return ExitCode.undecided;
+  }
   for (const dataset of datasets) await collector.store.cases.put(dataset.cases);
   output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.store.describe()}`);
   output.log(`ragscope serve: /metrics, /healthz and /readyz on ${observe.url}`);
+  output.log(`ragscope serve: web UI and read API on ${ui.url}${uiAccess.value.tokens.size > 0 ? ` (${uiAccess.value.tokens.size} reviewer tokens)` : " (loopback, no token)"}`);
   output.log(`ragscope serve: ${datasets.reduce((total, dataset) => total + dataset.cases.length, 0)} Eval Cases loaded; online evaluation: ${online.judgeDescription}`);
   await (stopSignal ?? signalled());
   output.log("ragscope serve: stopping; open traces are evaluated (flagged partial)");
+  await ui.close();
   await observe.close();
   await collector.close();
   return ExitCode.ok;

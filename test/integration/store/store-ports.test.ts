@@ -12,6 +12,7 @@ import { judgeResultSinkContract } from "./contracts/judge-result-sink-contract.
 import { resultSinkContract } from "./contracts/result-sink-contract.js";
 import { runLineageSinkContract } from "./contracts/run-lineage-sink-contract.js";
 import { runReaderContract } from "./contracts/run-reader-contract.js";
+import { traceReaderContract } from "./contracts/trace-reader-contract.js";
 import { implementations } from "./contracts/store-under-test.js";
 
 for (const [name, factory] of implementations) {
@@ -23,4 +24,5 @@ for (const [name, factory] of implementations) {
   alertSinkContract(name, factory);
   runLineageSinkContract(name, factory);
   runReaderContract(name, factory);
+  traceReaderContract(name, factory);
 }

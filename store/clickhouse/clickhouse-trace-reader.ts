@@ -1,0 +1,171 @@
+/**
+ * TraceReader on ClickHouse. The list is two queries: the page's keys first
+ * (only the sorting columns are read, filtered and ordered newest first, with
+ * a keyset condition instead of OFFSET), then the page's rows by id (the
+ * payload, compressed, is read for those rows only). Every query collapses
+ * replayed rows with FINAL and takes its values as parameters.
+ */
+import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
+import { evalCase as evalCaseSchema } from "../../contracts/eval-case.js";
+import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
+import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
+import { rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../ports/trace-reader.js";
+import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
+
+interface SummaryRow {
+  case_result_id: string;
+  trace_id: string;
+  run_id: string;
+  case_id: string;
+  case_version: string;
+  dataset_id: string;
+  service_name: string;
+  tenant_id: string;
+  route: string;
+  quality_status: string;
+  execution_status: string;
+  latency_ms: number | null;
+  started_at_ms: string | number;
+  query: string | null;
+  output: string;
+  has_output: number;
+}
+
+export class ClickHouseTraceReader implements TraceReader {
+  private readonly database: string;
+
+  constructor(private readonly connection: ClickHouseConnection) {
+    this.database = quoteIdentifier(connection.database);
+  }
+
+  private async rows<Row>(query: string, parameters: Record<string, unknown>): Promise<Row[]> {
+    const result = await this.connection.client.query({ query, query_params: parameters, format: "JSONEachRow" });
+    return result.json<Row>();
+  }
+
+  async listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage> {
+    const database = this.database;
+    const conditions: string[] = [];
+    const parameters: Record<string, unknown> = { limit: page.limit + 1 };
+    const equal = (column: string, name: string, value: string | undefined) => {
+      if (value === undefined) return;
+      conditions.push(`${column} = {${name}:String}`);
+      parameters[name] = value;
+    };
+    equal("service_name", "service", filter.service);
+    equal("tenant_id", "tenant", filter.tenant);
+    equal("route", "route", filter.route);
+    equal("run_id", "runId", filter.runId);
+    equal("quality_status", "verdict", filter.verdict);
+    if (filter.datasetId !== undefined) {
+      conditions.push(`(dataset_id = {datasetId:String} OR (case_id, case_version) IN (SELECT case_id, case_version FROM ${database}.eval_cases FINAL WHERE dataset_id = {datasetId:String}))`);
+      parameters.datasetId = filter.datasetId;
+    }
+    if (filter.rootCause !== undefined) {
+      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.evaluation_results FINAL WHERE evaluator_id = 'root_cause' AND startsWith(reason, {rootCausePrefix:String}))`);
+      parameters.rootCausePrefix = `${filter.rootCause}:`;
+    }
+    if (filter.fromMs !== undefined) {
+      conditions.push("started_at >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')");
+      parameters.fromMs = filter.fromMs;
+    }
+    if (filter.toMs !== undefined) {
+      conditions.push("started_at < fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')");
+      parameters.toMs = filter.toMs;
+    }
+    if (filter.text !== undefined && filter.text !== "") {
+      conditions.push("(positionCaseInsensitiveUTF8(output, {text:String}) > 0 OR positionCaseInsensitiveUTF8(JSONExtractString(payload, 'rag_observation', 'query'), {text:String}) > 0)");
+      parameters.text = filter.text;
+    }
+    if (page.after !== null) {
+      conditions.push("(started_at, case_result_id) < (fromUnixTimestamp64Milli({afterMs:Int64}, 'UTC'), {afterId:String})");
+      parameters.afterMs = page.after.startedAtMs;
+      parameters.afterId = page.after.caseResultId;
+    }
+    const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+    const keys = await this.rows<{ case_result_id: string; started_at_ms: string | number }>(
+      `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL ${where}
+       ORDER BY started_at DESC, case_result_id DESC LIMIT {limit:UInt32}`,
+      parameters,
+    );
+    const pageKeys = keys.slice(0, page.limit);
+    const next = keys.length > page.limit && pageKeys.length > 0 ? { startedAtMs: Number(pageKeys[pageKeys.length - 1]!.started_at_ms), caseResultId: pageKeys[pageKeys.length - 1]!.case_result_id } : null;
+    if (pageKeys.length === 0) return { traces: [], next: null };
+    const ids = pageKeys.map((key) => key.case_result_id);
+    const summaries = await this.rows<SummaryRow>(
+      `SELECT case_result_id, trace_id, run_id, case_id, case_version, dataset_id, service_name, tenant_id, route, quality_status, execution_status, latency_ms,
+              toUnixTimestamp64Milli(started_at) AS started_at_ms,
+              JSONExtract(payload, 'rag_observation', 'query', 'Nullable(String)') AS query,
+              output, JSONType(payload, 'output') = 'String' AS has_output
+       FROM ${database}.case_results FINAL WHERE case_result_id IN {ids:Array(String)} SETTINGS use_skip_indexes_if_final = 1`,
+      { ids },
+    );
+    const rootCauses = new Map(
+      (await this.rows<{ case_result_id: string; reason: string }>(`SELECT case_result_id, reason FROM ${database}.evaluation_results FINAL WHERE evaluator_id = 'root_cause' AND case_result_id IN {ids:Array(String)}`, { ids })).map((row) => [row.case_result_id, rootCauseLabelOf(row.reason)]),
+    );
+    const missingDatasets = summaries.filter((row) => row.dataset_id === "" && row.case_id !== "");
+    const datasets = new Map<string, string>();
+    if (missingDatasets.length > 0) {
+      for (const row of await this.rows<{ case_id: string; case_version: string; dataset_id: string }>(
+        `SELECT case_id, case_version, dataset_id FROM ${database}.eval_cases FINAL WHERE case_id IN {caseIds:Array(String)}`,
+        { caseIds: [...new Set(missingDatasets.map((row) => row.case_id))] },
+      ))
+        datasets.set(`${row.case_id}@${row.case_version}`, row.dataset_id);
+    }
+    const byId = new Map(summaries.map((row) => [row.case_result_id, row]));
+    const traces: TraceSummary[] = [];
+    for (const id of ids) {
+      const row = byId.get(id);
+      if (row === undefined) continue;
+      traces.push({
+        caseResultId: row.case_result_id,
+        traceId: row.trace_id,
+        runId: row.run_id,
+        caseId: row.case_id,
+        datasetId: row.dataset_id !== "" ? row.dataset_id : (datasets.get(`${row.case_id}@${row.case_version}`) ?? ""),
+        serviceName: row.service_name,
+        tenantId: row.tenant_id,
+        route: row.route,
+        qualityStatus: row.quality_status,
+        executionStatus: row.execution_status,
+        latencyMs: row.latency_ms === null ? null : Number(row.latency_ms),
+        startedAt: new Date(Number(row.started_at_ms)).toISOString(),
+        query: row.query,
+        output: Number(row.has_output) === 1 ? row.output : null,
+        rootCause: rootCauses.get(id) ?? null,
+      });
+    }
+    return { traces, next };
+  }
+
+  async readTrace(caseResultId: string): Promise<TraceDetail | null> {
+    const database = this.database;
+    // FINAL would otherwise skip the id's bloom filter and read every part.
+    const [row] = await this.rows<{ payload: string; dataset_id: string; started_at_ms: string | number }>(
+      `SELECT payload, dataset_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL WHERE case_result_id = {caseResultId:String} LIMIT 1 SETTINGS use_skip_indexes_if_final = 1`,
+      { caseResultId },
+    );
+    if (row === undefined) return null;
+    const caseResult = caseResultSchema.parse(JSON.parse(row.payload));
+    // Evaluation Results carry their Case Result's start time: it selects the month partition and the day in the sorting key.
+    const evaluationResults = (
+      await this.rows<{ payload: string }>(
+        `SELECT payload FROM ${database}.evaluation_results FINAL
+         WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC')
+         ORDER BY evaluator_id, evaluation_result_id SETTINGS use_skip_indexes_if_final = 1`,
+        { caseResultId, startedAtMs: Number(row.started_at_ms) },
+      )
+    ).map((item) => evaluationResultSchema.parse(JSON.parse(item.payload)));
+    let evalCase = null;
+    if (caseResult.case_id !== "") {
+      const [found] = await this.rows<{ payload: string }>(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id = {caseId:String} AND case_version = {caseVersion:String} LIMIT 1`, { caseId: caseResult.case_id, caseVersion: caseResult.case_version });
+      evalCase = found === undefined ? null : evalCaseSchema.parse(JSON.parse(found.payload));
+    }
+    return { caseResult, datasetId: row.dataset_id !== "" ? row.dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase };
+  }
+
+  async listRuns(limit: number): Promise<RunLineage[]> {
+    const rows = await this.rows<{ payload: string }>(`SELECT payload FROM ${this.database}.runs FINAL ORDER BY started_at DESC, run_id DESC LIMIT {limit:UInt32}`, { limit });
+    return rows.map((row) => runLineage.parse(JSON.parse(row.payload)));
+  }
+}

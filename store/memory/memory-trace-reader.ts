@@ -1,0 +1,93 @@
+/** TraceReader in memory: the same filters, order and keyset paging as the ClickHouse adapter, over the in-memory tables. */
+import type { CaseResult } from "../../contracts/case-result.js";
+import type { RunLineage } from "../../contracts/run-lineage.js";
+import { compareNewestFirst, rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader } from "../ports/trace-reader.js";
+import { caseKey } from "./memory-case-store.js";
+import type { MemoryTables } from "./memory-tables.js";
+
+export class MemoryTraceReader implements TraceReader {
+  constructor(private readonly tables: MemoryTables) {}
+
+  private datasetOf(caseResult: CaseResult): string {
+    if (caseResult.case_id === "") return "";
+    return this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version))?.dataset_id ?? "";
+  }
+
+  private rootCauseOf(caseResultId: string): string | null {
+    const found = this.tables.evaluations.values().find((stored) => stored.result.case_result_id === caseResultId && stored.result.evaluator_id === "root_cause");
+    return found === undefined ? null : rootCauseLabelOf(found.result.reason);
+  }
+
+  private matches(caseResult: CaseResult, filter: TraceFilter): boolean {
+    const observation = caseResult.rag_observation;
+    const startedAtMs = Date.parse(caseResult.started_at);
+    if (filter.service !== undefined && (observation.service_name ?? "") !== filter.service) return false;
+    if (filter.tenant !== undefined && (observation.tenant_id ?? "") !== filter.tenant) return false;
+    if (filter.route !== undefined && (observation.route ?? "") !== filter.route) return false;
+    if (filter.runId !== undefined && caseResult.run_id !== filter.runId) return false;
+    if (filter.verdict !== undefined && caseResult.quality_status !== filter.verdict) return false;
+    if (filter.datasetId !== undefined && this.datasetOf(caseResult) !== filter.datasetId) return false;
+    if (filter.rootCause !== undefined && this.rootCauseOf(caseResult.case_result_id) !== filter.rootCause) return false;
+    if (filter.fromMs !== undefined && startedAtMs < filter.fromMs) return false;
+    if (filter.toMs !== undefined && startedAtMs >= filter.toMs) return false;
+    if (filter.text !== undefined && filter.text !== "") {
+      const needle = filter.text.toLowerCase();
+      const inQuery = (observation.query ?? "").toLowerCase().includes(needle);
+      const inAnswer = (caseResult.output ?? "").toLowerCase().includes(needle);
+      if (!inQuery && !inAnswer) return false;
+    }
+    return true;
+  }
+
+  async listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage> {
+    const keyed = this.tables.caseResults
+      .values()
+      .filter((caseResult) => this.matches(caseResult, filter))
+      .map((caseResult) => ({ caseResult, startedAtMs: Date.parse(caseResult.started_at), caseResultId: caseResult.case_result_id }))
+      .filter((entry) => page.after === null || compareNewestFirst(entry, page.after) > 0)
+      .sort(compareNewestFirst);
+    const selected = keyed.slice(0, page.limit);
+    const last = selected[selected.length - 1];
+    return {
+      traces: selected.map(({ caseResult }) => ({
+        caseResultId: caseResult.case_result_id,
+        traceId: caseResult.trace_id,
+        runId: caseResult.run_id,
+        caseId: caseResult.case_id,
+        datasetId: this.datasetOf(caseResult),
+        serviceName: caseResult.rag_observation.service_name ?? "",
+        tenantId: caseResult.rag_observation.tenant_id ?? "",
+        route: caseResult.rag_observation.route ?? "",
+        qualityStatus: caseResult.quality_status,
+        executionStatus: caseResult.execution_status,
+        latencyMs: caseResult.rag_observation.latency_ms,
+        startedAt: new Date(Date.parse(caseResult.started_at)).toISOString(),
+        query: caseResult.rag_observation.query,
+        output: caseResult.output,
+        rootCause: this.rootCauseOf(caseResult.case_result_id),
+      })),
+      next: keyed.length > page.limit && last !== undefined ? { startedAtMs: last.startedAtMs, caseResultId: last.caseResultId } : null,
+    };
+  }
+
+  async readTrace(caseResultId: string): Promise<TraceDetail | null> {
+    const caseResult = this.tables.caseResults.get(caseResultId);
+    if (caseResult === undefined) return null;
+    const evaluationResults = this.tables.evaluations
+      .values()
+      .map((stored) => stored.result)
+      .filter((result) => result.case_result_id === caseResultId)
+      .sort((first, second) => (first.evaluator_id === second.evaluator_id ? (first.evaluation_result_id < second.evaluation_result_id ? -1 : 1) : first.evaluator_id < second.evaluator_id ? -1 : 1));
+    const evalCase = caseResult.case_id === "" ? null : (this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)) ?? null);
+    return structuredClone({ caseResult, datasetId: this.datasetOf(caseResult), evaluationResults, evalCase });
+  }
+
+  async listRuns(limit: number): Promise<RunLineage[]> {
+    return structuredClone(
+      this.tables.runs
+        .values()
+        .sort((first, second) => Date.parse(second.started_at) - Date.parse(first.started_at) || (first.run_id < second.run_id ? 1 : first.run_id > second.run_id ? -1 : 0))
+        .slice(0, limit),
+    );
+  }
+}

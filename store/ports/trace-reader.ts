@@ -1,0 +1,88 @@
+/**
+ * The read side the live UI and its JSON API use: traces (Case Results) newest
+ * first with filters, one trace with everything stored for it, and the runs.
+ * Paging is by key (the last row's start time and id), never by offset, so a
+ * page deep in a million traces costs what the first page costs, and traces
+ * that arrive while someone pages do not shift the pages they already saw.
+ * Like the RunReader, a replayed trace counts once (the latest version wins).
+ */
+import type { CaseResult } from "../../contracts/case-result.js";
+import type { EvalCase } from "../../contracts/eval-case.js";
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import type { RunLineage } from "../../contracts/run-lineage.js";
+
+export interface TraceFilter {
+  service?: string;
+  tenant?: string;
+  route?: string;
+  runId?: string;
+  datasetId?: string;
+  /** A quality_status (passed, failed, review_required, unjudged, not_evaluated). */
+  verdict?: string;
+  /** A root-cause label (evaluators/root-cause/root-cause-labels.ts), e.g. RETRIEVAL_MISS. */
+  rootCause?: string;
+  /** started_at at or after (epoch ms). */
+  fromMs?: number;
+  /** started_at before (epoch ms). */
+  toMs?: number;
+  /** Case-insensitive substring of the query or the answer. */
+  text?: string;
+}
+
+/** Where the next page starts: strictly older than this (start time, then id, both descending). */
+export interface TraceCursor {
+  startedAtMs: number;
+  caseResultId: string;
+}
+
+export interface TraceSummary {
+  caseResultId: string;
+  traceId: string;
+  runId: string;
+  caseId: string;
+  datasetId: string;
+  serviceName: string;
+  tenantId: string;
+  route: string;
+  qualityStatus: string;
+  executionStatus: string;
+  latencyMs: number | null;
+  startedAt: string;
+  query: string | null;
+  output: string | null;
+  /** The primary root-cause label when the case failed and one was attributed; null otherwise. */
+  rootCause: string | null;
+}
+
+export interface TracePage {
+  traces: TraceSummary[];
+  /** Null on the last page. */
+  next: TraceCursor | null;
+}
+
+export interface TraceDetail {
+  caseResult: CaseResult;
+  datasetId: string;
+  /** Every Evaluation Result, ordered by evaluator id, then evaluation result id. */
+  evaluationResults: EvaluationResult[];
+  evalCase: EvalCase | null;
+}
+
+export interface TraceReader {
+  listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage>;
+  readTrace(caseResultId: string): Promise<TraceDetail | null>;
+  /** Recorded runs, newest first. */
+  listRuns(limit: number): Promise<RunLineage[]>;
+}
+
+/** The root-cause label of a root_cause Evaluation Result's reason ("<LABEL>: why"). */
+export function rootCauseLabelOf(reason: string): string {
+  const colon = reason.indexOf(":");
+  return colon === -1 ? reason : reason.slice(0, colon);
+}
+
+/** Newest first: start time descending, then id descending (a total order, so keyset paging never skips or repeats). */
+export function compareNewestFirst(first: { startedAtMs: number; caseResultId: string }, second: { startedAtMs: number; caseResultId: string }): number {
+  if (first.startedAtMs !== second.startedAtMs) return second.startedAtMs - first.startedAtMs;
+  return first.caseResultId < second.caseResultId ? 1 : first.caseResultId > second.caseResultId ? -1 : 0;
+}

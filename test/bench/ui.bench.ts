@@ -1,0 +1,103 @@
+/**
+ * The live UI's read API on many stored traces: RAGSCOPE_BENCH_UI_TRACES
+ * Case Results (default 20,000; set 1000000 for the issue's target) are
+ * evaluated once per template and written through the real ClickHouse sink
+ * (embedded chDB) with their own ids, services, tenants, routes and times,
+ * then the UI server is started on the store and asked over HTTP for the
+ * newest page, a filtered page, a page deep in the list (keyset cursor) and
+ * a trace's detail. Each figure is the median of repeated requests.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createDefaultRegistry } from "../../evaluators/default-registry.js";
+import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
+import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
+import { startUiServer } from "../../ui/ui-server.js";
+import { buildCaseResult } from "../support/case-results.js";
+import type { BenchmarkResult } from "./benchmark.js";
+
+const TRACES = Number(process.env.RAGSCOPE_BENCH_UI_TRACES ?? 20_000);
+const BATCH = 5_000;
+const REPEATS = 15;
+const SERVICES = ["shop", "bank", "travel", "health"];
+const TENANTS = Array.from({ length: 20 }, (_, index) => `tenant_${index}`);
+const START = Date.parse("2026-06-01T00:00:00.000Z");
+
+function templates(): CaseEvaluation[] {
+  const registry = createDefaultRegistry();
+  return ["The refund takes five days.", "Points are kept after a partial refund.", "I cannot answer that."].map((output, index) =>
+    evaluateCaseResult(
+      registry,
+      { ...buildCaseResult({ output, retrieved: [{ chunk_id: `chunk_${index}`, text: "Refunds take five days.", score: 0.8 }], contextChunkIds: [`chunk_${index}`], context: "Refunds take five days.", citations: [`chunk_${index}`] }), case_id: "" },
+      null,
+      "2026-06-01T00:00:00.000Z",
+    ),
+  );
+}
+
+function variant(template: CaseEvaluation, index: number): CaseEvaluation {
+  const id = `cr_${String(index).padStart(8, "0")}`;
+  const started = new Date(START + index * 1_000).toISOString();
+  const caseResult = {
+    ...template.caseResult,
+    case_result_id: id,
+    trace_id: `trace_${id}`,
+    started_at: started,
+    completed_at: started,
+    rag_observation: { ...template.caseResult.rag_observation, query: `question ${index} about ${index % 97 === 0 ? "lighthouses" : "refunds"}`, service_name: SERVICES[index % SERVICES.length]!, tenant_id: TENANTS[index % TENANTS.length]!, route: index % 2 === 0 ? "/ask" : "/chat" },
+  };
+  return { caseResult, evaluationResults: template.evaluationResults.map((result) => ({ ...result, evaluation_result_id: `${result.evaluation_result_id}_${index}`, case_result_id: id })) };
+}
+
+async function median(url: string, token: string): Promise<number> {
+  const times: number[] = [];
+  for (let repeat = 0; repeat < REPEATS; repeat += 1) {
+    const started = performance.now();
+    const answer = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    if (!answer.ok) throw new Error(`${url}: ${answer.status} ${await answer.text()}`);
+    await answer.arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  times.sort((first, second) => first - second);
+  return Math.round(times[Math.floor(times.length / 2)]! * 10) / 10;
+}
+
+export async function benchmark(): Promise<BenchmarkResult> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-bench-ui-"));
+  const store = await openClickHouseStore({ url: null, username: "default", password: "", database: "ragscope", dataPath: path.join(folder, "chdb") });
+  const token = "bench-token-0123456789abcdef";
+  try {
+    const base = templates();
+    const loadStarted = performance.now();
+    for (let first = 0; first < TRACES; first += BATCH) {
+      const batch: CaseEvaluation[] = [];
+      for (let index = first; index < Math.min(TRACES, first + BATCH); index += 1) batch.push(variant(base[index % base.length]!, index));
+      const written = await store.results.write(batch);
+      if (!written.ok) throw new Error(written.error.message);
+    }
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const ui = await startUiServer({ host: "127.0.0.1", port: 0, store, access: { tokens: new Map([[token, "bench"]]) } });
+    try {
+      const newest = (await (await fetch(`${ui.url}/api/traces?limit=50`, { headers: { authorization: `Bearer ${token}` } })).json()) as { traces: { caseResultId: string }[]; next: string };
+      let cursor = newest.next;
+      for (let pageNumber = 0; pageNumber < 20 && cursor; pageNumber += 1) cursor = ((await (await fetch(`${ui.url}/api/traces?limit=50&after=${cursor}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { next: string }).next;
+      const figures = [
+        { name: "stored traces", value: TRACES },
+        { name: "load through the sink", value: Math.round(loadSeconds * 10) / 10, unit: "s" },
+        { name: "trace list, newest 50 (median)", value: await median(`${ui.url}/api/traces?limit=50`, token), unit: "ms" },
+        { name: "trace list page 21 by cursor (median)", value: await median(`${ui.url}/api/traces?limit=50&after=${cursor}`, token), unit: "ms" },
+        { name: "filtered list: service+tenant+route (median)", value: await median(`${ui.url}/api/traces?limit=50&service=bank&tenant=tenant_5&route=/chat`, token), unit: "ms" },
+        { name: "filtered list: free text (median)", value: await median(`${ui.url}/api/traces?limit=50&q=lighthouses`, token), unit: "ms" },
+        { name: "trace detail (median)", value: await median(`${ui.url}/api/traces/${newest.traces[7]!.caseResultId}`, token), unit: "ms" },
+        { name: "traces page as HTML (median)", value: await median(`${ui.url}/traces`, token), unit: "ms" },
+      ];
+      return { title: "Live UI read API on stored traces", figures };
+    } finally {
+      await ui.close();
+    }
+  } finally {
+    await store.close();
+    await rm(folder, { recursive: true, force: true });
+  }
+}

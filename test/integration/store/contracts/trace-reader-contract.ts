@@ -1,0 +1,139 @@
+/**
+ * The TraceReader contract: newest first, every filter, keyset paging that
+ * neither skips nor repeats, one trace with everything stored for it, runs
+ * newest first. Expected values are written here from the rows the test
+ * stores, not from either implementation.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { CaseResult } from "../../../../contracts/case-result.js";
+import type { EvaluationResult } from "../../../../contracts/evaluation-result.js";
+import { buildCase, buildCaseResult } from "../../../support/case-results.js";
+import type { TraceCursor, TraceFilter } from "../../../../store/ports/trace-reader.js";
+import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
+
+interface Seed {
+  id: string;
+  minute: number;
+  service: string;
+  tenant: string;
+  route: string;
+  run: string;
+  caseId: string;
+  verdict: CaseResult["quality_status"];
+  query: string;
+  output: string | null;
+  rootCause?: string;
+}
+
+const SEEDS: Seed[] = [
+  { id: "cr_a", minute: 1, service: "shop", tenant: "t1", route: "/ask", run: "run_1", caseId: "case_1", verdict: "passed", query: "How do refunds work?", output: "Refunds take five days." },
+  { id: "cr_b", minute: 2, service: "shop", tenant: "t2", route: "/ask", run: "run_1", caseId: "case_2", verdict: "failed", query: "Points after a partial refund?", output: "Points are kept.", rootCause: "RETRIEVAL_MISS" },
+  { id: "cr_c", minute: 3, service: "bank", tenant: "t1", route: "/chat", run: "", caseId: "", verdict: "review_required", query: "Opening hours?", output: null },
+  { id: "cr_d", minute: 4, service: "shop", tenant: "t1", route: "/chat", run: "run_2", caseId: "case_1", verdict: "failed", query: "Coupon and REFUND together?", output: "No.", rootCause: "HALLUCINATION" },
+  // Same start time as cr_d: the id decides the order (descending).
+  { id: "cr_e", minute: 4, service: "bank", tenant: "t2", route: "/ask", run: "run_2", caseId: "case_2", verdict: "passed", query: "Card limits?", output: "The limit is 500." },
+];
+
+const at = (minute: number) => new Date(Date.parse("2026-07-08T09:00:00.000Z") + minute * 60_000).toISOString();
+
+function caseResultOf(seed: Seed): CaseResult {
+  const base = buildCaseResult({ output: seed.output, caseId: seed.caseId, retrieved: [{ chunk_id: `${seed.id}_chunk`, text: "text", score: 0.5 }] });
+  return {
+    ...base,
+    case_result_id: seed.id,
+    run_id: seed.run,
+    case_version: "v1",
+    quality_status: seed.verdict,
+    trace_id: `trace_${seed.id}`,
+    started_at: at(seed.minute),
+    completed_at: at(seed.minute),
+    rag_observation: { ...base.rag_observation, query: seed.query, service_name: seed.service, tenant_id: seed.tenant, route: seed.route, latency_ms: seed.minute * 100 },
+  };
+}
+
+function rootCauseResult(seed: Seed): EvaluationResult[] {
+  if (seed.rootCause === undefined) return [];
+  return [{ evaluation_result_id: `er_${seed.id}_root`, case_result_id: seed.id, evaluator_id: "root_cause", evaluator_version: "1", metric_values: {}, outcome: "failed", reason: `${seed.rootCause}: stored by the contract`, evidence_refs: [], confidence: { value: 1, semantics: "deterministic_rule" }, review_required: false, error_type: "none", evaluated_at: at(seed.minute) }];
+}
+
+function metricResult(seed: Seed): EvaluationResult {
+  return { evaluation_result_id: `er_${seed.id}_recall`, case_result_id: seed.id, evaluator_id: "retrieval.recall", evaluator_version: "1", metric_values: { recall_at_5: seed.minute / 10 }, outcome: "measured", reason: "measured", evidence_refs: [], confidence: { value: 1, semantics: "deterministic_rule" }, review_required: false, error_type: "none", evaluated_at: at(seed.minute) };
+}
+
+export function traceReaderContract(name: string, factory: StoreFactory): void {
+  describe(`TraceReader: ${name}`, () => {
+    let subject: StoreUnderTest;
+    const ids = async (filter: TraceFilter) => (await subject.store.traces.listTraces(filter, { after: null, limit: 100 })).traces.map((trace) => trace.caseResultId);
+
+    before(async () => {
+      subject = await factory({ now: () => Date.parse("2026-07-08T10:00:00.000Z") });
+      await subject.store.cases.put([buildCase({ case_id: "case_1", case_version: "v1", dataset_id: "refunds" }), buildCase({ case_id: "case_2", case_version: "v1", dataset_id: "loyalty" })]);
+      const result = await subject.store.results.write(SEEDS.map((seed) => ({ caseResult: caseResultOf(seed), evaluationResults: [metricResult(seed), ...rootCauseResult(seed)] })));
+      assert.ok(result.ok);
+      await subject.store.runs.record({ run_id: "run_1", started_at: at(0), dataset_id: "refunds" });
+      await subject.store.runs.record({ run_id: "run_2", started_at: at(3), dataset_id: "refunds" });
+    });
+    after(() => subject.cleanup());
+
+    test("lists newest first, the id breaking ties, with the summary's fields", async () => {
+      const page = await subject.store.traces.listTraces({}, { after: null, limit: 100 });
+      assert.deepEqual(page.traces.map((trace) => trace.caseResultId), ["cr_e", "cr_d", "cr_c", "cr_b", "cr_a"]);
+      assert.equal(page.next, null);
+      const b = page.traces.find((trace) => trace.caseResultId === "cr_b")!;
+      assert.deepEqual(b, { caseResultId: "cr_b", traceId: "trace_cr_b", runId: "run_1", caseId: "case_2", datasetId: "loyalty", serviceName: "shop", tenantId: "t2", route: "/ask", qualityStatus: "failed", executionStatus: "completed", latencyMs: 200, startedAt: at(2), query: "Points after a partial refund?", output: "Points are kept.", rootCause: "RETRIEVAL_MISS" });
+      const c = page.traces.find((trace) => trace.caseResultId === "cr_c")!;
+      assert.equal(c.output, null, "an answer the trace did not carry stays null");
+      assert.equal(c.datasetId, "");
+      assert.equal(c.rootCause, null);
+    });
+
+    test("every filter selects exactly the matching traces", async () => {
+      assert.deepEqual(await ids({ service: "bank" }), ["cr_e", "cr_c"]);
+      assert.deepEqual(await ids({ tenant: "t2" }), ["cr_e", "cr_b"]);
+      assert.deepEqual(await ids({ route: "/chat" }), ["cr_d", "cr_c"]);
+      assert.deepEqual(await ids({ runId: "run_1" }), ["cr_b", "cr_a"]);
+      assert.deepEqual(await ids({ datasetId: "refunds" }), ["cr_d", "cr_a"]);
+      assert.deepEqual(await ids({ verdict: "failed" }), ["cr_d", "cr_b"]);
+      assert.deepEqual(await ids({ rootCause: "HALLUCINATION" }), ["cr_d"]);
+      assert.deepEqual(await ids({ fromMs: Date.parse(at(2)), toMs: Date.parse(at(4)) }), ["cr_c", "cr_b"]);
+      assert.deepEqual(await ids({ text: "refund" }), ["cr_d", "cr_b", "cr_a"], "query text, any case");
+      assert.deepEqual(await ids({ text: "LIMIT IS" }), ["cr_e"], "answer text");
+      assert.deepEqual(await ids({ service: "shop", verdict: "failed", tenant: "t1" }), ["cr_d"]);
+      assert.deepEqual(await ids({ service: "nobody" }), []);
+    });
+
+    test("keyset pages cover every trace once, in order, also across equal start times", async () => {
+      const seen: string[] = [];
+      let after: TraceCursor | null = null;
+      let pages = 0;
+      do {
+        const page = await subject.store.traces.listTraces({}, { after, limit: 2 });
+        seen.push(...page.traces.map((trace) => trace.caseResultId));
+        after = page.next;
+        pages += 1;
+      } while (after !== null && pages < 10);
+      assert.deepEqual(seen, ["cr_e", "cr_d", "cr_c", "cr_b", "cr_a"]);
+      assert.equal(pages, 3);
+      const filtered = await subject.store.traces.listTraces({ service: "shop" }, { after: { startedAtMs: Date.parse(at(4)), caseResultId: "cr_d" }, limit: 1 });
+      assert.deepEqual(filtered.traces.map((trace) => trace.caseResultId), ["cr_b"]);
+      assert.deepEqual(filtered.next, { startedAtMs: Date.parse(at(2)), caseResultId: "cr_b" });
+    });
+
+    test("one trace comes back as stored, with its Evaluation Results and its Eval Case", async () => {
+      const detail = await subject.store.traces.readTrace("cr_d");
+      assert.ok(detail !== null);
+      assert.deepEqual(detail.caseResult, caseResultOf(SEEDS[3]!));
+      assert.deepEqual(detail.evaluationResults.map((result) => result.evaluator_id), ["retrieval.recall", "root_cause"]);
+      assert.deepEqual(detail.evaluationResults[0]!.metric_values, { recall_at_5: 0.4 });
+      assert.equal(detail.evalCase?.dataset_id, "refunds");
+      assert.equal(detail.datasetId, "refunds");
+      assert.equal(await subject.store.traces.readTrace("cr_missing"), null);
+    });
+
+    test("runs newest first, bounded", async () => {
+      assert.deepEqual((await subject.store.traces.listRuns(10)).map((run) => run.run_id), ["run_2", "run_1"]);
+      assert.deepEqual((await subject.store.traces.listRuns(1)).map((run) => run.run_id), ["run_2"]);
+    });
+  });
+}

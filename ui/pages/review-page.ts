@@ -1,0 +1,53 @@
+/** The review queue, one review item's form (blind), and agreement per metric with item counts. */
+import { html } from "hono/html";
+import type { CalibrationEntry } from "../../evaluators/judge/calibration/calibration-report.js";
+import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import { ROOT_CAUSE_LABELS, ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
+import type { TraceDetail } from "../../store/ports/trace-reader.js";
+import type { ReviewerAgreement } from "../review/review-agreement.js";
+import { optional, page, verdictBadge, type Markup } from "./layout.js";
+import type { ListedTrace } from "./traces-page.js";
+import { encodeCursor } from "./trace-query.js";
+import type { TraceCursor } from "../../store/ports/trace-reader.js";
+
+const kappa = (value: number | null) => (value === null ? "—" : value.toFixed(3));
+
+export function reviewQueuePage(reviewer: string, queue: readonly (ListedTrace & { labelledByMe: boolean; reviewers: number })[], next: TraceCursor | null, reviewers: readonly ReviewerAgreement[], judge: readonly CalibrationEntry[]): Markup {
+  const body = html`<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). Two reviewers label each independently; neither sees the other's labels until both are in.</p>
+<p><a href="/api/labels.jsonl" download>Export labels (JSONL)</a> · <form style="display:inline" method="post" action="/review/import" enctype="multipart/form-data"><input type="file" name="file" accept=".jsonl"> <button type="submit">Import labels</button></form></p>
+<table id="queue"><thead><tr><th>started (UTC)</th><th>case</th><th>verdict</th><th>reviewers</th><th>you</th><th>query</th></tr></thead><tbody>
+${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${item.startedAt}</td><td><a href="/review/${encodeURIComponent(item.caseResultId)}">${item.caseId || item.caseResultId}</a></td>
+<td>${item.human !== null && item.human.verdict !== null ? verdictBadge(item.human.verdict, true) : verdictBadge(item.qualityStatus, false)}</td><td>${item.reviewers}</td><td>${item.labelledByMe ? "labelled" : "to do"}</td><td class="text">${optional(item.query)}</td></tr>`)}
+</tbody></table>${next === null ? "" : html`<p><a href="/review?after=${encodeCursor(next)}">More →</a></p>`}
+<section id="agreement"><h2>Agreement between reviewers</h2><table id="reviewer-kappa"><thead><tr><th>metric</th><th>reviewers</th><th>items</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>
+${reviewers.map((entry) => html`<tr data-metric="${entry.metric}"><td>${entry.metric}</td><td>${entry.reviewers === null ? "—" : entry.reviewers.join(" / ")}</td><td class="items">${entry.statistics.items}</td><td>${kappa(entry.statistics.percentAgreement)}</td><td class="kappa">${kappa(entry.statistics.kappa)}${entry.statistics.note === null ? "" : html` <span class="muted">(${entry.statistics.note})</span>`}</td></tr>`)}
+</tbody></table>
+<h2>Agreement between the judge and the reviewers</h2><table id="judge-kappa"><thead><tr><th>judge</th><th>metric</th><th>pairs</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>
+${judge.map((entry) => html`<tr data-metric="${entry.metric}"><td>${entry.judgeId}</td><td>${entry.metric}</td><td class="items">${entry.pairs}</td><td>${kappa(entry.passFail.percentAgreement)}</td><td class="kappa">${kappa(entry.passFail.kappa)}</td></tr>`)}
+</tbody></table></section>`;
+  return page("Review queue", reviewer, body);
+}
+
+export function reviewItemPage(reviewer: string, detail: TraceDetail, metrics: readonly string[], mine: readonly HumanLabel[], visible: readonly HumanLabel[], message: string | null): Markup {
+  const result = detail.caseResult;
+  const myVerdict = (metric: string) => mine.find((label) => label.metric === metric)?.verdict ?? null;
+  const myRootCause = mine.find((label) => label.metric === "root_cause")?.note ?? null;
+  const myComment = mine.find((label) => label.metric !== "root_cause")?.note ?? "";
+  const others = visible.filter((label) => label.labeler_id !== reviewer);
+  const body = html`${message === null ? "" : html`<p class="error" id="message">${message}</p>`}
+<section><p><a href="/traces/${encodeURIComponent(result.case_result_id)}">Open the trace</a> · automatic verdict ${verdictBadge(result.quality_status, false)}</p>
+<h2>Query</h2><pre>${optional(result.rag_observation.query)}</pre><h2>Answer</h2><pre>${optional(result.output)}</pre>
+<h2>Evaluation Results</h2><ul>${detail.evaluationResults.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul></section>
+<form method="post" action="/review/${encodeURIComponent(result.case_result_id)}" id="review-form"><section><h2>Your labels (${reviewer})</h2><table>
+${metrics.map((metric) => html`<tr><th>${metric}</th><td><label><input type="radio" name="metric:${metric}" value="pass" ${myVerdict(metric) === "pass" ? "checked" : ""}> pass</label>
+<label><input type="radio" name="metric:${metric}" value="fail" ${myVerdict(metric) === "fail" ? "checked" : ""}> fail</label></td></tr>`)}
+</table>${metrics.length === 0 ? html`<p class="muted">No metric of this case passed or failed it; label the root cause or comment.</p>` : ""}
+<p><label>Primary root cause <select name="root_cause"><option value="">none</option>${ROOT_CAUSE_LABEL_NAMES.map((name) => html`<option value="${name}" ${myRootCause === name ? "selected" : ""}>${name} — ${ROOT_CAUSE_LABELS[name]}</option>`)}</select></label></p>
+<p><label>Comment<br><textarea name="comment" rows="3" cols="80">${myComment}</textarea></label></p><button type="submit" id="save-labels">Save labels</button></section></form>
+<section id="other-labels"><h2>Other reviewers</h2>${
+    others.length === 0
+      ? html`<p class="muted" id="blind">Hidden until you and another reviewer have both labelled this case.</p>`
+      : html`<ul>${others.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`}</li>`)}</ul>`
+  }</section>`;
+  return page(`Review ${result.case_id || result.case_result_id}`, reviewer, body);
+}

@@ -1,0 +1,95 @@
+/**
+ * One trace: the stage waterfall, the query and rewritten query, the retrieved
+ * chunks (gold according to the Eval Case's evidence, through the evaluators'
+ * own matching), the context, the answer with its citations linked to chunks,
+ * every Evaluation Result, the root cause, the judge's verdicts, and the human
+ * labels the reviewer may see.
+ */
+import { html } from "hono/html";
+import { chunkLabel } from "../../contracts/case-result.js";
+import { evidenceCoverageOptions } from "../../evaluators/evidence/evidence-coverage-options.js";
+import { chunksHoldingEvidence } from "../../evaluators/evidence/evidence-set-coverage.js";
+import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import type { TraceDetail } from "../../store/ports/trace-reader.js";
+import { rootCauseLabelOf } from "../../store/ports/trace-reader.js";
+import type { HumanVerdict } from "../review/review-labels.js";
+import { optional, page, verdictBadge, type Markup } from "./layout.js";
+import { createDefaultRegistry } from "../../evaluators/default-registry.js";
+import { parseThreshold } from "../../evaluators/threshold.js";
+
+const registry = createDefaultRegistry();
+
+const yesNo = (value: boolean | null) => (value === null ? html`<span class="muted">unknown</span>` : value ? "yes" : "no");
+const anchor = (chunkId: string) => `chunk-${chunkId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+
+export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVerdict | null, labels: readonly HumanLabel[]): Markup {
+  const result = detail.caseResult;
+  const observation = result.rag_observation;
+  const chunks = observation.retrieved_chunks ?? [];
+  const gold = detail.evalCase === null ? null : chunksHoldingEvidence(chunks, detail.evalCase.gold_evidence, evidenceCoverageOptions(detail.evalCase));
+  const packed = observation.context_chunks === null ? null : new Set(observation.context_chunks.map((chunk) => chunk.chunk_id));
+  const cited = observation.citations === null ? null : new Set(observation.citations);
+  const longest = Math.max(1, ...observation.stage_timings.map((timing) => timing.duration_ms));
+  const rootCause = detail.evaluationResults.find((item) => item.evaluator_id === "root_cause") ?? null;
+  const judged = detail.evaluationResults.filter((item) => item.evaluator_id.startsWith("judge."));
+  const body = html`<section id="summary"><table>
+<tr><th>case result</th><td id="case-result-id">${result.case_result_id}</td><th>trace id</th><td id="trace-id">${result.trace_id}</td></tr>
+<tr><th>service</th><td>${optional(observation.service_name)}</td><th>tenant</th><td>${optional(observation.tenant_id)}</td></tr>
+<tr><th>route</th><td>${optional(observation.route)}</td><th>run / case</th><td>${optional(result.run_id)} / ${optional(result.case_id)} ${optional(result.case_version)}</td></tr>
+<tr><th>dataset</th><td>${optional(detail.datasetId)}</td><th>started (UTC)</th><td>${result.started_at}</td></tr>
+<tr><th>verdict</th><td id="verdict">${human !== null && human.verdict !== null ? html`${verdictBadge(human.verdict, true)} <span class="muted">automatic: ${result.quality_status}; reviewed by ${human.reviewers.join(", ")}</span>` : verdictBadge(result.quality_status, false)}</td>
+<th>execution</th><td>${result.execution_status}${observation.partial_trace ? " (partial trace)" : ""}; latency ${optional(observation.latency_ms)} ms</td></tr></table></section>
+<section id="waterfall"><h2>Stages</h2>${
+    observation.stage_timings.length === 0
+      ? html`<p class="muted">No stage timings recorded.</p>`
+      : html`<p class="muted">Durations in recorded order (the Case Result keeps durations, not start offsets).</p><table>${observation.stage_timings.map(
+          (timing) => html`<tr class="stage"><td>${timing.stage}</td><td>${timing.span_name}</td><td>${timing.status}</td><td class="duration">${timing.duration_ms}</td><td style="width:50%"><div class="bar" style="width:${((100 * timing.duration_ms) / longest).toFixed(1)}%"></div></td></tr>`,
+        )}</table>`
+  }</section>
+<section><h2>Query</h2><pre id="query">${optional(observation.query)}</pre><h3>Rewritten query</h3><pre id="rewritten-query">${optional(observation.rewritten_query)}</pre></section>
+<section id="chunks"><h2>Retrieved chunks</h2>${
+    observation.retrieved_chunks === null
+      ? html`<p class="muted">No retrieval recorded.</p>`
+      : html`<table><thead><tr><th>rank</th><th>score</th><th>chunk</th><th>document</th><th>version</th><th>ACL</th><th>gold?</th><th>packed?</th><th>cited?</th><th>text</th></tr></thead><tbody>${chunks.map(
+          (chunk, index) => html`<tr class="chunk" id="${chunk.chunk_id === null ? "" : anchor(chunk.chunk_id)}" data-chunk-id="${chunk.chunk_id ?? ""}">
+<td>${chunk.rank}</td><td>${optional(chunk.score)}</td><td>${chunkLabel(chunk)}</td><td>${optional(chunk.document_id)}</td><td>${optional(chunk.document_version)}</td>
+<td>${chunk.acl === null ? html`<span class="muted">none recorded</span>` : chunk.acl.join(", ")}</td>
+<td class="gold">${yesNo(gold === null ? null : (gold[index] ?? false))}</td><td class="packed">${yesNo(packed === null || chunk.chunk_id === null ? null : packed.has(chunk.chunk_id))}</td>
+<td class="cited">${yesNo(cited === null || chunk.chunk_id === null ? null : cited.has(chunk.chunk_id))}</td><td class="text" title="${chunk.text ?? ""}">${optional(chunk.text)}</td></tr>`,
+        )}</tbody></table>`
+  }</section>
+<section><h2>Context</h2><pre id="context">${optional(observation.context)}</pre></section>
+<section><h2>Answer</h2><pre id="answer">${optional(result.output)}</pre>
+<p id="citations">Citations: ${observation.citations === null ? html`<span class="muted">no citation stage recorded</span>` : observation.citations.length === 0 ? "none" : observation.citations.map((id) => html`<a class="citation" href="#${anchor(id)}">${id}</a> `)}</p></section>
+<section id="evaluations"><h2>Evaluation Results</h2><table><thead><tr><th>evaluator</th><th>values</th><th>threshold</th><th>outcome</th><th>reason</th><th>evidence</th><th>confidence</th></tr></thead><tbody>${detail.evaluationResults.map(
+    (item) => html`<tr class="evaluation" data-evaluator="${item.evaluator_id}"><td>${item.evaluator_id} <span class="muted">v${item.evaluator_version}</span></td>
+<td class="values">${Object.entries(item.metric_values).map(([name, value]) => html`${name}=${value === null ? "n/a" : String(value)}<br>`)}</td>
+<td class="threshold">${thresholdOf(detail, item.evaluator_id, Object.keys(item.metric_values))}</td>
+<td class="outcome">${item.outcome}${item.review_required ? " (review)" : ""}</td><td class="reason">${item.reason}</td><td>${item.evidence_refs.join(" ")}</td>
+<td>${String(item.confidence.value)} (${item.confidence.semantics})</td></tr>`,
+  )}</tbody></table></section>
+<section id="root-cause"><h2>Root cause</h2>${rootCause === null ? html`<p class="muted">None attributed (only failed cases get one).</p>` : html`<p><strong id="root-cause-label">${rootCauseLabelOf(rootCause.reason)}</strong> — ${rootCause.reason.slice(rootCause.reason.indexOf(":") + 1).trim()}</p>`}</section>
+<section id="judge"><h2>Judge verdicts</h2>${judged.length === 0 ? html`<p class="muted">Not judged.</p>` : html`<ul>${judged.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul>`}</section>
+<section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`} <span class="muted">${label.labeled_at}</span></li>`)}</ul>`}
+<p><a href="/review/${encodeURIComponent(result.case_result_id)}">Label this case</a></p></section>
+<section id="raw-spans"><h2>Raw spans</h2><p class="muted">Raw spans are not stored by the collector (${observation.span_count} spans were read into this Case Result); open the trace in your tracing backend by its trace id.</p></section>`;
+  return page(`Trace ${result.trace_id || result.case_result_id}`, reviewer, body);
+}
+
+/**
+ * The threshold each metric was decided against, as evaluate-case-result.ts
+ * decides it: the Eval Case's rubric for the metric, else the evaluator's
+ * default threshold; none means the value is a measurement, not a pass.
+ */
+function thresholdOf(detail: TraceDetail, evaluatorId: string, metrics: readonly string[]): Markup {
+  const rubric = detail.evalCase?.rubric;
+  const evaluator = registry.get(evaluatorId);
+  const parts = metrics.map((metric) => {
+    const rule = rubric !== undefined && typeof rubric === "object" && !Array.isArray(rubric) ? rubric[metric] : undefined;
+    if (rule !== undefined && parseThreshold(rule).ok) return `${metric} ${rule} (case rubric)`;
+    const fallback = evaluator?.metrics.find((item) => item.name === metric)?.defaultThreshold ?? null;
+    return fallback === null ? null : `${metric} ${fallback}`;
+  });
+  const known = parts.filter((part): part is string => part !== null);
+  return known.length === 0 ? html`<span class="muted">none</span>` : html`${known.join("; ")}`;
+}

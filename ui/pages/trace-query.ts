@@ -1,0 +1,72 @@
+/** The traces list's URL parameters ↔ a TraceFilter and a cursor, with errors that say which parameter is wrong. */
+import { failure, success, type Result } from "../../core/result.js";
+import type { TraceCursor, TraceFilter } from "../../store/ports/trace-reader.js";
+
+export const FILTER_PARAMETERS = ["service", "tenant", "route", "run", "dataset", "verdict", "root_cause", "from", "to", "q"] as const;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAXIMUM_PAGE_SIZE = 200;
+const MAXIMUM_PARAMETER_LENGTH = 500;
+
+export interface TraceQuery {
+  filter: TraceFilter;
+  after: TraceCursor | null;
+  limit: number;
+}
+
+function time(name: string, value: string): Result<number, string> {
+  const parsed = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
+  return Number.isNaN(parsed) ? failure(`${name}="${value}" is not a time: write 2026-07-08T09:30 (UTC) or an ISO 8601 time with a zone`) : success(parsed);
+}
+
+export function encodeCursor(cursor: TraceCursor): string {
+  return Buffer.from(JSON.stringify([cursor.startedAtMs, cursor.caseResultId])).toString("base64url");
+}
+
+function decodeCursor(text: string): Result<TraceCursor, string> {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === "string") return success({ startedAtMs: value[0] as number, caseResultId: value[1] });
+  } catch {
+    // Reported below.
+  }
+  return failure("after= is not a cursor this server gave out; start again from the first page");
+}
+
+export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery, string> {
+  const filter: TraceFilter = {};
+  const text = (name: string): string | undefined => {
+    const value = parameters.get(name);
+    return value === null || value.trim() === "" ? undefined : value.trim();
+  };
+  for (const name of [...FILTER_PARAMETERS, "after", "limit"]) if ((parameters.get(name) ?? "").length > MAXIMUM_PARAMETER_LENGTH) return failure(`${name} is longer than ${MAXIMUM_PARAMETER_LENGTH} characters`);
+  filter.service = text("service");
+  filter.tenant = text("tenant");
+  filter.route = text("route");
+  filter.runId = text("run");
+  filter.datasetId = text("dataset");
+  filter.verdict = text("verdict");
+  filter.rootCause = text("root_cause");
+  filter.text = text("q");
+  for (const [name, key] of [["from", "fromMs"], ["to", "toMs"]] as const) {
+    const value = text(name);
+    if (value === undefined) continue;
+    const parsed = time(name, value);
+    if (!parsed.ok) return parsed;
+    filter[key] = parsed.value;
+  }
+  for (const key of Object.keys(filter) as (keyof TraceFilter)[]) if (filter[key] === undefined) delete filter[key];
+  let after: TraceCursor | null = null;
+  const afterText = text("after");
+  if (afterText !== undefined) {
+    const decoded = decodeCursor(afterText);
+    if (!decoded.ok) return decoded;
+    after = decoded.value;
+  }
+  let limit = DEFAULT_PAGE_SIZE;
+  const limitText = text("limit");
+  if (limitText !== undefined) {
+    limit = Number(limitText);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAXIMUM_PAGE_SIZE) return failure(`limit=${limitText}: give a whole number from 1 to ${MAXIMUM_PAGE_SIZE}`);
+  }
+  return success({ filter, after, limit });
+}

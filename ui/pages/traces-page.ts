@@ -1,0 +1,49 @@
+/** The Traces page: filters, the newest traces first, keyset paging; the first page refreshes itself (live-script.ts). */
+import { html } from "hono/html";
+import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
+import { qualityStatus } from "../../contracts/case-result.js";
+import type { TracePage, TraceSummary } from "../../store/ports/trace-reader.js";
+import type { HumanVerdict } from "../review/review-labels.js";
+import { optional, page, verdictBadge, type Markup } from "./layout.js";
+import { encodeCursor } from "./trace-query.js";
+
+export interface ListedTrace extends TraceSummary {
+  human: HumanVerdict | null;
+}
+
+const clip = (text: string | null, length = 120) => (text === null ? null : text.length > length ? `${text.slice(0, length)}…` : text);
+
+export function traceRows(traces: readonly ListedTrace[]): Markup {
+  return html`${traces.map(
+    (trace) => html`<tr data-case-result-id="${trace.caseResultId}">
+<td>${trace.startedAt.replace("T", " ").replace("Z", "")}</td>
+<td><a href="/traces/${encodeURIComponent(trace.caseResultId)}">${trace.traceId || trace.caseResultId}</a></td>
+<td>${optional(trace.serviceName)}</td><td>${optional(trace.tenantId)}</td><td>${optional(trace.route)}</td><td>${optional(trace.runId)}</td><td>${optional(trace.datasetId)}</td>
+<td>${trace.human !== null && trace.human.verdict !== null ? verdictBadge(trace.human.verdict, true) : verdictBadge(trace.qualityStatus, false)}</td>
+<td>${optional(trace.rootCause)}</td><td>${optional(trace.latencyMs)}</td>
+<td class="text" title="${trace.query ?? ""}">${optional(clip(trace.query))}</td><td class="text" title="${trace.output ?? ""}">${optional(clip(trace.output))}</td></tr>`,
+  )}`;
+}
+
+function select(name: string, label: string, values: readonly string[], chosen: string | null): Markup {
+  return html`<label>${label}<select name="${name}"><option value="">any</option>${values.map((value) => html`<option value="${value}" ${value === chosen ? "selected" : ""}>${value}</option>`)}</select></label>`;
+}
+
+export function tracesPage(reviewer: string, parameters: URLSearchParams, listed: TracePage & { traces: ListedTrace[] }, error: string | null): Markup {
+  const value = (name: string) => parameters.get(name) ?? "";
+  const input = (name: string, label: string, placeholder = "") => html`<label>${label}<input name="${name}" value="${value(name)}" placeholder="${placeholder}"></label>`;
+  const nextParameters = new URLSearchParams(parameters);
+  if (listed.next !== null) nextParameters.set("after", encodeCursor(listed.next));
+  const firstPage = !parameters.has("after");
+  const body = html`<form class="filters" method="get" action="/traces">
+${input("service", "service")}${input("tenant", "tenant")}${input("route", "route")}${input("run", "run")}${input("dataset", "dataset")}
+${select("verdict", "verdict", qualityStatus.options, parameters.get("verdict"))}${select("root_cause", "root cause", ROOT_CAUSE_LABEL_NAMES, parameters.get("root_cause"))}
+${input("from", "from (UTC)", "2026-07-08T09:00")}${input("to", "to (UTC)", "2026-07-08T10:00")}${input("q", "text in query or answer")}
+<label>&nbsp;<button type="submit">Filter</button></label></form>
+${error === null ? "" : html`<p class="error" id="error">${error}</p>`}
+<p class="muted" id="live-status">${firstPage ? "Live: new traces appear at the top." : "Older page (not refreshed)."}</p>
+<table id="traces"><thead><tr><th>started (UTC)</th><th>trace</th><th>service</th><th>tenant</th><th>route</th><th>run</th><th>dataset</th><th>verdict</th><th>root cause</th><th>latency ms</th><th>query</th><th>answer</th></tr></thead>
+<tbody id="trace-rows" ${firstPage ? html`data-live="/traces/rows?${parameters.toString()}"` : ""}>${traceRows(listed.traces)}</tbody></table>
+<p>${listed.next === null ? html`<span class="muted">End of the list.</span>` : html`<a id="older" href="/traces?${nextParameters.toString()}">Older traces →</a>`}</p>`;
+  return page("Traces", reviewer, body, ["/static/live.js"]);
+}

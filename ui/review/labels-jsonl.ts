@@ -1,0 +1,36 @@
+/**
+ * Human labels as JSONL (one HumanLabel per line, the `human_labels` fields),
+ * for teams that label elsewhere. An import is all or nothing: every line is
+ * checked first, and a bad line is reported by its number with the problem.
+ */
+import { humanLabel, newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import { failure, success, type Result } from "../../core/result.js";
+
+export const MAXIMUM_IMPORT_LINES = 100_000;
+
+export function labelsToJsonl(labels: readonly HumanLabel[]): string {
+  return labels.map((label) => JSON.stringify(label)).join("\n") + (labels.length > 0 ? "\n" : "");
+}
+
+export function labelsFromJsonl(text: string): Result<HumanLabel[], string> {
+  const lines = text.split("\n");
+  if (lines.length > MAXIMUM_IMPORT_LINES + 1) return failure(`more than ${MAXIMUM_IMPORT_LINES} lines: split the file`);
+  const labels: HumanLabel[] = [];
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      return failure(`line ${index + 1}: not JSON (${(error as Error).message})`);
+    }
+    // The id is derived, so a file written by hand needs none; one that carries an id must carry the derived one.
+    const checked = humanLabel.omit({ label_id: true }).safeParse(parsed);
+    if (!checked.success) return failure(`line ${index + 1}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(line)"}: ${issue.message}`).join("; ")}`);
+    const label = newHumanLabel(checked.data);
+    const given = (parsed as { label_id?: unknown }).label_id;
+    if (given !== undefined && given !== label.label_id) return failure(`line ${index + 1}: label_id "${String(given)}" is not the id of (case_result_id, metric, labeler_id) — leave label_id out`);
+    labels.push(label);
+  }
+  return success(labels);
+}

@@ -1,0 +1,51 @@
+/**
+ * Agreement on the review queue, per metric with the number of items:
+ * between reviewers (Cohen's kappa over cases two reviewers labelled — the
+ * first two by reviewer id when more did), and between the LLM judge and the
+ * reviewers (the judge calibration report: each human label paired with the
+ * judge's verdict on the same case and metric). The root cause is compared
+ * between reviewers over the 18 labels.
+ */
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import { calibrationReport, judgeLabelsFromEvaluationResults, type CalibrationEntry } from "../../evaluators/judge/calibration/calibration-report.js";
+import { cohenKappa, type AgreementStatistics } from "../../evaluators/judge/calibration/cohen-kappa.js";
+import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import { ROOT_CAUSE_METRIC } from "./review-labels.js";
+
+export interface ReviewerAgreement {
+  metric: string;
+  reviewers: [string, string] | null;
+  statistics: AgreementStatistics;
+}
+
+export function reviewerAgreement(labels: readonly HumanLabel[]): ReviewerAgreement[] {
+  const byItem = new Map<string, HumanLabel[]>();
+  for (const label of labels) {
+    const key = `${label.metric}\u0000${label.case_result_id}`;
+    byItem.set(key, [...(byItem.get(key) ?? []), label]);
+  }
+  const byMetric = new Map<string, { pairs: [string, string][]; reviewers: Set<string> }>();
+  for (const [key, itemLabels] of byItem) {
+    const metric = key.slice(0, key.indexOf("\u0000"));
+    const entry = byMetric.get(metric) ?? { pairs: [], reviewers: new Set<string>() };
+    byMetric.set(metric, entry);
+    if (itemLabels.length < 2) continue;
+    const [first, second] = [...itemLabels].sort((a, b) => (a.labeler_id < b.labeler_id ? -1 : 1));
+    const rating = (label: HumanLabel) => (metric === ROOT_CAUSE_METRIC ? label.note : label.verdict);
+    entry.pairs.push([rating(first!), rating(second!)]);
+    entry.reviewers.add(first!.labeler_id).add(second!.labeler_id);
+  }
+  return [...byMetric.entries()]
+    .sort(([first], [second]) => (first < second ? -1 : 1))
+    .map(([metric, entry]) => {
+      const reviewers = [...entry.reviewers].sort();
+      return { metric, reviewers: reviewers.length === 2 ? [reviewers[0]!, reviewers[1]!] : null, statistics: cohenKappa(entry.pairs, metric === ROOT_CAUSE_METRIC ? [] : ["fail", "pass"]) };
+    });
+}
+
+export function judgeAgreement(labels: readonly HumanLabel[], evaluationResults: readonly EvaluationResult[]): CalibrationEntry[] {
+  return calibrationReport(
+    labels.filter((label) => label.metric !== ROOT_CAUSE_METRIC),
+    judgeLabelsFromEvaluationResults(evaluationResults),
+  );
+}

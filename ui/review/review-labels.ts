@@ -1,0 +1,83 @@
+/**
+ * Human review of a Case Result (seed 004 §九.4 人工评测): per judged metric a
+ * pass/fail label, one primary root-cause label from the 18, a comment. Each
+ * is stored as a HumanLabel in `human_labels`:
+ *   - one label per judged metric (metric = the evaluator's metric: `judge.faithfulness` → `faithfulness`,
+ *     other evaluators by their id), the comment in its note;
+ *   - the root cause as metric `root_cause`, verdict `fail`, the label name as its note.
+ * Labels are blind: a reviewer sees the other reviewers' labels of a case only
+ * once they have labelled it themselves and another reviewer has too.
+ */
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import { newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import { ROOT_CAUSE_LABEL_NAMES, type RootCauseLabel } from "../../evaluators/root-cause/root-cause-labels.js";
+import { failure, success, type Result } from "../../core/result.js";
+
+export const ROOT_CAUSE_METRIC = "root_cause";
+
+/**
+ * The metric a reviewer labels for an Evaluation Result: one that passed or
+ * failed the case, or a measurement whose heuristic signal routed the case to
+ * review (the reviewer decides what the heuristic could not). Null otherwise.
+ */
+export function reviewMetricOf(result: EvaluationResult): string | null {
+  if (result.evaluator_id === ROOT_CAUSE_METRIC) return null;
+  const decided = result.outcome === "passed" || result.outcome === "failed";
+  const flagged = result.outcome === "measured" && result.review_required;
+  if (!decided && !flagged) return null;
+  return result.evaluator_id.startsWith("judge.") ? result.evaluator_id.slice("judge.".length) : result.evaluator_id;
+}
+
+/** The metrics to label, in evaluator order, each once. */
+export function reviewMetrics(results: readonly EvaluationResult[]): string[] {
+  return [...new Set(results.map(reviewMetricOf).filter((metric): metric is string => metric !== null))];
+}
+
+export interface ReviewSubmission {
+  caseResultId: string;
+  reviewer: string;
+  /** metric → verdict, for the metrics the reviewer decided. */
+  verdicts: Record<string, "pass" | "fail">;
+  rootCause: string | null;
+  comment: string;
+  labeledAt: string;
+}
+
+export function labelsOfSubmission(submission: ReviewSubmission, metrics: readonly string[]): Result<HumanLabel[], string> {
+  const labels: HumanLabel[] = [];
+  for (const [metric, verdict] of Object.entries(submission.verdicts)) {
+    if (!metrics.includes(metric)) return failure(`"${metric}" is not a judged metric of this case; label one of: ${metrics.join(", ") || "(none)"}`);
+    labels.push(newHumanLabel({ case_result_id: submission.caseResultId, metric, labeler_id: submission.reviewer, verdict, note: submission.comment, labeled_at: submission.labeledAt }));
+  }
+  if (submission.rootCause !== null) {
+    if (!(ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(submission.rootCause)) return failure(`"${submission.rootCause}" is not a root-cause label; use one of ${ROOT_CAUSE_LABEL_NAMES.join(", ")}`);
+    labels.push(newHumanLabel({ case_result_id: submission.caseResultId, metric: ROOT_CAUSE_METRIC, labeler_id: submission.reviewer, verdict: "fail", note: submission.rootCause as RootCauseLabel, labeled_at: submission.labeledAt }));
+  }
+  if (labels.length === 0) return failure("nothing to save: choose pass or fail for at least one metric, or a root cause");
+  return success(labels);
+}
+
+/** The labels of one case a reviewer may see: their own always; the others' once they and another reviewer both labelled it. */
+export function visibleLabels(labels: readonly HumanLabel[], reviewer: string): HumanLabel[] {
+  const reviewers = new Set(labels.map((label) => label.labeler_id));
+  const bothIn = reviewers.has(reviewer) && reviewers.size >= 2;
+  return labels.filter((label) => bothIn || label.labeler_id === reviewer);
+}
+
+export interface HumanVerdict {
+  /** passed when every reviewer passed every labelled metric; failed when every reviewer failed one; null when the reviewers disagree. */
+  verdict: "passed" | "failed" | null;
+  reviewers: string[];
+}
+
+/** The reviewed verdict of a case from its labels; null when nobody labelled a metric. It overrides the automatic verdict in the UI. */
+export function humanVerdictOf(labels: readonly HumanLabel[]): HumanVerdict | null {
+  const byReviewer = new Map<string, boolean>();
+  for (const label of labels) {
+    if (label.metric === ROOT_CAUSE_METRIC) continue;
+    byReviewer.set(label.labeler_id, (byReviewer.get(label.labeler_id) ?? false) || label.verdict === "fail");
+  }
+  if (byReviewer.size === 0) return null;
+  const failing = new Set(byReviewer.values());
+  return { verdict: failing.size === 2 ? null : failing.has(true) ? "failed" : "passed", reviewers: [...byReviewer.keys()].sort() };
+}
