@@ -20,8 +20,8 @@ import { startEmbeddedCollector } from "../run/embedded-collector.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { describeFailure } from "./describe-failure.js";
 import { ExitCode } from "./exit-codes.js";
-import { parseUiTokens, UI_TOKENS_VARIABLE } from "../../ui/access/ui-access.js";
-import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUiServer, type UiServer } from "../../ui/ui-server.js";
+import { parseUiTokens, UI_TOKENS_VARIABLE } from "../../../ui/access/ui-access.js";
+import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUiServer, type UiServer } from "../../../ui/ui-server.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
