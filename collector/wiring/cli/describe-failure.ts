@@ -26,7 +26,8 @@ export function describeFailure(commandName: string, error: unknown, debug: bool
     const holder = error.holder === null ? "another process" : `process ${error.holder.pid}${error.holder.command ? ` (${error.holder.command})` : ""}`;
     return [
       `ragscope${command}: the data folder ${error.dataPath} is held by ${holder}; the embedded engine lets one process at a time open it. ` +
-        `Stop that process first${error.holder === null ? "" : ` (Ctrl-C in its terminal, or kill -TERM ${error.holder.pid})`}, or use another folder with --data-dir (or RAGSCOPE_DATA_DIR)`,
+        `Stop that process first${error.holder === null ? "" : ` (Ctrl-C in its terminal, or kill -TERM ${error.holder.pid})`}, or use another folder with --data-dir (or RAGSCOPE_DATA_DIR). ` +
+        `While ragscope serve runs, its web UI and read API (the address it printed at start; GET /api/runs/<run>/summary) show the same data`,
     ];
   }
   const message = error instanceof Error ? error.message : String(error);
