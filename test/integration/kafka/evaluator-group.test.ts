@@ -114,7 +114,14 @@ describe("two evaluator processes in one consumer group", () => {
       const killOne = async () => {
         const slot = killedBySignal.length % evaluators.length;
         const victim = evaluators[slot]!;
-        interruptedMessages.push(await readButUncommitted(victim));
+        // A freshly restarted member may not have read (or refreshed its lag) yet: wait, bounded,
+        // until it holds work it read and did not commit, so the kill interrupts that work.
+        let interrupted = await readButUncommitted(victim);
+        for (const deadline = Date.now() + 30_000; interrupted <= 0 && Date.now() < deadline; ) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          interrupted = await readButUncommitted(victim);
+        }
+        interruptedMessages.push(interrupted);
         await victim.kill("SIGKILL");
         killedBySignal.push(victim.child.signalCode);
         const restart = startCollectorProcess(`${victim.name}-restarted`, "evaluate", evaluatorFlags).then((started) => {
