@@ -5,9 +5,8 @@
  * and writes --output JSON and --junit XML. Exit codes as the gate's: 0
  * passed, 1 blocked, 2 could not decide.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { parse } from "yaml";
-import { parseGateFile, type GateRule } from "../../../contracts/gate-file.js";
+import { writeFile } from "node:fs/promises";
+import type { GateRule } from "../../../contracts/gate-file.js";
 import { loadTaskModule } from "../../../experiments/load-task-module.js";
 import { isLineageField, type LineageValues } from "../../../experiments/lineage.js";
 import { formatExperiment } from "../../../experiments/output/format-experiment.js";
@@ -17,6 +16,7 @@ import { resultsDocument } from "../../../experiments/output/results-json.js";
 import { ExperimentSetupError, runExperiment, type ExperimentProgress } from "../../../experiments/run-experiment.js";
 import type { SettingsRequest } from "./command-settings.js";
 import { GateExit } from "./gate-command.js";
+import { readGateRules } from "./read-gate-rules.js";
 
 export interface EvalOptions {
   dataset: string;
@@ -41,16 +41,9 @@ type Output = { log: (line: string) => void; error: (line: string) => void };
 export async function evalCommand(options: EvalOptions, request: SettingsRequest, output: Output, progressStream: NodeJS.WriteStream = process.stderr): Promise<number> {
   let rules: GateRule[] | null = null;
   if (options.gates !== undefined) {
-    let document: unknown;
-    try {
-      document = parse(await readFile(options.gates, "utf8"));
-    } catch (error) {
-      output.error(`${options.gates}: cannot read the gate file (${(error as Error).message.split("\n")[0]})`);
-      return GateExit.unusable;
-    }
-    const parsed = parseGateFile(document);
+    const parsed = await readGateRules(options.gates);
     if (!parsed.ok) {
-      for (const problem of parsed.error) output.error(`${options.gates}: ${problem.path || "(file)"}: ${problem.message}`);
+      for (const line of parsed.error) output.error(line);
       return GateExit.unusable;
     }
     rules = parsed.value;

@@ -5,10 +5,7 @@
  * a rule failed or could not be measured (unless --allow-missing), 2 when the
  * gate file or the run cannot be read — so CI can block a release on it.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parse } from "yaml";
-import { parseGateFile } from "../../../contracts/gate-file.js";
 import { checkReleaseGate, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
 import { packageFiles } from "../config/package-files.js";
@@ -16,6 +13,7 @@ import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.
 import { formatFixed } from "../../../evaluators/format-fixed.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
+import { readGateRules } from "./read-gate-rules.js";
 
 export const defaultGateFile = packageFiles.gateFile;
 
@@ -32,16 +30,9 @@ type Output = { log: (line: string) => void; error: (line: string) => void };
 export const GateExit = { passed: ExitCode.ok, failed: ExitCode.checkFailed, unusable: ExitCode.undecided } as const;
 
 export async function gateCommand(options: GateOptions, request: SettingsRequest, output: Output): Promise<number> {
-  let document: unknown;
-  try {
-    document = parse(await readFile(options.gates, "utf8"));
-  } catch (error) {
-    output.error(`${options.gates}: cannot read the gate file (${(error as Error).message.split("\n")[0]})`);
-    return GateExit.unusable;
-  }
-  const rules = parseGateFile(document);
+  const rules = await readGateRules(options.gates);
   if (!rules.ok) {
-    for (const problem of rules.error) output.error(`${options.gates}: ${problem.path || "(file)"}: ${problem.message}`);
+    for (const line of rules.error) output.error(line);
     return GateExit.unusable;
   }
   const resolved = await settingsForCommand("gate", request, { flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } } });
