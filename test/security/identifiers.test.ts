@@ -8,14 +8,11 @@
  * collector, read back from the store.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { identifierProblem } from "../../contracts/identifiers.js";
-import { loadSettings } from "../../collector/wiring/config/load-settings.js";
-import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import type { EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import { startCollectorForTests, type CollectorForTests } from "../support/embedded-collector-for-tests.js";
 import { HOSTILE_STRINGS } from "../support/hostile-strings.js";
 import { queryRows } from "../support/temporary-store.js";
 import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
@@ -56,18 +53,13 @@ function requestWith(traceId: string, spanId: string, values: { runId: string; t
 }
 
 describe("identifiers from spans", () => {
-  let dataPath: string;
+  let running: CollectorForTests;
   let collector: EmbeddedCollector;
   before(async () => {
-    dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-identifiers-"));
-    const config = loadSettings({ fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath } });
-    assert.ok(config.ok);
-    collector = await startEmbeddedCollector(config.value);
+    running = await startCollectorForTests({});
+    collector = running.collector;
   });
-  after(async () => {
-    await collector.close();
-    await rm(dataPath, { recursive: true, force: true });
-  });
+  after(async () => running.stop());
 
   async function storedByTrace(): Promise<Map<string, ReturnType<typeof caseResultSchema.parse>>> {
     assert.ok(await collector.waitUntilIdle(20_000));

@@ -7,30 +7,22 @@
  * repairs lone surrogates (U+FFFD) before it acknowledges.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
-import { loadSettings } from "../../collector/wiring/config/load-settings.js";
-import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import type { EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import { startCollectorForTests, type CollectorForTests } from "../support/embedded-collector-for-tests.js";
 import { setupRagscope, traceRequest } from "../../instrumentation/index.js";
 import { queryRows } from "../support/temporary-store.js";
 import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
 
 describe("lone surrogates", () => {
-  let dataPath: string;
+  let running: CollectorForTests;
   let collector: EmbeddedCollector;
   before(async () => {
-    dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-surrogates-"));
-    const config = loadSettings({ fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath } });
-    assert.ok(config.ok);
-    collector = await startEmbeddedCollector(config.value);
+    running = await startCollectorForTests({});
+    collector = running.collector;
   });
-  after(async () => {
-    await collector.close();
-    await rm(dataPath, { recursive: true, force: true });
-  });
+  after(async () => running.stop());
 
   async function storedQueries(): Promise<Map<string, string | null>> {
     assert.ok(await collector.waitUntilIdle(20_000), "the collector did not become idle");

@@ -6,16 +6,13 @@
  * the embedded collector, results read back from the store.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
-import { loadSettings } from "../../collector/wiring/config/load-settings.js";
 import { decodeTraceRequest } from "../../collector/00-otlp/index.js";
 import { exportTraceServiceResponseType } from "../../collector/00-otlp/otlp-protobuf-types.js";
 import { encodeTraceRequest } from "../../collector/00-otlp/index.js";
-import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import type { EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import { startCollectorForTests, type CollectorForTests } from "../support/embedded-collector-for-tests.js";
 import { queryRows } from "../support/temporary-store.js";
 import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
 
@@ -44,18 +41,13 @@ const traceId = (index: number) => (index + 1).toString(16).padStart(32, "a");
 const spanId = (index: number) => (index + 1).toString(16).padStart(16, "b");
 
 describe("receiver input that used to hurt", () => {
-  let dataPath: string;
+  let running: CollectorForTests;
   let collector: EmbeddedCollector;
   before(async () => {
-    dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-receiver-input-"));
-    const config = loadSettings({ fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath, "queue.maxQueuedMessages": QUEUE } });
-    assert.ok(config.ok, config.ok ? "" : config.error.join("\n"));
-    collector = await startEmbeddedCollector(config.value);
+    running = await startCollectorForTests({ fixed: { "queue.maxQueuedMessages": QUEUE } });
+    collector = running.collector;
   });
-  after(async () => {
-    await collector.close();
-    await rm(dataPath, { recursive: true, force: true });
-  });
+  after(async () => running.stop());
 
   async function stored(id: string) {
     assert.ok(await collector.waitUntilIdle(20_000), "the collector did not become idle");

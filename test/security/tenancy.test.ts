@@ -6,14 +6,12 @@
  * overwrites B's stored result. Real OTLP/JSON to the embedded collector.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { loadSettings } from "../../collector/wiring/config/load-settings.js";
 import { tokenDigestHex } from "../../collector/01-receive/bearer-authorization.js";
-import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import type { EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import { startCollectorForTests, type CollectorForTests } from "../support/embedded-collector-for-tests.js";
 import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
 import { queryRows } from "../support/temporary-store.js";
 
@@ -39,21 +37,13 @@ function request(answer: string, extra: { claimedTenant?: string; resourceTenant
 }
 
 describe("tenants from credentials", () => {
-  let dataPath: string;
+  let running: CollectorForTests;
   let collector: EmbeddedCollector;
   before(async () => {
-    dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-tenancy-"));
-    const settings = loadSettings({
-      environment: { RAGSCOPE_TENANT_TOKENS: `acme=${tokenDigestHex(TOKEN_A)},globex=${tokenDigestHex(TOKEN_B)}` },
-      fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath },
-    });
-    assert.ok(settings.ok, settings.ok ? "" : settings.error.join("\n"));
-    collector = await startEmbeddedCollector(settings.value);
+    running = await startCollectorForTests({ environment: { RAGSCOPE_TENANT_TOKENS: `acme=${tokenDigestHex(TOKEN_A)},globex=${tokenDigestHex(TOKEN_B)}` } });
+    collector = running.collector;
   });
-  after(async () => {
-    await collector.close();
-    await rm(dataPath, { recursive: true, force: true });
-  });
+  after(async () => running.stop());
 
   const post = (token: string | null, body: string) =>
     fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body });
