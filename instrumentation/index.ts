@@ -22,7 +22,8 @@ export { traceGenerate, type GenerateOptions } from "./stages/trace-generate.js"
 export { traceCite } from "./stages/trace-cite.js";
 export { recordFeedback, type FeedbackOptions, type TraceReference } from "./stages/record-feedback.js";
 export { traceGenerateText, traceStreamText, type AiSdkTraceOptions } from "./adapters/ai-sdk.js";
-export { RagscopeSpanProcessor, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
+export { RagscopeSpanProcessor, DEFAULT_EXPORT_LIMITS, resolveExportLimits, type ExportLimits, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
+export { OtlpHttpWriter, type OtlpHttpWriterOptions, type AbortableSpanExporter } from "./export/otlp-http-writer.js";
 export { createRedactor, type RedactionMode, type RedactionOptions, type Redactor } from "./redaction/redactor.js";
 export { RedactingSpanExporter } from "./redaction/redacting-span-exporter.js";
 export { defaultSensitivePatterns, type SensitivePattern } from "./redaction/sensitive-patterns.js";

@@ -15,6 +15,7 @@
  */
 import { RagStage, type RagStageName } from "../contracts/span-attributes.js";
 import { DEFAULT_MAX_TEXT_LENGTH, type StageSwitches } from "./configuration.js";
+import type { ExportLimits } from "./export/ragscope-span-processor.js";
 import type { RedactionMode, RedactionOptions } from "./redaction/redactor.js";
 
 export type OtlpProtocol = "http/protobuf" | "http/json";
@@ -57,6 +58,13 @@ export interface RagscopeSetupOptions {
    * `shutdown()` from its own exit handling.
    */
   flushOnExit?: boolean;
+  /**
+   * The export queue, batches, concurrency and timeouts (export/ragscope-span-processor.ts);
+   * each one not given comes from its variable (OTEL_BSP_*, RAGSCOPE_MAX_QUEUE_BYTES,
+   * RAGSCOPE_MAX_EXPORT_BATCH_BYTES, RAGSCOPE_MAX_CONCURRENT_EXPORTS,
+   * RAGSCOPE_SHUTDOWN_TIMEOUT_MS) or its default (DEFAULT_EXPORT_LIMITS).
+   */
+  exportLimits?: Partial<ExportLimits>;
 }
 
 export interface ResolvedSetupOptions {
@@ -73,6 +81,8 @@ export interface ResolvedSetupOptions {
   /** null when redaction is off. */
   readonly redaction: RedactionOptions | null;
   readonly flushOnExit: boolean;
+  /** The limits given as options; the processor fills in the rest from variables and defaults. */
+  readonly exportLimits: Partial<ExportLimits>;
 }
 
 export const DEFAULT_SERVICE_NAME = "rag-service";
@@ -106,6 +116,7 @@ export function resolveSetupOptions(
     sampleRate: resolveSampleRate(options.sampleRate, environment),
     redaction: resolveRedaction(options.redaction, environment),
     flushOnExit: options.flushOnExit ?? parseBoolean("RAGSCOPE_FLUSH_ON_EXIT", environment.RAGSCOPE_FLUSH_ON_EXIT) ?? true,
+    exportLimits: { ...options.exportLimits },
   });
 }
 

@@ -27,16 +27,15 @@
  * existing provider too, where it only ever raises the limit.
  */
 import { diag, trace, type TracerProvider } from "@opentelemetry/api";
-import { OTLPTraceExporter as OtlpJsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { OTLPTraceExporter as OtlpProtobufTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { ParentBasedSampler, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { configureRagscope } from "./configuration.js";
 import { attachSpanProcessor } from "./export/attach-to-provider.js";
 import { flushOnExit } from "./export/flush-on-exit.js";
+import { OtlpHttpWriter } from "./export/otlp-http-writer.js";
 import { globalTracerProvider, NOOP_PROVIDER } from "./global-provider.js";
-import { RagscopeSpanProcessor, writeToStandardError, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
+import { RagscopeSpanProcessor, resolveExportLimits, writeToStandardError, type ExportLimits, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
 import { RedactingSpanExporter } from "./redaction/redacting-span-exporter.js";
 import { createRedactor } from "./redaction/redactor.js";
 import { TraceIdRatioSampler } from "./sampling/trace-id-sampling.js";
@@ -85,7 +84,7 @@ export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandl
   const handle = existing === NOOP_PROVIDER ? startSdk(resolved, processor) : attach(existing, processor);
   running = handle;
   detachExitFlush = flushOnExit(
-    { shutdown: () => handle.shutdown(), queued: () => processor.statistics().queued },
+    { shutdown: () => handle.shutdown(), queued: () => processor.pending() },
     { flush: resolved.flushOnExit, destination: resolved.tracesUrl, warn: writeToStandardError },
   );
   return handle;
@@ -102,9 +101,11 @@ export function createRagscopeSpanProcessor(
   processorOptions: RagscopeSpanProcessorOptions = {},
 ): RagscopeSpanProcessor {
   const resolved = isResolved(options) ? options : resolveSetupOptions(options);
-  let exporter: SpanExporter = createTraceExporter(resolved);
+  const settings: RagscopeSpanProcessorOptions = { sampleRate: resolved.sampleRate, destination: resolved.tracesUrl, ...resolved.exportLimits, ...processorOptions };
+  // The exporter's timeout and sockets follow the processor's limits.
+  let exporter: SpanExporter = createTraceExporter(resolved, resolveExportLimits(settings));
   if (resolved.redaction !== null) exporter = new RedactingSpanExporter(exporter, createRedactor(resolved.redaction));
-  return new RagscopeSpanProcessor(exporter, { sampleRate: resolved.sampleRate, destination: resolved.tracesUrl, ...processorOptions });
+  return new RagscopeSpanProcessor(exporter, settings);
 }
 
 function startSdk(resolved: ResolvedSetupOptions, processor: RagscopeSpanProcessor): RagscopeHandle {
@@ -168,11 +169,14 @@ function createHandle(
   return handle;
 }
 
-function createTraceExporter(resolved: ResolvedSetupOptions): SpanExporter {
-  const configuration = { url: resolved.tracesUrl, headers: resolved.headers };
-  return resolved.protocol === "http/json"
-    ? new OtlpJsonTraceExporter(configuration)
-    : new OtlpProtobufTraceExporter(configuration);
+function createTraceExporter(resolved: ResolvedSetupOptions, limits: ExportLimits): SpanExporter {
+  return new OtlpHttpWriter({
+    url: resolved.tracesUrl,
+    protocol: resolved.protocol,
+    headers: resolved.headers,
+    timeoutMillis: limits.exportTimeoutMillis,
+    maxSockets: limits.maxConcurrentExports,
+  });
 }
 
 function attributeLimitFromEnvironment(): boolean {

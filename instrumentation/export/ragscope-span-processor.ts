@@ -2,15 +2,27 @@
  * ragscope's span processor: a bounded batch queue in front of an exporter,
  * built so that the application never waits for or breaks because of the
  * collector (the OTel batch span processor's design, STYLE.md "Bounded
- * buffers", with every loss counted and readable):
+ * buffers", with every loss counted and readable), and fast enough that one
+ * application process exports tens of thousands of spans a second:
  *
- * - `onEnd` only pushes into a bounded queue (OTEL_BSP_MAX_QUEUE_SIZE, default
- *   2048). When the queue is full the span is dropped and counted — memory
- *   stays bounded however long the collector is down or slow.
+ * - `onEnd` only pushes into a queue bounded in spans (OTEL_BSP_MAX_QUEUE_SIZE,
+ *   default 65,536) and in bytes (RAGSCOPE_MAX_QUEUE_BYTES, default 64 MiB —
+ *   an estimate: the text the spans carry plus a fixed cost per span and per
+ *   attribute). When it is full the span is dropped and counted — memory stays
+ *   bounded however long the collector is down or slow.
  * - Exports run later, off the application's call (a timer every
- *   `scheduledDelayMillis`, or as soon as a batch is full), one at a time, each
- *   given up after `exportTimeoutMillis`. A failed or timed-out export counts
- *   its spans as failed; nothing is retried beyond what the exporter itself does.
+ *   `scheduledDelayMillis`, or as soon as a batch is full), up to
+ *   `maxConcurrentExports` at once (default 4), each given up after
+ *   `exportTimeoutMillis`. One export at a time, as OTel's batch processor
+ *   does, waits a round trip per batch: at ~2,000 spans/s the queue filled and
+ *   three spans in four were dropped (test/bench/sdk-export.bench.ts). A
+ *   failed or timed-out export counts its spans as failed.
+ * - `shutdown` exports what is queued within `shutdownTimeoutMillis` (default
+ *   5000 ms); at that deadline the exports still in flight are aborted (with
+ *   an exporter that can: export/otlp-http-writer.ts), and every span not
+ *   exported is counted as failed and reported on standard error with its
+ *   count. A collector that is down fails the first batch; the rest would only
+ *   fail the same way, so they are counted as lost at once.
  * - Spans of traces that head sampling rejects (sampling/trace-id-sampling.ts)
  *   are not queued. This matters when ragscope is added to an application's
  *   own tracer provider, whose sampler it does not control: the decision is the
@@ -24,16 +36,26 @@ import { TraceFlags, diag, type Context } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { isTraceSampled } from "../sampling/trace-id-sampling.js";
+import { isAbortable } from "./otlp-http-writer.js";
+import { estimateSpanBytes } from "./span-size.js";
 
-export interface RagscopeSpanProcessorOptions {
-  /** Spans held at most; default OTEL_BSP_MAX_QUEUE_SIZE or 2048. */
+export interface RagscopeSpanProcessorOptions extends Partial<ExportLimits> {
+  /** Spans held at most; default OTEL_BSP_MAX_QUEUE_SIZE or 65,536. */
   maxQueueSize?: number;
-  /** Spans per export; default OTEL_BSP_MAX_EXPORT_BATCH_SIZE or 512. */
+  /** Estimated bytes of the spans held at most; default RAGSCOPE_MAX_QUEUE_BYTES or 64 MiB. */
+  maxQueueBytes?: number;
+  /** Spans per export at most; default OTEL_BSP_MAX_EXPORT_BATCH_SIZE or 1024. */
   maxExportBatchSize?: number;
+  /** Estimated bytes per export at most (a batch holds at least one span); default RAGSCOPE_MAX_EXPORT_BATCH_BYTES or 4 MiB. */
+  maxExportBatchBytes?: number;
+  /** Exports in flight at once; default RAGSCOPE_MAX_CONCURRENT_EXPORTS or 4. */
+  maxConcurrentExports?: number;
   /** Longest wait before queued spans are exported; default OTEL_BSP_SCHEDULE_DELAY or 1000 ms. */
   scheduledDelayMillis?: number;
   /** An export not answered by then counts as failed; default OTEL_BSP_EXPORT_TIMEOUT or 10000 ms. */
   exportTimeoutMillis?: number;
+  /** Longest time `shutdown` takes; then exports in flight are aborted and the spans not exported are reported lost. Default RAGSCOPE_SHUTDOWN_TIMEOUT_MS or 5000 ms. */
+  shutdownTimeoutMillis?: number;
   /** Fraction of traces exported, decided by trace id; default 1. */
   sampleRate?: number;
   /** Where spans go, named in loss warnings (the traces URL). */
@@ -52,25 +74,75 @@ export interface ExportStatistics {
   readonly exported: number;
   /** Spans dropped because the queue was full (collector down or slow). */
   readonly droppedQueueFull: number;
-  /** Spans in exports that failed or timed out. */
+  /** Spans in exports that failed or timed out, or still unexported when shutdown ended. */
   readonly failed: number;
   /** Spans left out by head sampling. */
   readonly sampledOut: number;
 }
 
+/** The processor's limits when neither an option nor a variable sets them. */
+export const DEFAULT_EXPORT_LIMITS = {
+  maxQueueSize: 65_536,
+  maxQueueBytes: 64 * 1024 * 1024,
+  maxExportBatchSize: 1024,
+  maxExportBatchBytes: 4 * 1024 * 1024,
+  maxConcurrentExports: 4,
+  scheduledDelayMillis: 1000,
+  exportTimeoutMillis: 10_000,
+  shutdownTimeoutMillis: 5000,
+} as const;
+
+export type ExportLimits = { -readonly [Name in keyof typeof DEFAULT_EXPORT_LIMITS]: number };
+
+/** Each limit from its option, else its variable (OTEL_BSP_*, RAGSCOPE_*), else its default. */
+export function resolveExportLimits(options: Partial<ExportLimits> = {}, environment: NodeJS.ProcessEnv = process.env): ExportLimits {
+  const limits = DEFAULT_EXPORT_LIMITS;
+  const maxQueueSize = positive(options.maxQueueSize, environment.OTEL_BSP_MAX_QUEUE_SIZE, limits.maxQueueSize);
+  return {
+    maxQueueSize,
+    maxQueueBytes: positive(options.maxQueueBytes, environment.RAGSCOPE_MAX_QUEUE_BYTES, limits.maxQueueBytes),
+    maxExportBatchSize: Math.min(positive(options.maxExportBatchSize, environment.OTEL_BSP_MAX_EXPORT_BATCH_SIZE, limits.maxExportBatchSize), maxQueueSize),
+    maxExportBatchBytes: positive(options.maxExportBatchBytes, environment.RAGSCOPE_MAX_EXPORT_BATCH_BYTES, limits.maxExportBatchBytes),
+    maxConcurrentExports: positive(options.maxConcurrentExports, environment.RAGSCOPE_MAX_CONCURRENT_EXPORTS, limits.maxConcurrentExports),
+    scheduledDelayMillis: positive(options.scheduledDelayMillis, environment.OTEL_BSP_SCHEDULE_DELAY, limits.scheduledDelayMillis),
+    exportTimeoutMillis: positive(options.exportTimeoutMillis, environment.OTEL_BSP_EXPORT_TIMEOUT, limits.exportTimeoutMillis),
+    shutdownTimeoutMillis: positive(options.shutdownTimeoutMillis, environment.RAGSCOPE_SHUTDOWN_TIMEOUT_MS, limits.shutdownTimeoutMillis),
+  };
+}
+
 const WARNING_INTERVAL_MS = 10_000;
 
+interface QueuedSpan {
+  span: ReadableSpan;
+  bytes: number;
+}
+
+interface RunningExport {
+  done: Promise<void>;
+  spans: number;
+  /** Set when shutdown stopped waiting for it and counted its spans as lost. */
+  abandoned: boolean;
+}
+
 export class RagscopeSpanProcessor implements SpanProcessor {
-  private readonly queue: ReadableSpan[] = [];
+  /** A ring would avoid shift(); the queue is taken from in batches, so an index into an array that is compacted per batch is enough. */
+  private queue: QueuedSpan[] = [];
+  private head = 0;
+  private queuedBytes = 0;
   private readonly maxQueueSize: number;
+  private readonly maxQueueBytes: number;
   private readonly maxExportBatchSize: number;
+  private readonly maxExportBatchBytes: number;
+  private readonly maxConcurrentExports: number;
   private readonly scheduledDelayMillis: number;
   private readonly exportTimeoutMillis: number;
+  private readonly shutdownTimeoutMillis: number;
   private readonly sampleRate: number;
   private readonly destination: string;
   private readonly writeWarning: (message: string) => void;
   private timer: NodeJS.Timeout | undefined;
-  private inFlight: Promise<void> | undefined;
+  private timerDelay = 0;
+  private readonly inFlight = new Set<RunningExport>();
   private shutdownPromise: Promise<void> | undefined;
   private lastWarningAt = Number.NEGATIVE_INFINITY;
   private readonly counters = { exported: 0, droppedQueueFull: 0, failed: 0, sampledOut: 0 };
@@ -80,18 +152,44 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     options: RagscopeSpanProcessorOptions = {},
     environment: NodeJS.ProcessEnv = process.env,
   ) {
-    this.maxQueueSize = positive(options.maxQueueSize, environment.OTEL_BSP_MAX_QUEUE_SIZE, 2048);
-    this.maxExportBatchSize = Math.min(positive(options.maxExportBatchSize, environment.OTEL_BSP_MAX_EXPORT_BATCH_SIZE, 512), this.maxQueueSize);
-    this.scheduledDelayMillis = positive(options.scheduledDelayMillis, environment.OTEL_BSP_SCHEDULE_DELAY, 1000);
-    this.exportTimeoutMillis = positive(options.exportTimeoutMillis, environment.OTEL_BSP_EXPORT_TIMEOUT, 10_000);
+    const limits = resolveExportLimits(options, environment);
+    this.maxQueueSize = limits.maxQueueSize;
+    this.maxQueueBytes = limits.maxQueueBytes;
+    this.maxExportBatchSize = limits.maxExportBatchSize;
+    this.maxExportBatchBytes = limits.maxExportBatchBytes;
+    this.maxConcurrentExports = limits.maxConcurrentExports;
+    this.scheduledDelayMillis = limits.scheduledDelayMillis;
+    this.exportTimeoutMillis = limits.exportTimeoutMillis;
+    this.shutdownTimeoutMillis = limits.shutdownTimeoutMillis;
     this.sampleRate = options.sampleRate ?? 1;
     this.destination = options.destination ?? "the exporter";
     this.writeWarning = options.warn ?? writeToStandardError;
     if (!(this.sampleRate >= 0 && this.sampleRate <= 1)) throw new Error(`sampleRate ${this.sampleRate} must be between 0 and 1`);
   }
 
+  /** The limits in force (options, else variables, else defaults). */
+  get limits(): ExportLimits {
+    return {
+      maxQueueSize: this.maxQueueSize,
+      maxQueueBytes: this.maxQueueBytes,
+      maxExportBatchSize: this.maxExportBatchSize,
+      maxExportBatchBytes: this.maxExportBatchBytes,
+      maxConcurrentExports: this.maxConcurrentExports,
+      scheduledDelayMillis: this.scheduledDelayMillis,
+      exportTimeoutMillis: this.exportTimeoutMillis,
+      shutdownTimeoutMillis: this.shutdownTimeoutMillis,
+    };
+  }
+
   statistics(): ExportStatistics {
-    return { queued: this.queue.length, ...this.counters };
+    return { queued: this.queuedCount(), ...this.counters };
+  }
+
+  /** Spans not yet exported: queued, and in exports still in flight. */
+  pending(): number {
+    let inFlight = 0;
+    for (const running of this.inFlight) inFlight += running.spans;
+    return this.queuedCount() + inFlight;
   }
 
   onStart(_span: Span, _parentContext: Context): void {}
@@ -103,41 +201,63 @@ export class RagscopeSpanProcessor implements SpanProcessor {
       this.counters.sampledOut += 1;
       return;
     }
-    if (this.queue.length >= this.maxQueueSize) {
+    const bytes = estimateSpanBytes(span);
+    if (this.queuedCount() >= this.maxQueueSize || (this.queuedBytes + bytes > this.maxQueueBytes && this.queuedCount() > 0)) {
       this.counters.droppedQueueFull += 1;
-      this.warn(`ragscope: span queue full (${this.maxQueueSize}): the collector at ${this.destination} is down or slower than the application; ${this.counters.droppedQueueFull} spans dropped so far`);
+      this.warn(`ragscope: span queue full (${this.maxQueueSize} spans or ${this.maxQueueBytes} bytes): the collector at ${this.destination} is down or slower than the application; ${this.counters.droppedQueueFull} spans dropped so far`);
       return;
     }
-    this.queue.push(span);
-    if (this.queue.length >= this.maxExportBatchSize) this.schedule(0);
-    else this.schedule(this.scheduledDelayMillis);
+    this.queue.push({ span, bytes });
+    this.queuedBytes += bytes;
+    this.schedule(this.batchIsFull() ? 0 : this.scheduledDelayMillis);
   }
 
   /** Exports every span queued now; rejects when some of them could not be exported. */
   async forceFlush(): Promise<void> {
     const failedBefore = this.counters.failed;
-    await this.drain();
+    await this.drain(false);
     const lost = this.counters.failed - failedBefore;
     if (lost > 0) throw new Error(`ragscope: ${lost} spans could not be exported`);
   }
 
   shutdown(): Promise<void> {
-    this.shutdownPromise ??= (async () => {
-      // A collector that is down at shutdown fails the first batch; the rest
-      // would only fail the same way, one timeout each, so they are counted as lost.
-      await this.drain(true);
-      this.counters.failed += this.queue.length;
-      this.queue.length = 0;
-      try {
-        await this.exporter.shutdown();
-      } catch (error) {
-        diag.warn(`ragscope: exporter shutdown failed: ${String(error)}`);
-      }
-    })();
+    // A collector that cannot be reached now will not be reached before the deadline: no more waiting to retry a connection.
+    if (this.shutdownPromise === undefined && isAbortable(this.exporter)) this.exporter.stopRetryingConnections();
+    this.shutdownPromise ??= this.shutdownWithin(this.shutdownTimeoutMillis);
     return this.shutdownPromise;
   }
 
-  private async drain(stopAtFirstFailure = false): Promise<void> {
+  private async shutdownWithin(timeoutMillis: number): Promise<void> {
+    let deadlineTimer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<"deadline">((resolve) => {
+      deadlineTimer = setTimeout(() => resolve("deadline"), timeoutMillis);
+    });
+    try {
+      const outcome = await Promise.race([this.drain(true).then(() => "drained" as const), deadline]);
+      if (outcome === "deadline") {
+        const lost = this.pending();
+        // Stop sending; exports still in flight are ended (their spans count as failed when they settle).
+        this.dropQueue();
+        if (isAbortable(this.exporter)) this.exporter.abort(`shutdown took longer than ${timeoutMillis} ms`);
+        // Whatever an exporter that cannot abort still does is not waited for.
+        for (const running of this.inFlight) {
+          running.abandoned = true;
+          this.counters.failed += running.spans;
+        }
+        this.inFlight.clear();
+        this.report(`ragscope: shutdown did not finish within ${timeoutMillis} ms (RAGSCOPE_SHUTDOWN_TIMEOUT_MS): ${lost} spans were not exported to ${this.destination} and are lost`);
+      }
+    } finally {
+      clearTimeout(deadlineTimer);
+    }
+    try {
+      await this.exporter.shutdown();
+    } catch (error) {
+      diag.warn(`ragscope: exporter shutdown failed: ${String(error)}`);
+    }
+  }
+
+  private async drain(stopAtFirstFailure: boolean): Promise<void> {
     // The export timers are unref()-ed; someone awaiting this flush must get
     // an answer even if nothing else keeps the event loop alive.
     const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -150,34 +270,51 @@ export class RagscopeSpanProcessor implements SpanProcessor {
 
   private async drainQueue(stopAtFirstFailure: boolean): Promise<void> {
     this.clearTimer();
+    const failedBefore = this.counters.failed;
     // Spans the application ends meanwhile wait for the next round: a flush
     // exports what was queued when it was called, and so always ends.
-    let rounds = Math.ceil(this.queue.length / this.maxExportBatchSize) + 1;
-    while ((this.queue.length > 0 || this.inFlight !== undefined) && rounds > 0) {
-      rounds -= 1;
-      if (this.inFlight !== undefined) {
-        await this.inFlight;
-        continue;
-      }
-      const failedBefore = this.counters.failed;
-      await this.exportBatch();
+    let batchesLeft = Math.ceil(this.queuedCount() / this.maxExportBatchSize) + 1;
+    while (this.queuedCount() > 0 || this.inFlight.size > 0) {
       if (stopAtFirstFailure && this.counters.failed > failedBefore) {
-        this.counters.failed += this.queue.length;
-        this.queue.length = 0;
+        const lost = this.dropQueue();
+        if (lost > 0) this.report(`ragscope: exporting to ${this.destination} failed at shutdown; ${lost} more spans were not sent and are lost`);
       }
+      while (this.queuedCount() > 0 && this.inFlight.size < this.maxConcurrentExports && batchesLeft > 0) {
+        batchesLeft -= 1;
+        this.startExport();
+        // One export first when shutting down: a collector that is down fails it, and the rest are not tried.
+        if (stopAtFirstFailure && this.counters.exported === 0 && this.inFlight.size > 0) break;
+      }
+      if (this.inFlight.size === 0) break;
+      await Promise.race([...this.inFlight].map((running) => running.done));
     }
     this.clearTimer();
   }
 
+  private queuedCount(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Empties the queue, counting its spans as failed; returns how many. */
+  private dropQueue(): number {
+    const lost = this.queuedCount();
+    this.counters.failed += lost;
+    this.queue = [];
+    this.head = 0;
+    this.queuedBytes = 0;
+    return lost;
+  }
+
   private schedule(delay: number): void {
-    if (this.inFlight !== undefined) return; // the running export reschedules when it ends
+    if (this.inFlight.size >= this.maxConcurrentExports) return; // an export that ends schedules the next
     if (this.timer !== undefined) {
-      if (delay > 0) return;
+      if (delay >= this.timerDelay) return;
       this.clearTimer();
     }
+    this.timerDelay = delay;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.exportBatch();
+      this.exportReady(delay > 0);
     }, delay);
     this.timer.unref();
   }
@@ -187,26 +324,61 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     this.timer = undefined;
   }
 
-  private exportBatch(): Promise<void> {
-    if (this.inFlight !== undefined) return this.inFlight;
-    if (this.queue.length === 0) return Promise.resolve();
-    const batch = this.queue.splice(0, this.maxExportBatchSize);
-    this.inFlight = this.send(batch).finally(() => {
-      this.inFlight = undefined;
-      if (this.queue.length > 0 && this.shutdownPromise === undefined) {
-        this.schedule(this.queue.length >= this.maxExportBatchSize ? 0 : this.scheduledDelayMillis);
-      }
-    });
-    return this.inFlight;
+  /** Starts as many exports as the concurrency allows: full batches, and once the scheduled delay has passed, the rest. */
+  private exportReady(delayPassed: boolean): void {
+    if (this.shutdownPromise !== undefined) return;
+    while (this.queuedCount() > 0 && this.inFlight.size < this.maxConcurrentExports && (delayPassed || this.batchIsFull())) this.startExport();
+    if (this.queuedCount() > 0 && this.inFlight.size < this.maxConcurrentExports) this.schedule(this.scheduledDelayMillis);
   }
 
-  private send(batch: ReadableSpan[]): Promise<void> {
+  private batchIsFull(): boolean {
+    return this.queuedCount() >= this.maxExportBatchSize || this.queuedBytes >= this.maxExportBatchBytes;
+  }
+
+  private startExport(): void {
+    const batch = this.takeBatch();
+    if (batch.length === 0) return;
+    const running: RunningExport = { done: Promise.resolve(), spans: batch.length, abandoned: false };
+    this.inFlight.add(running);
+    running.done = this.send(batch, running).finally(() => {
+      this.inFlight.delete(running);
+      if (this.shutdownPromise === undefined && this.queuedCount() > 0) {
+        this.schedule(this.batchIsFull() ? 0 : this.scheduledDelayMillis);
+      }
+    });
+  }
+
+  private takeBatch(): ReadableSpan[] {
+    const batch: ReadableSpan[] = [];
+    let bytes = 0;
+    while (this.head < this.queue.length && batch.length < this.maxExportBatchSize) {
+      const next = this.queue[this.head]!;
+      if (batch.length > 0 && bytes + next.bytes > this.maxExportBatchBytes) break;
+      batch.push(next.span);
+      bytes += next.bytes;
+      this.head += 1;
+    }
+    this.queuedBytes -= bytes;
+    // Compact once the taken part dominates, so the array does not grow without end.
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    return batch;
+  }
+
+  private send(batch: ReadableSpan[], running: RunningExport): Promise<void> {
     return new Promise<void>((resolve) => {
       let settled = false;
       const settle = (result: ExportResult) => {
         if (settled) return;
         settled = true;
         clearTimeout(timeout);
+        // Shutdown stopped waiting for this export and already counted its spans.
+        if (running.abandoned) {
+          resolve();
+          return;
+        }
         if (result.code === ExportResultCode.SUCCESS) {
           this.counters.exported += batch.length;
         } else {
@@ -215,9 +387,11 @@ export class RagscopeSpanProcessor implements SpanProcessor {
         }
         resolve();
       };
+      // After one turn of I/O: an answer that came while the application held the event loop is read first.
       const timeout = setTimeout(
-        () => settle({ code: ExportResultCode.FAILED, error: new Error(`no answer within ${this.exportTimeoutMillis} ms`) }),
-        this.exportTimeoutMillis,
+        () => setImmediate(() => settle({ code: ExportResultCode.FAILED, error: new Error(`no answer within ${this.exportTimeoutMillis} ms`) })),
+        // The exporter's own timeout (the same setting) ends the request first; this one is for exporters without one.
+        this.exportTimeoutMillis + 50,
       );
       timeout.unref();
       try {
@@ -226,6 +400,16 @@ export class RagscopeSpanProcessor implements SpanProcessor {
         settle({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new Error(String(error)) });
       }
     });
+  }
+
+  /** A loss at shutdown is said at once, whatever the warning interval. */
+  private report(message: string): void {
+    this.lastWarningAt = Date.now();
+    try {
+      this.writeWarning(message);
+    } catch {
+      // A throwing logger must not reach the application.
+    }
   }
 
   /** At most one warning per interval, each with the running totals: loud once, never a flood. */

@@ -13,6 +13,7 @@ import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, SpanExporter, TimedEvent } from "@opentelemetry/sdk-trace-base";
 import { reportInstrumentationError } from "../instrumentation-errors.js";
 import type { Redactor } from "./redactor.js";
+import { isAbortable } from "../export/otlp-http-writer.js";
 
 export class RedactingSpanExporter implements SpanExporter {
   constructor(
@@ -34,6 +35,15 @@ export class RedactingSpanExporter implements SpanExporter {
       return;
     }
     this.inner.export(redacted, resultCallback);
+  }
+
+  /** Passes the processor's shutdown deadline on to an exporter that can end its requests. */
+  abort(reason: string): void {
+    if (isAbortable(this.inner)) this.inner.abort(reason);
+  }
+
+  stopRetryingConnections(): void {
+    if (isAbortable(this.inner)) this.inner.stopRetryingConnections();
   }
 
   shutdown(): Promise<void> {

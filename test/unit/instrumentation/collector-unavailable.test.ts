@@ -11,7 +11,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { setupRagscope, type RagscopeHandle } from "../../../instrumentation/index.js";
+import { DEFAULT_EXPORT_LIMITS, setupRagscope, type RagscopeHandle } from "../../../instrumentation/index.js";
 import { wrappedRequest } from "../../bench/rag-request-fixture.js";
 import { closedEndpoint, startTestReceiver, type TestReceiver } from "./otlp-test-receiver.js";
 
@@ -19,7 +19,7 @@ import { closedEndpoint, startTestReceiver, type TestReceiver } from "./otlp-tes
 process.env.OTEL_BSP_SCHEDULE_DELAY = "5";
 process.env.OTEL_BSP_EXPORT_TIMEOUT = "1000";
 process.env.OTEL_EXPORTER_OTLP_TIMEOUT = "1000";
-const MAX_QUEUE_SIZE = 2048; // the default (OTEL_BSP_MAX_QUEUE_SIZE)
+const MAX_QUEUE_SIZE = DEFAULT_EXPORT_LIMITS.maxQueueSize; // the default (OTEL_BSP_MAX_QUEUE_SIZE)
 
 const REQUESTS = 300;
 
@@ -52,8 +52,8 @@ async function measuredRequests(): Promise<{ maxTurns: number; answers: Set<stri
   return { maxTurns, answers };
 }
 
-async function withRagscope<Value>(endpoint: string, work: (handle: RagscopeHandle) => Promise<Value>): Promise<Value> {
-  const handle = setupRagscope({ endpoint, serviceName: "unavailable-test" });
+async function withRagscope<Value>(endpoint: string, work: (handle: RagscopeHandle) => Promise<Value>, exportTimeoutMillis?: number): Promise<Value> {
+  const handle = setupRagscope({ endpoint, serviceName: "unavailable-test", exportLimits: { exportTimeoutMillis } });
   try {
     return await work(handle);
   } finally {
@@ -85,7 +85,8 @@ describe("collector down or slow", () => {
       assert.equal(healthy.spans.length, statistics.exported);
       assert.equal(measured.maxTurns, 0, "a request only queues its spans: it never yields to the event loop");
       return measured;
-    });
+      // The healthy collector decodes in this process, which the test's tight loops hold: its answers get the default time.
+    }, 10_000);
 
     for (const [label, endpoint] of [["refused", await closedEndpoint()], ["never answers", slow.endpoint]] as const) {
       await withRagscope(endpoint, async (handle) => {

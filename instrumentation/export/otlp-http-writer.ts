@@ -1,0 +1,215 @@
+/**
+ * The SDK's export writer: posts batches of spans to an OTLP/HTTP traces
+ * endpoint (protobuf or JSON), several at once, over kept-alive connections,
+ * and can abort every request in flight.
+ *
+ * Why not @opentelemetry/exporter-trace-otlp-http/-proto's exporter: its
+ * requests cannot be cancelled. Its shutdown waits for every export in flight
+ * to end — with a collector that accepts connections and never answers, that
+ * is the export timeout (10 s) plus its retries, 10–21 s measured — and the
+ * open request keeps the process alive that long. Here every request carries
+ * an AbortController: `abort()` (the processor's shutdown deadline) ends them
+ * at once and they count as failed. Encoding is still OTel's own
+ * (@opentelemetry/otlp-transformer's serializers, what that exporter uses).
+ *
+ * Retries follow the OTLP/HTTP specification ("Retryable Response Codes"):
+ * 429, 502, 503 and 504, and a connection that could not be made or was
+ * reset, are retried after Retry-After (or an exponential backoff with
+ * jitter) while the export's time allows; anything else fails at once.
+ */
+import http from "node:http";
+import https from "node:https";
+import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
+import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { RAGSCOPE_SDK_VERSION } from "../version.js";
+
+export interface OtlpHttpWriterOptions {
+  /** Full URL of the traces endpoint (`…/v1/traces`). */
+  url: string;
+  protocol: "http/protobuf" | "http/json";
+  headers?: Record<string, string>;
+  /** Time one export (all its attempts) may take; then it is aborted and fails. */
+  timeoutMillis: number;
+  /** Requests open at once (the agent's sockets); the processor keeps as many exports in flight. */
+  maxSockets: number;
+}
+
+/** A span exporter whose exports in flight can be ended at once (the processor's shutdown deadline). */
+export interface AbortableSpanExporter extends SpanExporter {
+  /** Ends every export in flight; each reports failure with `reason`. */
+  abort(reason: string): void;
+  /** From now on a connection that cannot be made fails its export at once (shutdown: the collector is down). */
+  stopRetryingConnections(): void;
+}
+
+export function isAbortable(exporter: SpanExporter): exporter is AbortableSpanExporter {
+  return typeof (exporter as Partial<AbortableSpanExporter>).abort === "function";
+}
+
+const RETRIABLE_STATUSES = new Set([429, 502, 503, 504]);
+const FIRST_BACKOFF_MS = 100;
+const MAX_BACKOFF_MS = 5_000;
+
+type AttemptOutcome = { kind: "success" } | { kind: "retry"; afterMs: number | null; message: string } | { kind: "fail"; message: string };
+
+export class OtlpHttpWriter implements AbortableSpanExporter {
+  private readonly url: URL;
+  private readonly agent: http.Agent;
+  private readonly send: typeof http.request;
+  private readonly headers: Record<string, string>;
+  private readonly encode: (spans: ReadableSpan[]) => Uint8Array | undefined;
+  private readonly inFlight = new Set<AbortController>();
+  private stopped = false;
+  private retryConnections = true;
+
+  constructor(private readonly options: OtlpHttpWriterOptions) {
+    this.url = new URL(options.url);
+    const secure = this.url.protocol === "https:";
+    // Kept-alive sockets: a connection per export would cost a handshake each
+    // (and TIME_WAIT sockets by the thousand at full rate). Idle sockets do not
+    // keep the process alive (the agent unrefs them).
+    const agentOptions = { keepAlive: true, maxSockets: options.maxSockets, maxFreeSockets: options.maxSockets };
+    this.agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    this.send = secure ? https.request : http.request;
+    const json = options.protocol === "http/json";
+    this.encode = json ? (spans) => JsonTraceSerializer.serializeRequest(spans) : (spans) => ProtobufTraceSerializer.serializeRequest(spans);
+    this.headers = {
+      "user-agent": `ragscope-sdk/${RAGSCOPE_SDK_VERSION}`,
+      ...options.headers,
+      "content-type": json ? "application/json" : "application/x-protobuf",
+    };
+  }
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    if (this.stopped) {
+      resultCallback({ code: ExportResultCode.FAILED, error: new Error("the exporter is shut down") });
+      return;
+    }
+    let body: Uint8Array | undefined;
+    try {
+      body = this.encode(spans);
+    } catch (error) {
+      resultCallback({ code: ExportResultCode.FAILED, error: new Error(`the spans could not be encoded: ${String(error)}`) });
+      return;
+    }
+    if (body === undefined) {
+      resultCallback({ code: ExportResultCode.FAILED, error: new Error("the spans could not be encoded") });
+      return;
+    }
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    // The abort waits for one turn of I/O after the timer: when the application
+    // held the event loop past the timeout, an answer that arrived meanwhile is
+    // read first (timers run before I/O in a turn) instead of counted as none.
+    const timeout = setTimeout(() => setImmediate(() => controller.abort(new Error(`no answer within ${this.options.timeoutMillis} ms`))), this.options.timeoutMillis);
+    timeout.unref();
+    void this.exportWithRetries(body, controller.signal)
+      .then((failure) => resultCallback(failure === null ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(failure) }))
+      .finally(() => {
+        clearTimeout(timeout);
+        this.inFlight.delete(controller);
+      });
+  }
+
+  stopRetryingConnections(): void {
+    this.retryConnections = false;
+  }
+
+  abort(reason: string): void {
+    for (const controller of this.inFlight) controller.abort(new Error(reason));
+  }
+
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    this.abort("the exporter was shut down");
+    this.agent.destroy();
+  }
+
+  async forceFlush(): Promise<void> {}
+
+  /** Null when the collector accepted the spans, else why not. */
+  private async exportWithRetries(body: Uint8Array, signal: AbortSignal): Promise<string | null> {
+    for (let attempt = 0; ; attempt += 1) {
+      const outcome = await this.attempt(body, signal);
+      if (outcome.kind === "success") return null;
+      if (outcome.kind === "fail" || signal.aborted) return signal.aborted ? reasonOf(signal, outcome.message) : outcome.message;
+      const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt) * (0.5 + Math.random() / 2);
+      const waited = await sleep(outcome.afterMs ?? backoff, signal);
+      if (!waited) return reasonOf(signal, outcome.message);
+    }
+  }
+
+  private attempt(body: Uint8Array, signal: AbortSignal): Promise<AttemptOutcome> {
+    return new Promise((resolve) => {
+      if (signal.aborted) {
+        resolve({ kind: "fail", message: reasonOf(signal, "aborted") });
+        return;
+      }
+      const request = this.send(this.url, {
+        method: "POST",
+        agent: this.agent,
+        headers: { ...this.headers, "content-length": String(body.byteLength) },
+        signal,
+      });
+      request.on("response", (response) => {
+        const parts: Buffer[] = [];
+        response.on("data", (part: Buffer) => parts.push(part));
+        response.on("error", (error) => resolve(this.networkFailure(error)));
+        response.on("end", () => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) resolve({ kind: "success" });
+          else {
+            const message = `HTTP ${status}${describeBody(Buffer.concat(parts))}`;
+            resolve(RETRIABLE_STATUSES.has(status) ? { kind: "retry", afterMs: retryAfterMs(response.headers["retry-after"]), message } : { kind: "fail", message });
+          }
+        });
+      });
+      request.on("error", (error) => resolve(signal.aborted ? { kind: "fail", message: reasonOf(signal, error.message) } : this.networkFailure(error)));
+      request.end(body);
+    });
+  }
+
+  private networkFailure(error: Error): AttemptOutcome {
+    // A refused or reset connection is a collector restarting or not up yet: retriable, until shutdown.
+    return this.retryConnections ? { kind: "retry", afterMs: null, message: error.message } : { kind: "fail", message: error.message };
+  }
+}
+
+function reasonOf(signal: AbortSignal, fallback: string): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason.message : fallback;
+}
+
+function describeBody(body: Buffer): string {
+  const text = body.toString("utf8").replace(/[^\x20-\x7e]+/g, " ").trim();
+  return text === "" ? "" : `: ${text.slice(0, 200)}`;
+}
+
+/** Retry-After as seconds (the receiver's form) or an HTTP date. */
+function retryAfterMs(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : null;
+}
+
+/** Waits `ms` unless the signal aborts first; false when it did. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

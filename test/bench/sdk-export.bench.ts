@@ -1,0 +1,94 @@
+/**
+ * SDK export from one application process, default settings, collector up:
+ * `ragscope serve` as a subprocess (as a user starts it), and an application
+ * process (sdk-export-app.ts) that runs RAGSCOPE_BENCH_TRACES 8-span RAG
+ * requests (default 5,000 = 40,000 spans) at the highest rate it can through
+ * `setupRagscope()` and then shuts down. Printed: spans per second exported
+ * (emitted spans ÷ first request → shutdown done, all acknowledged), the rate
+ * the application emitted at, spans acknowledged by serve's receiver against
+ * spans emitted, and the spans the SDK dropped or lost, as it counted them.
+ *
+ * The same run measures the previous export path (the OTel SDK's
+ * BatchSpanProcessor and OTLP/HTTP protobuf exporter with their defaults, as
+ * ragscope's processor behaved: 2048 spans queued, 512 a batch, one export at
+ * a time), each path against a fresh serve, so the two figures are comparable.
+ *
+ * The issue 13 target is ≥ 20,000 spans/s with no drops.
+ *
+ * Profile: RAGSCOPE_BENCH_CPU_PROF=DIR runs the application with --cpu-prof into DIR.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { startCollectorSubprocess } from "../support/collector-subprocess.js";
+import type { BenchmarkFigure, BenchmarkResult } from "./benchmark.js";
+
+const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 5_000);
+const app = fileURLToPath(new URL("./sdk-export-app.ts", import.meta.url));
+
+interface AppOutcome {
+  path: string;
+  spans: number;
+  emitSeconds: number;
+  totalSeconds: number;
+  exported: number;
+  dropped: number;
+  failed: number;
+}
+
+async function metricValue(metricsUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+  const line = text.split("\n").find((entry) => entry.startsWith(`${name} `) || entry.startsWith(`${name}{`));
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1));
+}
+
+function runApp(endpoint: string, exportPath: string): Promise<AppOutcome> {
+  const profile = process.env.RAGSCOPE_BENCH_CPU_PROF;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : []), "--import", "tsx", app], {
+      env: { ...process.env, RAGSCOPE_ENDPOINT: endpoint, RAGSCOPE_BENCH_TRACES: String(TRACES), RAGSCOPE_BENCH_SDK_PATH: exportPath },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
+    child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
+    child.on("exit", (code) => {
+      const line = stdout.trim().split("\n").at(-1) ?? "";
+      if (code !== 0 || !line.startsWith("{")) reject(new Error(`the application exited with ${code}:\n${stdout}\n${stderr}`));
+      else resolve(JSON.parse(line) as AppOutcome);
+    });
+  });
+}
+
+async function measure(exportPath: string): Promise<{ outcome: AppOutcome; acknowledged: number }> {
+  const collector = await startCollectorSubprocess({ RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" });
+  try {
+    const outcome = await runApp(collector.receiverUrl, exportPath);
+    const received = await metricValue(collector.metricsUrl, "ragscope_spans_received_total");
+    const refused = await metricValue(collector.metricsUrl, "ragscope_spans_dropped_total");
+    return { outcome, acknowledged: received - refused };
+  } finally {
+    await collector.stop();
+    await collector.remove();
+  }
+}
+
+function figures(label: string, { outcome, acknowledged }: { outcome: AppOutcome; acknowledged: number }): BenchmarkFigure[] {
+  return [
+    { name: `${label}: spans per second exported (first request → shutdown done)`, value: Math.round(acknowledged / outcome.totalSeconds), unit: "spans/s" },
+    { name: `${label}: spans per second emitted by the application`, value: Math.round(outcome.spans / outcome.emitSeconds), unit: "spans/s" },
+    { name: `${label}: spans acknowledged by serve / emitted`, value: `${acknowledged} / ${outcome.spans}` },
+    { name: `${label}: spans dropped (queue full), as the SDK counted them`, value: outcome.dropped },
+    { name: `${label}: spans in failed exports`, value: outcome.failed },
+    { name: `${label}: dropped or lost`, value: Math.round(((outcome.spans - acknowledged) / outcome.spans) * 1000) / 10, unit: "%" },
+  ];
+}
+
+export async function benchmark(): Promise<BenchmarkResult> {
+  const previous = await measure("otel-batch");
+  const current = await measure("ragscope");
+  return {
+    title: `SDK export: one application process, default settings, into ragscope serve, ${TRACES.toLocaleString("en-US")} requests of 8 spans`,
+    figures: [...figures("ragscope SDK", current), ...figures("previous path (OTel batch processor + OTLP exporter)", previous)],
+  };
+}
