@@ -145,6 +145,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
   private readonly inFlight = new Set<RunningExport>();
   private shutdownPromise: Promise<void> | undefined;
   private lastWarningAt = Number.NEGATIVE_INFINITY;
+  /** Why the last export failed, for the shutdown report. */
+  private lastFailure = "the export failed";
   private readonly counters = { exported: 0, droppedQueueFull: 0, failed: 0, sampledOut: 0 };
 
   constructor(
@@ -232,11 +234,14 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     const deadline = new Promise<"deadline">((resolve) => {
       deadlineTimer = setTimeout(() => resolve("deadline"), timeoutMillis);
     });
+    const failedBefore = this.counters.failed;
+    let reason = this.lastFailure;
     try {
       const outcome = await Promise.race([this.drain(true).then(() => "drained" as const), deadline]);
+      reason = this.lastFailure;
       if (outcome === "deadline") {
-        const lost = this.pending();
-        // Stop sending; exports still in flight are ended (their spans count as failed when they settle).
+        reason = `shutdown did not finish within ${timeoutMillis} ms, RAGSCOPE_SHUTDOWN_TIMEOUT_MS`;
+        // Stop sending; exports still in flight are ended.
         this.dropQueue();
         if (isAbortable(this.exporter)) this.exporter.abort(`shutdown took longer than ${timeoutMillis} ms`);
         // Whatever an exporter that cannot abort still does is not waited for.
@@ -245,11 +250,12 @@ export class RagscopeSpanProcessor implements SpanProcessor {
           this.counters.failed += running.spans;
         }
         this.inFlight.clear();
-        this.report(`ragscope: shutdown did not finish within ${timeoutMillis} ms (RAGSCOPE_SHUTDOWN_TIMEOUT_MS): ${lost} spans were not exported to ${this.destination} and are lost`);
       }
     } finally {
       clearTimeout(deadlineTimer);
     }
+    const lost = this.counters.failed - failedBefore;
+    if (lost > 0) this.report(`ragscope: at shutdown ${lost} spans could not be exported to ${this.destination} (${reason}) and are lost`);
     try {
       await this.exporter.shutdown();
     } catch (error) {
@@ -275,10 +281,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     // exports what was queued when it was called, and so always ends.
     let batchesLeft = Math.ceil(this.queuedCount() / this.maxExportBatchSize) + 1;
     while (this.queuedCount() > 0 || this.inFlight.size > 0) {
-      if (stopAtFirstFailure && this.counters.failed > failedBefore) {
-        const lost = this.dropQueue();
-        if (lost > 0) this.report(`ragscope: exporting to ${this.destination} failed at shutdown; ${lost} more spans were not sent and are lost`);
-      }
+      // Counted as lost, and reported by shutdown with the rest.
+      if (stopAtFirstFailure && this.counters.failed > failedBefore) this.dropQueue();
       while (this.queuedCount() > 0 && this.inFlight.size < this.maxConcurrentExports && batchesLeft > 0) {
         batchesLeft -= 1;
         this.startExport();
@@ -383,6 +387,7 @@ export class RagscopeSpanProcessor implements SpanProcessor {
           this.counters.exported += batch.length;
         } else {
           this.counters.failed += batch.length;
+          this.lastFailure = result.error?.message ?? "no reason given";
           this.warn(`ragscope: export of ${batch.length} spans to ${this.destination} failed (${result.error?.message ?? "no reason given"}); ${this.counters.failed} spans lost so far`);
         }
         resolve();

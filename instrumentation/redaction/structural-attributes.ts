@@ -38,6 +38,19 @@ const exactKeys = new Set<string>([
 /** `…documents.N.document.id` (OpenInference) and ragscope's per-document id fields. */
 const documentIdKey = /(?:^|[._])documents\.\d+\.(?:document\.id|document_id|document_version|section_id|effective_from|effective_to|rank|tenant_id|acl)$/;
 
+/**
+ * Answers per key, remembered: every span of every request asks again for the
+ * same few hundred keys, and the regular expression was 4 % of an exporting
+ * application's CPU (test/bench/sdk-export.bench.ts). Bounded: past the bound
+ * keys are tested each time.
+ */
+const answers = new Map<string, boolean>();
+const MAX_REMEMBERED_KEYS = 4096;
+
 export function isStructuralAttribute(key: string): boolean {
-  return exactKeys.has(key) || documentIdKey.test(key);
+  const known = answers.get(key);
+  if (known !== undefined) return known;
+  const answer = exactKeys.has(key) || documentIdKey.test(key);
+  if (answers.size < MAX_REMEMBERED_KEYS) answers.set(key, answer);
+  return answer;
 }

@@ -30,6 +30,7 @@ interface AppOutcome {
   spans: number;
   emitSeconds: number;
   totalSeconds: number;
+  cpuSeconds: number;
   exported: number;
   dropped: number;
   failed: number;
@@ -77,6 +78,7 @@ function figures(label: string, { outcome, acknowledged }: { outcome: AppOutcome
   return [
     { name: `${label}: spans per second exported (first request → shutdown done)`, value: Math.round(acknowledged / outcome.totalSeconds), unit: "spans/s" },
     { name: `${label}: spans per second emitted by the application`, value: Math.round(outcome.spans / outcome.emitSeconds), unit: "spans/s" },
+    { name: `${label}: application CPU per span (recording, redaction, encoding, sending)`, value: Math.round((outcome.cpuSeconds / outcome.spans) * 1e7) / 10, unit: "µs" },
     { name: `${label}: spans acknowledged by serve / emitted`, value: `${acknowledged} / ${outcome.spans}` },
     { name: `${label}: spans dropped (queue full), as the SDK counted them`, value: outcome.dropped },
     { name: `${label}: spans in failed exports`, value: outcome.failed },
