@@ -75,6 +75,21 @@ export const SOURCES: Record<SourceName, Source> = {
   },
 };
 
+/**
+ * Every metric of every Evaluation Result meeting `condition`, one row each,
+ * with `value` NULL where the metric did not apply: metric_values holds rows
+ * with a value only (migration 0008), and evaluation_results lists the rest
+ * in `not_applicable_metrics`. For panels that show coverage (how many cases
+ * a metric did not apply to, or a metric that applied to none). `condition`
+ * may name run_id only, a column of both tables.
+ */
+export function metricRowsWithCoverage(condition: string): string {
+  return (
+    `(SELECT metric, evaluator_id, run_id, value FROM metric_values FINAL WHERE ${condition} AND value IS NOT NULL ` +
+    `UNION ALL SELECT metric, evaluator_id, run_id, CAST(NULL AS Nullable(Float64)) AS value FROM evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE ${condition})`
+  );
+}
+
 const present = (metric: string): string => `metric = ${sqlString(metric)} AND value IS NOT NULL`;
 
 /** Mean of a stored metric over the requests where it applies (NULL = not applicable). */

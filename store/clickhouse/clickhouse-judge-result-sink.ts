@@ -40,7 +40,8 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
 
   async write(batch: readonly JudgedCase[]): Promise<Result<void, SinkFailure>> {
     const version = (this.options.now ?? Date.now)();
-    const rows = batch.map((judged) => toRows(judged, "", version));
+    // Judge results keep a NULL row for a metric without a value: a judge that failed this time hides the value it gave before.
+    const rows = batch.map((judged) => toRows(judged, "", version, { tombstones: true }));
     const evaluationRows = rows.flatMap((row) => row.evaluationResults);
     const metricRows = rows.flatMap((row) => row.metricValues);
     if (evaluationRows.length === 0) return success(undefined);

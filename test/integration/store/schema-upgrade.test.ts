@@ -6,12 +6,21 @@
  * gate and the report read for a run (the collapsed payloads loadRunCases parses,
  * readRunSummary) are the
  * same before and after, and every row (duplicates included) is still there.
+ *
+ * "Before" is what the previous release showed: its dashboards
+ * (test/data/previous-release/) and its run summary query over its row layout
+ * (a metric_values row for every metric, NULL where it has no value). "After"
+ * is what this release shows on the upgraded store, and on a new store the
+ * same traffic was written to by this release's sink (no row for a metric
+ * without a value, migration 0008): all three agree.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import os from "node:os";
 import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { readDashboards, type ReportDashboard } from "../../../report/dashboard-files.js";
 import { allOf, type Variables } from "../../../report/grafana-macros.js";
 import { panelIntervalMs } from "../../../report/panel-interval.js";
@@ -27,9 +36,15 @@ const PREVIOUS_RELEASE_LAST_MIGRATION = 6;
 const GROWING_TABLES = ["case_results", "evaluation_results", "metric_values"];
 const GATE_METRICS = ["p50_latency_ms", "p95_latency_ms", "p99_latency_ms", "p95_time_to_first_token_ms", "recall_at_5", "mrr", "faithfulness", "hallucination_rate", "permission_leak_rate", "no_answer_accuracy", "error_rate", "timeout_rate", "task_success_rate", "average_cost", "thumbs_down_rate"];
 
+const PREVIOUS_RELEASE_DATA = fileURLToPath(new URL("../../data/previous-release/", import.meta.url));
+
 let store: TemporaryStore;
+/** A store this release made and wrote the same traffic to. */
+let fresh: TemporaryStore;
 let dataset: SeededDataset;
 let dashboards: ReportDashboard[];
+let previousDashboards: ReportDashboard[];
+let previousRunSummarySql: string;
 let previousRelease: string;
 
 const context = { fromMs: DATASET_START, toMs: DATASET_END, intervalMs: panelIntervalMs(DATASET_START, DATASET_END, 60) };
@@ -57,13 +72,21 @@ function rowsInOneOrder(frame: Frame): { refId: string; columns: string[]; rows:
   return { refId: frame.refId, columns: frame.fields.map((field) => `${field.name}: ${field.clickhouseType}`), rows };
 }
 
+type Release = "previous" | "current";
+
+/** A run's per-metric summary as the previous release read it: its query over its row layout. */
+async function previousRunMetrics(on: TemporaryStore, runId: string): Promise<unknown[]> {
+  const rows = await queryRows<{ metric: string; evaluator_id: string; mean: number | null; applicable: string; not_applicable: string }>(on.connection, previousRunSummarySql, { runId });
+  return rows.map((row) => ({ metric: row.metric, evaluatorId: row.evaluator_id, mean: row.mean === null ? null : Number(row.mean), applicable: Number(row.applicable), notApplicable: Number(row.not_applicable) }));
+}
+
 /** Every number a user sees: panels, gate metrics over the window, a run as the gate and report read it. */
-async function everyNumber(): Promise<Map<string, unknown>> {
+async function everyNumber(on: TemporaryStore, release: Release): Promise<Map<string, unknown>> {
   const numbers = new Map<string, unknown>();
-  for (const dashboard of dashboards) {
+  for (const dashboard of release === "previous" ? previousDashboards : dashboards) {
     for (const panel of dashboard.rows.flatMap((row) => row.panels)) {
       const frames: Frame[] = [];
-      for (const target of panel.targets) frames.push(await runQuery(store.store.dashboards, target.refId, executableSql(target.rawSql, store.connection.database, variables(), context)));
+      for (const target of panel.targets) frames.push(await runQuery(on.store.dashboards, target.refId, executableSql(target.rawSql, on.connection.database, variables(), context)));
       numbers.set(`panel ${dashboard.uid}/${panel.title}`, frames.map(rowsInOneOrder));
     }
   }
@@ -72,17 +95,22 @@ async function everyNumber(): Promise<Map<string, unknown>> {
     assert.equal(resolution.kind, "aggregate");
     if (resolution.kind !== "aggregate") continue;
     const sql = aggregateSelect([resolution.aggregate], { scope: alertScope, withSamples: true });
-    numbers.set(`gate ${name}`, await runQuery(store.store.dashboards, name, executableSql(sql, store.connection.database, {}, context)));
+    numbers.set(`gate ${name}`, await runQuery(on.store.dashboards, name, executableSql(sql, on.connection.database, {}, context)));
   }
   for (const run of [BASELINE_RUN, CANDIDATE_RUN]) {
     // What the release gate's loadRunCases parses: the collapsed payloads of the run.
     for (const table of ["case_results", "evaluation_results"]) {
-      numbers.set(`run payloads ${table} ${run}`, await queryRows(store.connection, `SELECT payload, version FROM {{database}}.${table} FINAL WHERE run_id = {run:String} ORDER BY payload`, { run }));
+      numbers.set(`run payloads ${table} ${run}`, await queryRows(on.connection, `SELECT payload, version FROM {{database}}.${table} FINAL WHERE run_id = {run:String} ORDER BY payload`, { run }));
     }
-    numbers.set(`run summary ${run}`, await store.store.reader.readRunSummary(run));
+    numbers.set(`run metrics ${run}`, release === "previous" ? await previousRunMetrics(on, run) : (await on.store.reader.readRunSummary(run)).metrics);
   }
-  numbers.set("stored span", await store.store.reader.storedSpan());
+  numbers.set("stored span", await on.store.reader.storedSpan());
   return numbers;
+}
+
+function assertSameMaps(actual: Map<string, unknown>, expected: Map<string, unknown>, what: string): void {
+  assert.deepEqual([...actual.keys()], [...expected.keys()]);
+  for (const [key, value] of expected) assertSameNumbers(actual.get(key), value, `${key} ${what}`);
 }
 
 /**
@@ -91,7 +119,7 @@ async function everyNumber(): Promise<Map<string, unknown>> {
  * ReplacingMergeTree would collapse them at its next merge anyway — but no
  * version of any row may be lost.
  */
-async function storedRows(): Promise<Record<string, { versions: number; final: number }>> {
+async function storedRows(on: TemporaryStore = store): Promise<Record<string, { versions: number; final: number }>> {
   const identity: Record<string, string> = {
     case_results: "case_result_id, version",
     evaluation_results: "evaluation_result_id, version",
@@ -99,8 +127,8 @@ async function storedRows(): Promise<Record<string, { versions: number; final: n
   };
   const counts: Record<string, { versions: number; final: number }> = {};
   for (const table of GROWING_TABLES) {
-    const [versions] = await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM (SELECT DISTINCT ${identity[table]} FROM {{database}}.${table})`);
-    const [final] = await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM {{database}}.${table} FINAL`);
+    const [versions] = await queryRows<{ rows: string }>(on.connection, `SELECT count() AS rows FROM (SELECT DISTINCT ${identity[table]} FROM {{database}}.${table})`);
+    const [final] = await queryRows<{ rows: string }>(on.connection, `SELECT count() AS rows FROM {{database}}.${table} FINAL`);
     counts[table] = { versions: Number(versions!.rows), final: Number(final!.rows) };
   }
   return counts;
@@ -140,13 +168,19 @@ before(async () => {
   }
   store = await temporaryStore({ migrate: false });
   await runMigrations(store.connection, previousRelease);
-  dataset = await seedDashboardDataset(store.connection);
+  dataset = await seedDashboardDataset(store.connection, undefined, "previous");
   // A replayed delivery: every row twice on disk, as a long-running store has them.
-  await insertDuplicateRows(store.connection, dataset);
+  await insertDuplicateRows(store.connection, dataset, "previous");
+  fresh = await temporaryStore({ beside: store });
+  await seedDashboardDataset(fresh.connection);
+  await insertDuplicateRows(fresh.connection, dataset);
   dashboards = await readDashboards();
+  previousDashboards = await readDashboards(path.join(PREVIOUS_RELEASE_DATA, "dashboards"));
+  previousRunSummarySql = await readFile(path.join(PREVIOUS_RELEASE_DATA, "previous-run-summary.sql"), "utf8");
 });
 
 after(async () => {
+  await fresh.cleanup();
   await store.cleanup();
   await rm(previousRelease, { recursive: true, force: true });
 });
@@ -160,7 +194,7 @@ describe("upgrading a store of the previous release", () => {
   });
 
   test("the new migrations keep every row and change no panel, gate metric, run summary or run case", async () => {
-    const numbersBefore = await everyNumber();
+    const numbersBefore = await everyNumber(store, "previous");
     const countsBefore = await storedRows();
 
     const { applied } = await runMigrations(store.connection);
@@ -172,9 +206,12 @@ describe("upgrading a store of the previous release", () => {
     assert.match(tables.find((table) => table.name === "metric_values")!.sorting_key, /tenant_id, service_name, toDate\(ts\)/);
 
     assert.deepEqual(await storedRows(), countsBefore, "every version of every row was carried over");
-    const numbersAfter = await everyNumber();
-    assert.deepEqual([...numbersAfter.keys()], [...numbersBefore.keys()]);
-    for (const [key, value] of numbersBefore) assertSameNumbers(numbersAfter.get(key), value, `${key} after the upgrade`);
+    const numbersAfter = await everyNumber(store, "current");
+    assertSameMaps(numbersAfter, numbersBefore, "after the upgrade");
+    // The same traffic written by this release's sink (no row for a metric without a value) shows the same numbers.
+    assertSameMaps(await everyNumber(fresh, "current"), numbersBefore, "on a store this release wrote");
+    assert.deepEqual(await fresh.store.reader.readRunSummary(BASELINE_RUN), await store.store.reader.readRunSummary(BASELINE_RUN));
+    assert.deepEqual(await fresh.store.reader.readRunSummary(CANDIDATE_RUN), await store.store.reader.readRunSummary(CANDIDATE_RUN));
 
     // Applied once: a second start applies nothing.
     assert.deepEqual((await runMigrations(store.connection)).applied, []);
@@ -183,5 +220,17 @@ describe("upgrading a store of the previous release", () => {
   test("the old tables are kept for the operator to drop, nothing is deleted", async () => {
     const tables = await queryRows<{ name: string }>(store.connection, `SELECT name FROM system.tables WHERE database = '{{database}}' AND endsWith(name, '_before_0007') ORDER BY name`);
     assert.deepEqual(tables.map((table) => table.name), GROWING_TABLES.map((table) => `${table}_before_0007`).sort());
+  });
+});
+
+describe("metrics without a value (migration 0008)", () => {
+  test("get no row from this release's sink, and the dataset has such metrics", async () => {
+    const [previousRows] = await queryRows<{ rows: string; empty: string }>(store.connection, "SELECT count() AS rows, countIf(value IS NULL) AS empty FROM {{database}}.metric_values FINAL");
+    const [currentRows] = await queryRows<{ rows: string; empty: string }>(fresh.connection, "SELECT count() AS rows, countIf(value IS NULL) AS empty FROM {{database}}.metric_values FINAL");
+    assert.ok(Number(previousRows!.empty) > 0, "the previous release stored NULL rows");
+    assert.equal(Number(currentRows!.empty), 0);
+    assert.equal(Number(currentRows!.rows), Number(previousRows!.rows) - Number(previousRows!.empty));
+    const [listed] = await queryRows<{ names: string }>(fresh.connection, "SELECT count() AS names FROM {{database}}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric");
+    assert.equal(Number(listed!.names), Number(previousRows!.empty), "every metric without a value is listed on its Evaluation Result");
   });
 });
