@@ -12,7 +12,9 @@
  * (a metric_values row for every metric, NULL where it has no value). "After"
  * is what this release shows on the upgraded store, and on a new store the
  * same traffic was written to by this release's sink (no row for a metric
- * without a value, migration 0008): all three agree.
+ * without a value, migration 0008): all three agree — percentiles, which the
+ * boards now take from the rollups' t-digest states (migration 0009), within
+ * the sketch's documented error, everything else exactly.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -108,9 +110,72 @@ async function everyNumber(on: TemporaryStore, release: Release): Promise<Map<st
   return numbers;
 }
 
-function assertSameMaps(actual: Map<string, unknown>, expected: Map<string, unknown>, what: string): void {
+/**
+ * Latency values (the one metric the boards show percentiles of) in one order,
+ * per time bucket of the timeseries panels (keyed by the bucket's start in ms)
+ * and over the whole range (key -1): what the exact nearest-rank percentile
+ * and the rollups' t-digest are both computed from.
+ */
+async function latencyValues(on: TemporaryStore): Promise<Map<number, number[]>> {
+  const values = new Map<number, number[]>();
+  const sql = (leading: string) =>
+    executableSql(`SELECT ${leading} AS bucket, arraySort(groupArray(value)) AS sorted FROM metric_values FINAL WHERE $__timeFilter(ts) AND metric = 'latency_ms' AND value IS NOT NULL GROUP BY bucket`, on.connection.database, variables(), context);
+  for (const leading of ["toUnixTimestamp($__timeInterval(ts)) * 1000", "-1"]) {
+    for (const row of await queryRows<{ bucket: string | number; sorted: number[] }>(on.connection, sql(leading))) values.set(Number(row.bucket), row.sorted.map(Number));
+  }
+  return values;
+}
+
+/**
+ * The documented error of a percentile from the rollups' t-digest states
+ * (deploy/clickhouse/migrations/0009_metric_rollups.sql): within
+ * max(1, 1 % of n) ranks of the exact nearest-rank value, the t-digest
+ * keeping its centroids as 32-bit floats (a relative rounding of 1e-7).
+ */
+function assertWithinSketchError(actual: unknown, expected: unknown, percentile: number, sorted: number[] | undefined, where: string): void {
+  if (expected === null) return assert.equal(actual, null, where);
+  assert.ok(sorted !== undefined && sorted.length > 0 && typeof actual === "number", `${where}: ${String(actual)} for ${String(expected)}`);
+  const rank = Math.ceil((percentile * sorted.length) / 100);
+  assert.equal(sorted[rank - 1], expected, `${where}: the exact value is the nearest-rank one`);
+  const window = Math.max(1, Math.ceil(sorted.length / 100));
+  const low = sorted[Math.max(0, rank - 1 - window)]!;
+  const high = sorted[Math.min(sorted.length - 1, rank - 1 + window)]!;
+  const rounding = 1e-7 * Math.max(Math.abs(low), Math.abs(high));
+  assert.ok(actual >= low - rounding && actual <= high + rounding, `${where}: ${actual} is not within ${window} rank(s) of ${String(expected)} (between ${low} and ${high})`);
+}
+
+interface PanelNumbers {
+  refId: string;
+  columns: string[];
+  rows: unknown[][];
+}
+
+function assertSameMaps(actual: Map<string, unknown>, expected: Map<string, unknown>, what: string, latency: Map<number, number[]>): void {
   assert.deepEqual([...actual.keys()], [...expected.keys()]);
-  for (const [key, value] of expected) assertSameNumbers(actual.get(key), value, `${key} ${what}`);
+  for (const [key, value] of expected) {
+    if (!key.startsWith("panel ")) {
+      assertSameNumbers(actual.get(key), value, `${key} ${what}`);
+      continue;
+    }
+    const expectedFrames = value as PanelNumbers[];
+    const actualFrames = actual.get(key) as PanelNumbers[];
+    assert.equal(actualFrames.length, expectedFrames.length, `${key} ${what}: frames`);
+    expectedFrames.forEach((frame, frameIndex) => {
+      const other = actualFrames[frameIndex]!;
+      const where = `${key} ${what}[${frameIndex}]`;
+      assert.deepEqual(other.columns, frame.columns, `${where}: columns`);
+      assert.equal(other.rows.length, frame.rows.length, `${where}: rows`);
+      const timed = frame.columns[0]?.startsWith("time:") === true;
+      frame.rows.forEach((row, rowIndex) => {
+        row.forEach((cell, column) => {
+          const percentile = /^P(\d+) latency:/.exec(frame.columns[column]!);
+          const cellWhere = `${where}.rows[${rowIndex}][${column}]`;
+          if (percentile) assertWithinSketchError(other.rows[rowIndex]![column], cell, Number(percentile[1]), latency.get(timed ? Number(row[0]) : -1), cellWhere);
+          else assertSameNumbers(other.rows[rowIndex]![column], cell, cellWhere);
+        });
+      });
+    });
+  }
 }
 
 /**
@@ -207,9 +272,10 @@ describe("upgrading a store of the previous release", () => {
 
     assert.deepEqual(await storedRows(), countsBefore, "every version of every row was carried over");
     const numbersAfter = await everyNumber(store, "current");
-    assertSameMaps(numbersAfter, numbersBefore, "after the upgrade");
+    const latency = await latencyValues(store);
+    assertSameMaps(numbersAfter, numbersBefore, "after the upgrade", latency);
     // The same traffic written by this release's sink (no row for a metric without a value) shows the same numbers.
-    assertSameMaps(await everyNumber(fresh, "current"), numbersBefore, "on a store this release wrote");
+    assertSameMaps(await everyNumber(fresh, "current"), numbersBefore, "on a store this release wrote", latency);
     assert.deepEqual(await fresh.store.reader.readRunSummary(BASELINE_RUN), await store.store.reader.readRunSummary(BASELINE_RUN));
     assert.deepEqual(await fresh.store.reader.readRunSummary(CANDIDATE_RUN), await store.store.reader.readRunSummary(CANDIDATE_RUN));
 
