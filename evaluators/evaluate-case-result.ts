@@ -30,6 +30,14 @@ import { parseThreshold, satisfies, type Threshold } from "./threshold.js";
 export interface CaseEvaluation {
   caseResult: CaseResult;
   evaluationResults: EvaluationResult[];
+  /**
+   * True when this evaluation may replace one stored earlier for the same
+   * Case Result with other values (late spans re-opened the trace). The store
+   * writes no row for a metric without a value, so for such an evaluation it
+   * writes a NULL row per metric without a value instead: a value stored by
+   * the earlier evaluation cannot stay visible (store/clickhouse/result-rows.ts).
+   */
+  replacesEarlier?: boolean;
 }
 
 function rubricThresholds(evalCase: EvalCase | null): Map<string, Threshold> {

@@ -426,6 +426,8 @@ export class EvaluationWorker {
     const evaluation = evaluateCaseResult(this.options.registry, caseResult, evalCase, new Date(this.clock()).toISOString());
     evaluated += performance.now() - resumed;
     this.timings.evaluateMs += evaluated;
+    // A re-opened trace was evaluated and written before: the store must not keep a value this evaluation no longer has.
+    if (trace.reopened) evaluation.replacesEarlier = true;
     return evaluation;
   }
 }

@@ -43,6 +43,14 @@ export interface AggregateMetric {
   value: string;
   /** Aggregate SQL expression: how many samples the value rests on. */
   samples: string;
+  /**
+   * The same aggregate over `metric_rollups` (migration 0009), for dashboards'
+   * range panels; absent when the rollups cannot give it (abstention pairs
+   * two metrics of one request; case_results is not rolled up). Means and
+   * shares are exact; percentiles come from t-digest states (approximate,
+   * see the migration).
+   */
+  rollup?: { value: string; samples: string };
 }
 
 interface Source {
@@ -52,7 +60,12 @@ interface Source {
   from(scope: Scope, storedMetrics: readonly string[]): string;
 }
 
-export const SOURCES: Record<SourceName, Source> = {
+export const SOURCES: Record<SourceName | "metric_rollups", Source> = {
+  // Whole minutes: a rollup row is in the range when its minute starts in it.
+  metric_rollups: {
+    timeColumn: "minute",
+    from: (scope, storedMetrics) => `metric_rollups FINAL WHERE ${scope("minute")} AND metric IN (${sqlList(storedMetrics)})`,
+  },
   metric_values: {
     timeColumn: "ts",
     from: (scope, storedMetrics) => `metric_values FINAL WHERE ${scope("ts")} AND metric IN (${sqlList(storedMetrics)})`,
@@ -75,11 +88,38 @@ export const SOURCES: Record<SourceName, Source> = {
   },
 };
 
+/**
+ * Every metric of every Evaluation Result meeting `condition`, one row each,
+ * with `value` NULL where the metric did not apply: metric_values holds rows
+ * with a value only (migration 0008), and evaluation_results lists the rest
+ * in `not_applicable_metrics`. For panels that show coverage (how many cases
+ * a metric did not apply to, or a metric that applied to none). `condition`
+ * may name run_id only, a column of both tables.
+ */
+export function metricRowsWithCoverage(condition: string): string {
+  return (
+    `(SELECT metric, evaluator_id, run_id, value FROM metric_values FINAL WHERE ${condition} AND value IS NOT NULL ` +
+    `UNION ALL SELECT metric, evaluator_id, run_id, CAST(NULL AS Nullable(Float64)) AS value FROM evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE ${condition})`
+  );
+}
+
 const present = (metric: string): string => `metric = ${sqlString(metric)} AND value IS NOT NULL`;
+
+/** In metric_rollups: how many values of a metric the rows hold. */
+const rolledUpCount = (metric: string): string => `sumIf(value_count, metric = ${sqlString(metric)})`;
 
 /** Mean of a stored metric over the requests where it applies (NULL = not applicable). */
 export function meanOf(metric: string, label: string, unit: string, name = metric): AggregateMetric {
-  return { name, label, unit, source: "metric_values", storedMetrics: [metric], value: `avgIf(value, ${present(metric)})`, samples: `countIf(${present(metric)})` };
+  return {
+    name,
+    label,
+    unit,
+    source: "metric_values",
+    storedMetrics: [metric],
+    value: `avgIf(value, ${present(metric)})`,
+    samples: `countIf(${present(metric)})`,
+    rollup: { value: `sumIf(value_sum, metric = ${sqlString(metric)}) / nullIf(${rolledUpCount(metric)}, 0)`, samples: rolledUpCount(metric) },
+  };
 }
 
 /** Nearest-rank percentile (evaluators/aggregate/percentile.ts) of a column over rows meeting a condition. */
@@ -98,11 +138,18 @@ export function percentileOf(percentile: number, metric: string, label: string, 
     storedMetrics: [metric],
     value: nearestRankSql(percentile, "value", present(metric)),
     samples: `countIf(${present(metric)})`,
+    rollup: {
+      value: `if(${rolledUpCount(metric)} = 0, NULL, toFloat64(quantileTDigestMergeIf(${percentile / 100})(value_quantiles, metric = ${sqlString(metric)})))`,
+      samples: rolledUpCount(metric),
+    },
   };
 }
 
+/** The conditions metric_rollups counts per row, with the column holding the count. */
+const ROLLED_UP_CONDITIONS = { "value < 1": "below_one", "value > 0": "above_zero" } as const;
+
 /** Share of requests whose stored metric meets a condition, over requests where the metric applies. */
-function shareOf(name: string, label: string, metric: string, condition: string): AggregateMetric {
+function shareOf(name: string, label: string, metric: string, condition: keyof typeof ROLLED_UP_CONDITIONS): AggregateMetric {
   return {
     name,
     label,
@@ -111,6 +158,7 @@ function shareOf(name: string, label: string, metric: string, condition: string)
     storedMetrics: [metric],
     value: `countIf(${present(metric)} AND ${condition}) / nullIf(countIf(${present(metric)}), 0)`,
     samples: `countIf(${present(metric)})`,
+    rollup: { value: `sumIf(${ROLLED_UP_CONDITIONS[condition]}, metric = ${sqlString(metric)}) / nullIf(${rolledUpCount(metric)}, 0)`, samples: rolledUpCount(metric) },
   };
 }
 
@@ -179,6 +227,8 @@ export interface AggregateSelect {
   orderBy?: string;
   /** Also select `<samples> AS samples` (alerts use it for min_samples). */
   withSamples?: boolean;
+  /** Read metric_rollups when every aggregate has a rollup form (dashboards' range panels); raw rows otherwise. */
+  preferRollups?: boolean;
 }
 
 /**
@@ -190,13 +240,15 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
   const source = metrics[0]?.source;
   if (source === undefined) throw new Error("aggregateSelect needs at least one aggregate");
   if (metrics.some((metric) => metric.source !== source)) throw new Error(`aggregates of one SELECT must share a source: ${metrics.map((metric) => `${metric.name} (${metric.source})`).join(", ")}`);
-  const definition = SOURCES[source];
+  const rolledUp = options.preferRollups === true && metrics.every((metric) => metric.rollup !== undefined);
+  const definition = SOURCES[rolledUp ? "metric_rollups" : source];
+  const form = (metric: AggregateMetric): { value: string; samples: string } => (rolledUp ? metric.rollup! : metric);
   const time = (text: string): string => text.replaceAll("{time}", definition.timeColumn);
   const storedMetrics = [...new Set(metrics.flatMap((metric) => metric.storedMetrics))];
   const columns = [
     ...(options.leading ?? []).map(time),
-    ...metrics.map((metric) => `${metric.value} AS ${quoteAlias(metric.label)}`),
-    ...(options.withSamples ? [`${metrics.map((metric) => metric.samples).join(" + ")} AS samples`] : []),
+    ...metrics.map((metric) => `${form(metric).value} AS ${quoteAlias(metric.label)}`),
+    ...(options.withSamples ? [`${metrics.map((metric) => form(metric).samples).join(" + ")} AS samples`] : []),
   ];
   const clauses = [`SELECT ${columns.join(", ")}`, `FROM ${definition.from(options.scope, storedMetrics)}`];
   if (options.groupBy) clauses.push(`GROUP BY ${time(options.groupBy)}`);

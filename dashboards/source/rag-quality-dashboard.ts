@@ -57,25 +57,30 @@ function named(name: string): AggregateMetric {
 
 const means = (metrics: readonly StoredMetric[], unit = "percentunit"): AggregateMetric[] => metrics.map((metric) => meanOf(metric.metric, metric.label, unit));
 
-/** Long format: one series per stored metric, named by its label. */
+/**
+ * Long format: one series per stored metric, named by its label; the mean per
+ * time bucket from the rollups (sum / count of whole minutes, migration 0009).
+ */
 export function storedMetricSeriesSql(metrics: readonly StoredMetric[]): string {
   const names = metrics.map((metric) => metric.metric);
   const labels = metrics.map((metric) => metric.label);
   return [
-    `SELECT $__timeInterval(ts) AS time, transform(metric, [${sqlList(names)}], [${sqlList(labels)}], metric) AS series, avg(value) AS Value`,
-    `FROM metric_values FINAL`,
-    `WHERE ${dashboardScope("ts")} AND metric IN (${sqlList(names)}) AND value IS NOT NULL`,
+    `SELECT $__timeInterval(minute) AS time, transform(metric, [${sqlList(names)}], [${sqlList(labels)}], metric) AS series, sum(value_sum) / nullIf(sum(value_count), 0) AS Value`,
+    `FROM metric_rollups FINAL`,
+    `WHERE ${dashboardScope("minute")} AND metric IN (${sqlList(names)})`,
     `GROUP BY time, series`,
+    `HAVING sum(value_count) > 0`,
     `ORDER BY time`,
   ].join("\n");
 }
 
+// Range panels read the rollups wherever an aggregate has a rollup form (aggregate-metrics.ts).
 function overTime(aggregates: readonly AggregateMetric[]): string {
-  return aggregateSelect(aggregates, { leading: [TIME_BUCKET], scope: dashboardScope, groupBy: "time", orderBy: "time" });
+  return aggregateSelect(aggregates, { leading: [TIME_BUCKET], scope: dashboardScope, groupBy: "time", orderBy: "time", preferRollups: true });
 }
 
 function overRange(aggregates: readonly AggregateMetric[]): string {
-  return aggregateSelect(aggregates, { scope: dashboardScope });
+  return aggregateSelect(aggregates, { scope: dashboardScope, preferRollups: true });
 }
 
 const STAGE_ROWS = "case_results FINAL ARRAY JOIN stage_names AS stage, stage_durations_ms AS duration_ms";

@@ -5,6 +5,7 @@
  * chosen by id.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
+import { metricRowsWithCoverage } from "./aggregate-metrics.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { ROOT_CAUSE_EVALUATOR } from "./failures-dashboard.js";
 import { barChartPanel, row, statPanel, tablePanel } from "./panel-builders.js";
@@ -67,8 +68,7 @@ export function runsDashboard(): dashboard.DashboardBuilder {
         [
           `SELECT metric, avgIf(value, run_id = ${BASELINE}) AS baseline, avgIf(value, run_id = ${CANDIDATE}) AS candidate, candidate - baseline AS difference,`,
           `  countIf(run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_cases, countIf(run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_cases`,
-          "FROM metric_values FINAL",
-          `WHERE ${BOTH}`,
+          `FROM ${metricRowsWithCoverage(BOTH)}`,
           "GROUP BY metric",
           "ORDER BY abs(difference) DESC, metric",
         ].join("\n"),

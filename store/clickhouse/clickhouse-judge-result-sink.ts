@@ -18,6 +18,8 @@ import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 import type { SinkFailure } from "../ports/result-sink.js";
 import { toRows } from "./result-rows.js";
+import type { ClickHouseMetricRollups } from "./metric-rollups.js";
+import { writtenRequests } from "./clickhouse-sink.js";
 import type { JudgedCase, JudgeResultSink } from "../ports/judge-result-sink.js";
 
 /** ClickHouse error codes a retry cannot fix (unknown table/column, syntax, type). */
@@ -25,6 +27,8 @@ const PERMANENT_ERROR_CODES = new Set(["60", "16", "62", "53", "27", "6", "117"]
 
 export interface ClickHouseJudgeResultSinkOptions {
   now?: () => number;
+  /** The dashboards' rollups: judge metrics are on the boards too (metric-rollups.ts). */
+  rollups?: ClickHouseMetricRollups;
 }
 
 export class ClickHouseJudgeResultSink implements JudgeResultSink {
@@ -40,7 +44,8 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
 
   async write(batch: readonly JudgedCase[]): Promise<Result<void, SinkFailure>> {
     const version = (this.options.now ?? Date.now)();
-    const rows = batch.map((judged) => toRows(judged, "", version));
+    // Judge results keep a NULL row for a metric without a value: a judge that failed this time hides the value it gave before.
+    const rows = batch.map((judged) => toRows(judged, "", version, { tombstones: true }));
     const evaluationRows = rows.flatMap((row) => row.evaluationResults);
     const metricRows = rows.flatMap((row) => row.metricValues);
     if (evaluationRows.length === 0) return success(undefined);
@@ -57,6 +62,7 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
       const code = (error as { code?: string }).code;
       return failure({ retriable: code === undefined || !PERMANENT_ERROR_CODES.has(String(code)), message: `ClickHouse insert of judge results failed: ${error instanceof Error ? error.message : String(error)}` });
     }
+    this.options.rollups?.note(writtenRequests(batch));
     this.counters.batches += 1;
     this.counters.evaluationResults += evaluationRows.length;
     this.counters.metricValues += metricRows.length;

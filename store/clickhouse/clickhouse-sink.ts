@@ -23,6 +23,7 @@ import { failure, success, type Result } from "../../core/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
+import type { ClickHouseMetricRollups, WrittenRequest } from "./metric-rollups.js";
 import type { ResultSink, SinkFailure } from "../ports/result-sink.js";
 import { caseResultColumns, caseResultsBody, evaluationResultColumns, evaluationResultsBody, metricValueColumns, metricValuesBody, prepareBatch } from "./tab-separated-batch.js";
 
@@ -43,6 +44,13 @@ export interface ClickHouseSinkOptions {
   datasetOf?: (caseId: string, caseVersion: string) => string;
   /** Clock for row versions, injectable for tests. */
   now?: () => number;
+  /** The dashboards' rollups: told which request minutes each write touched (metric-rollups.ts). */
+  rollups?: ClickHouseMetricRollups;
+}
+
+/** The request minute, tenant and service of each written Case Result, for the rollups. */
+export function writtenRequests(batch: readonly { caseResult: CaseEvaluation["caseResult"] }[]): WrittenRequest[] {
+  return batch.map(({ caseResult }) => ({ startedAt: caseResult.started_at, tenantId: caseResult.rag_observation.tenant_id ?? "", serviceName: caseResult.rag_observation.service_name ?? "" }));
 }
 
 interface TableInsert {
@@ -105,6 +113,7 @@ export class ClickHouseSink implements ResultSink {
       const permanent = rejectsData || (code !== undefined && SCHEMA_ERROR_CODES.has(String(code)));
       return failure({ retriable: !permanent, rejectsData, message: `ClickHouse insert failed: ${message}` });
     }
+    this.options.rollups?.note(writtenRequests(batch));
     this.counters.batches += 1;
     this.counters.caseResults += batch.length;
     this.counters.metricValues += metricRows;

@@ -17,6 +17,7 @@ import { ClickHouseRunLineageSink } from "./clickhouse-run-lineage-sink.js";
 import { ClickHouseRunReader } from "./clickhouse-run-reader.js";
 import { ClickHouseSink, type ClickHouseSinkOptions } from "./clickhouse-sink.js";
 import { ClickHouseTraceReader } from "./clickhouse-trace-reader.js";
+import { ClickHouseMetricRollups } from "./metric-rollups.js";
 import { runMigrations } from "./run-migrations.js";
 
 export interface ClickHouseStore extends Store {
@@ -25,6 +26,8 @@ export interface ClickHouseStore extends Store {
   cases: ClickHouseCaseStore;
   judgeResults: ClickHouseJudgeResultSink;
   dashboards: DashboardQuerySurface;
+  /** The dashboards' rollups, refreshed after the sinks' writes; refresh() to read them at once. */
+  rollups: ClickHouseMetricRollups;
   /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
   connection: ClickHouseConnection;
 }
@@ -35,17 +38,21 @@ export interface ClickHouseStoreOptions {
   sink?: ClickHouseSinkOptions;
   /** False: the schema is someone else's to migrate (a receiver writing only health snapshots). Default true. */
   migrate?: boolean;
+  /** Least time between two refreshes of the dashboards' rollups (metric-rollups.ts). */
+  rollupRefreshMs?: number;
 }
 
 /** The ports on an open connection; closing the store closes the connection. */
 export function clickHouseStoreOn(connection: ClickHouseConnection, options: ClickHouseStoreOptions = {}): ClickHouseStore {
   const now = options.now;
+  const rollups = new ClickHouseMetricRollups(connection, { refreshIntervalMs: options.rollupRefreshMs });
   return {
     connection,
-    results: new ClickHouseSink(connection, { now, ...options.sink }),
+    rollups,
+    results: new ClickHouseSink(connection, { now, rollups, ...options.sink }),
     quarantine: new ClickHouseQuarantine(connection, now),
     cases: new ClickHouseCaseStore(connection),
-    judgeResults: new ClickHouseJudgeResultSink(connection, { now }),
+    judgeResults: new ClickHouseJudgeResultSink(connection, { now, rollups }),
     humanLabels: new ClickHouseHumanLabelStore(connection),
     health: new ClickHouseHealthSink(connection),
     alerts: new ClickHouseAlertSink(connection, now),
@@ -58,7 +65,11 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
       const answer = await connection.client.ping();
       return answer.success ? null : `${connection.describe()} does not answer: ${answer.error.message}`;
     },
-    close: () => connection.close(),
+    async close() {
+      // What the last writes touched reaches the rollups before the connection goes.
+      await rollups.close();
+      await connection.close();
+    },
   };
 }
 

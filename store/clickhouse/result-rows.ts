@@ -11,6 +11,36 @@ export interface CaseRows {
   metricValues: Record<string, unknown>[];
 }
 
+/**
+ * Whether a metric value gets a row. A metric without a value (null: not
+ * applicable; a number that is not finite reads as NULL too) gets none: about
+ * half of a trace's metrics do not apply, and their rows were half of all
+ * rows written. Where a panel or the run summary needs to know how many cases
+ * a metric did not apply to, it reads `not_applicable_metrics` of
+ * evaluation_results (migration 0008), which lists them per Evaluation Result.
+ *
+ * A row is still written, as a NULL tombstone, when `tombstones` holds: for
+ * an evaluation that may replace one stored earlier (CaseEvaluation
+ * replacesEarlier) — its newer version hides the earlier value under FINAL —
+ * and for judge results (a judge that failed this time must hide the value it
+ * gave before).
+ */
+export function hasValue(value: number | null | undefined): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+/** The metrics of an Evaluation Result without a value, in its own order. */
+export function notApplicableMetrics(metricValues: Readonly<Record<string, number | null>>): string[] {
+  const names: string[] = [];
+  for (const metric in metricValues) if (!hasValue(metricValues[metric])) names.push(metric);
+  return names;
+}
+
+export interface RowOptions {
+  /** Write NULL rows for metrics without a value (see hasValue); default: the evaluation's replacesEarlier. */
+  tombstones?: boolean;
+}
+
 /** 2^42 ms is about 139 years: above any clock value, and twice it stays below 2^53. */
 const COMPLETE_TRACE_RANK = 2 ** 42;
 
@@ -32,7 +62,8 @@ export function rowVersion(clockMs: number, completeTrace: boolean): number {
  * TabSeparated insert (clickhouse-sink.ts), so keep each table's keys in one
  * order.
  */
-export function toRows(evaluation: CaseEvaluation, datasetId: string, clockMs: number): CaseRows {
+export function toRows(evaluation: CaseEvaluation, datasetId: string, clockMs: number, options: RowOptions = {}): CaseRows {
+  const tombstones = options.tombstones ?? evaluation.replacesEarlier === true;
   const result = evaluation.caseResult;
   const version = rowVersion(clockMs, !result.rag_observation.partial_trace);
   const observation = result.rag_observation;
@@ -58,8 +89,10 @@ export function toRows(evaluation: CaseEvaluation, datasetId: string, clockMs: n
       evaluated_at: item.evaluated_at,
       payload: JSON.stringify(item),
       version,
+      not_applicable_metrics: notApplicableMetrics(item.metric_values),
     });
     for (const metric in item.metric_values) {
+      if (!tombstones && !hasValue(item.metric_values[metric])) continue;
       metricValues.push({
         metric,
         case_result_id: item.case_result_id,

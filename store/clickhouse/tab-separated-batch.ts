@@ -13,8 +13,8 @@
  */
 import { createHash } from "node:crypto";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
-import { rowVersion } from "./result-rows.js";
-import { tabSeparatedField as field } from "./tab-separated.js";
+import { hasValue, rowVersion } from "./result-rows.js";
+import { tabSeparatedField as field, tabSeparatedStringArray as stringArray } from "./tab-separated.js";
 
 export const caseResultColumns = [
   "case_result_id",
@@ -53,6 +53,7 @@ export const evaluationResultColumns = [
   "evaluated_at",
   "payload",
   "version",
+  "not_applicable_metrics",
 ] as const;
 
 export const metricValueColumns = [
@@ -140,11 +141,16 @@ export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseI
 export function metricValuesBody(prepared: PreparedBatch): { body: string; rows: number } {
   const lines: string[] = [];
   for (const { evaluation, context, startedAt, version } of prepared.cases) {
+    // Metrics without a value get no row, unless this evaluation may replace an earlier one (result-rows.ts hasValue).
+    const tombstones = evaluation.replacesEarlier === true;
     for (const item of evaluation.evaluationResults) {
       const identity = `${field(item.case_result_id)}\t${field(item.evaluator_id)}\t${field(item.evaluator_version)}\t${field(item.evaluation_result_id)}`;
       const outcome = field(item.outcome);
       const tail = `${context}\t${startedAt}\t${field(item.evaluated_at)}\t${version}`;
-      for (const metric in item.metric_values) lines.push(`${field(metric)}\t${identity}\t${field(item.metric_values[metric])}\t${outcome}\t${tail}`);
+      for (const metric in item.metric_values) {
+        const value = item.metric_values[metric];
+        if (tombstones || hasValue(value)) lines.push(`${field(metric)}\t${identity}\t${field(value)}\t${outcome}\t${tail}`);
+      }
     }
   }
   return { body: joinLines(lines), rows: lines.length };
@@ -154,8 +160,10 @@ export function evaluationResultsBody(prepared: PreparedBatch): string {
   const lines: string[] = [];
   for (const { evaluation, resultPayloads, runId, caseId, traceId, startedAt, version } of prepared.cases) {
     evaluation.evaluationResults.forEach((item, index) => {
+      const notApplicable: string[] = [];
+      for (const metric in item.metric_values) if (!hasValue(item.metric_values[metric])) notApplicable.push(metric);
       lines.push(
-        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${field(item.evaluator_id)}\t${field(item.evaluator_version)}\t${field(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${field(item.error_type)}\t${startedAt}\t${field(item.evaluated_at)}\t${field(resultPayloads[index])}\t${version}`,
+        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${field(item.evaluator_id)}\t${field(item.evaluator_version)}\t${field(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${field(item.error_type)}\t${startedAt}\t${field(item.evaluated_at)}\t${field(resultPayloads[index])}\t${version}\t${stringArray(notApplicable)}`,
       );
     });
   }

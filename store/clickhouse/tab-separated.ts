@@ -30,6 +30,20 @@ export function tabSeparatedField(value: unknown): string {
       return "\\N";
     case "object":
       if (value === null) return "\\N";
+      if (Array.isArray(value) && value.every((item) => typeof item === "string")) return tabSeparatedStringArray(value);
   }
-  throw new Error(`no TabSeparated encoding for a ${typeof value} value: rows hold strings, numbers and nulls`);
+  throw new Error(`no TabSeparated encoding for a ${typeof value} value: rows hold strings, numbers, nulls and lists of strings`);
+}
+
+const quotedItemCharacters = /[\\'\t\n\r\0]/g;
+const quotedItemEscapes: Record<string, string> = { ...escapes, "'": "\\'" };
+
+/**
+ * An Array(String) field: `['a','b']`, each item in single quotes with the
+ * field escapes plus `\'` (ClickHouse docs, "TabSeparated": arrays are
+ * written in square brackets, strings in single quotes with the same escaping).
+ */
+export function tabSeparatedStringArray(items: readonly string[]): string {
+  if (items.length === 0) return "[]";
+  return `[${items.map((item) => `'${item.replace(quotedItemCharacters, (character) => quotedItemEscapes[character]!)}'`).join(",")}]`;
 }

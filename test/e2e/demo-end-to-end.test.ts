@@ -32,7 +32,13 @@ describe("the demo, end to end on the embedded default", () => {
     first = await runDemo({ dataset: defaultDemoDataset, dataDir, runId: RUN_ID, timeoutMs: 60_000 }, {}, silent);
     second = await runDemo({ dataset: defaultDemoDataset, dataDir, runId: RUN_ID, timeoutMs: 60_000 }, {}, silent);
     connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
-    for (const row of await queryRows<{ case_id: string; metric: string; value: number | null }>(connection, "SELECT case_id, metric, value FROM {{database}}.metric_values FINAL WHERE run_id = {run:String}", { run: RUN_ID })) {
+    for (const row of await queryRows<{ case_id: string; metric: string; value: number | null }>(
+      connection,
+      // A metric with a value has a row; one that did not apply is listed on its Evaluation Result (migration 0008).
+      "SELECT case_id, metric, value FROM {{database}}.metric_values FINAL WHERE run_id = {run:String} AND value IS NOT NULL " +
+        "UNION ALL SELECT case_id, metric, NULL AS value FROM {{database}}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE run_id = {run:String}",
+      { run: RUN_ID },
+    )) {
       const metrics = metricsOf.get(row.case_id) ?? new Map();
       metrics.set(row.metric, row.value);
       metricsOf.set(row.case_id, metrics);

@@ -20,8 +20,12 @@ export interface TemporaryStore {
   cleanup(): Promise<void>;
 }
 
-export async function temporaryStore(options: { migrate?: boolean; store?: ClickHouseStoreOptions } = {}): Promise<TemporaryStore> {
-  const dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-chdb-"));
+/**
+ * `beside`: another database in that store's engine (chDB binds one data folder per process,
+ * so two stores in one test process share it); its folder stays until that store is cleaned up.
+ */
+export async function temporaryStore(options: { migrate?: boolean; store?: ClickHouseStoreOptions; beside?: TemporaryStore } = {}): Promise<TemporaryStore> {
+  const dataPath = options.beside?.dataPath ?? (await mkdtemp(path.join(os.tmpdir(), "ragscope-chdb-")));
   const database = `test_${randomBytes(6).toString("hex")}`;
   const url = process.env.RAGSCOPE_TEST_CLICKHOUSE_URL ?? null;
   const connection = await openClickHouse({ url, username: process.env.RAGSCOPE_TEST_CLICKHOUSE_USER ?? "default", password: process.env.RAGSCOPE_TEST_CLICKHOUSE_PASSWORD ?? "", database, dataPath });
@@ -33,7 +37,7 @@ export async function temporaryStore(options: { migrate?: boolean; store?: Click
     async cleanup() {
       await connection.client.command({ query: `DROP DATABASE IF EXISTS ${database}` });
       await connection.close();
-      await rm(dataPath, { recursive: true, force: true });
+      if (options.beside === undefined) await rm(dataPath, { recursive: true, force: true });
     },
   };
 }

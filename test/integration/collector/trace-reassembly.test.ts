@@ -84,11 +84,13 @@ describe("trace reassembly through the embedded collector", () => {
     }
   }
 
+  /** The visible values: a re-opened trace also writes NULL rows that hide values its first evaluation stored (result-rows.ts). */
   async function storedResult(collector: EmbeddedCollector) {
     assert.ok(await collector.waitUntilIdle(10_000), "collector did not become idle");
     const rows = await queryRows<{ payload: string }>(collector.store.connection, "SELECT payload FROM {{database}}.case_results FINAL");
-    const metrics = await queryRows<{ metric: string; value: number | null }>(collector.store.connection, "SELECT metric, value FROM {{database}}.metric_values FINAL ORDER BY metric, evaluator_id, trace_id");
-    return { results: rows.map((row) => JSON.parse(row.payload)), metrics };
+    const metrics = await queryRows<{ metric: string; value: number | null }>(collector.store.connection, "SELECT metric, value FROM {{database}}.metric_values FINAL WHERE value IS NOT NULL ORDER BY metric, evaluator_id, trace_id");
+    const [hiding] = await queryRows<{ rows: string }>(collector.store.connection, "SELECT count() AS rows FROM {{database}}.metric_values FINAL WHERE value IS NULL");
+    return { results: rows.map((row) => JSON.parse(row.payload)), metrics, nullRows: Number(hiding!.rows) };
   }
 
   test("whole, split in reverse order, and duplicated: the same Case Result, stored once", async () => {
@@ -196,5 +198,8 @@ describe("trace reassembly through the embedded collector", () => {
     });
     assert.deepEqual(byTrace(reopened.results), reference, "the late child is in its trace's Case Result");
     assert.deepEqual(reopened.metrics, inOrder.metrics);
+    // The re-opened trace's evaluation may replace values the first one stored: it wrote NULL rows for its metrics without a value.
+    assert.equal(inOrder.nullRows, 0, "a trace evaluated once writes no row for a metric without a value");
+    assert.ok(reopened.nullRows > 0, "the re-opened trace wrote NULL rows");
   });
 });

@@ -15,7 +15,8 @@ import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js
 import { ClickHouseRunLineageSink } from "../../../store/clickhouse/clickhouse-run-lineage-sink.js";
 import type { ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
-import { toRows } from "../../../store/clickhouse/result-rows.js";
+import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
+import { toRows, type CaseRows } from "../../../store/clickhouse/result-rows.js";
 
 const HOUR = 3_600_000;
 /** Recent whole hours: collector_health keeps 30 days (TTL), so fixed old dates would be gone. */
@@ -130,11 +131,22 @@ function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
   const q = spec.quality;
   const passOrFail = (value: number, threshold: number): EvaluationResult["outcome"] => (value >= threshold ? "passed" : "failed");
   const recall5 = q >= 0.35 ? 1 : 0;
+  // Metrics without a value: no gold evidence for a third of the requests (the ranking does not apply at all),
+  // no key points (completeness), no known answerability online (abstention_correct), no dated citation in a run
+  // (citation freshness, which then applies to none of a run's cases).
+  const online = spec.caseId === "";
+  const noGold = spec.index % 3 === 1;
+  const ranking = noGold
+    ? evaluation(caseResultId, "retrieval.ranking", { hit_at_1: null, recall_at_5: null, recall_at_10: null, mrr: null, ndcg_at_10: null }, "not_applicable", "no gold evidence", evaluatedAt)
+    : evaluation(caseResultId, "retrieval.ranking", { hit_at_1: q > 0.6 ? 1 : 0, recall_at_5: recall5, recall_at_10: q >= 0.25 ? 1 : 0, mrr: q > 0.6 ? 1 : q >= 0.35 ? 0.5 : 0, ndcg_at_10: score(q) }, passOrFail(recall5, 0.5), recall5 === 1 ? "gold evidence in the top 5" : "recall_at_k = 0 (needs >= 0.5)", evaluatedAt);
   const results: EvaluationResult[] = [
-    evaluation(caseResultId, "retrieval.ranking", { hit_at_1: q > 0.6 ? 1 : 0, recall_at_5: recall5, recall_at_10: q >= 0.25 ? 1 : 0, mrr: q > 0.6 ? 1 : q >= 0.35 ? 0.5 : 0, ndcg_at_10: score(q) }, passOrFail(recall5, 0.5), recall5 === 1 ? "gold evidence in the top 5" : "recall_at_k = 0 (needs >= 0.5)", evaluatedAt),
-    evaluation(caseResultId, "context.coverage", { context_precision: score(q), context_recall: score(q + 0.1), evidence_density: score(q - 0.1), context_redundancy: score(0.2) }, "passed", "context coverage", evaluatedAt),
-    evaluation(caseResultId, "generation.judge", { answer_correctness: score(q), faithfulness: q < 0.35 ? 0.6 : q > 0.5 ? 1 : 0.9, answer_relevance: score(q + 0.1), completeness: score(q), citation_accuracy: score(q + 0.05) }, passOrFail(q, 0.35), q >= 0.35 ? "supported answer" : "unsupported statement", evaluatedAt),
-    evaluation(caseResultId, "answer.abstention", { abstained: spec.unanswerable ? (spec.index % 4 === 0 ? 0 : 1) : spec.index % 9 === 0 ? 1 : 0, abstention_correct: spec.unanswerable ? (spec.index % 4 === 0 ? 0 : 1) : spec.index % 9 === 0 ? 0 : 1 }, "passed", "abstention", evaluatedAt),
+    ranking,
+    evaluation(caseResultId, "context.coverage", { context_precision: score(q), context_recall: score(q + 0.1), evidence_density: noGold ? null : score(q - 0.1), context_redundancy: score(0.2) }, "passed", "context coverage", evaluatedAt),
+    evaluation(caseResultId, "generation.judge", { answer_correctness: score(q), faithfulness: q < 0.35 ? 0.6 : q > 0.5 ? 1 : 0.9, answer_relevance: score(q + 0.1), completeness: spec.index % 2 === 0 ? null : score(q), citation_accuracy: score(q + 0.05) }, passOrFail(q, 0.35), q >= 0.35 ? "supported answer" : "unsupported statement", evaluatedAt),
+    evaluation(caseResultId, "answer.abstention", { abstained: spec.unanswerable ? (spec.index % 4 === 0 ? 0 : 1) : spec.index % 9 === 0 ? 1 : 0, abstention_correct: online && spec.index % 6 === 2 ? null : spec.unanswerable ? (spec.index % 4 === 0 ? 0 : 1) : spec.index % 9 === 0 ? 0 : 1 }, "passed", "abstention", evaluatedAt),
+    online
+      ? evaluation(caseResultId, "citation.freshness", { citation_expired_rate: spec.index % 8 === 0 ? 1 : 0 }, "measured", "citations dated", evaluatedAt)
+      : evaluation(caseResultId, "citation.freshness", { citation_expired_rate: null }, "not_applicable", "no dated citation", evaluatedAt),
     evaluation(caseResultId, "retrieval.permission", { permission_violation_rate: spec.index % 11 === 0 ? 0.2 : 0 }, spec.index % 11 === 0 ? "failed" : "passed", spec.index % 11 === 0 ? "permission_violation_rate = 0.2 (needs = 0)" : "no chunk outside the principal's access", evaluatedAt),
     evaluation(
       caseResultId,
@@ -146,7 +158,6 @@ function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
     ),
   ];
   // Online traffic (no case) carries the claim-overlap measure: a measurement whose review rule flags low overlap.
-  const online = spec.caseId === "";
   const reviewSignal = online && q < 0.5;
   if (online) {
     results.push({
@@ -216,11 +227,44 @@ export function buildDashboardDataset(): SeededDataset {
 
 const VERSION = DATASET_END + HOUR;
 
-/** Writes the dataset through the real sink, the runs' lineage and the collector health snapshots. */
-export async function seedDashboardDataset(connection: ClickHouseConnection, dataset = buildDashboardDataset()): Promise<SeededDataset> {
-  const sink = new ClickHouseSink(connection, { datasetOf: (caseId) => dataset.datasetOf.get(caseId) ?? "", now: () => VERSION });
-  const written = await sink.write(dataset.evaluations);
-  if (!written.ok) throw new Error(written.error.message);
+/**
+ * How rows are laid out: `current` as the sink writes them now; `previous` as
+ * the release before migration 0008 wrote them — a row for every metric,
+ * NULL where it has no value, and no not_applicable_metrics column.
+ */
+export type RowLayout = "current" | "previous";
+
+function rowsIn(layout: RowLayout, dataset: SeededDataset, version: number): CaseRows[] {
+  return dataset.evaluations.map((item) => {
+    const rows = toRows(item, dataset.datasetOf.get(item.caseResult.case_id) ?? "", version, { tombstones: layout === "previous" });
+    if (layout === "current") return rows;
+    return { ...rows, evaluationResults: rows.evaluationResults.map(({ not_applicable_metrics: _left, ...row }) => row) };
+  });
+}
+
+async function insertRows(connection: ClickHouseConnection, table: string, values: Record<string, unknown>[]): Promise<void> {
+  await connection.client.insert({ table: `${connection.database}.${table}`, values, format: "JSONEachRow", clickhouse_settings: { date_time_input_format: "best_effort" } });
+}
+
+/**
+ * Writes the dataset, the runs' lineage and the collector health snapshots:
+ * through the real sink (`current`), or as the previous release stored it
+ * (`previous`, for a store made by the migrations before 0008).
+ */
+export async function seedDashboardDataset(connection: ClickHouseConnection, dataset = buildDashboardDataset(), layout: RowLayout = "current"): Promise<SeededDataset> {
+  if (layout === "current") {
+    const rollups = new ClickHouseMetricRollups(connection);
+    const sink = new ClickHouseSink(connection, { datasetOf: (caseId) => dataset.datasetOf.get(caseId) ?? "", now: () => VERSION, rollups });
+    const written = await sink.write(dataset.evaluations);
+    if (!written.ok) throw new Error(written.error.message);
+    // What the collector does after its writes (on a timer): the dashboards' rollups of the minutes written.
+    await rollups.refresh();
+  } else {
+    const rows = rowsIn("previous", dataset, VERSION);
+    await insertRows(connection, "metric_values", rows.flatMap((row) => row.metricValues));
+    await insertRows(connection, "evaluation_results", rows.flatMap((row) => row.evaluationResults));
+    await insertRows(connection, "case_results", rows.map((row) => row.caseResult));
+  }
   const lineage = { dataset_id: DATASET_ID, dataset_version: "3", corpus_version: "2026-07", retriever_version: "bm25-v1", prompt_version: "answer-v3", generator_model: "sim-1" };
   await new ClickHouseRunLineageSink(connection).record({ run_id: BASELINE_RUN, started_at: iso(DATASET_START + 10 * 60_000), ...lineage });
   await new ClickHouseRunLineageSink(connection).record({ run_id: CANDIDATE_RUN, started_at: iso(DATASET_START + 70 * 60_000), ...lineage, retriever_version: "hybrid-v2" });
@@ -233,17 +277,18 @@ export async function seedDashboardDataset(connection: ClickHouseConnection, dat
  * version, without deduplication tokens. Merges are stopped first so the
  * duplicates stay on disk and only the queries can collapse them.
  */
-export async function insertDuplicateRows(connection: ClickHouseConnection, dataset: SeededDataset): Promise<void> {
+export async function insertDuplicateRows(connection: ClickHouseConnection, dataset: SeededDataset, layout: RowLayout = "current"): Promise<void> {
   const database = connection.database;
   for (const table of ["case_results", "evaluation_results", "metric_values", "runs", "collector_health"]) {
     await connection.client.command({ query: `SYSTEM STOP MERGES ${database}.${table}` });
   }
-  const rows = dataset.evaluations.map((item) => toRows(item, dataset.datasetOf.get(item.caseResult.case_id) ?? "", VERSION + 1));
-  const insert = async (table: string, values: Record<string, unknown>[]) =>
-    connection.client.insert({ table: `${database}.${table}`, values, format: "JSONEachRow", clickhouse_settings: { date_time_input_format: "best_effort" } });
+  const rows = rowsIn(layout, dataset, VERSION + 1);
+  const insert = (table: string, values: Record<string, unknown>[]) => insertRows(connection, table, values);
   await insert("metric_values", rows.flatMap((row) => row.metricValues));
   await insert("evaluation_results", rows.flatMap((row) => row.evaluationResults));
   await insert("case_results", rows.map((row) => row.caseResult));
+  // A replay through the sink has the rollups of its minutes refreshed; here the rows bypassed it (the previous layout has no rollups).
+  if (layout === "current") await new ClickHouseMetricRollups(connection).rebuild();
   await insert("collector_health", dataset.healthRows);
   const runs = await connection.client.query({ query: `SELECT run_id, dataset_id, dataset_version, started_at, payload, version FROM ${database}.runs FINAL`, format: "JSONEachRow" });
   await insert("runs", (await runs.json<Record<string, unknown>>()).map((run) => ({ ...run, version: Number(run.version) + 1 })));

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import { migrationsFolder, readMigrations, runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
-import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
+import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { seedExample } from "../../support/case-results.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 
@@ -98,6 +98,44 @@ describe("ClickHouse sink on the ClickHouse engine", () => {
     assert.ok((await sink.write([reevaluated])).ok);
     const [row] = await queryRows<{ output: string }>(store.connection, "SELECT output FROM {{database}}.case_results FINAL WHERE case_result_id = 'cr_partial_order'");
     assert.equal(row!.output, "re-evaluated");
+  });
+
+  test("a metric without a value gets no row; its Evaluation Result lists it as not applicable", async () => {
+    const { caseResult, evalCase } = seedExample();
+    const evaluation = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_coverage", run_id: "run_coverage" }, evalCase, "2026-07-08T09:32:01.000Z");
+    assert.ok((await new ClickHouseSink(store.connection, { now: () => 1_000 }).write([evaluation])).ok);
+    const withValue = evaluation.evaluationResults.flatMap((result) => Object.entries(result.metric_values).filter(([, value]) => value !== null).map(([metric]) => `${result.evaluator_id}/${metric}`));
+    const without = evaluation.evaluationResults.flatMap((result) => Object.entries(result.metric_values).filter(([, value]) => value === null).map(([metric]) => `${result.evaluator_id}/${metric}`));
+    assert.ok(without.length > 0, "the example has metrics that do not apply");
+    const rows = await queryRows<{ name: string }>(store.connection, "SELECT concat(evaluator_id, '/', metric) AS name FROM {{database}}.metric_values FINAL WHERE case_result_id = 'cr_coverage' ORDER BY name");
+    assert.deepEqual(rows.map((row) => row.name), [...withValue].sort());
+    const listed = await queryRows<{ name: string }>(store.connection, "SELECT concat(evaluator_id, '/', metric) AS name FROM {{database}}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE case_result_id = 'cr_coverage' ORDER BY name");
+    assert.deepEqual(listed.map((row) => row.name), [...without].sort());
+  });
+
+  test("a re-evaluation that turns a value into not applicable hides the earlier value", async () => {
+    const { caseResult, evalCase } = seedExample();
+    const first = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_flip", run_id: "run_flip" }, evalCase, "2026-07-08T09:32:01.000Z");
+    const flipped = first.evaluationResults.find((result) => result.metric_values.recall_at_k !== null && result.metric_values.recall_at_k !== undefined);
+    assert.ok(flipped, "the example has a recall value");
+    assert.ok((await new ClickHouseSink(store.connection, { now: () => 1_000 }).write([first])).ok);
+    const visibleRecall = async () =>
+      queryRows<{ value: number }>(store.connection, "SELECT value FROM {{database}}.metric_values FINAL WHERE case_result_id = 'cr_flip' AND metric = 'recall_at_k' AND value IS NOT NULL");
+    assert.equal((await visibleRecall()).length, 1);
+
+    // Late spans re-opened the trace, and the ranking no longer applies (say the gold evidence moved out of reach).
+    const again: CaseEvaluation = {
+      ...first,
+      replacesEarlier: true,
+      evaluationResults: first.evaluationResults.map((result) =>
+        result === flipped ? { ...result, outcome: "not_applicable", metric_values: Object.fromEntries(Object.keys(result.metric_values).map((metric) => [metric, null])), evaluated_at: "2026-07-08T09:40:00.000Z" } : result,
+      ),
+    };
+    assert.ok((await new ClickHouseSink(store.connection, { now: () => 2_000 }).write([again])).ok);
+    assert.deepEqual(await visibleRecall(), [], "the earlier value is hidden by the newer NULL row");
+    const summary = await store.store.reader.readRunSummary("run_flip");
+    const recall = summary.metrics.find((metric) => metric.metric === "recall_at_k");
+    assert.deepEqual({ applicable: recall?.applicable, notApplicable: recall?.notApplicable, mean: recall?.mean }, { applicable: 0, notApplicable: 1, mean: null });
   });
 
   test("a failed insert is a value with a retriable flag, not an exception", async () => {

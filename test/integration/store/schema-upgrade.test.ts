@@ -6,12 +6,23 @@
  * gate and the report read for a run (the collapsed payloads loadRunCases parses,
  * readRunSummary) are the
  * same before and after, and every row (duplicates included) is still there.
+ *
+ * "Before" is what the previous release showed: its dashboards
+ * (test/data/previous-release/) and its run summary query over its row layout
+ * (a metric_values row for every metric, NULL where it has no value). "After"
+ * is what this release shows on the upgraded store, and on a new store the
+ * same traffic was written to by this release's sink (no row for a metric
+ * without a value, migration 0008): all three agree — percentiles, which the
+ * boards now take from the rollups' t-digest states (migration 0009), within
+ * the sketch's documented error, everything else exactly.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import os from "node:os";
 import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { readDashboards, type ReportDashboard } from "../../../report/dashboard-files.js";
 import { allOf, type Variables } from "../../../report/grafana-macros.js";
 import { panelIntervalMs } from "../../../report/panel-interval.js";
@@ -27,9 +38,15 @@ const PREVIOUS_RELEASE_LAST_MIGRATION = 6;
 const GROWING_TABLES = ["case_results", "evaluation_results", "metric_values"];
 const GATE_METRICS = ["p50_latency_ms", "p95_latency_ms", "p99_latency_ms", "p95_time_to_first_token_ms", "recall_at_5", "mrr", "faithfulness", "hallucination_rate", "permission_leak_rate", "no_answer_accuracy", "error_rate", "timeout_rate", "task_success_rate", "average_cost", "thumbs_down_rate"];
 
+const PREVIOUS_RELEASE_DATA = fileURLToPath(new URL("../../data/previous-release/", import.meta.url));
+
 let store: TemporaryStore;
+/** A store this release made and wrote the same traffic to. */
+let fresh: TemporaryStore;
 let dataset: SeededDataset;
 let dashboards: ReportDashboard[];
+let previousDashboards: ReportDashboard[];
+let previousRunSummarySql: string;
 let previousRelease: string;
 
 const context = { fromMs: DATASET_START, toMs: DATASET_END, intervalMs: panelIntervalMs(DATASET_START, DATASET_END, 60) };
@@ -57,13 +74,21 @@ function rowsInOneOrder(frame: Frame): { refId: string; columns: string[]; rows:
   return { refId: frame.refId, columns: frame.fields.map((field) => `${field.name}: ${field.clickhouseType}`), rows };
 }
 
+type Release = "previous" | "current";
+
+/** A run's per-metric summary as the previous release read it: its query over its row layout. */
+async function previousRunMetrics(on: TemporaryStore, runId: string): Promise<unknown[]> {
+  const rows = await queryRows<{ metric: string; evaluator_id: string; mean: number | null; applicable: string; not_applicable: string }>(on.connection, previousRunSummarySql, { runId });
+  return rows.map((row) => ({ metric: row.metric, evaluatorId: row.evaluator_id, mean: row.mean === null ? null : Number(row.mean), applicable: Number(row.applicable), notApplicable: Number(row.not_applicable) }));
+}
+
 /** Every number a user sees: panels, gate metrics over the window, a run as the gate and report read it. */
-async function everyNumber(): Promise<Map<string, unknown>> {
+async function everyNumber(on: TemporaryStore, release: Release): Promise<Map<string, unknown>> {
   const numbers = new Map<string, unknown>();
-  for (const dashboard of dashboards) {
+  for (const dashboard of release === "previous" ? previousDashboards : dashboards) {
     for (const panel of dashboard.rows.flatMap((row) => row.panels)) {
       const frames: Frame[] = [];
-      for (const target of panel.targets) frames.push(await runQuery(store.store.dashboards, target.refId, executableSql(target.rawSql, store.connection.database, variables(), context)));
+      for (const target of panel.targets) frames.push(await runQuery(on.store.dashboards, target.refId, executableSql(target.rawSql, on.connection.database, variables(), context)));
       numbers.set(`panel ${dashboard.uid}/${panel.title}`, frames.map(rowsInOneOrder));
     }
   }
@@ -72,17 +97,85 @@ async function everyNumber(): Promise<Map<string, unknown>> {
     assert.equal(resolution.kind, "aggregate");
     if (resolution.kind !== "aggregate") continue;
     const sql = aggregateSelect([resolution.aggregate], { scope: alertScope, withSamples: true });
-    numbers.set(`gate ${name}`, await runQuery(store.store.dashboards, name, executableSql(sql, store.connection.database, {}, context)));
+    numbers.set(`gate ${name}`, await runQuery(on.store.dashboards, name, executableSql(sql, on.connection.database, {}, context)));
   }
   for (const run of [BASELINE_RUN, CANDIDATE_RUN]) {
     // What the release gate's loadRunCases parses: the collapsed payloads of the run.
     for (const table of ["case_results", "evaluation_results"]) {
-      numbers.set(`run payloads ${table} ${run}`, await queryRows(store.connection, `SELECT payload, version FROM {{database}}.${table} FINAL WHERE run_id = {run:String} ORDER BY payload`, { run }));
+      numbers.set(`run payloads ${table} ${run}`, await queryRows(on.connection, `SELECT payload, version FROM {{database}}.${table} FINAL WHERE run_id = {run:String} ORDER BY payload`, { run }));
     }
-    numbers.set(`run summary ${run}`, await store.store.reader.readRunSummary(run));
+    numbers.set(`run metrics ${run}`, release === "previous" ? await previousRunMetrics(on, run) : (await on.store.reader.readRunSummary(run)).metrics);
   }
-  numbers.set("stored span", await store.store.reader.storedSpan());
+  numbers.set("stored span", await on.store.reader.storedSpan());
   return numbers;
+}
+
+/**
+ * Latency values (the one metric the boards show percentiles of) in one order,
+ * per time bucket of the timeseries panels (keyed by the bucket's start in ms)
+ * and over the whole range (key -1): what the exact nearest-rank percentile
+ * and the rollups' t-digest are both computed from.
+ */
+async function latencyValues(on: TemporaryStore): Promise<Map<number, number[]>> {
+  const values = new Map<number, number[]>();
+  const sql = (leading: string) =>
+    executableSql(`SELECT ${leading} AS bucket, arraySort(groupArray(value)) AS sorted FROM metric_values FINAL WHERE $__timeFilter(ts) AND metric = 'latency_ms' AND value IS NOT NULL GROUP BY bucket`, on.connection.database, variables(), context);
+  for (const leading of ["toUnixTimestamp($__timeInterval(ts)) * 1000", "-1"]) {
+    for (const row of await queryRows<{ bucket: string | number; sorted: number[] }>(on.connection, sql(leading))) values.set(Number(row.bucket), row.sorted.map(Number));
+  }
+  return values;
+}
+
+/**
+ * The documented error of a percentile from the rollups' t-digest states
+ * (deploy/clickhouse/migrations/0009_metric_rollups.sql): within
+ * max(1, 1 % of n) ranks of the exact nearest-rank value, the t-digest
+ * keeping its centroids as 32-bit floats (a relative rounding of 1e-7).
+ */
+function assertWithinSketchError(actual: unknown, expected: unknown, percentile: number, sorted: number[] | undefined, where: string): void {
+  if (expected === null) return assert.equal(actual, null, where);
+  assert.ok(sorted !== undefined && sorted.length > 0 && typeof actual === "number", `${where}: ${String(actual)} for ${String(expected)}`);
+  const rank = Math.ceil((percentile * sorted.length) / 100);
+  assert.equal(sorted[rank - 1], expected, `${where}: the exact value is the nearest-rank one`);
+  const window = Math.max(1, Math.ceil(sorted.length / 100));
+  const low = sorted[Math.max(0, rank - 1 - window)]!;
+  const high = sorted[Math.min(sorted.length - 1, rank - 1 + window)]!;
+  const rounding = 1e-7 * Math.max(Math.abs(low), Math.abs(high));
+  assert.ok(actual >= low - rounding && actual <= high + rounding, `${where}: ${actual} is not within ${window} rank(s) of ${String(expected)} (between ${low} and ${high})`);
+}
+
+interface PanelNumbers {
+  refId: string;
+  columns: string[];
+  rows: unknown[][];
+}
+
+function assertSameMaps(actual: Map<string, unknown>, expected: Map<string, unknown>, what: string, latency: Map<number, number[]>): void {
+  assert.deepEqual([...actual.keys()], [...expected.keys()]);
+  for (const [key, value] of expected) {
+    if (!key.startsWith("panel ")) {
+      assertSameNumbers(actual.get(key), value, `${key} ${what}`);
+      continue;
+    }
+    const expectedFrames = value as PanelNumbers[];
+    const actualFrames = actual.get(key) as PanelNumbers[];
+    assert.equal(actualFrames.length, expectedFrames.length, `${key} ${what}: frames`);
+    expectedFrames.forEach((frame, frameIndex) => {
+      const other = actualFrames[frameIndex]!;
+      const where = `${key} ${what}[${frameIndex}]`;
+      assert.deepEqual(other.columns, frame.columns, `${where}: columns`);
+      assert.equal(other.rows.length, frame.rows.length, `${where}: rows`);
+      const timed = frame.columns[0]?.startsWith("time:") === true;
+      frame.rows.forEach((row, rowIndex) => {
+        row.forEach((cell, column) => {
+          const percentile = /^P(\d+) latency:/.exec(frame.columns[column]!);
+          const cellWhere = `${where}.rows[${rowIndex}][${column}]`;
+          if (percentile) assertWithinSketchError(other.rows[rowIndex]![column], cell, Number(percentile[1]), latency.get(timed ? Number(row[0]) : -1), cellWhere);
+          else assertSameNumbers(other.rows[rowIndex]![column], cell, cellWhere);
+        });
+      });
+    });
+  }
 }
 
 /**
@@ -91,7 +184,7 @@ async function everyNumber(): Promise<Map<string, unknown>> {
  * ReplacingMergeTree would collapse them at its next merge anyway — but no
  * version of any row may be lost.
  */
-async function storedRows(): Promise<Record<string, { versions: number; final: number }>> {
+async function storedRows(on: TemporaryStore = store): Promise<Record<string, { versions: number; final: number }>> {
   const identity: Record<string, string> = {
     case_results: "case_result_id, version",
     evaluation_results: "evaluation_result_id, version",
@@ -99,8 +192,8 @@ async function storedRows(): Promise<Record<string, { versions: number; final: n
   };
   const counts: Record<string, { versions: number; final: number }> = {};
   for (const table of GROWING_TABLES) {
-    const [versions] = await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM (SELECT DISTINCT ${identity[table]} FROM {{database}}.${table})`);
-    const [final] = await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM {{database}}.${table} FINAL`);
+    const [versions] = await queryRows<{ rows: string }>(on.connection, `SELECT count() AS rows FROM (SELECT DISTINCT ${identity[table]} FROM {{database}}.${table})`);
+    const [final] = await queryRows<{ rows: string }>(on.connection, `SELECT count() AS rows FROM {{database}}.${table} FINAL`);
     counts[table] = { versions: Number(versions!.rows), final: Number(final!.rows) };
   }
   return counts;
@@ -140,13 +233,19 @@ before(async () => {
   }
   store = await temporaryStore({ migrate: false });
   await runMigrations(store.connection, previousRelease);
-  dataset = await seedDashboardDataset(store.connection);
+  dataset = await seedDashboardDataset(store.connection, undefined, "previous");
   // A replayed delivery: every row twice on disk, as a long-running store has them.
-  await insertDuplicateRows(store.connection, dataset);
+  await insertDuplicateRows(store.connection, dataset, "previous");
+  fresh = await temporaryStore({ beside: store });
+  await seedDashboardDataset(fresh.connection);
+  await insertDuplicateRows(fresh.connection, dataset);
   dashboards = await readDashboards();
+  previousDashboards = await readDashboards(path.join(PREVIOUS_RELEASE_DATA, "dashboards"));
+  previousRunSummarySql = await readFile(path.join(PREVIOUS_RELEASE_DATA, "previous-run-summary.sql"), "utf8");
 });
 
 after(async () => {
+  await fresh.cleanup();
   await store.cleanup();
   await rm(previousRelease, { recursive: true, force: true });
 });
@@ -160,7 +259,7 @@ describe("upgrading a store of the previous release", () => {
   });
 
   test("the new migrations keep every row and change no panel, gate metric, run summary or run case", async () => {
-    const numbersBefore = await everyNumber();
+    const numbersBefore = await everyNumber(store, "previous");
     const countsBefore = await storedRows();
 
     const { applied } = await runMigrations(store.connection);
@@ -172,9 +271,13 @@ describe("upgrading a store of the previous release", () => {
     assert.match(tables.find((table) => table.name === "metric_values")!.sorting_key, /tenant_id, service_name, toDate\(ts\)/);
 
     assert.deepEqual(await storedRows(), countsBefore, "every version of every row was carried over");
-    const numbersAfter = await everyNumber();
-    assert.deepEqual([...numbersAfter.keys()], [...numbersBefore.keys()]);
-    for (const [key, value] of numbersBefore) assertSameNumbers(numbersAfter.get(key), value, `${key} after the upgrade`);
+    const numbersAfter = await everyNumber(store, "current");
+    const latency = await latencyValues(store);
+    assertSameMaps(numbersAfter, numbersBefore, "after the upgrade", latency);
+    // The same traffic written by this release's sink (no row for a metric without a value) shows the same numbers.
+    assertSameMaps(await everyNumber(fresh, "current"), numbersBefore, "on a store this release wrote", latency);
+    assert.deepEqual(await fresh.store.reader.readRunSummary(BASELINE_RUN), await store.store.reader.readRunSummary(BASELINE_RUN));
+    assert.deepEqual(await fresh.store.reader.readRunSummary(CANDIDATE_RUN), await store.store.reader.readRunSummary(CANDIDATE_RUN));
 
     // Applied once: a second start applies nothing.
     assert.deepEqual((await runMigrations(store.connection)).applied, []);
@@ -183,5 +286,17 @@ describe("upgrading a store of the previous release", () => {
   test("the old tables are kept for the operator to drop, nothing is deleted", async () => {
     const tables = await queryRows<{ name: string }>(store.connection, `SELECT name FROM system.tables WHERE database = '{{database}}' AND endsWith(name, '_before_0007') ORDER BY name`);
     assert.deepEqual(tables.map((table) => table.name), GROWING_TABLES.map((table) => `${table}_before_0007`).sort());
+  });
+});
+
+describe("metrics without a value (migration 0008)", () => {
+  test("get no row from this release's sink, and the dataset has such metrics", async () => {
+    const [previousRows] = await queryRows<{ rows: string; empty: string }>(store.connection, "SELECT count() AS rows, countIf(value IS NULL) AS empty FROM {{database}}.metric_values FINAL");
+    const [currentRows] = await queryRows<{ rows: string; empty: string }>(fresh.connection, "SELECT count() AS rows, countIf(value IS NULL) AS empty FROM {{database}}.metric_values FINAL");
+    assert.ok(Number(previousRows!.empty) > 0, "the previous release stored NULL rows");
+    assert.equal(Number(currentRows!.empty), 0);
+    assert.equal(Number(currentRows!.rows), Number(previousRows!.rows) - Number(previousRows!.empty));
+    const [listed] = await queryRows<{ names: string }>(fresh.connection, "SELECT count() AS names FROM {{database}}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric");
+    assert.equal(Number(listed!.names), Number(previousRows!.empty), "every metric without a value is listed on its Evaluation Result");
   });
 });

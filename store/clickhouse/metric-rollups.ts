@@ -1,0 +1,175 @@
+/**
+ * Keeps `metric_rollups` (migration 0009) in step with `metric_values`: the
+ * sinks note the request minutes, tenants and services they wrote to, and
+ * those minutes are recomputed from `metric_values FINAL` — after writes, at
+ * most once per refresh interval (the timer starts with a write, so an idle
+ * collector runs no query), and once more on close. A recomputed minute
+ * replaces the earlier one (a newer version of the same key), so replays,
+ * re-evaluations and NULL rows that hide a value count as FINAL counts them.
+ *
+ * A minute is noted after its write succeeded, and the set of minutes to
+ * refresh is taken when a refresh starts: a write landing during a refresh
+ * notes its minute again, and the next refresh reads it. A refresh that
+ * fails keeps its minutes for the next one.
+ *
+ * Dashboards therefore see a write at most one refresh interval (plus the
+ * refresh's own time) after the raw rows have it; the interval grows to five
+ * times the last refresh's duration when refreshes get slow, so recomputing
+ * a busy minute never takes most of the engine.
+ */
+import type { ClickHouseConnection } from "./clickhouse-connection.js";
+import { quoteIdentifier } from "./clickhouse-connection.js";
+
+const MINUTE_MS = 60_000;
+export const DEFAULT_ROLLUP_REFRESH_MS = 5_000;
+
+export interface MetricRollupOptions {
+  /** Least time between two refreshes. Default DEFAULT_ROLLUP_REFRESH_MS. */
+  refreshIntervalMs?: number;
+  /** Clock for row versions, injectable for tests. */
+  now?: () => number;
+}
+
+/** What the sinks know of a written Case Result: when the request started, its tenant and service. */
+export interface WrittenRequest {
+  startedAt: string;
+  tenantId: string;
+  serviceName: string;
+}
+
+/** The SELECT that computes rollup rows from metric_values FINAL (the migration's backfill computes the same). */
+function rollupSelect(database: string, where: string): string {
+  return `SELECT toStartOfMinute(ts) AS minute, metric, tenant_id, service_name, dataset_id, run_id,
+       count(value) AS value_count, sum(ifNull(value, 0)) AS value_sum, countIf(value < 1) AS below_one, countIf(value > 0) AS above_zero,
+       quantileTDigestStateIf(assumeNotNull(value), value IS NOT NULL) AS value_quantiles,
+       {version:UInt64} AS version
+FROM ${database}.metric_values FINAL
+WHERE ${where}
+GROUP BY minute, metric, tenant_id, service_name, dataset_id, run_id`;
+}
+
+export class ClickHouseMetricRollups {
+  readonly counters = { refreshes: 0, minutesRefreshed: 0, failures: 0, lastRefreshMs: 0, lastError: "" };
+  private readonly database: string;
+  /** Minute start (ms) → tenant and service pairs written in it, as JSON [tenant, service]. */
+  private dirty = new Map<number, Set<string>>();
+  private running: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private lastStartedAt = Number.NEGATIVE_INFINITY;
+  private closed = false;
+
+  constructor(
+    private readonly connection: ClickHouseConnection,
+    private readonly options: MetricRollupOptions = {},
+  ) {
+    this.database = quoteIdentifier(connection.database);
+  }
+
+  /** Called by a sink after a successful write: these requests' minutes need a refresh. */
+  note(requests: Iterable<WrittenRequest>): void {
+    for (const request of requests) {
+      const started = Date.parse(request.startedAt);
+      if (!Number.isFinite(started)) continue;
+      const minute = Math.floor(started / MINUTE_MS) * MINUTE_MS;
+      let groups = this.dirty.get(minute);
+      if (!groups) this.dirty.set(minute, (groups = new Set()));
+      groups.add(JSON.stringify([request.tenantId, request.serviceName]));
+    }
+    if (this.dirty.size > 0) this.schedule();
+  }
+
+  /** Minutes noted and not refreshed yet. */
+  pendingMinutes(): number {
+    return this.dirty.size;
+  }
+
+  private interval(): number {
+    return Math.max(this.options.refreshIntervalMs ?? DEFAULT_ROLLUP_REFRESH_MS, 5 * this.counters.lastRefreshMs);
+  }
+
+  private schedule(): void {
+    if (this.timer !== null || this.closed) return;
+    const wait = Math.max(0, this.lastStartedAt + this.interval() - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.refresh();
+    }, wait);
+    // A pending refresh never keeps a process alive: close() runs it.
+    this.timer.unref();
+  }
+
+  /** Recomputes every noted minute now (tests and benchmarks call it to read rollups at once). Never rejects. */
+  async refresh(): Promise<void> {
+    while (this.running) await this.running;
+    if (this.dirty.size === 0) return;
+    const taken = this.dirty;
+    this.dirty = new Map();
+    this.lastStartedAt = Date.now();
+    this.running = this.recompute(taken)
+      .catch((error: unknown) => {
+        this.counters.failures += 1;
+        this.counters.lastError = error instanceof Error ? error.message : String(error);
+        // Kept for the next refresh.
+        for (const [minute, groups] of taken) {
+          const current = this.dirty.get(minute);
+          if (current) for (const group of groups) current.add(group);
+          else this.dirty.set(minute, groups);
+        }
+      })
+      .finally(() => {
+        this.counters.lastRefreshMs = Date.now() - this.lastStartedAt;
+        this.running = null;
+        if (this.dirty.size > 0) this.schedule();
+      });
+    await this.running;
+  }
+
+  private async recompute(minutes: Map<number, Set<string>>): Promise<void> {
+    const version = (this.options.now ?? Date.now)();
+    // Consecutive minutes in one statement; its tenant and service pairs are the union of theirs.
+    const sorted = [...minutes.keys()].sort((left, right) => left - right);
+    let index = 0;
+    while (index < sorted.length) {
+      const first = sorted[index]!;
+      let last = first;
+      const groups = new Set(minutes.get(first));
+      while (index + 1 < sorted.length && sorted[index + 1] === last + MINUTE_MS) {
+        index += 1;
+        last = sorted[index]!;
+        for (const group of minutes.get(last)!) groups.add(group);
+      }
+      index += 1;
+      const pairs = [...groups].map((group) => JSON.parse(group) as [string, string]);
+      // Tenants and services apart (the sorting key's columns): a group of a tenant and a service that were not
+      // written together is recomputed too, to the same rows, which costs a read and changes nothing.
+      const tenants = [...new Set(pairs.map(([tenant]) => tenant))];
+      const services = [...new Set(pairs.map(([, service]) => service))];
+      await this.connection.client.command({
+        query: `INSERT INTO ${this.database}.metric_rollups ${rollupSelect(
+          this.database,
+          "ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts < fromUnixTimestamp64Milli({to:Int64}) AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}",
+        )}`,
+        query_params: { from: first, to: last + MINUTE_MS, tenants, services, version },
+      });
+      this.counters.minutesRefreshed += (last - first) / MINUTE_MS + 1;
+    }
+    this.counters.refreshes += 1;
+  }
+
+  /** Recomputes the rollup of every stored metric value (after a bulk load or a repair). */
+  async rebuild(): Promise<void> {
+    while (this.running) await this.running;
+    await this.connection.client.command({
+      query: `INSERT INTO ${this.database}.metric_rollups ${rollupSelect(this.database, "1")}`,
+      query_params: { version: (this.options.now ?? Date.now)() },
+    });
+  }
+
+  /** Stops the timer and refreshes what is pending. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    await this.refresh();
+  }
+}

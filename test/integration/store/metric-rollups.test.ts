@@ -1,0 +1,97 @@
+/**
+ * The dashboards' rollups (migration 0009, store/clickhouse/metric-rollups.ts)
+ * follow what `metric_values FINAL` holds: the sinks note the minutes they
+ * wrote, a refresh recomputes them, a replay does not count twice, a value a
+ * re-evaluation hid leaves the rollup, and closing the store refreshes what
+ * is pending. Refreshes are called explicitly here (the timer only decides
+ * when the collector calls the same method).
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
+import { clickHouseStoreOn } from "../../../store/clickhouse/clickhouse-store.js";
+import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
+import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
+import { seedExample } from "../../support/case-results.js";
+import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+
+let store: TemporaryStore;
+
+before(async () => {
+  store = await temporaryStore();
+});
+
+after(async () => {
+  await store.cleanup();
+});
+
+function evaluation(caseResultId: string, startedAt: string): CaseEvaluation {
+  const { caseResult, evalCase } = seedExample();
+  return evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: caseResultId, started_at: startedAt }, evalCase, "2026-07-08T09:32:01.000Z");
+}
+
+/** Per metric in one minute: the rollup's count and sum, and the same from the raw rows. */
+async function compare(minute: string): Promise<{ rolledUp: Record<string, [number, number]>; raw: Record<string, [number, number]> }> {
+  const rolledUp = await queryRows<{ metric: string; count: string; total: number }>(
+    store.connection,
+    "SELECT metric, sum(value_count) AS count, sum(value_sum) AS total FROM {{database}}.metric_rollups FINAL WHERE minute = toDateTime({minute:String}, 'UTC') GROUP BY metric HAVING count > 0 ORDER BY metric",
+    { minute },
+  );
+  const raw = await queryRows<{ metric: string; count: string; total: number }>(
+    store.connection,
+    "SELECT metric, count(value) AS count, sum(value) AS total FROM {{database}}.metric_values FINAL WHERE toStartOfMinute(ts) = toDateTime({minute:String}, 'UTC') AND value IS NOT NULL GROUP BY metric ORDER BY metric",
+    { minute },
+  );
+  const shape = (rows: { metric: string; count: string; total: number }[]) => Object.fromEntries(rows.map((row) => [row.metric, [Number(row.count), Number(row.total)] as [number, number]]));
+  return { rolledUp: shape(rolledUp), raw: shape(raw) };
+}
+
+describe("dashboard rollups refreshed from metric_values FINAL", () => {
+  test("a write notes its minute; the refresh rolls it up exactly", async () => {
+    const first = evaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z");
+    assert.ok((await store.store.results.write([first])).ok);
+    assert.equal(store.store.rollups.pendingMinutes(), 1);
+    await store.store.rollups.refresh();
+    assert.equal(store.store.rollups.pendingMinutes(), 0);
+    const { rolledUp, raw } = await compare("2026-07-08 09:30:00");
+    assert.ok(Object.keys(raw).length > 0);
+    assert.deepEqual(rolledUp, raw);
+  });
+
+  test("a replayed write is not counted twice", async () => {
+    const replay = evaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z");
+    replay.evaluationResults.forEach((result) => (result.evaluated_at = "2026-07-08T09:45:00.000Z"));
+    assert.ok((await store.store.results.write([replay])).ok);
+    await store.store.rollups.refresh();
+    const { rolledUp, raw } = await compare("2026-07-08 09:30:00");
+    assert.deepEqual(rolledUp, raw);
+    assert.equal(rolledUp.recall_at_k?.[0], 1, "one request's recall");
+  });
+
+  test("a value a re-evaluation hid leaves the rollup", async () => {
+    const first = evaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z");
+    const again: CaseEvaluation = {
+      ...first,
+      replacesEarlier: true,
+      evaluationResults: first.evaluationResults.map((result) =>
+        "recall_at_k" in result.metric_values ? { ...result, outcome: "not_applicable", metric_values: Object.fromEntries(Object.keys(result.metric_values).map((metric) => [metric, null])) } : result,
+      ),
+    };
+    assert.ok((await store.store.results.write([again])).ok);
+    await store.store.rollups.refresh();
+    const { rolledUp, raw } = await compare("2026-07-08 09:30:00");
+    assert.deepEqual(rolledUp, raw);
+    assert.equal(rolledUp.recall_at_k, undefined);
+  });
+
+  test("closing the store refreshes the minutes its last writes touched", async () => {
+    const connection = await openClickHouse({ url: null, username: "default", password: "", database: store.connection.database, dataPath: store.dataPath });
+    const other = clickHouseStoreOn(connection);
+    assert.ok((await other.results.write([evaluation("cr_rollup_2", "2026-07-08T11:02:00.000Z")])).ok);
+    assert.equal(other.rollups.pendingMinutes(), 1);
+    await other.close();
+    const { rolledUp, raw } = await compare("2026-07-08 11:02:00");
+    assert.ok(Object.keys(raw).length > 0);
+    assert.deepEqual(rolledUp, raw);
+  });
+});
