@@ -24,7 +24,8 @@ interface RequestInput {
   trace: string;
   session?: string | null;
   user?: string;
-  start: number;
+  /** Minutes after T0; 0 when not given. */
+  start?: number;
   end?: number;
   query?: string | null;
   cited?: boolean;
@@ -41,8 +42,8 @@ function request(input: RequestInput): BehaviourRequest {
     experimentId: null,
     variant: null,
     query: input.query === undefined ? `question ${input.trace}` : input.query,
-    startedAt: T0 + input.start * minute,
-    endedAt: T0 + (input.end ?? input.start) * minute,
+    startedAt: T0 + (input.start ?? 0) * minute,
+    endedAt: T0 + (input.end ?? input.start ?? 0) * minute,
     cited: input.cited ?? false,
     events: (input.events ?? []).map(([kind, at, value]) => ({ kind, value: value ?? null, chunkId: null, at: T0 + at * minute })),
   };
