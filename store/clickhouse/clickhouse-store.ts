@@ -4,6 +4,8 @@
  * Only this folder holds SQL and talks to `@clickhouse/client`.
  */
 import type { Store } from "../ports/store.js";
+import type { ExperimentReader } from "../ports/experiment-reader.js";
+import { ClickHouseExperimentReader } from "./clickhouse-experiment-reader.js";
 import type { DashboardQuerySurface } from "../ports/dashboard-query-surface.js";
 import { ClickHouseAlertSink } from "./clickhouse-alert-sink.js";
 import { ClickHouseCaseStore } from "./clickhouse-case-store.js";
@@ -25,6 +27,8 @@ export interface ClickHouseStore extends Store {
   cases: ClickHouseCaseStore;
   judgeResults: ClickHouseJudgeResultSink;
   dashboards: DashboardQuerySurface;
+  /** Online experiments' Case Results and metric values (`ragscope experiment report`). */
+  experiments: ExperimentReader;
   /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
   connection: ClickHouseConnection;
 }
@@ -53,6 +57,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     reader: new ClickHouseRunReader(connection),
     traces: new ClickHouseTraceReader(connection),
     dashboards: new ClickHouseDashboardQueries(connection),
+    experiments: new ClickHouseExperimentReader(connection),
     describe: () => connection.describe(),
     async ping() {
       const answer = await connection.client.ping();
