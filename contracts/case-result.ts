@@ -70,11 +70,15 @@ export const generationObservation = z.object({
 
 /** User feedback recorded in the request's trace (SDK `recordFeedback`, span `rag.feedback`). */
 export const feedbackEntry = z.object({
-  /** thumbs_up, thumbs_down, follow_up, handoff (contracts/span-attributes.ts FeedbackKind). */
+  /** thumbs_up, thumbs_down, follow_up, handoff, copy, citation_click, resolved, abandoned, rating (contracts/span-attributes.ts FeedbackKind). */
   kind: z.string(),
   value: z.string().nullable().default(null),
   comment: z.string().nullable().default(null),
   recorded_at: z.string(),
+  /** The feedback span's id: the identity of the event, so a replayed span is merged once, never counted twice. */
+  span_id: z.string().nullable().default(null),
+  /** The clicked citation's chunk id (citation_click). */
+  chunk_id: z.string().nullable().default(null),
 });
 
 export const stageTiming = z.object({
@@ -133,6 +137,13 @@ export const ragObservation = z.object({
   principal_groups: z.array(z.string()).nullable().default(null),
   service_name: z.string().nullable().default(null),
   route: z.string().nullable().default(null),
+  /** The conversation the request belongs to (`session.id`); behaviour metrics group requests by it. */
+  session_id: z.string().nullable().default(null),
+  /** The end user (`user.id`), the unit experiments are usually assigned by. */
+  user_id: z.string().nullable().default(null),
+  /** The online experiment and the variant this request saw (`ragscope.experiment.*`). */
+  experiment_id: z.string().nullable().default(null),
+  experiment_variant: z.string().nullable().default(null),
   /** Feedback on this request, in the order it was given; empty when none was recorded. */
   feedback: z.array(feedbackEntry).default([]),
   /** Which span convention the trace was read with (ragscope, openinference, …). */

@@ -238,6 +238,12 @@ export const Ragscope = {
   feedbackKind: "ragscope.feedback.kind",
   feedbackValue: "ragscope.feedback.value",
   feedbackComment: "ragscope.feedback.comment",
+  /** The chunk id of the citation the user clicked (kind citation_click). */
+  feedbackChunkId: "ragscope.feedback.chunk_id",
+
+  // Online experiments (A/B): which experiment the request belongs to, and which arm it saw.
+  experimentId: "ragscope.experiment.id",
+  experimentVariant: "ragscope.experiment.variant",
 } as const;
 
 /** Values of `ragscope.feedback.kind`: what the user did after the answer. */
@@ -248,6 +254,16 @@ export const FeedbackKind = {
   followUp: "follow_up",
   /** The user was handed to a person. */
   handoff: "handoff",
+  /** The user copied the answer. */
+  copy: "copy",
+  /** The user opened a cited source; `chunkId` names it. */
+  citationClick: "citation_click",
+  /** The user (or the application) marked the question resolved. */
+  resolved: "resolved",
+  /** The application saw the user give up (closed the chat without an answer they used). */
+  abandoned: "abandoned",
+  /** A satisfaction score; `value` carries it (the application's scale, e.g. 1–5). */
+  rating: "rating",
 } as const;
 export type FeedbackKindName = (typeof FeedbackKind)[keyof typeof FeedbackKind];
 

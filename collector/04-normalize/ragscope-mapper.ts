@@ -64,6 +64,9 @@ export const ragscopeMapper: SpanMapper = {
           principalGroups: readStringList(attributes, Ragscope.principalGroups),
           route: readString(attributes, Ragscope.route),
           sessionId: readString(attributes, OpenInference.sessionId),
+          userId: readString(attributes, OpenInference.userId),
+          experimentId: readString(attributes, Ragscope.experimentId),
+          experimentVariant: readString(attributes, Ragscope.experimentVariant),
         };
       case RagStage.queryRewrite:
         return {
@@ -96,6 +99,7 @@ export const ragscopeMapper: SpanMapper = {
           kind: readString(attributes, Ragscope.feedbackKind),
           value: readString(attributes, Ragscope.feedbackValue),
           comment: readString(attributes, Ragscope.feedbackComment),
+          chunkId: readString(attributes, Ragscope.feedbackChunkId),
         };
       default:
         return { stage: "other" };

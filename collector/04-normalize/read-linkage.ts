@@ -54,6 +54,9 @@ export function readLinkage(sources: readonly Source[]): Linkage {
     principalGroups,
     route: text(linkageKeys.route),
     sessionId: text(OpenInference.sessionId),
+    userId: text(OpenInference.userId),
+    experimentId: text(Ragscope.experimentId),
+    experimentVariant: text(Ragscope.experimentVariant),
   };
 }
 

@@ -36,6 +36,9 @@ export interface RequestObservation {
   principalGroups: string[] | null;
   route: string | null;
   sessionId: string | null;
+  userId: string | null;
+  experimentId: string | null;
+  experimentVariant: string | null;
 }
 
 export interface QueryRewriteObservation {
@@ -90,6 +93,7 @@ export interface FeedbackObservation {
   kind: string | null;
   value: string | null;
   comment: string | null;
+  chunkId: string | null;
 }
 
 export interface OtherObservation {

@@ -12,7 +12,8 @@
  * - citations from the cite stage; tokens and cost are summed over every
  *   generation span, the answer is the request's output or else the last
  *   generation's;
- * - user feedback spans (thumbs, follow-up, handoff) in time order.
+ * - user feedback spans (thumbs, follow-up, handoff, copy, citation click,
+ *   resolved, abandoned, rating) in time order, each with its span id.
  * What no span carried stays null, so metrics that need it are "not available";
  * JSON attributes that did not parse are listed in `malformed_attributes`, and
  * so are spans that end before they start (no latency, no stage timing for them).
@@ -183,7 +184,18 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
       principal_groups: linkage?.principalGroups ?? null,
       service_name: identifiers.serviceName,
       route: linkage?.route ?? null,
-      feedback: feedback.map(({ span, observation }) => ({ kind: observation.kind!, value: observation.value, comment: observation.comment, recorded_at: toIso(span.startTimeUnixNano) })),
+      session_id: linkage?.sessionId ?? null,
+      user_id: linkage?.userId ?? null,
+      experiment_id: linkage?.experimentId ?? null,
+      experiment_variant: linkage?.experimentVariant ?? null,
+      feedback: feedback.map(({ span, observation }) => ({
+        kind: observation.kind!,
+        value: observation.value,
+        comment: observation.comment,
+        recorded_at: toIso(span.startTimeUnixNano),
+        span_id: span.spanId,
+        chunk_id: observation.chunkId,
+      })),
       source_conventions: conventions,
       malformed_attributes: [
         ...normalized.flatMap((item) =>
@@ -227,6 +239,8 @@ const checkedLinkage = [
   ["datasetVersion", Ragscope.datasetVersion, "identifier"],
   ["tenantId", Ragscope.tenantId, "identifier"],
   ["route", Ragscope.route, "route"],
+  ["experimentId", Ragscope.experimentId, "identifier"],
+  ["experimentVariant", Ragscope.experimentVariant, "identifier"],
 ] as const;
 
 /**

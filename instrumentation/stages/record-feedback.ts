@@ -1,7 +1,14 @@
 /**
  * `rag.feedback`: what the user did with an answer — thumbs up or down, a
- * follow-up question, a handoff to a person — recorded as a span in the
- * request's own trace, so the collector puts it on that request's Case Result.
+ * follow-up question, a handoff to a person, a copy of the answer, a click on
+ * a citation, the question resolved or abandoned, a rating — recorded as a
+ * span in the request's own trace, so the collector puts it on that request's
+ * Case Result. `recordUserEvent` and `recordFeedback` are the same call.
+ *
+ * Events may come minutes or days after the request: the collector merges a
+ * late event into the Case Result it already stored (store/clickhouse/
+ * late-feedback-merge.ts), once per event span id, so a replayed span never
+ * counts twice.
  *
  * Feedback usually comes later, in another HTTP request: the application keeps
  * the request's trace id (and, best, its root span id) with the answer and
@@ -16,7 +23,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { ROOT_CONTEXT, TraceFlags, context, isValidSpanId, isValidTraceId, trace, type Context } from "@opentelemetry/api";
-import { FeedbackKind, RagStage, Ragscope, type FeedbackKindName } from "../../contracts/span-attributes.js";
+import { FeedbackKind, OpenInference, RagStage, Ragscope, type FeedbackKindName } from "../../contracts/span-attributes.js";
 import { failure, success, type Result } from "../../core/result.js";
 import { ragscopeConfiguration } from "../configuration.js";
 import { isTraceSampled } from "../sampling/trace-id-sampling.js";
@@ -32,7 +39,16 @@ export interface FeedbackOptions {
   comment?: string;
   /** A rating or other value the application attaches. */
   value?: string | number;
+  /** The cited chunk the user opened (kind `citation_click`). */
+  chunkId?: string;
+  /** The conversation (`session.id`), so session metrics see the event. */
+  sessionId?: string;
+  /** When the user acted, for an event queued and sent later; default: now. */
+  occurredAt?: Date;
 }
+
+/** `recordUserEvent`'s options: the same as recordFeedback's. */
+export type UserEventOptions = FeedbackOptions;
 
 /** Where a span sits: its trace and its own id. */
 export interface TraceReference {
@@ -49,15 +65,31 @@ const KINDS: readonly string[] = Object.values(FeedbackKind);
  */
 export function recordFeedback(options: FeedbackOptions): Result<TraceReference, string> {
   if (!KINDS.includes(options?.kind)) return failure(`feedback kind "${String(options?.kind)}" is not one of ${KINDS.join(", ")}`);
+  if (options.kind === FeedbackKind.citationClick && (typeof options.chunkId !== "string" || options.chunkId === "")) {
+    return failure("a citation_click event needs the clicked citation's chunkId");
+  }
+  if (options.occurredAt !== undefined && !(options.occurredAt instanceof Date && Number.isFinite(options.occurredAt.getTime()))) {
+    return failure(`occurredAt "${String(options.occurredAt)}" is not a valid Date`);
+  }
   const parent = parentContext(options);
   if (!parent.ok) return parent;
   // A sub-millisecond start time (the SDK's default is Date.now()), so two
   // feedbacks given in the same millisecond keep their order on the Case Result.
-  const feedback = startStageSpan(feedbackStage(options), parent.value, performance.timeOrigin + performance.now());
+  const startTime = options.occurredAt ?? performance.timeOrigin + performance.now();
+  const feedback = startStageSpan(feedbackStage(options), parent.value, startTime);
   if (feedback === undefined) return failure("tracing is not available; the feedback was not recorded");
-  feedback.succeed(undefined);
+  feedback.succeed(undefined, startTime);
   const { traceId, spanId } = feedback.span.spanContext();
   return success({ traceId, spanId });
+}
+
+/**
+ * Records one user event on a request (the issue's name for recordFeedback):
+ * copy, citation_click (with `chunkId`), handoff, resolved, abandoned, rating
+ * (with `value`), thumbs_up / thumbs_down, follow_up.
+ */
+export function recordUserEvent(options: UserEventOptions): Result<TraceReference, string> {
+  return recordFeedback(options);
 }
 
 function feedbackStage(options: FeedbackOptions): StageDefinition<undefined> {
@@ -66,6 +98,8 @@ function feedbackStage(options: FeedbackOptions): StageDefinition<undefined> {
     recordStart: (recorder, configuration) => {
       recorder.set(Ragscope.feedbackKind, options.kind);
       recorder.set(Ragscope.feedbackValue, options.value);
+      recorder.set(Ragscope.feedbackChunkId, options.chunkId);
+      recorder.set(OpenInference.sessionId, options.sessionId);
       if (configuration.captureText) recorder.set(Ragscope.feedbackComment, options.comment);
     },
   };

@@ -22,6 +22,10 @@ export interface RequestOptions {
   route?: string;
   sessionId?: string;
   userId?: string;
+  /** The online experiment this request is part of (`ragscope.experiment.id`). */
+  experimentId?: string;
+  /** The variant (arm) this request saw (`ragscope.experiment.variant`); see assignVariant. */
+  experimentVariant?: string;
 }
 
 /**
@@ -49,6 +53,8 @@ export async function traceRequest<T>(
     recorder.set(Ragscope.route, options.route);
     recorder.set(OpenInference.sessionId, options.sessionId);
     recorder.set(OpenInference.userId, options.userId);
+    recorder.set(Ragscope.experimentId, options.experimentId);
+    recorder.set(Ragscope.experimentVariant, options.experimentVariant);
   });
   return await fn();
 }
@@ -72,6 +78,8 @@ export function requestStage<T>(options: RequestOptions, toAnswer?: (value: T) =
       recorder.set(Ragscope.route, options.route);
       recorder.set(OpenInference.sessionId, options.sessionId);
       recorder.set(OpenInference.userId, options.userId);
+      recorder.set(Ragscope.experimentId, options.experimentId);
+      recorder.set(Ragscope.experimentVariant, options.experimentVariant);
     },
     recordResult: (recorder, value, configuration) => {
       if (!configuration.captureText) return;

@@ -25,6 +25,8 @@ import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 import type { ClickHouseMetricRollups, WrittenRequest } from "./metric-rollups.js";
 import type { ResultSink, SinkFailure } from "../ports/result-sink.js";
+import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
+import { isLateFeedback, planLateFeedback } from "../late-feedback/merge-late-feedback.js";
 import { caseResultColumns, caseResultsBody, evaluationResultColumns, evaluationResultsBody, metricValueColumns, metricValuesBody, prepareBatch } from "./tab-separated-batch.js";
 
 /** ClickHouse error codes a retry cannot fix because the schema is wrong (unknown table or column, syntax). */
@@ -61,7 +63,7 @@ interface TableInsert {
 }
 
 export class ClickHouseSink implements ResultSink {
-  readonly counters = { batches: 0, caseResults: 0, metricValues: 0, failures: 0, lastWriteMs: 0 };
+  readonly counters = { batches: 0, caseResults: 0, metricValues: 0, failures: 0, lastWriteMs: 0, lateEventsMerged: 0 };
   private readonly database: string;
 
   constructor(
@@ -71,9 +73,25 @@ export class ClickHouseSink implements ResultSink {
     this.database = quoteIdentifier(connection.database);
   }
 
-  async write(batch: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
-    if (batch.length === 0) return success(undefined);
+  async write(incoming: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
+    if (incoming.length === 0) return success(undefined);
     const started = Date.now();
+    let batch = incoming;
+    let mergedEvents = 0;
+    if (incoming.some((evaluation) => isLateFeedback(evaluation.caseResult))) {
+      // Late user events go onto their request's stored Case Result (store/late-feedback/merge-late-feedback.ts).
+      let stored: CaseResult[];
+      try {
+        stored = await this.completeResultsOf(incoming.filter((evaluation) => isLateFeedback(evaluation.caseResult)).map((evaluation) => evaluation.caseResult.trace_id));
+      } catch (error) {
+        this.counters.failures += 1;
+        return failure({ retriable: true, message: `ClickHouse read of stored Case Results for late user events failed: ${error instanceof Error ? error.message : String(error)}` });
+      }
+      const plan = planLateFeedback(incoming, stored);
+      batch = [...plan.batch, ...plan.rewrites.map((caseResult) => ({ caseResult, evaluationResults: [] }))];
+      mergedEvents = plan.mergedEvents;
+      if (batch.length === 0) return success(undefined);
+    }
     const prepared = prepareBatch(batch, this.options.datasetOf ?? (() => ""), (this.options.now ?? Date.now)());
     const { token } = prepared;
     let metricRows = 0;
@@ -115,10 +133,25 @@ export class ClickHouseSink implements ResultSink {
     }
     this.options.rollups?.note(writtenRequests(batch));
     this.counters.batches += 1;
+    this.counters.lateEventsMerged += mergedEvents;
     this.counters.caseResults += batch.length;
     this.counters.metricValues += metricRows;
     this.counters.lastWriteMs = Date.now() - started;
     return success(undefined);
+  }
+
+  /** The stored complete Case Results of these traces (the trace_id skip index of 0007 finds them). */
+  private async completeResultsOf(traceIds: readonly string[]): Promise<CaseResult[]> {
+    const result = await this.connection.client.query({
+      query: `SELECT payload FROM ${this.database}.case_results FINAL WHERE trace_id IN {traceIds:Array(String)} AND partial_trace = 0`,
+      query_params: { traceIds: [...new Set(traceIds)] },
+      format: "JSONEachRow",
+    });
+    const rows = await result.json<{ payload: string }>();
+    return rows.flatMap((row) => {
+      const parsed = caseResultSchema.safeParse(JSON.parse(row.payload));
+      return parsed.success ? [parsed.data] : [];
+    });
   }
 
   private async insert({ table, columns, token }: TableInsert, body: string): Promise<void> {

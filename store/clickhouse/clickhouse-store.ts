@@ -4,6 +4,8 @@
  * Only this folder holds SQL and talks to `@clickhouse/client`.
  */
 import type { Store } from "../ports/store.js";
+import type { ExperimentReader } from "../ports/experiment-reader.js";
+import { ClickHouseExperimentReader } from "./clickhouse-experiment-reader.js";
 import type { DashboardQuerySurface } from "../ports/dashboard-query-surface.js";
 import { ClickHouseAlertSink } from "./clickhouse-alert-sink.js";
 import { ClickHouseCaseStore } from "./clickhouse-case-store.js";
@@ -28,6 +30,8 @@ export interface ClickHouseStore extends Store {
   dashboards: DashboardQuerySurface;
   /** The dashboards' rollups, refreshed after the sinks' writes; refresh() to read them at once. */
   rollups: ClickHouseMetricRollups;
+  /** Online experiments' Case Results and metric values (`ragscope experiment report`). */
+  experiments: ExperimentReader;
   /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
   connection: ClickHouseConnection;
 }
@@ -60,6 +64,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     reader: new ClickHouseRunReader(connection),
     traces: new ClickHouseTraceReader(connection),
     dashboards: new ClickHouseDashboardQueries(connection),
+    experiments: new ClickHouseExperimentReader(connection),
     describe: () => connection.describe(),
     async ping() {
       const answer = await connection.client.ping();

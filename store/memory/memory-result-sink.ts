@@ -3,6 +3,7 @@ import { success, type Result } from "../../core/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { QuarantineSink, ResultSink, SinkFailure } from "../ports/result-sink.js";
 import type { MemoryTables } from "./memory-tables.js";
+import { isLateFeedback, planLateFeedback } from "../late-feedback/merge-late-feedback.js";
 import { writeCaseResult, writeEvaluationResults } from "./write-evaluation.js";
 
 export class MemoryResultSink implements ResultSink {
@@ -11,8 +12,16 @@ export class MemoryResultSink implements ResultSink {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async write(batch: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
+  async write(incoming: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
     const clock = this.now();
+    let batch = incoming;
+    if (incoming.some((evaluation) => isLateFeedback(evaluation.caseResult))) {
+      // Late user events go onto their request's stored Case Result, as in the ClickHouse sink.
+      const traces = new Set(incoming.filter((evaluation) => isLateFeedback(evaluation.caseResult)).map((evaluation) => evaluation.caseResult.trace_id));
+      const stored = this.tables.caseResults.values().filter((caseResult) => traces.has(caseResult.trace_id) && !caseResult.rag_observation.partial_trace);
+      const plan = planLateFeedback(incoming, stored);
+      batch = [...plan.batch, ...plan.rewrites.map((caseResult) => ({ caseResult, evaluationResults: [] }))];
+    }
     for (const evaluation of batch) {
       writeEvaluationResults(this.tables, evaluation.caseResult, evaluation.evaluationResults, clock);
       writeCaseResult(this.tables, evaluation.caseResult, clock);

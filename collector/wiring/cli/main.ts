@@ -196,6 +196,26 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     exitCode = await migrateCommand(settingsRequest(options.config), flagValues(migrate), output);
   });
 
+  const experiment = program.command("experiment").description("online A/B experiments (requests carrying ragscope.experiment.id and .variant)");
+  experiment
+    .command("report")
+    .description("compare the variants of one experiment: traffic, sample ratio check, behaviour, rule and judge metrics with difference to control, confidence interval and p-value, lineage differences and a plain-words decision; exits 2 when nothing can be compared")
+    .requiredOption("--id <experiment>", "the experiment id")
+    .addOption(dataDirOption())
+    .option("--control <variant>", "the control variant (default: \"control\" when present, else the first by name)")
+    .option("--unit <unit>", "the randomisation unit requests are clustered by: user or session", "user")
+    .option("--alpha <level>", "significance level", "0.05")
+    .option("--power <power>", "power for the minimum sample size", "0.8")
+    .option("--mde <fraction>", "the relative change worth detecting, as a fraction of the control's value", "0.1")
+    .option("--method <method>", "analytic (z / Welch / clustered delta method) or bootstrap (resampling units)", "analytic")
+    .option("--weight <variant=weight>", "the intended split, for the sample ratio check (repeat; default equal)", repeatable, [])
+    .option("--json", "print the report as JSON")
+    .addOption(configFileOption())
+    .action(async (options: import("./experiment-command.js").ExperimentReportCommandOptions & { config?: string }) => {
+      const { experimentReportCommand } = await import("./experiment-command.js");
+      exitCode = await experimentReportCommand(options, settingsRequest(options.config), output);
+    });
+
   const dataset = program.command("dataset").description("manage Eval Cases in the store");
   const push = addConfigFlags(
     dataset

@@ -1,0 +1,75 @@
+/**
+ * The distribution functions the experiment statistics need. The normal
+ * quantile and Student's t come from the alert stage's interval code (one
+ * implementation in the project); the normal and chi-square tails here are the
+ * regularised incomplete gamma function (series for x < a + 1, continued
+ * fraction otherwise: Numerical Recipes §6.2), since
+ *   Φ(z) = (1 + sign(z) · P(1/2, z²/2)) / 2   and   P(χ²_k > x) = Q(k/2, x/2).
+ */
+export { normalQuantile, studentTDistribution, studentTQuantile } from "../../collector/10-alert/confidence-interval.js";
+
+function logGamma(x: number): number {
+  // Lanczos approximation (g = 7, n = 9), as in confidence-interval.ts.
+  const g = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const shifted = x - 1;
+  let sum = g[0]!;
+  for (let index = 1; index < 9; index += 1) sum += g[index]! / (shifted + index);
+  const t = shifted + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+
+/** P(a, x), the regularised lower incomplete gamma function. */
+export function regularizedGammaP(a: number, x: number): number {
+  if (x <= 0) return 0;
+  if (x < a + 1) {
+    let term = 1 / a;
+    let sum = term;
+    for (let n = 1; n < 1000; n += 1) {
+      term *= x / (a + n);
+      sum += term;
+      if (Math.abs(term) < Math.abs(sum) * 1e-16) break;
+    }
+    return sum * Math.exp(-x + a * Math.log(x) - logGamma(a));
+  }
+  return 1 - regularizedGammaQ(a, x);
+}
+
+/** Q(a, x) = 1 − P(a, x), computed directly for large x so that small tails keep their digits. */
+export function regularizedGammaQ(a: number, x: number): number {
+  if (x < a + 1) return 1 - regularizedGammaP(a, x);
+  const tiny = 1e-300;
+  let b = x + 1 - a;
+  let c = 1 / tiny;
+  let d = 1 / b;
+  let h = d;
+  for (let i = 1; i < 1000; i += 1) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  return Math.exp(-x + a * Math.log(x) - logGamma(a)) * h;
+}
+
+/** Φ(z), the standard normal distribution function. */
+export function normalCdf(z: number): number {
+  const half = 0.5 * regularizedGammaQ(0.5, (z * z) / 2);
+  return z >= 0 ? 1 - half : half;
+}
+
+/** Two-sided p-value of a standard normal statistic. */
+export function normalTwoSidedP(z: number): number {
+  return regularizedGammaQ(0.5, (z * z) / 2);
+}
+
+/** P(χ²_k > x). */
+export function chiSquareSurvival(x: number, degrees: number): number {
+  return regularizedGammaQ(degrees / 2, x / 2);
+}

@@ -1,0 +1,257 @@
+/**
+ * The report of one online experiment (seed §十一 在线实验): per variant the
+ * traffic, every behaviour metric (evaluators/behaviour/) and every stored
+ * rule or judge metric, each compared with the control — difference, interval
+ * and two-sided p-value — the sample ratio check, the lineage fields that
+ * differ between variants, and a decision in plain words.
+ *
+ * Statistics (README.md in this folder):
+ * - units: requests of one user (or session) are not independent; when any
+ *   unit has several observations the comparison is clustered by unit
+ *   (clustered-difference.ts), otherwise a rate uses the two-proportion z
+ *   test and a mean Welch's t; `method: "bootstrap"` resamples units instead;
+ * - peeking: this is a fixed-horizon test. A metric is decided only once each
+ *   arm holds the minimum sample for the relative change the user cares about
+ *   (`minimumEffect`, at level alpha and the given power, inflated by the
+ *   design effect of clustering); before that it is "not enough data",
+ *   whatever its p-value. Stopping the first time p < alpha is not allowed by
+ *   this rule, which is the point;
+ * - several metrics are tested at once without a multiple-comparison
+ *   correction: a lone "better" among many metrics can be chance, and the
+ *   decision text lists every metric so nobody reads one in isolation;
+ * - a sample ratio mismatch (sample-ratio-mismatch.ts) makes every difference
+ *   untrustworthy: the decision says so and decides nothing.
+ */
+import type { CaseResult } from "../../contracts/case-result.js";
+import type { ExperimentMetricValue } from "../../store/ports/experiment-reader.js";
+import { behaviourMetrics } from "../behaviour/behaviour-catalog.js";
+import type { BehaviourObservation } from "../behaviour/behaviour-metric.js";
+import { toBehaviourRequest, type BehaviourRequest } from "../behaviour/behaviour-request.js";
+import { defaultBehaviourWindows, type BehaviourWindows } from "../behaviour/behaviour-windows.js";
+import { clusterBootstrap } from "./cluster-bootstrap.js";
+import { clusteredDifference } from "./clustered-difference.js";
+import type { Comparison } from "./comparison.js";
+import { lineageDifferences, type LineageField } from "./lineage-differences.js";
+import { higherIsBetter } from "./metric-direction.js";
+import { minimumSampleSizeForMean, minimumSampleSizeForRate } from "./minimum-sample-size.js";
+import { sampleRatioMismatch, type SampleRatioCheck } from "./sample-ratio-mismatch.js";
+import { twoProportionTest } from "./two-proportion-test.js";
+import { unitTotals, type UnitTotal } from "./unit-totals.js";
+import { welchTest } from "./welch-test.js";
+
+export type ExperimentUnit = "user" | "session";
+
+export interface ExperimentReportOptions {
+  readonly experimentId: string;
+  /** The control variant; default "control" when present, else the first variant by name. */
+  readonly control?: string;
+  readonly unit?: ExperimentUnit;
+  readonly alpha?: number;
+  readonly power?: number;
+  /** The relative change worth detecting (0.1 = 10 % of the control's value). */
+  readonly minimumEffect?: number;
+  readonly method?: "analytic" | "bootstrap";
+  /** The intended split by variant (relative weights); default equal. */
+  readonly weights?: Readonly<Record<string, number>>;
+  readonly windows?: BehaviourWindows;
+  /** Milliseconds since the epoch, for windows that have not passed yet. */
+  readonly now: number;
+}
+
+export type Verdict = "better" | "worse" | "changed" | "no_difference" | "not_enough_data" | "untrustworthy";
+
+export interface VariantTraffic {
+  readonly variant: string;
+  readonly requests: number;
+  readonly units: number;
+  readonly sessions: number;
+}
+
+export interface VariantValue {
+  readonly variant: string;
+  readonly value: number | null;
+  readonly observations: number;
+  readonly units: number;
+}
+
+export interface VariantComparison {
+  readonly variant: string;
+  readonly comparison: Comparison | null;
+  /** Observations each arm needs before this metric is decided; null when it cannot be sized (no control value). */
+  readonly requiredObservations: number | null;
+  readonly verdict: Verdict;
+}
+
+export interface MetricReport {
+  readonly metric: string;
+  readonly source: "behaviour" | "rule" | "judge";
+  readonly kind: "rate" | "mean";
+  readonly higherIsBetter: boolean | null;
+  readonly caution: string | null;
+  readonly values: VariantValue[];
+  readonly comparisons: VariantComparison[];
+}
+
+export interface ExperimentReport {
+  readonly experimentId: string;
+  readonly control: string;
+  readonly unit: ExperimentUnit;
+  readonly alpha: number;
+  readonly power: number;
+  readonly minimumEffect: number;
+  readonly traffic: VariantTraffic[];
+  readonly sampleRatio: SampleRatioCheck | null;
+  /** Units seen in more than one variant: the assignment is not sticky. */
+  readonly unitsInSeveralVariants: number;
+  readonly metrics: MetricReport[];
+  readonly lineage: LineageField[];
+  readonly warnings: string[];
+  /** Plain words, one line per non-control variant. */
+  readonly decisions: string[];
+}
+
+interface Observation {
+  readonly variant: string;
+  readonly unit: string;
+  readonly value: number;
+}
+
+function isRate(values: readonly number[]): boolean {
+  return values.every((value) => value === 0 || value === 1);
+}
+
+function variance(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1);
+}
+
+/** How much clustering inflates the variance of the control's mean (≥ 1). */
+function designEffect(units: readonly UnitTotal[], values: readonly number[]): number {
+  const count = units.reduce((sum, unit) => sum + unit.count, 0);
+  const naive = variance(values) / count;
+  if (naive === 0) return 1;
+  const ratio = units.reduce((sum, unit) => sum + unit.sum, 0) / count;
+  const clustered = units.reduce((sum, unit) => sum + (unit.sum - ratio * unit.count) ** 2, 0) / count ** 2;
+  return Math.max(1, clustered / naive);
+}
+
+export function buildExperimentReport(caseResults: readonly CaseResult[], metricValues: readonly ExperimentMetricValue[], options: ExperimentReportOptions): ExperimentReport {
+  const unit = options.unit ?? "user";
+  const alpha = options.alpha ?? 0.05;
+  const power = options.power ?? 0.8;
+  const minimumEffect = options.minimumEffect ?? 0.1;
+  const windows = options.windows ?? defaultBehaviourWindows;
+  const warnings: string[] = [];
+  const inExperiment = caseResults.filter((caseResult) => caseResult.rag_observation.experiment_id === options.experimentId && caseResult.rag_observation.experiment_variant !== null);
+  const requests = inExperiment.map(toBehaviourRequest);
+  const variants = [...new Set(requests.map((request) => request.variant!))].sort();
+  const control = options.control ?? (variants.includes("control") ? "control" : variants[0] ?? "");
+  const unitOf = (item: { userId: string | null; sessionKey: string }) => (unit === "user" ? (item.userId ?? item.sessionKey) : item.sessionKey);
+  if (unit === "user" && requests.some((request) => request.userId === null)) warnings.push("some requests carry no user id: each of their sessions counts as a unit of its own");
+
+  const traffic = variants.map((variant) => {
+    const own = requests.filter((request) => request.variant === variant);
+    return { variant, requests: own.length, units: new Set(own.map(unitOf)).size, sessions: new Set(own.map((request) => request.sessionKey)).size };
+  });
+  const variantsOfUnit = new Map<string, Set<string>>();
+  for (const request of requests) variantsOfUnit.set(unitOf(request), (variantsOfUnit.get(unitOf(request)) ?? new Set()).add(request.variant!));
+  const unitsInSeveralVariants = [...variantsOfUnit.values()].filter((set) => set.size > 1).length;
+  if (unitsInSeveralVariants > 0) warnings.push(`${unitsInSeveralVariants} ${unit}s saw more than one variant: the assignment is not sticky per ${unit} (assign with assignVariant on a stable ${unit} id)`);
+
+  if (variants.length < 2 || !variants.includes(control)) {
+    const reason = variants.length === 0 ? `no request of experiment "${options.experimentId}" is stored` : !variants.includes(control) ? `the control variant "${control}" has no request (variants: ${variants.join(", ")})` : `only one variant (${variants[0]}) has requests`;
+    return { experimentId: options.experimentId, control, unit, alpha, power, minimumEffect, traffic, sampleRatio: null, unitsInSeveralVariants, metrics: [], lineage: [], warnings: [...warnings, reason], decisions: [`Nothing to compare: ${reason}.`] };
+  }
+
+  const weights = variants.map((variant) => options.weights?.[variant] ?? 1);
+  const sampleRatio = sampleRatioMismatch(traffic.map((item) => item.units), weights);
+  if (sampleRatio.mismatch) {
+    warnings.push(`sample ratio mismatch: ${unit}s per variant ${traffic.map((item) => `${item.variant} ${item.units}`).join(", ")} against an intended ${weights.join(":")} split (chi-square p = ${sampleRatio.pValue.toExponential(2)} < 0.001). The assignment or the logging is broken; no difference below can be trusted.`);
+  }
+
+  const metrics: MetricReport[] = [];
+  const context = { requests, windows, now: options.now };
+  for (const definition of behaviourMetrics) {
+    const observations = definition.observe(context).filter((item) => item.variant !== null).map((item: BehaviourObservation) => ({ variant: item.variant!, unit: unitOf(item), value: item.value }));
+    metrics.push(compareMetric(definition.id, "behaviour", definition.kind, definition.higherIsBetter, definition.caution, observations));
+  }
+  const requestByTrace = new Map<string, BehaviourRequest>(requests.map((request) => [request.traceId, request]));
+  const stored = new Map<string, { source: "rule" | "judge"; observations: Observation[] }>();
+  for (const item of metricValues) {
+    const request = requestByTrace.get(item.traceId);
+    if (request === undefined) continue;
+    const entry = stored.get(item.metric) ?? { source: item.evaluatorId.startsWith("judge") ? ("judge" as const) : ("rule" as const), observations: [] };
+    entry.observations.push({ variant: request.variant!, unit: unitOf(request), value: item.value });
+    stored.set(item.metric, entry);
+  }
+  for (const [metric, entry] of [...stored.entries()].sort(([left], [right]) => left.localeCompare(right))) {
+    metrics.push(compareMetric(metric, entry.source, isRate(entry.observations.map((item) => item.value)) ? "rate" : "mean", higherIsBetter(metric), null, entry.observations));
+  }
+
+  const lineage = lineageDifferences(inExperiment, variants);
+  const differing = lineage.filter((field) => field.differs).map((field) => field.field);
+  if (differing.length > 1) warnings.push(`more than one main variable differs between variants (${differing.join(", ")}): the seed's rule is one main variable per experiment, so a difference cannot be put down to one of them`);
+
+  const decisions = variants.filter((variant) => variant !== control).map((variant) => decisionFor(variant, control, metrics, sampleRatio.mismatch));
+  return { experimentId: options.experimentId, control, unit, alpha, power, minimumEffect, traffic, sampleRatio, unitsInSeveralVariants, metrics, lineage, warnings, decisions };
+
+  function compareMetric(metric: string, source: MetricReport["source"], kind: "rate" | "mean", direction: boolean | null, caution: string | null, observations: Observation[]): MetricReport {
+    const byVariant = new Map<string, Observation[]>(variants.map((variant) => [variant, []]));
+    for (const observation of observations) byVariant.get(observation.variant)?.push(observation);
+    const values = variants.map((variant) => {
+      const own = byVariant.get(variant)!;
+      return { variant, value: own.length === 0 ? null : own.reduce((sum, item) => sum + item.value, 0) / own.length, observations: own.length, units: new Set(own.map((item) => item.unit)).size };
+    });
+    const controlObservations = byVariant.get(control)!;
+    const comparisons = variants
+      .filter((variant) => variant !== control)
+      .map((variant): VariantComparison => {
+        const variantObservations = byVariant.get(variant)!;
+        if (controlObservations.length < 2 || variantObservations.length < 2) return { variant, comparison: null, requiredObservations: null, verdict: "not_enough_data" };
+        const controlUnits = unitTotals(controlObservations);
+        const variantUnits = unitTotals(variantObservations);
+        const clustered = controlUnits.some((item) => item.count > 1) || variantUnits.some((item) => item.count > 1);
+        const confidence = 1 - alpha;
+        const controlValues = controlObservations.map((item) => item.value);
+        let comparison: Comparison;
+        if (options.method === "bootstrap") comparison = clusterBootstrap(controlUnits, variantUnits, { confidence, seed: 1 });
+        else if (clustered) comparison = clusteredDifference(controlUnits, variantUnits, confidence);
+        else if (kind === "rate") {
+          const successes = (list: Observation[]) => list.reduce((sum, item) => sum + item.value, 0);
+          comparison = twoProportionTest({ successes: successes(controlObservations), count: controlObservations.length }, { successes: successes(variantObservations), count: variantObservations.length }, confidence);
+        } else comparison = welchTest(controlValues, variantObservations.map((item) => item.value), confidence);
+        const controlValue = comparison.controlValue;
+        const change = controlValue !== 0 ? Math.abs(controlValue) * minimumEffect : minimumEffect;
+        const independent = kind === "rate" ? (controlValue > 0 && controlValue < 1 ? minimumSampleSizeForRate(controlValue, change, alpha, power) : null) : variance(controlValues) > 0 ? minimumSampleSizeForMean(Math.sqrt(variance(controlValues)), change, alpha, power) : null;
+        const requiredObservations = independent === null ? null : Math.ceil(independent * (clustered ? designEffect(controlUnits, controlValues) : 1));
+        const enough = requiredObservations !== null && controlObservations.length >= requiredObservations && variantObservations.length >= requiredObservations;
+        const significant = comparison.pValue !== null ? comparison.pValue < alpha : comparison.lower > 0 || comparison.upper < 0;
+        let verdict: Verdict;
+        if (sampleRatio.mismatch) verdict = "untrustworthy";
+        else if (!enough) verdict = "not_enough_data";
+        else if (!significant) verdict = "no_difference";
+        else if (direction === null) verdict = "changed";
+        else verdict = (comparison.difference > 0) === direction ? "better" : "worse";
+        return { variant, comparison, requiredObservations, verdict };
+      });
+    return { metric, source, kind, higherIsBetter: direction, caution, values, comparisons };
+  }
+}
+
+function decisionFor(variant: string, control: string, metrics: readonly MetricReport[], mismatch: boolean): string {
+  if (mismatch) return `Variant ${variant}: no decision — the sample ratio mismatch means the arms are not comparable; fix the assignment or logging and rerun the experiment.`;
+  const named = (verdict: Verdict) => metrics.filter((metric) => metric.comparisons.some((item) => item.variant === variant && item.verdict === verdict)).map((metric) => metric.metric);
+  const parts: string[] = [];
+  const better = named("better");
+  const worse = named("worse");
+  const changed = named("changed");
+  const same = named("no_difference");
+  const notEnough = named("not_enough_data");
+  if (better.length > 0) parts.push(`better on ${better.join(", ")}`);
+  if (worse.length > 0) parts.push(`worse on ${worse.join(", ")}`);
+  if (changed.length > 0) parts.push(`changed (direction not judged) on ${changed.join(", ")}`);
+  if (same.length > 0) parts.push(`no significant difference on ${same.join(", ")}`);
+  if (notEnough.length > 0) parts.push(`not enough data on ${notEnough.join(", ")}`);
+  return `Variant ${variant} vs ${control}: ${parts.length === 0 ? "no metric to compare" : parts.join("; ")}.`;
+}

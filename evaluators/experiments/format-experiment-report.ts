@@ -1,0 +1,68 @@
+/** The experiment report as plain text lines for the terminal (`ragscope experiment report`). */
+import type { ExperimentReport, MetricReport } from "./experiment-report.js";
+import { LINEAGE_NOT_ON_TRACES } from "./lineage-differences.js";
+
+const VERDICT_WORDS = {
+  better: "better",
+  worse: "worse",
+  changed: "changed (direction not judged)",
+  no_difference: "no significant difference",
+  not_enough_data: "not enough data",
+  untrustworthy: "not trustworthy (sample ratio mismatch)",
+} as const;
+
+function number(value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return "—";
+  return Math.abs(value) >= 100 ? value.toFixed(1) : value.toFixed(4);
+}
+
+function signed(value: number): string {
+  return `${value >= 0 ? "+" : ""}${number(value)}`;
+}
+
+function pValue(value: number | null): string {
+  if (value === null) return "p n/a (bootstrap)";
+  return value < 0.0001 ? `p=${value.toExponential(1)}` : `p=${value.toFixed(4)}`;
+}
+
+function metricLines(metric: MetricReport, confidencePercent: number): string[] {
+  const values = metric.values.map((item) => `${item.variant} ${number(item.value)} (n ${item.observations})`).join(" · ");
+  const lines = [`  ${metric.metric} [${metric.source}, ${metric.kind}]: ${values}`];
+  for (const item of metric.comparisons) {
+    const comparison = item.comparison;
+    const detail =
+      comparison === null
+        ? "fewer than two observations in an arm"
+        : `${signed(comparison.difference)} [${signed(comparison.lower)}, ${signed(comparison.upper)}] ${confidencePercent} % CI, ${pValue(comparison.pValue)} (${comparison.method}${item.requiredObservations === null ? "" : `; needs ${item.requiredObservations} per arm`})`;
+    lines.push(`    ${item.variant} − control: ${detail} → ${VERDICT_WORDS[item.verdict]}`);
+  }
+  if (metric.caution !== null) lines.push(`    note: ${metric.caution}`);
+  return lines;
+}
+
+export function formatExperimentReport(report: ExperimentReport): string[] {
+  const confidencePercent = Math.round((1 - report.alpha) * 100);
+  const lines: string[] = [
+    `Experiment ${report.experimentId} — control ${report.control}, unit ${report.unit}, α ${report.alpha}, power ${report.power}, minimum effect ${Math.round(report.minimumEffect * 100)} % of the control's value`,
+    "",
+    "Traffic",
+    ...report.traffic.map((item) => `  ${item.variant}: ${item.requests} requests, ${item.units} ${report.unit}s, ${item.sessions} sessions`),
+  ];
+  if (report.sampleRatio !== null) {
+    lines.push(
+      `  sample ratio: chi-square ${report.sampleRatio.chiSquare.toFixed(3)}, p=${report.sampleRatio.pValue < 0.0001 ? report.sampleRatio.pValue.toExponential(2) : report.sampleRatio.pValue.toFixed(4)} — ${report.sampleRatio.mismatch ? "MISMATCH (p < 0.001)" : "ok"}`,
+    );
+  }
+  if (report.metrics.length > 0) {
+    lines.push("", `Metrics (variant − control, ${confidencePercent} % confidence interval, two-sided p-value)`);
+    for (const metric of report.metrics) lines.push(...metricLines(metric, confidencePercent));
+  }
+  if (report.lineage.length > 0) {
+    lines.push("", "Lineage per variant (one main variable per experiment)");
+    for (const field of report.lineage) lines.push(`  ${field.field}: ${Object.entries(field.values).map(([variant, values]) => `${variant} ${values.join("/")}`).join(" · ")}${field.differs ? "  ← differs" : ""}`);
+    lines.push(`  not on traces, so not checked: ${LINEAGE_NOT_ON_TRACES.join(", ")}`);
+  }
+  if (report.warnings.length > 0) lines.push("", "Warnings", ...report.warnings.map((warning) => `  ! ${warning}`));
+  lines.push("", "Decision", ...report.decisions.map((decision) => `  ${decision}`));
+  return lines;
+}

@@ -1,0 +1,52 @@
+/**
+ * ExperimentReader on ClickHouse: case_results by their experiment_id column
+ * (migration 0009), metric_values of those Case Results. Partial results (a
+ * trace released without its root) are left out: they are not requests the
+ * experiment can count.
+ */
+import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
+import type { ExperimentData, ExperimentMetricValue, ExperimentReader } from "../ports/experiment-reader.js";
+import type { ClickHouseConnection } from "./clickhouse-connection.js";
+import { quoteIdentifier } from "./clickhouse-connection.js";
+
+export class ClickHouseExperimentReader implements ExperimentReader {
+  private readonly database: string;
+
+  constructor(private readonly connection: ClickHouseConnection) {
+    this.database = quoteIdentifier(connection.database);
+  }
+
+  async experimentIds(): Promise<string[]> {
+    const result = await this.connection.client.query({
+      query: `SELECT experiment_id, count() AS requests FROM ${this.database}.case_results FINAL WHERE experiment_id != '' AND partial_trace = 0 GROUP BY experiment_id ORDER BY requests DESC, experiment_id`,
+      format: "JSONEachRow",
+    });
+    return (await result.json<{ experiment_id: string }>()).map((row) => row.experiment_id);
+  }
+
+  async experiment(experimentId: string): Promise<ExperimentData> {
+    const cases = await this.connection.client.query({
+      query: `SELECT payload FROM ${this.database}.case_results FINAL WHERE experiment_id = {experimentId:String} AND partial_trace = 0 ORDER BY started_at, trace_id`,
+      query_params: { experimentId },
+      format: "JSONEachRow",
+    });
+    const caseResults: CaseResult[] = [];
+    for (const row of await cases.json<{ payload: string }>()) {
+      const parsed = caseResultSchema.safeParse(JSON.parse(row.payload));
+      if (parsed.success) caseResults.push(parsed.data);
+    }
+    const metrics = await this.connection.client.query({
+      query: `SELECT trace_id, metric, evaluator_id, value FROM ${this.database}.metric_values FINAL
+        WHERE value IS NOT NULL AND case_result_id IN (SELECT case_result_id FROM ${this.database}.case_results FINAL WHERE experiment_id = {experimentId:String} AND partial_trace = 0)`,
+      query_params: { experimentId },
+      format: "JSONEachRow",
+    });
+    const metricValues: ExperimentMetricValue[] = (await metrics.json<{ trace_id: string; metric: string; evaluator_id: string; value: number }>()).map((row) => ({
+      traceId: row.trace_id,
+      metric: row.metric,
+      evaluatorId: row.evaluator_id,
+      value: Number(row.value),
+    }));
+    return { caseResults, metricValues };
+  }
+}
