@@ -40,6 +40,8 @@ import { modesToTry, SHARED_STRUCTURED_OUTPUT_MEMORY, type StructuredOutputMemor
 
 export const DEFAULT_JUDGE_RETRY_POLICY: RetryPolicy = { initialDelayMs: 500, maxDelayMs: 8_000, maxAttempts: 3, deadlineMs: 60_000 };
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** The bearer token sent when no key is configured (see the constructor). */
+export const KEYLESS = "no-key";
 
 export interface ChatJudgeClientOptions {
   /** Base URL of the OpenAI-compatible API, e.g. https://api.openai.com/v1. */
@@ -114,7 +116,9 @@ export class ChatJudgeClient {
     this.memory = options.structuredOutputMemory ?? SHARED_STRUCTURED_OUTPUT_MEMORY;
     this.maxOutputTokens = options.maxOutputTokens;
     this.retryHooks = options.retryHooks ?? {};
-    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: this.requestTimeoutMs });
+    // Local servers (llama.cpp, Ollama, vLLM without --api-key) need no key, but the client library
+    // refuses an empty one: a placeholder is sent instead, and a server that wants a key answers 401.
+    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey === "" ? KEYLESS : options.apiKey, maxRetries: 0, timeout: this.requestTimeoutMs });
   }
 
   /** The form this client will use next for its endpoint (known, fixed, or the first to try). */
