@@ -4,6 +4,7 @@
  * cause, gates, aggregates, dashboards and alert rules name metrics through
  * `METRIC.<name>` and `MetricName`, never through free strings.
  */
+import { embeddingSimilarityMetrics } from "./embeddings/embedding-similarity.js";
 import { judgeMetrics } from "./judge/judge.js";
 import { heuristicGroundednessMetrics } from "./online/heuristic-groundedness.js";
 import { permissionLeakMetrics } from "./online/permission-leak.js";
@@ -54,6 +55,7 @@ export const METRIC = Object.freeze({
   ...permissionLeakMetrics,
   ...promptInjectionMetrics,
   ...judgeMetrics,
+  ...embeddingSimilarityMetrics,
 });
 
 export type MetricName = keyof typeof METRIC;

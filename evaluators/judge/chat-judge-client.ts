@@ -3,32 +3,45 @@
  * through the `openai` client library (issue 6: "through a well-kept client
  * library, not hand-written HTTP").
  *
- * - temperature 0 and a JSON response format (seed 004 §九.3 "固定温度为 0");
- *   `json_object` by default (the widest support), `json_schema` on request.
+ * - temperature 0 (seed 004 §九.3 "固定温度为 0").
+ * - Structured output is negotiated per endpoint (structured-output.ts):
+ *   `json_schema`, then `json_object` with the schema, then plain instructions
+ *   with the schema in the prompt; a server that refuses a form (HTTP 400,
+ *   422, 500 or 501 on it) is asked again at once in the next form, within the
+ *   same attempt, and the form that worked is remembered for the endpoint. A
+ *   fixed form can be configured instead (`structuredOutput`).
+ * - In the `instructions` form the answer is extracted from prose
+ *   (json-answer.ts) and, if it still does not validate, the model gets one
+ *   repair turn: its answer and what is wrong with it.
  * - The client's own retries are off (maxRetries 0): the one retry helper
  *   (core/retry.ts) decides, within an attempt and deadline budget,
  *   honouring the server's Retry-After.
- * - Before each attempt the spending limit is checked; an exhausted budget
+ * - Before each HTTP request the spending limit is checked; an exhausted budget
  *   ends the call with `budget_exhausted` and no HTTP request.
- * - Every attempt's tokens are counted, failed ones included, priced, and
+ * - Every request's tokens are counted, failed ones included, priced (with the
+ *   usage the server reports; estimated only when it reports none), and
  *   recorded in the budget.
  * - The answer must be a JSON object that the caller's interpreter accepts
  *   (the rubric's zod schema); anything else is `unparseable`. A refusal field,
  *   a content-filter stop or a structured `{"cannot_judge": true}` is `refusal`.
  */
 import OpenAI from "openai";
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { failure, success, type Result } from "../../core/result.js";
 import { retry, type RetryHooks, type RetryPolicy } from "../../core/retry.js";
-import { failureFromClientError, judgeCallFailure, type JudgeCallFailure } from "./judge-call-failure.js";
+import { failureFromClientError, isStructuredOutputRefusal, judgeCallFailure, type JudgeCallFailure } from "./judge-call-failure.js";
 import type { JudgeErrorType, JudgeUsage } from "./judge.js";
 import { noUsage } from "./judge.js";
 import type { JudgeBudget } from "./judge-budget.js";
 import { costOf, estimateTokens, FREE, type JudgePricing } from "./judge-pricing.js";
+import { readJsonAnswer } from "./json-answer.js";
 import { cannotJudgeAnswer } from "./rubrics/judge-rubric.js";
+import { modesToTry, SHARED_STRUCTURED_OUTPUT_MEMORY, type StructuredOutputMemory, type StructuredOutputMode, type StructuredOutputSetting } from "./structured-output.js";
 
 export const DEFAULT_JUDGE_RETRY_POLICY: RetryPolicy = { initialDelayMs: 500, maxDelayMs: 8_000, maxAttempts: 3, deadlineMs: 60_000 };
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** The bearer token sent when no key is configured (see the constructor). */
+export const KEYLESS = "no-key";
 
 export interface ChatJudgeClientOptions {
   /** Base URL of the OpenAI-compatible API, e.g. https://api.openai.com/v1. */
@@ -40,7 +53,10 @@ export interface ChatJudgeClientOptions {
   retryPolicy?: RetryPolicy;
   pricing?: JudgePricing;
   budget?: JudgeBudget | null;
-  responseFormat?: "json_object" | "json_schema";
+  /** `auto` (default) negotiates the strongest form the endpoint accepts; a mode fixes it. */
+  structuredOutput?: StructuredOutputSetting;
+  /** What each endpoint accepted; default: the one memory of the process. */
+  structuredOutputMemory?: StructuredOutputMemory;
   maxOutputTokens?: number;
   /** Observability of retries (and, in tests, the clock of the waits). */
   retryHooks?: Omit<RetryHooks, "signal">;
@@ -60,6 +76,10 @@ export interface StructuredSuccess<Value> {
   value: Value;
   usage: JudgeUsage;
   attempts: number;
+  /** The structured-output form the answer came in. */
+  mode: StructuredOutputMode;
+  /** A repair turn was needed (instructions form only). */
+  repaired: boolean;
 }
 
 export interface StructuredFailure {
@@ -69,6 +89,9 @@ export interface StructuredFailure {
   attempts: number;
 }
 
+/** What one completion said, before interpretation: the content is kept for a repair turn. */
+type ReadAnswer<Value> = Result<Value, JudgeCallFailure & { content: string | null; repairable: boolean }>;
+
 export class ChatJudgeClient {
   readonly model: string;
   readonly baseUrl: string;
@@ -77,7 +100,8 @@ export class ChatJudgeClient {
   private readonly retryPolicy: RetryPolicy;
   private readonly pricing: JudgePricing;
   private readonly budget: JudgeBudget | null;
-  private readonly responseFormat: "json_object" | "json_schema";
+  private readonly structuredOutput: StructuredOutputSetting;
+  private readonly memory: StructuredOutputMemory;
   private readonly maxOutputTokens: number | undefined;
   private readonly retryHooks: Omit<RetryHooks, "signal">;
 
@@ -88,58 +112,113 @@ export class ChatJudgeClient {
     this.retryPolicy = options.retryPolicy ?? DEFAULT_JUDGE_RETRY_POLICY;
     this.pricing = options.pricing ?? FREE;
     this.budget = options.budget ?? null;
-    this.responseFormat = options.responseFormat ?? "json_object";
+    this.structuredOutput = options.structuredOutput ?? "auto";
+    this.memory = options.structuredOutputMemory ?? SHARED_STRUCTURED_OUTPUT_MEMORY;
     this.maxOutputTokens = options.maxOutputTokens;
     this.retryHooks = options.retryHooks ?? {};
-    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: this.requestTimeoutMs });
+    // Local servers (llama.cpp, Ollama, vLLM without --api-key) need no key, but the client library
+    // refuses an empty one: a placeholder is sent instead, and a server that wants a key answers 401.
+    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey === "" ? KEYLESS : options.apiKey, maxRetries: 0, timeout: this.requestTimeoutMs });
+  }
+
+  /** The form this client will use next for its endpoint (known, fixed, or the first to try). */
+  get structuredOutputMode(): StructuredOutputMode {
+    return modesToTry(this.structuredOutput, this.memory.get(this.baseUrl, this.model))[0] ?? "instructions";
   }
 
   async call<Value>(request: StructuredRequest<Value>, signal?: AbortSignal): Promise<Result<StructuredSuccess<Value>, StructuredFailure>> {
     const usage = noUsage();
     let attempts = 0;
-    const outcome = await retry<Value, JudgeCallFailure>(
-      async () => {
-        if (signal?.aborted) return failure(judgeCallFailure("timeout", "the judge call was aborted by the caller", false));
-        if (this.budget?.exhausted) return failure(judgeCallFailure("budget_exhausted", this.budget.reason ?? "judge spending limit reached", false));
-        attempts += 1;
-        usage.calls += 1;
-        let completion: ChatCompletion;
-        try {
-          completion = await this.client.chat.completions.create(this.body(request), { signal: signal ?? null, timeout: this.requestTimeoutMs, maxRetries: 0 });
-        } catch (error) {
-          return failure(failureFromClientError(error));
+    let answeredIn: StructuredOutputMode = this.structuredOutputMode;
+    let repairUsed = false;
+    const refused: string[] = [];
+
+    const send = async (body: ChatCompletionCreateParamsNonStreaming): Promise<Result<ChatCompletion, { failure: JudgeCallFailure; error: unknown }>> => {
+      if (signal?.aborted) return failure({ failure: judgeCallFailure("timeout", "the judge call was aborted by the caller", false), error: null });
+      if (this.budget?.exhausted) return failure({ failure: judgeCallFailure("budget_exhausted", this.budget.reason ?? "judge spending limit reached", false), error: null });
+      usage.calls += 1;
+      try {
+        const completion = await this.client.chat.completions.create(body, { signal: signal ?? null, timeout: this.requestTimeoutMs, maxRetries: 0 });
+        this.count(usage, body, completion);
+        return success(completion);
+      } catch (error) {
+        return failure({ failure: failureFromClientError(error), error });
+      }
+    };
+
+    const attempt = async (): Promise<Result<Value, JudgeCallFailure>> => {
+      attempts += 1;
+      const known = this.memory.get(this.baseUrl, this.model);
+      // An endpoint that accepted a form once is not renegotiated: its later errors are errors.
+      const modes = known === undefined ? modesToTry(this.structuredOutput, undefined) : modesToTry(this.structuredOutput, known).slice(0, 1);
+      for (const [index, mode] of modes.entries()) {
+        const body = this.body(request, mode);
+        const sent = await send(body);
+        if (!sent.ok) {
+          const canStepDown = this.structuredOutput === "auto" && index < modes.length - 1 && isStructuredOutputRefusal(sent.error.error);
+          if (canStepDown) {
+            refused.push(`${mode}: ${sent.error.failure.message}`);
+            continue;
+          }
+          return failure(sent.error.failure);
         }
-        this.count(usage, request, completion);
-        return this.read(completion, request);
-      },
-      this.retryPolicy,
-      signal === undefined ? this.retryHooks : { ...this.retryHooks, signal },
-    );
-    if (outcome.ok) return success({ value: outcome.value, usage, attempts });
+        if (this.structuredOutput === "auto") this.memory.record(this.baseUrl, this.model, mode);
+        answeredIn = mode;
+        const read = this.read(sent.value, request, mode);
+        if (read.ok || mode !== "instructions" || !read.error.repairable || repairUsed) return read.ok ? read : failure(withoutContent(read.error));
+        repairUsed = true;
+        const repairBody = this.repairBody(body, read.error.content ?? "", read.error.message);
+        const repaired = await send(repairBody);
+        if (!repaired.ok) return failure(repaired.error.failure);
+        const second = this.read(repaired.value, request, mode);
+        return second.ok ? second : failure({ ...withoutContent(second.error), message: `${second.error.message} (after a repair turn; first answer: ${read.error.message})` });
+      }
+      // Unreachable: the last mode never steps down.
+      return failure(judgeCallFailure("http_error", `the judge endpoint refused every structured-output form: ${refused.join("; ")}`, false));
+    };
+
+    const outcome = await retry<Value, JudgeCallFailure>(attempt, this.retryPolicy, signal === undefined ? this.retryHooks : { ...this.retryHooks, signal });
+    if (outcome.ok) return success({ value: outcome.value, usage, attempts, mode: answeredIn, repaired: repairUsed });
     const failed = outcome.error;
-    const message = attempts > 1 ? `${failed.message} (after ${attempts} attempts)` : failed.message;
-    return failure({ errorType: failed.errorType, message, usage, attempts });
+    const suffix = [attempts > 1 ? `after ${attempts} attempts` : "", refused.length > 0 ? `forms refused: ${refused.join("; ")}` : ""].filter((part) => part !== "").join("; ");
+    return failure({ errorType: failed.errorType, message: suffix === "" ? failed.message : `${failed.message} (${suffix})`, usage, attempts });
   }
 
-  private body<Value>(request: StructuredRequest<Value>): ChatCompletionCreateParamsNonStreaming {
-    return {
+  private body<Value>(request: StructuredRequest<Value>, mode: StructuredOutputMode): ChatCompletionCreateParamsNonStreaming {
+    const schemaText = JSON.stringify(request.jsonSchema);
+    const system = mode === "instructions" ? `${request.system}\n\nThe JSON object must match this JSON Schema:\n${schemaText}` : request.system;
+    const body: ChatCompletionCreateParamsNonStreaming = {
       model: this.model,
       temperature: 0,
       messages: [
-        { role: "system", content: request.system },
+        { role: "system", content: system },
         { role: "user", content: request.user },
       ],
-      response_format:
-        this.responseFormat === "json_schema"
-          ? { type: "json_schema", json_schema: { name: request.schemaName, schema: request.jsonSchema, strict: false } }
-          : { type: "json_object" },
       ...(this.maxOutputTokens === undefined ? {} : { max_tokens: this.maxOutputTokens }),
     };
+    if (mode === "json_schema") body.response_format = { type: "json_schema", json_schema: { name: request.schemaName, schema: request.jsonSchema, strict: false } };
+    // `schema` beside `json_object` is the llama-cpp-python server's extension (it then constrains
+    // the answer to the schema); other servers ignore the field.
+    if (mode === "json_object") body.response_format = { type: "json_object", schema: request.jsonSchema } as ChatCompletionCreateParamsNonStreaming["response_format"];
+    return body;
   }
 
-  private count<Value>(usage: JudgeUsage, request: StructuredRequest<Value>, completion: ChatCompletion): void {
+  /** The one repair turn: the model sees its answer and what is wrong with it. */
+  private repairBody(previous: ChatCompletionCreateParamsNonStreaming, content: string, problem: string): ChatCompletionCreateParamsNonStreaming {
+    const messages: ChatCompletionMessageParam[] = [
+      ...previous.messages,
+      { role: "assistant", content },
+      {
+        role: "user",
+        content: `Your answer cannot be used: ${problem}\nReply again with only the JSON object, matching the JSON Schema above, complete and closed, with short reasons — no prose, no code fence.`,
+      },
+    ];
+    return { ...previous, messages };
+  }
+
+  private count(usage: JudgeUsage, body: ChatCompletionCreateParamsNonStreaming, completion: ChatCompletion): void {
     const reported = completion.usage;
-    const inputTokens = reported?.prompt_tokens ?? estimateTokens(request.system + request.user);
+    const inputTokens = reported?.prompt_tokens ?? estimateTokens(body.messages.map((message) => (typeof message.content === "string" ? message.content : "")).join(""));
     const outputTokens = reported?.completion_tokens ?? estimateTokens(completion.choices[0]?.message.content ?? "");
     const cost = costOf(this.pricing, inputTokens, outputTokens);
     usage.inputTokens += inputTokens;
@@ -148,42 +227,35 @@ export class ChatJudgeClient {
     this.budget?.record(cost);
   }
 
-  private read<Value>(completion: ChatCompletion, request: StructuredRequest<Value>): Result<Value, JudgeCallFailure> {
+  private read<Value>(completion: ChatCompletion, request: StructuredRequest<Value>, mode: StructuredOutputMode): ReadAnswer<Value> {
+    const notRepairable = (failed: JudgeCallFailure) => failure({ ...failed, content: null, repairable: false });
     const choice = completion.choices[0];
-    if (choice === undefined) return failure(judgeCallFailure("unparseable", "the judge answered with no choice", true));
+    if (choice === undefined) return notRepairable(judgeCallFailure("unparseable", "the judge answered with no choice", true));
     const refusal = choice.message.refusal;
-    if (typeof refusal === "string" && refusal.trim() !== "") return failure(judgeCallFailure("refusal", `the judge refused: ${refusal.trim()}`, true));
-    if (choice.finish_reason === "content_filter") return failure(judgeCallFailure("refusal", "the judge's answer was stopped by a content filter", true));
+    if (typeof refusal === "string" && refusal.trim() !== "") return notRepairable(judgeCallFailure("refusal", `the judge refused: ${refusal.trim()}`, true));
+    if (choice.finish_reason === "content_filter") return notRepairable(judgeCallFailure("refusal", "the judge's answer was stopped by a content filter", true));
     const content = choice.message.content;
-    if (content === null || content.trim() === "") return failure(judgeCallFailure("unparseable", "the judge answered with empty content", true));
-    const parsed = parseJsonObject(content);
+    if (content === null || content.trim() === "") return notRepairable(judgeCallFailure("unparseable", "the judge answered with empty content", true));
+    const repairable = (message: string) => failure({ ...judgeCallFailure("unparseable", message, true), content, repairable: true });
+    const parsed = readJsonAnswer(content, mode === "instructions");
     if (!parsed.ok) {
       const cut = choice.finish_reason === "length" ? " (the answer was cut at the output token limit)" : "";
-      return failure(judgeCallFailure("unparseable", `${parsed.error}${cut}`, true));
+      return repairable(`${parsed.error.message}${cut}`);
     }
     const declined = cannotJudgeAnswer.safeParse(parsed.value);
-    if (declined.success) return failure(judgeCallFailure("refusal", `the judge declined: ${declined.data.reason || "no reason given"}`, true));
+    if (declined.success) return notRepairable(judgeCallFailure("refusal", `the judge declined: ${declined.data.reason || "no reason given"}`, true));
     const interpreted = request.interpret(parsed.value);
-    if (!interpreted.ok) return failure(judgeCallFailure("unparseable", interpreted.error, true));
+    if (!interpreted.ok) return repairable(interpreted.error);
     return success(interpreted.value);
   }
 }
 
-/** JSON only; one surrounding Markdown code fence is tolerated, prose is not. */
-export function parseJsonObject(content: string): Result<Record<string, unknown>, string> {
-  const trimmed = content.trim();
-  const unfenced = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/i.exec(trimmed)?.[1] ?? trimmed;
-  let value: unknown;
-  try {
-    value = JSON.parse(unfenced);
-  } catch {
-    return failure(`the judge's answer is not JSON: ${preview(trimmed)}`);
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return failure(`the judge's answer is JSON but not an object: ${preview(trimmed)}`);
-  return success(value as Record<string, unknown>);
+function withoutContent(failed: JudgeCallFailure & { content: string | null; repairable: boolean }): JudgeCallFailure {
+  return judgeCallFailure(failed.errorType, failed.message, failed.retriable, failed.retryAfterMs);
 }
 
-function preview(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
-  return flat.length > 120 ? `"${flat.slice(0, 120)}…"` : `"${flat}"`;
+/** JSON only; a reasoning preamble and one surrounding Markdown code fence are tolerated, prose is not. */
+export function parseJsonObject(content: string): Result<Record<string, unknown>, string> {
+  const read = readJsonAnswer(content, false);
+  return read.ok ? read : failure(read.error.message);
 }

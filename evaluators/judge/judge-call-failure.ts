@@ -55,3 +55,24 @@ export function failureFromClientError(error: unknown): JudgeCallFailure {
   }
   throw error;
 }
+
+/**
+ * Whether an error may be the server refusing the requested structured-output
+ * form (structured-output.ts), so the same request is worth sending in a weaker
+ * form. Decided from status and the error's `param`, never from message text:
+ *
+ * - 400 and 422: a request the server does not accept (OpenAI, Ollama, vLLM,
+ *   LM Studio answer an unsupported `response_format` so);
+ * - 500 and 501: the llama-cpp-python server fails `json_schema` with a 500;
+ * - but not when the server names another parameter as the culprit (OpenAI's
+ *   `param`), and never 401/403/404/408/409/429 or a gateway's 502–504.
+ *
+ * A 500 that was really a passing fault costs one request in a weaker form; the
+ * form is remembered only if the server then accepts it.
+ */
+export function isStructuredOutputRefusal(error: unknown): boolean {
+  if (!(error instanceof APIError) || error.status === undefined) return false;
+  if (![400, 422, 500, 501].includes(error.status)) return false;
+  const param = error.param;
+  return param === undefined || param === null || String(param).startsWith("response_format");
+}

@@ -23,6 +23,8 @@
  * - status(code, options?)     an error status with an OpenAI-style error body,
  *                              optional Retry-After / retry-after-ms headers
  * - rateLimited(seconds)       429 with `Retry-After: <seconds>`
+ * - held(release, then)        answers `then` only once `release` resolves: a slow call
+ *                              whose duration the test decides (no wall-clock wait)
  * Usage defaults to 100 prompt and 20 completion tokens; pass `null` to omit it.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
@@ -37,7 +39,8 @@ export type ScriptedReply =
   | { kind: "content"; content: string; usage: ScriptedUsage | null; finishReason: "stop" | "length" | "content_filter" }
   | { kind: "refusal"; refusal: string; usage: ScriptedUsage | null }
   | { kind: "hang" }
-  | { kind: "status"; status: number; retryAfter: string | null; retryAfterMs: string | null; body: unknown };
+  | { kind: "status"; status: number; retryAfter: string | null; retryAfterMs: string | null; body: unknown }
+  | { kind: "held"; release: Promise<void>; then: ScriptedReply };
 
 export const DEFAULT_USAGE: ScriptedUsage = { promptTokens: 100, completionTokens: 20 };
 
@@ -53,6 +56,7 @@ export const reply = {
     retryAfterMs: options.retryAfterMs ?? null,
     body: options.body ?? { error: { message: `scripted HTTP ${status}`, type: "scripted_error", code: null } },
   }),
+  held: (release: Promise<void>, then: ScriptedReply): ScriptedReply => ({ kind: "held", release, then }),
   rateLimited: (retryAfterSeconds: number): ScriptedReply => reply.status(429, { retryAfter: String(retryAfterSeconds), body: { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } } }),
 };
 
@@ -113,33 +117,42 @@ export async function startFakeChatCompletionsServer(): Promise<FakeChatCompleti
       requests.push(recorded);
       const scripted = queue.shift() ?? responder?.(recorded) ?? null;
       if (scripted === null) return sendJson(response, 500, { error: { message: "no scripted reply", type: "fake_server" } });
-      switch (scripted.kind) {
-        case "hang":
-          // Left open: the client's timeout fires; close() destroys the socket.
-          return;
-        case "status": {
-          const headers: Record<string, string> = {};
-          if (scripted.retryAfter !== null) headers["retry-after"] = scripted.retryAfter;
-          if (scripted.retryAfterMs !== null) headers["retry-after-ms"] = scripted.retryAfterMs;
-          return sendJson(response, scripted.status, scripted.body, headers);
-        }
-        case "content":
-        case "refusal": {
-          completionCount += 1;
-          const usage = scripted.usage === null ? undefined : { prompt_tokens: scripted.usage.promptTokens, completion_tokens: scripted.usage.completionTokens, total_tokens: scripted.usage.promptTokens + scripted.usage.completionTokens };
-          const message = scripted.kind === "content" ? { role: "assistant", content: scripted.content, refusal: null } : { role: "assistant", content: null, refusal: scripted.refusal };
-          return sendJson(response, 200, {
-            id: `chatcmpl-fake-${completionCount}`,
-            object: "chat.completion",
-            created: Math.floor(Date.now() / 1000),
-            model: typeof body.model === "string" ? body.model : "fake",
-            choices: [{ index: 0, message, finish_reason: scripted.kind === "content" ? scripted.finishReason : "stop", logprobs: null }],
-            ...(usage === undefined ? {} : { usage }),
-          });
-        }
-      }
+      answer(response, body, scripted);
     });
   });
+
+  function answer(response: ServerResponse, body: Record<string, unknown>, scripted: ScriptedReply): void {
+    switch (scripted.kind) {
+      case "hang":
+        // Left open: the client's timeout fires; close() destroys the socket.
+        return;
+      case "held":
+        void scripted.release.then(() => {
+          if (!response.destroyed) answer(response, body, scripted.then);
+        });
+        return;
+      case "status": {
+        const headers: Record<string, string> = {};
+        if (scripted.retryAfter !== null) headers["retry-after"] = scripted.retryAfter;
+        if (scripted.retryAfterMs !== null) headers["retry-after-ms"] = scripted.retryAfterMs;
+        return sendJson(response, scripted.status, scripted.body, headers);
+      }
+      case "content":
+      case "refusal": {
+        completionCount += 1;
+        const usage = scripted.usage === null ? undefined : { prompt_tokens: scripted.usage.promptTokens, completion_tokens: scripted.usage.completionTokens, total_tokens: scripted.usage.promptTokens + scripted.usage.completionTokens };
+        const message = scripted.kind === "content" ? { role: "assistant", content: scripted.content, refusal: null } : { role: "assistant", content: null, refusal: scripted.refusal };
+        return sendJson(response, 200, {
+          id: `chatcmpl-fake-${completionCount}`,
+          object: "chat.completion",
+          created: Math.floor(Date.now() / 1000),
+          model: typeof body.model === "string" ? body.model : "fake",
+          choices: [{ index: 0, message, finish_reason: scripted.kind === "content" ? scripted.finishReason : "stop", logprobs: null }],
+          ...(usage === undefined ? {} : { usage }),
+        });
+      }
+    }
+  }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 

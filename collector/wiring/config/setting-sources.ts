@@ -84,6 +84,13 @@ export const environmentVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_JUDGE_SPENDING_LIMIT_PER_HOUR: "judgeEndpoint.spendingLimitPerHour",
   RAGSCOPE_JUDGE_INPUT_PRICE_PER_1K: "judgeEndpoint.inputPricePer1kTokens",
   RAGSCOPE_JUDGE_OUTPUT_PRICE_PER_1K: "judgeEndpoint.outputPricePer1kTokens",
+  RAGSCOPE_JUDGE_STRUCTURED_OUTPUT: "judgeEndpoint.structuredOutput",
+  RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS: "judgeEndpoint.maxOutputTokens",
+  RAGSCOPE_EMBEDDINGS_BASE_URL: "embeddingsEndpoint.baseUrl",
+  RAGSCOPE_EMBEDDINGS_MODEL: "embeddingsEndpoint.model",
+  RAGSCOPE_EMBEDDINGS_API_KEY: "embeddingsEndpoint.apiKey",
+  RAGSCOPE_EMBEDDINGS_TIMEOUT_MS: "embeddingsEndpoint.requestTimeoutMs",
+  RAGSCOPE_EMBEDDINGS_CACHE_ENTRIES: "embeddingsEndpoint.cacheEntries",
 };
 
 /** The variable that names another config file than --config's (flags still win). */
@@ -136,7 +143,7 @@ export const tableSettings: ReadonlySet<string> = new Set(["sampling.services", 
  * A Slack webhook URL is its own secret (whoever has it can post). URLs with
  * a password (http://user:secret@host) are masked too, whatever the setting.
  */
-export const secretSettings: ReadonlySet<string> = new Set(["clickhouse.password", "receiver.authTokens", "receiver.tenantTokens", "judgeEndpoint.apiKey", "alerts.slackWebhookUrls"]);
+export const secretSettings: ReadonlySet<string> = new Set(["clickhouse.password", "receiver.authTokens", "receiver.tenantTokens", "judgeEndpoint.apiKey", "embeddingsEndpoint.apiKey", "alerts.slackWebhookUrls"]);
 
 /** The variable of a setting path, if it has one. */
 export function variableOf(path: string): string | undefined {

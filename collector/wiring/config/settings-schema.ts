@@ -10,6 +10,7 @@
  * an error, not ignored.
  */
 import { z } from "zod";
+import { checkEmbeddingsEndpoint } from "../online/embeddings-config.js";
 import { checkJudgeEndpoint, judgeEndpointSection, type JudgeEndpointConfig } from "../online/judge-config.js";
 import { onlineSections, type OnlineConfig } from "../online/online-config.js";
 import { checkCollectorCombinations, collectorSections, type CollectorConfig } from "./collector-config.js";
@@ -25,6 +26,7 @@ export const settingsSchema = z
   .superRefine((settings, context) => {
     checkCollectorCombinations(settings, context);
     checkJudgeEndpoint(settings.judgeEndpoint, context);
+    checkEmbeddingsEndpoint(settings.embeddingsEndpoint, context);
   });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -38,10 +40,10 @@ export function collectorSettings(settings: Readonly<Settings>): Readonly<Collec
   return Object.freeze({ receiver, clickhouse, assembler, queue, sink, kafka, memory, observe });
 }
 
-/** The slice of online evaluation: sampling, the judge queue, alerts. */
+/** The slice of online evaluation: sampling, the judge queue, alerts, the embeddings endpoint. */
 export function onlineSettings(settings: Readonly<Settings>): Readonly<OnlineConfig> {
-  const { sampling, judge, alerts } = settings;
-  return Object.freeze({ sampling, judge, alerts });
+  const { sampling, judge, alerts, embeddingsEndpoint } = settings;
+  return Object.freeze({ sampling, judge, alerts, embeddingsEndpoint });
 }
 
 /** Which judge: an OpenAI-compatible endpoint, or the heuristic judge. */

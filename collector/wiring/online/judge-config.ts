@@ -12,6 +12,7 @@ import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
 import { JudgeBudget } from "../../../evaluators/judge/judge-budget.js";
 import type { Judge } from "../../../evaluators/judge/judge.js";
 import { OpenAiJudge } from "../../../evaluators/judge/openai-judge.js";
+import { STRUCTURED_OUTPUT_MODES } from "../../../evaluators/judge/structured-output.js";
 
 const number = (minimum: number) => z.coerce.number({ error: "must be a number" }).min(minimum, `must be at least ${minimum}`);
 
@@ -24,6 +25,13 @@ export const judgeEndpointSection = z
     spendingLimitPerHour: number(0).nullable().default(null),
     inputPricePer1kTokens: number(0).default(0),
     outputPricePer1kTokens: number(0).default(0),
+    /**
+     * auto: negotiate json_schema → json_object → instructions per endpoint
+     * (evaluators/judge/structured-output.ts); or one fixed form.
+     */
+    structuredOutput: z.enum(["auto", ...STRUCTURED_OUTPUT_MODES], { error: "must be auto, json_schema, json_object or instructions" }).default("auto"),
+    /** The judge's max_tokens; null: the server's default. Too tight a limit cuts the JSON answer. */
+    maxOutputTokens: number(1).int("must be a whole number").nullable().default(null),
   })
   .prefault({});
 
@@ -56,6 +64,9 @@ export function createConfiguredJudge(config: Readonly<JudgeEndpointConfig>): Co
     requestTimeoutMs: config.requestTimeoutMs,
     pricing: { inputPer1kTokens: config.inputPricePer1kTokens, outputPer1kTokens: config.outputPricePer1kTokens },
     budget: budget ?? null,
+    structuredOutput: config.structuredOutput,
+    ...(config.maxOutputTokens === null ? {} : { maxOutputTokens: config.maxOutputTokens }),
   });
-  return { judge, budget, describe: `LLM judge ${config.model} at ${config.baseUrl}${budget ? `, limit ${config.spendingLimitPerHour} per hour` : ""}` };
+  const form = config.structuredOutput === "auto" ? "structured output negotiated" : `structured output ${config.structuredOutput}`;
+  return { judge, budget, describe: `LLM judge ${config.model} at ${config.baseUrl} (${form})${budget ? `, limit ${config.spendingLimitPerHour} per hour` : ""}` };
 }

@@ -5,9 +5,12 @@
  * frozen slice.
  *
  * The judge endpoint itself (base URL, model, key, spending limit) is the
- * judge's configuration; this file decides what is judged and how fast.
+ * judge's configuration; this file decides what is judged and how fast, and
+ * which embeddings endpoint (if any) measures embedding similarity beside the
+ * judge (embeddings-config.ts).
  */
 import { z } from "zod";
+import { embeddingsEndpointSection } from "./embeddings-config.js";
 
 const rate = z.coerce.number({ error: "must be a number" }).min(0, "must be a rate between 0 and 1").max(1, "must be a rate between 0 and 1");
 const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);
@@ -69,6 +72,7 @@ export const onlineSections = {
       evaluateEveryMs: integer(0).default(30_000),
     })
     .prefault({}),
+  embeddingsEndpoint: embeddingsEndpointSection,
 };
 
 const onlineSectionsSchema = z.object(onlineSections);

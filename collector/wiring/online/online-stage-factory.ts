@@ -6,6 +6,7 @@
 import type { Kafka } from "kafkajs";
 import type { RetryPolicy } from "../../../core/retry.js";
 import type { EmbeddedCollectorOptions } from "../run/embedded-collector.js";
+import { createConfiguredEmbeddings } from "./embeddings-config.js";
 import { createConfiguredJudge, type JudgeEndpointConfig } from "./judge-config.js";
 import type { OnlineConfig } from "./online-config.js";
 import { createOnlineStage } from "./online-stage.js";
@@ -18,10 +19,12 @@ export interface OnlineStageFactory {
 /** @param kafka the collector's Kafka client, for a Kafka judge queue and an alerts topic */
 export function onlineStageFactory(config: Readonly<OnlineConfig>, endpoint: Readonly<JudgeEndpointConfig>, retry: RetryPolicy, kafka?: Kafka): OnlineStageFactory {
   const judge = createConfiguredJudge(endpoint);
+  const embeddings = createConfiguredEmbeddings(config.embeddingsEndpoint);
+  const measuring = embeddings === null ? "" : `; embedding similarity with ${embeddings.model} at ${embeddings.baseUrl}`;
   return {
-    judgeDescription: config.judge.enabled ? judge.describe : "judge disabled (RAGSCOPE_JUDGE_ENABLED)",
+    judgeDescription: config.judge.enabled ? `${judge.describe}${measuring}` : "judge disabled (RAGSCOPE_JUDGE_ENABLED)",
     online: async (store) => {
-      const stage = await createOnlineStage(config, { store, judge: judge.judge, budget: judge.budget, retry, ...(kafka ? { kafka } : {}) });
+      const stage = await createOnlineStage(config, { store, judge: judge.judge, budget: judge.budget, retry, ...(embeddings ? { embeddings } : {}), ...(kafka ? { kafka } : {}) });
       if (!stage.ok) throw new Error(`online stage: ${stage.error.join("; ")}`);
       return stage.value;
     },

@@ -21,6 +21,8 @@ import { CachedJudge } from "../../../evaluators/judge/cached-judge.js";
 import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
 import type { Judge } from "../../../evaluators/judge/judge.js";
 import { runJudgeEvaluations } from "../../../evaluators/judge/judge-evaluations.js";
+import { embeddingSimilarityEvaluations } from "../../../evaluators/embeddings/embedding-similarity.js";
+import type { EmbeddingsClient } from "../../../evaluators/embeddings/embeddings-client.js";
 import { LruJudgeCache } from "../../../evaluators/judge/lru-judge-cache.js";
 import type { AlertDelivery } from "../../10-alert/alert-delivery.js";
 import { AlertEvaluator } from "../../10-alert/alert-evaluator.js";
@@ -80,6 +82,8 @@ export interface OnlineResources {
   store: Pick<Store, "cases" | "judgeResults" | "alerts">;
   /** The judge (OpenAiJudge, VotingJudge, …); default: the deterministic HeuristicJudge. */
   judge?: Judge;
+  /** Measures answer_embedding_similarity beside the judge (judged traces with a reference answer); default: none. */
+  embeddings?: EmbeddingsClient;
   /** The judge's spending limit (evaluators/judge/judge-budget.ts): the sampler stops while it is reached. */
   budget?: SamplingBudget;
   /** Needed for judge.queue = kafka and alerts.kafkaTopic. */
@@ -149,9 +153,14 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
     if (resources.runJudgeWorkers !== false) {
       // Cache outside the rate limit: a cached verdict calls nothing and takes no token.
       const bucket = new TokenBucket({ ratePerSecond: config.judge.ratePerSecond, capacity: config.judge.burst });
+      const embeddings = resources.embeddings;
       const judge = new CachedJudge(new RateLimitedJudge(resources.judge ?? new HeuristicJudge(), bucket), new LruJudgeCache(config.judge.cacheEntries));
       worker = new JudgeWorker({
-        run: (caseResult, evalCase, evaluatedAt) => runJudgeEvaluations(judge, caseResult, evalCase, evaluatedAt),
+        run: async (caseResult, evalCase, evaluatedAt) => {
+          const judged = await runJudgeEvaluations(judge, caseResult, evalCase, evaluatedAt);
+          if (embeddings === undefined) return judged;
+          return [...judged, ...(await embeddingSimilarityEvaluations(embeddings, caseResult, evalCase, evaluatedAt))];
+        },
         cases: resources.store.cases,
         sink: resources.store.judgeResults,
         concurrency: config.judge.concurrency,

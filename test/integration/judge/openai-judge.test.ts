@@ -44,7 +44,7 @@ function assertGraderError(outcome: JudgeOutcome, errorType: string): void {
 describe("OpenAiJudge against a fake OpenAI-compatible server", () => {
   let server: FakeChatCompletionsServer;
   const judgeWith = (options: Partial<OpenAiJudgeOptions> = {}) =>
-    new OpenAiJudge({ baseUrl: server.baseUrl, apiKey: "test-key", model: "fake-judge", requestTimeoutMs: 2_000, retryPolicy: FAST_RETRIES, ...options });
+    new OpenAiJudge({ baseUrl: server.baseUrl, apiKey: "test-key", model: "fake-judge", requestTimeoutMs: 2_000, retryPolicy: FAST_RETRIES, structuredOutput: "json_object", ...options });
 
   before(async () => {
     server = await startFakeChatCompletionsServer();
@@ -75,7 +75,10 @@ describe("OpenAiJudge against a fake OpenAI-compatible server", () => {
     assert.ok(request);
     assert.equal(request.body.temperature, 0);
     assert.equal(request.body.model, "fake-judge");
-    assert.deepEqual(request.body.response_format, { type: "json_object" });
+    // A fixed json_object form; the schema rides along for servers that read it (llama-cpp-python).
+    const format = request.body.response_format as { type: string; schema: { properties: Record<string, unknown> } };
+    assert.equal(format.type, "json_object");
+    assert.ok("claims" in format.schema.properties);
     assert.match(request.user, /<<<DOCUMENT id="D1">>>\n员工每年享有5天年假。\n<<<END DOCUMENT>>>/);
     assert.match(request.user, /<<<ANSWER>>>\n员工每年享有5天年假，且未使用的年假可折现。\n<<<END ANSWER>>>/);
   });
@@ -196,7 +199,7 @@ describe("OpenAiJudge against a fake OpenAI-compatible server", () => {
   test("response_format json_schema sends the rubric's JSON Schema", async () => {
     const { caseResult, evalCase } = annualLeaveCase();
     server.enqueue(reply.json(allSupported));
-    await judgeWith({ responseFormat: "json_schema" }).judge({ metric: "faithfulness", caseResult, evalCase });
+    await judgeWith({ structuredOutput: "json_schema" }).judge({ metric: "faithfulness", caseResult, evalCase });
     const format = server.requests[0]?.body.response_format as { type: string; json_schema: { name: string; schema: { properties: Record<string, unknown> } } };
     assert.equal(format.type, "json_schema");
     assert.equal(format.json_schema.name, "faithfulness");
