@@ -72,6 +72,7 @@ export function formatExperiment(result: ExperimentResult): string[] {
   }
   if (result.vetoed.length > 0) lines.push(`Veto cases not passed (block whatever the averages say): ${result.vetoed.join(", ")}`);
   for (const problem of result.problems) lines.push(`Could not decide: ${problem}`);
+  for (const note of result.notes) lines.push(`Note: ${note}`);
   lines.push(`Decision: ${result.decision.toUpperCase()}`);
   lines.push(`Stored in ${result.storedIn}`);
   return lines;

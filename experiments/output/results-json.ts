@@ -13,6 +13,7 @@ export function resultsDocument(result: ExperimentResult): unknown {
     run_ids: result.runIds,
     decision: result.decision,
     problems: result.problems,
+    notes: result.notes,
     run_lineage: result.lineage,
     dataset: { file: result.dataset.file, format: result.dataset.format, cases: result.cases.length },
     case_results: result.evaluated.map((item) => item.caseResult),

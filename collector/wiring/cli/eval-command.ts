@@ -34,6 +34,9 @@ export interface EvalOptions {
   lineage: string[];
   allowMissing?: boolean;
   dataDir?: string;
+  endpoint?: string;
+  readApi?: string;
+  evaluationTimeoutMs?: number;
 }
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
@@ -79,6 +82,9 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
       ...(options.baseline ? { baseline: options.baseline } : {}),
       ...(options.split ? { split: options.split } : {}),
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.readApi ? { readApi: options.readApi } : {}),
+      ...(options.evaluationTimeoutMs ? { evaluationTimeoutMs: options.evaluationTimeoutMs } : {}),
       ...(request.environment ? { environment: request.environment } : {}),
       ...(request.configFile ? { configFile: request.configFile } : {}),
       onProgress,
