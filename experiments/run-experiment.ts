@@ -18,7 +18,7 @@
  */
 import { setupRagscope } from "../instrumentation/setup.js";
 import type { EvalCase } from "../contracts/eval-case.js";
-import type { GateRule } from "../contracts/gate-file.js";
+import type { GateRule, ScoreWeights } from "../contracts/gate-file.js";
 import type { RunLineage } from "../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../evaluators/aggregate/index.js";
 import { checkReleaseGate, type ReleaseGateResult } from "../evaluators/gates/release-gate.js";
@@ -27,6 +27,7 @@ import { loadDatasetFile, formatProblem, type Dataset } from "../collector/wirin
 import { splitOf } from "../collector/wiring/dataset/dataset-mix.js";
 import { compareRuns, type RunComparison } from "./compare/compare-runs.js";
 import { answerConsistency, type CaseConsistency } from "./answer-consistency.js";
+import { endToEndScores, type EndToEndScores } from "./end-to-end-scores.js";
 import { buildLineage, gitCommit, lineageFromEnvironment, type LineageValues } from "./lineage.js";
 import { runCase, type CaseRun } from "./run-case.js";
 import { runPool } from "./run-pool.js";
@@ -62,6 +63,8 @@ export interface ExperimentOptions {
   baseline?: string;
   /** Gate rules (contracts/gate-file.ts); null: no gate. */
   gates?: readonly GateRule[] | null;
+  /** The gate file's `score_weights` for the overall score; null or absent: the seed's. */
+  scoreWeights?: ScoreWeights | null;
   allowMissing?: boolean;
   /**
    * A running collector's OTLP/HTTP receiver (e.g. `ragscope serve`'s
@@ -94,6 +97,8 @@ export interface ExperimentResult {
   caseRuns: CaseRun[][];
   lineage: RunLineage;
   gate: ReleaseGateResult | null;
+  /** Seed §六 / §七: task success rate, weighted overall score with the hard thresholds, cost per successful task. */
+  endToEnd: EndToEndScores;
   /** Veto cases (risk_level P0 or metadata.veto: true; the seed's 一票否决) whose verdict is not passed. */
   vetoed: string[];
   comparison: RunComparison | null;
@@ -219,12 +224,12 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       baselineCases = await target.loadRunCases(options.baseline);
       if (baselineCases.length === 0) problems.push(`baseline run "${options.baseline}" has no stored results in ${storedIn}`);
     }
-    const gate = options.gates ? checkReleaseGate(options.gates, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null }, { allowNotAvailable: options.allowMissing === true }) : null;
+    const gate = options.gates ? checkReleaseGate(options.gates, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null, scoreWeights: options.scoreWeights ?? null }, { allowNotAvailable: options.allowMissing === true }) : null;
     const vetoed = evaluated.filter((item) => isVeto(item) && item.caseResult.quality_status !== "passed").map((item) => item.caseResult.case_id);
     const comparison = baselineCases && baselineCases.length > 0 ? compareRuns(evaluated, baselineCases, options.baseline!) : null;
     const consistency = repeats ? answerConsistency(cases, caseRuns, repeats) : null;
     const decision = problems.length > 0 ? "undecided" : (gate !== null && !gate.passed) || vetoed.length > 0 ? "blocked" : "passed";
-    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate, vetoed, comparison, consistency, missing, decision, problems, notes, storedIn };
+    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate, endToEnd: endToEndScores(evaluated, options.scoreWeights ?? null), vetoed, comparison, consistency, missing, decision, problems, notes, storedIn };
   } catch (error) {
     if (error instanceof RemoteTargetError) throw new ExperimentSetupError([error.message]);
     throw error;
