@@ -11,7 +11,7 @@ import { onlineStageFactory } from "../../collector/wiring/online/online-stage-f
 import { startEmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
 import { caseKey, type CollectorTarget, type MissingCases } from "./collector-target.js";
 
-const POLL_MS = 100;
+const POLL_MS = 250;
 
 export async function startEmbeddedTarget(settings: Settings): Promise<CollectorTarget> {
   const config = collectorSettings(settings);
