@@ -93,11 +93,21 @@ describe("ragscope eval --endpoint (a running collector)", () => {
     }
   });
 
+  test("cases the running collector does not hold: evaluated without their gold data, so the decision is undecided (exit 2) and says how to fix it", async () => {
+    const unknown = path.join(folder, "not-in-serve.json");
+    await writeFile(unknown, JSON.stringify({ dataset_id: "elsewhere", dataset_version: "1", cases: [{ case_id: "not_loaded", case_version: "1", input: "a question serve never saw" }] }));
+    const result = await runRagscope(["eval", "--dataset", unknown, "--task", path.join(tasksFolder, "coin-task.ts"), "--run-id", "not-loaded-run", "--endpoint", receiverUrl, "--read-api", readApiUrl, "--data-dir", path.join(folder, "unused")]);
+    assert.equal(result.status, 2, result.stderr + result.stdout);
+    assert.match(result.stdout, /Could not decide: 1 case\(s\) were evaluated without their Eval Case \(not_loaded@1\): .* does not hold them — start it with --dataset .*not-in-serve\.json or run ragscope dataset push/);
+  });
+
   test("--endpoint without --read-api, and a read API that does not answer, are clear errors (exit 2)", async () => {
     const withoutReadApi = await runRagscope(["eval", "--dataset", dataset, "--task", "examples/policy-assistant/eval-task.ts", "--endpoint", receiverUrl]);
     assert.equal(withoutReadApi.status, 2);
     assert.match(withoutReadApi.stderr, /--endpoint needs --read-api/);
-    const closed = await runRagscope(["eval", "--dataset", dataset, "--task", path.join(tasksFolder, "coin-task.ts"), "--run-id", "nowhere", "--endpoint", receiverUrl, "--read-api", "http://127.0.0.1:9", "--evaluation-timeout-ms", "1000"]);
+    const one = path.join(folder, "one-case.json");
+    await writeFile(one, JSON.stringify({ dataset_id: "one", dataset_version: "1", cases: [{ case_id: "only", case_version: "1", input: "a question" }] }));
+    const closed = await runRagscope(["eval", "--dataset", one, "--task", path.join(tasksFolder, "coin-task.ts"), "--run-id", "nowhere", "--endpoint", receiverUrl, "--read-api", "http://127.0.0.1:9", "--evaluation-timeout-ms", "1000"]);
     assert.equal(closed.status, 2, closed.stdout);
     assert.match(closed.stderr, /the read API at http:\/\/127\.0\.0\.1:9 did not answer/);
   });
