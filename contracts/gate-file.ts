@@ -8,6 +8,20 @@
  *   performance:
  *     p95_latency_ms: { threshold: "<= 5000", window: 15m, min_samples: 50 }
  *
+ * One key is not a section: `score_weights` gives the weights of the seed's
+ * weighted overall score (004 §六.2, default 0.25 R + 0.25 F + 0.25 C +
+ * 0.15 Comp + 0.10 Cit) by metric name — all five terms, each from 0 to 1,
+ * summing to 1 (a weight of 0 leaves a term out):
+ *
+ *   score_weights:
+ *     answer_relevance: 0.2
+ *     faithfulness: 0.3
+ *     answer_correctness: 0.3
+ *     completeness: 0.1
+ *     citation_accuracy: 0.1
+ *
+ * The overall score and its regression rule `overall_score_drop` use them.
+ *
  * Sections map metric names to a threshold in the gate syntax of
  * evaluators/threshold.ts (">=", "<=", ">", "<", "=", "==", "!="), either as a
  * plain string or as an object that adds alert options: `window` (how much
@@ -50,6 +64,24 @@ const sectionName = z.string().regex(NAME_SYNTAX, "section names are snake_case:
 
 const section = z.record(metricName, ruleEntry, { error: "a section maps metric names to thresholds" });
 
+/** The reserved key of the score weights; not a section of rules. */
+export const SCORE_WEIGHTS_KEY = "score_weights";
+/** The metrics of the seed's weighted overall score (004 §六.2), in its order: R, F, C, Comp, Cit. */
+export const SCORE_WEIGHT_METRICS = ["answer_relevance", "faithfulness", "answer_correctness", "completeness", "citation_accuracy"] as const;
+export type ScoreWeightMetric = (typeof SCORE_WEIGHT_METRICS)[number];
+export type ScoreWeights = Readonly<Record<ScoreWeightMetric, number>>;
+
+const weight = z.number({ error: "must be a number from 0 to 1" }).min(0, "must be from 0 to 1").max(1, "must be from 0 to 1");
+const scoreWeightsSchema = z
+  .object(Object.fromEntries(SCORE_WEIGHT_METRICS.map((metric) => [metric, weight])) as Record<ScoreWeightMetric, typeof weight>, {
+    error: `${SCORE_WEIGHTS_KEY} maps the five metrics of the overall score (${SCORE_WEIGHT_METRICS.join(", ")}) to weights`,
+  })
+  .strict()
+  .superRefine((weights, context) => {
+    const sum = Object.values(weights).reduce((total, value) => total + value, 0);
+    if (Math.abs(sum - 1) > 1e-9) context.addIssue({ code: "custom", path: [], message: `the weights sum to ${Math.round(sum * 1e6) / 1e6}; they must sum to 1` });
+  });
+
 export const gateFileSchema = z
   .record(sectionName, section, { error: "a gate file maps section names (retrieval, generation, …) to their metrics" })
   .superRefine((file, context) => {
@@ -82,9 +114,39 @@ export interface GateFileProblem {
   message: string;
 }
 
-/** Checks a parsed YAML/JSON document and flattens it into rules, in file order. */
-export function parseGateFile(document: unknown): Result<GateRule[], GateFileProblem[]> {
+export interface GateDocument {
+  rules: GateRule[];
+  /** Null when the file gives none: the seed's weights apply. */
+  scoreWeights: ScoreWeights | null;
+}
+
+/** Checks a parsed YAML/JSON document: its rules in file order, and its score weights. */
+export function parseGateDocument(document: unknown): Result<GateDocument, GateFileProblem[]> {
   if (document === null || document === undefined) return failure([{ path: "", message: "the gate file is empty" }]);
+  let scoreWeights: ScoreWeights | null = null;
+  let sections: unknown = document;
+  const problems: GateFileProblem[] = [];
+  const toProblem = (prefix: string[]) => (issue: z.core.$ZodIssue) => ({ path: [...prefix, ...issue.path.map(String)].join("."), message: issue.message });
+  if (typeof document === "object" && !Array.isArray(document) && SCORE_WEIGHTS_KEY in document) {
+    const { [SCORE_WEIGHTS_KEY]: weights, ...rest } = document as Record<string, unknown>;
+    const parsedWeights = scoreWeightsSchema.safeParse(weights);
+    if (parsedWeights.success) scoreWeights = parsedWeights.data;
+    else problems.push(...parsedWeights.error.issues.map(toProblem([SCORE_WEIGHTS_KEY])));
+    sections = rest;
+  }
+  const rules = parseRules(sections);
+  if (!rules.ok) problems.push(...rules.error);
+  if (problems.length > 0 || !rules.ok) return failure(problems);
+  return success({ rules: rules.value, scoreWeights });
+}
+
+/** Checks a parsed YAML/JSON document and flattens it into rules, in file order (the score weights are checked, not returned). */
+export function parseGateFile(document: unknown): Result<GateRule[], GateFileProblem[]> {
+  const parsed = parseGateDocument(document);
+  return parsed.ok ? success(parsed.value.rules) : parsed;
+}
+
+function parseRules(document: unknown): Result<GateRule[], GateFileProblem[]> {
   const parsed = gateFileSchema.safeParse(document);
   if (!parsed.success) {
     return failure(parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message })));

@@ -1,14 +1,16 @@
 /**
  * `runExperiment`: a user's task over a dataset through the real path — SDK
- * → OTLP/HTTP → collector (embedded in this process) → evaluators → store —
+ * → OTLP/HTTP → collector (embedded in this process, or a running one given
+ * by `endpoint` and `readApi`) → evaluators → store —
  * then the run's cases read back from the store, the release gate, veto
  * cases, the comparison with a baseline run and, with `repeat` > 1, answer
  * consistency.
  *
  * It knows when every case is evaluated: each case ends its request span
- * before the next step, the SDK's export is flushed, and the store is polled
- * until it holds one Case Result per case and run, then the collector is
- * waited on until nothing is queued or open.
+ * before the next step, the SDK's export is flushed, and the store (or the
+ * running collector's read API) is polled until it holds one Case Result per
+ * case and run — bounded by `evaluationTimeoutMs`, after which the cases still
+ * missing are named and the decision is undecided (target/).
  *
  * Repeats: repeat 1 is the run `runId`; repeat k > 1 the run `runId.repeat-k`
  * (a Case Result's id derives from run, case and case version, so repeats
@@ -16,23 +18,23 @@
  */
 import { setupRagscope } from "../instrumentation/setup.js";
 import type { EvalCase } from "../contracts/eval-case.js";
-import type { GateRule } from "../contracts/gate-file.js";
+import type { GateRule, ScoreWeights } from "../contracts/gate-file.js";
 import type { RunLineage } from "../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../evaluators/aggregate/index.js";
 import { checkReleaseGate, type ReleaseGateResult } from "../evaluators/gates/release-gate.js";
-import { sinkRetryPolicy } from "../collector/wiring/config/collector-config.js";
-import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../collector/wiring/config/settings-schema.js";
 import { reportInvalidSettings, settingsForCommand } from "../collector/wiring/cli/command-settings.js";
 import { loadDatasetFile, formatProblem, type Dataset } from "../collector/wiring/dataset/load-dataset.js";
 import { splitOf } from "../collector/wiring/dataset/dataset-mix.js";
-import { onlineStageFactory } from "../collector/wiring/online/online-stage-factory.js";
-import { startEmbeddedCollector } from "../collector/wiring/run/embedded-collector.js";
 import { compareRuns, type RunComparison } from "./compare/compare-runs.js";
 import { answerConsistency, type CaseConsistency } from "./answer-consistency.js";
+import { endToEndScores, type EndToEndScores } from "./end-to-end-scores.js";
 import { buildLineage, gitCommit, lineageFromEnvironment, type LineageValues } from "./lineage.js";
 import { runCase, type CaseRun } from "./run-case.js";
 import { runPool } from "./run-pool.js";
 import type { ExperimentTask } from "./task.js";
+import { caseKey, listCases, type CollectorTarget } from "./target/collector-target.js";
+import { startEmbeddedTarget } from "./target/embedded-target.js";
+import { READ_TOKEN_VARIABLE, RemoteTargetError, remoteTarget } from "./target/remote-target.js";
 
 export interface ExperimentProgress {
   done: number;
@@ -61,7 +63,16 @@ export interface ExperimentOptions {
   baseline?: string;
   /** Gate rules (contracts/gate-file.ts); null: no gate. */
   gates?: readonly GateRule[] | null;
+  /** The gate file's `score_weights` for the overall score; null or absent: the seed's. */
+  scoreWeights?: ScoreWeights | null;
   allowMissing?: boolean;
+  /**
+   * A running collector's OTLP/HTTP receiver (e.g. `ragscope serve`'s
+   * http://127.0.0.1:4318) instead of the embedded one; needs `readApi`.
+   */
+  endpoint?: string;
+  /** That collector's read API (serve's web UI address), where the results are read back. */
+  readApi?: string;
   /** Embedded engine folder (else settings: RAGSCOPE_DATA_DIR, config file, default). */
   dataDir?: string;
   /** `process.env` by default. */
@@ -86,6 +97,8 @@ export interface ExperimentResult {
   caseRuns: CaseRun[][];
   lineage: RunLineage;
   gate: ReleaseGateResult | null;
+  /** Seed §六 / §七: task success rate, weighted overall score with the hard thresholds, cost per successful task. */
+  endToEnd: EndToEndScores;
   /** Veto cases (risk_level P0 or metadata.veto: true; the seed's 一票否决) whose verdict is not passed. */
   vetoed: string[];
   comparison: RunComparison | null;
@@ -95,6 +108,8 @@ export interface ExperimentResult {
   decision: "passed" | "blocked" | "undecided";
   /** Why the decision is undecided, when it is. */
   problems: string[];
+  /** What the reader should know that does not change the decision (e.g. lineage not stored remotely). */
+  notes: string[];
   storedIn: string;
 }
 
@@ -127,15 +142,23 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     reportInvalidSettings("eval", resolved.error, { error: (line) => lines.push(line) });
     throw new ExperimentSetupError(lines);
   }
-  const config = collectorSettings(resolved.value.settings);
-  const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
-  const collector = await startEmbeddedCollector(config, { online: online.online });
-  const storedIn = collector.store.describe();
+  if (options.endpoint !== undefined && options.readApi === undefined) throw new ExperimentSetupError(["--endpoint needs --read-api: the address of the running collector's read API (serve prints it as \"web UI and read API on ...\"), where the results are read back"]);
+  let target: CollectorTarget;
+  try {
+    target =
+      options.endpoint !== undefined
+        ? remoteTarget({ endpoint: options.endpoint, readApi: options.readApi!, ...(environment[READ_TOKEN_VARIABLE] ? { token: environment[READ_TOKEN_VARIABLE] } : {}) })
+        : await startEmbeddedTarget(resolved.value.settings);
+  } catch (error) {
+    if (error instanceof RemoteTargetError) throw new ExperimentSetupError([error.message]);
+    throw error;
+  }
+  const storedIn = target.describe();
   const started = now();
   const startedAt = new Date(started).toISOString();
   try {
-    await collector.store.cases.put([...cases]);
-    const ragscope = setupRagscope({ endpoint: collector.receiverUrl, sampleRate: 1, flushOnExit: false, serviceName: environment.OTEL_SERVICE_NAME ?? "ragscope-eval" });
+    await target.putCases(cases);
+    const ragscope = setupRagscope({ endpoint: target.receiverUrl, sampleRate: 1, flushOnExit: false, serviceName: environment.OTEL_SERVICE_NAME ?? "ragscope-eval" });
     const caseRuns: CaseRun[][] = [];
     let done = 0;
     let failed = 0;
@@ -157,17 +180,12 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       await ragscope.shutdown();
     }
 
-    const deadline = Date.now() + (options.evaluationTimeoutMs ?? 120_000);
-    let missing = 0;
-    for (const id of runIds) {
-      while ((await collector.store.reader.countCaseResults(id)) < cases.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-      missing += Math.max(0, cases.length - (await collector.store.reader.countCaseResults(id)));
-    }
-    if (missing > 0) await collector.flush();
-    await collector.waitUntilIdle(Math.max(1000, deadline - Date.now()));
+    const timeoutMs = options.evaluationTimeoutMs ?? 120_000;
+    const missingCases = await target.waitForCases(runIds, cases, Date.now() + timeoutMs);
+    const missing = missingCases.reduce((sum, entry) => sum + entry.cases.length, 0);
 
     const selected = new Set(cases.map((item) => `${item.case_id}@${item.case_version}`));
-    const load = async (id: string) => (await collector.store.reader.loadRunCases(id)).filter((evaluated) => selected.has(`${evaluated.caseResult.case_id}@${evaluated.caseResult.case_version}`));
+    const load = async (id: string) => (await target.loadRunCases(id)).filter((evaluated) => selected.has(caseKey(evaluated.caseResult)));
     const evaluated = await load(runId);
     const repeats = repeat > 1 ? await Promise.all(runIds.map(load)) : null;
 
@@ -179,7 +197,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
         datasetId: first.dataset_id,
         datasetVersion: first.dataset_version,
         startedAt,
-        notes: `evaluators: ${evaluatorVersions.join(", ") || "(none)"}; judge: ${online.judgeDescription}${repeat > 1 ? `; repeats: ${runIds.join(", ")}` : ""}`,
+        notes: `evaluators: ${evaluatorVersions.join(", ") || "(none)"}; judge: ${target.judgeDescription}${repeat > 1 ? `; repeats: ${runIds.join(", ")}` : ""}`,
       },
       {
         options: options.lineage,
@@ -188,23 +206,35 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
         gitCommit: await gitCommit(options.workingDirectory ?? process.cwd()),
       },
     );
-    for (const id of runIds) await collector.store.runs.record({ ...lineage, run_id: id });
+    const notes: string[] = [];
+    let recorded = true;
+    for (const id of runIds) recorded = (await target.recordRun({ ...lineage, run_id: id })) && recorded;
+    if (!recorded) notes.push(`the run lineage is in this report and the JSON output only: ${storedIn} has no write API for it`);
 
     const problems: string[] = [];
-    if (missing > 0) problems.push(`${missing} case result(s) did not reach the store before the evaluation timeout`);
+    for (const entry of missingCases) {
+      problems.push(`run ${entry.runId}: ${entry.cases.length} case(s) not evaluated within ${timeoutMs} ms (--evaluation-timeout-ms) by ${storedIn}: ${listCases(entry.cases)}`);
+    }
+    const withoutGold = evaluated.filter((item) => !item.evalCase).map((item) => caseKey(item.caseResult));
+    if (withoutGold.length > 0) {
+      problems.push(`${withoutGold.length} case(s) were evaluated without their Eval Case (${listCases(withoutGold)}): ${storedIn} does not hold them — start it with --dataset ${dataset.file} or run ragscope dataset push ${dataset.file}`);
+    }
     let baselineCases: EvaluatedCase[] | null = null;
     if (options.baseline !== undefined) {
-      baselineCases = await collector.store.reader.loadRunCases(options.baseline);
+      baselineCases = await target.loadRunCases(options.baseline);
       if (baselineCases.length === 0) problems.push(`baseline run "${options.baseline}" has no stored results in ${storedIn}`);
     }
-    const gate = options.gates ? checkReleaseGate(options.gates, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null }, { allowNotAvailable: options.allowMissing === true }) : null;
+    const gate = options.gates ? checkReleaseGate(options.gates, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null, scoreWeights: options.scoreWeights ?? null }, { allowNotAvailable: options.allowMissing === true }) : null;
     const vetoed = evaluated.filter((item) => isVeto(item) && item.caseResult.quality_status !== "passed").map((item) => item.caseResult.case_id);
     const comparison = baselineCases && baselineCases.length > 0 ? compareRuns(evaluated, baselineCases, options.baseline!) : null;
     const consistency = repeats ? answerConsistency(cases, caseRuns, repeats) : null;
     const decision = problems.length > 0 ? "undecided" : (gate !== null && !gate.passed) || vetoed.length > 0 ? "blocked" : "passed";
-    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate, vetoed, comparison, consistency, missing, decision, problems, storedIn };
+    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate, endToEnd: endToEndScores(evaluated, options.scoreWeights ?? null), vetoed, comparison, consistency, missing, decision, problems, notes, storedIn };
+  } catch (error) {
+    if (error instanceof RemoteTargetError) throw new ExperimentSetupError([error.message]);
+    throw error;
   } finally {
-    await collector.close();
+    await target.close();
   }
 }
 

@@ -20,6 +20,12 @@ import { METRIC } from "../metric-catalog.js";
 
 export interface QualityScoreOptions {
   metricNames?: Partial<Record<CompositeTermName, string>>;
+  /**
+   * Weights of the terms by the seed's metric name (the gate file's
+   * `score_weights`, contracts/gate-file.ts); absent: the seed's. A term of
+   * weight 0 is left out of the score.
+   */
+  weights?: Readonly<Record<string, number>> | null;
 }
 
 export interface QualityScore {
@@ -30,11 +36,13 @@ export interface QualityScore {
 }
 
 export function qualityScore(cases: readonly EvaluatedCase[], options: QualityScoreOptions = {}): QualityScore {
-  const definitions = COMPOSITE_TERMS.map((definition) => ({ ...definition, metric: options.metricNames?.[definition.term] ?? definition.metric }));
+  const definitions = COMPOSITE_TERMS.map((definition) => ({ ...definition, weight: options.weights?.[definition.metric] ?? definition.weight, metric: options.metricNames?.[definition.term] ?? definition.metric })).filter(
+    (definition) => definition.weight > 0,
+  );
   const termValues: Partial<Record<CompositeTermName, MetricValue>> = {};
   for (const definition of definitions) termValues[definition.term] = meanOfMetric(cases, definition.metric).value;
   const composite = compositeScore(termValues, definitions);
-  const metricOf = (term: CompositeTermName) => definitions.find((definition) => definition.term === term)!.metric;
+  const metricOf = (term: CompositeTermName) => options.metricNames?.[term] ?? COMPOSITE_TERMS.find((definition) => definition.term === term)!.metric;
   const gates = checkHardGates({
     faithfulness: meanOfMetric(cases, metricOf("F")).value,
     answer_correctness: meanOfMetric(cases, metricOf("C")).value,

@@ -24,6 +24,8 @@ export interface GateContext {
   cases: readonly EvaluatedCase[];
   /** The run to compare with, for regression gates (overall_score_drop, flipped cases). */
   baseline: readonly EvaluatedCase[] | null;
+  /** The gate file's `score_weights` for the overall score; null or absent: the seed's. */
+  scoreWeights?: Readonly<Record<string, number>> | null;
 }
 
 function latencyPercentile(cases: readonly EvaluatedCase[], percentile: number): MetricValue {
@@ -49,8 +51,8 @@ function shareWithStatus(cases: readonly EvaluatedCase[], status: EvaluatedCase[
   return applicable(cases.filter((evaluated) => evaluated.caseResult.quality_status === status).length / cases.length);
 }
 
-function compositeOf(cases: readonly EvaluatedCase[]): MetricValue {
-  return qualityScore(cases).composite.score;
+function compositeOf(cases: readonly EvaluatedCase[], weights: Readonly<Record<string, number>> | null | undefined): MetricValue {
+  return qualityScore(cases, { weights: weights ?? null }).composite.score;
 }
 
 /** Derived dataset metrics, by gate name. */
@@ -77,7 +79,7 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
     description: "cases where a chunk the principal may not read reached the answer or the context / cases measured",
     compute: ({ cases }) => casesWith(cases, METRIC.permission_leak_rate, (value) => value > 0),
   },
-  composite_score: { description: "the seed's weighted score 0.25R + 0.25F + 0.25C + 0.15Comp + 0.10Cit (shown beside its hard gates)", compute: ({ cases }) => compositeOf(cases) },
+  composite_score: { description: "the seed's weighted score 0.25R + 0.25F + 0.25C + 0.15Comp + 0.10Cit, or the gate file's score_weights (shown beside its hard gates)", compute: ({ cases, scoreWeights }) => compositeOf(cases, scoreWeights) },
   critical_case_pass_rate: {
     description: "P0 cases that passed / P0 cases (one-vote veto cases, seed §十三)",
     compute: ({ cases }) => {
@@ -88,10 +90,11 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
   },
   overall_score_drop: {
     description: "baseline composite score − this run's composite score",
-    compute: ({ cases, baseline }) => {
+    compute: ({ cases, baseline, scoreWeights }) => {
       if (baseline === null) return notApplicable("no baseline run was given (--baseline)");
-      const current = compositeOf(cases);
-      const previous = compositeOf(baseline);
+      // Both runs with the same weights: the drop measures the runs, not a change of weights.
+      const current = compositeOf(cases, scoreWeights);
+      const previous = compositeOf(baseline, scoreWeights);
       if (!current.applicable) return current;
       if (!previous.applicable) return notApplicable(`the baseline has no composite score: ${previous.reason}`);
       return applicable(previous.value - current.value);

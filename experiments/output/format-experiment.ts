@@ -1,5 +1,6 @@
 /** The terminal report of an experiment: per-case table, per-metric summary by layer, repeats, comparison, gate decision. */
 import { formatFixed } from "../../evaluators/format-fixed.js";
+import type { MetricValue } from "../../evaluators/metric-value.js";
 import { metricValueOf } from "../../evaluators/aggregate/index.js";
 import type { ExperimentResult } from "../run-experiment.js";
 import { caseRows } from "./case-rows.js";
@@ -64,6 +65,8 @@ export function formatExperiment(result: ExperimentResult): string[] {
     }
   }
 
+  lines.push("", ...formatEndToEnd(result));
+
   lines.push("");
   if (result.gate) {
     lines.push(`Release gate: ${result.gate.passed ? "PASSED" : "BLOCKED"} — ${result.gate.counts.passed} passed, ${result.gate.counts.failed} failed, ${result.gate.counts.not_available} not measured`);
@@ -72,7 +75,27 @@ export function formatExperiment(result: ExperimentResult): string[] {
   }
   if (result.vetoed.length > 0) lines.push(`Veto cases not passed (block whatever the averages say): ${result.vetoed.join(", ")}`);
   for (const problem of result.problems) lines.push(`Could not decide: ${problem}`);
+  for (const note of result.notes) lines.push(`Note: ${note}`);
   lines.push(`Decision: ${result.decision.toUpperCase()}`);
   lines.push(`Stored in ${result.storedIn}`);
+  return lines;
+}
+
+const shown = (value: MetricValue) => (value.applicable ? formatFixed(value.value, 4) : "n/a");
+
+/** Seed §六 / §七: task success, the weighted overall score beside its hard thresholds, cost per successful task. */
+function formatEndToEnd(result: ExperimentResult): string[] {
+  const { taskSuccess, quality, weightsFrom, totalCost, costPerSuccessfulTask } = result.endToEnd;
+  const left = taskSuccess.notEvaluated > 0 ? `; ${taskSuccess.notEvaluated} without a verdict left out (${taskSuccess.unjudged} unjudged)` : "";
+  const weights = quality.composite.terms.map((term) => `${term.term} ${formatFixed(term.weight, 2)}`).join(" + ");
+  const lines = [
+    "End-to-end (seed §六, §七):",
+    `  task success rate              ${shown(taskSuccess.rate).padStart(8)}  (${taskSuccess.succeeded} of ${taskSuccess.judged} tasks with a verdict succeeded${left})`,
+    `  overall score                  ${shown(quality.composite.score).padStart(8)}  ${weights} (${weightsFrom}); ${quality.composite.score.applicable ? quality.composite.note : quality.composite.score.reason}`,
+    "  hard thresholds (the overall score is never read without them):",
+  ];
+  const symbol = { pass: "PASS", fail: "FAIL", not_available: "N/A " } as const;
+  for (const gate of quality.gates) lines.push(`    ${symbol[gate.status]}  ${gate.gate.padEnd(24)} ${(gate.value.applicable ? number(gate.value.value) : "—").padStart(10)}  ${gate.threshold}${gate.value.applicable ? "" : `  (${gate.value.reason})`}`);
+  lines.push(`  cost per successful task       ${shown(costPerSuccessfulTask).padStart(8)}  ${costPerSuccessfulTask.applicable ? `(total cost ${shown(totalCost)} / ${taskSuccess.succeeded} successful task${taskSuccess.succeeded === 1 ? "" : "s"})` : `(${costPerSuccessfulTask.reason})`}`);
   return lines;
 }

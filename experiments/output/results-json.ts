@@ -6,6 +6,7 @@
  */
 import type { ExperimentResult } from "../run-experiment.js";
 import { shownReason } from "./blind-redaction.js";
+import type { MetricValue } from "../../evaluators/metric-value.js";
 
 export function resultsDocument(result: ExperimentResult): unknown {
   return {
@@ -13,6 +14,7 @@ export function resultsDocument(result: ExperimentResult): unknown {
     run_ids: result.runIds,
     decision: result.decision,
     problems: result.problems,
+    notes: result.notes,
     run_lineage: result.lineage,
     dataset: { file: result.dataset.file, format: result.dataset.format, cases: result.cases.length },
     case_results: result.evaluated.map((item) => item.caseResult),
@@ -21,6 +23,7 @@ export function resultsDocument(result: ExperimentResult): unknown {
       passed: result.gate.passed,
       rules: result.gate.rules.map((rule) => ({ section: rule.rule.section, metric: rule.rule.metric, threshold: rule.rule.threshold, status: rule.status, value: rule.value, reason: rule.reason })),
     },
+    end_to_end: endToEndDocument(result),
     vetoed_cases: result.vetoed,
     comparison: result.comparison && {
       baseline_run_id: result.comparison.baselineRunId,
@@ -43,5 +46,32 @@ export function resultsDocument(result: ExperimentResult): unknown {
       })),
     },
     consistency: result.consistency && result.consistency.map((item) => ({ case_id: item.caseId, case_version: item.caseVersion, answer_agreement: item.answerAgreement, verdicts: item.verdicts, metric_spread: item.metricSpread, unstable: item.unstable })),
+  };
+}
+
+const valueOf = (value: MetricValue) => (value.applicable ? value.value : null);
+const reasonOf = (value: MetricValue) => (value.applicable ? null : value.reason);
+
+/** Seed §六 / §七 in the seed's names; a value that could not be computed is null with its reason. */
+function endToEndDocument(result: ExperimentResult): unknown {
+  const { taskSuccess, quality, weightsFrom, totalCost, costPerSuccessfulTask } = result.endToEnd;
+  return {
+    task_success_rate: valueOf(taskSuccess.rate),
+    task_success: { succeeded: taskSuccess.succeeded, with_verdict: taskSuccess.judged, without_verdict: taskSuccess.notEvaluated, unjudged: taskSuccess.unjudged },
+    overall_score: {
+      value: valueOf(quality.composite.score),
+      reason: reasonOf(quality.composite.score),
+      weights: Object.fromEntries(quality.composite.terms.map((term) => [term.metric, term.weight])),
+      weights_from: weightsFrom,
+      terms: quality.composite.terms.map((term) => ({ term: term.term, metric: term.metric, weight: term.weight, value: valueOf(term.value) })),
+      missing_terms: quality.composite.missingTerms,
+      renormalised: quality.composite.renormalised,
+      note: quality.composite.note,
+    },
+    hard_thresholds: quality.gates.map((gate) => ({ metric: gate.gate, threshold: gate.threshold, value: valueOf(gate.value), status: gate.status, reason: reasonOf(gate.value) })),
+    hard_thresholds_passed: quality.gatesPassed,
+    total_cost: valueOf(totalCost),
+    cost_per_successful_task: valueOf(costPerSuccessfulTask),
+    cost_per_successful_task_reason: reasonOf(costPerSuccessfulTask),
   };
 }

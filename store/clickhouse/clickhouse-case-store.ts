@@ -60,6 +60,21 @@ export class ClickHouseCaseStore implements CaseStore {
     return found;
   }
 
+  async listSplit(split: string, limit: number): Promise<EvalCase[]> {
+    // The split as dataset-mix.ts reads it: metadata.split when it is a non-blank text, else metadata.dataset_role.
+    const field = (name: string) => `lower(trimBoth(JSONExtractString(payload, 'metadata', '${name}')))`;
+    const result = await this.connection.client.query({
+      query: `SELECT payload FROM ${quoteIdentifier(this.connection.database)}.eval_cases FINAL WHERE if(${field("split")} != '', ${field("split")}, ${field("dataset_role")}) = {split:String} ORDER BY case_id, case_version LIMIT {limit:UInt32}`,
+      query_params: { split: split.trim().toLowerCase(), limit },
+      format: "JSONEachRow",
+    });
+    const rows = await result.json<{ payload: string }>();
+    return rows.flatMap((row) => {
+      const parsed = evalCase.safeParse(JSON.parse(row.payload));
+      return parsed.success ? [parsed.data] : [];
+    });
+  }
+
   private remember(cacheKey: string, value: EvalCase): void {
     this.cache.set(cacheKey, value);
     if (this.cache.size > this.maxCached) {

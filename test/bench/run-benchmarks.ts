@@ -1,8 +1,9 @@
 /**
  * The benchmark entry point (`npm run bench [-- filter …]`).
  *
- * Runs every `test/bench/*.bench.ts` — or those whose file name contains one
- * of the arguments — one after the other, each through its exported
+ * Runs every `test/bench/*.bench.ts` — or, for each argument, the benchmark
+ * of exactly that name (`eval` → eval.bench.ts) when there is one, else those
+ * whose file name contains it — one after the other, each through its exported
  * `benchmark` function, and prints the figures it returns. Several benchmarks
  * run each in a process of its own, so that one's heap, JIT state or open
  * sockets never show in another's figures.
@@ -27,7 +28,9 @@ function print(file: string, result: BenchmarkResult, seconds: number): void {
 async function main(): Promise<number> {
   const filters = process.argv.slice(2);
   const files = (await readdir(benchRoot)).filter((name) => name.endsWith(".bench.ts")).sort();
-  const selected = filters.length === 0 ? files : files.filter((name) => filters.some((filter) => name.includes(filter)));
+  // An exact name wins over substrings: `bench -- eval` is eval.bench.ts, not also kafka-evaluate.bench.ts.
+  const matches = (filter: string) => (files.includes(`${filter}.bench.ts`) ? [`${filter}.bench.ts`] : files.filter((name) => name.includes(filter)));
+  const selected = filters.length === 0 ? files : [...new Set(filters.flatMap(matches))].sort();
   if (selected.length === 0) {
     console.error(`no benchmark matches ${filters.join(" ")} (have: ${files.join(", ")})`);
     return 1;

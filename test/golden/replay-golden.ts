@@ -20,6 +20,9 @@ class MemoryCaseStore implements CaseStore {
     return this.cases.find((item) => item.case_id === caseId && item.case_version === caseVersion) ?? null;
   }
   async put(): Promise<void> {}
+  async listSplit(): Promise<EvalCase[]> {
+    return [];
+  }
 }
 
 class KeepingSink implements ResultSink {

@@ -6,7 +6,7 @@
  * passed, 1 blocked, 2 could not decide.
  */
 import { writeFile } from "node:fs/promises";
-import type { GateRule } from "../../../contracts/gate-file.js";
+import type { GateRule, ScoreWeights } from "../../../contracts/gate-file.js";
 import { loadTaskModule } from "../../../experiments/load-task-module.js";
 import { isLineageField, type LineageValues } from "../../../experiments/lineage.js";
 import { formatExperiment } from "../../../experiments/output/format-experiment.js";
@@ -16,7 +16,7 @@ import { resultsDocument } from "../../../experiments/output/results-json.js";
 import { ExperimentSetupError, runExperiment, type ExperimentProgress } from "../../../experiments/run-experiment.js";
 import type { SettingsRequest } from "./command-settings.js";
 import { GateExit } from "./gate-command.js";
-import { readGateRules } from "./read-gate-rules.js";
+import { readGateFile } from "./read-gate-rules.js";
 
 export interface EvalOptions {
   dataset: string;
@@ -34,19 +34,24 @@ export interface EvalOptions {
   lineage: string[];
   allowMissing?: boolean;
   dataDir?: string;
+  endpoint?: string;
+  readApi?: string;
+  evaluationTimeoutMs?: number;
 }
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
 export async function evalCommand(options: EvalOptions, request: SettingsRequest, output: Output, progressStream: NodeJS.WriteStream = process.stderr): Promise<number> {
   let rules: GateRule[] | null = null;
+  let scoreWeights: ScoreWeights | null = null;
   if (options.gates !== undefined) {
-    const parsed = await readGateRules(options.gates);
+    const parsed = await readGateFile(options.gates);
     if (!parsed.ok) {
       for (const line of parsed.error) output.error(line);
       return GateExit.unusable;
     }
-    rules = parsed.value;
+    rules = parsed.value.rules;
+    scoreWeights = parsed.value.scoreWeights;
   }
   const lineage: LineageValues = {};
   for (const pair of options.lineage) {
@@ -74,11 +79,15 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
       concurrency: options.concurrency,
       timeoutMs: options.timeoutMs,
       gates: rules,
+      scoreWeights,
       allowMissing: options.allowMissing === true,
       ...(options.runId ? { runId: options.runId } : {}),
       ...(options.baseline ? { baseline: options.baseline } : {}),
       ...(options.split ? { split: options.split } : {}),
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.readApi ? { readApi: options.readApi } : {}),
+      ...(options.evaluationTimeoutMs ? { evaluationTimeoutMs: options.evaluationTimeoutMs } : {}),
       ...(request.environment ? { environment: request.environment } : {}),
       ...(request.configFile ? { configFile: request.configFile } : {}),
       onProgress,

@@ -13,7 +13,7 @@ import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.
 import { formatFixed } from "../../../evaluators/format-fixed.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
-import { readGateRules } from "./read-gate-rules.js";
+import { readGateFile } from "./read-gate-rules.js";
 
 export const defaultGateFile = packageFiles.gateFile;
 
@@ -30,9 +30,9 @@ type Output = { log: (line: string) => void; error: (line: string) => void };
 export const GateExit = { passed: ExitCode.ok, failed: ExitCode.checkFailed, unusable: ExitCode.undecided } as const;
 
 export async function gateCommand(options: GateOptions, request: SettingsRequest, output: Output): Promise<number> {
-  const rules = await readGateRules(options.gates);
-  if (!rules.ok) {
-    for (const line of rules.error) output.error(line);
+  const gate = await readGateFile(options.gates);
+  if (!gate.ok) {
+    for (const line of gate.error) output.error(line);
     return GateExit.unusable;
   }
   const resolved = await settingsForCommand("gate", request, { flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } } });
@@ -54,7 +54,7 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       output.error(`baseline run "${options.baseline}" has no stored results`);
       return GateExit.unusable;
     }
-    const result = checkReleaseGate(rules.value, { cases, baseline }, { allowNotAvailable: options.allowMissing === true });
+    const result = checkReleaseGate(gate.value.rules, { cases, baseline, scoreWeights: gate.value.scoreWeights }, { allowNotAvailable: options.allowMissing === true });
     output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status)));
     return result.passed ? GateExit.passed : GateExit.failed;
   } finally {

@@ -91,6 +91,9 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--junit <file>", "write JUnit XML, one test per case")
     .option("--lineage <field=value>", "run lineage, e.g. prompt_version=v3 (repeatable)", repeatable, [] as string[])
     .option("--allow-missing", "let gate rules whose metric was not measured pass (they are still listed)")
+    .option("--endpoint <url>", "send to a running collector's OTLP/HTTP receiver (e.g. ragscope serve's http://127.0.0.1:4318) instead of the embedded one; needs --read-api")
+    .option("--read-api <url>", "that collector's read API (the address serve prints as \"web UI and read API\"; token in RAGSCOPE_READ_API_TOKEN)")
+    .option("--evaluation-timeout-ms <ms>", "how long to wait after the last case until every case is evaluated", positiveInteger, 120_000)
     .addOption(dataDirOption())
     .addOption(configFileOption())
     .action(async (options: import("./eval-command.js").EvalOptions & { config?: string }) => {

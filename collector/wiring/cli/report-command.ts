@@ -10,6 +10,7 @@ import { collectDashboard, type DashboardResult } from "../../../report/collect-
 import { readDashboards } from "../../../report/dashboard-files.js";
 import { formatValue } from "../../../report/format-value.js";
 import { renderHtmlReport } from "../../../report/html-report.js";
+import { blindGoldStrings, withholdBlindGold } from "../../../report/withhold-blind-gold.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import type { RunReader } from "../../../store/ports/run-reader.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
@@ -37,6 +38,9 @@ export interface ReportOutcome {
   panelErrors: number;
 }
 
+
+/** Blind cases whose gold strings the report looks for (each case's gold is a few strings; bounded memory). */
+const MAXIMUM_BLIND_CASES = 20_000;
 
 const DURATION_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -109,8 +113,11 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     if (options.baseline) values.baseline = [options.baseline];
     if (options.candidate) values.candidate = [options.candidate];
     if (options.traceId) values.trace_id = [options.traceId];
-    const dashboards: DashboardResult[] = [];
-    for (const dashboard of await readDashboards()) dashboards.push(await collectDashboard(store.dashboards, dashboard, { fromMs, toMs, values }));
+    const collected: DashboardResult[] = [];
+    for (const dashboard of await readDashboards()) collected.push(await collectDashboard(store.dashboards, dashboard, { fromMs, toMs, values }));
+    // Blind-split gold data is never shown (seed §二.2): cells quoting it are withheld, the scores stay.
+    const blindCases = await store.cases.listSplit("blind", MAXIMUM_BLIND_CASES);
+    const { dashboards, withheld } = withholdBlindGold(collected, blindGoldStrings(blindCases));
     const file = path.resolve(options.out);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(
@@ -120,6 +127,8 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     for (const line of summaryLines(dashboards)) output.log(line);
     const panelErrors = dashboards.reduce((total, result) => total + [...result.panels.values()].filter((panel) => panel.error !== null && !panel.error.startsWith("no value for")).length, 0);
     output.log("");
+    if (withheld > 0) output.log(`${withheld} table cells withheld: they quote gold data of blind-split cases`);
+    if (blindCases.length === MAXIMUM_BLIND_CASES) output.error(`more than ${MAXIMUM_BLIND_CASES} blind-split cases are stored: gold data of the others is not looked for; keep blind sets smaller or report them from a store of their own`);
     output.log(`Report written to ${file}`);
     if (panelErrors > 0) output.error(`${panelErrors} panels failed; see the report`);
     return { file, dashboards, panelErrors };

@@ -48,7 +48,7 @@ class MemoryJudgeResultSink implements JudgeResultSink {
   }
 }
 
-const noCases: CaseStore = { get: async () => null, put: async () => {} };
+const noCases: CaseStore = { get: async () => null, put: async () => {}, listSplit: async () => [] };
 
 function evaluations(count: number) {
   const registry = createDefaultRegistry();

@@ -55,7 +55,7 @@ function setup(options: { maxBatch: number; sink?: ScriptedSink }) {
   const worker = new EvaluationWorker({
     assembler: { quietPeriodMs: 0, maxTraceWaitMs: 60_000, maxOpenSpans: 100_000, recentTraceMemory: 100 },
     registry: createDefaultRegistry(),
-    cases: { get: async () => null, put: async () => {} },
+    cases: { get: async () => null, put: async () => {}, listSplit: async () => [] },
     sink,
     deadLetters: new MemoryDeadLetters(),
     // One attempt: a failure is final for this round, so the test decides what happens next.

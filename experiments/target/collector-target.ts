@@ -1,0 +1,39 @@
+/**
+ * Where an experiment sends its traces and reads its results back: the
+ * collector embedded in this process (embedded-target.ts), or a collector
+ * already running elsewhere — `ragscope serve` — reached by its OTLP/HTTP
+ * receiver and its read API (remote-target.ts).
+ */
+import type { EvalCase } from "../../contracts/eval-case.js";
+import type { RunLineage } from "../../contracts/run-lineage.js";
+import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
+
+export interface MissingCases {
+  runId: string;
+  /** `case_id@case_version` of the cases whose Case Result was not stored in time. */
+  cases: string[];
+}
+
+export interface CollectorTarget {
+  /** Base URL of the OTLP/HTTP receiver the SDK sends to. */
+  receiverUrl: string;
+  /** Where the results are stored, for the report. */
+  describe(): string;
+  /** The judge the collector runs, as far as this process knows it. */
+  judgeDescription: string;
+  /** Makes the Eval Cases known to the collector (the embedded one); a running collector must hold them already. */
+  putCases(cases: readonly EvalCase[]): Promise<void>;
+  /** Waits (bounded by `deadline`, epoch ms) until every case of every run has a stored Case Result; what is still missing then. */
+  waitForCases(runIds: readonly string[], cases: readonly EvalCase[], deadline: number): Promise<MissingCases[]>;
+  loadRunCases(runId: string): Promise<EvaluatedCase[]>;
+  /** Stores the run's lineage; false when this target cannot store it (the report says so). */
+  recordRun(lineage: RunLineage): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export const caseKey = (evalCase: { case_id: string; case_version: string }) => `${evalCase.case_id}@${evalCase.case_version}`;
+
+/** "a@1, b@1 and 3 more": a bounded list for messages. */
+export function listCases(keys: readonly string[], shown = 10): string {
+  return keys.length <= shown ? keys.join(", ") : `${keys.slice(0, shown).join(", ")} and ${keys.length - shown} more`;
+}

@@ -1,0 +1,50 @@
+/**
+ * The collector embedded in this process (no server to start): its receiver on
+ * a free port, its store read directly. A case is evaluated once the store
+ * holds its Case Result (the sink writes a result's Evaluation Results before
+ * its Case Result); after that the collector is waited on until nothing is
+ * queued or open (late judge work).
+ */
+import { sinkRetryPolicy } from "../../collector/wiring/config/collector-config.js";
+import { collectorSettings, judgeEndpointSettings, onlineSettings, type Settings } from "../../collector/wiring/config/settings-schema.js";
+import { onlineStageFactory } from "../../collector/wiring/online/online-stage-factory.js";
+import { startEmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import { caseKey, type CollectorTarget, type MissingCases } from "./collector-target.js";
+
+const POLL_MS = 250;
+
+export async function startEmbeddedTarget(settings: Settings): Promise<CollectorTarget> {
+  const config = collectorSettings(settings);
+  const online = onlineStageFactory(onlineSettings(settings), judgeEndpointSettings(settings), sinkRetryPolicy(config));
+  const collector = await startEmbeddedCollector(config, { online: online.online });
+  return {
+    receiverUrl: collector.receiverUrl,
+    judgeDescription: online.judgeDescription,
+    describe: () => collector.store.describe(),
+    putCases: (cases) => collector.store.cases.put([...cases]),
+    async waitForCases(runIds, cases, deadline) {
+      let incomplete = false;
+      for (const runId of runIds) {
+        while ((await collector.store.reader.countCaseResults(runId)) < cases.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      const missing: MissingCases[] = [];
+      for (const runId of runIds) {
+        const stored = new Set((await collector.store.reader.loadRunCases(runId)).map((item) => caseKey(item.caseResult)));
+        const absent = cases.map(caseKey).filter((key) => !stored.has(key));
+        if (absent.length > 0) {
+          incomplete = true;
+          missing.push({ runId, cases: absent });
+        }
+      }
+      if (incomplete) await collector.flush();
+      await collector.waitUntilIdle(Math.max(1000, deadline - Date.now()));
+      return missing;
+    },
+    loadRunCases: (runId) => collector.store.reader.loadRunCases(runId),
+    async recordRun(lineage) {
+      await collector.store.runs.record(lineage);
+      return true;
+    },
+    close: () => collector.close(),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * A collector already running (`ragscope serve`, or any deployment with the
+ * read API): traces go to its OTLP/HTTP receiver (`--endpoint`), results come
+ * back through its read API (`--read-api`, the address of serve's web UI):
+ * `/api/traces?run=` lists a run's Case Results, `/api/traces/<id>` gives one
+ * with its Evaluation Results and Eval Case.
+ *
+ * A case is evaluated once its Case Result is listed (the sink writes a
+ * result's Evaluation Results before its Case Result). The Eval Cases must be
+ * in that collector's store already (`serve --dataset FILE` or `ragscope
+ * dataset push`); a Case Result that comes back without its Eval Case is
+ * reported, since it was evaluated without its gold data. The read API has no
+ * write side, so the run's lineage is reported but not stored there.
+ *
+ * What the API returns is checked against the contracts before it is used.
+ */
+import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
+import { evalCase as evalCaseSchema, type EvalCase } from "../../contracts/eval-case.js";
+import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
+import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
+import { caseKey, type CollectorTarget, type MissingCases } from "./collector-target.js";
+
+export const READ_TOKEN_VARIABLE = "RAGSCOPE_READ_API_TOKEN";
+const PAGE_SIZE = 200;
+const POLL_MS = 250;
+/** A run's listing is paged; this many pages (200 traces each) is far beyond any dataset run. */
+const MAXIMUM_PAGES = 5000;
+
+export class RemoteTargetError extends Error {}
+
+export interface RemoteTargetOptions {
+  /** Base URL of the running collector's OTLP/HTTP receiver. */
+  endpoint: string;
+  /** Base URL of its read API (serve's web UI address). */
+  readApi: string;
+  /** Bearer token for the read API when it asks for one (RAGSCOPE_UI_TOKENS on the server). */
+  token?: string;
+  fetch?: typeof fetch;
+}
+
+function baseUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RemoteTargetError(`${name} "${value}" is not a URL; give a base URL such as http://127.0.0.1:4318`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new RemoteTargetError(`${name} "${value}" must be an http:// or https:// URL`);
+  return value.replace(/\/+$/, "").replace(/\/v1\/traces$/, "");
+}
+
+export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
+  const endpoint = baseUrl("--endpoint", options.endpoint);
+  const readApi = baseUrl("--read-api", options.readApi);
+  const fetchFunction = options.fetch ?? fetch;
+  const headers: Record<string, string> = { Accept: "application/json", ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) };
+
+  async function getJson(pathAndQuery: string): Promise<unknown> {
+    const url = `${readApi}${pathAndQuery}`;
+    let response: Response;
+    try {
+      response = await fetchFunction(url, { headers });
+    } catch (error) {
+      throw new RemoteTargetError(`the read API at ${readApi} did not answer (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}); give --read-api the address serve prints as "web UI and read API on ..."`);
+    }
+    if (response.status === 401) throw new RemoteTargetError(`the read API at ${readApi} asks for a token: set ${READ_TOKEN_VARIABLE} to a reviewer token of the server's RAGSCOPE_UI_TOKENS`);
+    if (!response.ok) throw new RemoteTargetError(`the read API at ${readApi} answered ${response.status} to GET ${pathAndQuery}: ${(await response.text()).slice(0, 300)}`);
+    try {
+      return await response.json();
+    } catch {
+      throw new RemoteTargetError(`the read API at ${readApi} answered GET ${pathAndQuery} with something that is not JSON; is --read-api the address of serve's web UI?`);
+    }
+  }
+
+  /** Case result id and case id of every trace of the run. */
+  async function listRun(runId: string): Promise<{ caseResultId: string; caseId: string }[]> {
+    const listed: { caseResultId: string; caseId: string }[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < MAXIMUM_PAGES; page += 1) {
+      const body = (await getJson(`/api/traces?run=${encodeURIComponent(runId)}&limit=${PAGE_SIZE}${after ? `&after=${encodeURIComponent(after)}` : ""}`)) as { traces?: unknown; next?: unknown };
+      if (!Array.isArray(body.traces)) throw new RemoteTargetError(`the read API at ${readApi} answered /api/traces without a traces list; is --read-api the address of serve's web UI?`);
+      for (const trace of body.traces as { caseResultId?: unknown; caseId?: unknown }[]) {
+        if (typeof trace.caseResultId === "string" && typeof trace.caseId === "string") listed.push({ caseResultId: trace.caseResultId, caseId: trace.caseId });
+      }
+      if (typeof body.next !== "string") return listed;
+      after = body.next;
+    }
+    throw new RemoteTargetError(`run ${runId}: more than ${MAXIMUM_PAGES * PAGE_SIZE} traces listed; give the run an id of its own (--run-id)`);
+  }
+
+  async function loadOne(caseResultId: string): Promise<EvaluatedCase> {
+    const body = (await getJson(`/api/traces/${encodeURIComponent(caseResultId)}`)) as { caseResult?: unknown; evaluationResults?: unknown; evalCase?: unknown };
+    const where = `the read API's trace ${caseResultId}`;
+    const result = caseResultSchema.safeParse(body.caseResult);
+    if (!result.success) throw new RemoteTargetError(`${where}: the Case Result does not match the contract (${result.error.issues[0]?.path.join(".")}: ${result.error.issues[0]?.message}); are the server and this ragscope the same version?`);
+    const evaluations = evaluationResultSchema.array().safeParse(body.evaluationResults ?? []);
+    if (!evaluations.success) throw new RemoteTargetError(`${where}: an Evaluation Result does not match the contract (${evaluations.error.issues[0]?.path.join(".")}: ${evaluations.error.issues[0]?.message})`);
+    let evalCase: EvalCase | null = null;
+    if (body.evalCase !== null && body.evalCase !== undefined) {
+      const parsed = evalCaseSchema.safeParse(body.evalCase);
+      if (!parsed.success) throw new RemoteTargetError(`${where}: the Eval Case does not match the contract (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`);
+      evalCase = parsed.data;
+    }
+    return { caseResult: result.data, evaluationResults: evaluations.data, evalCase };
+  }
+
+  return {
+    receiverUrl: endpoint,
+    judgeDescription: `whatever the collector at ${endpoint} runs`,
+    describe: () => `the collector at ${endpoint} (read API ${readApi})`,
+    async putCases() {
+      // The read API has no write side: the running collector holds the cases (serve --dataset, dataset push).
+    },
+    async waitForCases(runIds, cases, deadline) {
+      const expected = new Set(cases.map((item) => item.case_id));
+      const seen = new Map<string, Set<string>>(runIds.map((runId) => [runId, new Set<string>()]));
+      for (;;) {
+        for (const runId of runIds) {
+          const found = seen.get(runId)!;
+          if (found.size < expected.size) for (const trace of await listRun(runId)) if (expected.has(trace.caseId)) found.add(trace.caseId);
+        }
+        const complete = [...seen.values()].every((found) => found.size === expected.size);
+        if (complete || Date.now() >= deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      const missing: MissingCases[] = [];
+      for (const runId of runIds) {
+        const found = seen.get(runId)!;
+        const absent = cases.filter((item) => !found.has(item.case_id)).map(caseKey);
+        if (absent.length > 0) missing.push({ runId, cases: absent });
+      }
+      return missing;
+    },
+    async loadRunCases(runId) {
+      const listed = await listRun(runId);
+      const loaded: EvaluatedCase[] = [];
+      for (const trace of listed) loaded.push(await loadOne(trace.caseResultId));
+      return loaded.sort((left, right) => left.caseResult.case_id.localeCompare(right.caseResult.case_id));
+    },
+    async recordRun() {
+      return false;
+    },
+    async close() {},
+  };
+}

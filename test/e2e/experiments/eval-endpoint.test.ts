@@ -1,0 +1,114 @@
+/**
+ * `ragscope eval --endpoint`: the cases go to a collector already running —
+ * `ragscope serve` started here as a subprocess, holding the example dataset —
+ * and the run's results come back through serve's read API. The same verdicts
+ * as the in-process run (eval-command.test.ts), and a collector that never
+ * stores the cases gives, after the bounded wait, exit 2 with the missing cases named.
+ */
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { projectRoot, ragscopeBinary, runRagscope, tasksFolder } from "./support/run-ragscope.js";
+
+const dataset = "examples/datasets/policy-regression.yaml";
+
+describe("ragscope eval --endpoint (a running collector)", () => {
+  let folder: string;
+  let serve: ChildProcess;
+  let serveOutput = "";
+  let receiverUrl: string;
+  let readApiUrl: string;
+
+  before(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-eval-endpoint-"));
+    serve = spawn(process.execPath, [ragscopeBinary, "serve", "--dataset", dataset, "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", path.join(folder, "serve-store")], {
+      cwd: projectRoot,
+      env: { ...process.env, RAGSCOPE_CONFIG: "", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_QUIET_PERIOD_MS: "300" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    serve.stdout!.on("data", (chunk: Buffer) => (serveOutput += chunk.toString()));
+    serve.stderr!.on("data", (chunk: Buffer) => (serveOutput += chunk.toString()));
+    const deadline = Date.now() + 60_000;
+    while (!/Eval Cases loaded/.test(serveOutput) && serve.exitCode === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const receiver = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(serveOutput)?.[1];
+    const readApi = /web UI and read API on (http:\/\/[\d.:]+)/.exec(serveOutput)?.[1];
+    assert.ok(receiver && readApi, `ragscope serve did not start:\n${serveOutput}`);
+    receiverUrl = receiver;
+    readApiUrl = readApi;
+  });
+  after(async () => {
+    if (serve.exitCode === null) {
+      const exited = new Promise((resolve) => serve.once("exit", resolve));
+      serve.kill("SIGTERM");
+      await exited;
+    }
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  test("the example task against serve: every case evaluated there and read back, the verdicts of the in-process run", async () => {
+    const output = path.join(folder, "remote.json");
+    const result = await runRagscope(["eval", "--dataset", dataset, "--task", "examples/policy-assistant/eval-task.ts", "--run-id", "remote-run", "--endpoint", receiverUrl, "--read-api", readApiUrl, "--output", output, "--data-dir", path.join(folder, "unused")]);
+    // The example pipeline fails P0 and threshold rules by design: the gate blocks.
+    assert.equal(result.status, 1, result.stderr + result.stdout);
+    assert.match(result.stdout, new RegExp(`Stored in the collector at ${receiverUrl.replace(/\./g, "\\.")}`));
+    const results = JSON.parse(await readFile(output, "utf8"));
+    assert.deepEqual(results.problems, []);
+    assert.equal(results.case_results.length, 26);
+    assert.ok(results.case_results.every((item: { run_id: string }) => item.run_id === "remote-run"));
+    const verdict = (caseId: string) => results.case_results.find((item: { case_id: string }) => item.case_id === caseId)?.quality_status;
+    assert.equal(verdict("rag_coupon_per_order_001"), "passed");
+    assert.equal(verdict("rag_refund_arrival_001"), "failed");
+    assert.equal(verdict("rag_crypto_payment_unanswerable_001"), "unjudged");
+    assert.equal(results.case_results.filter((item: { quality_status: string }) => item.quality_status === "passed").length, 12);
+    // The Evaluation Results came back with the cases (gold-dependent metrics are present).
+    assert.ok(results.evaluation_results.some((item: { metric_values: Record<string, number | null> }) => typeof item.metric_values.recall_at_5 === "number"));
+    // serve stored the run: its read API lists it (the in-process store was never written).
+    const listed = (await (await fetch(`${readApiUrl}/api/traces?run=remote-run&limit=200`)).json()) as { traces: unknown[] };
+    assert.equal(listed.traces.length, 26);
+    assert.match(results.notes.join("\n"), /run lineage is in this report and the JSON output only/);
+  });
+
+  test("a collector that never stores the cases: after the bounded wait, exit 2 naming the missing cases", async () => {
+    // An OTLP endpoint that accepts every export and keeps nothing (a collector losing data); results are read from serve.
+    const sink: Server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => response.writeHead(200, { "Content-Type": "application/json" }).end("{}"));
+    });
+    await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
+    try {
+      const small = path.join(folder, "two-cases.json");
+      await writeFile(small, JSON.stringify({ dataset_id: "lost", dataset_version: "1", cases: ["lost_one", "lost_two"].map((id) => ({ case_id: id, case_version: "1", input: `question ${id}` })) }));
+      const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+      const result = await runRagscope(["eval", "--dataset", small, "--task", path.join(tasksFolder, "coin-task.ts"), "--run-id", "lost-run", "--endpoint", endpoint, "--read-api", readApiUrl, "--evaluation-timeout-ms", "1500", "--data-dir", path.join(folder, "unused")]);
+      assert.equal(result.status, 2, result.stderr + result.stdout);
+      assert.match(result.stdout, /Could not decide: run lost-run: 2 case\(s\) not evaluated within 1500 ms \(--evaluation-timeout-ms\) by the collector at .*: lost_one@1, lost_two@1/);
+      assert.match(result.stdout, /Decision: UNDECIDED/);
+    } finally {
+      await new Promise((resolve) => sink.close(resolve));
+    }
+  });
+
+  test("cases the running collector does not hold: evaluated without their gold data, so the decision is undecided (exit 2) and says how to fix it", async () => {
+    const unknown = path.join(folder, "not-in-serve.json");
+    await writeFile(unknown, JSON.stringify({ dataset_id: "elsewhere", dataset_version: "1", cases: [{ case_id: "not_loaded", case_version: "1", input: "a question serve never saw" }] }));
+    const result = await runRagscope(["eval", "--dataset", unknown, "--task", path.join(tasksFolder, "coin-task.ts"), "--run-id", "not-loaded-run", "--endpoint", receiverUrl, "--read-api", readApiUrl, "--data-dir", path.join(folder, "unused")]);
+    assert.equal(result.status, 2, result.stderr + result.stdout);
+    assert.match(result.stdout, /Could not decide: 1 case\(s\) were evaluated without their Eval Case \(not_loaded@1\): .* does not hold them — start it with --dataset .*not-in-serve\.json or run ragscope dataset push/);
+  });
+
+  test("--endpoint without --read-api, and a read API that does not answer, are clear errors (exit 2)", async () => {
+    const withoutReadApi = await runRagscope(["eval", "--dataset", dataset, "--task", "examples/policy-assistant/eval-task.ts", "--endpoint", receiverUrl]);
+    assert.equal(withoutReadApi.status, 2);
+    assert.match(withoutReadApi.stderr, /--endpoint needs --read-api/);
+    const one = path.join(folder, "one-case.json");
+    await writeFile(one, JSON.stringify({ dataset_id: "one", dataset_version: "1", cases: [{ case_id: "only", case_version: "1", input: "a question" }] }));
+    const closed = await runRagscope(["eval", "--dataset", one, "--task", path.join(tasksFolder, "coin-task.ts"), "--run-id", "nowhere", "--endpoint", receiverUrl, "--read-api", "http://127.0.0.1:9", "--evaluation-timeout-ms", "1000"]);
+    assert.equal(closed.status, 2, closed.stdout);
+    assert.match(closed.stderr, /the read API at http:\/\/127\.0\.0\.1:9 did not answer/);
+  });
+});

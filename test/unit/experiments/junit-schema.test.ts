@@ -1,0 +1,38 @@
+/**
+ * The JUnit file against the published JUnit schemas (test/data/junit), with
+ * libxml2 as the validator: every kind of row (pass, failure, error, skipped),
+ * text XML cannot hold, and a broken document the validator must refuse (so
+ * a validator that accepts everything would fail this test).
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { junitReport } from "../../../experiments/output/junit-report.js";
+import type { CaseRow } from "../../../experiments/output/case-rows.js";
+import { junitSchemaErrors } from "../../support/junit-schema.js";
+
+const row = (overrides: Partial<CaseRow>): CaseRow => ({ caseId: "case", caseVersion: "v1", executionStatus: "completed", qualityStatus: "passed", error: null, failed: [], rootCause: null, ...overrides });
+
+describe("JUnit report against the JUnit XML schemas", () => {
+  test("passed, failed, errored and skipped cases, with markup and control characters in the text, are valid against both schemas", async () => {
+    const xml = junitReport("ragscope eval run <1> & \"quoted\"", "refund_rag_regression_set@v5", [
+      row({ caseId: "passes" }),
+      row({ caseId: "fails", qualityStatus: "failed", rootCause: "RETRIEVAL_MISS: <gold> not retrieved", failed: [{ evaluatorId: "retrieval", reason: "recall_at_5 0 < 0.9 & more\u0001" }] }),
+      row({ caseId: "errors", executionStatus: "failed", qualityStatus: "not_evaluated", error: { type: "timeout", message: "the task did not answer within 1500 ms" } }),
+      row({ caseId: "unjudged", qualityStatus: "unjudged" }),
+      row({ caseId: "review", qualityStatus: "review_required" }),
+    ], "2026-12-01T10:15:30.123Z");
+    assert.deepEqual(await junitSchemaErrors(xml), { "JUnit.xsd": [], "junit-10.xsd": [] });
+  });
+
+  test("an empty run is valid too", async () => {
+    assert.deepEqual(await junitSchemaErrors(junitReport("empty", "set@1", [], "2026-12-01T10:15:30.000Z")), { "JUnit.xsd": [], "junit-10.xsd": [] });
+  });
+
+  test("the validator refuses what the schema forbids: a testcase without a name, a timestamp with a zone", async () => {
+    const valid = junitReport("suite", "set@1", [row({})], "2026-12-01T10:15:30.000Z");
+    const withoutName = await junitSchemaErrors(valid.replace(/ name="case@v1"/, ""));
+    assert.ok(withoutName["JUnit.xsd"].length > 0 && withoutName["junit-10.xsd"].length > 0);
+    const zoned = await junitSchemaErrors(valid.replace('timestamp="2026-12-01T10:15:30"', 'timestamp="2026-12-01T10:15:30Z"'));
+    assert.ok(zoned["JUnit.xsd"].some((message) => /timestamp/.test(message)), JSON.stringify(zoned));
+  });
+});
