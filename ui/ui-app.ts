@@ -21,7 +21,10 @@ import { traceRows, tracesPage, type ListedTrace } from "./pages/traces-page.js"
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
 import { labelsFromJsonl, labelsToJsonl } from "./review/labels-jsonl.js";
 import { humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
-import { LIVE_SCRIPT } from "./static/live-script.js";
+import { staticAssets } from "./static/static-assets.js";
+import { parseBoardQuery } from "./pages/board-query.js";
+import { qualityPage } from "./pages/quality-page.js";
+import { failuresPage } from "./pages/failures-page.js";
 import { html } from "hono/html";
 
 export interface UiAppOptions {
@@ -85,7 +88,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.get("/", (context) => context.redirect("/traces"));
   // Browsers ask for it on every page; no icon is better than a 404 in the console.
   app.get("/favicon.ico", (context) => context.body(null, 204));
-  app.get("/static/live.js", (context) => context.body(LIVE_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }));
+  app.get("/static/:file", (context) => {
+    const asset = staticAssets().get(context.req.param("file"));
+    return asset === undefined ? context.text("no such file", 404) : context.body(asset.body, 200, { "Content-Type": asset.contentType, "Cache-Control": "no-cache" });
+  });
 
   app.get("/traces", async (context) => {
     const parameters = new URL(context.req.url).searchParams;
@@ -118,6 +124,32 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const found = await detailWithLabels(context.req.param("id"), context.get("reviewer"));
     if (found === null) return context.json({ error: `no trace with case result id "${context.req.param("id")}" is stored` }, 404);
     return context.json({ ...found.detail, humanVerdict: humanVerdictOf(found.all), humanLabels: found.visible });
+  });
+
+  async function boardScope(parameters: URLSearchParams) {
+    if (store.quality === undefined) return { ok: false as const, error: `${store.describe()} cannot compute the board: the Quality and Failures pages need the ClickHouse store (embedded or a server)` };
+    return parseBoardQuery(parameters, await store.reader.storedSpan(), now());
+  }
+  app.get("/quality", async (context) => {
+    const scope = await boardScope(new URL(context.req.url).searchParams);
+    if (!scope.ok) return badRequest(context, scope.error);
+    return context.html(qualityPage(context.get("reviewer"), scope.value, await store.quality!.qualityBoard(scope.value)));
+  });
+  app.get("/api/quality", async (context) => {
+    const scope = await boardScope(new URL(context.req.url).searchParams);
+    if (!scope.ok) return context.json({ error: scope.error }, 400);
+    return context.json({ scope: scope.value, board: await store.quality!.qualityBoard(scope.value) });
+  });
+  app.get("/failures", async (context) => {
+    const scope = await boardScope(new URL(context.req.url).searchParams);
+    if (!scope.ok) return badRequest(context, scope.error);
+    const [board, services] = await Promise.all([store.quality!.failureBoard(scope.value), store.quality!.services(scope.value)]);
+    return context.html(failuresPage(context.get("reviewer"), scope.value, services, board));
+  });
+  app.get("/api/failures", async (context) => {
+    const scope = await boardScope(new URL(context.req.url).searchParams);
+    if (!scope.ok) return context.json({ error: scope.error }, 400);
+    return context.json({ scope: scope.value, board: await store.quality!.failureBoard(scope.value) });
   });
 
   app.get("/runs", async (context) => context.html(runsPage(context.get("reviewer"), await store.traces.listRuns(MAXIMUM_RUNS))));

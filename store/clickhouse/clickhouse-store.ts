@@ -12,6 +12,7 @@ import { ClickHouseDashboardQueries } from "./clickhouse-dashboard-queries.js";
 import { ClickHouseHealthSink } from "./clickhouse-health-sink.js";
 import { ClickHouseHumanLabelStore } from "./clickhouse-human-label-store.js";
 import { ClickHouseJudgeResultSink } from "./clickhouse-judge-result-sink.js";
+import { ClickHouseQualityReader } from "./clickhouse-quality-reader.js";
 import { ClickHouseQuarantine } from "./clickhouse-quarantine.js";
 import { ClickHouseRunLineageSink } from "./clickhouse-run-lineage-sink.js";
 import { ClickHouseRunReader } from "./clickhouse-run-reader.js";
@@ -25,6 +26,7 @@ export interface ClickHouseStore extends Store {
   cases: ClickHouseCaseStore;
   judgeResults: ClickHouseJudgeResultSink;
   dashboards: DashboardQuerySurface;
+  quality: ClickHouseQualityReader;
   /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
   connection: ClickHouseConnection;
 }
@@ -52,6 +54,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     runs: new ClickHouseRunLineageSink(connection, now),
     reader: new ClickHouseRunReader(connection),
     traces: new ClickHouseTraceReader(connection),
+    quality: new ClickHouseQualityReader(connection),
     dashboards: new ClickHouseDashboardQueries(connection),
     describe: () => connection.describe(),
     async ping() {

@@ -13,7 +13,8 @@ export interface TraceQuery {
   limit: number;
 }
 
-function time(name: string, value: string): Result<number, string> {
+/** A time as the pages take it: 2026-07-08T09:30 (UTC) or ISO 8601 with a zone. */
+export function parseUiTime(name: string, value: string): Result<number, string> {
   const parsed = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
   return Number.isNaN(parsed) ? failure(`${name}="${value}" is not a time: write 2026-07-08T09:30 (UTC) or an ISO 8601 time with a zone`) : success(parsed);
 }
@@ -50,7 +51,7 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
   for (const [name, key] of [["from", "fromMs"], ["to", "toMs"]] as const) {
     const value = text(name);
     if (value === undefined) continue;
-    const parsed = time(name, value);
+    const parsed = parseUiTime(name, value);
     if (!parsed.ok) return parsed;
     filter[key] = parsed.value;
   }
