@@ -38,6 +38,7 @@ export function tracesPage(reviewer: string, parameters: URLSearchParams, listed
   const body = html`<form class="filters" method="get" action="/traces">
 ${input("service", "service")}${input("tenant", "tenant")}${input("route", "route")}${input("run", "run")}${input("dataset", "dataset")}
 ${select("verdict", "verdict", qualityStatus.options, parameters.get("verdict"))}${select("root_cause", "root cause", ROOT_CAUSE_LABEL_NAMES, parameters.get("root_cause"))}
+${input("metric", "metric", "context_recall")}${input("below", "below", "0.5")}${input("above", "above")}
 ${input("from", "from (UTC)", "2026-07-08T09:00")}${input("to", "to (UTC)", "2026-07-08T10:00")}${input("q", "text in query or answer")}
 <label>&nbsp;<button type="submit">Filter</button></label></form>
 ${error === null ? "" : html`<p class="error" id="error">${error}</p>`}

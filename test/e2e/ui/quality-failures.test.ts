@@ -43,7 +43,7 @@ const KNOWN_DIFFERENT: Record<string, string> = {
 
 interface EvalOutput {
   case_results: { case_result_id: string; case_id: string; quality_status: string }[];
-  evaluation_results: { case_result_id: string; evaluator_id: string; reason: string }[];
+  evaluation_results: { case_result_id: string; evaluator_id: string; reason: string; metric_values: Record<string, number | null> }[];
 }
 
 function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -165,6 +165,27 @@ describe("Quality over time and Failures pages", () => {
     assert.deepEqual(new Set(await alice.locator("#trace-rows tr td:nth-child(9)").allTextContents()), new Set([top]));
     const expectedIds = evalOutput.evaluation_results.filter((result) => result.evaluator_id === "root_cause" && failed.has(result.case_result_id) && result.reason.startsWith(`${top}:`)).map((result) => result.case_result_id);
     assert.deepEqual((await rows.evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { caseResultId: string } }).dataset.caseResultId))).sort(), expectedIds.sort());
+  });
+
+  test("the traces list filters by a metric below a threshold, typed into the form", async () => {
+    const recall = new Map<string, number>();
+    for (const result of evalOutput.evaluation_results) {
+      const value = result.metric_values.context_recall;
+      if (typeof value === "number" && !recall.has(result.case_result_id)) recall.set(result.case_result_id, value);
+    }
+    const expected = [...recall].filter(([, value]) => value < 0.5).map(([id]) => id).sort();
+    assert.ok(expected.length > 0 && expected.length < recall.size, "some cases recall less than half of the gold evidence, some more");
+    await alice.goto(`${uiUrl}/traces?run=${RUN}&limit=200`);
+    await alice.fill("input[name=metric]", "context_recall");
+    await alice.fill("input[name=below]", "0.5");
+    await Promise.all([alice.waitForURL(/below=0\.5/), alice.click("form.filters button")]);
+    const shown = await alice.locator("#trace-rows tr").evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { caseResultId: string } }).dataset.caseResultId));
+    assert.deepEqual(shown.sort(), expected);
+    const missingBound = await fetch(`${uiUrl}/api/traces?metric=context_recall`, { headers: { authorization: `Bearer ${ALICE}` } });
+    assert.equal(missingBound.status, 400);
+    assert.match(((await missingBound.json()) as { error: string }).error, /needs a bound/);
+    const notANumber = await fetch(`${uiUrl}/api/traces?metric=context_recall&below=half`, { headers: { authorization: `Bearer ${ALICE}` } });
+    assert.equal(notANumber.status, 400);
   });
 
   test("no console errors", () => {
