@@ -61,9 +61,11 @@ export class ClickHouseQualityReader implements QualityReader {
       const aggregates: QualityAggregate[] = [];
       for (const group of bySource.values()) {
         const samples = group.map((aggregate) => ({ ...aggregate, label: `${aggregate.label} · samples`, value: aggregate.samples }));
-        const [range] = await this.rows(aggregateSelect([...group, ...samples], { scope: parameterScope }), scope);
-        const overTime = await this.rows(aggregateSelect(group, { leading: [`${BUCKET} AS bucket`], scope: parameterScope, groupBy: "bucket", orderBy: "bucket" }), scope);
-        const byService = await this.rows(aggregateSelect(group, { leading: ["service_name AS service"], scope: parameterScope, groupBy: "service", orderBy: "service" }), scope);
+        const [[range], overTime, byService] = await Promise.all([
+          this.rows(aggregateSelect([...group, ...samples], { scope: parameterScope }), scope),
+          this.rows(aggregateSelect(group, { leading: [`${BUCKET} AS bucket`], scope: parameterScope, groupBy: "bucket", orderBy: "bucket" }), scope),
+          this.rows(aggregateSelect(group, { leading: ["service_name AS service"], scope: parameterScope, groupBy: "service", orderBy: "service" }), scope),
+        ]);
         for (const aggregate of group) {
           const series: (number | null)[] = times.map(() => null);
           for (const row of overTime) {
