@@ -26,12 +26,15 @@ import { parseBoardQuery } from "./pages/board-query.js";
 import { qualityPage } from "./pages/quality-page.js";
 import { failuresPage } from "./pages/failures-page.js";
 import { html } from "hono/html";
+import { DEFAULT_TRACE_EVENTS, TraceEvents } from "./live/trace-events.js";
 
 export interface UiAppOptions {
   store: Store;
   access: UiAccess;
   /** Clock for label times, injectable for tests. */
   now?: () => number;
+  /** The live list's server-sent events; the UI server owns them (and closes them on shutdown). */
+  traceEvents?: TraceEvents;
 }
 
 type Variables = { reviewer: string };
@@ -42,6 +45,7 @@ const MAXIMUM_IMPORT_BYTES = 20 * 1024 * 1024;
 export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables }> {
   const { store, access } = options;
   const now = options.now ?? Date.now;
+  const traceEvents = options.traceEvents ?? new TraceEvents(store.traces, DEFAULT_TRACE_EVENTS);
   const app = new Hono<{ Variables: Variables }>();
 
   app.use("*", async (context, next) => {
@@ -106,6 +110,42 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const found = await listed(new URL(context.req.url).searchParams);
     if (!found.ok) return context.json({ error: found.error }, 400);
     return context.json({ traces: found.value.traces, next: found.value.next === null ? null : (await import("./pages/trace-query.js")).encodeCursor(found.value.next) });
+  });
+
+  // Server-sent events: "ready" once, then "traces" whenever the newest stored trace changes.
+  app.get("/api/traces/stream", (context) => {
+    const encoder = new TextEncoder();
+    let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+    let unsubscribe: (() => void) | null = null;
+    const send = (text: string) => {
+      try {
+        controller?.enqueue(encoder.encode(text));
+      } catch {
+        // The client is gone; cancel() unsubscribes.
+      }
+    };
+    const body = new ReadableStream<Uint8Array>({
+      start(started) {
+        controller = started;
+      },
+      cancel() {
+        unsubscribe?.();
+      },
+    });
+    unsubscribe = traceEvents.subscribe({
+      onNewest: (newest) => send(`event: traces\ndata: ${JSON.stringify(newest)}\n\n`),
+      onKeepAlive: () => send(": keep-alive\n\n"),
+      onClose: () => {
+        try {
+          controller?.close();
+        } catch {
+          // Already closed by the client.
+        }
+      },
+    });
+    if (unsubscribe === null) return context.text("ragscope UI: too many live lists are open; this one polls instead (GET /traces/rows or /api/traces)", 503, { "Retry-After": "10" });
+    send("retry: 3000\nevent: ready\ndata: {}\n\n");
+    return new Response(body, { headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" } });
   });
 
   async function detailWithLabels(caseResultId: string, reviewer: string): Promise<{ detail: TraceDetail; all: HumanLabel[]; visible: HumanLabel[] } | null> {
