@@ -25,6 +25,7 @@ export interface UiServerOptions {
   traceEvents?: Partial<TraceEventsOptions>;
 }
 
+const CLOSE_GRACE_MILLISECONDS = 2000;
 export const DEFAULT_UI_HOST = "127.0.0.1";
 export const DEFAULT_UI_PORT = 4000;
 
@@ -45,7 +46,16 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       new Promise<void>((resolve) => {
         // Open event streams would hold the server open: end them first.
         traceEvents.close();
-        server.close(() => resolve());
+        // A browser left open keeps reconnecting or polling on keep-alive sockets, which would hold
+        // the server open for ever: idle sockets go now, busy ones after a grace period for their answer.
+        const grace = setTimeout(() => {
+          if ("closeAllConnections" in server) server.closeAllConnections();
+        }, CLOSE_GRACE_MILLISECONDS);
+        grace.unref();
+        server.close(() => {
+          clearTimeout(grace);
+          resolve();
+        });
         if ("closeIdleConnections" in server) server.closeIdleConnections();
       }),
   };
