@@ -21,14 +21,20 @@ import { traceRows, tracesPage, type ListedTrace } from "./pages/traces-page.js"
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
 import { labelsFromJsonl, labelsToJsonl } from "./review/labels-jsonl.js";
 import { humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
-import { LIVE_SCRIPT } from "./static/live-script.js";
+import { staticAssets } from "./static/static-assets.js";
+import { parseBoardQuery } from "./pages/board-query.js";
+import { qualityPage } from "./pages/quality-page.js";
+import { failuresPage } from "./pages/failures-page.js";
 import { html } from "hono/html";
+import { DEFAULT_TRACE_EVENTS, TraceEvents } from "./live/trace-events.js";
 
 export interface UiAppOptions {
   store: Store;
   access: UiAccess;
   /** Clock for label times, injectable for tests. */
   now?: () => number;
+  /** The live list's server-sent events; the UI server owns them (and closes them on shutdown). */
+  traceEvents?: TraceEvents;
 }
 
 type Variables = { reviewer: string };
@@ -39,6 +45,7 @@ const MAXIMUM_IMPORT_BYTES = 20 * 1024 * 1024;
 export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables }> {
   const { store, access } = options;
   const now = options.now ?? Date.now;
+  const traceEvents = options.traceEvents ?? new TraceEvents(store.traces, DEFAULT_TRACE_EVENTS);
   const app = new Hono<{ Variables: Variables }>();
 
   app.use("*", async (context, next) => {
@@ -85,7 +92,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.get("/", (context) => context.redirect("/traces"));
   // Browsers ask for it on every page; no icon is better than a 404 in the console.
   app.get("/favicon.ico", (context) => context.body(null, 204));
-  app.get("/static/live.js", (context) => context.body(LIVE_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }));
+  app.get("/static/:file", (context) => {
+    const asset = staticAssets().get(context.req.param("file"));
+    return asset === undefined ? context.text("no such file", 404) : context.body(asset.body, 200, { "Content-Type": asset.contentType, "Cache-Control": "no-cache" });
+  });
 
   app.get("/traces", async (context) => {
     const parameters = new URL(context.req.url).searchParams;
@@ -100,6 +110,42 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const found = await listed(new URL(context.req.url).searchParams);
     if (!found.ok) return context.json({ error: found.error }, 400);
     return context.json({ traces: found.value.traces, next: found.value.next === null ? null : (await import("./pages/trace-query.js")).encodeCursor(found.value.next) });
+  });
+
+  // Server-sent events: "ready" once, then "traces" whenever the newest stored trace changes.
+  app.get("/api/traces/stream", (context) => {
+    const encoder = new TextEncoder();
+    let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+    let unsubscribe: (() => void) | null = null;
+    const send = (text: string) => {
+      try {
+        controller?.enqueue(encoder.encode(text));
+      } catch {
+        // The client is gone; cancel() unsubscribes.
+      }
+    };
+    const body = new ReadableStream<Uint8Array>({
+      start(started) {
+        controller = started;
+      },
+      cancel() {
+        unsubscribe?.();
+      },
+    });
+    unsubscribe = traceEvents.subscribe({
+      onNewest: (newest) => send(`event: traces\ndata: ${JSON.stringify(newest)}\n\n`),
+      onKeepAlive: () => send(": keep-alive\n\n"),
+      onClose: () => {
+        try {
+          controller?.close();
+        } catch {
+          // Already closed by the client.
+        }
+      },
+    });
+    if (unsubscribe === null) return context.text("ragscope UI: too many live lists are open; this one polls instead (GET /traces/rows or /api/traces)", 503, { "Retry-After": "10" });
+    send("retry: 3000\nevent: ready\ndata: {}\n\n");
+    return new Response(body, { headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" } });
   });
 
   async function detailWithLabels(caseResultId: string, reviewer: string): Promise<{ detail: TraceDetail; all: HumanLabel[]; visible: HumanLabel[] } | null> {
@@ -118,6 +164,32 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const found = await detailWithLabels(context.req.param("id"), context.get("reviewer"));
     if (found === null) return context.json({ error: `no trace with case result id "${context.req.param("id")}" is stored` }, 404);
     return context.json({ ...found.detail, humanVerdict: humanVerdictOf(found.all), humanLabels: found.visible });
+  });
+
+  async function boardScope(parameters: URLSearchParams) {
+    if (store.quality === undefined) return { ok: false as const, error: `${store.describe()} cannot compute the board: the Quality and Failures pages need the ClickHouse store (embedded or a server)` };
+    return parseBoardQuery(parameters, await store.reader.storedSpan(), now());
+  }
+  app.get("/quality", async (context) => {
+    const scope = await boardScope(new URL(context.req.url).searchParams);
+    if (!scope.ok) return badRequest(context, scope.error);
+    return context.html(qualityPage(context.get("reviewer"), scope.value, await store.quality!.qualityBoard(scope.value)));
+  });
+  app.get("/api/quality", async (context) => {
+    const scope = await boardScope(new URL(context.req.url).searchParams);
+    if (!scope.ok) return context.json({ error: scope.error }, 400);
+    return context.json({ scope: scope.value, board: await store.quality!.qualityBoard(scope.value) });
+  });
+  app.get("/failures", async (context) => {
+    const scope = await boardScope(new URL(context.req.url).searchParams);
+    if (!scope.ok) return badRequest(context, scope.error);
+    const [board, services] = await Promise.all([store.quality!.failureBoard(scope.value), store.quality!.services(scope.value)]);
+    return context.html(failuresPage(context.get("reviewer"), scope.value, services, board));
+  });
+  app.get("/api/failures", async (context) => {
+    const scope = await boardScope(new URL(context.req.url).searchParams);
+    if (!scope.ok) return context.json({ error: scope.error }, 400);
+    return context.json({ scope: scope.value, board: await store.quality!.failureBoard(scope.value) });
   });
 
   app.get("/runs", async (context) => context.html(runsPage(context.get("reviewer"), await store.traces.listRuns(MAXIMUM_RUNS))));

@@ -7,6 +7,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { Store } from "../store/ports/store.js";
 import { refusalFor, type UiAccess } from "./access/ui-access.js";
 import { createUiApp } from "./ui-app.js";
+import { DEFAULT_TRACE_EVENTS, TraceEvents, type TraceEventsOptions } from "./live/trace-events.js";
 
 export interface UiServer {
   url: string;
@@ -20,15 +21,19 @@ export interface UiServerOptions {
   store: Store;
   access: UiAccess;
   now?: () => number;
+  /** The live list's server-sent events: how often the newest trace is looked up, how many streams may be open. */
+  traceEvents?: Partial<TraceEventsOptions>;
 }
 
+const CLOSE_GRACE_MILLISECONDS = 2000;
 export const DEFAULT_UI_HOST = "127.0.0.1";
 export const DEFAULT_UI_PORT = 4000;
 
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const refusal = refusalFor(options.host, options.access);
   if (refusal !== null) throw new Error(refusal);
-  const app = createUiApp({ store: options.store, access: options.access, now: options.now });
+  const traceEvents = new TraceEvents(options.store.traces, { ...DEFAULT_TRACE_EVENTS, ...options.traceEvents });
+  const app = createUiApp({ store: options.store, access: options.access, now: options.now, traceEvents });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () => resolve(started));
     started.once("error", reject);
@@ -37,6 +42,21 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Open event streams would hold the server open: end them first.
+        traceEvents.close();
+        // A browser left open keeps reconnecting or polling on keep-alive sockets, which would hold
+        // the server open for ever: idle sockets go now, busy ones after a grace period for their answer.
+        const grace = setTimeout(() => {
+          if ("closeAllConnections" in server) server.closeAllConnections();
+        }, CLOSE_GRACE_MILLISECONDS);
+        grace.unref();
+        server.close(() => {
+          clearTimeout(grace);
+          resolve();
+        });
+        if ("closeIdleConnections" in server) server.closeIdleConnections();
+      }),
   };
 }

@@ -4,58 +4,17 @@
  * has the numbers over the time range and their course over time.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
-import { aggregateSelect, meanOf, NAMED_AGGREGATES, percentileOf, QUALITY_STATES, quoteAlias, SOURCES, type AggregateMetric } from "./aggregate-metrics.js";
+import { aggregateSelect, QUALITY_STATES, quoteAlias, SOURCES, type AggregateMetric } from "./aggregate-metrics.js";
+import { ABSTENTION_AGGREGATES, BUSINESS_AGGREGATES, CONTEXT, GENERATION, latencyAggregates, means, namedAggregate as named, RELIABILITY_AGGREGATES, RETRIEVAL, RISK_AGGREGATES, TOKENS, usageAggregates, type StoredMetric } from "./quality-board.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
 import { dashboardScope, sqlList, sqlString } from "./sql-scope.js";
 import { filterVariables } from "./variables.js";
-import { METRIC } from "../../evaluators/metric-catalog.js";
 
 export const RAG_QUALITY_UID = "ragscope-rag-quality";
 
-interface StoredMetric {
-  metric: string;
-  label: string;
-}
-
-const RETRIEVAL: StoredMetric[] = [
-  { metric: METRIC.hit_at_1, label: "Hit@1" },
-  { metric: METRIC.recall_at_5, label: "Recall@5" },
-  { metric: METRIC.recall_at_10, label: "Recall@10" },
-  { metric: METRIC.mrr, label: "MRR" },
-  { metric: METRIC.ndcg_at_10, label: "NDCG@10" },
-];
-
-const CONTEXT: StoredMetric[] = [
-  { metric: METRIC.context_precision, label: "Context precision" },
-  { metric: METRIC.context_recall, label: "Context recall" },
-  { metric: METRIC.evidence_density, label: "Evidence density" },
-  { metric: METRIC.context_redundancy, label: "Redundancy" },
-];
-
-const GENERATION: StoredMetric[] = [
-  { metric: METRIC.answer_correctness, label: "Correctness" },
-  { metric: METRIC.faithfulness, label: "Faithfulness" },
-  { metric: METRIC.answer_relevance, label: "Relevance" },
-  { metric: METRIC.completeness, label: "Completeness" },
-  { metric: METRIC.citation_accuracy, label: "Citation accuracy" },
-];
-
-const TOKENS: StoredMetric[] = [
-  { metric: METRIC.input_tokens, label: "Input tokens" },
-  { metric: METRIC.output_tokens, label: "Output tokens" },
-  { metric: METRIC.total_tokens, label: "Total tokens" },
-];
-
 const TIME_BUCKET = "$__timeInterval({time}) AS time";
 
-function named(name: string): AggregateMetric {
-  const aggregate = NAMED_AGGREGATES.find((candidate) => candidate.name === name);
-  if (!aggregate) throw new Error(`no aggregate named ${name}`);
-  return aggregate;
-}
-
-const means = (metrics: readonly StoredMetric[], unit = "percentunit"): AggregateMetric[] => metrics.map((metric) => meanOf(metric.metric, metric.label, unit));
 
 /**
  * Long format: one series per stored metric, named by its label; the mean per
@@ -109,8 +68,8 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     for (const panel of layer.panels) builder = builder.withPanel(panel);
   }
 
-  const abstention = ["no_answer_accuracy", "correct_refusal_rate", "false_refusal_rate"].map(named);
-  const risks = ["hallucination_rate", "permission_leak_rate"].map(named);
+  const abstention = ABSTENTION_AGGREGATES.map(named);
+  const risks = RISK_AGGREGATES.map(named);
   builder = builder
     .withRow(row("Boundaries"))
     .withPanel(
@@ -124,9 +83,9 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     )
     .withPanel(timeSeriesPanel("Boundaries over time", "The boundary rates per time bucket.", [overTime(abstention), overTime(risks)], "percentunit", { width: 24, height: 8 }));
 
-  const reliability = ["error_rate", "timeout_rate"].map(named);
-  const latency = [50, 95, 99].map((percentile) => percentileOf(percentile, METRIC.latency_ms, `P${percentile} latency`, "ms"));
-  const usage = [named("average_cost"), meanOf(METRIC.total_tokens, "Tokens per request", "short")];
+  const reliability = RELIABILITY_AGGREGATES.map(named);
+  const latency = latencyAggregates();
+  const usage = usageAggregates();
   const requestsOverRange = `count() AS "Requests", count() / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS "QPS"`;
   builder = builder
     .withRow(row("Engineering"))
@@ -193,7 +152,7 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(timeSeriesPanel("Tokens per request", "Mean prompt, completion and total tokens per request.", storedMetricSeriesSql(TOKENS), "short", { width: 12, height: 8 }, { seriesColumn: "series" }))
     .withPanel(timeSeriesPanel("Cost per request", "Mean generation cost per request, in the pipeline's currency.", overTime([named("average_cost")]), "none", { width: 12, height: 8 }));
 
-  const business = ["task_success_rate", "thumbs_down_rate", "handoff_rate"].map(named);
+  const business = BUSINESS_AGGREGATES.map(named);
   builder = builder
     .withRow(row("Business"))
     .withPanel(

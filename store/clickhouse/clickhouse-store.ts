@@ -14,6 +14,7 @@ import { ClickHouseDashboardQueries } from "./clickhouse-dashboard-queries.js";
 import { ClickHouseHealthSink } from "./clickhouse-health-sink.js";
 import { ClickHouseHumanLabelStore } from "./clickhouse-human-label-store.js";
 import { ClickHouseJudgeResultSink } from "./clickhouse-judge-result-sink.js";
+import { ClickHouseQualityReader } from "./clickhouse-quality-reader.js";
 import { ClickHouseQuarantine } from "./clickhouse-quarantine.js";
 import { ClickHouseRunLineageSink } from "./clickhouse-run-lineage-sink.js";
 import { ClickHouseRunReader } from "./clickhouse-run-reader.js";
@@ -32,6 +33,7 @@ export interface ClickHouseStore extends Store {
   rollups: ClickHouseMetricRollups;
   /** Online experiments' Case Results and metric values (`ragscope experiment report`). */
   experiments: ExperimentReader;
+  quality: ClickHouseQualityReader;
   /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
   connection: ClickHouseConnection;
 }
@@ -63,6 +65,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     runs: new ClickHouseRunLineageSink(connection, now),
     reader: new ClickHouseRunReader(connection),
     traces: new ClickHouseTraceReader(connection),
+    quality: new ClickHouseQualityReader(connection),
     dashboards: new ClickHouseDashboardQueries(connection),
     experiments: new ClickHouseExperimentReader(connection),
     describe: () => connection.describe(),

@@ -77,6 +77,13 @@ export class ClickHouseTraceReader implements TraceReader {
       conditions.push("(positionCaseInsensitiveUTF8(output, {text:String}) > 0 OR positionCaseInsensitiveUTF8(JSONExtractString(payload, 'rag_observation', 'query'), {text:String}) > 0)");
       parameters.text = filter.text;
     }
+    if (filter.metric !== undefined && (filter.below !== undefined || filter.above !== undefined)) {
+      const bounds = [filter.below === undefined ? "" : " AND value < {below:Float64}", filter.above === undefined ? "" : " AND value > {above:Float64}"].join("");
+      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.metric_values FINAL WHERE metric = {metric:String} AND value IS NOT NULL${bounds})`);
+      parameters.metric = filter.metric;
+      if (filter.below !== undefined) parameters.below = filter.below;
+      if (filter.above !== undefined) parameters.above = filter.above;
+    }
     if (page.after !== null) {
       conditions.push("(started_at, case_result_id) < (fromUnixTimestamp64Milli({afterMs:Int64}, 'UTC'), {afterId:String})");
       parameters.afterMs = page.after.startedAtMs;

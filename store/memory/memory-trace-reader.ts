@@ -36,6 +36,15 @@ export class MemoryTraceReader implements TraceReader {
       const inAnswer = (caseResult.output ?? "").toLowerCase().includes(needle);
       if (!inQuery && !inAnswer) return false;
     }
+    if (filter.metric !== undefined && (filter.below !== undefined || filter.above !== undefined)) {
+      const metric = filter.metric;
+      const values = this.tables.evaluations
+        .values()
+        .filter((stored) => stored.result.case_result_id === caseResult.case_result_id)
+        .map((stored) => stored.result.metric_values[metric])
+        .filter((value): value is number => value !== undefined && value !== null && Number.isFinite(value));
+      if (!values.some((value) => (filter.below === undefined || value < filter.below) && (filter.above === undefined || value > filter.above))) return false;
+    }
     return true;
   }
 

@@ -14,6 +14,7 @@ import type { JudgeResultSink } from "./judge-result-sink.js";
 import type { QuarantineSink, ResultSink } from "./result-sink.js";
 import type { RunLineageSink } from "./run-lineage-sink.js";
 import type { RunReader } from "./run-reader.js";
+import type { QualityReader } from "./quality-reader.js";
 import type { TraceReader } from "./trace-reader.js";
 
 export interface Store {
@@ -28,6 +29,8 @@ export interface Store {
   reader: RunReader;
   /** The live UI's read side: traces with filters and keyset paging, one trace, the runs. */
   traces: TraceReader;
+  /** The UI's board and failures over time; only where the dashboards' SQL runs (the ClickHouse adapter). */
+  quality?: QualityReader;
   /** For logs and errors: where the data is. */
   describe(): string;
   /** Null when the store answers; otherwise why not (readiness checks). */

@@ -27,6 +27,10 @@ export interface TraceFilter {
   toMs?: number;
   /** Case-insensitive substring of the query or the answer. */
   text?: string;
+  /** A stored metric (metric_values), with `below` and/or `above`: traces whose value of it is strictly below / above. A trace without a value of it never matches. */
+  metric?: string;
+  below?: number;
+  above?: number;
 }
 
 /** Where the next page starts: strictly older than this (start time, then id, both descending). */

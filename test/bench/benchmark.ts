@@ -14,7 +14,10 @@ export interface BenchmarkResult {
   figures: BenchmarkFigure[];
 }
 
-export type Benchmark = () => BenchmarkResult | Promise<BenchmarkResult>;
+/** Options given after the benchmark names: `npm run bench -- ui --traces 1000000` gives the ui benchmark `{ traces: "1000000" }`. */
+export type BenchmarkOptions = Readonly<Record<string, string>>;
+
+export type Benchmark = (options: BenchmarkOptions) => BenchmarkResult | Promise<BenchmarkResult>;
 
 export function megabytes(bytes: number): number {
   return Math.round((bytes / (1024 * 1024)) * 10) / 10;

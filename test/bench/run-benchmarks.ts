@@ -4,7 +4,9 @@
  * Runs every `test/bench/*.bench.ts` — or, for each argument, the benchmark
  * of exactly that name (`eval` → eval.bench.ts) when there is one, else those
  * whose file name contains it — one after the other, each through its exported
- * `benchmark` function, and prints the figures it returns. Several benchmarks
+ * `benchmark` function, and prints the figures it returns. `--name value`
+ * after the names is handed to the benchmarks as options (e.g.
+ * `npm run bench -- ui --traces 1000000`). Several benchmarks
  * run each in a process of its own, so that one's heap, JIT state or open
  * sockets never show in another's figures.
  */
@@ -12,7 +14,7 @@ import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Benchmark, BenchmarkResult } from "./benchmark.js";
+import type { Benchmark, BenchmarkOptions, BenchmarkResult } from "./benchmark.js";
 
 const benchRoot = path.dirname(fileURLToPath(import.meta.url));
 
@@ -25,8 +27,33 @@ function print(file: string, result: BenchmarkResult, seconds: number): void {
   }
 }
 
+/** Names to select benchmarks by, and `--name value` options; an option without a value is an error. */
+function parseArguments(argv: readonly string[]): { filters: string[]; options: Record<string, string>; optionArguments: string[] } | string {
+  const filters: string[] = [];
+  const options: Record<string, string> = {};
+  const optionArguments: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index]!;
+    if (!argument.startsWith("--")) {
+      filters.push(argument);
+      continue;
+    }
+    const value = argv[index + 1];
+    if (value === undefined || value.startsWith("--")) return `${argument} needs a value, e.g. --traces 1000000`;
+    options[argument.slice(2)] = value;
+    optionArguments.push(argument, value);
+    index += 1;
+  }
+  return { filters, options, optionArguments };
+}
+
 async function main(): Promise<number> {
-  const filters = process.argv.slice(2);
+  const parsed = parseArguments(process.argv.slice(2));
+  if (typeof parsed === "string") {
+    console.error(parsed);
+    return 1;
+  }
+  const { filters, options, optionArguments } = parsed;
   const files = (await readdir(benchRoot)).filter((name) => name.endsWith(".bench.ts")).sort();
   // An exact name wins over substrings: `bench -- eval` is eval.bench.ts, not also kafka-evaluate.bench.ts.
   const matches = (filter: string) => (files.includes(`${filter}.bench.ts`) ? [`${filter}.bench.ts`] : files.filter((name) => name.includes(filter)));
@@ -53,7 +80,7 @@ async function main(): Promise<number> {
     }
     const started = process.hrtime.bigint();
     try {
-      const result = await module.benchmark();
+      const result = await module.benchmark(options as BenchmarkOptions);
       print(file, result, Number(process.hrtime.bigint() - started) / 1e9);
     } catch (error) {
       console.error(`${file} failed:`, error);

@@ -1,6 +1,7 @@
 /**
- * The live UI's read API on many stored traces: RAGSCOPE_BENCH_UI_TRACES
- * Case Results (default 20,000; set 1000000 for the issue's target) are
+ * The live UI's read API on many stored traces: `--traces N` Case Results
+ * (`npm run bench -- ui --traces 1000000` for the issue's target; default
+ * 20,000, or RAGSCOPE_BENCH_UI_TRACES) are
  * evaluated once per template and written through the real ClickHouse sink
  * (embedded chDB) with their own ids, services, tenants, routes and times,
  * then the UI server is started on the store and asked over HTTP for the
@@ -15,9 +16,9 @@ import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evalua
 import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import { startUiServer } from "../../ui/ui-server.js";
 import { buildCaseResult } from "../support/case-results.js";
-import type { BenchmarkResult } from "./benchmark.js";
+import type { BenchmarkOptions, BenchmarkResult } from "./benchmark.js";
 
-const TRACES = Number(process.env.RAGSCOPE_BENCH_UI_TRACES ?? 20_000);
+const DEFAULT_TRACES = 20_000;
 const BATCH = 5_000;
 const REPEATS = 15;
 const SERVICES = ["shop", "bank", "travel", "health"];
@@ -63,7 +64,15 @@ async function median(url: string, token: string): Promise<number> {
   return Math.round(times[Math.floor(times.length / 2)]! * 10) / 10;
 }
 
-export async function benchmark(): Promise<BenchmarkResult> {
+function traceCount(options: BenchmarkOptions): number {
+  const text = options.traces ?? process.env.RAGSCOPE_BENCH_UI_TRACES ?? String(DEFAULT_TRACES);
+  const count = Number(text);
+  if (!Number.isSafeInteger(count) || count < 100) throw new Error(`--traces ${text}: give a whole number of at least 100, e.g. --traces 1000000`);
+  return count;
+}
+
+export async function benchmark(options: BenchmarkOptions = {}): Promise<BenchmarkResult> {
+  const TRACES = traceCount(options);
   const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-bench-ui-"));
   const store = await openClickHouseStore({ url: null, username: "default", password: "", database: "ragscope", dataPath: path.join(folder, "chdb") });
   const token = "bench-token-0123456789abcdef";
@@ -89,6 +98,9 @@ export async function benchmark(): Promise<BenchmarkResult> {
         { name: "trace list page 21 by cursor (median)", value: await median(`${ui.url}/api/traces?limit=50&after=${cursor}`, token), unit: "ms" },
         { name: "filtered list: service+tenant+route (median)", value: await median(`${ui.url}/api/traces?limit=50&service=bank&tenant=tenant_5&route=/chat`, token), unit: "ms" },
         { name: "filtered list: free text (median)", value: await median(`${ui.url}/api/traces?limit=50&q=lighthouses`, token), unit: "ms" },
+        { name: "filtered list: metric below a threshold (median)", value: await median(`${ui.url}/api/traces?limit=50&metric=context_redundancy&below=0.5&service=bank`, token), unit: "ms" },
+        { name: "quality over time, whole range (median)", value: await median(`${ui.url}/api/quality`, token), unit: "ms" },
+        { name: "failures by root cause, whole range (median)", value: await median(`${ui.url}/api/failures`, token), unit: "ms" },
         { name: "trace detail (median)", value: await median(`${ui.url}/api/traces/${newest.traces[7]!.caseResultId}`, token), unit: "ms" },
         { name: "traces page as HTML (median)", value: await median(`${ui.url}/traces`, token), unit: "ms" },
       ];

@@ -24,13 +24,18 @@ section{background:#fff;margin:0 0 12px;padding:8px 12px;border:1px solid #e3e6e
 .error{color:#a40000}
 `;
 
-export function page(title: string, reviewer: string, body: Markup, scripts: string[] = []): Markup {
+export function page(title: string, reviewer: string, body: Markup, scripts: string[] = [], stylesheets: string[] = []): Markup {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title} · ragscope</title><style>${raw(STYLE)}</style></head>
-<body><header><strong>ragscope</strong><a href="/traces">Traces</a><a href="/runs">Runs</a><a href="/review">Review queue</a><span class="who">reviewer: <span id="reviewer">${reviewer}</span></span></header>
+<html lang="en"><head><meta charset="utf-8"><title>${title} · ragscope</title><style>${raw(STYLE)}</style>${stylesheets.map((source) => html`<link rel="stylesheet" href="${source}">`)}</head>
+<body><header><strong>ragscope</strong><a href="/traces">Traces</a><a href="/quality">Quality over time</a><a href="/failures">Failures</a><a href="/runs">Runs</a><a href="/review">Review queue</a><span class="who">reviewer: <span id="reviewer">${reviewer}</span></span></header>
 <main><h1>${title}</h1>${body}</main>
 ${scripts.map((source) => html`<script src="${source}"></script>`)}
 </body></html>`;
+}
+
+/** Data for the page's client script as a JSON script element: never run by the browser, and `<` escaped so nothing in it can end the element. */
+export function jsonData(id: string, value: unknown): Markup {
+  return html`<script type="application/json" id="${id}">${raw(JSON.stringify(value).replaceAll("<", "\\u003c"))}</script>`;
 }
 
 export function verdictBadge(status: string, human: boolean): Markup {

@@ -2,7 +2,8 @@
 import { failure, success, type Result } from "../../core/result.js";
 import type { TraceCursor, TraceFilter } from "../../store/ports/trace-reader.js";
 
-export const FILTER_PARAMETERS = ["service", "tenant", "route", "run", "dataset", "verdict", "root_cause", "from", "to", "q"] as const;
+export const FILTER_PARAMETERS = ["service", "tenant", "route", "run", "dataset", "verdict", "root_cause", "from", "to", "q", "metric", "below", "above"] as const;
+const METRIC_PATTERN = /^[A-Za-z0-9_.@-]{1,120}$/;
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAXIMUM_PAGE_SIZE = 200;
 const MAXIMUM_PARAMETER_LENGTH = 500;
@@ -13,7 +14,8 @@ export interface TraceQuery {
   limit: number;
 }
 
-function time(name: string, value: string): Result<number, string> {
+/** A time as the pages take it: 2026-07-08T09:30 (UTC) or ISO 8601 with a zone. */
+export function parseUiTime(name: string, value: string): Result<number, string> {
   const parsed = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
   return Number.isNaN(parsed) ? failure(`${name}="${value}" is not a time: write 2026-07-08T09:30 (UTC) or an ISO 8601 time with a zone`) : success(parsed);
 }
@@ -50,9 +52,23 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
   for (const [name, key] of [["from", "fromMs"], ["to", "toMs"]] as const) {
     const value = text(name);
     if (value === undefined) continue;
-    const parsed = time(name, value);
+    const parsed = parseUiTime(name, value);
     if (!parsed.ok) return parsed;
     filter[key] = parsed.value;
+  }
+  const metric = text("metric");
+  for (const name of ["below", "above"] as const) {
+    const value = text(name);
+    if (value === undefined) continue;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed)) return failure(`${name}=${value} is not a number: write e.g. metric=context_recall&below=0.5`);
+    if (metric === undefined) return failure(`${name}= needs a metric: write e.g. metric=context_recall&${name}=${value}`);
+    filter[name] = parsed;
+  }
+  if (metric !== undefined) {
+    if (!METRIC_PATTERN.test(metric)) return failure(`metric=${metric} is not a metric name (letters, digits, _ . @ -), e.g. context_recall`);
+    if (filter.below === undefined && filter.above === undefined) return failure(`metric=${metric} needs a bound: add below=<number> and/or above=<number>`);
+    filter.metric = metric;
   }
   for (const key of Object.keys(filter) as (keyof TraceFilter)[]) if (filter[key] === undefined) delete filter[key];
   let after: TraceCursor | null = null;

@@ -38,12 +38,13 @@ export function tracesPage(reviewer: string, parameters: URLSearchParams, listed
   const body = html`<form class="filters" method="get" action="/traces">
 ${input("service", "service")}${input("tenant", "tenant")}${input("route", "route")}${input("run", "run")}${input("dataset", "dataset")}
 ${select("verdict", "verdict", qualityStatus.options, parameters.get("verdict"))}${select("root_cause", "root cause", ROOT_CAUSE_LABEL_NAMES, parameters.get("root_cause"))}
+${input("metric", "metric", "context_recall")}${input("below", "below", "0.5")}${input("above", "above")}
 ${input("from", "from (UTC)", "2026-07-08T09:00")}${input("to", "to (UTC)", "2026-07-08T10:00")}${input("q", "text in query or answer")}
 <label>&nbsp;<button type="submit">Filter</button></label></form>
 ${error === null ? "" : html`<p class="error" id="error">${error}</p>`}
-<p class="muted" id="live-status">${firstPage ? "Live: new traces appear at the top." : "Older page (not refreshed)."}</p>
+<p class="muted" id="live-status" data-mode="${firstPage ? "starting" : "off"}">${firstPage ? "Live: new traces appear at the top." : "Older page (not refreshed)."}</p>
 <table id="traces"><thead><tr><th>started (UTC)</th><th>trace</th><th>service</th><th>tenant</th><th>route</th><th>run</th><th>dataset</th><th>verdict</th><th>root cause</th><th>latency ms</th><th>query</th><th>answer</th></tr></thead>
-<tbody id="trace-rows" ${firstPage ? html`data-live="/traces/rows?${parameters.toString()}"` : ""}>${traceRows(listed.traces)}</tbody></table>
+<tbody id="trace-rows" ${firstPage ? html`data-live="/traces/rows?${parameters.toString()}" data-events="/api/traces/stream"` : ""}>${traceRows(listed.traces)}</tbody></table>
 <p>${listed.next === null ? html`<span class="muted">End of the list.</span>` : html`<a id="older" href="/traces?${nextParameters.toString()}">Older traces →</a>`}</p>`;
   return page("Traces", reviewer, body, ["/static/live.js"]);
 }

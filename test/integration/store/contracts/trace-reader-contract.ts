@@ -101,6 +101,12 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(await ids({ text: "LIMIT IS" }), ["cr_e"], "answer text");
       assert.deepEqual(await ids({ service: "shop", verdict: "failed", tenant: "t1" }), ["cr_d"]);
       assert.deepEqual(await ids({ service: "nobody" }), []);
+      // recall_at_5 is minute / 10: a 0.1, b 0.2, c 0.3, d 0.4, e 0.4.
+      assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.3 }), ["cr_b", "cr_a"], "strictly below");
+      assert.deepEqual(await ids({ metric: "recall_at_5", above: 0.3 }), ["cr_e", "cr_d"], "strictly above");
+      assert.deepEqual(await ids({ metric: "recall_at_5", above: 0.15, below: 0.35 }), ["cr_c", "cr_b"]);
+      assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.3, service: "shop" }), ["cr_b", "cr_a"]);
+      assert.deepEqual(await ids({ metric: "mrr", below: 2 }), [], "a trace without a value of the metric never matches");
     });
 
     test("keyset pages cover every trace once, in order, also across equal start times", async () => {

@@ -1,0 +1,72 @@
+/**
+ * The seed's core board (004 §十二) as lists: which numbers each layer shows.
+ * The Grafana dashboard (rag-quality-dashboard.ts) and the live UI's
+ * "Quality over time" page (store/clickhouse/clickhouse-quality-reader.ts)
+ * both read these lists, so the board is the same on both surfaces. No
+ * Grafana SDK here: the UI ships this module.
+ */
+import { meanOf, NAMED_AGGREGATES, percentileOf, type AggregateMetric } from "./aggregate-metrics.js";
+import { METRIC } from "../../evaluators/metric-catalog.js";
+
+export interface StoredMetric {
+  metric: string;
+  label: string;
+}
+
+export const RETRIEVAL: StoredMetric[] = [
+  { metric: METRIC.hit_at_1, label: "Hit@1" },
+  { metric: METRIC.recall_at_5, label: "Recall@5" },
+  { metric: METRIC.recall_at_10, label: "Recall@10" },
+  { metric: METRIC.mrr, label: "MRR" },
+  { metric: METRIC.ndcg_at_10, label: "NDCG@10" },
+];
+
+export const CONTEXT: StoredMetric[] = [
+  { metric: METRIC.context_precision, label: "Context precision" },
+  { metric: METRIC.context_recall, label: "Context recall" },
+  { metric: METRIC.evidence_density, label: "Evidence density" },
+  { metric: METRIC.context_redundancy, label: "Redundancy" },
+];
+
+export const GENERATION: StoredMetric[] = [
+  { metric: METRIC.answer_correctness, label: "Correctness" },
+  { metric: METRIC.faithfulness, label: "Faithfulness" },
+  { metric: METRIC.answer_relevance, label: "Relevance" },
+  { metric: METRIC.completeness, label: "Completeness" },
+  { metric: METRIC.citation_accuracy, label: "Citation accuracy" },
+];
+
+export const TOKENS: StoredMetric[] = [
+  { metric: METRIC.input_tokens, label: "Input tokens" },
+  { metric: METRIC.output_tokens, label: "Output tokens" },
+  { metric: METRIC.total_tokens, label: "Total tokens" },
+];
+
+export function namedAggregate(name: string): AggregateMetric {
+  const aggregate = NAMED_AGGREGATES.find((candidate) => candidate.name === name);
+  if (!aggregate) throw new Error(`no aggregate named ${name}`);
+  return aggregate;
+}
+
+export const means = (metrics: readonly StoredMetric[], unit = "percentunit"): AggregateMetric[] => metrics.map((metric) => meanOf(metric.metric, metric.label, unit));
+
+export const ABSTENTION_AGGREGATES = ["no_answer_accuracy", "correct_refusal_rate", "false_refusal_rate"];
+export const RISK_AGGREGATES = ["hallucination_rate", "permission_leak_rate"];
+export const RELIABILITY_AGGREGATES = ["error_rate", "timeout_rate"];
+export const BUSINESS_AGGREGATES = ["task_success_rate", "thumbs_down_rate", "handoff_rate"];
+export const LATENCY_PERCENTILES = [50, 95, 99];
+
+export const latencyAggregates = (): AggregateMetric[] => LATENCY_PERCENTILES.map((percentile) => percentileOf(percentile, METRIC.latency_ms, `P${percentile} latency`, "ms"));
+export const usageAggregates = (): AggregateMetric[] => [namedAggregate("average_cost"), meanOf(METRIC.total_tokens, "Tokens per request", "short")];
+
+/** The board's layers in the seed's order, each with its aggregates. */
+export function qualityBoardLayers(): { title: string; aggregates: AggregateMetric[] }[] {
+  return [
+    { title: "Retrieval", aggregates: means(RETRIEVAL) },
+    { title: "Context", aggregates: means(CONTEXT) },
+    { title: "Generation", aggregates: means(GENERATION) },
+    { title: "Boundaries", aggregates: [...ABSTENTION_AGGREGATES, ...RISK_AGGREGATES].map(namedAggregate) },
+    { title: "Engineering", aggregates: [...RELIABILITY_AGGREGATES.map(namedAggregate), ...latencyAggregates(), ...usageAggregates()] },
+    { title: "Business", aggregates: [...BUSINESS_AGGREGATES, "review_required_rate", "unjudged_rate"].map(namedAggregate) },
+  ];
+}

@@ -1,0 +1,94 @@
+/**
+ * Server-sent events for the live traces list. One watcher per UI server asks
+ * the store for the newest trace every `pollMilliseconds` — one small query
+ * whatever the number of open lists, and none while no list is open — and
+ * tells every open stream when it changed; each list then fetches its own
+ * filtered rows. Streams are bounded (`maxStreams`): one past the bound is
+ * refused with 503 and the page falls back to polling.
+ */
+import type { TraceReader } from "../../store/ports/trace-reader.js";
+
+export interface TraceEventsOptions {
+  pollMilliseconds: number;
+  maxStreams: number;
+  /** A comment line every this many polls keeps idle connections open through proxies. */
+  keepAliveEvery?: number;
+}
+
+export interface TraceEventSubscriber {
+  /** The newest trace changed (or, first, what it is now). */
+  onNewest(newest: { caseResultId: string; startedAt: string } | null): void;
+  onKeepAlive(): void;
+  /** The server is closing: end the stream. */
+  onClose(): void;
+}
+
+export const DEFAULT_TRACE_EVENTS: TraceEventsOptions = { pollMilliseconds: 1000, maxStreams: 32, keepAliveEvery: 15 };
+
+export class TraceEvents {
+  private readonly subscribers = new Set<TraceEventSubscriber>();
+  private timer: NodeJS.Timeout | null = null;
+  private newestKey: string | null = null;
+  private newest: { caseResultId: string; startedAt: string } | null = null;
+  private polls = 0;
+  private checking = false;
+  private closed = false;
+
+  constructor(
+    private readonly traces: TraceReader,
+    private readonly options: TraceEventsOptions,
+  ) {}
+
+  get openStreams(): number {
+    return this.subscribers.size;
+  }
+
+  /** Null when the bound is reached (or the server is closing); otherwise the function that unsubscribes. */
+  subscribe(subscriber: TraceEventSubscriber): (() => void) | null {
+    if (this.closed || this.subscribers.size >= this.options.maxStreams) return null;
+    this.subscribers.add(subscriber);
+    if (this.newestKey !== null) subscriber.onNewest(this.newest);
+    if (this.timer === null) {
+      this.timer = setInterval(() => void this.check(), this.options.pollMilliseconds);
+      void this.check();
+    }
+    return () => {
+      this.subscribers.delete(subscriber);
+      if (this.subscribers.size === 0 && this.timer !== null) {
+        clearInterval(this.timer);
+        this.timer = null;
+        // Nobody watched in between: the next subscriber gets the newest as it is then.
+        this.newestKey = null;
+      }
+    };
+  }
+
+  private async check(): Promise<void> {
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      const [newest] = (await this.traces.listTraces({}, { after: null, limit: 1 })).traces;
+      const key = newest === undefined ? "" : `${newest.startedAt}\u0000${newest.caseResultId}`;
+      this.polls += 1;
+      if (key !== this.newestKey) {
+        this.newestKey = key;
+        this.newest = newest === undefined ? null : { caseResultId: newest.caseResultId, startedAt: newest.startedAt };
+        for (const subscriber of this.subscribers) subscriber.onNewest(this.newest);
+      } else if (this.polls % (this.options.keepAliveEvery ?? 15) === 0) {
+        for (const subscriber of this.subscribers) subscriber.onKeepAlive();
+      }
+    } catch {
+      // The store did not answer this time; the next poll asks again, and the lists keep what they show.
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    for (const subscriber of [...this.subscribers]) subscriber.onClose();
+    this.subscribers.clear();
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * "Failures": failing requests grouped by their primary root-cause label (the
+ * seed's 18, 004 §十), with counts, the labels over time (uPlot), and a link
+ * from each label to the failing traces that carry it.
+ */
+import { html } from "hono/html";
+import { ROOT_CAUSE_LABELS, type RootCauseLabel } from "../../evaluators/root-cause/root-cause-labels.js";
+import type { FailureBoard, QualityScope } from "../../store/ports/quality-reader.js";
+import { boardFilters } from "./board-filters.js";
+import { jsonData, page, type Markup } from "./layout.js";
+import type { ChartData } from "./quality-page.js";
+
+export function failureTracesLink(scope: QualityScope, rootCause: string): string {
+  const parameters = new URLSearchParams({ root_cause: rootCause, verdict: "failed", from: new Date(scope.fromMs).toISOString(), to: new Date(scope.toMs).toISOString() });
+  if (scope.service !== undefined) parameters.set("service", scope.service);
+  if (scope.runId !== undefined) parameters.set("run", scope.runId);
+  return `/traces?${parameters.toString()}`;
+}
+
+export function failuresPage(reviewer: string, scope: QualityScope, services: readonly string[], board: FailureBoard): Markup {
+  const labelled = board.groups.filter((group) => group.failing > 0);
+  const charts: ChartData[] = labelled.length === 0 ? [] : [{ id: "chart-root-causes", unit: "short", times: board.times, series: labelled.map((group) => ({ label: group.rootCause, values: group.overTime })) }];
+  const share = (count: number) => (board.failing === 0 ? "—" : `${((count / board.failing) * 100).toFixed(1)}%`);
+  const body = html`${boardFilters("/failures", scope, services)}
+<p id="failing-summary"><span id="failing-total">${board.failing}</span> failing requests in the range; <span id="without-root-cause">${board.withoutRootCause}</span> without a root-cause label.</p>
+${charts.length === 0 ? html`<p class="muted">No failing request carries a root-cause label in this range.</p>` : html`<div class="chart" id="chart-root-causes"></div>`}
+<table id="root-causes"><thead><tr><th>root cause</th><th>what it means</th><th>failing requests</th><th>share</th><th></th></tr></thead><tbody>
+${board.groups.map(
+  (group) => html`<tr data-root-cause="${group.rootCause}"><td>${group.rootCause}</td><td>${ROOT_CAUSE_LABELS[group.rootCause as RootCauseLabel] ?? ""}</td><td class="failing">${group.failing}</td><td>${share(group.failing)}</td>
+<td>${group.failing > 0 ? html`<a class="drill-down" href="${failureTracesLink(scope, group.rootCause)}">show the traces</a>` : ""}</td></tr>`,
+)}</tbody></table>
+${jsonData("chart-data", charts)}`;
+  return page("Failures", reviewer, body, ["/static/uPlot.iife.min.js", "/static/charts.js"], ["/static/uPlot.min.css"]);
+}
