@@ -5,6 +5,7 @@
  */
 import type { Store } from "../ports/store.js";
 import type { DashboardQuerySurface } from "../ports/dashboard-query-surface.js";
+import type { ScopedReaders, TenantScope } from "../ports/tenant-scope.js";
 import { ClickHouseAlertSink } from "./clickhouse-alert-sink.js";
 import { ClickHouseCaseStore } from "./clickhouse-case-store.js";
 import { openClickHouse, type ClickHouseConfig, type ClickHouseConnection } from "./clickhouse-connection.js";
@@ -25,6 +26,8 @@ export interface ClickHouseStore extends Store {
   cases: ClickHouseCaseStore;
   judgeResults: ClickHouseJudgeResultSink;
   dashboards: DashboardQuerySurface;
+  /** The read ports (and the dashboards' surface) restricted to a tenant scope: what a reader limited to those tenants is handed. */
+  scoped(scope: TenantScope): ScopedReaders & { dashboards: DashboardQuerySurface };
   /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
   connection: ClickHouseConnection;
 }
@@ -53,6 +56,13 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     reader: new ClickHouseRunReader(connection),
     traces: new ClickHouseTraceReader(connection),
     dashboards: new ClickHouseDashboardQueries(connection),
+    scoped: (scope) => ({
+      scope,
+      reader: new ClickHouseRunReader(connection, scope),
+      traces: new ClickHouseTraceReader(connection, scope),
+      humanLabels: new ClickHouseHumanLabelStore(connection, scope),
+      dashboards: new ClickHouseDashboardQueries(connection, scope),
+    }),
     describe: () => connection.describe(),
     async ping() {
       const answer = await connection.client.ping();
