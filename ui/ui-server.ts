@@ -4,9 +4,8 @@
  */
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import type { Store } from "../store/ports/store.js";
 import { refusalFor, type UiAccess } from "./access/ui-access.js";
-import { createUiApp } from "./ui-app.js";
+import { createUiApp, type ScopableStore } from "./ui-app.js";
 
 export interface UiServer {
   url: string;
@@ -17,7 +16,7 @@ export interface UiServerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  store: Store;
+  store: ScopableStore;
   access: UiAccess;
   now?: () => number;
 }
