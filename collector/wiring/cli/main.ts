@@ -121,9 +121,10 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
     .option("--baseline <id>", "a previous run, for regression rules such as overall_score_drop")
     .option("--allow-missing", "let rules whose metric was not measured pass the gate (they are still listed)")
+    .option("--tenant <id>", "read only this tenant's cases (repeat for several): another tenant's run reads as not stored", repeatable, [])
     .addOption(dataDirOption())
     .addOption(configFileOption())
-    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string; config?: string }) => {
+    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string; tenant: string[]; config?: string }) => {
       const { gateCommand } = await import("./gate-command.js");
       exitCode = await gateCommand(options, settingsRequest(options.config), output);
     });
@@ -136,7 +137,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--from <time>", "start of the time range: now-24h or an ISO date-time (default: the first stored request)")
     .option("--to <time>", "end of the time range (default: the last stored request)")
     .option("--service <name>", "only this service (repeat for several)", repeatable, [])
-    .option("--tenant <id>", "only this tenant (repeat for several)", repeatable, [])
+    .option("--tenant <id>", "only this tenant's data, read through the store restricted to it (repeat for several): the report holds nothing of other tenants", repeatable, [])
     .option("--dataset <id>", "only this dataset (repeat for several)", repeatable, [])
     .option("--run <id>", "only this run (repeat for several)", repeatable, [])
     .option("--baseline <run>", "baseline run of the runs comparison (default: the run before the latest)")

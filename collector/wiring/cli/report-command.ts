@@ -3,6 +3,12 @@
  * generated Grafana dashboards (dashboards/*.json) on the configured store —
  * the embedded engine by default, or RAGSCOPE_CLICKHOUSE_URL — writes them as
  * one static HTML file with charts, and prints the headline numbers.
+ *
+ * `--tenant` restricts the store itself, not only the dashboards' tenant
+ * filter: every panel, variable and the time range are read through the
+ * store's ports for those tenants (store/ports/tenant-scope.ts), so a report
+ * for tenant A holds none of another tenant's runs, traces, counts or metric
+ * values — the report can be handed to A.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -12,6 +18,7 @@ import { formatValue } from "../../../report/format-value.js";
 import { renderHtmlReport } from "../../../report/html-report.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import type { RunReader } from "../../../store/ports/run-reader.js";
+import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
@@ -98,7 +105,8 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
   // Migrated: a data folder from an older version gets the tables the panels read.
   const store = await openClickHouseStore(resolved.value.settings.clickhouse);
   try {
-    const extent = await dataRange(store.reader, now);
+    const readers = store.scoped(options.tenant.length > 0 ? options.tenant : "all");
+    const extent = await dataRange(readers.reader, now);
     const fromMs = times.from ?? extent.fromMs;
     const toMs = times.to ?? extent.toMs;
     if (fromMs >= toMs) {
@@ -110,12 +118,12 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     if (options.candidate) values.candidate = [options.candidate];
     if (options.traceId) values.trace_id = [options.traceId];
     const dashboards: DashboardResult[] = [];
-    for (const dashboard of await readDashboards()) dashboards.push(await collectDashboard(store.dashboards, dashboard, { fromMs, toMs, values }));
+    for (const dashboard of await readDashboards()) dashboards.push(await collectDashboard(readers.dashboards, dashboard, { fromMs, toMs, values }));
     const file = path.resolve(options.out);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(
       file,
-      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null }),
+      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: options.tenant.length > 0 ? `${store.describe()}, ${describeScope(options.tenant)} only` : store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null }),
     );
     for (const line of summaryLines(dashboards)) output.log(line);
     const panelErrors = dashboards.reduce((total, result) => total + [...result.panels.values()].filter((panel) => panel.error !== null && !panel.error.startsWith("no value for")).length, 0);
