@@ -54,7 +54,8 @@ export class ClickHouseDashboardQueries implements DashboardQuerySurface {
       query_params: this.tenants.parameters,
       format: "JSONCompact",
       // ISO 8601 with a zone: times read the same whatever the engine's time zone.
-      clickhouse_settings: { date_time_output_format: "iso", output_format_json_quote_64bit_integers: 0 },
+      // The restricted table keeps the ALIAS and MATERIALIZED columns panels read (migration 0002): `*` includes them only when asked.
+      clickhouse_settings: { date_time_output_format: "iso", output_format_json_quote_64bit_integers: 0, ...(this.tenants.unrestricted ? {} : { asterisk_include_alias_columns: 1, asterisk_include_materialized_columns: 1 }) },
     });
     return (await result.json()) as unknown as QueryColumns;
   }
