@@ -3,6 +3,7 @@
  * ClickHouse server, or the embedded chDB engine), after the migrations ran.
  * Only this folder holds SQL and talks to `@clickhouse/client`.
  */
+import { ClickHouseDeadLetterStore } from "./clickhouse-dead-letter-store.js";
 import type { Store } from "../ports/store.js";
 import type { DashboardQuerySurface } from "../ports/dashboard-query-surface.js";
 import type { ScopedReaders, TenantScope } from "../ports/tenant-scope.js";
@@ -49,6 +50,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     quarantine: new ClickHouseQuarantine(connection, now),
     cases: new ClickHouseCaseStore(connection),
     judgeResults: new ClickHouseJudgeResultSink(connection, { now }),
+    deadLetters: new ClickHouseDeadLetterStore(connection),
     humanLabels: new ClickHouseHumanLabelStore(connection),
     health: new ClickHouseHealthSink(connection),
     alerts: new ClickHouseAlertSink(connection, now),

@@ -151,6 +151,19 @@ export async function main(argv: string[], output: Output = standardOutput, envi
       exitCode = outcome === null ? ExitCode.undecided : outcome.panelErrors > 0 ? ExitCode.checkFailed : ExitCode.ok;
     });
 
+  program
+    .command("dead-letters")
+    .description("list what the embedded collector acknowledged and could not evaluate (kept in the store with the reason), newest first; --body ID --out FILE writes one letter's message")
+    .addOption(dataDirOption())
+    .option("--limit <n>", "letters listed", positiveInteger, 100)
+    .option("--body <letter id>", "write this letter's message (OTLP or the rejected Case Result) to --out")
+    .option("--out <file>", "where --body writes")
+    .addOption(configFileOption())
+    .action(async (options: import("./dead-letters-command.js").DeadLettersOptions & { config?: string }) => {
+      const { deadLettersCommand } = await import("./dead-letters-command.js");
+      exitCode = await deadLettersCommand(options, settingsRequest(options.config), output);
+    });
+
   const roles = [
     {
       name: "receive",

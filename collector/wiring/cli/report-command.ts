@@ -126,6 +126,11 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
       renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: options.tenant.length > 0 ? `${store.describe()}, ${describeScope(options.tenant)} only` : store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null }),
     );
     for (const line of summaryLines(dashboards)) output.log(line);
+    // Not tenant data (a letter's tenant may be what failed to read): the operator's report shows them, a tenant's does not.
+    if (options.tenant.length === 0) {
+      const deadLetters = await store.deadLetters.count();
+      output.log(`Dead letters: ${deadLetters} acknowledged message${deadLetters === 1 ? "" : "s"} not evaluated, kept in the store${deadLetters > 0 ? " — `ragscope dead-letters` lists them with the reason" : ""}`);
+    }
     const panelErrors = dashboards.reduce((total, result) => total + [...result.panels.values()].filter((panel) => panel.error !== null && !panel.error.startsWith("no value for")).length, 0);
     output.log("");
     output.log(`Report written to ${file}`);
