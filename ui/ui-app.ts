@@ -4,14 +4,20 @@
  * reviewer tokens (ui-access.ts); a token in ?token= is exchanged for an
  * HttpOnly, SameSite=Strict cookie and removed from the address. State
  * changing requests must come from this origin.
+ *
+ * Each request reads through the store's ports for its token's tenants
+ * (`readers`, store/ports/tenant-scope.ts): the store applies the scope inside
+ * every query, so no page or API route can show another tenant's traces,
+ * counts, runs or metric values, whatever ids or filters it is given.
  */
 import { Hono, type Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { compareRuns } from "../experiments/compare/compare-runs.js";
 import type { HumanLabel } from "../evaluators/judge/calibration/human-label.js";
 import type { Store } from "../store/ports/store.js";
+import { OutOfScopeError, type ScopedReaders, type TenantScope } from "../store/ports/tenant-scope.js";
 import type { TraceDetail } from "../store/ports/trace-reader.js";
-import { reviewerFor, type UiAccess } from "./access/ui-access.js";
+import { readerFor, type UiAccess } from "./access/ui-access.js";
 import { page } from "./pages/layout.js";
 import { reviewItemPage, reviewQueuePage } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
@@ -26,18 +32,21 @@ import { parseBoardQuery } from "./pages/board-query.js";
 import { qualityPage } from "./pages/quality-page.js";
 import { failuresPage } from "./pages/failures-page.js";
 import { html } from "hono/html";
-import { DEFAULT_TRACE_EVENTS, TraceEvents } from "./live/trace-events.js";
+import { DEFAULT_TRACE_EVENTS, TraceEventsByScope } from "./live/trace-events.js";
+
+/** A store that can hand out its read ports for one tenant scope (the ClickHouse adapter). */
+export type ScopableStore = Store & { scoped(scope: TenantScope): ScopedReaders };
 
 export interface UiAppOptions {
-  store: Store;
+  store: ScopableStore;
   access: UiAccess;
   /** Clock for label times, injectable for tests. */
   now?: () => number;
   /** The live list's server-sent events; the UI server owns them (and closes them on shutdown). */
-  traceEvents?: TraceEvents;
+  traceEvents?: TraceEventsByScope;
 }
 
-type Variables = { reviewer: string };
+type Variables = { reviewer: string; readers: ScopedReaders };
 const COOKIE = "ragscope_token";
 const MAXIMUM_RUNS = 500;
 const MAXIMUM_IMPORT_BYTES = 20 * 1024 * 1024;
@@ -45,26 +54,27 @@ const MAXIMUM_IMPORT_BYTES = 20 * 1024 * 1024;
 export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables }> {
   const { store, access } = options;
   const now = options.now ?? Date.now;
-  const traceEvents = options.traceEvents ?? new TraceEvents(store.traces, DEFAULT_TRACE_EVENTS);
+  const traceEvents = options.traceEvents ?? new TraceEventsByScope((scope) => store.scoped(scope).traces, DEFAULT_TRACE_EVENTS);
   const app = new Hono<{ Variables: Variables }>();
 
   app.use("*", async (context, next) => {
     const url = new URL(context.req.url);
     const queryToken = url.searchParams.get("token");
-    if (queryToken !== null && reviewerFor(access, queryToken) !== null && access.tokens.size > 0) {
+    if (queryToken !== null && readerFor(access, queryToken) !== null && (access.tokens.size > 0 || (access.tenantTokens?.length ?? 0) > 0)) {
       setCookie(context, COOKIE, queryToken, { httpOnly: true, sameSite: "Strict", path: "/" });
       url.searchParams.delete("token");
       return context.redirect(`${url.pathname}${url.search}`, 303);
     }
     const header = context.req.header("authorization");
     const presented = header?.startsWith("Bearer ") ? header.slice("Bearer ".length) : (getCookie(context, COOKIE) ?? null);
-    const reviewer = reviewerFor(access, presented);
-    if (reviewer === null) return context.text("ragscope UI: a reviewer token is required (Authorization: Bearer <token>, or open /?token=<token> once)", 401);
+    const reader = readerFor(access, presented);
+    if (reader === null) return context.text("ragscope UI: a reviewer token is required (Authorization: Bearer <token>, or open /?token=<token> once)", 401);
     if (context.req.method !== "GET" && context.req.method !== "HEAD") {
       const origin = context.req.header("origin");
       if (origin !== undefined && origin !== url.origin) return context.text("ragscope UI: cross-origin request refused", 403);
     }
-    context.set("reviewer", reviewer);
+    context.set("reviewer", reader.reviewer);
+    context.set("readers", store.scoped(reader.tenants));
     await next();
     context.header("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
     context.header("X-Content-Type-Options", "nosniff");
@@ -73,19 +83,19 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   const badRequest = (context: Context<{ Variables: Variables }>, message: string, status: 400 | 404 = 400) =>
     wantsJson(context) ? context.json({ error: message }, status) : context.html(page("Error", context.get("reviewer"), html`<p class="error" id="error">${message}</p>`), status);
 
-  async function listed(parameters: URLSearchParams) {
+  async function listed(readers: ScopedReaders, parameters: URLSearchParams) {
     const query = parseTraceQuery(parameters);
     if (!query.ok) return query;
-    const found = await store.traces.listTraces(query.value.filter, { after: query.value.after, limit: query.value.limit });
-    const labels = await labelsOf(found.traces.map((trace) => trace.caseResultId));
+    const found = await readers.traces.listTraces(query.value.filter, { after: query.value.after, limit: query.value.limit });
+    const labels = await labelsOf(readers, found.traces.map((trace) => trace.caseResultId));
     const traces: ListedTrace[] = found.traces.map((trace) => ({ ...trace, human: humanVerdictOf(labels.get(trace.caseResultId) ?? []) }));
     return { ok: true as const, value: { traces, next: found.next } };
   }
 
-  async function labelsOf(caseResultIds: readonly string[]): Promise<Map<string, HumanLabel[]>> {
+  async function labelsOf(readers: ScopedReaders, caseResultIds: readonly string[]): Promise<Map<string, HumanLabel[]>> {
     const byCase = new Map<string, HumanLabel[]>();
     if (caseResultIds.length === 0) return byCase;
-    for (const label of await store.humanLabels.list({ caseResultIds })) byCase.set(label.case_result_id, [...(byCase.get(label.case_result_id) ?? []), label]);
+    for (const label of await readers.humanLabels.list({ caseResultIds })) byCase.set(label.case_result_id, [...(byCase.get(label.case_result_id) ?? []), label]);
     return byCase;
   }
 
@@ -99,15 +109,15 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
 
   app.get("/traces", async (context) => {
     const parameters = new URL(context.req.url).searchParams;
-    const found = await listed(parameters);
+    const found = await listed(context.get("readers"), parameters);
     return context.html(tracesPage(context.get("reviewer"), parameters, found.ok ? found.value : { traces: [], next: null }, found.ok ? null : found.error), found.ok ? 200 : 400);
   });
   app.get("/traces/rows", async (context) => {
-    const found = await listed(new URL(context.req.url).searchParams);
+    const found = await listed(context.get("readers"), new URL(context.req.url).searchParams);
     return found.ok ? context.html(traceRows(found.value.traces)) : context.text(found.error, 400);
   });
   app.get("/api/traces", async (context) => {
-    const found = await listed(new URL(context.req.url).searchParams);
+    const found = await listed(context.get("readers"), new URL(context.req.url).searchParams);
     if (!found.ok) return context.json({ error: found.error }, 400);
     return context.json({ traces: found.value.traces, next: found.value.next === null ? null : (await import("./pages/trace-query.js")).encodeCursor(found.value.next) });
   });
@@ -132,7 +142,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
         unsubscribe?.();
       },
     });
-    unsubscribe = traceEvents.subscribe({
+    unsubscribe = traceEvents.subscribe(context.get("readers").scope, {
       onNewest: (newest) => send(`event: traces\ndata: ${JSON.stringify(newest)}\n\n`),
       onKeepAlive: () => send(": keep-alive\n\n"),
       onClose: () => {
@@ -148,83 +158,91 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return new Response(body, { headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" } });
   });
 
-  async function detailWithLabels(caseResultId: string, reviewer: string): Promise<{ detail: TraceDetail; all: HumanLabel[]; visible: HumanLabel[] } | null> {
-    const detail = await store.traces.readTrace(caseResultId);
+  async function detailWithLabels(readers: ScopedReaders, caseResultId: string, reviewer: string): Promise<{ detail: TraceDetail; all: HumanLabel[]; visible: HumanLabel[] } | null> {
+    const detail = await readers.traces.readTrace(caseResultId);
     if (detail === null) return null;
-    const all = await store.humanLabels.list({ caseResultIds: [caseResultId] });
+    const all = await readers.humanLabels.list({ caseResultIds: [caseResultId] });
     return { detail, all, visible: visibleLabels(all, reviewer) };
   }
 
   app.get("/traces/:id", async (context) => {
-    const found = await detailWithLabels(context.req.param("id"), context.get("reviewer"));
+    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"));
     if (found === null) return badRequest(context, `no trace with case result id "${context.req.param("id")}" is stored`, 404);
     return context.html(tracePage(context.get("reviewer"), found.detail, humanVerdictOf(found.all), found.visible));
   });
   app.get("/api/traces/:id", async (context) => {
-    const found = await detailWithLabels(context.req.param("id"), context.get("reviewer"));
+    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"));
     if (found === null) return context.json({ error: `no trace with case result id "${context.req.param("id")}" is stored` }, 404);
     return context.json({ ...found.detail, humanVerdict: humanVerdictOf(found.all), humanLabels: found.visible });
   });
 
-  async function boardScope(parameters: URLSearchParams) {
-    if (store.quality === undefined) return { ok: false as const, error: `${store.describe()} cannot compute the board: the Quality and Failures pages need the ClickHouse store (embedded or a server)` };
-    return parseBoardQuery(parameters, await store.reader.storedSpan(), now());
+  async function boardScope(readers: ScopedReaders, parameters: URLSearchParams) {
+    if (readers.quality === undefined) return { ok: false as const, error: `${store.describe()} cannot compute the board: the Quality and Failures pages need the ClickHouse store (embedded or a server)` };
+    return parseBoardQuery(parameters, await readers.reader.storedSpan(), now());
   }
   app.get("/quality", async (context) => {
-    const scope = await boardScope(new URL(context.req.url).searchParams);
+    const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
     if (!scope.ok) return badRequest(context, scope.error);
-    return context.html(qualityPage(context.get("reviewer"), scope.value, await store.quality!.qualityBoard(scope.value)));
+    return context.html(qualityPage(context.get("reviewer"), scope.value, await context.get("readers").quality!.qualityBoard(scope.value)));
   });
   app.get("/api/quality", async (context) => {
-    const scope = await boardScope(new URL(context.req.url).searchParams);
+    const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
     if (!scope.ok) return context.json({ error: scope.error }, 400);
-    return context.json({ scope: scope.value, board: await store.quality!.qualityBoard(scope.value) });
+    return context.json({ scope: scope.value, board: await context.get("readers").quality!.qualityBoard(scope.value) });
   });
   app.get("/failures", async (context) => {
-    const scope = await boardScope(new URL(context.req.url).searchParams);
+    const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
     if (!scope.ok) return badRequest(context, scope.error);
-    const [board, services] = await Promise.all([store.quality!.failureBoard(scope.value), store.quality!.services(scope.value)]);
+    const [board, services] = await Promise.all([context.get("readers").quality!.failureBoard(scope.value), context.get("readers").quality!.services(scope.value)]);
     return context.html(failuresPage(context.get("reviewer"), scope.value, services, board));
   });
   app.get("/api/failures", async (context) => {
-    const scope = await boardScope(new URL(context.req.url).searchParams);
+    const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
     if (!scope.ok) return context.json({ error: scope.error }, 400);
-    return context.json({ scope: scope.value, board: await store.quality!.failureBoard(scope.value) });
+    return context.json({ scope: scope.value, board: await context.get("readers").quality!.failureBoard(scope.value) });
   });
 
-  app.get("/runs", async (context) => context.html(runsPage(context.get("reviewer"), await store.traces.listRuns(MAXIMUM_RUNS))));
-  app.get("/api/runs", async (context) => context.json({ runs: await store.traces.listRuns(MAXIMUM_RUNS) }));
-  async function comparison(candidateId: string, baselineId: string) {
-    const [candidateCases, baselineCases, candidate, baseline] = await Promise.all([store.reader.loadRunCases(candidateId), store.reader.loadRunCases(baselineId), store.reader.readRunSummary(candidateId), store.reader.readRunSummary(baselineId)]);
+  app.get("/runs", async (context) => context.html(runsPage(context.get("reviewer"), await context.get("readers").traces.listRuns(MAXIMUM_RUNS))));
+  app.get("/api/runs", async (context) => context.json({ runs: await context.get("readers").traces.listRuns(MAXIMUM_RUNS) }));
+  /** Null when either run has no case this reader may see: another tenant's run reads as one that is not stored. */
+  async function comparison(readers: ScopedReaders, candidateId: string, baselineId: string) {
+    const [candidateCases, baselineCases, candidate, baseline] = await Promise.all([readers.reader.loadRunCases(candidateId), readers.reader.loadRunCases(baselineId), readers.reader.readRunSummary(candidateId), readers.reader.readRunSummary(baselineId)]);
+    if (candidateCases.length === 0 || baselineCases.length === 0) return null;
     return { candidate, baseline, comparison: compareRuns(candidateCases, baselineCases, baselineId) };
   }
+  const noRun = (candidate: string, baseline: string) => `no stored results for run "${candidate}" or run "${baseline}"`;
   app.get("/runs/compare", async (context) => {
     const candidate = context.req.query("candidate");
     const baseline = context.req.query("baseline");
     if (!candidate || !baseline) return badRequest(context, "give two runs: /runs/compare?candidate=<run id>&baseline=<run id>");
-    const compared = await comparison(candidate, baseline);
+    const compared = await comparison(context.get("readers"), candidate, baseline);
+    if (compared === null) return badRequest(context, noRun(candidate, baseline), 404);
     return context.html(runComparePage(context.get("reviewer"), compared.candidate, compared.baseline, compared.comparison));
   });
   app.get("/api/runs/compare", async (context) => {
     const candidate = context.req.query("candidate");
     const baseline = context.req.query("baseline");
     if (!candidate || !baseline) return context.json({ error: "give two runs: ?candidate=<run id>&baseline=<run id>" }, 400);
-    return context.json(await comparison(candidate, baseline));
+    const compared = await comparison(context.get("readers"), candidate, baseline);
+    return compared === null ? context.json({ error: noRun(candidate, baseline) }, 404) : context.json(compared);
   });
-  app.get("/api/runs/:id/summary", async (context) => context.json(await store.reader.readRunSummary(context.req.param("id"))));
+  app.get("/api/runs/:id/summary", async (context) => {
+    const summary = await context.get("readers").reader.readRunSummary(context.req.param("id"));
+    return summary.cases === 0 ? context.json({ error: `no stored results for run "${context.req.param("id")}"` }, 404) : context.json(summary);
+  });
 
-  async function agreement() {
-    const labels = await store.humanLabels.list();
+  async function agreement(readers: ScopedReaders) {
+    const labels = await readers.humanLabels.list();
     const caseIds = [...new Set(labels.map((label) => label.case_result_id))];
     const evaluations = [];
-    for (const id of caseIds) evaluations.push(...((await store.traces.readTrace(id))?.evaluationResults ?? []));
+    for (const id of caseIds) evaluations.push(...((await readers.traces.readTrace(id))?.evaluationResults ?? []));
     return { reviewers: reviewerAgreement(labels), judge: judgeAgreement(labels, evaluations) };
   }
-  async function queue(parameters: URLSearchParams, reviewer: string) {
+  async function queue(readers: ScopedReaders, parameters: URLSearchParams, reviewer: string) {
     parameters.set("verdict", "review_required");
-    const found = await listed(parameters);
+    const found = await listed(readers, parameters);
     if (!found.ok) return found;
-    const labels = await labelsOf(found.value.traces.map((trace) => trace.caseResultId));
+    const labels = await labelsOf(readers, found.value.traces.map((trace) => trace.caseResultId));
     const items = found.value.traces.map((trace) => {
       const itemLabels = labels.get(trace.caseResultId) ?? [];
       return { ...trace, labelledByMe: itemLabels.some((label) => label.labeler_id === reviewer), reviewers: new Set(itemLabels.map((label) => label.labeler_id)).size };
@@ -232,19 +250,19 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return { ok: true as const, value: { items, next: found.value.next } };
   }
   app.get("/review", async (context) => {
-    const found = await queue(new URL(context.req.url).searchParams, context.get("reviewer"));
+    const found = await queue(context.get("readers"), new URL(context.req.url).searchParams, context.get("reviewer"));
     if (!found.ok) return badRequest(context, found.error);
-    const agreed = await agreement();
+    const agreed = await agreement(context.get("readers"));
     return context.html(reviewQueuePage(context.get("reviewer"), found.value.items, found.value.next, agreed.reviewers, agreed.judge));
   });
   app.get("/api/review", async (context) => {
-    const found = await queue(new URL(context.req.url).searchParams, context.get("reviewer"));
+    const found = await queue(context.get("readers"), new URL(context.req.url).searchParams, context.get("reviewer"));
     if (!found.ok) return context.json({ error: found.error }, 400);
-    return context.json({ items: found.value.items, agreement: await agreement() });
+    return context.json({ items: found.value.items, agreement: await agreement(context.get("readers")) });
   });
   app.get("/review/:id", async (context) => {
     const reviewer = context.get("reviewer");
-    const found = await detailWithLabels(context.req.param("id"), reviewer);
+    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), reviewer);
     if (found === null) return badRequest(context, `no trace with case result id "${context.req.param("id")}" is stored`, 404);
     const mine = found.all.filter((label) => label.labeler_id === reviewer);
     return context.html(reviewItemPage(reviewer, found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, context.req.query("saved") === undefined ? null : "Saved."));
@@ -252,7 +270,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.post("/review/:id", async (context) => {
     const reviewer = context.get("reviewer");
     const caseResultId = context.req.param("id");
-    const detail = await store.traces.readTrace(caseResultId);
+    const detail = await context.get("readers").traces.readTrace(caseResultId);
     if (detail === null) return badRequest(context, `no trace with case result id "${caseResultId}" is stored`, 404);
     const form = wantsJson(context) ? ((await context.req.json()) as Record<string, unknown>) : await context.req.parseBody();
     const verdicts: Record<string, "pass" | "fail"> = {};
@@ -266,20 +284,27 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const comment = typeof form.comment === "string" ? form.comment.slice(0, 4000) : "";
     const labels = labelsOfSubmission({ caseResultId, reviewer, verdicts, rootCause, comment, labeledAt: new Date(now()).toISOString() }, reviewMetrics(detail.evaluationResults));
     if (!labels.ok) return badRequest(context, labels.error);
-    await store.humanLabels.save(labels.value);
+    await context.get("readers").humanLabels.save(labels.value);
     return wantsJson(context) ? context.json({ saved: labels.value }) : context.redirect(`/review/${encodeURIComponent(caseResultId)}?saved=1`, 303);
   });
 
-  app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(await store.humanLabels.list()), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
-  const importLabels = async (text: string) => {
+  app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(await context.get("readers").humanLabels.list()), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
+  const importLabels = async (readers: ScopedReaders, text: string) => {
     const parsed = labelsFromJsonl(text);
-    if (parsed.ok) await store.humanLabels.save(parsed.value);
+    if (!parsed.ok) return parsed;
+    try {
+      await readers.humanLabels.save(parsed.value);
+    } catch (error) {
+      // Labels for another tenant's case results (or ones not stored): the whole file is refused, and which ids exist is not said.
+      if (error instanceof OutOfScopeError) return { ok: false as const, error: error.message };
+      throw error;
+    }
     return parsed;
   };
   app.post("/api/labels.jsonl", async (context) => {
     const text = await context.req.text();
     if (text.length > MAXIMUM_IMPORT_BYTES) return context.json({ error: `the file is larger than ${MAXIMUM_IMPORT_BYTES} bytes: split it` }, 413);
-    const imported = await importLabels(text);
+    const imported = await importLabels(context.get("readers"), text);
     return imported.ok ? context.json({ imported: imported.value.length }) : context.json({ error: imported.error }, 400);
   });
   app.post("/review/import", async (context) => {
@@ -287,7 +312,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const file = form.file;
     if (!(file instanceof File)) return badRequest(context, "choose a JSONL file to import");
     if (file.size > MAXIMUM_IMPORT_BYTES) return badRequest(context, `the file is larger than ${MAXIMUM_IMPORT_BYTES} bytes: split it`);
-    const imported = await importLabels(await file.text());
+    const imported = await importLabels(context.get("readers"), await file.text());
     return imported.ok ? context.redirect("/review", 303) : badRequest(context, imported.error);
   });
 

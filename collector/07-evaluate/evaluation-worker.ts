@@ -147,6 +147,21 @@ export class EvaluationWorker {
   lastAfterWriteError: string | null = null;
   lastQuarantineReason: string | null = null;
 
+  /**
+   * When the event loop last had a turn. Kept across calls: the source driver
+   * hands messages to `ingest` one at a time, and a slice that restarted with
+   * each call never yielded — ten 3 MiB messages of one large request were
+   * decoded back to back, holding every other client for most of a second.
+   */
+  private yieldedAt = performance.now();
+
+  /** Gives the event loop a turn once the current slice has run YIELD_EVERY_MS. */
+  private async yieldWhenDue(): Promise<void> {
+    if (performance.now() - this.yieldedAt < YIELD_EVERY_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.yieldedAt = performance.now();
+  }
+
   constructor(private readonly options: EvaluationWorkerOptions) {
     this.assembler = new TraceAssembler<BusPosition>(options.assembler);
     this.clock = options.clock ?? Date.now;
@@ -155,13 +170,9 @@ export class EvaluationWorker {
   /** Decodes messages and buffers their spans. */
   async ingest(messages: readonly DeliveredMessage[]): Promise<void> {
     const now = this.clock();
-    let yieldedAt = performance.now();
     for (const message of messages) {
-      // A batch of large messages is decoded in slices: between them the receiver answers its clients.
-      if (performance.now() - yieldedAt >= YIELD_EVERY_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        yieldedAt = performance.now();
-      }
+      // Large messages are decoded in slices: between them the receiver answers its clients.
+      await this.yieldWhenDue();
       this.counters.messages += 1;
       const decoded = decodeTraceRequest(message.value, detectEncoding(message.value));
       if (!decoded.ok) {
@@ -205,7 +216,6 @@ export class EvaluationWorker {
     const releases = ready.map((trace) => this.lastReceived.get(trace.traceId) ?? 0);
     this.evaluating += ready.length;
     let next = 0;
-    let yieldedAt = performance.now();
     const evaluateUpTo = async (end: number) => {
       for (; next < end; next += 1) {
         const trace = ready[next]!;
@@ -214,10 +224,7 @@ export class EvaluationWorker {
         else this.settleRejected(trace, releases[next]!);
         this.evaluating -= 1;
         // Let I/O in between: the write in flight moves on to its next insert, and the consumer keeps fetching and heartbeating.
-        if (performance.now() - yieldedAt >= YIELD_EVERY_MS) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          yieldedAt = performance.now();
-        }
+        await this.yieldWhenDue();
       }
     };
     try {

@@ -1,24 +1,61 @@
-/** DashboardQuerySurface on ClickHouse: runs a panel's SQL as Grafana's ClickHouse data source would. */
+/**
+ * DashboardQuerySurface on ClickHouse: runs a panel's SQL as Grafana's
+ * ClickHouse data source would.
+ *
+ * With a tenant scope (report --tenant), every table a panel reads is
+ * replaced by the same table restricted to the scope — what a row policy on
+ * a ClickHouse server does for a Grafana data source's user: each
+ * `<database>.<table> FINAL` that qualifyTables (report/qualify-tables.ts)
+ * wrote becomes `(SELECT * FROM <database>.<table> FINAL WHERE <scope>) AS
+ * <table>`, the tenants a query parameter. A query that names the database
+ * any other way is refused rather than run unscoped.
+ */
 import type { DashboardQuerySurface, QueryColumns } from "../ports/dashboard-query-surface.js";
-import type { ClickHouseConnection } from "./clickhouse-connection.js";
+import type { TenantScope } from "../ports/tenant-scope.js";
+import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
+import { TenantFilter, type ScopedTable } from "./tenant-filter.js";
+
+const SCOPED_TABLES: readonly ScopedTable[] = ["case_results", "metric_values", "evaluation_results", "runs", "eval_cases", "collector_health"];
 
 export class ClickHouseDashboardQueries implements DashboardQuerySurface {
   readonly database: string;
+  private readonly tenants: TenantFilter;
 
-  constructor(private readonly connection: ClickHouseConnection) {
+  constructor(
+    private readonly connection: ClickHouseConnection,
+    scope: TenantScope = "all",
+  ) {
     this.database = connection.database;
+    this.tenants = new TenantFilter(quoteIdentifier(connection.database), scope);
   }
 
   describe(): string {
     return this.connection.describe();
   }
 
+  /** The SQL as the engine receives it: unchanged for "all", each table read restricted to the scope otherwise. */
+  scopedSql(sql: string): string {
+    if (this.tenants.unrestricted) return sql;
+    const database = quoteIdentifier(this.database);
+    const escaped = database.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const reference = new RegExp(`${escaped}\\.(${SCOPED_TABLES.join("|")})\\s+FINAL\\b`, "g");
+    let restricted = 0;
+    const rewritten = sql.replace(reference, (_match, table: ScopedTable) => {
+      restricted += 1;
+      return `(SELECT * FROM ${database}.${table} FINAL WHERE ${this.tenants.on(table)}) AS ${table}`;
+    });
+    if (restricted !== sql.split(`${database}.`).length - 1) throw new Error(`a panel query reads the database "${this.database}" other than through "<table> FINAL" of ${SCOPED_TABLES.join(", ")}, so it cannot be restricted to the reader's tenants; it was not run`);
+    return rewritten;
+  }
+
   async query(sql: string): Promise<QueryColumns> {
     const result = await this.connection.client.query({
-      query: sql,
+      query: this.scopedSql(sql),
+      query_params: this.tenants.parameters,
       format: "JSONCompact",
       // ISO 8601 with a zone: times read the same whatever the engine's time zone.
-      clickhouse_settings: { date_time_output_format: "iso", output_format_json_quote_64bit_integers: 0 },
+      // The restricted table keeps the ALIAS and MATERIALIZED columns panels read (migration 0002): `*` includes them only when asked.
+      clickhouse_settings: { date_time_output_format: "iso", output_format_json_quote_64bit_integers: 0, ...(this.tenants.unrestricted ? {} : { asterisk_include_alias_columns: 1, asterisk_include_materialized_columns: 1 }) },
     });
     return (await result.json()) as unknown as QueryColumns;
   }

@@ -7,6 +7,8 @@
  */
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
+import { OutOfScopeError, type TenantScope } from "../ports/tenant-scope.js";
+import { TenantFilter } from "./tenant-filter.js";
 import { humanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { sortLabels, type HumanLabelFilter, type HumanLabelStore } from "../ports/human-label-store.js";
 
@@ -24,12 +26,30 @@ interface HumanLabelRow {
 export class ClickHouseHumanLabelStore implements HumanLabelStore {
   private readonly table: string;
 
-  constructor(private readonly connection: ClickHouseConnection) {
+  private readonly tenants: TenantFilter;
+
+  constructor(
+    private readonly connection: ClickHouseConnection,
+    scope: TenantScope = "all",
+  ) {
     this.table = `${quoteIdentifier(connection.database)}.human_labels`;
+    this.tenants = new TenantFilter(quoteIdentifier(connection.database), scope);
   }
 
   async save(labels: readonly HumanLabel[]): Promise<void> {
     if (labels.length === 0) return;
+    if (!this.tenants.unrestricted) {
+      // A scoped reader labels only what it can read: another tenant's case result (or one not stored) refuses the whole batch.
+      const ids = [...new Set(labels.map((label) => label.case_result_id))];
+      const result = await this.connection.client.query({
+        query: `SELECT DISTINCT case_result_id FROM ${quoteIdentifier(this.connection.database)}.case_results WHERE case_result_id IN {ids:Array(String)} AND ${this.tenants.on("case_results")}`,
+        query_params: { ids, ...this.tenants.parameters },
+        format: "JSONEachRow",
+      });
+      const readable = new Set((await result.json<{ case_result_id: string }>()).map((row) => row.case_result_id));
+      const outside = labels.filter((label) => !readable.has(label.case_result_id)).length;
+      if (outside > 0) throw new OutOfScopeError(outside);
+    }
     const values = labels.map((label) => {
       const parsed = humanLabel.parse(label);
       return { ...parsed, labeled_at: new Date(parsed.labeled_at).toISOString(), version: Date.parse(parsed.labeled_at) };
@@ -38,8 +58,8 @@ export class ClickHouseHumanLabelStore implements HumanLabelStore {
   }
 
   async list(filter: HumanLabelFilter = {}): Promise<HumanLabel[]> {
-    const conditions: string[] = [];
-    const parameters: Record<string, unknown> = {};
+    const conditions: string[] = [this.tenants.on("human_labels")];
+    const parameters: Record<string, unknown> = { ...this.tenants.parameters };
     if (filter.metric !== undefined) {
       conditions.push("metric = {metric:String}");
       parameters.metric = filter.metric;
@@ -52,7 +72,7 @@ export class ClickHouseHumanLabelStore implements HumanLabelStore {
       conditions.push("case_result_id IN {caseResultIds:Array(String)}");
       parameters.caseResultIds = [...filter.caseResultIds];
     }
-    const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+    const where = `WHERE ${conditions.join(" AND ")}`;
     const result = await this.connection.client.query({
       query: `SELECT label_id, case_result_id, metric, labeler_id, verdict, value, note, toUnixTimestamp64Milli(labeled_at) AS labeled_at_ms FROM ${this.table} FINAL ${where}`,
       query_params: parameters,

@@ -13,6 +13,8 @@ import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-l
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { bucketTimes, type FailureBoard, type QualityAggregate, type QualityBoard, type QualityReader, type QualityScope } from "../ports/quality-reader.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
+import type { TenantScope } from "../ports/tenant-scope.js";
+import { TenantFilter } from "./tenant-filter.js";
 
 /** The primary root-cause label at the start of a root_cause Evaluation Result's reason (as the Failures dashboard reads it). */
 const ROOT_CAUSE_LABEL = "extract(reason, '^([A-Z][A-Z_]*)')";
@@ -34,19 +36,30 @@ const number = (value: unknown): number | null => {
 };
 
 export class ClickHouseQualityReader implements QualityReader {
-  constructor(private readonly connection: ClickHouseConnection) {}
+  private readonly tenants: TenantFilter;
+  /** The page's range and filters, and the reader's tenants (every source of the boards has tenant_id). */
+  private readonly scoped: Scope;
+
+  constructor(
+    private readonly connection: ClickHouseConnection,
+    scope: TenantScope = "all",
+  ) {
+    // Only `on("case_results")` is used, a condition on tenant_id that names no table: the database is not needed in it.
+    this.tenants = new TenantFilter(connection.database, scope);
+    this.scoped = (timeColumn) => `${parameterScope(timeColumn)} AND ${this.tenants.on("case_results")}`;
+  }
 
   private async rows(query: string, scope: QualityScope): Promise<Record<string, unknown>[]> {
     const result = await this.connection.client.query({
       query: qualifyTables(query, this.connection.database),
-      query_params: { fromMs: scope.fromMs, toMs: scope.toMs, bucketSeconds: scope.bucketSeconds, service: scope.service ?? "", runId: scope.runId ?? "" },
+      query_params: { fromMs: scope.fromMs, toMs: scope.toMs, bucketSeconds: scope.bucketSeconds, service: scope.service ?? "", runId: scope.runId ?? "", ...this.tenants.parameters },
       format: "JSONEachRow",
     });
     return result.json<Record<string, unknown>>();
   }
 
   async services(scope: QualityScope): Promise<string[]> {
-    const rows = await this.rows(`SELECT DISTINCT service_name AS service FROM case_results FINAL WHERE ${parameterScope("started_at")} ORDER BY service`, { ...scope, service: undefined });
+    const rows = await this.rows(`SELECT DISTINCT service_name AS service FROM case_results FINAL WHERE ${this.scoped("started_at")} ORDER BY service`, { ...scope, service: undefined });
     return rows.map((row) => String(row.service));
   }
 
@@ -62,9 +75,9 @@ export class ClickHouseQualityReader implements QualityReader {
       for (const group of bySource.values()) {
         const samples = group.map((aggregate) => ({ ...aggregate, label: `${aggregate.label} · samples`, value: aggregate.samples }));
         const [[range], overTime, byService] = await Promise.all([
-          this.rows(aggregateSelect([...group, ...samples], { scope: parameterScope }), scope),
-          this.rows(aggregateSelect(group, { leading: [`${BUCKET} AS bucket`], scope: parameterScope, groupBy: "bucket", orderBy: "bucket" }), scope),
-          this.rows(aggregateSelect(group, { leading: ["service_name AS service"], scope: parameterScope, groupBy: "service", orderBy: "service" }), scope),
+          this.rows(aggregateSelect([...group, ...samples], { scope: this.scoped }), scope),
+          this.rows(aggregateSelect(group, { leading: [`${BUCKET} AS bucket`], scope: this.scoped, groupBy: "bucket", orderBy: "bucket" }), scope),
+          this.rows(aggregateSelect(group, { leading: ["service_name AS service"], scope: this.scoped, groupBy: "service", orderBy: "service" }), scope),
         ]);
         for (const aggregate of group) {
           const series: (number | null)[] = times.map(() => null);
@@ -93,8 +106,8 @@ export class ClickHouseQualityReader implements QualityReader {
   async failureBoard(scope: QualityScope): Promise<FailureBoard> {
     const times = bucketTimes(scope);
     const position = new Map(times.map((time, index) => [time, index]));
-    const failingCases = `SELECT case_result_id FROM case_results FINAL WHERE ${parameterScope("started_at")} AND quality_status = 'failed'`;
-    const [total] = await this.rows(`SELECT count() AS failing FROM case_results FINAL WHERE ${parameterScope("started_at")} AND quality_status = 'failed'`, scope);
+    const failingCases = `SELECT case_result_id FROM case_results FINAL WHERE ${this.scoped("started_at")} AND quality_status = 'failed'`;
+    const [total] = await this.rows(`SELECT count() AS failing FROM case_results FINAL WHERE ${this.scoped("started_at")} AND quality_status = 'failed'`, scope);
     const rows = await this.rows(
       [
         `SELECT ${BUCKET.replaceAll("{time}", "started_at")} AS bucket, ${ROOT_CAUSE_LABEL} AS root_cause, count() AS failing`,

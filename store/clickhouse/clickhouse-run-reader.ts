@@ -1,6 +1,8 @@
 /**
  * RunReader on ClickHouse: every query collapses duplicate rows with FINAL
- * (the store is at-least-once), so a replayed trace counts once.
+ * (the store is at-least-once), so a replayed trace counts once, and is
+ * limited to the reader's tenant scope (tenant-filter.ts): a run's cases,
+ * counts and metric values are those of the scope's tenants only.
  */
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { evalCase as evalCaseSchema, type EvalCase } from "../../contracts/eval-case.js";
@@ -8,17 +10,24 @@ import { evaluationResult as evaluationResultSchema, type EvaluationResult } fro
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import type { RunReader, RunSummary, StoredSpan } from "../ports/run-reader.js";
+import type { TenantScope } from "../ports/tenant-scope.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
+import { TenantFilter } from "./tenant-filter.js";
 
 export class ClickHouseRunReader implements RunReader {
   private readonly database: string;
+  private readonly tenants: TenantFilter;
 
-  constructor(private readonly connection: ClickHouseConnection) {
+  constructor(
+    private readonly connection: ClickHouseConnection,
+    scope: TenantScope = "all",
+  ) {
     this.database = quoteIdentifier(connection.database);
+    this.tenants = new TenantFilter(this.database, scope);
   }
 
   private async rows<Row>(query: string, parameters: Record<string, unknown>): Promise<Row[]> {
-    const result = await this.connection.client.query({ query, query_params: parameters, format: "JSONEachRow" });
+    const result = await this.connection.client.query({ query, query_params: { ...parameters, ...this.tenants.parameters }, format: "JSONEachRow" });
     return result.json<Row>();
   }
 
@@ -28,9 +37,9 @@ export class ClickHouseRunReader implements RunReader {
 
   async loadRunCases(runId: string): Promise<EvaluatedCase[]> {
     const database = this.database;
-    const caseResults = (await this.payloads(`SELECT payload FROM ${database}.case_results FINAL WHERE run_id = {runId:String} ORDER BY case_id`, { runId })).map((payload) => caseResultSchema.parse(JSON.parse(payload)));
+    const caseResults = (await this.payloads(`SELECT payload FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} ORDER BY case_id`, { runId })).map((payload) => caseResultSchema.parse(JSON.parse(payload)));
     const evaluations = new Map<string, EvaluationResult[]>();
-    for (const payload of await this.payloads(`SELECT payload FROM ${database}.evaluation_results FINAL WHERE run_id = {runId:String}`, { runId })) {
+    for (const payload of await this.payloads(`SELECT payload FROM ${database}.evaluation_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")}`, { runId })) {
       const result = evaluationResultSchema.parse(JSON.parse(payload));
       evaluations.set(result.case_result_id, [...(evaluations.get(result.case_result_id) ?? []), result]);
     }
@@ -50,7 +59,7 @@ export class ClickHouseRunReader implements RunReader {
   }
 
   async countCaseResults(runId: string): Promise<number> {
-    const [row] = await this.rows<{ total: string | number }>(`SELECT count() AS total FROM ${this.database}.case_results FINAL WHERE run_id = {runId:String}`, { runId });
+    const [row] = await this.rows<{ total: string | number }>(`SELECT count() AS total FROM ${this.database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")}`, { runId });
     return Number(row?.total ?? 0);
   }
 
@@ -60,15 +69,15 @@ export class ClickHouseRunReader implements RunReader {
       `SELECT count() AS cases, countIf(quality_status = 'passed') AS passed, countIf(quality_status = 'failed') AS failed,
               countIf(quality_status = 'review_required') AS review, countIf(quality_status = 'unjudged') AS unjudged,
               countIf(quality_status = 'not_evaluated') AS not_evaluated, countIf(partial_trace = 1) AS partial
-       FROM ${database}.case_results FINAL WHERE run_id = {runId:String}`,
+       FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")}`,
       { runId },
     );
     const metrics = await this.rows<{ metric: string; evaluator_id: string; mean: number | null; applicable: string; not_applicable: string }>(
       // Values from metric_values, not-applicable counts from the Evaluation Results (migration 0008: metrics without a value have no row).
       `SELECT metric, any(evaluator_id) AS evaluator_id, avgOrNull(value) AS mean, count(value) AS applicable, countIf(value IS NULL) AS not_applicable
-       FROM (SELECT metric, evaluator_id, value FROM ${database}.metric_values FINAL WHERE run_id = {runId:String} AND value IS NOT NULL
+       FROM (SELECT metric, evaluator_id, value FROM ${database}.metric_values FINAL WHERE run_id = {runId:String} AND value IS NOT NULL AND ${this.tenants.on("metric_values")}
              UNION ALL
-             SELECT metric, evaluator_id, CAST(NULL AS Nullable(Float64)) AS value FROM ${database}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE run_id = {runId:String})
+             SELECT metric, evaluator_id, CAST(NULL AS Nullable(Float64)) AS value FROM ${database}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")})
        GROUP BY metric ORDER BY evaluator_id, metric`,
       { runId },
     );
@@ -78,7 +87,7 @@ export class ClickHouseRunReader implements RunReader {
               evaluation.outcome NOT IN ('failed', 'error') AS review_signal
        FROM (SELECT case_result_id, case_id, evaluator_id, reason, payload, outcome FROM ${database}.evaluation_results FINAL
              WHERE run_id = {runId:String} AND (outcome IN ('failed', 'error') OR review_required = 1)) AS evaluation
-       INNER JOIN (SELECT case_result_id, quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String}) AS verdict
+       INNER JOIN (SELECT case_result_id, quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")}) AS verdict
        USING case_result_id
        ORDER BY case_id, evaluator_id`,
       { runId },
@@ -98,13 +107,13 @@ export class ClickHouseRunReader implements RunReader {
   }
 
   async readRun(runId: string): Promise<RunLineage | null> {
-    const [payload] = await this.payloads(`SELECT payload FROM ${this.database}.runs FINAL WHERE run_id = {runId:String} LIMIT 1`, { runId });
+    const [payload] = await this.payloads(`SELECT payload FROM ${this.database}.runs FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("runs")} LIMIT 1`, { runId });
     return payload === undefined ? null : runLineage.parse(JSON.parse(payload));
   }
 
   async storedSpan(): Promise<StoredSpan | null> {
     const [row] = await this.rows<{ first: string | number; last: string | number; requests: string | number }>(
-      `SELECT toUnixTimestamp64Milli(min(started_at)) AS first, toUnixTimestamp64Milli(max(started_at)) AS last, count() AS requests FROM ${this.database}.case_results FINAL`,
+      `SELECT toUnixTimestamp64Milli(min(started_at)) AS first, toUnixTimestamp64Milli(max(started_at)) AS last, count() AS requests FROM ${this.database}.case_results FINAL WHERE ${this.tenants.on("case_results")}`,
       {},
     );
     if (!row || Number(row.requests) === 0) return null;

@@ -3,10 +3,12 @@
  * ClickHouse server, or the embedded chDB engine), after the migrations ran.
  * Only this folder holds SQL and talks to `@clickhouse/client`.
  */
+import { ClickHouseDeadLetterStore } from "./clickhouse-dead-letter-store.js";
 import type { Store } from "../ports/store.js";
 import type { ExperimentReader } from "../ports/experiment-reader.js";
 import { ClickHouseExperimentReader } from "./clickhouse-experiment-reader.js";
 import type { DashboardQuerySurface } from "../ports/dashboard-query-surface.js";
+import type { ScopedReaders, TenantScope } from "../ports/tenant-scope.js";
 import { ClickHouseAlertSink } from "./clickhouse-alert-sink.js";
 import { ClickHouseCaseStore } from "./clickhouse-case-store.js";
 import { openClickHouse, type ClickHouseConfig, type ClickHouseConnection } from "./clickhouse-connection.js";
@@ -34,6 +36,8 @@ export interface ClickHouseStore extends Store {
   /** Online experiments' Case Results and metric values (`ragscope experiment report`). */
   experiments: ExperimentReader;
   quality: ClickHouseQualityReader;
+  /** The read ports (and the dashboards' surface) restricted to a tenant scope: what a reader limited to those tenants is handed. */
+  scoped(scope: TenantScope): ScopedReaders & { dashboards: DashboardQuerySurface };
   /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
   connection: ClickHouseConnection;
 }
@@ -59,6 +63,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     quarantine: new ClickHouseQuarantine(connection, now),
     cases: new ClickHouseCaseStore(connection),
     judgeResults: new ClickHouseJudgeResultSink(connection, { now, rollups }),
+    deadLetters: new ClickHouseDeadLetterStore(connection),
     humanLabels: new ClickHouseHumanLabelStore(connection),
     health: new ClickHouseHealthSink(connection),
     alerts: new ClickHouseAlertSink(connection, now),
@@ -68,6 +73,14 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     quality: new ClickHouseQualityReader(connection),
     dashboards: new ClickHouseDashboardQueries(connection),
     experiments: new ClickHouseExperimentReader(connection),
+    scoped: (scope) => ({
+      scope,
+      reader: new ClickHouseRunReader(connection, scope),
+      traces: new ClickHouseTraceReader(connection, scope),
+      humanLabels: new ClickHouseHumanLabelStore(connection, scope),
+      dashboards: new ClickHouseDashboardQueries(connection, scope),
+      quality: new ClickHouseQualityReader(connection, scope),
+    }),
     describe: () => connection.describe(),
     async ping() {
       const answer = await connection.client.ping();

@@ -3,14 +3,19 @@
  * (only the sorting columns are read, filtered and ordered newest first, with
  * a keyset condition instead of OFFSET), then the page's rows by id (the
  * payload, compressed, is read for those rows only). Every query collapses
- * replayed rows with FINAL and takes its values as parameters.
+ * replayed rows with FINAL and takes its values as parameters. The reader's
+ * tenant scope is a condition of every query that finds rows (tenant-filter.ts);
+ * queries that only complete a row already found by id under the scope do not
+ * repeat it.
  */
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { evalCase as evalCaseSchema } from "../../contracts/eval-case.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import { rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../ports/trace-reader.js";
+import type { TenantScope } from "../ports/tenant-scope.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
+import { TenantFilter } from "./tenant-filter.js";
 
 interface SummaryRow {
   case_result_id: string;
@@ -33,19 +38,24 @@ interface SummaryRow {
 
 export class ClickHouseTraceReader implements TraceReader {
   private readonly database: string;
+  private readonly tenants: TenantFilter;
 
-  constructor(private readonly connection: ClickHouseConnection) {
+  constructor(
+    private readonly connection: ClickHouseConnection,
+    scope: TenantScope = "all",
+  ) {
     this.database = quoteIdentifier(connection.database);
+    this.tenants = new TenantFilter(this.database, scope);
   }
 
   private async rows<Row>(query: string, parameters: Record<string, unknown>): Promise<Row[]> {
-    const result = await this.connection.client.query({ query, query_params: parameters, format: "JSONEachRow" });
+    const result = await this.connection.client.query({ query, query_params: { ...parameters, ...this.tenants.parameters }, format: "JSONEachRow" });
     return result.json<Row>();
   }
 
   async listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage> {
     const database = this.database;
-    const conditions: string[] = [];
+    const conditions: string[] = [this.tenants.on("case_results")];
     const parameters: Record<string, unknown> = { limit: page.limit + 1 };
     const equal = (column: string, name: string, value: string | undefined) => {
       if (value === undefined) return;
@@ -89,7 +99,7 @@ export class ClickHouseTraceReader implements TraceReader {
       parameters.afterMs = page.after.startedAtMs;
       parameters.afterId = page.after.caseResultId;
     }
-    const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+    const where = `WHERE ${conditions.join(" AND ")}`;
     const keys = await this.rows<{ case_result_id: string; started_at_ms: string | number }>(
       `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL ${where}
        ORDER BY started_at DESC, case_result_id DESC LIMIT {limit:UInt32}`,
@@ -104,7 +114,7 @@ export class ClickHouseTraceReader implements TraceReader {
               toUnixTimestamp64Milli(started_at) AS started_at_ms,
               JSONExtract(payload, 'rag_observation', 'query', 'Nullable(String)') AS query,
               output, JSONType(payload, 'output') = 'String' AS has_output
-       FROM ${database}.case_results FINAL WHERE case_result_id IN {ids:Array(String)} SETTINGS use_skip_indexes_if_final = 1`,
+       FROM ${database}.case_results FINAL WHERE case_result_id IN {ids:Array(String)} AND ${this.tenants.on("case_results")} SETTINGS use_skip_indexes_if_final = 1`,
       { ids },
     );
     const rootCauses = new Map(
@@ -149,7 +159,7 @@ export class ClickHouseTraceReader implements TraceReader {
     const database = this.database;
     // FINAL would otherwise skip the id's bloom filter and read every part.
     const [row] = await this.rows<{ payload: string; dataset_id: string; started_at_ms: string | number }>(
-      `SELECT payload, dataset_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL WHERE case_result_id = {caseResultId:String} LIMIT 1 SETTINGS use_skip_indexes_if_final = 1`,
+      `SELECT payload, dataset_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL WHERE case_result_id = {caseResultId:String} AND ${this.tenants.on("case_results")} LIMIT 1 SETTINGS use_skip_indexes_if_final = 1`,
       { caseResultId },
     );
     if (row === undefined) return null;
@@ -172,7 +182,7 @@ export class ClickHouseTraceReader implements TraceReader {
   }
 
   async listRuns(limit: number): Promise<RunLineage[]> {
-    const rows = await this.rows<{ payload: string }>(`SELECT payload FROM ${this.database}.runs FINAL ORDER BY started_at DESC, run_id DESC LIMIT {limit:UInt32}`, { limit });
+    const rows = await this.rows<{ payload: string }>(`SELECT payload FROM ${this.database}.runs FINAL WHERE ${this.tenants.on("runs")} ORDER BY started_at DESC, run_id DESC LIMIT {limit:UInt32}`, { limit });
     return rows.map((row) => runLineage.parse(JSON.parse(row.payload)));
   }
 }

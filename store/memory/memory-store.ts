@@ -3,6 +3,7 @@
  * the reader reads. For tests and for runs whose results need not outlive the
  * process; nothing is persisted.
  */
+import { MemoryDeadLetterStore } from "./memory-dead-letter-store.js";
 import type { Store } from "../ports/store.js";
 import { MemoryAlertSink } from "./memory-alert-sink.js";
 import { MemoryCaseStore } from "./memory-case-store.js";
@@ -31,6 +32,7 @@ export function createMemoryStore(options: { now?: () => number } = {}): MemoryS
     quarantine: new MemoryQuarantine(),
     cases: new MemoryCaseStore(tables),
     judgeResults: new MemoryJudgeResultSink(tables, now),
+    deadLetters: new MemoryDeadLetterStore(),
     humanLabels: new MemoryHumanLabelStore(),
     health: new MemoryHealthSink(),
     alerts: new MemoryAlertSink(),

@@ -7,6 +7,7 @@
  * store/memory (tests, and anywhere nothing must outlive the process).
  */
 import type { AlertSink } from "./alert-sink.js";
+import type { DeadLetterStore } from "./dead-letter-store.js";
 import type { CaseStore } from "./case-store.js";
 import type { HealthSink } from "./health-sink.js";
 import type { HumanLabelStore } from "./human-label-store.js";
@@ -23,6 +24,8 @@ export interface Store {
   cases: CaseStore;
   judgeResults: JudgeResultSink;
   humanLabels: HumanLabelStore;
+  /** What the embedded collector acknowledged and could not evaluate, kept with the reason. */
+  deadLetters: DeadLetterStore;
   health: HealthSink;
   alerts: AlertSink;
   runs: RunLineageSink;

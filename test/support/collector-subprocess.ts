@@ -31,9 +31,11 @@ export interface CollectorSubprocess {
   output(): string;
 }
 
-export async function startCollectorSubprocess(environment: Record<string, string>): Promise<CollectorSubprocess> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "ragscope-attack-"));
-  const child: ChildProcess = spawn(process.execPath, [binary, "serve", "--port", "0", "--metrics-port", "0", "--data-dir", dataDir], {
+/** `options.dataDir`: a folder an earlier collector wrote (a restart); default a new temporary one. */
+export async function startCollectorSubprocess(environment: Record<string, string>, options: { dataDir?: string } = {}): Promise<CollectorSubprocess> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "ragscope-attack-")));
+  // Every port free-picked, so tests running side by side never clash (the UI's default is 4000).
+  const child: ChildProcess = spawn(process.execPath, [binary, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", dataDir], {
     env: { ...process.env, RAGSCOPE_QUIET_PERIOD_MS: "200", ...environment },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -54,7 +56,7 @@ export async function startCollectorSubprocess(environment: Record<string, strin
   }
   if (receiverUrl === undefined || metricsUrl === undefined) {
     child.kill("SIGKILL");
-    await rm(dataDir, { recursive: true, force: true });
+    if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true });
     throw new Error(`ragscope serve did not start:\n${output}`);
   }
   const metrics = metricsUrl;

@@ -1,23 +1,52 @@
 /**
- * Who may use the UI, and as whom. Tokens come from RAGSCOPE_UI_TOKENS
- * (`reviewer=token,reviewer=token`), never from a command-line flag (argv is
- * visible to every local user). The reviewer's identity is the name the token
- * belongs to, never a form field. Without tokens the UI binds to loopback only
- * and everyone there is the reviewer "local"; on any other address it refuses
- * to start without a token.
+ * Who may use the UI, as whom, and whose data they read. Tokens come from the
+ * environment, never from a command-line flag (argv is visible to every local
+ * user), and mirror the receiver's two kinds (SECURITY.md "Tenants"):
+ *
+ * - RAGSCOPE_UI_TENANT_TOKENS `reviewer:tenant=<sha256>,…` — the SHA-256 of
+ *   each token as 64 hex digits (the token itself is never stored); the
+ *   reviewer reads and labels only that tenant's data (`reviewer:a|b=…` for
+ *   several tenants, `reviewer:*=…` for all of them: an operator).
+ * - RAGSCOPE_UI_TOKENS `reviewer=token,…` — plain tokens of a single-tenant
+ *   deployment; they read every tenant.
+ *
+ * The reviewer's identity is the name the token belongs to, never a form
+ * field. Without tokens the UI binds to loopback only and everyone there is
+ * the reviewer "local", reading everything (the two-command start); on any
+ * other address it refuses to start without a token.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import { failure, success, type Result } from "../../core/result.js";
+import type { TenantScope } from "../../store/ports/tenant-scope.js";
+
+export interface TenantToken {
+  /** SHA-256 of the token. */
+  digest: Buffer;
+  reviewer: string;
+  tenants: TenantScope;
+}
 
 export interface UiAccess {
-  /** Token → reviewer id. Empty: no token asked (loopback only). */
+  /** Plain token → reviewer id, reading every tenant. */
   tokens: ReadonlyMap<string, string>;
+  /** Hashed tokens, each with its reviewer and tenants. */
+  tenantTokens?: readonly TenantToken[];
+}
+
+/** Who is reading: the label author and the tenants whose data the store lets through. */
+export interface UiReader {
+  reviewer: string;
+  tenants: TenantScope;
 }
 
 export const UI_TOKENS_VARIABLE = "RAGSCOPE_UI_TOKENS";
+export const UI_TENANT_TOKENS_VARIABLE = "RAGSCOPE_UI_TENANT_TOKENS";
 export const LOCAL_REVIEWER = "local";
 const REVIEWER_PATTERN = /^[A-Za-z0-9_.@-]{1,64}$/;
+/** The receiver's tenant pattern (collector/wiring/config/collector-config.ts): no `|`, `=` or `,`, so those can separate. */
+const TENANT_PATTERN = /^[\p{L}\p{N}_\-.:@+]{1,128}$/u;
+const DIGEST_PATTERN = /^[0-9a-f]{64}$/;
 const MINIMUM_TOKEN_LENGTH = 16;
 
 export function parseUiTokens(text: string | undefined): Result<UiAccess, string> {
@@ -35,6 +64,35 @@ export function parseUiTokens(text: string | undefined): Result<UiAccess, string
   return success({ tokens });
 }
 
+/** RAGSCOPE_UI_TENANT_TOKENS, `reviewer:tenant[|tenant…]=<sha256>` or `reviewer:*=<sha256>`, comma-separated. */
+export function parseUiTenantTokens(text: string | undefined): Result<TenantToken[], string> {
+  const entries: TenantToken[] = [];
+  if (text === undefined) return success(entries);
+  if (text.trim() === "") return success(entries);
+  for (const [position, entry] of text.split(",").entries()) {
+    const where = `${UI_TENANT_TOKENS_VARIABLE}: entry ${position + 1}`;
+    const equals = entry.indexOf("=");
+    const colon = entry.indexOf(":");
+    if (equals <= 0 || colon <= 0 || colon > equals) return failure(`${where} is not "reviewer:tenant=<sha256 of the token>" (several tenants: "reviewer:a|b=…", all: "reviewer:*=…")`);
+    const reviewer = entry.slice(0, colon).trim();
+    const tenantText = entry.slice(colon + 1, equals).trim();
+    const digest = entry.slice(equals + 1).trim();
+    if (!REVIEWER_PATTERN.test(reviewer)) return failure(`${where}: the reviewer "${reviewer}" is not 1 to 64 letters, digits, _ . @ -`);
+    let tenants: TenantScope;
+    if (tenantText === "*") tenants = "all";
+    else {
+      const list = tenantText.split("|").map((tenant) => tenant.trim());
+      const invalid = list.find((tenant) => !TENANT_PATTERN.test(tenant));
+      if (invalid !== undefined) return failure(`${where}: the tenant "${invalid}" is not 1 to 128 letters, digits or _ - . : @ +`);
+      tenants = list;
+    }
+    if (!DIGEST_PATTERN.test(digest)) return failure(`${where}: give the SHA-256 of the token as 64 lowercase hex digits (printf %s "$TOKEN" | sha256sum), not the token`);
+    if (entries.some((existing) => existing.digest.toString("hex") === digest)) return failure(`${where}: two entries share one token; give each reviewer their own`);
+    entries.push({ digest: Buffer.from(digest, "hex"), reviewer, tenants });
+  }
+  return success(entries);
+}
+
 export function isLoopback(host: string): boolean {
   if (host === "localhost") return true;
   const kind = isIP(host);
@@ -43,20 +101,37 @@ export function isLoopback(host: string): boolean {
   return false;
 }
 
+function hasTokens(access: UiAccess): boolean {
+  return access.tokens.size > 0 || (access.tenantTokens?.length ?? 0) > 0;
+}
+
 /** Null when the address may be served with this access; otherwise why not and how to fix it. */
 export function refusalFor(host: string, access: UiAccess): string | null {
-  if (isLoopback(host) || access.tokens.size > 0) return null;
-  return `the UI would listen on ${host}, which is not a loopback address, without a token: set ${UI_TOKENS_VARIABLE}="reviewer=<token>[,reviewer=<token>]" (tokens of 16 characters or more, e.g. from \`openssl rand -hex 24\`), or serve the UI on 127.0.0.1`;
+  if (isLoopback(host) || hasTokens(access)) return null;
+  return `the UI would listen on ${host}, which is not a loopback address, without a token: set ${UI_TENANT_TOKENS_VARIABLE}="reviewer:tenant=<sha256 of the token>[,…]" or ${UI_TOKENS_VARIABLE}="reviewer=<token>[,reviewer=<token>]" (tokens of 16 characters or more, e.g. from \`openssl rand -hex 24\`), or serve the UI on 127.0.0.1`;
 }
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
-/** The reviewer a presented token belongs to; null when it belongs to nobody. Compared in constant time. */
-export function reviewerFor(access: UiAccess, presented: string | null): string | null {
-  if (access.tokens.size === 0) return LOCAL_REVIEWER;
+/** The reader a presented token belongs to; null when it belongs to nobody. Every candidate is compared, in constant time. */
+export function readerFor(access: UiAccess, presented: string | null): UiReader | null {
+  if (!hasTokens(access)) return { reviewer: LOCAL_REVIEWER, tenants: "all" };
   if (presented === null) return null;
   const presentedDigest = digest(presented);
-  let found: string | null = null;
-  for (const [token, reviewer] of access.tokens) if (timingSafeEqual(digest(token), presentedDigest)) found = reviewer;
+  let found: UiReader | null = null;
+  for (const [token, reviewer] of access.tokens) if (timingSafeEqual(digest(token), presentedDigest) && found === null) found = { reviewer, tenants: "all" };
+  for (const entry of access.tenantTokens ?? []) if (timingSafeEqual(entry.digest, presentedDigest) && found === null) found = { reviewer: entry.reviewer, tenants: entry.tenants };
   return found;
+}
+
+/** The reviewer a presented token belongs to; null when it belongs to nobody. */
+export function reviewerFor(access: UiAccess, presented: string | null): string | null {
+  return readerFor(access, presented)?.reviewer ?? null;
+}
+
+/** How many tokens, for the start-up line. */
+export function describeAccess(access: UiAccess): string {
+  const tenantTokens = access.tenantTokens?.length ?? 0;
+  if (!hasTokens(access)) return "loopback, no token";
+  return [access.tokens.size > 0 ? `${access.tokens.size} reviewer tokens reading all tenants` : "", tenantTokens > 0 ? `${tenantTokens} tenant reviewer tokens` : ""].filter(Boolean).join(", ");
 }

@@ -6,6 +6,7 @@
  * filtered rows. Streams are bounded (`maxStreams`): one past the bound is
  * refused with 503 and the page falls back to polling.
  */
+import type { TenantScope } from "../../store/ports/tenant-scope.js";
 import type { TraceReader } from "../../store/ports/trace-reader.js";
 
 export interface TraceEventsOptions {
@@ -90,5 +91,44 @@ export class TraceEvents {
     this.timer = null;
     for (const subscriber of [...this.subscribers]) subscriber.onClose();
     this.subscribers.clear();
+  }
+}
+
+/**
+ * The live list's events per tenant scope: a stream is told only about traces
+ * its reader may see (one watcher per scope, on that scope's trace reader), so
+ * a tenant's open list never learns that another tenant's trace arrived. The
+ * bound on open streams is shared by every scope.
+ */
+export class TraceEventsByScope {
+  private readonly byScope = new Map<string, TraceEvents>();
+  private closed = false;
+
+  constructor(
+    private readonly tracesFor: (scope: TenantScope) => TraceReader,
+    private readonly options: TraceEventsOptions,
+  ) {}
+
+  get openStreams(): number {
+    let open = 0;
+    for (const events of this.byScope.values()) open += events.openStreams;
+    return open;
+  }
+
+  /** Null when the shared bound is reached (or the server is closing); otherwise the function that unsubscribes. */
+  subscribe(scope: TenantScope, subscriber: TraceEventSubscriber): (() => void) | null {
+    if (this.closed || this.openStreams >= this.options.maxStreams) return null;
+    const key = scope === "all" ? "*" : JSON.stringify([...scope].sort());
+    let events = this.byScope.get(key);
+    if (events === undefined) {
+      events = new TraceEvents(this.tracesFor(scope), this.options);
+      this.byScope.set(key, events);
+    }
+    return events.subscribe(subscriber);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const events of this.byScope.values()) events.close();
   }
 }

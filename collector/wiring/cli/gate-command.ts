@@ -4,12 +4,15 @@
  * format, contracts/gate-file.ts) and exits 0 when every rule passed, 1 when
  * a rule failed or could not be measured (unless --allow-missing), 2 when the
  * gate file or the run cannot be read — so CI can block a release on it.
+ * `--tenant` reads the run as that tenant's reader would: only its cases
+ * count, and another tenant's run reads as not stored.
  */
 import path from "node:path";
 import { checkReleaseGate, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
 import { packageFiles } from "../config/package-files.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { formatFixed } from "../../../evaluators/format-fixed.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
@@ -23,6 +26,8 @@ export interface GateOptions {
   baseline?: string;
   allowMissing?: boolean;
   dataDir?: string;
+  /** Only these tenants' cases (empty or absent: every tenant). */
+  tenant?: string[];
 }
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
@@ -42,11 +47,12 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
   }
   // Read only: the gate leaves the schema to the processes that write.
   const store = await openClickHouseStore(resolved.value.settings.clickhouse, { migrate: false });
-  const reader = store.reader;
+  const scope = options.tenant !== undefined && options.tenant.length > 0 ? options.tenant : "all";
+  const reader = store.scoped(scope).reader;
   try {
     const cases = await reader.loadRunCases(options.run);
     if (cases.length === 0) {
-      output.error(`run "${options.run}" has no stored results in ${store.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
+      output.error(`run "${options.run}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
       return GateExit.unusable;
     }
     const baseline = options.baseline ? await reader.loadRunCases(options.baseline) : null;

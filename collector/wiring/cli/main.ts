@@ -124,9 +124,10 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
     .option("--baseline <id>", "a previous run, for regression rules such as overall_score_drop")
     .option("--allow-missing", "let rules whose metric was not measured pass the gate (they are still listed)")
+    .option("--tenant <id>", "read only this tenant's cases (repeat for several): another tenant's run reads as not stored", repeatable, [])
     .addOption(dataDirOption())
     .addOption(configFileOption())
-    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string; config?: string }) => {
+    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string; tenant: string[]; config?: string }) => {
       const { gateCommand } = await import("./gate-command.js");
       exitCode = await gateCommand(options, settingsRequest(options.config), output);
     });
@@ -139,7 +140,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--from <time>", "start of the time range: now-24h or an ISO date-time (default: the first stored request)")
     .option("--to <time>", "end of the time range (default: the last stored request)")
     .option("--service <name>", "only this service (repeat for several)", repeatable, [])
-    .option("--tenant <id>", "only this tenant (repeat for several)", repeatable, [])
+    .option("--tenant <id>", "only this tenant's data, read through the store restricted to it (repeat for several): the report holds nothing of other tenants", repeatable, [])
     .option("--dataset <id>", "only this dataset (repeat for several)", repeatable, [])
     .option("--run <id>", "only this run (repeat for several)", repeatable, [])
     .option("--baseline <run>", "baseline run of the runs comparison (default: the run before the latest)")
@@ -151,6 +152,19 @@ export async function main(argv: string[], output: Output = standardOutput, envi
       const { runReport } = await import("./report-command.js");
       const outcome = await runReport(options, settingsRequest(options.config), output);
       exitCode = outcome === null ? ExitCode.undecided : outcome.panelErrors > 0 ? ExitCode.checkFailed : ExitCode.ok;
+    });
+
+  program
+    .command("dead-letters")
+    .description("list what the embedded collector acknowledged and could not evaluate (kept in the store with the reason), newest first; --body ID --out FILE writes one letter's message")
+    .addOption(dataDirOption())
+    .option("--limit <n>", "letters listed", positiveInteger, 100)
+    .option("--body <letter id>", "write this letter's message (OTLP or the rejected Case Result) to --out")
+    .option("--out <file>", "where --body writes")
+    .addOption(configFileOption())
+    .action(async (options: import("./dead-letters-command.js").DeadLettersOptions & { config?: string }) => {
+      const { deadLettersCommand } = await import("./dead-letters-command.js");
+      exitCode = await deadLettersCommand(options, settingsRequest(options.config), output);
     });
 
   const roles = [

@@ -3,6 +3,12 @@
  * generated Grafana dashboards (dashboards/*.json) on the configured store —
  * the embedded engine by default, or RAGSCOPE_CLICKHOUSE_URL — writes them as
  * one static HTML file with charts, and prints the headline numbers.
+ *
+ * `--tenant` restricts the store itself, not only the dashboards' tenant
+ * filter: every panel, variable and the time range are read through the
+ * store's ports for those tenants (store/ports/tenant-scope.ts), so a report
+ * for tenant A holds none of another tenant's runs, traces, counts or metric
+ * values — the report can be handed to A.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -13,6 +19,7 @@ import { renderHtmlReport } from "../../../report/html-report.js";
 import { blindGoldStrings, withholdBlindGold } from "../../../report/withhold-blind-gold.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import type { RunReader } from "../../../store/ports/run-reader.js";
+import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
@@ -102,7 +109,8 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
   // Migrated: a data folder from an older version gets the tables the panels read.
   const store = await openClickHouseStore(resolved.value.settings.clickhouse);
   try {
-    const extent = await dataRange(store.reader, now);
+    const readers = store.scoped(options.tenant.length > 0 ? options.tenant : "all");
+    const extent = await dataRange(readers.reader, now);
     const fromMs = times.from ?? extent.fromMs;
     const toMs = times.to ?? extent.toMs;
     if (fromMs >= toMs) {
@@ -114,7 +122,7 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     if (options.candidate) values.candidate = [options.candidate];
     if (options.traceId) values.trace_id = [options.traceId];
     const collected: DashboardResult[] = [];
-    for (const dashboard of await readDashboards()) collected.push(await collectDashboard(store.dashboards, dashboard, { fromMs, toMs, values }));
+    for (const dashboard of await readDashboards()) collected.push(await collectDashboard(readers.dashboards, dashboard, { fromMs, toMs, values }));
     // Blind-split gold data is never shown (seed §二.2): cells quoting it are withheld, the scores stay.
     const blindCases = await store.cases.listSplit("blind", MAXIMUM_BLIND_CASES);
     const { dashboards, withheld } = withholdBlindGold(collected, blindGoldStrings(blindCases));
@@ -122,9 +130,14 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(
       file,
-      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null }),
+      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: options.tenant.length > 0 ? `${store.describe()}, ${describeScope(options.tenant)} only` : store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null }),
     );
     for (const line of summaryLines(dashboards)) output.log(line);
+    // Not tenant data (a letter's tenant may be what failed to read): the operator's report shows them, a tenant's does not.
+    if (options.tenant.length === 0) {
+      const deadLetters = await store.deadLetters.count();
+      output.log(`Dead letters: ${deadLetters} acknowledged message${deadLetters === 1 ? "" : "s"} not evaluated, kept in the store${deadLetters > 0 ? " — `ragscope dead-letters` lists them with the reason" : ""}`);
+    }
     const panelErrors = dashboards.reduce((total, result) => total + [...result.panels.values()].filter((panel) => panel.error !== null && !panel.error.startsWith("no value for")).length, 0);
     output.log("");
     if (withheld > 0) output.log(`${withheld} table cells withheld: they quote gold data of blind-split cases`);

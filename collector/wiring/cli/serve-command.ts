@@ -20,7 +20,7 @@ import { startEmbeddedCollector } from "../run/embedded-collector.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { describeFailure } from "./describe-failure.js";
 import { ExitCode } from "./exit-codes.js";
-import { parseUiTokens, UI_TOKENS_VARIABLE } from "../../../ui/access/ui-access.js";
+import { describeAccess, parseUiTenantTokens, parseUiTokens, UI_TENANT_TOKENS_VARIABLE, UI_TOKENS_VARIABLE } from "../../../ui/access/ui-access.js";
 import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUiServer, type UiServer } from "../../../ui/ui-server.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
@@ -61,11 +61,13 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     reportInvalidSettings("serve", resolved.error, output);
     return ExitCode.undecided;
   }
-  const uiAccess = parseUiTokens(request.environment?.[UI_TOKENS_VARIABLE]);
-  if (!uiAccess.ok) {
-    output.error(`ragscope serve: ${uiAccess.error}`);
+  const uiTokens = parseUiTokens(request.environment?.[UI_TOKENS_VARIABLE]);
+  const uiTenantTokens = parseUiTenantTokens(request.environment?.[UI_TENANT_TOKENS_VARIABLE]);
+  if (!uiTokens.ok || !uiTenantTokens.ok) {
+    output.error(`ragscope serve: ${!uiTokens.ok ? uiTokens.error : !uiTenantTokens.ok ? uiTenantTokens.error : ""}`);
     return ExitCode.undecided;
   }
+  const uiAccess = { tokens: uiTokens.value.tokens, tenantTokens: uiTenantTokens.value };
   const config = collectorSettings(resolved.value.settings);
   const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
   const registry = new MetricsRegistry();
@@ -86,7 +88,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   }
   let ui: UiServer;
   try {
-    ui = await startUiServer({ host: options.uiHost ?? DEFAULT_UI_HOST, port: options.uiPort ?? DEFAULT_UI_PORT, store: collector.store, access: uiAccess.value });
+    ui = await startUiServer({ host: options.uiHost ?? DEFAULT_UI_HOST, port: options.uiPort ?? DEFAULT_UI_PORT, store: collector.store, access: uiAccess });
   } catch (error) {
     await observe.close();
     await collector.close();
@@ -96,7 +98,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   for (const dataset of datasets) await collector.store.cases.put(dataset.cases);
   output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.store.describe()}`);
   output.log(`ragscope serve: /metrics, /healthz and /readyz on ${observe.url}`);
-  output.log(`ragscope serve: web UI and read API on ${ui.url}${uiAccess.value.tokens.size > 0 ? ` (${uiAccess.value.tokens.size} reviewer tokens)` : " (loopback, no token)"}`);
+  output.log(`ragscope serve: web UI and read API on ${ui.url} (${describeAccess(uiAccess)})`);
   output.log(`ragscope serve: ${datasets.reduce((total, dataset) => total + dataset.cases.length, 0)} Eval Cases loaded; online evaluation: ${online.judgeDescription}`);
   await (stopSignal ?? signalled());
   output.log("ragscope serve: stopping; open traces are evaluated (flagged partial)");

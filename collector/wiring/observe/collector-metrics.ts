@@ -118,7 +118,7 @@ export interface EmbeddedParts {
   worker: EvaluationWorker;
   /** Messages waiting in the in-process bus. */
   queued: () => number;
-  deadLetters: { readonly counters: { readonly received: number } };
+  deadLetters: { readonly counters: { readonly received: number }; readonly stored: number; readonly pending: number };
 }
 
 export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: EmbeddedParts): void {
@@ -132,6 +132,8 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);
   registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
   registry.counter("ragscope_messages_dead_lettered_total", "messages the evaluation could not read, kept as dead letters", () => parts.deadLetters.counters.received);
+  registry.gauge("ragscope_dead_letters_stored", "dead letters in the store's dead_letters table, earlier runs included (ragscope dead-letters lists them)", () => parts.deadLetters.stored);
+  registry.gauge("ragscope_dead_letters_unsaved", "dead letters the store refused so far, held in memory and retried", () => parts.deadLetters.pending);
   registry.counter(
     "ragscope_malformed_json_attributes_total",
     "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",

@@ -17,7 +17,7 @@ import type { CollectorConfig } from "../config/collector-config.js";
 import { SourceDriver } from "../../03-consume/source-driver.js";
 import { createEvaluationWorker } from "../../07-evaluate/create-evaluation-worker.js";
 import type { EvaluationWorker } from "../../07-evaluate/evaluation-worker.js";
-import { MemoryDeadLetters } from "../../07-evaluate/memory-dead-letters.js";
+import { DurableDeadLetters } from "../../07-evaluate/durable-dead-letters.js";
 import type { OnlineStage } from "../online/online-stage.js";
 import type { ReceiverCounters } from "../../01-receive/receiver-counters.js";
 import { receiverBounds } from "../../01-receive/receiver-bounds.js";
@@ -34,7 +34,8 @@ export interface EmbeddedCollector {
   worker: EvaluationWorker;
   bus: InProcessBus;
   driver: SourceDriver;
-  deadLetters: MemoryDeadLetters;
+  /** Acknowledged messages the evaluation could not store, kept in the store's dead_letters table (and the last ones in memory). */
+  deadLetters: DurableDeadLetters;
   /** Sampling, judge queue and alerts, when `options.online` built them. */
   online: OnlineStage | null;
   /** Resolves when nothing is queued, open or waiting for the sink; false on timeout. */
@@ -63,7 +64,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const online = options.online ? await options.online(store) : null;
   const registry = options.registry ?? new MetricsRegistry();
   const sink = new MeasuredSink(store.results, registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
-  const deadLetters = new MemoryDeadLetters();
+  const deadLetters = await DurableDeadLetters.open(store.deadLetters);
   const stop = new AbortController();
   const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online });
   const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages, progress: worker.progress });
@@ -139,6 +140,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
       await driver.stop();
       // Whatever is still open is evaluated (flagged partial) rather than lost.
       await flushEverything();
+      await deadLetters.flush();
       // The last snapshot after the last writes, so it counts them.
       await health.stop();
       // After the last traces were handed over; judge work still queued in-process is dropped (not durable embedded).

@@ -1,0 +1,53 @@
+/**
+ * A TenantScope (store/ports/tenant-scope.ts) as SQL: the condition each
+ * table's rows must meet, with the tenants as a query parameter, never as
+ * text. case_results and metric_values carry tenant_id; the other tables are
+ * reached through the case results the scope admits (an evaluation or label
+ * by its case result, a run by the runs of those results, an Eval Case by the
+ * cases they answer). For "all" every condition is `1`.
+ */
+import type { TenantScope } from "../ports/tenant-scope.js";
+
+export type ScopedTable = "case_results" | "metric_values" | "evaluation_results" | "human_labels" | "runs" | "eval_cases" | "collector_health";
+
+/** The parameter name; a panel or reader query must not use it for anything else. */
+export const SCOPE_PARAMETER = "ragscope_scope_tenants";
+
+export class TenantFilter {
+  /** Merge into a query's parameters (empty for "all"). */
+  readonly parameters: Record<string, unknown>;
+
+  /** `database` is already quoted (quoteIdentifier). */
+  constructor(
+    private readonly database: string,
+    readonly scope: TenantScope,
+  ) {
+    this.parameters = scope === "all" ? {} : { [SCOPE_PARAMETER]: [...scope] };
+  }
+
+  get unrestricted(): boolean {
+    return this.scope === "all";
+  }
+
+  /** The condition on `table`'s rows (columns unqualified), to AND into its WHERE. */
+  on(table: ScopedTable): string {
+    if (this.scope === "all") return "1";
+    const tenants = `{${SCOPE_PARAMETER}:Array(String)}`;
+    const admitted = (columns: string) => `SELECT ${columns} FROM ${this.database}.case_results WHERE tenant_id IN ${tenants}`;
+    switch (table) {
+      case "case_results":
+      case "metric_values":
+        return `tenant_id IN ${tenants}`;
+      case "evaluation_results":
+      case "human_labels":
+        return `case_result_id IN (${admitted("case_result_id")})`;
+      case "runs":
+        return `run_id IN (${admitted("run_id")})`;
+      case "eval_cases":
+        return `(case_id, case_version) IN (${admitted("case_id, case_version")})`;
+      case "collector_health":
+        // The collector's own counters cover every tenant: a tenant reader sees none of them.
+        return "0";
+    }
+  }
+}
