@@ -1,5 +1,5 @@
 /**
- * DeadLetterStore on ClickHouse: table `dead_letters` (migration 0008),
+ * DeadLetterStore on ClickHouse: table `dead_letters` (migration 0011),
  * written as JSONEachRow through the client (no value in the SQL text), the
  * body base64 so any bytes survive.
  */
