@@ -1,7 +1,7 @@
 /**
  * Where the embedded collector keeps dead letters: messages it acknowledged
  * and then could not evaluate into a stored result. Durable (ClickHouse:
- * table `dead_letters`, migration 0008), so a restart keeps them, and listed
+ * table `dead_letters`, migration 0011), so a restart keeps them, and listed
  * by `ragscope dead-letters`.
  */
 export interface DeadLetterRecord {

@@ -29,7 +29,7 @@ export async function deadLettersCommand(options: DeadLettersOptions, request: S
     reportInvalidSettings("dead-letters", resolved.error, output);
     return ExitCode.undecided;
   }
-  // Migrated: a store from before migration 0008 gets the (empty) table.
+  // Migrated: a store from before migration 0011 gets the (empty) table.
   const store = await openClickHouseStore(resolved.value.settings.clickhouse);
   try {
     if (options.body !== undefined && options.out !== undefined) {
