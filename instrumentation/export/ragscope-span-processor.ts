@@ -18,7 +18,7 @@
  *   three spans in four were dropped (test/bench/sdk-export.bench.ts). A
  *   failed or timed-out export counts its spans as failed.
  * - `shutdown` exports what is queued within `shutdownTimeoutMillis` (default
- *   5000 ms); at that deadline the exports still in flight are aborted (with
+ *   10000 ms); at that deadline the exports still in flight are aborted (with
  *   an exporter that can: export/otlp-http-writer.ts), and every span not
  *   exported is counted as failed and reported on standard error with its
  *   count. A collector that is down fails the first batch; the rest would only
@@ -54,7 +54,7 @@ export interface RagscopeSpanProcessorOptions extends Partial<ExportLimits> {
   scheduledDelayMillis?: number;
   /** An export not answered by then counts as failed; default OTEL_BSP_EXPORT_TIMEOUT or 10000 ms. */
   exportTimeoutMillis?: number;
-  /** Longest time `shutdown` takes; then exports in flight are aborted and the spans not exported are reported lost. Default RAGSCOPE_SHUTDOWN_TIMEOUT_MS or 5000 ms. */
+  /** Longest time `shutdown` takes; then exports in flight are aborted and the spans not exported are reported lost. Default RAGSCOPE_SHUTDOWN_TIMEOUT_MS or 10000 ms (one export timeout: a collector that answers slowly still gets one full try). */
   shutdownTimeoutMillis?: number;
   /** Fraction of traces exported, decided by trace id; default 1. */
   sampleRate?: number;
@@ -89,7 +89,7 @@ export const DEFAULT_EXPORT_LIMITS = {
   maxConcurrentExports: 4,
   scheduledDelayMillis: 1000,
   exportTimeoutMillis: 10_000,
-  shutdownTimeoutMillis: 5000,
+  shutdownTimeoutMillis: 10_000,
 } as const;
 
 export type ExportLimits = { -readonly [Name in keyof typeof DEFAULT_EXPORT_LIMITS]: number };
@@ -388,7 +388,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
         } else {
           this.counters.failed += batch.length;
           this.lastFailure = result.error?.message ?? "no reason given";
-          this.warn(`ragscope: export of ${batch.length} spans to ${this.destination} failed (${result.error?.message ?? "no reason given"}); ${this.counters.failed} spans lost so far`);
+          // During shutdown the losses are reported once, all together, when it ends.
+          if (this.shutdownPromise === undefined) this.warn(`ragscope: export of ${batch.length} spans to ${this.destination} failed (${result.error?.message ?? "no reason given"}); ${this.counters.failed} spans lost so far`);
         }
         resolve();
       };
