@@ -143,6 +143,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
   private timer: NodeJS.Timeout | undefined;
   private timerDelay = 0;
   private readonly inFlight = new Set<RunningExport>();
+  /** The intervals that keep the process alive while someone awaits a flush. */
+  private readonly keepAlives = new Set<NodeJS.Timeout>();
   private shutdownPromise: Promise<void> | undefined;
   private lastWarningAt = Number.NEGATIVE_INFINITY;
   /** Why the last export failed, for the shutdown report. */
@@ -250,6 +252,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
           this.counters.failed += running.spans;
         }
         this.inFlight.clear();
+        // The drain may still wait for an exporter that cannot abort; it must not keep the process alive.
+        for (const keepAlive of this.keepAlives) clearInterval(keepAlive);
       }
     } finally {
       clearTimeout(deadlineTimer);
@@ -263,31 +267,36 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     }
   }
 
-  private async drain(stopAtFirstFailure: boolean): Promise<void> {
+  private async drain(shuttingDown: boolean): Promise<void> {
     // The export timers are unref()-ed; someone awaiting this flush must get
     // an answer even if nothing else keeps the event loop alive.
     const keepAlive = setInterval(() => undefined, 1 << 30);
+    this.keepAlives.add(keepAlive);
     try {
-      await this.drainQueue(stopAtFirstFailure);
+      await this.drainQueue(shuttingDown);
     } finally {
       clearInterval(keepAlive);
+      this.keepAlives.delete(keepAlive);
     }
   }
 
-  private async drainQueue(stopAtFirstFailure: boolean): Promise<void> {
+  private async drainQueue(shuttingDown: boolean): Promise<void> {
     this.clearTimer();
     const failedBefore = this.counters.failed;
     // Spans the application ends meanwhile wait for the next round: a flush
-    // exports what was queued when it was called, and so always ends.
-    let batchesLeft = Math.ceil(this.queuedCount() / this.maxExportBatchSize) + 1;
+    // exports what was queued when it was called, and so always ends. At
+    // shutdown nothing more is queued: everything goes.
+    let batchesLeft = shuttingDown
+      ? Number.POSITIVE_INFINITY
+      : Math.ceil(this.queuedCount() / this.maxExportBatchSize) + Math.ceil(this.queuedBytes / this.maxExportBatchBytes) + 1;
     while (this.queuedCount() > 0 || this.inFlight.size > 0) {
       // Counted as lost, and reported by shutdown with the rest.
-      if (stopAtFirstFailure && this.counters.failed > failedBefore) this.dropQueue();
+      if (shuttingDown && this.counters.failed > failedBefore) this.dropQueue();
       while (this.queuedCount() > 0 && this.inFlight.size < this.maxConcurrentExports && batchesLeft > 0) {
         batchesLeft -= 1;
         this.startExport();
         // One export first when shutting down: a collector that is down fails it, and the rest are not tried.
-        if (stopAtFirstFailure && this.counters.exported === 0 && this.inFlight.size > 0) break;
+        if (shuttingDown && this.counters.exported === 0 && this.inFlight.size > 0) break;
       }
       if (this.inFlight.size === 0) break;
       await Promise.race([...this.inFlight].map((running) => running.done));
