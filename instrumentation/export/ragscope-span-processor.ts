@@ -18,7 +18,7 @@
  *   three spans in four were dropped (test/bench/sdk-export.bench.ts). A
  *   failed or timed-out export counts its spans as failed.
  * - `shutdown` exports what is queued within `shutdownTimeoutMillis` (default
- *   5000 ms); at that deadline the exports still in flight are aborted (with
+ *   10000 ms); at that deadline the exports still in flight are aborted (with
  *   an exporter that can: export/otlp-http-writer.ts), and every span not
  *   exported is counted as failed and reported on standard error with its
  *   count. A collector that is down fails the first batch; the rest would only
@@ -54,7 +54,7 @@ export interface RagscopeSpanProcessorOptions extends Partial<ExportLimits> {
   scheduledDelayMillis?: number;
   /** An export not answered by then counts as failed; default OTEL_BSP_EXPORT_TIMEOUT or 10000 ms. */
   exportTimeoutMillis?: number;
-  /** Longest time `shutdown` takes; then exports in flight are aborted and the spans not exported are reported lost. Default RAGSCOPE_SHUTDOWN_TIMEOUT_MS or 5000 ms. */
+  /** Longest time `shutdown` takes; then exports in flight are aborted and the spans not exported are reported lost. Default RAGSCOPE_SHUTDOWN_TIMEOUT_MS or 10000 ms (one export timeout: a collector that answers slowly still gets one full try). */
   shutdownTimeoutMillis?: number;
   /** Fraction of traces exported, decided by trace id; default 1. */
   sampleRate?: number;
@@ -89,7 +89,7 @@ export const DEFAULT_EXPORT_LIMITS = {
   maxConcurrentExports: 4,
   scheduledDelayMillis: 1000,
   exportTimeoutMillis: 10_000,
-  shutdownTimeoutMillis: 5000,
+  shutdownTimeoutMillis: 10_000,
 } as const;
 
 export type ExportLimits = { -readonly [Name in keyof typeof DEFAULT_EXPORT_LIMITS]: number };
@@ -143,6 +143,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
   private timer: NodeJS.Timeout | undefined;
   private timerDelay = 0;
   private readonly inFlight = new Set<RunningExport>();
+  /** The intervals that keep the process alive while someone awaits a flush. */
+  private readonly keepAlives = new Set<NodeJS.Timeout>();
   private shutdownPromise: Promise<void> | undefined;
   private lastWarningAt = Number.NEGATIVE_INFINITY;
   /** Why the last export failed, for the shutdown report. */
@@ -250,6 +252,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
           this.counters.failed += running.spans;
         }
         this.inFlight.clear();
+        // The drain may still wait for an exporter that cannot abort; it must not keep the process alive.
+        for (const keepAlive of this.keepAlives) clearInterval(keepAlive);
       }
     } finally {
       clearTimeout(deadlineTimer);
@@ -263,31 +267,36 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     }
   }
 
-  private async drain(stopAtFirstFailure: boolean): Promise<void> {
+  private async drain(shuttingDown: boolean): Promise<void> {
     // The export timers are unref()-ed; someone awaiting this flush must get
     // an answer even if nothing else keeps the event loop alive.
     const keepAlive = setInterval(() => undefined, 1 << 30);
+    this.keepAlives.add(keepAlive);
     try {
-      await this.drainQueue(stopAtFirstFailure);
+      await this.drainQueue(shuttingDown);
     } finally {
       clearInterval(keepAlive);
+      this.keepAlives.delete(keepAlive);
     }
   }
 
-  private async drainQueue(stopAtFirstFailure: boolean): Promise<void> {
+  private async drainQueue(shuttingDown: boolean): Promise<void> {
     this.clearTimer();
     const failedBefore = this.counters.failed;
     // Spans the application ends meanwhile wait for the next round: a flush
-    // exports what was queued when it was called, and so always ends.
-    let batchesLeft = Math.ceil(this.queuedCount() / this.maxExportBatchSize) + 1;
+    // exports what was queued when it was called, and so always ends. At
+    // shutdown nothing more is queued: everything goes.
+    let batchesLeft = shuttingDown
+      ? Number.POSITIVE_INFINITY
+      : Math.ceil(this.queuedCount() / this.maxExportBatchSize) + Math.ceil(this.queuedBytes / this.maxExportBatchBytes) + 1;
     while (this.queuedCount() > 0 || this.inFlight.size > 0) {
       // Counted as lost, and reported by shutdown with the rest.
-      if (stopAtFirstFailure && this.counters.failed > failedBefore) this.dropQueue();
+      if (shuttingDown && this.counters.failed > failedBefore) this.dropQueue();
       while (this.queuedCount() > 0 && this.inFlight.size < this.maxConcurrentExports && batchesLeft > 0) {
         batchesLeft -= 1;
         this.startExport();
         // One export first when shutting down: a collector that is down fails it, and the rest are not tried.
-        if (stopAtFirstFailure && this.counters.exported === 0 && this.inFlight.size > 0) break;
+        if (shuttingDown && this.counters.exported === 0 && this.inFlight.size > 0) break;
       }
       if (this.inFlight.size === 0) break;
       await Promise.race([...this.inFlight].map((running) => running.done));
@@ -388,7 +397,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
         } else {
           this.counters.failed += batch.length;
           this.lastFailure = result.error?.message ?? "no reason given";
-          this.warn(`ragscope: export of ${batch.length} spans to ${this.destination} failed (${result.error?.message ?? "no reason given"}); ${this.counters.failed} spans lost so far`);
+          // During shutdown the losses are reported once, all together, when it ends.
+          if (this.shutdownPromise === undefined) this.warn(`ragscope: export of ${batch.length} spans to ${this.destination} failed (${result.error?.message ?? "no reason given"}); ${this.counters.failed} spans lost so far`);
         }
         resolve();
       };

@@ -22,7 +22,8 @@ describe("export into the embedded collector", () => {
   after(async () => running.stop());
 
   test("every span emitted at a moderate rate is exported and acknowledged: nothing dropped, nothing lost", async () => {
-    const handle = setupRagscope({ endpoint: running.collector.receiverUrl, serviceName: "export-test", flushOnExit: false });
+    // Counts, not timing: the collector runs in this process on a shared machine, so its answers get all the time they need.
+    const handle = setupRagscope({ endpoint: running.collector.receiverUrl, serviceName: "export-test", flushOnExit: false, exportLimits: { exportTimeoutMillis: 120_000, shutdownTimeoutMillis: 300_000 } });
     try {
       for (let index = 0; index < REQUESTS; index += 1) {
         await eightSpanRequest(index);

@@ -110,6 +110,39 @@ describe("RagscopeSpanProcessor", () => {
     assert.equal(exporter.batches.length, 0);
   });
 
+  test("at most maxConcurrentExports exports in flight; the next starts when one ends", async (context) => {
+    context.mock.timers.enable({ apis: ["setTimeout"] });
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    const exporter = new ScriptedExporter("hang");
+    const processor = new RagscopeSpanProcessor(exporter, { maxConcurrentExports: 3, maxExportBatchSize: 10, scheduledDelayMillis: 1000 });
+    endSpans(processor, 100);
+    for (let turn = 0; turn < 5; turn += 1) {
+      context.mock.timers.tick(0);
+      await settled();
+    }
+    assert.deepEqual(exporter.batches.map((batch) => batch.length), [10, 10, 10], "three full batches in flight, no more");
+    exporter.pending[0]!({ code: ExportResultCode.SUCCESS });
+    await settled();
+    context.mock.timers.tick(0);
+    await settled();
+    assert.equal(exporter.batches.length, 4, "one ended, the next started");
+    assert.equal(processor.statistics().exported, 10);
+    assert.equal(processor.pending(), 90, "queued and in flight");
+  });
+
+  test("batches and the queue are bounded in bytes too", async () => {
+    const exporter = new ScriptedExporter("succeed");
+    const text = "x".repeat(1000); // a span of ~1,250 estimated bytes
+    const processor = new RagscopeSpanProcessor(exporter, { maxExportBatchBytes: 3000, maxQueueBytes: 6000, scheduledDelayMillis: 1000 });
+    const provider = new BasicTracerProvider({ spanProcessors: [processor] });
+    for (let index = 0; index < 10; index += 1) provider.getTracer("t").startSpan(`s${index}`, { attributes: { text } }).end();
+    const statistics = processor.statistics();
+    assert.equal(statistics.queued, 4, "four spans fit 6000 bytes");
+    assert.equal(statistics.droppedQueueFull, 6);
+    await processor.forceFlush();
+    assert.deepEqual(exporter.batches.map((batch) => batch.length), [2, 2], "two spans fit a batch of 3000 bytes");
+  });
+
   test("limits come from OTEL_BSP_* when no option is given", () => {
     const processor = new RagscopeSpanProcessor(new ScriptedExporter("hang"), {}, { OTEL_BSP_MAX_QUEUE_SIZE: "3" });
     endSpans(processor, 5);

@@ -1,0 +1,103 @@
+/**
+ * The SDK's protobuf encoder writes the same bytes as OpenTelemetry's own
+ * serializer (@opentelemetry/otlp-transformer's ProtobufTraceSerializer, the
+ * independent reference here) for the spans a RAG request records, and for
+ * every kind of value a span can carry: strings (ASCII, Chinese, emoji,
+ * empty, long), booleans, integers (negative, past 2^31, past 2^53), doubles,
+ * arrays (mixed, with nulls), bytes, events, links with trace state, remote
+ * parents, status messages, several resources and scopes.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { context, trace, SpanKind, SpanStatusCode, TraceFlags, type Attributes } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { TraceState } from "@opentelemetry/core";
+import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { encodeTraceRequest } from "../../../instrumentation/export/otlp-protobuf-encoder.js";
+import { eightSpanRequest } from "../../bench/eight-span-request.js";
+
+function collector(): SpanProcessor & { spans: ReadableSpan[] } {
+  const spans: ReadableSpan[] = [];
+  return { spans, onStart() {}, onEnd: (span: ReadableSpan) => void spans.push(span), forceFlush: async () => {}, shutdown: async () => {} };
+}
+
+function assertSameBytes(spans: ReadableSpan[]): void {
+  const reference = ProtobufTraceSerializer.serializeRequest(spans);
+  assert.ok(reference !== undefined);
+  const ours = encodeTraceRequest(spans);
+  assert.equal(ours.byteLength, reference.byteLength, "same length");
+  assert.ok(Buffer.from(ours).equals(Buffer.from(reference)), "same bytes");
+}
+
+describe("OTLP protobuf encoder", () => {
+  test("the spans of RAG requests (8 spans, ten 500-character chunks, Chinese text) encode to OTel's bytes", async () => {
+    const processor = collector();
+    const provider = new BasicTracerProvider({ spanProcessors: [processor], spanLimits: { attributeCountLimit: 4096 }, resource: resourceFromAttributes({ "service.name": "encoder-test" }) });
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    trace.setGlobalTracerProvider(provider);
+    try {
+      for (let index = 0; index < 5; index += 1) await eightSpanRequest(index);
+    } finally {
+      trace.disable();
+      context.disable();
+    }
+    assert.equal(processor.spans.length, 40);
+    assertSameBytes(processor.spans);
+    assertSameBytes(processor.spans.slice(0, 1));
+  });
+
+  test("every kind of value, events, links, remote parents, status, several resources and scopes", () => {
+    const processor = collector();
+    const providers = [
+      new BasicTracerProvider({ spanProcessors: [processor], resource: resourceFromAttributes({ "service.name": "one", "deployment.environment": "测试" }) }),
+      new BasicTracerProvider({ spanProcessors: [processor], resource: resourceFromAttributes({ "service.name": "two", count: 3 }) }),
+    ];
+    const attributes: Attributes = {
+      ascii: "plain text",
+      empty: "",
+      chinese: "未使用的年假可以结转到下一年吗？",
+      emoji: "ok 👍🏽 done",
+      long: "年假 policy ".repeat(400),
+      longAscii: "x".repeat(70_000),
+      yes: true,
+      no: false,
+      zero: 0,
+      small: 42,
+      negative: -7,
+      large: 3_000_000_000,
+      huge: 2 ** 60,
+      hugeNegative: -(2 ** 60),
+      double: 0.1,
+      negativeDouble: -1.5e-300,
+      strings: ["a", "年", "", "b".repeat(200)],
+      numbers: [1, -2, 3.5],
+      booleans: [true, false],
+      withNulls: ["a", null, "b"] as unknown as string[],
+    };
+    for (const [index, provider] of providers.entries()) {
+      for (const scope of ["scope-a", "scope-b"]) {
+        const tracer = provider.getTracer(scope, index === 0 ? "1.2.3" : undefined);
+        const remoteParent = trace.setSpanContext(context.active(), { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", traceFlags: TraceFlags.SAMPLED, isRemote: true, traceState: new TraceState("vendor=value,other=1") });
+        const span = tracer.startSpan(
+          `span ${scope} 名`,
+          {
+            kind: SpanKind.CLIENT,
+            attributes,
+            links: [{ context: { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", traceFlags: TraceFlags.NONE, traceState: new TraceState("k=v") }, attributes: { reason: "follows", weight: 2 } }],
+          },
+          remoteParent,
+        );
+        span.setAttribute("bytes", new Uint8Array([0, 1, 255]) as unknown as string);
+        span.addEvent("exception", { "exception.message": "出错了", "exception.type": "Error", attempt: 2 });
+        span.addEvent("no attributes");
+        span.setStatus({ code: SpanStatusCode.ERROR, message: "failed: 超时" });
+        span.end();
+        tracer.startSpan("root, internal, unset status").end();
+      }
+    }
+    assert.equal(processor.spans.length, 8);
+    assertSameBytes(processor.spans);
+  });
+});
