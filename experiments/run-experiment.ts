@@ -158,6 +158,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   const startedAt = new Date(started).toISOString();
   try {
     await target.putCases(cases);
+    // The spans' clock, not the injected one: the target compares it with the requests' recorded start times.
+    const sendingSince = Date.now();
     const ragscope = setupRagscope({ endpoint: target.receiverUrl, sampleRate: 1, flushOnExit: false, serviceName: environment.OTEL_SERVICE_NAME ?? "ragscope-eval" });
     const caseRuns: CaseRun[][] = [];
     let done = 0;
@@ -181,7 +183,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     }
 
     const timeoutMs = options.evaluationTimeoutMs ?? 120_000;
-    const missingCases = await target.waitForCases(runIds, cases, Date.now() + timeoutMs);
+    const missingCases = await target.waitForCases(runIds, cases, Date.now() + timeoutMs, sendingSince);
     const missing = missingCases.reduce((sum, entry) => sum + entry.cases.length, 0);
 
     const selected = new Set(cases.map((item) => `${item.case_id}@${item.case_version}`));

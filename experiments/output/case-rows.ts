@@ -10,6 +10,8 @@ export interface CaseRow {
   error: { type: string; message: string | null } | null;
   failed: { evaluatorId: string; reason: string }[];
   rootCause: string | null;
+  /** The request's latency as the trace recorded it; null when it did not. */
+  latencyMs: number | null;
 }
 
 export function caseRows(evaluated: readonly EvaluatedCase[]): CaseRow[] {
@@ -26,6 +28,7 @@ export function caseRows(evaluated: readonly EvaluatedCase[]): CaseRow[] {
         .filter((evaluation) => evaluation.evaluator_id !== "root_cause" && (evaluation.outcome === "failed" || evaluation.outcome === "error"))
         .map((evaluation) => ({ evaluatorId: evaluation.evaluator_id, reason: shownReason(item, evaluation.reason) })),
       rootCause: rootCause ? shownReason(item, rootCause.reason) : null,
+      latencyMs: result.rag_observation.latency_ms,
     };
   });
 }

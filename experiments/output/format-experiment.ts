@@ -6,6 +6,7 @@ import type { ExperimentResult } from "../run-experiment.js";
 import { caseRows } from "./case-rows.js";
 import { layerOfEvaluator } from "../metric-layers.js";
 import { CASE_PASSED } from "../compare/compare-runs.js";
+import { datasetMix, formatMix } from "../../collector/wiring/dataset/dataset-mix.js";
 
 const number = (value: number) => (Number.isInteger(value) ? String(value) : formatFixed(value, 4));
 
@@ -66,6 +67,8 @@ export function formatExperiment(result: ExperimentResult): string[] {
   }
 
   lines.push("", ...formatEndToEnd(result));
+  // The cases run against the seed's recommended mix (004 §二.2), as `ragscope validate --stats` shows it.
+  lines.push("", ...formatMix(datasetMix(result.cases)).map((line) => line.slice(2)));
 
   lines.push("");
   if (result.gate) {

@@ -6,6 +6,7 @@
  */
 import type { ExperimentResult } from "../run-experiment.js";
 import { shownReason } from "./blind-redaction.js";
+import { datasetMix, type MixRow } from "../../collector/wiring/dataset/dataset-mix.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
 
 export function resultsDocument(result: ExperimentResult): unknown {
@@ -16,7 +17,7 @@ export function resultsDocument(result: ExperimentResult): unknown {
     problems: result.problems,
     notes: result.notes,
     run_lineage: result.lineage,
-    dataset: { file: result.dataset.file, format: result.dataset.format, cases: result.cases.length },
+    dataset: { file: result.dataset.file, format: result.dataset.format, cases: result.cases.length, mix: mixDocument(result) },
     case_results: result.evaluated.map((item) => item.caseResult),
     evaluation_results: result.evaluated.flatMap((item) => item.evaluationResults.map((evaluation) => ({ ...evaluation, reason: shownReason(item, evaluation.reason) }))),
     gate: result.gate && {
@@ -74,4 +75,11 @@ function endToEndDocument(result: ExperimentResult): unknown {
     cost_per_successful_task: valueOf(costPerSuccessfulTask),
     cost_per_successful_task_reason: reasonOf(costPerSuccessfulTask),
   };
+}
+
+/** The cases run against the seed's recommended mix (004 §二.2): overall, per split, and the splits with no case. */
+function mixDocument(result: ExperimentResult): unknown {
+  const mix = datasetMix(result.cases);
+  const rows = (items: MixRow[]) => items.map((row) => ({ category: row.category, cases: row.cases, share: row.share, recommended: row.recommended }));
+  return { categories: rows(mix.rows), splits: mix.bySplit.map((split) => ({ split: split.split, cases: split.cases, categories: rows(split.rows) })), missing_splits: mix.missingSplits };
 }

@@ -23,8 +23,13 @@ export interface CollectorTarget {
   judgeDescription: string;
   /** Makes the Eval Cases known to the collector (the embedded one); a running collector must hold them already. */
   putCases(cases: readonly EvalCase[]): Promise<void>;
-  /** Waits (bounded by `deadline`, epoch ms) until every case of every run has a stored Case Result; what is still missing then. */
-  waitForCases(runIds: readonly string[], cases: readonly EvalCase[], deadline: number): Promise<MissingCases[]>;
+  /**
+   * Waits (bounded by `deadline`, epoch ms) until every case of every run has
+   * a Case Result of a request started at or after `since` (epoch ms; a run id
+   * used before keeps its old rows until the new ones replace them); what is
+   * still missing then.
+   */
+  waitForCases(runIds: readonly string[], cases: readonly EvalCase[], deadline: number, since: number): Promise<MissingCases[]>;
   loadRunCases(runId: string): Promise<EvaluatedCase[]>;
   /** Stores the run's lineage; false when this target cannot store it (the report says so). */
   recordRun(lineage: RunLineage): Promise<boolean>;

@@ -23,6 +23,8 @@ export async function startEmbeddedTarget(settings: Settings): Promise<Collector
     describe: () => collector.store.describe(),
     putCases: (cases) => collector.store.cases.put([...cases]),
     async waitForCases(runIds, cases, deadline) {
+      // A run id used before in this folder: its old rows count here, and the wait until the collector is idle below
+      // is what makes sure the new ones are written (everything this process sent is then evaluated and stored).
       let incomplete = false;
       for (const runId of runIds) {
         while ((await collector.store.reader.countCaseResults(runId)) < cases.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, POLL_MS));

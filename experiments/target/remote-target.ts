@@ -23,6 +23,8 @@ import { caseKey, type CollectorTarget, type MissingCases } from "./collector-ta
 export const READ_TOKEN_VARIABLE = "RAGSCOPE_READ_API_TOKEN";
 const PAGE_SIZE = 200;
 const POLL_MS = 250;
+/** Start times may be stored at a coarser precision than this process's clock: a second of slack. */
+const START_TIME_SLACK_MS = 1000;
 /** A run's listing is paged; this many pages (200 traces each) is far beyond any dataset run. */
 const MAXIMUM_PAGES = 5000;
 
@@ -72,15 +74,17 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
     }
   }
 
-  /** Case result id and case id of every trace of the run. */
-  async function listRun(runId: string): Promise<{ caseResultId: string; caseId: string }[]> {
-    const listed: { caseResultId: string; caseId: string }[] = [];
+  /** Case result id, case id and start time (epoch ms) of every trace of the run. */
+  async function listRun(runId: string): Promise<{ caseResultId: string; caseId: string; startedAtMs: number }[]> {
+    const listed: { caseResultId: string; caseId: string; startedAtMs: number }[] = [];
     let after: string | null = null;
     for (let page = 0; page < MAXIMUM_PAGES; page += 1) {
       const body = (await getJson(`/api/traces?run=${encodeURIComponent(runId)}&limit=${PAGE_SIZE}${after ? `&after=${encodeURIComponent(after)}` : ""}`)) as { traces?: unknown; next?: unknown };
       if (!Array.isArray(body.traces)) throw new RemoteTargetError(`the read API at ${readApi} answered /api/traces without a traces list; is --read-api the address of serve's web UI?`);
-      for (const trace of body.traces as { caseResultId?: unknown; caseId?: unknown }[]) {
-        if (typeof trace.caseResultId === "string" && typeof trace.caseId === "string") listed.push({ caseResultId: trace.caseResultId, caseId: trace.caseId });
+      for (const trace of body.traces as { caseResultId?: unknown; caseId?: unknown; startedAt?: unknown }[]) {
+        if (typeof trace.caseResultId === "string" && typeof trace.caseId === "string") {
+          listed.push({ caseResultId: trace.caseResultId, caseId: trace.caseId, startedAtMs: typeof trace.startedAt === "string" ? Date.parse(trace.startedAt) : Number.NaN });
+        }
       }
       if (typeof body.next !== "string") return listed;
       after = body.next;
@@ -111,13 +115,14 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
     async putCases() {
       // The read API has no write side: the running collector holds the cases (serve --dataset, dataset push).
     },
-    async waitForCases(runIds, cases, deadline) {
+    async waitForCases(runIds, cases, deadline, since) {
       const expected = new Set(cases.map((item) => item.case_id));
       const seen = new Map<string, Set<string>>(runIds.map((runId) => [runId, new Set<string>()]));
       for (;;) {
         for (const runId of runIds) {
           const found = seen.get(runId)!;
-          if (found.size < expected.size) for (const trace of await listRun(runId)) if (expected.has(trace.caseId)) found.add(trace.caseId);
+          // A request's start time comes from this process's clock (the SDK here opened its span), so it compares with `since`.
+          if (found.size < expected.size) for (const trace of await listRun(runId)) if (expected.has(trace.caseId) && trace.startedAtMs >= since - START_TIME_SLACK_MS) found.add(trace.caseId);
         }
         const complete = [...seen.values()].every((found) => found.size === expected.size);
         if (complete || Date.now() >= deadline) break;

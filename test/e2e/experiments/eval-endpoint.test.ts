@@ -73,7 +73,7 @@ describe("ragscope eval --endpoint (a running collector)", () => {
     assert.match(results.notes.join("\n"), /run lineage is in this report and the JSON output only/);
   });
 
-  test("a collector that never stores the cases: after the bounded wait, exit 2 naming the missing cases", async () => {
+  test("a collector that never stores the cases: after the bounded wait, exit 2 naming the missing cases — an earlier run's rows of the same run id do not count", async () => {
     // An OTLP endpoint that accepts every export and keeps nothing (a collector losing data); results are read from serve.
     const sink: Server = createServer((request, response) => {
       request.resume();
@@ -88,6 +88,11 @@ describe("ragscope eval --endpoint (a running collector)", () => {
       assert.equal(result.status, 2, result.stderr + result.stdout);
       assert.match(result.stdout, /Could not decide: run lost-run: 2 case\(s\) not evaluated within 1500 ms \(--evaluation-timeout-ms\) by the collector at .*: lost_one@1, lost_two@1/);
       assert.match(result.stdout, /Decision: UNDECIDED/);
+
+      // The run id of the first test again: serve holds its 26 rows, but they are an earlier run's, not this one's.
+      const again = await runRagscope(["eval", "--dataset", dataset, "--task", "examples/policy-assistant/eval-task.ts", "--run-id", "remote-run", "--endpoint", endpoint, "--read-api", readApiUrl, "--evaluation-timeout-ms", "1500", "--data-dir", path.join(folder, "unused")]);
+      assert.equal(again.status, 2, again.stderr + again.stdout);
+      assert.match(again.stdout, /Could not decide: run remote-run: 26 case\(s\) not evaluated within 1500 ms/);
     } finally {
       await new Promise((resolve) => sink.close(resolve));
     }

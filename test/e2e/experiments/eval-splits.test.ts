@@ -76,6 +76,14 @@ describe("ragscope eval: splits, blind data, mix report, end-to-end scores, prog
     assert.deepEqual(results.case_results.map((item: { case_id: string }) => item.case_id).sort(), ["regression_crypto", "regression_shipping_fee"]);
     assert.equal(results.dataset.cases, 2);
     assert.doesNotMatch(result.stdout, /dev_refund_window|dev_gift_cards|blind_warranty|blind_injection/);
+    // The run summary's mix covers the cases run: 1 high-frequency and 1 unanswerable of 2, and the splits it lacks.
+    const lines = result.stdout.split("\n").map((line) => line.trim().replace(/\s+/g, " "));
+    const mixStart = lines.indexOf("Mix of 2 cases (seed 004 §二.2):");
+    assert.ok(mixStart >= 0, result.stdout);
+    assert.deepEqual(lines.slice(mixStart + 1, mixStart + 6), ["high_frequency 1 50% recommended 50%", "long_tail 0 0% recommended 20%", "multi_hop 0 0% recommended 10%", "unanswerable 1 50% recommended 10%", "adversarial 0 0% recommended 10%"]);
+    assert.ok(lines.includes("warning: no case in splits dev, blind, online-sample (metadata.split or metadata.dataset_role)"), result.stdout);
+    assert.deepEqual(results.dataset.mix.missing_splits, ["dev", "blind", "online-sample"]);
+    assert.deepEqual(results.dataset.mix.splits.map((split: { split: string; cases: number }) => [split.split, split.cases]), [["regression", 2]]);
     // Not a TTY: one plain line per step, no carriage returns or terminal escapes.
     assert.doesNotMatch(result.stderr, /\r|\u001b\[/);
     const progress = result.stderr.split("\n").filter((line) => line.startsWith("cases "));

@@ -10,18 +10,23 @@ import { junitReport } from "../../../experiments/output/junit-report.js";
 import type { CaseRow } from "../../../experiments/output/case-rows.js";
 import { junitSchemaErrors } from "../../support/junit-schema.js";
 
-const row = (overrides: Partial<CaseRow>): CaseRow => ({ caseId: "case", caseVersion: "v1", executionStatus: "completed", qualityStatus: "passed", error: null, failed: [], rootCause: null, ...overrides });
+const row = (overrides: Partial<CaseRow>): CaseRow => ({ caseId: "case", caseVersion: "v1", executionStatus: "completed", qualityStatus: "passed", error: null, failed: [], rootCause: null, latencyMs: null, ...overrides });
 
 describe("JUnit report against the JUnit XML schemas", () => {
   test("passed, failed, errored and skipped cases, with markup and control characters in the text, are valid against both schemas", async () => {
     const xml = junitReport("ragscope eval run <1> & \"quoted\"", "refund_rag_regression_set@v5", [
-      row({ caseId: "passes" }),
+      row({ caseId: "passes", latencyMs: 1234567.891 }),
       row({ caseId: "fails", qualityStatus: "failed", rootCause: "RETRIEVAL_MISS: <gold> not retrieved", failed: [{ evaluatorId: "retrieval", reason: "recall_at_5 0 < 0.9 & more\u0001" }] }),
       row({ caseId: "errors", executionStatus: "failed", qualityStatus: "not_evaluated", error: { type: "timeout", message: "the task did not answer within 1500 ms" } }),
-      row({ caseId: "unjudged", qualityStatus: "unjudged" }),
+      row({ caseId: "unjudged", qualityStatus: "unjudged", latencyMs: 0.2 }),
       row({ caseId: "review", qualityStatus: "review_required" }),
     ], "2026-12-01T10:15:30.123Z");
     assert.deepEqual(await junitSchemaErrors(xml), { "JUnit.xsd": [], "junit-10.xsd": [] });
+    // Times in seconds from the traces' latencies: 1234567.891 ms → 1234.568 s; 0.2 ms → 0.000; none → 0; the suite their sum.
+    assert.match(xml, /<testcase name="passes@v1" classname="[^"]*" time="1234\.568"\/>/);
+    assert.match(xml, /<testcase name="unjudged@v1" classname="[^"]*" time="0\.000">/);
+    assert.match(xml, /<testcase name="errors@v1" classname="[^"]*" time="0">/);
+    assert.match(xml, /<testsuite [^>]*time="1234\.568"/);
   });
 
   test("an empty run is valid too", async () => {
