@@ -14,10 +14,10 @@
  * body is left unread and the connection closed after the answer — and the
  * client is told to retry later (503).
  *
- * Bytes are copied into the body as they arrive (into a buffer of the declared
- * length when the body is not compressed, else one that doubles), so the end
- * of a 32 MiB body costs no 32 MiB copy on the event loop, and the body is
- * held once, not twice.
+ * An uncompressed body with a declared length is copied into a buffer of that
+ * length as it arrives, so its end costs no 32 MiB copy on the event loop and
+ * it is held once, not twice; a gzip body's size is known only at its end, so
+ * its chunks are joined then.
  */
 import type { IncomingMessage } from "node:http";
 import zlib from "node:zlib";
@@ -66,7 +66,8 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
 
   return new Promise((resolve) => {
     // Allocated, not yet written pages cost no memory: the budget counts what arrives.
-    let body = new Uint8Array(contentEncoding !== "gzip" && Number.isFinite(declaredLength) ? declaredLength : 64 * 1024);
+    const body = contentEncoding !== "gzip" && Number.isFinite(declaredLength) ? new Uint8Array(declaredLength) : null;
+    const chunks: Buffer[] = [];
     let bodyBytes = 0;
     let wireBytes = 0;
     let settled = false;
@@ -107,17 +108,21 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
     function onBodyData(chunk: Buffer): void {
       if (bodyBytes + chunk.length > maxBodyBytes) return settle(tooLarge());
       if (!budget.take(chunk.length)) return settle(overBudget());
-      if (bodyBytes + chunk.length > body.byteLength) {
-        const grown = new Uint8Array(Math.min(maxBodyBytes, Math.max(body.byteLength * 2, bodyBytes + chunk.length)));
-        grown.set(body.subarray(0, bodyBytes));
-        body = grown;
-      }
-      body.set(chunk, bodyBytes);
+      // Node's parser never delivers more than the declared length.
+      if (body !== null) body.set(chunk, bodyBytes);
+      else chunks.push(chunk);
       bodyBytes += chunk.length;
     }
     function onBodyEnd(): void {
       // A buffer of its own, so it can be transferred to a decode thread.
-      settle(success(bodyBytes === body.byteLength ? body : body.slice(0, bodyBytes)));
+      if (body !== null) return settle(success(bodyBytes === body.byteLength ? body : body.slice(0, bodyBytes)));
+      const joined = new Uint8Array(bodyBytes);
+      let offset = 0;
+      for (const chunk of chunks.splice(0)) {
+        joined.set(chunk, offset);
+        offset += chunk.length;
+      }
+      settle(success(joined));
     }
     function onRequestClose(): void {
       // "close" before "end" means the client went away mid-body.
