@@ -1,7 +1,8 @@
 /**
  * The CPU-heavy part of a trace export: decode the body, refuse invalid ids,
  * apply the request limits, split by trace id and re-encode one protobuf
- * message per trace. It runs in a decode thread (decode-thread.ts) so one
+ * message per trace (a large trace in parts of at most SPANS_PER_MESSAGE
+ * spans, split-into-parts.ts). It runs in a decode thread (decode-thread.ts) so one
  * large request does not hold the event loop that answers everyone else.
  */
 import { enforceRequestLimits, type RequestLimits } from "../00-otlp/enforce-request-limits.js";
@@ -11,6 +12,7 @@ import { encodeTraceRequest } from "../00-otlp/encode-protobuf.js";
 import type { OtlpEncoding } from "../00-otlp/otlp-encoding.js";
 import { rejectInvalidIds } from "../00-otlp/reject-invalid-ids.js";
 import { splitByTraceId } from "../00-otlp/split-by-trace-id.js";
+import { splitIntoParts } from "../00-otlp/split-into-parts.js";
 import { stampTenant } from "../00-otlp/stamp-tenant.js";
 
 export interface PrepareRequest {
@@ -26,6 +28,9 @@ export type PreparedMessages =
   | { kind: "malformed"; message: string }
   | { kind: "tooLarge"; message: string };
 
+/** Spans in one message: bounds the main thread's decoding slice in the evaluation loop (a few tens of milliseconds). */
+export const SPANS_PER_MESSAGE = 256;
+
 export function prepareTraceMessages(request: PrepareRequest): PreparedMessages {
   const decoded = decodeTraceRequest(request.body, request.encoding);
   if (!decoded.ok) return { kind: "malformed", message: decoded.error.message };
@@ -35,6 +40,6 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
   stampTenant(decoded.value, request.tenant);
   const spanCount = countSpans(decoded.value);
   const messages: { key: string; value: Uint8Array }[] = [];
-  for (const [traceId, trace] of splitByTraceId(decoded.value)) messages.push({ key: traceId, value: encodeTraceRequest(trace) });
+  for (const [traceId, trace] of splitByTraceId(decoded.value)) for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) messages.push({ key: traceId, value: encodeTraceRequest(part) });
   return { kind: "prepared", messages, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };
 }

@@ -108,7 +108,7 @@ function hasTokens(access: UiAccess): boolean {
 /** Null when the address may be served with this access; otherwise why not and how to fix it. */
 export function refusalFor(host: string, access: UiAccess): string | null {
   if (isLoopback(host) || hasTokens(access)) return null;
-  return `the UI would listen on ${host}, which is not a loopback address, without a token: set ${UI_TENANT_TOKENS_VARIABLE}="reviewer:tenant=<sha256 of the token>[,…]" or ${UI_TOKENS_VARIABLE}="reviewer=<token>[,reviewer=<token>]" (tokens of 16 characters or more, e.g. from \`openssl rand -hex 24\`), or serve the UI on 127.0.0.1`;
+  return `the UI would listen on ${host}, which is not a loopback address, without a token: set ${UI_TOKENS_VARIABLE}="reviewer=<token>[,reviewer=<token>]" (tokens of 16 characters or more, e.g. from \`openssl rand -hex 24\`), or ${UI_TENANT_TOKENS_VARIABLE}="reviewer:tenant=<sha256 of the token>[,…]" to limit each reviewer to tenants, or serve the UI on 127.0.0.1`;
 }
 
 const digest = (text: string) => createHash("sha256").update(text).digest();

@@ -40,3 +40,20 @@ test("a malformed token list: serve does not start and names the entry", async (
     await rm(folder, { recursive: true, force: true });
   }
 });
+
+test("a UI tenant token given as the token itself, not its SHA-256, or naming a malformed tenant: serve does not start and says how to fix it", async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-ui-access-"));
+  try {
+    for (const [value, expected] of [
+      ["alice:acme=plain-token-0123456789", /RAGSCOPE_UI_TENANT_TOKENS: entry 1: give the SHA-256 of the token as 64 lowercase hex digits \(printf %s "\$TOKEN" \| sha256sum\), not the token/],
+      [`alice:acme corp=${"a".repeat(64)}`, /RAGSCOPE_UI_TENANT_TOKENS: entry 1: the tenant "acme corp" is not 1 to 128 letters/],
+      [`alice=${"a".repeat(64)}`, /RAGSCOPE_UI_TENANT_TOKENS: entry 1 is not "reviewer:tenant=<sha256 of the token>"/],
+    ] as const) {
+      const result = await serve(["--ui-port", "0", "--data-dir", path.join(folder, "chdb")], { RAGSCOPE_UI_TENANT_TOKENS: value });
+      assert.equal(result.code, 2, result.output);
+      assert.match(result.output, expected);
+    }
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+});
