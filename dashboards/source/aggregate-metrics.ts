@@ -73,7 +73,8 @@ export const SOURCES: Record<SourceName, Source> = {
       `GROUP BY case_result_id, ts, service_name, tenant_id, dataset_id, run_id) ` +
       `WHERE abstained IS NOT NULL AND correct IS NOT NULL`,
   },
-  // One row per session (session_id, migration 0009; a request without one is
+  // One row per session (rag_observation.session_id, read from the payload so
+  // the panel works on a store of any version; a request without one is
   // a session of its own), placed at its first request, as
   // evaluators/behaviour/sessions.ts groups them. The scope filters the
   // requests inside, so a service or tenant filter keeps that service's
@@ -83,7 +84,7 @@ export const SOURCES: Record<SourceName, Source> = {
     from: (scope) =>
       `(SELECT session_key, min(request_started_at) AS started_at, count() AS requests, ` +
       `max(resolved) AS resolved, max(handed_off) AS handed_off, max(followed_up) AS followed_up ` +
-      `FROM (SELECT if(session_id = '', concat('trace:', trace_id), session_id) AS session_key, started_at AS request_started_at, ` +
+      `FROM (SELECT if(JSONExtractString(payload, 'rag_observation', 'session_id') AS session = '', concat('trace:', trace_id), session) AS session_key, started_at AS request_started_at, ` +
       `${feedbackOfKind("resolved")} AS resolved, ${feedbackOfKind("handoff")} AS handed_off, ${feedbackOfKind("follow_up")} AS followed_up ` +
       `FROM case_results FINAL WHERE ${scope("started_at")} AND partial_trace = 0) ` +
       `GROUP BY session_key)`,
