@@ -224,6 +224,26 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
       ),
     )
     .withPanel(
+      tablePanel(
+        "Online experiments by variant",
+        "Requests of each experiment variant (traceRequest experimentId / experimentVariant) with their raw behaviour rates. Raw rates only: no interval, no p-value, no sample ratio check and no clustering by user — decide with `ragscope experiment report --id <experiment>` (evaluators/experiments/README.md), which also waits for the minimum sample. A high citation-click rate may mean distrust, not interest.",
+        aggregateSelect(["like_rate", "dislike_rate", "copy_rate", "citation_click_rate", "handoff_rate"].map(named), {
+          leading: [
+            "JSONExtractString(payload, 'rag_observation', 'experiment_id') AS experiment",
+            "JSONExtractString(payload, 'rag_observation', 'experiment_variant') AS variant",
+            "countIf(partial_trace = 0) AS requests",
+            "uniqExactIf(JSONExtractString(payload, 'rag_observation', 'user_id'), partial_trace = 0) AS users",
+          ],
+          scope: dashboardScope,
+          groupBy: "experiment, variant",
+          having: "experiment != '' AND variant != ''",
+          orderBy: "experiment, variant",
+        }),
+        { width: 24, height: 8 },
+        ["Like rate", "Dislike rate", "Copy rate", "Citation clicks", "Handoff rate"].map((column) => ({ column, unit: "percentunit" })),
+      ),
+    )
+    .withPanel(
       timeSeriesPanel(
         "User behaviour over time",
         "The behaviour rates per time bucket. A rise in citation clicks can be distrust as much as interest; read it with the dislike and handoff rates.",

@@ -126,6 +126,9 @@ function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
       // Three requests per session, so session metrics have sessions of one and of several requests.
       session_id: spec.index % 4 === 0 ? null : `session-${Math.floor(spec.index / 3)}`,
       user_id: `user-${Math.floor(spec.index / 6)}`,
+      // Online requests take part in an experiment, split by user.
+      experiment_id: spec.runId === "" ? "prompt-v2" : null,
+      experiment_variant: spec.runId === "" ? (Math.floor(spec.index / 6) % 2 === 0 ? "control" : "treatment") : null,
       span_count: 5,
     },
     trace_id: traceId,
