@@ -2,6 +2,9 @@
  * Chooses the traces the LLM judge sees (issue 6 "Sampling and scheduling").
  *
  * In order:
+ * 0. a result rebuilt from user events alone (a late event, merged into its
+ *    request's stored result by the sink) has no query or answer to judge:
+ *    never sampled, counted as `userEventsOnly`;
  * 1. the judge's spending limit: while it is exhausted nothing is sampled —
  *    forced traces included, since judging them costs the same money — and the
  *    sampler says so: a counter per skipped trace and one log line each time
@@ -13,6 +16,7 @@
  *    with the same rates chooses the same traces.
  */
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
+import { isLateFeedback } from "../../store/late-feedback/merge-late-feedback.js";
 import { forcedReasons, type ForcedReason } from "./forced-inclusion.js";
 import { assertValidRates, resolveSampleRate, type RateSource, type SampleRates, type TraceOrigin } from "./sampling-rates.js";
 import { traceSampleDraw } from "./trace-hash.js";
@@ -27,6 +31,7 @@ export type SamplingDecision =
   | { sampled: true; reason: "forced"; forced: ForcedReason[]; rate: number; rateSource: RateSource; draw: number }
   | { sampled: true; reason: "rate"; forced: []; rate: number; rateSource: RateSource; draw: number }
   | { sampled: false; reason: "not_sampled"; forced: []; rate: number; rateSource: RateSource; draw: number }
+  | { sampled: false; reason: "user_events_only"; forced: []; rate: number; rateSource: RateSource; draw: number }
   | { sampled: false; reason: "budget_exhausted"; forced: ForcedReason[]; rate: number; rateSource: RateSource; draw: number; message: string };
 
 export interface TraceSamplerOptions {
@@ -36,7 +41,7 @@ export interface TraceSamplerOptions {
 }
 
 export class TraceSampler {
-  readonly counters = { decided: 0, sampledByRate: 0, sampledForced: 0, notSampled: 0, skippedBudget: 0, forcedSkippedBudget: 0, budgetExhaustions: 0 };
+  readonly counters = { decided: 0, userEventsOnly: 0, sampledByRate: 0, sampledForced: 0, notSampled: 0, skippedBudget: 0, forcedSkippedBudget: 0, budgetExhaustions: 0 };
   private budgetWasExhausted = false;
   private readonly log: (line: string) => void;
 
@@ -56,8 +61,12 @@ export class TraceSampler {
     const observation = caseResult.rag_observation;
     const { rate, source } = resolveSampleRate(this.options.rates, { serviceName: observation.service_name, route: observation.route, tenantId: observation.tenant_id });
     const draw = traceSampleDraw(caseResult.trace_id);
-    const forced = forcedReasons(caseResult, evaluationResults);
     const base = { rate, rateSource: source, draw };
+    if (isLateFeedback(caseResult)) {
+      this.counters.userEventsOnly += 1;
+      return { sampled: false, reason: "user_events_only", forced: [], ...base };
+    }
+    const forced = forcedReasons(caseResult, evaluationResults);
 
     const exhausted = this.options.budget?.exhausted ?? false;
     if (exhausted) {

@@ -27,7 +27,7 @@
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
 
-export type SourceName = "metric_values" | "case_results" | "abstention";
+export type SourceName = "metric_values" | "case_results" | "abstention" | "sessions";
 
 export interface AggregateMetric {
   /** The name a gate file uses, e.g. `p95_latency_ms`. */
@@ -85,6 +85,22 @@ export const SOURCES: Record<SourceName | "metric_rollups", Source> = {
       `FROM metric_values FINAL WHERE ${scope("ts")} AND metric IN (${sqlList([METRIC.abstained, METRIC.abstention_correct])}) ` +
       `GROUP BY case_result_id, ts, service_name, tenant_id, dataset_id, run_id) ` +
       `WHERE abstained IS NOT NULL AND correct IS NOT NULL`,
+  },
+  // One row per session (rag_observation.session_id, read from the payload so
+  // the panel works on a store of any version; a request without one is
+  // a session of its own), placed at its first request, as
+  // evaluators/behaviour/sessions.ts groups them. The scope filters the
+  // requests inside, so a service or tenant filter keeps that service's
+  // requests of each session.
+  sessions: {
+    timeColumn: "started_at",
+    from: (scope) =>
+      `(SELECT session_key, min(request_started_at) AS started_at, count() AS requests, ` +
+      `max(resolved) AS resolved, max(handed_off) AS handed_off, max(followed_up) AS followed_up ` +
+      `FROM (SELECT if(JSONExtractString(payload, 'rag_observation', 'session_id') AS session = '', concat('trace:', trace_id), session) AS session_key, started_at AS request_started_at, ` +
+      `${feedbackOfKind("resolved")} AS resolved, ${feedbackOfKind("handoff")} AS handed_off, ${feedbackOfKind("follow_up")} AS followed_up ` +
+      `FROM case_results FINAL WHERE ${scope("started_at")} AND partial_trace = 0) ` +
+      `GROUP BY session_key)`,
   },
 };
 
@@ -177,13 +193,31 @@ export const QUALITY_STATES: readonly { status: string; label: string }[] = [
 ];
 
 /**
- * User feedback as the collector stores it in the Case Result payload:
- * `rag_observation.feedback` is a list of `{kind, value, comment}` (the
- * `ragscope.feedback.*` span attributes); `kind: "thumbs"` carries `value`
- * "up" or "down", `kind: "handoff"` marks a hand-off to a person.
+ * User events as the collector stores them in the Case Result payload:
+ * `rag_observation.feedback` is a list of `{kind, value, comment, recorded_at,
+ * span_id, chunk_id}` in time order (contracts/case-result.ts; kinds are
+ * FeedbackKind: thumbs_up, thumbs_down, follow_up, handoff, copy,
+ * citation_click, resolved, abandoned, rating), late events merged in. The
+ * definitions are evaluators/behaviour/'s, so the panels and `ragscope
+ * experiment report` count the same things.
  */
-const feedbackOfKind = (kind: string, value?: string): string =>
-  `arrayExists(entry -> JSONExtractString(entry, 'kind') = ${sqlString(kind)}${value === undefined ? "" : ` AND JSONExtractString(entry, 'value') = ${sqlString(value)}`}, JSONExtractArrayRaw(payload, 'rag_observation', 'feedback'))`;
+const FEEDBACK = "JSONExtractArrayRaw(payload, 'rag_observation', 'feedback')";
+const feedbackOfKind = (kind: string): string => `arrayExists(entry -> JSONExtractString(entry, 'kind') = ${sqlString(kind)}, ${FEEDBACK})`;
+/** The kind of the request's last thumbs event ('' without one): a user who changes a thumbs up to down counts as down. */
+const LAST_THUMBS = `JSONExtractString(arrayElement(arrayFilter(entry -> JSONExtractString(entry, 'kind') IN ('thumbs_up', 'thumbs_down'), ${FEEDBACK}), -1), 'kind')`;
+/** The value of the request's last rating event, as a number; NULL without a numeric one. */
+const LAST_RATING = `toFloat64OrNull(JSONExtractString(arrayElement(arrayFilter(entry -> JSONExtractString(entry, 'kind') = 'rating', ${FEEDBACK}), -1), 'value'))`;
+const CITED = "JSONLength(payload, 'rag_observation', 'citations') > 0";
+
+/**
+ * A behaviour rate over requests: a Case Result rebuilt from user events alone
+ * (a late event whose request the store never saw, kept as a partial result)
+ * is not a request, so partial results are left out of both counts.
+ */
+function behaviourRate(name: string, label: string, numerator: string, denominator = "1"): AggregateMetric {
+  // The numerator counts only requests of the denominator (a click on an answer that cited nothing is not counted).
+  return caseRate(name, label, `partial_trace = 0 AND ${denominator} AND ${numerator}`, `partial_trace = 0 AND ${denominator}`);
+}
 
 function caseRate(name: string, label: string, numerator: string, denominator: string | null): AggregateMetric {
   const samples = denominator === null ? "count()" : `countIf(${denominator})`;
@@ -213,8 +247,31 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
   caseRate("task_success_rate", "Task success", `quality_status = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`, `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`),
   caseRate("review_required_rate", "Needs review", "quality_status = 'review_required'", null),
   caseRate("unjudged_rate", "Unjudged", "quality_status = 'unjudged'", null),
-  caseRate("thumbs_down_rate", "Thumbs down", feedbackOfKind("thumbs", "down"), feedbackOfKind("thumbs")),
-  caseRate("handoff_rate", "Handoff rate", feedbackOfKind("handoff"), null),
+  // Thumbs-down share of the thumbs given (a gate metric); the last thumbs of a request counts.
+  caseRate("thumbs_down_rate", "Thumbs down", `${LAST_THUMBS} = 'thumbs_down'`, `${LAST_THUMBS} != ''`),
+  // 人工转接率, evaluators/behaviour/handoff-rate.ts.
+  behaviourRate("handoff_rate", "Handoff rate", feedbackOfKind("handoff")),
+  // 点赞率 / 点踩率 over all requests, evaluators/behaviour/like-rate.ts, dislike-rate.ts.
+  behaviourRate("like_rate", "Like rate", `${LAST_THUMBS} = 'thumbs_up'`),
+  behaviourRate("dislike_rate", "Dislike rate", `${LAST_THUMBS} = 'thumbs_down'`),
+  // 答案复制率, copy-rate.ts.
+  behaviourRate("copy_rate", "Copy rate", feedbackOfKind("copy")),
+  // 引用点击率 over answers that cited something, citation-click-rate.ts.
+  behaviourRate("citation_click_rate", "Citation clicks", feedbackOfKind("citation_click"), CITED),
+  // 用户满意度: the mean of the last numeric rating of rated requests, satisfaction.ts.
+  { name: "satisfaction", label: "Satisfaction", unit: "none", source: "case_results", storedMetrics: [], value: `avgIf(${LAST_RATING}, partial_trace = 0 AND ${LAST_RATING} IS NOT NULL)`, samples: `countIf(partial_trace = 0 AND ${LAST_RATING} IS NOT NULL)` },
+  // 会话解决率, session-resolution-rate.ts.
+  { name: "session_resolution_rate", label: "Sessions resolved", unit: "percentunit", source: "sessions", storedMetrics: [], value: "countIf(resolved = 1) / nullIf(count(), 0)", samples: "count()" },
+  // 问题一次解决率: one request, resolved, no handoff or follow-up; first-contact-resolution.ts.
+  {
+    name: "first_contact_resolution",
+    label: "First-contact resolution",
+    unit: "percentunit",
+    source: "sessions",
+    storedMetrics: [],
+    value: "countIf(requests = 1 AND resolved = 1 AND handed_off = 0 AND followed_up = 0) / nullIf(count(), 0)",
+    samples: "count()",
+  },
   meanOf(METRIC.cost, "Cost per request", "none", "average_cost"),
 ];
 

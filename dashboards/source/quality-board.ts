@@ -53,7 +53,8 @@ export const means = (metrics: readonly StoredMetric[], unit = "percentunit"): A
 export const ABSTENTION_AGGREGATES = ["no_answer_accuracy", "correct_refusal_rate", "false_refusal_rate"];
 export const RISK_AGGREGATES = ["hallucination_rate", "permission_leak_rate"];
 export const RELIABILITY_AGGREGATES = ["error_rate", "timeout_rate"];
-export const BUSINESS_AGGREGATES = ["task_success_rate", "thumbs_down_rate", "handoff_rate"];
+// Seed §十二 业务指标: 任务成功率, 点踩率, 人工转接率 (satisfaction and first-contact resolution have panels of their own).
+export const BUSINESS_AGGREGATES = ["task_success_rate", "dislike_rate", "handoff_rate"];
 export const LATENCY_PERCENTILES = [50, 95, 99];
 
 export const latencyAggregates = (): AggregateMetric[] => LATENCY_PERCENTILES.map((percentile) => percentileOf(percentile, METRIC.latency_ms, `P${percentile} latency`, "ms"));

@@ -152,19 +152,70 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(timeSeriesPanel("Tokens per request", "Mean prompt, completion and total tokens per request.", storedMetricSeriesSql(TOKENS), "short", { width: 12, height: 8 }, { seriesColumn: "series" }))
     .withPanel(timeSeriesPanel("Cost per request", "Mean generation cost per request, in the pipeline's currency.", overTime([named("average_cost")]), "none", { width: 12, height: 8 }));
 
+  // Seed §十二 业务指标: 任务成功率, 用户满意度, 点踩率, 人工转接率, 问题一次解决率.
   const business = BUSINESS_AGGREGATES.map(named);
+  const firstContact = ["first_contact_resolution"].map(named);
+  const behaviour = ["like_rate", "dislike_rate", "copy_rate", "citation_click_rate", "handoff_rate"].map(named);
+  const sessions = ["session_resolution_rate", "first_contact_resolution"].map(named);
   builder = builder
     .withRow(row("Business"))
     .withPanel(
       statPanel(
         "Business: rates over the range",
-        "Task success = requests judged a pass (by a rule against gold data or an LLM judge) without error or timeout / requests with a verdict (passed, failed, needs review, errors, timeouts) — unjudged requests are not passes and are left out; thumbs down = thumbs-down feedback / thumbs feedback; handoff rate = requests handed off to a person / requests.",
-        [overRange(business)],
+        "Task success = requests judged a pass (by a rule against gold data or an LLM judge) without error or timeout / requests with a verdict (passed, failed, needs review, errors, timeouts) — unjudged requests are not passes and are left out; dislike rate = requests whose last thumbs is down / requests; handoff rate = requests handed off to a person / requests; first-contact resolution = sessions with one request, marked resolved, without handoff or follow-up / sessions. User events count when they arrive, even days after the request (merged into its Case Result). Only what the application reports is counted: a resolution nobody reported is not one. Definitions: evaluators/behaviour/README.md.",
+        [overRange(business), overRange(firstContact)],
+        "percentunit",
+        { width: 18, height: 4 },
+      ),
+    )
+    .withPanel(
+      statPanel(
+        "User satisfaction",
+        "Mean of the last numeric rating of each rated request (SDK recordUserEvent kind rating), on the application's own scale; unrated requests are left out, not counted as 0. Users who choose to rate are rarely typical.",
+        [overRange([named("satisfaction")])],
+        "none",
+        { width: 6, height: 4 },
+      ),
+    )
+    .withPanel(timeSeriesPanel("Business over time", "The business rates per time bucket (sessions placed at their first request).", [overTime(business), overTime(firstContact)], "percentunit", { width: 24, height: 8 }))
+    .withPanel(
+      statPanel(
+        "User behaviour over the range",
+        "Per request: like / dislike = the last thumbs is up / down; copy = the answer was copied; citation clicks = a citation was opened / answers that cited something; handoff = handed to a person. Per session: resolved = marked resolved; first-contact = resolved by its only request. Caution: a high citation-click rate is not necessarily good — it may mean users do not trust the answer and check its sources. Follow-up, repeated-question and abandonment rates need session windows (a follow-up within 10 minutes, a near-duplicate question within 30, silence for 30) and are computed by `ragscope experiment report` (evaluators/behaviour/): a high follow-up rate may mean incomplete answers, a high repeated-question rate that the question was not understood.",
+        [overRange(behaviour), overRange(sessions)],
         "percentunit",
         { width: 24, height: 4 },
       ),
     )
-    .withPanel(timeSeriesPanel("Business over time", "The business rates per time bucket.", overTime(business), "percentunit", { width: 24, height: 8 }))
+    .withPanel(
+      tablePanel(
+        "Online experiments by variant",
+        "Requests of each experiment variant (traceRequest experimentId / experimentVariant) with their raw behaviour rates. Raw rates only: no interval, no p-value, no sample ratio check and no clustering by user — decide with `ragscope experiment report --id <experiment>` (evaluators/experiments/README.md), which also waits for the minimum sample. A high citation-click rate may mean distrust, not interest.",
+        aggregateSelect(["like_rate", "dislike_rate", "copy_rate", "citation_click_rate", "handoff_rate"].map(named), {
+          leading: [
+            "JSONExtractString(payload, 'rag_observation', 'experiment_id') AS experiment",
+            "JSONExtractString(payload, 'rag_observation', 'experiment_variant') AS variant",
+            "countIf(partial_trace = 0) AS requests",
+            "uniqExactIf(JSONExtractString(payload, 'rag_observation', 'user_id'), partial_trace = 0) AS users",
+          ],
+          scope: dashboardScope,
+          groupBy: "experiment, variant",
+          having: "experiment != '' AND variant != ''",
+          orderBy: "experiment, variant",
+        }),
+        { width: 24, height: 8 },
+        ["Like rate", "Dislike rate", "Copy rate", "Citation clicks", "Handoff rate"].map((column) => ({ column, unit: "percentunit" })),
+      ),
+    )
+    .withPanel(
+      timeSeriesPanel(
+        "User behaviour over time",
+        "The behaviour rates per time bucket. A rise in citation clicks can be distrust as much as interest; read it with the dislike and handoff rates.",
+        [overTime(behaviour), overTime(sessions)],
+        "percentunit",
+        { width: 24, height: 8 },
+      ),
+    )
     .withPanel(
       statPanel(
         "Verdicts over the range",

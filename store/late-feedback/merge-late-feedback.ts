@@ -23,10 +23,15 @@
  */
 import type { CaseResult, FeedbackEntry } from "../../contracts/case-result.js";
 
-/** True for a result rebuilt from feedback spans alone (nothing but user events on the trace). */
+/**
+ * True for a result rebuilt from feedback spans alone (nothing but user events
+ * on the trace). Usually partial (an SDK event hangs under the request's
+ * span, which is not in the trace any more), but an event sent without a
+ * parent span id is a root span of its own and the trace looks complete.
+ */
 export function isLateFeedback(caseResult: CaseResult): boolean {
   const observation = caseResult.rag_observation;
-  return observation.partial_trace && observation.feedback.length > 0 && observation.span_count === observation.feedback.length;
+  return observation.feedback.length > 0 && observation.span_count === observation.feedback.length;
 }
 
 /** True when a late result may be merged into a stored one: same trace, and the same tenant when the event's credential named one. */
@@ -80,9 +85,9 @@ export function planLateFeedback<Evaluation extends { caseResult: CaseResult }>(
     targets.set(caseResult.trace_id, list);
   };
   batch.forEach((evaluation, index) => {
-    if (!evaluation.caseResult.rag_observation.partial_trace) remember(evaluation.caseResult, index);
+    if (!evaluation.caseResult.rag_observation.partial_trace && !isLateFeedback(evaluation.caseResult)) remember(evaluation.caseResult, index);
   });
-  for (const caseResult of stored) {
+  for (const caseResult of stored.filter((candidate) => !isLateFeedback(candidate))) {
     // The batch's own copy of a request is newer than the stored one.
     if (!(targets.get(caseResult.trace_id) ?? []).some((target) => target.caseResult.case_result_id === caseResult.case_result_id)) remember(caseResult, null);
   }

@@ -111,6 +111,39 @@ describe("late user events merge into the stored Case Result", () => {
         assert.equal(orphan.rag_observation.partial_trace, true);
         assert.deepEqual(orphan.rag_observation.feedback.map((entry) => entry.kind), ["handoff"]);
       }
+      // A browser's event, as instrumentation/README.md "From a browser" documents it: one hand-written OTLP/JSON span.
+      const browserEvent = {
+        resourceSpans: [
+          {
+            resource: { attributes: [{ key: "service.name", value: { stringValue: "policy-assistant" } }] },
+            scopeSpans: [
+              {
+                scope: { name: "ragscope-browser" },
+                spans: [
+                  {
+                    traceId: requestTraceId,
+                    spanId: "a3f1c2d4e5f60718",
+                    name: "rag.feedback",
+                    kind: 1,
+                    startTimeUnixNano: String(BigInt(daysLater.getTime() + 5000) * 1_000_000n),
+                    endTimeUnixNano: String(BigInt(daysLater.getTime() + 5000) * 1_000_000n),
+                    attributes: [
+                      { key: "ragscope.stage", value: { stringValue: "feedback" } },
+                      { key: "ragscope.feedback.kind", value: { stringValue: "resolved" } },
+                      { key: "session.id", value: { stringValue: "session-1" } },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      };
+      const body = new TextEncoder().encode(JSON.stringify(browserEvent));
+      assert.equal(await postTraces(second.receiverUrl, body, "application/json"), 200);
+      assert.equal(await postTraces(second.receiverUrl, body, "application/json"), 200, "sent twice: counted once");
+      const withBrowserEvent = (await storedResults(second)).find((result) => result.trace_id === requestTraceId)!;
+      assert.deepEqual(withBrowserEvent.rag_observation.feedback.map((entry) => entry.kind), ["thumbs_up", "copy", "citation_click", "rating", "resolved"]);
       // No row of the request's trace other than the merged one (no partial copy).
       const rows = await queryRows<{ partial_trace: number }>(second.store.connection, "SELECT partial_trace FROM {{database}}.case_results FINAL WHERE trace_id = {traceId:String}", { traceId: requestTraceId });
       assert.deepEqual(rows, [{ partial_trace: 0 }]);

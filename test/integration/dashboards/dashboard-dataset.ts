@@ -89,9 +89,16 @@ function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
   const latency = retrieve + rerank + generate + 15;
   const inputTokens = Math.round(600 + random() * 900);
   const outputTokens = Math.round(80 + random() * 300);
+  // User events (contracts/span-attributes.ts FeedbackKind), in time order, as the collector stores them.
+  const at = (minutes: number) => iso(spec.startedAt + minutes * 60_000);
+  const event = (kind: string, minutes: number, extra: { value?: string; chunk_id?: string } = {}) => ({ kind, value: extra.value ?? null, comment: null, recorded_at: at(minutes), span_id: hex(spec.index * 16 + minutes, 8).padStart(16, "0"), chunk_id: extra.chunk_id ?? null });
   const feedback = [
-    ...(spec.index % 3 === 0 ? [{ kind: "thumbs", value: spec.quality < 0.5 ? "down" : "up", comment: null }] : []),
-    ...(spec.index % 7 === 0 ? [{ kind: "handoff", value: "true", comment: null }] : []),
+    ...(spec.index % 3 === 0 ? [event(spec.quality < 0.5 ? "thumbs_down" : "thumbs_up", 1)] : []),
+    ...(spec.index % 4 === 0 ? [event("copy", 2)] : []),
+    ...(spec.index % 5 === 0 ? [event("citation_click", 3, { chunk_id: "chunk-1" })] : []),
+    ...(spec.index % 6 === 0 ? [event("rating", 4, { value: String(1 + (spec.index % 5)) })] : []),
+    ...(spec.index % 7 === 0 ? [event("handoff", 5)] : []),
+    ...(spec.index % 2 === 0 ? [event("resolved", 6)] : []),
   ];
   const parsed = caseResultSchema.parse({
     case_result_id: caseResultId,
@@ -105,7 +112,7 @@ function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
     rag_observation: {
       retrieved_chunks: [],
       context: "context",
-      citations: [],
+      citations: spec.index % 2 === 0 ? ["chunk-1"] : [],
       abstained: null,
       generation: { model: "sim", input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, cost: (inputTokens + outputTokens) * 0.00002, time_to_first_token_ms: 150 + random() * 300 },
       latency_ms: latency,
@@ -117,6 +124,12 @@ function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
       tenant_id: spec.tenant,
       service_name: spec.service,
       route: "/answer",
+      // Three requests per session, so session metrics have sessions of one and of several requests.
+      session_id: spec.index % 4 === 0 ? null : `session-${Math.floor(spec.index / 3)}`,
+      user_id: `user-${Math.floor(spec.index / 6)}`,
+      // Online requests take part in an experiment, split by user.
+      experiment_id: spec.runId === "" ? "prompt-v2" : null,
+      experiment_variant: spec.runId === "" ? (Math.floor(spec.index / 6) % 2 === 0 ? "control" : "treatment") : null,
       span_count: 5,
     },
     trace_id: traceId,
@@ -124,7 +137,6 @@ function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
     started_at: iso(spec.startedAt),
     completed_at: iso(spec.startedAt + latency),
   });
-  // Feedback is not in the Case Result contract yet; it is stored in the payload as rag_observation.feedback.
   const caseResult = { ...parsed, rag_observation: { ...parsed.rag_observation, feedback } } as CaseResult;
   const evaluatedAt = iso(spec.startedAt + latency + 500);
   const score = (base: number) => Math.max(0, Math.min(1, base + (random() - 0.5) * 0.2));

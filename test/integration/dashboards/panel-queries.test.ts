@@ -11,6 +11,7 @@ import { allOf, type Variables } from "../../../report/grafana-macros.js";
 import { panelIntervalMs } from "../../../report/panel-interval.js";
 import { executableSql, runQuery, type Frame } from "../../../report/panel-data.js";
 import { tableReferences } from "../../../report/qualify-tables.js";
+import { behaviourMetrics, defaultBehaviourWindows, summarize, toBehaviourRequest } from "../../../evaluators/behaviour/index.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type SeededDataset } from "./dashboard-dataset.js";
 
@@ -94,6 +95,33 @@ describe("dashboard panel queries on the ClickHouse engine", () => {
     for (const { dashboard, panel } of panels()) {
       const frames = await runPanel(panel, allVariables()).catch((error: Error) => assert.fail(`${dashboard.uid} panel "${panel.title}": ${error.message}`));
       assertShape(panel, frames);
+    }
+  });
+
+  test("the business row's user-behaviour panels count what evaluators/behaviour/ counts", async () => {
+    const quality = dashboards.find((dashboard) => dashboard.uid === "ragscope-rag-quality")!;
+    const panelValues = new Map<string, number | null>();
+    for (const title of ["User behaviour over the range", "User satisfaction"]) {
+      const panel = quality.rows.flatMap((row) => row.panels).find((candidate) => candidate.title === title)!;
+      for (const frame of await runPanel(panel, allVariables())) for (const field of frame.fields) panelValues.set(field.name, field.values[0] as number | null);
+    }
+    const requests = dataset.evaluations.map((item) => toBehaviourRequest(item.caseResult));
+    const labels: Record<string, string> = {
+      like_rate: "Like rate",
+      dislike_rate: "Dislike rate",
+      copy_rate: "Copy rate",
+      citation_click_rate: "Citation clicks",
+      handoff_rate: "Handoff rate",
+      session_resolution_rate: "Sessions resolved",
+      first_contact_resolution: "First-contact resolution",
+      satisfaction: "Satisfaction",
+    };
+    for (const [metric, label] of Object.entries(labels)) {
+      const definition = behaviourMetrics.find((candidate) => candidate.id === metric)!;
+      const expected = summarize(metric, definition.observe({ requests, windows: defaultBehaviourWindows, now: DATASET_END })).value;
+      assert.ok(expected !== null && expected > 0, `${metric}: the dataset exercises it`);
+      const actual = panelValues.get(label);
+      assert.ok(actual !== undefined && actual !== null && Math.abs(actual - expected) < 1e-9, `${metric}: panel ${actual} vs evaluator ${expected}`);
     }
   });
 

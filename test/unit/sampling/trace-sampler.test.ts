@@ -134,6 +134,11 @@ describe("deterministic sampling by trace id", () => {
     for (const item of [evaluation({ traceId: ids[6]!, feedback: { value: "up" } }), evaluation({ traceId: ids[7]! }, { abstained: 0, sensitive_data_in_answer: 0 })]) {
       assert.equal(sampler.decide(item).sampled, false);
     }
+    // A late thumbs-down alone (a trace of one feedback span, merged into its request by the sink) has nothing to judge.
+    const lateEvent = evaluation({ traceId: ids[9]!, feedback: [{ kind: "thumbs_down", value: null, comment: null, recorded_at: "2026-07-10T00:00:00.000Z", span_id: "a1b2c3d4e5f60718", chunk_id: null }] });
+    lateEvent.caseResult.rag_observation.span_count = 1;
+    lateEvent.caseResult.rag_observation.partial_trace = true;
+    assert.deepEqual([sampler.decide(lateEvent).sampled, sampler.decide(lateEvent).reason], [false, "user_events_only"]);
     // A heuristic signal against the case (an overlap measure's review rule held) routes it to the judge.
     const flagged = evaluation({ traceId: ids[8]! }, { heuristic_groundedness: 0 });
     flagged.evaluationResults[0] = { ...flagged.evaluationResults[0]!, outcome: "measured", review_required: true };
@@ -174,7 +179,7 @@ describe("deterministic sampling by trace id", () => {
     assert.equal(skipped.sampled, false);
     assert.equal(skipped.reason, "budget_exhausted");
     assert.equal(sampler.decide(evaluation({ traceId: ids[2]!, status: "failed" })).sampled, false);
-    assert.deepEqual(sampler.counters, { decided: 3, sampledByRate: 1, sampledForced: 0, notSampled: 0, skippedBudget: 2, forcedSkippedBudget: 1, budgetExhaustions: 1 });
+    assert.deepEqual(sampler.counters, { decided: 3, userEventsOnly: 0, sampledByRate: 1, sampledForced: 0, notSampled: 0, skippedBudget: 2, forcedSkippedBudget: 1, budgetExhaustions: 1 });
     assert.equal(lines.length, 1);
     assert.match(lines[0]!, /judge sampling stopped: judge spending limit reached/);
     // An hour later the spending has left the window: sampling resumes, and says so.

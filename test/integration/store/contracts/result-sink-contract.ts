@@ -43,6 +43,30 @@ export function resultSinkContract(name: string, factory: StoreFactory): void {
       assert.equal(stored!.caseResult.output, complete.caseResult.output);
     });
 
+    test("a late user event joins its request's stored result, once; one for an unknown request is kept", async () => {
+      const { caseResult, evalCase } = seedExample();
+      const request = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, run_id: "run_late" }, evalCase, "2026-07-08T09:32:01.000Z");
+      await subject.store.results.write([request]);
+      // What the collector rebuilds from a trace holding one feedback span of that request, days later.
+      const lateEvent = (spanId: string, kind: string, traceId = request.caseResult.trace_id) => {
+        const lone = { ...request.caseResult, case_result_id: `cr_late_${spanId}`, trace_id: traceId, run_id: "", case_id: "", case_version: "", output: null, started_at: "2026-07-11T08:00:00.000Z" };
+        const observation = { ...lone.rag_observation, partial_trace: true, span_count: 1, feedback: [{ kind, value: null, comment: null, recorded_at: "2026-07-11T08:00:00.000Z", span_id: spanId, chunk_id: null }] };
+        return evaluateCaseResult(createDefaultRegistry(), { ...lone, rag_observation: observation }, null, "2026-07-11T08:00:01.000Z");
+      };
+      clock += 60_000;
+      assert.deepEqual(await subject.store.results.write([lateEvent("aaaaaaaaaaaaaaaa", "copy")]), { ok: true, value: undefined });
+      clock += 60_000;
+      assert.deepEqual(await subject.store.results.write([lateEvent("aaaaaaaaaaaaaaaa", "copy")]), { ok: true, value: undefined }, "the replay");
+      const [stored, ...others] = await subject.store.reader.loadRunCases("run_late");
+      assert.equal(others.length, 0);
+      assert.equal(stored!.caseResult.output, request.caseResult.output, "still the complete result");
+      assert.deepEqual(stored!.caseResult.rag_observation.feedback.map((entry) => [entry.kind, entry.span_id]), [["copy", "aaaaaaaaaaaaaaaa"]]);
+      const orphan = lateEvent("bbbbbbbbbbbbbbbb", "handoff", "5a0c9e1d2b3f4a6c8e7d9f0a1b2c3d4e");
+      await subject.store.results.write([orphan]);
+      const kept = await subject.store.traces.readTrace(orphan.caseResult.case_result_id);
+      assert.ok(kept !== null, "an event for a request the store never saw is kept");
+    });
+
     test("quarantined results are kept, one per Case Result", async () => {
       const { caseResult, evalCase } = seedExample();
       const evaluation = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_quarantined" }, evalCase, "2026-07-08T09:32:01.000Z");

@@ -1,0 +1,78 @@
+/**
+ * The experiment report's decisions on small constructed experiments: too few
+ * requests for the effect asked for is "not enough data" even with a small
+ * p-value; two lineage fields differing is warned about; a user seen in two
+ * variants is counted; fewer than two variants compares nothing.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { caseResult as caseResultSchema, type CaseResult } from "../../../../contracts/case-result.js";
+import { buildExperimentReport } from "../../../../evaluators/experiments/experiment-report.js";
+
+function request(index: number, variant: string, options: { like: boolean; user?: string; model?: string; reranked?: boolean }): CaseResult {
+  const traceId = index.toString(16).padStart(32, "0");
+  return caseResultSchema.parse({
+    case_result_id: `cr_${traceId}`,
+    run_id: "",
+    case_id: "",
+    case_version: "",
+    execution_status: "completed",
+    quality_status: "unjudged",
+    input_snapshot_uri: null,
+    output: "answer",
+    rag_observation: {
+      query: `question ${index}`,
+      retrieved_chunks: null,
+      pre_rerank_chunks: options.reranked ? [] : null,
+      context: null,
+      citations: null,
+      generation: { model: options.model ?? "model-a" },
+      session_id: `session-${index}`,
+      user_id: options.user ?? `user-${index}`,
+      experiment_id: "exp",
+      experiment_variant: variant,
+      feedback: options.like ? [{ kind: "thumbs_up", recorded_at: "2026-11-01T09:00:01.000Z", span_id: traceId.slice(16) }] : [],
+    },
+    trace_id: traceId,
+    execution_error: { type: "none", message: null },
+    started_at: "2026-11-01T09:00:00.000Z",
+    completed_at: "2026-11-01T09:00:00.500Z",
+  });
+}
+
+const now = Date.parse("2026-11-02T00:00:00.000Z");
+
+describe("experiment report decisions", () => {
+  test("a clear difference on too few requests is not enough data; with enough it is decided", () => {
+    // 40 per arm: like 10 % vs 60 % (p ≈ 1e-6) — but a 10 % relative change of 10 % needs ~14 000 per arm.
+    const small = [...Array.from({ length: 40 }, (_, index) => request(index, "control", { like: index % 10 === 0 })), ...Array.from({ length: 40 }, (_, index) => request(100 + index, "treatment", { like: index % 10 < 6 }))];
+    const strict = buildExperimentReport(small, [], { experimentId: "exp", now });
+    const like = strict.metrics.find((metric) => metric.metric === "like_rate")!.comparisons[0]!;
+    assert.ok(like.comparison!.pValue! < 0.001);
+    assert.equal(like.verdict, "not_enough_data");
+    assert.match(strict.decisions[0]!, /not enough data on [^;]*like_rate/);
+    // Asking for a 5-fold change (mde 5: 10 % → 60 %) needs fewer than 40 per arm: decided.
+    const loose = buildExperimentReport(small, [], { experimentId: "exp", now, minimumEffect: 5 });
+    assert.equal(loose.metrics.find((metric) => metric.metric === "like_rate")!.comparisons[0]!.verdict, "better");
+  });
+
+  test("two lineage fields differing is warned about; a user in both variants is counted", () => {
+    const results = [
+      request(1, "control", { like: true, user: "shared" }),
+      request(2, "control", { like: false }),
+      request(3, "treatment", { like: true, user: "shared", model: "model-b", reranked: true }),
+      request(4, "treatment", { like: false, model: "model-b", reranked: true }),
+    ];
+    const report = buildExperimentReport(results, [], { experimentId: "exp", now });
+    assert.deepEqual(report.lineage.filter((field) => field.differs).map((field) => field.field), ["generator_model", "reranker"]);
+    assert.ok(report.warnings.some((warning) => /more than one main variable differs between variants \(generator_model, reranker\)/.test(warning)));
+    assert.equal(report.unitsInSeveralVariants, 1);
+    assert.ok(report.warnings.some((warning) => /1 users saw more than one variant/.test(warning)));
+  });
+
+  test("one variant only: nothing compared, and it says why", () => {
+    const report = buildExperimentReport([request(1, "control", { like: true }), request(2, "control", { like: false })], [], { experimentId: "exp", now });
+    assert.equal(report.sampleRatio, null);
+    assert.deepEqual(report.decisions, ["Nothing to compare: only one variant (control) has requests."]);
+  });
+});
