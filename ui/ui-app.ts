@@ -35,7 +35,18 @@ import { html } from "hono/html";
 import { DEFAULT_TRACE_EVENTS, TraceEventsByScope } from "./live/trace-events.js";
 
 /** A store that can hand out its read ports for one tenant scope (the ClickHouse adapter). */
-export type ScopableStore = Store & { scoped(scope: TenantScope): ScopedReaders };
+export type ScopableStore = Store & { scoped?(scope: TenantScope): ScopedReaders };
+
+/**
+ * The read ports for one scope. A store that cannot restrict its reads (the
+ * in-memory store of tests) serves only readers of every tenant; a
+ * tenant-limited token on it is refused (null), never answered unrestricted.
+ */
+export function readersFor(store: ScopableStore, scope: TenantScope): ScopedReaders | null {
+  if (store.scoped !== undefined) return store.scoped(scope);
+  if (scope !== "all") return null;
+  return { scope, reader: store.reader, traces: store.traces, humanLabels: store.humanLabels, quality: store.quality };
+}
 
 export interface UiAppOptions {
   store: ScopableStore;
@@ -54,7 +65,7 @@ const MAXIMUM_IMPORT_BYTES = 20 * 1024 * 1024;
 export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables }> {
   const { store, access } = options;
   const now = options.now ?? Date.now;
-  const traceEvents = options.traceEvents ?? new TraceEventsByScope((scope) => store.scoped(scope).traces, DEFAULT_TRACE_EVENTS);
+  const traceEvents = options.traceEvents ?? new TraceEventsByScope((scope) => readersFor(store, scope)!.traces, DEFAULT_TRACE_EVENTS);
   const app = new Hono<{ Variables: Variables }>();
 
   app.use("*", async (context, next) => {
@@ -74,7 +85,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       if (origin !== undefined && origin !== url.origin) return context.text("ragscope UI: cross-origin request refused", 403);
     }
     context.set("reviewer", reader.reviewer);
-    context.set("readers", store.scoped(reader.tenants));
+    const readers = readersFor(store, reader.tenants);
+    if (readers === null) return context.text(`ragscope UI: ${store.describe()} cannot restrict reads to a tenant; tenant-limited tokens need the ClickHouse store`, 503);
+    context.set("readers", readers);
     await next();
     context.header("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
     context.header("X-Content-Type-Options", "nosniff");

@@ -5,7 +5,7 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { refusalFor, type UiAccess } from "./access/ui-access.js";
-import { createUiApp, type ScopableStore } from "./ui-app.js";
+import { createUiApp, readersFor, type ScopableStore } from "./ui-app.js";
 import { DEFAULT_TRACE_EVENTS, TraceEventsByScope, type TraceEventsOptions } from "./live/trace-events.js";
 
 export interface UiServer {
@@ -31,7 +31,7 @@ export const DEFAULT_UI_PORT = 4000;
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const refusal = refusalFor(options.host, options.access);
   if (refusal !== null) throw new Error(refusal);
-  const traceEvents = new TraceEventsByScope((scope) => options.store.scoped(scope).traces, { ...DEFAULT_TRACE_EVENTS, ...options.traceEvents });
+  const traceEvents = new TraceEventsByScope((scope) => readersFor(options.store, scope)!.traces, { ...DEFAULT_TRACE_EVENTS, ...options.traceEvents });
   const app = createUiApp({ store: options.store, access: options.access, now: options.now, traceEvents });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () => resolve(started));

@@ -178,11 +178,25 @@ function shareOf(name: string, label: string, metric: string, condition: keyof t
   };
 }
 
+/**
+ * The final verdict of a case_results row (evaluators/reviewed-verdict.ts):
+ * a human review's verdict when the reviewers agree — every reviewer who
+ * labelled a metric of the case passed all of them, or every one failed at
+ * least one (the root-cause label left out) — else the automatic
+ * quality_status. Used wherever a verdict is counted, so the dashboards, the
+ * report, the UI and the gate count reviewed cases alike.
+ */
+const reviewedAs = (condition: string): string =>
+  `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING ${condition})`;
+export const REVIEWED_PASSED = reviewedAs("max(reviewer_failed) = 0");
+export const REVIEWED_FAILED = reviewedAs("min(reviewer_failed) = 1");
+export const FINAL_VERDICT = `multiIf(${REVIEWED_PASSED}, 'passed', ${REVIEWED_FAILED}, 'failed', quality_status)`;
+
 // reliability-summary.ts: a timeout is never also an error.
 export const IS_TIMEOUT = "(execution_status = 'timeout' OR error_type = 'timeout')";
 export const IS_ERROR = `(NOT ${IS_TIMEOUT} AND (execution_status = 'failed' OR error_type IN ('system_error', 'environment_error')))`;
 /** A verdict, or a pending one (task-success.ts isJudged). */
-export const HAS_VERDICT = "quality_status IN ('passed', 'failed', 'review_required')";
+export const HAS_VERDICT = `${FINAL_VERDICT} IN ('passed', 'failed', 'review_required')`;
 /** The verdict states in the order the boards show them (contracts/case-result.ts). */
 export const QUALITY_STATES: readonly { status: string; label: string }[] = [
   { status: "passed", label: "Passed (judged)" },
@@ -244,9 +258,9 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
   shareOf("permission_leak_rate", "Permission leaks", METRIC.permission_violation_rate, "value > 0"),
   caseRate("error_rate", "Error rate", IS_ERROR, null),
   caseRate("timeout_rate", "Timeout rate", IS_TIMEOUT, null),
-  caseRate("task_success_rate", "Task success", `quality_status = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`, `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`),
-  caseRate("review_required_rate", "Needs review", "quality_status = 'review_required'", null),
-  caseRate("unjudged_rate", "Unjudged", "quality_status = 'unjudged'", null),
+  caseRate("task_success_rate", "Task success", `${FINAL_VERDICT} = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`, `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`),
+  caseRate("review_required_rate", "Needs review", `${FINAL_VERDICT} = 'review_required'`, null),
+  caseRate("unjudged_rate", "Unjudged", `${FINAL_VERDICT} = 'unjudged'`, null),
   // Thumbs-down share of the thumbs given (a gate metric); the last thumbs of a request counts.
   caseRate("thumbs_down_rate", "Thumbs down", `${LAST_THUMBS} = 'thumbs_down'`, `${LAST_THUMBS} != ''`),
   // 人工转接率, evaluators/behaviour/handoff-rate.ts.

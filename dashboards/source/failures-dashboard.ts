@@ -8,6 +8,7 @@
  * trace's stages and evaluations (the cases tables link to it).
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
+import { FINAL_VERDICT } from "./aggregate-metrics.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { barChartPanel, row, tablePanel, timeSeriesPanel } from "./panel-builders.js";
 import { dashboardScope, variableValue } from "./sql-scope.js";
@@ -60,9 +61,9 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       timeSeriesPanel(
         "Failure rate",
-        "Requests whose quality_status is failed / requests with a verdict (passed or failed), per time bucket.",
+        "Requests whose final verdict is failed / requests with a verdict (passed or failed), per time bucket. The final verdict is a human review's where reviewers agreed, else quality_status.",
         [
-          `SELECT $__timeInterval(started_at) AS time, countIf(quality_status = 'failed') / nullIf(countIf(quality_status IN ('passed', 'failed')), 0) AS "Failure rate"`,
+          `SELECT $__timeInterval(started_at) AS time, countIf(${FINAL_VERDICT} = 'failed') / nullIf(countIf(${FINAL_VERDICT} IN ('passed', 'failed')), 0) AS "Failure rate"`,
           "FROM case_results FINAL",
           `WHERE ${dashboardScope("started_at")}`,
           "GROUP BY time",
@@ -80,7 +81,7 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       [
         `SELECT failing.started_at AS time, failing.run_id AS run_id, failing.case_id AS case_id, failing.service_name AS service,`,
         `  causes.root_cause AS primary_label, causes.reason AS reason, failed.evaluations AS failed_evaluations, failing.trace_id AS trace_id`,
-        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND quality_status = 'failed') AS failing`,
+        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND ${FINAL_VERDICT} = 'failed') AS failing`,
         `LEFT JOIN (SELECT case_result_id, ${ROOT_CAUSE_LABEL} AS root_cause, reason FROM evaluation_results FINAL WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at)) AS causes ON causes.case_result_id = failing.case_result_id`,
         `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) GROUP BY case_result_id) AS failed ON failed.case_result_id = failing.case_result_id`,
         "ORDER BY time DESC",
@@ -94,11 +95,11 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
   builder = builder.withRow(row("Review queue")).withPanel(
     tablePanel(
       "Review queue",
-      "The latest 500 requests that need review (quality_status review_required): an evaluator errored, or a heuristic signal — a claim-overlap measure's review rule, the heuristic judge — is against the request and no LLM judge has judged it yet. Heuristic signals route requests here and to the judge sample; they are not verdicts.",
+      "The latest 500 requests that need review (final verdict review_required: no agreed human review yet): an evaluator errored, or a heuristic signal — a claim-overlap measure's review rule, the heuristic judge — is against the request and no LLM judge has judged it yet. Heuristic signals route requests here and to the judge sample; they are not verdicts.",
       [
         `SELECT pending.started_at AS time, pending.run_id AS run_id, pending.case_id AS case_id, pending.service_name AS service,`,
         `  signals.evaluations AS signals, pending.trace_id AS trace_id`,
-        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND quality_status = 'review_required') AS pending`,
+        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND ${FINAL_VERDICT} = 'review_required') AS pending`,
         `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE (review_required = 1 OR outcome IN ('failed', 'error')) AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) GROUP BY case_result_id) AS signals ON signals.case_result_id = pending.case_result_id`,
         "ORDER BY time DESC",
         "LIMIT 500",

@@ -4,7 +4,7 @@
  * has the numbers over the time range and their course over time.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
-import { aggregateSelect, QUALITY_STATES, quoteAlias, SOURCES, type AggregateMetric } from "./aggregate-metrics.js";
+import { aggregateSelect, FINAL_VERDICT, QUALITY_STATES, quoteAlias, SOURCES, type AggregateMetric } from "./aggregate-metrics.js";
 import { ABSTENTION_AGGREGATES, BUSINESS_AGGREGATES, CONTEXT, GENERATION, latencyAggregates, means, namedAggregate as named, RELIABILITY_AGGREGATES, RETRIEVAL, RISK_AGGREGATES, TOKENS, usageAggregates, type StoredMetric } from "./quality-board.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
@@ -219,7 +219,7 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       statPanel(
         "Verdicts over the range",
-        "Requests per quality_status: passed = judged a pass by something able to judge it (a rule against gold data, an LLM judge); failed; needs review = an evaluator errored or a heuristic signal (claim overlap, the heuristic judge) is against it and no LLM judge has looked yet; unjudged = measured, nothing against it, nothing able to judge it did (online traffic without a judge) — not a pass; not evaluated = nothing applied.",
+        "Requests per final verdict (a human review's verdict where the reviewers agreed, else quality_status): passed = judged a pass by something able to judge it (a rule against gold data, an LLM judge); failed; needs review = an evaluator errored or a heuristic signal (claim overlap, the heuristic judge) is against it and no LLM judge has looked yet; unjudged = measured, nothing against it, nothing able to judge it did (online traffic without a judge) — not a pass; not evaluated = nothing applied.",
         [verdictCountsSql()],
         "short",
         { width: 24, height: 4 },
@@ -229,7 +229,7 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
 }
 
 function verdictCountsSql(): string {
-  const columns = QUALITY_STATES.map((state) => `countIf(quality_status = ${sqlString(state.status)}) AS ${quoteAlias(state.label)}`);
+  const columns = QUALITY_STATES.map((state) => `countIf(${FINAL_VERDICT} = ${sqlString(state.status)}) AS ${quoteAlias(state.label)}`);
   return [`SELECT ${columns.join(", ")}`, `FROM ${SOURCES.case_results.from(dashboardScope, [])}`].join("\n");
 }
 

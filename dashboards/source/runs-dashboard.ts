@@ -5,7 +5,7 @@
  * chosen by id.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
-import { metricRowsWithCoverage } from "./aggregate-metrics.js";
+import { FINAL_VERDICT, metricRowsWithCoverage } from "./aggregate-metrics.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { ROOT_CAUSE_EVALUATOR } from "./failures-dashboard.js";
 import { barChartPanel, row, statPanel, tablePanel } from "./panel-builders.js";
@@ -30,12 +30,12 @@ export function runsDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       statPanel(
         "Pass rates",
-        "Cases evaluated and the share whose quality_status is passed, in each run.",
+        "Cases evaluated and the share whose final verdict is passed (a human review's verdict where reviewers agreed, else quality_status), in each run.",
         [
           [
             `SELECT countIf(run_id = ${BASELINE}) AS "Baseline cases", countIf(run_id = ${CANDIDATE}) AS "Candidate cases",`,
-            `  countIf(run_id = ${BASELINE} AND quality_status = 'passed') / nullIf(countIf(run_id = ${BASELINE}), 0) AS "Baseline pass rate",`,
-            `  countIf(run_id = ${CANDIDATE} AND quality_status = 'passed') / nullIf(countIf(run_id = ${CANDIDATE}), 0) AS "Candidate pass rate"`,
+            `  countIf(run_id = ${BASELINE} AND ${FINAL_VERDICT} = 'passed') / nullIf(countIf(run_id = ${BASELINE}), 0) AS "Baseline pass rate",`,
+            `  countIf(run_id = ${CANDIDATE} AND ${FINAL_VERDICT} = 'passed') / nullIf(countIf(run_id = ${CANDIDATE}), 0) AS "Candidate pass rate"`,
             "FROM case_results FINAL",
             `WHERE ${BOTH}`,
           ].join("\n"),

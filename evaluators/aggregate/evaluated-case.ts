@@ -11,6 +11,8 @@ export interface EvaluatedCase {
   evaluationResults: readonly EvaluationResult[];
   /** Null or absent for online traffic. */
   evalCase?: EvalCase | null;
+  /** Reviewers whose agreed verdict replaced the automatic one in caseResult.quality_status (evaluators/reviewed-verdict.ts); absent when it is the automatic verdict. */
+  reviewedBy?: readonly string[];
 }
 
 /**

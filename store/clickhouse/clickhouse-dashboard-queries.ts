@@ -15,7 +15,7 @@ import type { TenantScope } from "../ports/tenant-scope.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter, type ScopedTable } from "./tenant-filter.js";
 
-const SCOPED_TABLES: readonly ScopedTable[] = ["case_results", "metric_values", "metric_rollups", "evaluation_results", "runs", "eval_cases", "collector_health"];
+const SCOPED_TABLES: readonly ScopedTable[] = ["case_results", "metric_values", "metric_rollups", "human_labels", "evaluation_results", "runs", "eval_cases", "collector_health"];
 
 export class ClickHouseDashboardQueries implements DashboardQuerySurface {
   readonly database: string;

@@ -6,7 +6,7 @@
  * the database as the report qualifies them. Per source of a layer three
  * queries: over the range, per time bucket, per service.
  */
-import { aggregateSelect, type AggregateMetric } from "../../dashboards/source/aggregate-metrics.js";
+import { aggregateSelect, FINAL_VERDICT, type AggregateMetric } from "../../dashboards/source/aggregate-metrics.js";
 import type { Scope } from "../../dashboards/source/sql-scope.js";
 import { qualityBoardLayers } from "../../dashboards/source/quality-board.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
@@ -106,8 +106,8 @@ export class ClickHouseQualityReader implements QualityReader {
   async failureBoard(scope: QualityScope): Promise<FailureBoard> {
     const times = bucketTimes(scope);
     const position = new Map(times.map((time, index) => [time, index]));
-    const failingCases = `SELECT case_result_id FROM case_results FINAL WHERE ${this.scoped("started_at")} AND quality_status = 'failed'`;
-    const [total] = await this.rows(`SELECT count() AS failing FROM case_results FINAL WHERE ${this.scoped("started_at")} AND quality_status = 'failed'`, scope);
+    const failingCases = `SELECT case_result_id FROM case_results FINAL WHERE ${this.scoped("started_at")} AND ${FINAL_VERDICT} = 'failed'`;
+    const [total] = await this.rows(`SELECT count() AS failing FROM case_results FINAL WHERE ${this.scoped("started_at")} AND ${FINAL_VERDICT} = 'failed'`, scope);
     const rows = await this.rows(
       [
         `SELECT ${BUCKET.replaceAll("{time}", "started_at")} AS bucket, ${ROOT_CAUSE_LABEL} AS root_cause, count() AS failing`,

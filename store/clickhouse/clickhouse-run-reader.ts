@@ -9,6 +9,8 @@ import { evalCase as evalCaseSchema, type EvalCase } from "../../contracts/eval-
 import { evaluationResult as evaluationResultSchema, type EvaluationResult } from "../../contracts/evaluation-result.js";
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
+import { FINAL_VERDICT, REVIEWED_FAILED, REVIEWED_PASSED } from "../../dashboards/source/aggregate-metrics.js";
+import { qualifyTables } from "../../report/qualify-tables.js";
 import type { RunReader, RunSummary, StoredSpan } from "../ports/run-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
@@ -31,6 +33,22 @@ export class ClickHouseRunReader implements RunReader {
     return result.json<Row>();
   }
 
+  /** The run's final verdicts (FINAL_VERDICT: an agreed human review's, else quality_status), with the reviewers where a review decided. */
+  private async finalVerdicts(runId: string): Promise<Map<string, { verdict: string; reviewedBy: string[] }>> {
+    const database = this.database;
+    const rows = await this.rows<{ case_result_id: string; final_verdict: string; reviewers: string[] }>(
+      qualifyTables(
+        `SELECT verdicts.case_result_id AS case_result_id, verdicts.final_verdict AS final_verdict, if(verdicts.reviewed, reviewers.names, []) AS reviewers
+         FROM (SELECT case_result_id, ${FINAL_VERDICT} AS final_verdict, (${REVIEWED_PASSED}) OR (${REVIEWED_FAILED}) AS reviewed FROM case_results FINAL WHERE run_id = {runId:String}) AS verdicts
+         LEFT JOIN (SELECT case_result_id, arraySort(groupUniqArray(labeler_id)) AS names FROM ${database}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id) AS reviewers
+         ON reviewers.case_result_id = verdicts.case_result_id`,
+        this.connection.database,
+      ),
+      { runId },
+    );
+    return new Map(rows.map((row) => [row.case_result_id, { verdict: row.final_verdict, reviewedBy: row.reviewers }]));
+  }
+
   private async payloads(query: string, parameters: Record<string, unknown>): Promise<string[]> {
     return (await this.rows<{ payload: string }>(query, parameters)).map((row) => row.payload);
   }
@@ -51,11 +69,16 @@ export class ClickHouseRunReader implements RunReader {
         cases.set(`${parsed.case_id}@${parsed.case_version}`, parsed);
       }
     }
-    return caseResults.map((caseResult) => ({
-      caseResult,
-      evaluationResults: evaluations.get(caseResult.case_result_id) ?? [],
-      evalCase: cases.get(`${caseResult.case_id}@${caseResult.case_version}`) ?? null,
-    }));
+    const verdicts = await this.finalVerdicts(runId);
+    return caseResults.map((caseResult) => {
+      const final = verdicts.get(caseResult.case_result_id);
+      return {
+        caseResult: final === undefined ? caseResult : { ...caseResult, quality_status: caseResultSchema.shape.quality_status.parse(final.verdict) },
+        ...(final !== undefined && final.reviewedBy.length > 0 ? { reviewedBy: final.reviewedBy } : {}),
+        evaluationResults: evaluations.get(caseResult.case_result_id) ?? [],
+        evalCase: cases.get(`${caseResult.case_id}@${caseResult.case_version}`) ?? null,
+      };
+    });
   }
 
   async countCaseResults(runId: string): Promise<number> {
@@ -66,10 +89,13 @@ export class ClickHouseRunReader implements RunReader {
   async readRunSummary(runId: string): Promise<RunSummary> {
     const database = this.database;
     const [counts] = await this.rows<{ cases: string; passed: string; failed: string; review: string; unjudged: string; not_evaluated: string; partial: string }>(
-      `SELECT count() AS cases, countIf(quality_status = 'passed') AS passed, countIf(quality_status = 'failed') AS failed,
-              countIf(quality_status = 'review_required') AS review, countIf(quality_status = 'unjudged') AS unjudged,
-              countIf(quality_status = 'not_evaluated') AS not_evaluated, countIf(partial_trace = 1) AS partial
-       FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")}`,
+      qualifyTables(
+        `SELECT count() AS cases, countIf(final_verdict = 'passed') AS passed, countIf(final_verdict = 'failed') AS failed,
+                countIf(final_verdict = 'review_required') AS review, countIf(final_verdict = 'unjudged') AS unjudged,
+                countIf(final_verdict = 'not_evaluated') AS not_evaluated, countIf(partial_trace = 1) AS partial
+         FROM (SELECT ${FINAL_VERDICT} AS final_verdict, partial_trace FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")})`,
+        this.connection.database,
+      ),
       { runId },
     );
     const metrics = await this.rows<{ metric: string; evaluator_id: string; mean: number | null; applicable: string; not_applicable: string }>(
@@ -87,7 +113,7 @@ export class ClickHouseRunReader implements RunReader {
               evaluation.outcome NOT IN ('failed', 'error') AS review_signal
        FROM (SELECT case_result_id, case_id, evaluator_id, reason, payload, outcome FROM ${database}.evaluation_results FINAL
              WHERE run_id = {runId:String} AND (outcome IN ('failed', 'error') OR review_required = 1)) AS evaluation
-       INNER JOIN (SELECT case_result_id, quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")}) AS verdict
+       INNER JOIN (SELECT case_result_id, ${qualifyTables(FINAL_VERDICT, this.connection.database)} AS quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")}) AS verdict
        USING case_result_id
        ORDER BY case_id, evaluator_id`,
       { runId },

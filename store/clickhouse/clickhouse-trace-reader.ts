@@ -14,6 +14,8 @@ import { evaluationResult as evaluationResultSchema } from "../../contracts/eval
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import { rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../ports/trace-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
+import { FINAL_VERDICT } from "../../dashboards/source/aggregate-metrics.js";
+import { qualifyTables } from "../../report/qualify-tables.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter } from "./tenant-filter.js";
 
@@ -66,7 +68,8 @@ export class ClickHouseTraceReader implements TraceReader {
     equal("tenant_id", "tenant", filter.tenant);
     equal("route", "route", filter.route);
     equal("run_id", "runId", filter.runId);
-    equal("quality_status", "verdict", filter.verdict);
+    // The final verdict: an agreed human review's, else the automatic one.
+    equal(qualifyTables(FINAL_VERDICT, this.connection.database), "verdict", filter.verdict);
     if (filter.datasetId !== undefined) {
       conditions.push(`(dataset_id = {datasetId:String} OR (case_id, case_version) IN (SELECT case_id, case_version FROM ${database}.eval_cases FINAL WHERE dataset_id = {datasetId:String}))`);
       parameters.datasetId = filter.datasetId;

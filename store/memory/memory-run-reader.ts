@@ -2,13 +2,28 @@
 import type { RunLineage } from "../../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import type { FailedEvaluation, MetricAverage, RunReader, RunSummary, StoredSpan } from "../ports/run-reader.js";
+import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
+import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
 import type { MemoryTables } from "./memory-tables.js";
 
 const compare = (first: string, second: string) => (first < second ? -1 : first > second ? 1 : 0);
 
 export class MemoryRunReader implements RunReader {
-  constructor(private readonly tables: MemoryTables) {}
+  constructor(
+    private readonly tables: MemoryTables,
+    private readonly humanLabels: HumanLabelStore,
+  ) {}
+
+  /** The run's Case Results with their final verdict (evaluators/reviewed-verdict.ts) as quality_status, and who reviewed it. */
+  private async finalCaseResultsOf(runId: string) {
+    const caseResults = this.tables.caseResults.values().filter((result) => result.run_id === runId);
+    const labels = await this.humanLabels.list({ caseResultIds: caseResults.map((result) => result.case_result_id) });
+    return caseResults.map((result) => {
+      const final = finalVerdictOf(result.quality_status, labels.filter((label) => label.case_result_id === result.case_result_id));
+      return { caseResult: { ...structuredClone(result), quality_status: final.verdict }, reviewedBy: final.reviewedBy };
+    });
+  }
 
   private caseResultsOf(runId: string) {
     return this.tables.caseResults.values().filter((result) => result.run_id === runId);
@@ -16,10 +31,11 @@ export class MemoryRunReader implements RunReader {
 
   async loadRunCases(runId: string): Promise<EvaluatedCase[]> {
     const evaluations = this.tables.evaluations.values().filter((entry) => entry.runId === runId);
-    return this.caseResultsOf(runId)
-      .sort((first, second) => compare(first.case_id, second.case_id))
-      .map((caseResult) => ({
-        caseResult: structuredClone(caseResult),
+    return (await this.finalCaseResultsOf(runId))
+      .sort((first, second) => compare(first.caseResult.case_id, second.caseResult.case_id))
+      .map(({ caseResult, reviewedBy }) => ({
+        caseResult,
+        ...(reviewedBy.length > 0 ? { reviewedBy } : {}),
         evaluationResults: evaluations.filter((entry) => entry.result.case_result_id === caseResult.case_result_id).map((entry) => structuredClone(entry.result)),
         evalCase: caseResult.case_id === "" ? null : structuredClone(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)) ?? null),
       }));
@@ -30,7 +46,7 @@ export class MemoryRunReader implements RunReader {
   }
 
   async readRunSummary(runId: string): Promise<RunSummary> {
-    const caseResults = this.caseResultsOf(runId);
+    const caseResults = (await this.finalCaseResultsOf(runId)).map((entry) => entry.caseResult);
     const count = (status: string) => caseResults.filter((result) => result.quality_status === status).length;
     const byMetric = new Map<string, { evaluatorId: string; values: (number | null)[] }>();
     for (const row of this.tables.metricValues.values().filter((entry) => entry.runId === runId)) {

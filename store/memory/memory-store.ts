@@ -26,6 +26,7 @@ export interface MemoryStore extends Store {
 export function createMemoryStore(options: { now?: () => number } = {}): MemoryStore {
   const now = options.now ?? Date.now;
   const tables = new MemoryTables();
+  const humanLabels = new MemoryHumanLabelStore();
   return {
     tables,
     results: new MemoryResultSink(tables, now),
@@ -33,12 +34,12 @@ export function createMemoryStore(options: { now?: () => number } = {}): MemoryS
     cases: new MemoryCaseStore(tables),
     judgeResults: new MemoryJudgeResultSink(tables, now),
     deadLetters: new MemoryDeadLetterStore(),
-    humanLabels: new MemoryHumanLabelStore(),
+    humanLabels,
     health: new MemoryHealthSink(),
     alerts: new MemoryAlertSink(),
     runs: new MemoryRunLineageSink(tables, now),
-    reader: new MemoryRunReader(tables),
-    traces: new MemoryTraceReader(tables),
+    reader: new MemoryRunReader(tables, humanLabels),
+    traces: new MemoryTraceReader(tables, humanLabels),
     describe: () => "in-memory store (nothing persisted)",
     ping: async () => null,
     close: async () => {},

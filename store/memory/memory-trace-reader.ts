@@ -2,11 +2,17 @@
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { RunLineage } from "../../contracts/run-lineage.js";
 import { compareNewestFirst, rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader } from "../ports/trace-reader.js";
+import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
+import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
 import type { MemoryTables } from "./memory-tables.js";
 
 export class MemoryTraceReader implements TraceReader {
-  constructor(private readonly tables: MemoryTables) {}
+  constructor(
+    private readonly tables: MemoryTables,
+    private readonly humanLabels: HumanLabelStore,
+  ) {}
 
   private datasetOf(caseResult: CaseResult): string {
     if (caseResult.case_id === "") return "";
@@ -18,14 +24,14 @@ export class MemoryTraceReader implements TraceReader {
     return found === undefined ? null : rootCauseLabelOf(found.result.reason);
   }
 
-  private matches(caseResult: CaseResult, filter: TraceFilter): boolean {
+  private matches(caseResult: CaseResult, filter: TraceFilter, labels: readonly HumanLabel[]): boolean {
     const observation = caseResult.rag_observation;
     const startedAtMs = Date.parse(caseResult.started_at);
     if (filter.service !== undefined && (observation.service_name ?? "") !== filter.service) return false;
     if (filter.tenant !== undefined && (observation.tenant_id ?? "") !== filter.tenant) return false;
     if (filter.route !== undefined && (observation.route ?? "") !== filter.route) return false;
     if (filter.runId !== undefined && caseResult.run_id !== filter.runId) return false;
-    if (filter.verdict !== undefined && caseResult.quality_status !== filter.verdict) return false;
+    if (filter.verdict !== undefined && finalVerdictOf(caseResult.quality_status, labels.filter((label) => label.case_result_id === caseResult.case_result_id)).verdict !== filter.verdict) return false;
     if (filter.datasetId !== undefined && this.datasetOf(caseResult) !== filter.datasetId) return false;
     if (filter.rootCause !== undefined && this.rootCauseOf(caseResult.case_result_id) !== filter.rootCause) return false;
     if (filter.fromMs !== undefined && startedAtMs < filter.fromMs) return false;
@@ -49,9 +55,10 @@ export class MemoryTraceReader implements TraceReader {
   }
 
   async listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage> {
+    const labels = filter.verdict === undefined ? [] : await this.humanLabels.list();
     const keyed = this.tables.caseResults
       .values()
-      .filter((caseResult) => this.matches(caseResult, filter))
+      .filter((caseResult) => this.matches(caseResult, filter, labels))
       .map((caseResult) => ({ caseResult, startedAtMs: Date.parse(caseResult.started_at), caseResultId: caseResult.case_result_id }))
       .filter((entry) => page.after === null || compareNewestFirst(entry, page.after) > 0)
       .sort(compareNewestFirst);

@@ -64,20 +64,4 @@ export function visibleLabels(labels: readonly HumanLabel[], reviewer: string): 
   return labels.filter((label) => bothIn || label.labeler_id === reviewer);
 }
 
-export interface HumanVerdict {
-  /** passed when every reviewer passed every labelled metric; failed when every reviewer failed one; null when the reviewers disagree. */
-  verdict: "passed" | "failed" | null;
-  reviewers: string[];
-}
-
-/** The reviewed verdict of a case from its labels; null when nobody labelled a metric. It overrides the automatic verdict in the UI. */
-export function humanVerdictOf(labels: readonly HumanLabel[]): HumanVerdict | null {
-  const byReviewer = new Map<string, boolean>();
-  for (const label of labels) {
-    if (label.metric === ROOT_CAUSE_METRIC) continue;
-    byReviewer.set(label.labeler_id, (byReviewer.get(label.labeler_id) ?? false) || label.verdict === "fail");
-  }
-  if (byReviewer.size === 0) return null;
-  const failing = new Set(byReviewer.values());
-  return { verdict: failing.size === 2 ? null : failing.has(true) ? "failed" : "passed", reviewers: [...byReviewer.keys()].sort() };
-}
+export { humanVerdictOf, type HumanVerdict } from "../../evaluators/reviewed-verdict.js";

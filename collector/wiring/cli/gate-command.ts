@@ -61,22 +61,22 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       return GateExit.unusable;
     }
     const result = checkReleaseGate(gate.value.rules, { cases, baseline, scoreWeights: gate.value.scoreWeights }, { allowNotAvailable: options.allowMissing === true });
-    output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status)));
+    output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status), cases.filter((evaluated) => (evaluated.reviewedBy ?? []).length > 0).length));
     return result.passed ? GateExit.passed : GateExit.failed;
   } finally {
     await store.close();
   }
 }
 
-/** The case verdicts apart: a case nothing able to judge it judged is not a pass. */
-function formatVerdicts(statuses: readonly string[]): string {
+/** The case verdicts apart: a case nothing able to judge it judged is not a pass. A verdict human reviewers agreed on replaces the automatic one (evaluators/reviewed-verdict.ts). */
+function formatVerdicts(statuses: readonly string[], reviewed: number): string {
   const count = (status: string) => statuses.filter((value) => value === status).length;
-  return `Case verdicts: ${count("passed")} passed (judged), ${count("failed")} failed, ${count("review_required")} need review, ${count("unjudged")} unjudged, ${count("not_evaluated")} not evaluated`;
+  return `Case verdicts: ${count("passed")} passed (judged), ${count("failed")} failed, ${count("review_required")} need review, ${count("unjudged")} unjudged, ${count("not_evaluated")} not evaluated; ${reviewed} decided by human review`;
 }
 
-function formatGate(runId: string, caseCount: number, result: ReleaseGateResult, statuses: readonly string[]): string {
+function formatGate(runId: string, caseCount: number, result: ReleaseGateResult, statuses: readonly string[], reviewed: number): string {
   const symbol = { passed: "PASS", failed: "FAIL", not_available: "N/A " } as const;
-  const lines = [`Release gate for run ${runId} (${caseCount} cases): ${result.passed ? "PASSED" : "BLOCKED"} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured`, `  ${formatVerdicts(statuses)}`];
+  const lines = [`Release gate for run ${runId} (${caseCount} cases): ${result.passed ? "PASSED" : "BLOCKED"} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured`, `  ${formatVerdicts(statuses, reviewed)}`];
   for (const item of result.rules) {
     const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : formatFixed(item.value, 4);
     const note = item.status === "not_available" ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";

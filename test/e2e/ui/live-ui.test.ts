@@ -150,6 +150,7 @@ describe("the live web UI of ragscope serve", () => {
     await alice.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }).document.querySelectorAll("#trace-rows tr").length === 4);
     const queries = await alice.locator("#trace-rows tr td:nth-child(11)").allTextContents();
     assert.deepEqual(queries, ["question 4 about castles?", "question 3 about lighthouses?", "question 2 about bridges?", "question 1 about lighthouses?"], "newest first");
+    assert.equal(await alice.locator("#live-status").getAttribute("data-mode"), "events", "new traces came by server-sent events");
     await alice.screenshot({ path: path.join(outputFolder, "ui-traces.png"), fullPage: true });
   });
 

@@ -30,6 +30,7 @@ const chromiumPath = process.env.RAGSCOPE_CHROMIUM ?? "/usr/bin/chromium";
 const outputFolder = path.join(projectRoot, "test-output");
 const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const ALICE = "alice-token-0123456789abcdef";
+const BOB = "bob-token-0123456789abcdef00";
 const RUN = "ui-board-run";
 /**
  * Known to differ between the gate and the dashboards (issue 16, "same
@@ -75,6 +76,9 @@ let exited: Promise<number | null>;
 let uiUrl: string;
 let browser: Browser;
 let alice: Page;
+let bob: Page;
+/** The failed case two reviewers pass in the browser. */
+let reviewedCase = "";
 const consoleErrors: string[] = [];
 
 before(async () => {
@@ -92,7 +96,7 @@ before(async () => {
 
   child = spawn(process.execPath, [ragscope, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", dataDir], {
     cwd: projectRoot,
-    env: { ...process.env, RAGSCOPE_CONFIG: "", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_UI_TOKENS: `alice=${ALICE}` },
+    env: { ...process.env, RAGSCOPE_CONFIG: "", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_UI_TOKENS: `alice=${ALICE},bob=${BOB}` },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -109,7 +113,17 @@ before(async () => {
   });
   alice.on("pageerror", (error) => consoleErrors.push(error.message));
   await alice.goto(`${uiUrl}/traces?token=${ALICE}`);
+  bob = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  bob.on("pageerror", (error) => consoleErrors.push(error.message));
+  await bob.goto(`${uiUrl}/traces?token=${BOB}`);
 });
+
+/** The gate's "Case verdicts:" line as numbers. */
+function gateVerdicts(stdout: string): { passed: number; failed: number; reviewed: number } {
+  const match = /Case verdicts: (\d+) passed \(judged\), (\d+) failed, .*; (\d+) decided by human review/.exec(stdout);
+  assert.ok(match, stdout);
+  return { passed: Number(match[1]), failed: Number(match[2]), reviewed: Number(match[3]) };
+}
 
 after(async () => {
   await browser?.close();
@@ -192,8 +206,40 @@ describe("Quality over time and Failures pages", () => {
     assert.deepEqual(consoleErrors, []);
   });
 
+  test("two reviewers pass a failed case: the UI shows it passed (human) and the Failures page no longer counts it", async () => {
+    reviewedCase = evalOutput.case_results.find((item) => item.quality_status === "failed")!.case_result_id;
+    for (const reviewer of [alice, bob]) {
+      await reviewer.goto(`${uiUrl}/review/${reviewedCase}`);
+      const radios = reviewer.locator("#review-form input[type=radio][value=pass]");
+      assert.ok((await radios.count()) > 0, "the case's decided metrics are offered for labels");
+      for (let index = 0; index < (await radios.count()); index += 1) await radios.nth(index).check();
+      await Promise.all([reviewer.waitForURL(/saved=1/), reviewer.click("#save-labels")]);
+    }
+    await alice.goto(`${uiUrl}/traces/${reviewedCase}`);
+    assert.equal(await alice.locator("#verdict .verdict").getAttribute("data-verdict"), "passed");
+    assert.equal(await alice.locator("#verdict .verdict").getAttribute("data-human"), "yes");
+    await alice.goto(`${uiUrl}/failures?run=${RUN}`);
+    const failed = evalOutput.case_results.filter((item) => item.quality_status === "failed").length;
+    assert.equal(await alice.locator("#failing-total").textContent(), String(failed - 1));
+    await alice.goto(`${uiUrl}/traces?run=${RUN}&verdict=failed&limit=200`);
+    assert.equal(await alice.locator(`#trace-rows tr[data-case-result-id="${reviewedCase}"]`).count(), 0, "the verdict filter uses the final verdict");
+  });
+
   test("serve stops cleanly", async () => {
     child.kill("SIGTERM");
     assert.equal(await exited, 0, output);
+  });
+
+  test("after the review, ragscope gate and ragscope report count the case as passed, marked as decided by human review", async () => {
+    const before = gateVerdicts(gateBefore);
+    assert.equal(before.reviewed, 0);
+    const gate = await run(["gate", "--run", RUN, "--data-dir", dataDir]);
+    assert.ok(gate.status === 0 || gate.status === 1, gate.stderr);
+    assert.deepEqual(gateVerdicts(gate.stdout), { passed: before.passed + 1, failed: before.failed - 1, reviewed: 1 });
+    const report = await run(["report", "--data-dir", dataDir, "--out", path.join(folder, "report.html")]);
+    assert.equal(report.status, 0, report.stderr);
+    const verdicts = /Verdicts over the range: Passed \(judged\) (\d+) · Failed (\d+)/.exec(report.stdout);
+    assert.ok(verdicts, report.stdout);
+    assert.deepEqual([Number(verdicts[1]), Number(verdicts[2])], [before.passed + 1, before.failed - 1]);
   });
 });

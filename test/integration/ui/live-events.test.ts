@@ -15,7 +15,6 @@ import { chromium, type Browser } from "playwright-core";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
 import { createMemoryStore } from "../../../store/memory/memory-store.js";
-import type { ScopableStore } from "../../../ui/ui-app.js";
 import { startUiServer, type UiServer } from "../../../ui/ui-server.js";
 import { buildCaseResult } from "../../support/case-results.js";
 
@@ -63,14 +62,12 @@ function eventReader(body: ReadableStream<Uint8Array>) {
 }
 
 describe("live traces by server-sent events", () => {
-  let store: ReturnType<typeof createMemoryStore> & ScopableStore;
+  let store: ReturnType<typeof createMemoryStore>;
   let server: UiServer;
   let browser: Browser;
 
   before(async () => {
-    // The memory store reads for every tenant: the single-tenant default (tenant scoping is tested in test/security).
-    const memory = createMemoryStore();
-    store = Object.assign(memory, { scoped: () => ({ scope: "all" as const, reader: memory.reader, traces: memory.traces, humanLabels: memory.humanLabels }) });
+    store = createMemoryStore();
     server = await startUiServer({ host: "127.0.0.1", port: 0, store, access: { tokens: new Map() }, traceEvents: { pollMilliseconds: 50, maxStreams: 2 } });
   });
   let closed = false;

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createDefaultRegistry } from "../../../../evaluators/default-registry.js";
 import { evaluateCaseResult } from "../../../../evaluators/evaluate-case-result.js";
+import { newHumanLabel } from "../../../../evaluators/judge/calibration/human-label.js";
 import { buildCaseResult, seedExample } from "../../../support/case-results.js";
 import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
 
@@ -61,6 +62,46 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(cases.map((item) => item.evalCase?.case_id ?? null), [null, "rag_refund_member_points_001"]);
       assert.equal((await subject.store.reader.readRun("run_summary"))?.dataset_id, "d");
       assert.deepEqual(await subject.store.reader.storedSpan(), { firstMs: Date.parse(caseResult.started_at), lastMs: Date.parse("2026-07-08T09:35:00.000Z"), requests: 2 });
+    });
+
+    test("an agreed human review replaces the automatic verdict (reviewed-verdict.ts), in the cases and the summary; disagreement and root-cause labels alone do not", async () => {
+      const seeds = [
+        { id: "cr_review_agreed_pass", automatic: "failed" as const, labels: [["alice", "pass"], ["bob", "pass"]] },
+        { id: "cr_review_agreed_fail", automatic: "review_required" as const, labels: [["alice", "fail"], ["bob", "fail"]] },
+        { id: "cr_review_disagree", automatic: "review_required" as const, labels: [["alice", "pass"], ["bob", "fail"]] },
+        { id: "cr_review_one_reviewer", automatic: "unjudged" as const, labels: [["carol", "pass"]] },
+        { id: "cr_review_root_cause_only", automatic: "failed" as const, labels: [] },
+        { id: "cr_review_none", automatic: "failed" as const, labels: [] },
+      ];
+      await subject.store.results.write(
+        seeds.map((seed, index) => ({ caseResult: { ...buildCaseResult({ caseId: `case_${index}`, output: "an answer" }), run_id: "run_reviewed", case_result_id: seed.id, quality_status: seed.automatic }, evaluationResults: [] })),
+      );
+      const labeledAt = "2026-07-08T11:00:00.000Z";
+      await subject.store.humanLabels.save(
+        seeds.flatMap((seed) => seed.labels.map(([reviewer, verdict]) => newHumanLabel({ case_result_id: seed.id, metric: "faithfulness", labeler_id: reviewer!, verdict: verdict as "pass" | "fail", labeled_at: labeledAt }))),
+      );
+      // A second label of a reviewer who passed; and a root-cause label, which is not a verdict on a metric.
+      await subject.store.humanLabels.save([
+        newHumanLabel({ case_result_id: "cr_review_disagree", metric: "completeness", labeler_id: "alice", verdict: "pass", labeled_at: labeledAt }),
+        newHumanLabel({ case_result_id: "cr_review_root_cause_only", metric: "root_cause", labeler_id: "alice", verdict: "fail", note: "HALLUCINATION", labeled_at: labeledAt }),
+      ]);
+      const cases = await subject.store.reader.loadRunCases("run_reviewed");
+      const byId = new Map(cases.map((item) => [item.caseResult.case_result_id, item]));
+      assert.deepEqual(
+        seeds.map((seed) => [seed.id, byId.get(seed.id)?.caseResult.quality_status, byId.get(seed.id)?.reviewedBy ?? []]),
+        [
+          ["cr_review_agreed_pass", "passed", ["alice", "bob"]],
+          ["cr_review_agreed_fail", "failed", ["alice", "bob"]],
+          ["cr_review_disagree", "review_required", []],
+          ["cr_review_one_reviewer", "passed", ["carol"]],
+          ["cr_review_root_cause_only", "failed", []],
+          ["cr_review_none", "failed", []],
+        ],
+      );
+      const summary = await subject.store.reader.readRunSummary("run_reviewed");
+      assert.deepEqual([summary.passed, summary.failed, summary.reviewRequired, summary.unjudged], [2, 3, 1, 0]);
+      const failedTraces = await subject.store.traces.listTraces({ runId: "run_reviewed", verdict: "failed" }, { after: null, limit: 10 });
+      assert.deepEqual(failedTraces.traces.map((trace) => trace.caseResultId).sort(), ["cr_review_agreed_fail", "cr_review_none", "cr_review_root_cause_only"]);
     });
   });
 }
