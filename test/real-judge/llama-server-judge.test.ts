@@ -25,7 +25,11 @@ import { buildCase, buildCaseResult } from "../support/case-results.js";
 import { prepareLlamaServer, startLlamaServer, startRecordingProxy, type PreparedLlamaServer, type ProxiedExchange, type RecordingProxy, type RunningLlamaServer } from "./llama-server-process.js";
 
 const ONE_ATTEMPT = { initialDelayMs: 100, maxDelayMs: 100, maxAttempts: 1, deadlineMs: 1_000 };
-/** Generous: a loaded 2-core machine evaluates the prompt at a few tokens per second. */
+/**
+ * Generous: a loaded 2-core machine evaluates the prompt at a few tokens per
+ * second. (Node's fetch, under the openai client, gives up on a response whose
+ * headers take more than 300 s, whatever this says.)
+ */
 const REQUEST_TIMEOUT_MS = 600_000;
 
 const caseResult = buildCaseResult({ output: "Employees get 10 days of annual leave.", context: "Employees have 10 days of annual leave per year." });
@@ -78,9 +82,9 @@ describe("the judge against llama.cpp's llama-server (SmolLM2-135M)", () => {
     await server?.stop();
   });
 
-  const judgeOnce = async (setting: StructuredOutputSetting, metric: JudgeMetric, memory = new StructuredOutputMemory()) => {
+  const judgeOnce = async (setting: StructuredOutputSetting, metric: JudgeMetric, maxOutputTokens = 96, memory = new StructuredOutputMemory()) => {
     proxy.exchanges.length = 0;
-    const judge = new OpenAiJudge({ baseUrl: proxy.baseUrl, apiKey: "", model: "smollm2-135m", requestTimeoutMs: REQUEST_TIMEOUT_MS, retryPolicy: ONE_ATTEMPT, maxOutputTokens: 96, structuredOutput: setting, structuredOutputMemory: memory });
+    const judge = new OpenAiJudge({ baseUrl: proxy.baseUrl, apiKey: "", model: "smollm2-135m", requestTimeoutMs: REQUEST_TIMEOUT_MS, retryPolicy: ONE_ATTEMPT, maxOutputTokens, structuredOutput: setting, structuredOutputMemory: memory });
     const outcome = await judge.judge({ metric, caseResult, evalCase });
     const summary = outcome.kind === "grader_error" ? `${outcome.errorType}: ${outcome.message.slice(0, 200)}` : `${outcome.kind} ${outcome.value}`;
     console.log(`[real judge] ${setting} ${metric}: forms ${proxy.exchanges.map(formOf).join(" → ")}; ${summary}`);
@@ -103,7 +107,8 @@ describe("the judge against llama.cpp's llama-server (SmolLM2-135M)", () => {
   });
 
   test("plain instructions: accepted, at most one repair turn, and the outcome is honest", async () => {
-    const { outcome } = await judgeOnce("instructions", "context_precision_judged");
+    // Unconstrained, the model writes until max_tokens: a lower cap keeps both turns short.
+    const { outcome } = await judgeOnce("instructions", "context_precision_judged", 48);
     assert.ok(proxy.exchanges.length === 1 || proxy.exchanges.length === 2, `one answer and at most one repair turn, got ${proxy.exchanges.length}`);
     assert.ok(proxy.exchanges.every((exchange) => formOf(exchange) === "instructions" && exchange.status === 200));
     if (proxy.exchanges.length === 2) assert.equal((proxy.exchanges[1]!.request.messages as unknown[]).length, 4, "the repair turn carries the first answer");
