@@ -78,7 +78,7 @@ export interface StructuredSuccess<Value> {
   attempts: number;
   /** The structured-output form the answer came in. */
   mode: StructuredOutputMode;
-  /** A repair turn was needed (instructions form only). */
+  /** A repair turn was spent during the call (instructions form only; once per call). */
   repaired: boolean;
 }
 
