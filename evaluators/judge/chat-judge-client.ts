@@ -78,7 +78,7 @@ export interface StructuredSuccess<Value> {
   attempts: number;
   /** The structured-output form the answer came in. */
   mode: StructuredOutputMode;
-  /** A repair turn was needed (instructions form only). */
+  /** A repair turn was spent during the call (instructions form only; once per call). */
   repaired: boolean;
 }
 
@@ -185,14 +185,15 @@ export class ChatJudgeClient {
   }
 
   private body<Value>(request: StructuredRequest<Value>, mode: StructuredOutputMode): ChatCompletionCreateParamsNonStreaming {
-    const schemaText = JSON.stringify(request.jsonSchema);
-    const system = mode === "instructions" ? `${request.system}\n\nThe JSON object must match this JSON Schema:\n${schemaText}` : request.system;
+    // The schema goes after the user message, not into the system message: the prompt then
+    // starts as in the other forms, and a server's prompt cache (llama.cpp, vLLM) reuses it.
+    const user = mode === "instructions" ? `${request.user}\n\nThe JSON object must match this JSON Schema:\n${JSON.stringify(request.jsonSchema)}` : request.user;
     const body: ChatCompletionCreateParamsNonStreaming = {
       model: this.model,
       temperature: 0,
       messages: [
-        { role: "system", content: system },
-        { role: "user", content: request.user },
+        { role: "system", content: request.system },
+        { role: "user", content: user },
       ],
       ...(this.maxOutputTokens === undefined ? {} : { max_tokens: this.maxOutputTokens }),
     };

@@ -47,10 +47,15 @@ if [ ! -x "$BINARY" ]; then
   source_dir="$work/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
   # Static, portable (no -march=native: the cache may move between machines), no libcurl
   # (models are local files), and only the server target.
-  cmake -S "$source_dir" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
-    -DLLAMA_CURL=OFF -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_TESTS=OFF \
-    -DLLAMA_BUILD_EXAMPLES=OFF -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF >/dev/null
-  cmake --build "$work/build" --target llama-server -j "$(nproc)" >/dev/null
+  # The compiler's output goes to a log, shown only when the build fails.
+  if ! { cmake -S "$source_dir" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
+      -DLLAMA_CURL=OFF -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_TESTS=OFF \
+      -DLLAMA_BUILD_EXAMPLES=OFF -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF &&
+      cmake --build "$work/build" --target llama-server -j "$(nproc)"; } >"$work/build.log" 2>&1; then
+    tail -50 "$work/build.log" >&2
+    echo "building llama-server failed (cmake and a C++ compiler are needed); the log's end is above" >&2
+    exit 1
+  fi
   mkdir -p "$(dirname "$BINARY")"
   cp "$work/build/bin/llama-server" "$BINARY.partial"
   mv "$BINARY.partial" "$BINARY"

@@ -90,7 +90,8 @@ describe("structured-output negotiation against recorded server behaviours", () 
     assert.equal((schemaForm.body.response_format as { json_schema: { name: string } }).json_schema.name, "faithfulness");
     assert.ok("claims" in (objectForm.body.response_format as { schema: { properties: object } }).schema.properties);
     assert.equal(instructionsForm.body.response_format, undefined);
-    assert.match(instructionsForm.system, /must match this JSON Schema:\n\{.*"claims"/s);
+    assert.match(instructionsForm.user, /<<<END ANSWER>>>[\s\S]*must match this JSON Schema:\n\{.*"claims"/s);
+    assert.equal(instructionsForm.system, schemaForm.system, "the same system prompt: a server's prompt cache reuses it");
   });
 
   test("a memory is per endpoint and model: another model on the same server negotiates afresh", async () => {

@@ -40,7 +40,7 @@ describe("settings", () => {
     const collector = collectorSettings(resolved.value.settings);
     assert.deepEqual(Object.keys(collector).sort(), ["assembler", "clickhouse", "kafka", "memory", "observe", "queue", "receiver", "sink"]);
     assert.ok(!("judgeEndpoint" in collector), "the pipeline never sees the judge's key");
-    assert.deepEqual(Object.keys(onlineSettings(resolved.value.settings)).sort(), ["alerts", "judge", "sampling"]);
+    assert.deepEqual(Object.keys(onlineSettings(resolved.value.settings)).sort(), ["alerts", "embeddingsEndpoint", "judge", "sampling"]);
     assert.equal(judgeEndpointSettings(resolved.value.settings).apiKey, "key");
     assert.ok(Object.isFrozen(collector) && Object.isFrozen(collector.kafka) && Object.isFrozen(collector.kafka.brokers));
     assert.throws(() => {
@@ -70,7 +70,7 @@ describe("settings", () => {
     assert.match(list.error[0]!, /^config file \/etc\/ragscope\.yaml: must be a mapping of sections \(receiver, clickhouse, .*judgeEndpoint\)/);
     const unknown = resolveSettings({ file: file({ recevier: { port: 1 }, judgeEndpoint: { apiKey: "k", model: "m", baseUrl: "https://llm.example.com", temperature: 0 } }) });
     assert.ok(!unknown.ok);
-    assert.ok(unknown.error.includes("config file /etc/ragscope.yaml, key recevier: unknown section; the sections are receiver, clickhouse, assembler, queue, sink, kafka, memory, observe, sampling, judge, alerts, judgeEndpoint"), unknown.error.join("\n"));
+    assert.ok(unknown.error.includes("config file /etc/ragscope.yaml, key recevier: unknown section; the sections are receiver, clickhouse, assembler, queue, sink, kafka, memory, observe, sampling, judge, alerts, embeddingsEndpoint, judgeEndpoint"), unknown.error.join("\n"));
     assert.ok(unknown.error.some((line) => line.startsWith("config file /etc/ragscope.yaml, key judgeEndpoint.temperature: unknown setting; the settings of judgeEndpoint are baseUrl, model, apiKey")), unknown.error.join("\n"));
   });
 
