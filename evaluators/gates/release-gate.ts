@@ -4,6 +4,8 @@
  * every rule passed, unless not-available rules are explicitly allowed.
  */
 import type { GateRule } from "../../contracts/gate-file.js";
+import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
+import { isHeuristicJudgement } from "../case-verdict.js";
 import { parseThreshold, satisfies } from "../threshold.js";
 import { gateMetricValue, type GateContext } from "./gate-metrics.js";
 
@@ -22,12 +24,28 @@ export interface ReleaseGateResult {
   counts: Record<GateRuleStatus, number>;
 }
 
+/**
+ * The cases as a gate reads them: without the heuristic judge's verdicts (the
+ * stand-in of the embedded default when no LLM judge is configured). Its
+ * values are measurements shown in reports, never what passes a gate: a
+ * judged metric (faithfulness, answer relevance, …) that only the heuristic
+ * judge scored is not available to the gate.
+ */
+function withoutHeuristicJudgements(cases: readonly EvaluatedCase[]): EvaluatedCase[] {
+  return cases.map((evaluated) => (evaluated.evaluationResults.some(isHeuristicJudgement) ? { ...evaluated, evaluationResults: evaluated.evaluationResults.filter((result) => !isHeuristicJudgement(result)) } : evaluated));
+}
+
 export function checkReleaseGate(rules: readonly GateRule[], context: GateContext, options: { allowNotAvailable?: boolean } = {}): ReleaseGateResult {
+  const judged: GateContext = { ...context, cases: withoutHeuristicJudgements(context.cases), baseline: context.baseline === null ? null : withoutHeuristicJudgements(context.baseline) };
   const results = rules.map((rule): GateRuleResult => {
     const threshold = parseThreshold(rule.threshold);
     if (!threshold.ok) return { rule, status: "failed", value: null, reason: threshold.error };
-    const value = gateMetricValue(rule.metric, context);
-    if (!value.applicable) return { rule, status: "not_available", value: null, reason: value.reason };
+    const value = gateMetricValue(rule.metric, judged);
+    if (!value.applicable) {
+      const heuristicOnly = gateMetricValue(rule.metric, context).applicable;
+      const reason = heuristicOnly ? `${value.reason}: only the heuristic judge scored it, and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md)` : value.reason;
+      return { rule, status: "not_available", value: null, reason };
+    }
     const passed = satisfies(value.value, threshold.value);
     return { rule, status: passed ? "passed" : "failed", value: value.value, reason: `${rule.metric} = ${value.value} ${passed ? "meets" : "misses"} ${rule.threshold}` };
   });

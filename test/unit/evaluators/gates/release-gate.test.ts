@@ -73,6 +73,24 @@ describe("release gate", () => {
     assert.equal(checkReleaseGate(unmeasured, { cases, baseline: null }, { allowNotAvailable: true }).passed, true);
   });
 
+  test("the heuristic judge's scores never pass a gate: a judged metric only it scored is not available; an LLM judge's score decides", () => {
+    const judgement = (evaluatedCase: EvaluatedCase, semantics: "heuristic" | "judge_self_report"): EvaluatedCase => ({
+      ...evaluatedCase,
+      evaluationResults: [
+        ...evaluatedCase.evaluationResults,
+        { ...evaluatedCase.evaluationResults[0]!, evaluation_result_id: `er_judge_${semantics}`, evaluator_id: "judge.faithfulness", metric_values: { faithfulness: 1 }, confidence: { value: semantics === "heuristic" ? 0.5 : "high", semantics } },
+      ],
+    });
+    const faithfulnessRule = rules({ generation: { faithfulness: ">= 0.9" } });
+    const heuristic = checkReleaseGate(faithfulnessRule, { cases: cases.map((item) => judgement(item, "heuristic")), baseline: null });
+    assert.equal(heuristic.rules[0]!.status, "not_available");
+    assert.equal(heuristic.passed, false);
+    assert.match(heuristic.rules[0]!.reason, /only the heuristic judge scored it, and a heuristic never decides a gate/);
+    const modelJudged = checkReleaseGate(faithfulnessRule, { cases: cases.map((item) => judgement(item, "judge_self_report")), baseline: null });
+    assert.equal(modelJudged.rules[0]!.status, "passed");
+    assert.equal(modelJudged.rules[0]!.value, 1);
+  });
+
   test("empty runs and empty baselines give not-available values, never NaN", () => {
     for (const name of ["recall_at_5", "p95_latency_ms", "error_rate", "average_cost", "no_answer_accuracy", "hallucination_rate", "permission_leak_rate", "composite_score", "critical_case_pass_rate", "overall_score_drop", "task_success_rate"]) {
       const value = gateMetricValue(name, { cases: [], baseline: [] });
