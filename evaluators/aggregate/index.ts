@@ -11,3 +11,4 @@ export { isError, isTimeout, summarizeReliability, type ReliabilitySummary } fro
 export { summarizeRun, type RunSummary } from "./run-summary.js";
 export { isSuccessfulTask, summarizeTaskSuccess, type TaskSuccess } from "./task-success.js";
 export { summarizeUsage, type TotalAndMean, type UsageSummary } from "./usage-summary.js";
+export { withoutHeuristicJudgements } from "./without-heuristic-judgements.js";

@@ -16,6 +16,7 @@ import { checkHardGates, type HardGateResult } from "./hard-gates.js";
 import { meanOfMetric } from "./metric-mean.js";
 import { noAnswerAccuracy } from "./no-answer-accuracy.js";
 import { summarizeDistribution } from "./percentile.js";
+import { withoutHeuristicJudgements } from "./without-heuristic-judgements.js";
 import { METRIC } from "../metric-catalog.js";
 
 export interface QualityScoreOptions {
@@ -35,7 +36,9 @@ export interface QualityScore {
   gatesPassed: boolean;
 }
 
-export function qualityScore(cases: readonly EvaluatedCase[], options: QualityScoreOptions = {}): QualityScore {
+export function qualityScore(evaluatedCases: readonly EvaluatedCase[], options: QualityScoreOptions = {}): QualityScore {
+  // A score beside pass/fail thresholds is a decision: the heuristic judge's values take no part in it.
+  const cases = withoutHeuristicJudgements(evaluatedCases);
   const definitions = COMPOSITE_TERMS.map((definition) => ({ ...definition, weight: options.weights?.[definition.metric] ?? definition.weight, metric: options.metricNames?.[definition.term] ?? definition.metric })).filter(
     (definition) => definition.weight > 0,
   );

@@ -4,8 +4,7 @@
  * every rule passed, unless not-available rules are explicitly allowed.
  */
 import type { GateRule } from "../../contracts/gate-file.js";
-import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
-import { isHeuristicJudgement } from "../case-verdict.js";
+import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judgements.js";
 import { parseThreshold, satisfies } from "../threshold.js";
 import { gateMetricValue, type GateContext } from "./gate-metrics.js";
 
@@ -22,17 +21,6 @@ export interface ReleaseGateResult {
   passed: boolean;
   rules: GateRuleResult[];
   counts: Record<GateRuleStatus, number>;
-}
-
-/**
- * The cases as a gate reads them: without the heuristic judge's verdicts (the
- * stand-in of the embedded default when no LLM judge is configured). Its
- * values are measurements shown in reports, never what passes a gate: a
- * judged metric (faithfulness, answer relevance, …) that only the heuristic
- * judge scored is not available to the gate.
- */
-function withoutHeuristicJudgements(cases: readonly EvaluatedCase[]): EvaluatedCase[] {
-  return cases.map((evaluated) => (evaluated.evaluationResults.some(isHeuristicJudgement) ? { ...evaluated, evaluationResults: evaluated.evaluationResults.filter((result) => !isHeuristicJudgement(result)) } : evaluated));
 }
 
 export function checkReleaseGate(rules: readonly GateRule[], context: GateContext, options: { allowNotAvailable?: boolean } = {}): ReleaseGateResult {
