@@ -74,7 +74,14 @@ export async function benchmark(): Promise<BenchmarkResult> {
     // The counter watcher: when the written count passes each request's cumulative trace count.
     const watcher = (async () => {
       while (!stop) {
-        const written = await metricValue(addresses.metrics, "ragscope_traces_written_total");
+        let written: number;
+        try {
+          written = await metricValue(addresses.metrics, "ragscope_traces_written_total");
+        } catch {
+          // A busy serve may reset a connection; the next read counts the same traces.
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          continue;
+        }
         const now = performance.now();
         for (let request = writtenAt.length; request < sentAt.length && written >= (request + 1) * tracesPerRequest; request += 1) writtenAt.push(now);
         if (writtenAt.length === requests) return;
