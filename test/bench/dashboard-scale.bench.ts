@@ -19,6 +19,14 @@
  * RAGSCOPE_BENCH_DASHBOARD_DIR to run the panels again without writing it).
  * Each panel runs twice and the second time is printed (the first reads the
  * parts from disk into the page cache).
+ *
+ * Notes (first runs, 2026-12-01, on the 2-core machine at a load average of
+ * 15–27 from other work): writing 300,000 metric values (10,000 cases, five
+ * batches) did not finish within 25 minutes; running the panels on the
+ * partly written store (RAGSCOPE_BENCH_DASHBOARD_DIR) was killed by the
+ * kernel's OOM killer at 23.7 GB resident — one of the panels' queries on
+ * the 30-day range needs far more memory than the data's size; which one is
+ * not known yet (run with a filter on the panel title to find it).
  */
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
