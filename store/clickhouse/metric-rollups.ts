@@ -48,6 +48,31 @@ WHERE ${where}
 GROUP BY minute, metric, tenant_id, service_name, dataset_id, run_id`;
 }
 
+/** Minutes further apart than this go to separate statements; closer ones share one (its time range reads the gap too). */
+const GAP_IN_ONE_STATEMENT_MS = 60 * MINUTE_MS;
+/** At most this many statements a refresh: minutes scattered over days (late traces) are read in a few wide ranges. */
+const MOST_STATEMENTS = 16;
+
+/** Dirty minutes grouped into time ranges, one statement each; each statement recomputes only its listed minutes. */
+export function minuteRanges(minutes: readonly number[]): { minutes: number[] }[] {
+  const sorted = [...minutes].sort((left, right) => left - right);
+  const ranges: { minutes: number[] }[] = [];
+  for (const minute of sorted) {
+    const last = ranges[ranges.length - 1];
+    if (last && minute - last.minutes[last.minutes.length - 1]! <= GAP_IN_ONE_STATEMENT_MS) last.minutes.push(minute);
+    else ranges.push({ minutes: [minute] });
+  }
+  while (ranges.length > MOST_STATEMENTS) {
+    let closest = 0;
+    for (let index = 1; index < ranges.length - 1; index += 1) {
+      const gap = (index: number) => ranges[index + 1]!.minutes[0]! - ranges[index]!.minutes[ranges[index]!.minutes.length - 1]!;
+      if (gap(index) < gap(closest)) closest = index;
+    }
+    ranges.splice(closest, 2, { minutes: [...ranges[closest]!.minutes, ...ranges[closest + 1]!.minutes] });
+  }
+  return ranges;
+}
+
 export class ClickHouseMetricRollups {
   readonly counters = { refreshes: 0, minutesRefreshed: 0, failures: 0, lastRefreshMs: 0, lastError: "" };
   private readonly database: string;
@@ -126,20 +151,8 @@ export class ClickHouseMetricRollups {
 
   private async recompute(minutes: Map<number, Set<string>>): Promise<void> {
     const version = (this.options.now ?? Date.now)();
-    // Consecutive minutes in one statement; its tenant and service pairs are the union of theirs.
-    const sorted = [...minutes.keys()].sort((left, right) => left - right);
-    let index = 0;
-    while (index < sorted.length) {
-      const first = sorted[index]!;
-      let last = first;
-      const groups = new Set(minutes.get(first));
-      while (index + 1 < sorted.length && sorted[index + 1] === last + MINUTE_MS) {
-        index += 1;
-        last = sorted[index]!;
-        for (const group of minutes.get(last)!) groups.add(group);
-      }
-      index += 1;
-      const pairs = [...groups].map((group) => JSON.parse(group) as [string, string]);
+    for (const range of minuteRanges([...minutes.keys()])) {
+      const pairs = range.minutes.flatMap((minute) => [...minutes.get(minute)!].map((group) => JSON.parse(group) as [string, string]));
       // Tenants and services apart (the sorting key's columns): a group of a tenant and a service that were not
       // written together is recomputed too, to the same rows, which costs a read and changes nothing.
       const tenants = [...new Set(pairs.map(([tenant]) => tenant))];
@@ -147,11 +160,11 @@ export class ClickHouseMetricRollups {
       await this.connection.client.command({
         query: `INSERT INTO ${this.database}.metric_rollups ${rollupSelect(
           this.database,
-          "ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts < fromUnixTimestamp64Milli({to:Int64}) AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}",
+          "ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(toStartOfMinute(ts)) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}",
         )}`,
-        query_params: { from: first, to: last + MINUTE_MS, tenants, services, version },
+        query_params: { from: range.minutes[0]!, to: range.minutes[range.minutes.length - 1]! + MINUTE_MS, minutes: range.minutes.map((minute) => minute / 1000), tenants, services, version },
       });
-      this.counters.minutesRefreshed += (last - first) / MINUTE_MS + 1;
+      this.counters.minutesRefreshed += range.minutes.length;
     }
     this.counters.refreshes += 1;
   }

@@ -51,7 +51,7 @@ const SENDERS = 4;
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** One request of 8 spans: request, query rewrite, retrieve, rerank, context, a tool call, generate, cite. */
-async function eightSpanRequest(index: number): Promise<void> {
+export async function eightSpanRequest(index: number): Promise<void> {
   const query = `How many leave days carry over? (${index})`;
   await traceRequest({ query, tenantId: `tenant-${index % 3}`, principalId: "u1", principalGroups: ["staff"] }, async () => {
     const rewritten = await traceQueryRewrite({ query }, () => `${query} annual leave`);
@@ -68,13 +68,14 @@ async function eightSpanRequest(index: number): Promise<void> {
   });
 }
 
-async function recordBodies(): Promise<{ bodies: Uint8Array[]; spans: number }> {
+/** `traces` eight-span traces recorded with the SDK wrappers, as OTLP protobuf bodies of `perRequest` traces each. */
+export async function recordBodies(traces = TRACES, perRequest = TRACES_PER_REQUEST): Promise<{ bodies: Uint8Array[]; spans: number }> {
   const recorder = startSpanRecorder("policy-assistant");
   const bodies: Uint8Array[] = [];
   let spans = 0;
   try {
-    for (let start = 0; start < TRACES; start += TRACES_PER_REQUEST) {
-      for (let index = start; index < Math.min(TRACES, start + TRACES_PER_REQUEST); index += 1) await eightSpanRequest(index);
+    for (let start = 0; start < traces; start += perRequest) {
+      for (let index = start; index < Math.min(traces, start + perRequest); index += 1) await eightSpanRequest(index);
       const finished: ReadableSpan[] = recorder.spans();
       spans += finished.length;
       bodies.push(toOtlpProtobuf(finished));
@@ -86,7 +87,7 @@ async function recordBodies(): Promise<{ bodies: Uint8Array[]; spans: number }> 
   return { bodies, spans };
 }
 
-async function metricValue(url: string, name: string): Promise<number> {
+export async function metricValue(url: string, name: string): Promise<number> {
   const text = await (await fetch(url)).text();
   const line = text.split("\n").find((entry) => entry.startsWith(`${name} `) || entry.startsWith(`${name}{`));
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1));

@@ -1,0 +1,129 @@
+/**
+ * Freshness: from a trace's last span sent to the trace evaluated and
+ * queryable in the store, under a steady load (target: P99 ≤ the quiet
+ * period + 1 s at half the maximum load, issue 13).
+ *
+ * `ragscope serve` (embedded store, default settings: a 2 s quiet period) is
+ * sent eight-span traces over OTLP/HTTP protobuf at a fixed rate,
+ * RAGSCOPE_BENCH_FRESHNESS_SPANS (spans/s, default 800 — set it to half of
+ * what `npm run bench -- embedded-serve` reaches on the machine) for
+ * RAGSCOPE_BENCH_FRESHNESS_SECONDS (default 30), one request every 100 ms
+ * holding whole traces (so a request's time is the time of its traces' last
+ * spans). serve counts a trace in `ragscope_traces_written_total` once the
+ * sink's write of it resolved — from then on every query sees it. That
+ * counter is read every 10 ms; a request's freshness is the time until the
+ * counter reached the number of traces sent up to and including it (the
+ * collector writes traces about in the order their quiet periods end, so
+ * this is each request's time to be written, to within the order of a
+ * batch).
+ *
+ * Dashboards' range panels read the rollups (migration 0009), which follow
+ * the raw rows by at most the rollup refresh interval (5 s by default) plus
+ * the refresh's own time; that lag is not measured here.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { metricValue, recordBodies } from "./embedded-serve.bench.js";
+import type { BenchmarkResult } from "./benchmark.js";
+
+const SPANS_PER_SECOND = Number(process.env.RAGSCOPE_BENCH_FRESHNESS_SPANS ?? 800);
+const SECONDS = Number(process.env.RAGSCOPE_BENCH_FRESHNESS_SECONDS ?? 30);
+const QUIET_PERIOD_MS = 2_000;
+const SEND_EVERY_MS = 100;
+const SPANS_PER_TRACE = 8;
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+export async function benchmark(): Promise<BenchmarkResult> {
+  const tracesPerRequest = Math.max(1, Math.round((SPANS_PER_SECOND / SPANS_PER_TRACE) * (SEND_EVERY_MS / 1000)));
+  const requests = Math.round((SECONDS * 1000) / SEND_EVERY_MS);
+  const { bodies } = await recordBodies(requests * tracesPerRequest, tracesPerRequest);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "ragscope-bench-freshness-"));
+  const child = spawn(process.execPath, [path.join(projectRoot, "bin/ragscope.js"), "serve", "--data-dir", dataDir, "--port", "0", "--metrics-port", "0", "--ui-port", "0"], {
+    env: { ...process.env, RAGSCOPE_QUIET_PERIOD_MS: String(QUIET_PERIOD_MS), RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (data: Buffer) => (output += data.toString()));
+  child.stderr.on("data", (data: Buffer) => (output += data.toString()));
+  try {
+    const addresses = await new Promise<{ receiver: string; metrics: string }>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const receiver = /OTLP\/HTTP on (http:\/\/[^\s]+)\/v1\/traces/.exec(output)?.[1];
+        const metrics = /\/readyz on (http:\/\/[^\s]+)/.exec(output)?.[1];
+        if (receiver && metrics) {
+          clearInterval(timer);
+          resolve({ receiver, metrics: `${metrics}/metrics` });
+        }
+      }, 50);
+      child.on("exit", (code) => {
+        clearInterval(timer);
+        reject(new Error(`ragscope serve exited (${code}) before listening:\n${output}`));
+      });
+    });
+    const sentAt: number[] = [];
+    const writtenAt: number[] = [];
+    let refused = 0;
+    let stop = false;
+    // The counter watcher: when the written count passes each request's cumulative trace count.
+    const watcher = (async () => {
+      while (!stop) {
+        let written: number;
+        try {
+          written = await metricValue(addresses.metrics, "ragscope_traces_written_total");
+        } catch {
+          // A busy serve may reset a connection; the next read counts the same traces.
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          continue;
+        }
+        const now = performance.now();
+        for (let request = writtenAt.length; request < sentAt.length && written >= (request + 1) * tracesPerRequest; request += 1) writtenAt.push(now);
+        if (writtenAt.length === requests) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const start = performance.now();
+    for (let request = 0; request < requests; request += 1) {
+      const due = start + request * SEND_EVERY_MS;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      sentAt.push(performance.now());
+      for (;;) {
+        const response = await fetch(`${addresses.receiver}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: bodies[request]! });
+        await response.arrayBuffer();
+        if (response.status === 200) break;
+        refused += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    const sendingSeconds = (performance.now() - start) / 1000;
+    const deadline = performance.now() + 120_000;
+    while (writtenAt.length < requests && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    stop = true;
+    await watcher;
+    const freshness = writtenAt.map((time, index) => time - sentAt[index]!).sort((left, right) => left - right);
+    const target = QUIET_PERIOD_MS + 1_000;
+    return {
+      title: `Freshness: last span → evaluated and queryable, ${SPANS_PER_SECOND} spans/s of 8-span traces for ${SECONDS} s, embedded serve`,
+      figures: [
+        { name: "offered load", value: Math.round((requests * tracesPerRequest * SPANS_PER_TRACE) / sendingSeconds), unit: "spans/s" },
+        { name: "requests measured (written within 120 s)", value: `${freshness.length} of ${requests}` },
+        { name: "requests answered 503 (retried)", value: refused },
+        { name: "quiet period", value: QUIET_PERIOD_MS, unit: "ms" },
+        { name: "freshness P50", value: Math.round(percentile(freshness, 50)), unit: "ms" },
+        { name: "freshness P99", value: Math.round(percentile(freshness, 99)), unit: `ms (target ≤ ${target} ms = quiet period + 1 s)` },
+        { name: "freshness max", value: Math.round(freshness[freshness.length - 1] ?? Number.NaN), unit: "ms" },
+      ],
+    };
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.on("exit", resolve)));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
