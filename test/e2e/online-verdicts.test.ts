@@ -28,6 +28,7 @@ import { NAMED_AGGREGATES } from "../../dashboards/source/aggregate-metrics.js";
 import { traceContext, traceGenerate, traceRequest, traceRetrieve } from "../../instrumentation/index.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
+import { qualifyTables } from "../../report/qualify-tables.js";
 
 const FABRICATED = 20;
 const CITIES = ["Lyon", "Porto", "Ghent", "Turin", "Bergen"];
@@ -139,7 +140,8 @@ describe("online verdicts with the judge off (ragscope serve's default)", () => 
     const unjudged = NAMED_AGGREGATES.find((aggregate) => aggregate.name === "unjudged_rate")!;
     const [row] = await queryRows<{ success: number; samples: number; review: number; unjudged: number }>(
       connection,
-      `SELECT ${taskSuccess.value} AS success, ${taskSuccess.samples} AS samples, ${needsReview.value} AS review, ${unjudged.value} AS unjudged FROM {{database}}.case_results FINAL`,
+      // The definitions read human_labels too (reviewed verdicts): qualified as the report and the UI qualify them.
+      qualifyTables(`SELECT ${taskSuccess.value} AS success, ${taskSuccess.samples} AS samples, ${needsReview.value} AS review, ${unjudged.value} AS unjudged FROM case_results FINAL`, connection.database),
     );
     assert.equal(Number(row!.success), 0);
     assert.equal(Number(row!.samples), FABRICATED);

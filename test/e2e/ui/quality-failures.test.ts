@@ -39,6 +39,7 @@ const RUN = "ui-board-run";
  * makes it ask for its entry to go, and a new difference fails it.
  */
 const KNOWN_DIFFERENT: Record<string, string> = {
+  faithfulness: "gate: LLM judges' scores only (the eval's heuristic judge never decides a gate, so the gate has none); dashboards and UI: every stored score, the heuristic judge's included, as a measurement",
   hallucination_rate: "gate: cases whose primary root cause is HALLUCINATION / judged cases; dashboards and UI: answers with faithfulness below 1 / answers with a faithfulness value",
   permission_leak_rate: "gate: cases with permission_leak_rate > 0 / cases measured; dashboards and UI: cases with permission_violation_rate > 0 / cases measured",
 };
