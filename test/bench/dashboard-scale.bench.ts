@@ -13,8 +13,11 @@
  * two services, two tenants, ~30 metric values each), cloned with their own
  * ids, times spread evenly over the 30 days, ten tenants and four services.
  *
- * Size: RAGSCOPE_BENCH_METRIC_VALUES metric values (default 1,000,000 — a
- * few minutes on this machine; the issue's target is 300000000, which takes
+ * Size: RAGSCOPE_BENCH_METRIC_VALUES metric values (default 100,000: on a
+ * loaded 2-core machine 300,000 did not finish writing in 25 minutes, and the
+ * panels on a partly written store once took the process to 23.7 GB before the
+ * kernel stopped it — a panel whose memory is not bounded is still to be
+ * found; the issue's target is 300000000, which takes
  * hours: generation time is printed, and the store can be kept with
  * RAGSCOPE_BENCH_DASHBOARD_DIR to run the panels again without writing it).
  * Each panel runs twice and the second time is printed (the first reads the
@@ -41,7 +44,7 @@ import { buildDashboardDataset } from "../integration/dashboards/dashboard-datas
 import { queryRows } from "../support/temporary-store.js";
 import type { BenchmarkFigure, BenchmarkResult } from "./benchmark.js";
 
-const METRIC_VALUES = Number(process.env.RAGSCOPE_BENCH_METRIC_VALUES ?? 1_000_000);
+const METRIC_VALUES = Number(process.env.RAGSCOPE_BENCH_METRIC_VALUES ?? 100_000);
 const BATCH = Number(process.env.RAGSCOPE_BENCH_DASHBOARD_BATCH ?? 2_000);
 const KEEP = process.env.RAGSCOPE_BENCH_DASHBOARD_DIR;
 const DAY = 86_400_000;
