@@ -49,7 +49,8 @@ export function normalQuantile(p: number): number {
   return x;
 }
 
-function logGamma(x: number): number {
+/** ln Γ(x) by the Lanczos approximation (g = 7, n = 9); also used by the experiment statistics. */
+export function logGamma(x: number): number {
   // Lanczos approximation (g = 7, n = 9).
   const g = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);

@@ -6,19 +6,9 @@
  * percentile bootstrap (SciPy `bootstrap(method="percentile")` — compared
  * within Monte-Carlo tolerance in the tests).
  */
+import { seededRandom } from "../../core/seeded-random.js";
 import type { Comparison } from "./comparison.js";
 import type { UnitTotal } from "./unit-totals.js";
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function resampledRatio(units: readonly UnitTotal[], random: () => number): number {
   let sum = 0;

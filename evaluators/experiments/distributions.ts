@@ -7,17 +7,7 @@
  *   Φ(z) = (1 + sign(z) · P(1/2, z²/2)) / 2   and   P(χ²_k > x) = Q(k/2, x/2).
  */
 export { normalQuantile, studentTDistribution, studentTQuantile } from "../../collector/10-alert/confidence-interval.js";
-
-function logGamma(x: number): number {
-  // Lanczos approximation (g = 7, n = 9), as in confidence-interval.ts.
-  const g = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const shifted = x - 1;
-  let sum = g[0]!;
-  for (let index = 1; index < 9; index += 1) sum += g[index]! / (shifted + index);
-  const t = shifted + 7.5;
-  return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
-}
+import { logGamma } from "../../collector/10-alert/confidence-interval.js";
 
 /** P(a, x), the regularised lower incomplete gamma function. */
 export function regularizedGammaP(a: number, x: number): number {

@@ -5,11 +5,11 @@
  * resample, and read the interval at the (1 − level)/2 and (1 + level)/2
  * quantiles (the percentile method; quantiles interpolated linearly, as
  * NumPy's default and SciPy's `bootstrap(method="percentile")` do). Resamples
- * come from a seeded generator (seeded-random.ts): the same seed, the same
+ * come from a seeded generator (core/seeded-random.ts): the same seed, the same
  * interval. SciPy draws from NumPy's generator, so the two intervals agree
  * within Monte-Carlo error, not digit for digit.
  */
-import { seededRandom } from "./seeded-random.js";
+import { seededRandom } from "../../core/seeded-random.js";
 
 export interface BootstrapInterval {
   /** Cases measured in both runs. */
