@@ -36,37 +36,19 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { traceCite, traceContext, traceGenerate, traceQueryRewrite, traceRequest, traceRerank, traceRetrieve } from "../../instrumentation/index.js";
 import { openClickHouse } from "../../store/clickhouse/clickhouse-connection.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
-import { chunks } from "./rag-request-fixture.js";
 import { megabytes, type BenchmarkResult } from "./benchmark.js";
+import { eightSpanRequest } from "./eight-span-request.js";
 
 const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 4_000);
 const TRACES_PER_REQUEST = 50;
+
 const SENDERS = 4;
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** One request of 8 spans: request, query rewrite, retrieve, rerank, context, a tool call, generate, cite. */
-export async function eightSpanRequest(index: number): Promise<void> {
-  const query = `How many leave days carry over? (${index})`;
-  await traceRequest({ query, tenantId: `tenant-${index % 3}`, principalId: "u1", principalGroups: ["staff"] }, async () => {
-    const rewritten = await traceQueryRewrite({ query }, () => `${query} annual leave`);
-    const retrieved = await traceRetrieve({ query: rewritten, topK: chunks.length }, () => chunks);
-    const ranked = await traceRerank({ query: rewritten, input: retrieved, model: "reranker", topK: 5 }, () => retrieved.slice(0, 5));
-    const packed = await traceContext({ tokenBudget: 2000 }, () => ({ text: ranked.map((chunk) => chunk.text).join("\n"), chunkIds: ranked.map((chunk) => chunk.chunkId), tokenCount: 1200, tokenBudget: 2000 }));
-    await trace.getTracer("bench").startActiveSpan("tool.calendar_lookup", async (span) => {
-      span.setAttribute("openinference.span.kind", "TOOL");
-      span.end();
-    });
-    const generation = await traceGenerate({ model: "gpt-4o-mini", provider: "openai", prompt: packed.text }, () => ({ text: `Up to five days carry over (${index}).`, inputTokens: 1250, outputTokens: 40, cost: 0.0004, timeToFirstTokenMs: 200 }));
-    await traceCite(() => [packed.chunkIds[0]!]);
-    return generation.text;
-  });
-}
 
 /** `traces` eight-span traces recorded with the SDK wrappers, as OTLP protobuf bodies of `perRequest` traces each. */
 export async function recordBodies(traces = TRACES, perRequest = TRACES_PER_REQUEST): Promise<{ bodies: Uint8Array[]; spans: number }> {

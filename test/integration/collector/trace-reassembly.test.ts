@@ -6,6 +6,7 @@
  * shuffled by a seeded generator over many seeds, and a child span sent after
  * its trace was released each rebuild the Case Result the in-order input does.
  */
+import { seededRandom } from "../../../core/seeded-random.js";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -39,17 +40,6 @@ async function seedPipelineRun(runId: string, variant = ""): Promise<void> {
   });
 }
 
-/** mulberry32: a small seeded generator, so a failing order can be replayed from its seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled<Item>(items: readonly Item[], random: () => number): Item[] {
   const copy = [...items];
