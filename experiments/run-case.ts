@@ -27,6 +27,8 @@ export interface RunCaseOptions {
   runId: string;
   repeat: number;
   timeoutMs: number;
+  /** `eval --tenant`: the tenant every request is recorded under (the case's own context.tenant_id otherwise). */
+  tenantId?: string;
   now?: () => number;
 }
 
@@ -35,7 +37,7 @@ class TaskTimeout extends Error {}
 export async function runCase(task: ExperimentTask, evalCase: EvalCase, options: RunCaseOptions): Promise<CaseRun> {
   const now = options.now ?? Date.now;
   const started = now();
-  const tenantId = typeof evalCase.context.tenant_id === "string" ? evalCase.context.tenant_id : undefined;
+  const tenantId = options.tenantId ?? (typeof evalCase.context.tenant_id === "string" ? evalCase.context.tenant_id : undefined);
   const stage = startStageSpan(
     requestStage<string>({
       query: evalCase.input,

@@ -18,6 +18,7 @@
  */
 import { setupRagscope } from "../instrumentation/setup.js";
 import type { EvalCase } from "../contracts/eval-case.js";
+import { identifierProblem } from "../contracts/identifiers.js";
 import type { GateRule, ScoreWeights } from "../contracts/gate-file.js";
 import type { RunLineage } from "../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../evaluators/aggregate/index.js";
@@ -61,6 +62,13 @@ export interface ExperimentOptions {
   split?: string;
   /** A run already in the store to compare with. */
   baseline?: string;
+  /**
+   * Run as this tenant (embedded collector only): every request is recorded
+   * under it, and the run and the baseline are read back through the store
+   * restricted to it — another tenant's run reads as not stored. Cases whose
+   * context names another tenant are refused before anything runs.
+   */
+  tenant?: string;
   /** Gate rules (contracts/gate-file.ts); null: no gate. */
   gates?: readonly GateRule[] | null;
   /** The gate file's `score_weights` for the overall score; null or absent: the seed's. */
@@ -142,13 +150,28 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     reportInvalidSettings("eval", resolved.error, { error: (line) => lines.push(line) });
     throw new ExperimentSetupError(lines);
   }
+  if (options.tenant !== undefined) {
+    const problem = identifierProblem(options.tenant);
+    if (problem !== null) throw new ExperimentSetupError([`--tenant "${options.tenant}": ${problem}`]);
+    if (options.endpoint !== undefined) {
+      throw new ExperimentSetupError([
+        "--tenant applies to the embedded collector only: a running collector takes the tenant from the token it is sent with (RAGSCOPE_TENANT_TOKENS on its side) and its read API reads as the reader's token allows (RAGSCOPE_READ_API_TOKEN) — drop --tenant, or drop --endpoint to run embedded",
+      ]);
+    }
+    const others = cases.filter((item) => typeof item.context.tenant_id === "string" && item.context.tenant_id !== options.tenant);
+    if (others.length > 0) {
+      throw new ExperimentSetupError([
+        `--tenant ${options.tenant}: ${others.length} case(s) name another tenant in context.tenant_id (${listCases(others.map((item) => `${caseKey(item)} → ${String(item.context.tenant_id)}`))}); run them with that tenant's --tenant, or remove context.tenant_id from ${dataset.file}`,
+      ]);
+    }
+  }
   if (options.endpoint !== undefined && options.readApi === undefined) throw new ExperimentSetupError(["--endpoint needs --read-api: the address of the running collector's read API (serve prints it as \"web UI and read API on ...\"), where the results are read back"]);
   let target: CollectorTarget;
   try {
     target =
       options.endpoint !== undefined
         ? remoteTarget({ endpoint: options.endpoint, readApi: options.readApi!, ...(environment[READ_TOKEN_VARIABLE] ? { token: environment[READ_TOKEN_VARIABLE] } : {}) })
-        : await startEmbeddedTarget(resolved.value.settings);
+        : await startEmbeddedTarget(resolved.value.settings, options.tenant === undefined ? "all" : [options.tenant]);
   } catch (error) {
     if (error instanceof RemoteTargetError) throw new ExperimentSetupError([error.message]);
     throw error;
@@ -169,7 +192,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       for (const [index, repeatRunId] of runIds.entries()) {
         caseRuns.push(
           await runPool(cases, options.concurrency ?? 4, async (evalCase) => {
-            const run = await runCase(options.task, evalCase, { runId: repeatRunId, repeat: index + 1, timeoutMs: options.timeoutMs ?? 60_000, now });
+            const run = await runCase(options.task, evalCase, { runId: repeatRunId, repeat: index + 1, timeoutMs: options.timeoutMs ?? 60_000, now, ...(options.tenant !== undefined ? { tenantId: options.tenant } : {}) });
             done += 1;
             if (run.error !== null) failed += 1;
             options.onProgress?.({ done, total, failed, elapsedMs: now() - started });

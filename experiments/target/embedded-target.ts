@@ -9,29 +9,35 @@ import { sinkRetryPolicy } from "../../collector/wiring/config/collector-config.
 import { collectorSettings, judgeEndpointSettings, onlineSettings, type Settings } from "../../collector/wiring/config/settings-schema.js";
 import { onlineStageFactory } from "../../collector/wiring/online/online-stage-factory.js";
 import { startEmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import { describeScope, type TenantScope } from "../../store/ports/tenant-scope.js";
 import { caseKey, type CollectorTarget, type MissingCases } from "./collector-target.js";
 
 const POLL_MS = 250;
 
-export async function startEmbeddedTarget(settings: Settings): Promise<CollectorTarget> {
+/**
+ * @param scope whose results the run reads back — its own cases and the
+ *   baseline's (`eval --tenant`: another tenant's run reads as not stored).
+ */
+export async function startEmbeddedTarget(settings: Settings, scope: TenantScope = "all"): Promise<CollectorTarget> {
   const config = collectorSettings(settings);
   const online = onlineStageFactory(onlineSettings(settings), judgeEndpointSettings(settings), sinkRetryPolicy(config));
   const collector = await startEmbeddedCollector(config, { online: online.online });
+  const reader = collector.store.scoped(scope).reader;
   return {
     receiverUrl: collector.receiverUrl,
     judgeDescription: online.judgeDescription,
-    describe: () => collector.store.describe(),
+    describe: () => (scope === "all" ? collector.store.describe() : `${collector.store.describe()}, ${describeScope(scope)} only`),
     putCases: (cases) => collector.store.cases.put([...cases]),
     async waitForCases(runIds, cases, deadline) {
       // A run id used before in this folder: its old rows count here, and the wait until the collector is idle below
       // is what makes sure the new ones are written (everything this process sent is then evaluated and stored).
       let incomplete = false;
       for (const runId of runIds) {
-        while ((await collector.store.reader.countCaseResults(runId)) < cases.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        while ((await reader.countCaseResults(runId)) < cases.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
       const missing: MissingCases[] = [];
       for (const runId of runIds) {
-        const stored = new Set((await collector.store.reader.loadRunCases(runId)).map((item) => caseKey(item.caseResult)));
+        const stored = new Set((await reader.loadRunCases(runId)).map((item) => caseKey(item.caseResult)));
         const absent = cases.map(caseKey).filter((key) => !stored.has(key));
         if (absent.length > 0) {
           incomplete = true;
@@ -42,7 +48,7 @@ export async function startEmbeddedTarget(settings: Settings): Promise<Collector
       await collector.waitUntilIdle(Math.max(1000, deadline - Date.now()));
       return missing;
     },
-    loadRunCases: (runId) => collector.store.reader.loadRunCases(runId),
+    loadRunCases: (runId) => reader.loadRunCases(runId),
     async recordRun(lineage) {
       await collector.store.runs.record(lineage);
       return true;

@@ -26,6 +26,7 @@ export interface EvalOptions {
   concurrency: number;
   timeoutMs: number;
   baseline?: string;
+  tenant?: string;
   gates?: string;
   noGates?: boolean;
   split?: string;
@@ -83,6 +84,7 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
       allowMissing: options.allowMissing === true,
       ...(options.runId ? { runId: options.runId } : {}),
       ...(options.baseline ? { baseline: options.baseline } : {}),
+      ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
       ...(options.split ? { split: options.split } : {}),
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),

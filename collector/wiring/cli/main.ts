@@ -85,6 +85,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--concurrency <n>", "cases run at once", positiveInteger, 4)
     .option("--timeout-ms <ms>", "per-case timeout of the task", positiveInteger, 60_000)
     .option("--baseline <run>", "a stored run to compare with (paired bootstrap, McNemar, regression rules)")
+    .option("--tenant <id>", "run as this tenant: every request is recorded under it, and the run and --baseline are read only from its data (embedded collector only)")
     .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
     .option("--split <name>", "only the cases of this split (metadata.split or metadata.dataset_role)")
     .option("--output <file>", "write the Case Results and Evaluation Results as JSON")
