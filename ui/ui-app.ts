@@ -25,7 +25,7 @@ import { tracePage } from "./pages/trace-page.js";
 import { parseTraceQuery } from "./pages/trace-query.js";
 import { traceRows, tracesPage, type ListedTrace } from "./pages/traces-page.js";
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
-import { labelsFromJsonl, labelsToJsonl } from "./review/labels-jsonl.js";
+import { labelsFromJsonl, labelsToJsonl, type LabelAuthor } from "./review/labels-jsonl.js";
 import { humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
 import { staticAssets } from "./static/static-assets.js";
 import { parseBoardQuery } from "./pages/board-query.js";
@@ -57,7 +57,7 @@ export interface UiAppOptions {
   traceEvents?: TraceEventsByScope;
 }
 
-type Variables = { reviewer: string; readers: ScopedReaders };
+type Variables = { reviewer: string; authenticated: boolean; readers: ScopedReaders };
 const COOKIE = "ragscope_token";
 const MAXIMUM_RUNS = 500;
 const MAXIMUM_IMPORT_BYTES = 20 * 1024 * 1024;
@@ -85,6 +85,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       if (origin !== undefined && origin !== url.origin) return context.text("ragscope UI: cross-origin request refused", 403);
     }
     context.set("reviewer", reader.reviewer);
+    context.set("authenticated", reader.authenticated);
     const readers = readersFor(store, reader.tenants);
     if (readers === null) return context.text(`ragscope UI: ${store.describe()} cannot restrict reads to a tenant; tenant-limited tokens need the ClickHouse store`, 503);
     context.set("readers", readers);
@@ -302,8 +303,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   });
 
   app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(await context.get("readers").humanLabels.list()), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
-  const importLabels = async (readers: ScopedReaders, text: string) => {
-    const parsed = labelsFromJsonl(text);
+  const importLabels = async (readers: ScopedReaders, text: string, author: LabelAuthor) => {
+    const parsed = labelsFromJsonl(text, author);
     if (!parsed.ok) return parsed;
     try {
       await readers.humanLabels.save(parsed.value);
@@ -317,7 +318,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.post("/api/labels.jsonl", async (context) => {
     const text = await context.req.text();
     if (text.length > MAXIMUM_IMPORT_BYTES) return context.json({ error: `the file is larger than ${MAXIMUM_IMPORT_BYTES} bytes: split it` }, 413);
-    const imported = await importLabels(context.get("readers"), text);
+    const imported = await importLabels(context.get("readers"), text, { reviewer: context.get("reviewer"), authenticated: context.get("authenticated") });
     return imported.ok ? context.json({ imported: imported.value.length }) : context.json({ error: imported.error }, 400);
   });
   app.post("/review/import", async (context) => {
@@ -325,7 +326,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const file = form.file;
     if (!(file instanceof File)) return badRequest(context, "choose a JSONL file to import");
     if (file.size > MAXIMUM_IMPORT_BYTES) return badRequest(context, `the file is larger than ${MAXIMUM_IMPORT_BYTES} bytes: split it`);
-    const imported = await importLabels(context.get("readers"), await file.text());
+    const imported = await importLabels(context.get("readers"), await file.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated") });
     return imported.ok ? context.redirect("/review", 303) : badRequest(context, imported.error);
   });
 

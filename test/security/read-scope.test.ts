@@ -204,6 +204,13 @@ describe("a reader limited to tenant A never sees tenant B's data", () => {
     const operatorLabels = await (await get(OPERATOR, "/api/labels.jsonl")).text();
     assert.equal(operatorLabels.trim().split("\n").length, 1, "only the operator's own label on B's trace");
     recordAttack({ attack: "UI reader of tenant A: label export, and labels imported for B's trace", outcome: "nothing of B exported; import refused (400)" });
+
+    // A's reviewer imports a label on A's own trace in another reviewer's name: the identity is the token's, so the file is refused.
+    const impersonated = await asAcme("/api/labels.jsonl", { method: "POST", body: `${JSON.stringify({ case_result_id: acmeCaseResults[0], metric: "faithfulness", labeler_id: "second-reviewer", verdict: "pass", labeled_at: "2026-01-02T00:00:00.000Z" })}\n` });
+    assert.equal(impersonated.status, 400);
+    assert.match((JSON.parse(impersonated.body) as { error: string }).error, /^line 1: labeler_id "second-reviewer" is not you \("alice"\)/);
+    assert.doesNotMatch((await asAcme("/api/labels.jsonl")).body, /second-reviewer/);
+    recordAttack({ attack: "UI reader of tenant A: label import naming another reviewer", outcome: "refused (400), nothing saved" });
   });
 
   test("nothing A was answered holds anything of B", () => {

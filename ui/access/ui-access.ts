@@ -38,6 +38,8 @@ export interface UiAccess {
 export interface UiReader {
   reviewer: string;
   tenants: TenantScope;
+  /** A token proved who the reviewer is; false for the loopback default without tokens, where everyone is "local". */
+  authenticated: boolean;
 }
 
 export const UI_TOKENS_VARIABLE = "RAGSCOPE_UI_TOKENS";
@@ -115,12 +117,12 @@ const digest = (text: string) => createHash("sha256").update(text).digest();
 
 /** The reader a presented token belongs to; null when it belongs to nobody. Every candidate is compared, in constant time. */
 export function readerFor(access: UiAccess, presented: string | null): UiReader | null {
-  if (!hasTokens(access)) return { reviewer: LOCAL_REVIEWER, tenants: "all" };
+  if (!hasTokens(access)) return { reviewer: LOCAL_REVIEWER, tenants: "all", authenticated: false };
   if (presented === null) return null;
   const presentedDigest = digest(presented);
   let found: UiReader | null = null;
-  for (const [token, reviewer] of access.tokens) if (timingSafeEqual(digest(token), presentedDigest) && found === null) found = { reviewer, tenants: "all" };
-  for (const entry of access.tenantTokens ?? []) if (timingSafeEqual(entry.digest, presentedDigest) && found === null) found = { reviewer: entry.reviewer, tenants: entry.tenants };
+  for (const [token, reviewer] of access.tokens) if (timingSafeEqual(digest(token), presentedDigest) && found === null) found = { reviewer, tenants: "all", authenticated: true };
+  for (const entry of access.tenantTokens ?? []) if (timingSafeEqual(entry.digest, presentedDigest) && found === null) found = { reviewer: entry.reviewer, tenants: entry.tenants, authenticated: true };
   return found;
 }
 

@@ -2,6 +2,14 @@
  * Human labels as JSONL (one HumanLabel per line, the `human_labels` fields),
  * for teams that label elsewhere. An import is all or nothing: every line is
  * checked first, and a bad line is reported by its number with the problem.
+ *
+ * Who labelled comes from the importer's token, as for labels made in the UI:
+ * with tokens, a line's `labeler_id` may be left out (it becomes the token's
+ * reviewer) or be that reviewer, and a line naming anyone else refuses the
+ * file — otherwise one reviewer could import labels as a second reviewer and
+ * decide the two-reviewer agreement alone. Without tokens (the loopback
+ * default, where everyone is "local") nobody's identity is proven, so the
+ * file's labeler ids are kept and a missing one is "local".
  */
 import { humanLabel, newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { failure, success, type Result } from "../../core/result.js";
@@ -12,7 +20,13 @@ export function labelsToJsonl(labels: readonly HumanLabel[]): string {
   return labels.map((label) => JSON.stringify(label)).join("\n") + (labels.length > 0 ? "\n" : "");
 }
 
-export function labelsFromJsonl(text: string): Result<HumanLabel[], string> {
+export interface LabelAuthor {
+  reviewer: string;
+  /** True when a token proved the reviewer: every label is theirs. */
+  authenticated: boolean;
+}
+
+export function labelsFromJsonl(text: string, author: LabelAuthor): Result<HumanLabel[], string> {
   const lines = text.split("\n");
   if (lines.length > MAXIMUM_IMPORT_LINES + 1) return failure(`more than ${MAXIMUM_IMPORT_LINES} lines: split the file`);
   const labels: HumanLabel[] = [];
@@ -23,6 +37,15 @@ export function labelsFromJsonl(text: string): Result<HumanLabel[], string> {
       parsed = JSON.parse(line);
     } catch (error) {
       return failure(`line ${index + 1}: not JSON (${(error as Error).message})`);
+    }
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+      const named = (parsed as { labeler_id?: unknown }).labeler_id;
+      if (named === undefined) parsed = { ...parsed, labeler_id: author.reviewer };
+      else if (author.authenticated && named !== author.reviewer) {
+        return failure(
+          `line ${index + 1}: labeler_id "${String(named)}" is not you ("${author.reviewer}"): labels are imported as the reviewer whose token sends them — leave labeler_id out, or let "${String(named)}" import their own labels with their own token`,
+        );
+      }
     }
     // The id is derived, so a file written by hand needs none; one that carries an id must carry the derived one.
     const checked = humanLabel.omit({ label_id: true }).safeParse(parsed);

@@ -55,6 +55,8 @@ const shown: { caseResultId: string; query: string; answer: string; rewritten: s
   citations: [],
 };
 const labelledCases: string[] = [];
+/** The fourth queued case, which nobody labels in the browser: the imported label's. */
+let importedCase = "";
 /** Labels saved through the browser: one per metric offered, plus the root cause, per submission. */
 let labelsSaved = 0;
 
@@ -189,6 +191,7 @@ describe("the live web UI of ragscope serve", () => {
     const ids = await alice.locator("#queue tbody tr").evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { caseResultId: string } }).dataset.caseResultId));
     assert.equal(ids.length, 4, "the four fabricated answers are queued for review");
     labelledCases.push(...ids.slice(0, 3));
+    importedCase = ids[3]!;
     // Root causes: alice H H N, bob H N N → agreement 2/3, kappa 0.4 (worked by hand in the assertion below).
     await label(alice, labelledCases[0]!, "fail", "HALLUCINATION");
     await label(alice, labelledCases[1]!, "fail", "HALLUCINATION");
@@ -220,7 +223,7 @@ describe("the live web UI of ragscope serve", () => {
     assert.equal(await alice.locator(`#trace-rows tr[data-case-result-id="${labelledCases[0]}"] .verdict`).getAttribute("data-human"), "yes");
   });
 
-  test("labels export as JSONL and import back", async () => {
+  test("labels export as JSONL and import back, as the importer's token says", async () => {
     const exported = await (await fetch(`${uiUrl}/api/labels.jsonl`, { headers: { authorization: `Bearer ${BOB}` } })).text();
     const lines = exported.trim().split("\n").map((line) => JSON.parse(line) as HumanLabel);
     assert.equal(lines.length, labelsSaved, "one label per metric offered and one root cause, per case and reviewer");
@@ -228,9 +231,23 @@ describe("the live web UI of ragscope serve", () => {
     const imported = await fetch(`${uiUrl}/api/labels.jsonl`, {
       method: "POST",
       headers: { authorization: `Bearer ${BOB}` },
-      body: JSON.stringify({ case_result_id: labelledCases[2], metric: "online.groundedness", labeler_id: "carol", verdict: "fail", labeled_at: "2026-07-08T10:00:00Z" }) + "\n",
+      body: JSON.stringify({ case_result_id: importedCase, metric: "online.groundedness", verdict: "fail", labeled_at: "2026-07-08T10:00:00Z" }) + "\n",
     });
     assert.equal(imported.status, 200, await imported.text());
+    const afterImport = (await (await fetch(`${uiUrl}/api/labels.jsonl`, { headers: { authorization: `Bearer ${BOB}` } })).text()).trim().split("\n").map((line) => JSON.parse(line) as HumanLabel);
+    assert.deepEqual(
+      afterImport.filter((line) => line.case_result_id === importedCase).map((line) => line.labeler_id),
+      ["bob"],
+      "a line without labeler_id is the importing reviewer's",
+    );
+    // Bob cannot import a label as Carol: the reviewer is whoever the token belongs to.
+    const asCarol = await fetch(`${uiUrl}/api/labels.jsonl`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${BOB}` },
+      body: JSON.stringify({ case_result_id: importedCase, metric: "online.groundedness", labeler_id: "carol", verdict: "pass", labeled_at: "2026-07-08T10:00:00Z" }) + "\n",
+    });
+    assert.equal(asCarol.status, 400);
+    assert.match(((await asCarol.json()) as { error: string }).error, /^line 1: labeler_id "carol" is not you \("bob"\)/);
     const broken = await fetch(`${uiUrl}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${BOB}` }, body: '{"case_result_id":"x"}\n' });
     assert.equal(broken.status, 400);
     assert.match(((await broken.json()) as { error: string }).error, /^line 1: /);
@@ -276,7 +293,7 @@ describe("the live web UI of ragscope serve", () => {
       assert.deepEqual(shown.evaluators, evaluators.map((item) => item.evaluator_id));
       const labels = await new ClickHouseHumanLabelStore(connection).list();
       assert.equal(labels.length, labelsSaved + 1, "the labels saved in the browser, and the one imported");
-      assert.deepEqual(new Set(labels.map((item) => item.labeler_id)), new Set(["alice", "bob", "carol"]));
+      assert.deepEqual(new Set(labels.map((item) => item.labeler_id)), new Set(["alice", "bob"]));
     } finally {
       await connection.close();
     }
