@@ -22,11 +22,9 @@
  * garbage collection and one part's decoding; on a loaded machine the main
  * thread also simply waits for a core.
  */
-import http from "node:http";
 import os from "node:os";
-import { encodeTraceRequest } from "../../collector/00-otlp/index.js";
-import type { KeyValue, SpanDocument } from "../../collector/00-otlp/traces-document.js";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";
+import { postTraces, syntheticRequestBody, syntheticSpan, text } from "../support/synthetic-otlp-requests.js";
 import type { BenchmarkResult } from "./benchmark.js";
 
 const MEBIBYTE = 1024 * 1024;
@@ -41,53 +39,13 @@ const environment = {
   RAGSCOPE_REQUEST_TIMEOUT_MS: "60000",
 };
 
-const text = (key: string, value: string): KeyValue => ({ key, value: { stringValue: value } });
-const traceId = (index: number) => index.toString(16).padStart(32, "a");
-const spanId = (trace: number, index: number) => ((trace << 20) + index + 1).toString(16).padStart(16, "b");
-
-function span(trace: number, index: number, attributes: KeyValue[]): SpanDocument {
-  return {
-    traceId: traceId(trace),
-    spanId: spanId(trace, index),
-    traceState: "",
-    parentSpanId: index === 0 ? "" : spanId(trace, 0),
-    flags: 0,
-    name: index === 0 ? "rag.request" : "rag.retrieve",
-    kind: 1,
-    startTimeUnixNano: 1_700_000_000_000_000_000n + BigInt(index),
-    endTimeUnixNano: 1_700_000_000_100_000_000n,
-    attributes: index === 0 ? [text("openinference.span.kind", "CHAIN"), text("input.value", `query ${trace}`), ...attributes] : attributes,
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    status: { message: "", code: 0 },
-  };
-}
-
-function body(spans: SpanDocument[]): Uint8Array {
-  return encodeTraceRequest({
-    resourceSpans: [{ resource: { attributes: [text("service.name", "bench")], droppedAttributesCount: 0 }, scopeSpans: [{ scope: { name: "bench", version: "1", attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: "" }], schemaUrl: "" }],
-  });
-}
-
-function post(url: string, payload: Uint8Array): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(`${url}/v1/traces`, { method: "POST", agent: false, headers: { "content-type": "application/x-protobuf", "content-length": String(payload.byteLength) } }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode ?? 0));
-    });
-    request.on("error", reject);
-    request.end(payload);
-  });
-}
+const post = async (url: string, payload: Uint8Array) => (await postTraces(url, payload)).status;
 
 const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))]!;
 
 export async function benchmark(): Promise<BenchmarkResult> {
-  const largest = body(Array.from({ length: 20_000 }, (_, index) => span(400 + Math.floor(index / 2_000), index % 2_000, [text("attack.text", "y".repeat(1_500))])));
-  const small = body([span(500, 0, [])]);
+  const largest = syntheticRequestBody(Array.from({ length: 20_000 }, (_, index) => syntheticSpan(400 + Math.floor(index / 2_000), index % 2_000, [text("attack.text", "y".repeat(1_500))])));
+  const small = syntheticRequestBody([syntheticSpan(500, 0, [])]);
   const collector = await startCollectorSubprocess(environment);
   try {
     await post(collector.receiverUrl, small);

@@ -6,16 +6,14 @@
  * RSS_BOUND_BYTES above the collector's RSS when idle.
  */
 import assert from "node:assert/strict";
-import http from "node:http";
 import net from "node:net";
 import { gzipSync } from "node:zlib";
 import { after, before, describe, test } from "node:test";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
-import { encodeTraceRequest } from "../../collector/00-otlp/index.js";
-import type { KeyValue, SpanDocument, TracesDocument } from "../../collector/00-otlp/traces-document.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
 import { queryRows } from "../support/temporary-store.js";
 import { recordAttack } from "../support/attack-report.js";
+import { postTraces, syntheticRequestBody, syntheticSpan, syntheticTraceId, text, type ReceiverAnswer } from "../support/synthetic-otlp-requests.js";
 
 const MEBIBYTE = 1024 * 1024;
 const MAX_BODY_BYTES = 32 * MEBIBYTE;
@@ -46,50 +44,6 @@ const environment = {
 
 const outcomes: { attack: string; outcome: string; peakRssMiB: number; idleRssMiB: number }[] = [];
 
-const traceId = (index: number) => index.toString(16).padStart(32, "a");
-const spanId = (trace: number, index: number) => ((trace << 20) + index + 1).toString(16).padStart(16, "b");
-const text = (key: string, value: string): KeyValue => ({ key, value: { stringValue: value } });
-
-function spanDocument(trace: number, index: number, attributes: KeyValue[]): SpanDocument {
-  return {
-    traceId: traceId(trace),
-    spanId: spanId(trace, index),
-    traceState: "",
-    parentSpanId: index === 0 ? "" : spanId(trace, 0),
-    flags: 0,
-    name: index === 0 ? "rag.request" : "rag.retrieve",
-    kind: 1,
-    startTimeUnixNano: 1_700_000_000_000_000_000n + BigInt(index),
-    endTimeUnixNano: 1_700_000_000_100_000_000n,
-    attributes: index === 0 ? [text("openinference.span.kind", "CHAIN"), text("input.value", `query ${trace}`), ...attributes] : attributes,
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    status: { message: "", code: 0 },
-  };
-}
-
-function requestBody(spans: SpanDocument[]): Uint8Array {
-  const document: TracesDocument = {
-    resourceSpans: [
-      {
-        resource: { attributes: [text("service.name", "attack")], droppedAttributesCount: 0 },
-        scopeSpans: [{ scope: { name: "attack", version: "1", attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: "" }],
-        schemaUrl: "",
-      },
-    ],
-  };
-  return encodeTraceRequest(document);
-}
-
-interface Answer {
-  status: number;
-  retryAfter: string | undefined;
-  body: string;
-}
-
 /** A counter's value from the collector's /metrics (0 before its first increment). */
 async function counterValue(metricsUrl: string, name: string): Promise<number> {
   const text = await (await fetch(`${metricsUrl}/metrics`)).text();
@@ -97,25 +51,12 @@ async function counterValue(metricsUrl: string, name: string): Promise<number> {
   return match === null ? 0 : Number(match[1]);
 }
 
-function post(url: string, body: Uint8Array, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(`${url}/v1/traces`, { method: "POST", agent: false, headers: { "content-type": "application/x-protobuf", "content-length": String(body.byteLength), ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, retryAfter: response.headers["retry-after"], body: Buffer.concat(chunks).toString("latin1") }));
-      response.on("error", reject);
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
-}
-
 /** Posts until the answer is not a 503 (at most `attempts` times, waiting as Retry-After says). */
-async function postRetrying(url: string, body: Uint8Array, attempts = 30): Promise<Answer> {
-  let answer = await post(url, body);
+async function postRetrying(url: string, body: Uint8Array, attempts = 30): Promise<ReceiverAnswer> {
+  let answer = await postTraces(url, body);
   for (let attempt = 1; attempt < attempts && answer.status === 503; attempt += 1) {
     await new Promise((resolve) => setTimeout(resolve, Number(answer.retryAfter ?? "1") * 1000));
-    answer = await post(url, body);
+    answer = await postTraces(url, body);
   }
   return answer;
 }
@@ -126,7 +67,7 @@ describe("receiver attacks, RSS measured in the collector process", () => {
   before(async () => {
     collector = await startCollectorSubprocess(environment);
     // A first small trace warms the pipeline (store, evaluators) so the idle figure is the working one.
-    assert.equal((await post(collector.receiverUrl, requestBody([spanDocument(1, 0, [])]))).status, 200);
+    assert.equal((await postTraces(collector.receiverUrl, syntheticRequestBody([syntheticSpan(1, 0, [])]))).status, 200);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     idleRss = await collector.rss();
   });
@@ -157,7 +98,7 @@ describe("receiver attacks, RSS measured in the collector process", () => {
     assert.ok(bomb.byteLength < 64 * 1024, `the bomb is small on the wire (${bomb.byteLength} bytes)`);
     const answers = await underAttack(
       "50 x gzip inflating to 30 MiB",
-      () => Promise.all(Array.from({ length: 50 }, () => post(collector.receiverUrl, bomb, { "content-encoding": "gzip" }))),
+      () => Promise.all(Array.from({ length: 50 }, () => postTraces(collector.receiverUrl, bomb, { "content-encoding": "gzip" }))),
       (all) => `${all.filter((answer) => answer.status === 503).length} x 503, ${all.filter((answer) => answer.status !== 503).length} x other`,
     );
     const refused = answers.filter((answer) => answer.status === 503);
@@ -173,10 +114,10 @@ describe("receiver attacks, RSS measured in the collector process", () => {
       async () => {
         for (let trace = 100; trace < 120; trace += 1) {
           // 16 spans of 512 KiB text each: one 8 MiB trace.
-          const spans = Array.from({ length: 16 }, (_, index) => spanDocument(trace, index, [text("attack.blob", String(trace % 10).repeat(512 * 1024))]));
-          const answer = await postRetrying(collector.receiverUrl, requestBody(spans));
+          const spans = Array.from({ length: 16 }, (_, index) => syntheticSpan(trace, index, [text("attack.blob", String(trace % 10).repeat(512 * 1024))]));
+          const answer = await postRetrying(collector.receiverUrl, syntheticRequestBody(spans));
           assert.equal(answer.status, 200, answer.body);
-          acknowledged.push(traceId(trace));
+          acknowledged.push(syntheticTraceId(trace));
         }
         // Let the collector evaluate them while the RSS is still sampled.
         await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -190,17 +131,17 @@ describe("receiver attacks, RSS measured in the collector process", () => {
   const stored: string[] = [];
 
   test("over the span and attribute limits: 413 naming the limit; an over-long value is truncated and listed on the Case Result", async () => {
-    const tooManySpans = requestBody(Array.from({ length: MAX_SPANS_PER_REQUEST + 1 }, (_, index) => spanDocument(200 + Math.floor(index / 1_000), index % 1_000, [])));
-    const tooLongTrace = requestBody(Array.from({ length: MAX_SPANS_PER_TRACE + 1 }, (_, index) => spanDocument(300, index, [])));
-    const tooManyAttributes = requestBody([spanDocument(301, 0, Array.from({ length: MAX_ATTRIBUTES_PER_SPAN + 1 }, (_, index) => text(`attack.${index}`, "x")))]);
-    const longValue = requestBody([spanDocument(302, 0, [text("output.value", "é".repeat(MAX_ATTRIBUTE_VALUE_BYTES))])]);
+    const tooManySpans = syntheticRequestBody(Array.from({ length: MAX_SPANS_PER_REQUEST + 1 }, (_, index) => syntheticSpan(200 + Math.floor(index / 1_000), index % 1_000, [])));
+    const tooLongTrace = syntheticRequestBody(Array.from({ length: MAX_SPANS_PER_TRACE + 1 }, (_, index) => syntheticSpan(300, index, [])));
+    const tooManyAttributes = syntheticRequestBody([syntheticSpan(301, 0, Array.from({ length: MAX_ATTRIBUTES_PER_SPAN + 1 }, (_, index) => text(`attack.${index}`, "x")))]);
+    const longValue = syntheticRequestBody([syntheticSpan(302, 0, [text("output.value", "é".repeat(MAX_ATTRIBUTE_VALUE_BYTES))])]);
     const answers = await underAttack(
       "span/attribute limits",
       async () => ({
-        spans: await post(collector.receiverUrl, tooManySpans),
-        trace: await post(collector.receiverUrl, tooLongTrace),
-        attributes: await post(collector.receiverUrl, tooManyAttributes),
-        value: await post(collector.receiverUrl, longValue),
+        spans: await postTraces(collector.receiverUrl, tooManySpans),
+        trace: await postTraces(collector.receiverUrl, tooLongTrace),
+        attributes: await postTraces(collector.receiverUrl, tooManyAttributes),
+        value: await postTraces(collector.receiverUrl, longValue),
       }),
       (all) => `${all.spans.status}, ${all.trace.status}, ${all.attributes.status}, ${all.value.status}`,
     );
@@ -211,7 +152,7 @@ describe("receiver attacks, RSS measured in the collector process", () => {
     assert.equal(answers.attributes.status, 413);
     assert.match(answers.attributes.body, /RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN/);
     assert.equal(answers.value.status, 200);
-    stored.push(traceId(302));
+    stored.push(syntheticTraceId(302));
   });
 
   test("a client that stops mid-body is cut off after the request timeout (3 s here), far below Node's 300 s", async () => {
@@ -268,11 +209,11 @@ describe("receiver attacks, RSS measured in the collector process", () => {
 
   test("while the largest allowed request is decoded, evaluated and written, other clients' small requests keep being answered throughout", async () => {
     // 20,000 spans in 10 traces of 2,000, each span with ~1.5 KiB of text: just under the 32 MiB body limit.
-    const spans = Array.from({ length: MAX_SPANS_PER_REQUEST }, (_, index) => spanDocument(400 + Math.floor(index / MAX_SPANS_PER_TRACE), index % MAX_SPANS_PER_TRACE, [text("attack.text", "y".repeat(1_500))]));
-    const largest = requestBody(spans);
+    const spans = Array.from({ length: MAX_SPANS_PER_REQUEST }, (_, index) => syntheticSpan(400 + Math.floor(index / MAX_SPANS_PER_TRACE), index % MAX_SPANS_PER_TRACE, [text("attack.text", "y".repeat(1_500))]));
+    const largest = syntheticRequestBody(spans);
     const largestTraces = MAX_SPANS_PER_REQUEST / MAX_SPANS_PER_TRACE;
     assert.ok(largest.byteLength > MAX_BODY_BYTES * 0.9 && largest.byteLength <= MAX_BODY_BYTES, `${largest.byteLength} bytes`);
-    const small = requestBody([spanDocument(500, 0, [])]);
+    const small = syntheticRequestBody([syntheticSpan(500, 0, [])]);
     const writtenBefore = await counterValue(collector.metricsUrl, "ragscope_traces_written_total");
     const latencies: number[] = [];
     const completions: number[] = [];
@@ -283,7 +224,7 @@ describe("receiver attacks, RSS measured in the collector process", () => {
       async () => {
         let done = false;
         processing.start = performance.now();
-        const big = post(collector.receiverUrl, largest).then(async (answer) => {
+        const big = postTraces(collector.receiverUrl, largest).then(async (answer) => {
           // The window lasts until the request's traces are evaluated and written, not only acknowledged (bounded: 1,200 polls).
           for (let poll = 0; poll < 1_200 && (await counterValue(collector.metricsUrl, "ragscope_traces_written_total")) < writtenBefore + largestTraces; poll += 1) {
             await new Promise((resolve) => setTimeout(resolve, 100));
@@ -297,7 +238,7 @@ describe("receiver attacks, RSS measured in the collector process", () => {
           Array.from({ length: 4 }, async () => {
             while (!done) {
               const started = performance.now();
-              const answer = await post(collector.receiverUrl, small);
+              const answer = await postTraces(collector.receiverUrl, small);
               const finished = performance.now();
               latencies.push(finished - started);
               completions.push(finished);
@@ -326,7 +267,7 @@ describe("receiver attacks, RSS measured in the collector process", () => {
     assert.deepEqual([...statuses], [200]);
     assert.ok(inside.length >= 20, `${inside.length} small requests answered while the largest was processed`);
     assert.ok(longestGap < windowMs / 2, `no small request was answered for ${Math.round(longestGap)} ms of the ${Math.round(windowMs)} ms the largest request took`);
-    stored.push(traceId(400));
+    stored.push(syntheticTraceId(400));
   });
 
   test("stored: every acknowledged trace, once; the truncated value is flagged on its Case Result", async () => {
@@ -335,7 +276,7 @@ describe("receiver attacks, RSS measured in the collector process", () => {
     try {
       const rows = await queryRows<{ trace_id: string; payload: string }>(connection, "SELECT trace_id, payload FROM {{database}}.case_results FINAL WHERE trace_id IN {ids:Array(String)}", { ids: stored });
       assert.deepEqual(rows.map((row) => row.trace_id).sort(), [...stored].sort());
-      const truncated = caseResultSchema.parse(JSON.parse(rows.find((row) => row.trace_id === traceId(302))!.payload));
+      const truncated = caseResultSchema.parse(JSON.parse(rows.find((row) => row.trace_id === syntheticTraceId(302))!.payload));
       assert.deepEqual(truncated.rag_observation.malformed_attributes.map((note) => note.attribute), ["output.value"]);
       assert.match(truncated.rag_observation.malformed_attributes[0]!.error, /RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES/);
       assert.ok(truncated.output !== null && Buffer.byteLength(truncated.output) <= MAX_ATTRIBUTE_VALUE_BYTES);
