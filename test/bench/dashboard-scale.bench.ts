@@ -35,6 +35,7 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
+import { clonedRequest, metricValuesOf } from "../support/cloned-requests.js";
 import { readDashboards } from "../../report/dashboard-files.js";
 import { allOf, type Variables } from "../../report/grafana-macros.js";
 import { panelIntervalMs } from "../../report/panel-interval.js";
@@ -55,36 +56,6 @@ const TENANTS = Array.from({ length: 10 }, (_, index) => `tenant_${index}`);
 const END = Math.floor(Date.now() / DAY) * DAY;
 const START = END - DAYS * DAY;
 
-function valuesOf(evaluation: CaseEvaluation): number {
-  return evaluation.evaluationResults.reduce((total, result) => total + Object.values(result.metric_values).filter((value) => value !== null).length, 0);
-}
-
-/** The index-th request: a template's results with its own ids, time, tenant and service, and a latency that varies. */
-function variant(template: CaseEvaluation, index: number, spacingMs: number): CaseEvaluation {
-  const id = `cr_${index.toString(36).padStart(8, "0")}`;
-  const started = new Date(START + Math.floor(index * spacingMs)).toISOString();
-  const jitter = 0.5 + ((index * 7919) % 1000) / 1000;
-  const caseResult = {
-    ...template.caseResult,
-    case_result_id: id,
-    trace_id: `trace_${id}`,
-    run_id: "",
-    case_id: "",
-    started_at: started,
-    completed_at: started,
-    rag_observation: { ...template.caseResult.rag_observation, service_name: SERVICES[index % SERVICES.length]!, tenant_id: TENANTS[index % TENANTS.length]! },
-  };
-  return {
-    caseResult,
-    evaluationResults: template.evaluationResults.map((result) => ({
-      ...result,
-      evaluation_result_id: `${result.evaluation_result_id}_${index}`,
-      case_result_id: id,
-      metric_values: "latency_ms" in result.metric_values ? { ...result.metric_values, latency_ms: (result.metric_values.latency_ms ?? 0) * jitter } : result.metric_values,
-    })),
-  };
-}
-
 async function folderBytes(folder: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
@@ -101,14 +72,14 @@ export async function benchmark(): Promise<BenchmarkResult> {
     const [existing] = await queryRows<{ rows: string }>(store.connection, "SELECT count() AS rows FROM {{database}}.metric_values");
     if (Number(existing!.rows) === 0) {
       const templates = buildDashboardDataset().evaluations.filter((evaluation) => evaluation.caseResult.run_id === "");
-      const perCase = templates.reduce((total, template) => total + valuesOf(template), 0) / templates.length;
+      const perCase = templates.reduce((total, template) => total + metricValuesOf(template), 0) / templates.length;
       const cases = Math.ceil(METRIC_VALUES / perCase);
       const spacingMs = (DAYS * DAY) / cases;
       const started = performance.now();
       let written = 0;
       for (let first = 0; first < cases; first += BATCH) {
         const batch: CaseEvaluation[] = [];
-        for (let index = first; index < Math.min(cases, first + BATCH); index += 1) batch.push(variant(templates[index % templates.length]!, index, spacingMs));
+        for (let index = first; index < Math.min(cases, first + BATCH); index += 1) batch.push(clonedRequest(templates[index % templates.length]!, index, { startMs: START, spacingMs, services: SERVICES, tenants: TENANTS }));
         const result = await store.results.write(batch);
         if (!result.ok) throw new Error(result.error.message);
         await store.rollups.refresh();
