@@ -24,7 +24,7 @@ const MINUTE_MS = 60_000;
 export const DEFAULT_ROLLUP_REFRESH_MS = 5_000;
 
 export interface MetricRollupOptions {
-  /** Least time between two refreshes. Default DEFAULT_ROLLUP_REFRESH_MS. */
+  /** Least time between two refreshes: the user setting clickhouse.rollupRefreshMs (RAGSCOPE_ROLLUP_REFRESH_MS). Default DEFAULT_ROLLUP_REFRESH_MS. */
   refreshIntervalMs?: number;
   /** Clock for row versions, injectable for tests. */
   now?: () => number;
@@ -108,8 +108,13 @@ export class ClickHouseMetricRollups {
     return this.dirty.size;
   }
 
+  /** The configured least time between two refreshes, ms. */
+  get refreshIntervalMs(): number {
+    return this.options.refreshIntervalMs ?? DEFAULT_ROLLUP_REFRESH_MS;
+  }
+
   private interval(): number {
-    return Math.max(this.options.refreshIntervalMs ?? DEFAULT_ROLLUP_REFRESH_MS, 5 * this.counters.lastRefreshMs);
+    return Math.max(this.refreshIntervalMs, 5 * this.counters.lastRefreshMs);
   }
 
   private schedule(): void {
