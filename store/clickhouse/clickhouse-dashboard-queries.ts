@@ -11,12 +11,15 @@
  * any other way is refused rather than run unscoped.
  *
  * Every query runs under a memory bound (query-memory-bound.ts): one that
- * needs more fails alone, with an error naming the setting to change.
+ * needs more fails alone, with an error naming the setting to change. FINAL
+ * collapses within partitions (final-within-partitions.ts), so a time range
+ * reads its own granules only.
  */
 import type { DashboardQuerySurface, QueryColumns } from "../ports/dashboard-query-surface.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
-import { DEFAULT_QUERY_MEMORY_MB, isMemoryLimitError, QueryMemoryLimitError, withMemoryBound } from "./query-memory-bound.js";
+import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
+import { DEFAULT_QUERY_MEMORY_MB, isMemoryLimitError, memoryBoundSettings, QueryMemoryLimitError } from "./query-memory-bound.js";
 import { TenantFilter, type ScopedTable } from "./tenant-filter.js";
 
 const SCOPED_TABLES: readonly ScopedTable[] = ["case_results", "metric_values", "metric_rollups", "human_labels", "evaluation_results", "runs", "eval_cases", "collector_health"];
@@ -80,7 +83,7 @@ export class ClickHouseDashboardQueries implements DashboardQuerySurface {
 
   private async run(sql: string): Promise<QueryColumns> {
     const result = await this.connection.client.query({
-      query: withMemoryBound(this.scopedSql(sql), this.memoryBytes),
+      query: withStatementSettings(this.scopedSql(sql), { ...memoryBoundSettings(this.memoryBytes), ...FINAL_WITHIN_PARTITIONS }),
       query_params: this.tenants.parameters,
       format: "JSONCompact",
       // ISO 8601 with a zone: times read the same whatever the engine's time zone.

@@ -21,13 +21,10 @@ const MEMORY_LIMIT_EXCEEDED = "241";
 /** The default bound of one dashboard query, MiB (settings-schema: clickhouse.queryMemoryMb). */
 export const DEFAULT_QUERY_MEMORY_MB = 2_048;
 
-/** The statement with `max_memory_usage` set for it alone; 0 bytes = no bound. */
-export function withMemoryBound(sql: string, bytes: number): string {
+/** The setting that bounds one statement's memory; none for 0 bytes. */
+export function memoryBoundSettings(bytes: number): Record<string, number> {
   if (!Number.isSafeInteger(bytes) || bytes < 0) throw new Error(`a query memory bound must be a whole number of bytes, got ${bytes}`);
-  if (bytes === 0) return sql;
-  const statement = sql.replace(/[\s;]+$/, "");
-  // A statement that ends in its own SETTINGS clause gets one more setting; anything else a clause of its own.
-  return /\bSETTINGS\s+\w+\s*=\s*[\w.']+(?:\s*,\s*\w+\s*=\s*[\w.']+)*$/i.test(statement) ? `${statement}, max_memory_usage = ${bytes}` : `${statement}\nSETTINGS max_memory_usage = ${bytes}`;
+  return bytes === 0 ? {} : { max_memory_usage: bytes };
 }
 
 export function isMemoryLimitError(error: unknown): boolean {
