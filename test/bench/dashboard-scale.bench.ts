@@ -76,6 +76,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
       const cases = Math.ceil(METRIC_VALUES / perCase);
       const spacingMs = (DAYS * DAY) / cases;
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       let written = 0;
       for (let first = 0; first < cases; first += BATCH) {
         const batch: CaseEvaluation[] = [];
@@ -87,9 +88,15 @@ export async function benchmark(): Promise<BenchmarkResult> {
         if (written % (BATCH * 50) === 0) console.error(`dashboard-scale: ${written.toLocaleString("en-US")} of ${cases.toLocaleString("en-US")} cases written`);
       }
       const seconds = (performance.now() - started) / 1000;
+      const cpu = process.cpuUsage(cpuBefore);
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
       figures.push({ name: "generation: cases written through the sink", value: cases });
       figures.push({ name: "generation time (sink writes + rollup refreshes)", value: Math.round(seconds), unit: "s" });
+      figures.push({ name: "generation rate", value: Math.round(cases / seconds), unit: "cases/s" });
       figures.push({ name: "generation rate", value: Math.round((cases * perCase) / seconds), unit: "metric values/s" });
+      // CPU of the whole process (the embedded engine's threads included): what the write path costs whatever else the machine runs.
+      figures.push({ name: "generation CPU time (process, engine included)", value: Math.round(cpuSeconds), unit: "s" });
+      figures.push({ name: "generation rate per CPU second", value: Math.round((cases * perCase) / cpuSeconds), unit: "metric values/CPU s" });
     }
     const [counts] = await queryRows<{ values: string; parts: string; rollups: string }>(
       store.connection,
@@ -122,6 +129,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
     }
     figures.push({ name: "slowest panel, 24 h range (target < 1 s)", value: Math.round(slowest.day), unit: "ms" });
     figures.push({ name: "slowest panel, 30 d range (target < 3 s)", value: Math.round(slowest.month), unit: "ms" });
+    figures.push({ name: "peak RSS of the process (engine included)", value: Math.round(process.resourceUsage().maxRSS / 1024), unit: "MiB" });
   } finally {
     await store.close();
     if (KEEP === undefined) await rm(dataDir, { recursive: true, force: true });
