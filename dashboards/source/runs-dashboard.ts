@@ -98,16 +98,30 @@ export function runsDashboard(): dashboard.DashboardBuilder {
       "Cases that flipped",
       "Cases (matched by case_id) where an evaluator passed in one run and failed in the other; the reasons are the candidate's.",
       [
-        "SELECT candidate.case_id AS case_id, candidate.evaluator_id AS evaluator_id, baseline.outcome AS baseline_outcome, candidate.outcome AS candidate_outcome,",
-        "  if(candidate.outcome = 'failed', 'regressed', 'fixed') AS change, candidate.reason AS candidate_reason, baseline.reason AS baseline_reason",
-        `FROM (SELECT case_id, evaluator_id, outcome, reason FROM evaluation_results FINAL WHERE run_id = ${CANDIDATE} AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}') AS candidate`,
-        `INNER JOIN (SELECT case_id, evaluator_id, outcome, reason FROM evaluation_results FINAL WHERE run_id = ${BASELINE} AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}') AS baseline`,
+        "SELECT candidate.case_id AS case_id, candidate.evaluator_id AS evaluator_id, baseline.latest_outcome AS baseline_outcome, candidate.latest_outcome AS candidate_outcome,",
+        "  if(candidate.latest_outcome = 'failed', 'regressed', 'fixed') AS change, candidate.latest_reason AS candidate_reason, baseline.latest_reason AS baseline_reason",
+        `FROM ${latestOutcomes(CANDIDATE)} AS candidate`,
+        `INNER JOIN ${latestOutcomes(BASELINE)} AS baseline`,
         "  ON baseline.case_id = candidate.case_id AND baseline.evaluator_id = candidate.evaluator_id",
-        "WHERE candidate.outcome IN ('passed', 'failed') AND baseline.outcome IN ('passed', 'failed') AND candidate.outcome != baseline.outcome",
+        "WHERE candidate.latest_outcome != baseline.latest_outcome",
         "ORDER BY change DESC, case_id, evaluator_id",
       ].join("\n"),
       { width: 24, height: 10 },
     ),
   );
   return builder;
+}
+
+/**
+ * One row per case and evaluator of a run — its latest pass or fail — so the
+ * join of two runs has at most one row per pair. Results without a case
+ * (online traffic: case_id '') match nothing: joined on '' = '' they made
+ * every online result of an evaluator a pair with every other one (a store
+ * of 300,000 metric values grew such a join past 20 GB).
+ */
+function latestOutcomes(run: string): string {
+  return (
+    `(SELECT case_id, evaluator_id, argMax(outcome, evaluated_at) AS latest_outcome, argMax(reason, evaluated_at) AS latest_reason FROM evaluation_results FINAL ` +
+    `WHERE run_id = ${run} AND case_id != '' AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('passed', 'failed') GROUP BY case_id, evaluator_id)`
+  );
 }

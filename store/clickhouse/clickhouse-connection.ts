@@ -16,6 +16,10 @@ export interface ClickHouseConfig {
   database: string;
   /** Folder for chDB's data when embedded. */
   dataPath: string;
+  /** Least time between two refreshes of the dashboards' rollups, ms (metric-rollups.ts); read by openClickHouseStore. */
+  rollupRefreshMs?: number;
+  /** Memory bound of each dashboard query, MiB, 0 = none (query-memory-bound.ts); read by openClickHouseStore. */
+  queryMemoryMb?: number;
 }
 
 export interface ClickHouseConnection {

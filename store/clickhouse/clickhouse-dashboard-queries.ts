@@ -9,10 +9,17 @@
  * wrote becomes `(SELECT * FROM <database>.<table> FINAL WHERE <scope>) AS
  * <table>`, the tenants a query parameter. A query that names the database
  * any other way is refused rather than run unscoped.
+ *
+ * Every query runs under a memory bound (query-memory-bound.ts): one that
+ * needs more fails alone, with an error naming the setting to change. FINAL
+ * collapses within partitions (final-within-partitions.ts), so a time range
+ * reads its own granules only.
  */
 import type { DashboardQuerySurface, QueryColumns } from "../ports/dashboard-query-surface.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
+import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
+import { DEFAULT_QUERY_MEMORY_MB, isMemoryLimitError, memoryBoundSettings, QueryMemoryLimitError } from "./query-memory-bound.js";
 import { TenantFilter, type ScopedTable } from "./tenant-filter.js";
 
 const SCOPED_TABLES: readonly ScopedTable[] = ["case_results", "metric_values", "metric_rollups", "human_labels", "evaluation_results", "runs", "eval_cases", "collector_health"];
@@ -24,6 +31,8 @@ export class ClickHouseDashboardQueries implements DashboardQuerySurface {
   constructor(
     private readonly connection: ClickHouseConnection,
     scope: TenantScope = "all",
+    /** max_memory_usage of each query, bytes; 0 = no bound. */
+    private readonly memoryBytes = DEFAULT_QUERY_MEMORY_MB * 1024 * 1024,
   ) {
     this.database = connection.database;
     this.tenants = new TenantFilter(quoteIdentifier(connection.database), scope);
@@ -49,8 +58,32 @@ export class ClickHouseDashboardQueries implements DashboardQuerySurface {
   }
 
   async query(sql: string): Promise<QueryColumns> {
+    try {
+      return await this.run(sql);
+    } catch (error) {
+      if (this.connection.embedded) await this.discardLeftOverOutput();
+      if (this.memoryBytes > 0 && isMemoryLimitError(error)) throw new QueryMemoryLimitError(this.memoryBytes, error);
+      throw error;
+    }
+  }
+
+  /**
+   * chDB 3.4 keeps what a failed query's output format had already written
+   * (a JSON head with no rows) and hands it out in front of the next query's
+   * result on the session, which then does not parse. A throwaway query right
+   * after the failure takes it.
+   */
+  private async discardLeftOverOutput(): Promise<void> {
+    try {
+      await (await this.connection.client.query({ query: "SELECT 1", format: "TabSeparated" })).text();
+    } catch {
+      // Nothing left to take, or the engine is gone: the original error is the one to report.
+    }
+  }
+
+  private async run(sql: string): Promise<QueryColumns> {
     const result = await this.connection.client.query({
-      query: this.scopedSql(sql),
+      query: withStatementSettings(this.scopedSql(sql), { ...memoryBoundSettings(this.memoryBytes), ...FINAL_WITHIN_PARTITIONS }),
       query_params: this.tenants.parameters,
       format: "JSONCompact",
       // ISO 8601 with a zone: times read the same whatever the engine's time zone.

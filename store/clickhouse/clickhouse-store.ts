@@ -23,6 +23,7 @@ import { ClickHouseRunReader } from "./clickhouse-run-reader.js";
 import { ClickHouseSink, type ClickHouseSinkOptions } from "./clickhouse-sink.js";
 import { ClickHouseTraceReader } from "./clickhouse-trace-reader.js";
 import { ClickHouseMetricRollups } from "./metric-rollups.js";
+import { DEFAULT_QUERY_MEMORY_MB } from "./query-memory-bound.js";
 import { runMigrations } from "./run-migrations.js";
 
 export interface ClickHouseStore extends Store {
@@ -48,14 +49,17 @@ export interface ClickHouseStoreOptions {
   sink?: ClickHouseSinkOptions;
   /** False: the schema is someone else's to migrate (a receiver writing only health snapshots). Default true. */
   migrate?: boolean;
-  /** Least time between two refreshes of the dashboards' rollups (metric-rollups.ts). */
+  /** Least time between two refreshes of the dashboards' rollups (metric-rollups.ts). Default: the config's, else DEFAULT_ROLLUP_REFRESH_MS. */
   rollupRefreshMs?: number;
+  /** Memory bound of each dashboard query, MiB; 0 = none (query-memory-bound.ts). Default: the config's, else DEFAULT_QUERY_MEMORY_MB. */
+  queryMemoryMb?: number;
 }
 
 /** The ports on an open connection; closing the store closes the connection. */
 export function clickHouseStoreOn(connection: ClickHouseConnection, options: ClickHouseStoreOptions = {}): ClickHouseStore {
   const now = options.now;
   const rollups = new ClickHouseMetricRollups(connection, { refreshIntervalMs: options.rollupRefreshMs });
+  const queryMemoryBytes = (options.queryMemoryMb ?? DEFAULT_QUERY_MEMORY_MB) * 1024 * 1024;
   return {
     connection,
     rollups,
@@ -71,14 +75,14 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     reader: new ClickHouseRunReader(connection),
     traces: new ClickHouseTraceReader(connection),
     quality: new ClickHouseQualityReader(connection),
-    dashboards: new ClickHouseDashboardQueries(connection),
+    dashboards: new ClickHouseDashboardQueries(connection, "all", queryMemoryBytes),
     experiments: new ClickHouseExperimentReader(connection),
     scoped: (scope) => ({
       scope,
       reader: new ClickHouseRunReader(connection, scope),
       traces: new ClickHouseTraceReader(connection, scope),
       humanLabels: new ClickHouseHumanLabelStore(connection, scope),
-      dashboards: new ClickHouseDashboardQueries(connection, scope),
+      dashboards: new ClickHouseDashboardQueries(connection, scope, queryMemoryBytes),
       quality: new ClickHouseQualityReader(connection, scope),
     }),
     describe: () => connection.describe(),
@@ -103,5 +107,10 @@ export async function openClickHouseStore(config: ClickHouseConfig, options: Cli
     await connection.close();
     throw error;
   }
-  return clickHouseStoreOn(connection, options);
+  // The config's store settings (settings-schema: clickhouse.*) unless the caller names its own.
+  return clickHouseStoreOn(connection, { rollupRefreshMs: config.rollupRefreshMs, queryMemoryMb: config.queryMemoryMb, ...definedOnly(options) });
+}
+
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -19,12 +19,13 @@
  */
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
+import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_ROLLUP_REFRESH_MS = 5_000;
 
 export interface MetricRollupOptions {
-  /** Least time between two refreshes. Default DEFAULT_ROLLUP_REFRESH_MS. */
+  /** Least time between two refreshes: the user setting clickhouse.rollupRefreshMs (RAGSCOPE_ROLLUP_REFRESH_MS). Default DEFAULT_ROLLUP_REFRESH_MS. */
   refreshIntervalMs?: number;
   /** Clock for row versions, injectable for tests. */
   now?: () => number;
@@ -46,6 +47,26 @@ function rollupSelect(database: string, where: string): string {
 FROM ${database}.metric_values FINAL
 WHERE ${where}
 GROUP BY minute, metric, tenant_id, service_name, dataset_id, run_id`;
+}
+
+
+/**
+ * What a refresh reads and inserts for a range of minutes (parameters:
+ * refreshParameters). FINAL within partitions: recomputing a minute reads the
+ * granules of its day, not the whole table (final-within-partitions.ts).
+ */
+export function refreshSelect(database: string): string {
+  return withStatementSettings(
+    rollupSelect(
+      database,
+      "ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(toStartOfMinute(ts)) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}",
+    ),
+    FINAL_WITHIN_PARTITIONS,
+  );
+}
+
+export function refreshParameters(minutes: readonly number[], tenants: readonly string[], services: readonly string[], version: number): Record<string, unknown> {
+  return { from: minutes[0]!, to: minutes[minutes.length - 1]! + MINUTE_MS, minutes: minutes.map((minute) => minute / 1000), tenants, services, version };
 }
 
 /** Minutes further apart than this go to separate statements; closer ones share one (its time range reads the gap too). */
@@ -108,8 +129,13 @@ export class ClickHouseMetricRollups {
     return this.dirty.size;
   }
 
+  /** The configured least time between two refreshes, ms. */
+  get refreshIntervalMs(): number {
+    return this.options.refreshIntervalMs ?? DEFAULT_ROLLUP_REFRESH_MS;
+  }
+
   private interval(): number {
-    return Math.max(this.options.refreshIntervalMs ?? DEFAULT_ROLLUP_REFRESH_MS, 5 * this.counters.lastRefreshMs);
+    return Math.max(this.refreshIntervalMs, 5 * this.counters.lastRefreshMs);
   }
 
   private schedule(): void {
@@ -158,11 +184,8 @@ export class ClickHouseMetricRollups {
       const tenants = [...new Set(pairs.map(([tenant]) => tenant))];
       const services = [...new Set(pairs.map(([, service]) => service))];
       await this.connection.client.command({
-        query: `INSERT INTO ${this.database}.metric_rollups ${rollupSelect(
-          this.database,
-          "ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(toStartOfMinute(ts)) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}",
-        )}`,
-        query_params: { from: range.minutes[0]!, to: range.minutes[range.minutes.length - 1]! + MINUTE_MS, minutes: range.minutes.map((minute) => minute / 1000), tenants, services, version },
+        query: `INSERT INTO ${this.database}.metric_rollups ${refreshSelect(this.database)}`,
+        query_params: refreshParameters(range.minutes, tenants, services, version),
       });
       this.counters.minutesRefreshed += range.minutes.length;
     }

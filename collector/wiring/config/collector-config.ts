@@ -16,6 +16,8 @@ import v8 from "node:v8";
 import { z } from "zod";
 import type { RetryPolicy } from "../../../core/retry.js";
 import { compressionNames } from "../../02-transport/kafka/compression-names.js";
+import { DEFAULT_ROLLUP_REFRESH_MS } from "../../../store/clickhouse/metric-rollups.js";
+import { DEFAULT_QUERY_MEMORY_MB } from "../../../store/clickhouse/query-memory-bound.js";
 
 const MEBIBYTE = 1024 * 1024;
 
@@ -139,6 +141,14 @@ export const collectorSections = {
       .min(1, "must name a folder")
       .default(".ragscope/chdb")
       .transform((folder) => path.resolve(folder)),
+    /**
+     * Least time between two refreshes of the dashboards' rollups (metric_rollups,
+     * store/clickhouse/metric-rollups.ts): how long a write may wait to show on the
+     * quality board's range panels. Shorter = fresher boards and more refresh work.
+     */
+    rollupRefreshMs: integer(100).max(3_600_000, "must be at most 3600000 (an hour)").default(DEFAULT_ROLLUP_REFRESH_MS),
+    /** Memory bound of one dashboard query (report, UI boards), MiB; past it that query fails with an error naming this setting. 0 = no bound. */
+    queryMemoryMb: integer(0).default(DEFAULT_QUERY_MEMORY_MB),
   }).prefault({}),
   assembler: z.strictObject({
     quietPeriodMs: integer(0).default(2_000),

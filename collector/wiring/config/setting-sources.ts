@@ -26,6 +26,8 @@ export const environmentVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_CLICKHOUSE_PASSWORD: "clickhouse.password",
   RAGSCOPE_CLICKHOUSE_DATABASE: "clickhouse.database",
   RAGSCOPE_DATA_DIR: "clickhouse.dataPath",
+  RAGSCOPE_ROLLUP_REFRESH_MS: "clickhouse.rollupRefreshMs",
+  RAGSCOPE_QUERY_MEMORY_MB: "clickhouse.queryMemoryMb",
   RAGSCOPE_QUIET_PERIOD_MS: "assembler.quietPeriodMs",
   RAGSCOPE_TRACE_TIMEOUT_MS: "assembler.maxTraceWaitMs",
   RAGSCOPE_MAX_OPEN_SPANS: "assembler.maxOpenSpans",

@@ -10,6 +10,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
 import { clickHouseStoreOn } from "../../../store/clickhouse/clickhouse-store.js";
+import { refreshParameters, refreshSelect } from "../../../store/clickhouse/metric-rollups.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { seedExample } from "../../support/case-results.js";
@@ -93,5 +94,29 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     const { rolledUp, raw } = await compare("2026-07-08 11:02:00");
     assert.ok(Object.keys(raw).length > 0);
     assert.deepEqual(rolledUp, raw);
+  });
+
+  test("a refresh reads the rows of the day it recomputes, not every month's: its cost follows what was written", async () => {
+    // A month of other traffic, in several parts as the collector writes it.
+    for (let part = 0; part < 4; part += 1) {
+      const batch = Array.from({ length: 25 }, (_, index) => evaluation(`cr_rollup_may_${part}_${index}`, new Date(Date.parse("2026-05-02T08:00:00.000Z") + (part * 25 + index) * 3_600_000).toISOString()));
+      assert.ok((await store.store.results.write(batch)).ok);
+    }
+    await store.store.rollups.refresh();
+    const june = "2026-06-15T12:00:30.000Z";
+    assert.ok((await store.store.results.write([evaluation("cr_rollup_june", june)])).ok);
+    await store.store.rollups.refresh();
+    const { rolledUp, raw } = await compare("2026-06-15 12:00:00");
+    assert.ok(Object.keys(raw).length > 0);
+    assert.deepEqual(rolledUp, raw);
+
+    // What the refresh statement reads for that minute, as the engine plans it.
+    const minute = Math.floor(Date.parse(june) / 60_000) * 60_000;
+    const { tenant_id: tenant, service_name: service } = evaluation("cr_rollup_june", june).caseResult.rag_observation;
+    const estimate = await queryRows<{ rows: string }>(store.connection, `EXPLAIN ESTIMATE ${refreshSelect(store.connection.database)}`, refreshParameters([minute], [tenant ?? ""], [service ?? ""], 1));
+    const read = estimate.reduce((total, row) => total + Number(row.rows), 0);
+    const [rows] = await queryRows<{ june: string; other: string }>(store.connection, "SELECT countIf(toYYYYMM(ts) = 202606) AS june, countIf(toYYYYMM(ts) != 202606) AS other FROM {{database}}.metric_values");
+    assert.ok(Number(rows!.other) > 10 * Number(rows!.june), `the other months hold most rows (${rows!.other} against ${rows!.june})`);
+    assert.ok(read > 0 && read <= Number(rows!.june), `the refresh of one June minute reads ${read} rows; June holds ${rows!.june}, the other months ${rows!.other}`);
   });
 });

@@ -13,7 +13,8 @@
  * is what this release shows on the upgraded store, and on a new store the
  * same traffic was written to by this release's sink (no row for a metric
  * without a value, migration 0008): all three agree — percentiles, which the
- * boards now take from the rollups' t-digest states (migration 0009), within
+ * boards now take from t-digests (the rollups' states of migration 0009 for
+ * request latency, ClickHouse's quantileTDigest for stage durations), within
  * the sketch's documented error, everything else exactly.
  */
 import { after, before, describe, test } from "node:test";
@@ -127,6 +128,50 @@ async function latencyValues(on: TemporaryStore): Promise<Map<number, number[]>>
 }
 
 /**
+ * Stage durations (the stage latency panels' percentiles) in one order, per
+ * time bucket and stage (key `<bucket start ms>|<stage>`) and per stage over
+ * the whole range (`-1|<stage>`).
+ */
+async function stageDurations(on: TemporaryStore): Promise<Map<string, number[]>> {
+  const values = new Map<string, number[]>();
+  const sql = (leading: string) =>
+    executableSql(
+      `SELECT ${leading} AS bucket, stage, arraySort(groupArray(duration_ms)) AS sorted FROM case_results FINAL ARRAY JOIN stage_names AS stage, stage_durations_ms AS duration_ms WHERE $__timeFilter(started_at) GROUP BY bucket, stage`,
+      on.connection.database,
+      variables(),
+      context,
+    );
+  for (const leading of ["toUnixTimestamp($__timeInterval(started_at)) * 1000", "-1"]) {
+    for (const row of await queryRows<{ bucket: string | number; stage: string; sorted: number[] }>(on.connection, sql(leading))) values.set(`${Number(row.bucket)}|${row.stage}`, row.sorted.map(Number));
+  }
+  return values;
+}
+
+/** What the percentile cells are estimated from: request latencies by bucket, stage durations by bucket and stage. */
+interface SketchedValues {
+  latency: Map<number, number[]>;
+  stages: Map<string, number[]>;
+}
+
+async function sketchedValues(on: TemporaryStore): Promise<SketchedValues> {
+  return { latency: await latencyValues(on), stages: await stageDurations(on) };
+}
+
+/**
+ * A t-digest percentile cell of a panel: its percentile and the sorted values
+ * it estimates; null for a cell that is not one.
+ */
+function sketchedCell(key: string, frame: PanelNumbers, row: unknown[], name: string, sketched: SketchedValues): { percentile: number; sorted: number[] | undefined } | null {
+  const timed = frame.columns[0]?.startsWith("time:") === true;
+  const latency = /^P(\d+) latency:/.exec(name);
+  if (latency) return { percentile: Number(latency[1]), sorted: sketched.latency.get(timed ? Number(row[0]) : -1) };
+  const stageTable = key.endsWith("/Stage latency") ? /^P(\d+):/.exec(name) : null;
+  if (stageTable) return { percentile: Number(stageTable[1]), sorted: sketched.stages.get(`-1|${String(row[frame.columns.findIndex((column) => column.startsWith("Stage:"))])}`) };
+  if (key.endsWith("/Stage latency P95") && name.startsWith("Value:")) return { percentile: 95, sorted: sketched.stages.get(`${Number(row[0])}|${String(row[frame.columns.findIndex((column) => column.startsWith("series:"))])}`) };
+  return null;
+}
+
+/**
  * The documented error of a percentile from the rollups' t-digest states
  * (deploy/clickhouse/migrations/0009_metric_rollups.sql): within
  * max(1, 1 % of n) ranks of the exact nearest-rank value, the t-digest
@@ -150,7 +195,7 @@ interface PanelNumbers {
   rows: unknown[][];
 }
 
-function assertSameMaps(actual: Map<string, unknown>, expected: Map<string, unknown>, what: string, latency: Map<number, number[]>): void {
+function assertSameMaps(actual: Map<string, unknown>, expected: Map<string, unknown>, what: string, sketched: SketchedValues): void {
   // Every number the previous release showed is still shown; panels this release added (the behaviour row) have nothing to compare with.
   assert.deepEqual([...expected.keys()].filter((key) => !actual.has(key)), [], `${what}: numbers no longer shown`);
   assert.deepEqual([...actual.keys()].filter((key) => !expected.has(key) && !key.startsWith("panel ")), [], `${what}: gate metrics or run numbers without a counterpart`);
@@ -170,15 +215,14 @@ function assertSameMaps(actual: Map<string, unknown>, expected: Map<string, unkn
       const shared = frame.columns.filter((name) => other.columns.includes(name));
       assert.ok(shared.length > 0, `${where}: no column in common (${frame.columns.join(", ")} / ${other.columns.join(", ")})`);
       assert.equal(other.rows.length, frame.rows.length, `${where}: rows`);
-      const timed = frame.columns[0]?.startsWith("time:") === true;
       frame.rows.forEach((row, rowIndex) => {
         row.forEach((cell, column) => {
           const name = frame.columns[column]!;
           const otherColumn = other.columns.indexOf(name);
           if (otherColumn < 0) return;
-          const percentile = /^P(\d+) latency:/.exec(name);
+          const sketch = sketchedCell(key, frame, row, name, sketched);
           const cellWhere = `${where}.rows[${rowIndex}][${name}]`;
-          if (percentile) assertWithinSketchError(other.rows[rowIndex]![otherColumn], cell, Number(percentile[1]), latency.get(timed ? Number(row[0]) : -1), cellWhere);
+          if (sketch) assertWithinSketchError(other.rows[rowIndex]![otherColumn], cell, sketch.percentile, sketch.sorted, cellWhere);
           else assertSameNumbers(other.rows[rowIndex]![otherColumn], cell, cellWhere);
         });
       });
@@ -280,10 +324,10 @@ describe("upgrading a store of the previous release", () => {
 
     assert.deepEqual(await storedRows(), countsBefore, "every version of every row was carried over");
     const numbersAfter = await everyNumber(store, "current");
-    const latency = await latencyValues(store);
-    assertSameMaps(numbersAfter, numbersBefore, "after the upgrade", latency);
+    const sketched = await sketchedValues(store);
+    assertSameMaps(numbersAfter, numbersBefore, "after the upgrade", sketched);
     // The same traffic written by this release's sink (no row for a metric without a value) shows the same numbers.
-    assertSameMaps(await everyNumber(fresh, "current"), numbersBefore, "on a store this release wrote", latency);
+    assertSameMaps(await everyNumber(fresh, "current"), numbersBefore, "on a store this release wrote", sketched);
     assert.deepEqual(await fresh.store.reader.readRunSummary(BASELINE_RUN), await store.store.reader.readRunSummary(BASELINE_RUN));
     assert.deepEqual(await fresh.store.reader.readRunSummary(CANDIDATE_RUN), await store.store.reader.readRunSummary(CANDIDATE_RUN));
 
