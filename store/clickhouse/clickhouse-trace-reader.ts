@@ -8,6 +8,7 @@
  * queries that only complete a row already found by id under the scope do not
  * repeat it.
  */
+import type { StoredRawSpan } from "../../contracts/raw-spans.js";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { evalCase as evalCaseSchema } from "../../contracts/eval-case.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
@@ -181,7 +182,14 @@ export class ClickHouseTraceReader implements TraceReader {
       const [found] = await this.rows<{ payload: string }>(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id = {caseId:String} AND case_version = {caseVersion:String} LIMIT 1`, { caseId: caseResult.case_id, caseVersion: caseResult.case_version });
       evalCase = found === undefined ? null : evalCaseSchema.parse(JSON.parse(found.payload));
     }
-    return { caseResult, datasetId: row.dataset_id !== "" ? row.dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase };
+    // The request's start selects the month partition; the sorting key is the case result id.
+    const [spans] = await this.rows<{ spans: string; span_count: string | number; truncated_values: string | number }>(
+      `SELECT spans, span_count, truncated_values FROM ${database}.trace_spans FINAL
+       WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC') AND ${this.tenants.on("trace_spans")} LIMIT 1`,
+      { caseResultId, startedAtMs: Number(row.started_at_ms) },
+    );
+    const rawSpans = spans === undefined ? null : { spans: JSON.parse(spans.spans) as StoredRawSpan[], spanCount: Number(spans.span_count), truncatedValues: Number(spans.truncated_values) };
+    return { caseResult, datasetId: row.dataset_id !== "" ? row.dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase, rawSpans };
   }
 
   async listRuns(limit: number): Promise<RunLineage[]> {
