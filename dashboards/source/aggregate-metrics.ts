@@ -247,9 +247,11 @@ export const QUALITY_STATES: readonly { status: string; label: string }[] = [
  * experiment report` count the same things.
  */
 const FEEDBACK = "JSONExtractArrayRaw(payload, 'rag_observation', 'feedback')";
-const feedbackOfKind = (kind: string): string => `arrayExists(entry -> JSONExtractString(entry, 'kind') = ${sqlString(kind)}, ${FEEDBACK})`;
+/** The events' kinds in time order: case_results.feedback_kinds, materialized from the payload (migration 0013), so a rate reads no payload. */
+const FEEDBACK_KINDS = "feedback_kinds";
+const feedbackOfKind = (kind: string): string => `has(${FEEDBACK_KINDS}, ${sqlString(kind)})`;
 /** The kind of the request's last thumbs event ('' without one): a user who changes a thumbs up to down counts as down. */
-const LAST_THUMBS = `JSONExtractString(arrayElement(arrayFilter(entry -> JSONExtractString(entry, 'kind') IN ('thumbs_up', 'thumbs_down'), ${FEEDBACK}), -1), 'kind')`;
+const LAST_THUMBS = `arrayElement(arrayFilter(kind -> kind IN ('thumbs_up', 'thumbs_down'), ${FEEDBACK_KINDS}), -1)`;
 /** The value of the request's last rating event, as a number; NULL without a numeric one. */
 const LAST_RATING = `toFloat64OrNull(JSONExtractString(arrayElement(arrayFilter(entry -> JSONExtractString(entry, 'kind') = 'rating', ${FEEDBACK}), -1), 'value'))`;
 const CITED = "JSONLength(payload, 'rag_observation', 'citations') > 0";

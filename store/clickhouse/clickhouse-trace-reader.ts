@@ -161,19 +161,25 @@ export class ClickHouseTraceReader implements TraceReader {
 
   async readTrace(caseResultId: string): Promise<TraceDetail | null> {
     const database = this.database;
-    // FINAL would otherwise skip the id's bloom filter and read every part.
+    // Collapsed by hand (the newest version of each key, as ReplacingMergeTree keeps it) rather than with
+    // FINAL: FINAL widens the id's bloom-filter selection to every granule of the same sorting-key range —
+    // the whole day of the tenant and service for a case result, the whole day of every evaluator for its
+    // Evaluation Results (EXPLAIN "PrimaryKeyExpand": 111 of 114 granules against 10) — which made a
+    // trace's detail read most of a day's rows. Without FINAL the skip indexes keep their selection.
     const [row] = await this.rows<{ payload: string; dataset_id: string; started_at_ms: string | number }>(
-      `SELECT payload, dataset_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL WHERE case_result_id = {caseResultId:String} AND ${this.tenants.on("case_results")} LIMIT 1 SETTINGS use_skip_indexes_if_final = 1`,
+      `SELECT argMax(payload, version) AS payload, argMax(dataset_id, version) AS dataset_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms
+       FROM ${database}.case_results WHERE case_result_id = {caseResultId:String} AND ${this.tenants.on("case_results")} GROUP BY case_result_id`,
       { caseResultId },
     );
     if (row === undefined) return null;
     const caseResult = caseResultSchema.parse(JSON.parse(row.payload));
     // Evaluation Results carry their Case Result's start time: it selects the month partition and the day in the sorting key.
+    // Grouped by the sorting key's columns that vary here (the day is fixed by started_at), as FINAL collapses them.
     const evaluationResults = (
       await this.rows<{ payload: string }>(
-        `SELECT payload FROM ${database}.evaluation_results FINAL
+        `SELECT argMax(payload, version) AS payload FROM ${database}.evaluation_results
          WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC')
-         ORDER BY evaluator_id, evaluation_result_id SETTINGS use_skip_indexes_if_final = 1`,
+         GROUP BY evaluator_id, evaluation_result_id ORDER BY evaluator_id, evaluation_result_id`,
         { caseResultId, startedAtMs: Number(row.started_at_ms) },
       )
     ).map((item) => evaluationResultSchema.parse(JSON.parse(item.payload)));

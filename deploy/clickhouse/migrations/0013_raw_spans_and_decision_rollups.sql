@@ -45,3 +45,13 @@ SELECT toStartOfMinute(ts) AS minute, metric, tenant_id, service_name, dataset_i
 FROM {{database}}.metric_values FINAL
 WHERE NOT (startsWith(evaluator_id, 'judge.') AND endsWith(evaluator_version, '+heuristic'))
 GROUP BY minute, metric, tenant_id, service_name, dataset_id, run_id;
+
+-- 3. The kinds of a request's user events, in time order, as a column: the
+-- behaviour rates of the boards (thumbs down, handoff, like, copy, …;
+-- dashboards/source/aggregate-metrics.ts) read it instead of parsing every
+-- payload of the range (the business layer of the web UI's Quality page took
+-- seconds per 40,000 requests that way). Rows stored before this migration
+-- compute it from their payload when read, until a merge writes it.
+ALTER TABLE {{database}}.case_results
+    ADD COLUMN IF NOT EXISTS feedback_kinds Array(LowCardinality(String))
+        MATERIALIZED arrayMap(entry -> JSONExtractString(entry, 'kind'), JSONExtractArrayRaw(payload, 'rag_observation', 'feedback'));

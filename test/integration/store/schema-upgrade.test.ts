@@ -186,7 +186,8 @@ function assertSameMaps(actual: Map<string, unknown>, expected: Map<string, unkn
         row.forEach((cell, column) => {
           const name = frame.columns[column]!;
           const otherColumn = other.columns.indexOf(name);
-          if (otherColumn < 0 || (skipRedefined && redefined(key, name))) return;
+          // With skipRedefined false only the redefined columns are compared (upgraded vs fresh store).
+          if (otherColumn < 0 || skipRedefined === redefined(key, name)) return;
           const percentile = /^P(\d+) latency:/.exec(name);
           const cellWhere = `${where}.rows[${rowIndex}][${name}]`;
           if (percentile) assertWithinSketchError(other.rows[rowIndex]![otherColumn], cell, Number(percentile[1]), latency.get(timed ? Number(row[0]) : -1), cellWhere);
