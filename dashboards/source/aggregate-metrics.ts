@@ -249,6 +249,8 @@ export const QUALITY_STATES: readonly { status: string; label: string }[] = [
 const FEEDBACK = "JSONExtractArrayRaw(payload, 'rag_observation', 'feedback')";
 /** The events' kinds in time order: case_results.feedback_kinds, materialized from the payload (migration 0013), so a rate reads no payload. */
 const FEEDBACK_KINDS = "feedback_kinds";
+/** What migration 0013 materializes as feedback_kinds (for a store before it: the upgrade test's previous release). */
+export const FEEDBACK_KINDS_FROM_PAYLOAD = `arrayMap(entry -> JSONExtractString(entry, 'kind'), ${FEEDBACK})`;
 const feedbackOfKind = (kind: string): string => `has(${FEEDBACK_KINDS}, ${sqlString(kind)})`;
 /** The kind of the request's last thumbs event ('' without one): a user who changes a thumbs up to down counts as down. */
 const LAST_THUMBS = `arrayElement(arrayFilter(kind -> kind IN ('thumbs_up', 'thumbs_down'), ${FEEDBACK_KINDS}), -1)`;

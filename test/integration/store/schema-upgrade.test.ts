@@ -28,7 +28,7 @@ import { allOf, type Variables } from "../../../report/grafana-macros.js";
 import { panelIntervalMs } from "../../../report/panel-interval.js";
 import { executableSql, runQuery, type Frame } from "../../../report/panel-data.js";
 import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
-import { aggregateSelect } from "../../../dashboards/source/aggregate-metrics.js";
+import { aggregateSelect, FEEDBACK_KINDS_FROM_PAYLOAD } from "../../../dashboards/source/aggregate-metrics.js";
 import { resolveGateMetric } from "../../../dashboards/source/gate-metrics.js";
 import { alertScope } from "../../../dashboards/source/sql-scope.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
@@ -106,7 +106,9 @@ async function everyNumber(on: TemporaryStore, release: Release): Promise<Map<st
     const resolution = resolveGateMetric(name);
     assert.equal(resolution.kind, "aggregate");
     if (resolution.kind !== "aggregate") continue;
-    const sql = aggregateSelect([resolution.aggregate], { scope: alertScope, withSamples: true });
+    const current = aggregateSelect([resolution.aggregate], { scope: alertScope, withSamples: true });
+    // The previous release's store has no feedback_kinds column (migration 0013): the same definition from the payload.
+    const sql = release === "previous" ? current.replaceAll("feedback_kinds", FEEDBACK_KINDS_FROM_PAYLOAD) : current;
     numbers.set(`gate ${name}`, await runQuery(on.store.dashboards, name, executableSql(sql, on.connection.database, {}, context)));
   }
   for (const run of [BASELINE_RUN, CANDIDATE_RUN]) {
