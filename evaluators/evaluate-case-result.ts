@@ -17,6 +17,7 @@
  * and its root cause are decided by case-verdict.ts, the same way again when
  * judge results arrive later.
  */
+import type { RawSpans } from "../contracts/raw-spans.js";
 import type { CaseResult } from "../contracts/case-result.js";
 import type { EvalCase } from "../contracts/eval-case.js";
 import type { EvaluationResult } from "../contracts/evaluation-result.js";
@@ -38,6 +39,8 @@ export interface CaseEvaluation {
    * the earlier evaluation cannot stay visible (store/clickhouse/result-rows.ts).
    */
   replacesEarlier?: boolean;
+  /** The trace's raw spans, bounded (contracts/raw-spans.ts), for the trace detail page; absent where no spans were seen. */
+  rawSpans?: RawSpans;
 }
 
 function rubricThresholds(evalCase: EvalCase | null): Map<string, Threshold> {

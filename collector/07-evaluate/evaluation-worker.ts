@@ -34,6 +34,7 @@
  * (late spans re-open it) is not marked durable by that write: the messages
  * that re-opened it stay uncommitted until the re-opened trace is written.
  */
+import { boundedRawSpans } from "../../contracts/raw-spans.js";
 import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Result } from "../../core/result.js";
@@ -435,6 +436,7 @@ export class EvaluationWorker {
     this.timings.evaluateMs += evaluated;
     // A re-opened trace was evaluated and written before: the store must not keep a value this evaluation no longer has.
     if (trace.reopened) evaluation.replacesEarlier = true;
+    evaluation.rawSpans = boundedRawSpans(trace.spans);
     return evaluation;
   }
 }

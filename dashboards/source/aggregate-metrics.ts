@@ -21,13 +21,19 @@
  *   abstained and wrong = false abstention, answered and wrong = missed
  *   abstention, answered and correct = answered.
  *
+ * - hallucination and permission-leak shares as evaluators/aggregate/dataset-shares.ts
+ *   defines them for the gate too; means and shares of metric_values leave the
+ *   heuristic judge's scores out, as the gate does (its own source shows them
+ *   as a measurement).
+ *
  * Every source collapses duplicate rows with FINAL (the store is at least
  * once, deploy/clickhouse/migrations/0001_core_tables.sql).
  */
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
+import { DATASET_SHARES, HEURISTIC_JUDGE_ROW_SQL, SHARE_CONDITIONS, type DatasetShare } from "../../evaluators/aggregate/dataset-shares.js";
 
-export type SourceName = "metric_values" | "case_results" | "abstention" | "sessions";
+export type SourceName = "metric_values" | "heuristic_judge" | "case_results" | "abstention" | "sessions";
 
 export interface AggregateMetric {
   /** The name a gate file uses, e.g. `p95_latency_ms`. */
@@ -66,9 +72,15 @@ export const SOURCES: Record<SourceName | "metric_rollups", Source> = {
     timeColumn: "minute",
     from: (scope, storedMetrics) => `metric_rollups FINAL WHERE ${scope("minute")} AND metric IN (${sqlList(storedMetrics)})`,
   },
+  // The heuristic judge's scores are a measurement, never a decision (aggregate/dataset-shares.ts): every
+  // mean and share reads the other evaluators' values, as the gate does; they have a source of their own.
   metric_values: {
     timeColumn: "ts",
-    from: (scope, storedMetrics) => `metric_values FINAL WHERE ${scope("ts")} AND metric IN (${sqlList(storedMetrics)})`,
+    from: (scope, storedMetrics) => `metric_values FINAL WHERE ${scope("ts")} AND metric IN (${sqlList(storedMetrics)}) AND NOT ${HEURISTIC_JUDGE_ROW_SQL}`,
+  },
+  heuristic_judge: {
+    timeColumn: "ts",
+    from: (scope, storedMetrics) => `metric_values FINAL WHERE ${scope("ts")} AND metric IN (${sqlList(storedMetrics)}) AND ${HEURISTIC_JUDGE_ROW_SQL}`,
   },
   case_results: {
     timeColumn: "started_at",
@@ -161,20 +173,39 @@ export function percentileOf(percentile: number, metric: string, label: string, 
   };
 }
 
-/** The conditions metric_rollups counts per row, with the column holding the count. */
-const ROLLED_UP_CONDITIONS = { "value < 1": "below_one", "value > 0": "above_zero" } as const;
+/** The rollup column counting the values that meet a share's condition (migration 0009). */
+const ROLLED_UP_CONDITIONS = { below_one: "below_one", above_zero: "above_zero" } as const satisfies Record<keyof typeof SHARE_CONDITIONS, string>;
 
-/** Share of requests whose stored metric meets a condition, over requests where the metric applies. */
-function shareOf(name: string, label: string, metric: string, condition: keyof typeof ROLLED_UP_CONDITIONS): AggregateMetric {
+/** A dataset share (evaluators/aggregate/dataset-shares.ts) over requests where its metric applies, as the gate computes it. */
+function shareOf(share: DatasetShare): AggregateMetric {
+  const { metric } = share;
+  const condition = SHARE_CONDITIONS[share.condition].sql;
   return {
-    name,
-    label,
+    name: share.name,
+    label: share.label,
     unit: "percentunit",
     source: "metric_values",
     storedMetrics: [metric],
     value: `countIf(${present(metric)} AND ${condition}) / nullIf(countIf(${present(metric)}), 0)`,
     samples: `countIf(${present(metric)})`,
-    rollup: { value: `sumIf(${ROLLED_UP_CONDITIONS[condition]}, metric = ${sqlString(metric)}) / nullIf(${rolledUpCount(metric)}, 0)`, samples: rolledUpCount(metric) },
+    rollup: { value: `sumIf(${ROLLED_UP_CONDITIONS[share.condition]}, metric = ${sqlString(metric)}) / nullIf(${rolledUpCount(metric)}, 0)`, samples: rolledUpCount(metric) },
+  };
+}
+
+/**
+ * The mean of the heuristic judge's scores of a judged metric: a measurement
+ * shown apart and labelled, never a decision. Raw rows only (metric_rollups
+ * holds the decision values, metric-rollups.ts).
+ */
+export function heuristicMeasurementOf(metric: string, label: string): AggregateMetric {
+  return {
+    name: `${metric}_heuristic_judge`,
+    label: `${label} (heuristic judge, measurement)`,
+    unit: "percentunit",
+    source: "heuristic_judge",
+    storedMetrics: [metric],
+    value: `avgIf(value, ${present(metric)})`,
+    samples: `countIf(${present(metric)})`,
   };
 }
 
@@ -216,9 +247,13 @@ export const QUALITY_STATES: readonly { status: string; label: string }[] = [
  * experiment report` count the same things.
  */
 const FEEDBACK = "JSONExtractArrayRaw(payload, 'rag_observation', 'feedback')";
-const feedbackOfKind = (kind: string): string => `arrayExists(entry -> JSONExtractString(entry, 'kind') = ${sqlString(kind)}, ${FEEDBACK})`;
+/** The events' kinds in time order: case_results.feedback_kinds, materialized from the payload (migration 0013), so a rate reads no payload. */
+const FEEDBACK_KINDS = "feedback_kinds";
+/** What migration 0013 materializes as feedback_kinds (for a store before it: the upgrade test's previous release). */
+export const FEEDBACK_KINDS_FROM_PAYLOAD = `arrayMap(entry -> JSONExtractString(entry, 'kind'), ${FEEDBACK})`;
+const feedbackOfKind = (kind: string): string => `has(${FEEDBACK_KINDS}, ${sqlString(kind)})`;
 /** The kind of the request's last thumbs event ('' without one): a user who changes a thumbs up to down counts as down. */
-const LAST_THUMBS = `JSONExtractString(arrayElement(arrayFilter(entry -> JSONExtractString(entry, 'kind') IN ('thumbs_up', 'thumbs_down'), ${FEEDBACK}), -1), 'kind')`;
+const LAST_THUMBS = `arrayElement(arrayFilter(kind -> kind IN ('thumbs_up', 'thumbs_down'), ${FEEDBACK_KINDS}), -1)`;
 /** The value of the request's last rating event, as a number; NULL without a numeric one. */
 const LAST_RATING = `toFloat64OrNull(JSONExtractString(arrayElement(arrayFilter(entry -> JSONExtractString(entry, 'kind') = 'rating', ${FEEDBACK}), -1), 'value'))`;
 const CITED = "JSONLength(payload, 'rag_observation', 'citations') > 0";
@@ -252,10 +287,9 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
   abstentionRate("correct_refusal_rate", "Correct refusals", TRUE_ABSTENTION, "abstained = 1"),
   // 错误拒答率: refusals of answerable questions over answerable questions (abstained != correct).
   abstentionRate("false_refusal_rate", "False refusals", "abstained = 1 AND correct = 0", "abstained != correct"),
-  // 幻觉率: answers with at least one statement the context does not support (faithfulness below 1, seed §五.1).
-  shareOf("hallucination_rate", "Hallucination rate", METRIC.faithfulness, "value < 1"),
-  // 权限泄露率: requests that retrieved at least one chunk the principal may not read.
-  shareOf("permission_leak_rate", "Permission leaks", METRIC.permission_violation_rate, "value > 0"),
+  // 幻觉率 and 权限泄露率, as the gate computes them (evaluators/aggregate/dataset-shares.ts).
+  shareOf(DATASET_SHARES.hallucination_rate),
+  shareOf(DATASET_SHARES.permission_leak_rate),
   caseRate("error_rate", "Error rate", IS_ERROR, null),
   caseRate("timeout_rate", "Timeout rate", IS_TIMEOUT, null),
   caseRate("task_success_rate", "Task success", `${FINAL_VERDICT} = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`, `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`),

@@ -5,8 +5,9 @@
  * both read these lists, so the board is the same on both surfaces. No
  * Grafana SDK here: the UI ships this module.
  */
-import { meanOf, NAMED_AGGREGATES, percentileOf, type AggregateMetric } from "./aggregate-metrics.js";
+import { heuristicMeasurementOf, meanOf, NAMED_AGGREGATES, percentileOf, type AggregateMetric } from "./aggregate-metrics.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
+import { JUDGE_METRICS } from "../../evaluators/judge/judge.js";
 
 export interface StoredMetric {
   metric: string;
@@ -35,6 +36,13 @@ export const GENERATION: StoredMetric[] = [
   { metric: METRIC.completeness, label: "Completeness" },
   { metric: METRIC.citation_accuracy, label: "Citation accuracy" },
 ];
+
+/**
+ * The Generation metrics the embedded default's heuristic judge scores: shown
+ * beside the decision values, labelled as a measurement (a board with only
+ * the heuristic judge still shows something, and never as a judged value).
+ */
+export const HEURISTIC_MEASUREMENTS: StoredMetric[] = GENERATION.filter((metric) => (JUDGE_METRICS as readonly string[]).includes(metric.metric));
 
 export const TOKENS: StoredMetric[] = [
   { metric: METRIC.input_tokens, label: "Input tokens" },
@@ -65,7 +73,7 @@ export function qualityBoardLayers(): { title: string; aggregates: AggregateMetr
   return [
     { title: "Retrieval", aggregates: means(RETRIEVAL) },
     { title: "Context", aggregates: means(CONTEXT) },
-    { title: "Generation", aggregates: means(GENERATION) },
+    { title: "Generation", aggregates: [...means(GENERATION), ...HEURISTIC_MEASUREMENTS.map((metric) => heuristicMeasurementOf(metric.metric, metric.label))] },
     { title: "Boundaries", aggregates: [...ABSTENTION_AGGREGATES, ...RISK_AGGREGATES].map(namedAggregate) },
     { title: "Engineering", aggregates: [...RELIABILITY_AGGREGATES.map(namedAggregate), ...latencyAggregates(), ...usageAggregates()] },
     { title: "Business", aggregates: [...BUSINESS_AGGREGATES, "review_required_rate", "unjudged_rate"].map(namedAggregate) },

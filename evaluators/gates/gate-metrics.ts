@@ -3,22 +3,24 @@
  *
  * A name is resolved in this order:
  * 1. a derived dataset metric defined below (percentiles, rates, costs,
- *    no-answer accuracy, critical-case pass rate, score drop);
+ *    no-answer accuracy, critical-case pass rate, score drop; the hallucination
+ *    and permission-leak shares as aggregate/dataset-shares.ts defines them
+ *    for every surface);
  * 2. otherwise the mean, over the cases where it applies, of the per-case
  *    metric of that name (recall_at_5, mrr, faithfulness, citation_accuracy…).
  * A metric no case carries is not applicable, with the reason — a gate never
  * passes on a value that was not measured.
  */
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
-import { metricValueOf, type EvaluatedCase } from "../aggregate/evaluated-case.js";
+import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
 import { meanOfMetric } from "../aggregate/metric-mean.js";
 import { noAnswerAccuracy } from "../aggregate/no-answer-accuracy.js";
 import { nearestRankPercentile } from "../aggregate/percentile.js";
 import { qualityScore } from "../aggregate/quality-score.js";
 import { summarizeReliability } from "../aggregate/reliability-summary.js";
-import { isJudged, summarizeTaskSuccess } from "../aggregate/task-success.js";
+import { summarizeTaskSuccess } from "../aggregate/task-success.js";
 import { summarizeUsage } from "../aggregate/usage-summary.js";
-import { METRIC } from "../metric-catalog.js";
+import { DATASET_SHARES, datasetShare } from "../aggregate/dataset-shares.js";
 
 export interface GateContext {
   cases: readonly EvaluatedCase[];
@@ -31,19 +33,6 @@ export interface GateContext {
 function latencyPercentile(cases: readonly EvaluatedCase[], percentile: number): MetricValue {
   const values = cases.map((evaluated) => evaluated.caseResult.rag_observation.latency_ms).filter((value): value is number => value !== null && Number.isFinite(value)).sort((left, right) => left - right);
   return values.length === 0 ? notApplicable("no request recorded its latency") : nearestRankPercentile(values, percentile);
-}
-
-function rootCauseRate(cases: readonly EvaluatedCase[], label: string): MetricValue {
-  const judged = cases.filter((evaluated) => isJudged(evaluated.caseResult));
-  if (judged.length === 0) return notApplicable("no case has a verdict (nothing able to judge the cases judged them)");
-  const labelled = judged.filter((evaluated) => evaluated.evaluationResults.some((result) => result.evaluator_id === "root_cause" && result.reason.startsWith(`${label}:`)));
-  return applicable(labelled.length / judged.length);
-}
-
-function casesWith(cases: readonly EvaluatedCase[], metric: string, predicate: (value: number) => boolean): MetricValue {
-  const measured = cases.filter((evaluated) => metricValueOf(evaluated, metric) !== null);
-  if (measured.length === 0) return notApplicable(`no case has a value for ${metric}`);
-  return applicable(measured.filter((evaluated) => predicate(metricValueOf(evaluated, metric)!)).length / measured.length);
 }
 
 function shareWithStatus(cases: readonly EvaluatedCase[], status: EvaluatedCase["caseResult"]["quality_status"]): MetricValue {
@@ -74,11 +63,9 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
     compute: ({ cases }) => shareWithStatus(cases, "unjudged"),
   },
   no_answer_accuracy: { description: "unanswerable cases on which the system abstained / unanswerable cases", compute: ({ cases }) => noAnswerAccuracy(cases).value },
-  hallucination_rate: { description: "cases whose primary root cause is HALLUCINATION / cases evaluated", compute: ({ cases }) => rootCauseRate(cases, "HALLUCINATION") },
-  permission_leak_rate: {
-    description: "cases where a chunk the principal may not read reached the answer or the context / cases measured",
-    compute: ({ cases }) => casesWith(cases, METRIC.permission_leak_rate, (value) => value > 0),
-  },
+  // One definition with the boards and alerts (aggregate/dataset-shares.ts).
+  hallucination_rate: { description: DATASET_SHARES.hallucination_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.hallucination_rate, cases) },
+  permission_leak_rate: { description: DATASET_SHARES.permission_leak_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.permission_leak_rate, cases) },
   composite_score: { description: "the seed's weighted score 0.25R + 0.25F + 0.25C + 0.15Comp + 0.10Cit, or the gate file's score_weights (shown beside its hard gates)", compute: ({ cases, scoreWeights }) => compositeOf(cases, scoreWeights) },
   critical_case_pass_rate: {
     description: "P0 cases that passed / P0 cases (one-vote veto cases, seed §十三)",

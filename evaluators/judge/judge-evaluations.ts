@@ -19,6 +19,7 @@ import type { Judge, JudgeMetric, JudgeOutcome } from "./judge.js";
 import { JUDGE_METRICS } from "./judge.js";
 import { judgeInputsFor } from "./judge-inputs.js";
 import { rubricFor } from "./rubrics/rubric-registry.js";
+import { HEURISTIC_JUDGE_VERSION_SUFFIX } from "../aggregate/dataset-shares.js";
 
 export const JUDGE_USAGE_METRICS = ["judge_input_tokens", "judge_output_tokens", "judge_cost"] as const;
 
@@ -43,7 +44,10 @@ function confidenceOf(judge: Judge, outcome: JudgeOutcome): EvaluationResult["co
 export function evaluationResultFromOutcome(judge: Judge, caseResult: CaseResult, outcome: JudgeOutcome, evaluatedAt: string): EvaluationResult {
   const evaluatorId = judgeEvaluatorId(outcome.metric);
   // The rubric version and the judge: another judge or prompt is another result, the same ones replace it.
-  const evaluatorVersion = `${outcome.promptVersion}+${judge.id}`;
+  // A heuristic judge's version ends with `+heuristic` (a vote across heuristic judges too), so SQL over
+  // metric_values tells its measurements from LLM judges' verdicts (aggregate/dataset-shares.ts).
+  const heuristicMark = judge.confidenceSemantics === "heuristic" && !judge.id.endsWith(HEURISTIC_JUDGE_VERSION_SUFFIX.slice(1)) ? HEURISTIC_JUDGE_VERSION_SUFFIX : "";
+  const evaluatorVersion = `${outcome.promptVersion}+${judge.id}${heuristicMark}`;
   const usageValues = { judge_input_tokens: outcome.usage.inputTokens, judge_output_tokens: outcome.usage.outputTokens, judge_cost: outcome.usage.cost };
   const base = {
     evaluation_result_id: evaluationResultIdFor(caseResult.case_result_id, evaluatorId, evaluatorVersion),

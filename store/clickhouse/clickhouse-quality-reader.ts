@@ -73,11 +73,20 @@ export class ClickHouseQualityReader implements QualityReader {
       for (const aggregate of layer.aggregates) bySource.set(aggregate.source, [...(bySource.get(aggregate.source) ?? []), aggregate]);
       const aggregates: QualityAggregate[] = [];
       for (const group of bySource.values()) {
-        const samples = group.map((aggregate) => ({ ...aggregate, label: `${aggregate.label} · samples`, value: aggregate.samples }));
+        const samples = group.map((aggregate): AggregateMetric => ({
+          ...aggregate,
+          label: `${aggregate.label} · samples`,
+          value: aggregate.samples,
+          ...(aggregate.rollup === undefined ? {} : { rollup: { value: aggregate.rollup.samples, samples: aggregate.rollup.samples } }),
+        }));
+        // Over a range of traffic the metric aggregates read metric_rollups, as the Grafana boards' range panels
+        // do (a month is 43,200 rows per series, not every metric value); over one run they read the raw rows, so
+        // a run's percentiles are the gate's exact nearest-rank values, not t-digest estimates.
+        const preferRollups = scope.runId === undefined;
         const [[range], overTime, byService] = await Promise.all([
-          this.rows(aggregateSelect([...group, ...samples], { scope: this.scoped }), scope),
-          this.rows(aggregateSelect(group, { leading: [`${BUCKET} AS bucket`], scope: this.scoped, groupBy: "bucket", orderBy: "bucket" }), scope),
-          this.rows(aggregateSelect(group, { leading: ["service_name AS service"], scope: this.scoped, groupBy: "service", orderBy: "service" }), scope),
+          this.rows(aggregateSelect([...group, ...samples], { scope: this.scoped, preferRollups }), scope),
+          this.rows(aggregateSelect(group, { leading: [`${BUCKET} AS bucket`], scope: this.scoped, groupBy: "bucket", orderBy: "bucket", preferRollups }), scope),
+          this.rows(aggregateSelect(group, { leading: ["service_name AS service"], scope: this.scoped, groupBy: "service", orderBy: "service", preferRollups }), scope),
         ]);
         for (const aggregate of group) {
           const series: (number | null)[] = times.map(() => null);

@@ -27,7 +27,7 @@ import type { ClickHouseMetricRollups, WrittenRequest } from "./metric-rollups.j
 import type { ResultSink, SinkFailure } from "../ports/result-sink.js";
 import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import { isLateFeedback, planLateFeedback } from "../late-feedback/merge-late-feedback.js";
-import { caseResultColumns, caseResultsBody, evaluationResultColumns, evaluationResultsBody, metricValueColumns, metricValuesBody, prepareBatch } from "./tab-separated-batch.js";
+import { caseResultColumns, caseResultsBody, evaluationResultColumns, evaluationResultsBody, metricValueColumns, metricValuesBody, prepareBatch, traceSpanColumns, traceSpansBody } from "./tab-separated-batch.js";
 
 /** ClickHouse error codes a retry cannot fix because the schema is wrong (unknown table or column, syntax). */
 const SCHEMA_ERROR_CODES = new Set(["60", "16", "62"]);
@@ -108,6 +108,8 @@ export class ClickHouseSink implements ResultSink {
         },
       },
       { table: "evaluation_results", columns: evaluationResultColumns, token: `${token}:e`, body: () => evaluationResultsBody(prepared) },
+      // The token hashes the Case Results, not the spans: a retried batch carries the same spans.
+      { table: "trace_spans", columns: traceSpanColumns, token: `${token}:s`, body: () => traceSpansBody(prepared) },
       { table: "case_results", columns: caseResultColumns, token: `${token}:c`, body: () => caseResultsBody(prepared) },
     ];
     try {

@@ -8,6 +8,7 @@
  * queries that only complete a row already found by id under the scope do not
  * repeat it.
  */
+import type { StoredRawSpan } from "../../contracts/raw-spans.js";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { evalCase as evalCaseSchema } from "../../contracts/eval-case.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
@@ -160,19 +161,25 @@ export class ClickHouseTraceReader implements TraceReader {
 
   async readTrace(caseResultId: string): Promise<TraceDetail | null> {
     const database = this.database;
-    // FINAL would otherwise skip the id's bloom filter and read every part.
+    // Collapsed by hand (the newest version of each key, as ReplacingMergeTree keeps it) rather than with
+    // FINAL: FINAL widens the id's bloom-filter selection to every granule of the same sorting-key range —
+    // the whole day of the tenant and service for a case result, the whole day of every evaluator for its
+    // Evaluation Results (EXPLAIN "PrimaryKeyExpand": 111 of 114 granules against 10) — which made a
+    // trace's detail read most of a day's rows. Without FINAL the skip indexes keep their selection.
     const [row] = await this.rows<{ payload: string; dataset_id: string; started_at_ms: string | number }>(
-      `SELECT payload, dataset_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL WHERE case_result_id = {caseResultId:String} AND ${this.tenants.on("case_results")} LIMIT 1 SETTINGS use_skip_indexes_if_final = 1`,
+      `SELECT argMax(payload, version) AS payload, argMax(dataset_id, version) AS dataset_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms
+       FROM ${database}.case_results WHERE case_result_id = {caseResultId:String} AND ${this.tenants.on("case_results")} GROUP BY case_result_id`,
       { caseResultId },
     );
     if (row === undefined) return null;
     const caseResult = caseResultSchema.parse(JSON.parse(row.payload));
     // Evaluation Results carry their Case Result's start time: it selects the month partition and the day in the sorting key.
+    // Grouped by the sorting key's columns that vary here (the day is fixed by started_at), as FINAL collapses them.
     const evaluationResults = (
       await this.rows<{ payload: string }>(
-        `SELECT payload FROM ${database}.evaluation_results FINAL
+        `SELECT argMax(payload, version) AS payload FROM ${database}.evaluation_results
          WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC')
-         ORDER BY evaluator_id, evaluation_result_id SETTINGS use_skip_indexes_if_final = 1`,
+         GROUP BY evaluator_id, evaluation_result_id ORDER BY evaluator_id, evaluation_result_id`,
         { caseResultId, startedAtMs: Number(row.started_at_ms) },
       )
     ).map((item) => evaluationResultSchema.parse(JSON.parse(item.payload)));
@@ -181,7 +188,14 @@ export class ClickHouseTraceReader implements TraceReader {
       const [found] = await this.rows<{ payload: string }>(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id = {caseId:String} AND case_version = {caseVersion:String} LIMIT 1`, { caseId: caseResult.case_id, caseVersion: caseResult.case_version });
       evalCase = found === undefined ? null : evalCaseSchema.parse(JSON.parse(found.payload));
     }
-    return { caseResult, datasetId: row.dataset_id !== "" ? row.dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase };
+    // The request's start selects the month partition; the sorting key is the case result id.
+    const [spans] = await this.rows<{ spans: string; span_count: string | number; truncated_values: string | number }>(
+      `SELECT spans, span_count, truncated_values FROM ${database}.trace_spans FINAL
+       WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC') AND ${this.tenants.on("trace_spans")} LIMIT 1`,
+      { caseResultId, startedAtMs: Number(row.started_at_ms) },
+    );
+    const rawSpans = spans === undefined ? null : { spans: JSON.parse(spans.spans) as StoredRawSpan[], spanCount: Number(spans.span_count), truncatedValues: Number(spans.truncated_values) };
+    return { caseResult, datasetId: row.dataset_id !== "" ? row.dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase, rawSpans };
   }
 
   async listRuns(limit: number): Promise<RunLineage[]> {

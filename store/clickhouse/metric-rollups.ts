@@ -20,6 +20,7 @@
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
+import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_ROLLUP_REFRESH_MS = 5_000;
@@ -38,14 +39,18 @@ export interface WrittenRequest {
   serviceName: string;
 }
 
-/** The SELECT that computes rollup rows from metric_values FINAL (the migration's backfill computes the same). */
+/**
+ * The SELECT that computes rollup rows from metric_values FINAL (the migrations' backfills, 0009 and 0013,
+ * compute the same). The heuristic judge's scores are left out: the rollups hold what a decision reads
+ * (evaluators/aggregate/dataset-shares.ts), as the raw-row panels and the gate do.
+ */
 function rollupSelect(database: string, where: string): string {
   return `SELECT toStartOfMinute(ts) AS minute, metric, tenant_id, service_name, dataset_id, run_id,
        count(value) AS value_count, sum(ifNull(value, 0)) AS value_sum, countIf(value < 1) AS below_one, countIf(value > 0) AS above_zero,
        quantileTDigestStateIf(assumeNotNull(value), value IS NOT NULL) AS value_quantiles,
        {version:UInt64} AS version
 FROM ${database}.metric_values FINAL
-WHERE ${where}
+WHERE (${where}) AND NOT ${HEURISTIC_JUDGE_ROW_SQL}
 GROUP BY minute, metric, tenant_id, service_name, dataset_id, run_id`;
 }
 

@@ -77,6 +77,8 @@ export const metricValueColumns = [
   "version",
 ] as const;
 
+export const traceSpanColumns = ["case_result_id", "trace_id", "tenant_id", "service_name", "started_at", "span_count", "stored_span_count", "truncated_values", "spans", "version"] as const;
+
 /** One case of the batch with its fields encoded once. */
 interface PreparedCase {
   evaluation: CaseEvaluation;
@@ -177,6 +179,20 @@ export function caseResultsBody(prepared: PreparedBatch): string {
     const observation = result.rag_observation;
     lines.push(
       `${field(result.case_result_id)}\t${context}\t${field(result.execution_status)}\t${field(result.quality_status)}\t${observation.partial_trace ? 1 : 0}\t${field(result.output ?? "")}\t${field(observation.latency_ms)}\t${startedAt}\t${field(result.completed_at)}\t${field(payload)}\t${version}`,
+    );
+  }
+  return joinLines(lines);
+}
+
+/** The raw spans of the cases that carry them (migration 0013); "" when none does. */
+export function traceSpansBody(prepared: PreparedBatch): string {
+  const lines: string[] = [];
+  for (const { evaluation, traceId, startedAt, version } of prepared.cases) {
+    const raw = evaluation.rawSpans;
+    if (raw === undefined) continue;
+    const observation = evaluation.caseResult.rag_observation;
+    lines.push(
+      `${field(evaluation.caseResult.case_result_id)}\t${traceId}\t${field(observation.tenant_id ?? "")}\t${field(observation.service_name ?? "")}\t${startedAt}\t${raw.spanCount}\t${raw.storedSpanCount}\t${raw.truncatedValues}\t${field(raw.json)}\t${version}`,
     );
   }
   return joinLines(lines);

@@ -95,7 +95,8 @@ export class MemoryTraceReader implements TraceReader {
       .filter((result) => result.case_result_id === caseResultId)
       .sort((first, second) => (first.evaluator_id === second.evaluator_id ? (first.evaluation_result_id < second.evaluation_result_id ? -1 : 1) : first.evaluator_id < second.evaluator_id ? -1 : 1));
     const evalCase = caseResult.case_id === "" ? null : (this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)) ?? null);
-    return structuredClone({ caseResult, datasetId: this.datasetOf(caseResult), evaluationResults, evalCase });
+    // The in-memory store keeps no raw spans (it serves tests and `ragscope eval` without a store).
+    return structuredClone({ caseResult, datasetId: this.datasetOf(caseResult), evaluationResults, evalCase, rawSpans: null });
   }
 
   async listRuns(limit: number): Promise<RunLineage[]> {

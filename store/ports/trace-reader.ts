@@ -6,6 +6,7 @@
  * that arrive while someone pages do not shift the pages they already saw.
  * Like the RunReader, a replayed trace counts once (the latest version wins).
  */
+import type { StoredRawSpan } from "../../contracts/raw-spans.js";
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
@@ -70,6 +71,15 @@ export interface TraceDetail {
   /** Every Evaluation Result, ordered by evaluator id, then evaluation result id. */
   evaluationResults: EvaluationResult[];
   evalCase: EvalCase | null;
+  /** The trace's raw spans as stored (contracts/raw-spans.ts); null when none were stored (results written by `ragscope eval` without traces, or before migration 0013). */
+  rawSpans: StoredRawSpans | null;
+}
+
+export interface StoredRawSpans {
+  spans: StoredRawSpan[];
+  /** Spans the trace had; more than spans.length when the byte budget left some out. */
+  spanCount: number;
+  truncatedValues: number;
 }
 
 export interface TraceReader {

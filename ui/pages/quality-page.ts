@@ -36,6 +36,7 @@ export function qualityCharts(board: QualityBoard): ChartData[] {
 export function qualityPage(reviewer: string, scope: QualityScope, board: QualityBoard): Markup {
   const charts = qualityCharts(board);
   const body = html`${boardFilters("/quality", scope, board.services)}
+<p class="muted" id="board-source">${scope.runId === undefined ? "Over a range of traffic the stored metrics are read from the per-minute rollups: means and shares are exact, percentiles are t-digest estimates (about 1 % of rank); choose a run for exact values." : "One run: every value is computed from the stored rows, as the gate computes it."}</p>
 ${board.layers.map(
   (layer, layerIndex) => html`<section class="layer" data-layer="${layer.title}"><h2>${layer.title}</h2>
 ${charts.filter((chart) => chart.id.startsWith(`chart-${layerIndex}-`)).map((chart) => html`<div class="chart" id="${chart.id}"></div>`)}

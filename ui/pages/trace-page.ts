@@ -72,8 +72,34 @@ export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVer
 <section id="judge"><h2>Judge verdicts</h2>${judged.length === 0 ? html`<p class="muted">Not judged.</p>` : html`<ul>${judged.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul>`}</section>
 <section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`} <span class="muted">${label.labeled_at}</span></li>`)}</ul>`}
 <p><a href="/review/${encodeURIComponent(result.case_result_id)}">Label this case</a></p></section>
-<section id="raw-spans"><h2>Raw spans</h2><p class="muted">Raw spans are not stored by the collector (${observation.span_count} spans were read into this Case Result); open the trace in your tracing backend by its trace id.</p></section>`;
+${rawSpansSection(detail, observation.span_count)}`;
   return page(`Trace ${result.trace_id || result.case_result_id}`, reviewer, body);
+}
+
+/** An attribute value as text: a string as it is, anything else as JSON (escaped by the html template like all text). */
+const attributeText = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
+
+function attributeTable(attributes: Readonly<Record<string, unknown>>, kind: string): Markup {
+  const keys = Object.keys(attributes).sort();
+  if (keys.length === 0) return html`<p class="muted">No ${kind}.</p>`;
+  return html`<table class="${kind}"><tbody>${keys.map((key) => html`<tr class="attribute" data-key="${key}"><td class="attribute-key">${key}</td><td><pre class="attribute-value">${attributeText(attributes[key])}</pre></td></tr>`)}</tbody></table>`;
+}
+
+const nanosecondsToMs = (start: string, end: string): string => (Number(BigInt(end) - BigInt(start)) / 1e6).toFixed(3);
+
+/** The raw spans, one collapsible block each, in start order; every text escaped (untrusted input). */
+function rawSpansSection(detail: TraceDetail, readSpans: number): Markup {
+  const raw = detail.rawSpans;
+  if (raw === null) return html`<section id="raw-spans"><h2>Raw spans</h2><p class="muted">No raw spans stored for this Case Result (${readSpans} spans were read into it): results written without a trace (\`ragscope eval\` of a task) or before the store kept them.</p></section>`;
+  const left = raw.spanCount - raw.spans.length;
+  return html`<section id="raw-spans"><h2>Raw spans</h2><p class="muted" id="raw-span-count">${raw.spans.length} of ${raw.spanCount} spans stored${left > 0 ? html`; <strong>${left} left out</strong> (the store keeps at most 256 KiB of spans per trace)` : ""}${raw.truncatedValues > 0 ? html`; ${raw.truncatedValues} long values cut (marked)` : ""}.</p>
+${raw.spans.map(
+  (span) => html`<details class="raw-span" data-span-id="${span.span_id}"><summary><strong class="span-name">${span.name}</strong> <span class="muted">span ${span.span_id}${span.parent_span_id === "" ? " (root)" : ` ← ${span.parent_span_id}`} · ${nanosecondsToMs(span.start_time_unix_nano, span.end_time_unix_nano)} ms · status ${span.status.code}${span.status.message === "" ? "" : ` ${span.status.message}`}</span></summary>
+<p class="muted">kind ${span.kind} · start ${span.start_time_unix_nano} ns · end ${span.end_time_unix_nano} ns · scope ${span.scope.name} ${span.scope.version}</p>
+<h4>Attributes</h4>${attributeTable(span.attributes, "attributes")}
+${span.events.length === 0 ? "" : html`<h4>Events</h4>${span.events.map((event) => html`<div class="span-event"><strong>${event.name}</strong> <span class="muted">${event.time_unix_nano} ns</span>${attributeTable(event.attributes, "event attributes")}</div>`)}`}
+<h4>Resource</h4>${attributeTable(span.resource, "resource")}</details>`,
+)}</section>`;
 }
 
 /**

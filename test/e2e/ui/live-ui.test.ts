@@ -23,6 +23,7 @@ import { traceCite, traceContext, traceGenerate, traceQueryRewrite, traceRequest
 import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
 import { ClickHouseHumanLabelStore } from "../../../store/clickhouse/clickhouse-human-label-store.js";
 import type { HumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 import { queryRows } from "../../support/temporary-store.js";
 
@@ -57,6 +58,10 @@ const shown: { caseResultId: string; query: string; answer: string; rewritten: s
 const labelledCases: string[] = [];
 /** The fourth queued case, which nobody labels in the browser: the imported label's. */
 let importedCase = "";
+/** The spans each request sent, by request index, for the raw spans section. */
+const sentSpans = new Map<number, ReadableSpan[]>();
+/** Markup in a span attribute: the page must show it as text. */
+const HOSTILE_TEXT = "Unrelated <img src=x onerror=globalThis.injected=1> & <b>text</b>.";
 /** Labels saved through the browser: one per metric offered, plus the root cause, per submission. */
 let labelsSaved = 0;
 
@@ -68,7 +73,7 @@ async function sendRequest(index: number, topic: string): Promise<void> {
     await traceQueryRewrite({ query }, () => `rewritten ${index} ${topic}`);
     await traceRetrieve({ query }, () => [
       { chunkId: `chunk_${index}_a`, documentId: "museums", documentVersion: "v3", text: context, score: 0.9, acl: ["staff"] },
-      { chunkId: `chunk_${index}_b`, documentId: "museums", documentVersion: "v3", text: "Unrelated text.", score: 0.4 },
+      { chunkId: `chunk_${index}_b`, documentId: "museums", documentVersion: "v3", text: index === 4 ? HOSTILE_TEXT : "Unrelated text.", score: 0.4 },
     ]);
     await traceContext({}, () => ({ text: context, chunkIds: [`chunk_${index}_a`] }));
     // Fabricated: the answer has no overlap with the context, so the heuristic routes it to review.
@@ -76,6 +81,7 @@ async function sendRequest(index: number, topic: string): Promise<void> {
     await traceCite(() => [`chunk_${index}_a`]);
     return answer;
   });
+  sentSpans.set(index, [...recorder.spans()]);
   assert.equal(await postTraces(receiverUrl, toOtlpProtobuf(recorder.spans())), 200);
 }
 
@@ -183,6 +189,34 @@ describe("the live web UI of ragscope serve", () => {
     // A citation links to its chunk row.
     assert.equal(await alice.locator(`#citations a.citation`).first().getAttribute("href"), "#chunk-chunk_4_a");
     assert.equal(await alice.locator("#chunk-chunk_4_a").count(), 1);
+
+    // The raw spans: every span sent, with its name, parent and every attribute as sent; markup shown as text.
+    const sent = sentSpans.get(4)!;
+    assert.equal(await alice.locator("#raw-span-count").textContent(), `${sent.length} of ${sent.length} spans stored.`);
+    assert.equal(await alice.locator("details.raw-span").count(), sent.length);
+    let hostileShown = 0;
+    for (const span of sent) {
+      const block = alice.locator(`details.raw-span[data-span-id="${span.spanContext().spanId}"]`);
+      assert.equal(await block.count(), 1, `span ${span.name} is shown`);
+      assert.equal(await block.getAttribute("open"), null, "collapsed until opened");
+      assert.equal(await block.locator(".span-name").textContent(), span.name);
+      const parent = span.parentSpanContext?.spanId ?? "";
+      assert.match((await block.locator("summary").textContent()) ?? "", parent === "" ? /\(root\)/ : new RegExp(`← ${parent}`));
+      const keys = Object.keys(span.attributes).sort();
+      assert.deepEqual(await block.locator("table.attributes tr.attribute").evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { key: string } }).dataset.key)), keys);
+      for (const key of keys) {
+        const value = span.attributes[key];
+        const text = await block.locator(`table.attributes tr[data-key="${key}"] .attribute-value`).textContent();
+        assert.equal(text, typeof value === "string" ? value : JSON.stringify(value), `${span.name} ${key}`);
+        if (text!.includes(HOSTILE_TEXT)) hostileShown += 1;
+      }
+      assert.equal(await block.locator('table.resource tr[data-key="service.name"] .attribute-value').textContent(), "museum-guide");
+    }
+    assert.ok(hostileShown > 0, "the retrieval span's documents carry the markup, shown as text");
+    await alice.locator("details.raw-span summary").first().click();
+    assert.equal(await alice.locator("details.raw-span").first().getAttribute("open"), "");
+    assert.equal(await alice.locator("#raw-spans img").count(), 0, "no element made from an attribute");
+    assert.equal(await alice.evaluate(() => (globalThis as unknown as { injected?: number }).injected), undefined);
     await alice.screenshot({ path: path.join(outputFolder, "ui-trace.png"), fullPage: true });
   });
 

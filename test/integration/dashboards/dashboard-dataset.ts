@@ -159,7 +159,8 @@ function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
     online
       ? evaluation(caseResultId, "citation.freshness", { citation_expired_rate: spec.index % 8 === 0 ? 1 : 0 }, "measured", "citations dated", evaluatedAt)
       : evaluation(caseResultId, "citation.freshness", { citation_expired_rate: null }, "not_applicable", "no dated citation", evaluatedAt),
-    evaluation(caseResultId, "retrieval.permission", { permission_violation_rate: spec.index % 11 === 0 ? 0.2 : 0 }, spec.index % 11 === 0 ? "failed" : "passed", spec.index % 11 === 0 ? "permission_violation_rate = 0.2 (needs = 0)" : "no chunk outside the principal's access", evaluatedAt),
+    // Half the requests that retrieved a chunk they may not read also packed it into the context (a leak, online/permission-leak.ts).
+    evaluation(caseResultId, "retrieval.permission", { permission_violation_rate: spec.index % 11 === 0 ? 0.2 : 0, permission_leak_rate: spec.index % 22 === 0 ? 1 : 0 }, spec.index % 11 === 0 ? "failed" : "passed", spec.index % 11 === 0 ? "permission_violation_rate = 0.2 (needs = 0)" : "no chunk outside the principal's access", evaluatedAt),
     evaluation(
       caseResultId,
       "performance.usage",

@@ -54,7 +54,16 @@ describe("release gate", () => {
     assert.deepEqual(gateMetricValue("p95_latency_ms", context), { applicable: true, value: 4000 });
     assert.deepEqual(gateMetricValue("p50_latency_ms", context), { applicable: true, value: 200 });
     assert.deepEqual(gateMetricValue("no_answer_accuracy", context), { applicable: true, value: 1 });
-    assert.deepEqual(gateMetricValue("hallucination_rate", context), { applicable: true, value: 1 / 4 });
+    // Answers with faithfulness below 1 / answers with a faithfulness value (aggregate/dataset-shares.ts),
+    // whatever the primary root cause: d failed for another reason and still has an unsupported statement.
+    const judged = [
+      evaluated("a", { faithfulness: 1 }),
+      evaluated("b", { faithfulness: 0.5 }, { passed: false, rootCause: "HALLUCINATION" }),
+      evaluated("c", { faithfulness: null }),
+      evaluated("d", { faithfulness: 0.75 }, { passed: false, rootCause: "RETRIEVAL_MISS" }),
+    ];
+    assert.deepEqual(gateMetricValue("hallucination_rate", { cases: judged, baseline: null }), { applicable: true, value: 2 / 3 });
+    assert.equal(gateMetricValue("hallucination_rate", context).applicable, false, "no answer has a faithfulness value");
     assert.deepEqual(gateMetricValue("critical_case_pass_rate", context), { applicable: true, value: 1 });
     assert.equal(gateMetricValue("overall_score_drop", context).applicable, false);
   });

@@ -1,0 +1,63 @@
+/**
+ * The raw spans kept for the trace detail page are bounded in bytes: a long
+ * attribute value is cut and says how long it was, spans past the trace's
+ * budget are left out and counted, and what is kept is the spans as received
+ * (times as decimal nanoseconds, in start order).
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { SpanRecord } from "../../../collector/00-otlp/span-record.js";
+import { boundedRawSpans, MAXIMUM_TRACE_BYTES, MAXIMUM_VALUE_BYTES, type StoredRawSpan } from "../../../contracts/raw-spans.js";
+
+function span(index: number, attributes: SpanRecord["attributes"]): SpanRecord {
+  return {
+    traceId: "0af7651916cd43dd8448eb211c80319c",
+    spanId: index.toString(16).padStart(16, "0"),
+    parentSpanId: index === 0 ? "" : "0000000000000000",
+    name: `stage ${index}`,
+    kind: 1,
+    // Above 2^53: kept exactly as text.
+    startTimeUnixNano: 1_780_000_000_000_000_123n + BigInt(index),
+    endTimeUnixNano: 1_780_000_000_500_000_123n + BigInt(index),
+    attributes,
+    events: [{ name: "event", timeUnixNano: 1_780_000_000_100_000_000n, attributes: { note: "é" } }],
+    status: { code: 0, message: "" },
+    resource: { "service.name": "svc" },
+    scope: { name: "ragscope", version: "1" },
+  };
+}
+
+describe("raw spans bounded in bytes", () => {
+  test("a small trace is kept whole, in start order, with exact nanosecond times", () => {
+    const raw = boundedRawSpans([span(2, { b: [1, 2] }), span(0, { a: "x", nested: { k: true } }), span(1, {})]);
+    const spans = JSON.parse(raw.json) as StoredRawSpan[];
+    assert.deepEqual(spans.map((item) => item.name), ["stage 0", "stage 1", "stage 2"]);
+    assert.equal(spans[0]!.start_time_unix_nano, "1780000000000000123");
+    assert.deepEqual(spans[0]!.attributes, { a: "x", nested: { k: true } });
+    assert.deepEqual(spans[2]!.attributes, { b: [1, 2] });
+    assert.deepEqual(spans[0]!.events, [{ name: "event", time_unix_nano: "1780000000100000000", attributes: { note: "é" } }]);
+    assert.deepEqual({ spanCount: raw.spanCount, storedSpanCount: raw.storedSpanCount, truncatedValues: raw.truncatedValues }, { spanCount: 3, storedSpanCount: 3, truncatedValues: 0 });
+  });
+
+  test("a value over the bound is cut on a character boundary and marked with its length", () => {
+    const long = "é".repeat(MAXIMUM_VALUE_BYTES); // two bytes each
+    const raw = boundedRawSpans([span(0, { document: long, list: [long] })]);
+    const [kept] = JSON.parse(raw.json) as StoredRawSpan[];
+    const document = kept!.attributes.document as string;
+    assert.equal(raw.truncatedValues, 2);
+    assert.ok(document.endsWith(`… [cut by ragscope: ${2 * MAXIMUM_VALUE_BYTES} bytes]`), document.slice(-60));
+    assert.ok(Buffer.byteLength(document.slice(0, document.indexOf("…")), "utf8") <= MAXIMUM_VALUE_BYTES);
+    assert.ok(!document.includes("\uFFFD"), "no broken character");
+    assert.equal(typeof kept!.attributes.list, "string", "a nested value over the bound is kept as its cut JSON text");
+  });
+
+  test("spans past the trace's budget are left out and counted, never silently", () => {
+    const value = "a".repeat(MAXIMUM_VALUE_BYTES - 100);
+    const spans = Array.from({ length: 100 }, (_, index) => span(index, { one: value, two: value }));
+    const raw = boundedRawSpans(spans);
+    assert.ok(Buffer.byteLength(raw.json, "utf8") <= MAXIMUM_TRACE_BYTES);
+    assert.equal(raw.spanCount, 100);
+    assert.ok(raw.storedSpanCount > 0 && raw.storedSpanCount < 100, String(raw.storedSpanCount));
+    assert.equal((JSON.parse(raw.json) as unknown[]).length, raw.storedSpanCount);
+  });
+});
