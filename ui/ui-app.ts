@@ -45,7 +45,7 @@ export type ScopableStore = Store & { scoped?(scope: TenantScope): ScopedReaders
 export function readersFor(store: ScopableStore, scope: TenantScope): ScopedReaders | null {
   if (store.scoped !== undefined) return store.scoped(scope);
   if (scope !== "all") return null;
-  return { scope, reader: store.reader, traces: store.traces, humanLabels: store.humanLabels, quality: store.quality };
+  return { scope, reader: store.reader, traces: store.traces, humanLabels: store.humanLabels, quality: store.quality, experiments: store.experiments };
 }
 
 export interface UiAppOptions {

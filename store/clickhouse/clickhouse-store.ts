@@ -80,6 +80,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
       humanLabels: new ClickHouseHumanLabelStore(connection, scope),
       dashboards: new ClickHouseDashboardQueries(connection, scope),
       quality: new ClickHouseQualityReader(connection, scope),
+      experiments: new ClickHouseExperimentReader(connection, scope),
     }),
     describe: () => connection.describe(),
     async ping() {
