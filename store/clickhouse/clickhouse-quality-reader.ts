@@ -11,7 +11,8 @@ import type { Scope } from "../../dashboards/source/sql-scope.js";
 import { qualityBoardLayers } from "../../dashboards/source/quality-board.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
-import { bucketTimes, type FailureBoard, type QualityAggregate, type QualityBoard, type QualityReader, type QualityScope } from "../ports/quality-reader.js";
+import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
+import { bucketTimes, type BehaviourRequests, type FailureBoard, type QualityAggregate, type QualityBoard, type QualityReader, type QualityScope } from "../ports/quality-reader.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { TenantFilter } from "./tenant-filter.js";
@@ -61,6 +62,16 @@ export class ClickHouseQualityReader implements QualityReader {
   async services(scope: QualityScope): Promise<string[]> {
     const rows = await this.rows(`SELECT DISTINCT service_name AS service FROM case_results FINAL WHERE ${this.scoped("started_at")} ORDER BY service`, { ...scope, service: undefined });
     return rows.map((row) => String(row.service));
+  }
+
+  async behaviourRequests(scope: QualityScope, limit: number): Promise<BehaviourRequests> {
+    const rows = await this.rows(`SELECT payload FROM case_results FINAL WHERE partial_trace = 0 AND ${this.scoped("started_at")} ORDER BY started_at, trace_id LIMIT ${Math.max(0, Math.floor(limit)) + 1}`, scope);
+    const caseResults: CaseResult[] = [];
+    for (const row of rows.slice(0, limit)) {
+      const parsed = caseResultSchema.safeParse(JSON.parse(String(row.payload)));
+      if (parsed.success) caseResults.push(parsed.data);
+    }
+    return { caseResults, truncated: rows.length > limit };
   }
 
   async qualityBoard(scope: QualityScope): Promise<QualityBoard> {

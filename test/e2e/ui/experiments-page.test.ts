@@ -176,8 +176,12 @@ describe("Experiments page", () => {
     const unknown = await api(OPERATOR, "/api/experiments/no-such-experiment");
     assert.equal(unknown.status, 404);
     assert.match((unknown.body as { error: string }).error, new RegExp(`no request of experiment "no-such-experiment".*stored experiments: ${CLUSTERED}, ${MISMATCHED}`));
-    const page = await operator.goto(`${uiUrl}/experiments/no-such-experiment`);
+    // Another tab: the browser logs a 404 as a console error, which the last test counts on the operator's tab.
+    const tab = await operator.context().newPage();
+    const page = await tab.goto(`${uiUrl}/experiments/no-such-experiment`);
     assert.equal(page?.status(), 404);
+    assert.match((await tab.locator("#error").textContent()) ?? "", /no request of experiment "no-such-experiment"/);
+    await tab.close();
   });
 
   test("a token limited to another tenant sees no experiment, page and API alike", async () => {
