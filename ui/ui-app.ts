@@ -30,6 +30,7 @@ import { humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from
 import { staticAssets } from "./static/static-assets.js";
 import { parseBoardQuery } from "./pages/board-query.js";
 import { qualityPage } from "./pages/quality-page.js";
+import { readBehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
 import { failuresPage } from "./pages/failures-page.js";
 import { experimentReportPage, experimentsPage } from "./pages/experiments-page.js";
 import { describeNoExperiment, parseExperimentReportSettings, readExperimentReport, type ExperimentReportSettingsText } from "../evaluators/experiments/read-experiment-report.js";
@@ -198,12 +199,16 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.get("/quality", async (context) => {
     const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
     if (!scope.ok) return badRequest(context, scope.error);
-    return context.html(qualityPage(context.get("reviewer"), scope.value, await context.get("readers").quality!.qualityBoard(scope.value)));
+    const quality = context.get("readers").quality!;
+    const [board, behaviour] = await Promise.all([quality.qualityBoard(scope.value), readBehaviourBoard(quality, scope.value, now())]);
+    return context.html(qualityPage(context.get("reviewer"), scope.value, board, behaviour));
   });
   app.get("/api/quality", async (context) => {
     const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
     if (!scope.ok) return context.json({ error: scope.error }, 400);
-    return context.json({ scope: scope.value, board: await context.get("readers").quality!.qualityBoard(scope.value) });
+    const quality = context.get("readers").quality!;
+    const [board, behaviour] = await Promise.all([quality.qualityBoard(scope.value), readBehaviourBoard(quality, scope.value, now())]);
+    return context.json({ scope: scope.value, board, behaviour });
   });
   app.get("/failures", async (context) => {
     const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
