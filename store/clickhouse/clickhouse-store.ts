@@ -37,7 +37,7 @@ export interface ClickHouseStore extends Store {
   experiments: ExperimentReader;
   quality: ClickHouseQualityReader;
   /** The read ports (and the dashboards' surface) restricted to a tenant scope: what a reader limited to those tenants is handed. */
-  scoped(scope: TenantScope): ScopedReaders & { dashboards: DashboardQuerySurface };
+  scoped(scope: TenantScope): ScopedReaders & { dashboards: DashboardQuerySurface; quality: ClickHouseQualityReader };
   /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
   connection: ClickHouseConnection;
 }
