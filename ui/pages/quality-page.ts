@@ -39,7 +39,7 @@ export function qualityCharts(board: QualityBoard): ChartData[] {
 
 /** The behaviour rows as a table; `ragscope report` renders the same rows (report/html-report.ts). */
 export function behaviourSection(behaviour: BehaviourBoard): Markup {
-  return html`<section class="layer" id="behaviour" data-layer="Business — user behaviour"><h2>Business — user behaviour</h2>
+  return html`<section class="behaviour" id="behaviour"><h2>Business — user behaviour</h2>
 <p class="muted">Over the ${behaviour.requests} requests that started in the range${behaviour.truncated ? html` — <strong class="error" id="behaviour-truncated">only the earliest were read: narrow the range or filter by service</strong>` : ""}. Session-window rates count a session (or request) once its window has passed; hover a metric for its definition.</p>
 <table class="behaviour"><thead><tr><th>metric</th><th>over the range</th><th>counted</th><th>of which</th><th>kind</th></tr></thead><tbody>
 ${behaviour.rows.map(
