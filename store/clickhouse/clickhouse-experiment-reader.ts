@@ -4,7 +4,9 @@
  * trace released without its root) are left out: they are not requests the
  * experiment can count. A reader built for a tenant scope (tenant-filter.ts)
  * finds only those tenants' requests and their metric values, so another
- * tenant's experiment reads as one that is not stored.
+ * tenant's experiment reads as one that is not stored. Rows come in a fixed
+ * order: a mean summed in another order differs in its last digits, and two
+ * reads of one experiment (the CLI and the UI) must show the same numbers.
  */
 import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import type { ExperimentData, ExperimentMetricValue, ExperimentReader } from "../ports/experiment-reader.js";
@@ -48,7 +50,8 @@ export class ClickHouseExperimentReader implements ExperimentReader {
     const metrics = await this.connection.client.query({
       query: `SELECT trace_id, metric, evaluator_id, value FROM ${this.database}.metric_values FINAL
         WHERE value IS NOT NULL AND ${this.tenants.on("metric_values")}
-          AND case_result_id IN (SELECT case_result_id FROM ${this.database}.case_results FINAL WHERE experiment_id = {experimentId:String} AND partial_trace = 0 AND ${this.tenants.on("case_results")})`,
+          AND case_result_id IN (SELECT case_result_id FROM ${this.database}.case_results FINAL WHERE experiment_id = {experimentId:String} AND partial_trace = 0 AND ${this.tenants.on("case_results")})
+        ORDER BY trace_id, metric, evaluator_id`,
       query_params: { experimentId, ...this.tenants.parameters },
       format: "JSONEachRow",
     });

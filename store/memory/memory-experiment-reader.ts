@@ -3,7 +3,8 @@
  * rules (clickhouse-experiment-reader.ts): complete Case Results only (a
  * partial result is not a request the experiment can count), experiments by
  * their number of requests, most first, then by id; requests by start time,
- * then trace id; metric values that were measured (not null).
+ * then trace id; metric values that were measured (not null), by trace id,
+ * metric and evaluator.
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { ExperimentData, ExperimentReader } from "../ports/experiment-reader.js";
@@ -33,7 +34,8 @@ export class MemoryExperimentReader implements ExperimentReader {
     const metricValues = this.tables.metricValues
       .values()
       .filter((row) => row.value !== null && traceOf.has(row.caseResultId))
-      .map((row) => ({ traceId: traceOf.get(row.caseResultId)!, metric: row.metric, evaluatorId: row.evaluatorId, value: row.value! }));
+      .map((row) => ({ traceId: traceOf.get(row.caseResultId)!, metric: row.metric, evaluatorId: row.evaluatorId, value: row.value! }))
+      .sort((first, second) => compare(first.traceId, second.traceId) || compare(first.metric, second.metric) || compare(first.evaluatorId, second.evaluatorId));
     return { caseResults, metricValues };
   }
 }
