@@ -50,10 +50,10 @@ export class ClickHouseQualityReader implements QualityReader {
     this.scoped = (timeColumn) => `${parameterScope(timeColumn)} AND ${this.tenants.on("case_results")}`;
   }
 
-  private async rows(query: string, scope: QualityScope): Promise<Record<string, unknown>[]> {
+  private async rows(query: string, scope: QualityScope, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
     const result = await this.connection.client.query({
       query: qualifyTables(query, this.connection.database),
-      query_params: { fromMs: scope.fromMs, toMs: scope.toMs, bucketSeconds: scope.bucketSeconds, service: scope.service ?? "", runId: scope.runId ?? "", ...this.tenants.parameters },
+      query_params: { fromMs: scope.fromMs, toMs: scope.toMs, bucketSeconds: scope.bucketSeconds, service: scope.service ?? "", runId: scope.runId ?? "", ...this.tenants.parameters, ...extra },
       format: "JSONEachRow",
     });
     return result.json<Record<string, unknown>>();
@@ -65,7 +65,7 @@ export class ClickHouseQualityReader implements QualityReader {
   }
 
   async behaviourRequests(scope: QualityScope, limit: number): Promise<BehaviourRequests> {
-    const rows = await this.rows(`SELECT payload FROM case_results FINAL WHERE partial_trace = 0 AND ${this.scoped("started_at")} ORDER BY started_at, trace_id LIMIT ${Math.max(0, Math.floor(limit)) + 1}`, scope);
+    const rows = await this.rows(`SELECT payload FROM case_results FINAL WHERE partial_trace = 0 AND ${this.scoped("started_at")} ORDER BY started_at, trace_id LIMIT {limit:UInt64}`, scope, { limit: Math.max(0, Math.floor(limit)) + 1 });
     const caseResults: CaseResult[] = [];
     for (const row of rows.slice(0, limit)) {
       const parsed = caseResultSchema.safeParse(JSON.parse(String(row.payload)));
