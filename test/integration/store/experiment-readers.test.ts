@@ -5,7 +5,9 @@
  * metric values; partial results and requests without an experiment left
  * out); the ClickHouse reader for a tenant scope sees only that tenant's
  * experiments. And the web UI on the in-memory store lists the experiments
- * and serves the same report as on ClickHouse.
+ * and serves the same report as on ClickHouse. Beside them, the Quality
+ * board's behaviour requests: the earliest complete ones of the range, up to
+ * a limit, saying when they were cut.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -118,5 +120,19 @@ describe("experiment readers: in memory as on ClickHouse", () => {
     const reportPage = await get(onMemory, "/experiments/exp-a");
     assert.equal(reportPage.status, 200);
     assert.match(reportPage.text, /<tr data-metric="answer_present" data-variant="treatment"/);
+  });
+
+  test("behaviour requests of a range: complete ones, earliest first, cut at the limit and saying so, tenant-scoped", async () => {
+    const scope = { fromMs: Date.parse("2026-07-08T09:00:00Z"), toMs: Date.parse("2026-07-08T10:00:00Z"), bucketSeconds: 60 };
+    const all = await clickhouse.store.quality.behaviourRequests(scope, 100);
+    assert.equal(all.truncated, false);
+    assert.deepEqual(all.caseResults.map((item) => item.case_result_id), requests.filter((item) => !item.rag_observation.partial_trace).map((item) => item.case_result_id));
+    const cut = await clickhouse.store.quality.behaviourRequests(scope, 3);
+    assert.equal(cut.truncated, true);
+    assert.deepEqual(cut.caseResults.map((item) => item.case_result_id), requests.slice(0, 3).map((item) => item.case_result_id));
+    const exact = await clickhouse.store.quality.behaviourRequests(scope, 11);
+    assert.equal(exact.truncated, false, "exactly the limit is not a cut");
+    const beta = await clickhouse.store.scoped(["beta"]).quality.behaviourRequests(scope, 100);
+    assert.deepEqual(beta.caseResults.map((item) => item.rag_observation.tenant_id), ["beta", "beta"]);
   });
 });
