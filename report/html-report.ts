@@ -35,6 +35,7 @@ nav.contents a { margin-right: 16px; }
 section.dashboard { padding: 8px 28px 24px; }
 section.dashboard > h2 { font-size: 19px; margin: 16px 0 4px; }
 section.dashboard > p.description, p.note { color: var(--muted); margin: 0 0 8px; }
+p.caution { color: #6a4a00; font-size: 12px; margin: 4px 0 0; }
 h3.row { font-size: 15px; margin: 18px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 div.grid { display: grid; grid-template-columns: repeat(24, 1fr); gap: 12px; }
 figure.panel { margin: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; min-width: 0; }
@@ -184,7 +185,7 @@ function renderDashboard(result: DashboardResult, document: ReportDocument): str
 function renderBehaviour(behaviour: BehaviourBoard): string {
   const rows = behaviour.rows.map(
     (row) =>
-      `<tr data-behaviour="${escapeHtml(row.metric)}" data-session-window="${row.sessionWindow ? "yes" : "no"}"><td title="${escapeHtml(row.definition)}">${escapeHtml(row.title)} <span class="help">${escapeHtml(row.metric)}</span>${row.caution === null ? "" : `<p class="note caution">${escapeHtml(row.caution)}</p>`}</td>` +
+      `<tr data-behaviour="${escapeHtml(row.metric)}" data-session-window="${row.sessionWindow ? "yes" : "no"}"><td title="${escapeHtml(row.definition)}">${escapeHtml(row.title)} <span class="help">${escapeHtml(row.metric)}</span>${row.caution === null ? "" : `<p class="caution">${escapeHtml(row.caution)}</p>`}</td>` +
       `<td class="number" data-value="${row.value === null ? "" : String(row.value)}">${escapeHtml(formatValue(row.value, row.kind === "rate" ? "percentunit" : "none"))}</td><td class="number">${row.count} ${row.level === "session" ? "sessions" : "requests"}</td><td>${row.sessionWindow ? "session window" : row.kind === "rate" ? "user events" : "score"}</td></tr>`,
   );
   return [
