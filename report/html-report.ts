@@ -7,6 +7,7 @@ import { titleWithVariables, type DashboardResult, type PanelResult } from "./co
 import type { ReportPanel } from "./dashboard-files.js";
 import { formatValue } from "./format-value.js";
 import type { Field, Frame } from "./panel-data.js";
+import type { BehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
 import { barChart, escapeXml, PALETTE, timeSeriesChart, WIDTH_PER_COLUMN, type Series } from "./svg-charts.js";
 
 export interface ReportDocument {
@@ -18,6 +19,8 @@ export interface ReportDocument {
   dashboards: DashboardResult[];
   /** Link template for trace ids, `{trace_id}` replaced; null = plain text. */
   traceUrl: string | null;
+  /** The user-behaviour part of the business row (evaluators/behaviour/behaviour-board.ts), as the UI's Quality page shows it; absent = not shown. */
+  behaviour?: BehaviourBoard | null;
 }
 
 const STYLE = `
@@ -32,6 +35,7 @@ nav.contents a { margin-right: 16px; }
 section.dashboard { padding: 8px 28px 24px; }
 section.dashboard > h2 { font-size: 19px; margin: 16px 0 4px; }
 section.dashboard > p.description, p.note { color: var(--muted); margin: 0 0 8px; }
+p.caution { color: #6a4a00; font-size: 12px; margin: 4px 0 0; }
 h3.row { font-size: 15px; margin: 18px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 div.grid { display: grid; grid-template-columns: repeat(24, 1fr); gap: 12px; }
 figure.panel { margin: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; min-width: 0; }
@@ -177,14 +181,30 @@ function renderDashboard(result: DashboardResult, document: ReportDocument): str
   return parts.join("");
 }
 
+/** The behaviour metrics with the UI's definitions and help texts: the seed's cautions shown, the definitions as tooltips. */
+function renderBehaviour(behaviour: BehaviourBoard): string {
+  const rows = behaviour.rows.map(
+    (row) =>
+      `<tr data-behaviour="${escapeHtml(row.metric)}" data-session-window="${row.sessionWindow ? "yes" : "no"}"><td title="${escapeHtml(row.definition)}">${escapeHtml(row.title)} <span class="help">${escapeHtml(row.metric)}</span>${row.caution === null ? "" : `<p class="caution">${escapeHtml(row.caution)}</p>`}</td>` +
+      `<td class="number" data-value="${row.value === null ? "" : String(row.value)}">${escapeHtml(formatValue(row.value, row.kind === "rate" ? "percentunit" : "none"))}</td><td class="number">${row.count} ${row.level === "session" ? "sessions" : "requests"}</td><td>${row.sessionWindow ? "session window" : row.kind === "rate" ? "user events" : "score"}</td></tr>`,
+  );
+  return [
+    `<section class="dashboard" id="behaviour"><h2>Business — user behaviour</h2>`,
+    `<p class="description">The seed's §十二 business row, user side: event rates and session-window rates over the ${behaviour.requests} requests that started in the range, with the definitions of evaluators/behaviour/ (the UI's Quality page and \`ragscope experiment report\` use the same). Hover a metric for its definition.</p>`,
+    behaviour.truncated ? `<p class="note">Only the earliest requests of the range were read: narrow the range or filter by one service.</p>` : "",
+    `<div class="table"><table><thead><tr><th>metric</th><th>over the range</th><th>counted</th><th>kind</th></tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`,
+  ].join("");
+}
+
 export function renderHtmlReport(document: ReportDocument): string {
   const range = `${new Date(document.fromMs).toISOString().replace("T", " ").slice(0, 16)} – ${new Date(document.toMs).toISOString().replace("T", " ").slice(0, 16)} UTC`;
   return [
     "<!doctype html>",
     `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(document.title)}</title><style>${STYLE}</style></head><body>`,
     `<header class="report"><h1>${escapeHtml(document.title)}</h1><p>Time range ${escapeHtml(range)} · generated ${escapeHtml(document.generatedAt)}</p><p>Data: ${escapeHtml(document.storedIn)} · the same panels and queries as the Grafana dashboards in dashboards/</p></header>`,
-    `<nav class="contents">${document.dashboards.map((result) => `<a href="#${escapeHtml(result.dashboard.uid)}">${escapeHtml(result.dashboard.title)}</a>`).join("")}</nav>`,
+    `<nav class="contents">${document.dashboards.map((result) => `<a href="#${escapeHtml(result.dashboard.uid)}">${escapeHtml(result.dashboard.title)}</a>`).join("")}${document.behaviour ? `<a href="#behaviour">Business — user behaviour</a>` : ""}</nav>`,
     ...document.dashboards.map((result) => renderDashboard(result, document)),
+    document.behaviour ? renderBehaviour(document.behaviour) : "",
     `<script>${SCRIPT}</script></body></html>`,
   ].join("\n");
 }

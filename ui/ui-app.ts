@@ -30,7 +30,10 @@ import { humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from
 import { staticAssets } from "./static/static-assets.js";
 import { parseBoardQuery } from "./pages/board-query.js";
 import { qualityPage } from "./pages/quality-page.js";
+import { readBehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
 import { failuresPage } from "./pages/failures-page.js";
+import { experimentReportPage, experimentsPage } from "./pages/experiments-page.js";
+import { describeNoExperiment, parseExperimentReportSettings, readExperimentReport, type ExperimentReportSettingsText } from "../evaluators/experiments/read-experiment-report.js";
 import { html } from "hono/html";
 import { DEFAULT_TRACE_EVENTS, TraceEventsByScope } from "./live/trace-events.js";
 
@@ -45,7 +48,7 @@ export type ScopableStore = Store & { scoped?(scope: TenantScope): ScopedReaders
 export function readersFor(store: ScopableStore, scope: TenantScope): ScopedReaders | null {
   if (store.scoped !== undefined) return store.scoped(scope);
   if (scope !== "all") return null;
-  return { scope, reader: store.reader, traces: store.traces, humanLabels: store.humanLabels, quality: store.quality };
+  return { scope, reader: store.reader, traces: store.traces, humanLabels: store.humanLabels, quality: store.quality, experiments: store.experiments };
 }
 
 export interface UiAppOptions {
@@ -197,12 +200,16 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.get("/quality", async (context) => {
     const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
     if (!scope.ok) return badRequest(context, scope.error);
-    return context.html(qualityPage(context.get("reviewer"), scope.value, await context.get("readers").quality!.qualityBoard(scope.value)));
+    const quality = context.get("readers").quality!;
+    const [board, behaviour] = await Promise.all([quality.qualityBoard(scope.value), readBehaviourBoard(quality, scope.value, now())]);
+    return context.html(qualityPage(context.get("reviewer"), scope.value, board, behaviour));
   });
   app.get("/api/quality", async (context) => {
     const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
     if (!scope.ok) return context.json({ error: scope.error }, 400);
-    return context.json({ scope: scope.value, board: await context.get("readers").quality!.qualityBoard(scope.value) });
+    const quality = context.get("readers").quality!;
+    const [board, behaviour] = await Promise.all([quality.qualityBoard(scope.value), readBehaviourBoard(quality, scope.value, now())]);
+    return context.json({ scope: scope.value, board, behaviour });
   });
   app.get("/failures", async (context) => {
     const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
@@ -214,6 +221,31 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
     if (!scope.ok) return context.json({ error: scope.error }, 400);
     return context.json({ scope: scope.value, board: await context.get("readers").quality!.failureBoard(scope.value) });
+  });
+
+  /** The report's settings from the query (?control=&unit=&alpha=&power=&mde=&method=&weight=variant=w), named as the page's form names them. */
+  function experimentSettingsText(context: Context<{ Variables: Variables }>): ExperimentReportSettingsText {
+    const query = (name: string) => context.req.query(name);
+    return { control: query("control"), unit: query("unit"), alpha: query("alpha"), power: query("power"), mde: query("mde"), method: query("method"), weight: context.req.queries("weight") ?? [] };
+  }
+  /** The same report `ragscope experiment report` prints, read through this reader's tenant scope. */
+  async function experimentReport(context: Context<{ Variables: Variables }>) {
+    const text = experimentSettingsText(context);
+    const settings = parseExperimentReportSettings(text, (setting) => setting);
+    if (!settings.ok) return { status: 400 as const, error: settings.error.join("; "), text };
+    const read = await readExperimentReport(context.get("readers").experiments, context.req.param("id")!, settings.value, now());
+    if (!read.ok) return { status: 404 as const, error: describeNoExperiment(read.error, "the store for this reader"), text };
+    return { status: 200 as const, report: read.value, text };
+  }
+  app.get("/experiments", async (context) => context.html(experimentsPage(context.get("reviewer"), await context.get("readers").experiments.experimentIds())));
+  app.get("/api/experiments", async (context) => context.json({ experiments: await context.get("readers").experiments.experimentIds() }));
+  app.get("/experiments/:id", async (context) => {
+    const found = await experimentReport(context);
+    return found.status === 200 ? context.html(experimentReportPage(context.get("reviewer"), found.report, found.text)) : badRequest(context, found.error, found.status);
+  });
+  app.get("/api/experiments/:id", async (context) => {
+    const found = await experimentReport(context);
+    return found.status === 200 ? context.json(found.report) : context.json({ error: found.error }, found.status);
   });
 
   app.get("/runs", async (context) => context.html(runsPage(context.get("reviewer"), await context.get("readers").traces.listRuns(MAXIMUM_RUNS))));

@@ -13,7 +13,7 @@
  * units before it decides anything (experiment-report.ts).
  */
 import type { Comparison } from "./comparison.js";
-import { normalQuantile, normalTwoSidedP } from "./distributions.js";
+import { normalQuantile, normalTwoSidedP } from "../../core/statistics/normal-distribution.js";
 import type { UnitTotal } from "./unit-totals.js";
 
 function ratioAndVariance(units: readonly UnitTotal[]): { ratio: number; variance: number } {

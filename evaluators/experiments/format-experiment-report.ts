@@ -1,8 +1,8 @@
-/** The experiment report as plain text lines for the terminal (`ragscope experiment report`). */
+/** The experiment report as plain text lines for the terminal (`ragscope experiment report`); the UI page shows its numbers with the same formatting. */
 import type { ExperimentReport, MetricReport } from "./experiment-report.js";
 import { LINEAGE_NOT_ON_TRACES } from "./lineage-differences.js";
 
-const VERDICT_WORDS = {
+export const VERDICT_WORDS = {
   better: "better",
   worse: "worse",
   changed: "changed (direction not judged)",
@@ -11,16 +11,16 @@ const VERDICT_WORDS = {
   untrustworthy: "not trustworthy (sample ratio mismatch)",
 } as const;
 
-function number(value: number | null): string {
+export function number(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return "—";
   return Math.abs(value) >= 100 ? value.toFixed(1) : value.toFixed(4);
 }
 
-function signed(value: number): string {
+export function signed(value: number): string {
   return `${value >= 0 ? "+" : ""}${number(value)}`;
 }
 
-function pValue(value: number | null): string {
+export function pValue(value: number | null): string {
   if (value === null) return "p n/a (bootstrap)";
   return value < 0.0001 ? `p=${value.toExponential(1)}` : `p=${value.toFixed(4)}`;
 }

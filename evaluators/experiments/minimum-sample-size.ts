@@ -8,7 +8,7 @@
  * effect size δ / √(p̄(1 − p̄)) (it also counts the far tail, a difference in
  * the fourth digit). For a mean, σ replaces √(p̄(1 − p̄)).
  */
-import { normalQuantile } from "./distributions.js";
+import { normalQuantile } from "../../core/statistics/normal-distribution.js";
 
 export function minimumSampleSizeForRate(baseline: number, change: number, alpha = 0.05, power = 0.8): number {
   const mean = baseline + change / 2;

@@ -6,7 +6,7 @@
  * trusted; the report flags it below p = 0.001, the threshold GrowthBook and
  * Statsig use (a strict one, because the check runs on every look).
  */
-import { chiSquareSurvival } from "./distributions.js";
+import { chiSquareSurvival } from "../../core/statistics/incomplete-gamma.js";
 
 export const SRM_P_VALUE_THRESHOLD = 0.001;
 

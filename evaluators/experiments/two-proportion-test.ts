@@ -6,7 +6,7 @@
  * hypothesis of no difference; the interval must not assume it.
  */
 import type { Comparison } from "./comparison.js";
-import { normalQuantile, normalTwoSidedP } from "./distributions.js";
+import { normalQuantile, normalTwoSidedP } from "../../core/statistics/normal-distribution.js";
 
 export interface ProportionCounts {
   readonly successes: number;

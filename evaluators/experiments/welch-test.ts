@@ -4,7 +4,7 @@
  * and its `confidence_interval`). Each arm needs two values or more.
  */
 import type { Comparison } from "./comparison.js";
-import { studentTDistribution, studentTQuantile } from "./distributions.js";
+import { studentTDistribution, studentTQuantile } from "../../core/statistics/student-t-distribution.js";
 
 function meanAndVariance(values: readonly number[]): { mean: number; variance: number } {
   const mean = values.reduce((sum, value) => sum + value, 0) / values.length;

@@ -2,23 +2,35 @@
  * ExperimentReader on ClickHouse: case_results by their experiment_id column
  * (migration 0009), metric_values of those Case Results. Partial results (a
  * trace released without its root) are left out: they are not requests the
- * experiment can count.
+ * experiment can count. A reader built for a tenant scope (tenant-filter.ts)
+ * finds only those tenants' requests and their metric values, so another
+ * tenant's experiment reads as one that is not stored. Rows come in a fixed
+ * order: a mean summed in another order differs in its last digits, and two
+ * reads of one experiment (the CLI and the UI) must show the same numbers.
  */
 import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import type { ExperimentData, ExperimentMetricValue, ExperimentReader } from "../ports/experiment-reader.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
+import type { TenantScope } from "../ports/tenant-scope.js";
+import { TenantFilter } from "./tenant-filter.js";
 
 export class ClickHouseExperimentReader implements ExperimentReader {
   private readonly database: string;
+  private readonly tenants: TenantFilter;
 
-  constructor(private readonly connection: ClickHouseConnection) {
+  constructor(
+    private readonly connection: ClickHouseConnection,
+    scope: TenantScope = "all",
+  ) {
     this.database = quoteIdentifier(connection.database);
+    this.tenants = new TenantFilter(this.database, scope);
   }
 
   async experimentIds(): Promise<string[]> {
     const result = await this.connection.client.query({
-      query: `SELECT experiment_id, count() AS requests FROM ${this.database}.case_results FINAL WHERE experiment_id != '' AND partial_trace = 0 GROUP BY experiment_id ORDER BY requests DESC, experiment_id`,
+      query: `SELECT experiment_id, count() AS requests FROM ${this.database}.case_results FINAL WHERE experiment_id != '' AND partial_trace = 0 AND ${this.tenants.on("case_results")} GROUP BY experiment_id ORDER BY requests DESC, experiment_id`,
+      query_params: this.tenants.parameters,
       format: "JSONEachRow",
     });
     return (await result.json<{ experiment_id: string }>()).map((row) => row.experiment_id);
@@ -26,8 +38,8 @@ export class ClickHouseExperimentReader implements ExperimentReader {
 
   async experiment(experimentId: string): Promise<ExperimentData> {
     const cases = await this.connection.client.query({
-      query: `SELECT payload FROM ${this.database}.case_results FINAL WHERE experiment_id = {experimentId:String} AND partial_trace = 0 ORDER BY started_at, trace_id`,
-      query_params: { experimentId },
+      query: `SELECT payload FROM ${this.database}.case_results FINAL WHERE experiment_id = {experimentId:String} AND partial_trace = 0 AND ${this.tenants.on("case_results")} ORDER BY started_at, trace_id`,
+      query_params: { experimentId, ...this.tenants.parameters },
       format: "JSONEachRow",
     });
     const caseResults: CaseResult[] = [];
@@ -37,8 +49,10 @@ export class ClickHouseExperimentReader implements ExperimentReader {
     }
     const metrics = await this.connection.client.query({
       query: `SELECT trace_id, metric, evaluator_id, value FROM ${this.database}.metric_values FINAL
-        WHERE value IS NOT NULL AND case_result_id IN (SELECT case_result_id FROM ${this.database}.case_results FINAL WHERE experiment_id = {experimentId:String} AND partial_trace = 0)`,
-      query_params: { experimentId },
+        WHERE value IS NOT NULL AND ${this.tenants.on("metric_values")}
+          AND case_result_id IN (SELECT case_result_id FROM ${this.database}.case_results FINAL WHERE experiment_id = {experimentId:String} AND partial_trace = 0 AND ${this.tenants.on("case_results")})
+        ORDER BY trace_id, metric, evaluator_id`,
+      query_params: { experimentId, ...this.tenants.parameters },
       format: "JSONEachRow",
     });
     const metricValues: ExperimentMetricValue[] = (await metrics.json<{ trace_id: string; metric: string; evaluator_id: string; value: number }>()).map((row) => ({

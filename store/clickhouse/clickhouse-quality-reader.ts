@@ -11,7 +11,8 @@ import type { Scope } from "../../dashboards/source/sql-scope.js";
 import { qualityBoardLayers } from "../../dashboards/source/quality-board.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
-import { bucketTimes, type FailureBoard, type QualityAggregate, type QualityBoard, type QualityReader, type QualityScope } from "../ports/quality-reader.js";
+import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
+import { bucketTimes, type BehaviourRequests, type FailureBoard, type QualityAggregate, type QualityBoard, type QualityReader, type QualityScope } from "../ports/quality-reader.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { TenantFilter } from "./tenant-filter.js";
@@ -49,10 +50,10 @@ export class ClickHouseQualityReader implements QualityReader {
     this.scoped = (timeColumn) => `${parameterScope(timeColumn)} AND ${this.tenants.on("case_results")}`;
   }
 
-  private async rows(query: string, scope: QualityScope): Promise<Record<string, unknown>[]> {
+  private async rows(query: string, scope: QualityScope, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
     const result = await this.connection.client.query({
       query: qualifyTables(query, this.connection.database),
-      query_params: { fromMs: scope.fromMs, toMs: scope.toMs, bucketSeconds: scope.bucketSeconds, service: scope.service ?? "", runId: scope.runId ?? "", ...this.tenants.parameters },
+      query_params: { fromMs: scope.fromMs, toMs: scope.toMs, bucketSeconds: scope.bucketSeconds, service: scope.service ?? "", runId: scope.runId ?? "", ...this.tenants.parameters, ...extra },
       format: "JSONEachRow",
     });
     return result.json<Record<string, unknown>>();
@@ -61,6 +62,16 @@ export class ClickHouseQualityReader implements QualityReader {
   async services(scope: QualityScope): Promise<string[]> {
     const rows = await this.rows(`SELECT DISTINCT service_name AS service FROM case_results FINAL WHERE ${this.scoped("started_at")} ORDER BY service`, { ...scope, service: undefined });
     return rows.map((row) => String(row.service));
+  }
+
+  async behaviourRequests(scope: QualityScope, limit: number): Promise<BehaviourRequests> {
+    const rows = await this.rows(`SELECT payload FROM case_results FINAL WHERE partial_trace = 0 AND ${this.scoped("started_at")} ORDER BY started_at, trace_id LIMIT {limit:UInt64}`, scope, { limit: Math.max(0, Math.floor(limit)) + 1 });
+    const caseResults: CaseResult[] = [];
+    for (const row of rows.slice(0, limit)) {
+      const parsed = caseResultSchema.safeParse(JSON.parse(String(row.payload)));
+      if (parsed.success) caseResults.push(parsed.data);
+    }
+    return { caseResults, truncated: rows.length > limit };
   }
 
   async qualityBoard(scope: QualityScope): Promise<QualityBoard> {

@@ -38,7 +38,7 @@ export interface ClickHouseStore extends Store {
   experiments: ExperimentReader;
   quality: ClickHouseQualityReader;
   /** The read ports (and the dashboards' surface) restricted to a tenant scope: what a reader limited to those tenants is handed. */
-  scoped(scope: TenantScope): ScopedReaders & { dashboards: DashboardQuerySurface };
+  scoped(scope: TenantScope): ScopedReaders & { dashboards: DashboardQuerySurface; quality: ClickHouseQualityReader };
   /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
   connection: ClickHouseConnection;
 }
@@ -84,6 +84,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
       humanLabels: new ClickHouseHumanLabelStore(connection, scope),
       dashboards: new ClickHouseDashboardQueries(connection, scope, queryMemoryBytes),
       quality: new ClickHouseQualityReader(connection, scope),
+      experiments: new ClickHouseExperimentReader(connection, scope),
     }),
     describe: () => connection.describe(),
     async ping() {

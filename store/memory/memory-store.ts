@@ -7,6 +7,7 @@ import { MemoryDeadLetterStore } from "./memory-dead-letter-store.js";
 import type { Store } from "../ports/store.js";
 import { MemoryAlertSink } from "./memory-alert-sink.js";
 import { MemoryCaseStore } from "./memory-case-store.js";
+import { MemoryExperimentReader } from "./memory-experiment-reader.js";
 import { MemoryHealthSink } from "./memory-health-sink.js";
 import { MemoryHumanLabelStore } from "./memory-human-label-store.js";
 import { MemoryJudgeResultSink } from "./memory-judge-result-sink.js";
@@ -40,6 +41,7 @@ export function createMemoryStore(options: { now?: () => number } = {}): MemoryS
     runs: new MemoryRunLineageSink(tables, now),
     reader: new MemoryRunReader(tables, humanLabels),
     traces: new MemoryTraceReader(tables, humanLabels),
+    experiments: new MemoryExperimentReader(tables),
     describe: () => "in-memory store (nothing persisted)",
     ping: async () => null,
     close: async () => {},

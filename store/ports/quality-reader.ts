@@ -7,7 +7,12 @@
  * aggregate-metrics.ts), run with the range and the filters as query
  * parameters. Only the ClickHouse adapter implements it: the definitions are
  * ClickHouse SQL, and a second implementation would be a second definition.
+ *
+ * The user-behaviour metrics are the exception: their sessions and windows
+ * are TypeScript (evaluators/behaviour/), so this port hands out the
+ * requests they are computed from.
  */
+import type { CaseResult } from "../../contracts/case-result.js";
 
 export interface QualityScope {
   /** started_at at or after (epoch ms). */
@@ -67,11 +72,21 @@ export interface FailureBoard {
   groups: FailureGroup[];
 }
 
+/** The Case Results a behaviour board (evaluators/behaviour/behaviour-board.ts) is computed from. */
+export interface BehaviourRequests {
+  /** Complete requests that started in the range, earliest first. */
+  caseResults: CaseResult[];
+  /** More requests started in the range than `limit`: only the earliest were read. */
+  truncated: boolean;
+}
+
 export interface QualityReader {
   /** Services with requests in the range (the service filter left out), by name. */
   services(scope: QualityScope): Promise<string[]>;
   qualityBoard(scope: QualityScope): Promise<QualityBoard>;
   failureBoard(scope: QualityScope): Promise<FailureBoard>;
+  /** The requests of the range (filters and tenants applied) for the behaviour metrics, at most `limit` of them. */
+  behaviourRequests(scope: QualityScope, limit: number): Promise<BehaviourRequests>;
 }
 
 /** The bucket starts of a range: aligned to the bucket width since the epoch, as ClickHouse's toStartOfInterval aligns them. */

@@ -10,6 +10,7 @@ import type { AlertSink } from "./alert-sink.js";
 import type { DeadLetterStore } from "./dead-letter-store.js";
 import type { CaseStore } from "./case-store.js";
 import type { HealthSink } from "./health-sink.js";
+import type { ExperimentReader } from "./experiment-reader.js";
 import type { HumanLabelStore } from "./human-label-store.js";
 import type { JudgeResultSink } from "./judge-result-sink.js";
 import type { QuarantineSink, ResultSink } from "./result-sink.js";
@@ -34,6 +35,8 @@ export interface Store {
   traces: TraceReader;
   /** The UI's board and failures over time; only where the dashboards' SQL runs (the ClickHouse adapter). */
   quality?: QualityReader;
+  /** Online experiments: the requests of one experiment id with their metric values. */
+  experiments: ExperimentReader;
   /** For logs and errors: where the data is. */
   describe(): string;
   /** Null when the store answers; otherwise why not (readiness checks). */

@@ -8,6 +8,7 @@
  * "all" is the operator (a single-tenant deployment, or the CLI without
  * --tenant); a list is those tenants only (an empty list sees nothing).
  */
+import type { ExperimentReader } from "./experiment-reader.js";
 import type { HumanLabelStore } from "./human-label-store.js";
 import type { QualityReader } from "./quality-reader.js";
 import type { RunReader } from "./run-reader.js";
@@ -23,6 +24,8 @@ export interface ScopedReaders {
   humanLabels: HumanLabelStore;
   /** The Quality and Failures boards (stores that can compute them). */
   quality?: QualityReader;
+  /** Online experiments' requests and metric values (the Experiments page, `ragscope experiment report`). */
+  experiments: ExperimentReader;
 }
 
 export function describeScope(scope: TenantScope): string {

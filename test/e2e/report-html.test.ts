@@ -100,7 +100,7 @@ describe("ragscope report", () => {
 
   test("every dashboard is shown and every panel has data", async () => {
     const sections = await page.locator("section.dashboard h2").allTextContents();
-    assert.deepEqual(sections, ["ragscope — RAG quality", "ragscope — Failures", "ragscope — Runs", "ragscope — Collector health"]);
+    assert.deepEqual(sections, ["ragscope — RAG quality", "ragscope — Failures", "ragscope — Runs", "ragscope — Collector health", "Business — user behaviour"]);
     assert.equal(await page.locator("p.note").count(), 0, "no dashboard was skipped");
     const empty = await page.locator('figure.panel[data-empty="true"] figcaption').allTextContents();
     assert.deepEqual(empty, [], `panels without data: ${empty.join(", ")}`);

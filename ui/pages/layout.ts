@@ -21,13 +21,13 @@ th{background:#eef1f5;font-weight:600}td.text{max-width:420px;overflow:hidden;te
 form.filters{display:flex;flex-wrap:wrap;gap:6px;margin-bottom:10px}form.filters label{display:flex;flex-direction:column;font-size:12px}
 section{background:#fff;margin:0 0 12px;padding:8px 12px;border:1px solid #e3e6ea}
 .bar{background:#5a8dee;height:14px;min-width:2px}.muted{color:#777}pre{white-space:pre-wrap;margin:0}
-.error{color:#a40000}
+.error{color:#a40000}.caution{font-size:12px;color:#6a4a00;margin:4px 0 0;max-width:360px}
 `;
 
 export function page(title: string, reviewer: string, body: Markup, scripts: string[] = [], stylesheets: string[] = []): Markup {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title} · ragscope</title><style>${raw(STYLE)}</style>${stylesheets.map((source) => html`<link rel="stylesheet" href="${source}">`)}</head>
-<body><header><strong>ragscope</strong><a href="/traces">Traces</a><a href="/quality">Quality over time</a><a href="/failures">Failures</a><a href="/runs">Runs</a><a href="/review">Review queue</a><span class="who">reviewer: <span id="reviewer">${reviewer}</span></span></header>
+<body><header><strong>ragscope</strong><a href="/traces">Traces</a><a href="/quality">Quality over time</a><a href="/failures">Failures</a><a href="/runs">Runs</a><a href="/experiments">Experiments</a><a href="/review">Review queue</a><span class="who">reviewer: <span id="reviewer">${reviewer}</span></span></header>
 <main><h1>${title}</h1>${body}</main>
 ${scripts.map((source) => html`<script src="${source}"></script>`)}
 </body></html>`;

@@ -19,6 +19,7 @@ import { renderHtmlReport } from "../../../report/html-report.js";
 import { blindGoldStrings, withholdBlindGold } from "../../../report/withhold-blind-gold.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import type { RunReader } from "../../../store/ports/run-reader.js";
+import { readBehaviourBoard } from "../../../evaluators/behaviour/behaviour-board.js";
 import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 
@@ -126,11 +127,17 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     // Blind-split gold data is never shown (seed §二.2): cells quoting it are withheld, the scores stay.
     const blindCases = await store.cases.listSplit("blind", MAXIMUM_BLIND_CASES);
     const { dashboards, withheld } = withholdBlindGold(collected, blindGoldStrings(blindCases));
+    // The behaviour metrics' sessions and windows are TypeScript (evaluators/behaviour/); the board's filters are one service and one run at most.
+    const behaviour =
+      options.service.length > 1 || options.run.length > 1
+        ? null
+        : await readBehaviourBoard(readers.quality, { fromMs, toMs, bucketSeconds: Math.max(60, Math.ceil((toMs - fromMs) / 1000)), service: options.service[0], runId: options.run[0] }, now);
+    if (behaviour === null) output.log("User behaviour: not shown — give at most one --service and one --run for the behaviour metrics");
     const file = path.resolve(options.out);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(
       file,
-      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: options.tenant.length > 0 ? `${store.describe()}, ${describeScope(options.tenant)} only` : store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null }),
+      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: options.tenant.length > 0 ? `${store.describe()}, ${describeScope(options.tenant)} only` : store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null, behaviour }),
     );
     for (const line of summaryLines(dashboards)) output.log(line);
     // Not tenant data (a letter's tenant may be what failed to read): the operator's report shows them, a tenant's does not.

@@ -2,11 +2,9 @@
  * Acceptance of online A/B experiments, end to end. A simulated stream with
  * known true rates per variant (test/data/experiments/simulated-stream.json,
  * drawn by simulated-stream.py, which also records statsmodels' and SciPy's
- * statistics on the drawn data) is replayed through the SDK: each user is
- * assigned by assignVariant, each request traced with its experiment and
- * variant, likes given during the request, copies and handoffs sent later as
- * late user events. The embedded collector receives it all over OTLP/HTTP and
- * stores it; `ragscope experiment report` then runs as a subprocess on that
+ * statistics on the drawn data) is replayed through the SDK and the embedded collector
+ * (test/support/simulated-experiment-stream.ts: assignVariant, traceRequest,
+ * late user events over OTLP/HTTP); `ragscope experiment report` then runs as a subprocess on that
  * store, and its JSON is checked against
  * - the truth: each 95 % interval covers the true difference, the decisions
  *   name the changed metrics, the SRM stream is flagged and decides nothing;
@@ -16,63 +14,19 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { trace } from "@opentelemetry/api";
-import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { loadSettings } from "../../../collector/wiring/config/load-settings.js";
-import { startEmbeddedCollector } from "../../../collector/wiring/run/embedded-collector.js";
 import type { ExperimentReport } from "../../../evaluators/experiments/experiment-report.js";
-import { assignVariant, recordUserEvent, traceGenerate, traceRequest } from "../../../instrumentation/index.js";
-import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
+import { simulatedStreams as data, storeSimulatedStreams } from "../../support/simulated-experiment-stream.js";
 
-interface StreamRequest {
-  user: string;
-  variant: string;
-  like: number;
-  handoff: number;
-  copy: number;
-}
-
-interface Expected {
-  difference: number;
-  lower: number;
-  upper: number;
-  p_value: number;
-}
-
-interface Stream {
-  experiment: string;
-  requests: StreamRequest[];
-  expected: Record<string, Expected>;
-  units?: number[];
-  chi_square?: number;
-  srm_p_value?: number;
-}
-
-const data = JSON.parse(readFileSync(fileURLToPath(new URL("../../data/experiments/simulated-stream.json", import.meta.url)), "utf8")) as {
-  true_rates: Record<string, Record<string, number>>;
-  clustered: Stream;
-  srm: Stream;
-};
 const ragscope = fileURLToPath(new URL("../../../bin/ragscope.js", import.meta.url));
-const variants = [
-  { name: "control", weight: 1 },
-  { name: "treatment", weight: 1 },
-];
-const SPANS_PER_POST = 3000;
 
 function trueDifference(metric: string): number {
   const rates = data.true_rates[metric]!;
   return rates.treatment! - rates.control!;
-}
-
-async function post(receiverUrl: string, spans: readonly ReadableSpan[]): Promise<void> {
-  for (let start = 0; start < spans.length; start += SPANS_PER_POST) assert.equal(await postTraces(receiverUrl, toOtlpProtobuf(spans.slice(start, start + SPANS_PER_POST))), 200);
 }
 
 function report(dataDir: string, experiment: string): ExperimentReport {
@@ -98,55 +52,17 @@ function close(actual: number | null, expected: number, tolerance: number, label
 
 describe("ragscope experiment report on a simulated online stream", () => {
   let dataDir: string;
-  let recorder: SpanRecorder;
   let clustered: ExperimentReport;
   let mismatched: ExperimentReport;
 
   before(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "ragscope-experiment-"));
-    recorder = startSpanRecorder();
-    const late: { traceId: string; session: string; kind: "copy" | "handoff" }[] = [];
-    for (const stream of [data.clustered, data.srm]) {
-      for (const [index, request] of stream.requests.entries()) {
-        const assigned = assignVariant({ experimentId: stream.experiment, unitId: request.user, variants });
-        assert.ok(assigned.ok);
-        assert.equal(assigned.value, request.variant, `the SDK assigns ${request.user} as the reference does`);
-        const session = `session-${request.user}`;
-        await traceRequest({ query: `question ${index} of ${request.user}`, sessionId: session, userId: request.user, experimentId: stream.experiment, experimentVariant: assigned.value }, async () => {
-          const answer = await traceGenerate({ model: `model-${assigned.value}` }, () => ({ text: `answer ${index}` }));
-          if (request.like === 1) recordUserEvent({ kind: "thumbs_up", sessionId: session });
-          const traceId = trace.getActiveSpan()!.spanContext().traceId;
-          if (request.copy === 1) late.push({ traceId, session, kind: "copy" });
-          if (request.handoff === 1) late.push({ traceId, session, kind: "handoff" });
-          return answer.text;
-        });
-      }
-    }
-    const requestSpans = recorder.spans();
-    recorder.reset();
-    for (const event of late) assert.ok(recordUserEvent({ kind: event.kind, traceId: event.traceId, sessionId: event.session }).ok);
-    const eventSpans = recorder.spans();
-
-    const settings = loadSettings({ environment: {}, fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataDir } });
-    assert.ok(settings.ok, settings.ok ? "" : settings.error.join("\n"));
-    const collector = await startEmbeddedCollector(settings.value);
-    try {
-      await post(collector.receiverUrl, requestSpans);
-      assert.ok(await collector.waitUntilIdle(120_000), "the requests were evaluated and stored");
-      // The copies and handoffs come after their requests were stored and forgotten: late events.
-      await post(collector.receiverUrl, eventSpans);
-      // A trace of events alone has no root; flush releases it now instead of at its deadline.
-      await collector.flush();
-      assert.ok(await collector.waitUntilIdle(120_000));
-    } finally {
-      await collector.close();
-    }
+    await storeSimulatedStreams(dataDir);
     clustered = report(dataDir, data.clustered.experiment);
     mismatched = report(dataDir, data.srm.experiment);
   });
 
   after(async () => {
-    await recorder.shutdown();
     await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -3,7 +3,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { meanInterval, normalQuantile, studentTQuantile, wilsonInterval } from "../../../collector/10-alert/confidence-interval.js";
+import { meanInterval, wilsonInterval } from "../../../collector/10-alert/confidence-interval.js";
+import { normalQuantile } from "../../../core/statistics/normal-distribution.js";
+import { studentTQuantile } from "../../../core/statistics/student-t-distribution.js";
 
 const close = (actual: number, expected: number, tolerance: number, what: string) => assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: ${actual} is not ${expected} ± ${tolerance}`);
 

@@ -1,13 +1,10 @@
 /**
- * The distribution functions the experiment statistics need. The normal
- * quantile and Student's t come from the alert stage's interval code (one
- * implementation in the project); the normal and chi-square tails here are the
- * regularised incomplete gamma function (series for x < a + 1, continued
- * fraction otherwise: Numerical Recipes §6.2), since
+ * The regularised incomplete gamma functions P(a, x) and Q(a, x) (series for
+ * x < a + 1, continued fraction otherwise: Numerical Recipes §6.2), from
+ * which the normal and chi-square tails are computed:
  *   Φ(z) = (1 + sign(z) · P(1/2, z²/2)) / 2   and   P(χ²_k > x) = Q(k/2, x/2).
  */
-export { normalQuantile, studentTDistribution, studentTQuantile } from "../../collector/10-alert/confidence-interval.js";
-import { logGamma } from "../../collector/10-alert/confidence-interval.js";
+import { logGamma } from "./log-gamma.js";
 
 /** P(a, x), the regularised lower incomplete gamma function. */
 export function regularizedGammaP(a: number, x: number): number {
@@ -46,17 +43,6 @@ export function regularizedGammaQ(a: number, x: number): number {
     if (Math.abs(delta - 1) < 1e-16) break;
   }
   return Math.exp(-x + a * Math.log(x) - logGamma(a)) * h;
-}
-
-/** Φ(z), the standard normal distribution function. */
-export function normalCdf(z: number): number {
-  const half = 0.5 * regularizedGammaQ(0.5, (z * z) / 2);
-  return z >= 0 ? 1 - half : half;
-}
-
-/** Two-sided p-value of a standard normal statistic. */
-export function normalTwoSidedP(z: number): number {
-  return regularizedGammaQ(0.5, (z * z) / 2);
 }
 
 /** P(χ²_k > x). */

@@ -1,0 +1,80 @@
+/**
+ * The user-behaviour part of the seed's §十二 business row, for the UI's
+ * Quality page and `ragscope report`: every behaviour metric of the catalog
+ * (behaviour-catalog.ts) over the requests of a time range — the event rates
+ * and the session-window rates (repeated question, follow-up, abandonment,
+ * session resolution, first-contact resolution) — with its definition and
+ * the seed's caution. The same definitions the experiment report compares per
+ * variant; one computation, so the surfaces cannot disagree.
+ *
+ * The requests are those that started in the range: a session that began
+ * before it counts from its first request inside it, and windows that have
+ * not passed by `now` are left out (abandonment-rate.ts says how).
+ */
+import type { CaseResult } from "../../contracts/case-result.js";
+import type { QualityReader, QualityScope } from "../../store/ports/quality-reader.js";
+import { behaviourMetrics } from "./behaviour-catalog.js";
+import { summarize } from "./behaviour-metric.js";
+import { toBehaviourRequest } from "./behaviour-request.js";
+import { defaultBehaviourWindows, type BehaviourWindows } from "./behaviour-windows.js";
+
+/** The metrics that need a session window (the rest are rates of user events on single requests). */
+export const SESSION_WINDOW_METRICS = ["follow_up_rate", "repeated_question_rate", "session_resolution_rate", "abandonment_rate", "first_contact_resolution"] as const;
+
+export interface BehaviourRow {
+  readonly metric: string;
+  readonly title: string;
+  readonly level: "request" | "session";
+  readonly kind: "rate" | "mean";
+  readonly sessionWindow: boolean;
+  readonly definition: string;
+  readonly caution: string | null;
+  /** Null when nothing was counted: not 0. */
+  readonly value: number | null;
+  /** Requests or sessions counted. */
+  readonly count: number;
+  /** Sum of the observations (successes of a rate). */
+  readonly total: number;
+}
+
+export interface BehaviourBoard {
+  readonly requests: number;
+  /** True when the range held more requests than were read (the board covers the earliest ones only). */
+  readonly truncated: boolean;
+  readonly rows: BehaviourRow[];
+}
+
+export function behaviourBoard(caseResults: readonly CaseResult[], now: number, truncated = false, windows: BehaviourWindows = defaultBehaviourWindows): BehaviourBoard {
+  const requests = caseResults.filter((caseResult) => !caseResult.rag_observation.partial_trace).map(toBehaviourRequest);
+  const context = { requests, windows, now };
+  const rows = behaviourMetrics.map((definition) => {
+    const summary = summarize(definition.id, definition.observe(context));
+    return {
+      metric: definition.id,
+      title: definition.title,
+      level: definition.level,
+      kind: definition.kind,
+      sessionWindow: (SESSION_WINDOW_METRICS as readonly string[]).includes(definition.id),
+      definition: definition.definition,
+      caution: definition.caution,
+      value: summary.value,
+      count: summary.count,
+      total: summary.total,
+    };
+  });
+  return { requests: requests.length, truncated, rows };
+}
+
+/**
+ * At most this many requests are read for one board: a stored Case Result is
+ * a few kilobytes, so this bounds the memory to tens of megabytes. A busier
+ * range says it was cut (BehaviourBoard.truncated); narrow the range or filter
+ * by service.
+ */
+export const MAXIMUM_BEHAVIOUR_REQUESTS = 20_000;
+
+/** The board of one scope, read through a store's QualityReader (tenants applied by the reader). */
+export async function readBehaviourBoard(reader: Pick<QualityReader, "behaviourRequests">, scope: QualityScope, now: number): Promise<BehaviourBoard> {
+  const read = await reader.behaviourRequests(scope, MAXIMUM_BEHAVIOUR_REQUESTS);
+  return behaviourBoard(read.caseResults, now, read.truncated);
+}

@@ -1,0 +1,41 @@
+/**
+ * ExperimentReader over the in-memory tables, with the ClickHouse adapter's
+ * rules (clickhouse-experiment-reader.ts): complete Case Results only (a
+ * partial result is not a request the experiment can count), experiments by
+ * their number of requests, most first, then by id; requests by start time,
+ * then trace id; metric values that were measured (not null), by trace id,
+ * metric and evaluator.
+ */
+import type { CaseResult } from "../../contracts/case-result.js";
+import type { ExperimentData, ExperimentReader } from "../ports/experiment-reader.js";
+import type { MemoryTables } from "./memory-tables.js";
+
+const compare = (first: string, second: string) => (first < second ? -1 : first > second ? 1 : 0);
+
+export class MemoryExperimentReader implements ExperimentReader {
+  constructor(private readonly tables: MemoryTables) {}
+
+  private requests(): CaseResult[] {
+    return this.tables.caseResults.values().filter((caseResult) => !caseResult.rag_observation.partial_trace && (caseResult.rag_observation.experiment_id ?? "") !== "");
+  }
+
+  async experimentIds(): Promise<string[]> {
+    const counts = new Map<string, number>();
+    for (const caseResult of this.requests()) counts.set(caseResult.rag_observation.experiment_id!, (counts.get(caseResult.rag_observation.experiment_id!) ?? 0) + 1);
+    return [...counts.entries()].sort(([firstId, first], [secondId, second]) => second - first || compare(firstId, secondId)).map(([id]) => id);
+  }
+
+  async experiment(experimentId: string): Promise<ExperimentData> {
+    const caseResults = this.requests()
+      .filter((caseResult) => caseResult.rag_observation.experiment_id === experimentId)
+      .sort((first, second) => compare(first.started_at, second.started_at) || compare(first.trace_id, second.trace_id))
+      .map((caseResult) => structuredClone(caseResult));
+    const traceOf = new Map(caseResults.map((caseResult) => [caseResult.case_result_id, caseResult.trace_id]));
+    const metricValues = this.tables.metricValues
+      .values()
+      .filter((row) => row.value !== null && traceOf.has(row.caseResultId))
+      .map((row) => ({ traceId: traceOf.get(row.caseResultId)!, metric: row.metric, evaluatorId: row.evaluatorId, value: row.value! }))
+      .sort((first, second) => compare(first.traceId, second.traceId) || compare(first.metric, second.metric) || compare(first.evaluatorId, second.evaluatorId));
+    return { caseResults, metricValues };
+  }
+}
