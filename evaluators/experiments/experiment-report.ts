@@ -220,7 +220,12 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
         else if (kind === "rate") {
           const successes = (list: Observation[]) => list.reduce((sum, item) => sum + item.value, 0);
           comparison = twoProportionTest({ successes: successes(controlObservations), count: controlObservations.length }, { successes: successes(variantObservations), count: variantObservations.length }, confidence);
-        } else comparison = welchTest(controlValues, variantObservations.map((item) => item.value), confidence);
+        } else {
+          const variantValues = variantObservations.map((item) => item.value);
+          // Both arms constant: Welch's standard error and degrees of freedom are 0/0 (SciPy answers nan), so nothing can be said yet.
+          if (variance(controlValues) === 0 && variance(variantValues) === 0) return { variant, comparison: null, requiredObservations: null, verdict: "not_enough_data" };
+          comparison = welchTest(controlValues, variantValues, confidence);
+        }
         const controlValue = comparison.controlValue;
         const change = controlValue !== 0 ? Math.abs(controlValue) * minimumEffect : minimumEffect;
         const independent = kind === "rate" ? (controlValue > 0 && controlValue < 1 ? minimumSampleSizeForRate(controlValue, change, alpha, power) : null) : variance(controlValues) > 0 ? minimumSampleSizeForMean(Math.sqrt(variance(controlValues)), change, alpha, power) : null;

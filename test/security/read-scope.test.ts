@@ -47,16 +47,18 @@ interface Sent {
   run: string;
   service: string;
   answer: string;
+  /** The online experiment and variant the request ran in. */
+  experiment: [string, string];
 }
 
 const SENT_BY_ACME: Sent[] = [
-  { trace: ACME_TRACES[0]!, run: "run-acme", service: "acme-bot", answer: "Acme: refunds within 14 days." },
-  { trace: ACME_TRACES[1]!, run: "run-shared", service: "acme-bot", answer: "Acme: shared run answer." },
+  { trace: ACME_TRACES[0]!, run: "run-acme", service: "acme-bot", answer: "Acme: refunds within 14 days.", experiment: ["exp-shared", "control"] },
+  { trace: ACME_TRACES[1]!, run: "run-shared", service: "acme-bot", answer: "Acme: shared run answer.", experiment: ["exp-shared", "treatment"] },
 ];
 const SENT_BY_GLOBEX: Sent[] = [
-  { trace: GLOBEX_TRACES[0]!, run: "run-globex", service: "globex-bot", answer: `${GLOBEX_SECRET} one` },
-  { trace: GLOBEX_TRACES[1]!, run: "run-shared", service: "globex-bot", answer: `${GLOBEX_SECRET} two` },
-  { trace: GLOBEX_TRACES[2]!, run: "run-shared", service: "globex-bot", answer: `${GLOBEX_SECRET} three` },
+  { trace: GLOBEX_TRACES[0]!, run: "run-globex", service: "globex-bot", answer: `${GLOBEX_SECRET} one`, experiment: ["exp-globex", "control"] },
+  { trace: GLOBEX_TRACES[1]!, run: "run-shared", service: "globex-bot", answer: `${GLOBEX_SECRET} two`, experiment: ["exp-shared", "control"] },
+  { trace: GLOBEX_TRACES[2]!, run: "run-shared", service: "globex-bot", answer: `${GLOBEX_SECRET} three`, experiment: ["exp-shared", "treatment"] },
 ];
 
 function otlp(sent: Sent): string {
@@ -67,6 +69,8 @@ function otlp(sent: Sent): string {
     { key: "ragscope.run_id", value: text(sent.run) },
     { key: "ragscope.query", value: text("what is the refund window?") },
     { key: "ragscope.answer", value: text(sent.answer) },
+    { key: "ragscope.experiment.id", value: text(sent.experiment[0]) },
+    { key: "ragscope.experiment.variant", value: text(sent.experiment[1]) },
   ];
   return JSON.stringify({
     resourceSpans: [
@@ -254,6 +258,22 @@ describe("a reader limited to tenant A never sees tenant B's data", () => {
       assertNothingOfGlobex(shared.output, "gate --tenant acme");
       assert.match(run("gate", "--run", "run-shared").output, /Release gate for run run-shared \(3 cases\)/);
       recordAttack({ attack: "ragscope gate --tenant acme on B's run and a shared run", outcome: "B's run not stored (exit 2); shared run: A's 1 case" });
+    });
+
+    test("ragscope experiment report --tenant acme: B's experiment is not stored; a shared experiment counts A's requests only", () => {
+      const globex = run("experiment", "report", "--id", "exp-globex", "--tenant", "acme");
+      assert.equal(globex.status, 2, globex.output);
+      assert.match(globex.output, /no request of experiment "exp-globex" is stored in .*tenant "acme" only; stored experiments: exp-shared$/m);
+      const shared = run("experiment", "report", "--id", "exp-shared", "--tenant", "acme", "--json");
+      assert.equal(shared.status, 0, shared.output);
+      const traffic = (JSON.parse(shared.output.slice(shared.output.indexOf("{"))) as { traffic: { variant: string; requests: number }[] }).traffic;
+      assert.deepEqual(traffic.map((variant) => [variant.variant, variant.requests]), [["control", 1], ["treatment", 1]]);
+      assertNothingOfGlobex(shared.output, "experiment report --tenant acme");
+      const all = run("experiment", "report", "--id", "exp-shared", "--json");
+      assert.equal(all.status, 0, all.output);
+      const everything = JSON.parse(all.output.slice(all.output.indexOf("{"))) as { traffic: { variant: string; requests: number }[] };
+      assert.deepEqual(everything.traffic.map((variant) => [variant.variant, variant.requests]), [["control", 2], ["treatment", 2]]);
+      recordAttack({ attack: "ragscope experiment report --tenant acme on B's experiment and a shared one", outcome: "B's experiment not stored (exit 2); shared: A's 2 requests" });
     });
   });
 });

@@ -7,10 +7,14 @@
  * plain words (evaluators/experiments/experiment-report.ts). `--json` prints
  * the report as JSON instead. The UI's Experiments page computes the same
  * report through the same function (read-experiment-report.ts).
+ * `--tenant` reads through the store restricted to those tenants, as the
+ * UI's tenant tokens do: another tenant's requests are not counted, and an
+ * experiment only another tenant ran reads as not stored.
  */
 import { describeNoExperiment, parseExperimentReportSettings, readExperimentReport } from "../../../evaluators/experiments/read-experiment-report.js";
 import { formatExperimentReport } from "../../../evaluators/experiments/format-experiment-report.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 
@@ -27,6 +31,8 @@ export interface ExperimentReportCommandOptions {
   method?: string;
   /** `variant=weight`, repeatable: the intended split (default equal). */
   weight?: string[];
+  /** Only these tenants' requests (empty or absent: every tenant). */
+  tenant?: string[];
   json?: boolean;
 }
 
@@ -45,9 +51,11 @@ export async function experimentReportCommand(options: ExperimentReportCommandOp
   }
   const store = await openClickHouseStore(resolved.value.settings.clickhouse);
   try {
-    const read = await readExperimentReport(store.experiments, options.id, settings.value, now);
+    const tenants = options.tenant ?? [];
+    const reader = tenants.length > 0 ? store.scoped(tenants).experiments : store.experiments;
+    const read = await readExperimentReport(reader, options.id, settings.value, now);
     if (!read.ok) {
-      output.error(`ragscope experiment report: ${describeNoExperiment(read.error, store.describe())}`);
+      output.error(`ragscope experiment report: ${describeNoExperiment(read.error, tenants.length > 0 ? `${store.describe()}, ${describeScope(tenants)} only` : store.describe())}`);
       return ExitCode.undecided;
     }
     const report = read.value;

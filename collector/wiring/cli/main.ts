@@ -227,6 +227,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--mde <fraction>", "the relative change worth detecting, as a fraction of the control's value", "0.1")
     .option("--method <method>", "analytic (z / Welch / clustered delta method) or bootstrap (resampling units)", "analytic")
     .option("--weight <variant=weight>", "the intended split, for the sample ratio check (repeat; default equal)", repeatable, [])
+    .option("--tenant <id>", "only this tenant's requests, read through the store restricted to it (repeat for several): another tenant's experiment reads as not stored", repeatable, [])
     .option("--json", "print the report as JSON")
     .addOption(configFileOption())
     .action(async (options: import("./experiment-command.js").ExperimentReportCommandOptions & { config?: string }) => {
