@@ -81,6 +81,14 @@ async function peakRss(pid: number): Promise<number> {
   return match ? Number(match[1]) * 1024 : Number.NaN;
 }
 
+/** CPU seconds (user + system, all threads) a process has used, from /proc/PID/stat (clock ticks of 1/100 s). */
+export async function processCpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start at field 3; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 export async function benchmark(): Promise<BenchmarkResult> {
   const recordStarted = Date.now();
   const { bodies, spans } = await recordBodies();
@@ -109,6 +117,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
         reject(new Error(`ragscope serve exited (${code}) before listening:\n${output}`));
       });
     });
+    const cpuAtStart = await processCpuSeconds(child.pid!);
     const started = Date.now();
     let next = 0;
     let refused = 0;
@@ -129,6 +138,8 @@ export async function benchmark(): Promise<BenchmarkResult> {
     const sentSeconds = (Date.now() - started) / 1000;
     while ((await metricValue(addresses.metrics, "ragscope_traces_written_total")) < TRACES) await new Promise((resolve) => setTimeout(resolve, 25));
     const seconds = (Date.now() - started) / 1000;
+    const cpuSeconds = (await processCpuSeconds(child.pid!)) - cpuAtStart;
+    const load = os.loadavg();
     const rss = await peakRss(child.pid!);
     child.kill("SIGTERM");
     await new Promise((resolve) => child.on("exit", resolve));
@@ -146,6 +157,10 @@ export async function benchmark(): Promise<BenchmarkResult> {
         figures: [
           { name: "spans per second (first request → last trace written)", value: Math.round(spans / seconds), unit: "spans/s" },
           { name: "traces per second", value: Math.round(TRACES / seconds), unit: "traces/s" },
+          // The wall-clock rate depends on what else the machine runs; the CPU serve spent per span much less.
+          { name: "serve CPU per span (user + system, all threads)", value: Math.round((cpuSeconds / spans) * 1e7) / 10, unit: "µs" },
+          { name: "spans per CPU second of serve (the rate one busy core would reach)", value: Math.round(spans / cpuSeconds), unit: "spans/s" },
+          { name: "load average (1 min) at the end", value: Math.round(load[0]! * 100) / 100 },
           { name: "sending took", value: Math.round(sentSeconds * 10) / 10, unit: "s" },
           { name: "requests answered 503 (retried)", value: refused },
           { name: "peak RSS of serve", value: megabytes(rss), unit: "MB" },
