@@ -65,11 +65,12 @@ async function fillTopic(kafka: Kafka): Promise<{ topic: string; spans: number; 
 }
 
 /** A consumer that decodes and counts, nothing else: the ceiling for any consumer of this topic in Node. */
-async function bareDecodeRate(kafka: Kafka, topic: string, expectedSpans: number): Promise<number> {
+async function bareDecodeRate(kafka: Kafka, topic: string, expectedSpans: number): Promise<{ rate: number; cpuSeconds: number }> {
   const consumer = kafka.consumer({ groupId: uniqueTopicName("bench-bare"), maxWaitTimeInMs: 100 });
   let spans = 0;
   let firstAt = 0;
   let lastAt = 0;
+  const cpuBefore = process.cpuUsage();
   await consumer.connect();
   try {
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
@@ -87,7 +88,8 @@ async function bareDecodeRate(kafka: Kafka, topic: string, expectedSpans: number
   } finally {
     await consumer.disconnect();
   }
-  return spans / ((lastAt - firstAt) / 1000);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { rate: spans / ((lastAt - firstAt) / 1000), cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }
 
 export async function benchmark(): Promise<BenchmarkResult> {
@@ -96,7 +98,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
   try {
     const kafka = createTestKafkaClient(cluster.brokers.split(","), { level: logLevel.ERROR });
     const { topic, spans, bytes } = await fillTopic(kafka);
-    const bareRate = await bareDecodeRate(kafka, topic, spans);
+    const { rate: bareRate, cpuSeconds: bareCpuSeconds } = await bareDecodeRate(kafka, topic, spans);
 
     const config = evaluatorConfig({
       "kafka.brokers": cluster.brokers,
@@ -154,7 +156,12 @@ export async function benchmark(): Promise<BenchmarkResult> {
       figures: [
         { name: "bare kafkajs consumer, decode only", value: Math.round(bareRate), unit: "spans/s" },
         { name: "evaluator: Kafka → evaluate → ClickHouse", value: Math.round(pipelineRate), unit: "spans/s" },
-        { name: "evaluator / bare consumer", value: `${((pipelineRate / bareRate) * 100).toFixed(1)} % (target ≥ 50 %)` },
+        { name: "evaluator / bare consumer", value: `${((pipelineRate / bareRate) * 100).toFixed(1)} % (issue 13 target ≥ 40 %)` },
+        // Wall-clock rates depend on what else the machine runs; CPU per span much less (process CPU: all threads, connect to disconnect).
+        { name: "bare consumer CPU per span", value: Math.round((bareCpuSeconds / spans) * 1e7) / 10, unit: "µs" },
+        { name: "evaluator CPU per span", value: Math.round(((cpu.user + cpu.system) / 1e6 / spans) * 1e7) / 10, unit: "µs" },
+        { name: "bare consumer CPU / evaluator CPU per span", value: `${((bareCpuSeconds / ((cpu.user + cpu.system) / 1e6)) * 100).toFixed(1)} %` },
+        { name: "load average (1 min) at the end", value: Math.round(os.loadavg()[0]! * 100) / 100 },
         { name: "evaluator traces", value: Math.round(TRACES / seconds), unit: "traces/s" },
         { name: "topic size", value: Math.round(bytes / 1024), unit: "KiB" },
         { name: "rows written per trace", value: Math.round(rowsWritten / TRACES), unit: "(case result + evaluations + metric values, counted in the store)" },
