@@ -32,7 +32,7 @@
  * normalising each chunk once per trace instead of once per evaluator.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -89,6 +89,19 @@ export async function processCpuSeconds(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds per thread name (/proc/PID/task/TID/stat), so the engine's threads can be told from the event loop's. */
+export async function threadCpuSeconds(pid: number): Promise<Map<string, number>> {
+  const byName = new Map<string, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, "utf8").catch(() => "");
+    if (stat === "") continue;
+    const name = tid === String(pid) ? "event loop (main thread)" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/[\d-]+$/, "");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+  }
+  return byName;
+}
+
 export async function benchmark(): Promise<BenchmarkResult> {
   const recordStarted = Date.now();
   const { bodies, spans } = await recordBodies();
@@ -118,6 +131,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
       });
     });
     const cpuAtStart = await processCpuSeconds(child.pid!);
+    const threadsAtStart = await threadCpuSeconds(child.pid!);
     const started = Date.now();
     let next = 0;
     let refused = 0;
@@ -140,6 +154,11 @@ export async function benchmark(): Promise<BenchmarkResult> {
     while ((await metricValue(addresses.metrics, "ragscope_traces_written_total")) < TRACES) await new Promise((resolve) => setTimeout(resolve, 100));
     const seconds = (Date.now() - started) / 1000;
     const cpuSeconds = (await processCpuSeconds(child.pid!)) - cpuAtStart;
+    const threads = [...(await threadCpuSeconds(child.pid!))]
+      .map(([name, seconds]) => ({ name, seconds: seconds - (threadsAtStart.get(name) ?? 0) }))
+      .filter((thread) => thread.seconds > 0)
+      .sort((left, right) => right.seconds - left.seconds)
+      .slice(0, 6);
     const load = os.loadavg();
     const rss = await peakRss(child.pid!);
     child.kill("SIGTERM");
@@ -162,6 +181,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
           { name: "serve CPU per span (user + system, all threads)", value: Math.round((cpuSeconds / spans) * 1e7) / 10, unit: "µs" },
           { name: "spans per CPU second of serve (the rate one busy core would reach)", value: Math.round(spans / cpuSeconds), unit: "spans/s" },
           { name: "load average (1 min) at the end", value: Math.round(load[0]! * 100) / 100 },
+          ...threads.map((thread) => ({ name: `  CPU per span in threads "${thread.name}"`, value: Math.round((thread.seconds / spans) * 1e7) / 10, unit: "µs" })),
           { name: "sending took", value: Math.round(sentSeconds * 10) / 10, unit: "s" },
           { name: "requests answered 503 (retried)", value: refused },
           { name: "peak RSS of serve", value: megabytes(rss), unit: "MB" },
