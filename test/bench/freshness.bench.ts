@@ -26,7 +26,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { metricValue, recordBodies } from "./embedded-serve.bench.js";
+import { metricValue, processCpuSeconds, recordBodies } from "./embedded-serve.bench.js";
 import type { BenchmarkResult } from "./benchmark.js";
 
 const SPANS_PER_SECOND = Number(process.env.RAGSCOPE_BENCH_FRESHNESS_SPANS ?? 800);
@@ -88,6 +88,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
+    const cpuAtStart = await processCpuSeconds(child.pid!);
     const start = performance.now();
     for (let request = 0; request < requests; request += 1) {
       const due = start + request * SEND_EVERY_MS;
@@ -107,6 +108,8 @@ export async function benchmark(): Promise<BenchmarkResult> {
     while (writtenAt.length < requests && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     stop = true;
     await watcher;
+    const cpuSeconds = (await processCpuSeconds(child.pid!)) - cpuAtStart;
+    const spansSent = requests * tracesPerRequest * SPANS_PER_TRACE;
     const freshness = writtenAt.map((time, index) => time - sentAt[index]!).sort((left, right) => left - right);
     const target = QUIET_PERIOD_MS + 1_000;
     return {
@@ -119,6 +122,10 @@ export async function benchmark(): Promise<BenchmarkResult> {
         { name: "freshness P50", value: Math.round(percentile(freshness, 50)), unit: "ms" },
         { name: "freshness P99", value: Math.round(percentile(freshness, 99)), unit: `ms (target ≤ ${target} ms = quiet period + 1 s)` },
         { name: "freshness max", value: Math.round(freshness[freshness.length - 1] ?? Number.NaN), unit: "ms" },
+        // Wall-clock figures depend on what else the machine runs: serve's CPU per span says how close to saturation the load was.
+        { name: "serve CPU per span (user + system, all threads)", value: Math.round((cpuSeconds / spansSent) * 1e7) / 10, unit: "µs" },
+        { name: "serve CPU used / wall time", value: `${Math.round((cpuSeconds / sendingSeconds) * 100)} % of one core` },
+        { name: "load average (1 min) at the end", value: Math.round(os.loadavg()[0]! * 100) / 100 },
       ],
     };
   } finally {
