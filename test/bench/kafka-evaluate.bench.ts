@@ -38,7 +38,8 @@ import { queryRows } from "../support/temporary-store.js";
 import { otlpBody, recordTraces } from "../integration/kafka/support/synthetic-traces.js";
 import type { BenchmarkResult } from "./benchmark.js";
 
-const TRACES = 10_000;
+/** RAGSCOPE_BENCH_TRACES overrides the size (a smaller run on a busy machine). */
+const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 10_000);
 const PARTITIONS = 3;
 
 async function fillTopic(kafka: Kafka): Promise<{ topic: string; spans: number; bytes: number }> {
