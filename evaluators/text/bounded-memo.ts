@@ -1,7 +1,9 @@
 /**
  * Remembers the results of a pure function of a text, within a budget of
- * characters (of the remembered texts and what they map to), forgetting the
- * oldest first.
+ * characters (of the remembered texts and what they map to) and of entries,
+ * forgetting the oldest first. The entry bound keeps many short, never
+ * repeated texts (unique queries and answers) from growing a large map that
+ * the garbage collector walks for nothing.
  *
  * Why: the evaluators of one trace normalise and tokenise the same texts many
  * times — a chunk on the retrieve span, on both rerank lists and in the
@@ -20,11 +22,13 @@ export class BoundedMemo<Result> {
    * @param maxCharacters budget over all entries (a two-byte string holds two bytes a character)
    * @param maxTextLength longer texts are computed each time, never remembered
    * @param sizeOf characters a result holds
+   * @param maxEntries entries at most
    */
   constructor(
     private readonly maxCharacters: number,
     private readonly maxTextLength: number,
     private readonly sizeOf: (result: Result) => number,
+    private readonly maxEntries = 4_096,
   ) {}
 
   get(text: string, compute: (text: string) => Result): Result {
@@ -34,7 +38,7 @@ export class BoundedMemo<Result> {
     const result = compute(text);
     const characters = text.length + this.sizeOf(result);
     if (characters > this.maxCharacters) return result;
-    while (this.characters + characters > this.maxCharacters) {
+    while (this.characters + characters > this.maxCharacters || this.entries.size >= this.maxEntries) {
       const [oldestText, oldest] = this.entries.entries().next().value!;
       this.entries.delete(oldestText);
       this.characters -= oldest.characters;

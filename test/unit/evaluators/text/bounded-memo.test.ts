@@ -25,6 +25,14 @@ describe("BoundedMemo", () => {
     assert.deepEqual(calls, ["abc", "def", "ghi", "jkl", "abc"]);
   });
 
+  test("at most maxEntries entries: the oldest is forgotten first", () => {
+    const calls: string[] = [];
+    const memo = new BoundedMemo<string>(1_000, 100, (result) => result.length, 2);
+    const same = (text: string) => (calls.push(text), text);
+    for (const text of ["a", "b", "c", "b", "a"]) memo.get(text, same);
+    assert.deepEqual(calls, ["a", "b", "c", "a"]);
+  });
+
   test("texts longer than the bound, and results larger than the budget, are computed each time", () => {
     let calls = 0;
     const memo = new BoundedMemo<string>(10, 4, (result) => result.length);
