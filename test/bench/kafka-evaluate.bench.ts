@@ -42,9 +42,10 @@
  *   memos are bounded to 4,096 entries so unique texts cost a map insert,
  *   not a growing heap. Not profiled separately within the deadline.
  * - Not met: ≥ 30,000 spans/s needs ≤ 33 µs of CPU per span; the evaluator
- *   spends ~1,000, 17× the bare consumer's decode. Per five-span trace the
- *   event loop spends ~2.5 ms evaluating although the texts are tiny, so
- *   the cost is per trace and per metric, not per character: ~40 evaluators
+ *   spends ~1,000, 17× the bare consumer's decode. Evaluation took 8–12 ms
+ *   of the event loop's (contended) time per five-span trace although the
+ *   texts are tiny, so the cost is per trace and per metric, not per
+ *   character: ~40 evaluators
  *   each walking the Case Result, the schema check of the rebuilt Case
  *   Result (zod), ids hashed per evaluation result, and the rows built for
  *   37 inserts' worth of values. Those are the next frames to profile.
