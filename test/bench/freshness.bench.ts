@@ -20,6 +20,29 @@
  * Dashboards' range panels read the rollups (migration 0009), which follow
  * the raw rows by at most the rollup refresh interval (5 s by default) plus
  * the refresh's own time; that lag is not measured here.
+ *
+ * Notes (issue 13, 2026-12-01; 2 cores shared with other engineers'
+ * benchmarks). "Half the maximum load" was taken from embedded-serve's rate
+ * on the machine at the time (230 spans/s at load 16), so
+ * RAGSCOPE_BENCH_FRESHNESS_SPANS=120 (two traces a request: 160 spans/s
+ * offered), 30 s, 300 requests, all written:
+ *   main's evaluators:  P50 2,712 ms, P99 3,590 ms, max 3,693 ms; serve CPU
+ *                       5,325 µs per span, 85 % of a core; load 8.6
+ *   this branch:        P50 3,355 / 2,924 ms, P99 5,520 / 3,800 ms (two runs,
+ *                       load 10.4 / 10.1); serve CPU 3,342 / 4,369 µs per span,
+ *                       53 / 70 % of a core
+ * - Not met (target P99 ≤ 3,000 ms). At this load serve is not short of its
+ *   own CPU (it used 53–85 % of a core) but of the machine's: with a load
+ *   average of 8–10 on 2 cores a runnable thread waits most of the time, so
+ *   the P99 here follows the load average more than the code (the branch's
+ *   lower CPU per span did not give a lower P99 at a higher load). P50 sits
+ *   0.7–1.3 s above the 2 s quiet period: the assembler's check, evaluation
+ *   and the batched write. The CPU per span is higher than in
+ *   embedded-serve because fixed work is spread over few spans: this
+ *   benchmark reads /metrics every 10 ms (a render each time), and the
+ *   rollup refresh runs every 5 s. A quiet machine is needed to say whether
+ *   the target holds; the composition of the 0.7–1.3 s was not broken down
+ *   within the deadline.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
