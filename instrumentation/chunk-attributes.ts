@@ -46,9 +46,10 @@ export function recordChunks(
   prefixes: DocumentPrefixes,
   captureText: boolean,
 ): void {
+  const table = keyTable(prefixes);
   for (let index = 0; index < chunks.length; index += 1) {
     const { record, rank } = chunks[index]!;
-    const keys = documentKeys(prefixes, index);
+    const keys = documentKeys(table, prefixes, index);
     recorder.set(keys.id, record.chunkId);
     if (captureText) recorder.set(keys.content, record.text);
     recorder.set(keys.score, record.score);
@@ -92,22 +93,22 @@ const keyTables = new Map<string, DocumentKeys[]>();
 const MAX_KEY_TABLES = 64;
 const MAX_CACHED_INDEX = 1024;
 
-function documentKeys(prefixes: DocumentPrefixes, index: number): DocumentKeys {
-  if (index >= MAX_CACHED_INDEX) return buildDocumentKeys(prefixes, index);
+/** The key table of a prefix pair, or undefined past MAX_KEY_TABLES (keys are then built each time). */
+function keyTable(prefixes: DocumentPrefixes): DocumentKeys[] | undefined {
   const tableKey = `${prefixes.openInference}\u0000${prefixes.ragscope}`;
   let table = keyTables.get(tableKey);
-  if (table === undefined) {
-    if (keyTables.size >= MAX_KEY_TABLES) return buildDocumentKeys(prefixes, index);
+  if (table === undefined && keyTables.size < MAX_KEY_TABLES) {
     table = [];
     keyTables.set(tableKey, table);
   }
-  let keys = table[index];
-  if (keys === undefined) {
-    // Filled in order, so the table stays a packed array.
-    for (let next = table.length; next <= index; next += 1) table.push(buildDocumentKeys(prefixes, next));
-    keys = table[index]!;
-  }
-  return keys;
+  return table;
+}
+
+function documentKeys(table: DocumentKeys[] | undefined, prefixes: DocumentPrefixes, index: number): DocumentKeys {
+  if (table === undefined || index >= MAX_CACHED_INDEX) return buildDocumentKeys(prefixes, index);
+  // Filled in order, so the table stays a packed array.
+  for (let next = table.length; next <= index; next += 1) table.push(buildDocumentKeys(prefixes, next));
+  return table[index]!;
 }
 
 function buildDocumentKeys(prefixes: DocumentPrefixes, index: number): DocumentKeys {
