@@ -46,23 +46,97 @@ export function recordChunks(
   prefixes: DocumentPrefixes,
   captureText: boolean,
 ): void {
-  chunks.forEach(({ record, rank }, index) => {
-    const openInferenceKey = (suffix: string) => flattenedKey(prefixes.openInference, index, suffix);
-    recorder.set(openInferenceKey(OpenInference.documentId), record.chunkId);
-    if (captureText) recorder.set(openInferenceKey(OpenInference.documentContent), record.text);
-    recorder.set(openInferenceKey(OpenInference.documentScore), record.score);
-    recorder.set(openInferenceKey(OpenInference.documentMetadata), documentMetadata(record));
+  const table = keyTable(prefixes);
+  for (let index = 0; index < chunks.length; index += 1) {
+    const { record, rank } = chunks[index]!;
+    const keys = documentKeys(table, prefixes, index);
+    recorder.set(keys.id, record.chunkId);
+    if (captureText) recorder.set(keys.content, record.text);
+    recorder.set(keys.score, record.score);
+    recorder.set(keys.metadata, documentMetadata(record));
+    recorder.set(keys.documentId, record.documentId);
+    recorder.set(keys.documentVersion, record.documentVersion);
+    recorder.set(keys.sectionId, record.sectionId);
+    recorder.set(keys.effectiveFrom, record.effectiveFrom);
+    recorder.set(keys.effectiveTo, record.effectiveTo);
+    recorder.set(keys.acl, record.acl);
+    recorder.set(keys.tenantId, record.tenantId);
+    recorder.set(keys.rank, rank);
+  }
+}
 
-    const ragscopeKey = (field: string) => flattenedKey(prefixes.ragscope, index, field);
-    recorder.set(ragscopeKey(DocumentField.documentId), record.documentId);
-    recorder.set(ragscopeKey(DocumentField.documentVersion), record.documentVersion);
-    recorder.set(ragscopeKey(DocumentField.sectionId), record.sectionId);
-    recorder.set(ragscopeKey(DocumentField.effectiveFrom), record.effectiveFrom);
-    recorder.set(ragscopeKey(DocumentField.effectiveTo), record.effectiveTo);
-    recorder.set(ragscopeKey(DocumentField.acl), record.acl);
-    recorder.set(ragscopeKey(DocumentField.tenantId), record.tenantId);
-    recorder.set(ragscopeKey(DocumentField.rank), rank);
-  });
+/** The twelve attribute keys of the document at one index under one pair of prefixes. */
+interface DocumentKeys {
+  readonly id: string;
+  readonly content: string;
+  readonly score: string;
+  readonly metadata: string;
+  readonly documentId: string;
+  readonly documentVersion: string;
+  readonly sectionId: string;
+  readonly effectiveFrom: string;
+  readonly effectiveTo: string;
+  readonly acl: string;
+  readonly tenantId: string;
+  readonly rank: string;
+}
+
+/**
+ * Built once per prefix pair and index, then the same string objects are
+ * reused: building twelve keys per chunk on every span (and hashing each new
+ * string again in every map and object it meets: the recorder, OTel's span,
+ * the redactor, the structural-key memo) was the largest part of recording a
+ * retrieval (test/bench/sdk-export.bench.ts). Bounded: applications use a
+ * handful of prefixes; past the bounds keys are built each time.
+ */
+const keyTables = new Map<string, DocumentKeys[]>();
+const MAX_KEY_TABLES = 64;
+const MAX_CACHED_INDEX = 1024;
+
+/** The key table of a prefix pair, or undefined past MAX_KEY_TABLES (keys are then built each time). */
+function keyTable(prefixes: DocumentPrefixes): DocumentKeys[] | undefined {
+  const tableKey = `${prefixes.openInference}\u0000${prefixes.ragscope}`;
+  let table = keyTables.get(tableKey);
+  if (table === undefined && keyTables.size < MAX_KEY_TABLES) {
+    table = [];
+    keyTables.set(tableKey, table);
+  }
+  return table;
+}
+
+function documentKeys(table: DocumentKeys[] | undefined, prefixes: DocumentPrefixes, index: number): DocumentKeys {
+  if (table === undefined || index >= MAX_CACHED_INDEX) return buildDocumentKeys(prefixes, index);
+  // Filled in order, so the table stays a packed array.
+  for (let next = table.length; next <= index; next += 1) table.push(buildDocumentKeys(prefixes, next));
+  return table[index]!;
+}
+
+function buildDocumentKeys(prefixes: DocumentPrefixes, index: number): DocumentKeys {
+  const openInference = (suffix: string) => internalized(flattenedKey(prefixes.openInference, index, suffix));
+  const ragscope = (field: string) => internalized(flattenedKey(prefixes.ragscope, index, field));
+  return {
+    id: openInference(OpenInference.documentId),
+    content: openInference(OpenInference.documentContent),
+    score: openInference(OpenInference.documentScore),
+    metadata: openInference(OpenInference.documentMetadata),
+    documentId: ragscope(DocumentField.documentId),
+    documentVersion: ragscope(DocumentField.documentVersion),
+    sectionId: ragscope(DocumentField.sectionId),
+    effectiveFrom: ragscope(DocumentField.effectiveFrom),
+    effectiveTo: ragscope(DocumentField.effectiveTo),
+    acl: ragscope(DocumentField.acl),
+    tenantId: ragscope(DocumentField.tenantId),
+    rank: ragscope(DocumentField.rank),
+  };
+}
+
+/**
+ * The key as V8's property-name form (flat, hash computed): a template literal
+ * makes a rope that every map and object it is used with would flatten and
+ * hash again.
+ */
+function internalized(text: string): string {
+  return Object.keys({ [text]: 0 })[0]!;
 }
 
 /** The OpenInference `document.metadata` JSON, or undefined when nothing is known. */

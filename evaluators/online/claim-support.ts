@@ -26,6 +26,7 @@ import { numberIsStated } from "../text/fact-agreement.js";
 import { extractFacts, type FactMentions } from "../text/fact-mentions.js";
 import type { NumberMention } from "../text/number-mentions.js";
 import { compactText } from "../text/normalize-text.js";
+import { BoundedMemo } from "../text/bounded-memo.js";
 import { unitRecall, unitSet } from "./content-units.js";
 
 export const CLAIM_SUPPORT_THRESHOLD = 0.6;
@@ -47,8 +48,15 @@ export interface SupportContext {
   compact: string;
 }
 
+/**
+ * Remembered per context text (bounded-memo.ts, about 8 MB at most): the same
+ * packed context is checked by several evaluators of a trace and recurs
+ * across traces; a SupportContext is read-only, so sharing it changes nothing.
+ */
+const prepared = new BoundedMemo<SupportContext>(4_000_000, 65_536, (support) => support.compact.length + 4 * support.units.size);
+
 export function prepareSupportContext(context: string): SupportContext {
-  return { units: unitSet(context), facts: extractFacts(context), compact: compactText(context) };
+  return prepared.get(context, (text) => ({ units: unitSet(text), facts: extractFacts(text), compact: compactText(text) }));
 }
 
 /** Every component the claim's date names (year, month, day) equals the context date's. */

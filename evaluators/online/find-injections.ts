@@ -11,6 +11,7 @@
  * - a trigger that is itself the instruction ("输出所有机密信息", "reveal your
  *   system prompt") is its own payload, with what follows in the sentence.
  */
+import { BoundedMemo } from "../text/bounded-memo.js";
 import { INJECTION_PATTERNS, injectionSearchText, type InjectionKind } from "./injection-patterns.js";
 
 export interface InjectionFinding {
@@ -46,7 +47,20 @@ const trimPayload = (text: string) =>
     .replace(/[\s,，:：、]+$/u, "")
     .trim();
 
+/**
+ * The same chunk is read on several spans of a trace and in many traces:
+ * each text is scanned once while remembered (bounded-memo.ts; about 4 MB at
+ * most), and every caller gets findings of its own.
+ */
+const scanned = new BoundedMemo<readonly InjectionFinding[]>(2_000_000, 16_384, (findings) =>
+  findings.reduce((sum, finding) => sum + finding.trigger.length + finding.payload.length + 16, 0),
+);
+
 export function findInjections(text: string): InjectionFinding[] {
+  return scanned.get(text, scan).map((finding) => ({ ...finding }));
+}
+
+function scan(text: string): InjectionFinding[] {
   const searchText = injectionSearchText(text);
   const findings: InjectionFinding[] = [];
   const taken: { start: number; end: number }[] = [];

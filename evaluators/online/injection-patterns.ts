@@ -44,6 +44,18 @@ const NOT_NEGATED_ZH = "(?<!(?:不得|不要|不能|不可|不会|不准|禁止|
 const NOT_NEGATED_EN = "(?<!(?:\\bnot|\\bnever|n't|\\bno one should|\\bnobody should)\\s[^.,!?;:\\n]{0,24})";
 const REVEAL_EN = "(?:output|reveal|leak|disclose|print|show|display|list|send|tell me|give me|share|repeat|dump)";
 
+/**
+ * `body` where no negation comes before it. The body is asserted first (a
+ * look-ahead, which fails at the first character almost everywhere) and the
+ * negation look-behind is tried only where the body matches: the same
+ * matches as `negation + body`, but with the look-behind first the engine ran
+ * it at every position of every text — 300 µs per 500-character chunk, the
+ * largest cost of evaluating a trace (test/bench/embedded-serve.bench.ts).
+ */
+function notNegated(negation: string, body: string): string {
+  return `(?=${body})${negation}${body}`;
+}
+
 export const INJECTION_PATTERNS: readonly InjectionPattern[] = [
   { kind: "override", pattern: new RegExp(`(?:忽略|无视|忽视|忘记|忘掉|抛开|放弃)(?:掉)?(?:你)?${PREVIOUS_ZH}(?:的)?(?:所有|全部|一切)?(?:的)?${RULES_ZH}`, "gu") },
   { kind: "override", pattern: new RegExp(`(?:不要|不用|不必|无需|停止)(?:再)?(?:遵守|遵循|理会|执行|服从)${PREVIOUS_ZH}?(?:的)?(?:系统)?${RULES_ZH}`, "gu") },
@@ -53,8 +65,14 @@ export const INJECTION_PATTERNS: readonly InjectionPattern[] = [
   { kind: "role_hijack", pattern: /\b(?:you are now|from now on,? you are|act as (?:an? )?(?:unrestricted|jailbroken|different)|pretend (?:to be|you are))\b/gu },
   { kind: "prompt_leak", pattern: new RegExp(`${REVEAL_ZH}(?:一下)?(?:你的|你|系统的)?(?:系统提示词?|系统指令|系统消息|初始指令|隐藏指令|prompt)`, "gu") },
   { kind: "prompt_leak", pattern: new RegExp(`\\b${REVEAL_EN}\\s+(?:me\\s+)?(?:your|the)\\s+(?:(?:full|entire|original|hidden|initial)\\s+)*(?:system prompt|system message|instructions|initial prompt|hidden prompt)`, "gu") },
-  { kind: "exfiltration", pattern: new RegExp(`${NOT_NEGATED_ZH}(?:将|把)?(?:所有|全部|一切)?(?:的)?(?:${SECRET_ZH})(?:全部|都)?${REVEAL_ZH}|${NOT_NEGATED_ZH}${REVEAL_ZH}(?:所有|全部|一切)?(?:的)?(?:${SECRET_ZH})`, "gu") },
-  { kind: "exfiltration", pattern: new RegExp(`${NOT_NEGATED_EN}\\b${REVEAL_EN}\\s+(?:(?:all|any|every|the|your|of)\\s+)*(?:${SECRET_EN})\\b`, "gu") },
+  {
+    kind: "exfiltration",
+    pattern: new RegExp(
+      `${notNegated(NOT_NEGATED_ZH, `(?:将|把)?(?:所有|全部|一切)?(?:的)?(?:${SECRET_ZH})(?:全部|都)?${REVEAL_ZH}`)}|${notNegated(NOT_NEGATED_ZH, `${REVEAL_ZH}(?:所有|全部|一切)?(?:的)?(?:${SECRET_ZH})`)}`,
+      "gu",
+    ),
+  },
+  { kind: "exfiltration", pattern: new RegExp(notNegated(NOT_NEGATED_EN, `\\b${REVEAL_EN}\\s+(?:(?:all|any|every|the|your|of)\\s+)*(?:${SECRET_EN})\\b`), "gu") },
   { kind: "role_marker", pattern: /<\|im_start\|>|<\|system\|>|<<sys>>|\[inst\]|###\s*(?:system|instruction)s?\s*:/gu },
 ];
 

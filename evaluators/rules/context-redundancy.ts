@@ -17,7 +17,7 @@ import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { compactText } from "../text/normalize-text.js";
-import { overlapShare } from "./context-text-overlap.js";
+import { overlapShareOfBigrams, textBigrams } from "./context-text-overlap.js";
 import { chunkLabel } from "../../contracts/case-result.js";
 import { metricKeys } from "../metric-keys.js";
 
@@ -36,10 +36,12 @@ export interface Repetition {
 export function findRepetitions(packed: readonly PackedChunk[]): Repetition[] {
   const repetitions: Repetition[] = [];
   const compact = packed.map((chunk) => (chunk.text === null ? "" : compactText(chunk.text)));
+  // Each chunk's bigrams once, not once per pair (overlapShare would tokenise both texts of every pair).
+  const bigrams = packed.map((chunk) => (chunk.text === null ? null : textBigrams(chunk.text)));
   packed.forEach((chunk, index) => {
     for (let earlier = 0; earlier < index; earlier += 1) {
       const previous = packed[earlier]!;
-      const how = previous.chunk_id !== null && previous.chunk_id === chunk.chunk_id ? "same_id" : compact[index] !== "" && compact[earlier]!.includes(compact[index]!) ? "contained" : overlaps(chunk, previous) ? "overlap" : null;
+      const how = previous.chunk_id !== null && previous.chunk_id === chunk.chunk_id ? "same_id" : compact[index] !== "" && compact[earlier]!.includes(compact[index]!) ? "contained" : overlaps(bigrams[index]!, bigrams[earlier]!) ? "overlap" : null;
       if (how !== null) {
         repetitions.push({ chunkId: chunkLabel(chunk), repeats: chunkLabel(previous), how });
         return;
@@ -49,9 +51,10 @@ export function findRepetitions(packed: readonly PackedChunk[]): Repetition[] {
   return repetitions;
 }
 
-function overlaps(chunk: PackedChunk, earlier: PackedChunk): boolean {
-  if (chunk.text === null || earlier.text === null) return false;
-  const share = overlapShare(chunk.text, earlier.text);
+/** overlapShare(chunk text, earlier text) >= REDUNDANT_OVERLAP, from the two texts' bigrams (null: no text recorded). */
+function overlaps(chunk: readonly string[] | null, earlier: readonly string[] | null): boolean {
+  if (chunk === null || earlier === null) return false;
+  const share = overlapShareOfBigrams(chunk, earlier);
   return share !== null && share >= REDUNDANT_OVERLAP;
 }
 

@@ -28,7 +28,11 @@ export function textBigrams(text: string): string[] {
 
 /** Null when `text` has no token: there is nothing to look for. */
 export function overlapShare(text: string, other: string): number | null {
-  const wanted = textBigrams(text);
+  return overlapShareOfBigrams(textBigrams(text), textBigrams(other));
+}
+
+/** overlapShare from bigrams already taken (textBigrams), for callers that compare one text with many. */
+export function overlapShareOfBigrams(wanted: readonly string[], other: readonly string[]): number | null {
   if (wanted.length === 0) return null;
-  return overlapCount(wanted, textBigrams(other)) / wanted.length;
+  return overlapCount(wanted, other) / wanted.length;
 }

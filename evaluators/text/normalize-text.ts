@@ -17,6 +17,8 @@
  * gives them.
  */
 
+import { BoundedMemo } from "./bounded-memo.js";
+
 const PUNCTUATION_OR_SYMBOL = /[\p{P}\p{S}]+/gu;
 const WHITESPACE = /\s+/gu;
 /** Han ideographs, Hiragana, Katakana, Hangul syllables: one token per character. */
@@ -28,8 +30,23 @@ const CHARACTER_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
  */
 const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}])+/gu;
 
-export function normalizeText(text: string): string {
+/** About 8 MB at most for each of the two memos below (2 million two-byte characters). */
+const MEMO_CHARACTERS = 2_000_000;
+const MEMO_MAX_TEXT_LENGTH = 16_384;
+const normalized = new BoundedMemo<string>(MEMO_CHARACTERS, MEMO_MAX_TEXT_LENGTH, (result) => result.length);
+/** Tokens are counted at their length plus a few characters for the array slot and string header. */
+const tokenized = new BoundedMemo<readonly string[]>(MEMO_CHARACTERS, MEMO_MAX_TEXT_LENGTH, (tokens) => tokens.reduce((sum, token) => sum + token.length + 8, 0));
+
+function computeNormalized(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(PUNCTUATION_OR_SYMBOL, " ").replace(WHITESPACE, " ").trim();
+}
+
+function computeTokens(text: string): readonly string[] {
+  return normalizeText(text).match(TOKEN) ?? [];
+}
+
+export function normalizeText(text: string): string {
+  return normalized.get(text, computeNormalized);
 }
 
 /** Normalised text with every space removed: for containment tests across languages. */
@@ -37,8 +54,9 @@ export function compactText(text: string): string {
   return normalizeText(text).replace(/ /g, "");
 }
 
+/** A new array each call (callers may change it); the tokens are remembered (bounded-memo.ts). */
 export function tokenize(text: string): string[] {
-  return normalizeText(text).match(TOKEN) ?? [];
+  return [...tokenized.get(text, computeTokens)];
 }
 
 export function isCharacterToken(token: string): boolean {

@@ -177,6 +177,7 @@ function writeAttributes(writer: Writer, attributes: Attributes, field: number):
 /** A KeyValue: with a string value (most attributes) every length is known first, so nothing is moved. */
 function writeKeyValue(writer: Writer, field: number, key: string, value: AttributeValue | undefined | null): void {
   writer.tag(field, 2);
+  if (typeof value === "string" && value.length >= SHORT_STRING && writer.stringKeyValueInOnePass(key, value)) return;
   if (typeof value === "string") {
     const keyBytes = utf8Length(key);
     const valueBytes = utf8Length(value);
@@ -338,6 +339,56 @@ class Writer {
       for (let index = 0; index < byteLength; index += 1) this.buffer[this.pos + index] = text.charCodeAt(index);
     }
     this.pos += byteLength;
+  }
+
+  /**
+   * The body of a KeyValue with a long string value, written without measuring
+   * the value first: its UTF-8 length lies between its length and three times
+   * that, and when the three lengths that enclose it (value, AnyValue,
+   * KeyValue) need as many varint bytes at both ends of that range, their
+   * places are known, the value is written once by the native encoder and the
+   * lengths filled in after. False, with nothing written, when the range
+   * straddles a varint size (then the caller measures first).
+   */
+  stringKeyValueInOnePass(key: string, value: string): boolean {
+    const keyBytes = utf8Length(key);
+    const fewest = value.length;
+    const most = 3 * value.length;
+    const valueSize = varintSize(fewest);
+    if (varintSize(most) !== valueSize) return false;
+    const anyValueSize = varintSize(1 + valueSize + fewest);
+    if (varintSize(1 + valueSize + most) !== anyValueSize) return false;
+    const prefix = 1 + varintSize(keyBytes) + keyBytes + 1 + anyValueSize + 1 + valueSize;
+    const keyValueSize = varintSize(prefix + fewest);
+    if (varintSize(prefix + most) !== keyValueSize) return false;
+    this.ensure(keyValueSize + prefix + most);
+    const keyValueAt = this.pos;
+    this.pos += keyValueSize;
+    this.tag(1, 2);
+    this.string(key, keyBytes);
+    this.tag(2, 2);
+    const anyValueAt = this.pos;
+    this.pos += anyValueSize;
+    this.tag(1, 2);
+    const valueAt = this.pos;
+    this.pos += valueSize;
+    const valueBytes = this.buffer.write(value, this.pos, most, "utf8");
+    this.pos += valueBytes;
+    this.varintAt(keyValueAt, prefix + valueBytes);
+    this.varintAt(anyValueAt, 1 + valueSize + valueBytes);
+    this.varintAt(valueAt, valueBytes);
+    return true;
+  }
+
+  /** A varint into a place reserved for exactly its size. */
+  private varintAt(position: number, value: number): void {
+    let at = position;
+    let rest = value;
+    while (rest >= 0x80) {
+      this.buffer[at++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+    this.buffer[at] = rest;
   }
 
   /** An id given in hex (trace and span ids) as length-prefixed bytes. */

@@ -33,7 +33,11 @@ export interface RedactionOptions {
 
 export interface Redactor {
   redact(text: string): string;
-  /** A copy of `attributes` with every string (and string array item) redacted, except kept keys. */
+  /**
+   * `attributes` with every string (and string array item) redacted, except
+   * kept keys: a copy when anything was replaced, else `attributes` itself
+   * (most spans carry nothing sensitive; neither is ever modified).
+   */
   redactAttributes(attributes: Attributes): Attributes;
   /** How many values each pattern replaced so far (a text redacted again from memory is not counted twice). */
   counts(): Readonly<Record<string, number>>;
@@ -109,20 +113,35 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     return output + text.slice(position);
   };
 
+  /** The value with its strings redacted; the same value when nothing was replaced. */
   const redactValue = (value: AttributeValue | undefined): AttributeValue | undefined => {
     if (typeof value === "string") return redact(value);
-    if (Array.isArray(value) && value.some((item) => typeof item === "string")) {
-      return (value as (string | null | undefined)[]).map((item) => (typeof item === "string" ? redact(item) : item)) as AttributeValue;
+    if (!Array.isArray(value)) return value;
+    let copy: (string | number | boolean | null | undefined)[] | undefined;
+    for (let index = 0; index < value.length; index += 1) {
+      const item = value[index];
+      if (typeof item !== "string") continue;
+      const redacted = redact(item);
+      if (redacted === item) continue;
+      copy ??= [...value];
+      copy[index] = redacted;
     }
-    return value;
+    return (copy as AttributeValue | undefined) ?? value;
   };
 
   return {
     redact,
     redactAttributes(attributes) {
-      const copy: Attributes = {};
-      for (const [key, value] of Object.entries(attributes)) copy[key] = keepAttribute(key) ? value : redactValue(value);
-      return copy;
+      let copy: Attributes | undefined;
+      for (const key in attributes) {
+        if (!Object.prototype.hasOwnProperty.call(attributes, key) || keepAttribute(key)) continue;
+        const value = attributes[key];
+        const redacted = redactValue(value);
+        if (redacted === value) continue;
+        copy ??= { ...attributes };
+        copy[key] = redacted;
+      }
+      return copy ?? attributes;
     },
     counts: () => ({ ...counts }),
   };

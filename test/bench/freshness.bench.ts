@@ -20,13 +20,36 @@
  * Dashboards' range panels read the rollups (migration 0009), which follow
  * the raw rows by at most the rollup refresh interval (5 s by default) plus
  * the refresh's own time; that lag is not measured here.
+ *
+ * Notes (issue 13, 2026-12-01; 2 cores shared with other engineers'
+ * benchmarks). "Half the maximum load" was taken from embedded-serve's rate
+ * on the machine at the time (230 spans/s at load 16), so
+ * RAGSCOPE_BENCH_FRESHNESS_SPANS=120 (two traces a request: 160 spans/s
+ * offered), 30 s, 300 requests, all written:
+ *   main's evaluators:  P50 2,712 ms, P99 3,590 ms, max 3,693 ms; serve CPU
+ *                       5,325 µs per span, 85 % of a core; load 8.6
+ *   this branch:        P50 3,355 / 2,924 ms, P99 5,520 / 3,800 ms (two runs,
+ *                       load 10.4 / 10.1); serve CPU 3,342 / 4,369 µs per span,
+ *                       53 / 70 % of a core
+ * - Not met (target P99 ≤ 3,000 ms). At this load serve is not short of its
+ *   own CPU (it used 53–85 % of a core) but of the machine's: with a load
+ *   average of 8–10 on 2 cores a runnable thread waits most of the time, so
+ *   the P99 here follows the load average more than the code (the branch's
+ *   lower CPU per span did not give a lower P99 at a higher load). P50 sits
+ *   0.7–1.3 s above the 2 s quiet period: the assembler's check, evaluation
+ *   and the batched write. The CPU per span is higher than in
+ *   embedded-serve because fixed work is spread over few spans: this
+ *   benchmark reads /metrics every 10 ms (a render each time), and the
+ *   rollup refresh runs every 5 s. A quiet machine is needed to say whether
+ *   the target holds; the composition of the 0.7–1.3 s was not broken down
+ *   within the deadline.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { metricValue, recordBodies } from "./embedded-serve.bench.js";
+import { metricValue, processCpuSeconds, recordBodies } from "./embedded-serve.bench.js";
 import type { BenchmarkResult } from "./benchmark.js";
 
 const SPANS_PER_SECOND = Number(process.env.RAGSCOPE_BENCH_FRESHNESS_SPANS ?? 800);
@@ -88,6 +111,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
+    const cpuAtStart = await processCpuSeconds(child.pid!);
     const start = performance.now();
     for (let request = 0; request < requests; request += 1) {
       const due = start + request * SEND_EVERY_MS;
@@ -107,6 +131,8 @@ export async function benchmark(): Promise<BenchmarkResult> {
     while (writtenAt.length < requests && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     stop = true;
     await watcher;
+    const cpuSeconds = (await processCpuSeconds(child.pid!)) - cpuAtStart;
+    const spansSent = requests * tracesPerRequest * SPANS_PER_TRACE;
     const freshness = writtenAt.map((time, index) => time - sentAt[index]!).sort((left, right) => left - right);
     const target = QUIET_PERIOD_MS + 1_000;
     return {
@@ -119,6 +145,10 @@ export async function benchmark(): Promise<BenchmarkResult> {
         { name: "freshness P50", value: Math.round(percentile(freshness, 50)), unit: "ms" },
         { name: "freshness P99", value: Math.round(percentile(freshness, 99)), unit: `ms (target ≤ ${target} ms = quiet period + 1 s)` },
         { name: "freshness max", value: Math.round(freshness[freshness.length - 1] ?? Number.NaN), unit: "ms" },
+        // Wall-clock figures depend on what else the machine runs: serve's CPU per span says how close to saturation the load was.
+        { name: "serve CPU per span (user + system, all threads)", value: Math.round((cpuSeconds / spansSent) * 1e7) / 10, unit: "µs" },
+        { name: "serve CPU used / wall time", value: `${Math.round((cpuSeconds / sendingSeconds) * 100)} % of one core` },
+        { name: "load average (1 min) at the end", value: Math.round(os.loadavg()[0]! * 100) / 100 },
       ],
     };
   } finally {

@@ -20,6 +20,35 @@
  * it: the engine's inserts, which the worker overlaps with evaluation (one
  * write in flight). The event loop's utilisation says whether that thread is
  * the limit.
+ *
+ * Issue 13, CPU per span (2026-12-01, 4,000 traces = 20,000 spans, load
+ * average 19–22 from other engineers' benchmarks, so the wall-clock rates —
+ * the bare consumer at 3,400–4,900 spans/s against ~75,000 on a quiet
+ * machine — say little; CPU per span and the ratios in one run say more):
+ *   main's evaluators:  evaluator 1,006 µs per span, bare consumer 59 µs,
+ *                       ratio 5.9 % by CPU, 6.8 % by rate (331 spans/s)
+ *   this branch:        evaluator 1,128 µs per span, bare consumer 62 µs,
+ *                       ratio 5.5 % by CPU, 5.9 % by rate (200 spans/s)
+ *   37 rows per trace; event loop 94 % busy; of its time evaluation
+ *   (normalize, rebuild, rules) 48–55 %, decode and route 6–7 %, the sink's
+ *   own work until its first insert 8–12 %, the rest (later insert bodies,
+ *   kafkajs, GC) 24–28 %; the engine's inserts (off the event loop) overlap.
+ * - The changes that cut serve's CPU by 38 % (embedded-serve.bench.ts:
+ *   injection patterns, remembered normalisation, bigrams once per chunk) do
+ *   not show here: these traces' texts are a few words each ("passage a of
+ *   17") and never repeat, so the patterns and normalisation were cheap to
+ *   begin with and the memos never hit. The two figures are within this
+ *   machine's run-to-run spread (the branch ran at the higher load); the
+ *   memos are bounded to 4,096 entries so unique texts cost a map insert,
+ *   not a growing heap. Not profiled separately within the deadline.
+ * - Not met: ≥ 30,000 spans/s needs ≤ 33 µs of CPU per span; the evaluator
+ *   spends ~1,000, 17× the bare consumer's decode. Evaluation took 8–12 ms
+ *   of the event loop's (contended) time per five-span trace although the
+ *   texts are tiny, so the cost is per trace and per metric, not per
+ *   character: ~40 evaluators
+ *   each walking the Case Result, the schema check of the rebuilt Case
+ *   Result (zod), ids hashed per evaluation result, and the rows built for
+ *   37 inserts' worth of values. Those are the next frames to profile.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -38,7 +67,8 @@ import { queryRows } from "../support/temporary-store.js";
 import { otlpBody, recordTraces } from "../integration/kafka/support/synthetic-traces.js";
 import type { BenchmarkResult } from "./benchmark.js";
 
-const TRACES = 10_000;
+/** RAGSCOPE_BENCH_TRACES overrides the size (a smaller run on a busy machine). */
+const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 10_000);
 const PARTITIONS = 3;
 
 async function fillTopic(kafka: Kafka): Promise<{ topic: string; spans: number; bytes: number }> {
@@ -65,11 +95,12 @@ async function fillTopic(kafka: Kafka): Promise<{ topic: string; spans: number; 
 }
 
 /** A consumer that decodes and counts, nothing else: the ceiling for any consumer of this topic in Node. */
-async function bareDecodeRate(kafka: Kafka, topic: string, expectedSpans: number): Promise<number> {
+async function bareDecodeRate(kafka: Kafka, topic: string, expectedSpans: number): Promise<{ rate: number; cpuSeconds: number }> {
   const consumer = kafka.consumer({ groupId: uniqueTopicName("bench-bare"), maxWaitTimeInMs: 100 });
   let spans = 0;
   let firstAt = 0;
   let lastAt = 0;
+  const cpuBefore = process.cpuUsage();
   await consumer.connect();
   try {
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
@@ -87,7 +118,8 @@ async function bareDecodeRate(kafka: Kafka, topic: string, expectedSpans: number
   } finally {
     await consumer.disconnect();
   }
-  return spans / ((lastAt - firstAt) / 1000);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { rate: spans / ((lastAt - firstAt) / 1000), cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }
 
 export async function benchmark(): Promise<BenchmarkResult> {
@@ -96,7 +128,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
   try {
     const kafka = createTestKafkaClient(cluster.brokers.split(","), { level: logLevel.ERROR });
     const { topic, spans, bytes } = await fillTopic(kafka);
-    const bareRate = await bareDecodeRate(kafka, topic, spans);
+    const { rate: bareRate, cpuSeconds: bareCpuSeconds } = await bareDecodeRate(kafka, topic, spans);
 
     const config = evaluatorConfig({
       "kafka.brokers": cluster.brokers,
@@ -154,7 +186,12 @@ export async function benchmark(): Promise<BenchmarkResult> {
       figures: [
         { name: "bare kafkajs consumer, decode only", value: Math.round(bareRate), unit: "spans/s" },
         { name: "evaluator: Kafka → evaluate → ClickHouse", value: Math.round(pipelineRate), unit: "spans/s" },
-        { name: "evaluator / bare consumer", value: `${((pipelineRate / bareRate) * 100).toFixed(1)} % (target ≥ 50 %)` },
+        { name: "evaluator / bare consumer", value: `${((pipelineRate / bareRate) * 100).toFixed(1)} % (issue 13 target ≥ 40 %)` },
+        // Wall-clock rates depend on what else the machine runs; CPU per span much less (process CPU: all threads, connect to disconnect).
+        { name: "bare consumer CPU per span", value: Math.round((bareCpuSeconds / spans) * 1e7) / 10, unit: "µs" },
+        { name: "evaluator CPU per span", value: Math.round(((cpu.user + cpu.system) / 1e6 / spans) * 1e7) / 10, unit: "µs" },
+        { name: "bare consumer CPU / evaluator CPU per span", value: `${((bareCpuSeconds / ((cpu.user + cpu.system) / 1e6)) * 100).toFixed(1)} %` },
+        { name: "load average (1 min) at the end", value: Math.round(os.loadavg()[0]! * 100) / 100 },
         { name: "evaluator traces", value: Math.round(TRACES / seconds), unit: "traces/s" },
         { name: "topic size", value: Math.round(bytes / 1024), unit: "KiB" },
         { name: "rows written per trace", value: Math.round(rowsWritten / TRACES), unit: "(case result + evaluations + metric values, counted in the store)" },

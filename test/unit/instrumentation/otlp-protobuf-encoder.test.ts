@@ -100,4 +100,23 @@ describe("OTLP protobuf encoder", () => {
     assert.equal(processor.spans.length, 8);
     assertSameBytes(processor.spans);
   });
+
+  test("long string values at every varint size boundary, ASCII and three-byte text", () => {
+    // Values are written in one pass when their UTF-8 length (between their
+    // length and three times it) cannot change the size of the lengths around
+    // them; these lengths straddle and sit on each boundary of 1, 2 and 3 bytes.
+    const processor = collector();
+    const provider = new BasicTracerProvider({ spanProcessors: [processor], spanLimits: { attributeCountLimit: 4096 } });
+    const tracer = provider.getTracer("boundaries");
+    const lengths = [47, 48, 60, 110, 120, 124, 125, 126, 127, 128, 129, 200, 5_000, 5_455, 5_456, 5_461, 5_462, 16_370, 16_380, 16_383, 16_384, 20_000, 700_000];
+    for (const length of lengths) {
+      const attributes: Attributes = {};
+      attributes[`ascii.${length}`] = "a".repeat(length);
+      attributes[`han.${length}`] = "年".repeat(length);
+      attributes[`mixed.${length}`] = `${"年".repeat(Math.floor(length / 2))}${"b".repeat(length - Math.floor(length / 2))}`;
+      attributes[`k${"e".repeat(length % 130)}`] = "z".repeat(length);
+      tracer.startSpan(`span ${length}`, { attributes }).end();
+    }
+    assertSameBytes(processor.spans);
+  });
 });

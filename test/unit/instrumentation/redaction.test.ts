@@ -170,6 +170,20 @@ describe("attributes and spans", () => {
     assert.ok(!isStructuralAttribute("reranker.output_documents.3.document.content"));
   });
 
+  test("attributes with nothing to redact come back as they are; redacted ones as a copy, the input untouched", () => {
+    const local = createRedactor();
+    const clean = { "input.value": "How many leave days carry over?", "ragscope.principal_groups": ["hr", "ops"], "llm.token_count.total": 12 };
+    assert.equal(local.redactAttributes(clean), clean);
+    const groups = ["hr", "ops@example.com"];
+    const sensitive = { "input.value": "call 13812345678", "ragscope.principal_groups": groups, "retrieval.documents.0.document.id": "13812345678" };
+    const redacted = local.redactAttributes(sensitive);
+    assert.notEqual(redacted, sensitive);
+    assert.deepEqual(redacted, { "input.value": "call [REDACTED:phone]", "ragscope.principal_groups": ["hr", "[REDACTED:email]"], "retrieval.documents.0.document.id": "13812345678" });
+    assert.deepEqual(Object.keys(redacted), Object.keys(sensitive));
+    assert.equal(sensitive["input.value"], "call 13812345678");
+    assert.deepEqual(groups, ["hr", "ops@example.com"]);
+  });
+
   test("the exporter redacts attributes, event attributes and the status message of every span", async () => {
     const inner = new InMemorySpanExporter();
     const exporter = new RedactingSpanExporter(inner, createRedactor());
