@@ -27,8 +27,8 @@ import { prepareLlamaServer, startLlamaServer, startRecordingProxy, type Prepare
 const ONE_ATTEMPT = { initialDelayMs: 100, maxDelayMs: 100, maxAttempts: 1, deadlineMs: 1_000 };
 /**
  * Generous: a loaded 2-core machine evaluates the prompt at a few tokens per
- * second. (Node's fetch, under the openai client, gives up on a response whose
- * headers take more than 300 s, whatever this says.)
+ * second. The judge's HTTP client honours it beyond Node's 300 s fetch default
+ * (evaluators/judge/timeout-dispatcher.ts).
  */
 const REQUEST_TIMEOUT_MS = 600_000;
 
