@@ -26,11 +26,14 @@ export interface TokenMatching {
   f1: number;
 }
 
-function normalised(vectors: readonly (readonly number[])[]): Float64Array[] | null {
+/** A token's vector: a number array, or the Float64Array the token embeddings client keeps. */
+export type TokenVector = ArrayLike<number>;
+
+function normalised(vectors: readonly TokenVector[]): Float64Array[] | null {
   const result: Float64Array[] = [];
   for (const vector of vectors) {
     let norm = 0;
-    for (const value of vector) norm += value * value;
+    for (let index = 0; index < vector.length; index += 1) norm += vector[index]! * vector[index]!;
     norm = Math.sqrt(norm);
     if (!(norm > 0) || !Number.isFinite(norm)) return null;
     result.push(Float64Array.from(vector, (value) => value / norm));
@@ -38,7 +41,7 @@ function normalised(vectors: readonly (readonly number[])[]): Float64Array[] | n
   return result;
 }
 
-export function greedyTokenMatching(candidate: readonly (readonly number[])[], reference: readonly (readonly number[])[]): TokenMatching | null {
+export function greedyTokenMatching(candidate: readonly TokenVector[], reference: readonly TokenVector[]): TokenMatching | null {
   if (candidate.length === 0 || reference.length === 0) return null;
   const dimension = candidate[0]!.length;
   if (dimension === 0 || [...candidate, ...reference].some((vector) => vector.length !== dimension)) return null;
