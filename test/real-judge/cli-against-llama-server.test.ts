@@ -110,6 +110,12 @@ function assertLedgerIsTheServers(evaluations: readonly StoredEvaluation[], exch
   const reported = reportedUsage(exchanges.filter((exchange) => exchange.path.endsWith("/chat/completions")));
   assert.ok(reported.answered >= judged.length, `${label}: at least one answered call per judged metric`);
   assert.deepEqual({ inputTokens, outputTokens }, { inputTokens: reported.inputTokens, outputTokens: reported.outputTokens }, `${label}: the ledger holds the usage the server reported`);
+  // llama-server reports its own timings with each answer: the figures LOCAL-JUDGE.md quotes per call.
+  const timings = exchanges
+    .map((exchange) => (exchange.response as { timings?: { prompt_ms?: number; predicted_ms?: number; prompt_per_second?: number; predicted_per_second?: number } }).timings)
+    .filter((timing) => timing !== undefined)
+    .map((timing) => `${Math.round(((timing.prompt_ms ?? 0) + (timing.predicted_ms ?? 0)) / 1000)} s (prompt ${Math.round(timing.prompt_per_second ?? 0)} tokens/s, generation ${(timing.predicted_per_second ?? 0).toFixed(1)} tokens/s)`);
+  console.log(`[real ${label}] server timings per call: ${timings.join("; ")}; load average ${os.loadavg().map((load) => load.toFixed(1)).join(" ")}`);
   const outcomes = judged.map((evaluation) => `${evaluation.evaluator_id.slice(6)}=${evaluation.outcome === "error" ? evaluation.reason.slice(0, 60) : evaluation.metric_values[evaluation.evaluator_id.slice(6)]}`);
   console.log(`[real ${label}] ${judged.length} judged metrics, ${reported.answered} answered calls, ${inputTokens} input and ${outputTokens} output tokens (${Math.round(inputTokens / judged.length)} / ${Math.round(outputTokens / judged.length)} per call): ${outcomes.join("; ")}`);
 
