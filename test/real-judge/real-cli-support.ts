@@ -1,44 +1,29 @@
 /**
- * `ragscope demo` and `ragscope eval` as a user runs them (subprocesses of
- * bin/ragscope.js), judging with a real llama.cpp `llama-server`
- * (SmolLM2-135M, test/real-judge/prepare-llama-server.sh) through
- * RAGSCOPE_JUDGE_BASE_URL, and measuring answer_embedding_similarity with a
- * second one started with `--embeddings` through RAGSCOPE_EMBEDDINGS_BASE_URL.
- *
- * Bounded: one English case of the example dataset, two of its judged
- * metrics (RAGSCOPE_JUDGE_METRICS; each is one real call, a minute or more on
- * a loaded 2-core machine), answers capped at 64 tokens. BERTScore-style
- * token matching comes from a third server, `--pooling none`. The model is far too small to judge
- * well, so nothing says what a verdict should be. Read back from the store
- * (demo) and from the results JSON (eval), each judged metric is a validated
- * value in 0..1 with a pass or a fail, or an `error` with the grader's reason
- * and a null value — never NaN, never a pass without a value; and the tokens
- * and cost recorded are exactly the usage the server reported, seen by a
- * recording proxy between ragscope and the server, priced at the configured
- * prices.
+ * What the real-server CLI tests share (cli-demo-… and cli-eval-against-llama-server.test.ts):
+ * the one-case dataset, the servers and the environment that points ragscope at
+ * them, and the honesty and ledger checks of what a run recorded. Each command
+ * has its own test file, so each stays within the runner's 15 minutes per file
+ * on a loaded machine.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
-import { openClickHouse } from "../../store/clickhouse/clickhouse-connection.js";
-import { queryRows } from "../support/temporary-store.js";
 import { prepareLlamaServer, startLlamaServer, startRecordingProxy, type ProxiedExchange, type RecordingProxy, type RunningLlamaServer } from "./llama-server-process.js";
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const ragscope = path.join(projectRoot, "bin/ragscope.js");
-const CASE_ID = "rag_return_window_en_001";
-const JUDGED_METRICS = ["faithfulness", "answer_correctness"];
-const INPUT_PRICE_PER_1K = 0.5;
-const OUTPUT_PRICE_PER_1K = 1.5;
-/** Each command must end before the test runner's 15-minute limit of a test. */
-const COMMAND_TIMEOUT_MS = 840_000;
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const ragscope = path.join(projectRoot, "bin/ragscope.js");
+export const CASE_ID = "rag_return_window_en_001";
+export const JUDGED_METRICS = ["faithfulness", "answer_correctness"];
+export const INPUT_PRICE_PER_1K = 0.5;
+export const OUTPUT_PRICE_PER_1K = 1.5;
+/** The command, with the servers' start before it, must end within the test runner's 15 minutes per file. */
+export const COMMAND_TIMEOUT_MS = 780_000;
 
-interface StoredEvaluation {
+export interface StoredEvaluation {
   evaluator_id: string;
   outcome: string;
   reason: string;
@@ -46,7 +31,7 @@ interface StoredEvaluation {
   metric_values: Record<string, number | null>;
 }
 
-function run(args: string[], environment: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function run(args: string[], environment: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [ragscope, ...args], { cwd: projectRoot, env: { ...process.env, RAGSCOPE_CONFIG: "", ...environment } });
     let stdout = "";
@@ -61,7 +46,7 @@ function run(args: string[], environment: Record<string, string>): Promise<{ sta
   });
 }
 
-function reportedUsage(exchanges: readonly ProxiedExchange[]): { inputTokens: number; outputTokens: number; answered: number } {
+export function reportedUsage(exchanges: readonly ProxiedExchange[]): { inputTokens: number; outputTokens: number; answered: number } {
   let inputTokens = 0;
   let outputTokens = 0;
   let answered = 0;
@@ -76,7 +61,7 @@ function reportedUsage(exchanges: readonly ProxiedExchange[]): { inputTokens: nu
 }
 
 /** The honesty rules of a judged metric, and the usage and cost it recorded; returns its usage. */
-function assertHonestJudged(evaluation: StoredEvaluation): { inputTokens: number; outputTokens: number } {
+export function assertHonestJudged(evaluation: StoredEvaluation): { inputTokens: number; outputTokens: number } {
   const metric = evaluation.evaluator_id.slice("judge.".length);
   const value = evaluation.metric_values[metric];
   assert.ok(metric in evaluation.metric_values, `${evaluation.evaluator_id} carries its metric`);
@@ -97,7 +82,7 @@ function assertHonestJudged(evaluation: StoredEvaluation): { inputTokens: number
   return { inputTokens, outputTokens };
 }
 
-function assertLedgerIsTheServers(evaluations: readonly StoredEvaluation[], exchanges: readonly ProxiedExchange[], label: string): void {
+export function assertLedgerIsTheServers(evaluations: readonly StoredEvaluation[], exchanges: readonly ProxiedExchange[], label: string): void {
   const judged = evaluations.filter((evaluation) => evaluation.evaluator_id.startsWith("judge."));
   assert.deepEqual(judged.map((evaluation) => evaluation.evaluator_id).sort(), JUDGED_METRICS.map((metric) => `judge.${metric}`).sort(), `${label}: every configured judged metric was recorded`);
   let inputTokens = 0;
@@ -135,30 +120,44 @@ function assertLedgerIsTheServers(evaluations: readonly StoredEvaluation[], exch
   console.log(`[real ${label}] ${similarity.reason}; ${matching.reason}`);
 }
 
-describe("ragscope demo and eval judging with llama-server (SmolLM2-135M)", () => {
-  let folder: string;
-  let dataset: string;
-  let chat: RunningLlamaServer;
-  let embeddings: RunningLlamaServer;
-  let tokenEmbeddings: RunningLlamaServer;
-  let proxy: RecordingProxy;
-  let environment: Record<string, string>;
 
-  before(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-real-cli-"));
-    const source = parseYaml(await readFile(path.join(projectRoot, "examples/datasets/policy-regression.yaml"), "utf8"), { maxAliasCount: -1 }) as { dataset_id: string; dataset_version: string; cases: { case_id: string }[] };
-    const chosen = source.cases.filter((item) => item.case_id === CASE_ID);
-    assert.equal(chosen.length, 1);
-    dataset = path.join(folder, "one-case.json");
-    await writeFile(dataset, JSON.stringify({ dataset_id: source.dataset_id, dataset_version: source.dataset_version, cases: chosen }));
+export interface RealJudgeFixture {
+  folder: string;
+  /** A dataset of the one case. */
+  dataset: string;
+  /** Between ragscope and the chat server: what the server answered, usage and timings included. */
+  proxy: RecordingProxy;
+  /** The variables that point ragscope at the servers. */
+  environment: Record<string, string>;
+  stop(): Promise<void>;
+}
 
+/** The one-case dataset, the chat server behind a recording proxy, and the pooled and per-token embeddings servers. */
+export async function startRealJudgeFixture(): Promise<RealJudgeFixture> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-real-cli-"));
+  const source = parseYaml(await readFile(path.join(projectRoot, "examples/datasets/policy-regression.yaml"), "utf8"), { maxAliasCount: -1 }) as { dataset_id: string; dataset_version: string; cases: { case_id: string }[] };
+  const chosen = source.cases.filter((item) => item.case_id === CASE_ID);
+  assert.equal(chosen.length, 1);
+  const dataset = path.join(folder, "one-case.json");
+  await writeFile(dataset, JSON.stringify({ dataset_id: source.dataset_id, dataset_version: source.dataset_version, cases: chosen }));
+
+  const started: RunningLlamaServer[] = [];
+  let proxy: RecordingProxy | undefined;
+  const stop = async () => {
+    await proxy?.close();
+    for (const server of started) await server.stop();
+    await rm(folder, { recursive: true, force: true });
+  };
+  try {
     const prepared = await prepareLlamaServer();
-    // Two slots: the demo's judge worker and eval's may send two calls at once.
-    chat = await startLlamaServer(prepared, ["-np", "2", "-c", "8192"]);
-    embeddings = await startLlamaServer(prepared, ["--embeddings", "--pooling", "mean"]);
-    tokenEmbeddings = await startLlamaServer(prepared, ["--embeddings", "--pooling", "none"]);
+    const chat = await startLlamaServer(prepared, ["-np", "2", "-c", "8192"]);
+    started.push(chat);
+    const embeddings = await startLlamaServer(prepared, ["--embeddings", "--pooling", "mean"]);
+    started.push(embeddings);
+    const tokenEmbeddings = await startLlamaServer(prepared, ["--embeddings", "--pooling", "none"]);
+    started.push(tokenEmbeddings);
     proxy = await startRecordingProxy(chat.baseUrl);
-    environment = {
+    const environment = {
       RAGSCOPE_JUDGE_BASE_URL: proxy.baseUrl,
       RAGSCOPE_JUDGE_MODEL: "smollm2-135m",
       RAGSCOPE_JUDGE_TIMEOUT_MS: "600000",
@@ -173,40 +172,9 @@ describe("ragscope demo and eval judging with llama-server (SmolLM2-135M)", () =
       RAGSCOPE_TOKEN_EMBEDDINGS_URL: `${tokenEmbeddings.baseUrl.replace(/\/v1$/, "")}/embeddings`,
       RAGSCOPE_TOKEN_EMBEDDINGS_MODEL: "smollm2-135m",
     };
-  });
-  after(async () => {
-    await proxy?.close();
-    await chat?.stop();
-    await embeddings?.stop();
-    await tokenEmbeddings?.stop();
-    await rm(folder, { recursive: true, force: true });
-  });
-
-  test("ragscope demo: every judged metric stored as a value or a grader error with its reason, at the server's usage", async () => {
-    proxy.exchanges.length = 0;
-    const dataDir = path.join(folder, "demo-store");
-    const finished = await run(["demo", "--dataset", dataset, "--data-dir", dataDir, "--run-id", "real-demo", "--timeout-ms", String(COMMAND_TIMEOUT_MS)], environment);
-    assert.equal(finished.status, 0, `${finished.stdout}\n${finished.stderr}`);
-    assert.match(finished.stdout, /judging with the LLM judge smollm2-135m at .*metrics faithfulness, answer_correctness; embedding similarity with smollm2-135m at .*; BERTScore-style token matching with smollm2-135m at /);
-
-    const connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
-    try {
-      const rows = await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.evaluation_results FINAL WHERE run_id = {run:String} AND case_id = {case:String}", { run: "real-demo", case: CASE_ID });
-      assertLedgerIsTheServers(rows.map((row) => JSON.parse(row.payload) as StoredEvaluation), proxy.exchanges, "demo");
-    } finally {
-      await connection.close();
-    }
-  });
-
-  test("ragscope eval: the same in its results JSON", async () => {
-    proxy.exchanges.length = 0;
-    const output = path.join(folder, "results.json");
-    const finished = await run(["eval", "--dataset", dataset, "--task", "examples/policy-assistant/eval-task.ts", "--run-id", "real-eval", "--data-dir", path.join(folder, "eval-store"), "--output", output], environment);
-    // 0 or 1: the gate decided (the example pipeline may fail a rule); 2 would be a run that could not decide.
-    assert.ok(finished.status === 0 || finished.status === 1, `exit ${finished.status}\n${finished.stdout}\n${finished.stderr}`);
-    const results = JSON.parse(await readFile(output, "utf8")) as { case_results: { case_id: string; case_result_id: string }[]; evaluation_results: (StoredEvaluation & { case_result_id: string })[] };
-    assert.equal(results.case_results.length, 1);
-    const caseResultId = results.case_results[0]!.case_result_id;
-    assertLedgerIsTheServers(results.evaluation_results.filter((evaluation) => evaluation.case_result_id === caseResultId), proxy.exchanges, "eval");
-  });
-});
+    return { folder, dataset, proxy, environment, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
