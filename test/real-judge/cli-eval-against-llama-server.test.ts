@@ -21,7 +21,9 @@ after(async () => {
 
 test("ragscope eval: every judged metric in the results JSON as a value or a grader error with its reason, at the server's usage", async () => {
   const output = path.join(fixture.folder, "results.json");
-  const finished = await run(["eval", "--dataset", fixture.dataset, "--task", "examples/policy-assistant/eval-task.ts", "--run-id", "real-eval", "--data-dir", path.join(fixture.folder, "eval-store"), "--output", output], fixture.environment);
+  const finished = await run(["eval", "--dataset", fixture.dataset, "--task", "examples/policy-assistant/eval-task.ts", "--run-id", "real-eval", "--data-dir", path.join(fixture.folder, "eval-store"), "--output", output,
+    // eval waits this long after the last case for late judge work (default 120 s); a real call here takes minutes.
+    "--evaluation-timeout-ms", "600000"], fixture.environment);
   // 0 or 1: the gate decided (the example pipeline fails a rule on this case by design); 2 would be a run that could not decide.
   assert.ok(finished.status === 0 || finished.status === 1, `exit ${finished.status}\n${finished.stdout}\n${finished.stderr}`);
   const results = JSON.parse(await readFile(output, "utf8")) as { case_results: { case_result_id: string }[]; evaluation_results: (StoredEvaluation & { case_result_id: string })[] };
