@@ -17,6 +17,7 @@ export async function startEmbeddedTarget(settings: Settings): Promise<Collector
   const config = collectorSettings(settings);
   const online = onlineStageFactory(onlineSettings(settings), judgeEndpointSettings(settings), sinkRetryPolicy(config));
   const collector = await startEmbeddedCollector(config, { online: online.online });
+  let unfinished: string | null = null;
   return {
     receiverUrl: collector.receiverUrl,
     judgeDescription: online.judgeDescription,
@@ -39,9 +40,12 @@ export async function startEmbeddedTarget(settings: Settings): Promise<Collector
         }
       }
       if (incomplete) await collector.flush();
-      await collector.waitUntilIdle(Math.max(1000, deadline - Date.now()));
+      const waitedMs = Math.max(1000, deadline - Date.now());
+      const idle = await collector.waitUntilIdle(waitedMs);
+      unfinished = idle ? null : `judge or embedding work was still queued or running when the wait for evaluation ended`;
       return missing;
     },
+    unfinishedWork: () => unfinished,
     loadRunCases: (runId) => collector.store.reader.loadRunCases(runId),
     async recordRun(lineage) {
       await collector.store.runs.record(lineage);
