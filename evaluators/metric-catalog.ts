@@ -5,6 +5,7 @@
  * `METRIC.<name>` and `MetricName`, never through free strings.
  */
 import { embeddingSimilarityMetrics } from "./embeddings/embedding-similarity.js";
+import { tokenMatchingMetrics } from "./embeddings/token-matching-similarity.js";
 import { judgeMetrics } from "./judge/judge.js";
 import { heuristicGroundednessMetrics } from "./online/heuristic-groundedness.js";
 import { permissionLeakMetrics } from "./online/permission-leak.js";
@@ -56,6 +57,7 @@ export const METRIC = Object.freeze({
   ...promptInjectionMetrics,
   ...judgeMetrics,
   ...embeddingSimilarityMetrics,
+  ...tokenMatchingMetrics,
 });
 
 export type MetricName = keyof typeof METRIC;

@@ -142,7 +142,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
 
   const resolved = await settingsForCommand("eval", { environment, ...(options.configFile ? { configFile: options.configFile } : {}) }, {
     // A free port (no clash with a running collector); every case judged (sample rate 1) — a dataset is small and each case counts.
-    fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 300, "judge.enabled": true, "sampling.defaultRate": 1 },
+    fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 300, "judge.enabled": true, "sampling.defaultRate": 1, "embeddingsEndpoint.sampleRate": 1 },
     flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } },
   });
   if (!resolved.ok) {
@@ -240,6 +240,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     for (const entry of missingCases) {
       problems.push(`run ${entry.runId}: ${entry.cases.length} case(s) not evaluated within ${timeoutMs} ms (--evaluation-timeout-ms) by ${storedIn}: ${listCases(entry.cases)}`);
     }
+    const unfinished = target.unfinishedWork?.() ?? null;
+    if (unfinished !== null) problems.push(`${unfinished} (${timeoutMs} ms after the last case, --evaluation-timeout-ms): judged metrics of some cases are missing from these results; raise --evaluation-timeout-ms (a CPU-only judge takes minutes per call)`);
     const withoutGold = evaluated.filter((item) => !item.evalCase).map((item) => caseKey(item.caseResult));
     if (withoutGold.length > 0) {
       problems.push(`${withoutGold.length} case(s) were evaluated without their Eval Case (${listCases(withoutGold)}): ${storedIn} does not hold them — start it with --dataset ${dataset.file} or run ragscope dataset push ${dataset.file}`);

@@ -15,8 +15,17 @@
  * - A queue that refuses (full in-process queue, Kafka down past the client's
  *   retries) loses those requests: counted and logged, because the span stream
  *   must not wait for optional, sampled work.
+ * - Embedding measurements have their own sample rate
+ *   (embeddingsEndpoint.sampleRate): a trace with an Eval Case that the judge
+ *   did not sample is still enqueued, for the embeddings only, when it falls
+ *   in that sample. Its draw is salted, so it is independent of the judge's:
+ *   at equal rates the two samples are not the same traces. Online traffic
+ *   without a case has no reference answer to compare with and is not
+ *   enqueued for embeddings.
  */
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
+import { isLateFeedback } from "../../store/late-feedback/merge-late-feedback.js";
+import { traceSampleDraw } from "../08-sample/trace-hash.js";
 import type { TraceSampler } from "../08-sample/trace-sampler.js";
 import type { JudgeQueue } from "./judge-queue.js";
 import type { JudgeRequestMessage } from "./judge-request-message.js";
@@ -24,12 +33,19 @@ import type { JudgeRequestMessage } from "./judge-request-message.js";
 export interface JudgeDispatcherOptions {
   sampler: TraceSampler;
   queue: JudgeQueue;
+  /** Rate of the embedding measurements on traces with an Eval Case; null: only with the judge's sample. */
+  embeddingsSampleRate?: number | null;
   clock?: () => number;
   log?: (line: string) => void;
 }
 
+/** The embeddings' draw of a trace: the trace-id draw of a salted id, independent of the judge's. */
+export function embeddingsSampleDraw(traceId: string): number {
+  return traceSampleDraw(`embeddings:${traceId.trim().toLowerCase()}`);
+}
+
 export class JudgeDispatcher {
-  readonly counters = { offered: 0, skippedPartial: 0, sampled: 0, enqueued: 0, lost: 0 };
+  readonly counters = { offered: 0, skippedPartial: 0, sampled: 0, sampledForEmbeddingsOnly: 0, enqueued: 0, lost: 0 };
   lastLoss: string | null = null;
   private readonly clock: () => number;
   private readonly log: (line: string) => void;
@@ -50,17 +66,33 @@ export class JudgeDispatcher {
         continue;
       }
       const decision = this.options.sampler.decide(evaluation);
-      if (!decision.sampled) continue;
-      this.counters.sampled += 1;
+      const measure = this.measuresEmbeddings(evaluation);
+      if (!decision.sampled && !measure) continue;
+      if (decision.sampled) this.counters.sampled += 1;
+      else this.counters.sampledForEmbeddingsOnly += 1;
       requests.push({
         case_result_id: caseResult.case_result_id,
         case_result: caseResult,
         case_ref: caseResult.case_id === "" ? null : { case_id: caseResult.case_id, case_version: caseResult.case_version },
-        sample_reason: decision.reason === "forced" ? `forced:${decision.forced.join(",")}` : "rate",
+        sample_reason: !decision.sampled ? "embeddings_rate" : decision.reason === "forced" ? `forced:${decision.forced.join(",")}` : "rate",
         enqueued_at: enqueuedAt,
+        judge: decision.sampled,
+        measure_embeddings: decision.sampled ? this.options.embeddingsSampleRate == null || measure : measure,
       });
     }
     if (requests.length === 0) return;
+    return this.enqueue(requests);
+  }
+
+  /** In the embeddings' own sample: a trace with an Eval Case (a reference answer to compare with) whose salted draw is below the rate. */
+  private measuresEmbeddings(evaluation: CaseEvaluation): boolean {
+    const rate = this.options.embeddingsSampleRate;
+    const caseResult = evaluation.caseResult;
+    if (rate == null || caseResult.case_id === "" || isLateFeedback(caseResult)) return false;
+    return embeddingsSampleDraw(caseResult.trace_id) < rate;
+  }
+
+  private async enqueue(requests: JudgeRequestMessage[]): Promise<void> {
     const enqueued = await this.options.queue.enqueue(requests);
     if (enqueued.ok) {
       this.counters.enqueued += requests.length;

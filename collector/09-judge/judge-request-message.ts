@@ -20,6 +20,13 @@ export const judgeRequestMessage = z.object({
   /** Why the sampler chose the trace: "rate" or "forced:<reasons>". */
   sample_reason: z.string(),
   enqueued_at: z.string(),
+  /**
+   * What to run: the judge (the trace was sampled for it) and the embedding
+   * measurements (sampled at their own rate, embeddingsEndpoint.sampleRate).
+   * Absent means true, as every request meant before they existed.
+   */
+  judge: z.boolean().optional(),
+  measure_embeddings: z.boolean().optional(),
 });
 
 export type JudgeRequestMessage = z.infer<typeof judgeRequestMessage>;

@@ -27,7 +27,13 @@ import type { JudgeQueueFailure } from "./judge-queue.js";
 import type { JudgeRequestMessage } from "./judge-request-message.js";
 import type { JudgedCase, JudgeResultSink } from "../../store/ports/judge-result-sink.js";
 
-export type JudgeEvaluationRunner = (caseResult: CaseResult, evalCase: EvalCase | null, evaluatedAt: string) => Promise<EvaluationResult[]>;
+/** What one request asks for: the judge, the embedding measurements, or both. */
+export interface JudgeWork {
+  judge: boolean;
+  measureEmbeddings: boolean;
+}
+
+export type JudgeEvaluationRunner = (caseResult: CaseResult, evalCase: EvalCase | null, evaluatedAt: string, work: JudgeWork) => Promise<EvaluationResult[]>;
 
 export interface JudgeWorkerOptions {
   run: JudgeEvaluationRunner;
@@ -99,7 +105,8 @@ export class JudgeWorker {
       if (evalCase === null) this.counters.unknownCases += 1;
     }
     try {
-      const evaluationResults = await this.options.run(message.case_result, evalCase, new Date(this.clock()).toISOString());
+      const work = { judge: message.judge ?? true, measureEmbeddings: message.measure_embeddings ?? true };
+      const evaluationResults = await this.options.run(message.case_result, evalCase, new Date(this.clock()).toISOString(), work);
       return { caseResult: message.case_result, evaluationResults, evalCase };
     } catch (error) {
       this.counters.poisonRequests += 1;

@@ -14,6 +14,7 @@ import OpenAI from "openai";
 import { failure, success, type Result } from "../../core/result.js";
 import { retry, type RetryHooks, type RetryPolicy } from "../../core/retry.js";
 import { KEYLESS } from "../judge/chat-judge-client.js";
+import { fetchOptionsWithTimeout } from "../judge/timeout-dispatcher.js";
 import { failureFromClientError, judgeCallFailure, type JudgeCallFailure } from "../judge/judge-call-failure.js";
 
 export const DEFAULT_EMBEDDINGS_RETRY_POLICY: RetryPolicy = { initialDelayMs: 500, maxDelayMs: 8_000, maxAttempts: 3, deadlineMs: 60_000 };
@@ -63,7 +64,7 @@ export class EmbeddingsClient {
     if (!Number.isInteger(this.capacity) || this.capacity < 0) throw new RangeError(`embeddings cache entries must be a non-negative integer, got ${this.capacity}`);
     const timeout = options.requestTimeoutMs ?? 30_000;
     // No key configured (a local server): the placeholder of the judge client (see ChatJudgeClient).
-    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey === "" ? KEYLESS : options.apiKey, maxRetries: 0, timeout });
+    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey === "" ? KEYLESS : options.apiKey, maxRetries: 0, timeout, fetchOptions: fetchOptionsWithTimeout(timeout) });
   }
 
   /** One vector per text, in order; the uncached texts go in one request. */

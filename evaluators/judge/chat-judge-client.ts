@@ -36,6 +36,7 @@ import type { JudgeBudget } from "./judge-budget.js";
 import { costOf, estimateTokens, FREE, type JudgePricing } from "./judge-pricing.js";
 import { readJsonAnswer } from "./json-answer.js";
 import { cannotJudgeAnswer } from "./rubrics/judge-rubric.js";
+import { fetchOptionsWithTimeout } from "./timeout-dispatcher.js";
 import { modesToTry, SHARED_STRUCTURED_OUTPUT_MEMORY, type StructuredOutputMemory, type StructuredOutputMode, type StructuredOutputSetting } from "./structured-output.js";
 
 export const DEFAULT_JUDGE_RETRY_POLICY: RetryPolicy = { initialDelayMs: 500, maxDelayMs: 8_000, maxAttempts: 3, deadlineMs: 60_000 };
@@ -118,7 +119,7 @@ export class ChatJudgeClient {
     this.retryHooks = options.retryHooks ?? {};
     // Local servers (llama.cpp, Ollama, vLLM without --api-key) need no key, but the client library
     // refuses an empty one: a placeholder is sent instead, and a server that wants a key answers 401.
-    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey === "" ? KEYLESS : options.apiKey, maxRetries: 0, timeout: this.requestTimeoutMs });
+    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey === "" ? KEYLESS : options.apiKey, maxRetries: 0, timeout: this.requestTimeoutMs, fetchOptions: fetchOptionsWithTimeout(this.requestTimeoutMs) });
   }
 
   /** The form this client will use next for its endpoint (known, fixed, or the first to try). */

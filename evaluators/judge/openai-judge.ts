@@ -11,7 +11,7 @@
 import { success } from "../../core/result.js";
 import { satisfies } from "../threshold.js";
 import { ChatJudgeClient, type ChatJudgeClientOptions } from "./chat-judge-client.js";
-import type { Judge, JudgeOutcome, JudgeRequest } from "./judge.js";
+import type { Judge, JudgeMetric, JudgeOutcome, JudgeRequest } from "./judge.js";
 import { judgeInputsFor } from "./judge-inputs.js";
 import { thresholdFor } from "./judge-thresholds.js";
 import { rubricFor, RUBRIC_SET_VERSION } from "./rubrics/rubric-registry.js";
@@ -19,6 +19,8 @@ import { rubricFor, RUBRIC_SET_VERSION } from "./rubrics/rubric-registry.js";
 export interface OpenAiJudgeOptions extends ChatJudgeClientOptions {
   /** Stable id of this judge in results and calibration; default `openai:<model>`. */
   id?: string;
+  /** Only these metrics are judged (e.g. to bound cost); default: every metric of JUDGE_METRICS. */
+  metrics?: readonly JudgeMetric[];
 }
 
 export class OpenAiJudge implements Judge {
@@ -26,12 +28,14 @@ export class OpenAiJudge implements Judge {
   readonly model: string;
   readonly promptVersion = RUBRIC_SET_VERSION;
   readonly confidenceSemantics = "judge_self_report" as const;
+  readonly metrics?: readonly JudgeMetric[];
   /** The structured-call client, shared with pairwise comparison (pairwise/). */
   readonly client: ChatJudgeClient;
 
   constructor(options: OpenAiJudgeOptions) {
     this.id = options.id ?? `openai:${options.model}`;
     this.model = options.model;
+    if (options.metrics !== undefined) this.metrics = options.metrics;
     this.client = new ChatJudgeClient(options);
   }
 

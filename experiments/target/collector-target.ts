@@ -30,6 +30,12 @@ export interface CollectorTarget {
    * still missing then.
    */
   waitForCases(runIds: readonly string[], cases: readonly EvalCase[], deadline: number, since: number): Promise<MissingCases[]>;
+  /**
+   * After waitForCases: what was still queued or running when its deadline
+   * passed (late judge and embedding work), or null when it all finished. The
+   * results loaded then lack those metrics, so the run cannot be decided on them.
+   */
+  unfinishedWork?(): string | null;
   loadRunCases(runId: string): Promise<EvaluatedCase[]>;
   /** Stores the run's lineage; false when this target cannot store it (the report says so). */
   recordRun(lineage: RunLineage): Promise<boolean>;

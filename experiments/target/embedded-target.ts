@@ -23,6 +23,7 @@ export async function startEmbeddedTarget(settings: Settings, scope: TenantScope
   const online = onlineStageFactory(onlineSettings(settings), judgeEndpointSettings(settings), sinkRetryPolicy(config));
   const collector = await startEmbeddedCollector(config, { online: online.online });
   const reader = collector.store.scoped(scope).reader;
+  let unfinished: string | null = null;
   return {
     receiverUrl: collector.receiverUrl,
     judgeDescription: online.judgeDescription,
@@ -45,9 +46,12 @@ export async function startEmbeddedTarget(settings: Settings, scope: TenantScope
         }
       }
       if (incomplete) await collector.flush();
-      await collector.waitUntilIdle(Math.max(1000, deadline - Date.now()));
+      const waitedMs = Math.max(1000, deadline - Date.now());
+      const idle = await collector.waitUntilIdle(waitedMs);
+      unfinished = idle ? null : `judge or embedding work was still queued or running when the wait for evaluation ended`;
       return missing;
     },
+    unfinishedWork: () => unfinished,
     loadRunCases: (runId) => reader.loadRunCases(runId),
     async recordRun(lineage) {
       await collector.store.runs.record(lineage);

@@ -18,6 +18,9 @@ import { after, before, describe, test } from "node:test";
 import { cosineSimilarity } from "../../evaluators/embeddings/cosine-similarity.js";
 import { embeddingSimilarityEvaluations } from "../../evaluators/embeddings/embedding-similarity.js";
 import { EmbeddingsClient } from "../../evaluators/embeddings/embeddings-client.js";
+import { greedyTokenMatching } from "../../evaluators/embeddings/greedy-token-matching.js";
+import { TokenEmbeddingsClient } from "../../evaluators/embeddings/token-embeddings-client.js";
+import { tokenMatchingEvaluations } from "../../evaluators/embeddings/token-matching-similarity.js";
 import type { JudgeMetric, JudgeOutcome } from "../../evaluators/judge/judge.js";
 import { OpenAiJudge } from "../../evaluators/judge/openai-judge.js";
 import { StructuredOutputMemory, type StructuredOutputSetting } from "../../evaluators/judge/structured-output.js";
@@ -27,8 +30,8 @@ import { prepareLlamaServer, startLlamaServer, startRecordingProxy, type Prepare
 const ONE_ATTEMPT = { initialDelayMs: 100, maxDelayMs: 100, maxAttempts: 1, deadlineMs: 1_000 };
 /**
  * Generous: a loaded 2-core machine evaluates the prompt at a few tokens per
- * second. (Node's fetch, under the openai client, gives up on a response whose
- * headers take more than 300 s, whatever this says.)
+ * second. The judge's HTTP client honours it beyond Node's 300 s fetch default
+ * (evaluators/judge/timeout-dispatcher.ts).
  */
 const REQUEST_TIMEOUT_MS = 600_000;
 
@@ -145,5 +148,42 @@ describe("embeddings from llama-server --embeddings (SmolLM2-135M, mean pooling)
     // Both texts were embedded above: served from the cache, not asked again.
     assert.match(result?.reason ?? "", /cached embeddings/);
     console.log(`[real embeddings] dimension ${dimension}; similarity of the two leave sentences ${value}`);
+  });
+});
+
+describe("token embeddings from llama-server --embeddings --pooling none (SmolLM2-135M), BERTScore-style matching", () => {
+  let server: RunningLlamaServer;
+  let root: string;
+  before(async () => {
+    server = await startLlamaServer(await prepareLlamaServer(), ["--embeddings", "--pooling", "none"]);
+    root = server.baseUrl.replace(/\/v1$/, "");
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  test("one vector per token, as many as the server's own tokenizer counts; measured P/R/F1, a text matched with itself scores 1", async () => {
+    const client = new TokenEmbeddingsClient({ url: `${root}/embeddings`, model: "smollm2-135m", requestTimeoutMs: REQUEST_TIMEOUT_MS });
+    const texts = ["Employees get 10 days of annual leave.", "Employees have 10 days of annual leave per year."];
+    const embedded = await client.embedTokens(texts);
+    assert.ok(embedded.ok, embedded.ok ? "" : embedded.error.message);
+    for (const [index, text] of texts.entries()) {
+      // The tokenizer's count comes from the server's /tokenize, not from the embeddings.
+      const tokenized = (await (await fetch(`${root}/tokenize`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ content: text, add_special: true }) })).json()) as { tokens: unknown[] };
+      assert.equal(embedded.value.tokens[index]!.length, tokenized.tokens.length, `token vectors of "${text}"`);
+    }
+    const dimension = embedded.value.tokens[0]![0]!.length;
+    assert.ok(dimension > 1 && embedded.value.tokens.flat().every((vector) => vector.length === dimension && vector.every(Number.isFinite)));
+    const self = greedyTokenMatching(embedded.value.tokens[0]!, embedded.value.tokens[0]!);
+    assert.ok(self && Math.abs(self.f1 - 1) < 1e-9);
+
+    const [result] = await tokenMatchingEvaluations(client, buildCaseResult({ output: texts[0]! }), buildCase({ reference_answer: texts[1]! }), "2026-12-01T10:00:00.000Z");
+    assert.equal(result?.outcome, "measured", result?.reason);
+    for (const metric of ["answer_bertscore_precision", "answer_bertscore_recall", "answer_bertscore_f1"]) {
+      const value = result?.metric_values[metric];
+      assert.ok(typeof value === "number" && value >= -1 && value <= 1, `${metric}: ${value}`);
+    }
+    assert.match(result?.reason ?? "", /BERTScore-style: no idf, no baseline rescaling\) \(cached embeddings\): auxiliary, not a verdict$/);
+    console.log(`[real token matching] dimension ${dimension}; ${result?.reason}`);
   });
 });

@@ -88,11 +88,15 @@ export const environmentVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_JUDGE_OUTPUT_PRICE_PER_1K: "judgeEndpoint.outputPricePer1kTokens",
   RAGSCOPE_JUDGE_STRUCTURED_OUTPUT: "judgeEndpoint.structuredOutput",
   RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS: "judgeEndpoint.maxOutputTokens",
+  RAGSCOPE_JUDGE_METRICS: "judgeEndpoint.metrics",
   RAGSCOPE_EMBEDDINGS_BASE_URL: "embeddingsEndpoint.baseUrl",
   RAGSCOPE_EMBEDDINGS_MODEL: "embeddingsEndpoint.model",
   RAGSCOPE_EMBEDDINGS_API_KEY: "embeddingsEndpoint.apiKey",
   RAGSCOPE_EMBEDDINGS_TIMEOUT_MS: "embeddingsEndpoint.requestTimeoutMs",
   RAGSCOPE_EMBEDDINGS_CACHE_ENTRIES: "embeddingsEndpoint.cacheEntries",
+  RAGSCOPE_EMBEDDINGS_SAMPLE_RATE: "embeddingsEndpoint.sampleRate",
+  RAGSCOPE_TOKEN_EMBEDDINGS_URL: "embeddingsEndpoint.tokenEmbeddingsUrl",
+  RAGSCOPE_TOKEN_EMBEDDINGS_MODEL: "embeddingsEndpoint.tokenEmbeddingsModel",
 };
 
 /** The variable that names another config file than --config's (flags still win). */
@@ -135,7 +139,7 @@ export const configFlags: readonly { flag: string; path: string; description: st
 ];
 
 /** Settings that hold lists; a variable or flag gives them comma-separated. */
-export const listSettings: ReadonlySet<string> = new Set(["receiver.authTokens", "kafka.brokers", "alerts.webhookUrls", "alerts.slackWebhookUrls"]);
+export const listSettings: ReadonlySet<string> = new Set(["receiver.authTokens", "kafka.brokers", "alerts.webhookUrls", "alerts.slackWebhookUrls", "judgeEndpoint.metrics"]);
 
 /** Settings that hold `name=rate` tables; a variable gives them as pairs separated by commas: "checkout=1,search=0.05". */
 export const tableSettings: ReadonlySet<string> = new Set(["sampling.services", "sampling.routes", "sampling.tenants", "receiver.tenantTokens"]);

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
 import { JudgeBudget } from "../../../evaluators/judge/judge-budget.js";
-import type { Judge } from "../../../evaluators/judge/judge.js";
+import { JUDGE_METRICS, type Judge } from "../../../evaluators/judge/judge.js";
 import { OpenAiJudge } from "../../../evaluators/judge/openai-judge.js";
 import { STRUCTURED_OUTPUT_MODES } from "../../../evaluators/judge/structured-output.js";
 
@@ -32,6 +32,8 @@ export const judgeEndpointSection = z
     structuredOutput: z.enum(["auto", ...STRUCTURED_OUTPUT_MODES], { error: "must be auto, json_schema, json_object or instructions" }).default("auto"),
     /** The judge's max_tokens; null: the server's default. Too tight a limit cuts the JSON answer. */
     maxOutputTokens: number(1).int("must be a whole number").nullable().default(null),
+    /** Only these judged metrics; empty: every metric that applies. A way to bound the cost per judged trace. */
+    metrics: z.array(z.enum(JUDGE_METRICS, { error: `must be judged metrics: ${JUDGE_METRICS.join(", ")}` })).default([]),
   })
   .prefault({});
 
@@ -66,7 +68,8 @@ export function createConfiguredJudge(config: Readonly<JudgeEndpointConfig>): Co
     budget: budget ?? null,
     structuredOutput: config.structuredOutput,
     ...(config.maxOutputTokens === null ? {} : { maxOutputTokens: config.maxOutputTokens }),
+    ...(config.metrics.length === 0 ? {} : { metrics: config.metrics }),
   });
   const form = config.structuredOutput === "auto" ? "structured output negotiated" : `structured output ${config.structuredOutput}`;
-  return { judge, budget, describe: `LLM judge ${config.model} at ${config.baseUrl} (${form})${budget ? `, limit ${config.spendingLimitPerHour} per hour` : ""}` };
+  return { judge, budget, describe: `LLM judge ${config.model} at ${config.baseUrl} (${form})${config.metrics.length === 0 ? "" : `, metrics ${config.metrics.join(", ")}`}${budget ? `, limit ${config.spendingLimitPerHour} per hour` : ""}` };
 }

@@ -20,7 +20,7 @@ export interface OnlineStageFactory {
 export function onlineStageFactory(config: Readonly<OnlineConfig>, endpoint: Readonly<JudgeEndpointConfig>, retry: RetryPolicy, kafka?: Kafka): OnlineStageFactory {
   const judge = createConfiguredJudge(endpoint);
   const embeddings = createConfiguredEmbeddings(config.embeddingsEndpoint);
-  const measuring = embeddings === null ? "" : `; embedding similarity with ${embeddings.model} at ${embeddings.baseUrl}`;
+  const measuring = embeddings === null ? "" : `; ${embeddings.describe}`;
   return {
     judgeDescription: config.judge.enabled ? `${judge.describe}${measuring}` : "judge disabled (RAGSCOPE_JUDGE_ENABLED)",
     online: async (store) => {

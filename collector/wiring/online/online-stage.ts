@@ -22,7 +22,8 @@ import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
 import type { Judge } from "../../../evaluators/judge/judge.js";
 import { runJudgeEvaluations } from "../../../evaluators/judge/judge-evaluations.js";
 import { embeddingSimilarityEvaluations } from "../../../evaluators/embeddings/embedding-similarity.js";
-import type { EmbeddingsClient } from "../../../evaluators/embeddings/embeddings-client.js";
+import { tokenMatchingEvaluations } from "../../../evaluators/embeddings/token-matching-similarity.js";
+import type { ConfiguredEmbeddings } from "./embeddings-config.js";
 import { LruJudgeCache } from "../../../evaluators/judge/lru-judge-cache.js";
 import type { AlertDelivery } from "../../10-alert/alert-delivery.js";
 import { AlertEvaluator } from "../../10-alert/alert-evaluator.js";
@@ -82,8 +83,8 @@ export interface OnlineResources {
   store: Pick<Store, "cases" | "judgeResults" | "alerts">;
   /** The judge (OpenAiJudge, VotingJudge, …); default: the deterministic HeuristicJudge. */
   judge?: Judge;
-  /** Measures answer_embedding_similarity beside the judge (judged traces with a reference answer); default: none. */
-  embeddings?: EmbeddingsClient;
+  /** Embedding measurements (answer_embedding_similarity, BERTScore-style token matching) on traces with a reference answer, at their own sample rate; default: none. */
+  embeddings?: ConfiguredEmbeddings;
   /** The judge's spending limit (evaluators/judge/judge-budget.ts): the sampler stops while it is reached. */
   budget?: SamplingBudget;
   /** Needed for judge.queue = kafka and alerts.kafkaTopic. */
@@ -149,17 +150,19 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
       config.judge.queue === "kafka"
         ? new KafkaJudgeQueue({ kafka: resources.kafka!, topic: config.judge.topic, groupId: config.judge.consumerGroup, batchSize: config.judge.batchSize, log })
         : new InProcessJudgeQueue({ maxQueued: config.judge.maxQueued, batchSize: config.judge.batchSize, retryDelayMs: 200, maxRetryDelayMs: 10_000 });
-    dispatcher = new JudgeDispatcher({ sampler, queue, log });
+    dispatcher = new JudgeDispatcher({ sampler, queue, log, embeddingsSampleRate: resources.embeddings?.sampleRate ?? null });
     if (resources.runJudgeWorkers !== false) {
       // Cache outside the rate limit: a cached verdict calls nothing and takes no token.
       const bucket = new TokenBucket({ ratePerSecond: config.judge.ratePerSecond, capacity: config.judge.burst });
       const embeddings = resources.embeddings;
       const judge = new CachedJudge(new RateLimitedJudge(resources.judge ?? new HeuristicJudge(), bucket), new LruJudgeCache(config.judge.cacheEntries));
       worker = new JudgeWorker({
-        run: async (caseResult, evalCase, evaluatedAt) => {
-          const judged = await runJudgeEvaluations(judge, caseResult, evalCase, evaluatedAt);
-          if (embeddings === undefined) return judged;
-          return [...judged, ...(await embeddingSimilarityEvaluations(embeddings, caseResult, evalCase, evaluatedAt))];
+        run: async (caseResult, evalCase, evaluatedAt, work) => {
+          const results = work.judge ? await runJudgeEvaluations(judge, caseResult, evalCase, evaluatedAt) : [];
+          if (embeddings === undefined || !work.measureEmbeddings) return results;
+          if (embeddings.similarity !== null) results.push(...(await embeddingSimilarityEvaluations(embeddings.similarity, caseResult, evalCase, evaluatedAt)));
+          if (embeddings.tokenMatching !== null) results.push(...(await tokenMatchingEvaluations(embeddings.tokenMatching, caseResult, evalCase, evaluatedAt)));
+          return results;
         },
         cases: resources.store.cases,
         sink: resources.store.judgeResults,

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, beforeEach, describe, test } from "node:test";
 import { loadSettings } from "../../../collector/wiring/config/load-settings.js";
-import { onlineSettings } from "../../../collector/wiring/config/settings-schema.js";
+import { judgeEndpointSettings, onlineSettings } from "../../../collector/wiring/config/settings-schema.js";
 import { createConfiguredEmbeddings } from "../../../collector/wiring/online/embeddings-config.js";
 import { createConfiguredJudge } from "../../../collector/wiring/online/judge-config.js";
 import { embeddingSimilarityEvaluations } from "../../../evaluators/embeddings/embedding-similarity.js";
@@ -112,9 +112,11 @@ describe("embeddings settings", () => {
     const loaded = loadSettings({ environment: { RAGSCOPE_EMBEDDINGS_BASE_URL: "http://127.0.0.1:8081/v1", RAGSCOPE_EMBEDDINGS_MODEL: "nomic-embed-text", RAGSCOPE_EMBEDDINGS_CACHE_ENTRIES: "50" } });
     assert.ok(loaded.ok);
     const section = onlineSettings(loaded.value).embeddingsEndpoint;
-    assert.deepEqual(section, { baseUrl: "http://127.0.0.1:8081/v1", model: "nomic-embed-text", apiKey: "", requestTimeoutMs: 30_000, cacheEntries: 50 });
+    assert.deepEqual(section, { baseUrl: "http://127.0.0.1:8081/v1", model: "nomic-embed-text", apiKey: "", requestTimeoutMs: 30_000, cacheEntries: 50, sampleRate: 1, tokenEmbeddingsUrl: null, tokenEmbeddingsModel: null });
     const configured = createConfiguredEmbeddings(section);
-    assert.equal(configured?.model, "nomic-embed-text");
+    assert.equal(configured?.similarity?.model, "nomic-embed-text");
+    assert.equal(configured?.tokenMatching, null);
+    assert.equal(configured?.sampleRate, 1, "every trace with a reference answer by default");
 
     const unset = loadSettings({ environment: {} });
     assert.ok(unset.ok);
@@ -123,6 +125,34 @@ describe("embeddings settings", () => {
     const half = loadSettings({ environment: { RAGSCOPE_EMBEDDINGS_BASE_URL: "http://127.0.0.1:8081/v1" } });
     assert.equal(half.ok, false);
     assert.match(JSON.stringify(half.ok ? null : half.error), /RAGSCOPE_EMBEDDINGS_BASE_URL and RAGSCOPE_EMBEDDINGS_MODEL/);
+  });
+
+  test("RAGSCOPE_EMBEDDINGS_SAMPLE_RATE and RAGSCOPE_TOKEN_EMBEDDINGS_URL / _MODEL; a rate above 1 and a URL without a model are errors naming the setting", () => {
+    const loaded = loadSettings({ environment: { RAGSCOPE_TOKEN_EMBEDDINGS_URL: "http://127.0.0.1:8082/embeddings", RAGSCOPE_TOKEN_EMBEDDINGS_MODEL: "bge-m3", RAGSCOPE_EMBEDDINGS_SAMPLE_RATE: "0.25" } });
+    assert.ok(loaded.ok, JSON.stringify(loaded.ok ? null : loaded.error));
+    const configured = createConfiguredEmbeddings(onlineSettings(loaded.value).embeddingsEndpoint);
+    assert.equal(configured?.similarity, null);
+    assert.equal(configured?.tokenMatching?.url, "http://127.0.0.1:8082/embeddings");
+    assert.equal(configured?.sampleRate, 0.25);
+    assert.match(configured?.describe ?? "", /BERTScore-style token matching with bge-m3 at http:\/\/127.0.0.1:8082\/embeddings \(sample rate 0.25\)/);
+
+    const tooHigh = loadSettings({ environment: { RAGSCOPE_EMBEDDINGS_SAMPLE_RATE: "1.5" } });
+    assert.equal(tooHigh.ok, false);
+    assert.match(JSON.stringify(tooHigh.ok ? null : tooHigh.error), /environment variable RAGSCOPE_EMBEDDINGS_SAMPLE_RATE: must be at most 1/);
+    const half = loadSettings({ environment: { RAGSCOPE_TOKEN_EMBEDDINGS_URL: "http://127.0.0.1:8082/embeddings" } });
+    assert.equal(half.ok, false);
+    assert.match(JSON.stringify(half.ok ? null : half.error), /RAGSCOPE_TOKEN_EMBEDDINGS_URL and RAGSCOPE_TOKEN_EMBEDDINGS_MODEL/);
+  });
+
+  test("RAGSCOPE_JUDGE_METRICS: only the listed judged metrics; an unknown name is refused with the list", () => {
+    const loaded = loadSettings({ environment: { RAGSCOPE_JUDGE_BASE_URL: "http://127.0.0.1:8080/v1", RAGSCOPE_JUDGE_MODEL: "local", RAGSCOPE_JUDGE_METRICS: "faithfulness,answer_correctness" } });
+    assert.ok(loaded.ok, JSON.stringify(loaded.ok ? null : loaded.error));
+    const configured = createConfiguredJudge(judgeEndpointSettings(loaded.value));
+    assert.deepEqual(configured.judge.metrics, ["faithfulness", "answer_correctness"]);
+    assert.match(configured.describe, /metrics faithfulness, answer_correctness/);
+    const unknown = loadSettings({ environment: { RAGSCOPE_JUDGE_METRICS: "faithfulness,vibes" } });
+    assert.equal(unknown.ok, false);
+    assert.match(JSON.stringify(unknown.ok ? null : unknown.error), /RAGSCOPE_JUDGE_METRICS.*must be judged metrics: faithfulness, answer_relevance/);
   });
 
   test("RAGSCOPE_JUDGE_STRUCTURED_OUTPUT and RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS reach the judge endpoint; a wrong form is refused", () => {

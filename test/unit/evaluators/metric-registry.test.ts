@@ -15,6 +15,7 @@ import { parseGateFile } from "../../../contracts/gate-file.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
 import { EMBEDDING_SIMILARITY_LAYER, embeddingSimilarityMetrics } from "../../../evaluators/embeddings/embedding-similarity.js";
+import { TOKEN_MATCHING_LAYER, tokenMatchingMetrics } from "../../../evaluators/embeddings/token-matching-similarity.js";
 import { JUDGE_METRICS } from "../../../evaluators/judge/judge.js";
 import { rubricFor } from "../../../evaluators/judge/rubrics/rubric-registry.js";
 import { isMetricName, METRIC } from "../../../evaluators/metric-catalog.js";
@@ -25,7 +26,7 @@ import { resolveGateMetric } from "../../../dashboards/source/gate-metrics.js";
 import { richOfflineRequest } from "./metric-registry-fixtures.js";
 
 const registry = createDefaultRegistry();
-const produced = new Set<string>([...registry.list().flatMap((evaluator) => evaluator.metrics.map((metric) => metric.name)), ...JUDGE_METRICS, ...Object.keys(embeddingSimilarityMetrics)]);
+const produced = new Set<string>([...registry.list().flatMap((evaluator) => evaluator.metrics.map((metric) => metric.name)), ...JUDGE_METRICS, ...Object.keys(embeddingSimilarityMetrics), ...Object.keys(tokenMatchingMetrics)]);
 
 /** Metric names compared with the `metric` column of metric_values in SQL text. */
 function metricNamesInSql(sql: string): string[] {
@@ -66,6 +67,7 @@ describe("metric keys", () => {
     for (const evaluator of registry.list()) assert.ok(METRIC_LAYERS.includes(evaluator.layer), `${evaluator.id} has layer ${evaluator.layer}`);
     for (const metric of JUDGE_METRICS) assert.ok(METRIC_LAYERS.includes(rubricFor(metric).layer), `judge rubric ${metric} has layer ${rubricFor(metric).layer}`);
     assert.equal(EMBEDDING_SIMILARITY_LAYER, "generation");
+    assert.equal(TOKEN_MATCHING_LAYER, "generation");
     const layerOf = new Map(registry.list().map((evaluator) => [evaluator.id, evaluator.layer]));
     assert.deepEqual(
       ["retrieval.ranking", "context.coverage", "answer.reference_match", "online.permission_leak", "performance.usage"].map((id) => layerOf.get(id)),
