@@ -19,6 +19,7 @@ import { FINAL_VERDICT } from "../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter } from "./tenant-filter.js";
+import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 
 interface SummaryRow {
   case_result_id: string;
@@ -38,6 +39,16 @@ interface SummaryRow {
   output: string;
   has_output: number;
 }
+
+type KeyRow = { case_result_id: string; started_at_ms: string | number };
+
+const DAY_MS = 86_400_000;
+/** The windows in days, each a UTC day boundary back from the newest day: one day, a week, a month, a quarter, a year. */
+const WINDOW_DAYS = [1, 7, 31, 92, 366] as const;
+/** A window's lower bound that admits every row (DateTime64 starts at 1900). */
+const MINIMUM_TIME_MS = Date.parse("1900-01-01T00:00:00.000Z");
+/** The key query's time window; `{windowFromMs}` is set per window by newestKeys. */
+const WINDOW_CONDITION = (column: string): string => `${column} >= fromUnixTimestamp64Milli({windowFromMs:Int64}, 'UTC')`;
 
 export class ClickHouseTraceReader implements TraceReader {
   private readonly database: string;
@@ -75,8 +86,10 @@ export class ClickHouseTraceReader implements TraceReader {
       conditions.push(`(dataset_id = {datasetId:String} OR (case_id, case_version) IN (SELECT case_id, case_version FROM ${database}.eval_cases FINAL WHERE dataset_id = {datasetId:String}))`);
       parameters.datasetId = filter.datasetId;
     }
+    // Subqueries over the other growing tables take the key query's time window too: their rows carry their
+    // Case Result's start (evaluation_results.started_at, metric_values.ts), so the window prunes their months and days.
     if (filter.rootCause !== undefined) {
-      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.evaluation_results FINAL WHERE evaluator_id = 'root_cause' AND startsWith(reason, {rootCausePrefix:String}))`);
+      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.evaluation_results FINAL WHERE evaluator_id = 'root_cause' AND startsWith(reason, {rootCausePrefix:String}) AND ${WINDOW_CONDITION("started_at")})`);
       parameters.rootCausePrefix = `${filter.rootCause}:`;
     }
     if (filter.fromMs !== undefined) {
@@ -93,7 +106,7 @@ export class ClickHouseTraceReader implements TraceReader {
     }
     if (filter.metric !== undefined && (filter.below !== undefined || filter.above !== undefined)) {
       const bounds = [filter.below === undefined ? "" : " AND value < {below:Float64}", filter.above === undefined ? "" : " AND value > {above:Float64}"].join("");
-      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.metric_values FINAL WHERE metric = {metric:String} AND value IS NOT NULL${bounds})`);
+      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.metric_values FINAL WHERE metric = {metric:String} AND value IS NOT NULL${bounds} AND ${WINDOW_CONDITION("ts")})`);
       parameters.metric = filter.metric;
       if (filter.below !== undefined) parameters.below = filter.below;
       if (filter.above !== undefined) parameters.above = filter.above;
@@ -103,26 +116,37 @@ export class ClickHouseTraceReader implements TraceReader {
       parameters.afterMs = page.after.startedAtMs;
       parameters.afterId = page.after.caseResultId;
     }
+    conditions.push(WINDOW_CONDITION("started_at"));
     const where = `WHERE ${conditions.join(" AND ")}`;
-    const keys = await this.rows<{ case_result_id: string; started_at_ms: string | number }>(
+    const keySql = withStatementSettings(
       `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL ${where}
        ORDER BY started_at DESC, case_result_id DESC LIMIT {limit:UInt32}`,
-      parameters,
+      FINAL_WITHIN_PARTITIONS,
     );
+    const keys = await this.newestKeys(keySql, parameters, page.after?.startedAtMs ?? null, filter.toMs ?? null, filter.fromMs ?? null, page.limit + 1);
     const pageKeys = keys.slice(0, page.limit);
     const next = keys.length > page.limit && pageKeys.length > 0 ? { startedAtMs: Number(pageKeys[pageKeys.length - 1]!.started_at_ms), caseResultId: pageKeys[pageKeys.length - 1]!.case_result_id } : null;
     if (pageKeys.length === 0) return { traces: [], next: null };
     const ids = pageKeys.map((key) => key.case_result_id);
+    // The page's own time span (its rows are newest first): selects the months and days of the page's rows only.
+    const span = { spanFromMs: Number(pageKeys[pageKeys.length - 1]!.started_at_ms), spanToMs: Number(pageKeys[0]!.started_at_ms) };
+    const inSpan = (column: string) => `${column} BETWEEN fromUnixTimestamp64Milli({spanFromMs:Int64}, 'UTC') AND fromUnixTimestamp64Milli({spanToMs:Int64}, 'UTC')`;
     const summaries = await this.rows<SummaryRow>(
       `SELECT case_result_id, trace_id, run_id, case_id, case_version, dataset_id, service_name, tenant_id, route, quality_status, execution_status, latency_ms,
               toUnixTimestamp64Milli(started_at) AS started_at_ms,
               JSONExtract(payload, 'rag_observation', 'query', 'Nullable(String)') AS query,
               output, JSONType(payload, 'output') = 'String' AS has_output
-       FROM ${database}.case_results FINAL WHERE case_result_id IN {ids:Array(String)} AND ${this.tenants.on("case_results")} SETTINGS use_skip_indexes_if_final = 1`,
-      { ids },
+       FROM ${database}.case_results FINAL WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("case_results")}
+       SETTINGS use_skip_indexes_if_final = 1, do_not_merge_across_partitions_select_final = 1`,
+      { ids, ...span },
     );
     const rootCauses = new Map(
-      (await this.rows<{ case_result_id: string; reason: string }>(`SELECT case_result_id, reason FROM ${database}.evaluation_results FINAL WHERE evaluator_id = 'root_cause' AND case_result_id IN {ids:Array(String)}`, { ids })).map((row) => [row.case_result_id, rootCauseLabelOf(row.reason)]),
+      (
+        await this.rows<{ case_result_id: string; reason: string }>(
+          withStatementSettings(`SELECT case_result_id, reason FROM ${database}.evaluation_results FINAL WHERE evaluator_id = 'root_cause' AND case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")}`, FINAL_WITHIN_PARTITIONS),
+          { ids, ...span },
+        )
+      ).map((row) => [row.case_result_id, rootCauseLabelOf(row.reason)]),
     );
     const missingDatasets = summaries.filter((row) => row.dataset_id === "" && row.case_id !== "");
     const datasets = new Map<string, string>();
@@ -157,6 +181,36 @@ export class ClickHouseTraceReader implements TraceReader {
       });
     }
     return { traces, next };
+  }
+
+  /**
+   * The first `wanted` rows of the key query, newest first, read window by window: the list is ordered by
+   * start time, which the sorting key holds only as the day after tenant and service, so without a bound the
+   * engine reads and sorts every row of every month to return 50. Each window starts at a UTC day (the
+   * sorting key's resolution) and reaches up to the newest row the query can return (the cursor, the range's
+   * end, else the store's newest start); it widens only while it holds fewer than `wanted` rows and older rows
+   * may exist. Rows outside a window are older than every row in it, so a full window's first rows are the
+   * whole store's: the result is the unbounded query's.
+   */
+  private async newestKeys(sql: string, parameters: Record<string, unknown>, afterMs: number | null, toMs: number | null, fromMs: number | null, wanted: number): Promise<KeyRow[]> {
+    // min/max of a partition-key column come from the parts' minmax indexes, not from the rows.
+    const [bounds] = await this.rows<{ oldest: string | number | null; newest: string | number | null }>(
+      `SELECT toUnixTimestamp64Milli(min(started_at)) AS oldest, toUnixTimestamp64Milli(max(started_at)) AS newest FROM ${this.database}.case_results HAVING count() > 0`,
+      {},
+    );
+    if (bounds === undefined || bounds.oldest === null || bounds.newest === null) return [];
+    const oldest = Math.max(Number(bounds.oldest), fromMs ?? -Infinity);
+    const newest = Math.min(Number(bounds.newest), afterMs ?? Infinity, toMs === null ? Infinity : toMs - 1);
+    if (newest < oldest) return [];
+    const newestDay = Math.floor(newest / DAY_MS) * DAY_MS;
+    for (const days of WINDOW_DAYS) {
+      const windowFrom = newestDay - (days - 1) * DAY_MS;
+      // The last window is unbounded below: rows older than the store's minimum cannot exist, but a row written meanwhile could.
+      const complete = windowFrom <= oldest;
+      const keys = await this.rows<KeyRow>(sql, { ...parameters, windowFromMs: complete ? MINIMUM_TIME_MS : windowFrom });
+      if (keys.length >= wanted || complete) return keys;
+    }
+    return this.rows<KeyRow>(sql, { ...parameters, windowFromMs: MINIMUM_TIME_MS });
   }
 
   async readTrace(caseResultId: string): Promise<TraceDetail | null> {

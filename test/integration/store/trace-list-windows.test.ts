@@ -1,0 +1,166 @@
+/**
+ * The trace list reads the newest days first and widens its time window only
+ * when a window holds less than a page (clickhouse-trace-reader.ts
+ * newestKeys). This pages through a store whose traces are spread over
+ * several months and years — dense days, empty weeks, a lone trace years
+ * older, equal start times — with Case Results written again (an identical
+ * replay, and a later version with another verdict and answer), and checks
+ * every page against the order computed here from what was written:
+ * newest start first, the id breaking ties, one row per Case Result with its
+ * latest version's fields.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { CaseResult } from "../../../contracts/case-result.js";
+import type { EvaluationResult } from "../../../contracts/evaluation-result.js";
+import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
+import { ClickHouseTraceReader } from "../../../store/clickhouse/clickhouse-trace-reader.js";
+import type { TraceCursor, TraceFilter, TraceSummary } from "../../../store/ports/trace-reader.js";
+import type { TenantScope } from "../../../store/ports/tenant-scope.js";
+import { buildCaseResult } from "../../support/case-results.js";
+import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const SERVICES = ["shop", "bank"];
+const TENANTS = ["t1", "t2", "t3"];
+const ROOT_CAUSES = ["RETRIEVAL_MISS", "HALLUCINATION"];
+
+interface Written {
+  id: string;
+  startedAtMs: number;
+  service: string;
+  tenant: string;
+  verdict: CaseResult["quality_status"];
+  output: string;
+  rootCause: string | null;
+  recall: number;
+}
+
+/** Start times: a dense newest day, days of the past week, other months, a year back, and one trace three years older. */
+function startTimes(): number[] {
+  const newest = Date.parse("2026-09-14T18:30:00.000Z");
+  const times: number[] = [];
+  for (let index = 0; index < 40; index += 1) times.push(newest - index * 7 * 60_000);
+  for (let day = 1; day <= 6; day += 1) for (let index = 0; index < 5; index += 1) times.push(newest - day * DAY - index * HOUR);
+  for (const monthsBack of [1, 2, 4]) for (let index = 0; index < 6; index += 1) times.push(newest - monthsBack * 30 * DAY - index * 5 * HOUR);
+  for (let index = 0; index < 4; index += 1) times.push(newest - 400 * DAY - index * DAY);
+  times.push(Date.parse("2023-03-02T08:00:00.000Z"));
+  // Equal start times across a day boundary of the windows: the id decides.
+  times.push(newest - DAY, newest - DAY, Date.parse("2026-09-14T00:00:00.000Z"), Date.parse("2026-09-14T00:00:00.000Z"));
+  return times;
+}
+
+function caseResultOf(row: Written): CaseResult {
+  const base = buildCaseResult({ output: row.output, retrieved: [{ chunk_id: `${row.id}_chunk`, text: "text", score: 0.5 }] });
+  const at = new Date(row.startedAtMs).toISOString();
+  return {
+    ...base,
+    case_result_id: row.id,
+    trace_id: `trace_${row.id}`,
+    quality_status: row.verdict,
+    started_at: at,
+    completed_at: at,
+    rag_observation: { ...base.rag_observation, query: `question of ${row.id}`, service_name: row.service, tenant_id: row.tenant, route: "/ask" },
+  };
+}
+
+function evaluationResultsOf(row: Written): EvaluationResult[] {
+  const at = new Date(row.startedAtMs).toISOString();
+  const recall: EvaluationResult = { evaluation_result_id: `er_${row.id}_recall`, case_result_id: row.id, evaluator_id: "retrieval.recall", evaluator_version: "1", metric_values: { recall_at_5: row.recall }, outcome: "measured", reason: "measured", evidence_refs: [], confidence: { value: 1, semantics: "deterministic_rule" }, review_required: false, error_type: "none", evaluated_at: at };
+  if (row.rootCause === null) return [recall];
+  return [recall, { evaluation_result_id: `er_${row.id}_root`, case_result_id: row.id, evaluator_id: "root_cause", evaluator_version: "1", metric_values: {}, outcome: "failed", reason: `${row.rootCause}: written by the test`, evidence_refs: [], confidence: { value: 1, semantics: "deterministic_rule" }, review_required: false, error_type: "none", evaluated_at: at }];
+}
+
+describe("trace list over months, with replays and later versions", () => {
+  let store: TemporaryStore;
+  /** What the reader must show: the last write of each Case Result. */
+  const latest = new Map<string, Written>();
+
+  before(async () => {
+    store = await temporaryStore();
+    let clock = Date.parse("2026-09-15T00:00:00.000Z");
+    const sink = new ClickHouseSink(store.connection, { now: () => clock });
+    const first: Written[] = startTimes().map((startedAtMs, index) => ({
+      id: `cr_${String((index * 37) % 1000).padStart(3, "0")}`,
+      startedAtMs,
+      service: SERVICES[index % SERVICES.length]!,
+      tenant: TENANTS[index % TENANTS.length]!,
+      verdict: "passed",
+      output: `first answer ${index}`,
+      rootCause: null,
+      recall: (index % 10) / 10,
+    }));
+    // Several writes, so the rows are spread over parts as a collector writes them.
+    for (let start = 0; start < first.length; start += 25) {
+      const written = await sink.write(first.slice(start, start + 25).map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })));
+      assert.ok(written.ok);
+      clock += 1_000;
+    }
+    for (const row of first) latest.set(row.id, row);
+    // An identical replay of a third of them (the same rows again).
+    const replayed = first.filter((_, index) => index % 3 === 0);
+    assert.ok((await sink.write(replayed.map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })))).ok);
+    // A later version of every fourth: another verdict, answer, root cause and metric value (a re-evaluation a month later).
+    clock += 30 * DAY;
+    const revised = first.filter((_, index) => index % 4 === 1).map((row, index): Written => ({ ...row, verdict: "failed", output: `revised answer of ${row.id}`, rootCause: ROOT_CAUSES[index % ROOT_CAUSES.length]!, recall: 0.05 }));
+    assert.ok((await sink.write(revised.map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })))).ok);
+    for (const row of revised) latest.set(row.id, row);
+  });
+  after(() => store.cleanup());
+
+  /** The expected list, computed from the writes: newest first, then the id descending. */
+  function expected(keep: (row: Written) => boolean): Written[] {
+    return [...latest.values()].filter(keep).sort((first, second) => second.startedAtMs - first.startedAtMs || (first.id < second.id ? 1 : first.id > second.id ? -1 : 0));
+  }
+
+  async function pages(filter: TraceFilter, limit: number, scope: TenantScope = "all"): Promise<TraceSummary[][]> {
+    const reader = new ClickHouseTraceReader(store.connection, scope);
+    const all: TraceSummary[][] = [];
+    let after: TraceCursor | null = null;
+    do {
+      const page = await reader.listTraces(filter, { after, limit });
+      all.push(page.traces);
+      after = page.next;
+      assert.ok(all.length <= 200, "paging ends");
+    } while (after !== null);
+    return all;
+  }
+
+  function assertPages(actual: TraceSummary[][], wanted: Written[], limit: number, what: string): void {
+    const chunks: Written[][] = [];
+    for (let start = 0; start < wanted.length; start += limit) chunks.push(wanted.slice(start, start + limit));
+    if (chunks.length === 0) chunks.push([]);
+    assert.equal(actual.length, chunks.length, `${what}: number of pages`);
+    chunks.forEach((chunk, index) => {
+      assert.deepEqual(
+        actual[index]!.map((trace) => ({ id: trace.caseResultId, startedAt: trace.startedAt, service: trace.serviceName, tenant: trace.tenantId, verdict: trace.qualityStatus, output: trace.output, rootCause: trace.rootCause })),
+        chunk.map((row) => ({ id: row.id, startedAt: new Date(row.startedAtMs).toISOString(), service: row.service, tenant: row.tenant, verdict: row.verdict, output: row.output, rootCause: row.rootCause })),
+        `${what}: page ${index + 1}`,
+      );
+    });
+  }
+
+  test("every page of the whole list, at several page sizes", async () => {
+    assert.ok(latest.size > 90, "the store holds the written traces");
+    for (const limit of [1, 7, 50, 200]) assertPages(await pages({}, limit), expected(() => true), limit, `limit ${limit}`);
+  });
+
+  test("filters that match few traces widen the window back to the oldest one", async () => {
+    const oldest = expected(() => true).at(-1)!;
+    assertPages(await pages({ tenant: oldest.tenant, service: oldest.service }, 5), expected((row) => row.tenant === oldest.tenant && row.service === oldest.service), 5, "tenant and service");
+    assertPages(await pages({ verdict: "failed" }, 4), expected((row) => row.verdict === "failed"), 4, "verdict of the later version");
+    assertPages(await pages({ rootCause: "HALLUCINATION" }, 3), expected((row) => row.rootCause === "HALLUCINATION"), 3, "root cause");
+    assertPages(await pages({ metric: "recall_at_5", below: 0.1 }, 6), expected((row) => row.recall < 0.1), 6, "metric below a threshold, later versions' values");
+    assertPages(await pages({ text: "revised" }, 5), expected((row) => row.output.includes("revised")), 5, "free text");
+    assertPages(await pages({ text: "nothing like this" }, 5), [], 5, "no match");
+  });
+
+  test("a time range and a tenant scope page like the unbounded list", async () => {
+    const fromMs = Date.parse("2026-05-01T00:00:00.000Z");
+    const toMs = Date.parse("2026-09-14T00:00:00.000Z");
+    assertPages(await pages({ fromMs, toMs }, 8), expected((row) => row.startedAtMs >= fromMs && row.startedAtMs < toMs), 8, "time range");
+    assertPages(await pages({ toMs: Date.parse("2025-12-01T00:00:00.000Z") }, 2), expected((row) => row.startedAtMs < Date.parse("2025-12-01T00:00:00.000Z")), 2, "range ending years back");
+    assertPages(await pages({}, 9, ["t2"]), expected((row) => row.tenant === "t2"), 9, "tenant scope");
+  });
+});
