@@ -151,8 +151,8 @@ export function metricValuesBody(prepared: PreparedBatch): { body: string; rows:
     // Metrics without a value get no row, unless this evaluation may replace an earlier one (result-rows.ts hasValue).
     const tombstones = evaluation.replacesEarlier === true;
     for (const item of evaluation.evaluationResults) {
-      const identity = `${field(item.case_result_id)}\t${field(item.evaluator_id)}\t${field(item.evaluator_version)}\t${field(item.evaluation_result_id)}`;
-      const outcome = field(item.outcome);
+      const identity = `${field(item.case_result_id)}\t${name(item.evaluator_id)}\t${name(item.evaluator_version)}\t${field(item.evaluation_result_id)}`;
+      const outcome = name(item.outcome);
       const tail = `${context}\t${startedAt}\t${field(item.evaluated_at)}\t${version}`;
       for (const metric in item.metric_values) {
         const value = item.metric_values[metric];
@@ -173,7 +173,7 @@ export function evaluationResultsBody(prepared: PreparedBatch): string {
       let notApplicable = "";
       for (const metric in item.metric_values) if (!hasValue(item.metric_values[metric])) notApplicable = notApplicable === "" ? arrayItem(metric) : `${notApplicable},${arrayItem(metric)}`;
       body.add(
-        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${field(item.evaluator_id)}\t${field(item.evaluator_version)}\t${field(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${field(item.error_type)}\t${startedAt}\t${field(item.evaluated_at)}\t${jsonField(resultPayloads[index]!)}\t${version}\t[${notApplicable}]`,
+        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${name(item.evaluator_id)}\t${name(item.evaluator_version)}\t${name(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${name(item.error_type)}\t${startedAt}\t${field(item.evaluated_at)}\t${jsonField(resultPayloads[index]!)}\t${version}\t[${notApplicable}]`,
       );
     }
   }
@@ -206,11 +206,11 @@ export function traceSpansBody(prepared: PreparedBatch): string {
   return body.text();
 }
 
-/** Characters of lines gathered before they are joined into one flat piece. */
-const PIECE_CHARACTERS = 256 * 1024;
+/** Characters of lines gathered before they are joined into one flat piece: below the size V8 allocates in its large-object space, so that a piece starts young like the lines. */
+const PIECE_CHARACTERS = 64 * 1024;
 
 /**
- * Lines joined into flat pieces of ~256 K characters as they come, then the
+ * Lines joined into flat pieces of ~64 K characters as they come, then the
  * pieces into the body. A line is a tree of the strings it was concatenated
  * from; holding every line of a 20,000-trace batch until one join kept
  * hundreds of thousands of such trees alive through every garbage collection

@@ -59,8 +59,8 @@ export function tabSeparatedJson(json: string): string {
 }
 
 /**
- * Metric names repeat in every case (a catalog of ~60), so their encodings
- * are kept: as a field and as an Array(String) item. Bounded, so that names
+ * Metric names, evaluator ids and versions, outcomes and error types repeat
+ * in every case (catalogs of tens), so their encodings are kept: as a field and as an Array(String) item. Bounded, so that names
  * from untrusted input cannot grow it without end; past the bound, names are
  * encoded each time.
  */
