@@ -10,6 +10,11 @@
  * `prepareBatch` serialises the payload documents once and derives the
  * deduplication token from them; the bodies are built one by one after it, so
  * the sink can build one while the engine inserts the one before.
+ *
+ * Cost (test/bench/sink-rows.bench.ts, issue 13): serialising the payloads
+ * (JSON.stringify, ~23 Evaluation Results a case) is now most of it and is
+ * what the payload columns hold, so it stays. The bytes written are held to a
+ * recording of the previous implementation (test/data/sink-insert-bodies).
  */
 import { createHash } from "node:crypto";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
