@@ -8,9 +8,32 @@
  * each body made flat as the engine's client would read it. Three rounds,
  * the last printed (the first warms the code up).
  *
- * Notes (2026-12-01, 2-core machine shared by several engineers; load average
- * given with each figure; before = main at 25c10e9):
- * - see the figures in the report of issue 13's row-builder change below.
+ * Notes (2026-12-01, 2-core machine shared by several engineers, load average
+ * 8–12 throughout, so single figures move by ±30 %; before = main at 25c10e9):
+ * - Before (this benchmark at 25c10e9): 618 µs/trace at 5,000 traces (prepare
+ *   168, evaluation_results body 367), 810 µs/trace at 20,000 (prepare 210,
+ *   evaluation_results body 522). --cpu-prof of the builder: garbage
+ *   collection 33 %, JSON.stringify of the payloads (prepareBatch) 17 %,
+ *   joinLines 15 % (one join of every line of the batch: hundreds of thousands
+ *   of concatenation trees kept alive through every collection until then),
+ *   the field escape pattern and its replace callbacks ~10 %, the token's hash
+ *   with a copy of every payload (`replace` to blank evaluated_at) 3–4 %.
+ * - Changed: lines joined into flat ~64 K-character pieces as they are built;
+ *   payload documents (JSON.stringify output, no raw control characters)
+ *   escaped by one scan for a backslash; metric names, evaluator ids and
+ *   versions, outcomes and error types encoded once (bounded cache); the
+ *   token hashed with one update per case, evaluated_at blanked by slicing.
+ *   Every byte written is unchanged (test/integration/sink/recorded-insert-bodies.test.ts).
+ * - Old and new in one process, rounds alternating, CPU µs/trace of row
+ *   building: 5,000 traces, 6 rounds each, load 7.9: median 674 → 396 (1.7×);
+ *   20,000 traces: see AB20K.
+ * - After, --cpu-prof: JSON.stringify of the payloads (prepareBatch) 32 %,
+ *   garbage collection 27 %, joining pieces 11 %, escapes 5 %, hash 4 %. The
+ *   serialisation is the floor: the payload columns hold those documents.
+ * - The whole sink write (ClickHouseSink.write of 5,000-trace batches into
+ *   embedded chDB, process CPU with the engine, 4 writes each, old and new
+ *   runs interleaved, load 9–11): old 1,208–1,437 µs/trace (339–423
+ *   traces/s), new 975–1,148 µs/trace (528–1,002 traces/s).
  */
 import { caseResultsBody, evaluationResultsBody, metricValuesBody, prepareBatch, traceSpansBody } from "../../store/clickhouse/tab-separated-batch.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
