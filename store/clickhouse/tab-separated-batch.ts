@@ -10,11 +10,16 @@
  * `prepareBatch` serialises the payload documents once and derives the
  * deduplication token from them; the bodies are built one by one after it, so
  * the sink can build one while the engine inserts the one before.
+ *
+ * Cost (test/bench/sink-rows.bench.ts, issue 13): serialising the payloads
+ * (JSON.stringify, ~23 Evaluation Results a case) is now most of it and is
+ * what the payload columns hold, so it stays. The bytes written are held to a
+ * recording of the previous implementation (test/data/sink-insert-bodies).
  */
 import { createHash } from "node:crypto";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { hasValue, rowVersion } from "./result-rows.js";
-import { tabSeparatedField as field, tabSeparatedStringArray as stringArray } from "./tab-separated.js";
+import { tabSeparatedArrayItem as arrayItem, tabSeparatedField as field, tabSeparatedJson as jsonField, tabSeparatedName as name } from "./tab-separated.js";
 
 export const caseResultColumns = [
   "case_result_id",
@@ -115,13 +120,18 @@ export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseI
     const result = evaluation.caseResult;
     const observation = result.rag_observation;
     const payload = JSON.stringify(result);
-    hash.update(payload);
+    // One hash update per case: each update call converts its text to UTF-8 apart, which cost more than the hashing.
+    let hashed = payload;
     const resultPayloads: string[] = [];
     for (const item of evaluation.evaluationResults) {
       const resultPayload = JSON.stringify(item);
       resultPayloads.push(resultPayload);
-      hash.update(resultPayload.replace(`"evaluated_at":${JSON.stringify(item.evaluated_at)}`, '"evaluated_at":""'));
+      // The evaluation time blanked without copying the whole payload: the same text `replace` gave (first match only).
+      const pattern = `"evaluated_at":${JSON.stringify(item.evaluated_at)}`;
+      const at = resultPayload.indexOf(pattern);
+      hashed += at < 0 ? resultPayload : `${resultPayload.slice(0, at)}"evaluated_at":""${resultPayload.slice(at + pattern.length)}`;
     }
+    hash.update(hashed);
     const runId = field(result.run_id);
     const caseId = field(result.case_id);
     const traceId = field(result.trace_id);
@@ -141,63 +151,99 @@ export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseI
 }
 
 export function metricValuesBody(prepared: PreparedBatch): { body: string; rows: number } {
-  const lines: string[] = [];
+  const body = new BodyBuilder();
   for (const { evaluation, context, startedAt, version } of prepared.cases) {
     // Metrics without a value get no row, unless this evaluation may replace an earlier one (result-rows.ts hasValue).
     const tombstones = evaluation.replacesEarlier === true;
     for (const item of evaluation.evaluationResults) {
-      const identity = `${field(item.case_result_id)}\t${field(item.evaluator_id)}\t${field(item.evaluator_version)}\t${field(item.evaluation_result_id)}`;
-      const outcome = field(item.outcome);
+      const identity = `${field(item.case_result_id)}\t${name(item.evaluator_id)}\t${name(item.evaluator_version)}\t${field(item.evaluation_result_id)}`;
+      const outcome = name(item.outcome);
       const tail = `${context}\t${startedAt}\t${field(item.evaluated_at)}\t${version}`;
       for (const metric in item.metric_values) {
         const value = item.metric_values[metric];
-        if (tombstones || hasValue(value)) lines.push(`${field(metric)}\t${identity}\t${field(value)}\t${outcome}\t${tail}`);
+        if (tombstones || hasValue(value)) body.add(`${name(metric)}\t${identity}\t${field(value)}\t${outcome}\t${tail}`);
       }
     }
   }
-  return { body: joinLines(lines), rows: lines.length };
+  return { body: body.text(), rows: body.lines };
 }
 
 export function evaluationResultsBody(prepared: PreparedBatch): string {
-  const lines: string[] = [];
+  const body = new BodyBuilder();
   for (const { evaluation, resultPayloads, runId, caseId, traceId, startedAt, version } of prepared.cases) {
-    evaluation.evaluationResults.forEach((item, index) => {
-      const notApplicable: string[] = [];
-      for (const metric in item.metric_values) if (!hasValue(item.metric_values[metric])) notApplicable.push(metric);
-      lines.push(
-        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${field(item.evaluator_id)}\t${field(item.evaluator_version)}\t${field(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${field(item.error_type)}\t${startedAt}\t${field(item.evaluated_at)}\t${field(resultPayloads[index])}\t${version}\t${stringArray(notApplicable)}`,
+    const results = evaluation.evaluationResults;
+    for (let index = 0; index < results.length; index += 1) {
+      const item = results[index]!;
+      // The Array(String) of metrics without a value, as tabSeparatedStringArray writes it.
+      let notApplicable = "";
+      for (const metric in item.metric_values) if (!hasValue(item.metric_values[metric])) notApplicable = notApplicable === "" ? arrayItem(metric) : `${notApplicable},${arrayItem(metric)}`;
+      body.add(
+        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${name(item.evaluator_id)}\t${name(item.evaluator_version)}\t${name(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${name(item.error_type)}\t${startedAt}\t${field(item.evaluated_at)}\t${jsonField(resultPayloads[index]!)}\t${version}\t[${notApplicable}]`,
       );
-    });
+    }
   }
-  return joinLines(lines);
+  return body.text();
 }
 
 export function caseResultsBody(prepared: PreparedBatch): string {
-  const lines: string[] = [];
+  const body = new BodyBuilder();
   for (const { evaluation, payload, context, startedAt, version } of prepared.cases) {
     const result = evaluation.caseResult;
     const observation = result.rag_observation;
-    lines.push(
-      `${field(result.case_result_id)}\t${context}\t${field(result.execution_status)}\t${field(result.quality_status)}\t${observation.partial_trace ? 1 : 0}\t${field(result.output ?? "")}\t${field(observation.latency_ms)}\t${startedAt}\t${field(result.completed_at)}\t${field(payload)}\t${version}`,
+    body.add(
+      `${field(result.case_result_id)}\t${context}\t${field(result.execution_status)}\t${field(result.quality_status)}\t${observation.partial_trace ? 1 : 0}\t${field(result.output ?? "")}\t${field(observation.latency_ms)}\t${startedAt}\t${field(result.completed_at)}\t${jsonField(payload)}\t${version}`,
     );
   }
-  return joinLines(lines);
+  return body.text();
 }
 
 /** The raw spans of the cases that carry them (migration 0013); "" when none does. */
 export function traceSpansBody(prepared: PreparedBatch): string {
-  const lines: string[] = [];
+  const body = new BodyBuilder();
   for (const { evaluation, traceId, startedAt, version } of prepared.cases) {
     const raw = evaluation.rawSpans;
     if (raw === undefined) continue;
     const observation = evaluation.caseResult.rag_observation;
-    lines.push(
+    body.add(
       `${field(evaluation.caseResult.case_result_id)}\t${traceId}\t${field(observation.tenant_id ?? "")}\t${field(observation.service_name ?? "")}\t${startedAt}\t${raw.spanCount}\t${raw.storedSpanCount}\t${raw.truncatedValues}\t${field(raw.json)}\t${version}`,
     );
   }
-  return joinLines(lines);
+  return body.text();
 }
 
-function joinLines(lines: string[]): string {
-  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+/** Characters of lines gathered before they are joined into one flat piece: below the size V8 allocates in its large-object space, so that a piece starts young like the lines. */
+const PIECE_CHARACTERS = 64 * 1024;
+
+/**
+ * Lines joined into flat pieces of ~64 K characters as they come, then the
+ * pieces into the body. A line is a tree of the strings it was concatenated
+ * from; holding every line of a 20,000-trace batch until one join kept
+ * hundreds of thousands of such trees alive through every garbage collection
+ * (a third of the builder's time). Joined in pieces, they die young, and the
+ * final join copies flat text only. Each line ends with a line feed.
+ */
+class BodyBuilder {
+  lines = 0;
+  private pending: string[] = [];
+  private pendingCharacters = 0;
+  private readonly pieces: string[] = [];
+
+  add(line: string): void {
+    this.pending.push(line);
+    this.lines += 1;
+    this.pendingCharacters += line.length;
+    if (this.pendingCharacters >= PIECE_CHARACTERS) this.flush();
+  }
+
+  text(): string {
+    this.flush();
+    return this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join("");
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.pieces.push(`${this.pending.join("\n")}\n`);
+    this.pending = [];
+    this.pendingCharacters = 0;
+  }
 }

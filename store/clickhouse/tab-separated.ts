@@ -47,3 +47,42 @@ export function tabSeparatedStringArray(items: readonly string[]): string {
   if (items.length === 0) return "[]";
   return `[${items.map((item) => `'${item.replace(quotedItemCharacters, (character) => quotedItemEscapes[character]!)}'`).join(",")}]`;
 }
+
+/**
+ * A JSON document made by JSON.stringify, as a field. JSON writes every
+ * control character as an escape, so of the field escapes only the backslash
+ * can occur: one scan for it instead of the field's pattern (the payload
+ * documents are most of a body's bytes).
+ */
+export function tabSeparatedJson(json: string): string {
+  return json.indexOf("\\") < 0 ? json : json.replaceAll("\\", "\\\\");
+}
+
+/**
+ * Metric names, evaluator ids and versions, outcomes and error types repeat
+ * in every case (catalogs of tens), so their encodings are kept: as a field and as an Array(String) item. Bounded, so that names
+ * from untrusted input cannot grow it without end; past the bound, names are
+ * encoded each time.
+ */
+const KEPT_NAMES = 4_096;
+const namesAsFields = new Map<string, string>();
+const namesAsArrayItems = new Map<string, string>();
+
+export function tabSeparatedName(name: string): string {
+  let encoded = namesAsFields.get(name);
+  if (encoded === undefined) {
+    encoded = tabSeparatedField(name);
+    if (namesAsFields.size < KEPT_NAMES) namesAsFields.set(name, encoded);
+  }
+  return encoded;
+}
+
+/** One item of tabSeparatedStringArray, quotes included. */
+export function tabSeparatedArrayItem(name: string): string {
+  let encoded = namesAsArrayItems.get(name);
+  if (encoded === undefined) {
+    encoded = `'${name.replace(quotedItemCharacters, (character) => quotedItemEscapes[character]!)}'`;
+    if (namesAsArrayItems.size < KEPT_NAMES) namesAsArrayItems.set(name, encoded);
+  }
+  return encoded;
+}

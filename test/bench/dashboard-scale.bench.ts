@@ -52,6 +52,12 @@
  *   in how it grows (a 300,000,000-value store would be read in full every
  *   5 s). The first runs' "300,000 values did not finish in 25 minutes" was
  *   the machine's load: the same size writes in 44 s at a load of 1–2.
+ * - Generation after the sink's row builder was made ~1.7–2× cheaper (issue
+ *   13, test/bench/sink-rows.bench.ts; same stored bytes), 300,000 values
+ *   (12,858 cases), the previous builder (25c10e9) and this one back to back,
+ *   load average 2–4: 806 → 875 cases/s, 21,373 → 23,027 metric values per
+ *   CPU second. Here the engine's inserts and the rollup refreshes are most
+ *   of the time; this dataset's Case Results are small.
  * - 3,000,000 values (134,329 cases), one run: generation 434 s (310
  *   cases/s, 6,917 values/s wall; 178 s CPU, 16,880 values per CPU second);
  *   store 197 MiB, 5 active parts; 3,000,235 rollup rows — at this density

@@ -1,0 +1,80 @@
+/**
+ * The recorded insert bodies of the ClickHouse sink (test/data/sink-insert-bodies):
+ * how its input is stored as JSON (numbers that are not finite are tagged, since
+ * JSON has none), and how the insert statements, bodies and stored rows of one
+ * sink write are captured. Shared by the recorder and the test, so that both
+ * read the same batch and capture the same way.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import type { ClickHouseClient } from "@clickhouse/client";
+import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
+import type { ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
+
+export const insertBodiesFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "data", "sink-insert-bodies");
+export const batchFile = path.join(insertBodiesFolder, "case-evaluations.json");
+export const expectedFile = path.join(insertBodiesFolder, "insert-bodies.json");
+
+/** The clock and dataset of the recorded write. */
+export const recordedClockMs = 1_780_000_000_123;
+export function recordedDatasetOf(caseId: string, caseVersion: string): string {
+  return caseId.startsWith("hostile") ? `dataset\t${caseId}\\${caseVersion}\n'"\u2028` : `dataset_${caseVersion}`;
+}
+
+export interface RecordedInsert {
+  query: string;
+  body: string;
+}
+
+export interface RecordedInsertBodies {
+  token: string;
+  bodies: { metric_values: string; metric_rows: number; evaluation_results: string; trace_spans: string; case_results: string };
+  /** The statements and bodies ClickHouseSink.write sent, in order. */
+  inserts: RecordedInsert[];
+  /** Each table's stored rows, read back as TabSeparated (inserted_at left out: the engine's clock). */
+  storedRows: Record<string, string>;
+}
+
+export const storedTables = ["case_results", "evaluation_results", "metric_values", "trace_spans"] as const;
+
+export function encodeBatch(batch: readonly CaseEvaluation[]): string {
+  return `${JSON.stringify(batch, (_key, value: unknown) => (typeof value === "number" && !Number.isFinite(value) ? { $nonFinite: String(value) } : value), 2)}\n`;
+}
+
+export async function readBatch(): Promise<CaseEvaluation[]> {
+  return JSON.parse(await readFile(batchFile, "utf8"), (_key, value: unknown) => {
+    if (value !== null && typeof value === "object" && "$nonFinite" in value) return Number((value as { $nonFinite: string }).$nonFinite);
+    return value;
+  }) as CaseEvaluation[];
+}
+
+/** The connection with its client's `exec` observed: each statement and its body are kept, then sent unchanged. */
+export function observedConnection(connection: ClickHouseConnection, inserts: RecordedInsert[]): ClickHouseConnection {
+  const client = new Proxy(connection.client, {
+    get(target, property, receiver) {
+      if (property !== "exec") return Reflect.get(target, property, receiver);
+      return async (params: Parameters<ClickHouseClient["exec"]>[0]) => {
+        let body = "";
+        const values = (params as { values?: unknown }).values;
+        if (values !== undefined) {
+          for await (const chunk of values as AsyncIterable<string | Buffer>) body += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+          inserts.push({ query: params.query, body });
+          return target.exec({ ...params, values: Readable.from([body]) } as Parameters<ClickHouseClient["exec"]>[0]);
+        }
+        return target.exec(params);
+      };
+    },
+  });
+  return { ...connection, client };
+}
+
+export async function storedRows(connection: ClickHouseConnection): Promise<Record<string, string>> {
+  const rows: Record<string, string> = {};
+  for (const table of storedTables) {
+    const result = await connection.client.query({ query: `SELECT * EXCEPT (inserted_at) FROM ${connection.database}.${table} ORDER BY ALL SETTINGS session_timezone = 'UTC'`, format: "TabSeparatedWithNames" });
+    rows[table] = await result.text();
+  }
+  return rows;
+}
