@@ -12,7 +12,9 @@
  * `stored_span_count`), never dropped silently. The Case Result keeps what
  * evaluation read from them; these are for a person to look at.
  */
-import type { AttributeValue, Attributes, SpanRecord } from "../collector/00-otlp/span-record.js";
+/** An attribute value as JSON (the collector's span-record AttributeValue has this shape). */
+export type RawAttributeValue = string | number | boolean | null | RawAttributeValue[] | { [key: string]: RawAttributeValue };
+export type RawAttributes = Record<string, RawAttributeValue>;
 
 /** A trace's stored spans at most (UTF-8 bytes of the JSON array). */
 export const MAXIMUM_TRACE_BYTES = 256 * 1024;
@@ -38,66 +40,8 @@ export interface StoredRawSpan {
   start_time_unix_nano: string;
   end_time_unix_nano: string;
   status: { code: number; message: string };
-  attributes: Attributes;
-  events: { name: string; time_unix_nano: string; attributes: Attributes }[];
-  resource: Attributes;
+  attributes: RawAttributes;
+  events: { name: string; time_unix_nano: string; attributes: RawAttributes }[];
+  resource: RawAttributes;
   scope: { name: string; version: string };
-}
-
-function cutText(text: string, counter: { truncated: number }): string {
-  if (text.length * 3 <= MAXIMUM_VALUE_BYTES) return text;
-  const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes <= MAXIMUM_VALUE_BYTES) return text;
-  counter.truncated += 1;
-  // Cut on a character boundary (toString drops a split multi-byte character's bytes as U+FFFD; trimmed).
-  const kept = Buffer.from(text, "utf8").subarray(0, MAXIMUM_VALUE_BYTES).toString("utf8").replace(/\uFFFD$/, "");
-  return `${kept}… [cut by ragscope: ${bytes} bytes]`;
-}
-
-function boundedValue(value: AttributeValue, counter: { truncated: number }): AttributeValue {
-  if (typeof value === "string") return cutText(value, counter);
-  if (value === null || typeof value !== "object") return value;
-  const json = JSON.stringify(value);
-  if (json.length * 3 <= MAXIMUM_VALUE_BYTES || Buffer.byteLength(json, "utf8") <= MAXIMUM_VALUE_BYTES) return value;
-  // A nested value over the bound is kept as its cut JSON text.
-  return cutText(json, counter);
-}
-
-function boundedAttributes(attributes: Attributes, counter: { truncated: number }): Attributes {
-  const bounded: Attributes = {};
-  for (const key of Object.keys(attributes)) bounded[cutText(key, counter)] = boundedValue(attributes[key]!, counter);
-  return bounded;
-}
-
-export function toStoredRawSpan(span: SpanRecord, counter: { truncated: number } = { truncated: 0 }): StoredRawSpan {
-  return {
-    trace_id: span.traceId,
-    span_id: span.spanId,
-    parent_span_id: span.parentSpanId,
-    name: cutText(span.name, counter),
-    kind: span.kind,
-    start_time_unix_nano: span.startTimeUnixNano.toString(),
-    end_time_unix_nano: span.endTimeUnixNano.toString(),
-    status: { code: span.status.code, message: cutText(span.status.message, counter) },
-    attributes: boundedAttributes(span.attributes, counter),
-    events: span.events.map((event) => ({ name: cutText(event.name, counter), time_unix_nano: event.timeUnixNano.toString(), attributes: boundedAttributes(event.attributes, counter) })),
-    resource: boundedAttributes(span.resource, counter),
-    scope: { name: cutText(span.scope.name, counter), version: cutText(span.scope.version, counter) },
-  };
-}
-
-/** The trace's spans in start order (then span id), bounded as the module says. */
-export function boundedRawSpans(spans: readonly SpanRecord[]): RawSpans {
-  const ordered = [...spans].sort((first, second) => (first.startTimeUnixNano < second.startTimeUnixNano ? -1 : first.startTimeUnixNano > second.startTimeUnixNano ? 1 : first.spanId < second.spanId ? -1 : 1));
-  const counter = { truncated: 0 };
-  const kept: string[] = [];
-  let bytes = 2;
-  for (const span of ordered) {
-    const json = JSON.stringify(toStoredRawSpan(span, counter));
-    const size = Buffer.byteLength(json, "utf8") + 1;
-    if (bytes + size > MAXIMUM_TRACE_BYTES) break;
-    kept.push(json);
-    bytes += size;
-  }
-  return { json: `[${kept.join(",")}]`, spanCount: spans.length, storedSpanCount: kept.length, truncatedValues: counter.truncated };
 }

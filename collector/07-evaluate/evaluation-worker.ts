@@ -34,7 +34,7 @@
  * (late spans re-open it) is not marked durable by that write: the messages
  * that re-opened it stay uncommitted until the re-opened trace is written.
  */
-import { boundedRawSpans } from "../../contracts/raw-spans.js";
+import { boundedRawSpans } from "./bounded-raw-spans.js";
 import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Result } from "../../core/result.js";

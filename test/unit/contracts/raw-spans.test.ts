@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { SpanRecord } from "../../../collector/00-otlp/span-record.js";
-import { boundedRawSpans, MAXIMUM_TRACE_BYTES, MAXIMUM_VALUE_BYTES, type StoredRawSpan } from "../../../contracts/raw-spans.js";
+import { boundedRawSpans } from "../../../collector/07-evaluate/bounded-raw-spans.js";
+import { MAXIMUM_TRACE_BYTES, MAXIMUM_VALUE_BYTES, type StoredRawSpan } from "../../../contracts/raw-spans.js";
 
 function span(index: number, attributes: SpanRecord["attributes"]): SpanRecord {
   return {
