@@ -27,7 +27,7 @@
  *   passed; s1 and s3 resolved, s4 handed off).
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
@@ -41,6 +41,7 @@ import { loadSettings } from "../../../collector/wiring/config/load-settings.js"
 import { startEmbeddedCollector } from "../../../collector/wiring/run/embedded-collector.js";
 import { recordUserEvent, traceGenerate, traceRequest } from "../../../instrumentation/index.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf } from "../../support/recorded-spans.js";
+import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -88,7 +89,7 @@ function moved(span: ReadableSpan, seconds: number): ReadableSpan {
 let folder: string;
 let dataDir: string;
 let child: ChildProcess;
-let output = "";
+let serve: ServeWithUi;
 let exited: Promise<number | null>;
 let uiUrl: string;
 let browser: Browser;
@@ -143,17 +144,8 @@ before(async () => {
   assert.equal(report.status, 0, report.stderr);
   reportHtml = await readFile(reportFile, "utf8");
 
-  child = spawn(process.execPath, [ragscope, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", dataDir], {
-    cwd: projectRoot,
-    env: { ...process.env, RAGSCOPE_CONFIG: "", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_UI_TOKENS: `olga=${TOKEN}`, RAGSCOPE_UI_TENANT_TOKENS: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-  while (!/web UI and read API on/.test(output) && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
-  uiUrl = /web UI and read API on (http:\/\/[\d.:]+)/.exec(output)?.[1] ?? "";
-  assert.ok(uiUrl !== "", output);
+  serve = await startServeWithUi(dataDir, { RAGSCOPE_UI_TOKENS: `olga=${TOKEN}`, RAGSCOPE_UI_TENANT_TOKENS: "" });
+  ({ child, exited, uiUrl } = serve);
   browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
 });
 
@@ -200,6 +192,6 @@ describe("behaviour metrics: the Quality page, /api/quality and ragscope report 
 
   test("serve stops cleanly", async () => {
     child.kill("SIGTERM");
-    assert.equal(await exited, 0, output);
+    assert.equal(await exited, 0, serve.output());
   });
 });

@@ -20,7 +20,7 @@
  * behaviour windows are 10–30 minutes, far longer than this test.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { ExperimentReport } from "../../../evaluators/experiments/experiment-report.js";
 import { simulatedStreams, storeSimulatedStreams } from "../../support/simulated-experiment-stream.js";
+import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -46,7 +47,7 @@ const MISMATCHED = simulatedStreams.srm.experiment;
 let folder: string;
 let dataDir: string;
 let child: ChildProcess;
-let output = "";
+let serve: ServeWithUi;
 let exited: Promise<number | null>;
 let uiUrl: string;
 let browser: Browser;
@@ -77,17 +78,8 @@ before(async () => {
   cliReports.set(`${CLUSTERED} mde`, cliReport(CLUSTERED, ["--mde", "0.5"]));
   cliReports.set(`${MISMATCHED} mde`, cliReport(MISMATCHED, ["--mde", "0.5"]));
 
-  child = spawn(process.execPath, [ragscope, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", dataDir], {
-    cwd: projectRoot,
-    env: { ...process.env, RAGSCOPE_CONFIG: "", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_UI_TOKENS: "", RAGSCOPE_UI_TENANT_TOKENS: `olga:*=${sha256(OPERATOR)},tina:acme=${sha256(TENANT)}` },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-  while (!/web UI and read API on/.test(output) && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
-  uiUrl = /web UI and read API on (http:\/\/[\d.:]+)/.exec(output)?.[1] ?? "";
-  assert.ok(uiUrl !== "", output);
+  serve = await startServeWithUi(dataDir, { RAGSCOPE_UI_TOKENS: "", RAGSCOPE_UI_TENANT_TOKENS: `olga:*=${sha256(OPERATOR)},tina:acme=${sha256(TENANT)}` });
+  ({ child, exited, uiUrl } = serve);
   browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
   operator = await (await browser.newContext({ viewport: { width: 1500, height: 1000 } })).newPage();
   operator.on("console", (message) => {
@@ -198,6 +190,6 @@ describe("Experiments page", () => {
   test("no console errors; serve stops cleanly", async () => {
     assert.deepEqual(consoleErrors, []);
     child.kill("SIGTERM");
-    assert.equal(await exited, 0, output);
+    assert.equal(await exited, 0, serve.output());
   });
 });

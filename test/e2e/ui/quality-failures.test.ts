@@ -25,6 +25,7 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../../evaluators/root-cause/root-cause-labels.js";
+import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -62,7 +63,7 @@ let dataDir: string;
 let evalOutput: EvalOutput;
 let gateBefore: string;
 let child: ChildProcess;
-let output = "";
+let serve: ServeWithUi;
 let exited: Promise<number | null>;
 let uiUrl: string;
 let browser: Browser;
@@ -85,17 +86,8 @@ before(async () => {
   assert.equal(gate.status, 1, gate.stderr);
   gateBefore = gate.stdout;
 
-  child = spawn(process.execPath, [ragscope, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", dataDir], {
-    cwd: projectRoot,
-    env: { ...process.env, RAGSCOPE_CONFIG: "", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_UI_TOKENS: `alice=${ALICE},bob=${BOB}` },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-  while (!/web UI and read API on/.test(output) && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
-  uiUrl = /web UI and read API on (http:\/\/[\d.:]+)/.exec(output)?.[1] ?? "";
-  assert.ok(uiUrl !== "", output);
+  serve = await startServeWithUi(dataDir, { RAGSCOPE_UI_TOKENS: `alice=${ALICE},bob=${BOB}` });
+  ({ child, exited, uiUrl } = serve);
   browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   alice = await context.newPage();
@@ -229,7 +221,7 @@ describe("Quality over time and Failures pages", () => {
 
   test("serve stops cleanly", async () => {
     child.kill("SIGTERM");
-    assert.equal(await exited, 0, output);
+    assert.equal(await exited, 0, serve.output());
   });
 
   test("after the review, ragscope gate and ragscope report count the case as passed, marked as decided by human review", async () => {
