@@ -84,13 +84,10 @@
  *   bus instead of re-encoded bytes, and decode attribute keys once into
  *   interned strings.
  */
-import { spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { openClickHouse } from "../../store/clickhouse/clickhouse-connection.js";
+import { startCollectorSubprocess } from "../support/collector-subprocess.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
 import { megabytes, type BenchmarkResult } from "./benchmark.js";
@@ -100,7 +97,6 @@ const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 4_000);
 const TRACES_PER_REQUEST = 50;
 
 const SENDERS = 4;
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 
 /** `traces` eight-span traces recorded with the SDK wrappers, as OTLP protobuf bodies of `perRequest` traces each. */
@@ -120,12 +116,6 @@ export async function recordBodies(traces = TRACES, perRequest = TRACES_PER_REQU
     await recorder.shutdown();
   }
   return { bodies, spans };
-}
-
-export async function metricValue(url: string, name: string): Promise<number> {
-  const text = await (await fetch(url)).text();
-  const line = text.split("\n").find((entry) => entry.startsWith(`${name} `) || entry.startsWith(`${name}{`));
-  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1));
 }
 
 async function peakRss(pid: number): Promise<number> {
@@ -159,32 +149,11 @@ export async function benchmark(): Promise<BenchmarkResult> {
   const recordStarted = Date.now();
   const { bodies, spans } = await recordBodies();
   const recordSeconds = (Date.now() - recordStarted) / 1000;
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "ragscope-bench-serve-"));
   const profile = process.env.RAGSCOPE_BENCH_CPU_PROF;
-  const child = spawn(process.execPath, [...(profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : []), path.join(projectRoot, "bin/ragscope.js"), "serve", "--data-dir", dataDir, "--port", "0", "--metrics-port", "0"], {
-    env: { ...process.env, RAGSCOPE_QUIET_PERIOD_MS: "200", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (data: Buffer) => (output += data.toString()));
-  child.stderr.on("data", (data: Buffer) => (output += data.toString()));
+  const collector = await startCollectorSubprocess({ RAGSCOPE_QUIET_PERIOD_MS: "200", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" }, { nodeArguments: profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : [] });
   try {
-    const addresses = await new Promise<{ receiver: string; metrics: string }>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const receiver = /OTLP\/HTTP on (http:\/\/[^\s]+)\/v1\/traces/.exec(output)?.[1];
-        const metrics = /\/readyz on (http:\/\/[^\s]+)/.exec(output)?.[1];
-        if (receiver && metrics) {
-          clearInterval(timer);
-          resolve({ receiver, metrics: `${metrics}/metrics` });
-        }
-      }, 50);
-      child.on("exit", (code) => {
-        clearInterval(timer);
-        reject(new Error(`ragscope serve exited (${code}) before listening:\n${output}`));
-      });
-    });
-    const cpuAtStart = await processCpuSeconds(child.pid!);
-    const threadsAtStart = await threadCpuSeconds(child.pid!);
+    const cpuAtStart = await processCpuSeconds(collector.pid);
+    const threadsAtStart = await threadCpuSeconds(collector.pid);
     const started = Date.now();
     let next = 0;
     let refused = 0;
@@ -193,7 +162,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
         while (next < bodies.length) {
           const body = bodies[next++]!;
           for (;;) {
-            const response = await fetch(`${addresses.receiver}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body });
+            const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body });
             await response.arrayBuffer();
             if (response.status === 200) break;
             refused += 1;
@@ -204,20 +173,19 @@ export async function benchmark(): Promise<BenchmarkResult> {
     );
     const sentSeconds = (Date.now() - started) / 1000;
     // Every 100 ms: rendering /metrics costs serve CPU (at every 25 ms it was 3 % of serve's profile).
-    while ((await metricValue(addresses.metrics, "ragscope_traces_written_total")) < TRACES) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await collector.counter("ragscope_traces_written_total")) < TRACES) await new Promise((resolve) => setTimeout(resolve, 100));
     const seconds = (Date.now() - started) / 1000;
-    const cpuSeconds = (await processCpuSeconds(child.pid!)) - cpuAtStart;
-    const threads = [...(await threadCpuSeconds(child.pid!))]
+    const cpuSeconds = (await processCpuSeconds(collector.pid)) - cpuAtStart;
+    const threads = [...(await threadCpuSeconds(collector.pid))]
       .map(([name, seconds]) => ({ name, seconds: seconds - (threadsAtStart.get(name) ?? 0) }))
       .filter((thread) => thread.seconds > 0)
       .sort((left, right) => right.seconds - left.seconds)
       .slice(0, 6);
     const load = os.loadavg();
-    const rss = await peakRss(child.pid!);
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.on("exit", resolve));
+    const rss = await peakRss(collector.pid);
+    await collector.stop();
 
-    const connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
+    const connection = await collector.openStore();
     try {
       const count = async (query: string) => Number((await queryRows<{ rows: string }>(connection, query))[0]!.rows);
       const cases = await count("SELECT count() AS rows FROM ragscope.case_results FINAL");
@@ -251,7 +219,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
       await connection.close();
     }
   } finally {
-    if (child.exitCode === null) child.kill("SIGKILL");
-    await rm(dataDir, { recursive: true, force: true });
+    await collector.stop();
+    await collector.remove();
   }
 }

@@ -44,12 +44,9 @@
  *   the target holds; the composition of the 0.7–1.3 s was not broken down
  *   within the deadline.
  */
-import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { metricValue, processCpuSeconds, recordBodies } from "./embedded-serve.bench.js";
+import { startCollectorSubprocess } from "../support/collector-subprocess.js";
+import { processCpuSeconds, recordBodies } from "./embedded-serve.bench.js";
 import type { BenchmarkResult } from "./benchmark.js";
 
 const SPANS_PER_SECOND = Number(process.env.RAGSCOPE_BENCH_FRESHNESS_SPANS ?? 800);
@@ -57,7 +54,6 @@ const SECONDS = Number(process.env.RAGSCOPE_BENCH_FRESHNESS_SECONDS ?? 30);
 const QUIET_PERIOD_MS = 2_000;
 const SEND_EVERY_MS = 100;
 const SPANS_PER_TRACE = 8;
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
@@ -67,29 +63,8 @@ export async function benchmark(): Promise<BenchmarkResult> {
   const tracesPerRequest = Math.max(1, Math.round((SPANS_PER_SECOND / SPANS_PER_TRACE) * (SEND_EVERY_MS / 1000)));
   const requests = Math.round((SECONDS * 1000) / SEND_EVERY_MS);
   const { bodies } = await recordBodies(requests * tracesPerRequest, tracesPerRequest);
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "ragscope-bench-freshness-"));
-  const child = spawn(process.execPath, [path.join(projectRoot, "bin/ragscope.js"), "serve", "--data-dir", dataDir, "--port", "0", "--metrics-port", "0", "--ui-port", "0"], {
-    env: { ...process.env, RAGSCOPE_QUIET_PERIOD_MS: String(QUIET_PERIOD_MS), RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (data: Buffer) => (output += data.toString()));
-  child.stderr.on("data", (data: Buffer) => (output += data.toString()));
+  const collector = await startCollectorSubprocess({ RAGSCOPE_QUIET_PERIOD_MS: String(QUIET_PERIOD_MS), RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" });
   try {
-    const addresses = await new Promise<{ receiver: string; metrics: string }>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const receiver = /OTLP\/HTTP on (http:\/\/[^\s]+)\/v1\/traces/.exec(output)?.[1];
-        const metrics = /\/readyz on (http:\/\/[^\s]+)/.exec(output)?.[1];
-        if (receiver && metrics) {
-          clearInterval(timer);
-          resolve({ receiver, metrics: `${metrics}/metrics` });
-        }
-      }, 50);
-      child.on("exit", (code) => {
-        clearInterval(timer);
-        reject(new Error(`ragscope serve exited (${code}) before listening:\n${output}`));
-      });
-    });
     const sentAt: number[] = [];
     const writtenAt: number[] = [];
     let refused = 0;
@@ -99,7 +74,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
       while (!stop) {
         let written: number;
         try {
-          written = await metricValue(addresses.metrics, "ragscope_traces_written_total");
+          written = await collector.counter("ragscope_traces_written_total");
         } catch {
           // A busy serve may reset a connection; the next read counts the same traces.
           await new Promise((resolve) => setTimeout(resolve, 10));
@@ -111,7 +86,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
-    const cpuAtStart = await processCpuSeconds(child.pid!);
+    const cpuAtStart = await processCpuSeconds(collector.pid);
     const start = performance.now();
     for (let request = 0; request < requests; request += 1) {
       const due = start + request * SEND_EVERY_MS;
@@ -119,7 +94,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       sentAt.push(performance.now());
       for (;;) {
-        const response = await fetch(`${addresses.receiver}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: bodies[request]! });
+        const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: bodies[request]! });
         await response.arrayBuffer();
         if (response.status === 200) break;
         refused += 1;
@@ -131,7 +106,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
     while (writtenAt.length < requests && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     stop = true;
     await watcher;
-    const cpuSeconds = (await processCpuSeconds(child.pid!)) - cpuAtStart;
+    const cpuSeconds = (await processCpuSeconds(collector.pid)) - cpuAtStart;
     const spansSent = requests * tracesPerRequest * SPANS_PER_TRACE;
     const freshness = writtenAt.map((time, index) => time - sentAt[index]!).sort((left, right) => left - right);
     const target = QUIET_PERIOD_MS + 1_000;
@@ -152,8 +127,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
       ],
     };
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.on("exit", resolve)));
-    await rm(dataDir, { recursive: true, force: true });
+    await collector.stop();
+    await collector.remove();
   }
 }

@@ -104,12 +104,6 @@ interface AppOutcome {
   failed: number;
 }
 
-async function metricValue(metricsUrl: string, name: string): Promise<number> {
-  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
-  const line = text.split("\n").find((entry) => entry.startsWith(`${name} `) || entry.startsWith(`${name}{`));
-  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1));
-}
-
 function runApp(endpoint: string, exportPath: string): Promise<AppOutcome> {
   const profile = process.env.RAGSCOPE_BENCH_CPU_PROF;
   return new Promise((resolve, reject) => {
@@ -133,8 +127,8 @@ async function measure(exportPath: string): Promise<{ outcome: AppOutcome; ackno
   const collector = await startCollectorSubprocess({ RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" });
   try {
     const outcome = await runApp(collector.receiverUrl, exportPath);
-    const received = await metricValue(collector.metricsUrl, "ragscope_spans_received_total");
-    const refused = await metricValue(collector.metricsUrl, "ragscope_spans_dropped_total");
+    const received = await collector.counter("ragscope_spans_received_total");
+    const refused = await collector.counter("ragscope_spans_dropped_total");
     return { outcome, acknowledged: received - refused };
   } finally {
     await collector.stop();

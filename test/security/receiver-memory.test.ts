@@ -44,13 +44,6 @@ const environment = {
 
 const outcomes: { attack: string; outcome: string; peakRssMiB: number; idleRssMiB: number }[] = [];
 
-/** A counter's value from the collector's /metrics (0 before its first increment). */
-async function counterValue(metricsUrl: string, name: string): Promise<number> {
-  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
-  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text);
-  return match === null ? 0 : Number(match[1]);
-}
-
 /** Posts until the answer is not a 503 (at most `attempts` times, waiting as Retry-After says). */
 async function postRetrying(url: string, body: Uint8Array, attempts = 30): Promise<ReceiverAnswer> {
   let answer = await postTraces(url, body);
@@ -214,7 +207,7 @@ describe("receiver attacks, RSS measured in the collector process", () => {
     const largestTraces = MAX_SPANS_PER_REQUEST / MAX_SPANS_PER_TRACE;
     assert.ok(largest.byteLength > MAX_BODY_BYTES * 0.9 && largest.byteLength <= MAX_BODY_BYTES, `${largest.byteLength} bytes`);
     const small = syntheticRequestBody([syntheticSpan(500, 0, [])]);
-    const writtenBefore = await counterValue(collector.metricsUrl, "ragscope_traces_written_total");
+    const writtenBefore = await collector.counter("ragscope_traces_written_total");
     const latencies: number[] = [];
     const completions: number[] = [];
     const statuses = new Set<number>();
@@ -226,7 +219,7 @@ describe("receiver attacks, RSS measured in the collector process", () => {
         processing.start = performance.now();
         const big = postTraces(collector.receiverUrl, largest).then(async (answer) => {
           // The window lasts until the request's traces are evaluated and written, not only acknowledged (bounded: 1,200 polls).
-          for (let poll = 0; poll < 1_200 && (await counterValue(collector.metricsUrl, "ragscope_traces_written_total")) < writtenBefore + largestTraces; poll += 1) {
+          for (let poll = 0; poll < 1_200 && (await collector.counter("ragscope_traces_written_total")) < writtenBefore + largestTraces; poll += 1) {
             await new Promise((resolve) => setTimeout(resolve, 100));
           }
           processing.end = performance.now();
@@ -250,7 +243,7 @@ describe("receiver attacks, RSS measured in the collector process", () => {
       },
       () => "",
     );
-    assert.ok((await counterValue(collector.metricsUrl, "ragscope_traces_written_total")) >= writtenBefore + largestTraces, "the largest request's traces were written");
+    assert.ok((await collector.counter("ragscope_traces_written_total")) >= writtenBefore + largestTraces, "the largest request's traces were written");
     latencies.sort((left, right) => left - right);
     const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]!;
     // The longest stretch of the window in which no small request was answered. A collector that decodes, splits or

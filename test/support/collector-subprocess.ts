@@ -1,7 +1,8 @@
 /**
- * `ragscope serve` as a child process, for attack tests that measure the
- * collector's own memory: its resident set size is read from its /metrics
- * (ragscope_process_resident_memory_bytes), sampled while an attack runs.
+ * `ragscope serve` as a child process, for attack tests and benchmarks that
+ * measure the collector itself: its counters and its resident set size are
+ * read from its /metrics (ragscope_process_resident_memory_bytes is sampled
+ * while an attack runs), its CPU from /proc by its pid.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -16,6 +17,9 @@ export interface CollectorSubprocess {
   receiverUrl: string;
   metricsUrl: string;
   dataDir: string;
+  pid: number;
+  /** A counter's value from /metrics now (0 before its first increment). */
+  counter(name: string): Promise<number>;
   /** The collector's resident set size now, in bytes. */
   rss(): Promise<number>;
   /** Samples the RSS every `intervalMs` until the returned function is called; it resolves with the highest sample. */
@@ -31,11 +35,14 @@ export interface CollectorSubprocess {
   output(): string;
 }
 
-/** `options.dataDir`: a folder an earlier collector wrote (a restart); default a new temporary one. */
-export async function startCollectorSubprocess(environment: Record<string, string>, options: { dataDir?: string } = {}): Promise<CollectorSubprocess> {
+/**
+ * `options.dataDir`: a folder an earlier collector wrote (a restart); default a new temporary one.
+ * `options.nodeArguments`: given to node before the program (e.g. `--cpu-prof`).
+ */
+export async function startCollectorSubprocess(environment: Record<string, string>, options: { dataDir?: string; nodeArguments?: readonly string[] } = {}): Promise<CollectorSubprocess> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "ragscope-attack-")));
   // Every port free-picked, so tests running side by side never clash (the UI's default is 4000).
-  const child: ChildProcess = spawn(process.execPath, [binary, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", dataDir], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArguments ?? []), binary, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", dataDir], {
     env: { ...process.env, RAGSCOPE_QUIET_PERIOD_MS: "200", ...environment },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -66,10 +73,17 @@ export async function startCollectorSubprocess(environment: Record<string, strin
     if (match === null) throw new Error(`no ragscope_process_resident_memory_bytes in /metrics:\n${text.slice(0, 2000)}`);
     return Number(match[1]);
   };
+  const counter = async (name: string) => {
+    const text = await (await fetch(`${metrics}/metrics`)).text();
+    const line = text.split("\n").find((entry) => entry.startsWith(`${name} `) || entry.startsWith(`${name}{`));
+    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1));
+  };
   return {
     receiverUrl,
     metricsUrl,
     dataDir,
+    pid: child.pid!,
+    counter,
     rss,
     sampleRss(intervalMs = 100) {
       let highest = 0;
