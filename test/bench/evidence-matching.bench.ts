@@ -25,22 +25,12 @@ import { retrievalCoverageEvaluator } from "../../evaluators/rules/retrieval-cov
 import { retrievalRankingEvaluator } from "../../evaluators/rules/retrieval-ranking.js";
 import { buildCase, buildCaseResult } from "../support/case-results.js";
 import type { BenchmarkResult } from "./benchmark.js";
+import { seededRandom } from "../../core/seeded-random.js";
 
 const TRACES = 200;
 const CHUNKS = 20;
 const SEED = 20260708;
 const CHARACTERS = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处队南给色光门即保治北造百规热领";
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Trace {
   caseResult: CaseResult;
@@ -74,7 +64,7 @@ function measure(traces: readonly Trace[], run: (trace: Trace) => void): number 
 }
 
 export function benchmark(): BenchmarkResult {
-  const random = mulberry32(SEED);
+  const random = seededRandom(SEED);
   // Warm-up on separate traces, so the JIT has compiled the paths before the timed runs.
   const warmUp = generateTraces(random, 20, 2_000);
   for (const trace of warmUp) for (const evaluator of evaluators) evaluator.evaluate(trace);

@@ -12,6 +12,7 @@
 import { createRankingEvaluator } from "../../evaluators/retrieval/evaluate-ranking.js";
 import type { RankedItem } from "../../evaluators/retrieval/relevance-judgments.js";
 import { megabytes, type BenchmarkResult } from "./benchmark.js";
+import { seededRandom } from "../../core/seeded-random.js";
 
 const LISTS = 100_000;
 const LIST_LENGTH = 100;
@@ -19,25 +20,13 @@ const DOCUMENT_POOL = 10_000;
 const BATCH = 1_000;
 const SEED = 20260708;
 
-/** mulberry32: a small, fast, well-distributed 32-bit generator; deterministic for a seed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Query {
   items: RankedItem[];
   judgments: Map<string, number>;
 }
 
 function createGenerator(seed: number): () => Query {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const documents: RankedItem[] = Array.from({ length: DOCUMENT_POOL }, (_, index) => ({ id: `doc-${index}` }));
   const permutation = Uint32Array.from({ length: DOCUMENT_POOL }, (_, index) => index);
   return () => {
