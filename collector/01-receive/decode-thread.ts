@@ -1,7 +1,7 @@
 /**
  * The entry point of a decode thread: takes a request body (its buffer
  * transferred, not copied), prepares the trace messages and sends them back
- * with their buffers transferred.
+ * with their buffers transferred (decoded span records are cloned).
  */
 import { parentPort } from "node:worker_threads";
 import { prepareTraceMessages, type PrepareRequest } from "./prepare-trace-messages.js";

@@ -13,7 +13,8 @@
  * unavailable the answer is 503 with Retry-After, which OTLP clients retry.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { BusMessage, TracePublisher } from "../02-transport/trace-bus.js";
+import { failure, type Result } from "../../core/result.js";
+import type { PublishFailure, TracePublisher } from "../02-transport/trace-bus.js";
 import type { RequestLimits } from "../00-otlp/enforce-request-limits.js";
 import { RpcCode } from "../00-otlp/otlp-export-response.js";
 import type { BearerAuthorization, Credential } from "./bearer-authorization.js";
@@ -40,6 +41,11 @@ export interface TraceExportContext {
   decoders: DecodePool;
   /** Time a client has to send its whole body. */
   requestTimeoutMs: number;
+}
+
+/** Never reached: a bus without `publishDecoded` is never handed span records. */
+async function refuseRecords(): Promise<Result<void, PublishFailure>> {
+  return failure({ retriable: false, message: "this bus takes encoded messages only" });
 }
 
 export async function handleTraceExport(
@@ -150,7 +156,9 @@ async function receiveBody(
     }
   }
 
-  const prepared = await context.decoders.run({ body: body.value, encoding, limits: context.limits, tenant: credential.tenant });
+  // A bus in this process takes the decode thread's span records as they are: nothing is encoded again, nor decoded again.
+  const publishDecoded = context.publisher.publishDecoded?.bind(context.publisher);
+  const prepared = await context.decoders.run({ body: body.value, encoding, limits: context.limits, tenant: credential.tenant, output: publishDecoded === undefined ? "encoded" : "decoded" });
   switch (prepared.kind) {
     case "malformed":
       counters.rejected.malformed += 1;
@@ -166,16 +174,18 @@ async function receiveBody(
       sendFailure(request, response, encoding, { httpStatus: 500, rpcCode: RpcCode.internal, message: `the request could not be decoded: ${prepared.message}` });
       return;
     case "prepared":
+    case "decoded":
       break;
   }
   const { rejectedSpans, spanCount } = prepared;
   counters.spansReceived += spanCount + rejectedSpans;
   counters.spansRejectedInvalidId += rejectedSpans;
   counters.attributeValuesTruncated += prepared.truncatedValues;
-  const messages: BusMessage[] = prepared.messages;
+  const traceCount = prepared.kind === "decoded" ? prepared.traces.length : prepared.messages.length;
   // An empty request SHOULD succeed (§5); there is nothing to make durable.
-  if (messages.length > 0) {
-    const published = await context.publisher.publish(messages);
+  if (traceCount > 0) {
+    // Records come back only when they were asked for, i.e. when the bus takes them.
+    const published = prepared.kind === "prepared" ? await context.publisher.publish(prepared.messages) : await (publishDecoded ?? refuseRecords)(prepared.traces);
     if (!published.ok) {
       const { retriable, retryAfterMs, message, tooLarge } = published.error;
       if (tooLarge === true) {
@@ -204,7 +214,7 @@ async function receiveBody(
   }
   counters.accepted += 1;
   counters.spansAccepted += spanCount;
-  counters.tracesPublished += messages.length;
+  counters.tracesPublished += traceCount;
   sendSuccess(request, response, encoding, {
     rejectedSpans,
     message: `${rejectedSpans} span(s) with an all-zero trace id or span id were rejected: OTLP ids must not be all zeros (the client's id generator is broken or unset)`,

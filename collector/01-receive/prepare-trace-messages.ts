@@ -1,9 +1,11 @@
 /**
  * The CPU-heavy part of a trace export: decode the body, refuse invalid ids,
- * apply the request limits, split by trace id and re-encode one protobuf
- * message per trace (a large trace in parts of at most SPANS_PER_MESSAGE
- * spans, split-into-parts.ts). It runs in a decode thread (decode-thread.ts) so one
- * large request does not hold the event loop that answers everyone else.
+ * apply the request limits, split by trace id and, per trace (a large trace
+ * in parts of at most SPANS_PER_MESSAGE spans, split-into-parts.ts), either
+ * re-encode one protobuf message for a bus that carries bytes (Kafka) or make
+ * the span records for a bus in this process (`output: "decoded"`). It runs
+ * in a decode thread (decode-thread.ts) so one large request does not hold
+ * the event loop that answers everyone else.
  */
 import { enforceRequestLimits, type RequestLimits } from "../00-otlp/enforce-request-limits.js";
 import { countSpans } from "../00-otlp/count-spans.js";
@@ -14,6 +16,8 @@ import { rejectInvalidIds } from "../00-otlp/reject-invalid-ids.js";
 import { splitByTraceId } from "../00-otlp/split-by-trace-id.js";
 import { splitIntoParts } from "../00-otlp/split-into-parts.js";
 import { stampTenant } from "../00-otlp/stamp-tenant.js";
+import { toSpanRecords } from "../00-otlp/to-span-records.js";
+import type { DecodedTrace } from "../02-transport/trace-bus.js";
 
 export interface PrepareRequest {
   body: Uint8Array;
@@ -21,10 +25,13 @@ export interface PrepareRequest {
   limits: RequestLimits;
   /** The tenant the credential names (SECURITY.md "Tenants"); null without tenant tokens. */
   tenant: string | null;
+  /** What the bus takes: encoded messages (default) or decoded span records. */
+  output?: "encoded" | "decoded";
 }
 
 export type PreparedMessages =
   | { kind: "prepared"; messages: { key: string; value: Uint8Array }[]; spanCount: number; rejectedSpans: number; truncatedValues: number }
+  | { kind: "decoded"; traces: DecodedTrace[]; spanCount: number; rejectedSpans: number; truncatedValues: number }
   | { kind: "malformed"; message: string }
   | { kind: "tooLarge"; message: string };
 
@@ -39,6 +46,11 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
   if (!limited.ok) return { kind: "tooLarge", message: limited.error };
   stampTenant(decoded.value, request.tenant);
   const spanCount = countSpans(decoded.value);
+  if (request.output === "decoded") {
+    const traces: DecodedTrace[] = [];
+    for (const [traceId, trace] of splitByTraceId(decoded.value)) for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) traces.push({ key: traceId, spans: toSpanRecords(part) });
+    return { kind: "decoded", traces, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };
+  }
   const messages: { key: string; value: Uint8Array }[] = [];
   for (const [traceId, trace] of splitByTraceId(decoded.value)) for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) messages.push({ key: traceId, value: encodeTraceRequest(part) });
   return { kind: "prepared", messages, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };

@@ -109,8 +109,7 @@ export class SourceDriver {
           this.sampleHeap();
           for (const record of records) {
             const started = performance.now();
-            if (record.kind === "encoded") await this.worker.ingest([record.message]);
-            else this.worker.accept(record.spans, record.traceIds, record.position);
+            await this.worker.ingestRecord(record);
             this.timings.assembleMs += performance.now() - started;
             this.inFlight -= 1;
             this.reviewPause();

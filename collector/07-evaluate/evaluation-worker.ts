@@ -42,6 +42,7 @@ import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evalua
 import type { EvaluatorRegistry } from "../../evaluators/evaluator-registry.js";
 import { TraceAssembler, type AssembledTrace, type AssemblerOptions } from "../05-assemble/trace-assembler.js";
 import type { BusPosition, DeliveredMessage } from "../02-transport/trace-bus.js";
+import type { SourceRecord } from "../02-transport/trace-source.js";
 import type { CaseStore } from "../../store/ports/case-store.js";
 import { ProgressTracker } from "../03-consume/progress-tracker.js";
 import { createMapperRegistry } from "../04-normalize/normalize-spans.js";
@@ -166,6 +167,14 @@ export class EvaluationWorker {
   constructor(private readonly options: EvaluationWorkerOptions) {
     this.assembler = new TraceAssembler<BusPosition>(options.assembler);
     this.clock = options.clock ?? Date.now;
+  }
+
+  /** Buffers one record of a TraceSource: decoded spans as they are, an encoded message once decoded. */
+  async ingestRecord(record: SourceRecord): Promise<void> {
+    if (record.kind === "encoded") return this.ingest([record.message]);
+    this.counters.messages += 1;
+    this.counters.spans += record.spans.length;
+    this.accept(record.spans, record.traceIds, record.position);
   }
 
   /** Decodes messages and buffers their spans. */

@@ -21,7 +21,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { BusMessage, TracePublisher } from "../../collector/02-transport/trace-bus.js";
+import type { BusMessage, DecodedTrace, TracePublisher } from "../../collector/02-transport/trace-bus.js";
+import { decodeTraceRequest, toSpanRecords } from "../../collector/00-otlp/index.js";
 import type { SourceRecord, TraceSource, TraceSourceCapabilities } from "../../collector/02-transport/trace-source.js";
 import { unreadOf } from "../../collector/02-transport/trace-source.js";
 import { ProgressTracker } from "../../collector/03-consume/progress-tracker.js";
@@ -42,6 +43,8 @@ export interface TransportUnderTest {
   capabilities: TraceSourceCapabilities;
   /** Writes into the transport, as the receiver does. */
   publisher: TracePublisher;
+  /** How the suite writes: bytes (`publish`, the default) or decoded span records (`publishDecoded`, as the receiver writes to a bus that takes them). */
+  publishes?: "encoded" | "decoded";
   /** A reader committing what `progress` allows; after a crash, the next call is the restarted process. */
   openSource(progress: ProgressTracker): Promise<SourceUnderTest>;
   /** A publisher whose transport cannot take more now (full, or unable to store durably). */
@@ -82,9 +85,19 @@ async function pollCount(source: TraceSource, count: number): Promise<SourceReco
   return records;
 }
 
-async function publishAll(publisher: TracePublisher, messages: BusMessage[]): Promise<void> {
-  const published = await publisher.publish(messages);
+async function publishAll(transport: TransportUnderTest, messages: BusMessage[]): Promise<void> {
+  const { publisher } = transport;
+  const publishDecoded = transport.publishes === "decoded" ? publisher.publishDecoded?.bind(publisher) : undefined;
+  assert.ok(transport.publishes !== "decoded" || publishDecoded !== undefined, "a transport said to take decoded span records has publishDecoded");
+  const published = publishDecoded !== undefined ? await publishDecoded(messages.map(decodedTraceOf)) : await publisher.publish(messages);
   assert.ok(published.ok, published.ok ? "" : published.error.message);
+}
+
+/** A message's spans as the decode thread hands them to a bus that takes records. */
+function decodedTraceOf(message: BusMessage): DecodedTrace {
+  const decoded = decodeTraceRequest(message.value, "protobuf");
+  if (!decoded.ok) throw new Error(decoded.error.message);
+  return { key: message.key ?? "", spans: toSpanRecords(decoded.value) };
 }
 
 export function traceSourceContract(name: string, makeTransport: TransportFactory): void {
@@ -130,7 +143,7 @@ export function traceSourceContract(name: string, makeTransport: TransportFactor
         const reader = await transport.openSource(progress);
         try {
           const sent = traces.slice(0, 5);
-          await publishAll(transport.publisher, sent.map(messageOf));
+          await publishAll(transport, sent.map(messageOf));
           const records = await pollCount(reader.source, 5);
           assert.deepEqual(records.map(traceIdsOf), sent.map((trace) => [trace.traceId]), "each message once, in the order written");
           const offsets = records.map((record) => BigInt(positionOf(record).offset));
@@ -162,17 +175,17 @@ export function traceSourceContract(name: string, makeTransport: TransportFactor
       await withTransport(async (transport) => {
         const reader = await transport.openSource(new ProgressTracker());
         try {
-          await publishAll(transport.publisher, [messageOf(traces[0]!)]);
+          await publishAll(transport, [messageOf(traces[0]!)]);
           await pollCount(reader.source, 1);
           reader.source.pause("sink_backlog");
           assert.equal(reader.source.pausedFor, "sink_backlog");
           assert.equal(await reader.source.lag(), 0);
-          await publishAll(transport.publisher, traces.slice(1, 4).map(messageOf));
+          await publishAll(transport, traces.slice(1, 4).map(messageOf));
           const lag = await waitUntil(async () => ((await reader.source.lag()) === 3 ? 3 : undefined), { ...waitOptions, description: "lag of the 3 messages written while paused" });
           assert.equal(lag, 3);
           // Polling on: still nothing (every round waits, as a driver's would).
           for (let round = 0; round < 5; round += 1) assert.deepEqual(await reader.source.poll(1_000, 100), [], "nothing handed out while paused");
-          await publishAll(transport.publisher, [messageOf(traces[4]!)]);
+          await publishAll(transport, [messageOf(traces[4]!)]);
           await waitUntil(async () => ((await reader.source.lag()) === 4 ? true : undefined), { ...waitOptions, description: "lag grows to 4" });
           reader.source.resume();
           assert.equal(reader.source.pausedFor, null);
@@ -192,7 +205,7 @@ export function traceSourceContract(name: string, makeTransport: TransportFactor
         const progress = new ProgressTracker();
         const first = await transport.openSource(progress);
         const sent = traces.slice(0, 6);
-        await publishAll(transport.publisher, sent.slice(0, 4).map(messageOf));
+        await publishAll(transport, sent.slice(0, 4).map(messageOf));
         const records = await pollCount(first.source, 4);
         for (const record of records) progress.received(positionOf(record), traceIdsOf(record));
         progress.durable(sent[0]!.traceId);
@@ -200,7 +213,7 @@ export function traceSourceContract(name: string, makeTransport: TransportFactor
         await first.source.commit();
         // Durable later, but never committed: the crash comes first.
         progress.durable(sent[2]!.traceId);
-        await publishAll(transport.publisher, sent.slice(4).map(messageOf));
+        await publishAll(transport, sent.slice(4).map(messageOf));
         await first.crash();
 
         const restarted = await transport.openSource(new ProgressTracker());

@@ -6,13 +6,18 @@
  * the data, nothing is dropped. While the driver pauses reading (sink
  * backlog, open spans, heap), the queue fills and the receiver refuses.
  *
+ * The receiver publishes decoded span records here (`publishDecoded`): the
+ * bus lives in the receiver's process, so the decode thread's records are
+ * handed to the evaluation loop as they are, instead of being encoded only to
+ * be decoded again. Encoded messages (`publish`) are taken too.
+ *
  * Not durable: the queue lives in the process, so a crash loses what it holds
  * and whatever was handed out and not yet stored; `commit` only records how
  * far the store has it (for `positions`).
  */
 import { failure, success, type Result } from "../../../core/result.js";
 import type { PauseReason } from "../../03-consume/backpressure.js";
-import type { BusMessage, DeliveredMessage, PublishFailure, TracePublisher } from "../trace-bus.js";
+import type { BusMessage, BusPosition, DecodedTrace, DeliveredMessage, PublishFailure, TracePublisher } from "../trace-bus.js";
 import type { CommittableOffsets, PartitionPosition, SourceRecord, TraceSource } from "../trace-source.js";
 
 export interface InProcessBusOptions {
@@ -23,9 +28,12 @@ export interface InProcessBusOptions {
 
 export const inProcessTopic = "in_process";
 
+/** What the queue holds: an encoded message, or one trace's decoded spans, each at its offset. */
+type QueuedItem = { kind: "encoded"; message: DeliveredMessage } | { kind: "decoded"; position: BusPosition; trace: DecodedTrace };
+
 export class InProcessBus implements TracePublisher, TraceSource {
   readonly capabilities = { durable: false };
-  private readonly queue: DeliveredMessage[] = [];
+  private readonly queue: QueuedItem[] = [];
   private nextOffset = 0n;
   private readOffset = 0n;
   private committedOffset: bigint | null = null;
@@ -40,23 +48,32 @@ export class InProcessBus implements TracePublisher, TraceSource {
   }
 
   async publish(messages: BusMessage[]): Promise<Result<void, PublishFailure>> {
-    if (messages.length > this.options.maxQueuedMessages) {
+    return this.enqueue(messages.length, (position) => ({ kind: "encoded", message: { ...messages[position.index]!, position: position.at } }));
+  }
+
+  async publishDecoded(traces: DecodedTrace[]): Promise<Result<void, PublishFailure>> {
+    return this.enqueue(traces.length, (position) => ({ kind: "decoded", position: position.at, trace: traces[position.index]! }));
+  }
+
+  /** Queues `count` items (all or none), each made by `item` with its offset. */
+  private enqueue(count: number, item: (position: { index: number; at: BusPosition }) => QueuedItem): Result<void, PublishFailure> {
+    if (count > this.options.maxQueuedMessages) {
       // More traces than the queue holds when empty: a retry would be refused forever.
       return failure({
         retriable: false,
         tooLarge: true,
-        message: `the request holds ${messages.length} traces, more than the in-process queue holds (${this.options.maxQueuedMessages}, RAGSCOPE_MAX_QUEUED_MESSAGES); send fewer traces per request (OTEL_BSP_MAX_EXPORT_BATCH_SIZE on the client) or raise the limit`,
+        message: `the request holds ${count} traces, more than the in-process queue holds (${this.options.maxQueuedMessages}, RAGSCOPE_MAX_QUEUED_MESSAGES); send fewer traces per request (OTEL_BSP_MAX_EXPORT_BATCH_SIZE on the client) or raise the limit`,
       });
     }
-    if (this.queue.length + messages.length > this.options.maxQueuedMessages) {
+    if (this.queue.length + count > this.options.maxQueuedMessages) {
       this.counters.rejectedFull += 1;
       return failure({ retriable: true, message: `the in-process queue is full (${this.queue.length} of ${this.options.maxQueuedMessages} messages)`, retryAfterMs: 1000 });
     }
-    for (const message of messages) {
-      this.queue.push({ ...message, position: { partition: 0, offset: String(this.nextOffset) } });
+    for (let index = 0; index < count; index += 1) {
+      this.queue.push(item({ index, at: { partition: 0, offset: String(this.nextOffset) } }));
       this.nextOffset += 1n;
     }
-    this.counters.published += messages.length;
+    this.counters.published += count;
     if (this.pausedFor === null) this.waiter?.();
     return success(undefined);
   }
@@ -65,14 +82,14 @@ export class InProcessBus implements TracePublisher, TraceSource {
     if ((this.queue.length === 0 || this.pausedFor !== null) && waitMs > 0) await this.wait(waitMs);
     // Paused: nothing is handed out, the queue holds what arrives (up to its bound).
     if (this.pausedFor !== null) return [];
-    return this.takeAll(max).map((message) => ({ kind: "encoded", message }));
+    return this.takeAll(max);
   }
 
   /** Takes up to `max` messages whether paused or not: for a final flush. */
-  takeAll(max = Number.MAX_SAFE_INTEGER): DeliveredMessage[] {
+  takeAll(max = Number.MAX_SAFE_INTEGER): SourceRecord[] {
     const taken = this.queue.splice(0, max);
     this.readOffset += BigInt(taken.length);
-    return taken;
+    return taken.map((item) => (item.kind === "encoded" ? item : { kind: "decoded", position: item.position, spans: item.trace.spans, traceIds: [item.trace.key] }));
   }
 
   async positions(): Promise<readonly PartitionPosition[]> {

@@ -107,7 +107,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   /** Everything queued, paused or not, and every open trace: evaluated now (partial ones flagged) and written. */
   const flushEverything = () =>
     driver.exclusive(async () => {
-      await worker.ingest(bus.takeAll());
+      for (const record of bus.takeAll()) await worker.ingestRecord(record);
       await worker.processReady(true);
     });
 

@@ -1,40 +1,83 @@
 /**
  * The TraceSource contract (test/support/trace-source-contract.ts) against
- * the in-process bus, the embedded transport. Not durable: the suite checks
- * that it says so and behaves so.
+ * the in-process bus, the embedded transport, written both ways it is
+ * written: encoded messages, and the decoded span records the receiver
+ * publishes to it. Not durable: the suite checks that it says so and
+ * behaves so.
+ *
+ * And what the receiver hands this bus: decoded span records (not bytes to
+ * decode again), equal to decoding each trace's message.
  */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { decodeTraceRequest, toSpanRecords } from "../../../collector/00-otlp/index.js";
+import { startReceiver } from "../../../collector/01-receive/start-receiver.js";
 import { InProcessBus } from "../../../collector/02-transport/in-process/in-process-bus.js";
 import type { ProgressTracker } from "../../../collector/03-consume/progress-tracker.js";
 import { traceSourceContract, type TransportUnderTest } from "../../support/trace-source-contract.js";
+import { otlpBody, recordTraces } from "../kafka/support/synthetic-traces.js";
 
-traceSourceContract("in-process bus", async () => {
-  const maxQueuedMessages = 100;
-  let progress: ProgressTracker | undefined;
-  // The process: a crash ends it, and the restarted one has a new, empty bus.
-  let bus = new InProcessBus({ maxQueuedMessages, progress: { committable: () => progress?.committable() ?? new Map() } });
-  let opened = false;
-  const transport: TransportUnderTest = {
-    capabilities: bus.capabilities,
-    get publisher() {
-      return bus;
-    },
-    async openSource(tracker) {
-      if (opened) bus = new InProcessBus({ maxQueuedMessages, progress: { committable: () => progress?.committable() ?? new Map() } });
-      opened = true;
-      progress = tracker;
-      const source = bus;
-      return { source, crash: async () => {}, close: async () => {} };
-    },
-    async fullPublisher() {
-      const full = new InProcessBus({ maxQueuedMessages: 2 });
-      const filled = await full.publish([
-        { key: null, value: new Uint8Array([1]) },
-        { key: null, value: new Uint8Array([2]) },
-      ]);
-      if (!filled.ok) throw new Error(filled.error.message);
-      return full;
-    },
-    async close() {},
-  };
-  return transport;
+for (const publishes of ["encoded", "decoded"] as const) {
+  traceSourceContract(`in-process bus (${publishes})`, async () => {
+    const maxQueuedMessages = 100;
+    let progress: ProgressTracker | undefined;
+    // The process: a crash ends it, and the restarted one has a new, empty bus.
+    let bus = new InProcessBus({ maxQueuedMessages, progress: { committable: () => progress?.committable() ?? new Map() } });
+    let opened = false;
+    const transport: TransportUnderTest = {
+      capabilities: bus.capabilities,
+      publishes,
+      get publisher() {
+        return bus;
+      },
+      async openSource(tracker) {
+        if (opened) bus = new InProcessBus({ maxQueuedMessages, progress: { committable: () => progress?.committable() ?? new Map() } });
+        opened = true;
+        progress = tracker;
+        const source = bus;
+        return { source, crash: async () => {}, close: async () => {} };
+      },
+      async fullPublisher() {
+        const full = new InProcessBus({ maxQueuedMessages: 2 });
+        const filled = await full.publish([
+          { key: null, value: new Uint8Array([1]) },
+          { key: null, value: new Uint8Array([2]) },
+        ]);
+        if (!filled.ok) throw new Error(filled.error.message);
+        return full;
+      },
+      async close() {},
+    };
+    return transport;
+  });
+}
+
+test("the receiver hands the in-process bus each trace's decoded span records, equal to decoding the trace's own message", async () => {
+  const traces = await recordTraces(3);
+  const bus = new InProcessBus({ maxQueuedMessages: 100 });
+  const receiver = await startReceiver({ host: "127.0.0.1", port: 0, publisher: bus });
+  try {
+    // One request holding the three traces, as an SDK's batch does.
+    const response = await fetch(`${receiver.url}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/x-protobuf" },
+      body: otlpBody(traces.flatMap((trace) => trace.spans), "protobuf"),
+    });
+    assert.equal(response.status, 200);
+    const records = bus.takeAll();
+    assert.deepEqual(
+      records.map((record) => record.kind),
+      ["decoded", "decoded", "decoded"],
+      "records, not bytes",
+    );
+    for (const [index, trace] of traces.entries()) {
+      const record = records.find((candidate) => candidate.kind === "decoded" && candidate.traceIds[0] === trace.traceId);
+      assert.ok(record !== undefined && record.kind === "decoded", `trace ${index} handed over`);
+      const alone = decodeTraceRequest(otlpBody(trace.spans, "protobuf"), "protobuf");
+      assert.ok(alone.ok);
+      assert.deepEqual(record.spans, toSpanRecords(alone.value));
+    }
+  } finally {
+    await receiver.close();
+  }
 });
