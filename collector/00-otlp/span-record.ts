@@ -42,4 +42,16 @@ export interface SpanRecord {
   status: { code: StatusCode; message: string };
   resource: Attributes;
   scope: { name: string; version: string };
+  /**
+   * The span as the store's trace_spans keeps it, when the receiver's decode
+   * thread made it (stored-span-text.ts); absent, it is made when needed.
+   */
+  stored?: StoredSpanText;
+}
+
+/** A span's stored JSON (contracts/raw-spans.ts), its UTF-8 size and how many values were cut in it. */
+export interface StoredSpanText {
+  json: string;
+  bytes: number;
+  truncated: number;
 }

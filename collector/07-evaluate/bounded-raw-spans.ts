@@ -1,66 +1,28 @@
 /**
  * Bounds a trace's spans in bytes for the store's `trace_spans` (the
- * contract and its limits: contracts/raw-spans.ts): an attribute value longer
- * than MAXIMUM_VALUE_BYTES is cut and ends with a marker saying how long it
- * was; spans past MAXIMUM_TRACE_BYTES of JSON are left out and counted.
+ * contract and its limits: contracts/raw-spans.ts): each span's stored text
+ * (collector/00-otlp/stored-span-text.ts: values cut to MAXIMUM_VALUE_BYTES),
+ * in start order; spans past MAXIMUM_TRACE_BYTES of JSON are left out and
+ * counted. A span the decode thread already made the text of is not
+ * serialised again.
  */
-import { MAXIMUM_TRACE_BYTES, MAXIMUM_VALUE_BYTES, type RawSpans, type StoredRawSpan } from "../../contracts/raw-spans.js";
-import type { AttributeValue, Attributes, SpanRecord } from "../00-otlp/span-record.js";
-
-function cutText(text: string, counter: { truncated: number }): string {
-  if (text.length * 3 <= MAXIMUM_VALUE_BYTES) return text;
-  const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes <= MAXIMUM_VALUE_BYTES) return text;
-  counter.truncated += 1;
-  // Cut on a character boundary (toString drops a split multi-byte character's bytes as U+FFFD; trimmed).
-  const kept = Buffer.from(text, "utf8").subarray(0, MAXIMUM_VALUE_BYTES).toString("utf8").replace(/\uFFFD$/, "");
-  return `${kept}… [cut by ragscope: ${bytes} bytes]`;
-}
-
-function boundedValue(value: AttributeValue, counter: { truncated: number }): AttributeValue {
-  if (typeof value === "string") return cutText(value, counter);
-  if (value === null || typeof value !== "object") return value;
-  const json = JSON.stringify(value);
-  if (json.length * 3 <= MAXIMUM_VALUE_BYTES || Buffer.byteLength(json, "utf8") <= MAXIMUM_VALUE_BYTES) return value;
-  // A nested value over the bound is kept as its cut JSON text.
-  return cutText(json, counter);
-}
-
-function boundedAttributes(attributes: Attributes, counter: { truncated: number }): Attributes {
-  const bounded: Attributes = {};
-  for (const key of Object.keys(attributes)) bounded[cutText(key, counter)] = boundedValue(attributes[key]!, counter);
-  return bounded;
-}
-
-export function toStoredRawSpan(span: SpanRecord, counter: { truncated: number } = { truncated: 0 }): StoredRawSpan {
-  return {
-    trace_id: span.traceId,
-    span_id: span.spanId,
-    parent_span_id: span.parentSpanId,
-    name: cutText(span.name, counter),
-    kind: span.kind,
-    start_time_unix_nano: span.startTimeUnixNano.toString(),
-    end_time_unix_nano: span.endTimeUnixNano.toString(),
-    status: { code: span.status.code, message: cutText(span.status.message, counter) },
-    attributes: boundedAttributes(span.attributes, counter),
-    events: span.events.map((event) => ({ name: cutText(event.name, counter), time_unix_nano: event.timeUnixNano.toString(), attributes: boundedAttributes(event.attributes, counter) })),
-    resource: boundedAttributes(span.resource, counter),
-    scope: { name: cutText(span.scope.name, counter), version: cutText(span.scope.version, counter) },
-  };
-}
+import { MAXIMUM_TRACE_BYTES, type RawSpans } from "../../contracts/raw-spans.js";
+import type { SpanRecord } from "../00-otlp/span-record.js";
+import { storedSpanText } from "../00-otlp/stored-span-text.js";
 
 /** The trace's spans in start order (then span id), bounded as the module says. */
 export function boundedRawSpans(spans: readonly SpanRecord[]): RawSpans {
   const ordered = [...spans].sort((first, second) => (first.startTimeUnixNano < second.startTimeUnixNano ? -1 : first.startTimeUnixNano > second.startTimeUnixNano ? 1 : first.spanId < second.spanId ? -1 : 1));
-  const counter = { truncated: 0 };
+  let truncated = 0;
   const kept: string[] = [];
   let bytes = 2;
   for (const span of ordered) {
-    const json = JSON.stringify(toStoredRawSpan(span, counter));
-    const size = Buffer.byteLength(json, "utf8") + 1;
+    const text = span.stored ?? storedSpanText(span);
+    const size = text.bytes + 1;
     if (bytes + size > MAXIMUM_TRACE_BYTES) break;
-    kept.push(json);
+    kept.push(text.json);
+    truncated += text.truncated;
     bytes += size;
   }
-  return { json: `[${kept.join(",")}]`, spanCount: spans.length, storedSpanCount: kept.length, truncatedValues: counter.truncated };
+  return { json: `[${kept.join(",")}]`, spanCount: spans.length, storedSpanCount: kept.length, truncatedValues: truncated };
 }

@@ -205,7 +205,7 @@ export function traceSpansBody(prepared: PreparedBatch): string {
     if (raw === undefined) continue;
     const observation = evaluation.caseResult.rag_observation;
     body.add(
-      `${field(evaluation.caseResult.case_result_id)}\t${traceId}\t${field(observation.tenant_id ?? "")}\t${field(observation.service_name ?? "")}\t${startedAt}\t${raw.spanCount}\t${raw.storedSpanCount}\t${raw.truncatedValues}\t${field(raw.json)}\t${version}`,
+      `${field(evaluation.caseResult.case_result_id)}\t${traceId}\t${field(observation.tenant_id ?? "")}\t${field(observation.service_name ?? "")}\t${startedAt}\t${raw.spanCount}\t${raw.storedSpanCount}\t${raw.truncatedValues}\t${jsonField(raw.json)}\t${version}`,
     );
   }
   return body.text();

@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decodeTraceRequest, toSpanRecords } from "../../../collector/00-otlp/index.js";
+import { storedSpanText } from "../../../collector/00-otlp/stored-span-text.js";
 import { startReceiver } from "../../../collector/01-receive/start-receiver.js";
 import { InProcessBus } from "../../../collector/02-transport/in-process/in-process-bus.js";
 import type { ProgressTracker } from "../../../collector/03-consume/progress-tracker.js";
@@ -52,7 +53,7 @@ for (const publishes of ["encoded", "decoded"] as const) {
   });
 }
 
-test("the receiver hands the in-process bus each trace's decoded span records, equal to decoding the trace's own message", async () => {
+test("the receiver hands the in-process bus each trace's decoded span records, with their stored text, equal to decoding the trace's own message", async () => {
   const traces = await recordTraces(3);
   const bus = new InProcessBus({ maxQueuedMessages: 100 });
   const receiver = await startReceiver({ host: "127.0.0.1", port: 0, publisher: bus });
@@ -75,7 +76,11 @@ test("the receiver hands the in-process bus each trace's decoded span records, e
       assert.ok(record !== undefined && record.kind === "decoded", `trace ${index} handed over`);
       const alone = decodeTraceRequest(otlpBody(trace.spans, "protobuf"), "protobuf");
       assert.ok(alone.ok);
-      assert.deepEqual(record.spans, toSpanRecords(alone.value));
+      // With each span's stored text (trace_spans) made in the decode thread too.
+      assert.deepEqual(
+        record.spans,
+        toSpanRecords(alone.value).map((span) => ({ ...span, stored: storedSpanText(span) })),
+      );
     }
   } finally {
     await receiver.close();

@@ -1,0 +1,62 @@
+/**
+ * One span as the store's `trace_spans` keeps it (contracts/raw-spans.ts), as
+ * JSON text: an attribute value longer than MAXIMUM_VALUE_BYTES is cut and
+ * ends with a marker saying how long it was.
+ *
+ * Made where the span is decoded: in the receiver's decode thread for the
+ * embedded path (prepare-trace-messages.ts sets `SpanRecord.stored`), so the
+ * evaluation loop only orders and joins the texts of a trace
+ * (collector/07-evaluate/bounded-raw-spans.ts). Building it there was ~5 % of
+ * that loop's time and 12 KB of garbage per span.
+ */
+import { MAXIMUM_VALUE_BYTES, type StoredRawSpan } from "../../contracts/raw-spans.js";
+import type { AttributeValue, Attributes, SpanRecord, StoredSpanText } from "./span-record.js";
+
+function cutText(text: string, counter: { truncated: number }): string {
+  if (text.length * 3 <= MAXIMUM_VALUE_BYTES) return text;
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes <= MAXIMUM_VALUE_BYTES) return text;
+  counter.truncated += 1;
+  // Cut on a character boundary (toString drops a split multi-byte character's bytes as U+FFFD; trimmed).
+  const kept = Buffer.from(text, "utf8").subarray(0, MAXIMUM_VALUE_BYTES).toString("utf8").replace(/\uFFFD$/, "");
+  return `${kept}… [cut by ragscope: ${bytes} bytes]`;
+}
+
+function boundedValue(value: AttributeValue, counter: { truncated: number }): AttributeValue {
+  if (typeof value === "string") return cutText(value, counter);
+  if (value === null || typeof value !== "object") return value;
+  const json = JSON.stringify(value);
+  if (json.length * 3 <= MAXIMUM_VALUE_BYTES || Buffer.byteLength(json, "utf8") <= MAXIMUM_VALUE_BYTES) return value;
+  // A nested value over the bound is kept as its cut JSON text.
+  return cutText(json, counter);
+}
+
+function boundedAttributes(attributes: Attributes, counter: { truncated: number }): Attributes {
+  const bounded: Attributes = {};
+  for (const key of Object.keys(attributes)) bounded[cutText(key, counter)] = boundedValue(attributes[key]!, counter);
+  return bounded;
+}
+
+export function toStoredRawSpan(span: SpanRecord, counter: { truncated: number } = { truncated: 0 }): StoredRawSpan {
+  return {
+    trace_id: span.traceId,
+    span_id: span.spanId,
+    parent_span_id: span.parentSpanId,
+    name: cutText(span.name, counter),
+    kind: span.kind,
+    start_time_unix_nano: span.startTimeUnixNano.toString(),
+    end_time_unix_nano: span.endTimeUnixNano.toString(),
+    status: { code: span.status.code, message: cutText(span.status.message, counter) },
+    attributes: boundedAttributes(span.attributes, counter),
+    events: span.events.map((event) => ({ name: cutText(event.name, counter), time_unix_nano: event.timeUnixNano.toString(), attributes: boundedAttributes(event.attributes, counter) })),
+    resource: boundedAttributes(span.resource, counter),
+    scope: { name: cutText(span.scope.name, counter), version: cutText(span.scope.version, counter) },
+  };
+}
+
+/** The span's stored JSON with its UTF-8 size and the values cut in it. */
+export function storedSpanText(span: SpanRecord): StoredSpanText {
+  const counter = { truncated: 0 };
+  const json = JSON.stringify(toStoredRawSpan(span, counter));
+  return { json, bytes: Buffer.byteLength(json, "utf8"), truncated: counter.truncated };
+}
