@@ -4,17 +4,24 @@
  * duplicate rows that at-least-once delivery creates (DESIGN.md "Delivery
  * guarantees").
  */
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 
+/**
+ * SHA-256 of the parts, each followed by `\0<its length>\0`, as hex; the
+ * first 32 characters follow the prefix. The text is hashed in one call
+ * (crypto.hash): a hash object per id with two updates per part cost ~8 µs
+ * an id, ~23 ids a trace. The bytes hashed are unchanged, so are the ids
+ * (test/unit/contracts/ids.test.ts holds them to Python's hashlib).
+ */
 export function deterministicId(prefix: string, ...parts: string[]): string {
-  const hash = createHash("sha256");
-  for (const part of parts) {
-    hash.update(part);
-    // A separator that cannot appear in the parts' lengths keeps ("ab","c") and ("a","bc") apart.
-    hash.update(`\u0000${part.length}\u0000`);
-  }
-  return `${prefix}_${hash.digest("hex").slice(0, 32)}`;
+  let text = "";
+  // A separator that cannot appear in the parts' lengths keeps ("ab","c") and ("a","bc") apart.
+  for (const part of parts) text += `${part}\u0000${part.length}\u0000`;
+  return `${prefix}_${sha256Hex(text).slice(0, 32)}`;
 }
+
+/** crypto.hash where the runtime has it (Node 20.12 and later), a hash object otherwise. */
+const sha256Hex: (text: string) => string = typeof hash === "function" ? (text) => hash("sha256", text, "hex") : (text) => createHash("sha256").update(text).digest("hex");
 
 /**
  * An offline run executes each case once: its result is keyed by
