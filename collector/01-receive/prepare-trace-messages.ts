@@ -16,6 +16,7 @@ import { rejectInvalidIds } from "../00-otlp/reject-invalid-ids.js";
 import { splitByTraceId } from "../00-otlp/split-by-trace-id.js";
 import { splitIntoParts } from "../00-otlp/split-into-parts.js";
 import { stampTenant } from "../00-otlp/stamp-tenant.js";
+import { estimateSpanBytes } from "../05-assemble/estimate-span-bytes.js";
 import { storedSpanText } from "../00-otlp/stored-span-text.js";
 import { toSpanRecords } from "../00-otlp/to-span-records.js";
 import type { DecodedTrace } from "../02-transport/trace-bus.js";
@@ -52,9 +53,13 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
     for (const [traceId, trace] of splitByTraceId(decoded.value)) {
       for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) {
         const spans = toSpanRecords(part);
-        // Here rather than in the evaluation loop, which then only joins the texts.
-        for (const span of spans) span.stored = storedSpanText(span);
-        traces.push({ key: traceId, spans });
+        let bytes = 0;
+        for (const span of spans) {
+          // Here rather than in the evaluation loop, which then only joins the texts.
+          span.stored = storedSpanText(span);
+          bytes += estimateSpanBytes(span) + 2 * span.stored.json.length;
+        }
+        traces.push({ key: traceId, spans, bytes });
       }
     }
     return { kind: "decoded", traces, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };

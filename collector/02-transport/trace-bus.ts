@@ -51,6 +51,8 @@ export interface DecodedTrace {
   /** Lower-case hex trace id of every span in `spans`. */
   key: string;
   spans: SpanRecord[];
+  /** The heap the records hold, estimated (collector/05-assemble/estimate-span-bytes.ts) with their stored texts: what a bus bounded in bytes counts. */
+  bytes: number;
 }
 
 export interface TracePublisher {

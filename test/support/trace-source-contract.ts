@@ -97,7 +97,7 @@ async function publishAll(transport: TransportUnderTest, messages: BusMessage[])
 function decodedTraceOf(message: BusMessage): DecodedTrace {
   const decoded = decodeTraceRequest(message.value, "protobuf");
   if (!decoded.ok) throw new Error(decoded.error.message);
-  return { key: message.key ?? "", spans: toSpanRecords(decoded.value) };
+  return { key: message.key ?? "", spans: toSpanRecords(decoded.value), bytes: message.value.byteLength };
 }
 
 export function traceSourceContract(name: string, makeTransport: TransportFactory): void {

@@ -1,6 +1,6 @@
 /**
- * The embedded bus: a bounded in-process queue with Kafka's shape (one
- * partition, increasing offsets), read through the same TraceSource port as
+ * The embedded bus: an in-process queue with Kafka's shape (one
+ * partition, increasing offsets), bounded in messages and in bytes, read through the same TraceSource port as
  * Kafka, so one driver runs both. When the queue is full, publish fails as
  * retriable and the receiver answers 503 with Retry-After: the client keeps
  * the data, nothing is dropped. While the driver pauses reading (sink
@@ -22,6 +22,13 @@ import type { CommittableOffsets, PartitionPosition, SourceRecord, TraceSource }
 
 export interface InProcessBusOptions {
   maxQueuedMessages: number;
+  /**
+   * Bytes the queue may hold: an encoded message's length, a decoded trace's
+   * estimated heap. A publish that would pass it is refused as retriable,
+   * unless the queue is empty (then it is taken, so that no request can be
+   * refused forever; the receiver's body limit bounds one request).
+   */
+  maxQueuedBytes?: number;
   /** What may be committed (the worker's progress); without it nothing is ever committed. */
   progress?: CommittableOffsets;
 }
@@ -29,34 +36,54 @@ export interface InProcessBusOptions {
 export const inProcessTopic = "in_process";
 
 /** What the queue holds: an encoded message, or one trace's decoded spans, each at its offset. */
-type QueuedItem = { kind: "encoded"; message: DeliveredMessage } | { kind: "decoded"; position: BusPosition; trace: DecodedTrace };
+type QueuedItem = { kind: "encoded"; message: DeliveredMessage; bytes: number } | { kind: "decoded"; position: BusPosition; trace: DecodedTrace; bytes: number };
+
+/** The default byte bound: at 8-span RAG traces (~60 KB of records each) about 4,000 traces. */
+export const DEFAULT_MAX_QUEUED_BYTES = 256 * 1024 * 1024;
 
 export class InProcessBus implements TracePublisher, TraceSource {
   readonly capabilities = { durable: false };
   private readonly queue: QueuedItem[] = [];
+  private queuedBytes = 0;
   private nextOffset = 0n;
   private readOffset = 0n;
   private committedOffset: bigint | null = null;
   private waiter: (() => void) | null = null;
   pausedFor: PauseReason | null = null;
   readonly counters = { published: 0, rejectedFull: 0, pauses: 0 };
+  private readonly maxQueuedBytes: number;
 
-  constructor(private readonly options: InProcessBusOptions = { maxQueuedMessages: 10_000 }) {}
+  constructor(private readonly options: InProcessBusOptions = { maxQueuedMessages: 10_000 }) {
+    this.maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
+  }
 
   get depth(): number {
     return this.queue.length;
   }
 
+  /** Bytes the queue holds (see InProcessBusOptions.maxQueuedBytes). */
+  get bytes(): number {
+    return this.queuedBytes;
+  }
+
   async publish(messages: BusMessage[]): Promise<Result<void, PublishFailure>> {
-    return this.enqueue(messages.length, (position) => ({ kind: "encoded", message: { ...messages[position.index]!, position: position.at } }));
+    const bytes = messages.reduce((sum, message) => sum + message.value.byteLength, 0);
+    return this.enqueue(messages.length, bytes, (position) => {
+      const message = messages[position.index]!;
+      return { kind: "encoded", message: { ...message, position: position.at }, bytes: message.value.byteLength };
+    });
   }
 
   async publishDecoded(traces: DecodedTrace[]): Promise<Result<void, PublishFailure>> {
-    return this.enqueue(traces.length, (position) => ({ kind: "decoded", position: position.at, trace: traces[position.index]! }));
+    const bytes = traces.reduce((sum, trace) => sum + trace.bytes, 0);
+    return this.enqueue(traces.length, bytes, (position) => {
+      const trace = traces[position.index]!;
+      return { kind: "decoded", position: position.at, trace, bytes: trace.bytes };
+    });
   }
 
-  /** Queues `count` items (all or none), each made by `item` with its offset. */
-  private enqueue(count: number, item: (position: { index: number; at: BusPosition }) => QueuedItem): Result<void, PublishFailure> {
+  /** Queues `count` items of `bytes` together (all or none), each made by `item` with its offset. */
+  private enqueue(count: number, bytes: number, item: (position: { index: number; at: BusPosition }) => QueuedItem): Result<void, PublishFailure> {
     if (count > this.options.maxQueuedMessages) {
       // More traces than the queue holds when empty: a retry would be refused forever.
       return failure({
@@ -69,10 +96,19 @@ export class InProcessBus implements TracePublisher, TraceSource {
       this.counters.rejectedFull += 1;
       return failure({ retriable: true, message: `the in-process queue is full (${this.queue.length} of ${this.options.maxQueuedMessages} messages)`, retryAfterMs: 1000 });
     }
+    if (this.queue.length > 0 && this.queuedBytes + bytes > this.maxQueuedBytes) {
+      this.counters.rejectedFull += 1;
+      return failure({
+        retriable: true,
+        message: `the in-process queue is full (${Math.round(this.queuedBytes / 1024 / 1024)} MiB held, ${Math.round(bytes / 1024 / 1024)} MiB more asked, bound ${Math.round(this.maxQueuedBytes / 1024 / 1024)} MiB, RAGSCOPE_MAX_QUEUED_BYTES)`,
+        retryAfterMs: 1000,
+      });
+    }
     for (let index = 0; index < count; index += 1) {
       this.queue.push(item({ index, at: { partition: 0, offset: String(this.nextOffset) } }));
       this.nextOffset += 1n;
     }
+    this.queuedBytes += bytes;
     this.counters.published += count;
     if (this.pausedFor === null) this.waiter?.();
     return success(undefined);
@@ -89,7 +125,8 @@ export class InProcessBus implements TracePublisher, TraceSource {
   takeAll(max = Number.MAX_SAFE_INTEGER): SourceRecord[] {
     const taken = this.queue.splice(0, max);
     this.readOffset += BigInt(taken.length);
-    return taken.map((item) => (item.kind === "encoded" ? item : { kind: "decoded", position: item.position, spans: item.trace.spans, traceIds: [item.trace.key] }));
+    for (const item of taken) this.queuedBytes -= item.bytes;
+    return taken.map((item) => (item.kind === "encoded" ? { kind: "encoded", message: item.message } : { kind: "decoded", position: item.position, spans: item.trace.spans, traceIds: [item.trace.key] }));
   }
 
   async positions(): Promise<readonly PartitionPosition[]> {

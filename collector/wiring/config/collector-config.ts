@@ -162,6 +162,8 @@ export const collectorSections = {
   }).prefault({}),
   queue: z.strictObject({
     maxQueuedMessages: integer(1).default(10_000),
+    /** Bytes the embedded in-process queue holds at most (decoded traces by estimated heap); past it the receiver answers 503 with Retry-After. */
+    maxQueuedBytes: integer(1024).default(256 * MEBIBYTE),
   }).prefault({}),
   sink: z.strictObject({
     maxBatch: integer(1).default(500),

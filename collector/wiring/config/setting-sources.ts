@@ -34,6 +34,7 @@ export const environmentVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_MAX_OPEN_BYTES: "assembler.maxOpenBytes",
   RAGSCOPE_MAX_RECENT_TRACE_BYTES: "assembler.maxRecentBytes",
   RAGSCOPE_MAX_QUEUED_MESSAGES: "queue.maxQueuedMessages",
+  RAGSCOPE_MAX_QUEUED_BYTES: "queue.maxQueuedBytes",
   RAGSCOPE_SINK_BATCH: "sink.maxBatch",
   RAGSCOPE_KAFKA_BROKERS: "kafka.brokers",
   RAGSCOPE_KAFKA_CLIENT_ID: "kafka.clientId",

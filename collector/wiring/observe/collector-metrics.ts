@@ -118,6 +118,8 @@ export interface EmbeddedParts {
   worker: EvaluationWorker;
   /** Messages waiting in the in-process bus. */
   queued: () => number;
+  /** Bytes the in-process bus holds (encoded lengths, decoded traces' estimated heap). */
+  queuedBytes: () => number;
   deadLetters: { readonly counters: { readonly received: number }; readonly stored: number; readonly pending: number };
 }
 
@@ -143,6 +145,7 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
   registry.counter("ragscope_sink_write_failures_total", "failed store writes (each retried)", () => worker.counters.sinkFailures);
   registry.gauge("ragscope_queued_messages", "messages waiting in the in-process bus", () => parts.queued());
+  registry.gauge("ragscope_queued_bytes", "bytes the in-process bus holds (estimated heap of decoded traces), bounded by RAGSCOPE_MAX_QUEUED_BYTES", () => parts.queuedBytes());
   registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
   registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);
   registry.gauge("ragscope_sink_backlog_traces", "evaluated traces waiting for the store", () => worker.backlog);

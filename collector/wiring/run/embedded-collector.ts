@@ -67,7 +67,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const deadLetters = await DurableDeadLetters.open(store.deadLetters);
   const stop = new AbortController();
   const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online });
-  const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages, progress: worker.progress });
+  const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages, maxQueuedBytes: config.queue.maxQueuedBytes, progress: worker.progress });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
@@ -86,7 +86,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     await store.close();
     throw error;
   }
-  registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, deadLetters });
+  registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, queuedBytes: () => bus.bytes, deadLetters });
   const health = new HealthSnapshots({
     sink: store.health,
     instance: `${os.hostname()}:${process.pid}`,

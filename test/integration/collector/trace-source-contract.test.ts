@@ -86,3 +86,25 @@ test("the receiver hands the in-process bus each trace's decoded span records, w
     await receiver.close();
   }
 });
+
+test("the in-process queue is bounded in bytes: the receiver answers 503 with Retry-After past the bound, an empty queue always takes a request, and reading frees the bytes", async () => {
+  const traces = await recordTraces(3);
+  const bus = new InProcessBus({ maxQueuedMessages: 100, maxQueuedBytes: 1024 });
+  const receiver = await startReceiver({ host: "127.0.0.1", port: 0, publisher: bus });
+  const send = (index: number) =>
+    fetch(`${receiver.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: otlpBody(traces[index]!.spans, "protobuf") });
+  try {
+    // One trace's records are estimated far above 1 KiB: taken all the same, because the queue is empty.
+    assert.equal((await send(0)).status, 200);
+    assert.ok(bus.bytes > 1024, `the queue counts the trace's estimated bytes (${bus.bytes})`);
+    const refused = await send(1);
+    assert.equal(refused.status, 503);
+    assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+    assert.equal(bus.depth, 1, "the refused request left nothing in the queue");
+    assert.equal(bus.takeAll().length, 1);
+    assert.equal(bus.bytes, 0);
+    assert.equal((await send(1)).status, 200, "taken once the queue was read");
+  } finally {
+    await receiver.close();
+  }
+});
