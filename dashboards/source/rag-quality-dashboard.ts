@@ -153,7 +153,11 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(timeSeriesPanel("Cost per request", "Mean generation cost per request, in the pipeline's currency.", overTime([named("average_cost")]), "none", { width: 12, height: 8 }));
 
   // Seed §十二 业务指标: 任务成功率, 用户满意度, 点踩率, 人工转接率, 问题一次解决率.
+  // Task success reads the raw rows (a human review changes a final verdict without a write to case_results);
+  // the other business rates read request_rollups (migration 0014): one query each, so each reads its cheapest source.
   const business = BUSINESS_AGGREGATES.map(named);
+  const judgedBusiness = business.filter((aggregate) => aggregate.rollup === undefined);
+  const rolledUpBusiness = business.filter((aggregate) => aggregate.rollup !== undefined);
   const firstContact = ["first_contact_resolution"].map(named);
   const behaviour = ["like_rate", "dislike_rate", "copy_rate", "citation_click_rate", "handoff_rate"].map(named);
   const sessions = ["session_resolution_rate", "first_contact_resolution"].map(named);
@@ -163,7 +167,7 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
       statPanel(
         "Business: rates over the range",
         "Task success = requests judged a pass (by a rule against gold data or an LLM judge) without error or timeout / requests with a verdict (passed, failed, needs review, errors, timeouts) — unjudged requests are not passes and are left out; dislike rate = requests whose last thumbs is down / requests; handoff rate = requests handed off to a person / requests; first-contact resolution = sessions with one request, marked resolved, without handoff or follow-up / sessions. User events count when they arrive, even days after the request (merged into its Case Result). Only what the application reports is counted: a resolution nobody reported is not one. Definitions: evaluators/behaviour/README.md.",
-        [overRange(business), overRange(firstContact)],
+        [overRange(judgedBusiness), overRange(rolledUpBusiness), overRange(firstContact)],
         "percentunit",
         { width: 18, height: 4 },
       ),
@@ -177,7 +181,7 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
         { width: 6, height: 4 },
       ),
     )
-    .withPanel(timeSeriesPanel("Business over time", "The business rates per time bucket (sessions placed at their first request).", [overTime(business), overTime(firstContact)], "percentunit", { width: 24, height: 8 }))
+    .withPanel(timeSeriesPanel("Business over time", "The business rates per time bucket (sessions placed at their first request).", [overTime(judgedBusiness), overTime(rolledUpBusiness), overTime(firstContact)], "percentunit", { width: 24, height: 8 }))
     .withPanel(
       statPanel(
         "User behaviour over the range",
@@ -192,12 +196,10 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
         "Online experiments by variant",
         "Requests of each experiment variant (traceRequest experimentId / experimentVariant) with their raw behaviour rates. Raw rates only: no interval, no p-value, no sample ratio check and no clustering by user — decide with `ragscope experiment report --id <experiment>` (evaluators/experiments/README.md), which also waits for the minimum sample. A high citation-click rate may mean distrust, not interest.",
         aggregateSelect(["like_rate", "dislike_rate", "copy_rate", "citation_click_rate", "handoff_rate"].map(named), {
-          leading: [
-            "JSONExtractString(payload, 'rag_observation', 'experiment_id') AS experiment",
-            "JSONExtractString(payload, 'rag_observation', 'experiment_variant') AS variant",
-            "countIf(partial_trace = 0) AS requests",
-            "uniqExactIf(JSONExtractString(payload, 'rag_observation', 'user_id'), partial_trace = 0) AS users",
-          ],
+          // case_results' experiment columns (migration 0010) and, over request_rollups (migration 0014), their counts.
+          leading: ["experiment_id AS experiment", "experiment_variant AS variant", "countIf(partial_trace = 0) AS requests", "uniqExactIf(user_id, partial_trace = 0) AS users"],
+          rolledUpLeading: ["experiment_id AS experiment", "experiment_variant AS variant", "sum(complete_requests) AS requests", "uniqExactMerge(user_states) AS users"],
+          preferRollups: true,
           scope: dashboardScope,
           groupBy: "experiment, variant",
           having: "experiment != '' AND variant != ''",
