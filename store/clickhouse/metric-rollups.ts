@@ -33,6 +33,11 @@ export interface MetricRollupOptions {
   refreshIntervalMs?: number;
   /** Clock for row versions, injectable for tests. */
   now?: () => number;
+  /**
+   * Keep request_rollups too (default true). Only a store before migration 0014 has none: the upgrade test
+   * builds one as the release before it did.
+   */
+  requestRollups?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -207,7 +212,7 @@ export class ClickHouseMetricRollups {
       const services = [...new Set(pairs.map(([, service]) => service))];
       const parameters = refreshParameters(range.minutes, tenants, services, version);
       await this.connection.client.command({ query: `INSERT INTO ${this.database}.metric_rollups ${refreshSelect(this.database)}`, query_params: parameters });
-      await this.connection.client.command({ query: `INSERT INTO ${this.database}.request_rollups (${REQUEST_ROLLUP_COLUMNS}) ${requestRefreshSelect(this.database)}`, query_params: parameters });
+      if (this.options.requestRollups !== false) await this.connection.client.command({ query: `INSERT INTO ${this.database}.request_rollups (${REQUEST_ROLLUP_COLUMNS}) ${requestRefreshSelect(this.database)}`, query_params: parameters });
       this.counters.minutesRefreshed += range.minutes.length;
     }
     this.counters.refreshes += 1;
@@ -218,7 +223,7 @@ export class ClickHouseMetricRollups {
     while (this.running) await this.running;
     const version = (this.options.now ?? Date.now)();
     await this.connection.client.command({ query: `INSERT INTO ${this.database}.metric_rollups ${rollupSelect(this.database, "1")}`, query_params: { version } });
-    await this.connection.client.command({ query: `INSERT INTO ${this.database}.request_rollups (${REQUEST_ROLLUP_COLUMNS}) ${requestRollupSelect(this.database, "1")}`, query_params: { version } });
+    if (this.options.requestRollups !== false) await this.connection.client.command({ query: `INSERT INTO ${this.database}.request_rollups (${REQUEST_ROLLUP_COLUMNS}) ${requestRollupSelect(this.database, "1")}`, query_params: { version } });
   }
 
   /** Stops the timer and refreshes what is pending. */
