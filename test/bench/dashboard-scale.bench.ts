@@ -130,6 +130,15 @@
  *   feedback_kinds of 0013) — no panel parses a payload. The runs board
  *   with no run chosen reads no online row (a constant-false condition, and
  *   the run_id skip index for one run chosen).
+ *   What it costs the write path: the refresh recomputes request_rollups
+ *   beside metric_rollups. 300,000 values (12,858 cases), this branch and
+ *   the release before it (4342189) back to back, twice in opposite orders,
+ *   load 12–14: 21,308 vs 23,158 and 18,828 vs 20,622 metric values per CPU
+ *   second (13 → 14 and 15 → 16 CPU s): ~8–9 % more CPU per value written.
+ *   The upgrade's backfill reads every stored request once, and the
+ *   new columns of requests stored before it are computed from their
+ *   payloads when read until a merge writes them (2.5 CPU s at 128,572
+ *   requests, so minutes at the target's size).
  * - What still limits the 300,000,000-value target (extrapolated, not run):
  *   (1) panels on raw case_results: task success (business rates, business
  *   over time), the verdict shares, the session rates (first-contact
