@@ -297,7 +297,24 @@ export const REQUEST_ROLLUP_COUNTS = {
   rating_count: `${COMPLETE} AND ${LAST_RATING} IS NOT NULL`,
   errors: IS_ERROR,
   timeouts: IS_TIMEOUT,
+  // The final verdict (a human review's where reviewers agree): the store notes a request's minute when a label
+  // for it is saved (clickhouse-human-label-store.ts), so a review reaches the rollups with the next refresh.
+  task_passed: `${FINAL_VERDICT} = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`,
+  task_judged: `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`,
+  passed_verdicts: `${FINAL_VERDICT} = 'passed'`,
+  failed_verdicts: `${FINAL_VERDICT} = 'failed'`,
+  review_required_verdicts: `${FINAL_VERDICT} = 'review_required'`,
+  unjudged_verdicts: `${FINAL_VERDICT} = 'unjudged'`,
+  not_evaluated_verdicts: `${FINAL_VERDICT} = 'not_evaluated'`,
 } as const;
+/** The request_rollups count of each verdict state (QUALITY_STATES). */
+export const VERDICT_COUNTS: Record<string, RequestCount> = {
+  passed: "passed_verdicts",
+  failed: "failed_verdicts",
+  review_required: "review_required_verdicts",
+  unjudged: "unjudged_verdicts",
+  not_evaluated: "not_evaluated_verdicts",
+};
 type RequestCount = keyof typeof REQUEST_ROLLUP_COUNTS;
 
 /** The columns request_rollups groups by: the scope's columns and the experiment variant. */
@@ -305,10 +322,12 @@ export const REQUEST_ROLLUP_GROUP = ["tenant_id", "service_name", "dataset_id", 
 
 /** The SELECT computing request_rollups rows from case_results FINAL meeting `where`; `{version:UInt64}` is a parameter. */
 export function requestRollupSelect(database: string, where: string): string {
-  const counts = Object.entries(REQUEST_ROLLUP_COUNTS).map(([column, condition]) => (condition === "1" ? `count() AS ${column}` : `countIf(${condition}) AS ${column}`));
+  // The final verdict's reviews are read from the same database.
+  const qualified = (condition: string) => condition.replaceAll("FROM human_labels FINAL", `FROM ${database}.human_labels FINAL`);
+  const counts = Object.entries(REQUEST_ROLLUP_COUNTS).map(([column, condition]) => (condition === "1" ? `count() AS ${column}` : `countIf(${qualified(condition)}) AS ${column}`));
   return [
     `SELECT toStartOfMinute(started_at) AS minute, ${REQUEST_ROLLUP_GROUP.join(", ")},`,
-    `       ${counts.join(", ")},`,
+    `       ${counts.join(",\n       ")},`,
     `       sumIf(assumeNotNull(${LAST_RATING}), ${REQUEST_ROLLUP_COUNTS.rating_count}) AS rating_sum,`,
     `       uniqExactStateIf(user_id, ${COMPLETE}) AS user_states,`,
     "       {version:UInt64} AS version",
@@ -370,9 +389,9 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
   shareOf(DATASET_SHARES.permission_leak_rate),
   caseRate("error_rate", "Error rate", REQUEST_ROLLUP_COUNTS.errors, null, ["errors", "all_requests"]),
   caseRate("timeout_rate", "Timeout rate", REQUEST_ROLLUP_COUNTS.timeouts, null, ["timeouts", "all_requests"]),
-  caseRate("task_success_rate", "Task success", `${FINAL_VERDICT} = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`, `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`),
-  caseRate("review_required_rate", "Needs review", `${FINAL_VERDICT} = 'review_required'`, null),
-  caseRate("unjudged_rate", "Unjudged", `${FINAL_VERDICT} = 'unjudged'`, null),
+  caseRate("task_success_rate", "Task success", REQUEST_ROLLUP_COUNTS.task_passed, REQUEST_ROLLUP_COUNTS.task_judged, ["task_passed", "task_judged"]),
+  caseRate("review_required_rate", "Needs review", REQUEST_ROLLUP_COUNTS.review_required_verdicts, null, ["review_required_verdicts", "all_requests"]),
+  caseRate("unjudged_rate", "Unjudged", REQUEST_ROLLUP_COUNTS.unjudged_verdicts, null, ["unjudged_verdicts", "all_requests"]),
   // Thumbs-down share of the thumbs given (a gate metric); the last thumbs of a request counts.
   caseRate("thumbs_down_rate", "Thumbs down", REQUEST_ROLLUP_COUNTS.thumbs_down, REQUEST_ROLLUP_COUNTS.thumbs_given, ["thumbs_down", "thumbs_given"]),
   // 人工转接率, evaluators/behaviour/handoff-rate.ts.

@@ -4,7 +4,7 @@
  * has the numbers over the time range and their course over time.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
-import { aggregateSelect, FINAL_VERDICT, QUALITY_STATES, quoteAlias, SOURCES, type AggregateMetric } from "./aggregate-metrics.js";
+import { aggregateSelect, QUALITY_STATES, quoteAlias, SOURCES, VERDICT_COUNTS, type AggregateMetric } from "./aggregate-metrics.js";
 import { ABSTENTION_AGGREGATES, BUSINESS_AGGREGATES, CONTEXT, GENERATION, latencyAggregates, means, namedAggregate as named, RELIABILITY_AGGREGATES, RETRIEVAL, RISK_AGGREGATES, TOKENS, usageAggregates, type StoredMetric } from "./quality-board.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
@@ -153,11 +153,7 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(timeSeriesPanel("Cost per request", "Mean generation cost per request, in the pipeline's currency.", overTime([named("average_cost")]), "none", { width: 12, height: 8 }));
 
   // Seed §十二 业务指标: 任务成功率, 用户满意度, 点踩率, 人工转接率, 问题一次解决率.
-  // Task success reads the raw rows (a human review changes a final verdict without a write to case_results);
-  // the other business rates read request_rollups (migration 0014): one query each, so each reads its cheapest source.
   const business = BUSINESS_AGGREGATES.map(named);
-  const judgedBusiness = business.filter((aggregate) => aggregate.rollup === undefined);
-  const rolledUpBusiness = business.filter((aggregate) => aggregate.rollup !== undefined);
   const firstContact = ["first_contact_resolution"].map(named);
   const behaviour = ["like_rate", "dislike_rate", "copy_rate", "citation_click_rate", "handoff_rate"].map(named);
   const sessions = ["session_resolution_rate", "first_contact_resolution"].map(named);
@@ -167,7 +163,7 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
       statPanel(
         "Business: rates over the range",
         "Task success = requests judged a pass (by a rule against gold data or an LLM judge) without error or timeout / requests with a verdict (passed, failed, needs review, errors, timeouts) — unjudged requests are not passes and are left out; dislike rate = requests whose last thumbs is down / requests; handoff rate = requests handed off to a person / requests; first-contact resolution = sessions with one request, marked resolved, without handoff or follow-up / sessions. User events count when they arrive, even days after the request (merged into its Case Result). Only what the application reports is counted: a resolution nobody reported is not one. Definitions: evaluators/behaviour/README.md.",
-        [overRange(judgedBusiness), overRange(rolledUpBusiness), overRange(firstContact)],
+        [overRange(business), overRange(firstContact)],
         "percentunit",
         { width: 18, height: 4 },
       ),
@@ -181,7 +177,7 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
         { width: 6, height: 4 },
       ),
     )
-    .withPanel(timeSeriesPanel("Business over time", "The business rates per time bucket (sessions placed at their first request).", [overTime(judgedBusiness), overTime(rolledUpBusiness), overTime(firstContact)], "percentunit", { width: 24, height: 8 }))
+    .withPanel(timeSeriesPanel("Business over time", "The business rates per time bucket (sessions placed at their first request).", [overTime(business), overTime(firstContact)], "percentunit", { width: 24, height: 8 }))
     .withPanel(
       statPanel(
         "User behaviour over the range",
@@ -230,9 +226,10 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
   return builder;
 }
 
+/** The requests of each final verdict, from request_rollups' counts (migration 0014; the same conditions over case_results FINAL). */
 function verdictCountsSql(): string {
-  const columns = QUALITY_STATES.map((state) => `countIf(${FINAL_VERDICT} = ${sqlString(state.status)}) AS ${quoteAlias(state.label)}`);
-  return [`SELECT ${columns.join(", ")}`, `FROM ${SOURCES.case_results.from(dashboardScope, [])}`].join("\n");
+  const columns = QUALITY_STATES.map((state) => `sum(${VERDICT_COUNTS[state.status]!}) AS ${quoteAlias(state.label)}`);
+  return [`SELECT ${columns.join(", ")}`, `FROM ${SOURCES.request_rollups.from(dashboardScope, [])}`].join("\n");
 }
 
 /**

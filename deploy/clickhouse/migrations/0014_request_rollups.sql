@@ -37,11 +37,15 @@ ALTER TABLE {{database}}.case_results
 --   cited_requests / citation_clicked  complete requests that cited something / and had a click
 --   rating_sum / rating_count  the last numeric rating of rated complete requests
 --   errors / timeouts  as reliability-summary.ts
+--   task_passed / task_judged  task success's numerator and denominator (task-success.ts)
+--   *_verdicts         requests per final verdict (a human review's verdict
+--                      where reviewers agree, else quality_status); saving a
+--                      label notes its request's minute for the next refresh
+--                      (store/clickhouse/clickhouse-human-label-store.ts)
 --   user_states        the distinct users of complete requests (an exact
 --                      uniq state, merged at query time)
--- Task success and the verdict shares are not here: a human review changes
--- a request's final verdict without a write to case_results, so they read
--- the raw rows.
+-- The session rates are not here (a session spans minutes): they read the
+-- raw rows' stored columns.
 --
 -- Retention: a rollup minute is dropped 400 days after the minute (the raw
 -- rows' default, README "Retention").
@@ -67,6 +71,13 @@ CREATE TABLE IF NOT EXISTS {{database}}.request_rollups
     rating_count UInt64,
     errors UInt64,
     timeouts UInt64,
+    task_passed UInt64,
+    task_judged UInt64,
+    passed_verdicts UInt64,
+    failed_verdicts UInt64,
+    review_required_verdicts UInt64,
+    unjudged_verdicts UInt64,
+    not_evaluated_verdicts UInt64,
     rating_sum Float64,
     user_states AggregateFunction(uniqExact, String),
     version UInt64
@@ -79,7 +90,7 @@ SETTINGS ttl_only_drop_parts = 1;
 
 -- Requests stored before this migration: the rollup of everything there is
 -- (the same SELECT as requestRollupSelect).
-INSERT INTO {{database}}.request_rollups
+INSERT INTO {{database}}.request_rollups (minute, tenant_id, service_name, dataset_id, run_id, experiment_id, experiment_variant, all_requests, complete_requests, thumbs_given, thumbs_down, liked, disliked, copied, handed_off, cited_requests, citation_clicked, rating_count, errors, timeouts, task_passed, task_judged, passed_verdicts, failed_verdicts, review_required_verdicts, unjudged_verdicts, not_evaluated_verdicts, rating_sum, user_states, version)
 SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_id, run_id, experiment_id, experiment_variant,
        count() AS all_requests,
        countIf(partial_trace = 0) AS complete_requests,
@@ -92,8 +103,15 @@ SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_i
        countIf(partial_trace = 0 AND cited = 1) AS cited_requests,
        countIf(partial_trace = 0 AND cited = 1 AND has(feedback_kinds, 'citation_click')) AS citation_clicked,
        countIf(partial_trace = 0 AND last_rating IS NOT NULL) AS rating_count,
-       countIf(NOT (execution_status = 'timeout' OR error_type = 'timeout') AND (execution_status = 'failed' OR error_type IN ('system_error', 'environment_error'))) AS errors,
-       countIf(execution_status = 'timeout' OR error_type = 'timeout') AS timeouts,
+       countIf((NOT (execution_status = 'timeout' OR error_type = 'timeout') AND (execution_status = 'failed' OR error_type IN ('system_error', 'environment_error')))) AS errors,
+       countIf((execution_status = 'timeout' OR error_type = 'timeout')) AS timeouts,
+       countIf(multiIf(case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING max(reviewer_failed) = 0), 'passed', case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING min(reviewer_failed) = 1), 'failed', quality_status) = 'passed' AND NOT (NOT (execution_status = 'timeout' OR error_type = 'timeout') AND (execution_status = 'failed' OR error_type IN ('system_error', 'environment_error'))) AND NOT (execution_status = 'timeout' OR error_type = 'timeout')) AS task_passed,
+       countIf(multiIf(case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING max(reviewer_failed) = 0), 'passed', case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING min(reviewer_failed) = 1), 'failed', quality_status) IN ('passed', 'failed', 'review_required') OR (NOT (execution_status = 'timeout' OR error_type = 'timeout') AND (execution_status = 'failed' OR error_type IN ('system_error', 'environment_error'))) OR (execution_status = 'timeout' OR error_type = 'timeout')) AS task_judged,
+       countIf(multiIf(case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING max(reviewer_failed) = 0), 'passed', case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING min(reviewer_failed) = 1), 'failed', quality_status) = 'passed') AS passed_verdicts,
+       countIf(multiIf(case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING max(reviewer_failed) = 0), 'passed', case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING min(reviewer_failed) = 1), 'failed', quality_status) = 'failed') AS failed_verdicts,
+       countIf(multiIf(case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING max(reviewer_failed) = 0), 'passed', case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING min(reviewer_failed) = 1), 'failed', quality_status) = 'review_required') AS review_required_verdicts,
+       countIf(multiIf(case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING max(reviewer_failed) = 0), 'passed', case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING min(reviewer_failed) = 1), 'failed', quality_status) = 'unjudged') AS unjudged_verdicts,
+       countIf(multiIf(case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING max(reviewer_failed) = 0), 'passed', case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM {{database}}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING min(reviewer_failed) = 1), 'failed', quality_status) = 'not_evaluated') AS not_evaluated_verdicts,
        sumIf(assumeNotNull(last_rating), partial_trace = 0 AND last_rating IS NOT NULL) AS rating_sum,
        uniqExactStateIf(user_id, partial_trace = 0) AS user_states,
        toUnixTimestamp64Milli(now64(3)) AS version

@@ -58,7 +58,7 @@ async function compareRequests(minute: string): Promise<{ rolledUp: Record<strin
   );
   const [raw] = await queryRows<Record<string, string>>(
     store.connection,
-    `SELECT ${Object.entries(REQUEST_ROLLUP_COUNTS).map(([name, condition]) => `countIf(${condition}) AS ${name}`).join(", ")}, sumIf(last_rating, ${REQUEST_ROLLUP_COUNTS.rating_count}) AS rating_sum, uniqExactIf(user_id, partial_trace = 0) AS users ` +
+    `SELECT ${Object.entries(REQUEST_ROLLUP_COUNTS).map(([name, condition]) => `countIf(${condition.replaceAll("FROM human_labels FINAL", "FROM {{database}}.human_labels FINAL")}) AS ${name}`).join(", ")}, sumIf(last_rating, ${REQUEST_ROLLUP_COUNTS.rating_count}) AS rating_sum, uniqExactIf(user_id, partial_trace = 0) AS users ` +
       "FROM {{database}}.case_results FINAL WHERE toStartOfMinute(started_at) = toDateTime({minute:String}, 'UTC')",
     { minute },
   );
@@ -92,6 +92,20 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     const requests = await compareRequests("2026-07-08 09:30:00");
     assert.equal(requests.rolledUp.all_requests, 1, "one request, written twice");
     assert.deepEqual(requests.rolledUp, requests.raw);
+  });
+
+  test("a review changes the request's final verdict in the rollups with the next refresh", async () => {
+    const minute = "2026-07-08 09:30:00";
+    const before = await compareRequests(minute);
+    assert.equal(before.rolledUp.passed_verdicts, 0, "not passed before the review");
+    assert.equal(before.rolledUp.failed_verdicts, 1);
+    await store.store.humanLabels.save([{ label_id: "label_rollup_1", case_result_id: "cr_rollup_1", metric: "faithfulness", labeler_id: "reviewer-1", verdict: "pass", value: null, note: "supported after all", labeled_at: "2026-07-08T10:00:00.000Z" }]);
+    assert.equal(store.store.rollups.pendingMinutes(), 1, "the review noted its request's minute");
+    await store.store.rollups.refresh();
+    const after = await compareRequests(minute);
+    assert.equal(after.raw.passed_verdicts, 1, "the review passed the request");
+    assert.equal(after.raw.failed_verdicts, 0);
+    assert.deepEqual(after.rolledUp, after.raw);
   });
 
   test("a value a re-evaluation hid leaves the rollup", async () => {
@@ -144,8 +158,9 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     assert.ok(Number(rows!.other) > 10 * Number(rows!.june), `the other months hold most rows (${rows!.other} against ${rows!.june})`);
     assert.ok(read > 0 && read <= Number(rows!.june), `the refresh of one June minute reads ${read} rows; June holds ${rows!.june}, the other months ${rows!.other}`);
     // The same for the request rollups' statement over case_results.
-    const requestEstimate = await queryRows<{ rows: string }>(store.connection, `EXPLAIN ESTIMATE ${requestRefreshSelect(store.connection.database)}`, refreshParameters([minute], [tenant ?? ""], [service ?? ""], 1));
-    const requestsRead = requestEstimate.reduce((total, row) => total + Number(row.rows), 0);
+    const requestEstimate = await queryRows<{ table: string; rows: string }>(store.connection, `EXPLAIN ESTIMATE ${requestRefreshSelect(store.connection.database)}`, refreshParameters([minute], [tenant ?? ""], [service ?? ""], 1));
+    // The reviews the final verdict reads (human_labels, read whole: labels are few) apart.
+    const requestsRead = requestEstimate.filter((row) => row.table === "case_results").reduce((total, row) => total + Number(row.rows), 0);
     const [requests] = await queryRows<{ june: string; other: string }>(store.connection, "SELECT countIf(toYYYYMM(started_at) = 202606) AS june, countIf(toYYYYMM(started_at) != 202606) AS other FROM {{database}}.case_results");
     assert.ok(Number(requests!.other) > 10 * Number(requests!.june));
     assert.ok(requestsRead > 0 && requestsRead <= Number(requests!.june), `the request refresh of one June minute reads ${requestsRead} rows; June holds ${requests!.june}, the other months ${requests!.other}`);

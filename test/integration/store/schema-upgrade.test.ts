@@ -380,8 +380,8 @@ describe("metrics without a value (migration 0008)", () => {
 /**
  * Migration 0014 (request rollups; the cited and last_rating columns) on a
  * store of the release before it, with data: the panels it moved off the
- * payloads (business, satisfaction, user behaviour, online experiments,
- * error and timeout rates) and the runs board show the same numbers as that
+ * payloads and raw rows (business, satisfaction, user behaviour, online
+ * experiments, verdicts, error and timeout rates) and the runs board show the same numbers as that
  * release's dashboards (test/data/release-0013/) did, and as on a store this
  * release wrote and then re-wrote through its sink (a re-evaluated request
  * counts once).
@@ -440,7 +440,7 @@ describe("upgrading a store of the release before migration 0014", () => {
       assert.ok(panel(title)[0]!.rows[0]!.every((cell) => typeof cell === "number" && Number.isFinite(cell)), `${title}: ${JSON.stringify(panel(title))}`);
     }
     const rag = currentBoards.find((board) => board.uid === "ragscope-rag-quality")!;
-    for (const title of ["User satisfaction", "User behaviour over the range", "Online experiments by variant", "User behaviour over time", "Error and timeout rates"]) {
+    for (const title of ["User satisfaction", "User behaviour over the range", "Online experiments by variant", "User behaviour over time", "Error and timeout rates", "Business: rates over the range", "Business over time", "Verdicts over the range"]) {
       const sql = rag.rows.flatMap((row) => row.panels).find((candidate) => candidate.title === title)!.targets[0]!.rawSql;
       assert.match(sql, /FROM request_rollups FINAL/, title);
       assert.doesNotMatch(sql, /payload/, title);
