@@ -53,8 +53,7 @@ export interface AggregateMetric {
    * The same aggregate over the source's rollups — `metric_rollups`
    * (migration 0009) for metric_values, `request_rollups` (migration 0014)
    * for case_results — for dashboards' range panels; absent when the rollups
-   * cannot give it (abstention pairs two metrics of one request; a final
-   * verdict changes with a human review that writes no request; sessions
+   * cannot give it (abstention pairs two metrics of one request; sessions
    * span minutes). Means, shares and rates are exact; percentiles come from
    * t-digest states (approximate, see migration 0009).
    */
