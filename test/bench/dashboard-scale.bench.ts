@@ -97,35 +97,38 @@
  *   wall times swing 2–5× between runs and the CPU times are the figures to
  *   compare. One store of 3,000,000 values (128,572 cases; generation 470 s
  *   wall, 140 s CPU, 21,367 values per CPU second; 186 MiB) written by the
- *   release before 0014, its panels run; then the same store opened by this
- *   release (the upgrade — ALTERs and the request_rollups backfill from
- *   case_results FINAL — took 9.0 s wall, 2.5 s CPU) and its panels run
- *   twice (runs "after 1" and "after 2", 76 s each). Wall ms (CPU ms),
- *   before → after 2, 24 h / 30 d:
- *     business rates         293 (143) / 1,506 (770) → 273 (105) / 1,648 (506)
- *     user satisfaction      150 (74) / 1,072 (795) → 10 (10) / 42 (13)
- *     business over time     159 (120) / 1,123 (666) → 687 (110) / 585 (269)
- *     user behaviour, range  322 (162) / 3,836 (1,361) → 54 (54) / 275 (193)
- *     experiments by variant 419 (106) / 5,741 (1,567) → 30 (28) / 500 (115)
- *     user behaviour, time   798 (196) / 5,315 (1,254) → 708 (72) / 906 (136)
- *     error and timeout      24 (24) / 84 (71) → 13 (10) / 238 (50)
- *     runs: side by side     4,700 (1,030) / 4,330 (1,147) → 34 (20) / 334 (95)
- *     runs: scores           4,024 (928) / 2,831 (793) → 6 (6) / 211 (86)
- *     runs: flipped cases    1,487 (323) / 727 (260) → 12 (12) / 13 (13)
- *     runs: pass rates       362 (76) / 412 (71) → 72 (26) / 101 (25)
- *   Slowest panel: before 4,700 ms (24 h) / 5,741 ms (30 d); after 1
- *   1,916 / 4,149 ms, after 2 1,367 / 1,648 ms — the after runs' slowest
- *   were panels this change did not touch (business rates' task success at
- *   188 ms CPU, the boundaries rates at 833 ms CPU, evaluations of one trace
- *   at 189 ms CPU), i.e. the load. The other panels' CPU times are within
- *   the runs' noise of before. Peak RSS 860 → 461 MiB (no generation in the
- *   after runs).
- *   What changed: the rates that are ratios of request counts (error,
- *   timeout, thumbs-down, like, dislike, copy, citation-click, handoff
- *   rates, satisfaction, and the experiments table with its exact distinct
- *   users) read request_rollups, per minute × tenant × service × dataset ×
- *   run × experiment variant, recomputed from case_results FINAL by the
- *   rollup refresh; the raw-row panels read stored columns only (cited,
+ *   release before 0014 and its panels run ("before", load 13); then a copy
+ *   of it opened by this release (the upgrade — ALTERs and the
+ *   request_rollups backfill from case_results FINAL — took 14.7 s wall,
+ *   3.8 s CPU) and its panels run ("after", load 16). Wall ms (CPU ms),
+ *   before → after, 24 h / 30 d:
+ *     business rates         293 (143) / 1,506 (770) → 551 (72) / 1,045 (345)
+ *     user satisfaction      150 (74) / 1,072 (795) → 53 (10) / 17 (10)
+ *     business over time     159 (120) / 1,123 (666) → 131 (49) / 312 (138)
+ *     user behaviour, range  322 (162) / 3,836 (1,361) → 105 (46) / 1,259 (223)
+ *     experiments by variant 419 (106) / 5,741 (1,567) → 349 (35) / 806 (131)
+ *     user behaviour, time   798 (196) / 5,315 (1,254) → 258 (67) / 437 (130)
+ *     verdicts               367 (52) / 347 (83) → 20 (15) / 36 (15)
+ *     error and timeout      24 (24) / 84 (71) → 29 (13) / 304 (77)
+ *     runs: side by side     4,700 (1,030) / 4,330 (1,147) → 78 (24) / 212 (103)
+ *     runs: scores           4,024 (928) / 2,831 (793) → 19 (8) / 220 (95)
+ *     runs: flipped cases    1,487 (323) / 727 (260) → 32 (17) / 31 (18)
+ *     runs: pass rates       362 (76) / 412 (71) → 30 (17) / 171 (28)
+ *   Slowest panel: before 4,700 ms (24 h) / 5,741 ms (30 d), after 551 ms /
+ *   3,458 ms — the after run's slowest, boundaries rates (748 ms CPU; 601
+ *   before), is a panel this change did not touch: the load (two earlier
+ *   runs of an intermediate version gave it 1,616 and 4,149 ms at 721 and
+ *   833 ms CPU). What is left of business rates' CPU is first-contact
+ *   resolution (sessions, raw rows); of user behaviour over the range, the
+ *   session rates. The other panels' CPU times are within the runs' noise
+ *   of before. Peak RSS 860 → 507 MiB (no generation in the after run).
+ *   What changed: the rates that are ratios of request counts (task
+ *   success, the verdict shares and counts, error, timeout, thumbs-down,
+ *   like, dislike, copy, citation-click, handoff rates, satisfaction, and
+ *   the experiments table with its exact distinct users) read
+ *   request_rollups (a saved review notes its request's minute), per
+ *   minute × tenant × service × dataset × run × experiment variant,
+ *   recomputed from case_results FINAL by the rollup refresh; the raw-row panels read stored columns only (cited,
  *   last_rating new in 0014; session_id, user_id, experiment_* of 0010;
  *   feedback_kinds of 0013) — no panel parses a payload. The runs board
  *   with no run chosen reads no online row (a constant-false condition, and
@@ -137,23 +140,21 @@
  *   second (13 → 14 and 15 → 16 CPU s): ~8–9 % more CPU per value written.
  *   The upgrade's backfill reads every stored request once, and the
  *   new columns of requests stored before it are computed from their
- *   payloads when read until a merge writes them (2.5 CPU s at 128,572
+ *   payloads when read until a merge writes them (3.8 CPU s at 128,572
  *   requests, so minutes at the target's size).
  * - What still limits the 300,000,000-value target (extrapolated, not run):
- *   (1) panels on raw case_results: task success (business rates, business
- *   over time), the verdict shares, the session rates (first-contact
- *   resolution, sessions resolved) and the failures board. FINAL over the
- *   month's 128,572 requests alone costs 80–130 ms CPU here, so ~8–13 CPU s
- *   at 13 million requests — past 3 s on 2 cores. Task success and the
- *   verdicts could come from request_rollups' quality_status counts plus a
- *   correction over the reviewed requests (human_labels, few; read through
- *   the case_result_id bloom filter); sessions need a per-session rollup
- *   (a session spans minutes). Not done. (2) request_rollups at this store's
- *   density has one row per request (128,572 rows; 3 requests a minute over
- *   20 tenant × service pairs); at the target's ~300 requests a minute it
- *   holds at most 43,200 minutes × 20 pairs × variants ≈ 1–2 million rows a
- *   month, ~10× what the panels read here (13–193 ms CPU): within the
- *   target. (3) metric_rollups as noted above.
+ *   (1) panels on raw case_results: the session rates (first-contact
+ *   resolution, sessions resolved: business rates and over time, user
+ *   behaviour) and the failures board (failure rate, failing cases, review
+ *   queue). FINAL over the month's 128,572 requests alone costs 80–130 ms
+ *   CPU here, so ~8–13 CPU s at 13 million requests — past 3 s on 2 cores.
+ *   Sessions need a per-session rollup (a session spans minutes); not done.
+ *   (2) request_rollups at this store's density has one row per request
+ *   (128,572 rows; 3 requests a minute over 20 tenant × service pairs); at
+ *   the target's ~300 requests a minute it holds at most 43,200 minutes × 20
+ *   pairs × variants ≈ 1–2 million rows a month, ~10× what the panels read
+ *   here (10–138 ms CPU): within the target. (3) metric_rollups as noted
+ *   above.
  */
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
