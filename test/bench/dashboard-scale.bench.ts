@@ -138,6 +138,11 @@
  *   the release before it (4342189) back to back, twice in opposite orders,
  *   load 12–14: 21,308 vs 23,158 and 18,828 vs 20,622 metric values per CPU
  *   second (13 → 14 and 15 → 16 CPU s): ~8–9 % more CPU per value written.
+ *   Those runs were of the version before the verdict counts joined the
+ *   rollups (their refresh also reads human_labels); one run of the final
+ *   version afterwards, load ~14: 19,640 values per CPU second (15 CPU s) —
+ *   within the spread of the two runs of the release before it (20,622–
+ *   23,158), so ~5–15 % more CPU per value, not measured more finely.
  *   The upgrade's backfill reads every stored request once, and the
  *   new columns of requests stored before it are computed from their
  *   payloads when read until a merge writes them (3.8 CPU s at 128,572
