@@ -50,11 +50,12 @@ export interface AggregateMetric {
   /** Aggregate SQL expression: how many samples the value rests on. */
   samples: string;
   /**
-   * The same aggregate over `metric_rollups` (migration 0009), for dashboards'
-   * range panels; absent when the rollups cannot give it (abstention pairs
-   * two metrics of one request; case_results is not rolled up). Means and
-   * shares are exact; percentiles come from t-digest states (approximate,
-   * see the migration).
+   * The same aggregate over the source's rollups — `metric_rollups`
+   * (migration 0009) for metric_values, `request_rollups` (migration 0014)
+   * for case_results — for dashboards' range panels; absent when the rollups
+   * cannot give it (abstention pairs two metrics of one request; sessions
+   * span minutes). Means, shares and rates are exact; percentiles come from
+   * t-digest states (approximate, see migration 0009).
    */
   rollup?: { value: string; samples: string };
 }
@@ -66,11 +67,20 @@ interface Source {
   from(scope: Scope, storedMetrics: readonly string[]): string;
 }
 
-export const SOURCES: Record<SourceName | "metric_rollups", Source> = {
+type RollupName = "metric_rollups" | "request_rollups";
+
+/** The rollup table of a source, where it has one. */
+const ROLLUP_OF: Partial<Record<SourceName, RollupName>> = { metric_values: "metric_rollups", case_results: "request_rollups" };
+
+export const SOURCES: Record<SourceName | RollupName, Source> = {
   // Whole minutes: a rollup row is in the range when its minute starts in it.
   metric_rollups: {
     timeColumn: "minute",
     from: (scope, storedMetrics) => `metric_rollups FINAL WHERE ${scope("minute")} AND metric IN (${sqlList(storedMetrics)})`,
+  },
+  request_rollups: {
+    timeColumn: "minute",
+    from: (scope) => `request_rollups FINAL WHERE ${scope("minute")}`,
   },
   // The heuristic judge's scores are a measurement, never a decision (aggregate/dataset-shares.ts): every
   // mean and share reads the other evaluators' values, as the gate does; they have a source of their own.
@@ -98,8 +108,8 @@ export const SOURCES: Record<SourceName | "metric_rollups", Source> = {
       `GROUP BY case_result_id, ts, service_name, tenant_id, dataset_id, run_id) ` +
       `WHERE abstained IS NOT NULL AND correct IS NOT NULL`,
   },
-  // One row per session (rag_observation.session_id, read from the payload so
-  // the panel works on a store of any version; a request without one is
+  // One row per session (rag_observation.session_id, the column migration
+  // 0010 materializes; a request without one is
   // a session of its own), placed at its first request, as
   // evaluators/behaviour/sessions.ts groups them. The scope filters the
   // requests inside, so a service or tenant filter keeps that service's
@@ -109,7 +119,7 @@ export const SOURCES: Record<SourceName | "metric_rollups", Source> = {
     from: (scope) =>
       `(SELECT session_key, min(request_started_at) AS started_at, count() AS requests, ` +
       `max(resolved) AS resolved, max(handed_off) AS handed_off, max(followed_up) AS followed_up ` +
-      `FROM (SELECT if(JSONExtractString(payload, 'rag_observation', 'session_id') AS session = '', concat('trace:', trace_id), session) AS session_key, started_at AS request_started_at, ` +
+      `FROM (SELECT if(session_id = '', concat('trace:', trace_id), session_id) AS session_key, started_at AS request_started_at, ` +
       `${feedbackOfKind("resolved")} AS resolved, ${feedbackOfKind("handoff")} AS handed_off, ${feedbackOfKind("follow_up")} AS followed_up ` +
       `FROM case_results FINAL WHERE ${scope("started_at")} AND partial_trace = 0) ` +
       `GROUP BY session_key)`,
@@ -254,23 +264,109 @@ export const FEEDBACK_KINDS_FROM_PAYLOAD = `arrayMap(entry -> JSONExtractString(
 const feedbackOfKind = (kind: string): string => `has(${FEEDBACK_KINDS}, ${sqlString(kind)})`;
 /** The kind of the request's last thumbs event ('' without one): a user who changes a thumbs up to down counts as down. */
 const LAST_THUMBS = `arrayElement(arrayFilter(kind -> kind IN ('thumbs_up', 'thumbs_down'), ${FEEDBACK_KINDS}), -1)`;
-/** The value of the request's last rating event, as a number; NULL without a numeric one. */
-const LAST_RATING = `toFloat64OrNull(JSONExtractString(arrayElement(arrayFilter(entry -> JSONExtractString(entry, 'kind') = 'rating', ${FEEDBACK}), -1), 'value'))`;
-const CITED = "JSONLength(payload, 'rag_observation', 'citations') > 0";
+/**
+ * The value of the request's last rating event, as a number; NULL without a numeric one: case_results.last_rating,
+ * materialized from the payload by migration 0014 as LAST_RATING_FROM_PAYLOAD.
+ */
+const LAST_RATING = "last_rating";
+export const LAST_RATING_FROM_PAYLOAD = `toFloat64OrNull(JSONExtractString(arrayElement(arrayFilter(entry -> JSONExtractString(entry, 'kind') = 'rating', ${FEEDBACK}), -1), 'value'))`;
+/** The answer cited something: case_results.cited, materialized by migration 0014 as CITED_FROM_PAYLOAD. */
+const CITED = "cited = 1";
+export const CITED_FROM_PAYLOAD = "JSONLength(payload, 'rag_observation', 'citations') > 0";
+
+/**
+ * The counts of request_rollups (migration 0014): each the number of a
+ * minute's requests (case_results FINAL) that meet a condition — the same
+ * conditions the request rates below count over raw rows, so a rate from the
+ * rollups is the rate from the rows. The migration's backfill spells out the
+ * same SELECT (requestRollupSelect).
+ */
+const COMPLETE = "partial_trace = 0";
+export const REQUEST_ROLLUP_COUNTS = {
+  all_requests: "1",
+  complete_requests: COMPLETE,
+  thumbs_given: `${LAST_THUMBS} != ''`,
+  thumbs_down: `${LAST_THUMBS} = 'thumbs_down'`,
+  liked: `${COMPLETE} AND ${LAST_THUMBS} = 'thumbs_up'`,
+  disliked: `${COMPLETE} AND ${LAST_THUMBS} = 'thumbs_down'`,
+  copied: `${COMPLETE} AND ${feedbackOfKind("copy")}`,
+  handed_off: `${COMPLETE} AND ${feedbackOfKind("handoff")}`,
+  cited_requests: `${COMPLETE} AND ${CITED}`,
+  citation_clicked: `${COMPLETE} AND ${CITED} AND ${feedbackOfKind("citation_click")}`,
+  rating_count: `${COMPLETE} AND ${LAST_RATING} IS NOT NULL`,
+  errors: IS_ERROR,
+  timeouts: IS_TIMEOUT,
+  // The final verdict (a human review's where reviewers agree): the store notes a request's minute when a label
+  // for it is saved (clickhouse-human-label-store.ts), so a review reaches the rollups with the next refresh.
+  task_passed: `${FINAL_VERDICT} = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`,
+  task_judged: `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`,
+  passed_verdicts: `${FINAL_VERDICT} = 'passed'`,
+  failed_verdicts: `${FINAL_VERDICT} = 'failed'`,
+  review_required_verdicts: `${FINAL_VERDICT} = 'review_required'`,
+  unjudged_verdicts: `${FINAL_VERDICT} = 'unjudged'`,
+  not_evaluated_verdicts: `${FINAL_VERDICT} = 'not_evaluated'`,
+} as const;
+/** The request_rollups count of each verdict state (QUALITY_STATES). */
+export const VERDICT_COUNTS: Record<string, RequestCount> = {
+  passed: "passed_verdicts",
+  failed: "failed_verdicts",
+  review_required: "review_required_verdicts",
+  unjudged: "unjudged_verdicts",
+  not_evaluated: "not_evaluated_verdicts",
+};
+type RequestCount = keyof typeof REQUEST_ROLLUP_COUNTS;
+
+/** The columns request_rollups groups by: the scope's columns and the experiment variant. */
+export const REQUEST_ROLLUP_GROUP = ["tenant_id", "service_name", "dataset_id", "run_id", "experiment_id", "experiment_variant"] as const;
+
+/** The SELECT computing request_rollups rows from case_results FINAL meeting `where`; `{version:UInt64}` is a parameter. */
+export function requestRollupSelect(database: string, where: string): string {
+  // The final verdict's reviews are read from the same database.
+  const qualified = (condition: string) => condition.replaceAll("FROM human_labels FINAL", `FROM ${database}.human_labels FINAL`);
+  const counts = Object.entries(REQUEST_ROLLUP_COUNTS).map(([column, condition]) => (condition === "1" ? `count() AS ${column}` : `countIf(${qualified(condition)}) AS ${column}`));
+  return [
+    `SELECT toStartOfMinute(started_at) AS minute, ${REQUEST_ROLLUP_GROUP.join(", ")},`,
+    `       ${counts.join(",\n       ")},`,
+    `       sumIf(assumeNotNull(${LAST_RATING}), ${REQUEST_ROLLUP_COUNTS.rating_count}) AS rating_sum,`,
+    `       uniqExactStateIf(user_id, ${COMPLETE}) AS user_states,`,
+    "       {version:UInt64} AS version",
+    `FROM ${database}.case_results FINAL`,
+    `WHERE ${where}`,
+    `GROUP BY minute, ${REQUEST_ROLLUP_GROUP.join(", ")}`,
+  ].join("\n");
+}
+
+/** A rate over request_rollups: the sum of one count over the sum of another. */
+function rolledUpRate(numerator: RequestCount, denominator: RequestCount): { value: string; samples: string } {
+  return { value: `sum(${numerator}) / nullIf(sum(${denominator}), 0)`, samples: `sum(${denominator})` };
+}
 
 /**
  * A behaviour rate over requests: a Case Result rebuilt from user events alone
  * (a late event whose request the store never saw, kept as a partial result)
  * is not a request, so partial results are left out of both counts.
  */
-function behaviourRate(name: string, label: string, numerator: string, denominator = "1"): AggregateMetric {
+function behaviourRate(name: string, label: string, rolledUp: [RequestCount, RequestCount]): AggregateMetric {
   // The numerator counts only requests of the denominator (a click on an answer that cited nothing is not counted).
-  return caseRate(name, label, `partial_trace = 0 AND ${denominator} AND ${numerator}`, `partial_trace = 0 AND ${denominator}`);
+  return caseRate(name, label, REQUEST_ROLLUP_COUNTS[rolledUp[0]], REQUEST_ROLLUP_COUNTS[rolledUp[1]], rolledUp);
 }
 
-function caseRate(name: string, label: string, numerator: string, denominator: string | null): AggregateMetric {
+/**
+ * A share of requests. `rolledUp` names the request_rollups counts of the numerator and the denominator
+ * (REQUEST_ROLLUP_COUNTS holds these very conditions); without it the rate reads the raw rows only.
+ */
+function caseRate(name: string, label: string, numerator: string, denominator: string | null, rolledUp?: [RequestCount, RequestCount]): AggregateMetric {
   const samples = denominator === null ? "count()" : `countIf(${denominator})`;
-  return { name, label, unit: "percentunit", source: "case_results", storedMetrics: [], value: `countIf(${numerator}) / nullIf(${samples}, 0)`, samples };
+  return {
+    name,
+    label,
+    unit: "percentunit",
+    source: "case_results",
+    storedMetrics: [],
+    value: `countIf(${numerator}) / nullIf(${samples}, 0)`,
+    samples,
+    ...(rolledUp === undefined ? {} : { rollup: rolledUpRate(rolledUp[0], rolledUp[1]) }),
+  };
 }
 
 function abstentionRate(name: string, label: string, numerator: string, denominator: string): AggregateMetric {
@@ -290,24 +386,33 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
   // 幻觉率 and 权限泄露率, as the gate computes them (evaluators/aggregate/dataset-shares.ts).
   shareOf(DATASET_SHARES.hallucination_rate),
   shareOf(DATASET_SHARES.permission_leak_rate),
-  caseRate("error_rate", "Error rate", IS_ERROR, null),
-  caseRate("timeout_rate", "Timeout rate", IS_TIMEOUT, null),
-  caseRate("task_success_rate", "Task success", `${FINAL_VERDICT} = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`, `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`),
-  caseRate("review_required_rate", "Needs review", `${FINAL_VERDICT} = 'review_required'`, null),
-  caseRate("unjudged_rate", "Unjudged", `${FINAL_VERDICT} = 'unjudged'`, null),
+  caseRate("error_rate", "Error rate", REQUEST_ROLLUP_COUNTS.errors, null, ["errors", "all_requests"]),
+  caseRate("timeout_rate", "Timeout rate", REQUEST_ROLLUP_COUNTS.timeouts, null, ["timeouts", "all_requests"]),
+  caseRate("task_success_rate", "Task success", REQUEST_ROLLUP_COUNTS.task_passed, REQUEST_ROLLUP_COUNTS.task_judged, ["task_passed", "task_judged"]),
+  caseRate("review_required_rate", "Needs review", REQUEST_ROLLUP_COUNTS.review_required_verdicts, null, ["review_required_verdicts", "all_requests"]),
+  caseRate("unjudged_rate", "Unjudged", REQUEST_ROLLUP_COUNTS.unjudged_verdicts, null, ["unjudged_verdicts", "all_requests"]),
   // Thumbs-down share of the thumbs given (a gate metric); the last thumbs of a request counts.
-  caseRate("thumbs_down_rate", "Thumbs down", `${LAST_THUMBS} = 'thumbs_down'`, `${LAST_THUMBS} != ''`),
+  caseRate("thumbs_down_rate", "Thumbs down", REQUEST_ROLLUP_COUNTS.thumbs_down, REQUEST_ROLLUP_COUNTS.thumbs_given, ["thumbs_down", "thumbs_given"]),
   // 人工转接率, evaluators/behaviour/handoff-rate.ts.
-  behaviourRate("handoff_rate", "Handoff rate", feedbackOfKind("handoff")),
+  behaviourRate("handoff_rate", "Handoff rate", ["handed_off", "complete_requests"]),
   // 点赞率 / 点踩率 over all requests, evaluators/behaviour/like-rate.ts, dislike-rate.ts.
-  behaviourRate("like_rate", "Like rate", `${LAST_THUMBS} = 'thumbs_up'`),
-  behaviourRate("dislike_rate", "Dislike rate", `${LAST_THUMBS} = 'thumbs_down'`),
+  behaviourRate("like_rate", "Like rate", ["liked", "complete_requests"]),
+  behaviourRate("dislike_rate", "Dislike rate", ["disliked", "complete_requests"]),
   // 答案复制率, copy-rate.ts.
-  behaviourRate("copy_rate", "Copy rate", feedbackOfKind("copy")),
+  behaviourRate("copy_rate", "Copy rate", ["copied", "complete_requests"]),
   // 引用点击率 over answers that cited something, citation-click-rate.ts.
-  behaviourRate("citation_click_rate", "Citation clicks", feedbackOfKind("citation_click"), CITED),
+  behaviourRate("citation_click_rate", "Citation clicks", ["citation_clicked", "cited_requests"]),
   // 用户满意度: the mean of the last numeric rating of rated requests, satisfaction.ts.
-  { name: "satisfaction", label: "Satisfaction", unit: "none", source: "case_results", storedMetrics: [], value: `avgIf(${LAST_RATING}, partial_trace = 0 AND ${LAST_RATING} IS NOT NULL)`, samples: `countIf(partial_trace = 0 AND ${LAST_RATING} IS NOT NULL)` },
+  {
+    name: "satisfaction",
+    label: "Satisfaction",
+    unit: "none",
+    source: "case_results",
+    storedMetrics: [],
+    value: `avgIf(${LAST_RATING}, ${REQUEST_ROLLUP_COUNTS.rating_count})`,
+    samples: `countIf(${REQUEST_ROLLUP_COUNTS.rating_count})`,
+    rollup: { value: "sum(rating_sum) / nullIf(sum(rating_count), 0)", samples: "sum(rating_count)" },
+  },
   // 会话解决率, session-resolution-rate.ts.
   { name: "session_resolution_rate", label: "Sessions resolved", unit: "percentunit", source: "sessions", storedMetrics: [], value: "countIf(resolved = 1) / nullIf(count(), 0)", samples: "count()" },
   // 问题一次解决率: one request, resolved, no handoff or follow-up; first-contact-resolution.ts.
@@ -326,6 +431,8 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
 export interface AggregateSelect {
   /** Columns before the aggregates, e.g. `$__timeInterval(ts) AS time`. */
   leading?: string[];
+  /** The leading columns when the SELECT reads a rollup table (their counts are columns of it); `leading` otherwise. */
+  rolledUpLeading?: string[];
   scope: Scope;
   groupBy?: string;
   having?: string;
@@ -345,13 +452,14 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
   const source = metrics[0]?.source;
   if (source === undefined) throw new Error("aggregateSelect needs at least one aggregate");
   if (metrics.some((metric) => metric.source !== source)) throw new Error(`aggregates of one SELECT must share a source: ${metrics.map((metric) => `${metric.name} (${metric.source})`).join(", ")}`);
-  const rolledUp = options.preferRollups === true && metrics.every((metric) => metric.rollup !== undefined);
-  const definition = SOURCES[rolledUp ? "metric_rollups" : source];
+  const rollupTable = ROLLUP_OF[source];
+  const rolledUp = options.preferRollups === true && rollupTable !== undefined && metrics.every((metric) => metric.rollup !== undefined);
+  const definition = SOURCES[rolledUp ? rollupTable : source];
   const form = (metric: AggregateMetric): { value: string; samples: string } => (rolledUp ? metric.rollup! : metric);
   const time = (text: string): string => text.replaceAll("{time}", definition.timeColumn);
   const storedMetrics = [...new Set(metrics.flatMap((metric) => metric.storedMetrics))];
   const columns = [
-    ...(options.leading ?? []).map(time),
+    ...((rolledUp ? (options.rolledUpLeading ?? options.leading) : options.leading) ?? []).map(time),
     ...metrics.map((metric) => `${form(metric).value} AS ${quoteAlias(metric.label)}`),
     ...(options.withSamples ? [`${metrics.map((metric) => form(metric).samples).join(" + ")} AS samples`] : []),
   ];

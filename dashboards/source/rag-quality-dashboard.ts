@@ -4,7 +4,7 @@
  * has the numbers over the time range and their course over time.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
-import { aggregateSelect, FINAL_VERDICT, QUALITY_STATES, quoteAlias, SOURCES, type AggregateMetric } from "./aggregate-metrics.js";
+import { aggregateSelect, QUALITY_STATES, quoteAlias, SOURCES, VERDICT_COUNTS, type AggregateMetric } from "./aggregate-metrics.js";
 import { ABSTENTION_AGGREGATES, BUSINESS_AGGREGATES, CONTEXT, GENERATION, latencyAggregates, means, namedAggregate as named, RELIABILITY_AGGREGATES, RETRIEVAL, RISK_AGGREGATES, TOKENS, usageAggregates, type StoredMetric } from "./quality-board.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
@@ -192,12 +192,10 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
         "Online experiments by variant",
         "Requests of each experiment variant (traceRequest experimentId / experimentVariant) with their raw behaviour rates. Raw rates only: no interval, no p-value, no sample ratio check and no clustering by user — decide with `ragscope experiment report --id <experiment>` (evaluators/experiments/README.md), which also waits for the minimum sample. A high citation-click rate may mean distrust, not interest.",
         aggregateSelect(["like_rate", "dislike_rate", "copy_rate", "citation_click_rate", "handoff_rate"].map(named), {
-          leading: [
-            "JSONExtractString(payload, 'rag_observation', 'experiment_id') AS experiment",
-            "JSONExtractString(payload, 'rag_observation', 'experiment_variant') AS variant",
-            "countIf(partial_trace = 0) AS requests",
-            "uniqExactIf(JSONExtractString(payload, 'rag_observation', 'user_id'), partial_trace = 0) AS users",
-          ],
+          // case_results' experiment columns (migration 0010) and, over request_rollups (migration 0014), their counts.
+          leading: ["experiment_id AS experiment", "experiment_variant AS variant", "countIf(partial_trace = 0) AS requests", "uniqExactIf(user_id, partial_trace = 0) AS users"],
+          rolledUpLeading: ["experiment_id AS experiment", "experiment_variant AS variant", "sum(complete_requests) AS requests", "uniqExactMerge(user_states) AS users"],
+          preferRollups: true,
           scope: dashboardScope,
           groupBy: "experiment, variant",
           having: "experiment != '' AND variant != ''",
@@ -228,9 +226,10 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
   return builder;
 }
 
+/** The requests of each final verdict, from request_rollups' counts (migration 0014; the same conditions over case_results FINAL). */
 function verdictCountsSql(): string {
-  const columns = QUALITY_STATES.map((state) => `countIf(${FINAL_VERDICT} = ${sqlString(state.status)}) AS ${quoteAlias(state.label)}`);
-  return [`SELECT ${columns.join(", ")}`, `FROM ${SOURCES.case_results.from(dashboardScope, [])}`].join("\n");
+  const columns = QUALITY_STATES.map((state) => `sum(${VERDICT_COUNTS[state.status]!}) AS ${quoteAlias(state.label)}`);
+  return [`SELECT ${columns.join(", ")}`, `FROM ${SOURCES.request_rollups.from(dashboardScope, [])}`].join("\n");
 }
 
 /**

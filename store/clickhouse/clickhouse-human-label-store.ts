@@ -7,6 +7,7 @@
  */
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
+import type { ClickHouseMetricRollups } from "./metric-rollups.js";
 import { OutOfScopeError, type TenantScope } from "../ports/tenant-scope.js";
 import { TenantFilter } from "./tenant-filter.js";
 import { humanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
@@ -31,6 +32,8 @@ export class ClickHouseHumanLabelStore implements HumanLabelStore {
   constructor(
     private readonly connection: ClickHouseConnection,
     scope: TenantScope = "all",
+    /** The dashboards' rollups: request_rollups count final verdicts, which a review changes (migration 0014). */
+    private readonly rollups?: ClickHouseMetricRollups,
   ) {
     this.table = `${quoteIdentifier(connection.database)}.human_labels`;
     this.tenants = new TenantFilter(quoteIdentifier(connection.database), scope);
@@ -55,6 +58,21 @@ export class ClickHouseHumanLabelStore implements HumanLabelStore {
       return { ...parsed, labeled_at: new Date(parsed.labeled_at).toISOString(), version: Date.parse(parsed.labeled_at) };
     });
     await this.connection.client.insert({ table: this.table, values, format: "JSONEachRow", clickhouse_settings: { date_time_input_format: "best_effort" } });
+    if (this.rollups) await this.noteReviewedRequests([...new Set(labels.map((label) => label.case_result_id))]);
+  }
+
+  /**
+   * A review changes its request's final verdict, which request_rollups count, without a write to case_results:
+   * the request's minute is noted for the next refresh, as a sink notes the minutes it wrote.
+   */
+  private async noteReviewedRequests(ids: string[]): Promise<void> {
+    const result = await this.connection.client.query({
+      query: `SELECT DISTINCT toUnixTimestamp64Milli(started_at) AS started_ms, tenant_id, service_name FROM ${quoteIdentifier(this.connection.database)}.case_results WHERE case_result_id IN {ids:Array(String)}`,
+      query_params: { ids },
+      format: "JSONEachRow",
+    });
+    const rows = await result.json<{ started_ms: string | number; tenant_id: string; service_name: string }>();
+    this.rollups!.note(rows.map((row) => ({ startedAt: new Date(Number(row.started_ms)).toISOString(), tenantId: row.tenant_id, serviceName: row.service_name })));
   }
 
   async list(filter: HumanLabelFilter = {}): Promise<HumanLabel[]> {

@@ -1,7 +1,9 @@
 /**
- * Keeps `metric_rollups` (migration 0009) in step with `metric_values`: the
+ * Keeps `metric_rollups` (migration 0009) in step with `metric_values`, and
+ * `request_rollups` (migration 0014) with `case_results`: the
  * sinks note the request minutes, tenants and services they wrote to, and
- * those minutes are recomputed from `metric_values FINAL` — after writes, at
+ * those minutes are recomputed from `metric_values FINAL` and
+ * `case_results FINAL` — after writes, at
  * most once per refresh interval (the timer starts with a write, so an idle
  * collector runs no query), and once more on close. A recomputed minute
  * replaces the earlier one (a newer version of the same key), so replays,
@@ -21,6 +23,7 @@ import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
+import { REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_ROLLUP_REFRESH_MS = 5_000;
@@ -30,6 +33,11 @@ export interface MetricRollupOptions {
   refreshIntervalMs?: number;
   /** Clock for row versions, injectable for tests. */
   now?: () => number;
+  /**
+   * Keep request_rollups too (default true). Only a store before migration 0014 has none: the upgrade test
+   * builds one as the release before it did.
+   */
+  requestRollups?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -65,6 +73,20 @@ export function refreshSelect(database: string): string {
     rollupSelect(
       database,
       "ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(toStartOfMinute(ts)) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}",
+    ),
+    FINAL_WITHIN_PARTITIONS,
+  );
+}
+
+/** The columns of request_rollups in the order requestRollupSelect computes them. */
+const REQUEST_ROLLUP_COLUMNS = ["minute", ...REQUEST_ROLLUP_GROUP, ...Object.keys(REQUEST_ROLLUP_COUNTS), "rating_sum", "user_states", "version"].join(", ");
+
+/** What a refresh reads and inserts into request_rollups for a range of minutes (the same parameters as refreshSelect). */
+export function requestRefreshSelect(database: string): string {
+  return withStatementSettings(
+    requestRollupSelect(
+      database,
+      "started_at >= fromUnixTimestamp64Milli({from:Int64}) AND started_at < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(toStartOfMinute(started_at)) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}",
     ),
     FINAL_WITHIN_PARTITIONS,
   );
@@ -188,22 +210,20 @@ export class ClickHouseMetricRollups {
       // written together is recomputed too, to the same rows, which costs a read and changes nothing.
       const tenants = [...new Set(pairs.map(([tenant]) => tenant))];
       const services = [...new Set(pairs.map(([, service]) => service))];
-      await this.connection.client.command({
-        query: `INSERT INTO ${this.database}.metric_rollups ${refreshSelect(this.database)}`,
-        query_params: refreshParameters(range.minutes, tenants, services, version),
-      });
+      const parameters = refreshParameters(range.minutes, tenants, services, version);
+      await this.connection.client.command({ query: `INSERT INTO ${this.database}.metric_rollups ${refreshSelect(this.database)}`, query_params: parameters });
+      if (this.options.requestRollups !== false) await this.connection.client.command({ query: `INSERT INTO ${this.database}.request_rollups (${REQUEST_ROLLUP_COLUMNS}) ${requestRefreshSelect(this.database)}`, query_params: parameters });
       this.counters.minutesRefreshed += range.minutes.length;
     }
     this.counters.refreshes += 1;
   }
 
-  /** Recomputes the rollup of every stored metric value (after a bulk load or a repair). */
+  /** Recomputes the rollup of every stored metric value and request (after a bulk load or a repair). */
   async rebuild(): Promise<void> {
     while (this.running) await this.running;
-    await this.connection.client.command({
-      query: `INSERT INTO ${this.database}.metric_rollups ${rollupSelect(this.database, "1")}`,
-      query_params: { version: (this.options.now ?? Date.now)() },
-    });
+    const version = (this.options.now ?? Date.now)();
+    await this.connection.client.command({ query: `INSERT INTO ${this.database}.metric_rollups ${rollupSelect(this.database, "1")}`, query_params: { version } });
+    if (this.options.requestRollups !== false) await this.connection.client.command({ query: `INSERT INTO ${this.database}.request_rollups (${REQUEST_ROLLUP_COLUMNS}) ${requestRollupSelect(this.database, "1")}`, query_params: { version } });
   }
 
   /** Stops the timer and refreshes what is pending. */

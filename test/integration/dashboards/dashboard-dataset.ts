@@ -243,14 +243,16 @@ const VERSION = DATASET_END + HOUR;
 /**
  * How rows are laid out: `current` as the sink writes them now; `previous` as
  * the release before migration 0008 wrote them — a row for every metric,
- * NULL where it has no value, and no not_applicable_metrics column.
+ * NULL where it has no value, and no not_applicable_metrics column;
+ * `release-0013` as the sink writes them now, on a store before migration
+ * 0014 (metric rollups, no request rollups).
  */
-export type RowLayout = "current" | "previous";
+export type RowLayout = "current" | "previous" | "release-0013";
 
 function rowsIn(layout: RowLayout, dataset: SeededDataset, version: number): CaseRows[] {
   return dataset.evaluations.map((item) => {
     const rows = toRows(item, dataset.datasetOf.get(item.caseResult.case_id) ?? "", version, { tombstones: layout === "previous" });
-    if (layout === "current") return rows;
+    if (layout !== "previous") return rows;
     return { ...rows, evaluationResults: rows.evaluationResults.map(({ not_applicable_metrics: _left, ...row }) => row) };
   });
 }
@@ -265,8 +267,8 @@ async function insertRows(connection: ClickHouseConnection, table: string, value
  * (`previous`, for a store made by the migrations before 0008).
  */
 export async function seedDashboardDataset(connection: ClickHouseConnection, dataset = buildDashboardDataset(), layout: RowLayout = "current"): Promise<SeededDataset> {
-  if (layout === "current") {
-    const rollups = new ClickHouseMetricRollups(connection);
+  if (layout !== "previous") {
+    const rollups = new ClickHouseMetricRollups(connection, { requestRollups: layout === "current" });
     const sink = new ClickHouseSink(connection, { datasetOf: (caseId) => dataset.datasetOf.get(caseId) ?? "", now: () => VERSION, rollups });
     const written = await sink.write(dataset.evaluations);
     if (!written.ok) throw new Error(written.error.message);
@@ -301,7 +303,7 @@ export async function insertDuplicateRows(connection: ClickHouseConnection, data
   await insert("evaluation_results", rows.flatMap((row) => row.evaluationResults));
   await insert("case_results", rows.map((row) => row.caseResult));
   // A replay through the sink has the rollups of its minutes refreshed; here the rows bypassed it (the previous layout has no rollups).
-  if (layout === "current") await new ClickHouseMetricRollups(connection).rebuild();
+  if (layout !== "previous") await new ClickHouseMetricRollups(connection, { requestRollups: layout === "current" }).rebuild();
   await insert("collector_health", dataset.healthRows);
   const runs = await connection.client.query({ query: `SELECT run_id, dataset_id, dataset_version, started_at, payload, version FROM ${database}.runs FINAL`, format: "JSONEachRow" });
   await insert("runs", (await runs.json<Record<string, unknown>>()).map((run) => ({ ...run, version: Number(run.version) + 1 })));

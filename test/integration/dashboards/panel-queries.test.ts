@@ -137,6 +137,29 @@ describe("dashboard panel queries on the ClickHouse engine", () => {
     assert.equal(requests(some), online);
   });
 
+  test("the runs board shows no online row for a run not chosen", async () => {
+    const runs = dashboards.find((dashboard) => dashboard.uid === "ragscope-runs")!;
+    const panel = (title: string) => runs.rows.flatMap((row) => row.panels).find((candidate) => candidate.title === title)!;
+    const cell = (frame: Frame, name: string) => frame.fields.find((field) => field.name === name)!.values[0];
+    assert.ok(dataset.evaluations.some((item) => item.caseResult.run_id === ""), "the dataset has online requests (run_id '')");
+    const none: Variables = { ...allVariables(), baseline: { value: "" }, candidate: { value: "" } };
+    const [passRates] = await runPanel(panel("Pass rates"), none);
+    assert.equal(cell(passRates!, "Baseline cases"), 0);
+    assert.equal(cell(passRates!, "Candidate cases"), 0);
+    for (const title of ["Metrics side by side", "Scores, baseline vs candidate", "Cases that flipped", "Lineage"]) {
+      const frames = await runPanel(panel(title), none);
+      assert.equal(frames[0]!.rows, 0, title);
+    }
+    // One run chosen: its side as with two, the other side empty rather than the online traffic.
+    const one: Variables = { ...allVariables(), candidate: { value: "" } };
+    const [onlyBaseline] = await runPanel(panel("Pass rates"), one);
+    assert.equal(cell(onlyBaseline!, "Baseline cases"), dataset.evaluations.filter((item) => item.caseResult.run_id === BASELINE_RUN).length);
+    assert.equal(cell(onlyBaseline!, "Candidate cases"), 0);
+    const [metrics] = await runPanel(panel("Metrics side by side"), one);
+    assert.ok(metrics!.rows > 0);
+    assert.ok((metrics!.fields.find((field) => field.name === "candidate_cases")!.values as number[]).every((count) => count === 0));
+  });
+
   test("every table a query reads is collapsed with FINAL", () => {
     for (const { panel } of panels()) {
       for (const target of panel.targets) {

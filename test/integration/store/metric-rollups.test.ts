@@ -1,6 +1,6 @@
 /**
- * The dashboards' rollups (migration 0009, store/clickhouse/metric-rollups.ts)
- * follow what `metric_values FINAL` holds: the sinks note the minutes they
+ * The dashboards' rollups (migrations 0009 and 0014, store/clickhouse/metric-rollups.ts)
+ * follow what `metric_values FINAL` and `case_results FINAL` hold: the sinks note the minutes they
  * wrote, a refresh recomputes them, a replay does not count twice, a value a
  * re-evaluation hid leaves the rollup, and closing the store refreshes what
  * is pending. Refreshes are called explicitly here (the timer only decides
@@ -10,7 +10,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
 import { clickHouseStoreOn } from "../../../store/clickhouse/clickhouse-store.js";
-import { refreshParameters, refreshSelect } from "../../../store/clickhouse/metric-rollups.js";
+import { refreshParameters, refreshSelect, requestRefreshSelect } from "../../../store/clickhouse/metric-rollups.js";
+import { REQUEST_ROLLUP_COUNTS } from "../../../dashboards/source/aggregate-metrics.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { seedExample } from "../../support/case-results.js";
@@ -47,6 +48,24 @@ async function compare(minute: string): Promise<{ rolledUp: Record<string, [numb
   return { rolledUp: shape(rolledUp), raw: shape(raw) };
 }
 
+/** In one minute: every count of request_rollups (migration 0014), and the same counted over case_results FINAL. */
+async function compareRequests(minute: string): Promise<{ rolledUp: Record<string, number>; raw: Record<string, number> }> {
+  const names = Object.keys(REQUEST_ROLLUP_COUNTS);
+  const [rolledUp] = await queryRows<Record<string, string>>(
+    store.connection,
+    `SELECT ${names.map((name) => `sum(${name}) AS ${name}`).join(", ")}, sum(rating_sum) AS rating_sum, uniqExactMerge(user_states) AS users FROM {{database}}.request_rollups FINAL WHERE minute = toDateTime({minute:String}, 'UTC')`,
+    { minute },
+  );
+  const [raw] = await queryRows<Record<string, string>>(
+    store.connection,
+    `SELECT ${Object.entries(REQUEST_ROLLUP_COUNTS).map(([name, condition]) => `countIf(${condition.replaceAll("FROM human_labels FINAL", "FROM {{database}}.human_labels FINAL")}) AS ${name}`).join(", ")}, sumIf(last_rating, ${REQUEST_ROLLUP_COUNTS.rating_count}) AS rating_sum, uniqExactIf(user_id, partial_trace = 0) AS users ` +
+      "FROM {{database}}.case_results FINAL WHERE toStartOfMinute(started_at) = toDateTime({minute:String}, 'UTC')",
+    { minute },
+  );
+  const numbers = (row: Record<string, string> | undefined) => Object.fromEntries(Object.entries(row ?? {}).map(([name, value]) => [name, Number(value)]));
+  return { rolledUp: numbers(rolledUp), raw: numbers(raw) };
+}
+
 describe("dashboard rollups refreshed from metric_values FINAL", () => {
   test("a write notes its minute; the refresh rolls it up exactly", async () => {
     const first = evaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z");
@@ -57,6 +76,9 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     const { rolledUp, raw } = await compare("2026-07-08 09:30:00");
     assert.ok(Object.keys(raw).length > 0);
     assert.deepEqual(rolledUp, raw);
+    const requests = await compareRequests("2026-07-08 09:30:00");
+    assert.equal(requests.raw.all_requests, 1);
+    assert.deepEqual(requests.rolledUp, requests.raw);
   });
 
   test("a replayed write is not counted twice", async () => {
@@ -67,6 +89,23 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     const { rolledUp, raw } = await compare("2026-07-08 09:30:00");
     assert.deepEqual(rolledUp, raw);
     assert.equal(rolledUp.recall_at_k?.[0], 1, "one request's recall");
+    const requests = await compareRequests("2026-07-08 09:30:00");
+    assert.equal(requests.rolledUp.all_requests, 1, "one request, written twice");
+    assert.deepEqual(requests.rolledUp, requests.raw);
+  });
+
+  test("a review changes the request's final verdict in the rollups with the next refresh", async () => {
+    const minute = "2026-07-08 09:30:00";
+    const before = await compareRequests(minute);
+    assert.equal(before.rolledUp.passed_verdicts, 0, "not passed before the review");
+    assert.equal(before.rolledUp.failed_verdicts, 1);
+    await store.store.humanLabels.save([{ label_id: "label_rollup_1", case_result_id: "cr_rollup_1", metric: "faithfulness", labeler_id: "reviewer-1", verdict: "pass", value: null, note: "supported after all", labeled_at: "2026-07-08T10:00:00.000Z" }]);
+    assert.equal(store.store.rollups.pendingMinutes(), 1, "the review noted its request's minute");
+    await store.store.rollups.refresh();
+    const after = await compareRequests(minute);
+    assert.equal(after.raw.passed_verdicts, 1, "the review passed the request");
+    assert.equal(after.raw.failed_verdicts, 0);
+    assert.deepEqual(after.rolledUp, after.raw);
   });
 
   test("a value a re-evaluation hid leaves the rollup", async () => {
@@ -118,5 +157,13 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     const [rows] = await queryRows<{ june: string; other: string }>(store.connection, "SELECT countIf(toYYYYMM(ts) = 202606) AS june, countIf(toYYYYMM(ts) != 202606) AS other FROM {{database}}.metric_values");
     assert.ok(Number(rows!.other) > 10 * Number(rows!.june), `the other months hold most rows (${rows!.other} against ${rows!.june})`);
     assert.ok(read > 0 && read <= Number(rows!.june), `the refresh of one June minute reads ${read} rows; June holds ${rows!.june}, the other months ${rows!.other}`);
+    // The same for the request rollups' statement over case_results.
+    const requestEstimate = await queryRows<{ table: string; rows: string }>(store.connection, `EXPLAIN ESTIMATE ${requestRefreshSelect(store.connection.database)}`, refreshParameters([minute], [tenant ?? ""], [service ?? ""], 1));
+    // The reviews the final verdict reads (human_labels, read whole: labels are few) apart.
+    const requestsRead = requestEstimate.filter((row) => row.table === "case_results").reduce((total, row) => total + Number(row.rows), 0);
+    const [requests] = await queryRows<{ june: string; other: string }>(store.connection, "SELECT countIf(toYYYYMM(started_at) = 202606) AS june, countIf(toYYYYMM(started_at) != 202606) AS other FROM {{database}}.case_results");
+    assert.ok(Number(requests!.other) > 10 * Number(requests!.june));
+    assert.ok(requestsRead > 0 && requestsRead <= Number(requests!.june), `the request refresh of one June minute reads ${requestsRead} rows; June holds ${requests!.june}, the other months ${requests!.other}`);
+    assert.deepEqual((await compareRequests("2026-06-15 12:00:00")).rolledUp, (await compareRequests("2026-06-15 12:00:00")).raw);
   });
 });
