@@ -56,6 +56,8 @@ export interface AssembledTrace<Source> {
   reopened: boolean;
   /** Where the spans came from (bus positions), for committing progress. */
   sources: Source[];
+  /** Estimated heap of `spans` (estimate-span-bytes.ts): what bounds a sink write in bytes. */
+  bytes: number;
 }
 
 interface OpenTrace<Source> {
@@ -194,7 +196,7 @@ export class TraceAssembler<Source = never> {
     const complete = reason === "complete" || trace.hasRoot;
     this.counters.tracesReleased += 1;
     if (!complete) this.counters.partialTraces += 1;
-    return { traceId, spans, complete, reason, reopened: trace.reopened, sources: trace.sources };
+    return { traceId, spans, complete, reason, reopened: trace.reopened, sources: trace.sources, bytes: trace.bytes };
   }
 
   private remember(traceId: string, spans: SpanRecord[], bytes: number): void {

@@ -29,6 +29,7 @@ export function createEvaluationWorker(config: Readonly<CollectorConfig>, parts:
     quarantine: parts.quarantine,
     deadLetters: parts.deadLetters,
     maxBatch: config.sink.maxBatch,
+    maxBatchBytes: config.sink.maxBatchBytes,
     sinkRetry: sinkRetryPolicy(config),
     signal: parts.signal,
     afterWrite: online ? (evaluations) => online.afterWrite(evaluations) : undefined,

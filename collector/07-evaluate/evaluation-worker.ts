@@ -75,6 +75,13 @@ export interface EvaluationWorkerOptions {
   sinkRetry: RetryPolicy;
   /** Largest number of Case Results per sink write. */
   maxBatch: number;
+  /**
+   * Largest estimated bytes of the traces of one sink write (at least one
+   * trace is written). Each table's insert body is one string, and V8 caps a
+   * string at ~512 M characters: a count alone let a batch of large traces
+   * pass it ("Invalid string length"). Default 64 MiB.
+   */
+  maxBatchBytes?: number;
   clock?: () => number;
   signal?: AbortSignal;
   /**
@@ -86,6 +93,9 @@ export interface EvaluationWorkerOptions {
    */
   afterWrite?: (evaluations: readonly CaseEvaluation[]) => Promise<void>;
 }
+
+/** EvaluationWorkerOptions.maxBatchBytes when not set. */
+export const DEFAULT_MAX_BATCH_BYTES = 64 * 1024 * 1024;
 
 /** Longest stretch of evaluation without giving I/O callbacks a turn. */
 const YIELD_EVERY_MS = 5;
@@ -267,7 +277,14 @@ export class EvaluationWorker {
   }
 
   private startWrite(): void {
-    const slice = this.unwritten.slice(0, this.options.maxBatch);
+    const maxBytes = this.options.maxBatchBytes ?? DEFAULT_MAX_BATCH_BYTES;
+    let end = 0;
+    let bytes = 0;
+    while (end < this.unwritten.length && end < this.options.maxBatch && (end === 0 || bytes + this.unwritten[end]!.trace.bytes <= maxBytes)) {
+      bytes += this.unwritten[end]!.trace.bytes;
+      end += 1;
+    }
+    const slice = this.unwritten.slice(0, end);
     this.writing = slice.length;
     // Never rejects: a bug is kept in the outcome and rethrown by `settle`, so it cannot go unhandled meanwhile.
     this.inFlight = this.write(slice).catch((bug: unknown) => {

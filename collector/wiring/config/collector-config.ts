@@ -167,6 +167,8 @@ export const collectorSections = {
   }).prefault({}),
   sink: z.strictObject({
     maxBatch: integer(1).default(500),
+    /** Estimated bytes of the traces of one write at most (at least one trace a write): bounds each insert body below V8's string length limit. */
+    maxBatchBytes: integer(1024).default(64 * MEBIBYTE),
     retryInitialDelayMs: integer(1).default(200),
     retryMaxDelayMs: integer(1).default(10_000),
     retryDeadlineMs: integer(1).default(30_000),

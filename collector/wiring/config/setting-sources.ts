@@ -36,6 +36,7 @@ export const environmentVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_MAX_QUEUED_MESSAGES: "queue.maxQueuedMessages",
   RAGSCOPE_MAX_QUEUED_BYTES: "queue.maxQueuedBytes",
   RAGSCOPE_SINK_BATCH: "sink.maxBatch",
+  RAGSCOPE_SINK_BATCH_BYTES: "sink.maxBatchBytes",
   RAGSCOPE_KAFKA_BROKERS: "kafka.brokers",
   RAGSCOPE_KAFKA_CLIENT_ID: "kafka.clientId",
   RAGSCOPE_KAFKA_TOPIC: "kafka.topic",

@@ -6,6 +6,7 @@ import type { ResultSink, SinkFailure } from "../../../store/ports/result-sink.j
 import { failure, success, type Result } from "../../../core/result.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
+import { estimateSpanBytes } from "../../../collector/05-assemble/estimate-span-bytes.js";
 import { spanRecord } from "../../support/span-records.js";
 
 /** A sink whose writes resolve when the test says so; it records what it was given and how many writes overlapped. */
@@ -49,7 +50,7 @@ class ThrowingSink extends ScriptedSink {
   }
 }
 
-function setup(options: { maxBatch: number; sink?: ScriptedSink }) {
+function setup(options: { maxBatch: number; maxBatchBytes?: number; sink?: ScriptedSink }) {
   const sink = options.sink ?? new ScriptedSink();
   let now = 1_000_000;
   const worker = new EvaluationWorker({
@@ -61,6 +62,7 @@ function setup(options: { maxBatch: number; sink?: ScriptedSink }) {
     // One attempt: a failure is final for this round, so the test decides what happens next.
     sinkRetry: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1, deadlineMs: 10 },
     maxBatch: options.maxBatch,
+    ...(options.maxBatchBytes === undefined ? {} : { maxBatchBytes: options.maxBatchBytes }),
     clock: () => now,
   });
   /** One message at `offset` of partition 0 with the root span of trace `n` (or a child of it). */
@@ -84,6 +86,36 @@ function setup(options: { maxBatch: number; sink?: ScriptedSink }) {
 }
 
 describe("evaluation worker: pipelined writes", () => {
+  test("a write holds at most maxBatchBytes of traces (estimated), and at least one trace, so large traces never make one insert body too long", async () => {
+    // A bound a little above one span's estimate: each write takes one trace, though the count would allow ten.
+    const oneSpan = estimateSpanBytes(spanRecord({ traceId: traceId(1), spanId: "root1", parentSpanId: "" }));
+    const { sink, worker, receive, committable, turns } = setup({ maxBatch: 10, maxBatchBytes: Math.ceil(oneSpan * 1.5) });
+    for (let n = 1; n <= 3; n += 1) receive(n, n - 1);
+    const round = worker.processReady(true);
+    for (let index = 0; index < 3; index += 1) {
+      for (let turn = 0; turn < 100 && sink.writes.length <= index; turn += 1) await turns(1);
+      assert.equal(sink.writes.length, index + 1, `write ${index + 1} handed over`);
+      assert.deepEqual(sink.writes[index]!.traceIds, [traceId(index + 1)], "one trace a write");
+      sink.succeed(index);
+    }
+    assert.equal(await round, true);
+    assert.equal(committable(), "3");
+    assert.equal(worker.counters.tracesEvaluated, 3);
+  });
+
+  test("under the byte bound, the count bounds a write as before", async () => {
+    const { sink, worker, receive, turns } = setup({ maxBatch: 2, maxBatchBytes: 64 * 1024 * 1024 });
+    for (let n = 1; n <= 3; n += 1) receive(n, n - 1);
+    const round = worker.processReady(true);
+    for (let turn = 0; turn < 100 && sink.writes.length < 1; turn += 1) await turns(1);
+    assert.deepEqual(sink.writes[0]!.traceIds, [traceId(1), traceId(2)]);
+    sink.succeed(0);
+    for (let turn = 0; turn < 100 && sink.writes.length < 2; turn += 1) await turns(1);
+    assert.deepEqual(sink.writes[1]!.traceIds, [traceId(3)]);
+    sink.succeed(1);
+    assert.equal(await round, true);
+  });
+
   test("the next batch is evaluated while a write is in flight, and nothing is durable before its write resolved", async () => {
     const { sink, worker, receive, committable, turns, setClock } = setup({ maxBatch: 2 });
     receive(1, 0);
