@@ -69,7 +69,7 @@ export class ClickHouseTraceReader implements TraceReader {
 
   async listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage> {
     const database = this.database;
-    const conditions: string[] = [this.tenants.on("case_results")];
+    const conditions: string[] = [this.tenants.on("trace_list")];
     const parameters: Record<string, unknown> = { limit: page.limit + 1 };
     const equal = (column: string, name: string, value: string | undefined) => {
       if (value === undefined) return;
@@ -101,7 +101,8 @@ export class ClickHouseTraceReader implements TraceReader {
       parameters.toMs = filter.toMs;
     }
     if (filter.text !== undefined && filter.text !== "") {
-      conditions.push("(positionCaseInsensitiveUTF8(output, {text:String}) > 0 OR positionCaseInsensitiveUTF8(JSONExtractString(payload, 'rag_observation', 'query'), {text:String}) > 0)");
+      // trace_list holds the query extracted from the payload (NULL where the payload has none, which matches nothing).
+      conditions.push("(positionCaseInsensitiveUTF8(output, {text:String}) > 0 OR positionCaseInsensitiveUTF8(ifNull(query, ''), {text:String}) > 0)");
       parameters.text = filter.text;
     }
     if (filter.metric !== undefined && (filter.below !== undefined || filter.above !== undefined)) {
@@ -119,7 +120,7 @@ export class ClickHouseTraceReader implements TraceReader {
     conditions.push(WINDOW_CONDITION("started_at"));
     const where = `WHERE ${conditions.join(" AND ")}`;
     const keySql = withStatementSettings(
-      `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL ${where}
+      `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.trace_list FINAL ${where}
        ORDER BY started_at DESC, case_result_id DESC LIMIT {limit:UInt32}`,
       FINAL_WITHIN_PARTITIONS,
     );
@@ -134,9 +135,8 @@ export class ClickHouseTraceReader implements TraceReader {
     const summaries = await this.rows<SummaryRow>(
       `SELECT case_result_id, trace_id, run_id, case_id, case_version, dataset_id, service_name, tenant_id, route, quality_status, execution_status, latency_ms,
               toUnixTimestamp64Milli(started_at) AS started_at_ms,
-              JSONExtract(payload, 'rag_observation', 'query', 'Nullable(String)') AS query,
-              output, JSONType(payload, 'output') = 'String' AS has_output
-       FROM ${database}.case_results FINAL WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("case_results")}
+              query, output, has_output
+       FROM ${database}.trace_list FINAL WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("trace_list")}
        SETTINGS use_skip_indexes_if_final = 1, do_not_merge_across_partitions_select_final = 1`,
       { ids, ...span },
     );
@@ -195,7 +195,7 @@ export class ClickHouseTraceReader implements TraceReader {
   private async newestKeys(sql: string, parameters: Record<string, unknown>, afterMs: number | null, toMs: number | null, fromMs: number | null, wanted: number): Promise<KeyRow[]> {
     // min/max of a partition-key column come from the parts' minmax indexes, not from the rows.
     const [bounds] = await this.rows<{ oldest: string | number | null; newest: string | number | null }>(
-      `SELECT toUnixTimestamp64Milli(min(started_at)) AS oldest, toUnixTimestamp64Milli(max(started_at)) AS newest FROM ${this.database}.case_results HAVING count() > 0`,
+      `SELECT toUnixTimestamp64Milli(min(started_at)) AS oldest, toUnixTimestamp64Milli(max(started_at)) AS newest FROM ${this.database}.trace_list HAVING count() > 0`,
       {},
     );
     if (bounds === undefined || bounds.oldest === null || bounds.newest === null) return [];
