@@ -107,7 +107,7 @@ export class ClickHouseTraceReader implements TraceReader {
     }
     if (filter.metric !== undefined && (filter.below !== undefined || filter.above !== undefined)) {
       const bounds = [filter.below === undefined ? "" : " AND value < {below:Float64}", filter.above === undefined ? "" : " AND value > {above:Float64}"].join("");
-      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.metric_values FINAL WHERE metric = {metric:String} AND value IS NOT NULL${bounds} AND ${WINDOW_CONDITION("ts")})`);
+      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.trace_list_metrics FINAL WHERE metric = {metric:String} AND value IS NOT NULL${bounds} AND ${WINDOW_CONDITION("ts")})`);
       parameters.metric = filter.metric;
       if (filter.below !== undefined) parameters.below = filter.below;
       if (filter.above !== undefined) parameters.above = filter.above;

@@ -17,14 +17,21 @@
 -- on trace_list returns, for every Case Result, the fields of the row FINAL on
 -- case_results returns. A window of days is one contiguous range of each part.
 --
--- Written by a materialized view on every insert into case_results (the sink,
--- late user events, the judge's rewrites, a migration's copy): no writer has to
--- know about it. A future migration that recreates case_results by RENAME
--- (as 0007 did) must recreate this view too.
+-- trace_list_metrics does the same for the list's "metric below a threshold"
+-- filter: metric_values is sorted by metric, tenant, service and day, so one
+-- metric's newest day is again one short run per tenant and service, spread
+-- over the metric's granules. Its copy holds the columns that filter needs,
+-- sorted by day first, then metric_values' own key (a permutation of it: the
+-- same rows collapse, by the same version).
 --
--- The rows stored before this migration are copied after the view exists: a
+-- Written by materialized views on every insert into case_results and
+-- metric_values (the sink, late user events, the judge's rewrites, a
+-- migration's copy): no writer has to know about them. A future migration that
+-- recreates either table by RENAME (as 0007 did) must recreate its view too.
+--
+-- The rows stored before this migration are copied after the views exist: a
 -- row written meanwhile arrives twice, an exact copy FINAL collapses.
--- Retention as the Case Results' (400 days after insert).
+-- Retention as the tables they copy (400 days after insert).
 -- `{{database}}` is replaced by the configured database name.
 
 CREATE TABLE IF NOT EXISTS {{database}}.trace_list
@@ -67,4 +74,31 @@ SELECT case_result_id, trace_id, run_id, case_id, case_version, dataset_id, serv
        JSONExtract(payload, 'rag_observation', 'query', 'Nullable(String)') AS query,
        output, JSONType(payload, 'output') = 'String' AS has_output, version, inserted_at
 FROM {{database}}.case_results
+SETTINGS optimize_on_insert = 0;
+
+CREATE TABLE IF NOT EXISTS {{database}}.trace_list_metrics
+(
+    metric LowCardinality(String),
+    case_result_id String,
+    evaluator_id LowCardinality(String),
+    value Nullable(Float64),
+    service_name LowCardinality(String),
+    tenant_id LowCardinality(String),
+    ts DateTime64(3, 'UTC'),
+    version UInt64,
+    inserted_at DateTime64(3, 'UTC') DEFAULT now64(3)
+)
+ENGINE = ReplacingMergeTree(version)
+PARTITION BY toYYYYMM(ts)
+ORDER BY (toDate(ts), metric, tenant_id, service_name, case_result_id, evaluator_id)
+TTL toDateTime(inserted_at) + INTERVAL 400 DAY
+SETTINGS ttl_only_drop_parts = 1;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS {{database}}.trace_list_metrics_writer TO {{database}}.trace_list_metrics AS
+SELECT metric, case_result_id, evaluator_id, value, service_name, tenant_id, ts, version, inserted_at
+FROM {{database}}.metric_values;
+
+INSERT INTO {{database}}.trace_list_metrics (metric, case_result_id, evaluator_id, value, service_name, tenant_id, ts, version, inserted_at)
+SELECT metric, case_result_id, evaluator_id, value, service_name, tenant_id, ts, version, inserted_at
+FROM {{database}}.metric_values
 SETTINGS optimize_on_insert = 0;
