@@ -1,8 +1,13 @@
 /**
  * TraceReader on ClickHouse. The list is two queries: the page's keys first
  * (only the sorting columns are read, filtered and ordered newest first, with
- * a keyset condition instead of OFFSET), then the page's rows by id (the
- * payload, compressed, is read for those rows only). Every query collapses
+ * a keyset condition instead of OFFSET), then the page's rows by id. Both read
+ * trace_list, and the metric filter trace_list_metrics (migration 0015): copies
+ * of case_results and metric_values sorted by day first, so the newest days
+ * are one range of each part instead of a run per tenant and service spread
+ * over all of them; their keys are permutations of the copied tables' keys, so
+ * FINAL collapses the same rows and the list is what case_results would give.
+ * A trace's detail reads case_results and evaluation_results by id. Every query collapses
  * replayed rows with FINAL and takes its values as parameters. The reader's
  * tenant scope is a condition of every query that finds rows (tenant-filter.ts);
  * queries that only complete a row already found by id under the scope do not
@@ -185,8 +190,8 @@ export class ClickHouseTraceReader implements TraceReader {
 
   /**
    * The first `wanted` rows of the key query, newest first, read window by window: the list is ordered by
-   * start time, which the sorting key holds only as the day after tenant and service, so without a bound the
-   * engine reads and sorts every row of every month to return 50. Each window starts at a UTC day (the
+   * start time, which trace_list's sorting key holds only as the day, so without a bound the engine reads and
+   * sorts every row of every month to return 50. Each window starts at a UTC day (the
    * sorting key's resolution) and reaches up to the newest row the query can return (the cursor, the range's
    * end, else the store's newest start); it widens only while it holds fewer than `wanted` rows and older rows
    * may exist. Rows outside a window are older than every row in it, so a full window's first rows are the

@@ -182,7 +182,11 @@ async function load(store: ClickHouseStore, from: number, to: number): Promise<{
     for (let index = first; index < Math.min(to, first + BATCH); index += 1) batch.push(variant(base[index % base.length]!, index));
     const written = await store.results.write(batch);
     if (!written.ok) throw new Error(written.error.message);
-    if (process.env.RAGSCOPE_BENCH_PROGRESS) process.stderr.write(`${Math.min(to, first + BATCH)} traces, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    if (process.env.RAGSCOPE_BENCH_PROGRESS) {
+      const used = process.cpuUsage(cpu);
+      const done = Math.min(to, first + BATCH);
+      process.stderr.write(`${done} traces, ${((performance.now() - started) / 1000).toFixed(1)} s, CPU ${Math.round((used.user + used.system) / (done - from))} µs/trace, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+    }
   }
   const written = performance.now();
   const writeCpu = process.cpuUsage(cpu);

@@ -1,0 +1,259 @@
+/**
+ * TraceReader on ClickHouse. The list is two queries: the page's keys first
+ * (only the sorting columns are read, filtered and ordered newest first, with
+ * a keyset condition instead of OFFSET), then the page's rows by id (the
+ * payload, compressed, is read for those rows only). Every query collapses
+ * replayed rows with FINAL and takes its values as parameters. The reader's
+ * tenant scope is a condition of every query that finds rows (tenant-filter.ts);
+ * queries that only complete a row already found by id under the scope do not
+ * repeat it.
+ */
+import type { StoredRawSpan } from "../contracts/raw-spans.js";
+import { caseResult as caseResultSchema } from "../contracts/case-result.js";
+import { evalCase as evalCaseSchema } from "../contracts/eval-case.js";
+import { evaluationResult as evaluationResultSchema } from "../contracts/evaluation-result.js";
+import { runLineage, type RunLineage } from "../contracts/run-lineage.js";
+import { rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../store/ports/trace-reader.js";
+import type { TenantScope } from "../store/ports/tenant-scope.js";
+import { FINAL_VERDICT } from "../dashboards/source/aggregate-metrics.js";
+import { qualifyTables } from "../report/qualify-tables.js";
+import { quoteIdentifier, type ClickHouseConnection } from "../store/clickhouse/clickhouse-connection.js";
+import { TenantFilter } from "../store/clickhouse/tenant-filter.js";
+import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "../store/clickhouse/final-within-partitions.js";
+
+interface SummaryRow {
+  case_result_id: string;
+  trace_id: string;
+  run_id: string;
+  case_id: string;
+  case_version: string;
+  dataset_id: string;
+  service_name: string;
+  tenant_id: string;
+  route: string;
+  quality_status: string;
+  execution_status: string;
+  latency_ms: number | null;
+  started_at_ms: string | number;
+  query: string | null;
+  output: string;
+  has_output: number;
+}
+
+type KeyRow = { case_result_id: string; started_at_ms: string | number };
+
+const DAY_MS = 86_400_000;
+/** The windows in days, each a UTC day boundary back from the newest day: one day, a week, a month, a quarter, a year. */
+const WINDOW_DAYS = [1, 7, 31, 92, 366] as const;
+/** A window's lower bound that admits every row (DateTime64 starts at 1900). */
+const MINIMUM_TIME_MS = Date.parse("1900-01-01T00:00:00.000Z");
+/** The key query's time window; `{windowFromMs}` is set per window by newestKeys. */
+const WINDOW_CONDITION = (column: string): string => `${column} >= fromUnixTimestamp64Milli({windowFromMs:Int64}, 'UTC')`;
+
+export class PreviousTraceReader implements TraceReader {
+  private readonly database: string;
+  private readonly tenants: TenantFilter;
+
+  constructor(
+    private readonly connection: ClickHouseConnection,
+    scope: TenantScope = "all",
+  ) {
+    this.database = quoteIdentifier(connection.database);
+    this.tenants = new TenantFilter(this.database, scope);
+  }
+
+  private async rows<Row>(query: string, parameters: Record<string, unknown>): Promise<Row[]> {
+    const result = await this.connection.client.query({ query, query_params: { ...parameters, ...this.tenants.parameters }, format: "JSONEachRow" });
+    return result.json<Row>();
+  }
+
+  async listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage> {
+    const database = this.database;
+    const conditions: string[] = [this.tenants.on("case_results")];
+    const parameters: Record<string, unknown> = { limit: page.limit + 1 };
+    const equal = (column: string, name: string, value: string | undefined) => {
+      if (value === undefined) return;
+      conditions.push(`${column} = {${name}:String}`);
+      parameters[name] = value;
+    };
+    equal("service_name", "service", filter.service);
+    equal("tenant_id", "tenant", filter.tenant);
+    equal("route", "route", filter.route);
+    equal("run_id", "runId", filter.runId);
+    // The final verdict: an agreed human review's, else the automatic one.
+    equal(qualifyTables(FINAL_VERDICT, this.connection.database), "verdict", filter.verdict);
+    if (filter.datasetId !== undefined) {
+      conditions.push(`(dataset_id = {datasetId:String} OR (case_id, case_version) IN (SELECT case_id, case_version FROM ${database}.eval_cases FINAL WHERE dataset_id = {datasetId:String}))`);
+      parameters.datasetId = filter.datasetId;
+    }
+    // Subqueries over the other growing tables take the key query's time window too: their rows carry their
+    // Case Result's start (evaluation_results.started_at, metric_values.ts), so the window prunes their months and days.
+    if (filter.rootCause !== undefined) {
+      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.evaluation_results FINAL WHERE evaluator_id = 'root_cause' AND startsWith(reason, {rootCausePrefix:String}) AND ${WINDOW_CONDITION("started_at")})`);
+      parameters.rootCausePrefix = `${filter.rootCause}:`;
+    }
+    if (filter.fromMs !== undefined) {
+      conditions.push("started_at >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')");
+      parameters.fromMs = filter.fromMs;
+    }
+    if (filter.toMs !== undefined) {
+      conditions.push("started_at < fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')");
+      parameters.toMs = filter.toMs;
+    }
+    if (filter.text !== undefined && filter.text !== "") {
+      conditions.push("(positionCaseInsensitiveUTF8(output, {text:String}) > 0 OR positionCaseInsensitiveUTF8(JSONExtractString(payload, 'rag_observation', 'query'), {text:String}) > 0)");
+      parameters.text = filter.text;
+    }
+    if (filter.metric !== undefined && (filter.below !== undefined || filter.above !== undefined)) {
+      const bounds = [filter.below === undefined ? "" : " AND value < {below:Float64}", filter.above === undefined ? "" : " AND value > {above:Float64}"].join("");
+      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.metric_values FINAL WHERE metric = {metric:String} AND value IS NOT NULL${bounds} AND ${WINDOW_CONDITION("ts")})`);
+      parameters.metric = filter.metric;
+      if (filter.below !== undefined) parameters.below = filter.below;
+      if (filter.above !== undefined) parameters.above = filter.above;
+    }
+    if (page.after !== null) {
+      conditions.push("(started_at, case_result_id) < (fromUnixTimestamp64Milli({afterMs:Int64}, 'UTC'), {afterId:String})");
+      parameters.afterMs = page.after.startedAtMs;
+      parameters.afterId = page.after.caseResultId;
+    }
+    conditions.push(WINDOW_CONDITION("started_at"));
+    const where = `WHERE ${conditions.join(" AND ")}`;
+    const keySql = withStatementSettings(
+      `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL ${where}
+       ORDER BY started_at DESC, case_result_id DESC LIMIT {limit:UInt32}`,
+      FINAL_WITHIN_PARTITIONS,
+    );
+    const keys = await this.newestKeys(keySql, parameters, page.after?.startedAtMs ?? null, filter.toMs ?? null, filter.fromMs ?? null, page.limit + 1);
+    const pageKeys = keys.slice(0, page.limit);
+    const next = keys.length > page.limit && pageKeys.length > 0 ? { startedAtMs: Number(pageKeys[pageKeys.length - 1]!.started_at_ms), caseResultId: pageKeys[pageKeys.length - 1]!.case_result_id } : null;
+    if (pageKeys.length === 0) return { traces: [], next: null };
+    const ids = pageKeys.map((key) => key.case_result_id);
+    // The page's own time span (its rows are newest first): selects the months and days of the page's rows only.
+    const span = { spanFromMs: Number(pageKeys[pageKeys.length - 1]!.started_at_ms), spanToMs: Number(pageKeys[0]!.started_at_ms) };
+    const inSpan = (column: string) => `${column} BETWEEN fromUnixTimestamp64Milli({spanFromMs:Int64}, 'UTC') AND fromUnixTimestamp64Milli({spanToMs:Int64}, 'UTC')`;
+    const summaries = await this.rows<SummaryRow>(
+      `SELECT case_result_id, trace_id, run_id, case_id, case_version, dataset_id, service_name, tenant_id, route, quality_status, execution_status, latency_ms,
+              toUnixTimestamp64Milli(started_at) AS started_at_ms,
+              JSONExtract(payload, 'rag_observation', 'query', 'Nullable(String)') AS query,
+              output, JSONType(payload, 'output') = 'String' AS has_output
+       FROM ${database}.case_results FINAL WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("case_results")}
+       SETTINGS use_skip_indexes_if_final = 1, do_not_merge_across_partitions_select_final = 1`,
+      { ids, ...span },
+    );
+    const rootCauses = new Map(
+      (
+        await this.rows<{ case_result_id: string; reason: string }>(
+          withStatementSettings(`SELECT case_result_id, reason FROM ${database}.evaluation_results FINAL WHERE evaluator_id = 'root_cause' AND case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")}`, FINAL_WITHIN_PARTITIONS),
+          { ids, ...span },
+        )
+      ).map((row) => [row.case_result_id, rootCauseLabelOf(row.reason)]),
+    );
+    const missingDatasets = summaries.filter((row) => row.dataset_id === "" && row.case_id !== "");
+    const datasets = new Map<string, string>();
+    if (missingDatasets.length > 0) {
+      for (const row of await this.rows<{ case_id: string; case_version: string; dataset_id: string }>(
+        `SELECT case_id, case_version, dataset_id FROM ${database}.eval_cases FINAL WHERE case_id IN {caseIds:Array(String)}`,
+        { caseIds: [...new Set(missingDatasets.map((row) => row.case_id))] },
+      ))
+        datasets.set(`${row.case_id}@${row.case_version}`, row.dataset_id);
+    }
+    const byId = new Map(summaries.map((row) => [row.case_result_id, row]));
+    const traces: TraceSummary[] = [];
+    for (const id of ids) {
+      const row = byId.get(id);
+      if (row === undefined) continue;
+      traces.push({
+        caseResultId: row.case_result_id,
+        traceId: row.trace_id,
+        runId: row.run_id,
+        caseId: row.case_id,
+        datasetId: row.dataset_id !== "" ? row.dataset_id : (datasets.get(`${row.case_id}@${row.case_version}`) ?? ""),
+        serviceName: row.service_name,
+        tenantId: row.tenant_id,
+        route: row.route,
+        qualityStatus: row.quality_status,
+        executionStatus: row.execution_status,
+        latencyMs: row.latency_ms === null ? null : Number(row.latency_ms),
+        startedAt: new Date(Number(row.started_at_ms)).toISOString(),
+        query: row.query,
+        output: Number(row.has_output) === 1 ? row.output : null,
+        rootCause: rootCauses.get(id) ?? null,
+      });
+    }
+    return { traces, next };
+  }
+
+  /**
+   * The first `wanted` rows of the key query, newest first, read window by window: the list is ordered by
+   * start time, which the sorting key holds only as the day after tenant and service, so without a bound the
+   * engine reads and sorts every row of every month to return 50. Each window starts at a UTC day (the
+   * sorting key's resolution) and reaches up to the newest row the query can return (the cursor, the range's
+   * end, else the store's newest start); it widens only while it holds fewer than `wanted` rows and older rows
+   * may exist. Rows outside a window are older than every row in it, so a full window's first rows are the
+   * whole store's: the result is the unbounded query's.
+   */
+  private async newestKeys(sql: string, parameters: Record<string, unknown>, afterMs: number | null, toMs: number | null, fromMs: number | null, wanted: number): Promise<KeyRow[]> {
+    // min/max of a partition-key column come from the parts' minmax indexes, not from the rows.
+    const [bounds] = await this.rows<{ oldest: string | number | null; newest: string | number | null }>(
+      `SELECT toUnixTimestamp64Milli(min(started_at)) AS oldest, toUnixTimestamp64Milli(max(started_at)) AS newest FROM ${this.database}.case_results HAVING count() > 0`,
+      {},
+    );
+    if (bounds === undefined || bounds.oldest === null || bounds.newest === null) return [];
+    const oldest = Math.max(Number(bounds.oldest), fromMs ?? -Infinity);
+    const newest = Math.min(Number(bounds.newest), afterMs ?? Infinity, toMs === null ? Infinity : toMs - 1);
+    if (newest < oldest) return [];
+    const newestDay = Math.floor(newest / DAY_MS) * DAY_MS;
+    for (const days of WINDOW_DAYS) {
+      const windowFrom = newestDay - (days - 1) * DAY_MS;
+      // The last window is unbounded below: rows older than the store's minimum cannot exist, but a row written meanwhile could.
+      const complete = windowFrom <= oldest;
+      const keys = await this.rows<KeyRow>(sql, { ...parameters, windowFromMs: complete ? MINIMUM_TIME_MS : windowFrom });
+      if (keys.length >= wanted || complete) return keys;
+    }
+    return this.rows<KeyRow>(sql, { ...parameters, windowFromMs: MINIMUM_TIME_MS });
+  }
+
+  async readTrace(caseResultId: string): Promise<TraceDetail | null> {
+    const database = this.database;
+    // Collapsed by hand (the newest version of each key, as ReplacingMergeTree keeps it) rather than with
+    // FINAL: FINAL widens the id's bloom-filter selection to every granule of the same sorting-key range —
+    // the whole day of the tenant and service for a case result, the whole day of every evaluator for its
+    // Evaluation Results (EXPLAIN "PrimaryKeyExpand": 111 of 114 granules against 10) — which made a
+    // trace's detail read most of a day's rows. Without FINAL the skip indexes keep their selection.
+    const [row] = await this.rows<{ payload: string; dataset_id: string; started_at_ms: string | number }>(
+      `SELECT argMax(payload, version) AS payload, argMax(dataset_id, version) AS dataset_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms
+       FROM ${database}.case_results WHERE case_result_id = {caseResultId:String} AND ${this.tenants.on("case_results")} GROUP BY case_result_id`,
+      { caseResultId },
+    );
+    if (row === undefined) return null;
+    const caseResult = caseResultSchema.parse(JSON.parse(row.payload));
+    // Evaluation Results carry their Case Result's start time: it selects the month partition and the day in the sorting key.
+    // Grouped by the sorting key's columns that vary here (the day is fixed by started_at), as FINAL collapses them.
+    const evaluationResults = (
+      await this.rows<{ payload: string }>(
+        `SELECT argMax(payload, version) AS payload FROM ${database}.evaluation_results
+         WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC')
+         GROUP BY evaluator_id, evaluation_result_id ORDER BY evaluator_id, evaluation_result_id`,
+        { caseResultId, startedAtMs: Number(row.started_at_ms) },
+      )
+    ).map((item) => evaluationResultSchema.parse(JSON.parse(item.payload)));
+    let evalCase = null;
+    if (caseResult.case_id !== "") {
+      const [found] = await this.rows<{ payload: string }>(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id = {caseId:String} AND case_version = {caseVersion:String} LIMIT 1`, { caseId: caseResult.case_id, caseVersion: caseResult.case_version });
+      evalCase = found === undefined ? null : evalCaseSchema.parse(JSON.parse(found.payload));
+    }
+    // The request's start selects the month partition; the sorting key is the case result id.
+    const [spans] = await this.rows<{ spans: string; span_count: string | number; truncated_values: string | number }>(
+      `SELECT spans, span_count, truncated_values FROM ${database}.trace_spans FINAL
+       WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC') AND ${this.tenants.on("trace_spans")} LIMIT 1`,
+      { caseResultId, startedAtMs: Number(row.started_at_ms) },
+    );
+    const rawSpans = spans === undefined ? null : { spans: JSON.parse(spans.spans) as StoredRawSpan[], spanCount: Number(spans.span_count), truncatedValues: Number(spans.truncated_values) };
+    return { caseResult, datasetId: row.dataset_id !== "" ? row.dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase, rawSpans };
+  }
+
+  async listRuns(limit: number): Promise<RunLineage[]> {
+    const rows = await this.rows<{ payload: string }>(`SELECT payload FROM ${this.database}.runs FINAL WHERE ${this.tenants.on("runs")} ORDER BY started_at DESC, run_id DESC LIMIT {limit:UInt32}`, { limit });
+    return rows.map((row) => runLineage.parse(JSON.parse(row.payload)));
+  }
+}
