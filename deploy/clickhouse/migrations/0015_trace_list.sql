@@ -31,10 +31,7 @@
 --
 -- The rows stored before this migration are copied after the views exist: a
 -- row written meanwhile arrives twice, an exact copy FINAL collapses.
--- Retention as the tables they copy (400 days after insert, each row keeping
--- its source row's inserted_at); whole parts are dropped, and a copy's parts
--- hold other rows than the source's, so near the end of the retention either
--- side may still hold for some days a row the other has dropped.
+-- Retention as the tables they copy (400 days after insert).
 -- `{{database}}` is replaced by the configured database name.
 
 CREATE TABLE IF NOT EXISTS {{database}}.trace_list
