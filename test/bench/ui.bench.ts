@@ -10,7 +10,9 @@
  *
  * `--data-dir DIR` keeps the store in DIR; a later run on the same folder
  * loads only the traces it lacks (grow a store across runs, or measure the
- * queries again without loading).
+ * queries again without loading). `--boards skip` leaves out the Quality and
+ * Failures pages. RAGSCOPE_BENCH_PROGRESS=1 prints each batch's progress
+ * (traces, seconds, CPU per trace, load average).
  *
  * Notes (2026-12-01, this machine: 2 cores shared by several engineers, load
  * average 13–16 during every run below, so wall times are pessimistic and
