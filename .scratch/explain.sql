@@ -1,5 +1,0 @@
-EXPLAIN ESTIMATE SELECT case_result_id FROM ragscope.case_results FINAL WHERE started_at >= toDateTime64('2026-06-12 00:00:00', 3, 'UTC') ORDER BY started_at DESC, case_result_id DESC LIMIT 51 SETTINGS do_not_merge_across_partitions_select_final = 1;
-EXPLAIN ESTIMATE SELECT case_result_id FROM ragscope.trace_list FINAL WHERE started_at >= toDateTime64('2026-06-12 00:00:00', 3, 'UTC') ORDER BY started_at DESC, case_result_id DESC LIMIT 51 SETTINGS do_not_merge_across_partitions_select_final = 1;
-EXPLAIN ESTIMATE SELECT case_result_id FROM ragscope.metric_values FINAL WHERE metric = 'context_redundancy' AND ts >= toDateTime64('2026-06-12 00:00:00', 3, 'UTC') SETTINGS do_not_merge_across_partitions_select_final = 1;
-EXPLAIN ESTIMATE SELECT case_result_id FROM ragscope.trace_list_metrics FINAL WHERE metric = 'context_redundancy' AND ts >= toDateTime64('2026-06-12 00:00:00', 3, 'UTC') SETTINGS do_not_merge_across_partitions_select_final = 1;
-SELECT table, sum(rows) AS rows, formatReadableSize(sum(bytes_on_disk)) AS disk, count() AS parts FROM system.parts WHERE database = 'ragscope' AND active GROUP BY table ORDER BY table
