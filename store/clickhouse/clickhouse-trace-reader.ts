@@ -1,8 +1,13 @@
 /**
  * TraceReader on ClickHouse. The list is two queries: the page's keys first
  * (only the sorting columns are read, filtered and ordered newest first, with
- * a keyset condition instead of OFFSET), then the page's rows by id (the
- * payload, compressed, is read for those rows only). Every query collapses
+ * a keyset condition instead of OFFSET), then the page's rows by id. Both read
+ * trace_list, and the metric filter trace_list_metrics (migration 0015): copies
+ * of case_results and metric_values sorted by day first, so the newest days
+ * are one range of each part instead of a run per tenant and service spread
+ * over all of them; their keys are permutations of the copied tables' keys, so
+ * FINAL collapses the same rows and the list is what case_results would give.
+ * A trace's detail reads case_results and evaluation_results by id. Every query collapses
  * replayed rows with FINAL and takes its values as parameters. The reader's
  * tenant scope is a condition of every query that finds rows (tenant-filter.ts);
  * queries that only complete a row already found by id under the scope do not
@@ -69,7 +74,7 @@ export class ClickHouseTraceReader implements TraceReader {
 
   async listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage> {
     const database = this.database;
-    const conditions: string[] = [this.tenants.on("case_results")];
+    const conditions: string[] = [this.tenants.on("trace_list")];
     const parameters: Record<string, unknown> = { limit: page.limit + 1 };
     const equal = (column: string, name: string, value: string | undefined) => {
       if (value === undefined) return;
@@ -101,12 +106,13 @@ export class ClickHouseTraceReader implements TraceReader {
       parameters.toMs = filter.toMs;
     }
     if (filter.text !== undefined && filter.text !== "") {
-      conditions.push("(positionCaseInsensitiveUTF8(output, {text:String}) > 0 OR positionCaseInsensitiveUTF8(JSONExtractString(payload, 'rag_observation', 'query'), {text:String}) > 0)");
+      // trace_list holds the query extracted from the payload (NULL where the payload has none, which matches nothing).
+      conditions.push("(positionCaseInsensitiveUTF8(output, {text:String}) > 0 OR positionCaseInsensitiveUTF8(ifNull(query, ''), {text:String}) > 0)");
       parameters.text = filter.text;
     }
     if (filter.metric !== undefined && (filter.below !== undefined || filter.above !== undefined)) {
       const bounds = [filter.below === undefined ? "" : " AND value < {below:Float64}", filter.above === undefined ? "" : " AND value > {above:Float64}"].join("");
-      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.metric_values FINAL WHERE metric = {metric:String} AND value IS NOT NULL${bounds} AND ${WINDOW_CONDITION("ts")})`);
+      conditions.push(`case_result_id IN (SELECT case_result_id FROM ${database}.trace_list_metrics FINAL WHERE metric = {metric:String} AND value IS NOT NULL${bounds} AND ${WINDOW_CONDITION("ts")})`);
       parameters.metric = filter.metric;
       if (filter.below !== undefined) parameters.below = filter.below;
       if (filter.above !== undefined) parameters.above = filter.above;
@@ -119,7 +125,7 @@ export class ClickHouseTraceReader implements TraceReader {
     conditions.push(WINDOW_CONDITION("started_at"));
     const where = `WHERE ${conditions.join(" AND ")}`;
     const keySql = withStatementSettings(
-      `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.case_results FINAL ${where}
+      `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.trace_list FINAL ${where}
        ORDER BY started_at DESC, case_result_id DESC LIMIT {limit:UInt32}`,
       FINAL_WITHIN_PARTITIONS,
     );
@@ -134,9 +140,8 @@ export class ClickHouseTraceReader implements TraceReader {
     const summaries = await this.rows<SummaryRow>(
       `SELECT case_result_id, trace_id, run_id, case_id, case_version, dataset_id, service_name, tenant_id, route, quality_status, execution_status, latency_ms,
               toUnixTimestamp64Milli(started_at) AS started_at_ms,
-              JSONExtract(payload, 'rag_observation', 'query', 'Nullable(String)') AS query,
-              output, JSONType(payload, 'output') = 'String' AS has_output
-       FROM ${database}.case_results FINAL WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("case_results")}
+              query, output, has_output
+       FROM ${database}.trace_list FINAL WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("trace_list")}
        SETTINGS use_skip_indexes_if_final = 1, do_not_merge_across_partitions_select_final = 1`,
       { ids, ...span },
     );
@@ -185,8 +190,8 @@ export class ClickHouseTraceReader implements TraceReader {
 
   /**
    * The first `wanted` rows of the key query, newest first, read window by window: the list is ordered by
-   * start time, which the sorting key holds only as the day after tenant and service, so without a bound the
-   * engine reads and sorts every row of every month to return 50. Each window starts at a UTC day (the
+   * start time, which trace_list's sorting key holds only as the day, so without a bound the engine reads and
+   * sorts every row of every month to return 50. Each window starts at a UTC day (the
    * sorting key's resolution) and reaches up to the newest row the query can return (the cursor, the range's
    * end, else the store's newest start); it widens only while it holds fewer than `wanted` rows and older rows
    * may exist. Rows outside a window are older than every row in it, so a full window's first rows are the
@@ -195,7 +200,7 @@ export class ClickHouseTraceReader implements TraceReader {
   private async newestKeys(sql: string, parameters: Record<string, unknown>, afterMs: number | null, toMs: number | null, fromMs: number | null, wanted: number): Promise<KeyRow[]> {
     // min/max of a partition-key column come from the parts' minmax indexes, not from the rows.
     const [bounds] = await this.rows<{ oldest: string | number | null; newest: string | number | null }>(
-      `SELECT toUnixTimestamp64Milli(min(started_at)) AS oldest, toUnixTimestamp64Milli(max(started_at)) AS newest FROM ${this.database}.case_results HAVING count() > 0`,
+      `SELECT toUnixTimestamp64Milli(min(started_at)) AS oldest, toUnixTimestamp64Milli(max(started_at)) AS newest FROM ${this.database}.trace_list HAVING count() > 0`,
       {},
     );
     if (bounds === undefined || bounds.oldest === null || bounds.newest === null) return [];

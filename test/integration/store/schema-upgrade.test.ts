@@ -34,6 +34,7 @@ import { resolveGateMetric } from "../../../dashboards/source/gate-metrics.js";
 import { alertScope } from "../../../dashboards/source/sql-scope.js";
 import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
+import type { TraceCursor, TraceFilter } from "../../../store/ports/trace-reader.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type SeededDataset } from "../dashboards/dashboard-dataset.js";
 
@@ -362,6 +363,51 @@ describe("upgrading a store of the previous release", () => {
   test("the old tables are kept for the operator to drop, nothing is deleted", async () => {
     const tables = await queryRows<{ name: string }>(store.connection, `SELECT name FROM system.tables WHERE database = '{{database}}' AND endsWith(name, '_before_0007') ORDER BY name`);
     assert.deepEqual(tables.map((table) => table.name), GROWING_TABLES.map((table) => `${table}_before_0007`).sort());
+  });
+});
+
+describe("the trace list's copies (migration 0015) on the upgraded store", () => {
+  /** Every page of a list, newest first, as the web UI's API pages it. */
+  async function everyPage(on: TemporaryStore, filter: TraceFilter): Promise<string[]> {
+    const ids: string[] = [];
+    let after: TraceCursor | null = null;
+    do {
+      const page = await on.store.traces.listTraces(filter, { after, limit: 7 });
+      ids.push(...page.traces.map((trace) => `${trace.caseResultId} ${trace.startedAt} ${trace.qualityStatus} ${trace.output ?? "null"} ${trace.query ?? "null"}`));
+      after = page.next;
+    } while (after !== null);
+    return ids;
+  }
+
+  test("hold every collapsed row of case_results and metric_values, and the list pages like the unbounded query", async () => {
+    // What FINAL returns from the copied tables is what it returns from the tables they copy.
+    const caseRows = (table: string) =>
+      queryRows(store.connection, `SELECT case_result_id, started_at, version, quality_status, output, run_id, tenant_id, service_name FROM {{database}}.${table} FINAL ORDER BY case_result_id, started_at`);
+    const copied = await caseRows("trace_list");
+    assert.ok(copied.length > 0);
+    assert.deepEqual(copied, await caseRows("case_results"));
+    const metricRows = (table: string) => queryRows(store.connection, `SELECT metric, case_result_id, evaluator_id, value, ts, version FROM {{database}}.${table} FINAL ORDER BY metric, case_result_id, evaluator_id, ts`);
+    assert.deepEqual(await metricRows("trace_list_metrics"), await metricRows("metric_values"));
+
+    // The unbounded queries over the tables every other reader uses (newest first, the id breaking ties).
+    const unbounded = await queryRows<{ case_result_id: string; started_at_ms: string; quality_status: string; output: string | null; query: string | null }>(
+      store.connection,
+      `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms, quality_status, if(JSONType(payload, 'output') = 'String', output, NULL) AS output,
+              JSONExtract(payload, 'rag_observation', 'query', 'Nullable(String)') AS query
+       FROM {{database}}.case_results FINAL ORDER BY started_at DESC, case_result_id DESC`,
+    );
+    assert.deepEqual(
+      await everyPage(store, {}),
+      unbounded.map((row) => `${row.case_result_id} ${new Date(Number(row.started_at_ms)).toISOString()} ${row.quality_status} ${row.output ?? "null"} ${row.query ?? "null"}`),
+    );
+    const below = await queryRows<{ case_result_id: string }>(
+      store.connection,
+      `SELECT case_result_id FROM {{database}}.case_results FINAL WHERE case_result_id IN (SELECT case_result_id FROM {{database}}.metric_values FINAL WHERE metric = 'recall_at_5' AND value < 0.5) ORDER BY started_at DESC, case_result_id DESC`,
+    );
+    assert.ok(below.length > 0, "some traces have a recall below 0.5");
+    assert.deepEqual((await everyPage(store, { metric: "recall_at_5", below: 0.5 })).map((line) => line.split(" ")[0]), below.map((row) => row.case_result_id));
+    // A store this release wrote lists the same traces.
+    assert.deepEqual(await everyPage(fresh, {}), await everyPage(store, {}));
   });
 });
 
