@@ -65,6 +65,12 @@ export interface RagscopeSetupOptions {
    * RAGSCOPE_SHUTDOWN_TIMEOUT_MS) or its default (DEFAULT_EXPORT_LIMITS).
    */
   exportLimits?: Partial<ExportLimits>;
+  /**
+   * Redact, encode and send on a worker thread (export/worker-span-exporter.ts),
+   * off the application's thread. Default true (RAGSCOPE_EXPORT_WORKER); false
+   * keeps all of it on the application's thread.
+   */
+  exportInWorker?: boolean;
 }
 
 export interface ResolvedSetupOptions {
@@ -83,6 +89,7 @@ export interface ResolvedSetupOptions {
   readonly flushOnExit: boolean;
   /** The limits given as options; the processor fills in the rest from variables and defaults. */
   readonly exportLimits: Partial<ExportLimits>;
+  readonly exportInWorker: boolean;
 }
 
 export const DEFAULT_SERVICE_NAME = "rag-service";
@@ -117,6 +124,7 @@ export function resolveSetupOptions(
     redaction: resolveRedaction(options.redaction, environment),
     flushOnExit: options.flushOnExit ?? parseBoolean("RAGSCOPE_FLUSH_ON_EXIT", environment.RAGSCOPE_FLUSH_ON_EXIT) ?? true,
     exportLimits: { ...options.exportLimits },
+    exportInWorker: options.exportInWorker ?? parseBoolean("RAGSCOPE_EXPORT_WORKER", environment.RAGSCOPE_EXPORT_WORKER) ?? true,
   });
 }
 
