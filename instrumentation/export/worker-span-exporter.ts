@@ -64,10 +64,11 @@ export class WorkerSpanExporter implements AbortableSpanExporter {
     try {
       const data: ExportWorkerData = { writer: options.writer, redaction: options.redaction };
       const worker = startWorker(data);
-      worker.unref();
       worker.on("message", (message: FromExportWorker) => this.receive(message));
       worker.on("error", (error) => this.workerStopped(`it failed: ${error.message}`));
       worker.on("exit", (code) => this.workerStopped(`it exited with code ${code}`));
+      // After the listeners: adding a "message" listener references the worker's port again.
+      worker.unref();
       this.worker = worker;
     } catch (error) {
       this.workerStopped(`it could not start: ${String(error)}`);
