@@ -18,7 +18,7 @@
  *   the event loop draining.
  * - If the worker cannot start (a bundler that left its file out) or stops, the
  *   batches it held fail (counted, reported) and the rest go through the same
- *   path on this thread (`inThread`), with a diagnostic warning once.
+ *   path on this thread (`inThread`), said once on standard error.
  */
 import { Worker } from "node:worker_threads";
 import { diag } from "@opentelemetry/api";
@@ -27,6 +27,7 @@ import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { reportInstrumentationError } from "../instrumentation-errors.js";
 import type { ExportWorkerData, FromExportWorker, ToExportWorker } from "./export-worker-messages.js";
 import { isAbortable, type AbortableSpanExporter } from "./otlp-http-writer.js";
+import { writeToStandardError } from "./ragscope-span-processor.js";
 import { toPlainBatch } from "./span-transfer.js";
 
 /** The worker's module beside this one: compiled JavaScript in the package, TypeScript when run from source. */
@@ -48,6 +49,8 @@ function startWorker(data: ExportWorkerData): Worker {
 export interface WorkerSpanExporterOptions extends ExportWorkerData {
   /** The same export path on the application's thread, for when the worker cannot run. */
   inThread: () => SpanExporter;
+  /** Where the switch to the application's thread is said; default standard error. */
+  warn?: (message: string) => void;
 }
 
 export class WorkerSpanExporter implements AbortableSpanExporter {
@@ -142,7 +145,13 @@ export class WorkerSpanExporter implements AbortableSpanExporter {
     if (this.stopped || this.workerFailed) return;
     this.workerFailed = true;
     this.worker = undefined;
-    diag.warn(`ragscope: the export worker stopped (${why}); spans are exported from the application's thread from now on`);
+    // Said on standard error, not only to a diagnostic logger: the application now pays for exporting on its own thread.
+    const message = `ragscope: the export worker stopped (${why}); spans are exported from the application's thread from now on`;
+    try {
+      (this.options.warn ?? writeToStandardError)(message);
+    } catch {
+      diag.warn(message);
+    }
     this.failPending(`the export worker stopped: ${why}`);
   }
 

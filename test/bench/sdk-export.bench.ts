@@ -99,16 +99,18 @@ interface AppOutcome {
   emitSeconds: number;
   totalSeconds: number;
   cpuSeconds: number;
+  /** CPU of the thread that runs the requests (not the export worker's); null off Linux. */
+  applicationThreadCpuSeconds: number | null;
   exported: number;
   dropped: number;
   failed: number;
 }
 
-function runApp(endpoint: string, exportPath: string): Promise<AppOutcome> {
+function runApp(endpoint: string, exportPath: string, environment: Record<string, string>): Promise<AppOutcome> {
   const profile = process.env.RAGSCOPE_BENCH_CPU_PROF;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : []), "--import", "tsx", app], {
-      env: { ...process.env, RAGSCOPE_ENDPOINT: endpoint, RAGSCOPE_BENCH_TRACES: String(TRACES), RAGSCOPE_BENCH_SDK_PATH: exportPath },
+      env: { ...process.env, RAGSCOPE_ENDPOINT: endpoint, RAGSCOPE_BENCH_TRACES: String(TRACES), RAGSCOPE_BENCH_SDK_PATH: exportPath, ...environment },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -123,10 +125,10 @@ function runApp(endpoint: string, exportPath: string): Promise<AppOutcome> {
   });
 }
 
-async function measure(exportPath: string): Promise<{ outcome: AppOutcome; acknowledged: number }> {
+async function measure(exportPath: string, environment: Record<string, string> = {}): Promise<{ outcome: AppOutcome; acknowledged: number }> {
   const collector = await startCollectorSubprocess({ RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" });
   try {
-    const outcome = await runApp(collector.receiverUrl, exportPath);
+    const outcome = await runApp(collector.receiverUrl, exportPath, environment);
     const received = await collector.counter("ragscope_spans_received_total");
     const refused = await collector.counter("ragscope_spans_dropped_total");
     return { outcome, acknowledged: received - refused };
@@ -140,7 +142,12 @@ function figures(label: string, { outcome, acknowledged }: { outcome: AppOutcome
   return [
     { name: `${label}: spans per second exported (first request → shutdown done)`, value: Math.round(acknowledged / outcome.totalSeconds), unit: "spans/s" },
     { name: `${label}: spans per second emitted by the application`, value: Math.round(outcome.spans / outcome.emitSeconds), unit: "spans/s" },
-    { name: `${label}: application CPU per span (recording, redaction, encoding, sending)`, value: Math.round((outcome.cpuSeconds / outcome.spans) * 1e7) / 10, unit: "µs" },
+    { name: `${label}: process CPU per span, all threads (recording, redaction, encoding, sending)`, value: Math.round((outcome.cpuSeconds / outcome.spans) * 1e7) / 10, unit: "µs" },
+    {
+      name: `${label}: CPU per span of the application's own thread (what limits one process's request rate)`,
+      value: outcome.applicationThreadCpuSeconds === null ? "not measured (Linux only)" : Math.round((outcome.applicationThreadCpuSeconds / outcome.spans) * 1e7) / 10,
+      unit: outcome.applicationThreadCpuSeconds === null ? undefined : "µs",
+    },
     { name: `${label}: spans acknowledged by serve / emitted`, value: `${acknowledged} / ${outcome.spans}` },
     { name: `${label}: spans dropped (queue full), as the SDK counted them`, value: outcome.dropped },
     { name: `${label}: spans in failed exports`, value: outcome.failed },
@@ -151,8 +158,13 @@ function figures(label: string, { outcome, acknowledged }: { outcome: AppOutcome
 export async function benchmark(): Promise<BenchmarkResult> {
   const previous = await measure("otel-batch");
   const current = await measure("ragscope");
+  const inThread = await measure("ragscope", { RAGSCOPE_EXPORT_WORKER: "false" });
   return {
     title: `SDK export: one application process, default settings, into ragscope serve, ${TRACES.toLocaleString("en-US")} requests of 8 spans`,
-    figures: [...figures("ragscope SDK", current), ...figures("previous path (OTel batch processor + OTLP exporter)", previous)],
+    figures: [
+      ...figures("ragscope SDK", current),
+      ...figures("ragscope SDK, export on the application's thread (RAGSCOPE_EXPORT_WORKER=false)", inThread),
+      ...figures("previous path (OTel batch processor + OTLP exporter)", previous),
+    ],
   };
 }
