@@ -108,7 +108,8 @@ export function createRagscopeSpanProcessor(
 }
 
 /**
- * Redaction, then OTLP/HTTP: on the export worker's thread by default. The
+ * Redaction, then OTLP/HTTP: on the export worker's thread when
+ * `exportInWorker` (setup-options.ts), else on the application's. The
  * worker runs the default patterns and structural keys itself; custom patterns
  * or a custom `keepAttribute` (functions, which cannot be passed to a thread)
  * are applied on the application's thread before the batch is posted.

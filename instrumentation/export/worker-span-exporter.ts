@@ -1,5 +1,6 @@
 /**
- * The span exporter the processor hands its batches to by default: redaction,
+ * The span exporter the processor hands its batches to on machines with more
+ * than two cores, or with RAGSCOPE_EXPORT_WORKER=true (setup-options.ts): redaction,
  * OTLP encoding and HTTP run on a worker thread (export-worker.ts), so the
  * application's thread pays for turning a batch into plain data and one
  * `postMessage`, not for pattern matching, protobuf and sockets

@@ -133,6 +133,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";
+import { resolveSetupOptions } from "../../instrumentation/index.js";
 import type { BenchmarkFigure, BenchmarkResult } from "./benchmark.js";
 
 const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 5_000);
@@ -202,12 +203,13 @@ function figures(label: string, { outcome, acknowledged }: { outcome: AppOutcome
 
 export async function benchmark(): Promise<BenchmarkResult> {
   const previous = await measure("otel-batch");
-  const current = await measure("ragscope");
+  const current = await measure("ragscope", { RAGSCOPE_EXPORT_WORKER: "true" });
   const inThread = await measure("ragscope", { RAGSCOPE_EXPORT_WORKER: "false" });
   return {
     title: `SDK export: one application process, default settings, into ragscope serve, ${TRACES.toLocaleString("en-US")} requests of 8 spans`,
     figures: [
-      ...figures("ragscope SDK", current),
+      { name: "default here (RAGSCOPE_EXPORT_WORKER unset)", value: resolveSetupOptions({}, {}).exportInWorker ? "export worker" : "application's thread" },
+      ...figures("ragscope SDK, export worker (RAGSCOPE_EXPORT_WORKER=true)", current),
       ...figures("ragscope SDK, export on the application's thread (RAGSCOPE_EXPORT_WORKER=false)", inThread),
       ...figures("previous path (OTel batch processor + OTLP exporter)", previous),
     ],
