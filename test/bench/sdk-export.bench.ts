@@ -88,47 +88,60 @@
  * Issue 13, export worker (2026-12-01, load average 8–13 on the 2 cores;
  * the application now reports its own thread's CPU from
  * /proc/self/task/<pid>/stat, since process.cpuUsage() counts the worker too):
- * - Changed: redaction, protobuf encoding and HTTP run on a worker thread
+ * - Changed: redaction, protobuf encoding and HTTP can run on a worker thread
  *   (export/worker-span-exporter.ts, export/export-worker.ts); the
  *   application's thread turns a batch into plain data (span-transfer.ts) and
  *   posts it. Queue, byte bounds, counts, export timeout and shutdown
- *   deadline stay in the span processor. RAGSCOPE_EXPORT_WORKER=false keeps
- *   the previous in-thread path, measured in the same run below.
+ *   deadline stay in the span processor. This benchmark measures both paths
+ *   (RAGSCOPE_EXPORT_WORKER=true / false) and prints which one is the default
+ *   on the machine: the worker above two cores, in-thread otherwise (below).
  * - Against a bare acknowledging HTTP server (a 10-line node script),
  *   3,000 requests (24,000 spans), main / branch with the worker / branch
- *   in-thread run alternately three times, CPU per span of the application's
- *   thread: main 146 / 147 / 165 µs, worker 108 / 93 / 108 µs, in-thread
- *   135 / 165 / 161 µs (means 153 → 103 µs, −33 %; in-thread = main, as it
- *   should). Process CPU, all threads: main 191 / 189 / 215 µs, worker
- *   269 / 270 / 286 µs (+39 %: the structured clone on both sides, the
- *   worker's own garbage collection and JIT, and, run from source, tsx
- *   compiling the worker's modules). 24,000 / 24,000 exported, 0 dropped,
- *   0 failed in all nine runs. Wall-clock rates (1,600–3,000 spans/s) moved
- *   with the load more than with the code.
+ *   in-thread run alternately, two series of three. CPU per span of the
+ *   application's thread: main 146 / 147 / 165 and 163 / 134 / 136 µs
+ *   (mean 149), worker 108 / 93 / 108 and 77 / 82 / 108 µs (mean 96, −36 %),
+ *   in-thread 135 / 165 / 161 and 130 / 121 / 122 µs (mean 139, main's path).
+ *   Process CPU, all threads: main mean 191 µs, worker 268 µs (+40 %: the
+ *   structured clone on both sides — postMessage alone ~15–18 µs per span in
+ *   a micro-measurement — the worker's own garbage collection and JIT, and,
+ *   run from source, tsx compiling the worker's modules), in-thread 184 µs.
+ *   Spans exported per second (first request → shutdown done) in the second
+ *   series: main 3,798 / 3,611 / 4,019, worker 3,382 / 3,713 / 2,840,
+ *   in-thread 4,402 / 4,315 / 4,182 — with no core to spare, the worker's
+ *   extra CPU makes the whole slower. 24,000 / 24,000 exported, 0 failed in
+ *   every completed run; one worker run of an aborted third series counted 1
+ *   span dropped (queue full at its 64 MiB estimate: the starved worker fell
+ *   behind the application — counted and reported on stderr, as designed).
  * - Through this benchmark (serve on the same 2 cores, 2,000 requests, two
- *   runs): the application's thread 121 / 127 µs per span with the worker
- *   against 187 / 193 µs in-thread (previous path 186 / 156), and it emitted
- *   648 / 1,016 spans/s against 495 / 547. But serve, sharing the cores,
- *   absorbs only ~500 spans/s here: with the worker the application outruns
- *   it, serve's answers come after the 10 s export timeout or the backlog is
- *   still unsent at the 10 s shutdown deadline, and 38–48 % of the spans were
- *   counted as failed (never silently; 8,305 and 9,905 of 16,000 were
- *   acknowledged by serve). In-thread, the application is slowed by its own
- *   encoding to about serve's pace: 16,000 / 16,000, 0 lost. The previous
- *   path dropped 65–68 %. A run of 1,500 requests with the worker: serve
- *   received all 12,000 spans, the SDK counted 840 failed at the shutdown
- *   deadline while serve was still answering.
+ *   runs, the worker then the default): the application's thread 121 / 127 µs
+ *   per span with the worker against 187 / 193 µs in-thread (previous path
+ *   186 / 156), and it emitted 648 / 1,016 spans/s against 495 / 547. But
+ *   serve, sharing the cores, absorbs only ~500 spans/s here: with the worker
+ *   the application outruns it, serve's answers come after the 10 s export
+ *   timeout or the backlog is still unsent at the 10 s shutdown deadline, and
+ *   38–48 % of the spans were counted as failed (never silently; 8,305 and
+ *   9,905 of 16,000 were acknowledged by serve). In-thread the application is
+ *   slowed by its own encoding to about serve's pace: 16,000 / 16,000, 0
+ *   lost. The previous path dropped 65–68 %. A run of 1,500 requests with the
+ *   worker: serve received all 12,000 spans, the SDK counted 840 failed at the
+ *   shutdown deadline while serve was still answering. Hence the default by
+ *   core count (instrumentation/setup-options.ts).
  * - Top self-time frames of the application's thread with the worker
  *   (--cpu-prof, 3,000 requests, ~25 % of it start-up): postMessage 12.9 %,
  *   GC 9.2 %, AttributeRecorder.set 5.8 %, OTel sanitizeAttributes 5.3 %,
  *   setAttributes 3.9 %, setAttribute 3.9 %, the queue's byte estimate
  *   (span-size.ts) 2.3 %, startSpan 2.0 %, cutText 2.0 %. The worker's thread:
- *   GC 11.5 %, encoder string writes ~25 %, redaction 5.3 %.
+ *   GC 11.5 %, encoder string writes ~25 % (2–3× their cost on the
+ *   application's thread: the keys arrive as new strings every batch),
+ *   redaction 5.3 %.
  * - Not met: 20,000 spans/s. With a core free for the worker, one
  *   application thread at ~100 µs per span records at most ~10,000 spans/s;
  *   what remains on it is OTel's span API and our recording (~25 %), the copy
  *   to the worker (~13 %) and GC. On this shared 2-core machine the collector
- *   on the same cores is the tighter limit.
+ *   on the same cores, and then the cores themselves, are the tighter limits.
+ *   Next: send attribute keys once per worker (an index table) so neither side
+ *   clones nor re-hashes them, and record chunk attributes outside OTel's
+ *   per-attribute API (see the previous notes).
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
