@@ -15,5 +15,6 @@ export type ToExportWorker =
   | { type: "stop-retrying-connections" };
 
 export type FromExportWorker =
+  | { type: "ready" }
   | { type: "result"; id: number; ok: boolean; error: string | undefined }
   | { type: "instrumentation-error"; where: string; problem: string };

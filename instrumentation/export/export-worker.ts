@@ -8,7 +8,7 @@
  *
  * Messages in: `export` (a batch with its id), `abort` (the processor's
  * shutdown deadline: every request in flight ends), `stop-retrying-connections`.
- * Messages out: `result` (per batch), `instrumentation-error` (a span that
+ * Messages out: `ready` (the module loaded), `result` (per batch), `instrumentation-error` (a span that
  * could not be redacted: counted on the application's thread, where
  * `instrumentationErrors()` is read).
  */
@@ -47,3 +47,5 @@ port.on("message", (message: ToExportWorker) => {
       break;
   }
 });
+// Loaded: from now on a batch posted here may have been sent, and is not sent again from the application's thread.
+post({ type: "ready" });

@@ -17,9 +17,12 @@
  *   it has one — as a request in flight on this thread would be — so it never
  *   keeps an idle application alive, and a batch being sent is not cut off by
  *   the event loop draining.
- * - If the worker cannot start (a bundler that left its file out) or stops, the
- *   batches it held fail (counted, reported) and the rest go through the same
- *   path on this thread (`inThread`), said once on standard error.
+ * - If the worker cannot start (a bundler that left its file out), the batches
+ *   posted to it are exported on this thread instead, and so is everything
+ *   after (`inThread`), said once on standard error. If it stops after it
+ *   started, the batches it held fail (counted, reported: it may have sent
+ *   them, and sending them again could duplicate them) and the rest go the
+ *   same way on this thread.
  */
 import { Worker } from "node:worker_threads";
 import { diag } from "@opentelemetry/api";
@@ -57,7 +60,9 @@ export interface WorkerSpanExporterOptions extends ExportWorkerData {
 export class WorkerSpanExporter implements AbortableSpanExporter {
   private worker: Worker | undefined;
   private fallback: SpanExporter | undefined;
-  private readonly pending = new Map<number, (result: ExportResult) => void>();
+  private readonly pending = new Map<number, { spans: ReadableSpan[]; callback: (result: ExportResult) => void }>();
+  /** The worker's module loaded; before that, no batch posted to it can have been sent. */
+  private ready = false;
   private nextId = 0;
   private stopped = false;
   private retryConnections = true;
@@ -98,7 +103,7 @@ export class WorkerSpanExporter implements AbortableSpanExporter {
       resultCallback({ code: ExportResultCode.FAILED, error: new Error(`the spans could not be passed to the export worker: ${String(error)}`) });
       return;
     }
-    this.pending.set(id, resultCallback);
+    this.pending.set(id, { spans, callback: resultCallback });
     if (this.pending.size === 1) worker.ref();
   }
 
@@ -131,15 +136,19 @@ export class WorkerSpanExporter implements AbortableSpanExporter {
   }
 
   private receive(message: FromExportWorker): void {
+    if (message.type === "ready") {
+      this.ready = true;
+      return;
+    }
     if (message.type === "instrumentation-error") {
       reportInstrumentationError(message.where, message.problem);
       return;
     }
-    const callback = this.pending.get(message.id);
-    if (callback === undefined) return;
+    const batch = this.pending.get(message.id);
+    if (batch === undefined) return;
     this.pending.delete(message.id);
     if (this.pending.size === 0) this.worker?.unref();
-    callback(message.ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(message.error ?? "no reason given") });
+    batch.callback(message.ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(message.error ?? "no reason given") });
   }
 
   private workerStopped(why: string): void {
@@ -153,13 +162,21 @@ export class WorkerSpanExporter implements AbortableSpanExporter {
     } catch {
       diag.warn(message);
     }
-    this.failPending(`the export worker stopped: ${why}`);
+    if (this.ready) {
+      // The worker may have sent these before it stopped: sending them again could duplicate them.
+      this.failPending(`the export worker stopped: ${why}`);
+      return;
+    }
+    // It never loaded (a bundler left its file out): nothing was sent, so its batches go the application thread's way.
+    const batches = [...this.pending.values()];
+    this.pending.clear();
+    for (const { spans, callback } of batches) this.inThread().export(spans, callback);
   }
 
   private failPending(reason: string): void {
-    const callbacks = [...this.pending.values()];
+    const batches = [...this.pending.values()];
     this.pending.clear();
-    for (const callback of callbacks) callback({ code: ExportResultCode.FAILED, error: new Error(reason) });
+    for (const { callback } of batches) callback({ code: ExportResultCode.FAILED, error: new Error(reason) });
   }
 
   private inThread(): SpanExporter {
