@@ -112,8 +112,20 @@
  *   every completed run; one worker run of an aborted third series counted 1
  *   span dropped (queue full at its 64 MiB estimate: the starved worker fell
  *   behind the application — counted and reported on stderr, as designed).
- * - Through this benchmark (serve on the same 2 cores, 2,000 requests, two
- *   runs, the worker then the default): the application's thread 121 / 127 µs
+ * - A third series at load average ~3 (the machine nearly quiet): thread
+ *   CPU per span main 122 / 158 / 151, worker 116 / 109 / 100 (mean 108,
+ *   −25 %), in-thread 123 / 138 / 160 µs; process CPU main 188, worker 293,
+ *   in-thread 186 µs; exported per second main 7,459 / 6,091 / 6,380,
+ *   worker 5,971 / 6,216 / 6,923, in-thread 7,692 / 6,916 / 5,982 — the
+ *   highest figures measured for one process, about a third of 20,000.
+ * - The final code through this benchmark at that quieter time (57 s): worker
+ *   113.7 µs per span on the application's thread, emitted 4,256 spans/s,
+ *   16,000 / 16,000 acknowledged, 0 lost, 1,844 spans/s exported (serve's
+ *   pace: the backlog drains after the application is done); in-thread
+ *   140 µs, emitted 2,793, 16,000 / 16,000, 0 lost, 2,588 spans/s exported;
+ *   previous path 68 % dropped.
+ * - Through this benchmark under load (serve on the same 2 cores, 2,000
+ *   requests, two runs, the worker then the default): the application's thread 121 / 127 µs
  *   per span with the worker against 187 / 193 µs in-thread (previous path
  *   186 / 156), and it emitted 648 / 1,016 spans/s against 495 / 547. But
  *   serve, sharing the cores, absorbs only ~500 spans/s here: with the worker
