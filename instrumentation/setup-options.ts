@@ -13,6 +13,7 @@
  * Invalid options are a setup bug and throw with a message that names the
  * option or variable and says what to change.
  */
+import { availableParallelism } from "node:os";
 import { RagStage, type RagStageName } from "../contracts/span-attributes.js";
 import { DEFAULT_MAX_TEXT_LENGTH, type StageSwitches } from "./configuration.js";
 import type { ExportLimits } from "./export/ragscope-span-processor.js";
@@ -65,6 +66,16 @@ export interface RagscopeSetupOptions {
    * RAGSCOPE_SHUTDOWN_TIMEOUT_MS) or its default (DEFAULT_EXPORT_LIMITS).
    */
   exportLimits?: Partial<ExportLimits>;
+  /**
+   * Redact, encode and send on a worker thread (export/worker-span-exporter.ts),
+   * off the application's thread; false keeps all of it on the application's
+   * thread. Default (RAGSCOPE_EXPORT_WORKER unset): the worker when the machine
+   * has more than two cores (`os.availableParallelism()`). The worker costs
+   * more CPU in all (the copy to the thread), so it pays only with a core to
+   * spare: on 2 shared cores the application ended sooner without it
+   * (test/bench/sdk-export.bench.ts).
+   */
+  exportInWorker?: boolean;
 }
 
 export interface ResolvedSetupOptions {
@@ -83,9 +94,12 @@ export interface ResolvedSetupOptions {
   readonly flushOnExit: boolean;
   /** The limits given as options; the processor fills in the rest from variables and defaults. */
   readonly exportLimits: Partial<ExportLimits>;
+  readonly exportInWorker: boolean;
 }
 
 export const DEFAULT_SERVICE_NAME = "rag-service";
+/** The export worker is the default only above this many cores: it needs one to itself to pay off. */
+export const EXPORT_WORKER_MIN_CORES = 2;
 export const DEFAULT_ENDPOINT = "http://127.0.0.1:4318";
 const PROTOCOLS: readonly OtlpProtocol[] = ["http/protobuf", "http/json"];
 const STAGES: readonly string[] = Object.values(RagStage);
@@ -117,6 +131,7 @@ export function resolveSetupOptions(
     redaction: resolveRedaction(options.redaction, environment),
     flushOnExit: options.flushOnExit ?? parseBoolean("RAGSCOPE_FLUSH_ON_EXIT", environment.RAGSCOPE_FLUSH_ON_EXIT) ?? true,
     exportLimits: { ...options.exportLimits },
+    exportInWorker: options.exportInWorker ?? parseBoolean("RAGSCOPE_EXPORT_WORKER", environment.RAGSCOPE_EXPORT_WORKER) ?? availableParallelism() > EXPORT_WORKER_MIN_CORES,
   });
 }
 

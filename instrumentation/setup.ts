@@ -26,6 +26,7 @@
  * OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT / OTEL_ATTRIBUTE_COUNT_LIMIT set it — on an
  * existing provider too, where it only ever raises the limit.
  */
+import { randomBytes } from "node:crypto";
 import { diag, trace, type TracerProvider } from "@opentelemetry/api";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeSDK } from "@opentelemetry/sdk-node";
@@ -33,7 +34,8 @@ import { ParentBasedSampler, type SpanExporter } from "@opentelemetry/sdk-trace-
 import { configureRagscope } from "./configuration.js";
 import { attachSpanProcessor } from "./export/attach-to-provider.js";
 import { flushOnExit } from "./export/flush-on-exit.js";
-import { OtlpHttpWriter } from "./export/otlp-http-writer.js";
+import { OtlpHttpWriter, type OtlpHttpWriterOptions } from "./export/otlp-http-writer.js";
+import { WorkerSpanExporter } from "./export/worker-span-exporter.js";
 import { globalTracerProvider, NOOP_PROVIDER } from "./global-provider.js";
 import { RagscopeSpanProcessor, resolveExportLimits, writeToStandardError, type ExportLimits, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
 import { RedactingSpanExporter } from "./redaction/redacting-span-exporter.js";
@@ -102,10 +104,29 @@ export function createRagscopeSpanProcessor(
 ): RagscopeSpanProcessor {
   const resolved = isResolved(options) ? options : resolveSetupOptions(options);
   const settings: RagscopeSpanProcessorOptions = { sampleRate: resolved.sampleRate, destination: resolved.tracesUrl, ...resolved.exportLimits, ...processorOptions };
+  return new RagscopeSpanProcessor(createExportPath(resolved, resolveExportLimits(settings)), settings);
+}
+
+/**
+ * Redaction, then OTLP/HTTP: on the export worker's thread when
+ * `exportInWorker` (setup-options.ts), else on the application's. The
+ * worker runs the default patterns and structural keys itself; custom patterns
+ * or a custom `keepAttribute` (functions, which cannot be passed to a thread)
+ * are applied on the application's thread before the batch is posted.
+ */
+function createExportPath(resolved: ResolvedSetupOptions, limits: ExportLimits): SpanExporter {
   // The exporter's timeout and sockets follow the processor's limits.
-  let exporter: SpanExporter = createTraceExporter(resolved, resolveExportLimits(settings));
-  if (resolved.redaction !== null) exporter = new RedactingSpanExporter(exporter, createRedactor(resolved.redaction));
-  return new RagscopeSpanProcessor(exporter, settings);
+  const writer = writerOptions(resolved, limits);
+  const redaction = resolved.redaction;
+  const inThread = (): SpanExporter => {
+    const exporter = new OtlpHttpWriter(writer);
+    return redaction === null ? exporter : new RedactingSpanExporter(exporter, createRedactor(redaction));
+  };
+  if (!resolved.exportInWorker) return inThread();
+  const custom = redaction !== null && (redaction.patterns !== undefined || redaction.keepAttribute !== undefined);
+  const workerRedaction = redaction === null || custom ? null : { mode: redaction.mode ?? "replace", hashKey: redaction.hashKey ?? randomBytes(32).toString("hex") };
+  const exporter = new WorkerSpanExporter({ writer, redaction: workerRedaction, inThread });
+  return custom ? new RedactingSpanExporter(exporter, createRedactor(redaction)) : exporter;
 }
 
 function startSdk(resolved: ResolvedSetupOptions, processor: RagscopeSpanProcessor): RagscopeHandle {
@@ -169,14 +190,14 @@ function createHandle(
   return handle;
 }
 
-function createTraceExporter(resolved: ResolvedSetupOptions, limits: ExportLimits): SpanExporter {
-  return new OtlpHttpWriter({
+function writerOptions(resolved: ResolvedSetupOptions, limits: ExportLimits): OtlpHttpWriterOptions {
+  return {
     url: resolved.tracesUrl,
     protocol: resolved.protocol,
     headers: resolved.headers,
     timeoutMillis: limits.exportTimeoutMillis,
     maxSockets: limits.maxConcurrentExports,
-  });
+  };
 }
 
 function attributeLimitFromEnvironment(): boolean {

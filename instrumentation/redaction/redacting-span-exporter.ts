@@ -19,6 +19,8 @@ export class RedactingSpanExporter implements SpanExporter {
   constructor(
     private readonly inner: SpanExporter,
     private readonly redactor: Redactor,
+    /** Where a span that could not be redacted is counted; the export worker passes it back to the application's thread. */
+    private readonly onError: (where: string, problem: unknown) => void = reportInstrumentationError,
   ) {}
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
@@ -27,7 +29,7 @@ export class RedactingSpanExporter implements SpanExporter {
       try {
         redacted.push(redactSpan(span, this.redactor));
       } catch (error) {
-        reportInstrumentationError("redaction", error);
+        this.onError("redaction", error);
       }
     }
     if (redacted.length === 0) {

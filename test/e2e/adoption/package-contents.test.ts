@@ -43,6 +43,10 @@ describe("npm pack", () => {
     }
   });
 
+  test("ships the SDK's export worker, which is loaded by path when setupRagscope starts it, not imported", () => {
+    assert.ok(files.has("dist/instrumentation/export/export-worker.js"));
+  });
+
   test("ships nothing a user does not need: no tests, CI, sources, fixtures or build state", () => {
     const unwanted = [...files].filter(
       (file) =>

@@ -5,17 +5,21 @@
  * every kind of value a span can carry: strings (ASCII, Chinese, emoji,
  * empty, long), booleans, integers (negative, past 2^31, past 2^53), doubles,
  * arrays (mixed, with nulls), bytes, events, links with trace state, remote
- * parents, status messages, several resources and scopes.
+ * parents, status messages, several resources and scopes. The same spans
+ * after crossing to the export worker (export/span-transfer.ts, copied by the
+ * structured clone as postMessage copies them) encode to the same bytes, and
+ * to the same OTLP/JSON.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { context, trace, SpanKind, SpanStatusCode, TraceFlags, type Attributes } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { TraceState } from "@opentelemetry/core";
-import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { encodeTraceRequest } from "../../../instrumentation/export/otlp-protobuf-encoder.js";
+import { toPlainBatch, toReadableSpans } from "../../../instrumentation/export/span-transfer.js";
 import { eightSpanRequest } from "../../bench/eight-span-request.js";
 
 function collector(): SpanProcessor & { spans: ReadableSpan[] } {
@@ -29,6 +33,12 @@ function assertSameBytes(spans: ReadableSpan[]): void {
   const ours = encodeTraceRequest(spans);
   assert.equal(ours.byteLength, reference.byteLength, "same length");
   assert.ok(Buffer.from(ours).equals(Buffer.from(reference)), "same bytes");
+  // Through the export worker: the batch as plain data, copied as postMessage copies it, read back on the worker's side.
+  const transferred = toReadableSpans(structuredClone(toPlainBatch(spans)));
+  assert.ok(Buffer.from(encodeTraceRequest(transferred)).equals(Buffer.from(reference)), "same bytes after crossing to the export worker");
+  const json = JsonTraceSerializer.serializeRequest(spans);
+  assert.ok(json !== undefined);
+  assert.equal(Buffer.from(JsonTraceSerializer.serializeRequest(transferred) ?? []).toString(), Buffer.from(json).toString(), "same OTLP/JSON after crossing to the export worker");
 }
 
 describe("OTLP protobuf encoder", () => {

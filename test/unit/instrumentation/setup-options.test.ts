@@ -81,6 +81,13 @@ describe("resolveSetupOptions: sampling, redaction, capture and the preload's va
     assert.equal(resolveSetupOptions({ redaction: false }, { RAGSCOPE_REDACTION: "hash" }).redaction, null);
   });
 
+  test("the export worker: RAGSCOPE_EXPORT_WORKER decides, the option wins over it", () => {
+    assert.equal(resolveSetupOptions({}, { RAGSCOPE_EXPORT_WORKER: "true" }).exportInWorker, true);
+    assert.equal(resolveSetupOptions({}, { RAGSCOPE_EXPORT_WORKER: "false" }).exportInWorker, false);
+    assert.equal(resolveSetupOptions({ exportInWorker: true }, { RAGSCOPE_EXPORT_WORKER: "false" }).exportInWorker, true);
+    assert.throws(() => resolveSetupOptions({}, { RAGSCOPE_EXPORT_WORKER: "sometimes" }), /RAGSCOPE_EXPORT_WORKER must be true or false/);
+  });
+
   test("bad values name the variable and say what to change", () => {
     assert.throws(() => resolveSetupOptions({}, { RAGSCOPE_SAMPLE_RATE: "2" }), /RAGSCOPE_SAMPLE_RATE must be a number between 0 and 1/);
     assert.throws(() => resolveSetupOptions({ sampleRate: -1 }, {}), /sampleRate must be a number between 0 and 1/);
