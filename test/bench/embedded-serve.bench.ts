@@ -83,6 +83,51 @@
  *   threads' 755 µs). Next: hand decoded span records through the in-process
  *   bus instead of re-encoded bytes, and decode attribute keys once into
  *   interned strings.
+ *
+ * Issue 13, second pass (2026-12-01; 2,000 traces; load average 1.5–3 for the
+ * runs before and after, 10–17 in between from other engineers' work).
+ * - Per thread, CPU per span, before → after (per thread id from
+ *   /proc/PID/task; "node" threads split into the decode threads, V8's
+ *   platform threads and libuv's):
+ *     event loop            674–715 → 521–533 µs (−25 %)
+ *     decode threads        ~227    → ~254 µs (they now make the span records,
+ *                                     their stored texts and the clone)
+ *     V8 platform (GC …)    ~435    → ~378 µs
+ *     engine ThreadPool     85–97   → 130–155 µs, MergeMutate 42 → 58 µs
+ *                                     (migrations 0014/0015, merged the same
+ *                                     day, add the trace list's views and
+ *                                     columns to every insert)
+ *     serve, all threads    1,541–1,635 → 1,491–1,528 µs
+ *   wall clock 995 → 1,095 spans/s. Before the 0014/0015 merge, three
+ *   alternating pairs at load 10–17 gave 1,684 / 1,476 / 1,886 →
+ *   1,359 / 1,450 / 1,538 µs per span for the whole process.
+ * - Changed: (1) the in-process bus carries the decode thread's span records
+ *   (publishDecoded) instead of bytes re-encoded per trace, so the event
+ *   loop no longer decodes every trace again: one-thread measurement on
+ *   these traces, decode + span records 183 µs per span against 17 µs to
+ *   deserialise the cloned records; (2) each span's stored text for
+ *   trace_spans is made in the decode thread (5.5 % of the event loop
+ *   before), and the raw-spans field is escaped as JSON (backslashes only;
+ *   the regular expression's replace was 8 % of the bytes allocated);
+ *   (3) deterministic ids hash one text with crypto.hash (4.4 / 3.0 →
+ *   1.4 / 1.4 µs an id, ~23 ids a trace).
+ * - Memory: peak RSS 1.5–1.9 GB before and after. A heap snapshot taken at
+ *   580 MB heapUsed held ~90 MB: the rest is garbage V8 had not collected
+ *   (its old-space limit follows the allocation rate). Sampled with the
+ *   collected objects included, serve allocates ~190 KB per span; the insert
+ *   bodies (joining them 23 %, chDB's conversion of the body string 9 %) and
+ *   the raw spans' JSON (12 %) lead. Queued decoded records live in the heap
+ *   (bytes were external), which raised heapUsed peaks from 0.7–0.9 to
+ *   1.0–1.4 GB; the queue is now bounded in bytes too
+ *   (RAGSCOPE_MAX_QUEUED_BYTES, 256 MiB; 16 MiB cut the peak to 0.8 GB at
+ *   a 75 % higher CPU per span from refused and retried requests). serve
+ *   idles at ~355 MB (engine and runtime), so RSS ≤ 500 MB at load is not
+ *   met, and not near.
+ * - Not met: 20,000 spans/s. The event loop is the serial part: at 521 µs a
+ *   span it caps one process at ~1,900 spans/s even with the other threads
+ *   on another core; what is left there is evaluation (~42 %: the rule
+ *   evaluators 21 %, normalisation 8 %, the schema check 3.6 %), the sink's
+ *   bodies and chDB's call (~14 %) and GC (~9 %).
  */
 import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";
