@@ -57,7 +57,7 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
         for (const span of spans) {
           // Here rather than in the evaluation loop, which then only joins the texts.
           span.stored = storedSpanText(span);
-          bytes += estimateSpanBytes(span) + 2 * span.stored.json.length;
+          bytes += estimateSpanBytes(span);
         }
         traces.push({ key: traceId, spans, bytes });
       }

@@ -17,7 +17,7 @@
  */
 import { failure, success, type Result } from "../../../core/result.js";
 import type { PauseReason } from "../../03-consume/backpressure.js";
-import type { BusMessage, BusPosition, DecodedTrace, DeliveredMessage, PublishFailure, TracePublisher } from "../trace-bus.js";
+import type { BusMessage, BusPosition, DecodedTrace, PublishFailure, TracePublisher } from "../trace-bus.js";
 import type { CommittableOffsets, PartitionPosition, SourceRecord, TraceSource } from "../trace-source.js";
 
 export interface InProcessBusOptions {
@@ -35,15 +35,18 @@ export interface InProcessBusOptions {
 
 export const inProcessTopic = "in_process";
 
-/** What the queue holds: an encoded message, or one trace's decoded spans, each at its offset. */
-type QueuedItem = { kind: "encoded"; message: DeliveredMessage; bytes: number } | { kind: "decoded"; position: BusPosition; trace: DecodedTrace; bytes: number };
+/** What the queue holds: each record as it will be handed out, with the bytes it counts for. */
+interface QueuedRecord {
+  record: SourceRecord;
+  bytes: number;
+}
 
 /** The default byte bound: at 8-span RAG traces (~60 KB of records each) about 4,000 traces. */
 export const DEFAULT_MAX_QUEUED_BYTES = 256 * 1024 * 1024;
 
 export class InProcessBus implements TracePublisher, TraceSource {
   readonly capabilities = { durable: false };
-  private readonly queue: QueuedItem[] = [];
+  private readonly queue: QueuedRecord[] = [];
   private queuedBytes = 0;
   private nextOffset = 0n;
   private readOffset = 0n;
@@ -68,22 +71,22 @@ export class InProcessBus implements TracePublisher, TraceSource {
 
   async publish(messages: BusMessage[]): Promise<Result<void, PublishFailure>> {
     const bytes = messages.reduce((sum, message) => sum + message.value.byteLength, 0);
-    return this.enqueue(messages.length, bytes, (position) => {
-      const message = messages[position.index]!;
-      return { kind: "encoded", message: { ...message, position: position.at }, bytes: message.value.byteLength };
+    return this.enqueue(messages.length, bytes, (index, position) => {
+      const message = messages[index]!;
+      return { record: { kind: "encoded", message: { ...message, position } }, bytes: message.value.byteLength };
     });
   }
 
   async publishDecoded(traces: DecodedTrace[]): Promise<Result<void, PublishFailure>> {
     const bytes = traces.reduce((sum, trace) => sum + trace.bytes, 0);
-    return this.enqueue(traces.length, bytes, (position) => {
-      const trace = traces[position.index]!;
-      return { kind: "decoded", position: position.at, trace, bytes: trace.bytes };
+    return this.enqueue(traces.length, bytes, (index, position) => {
+      const trace = traces[index]!;
+      return { record: { kind: "decoded", position, spans: trace.spans, traceIds: [trace.key] }, bytes: trace.bytes };
     });
   }
 
   /** Queues `count` items of `bytes` together (all or none), each made by `item` with its offset. */
-  private enqueue(count: number, bytes: number, item: (position: { index: number; at: BusPosition }) => QueuedItem): Result<void, PublishFailure> {
+  private enqueue(count: number, bytes: number, item: (index: number, position: BusPosition) => QueuedRecord): Result<void, PublishFailure> {
     if (count > this.options.maxQueuedMessages) {
       // More traces than the queue holds when empty: a retry would be refused forever.
       return failure({
@@ -105,7 +108,7 @@ export class InProcessBus implements TracePublisher, TraceSource {
       });
     }
     for (let index = 0; index < count; index += 1) {
-      this.queue.push(item({ index, at: { partition: 0, offset: String(this.nextOffset) } }));
+      this.queue.push(item(index, { partition: 0, offset: String(this.nextOffset) }));
       this.nextOffset += 1n;
     }
     this.queuedBytes += bytes;
@@ -126,7 +129,7 @@ export class InProcessBus implements TracePublisher, TraceSource {
     const taken = this.queue.splice(0, max);
     this.readOffset += BigInt(taken.length);
     for (const item of taken) this.queuedBytes -= item.bytes;
-    return taken.map((item) => (item.kind === "encoded" ? { kind: "encoded", message: item.message } : { kind: "decoded", position: item.position, spans: item.trace.spans, traceIds: [item.trace.key] }));
+    return taken.map((item) => item.record);
   }
 
   async positions(): Promise<readonly PartitionPosition[]> {

@@ -15,6 +15,7 @@ import path from "node:path";
 import v8 from "node:v8";
 import { z } from "zod";
 import type { RetryPolicy } from "../../../core/retry.js";
+import { DEFAULT_MAX_QUEUED_BYTES } from "../../02-transport/in-process/in-process-bus.js";
 import { compressionNames } from "../../02-transport/kafka/compression-names.js";
 import { DEFAULT_ROLLUP_REFRESH_MS } from "../../../store/clickhouse/metric-rollups.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "../../../store/clickhouse/query-memory-bound.js";
@@ -163,7 +164,7 @@ export const collectorSections = {
   queue: z.strictObject({
     maxQueuedMessages: integer(1).default(10_000),
     /** Bytes the embedded in-process queue holds at most (decoded traces by estimated heap); past it the receiver answers 503 with Retry-After. */
-    maxQueuedBytes: integer(1024).default(256 * MEBIBYTE),
+    maxQueuedBytes: integer(1024).default(DEFAULT_MAX_QUEUED_BYTES),
   }).prefault({}),
   sink: z.strictObject({
     maxBatch: integer(1).default(500),

@@ -4,6 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { storedSpanText } from "../../../collector/00-otlp/stored-span-text.js";
+import { estimateSpanBytes } from "../../../collector/05-assemble/estimate-span-bytes.js";
 import { TraceAssembler } from "../../../collector/05-assemble/trace-assembler.js";
 import { spanRecord } from "../../support/span-records.js";
 
@@ -14,6 +16,12 @@ const heavy = (index: number, characters: number) =>
   spanRecord({ traceId: traceId(index), spanId: index.toString(16).padStart(16, "d"), parentSpanId: "e".repeat(16), attributes: { "document.content": "x".repeat(characters) } });
 
 describe("trace assembly bounded by bytes", () => {
+  test("a span's estimate counts the stored text the decode thread attached to it, which it holds as well", () => {
+    const bare = heavy(1, 100_000);
+    const withText = { ...bare, stored: storedSpanText(bare) };
+    assert.ok(estimateSpanBytes(withText) >= estimateSpanBytes(bare) + 2 * withText.stored.json.length);
+  });
+
   test("open traces past maxOpenBytes are released oldest first, flagged partial, though far fewer spans than maxOpenSpans", () => {
     const assembler = new TraceAssembler({ quietPeriodMs: 100, maxTraceWaitMs: 60_000, maxOpenSpans: 1_000_000, recentTraceMemory: 10, maxOpenBytes: 8 * MEBIBYTE, maxRecentBytes: 64 * MEBIBYTE });
     // Each span holds 1 Mi characters: at least 2 MiB estimated.
