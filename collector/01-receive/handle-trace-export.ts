@@ -100,6 +100,18 @@ export async function handleTraceExport(
   }
 }
 
+/** 503 with Retry-After: the bus cannot take the spans now; the client keeps them and retries. */
+function refuseUnavailable(request: IncomingMessage, response: ServerResponse, context: TraceExportContext, encoding: OtlpEncoding, refusal: PublishFailure): void {
+  context.counters.rejected.publishUnavailable += 1;
+  const seconds = refusal.retryAfterMs === undefined ? context.defaultRetryAfterSeconds : Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+  sendFailure(request, response, encoding, {
+    httpStatus: 503,
+    rpcCode: RpcCode.unavailable,
+    message: `trace bus unavailable: ${refusal.message}`,
+    headers: { "retry-after": String(seconds) },
+  });
+}
+
 async function receiveBody(
   request: IncomingMessage,
   response: ServerResponse,
@@ -122,6 +134,12 @@ async function receiveBody(
   // Nothing of the body is read while the budget is spent.
   if (context.budget.exhausted) {
     overBudget("the receiver holds as many request bytes as it may (RAGSCOPE_MAX_IN_FLIGHT_BYTES); retry later");
+    return;
+  }
+  // Nor while the bus takes nothing: the refusal costs no read and no decode.
+  const refusal = context.publisher.refusal?.();
+  if (refusal) {
+    refuseUnavailable(request, response, context, encoding, refusal);
     return;
   }
   const body = await readRequestBody(request, { contentEncoding, maxBodyBytes: context.maxBodyBytes, budget: share, timeoutMs: context.requestTimeoutMs });
@@ -187,20 +205,12 @@ async function receiveBody(
     // Records come back only when they were asked for, i.e. when the bus takes them.
     const published = prepared.kind === "prepared" ? await context.publisher.publish(prepared.messages) : await (publishDecoded ?? refuseRecords)(prepared.traces);
     if (!published.ok) {
-      const { retriable, retryAfterMs, message, tooLarge } = published.error;
+      const { retriable, message, tooLarge } = published.error;
       if (tooLarge === true) {
         counters.rejected.payloadTooLarge += 1;
         sendFailure(request, response, encoding, { httpStatus: 413, rpcCode: RpcCode.resourceExhausted, message });
       } else if (retriable) {
-        counters.rejected.publishUnavailable += 1;
-        const seconds =
-          retryAfterMs === undefined ? context.defaultRetryAfterSeconds : Math.max(1, Math.ceil(retryAfterMs / 1000));
-        sendFailure(request, response, encoding, {
-          httpStatus: 503,
-          rpcCode: RpcCode.unavailable,
-          message: `trace bus unavailable: ${message}`,
-          headers: { "retry-after": String(seconds) },
-        });
+        refuseUnavailable(request, response, context, encoding, published.error);
       } else {
         counters.rejected.publishFailed += 1;
         sendFailure(request, response, encoding, {

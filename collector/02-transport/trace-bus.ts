@@ -64,4 +64,14 @@ export interface TracePublisher {
    * only.
    */
   publishDecoded?(traces: DecodedTrace[]): Promise<Result<void, PublishFailure>>;
+  /**
+   * Present on a bus with a bounded queue in the receiver's process: why it
+   * takes nothing at the moment (its queue is at a bound), else null. The
+   * receiver asks before it reads a request's body, so that refusing a
+   * request while the queue is full costs neither the read nor the decode —
+   * the work an overloaded process can least spare. A request that arrives
+   * while there is room is read, and may still be refused by `publish` when
+   * it does not fit.
+   */
+  refusal?(): PublishFailure | null;
 }

@@ -44,6 +44,10 @@ interface QueuedRecord {
 /** The default byte bound: at 8-span RAG traces (~60 KB of records each) about 4,000 traces. */
 export const DEFAULT_MAX_QUEUED_BYTES = 256 * 1024 * 1024;
 
+function mebibytes(bytes: number): number {
+  return Math.round(bytes / 1024 / 1024);
+}
+
 export class InProcessBus implements TracePublisher, TraceSource {
   readonly capabilities = { durable: false };
   private readonly queue: QueuedRecord[] = [];
@@ -67,6 +71,17 @@ export class InProcessBus implements TracePublisher, TraceSource {
   /** Bytes the queue holds (see InProcessBusOptions.maxQueuedBytes). */
   get bytes(): number {
     return this.queuedBytes;
+  }
+
+  refusal(): PublishFailure | null {
+    if (this.queue.length >= this.options.maxQueuedMessages) return this.full(`${this.queue.length} of ${this.options.maxQueuedMessages} messages`);
+    if (this.queue.length > 0 && this.queuedBytes >= this.maxQueuedBytes) return this.full(`${mebibytes(this.queuedBytes)} MiB held, bound ${mebibytes(this.maxQueuedBytes)} MiB, RAGSCOPE_MAX_QUEUED_BYTES`);
+    return null;
+  }
+
+  private full(detail: string): PublishFailure {
+    this.counters.rejectedFull += 1;
+    return { retriable: true, message: `the in-process queue is full (${detail})`, retryAfterMs: 1000 };
   }
 
   async publish(messages: BusMessage[]): Promise<Result<void, PublishFailure>> {
@@ -95,17 +110,9 @@ export class InProcessBus implements TracePublisher, TraceSource {
         message: `the request holds ${count} traces, more than the in-process queue holds (${this.options.maxQueuedMessages}, RAGSCOPE_MAX_QUEUED_MESSAGES); send fewer traces per request (OTEL_BSP_MAX_EXPORT_BATCH_SIZE on the client) or raise the limit`,
       });
     }
-    if (this.queue.length + count > this.options.maxQueuedMessages) {
-      this.counters.rejectedFull += 1;
-      return failure({ retriable: true, message: `the in-process queue is full (${this.queue.length} of ${this.options.maxQueuedMessages} messages)`, retryAfterMs: 1000 });
-    }
+    if (this.queue.length + count > this.options.maxQueuedMessages) return failure(this.full(`${this.queue.length} of ${this.options.maxQueuedMessages} messages`));
     if (this.queue.length > 0 && this.queuedBytes + bytes > this.maxQueuedBytes) {
-      this.counters.rejectedFull += 1;
-      return failure({
-        retriable: true,
-        message: `the in-process queue is full (${Math.round(this.queuedBytes / 1024 / 1024)} MiB held, ${Math.round(bytes / 1024 / 1024)} MiB more asked, bound ${Math.round(this.maxQueuedBytes / 1024 / 1024)} MiB, RAGSCOPE_MAX_QUEUED_BYTES)`,
-        retryAfterMs: 1000,
-      });
+      return failure(this.full(`${mebibytes(this.queuedBytes)} MiB held, ${mebibytes(bytes)} MiB more asked, bound ${mebibytes(this.maxQueuedBytes)} MiB, RAGSCOPE_MAX_QUEUED_BYTES`));
     }
     for (let index = 0; index < count; index += 1) {
       this.queue.push(item(index, { partition: 0, offset: String(this.nextOffset) }));

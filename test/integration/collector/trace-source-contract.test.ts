@@ -108,3 +108,27 @@ test("the in-process queue is bounded in bytes: the receiver answers 503 with Re
     await receiver.close();
   }
 });
+
+test("while the in-process queue is full a request is refused before its body is read: 503 with Retry-After, nothing decoded", async () => {
+  const traces = await recordTraces(2);
+  const bus = new InProcessBus({ maxQueuedMessages: 1, maxQueuedBytes: 64 * 1024 * 1024 });
+  const receiver = await startReceiver({ host: "127.0.0.1", port: 0, publisher: bus });
+  const post = (body: Uint8Array) => fetch(`${receiver.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body });
+  // Not OTLP: read and decoded, it is a 400.
+  const garbage = new Uint8Array(512).fill(0xff);
+  try {
+    assert.equal((await post(otlpBody(traces[0]!.spans, "protobuf"))).status, 200);
+    const received = receiver.counters.spansReceived;
+    const refused = await post(garbage);
+    assert.equal(refused.status, 503, "refused for the full queue, not judged on its body");
+    assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+    assert.match(await refused.text(), /in-process queue is full/);
+    assert.equal(receiver.counters.spansReceived, received, "nothing of the refused request was decoded");
+    assert.equal(receiver.counters.rejected.publishUnavailable, 1);
+    assert.equal(bus.takeAll().length, 1);
+    assert.equal((await post(garbage)).status, 400, "with room, the same body is read and found malformed");
+    assert.equal((await post(otlpBody(traces[1]!.spans, "protobuf"))).status, 200);
+  } finally {
+    await receiver.close();
+  }
+});
