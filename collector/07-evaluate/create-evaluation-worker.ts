@@ -5,7 +5,7 @@
  */
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import type { CaseStore } from "../../store/ports/case-store.js";
-import { sinkRetryPolicy, type CollectorConfig } from "../wiring/config/collector-config.js";
+import { memoryBounds, sinkRetryPolicy, type CollectorConfig } from "../wiring/config/collector-config.js";
 import type { OnlineStage } from "../wiring/online/online-stage.js";
 import type { QuarantineSink, ResultSink } from "../../store/ports/result-sink.js";
 import { EvaluationWorker, type DeadLetterHandler } from "./evaluation-worker.js";
@@ -21,15 +21,16 @@ export interface EvaluationWorkerParts {
 
 export function createEvaluationWorker(config: Readonly<CollectorConfig>, parts: EvaluationWorkerParts): EvaluationWorker {
   const { online } = parts;
+  const bounds = memoryBounds(config);
   return new EvaluationWorker({
-    assembler: config.assembler,
+    assembler: { ...config.assembler, maxOpenBytes: bounds.openBytes, maxRecentBytes: bounds.recentBytes },
     registry: createDefaultRegistry(),
     cases: parts.cases,
     sink: parts.sink,
     quarantine: parts.quarantine,
     deadLetters: parts.deadLetters,
     maxBatch: config.sink.maxBatch,
-    maxBatchBytes: config.sink.maxBatchBytes,
+    maxBatchBytes: bounds.sinkBatchBytes,
     sinkRetry: sinkRetryPolicy(config),
     signal: parts.signal,
     afterWrite: online ? (evaluations) => online.afterWrite(evaluations) : undefined,

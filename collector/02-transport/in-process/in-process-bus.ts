@@ -26,7 +26,9 @@ export interface InProcessBusOptions {
    * Bytes the queue may hold: an encoded message's length, a decoded trace's
    * estimated heap. A publish that would pass it is refused as retriable,
    * unless the queue is empty (then it is taken, so that no request can be
-   * refused forever; the receiver's body limit bounds one request).
+   * refused forever; the receiver's body limit bounds one request). While
+   * reading is paused for the heap, a publish into a non-empty queue is
+   * refused as well.
    */
   maxQueuedBytes?: number;
   /** What may be committed (the worker's progress); without it nothing is ever committed. */
@@ -74,6 +76,8 @@ export class InProcessBus implements TracePublisher, TraceSource {
   }
 
   refusal(): PublishFailure | null {
+    // Reading paused for the heap: whatever the queue took now would only add to it.
+    if (this.pausedFor === "heap" && this.queue.length > 0) return this.full("reading is paused: the heap is near its bound, RAGSCOPE_MAX_HEAP_MB");
     if (this.queue.length >= this.options.maxQueuedMessages) return this.full(`${this.queue.length} of ${this.options.maxQueuedMessages} messages`);
     if (this.queue.length > 0 && this.queuedBytes >= this.maxQueuedBytes) return this.full(`${mebibytes(this.queuedBytes)} MiB held, bound ${mebibytes(this.maxQueuedBytes)} MiB, RAGSCOPE_MAX_QUEUED_BYTES`);
     return null;
@@ -110,6 +114,7 @@ export class InProcessBus implements TracePublisher, TraceSource {
         message: `the request holds ${count} traces, more than the in-process queue holds (${this.options.maxQueuedMessages}, RAGSCOPE_MAX_QUEUED_MESSAGES); send fewer traces per request (OTEL_BSP_MAX_EXPORT_BATCH_SIZE on the client) or raise the limit`,
       });
     }
+    if (this.pausedFor === "heap" && this.queue.length > 0) return failure(this.full("reading is paused: the heap is near its bound, RAGSCOPE_MAX_HEAP_MB"));
     if (this.queue.length + count > this.options.maxQueuedMessages) return failure(this.full(`${this.queue.length} of ${this.options.maxQueuedMessages} messages`));
     if (this.queue.length > 0 && this.queuedBytes + bytes > this.maxQueuedBytes) {
       return failure(this.full(`${mebibytes(this.queuedBytes)} MiB held, ${mebibytes(bytes)} MiB more asked, bound ${mebibytes(this.maxQueuedBytes)} MiB, RAGSCOPE_MAX_QUEUED_BYTES`));

@@ -95,6 +95,41 @@ export function defaultMaxHeapMb(): number {
   return Math.max(32, Math.floor((v8.getHeapStatistics().heap_size_limit / (1024 * 1024)) * 0.8));
 }
 
+/** The byte bounds of what the collector holds in its heap (settings queue.maxQueuedBytes, assembler.maxOpenBytes, assembler.maxRecentBytes, sink.maxBatchBytes). */
+export interface MemoryBounds {
+  queuedBytes: number;
+  openBytes: number;
+  recentBytes: number;
+  sinkBatchBytes: number;
+}
+
+/**
+ * Each bound as configured, else its default, but never more than a share
+ * of the heap bound (memory.maxHeapMb): the queue and the open traces an
+ * eighth each, the recent traces and one write a thirty-second each. What is
+ * held is counted by estimate, a write's insert bodies take a few times its
+ * estimate while they are built, and the rest of the heap is the garbage
+ * every trace leaves; fixed defaults sized for a large heap let serve fill a
+ * small one under load (V8 gets ~256 MiB in a 1 GiB container) and stall in
+ * garbage collection instead of answering 503. From a heap bound of 2 GiB
+ * up, the shares are above the defaults and change nothing.
+ */
+export function memoryBounds(config: {
+  queue: { maxQueuedBytes?: number | undefined };
+  assembler: { maxOpenBytes?: number | undefined; maxRecentBytes?: number | undefined };
+  sink: { maxBatchBytes?: number | undefined };
+  memory: { maxHeapMb: number };
+}): MemoryBounds {
+  const heap = config.memory.maxHeapMb * MEBIBYTE;
+  const share = (fallback: number, fraction: number) => Math.max(1024, Math.min(fallback, Math.floor(heap * fraction)));
+  return {
+    queuedBytes: config.queue.maxQueuedBytes ?? share(DEFAULT_MAX_QUEUED_BYTES, 1 / 8),
+    openBytes: config.assembler.maxOpenBytes ?? share(256 * MEBIBYTE, 1 / 8),
+    recentBytes: config.assembler.maxRecentBytes ?? share(64 * MEBIBYTE, 1 / 32),
+    sinkBatchBytes: config.sink.maxBatchBytes ?? share(64 * MEBIBYTE, 1 / 32),
+  };
+}
+
 /** The collector's sections of the settings schema; each section is filled from its defaults when nothing sets it. */
 export const collectorSections = {
   receiver: z.strictObject({
@@ -156,20 +191,23 @@ export const collectorSections = {
     maxTraceWaitMs: integer(1).default(60_000),
     maxOpenSpans: integer(1).default(200_000),
     recentTraceMemory: integer(0).default(2_000),
-    /** Estimated bytes of spans held in open traces; past it the oldest are released as partial. */
-    maxOpenBytes: integer(1024).default(256 * MEBIBYTE),
-    /** Estimated bytes of spans kept for recently released traces (re-opened by late spans); past it the oldest are forgotten. */
-    maxRecentBytes: integer(0).default(64 * MEBIBYTE),
+    /** Estimated bytes of spans held in open traces; past it the oldest are released as partial. Unset: memoryBounds. */
+    maxOpenBytes: integer(1024).optional(),
+    /** Estimated bytes of spans kept for recently released traces (re-opened by late spans); past it the oldest are forgotten. Unset: memoryBounds. */
+    maxRecentBytes: integer(0).optional(),
   }).prefault({}),
   queue: z.strictObject({
     maxQueuedMessages: integer(1).default(10_000),
-    /** Bytes the embedded in-process queue holds at most (decoded traces by estimated heap); past it the receiver answers 503 with Retry-After. */
-    maxQueuedBytes: integer(1024).default(DEFAULT_MAX_QUEUED_BYTES),
+    /**
+     * Bytes the embedded in-process queue holds at most (decoded traces by estimated heap); past it the receiver
+     * answers 503 with Retry-After. Unset: memoryBounds.
+     */
+    maxQueuedBytes: integer(1024).optional(),
   }).prefault({}),
   sink: z.strictObject({
     maxBatch: integer(1).default(500),
     /** Estimated bytes of the traces of one write at most (at least one trace a write): bounds each insert body below V8's string length limit. */
-    maxBatchBytes: integer(1024).default(64 * MEBIBYTE),
+    maxBatchBytes: integer(1024).optional(),
     retryInitialDelayMs: integer(1).default(200),
     retryMaxDelayMs: integer(1).default(10_000),
     retryDeadlineMs: integer(1).default(30_000),

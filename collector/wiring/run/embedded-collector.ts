@@ -13,7 +13,7 @@ import { embeddedHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import { MetricsRegistry } from "../observe/metrics-registry.js";
-import type { CollectorConfig } from "../config/collector-config.js";
+import { memoryBounds, type CollectorConfig } from "../config/collector-config.js";
 import { SourceDriver } from "../../03-consume/source-driver.js";
 import { createEvaluationWorker } from "../../07-evaluate/create-evaluation-worker.js";
 import type { EvaluationWorker } from "../../07-evaluate/evaluation-worker.js";
@@ -67,7 +67,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const deadLetters = await DurableDeadLetters.open(store.deadLetters);
   const stop = new AbortController();
   const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online });
-  const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages, maxQueuedBytes: config.queue.maxQueuedBytes, progress: worker.progress });
+  const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages, maxQueuedBytes: memoryBounds(config).queuedBytes, progress: worker.progress });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({

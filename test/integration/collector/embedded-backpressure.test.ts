@@ -15,6 +15,9 @@ import { loadSettings } from "../../../collector/wiring/config/load-settings.js"
 import { startEmbeddedCollector } from "../../../collector/wiring/run/embedded-collector.js";
 import { postTraces } from "../../support/recorded-spans.js";
 import { otlpBody, recordTraces, spansPerTrace } from "../kafka/support/synthetic-traces.js";
+import { recordBodies } from "../../bench/embedded-serve.bench.js";
+import { startCollectorSubprocess } from "../../support/collector-subprocess.js";
+import { waitUntil } from "../../support/kafka-helpers.js";
 
 test("open spans at the bound pause reading: the receiver answers 503 and no trace is released early", async () => {
   const dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-embedded-backpressure-"));
@@ -52,5 +55,37 @@ test("open spans at the bound pause reading: the receiver answers 503 and no tra
   } finally {
     await collector.close();
     await rm(dataPath, { recursive: true, force: true });
+  }
+});
+
+test("serve in a small heap (V8 limited to 128 MiB, as in a small container) takes a load as fast as its senders can send: every trace is written, none partial", { timeout: 600_000 }, async () => {
+  // Without heap-derived bounds the queue (256 MiB), the open traces (256 MiB) and a write (64 MiB) were sized
+  // for a large heap: serve filled this one and stalled in garbage collection after ~100 traces
+  // (600 traces of 8 spans, 50 a request, from 4 senders).
+  const traces = 600;
+  const { bodies } = await recordBodies(traces, 50);
+  const collector = await startCollectorSubprocess({ RAGSCOPE_QUIET_PERIOD_MS: "200", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" }, { nodeArguments: ["--max-old-space-size=128"] });
+  try {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < bodies.length) {
+          const body = bodies[next++]!;
+          for (;;) {
+            const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body });
+            await response.arrayBuffer();
+            if (response.status === 200) break;
+            assert.equal(response.status, 503, "refused for memory, to be retried");
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }
+      }),
+    );
+    await waitUntil(async () => (await collector.counter("ragscope_traces_written_total")) >= traces, { description: "every trace written", timeoutMs: 480_000, intervalMs: 250 });
+    assert.equal(await collector.counter("ragscope_traces_written_total"), traces);
+    assert.equal(await collector.counter("ragscope_traces_partial_total"), 0, "no trace released early for memory");
+  } finally {
+    await collector.stop();
+    await collector.remove();
   }
 });

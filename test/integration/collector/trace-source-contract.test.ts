@@ -132,3 +132,28 @@ test("while the in-process queue is full a request is refused before its body is
     await receiver.close();
   }
 });
+
+test("while reading is paused for the heap, the in-process queue takes no more (503 before the body is read); paused for another reason it takes what fits", async () => {
+  const traces = await recordTraces(3);
+  const bus = new InProcessBus({ maxQueuedMessages: 100, maxQueuedBytes: 64 * 1024 * 1024 });
+  const receiver = await startReceiver({ host: "127.0.0.1", port: 0, publisher: bus });
+  const send = (index: number) =>
+    fetch(`${receiver.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: otlpBody(traces[index]!.spans, "protobuf") });
+  try {
+    assert.equal((await send(0)).status, 200);
+    bus.pause("heap");
+    const refused = await send(1);
+    assert.equal(refused.status, 503);
+    assert.match(await refused.text(), /heap is near its bound/);
+    assert.equal(bus.depth, 1);
+    bus.resume();
+    bus.pause("sink_backlog");
+    assert.equal((await send(1)).status, 200, "a backlog in the sink leaves the queue to its own bounds");
+    bus.resume();
+    assert.equal(bus.takeAll().length, 2);
+    bus.pause("heap");
+    assert.equal((await send(2)).status, 200, "an empty queue takes a request even then, so none is refused forever");
+  } finally {
+    await receiver.close();
+  }
+});

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { resolveSettings } from "../../../collector/wiring/config/load-settings.js";
 import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../../../collector/wiring/config/settings-schema.js";
+import { memoryBounds } from "../../../collector/wiring/config/collector-config.js";
 
 const file = (document: unknown) => ({ path: "/etc/ragscope.yaml", document });
 
@@ -78,5 +79,27 @@ describe("settings", () => {
     const resolved = resolveSettings({ file: file(null) });
     assert.ok(resolved.ok);
     assert.equal(resolved.value.origins.size, 0);
+  });
+});
+
+describe("memory bounds", () => {
+  const MEBIBYTE = 1024 * 1024;
+  const parsed = (values: Record<string, unknown>) => {
+    const resolved = resolveSettings({ fixed: values });
+    assert.ok(resolved.ok, resolved.ok ? "" : resolved.error.join("\n"));
+    return resolved.value.settings;
+  };
+
+  test("unset, each byte bound is its default on a large heap and a share of a small one; a configured bound is kept", () => {
+    assert.deepEqual(memoryBounds(parsed({ "memory.maxHeapMb": 4096 })), { queuedBytes: 256 * MEBIBYTE, openBytes: 256 * MEBIBYTE, recentBytes: 64 * MEBIBYTE, sinkBatchBytes: 64 * MEBIBYTE });
+    // V8's limit in a 1 GiB container is about 256 MiB: the bound is four fifths of it.
+    assert.deepEqual(memoryBounds(parsed({ "memory.maxHeapMb": 204 })), {
+      queuedBytes: Math.floor((204 * MEBIBYTE) / 8),
+      openBytes: Math.floor((204 * MEBIBYTE) / 8),
+      recentBytes: Math.floor((204 * MEBIBYTE) / 32),
+      sinkBatchBytes: Math.floor((204 * MEBIBYTE) / 32),
+    });
+    const configured = parsed({ "memory.maxHeapMb": 204, "queue.maxQueuedBytes": 300 * MEBIBYTE, "assembler.maxOpenBytes": 2048, "assembler.maxRecentBytes": 0, "sink.maxBatchBytes": 4096 });
+    assert.deepEqual(memoryBounds(configured), { queuedBytes: 300 * MEBIBYTE, openBytes: 2048, recentBytes: 0, sinkBatchBytes: 4096 });
   });
 });
