@@ -8,28 +8,22 @@
  * trace's stages and evaluations (the cases tables link to it).
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
-import { FINAL_VERDICT } from "./aggregate-metrics.js";
+import { FINAL_VERDICT, SOURCES } from "./aggregate-metrics.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { barChartPanel, row, tablePanel, timeSeriesPanel } from "./panel-builders.js";
 import { dashboardScope, variableValue } from "./sql-scope.js";
 import { filterVariables, traceVariable } from "./variables.js";
+import { ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
+
+export { ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
 
 export const FAILURES_UID = "ragscope-failures";
 
-export const ROOT_CAUSE_EVALUATOR = "root_cause";
-
-/** The label at the start of a root-cause reason, e.g. `RETRIEVAL_MISS` of "RETRIEVAL_MISS: gold evidence not retrieved". */
-export const ROOT_CAUSE_LABEL = "extract(reason, '^([A-Z][A-Z_]*)')";
-
-/** Case Results in the dashboard's scope: evaluation_results has no service/tenant/dataset columns, so it is filtered through them. */
-const SCOPED_CASE_RESULTS = `SELECT case_result_id FROM case_results FINAL WHERE ${dashboardScope("started_at")}`;
-
-const ROOT_CAUSES = [
-  "SELECT started_at, " + ROOT_CAUSE_LABEL + " AS root_cause",
-  "FROM evaluation_results FINAL",
-  `WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND match(reason, '^[A-Z][A-Z_]*:')`,
-  `AND case_result_id IN (${SCOPED_CASE_RESULTS})`,
-].join("\n");
+/**
+ * Failing requests per root-cause label in the dashboard's scope, per minute: root_cause_rollups (migration 0016),
+ * the labelled Evaluation Results counted with their request's tenant, service, dataset and run.
+ */
+const ROOT_CAUSES = `SELECT minute, root_cause, failing_requests FROM root_cause_rollups FINAL WHERE ${dashboardScope("minute")}`;
 
 export function failuresDashboard(): dashboard.DashboardBuilder {
   let builder = dashboardShell(FAILURES_UID, "ragscope — Failures", "Root causes of failing requests over time, the failing cases with their primary label and reason, and the stages of one trace.");
@@ -42,7 +36,7 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       timeSeriesPanel(
         "Root causes over time",
         "Failing requests per primary root-cause label (the seed's 18 labels: RETRIEVAL_MISS, HALLUCINATION, …) and time bucket.",
-        [`SELECT $__timeInterval(started_at) AS time, root_cause AS series, count() AS Value`, `FROM (${ROOT_CAUSES})`, "GROUP BY time, series", "ORDER BY time"].join("\n"),
+        [`SELECT $__timeInterval(minute) AS time, root_cause AS series, sum(failing_requests) AS Value`, `FROM (${ROOT_CAUSES})`, "GROUP BY time, series", "ORDER BY time"].join("\n"),
         "short",
         { width: 16, height: 9 },
         { seriesColumn: "series", bars: true, stacked: true },
@@ -52,7 +46,7 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       barChartPanel(
         "Root causes",
         "Failing requests per primary root-cause label over the range.",
-        [`SELECT root_cause AS "Root cause", count() AS "Failing requests"`, `FROM (${ROOT_CAUSES})`, "GROUP BY root_cause", 'ORDER BY "Failing requests" DESC'].join("\n"),
+        [`SELECT root_cause AS "Root cause", sum(failing_requests) AS "Failing requests"`, `FROM (${ROOT_CAUSES})`, "GROUP BY root_cause", 'ORDER BY "Failing requests" DESC'].join("\n"),
         "short",
         { width: 8, height: 9 },
         "Root cause",
@@ -62,10 +56,10 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       timeSeriesPanel(
         "Failure rate",
         "Requests whose final verdict is failed / requests with a verdict (passed or failed), per time bucket. The final verdict is a human review's where reviewers agreed, else quality_status.",
+        // request_rollups' counts of the final verdicts (migration 0014).
         [
-          `SELECT $__timeInterval(started_at) AS time, countIf(${FINAL_VERDICT} = 'failed') / nullIf(countIf(${FINAL_VERDICT} IN ('passed', 'failed')), 0) AS "Failure rate"`,
-          "FROM case_results FINAL",
-          `WHERE ${dashboardScope("started_at")}`,
+          `SELECT $__timeInterval(minute) AS time, sum(failed_verdicts) / nullIf(sum(passed_verdicts) + sum(failed_verdicts), 0) AS "Failure rate"`,
+          `FROM ${SOURCES.request_rollups.from(dashboardScope, [])}`,
           "GROUP BY time",
           "ORDER BY time",
         ].join("\n"),

@@ -1,0 +1,126 @@
+-- The session rates and the Failures board without reading every request of
+-- the range (issue 13). After migration 0014 these were the panels left on
+-- raw rows: first-contact resolution and sessions resolved (business rates,
+-- business over time, user behaviour over the range and over time) grouped
+-- every request of the range by its session over `case_results FINAL`, and
+-- the Failures board's root causes and failure rate read every
+-- `evaluation_results` and `case_results` row of the range.
+--
+-- 1. session_rollups: per minute × tenant × service × dataset × run × SESSION,
+-- the session's complete requests in that minute (the key of
+-- aggregate-metrics.ts SOURCES.sessions: rag_observation.session_id, or
+-- 'trace:<trace id>' for a request without one) and whether any of them was
+-- marked resolved, handed off or followed up.
+--
+-- Why per session and minute, not one row per session, and not per-minute
+-- counts: a session rate counts each session ONCE over the requests of the
+-- range (and of the chosen services, tenants, datasets and runs) — a
+-- session that spans the range's start counts with its requests inside the
+-- range only, placed at its first request inside it. Per-minute counts
+-- cannot add up to that (a session spanning two minutes would count twice;
+-- "sessions with exactly one request" is no sum of minutes), and one row
+-- per session (keyed by its first minute or day) would count a session that
+-- spans a range boundary with requests outside the range, or not at all.
+-- Rows per session and minute are re-grouped by session at query time (the
+-- panel's GROUP BY session_key over the rows of the range): the same
+-- numbers as the raw rows for every range of whole minutes, which is how
+-- every rollup-read panel places rows in time (migrations 0009, 0014), and
+-- the time-series buckets (whole minutes) place a session at the minute of
+-- its first request in the range, the bucket its first request falls in.
+-- The table holds at most one row per complete request and far fewer where
+-- sessions send several requests a minute; what a panel saves is the wide
+-- `case_results FINAL` read (its sorting key, version and the columns of
+-- the condition, over the month's parts) for five narrow columns. What it
+-- does not do: make a session rate's cost independent of the number of
+-- sessions in the range — an exact count of distinct sessions needs each
+-- session's key; a sketch (uniq states) would make them approximate.
+--
+-- 2. root_cause_rollups: per minute × tenant × service × dataset × run ×
+-- root-cause label, the failing requests the root-cause evaluator labelled
+-- (evaluator_id `root_cause`, reason `<LABEL>: …`; the request's tenant,
+-- service, dataset and run from its case_results row, which
+-- evaluation_results does not carry). The board's "Root causes over time"
+-- and "Root causes" read it; its "Failure rate" reads request_rollups'
+-- passed_verdicts and failed_verdicts (migration 0014, the same final
+-- verdict). The failing-case and review-queue tables (the latest 500 rows)
+-- and the one-trace panels stay on raw rows: they are the drill-down.
+-- A request stored under two sorting keys (a partial trace's result beside
+-- the complete one, migration 0007) is attributed to its newest version's
+-- tenant, service, dataset and run.
+--
+-- Both are recomputed from `case_results FINAL` (and `evaluation_results
+-- FINAL`) by the collector's rollup refresh for the minutes the sinks wrote
+-- (store/clickhouse/metric-rollups.ts), as metric_rollups and
+-- request_rollups are: a recomputed minute replaces the earlier rows of the
+-- same key (ReplacingMergeTree by the refresh time, read with FINAL), and a
+-- key the recompute no longer produces (a re-evaluated request whose
+-- session, run, dataset or label changed) is deleted by the refresh. The
+-- SELECTs are sessionRollupSelect and rootCauseRollupSelect in
+-- dashboards/source/aggregate-metrics.ts; the backfill below spells them
+-- out. Gates and alerts never read these tables.
+--
+-- Retention: a rollup minute is dropped 400 days after the minute (the raw
+-- rows' default, README "Retention").
+CREATE TABLE IF NOT EXISTS {{database}}.session_rollups
+(
+    minute DateTime('UTC'),
+    tenant_id LowCardinality(String),
+    service_name LowCardinality(String),
+    dataset_id LowCardinality(String),
+    run_id LowCardinality(String),
+    session_key String,
+    requests UInt64,
+    resolved UInt8,
+    handed_off UInt8,
+    followed_up UInt8,
+    version UInt64
+)
+ENGINE = ReplacingMergeTree(version)
+PARTITION BY toYYYYMM(minute)
+ORDER BY (tenant_id, service_name, minute, dataset_id, run_id, session_key)
+TTL minute + INTERVAL 400 DAY
+SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS {{database}}.root_cause_rollups
+(
+    minute DateTime('UTC'),
+    tenant_id LowCardinality(String),
+    service_name LowCardinality(String),
+    dataset_id LowCardinality(String),
+    run_id LowCardinality(String),
+    root_cause LowCardinality(String),
+    failing_requests UInt64,
+    version UInt64
+)
+ENGINE = ReplacingMergeTree(version)
+PARTITION BY toYYYYMM(minute)
+ORDER BY (tenant_id, service_name, minute, dataset_id, run_id, root_cause)
+TTL minute + INTERVAL 400 DAY
+SETTINGS ttl_only_drop_parts = 1;
+
+-- Requests stored before this migration: the rollups of everything there is.
+INSERT INTO {{database}}.session_rollups (minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up, version)
+SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_id, run_id,
+       if(session_id = '', concat('trace:', trace_id), session_id) AS session_key,
+       count() AS requests,
+       max(has(feedback_kinds, 'resolved')) AS resolved,
+       max(has(feedback_kinds, 'handoff')) AS handed_off,
+       max(has(feedback_kinds, 'follow_up')) AS followed_up,
+       toUnixTimestamp64Milli(now64(3)) AS version
+FROM {{database}}.case_results FINAL
+WHERE partial_trace = 0
+GROUP BY minute, tenant_id, service_name, dataset_id, run_id, session_key;
+
+INSERT INTO {{database}}.root_cause_rollups (minute, tenant_id, service_name, dataset_id, run_id, root_cause, failing_requests, version)
+SELECT toStartOfMinute(causes.started_at) AS minute, requests.request_tenant AS tenant_id, requests.request_service AS service_name,
+       requests.request_dataset AS dataset_id, requests.request_run AS run_id, causes.root_cause AS root_cause,
+       count() AS failing_requests,
+       toUnixTimestamp64Milli(now64(3)) AS version
+FROM (SELECT case_result_id, started_at, extract(reason, '^([A-Z][A-Z_]*)') AS root_cause
+      FROM {{database}}.evaluation_results FINAL
+      WHERE evaluator_id = 'root_cause' AND match(reason, '^[A-Z][A-Z_]*:')) AS causes
+INNER JOIN (SELECT case_result_id, argMax(tenant_id, version) AS request_tenant, argMax(service_name, version) AS request_service,
+                   argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run
+            FROM {{database}}.case_results FINAL
+            GROUP BY case_result_id) AS requests ON requests.case_result_id = causes.case_result_id
+GROUP BY minute, tenant_id, service_name, dataset_id, run_id, root_cause;
