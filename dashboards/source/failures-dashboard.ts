@@ -5,7 +5,10 @@
  * HALLUCINATION, …). This board shows the labels over time, their totals, the
  * failure rate, the failing cases, the review queue (requests that need
  * review: heuristic signals or evaluator errors, not verdicts), and one
- * trace's stages and evaluations (the cases tables link to it).
+ * trace's stages and evaluations (the cases tables link to it). The root
+ * causes read root_cause_rollups and the failure rate request_rollups
+ * (migrations 0016, 0014): a range reads per-minute rows, not every request;
+ * the cases tables and the trace's panels are the drill-down, on raw rows.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import { FINAL_VERDICT, SOURCES } from "./aggregate-metrics.js";

@@ -1,6 +1,8 @@
 /**
  * Keeps `metric_rollups` (migration 0009) in step with `metric_values`, and
- * `request_rollups` (migration 0014) with `case_results`: the
+ * `request_rollups` (migration 0014), `session_rollups` and
+ * `root_cause_rollups` (migration 0016) with `case_results` (and the
+ * root-cause `evaluation_results`): the
  * sinks note the request minutes, tenants and services they wrote to, and
  * those minutes are recomputed from `metric_values FINAL` and
  * `case_results FINAL` — after writes, at
@@ -8,6 +10,12 @@
  * collector runs no query), and once more on close. A recomputed minute
  * replaces the earlier one (a newer version of the same key), so replays,
  * re-evaluations and NULL rows that hide a value count as FINAL counts them.
+ * A key of a recomputed minute that the recompute no longer produces (a
+ * re-evaluated request moved to another dataset, run, session or root-cause
+ * label) would keep its last row and be
+ * counted by every panel: after its inserts a refresh counts such keys in
+ * one read and, only where there are some, deletes the rows of its minutes
+ * older than itself (a lightweight DELETE; staleKeysSelect, staleRowsDelete).
  *
  * A minute is noted after its write succeeded, and the set of minutes to
  * refresh is taken when a refresh starts: a write landing during a refresh

@@ -240,6 +240,18 @@ export async function benchmark(): Promise<BenchmarkResult> {
     figures.push({ name: "metric values stored", value: Number(counts!.values) });
     figures.push({ name: "active parts of metric_values", value: Number(counts!.parts) });
     figures.push({ name: "rollup rows", value: Number(counts!.rollups) });
+    // The other rollup tables beside the rows they summarise (a store of a release before one has none of its table).
+    const [tables] = await queryRows<Record<string, string>>(
+      store.connection,
+      "SELECT (SELECT count() FROM {{database}}.case_results) AS case_results, " +
+        ["request_rollups", "session_rollups", "root_cause_rollups"].map((table) => `(SELECT count() FROM system.parts WHERE database = '{{database}}' AND table = '${table}' AND active) > 0 AS has_${table}`).join(", "),
+    );
+    figures.push({ name: "case_results rows", value: Number(tables!.case_results) });
+    for (const table of ["request_rollups", "session_rollups", "root_cause_rollups"]) {
+      if (Number(tables![`has_${table}`]) === 0) continue;
+      const [rows] = await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM {{database}}.${table}`);
+      figures.push({ name: `${table} rows`, value: Number(rows!.rows) });
+    }
     figures.push({ name: "store on disk", value: Math.round((await folderBytes(dataDir)) / 1024 / 1024), unit: "MiB" });
 
     const variables: Variables = { service: allOf(SERVICES), tenant: allOf(TENANTS), dataset: allOf([""]), run: allOf([""]), baseline: { value: "" }, candidate: { value: "" }, trace_id: { value: "trace_cr_00000001" } };
