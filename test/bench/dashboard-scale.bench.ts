@@ -160,6 +160,56 @@
  *   pairs × variants ≈ 1–2 million rows a month, ~10× what the panels read
  *   here (10–138 ms CPU): within the target. (3) metric_rollups as noted
  *   above.
+ * - Session and root-cause rollups (migration 0016, 2026-12-01). The same
+ *   3,000,000-value store (written by the release before 0015; 128,572
+ *   requests, 32,183 sessions), two copies: one opened by the release
+ *   before 0016 (75d6006, migration 0015 applied on open), one by this
+ *   release (0015 and 0016; 0016's backfill of session_rollups and
+ *   root_cause_rollups added ~0.8 s CPU to the open: 2,194 → 2,957 ms).
+ *   The first run after an upgrade carries the engine's background merges
+ *   of the new parts in the process's CPU, so each copy was run again,
+ *   before / after / before / after, load 7–8 (others' work): wall ms
+ *   (CPU ms), 24 h / 30 d, the two "before" runs then the two "after":
+ *     business rates          46 (46) / 327 (288), 55 (48) / 603 (333)
+ *                          →  20 (21) / 150 (151), 74 (23) / 321 (165)
+ *     business over time      44 (43) / 155 (149), 54 (56) / 262 (164)
+ *                          →  30 (30) / 90 (89), 22 (22) / 67 (67)
+ *     user behaviour, range   35 (33) / 147 (143), 60 (49) / 300 (219)
+ *                          →  27 (28) / 103 (103), 21 (21) / 94 (94)
+ *     user behaviour, time    53 (53) / 109 (107), 48 (48) / 103 (95)
+ *                          →  22 (22) / 29 (29), 22 (22) / 30 (30)
+ *     failures: root causes over time  46 (42) / 147 (140), 40 (39) / 210 (106)
+ *                          →  7 (7) / 59 (60), 7 (7) / 43 (43)
+ *     failures: root causes  38 (38) / 112 (112), 35 (35) / 104 (104)
+ *                          →  8 (8) / 9 (9), 6 (6) / 7 (7)
+ *     failures: failure rate  92 (88) / 173 (164), 73 (73) / 148 (131)
+ *                          →  10 (10) / 58 (58), 11 (11) / 50 (50)
+ *   The session query alone (the two session rates over 30 days, three
+ *   runs, the third's CPU): 63 ms over case_results FINAL, 24 ms over
+ *   session_rollups FINAL. The failing-case and review-queue tables (the
+ *   latest 500 rows, raw: 345–486 ms CPU over 30 days) are unchanged and
+ *   are now the board's slowest. Rows: session_rollups 128,572 (= the
+ *   requests: at this density a session's requests fall in different
+ *   minutes, so a row per session and minute is a row per request),
+ *   root_cause_rollups 43,930. What is left of the session rates' cost
+ *   grows with the sessions × minutes of the range, not with the width of
+ *   the raw rows: at the target (~13 million requests a month) that is at
+ *   most ~13 million narrow rows, ~2.4 CPU s by these figures (~6 CPU s
+ *   over the raw rows) — within 3 s only with both cores. Exact distinct
+ *   sessions need each session's key; the next steps would be per-minute
+ *   counts of sessions that cannot span minutes (requests without a
+ *   session id are sessions of one request) and per-day rows for sessions
+ *   that stay within a day, neither done.
+ *   What it costs the write path: the refresh runs two more INSERT …
+ *   SELECTs (session_rollups from case_results, root_cause_rollups from
+ *   evaluation_results joined to case_results) and one read that looks for
+ *   stale keys in the four rollup tables (a DELETE only when it finds one;
+ *   the benchmark's data has none). 300,000 values (12,858 cases), the
+ *   release before (75d6006) and this branch alternating, eight runs, load
+ *   6–8: before 23,307, 21,539, 20,315, 19,731 metric values per CPU second
+ *   (mean 21,223), after 19,795, 21,366, 19,718, 19,775 (mean 20,164): ~5 %
+ *   more CPU per value written (13–15 CPU s a run), within the spread of
+ *   the runs.
  */
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
