@@ -28,6 +28,26 @@ export const FAILURES_UID = "ragscope-failures";
  */
 const ROOT_CAUSES = `SELECT minute, root_cause, failing_requests FROM root_cause_rollups FINAL WHERE ${dashboardScope("minute")}`;
 
+/** How many requests the cases tables list, newest first. */
+const LATEST = 500;
+
+/**
+ * The start of the minute from which on the range holds at least LATEST requests with a request_rollups count
+ * (failed_verdicts, review_required_verdicts), counted backwards from the range's end; 1970 when it holds fewer. The
+ * cases tables read the raw rows from there on only, so a 30-day range reads the granules of its latest failures,
+ * not every request of the month. The newest LATEST such requests all start after it: the count includes only
+ * minutes wholly inside the range (a minute that crosses its end may hold requests after it) and never more than the
+ * raw rows hold, except for a verdict changed since the last rollup refresh (at most clickhouse.rollupRefreshMs
+ * ago), which can leave out the oldest of the LATEST until that refresh. Their Evaluation Results carry the
+ * request's start (started_at), so the joined evaluations are read from there on too.
+ */
+function latestMinute(count: "failed_verdicts" | "review_required_verdicts"): string {
+  return (
+    `(SELECT maxIf(minute, newer >= ${LATEST}) FROM (SELECT minute, sum(sum(${count})) OVER (ORDER BY minute DESC) AS newer ` +
+    `FROM request_rollups FINAL WHERE ${dashboardScope("minute")} AND $__timeTo(addSeconds(minute, 60)) GROUP BY minute))`
+  );
+}
+
 export function failuresDashboard(): dashboard.DashboardBuilder {
   let builder = dashboardShell(FAILURES_UID, "ragscope — Failures", "Root causes of failing requests over time, the failing cases with their primary label and reason, and the stages of one trace.");
   for (const variable of filterVariables()) builder = builder.withVariable(variable);
@@ -78,11 +98,11 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       [
         `SELECT failing.started_at AS time, failing.run_id AS run_id, failing.case_id AS case_id, failing.service_name AS service,`,
         `  causes.root_cause AS primary_label, causes.reason AS reason, failed.evaluations AS failed_evaluations, failing.trace_id AS trace_id`,
-        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND ${FINAL_VERDICT} = 'failed') AS failing`,
-        `LEFT JOIN (SELECT case_result_id, ${ROOT_CAUSE_LABEL} AS root_cause, reason FROM evaluation_results FINAL WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at)) AS causes ON causes.case_result_id = failing.case_result_id`,
-        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) GROUP BY case_result_id) AS failed ON failed.case_result_id = failing.case_result_id`,
+        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND started_at >= ${latestMinute("failed_verdicts")} AND ${FINAL_VERDICT} = 'failed') AS failing`,
+        `LEFT JOIN (SELECT case_result_id, ${ROOT_CAUSE_LABEL} AS root_cause, reason FROM evaluation_results FINAL WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")}) AS causes ON causes.case_result_id = failing.case_result_id`,
+        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")} GROUP BY case_result_id) AS failed ON failed.case_result_id = failing.case_result_id`,
         "ORDER BY time DESC",
-        "LIMIT 500",
+        `LIMIT ${LATEST}`,
       ].join("\n"),
       { width: 24, height: 10 },
       [{ column: "trace_id", link: { title: "Show this trace's stages", url: `/d/${FAILURES_UID}/failures?var-trace_id=\${__value.raw}&\${__url_time_range}` } }],
@@ -96,10 +116,10 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       [
         `SELECT pending.started_at AS time, pending.run_id AS run_id, pending.case_id AS case_id, pending.service_name AS service,`,
         `  signals.evaluations AS signals, pending.trace_id AS trace_id`,
-        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND ${FINAL_VERDICT} = 'review_required') AS pending`,
-        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE (review_required = 1 OR outcome IN ('failed', 'error')) AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) GROUP BY case_result_id) AS signals ON signals.case_result_id = pending.case_result_id`,
+        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND started_at >= ${latestMinute("review_required_verdicts")} AND ${FINAL_VERDICT} = 'review_required') AS pending`,
+        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE (review_required = 1 OR outcome IN ('failed', 'error')) AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND started_at >= ${latestMinute("review_required_verdicts")} GROUP BY case_result_id) AS signals ON signals.case_result_id = pending.case_result_id`,
         "ORDER BY time DESC",
-        "LIMIT 500",
+        `LIMIT ${LATEST}`,
       ].join("\n"),
       { width: 24, height: 10 },
       [{ column: "trace_id", link: { title: "Show this trace's stages", url: `/d/${FAILURES_UID}/failures?var-trace_id=\${__value.raw}&\${__url_time_range}` } }],
