@@ -190,13 +190,14 @@
  *   latest 500 rows, raw) now read from the minute their latest 500 begin
  *   (a running sum over request_rollups' verdict counts), not every request
  *   of the range; runs of the same two copies afterwards, CPU ms, before
- *   (three runs) → after (two, and the two of the version before this step
- *   for the 24 h figure): failing cases 24 h 52–77 → 111–124, 30 d 280–409
- *   → 150–182; review queue 24 h 42–63 → 40–72, 30 d 226–342 → 70–78. Over
- *   24 hours a day holds ~1,400 failing requests here, so the three scalar
- *   subqueries over the rollups cost about what they save; over 30 days,
- *   and at the target's ~430,000 requests a day, they bound the raw read to
- *   the latest failures. Rows: session_rollups 128,572 (= the
+ *   (three runs) → after (two): failing cases 24 h 52–77 → 115–124, 30 d
+ *   280–409 → 150–182; review queue 24 h 42–63 → 66–72, 30 d 226–342 →
+ *   70–78. The 24 h figures are within the runs' spread (the two runs of
+ *   the previous step, whose cases tables had the release's SQL, gave 90
+ *   and 111 ms for failing cases): a day holds ~1,400 failing requests
+ *   here, so the scalar subqueries over the rollups cost about what they
+ *   save; over 30 days, and at the target's ~430,000 requests a day, they
+ *   bound the raw read to the latest failures. Rows: session_rollups 128,572 (= the
  *   requests: at this density a session's requests fall in different
  *   minutes, so a row per session and minute is a row per request),
  *   root_cause_rollups 43,930. What is left of the session rates' cost
