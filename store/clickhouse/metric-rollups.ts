@@ -16,6 +16,10 @@
  * counted by every panel: after its inserts a refresh counts such keys in
  * one read and, only where there are some, deletes the rows of its minutes
  * older than itself (a lightweight DELETE; staleKeysSelect, staleRowsDelete).
+ * Several collectors refreshing the same minutes rely, as the versions do,
+ * on clocks that agree to within a refresh: a refresh whose clock is ahead
+ * of another's by more than that could take the other's newer rows for
+ * stale ones, until the minute is written and refreshed again.
  *
  * A minute is noted after its write succeeded, and the set of minutes to
  * refresh is taken when a refresh starts: a write landing during a refresh
@@ -298,7 +302,13 @@ export class ClickHouseMetricRollups {
   async rebuild(): Promise<void> {
     while (this.running) await this.running;
     const version = (this.options.now ?? Date.now)();
-    for (const { rebuild } of this.tables()) await this.connection.client.command({ query: rebuild, query_params: { version } });
+    for (const { table, rebuild } of this.tables()) {
+      await this.connection.client.command({ query: rebuild, query_params: { version } });
+      // Keys of rows no longer stored (the rebuild produced none): deleted, as a refresh deletes its minutes' stale keys.
+      const stale = await this.connection.client.query({ query: withStatementSettings(`SELECT count() AS stale FROM (SELECT version FROM ${this.database}.${table} FINAL) WHERE version < {version:UInt64}`, FINAL_WITHIN_PARTITIONS), query_params: { version }, format: "JSONEachRow" });
+      const [found] = await stale.json<{ stale: string | number }>();
+      if (Number(found?.stale ?? 0) > 0) await this.connection.client.command({ query: `DELETE FROM ${this.database}.${table} WHERE version < {version:UInt64}`, query_params: { version } });
+    }
   }
 
   /** Stops the timer and refreshes what is pending. */
