@@ -132,7 +132,7 @@ const REFRESHED_ROLLUP_ROWS = "minute >= fromUnixTimestamp64Milli({from:Int64}) 
 /**
  * After a refresh inserted its rows (version {version}): how many keys of each table's refreshed minutes, tenants
  * and services the recompute no longer produced — their newest row is older than the refresh. A group that vanished
- * from a minute (a re-evaluated request moved to another run, dataset, session or label, or lost a metric) keeps
+ * from a minute (a re-evaluated request moved to another run, dataset, session or root-cause label) keeps
  * its last row otherwise, and the dashboards would still count it.
  */
 export function staleKeysSelect(database: string, tables: readonly string[]): string {
