@@ -99,6 +99,12 @@ TTL minute + INTERVAL 400 DAY
 SETTINGS ttl_only_drop_parts = 1;
 
 -- Requests stored before this migration: the rollups of everything there is.
+-- The store's every request is grouped (and, for the root causes, joined to
+-- its evaluations) once: the grouping spills to disk past 1 GiB and the join
+-- merges sorted blocks instead of holding every request in memory, so a
+-- large store's upgrade takes longer rather than the machine's memory.
+-- FINAL collapses within partitions (exact: each table's partition is the
+-- month of a sorting-key column, final-within-partitions.ts).
 INSERT INTO {{database}}.session_rollups (minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up, version)
 SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_id, run_id,
        if(session_id = '', concat('trace:', trace_id), session_id) AS session_key,
@@ -109,7 +115,8 @@ SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_i
        toUnixTimestamp64Milli(now64(3)) AS version
 FROM {{database}}.case_results FINAL
 WHERE partial_trace = 0
-GROUP BY minute, tenant_id, service_name, dataset_id, run_id, session_key;
+GROUP BY minute, tenant_id, service_name, dataset_id, run_id, session_key
+SETTINGS do_not_merge_across_partitions_select_final = 1, max_bytes_before_external_group_by = 1073741824;
 
 INSERT INTO {{database}}.root_cause_rollups (minute, tenant_id, service_name, dataset_id, run_id, root_cause, failing_requests, version)
 SELECT toStartOfMinute(causes.started_at) AS minute, requests.request_tenant AS tenant_id, requests.request_service AS service_name,
@@ -123,4 +130,5 @@ INNER JOIN (SELECT case_result_id, argMax(tenant_id, version) AS request_tenant,
                    argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run
             FROM {{database}}.case_results FINAL
             GROUP BY case_result_id) AS requests ON requests.case_result_id = causes.case_result_id
-GROUP BY minute, tenant_id, service_name, dataset_id, run_id, root_cause;
+GROUP BY minute, tenant_id, service_name, dataset_id, run_id, root_cause
+SETTINGS do_not_merge_across_partitions_select_final = 1, max_bytes_before_external_group_by = 1073741824, join_algorithm = 'partial_merge';
