@@ -82,13 +82,18 @@ export const SOURCES: Record<SourceName | RollupName, Source> = {
     timeColumn: "minute",
     from: (scope) => `request_rollups FINAL WHERE ${scope("minute")}`,
   },
-  // One row per session, as `sessions` below: session_rollups' rows of the range (a session's requests per minute,
-  // migration 0016) grouped by session again, placed at the first minute of the session in the range.
+  // One row per session, as `sessions` below, with its weight (sessions), whether it was resolved and whether it was
+  // resolved at first contact: session_rollups' rows of the range (migration 0016) — a session's requests per minute,
+  // grouped by session again, placed at its first minute in the range — and the minutes' counts of requests without
+  // a session id (each a session of one request, which no range boundary can split).
   session_rollups: {
     timeColumn: "session_minute",
     from: (scope) =>
-      `(SELECT session_key, min(minute) AS session_minute, sum(requests) AS requests, max(resolved) AS resolved, max(handed_off) AS handed_off, max(followed_up) AS followed_up ` +
-      `FROM session_rollups FINAL WHERE ${scope("minute")} GROUP BY session_key)`,
+      `(SELECT min(minute) AS session_minute, 1 AS sessions, max(resolved) AS resolved_sessions, ` +
+      `toUInt8(sum(requests) = 1 AND max(resolved) = 1 AND max(handed_off) = 0 AND max(followed_up) = 0) AS first_contact_sessions ` +
+      `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key != '' GROUP BY session_key ` +
+      `UNION ALL SELECT minute AS session_minute, sessionless_requests AS sessions, sessionless_resolved AS resolved_sessions, sessionless_first_contact AS first_contact_sessions ` +
+      `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key = '')`,
   },
   // The heuristic judge's scores are a measurement, never a decision (aggregate/dataset-shares.ts): every
   // mean and share reads the other evaluators' values, as the gate does; they have a source of their own.
@@ -348,19 +353,26 @@ export function requestRollupSelect(database: string, where: string): string {
 const SESSION_KEY = "if(session_id = '', concat('trace:', trace_id), session_id)";
 /** What a session rate asks of each of its requests; a session has it when any of its requests has. */
 const SESSION_FLAGS = { resolved: feedbackOfKind("resolved"), handed_off: feedbackOfKind("handoff"), followed_up: feedbackOfKind("follow_up") } as const;
+/** A session of one request resolved at first contact: resolved, without handoff or follow-up. */
+const FIRST_CONTACT = `${SESSION_FLAGS.resolved} AND NOT ${SESSION_FLAGS.handed_off} AND NOT ${SESSION_FLAGS.followed_up}`;
 /** The columns of session_rollups in the order sessionRollupSelect computes them. */
-export const SESSION_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "session_key", "requests", "resolved", "handed_off", "followed_up", "version"] as const;
+export const SESSION_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "session_key", "requests", "resolved", "handed_off", "followed_up", "sessionless_requests", "sessionless_resolved", "sessionless_first_contact", "version"] as const;
 
 /**
- * The SELECT computing session_rollups rows (migration 0016) from case_results FINAL meeting `where`: per minute and
- * scope columns, each session's complete requests and whether any was resolved, handed off or followed up — what
- * SOURCES.sessions computes per request, grouped by session again at query time. `{version:UInt64}` is a parameter.
+ * The SELECT computing session_rollups rows (migration 0016) from case_results FINAL meeting `where`, per minute and
+ * scope columns: for each session id, its complete requests and whether any was resolved, handed off or followed up
+ * (grouped by session again at query time, SOURCES.session_rollups); under the key '', the requests without a
+ * session id — each a session of its own (SOURCES.sessions keys it by its trace) — counted: all, resolved, resolved
+ * at first contact. `{version:UInt64}` is a parameter.
  */
 export function sessionRollupSelect(database: string, where: string): string {
   return [
-    `SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_id, run_id, ${SESSION_KEY} AS session_key,`,
-    "       count() AS requests,",
-    ...Object.entries(SESSION_FLAGS).map(([column, condition]) => `       max(${condition}) AS ${column},`),
+    "SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_id, run_id, session_id AS session_key,",
+    "       countIf(session_key != '') AS requests,",
+    ...Object.entries(SESSION_FLAGS).map(([column, condition]) => `       if(session_key = '', 0, max(${condition})) AS ${column},`),
+    "       countIf(session_key = '') AS sessionless_requests,",
+    `       countIf(session_key = '' AND ${SESSION_FLAGS.resolved}) AS sessionless_resolved,`,
+    `       countIf(session_key = '' AND ${FIRST_CONTACT}) AS sessionless_first_contact,`,
     "       {version:UInt64} AS version",
     `FROM ${database}.case_results FINAL`,
     `WHERE (${where}) AND ${COMPLETE}`,
@@ -446,7 +458,7 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
     rollup: { value: "sum(rating_sum) / nullIf(sum(rating_count), 0)", samples: "sum(rating_count)" },
   },
   // 会话解决率, session-resolution-rate.ts.
-  // Over session_rollups the same expressions: its source groups the rows by session again (SOURCES.session_rollups).
+  // Over session_rollups: its source's rows are sessions with a weight (SOURCES.session_rollups).
   {
     name: "session_resolution_rate",
     label: "Sessions resolved",
@@ -455,7 +467,7 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
     storedMetrics: [],
     value: "countIf(resolved = 1) / nullIf(count(), 0)",
     samples: "count()",
-    rollup: { value: "countIf(resolved = 1) / nullIf(count(), 0)", samples: "count()" },
+    rollup: { value: "sum(resolved_sessions) / nullIf(sum(sessions), 0)", samples: "sum(sessions)" },
   },
   // 问题一次解决率: one request, resolved, no handoff or follow-up; first-contact-resolution.ts.
   {
@@ -466,7 +478,7 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
     storedMetrics: [],
     value: "countIf(requests = 1 AND resolved = 1 AND handed_off = 0 AND followed_up = 0) / nullIf(count(), 0)",
     samples: "count()",
-    rollup: { value: "countIf(requests = 1 AND resolved = 1 AND handed_off = 0 AND followed_up = 0) / nullIf(count(), 0)", samples: "count()" },
+    rollup: { value: "sum(first_contact_sessions) / nullIf(sum(sessions), 0)", samples: "sum(sessions)" },
   },
   meanOf(METRIC.cost, "Cost per request", "none", "average_cost"),
 ];

@@ -6,11 +6,14 @@
 -- the Failures board's root causes and failure rate read every
 -- `evaluation_results` and `case_results` row of the range.
 --
--- 1. session_rollups: per minute × tenant × service × dataset × run × SESSION,
--- the session's complete requests in that minute (the key of
--- aggregate-metrics.ts SOURCES.sessions: rag_observation.session_id, or
--- 'trace:<trace id>' for a request without one) and whether any of them was
--- marked resolved, handed off or followed up.
+-- 1. session_rollups: per minute × tenant × service × dataset × run × SESSION
+-- ID, the session's complete requests in that minute and whether any of them
+-- was marked resolved, handed off or followed up; and, under the session key
+-- '', the minute's complete requests WITHOUT a session id, counted (all,
+-- resolved, resolved without handoff or follow-up). A request without a
+-- session id is a session of its own (aggregate-metrics.ts SOURCES.sessions
+-- keys it 'trace:<trace id>'): one request, in one minute, so its minute's
+-- counts add up exactly over any range and need no row each.
 --
 -- Why per session and minute, not one row per session, and not per-minute
 -- counts: a session rate counts each session ONCE over the requests of the
@@ -27,13 +30,18 @@
 -- every rollup-read panel places rows in time (migrations 0009, 0014), and
 -- the time-series buckets (whole minutes) place a session at the minute of
 -- its first request in the range, the bucket its first request falls in.
--- The table holds at most one row per complete request and far fewer where
--- sessions send several requests a minute; what a panel saves is the wide
+-- The table holds at most one row per complete request with a session id
+-- (fewer where sessions send several requests a minute) and one per minute
+-- for the requests without one; what a panel saves is the wide
 -- `case_results FINAL` read (its sorting key, version and the columns of
 -- the condition, over the month's parts) for five narrow columns. What it
 -- does not do: make a session rate's cost independent of the number of
--- sessions in the range — an exact count of distinct sessions needs each
--- session's key; a sketch (uniq states) would make them approximate.
+-- sessions with an id in the range — an exact count of distinct sessions
+-- needs each session's key; a sketch (uniq states) would make them
+-- approximate. One assumption, as everywhere the store collapses rows: two
+-- complete requests without a session id never share a trace (a trace is
+-- one request; its Case Result id is derived from it), else the raw rows
+-- would count them as one session and the counts as two.
 --
 -- 2. root_cause_rollups: per minute × tenant × service × dataset × run ×
 -- root-cause label, the failing requests the root-cause evaluator labelled
@@ -73,6 +81,9 @@ CREATE TABLE IF NOT EXISTS {{database}}.session_rollups
     resolved UInt8,
     handed_off UInt8,
     followed_up UInt8,
+    sessionless_requests UInt64,
+    sessionless_resolved UInt64,
+    sessionless_first_contact UInt64,
     version UInt64
 )
 ENGINE = ReplacingMergeTree(version)
@@ -105,13 +116,15 @@ SETTINGS ttl_only_drop_parts = 1;
 -- large store's upgrade takes longer rather than the machine's memory.
 -- FINAL collapses within partitions (exact: each table's partition is the
 -- month of a sorting-key column, final-within-partitions.ts).
-INSERT INTO {{database}}.session_rollups (minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up, version)
-SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_id, run_id,
-       if(session_id = '', concat('trace:', trace_id), session_id) AS session_key,
-       count() AS requests,
-       max(has(feedback_kinds, 'resolved')) AS resolved,
-       max(has(feedback_kinds, 'handoff')) AS handed_off,
-       max(has(feedback_kinds, 'follow_up')) AS followed_up,
+INSERT INTO {{database}}.session_rollups (minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up, sessionless_requests, sessionless_resolved, sessionless_first_contact, version)
+SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_id, run_id, session_id AS session_key,
+       countIf(session_key != '') AS requests,
+       if(session_key = '', 0, max(has(feedback_kinds, 'resolved'))) AS resolved,
+       if(session_key = '', 0, max(has(feedback_kinds, 'handoff'))) AS handed_off,
+       if(session_key = '', 0, max(has(feedback_kinds, 'follow_up'))) AS followed_up,
+       countIf(session_key = '') AS sessionless_requests,
+       countIf(session_key = '' AND has(feedback_kinds, 'resolved')) AS sessionless_resolved,
+       countIf(session_key = '' AND has(feedback_kinds, 'resolved') AND NOT has(feedback_kinds, 'handoff') AND NOT has(feedback_kinds, 'follow_up')) AS sessionless_first_contact,
        toUnixTimestamp64Milli(now64(3)) AS version
 FROM {{database}}.case_results FINAL
 WHERE partial_trace = 0
