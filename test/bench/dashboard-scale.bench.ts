@@ -162,53 +162,53 @@
  *   above.
  * - Session and root-cause rollups (migration 0016, 2026-12-01). The same
  *   3,000,000-value store (written by the release before 0015; 128,572
- *   requests, 32,183 sessions), two copies: one opened by the release
- *   before 0016 (75d6006, migration 0015 applied on open), one by this
- *   release (0015 and 0016; 0016's backfill of session_rollups and
- *   root_cause_rollups added ~0.8 s CPU to the open: 2,194 → 2,957 ms).
- *   The first run after an upgrade carries the engine's background merges
- *   of the new parts in the process's CPU, so each copy was run again,
- *   before / after / before / after, load 7–8 (others' work): wall ms
- *   (CPU ms), 24 h / 30 d, the two "before" runs then the two "after":
- *     business rates          46 (46) / 327 (288), 55 (48) / 603 (333)
- *                          →  20 (21) / 150 (151), 74 (23) / 321 (165)
- *     business over time      44 (43) / 155 (149), 54 (56) / 262 (164)
- *                          →  30 (30) / 90 (89), 22 (22) / 67 (67)
- *     user behaviour, range   35 (33) / 147 (143), 60 (49) / 300 (219)
- *                          →  27 (28) / 103 (103), 21 (21) / 94 (94)
- *     user behaviour, time    53 (53) / 109 (107), 48 (48) / 103 (95)
- *                          →  22 (22) / 29 (29), 22 (22) / 30 (30)
- *     failures: root causes over time  46 (42) / 147 (140), 40 (39) / 210 (106)
- *                          →  7 (7) / 59 (60), 7 (7) / 43 (43)
- *     failures: root causes  38 (38) / 112 (112), 35 (35) / 104 (104)
- *                          →  8 (8) / 9 (9), 6 (6) / 7 (7)
- *     failures: failure rate  92 (88) / 173 (164), 73 (73) / 148 (131)
- *                          →  10 (10) / 58 (58), 11 (11) / 50 (50)
- *   The session query alone (the two session rates over 30 days, three
- *   runs, the third's CPU): 63 ms over case_results FINAL, 24 ms over
- *   session_rollups FINAL. The failing-case and review-queue tables (the
- *   latest 500 rows, raw) now read from the minute their latest 500 begin
- *   (a running sum over request_rollups' verdict counts), not every request
- *   of the range; runs of the same two copies afterwards, CPU ms, before
- *   (three runs) → after (two): failing cases 24 h 52–77 → 115–124, 30 d
- *   280–409 → 150–182; review queue 24 h 42–63 → 66–72, 30 d 226–342 →
- *   70–78. The 24 h figures are within the runs' spread (the two runs of
- *   the previous step, whose cases tables had the release's SQL, gave 90
- *   and 111 ms for failing cases): a day holds ~1,400 failing requests
- *   here, so the scalar subqueries over the rollups cost about what they
- *   save; over 30 days, and at the target's ~430,000 requests a day, they
- *   bound the raw read to the latest failures. Rows: session_rollups 128,572 (= the
- *   requests: at this density a session's requests fall in different
- *   minutes, so a row per session and minute is a row per request),
- *   root_cause_rollups 43,930. What is left of the session rates' cost
- *   grows with the sessions × minutes of the range, not with the width of
- *   the raw rows: at the target (~13 million requests a month) that is at
- *   most ~13 million narrow rows, ~2.4 CPU s by these figures (~6 CPU s
- *   over the raw rows) — within 3 s only with both cores. Exact distinct
- *   sessions need each session's key; the next steps would be per-minute
- *   counts of sessions that cannot span minutes (requests without a
- *   session id are sessions of one request) and per-day rows for sessions
- *   that stay within a day, neither done.
+ *   requests, 32,183 session ids, a quarter of the requests without one),
+ *   two copies: one opened by the release before 0016 (75d6006, migration
+ *   0015 applied on open), one by this release (0015 and 0016; 0016's
+ *   backfill of session_rollups and root_cause_rollups added ~0.8–1 CPU s
+ *   to the open: 2,194 → 2,957–3,141 ms). The first run after an upgrade
+ *   carries the engine's background merges of the new parts in the
+ *   process's CPU, so each copy was then run again, alternating; the load
+ *   was 7–8 for the first pair below and 12–15 for the others (others'
+ *   work), so wall times swing and the CPU ms (in parentheses) are the
+ *   figures to compare. 30-day range, before → after:
+ *     business rates          288, 333, 381, 236 → 151, 165, 177, 161, 247, 270
+ *     business over time      149, 164, 163, 155 → 89, 67, 82, 103, 106, 131
+ *     user behaviour, range   143, 219, 202, 206 → 103, 94, 115, 142, 162, 139
+ *     user behaviour, time    107, 95, 100, 106 → 29, 30, 90, 107, 108, 78
+ *     root causes over time   140, 106, 93, 91 → 60, 43, 52, 68, 70, 51
+ *     root causes             112, 104, 114, 94 → 9, 7, 9, 9, 10, 10
+ *     failure rate            164, 131, 138, 111 → 58, 50, 11, 12, 14, 11
+ *     failing cases           405, 280, 391, 367 → 150, 182, 150, 176, 205, 199
+ *     review queue            342, 226, 258, 341 → 70, 78, 68, 83, 79, 94
+ *   (the first two "after" figures of each line are of an intermediate
+ *   version: a row per request without a session id, and the cases tables
+ *   on the release's SQL for the first two failing-cases and review-queue
+ *   runs, which then read 307/428 and 293/237). The 24-hour figures are
+ *   10–125 ms CPU on both sides, within the runs' spread. The session
+ *   query alone (the two session rates over 30 days, six runs, median):
+ *   72–114 ms CPU over case_results FINAL, 26 ms over session_rollups.
+ *   The panels' remaining CPU is mostly their other query (the request
+ *   rates over request_rollups). The failing-case and review-queue tables
+ *   (the latest 500 rows, raw) now read from the minute their latest 500
+ *   begin (a running sum over request_rollups' verdict counts), not every
+ *   request of the range; over 24 hours a day holds ~1,400 failing
+ *   requests here, so the scalar subqueries cost about what they save;
+ *   over 30 days, and at the target's ~430,000 requests a day, they bound
+ *   the raw read to the latest failures. Rows: session_rollups 128,572 (at
+ *   this density — 3 requests a minute over 20 tenant × service pairs — a
+ *   session's requests fall in different minutes and a minute-pair holds
+ *   one request, so a row per session and minute, and the per-minute count
+ *   of requests without a session id, are each a row per request; at the
+ *   target's ~15 requests per minute and pair the requests without a
+ *   session id collapse ~15×), root_cause_rollups 43,930. What is left of
+ *   the session rates' cost grows with the session ids × minutes of the
+ *   range, not with the width of the raw rows: at the target (~13 million
+ *   requests a month, all with session ids) at most ~13 million narrow
+ *   rows, ~2.6 CPU s by these figures (~7–11 CPU s over the raw rows) —
+ *   within 3 s only with both cores. Exact distinct sessions need each
+ *   session's key; per-day rows for sessions that stay within a day would
+ *   be the next step, not done.
  *   What it costs the write path: the refresh runs two more INSERT …
  *   SELECTs (session_rollups from case_results, root_cause_rollups from
  *   evaluation_results joined to case_results) and one read that looks for
