@@ -218,7 +218,11 @@
  *   6–8: before 23,307, 21,539, 20,315, 19,731 metric values per CPU second
  *   (mean 21,223), after 19,795, 21,366, 19,718, 19,775 (mean 20,164): ~5 %
  *   more CPU per value written (13–15 CPU s a run), within the spread of
- *   the runs.
+ *   the runs. Those runs were of the version with a row per request
+ *   without a session id; the final version, four more runs alternating at
+ *   a load of 12–13: after 18,649 and 16,793, before 19,231 and 19,490
+ *   (mean 17,721 vs 19,361): ~9 % more CPU per value, so ~5–10 % in all,
+ *   not measured more finely on this shared machine.
  */
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
