@@ -67,10 +67,10 @@ interface Source {
   from(scope: Scope, storedMetrics: readonly string[]): string;
 }
 
-type RollupName = "metric_rollups" | "request_rollups";
+type RollupName = "metric_rollups" | "request_rollups" | "session_rollups";
 
 /** The rollup table of a source, where it has one. */
-const ROLLUP_OF: Partial<Record<SourceName, RollupName>> = { metric_values: "metric_rollups", case_results: "request_rollups" };
+const ROLLUP_OF: Partial<Record<SourceName, RollupName>> = { metric_values: "metric_rollups", case_results: "request_rollups", sessions: "session_rollups" };
 
 export const SOURCES: Record<SourceName | RollupName, Source> = {
   // Whole minutes: a rollup row is in the range when its minute starts in it.
@@ -81,6 +81,19 @@ export const SOURCES: Record<SourceName | RollupName, Source> = {
   request_rollups: {
     timeColumn: "minute",
     from: (scope) => `request_rollups FINAL WHERE ${scope("minute")}`,
+  },
+  // One row per session, as `sessions` below, with its weight (sessions), whether it was resolved and whether it was
+  // resolved at first contact: session_rollups' rows of the range (migration 0016) — a session's requests per minute,
+  // grouped by session again, placed at its first minute in the range — and the minutes' counts of requests without
+  // a session id (each a session of one request, which no range boundary can split).
+  session_rollups: {
+    timeColumn: "session_minute",
+    from: (scope) =>
+      `(SELECT min(minute) AS session_minute, 1 AS sessions, max(resolved) AS resolved_sessions, ` +
+      `toUInt8(sum(requests) = 1 AND max(resolved) = 1 AND max(handed_off) = 0 AND max(followed_up) = 0) AS first_contact_sessions ` +
+      `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key != '' GROUP BY session_key ` +
+      `UNION ALL SELECT minute AS session_minute, sessionless_requests AS sessions, sessionless_resolved AS resolved_sessions, sessionless_first_contact AS first_contact_sessions ` +
+      `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key = '')`,
   },
   // The heuristic judge's scores are a measurement, never a decision (aggregate/dataset-shares.ts): every
   // mean and share reads the other evaluators' values, as the gate does; they have a source of their own.
@@ -119,8 +132,8 @@ export const SOURCES: Record<SourceName | RollupName, Source> = {
     from: (scope) =>
       `(SELECT session_key, min(request_started_at) AS started_at, count() AS requests, ` +
       `max(resolved) AS resolved, max(handed_off) AS handed_off, max(followed_up) AS followed_up ` +
-      `FROM (SELECT if(session_id = '', concat('trace:', trace_id), session_id) AS session_key, started_at AS request_started_at, ` +
-      `${feedbackOfKind("resolved")} AS resolved, ${feedbackOfKind("handoff")} AS handed_off, ${feedbackOfKind("follow_up")} AS followed_up ` +
+      `FROM (SELECT ${SESSION_KEY} AS session_key, started_at AS request_started_at, ` +
+      `${SESSION_FLAGS.resolved} AS resolved, ${SESSION_FLAGS.handed_off} AS handed_off, ${SESSION_FLAGS.followed_up} AS followed_up ` +
       `FROM case_results FINAL WHERE ${scope("started_at")} AND partial_trace = 0) ` +
       `GROUP BY session_key)`,
   },
@@ -336,6 +349,37 @@ export function requestRollupSelect(database: string, where: string): string {
   ].join("\n");
 }
 
+/** A request's session (rag_observation.session_id; a request without one is a session of its own, keyed by its trace). */
+const SESSION_KEY = "if(session_id = '', concat('trace:', trace_id), session_id)";
+/** What a session rate asks of each of its requests; a session has it when any of its requests has. */
+const SESSION_FLAGS = { resolved: feedbackOfKind("resolved"), handed_off: feedbackOfKind("handoff"), followed_up: feedbackOfKind("follow_up") } as const;
+/** A session of one request resolved at first contact: resolved, without handoff or follow-up. */
+const FIRST_CONTACT = `${SESSION_FLAGS.resolved} AND NOT ${SESSION_FLAGS.handed_off} AND NOT ${SESSION_FLAGS.followed_up}`;
+/** The columns of session_rollups in the order sessionRollupSelect computes them. */
+export const SESSION_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "session_key", "requests", "resolved", "handed_off", "followed_up", "sessionless_requests", "sessionless_resolved", "sessionless_first_contact", "version"] as const;
+
+/**
+ * The SELECT computing session_rollups rows (migration 0016) from case_results FINAL meeting `where`, per minute and
+ * scope columns: for each session id, its complete requests and whether any was resolved, handed off or followed up
+ * (grouped by session again at query time, SOURCES.session_rollups); under the key '', the requests without a
+ * session id — each a session of its own (SOURCES.sessions keys it by its trace) — counted: all, resolved, resolved
+ * at first contact. `{version:UInt64}` is a parameter.
+ */
+export function sessionRollupSelect(database: string, where: string): string {
+  return [
+    "SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_id, run_id, session_id AS session_key,",
+    "       countIf(session_key != '') AS requests,",
+    ...Object.entries(SESSION_FLAGS).map(([column, condition]) => `       if(session_key = '', 0, max(${condition})) AS ${column},`),
+    "       countIf(session_key = '') AS sessionless_requests,",
+    `       countIf(session_key = '' AND ${SESSION_FLAGS.resolved}) AS sessionless_resolved,`,
+    `       countIf(session_key = '' AND ${FIRST_CONTACT}) AS sessionless_first_contact,`,
+    "       {version:UInt64} AS version",
+    `FROM ${database}.case_results FINAL`,
+    `WHERE (${where}) AND ${COMPLETE}`,
+    "GROUP BY minute, tenant_id, service_name, dataset_id, run_id, session_key",
+  ].join("\n");
+}
+
 /** A rate over request_rollups: the sum of one count over the sum of another. */
 function rolledUpRate(numerator: RequestCount, denominator: RequestCount): { value: string; samples: string } {
   return { value: `sum(${numerator}) / nullIf(sum(${denominator}), 0)`, samples: `sum(${denominator})` };
@@ -414,7 +458,17 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
     rollup: { value: "sum(rating_sum) / nullIf(sum(rating_count), 0)", samples: "sum(rating_count)" },
   },
   // 会话解决率, session-resolution-rate.ts.
-  { name: "session_resolution_rate", label: "Sessions resolved", unit: "percentunit", source: "sessions", storedMetrics: [], value: "countIf(resolved = 1) / nullIf(count(), 0)", samples: "count()" },
+  // Over session_rollups: its source's rows are sessions with a weight (SOURCES.session_rollups).
+  {
+    name: "session_resolution_rate",
+    label: "Sessions resolved",
+    unit: "percentunit",
+    source: "sessions",
+    storedMetrics: [],
+    value: "countIf(resolved = 1) / nullIf(count(), 0)",
+    samples: "count()",
+    rollup: { value: "sum(resolved_sessions) / nullIf(sum(sessions), 0)", samples: "sum(sessions)" },
+  },
   // 问题一次解决率: one request, resolved, no handoff or follow-up; first-contact-resolution.ts.
   {
     name: "first_contact_resolution",
@@ -424,6 +478,7 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
     storedMetrics: [],
     value: "countIf(requests = 1 AND resolved = 1 AND handed_off = 0 AND followed_up = 0) / nullIf(count(), 0)",
     samples: "count()",
+    rollup: { value: "sum(first_contact_sessions) / nullIf(sum(sessions), 0)", samples: "sum(sessions)" },
   },
   meanOf(METRIC.cost, "Cost per request", "none", "average_cost"),
 ];

@@ -5,31 +5,48 @@
  * HALLUCINATION, …). This board shows the labels over time, their totals, the
  * failure rate, the failing cases, the review queue (requests that need
  * review: heuristic signals or evaluator errors, not verdicts), and one
- * trace's stages and evaluations (the cases tables link to it).
+ * trace's stages and evaluations (the cases tables link to it). The root
+ * causes read root_cause_rollups and the failure rate request_rollups
+ * (migrations 0016, 0014): a range reads per-minute rows, not every request;
+ * the cases tables and the trace's panels are the drill-down, on raw rows.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
-import { FINAL_VERDICT } from "./aggregate-metrics.js";
+import { FINAL_VERDICT, SOURCES } from "./aggregate-metrics.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { barChartPanel, row, tablePanel, timeSeriesPanel } from "./panel-builders.js";
 import { dashboardScope, variableValue } from "./sql-scope.js";
 import { filterVariables, traceVariable } from "./variables.js";
+import { ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
+
+export { ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
 
 export const FAILURES_UID = "ragscope-failures";
 
-export const ROOT_CAUSE_EVALUATOR = "root_cause";
+/**
+ * Failing requests per root-cause label in the dashboard's scope, per minute: root_cause_rollups (migration 0016),
+ * the labelled Evaluation Results counted with their request's tenant, service, dataset and run.
+ */
+const ROOT_CAUSES = `SELECT minute, root_cause, failing_requests FROM root_cause_rollups FINAL WHERE ${dashboardScope("minute")}`;
 
-/** The label at the start of a root-cause reason, e.g. `RETRIEVAL_MISS` of "RETRIEVAL_MISS: gold evidence not retrieved". */
-export const ROOT_CAUSE_LABEL = "extract(reason, '^([A-Z][A-Z_]*)')";
+/** How many requests the cases tables list, newest first. */
+const LATEST = 500;
 
-/** Case Results in the dashboard's scope: evaluation_results has no service/tenant/dataset columns, so it is filtered through them. */
-const SCOPED_CASE_RESULTS = `SELECT case_result_id FROM case_results FINAL WHERE ${dashboardScope("started_at")}`;
-
-const ROOT_CAUSES = [
-  "SELECT started_at, " + ROOT_CAUSE_LABEL + " AS root_cause",
-  "FROM evaluation_results FINAL",
-  `WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND match(reason, '^[A-Z][A-Z_]*:')`,
-  `AND case_result_id IN (${SCOPED_CASE_RESULTS})`,
-].join("\n");
+/**
+ * The start of the minute from which on the range holds at least LATEST requests with a request_rollups count
+ * (failed_verdicts, review_required_verdicts), counted backwards from the range's end; 1970 when it holds fewer. The
+ * cases tables read the raw rows from there on only, so a 30-day range reads the granules of its latest failures,
+ * not every request of the month. The newest LATEST such requests all start after it: the count includes only
+ * minutes wholly inside the range (a minute that crosses its end may hold requests after it) and never more than the
+ * raw rows hold, except for a verdict changed since the last rollup refresh (at most clickhouse.rollupRefreshMs
+ * ago), which can leave out the oldest of the LATEST until that refresh. Their Evaluation Results carry the
+ * request's start (started_at), so the joined evaluations are read from there on too.
+ */
+function latestMinute(count: "failed_verdicts" | "review_required_verdicts"): string {
+  return (
+    `(SELECT maxIf(minute, newer >= ${LATEST}) FROM (SELECT minute, sum(sum(${count})) OVER (ORDER BY minute DESC) AS newer ` +
+    `FROM request_rollups FINAL WHERE ${dashboardScope("minute")} AND $__timeTo(addSeconds(minute, 60)) GROUP BY minute))`
+  );
+}
 
 export function failuresDashboard(): dashboard.DashboardBuilder {
   let builder = dashboardShell(FAILURES_UID, "ragscope — Failures", "Root causes of failing requests over time, the failing cases with their primary label and reason, and the stages of one trace.");
@@ -42,7 +59,7 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       timeSeriesPanel(
         "Root causes over time",
         "Failing requests per primary root-cause label (the seed's 18 labels: RETRIEVAL_MISS, HALLUCINATION, …) and time bucket.",
-        [`SELECT $__timeInterval(started_at) AS time, root_cause AS series, count() AS Value`, `FROM (${ROOT_CAUSES})`, "GROUP BY time, series", "ORDER BY time"].join("\n"),
+        [`SELECT $__timeInterval(minute) AS time, root_cause AS series, sum(failing_requests) AS Value`, `FROM (${ROOT_CAUSES})`, "GROUP BY time, series", "ORDER BY time"].join("\n"),
         "short",
         { width: 16, height: 9 },
         { seriesColumn: "series", bars: true, stacked: true },
@@ -52,7 +69,7 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       barChartPanel(
         "Root causes",
         "Failing requests per primary root-cause label over the range.",
-        [`SELECT root_cause AS "Root cause", count() AS "Failing requests"`, `FROM (${ROOT_CAUSES})`, "GROUP BY root_cause", 'ORDER BY "Failing requests" DESC'].join("\n"),
+        [`SELECT root_cause AS "Root cause", sum(failing_requests) AS "Failing requests"`, `FROM (${ROOT_CAUSES})`, "GROUP BY root_cause", 'ORDER BY "Failing requests" DESC'].join("\n"),
         "short",
         { width: 8, height: 9 },
         "Root cause",
@@ -62,10 +79,10 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       timeSeriesPanel(
         "Failure rate",
         "Requests whose final verdict is failed / requests with a verdict (passed or failed), per time bucket. The final verdict is a human review's where reviewers agreed, else quality_status.",
+        // request_rollups' counts of the final verdicts (migration 0014).
         [
-          `SELECT $__timeInterval(started_at) AS time, countIf(${FINAL_VERDICT} = 'failed') / nullIf(countIf(${FINAL_VERDICT} IN ('passed', 'failed')), 0) AS "Failure rate"`,
-          "FROM case_results FINAL",
-          `WHERE ${dashboardScope("started_at")}`,
+          `SELECT $__timeInterval(minute) AS time, sum(failed_verdicts) / nullIf(sum(passed_verdicts) + sum(failed_verdicts), 0) AS "Failure rate"`,
+          `FROM ${SOURCES.request_rollups.from(dashboardScope, [])}`,
           "GROUP BY time",
           "ORDER BY time",
         ].join("\n"),
@@ -81,11 +98,11 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       [
         `SELECT failing.started_at AS time, failing.run_id AS run_id, failing.case_id AS case_id, failing.service_name AS service,`,
         `  causes.root_cause AS primary_label, causes.reason AS reason, failed.evaluations AS failed_evaluations, failing.trace_id AS trace_id`,
-        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND ${FINAL_VERDICT} = 'failed') AS failing`,
-        `LEFT JOIN (SELECT case_result_id, ${ROOT_CAUSE_LABEL} AS root_cause, reason FROM evaluation_results FINAL WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at)) AS causes ON causes.case_result_id = failing.case_result_id`,
-        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) GROUP BY case_result_id) AS failed ON failed.case_result_id = failing.case_result_id`,
+        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND started_at >= ${latestMinute("failed_verdicts")} AND ${FINAL_VERDICT} = 'failed') AS failing`,
+        `LEFT JOIN (SELECT case_result_id, ${ROOT_CAUSE_LABEL} AS root_cause, reason FROM evaluation_results FINAL WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")}) AS causes ON causes.case_result_id = failing.case_result_id`,
+        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")} GROUP BY case_result_id) AS failed ON failed.case_result_id = failing.case_result_id`,
         "ORDER BY time DESC",
-        "LIMIT 500",
+        `LIMIT ${LATEST}`,
       ].join("\n"),
       { width: 24, height: 10 },
       [{ column: "trace_id", link: { title: "Show this trace's stages", url: `/d/${FAILURES_UID}/failures?var-trace_id=\${__value.raw}&\${__url_time_range}` } }],
@@ -99,10 +116,10 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       [
         `SELECT pending.started_at AS time, pending.run_id AS run_id, pending.case_id AS case_id, pending.service_name AS service,`,
         `  signals.evaluations AS signals, pending.trace_id AS trace_id`,
-        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND ${FINAL_VERDICT} = 'review_required') AS pending`,
-        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE (review_required = 1 OR outcome IN ('failed', 'error')) AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) GROUP BY case_result_id) AS signals ON signals.case_result_id = pending.case_result_id`,
+        `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND started_at >= ${latestMinute("review_required_verdicts")} AND ${FINAL_VERDICT} = 'review_required') AS pending`,
+        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE (review_required = 1 OR outcome IN ('failed', 'error')) AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND started_at >= ${latestMinute("review_required_verdicts")} GROUP BY case_result_id) AS signals ON signals.case_result_id = pending.case_result_id`,
         "ORDER BY time DESC",
-        "LIMIT 500",
+        `LIMIT ${LATEST}`,
       ].join("\n"),
       { width: 24, height: 10 },
       [{ column: "trace_id", link: { title: "Show this trace's stages", url: `/d/${FAILURES_UID}/failures?var-trace_id=\${__value.raw}&\${__url_time_range}` } }],

@@ -1,6 +1,8 @@
 /**
  * Keeps `metric_rollups` (migration 0009) in step with `metric_values`, and
- * `request_rollups` (migration 0014) with `case_results`: the
+ * `request_rollups` (migration 0014), `session_rollups` and
+ * `root_cause_rollups` (migration 0016) with `case_results` (and the
+ * root-cause `evaluation_results`): the
  * sinks note the request minutes, tenants and services they wrote to, and
  * those minutes are recomputed from `metric_values FINAL` and
  * `case_results FINAL` — after writes, at
@@ -8,6 +10,16 @@
  * collector runs no query), and once more on close. A recomputed minute
  * replaces the earlier one (a newer version of the same key), so replays,
  * re-evaluations and NULL rows that hide a value count as FINAL counts them.
+ * A key of a recomputed minute that the recompute no longer produces (a
+ * re-evaluated request moved to another dataset, run, session or root-cause
+ * label) would keep its last row and be
+ * counted by every panel: after its inserts a refresh counts such keys in
+ * one read and, only where there are some, deletes the rows of its minutes
+ * older than itself (a lightweight DELETE; staleKeysSelect, staleRowsDelete).
+ * Several collectors refreshing the same minutes rely, as the versions do,
+ * on clocks that agree to within a refresh: a refresh whose clock is ahead
+ * of another's by more than that could take the other's newer rows for
+ * stale ones, until the minute is written and refreshed again.
  *
  * A minute is noted after its write succeeded, and the set of minutes to
  * refresh is taken when a refresh starts: a write landing during a refresh
@@ -23,7 +35,8 @@ import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
-import { REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
+import { REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect, SESSION_ROLLUP_COLUMNS, sessionRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
+import { ROOT_CAUSE_ROLLUP_COLUMNS, rootCauseRollupSelect } from "../../dashboards/source/root-causes.js";
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_ROLLUP_REFRESH_MS = 5_000;
@@ -38,6 +51,11 @@ export interface MetricRollupOptions {
    * builds one as the release before it did.
    */
   requestRollups?: boolean;
+  /**
+   * Keep session_rollups and root_cause_rollups too (default true). Only a store before migration 0016 has none: the
+   * upgrade test builds one as the release before it did.
+   */
+  sessionAndRootCauseRollups?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -92,6 +110,45 @@ export function requestRefreshSelect(database: string): string {
   );
 }
 
+/** The condition on a request's start (started_at, or ts of metric_values) that selects a refresh's minutes, tenants and services. */
+function refreshedRequests(timeColumn: string, scoped = true): string {
+  const minutes = `${timeColumn} >= fromUnixTimestamp64Milli({from:Int64}) AND ${timeColumn} < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(toStartOfMinute(${timeColumn})) IN {minutes:Array(UInt32)}`;
+  return scoped ? `${minutes} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}` : minutes;
+}
+
+/** What a refresh reads and inserts into session_rollups (migration 0016; the same parameters as refreshSelect). */
+export function sessionRefreshSelect(database: string): string {
+  return withStatementSettings(sessionRollupSelect(database, refreshedRequests("started_at")), FINAL_WITHIN_PARTITIONS);
+}
+
+/** What a refresh reads and inserts into root_cause_rollups (migration 0016): evaluation_results has no tenant or service, its request has. */
+export function rootCauseRefreshSelect(database: string): string {
+  return withStatementSettings(rootCauseRollupSelect(database, refreshedRequests("started_at", false), refreshedRequests("started_at")), FINAL_WITHIN_PARTITIONS);
+}
+
+/** The rows of a rollup table in a refresh's minutes, tenants and services (every rollup table has these columns). */
+const REFRESHED_ROLLUP_ROWS = "minute >= fromUnixTimestamp64Milli({from:Int64}) AND minute < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(minute) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}";
+
+/**
+ * After a refresh inserted its rows (version {version}): how many keys of each table's refreshed minutes, tenants
+ * and services the recompute no longer produced — their newest row is older than the refresh. A group that vanished
+ * from a minute (a re-evaluated request moved to another run, dataset, session or root-cause label) keeps
+ * its last row otherwise, and the dashboards would still count it.
+ */
+export function staleKeysSelect(database: string, tables: readonly string[]): string {
+  const counts = tables.map((table) => `(SELECT count() FROM (SELECT version FROM ${database}.${quoteIdentifier(table)} FINAL WHERE ${REFRESHED_ROLLUP_ROWS}) WHERE version < {version:UInt64}) AS ${quoteIdentifier(table)}`);
+  return withStatementSettings(`SELECT ${counts.join(", ")}`, FINAL_WITHIN_PARTITIONS);
+}
+
+/**
+ * Deletes a table's rows of the refreshed minutes, tenants and services older than the refresh: the stale keys, and
+ * the versions the refresh replaced (FINAL reads neither; the next merge would drop the replaced ones anyway). A
+ * lightweight DELETE, run only when staleKeysSelect found a stale key, which is rare: most refreshes delete nothing.
+ */
+export function staleRowsDelete(database: string, table: string): string {
+  return `DELETE FROM ${database}.${quoteIdentifier(table)} WHERE ${REFRESHED_ROLLUP_ROWS} AND version < {version:UInt64}`;
+}
+
 export function refreshParameters(minutes: readonly number[], tenants: readonly string[], services: readonly string[], version: number): Record<string, unknown> {
   return { from: minutes[0]!, to: minutes[minutes.length - 1]! + MINUTE_MS, minutes: minutes.map((minute) => minute / 1000), tenants, services, version };
 }
@@ -122,7 +179,7 @@ export function minuteRanges(minutes: readonly number[]): { minutes: number[] }[
 }
 
 export class ClickHouseMetricRollups {
-  readonly counters = { refreshes: 0, minutesRefreshed: 0, failures: 0, lastRefreshMs: 0, lastError: "" };
+  readonly counters = { refreshes: 0, minutesRefreshed: 0, staleDeletes: 0, failures: 0, lastRefreshMs: 0, lastError: "" };
   private readonly database: string;
   /** Minute start (ms) → tenant and service pairs written in it, as JSON [tenant, service]. */
   private dirty = new Map<number, Set<string>>();
@@ -202,8 +259,24 @@ export class ClickHouseMetricRollups {
     await this.running;
   }
 
+  /** The rollup tables this store has, each with the statement that recomputes a refresh's minutes and the one that rebuilds it all. */
+  private tables(): { table: string; refresh: string; rebuild: string }[] {
+    const database = this.database;
+    const insert = (table: string, columns: readonly string[]) => `INSERT INTO ${database}.${table} (${columns.join(", ")}) `;
+    const tables = [{ table: "metric_rollups", refresh: `INSERT INTO ${database}.metric_rollups ${refreshSelect(database)}`, rebuild: `INSERT INTO ${database}.metric_rollups ${rollupSelect(database, "1")}` }];
+    if (this.options.requestRollups !== false) {
+      tables.push({ table: "request_rollups", refresh: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRefreshSelect(database), rebuild: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRollupSelect(database, "1") });
+    }
+    if (this.options.sessionAndRootCauseRollups !== false) {
+      tables.push({ table: "session_rollups", refresh: insert("session_rollups", SESSION_ROLLUP_COLUMNS) + sessionRefreshSelect(database), rebuild: insert("session_rollups", SESSION_ROLLUP_COLUMNS) + sessionRollupSelect(database, "1") });
+      tables.push({ table: "root_cause_rollups", refresh: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRefreshSelect(database), rebuild: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRollupSelect(database, "1", "1") });
+    }
+    return tables;
+  }
+
   private async recompute(minutes: Map<number, Set<string>>): Promise<void> {
     const version = (this.options.now ?? Date.now)();
+    const tables = this.tables();
     for (const range of minuteRanges([...minutes.keys()])) {
       const pairs = range.minutes.flatMap((minute) => [...minutes.get(minute)!].map((group) => JSON.parse(group) as [string, string]));
       // Tenants and services apart (the sorting key's columns): a group of a tenant and a service that were not
@@ -211,8 +284,15 @@ export class ClickHouseMetricRollups {
       const tenants = [...new Set(pairs.map(([tenant]) => tenant))];
       const services = [...new Set(pairs.map(([, service]) => service))];
       const parameters = refreshParameters(range.minutes, tenants, services, version);
-      await this.connection.client.command({ query: `INSERT INTO ${this.database}.metric_rollups ${refreshSelect(this.database)}`, query_params: parameters });
-      if (this.options.requestRollups !== false) await this.connection.client.command({ query: `INSERT INTO ${this.database}.request_rollups (${REQUEST_ROLLUP_COLUMNS}) ${requestRefreshSelect(this.database)}`, query_params: parameters });
+      for (const { refresh } of tables) await this.connection.client.command({ query: refresh, query_params: parameters });
+      // One read for every table: keys the recompute no longer produced are deleted, so no dashboard counts them.
+      const result = await this.connection.client.query({ query: staleKeysSelect(this.database, tables.map(({ table }) => table)), query_params: parameters, format: "JSONEachRow" });
+      const [stale] = await result.json<Record<string, string | number>>();
+      for (const { table } of tables) {
+        if (Number(stale?.[table] ?? 0) === 0) continue;
+        await this.connection.client.command({ query: staleRowsDelete(this.database, table), query_params: parameters });
+        this.counters.staleDeletes += 1;
+      }
       this.counters.minutesRefreshed += range.minutes.length;
     }
     this.counters.refreshes += 1;
@@ -222,8 +302,13 @@ export class ClickHouseMetricRollups {
   async rebuild(): Promise<void> {
     while (this.running) await this.running;
     const version = (this.options.now ?? Date.now)();
-    await this.connection.client.command({ query: `INSERT INTO ${this.database}.metric_rollups ${rollupSelect(this.database, "1")}`, query_params: { version } });
-    if (this.options.requestRollups !== false) await this.connection.client.command({ query: `INSERT INTO ${this.database}.request_rollups (${REQUEST_ROLLUP_COLUMNS}) ${requestRollupSelect(this.database, "1")}`, query_params: { version } });
+    for (const { table, rebuild } of this.tables()) {
+      await this.connection.client.command({ query: rebuild, query_params: { version } });
+      // Keys of rows no longer stored (the rebuild produced none): deleted, as a refresh deletes its minutes' stale keys.
+      const stale = await this.connection.client.query({ query: withStatementSettings(`SELECT count() AS stale FROM (SELECT version FROM ${this.database}.${table} FINAL) WHERE version < {version:UInt64}`, FINAL_WITHIN_PARTITIONS), query_params: { version }, format: "JSONEachRow" });
+      const [found] = await stale.json<{ stale: string | number }>();
+      if (Number(found?.stale ?? 0) > 0) await this.connection.client.command({ query: `DELETE FROM ${this.database}.${table} WHERE version < {version:UInt64}`, query_params: { version } });
+    }
   }
 
   /** Stops the timer and refreshes what is pending. */

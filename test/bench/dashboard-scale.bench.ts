@@ -160,6 +160,69 @@
  *   pairs × variants ≈ 1–2 million rows a month, ~10× what the panels read
  *   here (10–138 ms CPU): within the target. (3) metric_rollups as noted
  *   above.
+ * - Session and root-cause rollups (migration 0016, 2026-12-01). The same
+ *   3,000,000-value store (written by the release before 0015; 128,572
+ *   requests, 32,183 session ids, a quarter of the requests without one),
+ *   two copies: one opened by the release before 0016 (75d6006, migration
+ *   0015 applied on open), one by this release (0015 and 0016; 0016's
+ *   backfill of session_rollups and root_cause_rollups added ~0.8–1 CPU s
+ *   to the open: 2,194 → 2,957–3,141 ms). The first run after an upgrade
+ *   carries the engine's background merges of the new parts in the
+ *   process's CPU, so each copy was then run again, alternating; the load
+ *   was 7–8 for the first pair below and 12–15 for the others (others'
+ *   work), so wall times swing and the CPU ms (in parentheses) are the
+ *   figures to compare. 30-day range, before → after:
+ *     business rates          288, 333, 381, 236 → 151, 165, 177, 161, 247, 270
+ *     business over time      149, 164, 163, 155 → 89, 67, 82, 103, 106, 131
+ *     user behaviour, range   143, 219, 202, 206 → 103, 94, 115, 142, 162, 139
+ *     user behaviour, time    107, 95, 100, 106 → 29, 30, 90, 107, 108, 78
+ *     root causes over time   140, 106, 93, 91 → 60, 43, 52, 68, 70, 51
+ *     root causes             112, 104, 114, 94 → 9, 7, 9, 9, 10, 10
+ *     failure rate            164, 131, 138, 111 → 58, 50, 11, 12, 14, 11
+ *     failing cases           405, 280, 391, 367 → 150, 182, 150, 176, 205, 199
+ *     review queue            342, 226, 258, 341 → 70, 78, 68, 83, 79, 94
+ *   (the first two "after" figures of each line are of an intermediate
+ *   version: a row per request without a session id, and the cases tables
+ *   on the release's SQL for the first two failing-cases and review-queue
+ *   runs, which then read 307/428 and 293/237). The 24-hour figures are
+ *   10–125 ms CPU on both sides, within the runs' spread. The session
+ *   query alone (the two session rates over 30 days, six runs, median):
+ *   72–114 ms CPU over case_results FINAL, 26 ms over session_rollups.
+ *   The panels' remaining CPU is mostly their other query (the request
+ *   rates over request_rollups). The failing-case and review-queue tables
+ *   (the latest 500 rows, raw) now read from the minute their latest 500
+ *   begin (a running sum over request_rollups' verdict counts), not every
+ *   request of the range; over 24 hours a day holds ~1,400 failing
+ *   requests here, so the scalar subqueries cost about what they save;
+ *   over 30 days, and at the target's ~430,000 requests a day, they bound
+ *   the raw read to the latest failures. Rows: session_rollups 128,572 (at
+ *   this density — 3 requests a minute over 20 tenant × service pairs — a
+ *   session's requests fall in different minutes and a minute-pair holds
+ *   one request, so a row per session and minute, and the per-minute count
+ *   of requests without a session id, are each a row per request; at the
+ *   target's ~15 requests per minute and pair the requests without a
+ *   session id collapse ~15×), root_cause_rollups 43,930. What is left of
+ *   the session rates' cost grows with the session ids × minutes of the
+ *   range, not with the width of the raw rows: at the target (~13 million
+ *   requests a month, all with session ids) at most ~13 million narrow
+ *   rows, ~2.6 CPU s by these figures (~7–11 CPU s over the raw rows) —
+ *   within 3 s only with both cores. Exact distinct sessions need each
+ *   session's key; per-day rows for sessions that stay within a day would
+ *   be the next step, not done.
+ *   What it costs the write path: the refresh runs two more INSERT …
+ *   SELECTs (session_rollups from case_results, root_cause_rollups from
+ *   evaluation_results joined to case_results) and one read that looks for
+ *   stale keys in the four rollup tables (a DELETE only when it finds one;
+ *   the benchmark's data has none). 300,000 values (12,858 cases), the
+ *   release before (75d6006) and this branch alternating, eight runs, load
+ *   6–8: before 23,307, 21,539, 20,315, 19,731 metric values per CPU second
+ *   (mean 21,223), after 19,795, 21,366, 19,718, 19,775 (mean 20,164): ~5 %
+ *   more CPU per value written (13–15 CPU s a run), within the spread of
+ *   the runs. Those runs were of the version with a row per request
+ *   without a session id; the final version, four more runs alternating at
+ *   a load of 12–13: after 18,649 and 16,793, before 19,231 and 19,490
+ *   (mean 17,721 vs 19,361): ~9 % more CPU per value, so ~5–10 % in all,
+ *   not measured more finely on this shared machine.
  */
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
@@ -240,6 +303,18 @@ export async function benchmark(): Promise<BenchmarkResult> {
     figures.push({ name: "metric values stored", value: Number(counts!.values) });
     figures.push({ name: "active parts of metric_values", value: Number(counts!.parts) });
     figures.push({ name: "rollup rows", value: Number(counts!.rollups) });
+    // The other rollup tables beside the rows they summarise (a store of a release before one has none of its table).
+    const [tables] = await queryRows<Record<string, string>>(
+      store.connection,
+      "SELECT (SELECT count() FROM {{database}}.case_results) AS case_results, " +
+        ["request_rollups", "session_rollups", "root_cause_rollups"].map((table) => `(SELECT count() FROM system.parts WHERE database = '{{database}}' AND table = '${table}' AND active) > 0 AS has_${table}`).join(", "),
+    );
+    figures.push({ name: "case_results rows", value: Number(tables!.case_results) });
+    for (const table of ["request_rollups", "session_rollups", "root_cause_rollups"]) {
+      if (Number(tables![`has_${table}`]) === 0) continue;
+      const [rows] = await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM {{database}}.${table}`);
+      figures.push({ name: `${table} rows`, value: Number(rows!.rows) });
+    }
     figures.push({ name: "store on disk", value: Math.round((await folderBytes(dataDir)) / 1024 / 1024), unit: "MiB" });
 
     const variables: Variables = { service: allOf(SERVICES), tenant: allOf(TENANTS), dataset: allOf([""]), run: allOf([""]), baseline: { value: "" }, candidate: { value: "" }, trace_id: { value: "trace_cr_00000001" } };

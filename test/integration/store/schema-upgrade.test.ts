@@ -497,3 +497,86 @@ describe("upgrading a store of the release before migration 0014", () => {
     assert.ok(Number(rollupRows!.rows) > 0, "the migration filled request_rollups from the stored requests");
   });
 });
+
+/**
+ * Migration 0016 (session and root-cause rollups) on a store of the release
+ * before it, with data: the session rates (business rates and over time,
+ * user behaviour over the range and over time) and the Failures board show
+ * the same numbers as that release's dashboards (test/data/release-0015/)
+ * did, and as on a store this release wrote and then re-wrote through its
+ * sink (a re-evaluated request counts once, in its session once).
+ */
+describe("upgrading a store of the release before migration 0016", () => {
+  const RELEASE_0015_DATA = fileURLToPath(new URL("../../data/release-0015/", import.meta.url));
+  const BOARDS = ["rag-quality.json", "failures.json"];
+  let earlier: TemporaryStore;
+  let written: TemporaryStore;
+  let earlierRelease: string;
+
+  before(async () => {
+    earlierRelease = await mkdtemp(path.join(os.tmpdir(), "ragscope-release-0015-migrations-"));
+    for (const file of await readdir(migrationsFolder)) {
+      if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= 15) await cp(path.join(migrationsFolder, file), path.join(earlierRelease, file));
+    }
+    earlier = await temporaryStore({ migrate: false, beside: store });
+    await runMigrations(earlier.connection, earlierRelease);
+    const seeded = await seedDashboardDataset(earlier.connection, undefined, "release-0015");
+    await insertDuplicateRows(earlier.connection, seeded, "release-0015");
+    written = await temporaryStore({ beside: earlier });
+    await seedDashboardDataset(written.connection, seeded);
+    // Every request evaluated again and written through the sink with a later version: the refresh recomputes its minutes.
+    const rollups = new ClickHouseMetricRollups(written.connection, { now: () => DATASET_END + 4 * 3_600_000 });
+    const sink = new ClickHouseSink(written.connection, { datasetOf: (caseId) => seeded.datasetOf.get(caseId) ?? "", now: () => DATASET_END + 3 * 3_600_000, rollups });
+    const rewritten = await sink.write(seeded.evaluations);
+    assert.ok(rewritten.ok);
+    await rollups.refresh();
+    assert.equal(rollups.counters.failures, 0, rollups.counters.lastError);
+  });
+
+  after(async () => {
+    await written.cleanup();
+    await earlier.cleanup();
+    await rm(earlierRelease, { recursive: true, force: true });
+  });
+
+  test("changes no panel of the boards it touched, and the moved panels read the rollups", async () => {
+    const earlierBoards = await readDashboards(path.join(RELEASE_0015_DATA, "dashboards"), BOARDS);
+    const currentBoards = await readDashboards(undefined, BOARDS);
+    const numbersBefore = await everyNumber(earlier, "current", earlierBoards);
+    const { applied } = await runMigrations(earlier.connection);
+    const shipped = (await readdir(migrationsFolder)).filter((name) => name.endsWith(".sql")).map((name) => name.slice(0, 4)).sort();
+    assert.deepEqual(applied.map((name) => name.slice(0, 4)), shipped.filter((number) => number >= "0016"));
+    const numbersAfter = await everyNumber(earlier, "current", currentBoards);
+    const sketched = await sketchedValues(earlier);
+    assertSameMaps(numbersAfter, numbersBefore, "after migration 0016", sketched, true, true);
+    const panelsOnly = (numbers: Map<string, unknown>) => new Map([...numbers].filter(([key]) => key.startsWith("panel ")));
+    assertSameMaps(panelsOnly(await everyNumber(written, "current", currentBoards)), panelsOnly(numbersBefore), "on a store this release wrote twice", sketched, true, true);
+
+    // The comparison has something to compare: the session rates are shares strictly between 0 and 1 and differ from
+    // each other (a swapped count changes them), the root causes count several labels, the failure rate has points.
+    const panel = (uid: string, title: string) => numbersAfter.get(`panel ${uid}/${title}`) as PanelNumbers[];
+    const behaviour = panel("ragscope-rag-quality", "User behaviour over the range")[1]!;
+    const [resolved, firstContact] = ["Sessions resolved", "First-contact resolution"].map((name) => behaviour.rows[0]![behaviour.columns.findIndex((column) => column.startsWith(`${name}:`))] as number);
+    for (const share of [resolved!, firstContact!]) assert.ok(share > 0 && share < 1, `session share ${share}`);
+    assert.notEqual(resolved, firstContact);
+    const causes = panel("ragscope-failures", "Root causes")[0]!;
+    assert.ok(causes.rows.length >= 2 && causes.rows.every((row) => Number(row[1]) > 0), JSON.stringify(causes.rows));
+    assert.ok(panel("ragscope-failures", "Failure rate")[0]!.rows.some((row) => typeof row[1] === "number" && row[1] > 0 && row[1] < 1), "the failure rate has points between 0 and 1");
+
+    const sqlOf = (uid: string, title: string, target = 0) => currentBoards.find((board) => board.uid === uid)!.rows.flatMap((row) => row.panels).find((candidate) => candidate.title === title)!.targets[target]!.rawSql;
+    for (const title of ["User behaviour over the range", "User behaviour over time"]) assert.match(sqlOf("ragscope-rag-quality", title, 1), /FROM session_rollups FINAL/, title);
+    for (const title of ["Business: rates over the range", "Business over time"]) assert.match(sqlOf("ragscope-rag-quality", title, 1), /FROM session_rollups FINAL/, title);
+    for (const title of ["Root causes over time", "Root causes"]) assert.match(sqlOf("ragscope-failures", title), /FROM root_cause_rollups FINAL/, title);
+    assert.match(sqlOf("ragscope-failures", "Failure rate"), /FROM request_rollups FINAL/);
+    for (const title of ["User behaviour over the range", "User behaviour over time", "Business: rates over the range", "Business over time", "Root causes over time", "Root causes", "Failure rate"]) {
+      const board = title.startsWith("Root") || title === "Failure rate" ? "ragscope-failures" : "ragscope-rag-quality";
+      for (const target of currentBoards.find((candidate) => candidate.uid === board)!.rows.flatMap((row) => row.panels).find((candidate) => candidate.title === title)!.targets) {
+        assert.doesNotMatch(target.rawSql, /FROM (case_results|evaluation_results) FINAL/, `${title} reads no raw rows`);
+      }
+    }
+    for (const table of ["session_rollups", "root_cause_rollups"]) {
+      const [rows] = await queryRows<{ rows: string }>(earlier.connection, `SELECT count() AS rows FROM {{database}}.${table} FINAL`);
+      assert.ok(Number(rows!.rows) > 0, `the migration filled ${table} from the stored rows`);
+    }
+  });
+});
