@@ -1,6 +1,7 @@
 /**
- * Keeps `metric_rollups` (migration 0009) in step with `metric_values`, and
- * `request_rollups` (migration 0014) with `case_results`: the
+ * Keeps `metric_rollups` (migration 0009) and `abstention_rollups` (0017) in
+ * step with `metric_values`, and `request_rollups` (migration 0014) with
+ * `case_results`: the
  * sinks note the request minutes, tenants and services they wrote to, and
  * those minutes are recomputed from `metric_values FINAL` and
  * `case_results FINAL` — after writes, at
@@ -24,6 +25,7 @@ import { quoteIdentifier } from "./clickhouse-connection.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
 import { REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
+import { ABSTENTION_ROLLUP_COLUMNS, abstentionRefreshSelect, abstentionRebuildSelect } from "./abstention-rollups.js";
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_ROLLUP_REFRESH_MS = 5_000;
@@ -38,6 +40,8 @@ export interface MetricRollupOptions {
    * builds one as the release before it did.
    */
   requestRollups?: boolean;
+  /** Keep abstention_rollups too (default true); a store before migration 0017 has none. */
+  abstentionRollups?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -213,6 +217,7 @@ export class ClickHouseMetricRollups {
       const parameters = refreshParameters(range.minutes, tenants, services, version);
       await this.connection.client.command({ query: `INSERT INTO ${this.database}.metric_rollups ${refreshSelect(this.database)}`, query_params: parameters });
       if (this.options.requestRollups !== false) await this.connection.client.command({ query: `INSERT INTO ${this.database}.request_rollups (${REQUEST_ROLLUP_COLUMNS}) ${requestRefreshSelect(this.database)}`, query_params: parameters });
+      if (this.options.abstentionRollups !== false) await this.connection.client.command({ query: `INSERT INTO ${this.database}.abstention_rollups (${ABSTENTION_ROLLUP_COLUMNS}) ${abstentionRefreshSelect(this.database)}`, query_params: parameters });
       this.counters.minutesRefreshed += range.minutes.length;
     }
     this.counters.refreshes += 1;
@@ -224,6 +229,7 @@ export class ClickHouseMetricRollups {
     const version = (this.options.now ?? Date.now)();
     await this.connection.client.command({ query: `INSERT INTO ${this.database}.metric_rollups ${rollupSelect(this.database, "1")}`, query_params: { version } });
     if (this.options.requestRollups !== false) await this.connection.client.command({ query: `INSERT INTO ${this.database}.request_rollups (${REQUEST_ROLLUP_COLUMNS}) ${requestRollupSelect(this.database, "1")}`, query_params: { version } });
+    if (this.options.abstentionRollups !== false) await this.connection.client.command({ query: `INSERT INTO ${this.database}.abstention_rollups (${ABSTENTION_ROLLUP_COLUMNS}) ${abstentionRebuildSelect(this.database)}`, query_params: { version } });
   }
 
   /** Stops the timer and refreshes what is pending. */

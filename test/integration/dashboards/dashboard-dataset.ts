@@ -245,9 +245,15 @@ const VERSION = DATASET_END + HOUR;
  * the release before migration 0008 wrote them — a row for every metric,
  * NULL where it has no value, and no not_applicable_metrics column;
  * `release-0013` as the sink writes them now, on a store before migration
- * 0014 (metric rollups, no request rollups).
+ * 0014 (metric rollups, no request rollups); `release-0015` as the sink
+ * writes them now, on a store before migration 0017 (no abstention rollups).
  */
-export type RowLayout = "current" | "previous" | "release-0013";
+export type RowLayout = "current" | "previous" | "release-0013" | "release-0015";
+
+/** The rollups a store of this layout keeps (the tables its migrations made). */
+function rollupsOf(layout: RowLayout): { requestRollups: boolean; abstentionRollups: boolean } {
+  return { requestRollups: layout === "current" || layout === "release-0015", abstentionRollups: layout === "current" };
+}
 
 function rowsIn(layout: RowLayout, dataset: SeededDataset, version: number): CaseRows[] {
   return dataset.evaluations.map((item) => {
@@ -268,7 +274,7 @@ async function insertRows(connection: ClickHouseConnection, table: string, value
  */
 export async function seedDashboardDataset(connection: ClickHouseConnection, dataset = buildDashboardDataset(), layout: RowLayout = "current"): Promise<SeededDataset> {
   if (layout !== "previous") {
-    const rollups = new ClickHouseMetricRollups(connection, { requestRollups: layout === "current" });
+    const rollups = new ClickHouseMetricRollups(connection, rollupsOf(layout));
     const sink = new ClickHouseSink(connection, { datasetOf: (caseId) => dataset.datasetOf.get(caseId) ?? "", now: () => VERSION, rollups });
     const written = await sink.write(dataset.evaluations);
     if (!written.ok) throw new Error(written.error.message);
@@ -303,7 +309,7 @@ export async function insertDuplicateRows(connection: ClickHouseConnection, data
   await insert("evaluation_results", rows.flatMap((row) => row.evaluationResults));
   await insert("case_results", rows.map((row) => row.caseResult));
   // A replay through the sink has the rollups of its minutes refreshed; here the rows bypassed it (the previous layout has no rollups).
-  if (layout !== "previous") await new ClickHouseMetricRollups(connection, { requestRollups: layout === "current" }).rebuild();
+  if (layout !== "previous") await new ClickHouseMetricRollups(connection, rollupsOf(layout)).rebuild();
   await insert("collector_health", dataset.healthRows);
   const runs = await connection.client.query({ query: `SELECT run_id, dataset_id, dataset_version, started_at, payload, version FROM ${database}.runs FINAL`, format: "JSONEachRow" });
   await insert("runs", (await runs.json<Record<string, unknown>>()).map((run) => ({ ...run, version: Number(run.version) + 1 })));
