@@ -34,6 +34,16 @@ interface SourceGroup {
   parts: Map<string, string[]>;
 }
 
+/**
+ * A rollup row is a whole minute, in the range when the minute starts in it: it gives the raw rows' numbers
+ * only when the range starts and ends on a minute and a bucket is whole minutes. The abstention rates read
+ * the raw pairs before their rollups (migration 0017) and keep their numbers: over a range that is not whole
+ * minutes (a custom one, or under two hours, whose buckets are shorter) they still read the raw pairs — few.
+ */
+function wholeMinutes(scope: QualityScope): boolean {
+  return scope.fromMs % 60_000 === 0 && scope.toMs % 60_000 === 0 && scope.bucketSeconds % 60 === 0;
+}
+
 /** The column counting the rows of a part of a source group. */
 const partRows = (part: number): string => `rows of part ${part}`;
 
@@ -119,7 +129,7 @@ export class ClickHouseQualityReader implements QualityReader {
     const groups = [...bySource.values()];
     const [services, ...sourceRows] = await Promise.all([
       scope.service === undefined ? this.services(scope) : Promise.resolve([scope.service]),
-      ...groups.map((group) => this.groupedRows(group, scope, preferRollups)),
+      ...groups.map((group) => this.groupedRows(group, scope, preferRollups && (group.aggregates[0]!.source !== "abstention" || wholeMinutes(scope)))),
     ]);
     const computed = new Map<string, QualityAggregate>();
     layers.forEach((layer) => {

@@ -65,8 +65,11 @@ GROUP BY minute, tenant_id, service_name, dataset_id, run_id;
 -- own JSON text for each (null stays null; an empty string stays an empty
 -- string), so the page parses ~200 bytes a request instead of the whole Case
 -- Result. Computed on insert; for the rows stored before this migration
--- written by the MATERIALIZE below (otherwise each read would compute it
--- from the payload until a merge wrote it).
+-- written by the MATERIALIZE below, a mutation the engine runs in the
+-- background (the migration does not wait for it: on a large store it reads
+-- every payload once; the embedded engine would wait unless told not to);
+-- until it has reached a part, reads compute the column
+-- from that part's payloads, the same text.
 ALTER TABLE {{database}}.case_results
     ADD COLUMN IF NOT EXISTS behaviour_fields String
         MATERIALIZED concat(
@@ -82,4 +85,4 @@ ALTER TABLE {{database}}.case_results
             '}')
         CODEC(ZSTD(3));
 
-ALTER TABLE {{database}}.case_results MATERIALIZE COLUMN behaviour_fields SETTINGS mutations_sync = 1;
+ALTER TABLE {{database}}.case_results MATERIALIZE COLUMN behaviour_fields SETTINGS mutations_sync = 0;
