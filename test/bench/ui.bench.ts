@@ -171,8 +171,8 @@
  *   the pairs; the raw pairs only where rollup minutes would not give their
  *   numbers: a range not on whole minutes or buckets under a minute), the
  *   board's aggregates of one source are one statement for every layer (over
- *   the range, per bucket and per service: GROUPING SETS; 8 statements
- *   instead of 34), and the behaviour requests read
+ *   the range, per bucket and per service: GROUPING SETS; 5 statements
+ *   with the services, instead of 28), and the behaviour requests read
  *   case_results.behaviour_fields (~230 bytes a request) instead of payloads
  *   parsed against the whole Case Result schema. The page's numbers are the
  *   previous release's (quality-page-upgrade.test.ts; on this store the
