@@ -3,8 +3,10 @@
  * (dashboards/source/aggregate-metrics.ts, the layers of quality-board.ts):
  * the same SELECT builder, with a scope whose range, service and run are
  * query parameters instead of Grafana macros, and the tables qualified with
- * the database as the report qualifies them. Per source of a layer three
- * queries: over the range, per time bucket, per service.
+ * the database as the report qualifies them. One statement per source for
+ * the whole board: over the range, per time bucket and per service at once
+ * (GROUPING SETS). The behaviour requests are read from the stored
+ * behaviour_fields column (migration 0017), not from payloads.
  */
 import { aggregateSelect, FINAL_VERDICT, type AggregateMetric } from "../../dashboards/source/aggregate-metrics.js";
 import { sqlList, type Scope } from "../../dashboards/source/sql-scope.js";
