@@ -52,9 +52,9 @@ export interface AggregateMetric {
   /**
    * The same aggregate over the source's rollups — `metric_rollups`
    * (migration 0009) for metric_values, `request_rollups` (migration 0014)
-   * for case_results — for dashboards' range panels; absent when the rollups
-   * cannot give it (abstention pairs two metrics of one request; sessions
-   * span minutes). Means, shares and rates are exact; percentiles come from
+   * for case_results, `abstention_rollups` (migration 0017) for the
+   * abstention pairs — for dashboards' range panels; absent when the rollups
+   * cannot give it (sessions span minutes). Means, shares and rates are exact; percentiles come from
    * t-digest states (approximate, see migration 0009).
    */
   rollup?: { value: string; samples: string };
@@ -67,10 +67,10 @@ interface Source {
   from(scope: Scope, storedMetrics: readonly string[]): string;
 }
 
-type RollupName = "metric_rollups" | "request_rollups" | "session_rollups";
+type RollupName = "metric_rollups" | "request_rollups" | "session_rollups" | "abstention_rollups";
 
 /** The rollup table of a source, where it has one. */
-const ROLLUP_OF: Partial<Record<SourceName, RollupName>> = { metric_values: "metric_rollups", case_results: "request_rollups", sessions: "session_rollups" };
+const ROLLUP_OF: Partial<Record<SourceName, RollupName>> = { metric_values: "metric_rollups", case_results: "request_rollups", sessions: "session_rollups", abstention: "abstention_rollups" };
 
 export const SOURCES: Record<SourceName | RollupName, Source> = {
   // Whole minutes: a rollup row is in the range when its minute starts in it.
@@ -95,6 +95,10 @@ export const SOURCES: Record<SourceName | RollupName, Source> = {
       `UNION ALL SELECT minute AS session_minute, sessionless_requests AS sessions, sessionless_resolved AS resolved_sessions, sessionless_first_contact AS first_contact_sessions ` +
       `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key = '')`,
   },
+  abstention_rollups: {
+    timeColumn: "minute",
+    from: (scope) => `abstention_rollups FINAL WHERE ${scope("minute")}`,
+  },
   // The heuristic judge's scores are a measurement, never a decision (aggregate/dataset-shares.ts): every
   // mean and share reads the other evaluators' values, as the gate does; they have a source of their own.
   metric_values: {
@@ -114,12 +118,7 @@ export const SOURCES: Record<SourceName | RollupName, Source> = {
   // pointing at columns.
   abstention: {
     timeColumn: "ts",
-    from: (scope) =>
-      `(SELECT case_result_id, ts, service_name, tenant_id, dataset_id, run_id, ` +
-      `maxIf(value, metric = ${sqlString(METRIC.abstained)}) AS abstained, maxIf(value, metric = ${sqlString(METRIC.abstention_correct)}) AS correct ` +
-      `FROM metric_values FINAL WHERE ${scope("ts")} AND metric IN (${sqlList([METRIC.abstained, METRIC.abstention_correct])}) ` +
-      `GROUP BY case_result_id, ts, service_name, tenant_id, dataset_id, run_id) ` +
-      `WHERE abstained IS NOT NULL AND correct IS NOT NULL`,
+    from: (scope) => abstentionPairs(scope("ts")),
   },
   // One row per session (rag_observation.session_id, the column migration
   // 0010 materializes; a request without one is
@@ -138,6 +137,46 @@ export const SOURCES: Record<SourceName | RollupName, Source> = {
       `GROUP BY session_key)`,
   },
 };
+
+/** One row per Case Result with both abstention metrics among the metric_values rows meeting `condition`. */
+function abstentionPairs(condition: string): string {
+  return (
+    `(SELECT case_result_id, ts, service_name, tenant_id, dataset_id, run_id, ` +
+    `maxIf(value, metric = ${sqlString(METRIC.abstained)}) AS abstained, maxIf(value, metric = ${sqlString(METRIC.abstention_correct)}) AS correct ` +
+    `FROM metric_values FINAL WHERE ${condition} AND metric IN (${sqlList([METRIC.abstained, METRIC.abstention_correct])}) ` +
+    `GROUP BY case_result_id, ts, service_name, tenant_id, dataset_id, run_id) ` +
+    `WHERE abstained IS NOT NULL AND correct IS NOT NULL`
+  );
+}
+
+/**
+ * The counts of abstention_rollups (migration 0017), each the number of a minute's abstention pairs meeting a
+ * condition: the conditions the abstention rates count over the raw pairs, so a rate from the rollups is the rate
+ * from the rows. The migration's backfill spells out the same SELECT (abstentionRollupSelect).
+ */
+export const ABSTENTION_ROLLUP_COUNTS = {
+  true_abstentions: "abstained = 1 AND correct = 1",
+  unanswerable: "abstained = correct",
+  refusals: "abstained = 1",
+  false_refusals: "abstained = 1 AND correct = 0",
+  answerable: "abstained != correct",
+} as const;
+type AbstentionCount = keyof typeof ABSTENTION_ROLLUP_COUNTS;
+
+/** The columns abstention_rollups groups by (metric_values' own columns for the scope). */
+export const ABSTENTION_ROLLUP_GROUP = ["tenant_id", "service_name", "dataset_id", "run_id"] as const;
+
+/** The SELECT computing abstention_rollups rows from the pairs of metric_values FINAL rows meeting `where`; `{version:UInt64}` is a parameter. */
+export function abstentionRollupSelect(database: string, where: string): string {
+  const counts = Object.entries(ABSTENTION_ROLLUP_COUNTS).map(([column, condition]) => `countIf(${condition}) AS ${column}`);
+  return [
+    `SELECT toStartOfMinute(ts) AS minute, ${ABSTENTION_ROLLUP_GROUP.join(", ")},`,
+    `       ${counts.join(",\n       ")},`,
+    "       {version:UInt64} AS version",
+    `FROM ${abstentionPairs(where).replace("FROM metric_values FINAL", `FROM ${database}.metric_values FINAL`)}`,
+    `GROUP BY minute, ${ABSTENTION_ROLLUP_GROUP.join(", ")}`,
+  ].join("\n");
+}
 
 /**
  * Every metric of every Evaluation Result meeting `condition`, one row each,
@@ -413,20 +452,29 @@ function caseRate(name: string, label: string, numerator: string, denominator: s
   };
 }
 
-function abstentionRate(name: string, label: string, numerator: string, denominator: string): AggregateMetric {
-  return { name, label, unit: "percentunit", source: "abstention", storedMetrics: [], value: `countIf(${numerator}) / nullIf(countIf(${denominator}), 0)`, samples: `countIf(${denominator})` };
+/** A share of abstention pairs: over the raw pairs, or over abstention_rollups (the same counts, migration 0017). */
+function abstentionRate(name: string, label: string, numerator: AbstentionCount, denominator: AbstentionCount): AggregateMetric {
+  const condition = ABSTENTION_ROLLUP_COUNTS;
+  return {
+    name,
+    label,
+    unit: "percentunit",
+    source: "abstention",
+    storedMetrics: [],
+    value: `countIf(${condition[numerator]}) / nullIf(countIf(${condition[denominator]}), 0)`,
+    samples: `countIf(${condition[denominator]})`,
+    rollup: { value: `sum(${numerator}) / nullIf(sum(${denominator}), 0)`, samples: `sum(${denominator})` },
+  };
 }
-
-const TRUE_ABSTENTION = "abstained = 1 AND correct = 1";
 
 /** Aggregates with a name of their own (not a plain mean of a stored metric). */
 export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
   // 无答案识别率 / No-answer Accuracy: abstention recall over unanswerable cases (abstained = correct).
-  abstentionRate("no_answer_accuracy", "No-answer detection", TRUE_ABSTENTION, "abstained = correct"),
+  abstentionRate("no_answer_accuracy", "No-answer detection", "true_abstentions", "unanswerable"),
   // 正确拒答率: abstention precision, correct refusals over all refusals.
-  abstentionRate("correct_refusal_rate", "Correct refusals", TRUE_ABSTENTION, "abstained = 1"),
+  abstentionRate("correct_refusal_rate", "Correct refusals", "true_abstentions", "refusals"),
   // 错误拒答率: refusals of answerable questions over answerable questions (abstained != correct).
-  abstentionRate("false_refusal_rate", "False refusals", "abstained = 1 AND correct = 0", "abstained != correct"),
+  abstentionRate("false_refusal_rate", "False refusals", "false_refusals", "answerable"),
   // 幻觉率 and 权限泄露率, as the gate computes them (evaluators/aggregate/dataset-shares.ts).
   shareOf(DATASET_SHARES.hallucination_rate),
   shareOf(DATASET_SHARES.permission_leak_rate),

@@ -22,6 +22,7 @@ GRANT SELECT ON ragscope.metric_rollups TO grafana_acme;
 GRANT SELECT ON ragscope.request_rollups TO grafana_acme;
 GRANT SELECT ON ragscope.session_rollups TO grafana_acme;
 GRANT SELECT ON ragscope.root_cause_rollups TO grafana_acme;
+GRANT SELECT ON ragscope.abstention_rollups TO grafana_acme;
 GRANT SELECT ON ragscope.evaluation_results TO grafana_acme;
 GRANT SELECT ON ragscope.human_labels TO grafana_acme;
 GRANT SELECT ON ragscope.runs TO grafana_acme;
@@ -39,7 +40,7 @@ CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.eval_cases USING (case_i
 
 -- Once a table has a row policy, users without one see none of its rows: the
 -- collectors' user (ragscope) and the operator's Grafana user keep every row.
-CREATE ROW POLICY IF NOT EXISTS everyone_else ON ragscope.case_results, ragscope.metric_values, ragscope.metric_rollups, ragscope.request_rollups, ragscope.session_rollups, ragscope.root_cause_rollups, ragscope.evaluation_results, ragscope.human_labels, ragscope.runs, ragscope.eval_cases USING 1 TO ALL EXCEPT grafana_acme;
+CREATE ROW POLICY IF NOT EXISTS everyone_else ON ragscope.case_results, ragscope.metric_values, ragscope.metric_rollups, ragscope.request_rollups, ragscope.session_rollups, ragscope.root_cause_rollups, ragscope.abstention_rollups, ragscope.evaluation_results, ragscope.human_labels, ragscope.runs, ragscope.eval_cases USING 1 TO ALL EXCEPT grafana_acme;
 
 -- Check, logged in as grafana_acme: both must return 0.
 --   SELECT count() FROM ragscope.case_results WHERE tenant_id != 'acme';

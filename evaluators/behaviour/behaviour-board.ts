@@ -15,7 +15,7 @@ import type { CaseResult } from "../../contracts/case-result.js";
 import type { QualityReader, QualityScope } from "../../store/ports/quality-reader.js";
 import { behaviourMetrics } from "./behaviour-catalog.js";
 import { summarize } from "./behaviour-metric.js";
-import { toBehaviourRequest } from "./behaviour-request.js";
+import { toBehaviourRequest, type BehaviourRequest } from "./behaviour-request.js";
 import { defaultBehaviourWindows, type BehaviourWindows } from "./behaviour-windows.js";
 
 /** The metrics that need a session window (the rest are rates of user events on single requests). */
@@ -45,7 +45,11 @@ export interface BehaviourBoard {
 }
 
 export function behaviourBoard(caseResults: readonly CaseResult[], now: number, truncated = false, windows: BehaviourWindows = defaultBehaviourWindows): BehaviourBoard {
-  const requests = caseResults.filter((caseResult) => !caseResult.rag_observation.partial_trace).map(toBehaviourRequest);
+  return behaviourBoardOf(caseResults.filter((caseResult) => !caseResult.rag_observation.partial_trace).map(toBehaviourRequest), now, truncated, windows);
+}
+
+/** The board of complete requests (a store hands these out without whole Case Results: QualityReader.behaviourRequests). */
+export function behaviourBoardOf(requests: readonly BehaviourRequest[], now: number, truncated = false, windows: BehaviourWindows = defaultBehaviourWindows): BehaviourBoard {
   const context = { requests, windows, now };
   const rows = behaviourMetrics.map((definition) => {
     const summary = summarize(definition.id, definition.observe(context));
@@ -66,8 +70,9 @@ export function behaviourBoard(caseResults: readonly CaseResult[], now: number, 
 }
 
 /**
- * At most this many requests are read for one board: a stored Case Result is
- * a few kilobytes, so this bounds the memory to tens of megabytes. A busier
+ * At most this many requests are read for one board: what the metrics read of
+ * a request is a few hundred bytes (more with long questions or many events),
+ * so this bounds the memory to a few megabytes. A busier
  * range says it was cut (BehaviourBoard.truncated); narrow the range or filter
  * by service.
  */
@@ -76,5 +81,5 @@ export const MAXIMUM_BEHAVIOUR_REQUESTS = 20_000;
 /** The board of one scope, read through a store's QualityReader (tenants applied by the reader). */
 export async function readBehaviourBoard(reader: Pick<QualityReader, "behaviourRequests">, scope: QualityScope, now: number): Promise<BehaviourBoard> {
   const read = await reader.behaviourRequests(scope, MAXIMUM_BEHAVIOUR_REQUESTS);
-  return behaviourBoard(read.caseResults, now, read.truncated);
+  return behaviourBoardOf(read.requests, now, read.truncated);
 }

@@ -3,22 +3,52 @@
  * (dashboards/source/aggregate-metrics.ts, the layers of quality-board.ts):
  * the same SELECT builder, with a scope whose range, service and run are
  * query parameters instead of Grafana macros, and the tables qualified with
- * the database as the report qualifies them. Per source of a layer three
- * queries: over the range, per time bucket, per service.
+ * the database as the report qualifies them. One statement per source for
+ * the whole board: over the range, per time bucket and per service at once
+ * (GROUPING SETS). The behaviour requests are read from the stored
+ * behaviour_fields column (migration 0017), not from payloads.
  */
 import { aggregateSelect, FINAL_VERDICT, type AggregateMetric } from "../../dashboards/source/aggregate-metrics.js";
-import type { Scope } from "../../dashboards/source/sql-scope.js";
+import { sqlList, type Scope } from "../../dashboards/source/sql-scope.js";
 import { qualityBoardLayers } from "../../dashboards/source/quality-board.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
-import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import { bucketTimes, type BehaviourRequests, type FailureBoard, type QualityAggregate, type QualityBoard, type QualityReader, type QualityScope } from "../ports/quality-reader.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { TenantFilter } from "./tenant-filter.js";
+import { behaviourRequestOf } from "./behaviour-fields.js";
 
 /** The primary root-cause label at the start of a root_cause Evaluation Result's reason (as the Failures dashboard reads it). */
 const ROOT_CAUSE_LABEL = "extract(reason, '^([A-Z][A-Z_]*)')";
+/**
+ * grouping(bucket, service) per grouping set (standard SQL, ClickHouse's default
+ * force_grouping_standard_compatibility): a bit is set for each argument the set leaves out, the first
+ * argument the higher bit.
+ */
+const GROUPED_BY_NEITHER = 0b11;
+const GROUPED_BY_BUCKET = 0b01;
+const GROUPED_BY_SERVICE = 0b10;
+/** The aggregates of the board that read one source in one form (rolled up or raw), by the layer each part belongs to. */
+interface SourceGroup {
+  aggregates: AggregateMetric[];
+  /** `<layer> <source>` → the stored metrics that layer's aggregates of the source read. */
+  parts: Map<string, string[]>;
+}
+
+/**
+ * A rollup row is a whole minute, in the range when the minute starts in it: it gives the raw rows' numbers
+ * only when the range starts and ends on a minute and a bucket is whole minutes. The abstention rates read
+ * the raw pairs before their rollups (migration 0017) and keep their numbers: over a range that is not whole
+ * minutes (a custom one, or under two hours, whose buckets are shorter) they still read the raw pairs — few.
+ */
+function wholeMinutes(scope: QualityScope): boolean {
+  return scope.fromMs % 60_000 === 0 && scope.toMs % 60_000 === 0 && scope.bucketSeconds % 60 === 0;
+}
+
+/** The column counting the rows of a part of a source group. */
+const partRows = (part: number): string => `rows of part ${part}`;
+
 const BUCKET = "toUnixTimestamp(toStartOfInterval(toDateTime({time}, 'UTC'), toIntervalSecond({bucketSeconds:UInt32}))) * 1000";
 
 /** The page's range and filters as parameters: nothing from the request is spliced into the SQL. */
@@ -65,62 +95,101 @@ export class ClickHouseQualityReader implements QualityReader {
   }
 
   async behaviourRequests(scope: QualityScope, limit: number): Promise<BehaviourRequests> {
-    const rows = await this.rows(`SELECT payload FROM case_results FINAL WHERE partial_trace = 0 AND ${this.scoped("started_at")} ORDER BY started_at, trace_id LIMIT {limit:UInt64}`, scope, { limit: Math.max(0, Math.floor(limit)) + 1 });
-    const caseResults: CaseResult[] = [];
-    for (const row of rows.slice(0, limit)) {
-      const parsed = caseResultSchema.safeParse(JSON.parse(String(row.payload)));
-      if (parsed.success) caseResults.push(parsed.data);
-    }
-    return { caseResults, truncated: rows.length > limit };
+    // behaviour_fields (migration 0017) instead of the payload: the same fields, a few hundred bytes a request.
+    const rows = await this.rows(
+      `SELECT trace_id, behaviour_fields FROM case_results FINAL WHERE partial_trace = 0 AND ${this.scoped("started_at")} ORDER BY started_at, trace_id LIMIT {limit:UInt64}`,
+      scope,
+      { limit: Math.max(0, Math.floor(limit)) + 1 },
+    );
+    return { requests: rows.slice(0, limit).map((row) => behaviourRequestOf(String(row.trace_id), String(row.behaviour_fields))), truncated: rows.length > limit };
   }
 
   async qualityBoard(scope: QualityScope): Promise<QualityBoard> {
     const times = bucketTimes(scope);
     const position = new Map(times.map((time, index) => [time, index]));
-    const services = scope.service === undefined ? await this.services(scope) : [scope.service];
-    const layers = [];
-    for (const layer of qualityBoardLayers()) {
-      const bySource = new Map<string, AggregateMetric[]>();
-      for (const aggregate of layer.aggregates) bySource.set(aggregate.source, [...(bySource.get(aggregate.source) ?? []), aggregate]);
-      const aggregates: QualityAggregate[] = [];
-      for (const group of bySource.values()) {
-        const samples = group.map((aggregate): AggregateMetric => ({
-          ...aggregate,
-          label: `${aggregate.label} · samples`,
-          value: aggregate.samples,
-          ...(aggregate.rollup === undefined ? {} : { rollup: { value: aggregate.rollup.samples, samples: aggregate.rollup.samples } }),
-        }));
-        // Over a range of traffic the metric aggregates read metric_rollups, as the Grafana boards' range panels
-        // do (a month is 43,200 rows per series, not every metric value); over one run they read the raw rows, so
-        // a run's percentiles are the gate's exact nearest-rank values, not t-digest estimates.
-        const preferRollups = scope.runId === undefined;
-        const [[range], overTime, byService] = await Promise.all([
-          this.rows(aggregateSelect([...group, ...samples], { scope: this.scoped, preferRollups }), scope),
-          this.rows(aggregateSelect(group, { leading: [`${BUCKET} AS bucket`], scope: this.scoped, groupBy: "bucket", orderBy: "bucket", preferRollups }), scope),
-          this.rows(aggregateSelect(group, { leading: ["service_name AS service"], scope: this.scoped, groupBy: "service", orderBy: "service", preferRollups }), scope),
-        ]);
-        for (const aggregate of group) {
-          const series: (number | null)[] = times.map(() => null);
-          for (const row of overTime) {
-            const index = position.get(Number(row.bucket));
-            if (index !== undefined) series[index] = number(row[aggregate.label]);
-          }
-          aggregates.push({
-            name: aggregate.name,
-            label: aggregate.label,
-            unit: aggregate.unit,
-            value: number(range?.[aggregate.label]),
-            samples: number(range?.[`${aggregate.label} · samples`]) ?? 0,
-            overTime: series,
-            byService: Object.fromEntries(byService.map((row) => [String(row.service), number(row[aggregate.label])])),
-          });
-        }
+    const layers = qualityBoardLayers();
+    // Over a range of traffic the aggregates read their rollups (metric_rollups, request_rollups,
+    // abstention_rollups), as the Grafana boards' range panels do (a month is 43,200 rows per series, not every
+    // metric value); over one run they read the raw rows, so a run's percentiles are the gate's exact
+    // nearest-rank values, not t-digest estimates.
+    const preferRollups = scope.runId === undefined;
+    // One statement per source for the whole board (every layer), its aggregates over the range, per bucket and
+    // per service in one scan (GROUPING SETS): the same expressions the three queries of each layer and source
+    // ran apart, so the same numbers. Aggregates with and without a rollup form are kept apart, so each is read
+    // in the form it would be read alone.
+    const bySource = new Map<string, SourceGroup>();
+    for (const layer of layers) {
+      for (const aggregate of layer.aggregates) {
+        const key = `${aggregate.source} ${aggregate.rollup === undefined ? "raw" : "rolled up"}`;
+        let group = bySource.get(key);
+        if (group === undefined) bySource.set(key, (group = { aggregates: [], parts: new Map() }));
+        group.aggregates.push(aggregate);
+        const part = `${layer.title} ${aggregate.source}`;
+        group.parts.set(part, [...(group.parts.get(part) ?? []), ...aggregate.storedMetrics]);
       }
-      // The layer's order, whatever the sources' order.
-      aggregates.sort((first, second) => layer.aggregates.findIndex((item) => item.name === first.name) - layer.aggregates.findIndex((item) => item.name === second.name));
-      layers.push({ title: layer.title, aggregates });
     }
-    return { times, services, layers };
+    const groups = [...bySource.values()];
+    const [services, ...sourceRows] = await Promise.all([
+      scope.service === undefined ? this.services(scope) : Promise.resolve([scope.service]),
+      ...groups.map((group) => this.groupedRows(group, scope, preferRollups && (group.aggregates[0]!.source !== "abstention" || wholeMinutes(scope)))),
+    ]);
+    const computed = new Map<string, QualityAggregate>();
+    layers.forEach((layer) => {
+      for (const aggregate of layer.aggregates) {
+        const index = groups.findIndex((group) => group.aggregates.includes(aggregate));
+        const { range, overTime, byService } = sourceRows[index]!;
+        const part = [...groups[index]!.parts.keys()].indexOf(`${layer.title} ${aggregate.source}`);
+        const series: (number | null)[] = times.map(() => null);
+        for (const row of overTime) {
+          const at = position.get(Number(row.bucket));
+          if (at !== undefined) series[at] = number(row[aggregate.label]);
+        }
+        computed.set(aggregate.name, {
+          name: aggregate.name,
+          label: aggregate.label,
+          unit: aggregate.unit,
+          value: number(range?.[aggregate.label]),
+          samples: number(range?.[`${aggregate.label} · samples`]) ?? 0,
+          overTime: series,
+          // The services the layer's own rows have (a service without a row of the layer's metrics is absent, not null).
+          byService: Object.fromEntries(byService.filter((row) => Number(row[partRows(part)] ?? 1) > 0).map((row) => [String(row.service), number(row[aggregate.label])])),
+        });
+      }
+    });
+    // Each layer in its own order, whatever the sources' order.
+    return { times, services, layers: layers.map((layer) => ({ title: layer.title, aggregates: layer.aggregates.map((aggregate) => computed.get(aggregate.name)!) })) };
+  }
+
+  /**
+   * One source's aggregates over the range (with their samples), per time bucket and per service, in one
+   * statement; for each layer's part of a source that reads stored metrics, how many of the rows are of its
+   * metrics (a service with none of them had no row in that layer's own query).
+   */
+  private async groupedRows(group: SourceGroup, scope: QualityScope, preferRollups: boolean): Promise<{ range: Record<string, unknown> | undefined; overTime: Record<string, unknown>[]; byService: Record<string, unknown>[] }> {
+    const samples = group.aggregates.map((aggregate): AggregateMetric => ({
+      ...aggregate,
+      label: `${aggregate.label} · samples`,
+      value: aggregate.samples,
+      ...(aggregate.rollup === undefined ? {} : { rollup: { value: aggregate.rollup.samples, samples: aggregate.rollup.samples } }),
+    }));
+    const first = group.aggregates[0]!;
+    const rowCounts = [...group.parts.values()].flatMap((storedMetrics, part): AggregateMetric[] => {
+      if (storedMetrics.length === 0) return [];
+      // `metric` is a column of metric_values and of metric_rollups alike.
+      const count = `countIf(metric IN (${sqlList([...new Set(storedMetrics)])}))`;
+      return [{ ...first, name: partRows(part), label: partRows(part), value: count, samples: count, ...(first.rollup === undefined ? {} : { rollup: { value: count, samples: count } }) }];
+    });
+    const rows = await this.rows(
+      aggregateSelect([...group.aggregates, ...samples, ...rowCounts], {
+        leading: [`${BUCKET} AS bucket`, "service_name AS service", "grouping(bucket, service) AS grouping_set"],
+        scope: this.scoped,
+        groupBy: "GROUPING SETS ((), (bucket), (service))",
+        preferRollups,
+      }),
+      scope,
+    );
+    const grouped = (set: number) => rows.filter((row) => Number(row.grouping_set) === set);
+    return { range: grouped(GROUPED_BY_NEITHER)[0], overTime: grouped(GROUPED_BY_BUCKET), byService: grouped(GROUPED_BY_SERVICE) };
   }
 
   async failureBoard(scope: QualityScope): Promise<FailureBoard> {

@@ -1,8 +1,8 @@
 /**
- * Keeps `metric_rollups` (migration 0009) in step with `metric_values`, and
- * `request_rollups` (migration 0014), `session_rollups` and
- * `root_cause_rollups` (migration 0016) with `case_results` (and the
- * root-cause `evaluation_results`): the
+ * Keeps `metric_rollups` (migration 0009) and `abstention_rollups` (0017) in
+ * step with `metric_values`, and `request_rollups` (migration 0014),
+ * `session_rollups` and `root_cause_rollups` (migration 0016) with
+ * `case_results` (and the root-cause `evaluation_results`): the
  * sinks note the request minutes, tenants and services they wrote to, and
  * those minutes are recomputed from `metric_values FINAL` and
  * `case_results FINAL` — after writes, at
@@ -37,6 +37,7 @@ import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-p
 import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
 import { REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect, SESSION_ROLLUP_COLUMNS, sessionRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
 import { ROOT_CAUSE_ROLLUP_COLUMNS, rootCauseRollupSelect } from "../../dashboards/source/root-causes.js";
+import { ABSTENTION_ROLLUP_COLUMNS, abstentionRefreshSelect, abstentionRebuildSelect } from "./abstention-rollups.js";
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_ROLLUP_REFRESH_MS = 5_000;
@@ -56,6 +57,8 @@ export interface MetricRollupOptions {
    * upgrade test builds one as the release before it did.
    */
   sessionAndRootCauseRollups?: boolean;
+  /** Keep abstention_rollups too (default true); a store before migration 0017 has none. */
+  abstentionRollups?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -270,6 +273,9 @@ export class ClickHouseMetricRollups {
     if (this.options.sessionAndRootCauseRollups !== false) {
       tables.push({ table: "session_rollups", refresh: insert("session_rollups", SESSION_ROLLUP_COLUMNS) + sessionRefreshSelect(database), rebuild: insert("session_rollups", SESSION_ROLLUP_COLUMNS) + sessionRollupSelect(database, "1") });
       tables.push({ table: "root_cause_rollups", refresh: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRefreshSelect(database), rebuild: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRollupSelect(database, "1", "1") });
+    }
+    if (this.options.abstentionRollups !== false) {
+      tables.push({ table: "abstention_rollups", refresh: insert("abstention_rollups", ABSTENTION_ROLLUP_COLUMNS.split(", ")) + abstentionRefreshSelect(database), rebuild: insert("abstention_rollups", ABSTENTION_ROLLUP_COLUMNS.split(", ")) + abstentionRebuildSelect(database) });
     }
     return tables;
   }

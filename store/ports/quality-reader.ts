@@ -9,10 +9,10 @@
  * ClickHouse SQL, and a second implementation would be a second definition.
  *
  * The user-behaviour metrics are the exception: their sessions and windows
- * are TypeScript (evaluators/behaviour/), so this port hands out the
- * requests they are computed from.
+ * are TypeScript (evaluators/behaviour/), so this port hands out what they
+ * read of each request (not whole Case Results).
  */
-import type { CaseResult } from "../../contracts/case-result.js";
+import type { BehaviourRequest } from "../../evaluators/behaviour/behaviour-request.js";
 
 export interface QualityScope {
   /** started_at at or after (epoch ms). */
@@ -72,10 +72,10 @@ export interface FailureBoard {
   groups: FailureGroup[];
 }
 
-/** The Case Results a behaviour board (evaluators/behaviour/behaviour-board.ts) is computed from. */
+/** The requests a behaviour board (evaluators/behaviour/behaviour-board.ts) is computed from. */
 export interface BehaviourRequests {
-  /** Complete requests that started in the range, earliest first. */
-  caseResults: CaseResult[];
+  /** Complete requests that started in the range, earliest first (by start, then trace id): what the behaviour metrics read of each. */
+  requests: BehaviourRequest[];
   /** More requests started in the range than `limit`: only the earliest were read. */
   truncated: boolean;
 }

@@ -245,14 +245,15 @@ const VERSION = DATASET_END + HOUR;
  * the release before migration 0008 wrote them — a row for every metric,
  * NULL where it has no value, and no not_applicable_metrics column;
  * `release-0013` as the sink writes them now, on a store before migration
- * 0014 (metric rollups, no request rollups); `release-0015` on a store
- * before migration 0016 (no session or root-cause rollups).
+ * 0014 (metric rollups, no request rollups); `release-0015` as the sink
+ * writes them now, on a store before migrations 0016 and 0017 (no session,
+ * root-cause or abstention rollups).
  */
 export type RowLayout = "current" | "previous" | "release-0013" | "release-0015";
 
 /** The rollup tables a store of this layout has (metric-rollups.ts options). */
-export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean } {
-  return { requestRollups: layout === "current" || layout === "release-0015", sessionAndRootCauseRollups: layout === "current" };
+export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean } {
+  return { requestRollups: layout === "current" || layout === "release-0015", sessionAndRootCauseRollups: layout === "current", abstentionRollups: layout === "current" };
 }
 
 function rowsIn(layout: RowLayout, dataset: SeededDataset, version: number): CaseRows[] {
