@@ -30,7 +30,7 @@ GRANT SELECT ON ragscope.eval_cases TO grafana_acme;
 -- collector_health is not granted: its counters cover every tenant (the Collector health dashboard stays the operator's).
 
 -- Tables that carry the tenant.
-CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.case_results, ragscope.metric_values, ragscope.metric_rollups, ragscope.request_rollups, ragscope.session_rollups, ragscope.root_cause_rollups USING tenant_id = 'acme' TO grafana_acme;
+CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.case_results, ragscope.metric_values, ragscope.metric_rollups, ragscope.request_rollups, ragscope.session_rollups, ragscope.root_cause_rollups, ragscope.abstention_rollups USING tenant_id = 'acme' TO grafana_acme;
 -- Tables reached through the tenant's case results. The subquery reads case_results as grafana_acme, so through the policy above.
 CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.evaluation_results USING case_result_id IN (SELECT case_result_id FROM ragscope.case_results) TO grafana_acme;
 -- Reviewers' labels decide the final verdict the dashboards count (FINAL_VERDICT).

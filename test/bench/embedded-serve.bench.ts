@@ -128,6 +128,36 @@
  *   on another core; what is left there is evaluation (~42 %: the rule
  *   evaluators 21 %, normalisation 8 %, the schema check 3.6 %), the sink's
  *   bodies and chDB's call (~14 %) and GC (~9 %).
+ * - Where serve's CPU goes, per thread (/proc/PID/task, 2,000 traces, load
+ *   ~6): event loop 546 µs a span; V8's four helper threads (concurrent
+ *   marking, scavenging, compiling) ~376; the two decode threads ~250; the
+ *   libuv pool (chDB's calls) ~124; the engine's own threads ~180. So about
+ *   a third of the process is garbage collection in one form or another:
+ *   ~170 KB allocated per span, nearly all short-lived.
+ * - A larger young generation (node --max-semi-space-size=64, what the
+ *   deploy image's ENTRYPOINT gives node; this benchmark now runs serve with
+ *   node's defaults and with the image's arguments, in one run): two
+ *   alternating pairs at load 7–8, whole process 1,573 / 1,476 → 1,363 /
+ *   1,264 µs per span (−13 / −14 %; helper threads 769 / 736 → 615 / 588,
+ *   event loop 556 / 505 → 511 / 456); the benchmark's own run at load 8:
+ *   1,337 → 1,203 µs (0.90), 652 → 1,133 spans/s. Setting the flag at run
+ *   time (v8.setFlagsFromString) does not resize the young generation, so it
+ *   is a start argument: `NODE_OPTIONS=--max-semi-space-size=64` for
+ *   `npx ragscope serve` (README).
+ * - Memory in a small heap: with V8 limited to 256 MiB (a 1 GiB container),
+ *   serve filled its heap and stalled in garbage collection under this load
+ *   (written stopped at ~250 of 2,000 traces, senders timed out): its
+ *   queue, open-trace and write bounds (256 + 256 + 64 MiB estimated) were
+ *   sized for a large heap. They now default to shares of the heap bound,
+ *   and the queue takes nothing while reading is paused for the heap
+ *   (503 before the body is read): the same run completes, 2,000 of 2,000
+ *   written, peak heap 196 MB, peak RSS 878 MB, at 4,234 µs a span (small
+ *   writes and a busy collector: a small heap costs CPU, it no longer costs
+ *   the service). Test: embedded-backpressure.test.ts (128 MiB, 600 traces;
+ *   without the change it times out). RSS at idle is 346 MB, of which
+ *   220 MB is mapped files (the engine's library, node) and 126 MB
+ *   anonymous: the ≤ 500 MB target leaves ~150 MB for work, so it stays
+ *   not met.
  */
 import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";
