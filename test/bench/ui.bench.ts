@@ -206,6 +206,32 @@
  *   rows per metric here, since this bench spreads every minute over 20
  *   tenant/service pairs), the range's services (~0.2 s) and the stored span
  *   (~0.24 s).
+ * - 10,000,000 traces (the target for the list and the detail),
+ *   2026-12-01. The 1,000,000-trace store above (written through the sink)
+ *   was grown tenfold by the engine: nine INSERT … SELECT copies of its
+ *   case_results, metric_values and evaluation_results with new ids (a
+ *   suffix on case_result_id, trace_id and evaluation_result_id, replaced
+ *   inside the payloads too) and the same times, so every day holds ten
+ *   times the rows (the newest ~500,000) and trace_list / trace_list_metrics
+ *   were filled by their views as on any insert (~7 minutes of engine time
+ *   per copy, most of it evaluation_results' payloads). 10,000,000 case
+ *   results, 76.7 M metric rows, 230 M evaluation rows. Read with the code
+ *   before migrations 0016/0017 (699ed14; the list and detail readers are
+ *   the same on main), --boards skip, load average 2.9, medians of 15
+ *   requests, wall (CPU of the process, engine included):
+ *     newest 50                    272 ms (274)
+ *     page 21 by cursor            248 ms (255)
+ *     service + tenant + route     202 ms (203)
+ *     free text                    320 ms (341)
+ *     metric below a threshold     823 ms (820)
+ *     trace detail                 147 ms (152)
+ *     traces page as HTML          315 ms (312)
+ *   Met (< 300 ms): the newest page, a page by cursor, the filtered list
+ *   and the detail. Not met: free text and the traces page (just over), and
+ *   the metric filter (~2.7×): it reads trace_list_metrics' rows of the
+ *   newest day (~3.8 M) before the page is cut. At ten times the 1M store's
+ *   density the list costs ~3× the 1M figures: its cost follows the newest
+ *   day's rows.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
