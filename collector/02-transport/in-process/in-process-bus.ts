@@ -76,14 +76,26 @@ export class InProcessBus implements TracePublisher, TraceSource {
   }
 
   refusal(): PublishFailure | null {
-    // Reading paused for the heap: whatever the queue took now would only add to it.
-    if (this.pausedFor === "heap" && this.queue.length > 0) return this.full("reading is paused: the heap is near its bound, RAGSCOPE_MAX_HEAP_MB");
-    if (this.queue.length >= this.options.maxQueuedMessages) return this.full(`${this.queue.length} of ${this.options.maxQueuedMessages} messages`);
-    if (this.queue.length > 0 && this.queuedBytes >= this.maxQueuedBytes) return this.full(`${mebibytes(this.queuedBytes)} MiB held, bound ${mebibytes(this.maxQueuedBytes)} MiB, RAGSCOPE_MAX_QUEUED_BYTES`);
-    return null;
+    // Whatever comes next is at least one message of at least one byte.
+    return this.rejection(1, 1, null);
   }
 
-  private full(detail: string): PublishFailure {
+  /**
+   * Why `count` more items of `bytes` cannot be queued now, or null: reading
+   * is paused for the heap (whatever the queue took would only add to it), or
+   * a bound would be passed. A non-empty queue only: an empty one takes any
+   * request, so that none is refused forever. `asked` is the bytes to name in
+   * the message, null when not known yet.
+   */
+  private rejection(count: number, bytes: number, asked: number | null): PublishFailure | null {
+    let detail: string | null = null;
+    if (this.pausedFor === "heap" && this.queue.length > 0) detail = "reading is paused: the heap is near its bound, RAGSCOPE_MAX_HEAP_MB";
+    else if (this.queue.length + count > this.options.maxQueuedMessages) detail = `${this.queue.length} of ${this.options.maxQueuedMessages} messages`;
+    else if (this.queue.length > 0 && this.queuedBytes + bytes > this.maxQueuedBytes) {
+      const more = asked === null ? "" : `, ${mebibytes(asked)} MiB more asked`;
+      detail = `${mebibytes(this.queuedBytes)} MiB held${more}, bound ${mebibytes(this.maxQueuedBytes)} MiB, RAGSCOPE_MAX_QUEUED_BYTES`;
+    }
+    if (detail === null) return null;
     this.counters.rejectedFull += 1;
     return { retriable: true, message: `the in-process queue is full (${detail})`, retryAfterMs: 1000 };
   }
@@ -114,11 +126,8 @@ export class InProcessBus implements TracePublisher, TraceSource {
         message: `the request holds ${count} traces, more than the in-process queue holds (${this.options.maxQueuedMessages}, RAGSCOPE_MAX_QUEUED_MESSAGES); send fewer traces per request (OTEL_BSP_MAX_EXPORT_BATCH_SIZE on the client) or raise the limit`,
       });
     }
-    if (this.pausedFor === "heap" && this.queue.length > 0) return failure(this.full("reading is paused: the heap is near its bound, RAGSCOPE_MAX_HEAP_MB"));
-    if (this.queue.length + count > this.options.maxQueuedMessages) return failure(this.full(`${this.queue.length} of ${this.options.maxQueuedMessages} messages`));
-    if (this.queue.length > 0 && this.queuedBytes + bytes > this.maxQueuedBytes) {
-      return failure(this.full(`${mebibytes(this.queuedBytes)} MiB held, ${mebibytes(bytes)} MiB more asked, bound ${mebibytes(this.maxQueuedBytes)} MiB, RAGSCOPE_MAX_QUEUED_BYTES`));
-    }
+    const rejected = this.rejection(count, bytes, bytes);
+    if (rejected !== null) return failure(rejected);
     for (let index = 0; index < count; index += 1) {
       this.queue.push(item(index, { partition: 0, offset: String(this.nextOffset) }));
       this.nextOffset += 1n;
