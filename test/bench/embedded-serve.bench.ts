@@ -163,6 +163,7 @@ import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";
+import { sendUntilAccepted } from "../support/send-until-accepted.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
 import { megabytes, type BenchmarkResult } from "./benchmark.js";
@@ -228,22 +229,7 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
     const cpuAtStart = await processCpuSeconds(collector.pid);
     const threadsAtStart = await threadCpuSeconds(collector.pid);
     const started = Date.now();
-    let next = 0;
-    let refused = 0;
-    await Promise.all(
-      Array.from({ length: SENDERS }, async () => {
-        while (next < bodies.length) {
-          const body = bodies[next++]!;
-          for (;;) {
-            const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body });
-            await response.arrayBuffer();
-            if (response.status === 200) break;
-            refused += 1;
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
-        }
-      }),
-    );
+    const refused = await sendUntilAccepted(collector.receiverUrl, bodies, { senders: SENDERS, retryDelayMs: 20 });
     const sentSeconds = (Date.now() - started) / 1000;
     // Every 100 ms: rendering /metrics costs serve CPU (at every 25 ms it was 3 % of serve's profile).
     while ((await collector.counter("ragscope_traces_written_total")) < TRACES) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -17,6 +17,7 @@ import { postTraces } from "../../support/recorded-spans.js";
 import { otlpBody, recordTraces, spansPerTrace } from "../kafka/support/synthetic-traces.js";
 import { recordBodies } from "../../bench/embedded-serve.bench.js";
 import { startCollectorSubprocess } from "../../support/collector-subprocess.js";
+import { sendUntilAccepted } from "../../support/send-until-accepted.js";
 import { waitUntil } from "../../support/kafka-helpers.js";
 
 test("open spans at the bound pause reading: the receiver answers 503 and no trace is released early", async () => {
@@ -66,21 +67,7 @@ test("serve in a small heap (V8 limited to 128 MiB, as in a small container) tak
   const { bodies } = await recordBodies(traces, 50);
   const collector = await startCollectorSubprocess({ RAGSCOPE_QUIET_PERIOD_MS: "200", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" }, { nodeArguments: ["--max-old-space-size=128"] });
   try {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        while (next < bodies.length) {
-          const body = bodies[next++]!;
-          for (;;) {
-            const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body });
-            await response.arrayBuffer();
-            if (response.status === 200) break;
-            assert.equal(response.status, 503, "refused for memory, to be retried");
-            await new Promise((resolve) => setTimeout(resolve, 50));
-          }
-        }
-      }),
-    );
+    await sendUntilAccepted(collector.receiverUrl, bodies, { senders: 4, retryDelayMs: 50, refused: (status) => assert.equal(status, 503, "refused for memory, to be retried") });
     await waitUntil(async () => (await collector.counter("ragscope_traces_written_total")) >= traces, { description: "every trace written", timeoutMs: 480_000, intervalMs: 250 });
     assert.equal(await collector.counter("ragscope_traces_written_total"), traces);
     assert.equal(await collector.counter("ragscope_traces_partial_total"), 0, "no trace released early for memory");
