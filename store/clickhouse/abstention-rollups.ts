@@ -7,6 +7,7 @@
  */
 import { ABSTENTION_ROLLUP_COUNTS, ABSTENTION_ROLLUP_GROUP, abstentionRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
+import { refreshedRequests } from "./refreshed-requests.js";
 
 /** The columns of abstention_rollups in the order abstentionRollupSelect computes them. */
 export const ABSTENTION_ROLLUP_COLUMNS = ["minute", ...ABSTENTION_ROLLUP_GROUP, ...Object.keys(ABSTENTION_ROLLUP_COUNTS), "version"].join(", ");
@@ -16,7 +17,7 @@ export function abstentionRefreshSelect(database: string): string {
   return withStatementSettings(
     abstentionRollupSelect(
       database,
-      "ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(toStartOfMinute(ts)) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}",
+      refreshedRequests("ts"),
     ),
     FINAL_WITHIN_PARTITIONS,
   );

@@ -38,6 +38,7 @@ import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shar
 import { REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect, SESSION_ROLLUP_COLUMNS, sessionRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
 import { ROOT_CAUSE_ROLLUP_COLUMNS, rootCauseRollupSelect } from "../../dashboards/source/root-causes.js";
 import { ABSTENTION_ROLLUP_COLUMNS, abstentionRefreshSelect, abstentionRebuildSelect } from "./abstention-rollups.js";
+import { refreshedRequests } from "./refreshed-requests.js";
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_ROLLUP_REFRESH_MS = 5_000;
@@ -93,7 +94,7 @@ export function refreshSelect(database: string): string {
   return withStatementSettings(
     rollupSelect(
       database,
-      "ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(toStartOfMinute(ts)) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}",
+      refreshedRequests("ts"),
     ),
     FINAL_WITHIN_PARTITIONS,
   );
@@ -107,16 +108,10 @@ export function requestRefreshSelect(database: string): string {
   return withStatementSettings(
     requestRollupSelect(
       database,
-      "started_at >= fromUnixTimestamp64Milli({from:Int64}) AND started_at < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(toStartOfMinute(started_at)) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}",
+      refreshedRequests("started_at"),
     ),
     FINAL_WITHIN_PARTITIONS,
   );
-}
-
-/** The condition on a request's start (started_at, or ts of metric_values) that selects a refresh's minutes, tenants and services. */
-function refreshedRequests(timeColumn: string, scoped = true): string {
-  const minutes = `${timeColumn} >= fromUnixTimestamp64Milli({from:Int64}) AND ${timeColumn} < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(toStartOfMinute(${timeColumn})) IN {minutes:Array(UInt32)}`;
-  return scoped ? `${minutes} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}` : minutes;
 }
 
 /** What a refresh reads and inserts into session_rollups (migration 0016; the same parameters as refreshSelect). */
