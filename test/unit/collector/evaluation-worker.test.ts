@@ -116,8 +116,10 @@ describe("evaluation worker: pipelined writes", () => {
     assert.equal(await round, true);
   });
 
-  test("the next batch is evaluated while a write is in flight, and nothing is durable before its write resolved", async () => {
+  test("the next batch is evaluated while a write is in flight without waiting for it, and nothing is durable before its write resolved", async () => {
     const { sink, worker, receive, committable, turns, setClock } = setup({ maxBatch: 2 });
+    let settledWrites = 0;
+    worker.whenWriteSettles(() => (settledWrites += 1));
     receive(1, 0);
     receive(2, 1);
     assert.equal(await worker.processReady(), true);
@@ -128,24 +130,69 @@ describe("evaluation worker: pipelined writes", () => {
 
     receive(3, 2);
     setClock(2_000_000);
-    const round = worker.processReady();
-    await turns();
+    // Less than a batch evaluated behind the write in flight: the call returns, so the caller reads on meanwhile.
+    assert.equal(await worker.processReady(), true);
     assert.equal(sink.writes.length, 1, "no second write while the first is in flight");
     assert.equal(worker.backlog, 3);
+    assert.equal(worker.writeDue, false, "the result waits for the write in flight");
     assert.equal(worker.overflow, 0, "one batch in flight and one evaluated is the pipeline working: reading goes on");
+    // A span of trace 4 (its root not seen: released only when its longest wait has passed, by the clock below).
+    receive(4, 3, "child4", "root4");
+    assert.equal(worker.assembler.openSpans, 1, "a span arriving during the write is buffered on arrival");
     setClock(3_000_000);
     sink.succeed(0);
-    assert.equal(await round, true);
+    await turns();
+    assert.equal(settledWrites, 1, "the caller is told when the write resolved");
     assert.equal(committable(), "2", "traces 1 and 2 durable; trace 3 not yet");
+    assert.equal(worker.writeDue, true, "trace 3's result waits for the next call");
+    assert.equal(await worker.processReady(), true);
     assert.equal(sink.writes.length, 2);
+    assert.deepEqual(sink.writes[1]!.traceIds, [traceId(3), traceId(4)]);
     assert.equal(sink.writes[1]!.evaluations[0]!.evaluationResults[0]!.evaluated_at, new Date(2_000_000).toISOString(), "trace 3 was evaluated before the first write resolved");
 
     sink.succeed(1);
     assert.equal(await worker.settle(), true);
-    assert.equal(committable(), "3");
+    assert.equal(committable(), "4");
     assert.equal(worker.backlog, 0);
     assert.equal(sink.maxActive, 1);
-    assert.equal(worker.counters.tracesEvaluated, 3);
+    assert.equal(worker.counters.tracesEvaluated, 4);
+  });
+
+  test("a full batch behind a write in flight waits for it, as reading then waits too", async () => {
+    const { sink, worker, receive, turns } = setup({ maxBatch: 2 });
+    receive(1, 0);
+    receive(2, 1);
+    await worker.processReady();
+    receive(3, 2);
+    receive(4, 3);
+    let returned = false;
+    const round = worker.processReady().then((healthy) => {
+      returned = true;
+      return healthy;
+    });
+    await turns();
+    assert.equal(returned, false, "a whole batch waits behind the write: the call holds");
+    sink.succeed(0);
+    assert.equal(await round, true);
+    assert.deepEqual(sink.writes[1]!.traceIds, [traceId(3), traceId(4)], "and is handed over as soon as the write resolved");
+    sink.succeed(1);
+    assert.equal(await worker.settle(), true);
+  });
+
+  test("writeEvaluated writes what was evaluated behind a write in flight and returns once everything is durable", async () => {
+    const { sink, worker, receive, committable, turns } = setup({ maxBatch: 2 });
+    receive(1, 0);
+    receive(2, 1);
+    await worker.processReady();
+    receive(3, 2);
+    await worker.processReady();
+    const written = worker.writeEvaluated();
+    sink.succeed(0);
+    for (let turn = 0; turn < 100 && sink.writes.length < 2; turn += 1) await turns(1);
+    sink.succeed(1);
+    assert.equal(await written, true);
+    assert.equal(committable(), "3");
+    assert.equal(worker.backlog, 0);
   });
 
   test("a failed write with the next batch evaluated behind it loses nothing, keeps the order, and pauses reading", async () => {
