@@ -152,6 +152,9 @@ describe("trace list over months, with replays and later versions", () => {
     assertPages(await pages({ verdict: "failed" }, 4), expected((row) => row.verdict === "failed"), 4, "verdict of the later version");
     assertPages(await pages({ rootCause: "HALLUCINATION" }, 3), expected((row) => row.rootCause === "HALLUCINATION"), 3, "root cause");
     assertPages(await pages({ metric: "recall_at_5", below: 0.1 }, 6), expected((row) => row.recall < 0.1), 6, "metric below a threshold, later versions' values");
+    const aboveInService = expected((row) => row.recall > 0.5 && row.service === oldest.service && row.tenant === oldest.tenant);
+    assert.ok(aboveInService.length > 0 && aboveInService.length < expected((row) => row.recall > 0.5).length, "the case selects some of the traces above the threshold");
+    assertPages(await pages({ metric: "recall_at_5", above: 0.5, service: oldest.service, tenant: oldest.tenant }, 3), aboveInService, 3, "metric above a threshold with a service and tenant");
     assertPages(await pages({ text: "revised" }, 5), expected((row) => row.output.includes("revised")), 5, "free text");
     assertPages(await pages({ text: "nothing like this" }, 5), [], 5, "no match");
   });
@@ -162,5 +165,8 @@ describe("trace list over months, with replays and later versions", () => {
     assertPages(await pages({ fromMs, toMs }, 8), expected((row) => row.startedAtMs >= fromMs && row.startedAtMs < toMs), 8, "time range");
     assertPages(await pages({ toMs: Date.parse("2025-12-01T00:00:00.000Z") }, 2), expected((row) => row.startedAtMs < Date.parse("2025-12-01T00:00:00.000Z")), 2, "range ending years back");
     assertPages(await pages({}, 9, ["t2"]), expected((row) => row.tenant === "t2"), 9, "tenant scope");
+    const belowInScope = expected((row) => row.tenant === "t2" && row.recall < 0.1);
+    assert.ok(belowInScope.length > 0 && belowInScope.length < expected((row) => row.recall < 0.1).length, "the scope admits some of the traces below the threshold");
+    assertPages(await pages({ metric: "recall_at_5", below: 0.1 }, 4, ["t2"]), belowInScope, 4, "metric below a threshold in a tenant scope");
   });
 });
