@@ -140,7 +140,9 @@ export class ClickHouseTraceReader implements TraceReader {
     const keySql = withStatementSettings(
       `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.trace_list FINAL ${where}
        ORDER BY started_at DESC, case_result_id DESC LIMIT {limit:UInt32}`,
-      FINAL_WITHIN_PARTITIONS,
+      // A filter's id set prunes the sorting key's ranges when it is small; one of a day's worth of ids selects
+      // every range anyway, and checking them against it cost ~25 ms at 124,000 ids (10,000,000 traces).
+      { ...FINAL_WITHIN_PARTITIONS, use_index_for_in_with_subqueries_max_values: 10_000 },
     );
     const keys = await this.newestKeys(keySql, parameters, page.after?.startedAtMs ?? null, filter.toMs ?? null, filter.fromMs ?? null, page.limit + 1);
     const pageKeys = keys.slice(0, page.limit);
