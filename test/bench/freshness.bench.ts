@@ -64,6 +64,36 @@
  *   write before it, and the tail follows that. The figure to move is
  *   serve's CPU per span at low rates (twice embedded-serve's, where writes
  *   are large).
+ * - Where the time after the quiet period went (same rate, quiet machine,
+ *   each request's freshness printed in order): a sawtooth, five to eight
+ *   requests written together, so writes were back to back, one every
+ *   ~390 ms, ~25 traces each (83 writes in 32 s; the engine's inserts of one
+ *   write, timed: case_results 96 ms, metric_values 83, evaluation_results
+ *   70, trace_spans 63). The evaluating loop also held its round while it
+ *   waited for the write in flight, so spans that arrived meanwhile sat in
+ *   the queue, and their trace's quiet period began only when the write
+ *   ended: freshness was the quiet period + up to one write before the span
+ *   was read + up to one write in flight + its own write.
+ *   Changed: the loop reads on while a write is in flight
+ *   (evaluation-worker.ts: less than a batch evaluated behind a running
+ *   write no longer holds the round; the worker wakes the loop when the
+ *   write resolves). Four pairs run alternately, the previous code then this
+ *   one (serve's data on disk; load average 2–4, the sender included):
+ *   P50 2,801 / 2,708, 3,067 / 2,742, 2,635 / 2,464, 2,750 / 2,622 ms
+ *   (lower in every pair, −93 to −325 ms); P99 3,440 / 3,682,
+ *   4,576 / 3,849, 3,681 / 3,291, 3,482 / 3,674 ms (mean 3,795 → 3,624,
+ *   within the runs' spread). CPU per span 2,800 → 2,850–2,900 µs (more,
+ *   shorter rounds).
+ * - Not met, and what limits it: serve uses ~160 % of a core at half the
+ *   maximum, so the tail is the wait for a core. Per span by thread: event
+ *   loop ~690 µs, V8's helper and the decode threads ~830, the engine's
+ *   inserts ~650 and its merges ~640. The engine's share is fixed cost per
+ *   part: a one-row insert into a plain MergeTree table costs 17–18 ms of
+ *   CPU here (strace: 77 % of it in system calls, ~16 file creations at
+ *   ~0.9 ms each — this machine's disk), 5 ms with the data on tmpfs; a
+ *   write creates six parts (four tables and the two trace-list views) and
+ *   merges rewrite them. With serve's data on tmpfs in one pair: P50
+ *   2,548 → 2,346 ms, P99 3,603 → 3,234 ms: nearer, still over.
  */
 import os from "node:os";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";
