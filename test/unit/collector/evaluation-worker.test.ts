@@ -2,44 +2,12 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { EvaluationWorker } from "../../../collector/07-evaluate/evaluation-worker.js";
 import { MemoryDeadLetters } from "../../../collector/07-evaluate/memory-dead-letters.js";
-import type { ResultSink, SinkFailure } from "../../../store/ports/result-sink.js";
-import { failure, success, type Result } from "../../../core/result.js";
+import type { SinkFailure } from "../../../store/ports/result-sink.js";
+import type { Result } from "../../../core/result.js";
+import { ScriptedSink } from "../../support/scripted-sink.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
-import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { estimateSpanBytes } from "../../../collector/05-assemble/estimate-span-bytes.js";
 import { spanRecord } from "../../support/span-records.js";
-
-/** A sink whose writes resolve when the test says so; it records what it was given and how many writes overlapped. */
-class ScriptedSink implements ResultSink {
-  readonly writes: { traceIds: string[]; evaluations: readonly CaseEvaluation[]; settle: (result: Result<void, SinkFailure>) => void }[] = [];
-  private active = 0;
-  maxActive = 0;
-
-  write(batch: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
-    this.active += 1;
-    this.maxActive = Math.max(this.maxActive, this.active);
-    return new Promise((resolve) => {
-      this.writes.push({
-        traceIds: batch.map((evaluation) => evaluation.caseResult.trace_id),
-        evaluations: batch,
-        settle: (result) => {
-          this.active -= 1;
-          resolve(result);
-        },
-      });
-    });
-  }
-
-  succeed(index: number): void {
-    this.writes[index]!.settle(success(undefined));
-  }
-
-  fail(index: number): void {
-    this.writes[index]!.settle(failure({ retriable: true, message: "the engine is down" }));
-  }
-
-  async close(): Promise<void> {}
-}
 
 const traceId = (n: number) => n.toString(16).padStart(32, "0");
 
