@@ -52,6 +52,8 @@ const DAY_MS = 86_400_000;
 const WINDOW_DAYS = [1, 7, 31, 92, 366] as const;
 /** A window's lower bound that admits every row (DateTime64 starts at 1900). */
 const MINIMUM_TIME_MS = Date.parse("1900-01-01T00:00:00.000Z");
+/** An upper bound that admits every row (DateTime64 ends in 2299). */
+const MAXIMUM_TIME_MS = Date.parse("2299-12-31T00:00:00.000Z");
 /** The key query's time window; `{windowFromMs}` is set per window by newestKeys. */
 const WINDOW_CONDITION = (column: string): string => `${column} >= fromUnixTimestamp64Milli({windowFromMs:Int64}, 'UTC')`;
 
@@ -136,6 +138,8 @@ export class ClickHouseTraceReader implements TraceReader {
       parameters.afterId = page.after.caseResultId;
     }
     conditions.push(WINDOW_CONDITION("started_at"));
+    // Each window reads only the days the windows before it did not (newestKeys).
+    conditions.push("started_at < fromUnixTimestamp64Milli({windowToMs:Int64}, 'UTC')");
     const where = `WHERE ${conditions.join(" AND ")}`;
     const keySql = withStatementSettings(
       `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.trace_list FINAL ${where}
@@ -214,7 +218,10 @@ export class ClickHouseTraceReader implements TraceReader {
    * sorting key's resolution) and reaches up to the newest row the query can return (the cursor, the range's
    * end, else the store's newest start); it widens only while it holds fewer than `wanted` rows and older rows
    * may exist. Rows outside a window are older than every row in it, so a full window's first rows are the
-   * whole store's: the result is the unbounded query's.
+   * whole store's: the result is the unbounded query's. A wider window reads only the days before the last
+   * one's start, and its rows follow the ones already found: a filter that matches little reads each day
+   * once (before, the windows overlapped and read the newest days up to six times: at 10,000,000 traces a
+   * filter that matched nothing read ~2.1 times the store).
    */
   private async newestKeys(sql: string, parameters: Record<string, unknown>, afterMs: number | null, toMs: number | null, fromMs: number | null, wanted: number): Promise<KeyRow[]> {
     // min/max of a partition-key column come from the parts' minmax indexes, not from the rows.
@@ -227,14 +234,21 @@ export class ClickHouseTraceReader implements TraceReader {
     const newest = Math.min(Number(bounds.newest), afterMs ?? Infinity, toMs === null ? Infinity : toMs - 1);
     if (newest < oldest) return [];
     const newestDay = Math.floor(newest / DAY_MS) * DAY_MS;
+    const found: KeyRow[] = [];
+    const readWindow = async (windowFromMs: number, windowToMs: number) => {
+      found.push(...(await this.rows<KeyRow>(sql, { ...parameters, windowFromMs, windowToMs, limit: wanted - found.length })));
+    };
+    let windowTo = MAXIMUM_TIME_MS;
     for (const days of WINDOW_DAYS) {
       const windowFrom = newestDay - (days - 1) * DAY_MS;
       // The last window is unbounded below: rows older than the store's minimum cannot exist, but a row written meanwhile could.
       const complete = windowFrom <= oldest;
-      const keys = await this.rows<KeyRow>(sql, { ...parameters, windowFromMs: complete ? MINIMUM_TIME_MS : windowFrom });
-      if (keys.length >= wanted || complete) return keys;
+      await readWindow(complete ? MINIMUM_TIME_MS : windowFrom, windowTo);
+      if (found.length >= wanted || complete) return found;
+      windowTo = windowFrom;
     }
-    return this.rows<KeyRow>(sql, { ...parameters, windowFromMs: MINIMUM_TIME_MS });
+    await readWindow(MINIMUM_TIME_MS, windowTo);
+    return found;
   }
 
   async readTrace(caseResultId: string): Promise<TraceDetail | null> {
