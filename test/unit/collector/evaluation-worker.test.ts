@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { EvaluationWorker } from "../../../collector/07-evaluate/evaluation-worker.js";
-import { MemoryDeadLetters } from "../../../collector/07-evaluate/memory-dead-letters.js";
 import type { SinkFailure } from "../../../store/ports/result-sink.js";
 import type { Result } from "../../../core/result.js";
 import { ScriptedSink } from "../../support/scripted-sink.js";
-import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
+import { scriptedWorker } from "../../support/scripted-worker.js";
 import { estimateSpanBytes } from "../../../collector/05-assemble/estimate-span-bytes.js";
 import { spanRecord } from "../../support/span-records.js";
 
@@ -21,18 +19,7 @@ class ThrowingSink extends ScriptedSink {
 function setup(options: { maxBatch: number; maxBatchBytes?: number; sink?: ScriptedSink }) {
   const sink = options.sink ?? new ScriptedSink();
   let now = 1_000_000;
-  const worker = new EvaluationWorker({
-    assembler: { quietPeriodMs: 0, maxTraceWaitMs: 60_000, maxOpenSpans: 100_000, recentTraceMemory: 100 },
-    registry: createDefaultRegistry(),
-    cases: { get: async () => null, put: async () => {}, listSplit: async () => [] },
-    sink,
-    deadLetters: new MemoryDeadLetters(),
-    // One attempt: a failure is final for this round, so the test decides what happens next.
-    sinkRetry: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1, deadlineMs: 10 },
-    maxBatch: options.maxBatch,
-    ...(options.maxBatchBytes === undefined ? {} : { maxBatchBytes: options.maxBatchBytes }),
-    clock: () => now,
-  });
+  const worker = scriptedWorker({ sink, maxBatch: options.maxBatch, ...(options.maxBatchBytes === undefined ? {} : { maxBatchBytes: options.maxBatchBytes }), clock: () => now });
   /** One message at `offset` of partition 0 with the root span of trace `n` (or a child of it). */
   const receive = (n: number, offset: number, spanId = `root${n}`, parentSpanId = "") =>
     worker.accept([spanRecord({ traceId: traceId(n), spanId, parentSpanId })], [traceId(n)], { partition: 0, offset: String(offset) }, now);

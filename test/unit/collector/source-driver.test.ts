@@ -2,11 +2,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { SourceDriver } from "../../../collector/03-consume/source-driver.js";
 import { InProcessBus } from "../../../collector/02-transport/in-process/in-process-bus.js";
-import { EvaluationWorker } from "../../../collector/07-evaluate/evaluation-worker.js";
-import { MemoryDeadLetters } from "../../../collector/07-evaluate/memory-dead-letters.js";
 import { estimateSpanBytes } from "../../../collector/05-assemble/estimate-span-bytes.js";
-import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { ScriptedSink } from "../../support/scripted-sink.js";
+import { scriptedWorker } from "../../support/scripted-worker.js";
 import { spanRecord } from "../../support/span-records.js";
 
 const traceId = (n: number) => n.toString(16).padStart(32, "0");
@@ -26,16 +24,7 @@ describe("source driver: reading while a write is in flight", () => {
     // The clock stands still: no quiet period or poll wait ends by time in this test, only by what the driver is told.
     const now = 1_000_000;
     const bus = new InProcessBus({ maxQueuedMessages: 100 });
-    const worker = new EvaluationWorker({
-      assembler: { quietPeriodMs: 0, maxTraceWaitMs: 60_000, maxOpenSpans: 100_000, recentTraceMemory: 100 },
-      registry: createDefaultRegistry(),
-      cases: { get: async () => null, put: async () => {}, listSplit: async () => [] },
-      sink,
-      deadLetters: new MemoryDeadLetters(),
-      sinkRetry: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1, deadlineMs: 10 },
-      maxBatch: 10,
-      clock: () => now,
-    });
+    const worker = scriptedWorker({ sink, maxBatch: 10, clock: () => now });
     // A wait for input far longer than the test: a round that waited out its poll would time the test out.
     const driver = new SourceDriver(bus, worker, {
       idleWaitMs: 600_000,
