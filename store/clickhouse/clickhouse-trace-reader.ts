@@ -77,7 +77,8 @@ export class ClickHouseTraceReader implements TraceReader {
   async listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage> {
     const database = this.database;
     const conditions: string[] = [this.tenants.on("trace_list")];
-    const parameters: Record<string, unknown> = { limit: page.limit + 1 };
+    // The key query's limit and window are set per window by newestKeys.
+    const parameters: Record<string, unknown> = {};
     const equal = (column: string, name: string, value: string | undefined) => {
       if (value === undefined) return;
       conditions.push(`${column} = {${name}:String}`);
