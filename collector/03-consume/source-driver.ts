@@ -20,8 +20,7 @@
  * committed), reading pauses, and the loop tries again after `retryDelayMs`.
  * A round returns with its last write still in flight (the worker pipelines
  * writes); the engine inserts it while this thread polls and evaluates the
- * next rounds. The worker wakes the poll when that write resolves, and the
- * round then starts the next write with what was evaluated meanwhile.
+ * next round, which waits for it before writing again.
  */
 import type { TraceSource } from "../02-transport/trace-source.js";
 import type { EvaluationWorker } from "../07-evaluate/evaluation-worker.js";
@@ -63,8 +62,6 @@ export class SourceDriver {
     private readonly options: SourceDriverOptions,
   ) {
     this.clock = options.clock ?? Date.now;
-    // A write resolving ends the wait for input: what was evaluated behind it is written without delay.
-    worker.whenWriteSettles(() => this.source.wake());
   }
 
   /** Nothing taken from the source waits to be handed to the worker. */
@@ -95,7 +92,7 @@ export class SourceDriver {
     if (this.error !== null) return;
     await this.exclusive(async () => {
       await this.worker.processReady();
-      await this.worker.writeEvaluated();
+      await this.worker.settle();
     });
     await this.source.commit();
   }
@@ -104,8 +101,7 @@ export class SourceDriver {
     while (this.running) {
       try {
         const next = this.worker.assembler.nextDeadline();
-        // A write that resolved during the last round has results waiting behind it: no wait then.
-        const waitMs = this.worker.writeDue ? 0 : next === null ? this.options.idleWaitMs : Math.max(0, Math.min(this.options.idleWaitMs, next - this.clock()));
+        const waitMs = next === null ? this.options.idleWaitMs : Math.max(0, Math.min(this.options.idleWaitMs, next - this.clock()));
         const records = await this.source.poll(this.options.maxPoll, waitMs);
         this.inFlight = records.length;
         if (!this.running && records.length === 0) break;

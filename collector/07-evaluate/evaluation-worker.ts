@@ -21,14 +21,8 @@
  *
  * Writes are pipelined, one at a time: a write is handed to the sink and left
  * in flight while the next ready traces are evaluated; the next write starts
- * only after it succeeded. A call that evaluated less than a batch while a
- * write is in flight returns without waiting for it: the caller goes on
- * reading, so spans that arrive during a write reach the assembler on
- * arrival (a trace's quiet period runs from its last span's arrival, not from
- * the end of the write before), and traces whose quiet period ends during
- * the write are evaluated then. `whenWriteSettles` tells the caller when to
- * call again to start the next write. So the engine inserts while this thread
- * evaluates and reads, and still
+ * only after it succeeded. So the engine inserts while this thread evaluates,
+ * and still
  * - a trace is marked durable only after the write holding it resolved, and
  *   the traces of a write only after every earlier write succeeded (a failed
  *   write stays first in line, the later results wait behind it);
@@ -154,9 +148,6 @@ export class EvaluationWorker {
   private readonly unwritten: PendingResult[] = [];
   private writing = 0;
   private inFlight: Promise<WriteOutcome> | null = null;
-  /** The write in flight has not resolved yet (`inFlight` stays set until `settle` takes its outcome). */
-  private writeRunning = false;
-  private writeSettledListener: (() => void) | null = null;
   /** From a write's first failed attempt until a write succeeds: everything not durable then counts as overflow. */
   private sinkDown = false;
   /** Traces taken from the assembler and not yet evaluated. */
@@ -259,8 +250,6 @@ export class EvaluationWorker {
     try {
       for (;;) {
         await evaluateUpTo(Math.min(ready.length, next + this.options.maxBatch));
-        // Less than a batch waits behind a write still running: the caller reads on, and calls again when it settles.
-        if (!flushAll && next === ready.length && this.writeRunning && this.unwritten.length - this.writing < this.options.maxBatch) return true;
         if (!(await this.settle())) {
           // Nothing may be lost: what was taken from the assembler waits behind the failed write.
           await evaluateUpTo(ready.length);
@@ -275,28 +264,6 @@ export class EvaluationWorker {
       this.evaluating -= ready.length - next;
     }
     return flushAll ? this.settle() : true;
-  }
-
-  /**
-   * Results evaluated and waiting with no write running: the caller should
-   * call `processReady` (or `writeEvaluated`) now rather than wait for input.
-   */
-  get writeDue(): boolean {
-    return !this.writeRunning && this.unwritten.length > this.writing;
-  }
-
-  /** `listener` is called each time a write resolves (the source driver ends its wait for input then). */
-  whenWriteSettles(listener: () => void): void {
-    this.writeSettledListener = listener;
-  }
-
-  /** Writes every result evaluated so far, one write at a time: true once all of them are durable. */
-  async writeEvaluated(): Promise<boolean> {
-    for (;;) {
-      if (!(await this.settle())) return false;
-      if (this.unwritten.length === 0) return true;
-      this.startWrite();
-    }
   }
 
   /** Waits for the write in flight, if any: true when it (and so everything before it) is durable. */
@@ -319,18 +286,11 @@ export class EvaluationWorker {
     }
     const slice = this.unwritten.slice(0, end);
     this.writing = slice.length;
-    this.writeRunning = true;
     // Never rejects: a bug is kept in the outcome and rethrown by `settle`, so it cannot go unhandled meanwhile.
-    this.inFlight = this.write(slice)
-      .catch((bug: unknown): WriteOutcome => {
-        this.writing = 0;
-        return { ok: false, bug };
-      })
-      .then((outcome) => {
-        this.writeRunning = false;
-        this.writeSettledListener?.();
-        return outcome;
-      });
+    this.inFlight = this.write(slice).catch((bug: unknown) => {
+      this.writing = 0;
+      return { ok: false, bug };
+    });
   }
 
   private async write(slice: PendingResult[]): Promise<WriteOutcome> {

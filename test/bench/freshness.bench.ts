@@ -69,21 +69,22 @@
  *   requests written together, so writes were back to back, one every
  *   ~390 ms, ~25 traces each (83 writes in 32 s; the engine's inserts of one
  *   write, timed: case_results 96 ms, metric_values 83, evaluation_results
- *   70, trace_spans 63). The evaluating loop also held its round while it
- *   waited for the write in flight, so spans that arrived meanwhile sat in
- *   the queue, and their trace's quiet period began only when the write
- *   ended: freshness was the quiet period + up to one write before the span
- *   was read + up to one write in flight + its own write.
- *   Changed: the loop reads on while a write is in flight
- *   (evaluation-worker.ts: less than a batch evaluated behind a running
- *   write no longer holds the round; the worker wakes the loop when the
- *   write resolves). Four pairs run alternately, the previous code then this
- *   one (serve's data on disk; load average 2–4, the sender included):
+ *   70, trace_spans 63). The evaluating loop also holds its round while it
+ *   waits for the write in flight, so spans that arrive meanwhile sit in
+ *   the queue, and their trace's quiet period begins only when the write
+ *   ends: freshness is the quiet period + up to one write before the span
+ *   is read + up to one write in flight + its own write.
+ *   Tried: the loop reading on while a write is in flight (less than a
+ *   batch evaluated behind a running write no longer holding the round; the
+ *   worker waking the loop when the write resolves). Four pairs run
+ *   alternately, the previous code then the change (load average 2–4):
  *   P50 2,801 / 2,708, 3,067 / 2,742, 2,635 / 2,464, 2,750 / 2,622 ms
- *   (lower in every pair, −93 to −325 ms); P99 3,440 / 3,682,
- *   4,576 / 3,849, 3,681 / 3,291, 3,482 / 3,674 ms (mean 3,795 → 3,624,
- *   within the runs' spread). CPU per span 2,800 → 2,850–2,900 µs (more,
- *   shorter rounds).
+ *   (lower in every pair); P99 3,440 / 3,682, 4,576 / 3,849, 3,681 /
+ *   3,291, 3,482 / 3,674 ms (mean 3,795 → 3,624, within the runs' spread).
+ *   Not kept: the P99 did not move, and with reading going on during writes
+ *   more data is held at once (queue, open traces and a batch behind the
+ *   write); in one of four clean-clone runs serve in a 128 MiB heap
+ *   (embedded-backpressure.test.ts) stopped answering under that load.
  * - Not met, and what limits it: serve uses ~160 % of a core at half the
  *   maximum, so the tail is the wait for a core. Per span by thread: event
  *   loop ~690 µs, V8's helper and the decode threads ~830, the engine's

@@ -60,8 +60,7 @@
  *   the change, prompt injection 0.08 ms), the schema check 0.17 ms,
  *   normalisation 0.13 ms, rebuild 0.12 ms, the raw spans' texts 0.12 ms.
  *   The target (≥ 30,000 spans/s, ≥ 40 %) is not met and not near.
- * - Again on a quiet machine (load average ~1–2), 3,000 traces, before the
- *   evaluating loop read on during writes: bare consumer 21,801 spans/s at
+ * - Again on a quiet machine (load average ~1–2), 3,000 traces: bare consumer 21,801 spans/s at
  *   68.8 µs per span; evaluator 1,584 spans/s at 1,149 µs per span, 7.3 %
  *   by rate, 6.0 % by CPU; 37 rows a trace in 17 writes; event loop 87 %
  *   busy (evaluation 42 %, decode and route 6 %, assemble 3 %, the sink

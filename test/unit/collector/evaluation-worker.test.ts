@@ -1,11 +1,45 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { SinkFailure } from "../../../store/ports/result-sink.js";
-import type { Result } from "../../../core/result.js";
-import { ScriptedSink } from "../../support/scripted-sink.js";
-import { scriptedWorker } from "../../support/scripted-worker.js";
+import { EvaluationWorker } from "../../../collector/07-evaluate/evaluation-worker.js";
+import { MemoryDeadLetters } from "../../../collector/07-evaluate/memory-dead-letters.js";
+import type { ResultSink, SinkFailure } from "../../../store/ports/result-sink.js";
+import { failure, success, type Result } from "../../../core/result.js";
+import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
+import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { estimateSpanBytes } from "../../../collector/05-assemble/estimate-span-bytes.js";
 import { spanRecord } from "../../support/span-records.js";
+
+/** A sink whose writes resolve when the test says so; it records what it was given and how many writes overlapped. */
+class ScriptedSink implements ResultSink {
+  readonly writes: { traceIds: string[]; evaluations: readonly CaseEvaluation[]; settle: (result: Result<void, SinkFailure>) => void }[] = [];
+  private active = 0;
+  maxActive = 0;
+
+  write(batch: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
+    this.active += 1;
+    this.maxActive = Math.max(this.maxActive, this.active);
+    return new Promise((resolve) => {
+      this.writes.push({
+        traceIds: batch.map((evaluation) => evaluation.caseResult.trace_id),
+        evaluations: batch,
+        settle: (result) => {
+          this.active -= 1;
+          resolve(result);
+        },
+      });
+    });
+  }
+
+  succeed(index: number): void {
+    this.writes[index]!.settle(success(undefined));
+  }
+
+  fail(index: number): void {
+    this.writes[index]!.settle(failure({ retriable: true, message: "the engine is down" }));
+  }
+
+  async close(): Promise<void> {}
+}
 
 const traceId = (n: number) => n.toString(16).padStart(32, "0");
 
@@ -19,7 +53,18 @@ class ThrowingSink extends ScriptedSink {
 function setup(options: { maxBatch: number; maxBatchBytes?: number; sink?: ScriptedSink }) {
   const sink = options.sink ?? new ScriptedSink();
   let now = 1_000_000;
-  const worker = scriptedWorker({ sink, maxBatch: options.maxBatch, ...(options.maxBatchBytes === undefined ? {} : { maxBatchBytes: options.maxBatchBytes }), clock: () => now });
+  const worker = new EvaluationWorker({
+    assembler: { quietPeriodMs: 0, maxTraceWaitMs: 60_000, maxOpenSpans: 100_000, recentTraceMemory: 100 },
+    registry: createDefaultRegistry(),
+    cases: { get: async () => null, put: async () => {}, listSplit: async () => [] },
+    sink,
+    deadLetters: new MemoryDeadLetters(),
+    // One attempt: a failure is final for this round, so the test decides what happens next.
+    sinkRetry: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1, deadlineMs: 10 },
+    maxBatch: options.maxBatch,
+    ...(options.maxBatchBytes === undefined ? {} : { maxBatchBytes: options.maxBatchBytes }),
+    clock: () => now,
+  });
   /** One message at `offset` of partition 0 with the root span of trace `n` (or a child of it). */
   const receive = (n: number, offset: number, spanId = `root${n}`, parentSpanId = "") =>
     worker.accept([spanRecord({ traceId: traceId(n), spanId, parentSpanId })], [traceId(n)], { partition: 0, offset: String(offset) }, now);
@@ -71,10 +116,8 @@ describe("evaluation worker: pipelined writes", () => {
     assert.equal(await round, true);
   });
 
-  test("the next batch is evaluated while a write is in flight without waiting for it, and nothing is durable before its write resolved", async () => {
+  test("the next batch is evaluated while a write is in flight, and nothing is durable before its write resolved", async () => {
     const { sink, worker, receive, committable, turns, setClock } = setup({ maxBatch: 2 });
-    let settledWrites = 0;
-    worker.whenWriteSettles(() => (settledWrites += 1));
     receive(1, 0);
     receive(2, 1);
     assert.equal(await worker.processReady(), true);
@@ -85,69 +128,24 @@ describe("evaluation worker: pipelined writes", () => {
 
     receive(3, 2);
     setClock(2_000_000);
-    // Less than a batch evaluated behind the write in flight: the call returns, so the caller reads on meanwhile.
-    assert.equal(await worker.processReady(), true);
+    const round = worker.processReady();
+    await turns();
     assert.equal(sink.writes.length, 1, "no second write while the first is in flight");
     assert.equal(worker.backlog, 3);
-    assert.equal(worker.writeDue, false, "the result waits for the write in flight");
     assert.equal(worker.overflow, 0, "one batch in flight and one evaluated is the pipeline working: reading goes on");
-    // A span of trace 4 (its root not seen: released only when its longest wait has passed, by the clock below).
-    receive(4, 3, "child4", "root4");
-    assert.equal(worker.assembler.openSpans, 1, "a span arriving during the write is buffered on arrival");
     setClock(3_000_000);
     sink.succeed(0);
-    await turns();
-    assert.equal(settledWrites, 1, "the caller is told when the write resolved");
+    assert.equal(await round, true);
     assert.equal(committable(), "2", "traces 1 and 2 durable; trace 3 not yet");
-    assert.equal(worker.writeDue, true, "trace 3's result waits for the next call");
-    assert.equal(await worker.processReady(), true);
     assert.equal(sink.writes.length, 2);
-    assert.deepEqual(sink.writes[1]!.traceIds, [traceId(3), traceId(4)]);
     assert.equal(sink.writes[1]!.evaluations[0]!.evaluationResults[0]!.evaluated_at, new Date(2_000_000).toISOString(), "trace 3 was evaluated before the first write resolved");
 
     sink.succeed(1);
     assert.equal(await worker.settle(), true);
-    assert.equal(committable(), "4");
-    assert.equal(worker.backlog, 0);
-    assert.equal(sink.maxActive, 1);
-    assert.equal(worker.counters.tracesEvaluated, 4);
-  });
-
-  test("a full batch behind a write in flight waits for it, as reading then waits too", async () => {
-    const { sink, worker, receive, turns } = setup({ maxBatch: 2 });
-    receive(1, 0);
-    receive(2, 1);
-    await worker.processReady();
-    receive(3, 2);
-    receive(4, 3);
-    let returned = false;
-    const round = worker.processReady().then((healthy) => {
-      returned = true;
-      return healthy;
-    });
-    await turns();
-    assert.equal(returned, false, "a whole batch waits behind the write: the call holds");
-    sink.succeed(0);
-    assert.equal(await round, true);
-    assert.deepEqual(sink.writes[1]!.traceIds, [traceId(3), traceId(4)], "and is handed over as soon as the write resolved");
-    sink.succeed(1);
-    assert.equal(await worker.settle(), true);
-  });
-
-  test("writeEvaluated writes what was evaluated behind a write in flight and returns once everything is durable", async () => {
-    const { sink, worker, receive, committable, turns } = setup({ maxBatch: 2 });
-    receive(1, 0);
-    receive(2, 1);
-    await worker.processReady();
-    receive(3, 2);
-    await worker.processReady();
-    const written = worker.writeEvaluated();
-    sink.succeed(0);
-    for (let turn = 0; turn < 100 && sink.writes.length < 2; turn += 1) await turns(1);
-    sink.succeed(1);
-    assert.equal(await written, true);
     assert.equal(committable(), "3");
     assert.equal(worker.backlog, 0);
+    assert.equal(sink.maxActive, 1);
+    assert.equal(worker.counters.tracesEvaluated, 3);
   });
 
   test("a failed write with the next batch evaluated behind it loses nothing, keeps the order, and pauses reading", async () => {
