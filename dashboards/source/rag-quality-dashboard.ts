@@ -8,7 +8,7 @@ import { aggregateSelect, QUALITY_STATES, quoteAlias, SOURCES, VERDICT_COUNTS, t
 import { ABSTENTION_AGGREGATES, BUSINESS_AGGREGATES, CONTEXT, GENERATION, latencyAggregates, means, namedAggregate as named, RELIABILITY_AGGREGATES, RETRIEVAL, RISK_AGGREGATES, TOKENS, usageAggregates, type StoredMetric } from "./quality-board.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
-import { dashboardScope, sqlList, sqlString } from "./sql-scope.js";
+import { dashboardHours, dashboardHoursOverTime, dashboardScope, sqlList, sqlString } from "./sql-scope.js";
 import { filterVariables } from "./variables.js";
 
 export const RAG_QUALITY_UID = "ragscope-rag-quality";
@@ -18,15 +18,15 @@ const TIME_BUCKET = "$__timeInterval({time}) AS time";
 
 /**
  * Long format: one series per stored metric, named by its label; the mean per
- * time bucket from the rollups (sum / count of whole minutes, migration 0009).
+ * time bucket from the rollups (sum / count of whole minutes, migration 0009; of
+ * whole hours, 0018, where the buckets are whole hours).
  */
 export function storedMetricSeriesSql(metrics: readonly StoredMetric[]): string {
   const names = metrics.map((metric) => metric.metric);
   const labels = metrics.map((metric) => metric.label);
   return [
     `SELECT $__timeInterval(minute) AS time, transform(metric, [${sqlList(names)}], [${sqlList(labels)}], metric) AS series, sum(value_sum) / nullIf(sum(value_count), 0) AS Value`,
-    `FROM metric_rollups FINAL`,
-    `WHERE ${dashboardScope("minute")} AND metric IN (${sqlList(names)})`,
+    `FROM ${SOURCES.metric_rollups.from(dashboardScope, names, dashboardHoursOverTime)}`,
     `GROUP BY time, series`,
     `HAVING sum(value_count) > 0`,
     `ORDER BY time`,
@@ -35,11 +35,11 @@ export function storedMetricSeriesSql(metrics: readonly StoredMetric[]): string 
 
 // Range panels read the rollups wherever an aggregate has a rollup form (aggregate-metrics.ts).
 function overTime(aggregates: readonly AggregateMetric[]): string {
-  return aggregateSelect(aggregates, { leading: [TIME_BUCKET], scope: dashboardScope, groupBy: "time", orderBy: "time", preferRollups: true });
+  return aggregateSelect(aggregates, { leading: [TIME_BUCKET], hours: dashboardHoursOverTime, scope: dashboardScope, groupBy: "time", orderBy: "time", preferRollups: true });
 }
 
 function overRange(aggregates: readonly AggregateMetric[]): string {
-  return aggregateSelect(aggregates, { scope: dashboardScope, preferRollups: true });
+  return aggregateSelect(aggregates, { scope: dashboardScope, hours: dashboardHours, preferRollups: true });
 }
 
 const STAGE_ROWS = "case_results FINAL ARRAY JOIN stage_names AS stage, stage_durations_ms AS duration_ms";

@@ -46,6 +46,12 @@ export type Scope = (timeColumn: string) => string;
 /** Dashboards: the panel's time range and the variables. */
 export const dashboardScope: Scope = (timeColumn) => `$__timeFilter(${timeColumn}) AND ${variableFilters()}`;
 
+/** Dashboards' range panels: whole hours of the metric rollups where the range holds them (aggregate-metrics.ts). */
+export const dashboardHours = { inRange: (timeColumn: string) => `$__timeFilter(${timeColumn})` };
+
+/** Dashboards' panels over time: whole hours where the range holds them and the buckets are whole hours. */
+export const dashboardHoursOverTime = { ...dashboardHours, bucketSeconds: "$__interval_s" };
+
 /** Alert rules run on Grafana's backend, without dashboard variables (interop.md §7): the time range only. */
 export const alertScope: Scope = (timeColumn) => `$__timeFilter(${timeColumn})`;
 

@@ -8,7 +8,7 @@
  * (GROUPING SETS). The behaviour requests are read from the stored
  * behaviour_fields column (migration 0017), not from payloads.
  */
-import { aggregateSelect, FINAL_VERDICT, type AggregateMetric } from "../../dashboards/source/aggregate-metrics.js";
+import { aggregateSelect, FINAL_VERDICT, type AggregateMetric, type HourlyReading } from "../../dashboards/source/aggregate-metrics.js";
 import { sqlList, type Scope } from "../../dashboards/source/sql-scope.js";
 import { qualityBoardLayers } from "../../dashboards/source/quality-board.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
@@ -51,11 +51,16 @@ const partRows = (part: number): string => `rows of part ${part}`;
 
 const BUCKET = "toUnixTimestamp(toStartOfInterval(toDateTime({time}, 'UTC'), toIntervalSecond({bucketSeconds:UInt32}))) * 1000";
 
+/** The page's range as parameters. */
+const inRange = (timeColumn: string): string => `${timeColumn} >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND ${timeColumn} < fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')`;
+
+/** The page reads whole hours of the metric rollups where its range and buckets allow (aggregate-metrics.ts). */
+const HOURS: HourlyReading = { inRange, bucketSeconds: "{bucketSeconds:UInt32}" };
+
 /** The page's range and filters as parameters: nothing from the request is spliced into the SQL. */
 const parameterScope: Scope = (timeColumn) =>
   [
-    `${timeColumn} >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')`,
-    `${timeColumn} < fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')`,
+    inRange(timeColumn),
     "({service:String} = '' OR service_name = {service:String})",
     "({runId:String} = '' OR run_id = {runId:String})",
   ].join(" AND ");
@@ -182,6 +187,7 @@ export class ClickHouseQualityReader implements QualityReader {
     const rows = await this.rows(
       aggregateSelect([...group.aggregates, ...samples, ...rowCounts], {
         leading: [`${BUCKET} AS bucket`, "service_name AS service", "grouping(bucket, service) AS grouping_set"],
+        hours: HOURS,
         scope: this.scoped,
         groupBy: "GROUPING SETS ((), (bucket), (service))",
         preferRollups,

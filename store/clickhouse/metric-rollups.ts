@@ -5,7 +5,8 @@
  * `case_results` (and the root-cause `evaluation_results`): the
  * sinks note the request minutes, tenants and services they wrote to, and
  * those minutes are recomputed from `metric_values FINAL` and
- * `case_results FINAL` — after writes, at
+ * `case_results FINAL` (and their hours in `metric_rollups_hourly`, migration
+ * 0018, from `metric_rollups FINAL` once the minutes are done) — after writes, at
  * most once per refresh interval (the timer starts with a write, so an idle
  * collector runs no query), and once more on close. A recomputed minute
  * replaces the earlier one (a newer version of the same key), so replays,
@@ -41,6 +42,7 @@ import { ABSTENTION_ROLLUP_COLUMNS, abstentionRefreshSelect, abstentionRebuildSe
 import { refreshedRequests } from "./refreshed-requests.js";
 
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 export const DEFAULT_ROLLUP_REFRESH_MS = 5_000;
 
 export interface MetricRollupOptions {
@@ -60,6 +62,8 @@ export interface MetricRollupOptions {
   sessionAndRootCauseRollups?: boolean;
   /** Keep abstention_rollups too (default true); a store before migration 0017 has none. */
   abstentionRollups?: boolean;
+  /** Keep metric_rollups_hourly too (default true); a store before migration 0018 has none. */
+  hourlyRollups?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -103,6 +107,33 @@ export function refreshSelect(database: string): string {
 /** The columns of request_rollups in the order requestRollupSelect computes them. */
 const REQUEST_ROLLUP_COLUMNS = ["minute", ...REQUEST_ROLLUP_GROUP, ...Object.keys(REQUEST_ROLLUP_COUNTS), "rating_sum", "user_states", "version"].join(", ");
 
+/**
+ * The SELECT computing metric_rollups_hourly rows (migration 0018) from the metric_rollups FINAL rows meeting
+ * `where`: an hour's counts and sums added, its t-digest states merged. The migration's backfill computes the same.
+ */
+function hourlyRollupSelect(database: string, where: string): string {
+  return `SELECT toStartOfHour(minute) AS hour, hour + INTERVAL 59 MINUTE AS hour_last_minute, metric, tenant_id, service_name, dataset_id, run_id,
+       sum(value_count) AS value_count, sum(value_sum) AS value_sum, sum(below_one) AS below_one, sum(above_zero) AS above_zero,
+       quantileTDigestMergeState(value_quantiles) AS value_quantiles,
+       {version:UInt64} AS version
+FROM ${database}.metric_rollups FINAL
+WHERE (${where})
+GROUP BY hour, metric, tenant_id, service_name, dataset_id, run_id`;
+}
+
+/** The hours of a refresh's minutes, in its tenants and services (parameters: refreshParameters). */
+const REFRESHED_HOURS = "hour >= fromUnixTimestamp64Milli({hoursFrom:Int64}) AND hour < fromUnixTimestamp64Milli({hoursTo:Int64}) AND toUnixTimestamp(hour) IN {hours:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}";
+
+/**
+ * What a refresh reads and inserts into metric_rollups_hourly: every hour one of its minutes is in, from
+ * metric_rollups FINAL — so it runs after the minutes' own recompute (the same parameters as refreshSelect).
+ */
+export function hourlyRefreshSelect(database: string): string {
+  const minutesOfRefreshedHours =
+    "minute >= fromUnixTimestamp64Milli({hoursFrom:Int64}) AND minute < fromUnixTimestamp64Milli({hoursTo:Int64}) AND toUnixTimestamp(toStartOfHour(minute)) IN {hours:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}";
+  return withStatementSettings(hourlyRollupSelect(database, minutesOfRefreshedHours), FINAL_WITHIN_PARTITIONS);
+}
+
 /** What a refresh reads and inserts into request_rollups for a range of minutes (the same parameters as refreshSelect). */
 export function requestRefreshSelect(database: string): string {
   return withStatementSettings(
@@ -124,8 +155,14 @@ export function rootCauseRefreshSelect(database: string): string {
   return withStatementSettings(rootCauseRollupSelect(database, refreshedRequests("started_at", false), refreshedRequests("started_at")), FINAL_WITHIN_PARTITIONS);
 }
 
-/** The rows of a rollup table in a refresh's minutes, tenants and services (every rollup table has these columns). */
+/** The rows of a per-minute rollup table in a refresh's minutes, tenants and services (every one has these columns). */
 const REFRESHED_ROLLUP_ROWS = "minute >= fromUnixTimestamp64Milli({from:Int64}) AND minute < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(minute) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}";
+
+/** A rollup table a refresh writes, and the condition that selects the rows it recomputed. */
+export interface RefreshedTable {
+  table: string;
+  rows: string;
+}
 
 /**
  * After a refresh inserted its rows (version {version}): how many keys of each table's refreshed minutes, tenants
@@ -133,8 +170,8 @@ const REFRESHED_ROLLUP_ROWS = "minute >= fromUnixTimestamp64Milli({from:Int64}) 
  * from a minute (a re-evaluated request moved to another run, dataset, session or root-cause label) keeps
  * its last row otherwise, and the dashboards would still count it.
  */
-export function staleKeysSelect(database: string, tables: readonly string[]): string {
-  const counts = tables.map((table) => `(SELECT count() FROM (SELECT version FROM ${database}.${quoteIdentifier(table)} FINAL WHERE ${REFRESHED_ROLLUP_ROWS}) WHERE version < {version:UInt64}) AS ${quoteIdentifier(table)}`);
+export function staleKeysSelect(database: string, tables: readonly RefreshedTable[]): string {
+  const counts = tables.map(({ table, rows }) => `(SELECT count() FROM (SELECT version FROM ${database}.${quoteIdentifier(table)} FINAL WHERE ${rows}) WHERE version < {version:UInt64}) AS ${quoteIdentifier(table)}`);
   return withStatementSettings(`SELECT ${counts.join(", ")}`, FINAL_WITHIN_PARTITIONS);
 }
 
@@ -143,12 +180,24 @@ export function staleKeysSelect(database: string, tables: readonly string[]): st
  * the versions the refresh replaced (FINAL reads neither; the next merge would drop the replaced ones anyway). A
  * lightweight DELETE, run only when staleKeysSelect found a stale key, which is rare: most refreshes delete nothing.
  */
-export function staleRowsDelete(database: string, table: string): string {
-  return `DELETE FROM ${database}.${quoteIdentifier(table)} WHERE ${REFRESHED_ROLLUP_ROWS} AND version < {version:UInt64}`;
+export function staleRowsDelete(database: string, { table, rows }: RefreshedTable): string {
+  return `DELETE FROM ${database}.${quoteIdentifier(table)} WHERE ${rows} AND version < {version:UInt64}`;
 }
 
+/** `minutes` ascending, as minuteRanges gives them. */
 export function refreshParameters(minutes: readonly number[], tenants: readonly string[], services: readonly string[], version: number): Record<string, unknown> {
-  return { from: minutes[0]!, to: minutes[minutes.length - 1]! + MINUTE_MS, minutes: minutes.map((minute) => minute / 1000), tenants, services, version };
+  const hours = [...new Set(minutes.map((minute) => Math.floor(minute / HOUR_MS) * HOUR_MS))];
+  return {
+    from: minutes[0]!,
+    to: minutes[minutes.length - 1]! + MINUTE_MS,
+    minutes: minutes.map((minute) => minute / 1000),
+    hoursFrom: hours[0]!,
+    hoursTo: hours[hours.length - 1]! + HOUR_MS,
+    hours: hours.map((hour) => hour / 1000),
+    tenants,
+    services,
+    version,
+  };
 }
 
 /** Minutes further apart than this go to separate statements; closer ones share one (its time range reads the gap too). */
@@ -257,20 +306,26 @@ export class ClickHouseMetricRollups {
     await this.running;
   }
 
-  /** The rollup tables this store has, each with the statement that recomputes a refresh's minutes and the one that rebuilds it all. */
-  private tables(): { table: string; refresh: string; rebuild: string }[] {
+  /**
+   * The rollup tables this store has, each with the statement that recomputes a refresh's minutes, the one that
+   * rebuilds it all and the rows a refresh recomputed. In the order they run: the hours after the minutes they sum.
+   */
+  private tables(): (RefreshedTable & { refresh: string; rebuild: string; sumsRollups?: boolean })[] {
     const database = this.database;
     const insert = (table: string, columns: readonly string[]) => `INSERT INTO ${database}.${table} (${columns.join(", ")}) `;
-    const tables = [{ table: "metric_rollups", refresh: `INSERT INTO ${database}.metric_rollups ${refreshSelect(database)}`, rebuild: `INSERT INTO ${database}.metric_rollups ${rollupSelect(database, "1")}` }];
+    const tables: (RefreshedTable & { refresh: string; rebuild: string; sumsRollups?: boolean })[] = [{ table: "metric_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: `INSERT INTO ${database}.metric_rollups ${refreshSelect(database)}`, rebuild: `INSERT INTO ${database}.metric_rollups ${rollupSelect(database, "1")}` }];
+    if (this.options.hourlyRollups !== false) {
+      tables.push({ table: "metric_rollups_hourly", rows: REFRESHED_HOURS, sumsRollups: true, refresh: `INSERT INTO ${database}.metric_rollups_hourly ${hourlyRefreshSelect(database)}`, rebuild: `INSERT INTO ${database}.metric_rollups_hourly ${hourlyRollupSelect(database, "1")}` });
+    }
     if (this.options.requestRollups !== false) {
-      tables.push({ table: "request_rollups", refresh: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRefreshSelect(database), rebuild: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRollupSelect(database, "1") });
+      tables.push({ table: "request_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRefreshSelect(database), rebuild: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRollupSelect(database, "1") });
     }
     if (this.options.sessionAndRootCauseRollups !== false) {
-      tables.push({ table: "session_rollups", refresh: insert("session_rollups", SESSION_ROLLUP_COLUMNS) + sessionRefreshSelect(database), rebuild: insert("session_rollups", SESSION_ROLLUP_COLUMNS) + sessionRollupSelect(database, "1") });
-      tables.push({ table: "root_cause_rollups", refresh: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRefreshSelect(database), rebuild: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRollupSelect(database, "1", "1") });
+      tables.push({ table: "session_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("session_rollups", SESSION_ROLLUP_COLUMNS) + sessionRefreshSelect(database), rebuild: insert("session_rollups", SESSION_ROLLUP_COLUMNS) + sessionRollupSelect(database, "1") });
+      tables.push({ table: "root_cause_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRefreshSelect(database), rebuild: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRollupSelect(database, "1", "1") });
     }
     if (this.options.abstentionRollups !== false) {
-      tables.push({ table: "abstention_rollups", refresh: insert("abstention_rollups", ABSTENTION_ROLLUP_COLUMNS.split(", ")) + abstentionRefreshSelect(database), rebuild: insert("abstention_rollups", ABSTENTION_ROLLUP_COLUMNS.split(", ")) + abstentionRebuildSelect(database) });
+      tables.push({ table: "abstention_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("abstention_rollups", ABSTENTION_ROLLUP_COLUMNS.split(", ")) + abstentionRefreshSelect(database), rebuild: insert("abstention_rollups", ABSTENTION_ROLLUP_COLUMNS.split(", ")) + abstentionRebuildSelect(database) });
     }
     return tables;
   }
@@ -285,14 +340,18 @@ export class ClickHouseMetricRollups {
       const tenants = [...new Set(pairs.map(([tenant]) => tenant))];
       const services = [...new Set(pairs.map(([, service]) => service))];
       const parameters = refreshParameters(range.minutes, tenants, services, version);
-      for (const { refresh } of tables) await this.connection.client.command({ query: refresh, query_params: parameters });
-      // One read for every table: keys the recompute no longer produced are deleted, so no dashboard counts them.
-      const result = await this.connection.client.query({ query: staleKeysSelect(this.database, tables.map(({ table }) => table)), query_params: parameters, format: "JSONEachRow" });
-      const [stale] = await result.json<Record<string, string | number>>();
-      for (const { table } of tables) {
-        if (Number(stale?.[table] ?? 0) === 0) continue;
-        await this.connection.client.command({ query: staleRowsDelete(this.database, table), query_params: parameters });
-        this.counters.staleDeletes += 1;
+      // The hours sum the minutes as they stand once the minutes' stale keys are gone, so they come second.
+      for (const phase of [tables.filter((table) => !table.sumsRollups), tables.filter((table) => table.sumsRollups)]) {
+        if (phase.length === 0) continue;
+        for (const { refresh } of phase) await this.connection.client.command({ query: refresh, query_params: parameters });
+        // One read for every table: keys the recompute no longer produced are deleted, so no dashboard counts them.
+        const result = await this.connection.client.query({ query: staleKeysSelect(this.database, phase), query_params: parameters, format: "JSONEachRow" });
+        const [stale] = await result.json<Record<string, string | number>>();
+        for (const table of phase) {
+          if (Number(stale?.[table.table] ?? 0) === 0) continue;
+          await this.connection.client.command({ query: staleRowsDelete(this.database, table), query_params: parameters });
+          this.counters.staleDeletes += 1;
+        }
       }
       this.counters.minutesRefreshed += range.minutes.length;
     }

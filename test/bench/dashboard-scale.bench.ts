@@ -16,7 +16,13 @@
  * Size: RAGSCOPE_BENCH_METRIC_VALUES metric values (default 100,000; the
  * issue's target is 300,000,000, which takes hours to write: generation time
  * is printed, and the store can be kept with RAGSCOPE_BENCH_DASHBOARD_DIR to
- * run the panels again without writing it). Each panel runs twice and the
+ * run the panels again without writing it). RAGSCOPE_BENCH_DASHBOARD_GROW=N
+ * then adds N copies of every stored request by the engine
+ * (grow-dashboard-store.ts: new ids, sessions and users, the same tenants,
+ * services and minutes, so the traffic per minute grows N + 1 times) and
+ * recomputes the rollups — a store N + 1 times the size in a fraction of the
+ * time the sink takes. The ranges are the 30 days from the stored data's
+ * first day. Each panel runs twice and the
  * second time is printed (the first reads the parts from disk into the page
  * cache); a panel past the query memory bound (clickhouse.queryMemoryMb,
  * default 2 GiB) is printed as failed. The runs board is opened with empty
@@ -229,6 +235,7 @@ import os from "node:os";
 import path from "node:path";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { clonedRequest, metricValuesOf } from "../support/cloned-requests.js";
+import { growDashboardStore } from "./grow-dashboard-store.js";
 import { readDashboards } from "../../report/dashboard-files.js";
 import { allOf, type Variables } from "../../report/grafana-macros.js";
 import { panelIntervalMs } from "../../report/panel-interval.js";
@@ -245,14 +252,16 @@ const DAY = 86_400_000;
 const DAYS = 30;
 const SERVICES = ["shop", "bank", "travel", "health"];
 const TENANTS = Array.from({ length: 10 }, (_, index) => `tenant_${index}`);
-/** The day after the data ends, at midnight: the ranges end here. */
-const END = Math.floor(Date.now() / DAY) * DAY;
-const START = END - DAYS * DAY;
+const GROW = Number(process.env.RAGSCOPE_BENCH_DASHBOARD_GROW ?? 0);
+/** Midnight after the data's 30 days: the ranges end here (a kept store's data ends where it was written). */
+let END = Math.floor(Date.now() / DAY) * DAY;
+let START = END - DAYS * DAY;
 
 async function folderBytes(folder: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
+    // A background merge may remove its temporary files between the listing and the stat: they count as gone.
+    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size;
   }
   return total;
 }
@@ -296,6 +305,15 @@ export async function benchmark(): Promise<BenchmarkResult> {
       figures.push({ name: "generation CPU time (process, engine included)", value: Math.round(cpuSeconds), unit: "s" });
       figures.push({ name: "generation rate per CPU second", value: Math.round((cases * perCase) / cpuSeconds), unit: "metric values/CPU s" });
     }
+    if (GROW > 0) {
+      const growCpu = process.cpuUsage();
+      const grown = await growDashboardStore(store, GROW, (line) => console.error(line));
+      const cpu = process.cpuUsage(growCpu);
+      figures.push({ name: `growth: ${GROW} copies of every stored request (engine INSERT … SELECT, then the rollup refresh day by day)`, value: `${Math.round(grown.copySeconds)} s copying, ${Math.round(grown.refreshSeconds)} s refreshing rollups, ${Math.round((cpu.user + cpu.system) / 1e6)} CPU s` });
+    }
+    const [first] = await queryRows<{ first: string }>(store.connection, "SELECT toUnixTimestamp64Milli(min(ts)) AS first FROM {{database}}.metric_values");
+    START = Math.floor(Number(first!.first) / DAY) * DAY;
+    END = START + DAYS * DAY;
     const [counts] = await queryRows<{ values: string; parts: string; rollups: string }>(
       store.connection,
       "SELECT (SELECT count() FROM {{database}}.metric_values) AS values, (SELECT count() FROM system.parts WHERE database = '{{database}}' AND table = 'metric_values' AND active) AS parts, (SELECT count() FROM {{database}}.metric_rollups) AS rollups",
@@ -307,10 +325,10 @@ export async function benchmark(): Promise<BenchmarkResult> {
     const [tables] = await queryRows<Record<string, string>>(
       store.connection,
       "SELECT (SELECT count() FROM {{database}}.case_results) AS case_results, " +
-        ["request_rollups", "session_rollups", "root_cause_rollups"].map((table) => `(SELECT count() FROM system.parts WHERE database = '{{database}}' AND table = '${table}' AND active) > 0 AS has_${table}`).join(", "),
+        ["metric_rollups_hourly", "request_rollups", "session_rollups", "root_cause_rollups"].map((table) => `(SELECT count() FROM system.parts WHERE database = '{{database}}' AND table = '${table}' AND active) > 0 AS has_${table}`).join(", "),
     );
     figures.push({ name: "case_results rows", value: Number(tables!.case_results) });
-    for (const table of ["request_rollups", "session_rollups", "root_cause_rollups"]) {
+    for (const table of ["metric_rollups_hourly", "request_rollups", "session_rollups", "root_cause_rollups"]) {
       if (Number(tables![`has_${table}`]) === 0) continue;
       const [rows] = await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM {{database}}.${table}`);
       figures.push({ name: `${table} rows`, value: Number(rows!.rows) });
@@ -357,5 +375,6 @@ export async function benchmark(): Promise<BenchmarkResult> {
     await store.close();
     if (KEEP === undefined) await rm(dataDir, { recursive: true, force: true });
   }
-  return { title: `Dashboards at scale: every panel on ${METRIC_VALUES.toLocaleString("en-US")} metric values over ${DAYS} days, embedded engine`, figures };
+  const stored = figures.find((figure) => figure.name === "metric values stored")?.value ?? METRIC_VALUES;
+  return { title: `Dashboards at scale: every panel on ${Number(stored).toLocaleString("en-US")} metric values over ${DAYS} days, embedded engine`, figures };
 }

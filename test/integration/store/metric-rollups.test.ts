@@ -32,21 +32,28 @@ function evaluation(caseResultId: string, startedAt: string): CaseEvaluation {
   return evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: caseResultId, started_at: startedAt }, evalCase, "2026-07-08T09:32:01.000Z");
 }
 
-/** Per metric in one minute: the rollup's count and sum, and the same from the raw rows. */
-async function compare(minute: string): Promise<{ rolledUp: Record<string, [number, number]>; raw: Record<string, [number, number]> }> {
+/**
+ * Per metric in one minute (metric_rollups) or one hour (metric_rollups_hourly, migration 0018): the rollup's
+ * count and sum, and the same from the raw rows.
+ */
+async function compareIn(unit: "minute" | "hour", at: string): Promise<{ rolledUp: Record<string, [number, number]>; raw: Record<string, [number, number]> }> {
+  const [table, start] = unit === "minute" ? ["metric_rollups", "toStartOfMinute"] : ["metric_rollups_hourly", "toStartOfHour"];
   const rolledUp = await queryRows<{ metric: string; count: string; total: number }>(
     store.connection,
-    "SELECT metric, sum(value_count) AS count, sum(value_sum) AS total FROM {{database}}.metric_rollups FINAL WHERE minute = toDateTime({minute:String}, 'UTC') GROUP BY metric HAVING count > 0 ORDER BY metric",
-    { minute },
+    `SELECT metric, sum(value_count) AS count, sum(value_sum) AS total FROM {{database}}.${table} FINAL WHERE ${unit} = toDateTime({at:String}, 'UTC') GROUP BY metric HAVING count > 0 ORDER BY metric`,
+    { at },
   );
   const raw = await queryRows<{ metric: string; count: string; total: number }>(
     store.connection,
-    "SELECT metric, count(value) AS count, sum(value) AS total FROM {{database}}.metric_values FINAL WHERE toStartOfMinute(ts) = toDateTime({minute:String}, 'UTC') AND value IS NOT NULL GROUP BY metric ORDER BY metric",
-    { minute },
+    `SELECT metric, count(value) AS count, sum(value) AS total FROM {{database}}.metric_values FINAL WHERE ${start}(ts) = toDateTime({at:String}, 'UTC') AND value IS NOT NULL GROUP BY metric ORDER BY metric`,
+    { at },
   );
   const shape = (rows: { metric: string; count: string; total: number }[]) => Object.fromEntries(rows.map((row) => [row.metric, [Number(row.count), Number(row.total)] as [number, number]]));
   return { rolledUp: shape(rolledUp), raw: shape(raw) };
 }
+
+const compare = (minute: string) => compareIn("minute", minute);
+const compareHour = (hour: string) => compareIn("hour", hour);
 
 /** In one minute: every count of request_rollups (migration 0014), and the same counted over case_results FINAL. */
 async function compareRequests(minute: string): Promise<{ rolledUp: Record<string, number>; raw: Record<string, number> }> {
@@ -76,6 +83,8 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     const { rolledUp, raw } = await compare("2026-07-08 09:30:00");
     assert.ok(Object.keys(raw).length > 0);
     assert.deepEqual(rolledUp, raw);
+    const hour = await compareHour("2026-07-08 09:00:00");
+    assert.deepEqual(hour.rolledUp, raw, "the hour holds its one minute");
     const requests = await compareRequests("2026-07-08 09:30:00");
     assert.equal(requests.raw.all_requests, 1);
     assert.deepEqual(requests.rolledUp, requests.raw);
@@ -89,6 +98,7 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     const { rolledUp, raw } = await compare("2026-07-08 09:30:00");
     assert.deepEqual(rolledUp, raw);
     assert.equal(rolledUp.recall_at_k?.[0], 1, "one request's recall");
+    assert.deepEqual((await compareHour("2026-07-08 09:00:00")).rolledUp, raw, "nor in its hour");
     const requests = await compareRequests("2026-07-08 09:30:00");
     assert.equal(requests.rolledUp.all_requests, 1, "one request, written twice");
     assert.deepEqual(requests.rolledUp, requests.raw);
@@ -122,6 +132,9 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     const { rolledUp, raw } = await compare("2026-07-08 09:30:00");
     assert.deepEqual(rolledUp, raw);
     assert.equal(rolledUp.recall_at_k, undefined);
+    const hour = await compareHour("2026-07-08 09:00:00");
+    assert.deepEqual(hour.rolledUp, hour.raw);
+    assert.equal(hour.rolledUp.recall_at_k, undefined, "the hidden metric's hour key is deleted with its minute key");
   });
 
   test("closing the store refreshes the minutes its last writes touched", async () => {

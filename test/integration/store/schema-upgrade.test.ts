@@ -36,7 +36,7 @@ import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollup
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import type { TraceCursor, TraceFilter } from "../../../store/ports/trace-reader.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
-import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type SeededDataset } from "../dashboards/dashboard-dataset.js";
+import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type RowLayout, type SeededDataset } from "../dashboards/dashboard-dataset.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 6;
 const GROWING_TABLES = ["case_results", "evaluation_results", "metric_values"];
@@ -63,7 +63,8 @@ let previousDashboards: ReportDashboard[];
 let previousRunSummarySql: string;
 let previousRelease: string;
 
-const context = { fromMs: DATASET_START, toMs: DATASET_END, intervalMs: panelIntervalMs(DATASET_START, DATASET_END, 60) };
+type RangeContext = { fromMs: number; toMs: number; intervalMs: number };
+const context: RangeContext = { fromMs: DATASET_START, toMs: DATASET_END, intervalMs: panelIntervalMs(DATASET_START, DATASET_END, 60) };
 
 function variables(): Variables {
   return {
@@ -97,12 +98,12 @@ async function previousRunMetrics(on: TemporaryStore, runId: string): Promise<un
 }
 
 /** Every number a user sees: panels, gate metrics over the window, a run as the gate and report read it. */
-async function everyNumber(on: TemporaryStore, release: Release, boards = release === "previous" ? previousDashboards : dashboards): Promise<Map<string, unknown>> {
+async function everyNumber(on: TemporaryStore, release: Release, boards = release === "previous" ? previousDashboards : dashboards, range = context): Promise<Map<string, unknown>> {
   const numbers = new Map<string, unknown>();
   for (const dashboard of boards) {
     for (const panel of dashboard.rows.flatMap((row) => row.panels)) {
       const frames: Frame[] = [];
-      for (const target of panel.targets) frames.push(await runQuery(on.store.dashboards, target.refId, executableSql(target.rawSql, on.connection.database, variables(), context)));
+      for (const target of panel.targets) frames.push(await runQuery(on.store.dashboards, target.refId, executableSql(target.rawSql, on.connection.database, variables(), range)));
       numbers.set(`panel ${dashboard.uid}/${panel.title}`, frames.map(rowsInOneOrder));
     }
   }
@@ -113,7 +114,7 @@ async function everyNumber(on: TemporaryStore, release: Release, boards = releas
     const current = aggregateSelect([resolution.aggregate], { scope: alertScope, withSamples: true });
     // The previous release's store has no feedback_kinds column (migration 0013): the same definition from the payload.
     const sql = release === "previous" ? current.replaceAll("feedback_kinds", FEEDBACK_KINDS_FROM_PAYLOAD) : current;
-    numbers.set(`gate ${name}`, await runQuery(on.store.dashboards, name, executableSql(sql, on.connection.database, {}, context)));
+    numbers.set(`gate ${name}`, await runQuery(on.store.dashboards, name, executableSql(sql, on.connection.database, {}, range)));
   }
   for (const run of [BASELINE_RUN, CANDIDATE_RUN]) {
     // What the release gate's loadRunCases parses: the collapsed payloads of the run.
@@ -132,10 +133,10 @@ async function everyNumber(on: TemporaryStore, release: Release, boards = releas
  * and over the whole range (key -1): what the exact nearest-rank percentile
  * and the rollups' t-digest are both computed from.
  */
-async function latencyValues(on: TemporaryStore): Promise<Map<number, number[]>> {
+async function latencyValues(on: TemporaryStore, range: RangeContext): Promise<Map<number, number[]>> {
   const values = new Map<number, number[]>();
   const sql = (leading: string) =>
-    executableSql(`SELECT ${leading} AS bucket, arraySort(groupArray(value)) AS sorted FROM metric_values FINAL WHERE $__timeFilter(ts) AND metric = 'latency_ms' AND value IS NOT NULL GROUP BY bucket`, on.connection.database, variables(), context);
+    executableSql(`SELECT ${leading} AS bucket, arraySort(groupArray(value)) AS sorted FROM metric_values FINAL WHERE $__timeFilter(ts) AND metric = 'latency_ms' AND value IS NOT NULL GROUP BY bucket`, on.connection.database, variables(), range);
   for (const leading of ["toUnixTimestamp($__timeInterval(ts)) * 1000", "-1"]) {
     for (const row of await queryRows<{ bucket: string | number; sorted: number[] }>(on.connection, sql(leading))) values.set(Number(row.bucket), row.sorted.map(Number));
   }
@@ -147,14 +148,14 @@ async function latencyValues(on: TemporaryStore): Promise<Map<number, number[]>>
  * time bucket and stage (key `<bucket start ms>|<stage>`) and per stage over
  * the whole range (`-1|<stage>`).
  */
-async function stageDurations(on: TemporaryStore): Promise<Map<string, number[]>> {
+async function stageDurations(on: TemporaryStore, range: RangeContext): Promise<Map<string, number[]>> {
   const values = new Map<string, number[]>();
   const sql = (leading: string) =>
     executableSql(
       `SELECT ${leading} AS bucket, stage, arraySort(groupArray(duration_ms)) AS sorted FROM case_results FINAL ARRAY JOIN stage_names AS stage, stage_durations_ms AS duration_ms WHERE $__timeFilter(started_at) GROUP BY bucket, stage`,
       on.connection.database,
       variables(),
-      context,
+      range,
     );
   for (const leading of ["toUnixTimestamp($__timeInterval(started_at)) * 1000", "-1"]) {
     for (const row of await queryRows<{ bucket: string | number; stage: string; sorted: number[] }>(on.connection, sql(leading))) values.set(`${Number(row.bucket)}|${row.stage}`, row.sorted.map(Number));
@@ -168,8 +169,8 @@ interface SketchedValues {
   stages: Map<string, number[]>;
 }
 
-async function sketchedValues(on: TemporaryStore): Promise<SketchedValues> {
-  return { latency: await latencyValues(on), stages: await stageDurations(on) };
+async function sketchedValues(on: TemporaryStore, range = context): Promise<SketchedValues> {
+  return { latency: await latencyValues(on, range), stages: await stageDurations(on, range) };
 }
 
 /**
@@ -424,6 +425,39 @@ describe("metrics without a value (migration 0008)", () => {
 });
 
 /**
+ * A store made by an earlier release's migrations (through `lastMigration`) with the dashboard dataset written
+ * as that release's sink wrote it, then replayed; and a store this release wrote the same traffic to, then re-wrote
+ * through its sink with later versions (the refresh recomputes the minutes; `rollupClock` versions its rows).
+ */
+async function earlierAndRewritten(lastMigration: number, layout: RowLayout, rollupClock?: () => number): Promise<{ earlier: TemporaryStore; written: TemporaryStore; cleanup(): Promise<void> }> {
+  const earlierRelease = await mkdtemp(path.join(os.tmpdir(), `ragscope-release-${String(lastMigration).padStart(4, "0")}-migrations-`));
+  for (const file of await readdir(migrationsFolder)) {
+    if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= lastMigration) await cp(path.join(migrationsFolder, file), path.join(earlierRelease, file));
+  }
+  const earlier = await temporaryStore({ migrate: false, beside: store });
+  await runMigrations(earlier.connection, earlierRelease);
+  const seeded = await seedDashboardDataset(earlier.connection, undefined, layout);
+  await insertDuplicateRows(earlier.connection, seeded, layout);
+  const written = await temporaryStore({ beside: earlier });
+  await seedDashboardDataset(written.connection, seeded);
+  const rollups = new ClickHouseMetricRollups(written.connection, rollupClock === undefined ? {} : { now: rollupClock });
+  const sink = new ClickHouseSink(written.connection, { datasetOf: (caseId) => seeded.datasetOf.get(caseId) ?? "", now: () => DATASET_END + 3 * 3_600_000, rollups });
+  const rewritten = await sink.write(seeded.evaluations);
+  assert.ok(rewritten.ok);
+  await rollups.refresh();
+  assert.equal(rollups.counters.failures, 0, rollups.counters.lastError);
+  return {
+    earlier,
+    written,
+    async cleanup() {
+      await written.cleanup();
+      await earlier.cleanup();
+      await rm(earlierRelease, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * Migration 0014 (request rollups; the cited and last_rating columns) on a
  * store of the release before it, with data: the panels it moved off the
  * payloads and raw rows (business, satisfaction, user behaviour, online
@@ -437,32 +471,14 @@ describe("upgrading a store of the release before migration 0014", () => {
   const BOARDS = ["rag-quality.json", "runs.json"];
   let earlier: TemporaryStore;
   let written: TemporaryStore;
-  let earlierRelease: string;
+  let cleanup: () => Promise<void>;
 
   before(async () => {
-    earlierRelease = await mkdtemp(path.join(os.tmpdir(), "ragscope-release-0013-migrations-"));
-    for (const file of await readdir(migrationsFolder)) {
-      if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= 13) await cp(path.join(migrationsFolder, file), path.join(earlierRelease, file));
-    }
-    earlier = await temporaryStore({ migrate: false, beside: store });
-    await runMigrations(earlier.connection, earlierRelease);
-    const seeded = await seedDashboardDataset(earlier.connection, undefined, "release-0013");
-    await insertDuplicateRows(earlier.connection, seeded, "release-0013");
-    written = await temporaryStore({ beside: earlier });
-    await seedDashboardDataset(written.connection, seeded);
-    // Every request evaluated again and written through the sink with a later version: the refresh recomputes its minutes.
-    const rollups = new ClickHouseMetricRollups(written.connection);
-    const sink = new ClickHouseSink(written.connection, { datasetOf: (caseId) => seeded.datasetOf.get(caseId) ?? "", now: () => DATASET_END + 3 * 3_600_000, rollups });
-    const rewritten = await sink.write(seeded.evaluations);
-    assert.ok(rewritten.ok);
-    await rollups.refresh();
-    assert.equal(rollups.counters.failures, 0, rollups.counters.lastError);
+    ({ earlier, written, cleanup } = await earlierAndRewritten(13, "release-0013"));
   });
 
   after(async () => {
-    await written.cleanup();
-    await earlier.cleanup();
-    await rm(earlierRelease, { recursive: true, force: true });
+    await cleanup();
   });
 
   test("changes no panel of the boards it touched, and the moved panels read the rollups", async () => {
@@ -511,32 +527,14 @@ describe("upgrading a store of the release before migration 0016", () => {
   const BOARDS = ["rag-quality.json", "failures.json"];
   let earlier: TemporaryStore;
   let written: TemporaryStore;
-  let earlierRelease: string;
+  let cleanup: () => Promise<void>;
 
   before(async () => {
-    earlierRelease = await mkdtemp(path.join(os.tmpdir(), "ragscope-release-0015-migrations-"));
-    for (const file of await readdir(migrationsFolder)) {
-      if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= 15) await cp(path.join(migrationsFolder, file), path.join(earlierRelease, file));
-    }
-    earlier = await temporaryStore({ migrate: false, beside: store });
-    await runMigrations(earlier.connection, earlierRelease);
-    const seeded = await seedDashboardDataset(earlier.connection, undefined, "release-0015");
-    await insertDuplicateRows(earlier.connection, seeded, "release-0015");
-    written = await temporaryStore({ beside: earlier });
-    await seedDashboardDataset(written.connection, seeded);
-    // Every request evaluated again and written through the sink with a later version: the refresh recomputes its minutes.
-    const rollups = new ClickHouseMetricRollups(written.connection, { now: () => DATASET_END + 4 * 3_600_000 });
-    const sink = new ClickHouseSink(written.connection, { datasetOf: (caseId) => seeded.datasetOf.get(caseId) ?? "", now: () => DATASET_END + 3 * 3_600_000, rollups });
-    const rewritten = await sink.write(seeded.evaluations);
-    assert.ok(rewritten.ok);
-    await rollups.refresh();
-    assert.equal(rollups.counters.failures, 0, rollups.counters.lastError);
+    ({ earlier, written, cleanup } = await earlierAndRewritten(15, "release-0015", () => DATASET_END + 4 * 3_600_000));
   });
 
   after(async () => {
-    await written.cleanup();
-    await earlier.cleanup();
-    await rm(earlierRelease, { recursive: true, force: true });
+    await cleanup();
   });
 
   test("changes no panel of the boards it touched, and the moved panels read the rollups", async () => {
@@ -578,5 +576,64 @@ describe("upgrading a store of the release before migration 0016", () => {
       const [rows] = await queryRows<{ rows: string }>(earlier.connection, `SELECT count() AS rows FROM {{database}}.${table} FINAL`);
       assert.ok(Number(rows!.rows) > 0, `the migration filled ${table} from the stored rows`);
     }
+  });
+});
+
+/**
+ * Migration 0018 (hourly metric rollups) on a store of the release before it,
+ * with data: the RAG quality board shows the numbers that release's board
+ * (test/data/release-0017/) showed, over three ranges — the dataset's two
+ * hours (2-minute buckets: the range panels read the two whole hours from
+ * metric_rollups_hourly, the panels over time read minutes), its last 90
+ * minutes (the range panels read the second hour whole and the first one's
+ * last 30 minutes: an hour counted twice, or a minute of it, would weigh it
+ * differently in every mean) and 60 hours around them (1-hour buckets: the
+ * panels over time read hours too) — and so
+ * does a store this release wrote and then re-wrote through its sink (a
+ * re-evaluated request's hour recomputed once). Means and counts exactly,
+ * percentiles within the t-digest's documented error.
+ */
+describe("upgrading a store of the release before migration 0018", () => {
+  const RELEASE_0017_DATA = fileURLToPath(new URL("../../data/release-0017/", import.meta.url));
+  const BOARDS = ["rag-quality.json"];
+  const wide: RangeContext = { fromMs: DATASET_START - 29 * 3_600_000, toMs: DATASET_END + 29 * 3_600_000, intervalMs: panelIntervalMs(DATASET_START - 29 * 3_600_000, DATASET_END + 29 * 3_600_000, 60) };
+  const partial: RangeContext = { fromMs: DATASET_START + 30 * 60_000, toMs: DATASET_END, intervalMs: panelIntervalMs(DATASET_START + 30 * 60_000, DATASET_END, 60) };
+  let earlier: TemporaryStore;
+  let written: TemporaryStore;
+  let cleanup: () => Promise<void>;
+
+  before(async () => {
+    ({ earlier, written, cleanup } = await earlierAndRewritten(17, "release-0017", () => DATASET_END + 4 * 3_600_000));
+  });
+
+  after(async () => {
+    await cleanup();
+  });
+
+  test("changes no number of the RAG quality board, over the dataset's hours, part of them and 60 hours in 1-hour buckets", async () => {
+    assert.equal(wide.intervalMs, 3_600_000, "the wide range's buckets are hours");
+    const earlierBoards = await readDashboards(path.join(RELEASE_0017_DATA, "dashboards"), BOARDS);
+    const currentBoards = await readDashboards(undefined, BOARDS);
+    const before = { window: await everyNumber(earlier, "current", earlierBoards), partial: await everyNumber(earlier, "current", earlierBoards, partial), wide: await everyNumber(earlier, "current", earlierBoards, wide) };
+    const { applied } = await runMigrations(earlier.connection);
+    assert.deepEqual(applied.map((name) => name.slice(0, 4)), ["0018"]);
+    const panelsOnly = (numbers: Map<string, unknown>) => new Map([...numbers].filter(([key]) => key.startsWith("panel ")));
+    for (const [name, range] of [["window", context], ["partial", partial], ["wide", wide]] as const) {
+      const sketched = await sketchedValues(earlier, range);
+      const after = await everyNumber(earlier, "current", currentBoards, range);
+      assertSameMaps(after, before[name], `after migration 0018 (${name})`, sketched, true, true);
+      assertSameMaps(panelsOnly(await everyNumber(written, "current", currentBoards, range)), panelsOnly(before[name]), `on a store this release wrote twice (${name})`, sketched, true, true);
+    }
+
+    // The comparison has something to compare: the hours are there, every metric_rollups panel reads them, and the
+    // retrieval means are numbers.
+    const [hours] = await queryRows<{ rows: string; hours: string }>(earlier.connection, "SELECT count() AS rows, uniqExact(hour) AS hours FROM {{database}}.metric_rollups_hourly FINAL");
+    assert.ok(Number(hours!.rows) > 0 && Number(hours!.hours) === 2, `the migration filled the dataset's two hours: ${JSON.stringify(hours)}`);
+    const sqls = currentBoards[0]!.rows.flatMap((row) => row.panels).flatMap((panel) => panel.targets.map((target) => target.rawSql));
+    const minuteReaders = sqls.filter((sql) => /FROM metric_rollups FINAL/.test(sql));
+    assert.ok(minuteReaders.length >= 10, `${minuteReaders.length} queries read metric_rollups`);
+    for (const sql of minuteReaders) assert.match(sql, /FROM metric_rollups_hourly FINAL/);
+    const means = (before.window.get("panel ragscope-rag-quality/Retrieval: means over the range") as PanelNumbers[])[0]!;
+    assert.ok(means.rows[0]!.some((cell) => typeof cell === "number" && cell > 0), JSON.stringify(means));
   });
 });
