@@ -229,6 +229,69 @@
  *   a load of 12–13: after 18,649 and 16,793, before 19,231 and 19,490
  *   (mean 17,721 vs 19,361): ~9 % more CPU per value, so ~5–10 % in all,
  *   not measured more finely on this shared machine.
+ * - 30,000,000 values and hourly rollups (migration 0018, 2026-12-02; load
+ *   average 1.5–3.5, a quiet machine). The 3,000,000-value store above (128,572
+ *   requests) grown tenfold with RAGSCOPE_BENCH_DASHBOARD_GROW=9
+ *   (grow-dashboard-store.ts): 9 copies in 315 s, the rollups of the 30 days
+ *   recomputed by the collector's refresh in 523 s (~17 s a day at ~1 million
+ *   values a day), ~15 CPU minutes in all, against ~25 CPU minutes for the
+ *   sink to write the same. 1,285,720 requests, 4,292,628 minute rollup rows
+ *   (a rollup minute now holds ~7 values: at this density a pair of tenant and
+ *   service sees a request every ~1.3 minutes), 367,200 hour rows, 1,397 MiB
+ *   on disk. Opening it with migration 0018 (the hours' backfill from the
+ *   minutes): 8.3 s wall, 11 CPU s.
+ *   Panels before (the release's board, minutes only) and after (this one),
+ *   30-day range, wall ms (CPU ms):
+ *     retrieval means          238 (356) → 102 (105)
+ *     retrieval over time      223 (350) →  64 (65)
+ *     context means            227 (368) →  76 (77)
+ *     context over time        147 (266) →  61 (63)
+ *     generation means         171 (311) →  26 (28)
+ *     generation over time     203 (361) →  37 (38)
+ *     boundaries rates         230 (313) → 158 (154)  (abstention pairs: raw)
+ *     boundaries over time     101 (164) →  41 (39)
+ *     request latency P50–P99  184 (320) → 165 (166)
+ *     tokens per request       146 (269) →  28 (28)
+ *     cost per request         126 (168) →  67 (69)
+ *   24-hour ranges are unchanged (their 30-minute buckets are not whole
+ *   hours, so they read minutes; 70 granules a panel). The panels over time
+ *   read hours only where the bucket is a whole number of hours (Grafana's
+ *   interval for ~2 days and more at a panel's width); a condition on the
+ *   time columns and that constant lets the engine prune the minutes of the
+ *   whole hours by the sorting key (an earlier version compared each row's
+ *   bucket, which read every minute and dropped it: the over-time panels kept
+ *   their CPU). A first version also selected hours for buckets that were
+ *   not whole hours when each hour happened to fall in one; the constant
+ *   rule reads minutes there instead, which costs nothing at 24 hours.
+ *   "Evaluations of the trace" (the Failures board's drill-down by trace id)
+ *   took 1,109 ms (2,157 CPU) at 24 hours: the trace_id bloom filter found 40
+ *   granules and FINAL's exact mode widened them to the 552 sharing their
+ *   sorting-key ranges; without the widening (an online row's versions all
+ *   carry its trace id, failures-dashboard.ts) 57 ms. Slowest panel after:
+ *   377 ms at 24 hours, 644 ms at 30 days (traffic, reliability, latency and
+ *   cost: request counts and latency percentiles over raw case_results),
+ *   then stage latency (499 ms, 900 CPU: quantileTDigest over every stage
+ *   timing of the range). Peak RSS 496 MiB.
+ *   What it costs the write path: every refresh recomputes the hours of its
+ *   minutes from metric_rollups FINAL and checks them for stale keys (two
+ *   more statements per range of minutes). 300,000 values (12,858 cases,
+ *   a refresh after every 2,000), the release before (46c3d3d) and this one
+ *   alternating, twice, load ~2: 16,665 and 16,400 → 13,726 and 13,625
+ *   metric values per CPU second (18 → 22 CPU s): ~20 % more. This benchmark
+ *   refreshes after every batch, and a batch here spans ~11 hours of
+ *   requests; the collector refreshes at most every 5 s (the refresh's own
+ *   duration × 5 when longer), so the added cost is two statements over an
+ *   hour's minute rows per refresh, not per value written.
+ * - What still limits the 300,000,000-value target (13 million requests a
+ *   month; not run: the refresh alone would take ~1.5 hours to recompute 30
+ *   days at that density through the collector's code): the panels over raw
+ *   case_results grow with the requests of the range — stage latency (~9 CPU
+ *   s extrapolated), traffic/reliability (~8), failing cases and review queue
+ *   (~5–7) — so they need rollups of their own (per-minute t-digest states of
+ *   stage durations and request latency, request counts, which
+ *   request_rollups partly has); the metric panels read ~720 hour rows per
+ *   series and pair over 30 days whatever the traffic, and the minute rollups
+ *   saturate at ~43,200 a month per series and pair.
  */
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
