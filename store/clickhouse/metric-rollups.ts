@@ -234,6 +234,12 @@ export class ClickHouseMetricRollups {
   private timer: NodeJS.Timeout | null = null;
   private lastStartedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
+  /**
+   * Whether an hour of metric_rollups_hourly may keep a key its minutes no longer have: after a minute key was
+   * deleted, until the hours' own check ran. True at start (an earlier process may have stopped between the two)
+   * and while a refresh that deleted one failed before the hours' check (its minutes are refreshed again).
+   */
+  private hoursMayHoldStaleKeys = true;
 
   constructor(
     private readonly connection: ClickHouseConnection,
@@ -344,6 +350,8 @@ export class ClickHouseMetricRollups {
       for (const phase of [tables.filter((table) => !table.sumsRollups), tables.filter((table) => table.sumsRollups)]) {
         if (phase.length === 0) continue;
         for (const { refresh } of phase) await this.connection.client.command({ query: refresh, query_params: parameters });
+        // An hour's key outlives the recompute only if one of its minutes' keys did: with none, the read is skipped.
+        if (phase[0]!.sumsRollups && !this.hoursMayHoldStaleKeys) continue;
         // One read for every table: keys the recompute no longer produced are deleted, so no dashboard counts them.
         const result = await this.connection.client.query({ query: staleKeysSelect(this.database, phase), query_params: parameters, format: "JSONEachRow" });
         const [stale] = await result.json<Record<string, string | number>>();
@@ -351,7 +359,9 @@ export class ClickHouseMetricRollups {
           if (Number(stale?.[table.table] ?? 0) === 0) continue;
           await this.connection.client.command({ query: staleRowsDelete(this.database, table), query_params: parameters });
           this.counters.staleDeletes += 1;
+          if (table.table === "metric_rollups") this.hoursMayHoldStaleKeys = true;
         }
+        if (phase[0]!.sumsRollups) this.hoursMayHoldStaleKeys = false;
       }
       this.counters.minutesRefreshed += range.minutes.length;
     }

@@ -133,7 +133,14 @@ function assertSameBoard(actual: QualityBoard, expected: QualityBoard, where: st
 const aggregateOf = (board: QualityBoard, name: string): QualityAggregate => board.layers.flatMap((layer) => layer.aggregates).find((aggregate) => aggregate.name === name)!;
 
 /** The page's queries: the default range, a service, a run (the raw rows), a narrower range (a different bucket width). */
-const QUERIES = ["", `?service=${SERVICES[1]}`, `?run=${BASELINE_RUN}`, `?from=${new Date(DATASET_START + 30 * 60_000).toISOString()}&to=${new Date(DATASET_START + 90 * 60_000).toISOString()}`];
+const QUERIES = [
+  "",
+  `?service=${SERVICES[1]}`,
+  `?run=${BASELINE_RUN}`,
+  `?from=${new Date(DATASET_START + 30 * 60_000).toISOString()}&to=${new Date(DATASET_START + 90 * 60_000).toISOString()}`,
+  // 120 hours in 1-hour buckets: the metric aggregates read the dataset's two whole hours from metric_rollups_hourly (migration 0018).
+  `?from=${new Date(DATASET_START - 59 * 3_600_000).toISOString()}&to=${new Date(DATASET_END + 59 * 3_600_000).toISOString()}`,
+];
 
 describe("the Quality page on a store of the release before migration 0017", () => {
   let recording: Recording;
@@ -163,6 +170,7 @@ describe("the Quality page on a store of the release before migration 0017", () 
       assert.ok(scope.ok);
       earlierPages.set(query, { scope: scope.value, ...(await pageBefore(earlier, recording, scope.value)) });
     }
+    assert.equal(earlierPages.get(QUERIES[4]!)!.scope.bucketSeconds, 3_600, "the 120-hour range's buckets are hours");
     tenantScope = earlierPages.get("")!.scope;
     tenantBefore = await pageBefore(earlier, recording, tenantScope, [TENANTS[1]!]);
 

@@ -21,7 +21,7 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { aggregateSelect } from "../../../dashboards/source/aggregate-metrics.js";
 import { means, namedAggregate, RETRIEVAL } from "../../../dashboards/source/quality-board.js";
-import { dashboardScope } from "../../../dashboards/source/sql-scope.js";
+import { dashboardHours, dashboardScope } from "../../../dashboards/source/sql-scope.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { readDashboards, type ReportDashboard } from "../../../report/dashboard-files.js";
@@ -94,8 +94,10 @@ async function rolledUpAndRaw(): Promise<{ what: string; rolledUp: unknown[][]; 
   const compared: { what: string; rolledUp: unknown[][]; raw: unknown[][] }[] = [];
   for (const datasets of [DATASETS, ...DATASETS.map((one) => [one])]) {
     for (const [name, list] of Object.entries(aggregates)) {
-      const select = (preferRollups: boolean) => aggregateSelect(list, { scope: dashboardScope, preferRollups });
+      // As the boards' range panels read them: the metrics' whole hour 09:00 of the range from metric_rollups_hourly.
+      const select = (preferRollups: boolean) => aggregateSelect(list, { scope: dashboardScope, hours: dashboardHours, preferRollups });
       assert.notEqual(select(true), select(false), `${name} has a rollup form`);
+      if (name === "metrics") assert.match(select(true), /FROM metric_rollups_hourly FINAL/);
       compared.push({ what: `${name} (${datasets.join(", ")})`, rolledUp: await numbers(select(true), datasets), raw: await numbers(select(false), datasets) });
     }
     for (const title of CAUSE_PANELS) compared.push({ what: `${title} (${datasets.join(", ")})`, rolledUp: await numbers(panelSql(currentFailures, title), datasets), raw: await numbers(panelSql(rawFailures, title), datasets) });
