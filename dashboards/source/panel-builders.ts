@@ -79,6 +79,14 @@ export interface TimeSeriesOptions {
   stacked?: boolean;
 }
 
+/**
+ * At most this many points per series: Grafana's interval is the range over it, rounded, so a week or more gets
+ * buckets of whole hours, which the metric panels read from metric_rollups_hourly (migration 0018) instead of
+ * every minute. At the panel's width in pixels (Grafana's default) a 30-day range at 1,000 px got 30-minute
+ * buckets, which read minutes.
+ */
+export const TIME_SERIES_MAX_DATA_POINTS = 200;
+
 /** Columns: `time`, then either a series name column and `value` (long), or one numeric column per series (wide). */
 export function timeSeriesPanel(title: string, description: string, queries: string | readonly string[], unit: string, size: PanelSize, options: TimeSeriesOptions = {}): timeseries.PanelBuilder {
   let panel = new timeseries.PanelBuilder()
@@ -93,6 +101,7 @@ export function timeSeriesPanel(title: string, description: string, queries: str
     .fillOpacity(options.bars ? 80 : 10)
     .showPoints(common.VisibilityMode.Auto)
     .spanNulls(true)
+    .maxDataPoints(TIME_SERIES_MAX_DATA_POINTS)
     .height(size.height)
     .span(size.width);
   (typeof queries === "string" ? [queries] : queries).forEach((sql, index) => {

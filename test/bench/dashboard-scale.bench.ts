@@ -255,8 +255,10 @@
  *     cost per request         126 (168) →  67 (69)
  *   24-hour ranges are unchanged (their 30-minute buckets are not whole
  *   hours, so they read minutes; 70 granules a panel). The panels over time
- *   read hours only where the bucket is a whole number of hours (Grafana's
- *   interval for ~2 days and more at a panel's width); a condition on the
+ *   read hours only where the bucket is a whole number of hours (the boards'
+ *   time-series panels now ask Grafana for at most 200 points, so a week or
+ *   more gets such buckets; at Grafana's default, a point per pixel, a
+ *   30-day range on a 1,000-pixel panel got 30-minute buckets); a condition on the
  *   time columns and that constant lets the engine prune the minutes of the
  *   whole hours by the sorting key (an earlier version compared each row's
  *   bucket, which read every minute and dropped it: the over-time panels kept
