@@ -121,7 +121,10 @@ WHERE (${where})
 GROUP BY hour, metric, tenant_id, service_name, dataset_id, run_id`;
 }
 
-/** The hours of a refresh's minutes, in its tenants and services (parameters: refreshParameters). */
+/**
+ * The hours of a refresh's minutes, in its tenants and services (parameters: refreshParameters): the rows of
+ * metric_rollups_hourly, and through metric_rollups' `hour` alias the minutes those hours sum.
+ */
 const REFRESHED_HOURS = "hour >= fromUnixTimestamp64Milli({hoursFrom:Int64}) AND hour < fromUnixTimestamp64Milli({hoursTo:Int64}) AND toUnixTimestamp(hour) IN {hours:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}";
 
 /**
@@ -129,9 +132,7 @@ const REFRESHED_HOURS = "hour >= fromUnixTimestamp64Milli({hoursFrom:Int64}) AND
  * metric_rollups FINAL — so it runs after the minutes' own recompute (the same parameters as refreshSelect).
  */
 export function hourlyRefreshSelect(database: string): string {
-  const minutesOfRefreshedHours =
-    "minute >= fromUnixTimestamp64Milli({hoursFrom:Int64}) AND minute < fromUnixTimestamp64Milli({hoursTo:Int64}) AND toUnixTimestamp(toStartOfHour(minute)) IN {hours:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}";
-  return withStatementSettings(hourlyRollupSelect(database, minutesOfRefreshedHours), FINAL_WITHIN_PARTITIONS);
+  return withStatementSettings(hourlyRollupSelect(database, REFRESHED_HOURS), FINAL_WITHIN_PARTITIONS);
 }
 
 /** What a refresh reads and inserts into request_rollups for a range of minutes (the same parameters as refreshSelect). */
@@ -162,6 +163,14 @@ const REFRESHED_ROLLUP_ROWS = "minute >= fromUnixTimestamp64Milli({from:Int64}) 
 export interface RefreshedTable {
   table: string;
   rows: string;
+}
+
+/** A rollup table with the statement that recomputes a refresh's rows and the one that rebuilds it all. */
+interface RollupTable extends RefreshedTable {
+  refresh: string;
+  rebuild: string;
+  /** Summed from another rollup table (the hours from the minutes): recomputed once that table is done. */
+  sumsRollups?: boolean;
 }
 
 /**
@@ -234,12 +243,6 @@ export class ClickHouseMetricRollups {
   private timer: NodeJS.Timeout | null = null;
   private lastStartedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
-  /**
-   * Whether an hour of metric_rollups_hourly may keep a key its minutes no longer have: after a minute key was
-   * deleted, until the hours' own check ran. True at start (an earlier process may have stopped between the two)
-   * and while a refresh that deleted one failed before the hours' check (its minutes are refreshed again).
-   */
-  private hoursMayHoldStaleKeys = true;
 
   constructor(
     private readonly connection: ClickHouseConnection,
@@ -316,10 +319,10 @@ export class ClickHouseMetricRollups {
    * The rollup tables this store has, each with the statement that recomputes a refresh's minutes, the one that
    * rebuilds it all and the rows a refresh recomputed. In the order they run: the hours after the minutes they sum.
    */
-  private tables(): (RefreshedTable & { refresh: string; rebuild: string; sumsRollups?: boolean })[] {
+  private tables(): RollupTable[] {
     const database = this.database;
     const insert = (table: string, columns: readonly string[]) => `INSERT INTO ${database}.${table} (${columns.join(", ")}) `;
-    const tables: (RefreshedTable & { refresh: string; rebuild: string; sumsRollups?: boolean })[] = [{ table: "metric_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: `INSERT INTO ${database}.metric_rollups ${refreshSelect(database)}`, rebuild: `INSERT INTO ${database}.metric_rollups ${rollupSelect(database, "1")}` }];
+    const tables: RollupTable[] = [{ table: "metric_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: `INSERT INTO ${database}.metric_rollups ${refreshSelect(database)}`, rebuild: `INSERT INTO ${database}.metric_rollups ${rollupSelect(database, "1")}` }];
     if (this.options.hourlyRollups !== false) {
       tables.push({ table: "metric_rollups_hourly", rows: REFRESHED_HOURS, sumsRollups: true, refresh: `INSERT INTO ${database}.metric_rollups_hourly ${hourlyRefreshSelect(database)}`, rebuild: `INSERT INTO ${database}.metric_rollups_hourly ${hourlyRollupSelect(database, "1")}` });
     }
@@ -350,8 +353,6 @@ export class ClickHouseMetricRollups {
       for (const phase of [tables.filter((table) => !table.sumsRollups), tables.filter((table) => table.sumsRollups)]) {
         if (phase.length === 0) continue;
         for (const { refresh } of phase) await this.connection.client.command({ query: refresh, query_params: parameters });
-        // An hour's key outlives the recompute only if one of its minutes' keys did: with none, the read is skipped.
-        if (phase[0]!.sumsRollups && !this.hoursMayHoldStaleKeys) continue;
         // One read for every table: keys the recompute no longer produced are deleted, so no dashboard counts them.
         const result = await this.connection.client.query({ query: staleKeysSelect(this.database, phase), query_params: parameters, format: "JSONEachRow" });
         const [stale] = await result.json<Record<string, string | number>>();
@@ -359,9 +360,7 @@ export class ClickHouseMetricRollups {
           if (Number(stale?.[table.table] ?? 0) === 0) continue;
           await this.connection.client.command({ query: staleRowsDelete(this.database, table), query_params: parameters });
           this.counters.staleDeletes += 1;
-          if (table.table === "metric_rollups") this.hoursMayHoldStaleKeys = true;
         }
-        if (phase[0]!.sumsRollups) this.hoursMayHoldStaleKeys = false;
       }
       this.counters.minutesRefreshed += range.minutes.length;
     }

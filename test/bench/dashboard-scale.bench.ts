@@ -287,7 +287,8 @@
  *   hours' stale-key read when no minute key vanished (the usual refresh)
  *   did not show in the figure: two more pairs, 15,335 and 17,660 →
  *   13,718 and 13,629; the hours' INSERT … SELECT (merging the minutes'
- *   t-digest states) is the cost.
+ *   t-digest states) is the cost, so the skip (and the state it needed)
+ *   was taken out again.
  * - What still limits the 300,000,000-value target (13 million requests a
  *   month; not run: the refresh alone would take ~1.5 hours to recompute 30
  *   days at that density through the collector's code): the panels over raw

@@ -63,12 +63,16 @@ export async function growDashboardStore(store: ClickHouseStore, copies: number,
     await connection.client.command({ query: `DROP TABLE IF EXISTS ${database}.grow_seed_${table}` });
     await connection.client.command({ query: `CREATE TABLE ${database}.grow_seed_${table} ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM ${database}.${table} FINAL` });
   }
+  const inserts = new Map<string, string>();
+  for (const table of tables) {
+    const columns = await writtenColumns(connection, table);
+    const select = columns.map((column) => COPIED[table]![column] ?? column).join(", ");
+    inserts.set(table, `INSERT INTO ${database}.${table} (${columns.join(", ")}) SELECT ${select} FROM ${database}.grow_seed_${table}`);
+  }
   for (let copy = 1; copy <= copies; copy += 1) {
     for (const table of tables) {
-      const columns = await writtenColumns(connection, table);
-      const select = columns.map((column) => COPIED[table]![column] ?? column).join(", ");
       await connection.client.command({
-        query: `INSERT INTO ${database}.${table} (${columns.join(", ")}) SELECT ${select} FROM ${database}.grow_seed_${table}`,
+        query: inserts.get(table)!,
         query_params: { copy, shift: SHIFT_MS },
         clickhouse_settings: { max_insert_block_size: "100000", min_insert_block_size_rows: "100000" },
       });
@@ -84,9 +88,10 @@ export async function growDashboardStore(store: ClickHouseStore, copies: number,
   );
   for (const day of [...new Set(pairs.map((pair) => pair.day))]) {
     const dayStart = Date.parse(`${day}T00:00:00Z`);
+    const dayPairs = pairs.filter((entry) => entry.day === day);
     const requests = [];
     for (let minute = 0; minute < 1_440; minute += 1) {
-      for (const pair of pairs.filter((entry) => entry.day === day)) requests.push({ startedAt: new Date(dayStart + minute * 60_000).toISOString(), tenantId: pair.tenant_id, serviceName: pair.service_name });
+      for (const pair of dayPairs) requests.push({ startedAt: new Date(dayStart + minute * 60_000).toISOString(), tenantId: pair.tenant_id, serviceName: pair.service_name });
     }
     store.rollups.note(requests);
     await store.rollups.refresh();
