@@ -9,6 +9,11 @@
  * `<table>_before_<NNNN>` (0007_time_partitions.sql). Such a table is kept for
  * the operator when it holds rows; an empty one (a new store) is dropped
  * right away, as nothing can be lost with it.
+ *
+ * On a ClickHouse server the pending migrations are applied under the
+ * migration lock (migration-lock.ts), so collectors starting together apply
+ * each migration once, one after the other; the embedded engine's folder is
+ * held by one process already.
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
@@ -16,6 +21,7 @@ import path from "node:path";
 import { packageFiles } from "../../collector/wiring/config/package-files.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
+import { acquireMigrationLock, DEFAULT_STALE_AFTER_MS, type MigrationLockHolder, type MigrationLockOptions } from "./migration-lock.js";
 
 export const migrationsFolder = packageFiles.migrations;
 
@@ -52,31 +58,60 @@ export async function readMigrations(folder = migrationsFolder): Promise<Migrati
   return migrations;
 }
 
-export async function runMigrations(connection: ClickHouseConnection, folder = migrationsFolder): Promise<{ applied: string[] }> {
+export interface RunMigrationsOptions {
+  /** The migration lock's timing and notices; by default a line on stderr says whom start-up waits for. */
+  lock?: MigrationLockOptions;
+}
+
+export async function runMigrations(connection: ClickHouseConnection, folder = migrationsFolder, options: RunMigrationsOptions = {}): Promise<{ applied: string[] }> {
   const database = quoteIdentifier(connection.database);
-  const client = connection.client;
-  await client.command({
+  await connection.client.command({
     query: `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (version UInt32, name String, checksum String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version`,
   });
-  const result = await client.query({ query: `SELECT version, name, checksum FROM ${database}.schema_migrations FINAL`, format: "JSONEachRow" });
-  const done = new Map((await result.json<{ version: number; name: string; checksum: string }>()).map((row) => [Number(row.version), row]));
-  const applied: string[] = [];
-  for (const migration of await readMigrations(folder)) {
+  const migrations = await readMigrations(folder);
+  const pending = pendingMigrations(migrations, await appliedMigrations(connection), connection);
+  // Up to date (every start but the first of a release): no lock taken.
+  if (pending.length === 0 || connection.embedded) return applyMigrations(connection, pending);
+  const lock = await acquireMigrationLock(connection, { onWait: (holder) => noticeWaiting(connection, holder, options.lock?.staleAfterMs ?? DEFAULT_STALE_AFTER_MS), ...options.lock });
+  try {
+    // What the previous holder applied is done: read the list again under the lock.
+    return await applyMigrations(connection, pendingMigrations(migrations, await appliedMigrations(connection), connection));
+  } finally {
+    await lock.release();
+  }
+}
+
+async function appliedMigrations(connection: ClickHouseConnection): Promise<Map<number, { checksum: string }>> {
+  const result = await connection.client.query({ query: `SELECT version, name, checksum FROM ${quoteIdentifier(connection.database)}.schema_migrations FINAL`, format: "JSONEachRow" });
+  return new Map((await result.json<{ version: number; name: string; checksum: string }>()).map((row) => [Number(row.version), row]));
+}
+
+/** The migrations not applied yet, in order; refuses a migration that was applied and then edited. */
+function pendingMigrations(migrations: readonly Migration[], done: ReadonlyMap<number, { checksum: string }>, connection: ClickHouseConnection): Migration[] {
+  const pending: Migration[] = [];
+  for (const migration of migrations) {
     const previous = done.get(migration.version);
-    if (previous) {
-      if (previous.checksum !== migration.checksum) {
-        throw new Error(`migration ${migration.name} was changed after it was applied to ${connection.describe()}; add a new migration instead of editing an applied one`);
-      }
-      continue;
+    if (previous === undefined) pending.push(migration);
+    else if (previous.checksum !== migration.checksum) {
+      throw new Error(`migration ${migration.name} was changed after it was applied to ${connection.describe()}; add a new migration instead of editing an applied one`);
     }
+  }
+  return pending;
+}
+
+async function applyMigrations(connection: ClickHouseConnection, pending: readonly Migration[]): Promise<{ applied: string[] }> {
+  const database = quoteIdentifier(connection.database);
+  const client = connection.client;
+  const applied: string[] = [];
+  for (const migration of pending) {
     try {
       for (const statement of migration.statements) {
         await client.command({ query: statement.replaceAll("{{database}}", database) });
       }
     } catch (error) {
-      // Collectors starting together on one server race to migrate it: when another process
-      // finished this migration meanwhile, its statements fail here (a table already renamed)
-      // and the migration is done. Anything else is a real failure.
+      // A collector of a release before the migration lock may still migrate the same server
+      // unlocked: when it finished this migration meanwhile, its statements fail here (a table
+      // already renamed) and the migration is done. Anything else is a real failure.
       if (await recordedByAnother(connection, migration)) continue;
       throw error;
     }
@@ -89,6 +124,12 @@ export async function runMigrations(connection: ClickHouseConnection, folder = m
     applied.push(migration.name);
   }
   return { applied };
+}
+
+function noticeWaiting(connection: ClickHouseConnection, holder: MigrationLockHolder, staleAfterMs: number): void {
+  console.error(
+    `ragscope: waiting to migrate ${connection.describe()}: ${holder.owner} holds the migration lock (last heard ${Math.round(holder.silentMs / 1000)} s ago); a holder silent for ${Math.round(staleAfterMs / 1000)} s is taken over`,
+  );
 }
 
 /** Waits (bounded) for another process to record `migration` as applied; true when it did, with the same checksum. */

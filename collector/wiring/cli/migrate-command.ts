@@ -8,7 +8,8 @@
  * Exit 0 when the store is up to date, 2 when the store cannot be opened or a
  * migration fails (the message names the migration and the store).
  */
-import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
+import { openClickHouse, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
+import { ABANDONED_LOCK_PREFIX } from "../../../store/clickhouse/migration-lock.js";
 import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import type { FlagValues } from "./config-flags.js";
@@ -28,13 +29,12 @@ export async function migrateCommand(request: SettingsRequest, flags: FlagValues
     if (applied.length === 0) output.log(`${connection.describe()}: the schema is up to date, no migration applied`);
     else for (const name of applied) output.log(`${connection.describe()}: applied ${name}`);
     // Tables a migration replaced are kept, never dropped by ragscope (README "Upgrading a store").
-    const result = await connection.client.query({
-      query: "SELECT name FROM system.tables WHERE database = {database:String} AND match(name, '_before_[0-9]{4}$') ORDER BY name",
-      query_params: { database: connection.database },
-      format: "JSONEachRow",
-    });
-    const kept = (await result.json<{ name: string }>()).map((row) => row.name);
+    const kept = await tablesNamed(connection, "_before_[0-9]{4}$");
     if (kept.length > 0) output.log(`tables kept from before an upgrade (drop them once the upgrade is checked): ${kept.join(", ")}`);
+    const abandoned = await tablesNamed(connection, `^${ABANDONED_LOCK_PREFIX}`);
+    if (abandoned.length > 0) {
+      output.log(`migration locks taken over from a process that stopped while it migrated (its comment names it; check that the schema works, then drop them): ${abandoned.join(", ")}`);
+    }
   } catch (error) {
     output.error(`ragscope migrate: ${error instanceof Error ? error.message : String(error)}`);
     return ExitCode.undecided;
@@ -42,4 +42,14 @@ export async function migrateCommand(request: SettingsRequest, flags: FlagValues
     await connection.close();
   }
   return ExitCode.ok;
+}
+
+/** The store's tables whose names match `pattern` (a regular expression), sorted. */
+async function tablesNamed(connection: ClickHouseConnection, pattern: string): Promise<string[]> {
+  const result = await connection.client.query({
+    query: "SELECT name FROM system.tables WHERE database = {database:String} AND match(name, {pattern:String}) ORDER BY name",
+    query_params: { database: connection.database, pattern },
+    format: "JSONEachRow",
+  });
+  return (await result.json<{ name: string }>()).map((row) => row.name);
 }

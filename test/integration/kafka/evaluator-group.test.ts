@@ -24,7 +24,7 @@ import { openClickHouse, type ClickHouseConnection } from "../../../store/clickh
 import { createTestKafkaClient } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
 import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
-import { startClickHouseHttpFacade, type ClickHouseHttpFacade } from "./support/clickhouse-http-facade.js";
+import { startClickHouseHttpFacade, type ClickHouseHttpFacade } from "../../support/clickhouse-http-facade.js";
 import { killAllCollectorProcesses, postBodies, startCollectorProcess, type CollectorProcess } from "./support/collector-processes.js";
 import { countCaseResults, readStoredResults, storedTraceIds, type StoredResults } from "./support/stored-results.js";
 import { expectedOutputTokens, recordTraces, requestBodies, spansPerTrace, type RecordedTrace } from "./support/synthetic-traces.js";

@@ -22,7 +22,7 @@ import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.
 import { createTestKafkaClient } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
 import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
-import { startClickHouseHttpFacade, type ClickHouseHttpFacade } from "./support/clickhouse-http-facade.js";
+import { startClickHouseHttpFacade, type ClickHouseHttpFacade } from "../../support/clickhouse-http-facade.js";
 import { killAllCollectorProcesses, postBodies, startCollectorProcess } from "./support/collector-processes.js";
 import { countCaseResults, readStoredResults } from "./support/stored-results.js";
 import { expectedOutputTokens, recordTraces, requestBodies } from "./support/synthetic-traces.js";
