@@ -7,6 +7,7 @@ import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import { aggregateSelect, QUALITY_STATES, quoteAlias, SOURCES, VERDICT_COUNTS, type AggregateMetric } from "./aggregate-metrics.js";
 import { ABSTENTION_AGGREGATES, BUSINESS_AGGREGATES, CONTEXT, GENERATION, latencyAggregates, means, namedAggregate as named, RELIABILITY_AGGREGATES, RETRIEVAL, RISK_AGGREGATES, TOKENS, usageAggregates, type StoredMetric } from "./quality-board.js";
 import { dashboardShell } from "./dashboard-shell.js";
+import { stageLatencyOverTimeSql, stageLatencyTableSql } from "./stage-latency.js";
 import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
 import { dashboardHours, dashboardHoursOverTime, dashboardScope, sqlList, sqlString } from "./sql-scope.js";
 import { filterVariables } from "./variables.js";
@@ -41,8 +42,6 @@ function overTime(aggregates: readonly AggregateMetric[]): string {
 function overRange(aggregates: readonly AggregateMetric[]): string {
   return aggregateSelect(aggregates, { scope: dashboardScope, hours: dashboardHours, preferRollups: true });
 }
-
-const STAGE_ROWS = "case_results FINAL ARRAY JOIN stage_names AS stage, stage_durations_ms AS duration_ms";
 
 function layerRow(title: string, metrics: readonly StoredMetric[], description: string): { row: dashboard.RowBuilder; panels: Parameters<dashboard.DashboardBuilder["withPanel"]>[0][] } {
   return {
@@ -111,14 +110,8 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       timeSeriesPanel(
         "Stage latency P95",
-        "P95 of each stage's duration (rag_observation.stage_timings) per time bucket: a t-digest estimate, within about 1 % of the ranks of the exact nearest-rank value.",
-        [
-          `SELECT $__timeInterval(started_at) AS time, stage AS series, ${percentileColumn(95)} AS Value`,
-          `FROM ${STAGE_ROWS}`,
-          `WHERE ${dashboardScope("started_at")}`,
-          `GROUP BY time, series`,
-          `ORDER BY time`,
-        ].join("\n"),
+        "P95 of each stage's duration (rag_observation.stage_timings) per time bucket: a t-digest estimate merged from the per-minute rollups (stage_rollups), within about 1 % of the ranks of the exact nearest-rank value.",
+        stageLatencyOverTimeSql(),
         "ms",
         { width: 12, height: 8 },
         { seriesColumn: "series" },
@@ -127,14 +120,8 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       tablePanel(
         "Stage latency",
-        "Per stage over the range: spans recorded, mean and P50 / P95 / P99 duration (t-digest estimates, within about 1 % of the ranks of the exact nearest-rank values).",
-        [
-          `SELECT stage AS "Stage", count() AS "Spans", avg(duration_ms) AS "Mean", ${percentileColumn(50)} AS "P50", ${percentileColumn(95)} AS "P95", ${percentileColumn(99)} AS "P99"`,
-          `FROM ${STAGE_ROWS}`,
-          `WHERE ${dashboardScope("started_at")}`,
-          `GROUP BY stage`,
-          `ORDER BY "P95" DESC`,
-        ].join("\n"),
+        "Per stage over the range: spans recorded, mean and P50 / P95 / P99 duration (t-digest estimates merged from the per-minute rollups, stage_rollups, within about 1 % of the ranks of the exact nearest-rank values).",
+        stageLatencyTableSql(),
         { width: 12, height: 8 },
         ["Mean", "P50", "P95", "P99"].map((column) => ({ column, unit: "ms" })),
       ),
@@ -230,17 +217,6 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
 function verdictCountsSql(): string {
   const columns = QUALITY_STATES.map((state) => `sum(${VERDICT_COUNTS[state.status]!}) AS ${quoteAlias(state.label)}`);
   return [`SELECT ${columns.join(", ")}`, `FROM ${SOURCES.request_rollups.from(dashboardScope, [])}`].join("\n");
-}
-
-/**
- * A stage duration percentile in bounded memory: ClickHouse's t-digest (a
- * few hundred centroids per group) instead of sorting every duration of the
- * range. The same estimate as the rollups' request-latency percentiles
- * (migration 0009), within about 1 % of the ranks of the exact nearest-rank
- * value; Float64 like the other numbers of the board.
- */
-function percentileColumn(percentile: number): string {
-  return `toFloat64(quantileTDigest(${percentile / 100})(duration_ms))`;
 }
 
 export const RAG_QUALITY_METRICS = { RETRIEVAL, CONTEXT, GENERATION, TOKENS };

@@ -1,7 +1,8 @@
 /**
  * Keeps `metric_rollups` (migration 0009) and `abstention_rollups` (0017) in
  * step with `metric_values`, and `request_rollups` (migration 0014),
- * `session_rollups` and `root_cause_rollups` (migration 0016) with
+ * `session_rollups` and `root_cause_rollups` (migration 0016) and
+ * `stage_rollups` (migration 0019) with
  * `case_results` (and the root-cause `evaluation_results`): the
  * sinks note the request minutes, tenants and services they wrote to, and
  * those minutes are recomputed from `metric_values FINAL` and
@@ -38,6 +39,7 @@ import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-p
 import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
 import { REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect, SESSION_ROLLUP_COLUMNS, sessionRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
 import { ROOT_CAUSE_ROLLUP_COLUMNS, rootCauseRollupSelect } from "../../dashboards/source/root-causes.js";
+import { STAGE_ROLLUP_COLUMNS, stageRollupSelect } from "../../dashboards/source/stage-latency.js";
 import { ABSTENTION_ROLLUP_COLUMNS, abstentionRefreshSelect, abstentionRebuildSelect } from "./abstention-rollups.js";
 import { refreshedRequests } from "./refreshed-requests.js";
 
@@ -64,6 +66,8 @@ export interface MetricRollupOptions {
   abstentionRollups?: boolean;
   /** Keep metric_rollups_hourly too (default true); a store before migration 0018 has none. */
   hourlyRollups?: boolean;
+  /** Keep stage_rollups too (default true); a store before migration 0019 has none. */
+  stageRollups?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -149,6 +153,11 @@ export function requestRefreshSelect(database: string): string {
 /** What a refresh reads and inserts into session_rollups (migration 0016; the same parameters as refreshSelect). */
 export function sessionRefreshSelect(database: string): string {
   return withStatementSettings(sessionRollupSelect(database, refreshedRequests("started_at")), FINAL_WITHIN_PARTITIONS);
+}
+
+/** What a refresh reads and inserts into stage_rollups (migration 0019; the same parameters as refreshSelect). */
+export function stageRefreshSelect(database: string): string {
+  return withStatementSettings(stageRollupSelect(database, refreshedRequests("started_at")), FINAL_WITHIN_PARTITIONS);
 }
 
 /** What a refresh reads and inserts into root_cause_rollups (migration 0016): evaluation_results has no tenant or service, its request has. */
@@ -335,6 +344,9 @@ export class ClickHouseMetricRollups {
     }
     if (this.options.abstentionRollups !== false) {
       tables.push({ table: "abstention_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("abstention_rollups", ABSTENTION_ROLLUP_COLUMNS.split(", ")) + abstentionRefreshSelect(database), rebuild: insert("abstention_rollups", ABSTENTION_ROLLUP_COLUMNS.split(", ")) + abstentionRebuildSelect(database) });
+    }
+    if (this.options.stageRollups !== false) {
+      tables.push({ table: "stage_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("stage_rollups", STAGE_ROLLUP_COLUMNS) + stageRefreshSelect(database), rebuild: insert("stage_rollups", STAGE_ROLLUP_COLUMNS) + stageRollupSelect(database, "1") });
     }
     return tables;
   }

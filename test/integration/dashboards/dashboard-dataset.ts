@@ -248,14 +248,15 @@ const VERSION = DATASET_END + HOUR;
  * 0014 (metric rollups, no request rollups); `release-0015` as the sink
  * writes them now, on a store before migrations 0016 and 0017 (no session,
  * root-cause or abstention rollups); `release-0017` on a store before
- * migration 0018 (no hourly metric rollups).
+ * migration 0018 (no hourly metric rollups, and none of the stage timings,
+ * migration 0019).
  */
 export type RowLayout = "current" | "previous" | "release-0013" | "release-0015" | "release-0017";
 
 /** The rollup tables a store of this layout has (metric-rollups.ts options). */
-export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean; hourlyRollups: boolean } {
+export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean; hourlyRollups: boolean; stageRollups: boolean } {
   const since0016 = layout === "current" || layout === "release-0017";
-  return { requestRollups: since0016 || layout === "release-0015", sessionAndRootCauseRollups: since0016, abstentionRollups: since0016, hourlyRollups: layout === "current" };
+  return { requestRollups: since0016 || layout === "release-0015", sessionAndRootCauseRollups: since0016, abstentionRollups: since0016, hourlyRollups: layout === "current", stageRollups: layout === "current" };
 }
 
 function rowsIn(layout: RowLayout, dataset: SeededDataset, version: number): CaseRows[] {

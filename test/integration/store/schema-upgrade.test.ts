@@ -580,8 +580,8 @@ describe("upgrading a store of the release before migration 0016", () => {
 });
 
 /**
- * Migration 0018 (hourly metric rollups) on a store of the release before it,
- * with data: the RAG quality board shows the numbers that release's board
+ * Migrations 0018 (hourly metric rollups) and 0019 (stage timing rollups) on
+ * a store of the release before them, with data: the RAG quality board shows the numbers that release's board
  * (test/data/release-0017/) showed, over three ranges — the dataset's two
  * hours (2-minute buckets: the range panels read the two whole hours from
  * metric_rollups_hourly, the panels over time read minutes), its last 90
@@ -593,7 +593,7 @@ describe("upgrading a store of the release before migration 0016", () => {
  * re-evaluated request's hour recomputed once). Means and counts exactly,
  * percentiles within the t-digest's documented error.
  */
-describe("upgrading a store of the release before migration 0018", () => {
+describe("upgrading a store of the release before migrations 0018 and 0019", () => {
   const RELEASE_0017_DATA = fileURLToPath(new URL("../../data/release-0017/", import.meta.url));
   const BOARDS = ["rag-quality.json"];
   const wide: RangeContext = { fromMs: DATASET_START - 29 * 3_600_000, toMs: DATASET_END + 29 * 3_600_000, intervalMs: panelIntervalMs(DATASET_START - 29 * 3_600_000, DATASET_END + 29 * 3_600_000, 60) };
@@ -616,7 +616,8 @@ describe("upgrading a store of the release before migration 0018", () => {
     const currentBoards = await readDashboards(undefined, BOARDS);
     const before = { window: await everyNumber(earlier, "current", earlierBoards), partial: await everyNumber(earlier, "current", earlierBoards, partial), wide: await everyNumber(earlier, "current", earlierBoards, wide) };
     const { applied } = await runMigrations(earlier.connection);
-    assert.deepEqual(applied.map((name) => name.slice(0, 4)), ["0018"]);
+    const shipped = (await readdir(migrationsFolder)).filter((name) => name.endsWith(".sql")).map((name) => name.slice(0, 4)).sort();
+    assert.deepEqual(applied.map((name) => name.slice(0, 4)), shipped.filter((number) => number >= "0018"));
     const panelsOnly = (numbers: Map<string, unknown>) => new Map([...numbers].filter(([key]) => key.startsWith("panel ")));
     for (const [name, range] of [["window", context], ["partial", partial], ["wide", wide]] as const) {
       const sketched = await sketchedValues(earlier, range);
@@ -635,5 +636,12 @@ describe("upgrading a store of the release before migration 0018", () => {
     for (const sql of minuteReaders) assert.match(sql, /FROM metric_rollups_hourly FINAL/);
     const means = (before.window.get("panel ragscope-rag-quality/Retrieval: means over the range") as PanelNumbers[])[0]!;
     assert.ok(means.rows[0]!.some((cell) => typeof cell === "number" && cell > 0), JSON.stringify(means));
+    // The stage latency panels read stage_rollups (migration 0019), which the upgrade filled, and show every stage.
+    const stageTable = (before.window.get("panel ragscope-rag-quality/Stage latency") as PanelNumbers[])[0]!;
+    assert.equal(stageTable.rows.length, 3, JSON.stringify(stageTable));
+    for (const title of ["Stage latency", "Stage latency P95"]) {
+      const sql = currentBoards[0]!.rows.flatMap((row) => row.panels).find((panel) => panel.title === title)!.targets[0]!.rawSql;
+      assert.match(sql, /FROM stage_rollups FINAL/, title);
+    }
   });
 });

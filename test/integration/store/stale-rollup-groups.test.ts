@@ -5,10 +5,10 @@
  * under the old ones. Before, the refresh only inserted the groups its
  * recompute produced, so the old group's row stayed and every rollup-read
  * panel (metric_rollups, request_rollups, session_rollups,
- * root_cause_rollups) counted the request twice, or under a dataset it has
- * left. Each panel is compared with the same numbers over the raw rows:
- * the aggregate's raw form, or the raw-row panel of the release before the
- * rollup (test/data/release-0013/, test/data/release-0015/).
+ * root_cause_rollups, stage_rollups) counted the request twice, or under a
+ * dataset it has left. Each panel is compared with the same numbers over the
+ * raw rows: the aggregate's raw form, or the raw-row panel of the release
+ * before the rollup (test/data/release-0013/, release-0015/, release-0017/).
  *
  * The refresh's clock (MetricRollupOptions.now, the rollup rows' version)
  * and the sink's (the raw rows' version) are injected and advance with
@@ -50,6 +50,7 @@ let currentFailures: ReportDashboard;
 let rawFailures: ReportDashboard;
 let currentQuality: ReportDashboard;
 let rawQuality: ReportDashboard;
+let rawStages: ReportDashboard;
 
 /** A request of its own trace in minute 09:30, with a session and user events, and its root-cause label. */
 function request(id: string, sessionId: string | null, feedbackKinds: string[], rootCause = "CONTEXT_TRUNCATED"): CaseEvaluation {
@@ -57,6 +58,12 @@ function request(id: string, sessionId: string | null, feedbackKinds: string[], 
   const evaluation = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: id, trace_id: `trace_${id}`, started_at: STARTED }, evalCase, "2026-07-08T09:32:01.000Z");
   const observation = evaluation.caseResult.rag_observation as unknown as Record<string, unknown>;
   observation.session_id = sessionId;
+  // Stage timings of their own per request (the stage latency panels).
+  const offset = id.length + id.charCodeAt(id.length - 1);
+  observation.stage_timings = [
+    { stage: "retrieve", span_name: "rag.retrieve", duration_ms: 40 + offset, status: "ok" },
+    { stage: "generate", span_name: "rag.generate", duration_ms: 900 + offset, status: "ok" },
+  ];
   observation.feedback = feedbackKinds.map((kind, index) => ({ kind, value: null, comment: null, recorded_at: `2026-07-08T09:3${index + 1}:00.000Z`, span_id: null, chunk_id: null }));
   for (const result of evaluation.evaluationResults) {
     if (result.evaluator_id === "root_cause") result.reason = result.reason.replace(/^[A-Z_]+:/, `${rootCause}:`);
@@ -102,6 +109,7 @@ async function rolledUpAndRaw(): Promise<{ what: string; rolledUp: unknown[][]; 
     }
     for (const title of CAUSE_PANELS) compared.push({ what: `${title} (${datasets.join(", ")})`, rolledUp: await numbers(panelSql(currentFailures, title), datasets), raw: await numbers(panelSql(rawFailures, title), datasets) });
     compared.push({ what: `Verdicts over the range (${datasets.join(", ")})`, rolledUp: await numbers(panelSql(currentQuality, "Verdicts over the range"), datasets), raw: await numbers(panelSql(rawQuality, "Verdicts over the range"), datasets) });
+    compared.push({ what: `Stage latency (${datasets.join(", ")})`, rolledUp: await numbers(panelSql(currentQuality, "Stage latency"), datasets), raw: await numbers(panelSql(rawStages, "Stage latency"), datasets) });
   }
   return compared;
 }
@@ -118,6 +126,10 @@ before(async () => {
   // The verdict counts over raw rows: the release before request_rollups (migration 0014).
   rawQuality = await board(path.join(data, "release-0013", "dashboards"), "rag-quality.json");
   assert.doesNotMatch(panelSql(rawQuality, "Verdicts over the range"), /rollups/);
+  // The stage timings over raw rows: the release before stage_rollups (migration 0019).
+  rawStages = await board(path.join(data, "release-0017", "dashboards"), "rag-quality.json");
+  assert.doesNotMatch(panelSql(rawStages, "Stage latency"), /rollups/);
+  assert.match(panelSql(currentQuality, "Stage latency"), /stage_rollups/);
   for (const title of CAUSE_PANELS) assert.doesNotMatch(panelSql(rawFailures, title), /rollups/);
 });
 
@@ -155,7 +167,9 @@ describe("a rollup group a recompute no longer produces", () => {
     assert.deepEqual(raw("sessions (ds-a, ds-b, ds-c)")[0], [2 / 3, 1 / 3]);
     assert.deepEqual(raw("sessions (ds-c)")[0], [1, 1]);
     assert.deepEqual(raw("sessions (ds-a)")[0], [null, null]);
-    assert.ok(rollups.counters.staleDeletes >= 4, `the refresh deleted the vanished keys of every rollup table (${rollups.counters.staleDeletes})`);
+    assert.deepEqual(raw("Stage latency (ds-a)"), [], "the moved request's stage timings left ds-a");
+    assert.deepEqual(raw("Stage latency (ds-c)").map((row) => row.slice(0, 2)), [["generate", 1], ["retrieve", 1]], "the moved request's stage timings count in ds-c");
+    assert.ok(rollups.counters.staleDeletes >= 5, `the refresh deleted the vanished keys of every rollup table (${rollups.counters.staleDeletes})`);
   });
 
   test("a rebuild deletes every key it no longer produces", async () => {
