@@ -85,7 +85,8 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
   const reliability = RELIABILITY_AGGREGATES.map(named);
   const latency = latencyAggregates();
   const usage = usageAggregates();
-  const requestsOverRange = `count() AS "Requests", count() / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS "QPS"`;
+  // Requests counted from request_rollups (migration 0014), as the rates beside them: a 30-day range reads minutes, not every request.
+  const requestsOverRange = `sum(all_requests) AS "Requests", sum(all_requests) / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS "QPS"`;
   builder = builder
     .withRow(row("Engineering"))
     .withPanel(
@@ -93,7 +94,7 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
         "Traffic, reliability, latency and cost",
         "Requests and QPS over the range, error and timeout rates (a timeout is not also an error), latency percentiles of the whole request (t-digest estimates from the rollups, within about 1 % of the ranks), mean cost and tokens per request.",
         [
-          aggregateSelect(reliability, { leading: [requestsOverRange], scope: dashboardScope }),
+          aggregateSelect(reliability, { leading: [requestsOverRange], scope: dashboardScope, preferRollups: true }),
           overRange(latency),
           overRange(usage),
         ],
@@ -129,8 +130,8 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       timeSeriesPanel(
         "Requests per second",
-        "Requests started per second in each time bucket.",
-        ["SELECT $__timeInterval(started_at) AS time, count() / $__interval_s AS \"QPS\"", `FROM case_results FINAL`, `WHERE ${dashboardScope("started_at")}`, "GROUP BY time", "ORDER BY time"].join("\n"),
+        "Requests started per second in each time bucket (request_rollups: per minute, so a bucket shorter than a minute holds its minute's requests).",
+        ["SELECT $__timeInterval(minute) AS time, sum(all_requests) / $__interval_s AS \"QPS\"", `FROM ${SOURCES.request_rollups.from(dashboardScope, [])}`, "GROUP BY time", "ORDER BY time"].join("\n"),
         "reqps",
         { width: 12, height: 8 },
       ),

@@ -103,7 +103,10 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
 export async function openClickHouseStore(config: ClickHouseConfig, options: ClickHouseStoreOptions = {}): Promise<ClickHouseStore> {
   const connection = await openClickHouse(config);
   try {
-    if (options.migrate !== false) await runMigrations(connection);
+    if (options.migrate !== false) {
+      // What an upgrade left as the operator had it (a retention of their own) is said once, when it happens.
+      for (const note of (await runMigrations(connection)).notes) console.error(`ragscope: ${connection.describe()}: ${note}`);
+    }
   } catch (error) {
     await connection.close();
     throw error;

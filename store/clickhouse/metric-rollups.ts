@@ -108,6 +108,13 @@ export function refreshSelect(database: string): string {
   );
 }
 
+/**
+ * The columns each rollup statement writes, in the order its SELECT computes them: named, so a column the SELECT
+ * does not compute (written_at, migration 0020) takes its default.
+ */
+const METRIC_ROLLUP_COLUMNS = ["minute", "metric", "tenant_id", "service_name", "dataset_id", "run_id", "value_count", "value_sum", "below_one", "above_zero", "value_quantiles", "version"];
+const HOURLY_ROLLUP_COLUMNS = ["hour", "hour_last_minute", "metric", "tenant_id", "service_name", "dataset_id", "run_id", "value_count", "value_sum", "below_one", "above_zero", "value_quantiles", "version"];
+
 /** The columns of request_rollups in the order requestRollupSelect computes them. */
 const REQUEST_ROLLUP_COLUMNS = ["minute", ...REQUEST_ROLLUP_GROUP, ...Object.keys(REQUEST_ROLLUP_COUNTS), "rating_sum", "user_states", "version"].join(", ");
 
@@ -331,9 +338,9 @@ export class ClickHouseMetricRollups {
   private tables(): RollupTable[] {
     const database = this.database;
     const insert = (table: string, columns: readonly string[]) => `INSERT INTO ${database}.${table} (${columns.join(", ")}) `;
-    const tables: RollupTable[] = [{ table: "metric_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: `INSERT INTO ${database}.metric_rollups ${refreshSelect(database)}`, rebuild: `INSERT INTO ${database}.metric_rollups ${rollupSelect(database, "1")}` }];
+    const tables: RollupTable[] = [{ table: "metric_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("metric_rollups", METRIC_ROLLUP_COLUMNS) + refreshSelect(database), rebuild: insert("metric_rollups", METRIC_ROLLUP_COLUMNS) + rollupSelect(database, "1") }];
     if (this.options.hourlyRollups !== false) {
-      tables.push({ table: "metric_rollups_hourly", rows: REFRESHED_HOURS, sumsRollups: true, refresh: `INSERT INTO ${database}.metric_rollups_hourly ${hourlyRefreshSelect(database)}`, rebuild: `INSERT INTO ${database}.metric_rollups_hourly ${hourlyRollupSelect(database, "1")}` });
+      tables.push({ table: "metric_rollups_hourly", rows: REFRESHED_HOURS, sumsRollups: true, refresh: insert("metric_rollups_hourly", HOURLY_ROLLUP_COLUMNS) + hourlyRefreshSelect(database), rebuild: insert("metric_rollups_hourly", HOURLY_ROLLUP_COLUMNS) + hourlyRollupSelect(database, "1") });
     }
     if (this.options.requestRollups !== false) {
       tables.push({ table: "request_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRefreshSelect(database), rebuild: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRollupSelect(database, "1") });

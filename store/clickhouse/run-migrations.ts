@@ -21,6 +21,7 @@ import path from "node:path";
 import { packageFiles } from "../../collector/wiring/config/package-files.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
+import { expandRetention } from "./kept-retention.js";
 import { acquireMigrationLock, DEFAULT_STALE_AFTER_MS, type MigrationLockHolder, type MigrationLockOptions } from "./migration-lock.js";
 
 export const migrationsFolder = packageFiles.migrations;
@@ -63,7 +64,13 @@ export interface RunMigrationsOptions {
   lock?: MigrationLockOptions;
 }
 
-export async function runMigrations(connection: ClickHouseConnection, folder = migrationsFolder, options: RunMigrationsOptions = {}): Promise<{ applied: string[] }> {
+/** The migrations applied (names), and what they left as an operator had it (kept-retention.ts). */
+export interface MigrationOutcome {
+  applied: string[];
+  notes: string[];
+}
+
+export async function runMigrations(connection: ClickHouseConnection, folder = migrationsFolder, options: RunMigrationsOptions = {}): Promise<MigrationOutcome> {
   const database = quoteIdentifier(connection.database);
   await connection.client.command({
     query: `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (version UInt32, name String, checksum String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version`,
@@ -99,14 +106,20 @@ function pendingMigrations(migrations: readonly Migration[], done: ReadonlyMap<n
   return pending;
 }
 
-async function applyMigrations(connection: ClickHouseConnection, pending: readonly Migration[]): Promise<{ applied: string[] }> {
+async function applyMigrations(connection: ClickHouseConnection, pending: readonly Migration[]): Promise<MigrationOutcome> {
   const database = quoteIdentifier(connection.database);
   const client = connection.client;
   const applied: string[] = [];
+  const notes: string[] = [];
   for (const migration of pending) {
     try {
       for (const statement of migration.statements) {
-        await client.command({ query: statement.replaceAll("{{database}}", database) });
+        const expanded = await expandRetention(connection, statement.replaceAll("{{database}}", database));
+        if (!expanded.ok) {
+          notes.push(`${migration.name}: ${expanded.note}`);
+          continue;
+        }
+        await client.command({ query: expanded.statement });
       }
     } catch (error) {
       // A collector of a release before the migration lock may still migrate the same server
@@ -123,7 +136,7 @@ async function applyMigrations(connection: ClickHouseConnection, pending: readon
     await dropEmptyReplacedTables(connection, migration.version);
     applied.push(migration.name);
   }
-  return { applied };
+  return { applied, notes };
 }
 
 function noticeWaiting(connection: ClickHouseConnection, holder: MigrationLockHolder, staleAfterMs: number): void {

@@ -25,9 +25,10 @@ export async function migrateCommand(request: SettingsRequest, flags: FlagValues
   }
   const connection = await openClickHouse(resolved.value.settings.clickhouse);
   try {
-    const { applied } = await runMigrations(connection);
+    const { applied, notes } = await runMigrations(connection);
     if (applied.length === 0) output.log(`${connection.describe()}: the schema is up to date, no migration applied`);
     else for (const name of applied) output.log(`${connection.describe()}: applied ${name}`);
+    for (const note of notes) output.log(`${connection.describe()}: ${note}`);
     // Tables a migration replaced are kept, never dropped by ragscope (README "Upgrading a store").
     const kept = await tablesNamed(connection, "_before_[0-9]{4}$");
     if (kept.length > 0) output.log(`tables kept from before an upgrade (drop them once the upgrade is checked): ${kept.join(", ")}`);

@@ -22,8 +22,9 @@
 -- The SELECT is stageRollupSelect in dashboards/source/stage-latency.ts; the
 -- backfill below spells it out.
 --
--- Retention: a rollup minute is dropped 400 days after the minute, as the
--- other rollups (README "Retention").
+-- Retention: a row is dropped 400 days after it was written (written_at), as
+-- the raw rows and, from migration 0020, the other rollups (README
+-- "Retention").
 CREATE TABLE IF NOT EXISTS {{database}}.stage_rollups
 (
     minute DateTime('UTC'),
@@ -35,12 +36,13 @@ CREATE TABLE IF NOT EXISTS {{database}}.stage_rollups
     spans UInt64,
     duration_sum Float64,
     duration_quantiles AggregateFunction(quantileTDigest, Float64),
-    version UInt64
+    version UInt64,
+    written_at DateTime('UTC') DEFAULT now()
 )
 ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(minute)
 ORDER BY (tenant_id, service_name, minute, dataset_id, run_id, stage)
-TTL minute + INTERVAL 400 DAY
+TTL written_at + INTERVAL 400 DAY
 SETTINGS ttl_only_drop_parts = 1;
 
 -- Requests stored before this migration: the rollups of every stage timing

@@ -1,0 +1,42 @@
+/**
+ * A migration that changes a table's TTL keeps the retention an operator set.
+ * README "Retention" tells operators to shorten (or lengthen) a table's
+ * retention with `ALTER TABLE … MODIFY TTL <column> + INTERVAL n UNIT` and
+ * promises that later migrations never reset it. So a migration statement
+ * does not spell its interval: it writes `{{retention_of:<table>}}`, and the
+ * runner puts in the interval the table has now (`toIntervalDay(400)` as the
+ * migrations created it, `toIntervalDay(90)` as an operator changed it).
+ *
+ * A table whose TTL is not `<column> + <interval>` — removed (kept forever)
+ * or an expression of the operator's own — is left as it is: the statement
+ * is skipped and the runner says so.
+ */
+import type { ClickHouseConnection } from "./clickhouse-connection.js";
+import { quoteIdentifier } from "./clickhouse-connection.js";
+
+const PLACEHOLDER = /\{\{retention_of:([A-Za-z_][A-Za-z0-9_]*)\}\}/g;
+/** The TTL clause of a table's engine_full as the engine normalises `<column> + INTERVAL n UNIT`. */
+const SIMPLE_TTL = /\bTTL (\w+) \+ (toInterval(?:Second|Minute|Hour|Day|Week|Month|Quarter|Year)\(\d+\))(?= SETTINGS|$)/;
+
+export type RetentionExpansion = { ok: true; statement: string } | { ok: false; note: string };
+
+/** The statement with each `{{retention_of:<table>}}` replaced by that table's current TTL interval; a note when a table's retention is its operator's own. */
+export async function expandRetention(connection: ClickHouseConnection, statement: string): Promise<RetentionExpansion> {
+  let expanded = statement;
+  for (const [placeholder, table] of new Set([...statement.matchAll(PLACEHOLDER)].map((match) => [match[0], match[1]!] as const))) {
+    const result = await connection.client.query({
+      query: "SELECT engine_full FROM system.tables WHERE database = {database:String} AND name = {table:String}",
+      query_params: { database: connection.database, table: quoteIdentifier(table) },
+      format: "JSONEachRow",
+    });
+    const [row] = await result.json<{ engine_full: string }>();
+    if (row === undefined) throw new Error(`a migration names the retention of ${table}, which ${connection.describe()} does not have`);
+    const ttl = SIMPLE_TTL.exec(row.engine_full);
+    if (ttl === null) {
+      const own = /\bTTL (.+?)(?= SETTINGS|$)/.exec(row.engine_full)?.[1];
+      return { ok: false, note: `kept the retention of ${table} as it is (${own === undefined ? "no TTL: kept forever" : `TTL ${own}`}); to count it from when rows are written, see README "Retention"` };
+    }
+    expanded = expanded.replaceAll(placeholder, ttl[2]!);
+  }
+  return { ok: true, statement: expanded };
+}
