@@ -45,12 +45,14 @@ export function stageLatencyOverTimeSql(): string {
   return [`SELECT $__timeInterval(minute) AS time, stage AS series, ${percentileColumn(95)} AS Value`, `FROM ${STAGE_ROWS}`, "GROUP BY time, series", "ORDER BY time"].join("\n");
 }
 
-/** Per stage over the range: spans, mean and P50 / P95 / P99. */
+/**
+ * Per stage over the range: spans, mean and P50 / P95 / P99. The three percentiles come from one merge of the
+ * states (quantilesTDigestMerge): a merge per percentile took about twice the CPU for the same numbers.
+ */
 export function stageLatencyTableSql(): string {
   return [
-    `SELECT stage AS "Stage", sum(spans) AS "Spans", sum(duration_sum) / sum(spans) AS "Mean", ${percentileColumn(50)} AS "P50", ${percentileColumn(95)} AS "P95", ${percentileColumn(99)} AS "P99"`,
-    `FROM ${STAGE_ROWS}`,
-    "GROUP BY stage",
+    `SELECT stage AS "Stage", spans AS "Spans", duration_sum / spans AS "Mean", toFloat64(percentiles[1]) AS "P50", toFloat64(percentiles[2]) AS "P95", toFloat64(percentiles[3]) AS "P99"`,
+    `FROM (SELECT stage, sum(spans) AS spans, sum(duration_sum) AS duration_sum, quantilesTDigestMerge(0.5, 0.95, 0.99)(duration_quantiles) AS percentiles FROM ${STAGE_ROWS} GROUP BY stage)`,
     `ORDER BY "P95" DESC`,
   ].join("\n");
 }
