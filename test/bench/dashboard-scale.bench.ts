@@ -289,16 +289,39 @@
  *   13,718 and 13,629; the hours' INSERT … SELECT (merging the minutes'
  *   t-digest states) is the cost, so the skip (and the state it needed)
  *   was taken out again.
+ * - Stage timing rollups (migration 0019), request counts from request_rollups
+ *   and rollup retention from write time (0020), 2026-12-02, the same
+ *   30,000,000-value store (load average 0.4–1.2). Opening it ran both
+ *   migrations (the stage timings' backfill from 1,285,720 requests, the
+ *   TTL changes): 4.4 s wall, 5.5 CPU s; 397,284 stage_rollups rows for
+ *   3.86 million stage timings (~10× fewer). 30-day range,
+ *   wall ms (CPU ms), before → after:
+ *     stage latency table       499 (900) → 180 (273)  (one merge for the
+ *                               three percentiles; a merge each: 323 (551))
+ *     stage latency P95         398 (755) → 137 (225)
+ *     traffic, reliability …    644 (832) → 407 (434)
+ *     requests per second       193 (344) →  91 (112)
+ *   24 hours: stage panels 96–100 → 48–58 ms, requests per second 73 → 28.
+ *   Slowest panel after: 353 ms at 24 hours (the Failures board's failing
+ *   cases, its latest 500 read raw), 407 ms at 30 days; peak RSS 493 MiB.
+ *   What it costs the write path: one more INSERT … SELECT per refresh range
+ *   (the stage timings of the range's requests from case_results FINAL).
+ *   300,000 values, the release before (45b2f25) and this one alternating,
+ *   twice (load ~1.5): 14,546 and 13,232 → 12,463 and 11,994 metric values
+ *   per CPU second: ~10–14 % more CPU per value in this benchmark, which
+ *   refreshes after every 2,000-case batch.
  * - What still limits the 300,000,000-value target (13 million requests a
  *   month; not run: the refresh alone would take ~1.5 hours to recompute 30
- *   days at that density through the collector's code): the panels over raw
- *   case_results grow with the requests of the range — stage latency (~9 CPU
- *   s extrapolated), traffic/reliability (~8), failing cases and review queue
- *   (~5–7) — so they need rollups of their own (per-minute t-digest states of
- *   stage durations and request latency, request counts, which
- *   request_rollups partly has); the metric panels read ~720 hour rows per
- *   series and pair over 30 days whatever the traffic, and the minute rollups
- *   saturate at ~43,200 a month per series and pair.
+ *   days at that density through the collector's code): the raw-row panels
+ *   left are the Failures board's drill-downs (failing cases, review queue:
+ *   the latest 500 of the range, found through request_rollups, so they
+ *   grow with the density of the latest minutes, not with the range); the
+ *   metric panels read ~720 hour rows per series and pair over 30 days
+ *   whatever the traffic, and the minute rollups (metric, request, session,
+ *   stage) saturate at ~43,200 a month per key, ~10× fewer rows than raw at
+ *   that density. Four rollup refreshes read case_results FINAL for the same
+ *   minutes (request, session, root-cause and stage rollups); one read
+ *   feeding all four is the next step for the write path.
  */
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
