@@ -56,7 +56,7 @@ function stageRows(hours: HourlyReading): string {
 }
 
 /**
- * A stage duration percentile merged from the minutes' and hours' t-digest states: the
+ * A stage duration percentile merged from the minutes' t-digest states: the
  * same estimate as the request latency percentiles (migration 0009), within
  * about 1 % of the ranks of the exact nearest-rank value; Float64 like the
  * other numbers of the board.
