@@ -30,7 +30,6 @@
  * once, deploy/clickhouse/migrations/0001_core_tables.sql).
  */
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
-import { minutesAndWholeHours, type HourlyReading, type HourlyRollup } from "./whole-hours.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
 import { DATASET_SHARES, HEURISTIC_JUDGE_ROW_SQL, SHARE_CONDITIONS, type DatasetShare } from "../../evaluators/aggregate/dataset-shares.js";
 
@@ -61,6 +60,18 @@ export interface AggregateMetric {
   rollup?: { value: string; samples: string };
 }
 
+/**
+ * What a reader of metric_rollups tells it so that it may read whole hours (metric_rollups_hourly) where
+ * they give the minutes' numbers: its time range alone, as a condition on a time column, and, when it groups
+ * by time, its buckets' length in seconds as SQL.
+ */
+export interface HourlyReading {
+  /** `$__timeFilter(column)` on the boards: the scope's time condition without its other filters. */
+  inRange(timeColumn: string): string;
+  /** `$__interval_s` on the boards; absent over the range (no buckets). */
+  bucketSeconds?: string;
+}
+
 interface Source {
   /** The column that places a row in time. */
   timeColumn: string;
@@ -71,16 +82,28 @@ interface Source {
   from(scope: Scope, storedMetrics: readonly string[], hours?: HourlyReading): string;
 }
 
-/** metric_rollups with its hours (migration 0018), as one reader reads them (whole-hours.ts). */
-const METRIC_ROLLUPS: HourlyRollup = {
-  minutes: "metric_rollups",
-  hours: "metric_rollups_hourly",
-  columns: "metric, tenant_id, service_name, dataset_id, run_id, value_count, value_sum, below_one, above_zero, value_quantiles",
-};
+/** The columns metric_rollups and metric_rollups_hourly share, besides their time. */
+const METRIC_ROLLUP_COLUMNS = "metric, tenant_id, service_name, dataset_id, run_id, value_count, value_sum, below_one, above_zero, value_quantiles";
 
-/** metric_rollups' rows of a scope and metrics, with a `minute` column; whole hours where they fit (whole-hours.ts). */
+/**
+ * metric_rollups' rows of a scope as one row set with a `minute` column. With `hours`: an hour's row of
+ * metric_rollups_hourly (migration 0018) where every minute of the hour is in the range — its first and its
+ * last minute are (`hour`, `hour_last_minute`: plain columns, since Grafana's macros take a column) — and, when
+ * grouped by time, the buckets are whole hours (a length in whole hours: buckets start at multiples of their
+ * length from the epoch, so an hour never straddles two); the minute rows of every other hour. metric_rollups
+ * has `hour` and `hour_last_minute` as aliases, so one condition tells the two apart and each minute is counted
+ * once: the sums and counts are the minutes', and a 30-day range reads ~720 rows per series instead of 43,200.
+ * The condition names only the time columns and a constant, so the engine prunes the minute rows of the whole
+ * hours by the sorting key instead of reading and dropping them. Without `hours`: the minute rows.
+ */
 function metricRollupRows(scope: Scope, storedMetrics: readonly string[], hours?: HourlyReading): string {
-  return minutesAndWholeHours(METRIC_ROLLUPS, scope, `metric IN (${sqlList(storedMetrics)})`, hours);
+  const metrics = `metric IN (${sqlList(storedMetrics)})`;
+  if (hours === undefined) return `metric_rollups FINAL WHERE ${scope("minute")} AND ${metrics}`;
+  const wholeHour = `${hours.inRange("hour")} AND ${hours.inRange("hour_last_minute")}${hours.bucketSeconds === undefined ? "" : ` AND ${hours.bucketSeconds} % 3600 = 0`}`;
+  return (
+    `(SELECT hour AS minute, ${METRIC_ROLLUP_COLUMNS} FROM metric_rollups_hourly FINAL WHERE ${scope("hour")} AND ${wholeHour} AND ${metrics} ` +
+    `UNION ALL SELECT minute, ${METRIC_ROLLUP_COLUMNS} FROM metric_rollups FINAL WHERE ${scope("minute")} AND ${metrics} AND NOT (${wholeHour}))`
+  );
 }
 
 type RollupName = "metric_rollups" | "request_rollups" | "session_rollups" | "abstention_rollups";

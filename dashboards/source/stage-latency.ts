@@ -3,12 +3,10 @@
  * (stage_rollups, migration 0019): per minute × tenant × service × dataset ×
  * run × stage, the stage's span count, the sum of its durations and a t-digest
  * state of them, recomputed from `case_results FINAL` by the collector's
- * rollup refresh (store/clickhouse/metric-rollups.ts), and their hours
- * (stage_rollups_hourly), summed from the minutes right after them. A 30-day
- * panel reads hours instead of unnesting every request's stage timings.
+ * rollup refresh (store/clickhouse/metric-rollups.ts). A 30-day panel reads
+ * these rows instead of unnesting every request's stage timings.
  */
-import { dashboardHours, dashboardHoursOverTime, dashboardScope } from "./sql-scope.js";
-import { minutesAndWholeHours, type HourlyReading, type HourlyRollup } from "./whole-hours.js";
+import { dashboardScope } from "./sql-scope.js";
 
 /** The columns of stage_rollups in the order stageRollupSelect computes them. */
 export const STAGE_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "stage", "spans", "duration_sum", "duration_quantiles", "version"] as const;
@@ -29,31 +27,8 @@ export function stageRollupSelect(database: string, where: string): string {
   ].join("\n");
 }
 
-/**
- * The SELECT computing stage_rollups_hourly rows from the stage_rollups FINAL rows meeting `where` (through its
- * `hour` alias): an hour's counts and sums added, its t-digest states merged. Migration 0019's backfill spells out
- * the same. `{version:UInt64}` is a parameter.
- */
-export function stageHourlyRollupSelect(database: string, where: string): string {
-  return [
-    "SELECT toStartOfHour(minute) AS hour, hour + INTERVAL 59 MINUTE AS hour_last_minute, tenant_id, service_name, dataset_id, run_id, stage,",
-    "       sum(spans) AS spans, sum(duration_sum) AS duration_sum, quantileTDigestMergeState(duration_quantiles) AS duration_quantiles,",
-    "       {version:UInt64} AS version",
-    `FROM ${database}.stage_rollups FINAL`,
-    `WHERE (${where})`,
-    "GROUP BY hour, tenant_id, service_name, dataset_id, run_id, stage",
-  ].join("\n");
-}
-
-/** The columns of stage_rollups_hourly in the order stageHourlyRollupSelect computes them. */
-export const STAGE_HOURLY_ROLLUP_COLUMNS = ["hour", "hour_last_minute", "tenant_id", "service_name", "dataset_id", "run_id", "stage", "spans", "duration_sum", "duration_quantiles", "version"] as const;
-
-const STAGE_ROLLUPS: HourlyRollup = { minutes: "stage_rollups", hours: "stage_rollups_hourly", columns: "tenant_id, service_name, dataset_id, run_id, stage, spans, duration_sum, duration_quantiles" };
-
-/** The rollup rows of the board's range and filters: whole hours where they fit the range (and buckets), minutes elsewhere. */
-function stageRows(hours: HourlyReading): string {
-  return minutesAndWholeHours(STAGE_ROLLUPS, dashboardScope, null, hours);
-}
+/** The rollup rows of the board's range and filters (whole minutes: a row is in the range when its minute starts in it). */
+const STAGE_ROWS = `stage_rollups FINAL WHERE ${dashboardScope("minute")}`;
 
 /**
  * A stage duration percentile merged from the minutes' t-digest states: the
@@ -67,7 +42,7 @@ function percentileColumn(percentile: number): string {
 
 /** P95 of each stage per time bucket, one series per stage. */
 export function stageLatencyOverTimeSql(): string {
-  return [`SELECT $__timeInterval(minute) AS time, stage AS series, ${percentileColumn(95)} AS Value`, `FROM ${stageRows(dashboardHoursOverTime)}`, "GROUP BY time, series", "ORDER BY time"].join("\n");
+  return [`SELECT $__timeInterval(minute) AS time, stage AS series, ${percentileColumn(95)} AS Value`, `FROM ${STAGE_ROWS}`, "GROUP BY time, series", "ORDER BY time"].join("\n");
 }
 
 /**
@@ -77,7 +52,7 @@ export function stageLatencyOverTimeSql(): string {
 export function stageLatencyTableSql(): string {
   return [
     `SELECT stage AS "Stage", spans AS "Spans", duration_sum / spans AS "Mean", toFloat64(percentiles[1]) AS "P50", toFloat64(percentiles[2]) AS "P95", toFloat64(percentiles[3]) AS "P99"`,
-    `FROM (SELECT stage, sum(spans) AS spans, sum(duration_sum) AS duration_sum, quantilesTDigestMerge(0.5, 0.95, 0.99)(duration_quantiles) AS percentiles FROM ${stageRows(dashboardHours)} GROUP BY stage)`,
+    `FROM (SELECT stage, sum(spans) AS spans, sum(duration_sum) AS duration_sum, quantilesTDigestMerge(0.5, 0.95, 0.99)(duration_quantiles) AS percentiles FROM ${STAGE_ROWS} GROUP BY stage)`,
     `ORDER BY "P95" DESC`,
   ].join("\n");
 }

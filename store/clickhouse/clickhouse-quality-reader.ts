@@ -8,8 +8,7 @@
  * (GROUPING SETS). The behaviour requests are read from the stored
  * behaviour_fields column (migration 0017), not from payloads.
  */
-import { aggregateSelect, FINAL_VERDICT, type AggregateMetric } from "../../dashboards/source/aggregate-metrics.js";
-import type { HourlyReading } from "../../dashboards/source/whole-hours.js";
+import { aggregateSelect, FINAL_VERDICT, type AggregateMetric, type HourlyReading } from "../../dashboards/source/aggregate-metrics.js";
 import { sqlList, type Scope } from "../../dashboards/source/sql-scope.js";
 import { qualityBoardLayers } from "../../dashboards/source/quality-board.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";

@@ -2,7 +2,7 @@
  * Keeps `metric_rollups` (migration 0009) and `abstention_rollups` (0017) in
  * step with `metric_values`, and `request_rollups` (migration 0014),
  * `session_rollups` and `root_cause_rollups` (migration 0016) and
- * `stage_rollups` (migration 0019, its hours in `stage_rollups_hourly`) with
+ * `stage_rollups` (migration 0019) with
  * `case_results` (and the root-cause `evaluation_results`): the
  * sinks note the request minutes, tenants and services they wrote to, and
  * those minutes are recomputed from `metric_values FINAL` and
@@ -39,7 +39,7 @@ import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-p
 import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
 import { REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect, SESSION_ROLLUP_COLUMNS, sessionRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
 import { ROOT_CAUSE_ROLLUP_COLUMNS, rootCauseRollupSelect } from "../../dashboards/source/root-causes.js";
-import { STAGE_HOURLY_ROLLUP_COLUMNS, STAGE_ROLLUP_COLUMNS, stageHourlyRollupSelect, stageRollupSelect } from "../../dashboards/source/stage-latency.js";
+import { STAGE_ROLLUP_COLUMNS, stageRollupSelect } from "../../dashboards/source/stage-latency.js";
 import { ABSTENTION_ROLLUP_COLUMNS, abstentionRefreshSelect, abstentionRebuildSelect } from "./abstention-rollups.js";
 import { refreshedRequests } from "./refreshed-requests.js";
 
@@ -66,7 +66,7 @@ export interface MetricRollupOptions {
   abstentionRollups?: boolean;
   /** Keep metric_rollups_hourly too (default true); a store before migration 0018 has none. */
   hourlyRollups?: boolean;
-  /** Keep stage_rollups and stage_rollups_hourly too (default true); a store before migration 0019 has none. */
+  /** Keep stage_rollups too (default true); a store before migration 0019 has none. */
   stageRollups?: boolean;
 }
 
@@ -354,13 +354,6 @@ export class ClickHouseMetricRollups {
     }
     if (this.options.stageRollups !== false) {
       tables.push({ table: "stage_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("stage_rollups", STAGE_ROLLUP_COLUMNS) + stageRefreshSelect(database), rebuild: insert("stage_rollups", STAGE_ROLLUP_COLUMNS) + stageRollupSelect(database, "1") });
-      tables.push({
-        table: "stage_rollups_hourly",
-        rows: REFRESHED_HOURS,
-        sumsRollups: true,
-        refresh: insert("stage_rollups_hourly", STAGE_HOURLY_ROLLUP_COLUMNS) + withStatementSettings(stageHourlyRollupSelect(database, REFRESHED_HOURS), FINAL_WITHIN_PARTITIONS),
-        rebuild: insert("stage_rollups_hourly", STAGE_HOURLY_ROLLUP_COLUMNS) + stageHourlyRollupSelect(database, "1"),
-      });
     }
     return tables;
   }

@@ -418,10 +418,10 @@ export async function benchmark(): Promise<BenchmarkResult> {
     const [tables] = await queryRows<Record<string, string>>(
       store.connection,
       "SELECT (SELECT count() FROM {{database}}.case_results) AS case_results, " +
-        ["metric_rollups_hourly", "request_rollups", "session_rollups", "root_cause_rollups", "stage_rollups", "stage_rollups_hourly"].map((table) => `(SELECT count() FROM system.parts WHERE database = '{{database}}' AND table = '${table}' AND active) > 0 AS has_${table}`).join(", "),
+        ["metric_rollups_hourly", "request_rollups", "session_rollups", "root_cause_rollups", "stage_rollups"].map((table) => `(SELECT count() FROM system.parts WHERE database = '{{database}}' AND table = '${table}' AND active) > 0 AS has_${table}`).join(", "),
     );
     figures.push({ name: "case_results rows", value: Number(tables!.case_results) });
-    for (const table of ["metric_rollups_hourly", "request_rollups", "session_rollups", "root_cause_rollups", "stage_rollups", "stage_rollups_hourly"]) {
+    for (const table of ["metric_rollups_hourly", "request_rollups", "session_rollups", "root_cause_rollups", "stage_rollups"]) {
       if (Number(tables![`has_${table}`]) === 0) continue;
       const [rows] = await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM {{database}}.${table}`);
       figures.push({ name: `${table} rows`, value: Number(rows!.rows) });

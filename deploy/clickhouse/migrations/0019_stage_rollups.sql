@@ -22,14 +22,6 @@
 -- The SELECT is stageRollupSelect in dashboards/source/stage-latency.ts; the
 -- backfill below spells it out.
 --
--- Long ranges read hours, as the metric panels do (migration 0018):
--- stage_rollups_hourly holds each hour's sums of its minutes (counts and sums
--- added, t-digest states merged), recomputed by the refresh right after the
--- hour's minutes; a panel takes an hour's row where every minute of the hour
--- is in its range (and, over time, in one bucket) and the minute rows of
--- every other hour (dashboards/source/whole-hours.ts). stage_rollups has
--- `hour` and `hour_last_minute` as aliases for that condition.
---
 -- Retention: a row is dropped 400 days after it was written (written_at), as
 -- the raw rows and, from migration 0020, the other rollups (README
 -- "Retention").
@@ -45,34 +37,11 @@ CREATE TABLE IF NOT EXISTS {{database}}.stage_rollups
     duration_sum Float64,
     duration_quantiles AggregateFunction(quantileTDigest, Float64),
     version UInt64,
-    written_at DateTime('UTC') DEFAULT now(),
-    hour DateTime('UTC') ALIAS toStartOfHour(minute),
-    hour_last_minute DateTime('UTC') ALIAS toStartOfHour(minute) + INTERVAL 59 MINUTE
+    written_at DateTime('UTC') DEFAULT now()
 )
 ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(minute)
 ORDER BY (tenant_id, service_name, minute, dataset_id, run_id, stage)
-TTL written_at + INTERVAL 400 DAY
-SETTINGS ttl_only_drop_parts = 1;
-
-CREATE TABLE IF NOT EXISTS {{database}}.stage_rollups_hourly
-(
-    hour DateTime('UTC'),
-    hour_last_minute DateTime('UTC'),
-    tenant_id LowCardinality(String),
-    service_name LowCardinality(String),
-    dataset_id LowCardinality(String),
-    run_id LowCardinality(String),
-    stage LowCardinality(String),
-    spans UInt64,
-    duration_sum Float64,
-    duration_quantiles AggregateFunction(quantileTDigest, Float64),
-    version UInt64,
-    written_at DateTime('UTC') DEFAULT now()
-)
-ENGINE = ReplacingMergeTree(version)
-PARTITION BY toYYYYMM(hour)
-ORDER BY (tenant_id, service_name, hour, dataset_id, run_id, stage)
 TTL written_at + INTERVAL 400 DAY
 SETTINGS ttl_only_drop_parts = 1;
 
@@ -88,12 +57,3 @@ FROM {{database}}.case_results FINAL
 ARRAY JOIN stage_names AS stage, stage_durations_ms AS duration_ms
 GROUP BY minute, tenant_id, service_name, dataset_id, run_id, stage
 SETTINGS do_not_merge_across_partitions_select_final = 1, max_bytes_before_external_group_by = 1073741824;
-
--- Their hours (the same SELECT as stageHourlyRollupSelect).
-INSERT INTO {{database}}.stage_rollups_hourly (hour, hour_last_minute, tenant_id, service_name, dataset_id, run_id, stage, spans, duration_sum, duration_quantiles, version)
-SELECT toStartOfHour(minute) AS hour, hour + INTERVAL 59 MINUTE AS hour_last_minute, tenant_id, service_name, dataset_id, run_id, stage,
-       sum(spans) AS spans, sum(duration_sum) AS duration_sum, quantileTDigestMergeState(duration_quantiles) AS duration_quantiles,
-       toUnixTimestamp64Milli(now64(3)) AS version
-FROM {{database}}.stage_rollups FINAL
-GROUP BY hour, tenant_id, service_name, dataset_id, run_id, stage
-SETTINGS do_not_merge_across_partitions_select_final = 1;

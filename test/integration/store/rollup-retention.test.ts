@@ -25,7 +25,7 @@ import { queryRows, temporaryStore, type TemporaryStore } from "../../support/te
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
-const ROLLUP_TABLES = ["metric_rollups", "metric_rollups_hourly", "request_rollups", "session_rollups", "root_cause_rollups", "abstention_rollups", "stage_rollups", "stage_rollups_hourly"];
+const ROLLUP_TABLES = ["metric_rollups", "metric_rollups_hourly", "request_rollups", "session_rollups", "root_cause_rollups", "abstention_rollups", "stage_rollups"];
 /** Over 400 days before any day this test runs on. */
 const LONG_AGO = "2023-11-14T22:13:05.000Z";
 
@@ -57,7 +57,7 @@ describe("rollup retention", () => {
     for (const table of [...ROLLUP_TABLES, "case_results", "metric_values"]) await store.connection.client.command({ query: `OPTIMIZE TABLE ${store.connection.database}.${table} FINAL` });
     const count = async (table: string) => Number((await queryRows<{ rows: string }>(store.connection, `SELECT count() AS rows FROM {{database}}.${table} FINAL`))[0]!.rows);
     assert.equal(await count("case_results"), 1, "the raw row is kept");
-    for (const table of ["metric_rollups", "metric_rollups_hourly", "request_rollups", "session_rollups", "stage_rollups", "stage_rollups_hourly"]) assert.ok((await count(table)) > 0, `${table} keeps the request's rollup rows`);
+    for (const table of ["metric_rollups", "metric_rollups_hourly", "request_rollups", "session_rollups", "stage_rollups"]) assert.ok((await count(table)) > 0, `${table} keeps the request's rollup rows`);
     const [requests] = await queryRows<{ requests: string }>(store.connection, "SELECT sum(all_requests) AS requests FROM {{database}}.request_rollups FINAL WHERE minute = toStartOfMinute(parseDateTimeBestEffort({started:String}))", { started: LONG_AGO });
     assert.equal(Number(requests!.requests), 1);
     for (const table of ROLLUP_TABLES) assert.match(await engineOf(store.connection, table), /\bTTL written_at \+ toIntervalDay\(400\)/, table);
@@ -101,7 +101,6 @@ describe("upgrading to rollup retention from write time (migration 0020)", () =>
       assert.equal(await ttl("request_rollups"), "written_at + toIntervalDay(400)");
       assert.equal(await ttl("abstention_rollups"), "written_at + toIntervalDay(400)");
       assert.equal(await ttl("stage_rollups"), "written_at + toIntervalDay(400)");
-      assert.equal(await ttl("stage_rollups_hourly"), "written_at + toIntervalDay(400)");
       assert.equal(await ttl("session_rollups"), "written_at + toIntervalDay(90)", "an operator's 90 days stay 90 days");
       assert.equal(await ttl("metric_rollups_hourly"), "written_at + toIntervalMonth(6)");
       assert.equal(await ttl("root_cause_rollups"), null, "a removed TTL stays removed");
