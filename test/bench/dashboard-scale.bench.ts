@@ -310,6 +310,16 @@
  *   twice (load ~1.5): 14,546 and 13,232 → 12,463 and 11,994 metric values
  *   per CPU second: ~10–14 % more CPU per value in this benchmark, which
  *   refreshes after every 2,000-case batch.
+ *   Tried and taken out: hours of the stage timings (a stage_rollups_hourly
+ *   read as metric_rollups_hourly is). On this store 43,200 hour rows
+ *   against 397,284 minute rows, yet the 30-day stage table took 263 ms
+ *   (266 CPU) against 180 (273) and the P95 over time 238 (244) against
+ *   137 (225), load 0.3: merging the hours' fuller t-digest states costs
+ *   what the minutes' did, and the UNION of two small reads ran on one
+ *   thread. It cost 3–8 % more CPU per value written (13,185 and 13,026 →
+ *   12,168 and 12,637). At the 300,000,000-value density the minute rows
+ *   would be ~3 million (half the minute × pair × stage slots filled),
+ *   ~1 s of wall at today's cost per row: within the target without hours.
  * - What still limits the 300,000,000-value target (13 million requests a
  *   month; not run: the refresh alone would take ~1.5 hours to recompute 30
  *   days at that density through the collector's code): the raw-row panels
