@@ -23,7 +23,8 @@ export type RetentionExpansion = { ok: true; statement: string } | { ok: false; 
 /** The statement with each `{{retention_of:<table>}}` replaced by that table's current TTL interval; a note when a table's retention is its operator's own. */
 export async function expandRetention(connection: ClickHouseConnection, statement: string): Promise<RetentionExpansion> {
   let expanded = statement;
-  for (const [placeholder, table] of new Set([...statement.matchAll(PLACEHOLDER)].map((match) => [match[0], match[1]!] as const))) {
+  // Each table once, however often the statement names it (replaceAll puts its interval in every place).
+  for (const [placeholder, table] of new Map([...statement.matchAll(PLACEHOLDER)].map((match) => [match[0], match[1]!]))) {
     const result = await connection.client.query({
       query: "SELECT engine_full FROM system.tables WHERE database = {database:String} AND name = {table:String}",
       query_params: { database: connection.database, table: quoteIdentifier(table) },

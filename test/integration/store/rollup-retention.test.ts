@@ -95,8 +95,7 @@ describe("upgrading to rollup retention from write time (migration 0020)", () =>
 
     const upgraded = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
     try {
-      const on = { connection: upgraded } as TemporaryStore;
-      const ttl = async (table: string) => /\bTTL (.+?)(?= SETTINGS|$)/.exec(await engineOf(on.connection, table))?.[1] ?? null;
+      const ttl = async (table: string) => /\bTTL (.+?)(?= SETTINGS|$)/.exec(await engineOf(upgraded, table))?.[1] ?? null;
       assert.equal(await ttl("metric_rollups"), "written_at + toIntervalDay(400)");
       assert.equal(await ttl("request_rollups"), "written_at + toIntervalDay(400)");
       assert.equal(await ttl("abstention_rollups"), "written_at + toIntervalDay(400)");
