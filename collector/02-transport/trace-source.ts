@@ -32,9 +32,16 @@ import type { BusPosition, DeliveredMessage } from "./trace-bus.js";
  * transport (Kafka routes every message, so it decodes it once there; a
  * message it republished or dead-lettered arrives with no spans and is done).
  */
-export type SourceRecord =
+export type SourceRecord = (
   | { kind: "encoded"; message: DeliveredMessage }
-  | { kind: "decoded"; position: BusPosition; spans: readonly SpanRecord[]; traceIds: readonly string[] };
+  | { kind: "decoded"; position: BusPosition; spans: readonly SpanRecord[]; traceIds: readonly string[] }
+) & {
+  /**
+   * When the collector took the message in, on the evaluating side's clock (ms), where the transport knows it: a
+   * trace's quiet period counts from then, not from when the loop read it. Absent (Kafka): the time it is read.
+   */
+  receivedAt?: number;
+};
 
 /** Where one partition stands, as message offsets (Kafka's "next offset" convention). */
 export interface PartitionPosition {
@@ -70,6 +77,12 @@ export interface TraceSource {
   positions(): Promise<readonly PartitionPosition[]>;
   /** Messages written and not yet handed out, over the partitions this reader owns. */
   lag(): Promise<number>;
+  /**
+   * Where the transport stamps `receivedAt`: when the oldest message not yet handed out was received, or null when
+   * every message received was handed out. Every span received before that time has been read, so a quiet period
+   * that ended before it is over (source-driver.ts readThrough).
+   */
+  unreadSince?(): number | null;
   pause(reason: PauseReason): void;
   resume(): void;
   /** Commits what the progress tracker allows; resolves with the number of partitions whose commit moved. */

@@ -114,7 +114,7 @@ export class SourceDriver {
             this.inFlight -= 1;
             this.reviewPause();
           }
-          return this.worker.processReady();
+          return this.worker.processReady(false, this.readThrough());
         });
         this.counters.rounds += 1;
         if (!healthy) this.counters.unhealthyRounds += 1;
@@ -126,6 +126,9 @@ export class SourceDriver {
           this.source.commit().catch((error: unknown) => this.options.log?.(`commit failed: ${error instanceof Error ? error.message : String(error)}`));
         }
         if (!healthy && this.running) await this.sleep(this.options.retryDelayMs);
+        // A round that read nothing without waiting (a trace due that the round could not release yet) gives timers
+        // and I/O a turn, so that a loop that has nothing to do can never starve the process.
+        else if (records.length === 0 && waitMs === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       } catch (error) {
         // A bug, not an expected failure: stop loudly rather than spin (the role reports it unready).
         this.error = error;
@@ -133,6 +136,20 @@ export class SourceDriver {
         console.error("ragscope: evaluation loop stopped:", error);
       }
     }
+  }
+
+  /**
+   * The time through which every span received has been handed to the worker: now, or, while the source still
+   * holds a message received earlier (a round that waited for a write, a pause), that message's time. A trace
+   * whose quiet period (counted from when its last span was received) ended by then is complete; one whose
+   * quiet period ends after it waits, since a span of it may be in what is unread. While reading is paused, the
+   * unread messages wait for the buffers to drain, and releasing traces is what drains them: the clock decides,
+   * as it did before transports stamped arrivals (a span still queued re-opens its trace when read).
+   */
+  private readThrough(): number {
+    const now = this.clock();
+    const unread = this.source.pausedFor === null ? (this.source.unreadSince?.() ?? null) : null;
+    return unread === null ? now : Math.min(now, unread);
   }
 
   private bufferState(): BufferState {

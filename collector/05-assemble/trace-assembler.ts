@@ -14,7 +14,12 @@
  * re-evaluation replaces the earlier result instead of producing a second,
  * smaller one.
  *
- * Time is passed in (`now`) rather than read, so tests and replays control it.
+ * Time is passed in (`now`) rather than read, so tests and replays control
+ * it. The evaluation loop passes when each span was received where its
+ * transport knows (the in-process bus), and releases by the time through
+ * which it has read everything (source-driver.ts readThrough): a span that
+ * waited in the queue while the loop was busy has had its quiet period
+ * running meanwhile.
  */
 import { Ragscope, RagStage } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
@@ -144,7 +149,8 @@ export class TraceAssembler<Source = never> {
       trace.bytes += bytes;
       this.openByteCount += bytes;
       trace.spans.set(span.spanId, span);
-      trace.lastSpanAt = now;
+      // `now` is when the span was received; a message read out of that order never moves the quiet period back.
+      trace.lastSpanAt = Math.max(trace.lastSpanAt, now);
       if (isRootSpan(span)) trace.hasRoot = true;
       this.counters.spansAccepted += 1;
       touched.add(trace);

@@ -181,15 +181,15 @@ export class EvaluationWorker {
 
   /** Buffers one record of a TraceSource: decoded spans as they are, an encoded message once decoded. */
   async ingestRecord(record: SourceRecord): Promise<void> {
-    if (record.kind === "encoded") return this.ingest([record.message]);
+    if (record.kind === "encoded") return this.ingest([record.message], record.receivedAt);
     this.counters.messages += 1;
     this.counters.spans += record.spans.length;
-    this.accept(record.spans, record.traceIds, record.position);
+    this.accept(record.spans, record.traceIds, record.position, record.receivedAt);
   }
 
-  /** Decodes messages and buffers their spans. */
-  async ingest(messages: readonly DeliveredMessage[]): Promise<void> {
-    const now = this.clock();
+  /** Decodes messages and buffers their spans, as received at `receivedAt` (default: now). */
+  async ingest(messages: readonly DeliveredMessage[], receivedAt?: number): Promise<void> {
+    const now = receivedAt ?? this.clock();
     for (const message of messages) {
       // Large messages are decoded in slices: between them the receiver answers its clients.
       await this.yieldWhenDue();
@@ -212,7 +212,7 @@ export class EvaluationWorker {
    * (for commits). Everything that reaches the assembler comes through here,
    * so the worker knows when a trace receives spans after it was released.
    */
-  accept(spans: readonly SpanRecord[], traceIds: Iterable<string>, position: BusPosition, now = this.clock()): void {
+  accept(spans: readonly SpanRecord[], traceIds: Iterable<string>, position: BusPosition, now: number = this.clock()): void {
     this.assembler.add(spans, now, position);
     const fed = [...traceIds];
     this.progress.received(position, fed);
@@ -229,10 +229,12 @@ export class EvaluationWorker {
    * everything is written. Returns false when the sink stayed down past the
    * retry policy: the results are kept (not durable, not committed), every
    * ready trace evaluated and queued behind them, and the caller tries again
-   * later.
+   * later. `readThrough`: every span received before it has been handed to
+   * the worker (the driver knows from its source; default now), so a quiet
+   * period that ended by then is over.
    */
-  async processReady(flushAll = false): Promise<boolean> {
-    const ready = flushAll ? this.assembler.flush() : this.assembler.collectReady(this.clock());
+  async processReady(flushAll = false, readThrough: number = this.clock()): Promise<boolean> {
+    const ready = flushAll ? this.assembler.flush() : this.assembler.collectReady(readThrough);
     const releases = ready.map((trace) => this.lastReceived.get(trace.traceId) ?? 0);
     this.evaluating += ready.length;
     let next = 0;

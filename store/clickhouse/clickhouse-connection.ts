@@ -7,6 +7,7 @@
 import { mkdir } from "node:fs/promises";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { lockHolder, StoreLockedError } from "./store-locked-error.js";
+import { clickHouseErrorCode } from "./clickhouse-error-code.js";
 
 export interface ClickHouseConfig {
   /** ClickHouse server URL (http://host:8123); absent = embedded chDB. */
@@ -58,7 +59,7 @@ export async function openClickHouse(config: ClickHouseConfig): Promise<ClickHou
     chdbConnection = createChdbConnection({ path: config.dataPath });
   } catch (error) {
     // Another process holding the folder is the one failure a user meets here; say which process it is.
-    const holder = (error as { code?: unknown }).code === "CHDB_CONNECTION" ? lockHolder(config.dataPath) : null;
+    const holder = clickHouseErrorCode(error) === "CHDB_CONNECTION" ? lockHolder(config.dataPath) : null;
     if (holder !== null) throw new StoreLockedError(config.dataPath, holder, { cause: error });
     throw error;
   }

@@ -21,6 +21,7 @@ import { toRows } from "./result-rows.js";
 import type { ClickHouseMetricRollups } from "./metric-rollups.js";
 import { writtenRequests } from "./clickhouse-sink.js";
 import type { JudgedCase, JudgeResultSink } from "../ports/judge-result-sink.js";
+import { clickHouseErrorCode } from "./clickhouse-error-code.js";
 
 /** ClickHouse error codes a retry cannot fix (unknown table/column, syntax, type). */
 const PERMANENT_ERROR_CODES = new Set(["60", "16", "62", "53", "27", "6", "117"]);
@@ -59,8 +60,8 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
       await this.rewriteVerdicts(batch, version, token);
     } catch (error) {
       this.counters.failures += 1;
-      const code = (error as { code?: string }).code;
-      return failure({ retriable: code === undefined || !PERMANENT_ERROR_CODES.has(String(code)), message: `ClickHouse insert of judge results failed: ${error instanceof Error ? error.message : String(error)}` });
+      const code = clickHouseErrorCode(error);
+      return failure({ retriable: code === null || !PERMANENT_ERROR_CODES.has(code), message: `ClickHouse insert of judge results failed: ${error instanceof Error ? error.message : String(error)}` });
     }
     this.options.rollups?.note(writtenRequests(batch));
     this.counters.batches += 1;

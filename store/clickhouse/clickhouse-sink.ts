@@ -28,6 +28,7 @@ import type { ResultSink, SinkFailure } from "../ports/result-sink.js";
 import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import { isLateFeedback, planLateFeedback } from "../late-feedback/merge-late-feedback.js";
 import { caseResultColumns, caseResultsBody, evaluationResultColumns, evaluationResultsBody, metricValueColumns, metricValuesBody, prepareBatch, traceSpanColumns, traceSpansBody } from "./tab-separated-batch.js";
+import { clickHouseErrorCode } from "./clickhouse-error-code.js";
 
 /** ClickHouse error codes a retry cannot fix because the schema is wrong (unknown table or column, syntax). */
 const SCHEMA_ERROR_CODES = new Set(["60", "16", "62"]);
@@ -127,10 +128,10 @@ export class ClickHouseSink implements ResultSink {
       await previous;
     } catch (error) {
       this.counters.failures += 1;
-      const code = (error as { code?: string }).code;
+      const code = clickHouseErrorCode(error);
       const message = error instanceof Error ? error.message : String(error);
-      const rejectsData = code !== undefined && DATA_ERROR_CODES.has(String(code));
-      const permanent = rejectsData || (code !== undefined && SCHEMA_ERROR_CODES.has(String(code)));
+      const rejectsData = code !== null && DATA_ERROR_CODES.has(code);
+      const permanent = rejectsData || (code !== null && SCHEMA_ERROR_CODES.has(code));
       return failure({ retriable: !permanent, rejectsData, message: `ClickHouse insert failed: ${message}` });
     }
     this.options.rollups?.note(writtenRequests(batch));

@@ -28,6 +28,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
+import { clickHouseErrorCode } from "./clickhouse-error-code.js";
 
 export const MIGRATION_LOCK_TABLE = "schema_migrations_lock";
 export const ABANDONED_LOCK_PREFIX = `${MIGRATION_LOCK_TABLE}_abandoned_`;
@@ -135,7 +136,7 @@ async function readHolder(connection: ClickHouseConnection): Promise<MigrationLo
     return { owner: row.comment, silentMs };
   } catch (error) {
     // Released or taken over between the two reads: look again.
-    if (errorCode(error) === "60") return null;
+    if (clickHouseErrorCode(error) === "60") return null;
     throw error;
   }
 }
@@ -147,7 +148,7 @@ async function tryCreate(connection: ClickHouseConnection, table: string, owner:
     });
     return true;
   } catch (error) {
-    if (errorCode(error) === "57") return false;
+    if (clickHouseErrorCode(error) === "57") return false;
     throw error;
   }
 }
@@ -158,7 +159,7 @@ async function tryRename(connection: ClickHouseConnection, from: string, to: str
     return true;
   } catch (error) {
     // Another waiter took the same dead holder's lock over first (57), or the holder released it (60).
-    if (errorCode(error) === "57" || errorCode(error) === "60") return false;
+    if (clickHouseErrorCode(error) === "57" || clickHouseErrorCode(error) === "60") return false;
     throw error;
   }
 }
@@ -168,9 +169,4 @@ function holderId(owner: string): string {
   const last = owner.split(" ").at(-1) ?? "";
   if (/^[0-9a-f]{32}$/.test(last)) return last;
   return createHash("sha256").update(owner).digest("hex").slice(0, 32);
-}
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "string" ? code : undefined;
 }

@@ -13,6 +13,7 @@
  * MEMORY_LIMIT_EXCEEDED, which is turned into an error that says which
  * setting to change (`clickhouse.queryMemoryMb`, RAGSCOPE_QUERY_MEMORY_MB).
  */
+import { clickHouseErrorCode } from "./clickhouse-error-code.js";
 
 const MEBIBYTE = 1024 * 1024;
 /** ClickHouse's MEMORY_LIMIT_EXCEEDED. */
@@ -28,8 +29,7 @@ export function memoryBoundSettings(bytes: number): Record<string, number> {
 }
 
 export function isMemoryLimitError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return String(code) === MEMORY_LIMIT_EXCEEDED || (error instanceof Error && /memory limit exceeded/i.test(error.message));
+  return clickHouseErrorCode(error) === MEMORY_LIMIT_EXCEEDED || (error instanceof Error && /memory limit exceeded/i.test(error.message));
 }
 
 /** What the user reads when a query passed the bound: what happened, and the two ways out. */

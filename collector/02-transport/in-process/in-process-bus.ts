@@ -33,6 +33,8 @@ export interface InProcessBusOptions {
   maxQueuedBytes?: number;
   /** What may be committed (the worker's progress); without it nothing is ever committed. */
   progress?: CommittableOffsets;
+  /** Stamps each message's `receivedAt` when it is queued: the evaluation worker's clock (injected by tests). */
+  clock?: () => number;
 }
 
 export const inProcessTopic = "in_process";
@@ -61,9 +63,11 @@ export class InProcessBus implements TracePublisher, TraceSource {
   pausedFor: PauseReason | null = null;
   readonly counters = { published: 0, rejectedFull: 0, pauses: 0 };
   private readonly maxQueuedBytes: number;
+  private readonly clock: () => number;
 
   constructor(private readonly options: InProcessBusOptions = { maxQueuedMessages: 10_000 }) {
     this.maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
+    this.clock = options.clock ?? Date.now;
   }
 
   get depth(): number {
@@ -128,8 +132,11 @@ export class InProcessBus implements TracePublisher, TraceSource {
     }
     const rejected = this.rejection(count, bytes, bytes);
     if (rejected !== null) return failure(rejected);
+    const receivedAt = this.clock();
     for (let index = 0; index < count; index += 1) {
-      this.queue.push(item(index, { partition: 0, offset: String(this.nextOffset) }));
+      const queued = item(index, { partition: 0, offset: String(this.nextOffset) });
+      queued.record.receivedAt = receivedAt;
+      this.queue.push(queued);
       this.nextOffset += 1n;
     }
     this.queuedBytes += bytes;
@@ -159,6 +166,11 @@ export class InProcessBus implements TracePublisher, TraceSource {
 
   async lag(): Promise<number> {
     return this.queue.length;
+  }
+
+  /** The queue is in the order messages were received, so its head is the oldest unread. */
+  unreadSince(): number | null {
+    return this.queue[0]?.record.receivedAt ?? null;
   }
 
   pause(reason: PauseReason): void {
