@@ -110,7 +110,7 @@
  *   build and this one, P50 / P99 ms:
  *     710 spans/s  previous 2,802 / 3,370, 2,647 / 3,793, 3,011 / 4,153
  *                  this     2,981 / 4,360, 3,120 / 4,149, 2,720 / 3,730
- *     540 spans/s  previous 2,959 / 4,701, —     / 3,323, 2,304 / 2,870
+ *     540 spans/s  previous 2,959 / 4,701, 2,775 / 3,323, 2,304 / 2,870
  *                  this     3,103 / 4,150, 2,778 / 3,522, 2,676 / 3,711
  *   No difference the runs can show: one build's runs spread by more than
  *   1 s at P99. The change is kept for what it is (a quiet period that
