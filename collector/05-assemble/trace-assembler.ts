@@ -63,6 +63,8 @@ export interface AssembledTrace<Source> {
   sources: Source[];
   /** Estimated heap of `spans` (estimate-span-bytes.ts): what bounds a sink write in bytes. */
   bytes: number;
+  /** When its last span was received (the `now` passed to `add`): where its freshness is counted from. */
+  lastSpanAt: number;
 }
 
 interface OpenTrace<Source> {
@@ -202,7 +204,7 @@ export class TraceAssembler<Source = never> {
     const complete = reason === "complete" || trace.hasRoot;
     this.counters.tracesReleased += 1;
     if (!complete) this.counters.partialTraces += 1;
-    return { traceId, spans, complete, reason, reopened: trace.reopened, sources: trace.sources, bytes: trace.bytes };
+    return { traceId, spans, complete, reason, reopened: trace.reopened, sources: trace.sources, bytes: trace.bytes, lastSpanAt: trace.lastSpanAt };
   }
 
   private remember(traceId: string, spans: SpanRecord[], bytes: number): void {

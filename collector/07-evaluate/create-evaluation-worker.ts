@@ -17,6 +17,8 @@ export interface EvaluationWorkerParts {
   deadLetters: DeadLetterHandler;
   signal: AbortSignal;
   online: OnlineStage | null;
+  /** Each durable trace's seconds since its last span was received (EvaluationWorkerOptions.freshness). */
+  freshness?: { observe(seconds: number): void };
 }
 
 export function createEvaluationWorker(config: Readonly<CollectorConfig>, parts: EvaluationWorkerParts): EvaluationWorker {
@@ -34,5 +36,6 @@ export function createEvaluationWorker(config: Readonly<CollectorConfig>, parts:
     sinkRetry: sinkRetryPolicy(config),
     signal: parts.signal,
     afterWrite: online ? (evaluations) => online.afterWrite(evaluations) : undefined,
+    freshness: parts.freshness,
   });
 }

@@ -92,6 +92,12 @@ export interface EvaluationWorkerOptions {
    * and reported, and the traces still count as durable.
    */
   afterWrite?: (evaluations: readonly CaseEvaluation[]) => Promise<void>;
+  /**
+   * Told, for each trace whose result became durable, the seconds since its last span was received (where the
+   * transport stamps arrivals; else since it was read): the quiet period, evaluation and the write. The collector
+   * exposes it as ragscope_trace_freshness_seconds.
+   */
+  freshness?: { observe(seconds: number): void };
 }
 
 /** EvaluationWorkerOptions.maxBatchBytes when not set. */
@@ -319,9 +325,11 @@ export class EvaluationWorker {
       this.lastReceived.delete(traceId);
       this.progress.durable(traceId);
     }
+    const durableAt = this.clock();
     for (const item of slice) {
       this.counters.tracesEvaluated += 1;
       if (!item.trace.complete) this.counters.partialTraces += 1;
+      this.options.freshness?.observe((durableAt - item.trace.lastSpanAt) / 1000);
     }
     return { ok: true };
   }

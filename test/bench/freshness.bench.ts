@@ -190,6 +190,9 @@ export async function benchmark(): Promise<BenchmarkResult> {
     // How the writes batched: at a steady rate a write's size is what arrived while the write before it ran.
     const writes = await collector.counter("ragscope_sink_write_duration_seconds_count");
     const writeSeconds = await collector.counter("ragscope_sink_write_duration_seconds_sum");
+    // The collector's own figure (from each trace's last span received to its result stored), read once: no probe.
+    const stored = await collector.counter("ragscope_trace_freshness_seconds_count");
+    const withinTarget = await collector.counter(`ragscope_trace_freshness_seconds_bucket{le="${(QUIET_PERIOD_MS + 1_000) / 1000}"}`);
     const spansSent = requests * tracesPerRequest * SPANS_PER_TRACE;
     const freshness = writtenAt.map((time, index) => time - sentAt[index]!).sort((left, right) => left - right);
     const target = QUIET_PERIOD_MS + 1_000;
@@ -203,6 +206,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
         { name: "freshness P50", value: Math.round(percentile(freshness, 50)), unit: "ms" },
         { name: "freshness P99", value: Math.round(percentile(freshness, 99)), unit: `ms (target ≤ ${target} ms = quiet period + 1 s)` },
         { name: "freshness max", value: Math.round(freshness[freshness.length - 1] ?? Number.NaN), unit: "ms" },
+        { name: "traces stored within quiet period + 1 s, by serve's ragscope_trace_freshness_seconds", value: stored > 0 ? `${Math.round((withinTarget / stored) * 1000) / 10} % of ${stored}` : "none" },
         { name: "sink writes", value: writes },
         { name: "traces per write (mean)", value: writes > 0 ? Math.round((requests * tracesPerRequest) / writes * 10) / 10 : "none" },
         { name: "write duration (mean)", value: writes > 0 ? Math.round((writeSeconds / writes) * 1000) : "none", unit: "ms" },

@@ -21,6 +21,21 @@ import type { Histogram, MetricsRegistry, Sample } from "./metrics-registry.js";
 /** Seconds; ClickHouse inserts of a batch take milliseconds to seconds. */
 export const sinkLatencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/**
+ * Seconds from a trace's last span to its result stored: at least the quiet period (2 s by default), so the
+ * buckets are dense from 1 to 5 s, where "quiet period + 1 s" falls for the usual settings.
+ */
+export const freshnessBuckets = [0.5, 1, 1.5, 2, 2.25, 2.5, 2.75, 3, 3.5, 4, 5, 7.5, 10, 15, 30, 60, 120];
+
+/**
+ * ragscope_trace_freshness_seconds: how long after its last span a trace's evaluation was stored and queryable
+ * (the quiet period, the wait for evaluation and the write). Counted from when the span was received by the
+ * embedded collector, from when it was read from Kafka by an evaluator (Kafka's own delay is its consumer lag).
+ */
+export function registerFreshness(registry: MetricsRegistry): Histogram {
+  return registry.histogram("ragscope_trace_freshness_seconds", "seconds from a trace's last span received (embedded) or read from Kafka (evaluator) to its evaluation stored", freshnessBuckets);
+}
+
 export function registerProcessMetrics(registry: MetricsRegistry, limits: { maxHeapBytes: number }): void {
   registry.gauge("ragscope_process_heap_used_bytes", "JavaScript heap in use", () => process.memoryUsage().heapUsed);
   registry.gauge("ragscope_process_resident_memory_bytes", "resident set size of the process", () => process.memoryUsage.rss());

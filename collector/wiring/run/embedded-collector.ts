@@ -8,7 +8,7 @@
  */
 import os from "node:os";
 import { InProcessBus } from "../../02-transport/in-process/in-process-bus.js";
-import { registerEmbeddedMetrics, sinkLatencyBuckets } from "../observe/collector-metrics.js";
+import { registerEmbeddedMetrics, registerFreshness, sinkLatencyBuckets } from "../observe/collector-metrics.js";
 import { embeddedHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
@@ -66,7 +66,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const sink = new MeasuredSink(store.results, registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
   const deadLetters = await DurableDeadLetters.open(store.deadLetters);
   const stop = new AbortController();
-  const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online });
+  const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online, freshness: registerFreshness(registry) });
   const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages, maxQueuedBytes: memoryBounds(config).queuedBytes, progress: worker.progress });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {

@@ -20,7 +20,7 @@ import { KafkaDeadLetters } from "../../02-transport/kafka/kafka-dead-letters.js
 import { KafkaTracePublisher } from "../../02-transport/kafka/kafka-trace-publisher.js";
 import { Repartitioner } from "../../02-transport/kafka/repartitioner.js";
 import { saramaCompatiblePartitioner } from "../../02-transport/kafka/sarama-partitioner.js";
-import { registerEvaluatorMetrics, sinkLatencyBuckets } from "../observe/collector-metrics.js";
+import { registerEvaluatorMetrics, registerFreshness, sinkLatencyBuckets } from "../observe/collector-metrics.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
 import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
@@ -75,7 +75,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
   );
   const deadLetters = new KafkaDeadLetters(producer, { topic: config.kafka.deadLetterTopic, compression: config.kafka.compression, defaultSourceTopic: config.kafka.topic });
   const stop = new AbortController();
-  const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online });
+  const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online, freshness: registerFreshness(context.registry) });
   const runner = new ConsumerGroupRunner({
     kafka: context.kafka,
     settings: config.kafka,

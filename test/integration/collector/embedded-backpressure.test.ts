@@ -71,6 +71,9 @@ test("serve in a small heap (V8 limited to 128 MiB, as in a small container) tak
     await waitUntil(async () => (await collector.counter("ragscope_traces_written_total")) >= traces, { description: "every trace written", timeoutMs: 480_000, intervalMs: 250 });
     assert.equal(await collector.counter("ragscope_traces_written_total"), traces);
     assert.equal(await collector.counter("ragscope_traces_partial_total"), 0, "no trace released early for memory");
+    // Each stored trace's freshness is on /metrics, and none is shorter than the quiet period it waited.
+    assert.equal(await collector.counter("ragscope_trace_freshness_seconds_count"), traces);
+    assert.ok((await collector.counter("ragscope_trace_freshness_seconds_sum")) >= traces * 0.2, "at least the 200 ms quiet period each");
   } finally {
     await collector.stop();
     await collector.remove();

@@ -38,6 +38,8 @@ after(async () => {
 function pipeline(options: { maxPoll: number; maxBufferedSpans?: number }) {
   let now = START;
   const clock = () => now;
+  /** What the worker reports as each durable trace's freshness (ragscope_trace_freshness_seconds in the collector). */
+  const freshness: number[] = [];
   const worker = new EvaluationWorker({
     assembler: { quietPeriodMs: QUIET_PERIOD_MS, maxTraceWaitMs: 60_000, maxOpenSpans: 100_000, recentTraceMemory: 100 },
     registry: createDefaultRegistry(),
@@ -47,6 +49,7 @@ function pipeline(options: { maxPoll: number; maxBufferedSpans?: number }) {
     sinkRetry: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1, deadlineMs: 10 },
     maxBatch: 100,
     clock,
+    freshness: { observe: (seconds) => freshness.push(seconds) },
   });
   const bus = new InProcessBus({ maxQueuedMessages: 100, progress: worker.progress, clock });
   const driver = new SourceDriver(bus, worker, {
@@ -76,6 +79,7 @@ function pipeline(options: { maxPoll: number; maxBufferedSpans?: number }) {
   };
   return {
     worker,
+    freshness,
     bus,
     driver,
     receive,
@@ -102,7 +106,7 @@ async function storedSpanCounts(traceIds: string[]): Promise<Map<string, number>
 // A loop that cannot release what it read spins without yielding to timers: the time-out makes that a failure, not a hang.
 describe("the quiet period counts from when a span was received", { timeout: 60_000 }, () => {
   test("a trace whose last span waited in the queue past its quiet period is released as soon as the loop reads it", async () => {
-    const { worker, driver, receive, until, setClock } = pipeline({ maxPoll: 100 });
+    const { worker, freshness, driver, receive, until, setClock } = pipeline({ maxPoll: 100 });
     await receive([root(1), child(1)]);
     // The loop was busy (a write in flight) for longer than the quiet period: it reads the message only now.
     setClock(START + QUIET_PERIOD_MS + 100);
@@ -113,13 +117,15 @@ describe("the quiet period counts from when a span was received", { timeout: 60_
       await until(() => worker.progress.committable().get(0) === "1", "its write is durable");
       assert.equal(worker.assembler.counters.partialTraces, 0);
       assert.deepEqual([...(await storedSpanCounts([traceId(1)]))], [[traceId(1), 2]]);
+      // Stored at START + 2,100, its last span received at START: the wait in the queue counts.
+      assert.deepEqual(freshness, [2.1]);
     } finally {
       await driver.stop();
     }
   });
 
   test("a trace is not released while a span of it received within its quiet period is still unread", async () => {
-    const { worker, bus, driver, receive, until, rounds, setClock } = pipeline({ maxPoll: 1 });
+    const { worker, freshness, bus, driver, receive, until, rounds, setClock } = pipeline({ maxPoll: 1 });
     await receive([root(2)]);
     setClock(START + 1_500);
     await receive([child(2)]);
@@ -136,6 +142,8 @@ describe("the quiet period counts from when a span was received", { timeout: 60_
       await until(() => worker.progress.committable().get(0) === "2", "its write is durable");
       assert.equal(worker.assembler.counters.reopenedTraces, 0, "evaluated once, with both spans");
       assert.deepEqual([...(await storedSpanCounts([traceId(2)]))], [[traceId(2), 2]]);
+      // Counted from the child, the last span received.
+      assert.deepEqual(freshness, [2]);
     } finally {
       await driver.stop();
     }

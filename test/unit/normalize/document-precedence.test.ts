@@ -131,7 +131,7 @@ describe("rebuild with documents that carry no id", () => {
       },
     });
     const spans = [root, retriever];
-    const result = rebuildCaseResult({ traceId: root.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0 }, spans.map(normalize));
+    const result = rebuildCaseResult({ traceId: root.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, spans.map(normalize));
     assert.deepEqual(
       result.rag_observation.retrieved_chunks!.map((chunk) => [chunk.chunk_id, chunk.document_id, chunk.score]),
       [
