@@ -318,11 +318,24 @@ export function heuristicMeasurementOf(metric: string, label: string): Aggregate
  * quality_status. Used wherever a verdict is counted, so the dashboards, the
  * report, the UI and the gate count reviewed cases alike.
  */
-const reviewedAs = (condition: string): string =>
-  `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING ${condition})`;
+const reviewedAs = (condition: string, labels = "human_labels FINAL WHERE metric != 'root_cause'"): string =>
+  `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM ${labels} GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING ${condition})`;
 export const REVIEWED_PASSED = reviewedAs("max(reviewer_failed) = 0");
 export const REVIEWED_FAILED = reviewedAs("min(reviewer_failed) = 1");
 export const FINAL_VERDICT = `multiIf(${REVIEWED_PASSED}, 'passed', ${REVIEWED_FAILED}, 'failed', quality_status)`;
+
+/**
+ * FINAL_VERDICT reading only the reviews of the requests meeting `requests` (a condition on case_results), from
+ * `database`: the rollup refresh recomputes a few minutes, and reading every review ever saved (twice, for the two
+ * agreements) cost it time in proportion to all of them. A label's id is its (case_result_id, metric, labeler_id)
+ * (evaluators/judge/calibration/human-label.ts), so every version of a label has the same case: filtering labels by
+ * case before FINAL keeps exactly the rows FINAL would keep for those cases. `requests` "1" reads every review.
+ */
+export function finalVerdictOfRequests(database: string, requests: string): string {
+  const scope = requests === "1" ? "" : ` AND case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requests})`;
+  const labels = `${database}.human_labels FINAL WHERE metric != 'root_cause'${scope}`;
+  return `multiIf(${reviewedAs("max(reviewer_failed) = 0", labels)}, 'passed', ${reviewedAs("min(reviewer_failed) = 1", labels)}, 'failed', quality_status)`;
+}
 
 // reliability-summary.ts: a timeout is never also an error.
 export const IS_TIMEOUT = "(execution_status = 'timeout' OR error_type = 'timeout')";
@@ -410,19 +423,24 @@ type RequestCount = keyof typeof REQUEST_ROLLUP_COUNTS;
 /** The columns request_rollups groups by: the scope's columns and the experiment variant. */
 export const REQUEST_ROLLUP_GROUP = ["tenant_id", "service_name", "dataset_id", "run_id", "experiment_id", "experiment_variant"] as const;
 
+/**
+ * The case_results columns the request rollup's counts read, named (several are materialized columns, which `*`
+ * leaves out). A count that reads another column fails loudly ("Unknown expression identifier"), never silently.
+ */
+const REQUEST_ROLLUP_INPUTS = [...REQUEST_ROLLUP_GROUP, "started_at", "user_id", "partial_trace", "feedback_kinds", "cited", "last_rating", "execution_status", "error_type", "quality_status"] as const;
+
 /** The SELECT computing request_rollups rows from case_results FINAL meeting `where`; `{version:UInt64}` is a parameter. */
 export function requestRollupSelect(database: string, where: string): string {
-  // The final verdict's reviews are read from the same database.
-  const qualified = (condition: string) => condition.replaceAll("FROM human_labels FINAL", `FROM ${database}.human_labels FINAL`);
-  const counts = Object.entries(REQUEST_ROLLUP_COUNTS).map(([column, condition]) => (condition === "1" ? `count() AS ${column}` : `countIf(${qualified(condition)}) AS ${column}`));
+  // The final verdict is computed once a request (its reviews read for these requests only), and the counts read it
+  // by name: written into each of the seven counts, its two review subqueries made the statement slow to plan.
+  const counts = Object.entries(REQUEST_ROLLUP_COUNTS).map(([column, condition]) => (condition === "1" ? `count() AS ${column}` : `countIf(${condition.replaceAll(FINAL_VERDICT, "final_verdict")}) AS ${column}`));
   return [
-    `SELECT toStartOfMinute(started_at) AS minute, ${REQUEST_ROLLUP_GROUP.join(", ")},`,
+    `SELECT minute, ${REQUEST_ROLLUP_GROUP.join(", ")},`,
     `       ${counts.join(",\n       ")},`,
     `       sumIf(assumeNotNull(${LAST_RATING}), ${REQUEST_ROLLUP_COUNTS.rating_count}) AS rating_sum,`,
     `       uniqExactStateIf(user_id, ${COMPLETE}) AS user_states,`,
     "       {version:UInt64} AS version",
-    `FROM ${database}.case_results FINAL`,
-    `WHERE ${where}`,
+    `FROM (SELECT ${REQUEST_ROLLUP_INPUTS.join(", ")}, toStartOfMinute(started_at) AS minute, ${finalVerdictOfRequests(database, where)} AS final_verdict FROM ${database}.case_results FINAL WHERE ${where})`,
     `GROUP BY minute, ${REQUEST_ROLLUP_GROUP.join(", ")}`,
   ].join("\n");
 }
