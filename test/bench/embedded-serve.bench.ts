@@ -236,7 +236,7 @@ export async function threadCpuSeconds(pid: number): Promise<Map<string, number>
 }
 
 /** One serve process fed every body; its figures. */
-async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeconds: number, nodeArguments: readonly string[]): Promise<{ figures: BenchmarkResult["figures"]; cpuPerSpan: number; rate: number }> {
+async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeconds: number, nodeArguments: readonly string[], traces = TRACES): Promise<{ figures: BenchmarkResult["figures"]; cpuPerSpan: number; rate: number }> {
   const profile = process.env.RAGSCOPE_BENCH_CPU_PROF;
   const collector = await startCollectorSubprocess({ RAGSCOPE_QUIET_PERIOD_MS: "200", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" }, { nodeArguments: [...nodeArguments, ...(profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : [])] });
   try {
@@ -255,7 +255,7 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
     const refused = await sendUntilAccepted(collector.receiverUrl, bodies, { senders: SENDERS, retryDelayMs: 20 });
     const sentSeconds = (Date.now() - started) / 1000;
     // Every 100 ms: rendering /metrics costs serve CPU (at every 25 ms it was 3 % of serve's profile).
-    while ((await collector.counter("ragscope_traces_written_total")) < TRACES) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await collector.counter("ragscope_traces_written_total")) < traces) await new Promise((resolve) => setTimeout(resolve, 100));
     const seconds = (Date.now() - started) / 1000;
     sampling = false;
     await heapSampler;
@@ -282,7 +282,7 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
         rate: spans / seconds,
         figures: [
           { name: "spans per second (first request → last trace written)", value: Math.round(spans / seconds), unit: "spans/s" },
-          { name: "traces per second", value: Math.round(TRACES / seconds), unit: "traces/s" },
+          { name: "traces per second", value: Math.round(traces / seconds), unit: "traces/s" },
           // The wall-clock rate depends on what else the machine runs; the CPU serve spent per span much less.
           { name: "serve CPU per span (user + system, all threads)", value: Math.round((cpuSeconds / spans) * 1e7) / 10, unit: "µs" },
           { name: "spans per CPU second of serve (the rate one busy core would reach)", value: Math.round(spans / cpuSeconds), unit: "spans/s" },
@@ -308,6 +308,16 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
     await collector.stop();
     await collector.remove();
   }
+}
+
+/**
+ * The rate `npx ragscope serve` (node's defaults) reaches on this machine now, with `traces` eight-span traces from
+ * 4 senders: the maximum other benchmarks take a share of (freshness runs at half of it, measured in its own run).
+ */
+export async function maximumServeRate(traces: number): Promise<{ spansPerSecond: number; cpuPerSpan: number }> {
+  const { bodies, spans } = await recordBodies(traces);
+  const { rate, cpuPerSpan } = await runServe(bodies, spans, 0, [], traces);
+  return { spansPerSecond: rate, cpuPerSpan };
 }
 
 /**
