@@ -52,8 +52,13 @@ async function writtenColumns(connection: ClickHouseConnection, table: string): 
   return rows.map((row) => row.name);
 }
 
-/** Adds `copies` copies of every stored request to the store, then recomputes its rollups. Returns the seconds each step took. */
-export async function growDashboardStore(store: ClickHouseStore, copies: number, log: (line: string) => void): Promise<{ copySeconds: number; refreshSeconds: number }> {
+/**
+ * Adds `copies` copies of every stored request to the store, then recomputes its rollups: day by day through the
+ * collector's refresh (the default), or `rebuild` in one pass per rollup table (ClickHouseMetricRollups.rebuild,
+ * what an operator runs after a bulk load; the same rows, ~2.4× less time at 3,000,000 values, fewer and larger
+ * rollup parts at first). Returns the seconds each step took.
+ */
+export async function growDashboardStore(store: ClickHouseStore, copies: number, log: (line: string) => void, rollups: "refresh" | "rebuild" = "refresh"): Promise<{ copySeconds: number; refreshSeconds: number }> {
   const { connection } = store;
   const database = connection.database;
   const started = performance.now();
@@ -81,6 +86,11 @@ export async function growDashboardStore(store: ClickHouseStore, copies: number,
   }
   for (const table of tables) await connection.client.command({ query: `DROP TABLE ${database}.grow_seed_${table}` });
   const copied = performance.now();
+  if (rollups === "rebuild") {
+    await store.rollups.rebuild();
+    log(`dashboard-scale: rollups rebuilt (${Math.round((performance.now() - copied) / 1000)} s)`);
+    return { copySeconds: (copied - started) / 1000, refreshSeconds: (performance.now() - copied) / 1000 };
+  }
   // The rollups of every minute the copies wrote to, a day at a time, through the collector's own refresh.
   const pairs = await queryRows<{ day: string; tenant_id: string; service_name: string }>(
     connection,
