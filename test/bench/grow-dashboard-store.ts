@@ -3,9 +3,10 @@
  * the target size (300,000,000 metric values) takes ~5 CPU hours to write
  * through the sink on a 2-core machine, its copies ~1/20 of that.
  *
- * Copy k of a request is the same request with ids of its own (`~k` after
- * each id, its session and user ids too, so sessions and users grow with the
- * traffic), started k × 200 ms later (within the ~20 s between two of the
+ * Copy k of a request is the same request with ids of its own (`~<tag>k`
+ * after each id, its session and user ids too, so sessions and users grow
+ * with the traffic; the tag is drawn per growth, so growing a grown store
+ * again never makes an id it already holds — FINAL would collapse the two), started k × 200 ms later (within the ~20 s between two of the
  * sink's requests at the 3,000,000-value size), in the same tenant and
  * service. Each copy is one INSERT … SELECT per table (trace_list and
  * trace_list_metrics follow by the store's materialized views), written in blocks of
@@ -14,6 +15,7 @@
  * recomputed day by day through the store's own refresh, as the collector
  * refreshes the minutes it wrote.
  */
+import { randomBytes } from "node:crypto";
 import type { ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
 import type { ClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import { queryRows } from "../support/temporary-store.js";
@@ -23,22 +25,22 @@ const SHIFT_MS = 200;
 /** Per table: the columns a copy writes, each as written for copy {copy:UInt32} (materialized columns are left to the engine). */
 const COPIED: Record<string, Record<string, string>> = {
   case_results: {
-    case_result_id: "concat(case_result_id, '~', toString({copy:UInt32}))",
-    trace_id: "concat(trace_id, '~', toString({copy:UInt32}))",
+    case_result_id: "concat(case_result_id, '~', {tag:String}, toString({copy:UInt32}))",
+    trace_id: "concat(trace_id, '~', {tag:String}, toString({copy:UInt32}))",
     started_at: "addMilliseconds(started_at, {copy:UInt32} * {shift:UInt32})",
     completed_at: "addMilliseconds(completed_at, {copy:UInt32} * {shift:UInt32})",
-    payload: `replaceRegexpAll(payload, '"(session_id|user_id)":"([^"]+)"', concat('"\\\\1":"\\\\2~', toString({copy:UInt32}), '"'))`,
+    payload: `replaceRegexpAll(payload, '"(session_id|user_id)":"([^"]+)"', concat('"\\\\1":"\\\\2~', {tag:String}, toString({copy:UInt32}), '"'))`,
   },
   evaluation_results: {
-    evaluation_result_id: "concat(evaluation_result_id, '~', toString({copy:UInt32}))",
-    case_result_id: "concat(case_result_id, '~', toString({copy:UInt32}))",
-    trace_id: "concat(trace_id, '~', toString({copy:UInt32}))",
+    evaluation_result_id: "concat(evaluation_result_id, '~', {tag:String}, toString({copy:UInt32}))",
+    case_result_id: "concat(case_result_id, '~', {tag:String}, toString({copy:UInt32}))",
+    trace_id: "concat(trace_id, '~', {tag:String}, toString({copy:UInt32}))",
     started_at: "addMilliseconds(started_at, {copy:UInt32} * {shift:UInt32})",
   },
   metric_values: {
-    evaluation_result_id: "concat(evaluation_result_id, '~', toString({copy:UInt32}))",
-    case_result_id: "concat(case_result_id, '~', toString({copy:UInt32}))",
-    trace_id: "concat(trace_id, '~', toString({copy:UInt32}))",
+    evaluation_result_id: "concat(evaluation_result_id, '~', {tag:String}, toString({copy:UInt32}))",
+    case_result_id: "concat(case_result_id, '~', {tag:String}, toString({copy:UInt32}))",
+    trace_id: "concat(trace_id, '~', {tag:String}, toString({copy:UInt32}))",
     ts: "addMilliseconds(ts, {copy:UInt32} * {shift:UInt32})",
   },
 };
@@ -63,6 +65,7 @@ export async function growDashboardStore(store: ClickHouseStore, copies: number,
   const database = connection.database;
   const started = performance.now();
   const tables = Object.keys(COPIED);
+  const tag = randomBytes(3).toString("hex");
   // The requests as written, frozen: every copy is made from them, not from earlier copies.
   for (const table of tables) {
     await connection.client.command({ query: `DROP TABLE IF EXISTS ${database}.grow_seed_${table}` });
@@ -78,7 +81,7 @@ export async function growDashboardStore(store: ClickHouseStore, copies: number,
     for (const table of tables) {
       await connection.client.command({
         query: inserts.get(table)!,
-        query_params: { copy, shift: SHIFT_MS },
+        query_params: { copy, shift: SHIFT_MS, tag },
         clickhouse_settings: { max_insert_block_size: "100000", min_insert_block_size_rows: "100000" },
       });
     }
