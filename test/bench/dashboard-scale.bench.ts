@@ -422,6 +422,9 @@ export async function benchmark(): Promise<BenchmarkResult> {
       "SELECT (SELECT count() FROM {{database}}.metric_values) AS values, (SELECT count() FROM system.parts WHERE database = '{{database}}' AND table = 'metric_values' AND active) AS parts, (SELECT count() FROM {{database}}.metric_rollups) AS rollups",
     );
     figures.push({ name: "metric values stored", value: Number(counts!.values) });
+    // What the panels count: a store holding the same value twice (a re-evaluation, a copy that reused an id) is smaller than its rows.
+    const [distinct] = await queryRows<{ values: string }>(store.connection, "SELECT count() AS values FROM {{database}}.metric_values FINAL SETTINGS do_not_merge_across_partitions_select_final = 1");
+    figures.push({ name: "  of which distinct (FINAL)", value: Number(distinct!.values) });
     figures.push({ name: "active parts of metric_values", value: Number(counts!.parts) });
     figures.push({ name: "rollup rows", value: Number(counts!.rollups) });
     // The other rollup tables beside the rows they summarise (a store of a release before one has none of its table).
