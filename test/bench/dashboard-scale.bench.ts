@@ -332,6 +332,26 @@
  *   that density. Four rollup refreshes read case_results FINAL for the same
  *   minutes (request, session, root-cause and stage rollups); one read
  *   feeding all four is the next step for the write path.
+ * - 150,000,000 values (2026-12-02): the 30,000,000-value store grown five
+ *   times (4 tagged copies, 877 s; rollups rebuilt in one pass, 184 s;
+ *   1,958 CPU s; 8.1 GiB on disk), every value distinct under FINAL;
+ *   6,428,600 requests; rollup rows: metric 7.2 M, hourly 0.73 M, request
+ *   0.29 M, session 5.7 M, stage 0.80 M. Load 1.3 before. Slowest at 24 h:
+ *   1,008 ms (Business: rates over the range, target < 1 s); at 30 d:
+ *   4,022 ms. Four panels miss the 30-day target, all of them reading
+ *   session_rollups: User behaviour over time 4,022 (CPU 7,237), Business
+ *   over time 3,377 (6,458), Business: rates 3,370 (6,050), User behaviour
+ *   over the range 3,301 (5,867). session_rollups holds a row per session
+ *   and minute, so it grows with the sessions (5.7 M rows here, ~11 M at
+ *   300,000,000), and those panels group the range's rows by session. Every
+ *   other panel stays within the targets: traffic 627 / 684 ms, stage
+ *   latency 290 / 575 and 242 / 756 (P95), failing cases 697 / 659, metric
+ *   means 24 h 204–364 ms (the day's minutes, 3× the 30,000,000 store's),
+ *   30 d 56–142. Peak RSS 689 MiB. Not met at 300,000,000 by the session
+ *   panels (extrapolated ~7 s); the rest would stay under (extrapolated,
+ *   not run). The session rates need a form that does not group every
+ *   session of the range at read time (a session's flags folded per
+ *   session as it is written, or sketches where the rate allows one).
  */
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
