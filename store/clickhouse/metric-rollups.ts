@@ -387,22 +387,32 @@ export class ClickHouseMetricRollups {
       for (const phase of [tables.filter((table) => !table.sumsRollups), tables.filter((table) => table.sumsRollups)]) {
         if (phase.length === 0) continue;
         for (const { refresh } of phase) await this.connection.client.command({ query: refresh, query_params: parameters });
-        // One read for every table: keys the recompute no longer produced are deleted, so no dashboard counts them.
-        const sortingKeys = await this.sortingKeys();
-        const sorted = phase.map((table) => ({ ...table, sortingKey: sortingKeys.get(table.table) ?? "" }));
-        const missing = sorted.find((table) => table.sortingKey === "");
-        if (missing) throw new Error(`the rollup table ${missing.table} has no sorting key in system.tables; run \`ragscope migrate\``);
-        const result = await this.connection.client.query({ query: staleKeysSelect(this.database, sorted), query_params: parameters, format: "JSONEachRow" });
-        const stale = new Map((await result.json<{ rollup: string; stale: string | number }>()).map((row) => [row.rollup, Number(row.stale)]));
-        for (const table of phase) {
-          if ((stale.get(table.table) ?? 0) === 0) continue;
-          await this.connection.client.command({ query: staleRowsDelete(this.database, table), query_params: parameters });
-          this.counters.staleDeletes += 1;
-        }
+        // Keys the recompute no longer produced are deleted, so no dashboard counts them.
+        this.counters.staleDeletes += await this.deleteStaleKeys(phase, parameters);
       }
       this.counters.minutesRefreshed += range.minutes.length;
     }
     this.counters.refreshes += 1;
+  }
+
+  /**
+   * Counts, in one read for all `tables`, the keys of their `rows` whose newest version is older than {version}
+   * (staleKeysSelect), and deletes those rows where there are some (staleRowsDelete). Returns the deletes run.
+   */
+  private async deleteStaleKeys(tables: readonly RefreshedTable[], parameters: Record<string, unknown>): Promise<number> {
+    const sortingKeys = await this.sortingKeys();
+    const sorted = tables.map((table) => ({ ...table, sortingKey: sortingKeys.get(table.table) ?? "" }));
+    const missing = sorted.find((table) => table.sortingKey === "");
+    if (missing) throw new Error(`the rollup table ${missing.table} has no sorting key in system.tables; run \`ragscope migrate\``);
+    const result = await this.connection.client.query({ query: staleKeysSelect(this.database, sorted), query_params: parameters, format: "JSONEachRow" });
+    const stale = new Map((await result.json<{ rollup: string; stale: string | number }>()).map((row) => [row.rollup, Number(row.stale)]));
+    let deletes = 0;
+    for (const table of tables) {
+      if ((stale.get(table.table) ?? 0) === 0) continue;
+      await this.connection.client.command({ query: staleRowsDelete(this.database, table), query_params: parameters });
+      deletes += 1;
+    }
+    return deletes;
   }
 
   /** The rollup tables' sorting keys, read from the engine once (a migration that changes one runs before the store opens). */
@@ -426,9 +436,7 @@ export class ClickHouseMetricRollups {
     for (const { table, rebuild } of this.tables()) {
       await this.connection.client.command({ query: rebuild, query_params: { version } });
       // Keys of rows no longer stored (the rebuild produced none): deleted, as a refresh deletes its minutes' stale keys.
-      const stale = await this.connection.client.query({ query: withStatementSettings(`SELECT count() AS stale FROM (SELECT version FROM ${this.database}.${table} FINAL) WHERE version < {version:UInt64}`, FINAL_WITHIN_PARTITIONS), query_params: { version }, format: "JSONEachRow" });
-      const [found] = await stale.json<{ stale: string | number }>();
-      if (Number(found?.stale ?? 0) > 0) await this.connection.client.command({ query: `DELETE FROM ${this.database}.${table} WHERE version < {version:UInt64}`, query_params: { version } });
+      await this.deleteStaleKeys([{ table, rows: "1" }], { version });
     }
   }
 
