@@ -9,7 +9,7 @@
 import { quoteIdentifier } from "../store/clickhouse/clickhouse-connection.js";
 
 /** The tables of deploy/clickhouse/migrations that dashboards read. */
-export const DASHBOARD_TABLES = ["case_results", "evaluation_results", "metric_values", "metric_rollups", "metric_rollups_hourly", "request_rollups", "session_rollups", "root_cause_rollups", "abstention_rollups", "stage_rollups", "eval_cases", "runs", "collector_health", "human_labels"] as const;
+export const DASHBOARD_TABLES = ["case_results", "evaluation_results", "metric_values", "metric_rollups", "metric_rollups_hourly", "request_rollups", "session_rollups", "session_rollups_by_session", "session_summaries", "root_cause_rollups", "abstention_rollups", "stage_rollups", "eval_cases", "runs", "collector_health", "human_labels"] as const;
 
 const REFERENCE = new RegExp(`\\b(FROM|JOIN)(\\s+)(${DASHBOARD_TABLES.join("|")})\\b`, "g");
 

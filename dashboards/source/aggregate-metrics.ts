@@ -29,6 +29,7 @@
  * Every source collapses duplicate rows with FINAL (the store is at least
  * once, deploy/clickhouse/migrations/0001_core_tables.sql).
  */
+import { sessionRowsOverRange } from "./session-summaries.js";
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
 import { DATASET_SHARES, HEURISTIC_JUDGE_ROW_SQL, SHARE_CONDITIONS, type DatasetShare } from "../../evaluators/aggregate/dataset-shares.js";
@@ -61,15 +62,21 @@ export interface AggregateMetric {
 }
 
 /**
- * What a reader of metric_rollups tells it so that it may read whole hours (metric_rollups_hourly) where
- * they give the minutes' numbers: its time range alone, as a condition on a time column, and, when it groups
- * by time, its buckets' length in seconds as SQL.
+ * What a range panel tells a rollup source beyond its scope. Its time range alone, as a condition on a time
+ * column, and, when it groups by time, its buckets' length in seconds as SQL: metric_rollups reads whole hours
+ * (metric_rollups_hourly) where they give the minutes' numbers. Its other filters and whether an interval of
+ * time overlaps the range: session_rollups reads the sessions inside the range from their summaries and only
+ * those crossing its start or end from their minutes (session-summaries.ts); without them it groups the minutes.
  */
-export interface HourlyReading {
+export interface RangeReading {
   /** `$__timeFilter(column)` on the boards: the scope's time condition without its other filters. */
   inRange(timeColumn: string): string;
   /** `$__interval_s` on the boards; absent over the range (no buckets). */
   bucketSeconds?: string;
+  /** The scope's conditions other than time (the boards' variables). */
+  filters?: string;
+  /** The condition that the interval from `firstColumn` to `lastColumn` (both included) shares a moment with the range. */
+  overlaps?(firstColumn: string, lastColumn: string): string;
 }
 
 interface Source {
@@ -79,7 +86,7 @@ interface Source {
    * The FROM clause body (table or subquery, with FINAL) restricted to the scope; `hours` lets a source with
    * coarser rows read them where they fit the range and its buckets (metric_rollups).
    */
-  from(scope: Scope, storedMetrics: readonly string[], hours?: HourlyReading): string;
+  from(scope: Scope, storedMetrics: readonly string[], hours?: RangeReading): string;
 }
 
 /** The columns metric_rollups and metric_rollups_hourly share, besides their time. */
@@ -96,7 +103,7 @@ const METRIC_ROLLUP_COLUMNS = "metric, tenant_id, service_name, dataset_id, run_
  * The condition names only the time columns and a constant, so the engine prunes the minute rows of the whole
  * hours by the sorting key instead of reading and dropping them. Without `hours`: the minute rows.
  */
-function metricRollupRows(scope: Scope, storedMetrics: readonly string[], hours?: HourlyReading): string {
+function metricRollupRows(scope: Scope, storedMetrics: readonly string[], hours?: RangeReading): string {
   const metrics = `metric IN (${sqlList(storedMetrics)})`;
   if (hours === undefined) return `metric_rollups FINAL WHERE ${scope("minute")} AND ${metrics}`;
   const wholeHour = `${hours.inRange("hour")} AND ${hours.inRange("hour_last_minute")}${hours.bucketSeconds === undefined ? "" : ` AND ${hours.bucketSeconds} % 3600 = 0`}`;
@@ -122,17 +129,20 @@ export const SOURCES: Record<SourceName | RollupName, Source> = {
     from: (scope) => `request_rollups FINAL WHERE ${scope("minute")}`,
   },
   // One row per session, as `sessions` below, with its weight (sessions), whether it was resolved and whether it was
-  // resolved at first contact: session_rollups' rows of the range (migration 0016) — a session's requests per minute,
-  // grouped by session again, placed at its first minute in the range — and the minutes' counts of requests without
-  // a session id (each a session of one request, which no range boundary can split).
+  // resolved at first contact, placed at its first minute in the range. Over a range panel's reading: the sessions'
+  // summaries (migration 0021, session-summaries.ts). Otherwise session_rollups' rows of the range (migration 0016)
+  // — a session's requests per minute — grouped by session. Both with the minutes' counts of requests without a
+  // session id (each a session of one request, which no range boundary can split).
   session_rollups: {
     timeColumn: "session_minute",
-    from: (scope) =>
-      `(SELECT min(minute) AS session_minute, 1 AS sessions, max(resolved) AS resolved_sessions, ` +
-      `toUInt8(sum(requests) = 1 AND max(resolved) = 1 AND max(handed_off) = 0 AND max(followed_up) = 0) AS first_contact_sessions ` +
-      `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key != '' GROUP BY session_key ` +
-      `UNION ALL SELECT minute AS session_minute, sessionless_requests AS sessions, sessionless_resolved AS resolved_sessions, sessionless_first_contact AS first_contact_sessions ` +
-      `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key = '')`,
+    from: (scope, _storedMetrics, range) =>
+      range?.filters !== undefined && range.overlaps !== undefined
+        ? sessionRowsOverRange(scope, { inRange: range.inRange, filters: range.filters, overlaps: range.overlaps })
+        : `(SELECT min(minute) AS session_minute, 1 AS sessions, max(resolved) AS resolved_sessions, ` +
+          `toUInt8(sum(requests) = 1 AND max(resolved) = 1 AND max(handed_off) = 0 AND max(followed_up) = 0) AS first_contact_sessions ` +
+          `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key != '' GROUP BY session_key ` +
+          `UNION ALL SELECT minute AS session_minute, sessionless_requests AS sessions, sessionless_resolved AS resolved_sessions, sessionless_first_contact AS first_contact_sessions ` +
+          `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key = '')`,
   },
   abstention_rollups: {
     timeColumn: "minute",
@@ -602,7 +612,7 @@ export interface AggregateSelect {
   /** Read metric_rollups when every aggregate has a rollup form (dashboards' range panels); raw rows otherwise. */
   preferRollups?: boolean;
   /** Lets metric_rollups read whole hours (SOURCES' `from`); minutes only without it. */
-  hours?: HourlyReading;
+  hours?: RangeReading;
 }
 
 /**

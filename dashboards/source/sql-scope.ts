@@ -46,8 +46,15 @@ export type Scope = (timeColumn: string) => string;
 /** Dashboards: the panel's time range and the variables. */
 export const dashboardScope: Scope = (timeColumn) => `$__timeFilter(${timeColumn}) AND ${variableFilters()}`;
 
-/** Dashboards' range panels: whole hours of the metric rollups where the range holds them (aggregate-metrics.ts). */
-export const dashboardHours = { inRange: (timeColumn: string) => `$__timeFilter(${timeColumn})` };
+/**
+ * Dashboards' range panels: whole hours of the metric rollups where the range holds them, the sessions inside the
+ * range from their summaries (aggregate-metrics.ts RangeReading). `$__timeFilter` includes both ends, as overlaps does.
+ */
+export const dashboardHours = {
+  inRange: (timeColumn: string) => `$__timeFilter(${timeColumn})`,
+  filters: variableFilters(),
+  overlaps: (firstColumn: string, lastColumn: string) => `${firstColumn} <= $__toTime AND ${lastColumn} >= $__fromTime`,
+};
 
 /** Dashboards' panels over time: whole hours where the range holds them and the buckets are whole hours. */
 export const dashboardHoursOverTime = { ...dashboardHours, bucketSeconds: "$__interval_s" };

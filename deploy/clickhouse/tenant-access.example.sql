@@ -22,6 +22,8 @@ GRANT SELECT ON ragscope.metric_rollups TO grafana_acme;
 GRANT SELECT ON ragscope.metric_rollups_hourly TO grafana_acme;
 GRANT SELECT ON ragscope.request_rollups TO grafana_acme;
 GRANT SELECT ON ragscope.session_rollups TO grafana_acme;
+GRANT SELECT ON ragscope.session_rollups_by_session TO grafana_acme;
+GRANT SELECT ON ragscope.session_summaries TO grafana_acme;
 GRANT SELECT ON ragscope.root_cause_rollups TO grafana_acme;
 GRANT SELECT ON ragscope.abstention_rollups TO grafana_acme;
 GRANT SELECT ON ragscope.stage_rollups TO grafana_acme;
@@ -32,7 +34,7 @@ GRANT SELECT ON ragscope.eval_cases TO grafana_acme;
 -- collector_health is not granted: its counters cover every tenant (the Collector health dashboard stays the operator's).
 
 -- Tables that carry the tenant.
-CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.case_results, ragscope.metric_values, ragscope.metric_rollups, ragscope.metric_rollups_hourly, ragscope.request_rollups, ragscope.session_rollups, ragscope.root_cause_rollups, ragscope.abstention_rollups, ragscope.stage_rollups USING tenant_id = 'acme' TO grafana_acme;
+CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.case_results, ragscope.metric_values, ragscope.metric_rollups, ragscope.metric_rollups_hourly, ragscope.request_rollups, ragscope.session_rollups, ragscope.session_rollups_by_session, ragscope.session_summaries, ragscope.root_cause_rollups, ragscope.abstention_rollups, ragscope.stage_rollups USING tenant_id = 'acme' TO grafana_acme;
 -- Tables reached through the tenant's case results. The subquery reads case_results as grafana_acme, so through the policy above.
 CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.evaluation_results USING case_result_id IN (SELECT case_result_id FROM ragscope.case_results) TO grafana_acme;
 -- Reviewers' labels decide the final verdict the dashboards count (FINAL_VERDICT).
@@ -42,7 +44,7 @@ CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.eval_cases USING (case_i
 
 -- Once a table has a row policy, users without one see none of its rows: the
 -- collectors' user (ragscope) and the operator's Grafana user keep every row.
-CREATE ROW POLICY IF NOT EXISTS everyone_else ON ragscope.case_results, ragscope.metric_values, ragscope.metric_rollups, ragscope.metric_rollups_hourly, ragscope.request_rollups, ragscope.session_rollups, ragscope.root_cause_rollups, ragscope.abstention_rollups, ragscope.stage_rollups, ragscope.evaluation_results, ragscope.human_labels, ragscope.runs, ragscope.eval_cases USING 1 TO ALL EXCEPT grafana_acme;
+CREATE ROW POLICY IF NOT EXISTS everyone_else ON ragscope.case_results, ragscope.metric_values, ragscope.metric_rollups, ragscope.metric_rollups_hourly, ragscope.request_rollups, ragscope.session_rollups, ragscope.session_rollups_by_session, ragscope.session_summaries, ragscope.root_cause_rollups, ragscope.abstention_rollups, ragscope.stage_rollups, ragscope.evaluation_results, ragscope.human_labels, ragscope.runs, ragscope.eval_cases USING 1 TO ALL EXCEPT grafana_acme;
 
 -- Check, logged in as grafana_acme: both must return 0.
 --   SELECT count() FROM ragscope.case_results WHERE tenant_id != 'acme';

@@ -22,7 +22,7 @@ import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-p
 import { DEFAULT_QUERY_MEMORY_MB, isMemoryLimitError, memoryBoundSettings, QueryMemoryLimitError } from "./query-memory-bound.js";
 import { TenantFilter, type ScopedTable } from "./tenant-filter.js";
 
-const SCOPED_TABLES: readonly ScopedTable[] = ["case_results", "metric_values", "metric_rollups", "metric_rollups_hourly", "request_rollups", "session_rollups", "root_cause_rollups", "abstention_rollups", "stage_rollups", "human_labels", "evaluation_results", "runs", "eval_cases", "collector_health"];
+const SCOPED_TABLES: readonly ScopedTable[] = ["case_results", "metric_values", "metric_rollups", "metric_rollups_hourly", "request_rollups", "session_rollups", "session_rollups_by_session", "session_summaries", "root_cause_rollups", "abstention_rollups", "stage_rollups", "human_labels", "evaluation_results", "runs", "eval_cases", "collector_health"];
 
 export class ClickHouseDashboardQueries implements DashboardQuerySurface {
   readonly database: string;

@@ -8,7 +8,7 @@
  * (GROUPING SETS). The behaviour requests are read from the stored
  * behaviour_fields column (migration 0017), not from payloads.
  */
-import { aggregateSelect, FINAL_VERDICT, type AggregateMetric, type HourlyReading } from "../../dashboards/source/aggregate-metrics.js";
+import { aggregateSelect, FINAL_VERDICT, type AggregateMetric, type RangeReading } from "../../dashboards/source/aggregate-metrics.js";
 import { sqlList, type Scope } from "../../dashboards/source/sql-scope.js";
 import { qualityBoardLayers } from "../../dashboards/source/quality-board.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
@@ -55,7 +55,7 @@ const BUCKET = "toUnixTimestamp(toStartOfInterval(toDateTime({time}, 'UTC'), toI
 const inRange = (timeColumn: string): string => `${timeColumn} >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND ${timeColumn} < fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')`;
 
 /** The page reads whole hours of the metric rollups where its range and buckets allow (aggregate-metrics.ts). */
-const HOURS: HourlyReading = { inRange, bucketSeconds: "{bucketSeconds:UInt32}" };
+const HOURS: RangeReading = { inRange, bucketSeconds: "{bucketSeconds:UInt32}" };
 
 /** The page's range and filters as parameters: nothing from the request is spliced into the SQL. */
 const parameterScope: Scope = (timeColumn) =>

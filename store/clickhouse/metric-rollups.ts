@@ -23,6 +23,11 @@
  * of another's by more than that could take the other's newer rows for
  * stale ones, until the minute is written and refreshed again.
  *
+ * Session summaries (migration 0021) are kept per session, not per minute:
+ * after a range's minutes are recomputed, every session with a session_rollups
+ * row in them has its summary recomputed from all of its minute rows
+ * (session_rollups_by_session, sorted by session; refreshSessions).
+ *
  * A minute is noted after its write succeeded, and the set of minutes to
  * refresh is taken when a refresh starts: a write landing during a refresh
  * notes its minute again, and the next refresh reads it. A refresh that
@@ -40,6 +45,7 @@ import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shar
 import { REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect, SESSION_ROLLUP_COLUMNS, sessionRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
 import { ROOT_CAUSE_ROLLUP_COLUMNS, rootCauseRollupSelect } from "../../dashboards/source/root-causes.js";
 import { STAGE_ROLLUP_COLUMNS, stageRollupSelect } from "../../dashboards/source/stage-latency.js";
+import { SESSION_SUMMARY_COLUMNS, sessionSummarySelect } from "../../dashboards/source/session-summaries.js";
 import { ABSTENTION_ROLLUP_COLUMNS, abstentionRefreshSelect, abstentionRebuildSelect } from "./abstention-rollups.js";
 import { refreshedRequests } from "./refreshed-requests.js";
 
@@ -68,6 +74,8 @@ export interface MetricRollupOptions {
   hourlyRollups?: boolean;
   /** Keep stage_rollups too (default true); a store before migration 0019 has none. */
   stageRollups?: boolean;
+  /** Keep session_rollups_by_session and session_summaries too (default true); a store before migration 0021 has none. */
+  sessionSummaries?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -175,18 +183,55 @@ export function rootCauseRefreshSelect(database: string): string {
 /** The rows of a per-minute rollup table in a refresh's minutes, tenants and services (every one has these columns). */
 const REFRESHED_ROLLUP_ROWS = "minute >= fromUnixTimestamp64Milli({from:Int64}) AND minute < fromUnixTimestamp64Milli({to:Int64}) AND toUnixTimestamp(minute) IN {minutes:Array(UInt32)} AND tenant_id IN {tenants:Array(String)} AND service_name IN {services:Array(String)}";
 
+/**
+ * The rows of session_rollups_by_session in a refresh's minutes, tenants and services, of a share of its sessions
+ * ({sessions}): the table is sorted by session, so the sessions pick its rows and the minutes narrow them.
+ */
+const REFRESHED_SESSION_ROWS = `session_key IN {sessions:Array(String)} AND ${REFRESHED_ROLLUP_ROWS}`;
+
+/**
+ * The summaries of a share of a refresh's sessions: every summary of theirs, earlier ones included, has its first
+ * minute within the first and last minute of their stored minute rows, read before any of those rows was deleted.
+ */
+const REFRESHED_SUMMARIES = "session_key IN {sessions:Array(String)} AND first_minute >= toDateTime({sessionsFrom:UInt32}, 'UTC') AND first_minute <= toDateTime({sessionsTo:UInt32}, 'UTC')";
+
+/**
+ * A refresh's sessions, each with the first and last minute of its rows in session_rollups_by_session: every
+ * session id with a session_rollups row in the refresh's minutes, tenants and services — the rows it just wrote
+ * and, until the stale ones are deleted, the rows the recompute no longer produced (a request that left its
+ * session, whose session's summary must change too).
+ */
+function refreshedSessionsSelect(database: string): string {
+  return `SELECT session_key, toUnixTimestamp(min(minute)) AS first, toUnixTimestamp(max(minute)) AS last
+FROM ${database}.session_rollups_by_session
+WHERE session_key IN (SELECT session_key FROM ${database}.session_rollups WHERE ${REFRESHED_ROLLUP_ROWS} AND session_key != '')
+GROUP BY session_key
+ORDER BY first, session_key`;
+}
+
+/**
+ * At most this many sessions a statement: their ids travel as a query parameter (the URL of an HTTP request to a
+ * server, ~1 MiB at most; a session id is at most 256 bytes, contracts/identifiers.ts).
+ */
+export const SESSIONS_PER_STATEMENT = 1_000;
+
 /** A rollup table a refresh writes, and the condition that selects the rows it recomputed. */
 export interface RefreshedTable {
   table: string;
   rows: string;
 }
 
-/** A rollup table with the statement that recomputes a refresh's rows and the one that rebuilds it all. */
+/**
+ * A rollup table with the statement that recomputes a refresh's rows and the one that rebuilds it all; neither for a
+ * table a materialized view fills from another as that one is written (session_rollups_by_session).
+ */
 interface RollupTable extends RefreshedTable {
-  refresh: string;
-  rebuild: string;
+  refresh?: string;
+  rebuild?: string;
   /** Summed from another rollup table (the hours from the minutes): recomputed once that table is done. */
   sumsRollups?: boolean;
+  /** Kept per session, not per minute: a refresh recomputes it for its sessions (refreshSessions). */
+  perSession?: boolean;
 }
 
 /**
@@ -370,6 +415,18 @@ export class ClickHouseMetricRollups {
     if (this.options.stageRollups !== false) {
       tables.push({ table: "stage_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("stage_rollups", STAGE_ROLLUP_COLUMNS) + stageRefreshSelect(database), rebuild: insert("stage_rollups", STAGE_ROLLUP_COLUMNS) + stageRollupSelect(database, "1") });
     }
+    if (this.sessionSummaries()) {
+      // Kept per session, after the minutes' inserts (refreshSessions): a view fills the first as session_rollups is written.
+      tables.push({ table: "session_rollups_by_session", rows: REFRESHED_SESSION_ROWS, perSession: true });
+      tables.push({
+        table: "session_summaries",
+        rows: REFRESHED_SUMMARIES,
+        perSession: true,
+        // A share's sessions, without their minute rows the refresh found stale (newest version older than itself).
+        refresh: insert("session_summaries", SESSION_SUMMARY_COLUMNS) + withStatementSettings(sessionSummarySelect(database, `session_key IN {sessions:Array(String)} AND NOT (${REFRESHED_ROLLUP_ROWS} AND version < {version:UInt64})`), FINAL_WITHIN_PARTITIONS),
+        rebuild: insert("session_summaries", SESSION_SUMMARY_COLUMNS) + withStatementSettings(sessionSummarySelect(database, "1"), FINAL_WITHIN_PARTITIONS),
+      });
+    }
     return tables;
   }
 
@@ -384,15 +441,51 @@ export class ClickHouseMetricRollups {
       const services = [...new Set(pairs.map(([, service]) => service))];
       const parameters = refreshParameters(range.minutes, tenants, services, version);
       // The hours sum the minutes as they stand once the minutes' stale keys are gone, so they come second.
-      for (const phase of [tables.filter((table) => !table.sumsRollups), tables.filter((table) => table.sumsRollups)]) {
+      const minutesPhase = tables.filter((table) => !table.sumsRollups && !table.perSession);
+      for (const phase of [minutesPhase, tables.filter((table) => table.sumsRollups)]) {
         if (phase.length === 0) continue;
-        for (const { refresh } of phase) await this.connection.client.command({ query: refresh, query_params: parameters });
+        for (const { refresh } of phase) if (refresh !== undefined) await this.connection.client.command({ query: refresh, query_params: parameters });
+        // Before session_rollups' stale rows are deleted: a session that lost a request in these minutes is among them.
+        if (phase === minutesPhase) this.counters.staleDeletes += await this.refreshSessions(tables.filter((table) => table.perSession), parameters);
         // Keys the recompute no longer produced are deleted, so no dashboard counts them.
         this.counters.staleDeletes += await this.deleteStaleKeys(phase, parameters);
       }
       this.counters.minutesRefreshed += range.minutes.length;
     }
     this.counters.refreshes += 1;
+  }
+
+  private sessionSummaries(): boolean {
+    return this.options.sessionSummaries !== false && this.options.sessionAndRootCauseRollups !== false;
+  }
+
+  /**
+   * Recomputes the summaries of the sessions with rows in a refresh's minutes (migration 0021), a share of them at a
+   * time: writes their summaries from session_rollups_by_session without the rows the minutes' recompute no longer
+   * produced, deletes the summaries it no longer produced, and only then deletes those minute rows (session_rollups'
+   * own go with the other minute tables', next) — a refresh that fails half-way leaves the rows that tell the next
+   * one where the earlier summaries lie. Returns the deletes run.
+   */
+  private async refreshSessions(tables: readonly RollupTable[], parameters: Record<string, unknown>): Promise<number> {
+    const [bySession, summaries] = tables;
+    if (bySession === undefined || summaries?.refresh === undefined) return 0;
+    const result = await this.connection.client.query({ query: refreshedSessionsSelect(this.database), query_params: parameters, format: "JSONEachRow" });
+    const sessions = await result.json<{ session_key: string; first: string | number; last: string | number }>();
+    let deletes = 0;
+    // In order of their first minute, so that a share's sessions lie close together and its summaries' read is narrow.
+    for (let start = 0; start < sessions.length; start += SESSIONS_PER_STATEMENT) {
+      const share = sessions.slice(start, start + SESSIONS_PER_STATEMENT);
+      const shareParameters = {
+        ...parameters,
+        sessions: share.map((session) => session.session_key),
+        sessionsFrom: Math.min(...share.map((session) => Number(session.first))),
+        sessionsTo: Math.max(...share.map((session) => Number(session.last))),
+      };
+      await this.connection.client.command({ query: summaries.refresh, query_params: shareParameters });
+      deletes += await this.deleteStaleKeys([summaries], shareParameters);
+      deletes += await this.deleteStaleKeys([bySession], shareParameters);
+    }
+    return deletes;
   }
 
   /**
@@ -434,7 +527,7 @@ export class ClickHouseMetricRollups {
     while (this.running) await this.running;
     const version = (this.options.now ?? Date.now)();
     for (const { table, rebuild } of this.tables()) {
-      await this.connection.client.command({ query: rebuild, query_params: { version } });
+      if (rebuild !== undefined) await this.connection.client.command({ query: rebuild, query_params: { version } });
       // Keys of rows no longer stored (the rebuild produced none): deleted, as a refresh deletes its minutes' stale keys.
       await this.deleteStaleKeys([{ table, rows: "1" }], { version });
     }

@@ -1,14 +1,14 @@
 /**
  * A TenantScope (store/ports/tenant-scope.ts) as SQL: the condition each
  * table's rows must meet, with the tenants as a query parameter, never as
- * text. case_results, trace_list and trace_list_metrics (copies for the web UI's list), metric_values, metric_rollups, metric_rollups_hourly, request_rollups, session_rollups, root_cause_rollups, abstention_rollups, stage_rollups and trace_spans carry tenant_id; the other tables are
+ * text. case_results, trace_list and trace_list_metrics (copies for the web UI's list), metric_values, metric_rollups, metric_rollups_hourly, request_rollups, session_rollups, session_rollups_by_session, session_summaries, root_cause_rollups, abstention_rollups, stage_rollups and trace_spans carry tenant_id; the other tables are
  * reached through the case results the scope admits (an evaluation or label
  * by its case result, a run by the runs of those results, an Eval Case by the
  * cases they answer). For "all" every condition is `1`.
  */
 import type { TenantScope } from "../ports/tenant-scope.js";
 
-export type ScopedTable = "case_results" | "trace_list" | "trace_list_metrics" | "metric_values" | "metric_rollups" | "metric_rollups_hourly" | "request_rollups" | "session_rollups" | "root_cause_rollups" | "abstention_rollups" | "stage_rollups" | "trace_spans" | "evaluation_results" | "human_labels" | "runs" | "eval_cases" | "collector_health";
+export type ScopedTable = "case_results" | "trace_list" | "trace_list_metrics" | "metric_values" | "metric_rollups" | "metric_rollups_hourly" | "request_rollups" | "session_rollups" | "session_rollups_by_session" | "session_summaries" | "root_cause_rollups" | "abstention_rollups" | "stage_rollups" | "trace_spans" | "evaluation_results" | "human_labels" | "runs" | "eval_cases" | "collector_health";
 
 /** The parameter name; a panel or reader query must not use it for anything else. */
 export const SCOPE_PARAMETER = "ragscope_scope_tenants";
@@ -43,6 +43,8 @@ export class TenantFilter {
       case "metric_rollups_hourly":
       case "request_rollups":
       case "session_rollups":
+      case "session_rollups_by_session":
+      case "session_summaries":
       case "root_cause_rollups":
       case "abstention_rollups":
       case "stage_rollups":

@@ -254,9 +254,9 @@ const VERSION = DATASET_END + HOUR;
 export type RowLayout = "current" | "previous" | "release-0013" | "release-0015" | "release-0017";
 
 /** The rollup tables a store of this layout has (metric-rollups.ts options). */
-export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean; hourlyRollups: boolean; stageRollups: boolean } {
+export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean; hourlyRollups: boolean; stageRollups: boolean; sessionSummaries: boolean } {
   const since0016 = layout === "current" || layout === "release-0017";
-  return { requestRollups: since0016 || layout === "release-0015", sessionAndRootCauseRollups: since0016, abstentionRollups: since0016, hourlyRollups: layout === "current", stageRollups: layout === "current" };
+  return { requestRollups: since0016 || layout === "release-0015", sessionAndRootCauseRollups: since0016, abstentionRollups: since0016, hourlyRollups: layout === "current", stageRollups: layout === "current", sessionSummaries: layout === "current" };
 }
 
 function rowsIn(layout: RowLayout, dataset: SeededDataset, version: number): CaseRows[] {

@@ -580,7 +580,8 @@ describe("upgrading a store of the release before migration 0016", () => {
 });
 
 /**
- * Migrations 0018 (hourly metric rollups) and 0019 (stage timing rollups) on
+ * Migrations 0018 (hourly metric rollups), 0019 (stage timing rollups) and
+ * 0021 (session summaries: the session panels read them) on
  * a store of the release before them, with data: the RAG quality board shows the numbers that release's board
  * (test/data/release-0017/) showed, over three ranges — the dataset's two
  * hours (2-minute buckets: the range panels read the two whole hours from
@@ -593,7 +594,7 @@ describe("upgrading a store of the release before migration 0016", () => {
  * re-evaluated request's hour recomputed once). Means and counts exactly,
  * percentiles within the t-digest's documented error.
  */
-describe("upgrading a store of the release before migrations 0018 and 0019", () => {
+describe("upgrading a store of the release before migrations 0018 to 0021", () => {
   const RELEASE_0017_DATA = fileURLToPath(new URL("../../data/release-0017/", import.meta.url));
   const BOARDS = ["rag-quality.json"];
   const wide: RangeContext = { fromMs: DATASET_START - 29 * 3_600_000, toMs: DATASET_END + 29 * 3_600_000, intervalMs: panelIntervalMs(DATASET_START - 29 * 3_600_000, DATASET_END + 29 * 3_600_000, 60) };
@@ -643,5 +644,15 @@ describe("upgrading a store of the release before migrations 0018 and 0019", () 
       const sql = currentBoards[0]!.rows.flatMap((row) => row.panels).find((panel) => panel.title === title)!.targets[0]!.rawSql;
       assert.match(sql, /FROM stage_rollups FINAL/, title);
     }
+    // The session panels read the session summaries (migration 0021), which the upgrade filled from session_rollups,
+    // and their rates are numbers: the comparison above compared sessions.
+    const [sessions] = await queryRows<{ summaries: string; sessions: string }>(earlier.connection, "SELECT count() AS summaries, uniqExact(session_key) AS sessions FROM {{database}}.session_summaries FINAL");
+    assert.ok(Number(sessions!.sessions) > 0, `the migration summarised the dataset's sessions: ${JSON.stringify(sessions)}`);
+    for (const title of ["Business: rates over the range", "Business over time", "User behaviour over the range", "User behaviour over time"]) {
+      const panel = currentBoards[0]!.rows.flatMap((row) => row.panels).find((candidate) => candidate.title === title)!;
+      assert.ok(panel.targets.some((target) => /FROM session_summaries FINAL/.test(target.rawSql)), title);
+    }
+    const business = (before.window.get("panel ragscope-rag-quality/Business: rates over the range") as PanelNumbers[])[1]!;
+    assert.ok(business.rows[0]!.some((cell) => typeof cell === "number"), JSON.stringify(business));
   });
 });
