@@ -16,7 +16,7 @@
  *   (session_rollups_by_session, found by session and scope through its
  *   sorting key) are grouped with the rest of the session.
  * Requests without a session id are sessions of one request each, counted per
- * minute in session_rollups (key '').
+ * minute (key ''), read where session_rollups_by_session's sort puts them together.
  */
 import type { RangeReading } from "./aggregate-metrics.js";
 import type { Scope } from "./sql-scope.js";
@@ -44,7 +44,7 @@ export function sessionSummarySelect(database: string, where: string): string {
     // Not `AS version`: an alias shadows the column of that name in WHERE, and `where` may ask for the rows' version.
     "       {version:UInt64} AS summary_version",
     `FROM ${database}.session_rollups_by_session FINAL`,
-    `WHERE ${where}`,
+    `WHERE session_key != '' AND (${where})`,
     "GROUP BY tenant_id, service_name, dataset_id, run_id, session_key",
   ].join("\n");
 }
@@ -71,6 +71,6 @@ export function sessionRowsOverRange(scope: Scope, range: Required<Pick<RangeRea
     `AND (${SESSION_SCOPE}) IN (SELECT ${SESSION_SCOPE} FROM session_summaries FINAL WHERE ${crossing})) ` +
     `GROUP BY session_key ` +
     `UNION ALL SELECT minute AS session_minute, sessionless_requests AS sessions, sessionless_resolved AS resolved_sessions, sessionless_first_contact AS first_contact_sessions ` +
-    `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key = '')`
+    `FROM session_rollups_by_session FINAL WHERE session_key = '' AND ${scope("minute")})`
   );
 }

@@ -185,9 +185,10 @@ const REFRESHED_ROLLUP_ROWS = "minute >= fromUnixTimestamp64Milli({from:Int64}) 
 
 /**
  * The rows of session_rollups_by_session in a refresh's minutes, tenants and services, of a share of its sessions
- * ({sessions}): the table is sorted by session, so the sessions pick its rows and the minutes narrow them.
+ * ({sessions}) and of the requests without a session id (key ''): the table is sorted by session, so the sessions
+ * pick its rows and the minutes narrow them.
  */
-const REFRESHED_SESSION_ROWS = `session_key IN {sessions:Array(String)} AND ${REFRESHED_ROLLUP_ROWS}`;
+const REFRESHED_SESSION_ROWS = `(session_key IN {sessions:Array(String)} OR session_key = '') AND ${REFRESHED_ROLLUP_ROWS}`;
 
 /**
  * The summaries of a share of a refresh's sessions: every summary of theirs, earlier ones included, has its first
@@ -462,9 +463,10 @@ export class ClickHouseMetricRollups {
   /**
    * Recomputes the summaries of the sessions with rows in a refresh's minutes (migration 0021), a share of them at a
    * time: writes their summaries from session_rollups_by_session without the rows the minutes' recompute no longer
-   * produced, deletes the summaries it no longer produced, and only then deletes those minute rows (session_rollups'
-   * own go with the other minute tables', next) — a refresh that fails half-way leaves the rows that tell the next
-   * one where the earlier summaries lie. Returns the deletes run.
+   * produced, deletes the summaries it no longer produced, and only then deletes those minute rows and the stale
+   * counts of requests without a session id (session_rollups' own go with the other minute tables', next) — a
+   * refresh that fails half-way leaves the rows that tell the next one where the earlier summaries lie. Returns the
+   * deletes run.
    */
   private async refreshSessions(tables: readonly RollupTable[], parameters: Record<string, unknown>): Promise<number> {
     const [bySession, summaries] = tables;
@@ -473,16 +475,19 @@ export class ClickHouseMetricRollups {
     const sessions = await result.json<{ session_key: string; first: string | number; last: string | number }>();
     let deletes = 0;
     // In order of their first minute, so that a share's sessions lie close together and its summaries' read is narrow.
-    for (let start = 0; start < sessions.length; start += SESSIONS_PER_STATEMENT) {
+    // At least one share: the minutes' rows without a session id are checked for stale ones in every share.
+    for (let start = 0; start === 0 || start < sessions.length; start += SESSIONS_PER_STATEMENT) {
       const share = sessions.slice(start, start + SESSIONS_PER_STATEMENT);
       const shareParameters = {
         ...parameters,
         sessions: share.map((session) => session.session_key),
-        sessionsFrom: Math.min(...share.map((session) => Number(session.first))),
-        sessionsTo: Math.max(...share.map((session) => Number(session.last))),
+        sessionsFrom: share.length === 0 ? 0 : Math.min(...share.map((session) => Number(session.first))),
+        sessionsTo: share.length === 0 ? 0 : Math.max(...share.map((session) => Number(session.last))),
       };
-      await this.connection.client.command({ query: summaries.refresh, query_params: shareParameters });
-      deletes += await this.deleteStaleKeys([summaries], shareParameters);
+      if (share.length > 0) {
+        await this.connection.client.command({ query: summaries.refresh, query_params: shareParameters });
+        deletes += await this.deleteStaleKeys([summaries], shareParameters);
+      }
       deletes += await this.deleteStaleKeys([bySession], shareParameters);
     }
     return deletes;

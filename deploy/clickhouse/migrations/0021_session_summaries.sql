@@ -23,12 +23,15 @@
 -- range of whole minutes (dashboards/source/aggregate-metrics.ts,
 -- SOURCES.session_rollups; test/integration/store/session-summaries.test.ts).
 --
--- 2. session_rollups_by_session: session_rollups' rows with a session id,
--- sorted by session. A summary is recomputed from all of its session's
--- minute rows, wherever they are in time (a session can last days): sorted
--- by time, finding them would read the whole table. A materialized view
--- copies every row inserted into session_rollups; the refresh deletes the
--- stale rows of both tables alike (a lightweight DELETE reaches no view).
+-- 2. session_rollups_by_session: session_rollups' rows sorted by session. A
+-- summary is recomputed from all of its session's minute rows, wherever they
+-- are in time (a session can last days): sorted by time, finding them would
+-- read the whole table. The same sort puts the minutes' counts of requests
+-- without a session id (key '') together, so a panel reads those without
+-- reading every session's minute rows of the range under FINAL (1.3 s of
+-- the 30-day panels at 300,000,900 values). A materialized view copies every
+-- row inserted into session_rollups; the refresh deletes the stale rows of
+-- both tables alike (a lightweight DELETE reaches no view).
 --
 -- Both are kept by the collector's rollup refresh
 -- (store/clickhouse/metric-rollups.ts): after recomputing a range's minutes,
@@ -53,6 +56,9 @@ CREATE TABLE IF NOT EXISTS {{database}}.session_rollups_by_session
     resolved UInt8,
     handed_off UInt8,
     followed_up UInt8,
+    sessionless_requests UInt64,
+    sessionless_resolved UInt64,
+    sessionless_first_contact UInt64,
     version UInt64,
     written_at DateTime('UTC') DEFAULT now()
 )
@@ -63,9 +69,9 @@ TTL written_at + INTERVAL 400 DAY
 SETTINGS ttl_only_drop_parts = 1;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS {{database}}.session_rollups_by_session_writer TO {{database}}.session_rollups_by_session AS
-SELECT minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up, version, written_at
-FROM {{database}}.session_rollups
-WHERE session_key != '';
+SELECT minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up,
+       sessionless_requests, sessionless_resolved, sessionless_first_contact, version, written_at
+FROM {{database}}.session_rollups;
 
 CREATE TABLE IF NOT EXISTS {{database}}.session_summaries
 (
@@ -95,10 +101,9 @@ SETTINGS ttl_only_drop_parts = 1;
 
 -- Sessions stored before this migration: their minute rows sorted by session, then their summaries
 -- (sessionSummarySelect in dashboards/source/session-summaries.ts computes the same).
-INSERT INTO {{database}}.session_rollups_by_session (minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up, version, written_at)
-SELECT minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up, version, written_at
+INSERT INTO {{database}}.session_rollups_by_session (minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up, sessionless_requests, sessionless_resolved, sessionless_first_contact, version, written_at)
+SELECT minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up, sessionless_requests, sessionless_resolved, sessionless_first_contact, version, written_at
 FROM {{database}}.session_rollups FINAL
-WHERE session_key != ''
 SETTINGS do_not_merge_across_partitions_select_final = 1;
 
 INSERT INTO {{database}}.session_summaries (first_minute, last_minute, tenant_id, service_name, dataset_id, run_id, session_key, requests, resolved, handed_off, followed_up, scopes, version)
@@ -107,5 +112,6 @@ SELECT min(minute) AS first_minute, max(minute) AS last_minute, tenant_id, servi
        toUInt32(count() OVER (PARTITION BY session_key)) AS scopes,
        toUnixTimestamp64Milli(now64(3)) AS version
 FROM {{database}}.session_rollups_by_session FINAL
+WHERE session_key != ''
 GROUP BY tenant_id, service_name, dataset_id, run_id, session_key
 SETTINGS do_not_merge_across_partitions_select_final = 1, max_bytes_before_external_group_by = 1073741824

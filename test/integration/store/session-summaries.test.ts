@@ -174,16 +174,21 @@ describe("session rates from session summaries", () => {
 
   test("a request that leaves its session changes the session's summary, and a session left empty has none", async () => {
     const deletesBefore = rollups.counters.staleDeletes;
-    // long_2 (10:05) moves to session "single"; pair_2 leaves "pair", which keeps one scope.
+    // long_2 (10:05) moves to session "single"; pair_2 leaves "pair", which keeps one scope; alone_2, the only request
+    // without a session id in its minute, gets one: that minute's count of such requests is gone.
     await write([
       { id: "long_2", startedAt: "01T10:05", session: "single" },
       { id: "pair_2", startedAt: "01T10:15", session: "moved", service: "svc-2" },
+      { id: "alone_2", startedAt: "01T10:21", session: "found" },
     ]);
     const after = await summaries();
     assert.deepEqual(after.long, ["svc-1: 01 10:00 … 01 10:40, 2 requests of 1 scopes"]);
     assert.deepEqual(after.single, ["svc-1: 01 10:05 … 01 10:10, 2 requests of 1 scopes"]);
     assert.deepEqual(after.pair, ["svc-1: 01 10:15 … 01 10:15, 1 requests of 1 scopes"]);
     assert.deepEqual(after.moved, ["svc-2: 01 10:15 … 01 10:15, 1 requests of 1 scopes"]);
+    assert.deepEqual(after.found, ["svc-1: 01 10:21 … 01 10:21, 1 requests of 1 scopes"]);
+    const [sessionless] = await queryRows<{ rows: string }>(store.connection, "SELECT count() AS rows FROM {{database}}.session_rollups_by_session FINAL WHERE session_key = '' AND minute = toDateTime('2026-07-01 10:21:00', 'UTC')");
+    assert.equal(Number(sessionless!.rows), 0, "the minute's count of requests without a session id left with its only request");
     assert.ok(rollups.counters.staleDeletes > deletesBefore, "the summaries and minute rows the recompute no longer produced were deleted");
     await assertSameNumbers();
   });
