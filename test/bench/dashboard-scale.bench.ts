@@ -363,6 +363,41 @@
  *   Business over time 1,224 / 8,677, User behaviour over the range
  *   1,030 / 9,487, over time 971 / 8,565. Peak RSS 1,029 MiB. The target is
  *   not met, by those four panels only.
+ * - Session summaries (migration 0021, 2026-12-02). The session panels read
+ *   a session wholly inside the range from session_summaries (a row per
+ *   session and scope), regroup only the sessions crossing the range's start
+ *   or end from their minutes (session_rollups_by_session, sorted by
+ *   session), and read the requests without a session id where that sort
+ *   puts them together (aggregate-metrics.ts, session-summaries.ts).
+ *   A store of 300,000,900 values built this session (3,000,000 through the
+ *   sink in 63 s, 99 tagged copies in 1,741 s, rollups rebuilt in 314 s)
+ *   turned out to hold only 4,000 sessions, each across every tenant and
+ *   service and the whole 30 days: clonedRequest kept its template's session
+ *   id (the 150,000,000 and 300,000,900 stores above were grown from a store
+ *   an earlier generator wrote, with 32,183 sessions of three requests). On
+ *   it, the previous board and this one, same process, load ~1.5, wall ms
+ *   (CPU ms), 24 h / 30 d, the same numbers on both:
+ *     business rates          81 (158) / 2,307 (4,564) → 183 (350) / 125 (248)
+ *     business over time      70 (128) / 2,512 (4,936) →  97 (187) /  78 (149)
+ *     user behaviour, range   65 (129) / 2,895 (5,730) → 159 (304) /  88 (173)
+ *     user behaviour, time   104 (208) / 3,000 (5,946) → 105 (209) / 106 (193)
+ *   Every session crosses a 24-hour range there, so the 24-hour panels
+ *   regroup every session's minutes of the day (~100 ms more); over 30 days
+ *   every session is inside. The first version read the requests without a
+ *   session id from session_rollups (FINAL over its 9.7 M rows to find 58,367:
+ *   1.3 s of each 30-day panel); they now come from session_rollups_by_session
+ *   (22 ms). Opening the store ran migration 0021 (the minute rows copied
+ *   sorted by session, 9.7 M; 9,000 summaries): 12.1 s.
+ *   clonedRequest now gives sessions of three requests of one tenant and
+ *   service (a quarter of the requests without one, as the dataset's).
+ *   What it costs the write path: each refresh range reads its sessions and
+ *   their minutes' span (one statement), and per 1,000 sessions writes their
+ *   summaries and checks the summaries and the minute rows sorted by session
+ *   for stale ones (three statements). 300,000 values (12,858 cases, a
+ *   refresh after every 2,000), the release before (f43f5a5, with this
+ *   clonedRequest) and this one alternating, twice, while the store above
+ *   was being grown (load ~2–3): 29,248 and 26,653 → 25,512 and 27,224 metric
+ *   values per CPU second: ~6 % more CPU per value, within the runs' spread.
  */
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";

@@ -41,9 +41,11 @@
 -- session that moved to another first minute's month, left a scope, or
 -- vanished), as it deletes stale rollup keys.
 --
--- Retention: 400 days from when a row was written, as the other rollups
--- (migration 0020; README "Retention"). Gates and alerts never read these
--- tables.
+-- Retention: from when a row was written, as the other rollups (migration
+-- 0020; README "Retention"), with the interval session_rollups has now — what
+-- an operator set on it, or 400 days (a session_rollups whose TTL was removed
+-- or written otherwise leaves these at 400 days, and `ragscope migrate` says
+-- so). Gates and alerts never read these tables.
 CREATE TABLE IF NOT EXISTS {{database}}.session_rollups_by_session
 (
     minute DateTime('UTC'),
@@ -98,6 +100,9 @@ PARTITION BY toYYYYMM(first_minute)
 ORDER BY (tenant_id, service_name, first_minute, dataset_id, run_id, session_key)
 TTL written_at + INTERVAL 400 DAY
 SETTINGS ttl_only_drop_parts = 1;
+
+ALTER TABLE {{database}}.session_rollups_by_session MODIFY TTL written_at + {{retention_of:session_rollups}};
+ALTER TABLE {{database}}.session_summaries MODIFY TTL written_at + {{retention_of:session_rollups}};
 
 -- Sessions stored before this migration: their minute rows sorted by session, then their summaries
 -- (sessionSummarySelect in dashboards/source/session-summaries.ts computes the same).

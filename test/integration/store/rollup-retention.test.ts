@@ -101,6 +101,9 @@ describe("upgrading to rollup retention from write time (migration 0020)", () =>
       assert.equal(await ttl("abstention_rollups"), "written_at + toIntervalDay(400)");
       assert.equal(await ttl("stage_rollups"), "written_at + toIntervalDay(400)");
       assert.equal(await ttl("session_rollups"), "written_at + toIntervalDay(90)", "an operator's 90 days stay 90 days");
+      // The session summaries and minutes sorted by session (migration 0021) keep what session_rollups keeps.
+      assert.equal(await ttl("session_rollups_by_session"), "written_at + toIntervalDay(90)");
+      assert.equal(await ttl("session_summaries"), "written_at + toIntervalDay(90)");
       assert.equal(await ttl("metric_rollups_hourly"), "written_at + toIntervalMonth(6)");
       assert.equal(await ttl("root_cause_rollups"), null, "a removed TTL stays removed");
       assert.equal(await ttl("case_results"), "toDateTime(inserted_at) + toIntervalDay(400)", "the raw rows are not touched");
