@@ -562,8 +562,12 @@ describe("upgrading a store of the release before migration 0016", () => {
     assert.ok(panel("ragscope-failures", "Failure rate")[0]!.rows.some((row) => typeof row[1] === "number" && row[1] > 0 && row[1] < 1), "the failure rate has points between 0 and 1");
 
     const sqlOf = (uid: string, title: string, target = 0) => currentBoards.find((board) => board.uid === uid)!.rows.flatMap((row) => row.panels).find((candidate) => candidate.title === title)!.targets[target]!.rawSql;
-    for (const title of ["User behaviour over the range", "User behaviour over time"]) assert.match(sqlOf("ragscope-rag-quality", title, 1), /FROM session_rollups FINAL/, title);
-    for (const title of ["Business: rates over the range", "Business over time"]) assert.match(sqlOf("ragscope-rag-quality", title, 1), /FROM session_rollups FINAL/, title);
+    // The session rates read what 0016's session_rollups became in migration 0021: its rows sorted by session and the
+    // sessions' summaries, both filled from it on this upgrade.
+    for (const title of ["User behaviour over the range", "User behaviour over time", "Business: rates over the range", "Business over time"]) {
+      assert.match(sqlOf("ragscope-rag-quality", title, 1), /FROM session_summaries FINAL/, title);
+      assert.match(sqlOf("ragscope-rag-quality", title, 1), /FROM session_rollups_by_session FINAL/, title);
+    }
     for (const title of ["Root causes over time", "Root causes"]) assert.match(sqlOf("ragscope-failures", title), /FROM root_cause_rollups FINAL/, title);
     assert.match(sqlOf("ragscope-failures", "Failure rate"), /FROM request_rollups FINAL/);
     for (const title of ["User behaviour over the range", "User behaviour over time", "Business: rates over the range", "Business over time", "Root causes over time", "Root causes", "Failure rate"]) {
