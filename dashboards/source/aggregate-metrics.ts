@@ -66,7 +66,7 @@ export interface AggregateMetric {
  * column, and, when it groups by time, its buckets' length in seconds as SQL: metric_rollups reads whole hours
  * (metric_rollups_hourly) where they give the minutes' numbers. Its other filters and whether an interval of
  * time overlaps the range: session_rollups reads the sessions inside the range from their summaries and only
- * those crossing its start or end from their minutes (session-summaries.ts); without them it groups the minutes.
+ * those crossing its start or end from their minutes (session-summaries.ts), and needs both.
  */
 export interface RangeReading {
   /** `$__timeFilter(column)` on the boards: the scope's time condition without its other filters. */
@@ -129,20 +129,17 @@ export const SOURCES: Record<SourceName | RollupName, Source> = {
     from: (scope) => `request_rollups FINAL WHERE ${scope("minute")}`,
   },
   // One row per session, as `sessions` below, with its weight (sessions), whether it was resolved and whether it was
-  // resolved at first contact, placed at its first minute in the range. Over a range panel's reading: the sessions'
-  // summaries (migration 0021, session-summaries.ts). Otherwise session_rollups' rows of the range (migration 0016)
-  // — a session's requests per minute — grouped by session. Both with the minutes' counts of requests without a
-  // session id (each a session of one request, which no range boundary can split).
+  // resolved at first contact, placed at its first minute in the range: the sessions' summaries and, for the sessions
+  // crossing the range's start or end, their minutes (migrations 0016 and 0021, session-summaries.ts). That needs the
+  // range panel's reading; a reader without one reads the session rates raw (preferRollups false).
   session_rollups: {
     timeColumn: "session_minute",
-    from: (scope, _storedMetrics, range) =>
-      range?.filters !== undefined && range.overlaps !== undefined
-        ? sessionRowsOverRange(scope, { inRange: range.inRange, filters: range.filters, overlaps: range.overlaps })
-        : `(SELECT min(minute) AS session_minute, 1 AS sessions, max(resolved) AS resolved_sessions, ` +
-          `toUInt8(sum(requests) = 1 AND max(resolved) = 1 AND max(handed_off) = 0 AND max(followed_up) = 0) AS first_contact_sessions ` +
-          `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key != '' GROUP BY session_key ` +
-          `UNION ALL SELECT minute AS session_minute, sessionless_requests AS sessions, sessionless_resolved AS resolved_sessions, sessionless_first_contact AS first_contact_sessions ` +
-          `FROM session_rollups FINAL WHERE ${scope("minute")} AND session_key = '')`,
+    from: (scope, _storedMetrics, range) => {
+      if (range?.filters === undefined || range.overlaps === undefined) {
+        throw new Error("the session rates read their rollups only with a range reading that has filters and overlaps (sql-scope.ts dashboardHours); read them raw (preferRollups false) otherwise");
+      }
+      return sessionRowsOverRange(scope, { inRange: range.inRange, filters: range.filters, overlaps: range.overlaps });
+    },
   },
   abstention_rollups: {
     timeColumn: "minute",
