@@ -17,8 +17,6 @@
  * last insert is sent, the worker evaluates the next batch
  * (collector/07-evaluate/evaluation-worker.ts).
  */
-import { Readable } from "node:stream";
-import { finished } from "node:stream/promises";
 import { failure, success, type Result } from "../../core/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
@@ -60,7 +58,7 @@ interface TableInsert {
   table: string;
   columns: readonly string[];
   token: string;
-  body: () => string;
+  body: () => Buffer;
 }
 
 export class ClickHouseSink implements ResultSink {
@@ -157,17 +155,16 @@ export class ClickHouseSink implements ResultSink {
     });
   }
 
-  private async insert({ table, columns, token }: TableInsert, body: string): Promise<void> {
-    if (body === "") return;
-    const result = await this.connection.client.exec({
+  private async insert({ table, columns, token }: TableInsert, body: Buffer): Promise<void> {
+    await this.connection.insertTabSeparated({
+      database: this.database,
+      table,
+      columns,
+      body,
       // optimize_on_insert = 0: the engine does not collapse duplicate keys within the inserted block,
       // which cost ~15 % of each insert; queries collapse duplicates anyway (FINAL), as they must across blocks.
-      query: `INSERT INTO ${this.database}.${table} (${columns.join(", ")}) SETTINGS date_time_input_format = 'best_effort', insert_deduplication_token = '${token}', optimize_on_insert = 0 FORMAT TabSeparated`,
-      values: Readable.from([body]),
+      settings: { date_time_input_format: "best_effort", insert_deduplication_token: token, optimize_on_insert: 0 },
     });
-    // Nothing to read; draining releases the connection (a socket, for a server).
-    result.stream.resume();
-    await finished(result.stream);
   }
 
   async close(): Promise<void> {

@@ -150,7 +150,7 @@ export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseI
   return { cases, token: hash.digest("hex") };
 }
 
-export function metricValuesBody(prepared: PreparedBatch): { body: string; rows: number } {
+export function metricValuesBody(prepared: PreparedBatch): { body: Buffer; rows: number } {
   const body = new BodyBuilder();
   for (const { evaluation, context, startedAt, version } of prepared.cases) {
     // Metrics without a value get no row, unless this evaluation may replace an earlier one (result-rows.ts hasValue).
@@ -165,10 +165,10 @@ export function metricValuesBody(prepared: PreparedBatch): { body: string; rows:
       }
     }
   }
-  return { body: body.text(), rows: body.lines };
+  return { body: body.bytes(), rows: body.lines };
 }
 
-export function evaluationResultsBody(prepared: PreparedBatch): string {
+export function evaluationResultsBody(prepared: PreparedBatch): Buffer {
   const body = new BodyBuilder();
   for (const { evaluation, resultPayloads, runId, caseId, traceId, startedAt, version } of prepared.cases) {
     const results = evaluation.evaluationResults;
@@ -182,10 +182,10 @@ export function evaluationResultsBody(prepared: PreparedBatch): string {
       );
     }
   }
-  return body.text();
+  return body.bytes();
 }
 
-export function caseResultsBody(prepared: PreparedBatch): string {
+export function caseResultsBody(prepared: PreparedBatch): Buffer {
   const body = new BodyBuilder();
   for (const { evaluation, payload, context, startedAt, version } of prepared.cases) {
     const result = evaluation.caseResult;
@@ -194,11 +194,11 @@ export function caseResultsBody(prepared: PreparedBatch): string {
       `${field(result.case_result_id)}\t${context}\t${field(result.execution_status)}\t${field(result.quality_status)}\t${observation.partial_trace ? 1 : 0}\t${field(result.output ?? "")}\t${field(observation.latency_ms)}\t${startedAt}\t${field(result.completed_at)}\t${jsonField(payload)}\t${version}`,
     );
   }
-  return body.text();
+  return body.bytes();
 }
 
-/** The raw spans of the cases that carry them (migration 0013); "" when none does. */
-export function traceSpansBody(prepared: PreparedBatch): string {
+/** The raw spans of the cases that carry them (migration 0013); empty when none does. */
+export function traceSpansBody(prepared: PreparedBatch): Buffer {
   const body = new BodyBuilder();
   for (const { evaluation, traceId, startedAt, version } of prepared.cases) {
     const raw = evaluation.rawSpans;
@@ -208,25 +208,30 @@ export function traceSpansBody(prepared: PreparedBatch): string {
       `${field(evaluation.caseResult.case_result_id)}\t${traceId}\t${field(observation.tenant_id ?? "")}\t${field(observation.service_name ?? "")}\t${startedAt}\t${raw.spanCount}\t${raw.storedSpanCount}\t${raw.truncatedValues}\t${jsonField(raw.json)}\t${version}`,
     );
   }
-  return body.text();
+  return body.bytes();
 }
 
 /** Characters of lines gathered before they are joined into one flat piece: below the size V8 allocates in its large-object space, so that a piece starts young like the lines. */
 const PIECE_CHARACTERS = 64 * 1024;
 
 /**
- * Lines joined into flat pieces of ~64 K characters as they come, then the
- * pieces into the body. A line is a tree of the strings it was concatenated
- * from; holding every line of a 20,000-trace batch until one join kept
- * hundreds of thousands of such trees alive through every garbage collection
- * (a third of the builder's time). Joined in pieces, they die young, and the
- * final join copies flat text only. Each line ends with a line feed.
+ * Lines joined into flat pieces of ~64 K characters as they come, each piece
+ * encoded to UTF-8 at once, then the pieces' bytes into the body. A line is a
+ * tree of the strings it was concatenated from; holding every line of a
+ * 20,000-trace batch until one join kept hundreds of thousands of such trees
+ * alive through every garbage collection (a third of the builder's time).
+ * Joined in pieces, they die young. The body is bytes, outside the
+ * JavaScript heap: the embedded engine takes a Buffer as it is, where one
+ * body string was copied three more times on the event loop before the
+ * engine's own UTF-8 copy (clickhouse-connection.ts embeddedInsert). Each
+ * line ends with a line feed.
  */
 class BodyBuilder {
   lines = 0;
   private pending: string[] = [];
   private pendingCharacters = 0;
-  private readonly pieces: string[] = [];
+  private readonly pieces: Buffer[] = [];
+  private byteLength = 0;
 
   add(line: string): void {
     this.pending.push(line);
@@ -235,14 +240,16 @@ class BodyBuilder {
     if (this.pendingCharacters >= PIECE_CHARACTERS) this.flush();
   }
 
-  text(): string {
+  bytes(): Buffer {
     this.flush();
-    return this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join("");
+    return this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.byteLength);
   }
 
   private flush(): void {
     if (this.pending.length === 0) return;
-    this.pieces.push(`${this.pending.join("\n")}\n`);
+    const piece = Buffer.from(`${this.pending.join("\n")}\n`, "utf8");
+    this.pieces.push(piece);
+    this.byteLength += piece.length;
     this.pending = [];
     this.pendingCharacters = 0;
   }

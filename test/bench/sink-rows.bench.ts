@@ -54,9 +54,9 @@ import os from "node:os";
 
 const ROUNDS = 3;
 
-/** Flattens a body as the engine's client does when it reads it (a rope's cost is paid there, so it is counted here). */
-function flat(body: string): number {
-  return Buffer.byteLength(body, "utf8");
+/** A body's size in bytes; an earlier implementation (--previous) gave a string, whose flattening is counted here as the engine's client paid it. */
+function flat(body: string | Buffer): number {
+  return typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.length;
 }
 
 type Builder = Pick<typeof import("../../store/clickhouse/tab-separated-batch.js"), "prepareBatch" | "metricValuesBody" | "evaluationResultsBody" | "traceSpansBody" | "caseResultsBody">;

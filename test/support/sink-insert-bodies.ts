@@ -7,11 +7,9 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import type { ClickHouseClient } from "@clickhouse/client";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
-import type { ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
+import { tabSeparatedInsertStatement, type ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
 
 export const insertBodiesFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "data", "sink-insert-bodies");
 export const batchFile = path.join(insertBodiesFolder, "case-evaluations.json");
@@ -50,24 +48,19 @@ export async function readBatch(): Promise<CaseEvaluation[]> {
   }) as CaseEvaluation[];
 }
 
-/** The connection with its client's `exec` observed: each statement and its body are kept, then sent unchanged. */
+/**
+ * The connection with its TabSeparated inserts observed: each insert's
+ * statement (as a server receives it) and its body are kept, then the insert
+ * is made unchanged through the connection.
+ */
 export function observedConnection(connection: ClickHouseConnection, inserts: RecordedInsert[]): ClickHouseConnection {
-  const client = new Proxy(connection.client, {
-    get(target, property, receiver) {
-      if (property !== "exec") return Reflect.get(target, property, receiver);
-      return async (params: Parameters<ClickHouseClient["exec"]>[0]) => {
-        let body = "";
-        const values = (params as { values?: unknown }).values;
-        if (values !== undefined) {
-          for await (const chunk of values as AsyncIterable<string | Buffer>) body += typeof chunk === "string" ? chunk : chunk.toString("utf8");
-          inserts.push({ query: params.query, body });
-          return target.exec({ ...params, values: Readable.from([body]) } as Parameters<ClickHouseClient["exec"]>[0]);
-        }
-        return target.exec(params);
-      };
+  return {
+    ...connection,
+    insertTabSeparated: async (insert) => {
+      if (insert.body.length > 0) inserts.push({ query: tabSeparatedInsertStatement(insert), body: insert.body.toString("utf8") });
+      await connection.insertTabSeparated(insert);
     },
-  });
-  return { ...connection, client };
+  };
 }
 
 export async function storedRows(connection: ClickHouseConnection): Promise<Record<string, string>> {

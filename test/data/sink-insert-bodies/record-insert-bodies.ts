@@ -93,7 +93,13 @@ try {
   if (!written.ok) throw new Error(written.error.message);
   const recorded: RecordedInsertBodies = {
     token: prepared.token,
-    bodies: { metric_values: metrics.body, metric_rows: metrics.rows, evaluation_results: evaluationResultsBody(prepared), trace_spans: traceSpansBody(prepared), case_results: caseResultsBody(prepared) },
+    bodies: {
+      metric_values: metrics.body.toString("utf8"),
+      metric_rows: metrics.rows,
+      evaluation_results: evaluationResultsBody(prepared).toString("utf8"),
+      trace_spans: traceSpansBody(prepared).toString("utf8"),
+      case_results: caseResultsBody(prepared).toString("utf8"),
+    },
     // The database name is the temporary store's own; the test compares with its own name in its place.
     inserts: inserts.map((insert) => ({ query: insert.query.replaceAll(store.connection.database, "{{database}}"), body: insert.body })),
     storedRows: await storedRows(store.connection),

@@ -32,11 +32,11 @@ describe("the sink's insert bodies and stored rows, against the recording of the
     const prepared = prepareBatch(batch, recordedDatasetOf, recordedClockMs);
     assert.equal(prepared.token, expected.token);
     const metrics = metricValuesBody(prepared);
-    assert.equal(metrics.body, expected.bodies.metric_values);
+    assert.equal(metrics.body.toString("utf8"), expected.bodies.metric_values);
     assert.equal(metrics.rows, expected.bodies.metric_rows);
-    assert.equal(evaluationResultsBody(prepared), expected.bodies.evaluation_results);
-    assert.equal(traceSpansBody(prepared), expected.bodies.trace_spans);
-    assert.equal(caseResultsBody(prepared), expected.bodies.case_results);
+    assert.equal(evaluationResultsBody(prepared).toString("utf8"), expected.bodies.evaluation_results);
+    assert.equal(traceSpansBody(prepared).toString("utf8"), expected.bodies.trace_spans);
+    assert.equal(caseResultsBody(prepared).toString("utf8"), expected.bodies.case_results);
   });
 
   test("a write sends the recorded statements and bodies, and the engine stores the recorded rows", async () => {

@@ -66,10 +66,10 @@ describe("TabSeparated insert bodies", () => {
       for (const item of row.metricValues) assert.deepEqual(Object.keys(item), [...metricValueColumns]);
     }
     const metrics = metricValuesBody(prepared);
-    assert.equal(metrics.body, viaRowObjects(rows.flatMap((row) => row.metricValues), metricValueColumns));
+    assert.equal(metrics.body.toString("utf8"), viaRowObjects(rows.flatMap((row) => row.metricValues), metricValueColumns));
     assert.equal(metrics.rows, rows.reduce((total, row) => total + row.metricValues.length, 0));
-    assert.equal(evaluationResultsBody(prepared), viaRowObjects(rows.flatMap((row) => row.evaluationResults), evaluationResultColumns));
-    assert.equal(caseResultsBody(prepared), viaRowObjects(rows.map((row) => row.caseResult), caseResultColumns));
+    assert.equal(evaluationResultsBody(prepared).toString("utf8"), viaRowObjects(rows.flatMap((row) => row.evaluationResults), evaluationResultColumns));
+    assert.equal(caseResultsBody(prepared).toString("utf8"), viaRowObjects(rows.map((row) => row.caseResult), caseResultColumns));
   });
 
   test("the deduplication token covers the results but not when they were evaluated", () => {
