@@ -211,46 +211,58 @@ export function traceSpansBody(prepared: PreparedBatch): Buffer {
   return body.bytes();
 }
 
-/** Characters of lines gathered before they are joined into one flat piece: below the size V8 allocates in its large-object space, so that a piece starts young like the lines. */
-const PIECE_CHARACTERS = 64 * 1024;
+/** Bytes of one chunk of a body: most batches fit in a few; a line longer than a chunk continues in the next. */
+const CHUNK_BYTES = 256 * 1024;
+
+const encoder = new TextEncoder();
 
 /**
- * Lines joined into flat pieces of ~64 K characters as they come, each piece
- * encoded to UTF-8 at once, then the pieces' bytes into the body. A line is a
- * tree of the strings it was concatenated from; holding every line of a
- * 20,000-trace batch until one join kept hundreds of thousands of such trees
- * alive through every garbage collection (a third of the builder's time).
- * Joined in pieces, they die young. The body is bytes, outside the
- * JavaScript heap: the embedded engine takes a Buffer as it is, where one
- * body string was copied three more times on the event loop before the
- * engine's own UTF-8 copy (clickhouse-connection.ts embeddedInsert). Each
- * line ends with a line feed.
+ * A body's lines encoded to UTF-8 as they come, straight into chunks of
+ * bytes, then the chunks into the body. No text of the whole body (or of a
+ * piece of it) is ever made: joining lines into text, then encoding that
+ * text, made two copies of every byte on the JavaScript heap, and holding
+ * every line of a large batch until one join kept hundreds of thousands of
+ * concatenation trees alive through every collection. The body is bytes,
+ * outside the JavaScript heap: the embedded engine takes a Buffer as it is
+ * (clickhouse-connection.ts embeddedInsert). Each line ends with a line feed.
  */
 class BodyBuilder {
   lines = 0;
-  private pending: string[] = [];
-  private pendingCharacters = 0;
-  private readonly pieces: Buffer[] = [];
-  private byteLength = 0;
+  private readonly chunks: Buffer[] = [];
+  private chunk: Buffer = Buffer.allocUnsafe(0);
+  private used = 0;
 
   add(line: string): void {
-    this.pending.push(line);
     this.lines += 1;
-    this.pendingCharacters += line.length;
-    if (this.pendingCharacters >= PIECE_CHARACTERS) this.flush();
+    let rest = line;
+    for (;;) {
+      const { read, written } = encoder.encodeInto(rest, this.chunk.subarray(this.used));
+      this.used += written;
+      if (read === rest.length) break;
+      rest = rest.slice(read);
+      this.nextChunk(rest.length);
+    }
+    if (this.used === this.chunk.length) this.nextChunk(1);
+    this.chunk[this.used] = 0x0a;
+    this.used += 1;
   }
 
   bytes(): Buffer {
-    this.flush();
-    return this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.byteLength);
+    this.seal();
+    if (this.chunks.length === 1) return this.chunks[0]!;
+    return Buffer.concat(this.chunks);
   }
 
-  private flush(): void {
-    if (this.pending.length === 0) return;
-    const piece = Buffer.from(`${this.pending.join("\n")}\n`, "utf8");
-    this.pieces.push(piece);
-    this.byteLength += piece.length;
-    this.pending = [];
-    this.pendingCharacters = 0;
+  /** A new chunk, large enough for `characters` more characters of one-byte text; the full one is kept. */
+  private nextChunk(characters: number): void {
+    this.seal();
+    this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, characters + 4));
+    this.used = 0;
+  }
+
+  private seal(): void {
+    if (this.used > 0) this.chunks.push(this.chunk.subarray(0, this.used));
+    this.chunk = this.chunk.subarray(this.used);
+    this.used = 0;
   }
 }
