@@ -24,5 +24,11 @@ export function boundedRawSpans(spans: readonly SpanRecord[]): RawSpans {
     truncated += text.truncated;
     bytes += size;
   }
-  return { json: `[${kept.join(",")}]`, spanCount: spans.length, storedSpanCount: kept.length, truncatedValues: truncated };
+  // The brackets go on the first and last text, so that the join makes the array's text flat at once: around the
+  // join they made a concatenation the sink's encoding then flattened, a copy of every trace's spans.
+  if (kept.length > 0) {
+    kept[0] = `[${kept[0]}`;
+    kept[kept.length - 1] = `${kept[kept.length - 1]}]`;
+  }
+  return { json: kept.length === 0 ? "[]" : kept.join(","), spanCount: spans.length, storedSpanCount: kept.length, truncatedValues: truncated };
 }

@@ -19,7 +19,8 @@
 import { createHash } from "node:crypto";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { hasValue, rowVersion } from "./result-rows.js";
-import { tabSeparatedArrayItem as arrayItem, tabSeparatedField as field, tabSeparatedJson as jsonField, tabSeparatedName as name } from "./tab-separated.js";
+import { TabSeparatedBody } from "./tab-separated-body.js";
+import { tabSeparatedArrayItem as arrayItem, tabSeparatedField as field, tabSeparatedName as name } from "./tab-separated.js";
 
 export const caseResultColumns = [
   "case_result_id",
@@ -151,7 +152,7 @@ export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseI
 }
 
 export function metricValuesBody(prepared: PreparedBatch): { body: Buffer; rows: number } {
-  const body = new BodyBuilder();
+  const body = new TabSeparatedBody();
   for (const { evaluation, context, startedAt, version } of prepared.cases) {
     // Metrics without a value get no row, unless this evaluation may replace an earlier one (result-rows.ts hasValue).
     const tombstones = evaluation.replacesEarlier === true;
@@ -169,7 +170,7 @@ export function metricValuesBody(prepared: PreparedBatch): { body: Buffer; rows:
 }
 
 export function evaluationResultsBody(prepared: PreparedBatch): Buffer {
-  const body = new BodyBuilder();
+  const body = new TabSeparatedBody();
   for (const { evaluation, resultPayloads, runId, caseId, traceId, startedAt, version } of prepared.cases) {
     const results = evaluation.evaluationResults;
     for (let index = 0; index < results.length; index += 1) {
@@ -177,8 +178,10 @@ export function evaluationResultsBody(prepared: PreparedBatch): Buffer {
       // The Array(String) of metrics without a value, as tabSeparatedStringArray writes it.
       let notApplicable = "";
       for (const metric in item.metric_values) if (!hasValue(item.metric_values[metric])) notApplicable = notApplicable === "" ? arrayItem(metric) : `${notApplicable},${arrayItem(metric)}`;
-      body.add(
-        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${name(item.evaluator_id)}\t${name(item.evaluator_version)}\t${name(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${name(item.error_type)}\t${startedAt}\t${field(item.evaluated_at)}\t${jsonField(resultPayloads[index]!)}\t${version}\t[${notApplicable}]`,
+      body.addWithJson(
+        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${name(item.evaluator_id)}\t${name(item.evaluator_version)}\t${name(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${name(item.error_type)}\t${startedAt}\t${field(item.evaluated_at)}\t`,
+        resultPayloads[index]!,
+        `\t${version}\t[${notApplicable}]`,
       );
     }
   }
@@ -186,12 +189,14 @@ export function evaluationResultsBody(prepared: PreparedBatch): Buffer {
 }
 
 export function caseResultsBody(prepared: PreparedBatch): Buffer {
-  const body = new BodyBuilder();
+  const body = new TabSeparatedBody();
   for (const { evaluation, payload, context, startedAt, version } of prepared.cases) {
     const result = evaluation.caseResult;
     const observation = result.rag_observation;
-    body.add(
-      `${field(result.case_result_id)}\t${context}\t${field(result.execution_status)}\t${field(result.quality_status)}\t${observation.partial_trace ? 1 : 0}\t${field(result.output ?? "")}\t${field(observation.latency_ms)}\t${startedAt}\t${field(result.completed_at)}\t${jsonField(payload)}\t${version}`,
+    body.addWithJson(
+      `${field(result.case_result_id)}\t${context}\t${field(result.execution_status)}\t${field(result.quality_status)}\t${observation.partial_trace ? 1 : 0}\t${field(result.output ?? "")}\t${field(observation.latency_ms)}\t${startedAt}\t${field(result.completed_at)}\t`,
+      payload,
+      `\t${version}`,
     );
   }
   return body.bytes();
@@ -199,70 +204,16 @@ export function caseResultsBody(prepared: PreparedBatch): Buffer {
 
 /** The raw spans of the cases that carry them (migration 0013); empty when none does. */
 export function traceSpansBody(prepared: PreparedBatch): Buffer {
-  const body = new BodyBuilder();
+  const body = new TabSeparatedBody();
   for (const { evaluation, traceId, startedAt, version } of prepared.cases) {
     const raw = evaluation.rawSpans;
     if (raw === undefined) continue;
     const observation = evaluation.caseResult.rag_observation;
-    body.add(
-      `${field(evaluation.caseResult.case_result_id)}\t${traceId}\t${field(observation.tenant_id ?? "")}\t${field(observation.service_name ?? "")}\t${startedAt}\t${raw.spanCount}\t${raw.storedSpanCount}\t${raw.truncatedValues}\t${jsonField(raw.json)}\t${version}`,
+    body.addWithJson(
+      `${field(evaluation.caseResult.case_result_id)}\t${traceId}\t${field(observation.tenant_id ?? "")}\t${field(observation.service_name ?? "")}\t${startedAt}\t${raw.spanCount}\t${raw.storedSpanCount}\t${raw.truncatedValues}\t`,
+      raw.json,
+      `\t${version}`,
     );
   }
   return body.bytes();
-}
-
-/** Bytes of one chunk of a body: most batches fit in a few; a line longer than a chunk continues in the next. */
-const CHUNK_BYTES = 256 * 1024;
-
-const encoder = new TextEncoder();
-
-/**
- * A body's lines encoded to UTF-8 as they come, straight into chunks of
- * bytes, then the chunks into the body. No text of the whole body (or of a
- * piece of it) is ever made: joining lines into text, then encoding that
- * text, made two copies of every byte on the JavaScript heap, and holding
- * every line of a large batch until one join kept hundreds of thousands of
- * concatenation trees alive through every collection. The body is bytes,
- * outside the JavaScript heap: the embedded engine takes a Buffer as it is
- * (clickhouse-connection.ts embeddedInsert). Each line ends with a line feed.
- */
-class BodyBuilder {
-  lines = 0;
-  private readonly chunks: Buffer[] = [];
-  private chunk: Buffer = Buffer.allocUnsafe(0);
-  private used = 0;
-
-  add(line: string): void {
-    this.lines += 1;
-    let rest = line;
-    for (;;) {
-      const { read, written } = encoder.encodeInto(rest, this.chunk.subarray(this.used));
-      this.used += written;
-      if (read === rest.length) break;
-      rest = rest.slice(read);
-      this.nextChunk(rest.length);
-    }
-    if (this.used === this.chunk.length) this.nextChunk(1);
-    this.chunk[this.used] = 0x0a;
-    this.used += 1;
-  }
-
-  bytes(): Buffer {
-    this.seal();
-    if (this.chunks.length === 1) return this.chunks[0]!;
-    return Buffer.concat(this.chunks);
-  }
-
-  /** A new chunk, large enough for `characters` more characters of one-byte text; the full one is kept. */
-  private nextChunk(characters: number): void {
-    this.seal();
-    this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, characters + 4));
-    this.used = 0;
-  }
-
-  private seal(): void {
-    if (this.used > 0) this.chunks.push(this.chunk.subarray(0, this.used));
-    this.chunk = this.chunk.subarray(this.used);
-    this.used = 0;
-  }
 }

@@ -49,16 +49,6 @@ export function tabSeparatedStringArray(items: readonly string[]): string {
 }
 
 /**
- * A JSON document made by JSON.stringify, as a field. JSON writes every
- * control character as an escape, so of the field escapes only the backslash
- * can occur: one scan for it instead of the field's pattern (the payload
- * documents are most of a body's bytes).
- */
-export function tabSeparatedJson(json: string): string {
-  return json.indexOf("\\") < 0 ? json : json.replaceAll("\\", "\\\\");
-}
-
-/**
  * Metric names, evaluator ids and versions, outcomes and error types repeat
  * in every case (catalogs of tens), so their encodings are kept: as a field and as an Array(String) item. Bounded, so that names
  * from untrusted input cannot grow it without end; past the bound, names are

@@ -72,10 +72,11 @@ describe("TabSeparated insert bodies", () => {
     assert.equal(caseResultsBody(prepared).toString("utf8"), viaRowObjects(rows.map((row) => row.caseResult), caseResultColumns));
   });
 
-  test("a body of many chunks, with lines longer than a chunk and characters of 2, 3 and 4 bytes across their ends, is the rows' exact UTF-8", () => {
+  test("a body of many chunks, with lines longer than a chunk, characters of 2, 3 and 4 bytes across their ends and escapes, is the rows' exact UTF-8", () => {
     const batch = evaluations("2026-07-08T09:32:01.000Z");
-    // ~1.2 MB a line: longer than a chunk of the body (256 KiB), so lines continue across chunks at every offset the mix gives.
-    const long = (seed: number) => `${"é".repeat(seed)}${"ab€🙂x".repeat(120_000)}`;
+    // ~1.7 MB a line: longer than a chunk of the body (256 KiB), so lines continue across chunks at every offset the mix gives;
+    // quotes, line feeds and backslashes are escaped in the payload's JSON, whose backslashes the body escapes again.
+    const long = (seed: number) => `${"é".repeat(seed)}${'ab€🙂x"\n\\'.repeat(120_000)}`;
     const big = [0, 1, 2, 3].map((seed) => ({ ...batch[0]!, caseResult: { ...batch[0]!.caseResult, case_result_id: `cr_big_${seed}`, output: long(seed) } }));
     const prepared = prepareBatch([...batch, ...big], () => "", 1_234);
     const rows = [...batch, ...big].map((evaluation) => toRows(evaluation, "", 1_234));
