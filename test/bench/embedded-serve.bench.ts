@@ -245,10 +245,14 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
     const started = Date.now();
     // The heap in use, every 100 ms: how much of the peak RSS is JavaScript (the rest is the engine, code and garbage not yet returned).
     let peakHeap = 0;
+    let peakHeapHeld = 0;
+    let peakExternal = 0;
     let sampling = true;
     const heapSampler = (async () => {
       while (sampling) {
         peakHeap = Math.max(peakHeap, await collector.counter("ragscope_process_heap_used_bytes").catch(() => 0));
+        peakHeapHeld = Math.max(peakHeapHeld, await collector.counter("ragscope_process_heap_total_bytes").catch(() => 0));
+        peakExternal = Math.max(peakExternal, await collector.counter("ragscope_process_external_bytes").catch(() => 0));
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
@@ -292,6 +296,8 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
           { name: "requests answered 503 (retried)", value: refused },
           { name: "peak RSS of serve", value: megabytes(rss), unit: "MB" },
           { name: "peak JavaScript heap in use of serve (sampled every 100 ms)", value: megabytes(peakHeap), unit: "MB" },
+          { name: "peak JavaScript heap held (in use and not yet collected)", value: megabytes(peakHeapHeld), unit: "MB" },
+          { name: "peak memory of Buffers outside the heap", value: megabytes(peakExternal), unit: "MB" },
           { name: "case results stored", value: cases },
           { name: "rows per trace (all tables)", value: Math.round(((cases + evaluations + metrics) / cases) * 10) / 10 },
           { name: "metric rows per trace", value: Math.round((metrics / cases) * 10) / 10 },

@@ -38,6 +38,10 @@ export function registerFreshness(registry: MetricsRegistry): Histogram {
 
 export function registerProcessMetrics(registry: MetricsRegistry, limits: { maxHeapBytes: number }): void {
   registry.gauge("ragscope_process_heap_used_bytes", "JavaScript heap in use", () => process.memoryUsage().heapUsed);
+  // What of the resident set is JavaScript: the heap V8 holds (in use or not yet collected), and memory outside it that
+  // JavaScript objects own (Buffers: request bodies, insert bodies). The rest is the engine, code and the allocator's.
+  registry.gauge("ragscope_process_heap_total_bytes", "JavaScript heap held by the main thread (in use and garbage not yet collected)", () => process.memoryUsage().heapTotal);
+  registry.gauge("ragscope_process_external_bytes", "memory outside the JavaScript heap owned by JavaScript objects (Buffers)", () => process.memoryUsage().external);
   registry.gauge("ragscope_process_resident_memory_bytes", "resident set size of the process", () => process.memoryUsage.rss());
   registry.gauge("ragscope_memory_bound_bytes", "configured heap bound (RAGSCOPE_MAX_HEAP_MB); the evaluator pauses reading before it", () => limits.maxHeapBytes);
 }

@@ -74,6 +74,15 @@ test("serve in a small heap (V8 limited to 128 MiB, as in a small container) tak
     // Each stored trace's freshness is on /metrics, and none is shorter than the quiet period it waited.
     assert.equal(await collector.counter("ragscope_trace_freshness_seconds_count"), traces);
     assert.ok((await collector.counter("ragscope_trace_freshness_seconds_sum")) >= traces * 0.2, "at least the 200 ms quiet period each");
+    // What of serve's memory is JavaScript, on /metrics: the heap it holds stays within the bound V8 was given
+    // (128 MiB of old generation, and a young generation of at most 3 × 16 MiB), the rest of the resident set is not the heap.
+    const heapUsed = await collector.counter("ragscope_process_heap_used_bytes");
+    const heapTotal = await collector.counter("ragscope_process_heap_total_bytes");
+    const resident = await collector.counter("ragscope_process_resident_memory_bytes");
+    assert.ok(heapUsed > 0 && heapUsed <= heapTotal, `heap in use ${heapUsed}, held ${heapTotal}`);
+    assert.ok(heapTotal <= (128 + 48) * 1024 * 1024, `heap held ${heapTotal} bytes`);
+    assert.ok(resident > heapTotal, `resident ${resident}, heap held ${heapTotal}`);
+    assert.ok((await collector.counter("ragscope_process_external_bytes")) > 0);
   } finally {
     await collector.stop();
     await collector.remove();
