@@ -181,6 +181,7 @@ import { sendUntilAccepted } from "../support/send-until-accepted.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
 import { megabytes, type BenchmarkResult } from "./benchmark.js";
+import { engineInsertCostFigures } from "./engine-insert-cost.js";
 import { eightSpanRequest } from "./eight-span-request.js";
 
 const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 4_000);
@@ -358,6 +359,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
       ...["spans per second (first request → last trace written)", "serve CPU per span (user + system, all threads)", "peak RSS of serve", "peak JavaScript heap in use of serve (sampled every 100 ms)"].map((name) => ({ ...pick(name)!, name: `  ${name}` })),
       { name: "  CPU per span, deploy image ÷ node's defaults", value: Math.round((deployed.cpuPerSpan / plain.cpuPerSpan) * 100) / 100 },
       { name: "  spans per second, deploy image ÷ node's defaults", value: Math.round((deployed.rate / plain.rate) * 100) / 100 },
+      ...(await engineInsertCostFigures()),
     ],
   };
 }

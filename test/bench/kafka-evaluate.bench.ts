@@ -87,6 +87,7 @@ import { countCaseResults } from "../integration/kafka/support/stored-results.js
 import { queryRows } from "../support/temporary-store.js";
 import { otlpBody, recordTraces } from "../integration/kafka/support/synthetic-traces.js";
 import type { BenchmarkResult } from "./benchmark.js";
+import { engineInsertCostFigures } from "./engine-insert-cost.js";
 
 /** RAGSCOPE_BENCH_TRACES overrides the size (a smaller run on a busy machine). */
 const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 10_000);
@@ -227,6 +228,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
         { name: "sink writes, first insert sent → resolved", value: `${share(worker.sinkWaitMs)}, mostly the engine, off the event loop` },
         { name: "reading paused (backpressure)", value: `${evaluator.role.runner.counters.pauses} times, ${(evaluator.role.runner.pausedMs / 1000).toFixed(1)} s${pauseReasons.size > 0 ? ` (${[...pauseReasons].join(", ")})` : ""}` },
         { name: "process CPU during the evaluator run", value: `${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (user + system, all threads)` },
+        ...(await engineInsertCostFigures()),
       ],
     };
   } finally {
