@@ -172,6 +172,50 @@
  *   MiB for 3–4× the CPU a span, above). RSS ≤ 500 MB at 20,000 spans/s:
  *   not met, and the two halves of that target pull against each other on
  *   this runtime.
+ *
+ * Issue 13, insert bodies as bytes (2026-12-02, quiet machine, load 1–2.5;
+ * 2,000 traces unless said; single runs move by ±10 %, so ranges):
+ * - Before: 2,316–2,407 spans/s, 689–719 µs a span (event loop 217–222,
+ *   "node" threads 359–368, engine ThreadPool 72–85); peak RSS 2,040 MB,
+ *   JavaScript heap in use 1,236 MB. Image arguments: 2,433 spans/s, 661 µs,
+ *   RSS 1,976 MB, heap 880 MB.
+ * - A heap profile of the event loop with the collected objects included
+ *   (1,000 traces): 163 KB allocated a span. The insert bodies led: their
+ *   joins 26 %, chDB's client 10 % (through `exec` it read the body stream
+ *   into one string, trimmed it — a copy — and prefixed the statement —
+ *   another — before the native call made its UTF-8 copy), string escapes
+ *   and the payloads' JSON most of the rest.
+ * - Changed: (1) the sink hands the engine bytes: chDB's raw insert takes a
+ *   Buffer as it is (clickhouse-connection.ts insertTabSeparated; a server
+ *   gets the same statement and body over HTTP); (2) lines are encoded into
+ *   chunks of bytes as they are made, no text of a body is joined
+ *   (tab-separated-body.ts); (3) a JSON document goes into its line as it
+ *   is, its backslashes doubled in its bytes; (4) a trace's raw spans are
+ *   joined flat. The recorded statements, bodies and stored rows are
+ *   unchanged (recorded-insert-bodies.test.ts).
+ * - After: 2,465–2,656 spans/s, 627–690 µs a span (event loop 162–181);
+ *   peak heap in use 405–424 MB, RSS 1,322–1,436 MB. Image arguments:
+ *   2,653–2,914 spans/s, 571–644 µs, RSS 1,566–1,697 MB, heap 486–508 MB.
+ *   The event loop allocates 117 KB a span (−28 %). At the default 4,000
+ *   traces: 2,074 spans/s at 823 µs (87 requests refused with 503 and
+ *   retried: the bus's queue was full, as bounded), heap in use 707 MB and
+ *   held 753 MB (the queue, open traces and the batch: live data within
+ *   their bounds, which are shares of node's ~4 GB heap limit here), Buffers
+ *   125 MB, RSS 1,664 MB; image 2,489 spans/s at 673 µs, RSS 1,888 MB.
+ * - Where serve's CPU goes now (perf, every thread, 2,000 traces): event
+ *   loop 28 %, V8's helper threads (garbage collection, the compiler) 23 %,
+ *   the decode threads 15 %, libuv's threads (where the engine runs an
+ *   insert) 14 %, the engine's own threads 19 %. 8.5 % of serve's samples
+ *   are the kernel creating files for the engine's parts: this machine's
+ *   ext4 has no journal, and allocating an inode there skips recently
+ *   deleted ones (`recently_deleted`), reading inode tables. A one-row
+ *   insert into a plain table cost 13 ms on /tmp against 2 ms on /dev/shm
+ *   in one measurement, 1.8 against 1.7 ms in another: it depends on how
+ *   many files were deleted just before. The benchmark prints it after the
+ *   run (engine-insert-cost.ts).
+ * - Not met: 20,000 spans/s (~8× the CPU per span away) and RSS ≤ 500 MB
+ *   (the live heap at load is the configured bounds, the engine's library
+ *   maps 205 MB).
  */
 import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";

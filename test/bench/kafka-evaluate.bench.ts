@@ -70,6 +70,23 @@
  *   74, schema check 81, rules 495 µs per five-span trace: ~146 µs a span)
  *   cost an eighth of what the evaluator spends per span; the rest is the
  *   engine, garbage collection and the sink's bodies.
+ *
+ * Issue 13, insert bodies as bytes (2026-12-02, quiet machine, load 1.3–2.4):
+ * - Before, 3,000 traces: 3,047–3,361 spans/s, 566–606 µs a span, 6.5–6.6 %
+ *   of the bare consumer (46,702–51,008 spans/s).
+ * - After (embedded-serve.bench.ts says what changed), 3,000 traces: 3,143
+ *   and 3,606 spans/s, 547 and 611 µs a span, 6.6 %; 10,000 traces (the
+ *   default): 3,745 spans/s at 447 µs a span against a bare consumer's
+ *   65,527 at 16.1 µs: 5.7 % by rate, 3.6 % by CPU. Writes are in flight
+ *   81–83 % of the run: the engine limits this path.
+ * - The engine's share is mostly files: the same 3,000 traces with the
+ *   stores (and the broker's logs) on /dev/shm, back to back with a run on
+ *   /tmp: 4,682 against 3,143 spans/s, 406 against 611 µs a span; the event
+ *   loop is then 85 % busy (evaluation 37 %, the sink's bodies 13 %, the
+ *   rest 23 %) and becomes the limit. A user's journaled ext4 or XFS creates
+ *   files far faster than this machine's disk (engine-insert-cost.ts).
+ * - Not met: ≥ 30,000 spans/s and ≥ 40 %. With the files gone the event
+ *   loop alone caps one process near 6,000 spans/s here.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
