@@ -213,7 +213,7 @@
  *   in one measurement, 1.8 against 1.7 ms in another: it depends on how
  *   many files were deleted just before. The benchmark prints it after the
  *   run (engine-insert-cost.ts).
- * - Not met: 20,000 spans/s (~8× the CPU per span away) and RSS ≤ 500 MB
+ * - Not met: 20,000 spans/s (≤ 100 µs a span on two cores: ~6× away) and RSS ≤ 500 MB
  *   (the live heap at load is the configured bounds, the engine's library
  *   maps 205 MB).
  */
