@@ -30,7 +30,7 @@ export interface ClickHouseConnection {
   client: ClickHouseClient;
   database: string;
   embedded: boolean;
-  /** Inserts a TabSeparated body given as UTF-8 bytes (tabSeparatedInsert). */
+  /** Inserts a TabSeparated body given as UTF-8 bytes (built by tab-separated-body.ts): embedded, handed to the engine as it is; over HTTP, streamed. */
   insertTabSeparated(insert: TabSeparatedInsert): Promise<void>;
   describe(): string;
   close(): Promise<void>;
