@@ -7,7 +7,7 @@
 import { mkdir } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
-import { createClient, type ClickHouseClient } from "@clickhouse/client";
+import { createClient, parseError, type ClickHouseClient } from "@clickhouse/client";
 import type { ChdbConnection } from "chdb/connection";
 import { lockHolder, StoreLockedError } from "./store-locked-error.js";
 import { clickHouseErrorCode } from "./clickhouse-error-code.js";
@@ -47,20 +47,6 @@ export interface TabSeparatedInsert {
   body: Buffer;
 }
 
-/**
- * A failed insert of the embedded engine, with the ClickHouse error code as
- * `code` (as @clickhouse/client gives it over HTTP), so that callers classify
- * both stores' failures alike (clickhouse-error-code.ts).
- */
-export class EmbeddedInsertError extends Error {
-  readonly code: string | undefined;
-  constructor(message: string, code: number | undefined, options: { cause: unknown }) {
-    super(message, options);
-    this.name = "EmbeddedInsertError";
-    this.code = code === undefined ? undefined : String(code);
-  }
-}
-
 /** chDB's connection: its `.chdb` extension has the raw insert. */
 type ChdbRawInsert = Pick<ChdbConnection, "chdb">;
 
@@ -76,9 +62,11 @@ async function embeddedInsert(chdbConnection: ChdbRawInsert, insert: TabSeparate
   try {
     await chdbConnection.chdb.rawInsert({ table: `${quoteIdentifier(insert.database)}.${quoteIdentifier(insert.table)}`, columns: [...insert.columns], values: insert.body, format: "TabSeparated", settings: { ...insert.settings } });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const code = typeof error === "object" && error !== null && "clickhouseCode" in error && typeof error.clickhouseCode === "number" ? error.clickhouseCode : undefined;
-    throw new EmbeddedInsertError(message, code, { cause: error });
+    // As chDB's client maps the errors of its other calls: a ClickHouseError with the code as `code`, as over HTTP,
+    // so that callers classify both stores' failures alike (clickhouse-error-code.ts).
+    const mapped = parseError(error instanceof Error ? error.message : String(error));
+    mapped.cause = error;
+    throw mapped;
   }
 }
 
