@@ -22,3 +22,8 @@ export type Benchmark = (options: BenchmarkOptions) => BenchmarkResult | Promise
 export function megabytes(bytes: number): number {
   return Math.round((bytes / (1024 * 1024)) * 10) / 10;
 }
+
+/** The median of figures from rounds of a measurement (the upper one of an even count). */
+export function median(values: readonly number[]): number {
+  return [...values].sort((first, second) => first - second)[Math.floor(values.length / 2)]!;
+}

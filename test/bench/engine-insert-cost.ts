@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import type { BenchmarkFigure } from "./benchmark.js";
+import { median, type BenchmarkFigure } from "./benchmark.js";
 
 const INSERTS = 20;
 
@@ -47,7 +47,6 @@ async function measure(folder: string): Promise<InsertCost> {
       walls.push(performance.now() - started);
       cpus.push((used.user + used.system) / 1000);
     }
-    const median = (values: number[]) => [...values].sort((first, second) => first - second)[values.length >> 1]!;
     return { wallMs: median(walls), cpuMs: median(cpus) };
   } finally {
     await connection.close();

@@ -16,7 +16,7 @@ import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { createRedactor } from "../../instrumentation/index.js";
-import type { BenchmarkResult } from "./benchmark.js";
+import { median, type BenchmarkResult } from "./benchmark.js";
 import { rawRequest, wrappedRequest } from "./rag-request-fixture.js";
 
 const ROUNDS = 30;
@@ -39,11 +39,6 @@ async function microsecondsPerRequest(request: () => Promise<string>): Promise<n
   const start = process.hrtime.bigint();
   for (let index = 0; index < REQUESTS_PER_ROUND; index += 1) await request();
   return Number(process.hrtime.bigint() - start) / 1e3 / REQUESTS_PER_ROUND;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 export async function benchmark(): Promise<BenchmarkResult> {

@@ -49,7 +49,7 @@ import { caseResultsBody, evaluationResultsBody, metricValuesBody, prepareBatch,
 import path from "node:path";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { templates, variant } from "./ui.bench.js";
-import type { BenchmarkOptions, BenchmarkResult } from "./benchmark.js";
+import { median, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
 import os from "node:os";
 
 const ROUNDS = 3;
@@ -71,7 +71,6 @@ function buildAll(builder: Builder, batch: readonly CaseEvaluation[]): number {
   return (used.user + used.system) / batch.length;
 }
 
-const median = (values: readonly number[]) => [...values].sort((first, second) => first - second)[Math.floor(values.length / 2)]!;
 
 export async function benchmark(options: BenchmarkOptions = {}): Promise<BenchmarkResult> {
   const traces = Number(options.traces ?? 5_000);
