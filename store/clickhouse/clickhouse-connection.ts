@@ -47,6 +47,14 @@ export interface TabSeparatedInsert {
   body: Buffer;
 }
 
+/**
+ * Settings of every embedded insert (a caller's own win). Without parallel parsing: a server splits a large body
+ * among parser threads of its own cores, but the embedded engine's threads share the application's cores, where
+ * a segmenter and parsers per insert compete with the event loop that feeds them. serve, 2,000 eight-span traces
+ * (embedded-serve.bench.ts), eight runs each on two cores: 737 against 860 µs of CPU a span (medians).
+ */
+const EMBEDDED_INSERT_SETTINGS = { input_format_parallel_parsing: 0 } as const;
+
 /** chDB's connection: its `.chdb` extension has the raw insert. */
 type ChdbRawInsert = Pick<ChdbConnection, "chdb">;
 
@@ -60,7 +68,7 @@ type ChdbRawInsert = Pick<ChdbConnection, "chdb">;
 async function embeddedInsert(chdbConnection: ChdbRawInsert, insert: TabSeparatedInsert): Promise<void> {
   if (insert.body.length === 0) return;
   try {
-    await chdbConnection.chdb.rawInsert({ table: `${quoteIdentifier(insert.database)}.${quoteIdentifier(insert.table)}`, columns: [...insert.columns], values: insert.body, format: "TabSeparated", settings: { ...insert.settings } });
+    await chdbConnection.chdb.rawInsert({ table: `${quoteIdentifier(insert.database)}.${quoteIdentifier(insert.table)}`, columns: [...insert.columns], values: insert.body, format: "TabSeparated", settings: { ...EMBEDDED_INSERT_SETTINGS, ...insert.settings } });
   } catch (error) {
     // As chDB's client maps the errors of its other calls: a ClickHouseError with the code as `code`, as over HTTP,
     // so that callers classify both stores' failures alike (clickhouse-error-code.ts).

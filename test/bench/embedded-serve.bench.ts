@@ -221,6 +221,34 @@
  *   1,500 spans/s and 1,148 µs a span (smaller writes: the queue feeds the
  *   batches), peak heap in use 480 MB (the open traces and the batch keep
  *   their bounds), RSS 1,398 MB against 1,664 MB at the default.
+ *
+ * Issue 13, the engine's share (2026-12-02, a slower day on this machine:
+ * 2,000 traces at 840–1,100 µs a span before any change, load 1–3):
+ * - The writes are few and large: 8 writes of 250 traces, ~750 ms each
+ *   ("sink writes", now printed). Each trace sends ~82 KB of insert bodies
+ *   for ~38 KB of OTLP: raw spans ~40 KB (trace_spans, the detail view),
+ *   the Case Result ~17 KB (it carries the retrieved chunks' texts),
+ *   Evaluation Results ~20 KB (23 payloads), metric values ~5 KB. A write's
+ *   fixed cost (one row: 2–15 ms by filesystem) is noise at this size; the
+ *   engine's cost is per byte and per field: ~11 ms a MB with nothing else
+ *   running (a 1,000-trace evaluation_results insert, all its codecs, skip
+ *   indexes, TTL and computed columns tried one at a time: none moved it by
+ *   more than the spread), 20–25 ms a MB at load. chDB's raw insert of one
+ *   String column parses 330–380 MB/s, so most of it is the rows' columns.
+ * - Changed: embedded inserts run without parallel parsing
+ *   (clickhouse-connection.ts). trace_spans' bodies pass the engine's
+ *   10 MiB threshold, where it splits a body among a segmenter and parser
+ *   threads — built for a server's spare cores; in-process they compete
+ *   with serve's event loop. Eight runs each (the benchmark's two serve
+ *   runs, four times, alternating): 737 against 860 µs of CPU a span
+ *   (medians; 656–1,068 against 741–1,100). A server keeps its own default.
+ *   The Kafka path writes bodies below the threshold, so it does not change
+ *   there (two pairs: 466/478 against 548/486 µs, within the spread).
+ *   max_threads = 1 on top: 695 against 726 µs (four runs each), within
+ *   the spread, not kept.
+ * - --cpu-prof of the event loop is flat: garbage collection 18 % of its busy
+ *   time, then prepareBatch 3.5 %, body encoding 2.7 %, evaluateCaseResult
+ *   2.5 %, attribute reads 2.3 %; no frame above 4 %.
  */
 import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";
@@ -321,6 +349,8 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
       .slice(0, 6);
     const load = os.loadavg();
     const rss = await peakRss(collector.pid);
+    const writes = await collector.counter("ragscope_sink_write_duration_seconds_count");
+    const writeSeconds = await collector.counter("ragscope_sink_write_duration_seconds_sum");
     await collector.stop();
 
     const connection = await collector.openStore();
@@ -343,6 +373,7 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
           { name: "load average (1 min) at the end", value: Math.round(load[0]! * 100) / 100 },
           ...threads.map((thread) => ({ name: `  CPU per span in threads "${thread.name}"`, value: Math.round((thread.seconds / spans) * 1e7) / 10, unit: "µs" })),
           { name: "sending took", value: Math.round(sentSeconds * 10) / 10, unit: "s" },
+          { name: "sink writes (one insert per table each)", value: `${writes}, ${Math.round(traces / Math.max(writes, 1))} traces each, ${Math.round((writeSeconds / Math.max(writes, 1)) * 1000)} ms each` },
           { name: "requests answered 503 (retried)", value: refused },
           { name: "peak RSS of serve", value: megabytes(rss), unit: "MB" },
           { name: "peak JavaScript heap in use of serve (sampled every 100 ms)", value: megabytes(peakHeap), unit: "MB" },
