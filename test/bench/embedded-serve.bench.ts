@@ -246,6 +246,13 @@
  *   there (two pairs: 466/478 against 548/486 µs, within the spread).
  *   max_threads = 1 on top: 695 against 726 µs (four runs each), within
  *   the spread, not kept.
+ * - One decode thread instead of two (RAGSCOPE_DECODE_THREADS=1), four
+ *   runs each, alternating: 646–696 against 698–771 µs a span, 2,388–2,534
+ *   against 2,130–2,375 spans/s, RSS −70 MB. Not made the default: with one
+ *   thread a large request's decode holds every small one back
+ *   (largest-request.bench.ts: small requests' maximum 749 against 229 ms,
+ *   P99 11 ms both). The setting is there for a machine where throughput
+ *   matters more than that worst case.
  * - --cpu-prof of the event loop is flat: garbage collection 18 % of its busy
  *   time, then prepareBatch 3.5 %, body encoding 2.7 %, evaluateCaseResult
  *   2.5 %, attribute reads 2.3 %; no frame above 4 %.
