@@ -253,6 +253,10 @@
  *   (largest-request.bench.ts: small requests' maximum 749 against 229 ms,
  *   P99 11 ms both). The setting is there for a machine where throughput
  *   matters more than that worst case.
+ * - --single-threaded-gc added to the deploy image's arguments (three runs,
+ *   the image's run against node's defaults in each): CPU a span 1.12,
+ *   0.88 and 0.92 of the defaults' — the spread the image's arguments alone
+ *   showed before (0.81–1.23). Not kept.
  * - --cpu-prof of the event loop is flat: garbage collection 18 % of its busy
  *   time, then prepareBatch 3.5 %, body encoding 2.7 %, evaluateCaseResult
  *   2.5 %, attribute reads 2.3 %; no frame above 4 %.
