@@ -1,8 +1,9 @@
 /** The receiver's bounds (SECURITY.md "Limits") as the configuration sets them, for startReceiver. */
 import type { CollectorConfig } from "../wiring/config/collector-config.js";
+import { decodeThreadYoungGenerationMb } from "./decode-pool.js";
 import type { ReceiverOptions } from "./start-receiver.js";
 
-export function receiverBounds(config: Readonly<CollectorConfig>): Pick<ReceiverOptions, "maxInFlightBytes" | "maxConnections" | "requestTimeoutMs" | "headersTimeoutMs" | "decodeThreads" | "limits"> {
+export function receiverBounds(config: Readonly<CollectorConfig>): Pick<ReceiverOptions, "maxInFlightBytes" | "maxConnections" | "requestTimeoutMs" | "headersTimeoutMs" | "decodeThreads" | "decodeThreadYoungGenerationMb" | "limits"> {
   const { receiver } = config;
   return {
     maxInFlightBytes: receiver.maxInFlightBytes,
@@ -10,6 +11,7 @@ export function receiverBounds(config: Readonly<CollectorConfig>): Pick<Receiver
     requestTimeoutMs: receiver.requestTimeoutMs,
     headersTimeoutMs: receiver.headersTimeoutMs,
     decodeThreads: receiver.decodeThreads,
+    decodeThreadYoungGenerationMb: decodeThreadYoungGenerationMb(config.memory.maxHeapMb),
     limits: {
       maxSpansPerRequest: receiver.maxSpansPerRequest,
       maxSpansPerTrace: receiver.maxSpansPerTrace,

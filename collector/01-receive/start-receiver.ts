@@ -64,6 +64,8 @@ export interface ReceiverOptions {
   headersTimeoutMs?: number;
   /** Threads decoding request bodies. */
   decodeThreads?: number;
+  /** Each decode thread's young generation in MiB (decode-pool.ts); V8's default when not given. */
+  decodeThreadYoungGenerationMb?: number;
   limits?: RequestLimits;
   /** Told about bugs (exceptions) met while handling a request; they are logged to stderr when not given. */
   onInternalError?: (error: unknown) => void;
@@ -89,7 +91,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const counters = createReceiverCounters();
   const authTokens = options.authTokens ?? [];
   const tenantTokens = options.tenantTokens ?? {};
-  const decoders = new DecodePool(options.decodeThreads ?? defaultReceiverBounds.decodeThreads);
+  const decoders = new DecodePool(options.decodeThreads ?? defaultReceiverBounds.decodeThreads, options.decodeThreadYoungGenerationMb);
   const context: TraceExportContext = {
     budget: new ByteBudget(maxInFlightBytes),
     limits: options.limits ?? defaultReceiverBounds.limits,

@@ -260,6 +260,45 @@
  * - --cpu-prof of the event loop is flat: garbage collection 18 % of its busy
  *   time, then prepareBatch 3.5 %, body encoding 2.7 %, evaluateCaseResult
  *   2.5 %, attribute reads 2.3 %; no frame above 4 %.
+ *
+ * Issue 13, where the helper threads' CPU goes (2026-12-02, a quiet machine,
+ * load 0.9–2.5; 2,000 traces at 500–600 µs a span: event loop 125–155,
+ * "node" threads 250–330, the engine's ThreadPool 55–85):
+ * - The decode threads (CPU read from /proc/thread-self/stat inside them)
+ *   spend ~94 µs a span; the rest of "node" is V8's helper threads for the
+ *   event loop's heap (concurrent marking, sweeping: about two thirds of the
+ *   event loop's own CPU in `perf`) and libuv's threads running the engine's
+ *   inserts. --cpu-prof of a decode thread: garbage collection 35–40 % of
+ *   its busy time (15–20 % with the deploy image's --max-semi-space-size=64).
+ *   A 50-trace request (~1.9 MB of protobuf) decodes into tens of MB of
+ *   records that live until they are posted: more than V8's default 48 MiB
+ *   young generation for a worker, so they were scavenged, promoted and
+ *   marked.
+ * - Changed: each decode thread's young generation is ⅛ of the heap bound,
+ *   between 48 and 96 MiB (decode-pool.ts decodeThreadYoungGenerationMb;
+ *   test/unit/collector/decode-thread-memory.test.ts). Nine alternating
+ *   pairs against V8's default, every one in the same direction: 96 MiB
+ *   525 / 491 against 573 / 512 µs a span; 128 MiB 532 / 518 / 466 against
+ *   580 / 558 / 538 ("node" threads 264 / 271 / 241 against 323 / 298 /
+ *   288, spans/s 3,131 / 3,111 / 3,526 against 2,826 / 2,883 / 3,038);
+ *   192 MiB 499 / 499 against the same. Peak RSS moved within its spread
+ *   (1,369–1,561 against 1,381–1,409 MB at 128 MiB). largest-request: small
+ *   requests' maximum 216 ms, P99 9 ms (229 / 11 before). The final code,
+ *   two runs: 579 and 519 µs a span, 2,915 and 3,215 spans/s.
+ * - Tried and not kept: (1) the in-process queue holding each trace as
+ *   v8.serialize bytes (deserialized when taken) so queued traces are not
+ *   on the heap: three pairs, 569 / 568 / 588 against 600 / 543 / 554 µs,
+ *   peak heap in use 306–449 against 432–445 MB, RSS higher (1,470–1,528
+ *   against 1,340–1,450 MB): the open traces and the batch hold as much, and
+ *   the queue's bytes are RSS too. (2) glibc malloc with a 32 MiB mmap and
+ *   256 MiB trim threshold (GLIBC_TUNABLES), against the kernel's page
+ *   clearing `perf` shows on the event loop: three pairs, 552 / 561 / 559
+ *   against 552 / 534 / 529 µs. (3) Materialized views: a copy of
+ *   metric_values or case_results without the views that fill trace_list
+ *   and trace_list_metrics takes 30–40 % less time an insert (2,000-row
+ *   inserts, 16.7 against 10.4 ms and 24.5 against 17.4), but those tables
+ *   are what the trace list reads at 10 million traces (< 300 ms); the
+ *   engine is ~15 % of serve's CPU, so dropping them would buy ~3 %. Kept.
  */
 import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";
