@@ -17,7 +17,7 @@ import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { compactText } from "../text/normalize-text.js";
-import { overlapShareOfBigrams, textBigrams } from "./context-text-overlap.js";
+import { bigramCountsOf, overlapShareOfCounts, type BigramCounts } from "./context-text-overlap.js";
 import { chunkLabel } from "../../contracts/case-result.js";
 import { metricKeys } from "../metric-keys.js";
 
@@ -36,8 +36,8 @@ export interface Repetition {
 export function findRepetitions(packed: readonly PackedChunk[]): Repetition[] {
   const repetitions: Repetition[] = [];
   const compact = packed.map((chunk) => (chunk.text === null ? "" : compactText(chunk.text)));
-  // Each chunk's bigrams once, not once per pair (overlapShare would tokenise both texts of every pair).
-  const bigrams = packed.map((chunk) => (chunk.text === null ? null : textBigrams(chunk.text)));
+  // Each chunk's bigram counts once, not once per pair (overlapShare would tokenise and count both texts of every pair).
+  const bigrams = bigramCountsOf(packed.map((chunk) => chunk.text));
   packed.forEach((chunk, index) => {
     for (let earlier = 0; earlier < index; earlier += 1) {
       const previous = packed[earlier]!;
@@ -51,11 +51,16 @@ export function findRepetitions(packed: readonly PackedChunk[]): Repetition[] {
   return repetitions;
 }
 
-/** overlapShare(chunk text, earlier text) >= REDUNDANT_OVERLAP, from the two texts' bigrams (null: no text recorded). */
-function overlaps(chunk: readonly string[] | null, earlier: readonly string[] | null): boolean {
-  if (chunk === null || earlier === null) return false;
-  const share = overlapShareOfBigrams(chunk, earlier);
-  return share !== null && share >= REDUNDANT_OVERLAP;
+/**
+ * overlapShare(chunk text, earlier text) >= REDUNDANT_OVERLAP (context-text-overlap.ts), from the two texts' bigram
+ * counts (null: no text recorded; a text without a token overlaps nothing). An earlier text with fewer bigrams than
+ * the share needs cannot hold it, so the counts are not compared.
+ */
+function overlaps(chunk: BigramCounts | null, earlier: BigramCounts | null): boolean {
+  if (chunk === null || earlier === null || chunk.total === 0) return false;
+  // A quotient, like the share itself, so that the shortcut and the share cannot round differently at the bound.
+  if (earlier.total / chunk.total < REDUNDANT_OVERLAP) return false;
+  return (overlapShareOfCounts(chunk, earlier) ?? 0) >= REDUNDANT_OVERLAP;
 }
 
 /** The metrics this evaluator produces (context layer). */

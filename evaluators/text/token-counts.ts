@@ -19,3 +19,11 @@ export function overlapCount(first: readonly string[], second: readonly string[]
   }
   return overlap;
 }
+
+/** overlapCount from both sides' counts (countTokens), for callers that compare each of many texts with many: no map is built per pair. */
+export function overlapOfCounts<Key>(first: ReadonlyMap<Key, number>, second: ReadonlyMap<Key, number>): number {
+  const [smaller, larger] = first.size <= second.size ? [first, second] : [second, first];
+  let overlap = 0;
+  for (const [token, count] of smaller) overlap += Math.min(count, larger.get(token) ?? 0);
+  return overlap;
+}
