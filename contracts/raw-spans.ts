@@ -22,8 +22,11 @@ export const MAXIMUM_TRACE_BYTES = 256 * 1024;
 export const MAXIMUM_VALUE_BYTES = 8 * 1024;
 
 export interface RawSpans {
-  /** The kept spans as a JSON array of StoredSpan. */
-  json: string;
+  /**
+   * The kept spans, each one's JSON (a StoredSpan) in UTF-8, in start order: the stored value is the JSON array
+   * of them. Kept apart until the insert body is written, which is their only copy.
+   */
+  spans: readonly Uint8Array[];
   spanCount: number;
   storedSpanCount: number;
   /** Attribute values cut to MAXIMUM_VALUE_BYTES. */

@@ -49,9 +49,12 @@ export interface SpanRecord {
   stored?: StoredSpanText;
 }
 
-/** A span's stored JSON (contracts/raw-spans.ts), its UTF-8 size and how many values were cut in it. */
+/**
+ * A span's stored JSON (contracts/raw-spans.ts) as UTF-8 bytes, and how many values were cut in it. Bytes, not
+ * text: they go into the trace_spans insert body as they are, and until then they wait outside the JavaScript heap
+ * (a trace's spans are ~40 KB of this, held from decoding until its write).
+ */
 export interface StoredSpanText {
-  json: string;
-  bytes: number;
+  utf8: Uint8Array;
   truncated: number;
 }

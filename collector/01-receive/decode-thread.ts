@@ -1,7 +1,8 @@
 /**
  * The entry point of a decode thread: takes a request body (its buffer
  * transferred, not copied), prepares the trace messages and sends them back
- * with their buffers transferred (decoded span records are cloned).
+ * with their buffers transferred (decoded span records are cloned, their
+ * stored texts' buffers transferred).
  */
 import { parentPort } from "node:worker_threads";
 import { prepareTraceMessages, type PrepareRequest } from "./prepare-trace-messages.js";
@@ -21,6 +22,12 @@ port.on("message", (task: Task) => {
     return;
   }
   const transfer: ArrayBuffer[] = [];
+  if (result.kind === "decoded") {
+    // Each trace's stored span texts are views of one buffer of its own (stored-span-text.ts storeSpanTexts).
+    const buffers = new Set<ArrayBuffer>();
+    for (const trace of result.traces) for (const span of trace.spans) if (span.stored !== undefined) buffers.add(span.stored.utf8.buffer as ArrayBuffer);
+    transfer.push(...buffers);
+  }
   if (result.kind === "prepared") {
     for (const message of result.messages) {
       // Small messages may be views of Node's shared buffer pool, which cannot be transferred: they are copied.

@@ -17,7 +17,7 @@ import { splitByTraceId } from "../00-otlp/split-by-trace-id.js";
 import { splitIntoParts } from "../00-otlp/split-into-parts.js";
 import { stampTenant } from "../00-otlp/stamp-tenant.js";
 import { estimateSpanBytes } from "../05-assemble/estimate-span-bytes.js";
-import { storedSpanText } from "../00-otlp/stored-span-text.js";
+import { storeSpanTexts } from "../00-otlp/stored-span-text.js";
 import { toSpanRecords } from "../00-otlp/to-span-records.js";
 import type { DecodedTrace } from "../02-transport/trace-bus.js";
 
@@ -53,12 +53,10 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
     for (const [traceId, trace] of splitByTraceId(decoded.value)) {
       for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) {
         const spans = toSpanRecords(part);
+        // Here rather than in the evaluation loop, which then only joins the texts; one buffer a trace, transferred.
+        storeSpanTexts(spans);
         let bytes = 0;
-        for (const span of spans) {
-          // Here rather than in the evaluation loop, which then only joins the texts.
-          span.stored = storedSpanText(span);
-          bytes += estimateSpanBytes(span);
-        }
+        for (const span of spans) bytes += estimateSpanBytes(span);
         traces.push({ key: traceId, spans, bytes });
       }
     }

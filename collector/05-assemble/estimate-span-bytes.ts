@@ -19,8 +19,8 @@ export function estimateSpanBytes(span: SpanRecord): number {
   bytes += attributesBytes(span.attributes) + attributesBytes(span.resource);
   bytes += 2 * (span.scope.name.length + span.scope.version.length);
   for (const event of span.events) bytes += OBJECT_OVERHEAD + 2 * event.name.length + attributesBytes(event.attributes);
-  // The stored text the decode thread made (stored-span-text.ts) is held with the span.
-  if (span.stored !== undefined) bytes += OBJECT_OVERHEAD + 2 * span.stored.json.length;
+  // The stored text the decode thread made (stored-span-text.ts) is held with the span, as bytes outside the heap.
+  if (span.stored !== undefined) bytes += OBJECT_OVERHEAD + span.stored.utf8.byteLength;
   return bytes;
 }
 

@@ -211,7 +211,7 @@ export function traceSpansBody(prepared: PreparedBatch): Buffer {
     const observation = evaluation.caseResult.rag_observation;
     body.addWithJson(
       `${field(evaluation.caseResult.case_result_id)}\t${traceId}\t${field(observation.tenant_id ?? "")}\t${field(observation.service_name ?? "")}\t${startedAt}\t${raw.spanCount}\t${raw.storedSpanCount}\t${raw.truncatedValues}\t`,
-      raw.json,
+      { items: raw.spans },
       `\t${version}`,
     );
   }

@@ -7,6 +7,15 @@ export const CHUNK_BYTES = 256 * 1024;
 
 const encoder = new TextEncoder();
 
+const OPEN_BRACKET = 0x5b;
+const COMMA = 0x2c;
+const CLOSE_BRACKET = 0x5d;
+
+/** A JSON array given as its items' UTF-8 (each a JSON document), written into a field without being joined first. */
+export interface JsonArrayItems {
+  items: readonly Uint8Array[];
+}
+
 /**
  * A body's lines encoded to UTF-8 as they come, straight into chunks of
  * bytes, then the chunks into the body. No text of the whole body (or of a
@@ -33,12 +42,13 @@ export class TabSeparatedBody {
   }
 
   /**
-   * A line of `head`, a JSON document (made by JSON.stringify) as a field,
-   * and `tail`. The document is most of a line's bytes: it is encoded as it
-   * is, not copied into the line's text first (which encoding would have
-   * flattened), and escaped as a field in its bytes (escapeBackslashes).
+   * A line of `head`, a JSON document (made by JSON.stringify; as text, or
+   * already UTF-8) as a field, and `tail`. The document is most of a line's
+   * bytes: it is encoded (or copied) as it is, not copied into the line's
+   * text first (which encoding would have flattened), and escaped as a field
+   * in its bytes (escapeBackslashes).
    */
-  addWithJson(head: string, json: string, tail: string): void {
+  addWithJson(head: string, json: string | Uint8Array | JsonArrayItems, tail: string): void {
     this.lines += 1;
     this.write(head);
     this.writeJsonField(json);
@@ -75,14 +85,8 @@ export class TabSeparatedBody {
    * doubled in the encoded bytes (a backslash byte is never part of a
    * multi-byte UTF-8 character). The document is kept in one chunk for that.
    */
-  private writeJsonField(json: string): void {
-    if (json.length > this.chunk.length - this.used) this.nextChunk(json.length);
-    let { read, written } = encoder.encodeInto(json, this.chunk.subarray(this.used));
-    if (read < json.length) {
-      // Characters of several bytes: a chunk that surely holds the document (what was written past `used` is overwritten).
-      this.nextChunk(json.length * 3);
-      ({ written } = encoder.encodeInto(json, this.chunk.subarray(this.used)));
-    }
+  private writeJsonField(json: string | Uint8Array | JsonArrayItems): void {
+    const written = typeof json === "string" ? this.placeText(json) : json instanceof Uint8Array ? this.placeBytes(json) : this.placeArray(json.items);
     const encoded = this.chunk.subarray(this.used, this.used + written);
     const backslashes: number[] = [];
     for (let at = encoded.indexOf(0x5c); at !== -1; at = encoded.indexOf(0x5c, at + 1)) backslashes.push(at);
@@ -102,6 +106,39 @@ export class TabSeparatedBody {
     this.nextChunk(escapedLength);
     escapeBackslashes(source.subarray(sourceStart, sourceStart + written), backslashes, this.chunk, this.used);
     this.used += escapedLength;
+  }
+
+  /** The document's UTF-8 at `used` in the chunk (not yet counted in `used`); how many bytes it is. */
+  private placeText(json: string): number {
+    if (json.length > this.chunk.length - this.used) this.nextChunk(json.length);
+    const { read, written } = encoder.encodeInto(json, this.chunk.subarray(this.used));
+    if (read === json.length) return written;
+    // Characters of several bytes: a chunk that surely holds the document (what was written past `used` is overwritten).
+    this.nextChunk(json.length * 3);
+    return encoder.encodeInto(json, this.chunk.subarray(this.used)).written;
+  }
+
+  /** As placeText, for a document already in UTF-8. */
+  private placeBytes(utf8: Uint8Array): number {
+    if (utf8.byteLength > this.chunk.length - this.used) this.nextChunk(utf8.byteLength);
+    this.chunk.set(utf8, this.used);
+    return utf8.byteLength;
+  }
+
+  /** As placeBytes, for a JSON array of documents in UTF-8: "[", the items with commas between them, "]". */
+  private placeArray(items: readonly Uint8Array[]): number {
+    let bytes = items.length === 0 ? 2 : items.length + 1;
+    for (const item of items) bytes += item.byteLength;
+    if (bytes > this.chunk.length - this.used) this.nextChunk(bytes);
+    let at = this.used;
+    this.chunk[at++] = OPEN_BRACKET;
+    items.forEach((item, index) => {
+      if (index > 0) this.chunk[at++] = COMMA;
+      this.chunk.set(item, at);
+      at += item.byteLength;
+    });
+    this.chunk[at] = CLOSE_BRACKET;
+    return bytes;
   }
 
   /** A new chunk, large enough for `bytes` more bytes (or characters of one-byte text); the full one is kept. */

@@ -8,6 +8,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { rawSpansJson } from "./raw-spans-json.js";
+import type { RawSpans } from "../../contracts/raw-spans.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { tabSeparatedInsertStatement, type ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
 
@@ -37,13 +39,30 @@ export interface RecordedInsertBodies {
 
 export const storedTables = ["case_results", "evaluation_results", "metric_values", "trace_spans"] as const;
 
+/** Raw spans are kept in the file as their JSON array's text (`json`), not as the spans' bytes the sink takes. */
 export function encodeBatch(batch: readonly CaseEvaluation[]): string {
-  return `${JSON.stringify(batch, (_key, value: unknown) => (typeof value === "number" && !Number.isFinite(value) ? { $nonFinite: String(value) } : value), 2)}\n`;
+  return `${JSON.stringify(
+    batch,
+    (key, value: unknown) => {
+      if (typeof value === "number" && !Number.isFinite(value)) return { $nonFinite: String(value) };
+      if (key === "rawSpans" && value !== null && typeof value === "object") {
+        const { spans, ...counts } = value as RawSpans;
+        return { json: rawSpansJson({ spans, ...counts }).toString("utf8"), ...counts };
+      }
+      return value;
+    },
+    2,
+  )}\n`;
 }
 
 export async function readBatch(): Promise<CaseEvaluation[]> {
-  return JSON.parse(await readFile(batchFile, "utf8"), (_key, value: unknown) => {
+  return JSON.parse(await readFile(batchFile, "utf8"), (key, value: unknown) => {
     if (value !== null && typeof value === "object" && "$nonFinite" in value) return Number((value as { $nonFinite: string }).$nonFinite);
+    if (key === "rawSpans" && value !== null && typeof value === "object") {
+      // The array's items as JSON.stringify wrote them: stringifying each parsed item gives its text back.
+      const { json, ...counts } = value as { json: string } & Omit<RawSpans, "spans">;
+      return { spans: (JSON.parse(json) as unknown[]).map((span) => Buffer.from(JSON.stringify(span), "utf8")), ...counts };
+    }
     return value;
   }) as CaseEvaluation[];
 }

@@ -66,7 +66,7 @@ function batch(): CaseEvaluation[] {
   first.reason = hostile;
   first.evaluator_id = `evaluator ${hostile}`;
   first.metric_values = { ...first.metric_values, [`metric ${hostile}`]: 0.5, [`absent ${hostile}`]: null, infinite: Number.POSITIVE_INFINITY, negative_infinite: Number.NEGATIVE_INFINITY, not_a_number: Number.NaN, tiny: 1e-9, negative: -0.25, huge: 1.5e300, zero: -0 };
-  awkward.rawSpans = { json: JSON.stringify([{ name: hostile, attributes: { text: hostile } }]), spanCount: 3, storedSpanCount: 2, truncatedValues: 1 };
+  awkward.rawSpans = { spans: [Buffer.from(JSON.stringify({ name: hostile, attributes: { text: hostile } }))], spanCount: 3, storedSpanCount: 2, truncatedValues: 1 };
   evaluations.push(awkward);
   const replacing = structuredClone(awkward);
   replacing.caseResult.case_result_id = `cr_replacing ${hostile}`;
@@ -75,7 +75,7 @@ function batch(): CaseEvaluation[] {
     result.evaluation_result_id = `${result.evaluation_result_id}\t${hostile}`;
   }
   replacing.replacesEarlier = true;
-  replacing.rawSpans = { json: "[]", spanCount: 0, storedSpanCount: 0, truncatedValues: 0 };
+  replacing.rawSpans = { spans: [], spanCount: 0, storedSpanCount: 0, truncatedValues: 0 };
   evaluations.push(replacing);
   return evaluations;
 }

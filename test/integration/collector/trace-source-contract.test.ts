@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decodeTraceRequest, toSpanRecords } from "../../../collector/00-otlp/index.js";
+import type { SpanRecord } from "../../../collector/00-otlp/span-record.js";
 import { storedSpanText } from "../../../collector/00-otlp/stored-span-text.js";
 import { startReceiver } from "../../../collector/01-receive/start-receiver.js";
 import { InProcessBus } from "../../../collector/02-transport/in-process/in-process-bus.js";
@@ -76,11 +77,14 @@ test("the receiver hands the in-process bus each trace's decoded span records, w
       assert.ok(record !== undefined && record.kind === "decoded", `trace ${index} handed over`);
       const alone = decodeTraceRequest(otlpBody(trace.spans, "protobuf"), "protobuf");
       assert.ok(alone.ok);
-      // With each span's stored text (trace_spans) made in the decode thread too.
+      // With each span's stored text (trace_spans) made in the decode thread too: UTF-8, views of one buffer a trace
+      // that the thread transferred (compared as text: a view and a Buffer of the same bytes differ in prototype).
+      const withText = (spans: readonly SpanRecord[]) => spans.map((span) => ({ ...span, stored: span.stored === undefined ? undefined : { text: Buffer.from(span.stored.utf8).toString("utf8"), truncated: span.stored.truncated } }));
       assert.deepEqual(
-        record.spans,
-        toSpanRecords(alone.value).map((span) => ({ ...span, stored: storedSpanText(span) })),
+        withText(record.spans),
+        withText(toSpanRecords(alone.value).map((span) => ({ ...span, stored: storedSpanText(span) }))),
       );
+      assert.equal(new Set(record.spans.map((span) => span.stored!.utf8.buffer)).size, 1, "one buffer for the trace's texts");
     }
   } finally {
     await receiver.close();

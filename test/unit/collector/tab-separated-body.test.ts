@@ -38,6 +38,30 @@ describe("TabSeparated body bytes", () => {
     }
   });
 
+  test("a document given as UTF-8, or as an array's items in UTF-8, is written as its text would be, at every chunk end", () => {
+    const arrays = [[], [documents[0]!], documents, [documents[1]!, documents[4]!]];
+    for (const chunkBytes of [16, 64, 97]) {
+      for (let before = 0; before <= chunkBytes + 8; before += 1) {
+        const filler = "f".repeat(before);
+        for (const json of documents) {
+          const body = new TabSeparatedBody(chunkBytes);
+          body.add(filler);
+          body.addWithJson("h\t", Buffer.from(json, "utf8"), "\tt");
+          assert.equal(body.bytes().toString("utf8"), `${filler}\n${expectedLine("h\t", json, "\tt")}`, `bytes, chunk ${chunkBytes}, ${before} before, ${json}`);
+        }
+        for (const items of arrays) {
+          const body = new TabSeparatedBody(chunkBytes);
+          body.add(filler);
+          body.addWithJson("h\t", { items: items.map((item) => Buffer.from(item, "utf8")) }, "\tt");
+          body.add("after");
+          const json = `[${items.join(",")}]`;
+          assert.equal(body.bytes().toString("utf8"), `${filler}\n${expectedLine("h\t", json, "\tt")}after\n`, `array, chunk ${chunkBytes}, ${before} before, ${json}`);
+          assert.equal(body.lines, 3);
+        }
+      }
+    }
+  });
+
   test("lines longer than a chunk continue in the next; characters of several bytes are never split", () => {
     const line = "aé€🙂".repeat(50);
     for (let before = 0; before < 20; before += 1) {

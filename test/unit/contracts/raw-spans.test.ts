@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { SpanRecord } from "../../../collector/00-otlp/span-record.js";
 import { boundedRawSpans } from "../../../collector/07-evaluate/bounded-raw-spans.js";
-import { MAXIMUM_TRACE_BYTES, MAXIMUM_VALUE_BYTES, type StoredRawSpan } from "../../../contracts/raw-spans.js";
+import { rawSpansJson } from "../../support/raw-spans-json.js";
+import { storeSpanTexts } from "../../../collector/00-otlp/stored-span-text.js";
+import { MAXIMUM_TRACE_BYTES, MAXIMUM_VALUE_BYTES, type RawSpans, type StoredRawSpan } from "../../../contracts/raw-spans.js";
+
+/** The stored JSON array as text. */
+const textOf = (raw: RawSpans) => rawSpansJson(raw).toString("utf8");
 
 function span(index: number, attributes: SpanRecord["attributes"]): SpanRecord {
   return {
@@ -31,7 +36,7 @@ function span(index: number, attributes: SpanRecord["attributes"]): SpanRecord {
 describe("raw spans bounded in bytes", () => {
   test("a small trace is kept whole, in start order, with exact nanosecond times", () => {
     const raw = boundedRawSpans([span(2, { b: [1, 2] }), span(0, { a: "x", nested: { k: true } }), span(1, {})]);
-    const spans = JSON.parse(raw.json) as StoredRawSpan[];
+    const spans = JSON.parse(textOf(raw)) as StoredRawSpan[];
     assert.deepEqual(spans.map((item) => item.name), ["stage 0", "stage 1", "stage 2"]);
     assert.equal(spans[0]!.start_time_unix_nano, "1780000000000000123");
     assert.deepEqual(spans[0]!.attributes, { a: "x", nested: { k: true } });
@@ -43,7 +48,7 @@ describe("raw spans bounded in bytes", () => {
   test("a value over the bound is cut on a character boundary and marked with its length", () => {
     const long = "é".repeat(MAXIMUM_VALUE_BYTES); // two bytes each
     const raw = boundedRawSpans([span(0, { document: long, list: [long] })]);
-    const [kept] = JSON.parse(raw.json) as StoredRawSpan[];
+    const [kept] = JSON.parse(textOf(raw)) as StoredRawSpan[];
     const document = kept!.attributes.document as string;
     assert.equal(raw.truncatedValues, 2);
     assert.ok(document.endsWith(`… [cut by ragscope: ${2 * MAXIMUM_VALUE_BYTES} bytes]`), document.slice(-60));
@@ -52,13 +57,24 @@ describe("raw spans bounded in bytes", () => {
     assert.equal(typeof kept!.attributes.list, "string", "a nested value over the bound is kept as its cut JSON text");
   });
 
+  test("texts the decode thread stored in one buffer, some spans without one: the same array as texts made here", () => {
+    const made = () => [span(2, { b: "\\ and é" }), span(0, { a: "x" }), span(1, { c: "\t" })];
+    const stored = made();
+    const buffer = storeSpanTexts(stored.slice(0, 2));
+    assert.ok(stored[0]!.stored!.utf8.buffer === buffer && stored[1]!.stored!.utf8.buffer === buffer, "views of the one buffer");
+    assert.equal(stored[2]!.stored, undefined);
+    assert.deepEqual(textOf(boundedRawSpans(stored)), textOf(boundedRawSpans(made())));
+    assert.deepEqual(JSON.parse(textOf(boundedRawSpans(stored))).map((item: StoredRawSpan) => item.name), ["stage 0", "stage 1", "stage 2"]);
+    assert.equal(textOf(boundedRawSpans([])), "[]");
+  });
+
   test("spans past the trace's budget are left out and counted, never silently", () => {
     const value = "a".repeat(MAXIMUM_VALUE_BYTES - 100);
     const spans = Array.from({ length: 100 }, (_, index) => span(index, { one: value, two: value }));
     const raw = boundedRawSpans(spans);
-    assert.ok(Buffer.byteLength(raw.json, "utf8") <= MAXIMUM_TRACE_BYTES);
+    assert.ok(Buffer.byteLength(textOf(raw), "utf8") <= MAXIMUM_TRACE_BYTES);
     assert.equal(raw.spanCount, 100);
     assert.ok(raw.storedSpanCount > 0 && raw.storedSpanCount < 100, String(raw.storedSpanCount));
-    assert.equal((JSON.parse(raw.json) as unknown[]).length, raw.storedSpanCount);
+    assert.equal((JSON.parse(textOf(raw)) as unknown[]).length, raw.storedSpanCount);
   });
 });
