@@ -19,6 +19,7 @@
 import { createHash } from "node:crypto";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { hasValue, rowVersion } from "./result-rows.js";
+import { TextHasher } from "./text-hasher.js";
 import { TabSeparatedBody } from "./tab-separated-body.js";
 import { tabSeparatedArrayItem as arrayItem, tabSeparatedField as field, tabSeparatedName as name } from "./tab-separated.js";
 
@@ -116,13 +117,13 @@ export interface PreparedBatch {
 
 export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseId: string, caseVersion: string) => string, clockMs: number): PreparedBatch {
   const hash = createHash("sha256");
+  const hasher = new TextHasher(hash);
   const cases: PreparedCase[] = [];
   for (const evaluation of batch) {
     const result = evaluation.caseResult;
     const observation = result.rag_observation;
     const payload = JSON.stringify(result);
-    // One hash update per case: each update call converts its text to UTF-8 apart, which cost more than the hashing.
-    let hashed = payload;
+    hasher.add(payload);
     const resultPayloads: string[] = [];
     for (const item of evaluation.evaluationResults) {
       const resultPayload = JSON.stringify(item);
@@ -130,9 +131,13 @@ export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseI
       // The evaluation time blanked without copying the whole payload: the same text `replace` gave (first match only).
       const pattern = `"evaluated_at":${JSON.stringify(item.evaluated_at)}`;
       const at = resultPayload.indexOf(pattern);
-      hashed += at < 0 ? resultPayload : `${resultPayload.slice(0, at)}"evaluated_at":""${resultPayload.slice(at + pattern.length)}`;
+      if (at < 0) hasher.add(resultPayload);
+      else {
+        hasher.add(resultPayload.slice(0, at));
+        hasher.add(`"evaluated_at":""`);
+        hasher.add(resultPayload.slice(at + pattern.length));
+      }
     }
-    hash.update(hashed);
     const runId = field(result.run_id);
     const caseId = field(result.case_id);
     const traceId = field(result.trace_id);
@@ -148,6 +153,7 @@ export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseI
       context: `${runId}\t${caseId}\t${traceId}\t${field(result.case_version)}\t${field(datasetOf(result.case_id, result.case_version))}\t${field(observation.service_name ?? "")}\t${field(observation.tenant_id ?? "")}\t${field(observation.route ?? "")}`,
     });
   }
+  hasher.flush();
   return { cases, token: hash.digest("hex") };
 }
 
