@@ -311,6 +311,29 @@
  *   and a copy a trace); the views are written as they are instead. The
  *   Kafka path (texts made on the event loop, one Buffer a span) is within
  *   its spread: 455 / 439 against 431 / 464 µs a span.
+ * - The batch token hashes the payloads through a reused UTF-8 buffer
+ *   (text-hasher.ts) instead of joining each case's ~40 KB of payloads into
+ *   one text first; the token is unchanged (recorded-insert-bodies.test.ts).
+ *   ~1–2 % of the event loop; two pairs within the spread.
+ * - Where serve's CPU goes after these changes (`perf record -g -p` of serve
+ *   for 4 s of a 3,000-trace run, samples per thread; the benchmark's
+ *   "node" line mixes several of these): the event loop 28 %; the engine's
+ *   own threads 31 % (QueryPipelineEx 12, MergeMutate 11, QueryCompPipeEx
+ *   7); libuv's threads 10 %, nearly all inside the engine's insert
+ *   (InsertRawWorker::Execute in chDB's binding); V8's platform threads 20 %
+ *   (sweeper, scavenger, concurrent marking, and the optimizing compiler,
+ *   which a run this short does not amortise); the decode threads 10 %. So
+ *   the embedded engine is ~40 % of serve's CPU, ~200 µs a span. The rollup
+ *   refresh is part of it: with RAGSCOPE_ROLLUP_REFRESH_MS at an hour (no
+ *   refresh within the run), two pairs gave 516 / 486 against 550 / 515 µs
+ *   a span (~6 %).
+ * - What a CPU second buys now, and what the target asks: ~480–550 µs a
+ *   span is ~10 cores for 20,000 spans/s (printed: "cores the target would
+ *   need"); and the event loop, which does not spread over cores, carries at
+ *   most ~7,700–9,300 spans/s at 107–130 µs a span (printed: "ceiling of one
+ *   event loop"). Reaching 20,000 spans/s in one process needs evaluation on
+ *   more threads than the event loop, and the engine on cores of its own
+ *   (a ClickHouse server), not more of this kind of trimming.
  * - Tried and not kept: (1) the in-process queue holding each trace as
  *   v8.serialize bytes (deserialized when taken) so queued traces are not
  *   on the heap: three pairs, 569 / 568 / 588 against 600 / 543 / 554 µs,
