@@ -55,10 +55,16 @@ export function toStoredRawSpan(span: SpanRecord, counter: { truncated: number }
   };
 }
 
+/** The span's stored JSON as text, with the values cut in it. */
+function storedJson(span: SpanRecord): { json: string; truncated: number } {
+  const counter = { truncated: 0 };
+  return { json: JSON.stringify(toStoredRawSpan(span, counter)), truncated: counter.truncated };
+}
+
 /** The span's stored JSON as UTF-8, with the values cut in it. */
 export function storedSpanText(span: SpanRecord): StoredSpanText {
-  const counter = { truncated: 0 };
-  return { utf8: Buffer.from(JSON.stringify(toStoredRawSpan(span, counter)), "utf8"), truncated: counter.truncated };
+  const { json, truncated } = storedJson(span);
+  return { utf8: Buffer.from(json, "utf8"), truncated };
 }
 
 /**
@@ -67,9 +73,8 @@ export function storedSpanText(span: SpanRecord): StoredSpanText {
  */
 export function storeSpanTexts(spans: readonly SpanRecord[]): ArrayBuffer {
   const texts = spans.map((span) => {
-    const counter = { truncated: 0 };
-    const json = JSON.stringify(toStoredRawSpan(span, counter));
-    return { json, bytes: Buffer.byteLength(json, "utf8"), truncated: counter.truncated };
+    const { json, truncated } = storedJson(span);
+    return { json, bytes: Buffer.byteLength(json, "utf8"), truncated };
   });
   const buffer = Buffer.allocUnsafeSlow(texts.reduce((sum, text) => sum + text.bytes, 0));
   let offset = 0;

@@ -13,7 +13,7 @@
  * `text`, not the reverse.
  */
 import { tokenize } from "../text/normalize-text.js";
-import { overlapCount, overlapOfCounts } from "../text/token-counts.js";
+import { countTokens, overlapCount, overlapOfCounts } from "../text/token-counts.js";
 
 export function tokenBigrams(tokens: readonly string[]): string[] {
   if (tokens.length <= 1) return [...tokens];
@@ -26,15 +26,11 @@ export function textBigrams(text: string): string[] {
   return tokenBigrams(tokenize(text));
 }
 
-/** Null when `text` has no token: there is nothing to look for. */
+/** Null when `text` has no token: there is nothing to look for. Comparing one text with many: bigramCountsOf. */
 export function overlapShare(text: string, other: string): number | null {
-  return overlapShareOfBigrams(textBigrams(text), textBigrams(other));
-}
-
-/** overlapShare from bigrams already taken (textBigrams), for callers that compare one text with many. */
-export function overlapShareOfBigrams(wanted: readonly string[], other: readonly string[]): number | null {
+  const wanted = textBigrams(text);
   if (wanted.length === 0) return null;
-  return overlapCount(wanted, other) / wanted.length;
+  return overlapCount(wanted, textBigrams(other)) / wanted.length;
 }
 
 /** A text's bigrams as a multiset: overlapShare's two sides, counted once for many comparisons. */
@@ -60,7 +56,7 @@ export function bigramCountsOf(texts: readonly (string | null)[]): (BigramCounts
   const tokenized = texts.map((text) => (text === null ? null : tokenize(text)));
   const ids = new Map<string, number>();
   for (const tokens of tokenized) for (const token of tokens ?? []) if (!ids.has(token)) ids.set(token, ids.size);
-  if (ids.size > TOKEN_IDS) return tokenized.map((tokens) => (tokens === null ? null : { counts: countOf(tokenBigrams(tokens)), total: bigramTotal(tokens) }));
+  if (ids.size > TOKEN_IDS) return tokenized.map((tokens) => (tokens === null ? null : { counts: countTokens(tokenBigrams(tokens)), total: bigramTotal(tokens) }));
   return tokenized.map((tokens) => {
     if (tokens === null) return null;
     const counts = new Map<number, number>();
@@ -85,10 +81,4 @@ function bigramTotal(tokens: readonly string[]): number {
 export function overlapShareOfCounts(wanted: BigramCounts, other: BigramCounts): number | null {
   if (wanted.total === 0) return null;
   return overlapOfCounts(wanted.counts as ReadonlyMap<unknown, number>, other.counts as ReadonlyMap<unknown, number>) / wanted.total;
-}
-
-function countOf(bigrams: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const bigram of bigrams) counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
-  return counts;
 }

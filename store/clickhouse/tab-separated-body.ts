@@ -43,12 +43,12 @@ export class TabSeparatedBody {
 
   /**
    * A line of `head`, a JSON document (made by JSON.stringify; as text, or
-   * already UTF-8) as a field, and `tail`. The document is most of a line's
-   * bytes: it is encoded (or copied) as it is, not copied into the line's
-   * text first (which encoding would have flattened), and escaped as a field
-   * in its bytes (escapeBackslashes).
+   * as an array's items already in UTF-8) as a field, and `tail`. The
+   * document is most of a line's bytes: it is encoded (or copied) as it is,
+   * not copied into the line's text first (which encoding would have
+   * flattened), and escaped as a field in its bytes (escapeBackslashes).
    */
-  addWithJson(head: string, json: string | Uint8Array | JsonArrayItems, tail: string): void {
+  addWithJson(head: string, json: string | JsonArrayItems, tail: string): void {
     this.lines += 1;
     this.write(head);
     this.writeJsonField(json);
@@ -85,8 +85,8 @@ export class TabSeparatedBody {
    * doubled in the encoded bytes (a backslash byte is never part of a
    * multi-byte UTF-8 character). The document is kept in one chunk for that.
    */
-  private writeJsonField(json: string | Uint8Array | JsonArrayItems): void {
-    const written = typeof json === "string" ? this.placeText(json) : json instanceof Uint8Array ? this.placeBytes(json) : this.placeArray(json.items);
+  private writeJsonField(json: string | JsonArrayItems): void {
+    const written = typeof json === "string" ? this.placeText(json) : this.placeArray(json.items);
     const encoded = this.chunk.subarray(this.used, this.used + written);
     const backslashes: number[] = [];
     for (let at = encoded.indexOf(0x5c); at !== -1; at = encoded.indexOf(0x5c, at + 1)) backslashes.push(at);
@@ -118,14 +118,7 @@ export class TabSeparatedBody {
     return encoder.encodeInto(json, this.chunk.subarray(this.used)).written;
   }
 
-  /** As placeText, for a document already in UTF-8. */
-  private placeBytes(utf8: Uint8Array): number {
-    if (utf8.byteLength > this.chunk.length - this.used) this.nextChunk(utf8.byteLength);
-    this.chunk.set(utf8, this.used);
-    return utf8.byteLength;
-  }
-
-  /** As placeBytes, for a JSON array of documents in UTF-8: "[", the items with commas between them, "]". */
+  /** As placeText, for a JSON array of documents in UTF-8: "[", the items with commas between them, "]". */
   private placeArray(items: readonly Uint8Array[]): number {
     let bytes = items.length === 0 ? 2 : items.length + 1;
     for (const item of items) bytes += item.byteLength;

@@ -38,17 +38,11 @@ describe("TabSeparated body bytes", () => {
     }
   });
 
-  test("a document given as UTF-8, or as an array's items in UTF-8, is written as its text would be, at every chunk end", () => {
+  test("a document given as an array's items in UTF-8 is written as its text would be, at every chunk end", () => {
     const arrays = [[], [documents[0]!], documents, [documents[1]!, documents[4]!]];
     for (const chunkBytes of [16, 64, 97]) {
       for (let before = 0; before <= chunkBytes + 8; before += 1) {
         const filler = "f".repeat(before);
-        for (const json of documents) {
-          const body = new TabSeparatedBody(chunkBytes);
-          body.add(filler);
-          body.addWithJson("h\t", Buffer.from(json, "utf8"), "\tt");
-          assert.equal(body.bytes().toString("utf8"), `${filler}\n${expectedLine("h\t", json, "\tt")}`, `bytes, chunk ${chunkBytes}, ${before} before, ${json}`);
-        }
         for (const items of arrays) {
           const body = new TabSeparatedBody(chunkBytes);
           body.add(filler);
