@@ -9,12 +9,11 @@
  * value the engine refuses (`rejectsData`), which a retry cannot fix.
  *
  * One insert per table per batch, in TabSeparated (tab-separated.ts says why),
- * built straight from the evaluations (tab-separated-batch.ts). Settings
+ * built straight from the evaluations in one pass (tab-separated-batch.ts). Settings
  * travel in the statement's SETTINGS clause, not as session settings: the
  * embedded engine would apply those with `SET`, which outlives the insert and
  * is shared by every writer of the session. The engine inserts off this
- * thread; meanwhile this thread builds the next table's body, and, once the
- * last insert is sent, the worker evaluates the next batch
+ * thread; meanwhile this thread goes on receiving and evaluating traces
  * (collector/07-evaluate/evaluation-worker.ts).
  */
 import { failure, success, type Result } from "../../core/result.js";
@@ -25,7 +24,7 @@ import type { ClickHouseMetricRollups, WrittenRequest } from "./metric-rollups.j
 import type { ResultSink, SinkFailure } from "../ports/result-sink.js";
 import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import { isLateFeedback, planLateFeedback } from "../late-feedback/merge-late-feedback.js";
-import { caseResultColumns, caseResultsBody, evaluationResultColumns, evaluationResultsBody, metricValueColumns, metricValuesBody, prepareBatch, traceSpanColumns, traceSpansBody } from "./tab-separated-batch.js";
+import { batchBodies, caseResultColumns, evaluationResultColumns, metricValueColumns, traceSpanColumns } from "./tab-separated-batch.js";
 import { clickHouseErrorCode } from "./clickhouse-error-code.js";
 
 /** ClickHouse error codes a retry cannot fix because the schema is wrong (unknown table or column, syntax). */
@@ -58,7 +57,7 @@ interface TableInsert {
   table: string;
   columns: readonly string[];
   token: string;
-  body: () => Buffer;
+  body: Buffer;
 }
 
 export class ClickHouseSink implements ResultSink {
@@ -91,39 +90,19 @@ export class ClickHouseSink implements ResultSink {
       mergedEvents = plan.mergedEvents;
       if (batch.length === 0) return success(undefined);
     }
-    const prepared = prepareBatch(batch, this.options.datasetOf ?? (() => ""), (this.options.now ?? Date.now)());
-    const { token } = prepared;
-    let metricRows = 0;
+    const bodies = batchBodies(batch, this.options.datasetOf ?? (() => ""), (this.options.now ?? Date.now)());
+    const { token } = bodies;
     // Children first: a reader that sees a case result also sees its metrics.
     const tables: TableInsert[] = [
-      {
-        table: "metric_values",
-        columns: metricValueColumns,
-        token: `${token}:m`,
-        body: () => {
-          const { body, rows } = metricValuesBody(prepared);
-          metricRows = rows;
-          return body;
-        },
-      },
-      { table: "evaluation_results", columns: evaluationResultColumns, token: `${token}:e`, body: () => evaluationResultsBody(prepared) },
+      { table: "metric_values", columns: metricValueColumns, token: `${token}:m`, body: bodies.metricValues },
+      { table: "evaluation_results", columns: evaluationResultColumns, token: `${token}:e`, body: bodies.evaluationResults },
       // The token hashes the Case Results, not the spans: a retried batch carries the same spans.
-      { table: "trace_spans", columns: traceSpanColumns, token: `${token}:s`, body: () => traceSpansBody(prepared) },
-      { table: "case_results", columns: caseResultColumns, token: `${token}:c`, body: () => caseResultsBody(prepared) },
+      { table: "trace_spans", columns: traceSpanColumns, token: `${token}:s`, body: bodies.traceSpans },
+      { table: "case_results", columns: caseResultColumns, token: `${token}:c`, body: bodies.caseResults },
     ];
     try {
-      // One insert at a time, in order; each body is built while the engine inserts the one before.
-      let previous: Promise<void> = Promise.resolve();
-      for (const table of tables) {
-        const body = table.body();
-        await previous;
-        previous = this.insert(table, body);
-        // Marked handled, so that a failure while the next body is built is no unhandled rejection; awaited below.
-        previous.catch(() => {});
-        // A turn of the event loop lets the insert reach the engine before this thread builds the next body.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      await previous;
+      // One insert at a time, in order.
+      for (const table of tables) await this.insert(table);
     } catch (error) {
       this.counters.failures += 1;
       const code = clickHouseErrorCode(error);
@@ -136,7 +115,7 @@ export class ClickHouseSink implements ResultSink {
     this.counters.batches += 1;
     this.counters.lateEventsMerged += mergedEvents;
     this.counters.caseResults += batch.length;
-    this.counters.metricValues += metricRows;
+    this.counters.metricValues += bodies.metricRows;
     this.counters.lastWriteMs = Date.now() - started;
     return success(undefined);
   }
@@ -155,7 +134,7 @@ export class ClickHouseSink implements ResultSink {
     });
   }
 
-  private async insert({ table, columns, token }: TableInsert, body: Buffer): Promise<void> {
+  private async insert({ table, columns, token, body }: TableInsert): Promise<void> {
     await this.connection.insertTabSeparated({
       database: this.database,
       table,

@@ -7,9 +7,8 @@
  * and values are exactly those of `toRows` (a unit test holds the two to the
  * same text), which the judge stage still writes with.
  *
- * `prepareBatch` serialises the payload documents once and derives the
- * deduplication token from them; the bodies are built one by one after it, so
- * the sink can build one while the engine inserts the one before.
+ * `batchBodies` serialises each payload document once, derives the
+ * deduplication token from them and writes every body in one pass.
  *
  * Cost (test/bench/sink-rows.bench.ts, issue 13): serialising the payloads
  * (JSON.stringify, ~23 Evaluation Results a case) is now most of it and is
@@ -86,22 +85,8 @@ export const metricValueColumns = [
 
 export const traceSpanColumns = ["case_result_id", "trace_id", "tenant_id", "service_name", "started_at", "span_count", "stored_span_count", "truncated_values", "spans", "version"] as const;
 
-/** One case of the batch with its fields encoded once. */
-interface PreparedCase {
-  evaluation: CaseEvaluation;
-  payload: string;
-  resultPayloads: string[];
-  version: string;
-  runId: string;
-  caseId: string;
-  traceId: string;
-  startedAt: string;
-  /** run_id … route: the columns every metric row repeats after `outcome`. */
-  context: string;
-}
-
-export interface PreparedBatch {
-  cases: PreparedCase[];
+/** The four insert bodies of a batch, and its deduplication token. */
+export interface BatchBodies {
   /**
    * The insert deduplication token (one per table is derived from it): a hash
    * of what the batch says, without the evaluation times. A retried insert of
@@ -113,21 +98,45 @@ export interface PreparedBatch {
    * only match a real key, since inside a JSON string its quotes are escaped.
    */
   token: string;
+  metricValues: Buffer;
+  /** Lines of metricValues. */
+  metricRows: number;
+  evaluationResults: Buffer;
+  /** Empty when no case carries raw spans. */
+  traceSpans: Buffer;
+  caseResults: Buffer;
 }
 
-export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseId: string, caseVersion: string) => string, clockMs: number): PreparedBatch {
+/**
+ * Every body of a batch in one pass over its cases. Each payload document is
+ * serialised, hashed and written into its body at once, then dropped: the
+ * texts (~75 KB a case) die young. Built table by table, as before, they lived
+ * from the first body to the last across the inserts between them, so the
+ * collector moved them to the old generation and marked them there.
+ */
+export function batchBodies(batch: readonly CaseEvaluation[], datasetOf: (caseId: string, caseVersion: string) => string, clockMs: number): BatchBodies {
   const hash = createHash("sha256");
   const hasher = new TextHasher(hash);
-  const cases: PreparedCase[] = [];
+  const metricValues = new TabSeparatedBody();
+  const evaluationResults = new TabSeparatedBody();
+  const traceSpans = new TabSeparatedBody();
+  const caseResults = new TabSeparatedBody();
   for (const evaluation of batch) {
     const result = evaluation.caseResult;
     const observation = result.rag_observation;
+    const version = String(rowVersion(clockMs, !observation.partial_trace));
+    const runId = field(result.run_id);
+    const caseId = field(result.case_id);
+    const traceId = field(result.trace_id);
+    const startedAt = field(result.started_at);
     const payload = JSON.stringify(result);
     hasher.add(payload);
-    const resultPayloads: string[] = [];
+    // run_id … route: the columns every metric row repeats after `outcome`.
+    const context = `${runId}\t${caseId}\t${traceId}\t${field(result.case_version)}\t${field(datasetOf(result.case_id, result.case_version))}\t${field(observation.service_name ?? "")}\t${field(observation.tenant_id ?? "")}\t${field(observation.route ?? "")}`;
+    // Metrics without a value get no row, unless this evaluation may replace an earlier one (result-rows.ts hasValue).
+    const tombstones = evaluation.replacesEarlier === true;
     for (const item of evaluation.evaluationResults) {
       const resultPayload = JSON.stringify(item);
-      resultPayloads.push(resultPayload);
       // The evaluation time blanked without copying the whole payload: the same text `replace` gave (first match only).
       const pattern = `"evaluated_at":${JSON.stringify(item.evaluated_at)}`;
       const at = resultPayload.indexOf(pattern);
@@ -137,89 +146,45 @@ export function prepareBatch(batch: readonly CaseEvaluation[], datasetOf: (caseI
         hasher.add(`"evaluated_at":""`);
         hasher.add(resultPayload.slice(at + pattern.length));
       }
-    }
-    const runId = field(result.run_id);
-    const caseId = field(result.case_id);
-    const traceId = field(result.trace_id);
-    cases.push({
-      evaluation,
-      payload,
-      resultPayloads,
-      version: String(rowVersion(clockMs, !observation.partial_trace)),
-      runId,
-      caseId,
-      traceId,
-      startedAt: field(result.started_at),
-      context: `${runId}\t${caseId}\t${traceId}\t${field(result.case_version)}\t${field(datasetOf(result.case_id, result.case_version))}\t${field(observation.service_name ?? "")}\t${field(observation.tenant_id ?? "")}\t${field(observation.route ?? "")}`,
-    });
-  }
-  hasher.flush();
-  return { cases, token: hash.digest("hex") };
-}
-
-export function metricValuesBody(prepared: PreparedBatch): { body: Buffer; rows: number } {
-  const body = new TabSeparatedBody();
-  for (const { evaluation, context, startedAt, version } of prepared.cases) {
-    // Metrics without a value get no row, unless this evaluation may replace an earlier one (result-rows.ts hasValue).
-    const tombstones = evaluation.replacesEarlier === true;
-    for (const item of evaluation.evaluationResults) {
-      const identity = `${field(item.case_result_id)}\t${name(item.evaluator_id)}\t${name(item.evaluator_version)}\t${field(item.evaluation_result_id)}`;
-      const outcome = name(item.outcome);
-      const tail = `${context}\t${startedAt}\t${field(item.evaluated_at)}\t${version}`;
-      for (const metric in item.metric_values) {
-        const value = item.metric_values[metric];
-        if (tombstones || hasValue(value)) body.add(`${name(metric)}\t${identity}\t${field(value)}\t${outcome}\t${tail}`);
-      }
-    }
-  }
-  return { body: body.bytes(), rows: body.lines };
-}
-
-export function evaluationResultsBody(prepared: PreparedBatch): Buffer {
-  const body = new TabSeparatedBody();
-  for (const { evaluation, resultPayloads, runId, caseId, traceId, startedAt, version } of prepared.cases) {
-    const results = evaluation.evaluationResults;
-    for (let index = 0; index < results.length; index += 1) {
-      const item = results[index]!;
       // The Array(String) of metrics without a value, as tabSeparatedStringArray writes it.
       let notApplicable = "";
       for (const metric in item.metric_values) if (!hasValue(item.metric_values[metric])) notApplicable = notApplicable === "" ? arrayItem(metric) : `${notApplicable},${arrayItem(metric)}`;
-      body.addWithJson(
-        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${name(item.evaluator_id)}\t${name(item.evaluator_version)}\t${name(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${name(item.error_type)}\t${startedAt}\t${field(item.evaluated_at)}\t`,
-        resultPayloads[index]!,
+      const evaluatedAt = field(item.evaluated_at);
+      evaluationResults.addWithJson(
+        `${field(item.evaluation_result_id)}\t${field(item.case_result_id)}\t${runId}\t${caseId}\t${traceId}\t${name(item.evaluator_id)}\t${name(item.evaluator_version)}\t${name(item.outcome)}\t${field(item.reason)}\t${item.review_required ? 1 : 0}\t${name(item.error_type)}\t${startedAt}\t${evaluatedAt}\t`,
+        resultPayload,
         `\t${version}\t[${notApplicable}]`,
       );
+      const identity = `${field(item.case_result_id)}\t${name(item.evaluator_id)}\t${name(item.evaluator_version)}\t${field(item.evaluation_result_id)}`;
+      const outcome = name(item.outcome);
+      const tail = `${context}\t${startedAt}\t${evaluatedAt}\t${version}`;
+      for (const metric in item.metric_values) {
+        const value = item.metric_values[metric];
+        if (tombstones || hasValue(value)) metricValues.add(`${name(metric)}\t${identity}\t${field(value)}\t${outcome}\t${tail}`);
+      }
     }
-  }
-  return body.bytes();
-}
-
-export function caseResultsBody(prepared: PreparedBatch): Buffer {
-  const body = new TabSeparatedBody();
-  for (const { evaluation, payload, context, startedAt, version } of prepared.cases) {
-    const result = evaluation.caseResult;
-    const observation = result.rag_observation;
-    body.addWithJson(
+    // The raw spans of the cases that carry them (migration 0013).
+    const raw = evaluation.rawSpans;
+    if (raw !== undefined) {
+      traceSpans.addWithJson(
+        `${field(result.case_result_id)}\t${traceId}\t${field(observation.tenant_id ?? "")}\t${field(observation.service_name ?? "")}\t${startedAt}\t${raw.spanCount}\t${raw.storedSpanCount}\t${raw.truncatedValues}\t`,
+        { items: raw.spans },
+        `\t${version}`,
+      );
+    }
+    caseResults.addWithJson(
       `${field(result.case_result_id)}\t${context}\t${field(result.execution_status)}\t${field(result.quality_status)}\t${observation.partial_trace ? 1 : 0}\t${field(result.output ?? "")}\t${field(observation.latency_ms)}\t${startedAt}\t${field(result.completed_at)}\t`,
       payload,
       `\t${version}`,
     );
   }
-  return body.bytes();
-}
-
-/** The raw spans of the cases that carry them (migration 0013); empty when none does. */
-export function traceSpansBody(prepared: PreparedBatch): Buffer {
-  const body = new TabSeparatedBody();
-  for (const { evaluation, traceId, startedAt, version } of prepared.cases) {
-    const raw = evaluation.rawSpans;
-    if (raw === undefined) continue;
-    const observation = evaluation.caseResult.rag_observation;
-    body.addWithJson(
-      `${field(evaluation.caseResult.case_result_id)}\t${traceId}\t${field(observation.tenant_id ?? "")}\t${field(observation.service_name ?? "")}\t${startedAt}\t${raw.spanCount}\t${raw.storedSpanCount}\t${raw.truncatedValues}\t`,
-      { items: raw.spans },
-      `\t${version}`,
-    );
-  }
-  return body.bytes();
+  hasher.flush();
+  return {
+    token: hash.digest("hex"),
+    metricValues: metricValues.bytes(),
+    metricRows: metricValues.lines,
+    evaluationResults: evaluationResults.bytes(),
+    traceSpans: traceSpans.bytes(),
+    caseResults: caseResults.bytes(),
+  };
 }

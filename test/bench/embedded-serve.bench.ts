@@ -358,6 +358,18 @@
  *   inserts, 16.7 against 10.4 ms and 24.5 against 17.4), but those tables
  *   are what the trace list reads at 10 million traces (< 300 ms); the
  *   engine is ~15 % of serve's CPU, so dropping them would buy ~3 %. Kept.
+ *
+ * Issue 13, 2026-12-03 (quiet machine, load 1.4–3.8; 2,000 traces):
+ * - Changed: the sink builds a batch's four bodies and its token in one pass
+ *   over the cases (tab-separated-batch.ts batchBodies). Each payload document
+ *   is serialised, hashed and written into its body, then dropped. Before,
+ *   the payload texts of a whole batch (~75 KB a case) were made first and
+ *   held while the bodies were built one by one between the inserts, so they
+ *   lived long enough to be moved to the old generation. Three alternating
+ *   pairs: peak JavaScript heap in use 149 / 147 / 153 against 186 / 219 /
+ *   191 MB; CPU a span 553 / 477 / 479 against 524 / 538 / 460 µs, within
+ *   the spread; RSS within its spread. The bodies are the recorded bytes
+ *   (recorded-insert-bodies.test.ts).
  */
 import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";

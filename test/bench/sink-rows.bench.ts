@@ -1,7 +1,7 @@
 /**
  * The ClickHouse sink's JavaScript work per trace: building the insert bodies
- * of a batch (prepareBatch and the four TabSeparated bodies of
- * store/clickhouse/tab-separated-batch.ts) for `--traces N` Case Results
+ * of a batch (batchBodies: the four TabSeparated bodies of
+ * store/clickhouse/tab-separated-batch.ts and the token, in one pass) for `--traces N` Case Results
  * (default 5,000; the UI benchmark's evaluated templates with their own ids,
  * 23 Evaluation Results and ~8 metric rows each). No engine: CPU time of this
  * thread's work only (process.cpuUsage; the measured part runs nothing else),
@@ -45,7 +45,7 @@
  *   runs interleaved, load 9–11): old 1,208–1,437 µs/trace (339–423
  *   traces/s), new 975–1,148 µs/trace (528–1,002 traces/s).
  */
-import { caseResultsBody, evaluationResultsBody, metricValuesBody, prepareBatch, traceSpansBody } from "../../store/clickhouse/tab-separated-batch.js";
+import { batchBodies } from "../../store/clickhouse/tab-separated-batch.js";
 import path from "node:path";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { templates, variant } from "./ui.bench.js";
@@ -59,13 +59,30 @@ function flat(body: string | Buffer): number {
   return typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.length;
 }
 
-type Builder = Pick<typeof import("../../store/clickhouse/tab-separated-batch.js"), "prepareBatch" | "metricValuesBody" | "evaluationResultsBody" | "traceSpansBody" | "caseResultsBody">;
+/** A builder module: this one (batchBodies), or one from before it (prepareBatch, then a function per body). */
+interface Builder {
+  batchBodies?: typeof batchBodies;
+  prepareBatch?: (batch: readonly CaseEvaluation[], datasetOf: () => string, clockMs: number) => unknown;
+  metricValuesBody?: (prepared: unknown) => { body: string | Buffer };
+  evaluationResultsBody?: (prepared: unknown) => string | Buffer;
+  traceSpansBody?: (prepared: unknown) => string | Buffer;
+  caseResultsBody?: (prepared: unknown) => string | Buffer;
+}
+
+/** Every body of the batch with `builder`; their bytes. */
+function bodyBytes(builder: Builder, batch: readonly CaseEvaluation[]): number {
+  if (builder.batchBodies) {
+    const bodies = builder.batchBodies(batch, () => "", 1_780_000_000_000);
+    return bodies.metricValues.length + bodies.evaluationResults.length + bodies.traceSpans.length + bodies.caseResults.length;
+  }
+  const prepared = builder.prepareBatch!(batch, () => "", 1_780_000_000_000);
+  return flat(builder.metricValuesBody!(prepared).body) + flat(builder.evaluationResultsBody!(prepared)) + flat(builder.traceSpansBody!(prepared)) + flat(builder.caseResultsBody!(prepared));
+}
 
 /** CPU µs per trace of building every body of the batch with `builder`. */
 function buildAll(builder: Builder, batch: readonly CaseEvaluation[]): number {
   const start = process.cpuUsage();
-  const prepared = builder.prepareBatch(batch, () => "", 1_780_000_000_000);
-  const bytes = flat(builder.metricValuesBody(prepared).body) + flat(builder.evaluationResultsBody(prepared)) + flat(builder.traceSpansBody(prepared)) + flat(builder.caseResultsBody(prepared));
+  const bytes = bodyBytes(builder, batch);
   const used = process.cpuUsage(start);
   if (bytes === 0) throw new Error("the bodies are empty");
   return (used.user + used.system) / batch.length;
@@ -82,23 +99,13 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
   let figures: BenchmarkResult["figures"] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     const start = process.cpuUsage();
-    const prepared = prepareBatch(batch, () => "", 1_780_000_000_000);
-    const afterPrepare = process.cpuUsage(start);
-    const metrics = metricValuesBody(prepared);
-    let bytes = flat(metrics.body);
-    const afterMetrics = process.cpuUsage(start);
-    bytes += flat(evaluationResultsBody(prepared));
-    const afterResults = process.cpuUsage(start);
-    bytes += flat(traceSpansBody(prepared)) + flat(caseResultsBody(prepared));
+    const bodies = batchBodies(batch, () => "", 1_780_000_000_000);
     const total = process.cpuUsage(start);
+    const bytes = bodies.metricValues.length + bodies.evaluationResults.length + bodies.traceSpans.length + bodies.caseResults.length;
     const perTrace = (value: number) => Math.round((value / traces) * 10) / 10;
     figures = [
       { name: "traces in the batch", value: traces },
-      { name: "prepare (payloads, token)", value: perTrace(microseconds(afterPrepare)), unit: "CPU µs/trace" },
-      { name: "metric_values body", value: perTrace(microseconds(afterMetrics) - microseconds(afterPrepare)), unit: "CPU µs/trace" },
-      { name: "evaluation_results body", value: perTrace(microseconds(afterResults) - microseconds(afterMetrics)), unit: "CPU µs/trace" },
-      { name: "trace_spans and case_results bodies", value: perTrace(microseconds(total) - microseconds(afterResults)), unit: "CPU µs/trace" },
-      { name: "row building in all", value: perTrace(microseconds(total)), unit: "CPU µs/trace" },
+      { name: "every body and the token, one pass", value: perTrace(microseconds(total)), unit: "CPU µs/trace" },
       { name: "body bytes", value: Math.round(bytes / traces), unit: "B/trace" },
       { name: "load average (1 min) at the end", value: Math.round(os.loadavg()[0]! * 10) / 10 },
     ];

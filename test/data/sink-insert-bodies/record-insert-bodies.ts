@@ -12,7 +12,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
-import { caseResultsBody, evaluationResultsBody, metricValuesBody, prepareBatch, traceSpansBody } from "../../../store/clickhouse/tab-separated-batch.js";
+import { batchBodies } from "../../../store/clickhouse/tab-separated-batch.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { templates, variant } from "../../bench/ui.bench.js";
@@ -83,8 +83,7 @@ function batch(): CaseEvaluation[] {
 await writeFile(batchFile, encodeBatch(batch()));
 // The outputs are recorded from the batch as the test reads it back.
 const input = await readBatch();
-const prepared = prepareBatch(input, recordedDatasetOf, recordedClockMs);
-const metrics = metricValuesBody(prepared);
+const bodies = batchBodies(input, recordedDatasetOf, recordedClockMs);
 const store = await temporaryStore();
 try {
   const inserts: RecordedInsert[] = [];
@@ -92,13 +91,13 @@ try {
   const written = await sink.write(input);
   if (!written.ok) throw new Error(written.error.message);
   const recorded: RecordedInsertBodies = {
-    token: prepared.token,
+    token: bodies.token,
     bodies: {
-      metric_values: metrics.body.toString("utf8"),
-      metric_rows: metrics.rows,
-      evaluation_results: evaluationResultsBody(prepared).toString("utf8"),
-      trace_spans: traceSpansBody(prepared).toString("utf8"),
-      case_results: caseResultsBody(prepared).toString("utf8"),
+      metric_values: bodies.metricValues.toString("utf8"),
+      metric_rows: bodies.metricRows,
+      evaluation_results: bodies.evaluationResults.toString("utf8"),
+      trace_spans: bodies.traceSpans.toString("utf8"),
+      case_results: bodies.caseResults.toString("utf8"),
     },
     // The database name is the temporary store's own; the test compares with its own name in its place.
     inserts: inserts.map((insert) => ({ query: insert.query.replaceAll(store.connection.database, "{{database}}"), body: insert.body })),

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
-import { caseResultsBody, evaluationResultsBody, metricValuesBody, prepareBatch, traceSpansBody } from "../../../store/clickhouse/tab-separated-batch.js";
+import { batchBodies } from "../../../store/clickhouse/tab-separated-batch.js";
 import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { expectedFile, observedConnection, readBatch, recordedClockMs, recordedDatasetOf, storedRows, type RecordedInsert, type RecordedInsertBodies } from "../../support/sink-insert-bodies.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
@@ -29,14 +29,13 @@ describe("the sink's insert bodies and stored rows, against the recording of the
   });
 
   test("the deduplication token and the four TabSeparated bodies are the recorded bytes", () => {
-    const prepared = prepareBatch(batch, recordedDatasetOf, recordedClockMs);
-    assert.equal(prepared.token, expected.token);
-    const metrics = metricValuesBody(prepared);
-    assert.equal(metrics.body.toString("utf8"), expected.bodies.metric_values);
-    assert.equal(metrics.rows, expected.bodies.metric_rows);
-    assert.equal(evaluationResultsBody(prepared).toString("utf8"), expected.bodies.evaluation_results);
-    assert.equal(traceSpansBody(prepared).toString("utf8"), expected.bodies.trace_spans);
-    assert.equal(caseResultsBody(prepared).toString("utf8"), expected.bodies.case_results);
+    const bodies = batchBodies(batch, recordedDatasetOf, recordedClockMs);
+    assert.equal(bodies.token, expected.token);
+    assert.equal(bodies.metricValues.toString("utf8"), expected.bodies.metric_values);
+    assert.equal(bodies.metricRows, expected.bodies.metric_rows);
+    assert.equal(bodies.evaluationResults.toString("utf8"), expected.bodies.evaluation_results);
+    assert.equal(bodies.traceSpans.toString("utf8"), expected.bodies.trace_spans);
+    assert.equal(bodies.caseResults.toString("utf8"), expected.bodies.case_results);
   });
 
   test("a write sends the recorded statements and bodies, and the engine stores the recorded rows", async () => {

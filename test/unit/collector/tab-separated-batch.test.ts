@@ -3,15 +3,7 @@ import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
 import { toRows } from "../../../store/clickhouse/result-rows.js";
 import { tabSeparatedField } from "../../../store/clickhouse/tab-separated.js";
-import {
-  caseResultColumns,
-  caseResultsBody,
-  evaluationResultColumns,
-  evaluationResultsBody,
-  metricValueColumns,
-  metricValuesBody,
-  prepareBatch,
-} from "../../../store/clickhouse/tab-separated-batch.js";
+import { batchBodies, caseResultColumns, evaluationResultColumns, metricValueColumns } from "../../../store/clickhouse/tab-separated-batch.js";
 import type { CaseResult } from "../../../contracts/case-result.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
@@ -58,18 +50,17 @@ describe("TabSeparated insert bodies", () => {
   test("the bodies hold exactly the rows toRows builds, in the declared column order", () => {
     const batch = evaluations("2026-07-08T09:32:01.000Z");
     const datasetOf = (caseId: string, caseVersion: string) => `dataset of ${caseId} ${caseVersion}`;
-    const prepared = prepareBatch(batch, datasetOf, 1_234);
+    const bodies = batchBodies(batch, datasetOf, 1_234);
     const rows = batch.map((evaluation) => toRows(evaluation, datasetOf(evaluation.caseResult.case_id, evaluation.caseResult.case_version), 1_234));
     for (const row of rows) {
       assert.deepEqual(Object.keys(row.caseResult), [...caseResultColumns]);
       for (const item of row.evaluationResults) assert.deepEqual(Object.keys(item), [...evaluationResultColumns]);
       for (const item of row.metricValues) assert.deepEqual(Object.keys(item), [...metricValueColumns]);
     }
-    const metrics = metricValuesBody(prepared);
-    assert.equal(metrics.body.toString("utf8"), viaRowObjects(rows.flatMap((row) => row.metricValues), metricValueColumns));
-    assert.equal(metrics.rows, rows.reduce((total, row) => total + row.metricValues.length, 0));
-    assert.equal(evaluationResultsBody(prepared).toString("utf8"), viaRowObjects(rows.flatMap((row) => row.evaluationResults), evaluationResultColumns));
-    assert.equal(caseResultsBody(prepared).toString("utf8"), viaRowObjects(rows.map((row) => row.caseResult), caseResultColumns));
+    assert.equal(bodies.metricValues.toString("utf8"), viaRowObjects(rows.flatMap((row) => row.metricValues), metricValueColumns));
+    assert.equal(bodies.metricRows, rows.reduce((total, row) => total + row.metricValues.length, 0));
+    assert.equal(bodies.evaluationResults.toString("utf8"), viaRowObjects(rows.flatMap((row) => row.evaluationResults), evaluationResultColumns));
+    assert.equal(bodies.caseResults.toString("utf8"), viaRowObjects(rows.map((row) => row.caseResult), caseResultColumns));
   });
 
   test("a body of many chunks, with lines longer than a chunk, characters of 2, 3 and 4 bytes across their ends and escapes, is the rows' exact UTF-8", () => {
@@ -78,9 +69,8 @@ describe("TabSeparated insert bodies", () => {
     // quotes, line feeds and backslashes are escaped in the payload's JSON, whose backslashes the body escapes again.
     const long = (seed: number) => `${"é".repeat(seed)}${'ab€🙂x"\n\\'.repeat(120_000)}`;
     const big = [0, 1, 2, 3].map((seed) => ({ ...batch[0]!, caseResult: { ...batch[0]!.caseResult, case_result_id: `cr_big_${seed}`, output: long(seed) } }));
-    const prepared = prepareBatch([...batch, ...big], () => "", 1_234);
     const rows = [...batch, ...big].map((evaluation) => toRows(evaluation, "", 1_234));
-    const body = caseResultsBody(prepared);
+    const body = batchBodies([...batch, ...big], () => "", 1_234).caseResults;
     assert.ok(body.length > 4 * 1024 * 1024, `the body is ${body.length} bytes`);
     assert.ok(body.equals(Buffer.from(viaRowObjects(rows.map((row) => row.caseResult), caseResultColumns), "utf8")));
   });
@@ -92,10 +82,10 @@ describe("TabSeparated insert bodies", () => {
       expected.update(JSON.stringify(evaluation.caseResult));
       for (const result of evaluation.evaluationResults) expected.update(JSON.stringify({ ...result, evaluated_at: "" }));
     }
-    assert.equal(prepareBatch(batch, () => "", 1).token, expected.digest("hex"));
+    assert.equal(batchBodies(batch, () => "", 1).token, expected.digest("hex"));
     const later = evaluations("2027-01-01T00:00:00.000Z");
-    assert.equal(prepareBatch(later, () => "", 2).token, prepareBatch(batch, () => "", 1).token, "a replay evaluated later is the same insert");
+    assert.equal(batchBodies(later, () => "", 2).token, batchBodies(batch, () => "", 1).token, "a replay evaluated later is the same insert");
     later[0]!.evaluationResults[0]!.reason = "another reason";
-    assert.notEqual(prepareBatch(later, () => "", 2).token, prepareBatch(batch, () => "", 1).token, "changed results are a new insert");
+    assert.notEqual(batchBodies(later, () => "", 2).token, batchBodies(batch, () => "", 1).token, "changed results are a new insert");
   });
 });
