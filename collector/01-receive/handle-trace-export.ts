@@ -176,7 +176,14 @@ async function receiveBody(
 
   // A bus in this process takes the decode thread's span records as they are: nothing is encoded again, nor decoded again.
   const publishDecoded = context.publisher.publishDecoded?.bind(context.publisher);
-  const prepared = await context.decoders.run({ body: body.value, encoding, limits: context.limits, tenant: credential.tenant, output: publishDecoded === undefined ? "encoded" : "decoded" });
+  const prepared = await context.decoders.run({
+    body: body.value,
+    encoding,
+    limits: context.limits,
+    tenant: credential.tenant,
+    output: publishDecoded === undefined ? "encoded" : "decoded",
+    ...(context.publisher.maxMessageBytes === undefined ? {} : { maxMessageBytes: context.publisher.maxMessageBytes }),
+  });
   switch (prepared.kind) {
     case "malformed":
       counters.rejected.malformed += 1;

@@ -20,6 +20,7 @@ import { estimateSpanBytes } from "../05-assemble/estimate-span-bytes.js";
 import { storeSpanTexts } from "../00-otlp/stored-span-text.js";
 import { toSpanRecords } from "../00-otlp/to-span-records.js";
 import type { DecodedTrace } from "../02-transport/trace-bus.js";
+import type { TracesDocument } from "../00-otlp/traces-document.js";
 
 export interface PrepareRequest {
   body: Uint8Array;
@@ -29,6 +30,8 @@ export interface PrepareRequest {
   tenant: string | null;
   /** What the bus takes: encoded messages (default) or decoded span records. */
   output?: "encoded" | "decoded";
+  /** The largest message the bus takes (encoded output): a part above it is cut further (messagesWithin). */
+  maxMessageBytes?: number;
 }
 
 export type PreparedMessages =
@@ -63,6 +66,21 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
     return { kind: "decoded", traces, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };
   }
   const messages: { key: string; value: Uint8Array }[] = [];
-  for (const [traceId, trace] of splitByTraceId(decoded.value)) for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) messages.push({ key: traceId, value: encodeTraceRequest(part) });
+  const maxMessageBytes = request.maxMessageBytes ?? Number.POSITIVE_INFINITY;
+  for (const [traceId, trace] of splitByTraceId(decoded.value)) for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) for (const value of messagesWithin(part, maxMessageBytes)) messages.push({ key: traceId, value });
   return { kind: "prepared", messages, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };
+}
+
+/**
+ * A part encoded as one message, or, when that is larger than `maxMessageBytes`, as several of fewer spans each
+ * (halved until each fits, or holds one span): a trace of many large spans — retrieved documents on every span — is
+ * published whole, keyed as one trace, and the assembler joins its messages. Only a single span larger than the limit
+ * stays too large; the bus refuses it (413).
+ */
+function messagesWithin(part: TracesDocument, maxMessageBytes: number): Uint8Array[] {
+  const value = encodeTraceRequest(part);
+  const spans = countSpans(part);
+  if (value.byteLength <= maxMessageBytes || spans <= 1) return [value];
+  const half = Math.ceil(spans / 2);
+  return splitIntoParts(part, half).flatMap((smaller) => messagesWithin(smaller, maxMessageBytes));
 }

@@ -74,4 +74,11 @@ export interface TracePublisher {
    * it does not fit.
    */
   refusal?(): PublishFailure | null;
+  /**
+   * The largest message the bus takes, in bytes, when it has such a limit
+   * (Kafka: RAGSCOPE_KAFKA_MAX_MESSAGE_BYTES). The receiver cuts a large
+   * trace into messages below it, so that only a single span larger than the
+   * limit is ever refused.
+   */
+  readonly maxMessageBytes?: number;
 }

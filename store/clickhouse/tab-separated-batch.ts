@@ -1,5 +1,5 @@
 /**
- * The three insert bodies of one sink write, in TabSeparated (tab-separated.ts),
+ * The four insert bodies of one sink write, in TabSeparated (tab-separated.ts),
  * built straight from the evaluations: the rows of result-rows.ts, without an
  * object per row. A case has ~60 metric values, and each of their rows repeats
  * the case's and the evaluation result's columns, so those parts are encoded

@@ -87,6 +87,8 @@ export interface ConsumedMessage {
   readonly offset: string;
   readonly key: string | undefined;
   readonly value: string | undefined;
+  /** The value as it was sent (binary values, such as OTLP protobuf, do not survive `value`'s UTF-8 decoding). */
+  readonly valueBytes: Buffer | undefined;
   readonly headers: IHeaders | undefined;
 }
 
@@ -143,6 +145,7 @@ export async function consumeMessages(kafka: Kafka, options: ConsumeMessagesOpti
           offset: message.offset,
           key: message.key?.toString("utf8"),
           value: message.value?.toString("utf8"),
+          valueBytes: message.value ?? undefined,
           headers: message.headers,
         });
         // Resolve, never await consumer.stop() here: stop waits for this handler.

@@ -38,7 +38,9 @@ export function isTooLarge(error: unknown): boolean {
 export function toPublishFailure(error: unknown, what: string): PublishFailure {
   const cause = rootCause(error);
   const message = `${what}: ${cause.message ?? String(error)}`;
-  if (cause.type !== undefined && tooLargeTypes.has(cause.type)) return { retriable: false, message };
+  // Batches are cut to RAGSCOPE_KAFKA_MAX_MESSAGE_BYTES (produce-batches.ts): the broker refusing one means its limit is lower.
+  if (cause.type !== undefined && tooLargeTypes.has(cause.type))
+    return { retriable: false, message: `${message} (set RAGSCOPE_KAFKA_MAX_MESSAGE_BYTES no higher than the topic's max.message.bytes)` };
   // Errors without the kafkajs shape (a bug, a closed producer) are not retried blindly.
   return { retriable: cause.retriable ?? false, message, retryAfterMs: 1_000 };
 }
