@@ -3,7 +3,10 @@
  * apply the request limits, split by trace id and, per trace (a large trace
  * in parts of at most SPANS_PER_MESSAGE spans, split-into-parts.ts), either
  * re-encode one protobuf message for a bus that carries bytes (Kafka) or make
- * the span records for a bus in this process (`output: "decoded"`). It runs
+ * the span records for a bus in this process (`output: "decoded"`). A
+ * protobuf request for a bus of bytes is first cut by copying its bytes
+ * (split-protobuf-by-trace-id.ts), which gives the same messages without
+ * decoding; the decoding path runs when that declines. It runs
  * in a decode thread (decode-thread.ts) so one large request does not hold
  * the event loop that answers everyone else.
  */
@@ -15,6 +18,7 @@ import type { OtlpEncoding } from "../00-otlp/otlp-encoding.js";
 import { rejectInvalidIds } from "../00-otlp/reject-invalid-ids.js";
 import { splitByTraceId } from "../00-otlp/split-by-trace-id.js";
 import { splitIntoParts } from "../00-otlp/split-into-parts.js";
+import { splitProtobufByTraceId } from "../00-otlp/split-protobuf-by-trace-id.js";
 import { stampTenant } from "../00-otlp/stamp-tenant.js";
 import { estimateSpanBytes } from "../05-assemble/estimate-span-bytes.js";
 import { storeSpanTexts } from "../00-otlp/stored-span-text.js";
@@ -44,6 +48,17 @@ export type PreparedMessages =
 export const SPANS_PER_MESSAGE = 256;
 
 export function prepareTraceMessages(request: PrepareRequest): PreparedMessages {
+  if (request.output !== "decoded" && request.encoding === "protobuf" && request.tenant === null) {
+    // Bytes to a bus of bytes: the request's spans copied into per-trace messages, nothing decoded (it declines, null,
+    // whenever decoding would refuse the request or change a span).
+    const split = splitProtobufByTraceId(request.body, { limits: request.limits, maxSpansPerMessage: SPANS_PER_MESSAGE, maxMessageBytes: request.maxMessageBytes ?? Number.POSITIVE_INFINITY });
+    if (split !== null) return { kind: "prepared", messages: split.messages, spanCount: split.spanCount, rejectedSpans: 0, truncatedValues: 0 };
+  }
+  return prepareByDecoding(request);
+}
+
+/** The decoding path: every request it is given, either encoding, either output. */
+export function prepareByDecoding(request: PrepareRequest): PreparedMessages {
   const decoded = decodeTraceRequest(request.body, request.encoding);
   if (!decoded.ok) return { kind: "malformed", message: decoded.error.message };
   const { rejectedSpans } = rejectInvalidIds(decoded.value);

@@ -1,0 +1,235 @@
+/**
+ * The receiver's byte-level split (split-protobuf-by-trace-id.ts) against its
+ * decoding path (prepare-trace-messages.ts prepareByDecoding): on recorded SDK
+ * requests, handmade requests with every part of the format, and thousands of
+ * mutated bodies, whatever the split takes, the decoding path takes too, with
+ * the same spans under the same resources and scopes, trace by trace; where
+ * the decoding path refuses a request or changes its spans, the split
+ * declines.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-request.js";
+import { encodeTraceRequest } from "../../../collector/00-otlp/encode-protobuf.js";
+import type { RequestLimits } from "../../../collector/00-otlp/enforce-request-limits.js";
+import { splitProtobufByTraceId, type WireSplit } from "../../../collector/00-otlp/split-protobuf-by-trace-id.js";
+import type { AnyValue, KeyValue, SpanDocument, TracesDocument } from "../../../collector/00-otlp/traces-document.js";
+import { prepareByDecoding, SPANS_PER_MESSAGE } from "../../../collector/01-receive/prepare-trace-messages.js";
+import { eightSpanRequest } from "../../bench/eight-span-request.js";
+import { startSpanRecorder, toOtlpProtobuf } from "../../support/recorded-spans.js";
+
+const limits: RequestLimits = { maxSpansPerRequest: 100_000, maxSpansPerTrace: 10_000, maxAttributesPerSpan: 1_024, maxAttributeValueBytes: 1024 * 1024 };
+const maxMessageBytes = 1_000_000;
+
+const text = (key: string, value: string): KeyValue => ({ key, value: { stringValue: value } });
+
+function span(traceId: string, spanId: string, overrides: Partial<SpanDocument> = {}): SpanDocument {
+  return {
+    traceId,
+    spanId,
+    traceState: "",
+    parentSpanId: "",
+    flags: 0,
+    name: `span ${spanId}`,
+    kind: 1,
+    startTimeUnixNano: 1_700_000_000_000_000_000n,
+    endTimeUnixNano: 1_700_000_000_100_000_000n,
+    attributes: [],
+    droppedAttributesCount: 0,
+    events: [],
+    droppedEventsCount: 0,
+    links: [],
+    droppedLinksCount: 0,
+    status: { message: "", code: 0 },
+    ...overrides,
+  };
+}
+
+const trace = (index: number) => index.toString(16).padStart(32, "a");
+const spanId = (index: number) => index.toString(16).padStart(16, "b");
+
+/** Two resources, three scopes, three traces interleaved across them, events, links, status, nested values, non-ASCII text. */
+function handmade(): TracesDocument {
+  const nested: AnyValue = { kvlistValue: { values: [text("inner", "值"), { key: "list", value: { arrayValue: { values: [{ intValue: -5n }, { doubleValue: 0.5 }, { boolValue: true }, { bytesValue: new Uint8Array([0, 1, 255]) }, null] } } }] } };
+  const rich = span(trace(1), spanId(2), {
+    parentSpanId: spanId(1),
+    traceState: "vendor=1",
+    kind: 3,
+    flags: 257,
+    attributes: [text("retrieval.documents.0.document.content", "年假可以结转五天。".repeat(40)), { key: "nested", value: nested }, { key: "empty", value: null }],
+    droppedAttributesCount: 2,
+    events: [{ timeUnixNano: 5n, name: "exception", attributes: [text("exception.message", "boom")], droppedAttributesCount: 1 }],
+    droppedEventsCount: 3,
+    links: [{ traceId: trace(9), spanId: spanId(9), traceState: "", attributes: [text("link", "x")], droppedAttributesCount: 0, flags: 1 }],
+    droppedLinksCount: 4,
+    status: { message: "failed", code: 2 },
+  });
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [text("service.name", "policy-assistant"), text("ragscope.tenant_id", "t1")], droppedAttributesCount: 0 },
+        scopeSpans: [
+          { scope: { name: "ragscope", version: "1", attributes: [text("scope.attribute", "s")], droppedAttributesCount: 0 }, spans: [span(trace(1), spanId(1)), span(trace(2), spanId(3)), rich], schemaUrl: "https://opentelemetry.io/schemas/1.24.0" },
+          { scope: { name: "other", version: "", attributes: [], droppedAttributesCount: 0 }, spans: [span(trace(2), spanId(4)), span(trace(3), spanId(5))], schemaUrl: "" },
+        ],
+        schemaUrl: "https://opentelemetry.io/schemas/1.24.0",
+      },
+      {
+        resource: { attributes: [text("service.name", "second")], droppedAttributesCount: 1 },
+        scopeSpans: [{ scope: { name: "ragscope", version: "1", attributes: [], droppedAttributesCount: 0 }, spans: [span(trace(3), spanId(6)), span(trace(1), spanId(7))], schemaUrl: "" }],
+        schemaUrl: "",
+      },
+    ],
+  };
+}
+
+async function recordedRequests(): Promise<Uint8Array[]> {
+  const recorder = startSpanRecorder("policy-assistant");
+  const bodies: Uint8Array[] = [];
+  try {
+    for (let batch = 0; batch < 3; batch += 1) {
+      for (let index = 0; index < 6; index += 1) await eightSpanRequest(batch * 10 + index);
+      const finished: ReadableSpan[] = recorder.spans();
+      bodies.push(toOtlpProtobuf(finished));
+      recorder.reset();
+    }
+  } finally {
+    await recorder.shutdown();
+  }
+  return bodies;
+}
+
+/** Each message's spans with the resource and scope they came under, per trace, in message order. */
+function spansByTrace(messages: readonly { key: string; value: Uint8Array }[]): Map<string, unknown[]> {
+  const byTrace = new Map<string, unknown[]>();
+  for (const message of messages) {
+    const decoded = decodeTraceRequest(message.value, "protobuf");
+    assert.ok(decoded.ok, "every message decodes");
+    const list = byTrace.get(message.key) ?? [];
+    for (const resourceSpans of decoded.value.resourceSpans) {
+      for (const scopeSpans of resourceSpans.scopeSpans) {
+        for (const item of scopeSpans.spans) {
+          assert.equal(item.traceId, message.key, "a message holds its key's trace only");
+          list.push({ resource: resourceSpans.resource, resourceSchemaUrl: resourceSpans.schemaUrl, scope: scopeSpans.scope, scopeSchemaUrl: scopeSpans.schemaUrl, span: item });
+        }
+      }
+    }
+    byTrace.set(message.key, list);
+  }
+  return byTrace;
+}
+
+/** The split's messages against the decoding path's for the same body; returns the split. */
+function assertSameAsDecoding(body: Uint8Array, options = { limits, maxMessageBytes }): WireSplit | null {
+  const split = splitProtobufByTraceId(body, { ...options, maxSpansPerMessage: SPANS_PER_MESSAGE });
+  if (split === null) return null;
+  const decoded = prepareByDecoding({ body, encoding: "protobuf", limits: options.limits, tenant: null, maxMessageBytes: options.maxMessageBytes });
+  assert.equal(decoded.kind, "prepared", `the decoding path ${decoded.kind === "malformed" || decoded.kind === "tooLarge" ? `refused it: ${decoded.message}` : "did not prepare it"}, the split took it`);
+  if (decoded.kind !== "prepared") return split;
+  assert.equal(split.spanCount, decoded.spanCount);
+  assert.equal(decoded.rejectedSpans, 0);
+  assert.equal(decoded.truncatedValues, 0);
+  assert.deepEqual([...new Set(split.messages.map((message) => message.key))], [...new Set(decoded.messages.map((message) => message.key))], "the same traces in the same order");
+  assert.deepEqual(spansByTrace(split.messages), spansByTrace(decoded.messages));
+  for (const message of split.messages) assert.equal(message.value.byteLength, message.value.buffer.byteLength, "a message owns its buffer (transferable)");
+  return split;
+}
+
+describe("cutting a protobuf request by trace id without decoding it", () => {
+  test("recorded SDK requests and a request with every part of the format: the decoding path's spans, trace by trace", async () => {
+    for (const body of await recordedRequests()) {
+      const split = assertSameAsDecoding(body);
+      assert.ok(split !== null, "an SDK request is split, not declined");
+      assert.equal(split.messages.length, 6, "one message per trace");
+    }
+    const split = assertSameAsDecoding(encodeTraceRequest(handmade()));
+    assert.ok(split !== null);
+    assert.deepEqual(split.messages.map((message) => message.key), [trace(1), trace(2), trace(3)]);
+    assert.deepEqual(splitProtobufByTraceId(new Uint8Array(0), { limits, maxMessageBytes, maxSpansPerMessage: SPANS_PER_MESSAGE }), { messages: [], spanCount: 0 });
+  });
+
+  test("a large trace is cut into messages within the span and byte bounds, every span kept", () => {
+    const spans = Array.from({ length: 700 }, (_, index) => span(trace(7), spanId(index + 1), { attributes: [text("retrieval.documents.0.document.content", `${index} `.padEnd(3_000, "x"))] }));
+    const body = encodeTraceRequest({ resourceSpans: [{ resource: { attributes: [text("service.name", "big")], droppedAttributesCount: 0 }, scopeSpans: [{ scope: { name: "s", version: "", attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: "" }], schemaUrl: "" }] });
+    const split = assertSameAsDecoding(body, { limits, maxMessageBytes: 200_000 });
+    assert.ok(split !== null);
+    assert.ok(split.messages.length >= 11, `${split.messages.length} messages`);
+    for (const message of split.messages) {
+      assert.ok(message.value.byteLength <= 200_000, `a message of ${message.value.byteLength} bytes`);
+      const decoded = decodeTraceRequest(message.value, "protobuf");
+      assert.ok(decoded.ok && decoded.value.resourceSpans.every((resource) => resource.scopeSpans.every((scope) => scope.spans.length <= SPANS_PER_MESSAGE)));
+    }
+    // Spans cap a message too: 700 small spans go out as 256 + 256 + 188.
+    const small = encodeTraceRequest({ resourceSpans: [{ resource: { attributes: [], droppedAttributesCount: 0 }, scopeSpans: [{ scope: { name: "s", version: "", attributes: [], droppedAttributesCount: 0 }, spans: spans.map((item) => ({ ...item, attributes: [] })), schemaUrl: "" }], schemaUrl: "" }] });
+    assert.equal(assertSameAsDecoding(small)?.messages.length, 3);
+    // One span larger than the bound goes alone, for the bus to refuse.
+    const huge = encodeTraceRequest({ resourceSpans: [{ resource: { attributes: [], droppedAttributesCount: 0 }, scopeSpans: [{ scope: { name: "s", version: "", attributes: [], droppedAttributesCount: 0 }, spans: [span(trace(8), spanId(1), { attributes: [text("a", "y".repeat(5_000))] }), span(trace(8), spanId(2))], schemaUrl: "" }], schemaUrl: "" }] });
+    assert.deepEqual(assertSameAsDecoding(huge, { limits, maxMessageBytes: 1_000 })?.messages.map((message) => message.value.byteLength > 1_000), [true, false]);
+  });
+
+  test("declines where the decoding path refuses the request or changes its spans", () => {
+    const options = { limits, maxMessageBytes, maxSpansPerMessage: SPANS_PER_MESSAGE };
+    const one = (overrides: Partial<SpanDocument>, resource: KeyValue[] = []) =>
+      encodeTraceRequest({ resourceSpans: [{ resource: { attributes: resource, droppedAttributesCount: 0 }, scopeSpans: [{ scope: { name: "s", version: "", attributes: [], droppedAttributesCount: 0 }, spans: [span(trace(1), spanId(1), overrides)], schemaUrl: "" }], schemaUrl: "" }] });
+    const declined = (body: Uint8Array, why: string, tighter: Partial<RequestLimits> = {}) => assert.equal(splitProtobufByTraceId(body, { ...options, limits: { ...limits, ...tighter } }), null, why);
+    assert.ok(splitProtobufByTraceId(one({}), options) !== null, "the plain span is split");
+    declined(one({}, [text("ragscope.tenant.authenticated", "forged")]), "a client's claim of an authenticated tenant (removed by decoding)");
+    declined(one({ traceId: "0".repeat(32) }), "an all-zero trace id (taken out by decoding)");
+    declined(one({ spanId: "0".repeat(16) }), "an all-zero span id");
+    declined(one({ attributes: [text("long", "z".repeat(100))] }), "a value that may need truncating", { maxAttributeValueBytes: 64 });
+    declined(one({ events: [{ timeUnixNano: 1n, name: "e", attributes: [text("long", "z".repeat(100))], droppedAttributesCount: 0 }] }), "an event value that may need truncating", { maxAttributeValueBytes: 64 });
+    declined(one({}, [text("long", "z".repeat(100))]), "a resource value that may need truncating", { maxAttributeValueBytes: 64 });
+    declined(one({ attributes: [text("a", "1"), text("b", "2"), text("c", "3")] }), "more attributes than allowed", { maxAttributesPerSpan: 2 });
+    declined(one({}), "more spans than a request may hold", { maxSpansPerRequest: 0 });
+    declined(one({}), "more spans of a trace than allowed", { maxSpansPerTrace: 0 });
+    declined(one({ kind: 7 as SpanDocument["kind"] }), "a span kind out of range");
+    declined(one({ status: { message: "", code: 5 as SpanDocument["status"]["code"] } }), "a status code out of range");
+    declined(one({ parentSpanId: "ab" }), "a parent span id of the wrong length");
+    declined(one({ links: [{ traceId: "ab", spanId: spanId(1), traceState: "", attributes: [], droppedAttributesCount: 0, flags: 0 }] }), "a link trace id of the wrong length");
+    let deep: AnyValue = { stringValue: "bottom" };
+    for (let level = 0; level < 25; level += 1) deep = { arrayValue: { values: [deep] } };
+    declined(one({ attributes: [{ key: "deep", value: deep }] }), "values nested deeper than the split checks");
+
+    // Raw edits the encoder would never write.
+    const plain = one({ name: "ASCII-NAME" });
+    const at = Buffer.from(plain).indexOf("ASCII-NAME");
+    const invalidUtf8 = Uint8Array.from(plain);
+    invalidUtf8[at] = 0xff;
+    declined(invalidUtf8, "a string that is not UTF-8");
+    assert.equal(decodeTraceRequest(invalidUtf8, "protobuf").ok, false, "the decoding path refuses it too");
+    declined(plain.subarray(0, plain.byteLength - 3), "a truncated body");
+    declined(Uint8Array.from([...plain, 0x0b, 0x0c]), "a group (wire type 3)");
+    declined(Uint8Array.from([0x12, 0x00]), "a non-empty body without resourceSpans");
+  });
+
+  test("thousands of mutated requests: whatever the split takes, the decoding path takes the same", async () => {
+    const bases = [...(await recordedRequests()).slice(0, 1), encodeTraceRequest(handmade())];
+    // A small linear congruential generator: the same mutations every run.
+    let seed = 0x2545f491;
+    const random = (below: number) => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return seed % below;
+    };
+    let taken = 0;
+    let declined = 0;
+    for (let round = 0; round < 3_000; round += 1) {
+      const base = bases[round % bases.length]!;
+      let body: Uint8Array = Uint8Array.from(base);
+      for (let edit = 0; edit <= random(2); edit += 1) {
+        const at = random(body.byteLength);
+        const kind = random(20);
+        if (kind < 12) body[at] = 0x61 + random(26); // a letter: inside a text it stays valid, elsewhere it breaks a tag, a length or an id
+        else if (kind < 15) body[at] = random(256);
+        else if (kind < 17) body = Buffer.concat([body.subarray(0, at), body.subarray(Math.min(body.byteLength, at + 1 + random(8)))]);
+        else if (kind < 19) body = body.subarray(0, at);
+        else body = Buffer.concat([body.subarray(0, at), Uint8Array.of(random(256)), body.subarray(at)]);
+      }
+      if (assertSameAsDecoding(body) === null) declined += 1;
+      else taken += 1;
+    }
+    // Both sides are exercised: many mutations still parse (a changed byte in a text or a number), many do not.
+    assert.ok(taken > 300, `${taken} taken`);
+    assert.ok(declined > 300, `${declined} declined`);
+  });
+});
