@@ -446,7 +446,9 @@ class WireSplitter {
   private fields(start: number, end: number, visit: (field: number, wireType: number, from: number, to: number) => boolean): void {
     this.position = start;
     while (this.position < end) {
-      const tag = this.varint(end);
+      // protobufjs refuses a tag past 32 bits or five bytes.
+      const tag = this.varint(end, 5);
+      if (tag > 0xffffffff) throw decline;
       const field = Math.floor(tag / 8);
       const wireType = tag % 8;
       if (field === 0) throw decline;
@@ -454,14 +456,16 @@ class WireSplitter {
       let to: number;
       switch (wireType) {
         case VARINT:
-          this.varint(end);
+          this.varint(end, 10);
           to = this.position;
           break;
         case FIXED64:
           to = from + 8;
           break;
         case LENGTH_DELIMITED: {
-          const length = this.varint(end);
+          // protobufjs refuses a length past 31 bits or five bytes.
+          const length = this.varint(end, 5);
+          if (length >= 2 ** 31) throw decline;
           from = this.position;
           to = from + length;
           break;
@@ -479,11 +483,11 @@ class WireSplitter {
     }
   }
 
-  /** A varint at the position, moving past it; declines past `end` or beyond ten bytes. Exact up to 2^53. */
-  private varint(end: number): number {
+  /** A varint at the position, moving past it; declines past `end` or beyond `maxBytes` bytes. Exact up to 2^53. */
+  private varint(end: number, maxBytes: number): number {
     let value = 0;
     let scale = 1;
-    for (let index = 0; index < 10; index += 1) {
+    for (let index = 0; index < maxBytes; index += 1) {
       if (this.position >= end) throw decline;
       const byte = this.body[this.position++]!;
       value += (byte & 0x7f) * scale;
@@ -497,7 +501,7 @@ class WireSplitter {
   private varintAt(at: number): number {
     const saved = this.position;
     this.position = at;
-    const value = this.varint(this.body.byteLength);
+    const value = this.varint(this.body.byteLength, 10);
     this.position = saved;
     return value >= 2 ** 31 ? -1 : value;
   }

@@ -201,6 +201,19 @@ describe("cutting a protobuf request by trace id without decoding it", () => {
     declined(plain.subarray(0, plain.byteLength - 3), "a truncated body");
     declined(Uint8Array.from([...plain, 0x0b, 0x0c]), "a group (wire type 3)");
     declined(Uint8Array.from([0x12, 0x00]), "a non-empty body without resourceSpans");
+    // The body's ResourceSpans again under a tag of 33 bits: an unknown field by its number, refused by protobufjs.
+    assert.equal(plain[0], 0x0a);
+    const longTag = Uint8Array.from([...plain, 0x8a, 0x80, 0x80, 0x80, 0x10, ...plain.subarray(1)]);
+    assert.equal(prepareByDecoding({ body: longTag, encoding: "protobuf", limits, tenant: null }).kind, "malformed");
+    declined(longTag, "a tag longer than 32 bits");
+    // Field 1 with a tag of six bytes (non-canonical, value 10), and a length of six bytes: protobufjs refuses both.
+    const paddedTag = Uint8Array.from([0x8a, 0x80, 0x80, 0x80, 0x80, 0x00, ...plain.subarray(1)]);
+    assert.equal(prepareByDecoding({ body: paddedTag, encoding: "protobuf", limits, tenant: null }).kind, "malformed");
+    declined(paddedTag, "a tag of more than five bytes");
+    assert.ok(plain[1]! < 0x80, "a one-byte length");
+    const paddedLength = Uint8Array.from([0x0a, plain[1]! | 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, ...plain.subarray(2)]);
+    assert.equal(prepareByDecoding({ body: paddedLength, encoding: "protobuf", limits, tenant: null }).kind, "malformed");
+    declined(paddedLength, "a length of more than five bytes");
   });
 
   test("thousands of mutated requests: whatever the split takes, the decoding path takes the same", async () => {
