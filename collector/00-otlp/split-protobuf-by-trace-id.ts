@@ -387,21 +387,11 @@ class WireSplitter {
           break;
         case 5:
           expect(wireType, LENGTH_DELIMITED);
-          this.fields(from, to, (item, itemWireType, itemFrom, itemTo) => {
-            if (item !== 1) return false;
-            expect(itemWireType, LENGTH_DELIMITED);
-            this.anyValue(itemFrom, itemTo, level + 1);
-            return true;
-          });
+          this.values(from, to, (itemFrom, itemTo) => this.anyValue(itemFrom, itemTo, level + 1));
           break;
         case 6:
           expect(wireType, LENGTH_DELIMITED);
-          this.fields(from, to, (item, itemWireType, itemFrom, itemTo) => {
-            if (item !== 1) return false;
-            expect(itemWireType, LENGTH_DELIMITED);
-            this.nestedKeyValue(itemFrom, itemTo, level + 1);
-            return true;
-          });
+          this.values(from, to, (itemFrom, itemTo) => this.nestedKeyValue(itemFrom, itemTo, level + 1));
           break;
         case 7:
           expect(wireType, LENGTH_DELIMITED);
@@ -409,6 +399,16 @@ class WireSplitter {
         default:
           return false;
       }
+      return true;
+    });
+  }
+
+  /** The items of an ArrayValue or a KeyValueList: its `values` (field 1), each checked by `check`. */
+  private values(start: number, end: number, check: (from: number, to: number) => void): void {
+    this.fields(start, end, (field, wireType, from, to) => {
+      if (field !== 1) return false;
+      expect(wireType, LENGTH_DELIMITED);
+      check(from, to);
       return true;
     });
   }

@@ -40,7 +40,8 @@ const richAttributes: KeyValue[] = [
   },
 ];
 
-function span(overrides: Partial<SpanDocument> & Pick<SpanDocument, "traceId" | "spanId" | "name">): SpanDocument {
+/** A span with every field at its default but the ones given. */
+export function sampleSpan(overrides: Partial<SpanDocument> & Pick<SpanDocument, "traceId" | "spanId" | "name">): SpanDocument {
   return {
     traceState: "",
     parentSpanId: "",
@@ -81,7 +82,7 @@ export function sampleTracesDocument(): TracesDocument {
             },
             schemaUrl: "https://opentelemetry.io/schemas/1.27.0",
             spans: [
-              span({
+              sampleSpan({
                 traceId: traceA,
                 spanId: "00f067aa0ba902b7",
                 name: "rag.request",
@@ -115,7 +116,7 @@ export function sampleTracesDocument(): TracesDocument {
                 droppedLinksCount: 5,
                 status: { message: "generation failed", code: 2 },
               }),
-              span({
+              sampleSpan({
                 traceId: traceB,
                 spanId: "b7ad6b7169203331",
                 name: "rag.request",
@@ -124,7 +125,7 @@ export function sampleTracesDocument(): TracesDocument {
                 endTimeUnixNano: 1700000000100000000n,
                 status: { message: "", code: 1 },
               }),
-              span({
+              sampleSpan({
                 traceId: traceA,
                 spanId: "1111111111111111",
                 parentSpanId: "00f067aa0ba902b7",
@@ -140,7 +141,7 @@ export function sampleTracesDocument(): TracesDocument {
             scope: { name: "", version: "", attributes: [], droppedAttributesCount: 0 },
             schemaUrl: "",
             spans: [
-              span({
+              sampleSpan({
                 traceId: traceA,
                 spanId: "2222222222222222",
                 parentSpanId: "00f067aa0ba902b7",
@@ -161,7 +162,7 @@ export function sampleTracesDocument(): TracesDocument {
             scope: { name: "other-library", version: "9", attributes: [], droppedAttributesCount: 0 },
             schemaUrl: "",
             spans: [
-              span({
+              sampleSpan({
                 traceId: traceC,
                 spanId: "3333333333333333",
                 name: "",
@@ -169,7 +170,7 @@ export function sampleTracesDocument(): TracesDocument {
                 startTimeUnixNano: 18446744073709551615n,
                 endTimeUnixNano: 18446744073709551615n,
               }),
-              span({
+              sampleSpan({
                 traceId: traceB,
                 spanId: "4444444444444444",
                 parentSpanId: "b7ad6b7169203331",

@@ -1,7 +1,7 @@
 /**
  * The receiver's byte-level split (split-protobuf-by-trace-id.ts) against its
  * decoding path (prepare-trace-messages.ts prepareByDecoding): on recorded SDK
- * requests, handmade requests with every part of the format, and thousands of
+ * requests, the codec tests' sample with every part of the format, and thousands of
  * mutated bodies, whatever the split takes, the decoding path takes too, with
  * the same spans under the same resources and scopes, trace by trace; where
  * the decoding path refuses a request or changes its spans, the split
@@ -14,75 +14,24 @@ import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-requ
 import { encodeTraceRequest } from "../../../collector/00-otlp/encode-protobuf.js";
 import type { RequestLimits } from "../../../collector/00-otlp/enforce-request-limits.js";
 import { splitProtobufByTraceId, type WireSplit } from "../../../collector/00-otlp/split-protobuf-by-trace-id.js";
-import type { AnyValue, KeyValue, SpanDocument, TracesDocument } from "../../../collector/00-otlp/traces-document.js";
+import type { AnyValue, KeyValue, SpanDocument } from "../../../collector/00-otlp/traces-document.js";
 import { prepareByDecoding, SPANS_PER_MESSAGE } from "../../../collector/01-receive/prepare-trace-messages.js";
 import { eightSpanRequest } from "../../bench/eight-span-request.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../../support/recorded-spans.js";
+import { sampleSpan, sampleTracesDocument, traceA, traceB, traceC } from "./sample-traces-document.js";
 
 const limits: RequestLimits = { maxSpansPerRequest: 100_000, maxSpansPerTrace: 10_000, maxAttributesPerSpan: 1_024, maxAttributeValueBytes: 1024 * 1024 };
 const maxMessageBytes = 1_000_000;
 
 const text = (key: string, value: string): KeyValue => ({ key, value: { stringValue: value } });
 
+/** Span `spanId` of trace `traceId`: a client span with a name, a duration and nothing else unless given. */
 function span(traceId: string, spanId: string, overrides: Partial<SpanDocument> = {}): SpanDocument {
-  return {
-    traceId,
-    spanId,
-    traceState: "",
-    parentSpanId: "",
-    flags: 0,
-    name: `span ${spanId}`,
-    kind: 1,
-    startTimeUnixNano: 1_700_000_000_000_000_000n,
-    endTimeUnixNano: 1_700_000_000_100_000_000n,
-    attributes: [],
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    status: { message: "", code: 0 },
-    ...overrides,
-  };
+  return sampleSpan({ traceId, spanId, name: `span ${spanId}`, kind: 1, startTimeUnixNano: 1_700_000_000_000_000_000n, endTimeUnixNano: 1_700_000_000_100_000_000n, ...overrides });
 }
 
 const trace = (index: number) => index.toString(16).padStart(32, "a");
 const spanId = (index: number) => index.toString(16).padStart(16, "b");
-
-/** Two resources, three scopes, three traces interleaved across them, events, links, status, nested values, non-ASCII text. */
-function handmade(): TracesDocument {
-  const nested: AnyValue = { kvlistValue: { values: [text("inner", "值"), { key: "list", value: { arrayValue: { values: [{ intValue: -5n }, { doubleValue: 0.5 }, { boolValue: true }, { bytesValue: new Uint8Array([0, 1, 255]) }, null] } } }] } };
-  const rich = span(trace(1), spanId(2), {
-    parentSpanId: spanId(1),
-    traceState: "vendor=1",
-    kind: 3,
-    flags: 257,
-    attributes: [text("retrieval.documents.0.document.content", "年假可以结转五天。".repeat(40)), { key: "nested", value: nested }, { key: "empty", value: null }],
-    droppedAttributesCount: 2,
-    events: [{ timeUnixNano: 5n, name: "exception", attributes: [text("exception.message", "boom")], droppedAttributesCount: 1 }],
-    droppedEventsCount: 3,
-    links: [{ traceId: trace(9), spanId: spanId(9), traceState: "", attributes: [text("link", "x")], droppedAttributesCount: 0, flags: 1 }],
-    droppedLinksCount: 4,
-    status: { message: "failed", code: 2 },
-  });
-  return {
-    resourceSpans: [
-      {
-        resource: { attributes: [text("service.name", "policy-assistant"), text("ragscope.tenant_id", "t1")], droppedAttributesCount: 0 },
-        scopeSpans: [
-          { scope: { name: "ragscope", version: "1", attributes: [text("scope.attribute", "s")], droppedAttributesCount: 0 }, spans: [span(trace(1), spanId(1)), span(trace(2), spanId(3)), rich], schemaUrl: "https://opentelemetry.io/schemas/1.24.0" },
-          { scope: { name: "other", version: "", attributes: [], droppedAttributesCount: 0 }, spans: [span(trace(2), spanId(4)), span(trace(3), spanId(5))], schemaUrl: "" },
-        ],
-        schemaUrl: "https://opentelemetry.io/schemas/1.24.0",
-      },
-      {
-        resource: { attributes: [text("service.name", "second")], droppedAttributesCount: 1 },
-        scopeSpans: [{ scope: { name: "ragscope", version: "1", attributes: [], droppedAttributesCount: 0 }, spans: [span(trace(3), spanId(6)), span(trace(1), spanId(7))], schemaUrl: "" }],
-        schemaUrl: "",
-      },
-    ],
-  };
-}
 
 async function recordedRequests(): Promise<Uint8Array[]> {
   const recorder = startSpanRecorder("policy-assistant");
@@ -143,9 +92,9 @@ describe("cutting a protobuf request by trace id without decoding it", () => {
       assert.ok(split !== null, "an SDK request is split, not declined");
       assert.equal(split.messages.length, 6, "one message per trace");
     }
-    const split = assertSameAsDecoding(encodeTraceRequest(handmade()));
-    assert.ok(split !== null);
-    assert.deepEqual(split.messages.map((message) => message.key), [trace(1), trace(2), trace(3)]);
+    const split = assertSameAsDecoding(encodeTraceRequest(sampleTracesDocument()));
+    assert.ok(split !== null, "every field and kind of value is split, not declined");
+    assert.deepEqual(split.messages.map((message) => message.key), [traceA, traceB, traceC]);
     assert.deepEqual(splitProtobufByTraceId(new Uint8Array(0), { limits, maxMessageBytes, maxSpansPerMessage: SPANS_PER_MESSAGE }), { messages: [], spanCount: 0 });
   });
 
@@ -217,7 +166,7 @@ describe("cutting a protobuf request by trace id without decoding it", () => {
   });
 
   test("thousands of mutated requests: whatever the split takes, the decoding path takes the same", async () => {
-    const bases = [...(await recordedRequests()).slice(0, 1), encodeTraceRequest(handmade())];
+    const bases = [...(await recordedRequests()).slice(0, 1), encodeTraceRequest(sampleTracesDocument())];
     // A small linear congruential generator: the same mutations every run.
     let seed = 0x2545f491;
     const random = (below: number) => {
