@@ -126,6 +126,10 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
     const drainDeadline = Date.now() + 60_000;
     while ((written = await collector.counter("ragscope_traces_written_total")) < sent && Date.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 250));
     cpuSeconds = (await processCpuSeconds(collector.pid)) - cpuAtStart;
+  } catch (error) {
+    await collector.stop();
+    await collector.remove();
+    throw error;
   } finally {
     await recorder.shutdown();
     await collector.stop();
