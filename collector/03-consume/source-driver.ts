@@ -22,6 +22,7 @@
  * writes); the engine inserts it while this thread polls and evaluates the
  * next round, which waits for it before writing again.
  */
+import { getHeapStatistics } from "node:v8";
 import type { TraceSource } from "../02-transport/trace-source.js";
 import type { EvaluationWorker } from "../07-evaluate/evaluation-worker.js";
 import { canResume, pauseReason, type BackpressureLimits, type BufferState } from "./backpressure.js";
@@ -159,7 +160,7 @@ export class SourceDriver {
 
   /** Once a round, and before handing messages over: sampling the heap per message would cost more than it tells. */
   private sampleHeap(): void {
-    this.heapUsedBytes = this.options.heapUsedBytes?.() ?? process.memoryUsage().heapUsed;
+    this.heapUsedBytes = this.options.heapUsedBytes?.() ?? getHeapStatistics().used_heap_size;
   }
 
   /** Pauses reading when a buffer is full, resumes when they drained (with hysteresis). */

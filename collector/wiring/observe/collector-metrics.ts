@@ -9,6 +9,7 @@
  * Dropped spans are counted where they can happen: in requests the receiver
  * decoded and could not publish (503 answers are retried by OTLP clients).
  */
+import { getHeapStatistics } from "node:v8";
 import type { EvaluationWorker } from "../../07-evaluate/evaluation-worker.js";
 import { unread } from "../../02-transport/kafka/broker-lag.js";
 import type { ConsumerGroupRunner } from "../../02-transport/kafka/consumer-group-runner.js";
@@ -37,11 +38,13 @@ export function registerFreshness(registry: MetricsRegistry): Histogram {
 }
 
 export function registerProcessMetrics(registry: MetricsRegistry, limits: { maxHeapBytes: number }): void {
-  registry.gauge("ragscope_process_heap_used_bytes", "JavaScript heap in use", () => process.memoryUsage().heapUsed);
+  // V8's heap statistics, not process.memoryUsage(): that one also reads the resident set from the kernel on every
+  // call, three times a scrape (~40 µs each, 3.8 % of serve's event loop at the benchmarks' 100 ms sampling).
+  registry.gauge("ragscope_process_heap_used_bytes", "JavaScript heap in use", () => getHeapStatistics().used_heap_size);
   // What of the resident set is JavaScript: the heap V8 holds (in use or not yet collected), and memory outside it that
   // JavaScript objects own (Buffers: request bodies, insert bodies). The rest is the engine, code and the allocator's.
-  registry.gauge("ragscope_process_heap_total_bytes", "JavaScript heap held by the main thread (in use and garbage not yet collected)", () => process.memoryUsage().heapTotal);
-  registry.gauge("ragscope_process_external_bytes", "memory outside the JavaScript heap owned by JavaScript objects (Buffers)", () => process.memoryUsage().external);
+  registry.gauge("ragscope_process_heap_total_bytes", "JavaScript heap held by the main thread (in use and garbage not yet collected)", () => getHeapStatistics().total_heap_size);
+  registry.gauge("ragscope_process_external_bytes", "memory outside the JavaScript heap owned by JavaScript objects (Buffers)", () => getHeapStatistics().external_memory);
   registry.gauge("ragscope_process_resident_memory_bytes", "resident set size of the process", () => process.memoryUsage.rss());
   registry.gauge("ragscope_memory_bound_bytes", "configured heap bound (RAGSCOPE_MAX_HEAP_MB); the evaluator pauses reading before it", () => limits.maxHeapBytes);
 }
