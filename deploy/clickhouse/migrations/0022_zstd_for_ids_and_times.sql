@@ -21,7 +21,7 @@
 -- traces, ui.bench.ts) to save 44 bytes a trace. The other list queries,
 -- the Quality page and the trace detail were within their spread, and
 -- writing got no dearer: the engine's CPU for the same inserts (50- and
--- 300-trace batches, alternating) was 10–15 % lower; serve's CPU a span and
+-- 300-trace batches, alternating) was 9–17 % lower; serve's CPU a span and
 -- the UI benchmark's load within their spread; the Kafka evaluator, six
 -- pairs, 500–777 against 462–634 µs a span (medians 567 and 550). The
 -- dashboards (dashboard-scale.bench.ts, 3 million metric values, kept
