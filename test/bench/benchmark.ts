@@ -3,6 +3,9 @@
  * returns its figures. The runner (run-benchmarks.ts) prints them. Benchmarks
  * are measurements, not tests: they assert nothing about speed.
  */
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+
 export interface BenchmarkFigure {
   name: string;
   value: number | string;
@@ -26,4 +29,14 @@ export function megabytes(bytes: number): number {
 /** The median of figures from rounds of a measurement (the upper one of an even count). */
 export function median(values: readonly number[]): number {
   return [...values].sort((first, second) => first - second)[Math.floor(values.length / 2)]!;
+}
+
+/** Bytes of the files under a folder (a store's data folder). */
+export async function folderBytes(folder: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
+    // A background merge may remove its temporary files between the listing and the stat: they count as gone.
+    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size;
+  }
+  return total;
 }

@@ -424,7 +424,7 @@
  *   578 MiB. The issue's dashboard target (24 h < 1 s, 30 d < 3 s at
  *   300,000,000 values) is met.
  */
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
@@ -437,7 +437,7 @@ import { executableSql, runQuery } from "../../report/panel-data.js";
 import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import { buildDashboardDataset } from "../integration/dashboards/dashboard-dataset.js";
 import { queryRows } from "../support/temporary-store.js";
-import type { BenchmarkFigure, BenchmarkResult } from "./benchmark.js";
+import { folderBytes, type BenchmarkFigure, type BenchmarkResult } from "./benchmark.js";
 
 const METRIC_VALUES = Number(process.env.RAGSCOPE_BENCH_METRIC_VALUES ?? 100_000);
 const BATCH = Number(process.env.RAGSCOPE_BENCH_DASHBOARD_BATCH ?? 2_000);
@@ -450,15 +450,6 @@ const GROW = Number(process.env.RAGSCOPE_BENCH_DASHBOARD_GROW ?? 0);
 /** Midnight after the data's 30 days: the ranges end here (a kept store's data ends where it was written). */
 let END = Math.floor(Date.now() / DAY) * DAY;
 let START = END - DAYS * DAY;
-
-async function folderBytes(folder: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
-    // A background merge may remove its temporary files between the listing and the stat: they count as gone.
-    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size;
-  }
-  return total;
-}
 
 export async function benchmark(): Promise<BenchmarkResult> {
   const dataDir = KEEP ?? (await mkdtemp(path.join(os.tmpdir(), "ragscope-bench-dashboards-")));

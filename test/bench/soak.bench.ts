@@ -9,8 +9,8 @@
  * serve absorbs on a 2-core machine, embedded-serve.bench.ts) for
  * `--minutes` (default 3). Each request's 50 traces are recorded with the SDK
  * wrappers just before it is sent, so every trace id is new. Every 5 s the
- * benchmark reads serve's resident set (/proc), heap in use and traces
- * written (/metrics).
+ * benchmark reads serve's resident set, heap in use and traces written
+ * (/metrics).
  *
  * Printed: the median resident set and heap of each third of the run and
  * their drift (last third ÷ middle third: a leak shows as a ratio that grows
@@ -35,13 +35,11 @@
  *   The 3-minute run after it: resident set 985 / 1,086 / 1,068 MB by
  *   third (0.98), heap 116 / 147 / 135 MB, 36,050 of 36,050 written.
  */
-import { readFile } from "node:fs/promises";
-import { execFileSync } from "node:child_process";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
-import { median, megabytes, type BenchmarkFigure, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
+import { folderBytes, median, megabytes, type BenchmarkFigure, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
 import { eightSpanRequest } from "./eight-span-request.js";
 import { processCpuSeconds } from "./embedded-serve.bench.js";
 
@@ -62,12 +60,6 @@ function positiveNumber(options: BenchmarkOptions, name: string, fallback: numbe
   const value = options[name] === undefined ? fallback : Number(options[name]);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got ${options[name]}`);
   return value;
-}
-
-async function residentBytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  const match = /VmRSS:\s+(\d+) kB/.exec(status);
-  return match ? Number(match[1]) * 1024 : Number.NaN;
 }
 
 /** The samples of each third of the run, by time. */
@@ -115,7 +107,7 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
         nextSample += SAMPLE_EVERY_MS;
         samples.push({
           atMs: Date.now() - started,
-          rssBytes: await residentBytes(collector.pid),
+          rssBytes: await collector.rss(),
           heapBytes: await collector.counter("ragscope_process_heap_used_bytes"),
           sent,
           written: await collector.counter("ragscope_traces_written_total"),
@@ -139,7 +131,7 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
     const [first, middle, last] = thirds(samples, durationMs);
     const rss = (part: Sample[]) => megabytes(medianOf(part, (sample) => sample.rssBytes));
     const heap = (part: Sample[]) => megabytes(medianOf(part, (sample) => sample.heapBytes));
-    const diskBytes = Number(execFileSync("du", ["-sb", collector.dataDir]).toString().split("\t")[0]);
+    const diskBytes = await folderBytes(collector.dataDir);
     figures.push(
       { name: "duration", value: minutes, unit: "min" },
       { name: "traces sent / written (8 spans each)", value: `${sent.toLocaleString("en-US")} / ${written.toLocaleString("en-US")}` },
