@@ -23,6 +23,7 @@ import { ClickHouseRunReader } from "./clickhouse-run-reader.js";
 import { ClickHouseSink, type ClickHouseSinkOptions } from "./clickhouse-sink.js";
 import { ClickHouseTraceReader } from "./clickhouse-trace-reader.js";
 import { ClickHouseMetricRollups } from "./metric-rollups.js";
+import { engineTrackedMemory } from "./engine-memory.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "./query-memory-bound.js";
 import { runMigrations } from "./run-migrations.js";
 
@@ -41,6 +42,8 @@ export interface ClickHouseStore extends Store {
   scoped(scope: TenantScope): ScopedReaders & { dashboards: DashboardQuerySurface; quality: ClickHouseQualityReader };
   /** The connection itself, for tools that read the tables directly (tests, benchmarks). */
   connection: ClickHouseConnection;
+  /** Bytes the embedded engine holds in use now (its inserts, merges, queries); null for a ClickHouse server, whose memory is not this process's. */
+  engineMemoryBytes(): Promise<number | null>;
 }
 
 export interface ClickHouseStoreOptions {
@@ -87,6 +90,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
       experiments: new ClickHouseExperimentReader(connection, scope),
     }),
     describe: () => connection.describe(),
+    engineMemoryBytes: () => engineTrackedMemory(connection),
     async ping() {
       const answer = await connection.client.ping();
       return answer.success ? null : `${connection.describe()} does not answer: ${answer.error.message}`;

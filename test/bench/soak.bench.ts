@@ -34,11 +34,25 @@
  *   318 → 270, trace_list 99 → 99 (left on LZ4): ~7.6 → ~4.9 KB a trace.
  *   The 3-minute run after it: resident set 985 / 1,086 / 1,068 MB by
  *   third (0.98), heap 116 / 147 / 135 MB, 36,050 of 36,050 written.
+ * - The resident set by part (/metrics since the engine-memory and
+ *   file-backed gauges; 3 minutes, medians, MB): heap held 161, Buffers 81,
+ *   engine in use 63, pages mapped from files 243 (the engine's library:
+ *   ~570 MB of code, its idle process already maps ~230 MB), rest 404. The
+ *   rest, from /proc/PID/smaps and glibc's malloc_stats (gdb, 1-minute
+ *   runs): the decode threads' own V8 heaps (~70–90 MB: V8's 256 KB pages
+ *   beyond the main heap's), memory glibc holds freed (malloc_trim(0) gave
+ *   back 54–77 MB), node's and V8's code and tables, and memory in
+ *   anonymous mappings of 8 MB and more that no gauge attributes (glibc
+ *   held ~190 MB in all, Buffers and engine allocations included, against
+ *   ~380 MB resident in such mappings). glibc tunables (fixed mmap threshold,
+ *   trim threshold, two arenas) moved the resident set by less than run to
+ *   run spread (1.5-minute runs: ~960–1,010 against ~1,000–1,100 MB).
  */
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
+import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { folderBytes, median, megabytes, type BenchmarkFigure, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
 import { eightSpanRequest } from "./eight-span-request.js";
 import { processCpuSeconds } from "./embedded-serve.bench.js";
@@ -52,8 +66,30 @@ interface Sample {
   atMs: number;
   rssBytes: number;
   heapBytes: number;
+  /** The parts of the resident set /metrics tells apart: the heap V8 holds, Buffers, the engine's working memory, pages mapped from files. */
+  parts: Record<ResidentPart, number>;
   sent: number;
   written: number;
+}
+
+const residentParts = {
+  heapHeld: "ragscope_process_heap_total_bytes",
+  buffers: "ragscope_process_external_bytes",
+  engine: "ragscope_engine_memory_bytes",
+  files: "ragscope_process_resident_file_bytes",
+} as const;
+type ResidentPart = keyof typeof residentParts;
+
+/** One scrape of serve's /metrics. */
+async function scrape(metricsUrl: string): Promise<Omit<Sample, "atMs" | "sent">> {
+  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+  const read = (name: string) => {
+    const value = readSample(text, name);
+    if (value === null) throw new Error(`serve's /metrics has no ${name}`);
+    return value;
+  };
+  const parts = Object.fromEntries(Object.entries(residentParts).map(([part, name]) => [part, read(name)])) as Record<ResidentPart, number>;
+  return { rssBytes: read("ragscope_process_resident_memory_bytes"), heapBytes: read("ragscope_process_heap_used_bytes"), written: read("ragscope_traces_written_total"), parts };
 }
 
 function positiveNumber(options: BenchmarkOptions, name: string, fallback: number): number {
@@ -105,13 +141,7 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
       sent += TRACES_PER_REQUEST;
       if (Date.now() >= nextSample) {
         nextSample += SAMPLE_EVERY_MS;
-        samples.push({
-          atMs: Date.now() - started,
-          rssBytes: await collector.rss(),
-          heapBytes: await collector.counter("ragscope_process_heap_used_bytes"),
-          sent,
-          written: await collector.counter("ragscope_traces_written_total"),
-        });
+        samples.push({ atMs: Date.now() - started, sent, ...(await scrape(collector.metricsUrl)) });
       }
     }
     // Everything sent is written once the quiet period has passed.
@@ -143,6 +173,11 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
       { name: "resident set, last third ÷ middle third (a leak grows it with the run)", value: Math.round((medianOf(last, (sample) => sample.rssBytes) / medianOf(middle, (sample) => sample.rssBytes)) * 100) / 100 },
       { name: "peak resident set (5 s samples)", value: megabytes(Math.max(...samples.map((sample) => sample.rssBytes))), unit: "MB" },
       { name: "JavaScript heap in use, median of each third", value: `${heap(first)} / ${heap(middle)} / ${heap(last)} MB` },
+      {
+        // What /metrics tells apart; the rest is the allocator's (freed, not yet returned), thread stacks and node's own.
+        name: "resident set by part, medians: heap held / Buffers / engine in use / mapped files (engine code) / rest",
+        value: `${[...Object.keys(residentParts).map((part) => megabytes(medianOf(samples, (sample) => sample.parts[part as ResidentPart]))), megabytes(medianOf(samples, (sample) => sample.rssBytes - Object.values(sample.parts).reduce((total, value) => total + value, 0)))].join(" / ")} MB`,
+      },
       { name: "JavaScript heap in use, last third ÷ middle third", value: Math.round((medianOf(last, (sample) => sample.heapBytes) / medianOf(middle, (sample) => sample.heapBytes)) * 100) / 100 },
       { name: "data folder on disk", value: megabytes(diskBytes), unit: "MB" },
       { name: "data folder a trace", value: Math.round(diskBytes / Math.max(1, written)), unit: "bytes" },

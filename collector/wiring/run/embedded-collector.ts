@@ -22,6 +22,7 @@ import type { OnlineStage } from "../online/online-stage.js";
 import type { ReceiverCounters } from "../../01-receive/receiver-counters.js";
 import { receiverBounds } from "../../01-receive/receiver-bounds.js";
 import { startReceiver } from "../../01-receive/start-receiver.js";
+import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
 import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import type { Store } from "../../../store/ports/store.js";
 
@@ -87,6 +88,8 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     throw error;
   }
   registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, queuedBytes: () => bus.bytes, deadLetters });
+  const engineMemory = new EngineMemoryGauge(registry, () => store.engineMemoryBytes());
+  await engineMemory.start();
   const health = new HealthSnapshots({
     sink: store.health,
     instance: `${os.hostname()}:${process.pid}`,
@@ -145,6 +148,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
       await health.stop();
       // After the last traces were handed over; judge work still queued in-process is dropped (not durable embedded).
       await online?.close();
+      await engineMemory.stop();
       await store.close();
     },
   };

@@ -23,6 +23,7 @@ import { saramaCompatiblePartitioner } from "../../02-transport/kafka/sarama-par
 import { registerEvaluatorMetrics, registerFreshness, sinkLatencyBuckets } from "../observe/collector-metrics.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
+import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
 import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import type { Store } from "../../../store/ports/store.js";
 import os from "node:os";
@@ -106,6 +107,8 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     throw error;
   }
   registerEvaluatorMetrics(context.registry, { runner, worker, sink, repartitioner, sinkLatency });
+  const engineMemory = new EngineMemoryGauge(context.registry, () => store.engineMemoryBytes());
+  await engineMemory.start();
   const health = new HealthSnapshots({
     sink: store.health,
     instance: `${os.hostname()}:${process.pid}`,
@@ -153,6 +156,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
       await runner.stop();
       await online?.close();
       await producer.disconnect();
+      await engineMemory.stop();
       await store.close();
     },
   };

@@ -83,6 +83,12 @@ test("serve in a small heap (V8 limited to 128 MiB, as in a small container) tak
     assert.ok(heapTotal <= (128 + 48) * 1024 * 1024, `heap held ${heapTotal} bytes`);
     assert.ok(resident > heapTotal, `resident ${resident}, heap held ${heapTotal}`);
     assert.ok((await collector.counter("ragscope_process_external_bytes")) > 0);
+    // The rest of it too: the embedded engine's working memory (read every 5 s, from the engine) and the pages
+    // mapped from files, most of them the engine's library (~570 MB of code, a few hundred MB touched).
+    const engineMemory = await collector.counter("ragscope_engine_memory_bytes");
+    const fileBacked = await collector.counter("ragscope_process_resident_file_bytes");
+    assert.ok(engineMemory > 0 && engineMemory < resident, `engine memory ${engineMemory}, resident ${resident}`);
+    assert.ok(fileBacked > 64 * 1024 * 1024 && fileBacked < resident, `file-backed ${fileBacked}, resident ${resident}`);
   } finally {
     await collector.stop();
     await collector.remove();

@@ -77,7 +77,7 @@ describe("sink outage", () => {
     const connection = await openClickHouse({ url: facade.url, username: "default", password: "", database, dataPath: "/unused" });
 
     // Watch the evaluator's own metrics the whole time, as a Prometheus scraper would.
-    const seen = { maxHeapBytes: 0, maxBacklog: 0, maxLag: 0, pausedDuringOutage: false, unreadyDuringOutage: false, scrapes: 0 };
+    const seen = { engineMemoryFromServer: false, maxHeapBytes: 0, maxBacklog: 0, maxLag: 0, pausedDuringOutage: false, unreadyDuringOutage: false, scrapes: 0 };
     let watching = true;
     let outage = false;
     const watcher = (async () => {
@@ -86,6 +86,7 @@ describe("sink outage", () => {
           const text = await evaluator.metrics();
           seen.scrapes += 1;
           seen.maxHeapBytes = Math.max(seen.maxHeapBytes, readSample(text, "ragscope_process_heap_used_bytes") ?? 0);
+          if (readSample(text, "ragscope_engine_memory_bytes") !== null) seen.engineMemoryFromServer = true;
           seen.maxBacklog = Math.max(seen.maxBacklog, readSample(text, "ragscope_sink_backlog_traces") ?? 0);
           const lag = [0, 1, 2].reduce((total, partition) => total + (readSample(text, "ragscope_kafka_consumer_lag", { topic, partition: String(partition) }) ?? 0), 0);
           seen.maxLag = Math.max(seen.maxLag, lag);
@@ -134,6 +135,7 @@ describe("sink outage", () => {
       assert.equal(stored.outputTokens.sum, expectedOutputTokens(traceCount), "nothing counted twice");
       assert.equal(stored.duplicatedMetricKeys, 0);
       assert.ok(seen.pausedDuringOutage, "reading paused while the sink was down");
+      assert.equal(seen.engineMemoryFromServer, false, "a ClickHouse server's memory is not the evaluator's: no engine memory sample");
       assert.equal(evaluator.exited(), false, "the evaluator lived through the outage within its heap limit");
       assert.ok(seen.maxBacklog > 0, "results waited for the sink");
       assert.ok(seen.maxLag > 0, "the unread load waited in Kafka");
