@@ -15,7 +15,7 @@ export const COLLECTOR_HEALTH_UID = "ragscope-collector-health";
 /** The metrics the collector writes; the collector's own code must use these names. */
 export const COLLECTOR_HEALTH_METRICS = {
   delta: ["spans_received", "traces_evaluated", "traces_partial", "dead_letters", "spans_dropped"],
-  gauge: ["consumer_lag", "sink_write_ms", "open_traces"],
+  gauge: ["consumer_lag", "sink_write_ms", "open_traces", "resident_memory_bytes", "heap_used_bytes", "engine_memory_bytes"],
 } as const;
 
 const IN_RANGE = "$__timeFilter(ts)";
@@ -30,16 +30,19 @@ function ratePerSecond(metrics: readonly string[]): string {
   ].join("\n");
 }
 
-/** A gauge per instance: the highest level each instance reported in the bucket. */
-function gaugeByInstance(metric: string): string {
+/** Gauges per series (`series`: an expression of instance and metric): the highest level each reported in the bucket. */
+function gaugesBySeries(series: string, metrics: readonly string[]): string {
   return [
-    "SELECT $__timeInterval(ts) AS time, instance AS series, max(value) AS Value",
+    `SELECT $__timeInterval(ts) AS time, ${series} AS series, max(value) AS Value`,
     "FROM collector_health FINAL",
-    `WHERE ${IN_RANGE} AND kind = 'gauge' AND metric = '${metric}'`,
+    `WHERE ${IN_RANGE} AND kind = 'gauge' AND metric IN (${sqlList(metrics)})`,
     "GROUP BY time, series",
     "ORDER BY time",
   ].join("\n");
 }
+
+/** A gauge per instance. */
+const gaugeByInstance = (metric: string) => gaugesBySeries("instance", [metric]);
 
 export function collectorHealthDashboard(): dashboard.DashboardBuilder {
   return dashboardShell(COLLECTOR_HEALTH_UID, "ragscope — Collector health", "Throughput, consumer lag, dead letters, drops and sink latency of the collector roles.")
@@ -86,5 +89,26 @@ export function collectorHealthDashboard(): dashboard.DashboardBuilder {
     .withRow(row("Backlog and sink"))
     .withPanel(timeSeriesPanel("Consumer lag", "Messages behind the end of the input topic, per evaluator instance.", gaugeByInstance("consumer_lag"), "short", { width: 8, height: 8 }, { seriesColumn: "series" }))
     .withPanel(timeSeriesPanel("Sink write latency", "Slowest ClickHouse write per instance and bucket.", gaugeByInstance("sink_write_ms"), "ms", { width: 8, height: 8 }, { seriesColumn: "series" }))
-    .withPanel(timeSeriesPanel("Open traces", "Traces buffered while their spans arrive, per instance.", gaugeByInstance("open_traces"), "short", { width: 8, height: 8 }, { seriesColumn: "series" }));
+    .withPanel(timeSeriesPanel("Open traces", "Traces buffered while their spans arrive, per instance.", gaugeByInstance("open_traces"), "short", { width: 8, height: 8 }, { seriesColumn: "series" }))
+    .withRow(row("Memory"))
+    .withPanel(
+      timeSeriesPanel(
+        "Resident memory",
+        "Resident set of each collector process, the highest level reported in the bucket. With the embedded engine, about a quarter of it is the engine's code, mapped from its library.",
+        gaugeByInstance("resident_memory_bytes"),
+        "bytes",
+        { width: 12, height: 8 },
+        { seriesColumn: "series" },
+      ),
+    )
+    .withPanel(
+      timeSeriesPanel(
+        "JavaScript heap and engine memory",
+        "JavaScript heap in use, and what the embedded ClickHouse engine holds in use for its inserts, merges and queries (not reported with a ClickHouse server), per instance.",
+        gaugesBySeries("concat(instance, ' · ', metric)", ["heap_used_bytes", "engine_memory_bytes"]),
+        "bytes",
+        { width: 12, height: 8 },
+        { seriesColumn: "series" },
+      ),
+    );
 }

@@ -23,6 +23,26 @@ function read(registry: MetricsRegistry, sources: Record<string, Source>): Recor
   return Object.fromEntries(Object.entries(sources).map(([name, source]) => [name, registry.sum(source.metric, source.labels)]));
 }
 
+/**
+ * The process's memory, as /metrics shows it: resident set, JavaScript heap in use, and the embedded engine's
+ * working memory. What the process does not report (no engine in-process, metrics not registered) is left out,
+ * not written as 0.
+ */
+const memorySources = {
+  resident_memory_bytes: "ragscope_process_resident_memory_bytes",
+  heap_used_bytes: "ragscope_process_heap_used_bytes",
+  engine_memory_bytes: "ragscope_engine_memory_bytes",
+} as const;
+
+function memory(registry: MetricsRegistry): Record<string, number> {
+  const levels: Record<string, number> = {};
+  for (const [name, metric] of Object.entries(memorySources)) {
+    const value = registry.has(metric) ? registry.sumOrNull(metric) : null;
+    if (value !== null) levels[name] = value;
+  }
+  return levels;
+}
+
 function withSinkWrite(gauges: Record<string, number>, sink: MeasuredSink): Record<string, number> {
   const slowest = sink.takeSlowestWriteMs();
   return slowest === null ? gauges : { ...gauges, sink_write_ms: slowest };
@@ -40,7 +60,7 @@ export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredS
       malformed_json_attributes: { metric: "ragscope_malformed_json_attributes_total" },
       invalid_case_results: { metric: "ragscope_case_results_invalid_total" },
     }),
-    gauges: withSinkWrite(read(registry, { consumer_lag: { metric: "ragscope_queued_messages" }, open_traces: { metric: "ragscope_open_traces" } }), sink),
+    gauges: withSinkWrite({ ...read(registry, { consumer_lag: { metric: "ragscope_queued_messages" }, open_traces: { metric: "ragscope_open_traces" } }), ...memory(registry) }, sink),
   });
 }
 
@@ -58,7 +78,7 @@ export function evaluatorHealthReading(registry: MetricsRegistry, sink: Measured
     }),
     // ragscope_kafka_consumer_lag covers every partition of the topic (each evaluator reports all of them);
     // the snapshot takes this member's own, so that snapshots of a group add up.
-    gauges: withSinkWrite({ ...read(registry, { open_traces: { metric: "ragscope_open_traces" } }), consumer_lag: ownedLag() }, sink),
+    gauges: withSinkWrite({ ...read(registry, { open_traces: { metric: "ragscope_open_traces" } }), consumer_lag: ownedLag(), ...memory(registry) }, sink),
   });
 }
 
@@ -70,6 +90,6 @@ export function receiverHealthReading(registry: MetricsRegistry): () => HealthRe
       spans_received: { metric: "ragscope_spans_received_total", labels: role },
       spans_dropped: { metric: "ragscope_spans_dropped_total", labels: role },
     }),
-    gauges: {},
+    gauges: memory(registry),
   });
 }

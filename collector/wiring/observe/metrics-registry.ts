@@ -94,14 +94,19 @@ export class MetricsRegistry {
    * is not registered is a bug and throws.
    */
   sum(name: string, labels: Labels = {}): number {
+    return this.sumOrNull(name, labels) ?? 0;
+  }
+
+  /** As sum, but null when no sample matches: a gauge with nothing to say (the engine memory of a ClickHouse server) is not a zero. */
+  sumOrNull(name: string, labels: Labels = {}): number | null {
     const metric = this.metrics.find((candidate): candidate is CollectedMetric => !(candidate instanceof Histogram) && candidate.name === name);
     if (!metric) throw new Error(`metric ${name} is not registered`);
     const collected = metric.collect();
     const samples = typeof collected === "number" ? [{ value: collected }] : collected;
-    let total = 0;
+    let total: number | null = null;
     for (const sample of samples) {
       if (!Object.entries(labels).every(([label, value]) => sample.labels?.[label] === value)) continue;
-      if (Number.isFinite(sample.value)) total += sample.value;
+      if (Number.isFinite(sample.value)) total = (total ?? 0) + sample.value;
     }
     return total;
   }

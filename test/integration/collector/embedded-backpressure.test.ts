@@ -19,6 +19,7 @@ import { recordBodies } from "../../bench/embedded-serve.bench.js";
 import { startCollectorSubprocess } from "../../support/collector-subprocess.js";
 import { sendUntilAccepted } from "../../support/send-until-accepted.js";
 import { waitUntil } from "../../support/kafka-helpers.js";
+import { queryRows } from "../../support/temporary-store.js";
 
 test("open spans at the bound pause reading: the receiver answers 503 and no trace is released early", async () => {
   const dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-embedded-backpressure-"));
@@ -89,6 +90,19 @@ test("serve in a small heap (V8 limited to 128 MiB, as in a small container) tak
     const fileBacked = await collector.counter("ragscope_process_resident_file_bytes");
     assert.ok(engineMemory > 0 && engineMemory < resident, `engine memory ${engineMemory}, resident ${resident}`);
     assert.ok(fileBacked > 64 * 1024 * 1024 && fileBacked < resident, `file-backed ${fileBacked}, resident ${resident}`);
+    // The health snapshots carry the memory levels into the store, for the Collector health dashboard (the last one at stop).
+    assert.equal(await collector.stop(), 0);
+    const store = await collector.openStore();
+    try {
+      const levels = await queryRows<{ metric: string; snapshots: string; highest: number }>(
+        store,
+        "SELECT metric, count() AS snapshots, max(value) AS highest FROM {{database}}.collector_health FINAL WHERE kind = 'gauge' AND (metric LIKE '%memory_bytes' OR metric = 'heap_used_bytes') GROUP BY metric ORDER BY metric",
+      );
+      assert.deepEqual(levels.map((level) => level.metric), ["engine_memory_bytes", "heap_used_bytes", "resident_memory_bytes"]);
+      for (const level of levels) assert.ok(Number(level.snapshots) >= 1 && level.highest > 0, `${level.metric}: ${JSON.stringify(level)}`);
+    } finally {
+      await store.close();
+    }
   } finally {
     await collector.stop();
     await collector.remove();

@@ -204,6 +204,11 @@ function healthRows(): Record<string, unknown>[] {
       gauge("consumer_lag", Math.round(random() * 400));
       gauge("sink_write_ms", 20 + random() * 80);
       gauge("open_traces", Math.round(50 + random() * 100));
+      // Memory levels without drawing from the generator, so every other value stays what it was.
+      const minute = (time - DATASET_START) / 60_000;
+      gauge("resident_memory_bytes", (900 + 50 * index + (minute % 30)) * 1024 * 1024);
+      gauge("heap_used_bytes", (120 + (minute % 40)) * 1024 * 1024);
+      gauge("engine_memory_bytes", (40 + (minute % 20) * 10) * 1024 * 1024);
     }
   }
   return rows;
