@@ -5,6 +5,7 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 
 export interface BenchmarkFigure {
   name: string;
@@ -29,6 +30,23 @@ export function megabytes(bytes: number): number {
 /** The median of figures from rounds of a measurement (the upper one of an even count). */
 export function median(values: readonly number[]): number {
   return [...values].sort((first, second) => first - second)[Math.floor(values.length / 2)]!;
+}
+
+/**
+ * The parts of serve's resident set its /metrics tells apart: the JavaScript heap V8 holds, Buffers outside it,
+ * the embedded engine's working memory and the pages mapped from files (the engine's code).
+ */
+export const residentParts = {
+  heapHeld: "ragscope_process_heap_total_bytes",
+  buffers: "ragscope_process_external_bytes",
+  engine: "ragscope_engine_memory_bytes",
+  files: "ragscope_process_resident_file_bytes",
+} as const;
+export type ResidentPart = keyof typeof residentParts;
+
+/** Each resident part's value in one scrape of /metrics; null where the scrape has no sample. */
+export function readResidentParts(metricsText: string): Record<ResidentPart, number | null> {
+  return Object.fromEntries(Object.entries(residentParts).map(([part, name]) => [part, readSample(metricsText, name)])) as Record<ResidentPart, number | null>;
 }
 
 /** Bytes of the files under a folder (a store's data folder). */

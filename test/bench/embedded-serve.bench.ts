@@ -387,7 +387,7 @@ import { startCollectorSubprocess } from "../support/collector-subprocess.js";
 import { sendUntilAccepted } from "../support/send-until-accepted.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
-import { megabytes, type BenchmarkResult } from "./benchmark.js";
+import { megabytes, readResidentParts, type BenchmarkResult } from "./benchmark.js";
 import { engineInsertCostFigures } from "./engine-insert-cost.js";
 import { eightSpanRequest } from "./eight-span-request.js";
 
@@ -465,19 +465,13 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
     const started = Date.now();
     // Serve's memory by part, every 100 ms, one scrape each: how much of the peak RSS is JavaScript, the engine's
     // working memory, and its code mapped from files (the rest is garbage not yet returned and node's own).
-    const peaks = { heap: 0, heapHeld: 0, external: 0, engine: 0, files: 0 };
-    const peakSources: Record<keyof typeof peaks, string> = {
-      heap: "ragscope_process_heap_used_bytes",
-      heapHeld: "ragscope_process_heap_total_bytes",
-      external: "ragscope_process_external_bytes",
-      engine: "ragscope_engine_memory_bytes",
-      files: "ragscope_process_resident_file_bytes",
-    };
+    const peaks = { heap: 0, heapHeld: 0, buffers: 0, engine: 0, files: 0 };
     let sampling = true;
     const heapSampler = (async () => {
       while (sampling) {
-        const text = await fetch(`${collector.metricsUrl}/metrics`).then((response) => response.text(), () => "");
-        for (const [part, metric] of Object.entries(peakSources) as [keyof typeof peaks, string][]) peaks[part] = Math.max(peaks[part], readSample(text, metric) ?? 0);
+        const text = await collector.metrics().catch(() => "");
+        const parts = { heap: readSample(text, "ragscope_process_heap_used_bytes"), ...readResidentParts(text) };
+        for (const [part, value] of Object.entries(parts) as [keyof typeof peaks, number | null][]) peaks[part] = Math.max(peaks[part], value ?? 0);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
@@ -529,7 +523,7 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
           { name: "peak RSS of serve", value: megabytes(rss), unit: "MB" },
           { name: "peak JavaScript heap in use of serve (sampled every 100 ms)", value: megabytes(peaks.heap), unit: "MB" },
           { name: "peak JavaScript heap held (in use and not yet collected)", value: megabytes(peaks.heapHeld), unit: "MB" },
-          { name: "peak memory of Buffers outside the heap", value: megabytes(peaks.external), unit: "MB" },
+          { name: "peak memory of Buffers outside the heap", value: megabytes(peaks.buffers), unit: "MB" },
           { name: "peak memory the embedded engine held in use (read by serve every 5 s)", value: megabytes(peaks.engine), unit: "MB" },
           { name: "peak resident pages mapped from files (the engine's code)", value: megabytes(peaks.files), unit: "MB" },
           { name: "case results stored", value: cases },

@@ -49,11 +49,11 @@
  *   run spread (1.5-minute runs: ~960–1,010 against ~1,000–1,100 MB).
  */
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { startCollectorSubprocess } from "../support/collector-subprocess.js";
+import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
-import { folderBytes, median, megabytes, type BenchmarkFigure, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
+import { folderBytes, median, megabytes, readResidentParts, residentParts, type BenchmarkFigure, type BenchmarkOptions, type BenchmarkResult, type ResidentPart } from "./benchmark.js";
 import { eightSpanRequest } from "./eight-span-request.js";
 import { processCpuSeconds } from "./embedded-serve.bench.js";
 
@@ -72,23 +72,16 @@ interface Sample {
   written: number;
 }
 
-const residentParts = {
-  heapHeld: "ragscope_process_heap_total_bytes",
-  buffers: "ragscope_process_external_bytes",
-  engine: "ragscope_engine_memory_bytes",
-  files: "ragscope_process_resident_file_bytes",
-} as const;
-type ResidentPart = keyof typeof residentParts;
-
-/** One scrape of serve's /metrics. */
-async function scrape(metricsUrl: string): Promise<Omit<Sample, "atMs" | "sent">> {
-  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
-  const read = (name: string) => {
-    const value = readSample(text, name);
+/** One scrape of serve's /metrics; every figure must be there (serve without one is not the serve this measures). */
+async function scrape(collector: CollectorSubprocess): Promise<Omit<Sample, "atMs" | "sent">> {
+  const text = await collector.metrics();
+  const present = (value: number | null, name: string) => {
     if (value === null) throw new Error(`serve's /metrics has no ${name}`);
     return value;
   };
-  const parts = Object.fromEntries(Object.entries(residentParts).map(([part, name]) => [part, read(name)])) as Record<ResidentPart, number>;
+  const read = (name: string) => present(readSample(text, name), name);
+  const found = readResidentParts(text);
+  const parts = Object.fromEntries(Object.entries(found).map(([part, value]) => [part, present(value, residentParts[part as ResidentPart])])) as Record<ResidentPart, number>;
   return { rssBytes: read("ragscope_process_resident_memory_bytes"), heapBytes: read("ragscope_process_heap_used_bytes"), written: read("ragscope_traces_written_total"), parts };
 }
 
@@ -141,7 +134,7 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
       sent += TRACES_PER_REQUEST;
       if (Date.now() >= nextSample) {
         nextSample += SAMPLE_EVERY_MS;
-        samples.push({ atMs: Date.now() - started, sent, ...(await scrape(collector.metricsUrl)) });
+        samples.push({ atMs: Date.now() - started, sent, ...(await scrape(collector)) });
       }
     }
     // Everything sent is written once the quiet period has passed.

@@ -20,6 +20,8 @@ export interface CollectorSubprocess {
   pid: number;
   /** A counter's value from /metrics now (0 before its first increment). */
   counter(name: string): Promise<number>;
+  /** The text of /metrics now, for reading several samples from one scrape (readSample). */
+  metrics(): Promise<string>;
   /** The collector's resident set size now, in bytes. */
   rss(): Promise<number>;
   /** Samples the RSS every `intervalMs` until the returned function is called; it resolves with the highest sample. */
@@ -67,14 +69,15 @@ export async function startCollectorSubprocess(environment: Record<string, strin
     throw new Error(`ragscope serve did not start:\n${output}`);
   }
   const metrics = metricsUrl;
+  const scrape = async () => (await fetch(`${metrics}/metrics`)).text();
   const rss = async () => {
-    const text = await (await fetch(`${metrics}/metrics`)).text();
+    const text = await scrape();
     const match = /^ragscope_process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text);
     if (match === null) throw new Error(`no ragscope_process_resident_memory_bytes in /metrics:\n${text.slice(0, 2000)}`);
     return Number(match[1]);
   };
   const counter = async (name: string) => {
-    const text = await (await fetch(`${metrics}/metrics`)).text();
+    const text = await scrape();
     const line = text.split("\n").find((entry) => entry.startsWith(`${name} `) || entry.startsWith(`${name}{`));
     return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1));
   };
@@ -84,6 +87,7 @@ export async function startCollectorSubprocess(environment: Record<string, strin
     dataDir,
     pid: child.pid!,
     counter,
+    metrics: scrape,
     rss,
     sampleRss(intervalMs = 100) {
       let highest = 0;
