@@ -37,6 +37,14 @@ export interface StageDefinition<T> {
   readonly spanKind?: SpanKindValue;
   /** Attributes known before the stage runs (visible to samplers). */
   readonly recordStart?: (recorder: AttributeRecorder, configuration: RagscopeConfiguration) => void;
+  /**
+   * Inputs known before the stage runs that are too many to hand to a sampler
+   * (a reranker's input chunks, a dozen attributes each): set on the span as
+   * soon as it has started, before the stage runs. OTel copies a span's start
+   * attributes twice for its sampler, which for a chunk list was a fifth of
+   * recording a request (test/bench/sdk-export.bench.ts).
+   */
+  readonly recordInput?: (recorder: AttributeRecorder, configuration: RagscopeConfiguration) => void;
   /** Attributes read from the stage's value; runs only when the stage succeeded. */
   readonly recordResult?: (recorder: AttributeRecorder, value: T, configuration: RagscopeConfiguration) => void;
 }
@@ -69,15 +77,19 @@ export function startStageSpan<T>(definition: StageDefinition<T>, parent: Contex
   const spanName = RagSpanName[definition.stage];
   try {
     const configuration = stageConfiguration(definition.stage);
-    const attributes = buildAttributes(spanName, configuration, (recorder) => {
+    const attributes = recordAttributes(spanName, new AttributeRecorder(configuration.maxTextLength), (recorder) => {
       recorder.set(OpenInference.spanKind, definition.spanKind);
       recorder.set(Ragscope.stage, definition.stage);
       recorder.set(Ragscope.schemaVersion, RAGSCOPE_SCHEMA_VERSION);
       definition.recordStart?.(recorder, configuration);
-    });
+    }).attributes;
     warnOnceIfNotSetUp();
     const tracer = trace.getTracer(RAGSCOPE_TRACER_NAME, RAGSCOPE_SDK_VERSION);
     const span = tracer.startSpan(spanName, startTime === undefined ? { attributes } : { attributes, startTime }, parent);
+    const recordInput = definition.recordInput;
+    if (recordInput !== undefined && span.isRecording()) {
+      recordAttributes(spanName, new AttributeRecorder(configuration.maxTextLength, span), (recorder) => recordInput(recorder, configuration));
+    }
     const inner = trace.setSpan(parent, span);
     return new StartedStage(span, definition.stage === RagStage.request ? inner.setValue(REQUEST_KEY, span) : inner, spanName, definition, configuration);
   } catch (error) {
@@ -102,8 +114,7 @@ class StartedStage<T> implements StageSpan<T> {
     this.ended = true;
     const recordResult = this.definition.recordResult;
     if (recordResult !== undefined && this.span.isRecording()) {
-      const attributes = buildAttributes(this.spanName, this.configuration, (recorder) => recordResult(recorder, value, this.configuration));
-      guarded(this.spanName, () => this.span.setAttributes(attributes));
+      recordAttributes(this.spanName, new AttributeRecorder(this.configuration.maxTextLength, this.span), (recorder) => recordResult(recorder, value, this.configuration));
     }
     guarded(this.spanName, () => this.span.end(endTime));
   }
@@ -123,15 +134,10 @@ class StartedStage<T> implements StageSpan<T> {
  * Runs an attribute builder; a throw (a failing extractor) keeps what was
  * recorded before it, and each throw or noted problem counts once.
  */
-function buildAttributes(
-  spanName: string,
-  configuration: RagscopeConfiguration,
-  build: (recorder: AttributeRecorder) => void,
-): AttributeRecorder["attributes"] {
-  const recorder = new AttributeRecorder(configuration.maxTextLength);
+function recordAttributes(spanName: string, recorder: AttributeRecorder, build: (recorder: AttributeRecorder) => void): AttributeRecorder {
   guarded(spanName, () => build(recorder));
   for (const problem of recorder.problems) reportInstrumentationError(spanName, problem);
-  return recorder.attributes;
+  return recorder;
 }
 
 function toException(error: unknown): Exception {
@@ -152,6 +158,6 @@ export function annotateSpan(span: Span, stage: RagStageName, build: (recorder: 
   guarded(spanName, () => {
     if (!span.isRecording()) return;
     const configuration = stageConfiguration(stage);
-    span.setAttributes(buildAttributes(spanName, configuration, (recorder) => build(recorder, configuration)));
+    recordAttributes(spanName, new AttributeRecorder(configuration.maxTextLength, span), (recorder) => build(recorder, configuration));
   });
 }

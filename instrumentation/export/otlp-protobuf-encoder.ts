@@ -177,14 +177,13 @@ function writeAttributes(writer: Writer, attributes: Attributes, field: number):
 /** A KeyValue: with a string value (most attributes) every length is known first, so nothing is moved. */
 function writeKeyValue(writer: Writer, field: number, key: string, value: AttributeValue | undefined | null): void {
   writer.tag(field, 2);
-  if (typeof value === "string" && value.length >= SHORT_STRING && writer.stringKeyValueInOnePass(key, value)) return;
+  const keyField = encodedKeyField(key);
+  if (typeof value === "string" && value.length >= SHORT_STRING && writer.stringKeyValueInOnePass(keyField, value)) return;
   if (typeof value === "string") {
-    const keyBytes = utf8Length(key);
     const valueBytes = utf8Length(value);
     const anyValue = 1 + varintSize(valueBytes) + valueBytes;
-    writer.varint(1 + varintSize(keyBytes) + keyBytes + 1 + varintSize(anyValue) + anyValue);
-    writer.tag(1, 2);
-    writer.string(key, keyBytes);
+    writer.varint(keyField.length + 1 + varintSize(anyValue) + anyValue);
+    writer.encoded(keyField);
     writer.tag(2, 2);
     writer.varint(anyValue);
     writer.tag(1, 2);
@@ -192,7 +191,7 @@ function writeKeyValue(writer: Writer, field: number, key: string, value: Attrib
     return;
   }
   const start = writer.begin();
-  writer.stringField(1, key);
+  writer.encoded(keyField);
   writer.tag(2, 2);
   const valueStart = writer.begin();
   writeAnyValue(writer, value);
@@ -243,6 +242,35 @@ function writeAnyValue(writer: Writer, value: unknown): void {
     }
     writer.end(listStart);
   }
+}
+
+/**
+ * Encoded key fields (KeyValue.key's tag, length and UTF-8 bytes), remembered:
+ * an application sends the same few hundred attribute keys in every request
+ * (twelve per retrieved chunk), and measuring and copying each key character
+ * by character was two fifths of encoding (test/bench/sdk-export.bench.ts).
+ * Bounded in entries and key length; past the bounds a key is encoded each time.
+ */
+const keyFields = new Map<string, Uint8Array>();
+const MAX_REMEMBERED_KEYS = 4096;
+const MAX_REMEMBERED_KEY_LENGTH = 256;
+
+function encodedKeyField(key: string): Uint8Array {
+  const known = keyFields.get(key);
+  if (known !== undefined) return known;
+  const keyBytes = Buffer.byteLength(key, "utf8");
+  const field = Buffer.alloc(1 + varintSize(keyBytes) + keyBytes);
+  let position = 0;
+  field[position++] = (1 << 3) | 2;
+  let rest = keyBytes;
+  while (rest >= 0x80) {
+    field[position++] = (rest & 0x7f) | 0x80;
+    rest >>>= 7;
+  }
+  field[position++] = rest;
+  field.write(key, position, keyBytes, "utf8");
+  if (key.length <= MAX_REMEMBERED_KEY_LENGTH && keyFields.size < MAX_REMEMBERED_KEYS) keyFields.set(key, field);
+  return field;
 }
 
 function utf8Length(text: string): number {
@@ -350,22 +378,20 @@ class Writer {
    * lengths filled in after. False, with nothing written, when the range
    * straddles a varint size (then the caller measures first).
    */
-  stringKeyValueInOnePass(key: string, value: string): boolean {
-    const keyBytes = utf8Length(key);
+  stringKeyValueInOnePass(keyField: Uint8Array, value: string): boolean {
     const fewest = value.length;
     const most = 3 * value.length;
     const valueSize = varintSize(fewest);
     if (varintSize(most) !== valueSize) return false;
     const anyValueSize = varintSize(1 + valueSize + fewest);
     if (varintSize(1 + valueSize + most) !== anyValueSize) return false;
-    const prefix = 1 + varintSize(keyBytes) + keyBytes + 1 + anyValueSize + 1 + valueSize;
+    const prefix = keyField.length + 1 + anyValueSize + 1 + valueSize;
     const keyValueSize = varintSize(prefix + fewest);
     if (varintSize(prefix + most) !== keyValueSize) return false;
     this.ensure(keyValueSize + prefix + most);
     const keyValueAt = this.pos;
     this.pos += keyValueSize;
-    this.tag(1, 2);
-    this.string(key, keyBytes);
+    this.encoded(keyField);
     this.tag(2, 2);
     const anyValueAt = this.pos;
     this.pos += anyValueSize;
@@ -398,6 +424,13 @@ class Writer {
     this.varint(length);
     this.ensure(length);
     this.pos += this.buffer.write(hex, this.pos, length, "hex");
+  }
+
+  /** Bytes already encoded (a field with its tag and length), copied as they are. */
+  encoded(bytes: Uint8Array): void {
+    this.ensure(bytes.length);
+    this.buffer.set(bytes, this.pos);
+    this.pos += bytes.length;
   }
 
   bytes(value: Uint8Array): void {

@@ -35,6 +35,8 @@ export function rerankStage<T>(options: RerankOptions, toChunks?: (value: T) => 
       recorder.set(OpenInference.rerankerQuery, options.query);
       recorder.set(OpenInference.rerankerModelName, options.model);
       recorder.set(OpenInference.rerankerTopK, options.topK);
+    },
+    recordInput: (recorder, configuration) => {
       recordChunkList(
         recorder,
         options.input,

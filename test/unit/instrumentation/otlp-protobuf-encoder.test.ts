@@ -129,4 +129,27 @@ describe("OTLP protobuf encoder", () => {
     }
     assertSameBytes(processor.spans);
   });
+
+  test("attribute keys encoded from memory and afresh: non-ASCII, at the length bounds, more keys than are remembered", () => {
+    // Keys are remembered encoded (up to 4,096 keys of up to 256 characters);
+    // each batch is encoded twice, so the second time every remembered key comes from memory.
+    const processor = collector();
+    const provider = new BasicTracerProvider({ spanProcessors: [processor], spanLimits: { attributeCountLimit: 8192 } });
+    const tracer = provider.getTracer("keys");
+    const odd: Attributes = {};
+    for (const length of [1, 47, 48, 127, 128, 255, 256, 257, 300]) {
+      odd[`k${"e".repeat(length - 1)}`] = `value ${length}`;
+      odd[`年${"键".repeat(length - 1)}`] = length;
+    }
+    odd["emoji 🔑 key"] = ["a", "b"];
+    odd["ragscope.documents.0.document_id"] = "doc-1";
+    tracer.startSpan("odd keys", { attributes: odd }).end();
+    for (let span = 0; span < 5; span += 1) {
+      const many: Attributes = {};
+      for (let index = 0; index < 1_000; index += 1) many[`many.${span}.${index}`] = index % 2 === 0 ? `value ${index}` : index;
+      tracer.startSpan(`many keys ${span}`, { attributes: many }).end();
+    }
+    assertSameBytes(processor.spans);
+    assertSameBytes(processor.spans);
+  });
 });
