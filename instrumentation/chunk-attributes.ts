@@ -139,11 +139,24 @@ function internalized(text: string): string {
   return Object.keys({ [text]: 0 })[0]!;
 }
 
-/** The OpenInference `document.metadata` JSON, or undefined when nothing is known. */
+/** Each metadata field's name as JSON, with its colon. */
+const METADATA_KEY = {
+  documentId: `${JSON.stringify(DocumentField.documentId)}:`,
+  documentVersion: `${JSON.stringify(DocumentField.documentVersion)}:`,
+  sectionId: `${JSON.stringify(DocumentField.sectionId)}:`,
+};
+
+/**
+ * The OpenInference `document.metadata` JSON, or undefined when nothing is
+ * known. Written field by field (what JSON.stringify writes for an object of
+ * these fields in this order) rather than building an object per chunk and
+ * stringifying it: a retrieval writes one per chunk.
+ */
 function documentMetadata(record: RankedChunk["record"]): string | undefined {
-  const metadata: Record<string, string> = {};
-  if (typeof record.documentId === "string") metadata[DocumentField.documentId] = record.documentId;
-  if (typeof record.documentVersion === "string") metadata[DocumentField.documentVersion] = record.documentVersion;
-  if (typeof record.sectionId === "string") metadata[DocumentField.sectionId] = record.sectionId;
-  return Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : undefined;
+  let fields = "";
+  if (typeof record.documentId === "string") fields += `,${METADATA_KEY.documentId}${JSON.stringify(record.documentId)}`;
+  if (typeof record.documentVersion === "string") fields += `,${METADATA_KEY.documentVersion}${JSON.stringify(record.documentVersion)}`;
+  if (typeof record.sectionId === "string") fields += `,${METADATA_KEY.sectionId}${JSON.stringify(record.sectionId)}`;
+  return fields === "" ? undefined : `{${fields.slice(1)}}`;
 }
+

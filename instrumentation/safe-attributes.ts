@@ -63,7 +63,8 @@ export class AttributeRecorder {
   set(key: string, value: unknown): void {
     if (isAbsent(value)) return;
     if (typeof value === "string") {
-      this.write(key, isStructuralAttribute(key) ? cutText(value, Number.POSITIVE_INFINITY) : cutText(value, this.maxTextLength));
+      // Whether the key may be cut is asked only of a text over the limit: most are under it.
+      this.write(key, value.length <= this.maxTextLength || isStructuralAttribute(key) ? wellFormed(value) : cutText(value, this.maxTextLength));
       return;
     }
     const attributeValue = toAttributeValue(value);
@@ -84,9 +85,14 @@ export class AttributeRecorder {
   }
 }
 
+/** `value` with lone surrogates replaced by U+FFFD (the same string when it has none). */
+function wellFormed(value: string): string {
+  return value.isWellFormed() ? value : value.toWellFormed();
+}
+
 /** At most `maxLength` UTF-16 code units, ending on a whole code point, well-formed. */
 export function cutText(value: string, maxLength: number): string {
-  if (value.length <= maxLength) return value.isWellFormed() ? value : value.toWellFormed();
+  if (value.length <= maxLength) return wellFormed(value);
   let end = maxLength;
   const last = value.charCodeAt(end - 1);
   // A high surrogate as the last unit kept: its low half would be cut off.

@@ -168,8 +168,11 @@ function spanFlags(traceFlags: number, isRemote: boolean | undefined): number {
 }
 
 function writeAttributes(writer: Writer, attributes: Attributes, field: number): void {
-  for (const key in attributes) {
-    if (!Object.prototype.hasOwnProperty.call(attributes, key)) continue;
+  // Object.keys rather than for…in: a span with a hundred-odd attributes is a
+  // hash table to V8, and for…in checks every key again (~2× the time a key).
+  const keys = Object.keys(attributes);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index]!;
     writeKeyValue(writer, field, key, attributes[key]);
   }
 }

@@ -57,12 +57,22 @@ export class RedactingSpanExporter implements SpanExporter {
   }
 }
 
+/** The span with its texts redacted: the span itself when nothing was replaced (most spans), else a copy. */
 function redactSpan(span: ReadableSpan, redactor: Redactor): ReadableSpan {
-  const events: TimedEvent[] = span.events.map((event) =>
-    event.attributes === undefined ? event : { ...event, attributes: redactor.redactAttributes(event.attributes) },
-  );
-  const status = span.status.message ? { ...span.status, message: redactor.redact(span.status.message) } : span.status;
-  // A plain copy: the SDK's span object is shared with other processors.
+  const attributes = redactor.redactAttributes(span.attributes);
+  let events: TimedEvent[] = span.events;
+  for (let index = 0; index < span.events.length; index += 1) {
+    const event = span.events[index]!;
+    if (event.attributes === undefined) continue;
+    const eventAttributes = redactor.redactAttributes(event.attributes);
+    if (eventAttributes === event.attributes) continue;
+    if (events === span.events) events = [...span.events];
+    events[index] = { ...event, attributes: eventAttributes };
+  }
+  const message = span.status.message ? redactor.redact(span.status.message) : span.status.message;
+  if (attributes === span.attributes && events === span.events && message === span.status.message) return span;
+  const status = message === span.status.message ? span.status : { ...span.status, message };
+  // A plain copy, never a change to the SDK's span object: other processors share it.
   return {
     name: span.name,
     kind: span.kind,
@@ -71,7 +81,7 @@ function redactSpan(span: ReadableSpan, redactor: Redactor): ReadableSpan {
     startTime: span.startTime,
     endTime: span.endTime,
     status,
-    attributes: redactor.redactAttributes(span.attributes),
+    attributes,
     links: span.links,
     events,
     duration: span.duration,

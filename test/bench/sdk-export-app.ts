@@ -1,7 +1,7 @@
 /**
  * The application of the SDK export benchmark (sdk-export.bench.ts), run as a
- * process of its own: `setupRagscope()` with default settings (the endpoint
- * from RAGSCOPE_ENDPOINT), then RAGSCOPE_BENCH_TRACES 8-span requests at the
+ * process of its own: `setupRagscope()` from the built package with default
+ * settings (the endpoint from RAGSCOPE_ENDPOINT), then RAGSCOPE_BENCH_TRACES 8-span requests at the
  * highest rate it can, yielding to the event loop between requests as a
  * server handling requests does, then `shutdown()`. It prints one JSON line:
  * spans emitted, how long emitting and exporting took, and the SDK's counts.
@@ -15,8 +15,12 @@ import { readFileSync } from "node:fs";
 import { trace } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { BatchSpanProcessor, BasicTracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { setupRagscope, createRedactor, RedactingSpanExporter } from "../../instrumentation/index.js";
-import { eightSpanRequest, SPANS_PER_REQUEST } from "./eight-span-request.js";
+// The built package, as an application that installed ragscope imports it (`npm run bench` builds it first).
+import * as ragscope from "ragscope/instrumentation";
+import { createEightSpanRequest, SPANS_PER_REQUEST } from "./eight-span-request.js";
+
+const { setupRagscope, createRedactor, RedactingSpanExporter } = ragscope;
+const eightSpanRequest = createEightSpanRequest(ragscope);
 
 const traces = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 5_000);
 const path = process.env.RAGSCOPE_BENCH_SDK_PATH ?? "ragscope";

@@ -50,4 +50,22 @@ describe("chunk attribute keys", () => {
       assert.deepEqual(record(count, prefixes), expected(count, prefixes), `${count} chunks under ${prefixes.openInference}`);
     }
   });
+
+  test("document.metadata is the JSON of the fields a chunk has, escaped as JSON.stringify escapes them, and absent when it has none", () => {
+    const chunks = [
+      { documentId: 'say "hi"\\ \n 年假 😀', documentVersion: "v\u0001", sectionId: "§2" },
+      { documentId: "only-id" },
+      { documentVersion: "v2", sectionId: "s9" },
+      { sectionId: "lone \ud800 surrogate" },
+      {},
+    ];
+    const recorder = new AttributeRecorder();
+    recordChunks(recorder, chunks.map((fields, index) => ({ record: { chunkId: `c${index}`, text: "t", ...fields }, rank: index + 1 })), retrieval, true);
+    const metadata = chunks.map((_, index) => recorder.attributes[`retrieval.documents.${index}.document.metadata`]);
+    const reference = chunks.map(({ documentId, documentVersion, sectionId }: { documentId?: string; documentVersion?: string; sectionId?: string }) =>
+      JSON.stringify({ ...(documentId === undefined ? {} : { document_id: documentId }), ...(documentVersion === undefined ? {} : { document_version: documentVersion }), ...(sectionId === undefined ? {} : { section_id: sectionId }) }),
+    );
+    assert.deepEqual(metadata, [...reference.slice(0, 4), undefined]);
+    assert.deepEqual(JSON.parse(metadata[0] as string), { document_id: 'say "hi"\\ \n 年假 😀', document_version: "v\u0001", section_id: "§2" });
+  });
 });

@@ -206,6 +206,34 @@ describe("attributes and spans", () => {
     await provider.shutdown();
   });
 
+  test("the exporter passes a span with nothing to redact on as it is, and copies only what it changed", async () => {
+    const inner = new InMemorySpanExporter();
+    const appExporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new RedactingSpanExporter(inner, createRedactor())), new SimpleSpanProcessor(appExporter)] });
+    const tracer = provider.getTracer("any-instrumentation");
+    tracer.startSpan("clean", { attributes: { "input.value": "How many leave days carry over?" } }).end();
+    const mixed = tracer.startSpan("mixed", { attributes: { "input.value": "nothing here" } });
+    mixed.addEvent("first", { note: "nothing here either" });
+    mixed.addEvent("second", { note: "mail zhang.san@example.com" });
+    mixed.end();
+    const statusOnly = tracer.startSpan("status only", { attributes: { "input.value": "fine" } });
+    statusOnly.setStatus({ code: SpanStatusCode.ERROR, message: "call 13812345678" });
+    statusOnly.end();
+    await provider.forceFlush();
+    const [sentClean, sentMixed, sentStatus] = inner.getFinishedSpans();
+    const [clean, original, originalStatus] = appExporter.getFinishedSpans();
+    assert.equal(sentClean, clean);
+    assert.notEqual(sentMixed, original);
+    assert.equal(sentMixed!.attributes, original!.attributes);
+    assert.equal(sentMixed!.events[0], original!.events[0]);
+    assert.equal(sentMixed!.events[1]!.attributes!["note"], "mail [REDACTED:email]");
+    assert.equal(original!.events[1]!.attributes!["note"], "mail zhang.san@example.com");
+    assert.equal(sentStatus!.status.message, "call [REDACTED:phone]");
+    assert.equal(sentStatus!.attributes, originalStatus!.attributes);
+    assert.equal(originalStatus!.status.message, "call 13812345678");
+    await provider.shutdown();
+  });
+
   test("a span whose redaction throws is not exported in clear", async () => {
     const inner = new InMemorySpanExporter();
     const broken = createRedactor({
