@@ -43,6 +43,9 @@ export interface WireSplit {
   spanCount: number;
 }
 
+/** Texts up to this many bytes are checked for ASCII in place before isUtf8 is asked. */
+const SHORT_TEXT = 64;
+
 /** Deeper values are left to the decoding path, which allows 31 levels (otlp-decode-error.ts maxValueNesting). */
 const MOST_VALUE_LEVELS = 20;
 
@@ -353,12 +356,13 @@ class WireSplitter {
    * whose encoding is longer (its strings may be) is left to it. Says whether the key is the authenticated tenant's.
    */
   private keyValue(start: number, end: number, truncatable: boolean): "authenticated tenant" | "other" {
-    let key: Range | null = null;
+    let authenticatedTenant = false;
     this.fields(start, end, (field, wireType, from, to) => {
       if (field === 1) {
         expect(wireType, LENGTH_DELIMITED);
         this.text(from, to);
-        key = { start: from, end: to };
+        // The last key given is the one the decoder keeps.
+        authenticatedTenant = this.sameBytes(from, to, authenticatedTenantKey);
       } else if (field === 2) {
         expect(wireType, LENGTH_DELIMITED);
         if (truncatable && to - from > this.options.limits.maxAttributeValueBytes) throw decline;
@@ -366,8 +370,14 @@ class WireSplitter {
       } else return false;
       return true;
     });
-    const range = key as Range | null;
-    return range !== null && Buffer.from(this.body.buffer, this.body.byteOffset + range.start, range.end - range.start).equals(authenticatedTenantKey) ? "authenticated tenant" : "other";
+    return authenticatedTenant ? "authenticated tenant" : "other";
+  }
+
+  /** Whether [start, end) holds `bytes`, compared in place: a view per key to compare cost an allocation per attribute. */
+  private sameBytes(start: number, end: number, bytes: Uint8Array): boolean {
+    if (end - start !== bytes.length) return false;
+    for (let index = 0; index < bytes.length; index += 1) if (this.body[start + index] !== bytes[index]) return false;
+    return true;
   }
 
   private anyValue(start: number, end: number, level: number): void {
@@ -434,7 +444,18 @@ class WireSplitter {
     return id;
   }
 
+  /**
+   * Declines unless [start, end) is UTF-8. A short text (most keys and many
+   * values) is first checked for ASCII in place: a view per string for
+   * isUtf8 cost more than the check itself, mostly in garbage collection.
+   */
   private text(start: number, end: number): void {
+    if (end - start <= SHORT_TEXT) {
+      const body = this.body;
+      let index = start;
+      while (index < end && body[index]! < 0x80) index += 1;
+      if (index === end) return;
+    }
     if (end > start && !isUtf8(this.body.subarray(start, end))) throw decline;
   }
 

@@ -147,6 +147,26 @@ describe("cutting a protobuf request by trace id without decoding it", () => {
     invalidUtf8[at] = 0xff;
     declined(invalidUtf8, "a string that is not UTF-8");
     assert.equal(decodeTraceRequest(invalidUtf8, "protobuf").ok, false, "the decoding path refuses it too");
+    // Short texts are checked for ASCII in place first, longer ones by isUtf8: a bad byte in a key, in a
+    // multi-byte character of a short value, and in a long value.
+    const edited = (body: Uint8Array, marker: string, offset: number, byte: number) => {
+      const copy = Uint8Array.from(body);
+      copy[Buffer.from(body).indexOf(marker) + offset] = byte;
+      return copy;
+    };
+    for (const [body, why] of [
+      [edited(one({ attributes: [text("KEY-A", "v")] }), "KEY-A", 2, 0xc3), "a key with a lead byte and no continuation"],
+      [edited(one({ attributes: [text("k", "年假")] }), "年假", 1, 0x41), "a short value with a broken three-byte character"],
+      [edited(one({ attributes: [text("k", `${"a".repeat(80)}年`)] }), "年", 2, 0x41), "a long value with a broken three-byte character"],
+    ] as const) {
+      declined(body, why);
+      assert.equal(decodeTraceRequest(body, "protobuf").ok, false, `the decoding path refuses it too: ${why}`);
+    }
+    // Only the authenticated tenant's own key is the claim the decoding path removes.
+    for (const key of ["ragscope.tenant.authenticate", "ragscope.tenant.authenticateX", "ragscope.tenant.authenticated.x"]) {
+      assert.ok(assertSameAsDecoding(one({}, [text(key, "t")])) !== null, key);
+    }
+    assert.ok(assertSameAsDecoding(one({ attributes: [text("ragscope.tenant.authenticated", "on a span")] })) !== null, "the key on a span, not the resource");
     declined(plain.subarray(0, plain.byteLength - 3), "a truncated body");
     declined(Uint8Array.from([...plain, 0x0b, 0x0c]), "a group (wire type 3)");
     declined(Uint8Array.from([0x12, 0x00]), "a non-empty body without resourceSpans");
