@@ -380,7 +380,7 @@
  * readings of a soak). 2,886 spans/s at 608 µs a span.
  */
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import os from "node:os";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";
@@ -390,6 +390,7 @@ import { queryRows } from "../support/temporary-store.js";
 import { megabytes, readResidentParts, type BenchmarkResult } from "./benchmark.js";
 import { engineInsertCostFigures } from "./engine-insert-cost.js";
 import { eightSpanRequest } from "./eight-span-request.js";
+import { EVENT_LOOP_THREAD, processCpuSeconds, threadCpuSeconds } from "./process-cpu.js";
 
 const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 4_000);
 const TRACES_PER_REQUEST = 50;
@@ -420,30 +421,6 @@ async function peakRss(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
   const match = /VmHWM:\s+(\d+) kB/.exec(status);
   return match ? Number(match[1]) * 1024 : Number.NaN;
-}
-
-/** CPU seconds (user + system, all threads) a process has used, from /proc/PID/stat (clock ticks of 1/100 s). */
-export async function processCpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-  // Fields after the command name (which may hold spaces) start at field 3; utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** The name threadCpuSeconds gives the process's main thread. */
-export const EVENT_LOOP_THREAD = "event loop (main thread)";
-
-/** CPU seconds per thread name (/proc/PID/task/TID/stat), so the engine's threads can be told from the event loop's. */
-export async function threadCpuSeconds(pid: number): Promise<Map<string, number>> {
-  const byName = new Map<string, number>();
-  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
-    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, "utf8").catch(() => "");
-    if (stat === "") continue;
-    const name = tid === String(pid) ? EVENT_LOOP_THREAD : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/[\d-]+$/, "");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
-  }
-  return byName;
 }
 
 /** The issue 13 target for this path. */

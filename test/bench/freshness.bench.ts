@@ -168,7 +168,8 @@
  */
 import os from "node:os";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";
-import { maximumServeRate, processCpuSeconds, recordBodies } from "./embedded-serve.bench.js";
+import { maximumServeRate, recordBodies } from "./embedded-serve.bench.js";
+import { processCpuSeconds } from "./process-cpu.js";
 import type { BenchmarkResult } from "./benchmark.js";
 
 /** A fixed rate, spans/s; unset: half the maximum measured at the start of the run. */

@@ -268,6 +268,7 @@ import { killAllCollectorProcesses, startCollectorProcess } from "../integration
 import { resolveSetupOptions } from "../../instrumentation/index.js";
 import { countSpans, decodeTraceRequest } from "../../collector/00-otlp/index.js";
 import type { BenchmarkFigure, BenchmarkResult } from "./benchmark.js";
+import { EVENT_LOOP_THREAD, processCpuSeconds, threadCpuSeconds } from "./process-cpu.js";
 
 const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 5_000);
 const app = fileURLToPath(new URL("./sdk-export-app.ts", import.meta.url));
@@ -322,16 +323,43 @@ async function measure(exportPath: string, environment: Record<string, string> =
  * Kafka broker (started from Apache Kafka's jars, as the Kafka tests do) — the collector an SDK talks to when
  * evaluation runs elsewhere. Acknowledged: spans Kafka acknowledged (the receiver answers 200 only after that).
  */
-async function measureIntoKafka(environment: Record<string, string> = {}): Promise<{ outcome: AppOutcome; acknowledged: number }> {
+async function measureIntoKafka(environment: Record<string, string> = {}): Promise<{ outcome: AppOutcome; acknowledged: number; collectorCpu: BenchmarkFigure[] }> {
   const cluster = await ensureKafkaForTests();
   try {
     const kafka = createTestKafkaClient(cluster.brokers.split(","), { level: logLevel.ERROR });
     const topic = await createUniqueTopic(kafka, { prefix: "sdk-export", partitions: 3 });
     const receiver = await startCollectorProcess("receiver", "receive", ["--kafka-brokers", cluster.brokers, "--topic", topic, "--port", "0"]);
+    // What the collector's side spends, from /proc: `receive` by thread, and the broker's JVM.
+    const receiverPid = receiver.child.pid;
+    const brokerPid = cluster.startedBroker?.pid();
+    const receiverBefore = receiverPid === undefined ? undefined : await threadCpuSeconds(receiverPid);
+    const brokerBefore = brokerPid === undefined ? undefined : await processCpuSeconds(brokerPid);
     const outcome = await runApp(receiver.receiverUrl!, "ragscope", environment);
     const acknowledged = (await receiver.sample("ragscope_spans_published_total")) ?? 0;
+    const receiverAfter = receiverPid === undefined ? undefined : await threadCpuSeconds(receiverPid);
+    const brokerAfter = brokerPid === undefined ? undefined : await processCpuSeconds(brokerPid);
     await receiver.kill("SIGTERM");
-    return { outcome, acknowledged };
+    const perSpan = (seconds: number) => Math.round((seconds / outcome.spans) * 1e7) / 10;
+    const collectorCpu: BenchmarkFigure[] = [];
+    if (receiverBefore !== undefined && receiverAfter !== undefined) {
+      let eventLoop = 0;
+      let others = 0;
+      for (const [name, seconds] of receiverAfter) {
+        const spent = seconds - (receiverBefore.get(name) ?? 0);
+        if (name === EVENT_LOOP_THREAD) eventLoop += spent;
+        else others += spent;
+      }
+      collectorCpu.push(
+        { name: "ragscope receive: CPU per span, event loop (HTTP, Kafka producer)", value: perSpan(eventLoop), unit: "µs" },
+        { name: "ragscope receive: CPU per span, its other threads (decode threads, garbage collection)", value: perSpan(others), unit: "µs" },
+      );
+    } else collectorCpu.push({ name: "ragscope receive: CPU per span", value: "not read (no /proc)" });
+    collectorCpu.push({
+      name: "Kafka broker: CPU per span",
+      value: brokerBefore === undefined || brokerAfter === undefined ? "not read (external cluster or no /proc)" : perSpan(brokerAfter - brokerBefore),
+      unit: brokerBefore === undefined || brokerAfter === undefined ? undefined : "µs",
+    });
+    return { outcome, acknowledged, collectorCpu };
   } finally {
     await killAllCollectorProcesses();
     await cluster.stop();
@@ -402,6 +430,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
       ...figures("ragscope SDK alone, default settings, into an endpoint that only acknowledges", alone, "the endpoint"),
       // … and into the production collector sharing this machine's cores.
       ...figures("ragscope SDK, default settings, into ragscope receive → Kafka", intoKafka, "Kafka"),
+      ...intoKafka.collectorCpu,
       ...figures("ragscope SDK, export worker (RAGSCOPE_EXPORT_WORKER=true)", current),
       ...figures("ragscope SDK, export on the application's thread (RAGSCOPE_EXPORT_WORKER=false)", inThread),
       ...figures("previous path (OTel batch processor + OTLP exporter)", previous),

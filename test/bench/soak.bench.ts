@@ -55,7 +55,7 @@ import { queryRows } from "../support/temporary-store.js";
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { folderBytes, median, megabytes, readResidentParts, residentParts, type BenchmarkFigure, type BenchmarkOptions, type BenchmarkResult, type ResidentPart } from "./benchmark.js";
 import { eightSpanRequest } from "./eight-span-request.js";
-import { processCpuSeconds } from "./embedded-serve.bench.js";
+import { processCpuSeconds } from "./process-cpu.js";
 
 const TRACES_PER_REQUEST = 50;
 const SAMPLE_EVERY_MS = 5_000;

@@ -55,6 +55,8 @@ export interface KafkaBroker {
   /** Milliseconds the most recent start took, until the group coordinator answered. */
   readonly lastStartupMs: number;
   isRunning(): boolean;
+  /** The JVM's process id while it runs (benchmarks read its CPU from /proc). */
+  pid(): number | undefined;
   /** Stops the JVM but keeps ports, data and logs, so startProcess() can bring it back. */
   stopProcess(options?: KafkaBrokerStopOptions): Promise<void>;
   /** Starts the JVM again on the same ports and data directory. */
@@ -201,6 +203,10 @@ class BrokerProcess {
     return this.child !== undefined && !hasExited(this.child);
   }
 
+  pid(): number | undefined {
+    return this.isRunning() ? this.child?.pid : undefined;
+  }
+
   /** Spawns the JVM and resolves once it serves clients; on failure the JVM is stopped. */
   async start(): Promise<void> {
     if (this.isRunning()) throw new Error("the Kafka broker is already running");
@@ -307,6 +313,7 @@ async function startOnce(options: KafkaBrokerOptions, libsDirectory: string): Pr
       return lastStartupMs;
     },
     isRunning: () => jvm.isRunning(),
+    pid: () => jvm.pid(),
     stopProcess: async (stopOptions) => await jvm.stop(stopOptions),
     startProcess: async () => {
       const restartedAt = performance.now();
