@@ -323,18 +323,18 @@ async function measure(exportPath: string, environment: Record<string, string> =
  * Kafka broker (started from Apache Kafka's jars, as the Kafka tests do) — the collector an SDK talks to when
  * evaluation runs elsewhere. Acknowledged: spans Kafka acknowledged (the receiver answers 200 only after that).
  */
-async function measureIntoKafka(environment: Record<string, string> = {}): Promise<{ outcome: AppOutcome; acknowledged: number; collectorCpu: BenchmarkFigure[] }> {
+async function measureIntoKafka(receiverFlags: string[] = []): Promise<{ outcome: AppOutcome; acknowledged: number; collectorCpu: BenchmarkFigure[] }> {
   const cluster = await ensureKafkaForTests();
   try {
     const kafka = createTestKafkaClient(cluster.brokers.split(","), { level: logLevel.ERROR });
     const topic = await createUniqueTopic(kafka, { prefix: "sdk-export", partitions: 3 });
-    const receiver = await startCollectorProcess("receiver", "receive", ["--kafka-brokers", cluster.brokers, "--topic", topic, "--port", "0"]);
+    const receiver = await startCollectorProcess("receiver", "receive", ["--kafka-brokers", cluster.brokers, "--topic", topic, "--port", "0", ...receiverFlags]);
     // What the collector's side spends, from /proc: `receive` by thread, and the broker's JVM.
     const receiverPid = receiver.child.pid;
     const brokerPid = cluster.startedBroker?.pid();
     const receiverBefore = receiverPid === undefined ? undefined : await threadCpuSeconds(receiverPid);
     const brokerBefore = brokerPid === undefined ? undefined : await processCpuSeconds(brokerPid);
-    const outcome = await runApp(receiver.receiverUrl!, "ragscope", environment);
+    const outcome = await runApp(receiver.receiverUrl!, "ragscope", {});
     const acknowledged = (await receiver.sample("ragscope_spans_published_total")) ?? 0;
     const receiverAfter = receiverPid === undefined ? undefined : await threadCpuSeconds(receiverPid);
     const brokerAfter = brokerPid === undefined ? undefined : await processCpuSeconds(brokerPid);
@@ -422,6 +422,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
   const current = await measure("ragscope", { RAGSCOPE_EXPORT_WORKER: "true" });
   const inThread = await measure("ragscope", { RAGSCOPE_EXPORT_WORKER: "false" });
   const intoKafka = await measureIntoKafka();
+  const intoKafkaLz4 = await measureIntoKafka(["--compression", "lz4"]);
   return {
     title: `SDK export: one application process, default settings, into ragscope serve and into ragscope receive → Kafka, ${TRACES.toLocaleString("en-US")} requests of 8 spans`,
     figures: [
@@ -431,6 +432,9 @@ export async function benchmark(): Promise<BenchmarkResult> {
       // … and into the production collector sharing this machine's cores.
       ...figures("ragscope SDK, default settings, into ragscope receive → Kafka", intoKafka, "Kafka"),
       ...intoKafka.collectorCpu,
+      // The same with LZ4 batches, as deploy/ configures the roles (collector/02-transport/kafka/README.md, "Compression").
+      ...figures("ragscope SDK, default settings, into ragscope receive --compression lz4 → Kafka", intoKafkaLz4, "Kafka"),
+      ...intoKafkaLz4.collectorCpu.map((figure) => ({ ...figure, name: `${figure.name} (lz4)` })),
       ...figures("ragscope SDK, export worker (RAGSCOPE_EXPORT_WORKER=true)", current),
       ...figures("ragscope SDK, export on the application's thread (RAGSCOPE_EXPORT_WORKER=false)", inThread),
       ...figures("previous path (OTel batch processor + OTLP exporter)", previous),

@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import Ajv2019 from "ajv/dist/2019.js";
 import { parse, parseAllDocuments } from "yaml";
+import { resolveSettings } from "../../../collector/wiring/config/load-settings.js";
 import { projectRoot } from "../../../dashboards/source/generated-files.js";
 
 const require = createRequire(import.meta.url);
@@ -109,6 +110,16 @@ describe("docker compose file", () => {
     const datasource = await readFile(path.join(deploy, "grafana/provisioning/datasources/clickhouse.yaml"), "utf8");
     for (const [, name] of datasource.matchAll(/\$\{(\w+)\}/g)) assert.ok(name! in services.grafana!.environment!, `grafana's environment sets ${name}`);
   });
+
+  test("the receiver and the evaluator produce LZ4 batches, a setting the settings loader accepts", async () => {
+    const services = (await readCompose()).services as Record<string, { environment?: Record<string, unknown> }>;
+    for (const role of ["receiver", "evaluator"]) {
+      const environment = Object.fromEntries(Object.entries(services[role]!.environment!).map(([name, value]) => [name, String(value)]));
+      const resolved = resolveSettings({ environment });
+      assert.ok(resolved.ok, `${role}: ${resolved.ok ? "" : resolved.error.join("; ")}`);
+      assert.equal(resolved.value.settings.kafka.compression, "lz4", role);
+    }
+  });
 });
 
 describe("Dockerfile", () => {
@@ -159,6 +170,13 @@ describe("Kubernetes manifests", () => {
     assert.equal(trigger.metadata.consumerGroup, config.data.RAGSCOPE_KAFKA_GROUP_ID);
     assert.equal(trigger.metadata.topic, config.data.RAGSCOPE_KAFKA_TOPIC);
     assert.equal(trigger.metadata.bootstrapServers, config.data.RAGSCOPE_KAFKA_BROKERS);
+  });
+
+  test("the roles' config map produces LZ4 batches, a setting the settings loader accepts", async () => {
+    const config = (await readManifests()).map(({ manifest }) => manifest).find((manifest) => manifest.kind === "ConfigMap") as Manifest & { data: Record<string, string> };
+    const resolved = resolveSettings({ environment: config.data });
+    assert.ok(resolved.ok, resolved.ok ? "" : resolved.error.join("; "));
+    assert.equal(resolved.value.settings.kafka.compression, "lz4");
   });
 
   test("the kustomization lists every manifest file", async () => {
