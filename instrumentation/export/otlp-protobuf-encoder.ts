@@ -26,6 +26,10 @@ type Scope = ReadableSpan["instrumentationScope"];
 const SHORT_STRING = 48;
 /** Bytes reserved for the length of a message whose length is known only once it is written. */
 const RESERVED = 5;
+/** A span's length usually takes two bytes (128 B to 16 KiB: a retrieval with ten chunks is ~10 KiB). */
+const SPAN_LENGTH_BYTES = 2;
+/** A request's resource and scope messages usually take three (16 KiB to 2 MiB). */
+const BATCH_LENGTH_BYTES = 3;
 const MIN_64_BIT_INT = -(2 ** 63);
 const MAX_64_BIT_INT = 2 ** 63;
 const SPAN_FLAGS_CONTEXT_HAS_IS_REMOTE_MASK = 0x100;
@@ -35,7 +39,7 @@ export function encodeTraceRequest(spans: readonly ReadableSpan[], sizeHint = 64
   const writer = new Writer(sizeHint);
   for (const [resource, scopes] of groupByResourceAndScope(spans)) {
     writer.tag(1, 2);
-    const resourceSpans = writer.begin();
+    const resourceSpans = writer.begin(BATCH_LENGTH_BYTES);
     writer.tag(1, 2);
     const resourceStart = writer.begin();
     writeAttributes(writer, resource.attributes, 1);
@@ -44,14 +48,14 @@ export function encodeTraceRequest(spans: readonly ReadableSpan[], sizeHint = 64
     writer.end(resourceStart);
     for (const [scope, scopeSpans] of scopes) {
       writer.tag(2, 2);
-      const scopeSpansStart = writer.begin();
+      const scopeSpansStart = writer.begin(BATCH_LENGTH_BYTES);
       writeScope(writer, scope);
       for (const span of scopeSpans) writeSpan(writer, span);
       if (scope.schemaUrl) writer.stringField(3, scope.schemaUrl);
-      writer.end(scopeSpansStart);
+      writer.end(scopeSpansStart, BATCH_LENGTH_BYTES);
     }
     if (resource.schemaUrl) writer.stringField(3, resource.schemaUrl);
-    writer.end(resourceSpans);
+    writer.end(resourceSpans, BATCH_LENGTH_BYTES);
   }
   return writer.finish();
 }
@@ -91,7 +95,7 @@ function writeScope(writer: Writer, scope: Scope): void {
 
 function writeSpan(writer: Writer, span: ReadableSpan): void {
   writer.tag(2, 2);
-  const start = writer.begin();
+  const start = writer.begin(SPAN_LENGTH_BYTES);
   const context = span.spanContext();
   writer.hexField(1, context.traceId);
   writer.hexField(2, context.spanId);
@@ -128,7 +132,7 @@ function writeSpan(writer: Writer, span: ReadableSpan): void {
     writer.tag(16, 5);
     writer.fixed32(flags);
   }
-  writer.end(start);
+  writer.end(start, SPAN_LENGTH_BYTES);
 }
 
 function writeEvent(writer: Writer, event: TimedEvent): void {
@@ -348,10 +352,25 @@ class Writer {
     this.pos += 8;
   }
 
-  /** Nanoseconds since the epoch as fixed64, from OTel's [seconds, nanoseconds]. */
+  /**
+   * Nanoseconds since the epoch as fixed64, from OTel's [seconds, nanoseconds].
+   * Two 32-bit halves computed exactly in doubles (no BigInt a timestamp, two
+   * a span): seconds = high·2¹⁶ + low, so every product stays below 2⁴⁸.
+   */
   hrTime(time: HrTime): void {
     this.ensure(8);
-    this.buffer.writeBigUInt64LE(BigInt(time[0]) * 1_000_000_000n + BigInt(time[1]), this.pos);
+    const [seconds, nanoseconds] = time;
+    if (!(Number.isInteger(seconds) && seconds >= 0 && seconds < 2 ** 32 && Number.isInteger(nanoseconds) && nanoseconds >= 0 && nanoseconds < 1e9)) {
+      this.buffer.writeBigUInt64LE(BigInt(seconds) * 1_000_000_000n + BigInt(nanoseconds), this.pos);
+      this.pos += 8;
+      return;
+    }
+    const high = Math.floor(seconds / 65_536) * 1e9;
+    const low = (seconds % 65_536) * 1e9 + nanoseconds;
+    // total = high·2¹⁶ + low; high·2¹⁶ = ⌊high / 2¹⁶⌋·2³² + (high mod 2¹⁶)·2¹⁶.
+    const belowHigh = (high % 65_536) * 65_536 + low;
+    this.buffer.writeUInt32LE(belowHigh % 2 ** 32, this.pos);
+    this.buffer.writeUInt32LE(Math.floor(high / 65_536) + Math.floor(belowHigh / 2 ** 32), this.pos + 4);
     this.pos += 8;
   }
 
@@ -443,21 +462,27 @@ class Writer {
     this.pos += value.length;
   }
 
-  /** Starts a message whose length is known once written: room for the length, filled in by `end`. */
-  begin(): number {
-    this.ensure(RESERVED);
+  /**
+   * Starts a message whose length is known once written: room for a length of
+   * `reserved` bytes, filled in by `end` (with the same `reserved`). The
+   * message is moved only when its length needs another size; callers reserve
+   * the size their messages usually take.
+   */
+  begin(reserved = RESERVED): number {
+    this.ensure(reserved);
     const start = this.pos;
-    this.pos += RESERVED;
+    this.pos += reserved;
     return start;
   }
 
-  end(start: number): void {
-    const contentStart = start + RESERVED;
+  end(start: number, reserved = RESERVED): void {
+    const contentStart = start + reserved;
     const length = this.pos - contentStart;
     const size = varintSize(length);
-    if (size < RESERVED) {
+    if (size !== reserved) {
+      if (size > reserved) this.ensure(size - reserved);
       this.buffer.copyWithin(start + size, contentStart, this.pos);
-      this.pos -= RESERVED - size;
+      this.pos += size - reserved;
     }
     let position = start;
     let rest = length;

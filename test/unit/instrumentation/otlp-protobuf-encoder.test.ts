@@ -130,6 +130,19 @@ describe("OTLP protobuf encoder", () => {
     assertSameBytes(processor.spans);
   });
 
+  test("timestamps at the bounds of the encoder's 32-bit halves, and span lengths of one to three bytes", () => {
+    const processor = collector();
+    const provider = new BasicTracerProvider({ spanProcessors: [processor], spanLimits: { attributeCountLimit: 4096 } });
+    const tracer = provider.getTracer("times");
+    const times: [number, number][] = [[0, 0], [0, 999_999_999], [65_535, 999_999_999], [65_536, 0], [1_764_000_000, 123_456_789], [4_294_967_295, 999_999_999], [4_294_967_296, 1]];
+    for (const [index, time] of times.entries()) {
+      // Span lengths below 128 bytes, up to 16 KiB and past it (the encoder reserves two bytes for a span's length).
+      const attributes: Attributes = index % 3 === 0 ? {} : { text: "x".repeat(index % 3 === 1 ? 2_000 : 20_000) };
+      tracer.startSpan(`t${index}`, { startTime: time, attributes }).end([time[0] + 1, time[1]]);
+    }
+    assertSameBytes(processor.spans);
+  });
+
   test("attribute keys encoded from memory and afresh: non-ASCII, at the length bounds, more keys than are remembered", () => {
     // Keys are remembered encoded (up to 4,096 keys of up to 256 characters);
     // each batch is encoded twice, so the second time every remembered key comes from memory.
