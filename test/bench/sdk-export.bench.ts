@@ -232,28 +232,40 @@
  *     memo is asked only about texts over the length limit.
  * - Alternating runs of the application (thread CPU per span; spans/s):
  *   before 65.8 / 73.2 / 71.0 / 78.8 / 77.0 µs (11,941–14,060), after the
- *   first three changes 52.2 / 54.2 / 59.8 / 59.0 / 55.0 µs (15,213–17,729);
- *   before 68.0 / 64.3 / 52.8 / 58.8 µs (13,788–17,840), after all of them
- *   45.0 / 40.2 / 40.2 / 39.5 µs (20,571–22,962 spans/s).
+ *   first three changes 52.2 / 54.2 / 59.8 / 59.0 / 55.0 µs (15,213–17,729),
+ *   in a slow hour of the machine; later, quieter, with every change (the
+ *   encoder also reserves span and batch lengths at their usual size and
+ *   writes timestamps without BigInt): before 42.8–52.0 µs (18,325–21,828
+ *   spans/s in six runs), after 32.5–39.0 µs (23,721–27,844).
  * - This benchmark now runs the application on the built package
  *   (`ragscope/instrumentation`, as an application that installed ragscope
  *   imports it) and first measures the SDK alone, into an endpoint in the
  *   benchmark's process that reads each request and answers 200 (spans
  *   counted from the bodies after the run): how a collector on cores of its
  *   own looks to the application.
- * - This run (5,000 requests, 40,000 spans): the SDK alone 21,260 spans/s
- *   exported, 40,000 / 40,000 acknowledged, none dropped, 38.5 µs a span on
- *   the application's thread and 54 µs for the process. Met for the SDK.
- * - Into `receive` → Kafka on the same two cores: 8,072 spans/s acknowledged
- *   by Kafka, but the application now emits 13,068 spans/s, faster than
- *   `receive` and the broker take them on the cores left to them, and 5,677
- *   of 40,000 spans (14 %) were dropped at the queue's 64 MiB bound, counted
- *   by the SDK (before, the application's slower encoding held it near the
- *   collector's pace: 0 dropped). Into serve (which evaluates on the same
- *   cores at ~3,000 spans/s) the in-thread path drops 45 % the same way.
+ * - Three runs of it (5,000 requests, 40,000 spans each): the SDK alone
+ *   21,260, 17,546 (load average ~2 from other work) and 23,659 spans/s
+ *   exported, 40,000 / 40,000 acknowledged, none dropped, 35–46.5 µs a span
+ *   on the application's thread, 49–66 µs for the process. Met on a quiet
+ *   machine; a busy one takes the cores it needs.
+ * - Into `receive` → Kafka on the same two cores the collector's side is the
+ *   limit: 8,072–8,959 spans/s acknowledged by Kafka. In the first run the
+ *   application emitted 13,068 spans/s, faster than `receive` and the broker
+ *   took them, and 5,677 of 40,000 spans (14 %) were dropped at the queue's
+ *   64 MiB bound, counted by the SDK (before, the application's slower
+ *   encoding held it near the collector's pace). `receive`'s per-trace split
+ *   then got faster (split-protobuf-by-trace-id.ts: short texts checked for
+ *   ASCII in place, ~20 → ~7 µs a span) and the next two runs dropped
+ *   nothing. The benchmark now prints the collector's side: `receive`'s
+ *   event loop 33–35 µs a span, its other threads 55–58, the broker 67–76.
+ *   With `--compression lz4` (as deploy/ sets it): 10,713–13,195 spans/s,
+ *   none dropped; `receive`'s event loop 17–21 µs, other threads 42–50, the
+ *   broker ~30.
+ * - Into serve (which evaluates on the same cores at ~3,000 spans/s) the
+ *   in-thread path drops 35–45 % of such a burst the same way, counted.
  *   Where the collector shares the application's cores, a burst beyond its
- *   intake needs a larger RAGSCOPE_MAX_QUEUE_BYTES or a collector with cores
- *   of its own.
+ *   intake needs a larger RAGSCOPE_MAX_QUEUE_BYTES or a collector with
+ *   cores of its own.
  */
 import { spawn } from "node:child_process";
 import http from "node:http";
