@@ -12,9 +12,10 @@
  * TextEncoder allocation for non-ASCII text such as Chinese — and moves every
  * message longer than 127 bytes once more to fit its length. Here long strings
  * are measured and written by Node's native UTF-8 code (Buffer.byteLength,
- * buffer.write) straight into the request buffer, an attribute's lengths are
- * known before it is written, and only spans and the two outer messages are
- * moved to fit their lengths.
+ * buffer.write) straight into the request buffer, attribute keys are copied
+ * from their remembered encoding, an attribute's lengths are known before it
+ * is written, and a span or an outer message is moved only when its length
+ * needs another number of bytes than reserved for it.
  */
 import type { Attributes, AttributeValue, HrTime, SpanContext } from "@opentelemetry/api";
 import type { ReadableSpan, TimedEvent } from "@opentelemetry/sdk-trace-base";
