@@ -57,6 +57,46 @@ describe("raw spans bounded in bytes", () => {
     assert.equal(typeof kept!.attributes.list, "string", "a nested value over the bound is kept as its cut JSON text");
   });
 
+  test("values at the bound: a value's stored JSON is cut exactly when it is over the bound in UTF-8", () => {
+    // Each case's value is cut when JSON.stringify(value) (a string: the value itself) takes more than the bound in UTF-8.
+    const control = "\u0001"; // six characters of JSON text each, one byte as a string
+    const cases: Record<string, SpanRecord["attributes"][string]> = {
+      stringAtBound: "a".repeat(MAXIMUM_VALUE_BYTES),
+      stringOverBound: "a".repeat(MAXIMUM_VALUE_BYTES + 1),
+      shortStringsUnderBound: Array.from({ length: 100 }, () => "abcdefghijklmnopqrstuvwxyz"),
+      shortStringsOverBound: Array.from({ length: 400 }, () => "abcdefghijklmnopqrstuvwxyz"),
+      escapesUnderBound: [control.repeat(Math.floor((MAXIMUM_VALUE_BYTES - 4) / 6))],
+      escapesOverBound: [control.repeat(Math.ceil(MAXIMUM_VALUE_BYTES / 6) + 1)],
+      numbersOverBound: Array.from({ length: 2_000 }, (_, index) => index * 1.5),
+      nestedOverBound: { inner: "b".repeat(MAXIMUM_VALUE_BYTES) },
+      ["__proto__"]: "c".repeat(MAXIMUM_VALUE_BYTES + 10),
+    };
+    const attributes: SpanRecord["attributes"] = {};
+    for (const [key, value] of Object.entries(cases)) Object.defineProperty(attributes, key, { value, enumerable: true, writable: true, configurable: true });
+    const raw = boundedRawSpans([span(0, attributes)]);
+    const [kept] = JSON.parse(textOf(raw)) as StoredRawSpan[];
+    let over = 0;
+    for (const [key, value] of Object.entries(cases)) {
+      const json = typeof value === "string" ? value : JSON.stringify(value);
+      const isOver = Buffer.byteLength(json, "utf8") > MAXIMUM_VALUE_BYTES;
+      if (isOver) over += 1;
+      const stored = kept!.attributes[key];
+      if (isOver) assert.ok(typeof stored === "string" && stored.includes("… [cut by ragscope: "), `${key} is cut`);
+      else assert.deepEqual(stored, value, `${key} is kept as it is`);
+    }
+    assert.equal(over, 6, "the cases straddle the bound as named");
+    assert.equal(raw.truncatedValues, over);
+    assert.deepEqual(Object.keys(kept!.attributes), Object.keys(cases), "every key kept, __proto__ too, in order");
+  });
+
+  test("attributes with nothing to cut are stored as they are, __proto__ included", () => {
+    const attributes: SpanRecord["attributes"] = { a: "x", list: ["y", "z"] };
+    Object.defineProperty(attributes, "__proto__", { value: "kept", enumerable: true, writable: true, configurable: true });
+    const [kept] = JSON.parse(textOf(boundedRawSpans([span(0, attributes)]))) as StoredRawSpan[];
+    assert.deepEqual(Object.keys(kept!.attributes), ["a", "list", "__proto__"]);
+    assert.equal(Object.getOwnPropertyDescriptor(kept!.attributes, "__proto__")?.value, "kept");
+  });
+
   test("texts the decode thread stored in one buffer, some spans without one: the same array as texts made here", () => {
     const made = () => [span(2, { b: "\\ and é" }), span(0, { a: "x" }), span(1, { c: "\t" })];
     const stored = made();
