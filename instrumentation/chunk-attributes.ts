@@ -159,4 +159,3 @@ function documentMetadata(record: RankedChunk["record"]): string | undefined {
   if (typeof record.sectionId === "string") fields += `,${METADATA_KEY.sectionId}${JSON.stringify(record.sectionId)}`;
   return fields === "" ? undefined : `{${fields.slice(1)}}`;
 }
-
