@@ -12,6 +12,7 @@
  */
 import { MAXIMUM_VALUE_BYTES, type StoredRawSpan } from "../../contracts/raw-spans.js";
 import type { AttributeValue, Attributes, SpanRecord, StoredSpanText } from "./span-record.js";
+import { setOwn } from "./to-span-records.js";
 
 function cutText(text: string, counter: { truncated: number }): string {
   if (text.length * 3 <= MAXIMUM_VALUE_BYTES) return text;
@@ -23,18 +24,18 @@ function cutText(text: string, counter: { truncated: number }): string {
   return `${kept}… [cut by ragscope: ${bytes} bytes]`;
 }
 
+/** Whether `text` is longer than the bound in UTF-8; measured only when its length allows it. */
+function overBound(text: string): boolean {
+  return text.length * 3 > MAXIMUM_VALUE_BYTES && Buffer.byteLength(text, "utf8") > MAXIMUM_VALUE_BYTES;
+}
+
 function boundedValue(value: AttributeValue, counter: { truncated: number }): AttributeValue {
   if (typeof value === "string") return cutText(value, counter);
   if (value === null || typeof value !== "object") return value;
   const json = JSON.stringify(value);
-  if (json.length * 3 <= MAXIMUM_VALUE_BYTES || Buffer.byteLength(json, "utf8") <= MAXIMUM_VALUE_BYTES) return value;
+  if (!overBound(json)) return value;
   // A nested value over the bound is kept as its cut JSON text.
   return cutText(json, counter);
-}
-
-/** Whether `text` is longer than the bound in UTF-8; measured only when its length allows it. */
-function overBound(text: string): boolean {
-  return text.length * 3 > MAXIMUM_VALUE_BYTES && Buffer.byteLength(text, "utf8") > MAXIMUM_VALUE_BYTES;
 }
 
 /** Units of JSON text a flat array's items take at most: a string's character escapes to at most six. */
@@ -65,10 +66,7 @@ function boundedAttributes(attributes: Attributes, counter: { truncated: number 
   const bounded: Attributes = {};
   for (const key of keys) {
     const value = boundedValue(attributes[key]!, counter);
-    const boundedKey = cutText(key, counter);
-    // Assignment would make a `__proto__` key change the prototype instead of adding an attribute.
-    if (boundedKey === "__proto__") Object.defineProperty(bounded, boundedKey, { value, enumerable: true, writable: true, configurable: true });
-    else bounded[boundedKey] = value;
+    setOwn(bounded, cutText(key, counter), value);
   }
   return bounded;
 }

@@ -61,7 +61,7 @@ export function toAttributeValue(value: AnyValue | null): AttributeValue {
 }
 
 /** Assignment would make a `__proto__` key change the prototype instead of adding an attribute. */
-function setOwn(target: Attributes, key: string, value: AttributeValue): void {
+export function setOwn(target: Attributes, key: string, value: AttributeValue): void {
   if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
