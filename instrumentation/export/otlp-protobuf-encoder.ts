@@ -268,15 +268,8 @@ function encodedKeyField(key: string): Uint8Array {
   if (known !== undefined) return known;
   const keyBytes = Buffer.byteLength(key, "utf8");
   const field = Buffer.alloc(1 + varintSize(keyBytes) + keyBytes);
-  let position = 0;
-  field[position++] = (1 << 3) | 2;
-  let rest = keyBytes;
-  while (rest >= 0x80) {
-    field[position++] = (rest & 0x7f) | 0x80;
-    rest >>>= 7;
-  }
-  field[position++] = rest;
-  field.write(key, position, keyBytes, "utf8");
+  field[0] = (1 << 3) | 2;
+  field.write(key, putVarint(field, 1, keyBytes), keyBytes, "utf8");
   if (key.length <= MAX_REMEMBERED_KEY_LENGTH && keyFields.size < MAX_REMEMBERED_KEYS) keyFields.set(key, field);
   return field;
 }
@@ -295,6 +288,18 @@ function utf8Length(text: string): number {
     }
   }
   return bytes;
+}
+
+/** A varint of a value in [0, 2³¹) at `position`; the position after it. */
+function putVarint(target: Uint8Array, position: number, value: number): number {
+  let at = position;
+  let rest = value;
+  while (rest >= 0x80) {
+    target[at++] = (rest & 0x7f) | 0x80;
+    rest >>>= 7;
+  }
+  target[at++] = rest;
+  return at;
 }
 
 function varintSize(value: number): number {
@@ -325,12 +330,7 @@ class Writer {
   varint(value: number): void {
     this.ensure(10);
     if (value >= 0 && value < 0x80000000) {
-      let rest = value;
-      while (rest >= 0x80) {
-        this.buffer[this.pos++] = (rest & 0x7f) | 0x80;
-        rest >>>= 7;
-      }
-      this.buffer[this.pos++] = rest;
+      this.pos = putVarint(this.buffer, this.pos, value);
       return;
     }
     let rest = BigInt.asUintN(64, BigInt(value));
@@ -431,13 +431,7 @@ class Writer {
 
   /** A varint into a place reserved for exactly its size. */
   private varintAt(position: number, value: number): void {
-    let at = position;
-    let rest = value;
-    while (rest >= 0x80) {
-      this.buffer[at++] = (rest & 0x7f) | 0x80;
-      rest >>>= 7;
-    }
-    this.buffer[at] = rest;
+    putVarint(this.buffer, position, value);
   }
 
   /** An id given in hex (trace and span ids) as length-prefixed bytes. */
@@ -485,13 +479,7 @@ class Writer {
       this.buffer.copyWithin(start + size, contentStart, this.pos);
       this.pos += size - reserved;
     }
-    let position = start;
-    let rest = length;
-    while (rest >= 0x80) {
-      this.buffer[position++] = (rest & 0x7f) | 0x80;
-      rest >>>= 7;
-    }
-    this.buffer[position] = rest;
+    this.varintAt(start, length);
   }
 
   private ensure(bytes: number): void {
