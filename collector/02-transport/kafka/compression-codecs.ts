@@ -50,7 +50,7 @@ export function compressionOf(name: CompressionName): CompressionType {
 }
 
 /** What kafkajs hands a codec: an encoder to compress, the compressed records to decompress. */
-interface KafkaCodec {
+export interface KafkaCodec {
   compress(encoder: { buffer: Buffer }): Promise<Buffer>;
   decompress(buffer: Buffer): Promise<Buffer>;
 }

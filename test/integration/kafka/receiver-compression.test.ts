@@ -13,7 +13,7 @@ import { after, before, describe, test } from "node:test";
 import kafkajs, { type Kafka } from "kafkajs";
 import { countSpans } from "../../../collector/00-otlp/count-spans.js";
 import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-request.js";
-import { registerCompressionCodecs } from "../../../collector/02-transport/kafka/compression-codecs.js";
+import { registerCompressionCodecs, type KafkaCodec } from "../../../collector/02-transport/kafka/compression-codecs.js";
 import { createTestKafkaClient } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
 import { consumeMessages, createUniqueTopic, uniqueTopicName } from "../../support/kafka-helpers.js";
@@ -22,11 +22,6 @@ import { killAllCollectorProcesses, startCollectorProcess } from "./support/coll
 
 const { CompressionCodecs, CompressionTypes } = kafkajs;
 const TRACES = 40;
-
-interface Codec {
-  compress(encoder: { buffer: Buffer }): Promise<Buffer>;
-  decompress(buffer: Buffer): Promise<Buffer>;
-}
 
 describe("the receiver's compression", () => {
   let cluster: KafkaForTests;
@@ -37,7 +32,7 @@ describe("the receiver's compression", () => {
     cluster = await ensureKafkaForTests();
     kafka = createTestKafkaClient(cluster.brokers.split(","));
     registerCompressionCodecs();
-    const codecs = CompressionCodecs as unknown as Record<number, () => Codec>;
+    const codecs = CompressionCodecs as unknown as Record<number, () => KafkaCodec>;
     const registered = codecs[CompressionTypes.LZ4]!;
     codecs[CompressionTypes.LZ4] = () => {
       const codec = registered();
