@@ -6,12 +6,15 @@
  * the span records for a bus in this process (`output: "decoded"`). A
  * protobuf request for a bus of bytes is first cut by copying its bytes
  * (split-protobuf-by-trace-id.ts), which gives the same messages without
- * decoding; the decoding path runs when that declines. It runs
+ * decoding; a protobuf request for a bus in this process is read straight
+ * into records (decode-protobuf-span-records.ts). The decoding path runs
+ * when either declines. It runs
  * in a decode thread (decode-thread.ts) so one large request does not hold
  * the event loop that answers everyone else.
  */
 import { enforceRequestLimits, type RequestLimits } from "../00-otlp/enforce-request-limits.js";
 import { countSpans } from "../00-otlp/count-spans.js";
+import { decodeProtobufSpanRecords } from "../00-otlp/decode-protobuf-span-records.js";
 import { decodeTraceRequest } from "../00-otlp/decode-trace-request.js";
 import { encodeTraceRequest } from "../00-otlp/encode-protobuf.js";
 import type { OtlpEncoding } from "../00-otlp/otlp-encoding.js";
@@ -23,6 +26,7 @@ import { stampTenant } from "../00-otlp/stamp-tenant.js";
 import { estimateSpanBytes } from "../05-assemble/estimate-span-bytes.js";
 import { storeSpanTexts } from "../00-otlp/stored-span-text.js";
 import { toSpanRecords } from "../00-otlp/to-span-records.js";
+import type { SpanRecord } from "../00-otlp/span-record.js";
 import type { DecodedTrace } from "../02-transport/trace-bus.js";
 import type { TracesDocument } from "../00-otlp/traces-document.js";
 
@@ -54,7 +58,25 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
     const split = splitProtobufByTraceId(request.body, { limits: request.limits, maxSpansPerMessage: SPANS_PER_MESSAGE, maxMessageBytes: request.maxMessageBytes ?? Number.POSITIVE_INFINITY });
     if (split !== null) return { kind: "prepared", messages: split.messages, spanCount: split.spanCount, rejectedSpans: 0, truncatedValues: 0 };
   }
+  if (request.output === "decoded" && request.encoding === "protobuf") {
+    // Bytes to records for a bus in this process, without the intermediate documents (it declines, null, whenever
+    // the decoding path would refuse the request or change a span).
+    const decoded = decodeProtobufSpanRecords(request.body, { limits: request.limits, tenant: request.tenant });
+    if (decoded !== null) {
+      const traces: DecodedTrace[] = [];
+      for (const trace of decoded.traces) for (let start = 0; start < trace.spans.length; start += SPANS_PER_MESSAGE) traces.push(decodedTrace(trace.traceId, trace.spans.slice(start, start + SPANS_PER_MESSAGE)));
+      return { kind: "decoded", traces, spanCount: decoded.spanCount, rejectedSpans: 0, truncatedValues: 0 };
+    }
+  }
   return prepareByDecoding(request);
+}
+
+/** One part of a trace for a bus in this process, with its stored texts (made here rather than in the evaluation loop, which then only joins them; one buffer a part, transferred) and its estimated bytes. */
+function decodedTrace(key: string, spans: SpanRecord[]): DecodedTrace {
+  storeSpanTexts(spans);
+  let bytes = 0;
+  for (const span of spans) bytes += estimateSpanBytes(span);
+  return { key, spans, bytes };
 }
 
 /** The decoding path: every request it is given, either encoding, either output. */
@@ -69,14 +91,7 @@ export function prepareByDecoding(request: PrepareRequest): PreparedMessages {
   if (request.output === "decoded") {
     const traces: DecodedTrace[] = [];
     for (const [traceId, trace] of splitByTraceId(decoded.value)) {
-      for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) {
-        const spans = toSpanRecords(part);
-        // Here rather than in the evaluation loop, which then only joins the texts; one buffer a trace, transferred.
-        storeSpanTexts(spans);
-        let bytes = 0;
-        for (const span of spans) bytes += estimateSpanBytes(span);
-        traces.push({ key: traceId, spans, bytes });
-      }
+      for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) traces.push(decodedTrace(traceId, toSpanRecords(part)));
     }
     return { kind: "decoded", traces, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };
   }

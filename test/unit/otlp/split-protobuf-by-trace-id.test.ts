@@ -9,45 +9,16 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-request.js";
 import { encodeTraceRequest } from "../../../collector/00-otlp/encode-protobuf.js";
 import type { RequestLimits } from "../../../collector/00-otlp/enforce-request-limits.js";
 import { splitProtobufByTraceId, type WireSplit } from "../../../collector/00-otlp/split-protobuf-by-trace-id.js";
 import type { AnyValue, KeyValue, SpanDocument } from "../../../collector/00-otlp/traces-document.js";
 import { prepareByDecoding, SPANS_PER_MESSAGE } from "../../../collector/01-receive/prepare-trace-messages.js";
-import { eightSpanRequest } from "../../bench/eight-span-request.js";
-import { startSpanRecorder, toOtlpProtobuf } from "../../support/recorded-spans.js";
-import { sampleSpan, sampleTracesDocument, traceA, traceB, traceC } from "./sample-traces-document.js";
+import { limits, mutatedBodies, recordedRequests, span, spanId, text, trace } from "./request-fixtures.js";
+import { sampleTracesDocument, traceA, traceB, traceC } from "./sample-traces-document.js";
 
-const limits: RequestLimits = { maxSpansPerRequest: 100_000, maxSpansPerTrace: 10_000, maxAttributesPerSpan: 1_024, maxAttributeValueBytes: 1024 * 1024 };
 const maxMessageBytes = 1_000_000;
-
-const text = (key: string, value: string): KeyValue => ({ key, value: { stringValue: value } });
-
-/** Span `spanId` of trace `traceId`: a client span with a name, a duration and nothing else unless given. */
-function span(traceId: string, spanId: string, overrides: Partial<SpanDocument> = {}): SpanDocument {
-  return sampleSpan({ traceId, spanId, name: `span ${spanId}`, kind: 1, startTimeUnixNano: 1_700_000_000_000_000_000n, endTimeUnixNano: 1_700_000_000_100_000_000n, ...overrides });
-}
-
-const trace = (index: number) => index.toString(16).padStart(32, "a");
-const spanId = (index: number) => index.toString(16).padStart(16, "b");
-
-async function recordedRequests(): Promise<Uint8Array[]> {
-  const recorder = startSpanRecorder("policy-assistant");
-  const bodies: Uint8Array[] = [];
-  try {
-    for (let batch = 0; batch < 3; batch += 1) {
-      for (let index = 0; index < 6; index += 1) await eightSpanRequest(batch * 10 + index);
-      const finished: ReadableSpan[] = recorder.spans();
-      bodies.push(toOtlpProtobuf(finished));
-      recorder.reset();
-    }
-  } finally {
-    await recorder.shutdown();
-  }
-  return bodies;
-}
 
 /** Each message's spans with the resource and scope they came under, per trace, in message order. */
 function spansByTrace(messages: readonly { key: string; value: Uint8Array }[]): Map<string, unknown[]> {
@@ -187,26 +158,9 @@ describe("cutting a protobuf request by trace id without decoding it", () => {
 
   test("thousands of mutated requests: whatever the split takes, the decoding path takes the same", async () => {
     const bases = [...(await recordedRequests()).slice(0, 1), encodeTraceRequest(sampleTracesDocument())];
-    // A small linear congruential generator: the same mutations every run.
-    let seed = 0x2545f491;
-    const random = (below: number) => {
-      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
-      return seed % below;
-    };
     let taken = 0;
     let declined = 0;
-    for (let round = 0; round < 3_000; round += 1) {
-      const base = bases[round % bases.length]!;
-      let body: Uint8Array = Uint8Array.from(base);
-      for (let edit = 0; edit <= random(2); edit += 1) {
-        const at = random(body.byteLength);
-        const kind = random(20);
-        if (kind < 12) body[at] = 0x61 + random(26); // a letter: inside a text it stays valid, elsewhere it breaks a tag, a length or an id
-        else if (kind < 15) body[at] = random(256);
-        else if (kind < 17) body = Buffer.concat([body.subarray(0, at), body.subarray(Math.min(body.byteLength, at + 1 + random(8)))]);
-        else if (kind < 19) body = body.subarray(0, at);
-        else body = Buffer.concat([body.subarray(0, at), Uint8Array.of(random(256)), body.subarray(at)]);
-      }
+    for (const { body } of mutatedBodies(bases, 0x2545f491, 3_000)) {
       if (assertSameAsDecoding(body) === null) declined += 1;
       else taken += 1;
     }

@@ -1,0 +1,667 @@
+/**
+ * An OTLP protobuf request read straight into span records, one list per
+ * trace: no protobufjs messages, no TracesDocument, no second pass for the
+ * request limits, the tenant stamp or the split by trace.
+ *
+ * Why: serve's decode threads spent most of their time — a quarter of serve's
+ * CPU at load — building protobufjs's message objects, converting them to a
+ * TracesDocument, walking it again for the limits and the tenant, and only
+ * then flattening it into records; each layer was garbage for the next
+ * collection. Reading the bytes once into the records is the other direction
+ * of what the SDK's encoder does (instrumentation/export/).
+ *
+ * The result equals what the decoding path gives (decodeTraceRequest,
+ * rejectInvalidIds, enforceRequestLimits, stampTenant, splitByTraceId,
+ * toSpanRecords), or this function declines (null) and that path runs. It
+ * declines whenever that path would refuse the request or change a span, and
+ * wherever protobufjs's rules are subtle:
+ * - anything protobufjs refuses: truncated fields, bad wire types, groups,
+ *   invalid UTF-8, a varint too long;
+ * - ids of the wrong length, an all-zero trace or span id (taken out there and
+ *   counted), a span kind or status code out of range;
+ * - a count over a request limit (refused there with its message), a string
+ *   or bytes value longer than the value limit (truncated there);
+ * - a client's own `ragscope.tenant.authenticated` resource attribute when
+ *   a tenant is stamped (removed there);
+ * - a message field given twice (protobufjs merges the two), a oneof given
+ *   twice, a known field with another wire type (protobufjs skips it), a bool
+ *   other than 0 or 1, values nested more than MOST_VALUE_LEVELS deep, a body
+ *   with no resource spans.
+ * Unknown fields are skipped, as protobufjs skips them. The test
+ * (decode-protobuf-span-records.test.ts) holds it to the decoding path on
+ * recorded and mutated requests.
+ */
+import { isUtf8 } from "node:buffer";
+import { Ragscope } from "../../contracts/span-attributes.js";
+import type { RequestLimits } from "./enforce-request-limits.js";
+import type { AttributeValue, Attributes, SpanEventRecord, SpanRecord, StatusCode } from "./span-record.js";
+import { setOwn } from "./to-span-records.js";
+
+export interface SpanRecordsOptions {
+  limits: RequestLimits;
+  /** The authenticated tenant to stamp on every resource (stamp-tenant.ts); null stamps none. */
+  tenant: string | null;
+}
+
+export interface TraceSpanRecords {
+  /** Lower-case hex. */
+  traceId: string;
+  /** The trace's spans in the order of the request. */
+  spans: SpanRecord[];
+}
+
+export interface DecodedSpanRecords {
+  /** In the order of each trace's first span in the request. */
+  traces: TraceSpanRecords[];
+  spanCount: number;
+}
+
+/** Deeper values are left to the decoding path, which allows 31 levels (otlp-decode-error.ts maxValueNesting). */
+const MOST_VALUE_LEVELS = 20;
+
+/** Texts up to this many bytes are checked for ASCII in place before isUtf8 is asked. */
+const SHORT_TEXT = 64;
+
+const VARINT = 0;
+const FIXED64 = 1;
+const LENGTH_DELIMITED = 2;
+const FIXED32 = 5;
+
+const TWO_TO_THE_32 = 4294967296;
+/** A fixed64 whose high half is below this is exact as a number. */
+const EXACT_HIGH_HALF = 2 ** 21;
+
+const authenticatedTenantKey = Ragscope.authenticatedTenant;
+
+/** Thrown inside the read when the decoding path must decide; caught at the top. */
+class Decline extends Error {}
+const decline = new Decline();
+
+/** The request's span records by trace, or null when the decoding path must take the request. */
+export function decodeProtobufSpanRecords(body: Uint8Array, options: SpanRecordsOptions): DecodedSpanRecords | null {
+  try {
+    return new SpanRecordReader(body, options).read();
+  } catch (error) {
+    if (error === decline) return null;
+    throw error;
+  }
+}
+
+/**
+ * A resource's attributes, stamped: `flat` when every value is a scalar (each span gets a shallow copy), else the
+ * byte ranges each span converts afresh, so that no two records share a mutable object (as toSpanRecords does).
+ */
+interface ResourceBytes {
+  flat: Attributes | null;
+  attributes: { start: number; end: number }[];
+}
+
+class SpanRecordReader {
+  private readonly bytes: Buffer;
+  private position = 0;
+  /** The wire type of the tag `tag` read last (a field, not a returned pair: a pair per field was garbage). */
+  private wireType = 0;
+  private spanCount = 0;
+  /** Trace id → its records, in order of first appearance. */
+  private readonly traces = new Map<string, SpanRecord[]>();
+
+  constructor(
+    body: Uint8Array,
+    private readonly options: SpanRecordsOptions,
+  ) {
+    this.bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  }
+
+  read(): DecodedSpanRecords {
+    const end = this.bytes.byteLength;
+    let resourceSpans = 0;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      if (field === 1) {
+        const to = this.lengthDelimited(wireType, end);
+        this.resourceSpans(this.position, to);
+        this.position = to;
+        resourceSpans += 1;
+      } else this.skip(wireType, end);
+    }
+    // The decoding path refuses a non-empty body without resource spans, and an empty one has nothing to read.
+    if (resourceSpans === 0) throw decline;
+    const traces: TraceSpanRecords[] = [];
+    for (const [traceId, spans] of this.traces) traces.push({ traceId, spans });
+    return { traces, spanCount: this.spanCount };
+  }
+
+  private resourceSpans(start: number, end: number): void {
+    const { head, items } = this.container(start, end);
+    const resource = head === null ? { flat: this.stamped(), attributes: [] } : this.resource(head.start, head.end);
+    for (let index = 0; index < items.length; index += 2) this.scopeSpans(items[index]!, items[index + 1]!, resource);
+  }
+
+  /**
+   * A ResourceSpans or a ScopeSpans: where its head (field 1, the resource or the scope; given twice, protobufjs
+   * merges them) and its items (field 2, as start and end pairs) are; its schema URL (field 3) is checked. The head
+   * is read after the whole message: it may follow the items on the wire.
+   */
+  private container(start: number, end: number): { head: { start: number; end: number } | null; items: number[] } {
+    let head: { start: number; end: number } | null = null;
+    const items: number[] = [];
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      if (field === 1 || field === 2) {
+        const to = this.lengthDelimited(wireType, end);
+        if (field === 2) items.push(this.position, to);
+        else if (head === null) head = { start: this.position, end: to };
+        else throw decline;
+        this.position = to;
+      } else if (field === 3) this.textField(wireType, end);
+      else this.skip(wireType, end);
+    }
+    return { head, items };
+  }
+
+  /** Checks a Resource and notes where its attributes are. */
+  private resource(start: number, end: number): ResourceBytes {
+    const attributes: { start: number; end: number }[] = [];
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      if (field === 1) {
+        const to = this.lengthDelimited(wireType, end);
+        attributes.push({ start: this.position, end: to });
+        this.position = to;
+      } else if (field === 2) this.varintField(wireType, end);
+      else this.skip(wireType, end);
+    }
+    const converted: Attributes = {};
+    for (const range of attributes) {
+      // The decoding path removes a client's own claim of an authenticated tenant (stamp-tenant.ts).
+      if (this.keyValue(range.start, range.end, converted, true) === authenticatedTenantKey) throw decline;
+    }
+    this.stamp(converted);
+    const flat = Object.values(converted).every((value) => value === null || typeof value !== "object");
+    return { flat: flat ? converted : null, attributes };
+  }
+
+  private stamp(attributes: Attributes): void {
+    if (this.options.tenant !== null) attributes[authenticatedTenantKey] = this.options.tenant;
+  }
+
+  private scopeSpans(start: number, end: number, resource: ResourceBytes): void {
+    const { head, items } = this.container(start, end);
+    const { name, version } = head === null ? { name: "", version: "" } : this.scope(head.start, head.end);
+    for (let index = 0; index < items.length; index += 2) this.span(items[index]!, items[index + 1]!, resource, name, version);
+  }
+
+  private scope(start: number, end: number): { name: string; version: string } {
+    let name = "";
+    let version = "";
+    const attributes: Attributes = {};
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      if (field === 1 || field === 2) {
+        const to = this.lengthDelimited(wireType, end);
+        const text = this.text(this.position, to);
+        if (field === 1) name = text;
+        else version = text;
+        this.position = to;
+      } else if (field === 3) {
+        // Scope attributes are not kept on the records, only checked (and never truncated there).
+        const to = this.lengthDelimited(wireType, end);
+        this.keyValue(this.position, to, attributes, false);
+        this.position = to;
+      } else if (field === 4) this.varintField(wireType, end);
+      else this.skip(wireType, end);
+    }
+    return { name, version };
+  }
+
+  private span(start: number, end: number, resource: ResourceBytes, scopeName: string, scopeVersion: string): void {
+    const limits = this.options.limits;
+    let traceId = -1;
+    let spanId = -1;
+    let parentSpanId = "";
+    let name = "";
+    let kind = 0;
+    let startTime = 0n;
+    let endTime = 0n;
+    const attributes: Attributes = {};
+    let attributeCount = 0;
+    const events: SpanEventRecord[] = [];
+    let status: { code: StatusCode; message: string } | null = null;
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      switch (field) {
+        case 1:
+          traceId = this.id(wireType, end, 16);
+          break;
+        case 2:
+          spanId = this.id(wireType, end, 8);
+          break;
+        case 3: {
+          this.textField(wireType, end);
+          break;
+        }
+        case 4: {
+          const to = this.lengthDelimited(wireType, end);
+          if (to === this.position) parentSpanId = "";
+          else {
+            if (to - this.position !== 8) throw decline;
+            parentSpanId = this.bytes.toString("hex", this.position, to);
+          }
+          this.position = to;
+          break;
+        }
+        case 5: {
+          name = this.textField(wireType, end);
+          break;
+        }
+        case 6:
+          kind = this.varintField(wireType, end);
+          break;
+        case 7:
+          startTime = this.fixed64(wireType, end);
+          break;
+        case 8:
+          endTime = this.fixed64(wireType, end);
+          break;
+        case 9: {
+          const to = this.lengthDelimited(wireType, end);
+          attributeCount += 1;
+          this.keyValue(this.position, to, attributes, true);
+          this.position = to;
+          break;
+        }
+        case 11: {
+          const to = this.lengthDelimited(wireType, end);
+          events.push(this.event(this.position, to));
+          this.position = to;
+          break;
+        }
+        case 13: {
+          const to = this.lengthDelimited(wireType, end);
+          this.link(this.position, to);
+          this.position = to;
+          break;
+        }
+        case 15: {
+          const to = this.lengthDelimited(wireType, end);
+          if (status !== null) throw decline;
+          status = this.status(this.position, to);
+          this.position = to;
+          break;
+        }
+        case 10:
+        case 12:
+        case 14:
+          this.varintField(wireType, end);
+          break;
+        case 16:
+          if (wireType !== FIXED32) throw decline;
+          this.skip(wireType, end);
+          break;
+        default:
+          this.skip(wireType, end);
+      }
+    }
+    if (attributeCount > limits.maxAttributesPerSpan) throw decline;
+    if (kind > 5) throw decline;
+    // A missing id has length 0 there: refused as malformed. All zeros: taken out and counted.
+    if (traceId < 0 || spanId < 0 || this.allZero(traceId, 16) || this.allZero(spanId, 8)) throw decline;
+    this.spanCount += 1;
+    if (this.spanCount > limits.maxSpansPerRequest) throw decline;
+    const traceKey = this.bytes.toString("hex", traceId, traceId + 16);
+    let trace = this.traces.get(traceKey);
+    if (trace === undefined) this.traces.set(traceKey, (trace = []));
+    if (trace.length >= limits.maxSpansPerTrace) throw decline;
+    trace.push({
+      traceId: traceKey,
+      spanId: this.bytes.toString("hex", spanId, spanId + 8),
+      parentSpanId,
+      name,
+      kind,
+      startTimeUnixNano: startTime,
+      endTimeUnixNano: endTime,
+      attributes,
+      events,
+      status: status ?? { code: 0, message: "" },
+      // Converted per record, so no two records share a mutable object (as toSpanRecords does).
+      resource: this.resourceAttributes(resource),
+      scope: { name: scopeName, version: scopeVersion },
+    });
+  }
+
+  /** An empty resource's attributes: only the stamp. */
+  private stamped(): Attributes {
+    const attributes: Attributes = {};
+    this.stamp(attributes);
+    return attributes;
+  }
+
+  /** The resource's attributes as a new object, stamped with the authenticated tenant last (stamp-tenant.ts). */
+  private resourceAttributes(resource: ResourceBytes): Attributes {
+    // Spread defines properties (a `__proto__` key stays an own attribute) in the source's order.
+    if (resource.flat !== null) return { ...resource.flat };
+    const attributes: Attributes = {};
+    for (const range of resource.attributes) this.keyValue(range.start, range.end, attributes, true);
+    this.stamp(attributes);
+    return attributes;
+  }
+
+  private event(start: number, end: number): SpanEventRecord {
+    let name = "";
+    let time = 0n;
+    const attributes: Attributes = {};
+    let attributeCount = 0;
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      if (field === 1) time = this.fixed64(wireType, end);
+      else if (field === 2) {
+        name = this.textField(wireType, end);
+      } else if (field === 3) {
+        const to = this.lengthDelimited(wireType, end);
+        attributeCount += 1;
+        this.keyValue(this.position, to, attributes, true);
+        this.position = to;
+      } else if (field === 4) this.varintField(wireType, end);
+      else this.skip(wireType, end);
+    }
+    if (attributeCount > this.options.limits.maxAttributesPerSpan) throw decline;
+    return { name, timeUnixNano: time, attributes };
+  }
+
+  /** Checks a link: records do not keep links, but the decoding path refuses a malformed one. */
+  private link(start: number, end: number): void {
+    let traceId = -1;
+    let spanId = -1;
+    const attributes: Attributes = {};
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      if (field === 1) traceId = this.id(wireType, end, 16);
+      else if (field === 2) spanId = this.id(wireType, end, 8);
+      else if (field === 3) {
+        this.textField(wireType, end);
+      } else if (field === 4) {
+        // Link attributes are not truncated there, only decoded.
+        const to = this.lengthDelimited(wireType, end);
+        this.keyValue(this.position, to, attributes, false);
+        this.position = to;
+      } else if (field === 5) this.varintField(wireType, end);
+      else if (field === 6) {
+        if (wireType !== FIXED32) throw decline;
+        this.skip(wireType, end);
+      } else this.skip(wireType, end);
+    }
+    // A link's ids only need their length (zeros are allowed).
+    if (traceId < 0 || spanId < 0) throw decline;
+  }
+
+  private status(start: number, end: number): { code: StatusCode; message: string } {
+    let code = 0;
+    let message = "";
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      if (field === 2) {
+        message = this.textField(wireType, end);
+      } else if (field === 3) code = this.varintField(wireType, end);
+      else this.skip(wireType, end);
+    }
+    if (code > 2) throw decline;
+    return { code: code as StatusCode, message };
+  }
+
+  /**
+   * Reads a KeyValue into `into` (a repeated key keeps its first place and its last value, as toAttributes does);
+   * returns its key. `level`: how deep its value is (a key-value list's items are one deeper than the list). `limited`: the decoding path truncates its strings and bytes at the value limit, so a longer
+   * one is left to it.
+   */
+  private keyValue(start: number, end: number, into: Attributes, limited: boolean, level = 1): string {
+    let key = "";
+    let value: AttributeValue = null;
+    let valueSeen = false;
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      if (field === 1) {
+        key = this.textField(wireType, end);
+      } else if (field === 2) {
+        const to = this.lengthDelimited(wireType, end);
+        if (valueSeen) throw decline;
+        valueSeen = true;
+        value = this.anyValue(this.position, to, level, limited);
+        this.position = to;
+      } else this.skip(wireType, end);
+    }
+    setOwn(into, key, value);
+    return key;
+  }
+
+  /** An AnyValue as toAttributeValue gives it: int64 a number while exact, bytes base64, no value null. */
+  private anyValue(start: number, end: number, level: number, limited: boolean): AttributeValue {
+    if (level > MOST_VALUE_LEVELS) throw decline;
+    let value: AttributeValue = null;
+    let members = 0;
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      switch (field) {
+        case 1: {
+          const to = this.lengthDelimited(wireType, end);
+          if (limited && to - this.position > this.options.limits.maxAttributeValueBytes) throw decline;
+          value = this.text(this.position, to);
+          this.position = to;
+          break;
+        }
+        case 2: {
+          const bool = this.varintField(wireType, end);
+          if (bool > 1) throw decline;
+          value = bool === 1;
+          break;
+        }
+        case 3:
+          if (wireType !== VARINT) throw decline;
+          value = this.int64(end);
+          break;
+        case 4:
+          if (wireType !== FIXED64) throw decline;
+          if (this.position + 8 > end) throw decline;
+          value = this.bytes.readDoubleLE(this.position);
+          this.position += 8;
+          break;
+        case 5: {
+          const to = this.lengthDelimited(wireType, end);
+          value = this.arrayValue(this.position, to, level, limited);
+          this.position = to;
+          break;
+        }
+        case 6: {
+          const to = this.lengthDelimited(wireType, end);
+          value = this.keyValueList(this.position, to, level, limited);
+          this.position = to;
+          break;
+        }
+        case 7: {
+          const to = this.lengthDelimited(wireType, end);
+          if (limited && to - this.position > this.options.limits.maxAttributeValueBytes) throw decline;
+          value = this.bytes.toString("base64", this.position, to);
+          this.position = to;
+          break;
+        }
+        default:
+          this.skip(wireType, end);
+          continue;
+      }
+      members += 1;
+    }
+    if (members > 1) throw decline;
+    return value;
+  }
+
+  private arrayValue(start: number, end: number, level: number, limited: boolean): AttributeValue[] {
+    const values: AttributeValue[] = [];
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      if (field === 1) {
+        const to = this.lengthDelimited(wireType, end);
+        values.push(this.anyValue(this.position, to, level + 1, limited));
+        this.position = to;
+      } else this.skip(wireType, end);
+    }
+    return values;
+  }
+
+  private keyValueList(start: number, end: number, level: number, limited: boolean): Attributes {
+    const values: Attributes = {};
+    this.position = start;
+    while (this.position < end) {
+      const field = this.tag(end);
+      const wireType = this.wireType;
+      if (field === 1) {
+        const to = this.lengthDelimited(wireType, end);
+        this.keyValue(this.position, to, values, limited, level + 1);
+        this.position = to;
+      } else this.skip(wireType, end);
+    }
+    return values;
+  }
+
+  /** An id field of `length` bytes; its offset in the body. */
+  private id(wireType: number, end: number, length: number): number {
+    const to = this.lengthDelimited(wireType, end);
+    if (to - this.position !== length) throw decline;
+    const at = this.position;
+    this.position = to;
+    return at;
+  }
+
+  private allZero(at: number, length: number): boolean {
+    for (let index = at; index < at + length; index += 1) if (this.bytes[index] !== 0) return false;
+    return true;
+  }
+
+  /** A length-delimited text field at the position, moving past it. */
+  private textField(wireType: number, end: number): string {
+    const to = this.lengthDelimited(wireType, end);
+    const value = this.text(this.position, to);
+    this.position = to;
+    return value;
+  }
+
+  /** [start, end) as text; declines unless it is UTF-8. Short texts are checked for ASCII in place first. */
+  private text(start: number, end: number): string {
+    if (start === end) return "";
+    if (end - start <= SHORT_TEXT) {
+      const bytes = this.bytes;
+      let index = start;
+      while (index < end && bytes[index]! < 0x80) index += 1;
+      if (index === end) return bytes.toString("latin1", start, end);
+    }
+    if (!isUtf8(this.bytes.subarray(start, end))) throw decline;
+    return this.bytes.toString("utf8", start, end);
+  }
+
+  /** The next tag's field number, its wire type in `wireType`; declines on field 0 and past 32 bits. */
+  private tag(end: number): number {
+    // protobufjs refuses a tag past 32 bits or five bytes.
+    const tag = this.varint(end, 5);
+    if (tag > 0xffffffff) throw decline;
+    const field = Math.floor(tag / 8);
+    if (field === 0) throw decline;
+    this.wireType = tag % 8;
+    return field;
+  }
+
+  /** A length-delimited field's content: its end (the position is at its start); declines on another wire type. */
+  private lengthDelimited(wireType: number, end: number): number {
+    if (wireType !== LENGTH_DELIMITED) throw decline;
+    // protobufjs refuses a length past 31 bits or five bytes.
+    const length = this.varint(end, 5);
+    if (length >= 2 ** 31) throw decline;
+    const to = this.position + length;
+    if (to > end) throw decline;
+    return to;
+  }
+
+  /** A varint field's value (exact up to 2^53, larger values are out of every range read here). */
+  private varintField(wireType: number, end: number): number {
+    if (wireType !== VARINT) throw decline;
+    return this.varint(end, 10);
+  }
+
+  /** An unsigned fixed64 (a time) as bigint. */
+  private fixed64(wireType: number, end: number): bigint {
+    if (wireType !== FIXED64 || this.position + 8 > end) throw decline;
+    const low = this.bytes.readUInt32LE(this.position);
+    const high = this.bytes.readUInt32LE(this.position + 4);
+    this.position += 8;
+    return high < EXACT_HIGH_HALF ? BigInt(high * TWO_TO_THE_32 + low) : (BigInt(high) << 32n) | BigInt(low);
+  }
+
+  /** An int64 varint as toAttributeValue gives it: a number while it is a safe integer, else its decimal text. */
+  private int64(end: number): number | string {
+    const start = this.position;
+    const value = this.varint(end, 10);
+    const length = this.position - start;
+    // Seven bytes hold at most 49 bits: exact and positive.
+    if (length <= 7) return value;
+    let wide = 0n;
+    for (let index = this.position - 1; index >= start; index -= 1) wide = (wide << 7n) | BigInt(this.bytes[index]! & 0x7f);
+    // protobufjs keeps the low 64 bits of a ten-byte varint, as signed.
+    const signed = BigInt.asIntN(64, wide);
+    const number = Number(signed);
+    return Number.isSafeInteger(number) ? number : signed.toString();
+  }
+
+  /** A varint at the position, moving past it; declines past `end` or beyond `maxBytes` bytes. Exact up to 2^53. */
+  private varint(end: number, maxBytes: number): number {
+    const bytes = this.bytes;
+    let value = 0;
+    let scale = 1;
+    for (let index = 0; index < maxBytes; index += 1) {
+      if (this.position >= end) throw decline;
+      const byte = bytes[this.position++]!;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 128;
+    }
+    throw decline;
+  }
+
+  /** Skips a field of an unknown number (or one the records do not keep), as protobufjs skips it. */
+  private skip(wireType: number, end: number): void {
+    switch (wireType) {
+      case VARINT:
+        this.varint(end, 10);
+        return;
+      case FIXED64:
+        this.position += 8;
+        break;
+      case LENGTH_DELIMITED:
+        this.position = this.lengthDelimited(wireType, end);
+        return;
+      case FIXED32:
+        this.position += 4;
+        break;
+      default:
+        throw decline;
+    }
+    if (this.position > end) throw decline;
+  }
+}
