@@ -12,7 +12,9 @@
  *
  * The result equals what the decoding path gives (decodeTraceRequest,
  * rejectInvalidIds, enforceRequestLimits, stampTenant, splitByTraceId,
- * toSpanRecords), or this function declines (null) and that path runs. It
+ * toSpanRecords: the receiver's; or decodeTraceRequest and toSpanRecords for
+ * a bus's message, without limits or stamp), or this function declines (null)
+ * and that path runs. It
  * declines whenever that path would refuse the request or change a span, and
  * wherever protobufjs's rules are subtle:
  * - anything protobufjs refuses: truncated fields, bad wire types, groups,
@@ -22,7 +24,7 @@
  * - a count over a request limit (refused there with its message), a string
  *   or bytes value longer than the value limit (truncated there);
  * - a client's own `ragscope.tenant.authenticated` resource attribute when
- *   a tenant is stamped (removed there);
+ *   the receiver's stamp is asked for (removed there);
  * - a message field given twice (protobufjs merges the two), a oneof given
  *   twice, a known field with another wire type (protobufjs skips it), a bool
  *   other than 0 or 1, values nested more than MOST_VALUE_LEVELS deep, a body
@@ -38,10 +40,17 @@ import type { AttributeValue, Attributes, SpanEventRecord, SpanRecord, StatusCod
 import { setOwn } from "./to-span-records.js";
 
 export interface SpanRecordsOptions {
+  /** The receiver's request limits; a message a bus delivers was held to them when received: NO_LIMITS. */
   limits: RequestLimits;
-  /** The authenticated tenant to stamp on every resource (stamp-tenant.ts); null stamps none. */
-  tenant: string | null;
+  /**
+   * Stamp every resource as the receiver does (stamp-tenant.ts): a client's own claim removed, then this tenant
+   * set (null: none). Absent: the resources as sent, as a bus's message is read (stamped when it was received).
+   */
+  stamp?: { tenant: string | null };
 }
+
+/** No request limits: a bus's message is read as it is. */
+export const NO_LIMITS: RequestLimits = { maxSpansPerRequest: Number.POSITIVE_INFINITY, maxSpansPerTrace: Number.POSITIVE_INFINITY, maxAttributesPerSpan: Number.POSITIVE_INFINITY, maxAttributeValueBytes: Number.POSITIVE_INFINITY };
 
 export interface TraceSpanRecords {
   /** Lower-case hex. */
@@ -178,8 +187,8 @@ class SpanRecordReader {
     }
     const converted: Attributes = {};
     for (const range of attributes) {
-      // The decoding path removes a client's own claim of an authenticated tenant (stamp-tenant.ts).
-      if (this.keyValue(range.start, range.end, converted, true) === authenticatedTenantKey) throw decline;
+      // The receiver removes a client's own claim of an authenticated tenant (stamp-tenant.ts).
+      if (this.keyValue(range.start, range.end, converted, true) === authenticatedTenantKey && this.options.stamp !== undefined) throw decline;
     }
     this.stamp(converted);
     const flat = Object.values(converted).every((value) => value === null || typeof value !== "object");
@@ -187,7 +196,8 @@ class SpanRecordReader {
   }
 
   private stamp(attributes: Attributes): void {
-    if (this.options.tenant !== null) attributes[authenticatedTenantKey] = this.options.tenant;
+    const tenant = this.options.stamp?.tenant ?? null;
+    if (tenant !== null) attributes[authenticatedTenantKey] = tenant;
   }
 
   private scopeSpans(start: number, end: number, resource: ResourceBytes): void {

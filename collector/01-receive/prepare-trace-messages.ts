@@ -61,7 +61,7 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
   if (request.output === "decoded" && request.encoding === "protobuf") {
     // Bytes to records for a bus in this process, without the intermediate documents (it declines, null, whenever
     // the decoding path would refuse the request or change a span).
-    const decoded = decodeProtobufSpanRecords(request.body, { limits: request.limits, tenant: request.tenant });
+    const decoded = decodeProtobufSpanRecords(request.body, { limits: request.limits, stamp: { tenant: request.tenant } });
     if (decoded !== null) {
       const traces: DecodedTrace[] = [];
       for (const trace of decoded.traces) for (let start = 0; start < trace.spans.length; start += SPANS_PER_MESSAGE) traces.push(decodedTrace(trace.traceId, trace.spans.slice(start, start + SPANS_PER_MESSAGE)));

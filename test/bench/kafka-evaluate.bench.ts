@@ -6,7 +6,8 @@
  * three-partition topic as the receiver writes them (keyed OTLP protobuf, one
  * message per trace). Then, on that same topic:
  * 1. a bare kafkajs consumer group member (eachBatch) decodes every message
- *    (OTLP protobuf → span records) and does nothing else;
+ *    (OTLP protobuf → span records, as the evaluator's routing reads it:
+ *    decode-protobuf-span-records.ts) and does nothing else;
  * 2. one evaluator member — the composition `ragscope evaluate` runs — reads,
  *    assembles, rebuilds, evaluates and writes to the ClickHouse engine
  *    (embedded chDB), until every Case Result is stored.
@@ -95,6 +96,7 @@ import type { Kafka } from "kafkajs";
 import { logLevel } from "kafkajs";
 import { saramaPartition } from "../../collector/02-transport/kafka/sarama-partitioner.js";
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
+import { decodeProtobufSpanRecords, NO_LIMITS } from "../../collector/00-otlp/decode-protobuf-span-records.js";
 import { decodeTraceRequest, detectEncoding, toSpanRecords } from "../../collector/00-otlp/index.js";
 import { createTestKafkaClient, createTestProducer } from "../support/kafka-client.js";
 import { ensureKafkaForTests } from "../support/kafka-for-tests.js";
@@ -149,8 +151,13 @@ async function bareDecodeRate(kafka: Kafka, topic: string, expectedSpans: number
       eachBatch: async ({ batch }) => {
         if (firstAt === 0) firstAt = performance.now();
         for (const message of batch.messages) {
-          const decoded = decodeTraceRequest(message.value!, detectEncoding(message.value!));
-          if (decoded.ok) spans += toSpanRecords(decoded.value).length;
+          // As the evaluator's routing reads a message: straight into records, the decoder where that declines.
+          const direct = detectEncoding(message.value!) === "protobuf" ? decodeProtobufSpanRecords(message.value!, { limits: NO_LIMITS }) : null;
+          if (direct !== null) spans += direct.spanCount;
+          else {
+            const decoded = decodeTraceRequest(message.value!, detectEncoding(message.value!));
+            if (decoded.ok) spans += toSpanRecords(decoded.value).length;
+          }
         }
         lastAt = performance.now();
       },

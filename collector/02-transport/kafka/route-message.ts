@@ -22,6 +22,7 @@
  *
  * The message is decoded once: the assemble route carries the span records.
  */
+import { decodeProtobufSpanRecords, NO_LIMITS } from "../../00-otlp/decode-protobuf-span-records.js";
 import { decodeTraceRequest, detectEncoding, splitByTraceId, toSpanRecords, type OtlpEncoding } from "../../00-otlp/index.js";
 import type { SpanRecord } from "../../00-otlp/span-record.js";
 import type { TracesDocument } from "../../00-otlp/traces-document.js";
@@ -83,6 +84,14 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
     return { kind: "dead_letter", reason: "wrong_encoding", detail: `content-type "${declaredType}" is not an OTLP encoding (application/x-protobuf or application/json)` };
   }
   const encoding = declared ?? detectEncoding(value);
+  const key = message.key === null ? null : message.key.toString("latin1");
+  if (encoding === "protobuf") {
+    // The usual message (one trace, keyed by it, on its partition) read straight into records; anything else, or
+    // anything the reader leaves to the decoding path (decode-protobuf-span-records.ts), is decoded below.
+    const direct = decodeProtobufSpanRecords(value, { limits: NO_LIMITS });
+    const only = direct?.traces.length === 1 ? direct.traces[0]! : null;
+    if (only !== null && staysHere(only.traceId, key, message, options)) return { kind: "assemble", traceId: only.traceId, spans: only.spans };
+  }
   const decoded = decodeTraceRequest(value, encoding);
   if (!decoded.ok) {
     if (declared !== null && decodeTraceRequest(value, declared === "json" ? "protobuf" : "json").ok) {
@@ -102,14 +111,18 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
     }
   }
   if (spanCount === 0) return { kind: "empty" };
-  const key = message.key === null ? null : message.key.toString("latin1");
-  if (traceIds.size === 1 && options.partitionOf !== null) {
+  if (traceIds.size === 1) {
     const only = traceIds.values().next().value as string;
-    // A message ragscope already repartitioned is trusted where it landed: were
-    // the producer's view of the partition count briefly older than ours (a
-    // topic being expanded), republishing it again could go round in a loop.
-    const placed = options.partitionOf(only) === message.partition || headerText(message.headers?.[repartitionedFromHeader]) !== null;
-    if (key === only && placed) return { kind: "assemble", traceId: only, spans: toSpanRecords(document) };
+    if (staysHere(only, key, message, options)) return { kind: "assemble", traceId: only, spans: toSpanRecords(document) };
   }
   return { kind: "repartition", traces: splitByTraceId(document), spanCount };
+}
+
+/** Whether a message of one trace is evaluated where it is: keyed by its trace, on the trace's partition. */
+function staysHere(traceId: string, key: string | null, message: ConsumedMessage, options: RouteOptions): boolean {
+  if (options.partitionOf === null || key !== traceId) return false;
+  // A message ragscope already repartitioned is trusted where it landed: were
+  // the producer's view of the partition count briefly older than ours (a
+  // topic being expanded), republishing it again could go round in a loop.
+  return options.partitionOf(traceId) === message.partition || headerText(message.headers?.[repartitionedFromHeader]) !== null;
 }

@@ -12,10 +12,12 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { decodeProtobufSpanRecords, type DecodedSpanRecords } from "../../../collector/00-otlp/decode-protobuf-span-records.js";
+import { decodeProtobufSpanRecords, NO_LIMITS, type DecodedSpanRecords } from "../../../collector/00-otlp/decode-protobuf-span-records.js";
 import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-request.js";
 import { encodeTraceRequest } from "../../../collector/00-otlp/encode-protobuf.js";
 import type { RequestLimits } from "../../../collector/00-otlp/enforce-request-limits.js";
+import { splitByTraceId } from "../../../collector/00-otlp/split-by-trace-id.js";
+import { toSpanRecords } from "../../../collector/00-otlp/to-span-records.js";
 import type { AnyValue, KeyValue, SpanDocument } from "../../../collector/00-otlp/traces-document.js";
 import { prepareByDecoding, prepareTraceMessages, SPANS_PER_MESSAGE, type PreparedMessages } from "../../../collector/01-receive/prepare-trace-messages.js";
 import { limits, mutatedBodies, recordedRequests, span, spanId, text, trace } from "./request-fixtures.js";
@@ -29,7 +31,7 @@ interface Options {
 /** What a decode thread answers for the body, through the reader when it takes the body, and the decoding path's answer. */
 function bothPaths(body: Uint8Array, options: Options): { direct: DecodedSpanRecords | null; prepared: PreparedMessages; decoding: PreparedMessages } {
   const request = { body, encoding: "protobuf" as const, limits: options.limits, tenant: options.tenant, output: "decoded" as const };
-  return { direct: decodeProtobufSpanRecords(body, options), prepared: prepareTraceMessages(request), decoding: prepareByDecoding(request) };
+  return { direct: decodeProtobufSpanRecords(body, { limits: options.limits, stamp: { tenant: options.tenant } }), prepared: prepareTraceMessages(request), decoding: prepareByDecoding(request) };
 }
 
 /** The reader against the decoding path for the same body; returns what the reader gave (null: declined). */
@@ -82,6 +84,21 @@ function handWritten(edits: { value?: Buffer; keyValueTail?: Buffer; spanTail?: 
   const scopeSpans = Buffer.concat([scope, edits.scopeTwice === true ? scope : Buffer.alloc(0), field(2, spanBytes)]);
   const resource = field(1, field(1, Buffer.concat([field(1, Buffer.from("service.name")), field(2, field(1, Buffer.from("svc")))])));
   return field(1, Buffer.concat([resource, edits.resourceTwice === true ? resource : Buffer.alloc(0), field(2, scopeSpans)]));
+}
+
+/** A bus's message read as it is (no limits, no stamp) against decodeTraceRequest and toSpanRecords, trace by trace. */
+function assertSameAsBusDecoding(body: Uint8Array): DecodedSpanRecords | null {
+  const direct = decodeProtobufSpanRecords(body, { limits: NO_LIMITS });
+  const decoded = decodeTraceRequest(body, "protobuf");
+  if (direct === null) return null;
+  assert.ok(decoded.ok, "the decoder refused what the reader took");
+  if (!decoded.ok) return direct;
+  const expected = [...splitByTraceId(decoded.value)].map(([traceId, document]) => ({ traceId, spans: toSpanRecords(document) }));
+  assert.deepEqual(direct.traces, expected);
+  assert.equal(direct.spanCount, expected.reduce((sum, item) => sum + item.spans.length, 0));
+  const keys = (traces: readonly { spans: readonly { attributes: object; resource: object }[] }[]) => traces.flatMap((item) => item.spans.map((record) => [Object.keys(record.attributes), Object.keys(record.resource)]));
+  assert.deepEqual(keys(direct.traces), keys(expected), "attributes in the same order");
+  return direct;
 }
 
 const oneSpan = (overrides: Partial<SpanDocument>, resource: KeyValue[] = []) =>
@@ -141,11 +158,11 @@ describe("reading a protobuf request straight into span records", () => {
     const options = { limits, tenant: null };
     const declined = (body: Uint8Array, why: string, tighter: Partial<RequestLimits> = {}, tenant: string | null = null) => {
       const stricter = { limits: { ...limits, ...tighter }, tenant };
-      assert.equal(decodeProtobufSpanRecords(body, stricter), null, why);
+      assert.equal(decodeProtobufSpanRecords(body, { limits: stricter.limits, stamp: { tenant } }), null, why);
       // And the decode thread's answer is the decoding path's.
       assertSameAsDecoding(body, stricter);
     };
-    assert.ok(decodeProtobufSpanRecords(oneSpan({}), options) !== null, "the plain span is read");
+    assert.ok(decodeProtobufSpanRecords(oneSpan({}), { limits, stamp: { tenant: null } }) !== null, "the plain span is read");
     declined(oneSpan({}, [text("ragscope.tenant.authenticated", "forged")]), "a client's claim of an authenticated tenant (removed by decoding)");
     declined(oneSpan({}, [text("ragscope.tenant.authenticated", "forged")]), "the claim, with a tenant to stamp", {}, "acme");
     declined(oneSpan({ traceId: "0".repeat(32) }), "an all-zero trace id (taken out by decoding)");
@@ -215,5 +232,18 @@ describe("reading a protobuf request straight into span records", () => {
     // Both sides are exercised: many mutations still parse (a changed byte in a text or a number), many do not.
     assert.ok(taken > 300, `${taken} taken`);
     assert.ok(declined > 300, `${declined} declined`);
+  });
+
+  test("a bus's message is read as it is: no limits, a tenant stamped at receipt kept, the decoder's records", async () => {
+    const stamped = oneSpan({ attributes: [text("long", "z".repeat(5_000))] }, [text("service.name", "svc"), text("ragscope.tenant.authenticated", "acme")]);
+    const direct = assertSameAsBusDecoding(stamped);
+    assert.ok(direct !== null, "a stamped message with a long value is read");
+    assert.equal(direct.traces[0]!.spans[0]!.resource["ragscope.tenant.authenticated"], "acme");
+    assert.equal((direct.traces[0]!.spans[0]!.attributes.long as string).length, 5_000);
+    const bases = [...(await recordedRequests()).slice(0, 2), encodeTraceRequest(sampleTracesDocument())];
+    for (const body of bases) assert.ok(assertSameAsBusDecoding(body) !== null);
+    let taken = 0;
+    for (const { body } of mutatedBodies(bases, 0x0b05, 1_500)) if (assertSameAsBusDecoding(body) !== null) taken += 1;
+    assert.ok(taken > 150 && taken < 1_350, `${taken} of 1,500 taken`);
   });
 });
