@@ -378,6 +378,22 @@
  * heap held 186, Buffers 153, the engine in use 28 at its 5 s readings
  * (between readings an insert or merge holds more: 40–285 MB in 15 s
  * readings of a soak). 2,886 spans/s at 608 µs a span.
+ *
+ * Issue 13, decode threads without the intermediate documents (2026-12-03,
+ * a slower day: the same code as the day before measured 809–866 µs a span):
+ * - Changed: a protobuf request is read straight into span records
+ *   (decode-protobuf-span-records.ts) instead of protobufjs messages, a
+ *   TracesDocument, the limits' and tenant's passes over it, the split by
+ *   trace and toSpanRecords. It declines to that path wherever the path would
+ *   refuse or change the request (decode-protobuf-span-records.test.ts).
+ * - A decode thread's work on these bodies, in a loop (three rounds):
+ *   142–172 µs a span of wall time before, 46–67 after, of which reading 22–27
+ *   and the stored span texts most of the rest.
+ * - perf, one run each of 2,000 traces, serve's samples: 6,230 before, 5,002
+ *   after (−20 %); the decode threads 15 % of them before, 11 % after.
+ * - This bench, two alternating pairs: 866 / 809 µs a span before against
+ *   786 / 653 after ("node" threads 486 / 421 against 381 / 305); 1,941 /
+ *   2,140 spans/s against 2,165 / 2,614.
  */
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { readFile } from "node:fs/promises";
