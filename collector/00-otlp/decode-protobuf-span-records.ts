@@ -97,12 +97,13 @@ export function decodeProtobufSpanRecords(body: Uint8Array, options: SpanRecords
 }
 
 /**
- * A resource's attributes, stamped: `flat` when every value is a scalar (each span gets a shallow copy), else the
- * byte ranges each span converts afresh, so that no two records share a mutable object (as toSpanRecords does).
+ * A resource's attributes, read once and stamped. Each span gets a copy: arrays and objects new (no two records
+ * share a mutable object, as toSpanRecords does), strings shared (a long value is not copied once per span).
  */
-interface ResourceBytes {
-  flat: Attributes | null;
-  attributes: { start: number; end: number }[];
+interface ResourceAttributes {
+  attributes: Attributes;
+  /** Every value a scalar: a shallow copy is a whole copy. */
+  flat: boolean;
 }
 
 class SpanRecordReader {
@@ -143,7 +144,7 @@ class SpanRecordReader {
 
   private resourceSpans(start: number, end: number): void {
     const { head, items } = this.container(start, end);
-    const resource = head === null ? { flat: this.stamped(), attributes: [] } : this.resource(head.start, head.end);
+    const resource = head === null ? { attributes: this.stamped(), flat: true } : this.resource(head.start, head.end);
     for (let index = 0; index < items.length; index += 2) this.scopeSpans(items[index]!, items[index + 1]!, resource);
   }
 
@@ -171,8 +172,8 @@ class SpanRecordReader {
     return { head, items };
   }
 
-  /** Checks a Resource and notes where its attributes are. */
-  private resource(start: number, end: number): ResourceBytes {
+  /** A Resource's attributes, read and stamped. */
+  private resource(start: number, end: number): ResourceAttributes {
     const attributes: { start: number; end: number }[] = [];
     this.position = start;
     while (this.position < end) {
@@ -191,8 +192,7 @@ class SpanRecordReader {
       if (this.keyValue(range.start, range.end, converted, true) === authenticatedTenantKey && this.options.stamp !== undefined) throw decline;
     }
     this.stamp(converted);
-    const flat = Object.values(converted).every((value) => value === null || typeof value !== "object");
-    return { flat: flat ? converted : null, attributes };
+    return { attributes: converted, flat: Object.values(converted).every((value) => value === null || typeof value !== "object") };
   }
 
   private stamp(attributes: Attributes): void {
@@ -200,7 +200,7 @@ class SpanRecordReader {
     if (tenant !== null) attributes[authenticatedTenantKey] = tenant;
   }
 
-  private scopeSpans(start: number, end: number, resource: ResourceBytes): void {
+  private scopeSpans(start: number, end: number, resource: ResourceAttributes): void {
     const { head, items } = this.container(start, end);
     const { name, version } = head === null ? { name: "", version: "" } : this.scope(head.start, head.end);
     for (let index = 0; index < items.length; index += 2) this.span(items[index]!, items[index + 1]!, resource, name, version);
@@ -231,7 +231,7 @@ class SpanRecordReader {
     return { name, version };
   }
 
-  private span(start: number, end: number, resource: ResourceBytes, scopeName: string, scopeVersion: string): void {
+  private span(start: number, end: number, resource: ResourceAttributes, scopeName: string, scopeVersion: string): void {
     const limits = this.options.limits;
     let traceId = -1;
     let spanId = -1;
@@ -355,14 +355,10 @@ class SpanRecordReader {
     return attributes;
   }
 
-  /** The resource's attributes as a new object, stamped with the authenticated tenant last (stamp-tenant.ts). */
-  private resourceAttributes(resource: ResourceBytes): Attributes {
+  /** The resource's attributes for one record. */
+  private resourceAttributes(resource: ResourceAttributes): Attributes {
     // Spread defines properties (a `__proto__` key stays an own attribute) in the source's order.
-    if (resource.flat !== null) return { ...resource.flat };
-    const attributes: Attributes = {};
-    for (const range of resource.attributes) this.keyValue(range.start, range.end, attributes, true);
-    this.stamp(attributes);
-    return attributes;
+    return resource.flat ? { ...resource.attributes } : (copyValue(resource.attributes) as Attributes);
   }
 
   private event(start: number, end: number): SpanEventRecord {
@@ -674,4 +670,13 @@ class SpanRecordReader {
     }
     if (this.position > end) throw decline;
   }
+}
+
+/** A value with new arrays and objects, the same strings. */
+function copyValue(value: AttributeValue): AttributeValue {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(copyValue);
+  const copy: Attributes = {};
+  for (const key of Object.keys(value)) setOwn(copy, key, copyValue(value[key]!));
+  return copy;
 }
