@@ -391,9 +391,11 @@
  *   and the stored span texts most of the rest.
  * - perf, one run each of 2,000 traces, serve's samples: 6,230 before, 5,002
  *   after (−20 %); the decode threads 15 % of them before, 11 % after.
- * - This bench, two alternating pairs: 866 / 809 µs a span before against
- *   786 / 653 after ("node" threads 486 / 421 against 381 / 305); 1,941 /
- *   2,140 spans/s against 2,165 / 2,614.
+ * - This bench, four alternating pairs: 866 / 809 / 948 / 908 µs a span
+ *   before against 786 / 653 / 809 / 794 after ("node" threads 486 / 421 /
+ *   508 / 481 against 381 / 305 / 386 / 375; the event loop within its
+ *   spread); 1,941 / 2,140 / 1,778 / 1,902 spans/s against 2,165 / 2,614 /
+ *   2,075 / 2,092.
  */
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { readFile } from "node:fs/promises";
