@@ -47,6 +47,11 @@ export interface SpanRecordsOptions {
    * set (null: none). Absent: the resources as sent, as a bus's message is read (stamped when it was received).
    */
   stamp?: { tenant: string | null };
+  /**
+   * Decline at a second trace: the caller has a use only for a message of one trace (a bus's usual message) and
+   * decodes anything else again, so reading on would be wasted.
+   */
+  oneTrace?: boolean;
 }
 
 /** No request limits: a bus's message is read as it is. */
@@ -329,7 +334,10 @@ class SpanRecordReader {
     if (this.spanCount > limits.maxSpansPerRequest) throw decline;
     const traceKey = this.bytes.toString("hex", traceId, traceId + 16);
     let trace = this.traces.get(traceKey);
-    if (trace === undefined) this.traces.set(traceKey, (trace = []));
+    if (trace === undefined) {
+      if (this.options.oneTrace === true && this.traces.size > 0) throw decline;
+      this.traces.set(traceKey, (trace = []));
+    }
     if (trace.length >= limits.maxSpansPerTrace) throw decline;
     trace.push({
       traceId: traceKey,

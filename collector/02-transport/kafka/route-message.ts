@@ -87,8 +87,9 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
   const key = message.key === null ? null : message.key.toString("latin1");
   if (encoding === "protobuf") {
     // The usual message (one trace, keyed by it, on its partition) read straight into records; anything else, or
-    // anything the reader leaves to the decoding path (decode-protobuf-span-records.ts), is decoded below.
-    const direct = decodeProtobufSpanRecords(value, { limits: NO_LIMITS });
+    // anything the reader leaves to the decoding path (decode-protobuf-span-records.ts), is decoded below. The
+    // reader stops at a second trace, so a message of many is not read twice over.
+    const direct = decodeProtobufSpanRecords(value, { limits: NO_LIMITS, oneTrace: true });
     const only = direct?.traces.length === 1 ? direct.traces[0]! : null;
     if (only !== null && staysHere(only.traceId, key, message, options)) return { kind: "assemble", traceId: only.traceId, spans: only.spans };
   }

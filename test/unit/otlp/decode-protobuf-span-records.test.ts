@@ -242,6 +242,9 @@ describe("reading a protobuf request straight into span records", () => {
     assert.equal((direct.traces[0]!.spans[0]!.attributes.long as string).length, 5_000);
     const bases = [...(await recordedRequests()).slice(0, 2), encodeTraceRequest(sampleTracesDocument())];
     for (const body of bases) assert.ok(assertSameAsBusDecoding(body) !== null);
+    // Asked for one trace only (the routing's use), a message of several is declined, and one of one is read.
+    assert.equal(decodeProtobufSpanRecords(bases[0]!, { limits: NO_LIMITS, oneTrace: true }), null, "six traces: declined at the second");
+    assert.deepEqual(decodeProtobufSpanRecords(stamped, { limits: NO_LIMITS, oneTrace: true }), direct);
     let taken = 0;
     for (const { body } of mutatedBodies(bases, 0x0b05, 1_500)) if (assertSameAsBusDecoding(body) !== null) taken += 1;
     assert.ok(taken > 150 && taken < 1_350, `${taken} of 1,500 taken`);
