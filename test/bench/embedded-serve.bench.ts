@@ -396,6 +396,14 @@
  *   508 / 481 against 381 / 305 / 386 / 375; the event loop within its
  *   spread); 1,941 / 2,140 / 1,778 / 1,902 spans/s against 2,165 / 2,614 /
  *   2,075 / 2,092.
+ * - Later, in a quiet hour (serve alone, 2,000 traces, three alternating
+ *   pairs): 434 / 419 / 456 µs a span before against 369 / 386 / 396 after;
+ *   3,903 / 4,034 / 3,596 spans/s against 4,441 / 4,149 / 3,976; peak RSS
+ *   1,260 / 1,198 / 1,333 MB against 1,194 / 1,155 / 1,216.
+ * - Tried with it, not kept: the decode threads' young generation at V8's
+ *   default (48 MiB) or 16 MiB instead of 96, now that they make less
+ *   garbage. CPU a span and peak RSS stayed within their spread (three
+ *   rounds each).
  */
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { readFile } from "node:fs/promises";
