@@ -88,6 +88,15 @@
  *   files far faster than this machine's disk (engine-insert-cost.ts).
  * - Not met: ≥ 30,000 spans/s and ≥ 40 %. With the files gone the event
  *   loop alone (~180 µs a span) caps one process near 5,500 spans/s here.
+ *
+ * Issue 13, messages read straight into span records (2026-12-03, a quiet
+ * hour, 3,000 traces, two alternating pairs against the previous commit):
+ * - The routing and this bench's bare consumer read a message with
+ *   decode-protobuf-span-records.ts (the decoding path where it declines).
+ * - Bare consumer 51,548 / 58,321 → 97,109 / 105,707 spans/s; the evaluator
+ *   4,863 / 5,778 → 5,714 / 5,511 spans/s (418 / 340 → 347 / 352 µs a span,
+ *   within its spread: the engine and the evaluation are its cost). The ratio
+ *   falls with the faster reference: 9.4 / 9.9 % → 5.9 / 5.2 %.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
