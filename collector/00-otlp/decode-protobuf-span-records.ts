@@ -149,7 +149,7 @@ class SpanRecordReader {
 
   private resourceSpans(start: number, end: number): void {
     const { head, items } = this.container(start, end);
-    const resource = head === null ? { attributes: this.stamped(), flat: true } : this.resource(head.start, head.end);
+    const resource = head === null ? this.resource(0, 0) : this.resource(head.start, head.end);
     for (let index = 0; index < items.length; index += 2) this.scopeSpans(items[index]!, items[index + 1]!, resource);
   }
 
@@ -177,32 +177,22 @@ class SpanRecordReader {
     return { head, items };
   }
 
-  /** A Resource's attributes, read and stamped. */
+  /** A Resource's attributes, read and stamped; an empty range (no resource given) reads as an empty resource. */
   private resource(start: number, end: number): ResourceAttributes {
-    const attributes: { start: number; end: number }[] = [];
+    const attributes: Attributes = {};
     this.position = start;
     while (this.position < end) {
       const field = this.tag(end);
       const wireType = this.wireType;
       if (field === 1) {
-        const to = this.lengthDelimited(wireType, end);
-        attributes.push({ start: this.position, end: to });
-        this.position = to;
+        // The receiver removes a client's own claim of an authenticated tenant (stamp-tenant.ts).
+        if (this.keyValueField(wireType, end, attributes, true) === authenticatedTenantKey && this.options.stamp !== undefined) throw decline;
       } else if (field === 2) this.varintField(wireType, end);
       else this.skip(wireType, end);
     }
-    const converted: Attributes = {};
-    for (const range of attributes) {
-      // The receiver removes a client's own claim of an authenticated tenant (stamp-tenant.ts).
-      if (this.keyValue(range.start, range.end, converted, true) === authenticatedTenantKey && this.options.stamp !== undefined) throw decline;
-    }
-    this.stamp(converted);
-    return { attributes: converted, flat: Object.values(converted).every((value) => value === null || typeof value !== "object") };
-  }
-
-  private stamp(attributes: Attributes): void {
     const tenant = this.options.stamp?.tenant ?? null;
     if (tenant !== null) attributes[authenticatedTenantKey] = tenant;
+    return { attributes, flat: Object.values(attributes).every((value) => value === null || typeof value !== "object") };
   }
 
   private scopeSpans(start: number, end: number, resource: ResourceAttributes): void {
@@ -219,18 +209,11 @@ class SpanRecordReader {
     while (this.position < end) {
       const field = this.tag(end);
       const wireType = this.wireType;
-      if (field === 1 || field === 2) {
-        const to = this.lengthDelimited(wireType, end);
-        const text = this.text(this.position, to);
-        if (field === 1) name = text;
-        else version = text;
-        this.position = to;
-      } else if (field === 3) {
-        // Scope attributes are not kept on the records, only checked (and never truncated there).
-        const to = this.lengthDelimited(wireType, end);
-        this.keyValue(this.position, to, attributes, false);
-        this.position = to;
-      } else if (field === 4) this.varintField(wireType, end);
+      if (field === 1) name = this.textField(wireType, end);
+      else if (field === 2) version = this.textField(wireType, end);
+      // Scope attributes are not kept on the records, only checked (and never truncated there).
+      else if (field === 3) this.keyValueField(wireType, end, attributes, false);
+      else if (field === 4) this.varintField(wireType, end);
       else this.skip(wireType, end);
     }
     return { name, version };
@@ -260,10 +243,9 @@ class SpanRecordReader {
         case 2:
           spanId = this.id(wireType, end, 8);
           break;
-        case 3: {
+        case 3:
           this.textField(wireType, end);
           break;
-        }
         case 4: {
           const to = this.lengthDelimited(wireType, end);
           if (to === this.position) parentSpanId = "";
@@ -274,10 +256,9 @@ class SpanRecordReader {
           this.position = to;
           break;
         }
-        case 5: {
+        case 5:
           name = this.textField(wireType, end);
           break;
-        }
         case 6:
           kind = this.varintField(wireType, end);
           break;
@@ -287,13 +268,10 @@ class SpanRecordReader {
         case 8:
           endTime = this.fixed64(wireType, end);
           break;
-        case 9: {
-          const to = this.lengthDelimited(wireType, end);
+        case 9:
           attributeCount += 1;
-          this.keyValue(this.position, to, attributes, true);
-          this.position = to;
+          this.keyValueField(wireType, end, attributes, true);
           break;
-        }
         case 11: {
           const to = this.lengthDelimited(wireType, end);
           events.push(this.event(this.position, to));
@@ -319,8 +297,7 @@ class SpanRecordReader {
           this.varintField(wireType, end);
           break;
         case 16:
-          if (wireType !== FIXED32) throw decline;
-          this.skip(wireType, end);
+          this.fixed32Field(wireType, end);
           break;
         default:
           this.skip(wireType, end);
@@ -356,13 +333,6 @@ class SpanRecordReader {
     });
   }
 
-  /** An empty resource's attributes: only the stamp. */
-  private stamped(): Attributes {
-    const attributes: Attributes = {};
-    this.stamp(attributes);
-    return attributes;
-  }
-
   /** The resource's attributes for one record. */
   private resourceAttributes(resource: ResourceAttributes): Attributes {
     // Spread defines properties (a `__proto__` key stays an own attribute) in the source's order.
@@ -379,13 +349,10 @@ class SpanRecordReader {
       const field = this.tag(end);
       const wireType = this.wireType;
       if (field === 1) time = this.fixed64(wireType, end);
-      else if (field === 2) {
-        name = this.textField(wireType, end);
-      } else if (field === 3) {
-        const to = this.lengthDelimited(wireType, end);
+      else if (field === 2) name = this.textField(wireType, end);
+      else if (field === 3) {
         attributeCount += 1;
-        this.keyValue(this.position, to, attributes, true);
-        this.position = to;
+        this.keyValueField(wireType, end, attributes, true);
       } else if (field === 4) this.varintField(wireType, end);
       else this.skip(wireType, end);
     }
@@ -404,18 +371,12 @@ class SpanRecordReader {
       const wireType = this.wireType;
       if (field === 1) traceId = this.id(wireType, end, 16);
       else if (field === 2) spanId = this.id(wireType, end, 8);
-      else if (field === 3) {
-        this.textField(wireType, end);
-      } else if (field === 4) {
-        // Link attributes are not truncated there, only decoded.
-        const to = this.lengthDelimited(wireType, end);
-        this.keyValue(this.position, to, attributes, false);
-        this.position = to;
-      } else if (field === 5) this.varintField(wireType, end);
-      else if (field === 6) {
-        if (wireType !== FIXED32) throw decline;
-        this.skip(wireType, end);
-      } else this.skip(wireType, end);
+      else if (field === 3) this.textField(wireType, end);
+      // Link attributes are not truncated there, only decoded.
+      else if (field === 4) this.keyValueField(wireType, end, attributes, false);
+      else if (field === 5) this.varintField(wireType, end);
+      else if (field === 6) this.fixed32Field(wireType, end);
+      else this.skip(wireType, end);
     }
     // A link's ids only need their length (zeros are allowed).
     if (traceId < 0 || spanId < 0) throw decline;
@@ -428,9 +389,8 @@ class SpanRecordReader {
     while (this.position < end) {
       const field = this.tag(end);
       const wireType = this.wireType;
-      if (field === 2) {
-        message = this.textField(wireType, end);
-      } else if (field === 3) code = this.varintField(wireType, end);
+      if (field === 2) message = this.textField(wireType, end);
+      else if (field === 3) code = this.varintField(wireType, end);
       else this.skip(wireType, end);
     }
     if (code > 2) throw decline;
@@ -438,21 +398,21 @@ class SpanRecordReader {
   }
 
   /**
-   * Reads a KeyValue into `into` (a repeated key keeps its first place and its last value, as toAttributes does);
-   * returns its key. `level`: how deep its value is (a key-value list's items are one deeper than the list). `limited`: the decoding path truncates its strings and bytes at the value limit, so a longer
-   * one is left to it.
+   * Reads a length-delimited KeyValue field at the position into `into` (a repeated key keeps its first place and
+   * its last value, as toAttributes does) and moves past it; returns its key. `limited`: the decoding path truncates
+   * its strings and bytes at the value limit, so a longer one is left to it. `level`: how deep its value is (a
+   * key-value list's items are one deeper than the list).
    */
-  private keyValue(start: number, end: number, into: Attributes, limited: boolean, level = 1): string {
+  private keyValueField(fieldWireType: number, outerEnd: number, into: Attributes, limited: boolean, level = 1): string {
+    const end = this.lengthDelimited(fieldWireType, outerEnd);
     let key = "";
     let value: AttributeValue = null;
     let valueSeen = false;
-    this.position = start;
     while (this.position < end) {
       const field = this.tag(end);
       const wireType = this.wireType;
-      if (field === 1) {
-        key = this.textField(wireType, end);
-      } else if (field === 2) {
+      if (field === 1) key = this.textField(wireType, end);
+      else if (field === 2) {
         const to = this.lengthDelimited(wireType, end);
         if (valueSeen) throw decline;
         valueSeen = true;
@@ -547,11 +507,8 @@ class SpanRecordReader {
     while (this.position < end) {
       const field = this.tag(end);
       const wireType = this.wireType;
-      if (field === 1) {
-        const to = this.lengthDelimited(wireType, end);
-        this.keyValue(this.position, to, values, limited, level + 1);
-        this.position = to;
-      } else this.skip(wireType, end);
+      if (field === 1) this.keyValueField(wireType, end, values, limited, level + 1);
+      else this.skip(wireType, end);
     }
     return values;
   }
@@ -617,6 +574,12 @@ class SpanRecordReader {
   private varintField(wireType: number, end: number): number {
     if (wireType !== VARINT) throw decline;
     return this.varint(end, 10);
+  }
+
+  /** Skips a fixed32 field (flags); declines on another wire type. */
+  private fixed32Field(wireType: number, end: number): void {
+    if (wireType !== FIXED32) throw decline;
+    this.skip(wireType, end);
   }
 
   /** An unsigned fixed64 (a time) as bigint. */
