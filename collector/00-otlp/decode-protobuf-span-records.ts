@@ -33,10 +33,10 @@
  * (decode-protobuf-span-records.test.ts) holds it to the decoding path on
  * recorded and mutated requests.
  */
-import { isUtf8 } from "node:buffer";
 import { Ragscope } from "../../contracts/span-attributes.js";
 import type { RequestLimits } from "./enforce-request-limits.js";
 import type { AttributeValue, Attributes, SpanEventRecord, SpanRecord, StatusCode } from "./span-record.js";
+import { decline, FIXED32, FIXED64, ProtobufWireCursor, unlessDeclined, VARINT } from "./protobuf-wire-cursor.js";
 import { setOwn } from "./to-span-records.js";
 
 export interface SpanRecordsOptions {
@@ -73,32 +73,15 @@ export interface DecodedSpanRecords {
 /** Deeper values are left to the decoding path, which allows 31 levels (otlp-decode-error.ts maxValueNesting). */
 const MOST_VALUE_LEVELS = 20;
 
-/** Texts up to this many bytes are checked for ASCII in place before isUtf8 is asked. */
-const SHORT_TEXT = 64;
-
-const VARINT = 0;
-const FIXED64 = 1;
-const LENGTH_DELIMITED = 2;
-const FIXED32 = 5;
-
 const TWO_TO_THE_32 = 4294967296;
 /** A fixed64 whose high half is below this is exact as a number. */
 const EXACT_HIGH_HALF = 2 ** 21;
 
 const authenticatedTenantKey = Ragscope.authenticatedTenant;
 
-/** Thrown inside the read when the decoding path must decide; caught at the top. */
-class Decline extends Error {}
-const decline = new Decline();
-
 /** The request's span records by trace, or null when the decoding path must take the request. */
 export function decodeProtobufSpanRecords(body: Uint8Array, options: SpanRecordsOptions): DecodedSpanRecords | null {
-  try {
-    return new SpanRecordReader(body, options).read();
-  } catch (error) {
-    if (error === decline) return null;
-    throw error;
-  }
+  return unlessDeclined(() => new SpanRecordReader(body, options).read());
 }
 
 /**
@@ -111,11 +94,7 @@ interface ResourceAttributes {
   flat: boolean;
 }
 
-class SpanRecordReader {
-  private readonly bytes: Buffer;
-  private position = 0;
-  /** The wire type of the tag `tag` read last (a field, not a returned pair: a pair per field was garbage). */
-  private wireType = 0;
+class SpanRecordReader extends ProtobufWireCursor {
   private spanCount = 0;
   /** Trace id → its records, in order of first appearance. */
   private readonly traces = new Map<string, SpanRecord[]>();
@@ -124,7 +103,7 @@ class SpanRecordReader {
     body: Uint8Array,
     private readonly options: SpanRecordsOptions,
   ) {
-    this.bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    super(body);
   }
 
   read(): DecodedSpanRecords {
@@ -535,39 +514,10 @@ class SpanRecordReader {
     return value;
   }
 
-  /** [start, end) as text; declines unless it is UTF-8. Short texts are checked for ASCII in place first. */
+  /** [start, end) as text; declines unless it is UTF-8. */
   private text(start: number, end: number): string {
     if (start === end) return "";
-    if (end - start <= SHORT_TEXT) {
-      const bytes = this.bytes;
-      let index = start;
-      while (index < end && bytes[index]! < 0x80) index += 1;
-      if (index === end) return bytes.toString("latin1", start, end);
-    }
-    if (!isUtf8(this.bytes.subarray(start, end))) throw decline;
-    return this.bytes.toString("utf8", start, end);
-  }
-
-  /** The next tag's field number, its wire type in `wireType`; declines on field 0 and past 32 bits. */
-  private tag(end: number): number {
-    // protobufjs refuses a tag past 32 bits or five bytes.
-    const tag = this.varint(end, 5);
-    if (tag > 0xffffffff) throw decline;
-    const field = Math.floor(tag / 8);
-    if (field === 0) throw decline;
-    this.wireType = tag % 8;
-    return field;
-  }
-
-  /** A length-delimited field's content: its end (the position is at its start); declines on another wire type. */
-  private lengthDelimited(wireType: number, end: number): number {
-    if (wireType !== LENGTH_DELIMITED) throw decline;
-    // protobufjs refuses a length past 31 bits or five bytes.
-    const length = this.varint(end, 5);
-    if (length >= 2 ** 31) throw decline;
-    const to = this.position + length;
-    if (to > end) throw decline;
-    return to;
+    return this.checkText(start, end) ? this.bytes.toString("latin1", start, end) : this.bytes.toString("utf8", start, end);
   }
 
   /** A varint field's value (exact up to 2^53, larger values are out of every range read here). */
@@ -604,42 +554,6 @@ class SpanRecordReader {
     const signed = BigInt.asIntN(64, wide);
     const number = Number(signed);
     return Number.isSafeInteger(number) ? number : signed.toString();
-  }
-
-  /** A varint at the position, moving past it; declines past `end` or beyond `maxBytes` bytes. Exact up to 2^53. */
-  private varint(end: number, maxBytes: number): number {
-    const bytes = this.bytes;
-    let value = 0;
-    let scale = 1;
-    for (let index = 0; index < maxBytes; index += 1) {
-      if (this.position >= end) throw decline;
-      const byte = bytes[this.position++]!;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 128;
-    }
-    throw decline;
-  }
-
-  /** Skips a field of an unknown number (or one the records do not keep), as protobufjs skips it. */
-  private skip(wireType: number, end: number): void {
-    switch (wireType) {
-      case VARINT:
-        this.varint(end, 10);
-        return;
-      case FIXED64:
-        this.position += 8;
-        break;
-      case LENGTH_DELIMITED:
-        this.position = this.lengthDelimited(wireType, end);
-        return;
-      case FIXED32:
-        this.position += 4;
-        break;
-      default:
-        throw decline;
-    }
-    if (this.position > end) throw decline;
   }
 }
 

@@ -26,9 +26,9 @@
  * (split-protobuf-by-trace-id.test.ts) holds it to the decoding path on
  * recorded and random requests.
  */
-import { isUtf8 } from "node:buffer";
 import { Ragscope } from "../../contracts/span-attributes.js";
 import type { RequestLimits } from "./enforce-request-limits.js";
+import { decline, FIXED32, FIXED64, LENGTH_DELIMITED, ProtobufWireCursor, unlessDeclined, VARINT } from "./protobuf-wire-cursor.js";
 
 export interface WireSplitOptions {
   limits: RequestLimits;
@@ -43,16 +43,8 @@ export interface WireSplit {
   spanCount: number;
 }
 
-/** Texts up to this many bytes are checked for ASCII in place before isUtf8 is asked. */
-const SHORT_TEXT = 64;
-
 /** Deeper values are left to the decoding path, which allows 31 levels (otlp-decode-error.ts maxValueNesting). */
 const MOST_VALUE_LEVELS = 20;
-
-const LENGTH_DELIMITED = 2;
-const VARINT = 0;
-const FIXED64 = 1;
-const FIXED32 = 5;
 
 const authenticatedTenantKey = Buffer.from(Ragscope.authenticatedTenant, "utf8");
 
@@ -74,39 +66,31 @@ interface ResourcePiece {
   scopes: ScopePiece[];
 }
 
-/** Thrown inside the scan when the decoding path must decide; caught at the top. */
-class Decline extends Error {}
-const decline = new Decline();
-
 /**
  * The request's messages, or null when the decoding path must take the
  * request. Every message's value owns its ArrayBuffer, so the decode thread
  * can transfer it.
  */
 export function splitProtobufByTraceId(body: Uint8Array, options: WireSplitOptions): WireSplit | null {
-  try {
-    return new WireSplitter(body, options).split();
-  } catch (error) {
-    if (error === decline) return null;
-    throw error;
-  }
+  return unlessDeclined(() => new WireSplitter(body, options).split());
 }
 
-class WireSplitter {
-  private position = 0;
+class WireSplitter extends ProtobufWireCursor {
   private spans = 0;
   /** Trace id (hex) → its resource pieces, in order of first appearance (split-by-trace-id.ts keeps that order). */
   private readonly traces = new Map<string, ResourcePiece[]>();
   private readonly spansPerTrace = new Map<string, number>();
 
   constructor(
-    private readonly body: Uint8Array,
+    body: Uint8Array,
     private readonly options: WireSplitOptions,
-  ) {}
+  ) {
+    super(body);
+  }
 
   split(): WireSplit {
     let resourceSpans = 0;
-    this.fields(0, this.body.byteLength, (field, wireType, start, end) => {
+    this.fields(0, this.bytes.byteLength, (field, wireType, start, end) => {
       if (field !== 1) return false;
       expect(wireType, LENGTH_DELIMITED);
       resourceSpans += 1;
@@ -114,7 +98,7 @@ class WireSplitter {
       return true;
     });
     // The decoding path refuses a non-empty body with no resourceSpans.
-    if (resourceSpans === 0 && this.body.byteLength > 0) throw decline;
+    if (resourceSpans === 0 && this.bytes.byteLength > 0) throw decline;
     const messages: WireSplit["messages"] = [];
     for (const [key, pieces] of this.traces) for (const value of this.messagesOf(pieces)) messages.push({ key, value });
     return { messages, spanCount: this.spans };
@@ -135,7 +119,7 @@ class WireSplitter {
         scopeSpans.push({ start: from, end: to });
       } else if (field === 3) {
         expect(wireType, LENGTH_DELIMITED);
-        this.text(from, to);
+        this.checkText(from, to);
         schemaUrl = { start: from, end: to };
       } else return false;
       return true;
@@ -160,7 +144,7 @@ class WireSplitter {
         spans.push({ traceId: this.span(from, to), range: { start: from, end: to } });
       } else if (field === 3) {
         expect(wireType, LENGTH_DELIMITED);
-        this.text(from, to);
+        this.checkText(from, to);
         schemaUrl = { start: from, end: to };
       } else return false;
       return true;
@@ -201,7 +185,7 @@ class WireSplitter {
     this.fields(start, end, (field, wireType, from, to) => {
       if (field === 1 || field === 2) {
         expect(wireType, LENGTH_DELIMITED);
-        this.text(from, to);
+        this.checkText(from, to);
       } else if (field === 3) {
         expect(wireType, LENGTH_DELIMITED);
         // Scope attributes are not truncated by the decoding path, only decoded.
@@ -237,7 +221,7 @@ class WireSplitter {
         case 3:
         case 5:
           expect(wireType, LENGTH_DELIMITED);
-          this.text(from, to);
+          this.checkText(from, to);
           break;
         case 6:
           expect(wireType, VARINT);
@@ -298,7 +282,7 @@ class WireSplitter {
       if (field === 1) expect(wireType, FIXED64);
       else if (field === 2) {
         expect(wireType, LENGTH_DELIMITED);
-        this.text(from, to);
+        this.checkText(from, to);
       } else if (field === 3) {
         expect(wireType, LENGTH_DELIMITED);
         attributes += 1;
@@ -320,7 +304,7 @@ class WireSplitter {
         else spanId = { start: from, end: to };
       } else if (field === 3) {
         expect(wireType, LENGTH_DELIMITED);
-        this.text(from, to);
+        this.checkText(from, to);
       } else if (field === 4) {
         expect(wireType, LENGTH_DELIMITED);
         // Link attributes are not truncated by the decoding path, only decoded.
@@ -341,7 +325,7 @@ class WireSplitter {
     this.fields(start, end, (field, wireType, from, to) => {
       if (field === 2) {
         expect(wireType, LENGTH_DELIMITED);
-        this.text(from, to);
+        this.checkText(from, to);
       } else if (field === 3) {
         expect(wireType, VARINT);
         last = this.varintAt(from);
@@ -360,7 +344,7 @@ class WireSplitter {
     this.fields(start, end, (field, wireType, from, to) => {
       if (field === 1) {
         expect(wireType, LENGTH_DELIMITED);
-        this.text(from, to);
+        this.checkText(from, to);
         // The last key given is the one the decoder keeps.
         authenticatedTenant = this.sameBytes(from, to, authenticatedTenantKey);
       } else if (field === 2) {
@@ -376,7 +360,7 @@ class WireSplitter {
   /** Whether [start, end) holds `bytes`, compared in place: a view per key to compare cost an allocation per attribute. */
   private sameBytes(start: number, end: number, bytes: Uint8Array): boolean {
     if (end - start !== bytes.length) return false;
-    for (let index = 0; index < bytes.length; index += 1) if (this.body[start + index] !== bytes[index]) return false;
+    for (let index = 0; index < bytes.length; index += 1) if (this.bytes[start + index] !== bytes[index]) return false;
     return true;
   }
 
@@ -386,7 +370,7 @@ class WireSplitter {
       switch (field) {
         case 1:
           expect(wireType, LENGTH_DELIMITED);
-          this.text(from, to);
+          this.checkText(from, to);
           break;
         case 2:
         case 3:
@@ -427,7 +411,7 @@ class WireSplitter {
     this.fields(start, end, (field, wireType, from, to) => {
       if (field === 1) {
         expect(wireType, LENGTH_DELIMITED);
-        this.text(from, to);
+        this.checkText(from, to);
       } else if (field === 2) {
         expect(wireType, LENGTH_DELIMITED);
         this.anyValue(from, to, level);
@@ -439,24 +423,9 @@ class WireSplitter {
   /** An id of `bytes` bytes (or declines); `zeroAllowed` false: all zeros declines too. */
   private id(range: Range | null, bytes: number, zeroAllowed: boolean): Uint8Array {
     if (range === null || range.end - range.start !== bytes) throw decline;
-    const id = this.body.subarray(range.start, range.end);
+    const id = this.bytes.subarray(range.start, range.end);
     if (!zeroAllowed && id.every((byte) => byte === 0)) throw decline;
     return id;
-  }
-
-  /**
-   * Declines unless [start, end) is UTF-8. A short text (most keys and many
-   * values) is first checked for ASCII in place: a view per string for
-   * isUtf8 cost more than the check itself, mostly in garbage collection.
-   */
-  private text(start: number, end: number): void {
-    if (end - start <= SHORT_TEXT) {
-      const body = this.body;
-      let index = start;
-      while (index < end && body[index]! < 0x80) index += 1;
-      if (index === end) return;
-    }
-    if (end > start && !isUtf8(this.body.subarray(start, end))) throw decline;
   }
 
   /**
@@ -467,62 +436,28 @@ class WireSplitter {
   private fields(start: number, end: number, visit: (field: number, wireType: number, from: number, to: number) => boolean): void {
     this.position = start;
     while (this.position < end) {
-      // protobufjs refuses a tag past 32 bits or five bytes.
-      const tag = this.varint(end, 5);
-      if (tag > 0xffffffff) throw decline;
-      const field = Math.floor(tag / 8);
-      const wireType = tag % 8;
-      if (field === 0) throw decline;
+      const field = this.tag(end);
+      const wireType = this.wireType;
       let from = this.position;
       let to: number;
-      switch (wireType) {
-        case VARINT:
-          this.varint(end, 10);
-          to = this.position;
-          break;
-        case FIXED64:
-          to = from + 8;
-          break;
-        case LENGTH_DELIMITED: {
-          // protobufjs refuses a length past 31 bits or five bytes.
-          const length = this.varint(end, 5);
-          if (length >= 2 ** 31) throw decline;
-          from = this.position;
-          to = from + length;
-          break;
-        }
-        case FIXED32:
-          to = from + 4;
-          break;
-        default:
-          throw decline;
+      if (wireType === LENGTH_DELIMITED) {
+        to = this.lengthDelimited(wireType, end);
+        from = this.position;
+      } else {
+        this.skip(wireType, end);
+        to = this.position;
       }
-      if (to > end) throw decline;
       // `visit` may scan inside the field, which moves the position: the next field starts where this one ends.
       visit(field, wireType, from, to);
       this.position = to;
     }
   }
 
-  /** A varint at the position, moving past it; declines past `end` or beyond `maxBytes` bytes. Exact up to 2^53. */
-  private varint(end: number, maxBytes: number): number {
-    let value = 0;
-    let scale = 1;
-    for (let index = 0; index < maxBytes; index += 1) {
-      if (this.position >= end) throw decline;
-      const byte = this.body[this.position++]!;
-      value += (byte & 0x7f) * scale;
-      if ((byte & 0x80) === 0) return value;
-      scale *= 128;
-    }
-    throw decline;
-  }
-
   /** The varint at `at` as an enum reads it (an int32): values past 2^31 are negative or out of range either way. */
   private varintAt(at: number): number {
     const saved = this.position;
     this.position = at;
-    const value = this.varint(this.body.byteLength, 10);
+    const value = this.varint(this.bytes.byteLength, 10);
     this.position = saved;
     return value >= 2 ** 31 ? -1 : value;
   }
@@ -591,7 +526,7 @@ class WireSplitter {
     const copy = (field: number, range: Range | null) => {
       if (range === null) return;
       header(field, range.end - range.start);
-      out.set(this.body.subarray(range.start, range.end), at);
+      out.set(this.bytes.subarray(range.start, range.end), at);
       at += range.end - range.start;
     };
     for (const resource of part) {
