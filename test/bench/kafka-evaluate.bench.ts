@@ -161,10 +161,11 @@ async function bareDecodeRate(kafka: Kafka, topic: string, expectedSpans: number
         if (firstAt === 0) firstAt = performance.now();
         for (const message of batch.messages) {
           // As the evaluator's routing reads a message: straight into records, the decoder where that declines.
-          const direct = detectEncoding(message.value!) === "protobuf" ? decodeProtobufSpanRecords(message.value!, { limits: NO_LIMITS }) : null;
+          const encoding = detectEncoding(message.value!);
+          const direct = encoding === "protobuf" ? decodeProtobufSpanRecords(message.value!, { limits: NO_LIMITS }) : null;
           if (direct !== null) spans += direct.spanCount;
           else {
-            const decoded = decodeTraceRequest(message.value!, detectEncoding(message.value!));
+            const decoded = decodeTraceRequest(message.value!, encoding);
             if (decoded.ok) spans += toSpanRecords(decoded.value).length;
           }
         }

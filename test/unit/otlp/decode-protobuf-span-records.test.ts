@@ -155,7 +155,6 @@ describe("reading a protobuf request straight into span records", () => {
   });
 
   test("declines where the decoding path refuses the request or changes its spans", () => {
-    const options = { limits, tenant: null };
     const declined = (body: Uint8Array, why: string, tighter: Partial<RequestLimits> = {}, tenant: string | null = null) => {
       const stricter = { limits: { ...limits, ...tighter }, tenant };
       assert.equal(decodeProtobufSpanRecords(body, { limits: stricter.limits, stamp: { tenant } }), null, why);
