@@ -332,6 +332,20 @@ export const REVIEWED_FAILED = reviewedAs("min(reviewer_failed) = 1");
 export const FINAL_VERDICT = `multiIf(${REVIEWED_PASSED}, 'passed', ${REVIEWED_FAILED}, 'failed', quality_status)`;
 
 /**
+ * Conditions on a case_results row of which every row whose FINAL_VERDICT is `verdict` meets at least one: its
+ * automatic quality_status is `verdict`, or, for 'passed' and 'failed', its reviewers agreed on that verdict
+ * (FINAL_VERDICT gives 'passed' or 'failed' from a review, else quality_status). Rows that meet one may still have
+ * another final verdict; a reader uses them to learn cheaply where no row can have it (quality_status alone is a
+ * low-cardinality column, where FINAL_VERDICT reads every row's id for the review sets).
+ */
+export function finalVerdictCandidates(verdict: string): string[] {
+  const automatic = "quality_status = {verdict:String}";
+  if (verdict === "passed") return [automatic, REVIEWED_PASSED];
+  if (verdict === "failed") return [automatic, REVIEWED_FAILED];
+  return [automatic];
+}
+
+/**
  * FINAL_VERDICT reading only the reviews of the requests meeting `requests` (a condition on case_results), from
  * `database`: the rollup refresh recomputes a few minutes, and reading every review ever saved (twice, for the two
  * agreements) cost it time in proportion to all of them. A label's id is its (case_result_id, metric, labeler_id)

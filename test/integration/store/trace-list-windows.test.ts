@@ -8,6 +8,11 @@
  * every page against the order computed here from what was written:
  * newest start first, the id breaking ties, one row per Case Result with its
  * latest version's fields.
+ *
+ * A filtered list first looks for candidates (the sorting keys of rows that
+ * meet its conditions in any version) and reads only theirs when they are few;
+ * the second suite holds that path to the same order, with filters that older
+ * versions met and newer ones do not, and verdicts that only a review gives.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -17,6 +22,7 @@ import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import { ClickHouseTraceReader } from "../../../store/clickhouse/clickhouse-trace-reader.js";
 import type { TraceCursor, TraceFilter, TraceSummary } from "../../../store/ports/trace-reader.js";
 import type { TenantScope } from "../../../store/ports/tenant-scope.js";
+import { newHumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
 import { buildCaseResult } from "../../support/case-results.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 
@@ -168,5 +174,98 @@ describe("trace list over months, with replays and later versions", () => {
     const belowInScope = expected((row) => row.tenant === "t2" && row.recall < 0.1);
     assert.ok(belowInScope.length > 0 && belowInScope.length < expected((row) => row.recall < 0.1).length, "the scope admits some of the traces below the threshold");
     assertPages(await pages({ metric: "recall_at_5", below: 0.1 }, 4, ["t2"]), belowInScope, 4, "metric below a threshold in a tenant scope");
+  });
+});
+
+describe("trace list of a filter that matches few traces: candidates", () => {
+  let store: TemporaryStore;
+  const latest = new Map<string, Written>();
+  /** Final verdicts by review (agreeing reviewers), which the automatic quality_status does not carry. */
+  const reviewed = new Map<string, "passed" | "failed">();
+
+  before(async () => {
+    store = await temporaryStore();
+    let clock = Date.parse("2026-09-15T00:00:00.000Z");
+    const sink = new ClickHouseSink(store.connection, { now: () => clock });
+    const newest = Date.parse("2026-09-14T20:00:00.000Z");
+    // Three days of traces a quarter-hour apart, and a few a month and a year back.
+    const times = [...Array.from({ length: 90 }, (_, index) => newest - index * 15 * 60_000), newest - 30 * DAY, newest - 31 * DAY, newest - 365 * DAY];
+    const first: Written[] = times.map((startedAtMs, index) => ({
+      id: `cr_${String(index).padStart(3, "0")}`,
+      startedAtMs,
+      service: SERVICES[index % SERVICES.length]!,
+      tenant: TENANTS[index % TENANTS.length]!,
+      verdict: index % 11 === 5 ? "failed" : "passed",
+      // Rare words: "lighthouse" in a few answers, some of which a later version takes out.
+      output: index % 13 === 4 ? `the lighthouse answer ${index}` : `an answer ${index}`,
+      rootCause: null,
+      recall: 0.5,
+    }));
+    for (let start = 0; start < first.length; start += 20) {
+      assert.ok((await sink.write(first.slice(start, start + 20).map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })))).ok);
+      clock += 1_000;
+    }
+    for (const row of first) latest.set(row.id, row);
+    // Later versions: every other "lighthouse" answer is rewritten without the word, and a failed verdict is
+    // re-evaluated as passed, so their older versions meet the filters and their newest do not.
+    clock += DAY;
+    const lighthouses = first.filter((row) => row.output.includes("lighthouse"));
+    const failed = first.filter((row) => row.verdict === "failed");
+    const revised = [...lighthouses.filter((_, index) => index % 2 === 0).map((row): Written => ({ ...row, output: `a rewritten answer ${row.id}` })), { ...failed[0]!, verdict: "passed" as const }];
+    assert.ok((await sink.write(revised.map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })))).ok);
+    for (const row of revised) latest.set(row.id, row);
+    // Reviews: agreeing reviewers fail a trace the rules passed (one of the newest day, one a year back) and pass one they failed.
+    const labeledAt = "2026-09-15T12:00:00.000Z";
+    const reviews: [string, "pass" | "fail"][] = [["cr_002", "fail"], [first.at(-1)!.id, "fail"], [failed[1]!.id, "pass"]];
+    await store.store.humanLabels.save(
+      reviews.flatMap(([id, verdict]) => ["alice", "bob"].map((reviewer) => newHumanLabel({ case_result_id: id, metric: "faithfulness", labeler_id: reviewer, verdict, labeled_at: labeledAt }))),
+    );
+    for (const [id, verdict] of reviews) reviewed.set(id, verdict === "pass" ? "passed" : "failed");
+  });
+  after(() => store.cleanup());
+
+  function expected(keep: (row: Written) => boolean): Written[] {
+    return [...latest.values()].filter(keep).sort((first, second) => second.startedAtMs - first.startedAtMs || (first.id < second.id ? 1 : first.id > second.id ? -1 : 0));
+  }
+
+  async function ids(filter: TraceFilter, limit: number): Promise<string[][]> {
+    const reader = new ClickHouseTraceReader(store.connection);
+    const all: string[][] = [];
+    let after: TraceCursor | null = null;
+    do {
+      const page = await reader.listTraces(filter, { after, limit });
+      all.push(page.traces.map((trace) => trace.caseResultId));
+      after = page.next;
+      assert.ok(all.length <= 100, "paging ends");
+    } while (after !== null);
+    return all;
+  }
+
+  function chunked(rows: Written[], limit: number): string[][] {
+    const chunks: string[][] = [];
+    for (let start = 0; start < rows.length; start += limit) chunks.push(rows.slice(start, start + limit).map((row) => row.id));
+    return chunks.length === 0 ? [[]] : chunks;
+  }
+
+  test("a word that older versions held and the newest do not", async () => {
+    const wanted = expected((row) => row.output.toLowerCase().includes("lighthouse"));
+    assert.ok(wanted.length >= 2 && wanted.length < [...latest.values()].length / 10, "the word is rare among the newest versions");
+    for (const limit of [1, 2, 50]) assert.deepEqual(await ids({ text: "LightHouse" }, limit), chunked(wanted, limit), `limit ${limit}`);
+    assert.deepEqual(await ids({ text: "lighthouse answer", service: SERVICES[0] }, 2), chunked(wanted.filter((row) => row.service === SERVICES[0]), 2), "with a service");
+  });
+
+  test("a verdict that only a review gives, or a review takes away", async () => {
+    const finalVerdict = (row: Written) => reviewed.get(row.id) ?? row.verdict;
+    const wanted = expected((row) => finalVerdict(row) === "failed");
+    assert.ok(wanted.some((row) => row.verdict !== "failed"), "a trace is failed by its review alone");
+    assert.ok([...latest.values()].some((row) => row.verdict === "failed" && finalVerdict(row) === "passed"), "a review passes a trace the rules failed");
+    for (const limit of [1, 3, 50]) assert.deepEqual(await ids({ verdict: "failed" }, limit), chunked(wanted, limit), `limit ${limit}`);
+    // Passed: most traces, so the windows hold more candidates than a page and are read with FINAL.
+    assert.deepEqual(await ids({ verdict: "passed" }, 40), chunked(expected((row) => finalVerdict(row) === "passed"), 40), "passed");
+  });
+
+  test("a filter that matches nothing reads as an empty page", async () => {
+    assert.deepEqual(await ids({ text: "no answer says this" }, 5), [[]]);
+    assert.deepEqual(await ids({ verdict: "review_required" }, 5), [[]]);
   });
 });
