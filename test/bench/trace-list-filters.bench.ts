@@ -22,25 +22,36 @@
  * medians; and, for reference in the same run, the key query the reader ran
  * before it looked for candidates: FINAL over every row with the filter.
  *
- * Notes (2026-12-03, this machine, load average ~2). This benchmark, --rows
+ * Notes (2026-12-03, this machine, load average ~1–2). This benchmark, --rows
  * 10000000 (325 parts), first request / repeated / FINAL for reference, ms:
- *   newest 50                                   37 /  29 /   753
- *   verdict "failed" (no trace)                256 / 121 /   714
- *   verdict "review_required" (a tenth)         60 /  47 /   710
- *   free text matching nothing                 636 /  47 / 1,301
- *   free text held by ~1 trace in a million  1,151 / 116 / 1,811
- *   service + tenant + verdict "failed"        216 /  96 /   520
- * The previous reader (cc3b4a2's, before candidates) and this one in one
+ *   newest 50                                   27 /  35 /   448
+ *   verdict "failed" (no trace)                176 / 101 /   466
+ *   verdict "review_required" (a tenth)         44 /  41 /   473
+ *   free text matching nothing                 434 /  52 / 1,074
+ *   free text held by ~1 trace in a million    740 / 125 / 1,410
+ *   service + tenant + verdict "failed"        187 /  90 /   414
+ * The previous reader (cc3b4a2's, before candidates) and this one with
+ * candidates (the text still matched by positionCaseInsensitiveUTF8) in one
  * process on a store of the same rows in 200 parts, alternating, four rounds,
- * the condition cache emptied before each: verdict "failed" (none) 1,440–1,720 ms → 81–137 ms; free
- * text matching nothing 1,890–2,660 → 350–373 ms (15–21 repeated); free text
- * matching ten traces 2,190–2,400 → 985–1,060 ms (260–290 repeated); service
- * + tenant + verdict "failed" 340–380 → 97–129 ms; the newest page, a common
- * verdict and a service + tenant unchanged (40–140 ms). Measured with the
- * previous reader in the same process, alternating. The same store merged to
- * 3 parts: verdict "failed" 200–260 → 37–63 ms, text matching nothing
- * 430–450 → 310–330 ms, ten traces 770–810 → 680–705 ms: with few parts
- * FINAL costs less, and the scan of the text is what is left.
+ * the condition cache emptied before each: verdict "failed" (none)
+ * 1,440–1,720 ms → 81–137 ms; free text matching nothing 1,890–2,660 →
+ * 350–373 ms (15–21 repeated); free text matching ten traces 2,190–2,400 →
+ * 985–1,060 ms (260–290 repeated); service + tenant + verdict "failed"
+ * 340–380 → 97–129 ms; the newest page, a common verdict and a service +
+ * tenant unchanged (40–140 ms). The same store merged to 3 parts: verdict
+ * "failed" 200–260 → 37–63 ms, text matching nothing 430–450 → 310–330 ms,
+ * ten traces 770–810 → 680–705 ms: with few parts FINAL costs less, and the
+ * scan of the text is what is left. Matching the text as lowerUTF8(…) LIKE
+ * instead of positionCaseInsensitiveUTF8 scanned it in 207 against 465 ms
+ * (one query over the 10,000,000 rows, first run).
+ * - Tried and not kept: an n-gram bloom-filter skip index on the lower-cased
+ *   answer and question (ngrambf_v1(3, 65536, 2, 0), granularity 1). A text
+ *   no row held then read no granule (~20 ms however often), but a rare text
+ *   made of common trigrams ("Reference 99999.") read nearly every granule
+ *   plus ~85 MB of filters a query (~320–440 ms), and the engine's query
+ *   condition cache, which answers a repeated search in ~10 ms without the
+ *   index, was not used with it. Writing cost the engine ~20 µs more a trace
+ *   (~570 characters of text), and merges build the index again.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";

@@ -197,7 +197,7 @@ describe("trace list of a filter that matches few traces: candidates", () => {
       tenant: TENANTS[index % TENANTS.length]!,
       verdict: index % 11 === 5 ? "failed" : "passed",
       // Rare words: "lighthouse" in a few answers, some of which a later version takes out.
-      output: index % 13 === 4 ? `the lighthouse answer ${index}` : `an answer ${index}`,
+      output: index % 13 === 4 ? `the lighthouse answer ${index}` : index === 7 ? String.raw`50%_off\deal, no Ünïcode trouble` : `an answer ${index}`,
       rootCause: null,
       recall: 0.5,
     }));
@@ -252,6 +252,16 @@ describe("trace list of a filter that matches few traces: candidates", () => {
     assert.ok(wanted.length >= 2 && wanted.length < [...latest.values()].length / 10, "the word is rare among the newest versions");
     for (const limit of [1, 2, 50]) assert.deepEqual(await ids({ text: "LightHouse" }, limit), chunked(wanted, limit), `limit ${limit}`);
     assert.deepEqual(await ids({ text: "lighthouse answer", service: SERVICES[0] }, 2), chunked(wanted.filter((row) => row.service === SERVICES[0]), 2), "with a service");
+  });
+
+  test("the text is a text: wildcards and backslashes match themselves, letters of any case", async () => {
+    const deal = [latest.get("cr_007")!];
+    assert.deepEqual(await ids({ text: String.raw`50%_OFF\Deal` }, 5), chunked(deal, 5), "the whole text");
+    assert.deepEqual(await ids({ text: "ÜNÏCODE" }, 5), chunked(deal, 5), "non-ASCII letters");
+    assert.deepEqual(await ids({ text: "50x_off" }, 5), [[]], "_ is not a wildcard");
+    assert.deepEqual(await ids({ text: "50%xoff" }, 5), [[]], "% is not a wildcard");
+    assert.deepEqual(await ids({ text: String.raw`off\d` }, 5), chunked(deal, 5), "a backslash");
+    assert.deepEqual(await ids({ text: "offd" }, 5), [[]], "the backslash is not dropped");
   });
 
   test("a verdict that only a review gives, or a review takes away", async () => {
