@@ -90,6 +90,7 @@ function generatedRows(database: string, from: number, rows: number): string {
     FROM numbers(${from}, ${BATCH}) SETTINGS optimize_on_insert = 0`;
 }
 
+/** The free-text condition of the reference query, as the reader before candidates wrote it. */
 const TEXT = "(positionCaseInsensitiveUTF8(output, {text:String}) > 0 OR positionCaseInsensitiveUTF8(ifNull(query, ''), {text:String}) > 0)";
 
 export async function benchmark(options: BenchmarkOptions = {}): Promise<BenchmarkResult> {
