@@ -263,16 +263,16 @@ export class ClickHouseTraceReader implements TraceReader {
    * once (before, the windows overlapped and read the newest days up to six times: at 10,000,000 traces a
    * filter that matched nothing read ~2.1 times the store).
    *
-   *
    * A filtered list first looks for each window's candidates: the sorting keys of the rows that meet the key
    * query's conditions without FINAL (the verdict's as the cheaper conditions one of which its rows meet). Every
    * row of the list is one: FINAL keeps one of a key's stored versions and tests it with the same conditions.
    * Without FINAL the engine filters the cheap columns first and stops at the limit; with it, it reads and
    * merges every row's sorting key of the window before filtering. No candidate: the window has no row of the
    * list and is not read with FINAL. A few (up to `wanted`): only their keys' rows are read, every version of
-   * each, and the newest kept if it meets the conditions. More: a filter that matches often, read with FINAL as it is. At 10,000,000 traces (48 parts): verdict "failed", which none had,
-   * ~550 → ~30 ms; free text matching nothing ~900 → ~300–500 ms (the scan of the text; the engine's query
-   * condition cache answers a repeated search from its marks) and matching ten traces 1,350 → ~750 ms.
+   * each, and the newest kept if it meets the conditions. More: a filter that matches often, read with FINAL as
+   * it is. At 10,000,000 list rows in 200 parts (trace-list-filters.bench.ts): verdict "failed", which none had,
+   * ~1,500 → ~100 ms; a text none held ~2,000 → ~350 ms, one ten held ~2,300 → ~1,000 ms (what is left is the
+   * scan of the texts; the engine's query condition cache answers the same search again from its marks).
    */
   private async newestKeys(
     queries: { all: string; ofCandidates: string; candidates: readonly string[] },
