@@ -274,6 +274,27 @@ describe("trace list of a filter that matches few traces: candidates", () => {
     assert.deepEqual(await ids({ verdict: "passed" }, 40), chunked(expected((row) => finalVerdict(row) === "passed"), 40), "passed");
   });
 
+  test("every combination of service, tenant, verdict and text pages as computed from the writes", async () => {
+    const finalVerdict = (row: Written) => reviewed.get(row.id) ?? row.verdict;
+    let compared = 0;
+    for (const service of [undefined, ...SERVICES])
+      for (const tenant of [undefined, TENANTS[1]!])
+        for (const verdict of [undefined, "failed", "passed"] as const)
+          for (const text of [undefined, "lighthouse", "answer 1"]) {
+            const filter: TraceFilter = { ...(service && { service }), ...(tenant && { tenant }), ...(verdict && { verdict }), ...(text && { text }) };
+            const wanted = expected(
+              (row) =>
+                (service === undefined || row.service === service) &&
+                (tenant === undefined || row.tenant === tenant) &&
+                (verdict === undefined || finalVerdict(row) === verdict) &&
+                (text === undefined || row.output.toLowerCase().includes(text) || `question of ${row.id}`.includes(text)),
+            );
+            assert.deepEqual(await ids(filter, 4), chunked(wanted, 4), JSON.stringify(filter));
+            compared += 1;
+          }
+    assert.equal(compared, 54);
+  });
+
   test("a filter that matches nothing reads as an empty page", async () => {
     assert.deepEqual(await ids({ text: "no answer says this" }, 5), [[]]);
     assert.deepEqual(await ids({ verdict: "review_required" }, 5), [[]]);
