@@ -22,14 +22,19 @@
  * medians; and, for reference in the same run, the key query the reader ran
  * before it looked for candidates: FINAL over every row with the filter.
  *
- * Notes (2026-12-03, this machine, load average ~1–2). This benchmark, --rows
- * 10000000 (325 parts), first request / repeated / FINAL for reference, ms:
- *   newest 50                                   27 /  35 /   448
- *   verdict "failed" (no trace)                176 / 101 /   466
- *   verdict "review_required" (a tenth)         44 /  41 /   473
- *   free text matching nothing                 434 /  52 / 1,074
- *   free text held by ~1 trace in a million    740 / 125 / 1,410
- *   service + tenant + verdict "failed"        187 /  90 /   414
+ * Notes (2026-12-03, this machine, load average ~1). This benchmark, --rows
+ * 10000000 (200 parts, 500,000 rows a day), first request / repeated / FINAL
+ * for reference, ms:
+ *   newest 50                                  105 / 127 / 1,372
+ *   verdict "failed" (no trace)                 90 /  39 / 1,402
+ *   verdict "review_required" (a tenth)        105 / 105 / 1,401
+ *   free text matching nothing                 334 /  19 / 1,842
+ *   free text held by ~1 trace in a million    566 / 134 / 2,080
+ *   service + tenant + verdict "failed"         76 /  35 /   281
+ * A text no trace holds reads every answer and question once, window by
+ * window (1, 6 and 13 days here: 19–38, 88–106 and 179–205 ms; one query
+ * over all of them 224–230 ms, of which reading the two columns alone is
+ * ~100 ms).
  * The previous reader (cc3b4a2's, before candidates) and this one with
  * candidates (the text still matched by positionCaseInsensitiveUTF8) in one
  * process on a store of the same rows in 200 parts, alternating, four rounds,
@@ -76,9 +81,9 @@ function rowCount(options: BenchmarkOptions): number {
   return count;
 }
 
-/** One batch of list rows, made by the engine: ids, tenants, services, verdicts and answers from the row number. */
-function generatedRows(database: string, from: number, rows: number): string {
-  const spacingMs = (DAYS * 86_400_000) / rows;
+/** A batch of list rows from row `from`, made by the engine: ids, tenants, services, verdicts and answers from the row number; `total` rows span DAYS days. */
+function generatedRows(database: string, from: number, total: number): string {
+  const spacingMs = (DAYS * 86_400_000) / total;
   return `INSERT INTO ${database}.trace_list (case_result_id, trace_id, run_id, case_id, case_version, dataset_id, service_name, tenant_id, route, execution_status, quality_status, latency_ms, started_at, query, output, has_output, version)
     SELECT concat('cr_', lower(hex(sipHash128(number)))), lower(hex(sipHash64(number))), '', '', '', '',
       ['shop', 'bank', 'travel', 'health'][1 + number % 4], concat('tenant_', toString(number % 20)), ['/chat', '/search', '/faq'][1 + number % 3], 'ok',
@@ -104,9 +109,11 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
     await client.command({ query: `SYSTEM STOP MERGES ${database}.trace_list` });
     const [stored] = await (await client.query({ query: `SELECT count() AS rows FROM ${database}.trace_list`, format: "JSONEachRow" })).json<{ rows: string }>();
     const generating = performance.now();
-    for (let from = Number(stored?.rows ?? 0); from < rows; from += BATCH) await client.command({ query: generatedRows(database, from, BATCH) });
+    for (let from = Number(stored?.rows ?? 0); from < rows; from += BATCH) await client.command({ query: generatedRows(database, from, rows) });
     const generateSeconds = (performance.now() - generating) / 1000;
-    const [parts] = await (await client.query({ query: `SELECT count() AS parts FROM system.parts WHERE database = '${database}' AND table = 'trace_list' AND active`, format: "JSONEachRow" })).json<{ parts: string }>();
+    const [parts] = await (
+      await client.query({ query: `SELECT count() AS parts, toString(min(min_time)) AS oldest, toString(max(max_time)) AS newest FROM system.parts WHERE database = '${database}' AND table = 'trace_list' AND active`, format: "JSONEachRow" })
+    ).json<{ parts: string; oldest: string; newest: string }>();
     const reader = new ClickHouseTraceReader(store.connection);
     const verdict = `${qualifyTables(FINAL_VERDICT, database)} = {verdict:String}`;
     const cases: { name: string; filter: TraceFilter; final: string; parameters: Record<string, unknown> }[] = [
@@ -121,6 +128,7 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
       { name: "list rows", value: rows },
       { name: "generated now (engine INSERT … SELECT)", value: Math.round(generateSeconds * 10) / 10, unit: "s" },
       { name: "active parts of trace_list (merges stopped)", value: Number(parts?.parts ?? 0) },
+      { name: "rows' start times", value: `${parts?.oldest ?? "—"} to ${parts?.newest ?? "—"}` },
       { name: "load average (1 minute) as the queries begin", value: os.loadavg()[0]!.toFixed(1) },
     ];
     const timed = async (run: () => Promise<unknown>): Promise<number> => {
