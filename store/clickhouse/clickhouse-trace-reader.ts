@@ -271,7 +271,7 @@ export class ClickHouseTraceReader implements TraceReader {
    * list and is not read with FINAL. A few (up to `wanted`): only their keys' rows are read, every version of
    * each, and the newest kept if it meets the conditions. More: a filter that matches often, read with FINAL as
    * it is. At 10,000,000 list rows in 200 parts (trace-list-filters.bench.ts): verdict "failed", which none had,
-   * ~1,500 → ~100 ms; a text none held ~2,000 → ~350 ms, one ten held ~2,300 → ~1,000 ms (what is left is the
+   * ~1,500 → ~100 ms; a text none held ~2,000 → ~330 ms, one ten held ~2,300 → ~570 ms (what is left is the
    * scan of the texts; the engine's query condition cache answers the same search again from its marks).
    */
   private async newestKeys(
