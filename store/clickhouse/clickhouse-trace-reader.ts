@@ -47,6 +47,18 @@ interface SummaryRow {
 }
 
 type KeyRow = { case_result_id: string; started_at_ms: string | number };
+/** trace_list's sorting key: the day, tenant, service and Case Result id. */
+type SortingKey = [day: string, tenant: string, service: string, caseResultId: string];
+
+/**
+ * A filter's condition on trace_list, and the one the candidate queries ask instead (newestKeys): met by every row
+ * that meets the first, and cheaper. `exact(among)` puts `among`, a further condition on the Case Result id, into its
+ * subqueries, so that reading the candidates' rows does not read the whole window again.
+ */
+interface FilterCondition {
+  exact(among: string): string;
+  candidate: string;
+}
 
 const DAY_MS = 86_400_000;
 /** The windows in days, each a UTC day boundary back from the newest day: one day, a week, a month, a quarter, a year. */
@@ -80,13 +92,14 @@ export class ClickHouseTraceReader implements TraceReader {
   async listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage> {
     const database = this.database;
     // What selects among the scope's rows (a filter), apart from the time: the range, the cursor and the window.
-    const filters: string[] = [];
+    const filters: FilterCondition[] = [];
     const times: string[] = [];
     // The key query's limit, window and candidate keys are set per window by newestKeys.
     const parameters: Record<string, unknown> = {};
+    const same = (condition: string) => filters.push({ exact: () => condition, candidate: condition });
     const equal = (column: string, name: string, value: string | undefined) => {
       if (value === undefined) return;
-      filters.push(`${column} = {${name}:String}`);
+      same(`${column} = {${name}:String}`);
       parameters[name] = value;
     };
     equal("service_name", "service", filter.service);
@@ -101,13 +114,16 @@ export class ClickHouseTraceReader implements TraceReader {
       parameters.verdict = filter.verdict;
     }
     if (filter.datasetId !== undefined) {
-      filters.push(`(dataset_id = {datasetId:String} OR (case_id, case_version) IN (SELECT case_id, case_version FROM ${database}.eval_cases FINAL WHERE dataset_id = {datasetId:String}))`);
+      same(`(dataset_id = {datasetId:String} OR (case_id, case_version) IN (SELECT case_id, case_version FROM ${database}.eval_cases FINAL WHERE dataset_id = {datasetId:String}))`);
       parameters.datasetId = filter.datasetId;
     }
     // Subqueries over the other growing tables take the key query's time window too: their rows carry their
     // Case Result's start (evaluation_results.started_at, metric_values.ts), so the window prunes their months and days.
     if (filter.rootCause !== undefined) {
-      filters.push(`case_result_id IN (SELECT case_result_id FROM ${database}.evaluation_results FINAL WHERE evaluator_id = 'root_cause' AND startsWith(reason, {rootCausePrefix:String}) AND ${WINDOW_CONDITION("started_at")})`);
+      // Candidates: any version of the root cause's result (without FINAL, which merges the window's results of every request).
+      const rootCauses = (final: string, among: string) =>
+        `case_result_id IN (SELECT case_result_id FROM ${database}.evaluation_results${final} WHERE evaluator_id = 'root_cause' AND startsWith(reason, {rootCausePrefix:String}) AND ${WINDOW_CONDITION("started_at")}${among})`;
+      filters.push({ exact: (among) => rootCauses(" FINAL", among), candidate: rootCauses("", "") });
       parameters.rootCausePrefix = `${filter.rootCause}:`;
     }
     if (filter.fromMs !== undefined) {
@@ -122,11 +138,11 @@ export class ClickHouseTraceReader implements TraceReader {
       // trace_list holds the query extracted from the payload (NULL where the payload has none, which matches nothing).
       // Both sides lower-cased by the engine, then LIKE with the text's wildcards escaped: at 10,000,000 rows this
       // scanned the texts in ~45 % of positionCaseInsensitiveUTF8's time (207 against 465 ms, the same rows).
-      filters.push(`(lowerUTF8(output) LIKE ${TEXT_PATTERN} OR lowerUTF8(ifNull(query, '')) LIKE ${TEXT_PATTERN})`);
+      same(`(lowerUTF8(output) LIKE ${TEXT_PATTERN} OR lowerUTF8(ifNull(query, '')) LIKE ${TEXT_PATTERN})`);
       parameters.text = filter.text;
     }
     if (filter.metric !== undefined && (filter.below !== undefined || filter.above !== undefined)) {
-      const bounds = [filter.below === undefined ? "" : " AND newest_value < {below:Float64}", filter.above === undefined ? "" : " AND newest_value > {above:Float64}"].join("");
+      const bounds = (column: string) => [filter.below === undefined ? "" : ` AND ${column} < {below:Float64}`, filter.above === undefined ? "" : ` AND ${column} > {above:Float64}`].join("");
       // The list's service and tenant conditions hold for a trace's metric rows too (they carry its Case Result's
       // service and tenant, which the sorting key holds after the metric): the subquery reads only those rows.
       const sameRequests = [
@@ -137,10 +153,14 @@ export class ClickHouseTraceReader implements TraceReader {
       // Each sorting key's newest version, collapsed by hand (argMax by version, grouped by the key's columns
       // but the metric, which is fixed), as FINAL keeps it; the bounds apply to that version. A hash aggregation
       // of the window's rows costs about half of FINAL's merge of them (10,000,000 traces: 129 → 66 ms).
-      filters.push(
-        `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, evaluator_id, argMax(value, version) AS newest_value FROM ${database}.trace_list_metrics
-           WHERE metric = {metric:String}${sameRequests} AND ${WINDOW_CONDITION("ts")} GROUP BY toDate(ts), tenant_id, service_name, case_result_id, evaluator_id) WHERE newest_value IS NOT NULL${bounds})`,
-      );
+      // Candidates: any version of the metric within the bounds, without the aggregation (a metric that no row holds
+      // within them was aggregated over the whole store: at 10,000,000 traces ~3.5 s).
+      filters.push({
+        exact: (among) =>
+          `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, evaluator_id, argMax(value, version) AS newest_value FROM ${database}.trace_list_metrics
+             WHERE metric = {metric:String}${sameRequests} AND ${WINDOW_CONDITION("ts")}${among} GROUP BY toDate(ts), tenant_id, service_name, case_result_id, evaluator_id) WHERE newest_value IS NOT NULL${bounds("newest_value")})`,
+        candidate: `case_result_id IN (SELECT case_result_id FROM ${database}.trace_list_metrics WHERE metric = {metric:String}${sameRequests} AND ${WINDOW_CONDITION("ts")}${bounds("value")})`,
+      });
       parameters.metric = filter.metric;
       if (filter.below !== undefined) parameters.below = filter.below;
       if (filter.above !== undefined) parameters.above = filter.above;
@@ -153,31 +173,34 @@ export class ClickHouseTraceReader implements TraceReader {
     times.push(WINDOW_CONDITION("started_at"));
     // Each window reads only the days the windows before it did not (newestKeys).
     times.push("started_at < fromUnixTimestamp64Milli({windowToMs:Int64}, 'UTC')");
-    const conditions = [this.tenants.on("trace_list"), ...filters, ...times];
+    const scope = this.tenants.on("trace_list");
     // A filter's id set prunes the sorting key's ranges when it is small; one of a day's worth of ids selects
     // every range anyway, and checking them against it cost ~25 ms at 124,000 ids (10,000,000 traces).
     const inSettings = { use_index_for_in_with_subqueries_max_values: 10_000 };
-    const keyConditions = [...conditions, ...(verdict === null ? [] : [verdict.exact])].join(" AND ");
+    const keyConditionsAmong = (among: string) => [scope, ...filters.map((condition) => condition.exact(among)), ...times, ...(verdict === null ? [] : [verdict.exact])].join(" AND ");
+    const keyConditions = keyConditionsAmong("");
     const keySql = withStatementSettings(
       `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.trace_list FINAL WHERE ${keyConditions}
        ORDER BY started_at DESC, case_result_id DESC LIMIT {limit:UInt32}`,
       { ...FINAL_WITHIN_PARTITIONS, ...inSettings },
     );
-    // The same rows among the candidates' keys: every version of each key (the sorting key selects their granules), its
-    // newest collapsed by hand (argMax by version, as the page's summaries are) and kept when that version meets the
-    // conditions, as FINAL then WHERE keeps it. Reading only the columns of the matching rows, this costs a third of
-    // FINAL over the same granules, which reads every column of them (10 keys on 200 parts: ~75 against ~250 ms).
+    // The same rows among the candidates' keys: every version of each key (the sorting key selects their granules),
+    // its newest collapsed by hand (argMax by version, as the page's summaries are) and kept when that version meets
+    // the conditions, as FINAL then WHERE keeps it; the filters' subqueries read the candidates' rows only. Reading
+    // only the columns of the matching rows, this costs a third of FINAL over the same granules, which reads every
+    // column of them (10 keys on 200 parts: ~75 against ~250 ms).
     const candidatesSql = withStatementSettings(
       `SELECT case_result_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms FROM ${database}.trace_list
        WHERE (toDate(started_at), tenant_id, service_name, case_result_id) IN {candidates:Array(Tuple(Date, String, String, String))}
-       GROUP BY toDate(started_at), tenant_id, service_name, case_result_id HAVING argMax(${keyConditions}, version)
+       GROUP BY toDate(started_at), tenant_id, service_name, case_result_id HAVING argMax(${keyConditionsAmong(" AND case_result_id IN {candidateIds:Array(String)}")}, version)
        ORDER BY argMax(started_at, version) DESC, case_result_id DESC LIMIT {limit:UInt32}`,
       inSettings,
     );
+    const candidateConditions = [scope, ...filters.map((condition) => condition.candidate), ...times];
     // An unfiltered list has a row in every window that has one: looking for candidates would only add a query.
     const candidateQueries =
       filters.length > 0 || verdict !== null
-        ? (verdict === null ? [conditions] : verdict.candidates.map((candidate) => [...conditions, candidate])).map((where) =>
+        ? (verdict === null ? [candidateConditions] : verdict.candidates.map((candidate) => [...candidateConditions, candidate])).map((where) =>
             withStatementSettings(`SELECT DISTINCT toDate(started_at) AS day, tenant_id, service_name, case_result_id FROM ${database}.trace_list WHERE ${where.join(" AND ")} LIMIT {candidateLimit:UInt32}`, inSettings),
           )
         : [];
@@ -271,8 +294,9 @@ export class ClickHouseTraceReader implements TraceReader {
    * list and is not read with FINAL. A few (up to `wanted`): only their keys' rows are read, every version of
    * each, and the newest kept if it meets the conditions. More: a filter that matches often, read with FINAL as
    * it is. At 10,000,000 list rows in 200 parts (trace-list-filters.bench.ts): verdict "failed", which none had,
-   * ~1,500 → ~100 ms; a text none held ~2,000 → ~330 ms, one ten held ~2,300 → ~570 ms (what is left is the
-   * scan of the texts; the engine's query condition cache answers the same search again from its marks).
+   * ~1,500 → ~100 ms; a metric bound no value met ~3,100–6,300 → ~100–250 ms; a text none held ~2,000 → ~310 ms,
+   * one ten held ~2,300 → ~540 ms (what is left is the scan of the texts; the engine's query condition cache
+   * answers the same search again from its marks).
    */
   private async newestKeys(
     queries: { all: string; ofCandidates: string; candidates: readonly string[] },
@@ -297,7 +321,7 @@ export class ClickHouseTraceReader implements TraceReader {
       const windowParameters = { ...parameters, windowFromMs, windowToMs, limit: wanted - found.length };
       const candidates = queries.candidates.length === 0 ? null : await this.candidateKeys(queries.candidates, windowParameters, wanted);
       if (candidates === null) found.push(...(await this.rows<KeyRow>(queries.all, windowParameters)));
-      else if (candidates.length > 0) found.push(...(await this.rows<KeyRow>(queries.ofCandidates, { ...windowParameters, candidates })));
+      else if (candidates.length > 0) found.push(...(await this.rows<KeyRow>(queries.ofCandidates, { ...windowParameters, candidates: candidates.map((key) => new TupleParam(key)), candidateIds: candidates.map((key) => key[3]) })));
     };
     let windowTo = MAXIMUM_TIME_MS;
     for (const days of WINDOW_DAYS) {
@@ -316,11 +340,12 @@ export class ClickHouseTraceReader implements TraceReader {
    * The sorting keys the candidate queries find in a window, as the key query's parameter; null when they find
    * more than `most` (the query for all is then cheaper than reading each one's granule).
    */
-  private async candidateKeys(queries: readonly string[], parameters: Record<string, unknown>, most: number): Promise<TupleParam[] | null> {
-    const keys = new Map<string, TupleParam>();
+  private async candidateKeys(queries: readonly string[], parameters: Record<string, unknown>, most: number): Promise<SortingKey[] | null> {
+    const keys = new Map<string, SortingKey>();
     for (const query of queries) {
       for (const row of await this.rows<{ day: string; tenant_id: string; service_name: string; case_result_id: string }>(query, { ...parameters, candidateLimit: most + 1 })) {
-        keys.set(JSON.stringify([row.day, row.tenant_id, row.service_name, row.case_result_id]), new TupleParam([row.day, row.tenant_id, row.service_name, row.case_result_id]));
+        const key: SortingKey = [row.day, row.tenant_id, row.service_name, row.case_result_id];
+        keys.set(JSON.stringify(key), key);
       }
       if (keys.size > most) return null;
     }

@@ -198,8 +198,9 @@ describe("trace list of a filter that matches few traces: candidates", () => {
       verdict: index % 11 === 5 ? "failed" : "passed",
       // Rare words: "lighthouse" in a few answers, some of which a later version takes out.
       output: index % 13 === 4 ? `the lighthouse answer ${index}` : index === 7 ? String.raw`50%_off\deal, no Ünïcode trouble` : `an answer ${index}`,
-      rootCause: null,
-      recall: 0.5,
+      // A few low recalls and root causes, some of which a later version takes back.
+      rootCause: index % 17 === 3 ? "RETRIEVAL_MISS" : null,
+      recall: index % 19 === 2 ? 0.02 : 0.6,
     }));
     for (let start = 0; start < first.length; start += 20) {
       assert.ok((await sink.write(first.slice(start, start + 20).map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })))).ok);
@@ -211,7 +212,14 @@ describe("trace list of a filter that matches few traces: candidates", () => {
     clock += DAY;
     const lighthouses = first.filter((row) => row.output.includes("lighthouse"));
     const failed = first.filter((row) => row.verdict === "failed");
-    const revised = [...lighthouses.filter((_, index) => index % 2 === 0).map((row): Written => ({ ...row, output: `a rewritten answer ${row.id}` })), { ...failed[0]!, verdict: "passed" as const }];
+    const lowRecalls = first.filter((row) => row.recall < 0.1);
+    const rootCaused = first.filter((row) => row.rootCause !== null);
+    const revised = [
+      ...lighthouses.filter((_, index) => index % 2 === 0).map((row): Written => ({ ...row, output: `a rewritten answer ${row.id}` })),
+      { ...failed[0]!, verdict: "passed" as const },
+      ...lowRecalls.filter((_, index) => index % 2 === 0).map((row): Written => ({ ...row, recall: 0.9 })),
+      ...rootCaused.filter((_, index) => index % 2 === 0).map((row): Written => ({ ...row, rootCause: "HALLUCINATION" })),
+    ];
     assert.ok((await sink.write(revised.map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })))).ok);
     for (const row of revised) latest.set(row.id, row);
     // Reviews: agreeing reviewers fail a trace the rules passed (one of the newest day, one a year back) and pass one they failed.
@@ -293,6 +301,19 @@ describe("trace list of a filter that matches few traces: candidates", () => {
             compared += 1;
           }
     assert.equal(compared, 54);
+  });
+
+  test("a metric and a root cause that older versions had and the newest do not", async () => {
+    const low = expected((row) => row.recall < 0.1);
+    assert.ok(low.length >= 2 && [...latest.values()].some((row) => row.recall === 0.9), "some low recalls were raised");
+    for (const limit of [1, 2, 50]) assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.1 }, limit), chunked(low, limit), `recall below, limit ${limit}`);
+    assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.1, service: SERVICES[1] }, 2), chunked(low.filter((row) => row.service === SERVICES[1]), 2), "with a service");
+    assert.deepEqual(await ids({ metric: "recall_at_5", above: 0.01, below: 0.05 }, 3), chunked(expected((row) => row.recall > 0.01 && row.recall < 0.05), 3), "between two bounds");
+    assert.deepEqual(await ids({ metric: "recall_at_5", below: 0 }, 3), [[]], "below every value");
+    const missed = expected((row) => row.rootCause === "RETRIEVAL_MISS");
+    assert.ok(missed.length >= 1 && missed.length < [...latest.values()].filter((row) => row.rootCause !== null).length);
+    for (const limit of [1, 50]) assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }, limit), chunked(missed, limit), `root cause, limit ${limit}`);
+    assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS", verdict: "failed" }, 2), chunked(missed.filter((row) => (reviewed.get(row.id) ?? row.verdict) === "failed"), 2), "root cause and verdict");
   });
 
   test("a filter that matches nothing reads as an empty page", async () => {
