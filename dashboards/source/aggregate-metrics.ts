@@ -336,7 +336,8 @@ export const FINAL_VERDICT = `multiIf(${REVIEWED_PASSED}, 'passed', ${REVIEWED_F
  * automatic quality_status is `verdict`, or, for 'passed' and 'failed', its reviewers agreed on that verdict
  * (FINAL_VERDICT gives 'passed' or 'failed' from a review, else quality_status). Rows that meet one may still have
  * another final verdict; a reader uses them to learn cheaply where no row can have it (quality_status alone is a
- * low-cardinality column, where FINAL_VERDICT reads every row's id for the review sets).
+ * low-cardinality column, where FINAL_VERDICT reads every row's id for the review sets). The verdict is the
+ * statement's `verdict` parameter, as in `FINAL_VERDICT = {verdict:String}`.
  */
 export function finalVerdictCandidates(verdict: string): string[] {
   const automatic = "quality_status = {verdict:String}";

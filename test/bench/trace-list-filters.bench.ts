@@ -92,14 +92,21 @@ function rowCount(options: BenchmarkOptions): number {
   return count;
 }
 
-/** A batch of list rows from row `from`, made by the engine: ids, tenants, services, verdicts and answers from the row number; `total` rows span DAYS days. */
+/**
+ * A trace's id, service, tenant and start from its row number, the same in both tables (the metric filter finds a
+ * list row by its id); `total` rows span DAYS days.
+ */
+const traceColumns = (total: number) =>
+  `concat('cr_', lower(hex(sipHash128(number)))), ['shop', 'bank', 'travel', 'health'][1 + number % 4], concat('tenant_', toString(number % 20)),
+   fromUnixTimestamp64Milli(toInt64(${START_MS} + number * ${(DAYS * 86_400_000) / total}), 'UTC')`;
+
+/** A batch of list rows from row `from`, made by the engine: verdicts and answers from the row number too. */
 function generatedRows(database: string, from: number, total: number): string {
-  const spacingMs = (DAYS * 86_400_000) / total;
-  return `INSERT INTO ${database}.trace_list (case_result_id, trace_id, run_id, case_id, case_version, dataset_id, service_name, tenant_id, route, execution_status, quality_status, latency_ms, started_at, query, output, has_output, version)
-    SELECT concat('cr_', lower(hex(sipHash128(number)))), lower(hex(sipHash64(number))), '', '', '', '',
-      ['shop', 'bank', 'travel', 'health'][1 + number % 4], concat('tenant_', toString(number % 20)), ['/chat', '/search', '/faq'][1 + number % 3], 'ok',
+  return `INSERT INTO ${database}.trace_list (case_result_id, service_name, tenant_id, started_at, trace_id, run_id, case_id, case_version, dataset_id, route, execution_status, quality_status, latency_ms, query, output, has_output, version)
+    SELECT ${traceColumns(total)}, lower(hex(sipHash64(number))), '', '', '', '',
+      ['/chat', '/search', '/faq'][1 + number % 3], 'ok',
       multiIf(number % 10 < 6, 'passed', number % 10 < 7, 'review_required', 'unjudged'),
-      100 + number % 900, fromUnixTimestamp64Milli(toInt64(${START_MS} + number * ${spacingMs}), 'UTC'),
+      100 + number % 900,
       concat('How long does a refund take for order ', toString(number), '?'),
       concat(['The refund takes five days once the parcel is back at the warehouse. ', 'Points are kept after a partial refund, and the rest is credited to your card. ', 'I cannot answer that from the documents I have. '][1 + number % 3], 'Reference ', toString(number * 7919 % 1000003), '.'),
       1, 1
@@ -108,17 +115,15 @@ function generatedRows(database: string, from: number, total: number): string {
 
 /** The metric rows of the same batch (trace_list_metrics, the metric filter's table): one value a trace, a hundredth of them at each of 0.00…0.99. */
 function generatedMetricRows(database: string, from: number, total: number): string {
-  const spacingMs = (DAYS * 86_400_000) / total;
-  return `INSERT INTO ${database}.trace_list_metrics (metric, case_result_id, evaluator_id, value, service_name, tenant_id, ts, version)
-    SELECT '${METRIC}', concat('cr_', lower(hex(sipHash128(number)))), 'context.redundancy', (number % 100) / 100,
-      ['shop', 'bank', 'travel', 'health'][1 + number % 4], concat('tenant_', toString(number % 20)), fromUnixTimestamp64Milli(toInt64(${START_MS} + number * ${spacingMs}), 'UTC'), 1
+  return `INSERT INTO ${database}.trace_list_metrics (case_result_id, service_name, tenant_id, ts, metric, evaluator_id, value, version)
+    SELECT ${traceColumns(total)}, '${METRIC}', 'context.redundancy', (number % 100) / 100, 1
     FROM numbers(${from}, ${BATCH}) SETTINGS optimize_on_insert = 0`;
 }
 
 const METRIC = "context_redundancy";
 /** The metric filter of the reference query, as the reader before candidates wrote it (each key's newest value). */
-const BELOW = (bound: number) =>
-  `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, evaluator_id, argMax(value, version) AS newest_value FROM ragscope.trace_list_metrics WHERE metric = '${METRIC}' GROUP BY toDate(ts), tenant_id, service_name, case_result_id, evaluator_id) WHERE newest_value IS NOT NULL AND newest_value < ${bound})`;
+const BELOW = (database: string, bound: number) =>
+  `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, evaluator_id, argMax(value, version) AS newest_value FROM ${database}.trace_list_metrics WHERE metric = '${METRIC}' GROUP BY toDate(ts), tenant_id, service_name, case_result_id, evaluator_id) WHERE newest_value IS NOT NULL AND newest_value < ${bound})`;
 
 /** The free-text condition of the reference query, as the reader before candidates wrote it. */
 const TEXT = "(positionCaseInsensitiveUTF8(output, {text:String}) > 0 OR positionCaseInsensitiveUTF8(ifNull(query, ''), {text:String}) > 0)";
@@ -152,9 +157,9 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
       { name: "free text matching nothing", filter: { text: "lighthouses" }, final: TEXT, parameters: { text: "lighthouses" } },
       { name: "free text held by ~1 trace in a million", filter: { text: "Reference 99999." }, final: TEXT, parameters: { text: "Reference 99999." } },
       { name: 'service + tenant + verdict "failed"', filter: { service: "bank", tenant: "tenant_5", verdict: "failed" }, final: `service_name = 'bank' AND tenant_id = 'tenant_5' AND ${verdict}`, parameters: { verdict: "failed" } },
-      { name: "metric below 0 (no trace)", filter: { metric: METRIC, below: 0 }, final: BELOW(0), parameters: {} },
-      { name: "metric below 0.01 (a hundredth)", filter: { metric: METRIC, below: 0.01 }, final: BELOW(0.01), parameters: {} },
-      { name: "metric below 0.5 + service", filter: { metric: METRIC, below: 0.5, service: "bank" }, final: `service_name = 'bank' AND ${BELOW(0.5)}`, parameters: {} },
+      { name: "metric below 0 (no trace)", filter: { metric: METRIC, below: 0 }, final: BELOW(database, 0), parameters: {} },
+      { name: "metric below 0.01 (a hundredth)", filter: { metric: METRIC, below: 0.01 }, final: BELOW(database, 0.01), parameters: {} },
+      { name: "metric below 0.5 + service", filter: { metric: METRIC, below: 0.5, service: "bank" }, final: `service_name = 'bank' AND ${BELOW(database, 0.5)}`, parameters: {} },
     ];
     const figures: BenchmarkFigure[] = [
       { name: "list rows", value: rows },

@@ -78,6 +78,32 @@ function evaluationResultsOf(row: Written): EvaluationResult[] {
   return [recall, { evaluation_result_id: `er_${row.id}_root`, case_result_id: row.id, evaluator_id: "root_cause", evaluator_version: "1", metric_values: {}, outcome: "failed", reason: `${row.rootCause}: written by the test`, evidence_refs: [], confidence: { value: 1, semantics: "deterministic_rule" }, review_required: false, error_type: "none", evaluated_at: at }];
 }
 
+/** The expected list, computed from the writes: newest first, then the id descending. */
+function newestFirst(rows: Iterable<Written>, keep: (row: Written) => boolean): Written[] {
+  return [...rows].filter(keep).sort((first, second) => second.startedAtMs - first.startedAtMs || (first.id < second.id ? 1 : first.id > second.id ? -1 : 0));
+}
+
+/** Every page of the list, following the cursor to its end. */
+async function listPages(store: TemporaryStore, filter: TraceFilter, limit: number, scope: TenantScope = "all"): Promise<TraceSummary[][]> {
+  const reader = new ClickHouseTraceReader(store.connection, scope);
+  const all: TraceSummary[][] = [];
+  let after: TraceCursor | null = null;
+  do {
+    const page = await reader.listTraces(filter, { after, limit });
+    all.push(page.traces);
+    after = page.next;
+    assert.ok(all.length <= 200, "paging ends");
+  } while (after !== null);
+  return all;
+}
+
+/** The rows in pages of `limit`; no rows are one empty page, as the list answers. */
+function chunked<Row>(rows: readonly Row[], limit: number): Row[][] {
+  const chunks: Row[][] = [];
+  for (let start = 0; start < rows.length; start += limit) chunks.push(rows.slice(start, start + limit));
+  return chunks.length === 0 ? [[]] : chunks;
+}
+
 describe("trace list over months, with replays and later versions", () => {
   let store: TemporaryStore;
   /** What the reader must show: the last write of each Case Result. */
@@ -115,28 +141,11 @@ describe("trace list over months, with replays and later versions", () => {
   });
   after(() => store.cleanup());
 
-  /** The expected list, computed from the writes: newest first, then the id descending. */
-  function expected(keep: (row: Written) => boolean): Written[] {
-    return [...latest.values()].filter(keep).sort((first, second) => second.startedAtMs - first.startedAtMs || (first.id < second.id ? 1 : first.id > second.id ? -1 : 0));
-  }
-
-  async function pages(filter: TraceFilter, limit: number, scope: TenantScope = "all"): Promise<TraceSummary[][]> {
-    const reader = new ClickHouseTraceReader(store.connection, scope);
-    const all: TraceSummary[][] = [];
-    let after: TraceCursor | null = null;
-    do {
-      const page = await reader.listTraces(filter, { after, limit });
-      all.push(page.traces);
-      after = page.next;
-      assert.ok(all.length <= 200, "paging ends");
-    } while (after !== null);
-    return all;
-  }
+  const expected = (keep: (row: Written) => boolean) => newestFirst(latest.values(), keep);
+  const pages = (filter: TraceFilter, limit: number, scope: TenantScope = "all") => listPages(store, filter, limit, scope);
 
   function assertPages(actual: TraceSummary[][], wanted: Written[], limit: number, what: string): void {
-    const chunks: Written[][] = [];
-    for (let start = 0; start < wanted.length; start += limit) chunks.push(wanted.slice(start, start + limit));
-    if (chunks.length === 0) chunks.push([]);
+    const chunks = chunked(wanted, limit);
     assert.equal(actual.length, chunks.length, `${what}: number of pages`);
     chunks.forEach((chunk, index) => {
       assert.deepEqual(
@@ -232,43 +241,26 @@ describe("trace list of a filter that matches few traces: candidates", () => {
   });
   after(() => store.cleanup());
 
-  function expected(keep: (row: Written) => boolean): Written[] {
-    return [...latest.values()].filter(keep).sort((first, second) => second.startedAtMs - first.startedAtMs || (first.id < second.id ? 1 : first.id > second.id ? -1 : 0));
-  }
-
-  async function ids(filter: TraceFilter, limit: number): Promise<string[][]> {
-    const reader = new ClickHouseTraceReader(store.connection);
-    const all: string[][] = [];
-    let after: TraceCursor | null = null;
-    do {
-      const page = await reader.listTraces(filter, { after, limit });
-      all.push(page.traces.map((trace) => trace.caseResultId));
-      after = page.next;
-      assert.ok(all.length <= 100, "paging ends");
-    } while (after !== null);
-    return all;
-  }
-
-  function chunked(rows: Written[], limit: number): string[][] {
-    const chunks: string[][] = [];
-    for (let start = 0; start < rows.length; start += limit) chunks.push(rows.slice(start, start + limit).map((row) => row.id));
-    return chunks.length === 0 ? [[]] : chunks;
-  }
+  const expected = (keep: (row: Written) => boolean) => newestFirst(latest.values(), keep);
+  /** Each page's Case Result ids. */
+  const ids = async (filter: TraceFilter, limit: number) => (await listPages(store, filter, limit)).map((page) => page.map((trace) => trace.caseResultId));
+  /** The expected pages' ids. */
+  const idPages = (rows: Written[], limit: number) => chunked(rows, limit).map((page) => page.map((row) => row.id));
 
   test("a word that older versions held and the newest do not", async () => {
     const wanted = expected((row) => row.output.toLowerCase().includes("lighthouse"));
     assert.ok(wanted.length >= 2 && wanted.length < [...latest.values()].length / 10, "the word is rare among the newest versions");
-    for (const limit of [1, 2, 50]) assert.deepEqual(await ids({ text: "LightHouse" }, limit), chunked(wanted, limit), `limit ${limit}`);
-    assert.deepEqual(await ids({ text: "lighthouse answer", service: SERVICES[0] }, 2), chunked(wanted.filter((row) => row.service === SERVICES[0]), 2), "with a service");
+    for (const limit of [1, 2, 50]) assert.deepEqual(await ids({ text: "LightHouse" }, limit), idPages(wanted, limit), `limit ${limit}`);
+    assert.deepEqual(await ids({ text: "lighthouse answer", service: SERVICES[0] }, 2), idPages(wanted.filter((row) => row.service === SERVICES[0]), 2), "with a service");
   });
 
   test("the text is a text: wildcards and backslashes match themselves, letters of any case", async () => {
     const deal = [latest.get("cr_007")!];
-    assert.deepEqual(await ids({ text: String.raw`50%_OFF\Deal` }, 5), chunked(deal, 5), "the whole text");
-    assert.deepEqual(await ids({ text: "ÜNÏCODE" }, 5), chunked(deal, 5), "non-ASCII letters");
+    assert.deepEqual(await ids({ text: String.raw`50%_OFF\Deal` }, 5), idPages(deal, 5), "the whole text");
+    assert.deepEqual(await ids({ text: "ÜNÏCODE" }, 5), idPages(deal, 5), "non-ASCII letters");
     assert.deepEqual(await ids({ text: "50x_off" }, 5), [[]], "_ is not a wildcard");
     assert.deepEqual(await ids({ text: "50%xoff" }, 5), [[]], "% is not a wildcard");
-    assert.deepEqual(await ids({ text: String.raw`off\d` }, 5), chunked(deal, 5), "a backslash");
+    assert.deepEqual(await ids({ text: String.raw`off\d` }, 5), idPages(deal, 5), "a backslash");
     assert.deepEqual(await ids({ text: "offd" }, 5), [[]], "the backslash is not dropped");
   });
 
@@ -277,9 +269,9 @@ describe("trace list of a filter that matches few traces: candidates", () => {
     const wanted = expected((row) => finalVerdict(row) === "failed");
     assert.ok(wanted.some((row) => row.verdict !== "failed"), "a trace is failed by its review alone");
     assert.ok([...latest.values()].some((row) => row.verdict === "failed" && finalVerdict(row) === "passed"), "a review passes a trace the rules failed");
-    for (const limit of [1, 3, 50]) assert.deepEqual(await ids({ verdict: "failed" }, limit), chunked(wanted, limit), `limit ${limit}`);
+    for (const limit of [1, 3, 50]) assert.deepEqual(await ids({ verdict: "failed" }, limit), idPages(wanted, limit), `limit ${limit}`);
     // Passed: most traces, so the windows hold more candidates than a page and are read with FINAL.
-    assert.deepEqual(await ids({ verdict: "passed" }, 40), chunked(expected((row) => finalVerdict(row) === "passed"), 40), "passed");
+    assert.deepEqual(await ids({ verdict: "passed" }, 40), idPages(expected((row) => finalVerdict(row) === "passed"), 40), "passed");
   });
 
   test("every combination of service, tenant, verdict and text pages as computed from the writes", async () => {
@@ -297,7 +289,7 @@ describe("trace list of a filter that matches few traces: candidates", () => {
                 (verdict === undefined || finalVerdict(row) === verdict) &&
                 (text === undefined || row.output.toLowerCase().includes(text) || `question of ${row.id}`.includes(text)),
             );
-            assert.deepEqual(await ids(filter, 4), chunked(wanted, 4), JSON.stringify(filter));
+            assert.deepEqual(await ids(filter, 4), idPages(wanted, 4), JSON.stringify(filter));
             compared += 1;
           }
     assert.equal(compared, 54);
@@ -306,14 +298,14 @@ describe("trace list of a filter that matches few traces: candidates", () => {
   test("a metric and a root cause that older versions had and the newest do not", async () => {
     const low = expected((row) => row.recall < 0.1);
     assert.ok(low.length >= 2 && [...latest.values()].some((row) => row.recall === 0.9), "some low recalls were raised");
-    for (const limit of [1, 2, 50]) assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.1 }, limit), chunked(low, limit), `recall below, limit ${limit}`);
-    assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.1, service: SERVICES[1] }, 2), chunked(low.filter((row) => row.service === SERVICES[1]), 2), "with a service");
-    assert.deepEqual(await ids({ metric: "recall_at_5", above: 0.01, below: 0.05 }, 3), chunked(expected((row) => row.recall > 0.01 && row.recall < 0.05), 3), "between two bounds");
+    for (const limit of [1, 2, 50]) assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.1 }, limit), idPages(low, limit), `recall below, limit ${limit}`);
+    assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.1, service: SERVICES[1] }, 2), idPages(low.filter((row) => row.service === SERVICES[1]), 2), "with a service");
+    assert.deepEqual(await ids({ metric: "recall_at_5", above: 0.01, below: 0.05 }, 3), idPages(expected((row) => row.recall > 0.01 && row.recall < 0.05), 3), "between two bounds");
     assert.deepEqual(await ids({ metric: "recall_at_5", below: 0 }, 3), [[]], "below every value");
     const missed = expected((row) => row.rootCause === "RETRIEVAL_MISS");
     assert.ok(missed.length >= 1 && missed.length < [...latest.values()].filter((row) => row.rootCause !== null).length);
-    for (const limit of [1, 50]) assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }, limit), chunked(missed, limit), `root cause, limit ${limit}`);
-    assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS", verdict: "failed" }, 2), chunked(missed.filter((row) => (reviewed.get(row.id) ?? row.verdict) === "failed"), 2), "root cause and verdict");
+    for (const limit of [1, 50]) assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }, limit), idPages(missed, limit), `root cause, limit ${limit}`);
+    assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS", verdict: "failed" }, 2), idPages(missed.filter((row) => (reviewed.get(row.id) ?? row.verdict) === "failed"), 2), "root cause and verdict");
   });
 
   test("a filter that matches nothing reads as an empty page", async () => {
