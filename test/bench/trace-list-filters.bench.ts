@@ -68,6 +68,43 @@
  *   condition cache, which answers a repeated search in ~10 ms without the
  *   index, was not used with it. Writing cost the engine ~20 µs more a trace
  *   (~570 characters of text), and merges build the index again.
+ *
+ * Notes (2026-12-03, a later change; this machine ran ~1.3–2 times slower
+ * than for the notes above, and its speed moved within the session, so the
+ * figures are the previous reader (280fc66's) and this one alternating in one
+ * process, four rounds, condition cache emptied before each, ms):
+ *   metric below 0.01 (a hundredth)           297–347 → 156–245
+ *   metric below 0 (no trace)                 427–463 → 297–349
+ *   free text matching nothing                410–484 → 360–412
+ *   free text held by ten traces              645–770 → 561–707
+ *   metric below 0.5 + service, newest 50, verdict "failed": unchanged
+ * - A metric or root cause filter that matches often: the window's key query
+ *   with FINAL asked the exact form, which aggregates every metric row of
+ *   the window by key (a hundredth matching: the key query ~180 ms, ~130 of
+ *   it the aggregation). It now asks the candidate form (any version's value
+ *   within the bounds) for twice the rows wanted (~50 ms) and checks their
+ *   ids against the exact form (~50 ms), reading the window with the exact
+ *   form only when too few pass.
+ * - A filter with fewer candidates in the newest day than a page asks for
+ *   every older day's candidates in one query, instead of one a window.
+ * - Tried and not kept:
+ *   - The engine's text index (GA since 26.2, here 26.7), on the answer and
+ *     question with preprocessor lowerUTF8, on a copy of trace_list (200
+ *     parts). splitByNonAlpha: ~1.5 µs more a row to write, +22 % on disk,
+ *     but the list's `lowerUTF8(x) LIKE` does not use it; `x ILIKE` does
+ *     (the dictionary scan of LIKE patterns), and took 700 ms for a word no
+ *     row held (the scan without the index: 330–430 ms). hasToken answers a
+ *     whole word in ~50 ms, but a word is not a substring: "refund" must
+ *     also find "refunds". ngrams(3): ~2.9 µs more a row, +67 % on disk, and
+ *     `ILIKE` 300–1,100 ms, never faster than the scan.
+ *   - index_granularity 1024 instead of 8192 (reading a few keys' rows reads
+ *     8 times fewer rows): the newest page's FINAL took twice as long.
+ * - What is left of a text search is the scan: reading the two columns of
+ *   10,000,000 rows ~150 ms, matching them ~170–250 ms more on this machine.
+ *   With answers of ~570 characters, as the sink's real traces have, it is
+ *   ~4 times that. A first request under 300 ms for a text over all time
+ *   needs an index of whole words (a change of what a text search means) or
+ *   a time range the search is bounded to.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";

@@ -78,6 +78,27 @@ function evaluationResultsOf(row: Written): EvaluationResult[] {
   return [recall, { evaluation_result_id: `er_${row.id}_root`, case_result_id: row.id, evaluator_id: "root_cause", evaluator_version: "1", metric_values: {}, outcome: "failed", reason: `${row.rootCause}: written by the test`, evidence_refs: [], confidence: { value: 1, semantics: "deterministic_rule" }, review_required: false, error_type: "none", evaluated_at: at }];
 }
 
+/**
+ * Writes rows through the sink, as a collector does: `batch` rows a write, the sink's clock (which gives the rows'
+ * versions) a second later after each; `later` moves it on, as a re-evaluation comes later.
+ */
+function writerOf(store: TemporaryStore): { write(rows: readonly Written[], batch?: number): Promise<void>; later(ms: number): void } {
+  let clock = Date.parse("2026-09-15T00:00:00.000Z");
+  const sink = new ClickHouseSink(store.connection, { now: () => clock });
+  return {
+    async write(rows, batch = rows.length) {
+      for (let start = 0; start < rows.length; start += batch) {
+        const written = await sink.write(rows.slice(start, start + batch).map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })));
+        assert.ok(written.ok);
+        clock += 1_000;
+      }
+    },
+    later(ms) {
+      clock += ms;
+    },
+  };
+}
+
 /** The expected list, computed from the writes: newest first, then the id descending. */
 function newestFirst(rows: Iterable<Written>, keep: (row: Written) => boolean): Written[] {
   return [...rows].filter(keep).sort((first, second) => second.startedAtMs - first.startedAtMs || (first.id < second.id ? 1 : first.id > second.id ? -1 : 0));
@@ -111,8 +132,7 @@ describe("trace list over months, with replays and later versions", () => {
 
   before(async () => {
     store = await temporaryStore();
-    let clock = Date.parse("2026-09-15T00:00:00.000Z");
-    const sink = new ClickHouseSink(store.connection, { now: () => clock });
+    const writer = writerOf(store);
     const first: Written[] = startTimes().map((startedAtMs, index) => ({
       id: `cr_${String((index * 37) % 1000).padStart(3, "0")}`,
       startedAtMs,
@@ -124,19 +144,15 @@ describe("trace list over months, with replays and later versions", () => {
       recall: (index % 10) / 10,
     }));
     // Several writes, so the rows are spread over parts as a collector writes them.
-    for (let start = 0; start < first.length; start += 25) {
-      const written = await sink.write(first.slice(start, start + 25).map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })));
-      assert.ok(written.ok);
-      clock += 1_000;
-    }
+    await writer.write(first, 25);
     for (const row of first) latest.set(row.id, row);
     // An identical replay of a third of them (the same rows again).
     const replayed = first.filter((_, index) => index % 3 === 0);
-    assert.ok((await sink.write(replayed.map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })))).ok);
+    await writer.write(replayed);
     // A later version of every fourth: another verdict, answer, root cause and metric value (a re-evaluation a month later).
-    clock += 30 * DAY;
+    writer.later(30 * DAY);
     const revised = first.filter((_, index) => index % 4 === 1).map((row, index): Written => ({ ...row, verdict: "failed", output: `revised answer of ${row.id}`, rootCause: ROOT_CAUSES[index % ROOT_CAUSES.length]!, recall: 0.05 }));
-    assert.ok((await sink.write(revised.map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })))).ok);
+    await writer.write(revised);
     for (const row of revised) latest.set(row.id, row);
   });
   after(() => store.cleanup());
@@ -194,8 +210,7 @@ describe("trace list of a filter that matches few traces: candidates", () => {
 
   before(async () => {
     store = await temporaryStore();
-    let clock = Date.parse("2026-09-15T00:00:00.000Z");
-    const sink = new ClickHouseSink(store.connection, { now: () => clock });
+    const writer = writerOf(store);
     const newest = Date.parse("2026-09-14T20:00:00.000Z");
     // Three days of traces a quarter-hour apart, and a few a month and a year back.
     const times = [...Array.from({ length: 90 }, (_, index) => newest - index * 15 * 60_000), newest - 30 * DAY, newest - 31 * DAY, newest - 365 * DAY];
@@ -211,14 +226,11 @@ describe("trace list of a filter that matches few traces: candidates", () => {
       rootCause: index % 17 === 3 ? "RETRIEVAL_MISS" : null,
       recall: index % 19 === 2 ? 0.02 : 0.6,
     }));
-    for (let start = 0; start < first.length; start += 20) {
-      assert.ok((await sink.write(first.slice(start, start + 20).map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })))).ok);
-      clock += 1_000;
-    }
+    await writer.write(first, 20);
     for (const row of first) latest.set(row.id, row);
     // Later versions: every other "lighthouse" answer is rewritten without the word, and a failed verdict is
     // re-evaluated as passed, so their older versions meet the filters and their newest do not.
-    clock += DAY;
+    writer.later(DAY);
     const lighthouses = first.filter((row) => row.output.includes("lighthouse"));
     const failed = first.filter((row) => row.verdict === "failed");
     const lowRecalls = first.filter((row) => row.recall < 0.1);
@@ -229,7 +241,7 @@ describe("trace list of a filter that matches few traces: candidates", () => {
       ...lowRecalls.filter((_, index) => index % 2 === 0).map((row): Written => ({ ...row, recall: 0.9 })),
       ...rootCaused.filter((_, index) => index % 2 === 0).map((row): Written => ({ ...row, rootCause: "HALLUCINATION" })),
     ];
-    assert.ok((await sink.write(revised.map((row) => ({ caseResult: caseResultOf(row), evaluationResults: evaluationResultsOf(row) })))).ok);
+    await writer.write(revised);
     for (const row of revised) latest.set(row.id, row);
     // Reviews: agreeing reviewers fail a trace the rules passed (one of the newest day, one a year back) and pass one they failed.
     const labeledAt = "2026-09-15T12:00:00.000Z";
@@ -311,5 +323,53 @@ describe("trace list of a filter that matches few traces: candidates", () => {
   test("a filter that matches nothing reads as an empty page", async () => {
     assert.deepEqual(await ids({ text: "no answer says this" }, 5), [[]]);
     assert.deepEqual(await ids({ verdict: "review_required" }, 5), [[]]);
+  });
+});
+
+describe("trace list of a metric or root cause that many traces met: the key query's rows checked", () => {
+  let store: TemporaryStore;
+  const latest = new Map<string, Written>();
+
+  before(async () => {
+    store = await temporaryStore();
+    const writer = writerOf(store);
+    const newest = Date.parse("2026-09-14T20:00:00.000Z");
+    // One day of traces ten minutes apart: more than a page meet each filter in every version, so the window is read
+    // with FINAL and the candidate forms, and its rows' ids are checked against the newest versions.
+    const first: Written[] = Array.from({ length: 60 }, (_, index) => ({
+      id: `cr_${String(index).padStart(3, "0")}`,
+      startedAtMs: newest - index * 10 * 60_000,
+      service: SERVICES[index % SERVICES.length]!,
+      tenant: TENANTS[index % TENANTS.length]!,
+      verdict: "passed",
+      output: `an answer ${index}`,
+      rootCause: "HALLUCINATION",
+      recall: 0.8,
+    }));
+    await writer.write(first, 20);
+    for (const row of first) latest.set(row.id, row);
+    // Later versions take both away from the newest twenty (the first rows the key query reads fail the check, so
+    // the window is read again with the exact forms) and from every third of the others (the check drops them).
+    writer.later(DAY);
+    const revised = first.filter((_, index) => index < 20 || index % 3 === 0).map((row): Written => ({ ...row, recall: 0.2, rootCause: "RETRIEVAL_MISS" }));
+    await writer.write(revised);
+    for (const row of revised) latest.set(row.id, row);
+  });
+  after(() => store.cleanup());
+
+  const ids = async (filter: TraceFilter, limit: number) => (await listPages(store, filter, limit)).map((page) => page.map((trace) => trace.caseResultId));
+  const idPages = (keep: (row: Written) => boolean, limit: number) => chunked(newestFirst(latest.values(), keep), limit).map((page) => page.map((row) => row.id));
+
+  test("a metric bound that older versions met: every page as computed from the writes", async () => {
+    const above = (row: Written) => row.recall > 0.5;
+    assert.ok([...latest.values()].filter(above).length > 20, "many traces keep a recall above the bound");
+    for (const limit of [1, 4, 7, 50]) assert.deepEqual(await ids({ metric: "recall_at_5", above: 0.5 }, limit), idPages(above, limit), `limit ${limit}`);
+    assert.deepEqual(await ids({ metric: "recall_at_5", above: 0.5, service: SERVICES[1] }, 3), idPages((row) => above(row) && row.service === SERVICES[1], 3), "with a service");
+    for (const limit of [4, 50]) assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.5 }, limit), idPages((row) => row.recall < 0.5, limit), `below, limit ${limit}`);
+  });
+
+  test("a root cause that older versions had: every page as computed from the writes", async () => {
+    for (const limit of [1, 4, 50]) assert.deepEqual(await ids({ rootCause: "HALLUCINATION" }, limit), idPages((row) => row.rootCause === "HALLUCINATION", limit), `limit ${limit}`);
+    assert.deepEqual(await ids({ rootCause: "HALLUCINATION", metric: "recall_at_5", above: 0.5 }, 5), idPages((row) => row.rootCause === "HALLUCINATION" && row.recall > 0.5, 5), "with the metric");
   });
 });
