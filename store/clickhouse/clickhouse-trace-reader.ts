@@ -183,7 +183,9 @@ export class ClickHouseTraceReader implements TraceReader {
     // A filter's id set prunes the sorting key's ranges when it is small; one of a day's worth of ids selects
     // every range anyway, and checking them against it cost ~25 ms at 124,000 ids (10,000,000 traces).
     const inSettings = { use_index_for_in_with_subqueries_max_values: 10_000 };
-    const keyConditionsAmong = (among: string) => [scope, ...filters.map((condition) => condition.exact(among)), ...times, ...(verdict === null ? [] : [verdict.exact])].join(" AND ");
+    /** The key query's conditions, each filter's in the form `form` gives. */
+    const keyConditions = (form: (condition: FilterCondition) => string) => [scope, ...filters.map(form), ...times, ...(verdict === null ? [] : [verdict.exact])].join(" AND ");
+    const keyConditionsAmong = (among: string) => keyConditions((condition) => condition.exact(among));
     const keyQuery = (conditions: string, limit: string) =>
       withStatementSettings(
         `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.trace_list FINAL WHERE ${conditions}
@@ -197,7 +199,7 @@ export class ClickHouseTraceReader implements TraceReader {
       checked.length === 0
         ? null
         : {
-            keys: keyQuery([scope, ...filters.map((condition) => (condition.checked ? condition.candidate : condition.exact(""))), ...times, ...(verdict === null ? [] : [verdict.exact])].join(" AND "), "checkedLimit"),
+            keys: keyQuery(keyConditions((condition) => (condition.checked ? condition.candidate : condition.exact(""))), "checkedLimit"),
             check: withStatementSettings(
               `SELECT case_result_id FROM (SELECT arrayJoin({checkIds:Array(String)}) AS case_result_id) WHERE ${checked.map((condition) => condition.exact(" AND case_result_id IN {checkIds:Array(String)}")).join(" AND ")}`,
               inSettings,
@@ -351,8 +353,9 @@ export class ClickHouseTraceReader implements TraceReader {
         // list's. Else the window is read with the exact forms. At 10,000,000 traces, a metric a hundredth of them
         // met: the key query ~180 → ~50 ms, the check ~50 ms.
         const checkedLimit = needed * 2;
-        const rows = await this.rows<KeyRow>(queries.checked.keys, { ...window(windowFromMs, windowToMs), checkedLimit });
-        const passed = new Set(rows.length === 0 ? [] : (await this.rows<{ case_result_id: string }>(queries.checked.check, { ...window(windowFromMs, windowToMs), checkIds: rows.map((row) => row.case_result_id) })).map((row) => row.case_result_id));
+        const windowParameters = window(windowFromMs, windowToMs);
+        const rows = await this.rows<KeyRow>(queries.checked.keys, { ...windowParameters, checkedLimit });
+        const passed = new Set(rows.length === 0 ? [] : (await this.rows<{ case_result_id: string }>(queries.checked.check, { ...windowParameters, checkIds: rows.map((row) => row.case_result_id) })).map((row) => row.case_result_id));
         const kept = rows.filter((row) => passed.has(row.case_result_id));
         if (kept.length >= needed || rows.length < checkedLimit) {
           found.push(...kept.slice(0, needed));

@@ -146,12 +146,13 @@ function rowCount(options: BenchmarkOptions): number {
  */
 const traceColumns = (total: number) => `${CASE_RESULT_ID}, ['shop', 'bank', 'travel', 'health'][1 + number % 4], concat('tenant_', toString(number % 20)), ${startOf(total)}`;
 const CASE_RESULT_ID = "concat('cr_', lower(hex(sipHash128(number))))";
+const TRACE_ID = "lower(hex(sipHash64(number)))";
 const startOf = (total: number) => `fromUnixTimestamp64Milli(toInt64(${START_MS} + number * ${(DAYS * 86_400_000) / total}), 'UTC')`;
 
 /** A batch of list rows from row `from`, made by the engine: verdicts and answers from the row number too. */
 function generatedRows(database: string, from: number, total: number): string {
   return `INSERT INTO ${database}.trace_list (case_result_id, service_name, tenant_id, started_at, trace_id, run_id, case_id, case_version, dataset_id, route, execution_status, quality_status, latency_ms, query, output, has_output, version)
-    SELECT ${traceColumns(total)}, lower(hex(sipHash64(number))), '', '', '', '',
+    SELECT ${traceColumns(total)}, ${TRACE_ID}, '', '', '', '',
       ['/chat', '/search', '/faq'][1 + number % 3], 'ok',
       multiIf(number % 10 < 6, 'passed', number % 10 < 7, 'review_required', 'unjudged'),
       100 + number % 900,
@@ -174,7 +175,7 @@ function generatedMetricRows(database: string, from: number, total: number): str
  */
 function generatedRootCauseRows(database: string, from: number, total: number): string {
   return `INSERT INTO ${database}.evaluation_results (evaluation_result_id, case_result_id, run_id, case_id, trace_id, evaluator_id, evaluator_version, outcome, reason, review_required, error_type, started_at, evaluated_at, payload, version)
-    SELECT concat(${CASE_RESULT_ID}, '_root_cause'), ${CASE_RESULT_ID}, '', '', lower(hex(sipHash64(number))), 'root_cause', '1', 'failed',
+    SELECT concat(${CASE_RESULT_ID}, '_root_cause'), ${CASE_RESULT_ID}, '', '', ${TRACE_ID}, 'root_cause', '1', 'failed',
       concat(if(number % 100 = 3, 'RETRIEVAL_MISS', 'HALLUCINATION'), ': generated'), 0, 'none', ${startOf(total)}, ${startOf(total)}, '{}', 1
     FROM numbers(${from}, ${BATCH}) WHERE number % 10 = 3 SETTINGS optimize_on_insert = 0`;
 }
