@@ -14,6 +14,13 @@
  * re-evaluation replaces the earlier result instead of producing a second,
  * smaller one.
  *
+ * Spans are grouped by trace id within their authenticated tenant (the
+ * receiver's stamp, stamp-tenant.ts): a trace id is chosen by the client, so
+ * two tenants may send the same one — by chance, or when one tenant's service
+ * calls another's with a `traceparent` header, or on purpose. Grouping by the
+ * trace id alone merged one tenant's spans into another's trace, where they
+ * were read and rewrote its result.
+ *
  * Time is passed in (`now`) rather than read, so tests and replays control
  * it. The evaluation loop passes when each span was received where its
  * transport knows (the in-process bus), and releases by the time through
@@ -68,6 +75,7 @@ export interface AssembledTrace<Source> {
 }
 
 interface OpenTrace<Source> {
+  traceId: string;
   spans: Map<string, SpanRecord>;
   /** Estimated bytes of `spans`. */
   bytes: number;
@@ -76,6 +84,17 @@ interface OpenTrace<Source> {
   hasRoot: boolean;
   reopened: boolean;
   sources: Source[];
+}
+
+/** The tenant the receiver authenticated for a span (stamp-tenant.ts), or null. */
+function authenticatedTenantOf(span: SpanRecord): string | null {
+  const tenant = span.resource[Ragscope.authenticatedTenant];
+  return typeof tenant === "string" ? tenant : null;
+}
+
+/** Where a span is grouped: its trace id, within its authenticated tenant (NUL cannot occur in either). */
+function assemblyKey(traceId: string, tenant: string | null): string {
+  return tenant === null ? traceId : `${tenant}\u0000${traceId}`;
 }
 
 /** A root: no parent, or the span that records the whole RAG request. */
@@ -123,12 +142,13 @@ export class TraceAssembler<Source = never> {
   add(spans: readonly SpanRecord[], now: number, source?: Source): void {
     const touched = new Set<OpenTrace<Source>>();
     for (const span of spans) {
-      let trace = this.open.get(span.traceId);
+      const key = assemblyKey(span.traceId, authenticatedTenantOf(span));
+      let trace = this.open.get(key);
       if (!trace) {
-        trace = { spans: new Map(), bytes: 0, firstSeenAt: now, lastSpanAt: now, hasRoot: false, reopened: false, sources: [] };
-        const earlier = this.recent.get(span.traceId);
+        trace = { traceId: span.traceId, spans: new Map(), bytes: 0, firstSeenAt: now, lastSpanAt: now, hasRoot: false, reopened: false, sources: [] };
+        const earlier = this.recent.get(key);
         if (earlier) {
-          this.recent.delete(span.traceId);
+          this.recent.delete(key);
           this.recentByteCount -= earlier.bytes;
           trace.reopened = true;
           this.counters.reopenedTraces += 1;
@@ -138,7 +158,7 @@ export class TraceAssembler<Source = never> {
           this.openByteCount += earlier.bytes;
           trace.hasRoot = earlier.spans.some(isRootSpan);
         }
-        this.open.set(span.traceId, trace);
+        this.open.set(key, trace);
       }
       const bytes = estimateSpanBytes(span);
       const replaced = trace.spans.get(span.spanId);
@@ -163,22 +183,22 @@ export class TraceAssembler<Source = never> {
   /** Releases the traces that are ready at `now`: complete, past deadline, or over the memory bound. */
   collectReady(now: number): AssembledTrace<Source>[] {
     const ready: AssembledTrace<Source>[] = [];
-    for (const [traceId, trace] of this.open) {
-      if (trace.hasRoot && now - trace.lastSpanAt >= this.options.quietPeriodMs) ready.push(this.release(traceId, trace, "complete"));
-      else if (now - trace.firstSeenAt >= this.options.maxTraceWaitMs) ready.push(this.release(traceId, trace, "deadline"));
+    for (const [key, trace] of this.open) {
+      if (trace.hasRoot && now - trace.lastSpanAt >= this.options.quietPeriodMs) ready.push(this.release(key, trace, "complete"));
+      else if (now - trace.firstSeenAt >= this.options.maxTraceWaitMs) ready.push(this.release(key, trace, "deadline"));
     }
     // Map iteration is insertion order, so the first traces are the oldest.
-    for (const [traceId, trace] of this.open) {
+    for (const [key, trace] of this.open) {
       if (this.openSpanCount <= this.options.maxOpenSpans && this.openByteCount <= this.maxOpenBytes) break;
       this.counters.memoryBoundReleases += 1;
-      ready.push(this.release(traceId, trace, "memory_bound"));
+      ready.push(this.release(key, trace, "memory_bound"));
     }
     return ready;
   }
 
   /** Releases every open trace (shutdown, end of an offline run). */
   flush(): AssembledTrace<Source>[] {
-    return [...this.open].map(([traceId, trace]) => this.release(traceId, trace, trace.hasRoot ? "complete" : "flush"));
+    return [...this.open].map(([key, trace]) => this.release(key, trace, trace.hasRoot ? "complete" : "flush"));
   }
 
   /** The earliest time at which `collectReady` may release something, for timers. */
@@ -191,8 +211,8 @@ export class TraceAssembler<Source = never> {
     return next;
   }
 
-  private release(traceId: string, trace: OpenTrace<Source>, reason: ReleaseReason): AssembledTrace<Source> {
-    this.open.delete(traceId);
+  private release(key: string, trace: OpenTrace<Source>, reason: ReleaseReason): AssembledTrace<Source> {
+    this.open.delete(key);
     // Start time, then span id: spans that started in the same nanosecond (coarse
     // clocks) keep one order whatever order they arrived in.
     const spans = [...trace.spans.values()].sort((left, right) =>
@@ -200,16 +220,16 @@ export class TraceAssembler<Source = never> {
     );
     this.openSpanCount -= spans.length;
     this.openByteCount -= trace.bytes;
-    this.remember(traceId, spans, trace.bytes);
+    this.remember(key, spans, trace.bytes);
     const complete = reason === "complete" || trace.hasRoot;
     this.counters.tracesReleased += 1;
     if (!complete) this.counters.partialTraces += 1;
-    return { traceId, spans, complete, reason, reopened: trace.reopened, sources: trace.sources, bytes: trace.bytes, lastSpanAt: trace.lastSpanAt };
+    return { traceId: trace.traceId, spans, complete, reason, reopened: trace.reopened, sources: trace.sources, bytes: trace.bytes, lastSpanAt: trace.lastSpanAt };
   }
 
-  private remember(traceId: string, spans: SpanRecord[], bytes: number): void {
+  private remember(key: string, spans: SpanRecord[], bytes: number): void {
     if (this.options.recentTraceMemory <= 0 || bytes > this.maxRecentBytes) return;
-    this.recent.set(traceId, { spans, bytes });
+    this.recent.set(key, { spans, bytes });
     this.recentByteCount += bytes;
     while (this.recent.size > this.options.recentTraceMemory || this.recentByteCount > this.maxRecentBytes) {
       const oldest = this.recent.entries().next().value;

@@ -78,6 +78,47 @@ describe("tenants from credentials", () => {
     assert.match(claim?.error ?? "", /claims tenant "globex", but its credential authenticated tenant "acme"/);
     recordAttack({ attack: "token A writes as tenant B (claim, forged resource attribute, B's trace and span ids)", outcome: "stored as A; B's result untouched; claim noted", peakRssMb: residentMemoryMb() });
   });
+  /** A generation span of `trace` under `parent`, with its own answer: what another tenant would slip into a trace. */
+  function generationSpan(trace: string, spanId: string, parent: string, answer: string) {
+    const text = (value: string) => ({ stringValue: value });
+    const attributes = [
+      { key: "ragscope.stage", value: text("generate") },
+      { key: "ragscope.answer", value: text(answer) },
+    ];
+    return JSON.stringify({
+      resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: text("shared-bot") }] }, scopeSpans: [{ spans: [{ traceId: trace, spanId, parentSpanId: parent, name: "rag.generate", kind: 1, startTimeUnixNano: "1700000000050000000", endTimeUnixNano: "1700000000060000000", attributes }] }] }],
+    });
+  }
+
+  async function storedOf(trace: string) {
+    assert.ok(await collector.waitUntilIdle(20_000));
+    const rows = await queryRows<{ payload: string }>(collector.store.connection, "SELECT payload FROM {{database}}.case_results FINAL WHERE trace_id = {trace:String}", { trace });
+    return new Map(rows.map((row) => caseResultSchema.parse(JSON.parse(row.payload))).map((result) => [result.rag_observation.tenant_id, result]));
+  }
+
+  test("a span A sends with B's trace id and a span id of its own never joins B's trace: not while it is open, not after it was stored", async () => {
+    // While B's trace is open: B's root and A's generation span, in one quiet period.
+    const open = "c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3";
+    const bodyOf = (trace: string, answer: string) => request(answer).replaceAll(TRACE, trace);
+    assert.equal((await post(TOKEN_B, bodyOf(open, "Globex: 30 days."))).status, 200);
+    assert.equal((await post(TOKEN_A, generationSpan(open, "d4d4d4d4d4d4d4d4", ROOT, "Injected by acme while open."))).status, 200);
+    await collector.flush();
+    const whileOpen = await storedOf(open);
+    assert.equal(whileOpen.get("globex")?.output, "Globex: 30 days.", "B's answer is its own");
+    assert.equal(whileOpen.get("globex")?.rag_observation.partial_trace, false);
+    assert.equal(whileOpen.get("acme")?.rag_observation.partial_trace, true, "A's span is a trace of A's, without a root");
+
+    // After B's result was stored: A's late span must not re-open B's trace.
+    const stored = "e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5";
+    assert.equal((await post(TOKEN_B, bodyOf(stored, "Globex: 14 days."))).status, 200);
+    assert.equal((await storedOf(stored)).get("globex")?.output, "Globex: 14 days.");
+    assert.equal((await post(TOKEN_A, generationSpan(stored, "f6f6f6f6f6f6f6f6", ROOT, "Injected by acme later."))).status, 200);
+    await collector.flush();
+    const later = await storedOf(stored);
+    assert.equal(later.get("globex")?.output, "Globex: 14 days.", "B's stored answer is unchanged");
+    assert.equal(later.get("acme")?.rag_observation.partial_trace, true);
+    recordAttack({ attack: "token A sends a span of its own into B's trace id (open, and already stored)", outcome: "a partial trace of A's; B's trace and result untouched", peakRssMb: residentMemoryMb() });
+  });
 });
 
 describe("authentication settings that would quietly turn auth off", () => {
