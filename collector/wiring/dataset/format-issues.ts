@@ -15,8 +15,22 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return text;
 }
 
+/**
+ * One issue in plain words. The issues must come from a parse with `reportInput: true` (parseReporting): only then
+ * does an issue carry the value it was about, which tells a missing field ("required") from one of the wrong type
+ * ("must be a list, not a text"). The value itself is never printed: a blind case's gold data stays out of the log.
+ */
 export function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === "invalid_type" && issue.input === undefined) return "required";
+  const given = (issue as { input?: unknown }).input;
+  if ((issue.code === "invalid_type" || issue.code === "invalid_union") && given === undefined) return "required";
+  // A schema's own message says more than the generic one ("must be a text, or a list of texts with …").
+  const generic = issue.message.startsWith("Invalid input");
+  if (issue.code === "invalid_type" && generic) return `must be ${kindNames[issue.expected] ?? issue.expected}, not ${kindOf(given)}`;
+  if (issue.code === "invalid_union" && generic) {
+    const expected = [...new Set(issue.errors.flatMap((branch) => branch.filter((inner) => inner.code === "invalid_type").map((inner) => kindNames[inner.expected] ?? inner.expected)))];
+    if (expected.length > 0) return `must be ${expected.join(" or ")}, not ${kindOf(given)}`;
+  }
+  if (issue.code === "too_small" && issue.origin === "string" && Number(issue.minimum) === 1) return "must not be empty";
   if (issue.code === "unrecognized_keys") {
     return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => `"${key}"`).join(", ")} (check the spelling against the Eval Case template)`;
   }
@@ -24,4 +38,29 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
     return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
   }
   return issue.message;
+}
+
+/** safeParse with every issue carrying the value it was about, as describeIssue needs. */
+export function parseReporting<Schema extends z.ZodType>(schema: Schema, value: unknown): ReturnType<Schema["safeParse"]> {
+  return schema.safeParse(value, { reportInput: true }) as ReturnType<Schema["safeParse"]>;
+}
+
+/** zod's type names as a dataset's author reads them (YAML or JSON). */
+const kindNames: Record<string, string> = {
+  string: "a text",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  array: "a list",
+  object: "a mapping of fields",
+  record: "a mapping of fields",
+  date: "a date",
+  null: "empty (null)",
+};
+
+function kindOf(value: unknown): string {
+  if (value === null) return "empty (null)";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping of fields";
+  return kindNames[typeof value] ?? typeof value;
 }

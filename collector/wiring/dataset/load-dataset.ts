@@ -25,7 +25,7 @@ import path from "node:path";
 import { parseAllDocuments } from "yaml";
 import { evalCase, type EvalCase } from "../../../contracts/eval-case.js";
 import { failure, success, type Result } from "../../../core/result.js";
-import { describeIssue, formatPath } from "./format-issues.js";
+import { describeIssue, formatPath, parseReporting } from "./format-issues.js";
 import { isSimpleCase, simpleCase, simpleToEvalCase } from "./simple-case.js";
 
 export interface DatasetProblem {
@@ -50,6 +50,8 @@ export interface Dataset {
 export interface DatasetLoadFailure {
   file: string;
   problems: DatasetProblem[];
+  /** True when the file could not be read at all (missing, a folder, no permission): not a dataset with problems. */
+  unreadable?: boolean;
 }
 
 export function formatProblem(problem: DatasetProblem): string {
@@ -85,7 +87,8 @@ export async function loadDatasetFile(file: string): Promise<Result<Dataset, Dat
     bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return fail(code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a .yaml or .json file" : `cannot be read (${code ?? String(error)})`);
+    const message = code === "ENOENT" ? `file not found (looked in ${path.resolve(file)}); check the path` : code === "EISDIR" ? "is a directory, expected a .yaml or .json file" : `cannot be read (${code ?? String(error)})`;
+    return failure({ file, problems: [{ path: "", caseId: null, message }], unreadable: true });
   }
   if (!isUtf8(bytes)) {
     const line = firstLineNotUtf8(bytes);
@@ -214,7 +217,7 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
     if (isSimpleCase(raw)) {
       simpleCount += 1;
       caseId = scalarText((raw as Record<string, unknown>).id);
-      const simple = simpleCase.safeParse(raw);
+      const simple = parseReporting(simpleCase, raw);
       if (!simple.success) {
         for (const issue of simple.error.issues) problems.push({ path: pathOf(formatPath(issue.path)), caseId, message: describeIssue(issue) });
         return;
@@ -224,7 +227,7 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
     const withHeader = isRecord(candidate)
       ? { ...candidate, dataset_id: candidate.dataset_id ?? header.datasetId ?? undefined, dataset_version: candidate.dataset_version ?? header.datasetVersion ?? undefined }
       : candidate;
-    const parsed = evalCase.safeParse(withHeader);
+    const parsed = parseReporting(evalCase, withHeader);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problems.push({ path: pathOf(formatPath(issue.path)), caseId, message: describeIssue(issue) });
       return;

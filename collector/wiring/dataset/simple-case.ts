@@ -75,9 +75,11 @@ export type SimpleCase = z.infer<typeof simpleCase>;
 
 const unanswerableTypes = new Set(["unanswerable", "no_answer", "no-answer"]);
 
-/** A raw case is in the simple format when it has `id` and `question` and neither `case_id` nor `input`. */
+/** A raw case is in the simple format when it has `id` or `question` and neither `case_id` nor `input`. */
 export function isSimpleCase(raw: unknown): boolean {
-  return typeof raw === "object" && raw !== null && !Array.isArray(raw) && "question" in raw && "id" in raw && !("case_id" in raw) && !("input" in raw);
+  // Either of the simple format's own keys makes it one, so that a case missing the other is told what it misses
+  // ("question: required"), not the Eval Case template's fields.
+  return typeof raw === "object" && raw !== null && !Array.isArray(raw) && ("question" in raw || "id" in raw) && !("case_id" in raw) && !("input" in raw);
 }
 
 export function simpleToEvalCase(simple: SimpleCase, defaults: { datasetId: string; datasetVersion: string }): EvalCaseInput {

@@ -64,10 +64,47 @@ describe("ragscope validate", () => {
     assert.match(rejected.stderr, /cases\[2\]\.reference_answer \(case_id number\): must be a text, or a list of texts with one acceptable answer each/);
   });
 
-  test("a missing file and a missing argument are usage errors, not crashes", () => {
+  test("a field of the wrong type is named as such, not as missing; a simple-format case without its question is told so", async () => {
+    const file = path.join(folder, "types.yaml");
+    await writeFile(
+      file,
+      [
+        "- id: number-question",
+        "  question: 42",
+        "- id: listless",
+        "  question: q",
+        "  relevant_document_ids: doc-1",
+        "  metadata: [1, 2]",
+        "- id: no-question",
+        "  reference_answer: x",
+        "- case_id: full",
+        "  dataset_id: d",
+        "  input: {query: hello}",
+        "",
+      ].join("\n"),
+    );
+    const result = run("validate", file);
+    assert.equal(result.status, 1);
+    const lines = result.stderr.split("\n").map((line) => line.trim());
+    for (const expected of [
+      "[0].question (case_id number-question): must be a text, not a number",
+      "[1].relevant_document_ids (case_id listless): must be a list, not a text",
+      "[1].metadata (case_id listless): must be a mapping of fields, not a list",
+      "[2].question (case_id no-question): required",
+      "[3].case_version (case_id full): required",
+      "[3].dataset_version (case_id full): required",
+      "[3].input (case_id full): must be a text, not a mapping of fields",
+    ]) {
+      assert.ok(lines.includes(expected), `${expected}\n${result.stderr}`);
+    }
+    assert.doesNotMatch(result.stderr, /unknown field "id"|Invalid input/);
+    assert.doesNotMatch(result.stderr, /hello/, "a value is never printed: a blind case's gold data stays out of the log");
+  });
+
+  test("a missing file cannot be decided (exit 2, README \"Exit codes\"), a missing argument is a usage error, neither a crash", () => {
     const missing = run("validate", path.join(folder, "nope.yaml"));
-    assert.equal(missing.status, 1);
-    assert.match(missing.stderr, /nope\.yaml: 1 problem\n\s+\(file\): file not found/);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /nope\.yaml: 1 problem\n\s+\(file\): file not found \(looked in .*nope\.yaml\); check the path/);
     const noArgument = run("validate");
     assert.notEqual(noArgument.status, 0);
     assert.match(noArgument.stderr, /missing required argument/);
