@@ -8,7 +8,7 @@
  * count, and another tenant's run reads as not stored.
  */
 import path from "node:path";
-import { checkReleaseGate, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
+import { checkReleaseGate, IMPLIED_SECTION, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
 import { packageFiles } from "../config/package-files.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
@@ -79,7 +79,7 @@ function formatGate(runId: string, caseCount: number, result: ReleaseGateResult,
   const lines = [`Release gate for run ${runId} (${caseCount} cases): ${result.passed ? "PASSED" : "BLOCKED"} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured`, `  ${formatVerdicts(statuses, reviewed)}`];
   for (const item of result.rules) {
     const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : formatFixed(item.value, 4);
-    const note = item.status === "not_available" ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
+    const note = item.status === "not_available" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
     lines.push(`  ${symbol[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`);
   }
   return lines.join("\n");

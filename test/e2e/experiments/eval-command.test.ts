@@ -116,6 +116,25 @@ describe("ragscope eval", () => {
     assert.match(result.stdout, /3 task failures/);
   });
 
+  test("a task that timed out blocks a gate whose file does not bound the timeout rate, and one whose rule allows it passes", async () => {
+    const dataset = path.join(folder, "timeouts.json");
+    await writeFile(dataset, JSON.stringify({ dataset_id: "timeouts", dataset_version: "1", cases: ["case_hangs", "case_fine_1", "case_fine_2"].map((id) => ({ case_id: id, case_version: "1", input: `question of ${id}` })) }));
+    const gateOf = async (name: string, lines: string[]) => {
+      const file = path.join(folder, name);
+      await writeFile(file, ["performance:", ...lines, ""].join("\n"));
+      return file;
+    };
+    const errorsOnly = await gateOf("errors-only.yaml", ['  error_rate: "<= 0.5"']);
+    const blocked = await run(["eval", "--dataset", dataset, "--task", path.join(tasks, "failing-tasks.ts"), "--timeout-ms", "800", "--data-dir", path.join(folder, "timeouts-store"), "--run-id", "timeouts-1", "--gates", errorsOnly]);
+    assert.equal(blocked.status, 1, blocked.stdout + blocked.stderr);
+    assert.match(blocked.stdout, /implied\.timeout_rate\s+0\.3333\s+= 0\s+\(timeout_rate = 0\.333\d* misses = 0: the gate file has no timeout_rate rule, and a request that did not complete is a failed case; add one \(performance\.timeout_rate: "<= 0\.01"\) to allow some\)/);
+
+    const allowing = await gateOf("allowing.yaml", ['  error_rate: "<= 0.5"', '  timeout_rate: "<= 0.5"']);
+    const passed = await run(["eval", "--dataset", dataset, "--task", path.join(tasks, "failing-tasks.ts"), "--timeout-ms", "800", "--data-dir", path.join(folder, "timeouts-store"), "--run-id", "timeouts-2", "--gates", allowing]);
+    assert.equal(passed.status, 0, passed.stdout + passed.stderr);
+    assert.doesNotMatch(passed.stdout, /implied\./);
+  });
+
   test("--repeat 3 with a nondeterministic task lists the unstable case", async () => {
     const dataset = path.join(folder, "coin.yaml");
     await writeFile(dataset, "dataset_id: coin\ndataset_version: '1'\ncases:\n  - { case_id: steady, case_version: '1', input: a question }\n  - { case_id: flip_coin, case_version: '1', input: another question }\n");
