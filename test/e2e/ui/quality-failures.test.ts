@@ -130,7 +130,7 @@ describe("Quality over time and Failures pages", () => {
       if (!same) different.push(`${metric}: gate ${expected}, page ${shown}`);
     }
     assert.deepEqual(different, [], "one definition per metric: the page shows the gate's number for every metric both show");
-    assert.equal(compared, 12, `compared ${compared} metrics; gate printed ${[...gate.keys()].join(", ")}`);
+    assert.equal(compared, 13, `compared ${compared} metrics; gate printed ${[...gate.keys()].join(", ")}`);
     for (const metric of ["faithfulness", "hallucination_rate", "permission_leak_rate"]) assert.ok(gate.has(metric), `the example gate file checks ${metric}`);
     // The example run has only the heuristic judge: its faithfulness is a measurement, shown apart and
     // labelled, and neither the gate nor the board's faithfulness and hallucination rate read it.
