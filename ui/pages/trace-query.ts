@@ -4,6 +4,13 @@ import type { TraceCursor, TraceFilter } from "../../store/ports/trace-reader.js
 
 export const FILTER_PARAMETERS = ["service", "tenant", "route", "run", "dataset", "verdict", "root_cause", "from", "to", "q", "metric", "below", "above"] as const;
 const METRIC_PATTERN = /^[A-Za-z0-9_.@-]{1,120}$/;
+/**
+ * The largest magnitude of a metric bound (below=, above=). Stored metric values are rates and scores in
+ * [0, 1], milliseconds, token counts and costs: far inside it. Past ±2^53 an integer-valued number cannot be
+ * sent to the engine as a Float64 query parameter without losing digits (the embedded engine's client refuses
+ * it, which answered 500), and no metric value is that large, so such a bound is refused up front.
+ */
+export const MAXIMUM_METRIC_BOUND = 1_000_000_000_000;
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAXIMUM_PAGE_SIZE = 200;
 const MAXIMUM_PARAMETER_LENGTH = 500;
@@ -62,6 +69,7 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
     if (value === undefined) continue;
     const parsed = Number(value);
     if (!Number.isFinite(parsed)) return failure(`${name}=${value} is not a number: write e.g. metric=context_recall&below=0.5`);
+    if (Math.abs(parsed) > MAXIMUM_METRIC_BOUND) return failure(`${name}=${value} is out of range: a metric bound is a number from -${MAXIMUM_METRIC_BOUND} to ${MAXIMUM_METRIC_BOUND} (metric values are rates and scores in [0, 1], milliseconds, tokens or costs)`);
     if (metric === undefined) return failure(`${name}= needs a metric: write e.g. metric=context_recall&${name}=${value}`);
     filter[name] = parsed;
   }
