@@ -3,7 +3,12 @@
  * under /api, label import/export. Every request is checked against the
  * reviewer tokens (ui-access.ts); a token in ?token= is exchanged for an
  * HttpOnly, SameSite=Strict cookie and removed from the address. State
- * changing requests must come from this origin.
+ * changing requests must come from this origin. Without tokens (loopback
+ * only) a request must name a loopback host, so a page on another site that
+ * re-points its own name at 127.0.0.1 (DNS rebinding) reads and writes
+ * nothing. Request bodies are bounded per route before they are read, and
+ * every answer carries the security headers (SECURITY.md, threat model and
+ * limits; ui/README.md, Access).
  *
  * Each request reads through the store's ports for its token's tenants
  * (`readers`, store/ports/tenant-scope.ts): the store applies the scope inside
@@ -11,13 +16,15 @@
  * counts, runs or metric values, whatever ids or filters it is given.
  */
 import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { getCookie, setCookie } from "hono/cookie";
+import { failure, success, type Result } from "../core/result.js";
 import { compareRuns } from "../experiments/compare/compare-runs.js";
 import type { HumanLabel } from "../evaluators/judge/calibration/human-label.js";
 import type { Store } from "../store/ports/store.js";
 import { OutOfScopeError, type ScopedReaders, type TenantScope } from "../store/ports/tenant-scope.js";
 import type { TraceDetail } from "../store/ports/trace-reader.js";
-import { readerFor, type UiAccess } from "./access/ui-access.js";
+import { hasTokens, isLoopbackAuthority, readerFor, type UiAccess } from "./access/ui-access.js";
 import { page } from "./pages/layout.js";
 import { reviewItemPage, reviewQueuePage } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
@@ -63,7 +70,19 @@ export interface UiAppOptions {
 type Variables = { reviewer: string; authenticated: boolean; readers: ScopedReaders };
 const COOKIE = "ragscope_token";
 const MAXIMUM_RUNS = 500;
-const MAXIMUM_IMPORT_BYTES = 20 * 1024 * 1024;
+const MEBIBYTE = 1024 * 1024;
+const MAXIMUM_IMPORT_BYTES = 20 * MEBIBYTE;
+/** The import form's multipart framing around the file: boundaries and part headers. */
+const IMPORT_FORM_FRAMING_BYTES = 64 * 1024;
+/** A review holds verdicts, a root cause and a comment cut to 4000 characters: a few KiB; a mebibyte leaves room for any real one. */
+const MAXIMUM_REVIEW_BYTES = MEBIBYTE;
+const SECURITY_HEADERS = {
+  "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  // Links out of a trace page must not carry its address (case result ids, filters) to another site. Not
+  // "no-referrer": under it a browser sends `Origin: null` with the UI's own form posts, which the origin check refuses.
+  "Referrer-Policy": "same-origin",
+};
 
 export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables }> {
   const { store, access } = options;
@@ -71,13 +90,29 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   const traceEvents = options.traceEvents ?? new TraceEventsByScope((scope) => readersFor(store, scope)!.traces, DEFAULT_TRACE_EVENTS);
   const app = new Hono<{ Variables: Variables }>();
 
+  // Registered first so it wraps everything after it: the refusals the access check returns early get the headers too.
+  app.use("*", async (context, next) => {
+    await next();
+    const headers = context.res.headers;
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers.set(name, value);
+    // Pages and API answers hold trace data, which no cache may keep; static assets and the event stream say their own.
+    if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  });
+
   app.use("*", async (context, next) => {
     const url = new URL(context.req.url);
+    if (!hasTokens(access)) {
+      // Everyone who reaches a tokenless UI is trusted, so it must be reached by a loopback name: the Host header
+      // (and the address, which an absolute request target sets) of a DNS-rebinding page names the attacker's site.
+      const host = context.req.header("host");
+      if (!isLoopbackAuthority(host) || !isLoopbackAuthority(url.host)) return context.text(`ragscope UI: refused the host ${JSON.stringify(host ?? "")}: without reviewer tokens the UI answers only to localhost, 127.0.0.1 and [::1] (any port), which guards it against DNS rebinding; open it as http://127.0.0.1:<port>/, or set RAGSCOPE_UI_TOKENS to serve it under another name`, 421);
+    }
     const queryToken = url.searchParams.get("token");
-    if (queryToken !== null && readerFor(access, queryToken) !== null && (access.tokens.size > 0 || (access.tenantTokens?.length ?? 0) > 0)) {
+    if (queryToken !== null && hasTokens(access) && readerFor(access, queryToken) !== null) {
       setCookie(context, COOKIE, queryToken, { httpOnly: true, sameSite: "Strict", path: "/" });
       url.searchParams.delete("token");
-      return context.redirect(`${url.pathname}${url.search}`, 303);
+      // Only ever to a path of this server: "//evil.example/x" is a protocol-relative address of another site.
+      return context.redirect(`/${url.pathname.replace(/^[/\\]+/, "")}${url.search}`, 303);
     }
     const header = context.req.header("authorization");
     const presented = header?.startsWith("Bearer ") ? header.slice("Bearer ".length) : (getCookie(context, COOKIE) ?? null);
@@ -93,12 +128,20 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (readers === null) return context.text(`ragscope UI: ${store.describe()} cannot restrict reads to a tenant; tenant-limited tokens need the ClickHouse store`, 503);
     context.set("readers", readers);
     await next();
-    context.header("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
-    context.header("X-Content-Type-Options", "nosniff");
   });
 
-  const badRequest = (context: Context<{ Variables: Variables }>, message: string, status: 400 | 404 = 400) =>
+  const badRequest = (context: Context<{ Variables: Variables }>, message: string, status: 400 | 404 | 413 = 400) =>
     wantsJson(context) ? context.json({ error: message }, status) : context.html(page("Error", context.get("reviewer"), html`<p class="error" id="error">${message}</p>`), status);
+
+  /**
+   * Refuses a body over maximumBytes before it is read: at once when its
+   * Content-Length says so, else (chunked) as soon as the bytes read pass it.
+   */
+  const limitBody = (maximumBytes: number, what: string, fix: string) =>
+    bodyLimit({ maxSize: maximumBytes, onError: (context) => badRequest(context as Context<{ Variables: Variables }>, `${what} is larger than ${describeBytes(maximumBytes)} (${maximumBytes} bytes), the limit of ${context.req.method} ${new URL(context.req.url).pathname}: ${fix}`, 413) });
+  const importLimit = limitBody(MAXIMUM_IMPORT_BYTES, "the label file", "split it into smaller JSONL files and import each");
+  const importFormLimit = limitBody(MAXIMUM_IMPORT_BYTES + IMPORT_FORM_FRAMING_BYTES, "the import form", "split the file into smaller JSONL files and import each");
+  const reviewLimit = limitBody(MAXIMUM_REVIEW_BYTES, "the review", "send only verdicts, a root cause and a comment (comments are kept to 4000 characters)");
 
   async function listed(readers: ScopedReaders, parameters: URLSearchParams) {
     const query = parseTraceQuery(parameters);
@@ -313,12 +356,44 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const mine = found.all.filter((label) => label.labeler_id === reviewer);
     return context.html(reviewItemPage(reviewer, found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, context.req.query("saved") === undefined ? null : "Saved."));
   });
-  app.post("/review/:id", async (context) => {
+
+  app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(await context.get("readers").humanLabels.list()), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
+  const importLabels = async (readers: ScopedReaders, text: string, author: LabelAuthor) => {
+    const parsed = labelsFromJsonl(text, author);
+    if (!parsed.ok) return parsed;
+    try {
+      await readers.humanLabels.save(parsed.value);
+    } catch (error) {
+      // Labels for another tenant's case results (or ones not stored): the whole file is refused, and which ids exist is not said.
+      if (error instanceof OutOfScopeError) return { ok: false as const, error: error.message };
+      throw error;
+    }
+    return parsed;
+  };
+  app.post("/api/labels.jsonl", importLimit, async (context) => {
+    const imported = await importLabels(context.get("readers"), await context.req.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated") });
+    return imported.ok ? context.json({ imported: imported.value.length }) : context.json({ error: imported.error }, 400);
+  });
+  // Before /review/:id, which would take "import" for a case result id (a case result so named can still be read, not labelled by a form).
+  app.post("/review/import", importFormLimit, async (context) => {
+    const form = await readForm(context);
+    if (!form.ok) return badRequest(context, form.error);
+    const file = form.value.file;
+    if (!(file instanceof File)) return badRequest(context, "choose a JSONL file to import");
+    if (file.size > MAXIMUM_IMPORT_BYTES) return badRequest(context, `the label file is larger than ${describeBytes(MAXIMUM_IMPORT_BYTES)} (${MAXIMUM_IMPORT_BYTES} bytes): split it into smaller JSONL files and import each`, 413);
+    const imported = await importLabels(context.get("readers"), await file.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated") });
+    return imported.ok ? context.redirect("/review", 303) : badRequest(context, imported.error);
+  });
+
+  app.post("/review/:id", reviewLimit, async (context) => {
     const reviewer = context.get("reviewer");
     const caseResultId = context.req.param("id");
     const detail = await context.get("readers").traces.readTrace(caseResultId);
     if (detail === null) return badRequest(context, `no trace with case result id "${caseResultId}" is stored`, 404);
-    const form = wantsJson(context) ? ((await context.req.json()) as Record<string, unknown>) : await context.req.parseBody();
+    const read = wantsJson(context) ? await readJsonObject(context) : await readForm(context);
+    if (!read.ok) return badRequest(context, read.error);
+    const form = read.value;
+    if (form.verdicts !== undefined && !isPlainObject(form.verdicts)) return badRequest(context, 'verdicts: give an object of metric to "pass" or "fail", e.g. {"verdicts": {"faithfulness": "fail"}}');
     const verdicts: Record<string, "pass" | "fail"> = {};
     const given = (form.verdicts ?? {}) as Record<string, unknown>;
     for (const [key, value] of [...Object.entries(form), ...Object.entries(given).map(([metric, verdict]) => [`metric:${metric}`, verdict] as const)]) {
@@ -334,39 +409,42 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return wantsJson(context) ? context.json({ saved: labels.value }) : context.redirect(`/review/${encodeURIComponent(caseResultId)}?saved=1`, 303);
   });
 
-  app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(await context.get("readers").humanLabels.list()), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
-  const importLabels = async (readers: ScopedReaders, text: string, author: LabelAuthor) => {
-    const parsed = labelsFromJsonl(text, author);
-    if (!parsed.ok) return parsed;
-    try {
-      await readers.humanLabels.save(parsed.value);
-    } catch (error) {
-      // Labels for another tenant's case results (or ones not stored): the whole file is refused, and which ids exist is not said.
-      if (error instanceof OutOfScopeError) return { ok: false as const, error: error.message };
-      throw error;
-    }
-    return parsed;
-  };
-  app.post("/api/labels.jsonl", async (context) => {
-    const text = await context.req.text();
-    if (text.length > MAXIMUM_IMPORT_BYTES) return context.json({ error: `the file is larger than ${MAXIMUM_IMPORT_BYTES} bytes: split it` }, 413);
-    const imported = await importLabels(context.get("readers"), text, { reviewer: context.get("reviewer"), authenticated: context.get("authenticated") });
-    return imported.ok ? context.json({ imported: imported.value.length }) : context.json({ error: imported.error }, 400);
-  });
-  app.post("/review/import", async (context) => {
-    const form = await context.req.parseBody();
-    const file = form.file;
-    if (!(file instanceof File)) return badRequest(context, "choose a JSONL file to import");
-    if (file.size > MAXIMUM_IMPORT_BYTES) return badRequest(context, `the file is larger than ${MAXIMUM_IMPORT_BYTES} bytes: split it`);
-    const imported = await importLabels(context.get("readers"), await file.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated") });
-    return imported.ok ? context.redirect("/review", 303) : badRequest(context, imported.error);
-  });
-
+  app.notFound((context) => badRequest(context, `nothing at ${context.req.method} ${new URL(context.req.url).pathname}`, 404));
   app.onError((error, context) => {
     const message = `the UI could not answer: ${error.message}`;
     return wantsJson(context) ? context.json({ error: message }, 500) : context.text(message, 500);
   });
   return app;
+}
+
+/** A JSON body that must be an object; malformed JSON or another value is the client's mistake (a 400), not the server's. */
+async function readJsonObject(context: Context): Promise<Result<Record<string, unknown>, string>> {
+  const text = await context.req.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return failure(`the body is not valid JSON (${(error as Error).message}): send an object such as {"verdicts": {"<metric>": "pass"}, "root_cause": "<label>", "comment": "…"}`);
+  }
+  if (!isPlainObject(parsed)) return failure(`the body is JSON ${parsed === null ? "null" : Array.isArray(parsed) ? "array" : typeof parsed}, not an object: send an object such as {"verdicts": {"<metric>": "pass"}, "root_cause": "<label>", "comment": "…"}`);
+  return success(parsed);
+}
+
+/** A urlencoded or multipart form; a malformed one (a broken multipart boundary) is the client's mistake. */
+async function readForm(context: Context): Promise<Result<Record<string, unknown>, string>> {
+  try {
+    return success(await context.req.parseBody());
+  } catch (error) {
+    return failure(`the form could not be read (${(error as Error).message}): post it as multipart/form-data or application/x-www-form-urlencoded`);
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describeBytes(bytes: number): string {
+  return bytes % MEBIBYTE === 0 ? `${bytes / MEBIBYTE} MiB` : `${(bytes / MEBIBYTE).toFixed(2)} MiB`;
 }
 
 function wantsJson(context: Context): boolean {

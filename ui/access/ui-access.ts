@@ -103,8 +103,23 @@ export function isLoopback(host: string): boolean {
   return false;
 }
 
-function hasTokens(access: UiAccess): boolean {
+export function hasTokens(access: UiAccess): boolean {
   return access.tokens.size > 0 || (access.tenantTokens?.length ?? 0) > 0;
+}
+
+/** An authority as a Host header gives it: a bracketed IPv6 address or a name, then an optional port. */
+const AUTHORITY_PATTERN = /^(?<name>\[[0-9A-Fa-f:.]+\]|[^:[\]@/\\]+)(?::\d{1,5})?$/;
+
+/**
+ * Whether a request's authority (its Host header, "127.0.0.1:4000") names
+ * this machine's loopback interface: localhost, a 127.x.y.z address or [::1],
+ * with any port. A browser lured by DNS rebinding sends the attacker's own
+ * name (evil.example), which never passes, whatever address it resolved to.
+ */
+export function isLoopbackAuthority(authority: string | undefined): boolean {
+  const name = authority === undefined ? undefined : AUTHORITY_PATTERN.exec(authority)?.groups?.name;
+  if (name === undefined) return false;
+  return isLoopback(name.startsWith("[") ? name.slice(1, -1) : name.toLowerCase());
 }
 
 /** Null when the address may be served with this access; otherwise why not and how to fix it. */
