@@ -403,7 +403,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     }
     const rootCause = typeof form.root_cause === "string" && form.root_cause !== "" ? form.root_cause : null;
     const comment = typeof form.comment === "string" ? form.comment.slice(0, 4000) : "";
-    const labels = labelsOfSubmission({ caseResultId, reviewer, verdicts, rootCause, comment, labeledAt: new Date(now()).toISOString() }, reviewMetrics(detail.evaluationResults));
+    const earlier = (await labelsOf(context.get("readers"), [caseResultId])).get(caseResultId) ?? [];
+    const labels = labelsOfSubmission({ caseResultId, reviewer, verdicts, rootCause, comment, labeledAt: new Date(now()).toISOString() }, reviewMetrics(detail.evaluationResults), earlier);
     if (!labels.ok) return badRequest(context, labels.error);
     await context.get("readers").humanLabels.save(labels.value);
     return wantsJson(context) ? context.json({ saved: labels.value }) : context.redirect(`/review/${encodeURIComponent(caseResultId)}?saved=1`, 303);

@@ -43,11 +43,27 @@ export interface ReviewSubmission {
   labeledAt: string;
 }
 
-export function labelsOfSubmission(submission: ReviewSubmission, metrics: readonly string[]): Result<HumanLabel[], string> {
+/**
+ * The labels a submission stores. `earlier` are the reviewer's labels of the case already stored: a reviewer may
+ * label a case over several saves.
+ *
+ * A reviewer's verdict on a case is "failed" when they failed any metric and "passed" otherwise
+ * (evaluators/reviewed-verdict.ts), so a pass is only taken once the reviewer has labelled every metric of the case:
+ * one metric ticked "pass" on a case that failed four would otherwise turn it into a pass everywhere.
+ */
+export function labelsOfSubmission(submission: ReviewSubmission, metrics: readonly string[], earlier: readonly HumanLabel[] = []): Result<HumanLabel[], string> {
   const labels: HumanLabel[] = [];
   for (const [metric, verdict] of Object.entries(submission.verdicts)) {
     if (!metrics.includes(metric)) return failure(`"${metric}" is not a judged metric of this case; label one of: ${metrics.join(", ") || "(none)"}`);
     labels.push(newHumanLabel({ case_result_id: submission.caseResultId, metric, labeler_id: submission.reviewer, verdict, note: submission.comment, labeled_at: submission.labeledAt }));
+  }
+  if (labels.length > 0) {
+    const verdicts = new Map<string, string>();
+    for (const label of [...earlier, ...labels]) if (label.labeler_id === submission.reviewer && label.metric !== ROOT_CAUSE_METRIC) verdicts.set(label.metric, label.verdict);
+    const missing = metrics.filter((metric) => !verdicts.has(metric));
+    if (![...verdicts.values()].includes("fail") && missing.length > 0) {
+      return failure(`a case passes review only with every metric labelled: ${missing.join(", ")} ${missing.length === 1 ? "has" : "have"} no label of yours yet — label ${missing.length === 1 ? "it" : "them"} too, or fail the metric that fails the case`);
+    }
   }
   if (submission.rootCause !== null) {
     if (!(ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(submission.rootCause)) return failure(`"${submission.rootCause}" is not a root-cause label; use one of ${ROOT_CAUSE_LABEL_NAMES.join(", ")}`);

@@ -1,7 +1,9 @@
 /**
  * Agreement on the review queue against scikit-learn: the LLM judge's stored
  * verdicts (Evaluation Results `judge.<metric>`) and two reviewers' labels,
- * saved through the UI's review endpoint with each reviewer's token, give the
+ * imported through the UI's label import with each reviewer's token (a
+ * reviewer labels some metrics of a case only, all passes — a calibration set;
+ * the review form takes a pass only once every metric is labelled), give the
  * Cohen's kappa per metric that sklearn.metrics.cohen_kappa_score gives on the
  * same verdicts (test/data/ui/review-agreement-references.json, recorded by
  * record-review-agreement.py beside it) — between the judge and the
@@ -65,16 +67,15 @@ describe("judge and reviewer agreement on the review queue, against scikit-learn
     assert.ok(written.ok);
     server = await startUiServer({ host: "127.0.0.1", port: 0, store, access: { tokens: new Map(Object.entries(TOKENS).map(([reviewer, token]) => [token, reviewer])) } });
     for (const [reviewer, token] of Object.entries(TOKENS)) {
+      const lines: string[] = [];
       for (let index = 0; index < caseCount; index += 1) {
-        const verdicts: Record<string, string> = {};
         for (const metric of metrics) {
           const letter = references.verdicts[metric]![reviewer]?.[index];
-          if (letter !== undefined) verdicts[metric] = verdictOf(letter);
+          if (letter !== undefined) lines.push(JSON.stringify({ case_result_id: `cr_agreement_${index}`, metric, verdict: verdictOf(letter), labeled_at: "2026-07-08T10:00:00Z" }));
         }
-        if (Object.keys(verdicts).length === 0) continue;
-        const saved = await fetch(`${server.url}/review/cr_agreement_${index}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ verdicts, comment: "" }) });
-        assert.equal(saved.status, 200, await saved.text());
       }
+      const imported = await fetch(`${server.url}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" }, body: `${lines.join("\n")}\n` });
+      assert.equal(imported.status, 200, await imported.text());
     }
   });
   after(() => server?.close());

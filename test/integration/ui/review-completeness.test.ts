@@ -1,0 +1,71 @@
+/**
+ * A reviewer's pass decides a case only once they labelled every metric it
+ * offers for review: one metric ticked "pass" on a case that failed two turned
+ * it into a pass on every surface (the final verdict is the reviewers' when
+ * they agree, evaluators/reviewed-verdict.ts). Through the UI's review endpoint
+ * with reviewer tokens; the UI server in-process on 127.0.0.1, the in-memory
+ * store.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { EvaluationResult } from "../../../contracts/evaluation-result.js";
+import { createMemoryStore } from "../../../store/memory/memory-store.js";
+import { startUiServer, type UiServer } from "../../../ui/ui-server.js";
+import { buildCaseResult } from "../../support/case-results.js";
+
+const TOKENS = { alice: "alice-token-0123456789abcdef", bob: "bob-token-0123456789abcdef00" };
+const CASE = "cr_review_completeness";
+
+function failedJudgement(metric: string): EvaluationResult {
+  return {
+    evaluation_result_id: `er_${CASE}_${metric}`,
+    case_result_id: CASE,
+    evaluator_id: `judge.${metric}`,
+    evaluator_version: "rubric-1+judge-a",
+    metric_values: { [metric]: 0 },
+    outcome: "failed",
+    reason: "scripted judge verdict",
+    evidence_refs: [],
+    confidence: { value: 0.9, semantics: "judge_self_report" },
+    review_required: false,
+    error_type: "none",
+    evaluated_at: "2026-07-08T09:00:00.000Z",
+  };
+}
+
+describe("a review's pass needs every metric labelled", () => {
+  let server: UiServer;
+  before(async () => {
+    const store = createMemoryStore();
+    const written = await store.results.write([
+      { caseResult: { ...buildCaseResult({ output: "an answer" }), case_result_id: CASE, quality_status: "failed" as const, started_at: "2026-07-08T09:00:00.000Z" }, evaluationResults: [failedJudgement("faithfulness"), failedJudgement("completeness")] },
+    ]);
+    assert.ok(written.ok);
+    server = await startUiServer({ host: "127.0.0.1", port: 0, store, access: { tokens: new Map(Object.entries(TOKENS).map(([reviewer, token]) => [token, reviewer])) } });
+  });
+  after(() => server?.close());
+
+  const review = (reviewer: keyof typeof TOKENS, verdicts: Record<string, string>) =>
+    fetch(`${server.url}/review/${CASE}`, { method: "POST", headers: { authorization: `Bearer ${TOKENS[reviewer]}`, "content-type": "application/json" }, body: JSON.stringify({ verdicts, comment: "" }) });
+  const humanVerdict = async () =>
+    ((await (await fetch(`${server.url}/api/traces/${CASE}`, { headers: { authorization: `Bearer ${TOKENS.alice}` } })).json()) as { humanVerdict: { verdict: string | null; reviewers: string[] } | null }).humanVerdict;
+  const passedIds = async () =>
+    ((await (await fetch(`${server.url}/api/traces?verdict=passed`, { headers: { authorization: `Bearer ${TOKENS.alice}` } })).json()) as { traces: { caseResultId: string }[] }).traces.map((trace) => trace.caseResultId);
+
+  test("one metric passed of two is refused, saying which metric is unlabelled; the case stays failed", async () => {
+    const partial = await review("alice", { faithfulness: "pass" });
+    assert.equal(partial.status, 400);
+    assert.match(((await partial.json()) as { error: string }).error, /every metric labelled: completeness has no label of yours yet/);
+    assert.equal(await humanVerdict(), null, "nothing was stored");
+    assert.deepEqual(await passedIds(), []);
+  });
+
+  test("a fail may be given alone, and the rest labelled in a later save; a complete pass is taken", async () => {
+    assert.equal((await review("alice", { faithfulness: "fail" })).status, 200);
+    assert.deepEqual(await humanVerdict(), { verdict: "failed", reviewers: ["alice"] });
+    assert.equal((await review("alice", { completeness: "pass" })).status, 200, "alice's earlier fail makes her verdict");
+    assert.equal((await review("bob", { faithfulness: "pass", completeness: "pass" })).status, 200);
+    assert.deepEqual(await humanVerdict(), { verdict: null, reviewers: ["alice", "bob"] }, "the reviewers disagree: the automatic verdict stays");
+    assert.deepEqual(await passedIds(), []);
+  });
+});
