@@ -24,6 +24,8 @@ import type { RunLineage } from "../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../evaluators/aggregate/index.js";
 import { checkReleaseGate, type ReleaseGateResult } from "../evaluators/gates/release-gate.js";
 import { reportInvalidSettings, settingsForCommand } from "../collector/wiring/cli/command-settings.js";
+import { readGateFile } from "../collector/wiring/cli/read-gate-rules.js";
+import { packageFiles } from "../collector/wiring/config/package-files.js";
 import { loadDatasetFile, formatProblem, type Dataset } from "../collector/wiring/dataset/load-dataset.js";
 import { splitOf } from "../collector/wiring/dataset/dataset-mix.js";
 import { compareRuns, type RunComparison } from "./compare/compare-runs.js";
@@ -69,9 +71,12 @@ export interface ExperimentOptions {
    * context names another tenant are refused before anything runs.
    */
   tenant?: string;
-  /** Gate rules (contracts/gate-file.ts); null: no gate. */
-  gates?: readonly GateRule[] | null;
-  /** The gate file's `score_weights` for the overall score; null or absent: the seed's. */
+  /**
+   * The release gate: rules (contracts/gate-file.ts) or a gate file's path. Absent: the project's gate file, which
+   * `ragscope eval` checks by default (dashboards/gates/ragscope-gates.yaml) — a run is never "passed" unchecked.
+   */
+  gates?: readonly GateRule[] | string;
+  /** The overall score's weights; absent: the gate file's `score_weights` when `gates` is a file, else the seed's. */
   scoreWeights?: ScoreWeights | null;
   allowMissing?: boolean;
   /**
@@ -104,7 +109,7 @@ export interface ExperimentResult {
   /** Per repeat, per case: what the task did. */
   caseRuns: CaseRun[][];
   lineage: RunLineage;
-  gate: ReleaseGateResult | null;
+  gate: ReleaseGateResult;
   /** Seed §六 / §七: task success rate, weighted overall score with the hard thresholds, cost per successful task. */
   endToEnd: EndToEndScores;
   /** Veto cases (risk_level P0 or metadata.veto: true; the seed's 一票否决) whose verdict is not passed. */
@@ -133,6 +138,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   const now = options.now ?? Date.now;
   const environment = options.environment ?? process.env;
   const dataset = typeof options.dataset === "string" ? await loadOrThrow(options.dataset) : options.dataset;
+  const gate = await gateOrThrow(options.gates ?? packageFiles.gateFile);
+  const scoreWeights = options.scoreWeights !== undefined ? options.scoreWeights : gate.scoreWeights;
   const cases = options.split === undefined ? dataset.cases : dataset.cases.filter((item) => splitOf(item) === options.split!.toLowerCase());
   if (cases.length === 0) throw new ExperimentSetupError([`${dataset.file}: no case${options.split ? ` in split "${options.split}"` : ""} to run`]);
   const first = cases[0]!;
@@ -251,18 +258,26 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       baselineCases = await target.loadRunCases(options.baseline);
       if (baselineCases.length === 0) problems.push(`baseline run "${options.baseline}" has no stored results in ${storedIn}`);
     }
-    const gate = options.gates ? checkReleaseGate(options.gates, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null, scoreWeights: options.scoreWeights ?? null }, { allowNotAvailable: options.allowMissing === true }) : null;
+    const gateResult = checkReleaseGate(gate.rules, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null, scoreWeights }, { allowNotAvailable: options.allowMissing === true });
     const vetoed = evaluated.filter((item) => isVeto(item) && item.caseResult.quality_status !== "passed").map((item) => item.caseResult.case_id);
     const comparison = baselineCases && baselineCases.length > 0 ? compareRuns(evaluated, baselineCases, options.baseline!) : null;
     const consistency = repeats ? answerConsistency(cases, caseRuns, repeats) : null;
-    const decision = problems.length > 0 ? "undecided" : (gate !== null && !gate.passed) || vetoed.length > 0 ? "blocked" : "passed";
-    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate, endToEnd: endToEndScores(evaluated, options.scoreWeights ?? null), vetoed, comparison, consistency, missing, decision, problems, notes, storedIn };
+    const decision = problems.length > 0 ? "undecided" : !gateResult.passed || vetoed.length > 0 ? "blocked" : "passed";
+    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate: gateResult, endToEnd: endToEndScores(evaluated, scoreWeights), vetoed, comparison, consistency, missing, decision, problems, notes, storedIn };
   } catch (error) {
     if (error instanceof RemoteTargetError) throw new ExperimentSetupError([error.message]);
     throw error;
   } finally {
     await target.close();
   }
+}
+
+/** The gate's rules and score weights: given rules as they are (the seed's weights), or a gate file read. */
+async function gateOrThrow(gates: readonly GateRule[] | string): Promise<{ rules: readonly GateRule[]; scoreWeights: ScoreWeights | null }> {
+  if (typeof gates !== "string") return { rules: gates, scoreWeights: null };
+  const read = await readGateFile(gates);
+  if (!read.ok) throw new ExperimentSetupError(read.error);
+  return read.value;
 }
 
 async function loadOrThrow(file: string): Promise<Dataset> {

@@ -6,7 +6,6 @@
  * passed, 1 blocked, 2 could not decide.
  */
 import { writeFile } from "node:fs/promises";
-import type { GateRule, ScoreWeights } from "../../../contracts/gate-file.js";
 import { loadTaskModule } from "../../../experiments/load-task-module.js";
 import { isLineageField, type LineageValues } from "../../../experiments/lineage.js";
 import { formatExperiment } from "../../../experiments/output/format-experiment.js";
@@ -16,7 +15,6 @@ import { resultsDocument } from "../../../experiments/output/results-json.js";
 import { ExperimentSetupError, runExperiment, type ExperimentProgress } from "../../../experiments/run-experiment.js";
 import type { SettingsRequest } from "./command-settings.js";
 import { GateExit } from "./gate-command.js";
-import { readGateFile } from "./read-gate-rules.js";
 
 export interface EvalOptions {
   dataset: string;
@@ -28,7 +26,6 @@ export interface EvalOptions {
   baseline?: string;
   tenant?: string;
   gates?: string;
-  noGates?: boolean;
   split?: string;
   output?: string;
   junit?: string;
@@ -43,17 +40,6 @@ export interface EvalOptions {
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
 export async function evalCommand(options: EvalOptions, request: SettingsRequest, output: Output, progressStream: NodeJS.WriteStream = process.stderr): Promise<number> {
-  let rules: GateRule[] | null = null;
-  let scoreWeights: ScoreWeights | null = null;
-  if (options.gates !== undefined) {
-    const parsed = await readGateFile(options.gates);
-    if (!parsed.ok) {
-      for (const line of parsed.error) output.error(line);
-      return GateExit.unusable;
-    }
-    rules = parsed.value.rules;
-    scoreWeights = parsed.value.scoreWeights;
-  }
   const lineage: LineageValues = {};
   for (const pair of options.lineage) {
     const [key, ...rest] = pair.split("=");
@@ -79,8 +65,7 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
       repeat: options.repeat,
       concurrency: options.concurrency,
       timeoutMs: options.timeoutMs,
-      gates: rules,
-      scoreWeights,
+      ...(options.gates !== undefined ? { gates: options.gates } : {}),
       allowMissing: options.allowMissing === true,
       ...(options.runId ? { runId: options.runId } : {}),
       ...(options.baseline ? { baseline: options.baseline } : {}),

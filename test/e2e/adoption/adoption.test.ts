@@ -108,6 +108,25 @@ describe("adopting ragscope in a fresh application", () => {
     await assert.rejects(readFile(path.join(installed, "collector/wiring/cli/main.ts")), { code: "ENOENT" });
   });
 
+  test("runExperiment from code checks the project's gate file by default, as ragscope eval does: a run is never passed unchecked", async () => {
+    await writeFile(path.join(application, "cases.yaml"), ["- id: refund-window", "  question: How long is the refund window?", "  reference_answer: 30 days", "- id: shipping", "  question: Do you ship abroad?", "  reference_answer: Yes, to the EU", ""].join("\n"));
+    await writeFile(
+      path.join(application, "experiment.mjs"),
+      [
+        'import { runExperiment } from "ragscope/experiments";',
+        'const result = await runExperiment({ dataset: "cases.yaml", task: async () => "I do not know.", runId: "from-code", dataDir: "experiment-data" });',
+        "console.log(JSON.stringify({ decision: result.decision, passed: result.gate.passed, metrics: result.gate.rules.map((rule) => rule.rule.metric) }));",
+        "",
+      ].join("\n"),
+    );
+    const ran = await runNode(application, ["experiment.mjs"], { RAGSCOPE_CLICKHOUSE_URL: "" });
+    assert.equal(ran.code, 0, ran.stderr);
+    const result = JSON.parse(ran.stdout.trim().split("\n").at(-1)!) as { decision: string; passed: boolean; metrics: string[] };
+    assert.ok(result.metrics.includes("recall_at_5") && result.metrics.includes("timeout_rate"), `the project's gate file: ${result.metrics.join(", ")}`);
+    assert.equal(result.passed, false, "nothing a gate rule needs was measured");
+    assert.equal(result.decision, "blocked");
+  });
+
   test("the README's stage-wrapper example runs to its normal end and exports every span", async () => {
     // The export worker on, whatever this machine's core count: it must load from the installed package (else stderr says so).
     const result = await runNode(application, ["app.mjs"], { RAGSCOPE_ENDPOINT: serve.receiver, RAGSCOPE_EXPORT_WORKER: "true" });
