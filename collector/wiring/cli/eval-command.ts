@@ -5,7 +5,8 @@
  * and writes --output JSON and --junit XML. Exit codes as the gate's: 0
  * passed, 1 blocked, 2 could not decide.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { loadTaskModule } from "../../../experiments/load-task-module.js";
 import { isLineageField, type LineageValues } from "../../../experiments/lineage.js";
 import { formatExperiment } from "../../../experiments/output/format-experiment.js";
@@ -89,13 +90,28 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
     if (progressStream.isTTY) progressStream.write("\n");
   }
   for (const line of formatExperiment(result)) output.log(line);
-  if (options.output) await writeFile(options.output, `${JSON.stringify(resultsDocument(result), null, 2)}\n`);
-  if (options.junit) await writeFile(options.junit, junitReport(`ragscope eval ${result.runId}`, `${result.cases[0]!.dataset_id}@${result.cases[0]!.dataset_version}`, caseRows(result.evaluated), result.lineage.started_at));
+  // The run is over and reported: a file that cannot be written is said, and the run's own decision is not lost to it.
+  let unwritten = false;
+  if (options.output) unwritten = !(await writeOutput("--output", options.output, `${JSON.stringify(resultsDocument(result), null, 2)}\n`, output)) || unwritten;
+  if (options.junit) unwritten = !(await writeOutput("--junit", options.junit, junitReport(`ragscope eval ${result.runId}`, `${result.cases[0]!.dataset_id}@${result.cases[0]!.dataset_version}`, caseRows(result.evaluated), result.lineage.started_at), output)) || unwritten;
   if (result.caseRuns.some((runs) => runs.some((run) => run.error?.type === "timeout"))) {
     // A task that hung past its timeout may still hold timers: the run is over, so the process ends once the output is written.
     setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();
   }
+  if (unwritten) return GateExit.unusable;
   return result.decision === "passed" ? GateExit.passed : result.decision === "blocked" ? GateExit.failed : GateExit.unusable;
+}
+
+/** Writes one output file, its folder made first; false, with the reason on stderr, when it cannot be written. */
+async function writeOutput(flag: string, file: string, text: string, output: Output): Promise<boolean> {
+  try {
+    await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+    await writeFile(file, text);
+    return true;
+  } catch (error) {
+    output.error(`${flag} ${file}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the run's results are above — write them to another path`);
+    return false;
+  }
 }
 
 /** TTY: one line rewritten in place (done / total, failures, ETA); otherwise plain lines, at most about twenty per run. */

@@ -135,6 +135,18 @@ describe("ragscope eval", () => {
     assert.doesNotMatch(passed.stdout, /implied\./);
   });
 
+  test("--output into folders not made yet is written; a --junit path that cannot be written is named, exit 2, the other file kept", async () => {
+    const dataset = path.join(folder, "outputs.json");
+    await writeFile(dataset, JSON.stringify({ dataset_id: "outputs", dataset_version: "1", cases: [{ case_id: "case_fine", case_version: "1", input: "a question" }] }));
+    const output = path.join(folder, "not-yet", "made", "results.json");
+    const junit = folder; // a folder, not a file
+    const result = await run(["eval", "--dataset", dataset, "--task", path.join(tasks, "failing-tasks.ts"), "--data-dir", path.join(folder, "outputs-store"), "--output", output, "--junit", junit]);
+    assert.equal(result.status, 2, result.stdout + result.stderr);
+    assert.equal(JSON.parse(await readFile(output, "utf8")).case_results.length, 1);
+    assert.match(result.stderr, /--junit .*: cannot be written \(EISDIR\); the run's results are above — write them to another path/);
+    assert.doesNotMatch(result.stderr, /unexpected error/);
+  });
+
   test("--repeat 3 with a nondeterministic task lists the unstable case", async () => {
     const dataset = path.join(folder, "coin.yaml");
     await writeFile(dataset, "dataset_id: coin\ndataset_version: '1'\ncases:\n  - { case_id: steady, case_version: '1', input: a question }\n  - { case_id: flip_coin, case_version: '1', input: another question }\n");
