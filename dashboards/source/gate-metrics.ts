@@ -11,6 +11,8 @@
  * Regression gates compare a run with its baseline and have no meaning over a
  * window of traffic: they are release-gate only.
  */
+import type { GateFileProblem, GateRule } from "../../contracts/gate-file.js";
+import { derivedGateMetrics } from "../../evaluators/gates/gate-metrics.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
 import { meanOf, NAMED_AGGREGATES, percentileOf, type AggregateMetric } from "./aggregate-metrics.js";
 
@@ -33,4 +35,50 @@ export function resolveGateMetric(name: string): GateMetricResolution {
   const mean = /^(?:average|mean)_([a-z][a-z0-9_]*)$/.exec(name);
   if (mean) return { kind: "aggregate", aggregate: meanOf(mean[1]!, name, UNITS[mean[1]!] ?? "none", name) };
   return { kind: "aggregate", aggregate: meanOf(name, name, "none") };
+}
+
+const STORED_METRICS: ReadonlySet<string> = new Set(Object.values(METRIC));
+
+/**
+ * Gate metric names ragscope can give a value: the release gate's derived metrics, the dashboards' named
+ * aggregates, a stored metric, or a percentile or mean of one (resolveGateMetric). Any other name — a misspelling —
+ * would only ever read "not measured": a gate with --allow-missing passed over it, an alert never fired.
+ */
+export function isKnownGateMetric(name: string): boolean {
+  if (RUN_COMPARISON_GATES.has(name) || name in derivedGateMetrics || STORED_METRICS.has(name)) return true;
+  if (NAMED_AGGREGATES.some((aggregate) => aggregate.name === name)) return true;
+  const of = /^(?:p\d{1,2}|average|mean)_([a-z][a-z0-9_]*)$/.exec(name)?.[1];
+  return of !== undefined && STORED_METRICS.has(of);
+}
+
+/** A problem per rule whose metric ragscope cannot give a value, with the closest known names. */
+export function unknownGateMetrics(rules: readonly GateRule[]): GateFileProblem[] {
+  const known = [...new Set([...Object.keys(derivedGateMetrics), ...NAMED_AGGREGATES.map((aggregate) => aggregate.name), ...STORED_METRICS])];
+  return rules
+    .filter((rule) => !isKnownGateMetric(rule.metric))
+    .map((rule) => {
+      const closest = known
+        .map((name) => ({ name, distance: editDistance(rule.metric, name) }))
+        .filter((candidate) => candidate.distance <= Math.max(2, Math.floor(rule.metric.length / 3)))
+        .sort((left, right) => left.distance - right.distance || left.name.localeCompare(right.name))
+        .slice(0, 3)
+        .map((candidate) => candidate.name);
+      return {
+        path: `${rule.section}.${rule.metric}`,
+        message: `no metric "${rule.metric}": ragscope measures none of that name, so the rule could never be checked${closest.length > 0 ? ` — did you mean ${closest.join(" or ")}?` : ""} (a stored metric, its pNN_ or average_ form, or a derived one such as error_rate, p95_latency_ms, no_answer_accuracy)`,
+      };
+    });
+}
+
+/** Levenshtein distance: the fewest single-character edits from one name to the other. */
+function editDistance(left: string, right: string): number {
+  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
+  for (let row = 1; row <= left.length; row += 1) {
+    const current = [row];
+    for (let column = 1; column <= right.length; column += 1) {
+      current.push(Math.min(previous[column]! + 1, current[column - 1]! + 1, previous[column - 1]! + (left[row - 1] === right[column - 1] ? 0 : 1)));
+    }
+    previous = current;
+  }
+  return previous[right.length]!;
 }

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
 import { parseGateFile, type GateRule } from "../../contracts/gate-file.js";
 import { failure, type Result } from "../../core/result.js";
+import { unknownGateMetrics } from "./gate-metrics.js";
 
 export async function readGateFile(file: string): Promise<Result<GateRule[], string>> {
   let document: unknown;
@@ -12,6 +13,7 @@ export async function readGateFile(file: string): Promise<Result<GateRule[], str
     return failure(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const parsed = parseGateFile(document);
-  if (parsed.ok) return parsed;
-  return failure(`${file} is not a valid gate file:\n${parsed.error.map((problem) => `  ${problem.path || "(file)"}: ${problem.message}`).join("\n")}`);
+  const problems = parsed.ok ? unknownGateMetrics(parsed.value) : parsed.error;
+  if (parsed.ok && problems.length === 0) return parsed;
+  return failure(`${file} is not a valid gate file:\n${problems.map((problem) => `  ${problem.path || "(file)"}: ${problem.message}`).join("\n")}`);
 }

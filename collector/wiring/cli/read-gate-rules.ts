@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
 import { parseGateDocument, type GateDocument } from "../../../contracts/gate-file.js";
 import { failure, success, type Result } from "../../../core/result.js";
+import { unknownGateMetrics } from "../../../dashboards/source/gate-metrics.js";
 
 export async function readGateFile(file: string): Promise<Result<GateDocument, string[]>> {
   let document: unknown;
@@ -16,6 +17,7 @@ export async function readGateFile(file: string): Promise<Result<GateDocument, s
     return failure([`${file}: cannot read the gate file (${(error as Error).message.split("\n")[0]})`]);
   }
   const parsed = parseGateDocument(document);
-  if (!parsed.ok) return failure(parsed.error.map((problem) => `${file}: ${problem.path || "(file)"}: ${problem.message}`));
+  const problems = parsed.ok ? unknownGateMetrics(parsed.value.rules) : parsed.error;
+  if (!parsed.ok || problems.length > 0) return failure(problems.map((problem) => `${file}: ${problem.path || "(file)"}: ${problem.message}`));
   return success(parsed.value);
 }

@@ -15,6 +15,7 @@ import { readFile } from "node:fs/promises";
 import type { Kafka } from "kafkajs";
 import { parse as parseYaml } from "yaml";
 import { parseGateFile } from "../../../contracts/gate-file.js";
+import { unknownGateMetrics } from "../../../dashboards/source/gate-metrics.js";
 import { failure, success, type Result } from "../../../core/result.js";
 import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { CachedJudge } from "../../../evaluators/judge/cached-judge.js";
@@ -105,7 +106,8 @@ async function loadAlertRules(config: OnlineConfig["alerts"]): Promise<Result<Al
     return failure([`alerts gate file ${config.gateFile}: ${error instanceof Error ? error.message : String(error)}`]);
   }
   const gate = parseGateFile(document);
-  if (!gate.ok) return failure(gate.error.map((problem) => `alerts gate file ${config.gateFile}: ${problem.path || "(document)"}: ${problem.message}`));
+  const problems = gate.ok ? unknownGateMetrics(gate.value) : gate.error;
+  if (!gate.ok || problems.length > 0) return failure(problems.map((problem) => `alerts gate file ${config.gateFile}: ${problem.path || "(document)"}: ${problem.message}`));
   const window = parseWindow(config.window);
   if (!window.ok) return failure([`alerts.window: ${window.error}`]);
   const rules = alertRulesFromGate(gate.value, {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { readFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -38,6 +38,22 @@ describe("ragscope --version and usage errors", () => {
     const result = run(["gate"], projectRoot);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /required option '--run <id>' not specified/);
+  });
+
+  test("a gate file naming a metric ragscope does not measure cannot decide: exit 2, the rule, and the names it may have meant", async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-gate-names-"));
+    try {
+      const gates = path.join(folder, "gates.yaml");
+      await writeFile(gates, ["retrieval:", '  recal_at_5: ">= 0.9"', "performance:", '  bogus_metric: ">= 1"', '  p90_latency_ms: "<= 3000"', ""].join("\n"));
+      const result = run(["gate", "--run", "r1", "--gates", gates, "--data-dir", path.join(folder, "data")], projectRoot);
+      assert.equal(result.status, 2, result.stdout + result.stderr);
+      assert.match(result.stderr, /retrieval\.recal_at_5: no metric "recal_at_5": .* did you mean recall_at_5/);
+      assert.match(result.stderr, /performance\.bogus_metric: no metric "bogus_metric"/);
+      assert.doesNotMatch(result.stderr, /p90_latency_ms/, "a percentile of a stored metric is a metric");
+      assertNoStack(result.stderr);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   test("an unknown command and a bad flag value are usage errors: exit 2", () => {
