@@ -39,6 +39,13 @@ export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVer
 <tr><th>dataset</th><td>${optional(detail.datasetId)}</td><th>started (UTC)</th><td>${result.started_at}</td></tr>
 <tr><th>verdict</th><td id="verdict">${human !== null && human.verdict !== null ? html`${verdictBadge(human.verdict, true)} <span class="muted">automatic: ${result.quality_status}; reviewed by ${human.reviewers.join(", ")}</span>` : verdictBadge(result.quality_status, false)}</td>
 <th>execution</th><td>${result.execution_status}${observation.partial_trace ? " (partial trace)" : ""}; latency ${optional(observation.latency_ms)} ms</td></tr></table></section>
+${
+  observation.malformed_attributes.length === 0
+    ? ""
+    : html`<section id="malformed-attributes"><h2>Attributes not taken as sent</h2><p class="muted">The collector refused or changed these span attributes; a field they would have filled shows as missing.</p><table><thead><tr><th>span</th><th>attribute</th><th>kind</th><th>why</th></tr></thead><tbody>${observation.malformed_attributes.map(
+        (note) => html`<tr><td>${note.span_name}</td><td>${note.attribute}</td><td>${note.kind}</td><td>${note.error}</td></tr>`,
+      )}</tbody></table></section>`
+}
 <section id="waterfall"><h2>Stages</h2>${
     observation.stage_timings.length === 0
       ? html`<p class="muted">No stage timings recorded.</p>`

@@ -48,7 +48,7 @@ export function parseAskRequest(body: unknown): Result<AskCall, string> {
       principalGroups: value.principal_groups,
       sessionId: value.session_id,
       userId: value.user_id,
-      route: "POST /ask",
+      route: "/ask",
     },
   });
 }

@@ -1,0 +1,34 @@
+/**
+ * The trace page says which span attributes the collector refused or changed
+ * (the Case Result's malformed_attributes): a route refused as an identifier
+ * showed only as a missing route, with no way to learn why. The UI server
+ * in-process on 127.0.0.1 with the in-memory store, its page read over HTTP.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createMemoryStore } from "../../../store/memory/memory-store.js";
+import { startUiServer, type UiServer } from "../../../ui/ui-server.js";
+import { buildCaseResult } from "../../support/case-results.js";
+
+describe("the trace page lists the attributes not taken as sent", () => {
+  let server: UiServer;
+  before(async () => {
+    const store = createMemoryStore();
+    const refused = buildCaseResult({ output: "an answer" });
+    const note = { span_id: "1000000000000001", span_name: "rag.request", attribute: "ragscope.route", kind: "invalid_identifier" as const, error: "holds characters outside letters, digits and _ - . : / @ + { }" };
+    const written = await store.results.write([
+      { caseResult: { ...refused, case_result_id: "cr_with_note", rag_observation: { ...refused.rag_observation, malformed_attributes: [note] } }, evaluationResults: [] },
+      { caseResult: { ...buildCaseResult({ output: "another answer" }), case_result_id: "cr_without_note" }, evaluationResults: [] },
+    ]);
+    assert.ok(written.ok);
+    server = await startUiServer({ host: "127.0.0.1", port: 0, store, access: { tokens: new Map() } });
+  });
+  after(() => server?.close());
+
+  test("a refused route is named with its span and why; a trace without notes has no such section", async () => {
+    const page = await (await fetch(`${server.url}/traces/cr_with_note`)).text();
+    const section = /<section id="malformed-attributes">([\s\S]*?)<\/section>/.exec(page)?.[1] ?? "";
+    assert.match(section, /<td>rag\.request<\/td><td>ragscope\.route<\/td><td>invalid_identifier<\/td><td>holds characters outside letters, digits and _ - \. : \/ @ \+ \{ \}<\/td>/);
+    assert.doesNotMatch(await (await fetch(`${server.url}/traces/cr_without_note`)).text(), /id="malformed-attributes"/);
+  });
+});
