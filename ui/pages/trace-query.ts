@@ -1,4 +1,6 @@
 /** The traces list's URL parameters ↔ a TraceFilter and a cursor, with errors that say which parameter is wrong. */
+import { qualityStatus } from "../../contracts/case-result.js";
+import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { failure, success, type Result } from "../../core/result.js";
 import type { TraceCursor, TraceFilter } from "../../store/ports/trace-reader.js";
 
@@ -54,7 +56,10 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
   filter.runId = text("run");
   filter.datasetId = text("dataset");
   filter.verdict = text("verdict");
+  // A verdict or root cause no trace can have matched nothing, silently: the list looked empty, not mistyped.
+  if (filter.verdict !== undefined && !(qualityStatus.options as readonly string[]).includes(filter.verdict)) return failure(`verdict=${filter.verdict} is not a verdict: use one of ${qualityStatus.options.join(", ")}`);
   filter.rootCause = text("root_cause");
+  if (filter.rootCause !== undefined && !(ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(filter.rootCause)) return failure(`root_cause=${filter.rootCause} is not a root-cause label: use one of ${ROOT_CAUSE_LABEL_NAMES.join(", ")}`);
   filter.text = text("q");
   for (const [name, key] of [["from", "fromMs"], ["to", "toMs"]] as const) {
     const value = text(name);

@@ -3,6 +3,7 @@
  * (the Case Result's malformed_attributes): a route refused as an identifier
  * showed only as a missing route, with no way to learn why. The UI server
  * in-process on 127.0.0.1 with the in-memory store, its page read over HTTP.
+ * And the list refuses a verdict or root cause no trace can have.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -30,5 +31,23 @@ describe("the trace page lists the attributes not taken as sent", () => {
     const section = /<section id="malformed-attributes">([\s\S]*?)<\/section>/.exec(page)?.[1] ?? "";
     assert.match(section, /<td>rag\.request<\/td><td>ragscope\.route<\/td><td>invalid_identifier<\/td><td>holds characters outside letters, digits and _ - \. : \/ @ \+ \{ \}<\/td>/);
     assert.doesNotMatch(await (await fetch(`${server.url}/traces/cr_without_note`)).text(), /id="malformed-attributes"/);
+  });
+});
+
+describe("filters no trace can meet are refused", () => {
+  let server: UiServer;
+  before(async () => {
+    server = await startUiServer({ host: "127.0.0.1", port: 0, store: createMemoryStore(), access: { tokens: new Map() } });
+  });
+  after(() => server?.close());
+
+  test("an unknown verdict or root cause is 400 naming the allowed values, not an empty list", async () => {
+    const verdict = await fetch(`${server.url}/api/traces?verdict=faild`);
+    assert.equal(verdict.status, 400);
+    assert.match(((await verdict.json()) as { error: string }).error, /verdict=faild is not a verdict: use one of passed, failed, review_required, unjudged, not_evaluated/);
+    const rootCause = await fetch(`${server.url}/api/traces?root_cause=retrieval_miss`);
+    assert.equal(rootCause.status, 400);
+    assert.match(((await rootCause.json()) as { error: string }).error, /root_cause=retrieval_miss is not a root-cause label: use one of .*RETRIEVAL_MISS/);
+    assert.equal((await fetch(`${server.url}/api/traces?verdict=failed&root_cause=RETRIEVAL_MISS`)).status, 200);
   });
 });
