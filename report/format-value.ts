@@ -1,10 +1,13 @@
 /**
  * Numbers as the dashboards' Grafana units show them (percentunit, ms, reqps,
- * short, none). Decimals round as trec_eval prints (C printf, exact halves to
+ * short, none, and Grafana's custom `suffix:<text>`). Decimals round as trec_eval prints (C printf, exact halves to
  * the even digit: format-fixed.ts), so a ranking value reads the same here as
  * in trec_eval's output: 0.03125 is 0.0312.
  */
 import { formatFixed } from "../evaluators/format-fixed.js";
+
+/** Grafana's custom unit: the number, then the text after the colon as it is ("suffix: spans/s" → "0.58 spans/s"). */
+const SUFFIX = "suffix:";
 
 export function formatValue(value: number | null | undefined, unit: string, decimals: number | null = null): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "no data";
@@ -18,6 +21,7 @@ export function formatValue(value: number | null | undefined, unit: string, deci
     case "short":
       return compact(value, decimals);
     default:
+      if (unit.startsWith(SUFFIX)) return `${decimals === null && Math.abs(value) < 1 ? significant(value) : trimmed(value, decimals ?? 2)}${unit.slice(SUFFIX.length)}`;
       if (decimals === null && Math.abs(value) < 0.01) return significant(value);
       return trimmed(value, decimals ?? (Math.abs(value) >= 100 ? 0 : 4));
   }

@@ -68,8 +68,9 @@ export function collectorHealthDashboard(): dashboard.DashboardBuilder {
         "short",
         { width: 24, height: 4 },
         [
-          { column: "Spans/s", unit: "reqps" },
-          { column: "Traces/s", unit: "reqps" },
+          // Grafana's "reqps" would print spans and traces as "req/s".
+          { column: "Spans/s", unit: "suffix: spans/s" },
+          { column: "Traces/s", unit: "suffix: traces/s" },
           { column: "Slowest sink write", unit: "ms" },
         ],
       ),

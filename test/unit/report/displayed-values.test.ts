@@ -19,6 +19,11 @@ describe("displayed values round as trec_eval prints them", () => {
     assert.equal(formatValue(0.03125, "percentunit", 2), "3.12%");
   });
 
+  test("Grafana's custom suffix unit: spans per second read as spans, not requests", () => {
+    assert.equal(formatValue(0.58, "suffix: spans/s"), "0.58 spans/s");
+    assert.equal(formatValue(1234.5, "suffix: traces/s"), "1234.5 traces/s");
+  });
+
   test("the run summary prints averages with 4 decimals, halves to even", () => {
     const text = formatSummary(
       { runId: "r", cases: 1, passed: 1, failed: 0, reviewRequired: 0, unjudged: 0, notEvaluated: 0, partial: 0, failures: [], metrics: [{ metric: "mrr", evaluatorId: "retrieval.ranking", mean: 0.03125, applicable: 1, notApplicable: 0 }] },
