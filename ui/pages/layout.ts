@@ -11,23 +11,23 @@ export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
-header{background:#1d2330;color:#fff;padding:8px 16px;display:flex;gap:16px;align-items:center}
-header a{color:#cfe0ff;text-decoration:none}header .who{margin-left:auto;color:#aab}
-main{padding:12px 16px}table{border-collapse:collapse;width:100%;background:#fff}
+header{background:#1d2330;color:#fff;padding:8px 16px;display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center}
+header nav{display:flex;flex-wrap:wrap;gap:8px 16px}header a{color:#cfe0ff;text-decoration:none}header .who{margin-left:auto;color:#aab}
+main{padding:12px 16px;overflow-x:auto}h1{overflow-wrap:anywhere}table{border-collapse:collapse;width:100%;background:#fff}
 th,td{border-bottom:1px solid #e3e6ea;padding:4px 6px;text-align:left;vertical-align:top}
-th{background:#eef1f5;font-weight:600}td.text{max-width:420px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+th{background:#eef1f5;font-weight:600}td.text{max-width:320px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .verdict{padding:1px 6px;border-radius:3px;font-size:12px}.passed{background:#d7f5dd}.failed{background:#fbd5d5}
 .review_required{background:#fdf0c8}.unjudged,.not_evaluated{background:#e6e6e6}.human{outline:2px solid #5a3fd1}
 form.filters{display:flex;flex-wrap:wrap;gap:6px;margin-bottom:10px}form.filters label{display:flex;flex-direction:column;font-size:12px}
-section{background:#fff;margin:0 0 12px;padding:8px 12px;border:1px solid #e3e6ea}
-.bar{background:#5a8dee;height:14px;min-width:2px}.muted{color:#777}pre{white-space:pre-wrap;margin:0}
+section{background:#fff;margin:0 0 12px;padding:8px 12px;border:1px solid #e3e6ea;overflow-x:auto}
+.bar{background:#5a8dee;height:14px;min-width:2px}.muted{color:#777}pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}
 .error{color:#a40000}.caution{font-size:12px;color:#6a4a00;margin:4px 0 0;max-width:360px}
 `;
 
 export function page(title: string, reviewer: string, body: Markup, scripts: string[] = [], stylesheets: string[] = []): Markup {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title} · ragscope</title><style>${raw(STYLE)}</style>${stylesheets.map((source) => html`<link rel="stylesheet" href="${source}">`)}</head>
-<body><header><strong>ragscope</strong><a href="/traces">Traces</a><a href="/quality">Quality over time</a><a href="/failures">Failures</a><a href="/runs">Runs</a><a href="/experiments">Experiments</a><a href="/review">Review queue</a><span class="who">reviewer: <span id="reviewer">${reviewer}</span></span></header>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · ragscope</title><style>${raw(STYLE)}</style>${stylesheets.map((source) => html`<link rel="stylesheet" href="${source}">`)}</head>
+<body><header><strong>ragscope</strong><nav aria-label="Pages"><a href="/traces">Traces</a><a href="/quality">Quality over time</a><a href="/failures">Failures</a><a href="/runs">Runs</a><a href="/experiments">Experiments</a><a href="/review">Review queue</a></nav><span class="who">reviewer: <span id="reviewer">${reviewer}</span></span></header>
 <main><h1>${title}</h1>${body}</main>
 ${scripts.map((source) => html`<script src="${source}"></script>`)}
 </body></html>`;

@@ -293,6 +293,22 @@ describe("the live web UI of ragscope serve", () => {
     await alice.screenshot({ path: path.join(outputFolder, "ui-runs.png"), fullPage: true });
   });
 
+  test("pages fit the window: no sideways scrolling at 1280 pixels, and a phone gets the page at its own width", async () => {
+    const traceId = await alice.goto(`${uiUrl}/traces`).then(() => alice.locator("#trace-rows tr a").first().getAttribute("href"));
+    for (const [width, height] of [[1280, 900], [390, 844]] as const) {
+      const context = await browser.newContext({ viewport: { width, height }, isMobile: width < 600, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      await page.goto(`${uiUrl}/traces?token=${ALICE}`);
+      for (const address of ["/traces", traceId!, "/runs", "/review", "/quality"]) {
+        await page.goto(`${uiUrl}${address}`);
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+        assert.ok(scrollWidth <= innerWidth, `${address} at ${width} px: the page is ${scrollWidth} px wide in a ${innerWidth} px window`);
+        assert.equal(innerWidth, width, `${address}: the page is laid out at the device's width (a viewport meta element)`);
+      }
+      await context.close();
+    }
+  });
+
   test("no console errors on any page", () => {
     assert.deepEqual(consoleErrors, []);
   });
