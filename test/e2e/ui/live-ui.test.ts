@@ -301,7 +301,7 @@ describe("the live web UI of ragscope serve", () => {
       await page.goto(`${uiUrl}/traces?token=${ALICE}`);
       for (const address of ["/traces", traceId!, "/runs", "/review", "/quality"]) {
         await page.goto(`${uiUrl}${address}`);
-        const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+        const { scrollWidth, innerWidth } = (await page.evaluate("({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })")) as { scrollWidth: number; innerWidth: number };
         assert.ok(scrollWidth <= innerWidth, `${address} at ${width} px: the page is ${scrollWidth} px wide in a ${innerWidth} px window`);
         assert.equal(innerWidth, width, `${address}: the page is laid out at the device's width (a viewport meta element)`);
       }
