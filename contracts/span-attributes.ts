@@ -209,6 +209,12 @@ export const Ragscope = {
   rerankInputDocumentsPrefix: "ragscope.rerank.input_documents",
   rerankOutputDocumentsPrefix: "ragscope.rerank.output_documents",
   retrievalTopK: "ragscope.retrieval.top_k",
+  /**
+   * int: how many chunks the list held, on retrieve spans and for a rerank's output. A list of no chunks has no
+   * flattened attributes, so without the count "returned nothing" read as "not recorded".
+   */
+  retrievalDocumentCount: "ragscope.retrieval.document_count",
+  rerankOutputDocumentCount: "ragscope.rerank.output_document_count",
   retrieverName: "ragscope.retrieval.retriever",
 
   // Context assembly: which chunks were packed, in which order, which were cut.

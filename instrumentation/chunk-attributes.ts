@@ -19,6 +19,8 @@ export interface DocumentPrefixes {
   readonly openInference: string;
   /** e.g. `ragscope.documents` or `ragscope.rerank.output_documents`. */
   readonly ragscope: string;
+  /** Where the list's length is recorded, when a list of none must read as returned, not as missing. */
+  readonly count?: string;
 }
 
 /**
@@ -47,6 +49,7 @@ export function recordChunks(
   captureText: boolean,
 ): void {
   const table = keyTable(prefixes);
+  if (prefixes.count !== undefined) recorder.set(prefixes.count, chunks.length);
   for (let index = 0; index < chunks.length; index += 1) {
     const { record, rank } = chunks[index]!;
     const keys = documentKeys(table, prefixes, index);

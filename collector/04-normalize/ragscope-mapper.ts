@@ -4,7 +4,7 @@
  * `ragscope.*` the rest (contracts/span-attributes.ts).
  */
 import { OpenInference, Ragscope, RagStage } from "../../contracts/span-attributes.js";
-import type { SpanRecord } from "../00-otlp/span-record.js";
+import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
 import { readBoolean, readNumber, readString, readStringList } from "./attribute-readers.js";
 import { readDocuments } from "./read-documents.js";
 import type { SpanMapper } from "./span-mapper.js";
@@ -78,14 +78,14 @@ export const ragscopeMapper: SpanMapper = {
         return {
           stage: "retrieve",
           query: readString(attributes, OpenInference.inputValue) ?? readString(attributes, Ragscope.query),
-          documents: readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix),
+          documents: readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix) ?? noneWhenCounted(attributes, Ragscope.retrievalDocumentCount),
         };
       case RagStage.rerank:
         return {
           stage: "rerank",
           query: readString(attributes, OpenInference.rerankerQuery),
           input: readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix),
-          output: readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix),
+          output: readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankOutputDocumentCount),
         };
       case RagStage.context:
         return readContext(span);
@@ -106,3 +106,11 @@ export const ragscopeMapper: SpanMapper = {
     }
   },
 };
+
+/**
+ * A list of no chunks has no flattened attributes: the SDK records the list's length beside it, and a count of 0
+ * is an empty list (the retriever returned nothing), not a list that was not recorded (null).
+ */
+function noneWhenCounted(attributes: Attributes, countKey: string): [] | null {
+  return readNumber(attributes, countKey) === 0 ? [] : null;
+}

@@ -49,7 +49,7 @@ export function rerankStage<T>(options: RerankOptions, toChunks?: (value: T) => 
       recordChunkList(
         recorder,
         chunks,
-        { openInference: OpenInference.rerankerOutputDocumentsPrefix, ragscope: Ragscope.rerankOutputDocumentsPrefix },
+        { openInference: OpenInference.rerankerOutputDocumentsPrefix, ragscope: Ragscope.rerankOutputDocumentsPrefix, count: Ragscope.rerankOutputDocumentCount },
         configuration.captureText,
       );
     },

@@ -89,3 +89,28 @@ describe("feedback on the Case Result", () => {
     }
   });
 });
+
+describe("a retrieval that returned nothing", () => {
+  test("is an empty list, not a missing one: recall against the gold evidence is 0, not \"not applicable\"", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    trace.setGlobalTracerProvider(provider);
+    try {
+      await traceRequest({ query: "q", runId: goldenRun.runId, caseId: goldenRun.caseId, caseVersion: goldenRun.caseVersion }, async () => {
+        await traceRetrieve({ query: "q", topK: 5 }, () => []);
+        return "I could not find anything.";
+      });
+      const [evaluation] = await replayTrace(otlpJson(exporter.getFinishedSpans()), [goldenCase]);
+      assert.equal(evaluation!.caseResult.case_id, goldenRun.caseId);
+      assert.deepEqual(evaluation!.caseResult.rag_observation.retrieved_chunks, []);
+      const ranking = evaluation!.evaluationResults.find((item) => item.evaluator_id === "retrieval.ranking")!;
+      assert.notEqual(ranking.outcome, "not_applicable", ranking.reason);
+      assert.equal(ranking.metric_values.recall_at_5, 0);
+    } finally {
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+    }
+  });
+});
