@@ -57,7 +57,9 @@ ${
 <section id="chunks"><h2>Retrieved chunks</h2>${
     observation.retrieved_chunks === null
       ? html`<p class="muted">No retrieval recorded.</p>`
-      : html`<table><thead><tr><th>rank</th><th>score</th><th>chunk</th><th>document</th><th>version</th><th>ACL</th><th>gold?</th><th>packed?</th><th>cited?</th><th>text</th></tr></thead><tbody>${chunks.map(
+      : observation.retrieved_chunks.length === 0
+        ? html`<p id="no-chunks">The retrieval returned no chunks.</p>`
+        : html`<table><thead><tr><th>rank</th><th>score</th><th>chunk</th><th>document</th><th>version</th><th>ACL</th><th>gold?</th><th>packed?</th><th>cited?</th><th>text</th></tr></thead><tbody>${chunks.map(
           (chunk, index) => html`<tr class="chunk" id="${chunk.chunk_id === null ? "" : anchor(chunk.chunk_id)}" data-chunk-id="${chunk.chunk_id ?? ""}">
 <td>${chunk.rank}</td><td>${optional(chunk.score)}</td><td>${chunkLabel(chunk)}</td><td>${optional(chunk.document_id)}</td><td>${optional(chunk.document_version)}</td>
 <td>${chunk.acl === null ? html`<span class="muted">none recorded</span>` : chunk.acl.join(", ")}</td>

@@ -20,6 +20,7 @@ describe("the trace page lists the attributes not taken as sent", () => {
     const written = await store.results.write([
       { caseResult: { ...refused, case_result_id: "cr_with_note", rag_observation: { ...refused.rag_observation, malformed_attributes: [note] } }, evaluationResults: [] },
       { caseResult: { ...buildCaseResult({ output: "another answer" }), case_result_id: "cr_without_note" }, evaluationResults: [] },
+      { caseResult: { ...refused, case_result_id: "cr_no_chunks", rag_observation: { ...refused.rag_observation, retrieved_chunks: [] } }, evaluationResults: [] },
     ]);
     assert.ok(written.ok);
     server = await startUiServer({ host: "127.0.0.1", port: 0, store, access: { tokens: new Map() } });
@@ -31,6 +32,10 @@ describe("the trace page lists the attributes not taken as sent", () => {
     const section = /<section id="malformed-attributes">([\s\S]*?)<\/section>/.exec(page)?.[1] ?? "";
     assert.match(section, /<td>rag\.request<\/td><td>ragscope\.route<\/td><td>invalid_identifier<\/td><td>holds characters outside letters, digits and _ - \. : \/ @ \+ \{ \}<\/td>/);
     assert.doesNotMatch(await (await fetch(`${server.url}/traces/cr_without_note`)).text(), /id="malformed-attributes"/);
+  });
+
+  test("a retrieval that returned no chunks says so, apart from one not recorded", async () => {
+    assert.match(await (await fetch(`${server.url}/traces/cr_no_chunks`)).text(), /<p id="no-chunks">The retrieval returned no chunks\.<\/p>/);
   });
 });
 
