@@ -3,6 +3,7 @@ import { IMPLIED_SECTION } from "../../evaluators/gates/release-gate.js";
 import { formatFixed } from "../../evaluators/format-fixed.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
 import { metricValueOf } from "../../evaluators/aggregate/index.js";
+import { withoutHeuristicJudgements } from "../../evaluators/aggregate/without-heuristic-judgements.js";
 import type { ExperimentResult } from "../run-experiment.js";
 import { caseRows } from "./case-rows.js";
 import { layerOfEvaluator } from "../metric-layers.js";
@@ -31,9 +32,17 @@ export function formatExperiment(result: ExperimentResult): string[] {
       }
     }
   }
-  for (const [metric, entry] of metrics) for (const item of result.evaluated) {
-    const value = metricValueOf(item, metric);
-    if (value !== null) entry.values.push(value);
+  // How many of each metric's values only the heuristic judge gave: shown as such, as the UI and report label them,
+  // since the gate leaves them out (a heuristic is a measurement, never a pass).
+  const judged = withoutHeuristicJudgements(result.evaluated);
+  const heuristic = new Map<string, number>();
+  for (const [metric, entry] of metrics) {
+    for (const item of result.evaluated) {
+      const value = metricValueOf(item, metric);
+      if (value !== null) entry.values.push(value);
+    }
+    const fromJudges = judged.filter((item) => metricValueOf(item, metric) !== null).length;
+    if (fromJudges < entry.values.length) heuristic.set(metric, entry.values.length - fromJudges);
   }
   lines.push("", "Metrics by layer (mean over the cases where the metric applies):");
   const layers = [...new Set([...metrics.values()].map((entry) => entry.layer))].sort();
@@ -41,7 +50,9 @@ export function formatExperiment(result: ExperimentResult): string[] {
     lines.push(`  ${layer}`);
     for (const [metric, entry] of [...metrics.entries()].filter(([, value]) => value.layer === layer).sort(([left], [right]) => left.localeCompare(right))) {
       const mean = entry.values.length === 0 ? "n/a" : formatFixed(entry.values.reduce((sum, value) => sum + value, 0) / entry.values.length, 4);
-      lines.push(`    ${metric.padEnd(34)} ${mean.padStart(8)}  n=${entry.values.length}`);
+      const fromHeuristic = heuristic.get(metric);
+      const label = fromHeuristic === undefined ? "" : `  (${fromHeuristic === entry.values.length ? "all" : fromHeuristic} from the heuristic judge: a measurement, never a pass)`;
+      lines.push(`    ${metric.padEnd(34)} ${mean.padStart(8)}  n=${entry.values.length}${label}`);
     }
   }
 

@@ -58,6 +58,8 @@ describe("ragscope eval", () => {
     // The example pipeline fails P0 and threshold rules by design: the gate blocks.
     assert.equal(candidate.status, 1, candidate.stderr);
     assert.match(candidate.stdout, /Decision: BLOCKED/);
+    // Only the heuristic judge scores faithfulness here (no LLM judge configured): the summary says so, as the gate leaves it out.
+    assert.match(candidate.stdout, /^\s+faithfulness\s+\d\.\d{4}\s+n=\d+\s+\(all from the heuristic judge: a measurement, never a pass\)$/m);
     const results = JSON.parse(await readFile(output, "utf8"));
     assert.equal(results.case_results.length, 26);
     const verdict = (caseId: string) => results.case_results.find((item: { case_id: string }) => item.case_id === caseId)?.quality_status;
