@@ -30,7 +30,7 @@ import { reviewItemPage, reviewQueuePage } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
 import { tracePage } from "./pages/trace-page.js";
 import { parseTraceQuery } from "./pages/trace-query.js";
-import { traceRows, tracesPage, type ListedTrace } from "./pages/traces-page.js";
+import { LIST_END_HEADER, olderTracesHref, traceRows, tracesPage, type ListedTrace } from "./pages/traces-page.js";
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
 import { labelsFromJsonl, labelsToJsonl, type LabelAuthor } from "./review/labels-jsonl.js";
 import { humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
@@ -174,7 +174,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   });
   app.get("/traces/rows", async (context) => {
     const found = await listed(context.get("readers"), new URL(context.req.url).searchParams);
-    return found.ok ? context.html(traceRows(found.value.traces)) : context.text(found.error, 400);
+    if (!found.ok) return context.text(found.error, 400);
+    return context.html(traceRows(found.value.traces), 200, { [LIST_END_HEADER]: olderTracesHref(new URL(context.req.url).searchParams, found.value.next) ?? "" });
   });
   app.get("/api/traces", async (context) => {
     const found = await listed(context.get("readers"), new URL(context.req.url).searchParams);

@@ -29,11 +29,25 @@ function select(name: string, label: string, values: readonly string[], chosen: 
   return html`<label>${label}<select name="${name}"><option value="">any</option>${values.map((value) => html`<option value="${value}" ${value === chosen ? "selected" : ""}>${value}</option>`)}</select></label>`;
 }
 
+/**
+ * The address of the page after this one, or null at the end of the list. The live list's rows endpoint sends it
+ * too (header LIST_END_HEADER): rows refreshed at the top move the page's last row, and with it where the next
+ * page starts.
+ */
+export function olderTracesHref(parameters: URLSearchParams, next: TracePage["next"]): string | null {
+  if (next === null) return null;
+  const nextParameters = new URLSearchParams(parameters);
+  nextParameters.set("after", encodeCursor(next));
+  return `/traces?${nextParameters.toString()}`;
+}
+
+/** The header of the live list's rows: where the page after them starts; empty at the end of the list. */
+export const LIST_END_HEADER = "Ragscope-Older-Traces";
+
 export function tracesPage(reviewer: string, parameters: URLSearchParams, listed: TracePage & { traces: ListedTrace[] }, error: string | null): Markup {
   const value = (name: string) => parameters.get(name) ?? "";
   const input = (name: string, label: string, placeholder = "") => html`<label>${label}<input name="${name}" value="${value(name)}" placeholder="${placeholder}"></label>`;
-  const nextParameters = new URLSearchParams(parameters);
-  if (listed.next !== null) nextParameters.set("after", encodeCursor(listed.next));
+  const older = olderTracesHref(parameters, listed.next);
   const firstPage = !parameters.has("after");
   const body = html`<form class="filters" method="get" action="/traces">
 ${input("service", "service")}${input("tenant", "tenant")}${input("route", "route")}${input("run", "run")}${input("dataset", "dataset")}
@@ -45,6 +59,6 @@ ${error === null ? "" : html`<p class="error" id="error">${error}</p>`}
 <p class="muted" id="live-status" data-mode="${firstPage ? "starting" : "off"}">${firstPage ? "Live: new traces appear at the top." : "Older page (not refreshed)."}</p>
 <table id="traces"><thead><tr><th>started (UTC)</th><th>trace</th><th>service</th><th>tenant</th><th>route</th><th>run</th><th>dataset</th><th>verdict</th><th>root cause</th><th>latency ms</th><th>query</th><th>answer</th></tr></thead>
 <tbody id="trace-rows" ${firstPage ? html`data-live="/traces/rows?${parameters.toString()}" data-events="/api/traces/stream"` : ""}>${traceRows(listed.traces)}</tbody></table>
-<p>${listed.next === null ? html`<span class="muted">End of the list.</span>` : html`<a id="older" href="/traces?${nextParameters.toString()}">Older traces →</a>`}</p>`;
+<p id="list-end">${older === null ? html`<span class="muted">End of the list.</span>` : html`<a id="older" href="${older}">Older traces →</a>`}</p>`;
   return page("Traces", reviewer, body, ["/static/live.js"]);
 }

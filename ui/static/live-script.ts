@@ -6,6 +6,7 @@
  * or the stream closed for good — it polls every two seconds instead. Served
  * from this server as /static/live.js (no CDN).
  */
+import { LIST_END_HEADER } from "../pages/traces-page.js";
 export const LIVE_SCRIPT = `(() => {
   const rows = document.getElementById("trace-rows");
   if (!rows || !rows.dataset.live) return;
@@ -23,6 +24,21 @@ export const LIVE_SCRIPT = `(() => {
       const answer = await fetch(rows.dataset.live, { headers: { accept: "text/html" } });
       if (answer.ok) {
         rows.innerHTML = await answer.text();
+        // The rows moved: the page after them starts elsewhere, or the list now ends here (or no longer does).
+        const end = document.getElementById("list-end");
+        const older = answer.headers.get("${LIST_END_HEADER}");
+        if (end && older !== null) {
+          const item = document.createElement(older === "" ? "span" : "a");
+          if (older === "") {
+            item.className = "muted";
+            item.textContent = "End of the list.";
+          } else {
+            item.id = "older";
+            item.href = older;
+            item.textContent = "Older traces \u2192";
+          }
+          end.replaceChildren(item);
+        }
         say(mode, (mode === "events" ? "Live (server-sent events): updated " : "Live (polling every 2 s): updated ") + new Date().toISOString().slice(11, 19) + " UTC");
       } else say(mode, "Live: the server answered " + answer.status);
     } catch (error) {
