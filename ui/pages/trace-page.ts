@@ -6,7 +6,8 @@
  * labels the reviewer may see.
  */
 import { html } from "hono/html";
-import { chunkLabel } from "../../contracts/case-result.js";
+import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
+import { RagStage } from "../../contracts/span-attributes.js";
 import { evidenceCoverageOptions } from "../../evaluators/evidence/evidence-coverage-options.js";
 import { chunksHoldingEvidence } from "../../evaluators/evidence/evidence-set-coverage.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
@@ -49,7 +50,7 @@ ${
 <section id="waterfall"><h2>Stages</h2>${
     observation.stage_timings.length === 0
       ? html`<p class="muted">No stage timings recorded.</p>`
-      : html`<p class="muted">Durations in recorded order (the Case Result keeps durations, not start offsets).</p><table>${observation.stage_timings.map(
+      : html`<p class="muted">Durations in pipeline order (the Case Result keeps durations, not start offsets).</p><table>${inPipelineOrder(observation.stage_timings).map(
           (timing) => html`<tr class="stage"><td>${timing.stage}</td><td>${timing.span_name}</td><td>${timing.status}</td><td class="duration">${timing.duration_ms}</td><td style="width:50%"><div class="bar" style="width:${((100 * timing.duration_ms) / longest).toFixed(1)}%"></div></td></tr>`,
         )}</table>`
   }</section>
@@ -127,4 +128,17 @@ function thresholdOf(detail: TraceDetail, evaluatorId: string, metrics: readonly
   });
   const known = parts.filter((part): part is string => part !== null);
   return known.length === 0 ? html`<span class="muted">none</span>` : html`${known.join("; ")}`;
+}
+
+const PIPELINE_ORDER: readonly string[] = Object.values(RagStage);
+
+/**
+ * The stages as the pipeline runs them: the request first, then rewrite, retrieve, rerank, context, generate, cite;
+ * spans of one stage in their recorded order, unknown stages last. Recorded order is by start time, and the SDK's
+ * start times have millisecond resolution: stages that started in the same millisecond (the request and its first
+ * stage) came out in any order.
+ */
+function inPipelineOrder(timings: CaseResult["rag_observation"]["stage_timings"]): CaseResult["rag_observation"]["stage_timings"] {
+  const rank = (stage: string) => (PIPELINE_ORDER.includes(stage) ? PIPELINE_ORDER.indexOf(stage) : PIPELINE_ORDER.length);
+  return timings.map((timing, index) => ({ timing, index })).sort((left, right) => rank(left.timing.stage) - rank(right.timing.stage) || left.index - right.index).map((item) => item.timing);
 }

@@ -21,6 +21,14 @@ describe("the trace page lists the attributes not taken as sent", () => {
       { caseResult: { ...refused, case_result_id: "cr_with_note", rag_observation: { ...refused.rag_observation, malformed_attributes: [note] } }, evaluationResults: [] },
       { caseResult: { ...buildCaseResult({ output: "another answer" }), case_result_id: "cr_without_note" }, evaluationResults: [] },
       { caseResult: { ...refused, case_result_id: "cr_no_chunks", rag_observation: { ...refused.rag_observation, retrieved_chunks: [] } }, evaluationResults: [] },
+      {
+        caseResult: {
+          ...refused,
+          case_result_id: "cr_stages",
+          rag_observation: { ...refused.rag_observation, stage_timings: ["cite", "retrieve", "request", "generate", "context"].map((stage, index) => ({ stage, span_name: `rag.${stage}`, duration_ms: index + 1, status: "ok" as const })) },
+        },
+        evaluationResults: [],
+      },
     ]);
     assert.ok(written.ok);
     server = await startUiServer({ host: "127.0.0.1", port: 0, store, access: { tokens: new Map() } });
@@ -32,6 +40,11 @@ describe("the trace page lists the attributes not taken as sent", () => {
     const section = /<section id="malformed-attributes">([\s\S]*?)<\/section>/.exec(page)?.[1] ?? "";
     assert.match(section, /<td>rag\.request<\/td><td>ragscope\.route<\/td><td>invalid_identifier<\/td><td>holds characters outside letters, digits and _ - \. : \/ @ \+ \{ \}<\/td>/);
     assert.doesNotMatch(await (await fetch(`${server.url}/traces/cr_without_note`)).text(), /id="malformed-attributes"/);
+  });
+
+  test("stages are shown in pipeline order, the request first, whatever order their spans were recorded in", async () => {
+    const page = await (await fetch(`${server.url}/traces/cr_stages`)).text();
+    assert.deepEqual([...page.matchAll(/<tr class="stage"><td>([a-z_]+)<\/td>/g)].map((match) => match[1]), ["request", "retrieve", "context", "generate", "cite"]);
   });
 
   test("a retrieval that returned no chunks says so, apart from one not recorded", async () => {
