@@ -21,7 +21,7 @@ th{background:#eef1f5;font-weight:600}td.text{max-width:320px;overflow:hidden;te
 form.filters{display:flex;flex-wrap:wrap;gap:6px;margin-bottom:10px}form.filters label{display:flex;flex-direction:column;font-size:12px}
 section{background:#fff;margin:0 0 12px;padding:8px 12px;border:1px solid #e3e6ea;overflow-x:auto}
 .bar{background:#5a8dee;height:14px;min-width:2px}.muted{color:#777}pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}
-.error{color:#a40000}.caution{font-size:12px;color:#6a4a00;margin:4px 0 0;max-width:360px}
+.error{color:#a40000}.notice{color:#1d6b2a}.caution{font-size:12px;color:#6a4a00;margin:4px 0 0;max-width:360px}
 `;
 
 export function page(title: string, reviewer: string, body: Markup, scripts: string[] = [], stylesheets: string[] = []): Markup {

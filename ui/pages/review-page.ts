@@ -14,7 +14,7 @@ const kappa = (value: number | null) => (value === null ? "—" : value.toFixed(
 
 export function reviewQueuePage(reviewer: string, queue: readonly (ListedTrace & { labelledByMe: boolean; reviewers: number })[], next: TraceCursor | null, reviewers: readonly ReviewerAgreement[], judge: readonly CalibrationEntry[]): Markup {
   const body = html`<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). Two reviewers label each independently; neither sees the other's labels until both are in.</p>
-<p><a href="/api/labels.jsonl" download>Export labels (JSONL)</a> · <form style="display:inline" method="post" action="/review/import" enctype="multipart/form-data"><input type="file" name="file" accept=".jsonl"> <button type="submit">Import labels</button></form></p>
+<p><a href="/api/labels.jsonl" download>Export labels (JSONL)</a> · <form style="display:inline" method="post" action="/review/import" enctype="multipart/form-data"><label>Labels file (JSONL) <input type="file" name="file" accept=".jsonl"></label> <button type="submit">Import labels</button></form></p>
 <table id="queue"><thead><tr><th>started (UTC)</th><th>case</th><th>verdict</th><th>reviewers</th><th>you</th><th>query</th></tr></thead><tbody>
 ${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${item.startedAt}</td><td><a href="/review/${encodeURIComponent(item.caseResultId)}">${item.caseId || item.caseResultId}</a></td>
 <td>${item.human !== null && item.human.verdict !== null ? verdictBadge(item.human.verdict, true) : verdictBadge(item.qualityStatus, false)}</td><td>${item.reviewers}</td><td>${item.labelledByMe ? "labelled" : "to do"}</td><td class="text">${optional(item.query)}</td></tr>`)}
@@ -34,13 +34,13 @@ export function reviewItemPage(reviewer: string, detail: TraceDetail, metrics: r
   const myRootCause = mine.find((label) => label.metric === "root_cause")?.note ?? null;
   const myComment = mine.find((label) => label.metric !== "root_cause")?.note ?? "";
   const others = visible.filter((label) => label.labeler_id !== reviewer);
-  const body = html`${message === null ? "" : html`<p class="error" id="message">${message}</p>`}
+  const body = html`${message === null ? "" : html`<p class="notice" id="message" role="status">${message}</p>`}
 <section><p><a href="/traces/${encodeURIComponent(result.case_result_id)}">Open the trace</a> · automatic verdict ${verdictBadge(result.quality_status, false)}</p>
 <h2>Query</h2><pre>${optional(result.rag_observation.query)}</pre><h2>Answer</h2><pre>${optional(result.output)}</pre>
 <h2>Evaluation Results</h2><ul>${detail.evaluationResults.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul></section>
 <form method="post" action="/review/${encodeURIComponent(result.case_result_id)}" id="review-form"><section><h2>Your labels (${reviewer})</h2><table>
-${metrics.map((metric) => html`<tr><th>${metric}</th><td><label><input type="radio" name="metric:${metric}" value="pass" ${myVerdict(metric) === "pass" ? "checked" : ""}> pass</label>
-<label><input type="radio" name="metric:${metric}" value="fail" ${myVerdict(metric) === "fail" ? "checked" : ""}> fail</label></td></tr>`)}
+${metrics.map((metric) => html`<tr><th id="metric-${metric}">${metric}</th><td role="radiogroup" aria-labelledby="metric-${metric}"><label><input type="radio" name="metric:${metric}" value="pass" aria-label="${metric}: pass" ${myVerdict(metric) === "pass" ? "checked" : ""}> pass</label>
+<label><input type="radio" name="metric:${metric}" value="fail" aria-label="${metric}: fail" ${myVerdict(metric) === "fail" ? "checked" : ""}> fail</label></td></tr>`)}
 </table>${metrics.length === 0 ? html`<p class="muted">No metric of this case passed or failed it; label the root cause or comment.</p>` : ""}
 <p><label>Primary root cause <select name="root_cause"><option value="">none</option>${ROOT_CAUSE_LABEL_NAMES.map((name) => html`<option value="${name}" ${myRootCause === name ? "selected" : ""}>${name} — ${ROOT_CAUSE_LABELS[name]}</option>`)}</select></label></p>
 <p><label>Comment<br><textarea name="comment" rows="3" cols="80">${myComment}</textarea></label></p><button type="submit" id="save-labels">Save labels</button></section></form>

@@ -8,8 +8,8 @@ import { optional, page, type Markup } from "./layout.js";
 const LINEAGE_FIELDS = ["dataset_id", "dataset_version", "corpus_version", "index_version", "embedding_model", "retriever_version", "reranker_version", "prompt_version", "generator_model", "application_version"] as const;
 
 export function runsPage(reviewer: string, runs: readonly RunLineage[]): Markup {
-  const body = html`<form method="get" action="/runs/compare">Compare <select name="candidate">${runs.map((run) => html`<option>${run.run_id}</option>`)}</select>
-against baseline <select name="baseline">${runs.map((run, index) => html`<option ${index === 1 ? "selected" : ""}>${run.run_id}</option>`)}</select> <button type="submit">Compare</button></form>
+  const body = html`<form method="get" action="/runs/compare"><label>Compare <select name="candidate">${runs.map((run) => html`<option>${run.run_id}</option>`)}</select></label>
+<label>against baseline <select name="baseline">${runs.map((run, index) => html`<option ${index === 1 ? "selected" : ""}>${run.run_id}</option>`)}</select></label> <button type="submit">Compare</button></form>
 <table id="runs"><thead><tr><th>run</th><th>started</th>${LINEAGE_FIELDS.map((field) => html`<th>${field}</th>`)}<th>notes</th></tr></thead><tbody>
 ${runs.map((run) => html`<tr data-run-id="${run.run_id}"><td><a href="/traces?run=${encodeURIComponent(run.run_id)}">${run.run_id}</a></td><td>${run.started_at}</td>${LINEAGE_FIELDS.map((field) => html`<td>${optional(run[field])}</td>`)}<td>${optional(run.notes)}</td></tr>`)}
 </tbody></table>`;

@@ -297,6 +297,7 @@ describe("the live web UI of ragscope serve", () => {
   test("the runs page renders", async () => {
     await alice.goto(`${uiUrl}/runs`);
     assert.equal(await alice.locator("table#runs").count(), 1);
+    for (const name of ["Compare", "against baseline"]) assert.equal(await alice.getByLabel(name).count(), 1, `the select "${name}" is labelled`);
     await alice.screenshot({ path: path.join(outputFolder, "ui-runs.png"), fullPage: true });
   });
 
@@ -314,6 +315,16 @@ describe("the live web UI of ragscope serve", () => {
       }
       await context.close();
     }
+  });
+
+  test("the review form names each radio by its metric, and a saved review is a notice, not an error", async () => {
+    await alice.goto(`${uiUrl}/review/${labelledCases[0]}?saved=1`);
+    const metrics = await alice.locator("#review-form tr th").allTextContents();
+    assert.ok(metrics.length > 0);
+    for (const metric of metrics) for (const verdict of ["pass", "fail"]) assert.equal(await alice.getByRole("radio", { name: `${metric}: ${verdict}` }).count(), 1, `${metric}: ${verdict}`);
+    assert.equal(await alice.locator("#message.notice").textContent(), "Saved.");
+    await alice.goto(`${uiUrl}/review`);
+    assert.equal(await alice.getByLabel("Labels file (JSONL)").count(), 1);
   });
 
   test("no console errors on any page", () => {
