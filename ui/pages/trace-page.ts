@@ -6,6 +6,7 @@
  * labels the reviewer may see.
  */
 import { html } from "hono/html";
+import { formatFixed } from "../../evaluators/format-fixed.js";
 import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
 import { RagStage } from "../../contracts/span-attributes.js";
 import { evidenceCoverageOptions } from "../../evaluators/evidence/evidence-coverage-options.js";
@@ -39,7 +40,7 @@ export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVer
 <tr><th>route</th><td>${optional(observation.route)}</td><th>run / case</th><td>${optional(result.run_id)} / ${optional(result.case_id)} ${optional(result.case_version)}</td></tr>
 <tr><th>dataset</th><td>${optional(detail.datasetId)}</td><th>started (UTC)</th><td>${result.started_at}</td></tr>
 <tr><th>verdict</th><td id="verdict">${human !== null && human.verdict !== null ? html`${verdictBadge(human.verdict, true)} <span class="muted">automatic: ${result.quality_status}; reviewed by ${human.reviewers.join(", ")}</span>` : verdictBadge(result.quality_status, false)}</td>
-<th>execution</th><td>${result.execution_status}${observation.partial_trace ? " (partial trace)" : ""}; latency ${optional(observation.latency_ms)} ms</td></tr></table></section>
+<th>execution</th><td>${result.execution_status}${observation.partial_trace ? " (partial trace)" : ""}; latency ${optional(observation.latency_ms === null ? null : formatFixed(observation.latency_ms, 1))} ms</td></tr></table></section>
 ${
   observation.malformed_attributes.length === 0
     ? ""
@@ -73,7 +74,7 @@ ${
 <p id="citations">Citations: ${observation.citations === null ? html`<span class="muted">no citation stage recorded</span>` : observation.citations.length === 0 ? "none" : observation.citations.map((id) => html`<a class="citation" href="#${anchor(id)}">${id}</a> `)}</p></section>
 <section id="evaluations"><h2>Evaluation Results</h2><table><thead><tr><th>evaluator</th><th>values</th><th>threshold</th><th>outcome</th><th>reason</th><th>evidence</th><th>confidence</th></tr></thead><tbody>${detail.evaluationResults.map(
     (item) => html`<tr class="evaluation" data-evaluator="${item.evaluator_id}"><td>${item.evaluator_id} <span class="muted">v${item.evaluator_version}</span></td>
-<td class="values">${Object.entries(item.metric_values).map(([name, value]) => html`${name}=${value === null ? "n/a" : String(value)}<br>`)}</td>
+<td class="values">${Object.entries(item.metric_values).map(([name, value]) => html`<span title="${value === null ? "" : String(value)}">${name}=${value === null ? "n/a" : Number.isInteger(value) ? String(value) : formatFixed(value, 4)}</span><br>`)}</td>
 <td class="threshold">${thresholdOf(detail, item.evaluator_id, Object.keys(item.metric_values))}</td>
 <td class="outcome">${item.outcome}${item.review_required ? " (review)" : ""}</td><td class="reason">${item.reason}</td><td>${item.evidence_refs.join(" ")}</td>
 <td>${String(item.confidence.value)} (${item.confidence.semantics})</td></tr>`,

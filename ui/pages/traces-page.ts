@@ -1,5 +1,6 @@
 /** The Traces page: filters, the newest traces first, keyset paging; the first page refreshes itself (live-script.ts). */
 import { html } from "hono/html";
+import { formatFixed } from "../../evaluators/format-fixed.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { qualityStatus } from "../../contracts/case-result.js";
 import type { TracePage, TraceSummary } from "../../store/ports/trace-reader.js";
@@ -20,7 +21,7 @@ export function traceRows(traces: readonly ListedTrace[]): Markup {
 <td><a href="/traces/${encodeURIComponent(trace.caseResultId)}">${trace.traceId || trace.caseResultId}</a></td>
 <td>${optional(trace.serviceName)}</td><td>${optional(trace.tenantId)}</td><td>${optional(trace.route)}</td><td>${optional(trace.runId)}</td><td>${optional(trace.datasetId)}</td>
 <td>${trace.human !== null && trace.human.verdict !== null ? verdictBadge(trace.human.verdict, true) : verdictBadge(trace.qualityStatus, false)}</td>
-<td>${optional(trace.rootCause)}</td><td>${optional(trace.latencyMs)}</td>
+<td>${optional(trace.rootCause)}</td><td class="latency" title="${trace.latencyMs ?? ""}">${optional(trace.latencyMs === null ? null : formatFixed(trace.latencyMs, 1))}</td>
 <td class="text" title="${trace.query ?? ""}">${optional(clip(trace.query))}</td><td class="text" title="${trace.output ?? ""}">${optional(clip(trace.output))}</td></tr>`,
   )}`;
 }

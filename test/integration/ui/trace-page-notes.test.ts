@@ -20,6 +20,25 @@ describe("the trace page lists the attributes not taken as sent", () => {
     const written = await store.results.write([
       { caseResult: { ...refused, case_result_id: "cr_with_note", rag_observation: { ...refused.rag_observation, malformed_attributes: [note] } }, evaluationResults: [] },
       { caseResult: { ...buildCaseResult({ output: "another answer" }), case_result_id: "cr_without_note" }, evaluationResults: [] },
+      {
+        caseResult: { ...refused, case_result_id: "cr_numbers", rag_observation: { ...refused.rag_observation, latency_ms: 1.173341 } },
+        evaluationResults: [
+          {
+            evaluation_result_id: "er_numbers",
+            case_result_id: "cr_numbers",
+            evaluator_id: "retrieval.ranking",
+            evaluator_version: "1",
+            metric_values: { precision_at_3: 1 / 3, recall_at_5: 1, mrr: null },
+            outcome: "measured",
+            reason: "scripted",
+            evidence_refs: [],
+            confidence: { value: 1, semantics: "deterministic_rule" },
+            review_required: false,
+            error_type: "none",
+            evaluated_at: "2026-07-08T09:00:00.000Z",
+          },
+        ],
+      },
       { caseResult: { ...refused, case_result_id: "cr_no_chunks", rag_observation: { ...refused.rag_observation, retrieved_chunks: [] } }, evaluationResults: [] },
       {
         caseResult: {
@@ -45,6 +64,16 @@ describe("the trace page lists the attributes not taken as sent", () => {
   test("stages are shown in pipeline order, the request first, whatever order their spans were recorded in", async () => {
     const page = await (await fetch(`${server.url}/traces/cr_stages`)).text();
     assert.deepEqual([...page.matchAll(/<tr class="stage"><td>([a-z_]+)<\/td>/g)].map((match) => match[1]), ["request", "retrieve", "context", "generate", "cite"]);
+  });
+
+  test("numbers are rounded for reading (latency to 0.1 ms, metric values to 4 decimals as trec_eval prints), the exact value in the title", async () => {
+    const page = await (await fetch(`${server.url}/traces/cr_numbers`)).text();
+    assert.match(page, /latency 1\.2 ms/);
+    assert.match(page, /<span title="0\.3333333333333333">precision_at_3=0\.3333<\/span>/);
+    assert.match(page, /<span title="1">recall_at_5=1<\/span>/);
+    assert.match(page, /mrr=n\/a/);
+    const list = await (await fetch(`${server.url}/traces/rows`)).text();
+    assert.match(list, /<td class="latency" title="1\.173341">1\.2<\/td>/);
   });
 
   test("a retrieval that returned no chunks says so, apart from one not recorded", async () => {
