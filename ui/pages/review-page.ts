@@ -18,7 +18,7 @@ export function reviewQueuePage(reviewer: string, queue: readonly (ListedTrace &
 <table id="queue"><thead><tr><th>started (UTC)</th><th>case</th><th>verdict</th><th>reviewers</th><th>you</th><th>query</th></tr></thead><tbody>
 ${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${item.startedAt}</td><td><a href="/review/${encodeURIComponent(item.caseResultId)}">${item.caseId || item.caseResultId}</a></td>
 <td>${item.human !== null && item.human.verdict !== null ? verdictBadge(item.human.verdict, true) : verdictBadge(item.qualityStatus, false)}</td><td>${item.reviewers}</td><td>${item.labelledByMe ? "labelled" : "to do"}</td><td class="text">${optional(item.query)}</td></tr>`)}
-</tbody></table>${next === null ? "" : html`<p><a href="/review?after=${encodeCursor(next)}">More →</a></p>`}
+</tbody></table>${queue.length === 0 ? html`<p id="queue-empty" class="muted">Nothing waits for review: no stored case has the verdict review_required.</p>` : ""}${next === null ? "" : html`<p><a href="/review?after=${encodeCursor(next)}">More →</a></p>`}
 <section id="agreement"><h2>Agreement between reviewers</h2><table id="reviewer-kappa"><thead><tr><th>metric</th><th>reviewers</th><th>items</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>
 ${reviewers.map((entry) => html`<tr data-metric="${entry.metric}"><td>${entry.metric}</td><td>${entry.reviewers === null ? "—" : entry.reviewers.join(" / ")}</td><td class="items">${entry.statistics.items}</td><td>${kappa(entry.statistics.percentAgreement)}</td><td class="kappa">${kappa(entry.statistics.kappa)}${entry.statistics.note === null ? "" : html` <span class="muted">(${entry.statistics.note})</span>`}</td></tr>`)}
 </tbody></table>

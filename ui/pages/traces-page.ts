@@ -6,7 +6,7 @@ import { qualityStatus } from "../../contracts/case-result.js";
 import type { TracePage, TraceSummary } from "../../store/ports/trace-reader.js";
 import type { HumanVerdict } from "../review/review-labels.js";
 import { optional, page, verdictBadge, type Markup } from "./layout.js";
-import { encodeCursor } from "./trace-query.js";
+import { encodeCursor, FILTER_PARAMETERS } from "./trace-query.js";
 
 export interface ListedTrace extends TraceSummary {
   human: HumanVerdict | null;
@@ -60,6 +60,7 @@ ${error === null ? "" : html`<p class="error" id="error">${error}</p>`}
 <p class="muted" id="live-status" data-mode="${firstPage ? "starting" : "off"}">${firstPage ? "Live: new traces appear at the top." : "Older page (not refreshed)."}</p>
 <table id="traces"><thead><tr><th>started (UTC)</th><th>trace</th><th>service</th><th>tenant</th><th>route</th><th>run</th><th>dataset</th><th>verdict</th><th>root cause</th><th>latency ms</th><th>query</th><th>answer</th></tr></thead>
 <tbody id="trace-rows" ${firstPage ? html`data-live="/traces/rows?${parameters.toString()}" data-events="/api/traces/stream"` : ""}>${traceRows(listed.traces)}</tbody></table>
-<p id="list-end">${older === null ? html`<span class="muted">End of the list.</span>` : html`<a id="older" href="${older}">Older traces →</a>`}</p>`;
+<p id="list-end">${older === null ? html`<span class="muted">End of the list.</span>` : html`<a id="older" href="${older}">Older traces →</a>`}</p>
+${listed.traces.length === 0 && error === null ? html`<p id="list-empty" class="muted">${FILTER_PARAMETERS.some((name) => value(name) !== "") ? "No stored trace meets these filters: a service, tenant or route must match exactly; widen or clear them." : "No traces stored yet: send spans to this collector's OTLP/HTTP receiver (ragscope serve prints its address), or run ragscope demo."}</p>` : ""}`;
   return page("Traces", reviewer, body, ["/static/live.js"]);
 }

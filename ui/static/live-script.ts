@@ -24,6 +24,8 @@ export const LIVE_SCRIPT = `(() => {
       const answer = await fetch(rows.dataset.live, { headers: { accept: "text/html" } });
       if (answer.ok) {
         rows.innerHTML = await answer.text();
+        const empty = document.getElementById("list-empty");
+        if (empty && rows.children.length > 0) empty.remove();
         // The rows moved: the page after them starts elsewhere, or the list now ends here (or no longer does).
         const end = document.getElementById("list-end");
         const older = answer.headers.get("${LIST_END_HEADER}");

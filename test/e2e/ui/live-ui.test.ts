@@ -153,6 +153,7 @@ describe("the live web UI of ragscope serve", () => {
     // A page of three, open while the list was empty: once refreshed it must lead on to the fourth trace.
     await bob.goto(`${uiUrl}/traces?limit=3`);
     assert.equal(await bob.locator("#list-end").textContent(), "End of the list.");
+    assert.equal(await alice.locator("#list-empty").count(), 1, "an empty list says why");
     await sendRequest(1, "lighthouses");
     await sendRequest(2, "bridges");
     await alice.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }).document.querySelectorAll("#trace-rows tr").length === 2);
@@ -162,6 +163,7 @@ describe("the live web UI of ragscope serve", () => {
     const queries = await alice.locator("#trace-rows tr td:nth-child(11)").allTextContents();
     assert.deepEqual(queries, ["question 4 about castles?", "question 3 about lighthouses?", "question 2 about bridges?", "question 1 about lighthouses?"], "newest first");
     assert.equal(await alice.locator("#live-status").getAttribute("data-mode"), "events", "new traces came by server-sent events");
+    assert.equal(await alice.locator("#list-empty").count(), 0, "the empty list's note leaves with the first rows");
     await bob.waitForFunction(() => (globalThis as unknown as { document: { querySelector(selector: string): unknown } }).document.querySelector("#older") !== null);
     assert.deepEqual(await bob.locator("#trace-rows tr td:nth-child(11)").allTextContents(), ["question 4 about castles?", "question 3 about lighthouses?", "question 2 about bridges?"]);
     await Promise.all([bob.waitForURL(/after=/), bob.click("#older")]);

@@ -81,12 +81,18 @@ describe("the trace page lists the attributes not taken as sent", () => {
   });
 });
 
-describe("filters no trace can meet are refused", () => {
+describe("an empty store, and filters no trace can meet", () => {
   let server: UiServer;
   before(async () => {
     server = await startUiServer({ host: "127.0.0.1", port: 0, store: createMemoryStore(), access: { tokens: new Map() } });
   });
   after(() => server?.close());
+
+  test("an empty list and an empty review queue say why they are empty", async () => {
+    assert.match(await (await fetch(`${server.url}/traces`)).text(), /<p id="list-empty" class="muted">No traces stored yet: send spans/);
+    assert.match(await (await fetch(`${server.url}/traces?service=nothing-here`)).text(), /<p id="list-empty" class="muted">No stored trace meets these filters/);
+    assert.match(await (await fetch(`${server.url}/review`)).text(), /<p id="queue-empty" class="muted">Nothing waits for review/);
+  });
 
   test("an unknown verdict or root cause is 400 naming the allowed values, not an empty list", async () => {
     const verdict = await fetch(`${server.url}/api/traces?verdict=faild`);
