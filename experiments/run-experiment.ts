@@ -251,7 +251,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     if (unfinished !== null) problems.push(`${unfinished} (${timeoutMs} ms after the last case, --evaluation-timeout-ms): judged metrics of some cases are missing from these results; raise --evaluation-timeout-ms (a CPU-only judge takes minutes per call)`);
     const withoutGold = evaluated.filter((item) => !item.evalCase).map((item) => caseKey(item.caseResult));
     if (withoutGold.length > 0) {
-      problems.push(`${withoutGold.length} case(s) were evaluated without their Eval Case (${listCases(withoutGold)}): ${storedIn} does not hold them — start it with --dataset ${dataset.file} or run ragscope dataset push ${dataset.file}`);
+      problems.push(`${withoutGold.length} case(s) were evaluated without their Eval Case (${listCases(withoutGold)}): ${storedIn} does not hold them — restart it with --dataset ${dataset.file} (an embedded store is locked while its collector runs), or, when it stores into a ClickHouse server, run ragscope dataset push ${dataset.file} --clickhouse-url <its server>`);
     }
     let baselineCases: EvaluatedCase[] | null = null;
     if (options.baseline !== undefined) {

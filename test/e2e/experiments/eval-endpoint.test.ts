@@ -103,7 +103,7 @@ describe("ragscope eval --endpoint (a running collector)", () => {
     await writeFile(unknown, JSON.stringify({ dataset_id: "elsewhere", dataset_version: "1", cases: [{ case_id: "not_loaded", case_version: "1", input: "a question serve never saw" }] }));
     const result = await runRagscope(["eval", "--dataset", unknown, "--task", path.join(tasksFolder, "coin-task.ts"), "--run-id", "not-loaded-run", "--endpoint", receiverUrl, "--read-api", readApiUrl, "--data-dir", path.join(folder, "unused")]);
     assert.equal(result.status, 2, result.stderr + result.stdout);
-    assert.match(result.stdout, /Could not decide: 1 case\(s\) were evaluated without their Eval Case \(not_loaded@1\): .* does not hold them — start it with --dataset .*not-in-serve\.json or run ragscope dataset push/);
+    assert.match(result.stdout, /Could not decide: 1 case\(s\) were evaluated without their Eval Case \(not_loaded@1\): .* does not hold them — restart it with --dataset .*not-in-serve\.json \(an embedded store is locked while its collector runs\), or, when it stores into a ClickHouse server, run ragscope dataset push .*not-in-serve\.json --clickhouse-url/);
   });
 
   test("--endpoint without --read-api, and a read API that does not answer, are clear errors (exit 2)", async () => {
