@@ -4,6 +4,7 @@
  */
 import { caseResult, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
 import { evalCase, type EvalCase, type EvalCaseInput } from "../../contracts/eval-case.js";
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 
 type ChunkInput = Partial<RetrievedChunk> & Pick<RetrievedChunk, "chunk_id">;
 
@@ -84,5 +85,23 @@ export function seedExample(): { evalCase: EvalCase; caseResult: CaseResult } {
       context: "符合条件的商品可按退款规则处理",
       citations: ["refund_general_01"],
     }),
+  };
+}
+
+/** A scripted LLM judge's Evaluation Result of one metric (`judge.<metric>`): passed (1) or failed (0). */
+export function judgeVerdict(caseResultId: string, metric: string, passed: boolean): EvaluationResult {
+  return {
+    evaluation_result_id: `er_${caseResultId}_${metric}`,
+    case_result_id: caseResultId,
+    evaluator_id: `judge.${metric}`,
+    evaluator_version: "rubric-1+judge-a",
+    metric_values: { [metric]: passed ? 1 : 0 },
+    outcome: passed ? "passed" : "failed",
+    reason: "scripted judge verdict",
+    evidence_refs: [],
+    confidence: { value: 0.9, semantics: "judge_self_report" },
+    review_required: false,
+    error_type: "none",
+    evaluated_at: "2026-07-08T09:00:00.000Z",
   };
 }

@@ -17,10 +17,9 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import type { EvaluationResult } from "../../../contracts/evaluation-result.js";
 import { createMemoryStore } from "../../../store/memory/memory-store.js";
 import { startUiServer, type UiServer } from "../../../ui/ui-server.js";
-import { buildCaseResult } from "../../support/case-results.js";
+import { buildCaseResult, judgeVerdict } from "../../support/case-results.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const chromiumPath = process.env.RAGSCOPE_CHROMIUM ?? "/usr/bin/chromium";
@@ -33,22 +32,6 @@ const references = JSON.parse(await readFile(path.join(projectRoot, "test/data/u
 const TOKENS = { alice: "alice-token-0123456789abcdef", bob: "bob-token-0123456789abcdef00" };
 const verdictOf = (letter: string) => (letter === "p" ? "pass" : "fail");
 
-function judgeResult(caseResultId: string, metric: string, letter: string): EvaluationResult {
-  return {
-    evaluation_result_id: `er_${caseResultId}_${metric}`,
-    case_result_id: caseResultId,
-    evaluator_id: `judge.${metric}`,
-    evaluator_version: "rubric-1+judge-a",
-    metric_values: { [metric]: letter === "p" ? 1 : 0 },
-    outcome: letter === "p" ? "passed" : "failed",
-    reason: "scripted judge verdict",
-    evidence_refs: [],
-    confidence: { value: 0.9, semantics: "judge_self_report" },
-    review_required: false,
-    error_type: "none",
-    evaluated_at: "2026-07-08T09:00:00.000Z",
-  };
-}
 
 describe("judge and reviewer agreement on the review queue, against scikit-learn", () => {
   let server: UiServer;
@@ -60,7 +43,7 @@ describe("judge and reviewer agreement on the review queue, against scikit-learn
     const written = await store.results.write(
       Array.from({ length: caseCount }, (_, index) => {
         const id = `cr_agreement_${index}`;
-        const evaluationResults = metrics.filter((metric) => index < references.verdicts[metric]!.judge!.length).map((metric) => judgeResult(id, metric, references.verdicts[metric]!.judge![index]!));
+        const evaluationResults = metrics.filter((metric) => index < references.verdicts[metric]!.judge!.length).map((metric) => judgeVerdict(id, metric, references.verdicts[metric]!.judge![index]! === "p"));
         return { caseResult: { ...buildCaseResult({ output: `answer ${index}` }), case_result_id: id, quality_status: "review_required" as const, started_at: new Date(Date.parse("2026-07-08T09:00:00Z") + index * 1000).toISOString() }, evaluationResults };
       }),
     );

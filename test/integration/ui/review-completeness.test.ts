@@ -8,37 +8,20 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { EvaluationResult } from "../../../contracts/evaluation-result.js";
 import { createMemoryStore } from "../../../store/memory/memory-store.js";
 import { startUiServer, type UiServer } from "../../../ui/ui-server.js";
-import { buildCaseResult } from "../../support/case-results.js";
+import { buildCaseResult, judgeVerdict } from "../../support/case-results.js";
 
 const TOKENS = { alice: "alice-token-0123456789abcdef", bob: "bob-token-0123456789abcdef00" };
 const CASE = "cr_review_completeness";
 
-function failedJudgement(metric: string): EvaluationResult {
-  return {
-    evaluation_result_id: `er_${CASE}_${metric}`,
-    case_result_id: CASE,
-    evaluator_id: `judge.${metric}`,
-    evaluator_version: "rubric-1+judge-a",
-    metric_values: { [metric]: 0 },
-    outcome: "failed",
-    reason: "scripted judge verdict",
-    evidence_refs: [],
-    confidence: { value: 0.9, semantics: "judge_self_report" },
-    review_required: false,
-    error_type: "none",
-    evaluated_at: "2026-07-08T09:00:00.000Z",
-  };
-}
 
 describe("a review's pass needs every metric labelled", () => {
   let server: UiServer;
   before(async () => {
     const store = createMemoryStore();
     const written = await store.results.write([
-      { caseResult: { ...buildCaseResult({ output: "an answer" }), case_result_id: CASE, quality_status: "failed" as const, started_at: "2026-07-08T09:00:00.000Z" }, evaluationResults: [failedJudgement("faithfulness"), failedJudgement("completeness")] },
+      { caseResult: { ...buildCaseResult({ output: "an answer" }), case_result_id: CASE, quality_status: "failed" as const, started_at: "2026-07-08T09:00:00.000Z" }, evaluationResults: [judgeVerdict(CASE, "faithfulness", false), judgeVerdict(CASE, "completeness", false)] },
     ]);
     assert.ok(written.ok);
     server = await startUiServer({ host: "127.0.0.1", port: 0, store, access: { tokens: new Map(Object.entries(TOKENS).map(([reviewer, token]) => [token, reviewer])) } });
