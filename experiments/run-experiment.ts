@@ -24,7 +24,7 @@ import type { RunLineage } from "../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../evaluators/aggregate/index.js";
 import { checkReleaseGate, type ReleaseGateResult } from "../evaluators/gates/release-gate.js";
 import { reportInvalidSettings, settingsForCommand } from "../collector/wiring/cli/command-settings.js";
-import { readGateFile } from "../collector/wiring/cli/read-gate-rules.js";
+import { readGateFile } from "../dashboards/source/read-gate-file.js";
 import { packageFiles } from "../collector/wiring/config/package-files.js";
 import { loadDatasetFile, formatProblem, type Dataset } from "../collector/wiring/dataset/load-dataset.js";
 import { splitOf } from "../collector/wiring/dataset/dataset-mix.js";

@@ -15,7 +15,7 @@ import { ragQualityDashboard } from "./rag-quality-dashboard.js";
 import { readGateFile } from "./read-gate-file.js";
 import { runsDashboard } from "./runs-dashboard.js";
 import type { Result } from "../../core/result.js";
-import { success } from "../../core/result.js";
+import { failure, success } from "../../core/result.js";
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -58,8 +58,8 @@ export async function renderGeneratedFiles(): Promise<Result<Map<string, string>
     numberPanels(built);
     files.set(file, `${JSON.stringify(built, null, 2)}\n`);
   }
-  const rules = await readGateFile(path.join(projectRoot, GATE_FILE));
-  if (!rules.ok) return rules;
-  files.set(ALERT_RULES_FILE, renderAlertRules(rules.value, GATE_FILE));
+  const gate = await readGateFile(path.join(projectRoot, GATE_FILE));
+  if (!gate.ok) return failure(`${GATE_FILE} is not a valid gate file:\n${gate.error.map((line) => `  ${line}`).join("\n")}`);
+  files.set(ALERT_RULES_FILE, renderAlertRules(gate.value.rules, GATE_FILE));
   return success(files);
 }

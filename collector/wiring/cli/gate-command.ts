@@ -16,7 +16,7 @@ import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { formatFixed } from "../../../evaluators/format-fixed.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
-import { readGateFile } from "./read-gate-rules.js";
+import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
 
 export const defaultGateFile = packageFiles.gateFile;
 

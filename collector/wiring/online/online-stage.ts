@@ -11,11 +11,8 @@
  * `createOnlineStage` builds the parts from OnlineConfig; `startOnlineStage`
  * runs given parts (tests assemble their own).
  */
-import { readFile } from "node:fs/promises";
 import type { Kafka } from "kafkajs";
-import { parse as parseYaml } from "yaml";
-import { parseGateFile } from "../../../contracts/gate-file.js";
-import { unknownGateMetrics } from "../../../dashboards/source/gate-metrics.js";
+import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
 import { failure, success, type Result } from "../../../core/result.js";
 import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { CachedJudge } from "../../../evaluators/judge/cached-judge.js";
@@ -99,18 +96,11 @@ export interface OnlineResources {
 
 async function loadAlertRules(config: OnlineConfig["alerts"]): Promise<Result<AlertEvaluator | null, string[]>> {
   if (config.gateFile === null) return success(null);
-  let document: unknown;
-  try {
-    document = parseYaml(await readFile(config.gateFile, "utf8"));
-  } catch (error) {
-    return failure([`alerts gate file ${config.gateFile}: ${error instanceof Error ? error.message : String(error)}`]);
-  }
-  const gate = parseGateFile(document);
-  const problems = gate.ok ? unknownGateMetrics(gate.value) : gate.error;
-  if (!gate.ok || problems.length > 0) return failure(problems.map((problem) => `alerts gate file ${config.gateFile}: ${problem.path || "(document)"}: ${problem.message}`));
+  const gate = await readGateFile(config.gateFile);
+  if (!gate.ok) return failure(gate.error.map((line) => `alerts gate file ${line}`));
   const window = parseWindow(config.window);
   if (!window.ok) return failure([`alerts.window: ${window.error}`]);
-  const rules = alertRulesFromGate(gate.value, {
+  const rules = alertRulesFromGate(gate.value.rules, {
     windowMs: window.value,
     windowSamples: config.windowSamples,
     minSamples: config.minSamples,
