@@ -13,6 +13,21 @@ import { recordFeedback, traceRequest, traceRetrieve } from "../../../instrument
 import { replayTrace } from "../../golden/replay-golden.js";
 import { goldenCase, goldenRun } from "../../golden/scenarios/policy-corpus.js";
 
+/** Runs `record` with a global tracer provider exporting to memory (the SDK's wrappers use the global one), then removes it. */
+async function withGlobalTracing(record: (exporter: InMemorySpanExporter) => Promise<void>): Promise<void> {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(provider);
+  try {
+    await record(exporter);
+  } finally {
+    await provider.shutdown();
+    trace.disable();
+    context.disable();
+  }
+}
+
 function otlpJson(spans: ReadableSpan[]): string {
   return Buffer.from(JsonTraceSerializer.serializeRequest(spans)!).toString("utf8");
 }
@@ -53,11 +68,7 @@ describe("a trace missing fields", () => {
 
 describe("feedback on the Case Result", () => {
   test("feedback recorded in the request and later by trace id lands on the request's Case Result, in order", async () => {
-    const exporter = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    trace.setGlobalTracerProvider(provider);
-    try {
+    await withGlobalTracing(async (exporter) => {
       let traceId = "";
       let rootSpanId = "";
       await traceRequest({ query: "q" }, async () => {
@@ -82,21 +93,13 @@ describe("feedback on the Case Result", () => {
       );
       assert.ok(feedback.every((entry) => !Number.isNaN(Date.parse(entry.recorded_at))));
       assert.equal(evaluation!.caseResult.rag_observation.partial_trace, false);
-    } finally {
-      await provider.shutdown();
-      trace.disable();
-      context.disable();
-    }
+    });
   });
 });
 
 describe("a retrieval that returned nothing", () => {
   test("is an empty list, not a missing one: recall against the gold evidence is 0, not \"not applicable\"", async () => {
-    const exporter = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    trace.setGlobalTracerProvider(provider);
-    try {
+    await withGlobalTracing(async (exporter) => {
       await traceRequest({ query: "q", runId: goldenRun.runId, caseId: goldenRun.caseId, caseVersion: goldenRun.caseVersion }, async () => {
         await traceRetrieve({ query: "q", topK: 5 }, () => []);
         return "I could not find anything.";
@@ -107,10 +110,6 @@ describe("a retrieval that returned nothing", () => {
       const ranking = evaluation!.evaluationResults.find((item) => item.evaluator_id === "retrieval.ranking")!;
       assert.notEqual(ranking.outcome, "not_applicable", ranking.reason);
       assert.equal(ranking.metric_values.recall_at_5, 0);
-    } finally {
-      await provider.shutdown();
-      trace.disable();
-      context.disable();
-    }
+    });
   });
 });
