@@ -23,7 +23,7 @@ import { compareRuns } from "../experiments/compare/compare-runs.js";
 import type { HumanLabel } from "../evaluators/judge/calibration/human-label.js";
 import type { Store } from "../store/ports/store.js";
 import { OutOfScopeError, type ScopedReaders, type TenantScope } from "../store/ports/tenant-scope.js";
-import type { TraceDetail } from "../store/ports/trace-reader.js";
+import type { TraceDetail, TraceFilter } from "../store/ports/trace-reader.js";
 import { hasTokens, isLoopbackAuthority, readerFor, type UiAccess } from "./access/ui-access.js";
 import { page } from "./pages/layout.js";
 import { reviewItemPage, reviewQueuePage } from "./pages/review-page.js";
@@ -143,10 +143,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   const importFormLimit = limitBody(MAXIMUM_IMPORT_BYTES + IMPORT_FORM_FRAMING_BYTES, "the import form", "split the file into smaller JSONL files and import each");
   const reviewLimit = limitBody(MAXIMUM_REVIEW_BYTES, "the review", "send only verdicts, a root cause and a comment (comments are kept to 4000 characters)");
 
-  async function listed(readers: ScopedReaders, parameters: URLSearchParams) {
+  async function listed(readers: ScopedReaders, parameters: URLSearchParams, fixed: TraceFilter = {}) {
     const query = parseTraceQuery(parameters);
     if (!query.ok) return query;
-    const found = await readers.traces.listTraces(query.value.filter, { after: query.value.after, limit: query.value.limit });
+    const found = await readers.traces.listTraces({ ...query.value.filter, ...fixed }, { after: query.value.after, limit: query.value.limit });
     const labels = await labelsOf(readers, found.traces.map((trace) => trace.caseResultId));
     const traces: ListedTrace[] = found.traces.map((trace) => ({ ...trace, human: humanVerdictOf(labels.get(trace.caseResultId) ?? []) }));
     return { ok: true as const, value: { traces, next: found.next } };
@@ -329,8 +329,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return { reviewers: reviewerAgreement(labels), judge: judgeAgreement(labels, evaluations) };
   }
   async function queue(readers: ScopedReaders, parameters: URLSearchParams, reviewer: string) {
-    parameters.set("verdict", "review_required");
-    const found = await listed(readers, parameters);
+    // The cases the evaluation routed to review, by their automatic verdict: each stays in every reviewer's queue
+    // after the first review (the page says two reviewers label each), its row showing the verdict so far.
+    const found = await listed(readers, parameters, { automaticVerdict: "review_required" });
     if (!found.ok) return found;
     const labels = await labelsOf(readers, found.value.traces.map((trace) => trace.caseResultId));
     const items = found.value.traces.map((trace) => {

@@ -111,6 +111,7 @@ export class ClickHouseTraceReader implements TraceReader {
     equal("tenant_id", "tenant", filter.tenant);
     equal("route", "route", filter.route);
     equal("run_id", "runId", filter.runId);
+    equal("quality_status", "automaticVerdict", filter.automaticVerdict);
     // The final verdict: an agreed human review's, else the automatic one. Kept apart: the candidates (newestKeys)
     // are found with cheaper conditions one of which every row with that verdict meets.
     let verdict: { exact: string; candidates: string[] } | null = null;

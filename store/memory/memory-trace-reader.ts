@@ -31,6 +31,7 @@ export class MemoryTraceReader implements TraceReader {
     if (filter.tenant !== undefined && (observation.tenant_id ?? "") !== filter.tenant) return false;
     if (filter.route !== undefined && (observation.route ?? "") !== filter.route) return false;
     if (filter.runId !== undefined && caseResult.run_id !== filter.runId) return false;
+    if (filter.automaticVerdict !== undefined && caseResult.quality_status !== filter.automaticVerdict) return false;
     if (filter.verdict !== undefined && finalVerdictOf(caseResult.quality_status, labels.filter((label) => label.case_result_id === caseResult.case_result_id)).verdict !== filter.verdict) return false;
     if (filter.datasetId !== undefined && this.datasetOf(caseResult) !== filter.datasetId) return false;
     if (filter.rootCause !== undefined && this.rootCauseOf(caseResult.case_result_id) !== filter.rootCause) return false;

@@ -18,8 +18,14 @@ export interface TraceFilter {
   route?: string;
   runId?: string;
   datasetId?: string;
-  /** A quality_status (passed, failed, review_required, unjudged, not_evaluated). */
+  /** A final verdict (passed, failed, review_required, unjudged, not_evaluated): an agreed human review's, else the automatic one. */
   verdict?: string;
+  /**
+   * The automatic verdict (the evaluation's quality_status), whatever reviewers said since. The review queue lists
+   * the cases the evaluation routed to review by it: filtered by the final verdict, a case left every queue once its
+   * first reviewer labelled it, and the second reviewer never saw it.
+   */
+  automaticVerdict?: string;
   /** A root-cause label (evaluators/root-cause/root-cause-labels.ts), e.g. RETRIEVAL_MISS. */
   rootCause?: string;
   /** started_at at or after (epoch ms). */

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { CaseResult } from "../../../../contracts/case-result.js";
 import type { EvaluationResult } from "../../../../contracts/evaluation-result.js";
+import { newHumanLabel } from "../../../../evaluators/judge/calibration/human-label.js";
 import { buildCase, buildCaseResult } from "../../../support/case-results.js";
 import type { TraceCursor, TraceFilter } from "../../../../store/ports/trace-reader.js";
 import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
@@ -107,6 +108,16 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(await ids({ metric: "recall_at_5", above: 0.15, below: 0.35 }), ["cr_c", "cr_b"]);
       assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.3, service: "shop" }), ["cr_b", "cr_a"]);
       assert.deepEqual(await ids({ metric: "mrr", below: 2 }), [], "a trace without a value of the metric never matches");
+    });
+
+    test("the automatic verdict selects what the evaluation said, after a review changed the final verdict", async () => {
+      assert.deepEqual(await ids({ automaticVerdict: "review_required" }), ["cr_c"]);
+      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", metric: "faithfulness", labeler_id: "alice", verdict: "pass", labeled_at: at(5) })]);
+      assert.deepEqual(await ids({ verdict: "review_required" }), [], "one reviewer's pass is the final verdict");
+      assert.deepEqual(await ids({ verdict: "passed" }), ["cr_e", "cr_c", "cr_a"]);
+      assert.deepEqual(await ids({ automaticVerdict: "review_required" }), ["cr_c"], "still routed to review: the second reviewer finds it");
+      assert.deepEqual(await ids({ automaticVerdict: "review_required", verdict: "passed" }), ["cr_c"]);
+      assert.deepEqual(await ids({ automaticVerdict: "passed", service: "bank" }), ["cr_e"]);
     });
 
     test("keyset pages cover every trace once, in order, also across equal start times", async () => {

@@ -1,0 +1,66 @@
+/**
+ * The review queue holds every case the evaluation routed to review until each
+ * reviewer has given their labels: the page says two reviewers label each case.
+ * Filtered by the final verdict, the queue lost a case as soon as its first
+ * reviewer's complete pass made it "passed", and the second reviewer never saw
+ * it. Through the UI's review endpoints with two reviewers' tokens; the UI
+ * server in-process on 127.0.0.1, the in-memory store (the store contract
+ * checks the ClickHouse store's automatic-verdict filter gives the same rows).
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createMemoryStore } from "../../../store/memory/memory-store.js";
+import { startUiServer, type UiServer } from "../../../ui/ui-server.js";
+import { buildCaseResult, judgeVerdict } from "../../support/case-results.js";
+
+const TOKENS = { alice: "alice-token-0123456789abcdef", bob: "bob-token-0123456789abcdef00" };
+const ROUTED = "cr_queue_routed";
+const PASSED = "cr_queue_passed";
+
+interface QueueItem {
+  caseResultId: string;
+  labelledByMe: boolean;
+  reviewers: number;
+  human: { verdict: string | null } | null;
+}
+
+describe("the review queue keeps a case for its second reviewer", () => {
+  let server: UiServer;
+  before(async () => {
+    const store = createMemoryStore();
+    const written = await store.results.write([
+      { caseResult: { ...buildCaseResult({ output: "an answer" }), case_result_id: ROUTED, quality_status: "review_required" as const, started_at: "2026-07-08T09:00:00.000Z" }, evaluationResults: [judgeVerdict(ROUTED, "faithfulness", false)] },
+      { caseResult: { ...buildCaseResult({ output: "another answer" }), case_result_id: PASSED, quality_status: "passed" as const, started_at: "2026-07-08T09:01:00.000Z" }, evaluationResults: [judgeVerdict(PASSED, "faithfulness", true)] },
+    ]);
+    assert.ok(written.ok);
+    server = await startUiServer({ host: "127.0.0.1", port: 0, store, access: { tokens: new Map(Object.entries(TOKENS).map(([reviewer, token]) => [token, reviewer])) } });
+  });
+  after(() => server?.close());
+
+  const queueOf = async (reviewer: keyof typeof TOKENS) => {
+    const answer = await fetch(`${server.url}/api/review`, { headers: { authorization: `Bearer ${TOKENS[reviewer]}` } });
+    assert.equal(answer.status, 200);
+    return ((await answer.json()) as { items: QueueItem[] }).items.map((item) => ({ id: item.caseResultId, mine: item.labelledByMe, reviewers: item.reviewers, verdict: item.human?.verdict ?? null }));
+  };
+  const review = (reviewer: keyof typeof TOKENS, verdict: "pass" | "fail") =>
+    fetch(`${server.url}/review/${ROUTED}`, { method: "POST", headers: { authorization: `Bearer ${TOKENS[reviewer]}`, "content-type": "application/json" }, body: JSON.stringify({ verdicts: { faithfulness: verdict }, comment: "" }) });
+
+  test("only the case routed to review is queued", async () => {
+    assert.deepEqual(await queueOf("alice"), [{ id: ROUTED, mine: false, reviewers: 0, verdict: null }]);
+  });
+
+  test("after the first reviewer's pass decided its verdict, the second reviewer still finds it to do", async () => {
+    assert.equal((await review("alice", "pass")).status, 200);
+    assert.deepEqual(await queueOf("alice"), [{ id: ROUTED, mine: true, reviewers: 1, verdict: "passed" }]);
+    assert.deepEqual(await queueOf("bob"), [{ id: ROUTED, mine: false, reviewers: 1, verdict: "passed" }]);
+    const page = await (await fetch(`${server.url}/review`, { headers: { authorization: `Bearer ${TOKENS.bob}` } })).text();
+    assert.match(page, new RegExp(`<tr data-case-result-id="${ROUTED}">.*?<td>1 of 2</td><td>to do</td>`, "s"));
+  });
+
+  test("both reviews in, the case stays listed with the reviewers' verdict; a filter narrows the queue to it", async () => {
+    assert.equal((await review("bob", "fail")).status, 200);
+    assert.deepEqual(await queueOf("bob"), [{ id: ROUTED, mine: true, reviewers: 2, verdict: null }], "they disagree: no reviewed verdict");
+    const answer = await fetch(`${server.url}/api/review?verdict=passed`, { headers: { authorization: `Bearer ${TOKENS.bob}` } });
+    assert.deepEqual(((await answer.json()) as { items: QueueItem[] }).items, [], "the final verdict is the automatic review_required again");
+  });
+});
