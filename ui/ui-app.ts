@@ -33,6 +33,7 @@ import { parseTraceQuery } from "./pages/trace-query.js";
 import { LIST_END_HEADER, olderTracesHref, traceRows, tracesPage, type ListedTrace } from "./pages/traces-page.js";
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
 import { labelsFromJsonl, labelsToJsonl, type LabelAuthor } from "./review/labels-jsonl.js";
+import { checkImportedPasses } from "./review/imported-passes.js";
 import { humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
 import { staticAssets } from "./static/static-assets.js";
 import { parseBoardQuery } from "./pages/board-query.js";
@@ -363,6 +364,13 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   const importLabels = async (readers: ScopedReaders, text: string, author: LabelAuthor) => {
     const parsed = labelsFromJsonl(text, author);
     if (!parsed.ok) return parsed;
+    const caseResultIds = [...new Set(parsed.value.map((label) => label.case_result_id))];
+    const stored = caseResultIds.length === 0 ? [] : await readers.humanLabels.list({ caseResultIds });
+    const passes = await checkImportedPasses(parsed.value, stored, async (caseResultId) => {
+      const detail = await readers.traces.readTrace(caseResultId);
+      return detail === null ? null : reviewMetrics(detail.evaluationResults);
+    });
+    if (!passes.ok) return passes;
     try {
       await readers.humanLabels.save(parsed.value);
     } catch (error) {

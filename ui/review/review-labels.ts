@@ -58,10 +58,8 @@ export function labelsOfSubmission(submission: ReviewSubmission, metrics: readon
     labels.push(newHumanLabel({ case_result_id: submission.caseResultId, metric, labeler_id: submission.reviewer, verdict, note: submission.comment, labeled_at: submission.labeledAt }));
   }
   if (labels.length > 0) {
-    const verdicts = new Map<string, string>();
-    for (const label of [...earlier, ...labels]) if (label.labeler_id === submission.reviewer && label.metric !== ROOT_CAUSE_METRIC) verdicts.set(label.metric, label.verdict);
-    const missing = metrics.filter((metric) => !verdicts.has(metric));
-    if (![...verdicts.values()].includes("fail") && missing.length > 0) {
+    const missing = unlabelledForPass(metrics, submission.reviewer, [...earlier, ...labels]);
+    if (missing.length > 0) {
       return failure(`a case passes review only with every metric labelled: ${missing.join(", ")} ${missing.length === 1 ? "has" : "have"} no label of yours yet — label ${missing.length === 1 ? "it" : "them"} too, or fail the metric that fails the case`);
     }
   }
@@ -71,6 +69,24 @@ export function labelsOfSubmission(submission: ReviewSubmission, metrics: readon
   }
   if (labels.length === 0) return failure("nothing to save: choose pass or fail for at least one metric, or a root cause");
   return success(labels);
+}
+
+/**
+ * The metrics of a case a reviewer's verdict of "passed" would rest on without a label: empty when the reviewer
+ * failed a metric (their verdict is "failed" whatever else they say) or labelled every metric. `labels` are the
+ * reviewer's labels of the case, the later of two for one metric winning; others' labels are ignored.
+ */
+export function unlabelledForPass(metrics: readonly string[], reviewer: string, labels: readonly HumanLabel[]): string[] {
+  const verdicts = reviewerVerdicts(reviewer, labels);
+  if ([...verdicts.values()].includes("fail")) return [];
+  return metrics.filter((metric) => !verdicts.has(metric));
+}
+
+/** A reviewer's verdict per metric (the root cause left out), the later of two labels of one metric winning. */
+export function reviewerVerdicts(reviewer: string, labels: readonly HumanLabel[]): Map<string, HumanLabel["verdict"]> {
+  const verdicts = new Map<string, HumanLabel["verdict"]>();
+  for (const label of labels) if (label.labeler_id === reviewer && label.metric !== ROOT_CAUSE_METRIC) verdicts.set(label.metric, label.verdict);
+  return verdicts;
 }
 
 /** The labels of one case a reviewer may see: their own always; the others' once they and another reviewer both labelled it. */

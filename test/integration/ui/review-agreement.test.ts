@@ -2,8 +2,8 @@
  * Agreement on the review queue against scikit-learn: the LLM judge's stored
  * verdicts (Evaluation Results `judge.<metric>`) and two reviewers' labels,
  * imported through the UI's label import with each reviewer's token (a
- * reviewer labels some metrics of a case only, all passes — a calibration set;
- * the review form takes a pass only once every metric is labelled), give the
+ * reviewer who passes a case labels every metric it offers for review, in the
+ * form as in a file), give the
  * Cohen's kappa per metric that sklearn.metrics.cohen_kappa_score gives on the
  * same verdicts (test/data/ui/review-agreement-references.json, recorded by
  * record-review-agreement.py beside it) — between the judge and the

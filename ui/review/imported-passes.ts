@@ -1,0 +1,57 @@
+/**
+ * A label import may not decide a case as "passed" on part of it. A reviewer's
+ * verdict is "failed" when they failed any metric and "passed" otherwise
+ * (evaluators/reviewed-verdict.ts), so a file with one metric marked "pass" on a
+ * case that failed four would turn it into a pass on every surface — the form
+ * refuses that (review-labels.ts labelsOfSubmission), and so does an import:
+ * for every case and reviewer whose labels, the file's with the ones already
+ * stored, fail nothing, every metric the case offers for review must be
+ * labelled. A case that is not stored (or not readable with the importer's
+ * token) cannot be checked, so such labels are refused too; fail labels need no
+ * check and are taken as before.
+ */
+import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import { failure, success, type Result } from "../../core/result.js";
+import { OutOfScopeError } from "../../store/ports/tenant-scope.js";
+import { ROOT_CAUSE_METRIC, reviewerVerdicts, unlabelledForPass } from "./review-labels.js";
+
+/** How the check reads a case: its review metrics (review-labels.ts reviewMetrics), null when it is not stored. */
+export type ReviewMetricsOf = (caseResultId: string) => Promise<string[] | null>;
+
+/** How many refused cases the error names before "and N more". */
+const NAMED_CASES = 5;
+
+export async function checkImportedPasses(imported: readonly HumanLabel[], stored: readonly HumanLabel[], reviewMetricsOf: ReviewMetricsOf): Promise<Result<void, string>> {
+  const byCaseAndReviewer = new Map<string, { caseResultId: string; reviewer: string }>();
+  for (const label of imported) {
+    if (label.metric === ROOT_CAUSE_METRIC) continue;
+    byCaseAndReviewer.set(JSON.stringify([label.case_result_id, label.labeler_id]), { caseResultId: label.case_result_id, reviewer: label.labeler_id });
+  }
+  const problems: string[] = [];
+  // Labels of cases the importer cannot read: counted, never named (which ids another tenant has is not said).
+  let unreadable = 0;
+  const metricsByCase = new Map<string, string[] | null>();
+  for (const { caseResultId, reviewer } of byCaseAndReviewer.values()) {
+    // As the store will keep them: of two labels of one metric the later labeled_at wins, on a tie the later write.
+    const labels = [...stored, ...imported]
+      .filter((label) => label.case_result_id === caseResultId && label.labeler_id === reviewer)
+      .sort((first, second) => Date.parse(first.labeled_at) - Date.parse(second.labeled_at));
+    // A reviewer who fails a metric fails the case: nothing to read.
+    if ([...reviewerVerdicts(reviewer, labels).values()].includes("fail")) continue;
+    if (!metricsByCase.has(caseResultId)) metricsByCase.set(caseResultId, await reviewMetricsOf(caseResultId));
+    const metrics = metricsByCase.get(caseResultId)!;
+    if (metrics === null) {
+      unreadable += imported.filter((label) => label.case_result_id === caseResultId && label.labeler_id === reviewer).length;
+      continue;
+    }
+    const missing = unlabelledForPass(metrics, reviewer, labels);
+    if (missing.length > 0) problems.push(`"${caseResultId}" (${reviewer}): only passes, and ${missing.join(", ")} ${missing.length === 1 ? "has" : "have"} no label`);
+  }
+  if (unreadable > 0) return failure(`${new OutOfScopeError(unreadable).message}: a pass is checked against the metrics of its case, so import labels after their traces are stored`);
+  if (problems.length === 0) return success(undefined);
+  const named = problems.slice(0, NAMED_CASES).join("; ");
+  const more = problems.length > NAMED_CASES ? `; and ${problems.length - NAMED_CASES} more` : "";
+  return failure(
+    `a case passes review only with every metric labelled, and the file would pass ${problems.length} case(s) on part of them: ${named}${more}. Nothing was imported: add the missing metrics' labels, or a fail label for the metric that fails the case`,
+  );
+}
