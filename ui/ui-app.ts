@@ -106,7 +106,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       // Everyone who reaches a tokenless UI is trusted, so it must be reached by a loopback name: the Host header
       // (and the address, which an absolute request target sets) of a DNS-rebinding page names the attacker's site.
       const host = context.req.header("host");
-      if (!isLoopbackAuthority(host) || !isLoopbackAuthority(url.host)) return context.text(`ragscope UI: refused the host ${JSON.stringify(host ?? "")}: without reviewer tokens the UI answers only to localhost, 127.0.0.1 and [::1] (any port), which guards it against DNS rebinding; open it as http://127.0.0.1:<port>/, or set RAGSCOPE_UI_TOKENS to serve it under another name`, 421);
+      if (!isLoopbackAuthority(host) || !isLoopbackAuthority(url.host)) return refuse(context, `ragscope UI: refused the host ${JSON.stringify(host ?? "")}: without reviewer tokens the UI answers only to localhost, 127.0.0.1 and [::1] (any port), which guards it against DNS rebinding; open it as http://127.0.0.1:<port>/, or set RAGSCOPE_UI_TOKENS to serve it under another name`, 421);
     }
     const queryToken = url.searchParams.get("token");
     if (queryToken !== null && hasTokens(access) && readerFor(access, queryToken) !== null) {
@@ -118,15 +118,16 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const header = context.req.header("authorization");
     const presented = header?.startsWith("Bearer ") ? header.slice("Bearer ".length) : (getCookie(context, COOKIE) ?? null);
     const reader = readerFor(access, presented);
-    if (reader === null) return context.text("ragscope UI: a reviewer token is required (Authorization: Bearer <token>, or open /?token=<token> once)", 401);
+    // RFC 6750: a 401 names the scheme it wants.
+    if (reader === null) return refuse(context, "ragscope UI: a reviewer token is required (Authorization: Bearer <token>, or open /?token=<token> once)", 401, { "WWW-Authenticate": 'Bearer realm="ragscope"' });
     if (context.req.method !== "GET" && context.req.method !== "HEAD") {
       const origin = context.req.header("origin");
-      if (origin !== undefined && origin !== url.origin) return context.text("ragscope UI: cross-origin request refused", 403);
+      if (origin !== undefined && origin !== url.origin) return refuse(context, `ragscope UI: cross-origin request refused: the request came from ${JSON.stringify(origin)}, not from this UI (${url.origin})`, 403);
     }
     context.set("reviewer", reader.reviewer);
     context.set("authenticated", reader.authenticated);
     const readers = readersFor(store, reader.tenants);
-    if (readers === null) return context.text(`ragscope UI: ${store.describe()} cannot restrict reads to a tenant; tenant-limited tokens need the ClickHouse store`, 503);
+    if (readers === null) return refuse(context, `ragscope UI: ${store.describe()} cannot restrict reads to a tenant; tenant-limited tokens need the ClickHouse store`, 503);
     context.set("readers", readers);
     await next();
   });
@@ -215,7 +216,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
         }
       },
     });
-    if (unsubscribe === null) return context.text("ragscope UI: too many live lists are open; this one polls instead (GET /traces/rows or /api/traces)", 503, { "Retry-After": "10" });
+    if (unsubscribe === null) return refuse(context, "ragscope UI: too many live lists are open; this one polls instead (GET /traces/rows or /api/traces)", 503, { "Retry-After": "10" });
     send("retry: 3000\nevent: ready\ndata: {}\n\n");
     return new Response(body, { headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" } });
   });
@@ -456,6 +457,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function describeBytes(bytes: number): string {
   return bytes % MEBIBYTE === 0 ? `${bytes / MEBIBYTE} MiB` : `${(bytes / MEBIBYTE).toFixed(2)} MiB`;
+}
+
+/** A refusal before or outside a page: JSON `{ error }` for the API (as its other errors), plain text otherwise. */
+function refuse(context: Context, message: string, status: 401 | 403 | 421 | 503, headers: Record<string, string> = {}): Response {
+  return wantsJson(context) ? context.json({ error: message }, status, headers) : context.text(message, status, headers);
 }
 
 function wantsJson(context: Context): boolean {

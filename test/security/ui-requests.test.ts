@@ -144,7 +144,7 @@ describe("hostile and malformed requests to the web UI", () => {
       body: review,
     });
     assert.equal(posted.status, 421, posted.body);
-    assert.match(posted.body, /refused the host "evil\.example:\d+": without reviewer tokens the UI answers only to localhost, 127\.0\.0\.1 and \[::1\]/);
+    assert.match((JSON.parse(posted.body) as { error: string }).error, /refused the host "evil\.example:\d+": without reviewer tokens the UI answers only to localhost, 127\.0\.0\.1 and \[::1\]/);
     assertSecurityHeaders(posted, "the 421");
     assert.doesNotMatch(await storedLabels(tokenless), /evil\.example/, "no label was stored");
 
@@ -274,5 +274,27 @@ describe("hostile and malformed requests to the web UI", () => {
     assert.match(String(unknown.headers["content-type"]), /^application\/json/);
     assert.deepEqual(JSON.parse(unknown.body), { error: "nothing at GET /api/no-such-route" });
     assertSecurityHeaders(unknown, "the 404");
+  });
+
+  test("the API's refusals answer JSON with the reason, as its other errors do; pages keep plain text", async () => {
+    const port = new URL(tokenless.url).port;
+    const refusals = [
+      { what: "no token", server: withToken, request: { path: "/api/traces" }, status: 401, reason: /a reviewer token is required/ },
+      { what: "a token no reviewer has", server: withToken, request: { path: "/api/traces", headers: { authorization: "Bearer not-a-token-of-anyone" } }, status: 401, reason: /a reviewer token is required/ },
+      { what: "another origin", server: withToken, request: { method: "POST", path: "/api/labels.jsonl", headers: { ...bearer, origin: "http://evil.example", "content-type": "application/x-ndjson", "content-length": "0" } }, status: 403, reason: /cross-origin request refused: the request came from "http:\/\/evil\.example"/ },
+      { what: "a foreign host without tokens", server: tokenless, request: { path: "/api/traces", headers: { host: `evil.example:${port}` } }, status: 421, reason: /refused the host "evil\.example:\d+"/ },
+    ];
+    for (const refusal of refusals) {
+      const answer = await send(refusal.server.url, refusal.request);
+      assert.equal(answer.status, refusal.status, refusal.what);
+      assert.match(String(answer.headers["content-type"]), /^application\/json/, refusal.what);
+      assert.match((JSON.parse(answer.body) as { error: string }).error, refusal.reason, refusal.what);
+      assertSecurityHeaders(answer, refusal.what);
+    }
+    const unauthenticated = await send(withToken.url, { path: "/api/traces" });
+    assert.equal(unauthenticated.headers["www-authenticate"], 'Bearer realm="ragscope"', "a 401 names the scheme it wants (RFC 6750)");
+    const page = await send(withToken.url, { path: "/traces" });
+    assert.equal(page.status, 401);
+    assert.match(String(page.headers["content-type"]), /^text\/plain/);
   });
 });
