@@ -9,6 +9,7 @@ import { optional, page, verdictBadge, type Markup } from "./layout.js";
 import type { ListedTrace } from "./traces-page.js";
 import { encodeCursor } from "./trace-query.js";
 import type { TraceCursor } from "../../store/ports/trace-reader.js";
+import { utcTime } from "./utc-time.js";
 
 const kappa = (value: number | null) => (value === null ? "—" : value.toFixed(3));
 
@@ -16,7 +17,7 @@ export function reviewQueuePage(reviewer: string, queue: readonly (ListedTrace &
   const body = html`<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). Two reviewers label each independently; neither sees the other's labels until both are in. A case stays here after its reviews: its verdict column shows the reviewers' verdict once they agree, and "you" says whether yours is in.</p>
 <p><a href="/api/labels.jsonl" download>Export labels (JSONL)</a> · <form style="display:inline" method="post" action="/review/import" enctype="multipart/form-data"><label>Labels file (JSONL) <input type="file" name="file" accept=".jsonl"></label> <button type="submit">Import labels</button></form></p>
 <table id="queue"><thead><tr><th>started (UTC)</th><th>case</th><th>verdict</th><th>reviewers</th><th>you</th><th>query</th></tr></thead><tbody>
-${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${item.startedAt}</td><td><a href="/review/${encodeURIComponent(item.caseResultId)}">${item.caseId || item.caseResultId}</a></td>
+${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${utcTime(item.startedAt)}</td><td><a href="/review/${encodeURIComponent(item.caseResultId)}">${item.caseId || item.caseResultId}</a></td>
 <td>${item.human !== null && item.human.verdict !== null ? verdictBadge(item.human.verdict, true) : verdictBadge(item.qualityStatus, false)}</td><td>${item.reviewers} of 2</td><td>${item.labelledByMe ? "labelled" : "to do"}</td><td class="text">${optional(item.query)}</td></tr>`)}
 </tbody></table>${queue.length === 0 ? html`<p id="queue-empty" class="muted">Nothing waits for review: the evaluation routed no stored case to review (automatic verdict review_required).</p>` : ""}${next === null ? "" : html`<p><a href="/review?after=${encodeCursor(next)}">More →</a></p>`}
 <section id="agreement"><h2>Agreement between reviewers</h2><table id="reviewer-kappa"><thead><tr><th>metric</th><th>reviewers</th><th>items</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>

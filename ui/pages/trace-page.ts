@@ -18,6 +18,7 @@ import type { HumanVerdict } from "../review/review-labels.js";
 import { optional, page, verdictBadge, type Markup } from "./layout.js";
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { parseThreshold } from "../../evaluators/threshold.js";
+import { utcTime } from "./utc-time.js";
 
 const registry = createDefaultRegistry();
 
@@ -38,7 +39,7 @@ export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVer
 <tr><th>case result</th><td id="case-result-id">${result.case_result_id}</td><th>trace id</th><td id="trace-id">${result.trace_id}</td></tr>
 <tr><th>service</th><td>${optional(observation.service_name)}</td><th>tenant</th><td>${optional(observation.tenant_id)}</td></tr>
 <tr><th>route</th><td>${optional(observation.route)}</td><th>run / case</th><td>${optional(result.run_id)} / ${optional(result.case_id)} ${optional(result.case_version)}</td></tr>
-<tr><th>dataset</th><td>${optional(detail.datasetId)}</td><th>started (UTC)</th><td>${result.started_at}</td></tr>
+<tr><th>dataset</th><td>${optional(detail.datasetId)}</td><th>started (UTC)</th><td>${utcTime(result.started_at)}</td></tr>
 <tr><th>verdict</th><td id="verdict">${human !== null && human.verdict !== null ? html`${verdictBadge(human.verdict, true)} <span class="muted">automatic: ${result.quality_status}; reviewed by ${human.reviewers.join(", ")}</span>` : verdictBadge(result.quality_status, false)}</td>
 <th>execution</th><td>${result.execution_status}${observation.partial_trace ? " (partial trace)" : ""}; latency ${optional(observation.latency_ms === null ? null : formatFixed(observation.latency_ms, 1))} ms</td></tr></table></section>
 ${
@@ -81,7 +82,7 @@ ${
   )}</tbody></table></section>
 <section id="root-cause"><h2>Root cause</h2>${rootCause === null ? html`<p class="muted">None attributed (only failed cases get one).</p>` : html`<p><strong id="root-cause-label">${rootCauseLabelOf(rootCause.reason)}</strong> — ${rootCause.reason.slice(rootCause.reason.indexOf(":") + 1).trim()}</p>`}</section>
 <section id="judge"><h2>Judge verdicts</h2>${judged.length === 0 ? html`<p class="muted">Not judged.</p>` : html`<ul>${judged.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul>`}</section>
-<section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`} <span class="muted">${label.labeled_at}</span></li>`)}</ul>`}
+<section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`} <span class="muted">${utcTime(label.labeled_at)} UTC</span></li>`)}</ul>`}
 <p><a href="/review/${encodeURIComponent(result.case_result_id)}">Label this case</a></p></section>
 ${rawSpansSection(detail, observation.span_count)}`;
   return page(`Trace ${result.trace_id || result.case_result_id}`, reviewer, body);

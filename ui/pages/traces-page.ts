@@ -7,6 +7,7 @@ import type { TracePage, TraceSummary } from "../../store/ports/trace-reader.js"
 import type { HumanVerdict } from "../review/review-labels.js";
 import { optional, page, verdictBadge, type Markup } from "./layout.js";
 import { encodeCursor, FILTER_PARAMETERS } from "./trace-query.js";
+import { utcTime } from "./utc-time.js";
 
 export interface ListedTrace extends TraceSummary {
   human: HumanVerdict | null;
@@ -17,7 +18,7 @@ const clip = (text: string | null, length = 120) => (text === null ? null : text
 export function traceRows(traces: readonly ListedTrace[]): Markup {
   return html`${traces.map(
     (trace) => html`<tr data-case-result-id="${trace.caseResultId}">
-<td>${trace.startedAt.replace("T", " ").replace("Z", "")}</td>
+<td>${utcTime(trace.startedAt)}</td>
 <td><a href="/traces/${encodeURIComponent(trace.caseResultId)}">${trace.traceId || trace.caseResultId}</a></td>
 <td>${optional(trace.serviceName)}</td><td>${optional(trace.tenantId)}</td><td>${optional(trace.route)}</td><td>${optional(trace.runId)}</td><td>${optional(trace.datasetId)}</td>
 <td>${trace.human !== null && trace.human.verdict !== null ? verdictBadge(trace.human.verdict, true) : verdictBadge(trace.qualityStatus, false)}</td>

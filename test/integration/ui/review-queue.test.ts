@@ -63,4 +63,12 @@ describe("the review queue keeps a case for its second reviewer", () => {
     const answer = await fetch(`${server.url}/api/review?verdict=passed`, { headers: { authorization: `Bearer ${TOKENS.bob}` } });
     assert.deepEqual(((await answer.json()) as { items: QueueItem[] }).items, [], "the final verdict is the automatic review_required again");
   });
+
+  test("the queue, the traces list and the trace page show a start time in one form", async () => {
+    const shown = '<time datetime="2026-07-08T09:00:00.000Z">2026-07-08 09:00:00.000</time>';
+    for (const path of ["/review", "/traces", `/traces/${ROUTED}`]) {
+      const page = await (await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${TOKENS.alice}` } })).text();
+      assert.ok(page.includes(shown), `${path} shows ${shown}`);
+    }
+  });
 });
