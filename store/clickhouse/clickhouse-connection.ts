@@ -9,7 +9,7 @@ import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { createClient, parseError, type ClickHouseClient } from "@clickhouse/client";
 import type { ChdbConnection } from "chdb/connection";
-import { lockHolder, StoreLockedError } from "./store-locked-error.js";
+import { heldLock, lockHolder, StoreLockedError } from "./store-locked-error.js";
 import { clickHouseErrorCode } from "./clickhouse-error-code.js";
 
 export interface ClickHouseConfig {
@@ -129,6 +129,8 @@ export async function openClickHouse(config: ClickHouseConfig): Promise<ClickHou
   await mkdir(config.dataPath, { recursive: true });
   // Loaded lazily: the native engine is only needed in embedded mode.
   const { createChdbConnection } = await import("chdb/connection");
+  const held = heldLock(config.dataPath);
+  if (held !== null) throw new StoreLockedError(config.dataPath, held, { cause: null });
   let chdbConnection: ReturnType<typeof createChdbConnection>;
   try {
     chdbConnection = createChdbConnection({ path: config.dataPath });

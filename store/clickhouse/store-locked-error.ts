@@ -4,7 +4,7 @@
  * error says which process holds the folder — the engine writes its PID into
  * that status file — so the CLI can tell the user what to stop or change.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 export class StoreLockedError extends Error {
@@ -40,6 +40,40 @@ function isRunning(pid: number): boolean {
     // EPERM: it runs under another user.
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/**
+ * The process holding the engine's lock on the folder, found before the engine is asked to open it: the engine
+ * takes an exclusive flock on `status`, and on Linux /proc/locks lists every flock with its process and the file's
+ * device and inode. Asked first, so that a second process is refused with our message alone — the engine, refused
+ * the lock, prints its own "Code: 76 … Cannot lock file" line to stderr before it throws. Null when nothing holds
+ * it, when this process does, or where /proc/locks cannot be read (the engine's own refusal then says it).
+ */
+export function heldLock(dataPath: string): { pid: number; command: string | null } | null {
+  let inode: bigint;
+  let device: bigint;
+  let locks: string;
+  try {
+    const status = statSync(path.join(dataPath, "status"), { bigint: true });
+    inode = status.ino;
+    device = status.dev;
+    locks = readFileSync("/proc/locks", "utf8");
+  } catch {
+    return null;
+  }
+  // glibc's makedev split: the minor number's low 8 bits, then the major's 12, then the rest of each.
+  const major = ((device >> 8n) & 0xfffn) | ((device >> 32n) & ~0xfffn);
+  const minor = (device & 0xffn) | ((device >> 12n) & ~0xffn);
+  for (const line of locks.split("\n")) {
+    // "1: FLOCK  ADVISORY  WRITE 6485 fe:00:9977972 0 EOF" (a blocked waiter's line has "->" after the number).
+    const fields = /^\d+: (?:-> )?FLOCK\s+\S+\s+WRITE\s+(\d+)\s+([0-9a-f]+):([0-9a-f]+):(\d+)\s/.exec(line);
+    if (fields === null || line.includes("->")) continue;
+    const [, pid, lockMajor, lockMinor, lockInode] = fields;
+    if (BigInt(lockInode!) !== inode || BigInt(`0x${lockMajor}`) !== major || BigInt(`0x${lockMinor}`) !== minor) continue;
+    const holder = Number(pid);
+    return holder === process.pid ? null : { pid: holder, command: commandLine(holder) };
+  }
+  return null;
 }
 
 /** Linux's /proc; elsewhere the PID alone is shown. */
