@@ -205,7 +205,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
         unsubscribe?.();
       },
     });
-    unsubscribe = traceEvents.subscribe(context.get("readers").scope, {
+    const opened = traceEvents.subscribe(context.get("readers").scope, { reviewer: context.get("reviewer"), authenticated: context.get("authenticated") }, {
       onNewest: (newest) => send(`event: traces\ndata: ${JSON.stringify(newest)}\n\n`),
       onKeepAlive: () => send(": keep-alive\n\n"),
       onClose: () => {
@@ -216,7 +216,14 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
         }
       },
     });
-    if (unsubscribe === null) return refuse(context, "ragscope UI: too many live lists are open; this one polls instead (GET /traces/rows or /api/traces)", 503, { "Retry-After": "10" });
+    if ("refused" in opened) {
+      const message =
+        opened.refused === "reviewer"
+          ? `ragscope UI: you have ${traceEvents.maxStreamsPerReviewer} live lists open, as many as one reviewer may; this one polls instead (GET /traces/rows or /api/traces) — close a tab to make it live again`
+          : "ragscope UI: too many live lists are open; this one polls instead (GET /traces/rows or /api/traces)";
+      return refuse(context, message, 503, { "Retry-After": "10" });
+    }
+    unsubscribe = opened.unsubscribe;
     send("retry: 3000\nevent: ready\ndata: {}\n\n");
     return new Response(body, { headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" } });
   });

@@ -12,6 +12,12 @@ import type { TraceReader } from "../../store/ports/trace-reader.js";
 export interface TraceEventsOptions {
   pollMilliseconds: number;
   maxStreams: number;
+  /**
+   * At most this many of them for one reviewer token (default a quarter of maxStreams, at least 1), so that one
+   * reviewer — or one tenant's token — cannot take every stream and leave the others polling. Without tokens
+   * everyone is the one local reviewer, and only maxStreams holds.
+   */
+  maxStreamsPerReviewer?: number;
   /** A comment line every this many polls keeps idle connections open through proxies. */
   keepAliveEvery?: number;
 }
@@ -94,14 +100,26 @@ export class TraceEvents {
   }
 }
 
+/** Why a stream was not opened: every stream of the server is taken, or every one this reviewer may hold. */
+export type StreamRefusal = "server" | "reviewer";
+
+/** Who opens a stream: the reviewer, and whether a token proved it (only then is the per-reviewer bound kept). */
+export interface StreamOwner {
+  reviewer: string;
+  authenticated: boolean;
+}
+
 /**
  * The live list's events per tenant scope: a stream is told only about traces
  * its reader may see (one watcher per scope, on that scope's trace reader), so
  * a tenant's open list never learns that another tenant's trace arrived. The
- * bound on open streams is shared by every scope.
+ * bound on open streams is shared by every scope; each reviewer token holds at
+ * most its share of it.
  */
 export class TraceEventsByScope {
   private readonly byScope = new Map<string, TraceEvents>();
+  /** Open streams per reviewer. */
+  private readonly byReviewer = new Map<string, number>();
   private closed = false;
 
   constructor(
@@ -115,16 +133,35 @@ export class TraceEventsByScope {
     return open;
   }
 
-  /** Null when the shared bound is reached (or the server is closing); otherwise the function that unsubscribes. */
-  subscribe(scope: TenantScope, subscriber: TraceEventSubscriber): (() => void) | null {
-    if (this.closed || this.openStreams >= this.options.maxStreams) return null;
+  /** The function that unsubscribes; or why not, when a bound is reached (or the server is closing: "server"). */
+  subscribe(scope: TenantScope, owner: StreamOwner, subscriber: TraceEventSubscriber): { unsubscribe: () => void } | { refused: StreamRefusal } {
+    if (this.closed || this.openStreams >= this.options.maxStreams) return { refused: "server" };
+    const held = this.byReviewer.get(owner.reviewer) ?? 0;
+    if (owner.authenticated && held >= this.maxStreamsPerReviewer) return { refused: "reviewer" };
     const key = scope === "all" ? "*" : JSON.stringify([...scope].sort());
     let events = this.byScope.get(key);
     if (events === undefined) {
       events = new TraceEvents(this.tracesFor(scope), this.options);
       this.byScope.set(key, events);
     }
-    return events.subscribe(subscriber);
+    const unsubscribe = events.subscribe(subscriber);
+    if (unsubscribe === null) return { refused: "server" };
+    this.byReviewer.set(owner.reviewer, held + 1);
+    let open = true;
+    return {
+      unsubscribe: () => {
+        unsubscribe();
+        if (!open) return;
+        open = false;
+        const left = (this.byReviewer.get(owner.reviewer) ?? 1) - 1;
+        if (left === 0) this.byReviewer.delete(owner.reviewer);
+        else this.byReviewer.set(owner.reviewer, left);
+      },
+    };
+  }
+
+  get maxStreamsPerReviewer(): number {
+    return this.options.maxStreamsPerReviewer ?? Math.max(1, Math.floor(this.options.maxStreams / 4));
   }
 
   close(): void {

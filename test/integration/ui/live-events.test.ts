@@ -146,3 +146,34 @@ describe("live traces by server-sent events", () => {
     }, /the stream ended|terminated/);
   });
 });
+
+describe("one reviewer holds at most their share of the live streams", () => {
+  const TOKENS = { alice: "alice-token-0123456789abcdef", bob: "bob-token-0123456789abcdef00" };
+  let server: UiServer;
+  before(async () => {
+    server = await startUiServer({ host: "127.0.0.1", port: 0, store: createMemoryStore(), access: { tokens: new Map(Object.entries(TOKENS).map(([reviewer, token]) => [token, reviewer])) }, traceEvents: { pollMilliseconds: 50, maxStreams: 4 } });
+  });
+  after(() => server?.close());
+  const open = (reviewer: keyof typeof TOKENS) => fetch(`${server.url}/api/traces/stream`, { headers: { authorization: `Bearer ${TOKENS[reviewer]}` } });
+
+  test("with four places, alice's second stream is refused saying why; bob still gets one; alice's closed stream frees hers", async () => {
+    const alices = await open("alice");
+    assert.equal(alices.status, 200);
+    const refused = await open("alice");
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers.get("retry-after"), "10");
+    assert.match(((await refused.json()) as { error: string }).error, /you have 1 live lists open, as many as one reviewer may; this one polls instead/);
+    const bobs = await open("bob");
+    assert.equal(bobs.status, 200, "the server's places are not all taken by alice");
+    await alices.body!.cancel();
+    // The server sees the closed connection in its own time: ask until her place is free.
+    let again = await open("alice");
+    for (let tries = 0; again.status === 503 && tries < 1000; tries += 1) {
+      await again.text();
+      again = await open("alice");
+    }
+    assert.equal(again.status, 200);
+    await again.body!.cancel();
+    await bobs.body!.cancel();
+  });
+});
