@@ -278,7 +278,7 @@ describe("hostile and malformed requests to the web UI", () => {
 
   test("the API's refusals answer JSON with the reason, as its other errors do; pages keep plain text", async () => {
     const port = new URL(tokenless.url).port;
-    const refusals = [
+    const refusals: { what: string; server: UiServer; request: RawRequest; status: number; reason: RegExp }[] = [
       { what: "no token", server: withToken, request: { path: "/api/traces" }, status: 401, reason: /a reviewer token is required/ },
       { what: "a token no reviewer has", server: withToken, request: { path: "/api/traces", headers: { authorization: "Bearer not-a-token-of-anyone" } }, status: 401, reason: /a reviewer token is required/ },
       { what: "another origin", server: withToken, request: { method: "POST", path: "/api/labels.jsonl", headers: { ...bearer, origin: "http://evil.example", "content-type": "application/x-ndjson", "content-length": "0" } }, status: 403, reason: /cross-origin request refused: the request came from "http:\/\/evil\.example"/ },
