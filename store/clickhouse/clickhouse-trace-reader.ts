@@ -18,13 +18,14 @@ import type { StoredRawSpan } from "../../contracts/raw-spans.js";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { evalCase as evalCaseSchema } from "../../contracts/eval-case.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
-import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
+import type { RunListing } from "../ports/run-listing.js";
 import { rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../ports/trace-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { FINAL_VERDICT, finalVerdictCandidates } from "../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter } from "./tenant-filter.js";
+import { listRunsOnClickHouse } from "./clickhouse-run-listing.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 
 interface SummaryRow {
@@ -455,8 +456,7 @@ export class ClickHouseTraceReader implements TraceReader {
     return { caseResult, datasetId: row.dataset_id !== "" ? row.dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase, rawSpans };
   }
 
-  async listRuns(limit: number): Promise<RunLineage[]> {
-    const rows = await this.rows<{ payload: string }>(`SELECT payload FROM ${this.database}.runs FINAL WHERE ${this.tenants.on("runs")} ORDER BY started_at DESC, run_id DESC LIMIT {limit:UInt32}`, { limit });
-    return rows.map((row) => runLineage.parse(JSON.parse(row.payload)));
+  async listRuns(limit: number): Promise<RunListing[]> {
+    return listRunsOnClickHouse(this.database, this.tenants, this.rows.bind(this), limit);
   }
 }

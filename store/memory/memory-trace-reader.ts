@@ -1,11 +1,12 @@
 /** TraceReader in memory: the same filters, order and keyset paging as the ClickHouse adapter, over the in-memory tables. */
 import type { CaseResult } from "../../contracts/case-result.js";
-import type { RunLineage } from "../../contracts/run-lineage.js";
+import type { RunListing } from "../ports/run-listing.js";
 import { compareNewestFirst, rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader } from "../ports/trace-reader.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
+import { listedRuns } from "./memory-run-listing.js";
 import type { MemoryTables } from "./memory-tables.js";
 
 export class MemoryTraceReader implements TraceReader {
@@ -100,12 +101,7 @@ export class MemoryTraceReader implements TraceReader {
     return structuredClone({ caseResult, datasetId: this.datasetOf(caseResult), evaluationResults, evalCase, rawSpans: null });
   }
 
-  async listRuns(limit: number): Promise<RunLineage[]> {
-    return structuredClone(
-      this.tables.runs
-        .values()
-        .sort((first, second) => Date.parse(second.started_at) - Date.parse(first.started_at) || (first.run_id < second.run_id ? 1 : first.run_id > second.run_id ? -1 : 0))
-        .slice(0, limit),
-    );
+  async listRuns(limit: number): Promise<RunListing[]> {
+    return listedRuns(this.tables, limit);
   }
 }

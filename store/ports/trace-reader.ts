@@ -10,7 +10,7 @@ import type { StoredRawSpan } from "../../contracts/raw-spans.js";
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
-import type { RunLineage } from "../../contracts/run-lineage.js";
+import type { RunListing } from "./run-listing.js";
 
 export interface TraceFilter {
   service?: string;
@@ -91,8 +91,8 @@ export interface StoredRawSpans {
 export interface TraceReader {
   listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage>;
   readTrace(caseResultId: string): Promise<TraceDetail | null>;
-  /** Recorded runs, newest first. */
-  listRuns(limit: number): Promise<RunLineage[]>;
+  /** Every run the reader's Case Results name and every recorded run (run-listing.ts), newest first, at most `limit`. */
+  listRuns(limit: number): Promise<RunListing[]>;
 }
 
 /** The root-cause label of a root_cause Evaluation Result's reason ("<LABEL>: why"). */

@@ -178,8 +178,8 @@ describe("a reader limited to tenant A never sees tenant B's data", () => {
   });
 
   test("runs: B's run is not listed, compares and summarises as not stored; the shared run counts A's cases only", async () => {
-    const runs = JSON.parse((await asAcme("/api/runs")).body) as { runs: { run_id: string }[] };
-    assert.deepEqual(runs.runs.map((run) => run.run_id).sort(), ["run-acme", "run-shared"]);
+    const runs = JSON.parse((await asAcme("/api/runs")).body) as { runs: { runId: string }[] };
+    assert.deepEqual(runs.runs.map((run) => run.runId).sort(), ["run-acme", "run-shared"]);
     assert.equal((await asAcme("/runs")).status, 200);
     assert.equal((await asAcme("/api/runs/compare?candidate=run-acme&baseline=run-globex")).status, 404);
     assert.equal((await asAcme("/runs/compare?candidate=run-globex&baseline=run-acme")).status, 404);

@@ -1,17 +1,26 @@
-/** Runs with their lineage, and two runs side by side (the comparison `ragscope eval` computes: experiments/compare/compare-runs.ts). */
+/**
+ * Every run with its lineage where it recorded one, and two runs side by side (the comparison `ragscope eval`
+ * computes: experiments/compare/compare-runs.ts). A run without lineage (a remote eval, an application tagged with
+ * a run id) is listed with its start and cases; its lineage cells say "—", nothing filled in.
+ */
 import { html } from "hono/html";
-import type { RunLineage } from "../../contracts/run-lineage.js";
 import type { RunComparison } from "../../experiments/compare/compare-runs.js";
 import type { RunSummary } from "../../store/ports/run-reader.js";
+import type { RunListing } from "../../store/ports/run-listing.js";
 import { optional, page, type Markup } from "./layout.js";
+import { utcTime } from "./utc-time.js";
 
 const LINEAGE_FIELDS = ["dataset_id", "dataset_version", "corpus_version", "index_version", "embedding_model", "retriever_version", "reranker_version", "prompt_version", "generator_model", "application_version"] as const;
 
-export function runsPage(reviewer: string, runs: readonly RunLineage[]): Markup {
-  const body = html`<form method="get" action="/runs/compare"><label>Compare <select name="candidate">${runs.map((run) => html`<option>${run.run_id}</option>`)}</select></label>
-<label>against baseline <select name="baseline">${runs.map((run, index) => html`<option ${index === 1 ? "selected" : ""}>${run.run_id}</option>`)}</select></label> <button type="submit">Compare</button></form>
-<table id="runs"><thead><tr><th>run</th><th>started</th>${LINEAGE_FIELDS.map((field) => html`<th>${field}</th>`)}<th>notes</th></tr></thead><tbody>
-${runs.map((run) => html`<tr data-run-id="${run.run_id}"><td><a href="/traces?run=${encodeURIComponent(run.run_id)}">${run.run_id}</a></td><td>${run.started_at}</td>${LINEAGE_FIELDS.map((field) => html`<td>${optional(run[field])}</td>`)}<td>${optional(run.notes)}</td></tr>`)}
+export function runsPage(reviewer: string, runs: readonly RunListing[]): Markup {
+  const body = html`<form method="get" action="/runs/compare"><label>Compare <select name="candidate">${runs.map((run) => html`<option>${run.runId}</option>`)}</select></label>
+<label>against baseline <select name="baseline">${runs.map((run, index) => html`<option ${index === 1 ? "selected" : ""}>${run.runId}</option>`)}</select></label> <button type="submit">Compare</button></form>
+<p class="muted">Lineage is what <code>ragscope eval</code> records with a dataset; a run that recorded none (<code>ragscope eval --endpoint</code>, an application tagged with a run id) shows — for it.</p>
+<table id="runs"><thead><tr><th>run</th><th>started (UTC)</th><th>cases</th>${LINEAGE_FIELDS.map((field) => html`<th>${field}</th>`)}<th>notes</th></tr></thead><tbody>
+${runs.map(
+  (run) =>
+    html`<tr data-run-id="${run.runId}" data-lineage="${run.lineage === null ? "none" : "recorded"}"><td><a href="/traces?run=${encodeURIComponent(run.runId)}">${run.runId}</a></td><td>${utcTime(run.startedAt)}</td><td class="cases">${run.cases}</td>${LINEAGE_FIELDS.map((field) => html`<td>${optional(run.lineage?.[field])}</td>`)}<td>${optional(run.lineage?.notes)}</td></tr>`,
+)}
 </tbody></table>`;
   return page("Runs", reviewer, body);
 }

@@ -11,6 +11,7 @@ import { humanLabelStoreContract } from "./contracts/human-label-store-contract.
 import { judgeResultSinkContract } from "./contracts/judge-result-sink-contract.js";
 import { resultSinkContract } from "./contracts/result-sink-contract.js";
 import { runLineageSinkContract } from "./contracts/run-lineage-sink-contract.js";
+import { runListingContract } from "./contracts/run-listing-contract.js";
 import { runReaderContract } from "./contracts/run-reader-contract.js";
 import { traceReaderContract } from "./contracts/trace-reader-contract.js";
 import { implementations } from "./contracts/store-under-test.js";
@@ -25,4 +26,5 @@ for (const [name, factory] of implementations) {
   runLineageSinkContract(name, factory);
   runReaderContract(name, factory);
   traceReaderContract(name, factory);
+  runListingContract(name, factory);
 }

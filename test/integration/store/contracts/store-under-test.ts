@@ -15,6 +15,8 @@ export interface StoreUnderTest {
   healthRows(): Promise<HealthRow[]>;
   alertEvents(): Promise<AlertEvent[]>;
   quarantinedIds(): Promise<string[]>;
+  /** Brings what the store derives after a write up to date now: the ClickHouse adapter's rollups, which follow the writes within clickhouse.rollupRefreshMs. */
+  settle(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export const clickHouseFactory: StoreFactory = async ({ now }) => {
       (await queryRows<HealthRow & { ts_ms: string }>(connection, "SELECT toUnixTimestamp64Milli(ts) AS ts_ms, instance, role, metric, kind, value FROM {{database}}.collector_health FINAL")).map(({ ts_ms, ...row }) => ({ ...row, ts: new Date(Number(ts_ms)).toISOString(), value: Number(row.value) })),
     alertEvents: async () => (await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.alerts FINAL")).map((row) => JSON.parse(row.payload) as AlertEvent),
     quarantinedIds: async () => (await queryRows<{ case_result_id: string }>(connection, "SELECT case_result_id FROM {{database}}.quarantined_results FINAL")).map((row) => row.case_result_id),
+    settle: () => temporary.store.rollups.refresh(),
     cleanup: () => temporary.cleanup(),
   };
 };
@@ -40,6 +43,7 @@ export const memoryFactory: StoreFactory = async ({ now }) => {
     healthRows: async () => store.health.rows(),
     alertEvents: async () => store.alerts.events(),
     quarantinedIds: async () => store.quarantine.quarantined().map((entry) => entry.caseResultId),
+    settle: async () => {},
     cleanup: async () => {},
   };
 };

@@ -149,8 +149,8 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
     });
 
     test("runs newest first, bounded", async () => {
-      assert.deepEqual((await subject.store.traces.listRuns(10)).map((run) => run.run_id), ["run_2", "run_1"]);
-      assert.deepEqual((await subject.store.traces.listRuns(1)).map((run) => run.run_id), ["run_2"]);
+      assert.deepEqual((await subject.store.traces.listRuns(10)).map((run) => run.runId), ["run_2", "run_1"]);
+      assert.deepEqual((await subject.store.traces.listRuns(1)).map((run) => run.runId), ["run_2"]);
     });
   });
 }
