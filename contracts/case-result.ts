@@ -97,8 +97,10 @@ export const malformedAttribute = z.object({
    * What was wrong: JSON text that did not parse, an identifier refused at
    * ingestion (contracts/identifiers.ts; the value is not stored), a span
    * whose times cannot be right (it ends before it starts), or a value the
-   * receiver cut at its size limit (SECURITY.md "Limits"), or a tenant the
-   * span claims that differs from the one its credential authenticated.
+   * receiver cut at its size limit, an attribute or the span's later events
+   * it dropped at its bounds (all `truncated`; SECURITY.md "Limits"), or a
+   * tenant the span claims that differs from the one its credential
+   * authenticated.
    */
   kind: z.enum(["malformed_json", "invalid_identifier", "invalid_time", "truncated", "tenant_claim"]).default("malformed_json"),
   /** The parser's or the check's message. */

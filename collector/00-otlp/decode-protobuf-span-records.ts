@@ -22,7 +22,9 @@
  * - ids of the wrong length, an all-zero trace or span id (taken out there and
  *   counted), a span kind or status code out of range;
  * - a count over a request limit (refused there with its message), a string
- *   or bytes value longer than the value limit (truncated there);
+ *   or bytes value longer than the value limit (truncated there), more
+ *   events or links than a span keeps or a key longer than the key limit
+ *   (dropped there, per-span-bounds.ts);
  * - a client's own `ragscope.tenant.authenticated` resource attribute when
  *   the receiver's stamp is asked for (removed there);
  * - a message field given twice (protobufjs merges the two), a oneof given
@@ -55,7 +57,15 @@ export interface SpanRecordsOptions {
 }
 
 /** No request limits: a bus's message is read as it is. */
-export const NO_LIMITS: RequestLimits = { maxSpansPerRequest: Number.POSITIVE_INFINITY, maxSpansPerTrace: Number.POSITIVE_INFINITY, maxAttributesPerSpan: Number.POSITIVE_INFINITY, maxAttributeValueBytes: Number.POSITIVE_INFINITY };
+export const NO_LIMITS: RequestLimits = {
+  maxSpansPerRequest: Number.POSITIVE_INFINITY,
+  maxSpansPerTrace: Number.POSITIVE_INFINITY,
+  maxAttributesPerSpan: Number.POSITIVE_INFINITY,
+  maxAttributeValueBytes: Number.POSITIVE_INFINITY,
+  maxAttributeKeyBytes: Number.POSITIVE_INFINITY,
+  maxEventsPerSpan: Number.POSITIVE_INFINITY,
+  maxLinksPerSpan: Number.POSITIVE_INFINITY,
+};
 
 export interface TraceSpanRecords {
   /** Lower-case hex. */
@@ -210,6 +220,7 @@ class SpanRecordReader extends ProtobufWireCursor {
     const attributes: Attributes = {};
     let attributeCount = 0;
     const events: SpanEventRecord[] = [];
+    let links = 0;
     let status: { code: StatusCode; message: string } | null = null;
     this.position = start;
     while (this.position < end) {
@@ -253,12 +264,15 @@ class SpanRecordReader extends ProtobufWireCursor {
           break;
         case 11: {
           const to = this.lengthDelimited(wireType, end);
+          // Declined at the first event past the bound, before reading the rest: the decoding path leaves them out unread.
+          if (events.length >= limits.maxEventsPerSpan) throw decline;
           events.push(this.event(this.position, to));
           this.position = to;
           break;
         }
         case 13: {
           const to = this.lengthDelimited(wireType, end);
+          if ((links += 1) > limits.maxLinksPerSpan) throw decline;
           this.link(this.position, to);
           this.position = to;
           break;
@@ -344,6 +358,7 @@ class SpanRecordReader extends ProtobufWireCursor {
     let traceId = -1;
     let spanId = -1;
     const attributes: Attributes = {};
+    let attributeCount = 0;
     this.position = start;
     while (this.position < end) {
       const field = this.tag(end);
@@ -351,14 +366,17 @@ class SpanRecordReader extends ProtobufWireCursor {
       if (field === 1) traceId = this.id(wireType, end, 16);
       else if (field === 2) spanId = this.id(wireType, end, 8);
       else if (field === 3) this.textField(wireType, end);
-      // Link attributes are not truncated there, only decoded.
-      else if (field === 4) this.keyValueField(wireType, end, attributes, false);
-      else if (field === 5) this.varintField(wireType, end);
+      // Link attributes are not truncated there, only decoded (and counted).
+      else if (field === 4) {
+        attributeCount += 1;
+        this.keyValueField(wireType, end, attributes, false);
+      } else if (field === 5) this.varintField(wireType, end);
       else if (field === 6) this.fixed32Field(wireType, end);
       else this.skip(wireType, end);
     }
     // A link's ids only need their length (zeros are allowed).
     if (traceId < 0 || spanId < 0) throw decline;
+    if (attributeCount > this.options.limits.maxAttributesPerSpan) throw decline;
   }
 
   private status(start: number, end: number): { code: StatusCode; message: string } {
@@ -380,7 +398,8 @@ class SpanRecordReader extends ProtobufWireCursor {
    * Reads a length-delimited KeyValue field at the position into `into` (a repeated key keeps its first place and
    * its last value, as toAttributes does) and moves past it; returns its key. `limited`: the decoding path truncates
    * its strings and bytes at the value limit, so a longer one is left to it. `level`: how deep its value is (a
-   * key-value list's items are one deeper than the list).
+   * key-value list's items are one deeper than the list); an attribute's own key (level 1) longer than the key limit
+   * is left to the decoding path, which drops the attribute.
    */
   private keyValueField(fieldWireType: number, outerEnd: number, into: Attributes, limited: boolean, level = 1): string {
     const end = this.lengthDelimited(fieldWireType, outerEnd);
@@ -390,8 +409,12 @@ class SpanRecordReader extends ProtobufWireCursor {
     while (this.position < end) {
       const field = this.tag(end);
       const wireType = this.wireType;
-      if (field === 1) key = this.textField(wireType, end);
-      else if (field === 2) {
+      if (field === 1) {
+        const to = this.lengthDelimited(wireType, end);
+        if (level === 1 && to - this.position > this.options.limits.maxAttributeKeyBytes) throw decline;
+        key = this.text(this.position, to);
+        this.position = to;
+      } else if (field === 2) {
         const to = this.lengthDelimited(wireType, end);
         if (valueSeen) throw decline;
         valueSeen = true;

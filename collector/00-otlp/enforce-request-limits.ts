@@ -2,22 +2,26 @@
  * The receiver's limits on what one request may hold (SECURITY.md "Limits").
  *
  * Counts that make a request too large to keep — spans per request, spans of
- * one trace, attributes per span — refuse the whole request (413): the client
- * learns it at once and can send smaller batches, and nothing is half-stored.
- * An attribute value longer than the limit is truncated instead (a single
- * large context or document should not cost the whole batch), at a code-point
- * boundary, and the span records which keys were cut in
- * `ragscope.truncated_attributes`, so the Case Result lists them.
+ * one trace, attributes per span, event or link — refuse the whole request
+ * (413): the client learns it at once and can send smaller batches, and
+ * nothing is half-stored. An attribute value longer than the limit is
+ * truncated instead (a single large context or document should not cost the
+ * whole batch), at a code-point boundary, and the span records which keys
+ * were cut in `ragscope.truncated_attributes`, so the Case Result lists them.
+ * Events and links past their count and attributes with an over-long key are
+ * dropped the same way, flagged on the span (per-span-bounds.ts).
  */
 import { failure, success, type Result } from "../../core/result.js";
-import type { AnyValue, KeyValue, TracesDocument } from "./traces-document.js";
+import { dropLongKeys, eventPlace, keepFirstEventsAndLinks, linkPlace, recordDrops, type DroppedItems, type PerSpanBounds } from "./per-span-bounds.js";
+import type { AnyValue, KeyValue, SpanDocument, TracesDocument } from "./traces-document.js";
 
 /** The span attribute that lists the keys whose values the receiver truncated. */
 export const truncatedAttributesKey = "ragscope.truncated_attributes";
 
-export interface RequestLimits {
+export interface RequestLimits extends PerSpanBounds {
   maxSpansPerRequest: number;
   maxSpansPerTrace: number;
+  /** Attributes on one span, one of its events or one of its links. */
   maxAttributesPerSpan: number;
   maxAttributeValueBytes: number;
 }
@@ -25,14 +29,25 @@ export interface RequestLimits {
 export interface LimitsApplied {
   /** Attribute values cut to the limit, all spans together. */
   truncatedValues: number;
+  /** Events left out past maxEventsPerSpan, all spans together (those left out before decoding included). */
+  droppedEvents: number;
+  /** Links left out past maxLinksPerSpan, all spans together (those left out before decoding included). */
+  droppedLinks: number;
+  /** Attributes dropped for a key over maxAttributeKeyBytes: a resource's or a scope's once, though listed on each of its spans. */
+  droppedAttributes: number;
 }
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function enforceRequestLimits(document: TracesDocument, limits: RequestLimits): Result<LimitsApplied, string> {
+/**
+ * Applies the limits to the decoded request in place. `droppedBeforeDecoding`: events and links a span lost before it
+ * was decoded (cut-protobuf-events-and-links.ts), recorded on it with those dropped here.
+ */
+export function enforceRequestLimits(document: TracesDocument, limits: RequestLimits, droppedBeforeDecoding?: ReadonlyMap<SpanDocument, DroppedItems>): Result<LimitsApplied, string> {
   let spans = 0;
   const spansPerTrace = new Map<string, number>();
+  const droppedItems = new Map<SpanDocument, DroppedItems>();
   for (const resourceSpans of document.resourceSpans) {
     for (const scopeSpans of resourceSpans.scopeSpans) {
       spans += scopeSpans.spans.length;
@@ -45,30 +60,52 @@ export function enforceRequestLimits(document: TracesDocument, limits: RequestLi
         if (count > limits.maxSpansPerTrace) {
           return failure(`trace ${span.traceId} has more than ${limits.maxSpansPerTrace} spans in one request (RAGSCOPE_MAX_SPANS_PER_TRACE); a RAG request should not need that many, or raise the limit`);
         }
-        if (span.attributes.length > limits.maxAttributesPerSpan || span.events.some((event) => event.attributes.length > limits.maxAttributesPerSpan)) {
-          return failure(`span ${span.spanId} of trace ${span.traceId} has more than ${limits.maxAttributesPerSpan} attributes on it or on one of its events (RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN); set an attribute count limit in the SDK (OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT) or raise the limit`);
+        // The attribute count is held to the events and links the span keeps: one left out cannot refuse the request.
+        const dropped = keepFirstEventsAndLinks(span, limits);
+        const before = droppedBeforeDecoding?.get(span);
+        droppedItems.set(span, before === undefined ? dropped : { events: before.events + dropped.events, links: before.links + dropped.links });
+        if (
+          span.attributes.length > limits.maxAttributesPerSpan ||
+          span.events.some((event) => event.attributes.length > limits.maxAttributesPerSpan) ||
+          span.links.some((link) => link.attributes.length > limits.maxAttributesPerSpan)
+        ) {
+          return failure(`span ${span.spanId} of trace ${span.traceId} has more than ${limits.maxAttributesPerSpan} attributes on it or on one of its events or links (RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN); set an attribute count limit in the SDK (OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT) or raise the limit`);
         }
       }
     }
   }
-  let truncatedValues = 0;
+  const applied: LimitsApplied = { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0 };
+  const maxKeyBytes = limits.maxAttributeKeyBytes;
   for (const resourceSpans of document.resourceSpans) {
-    truncatedValues += truncateAll(resourceSpans.resource.attributes, limits.maxAttributeValueBytes).length;
+    const resourceKeys = dropLongKeys(resourceSpans.resource, maxKeyBytes, "resource: ");
+    applied.droppedAttributes += resourceKeys.length;
+    applied.truncatedValues += truncateAll(resourceSpans.resource.attributes, limits.maxAttributeValueBytes).length;
     for (const scopeSpans of resourceSpans.scopeSpans) {
+      const scopeKeys = dropLongKeys(scopeSpans.scope, maxKeyBytes, "scope: ");
+      applied.droppedAttributes += scopeKeys.length;
       for (const span of scopeSpans.spans) {
+        const spanKeys = dropLongKeys(span, maxKeyBytes, "");
+        for (const event of span.events) spanKeys.push(...dropLongKeys(event, maxKeyBytes, eventPlace(event.name)));
+        for (const link of span.links) spanKeys.push(...dropLongKeys(link, maxKeyBytes, linkPlace(link.spanId)));
+        applied.droppedAttributes += spanKeys.length;
+        const dropped = droppedItems.get(span) ?? { events: 0, links: 0 };
+        applied.droppedEvents += dropped.events;
+        applied.droppedLinks += dropped.links;
+        // A resource's or a scope's dropped keys are listed on each of its spans: records carry no resource or scope of their own to flag.
+        recordDrops(span, dropped, [resourceKeys, scopeKeys, spanKeys]);
         const truncated = truncateAll(span.attributes, limits.maxAttributeValueBytes);
         for (const event of span.events) {
           for (const key of truncateAll(event.attributes, limits.maxAttributeValueBytes)) truncated.push(`${event.name}: ${key}`);
         }
         if (truncated.length === 0) continue;
-        truncatedValues += truncated.length;
+        applied.truncatedValues += truncated.length;
         const keys = [...new Set(truncated)];
         span.attributes = span.attributes.filter((attribute) => attribute.key !== truncatedAttributesKey);
         span.attributes.push({ key: truncatedAttributesKey, value: { arrayValue: { values: keys.map((key) => ({ stringValue: key })) } } });
       }
     }
   }
-  return success({ truncatedValues });
+  return success(applied);
 }
 
 /** Truncates every value of the list in place; returns the keys that were cut. */

@@ -18,7 +18,8 @@
  * UTF-8, too deep values), ids of the wrong length, a span kind or status
  * code out of range, an all-zero trace or span id (those spans are taken out
  * there), a count over a request limit (refused there with its message), an
- * attribute value that may need truncating, a client's
+ * attribute value that may need truncating, more events or links than a span
+ * keeps or an attribute key over the key limit (dropped there), a client's
  * `ragscope.tenant.authenticated` resource attribute (removed there), a
  * resource or scope given twice, and a known field with another wire type.
  * Whatever else the decoder decides (unknown fields, a oneof given twice),
@@ -203,6 +204,8 @@ class WireSplitter extends ProtobufWireCursor {
     let parentSpanId: Range | null = null;
     let kind = 0;
     let attributes = 0;
+    let events = 0;
+    let links = 0;
     let statusCode = 0;
     this.fields(start, end, (field, wireType, from, to) => {
       switch (field) {
@@ -243,10 +246,12 @@ class WireSplitter extends ProtobufWireCursor {
           break;
         case 11:
           expect(wireType, LENGTH_DELIMITED);
+          if ((events += 1) > this.options.limits.maxEventsPerSpan) throw decline;
           this.event(from, to);
           break;
         case 13:
           expect(wireType, LENGTH_DELIMITED);
+          if ((links += 1) > this.options.limits.maxLinksPerSpan) throw decline;
           this.link(from, to);
           break;
         case 15:
@@ -297,6 +302,7 @@ class WireSplitter extends ProtobufWireCursor {
   private link(start: number, end: number): void {
     let traceId: Range | null = null;
     let spanId: Range | null = null;
+    let attributes = 0;
     this.fields(start, end, (field, wireType, from, to) => {
       if (field === 1 || field === 2) {
         expect(wireType, LENGTH_DELIMITED);
@@ -307,7 +313,8 @@ class WireSplitter extends ProtobufWireCursor {
         this.checkText(from, to);
       } else if (field === 4) {
         expect(wireType, LENGTH_DELIMITED);
-        // Link attributes are not truncated by the decoding path, only decoded.
+        // Link attributes are not truncated by the decoding path, only decoded (and counted).
+        attributes += 1;
         this.keyValue(from, to, false);
       } else if (field === 5) expect(wireType, VARINT);
       else if (field === 6) expect(wireType, FIXED32);
@@ -317,6 +324,7 @@ class WireSplitter extends ProtobufWireCursor {
     // A link's ids only need their length there (zeros are allowed).
     this.id(traceId, 16, true);
     this.id(spanId, 8, true);
+    if (attributes > this.options.limits.maxAttributesPerSpan) throw decline;
   }
 
   /** The code of a Status (the last one given wins, as protobufjs merges a message given twice). */
@@ -336,14 +344,16 @@ class WireSplitter extends ProtobufWireCursor {
   }
 
   /**
-   * Checks a KeyValue. `truncatable`: the decoding path truncates its value at the attribute value limit, so a value
-   * whose encoding is longer (its strings may be) is left to it. Says whether the key is the authenticated tenant's.
+   * Checks an attribute's KeyValue. `truncatable`: the decoding path truncates its value at the attribute value limit,
+   * so a value whose encoding is longer (its strings may be) is left to it; so is a key over the key limit, which it
+   * drops. Says whether the key is the authenticated tenant's.
    */
   private keyValue(start: number, end: number, truncatable: boolean): "authenticated tenant" | "other" {
     let authenticatedTenant = false;
     this.fields(start, end, (field, wireType, from, to) => {
       if (field === 1) {
         expect(wireType, LENGTH_DELIMITED);
+        if (to - from > this.options.limits.maxAttributeKeyBytes) throw decline;
         this.checkText(from, to);
         // The last key given is the one the decoder keeps.
         authenticatedTenant = this.sameBytes(from, to, authenticatedTenantKey);

@@ -205,7 +205,10 @@ async function receiveBody(
   const { rejectedSpans, spanCount } = prepared;
   counters.spansReceived += spanCount + rejectedSpans;
   counters.spansRejectedInvalidId += rejectedSpans;
-  counters.attributeValuesTruncated += prepared.truncatedValues;
+  counters.attributeValuesTruncated += prepared.limited.truncatedValues;
+  counters.attributesDroppedForKeyLength += prepared.limited.droppedAttributes;
+  counters.eventsDropped += prepared.limited.droppedEvents;
+  counters.linksDropped += prepared.limited.droppedLinks;
   const traceCount = prepared.kind === "decoded" ? prepared.traces.length : prepared.messages.length;
   // An empty request SHOULD succeed (§5); there is nothing to make durable.
   if (traceCount > 0) {

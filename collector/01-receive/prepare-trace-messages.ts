@@ -12,7 +12,8 @@
  * in a decode thread (decode-thread.ts) so one large request does not hold
  * the event loop that answers everyone else.
  */
-import { enforceRequestLimits, type RequestLimits } from "../00-otlp/enforce-request-limits.js";
+import { cutEventsAndLinks, droppedByDecodedSpan } from "../00-otlp/cut-protobuf-events-and-links.js";
+import { enforceRequestLimits, type LimitsApplied, type RequestLimits } from "../00-otlp/enforce-request-limits.js";
 import { countSpans } from "../00-otlp/count-spans.js";
 import { decodeProtobufSpanRecords } from "../00-otlp/decode-protobuf-span-records.js";
 import { decodeTraceRequest } from "../00-otlp/decode-trace-request.js";
@@ -43,10 +44,13 @@ export interface PrepareRequest {
 }
 
 export type PreparedMessages =
-  | { kind: "prepared"; messages: { key: string; value: Uint8Array }[]; spanCount: number; rejectedSpans: number; truncatedValues: number }
-  | { kind: "decoded"; traces: DecodedTrace[]; spanCount: number; rejectedSpans: number; truncatedValues: number }
+  | { kind: "prepared"; messages: { key: string; value: Uint8Array }[]; spanCount: number; rejectedSpans: number; limited: LimitsApplied }
+  | { kind: "decoded"; traces: DecodedTrace[]; spanCount: number; rejectedSpans: number; limited: LimitsApplied }
   | { kind: "malformed"; message: string }
   | { kind: "tooLarge"; message: string };
+
+/** What the limits changed in a request the byte readers took: nothing (they decline whenever the limits would change a span). */
+const NOTHING_LIMITED: LimitsApplied = { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0 };
 
 /** Spans in one message: bounds the main thread's decoding slice in the evaluation loop (a few tens of milliseconds). */
 export const SPANS_PER_MESSAGE = 256;
@@ -56,7 +60,7 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
     // Bytes to a bus of bytes: the request's spans copied into per-trace messages, nothing decoded (it declines, null,
     // whenever decoding would refuse the request or change a span).
     const split = splitProtobufByTraceId(request.body, { limits: request.limits, maxSpansPerMessage: SPANS_PER_MESSAGE, maxMessageBytes: request.maxMessageBytes ?? Number.POSITIVE_INFINITY });
-    if (split !== null) return { kind: "prepared", messages: split.messages, spanCount: split.spanCount, rejectedSpans: 0, truncatedValues: 0 };
+    if (split !== null) return { kind: "prepared", messages: split.messages, spanCount: split.spanCount, rejectedSpans: 0, limited: NOTHING_LIMITED };
   }
   if (request.output === "decoded" && request.encoding === "protobuf") {
     // Bytes to records for a bus in this process, without the intermediate documents (it declines, null, whenever
@@ -65,7 +69,7 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
     if (decoded !== null) {
       const traces: DecodedTrace[] = [];
       for (const trace of decoded.traces) for (let start = 0; start < trace.spans.length; start += SPANS_PER_MESSAGE) traces.push(decodedTrace(trace.traceId, trace.spans.slice(start, start + SPANS_PER_MESSAGE)));
-      return { kind: "decoded", traces, spanCount: decoded.spanCount, rejectedSpans: 0, truncatedValues: 0 };
+      return { kind: "decoded", traces, spanCount: decoded.spanCount, rejectedSpans: 0, limited: NOTHING_LIMITED };
     }
   }
   return prepareByDecoding(request);
@@ -81,10 +85,13 @@ function decodedTrace(key: string, spans: SpanRecord[]): DecodedTrace {
 
 /** The decoding path: every request it is given, either encoding, either output. */
 export function prepareByDecoding(request: PrepareRequest): PreparedMessages {
-  const decoded = decodeTraceRequest(request.body, request.encoding);
+  // Events and links past the per-span bounds are left out before protobufjs makes objects of them (null: none were).
+  const cut = request.encoding === "protobuf" ? cutEventsAndLinks(request.body, request.limits) : null;
+  const decoded = decodeTraceRequest(cut?.body ?? request.body, request.encoding);
   if (!decoded.ok) return { kind: "malformed", message: decoded.error.message };
+  const droppedBeforeDecoding = cut === null ? undefined : droppedByDecodedSpan(decoded.value, cut);
   const { rejectedSpans } = rejectInvalidIds(decoded.value);
-  const limited = enforceRequestLimits(decoded.value, request.limits);
+  const limited = enforceRequestLimits(decoded.value, request.limits, droppedBeforeDecoding);
   if (!limited.ok) return { kind: "tooLarge", message: limited.error };
   stampTenant(decoded.value, request.tenant);
   const spanCount = countSpans(decoded.value);
@@ -93,12 +100,12 @@ export function prepareByDecoding(request: PrepareRequest): PreparedMessages {
     for (const [traceId, trace] of splitByTraceId(decoded.value)) {
       for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) traces.push(decodedTrace(traceId, toSpanRecords(part)));
     }
-    return { kind: "decoded", traces, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };
+    return { kind: "decoded", traces, spanCount, rejectedSpans, limited: limited.value };
   }
   const messages: { key: string; value: Uint8Array }[] = [];
   const maxMessageBytes = request.maxMessageBytes ?? Number.POSITIVE_INFINITY;
   for (const [traceId, trace] of splitByTraceId(decoded.value)) for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) for (const value of messagesWithin(part, maxMessageBytes)) messages.push({ key: traceId, value });
-  return { kind: "prepared", messages, spanCount, rejectedSpans, truncatedValues: limited.value.truncatedValues };
+  return { kind: "prepared", messages, spanCount, rejectedSpans, limited: limited.value };
 }
 
 /**

@@ -17,6 +17,9 @@ export function receiverBounds(config: Readonly<CollectorConfig>): Pick<Receiver
       maxSpansPerTrace: receiver.maxSpansPerTrace,
       maxAttributesPerSpan: receiver.maxAttributesPerSpan,
       maxAttributeValueBytes: receiver.maxAttributeValueBytes,
+      maxAttributeKeyBytes: receiver.maxAttributeKeyBytes,
+      maxEventsPerSpan: receiver.maxEventsPerSpan,
+      maxLinksPerSpan: receiver.maxLinksPerSpan,
     },
   };
 }

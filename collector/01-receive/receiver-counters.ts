@@ -33,6 +33,12 @@ export interface ReceiverCounters {
   spansRejectedInvalidId: number;
   /** Attribute values cut to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES (listed on the span as ragscope.truncated_attributes). */
   attributeValuesTruncated: number;
+  /** Attributes dropped for a key longer than RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES (listed on the span as ragscope.dropped_attributes). */
+  attributesDroppedForKeyLength: number;
+  /** Span events dropped past RAGSCOPE_MAX_EVENTS_PER_SPAN (counted on the span as ragscope.dropped_events_count). */
+  eventsDropped: number;
+  /** Span links dropped past RAGSCOPE_MAX_LINKS_PER_SPAN (counted on the span as ragscope.dropped_links_count). */
+  linksDropped: number;
   /** Connections closed on arrival because RAGSCOPE_MAX_CONNECTIONS were open. */
   connectionsDropped: number;
   rejected: Record<RejectionReason, number>;
@@ -47,6 +53,9 @@ export function createReceiverCounters(): ReceiverCounters {
     tracesPublished: 0,
     spansRejectedInvalidId: 0,
     attributeValuesTruncated: 0,
+    attributesDroppedForKeyLength: 0,
+    eventsDropped: 0,
+    linksDropped: 0,
     connectionsDropped: 0,
     rejected: {
       notFound: 0,

@@ -25,6 +25,7 @@ import { listen } from "./listen.js";
 import { ByteBudget } from "./byte-budget.js";
 import { DecodePool } from "./decode-pool.js";
 import type { RequestLimits } from "../00-otlp/enforce-request-limits.js";
+import { DEFAULT_MAX_ATTRIBUTE_KEY_BYTES, DEFAULT_MAX_EVENTS_PER_SPAN, DEFAULT_MAX_LINKS_PER_SPAN } from "../00-otlp/per-span-bounds.js";
 
 /** The limit OTLP recommends for a decompressed body (§5). */
 export const defaultMaxBodyBytes = 64 * 1024 * 1024;
@@ -38,7 +39,15 @@ export const defaultReceiverBounds = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   decodeThreads: 2,
-  limits: { maxSpansPerRequest: 100_000, maxSpansPerTrace: 10_000, maxAttributesPerSpan: 1_024, maxAttributeValueBytes: 1024 * 1024 } satisfies RequestLimits,
+  limits: {
+    maxSpansPerRequest: 100_000,
+    maxSpansPerTrace: 10_000,
+    maxAttributesPerSpan: 1_024,
+    maxAttributeValueBytes: 1024 * 1024,
+    maxAttributeKeyBytes: DEFAULT_MAX_ATTRIBUTE_KEY_BYTES,
+    maxEventsPerSpan: DEFAULT_MAX_EVENTS_PER_SPAN,
+    maxLinksPerSpan: DEFAULT_MAX_LINKS_PER_SPAN,
+  } satisfies RequestLimits,
 };
 
 export interface ReceiverOptions {

@@ -28,6 +28,7 @@ import type { SpanRecord } from "../00-otlp/span-record.js";
 import { identifierProblem } from "../../contracts/identifiers.js";
 import { Ragscope } from "../../contracts/span-attributes.js";
 import { truncatedAttributesKey } from "../00-otlp/enforce-request-limits.js";
+import { droppedAttributesKey, droppedEventsCountKey } from "../00-otlp/per-span-bounds.js";
 import type {
   CiteObservation,
   ContextObservation,
@@ -58,6 +59,26 @@ const TRUNCATED_BY_RECEIVER = "the value was longer than the receiver's limit (R
 function truncatedKeys(span: SpanRecord): string[] {
   const keys = span.attributes[truncatedAttributesKey];
   return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === "string") : [];
+}
+
+const KEY_DROPPED_BY_RECEIVER = "the key was longer than the receiver's limit (RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES): the attribute was dropped, its value with it";
+
+type ReceiverNote = { span_id: string; span_name: string; attribute: string; kind: "truncated"; error: string };
+
+/**
+ * What the receiver dropped from a span at its bounds (collector/00-otlp/per-span-bounds.ts) that evaluation could
+ * have read: attributes with an over-long key, and events past the bound (OpenLLMetry records vector search hits as
+ * events). Links are not listed: nothing ragscope evaluates reads them.
+ */
+function droppedByReceiver(span: SpanRecord): ReceiverNote[] {
+  const note = (attribute: string, error: string): ReceiverNote => ({ span_id: span.spanId, span_name: span.name, attribute, kind: "truncated", error });
+  const listed = span.attributes[droppedAttributesKey];
+  const notes = Array.isArray(listed) ? listed.filter((text): text is string => typeof text === "string").map((text) => note(text, KEY_DROPPED_BY_RECEIVER)) : [];
+  const events = span.attributes[droppedEventsCountKey];
+  if (typeof events === "number" && events > 0) {
+    notes.push(note("events", `the span had ${events} more events than the receiver keeps (RAGSCOPE_MAX_EVENTS_PER_SPAN): the later ones were dropped, with whatever they recorded (OpenLLMetry's vector search hits)`));
+  }
+  return notes;
 }
 
 const ENDS_BEFORE_START = "the span ends before it starts (end time earlier than start time): its duration is unknown";
@@ -204,6 +225,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
         ...trace.spans.filter((span) => durationMs(span) === null).map((span) => ({ span_id: span.spanId, span_name: span.name, attribute: "end_time_unix_nano", kind: "invalid_time" as const, error: ENDS_BEFORE_START })),
         ...identifiers.refused,
         ...trace.spans.flatMap((span) => truncatedKeys(span).map((key) => ({ span_id: span.spanId, span_name: span.name, attribute: key, kind: "truncated" as const, error: TRUNCATED_BY_RECEIVER }))),
+        ...trace.spans.flatMap(droppedByReceiver),
       ],
       partial_trace: !trace.complete,
       span_count: trace.spans.length,

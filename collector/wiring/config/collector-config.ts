@@ -16,6 +16,7 @@ import v8 from "node:v8";
 import { z } from "zod";
 import type { RetryPolicy } from "../../../core/retry.js";
 import { DEFAULT_MAX_QUEUED_BYTES } from "../../02-transport/in-process/in-process-bus.js";
+import { DEFAULT_MAX_ATTRIBUTE_KEY_BYTES, DEFAULT_MAX_EVENTS_PER_SPAN, DEFAULT_MAX_LINKS_PER_SPAN } from "../../00-otlp/per-span-bounds.js";
 import { compressionNames } from "../../02-transport/kafka/compression-names.js";
 import { DEFAULT_ROLLUP_REFRESH_MS } from "../../../store/clickhouse/metric-rollups.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "../../../store/clickhouse/query-memory-bound.js";
@@ -159,10 +160,20 @@ export const collectorSections = {
     maxSpansPerRequest: integer(1).default(100_000),
     /** Spans of one trace in one request; more: 413. */
     maxSpansPerTrace: integer(1).default(10_000),
-    /** Attributes on one span (or span event); more: 413. */
+    /** Attributes on one span, span event or span link; more: 413. */
     maxAttributesPerSpan: integer(1).default(1_024),
     /** UTF-8 bytes of one attribute value (each string or bytes leaf); longer values are truncated and listed on the Case Result. */
     maxAttributeValueBytes: integer(64).default(1 * MEBIBYTE),
+    /**
+     * UTF-8 bytes of one attribute key (span, event, link, resource, scope); an attribute with a longer key is dropped
+     * and listed on its span (per-span-bounds.ts). The longest keys the conventions ragscope reads write are under
+     * 100 bytes, so a bound below 128 would drop real attributes.
+     */
+    maxAttributeKeyBytes: integer(128).default(DEFAULT_MAX_ATTRIBUTE_KEY_BYTES),
+    /** Events one span keeps; later ones are dropped and counted on the span. 0 keeps none. */
+    maxEventsPerSpan: integer(0).default(DEFAULT_MAX_EVENTS_PER_SPAN),
+    /** Links one span keeps; later ones are dropped and counted on the span. 0 keeps none. */
+    maxLinksPerSpan: integer(0).default(DEFAULT_MAX_LINKS_PER_SPAN),
     /** Threads that decode, check, split and re-encode request bodies off the main thread. */
     decodeThreads: integer(1).max(64, "must be at most 64").default(2),
   }).prefault({}),

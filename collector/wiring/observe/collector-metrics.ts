@@ -85,6 +85,21 @@ export function registerReceiverMetrics(registry: MetricsRegistry, counters: Rec
     { labels: role, value: counters.spansReceived - counters.spansAccepted },
   ]);
   registry.counter("ragscope_kafka_publish_failures_total", "failed publishes to Kafka", () => [{ labels: role, value: publisher.counters.failures }]);
+  registerReceiverBoundMetrics(registry, counters);
+}
+
+/** What the receiver changed in spans it accepted, at its bounds (SECURITY.md "Limits"): each change is also recorded on its span. */
+function registerReceiverBoundMetrics(registry: MetricsRegistry, counters: ReceiverCounters): void {
+  registry.counter(
+    "ragscope_receiver_dropped_total",
+    "span events and links past RAGSCOPE_MAX_EVENTS_PER_SPAN / RAGSCOPE_MAX_LINKS_PER_SPAN, and attributes with a key longer than RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES, that the receiver dropped; counted on each span (ragscope.dropped_events_count, ragscope.dropped_links_count, ragscope.dropped_attributes)",
+    () => [
+      { labels: { item: "event" }, value: counters.eventsDropped },
+      { labels: { item: "link" }, value: counters.linksDropped },
+      { labels: { item: "attribute" }, value: counters.attributesDroppedForKeyLength },
+    ],
+  );
+  registry.counter("ragscope_receiver_attribute_values_truncated_total", "attribute values the receiver truncated to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES; listed on each span (ragscope.truncated_attributes)", () => counters.attributeValuesTruncated);
 }
 
 export interface EvaluatorParts {
@@ -171,6 +186,7 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   ]);
   registry.counter("ragscope_spans_received_total", "spans in decoded OTLP requests", () => receiver.spansReceived);
   registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => receiver.spansReceived - receiver.spansAccepted);
+  registerReceiverBoundMetrics(registry, receiver);
   registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);
   registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
   registry.counter("ragscope_messages_dead_lettered_total", "messages the evaluation could not read, kept as dead letters", () => parts.deadLetters.counters.received);

@@ -47,7 +47,7 @@ function assertSameAsDecoding(body: Uint8Array, options: Options = { limits, ten
   assert.equal(direct.spanCount, decoding.spanCount);
   assert.equal(prepared.spanCount, decoding.spanCount);
   assert.equal(decoding.rejectedSpans, 0);
-  assert.equal(decoding.truncatedValues, 0);
+  assert.deepEqual(decoding.limited, { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0 });
   assert.deepEqual(prepared.traces.map((part) => part.key), decoding.traces.map((part) => part.key), "the same parts of the same traces in the same order");
   assert.deepEqual(prepared.traces, decoding.traces, "equal records, stored texts and byte estimates");
   // deepEqual does not see the order of keys; the stored JSON does (attributes, the resource's stamp last).
@@ -176,6 +176,18 @@ describe("reading a protobuf request straight into span records", () => {
     declined(oneSpan({ events: [{ timeUnixNano: 1n, name: "e", attributes: [text("a", "1"), text("b", "2"), text("c", "3")], droppedAttributesCount: 0 }] }), "an event with more attributes than allowed", { maxAttributesPerSpan: 2 });
     declined(oneSpan({}), "more spans than a request may hold", { maxSpansPerRequest: 0 });
     declined(oneSpan({}), "more spans of a trace than allowed", { maxSpansPerTrace: 0 });
+    const link = (attributes: KeyValue[] = []) => ({ traceId: trace(9), spanId: spanId(9), traceState: "", attributes, droppedAttributesCount: 0, flags: 0 });
+    const event = (attributes: KeyValue[] = []) => ({ timeUnixNano: 1n, name: "e", attributes, droppedAttributesCount: 0 });
+    declined(oneSpan({ links: [link([text("a", "1"), text("b", "2"), text("c", "3")])] }), "a link with more attributes than allowed", { maxAttributesPerSpan: 2 });
+    declined(oneSpan({ events: [event(), event(), event()] }), "more events than a span keeps (dropped by decoding)", { maxEventsPerSpan: 2 });
+    declined(oneSpan({ links: [link(), link(), link()] }), "more links than a span keeps (dropped by decoding)", { maxLinksPerSpan: 2 });
+    const longKey = "k".repeat(200);
+    declined(oneSpan({ attributes: [text(longKey, "v")] }), "a key over the key limit (dropped by decoding)", { maxAttributeKeyBytes: 128 });
+    declined(oneSpan({ events: [event([text(longKey, "v")])] }), "an event key over the key limit", { maxAttributeKeyBytes: 128 });
+    declined(oneSpan({ links: [link([text(longKey, "v")])] }), "a link key over the key limit", { maxAttributeKeyBytes: 128 });
+    declined(oneSpan({}, [text(longKey, "v")]), "a resource key over the key limit", { maxAttributeKeyBytes: 128 });
+    assert.ok(decodeProtobufSpanRecords(oneSpan({ attributes: [{ key: "map", value: { kvlistValue: { values: [text(longKey, "v")] } } }] }), { limits: { ...limits, maxAttributeKeyBytes: 128 }, stamp: { tenant: null } }) !== null, "a long key inside a value is the value's: read");
+    assert.ok(decodeProtobufSpanRecords(oneSpan({ events: [event(), event()], links: [link(), link()], attributes: [text("k".repeat(128), "v")] }), { limits: { ...limits, maxEventsPerSpan: 2, maxLinksPerSpan: 2, maxAttributeKeyBytes: 128 }, stamp: { tenant: null } }) !== null, "at the bounds: read");
     declined(oneSpan({ kind: 6 as SpanDocument["kind"] }), "a span kind out of range");
     declined(oneSpan({ status: { message: "", code: 5 as SpanDocument["status"]["code"] } }), "a status code out of range");
     declined(oneSpan({ parentSpanId: "ab" }), "a parent span id of the wrong length");

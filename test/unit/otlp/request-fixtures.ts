@@ -6,13 +6,14 @@
  */
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import type { RequestLimits } from "../../../collector/00-otlp/enforce-request-limits.js";
+import { defaultReceiverBounds } from "../../../collector/01-receive/start-receiver.js";
 import type { KeyValue, SpanDocument } from "../../../collector/00-otlp/traces-document.js";
 import { eightSpanRequest } from "../../bench/eight-span-request.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../../support/recorded-spans.js";
 import { sampleSpan } from "./sample-traces-document.js";
 
 /** The receiver's default limits (start-receiver.ts). */
-export const limits: RequestLimits = { maxSpansPerRequest: 100_000, maxSpansPerTrace: 10_000, maxAttributesPerSpan: 1_024, maxAttributeValueBytes: 1024 * 1024 };
+export const limits: RequestLimits = defaultReceiverBounds.limits;
 
 export const text = (key: string, value: string): KeyValue => ({ key, value: { stringValue: value } });
 

@@ -49,7 +49,7 @@ function assertSameAsDecoding(body: Uint8Array, options = { limits, maxMessageBy
   if (decoded.kind !== "prepared") return split;
   assert.equal(split.spanCount, decoded.spanCount);
   assert.equal(decoded.rejectedSpans, 0);
-  assert.equal(decoded.truncatedValues, 0);
+  assert.deepEqual(decoded.limited, { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0 });
   assert.deepEqual([...new Set(split.messages.map((message) => message.key))], [...new Set(decoded.messages.map((message) => message.key))], "the same traces in the same order");
   assert.deepEqual(spansByTrace(split.messages), spansByTrace(decoded.messages));
   for (const message of split.messages) assert.equal(message.value.byteLength, message.value.buffer.byteLength, "a message owns its buffer (transferable)");
@@ -103,6 +103,18 @@ describe("cutting a protobuf request by trace id without decoding it", () => {
     declined(one({ attributes: [text("a", "1"), text("b", "2"), text("c", "3")] }), "more attributes than allowed", { maxAttributesPerSpan: 2 });
     declined(one({}), "more spans than a request may hold", { maxSpansPerRequest: 0 });
     declined(one({}), "more spans of a trace than allowed", { maxSpansPerTrace: 0 });
+    const link = (attributes: KeyValue[] = []) => ({ traceId: trace(9), spanId: spanId(9), traceState: "", attributes, droppedAttributesCount: 0, flags: 0 });
+    const event = (attributes: KeyValue[] = []) => ({ timeUnixNano: 1n, name: "e", attributes, droppedAttributesCount: 0 });
+    declined(one({ links: [link([text("a", "1"), text("b", "2"), text("c", "3")])] }), "a link with more attributes than allowed", { maxAttributesPerSpan: 2 });
+    declined(one({ events: [event(), event(), event()] }), "more events than a span keeps (dropped by decoding)", { maxEventsPerSpan: 2 });
+    declined(one({ links: [link(), link(), link()] }), "more links than a span keeps (dropped by decoding)", { maxLinksPerSpan: 2 });
+    const longKey = "k".repeat(200);
+    declined(one({ attributes: [text(longKey, "v")] }), "a key over the key limit (dropped by decoding)", { maxAttributeKeyBytes: 128 });
+    declined(one({ events: [event([text(longKey, "v")])] }), "an event key over the key limit", { maxAttributeKeyBytes: 128 });
+    declined(one({ links: [link([text(longKey, "v")])] }), "a link key over the key limit", { maxAttributeKeyBytes: 128 });
+    declined(one({}, [text(longKey, "v")]), "a resource key over the key limit", { maxAttributeKeyBytes: 128 });
+    assert.ok(splitProtobufByTraceId(one({ attributes: [{ key: "map", value: { kvlistValue: { values: [text(longKey, "v")] } } }] }), { ...options, limits: { ...limits, maxAttributeKeyBytes: 128 } }) !== null, "a long key inside a value is the value's: split");
+    assert.ok(splitProtobufByTraceId(one({ events: [event(), event()], links: [link(), link()], attributes: [text("k".repeat(128), "v")] }), { ...options, limits: { ...limits, maxEventsPerSpan: 2, maxLinksPerSpan: 2, maxAttributeKeyBytes: 128 } }) !== null, "at the bounds: split");
     declined(one({ kind: 7 as SpanDocument["kind"] }), "a span kind out of range");
     declined(one({ status: { message: "", code: 5 as SpanDocument["status"]["code"] } }), "a status code out of range");
     declined(one({ parentSpanId: "ab" }), "a parent span id of the wrong length");
