@@ -19,6 +19,8 @@
  * wherever protobufjs's rules are subtle:
  * - anything protobufjs refuses: truncated fields, bad wire types, groups,
  *   invalid UTF-8, a varint too long;
+ * - a start or end time past the receiver's bound (taken out there and
+ *   counted, reject-future-spans.ts);
  * - ids of the wrong length, an all-zero trace or span id (taken out there and
  *   counted), a span kind or status code out of range;
  * - a count over a request limit (refused there with its message), a string
@@ -40,6 +42,7 @@ import type { RequestLimits } from "./enforce-request-limits.js";
 import type { AttributeValue, Attributes, SpanEventRecord, SpanRecord, StatusCode } from "./span-record.js";
 import { decline, FIXED32, FIXED64, ProtobufWireCursor, unlessDeclined, VARINT } from "./protobuf-wire-cursor.js";
 import { setOwn } from "./to-span-records.js";
+import { isFutureSpan } from "./reject-future-spans.js";
 
 export interface SpanRecordsOptions {
   /** The receiver's request limits; a message a bus delivers was held to them when received: NO_LIMITS. */
@@ -54,6 +57,8 @@ export interface SpanRecordsOptions {
    * decodes anything else again, so reading on would be wasted.
    */
   oneTrace?: boolean;
+  /** A span starting or ending later (Unix nanoseconds) is rejected by the decoding path (reject-future-spans.ts): decline. */
+  latestSpanTimeNanos?: bigint;
 }
 
 /** No request limits: a bus's message is read as it is. */
@@ -298,6 +303,7 @@ class SpanRecordReader extends ProtobufWireCursor {
     }
     if (attributeCount > limits.maxAttributesPerSpan) throw decline;
     if (kind > 5) throw decline;
+    if (this.options.latestSpanTimeNanos !== undefined && isFutureSpan(startTime, endTime, this.options.latestSpanTimeNanos)) throw decline;
     // A missing id has length 0 there: refused as malformed. All zeros: taken out and counted.
     if (traceId < 0 || spanId < 0 || this.allZero(traceId, 16) || this.allZero(spanId, 8)) throw decline;
     this.spanCount += 1;

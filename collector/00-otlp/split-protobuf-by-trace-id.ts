@@ -37,6 +37,8 @@ export interface WireSplitOptions {
   maxSpansPerMessage: number;
   /** At most this many bytes a message, unless one span alone is larger. */
   maxMessageBytes: number;
+  /** A span starting or ending later (Unix nanoseconds) is rejected by the decoding path (reject-future-spans.ts): decline. */
+  latestSpanTimeNanos?: bigint;
 }
 
 export interface WireSplit {
@@ -233,6 +235,7 @@ class WireSplitter extends ProtobufWireCursor {
         case 7:
         case 8:
           expect(wireType, FIXED64);
+          if (this.options.latestSpanTimeNanos !== undefined && this.bytes.readBigUInt64LE(from) > this.options.latestSpanTimeNanos) throw decline;
           break;
         case 9:
           expect(wireType, LENGTH_DELIMITED);

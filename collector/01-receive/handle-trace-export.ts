@@ -41,6 +41,10 @@ export interface TraceExportContext {
   decoders: DecodePool;
   /** Time a client has to send its whole body. */
   requestTimeoutMs: number;
+  /** The latest span time a request may carry now (Unix nanoseconds: the clock plus RAGSCOPE_MAX_FUTURE_SPAN_SECONDS). */
+  latestSpanTimeNanos: () => bigint;
+  /** The allowance itself, for the answer's message. */
+  maxFutureSpanSeconds: number;
 }
 
 /** Never reached: a bus without `publishDecoded` is never handed span records. */
@@ -181,6 +185,7 @@ async function receiveBody(
     encoding,
     limits: context.limits,
     tenant: credential.tenant,
+    latestSpanTimeNanos: context.latestSpanTimeNanos(),
     output: publishDecoded === undefined ? "encoded" : "decoded",
     ...(context.publisher.maxMessageBytes === undefined ? {} : { maxMessageBytes: context.publisher.maxMessageBytes }),
   });
@@ -202,9 +207,10 @@ async function receiveBody(
     case "decoded":
       break;
   }
-  const { rejectedSpans, spanCount } = prepared;
-  counters.spansReceived += spanCount + rejectedSpans;
+  const { rejectedSpans, futureSpans, spanCount } = prepared;
+  counters.spansReceived += spanCount + rejectedSpans + futureSpans;
   counters.spansRejectedInvalidId += rejectedSpans;
+  counters.spansRejectedFutureTime += futureSpans;
   counters.attributeValuesTruncated += prepared.limited.truncatedValues;
   counters.attributesDroppedForKeyLength += prepared.limited.droppedAttributes;
   counters.eventsDropped += prepared.limited.droppedEvents;
@@ -236,7 +242,12 @@ async function receiveBody(
   counters.spansAccepted += spanCount;
   counters.tracesPublished += traceCount;
   sendSuccess(request, response, encoding, {
-    rejectedSpans,
-    message: `${rejectedSpans} span(s) with an all-zero trace id or span id were rejected: OTLP ids must not be all zeros (the client's id generator is broken or unset)`,
+    rejectedSpans: rejectedSpans + futureSpans,
+    message: [
+      rejectedSpans === 0 ? null : `${rejectedSpans} span(s) with an all-zero trace id or span id were rejected: OTLP ids must not be all zeros (the client's id generator is broken or unset)`,
+      futureSpans === 0 ? null : `${futureSpans} span(s) starting or ending more than ${context.maxFutureSpanSeconds} s after the receiver's clock were rejected: check the sending host's clock (NTP) and that times are Unix nanoseconds (RAGSCOPE_MAX_FUTURE_SPAN_SECONDS sets the allowance)`,
+    ]
+      .filter((part) => part !== null)
+      .join("; "),
   });
 }

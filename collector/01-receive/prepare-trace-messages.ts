@@ -20,6 +20,7 @@ import { decodeTraceRequest } from "../00-otlp/decode-trace-request.js";
 import { encodeTraceRequest } from "../00-otlp/encode-protobuf.js";
 import type { OtlpEncoding } from "../00-otlp/otlp-encoding.js";
 import { rejectInvalidIds } from "../00-otlp/reject-invalid-ids.js";
+import { rejectFutureSpans } from "../00-otlp/reject-future-spans.js";
 import { splitByTraceId } from "../00-otlp/split-by-trace-id.js";
 import { splitIntoParts } from "../00-otlp/split-into-parts.js";
 import { splitProtobufByTraceId } from "../00-otlp/split-protobuf-by-trace-id.js";
@@ -41,11 +42,13 @@ export interface PrepareRequest {
   output?: "encoded" | "decoded";
   /** The largest message the bus takes (encoded output): a part above it is cut further (messagesWithin). */
   maxMessageBytes?: number;
+  /** Spans starting or ending later (Unix nanoseconds) are rejected (reject-future-spans.ts); absent: no bound. */
+  latestSpanTimeNanos?: bigint;
 }
 
 export type PreparedMessages =
-  | { kind: "prepared"; messages: { key: string; value: Uint8Array }[]; spanCount: number; rejectedSpans: number; limited: LimitsApplied }
-  | { kind: "decoded"; traces: DecodedTrace[]; spanCount: number; rejectedSpans: number; limited: LimitsApplied }
+  | { kind: "prepared"; messages: { key: string; value: Uint8Array }[]; spanCount: number; rejectedSpans: number; futureSpans: number; limited: LimitsApplied }
+  | { kind: "decoded"; traces: DecodedTrace[]; spanCount: number; rejectedSpans: number; futureSpans: number; limited: LimitsApplied }
   | { kind: "malformed"; message: string }
   | { kind: "tooLarge"; message: string };
 
@@ -59,17 +62,22 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
   if (request.output !== "decoded" && request.encoding === "protobuf" && request.tenant === null) {
     // Bytes to a bus of bytes: the request's spans copied into per-trace messages, nothing decoded (it declines, null,
     // whenever decoding would refuse the request or change a span).
-    const split = splitProtobufByTraceId(request.body, { limits: request.limits, maxSpansPerMessage: SPANS_PER_MESSAGE, maxMessageBytes: request.maxMessageBytes ?? Number.POSITIVE_INFINITY });
-    if (split !== null) return { kind: "prepared", messages: split.messages, spanCount: split.spanCount, rejectedSpans: 0, limited: NOTHING_LIMITED };
+    const split = splitProtobufByTraceId(request.body, {
+      limits: request.limits,
+      maxSpansPerMessage: SPANS_PER_MESSAGE,
+      maxMessageBytes: request.maxMessageBytes ?? Number.POSITIVE_INFINITY,
+      ...(request.latestSpanTimeNanos === undefined ? {} : { latestSpanTimeNanos: request.latestSpanTimeNanos }),
+    });
+    if (split !== null) return { kind: "prepared", messages: split.messages, spanCount: split.spanCount, rejectedSpans: 0, futureSpans: 0, limited: NOTHING_LIMITED };
   }
   if (request.output === "decoded" && request.encoding === "protobuf") {
     // Bytes to records for a bus in this process, without the intermediate documents (it declines, null, whenever
     // the decoding path would refuse the request or change a span).
-    const decoded = decodeProtobufSpanRecords(request.body, { limits: request.limits, stamp: { tenant: request.tenant } });
+    const decoded = decodeProtobufSpanRecords(request.body, { limits: request.limits, stamp: { tenant: request.tenant }, ...(request.latestSpanTimeNanos === undefined ? {} : { latestSpanTimeNanos: request.latestSpanTimeNanos }) });
     if (decoded !== null) {
       const traces: DecodedTrace[] = [];
       for (const trace of decoded.traces) for (let start = 0; start < trace.spans.length; start += SPANS_PER_MESSAGE) traces.push(decodedTrace(trace.traceId, trace.spans.slice(start, start + SPANS_PER_MESSAGE)));
-      return { kind: "decoded", traces, spanCount: decoded.spanCount, rejectedSpans: 0, limited: NOTHING_LIMITED };
+      return { kind: "decoded", traces, spanCount: decoded.spanCount, rejectedSpans: 0, futureSpans: 0, limited: NOTHING_LIMITED };
     }
   }
   return prepareByDecoding(request);
@@ -91,6 +99,7 @@ export function prepareByDecoding(request: PrepareRequest): PreparedMessages {
   if (!decoded.ok) return { kind: "malformed", message: decoded.error.message };
   const droppedBeforeDecoding = cut === null ? undefined : droppedByDecodedSpan(decoded.value, cut);
   const { rejectedSpans } = rejectInvalidIds(decoded.value);
+  const futureSpans = request.latestSpanTimeNanos === undefined ? 0 : rejectFutureSpans(decoded.value, request.latestSpanTimeNanos);
   const limited = enforceRequestLimits(decoded.value, request.limits, droppedBeforeDecoding);
   if (!limited.ok) return { kind: "tooLarge", message: limited.error };
   stampTenant(decoded.value, request.tenant);
@@ -100,12 +109,12 @@ export function prepareByDecoding(request: PrepareRequest): PreparedMessages {
     for (const [traceId, trace] of splitByTraceId(decoded.value)) {
       for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) traces.push(decodedTrace(traceId, toSpanRecords(part)));
     }
-    return { kind: "decoded", traces, spanCount, rejectedSpans, limited: limited.value };
+    return { kind: "decoded", traces, spanCount, rejectedSpans, futureSpans, limited: limited.value };
   }
   const messages: { key: string; value: Uint8Array }[] = [];
   const maxMessageBytes = request.maxMessageBytes ?? Number.POSITIVE_INFINITY;
   for (const [traceId, trace] of splitByTraceId(decoded.value)) for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) for (const value of messagesWithin(part, maxMessageBytes)) messages.push({ key: traceId, value });
-  return { kind: "prepared", messages, spanCount, rejectedSpans, limited: limited.value };
+  return { kind: "prepared", messages, spanCount, rejectedSpans, futureSpans, limited: limited.value };
 }
 
 /**

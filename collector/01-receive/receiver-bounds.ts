@@ -3,7 +3,7 @@ import type { CollectorConfig } from "../wiring/config/collector-config.js";
 import { decodeThreadYoungGenerationMb } from "./decode-pool.js";
 import type { ReceiverOptions } from "./start-receiver.js";
 
-export function receiverBounds(config: Readonly<CollectorConfig>): Pick<ReceiverOptions, "maxInFlightBytes" | "maxConnections" | "requestTimeoutMs" | "headersTimeoutMs" | "decodeThreads" | "decodeThreadYoungGenerationMb" | "limits"> {
+export function receiverBounds(config: Readonly<CollectorConfig>): Pick<ReceiverOptions, "maxInFlightBytes" | "maxConnections" | "requestTimeoutMs" | "headersTimeoutMs" | "decodeThreads" | "decodeThreadYoungGenerationMb" | "maxFutureSpanSeconds" | "limits"> {
   const { receiver } = config;
   return {
     maxInFlightBytes: receiver.maxInFlightBytes,
@@ -11,6 +11,7 @@ export function receiverBounds(config: Readonly<CollectorConfig>): Pick<Receiver
     requestTimeoutMs: receiver.requestTimeoutMs,
     headersTimeoutMs: receiver.headersTimeoutMs,
     decodeThreads: receiver.decodeThreads,
+    maxFutureSpanSeconds: receiver.maxFutureSpanSeconds,
     decodeThreadYoungGenerationMb: decodeThreadYoungGenerationMb(config.memory.maxHeapMb),
     limits: {
       maxSpansPerRequest: receiver.maxSpansPerRequest,

@@ -31,6 +31,8 @@ export interface ReceiverCounters {
   tracesPublished: number;
   /** Spans refused in requests otherwise accepted (all-zero trace or span id), reported as partial success. */
   spansRejectedInvalidId: number;
+  /** Spans refused in requests otherwise accepted for a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS, reported as partial success. */
+  spansRejectedFutureTime: number;
   /** Attribute values cut to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES (listed on the span as ragscope.truncated_attributes). */
   attributeValuesTruncated: number;
   /** Attributes dropped for a key longer than RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES (listed on the span as ragscope.dropped_attributes). */
@@ -52,6 +54,7 @@ export function createReceiverCounters(): ReceiverCounters {
     spansAccepted: 0,
     tracesPublished: 0,
     spansRejectedInvalidId: 0,
+    spansRejectedFutureTime: 0,
     attributeValuesTruncated: 0,
     attributesDroppedForKeyLength: 0,
     eventsDropped: 0,

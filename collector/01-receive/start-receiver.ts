@@ -26,6 +26,7 @@ import { ByteBudget } from "./byte-budget.js";
 import { DecodePool } from "./decode-pool.js";
 import type { RequestLimits } from "../00-otlp/enforce-request-limits.js";
 import { DEFAULT_MAX_ATTRIBUTE_KEY_BYTES, DEFAULT_MAX_EVENTS_PER_SPAN, DEFAULT_MAX_LINKS_PER_SPAN } from "../00-otlp/per-span-bounds.js";
+import { latestSpanTimeNanos } from "../00-otlp/reject-future-spans.js";
 
 /** The limit OTLP recommends for a decompressed body (§5). */
 export const defaultMaxBodyBytes = 64 * 1024 * 1024;
@@ -39,6 +40,7 @@ export const defaultReceiverBounds = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   decodeThreads: 2,
+  maxFutureSpanSeconds: 3_600,
   limits: {
     maxSpansPerRequest: 100_000,
     maxSpansPerTrace: 10_000,
@@ -76,6 +78,10 @@ export interface ReceiverOptions {
   /** Each decode thread's young generation in MiB (decode-pool.ts); V8's default when not given. */
   decodeThreadYoungGenerationMb?: number;
   limits?: RequestLimits;
+  /** Seconds a span's start or end may lie after the clock; later spans are rejected (reject-future-spans.ts). 3,600 when not given. */
+  maxFutureSpanSeconds?: number;
+  /** The clock, Unix milliseconds (Date.now when not given). */
+  now?: () => number;
   /** Told about bugs (exceptions) met while handling a request; they are logged to stderr when not given. */
   onInternalError?: (error: unknown) => void;
 }
@@ -98,6 +104,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const requestTimeoutMs = options.requestTimeoutMs ?? defaultReceiverBounds.requestTimeoutMs;
   const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? defaultReceiverBounds.headersTimeoutMs, requestTimeoutMs);
   const counters = createReceiverCounters();
+  const now = options.now ?? Date.now;
+  const maxFutureSpanSeconds = options.maxFutureSpanSeconds ?? defaultReceiverBounds.maxFutureSpanSeconds;
   const authTokens = options.authTokens ?? [];
   const tenantTokens = options.tenantTokens ?? {};
   const decoders = new DecodePool(options.decodeThreads ?? defaultReceiverBounds.decodeThreads, options.decodeThreadYoungGenerationMb);
@@ -111,6 +119,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     authorization: authTokens.length > 0 || Object.keys(tenantTokens).length > 0 ? createBearerAuthorization({ tokens: authTokens, tenantTokens }) : null,
     counters,
     defaultRetryAfterSeconds: options.defaultRetryAfterSeconds ?? 1,
+    latestSpanTimeNanos: () => latestSpanTimeNanos(now(), maxFutureSpanSeconds),
+    maxFutureSpanSeconds,
   };
   const onInternalError =
     options.onInternalError ?? ((error: unknown) => console.error("ragscope receiver: internal error", error));

@@ -174,6 +174,11 @@ export const collectorSections = {
     maxEventsPerSpan: integer(0).default(DEFAULT_MAX_EVENTS_PER_SPAN),
     /** Links one span keeps; later ones are dropped and counted on the span. 0 keeps none. */
     maxLinksPerSpan: integer(0).default(DEFAULT_MAX_LINKS_PER_SPAN),
+    /**
+     * Seconds a span's start or end may lie after the receiver's clock; a later span is rejected, counted and told to
+     * the client (partial success): it would sit above every real trace in newest-first lists until its time came.
+     */
+    maxFutureSpanSeconds: integer(1).default(3_600),
     /** Threads that decode, check, split and re-encode request bodies off the main thread. */
     decodeThreads: integer(1).max(64, "must be at most 64").default(2),
   }).prefault({}),

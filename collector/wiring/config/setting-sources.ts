@@ -22,6 +22,7 @@ export const environmentVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES: "receiver.maxAttributeValueBytes",
   RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES: "receiver.maxAttributeKeyBytes",
   RAGSCOPE_MAX_EVENTS_PER_SPAN: "receiver.maxEventsPerSpan",
+  RAGSCOPE_MAX_FUTURE_SPAN_SECONDS: "receiver.maxFutureSpanSeconds",
   RAGSCOPE_MAX_LINKS_PER_SPAN: "receiver.maxLinksPerSpan",
   RAGSCOPE_DECODE_THREADS: "receiver.decodeThreads",
   RAGSCOPE_CLICKHOUSE_URL: "clickhouse.url",

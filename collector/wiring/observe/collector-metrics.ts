@@ -99,6 +99,10 @@ function registerReceiverBoundMetrics(registry: MetricsRegistry, counters: Recei
       { labels: { item: "attribute" }, value: counters.attributesDroppedForKeyLength },
     ],
   );
+  registry.counter("ragscope_receiver_spans_rejected_total", "spans the receiver refused in requests it otherwise accepted, told to the client as partial success: an all-zero trace or span id, or a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock", () => [
+    { labels: { reason: "invalid_id" }, value: counters.spansRejectedInvalidId },
+    { labels: { reason: "future_time" }, value: counters.spansRejectedFutureTime },
+  ]);
   registry.counter("ragscope_receiver_attribute_values_truncated_total", "attribute values the receiver truncated to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES; listed on each span (ragscope.truncated_attributes)", () => counters.attributeValuesTruncated);
 }
 

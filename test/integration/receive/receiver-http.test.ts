@@ -41,13 +41,20 @@ async function postProtobuf(receiver: RunningReceiver, headers: Record<string, s
   });
 }
 
+/**
+ * The sample request's edge-case span is stamped at the end of OTLP's time range (2554), which a receiver on the real
+ * clock rejects (reject-future-spans.ts, tested in test/security/receiver-span-times.test.ts); these receivers' clock
+ * is set after it, so they take the whole sample.
+ */
+const AFTER_THE_SAMPLE = () => Date.parse("2600-01-01T00:00:00.000Z");
+
 describe("OTLP/HTTP receiver", () => {
   const maxBodyBytes = 64 * 1024;
   const publisher = new CollectingPublisher();
   let receiver: RunningReceiver;
 
   before(async () => {
-    receiver = await startReceiver({ host: "127.0.0.1", port: 0, maxBodyBytes, publisher });
+    receiver = await startReceiver({ host: "127.0.0.1", port: 0, maxBodyBytes, publisher, now: AFTER_THE_SAMPLE });
   });
   after(async () => {
     await receiver.close();
@@ -284,7 +291,7 @@ describe("OTLP/HTTP receiver with bearer tokens", () => {
   let receiver: RunningReceiver;
 
   before(async () => {
-    receiver = await startReceiver({ host: "127.0.0.1", port: 0, authTokens: ["first-token", "second-token"], publisher });
+    receiver = await startReceiver({ host: "127.0.0.1", port: 0, authTokens: ["first-token", "second-token"], publisher, now: AFTER_THE_SAMPLE });
   });
   after(async () => {
     await receiver.close();
@@ -312,7 +319,7 @@ describe("OTLP/HTTP receiver with bearer tokens", () => {
 
 describe("receiver lifecycle", () => {
   test("close() resolves, and the port stops answering", async () => {
-    const receiver = await startReceiver({ host: "127.0.0.1", port: 0, publisher: new CollectingPublisher() });
+    const receiver = await startReceiver({ host: "127.0.0.1", port: 0, publisher: new CollectingPublisher(), now: AFTER_THE_SAMPLE });
     assert.equal((await postProtobuf(receiver)).status, 200);
     await receiver.close();
     await assert.rejects(postProtobuf(receiver), /ECONNREFUSED/);
@@ -324,6 +331,7 @@ describe("receiver lifecycle", () => {
     const receiver = await startReceiver({
       host: "127.0.0.1",
       port: 0,
+      now: AFTER_THE_SAMPLE,
       publisher: {
         async publish() {
           if (shouldThrow) throw new Error("publisher bug");

@@ -166,6 +166,14 @@ describe("reading a protobuf request straight into span records", () => {
     declined(oneSpan({}, [text("ragscope.tenant.authenticated", "forged")]), "the claim, with a tenant to stamp", {}, "acme");
     declined(oneSpan({ traceId: "0".repeat(32) }), "an all-zero trace id (taken out by decoding)");
     declined(oneSpan({ spanId: "0".repeat(16) }), "an all-zero span id");
+    // A start or end past the receiver's latest span time: the decoding path takes the span out and counts it.
+    const timed = oneSpan({ startTimeUnixNano: 5_000n, endTimeUnixNano: 6_000n });
+    for (const [latest, why] of [[5_999n, "an end past the latest span time"], [4_999n, "a start past the latest span time"]] as const) {
+      assert.equal(decodeProtobufSpanRecords(timed, { limits, stamp: { tenant: null }, latestSpanTimeNanos: latest }), null, why);
+      const decoding = prepareByDecoding({ body: timed, encoding: "protobuf", limits, tenant: null, output: "decoded", latestSpanTimeNanos: latest });
+      assert.ok(decoding.kind === "decoded" && decoding.futureSpans === 1 && decoding.spanCount === 0, `${why}: taken out and counted by decoding`);
+    }
+    assert.ok(decodeProtobufSpanRecords(timed, { limits, stamp: { tenant: null }, latestSpanTimeNanos: 6_000n }) !== null, "times at the latest span time: read");
     declined(oneSpan({ attributes: [text("long", "z".repeat(100))] }), "a value to truncate", { maxAttributeValueBytes: 64 });
     declined(oneSpan({ attributes: [{ key: "list", value: { arrayValue: { values: [{ stringValue: "z".repeat(100) }] } } }] }), "a value in a list to truncate", { maxAttributeValueBytes: 64 });
     declined(oneSpan({ attributes: [{ key: "raw", value: { bytesValue: new Uint8Array(100) } }] }), "bytes to truncate", { maxAttributeValueBytes: 64 });

@@ -115,6 +115,11 @@ describe("cutting a protobuf request by trace id without decoding it", () => {
     declined(one({}, [text(longKey, "v")]), "a resource key over the key limit", { maxAttributeKeyBytes: 128 });
     assert.ok(splitProtobufByTraceId(one({ attributes: [{ key: "map", value: { kvlistValue: { values: [text(longKey, "v")] } } }] }), { ...options, limits: { ...limits, maxAttributeKeyBytes: 128 } }) !== null, "a long key inside a value is the value's: split");
     assert.ok(splitProtobufByTraceId(one({ events: [event(), event()], links: [link(), link()], attributes: [text("k".repeat(128), "v")] }), { ...options, limits: { ...limits, maxEventsPerSpan: 2, maxLinksPerSpan: 2, maxAttributeKeyBytes: 128 } }) !== null, "at the bounds: split");
+    // A start or end past the receiver's latest span time (taken out by decoding, reject-future-spans.ts); at it: split.
+    const timed = one({ startTimeUnixNano: 5_000n, endTimeUnixNano: 6_000n });
+    assert.equal(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: 5_999n }), null, "an end past the latest span time");
+    assert.equal(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: 4_999n }), null, "a start past the latest span time");
+    assert.ok(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: 6_000n }) !== null, "times at the latest span time: split");
     declined(one({ kind: 7 as SpanDocument["kind"] }), "a span kind out of range");
     declined(one({ status: { message: "", code: 5 as SpanDocument["status"]["code"] } }), "a status code out of range");
     declined(one({ parentSpanId: "ab" }), "a parent span id of the wrong length");

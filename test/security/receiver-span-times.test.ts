@@ -1,0 +1,104 @@
+/**
+ * Spans stamped in the future: a span of year 2262 sat above every real trace
+ * in the newest-first list, and the live list (which watches the newest start)
+ * stopped seeing traces arrive; one of year 2554 was stored but never listed
+ * (past what the store's time type holds). The receiver now rejects a span
+ * whose start or end lies more than RAGSCOPE_MAX_FUTURE_SPAN_SECONDS (3,600)
+ * after its clock, as OTLP rejects part of a request: 200 with partial_success
+ * naming why, counted in /metrics; the request's other spans are kept. Sent
+ * over real OTLP/HTTP (JSON and protobuf) to the embedded collector, results
+ * read back from its store. Times are the real clock's plus or minus whole
+ * hours or centuries, so the outcome never depends on when the test runs.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { exportTraceServiceResponseType } from "../../collector/00-otlp/otlp-protobuf-types.js";
+import { decodeTraceRequest, encodeTraceRequest } from "../../collector/00-otlp/index.js";
+import type { EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import { startCollectorForTests, type CollectorForTests } from "../support/embedded-collector-for-tests.js";
+import { queryRows } from "../support/temporary-store.js";
+import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
+
+const HOUR_NANOS = 3_600_000_000_000n;
+const nowNanos = () => BigInt(Date.now()) * 1_000_000n;
+const YEAR_2262 = 9_200_000_000_000_000_000n;
+/** Near the end of what an unsigned 64-bit count of nanoseconds holds (2554), past what the store's DateTime64 holds (2299). */
+const YEAR_2554 = 18_400_000_000_000_000_000n;
+
+const traceId = (index: number) => (index + 1).toString(16).padStart(32, "c");
+const spanId = (index: number) => (index + 1).toString(16).padStart(16, "d");
+
+function span(index: number, start: bigint, end: bigint, query: string) {
+  return {
+    traceId: traceId(index),
+    spanId: spanId(index),
+    name: "rag.request",
+    kind: 1,
+    startTimeUnixNano: String(start),
+    endTimeUnixNano: String(end),
+    attributes: [
+      { key: "openinference.span.kind", value: { stringValue: "CHAIN" } },
+      { key: "input.value", value: { stringValue: query } },
+    ],
+  };
+}
+
+const request = (spans: ReturnType<typeof span>[]) => ({ resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: { stringValue: "span-times" } }] }, scopeSpans: [{ spans }] }] });
+
+describe("spans stamped in the future", () => {
+  let running: CollectorForTests;
+  let collector: EmbeddedCollector;
+  before(async () => {
+    running = await startCollectorForTests();
+    collector = running.collector;
+  });
+  after(async () => running.stop());
+
+  async function storedQueries(): Promise<string[]> {
+    assert.ok(await collector.waitUntilIdle(20_000), "the collector did not become idle");
+    const page = await collector.store.traces.listTraces({ service: "span-times" }, { after: null, limit: 50 });
+    return page.traces.map((trace) => trace.query ?? "");
+  }
+
+  test("OTLP/JSON: spans of 2262, of 2554 and two hours ahead are rejected as a partial success saying why; the others are kept", async () => {
+    const now = nowNanos();
+    const body = request([
+      span(1, YEAR_2262, YEAR_2262 + 1_000n, "year 2262"),
+      span(2, YEAR_2554, YEAR_2554 + 1_000n, "year 2554"),
+      span(3, now, now + 2n * HOUR_NANOS, "ends two hours ahead"),
+      span(4, now - HOUR_NANOS, now - HOUR_NANOS + 1_000_000n, "an hour ago"),
+      span(5, now + HOUR_NANOS / 2n, now + HOUR_NANOS / 2n + 1_000_000n, "half an hour ahead, within the allowance"),
+    ]);
+    const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    assert.equal(response.status, 200);
+    const answer = (await response.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } };
+    assert.equal(answer.partialSuccess?.rejectedSpans, "3");
+    assert.match(answer.partialSuccess!.errorMessage, /^3 span\(s\) starting or ending more than 3600 s after the receiver's clock were rejected: check the sending host's clock \(NTP\)/);
+    assert.equal(collector.receiverCounters.spansRejectedFutureTime, 3);
+    assert.deepEqual(await storedQueries(), ["half an hour ahead, within the allowance", "an hour ago"], "newest first: no future-stamped trace above the real ones");
+    const stored = await queryRows<{ trace_id: string }>(collector.store.connection, "SELECT trace_id FROM {{database}}.case_results WHERE trace_id IN {ids:Array(String)}", { ids: [traceId(1), traceId(2), traceId(3)] });
+    assert.deepEqual(stored, [], "nothing of the rejected spans was stored");
+    recordAttack({ attack: "spans stamped in 2262 and 2554 (OTLP/JSON)", outcome: "200 partial_success rejected_spans 3 naming the clock; the others stored", peakRssMb: residentMemoryMb() });
+  });
+
+  test("protobuf, one future span among a trace's spans: the answer's partial_success counts it; a request with none is a plain success", async () => {
+    const now = nowNanos();
+    const decoded = decodeTraceRequest(new TextEncoder().encode(JSON.stringify(request([span(6, YEAR_2262, YEAR_2262, "future"), span(7, now, now + 1_000_000n, "now")]))), "json");
+    assert.ok(decoded.ok);
+    const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: encodeTraceRequest(decoded.value) });
+    assert.equal(response.status, 200);
+    const answer = exportTraceServiceResponseType.toObject(exportTraceServiceResponseType.decode(new Uint8Array(await response.arrayBuffer())), { longs: Number }) as { partialSuccess?: { rejectedSpans: number; errorMessage: string } };
+    assert.equal(answer.partialSuccess?.rejectedSpans, 1);
+    assert.match(answer.partialSuccess!.errorMessage, /starting or ending more than 3600 s after the receiver's clock/);
+    const queries = await storedQueries();
+    assert.ok(queries.includes("now"), "the trace's other span is kept");
+    assert.ok(!queries.includes("future"));
+
+    const plain = decodeTraceRequest(new TextEncoder().encode(JSON.stringify(request([span(8, now, now + 1_000_000n, "plain")]))), "json");
+    assert.ok(plain.ok);
+    const accepted = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: encodeTraceRequest(plain.value) });
+    const acceptedAnswer = exportTraceServiceResponseType.toObject(exportTraceServiceResponseType.decode(new Uint8Array(await accepted.arrayBuffer())), { longs: Number }) as { partialSuccess?: { rejectedSpans: number } };
+    assert.equal(acceptedAnswer.partialSuccess?.rejectedSpans ?? 0, 0);
+    assert.equal(collector.receiverCounters.spansRejectedFutureTime, 4);
+  });
+});
