@@ -1,0 +1,105 @@
+/**
+ * Grafana alert rules on the pipeline itself, beside the gate rules
+ * (alert-rules.ts): a stopped or losing pipeline produced no gate alert at all
+ * — the gate rules stay silent without traffic (noDataState OK), so a
+ * collector that stopped writing looked healthy. These read the snapshots the
+ * collector roles write to collector_health every RAGSCOPE_HEALTH_SNAPSHOT_MS
+ * (15 s; collector-health-dashboard.ts, migration 0002):
+ *   - dead letters: messages the evaluation could not read, in the window;
+ *   - dropped spans: spans in requests answered with an error, in the window;
+ *   - consumer stalled: Kafka consumer lag above zero while no trace was
+ *     evaluated in the window;
+ *   - silent: no snapshot at all in the window (every role writes one per
+ *     interval, idle or not): the collector is down or cannot write.
+ * Each query returns one row whatever the data (aggregates without GROUP BY),
+ * so "no data" never hides a problem; it is still treated as alerting.
+ */
+import { FORMAT_CODES } from "./clickhouse-query.js";
+import { CLICKHOUSE_DATASOURCE, CLICKHOUSE_PLUGIN_VERSION } from "./datasource.js";
+
+const EXPRESSION_DATASOURCE = { type: "__expr__", uid: "__expr__" };
+
+export interface PipelineAlert {
+  uid: string;
+  title: string;
+  /** Seconds of history query A reads, up to now. */
+  windowSeconds: number;
+  /** Query A: one row, `time` and `Value`. */
+  sql: string;
+  /** Grafana math on the reduced value B: true when the alert fires. */
+  firesWhen: string;
+  summary: string;
+  description: string;
+}
+
+/** Latest consumer lag summed over the instances that reported one in the window. */
+const LATEST_LAG =
+  "(SELECT sum(latest) FROM (SELECT instance, argMax(value, ts) AS latest FROM collector_health FINAL WHERE $__timeFilter(ts) AND kind = 'gauge' AND metric = 'consumer_lag' GROUP BY instance))";
+
+export const PIPELINE_ALERTS: readonly PipelineAlert[] = [
+  {
+    uid: "ragscope-pipeline-dead-letters",
+    title: "Dead letters (pipeline)",
+    windowSeconds: 900,
+    sql: "SELECT $__toTime AS time, sum(value) AS Value\nFROM collector_health FINAL\nWHERE $__timeFilter(ts) AND kind = 'delta' AND metric = 'dead_letters'",
+    firesWhen: "$B > 0",
+    summary: "{{ .Values.B.Value }} messages dead-lettered in the last 15 minutes",
+    description: "Messages the evaluation could not read were kept as dead letters (ragscope dead-letters lists them; README \"Dead letters\"). Their traces are not evaluated until they are replayed.",
+  },
+  {
+    uid: "ragscope-pipeline-dropped-spans",
+    title: "Dropped spans (pipeline)",
+    windowSeconds: 900,
+    sql: "SELECT $__toTime AS time, sum(value) AS Value\nFROM collector_health FINAL\nWHERE $__timeFilter(ts) AND kind = 'delta' AND metric = 'spans_dropped'",
+    firesWhen: "$B > 0",
+    summary: "{{ .Values.B.Value }} spans were answered with an error in the last 15 minutes",
+    description: "The receiver answered requests holding these spans with an error (the Collector health dashboard's Dropped spans): clients retry 503 answers, others lose the spans. See ragscope_receiver_requests_total by outcome.",
+  },
+  {
+    uid: "ragscope-pipeline-consumer-stalled",
+    title: "Kafka consumer stalled (pipeline)",
+    windowSeconds: 900,
+    sql: [
+      "SELECT $__toTime AS time, if(evaluated = 0 AND lag > 0, lag, 0) AS Value",
+      `FROM (SELECT sumIf(value, kind = 'delta' AND metric = 'traces_evaluated') AS evaluated, ${LATEST_LAG} AS lag`,
+      "  FROM collector_health FINAL WHERE $__timeFilter(ts))",
+    ].join("\n"),
+    firesWhen: "$B > 0",
+    summary: "Kafka consumer lag {{ .Values.B.Value }} with no trace evaluated in the last 15 minutes",
+    description: "The evaluators have messages to read but evaluated nothing: the consumer group is not reading (broker, rebalance, crash loop) or the store refuses writes. /readyz and the evaluator's log say which.",
+  },
+  {
+    uid: "ragscope-pipeline-silent",
+    title: "Collector silent (pipeline)",
+    windowSeconds: 300,
+    sql: "SELECT $__toTime AS time, count() AS Value\nFROM collector_health FINAL\nWHERE $__timeFilter(ts)",
+    firesWhen: "$B < 1",
+    summary: "No collector health snapshot in the last 5 minutes",
+    description: "Every collector role writes a health snapshot every RAGSCOPE_HEALTH_SNAPSHOT_MS (15 s), idle or not: none arrived, so the collector is down, cannot reach ClickHouse, or snapshots are turned off (0).",
+  },
+];
+
+export function pipelineAlertRulesDocument(options: { folder: string; interval: string; pendingFor: string }): { apiVersion: 1; groups: unknown[] } {
+  const rules = PIPELINE_ALERTS.map((alert) => ({
+    uid: alert.uid,
+    title: alert.title,
+    condition: "C",
+    data: [
+      {
+        refId: "A",
+        datasourceUid: CLICKHOUSE_DATASOURCE.uid,
+        relativeTimeRange: { from: alert.windowSeconds, to: 0 },
+        model: { refId: "A", datasource: { ...CLICKHOUSE_DATASOURCE }, editorType: "sql", format: FORMAT_CODES.time_series, pluginVersion: CLICKHOUSE_PLUGIN_VERSION, rawSql: alert.sql },
+      },
+      { refId: "B", datasourceUid: EXPRESSION_DATASOURCE.uid, model: { refId: "B", type: "reduce", expression: "A", reducer: "last", datasource: { ...EXPRESSION_DATASOURCE } } },
+      { refId: "C", datasourceUid: EXPRESSION_DATASOURCE.uid, model: { refId: "C", type: "math", expression: alert.firesWhen, datasource: { ...EXPRESSION_DATASOURCE } } },
+    ],
+    for: options.pendingFor,
+    // A query that returns nothing, or fails, is itself a sign that the pipeline cannot be watched.
+    noDataState: "Alerting",
+    execErrState: "Error",
+    labels: { source: "ragscope-pipeline" },
+    annotations: { summary: alert.summary, description: alert.description },
+  }));
+  return { apiVersion: 1, groups: [{ orgId: 1, name: "ragscope-pipeline", folder: options.folder, interval: options.interval, rules }] };
+}

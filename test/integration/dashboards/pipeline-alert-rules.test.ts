@@ -1,0 +1,120 @@
+/**
+ * The pipeline's own alert rules (deploy/grafana/provisioning/alerting/
+ * ragscope-pipeline-rules.yaml, from dashboards/source/pipeline-alert-rules.ts)
+ * fire on a pipeline that loses or stops, and stay quiet on a healthy one:
+ * before them a collector that stopped writing raised no alert (the gate rules
+ * are silent without traffic). Each rule's query, with the plugin's macros
+ * expanded over its window, runs on the ClickHouse engine against health
+ * snapshots written through the store's health sink, as the collector roles
+ * write them (every 15 s); its condition is then evaluated as Grafana's math
+ * expression would. Each scenario has an hour of its own, recent enough for
+ * collector_health's retention.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parse } from "yaml";
+import { executableSql, runQuery } from "../../../report/panel-data.js";
+import { tableReferences } from "../../../report/qualify-tables.js";
+import { PIPELINE_ALERT_RULES_FILE, projectRoot } from "../../../dashboards/source/generated-files.js";
+import { ClickHouseHealthSink } from "../../../store/clickhouse/clickhouse-health-sink.js";
+import type { HealthRow } from "../../../store/ports/health-sink.js";
+import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+
+interface ProvisionedRule {
+  uid: string;
+  noDataState: string;
+  data: { refId: string; relativeTimeRange?: { from: number; to: number }; model: { rawSql?: string; expression?: string; format?: number } }[];
+}
+
+const HOUR = 3_600_000;
+const SNAPSHOT_MS = 15_000;
+/** An hour a day back, on a whole hour: every scenario's times are offsets from it. */
+const BASE = Math.floor((Date.now() - 24 * HOUR) / HOUR) * HOUR;
+/** Each scenario's snapshots cover the 15 minutes before its end. */
+const SCENARIOS = ["healthy", "dead letters", "dropped spans", "consumer stalled", "silent"] as const;
+type Scenario = (typeof SCENARIOS)[number];
+const endOf = (scenario: Scenario) => BASE + SCENARIOS.indexOf(scenario) * HOUR + 30 * 60_000;
+
+/** The snapshots one evaluator instance writes in a scenario. */
+function snapshots(scenario: Scenario): HealthRow[] {
+  const rows: HealthRow[] = [];
+  const end = endOf(scenario);
+  const instance = `evaluator-${scenario.replaceAll(" ", "-")}`;
+  for (let at = end - 15 * 60_000 + SNAPSHOT_MS; at <= end; at += SNAPSHOT_MS) {
+    // A silent collector stopped writing ten minutes before the end.
+    if (scenario === "silent" && at > end - 10 * 60_000) break;
+    const base = { ts: new Date(at).toISOString(), instance, role: "evaluator" };
+    const last = at + SNAPSHOT_MS > end;
+    const stalled = scenario === "consumer stalled";
+    rows.push(
+      { ...base, metric: "traces_evaluated", kind: "delta", value: stalled ? 0 : 12 },
+      { ...base, metric: "dead_letters", kind: "delta", value: scenario === "dead letters" && last ? 3 : 0 },
+      { ...base, metric: "spans_dropped", kind: "delta", value: scenario === "dropped spans" && last ? 7 : 0 },
+      { ...base, metric: "consumer_lag", kind: "gauge", value: stalled ? 100 : 4 },
+    );
+  }
+  return rows;
+}
+
+/** Grafana's math condition `$B <op> <number>` for a value of B. */
+function fires(expression: string, value: number): boolean {
+  const match = /^\$B (<|>) (-?[\d.]+)$/.exec(expression);
+  assert.ok(match, `unexpected condition ${expression}`);
+  return match[1] === "<" ? value < Number(match[2]) : value > Number(match[2]);
+}
+
+let store: TemporaryStore;
+let rules: ProvisionedRule[];
+
+before(async () => {
+  store = await temporaryStore();
+  const written = await new ClickHouseHealthSink(store.connection).write(SCENARIOS.flatMap(snapshots));
+  assert.ok(written.ok);
+  const document = parse(await readFile(path.join(projectRoot, PIPELINE_ALERT_RULES_FILE), "utf8")) as { groups: { rules: ProvisionedRule[] }[] };
+  rules = document.groups.flatMap((group) => group.rules);
+});
+
+after(async () => {
+  await store.cleanup();
+});
+
+/** Which rules fire at the end of a scenario, with their values. */
+async function firing(scenario: Scenario): Promise<Record<string, number>> {
+  const fired: Record<string, number> = {};
+  for (const rule of rules) {
+    const query = rule.data.find((entry) => entry.refId === "A")!;
+    const condition = rule.data.find((entry) => entry.refId === "C")!;
+    const toMs = endOf(scenario);
+    const context = { fromMs: toMs - query.relativeTimeRange!.from * 1000, toMs, intervalMs: 60_000 };
+    const frame = await runQuery(store.store.dashboards, "A", executableSql(query.model.rawSql!, store.connection.database, {}, context));
+    assert.equal(frame.rows, 1, `${rule.uid}: one row whatever the data`);
+    const value = Number(frame.fields.find((field) => field.name === "Value")!.values[0]);
+    if (fires(condition.model.expression!, value)) fired[rule.uid] = value;
+  }
+  return fired;
+}
+
+describe("the pipeline's alert rules on the ClickHouse engine", () => {
+  test("four rules, each reading collector_health with FINAL, a time-series query alerting on no data", () => {
+    assert.deepEqual(rules.map((rule) => rule.uid), ["ragscope-pipeline-dead-letters", "ragscope-pipeline-dropped-spans", "ragscope-pipeline-consumer-stalled", "ragscope-pipeline-silent"]);
+    for (const rule of rules) {
+      const query = rule.data.find((entry) => entry.refId === "A")!;
+      assert.equal(query.model.format, 0, rule.uid);
+      for (const reference of tableReferences(query.model.rawSql!)) assert.ok(reference.final, `${rule.uid} reads ${reference.table} without FINAL`);
+      assert.equal(rule.noDataState, "Alerting", rule.uid);
+    }
+  });
+
+  test("a healthy pipeline fires nothing", async () => {
+    assert.deepEqual(await firing("healthy"), {});
+  });
+
+  test("dead letters, dropped spans, a stalled consumer and a silent collector each fire their rule alone, with the figure", async () => {
+    assert.deepEqual(await firing("dead letters"), { "ragscope-pipeline-dead-letters": 3 });
+    assert.deepEqual(await firing("dropped spans"), { "ragscope-pipeline-dropped-spans": 7 });
+    assert.deepEqual(await firing("consumer stalled"), { "ragscope-pipeline-consumer-stalled": 100 });
+    assert.deepEqual(await firing("silent"), { "ragscope-pipeline-silent": 0 });
+  });
+});
