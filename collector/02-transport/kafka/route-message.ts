@@ -27,7 +27,9 @@ import { decodeTraceRequest, detectEncoding, splitByTraceId, toSpanRecords, type
 import type { SpanRecord } from "../../00-otlp/span-record.js";
 import type { TracesDocument } from "../../00-otlp/traces-document.js";
 
-export type DeadLetterReason = "no_value" | "oversized" | "undecodable" | "wrong_encoding" | "unreadable";
+/** Why a message was dead-lettered: every reason, so that each has a series from the start (a rate or an absence alert needs one). */
+export const DEAD_LETTER_REASONS = ["no_value", "oversized", "undecodable", "wrong_encoding", "unreadable"] as const;
+export type DeadLetterReason = (typeof DEAD_LETTER_REASONS)[number];
 
 export type MessageRoute =
   | { kind: "assemble"; traceId: string; spans: SpanRecord[] }

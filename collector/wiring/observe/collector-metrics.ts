@@ -19,6 +19,7 @@ import type { Repartitioner } from "../../02-transport/kafka/repartitioner.js";
 import type { ReceiverCounters } from "../../01-receive/receiver-counters.js";
 import type { MeasuredSink } from "./measured-sink.js";
 import type { Histogram, MetricsRegistry, Sample } from "./metrics-registry.js";
+import { DEAD_LETTER_REASONS } from "../../02-transport/kafka/route-message.js";
 
 /** Seconds; ClickHouse inserts of a batch take milliseconds to seconds. */
 export const sinkLatencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -132,8 +133,10 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   ]);
   registry.counter("ragscope_traces_repartitioned_total", "traces republished keyed by trace id", () => parts.repartitioner.counters.traces);
   registry.counter("ragscope_spans_repartitioned_total", "spans republished keyed by trace id", () => parts.repartitioner.counters.spans);
+  // Every reason from the start, at 0: a labelled counter without samples until its first dead letter gave rate() and
+  // absence alerts no series to read.
   registry.counter("ragscope_messages_dead_lettered_total", "messages copied to the dead-letter topic, by reason", () =>
-    [...runner.deadLettersByReason].map(([reason, value]): Sample => ({ labels: { reason }, value })),
+    [...new Set<string>([...DEAD_LETTER_REASONS, ...runner.deadLettersByReason.keys()])].map((reason): Sample => ({ labels: { reason }, value: runner.deadLettersByReason.get(reason) ?? 0 })),
   );
   registry.counter("ragscope_traces_evaluated_total", "traces evaluated (offered to the sink)", () => sink.counters.tracesEvaluated);
   registry.counter("ragscope_spans_evaluated_total", "spans of the traces evaluated", () => sink.counters.spansEvaluated);

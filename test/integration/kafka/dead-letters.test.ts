@@ -137,6 +137,7 @@ describe("dead letters", () => {
       for (const reason of ["undecodable", "wrong_encoding", "oversized", "no_value"]) {
         assert.equal(readSample(metrics, "ragscope_messages_dead_lettered_total", { reason }), garbage.filter((item) => item.reason === reason).length, reason);
       }
+      assert.equal(readSample(metrics, "ragscope_messages_dead_lettered_total", { reason: "unreadable" }), 0, "a reason never met has its series, at 0, for rate() and absence alerts");
     } finally {
       await evaluator.role.close();
     }
