@@ -260,6 +260,13 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     }
     const lost = this.counters.failed - failedBefore;
     if (lost > 0) this.report(`ragscope: at shutdown ${lost} spans could not be exported to ${this.destination} (${reason}) and are lost`);
+    // The queue-full warning is said at most once an interval, with the count at that moment: a burst dropped thousands
+    // after it unsaid. The process's whole loss is said once more as it ends.
+    if (this.counters.droppedQueueFull > 0) {
+      this.report(
+        `ragscope: this process dropped ${this.counters.droppedQueueFull} spans in all because the span queue was full (${this.maxQueueSize} spans or ${this.maxQueueBytes} bytes; the collector at ${this.destination} was down or slower than the application); raise OTEL_BSP_MAX_QUEUE_SIZE or scale the collector`,
+      );
+    }
     try {
       await this.exporter.shutdown();
     } catch (error) {

@@ -143,6 +143,23 @@ describe("RagscopeSpanProcessor", () => {
     assert.deepEqual(exporter.batches.map((batch) => batch.length), [2, 2], "two spans fit a batch of 3000 bytes");
   });
 
+  test("at shutdown the whole number of spans dropped with the queue full is said, not only the first warning's", async () => {
+    const warnings: string[] = [];
+    const exporter = new ScriptedExporter("succeed");
+    const processor = new RagscopeSpanProcessor(exporter, { maxQueueSize: 5, scheduledDelayMillis: 60_000, warn: (message) => warnings.push(message) });
+    endSpans(processor, 2_005);
+    assert.equal(warnings.length, 1, "one warning an interval");
+    assert.match(warnings[0]!, /1 spans dropped so far$/);
+    await processor.shutdown();
+    assert.equal(processor.statistics().droppedQueueFull, 2_000);
+    assert.match(warnings.at(-1)!, /^ragscope: this process dropped 2000 spans in all because the span queue was full \(5 spans/);
+    const quiet: string[] = [];
+    const healthy = new RagscopeSpanProcessor(new ScriptedExporter("succeed"), { scheduledDelayMillis: 1, warn: (message) => quiet.push(message) });
+    endSpans(healthy, 3);
+    await healthy.shutdown();
+    assert.deepEqual(quiet, [], "nothing dropped, nothing said");
+  });
+
   test("limits come from OTEL_BSP_* when no option is given", () => {
     const processor = new RagscopeSpanProcessor(new ScriptedExporter("hang"), {}, { OTEL_BSP_MAX_QUEUE_SIZE: "3" });
     endSpans(processor, 5);
