@@ -6,13 +6,18 @@
  * - temperature 0 (seed 004 §九.3 "固定温度为 0").
  * - Structured output is negotiated per endpoint (structured-output.ts):
  *   `json_schema`, then `json_object` with the schema, then plain instructions
- *   with the schema in the prompt; a server that refuses a form (HTTP 400,
- *   422, 500 or 501 on it) is asked again at once in the next form, within the
- *   same attempt, and the form that worked is remembered for the endpoint. A
- *   fixed form can be configured instead (`structuredOutput`).
+ *   with the schema in the prompt; a server that refuses a form (HTTP 400 or
+ *   422 on it, or a 500/501 naming the form — judge-call-failure.ts) is asked
+ *   again at once in the next form, within the same attempt. The form that
+ *   worked and the forms refused are remembered for the endpoint, so a form is
+ *   refused at most once per endpoint and process; any other error (5xx,
+ *   timeout) is retried in the same form. A fixed form can be configured
+ *   instead (`structuredOutput`).
  * - In the `instructions` form the answer is extracted from prose
- *   (json-answer.ts) and, if it still does not validate, the model gets one
- *   repair turn: its answer and what is wrong with it.
+ *   (json-answer.ts: the one object the rubric accepts; several that differ
+ *   are ambiguous) and, if it still does not validate, the model gets one
+ *   repair turn: its answer and what is wrong with it. In every form an object
+ *   copied from the prompt's fenced, untrusted text is not a verdict.
  * - The client's own retries are off (maxRetries 0): the one retry helper
  *   (core/retry.ts) decides, within an attempt and deadline budget,
  *   honouring the server's Retry-After.
@@ -34,6 +39,7 @@ import type { JudgeErrorType, JudgeUsage } from "./judge.js";
 import { noUsage } from "./judge.js";
 import type { JudgeBudget } from "./judge-budget.js";
 import { costOf, estimateTokens, FREE, type JudgePricing } from "./judge-pricing.js";
+import { fencedTexts } from "./fence-text.js";
 import { readJsonAnswer } from "./json-answer.js";
 import { cannotJudgeAnswer } from "./rubrics/judge-rubric.js";
 import { fetchOptionsWithTimeout } from "./timeout-dispatcher.js";
@@ -124,7 +130,7 @@ export class ChatJudgeClient {
 
   /** The form this client will use next for its endpoint (known, fixed, or the first to try). */
   get structuredOutputMode(): StructuredOutputMode {
-    return modesToTry(this.structuredOutput, this.memory.get(this.baseUrl, this.model))[0] ?? "instructions";
+    return modesToTry(this.structuredOutput, this.memory.get(this.baseUrl, this.model), this.memory.refused(this.baseUrl, this.model))[0] ?? "instructions";
   }
 
   async call<Value>(request: StructuredRequest<Value>, signal?: AbortSignal): Promise<Result<StructuredSuccess<Value>, StructuredFailure>> {
@@ -151,13 +157,15 @@ export class ChatJudgeClient {
       attempts += 1;
       const known = this.memory.get(this.baseUrl, this.model);
       // An endpoint that accepted a form once is not renegotiated: its later errors are errors.
-      const modes = known === undefined ? modesToTry(this.structuredOutput, undefined) : modesToTry(this.structuredOutput, known).slice(0, 1);
+      // A form the endpoint refused is not asked again (at most one refusal per form, endpoint and process).
+      const modes = known === undefined ? modesToTry(this.structuredOutput, undefined, this.memory.refused(this.baseUrl, this.model)) : modesToTry(this.structuredOutput, known).slice(0, 1);
       for (const [index, mode] of modes.entries()) {
         const body = this.body(request, mode);
         const sent = await send(body);
         if (!sent.ok) {
           const canStepDown = this.structuredOutput === "auto" && index < modes.length - 1 && isStructuredOutputRefusal(sent.error.error);
           if (canStepDown) {
+            this.memory.recordRefusal(this.baseUrl, this.model, mode);
             refused.push(`${mode}: ${sent.error.failure.message}`);
             continue;
           }
@@ -239,7 +247,11 @@ export class ChatJudgeClient {
     const content = choice.message.content;
     if (content === null || content.trim() === "") return notRepairable(judgeCallFailure("unparseable", "the judge answered with empty content", true));
     const repairable = (message: string) => failure({ ...judgeCallFailure("unparseable", message, true), content, repairable: true });
-    const parsed = readJsonAnswer(content, mode === "instructions");
+    // The verdict is the object the rubric accepts (or a structured decline), never one copied from the fenced data.
+    const parsed = readJsonAnswer(content, mode === "instructions", {
+      untrusted: fencedTexts(request.user),
+      accepts: (value) => cannotJudgeAnswer.safeParse(value).success || request.interpret(value).ok,
+    });
     if (!parsed.ok) {
       const cut = choice.finish_reason === "length" ? " (the answer was cut at the output token limit)" : "";
       return repairable(`${parsed.error.message}${cut}`);

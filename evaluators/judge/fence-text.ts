@@ -56,3 +56,14 @@ export function fenceDocuments(documents: readonly JudgeDocument[], name = "DOCU
   });
   return { text: blocks.join("\n\n"), idByLabel, labels: [...idByLabel.keys()] };
 }
+
+/** An opening marker at the start of a line, its text, and its closing marker (after escaping, text never holds a marker). */
+const FENCED_BLOCK = /^<<<([A-Z][A-Z ]*?)(?: id="[^"\n]*")?>>>\n([\s\S]*?)\n<<<END \1>>>$/gm;
+
+/**
+ * The untrusted texts fenced in a prompt, as they appear in it: what the
+ * judge's answer must not pass off as its own verdict (json-answer.ts).
+ */
+export function fencedTexts(prompt: string): string[] {
+  return [...prompt.matchAll(FENCED_BLOCK)].map((match) => match[2] ?? "");
+}

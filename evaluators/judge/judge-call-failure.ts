@@ -56,23 +56,30 @@ export function failureFromClientError(error: unknown): JudgeCallFailure {
   throw error;
 }
 
+/** The error names the structured-output request: the `response_format` field or one of its forms. */
+const NAMES_THE_FORM = /response_format|json_schema|json_object/i;
+
 /**
- * Whether an error may be the server refusing the requested structured-output
+ * Whether an error is the server refusing the requested structured-output
  * form (structured-output.ts), so the same request is worth sending in a weaker
- * form. Decided from status and the error's `param`, never from message text:
+ * form:
  *
  * - 400 and 422: a request the server does not accept (OpenAI, Ollama, vLLM,
- *   LM Studio answer an unsupported `response_format` so);
- * - 500 and 501: the llama-cpp-python server fails `json_schema` with a 500;
- * - but not when the server names another parameter as the culprit (OpenAI's
- *   `param`), and never 401/403/404/408/409/429 or a gateway's 502–504.
- *
- * A 500 that was really a passing fault costs one request in a weaker form; the
- * form is remembered only if the server then accepts it.
+ *   LM Studio answer an unsupported `response_format` so) — unless the server
+ *   names another parameter as the culprit (OpenAI's `param`);
+ * - 500 and 501 only when the error names the form (`response_format`,
+ *   `json_schema`, `json_object`): the llama-cpp-python server fails
+ *   `json_schema` with a 500 whose message is `'json_schema'`. Any other 5xx is
+ *   an outage, not a refusal: it is retried in the same form, so an endpoint
+ *   that is down costs no extra requests per attempt;
+ * - never 401/403/404/408/409/429, a gateway's 502–504, a timeout or a
+ *   connection failure.
  */
 export function isStructuredOutputRefusal(error: unknown): boolean {
   if (!(error instanceof APIError) || error.status === undefined) return false;
-  if (![400, 422, 500, 501].includes(error.status)) return false;
   const param = error.param;
-  return param === undefined || param === null || String(param).startsWith("response_format");
+  const namesAnotherParameter = param !== undefined && param !== null && !String(param).startsWith("response_format");
+  if (error.status === 400 || error.status === 422) return !namesAnotherParameter;
+  if (error.status === 500 || error.status === 501) return !namesAnotherParameter && NAMES_THE_FORM.test(`${error.message} ${JSON.stringify(error.error ?? null)}`);
+  return false;
 }

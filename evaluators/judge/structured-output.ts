@@ -14,7 +14,10 @@
  * and remembers per endpoint (base URL and model) the form that worked, so only
  * the first call to an endpoint pays for the refusals. A form is remembered only
  * once the server accepted it (an HTTP 2xx), so an endpoint that is down is never
- * mistaken for one that refuses structured output.
+ * mistaken for one that refuses structured output. A refused form is remembered
+ * too and never asked again of that endpoint by the process: at most two
+ * refused requests per endpoint and process, however many calls, attempts and
+ * retries follow (concurrent first calls aside).
  */
 
 export const STRUCTURED_OUTPUT_MODES = ["json_schema", "json_object", "instructions"] as const;
@@ -23,11 +26,15 @@ export type StructuredOutputMode = (typeof STRUCTURED_OUTPUT_MODES)[number];
 /** `auto` negotiates; a fixed mode is used as is (no fallback). */
 export type StructuredOutputSetting = "auto" | StructuredOutputMode;
 
-/** The modes to try, strongest first, for a setting and what the endpoint is known to accept. */
-export function modesToTry(setting: StructuredOutputSetting, known: StructuredOutputMode | undefined): readonly StructuredOutputMode[] {
+/**
+ * The modes to try, strongest first, for a setting, what the endpoint is known
+ * to accept and the forms it already refused (never asked again; the last form,
+ * plain instructions, is always left).
+ */
+export function modesToTry(setting: StructuredOutputSetting, known: StructuredOutputMode | undefined, refused: ReadonlySet<StructuredOutputMode> = new Set()): readonly StructuredOutputMode[] {
   if (setting !== "auto") return [setting];
   const start = known === undefined ? 0 : STRUCTURED_OUTPUT_MODES.indexOf(known);
-  return STRUCTURED_OUTPUT_MODES.slice(start);
+  return STRUCTURED_OUTPUT_MODES.slice(start).filter((mode) => mode === "instructions" || !refused.has(mode));
 }
 
 /**
@@ -37,6 +44,7 @@ export function modesToTry(setting: StructuredOutputSetting, known: StructuredOu
  */
 export class StructuredOutputMemory {
   private readonly accepted = new Map<string, StructuredOutputMode>();
+  private readonly refusedForms = new Map<string, Set<StructuredOutputMode>>();
 
   static key(baseUrl: string, model: string): string {
     return `${baseUrl.replace(/\/+$/, "")}\u0000${model}`;
@@ -52,6 +60,19 @@ export class StructuredOutputMemory {
     const previous = this.accepted.get(key);
     if (previous !== undefined && STRUCTURED_OUTPUT_MODES.indexOf(previous) > STRUCTURED_OUTPUT_MODES.indexOf(mode)) return;
     this.accepted.set(key, mode);
+  }
+
+  /** The forms the endpoint refused (never asked again by this process). */
+  refused(baseUrl: string, model: string): ReadonlySet<StructuredOutputMode> {
+    return this.refusedForms.get(StructuredOutputMemory.key(baseUrl, model)) ?? new Set();
+  }
+
+  /** Records a refusal of a form by an endpoint. */
+  recordRefusal(baseUrl: string, model: string, mode: StructuredOutputMode): void {
+    const key = StructuredOutputMemory.key(baseUrl, model);
+    const forms = this.refusedForms.get(key) ?? new Set<StructuredOutputMode>();
+    forms.add(mode);
+    this.refusedForms.set(key, forms);
   }
 
   /** Every endpoint and the mode it accepted, for `describe` lines and tests. */

@@ -10,6 +10,7 @@ import { Document, isCollection, isScalar, type Pair, type Scalar, type YAMLMap 
 import type { ResolvedSettings, SettingOrigin } from "./load-settings.js";
 import { secretSettings } from "./setting-sources.js";
 import { sectionNames } from "./settings-schema.js";
+import { redactUrl } from "../../../core/redact-url.js";
 
 export const mask = "********";
 
@@ -24,17 +25,9 @@ function originLabel(origin: SettingOrigin | undefined): string {
   return `set by ragscope ${origin.command}`;
 }
 
-/** A URL's password, if it has one, masked; other text unchanged. */
+/** A URL's userinfo and secret-looking query values (api-key, token, sig, …) masked; other text unchanged. */
 function maskUrlPassword(text: string): string {
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return text;
-  try {
-    const url = new URL(text);
-    if (url.password === "") return text;
-    url.password = mask;
-    return url.toString();
-  } catch {
-    return text;
-  }
+  return redactUrl(text);
 }
 
 function maskValue(value: unknown, secret: boolean): unknown {

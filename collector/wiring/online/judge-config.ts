@@ -12,6 +12,7 @@ import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
 import { JudgeBudget } from "../../../evaluators/judge/judge-budget.js";
 import { JUDGE_METRICS, type Judge } from "../../../evaluators/judge/judge.js";
 import { OpenAiJudge } from "../../../evaluators/judge/openai-judge.js";
+import { redactUrl } from "../../../core/redact-url.js";
 import { STRUCTURED_OUTPUT_MODES } from "../../../evaluators/judge/structured-output.js";
 
 const number = (minimum: number) => z.coerce.number({ error: "must be a number" }).min(minimum, `must be at least ${minimum}`);
@@ -53,6 +54,7 @@ export function checkJudgeEndpoint(value: JudgeEndpointConfig, context: z.Refine
 export interface ConfiguredJudge {
   judge: Judge;
   budget: JudgeBudget | undefined;
+  /** For start lines: the base URL's credentials (userinfo, secret query parameters) masked. */
   describe: string;
 }
 
@@ -71,5 +73,5 @@ export function createConfiguredJudge(config: Readonly<JudgeEndpointConfig>): Co
     ...(config.metrics.length === 0 ? {} : { metrics: config.metrics }),
   });
   const form = config.structuredOutput === "auto" ? "structured output negotiated" : `structured output ${config.structuredOutput}`;
-  return { judge, budget, describe: `LLM judge ${config.model} at ${config.baseUrl} (${form})${config.metrics.length === 0 ? "" : `, metrics ${config.metrics.join(", ")}`}${budget ? `, limit ${config.spendingLimitPerHour} per hour` : ""}` };
+  return { judge, budget, describe: `LLM judge ${config.model} at ${redactUrl(config.baseUrl)} (${form})${config.metrics.length === 0 ? "" : `, metrics ${config.metrics.join(", ")}`}${budget ? `, limit ${config.spendingLimitPerHour} per hour` : ""}` };
 }

@@ -2,12 +2,13 @@
  * Answer correctness (seed 004 §五.2): does the answer agree with the reference
  * answer — facts, meaning, key points, numbers, dates and entities? Only when
  * the case has a reference answer. Ordinal 0..3, value = score / 3; the wrong
- * statements and the missing points are listed.
+ * statements and the missing points are listed. A score of 3 with wrong
+ * statements or missing points listed contradicts itself and is not a verdict.
  */
 import { z } from "zod";
-import { success } from "../../../core/result.js";
+import { failure, success } from "../../../core/result.js";
 import { fence } from "../fence-text.js";
-import { defineRubric, ordinalValue, quoteList, selfReportedConfidence } from "./judge-rubric.js";
+import { defineRubric, ordinalValue, quoteList, selfReportedConfidence, topScoreContradiction } from "./judge-rubric.js";
 
 const output = z.object({
   score: z.number().int().min(0).max(3),
@@ -39,8 +40,10 @@ export const answerCorrectnessRubric = defineRubric({
     fence("REFERENCE ANSWER", inputs.referenceAnswer ?? ""),
     fence("ANSWER", inputs.answer ?? ""),
   ],
-  score: (answer) =>
-    success({
+  score: (answer) => {
+    const contradiction = topScoreContradiction(answer.score, 3, { incorrect_statements: answer.incorrect_statements, missing_points: answer.missing_points });
+    if (contradiction !== null) return failure(contradiction);
+    return success({
       value: ordinalValue(answer.score, 3),
       reason: [
         `correctness ${answer.score}/3`,
@@ -55,5 +58,6 @@ export const answerCorrectnessRubric = defineRubric({
         missing_points: answer.missing_points,
         ...(answer.confidence === undefined ? {} : { confidence: answer.confidence }),
       },
-    }),
+    });
+  },
 });

@@ -1,12 +1,13 @@
 /**
  * Answer relevance (seed 004 §五.3): does the answer respond to the question —
  * not off-topic, not padded with unrelated text, not dodging the core of the
- * question, not misreading the intent? Ordinal 0..3, value = score / 3.
+ * question, not misreading the intent? Ordinal 0..3, value = score / 3. A
+ * score of 3 with irrelevant parts listed contradicts itself and is not a verdict.
  */
 import { z } from "zod";
-import { success } from "../../../core/result.js";
+import { failure, success } from "../../../core/result.js";
 import { fence } from "../fence-text.js";
-import { defineRubric, ordinalValue, selfReportedConfidence } from "./judge-rubric.js";
+import { defineRubric, ordinalValue, selfReportedConfidence, topScoreContradiction } from "./judge-rubric.js";
 
 const output = z.object({
   score: z.number().int().min(0).max(3),
@@ -33,10 +34,13 @@ export const answerRelevanceRubric = defineRubric({
   outputSchema: output,
   notApplicableReason: (inputs) => (inputs.question === null ? "the trace has no question" : inputs.answer === null ? "the trace has no answer" : null),
   sections: (inputs) => [fence("QUESTION", inputs.question ?? ""), fence("ANSWER", inputs.answer ?? "")],
-  score: (answer) =>
-    success({
+  score: (answer) => {
+    const contradiction = topScoreContradiction(answer.score, 3, { irrelevant_parts: answer.irrelevant_parts });
+    if (contradiction !== null) return failure(contradiction);
+    return success({
       value: ordinalValue(answer.score, 3),
       reason: `relevance ${answer.score}/3 — ${answer.reason}`,
       details: { score: answer.score, irrelevant_parts: answer.irrelevant_parts, ...(answer.confidence === undefined ? {} : { confidence: answer.confidence }) },
-    }),
+    });
+  },
 });

@@ -2,12 +2,13 @@
  * Judged context sufficiency (seed 004 §四.3): is the context enough to answer
  * the question? The seed's own scale — 0 完全不足, 1 只能回答少部分,
  * 2 基本足够但缺少次要信息, 3 完全足够 — value = score / 3. When the case has a
- * reference answer it is shown as what a complete answer contains.
+ * reference answer it is shown as what a complete answer contains. A score
+ * of 3 with missing information listed contradicts itself and is not a verdict.
  */
 import { z } from "zod";
-import { success } from "../../../core/result.js";
+import { failure, success } from "../../../core/result.js";
 import { fence, fenceDocuments } from "../fence-text.js";
-import { defineRubric, ordinalValue, selfReportedConfidence } from "./judge-rubric.js";
+import { defineRubric, ordinalValue, selfReportedConfidence, topScoreContradiction } from "./judge-rubric.js";
 
 const output = z.object({
   score: z.number().int().min(0).max(3),
@@ -38,10 +39,13 @@ export const contextSufficiencyRubric = defineRubric({
     fenceDocuments(inputs.documents).text,
     ...(inputs.referenceAnswer === null ? [] : [fence("REFERENCE ANSWER", inputs.referenceAnswer)]),
   ],
-  score: (answer) =>
-    success({
+  score: (answer) => {
+    const contradiction = topScoreContradiction(answer.score, 3, { missing_information: answer.missing_information });
+    if (contradiction !== null) return failure(contradiction);
+    return success({
       value: ordinalValue(answer.score, 3),
       reason: `context sufficiency ${answer.score}/3${answer.missing_information.length > 0 ? `; missing: ${answer.missing_information.join("; ")}` : ""} — ${answer.reason}`,
       details: { score: answer.score, missing_points: answer.missing_information, ...(answer.confidence === undefined ? {} : { confidence: answer.confidence }) },
-    }),
+    });
+  },
 });

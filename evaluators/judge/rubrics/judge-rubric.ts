@@ -125,6 +125,19 @@ export function quoteList(items: readonly string[], limit = 5): string {
   return items.length > limit ? `${shown.join("; ")} and ${items.length - limit} more` : shown.join("; ");
 }
 
+/**
+ * An ordinal answer that gives the top score yet lists faults contradicts
+ * itself: which half is the verdict is unknown, so it is not a verdict (the
+ * interpreter's failure makes it unparseable: a repair turn, then a grader
+ * error — never a pass). Null when consistent.
+ */
+export function topScoreContradiction(score: number, maximum: number, faults: Record<string, readonly string[]>): string | null {
+  if (score !== maximum) return null;
+  const listed = Object.entries(faults).filter(([, items]) => items.some((item) => item.trim() !== ""));
+  if (listed.length === 0) return null;
+  return `the answer is inconsistent: score ${score} of ${maximum} (no fault) but it lists ${listed.map(([field, items]) => `${field} ${quoteList(items)}`).join(" and ")}; give a lower score or an empty list`;
+}
+
 export function ordinalValue(score: number, maximum: number): number {
   return score / maximum;
 }

@@ -110,6 +110,15 @@ describe("ragscope config", () => {
     assert.equal(printed.judgeEndpoint!.model, "judge-model");
   });
 
+  test("a secret in a URL's query (api-key, token, sig …) is masked, the rest of the URL kept", async () => {
+    const file = path.join(folder, "query-secret.yaml");
+    await writeFile(file, ["judgeEndpoint:", "  model: judge-model", "  baseUrl: https://llm.example.com/v1?api-key=QUERY-SECRET-1&region=eu", ""].join("\n"));
+    const result = run(["config", "--config", file], folder);
+    assert.equal(result.status, 0, result.stderr);
+    assert.ok(!result.stdout.includes("QUERY-SECRET-1") && !result.stderr.includes("QUERY-SECRET-1"));
+    assert.equal((parse(result.stdout) as Record<string, Record<string, unknown>>).judgeEndpoint!.baseUrl, "https://llm.example.com/v1?api-key=********&region=eu");
+  });
+
   test("a bad config file is refused with the file, the key's path and what to write: exit 2", async () => {
     const file = path.join(folder, "bad.yaml");
     await writeFile(file, ["kafka:", "  brokers: [kafka:9092, kafka]", "  topc: spans", "judge:", "  queue: redis", "receiver: 4318", ""].join("\n"));

@@ -129,13 +129,48 @@ describe("structured-output negotiation against recorded server behaviours", () 
     assert.deepEqual(forms(), ["json_schema", "json_schema"]);
   });
 
-  test("an endpoint that is down (every form 500) remembers nothing and ends in http_error with the refusals listed", async () => {
-    server.respondWith(() => reply.status(500));
-    const outcome = await judgeWith({ retryPolicy: { ...FAST_RETRIES, maxAttempts: 1 } }).judge(request);
+  test("an endpoint that is down (every request 500) is not stepped down: one request per attempt, nothing remembered", async () => {
+    const outage = () => reply.status(500, { body: { error: { message: "scripted 500", type: "server_error" } } });
+    server.respondWith(outage);
+    const outcome = await judgeWith().judge(request);
     assertGraderError(outcome, "http_error");
-    assert.deepEqual(forms(), ["json_schema", "json_object", "instructions"]);
-    assert.match(outcome.kind === "grader_error" ? outcome.message : "", /forms refused: json_schema: .*HTTP 500.*; json_object: .*HTTP 500/);
+    // 3 attempts × 1 form — not 3 attempts × 3 forms.
+    assert.deepEqual(forms(), ["json_schema", "json_schema", "json_schema"]);
+    assert.equal(outcome.usage.calls, 3);
     assert.equal(memory.entries().length, 0);
+    // A second call during the outage costs the same, and the endpoint is still asked for its strongest form.
+    server.requests.length = 0;
+    assertGraderError(await judgeWith().judge(request), "http_error");
+    assert.deepEqual(forms(), ["json_schema", "json_schema", "json_schema"]);
+    // When the endpoint is back, it answers in json_schema: the outage was not taken for a refusal.
+    server.respondWith(() => reply.json(allSupported));
+    server.requests.length = 0;
+    assert.equal((await judgeWith().judge(request)).kind, "pass");
+    assert.deepEqual(forms(), ["json_schema"]);
+  });
+
+  test("a form is refused at most once per endpoint and process, even when every later request fails", async () => {
+    const refusal = reply.status(400, { body: { error: { message: "invalid response_format", type: "invalid_request_error", param: "response_format", code: null } } });
+    const outage = reply.status(500, { body: { error: { message: "scripted 500", type: "server_error" } } });
+    server.respondWith((recorded) => (requestedForm(recorded) === "json_schema" ? refusal : outage));
+    const first = await judgeWith().judge(request);
+    assertGraderError(first, "http_error");
+    assert.deepEqual(forms(), ["json_schema", "json_object", "json_object", "json_object"], "one refusal, then the outage retried in the next form");
+    assert.match(first.kind === "grader_error" ? first.message : "", /forms refused: json_schema: .*HTTP 400/);
+    server.requests.length = 0;
+    assertGraderError(await judgeWith().judge(request), "http_error");
+    assert.deepEqual(forms(), ["json_object", "json_object", "json_object"], "the refused form is not asked again");
+  });
+
+  test("llama-cpp-python's 500 that names the form is a refusal; a 500 that does not is not", async () => {
+    server.enqueue(reply.status(500, { body: { error: { message: "'json_schema'", type: "internal_server_error", param: null, code: null } } }), reply.json(allSupported));
+    assert.equal((await judgeWith().judge(request)).kind, "pass");
+    assert.deepEqual(forms(), ["json_schema", "json_object"]);
+    memory = new StructuredOutputMemory();
+    server.requests.length = 0;
+    server.enqueue(reply.status(500, { body: { error: { message: "CUDA out of memory", type: "internal_server_error", param: null, code: null } } }), reply.json(allSupported));
+    assert.equal((await judgeWith().judge(request)).kind, "pass");
+    assert.deepEqual(forms(), ["json_schema", "json_schema"]);
   });
 
   test("a fixed form never steps down", async () => {

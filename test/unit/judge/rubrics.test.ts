@@ -51,9 +51,42 @@ describe("rubrics", () => {
   });
 
   test("faithfulness of an answer without claims is 1, not 0/0", () => {
-    const scored = interpret("faithfulness", { claims: [], reason: "the answer declines" });
-    assert.ok(scored.ok);
-    assert.equal(scored.value.value, 1);
+    for (const answer of ["I don't know; the documents do not say.", "Here is what I found:"]) {
+      const scored = rubricFor("faithfulness").interpret({ claims: [], reason: "the answer declines" }, { ...inputs, answer });
+      assert.ok(scored.ok, answer);
+      assert.equal(scored.value.value, 1);
+    }
+  });
+
+  test("faithfulness: no claims for an answer that states facts is not a verdict", () => {
+    // The answer ("Refunds within 15 days. Return shipping is free.") neither abstains nor lacks claims.
+    for (const reason of ["no claims", "Every claim is unsupported; hallucinated"]) {
+      const scored = interpret("faithfulness", { claims: [], reason });
+      assert.equal(scored.ok, false, reason);
+      assert.match(scored.ok ? "" : scored.error, /listed no claims, but the answer states 2 claims/);
+    }
+  });
+
+  test("ordinal rubrics: the top score with faults listed contradicts itself and is not a verdict", () => {
+    const contradictions = [
+      ["answer_correctness", { score: 3, incorrect_statements: ["the refund window is wrong"], reason: "The answer is wrong" }, /incorrect_statements "the refund window is wrong"/],
+      ["answer_correctness", { score: 3, missing_points: ["customer pays return shipping"], reason: "r" }, /missing_points/],
+      ["answer_relevance", { score: 3, irrelevant_parts: ["the whole answer"], reason: "r" }, /irrelevant_parts/],
+      ["context_sufficiency_judged", { score: 3, missing_information: ["all of it"], reason: "r" }, /missing_information/],
+    ] as const;
+    for (const [metric, answer, named] of contradictions) {
+      const scored = interpret(metric, answer);
+      assert.equal(scored.ok, false, `${metric} ${JSON.stringify(answer)}`);
+      assert.match(scored.ok ? "" : scored.error, /inconsistent: score 3 of 3/);
+      assert.match(scored.ok ? "" : scored.error, named);
+    }
+    // The top score with empty lists, and a lower score with faults, are verdicts.
+    for (const metric of ["answer_relevance", "context_sufficiency_judged", "answer_correctness"] as const) {
+      const top = interpret(metric, { score: 3, incorrect_statements: [], missing_points: [], irrelevant_parts: [], missing_information: [], reason: "r" });
+      assert.ok(top.ok && top.value.value === 1, metric);
+      const lower = interpret(metric, { score: 2, incorrect_statements: ["x"], irrelevant_parts: ["x"], missing_information: ["x"], reason: "r" });
+      assert.ok(lower.ok, metric);
+    }
   });
 
   test("context precision needs a verdict for every document, once", () => {

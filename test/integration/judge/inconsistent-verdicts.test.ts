@@ -1,0 +1,76 @@
+/**
+ * Rubric answers that contradict themselves (QA "self-contradiction") are not
+ * verdicts: the top score with faults listed, or faithfulness with no claims
+ * for an answer that states facts, is unparseable — one repair turn in the
+ * instructions form, then a grader error — and never a pass.
+ */
+import { after, before, beforeEach, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JudgeOutcome } from "../../../evaluators/judge/judge.js";
+import { OpenAiJudge, type OpenAiJudgeOptions } from "../../../evaluators/judge/openai-judge.js";
+import { StructuredOutputMemory } from "../../../evaluators/judge/structured-output.js";
+import { buildCase, buildCaseResult } from "../../support/case-results.js";
+import { reply, startFakeChatCompletionsServer, type FakeChatCompletionsServer } from "../../support/fake-chat-completions-server.js";
+
+const caseResult = buildCaseResult({ output: "Refunds are possible within 90 days.", context: "Refunds are possible within 30 days of delivery." });
+const evalCase = buildCase({ input: "How long do I have to ask for a refund?", reference_answer: "Within 30 days of delivery." });
+
+function assertUnparseable(outcome: JudgeOutcome, message: RegExp): void {
+  assert.ok(outcome.kind === "grader_error" && outcome.errorType === "unparseable", `expected unparseable, got ${JSON.stringify(outcome)}`);
+  assert.match(outcome.message, message);
+}
+
+describe("self-contradicting judge answers", () => {
+  let server: FakeChatCompletionsServer;
+  const judgeWith = (options: Partial<OpenAiJudgeOptions> = {}) =>
+    new OpenAiJudge({
+      baseUrl: server.baseUrl,
+      apiKey: "k",
+      model: "fake-judge",
+      structuredOutput: "json_schema",
+      structuredOutputMemory: new StructuredOutputMemory(),
+      retryPolicy: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1, deadlineMs: 5_000 },
+      ...options,
+    });
+  before(async () => {
+    server = await startFakeChatCompletionsServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+
+  test("answer_correctness 3 that lists an incorrect statement is a grader error, not a pass", async () => {
+    server.enqueue(reply.json({ score: 3, incorrect_statements: ["the refund window is wrong"], reason: "The answer is wrong", confidence: "high" }));
+    assertUnparseable(await judgeWith().judge({ metric: "answer_correctness", caseResult, evalCase }), /inconsistent: score 3 of 3/);
+  });
+
+  test("faithfulness with no claims for an answer that states one is a grader error, not 1", async () => {
+    server.enqueue(reply.json({ claims: [], reason: "Every claim is unsupported; hallucinated", confidence: "high" }));
+    assertUnparseable(await judgeWith().judge({ metric: "faithfulness", caseResult, evalCase }), /listed no claims, but the answer states a claim/);
+  });
+
+  test("faithfulness with no claims for an abstaining answer is still 1", async () => {
+    server.enqueue(reply.json({ claims: [], reason: "the answer declines" }));
+    const abstaining = buildCaseResult({ output: "I don't know; the documents do not say.", context: "Refunds are possible within 30 days of delivery." });
+    const outcome = await judgeWith().judge({ metric: "faithfulness", caseResult: abstaining, evalCase });
+    assert.ok(outcome.kind === "pass" && outcome.value === 1, JSON.stringify(outcome));
+  });
+
+  test("instructions form: the repair turn names the contradiction; a still inconsistent answer ends unparseable", async () => {
+    const contradictory = reply.json({ score: 3, irrelevant_parts: ["the whole answer"], reason: "off-topic" });
+    server.enqueue(contradictory, contradictory);
+    const outcome = await judgeWith({ structuredOutput: "instructions" }).judge({ metric: "answer_relevance", caseResult, evalCase });
+    assertUnparseable(outcome, /after a repair turn/);
+    assert.equal(server.requests.length, 2);
+    assert.match((server.requests[1]?.body.messages as Array<{ content: string }>).at(-1)?.content ?? "", /irrelevant_parts "the whole answer"/);
+  });
+
+  test("instructions form: a consistent repaired answer is the verdict", async () => {
+    server.enqueue(reply.json({ score: 3, missing_information: ["all of it"], reason: "r" }), reply.json({ score: 0, missing_information: ["all of it"], reason: "r" }));
+    const outcome = await judgeWith({ structuredOutput: "instructions" }).judge({ metric: "context_sufficiency_judged", caseResult, evalCase });
+    assert.ok(outcome.kind === "fail" && outcome.value === 0, JSON.stringify(outcome));
+  });
+});
