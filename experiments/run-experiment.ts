@@ -22,7 +22,8 @@ import { identifierProblem } from "../contracts/identifiers.js";
 import type { GateRule, ScoreWeights } from "../contracts/gate-file.js";
 import type { RunLineage } from "../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../evaluators/aggregate/index.js";
-import { checkReleaseGate, type ReleaseGateResult } from "../evaluators/gates/release-gate.js";
+import { checkReleaseGate, formatErrorCounts, type ReleaseGateResult } from "../evaluators/gates/release-gate.js";
+import { judgeMostlyFailed, summarizeJudgeCalls, type JudgeCallSummary } from "../evaluators/judge/judge-evaluations.js";
 import { reportInvalidSettings, settingsForCommand } from "../collector/wiring/cli/command-settings.js";
 import { readGateFile } from "../dashboards/source/read-gate-file.js";
 import { packageFiles } from "../collector/wiring/config/package-files.js";
@@ -110,6 +111,8 @@ export interface ExperimentResult {
   caseRuns: CaseRun[][];
   lineage: RunLineage;
   gate: ReleaseGateResult;
+  /** The language-model judge's calls over repeat 1 and their grader errors by type. */
+  judge: JudgeCallSummary;
   /** Seed §六 / §七: task success rate, weighted overall score with the hard thresholds, cost per successful task. */
   endToEnd: EndToEndScores;
   /** Veto cases (risk_level P0 or metadata.veto: true; the seed's 一票否决) whose verdict is not passed. */
@@ -262,8 +265,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const vetoed = evaluated.filter((item) => isVeto(item) && item.caseResult.quality_status !== "passed").map((item) => item.caseResult.case_id);
     const comparison = baselineCases && baselineCases.length > 0 ? compareRuns(evaluated, baselineCases, options.baseline!) : null;
     const consistency = repeats ? answerConsistency(cases, caseRuns, repeats) : null;
-    const decision = problems.length > 0 ? "undecided" : !gateResult.passed || vetoed.length > 0 ? "blocked" : "passed";
-    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate: gateResult, endToEnd: endToEndScores(evaluated, scoreWeights), vetoed, comparison, consistency, missing, decision, problems, notes, storedIn };
+    const judge = summarizeJudgeCalls(evaluated.flatMap((item) => item.evaluationResults));
+    if (judgeMostlyFailed(judge)) problems.push(`${judge.errors} of ${judge.calls} judge calls failed (${formatErrorCounts(judge.errorsByType)}): the judge's verdicts are missing — check RAGSCOPE_JUDGE_BASE_URL, its key and model (ragscope config)`);
+    // A gate rule whose evaluations errored decides nothing: blocked only by a rule that failed or a veto case, else undecided.
+    const decision = problems.length > 0 ? "undecided" : gateResult.counts.failed > 0 || vetoed.length > 0 ? "blocked" : gateResult.undecided ? "undecided" : !gateResult.passed ? "blocked" : "passed";
+    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate: gateResult, judge, endToEnd: endToEndScores(evaluated, scoreWeights), vetoed, comparison, consistency, missing, decision, problems, notes, storedIn };
   } catch (error) {
     if (error instanceof RemoteTargetError) throw new ExperimentSetupError([error.message]);
     throw error;

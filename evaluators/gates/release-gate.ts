@@ -11,23 +11,69 @@
  * zero (section "implied"), saying how to allow some.
  */
 import type { GateRule } from "../../contracts/gate-file.js";
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
+import { DATASET_SHARES } from "../aggregate/dataset-shares.js";
+import { graderErrorTypeOf } from "../judge/judge-evaluations.js";
 import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judgements.js";
 import { parseThreshold, satisfies } from "../threshold.js";
 import { gateMetricValue, type GateContext } from "./gate-metrics.js";
 
-export type GateRuleStatus = "passed" | "failed" | "not_available";
+export type GateRuleStatus = "passed" | "failed" | "not_available" | "error";
 
 export interface GateRuleResult {
   rule: GateRule;
   status: GateRuleStatus;
   value: number | null;
   reason: string;
+  /** Status error: the errored evaluations of the rule's metric, by error type (`http_error`, `timeout`, …). */
+  errors?: Record<string, number>;
 }
 
 export interface ReleaseGateResult {
   passed: boolean;
+  /**
+   * No rule failed, but a rule could not be measured because its evaluations
+   * errored: the gate could not decide (exit 2), whatever --allow-missing says.
+   */
+  undecided: boolean;
   rules: GateRuleResult[];
   counts: Record<GateRuleStatus, number>;
+}
+
+/** The per-case metric a gate metric reads: itself, or the metric a dataset share counts (hallucination_rate → faithfulness). */
+function measuredMetricOf(name: string): string {
+  return (DATASET_SHARES as Record<string, { metric: string } | undefined>)[name]?.metric ?? name;
+}
+
+function isErrored(result: EvaluationResult): boolean {
+  return result.outcome === "error" || result.error_type !== "none";
+}
+
+/**
+ * The cases whose evaluation of a metric errored (an errored result naming the
+ * metric, and no value of it from another result), counted by error type: a
+ * judge's grader-error type, else the result's error_type.
+ */
+export function erroredEvaluationsOf(cases: readonly EvaluatedCase[], metric: string): { cases: number; byType: Record<string, number> } {
+  const byType: Record<string, number> = {};
+  let count = 0;
+  for (const evaluated of cases) {
+    const hasValue = evaluated.evaluationResults.some((result) => { const value = result.metric_values[metric]; return value !== undefined && value !== null && Number.isFinite(value); });
+    if (hasValue) continue;
+    const errored = evaluated.evaluationResults.filter((result) => isErrored(result) && metric in result.metric_values);
+    if (errored.length === 0) continue;
+    count += 1;
+    for (const result of errored) {
+      const type = graderErrorTypeOf(result) ?? result.error_type;
+      byType[type] = (byType[type] ?? 0) + 1;
+    }
+  }
+  return { cases: count, byType };
+}
+
+export function formatErrorCounts(byType: Readonly<Record<string, number>>): string {
+  return Object.entries(byType).sort(([left], [right]) => left.localeCompare(right)).map(([type, count]) => `${type}: ${count}`).join(", ");
 }
 
 /** The section of the rules a gate adds itself (impliedRules). */
@@ -59,6 +105,16 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     const threshold = parseThreshold(rule.threshold);
     if (!threshold.ok) return { rule, status: "failed", value: null, reason: threshold.error };
     const value = gateMetricValue(rule.metric, judged);
+    // Evaluations that errored are no measurement: when they are all or most of the metric's cases, the rule could not be measured.
+    const measured = measuredMetricOf(rule.metric);
+    const errored = erroredEvaluationsOf(judged.cases, measured);
+    if (errored.cases > 0) {
+      const valued = judged.cases.filter((evaluated) => evaluated.evaluationResults.some((result) => { const item = result.metric_values[measured]; return item !== undefined && item !== null && Number.isFinite(item); })).length;
+      if (!value.applicable || errored.cases > valued) {
+        const reason = `${measured} could not be measured: its evaluation errored on ${errored.cases} case(s)${valued > 0 ? ` (${valued} measured)` : ""} — ${formatErrorCounts(errored.byType)}; a grader error is never a pass, and --allow-missing does not cover it (check the judge: RAGSCOPE_JUDGE_BASE_URL, its key and model)`;
+        return { rule, status: "error", value: null, reason, errors: errored.byType };
+      }
+    }
     if (!value.applicable) {
       const heuristicOnly = gateMetricValue(rule.metric, context).applicable;
       const reason = heuristicOnly ? `${value.reason}: only the heuristic judge scored it, and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md)` : value.reason;
@@ -68,7 +124,17 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     const why = implied.find((item) => item.rule === rule)?.why;
     return { rule, status: passed ? "passed" : "failed", value: value.value, reason: `${rule.metric} = ${value.value} ${passed ? "meets" : "misses"} ${rule.threshold}${why ? `: ${why}` : ""}` };
   });
-  const counts = { passed: 0, failed: 0, not_available: 0 };
+  const counts = { passed: 0, failed: 0, not_available: 0, error: 0 };
   for (const result of results) counts[result.status] += 1;
-  return { passed: counts.failed === 0 && (options.allowNotAvailable === true || counts.not_available === 0), rules: results, counts };
+  const undecided = counts.failed === 0 && counts.error > 0;
+  return { passed: counts.failed === 0 && counts.error === 0 && (options.allowNotAvailable === true || counts.not_available === 0), undecided, rules: results, counts };
+}
+
+/** How a gate rule's status is printed, by `gate` and `eval`. */
+export const GATE_RULE_SYMBOL = { passed: "PASS", failed: "FAIL", not_available: "N/A ", error: "ERROR" } as const;
+
+/** PASSED, BLOCKED or UNDECIDED (a rule's evaluations errored and none failed), with the rule counts. */
+export function gateHeadline(result: ReleaseGateResult): string {
+  const word = result.passed ? "PASSED" : result.undecided ? "UNDECIDED" : "BLOCKED";
+  return `${word} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured, ${result.counts.error} errored${result.undecided ? " (could not decide: an errored evaluation is never a pass)" : ""}`;
 }

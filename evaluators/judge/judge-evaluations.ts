@@ -2,7 +2,9 @@
  * Judged metrics as Evaluation Results: one result per applicable metric, with
  * evaluator_id `judge.<metric>`, deterministic ids (contracts/ids.ts) so a
  * re-evaluation replaces the earlier row, and the three outcomes mapped as
- * pass → passed, fail → failed, grader error → error with error_type
+ * pass → passed, fail → failed (a heuristic judge's: measured, with review
+ * required on a fail — a heuristic is a measurement, never a pass or a
+ * failure), grader error → error with error_type
  * `evaluator_error`, the metric's value null and review required — never a
  * pass, never a NaN.
  *
@@ -41,6 +43,18 @@ function confidenceOf(judge: Judge, outcome: JudgeOutcome): EvaluationResult["co
   return { value: reported === "high" || reported === "medium" || reported === "low" ? reported : "medium", semantics };
 }
 
+const GRADER_ERROR_REASON = /^grader error \(([\w.-]+)\)/;
+
+/**
+ * The judge's error type (`http_error`, `timeout`, `rate_limited`, …) of a
+ * judge's errored Evaluation Result, read from the reason this module writes
+ * (`grader error (<type>) from <judge>: …`); null for any other result.
+ */
+export function graderErrorTypeOf(result: EvaluationResult): string | null {
+  if (!result.evaluator_id.startsWith("judge.") || result.outcome !== "error") return null;
+  return GRADER_ERROR_REASON.exec(result.reason)?.[1] ?? null;
+}
+
 export function evaluationResultFromOutcome(judge: Judge, caseResult: CaseResult, outcome: JudgeOutcome, evaluatedAt: string): EvaluationResult {
   const evaluatorId = judgeEvaluatorId(outcome.metric);
   // The rubric version and the judge: another judge or prompt is another result, the same ones replace it.
@@ -69,13 +83,16 @@ export function evaluationResultFromOutcome(judge: Judge, caseResult: CaseResult
     });
   }
   const evidence = Array.isArray(outcome.details.evidence_ids) ? outcome.details.evidence_ids.filter((id): id is string => typeof id === "string") : [];
+  // A heuristic judge measures, it never passes or fails (README "Outcomes"): its score below the pass rule
+  // it would use is a heuristic signal against the case — review required — not a failure.
+  const heuristic = base.confidence.semantics === "heuristic";
   return evaluationResult.parse({
     ...base,
     metric_values: { [outcome.metric]: outcome.value, ...usageValues },
-    outcome: outcome.kind === "pass" ? "passed" : "failed",
+    outcome: heuristic ? "measured" : outcome.kind === "pass" ? "passed" : "failed",
     reason: `${outcome.metric} = ${Math.round(outcome.value * 10_000) / 10_000}${outcome.usage.cached ? " (cached verdict)" : ""}: ${outcome.reason}`,
     evidence_refs: evidence.map((id) => `chunk://${id}`),
-    review_required: base.confidence.value === "low",
+    review_required: heuristic ? outcome.kind === "fail" : base.confidence.value === "low",
     error_type: "none",
   });
 }
@@ -92,4 +109,44 @@ export async function runJudgeEvaluations(judge: Judge, caseResult: CaseResult, 
     results.push(evaluationResultFromOutcome(judge, caseResult, outcome, evaluatedAt));
   }
   return results;
+}
+
+/** What the language-model judge did over a run: its calls (one per judged metric of a case) and the grader errors among them, by type. */
+export interface JudgeCallSummary {
+  /** Judged metrics of a language-model judge (errors included). */
+  calls: number;
+  errors: number;
+  errorsByType: Record<string, number>;
+  /** Measurements of the heuristic judge (never verdicts). */
+  heuristic: number;
+}
+
+export function summarizeJudgeCalls(results: Iterable<EvaluationResult>): JudgeCallSummary {
+  const summary: JudgeCallSummary = { calls: 0, errors: 0, errorsByType: {}, heuristic: 0 };
+  for (const result of results) {
+    if (!result.evaluator_id.startsWith("judge.") || result.outcome === "not_applicable") continue;
+    if (result.confidence.semantics === "heuristic") {
+      summary.heuristic += 1;
+      continue;
+    }
+    summary.calls += 1;
+    if (result.outcome !== "error") continue;
+    summary.errors += 1;
+    const type = graderErrorTypeOf(result) ?? result.error_type;
+    summary.errorsByType[type] = (summary.errorsByType[type] ?? 0) + 1;
+  }
+  return summary;
+}
+
+/** All or most (more than half) of the language-model judge's calls failed: its verdicts cannot decide the run. */
+export function judgeMostlyFailed(summary: JudgeCallSummary): boolean {
+  return summary.calls > 0 && summary.errors * 2 > summary.calls;
+}
+
+/** One line: `Judge: 4 calls, 4 grader errors (http_error: 4)`. */
+export function formatJudgeCallSummary(summary: JudgeCallSummary): string {
+  const byType = Object.entries(summary.errorsByType).sort(([left], [right]) => left.localeCompare(right)).map(([type, count]) => `${type}: ${count}`).join(", ");
+  const heuristic = summary.heuristic > 0 ? `; ${summary.heuristic} heuristic measurement${summary.heuristic === 1 ? "" : "s"} (never verdicts)` : "";
+  if (summary.calls === 0) return `Judge: no language-model judge call${heuristic}`;
+  return `Judge: ${summary.calls} call${summary.calls === 1 ? "" : "s"}, ${summary.errors} grader error${summary.errors === 1 ? "" : "s"}${summary.errors > 0 ? ` (${byType})` : ""}${heuristic}`;
 }

@@ -36,6 +36,8 @@ export interface StoredMetric {
   value: number;
   evaluationResultId: string;
   outcome: EvaluationResult["outcome"];
+  /** The evaluator's confidence semantics: `heuristic` for the heuristic judge's and overlap measures' values. */
+  semantics: EvaluationResult["confidence"]["semantics"];
 }
 
 export type EvaluatorLayer = "retrieval" | "context" | "citation" | "performance" | "answer";
@@ -103,7 +105,7 @@ export function gatherFacts(caseResult: CaseResult, evalCase: EvalCase | null, e
   const stored = new Map<string, StoredMetric>();
   for (const result of results) {
     for (const [name, value] of Object.entries(result.metric_values)) {
-      if (value !== null && Number.isFinite(value) && !stored.has(name)) stored.set(name, { value, evaluationResultId: result.evaluation_result_id, outcome: result.outcome });
+      if (value !== null && Number.isFinite(value) && !stored.has(name)) stored.set(name, { value, evaluationResultId: result.evaluation_result_id, outcome: result.outcome, semantics: result.confidence.semantics });
     }
   }
   return {

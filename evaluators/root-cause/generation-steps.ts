@@ -10,9 +10,19 @@ import { extractFacts } from "../text/fact-mentions.js";
 import { abstained, layerOf } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
 import { isMetricName, METRIC } from "../metric-catalog.js";
+import type { EvalCase } from "../../contracts/eval-case.js";
+import { thresholdFor } from "../judge/judge-thresholds.js";
+import { satisfies, type Threshold } from "../threshold.js";
 
-/** The seed's faithfulness gate (004 §六.2). */
-export const FAITHFULNESS_FLOOR = 0.9;
+/**
+ * The faithfulness pass rule the judge applies, and the gate file checks
+ * (dashboards/gates/ragscope-gates.yaml, `>= 0.92`): the faithfulness
+ * rubric's default threshold, or the case rubric's entry for faithfulness
+ * (judge/judge-thresholds.ts) — one rule, not a floor of its own.
+ */
+export function faithfulnessThreshold(evalCase: EvalCase | null): Threshold {
+  return thresholdFor("faithfulness", evalCase);
+}
 
 /**
  * The answer is empty while not abstaining, or the case asks for JSON
@@ -48,18 +58,23 @@ export const overAbstainStep: RootCauseStep = {
 
 /**
  * Content the context does not hold: a stored judge faithfulness below the
- * seed's gate, or claims the heuristic groundedness check
+ * faithfulness pass rule (faithfulnessThreshold), or — when no language-model
+ * judge scored faithfulness — claims the heuristic groundedness check
  * (online/heuristic-groundedness.ts: content words, numbers, dates and
  * entities of each sentence looked up in what the generator saw) finds
- * unsupported.
+ * unsupported. A faithfulness an LLM judge found held is not overruled by the
+ * heuristic: heuristics decide nothing.
  */
 export const hallucinationStep: RootCauseStep = {
   label: "HALLUCINATION",
-  when: `a stored faithfulness < ${FAITHFULNESS_FLOOR}, or an answer claim the heuristic groundedness check finds unsupported by the context`,
+  when: "a stored faithfulness below the faithfulness pass rule (the rubric's >= 0.92, or the case rubric's), or — with no LLM judge's faithfulness — an answer claim the heuristic groundedness check finds unsupported by the context",
   decide(facts) {
     if (abstained(facts) || !facts.answered) return null;
     const faithfulness = facts.metric(METRIC.faithfulness);
-    if (faithfulness !== null && faithfulness.value < FAITHFULNESS_FLOOR) return { reason: `faithfulness ${faithfulness.value} < ${FAITHFULNESS_FLOOR}`, metrics: [METRIC.faithfulness], confidence: "heuristic" };
+    const threshold = faithfulnessThreshold(facts.evalCase);
+    if (faithfulness !== null && !satisfies(faithfulness.value, threshold)) return { reason: `faithfulness ${faithfulness.value} misses ${threshold.source}`, metrics: [METRIC.faithfulness], confidence: "heuristic" };
+    // A judge's faithfulness that held decides: the overlap heuristic does not overrule it.
+    if (faithfulness !== null && faithfulness.semantics !== "heuristic") return null;
     if (facts.contextText === null) return null;
     const { unsupported } = assessGroundedness(facts.caseResult.output ?? "", facts.contextText);
     if (unsupported.length === 0) return null;
@@ -71,7 +86,7 @@ export const hallucinationStep: RootCauseStep = {
  * Right facts, wrong conclusion: a number or date of the reference answer is
  * missing from the answer while the context states it (text/fact-agreement.ts
  * decides "states"), or a stored answer_correctness failed while faithfulness
- * held (>= FAITHFULNESS_FLOOR). Tried before HALLUCINATION: the wrong number
+ * held (a judge's, not a heuristic's, faithfulness met faithfulnessThreshold). Tried before HALLUCINATION: the wrong number
  * such an answer states is unsupported too, but the context held the right
  * one — a misreading, not an invention.
  */
@@ -96,7 +111,7 @@ export const reasoningErrorStep: RootCauseStep = {
     }
     const correctness = facts.metric(METRIC.answer_correctness);
     const faithfulness = facts.metric(METRIC.faithfulness);
-    if (correctness !== null && correctness.outcome === "failed" && faithfulness !== null && faithfulness.value >= FAITHFULNESS_FLOOR) {
+    if (correctness !== null && correctness.outcome === "failed" && faithfulness !== null && faithfulness.semantics !== "heuristic" && satisfies(faithfulness.value, faithfulnessThreshold(facts.evalCase))) {
       return { reason: `answer_correctness ${correctness.value} failed while faithfulness ${faithfulness.value} held`, metrics: [METRIC.answer_correctness, METRIC.faithfulness], confidence: "heuristic" };
     }
     return null;

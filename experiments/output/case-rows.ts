@@ -25,7 +25,7 @@ export function caseRows(evaluated: readonly EvaluatedCase[]): CaseRow[] {
       qualityStatus: result.quality_status,
       error: result.execution_status === "failed" || result.execution_error.type !== "none" ? { type: result.execution_error.type, message: result.execution_error.message } : null,
       failed: item.evaluationResults
-        .filter((evaluation) => evaluation.evaluator_id !== "root_cause" && (evaluation.outcome === "failed" || evaluation.outcome === "error"))
+        .filter((evaluation) => evaluation.evaluator_id !== "root_cause" && (evaluation.outcome === "failed" || evaluation.outcome === "error" || (evaluation.outcome === "measured" && evaluation.review_required && evaluation.evaluator_id.startsWith("judge."))))
         .map((evaluation) => ({ evaluatorId: evaluation.evaluator_id, reason: shownReason(item, evaluation.reason) })),
       rootCause: rootCause ? shownReason(item, rootCause.reason) : null,
       latencyMs: result.rag_observation.latency_ms,

@@ -1,5 +1,6 @@
 /** The terminal report of an experiment: per-case table, per-metric summary by layer, repeats, comparison, gate decision. */
-import { IMPLIED_SECTION } from "../../evaluators/gates/release-gate.js";
+import { GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION } from "../../evaluators/gates/release-gate.js";
+import { formatJudgeCallSummary } from "../../evaluators/judge/judge-evaluations.js";
 import { formatFixed } from "../../evaluators/format-fixed.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
 import { metricValueOf } from "../../evaluators/aggregate/index.js";
@@ -83,10 +84,10 @@ export function formatExperiment(result: ExperimentResult): string[] {
   lines.push("", ...formatMix(datasetMix(result.cases)).map((line) => line.slice(2)));
 
   lines.push("");
+  if (result.judge) lines.push(formatJudgeCallSummary(result.judge));
   if (result.gate) {
-    lines.push(`Release gate: ${result.gate.passed ? "PASSED" : "BLOCKED"} — ${result.gate.counts.passed} passed, ${result.gate.counts.failed} failed, ${result.gate.counts.not_available} not measured`);
-    const symbol = { passed: "PASS", failed: "FAIL", not_available: "N/A " } as const;
-    for (const item of result.gate.rules) lines.push(`  ${symbol[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${(item.value === null ? "—" : number(item.value)).padStart(10)}  ${item.rule.threshold}${item.status === "not_available" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : ""}`);
+    lines.push(`Release gate: ${gateHeadline(result.gate)}`);
+    for (const item of result.gate.rules) lines.push(`  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${(item.value === null ? "—" : number(item.value)).padStart(10)}  ${item.rule.threshold}${item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : ""}`);
   }
   if (result.vetoed.length > 0) lines.push(`Veto cases not passed (block whatever the averages say): ${result.vetoed.join(", ")}`);
   for (const problem of result.problems) lines.push(`Could not decide: ${problem}`);

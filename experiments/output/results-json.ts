@@ -20,9 +20,11 @@ export function resultsDocument(result: ExperimentResult): unknown {
     dataset: { file: result.dataset.file, format: result.dataset.format, cases: result.cases.length, mix: mixDocument(result) },
     case_results: result.evaluated.map((item) => item.caseResult),
     evaluation_results: result.evaluated.flatMap((item) => item.evaluationResults.map((evaluation) => ({ ...evaluation, reason: shownReason(item, evaluation.reason) }))),
+    judge: result.judge && { calls: result.judge.calls, grader_errors: result.judge.errors, grader_errors_by_type: result.judge.errorsByType, heuristic_measurements: result.judge.heuristic },
     gate: result.gate && {
       passed: result.gate.passed,
-      rules: result.gate.rules.map((rule) => ({ section: rule.rule.section, metric: rule.rule.metric, threshold: rule.rule.threshold, status: rule.status, value: rule.value, reason: rule.reason })),
+      undecided: result.gate.undecided,
+      rules: result.gate.rules.map((rule) => ({ section: rule.rule.section, metric: rule.rule.metric, threshold: rule.rule.threshold, status: rule.status, value: rule.value, reason: rule.reason, ...(rule.errors ? { errors: rule.errors } : {}) })),
     },
     end_to_end: endToEndDocument(result),
     vetoed_cases: result.vetoed,

@@ -17,14 +17,17 @@ export const ROOT_CAUSE_METRIC = "root_cause";
 
 /**
  * The metric a reviewer labels for an Evaluation Result: one that passed or
- * failed the case, or a measurement whose heuristic signal routed the case to
- * review (the reviewer decides what the heuristic could not). Null otherwise.
+ * failed the case, a measurement whose heuristic signal routed the case to
+ * review, or a heuristic judge's measurement of a judged metric (the reviewer
+ * decides what the heuristic could not). Null otherwise.
  */
 export function reviewMetricOf(result: EvaluationResult): string | null {
   if (result.evaluator_id === ROOT_CAUSE_METRIC) return null;
   const decided = result.outcome === "passed" || result.outcome === "failed";
   const flagged = result.outcome === "measured" && result.review_required;
-  if (!decided && !flagged) return null;
+  // A heuristic judge's score is a measurement (judge-evaluations.ts), and the reviewer decides its metric either way.
+  const heuristicJudgement = result.outcome === "measured" && result.evaluator_id.startsWith("judge.") && result.confidence.semantics === "heuristic";
+  if (!decided && !flagged && !heuristicJudgement) return null;
   return result.evaluator_id.startsWith("judge.") ? result.evaluator_id.slice("judge.".length) : result.evaluator_id;
 }
 

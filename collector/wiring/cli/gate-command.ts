@@ -2,13 +2,15 @@
  * `ragscope gate --run ID --gates FILE [--baseline ID]`: the release gate.
  * Checks the stored results of a run against a gate file (the seed's §十三
  * format, contracts/gate-file.ts) and exits 0 when every rule passed, 1 when
- * a rule failed or could not be measured (unless --allow-missing), 2 when the
+ * a rule failed or its metric does not apply (unless --allow-missing), 2 when
+ * the gate could not decide — no rule failed but a rule's evaluations errored
+ * (a judge that is down: ERROR, never allowed by --allow-missing) — or the
  * gate file or the run cannot be read — so CI can block a release on it.
  * `--tenant` reads the run as that tenant's reader would: only its cases
  * count, and another tenant's run reads as not stored.
  */
 import path from "node:path";
-import { checkReleaseGate, IMPLIED_SECTION, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
+import { checkReleaseGate, GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
 import { packageFiles } from "../config/package-files.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
@@ -62,7 +64,7 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     }
     const result = checkReleaseGate(gate.value.rules, { cases, baseline, scoreWeights: gate.value.scoreWeights }, { allowNotAvailable: options.allowMissing === true });
     output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status), cases.filter((evaluated) => (evaluated.reviewedBy ?? []).length > 0).length));
-    return result.passed ? GateExit.passed : GateExit.failed;
+    return result.passed ? GateExit.passed : result.undecided ? GateExit.unusable : GateExit.failed;
   } finally {
     await store.close();
   }
@@ -75,12 +77,11 @@ function formatVerdicts(statuses: readonly string[], reviewed: number): string {
 }
 
 function formatGate(runId: string, caseCount: number, result: ReleaseGateResult, statuses: readonly string[], reviewed: number): string {
-  const symbol = { passed: "PASS", failed: "FAIL", not_available: "N/A " } as const;
-  const lines = [`Release gate for run ${runId} (${caseCount} cases): ${result.passed ? "PASSED" : "BLOCKED"} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured`, `  ${formatVerdicts(statuses, reviewed)}`];
+  const lines = [`Release gate for run ${runId} (${caseCount} cases): ${gateHeadline(result)}`, `  ${formatVerdicts(statuses, reviewed)}`];
   for (const item of result.rules) {
     const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : formatFixed(item.value, 4);
-    const note = item.status === "not_available" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
-    lines.push(`  ${symbol[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`);
+    const note = item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
+    lines.push(`  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`);
   }
   return lines.join("\n");
 }

@@ -41,11 +41,15 @@ export interface CalibrationEntry {
 export function judgeLabelsFromEvaluationResults(results: readonly EvaluationResult[]): JudgeLabel[] {
   const labels: JudgeLabel[] = [];
   for (const result of results) {
-    if (!result.evaluator_id.startsWith("judge.") || (result.outcome !== "passed" && result.outcome !== "failed")) continue;
+    if (!result.evaluator_id.startsWith("judge.")) continue;
+    // A heuristic judge's score is stored as a measurement, review required below its pass rule (judge-evaluations.ts): read as its verdict here.
+    const heuristicMeasurement = result.outcome === "measured" && result.confidence.semantics === "heuristic";
+    if (result.outcome !== "passed" && result.outcome !== "failed" && !heuristicMeasurement) continue;
+    const verdict = heuristicMeasurement ? (result.review_required ? "fail" : "pass") : result.outcome === "passed" ? "pass" : "fail";
     const metric = result.evaluator_id.slice("judge.".length);
     const separator = result.evaluator_version.indexOf("+");
     const judgeId = separator >= 0 ? result.evaluator_version.slice(separator + 1) : result.evaluator_version;
-    labels.push({ judgeId, metric, caseResultId: result.case_result_id, verdict: result.outcome === "passed" ? "pass" : "fail", value: result.metric_values[metric] ?? null });
+    labels.push({ judgeId, metric, caseResultId: result.case_result_id, verdict, value: result.metric_values[metric] ?? null });
   }
   return labels;
 }

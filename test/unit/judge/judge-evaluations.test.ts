@@ -8,6 +8,8 @@ import { evaluationResult } from "../../../contracts/evaluation-result.js";
 import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
 import type { Judge, JudgeOutcome, JudgeRequest } from "../../../evaluators/judge/judge.js";
 import { runJudgeEvaluations } from "../../../evaluators/judge/judge-evaluations.js";
+import { qualityStatusOf } from "../../../evaluators/case-verdict.js";
+import { reviewMetrics } from "../../../ui/review/review-labels.js";
 import { buildCase, buildCaseResult } from "../../support/case-results.js";
 
 const caseResult = buildCaseResult({ output: "员工每年享有5天年假，且未使用的年假可折现。", context: "员工每年享有5天年假。" });
@@ -24,12 +26,29 @@ describe("runJudgeEvaluations", () => {
     const faithfulness = first[0];
     assert.ok(faithfulness);
     evaluationResult.parse(faithfulness);
-    assert.equal(faithfulness.outcome, "failed");
+    // A heuristic is a measurement, never a pass or a failure: below the pass rule it would use, review required.
+    assert.equal(faithfulness.outcome, "measured");
+    assert.equal(faithfulness.review_required, true);
     assert.equal(faithfulness.metric_values.faithfulness, 0.5);
     assert.equal(faithfulness.metric_values.judge_cost, 0);
     assert.deepEqual(faithfulness.confidence, { value: 0.5, semantics: "heuristic" });
     assert.match(faithfulness.reason, /^faithfulness = 0\.5: .*未使用的年假可折现/);
     assert.equal(faithfulness.evaluator_version, "heuristic-faithfulness@1+heuristic");
+  });
+
+  test("heuristic judge results are measurements, passing or not: the case verdict and the review metrics read them as before", async () => {
+    const supported = buildCaseResult({ output: "员工每年享有5天年假。", context: "员工每年享有5天年假。" });
+    const [above] = await runJudgeEvaluations(new HeuristicJudge(), supported, evalCase, "2026-07-08T10:00:00.000Z");
+    const [below] = await runJudgeEvaluations(new HeuristicJudge(), caseResult, evalCase, "2026-07-08T10:00:00.000Z");
+    assert.ok(above && below);
+    assert.deepEqual([above.outcome, above.review_required, above.metric_values.faithfulness], ["measured", false, 1]);
+    assert.deepEqual([below.outcome, below.review_required], ["measured", true]);
+    // A heuristic pass is no verdict (unjudged); a heuristic score below the pass rule is a signal: needs review.
+    assert.equal(qualityStatusOf([above]), "unjudged");
+    assert.equal(qualityStatusOf([below]), "review_required");
+    // The reviewer labels the judged metric either way.
+    assert.deepEqual(reviewMetrics([above]), ["faithfulness"]);
+    assert.deepEqual(reviewMetrics([below]), ["faithfulness"]);
   });
 
   test("a grader error is an error result with a null value — never a pass, never NaN", async () => {

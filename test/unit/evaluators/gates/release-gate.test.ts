@@ -100,6 +100,36 @@ describe("release gate", () => {
     assert.equal(modelJudged.rules[0]!.value, 1);
   });
 
+  test("a judged metric whose evaluations errored reads ERROR with counts by error type: never allowed by allowNotAvailable, undecided unless another rule failed", () => {
+    const withJudge = (evaluatedCase: EvaluatedCase, judged: { value: number } | { errorType: string }): EvaluatedCase => ({
+      ...evaluatedCase,
+      evaluationResults: [
+        ...evaluatedCase.evaluationResults,
+        "value" in judged
+          ? { ...evaluatedCase.evaluationResults[0]!, evaluation_result_id: "er_judge", evaluator_id: "judge.faithfulness", metric_values: { faithfulness: judged.value }, confidence: { value: "high", semantics: "judge_self_report" } }
+          : { ...evaluatedCase.evaluationResults[0]!, evaluation_result_id: "er_judge", evaluator_id: "judge.faithfulness", metric_values: { faithfulness: null, judge_input_tokens: 0 }, outcome: "error", reason: `grader error (${judged.errorType}) from openai:m: the judge endpoint failed`, review_required: true, error_type: "evaluator_error", confidence: { value: 0, semantics: "judge_self_report" } },
+      ],
+    });
+    const gate = rules({ retrieval: { recall_at_5: ">= 0.5" }, generation: { faithfulness: ">= 0.9" }, boundary: { hallucination_rate: "<= 0.5" } });
+    const allErrored = [withJudge(evaluated("a", { recall_at_5: 1 }), { errorType: "http_error" }), withJudge(evaluated("b", { recall_at_5: 1 }), { errorType: "timeout" }), withJudge(evaluated("c", { recall_at_5: 1 }), { errorType: "http_error" })];
+    const down = checkReleaseGate(gate, { cases: allErrored, baseline: null }, { allowNotAvailable: true });
+    assert.deepEqual(down.rules.map((rule) => rule.status), ["passed", "error", "error"]);
+    assert.deepEqual(down.rules[1]!.errors, { http_error: 2, timeout: 1 });
+    assert.match(down.rules[1]!.reason, /evaluation errored on 3 case\(s\) — http_error: 2, timeout: 1/);
+    assert.deepEqual(down.counts, { passed: 1, failed: 0, not_available: 0, error: 2 });
+    assert.equal(down.passed, false);
+    assert.equal(down.undecided, true);
+    // A rule that failed decides: blocked, not undecided.
+    const failing = checkReleaseGate(rules({ retrieval: { recall_at_5: ">= 0.99" }, generation: { faithfulness: ">= 0.9" } }), { cases: allErrored.map((item) => ({ ...item, evaluationResults: [{ ...item.evaluationResults[0]!, metric_values: { recall_at_5: 0.5 } }, item.evaluationResults[1]!] })), baseline: null });
+    assert.equal(failing.passed, false);
+    assert.equal(failing.undecided, false);
+    // Most cases measured: the mean of the measured cases decides; most errored: ERROR.
+    const mostMeasured = [withJudge(evaluated("a", {}), { value: 1 }), withJudge(evaluated("b", {}), { value: 1 }), withJudge(evaluated("c", {}), { errorType: "http_error" })];
+    assert.equal(checkReleaseGate(rules({ generation: { faithfulness: ">= 0.9" } }), { cases: mostMeasured, baseline: null }).rules[0]!.status, "passed");
+    const mostErrored = [withJudge(evaluated("a", {}), { value: 1 }), withJudge(evaluated("b", {}), { errorType: "http_error" }), withJudge(evaluated("c", {}), { errorType: "http_error" })];
+    assert.equal(checkReleaseGate(rules({ generation: { faithfulness: ">= 0.9" } }), { cases: mostErrored, baseline: null }).rules[0]!.status, "error");
+  });
+
   test("empty runs and empty baselines give not-available values, never NaN", () => {
     for (const name of ["recall_at_5", "p95_latency_ms", "error_rate", "average_cost", "no_answer_accuracy", "hallucination_rate", "permission_leak_rate", "composite_score", "critical_case_pass_rate", "overall_score_drop", "task_success_rate"]) {
       const value = gateMetricValue(name, { cases: [], baseline: [] });

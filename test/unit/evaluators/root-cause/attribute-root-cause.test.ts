@@ -10,6 +10,7 @@ import { ROOT_CAUSE_PROCEDURE } from "../../../../evaluators/root-cause/root-cau
 import { rootCauseEvaluationResult } from "../../../../evaluators/root-cause/root-cause-evaluation-result.js";
 import { seedExample } from "../../../support/case-results.js";
 import { caseResultWith } from "../rules/build-case-result.js";
+import { storedResult } from "../aggregate/evaluated-cases.js";
 import { EVIDENCE_TEXT, SCENARIOS, failedCase, failedResult, gold, leaveCase, noise, type Scenario } from "./root-cause-scenarios.js";
 
 function attribute(scenario: Scenario) {
@@ -176,3 +177,39 @@ describe("passed cases and the stored result", () => {
   });
 });
 
+
+describe("HALLUCINATION and a judge's faithfulness", () => {
+  // The answer adds a claim the context lacks: the overlap heuristic finds it unsupported.
+  const scenario = SCENARIOS.HALLUCINATION();
+  const judgeFaithfulness = (value: number, semantics: "judge_self_report" | "heuristic") => ({
+    ...storedResult("cr_test", "judge.faithfulness", { faithfulness: value }, semantics === "heuristic" ? "measured" : "passed"),
+    confidence: { value: semantics === "heuristic" ? 0.5 : ("high" as const), semantics },
+  });
+
+  test("an LLM judge found the answer faithful: the heuristic overlap check does not make it a hallucination", () => {
+    // Failed on relevance, not correctness (a failed correctness with faithfulness held is a REASONING_ERROR, tried first).
+    const results = [failedResult("judge.answer_relevance", { answer_relevance: 0.3 }), judgeFaithfulness(1, "judge_self_report")];
+    const attribution = attributeRootCause(scenario.caseResult, scenario.evalCase, results);
+    assert.ok(attribution);
+    assert.notEqual(attribution.label, "HALLUCINATION", attribution.reason);
+    // The same case without the judge's faithfulness: the heuristic is all there is, and it names the claim.
+    assert.equal(attributeRootCause(scenario.caseResult, scenario.evalCase, results.slice(0, 1))?.label, "HALLUCINATION");
+  });
+
+  test("the faithfulness rule is the judge's and the gate's (>= 0.92), not a floor of 0.9", () => {
+    const attribution = attributeRootCause(scenario.caseResult, scenario.evalCase, [...scenario.results, judgeFaithfulness(0.91, "judge_self_report")]);
+    assert.equal(attribution?.label, "HALLUCINATION");
+    assert.match(attribution!.reason, /faithfulness 0\.91 misses >= 0\.92/);
+    // A case rubric's faithfulness rule replaces the default, as it does for the judge.
+    const lenient = attributeRootCause(scenario.caseResult, leaveCase({ rubric: { faithfulness: ">= 0.9" } }), [...scenario.results, judgeFaithfulness(0.91, "judge_self_report")]);
+    assert.notEqual(lenient?.label, "HALLUCINATION", lenient?.reason);
+  });
+
+  test("only a heuristic faithfulness, or none: the overlap check still names the unsupported claim", () => {
+    for (const results of [scenario.results, [...scenario.results, judgeFaithfulness(1, "heuristic")]]) {
+      const attribution = attributeRootCause(scenario.caseResult, scenario.evalCase, results);
+      assert.equal(attribution?.label, "HALLUCINATION");
+      assert.match(attribution!.reason, /not supported by the context/);
+    }
+  });
+});
