@@ -289,6 +289,22 @@ export const DocumentField = {
   rank: "rank",
 } as const;
 
+/**
+ * Attributes the SDK writes for one chunk of a retrieval or a rerank (instrumentation/chunk-attributes.ts): the
+ * OpenInference document's id, content, score and metadata, and the eight DocumentField fields.
+ */
+export const ATTRIBUTES_PER_CHUNK = 12;
+
+/**
+ * Attributes one span may carry, one number for both ends: the SDK raises OpenTelemetry's span attribute count limit
+ * (128 by default) to it (instrumentation/setup.ts RAGSCOPE_ATTRIBUTE_COUNT_LIMIT), and the receiver takes spans of
+ * up to it by default (RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN; a span over the receiver's bound refuses its whole request).
+ * A retrieval of n chunks writes 12n attributes and a handful more: 16,384 holds ~1,360 chunks on one span, a rerank
+ * of 1,000 chunks to 300. The receiver's memory is bounded per request by its items, not by this
+ * (RAGSCOPE_MAX_ITEMS_PER_REQUEST).
+ */
+export const SPAN_ATTRIBUTE_COUNT_LIMIT = 16_384;
+
 /** Version written to `ragscope.schema_version`. */
 export const RAGSCOPE_SCHEMA_VERSION = "1";
 

@@ -22,15 +22,19 @@
  * in front of the OTLP/HTTP exporter (protobuf or JSON), with redaction
  * (redaction/) and head sampling by trace id (sampling/). The span attribute
  * count limit is raised (OTel's default of 128 cuts a retrieval of ~10 chunks,
- * each of which writes up to 12 attributes) unless
+ * each of which writes up to 12 attributes) to the receiver's default bound
+ * (contracts/span-attributes.ts SPAN_ATTRIBUTE_COUNT_LIMIT, ~1,360 chunks on
+ * one span), so the collector takes whatever the SDK keeps, unless
  * OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT / OTEL_ATTRIBUTE_COUNT_LIMIT set it — on an
- * existing provider too, where it only ever raises the limit.
+ * existing provider too, where it only ever raises the limit. A span that
+ * still loses attributes to the limit is reported (stage-span.ts).
  */
 import { randomBytes } from "node:crypto";
 import { diag, trace, type TracerProvider } from "@opentelemetry/api";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { ParentBasedSampler, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { SPAN_ATTRIBUTE_COUNT_LIMIT } from "../contracts/span-attributes.js";
 import { configureRagscope } from "./configuration.js";
 import { attachSpanProcessor } from "./export/attach-to-provider.js";
 import { flushOnExit } from "./export/flush-on-exit.js";
@@ -61,8 +65,8 @@ export interface RagscopeHandle {
   shutdown(): Promise<void>;
 }
 
-/** Room for about 300 chunks per span; see the module comment. */
-export const RAGSCOPE_ATTRIBUTE_COUNT_LIMIT = 4096;
+/** Room for about 1,360 chunks per span, and what the receiver takes by default; see the module comment. */
+export const RAGSCOPE_ATTRIBUTE_COUNT_LIMIT = SPAN_ATTRIBUTE_COUNT_LIMIT;
 
 let running: RagscopeHandle | undefined;
 /** Removes the running setup's exit handlers (export/flush-on-exit.ts) once it has shut down. */

@@ -20,6 +20,8 @@ import {
   RagSpanName,
   RagStage,
   Ragscope,
+  SPAN_ATTRIBUTE_COUNT_LIMIT,
+  ATTRIBUTES_PER_CHUNK,
   type OpenInferenceSpanKind,
   type RagStageName,
 } from "../contracts/span-attributes.js";
@@ -116,6 +118,7 @@ class StartedStage<T> implements StageSpan<T> {
     if (recordResult !== undefined && this.span.isRecording()) {
       recordAttributes(this.spanName, new AttributeRecorder(this.configuration.maxTextLength, this.span), (recorder) => recordResult(recorder, value, this.configuration));
     }
+    reportDroppedAttributes(this.spanName, this.span);
     guarded(this.spanName, () => this.span.end(endTime));
   }
 
@@ -126,8 +129,26 @@ class StartedStage<T> implements StageSpan<T> {
       this.span.recordException(toException(error));
       this.span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
     });
+    reportDroppedAttributes(this.spanName, this.span);
     guarded(this.spanName, () => this.span.end(endTime));
   }
+}
+
+/**
+ * Says when the OTel SDK dropped attributes of the span past its attribute count limit, which it does without a word:
+ * a retrieval of more chunks than the limit holds (ATTRIBUTES_PER_CHUNK attributes each) loses its last chunks. Once a
+ * span, as it ends.
+ */
+function reportDroppedAttributes(spanName: string, span: Span): void {
+  guarded(spanName, () => {
+    // An SDK span counts them (ReadableSpan); another provider's span has no such count.
+    const dropped = (span as { droppedAttributesCount?: unknown }).droppedAttributesCount;
+    if (typeof dropped !== "number" || dropped <= 0) return;
+    reportInstrumentationError(
+      spanName,
+      `the OpenTelemetry SDK dropped ${dropped} attribute(s) of this span past its attribute count limit (OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT; setupRagscope raises it to ${SPAN_ATTRIBUTE_COUNT_LIMIT}, room for ~${Math.floor(SPAN_ATTRIBUTE_COUNT_LIMIT / ATTRIBUTES_PER_CHUNK)} chunks at ${ATTRIBUTES_PER_CHUNK} attributes each): the chunks recorded last are missing; record fewer chunks on one span or raise the limit, in the SDK and in the collector (RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN)`,
+    );
+  });
 }
 
 /**

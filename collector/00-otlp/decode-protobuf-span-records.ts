@@ -26,7 +26,8 @@
  * - a count over a request limit (refused there with its message), a string
  *   or bytes value longer than the value limit (truncated there), more
  *   events or links than a span keeps or a key longer than the key limit
- *   (dropped there, per-span-bounds.ts);
+ *   (dropped there, per-span-bounds.ts), a span or event name longer than
+ *   the name limit (truncated there);
  * - a client's own `ragscope.tenant.authenticated` resource attribute when
  *   the receiver's stamp is asked for (removed there);
  * - a message field given twice (protobufjs merges the two), a oneof given
@@ -70,6 +71,8 @@ export const NO_LIMITS: RequestLimits = {
   maxAttributeKeyBytes: Number.POSITIVE_INFINITY,
   maxEventsPerSpan: Number.POSITIVE_INFINITY,
   maxLinksPerSpan: Number.POSITIVE_INFINITY,
+  maxItemsPerRequest: Number.POSITIVE_INFINITY,
+  maxNameBytes: Number.POSITIVE_INFINITY,
 };
 
 export interface TraceSpanRecords {
@@ -252,7 +255,7 @@ class SpanRecordReader extends ProtobufWireCursor {
           break;
         }
         case 5:
-          name = this.textField(wireType, end);
+          name = this.nameField(wireType, end);
           break;
         case 6:
           kind = this.varintField(wireType, end);
@@ -348,7 +351,7 @@ class SpanRecordReader extends ProtobufWireCursor {
       const field = this.tag(end);
       const wireType = this.wireType;
       if (field === 1) time = this.fixed64(wireType, end);
-      else if (field === 2) name = this.textField(wireType, end);
+      else if (field === 2) name = this.nameField(wireType, end);
       else if (field === 3) {
         attributeCount += 1;
         this.keyValueField(wireType, end, attributes, true);
@@ -533,6 +536,15 @@ class SpanRecordReader extends ProtobufWireCursor {
   private allZero(at: number, length: number): boolean {
     for (let index = at; index < at + length; index += 1) if (this.bytes[index] !== 0) return false;
     return true;
+  }
+
+  /** A span's or an event's name; one longer than the name limit is left to the decoding path, which truncates it. */
+  private nameField(wireType: number, end: number): string {
+    const to = this.lengthDelimited(wireType, end);
+    if (to - this.position > this.options.limits.maxNameBytes) throw decline;
+    const value = this.text(this.position, to);
+    this.position = to;
+    return value;
   }
 
   /** A length-delimited text field at the position, moving past it. */

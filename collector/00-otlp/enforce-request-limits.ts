@@ -9,14 +9,23 @@
  * whole batch), at a code-point boundary, and the span records which keys
  * were cut in `ragscope.truncated_attributes`, so the Case Result lists them.
  * Events and links past their count and attributes with an over-long key are
- * dropped the same way, flagged on the span (per-span-bounds.ts).
+ * dropped the same way, flagged on the span (per-span-bounds.ts). A span or
+ * event name longer than its limit is truncated as a value is, and listed in
+ * `ragscope.truncated_names`. The items of the whole request are held to
+ * their bound (count-request-items.ts) once its events and links are cut.
  */
 import { failure, success, type Result } from "../../core/result.js";
+import { countDocumentItems } from "./count-request-items.js";
 import { dropLongKeys, eventPlace, keepFirstEventsAndLinks, linkPlace, recordDrops, type DroppedItems, type PerSpanBounds } from "./per-span-bounds.js";
 import type { AnyValue, KeyValue, SpanDocument, TracesDocument } from "./traces-document.js";
 
 /** The span attribute that lists the keys whose values the receiver truncated. */
 export const truncatedAttributesKey = "ragscope.truncated_attributes";
+/**
+ * The span attribute (string[]) that lists the names the receiver truncated: `name (<bytes> bytes)` for the span's own,
+ * `event <index>: name (<bytes> bytes)` for an event's, each with the name's length before it was cut.
+ */
+export const truncatedNamesKey = "ragscope.truncated_names";
 
 export interface RequestLimits extends PerSpanBounds {
   maxSpansPerRequest: number;
@@ -24,6 +33,10 @@ export interface RequestLimits extends PerSpanBounds {
   /** Attributes on one span, one of its events or one of its links. */
   maxAttributesPerSpan: number;
   maxAttributeValueBytes: number;
+  /** Spans, events, links and attributes in the whole request (count-request-items.ts). */
+  maxItemsPerRequest: number;
+  /** UTF-8 bytes of a span's or an event's name. */
+  maxNameBytes: number;
 }
 
 export interface LimitsApplied {
@@ -35,6 +48,8 @@ export interface LimitsApplied {
   droppedLinks: number;
   /** Attributes dropped for a key over maxAttributeKeyBytes: a resource's or a scope's once, though listed on each of its spans. */
   droppedAttributes: number;
+  /** Span and event names cut to maxNameBytes, all spans together. */
+  truncatedNames: number;
 }
 
 const encoder = new TextEncoder();
@@ -74,7 +89,10 @@ export function enforceRequestLimits(document: TracesDocument, limits: RequestLi
       }
     }
   }
-  const applied: LimitsApplied = { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0 };
+  // Before anything is converted further (the span records copy each resource's attributes onto every span).
+  const items = countDocumentItems(document, limits.maxItemsPerRequest);
+  if (items.kind === "over") return failure(items.message);
+  const applied: LimitsApplied = { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0, truncatedNames: 0 };
   const maxKeyBytes = limits.maxAttributeKeyBytes;
   for (const resourceSpans of document.resourceSpans) {
     const resourceKeys = dropLongKeys(resourceSpans.resource, maxKeyBytes, "resource: ");
@@ -93,6 +111,7 @@ export function enforceRequestLimits(document: TracesDocument, limits: RequestLi
         applied.droppedLinks += dropped.links;
         // A resource's or a scope's dropped keys are listed on each of its spans: records carry no resource or scope of their own to flag.
         recordDrops(span, dropped, [resourceKeys, scopeKeys, spanKeys]);
+        applied.truncatedNames += truncateNames(span, limits.maxNameBytes);
         const truncated = truncateAll(span.attributes, limits.maxAttributeValueBytes);
         for (const event of span.events) {
           for (const key of truncateAll(event.attributes, limits.maxAttributeValueBytes)) truncated.push(`${event.name}: ${key}`);
@@ -106,6 +125,38 @@ export function enforceRequestLimits(document: TracesDocument, limits: RequestLi
     }
   }
   return success(applied);
+}
+
+/** Cuts the span's and its events' names to `maxBytes`, listing them on the span; how many were cut. */
+function truncateNames(span: SpanDocument, maxBytes: number): number {
+  const cut: string[] = [];
+  const name = truncateText(span.name, maxBytes);
+  if (name !== null) {
+    cut.push(`name (${Buffer.byteLength(span.name, "utf8")} bytes)`);
+    span.name = name;
+  }
+  for (const [index, event] of span.events.entries()) {
+    const eventName = truncateText(event.name, maxBytes);
+    if (eventName === null) continue;
+    cut.push(`event ${index}: name (${Buffer.byteLength(event.name, "utf8")} bytes)`);
+    event.name = eventName;
+  }
+  if (cut.length === 0) return 0;
+  span.attributes = span.attributes.filter((attribute) => attribute.key !== truncatedNamesKey);
+  span.attributes.push({ key: truncatedNamesKey, value: { arrayValue: { values: cut.map((entry) => ({ stringValue: entry })) } } });
+  return cut.length;
+}
+
+/** `text` cut to `maxBytes` of UTF-8 at a code-point boundary, or null when it fits. */
+function truncateText(text: string, maxBytes: number): string | null {
+  // A UTF-16 string never takes fewer UTF-8 bytes than code units: short strings need no encoding.
+  if (text.length * 3 <= maxBytes) return null;
+  const bytes = encoder.encode(text);
+  if (bytes.byteLength <= maxBytes) return null;
+  let end = maxBytes;
+  // Back up to the start of a code point: continuation bytes are 10xxxxxx.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end -= 1;
+  return decoder.decode(bytes.subarray(0, end));
 }
 
 /** Truncates every value of the list in place; returns the keys that were cut. */
@@ -125,14 +176,8 @@ function truncateAll(attributes: KeyValue[], maxBytes: number): string[] {
 /** The value cut to `maxBytes` (each string or bytes leaf), or null when it fits. */
 function truncateValue(value: AnyValue, maxBytes: number): AnyValue | null {
   if ("stringValue" in value) {
-    // A UTF-16 string never takes fewer UTF-8 bytes than code units: short strings need no encoding.
-    if (value.stringValue.length * 3 <= maxBytes) return null;
-    const bytes = encoder.encode(value.stringValue);
-    if (bytes.byteLength <= maxBytes) return null;
-    let end = maxBytes;
-    // Back up to the start of a code point: continuation bytes are 10xxxxxx.
-    while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end -= 1;
-    return { stringValue: decoder.decode(bytes.subarray(0, end)) };
+    const cut = truncateText(value.stringValue, maxBytes);
+    return cut === null ? null : { stringValue: cut };
   }
   if ("bytesValue" in value) return value.bytesValue.byteLength <= maxBytes ? null : { bytesValue: value.bytesValue.slice(0, maxBytes) };
   if ("arrayValue" in value) {

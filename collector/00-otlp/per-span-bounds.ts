@@ -23,6 +23,7 @@
  * receiver dropped, not the SDK), which the stored span shows and the rebuild
  * lists on the Case Result.
  */
+import { SPAN_ATTRIBUTE_COUNT_LIMIT } from "../../contracts/span-attributes.js";
 import type { KeyValue, SpanDocument } from "./traces-document.js";
 
 /** Span attribute (int): events the receiver dropped past RAGSCOPE_MAX_EVENTS_PER_SPAN. */
@@ -41,12 +42,21 @@ export const droppedAttributesKey = "ragscope.dropped_attributes";
  * OpenTelemetry's SDKs keep 128 events, 128 links and 128 attributes per span unless told otherwise, and set no key
  * length. ragscope's SDK writes no events or links of its own (an exception is one event); OpenLLMetry writes one
  * `db.query.result` event per vector search hit, which ragscope reads as the retrieved documents
- * (openllmetry-mapper.ts). 1024 — eight times the SDK default, as RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN is — leaves room
- * for an SDK whose limits were raised; keys ragscope reads are under 100 bytes, so a kibibyte is ten times the longest.
+ * (openllmetry-mapper.ts). 1024 — eight times the SDK default — leaves room for an SDK whose limits were raised (a
+ * retrieval of 1,000 hits); keys ragscope reads are under 100 bytes, so a kibibyte is ten times the longest.
  */
 export const DEFAULT_MAX_ATTRIBUTE_KEY_BYTES = 1024;
 export const DEFAULT_MAX_EVENTS_PER_SPAN = 1024;
 export const DEFAULT_MAX_LINKS_PER_SPAN = 1024;
+/** The default of RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN: the SDK's own span attribute count limit (contracts/span-attributes.ts). */
+export const DEFAULT_MAX_ATTRIBUTES_PER_SPAN = SPAN_ATTRIBUTE_COUNT_LIMIT;
+/**
+ * The default of RAGSCOPE_MAX_NAME_BYTES: UTF-8 bytes of a span's or an event's name. Names are meant to be short and
+ * low-cardinality (`rag.retrieve`, `GET /api/orders/{id}`); the SDKs ragscope reads write under 100 bytes. A longer
+ * name is truncated, as a long attribute value is (enforce-request-limits.ts): it is repeated wherever its span is
+ * listed (the Case Result's notes, the UI), so a megabyte name would be stored many times over.
+ */
+export const DEFAULT_MAX_NAME_BYTES = 1024;
 
 export interface PerSpanBounds {
   maxEventsPerSpan: number;

@@ -19,7 +19,8 @@
  * code out of range, an all-zero trace or span id (those spans are taken out
  * there), a count over a request limit (refused there with its message), an
  * attribute value that may need truncating, more events or links than a span
- * keeps or an attribute key over the key limit (dropped there), a client's
+ * keeps or an attribute key over the key limit (dropped there), a span or
+ * event name over the name limit (truncated there), a client's
  * `ragscope.tenant.authenticated` resource attribute (removed there), a
  * resource or scope given twice, and a known field with another wire type.
  * Whatever else the decoder decides (unknown fields, a oneof given twice),
@@ -226,6 +227,8 @@ class WireSplitter extends ProtobufWireCursor {
         case 3:
         case 5:
           expect(wireType, LENGTH_DELIMITED);
+          // A name over the name limit is truncated by the decoding path.
+          if (field === 5 && to - from > this.options.limits.maxNameBytes) throw decline;
           this.checkText(from, to);
           break;
         case 6:
@@ -290,6 +293,7 @@ class WireSplitter extends ProtobufWireCursor {
       if (field === 1) expect(wireType, FIXED64);
       else if (field === 2) {
         expect(wireType, LENGTH_DELIMITED);
+        if (to - from > this.options.limits.maxNameBytes) throw decline;
         this.checkText(from, to);
       } else if (field === 3) {
         expect(wireType, LENGTH_DELIMITED);

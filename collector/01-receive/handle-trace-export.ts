@@ -215,6 +215,7 @@ async function receiveBody(
   counters.attributesDroppedForKeyLength += prepared.limited.droppedAttributes;
   counters.eventsDropped += prepared.limited.droppedEvents;
   counters.linksDropped += prepared.limited.droppedLinks;
+  counters.namesTruncated += prepared.limited.truncatedNames;
   const traceCount = prepared.kind === "decoded" ? prepared.traces.length : prepared.messages.length;
   // An empty request SHOULD succeed (§5); there is nothing to make durable.
   if (traceCount > 0) {

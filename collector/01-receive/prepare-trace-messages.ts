@@ -15,6 +15,7 @@
 import { cutEventsAndLinks, droppedByDecodedSpan } from "../00-otlp/cut-protobuf-events-and-links.js";
 import { enforceRequestLimits, type LimitsApplied, type RequestLimits } from "../00-otlp/enforce-request-limits.js";
 import { countSpans } from "../00-otlp/count-spans.js";
+import { countJsonContainers, countProtobufItems } from "../00-otlp/count-request-items.js";
 import { decodeProtobufSpanRecords } from "../00-otlp/decode-protobuf-span-records.js";
 import { decodeTraceRequest } from "../00-otlp/decode-trace-request.js";
 import { encodeTraceRequest } from "../00-otlp/encode-protobuf.js";
@@ -53,12 +54,15 @@ export type PreparedMessages =
   | { kind: "tooLarge"; message: string };
 
 /** What the limits changed in a request the byte readers took: nothing (they decline whenever the limits would change a span). */
-const NOTHING_LIMITED: LimitsApplied = { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0 };
+const NOTHING_LIMITED: LimitsApplied = { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0, truncatedNames: 0 };
 
 /** Spans in one message: bounds the main thread's decoding slice in the evaluation loop (a few tens of milliseconds). */
 export const SPANS_PER_MESSAGE = 256;
 
 export function prepareTraceMessages(request: PrepareRequest): PreparedMessages {
+  // The request's items are counted on its bytes before any path decodes them (count-request-items.ts).
+  const items = request.encoding === "protobuf" ? countProtobufItems(request.body, request.limits) : countJsonContainers(request.body, request.limits);
+  if (items.kind === "over") return { kind: "tooLarge", message: items.message };
   if (request.output !== "decoded" && request.encoding === "protobuf" && request.tenant === null) {
     // Bytes to a bus of bytes: the request's spans copied into per-trace messages, nothing decoded (it declines, null,
     // whenever decoding would refuse the request or change a span).

@@ -21,6 +21,8 @@ export function receiverBounds(config: Readonly<CollectorConfig>): Pick<Receiver
       maxAttributeKeyBytes: receiver.maxAttributeKeyBytes,
       maxEventsPerSpan: receiver.maxEventsPerSpan,
       maxLinksPerSpan: receiver.maxLinksPerSpan,
+      maxItemsPerRequest: receiver.maxItemsPerRequest,
+      maxNameBytes: receiver.maxNameBytes,
     },
   };
 }

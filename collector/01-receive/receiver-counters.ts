@@ -41,6 +41,8 @@ export interface ReceiverCounters {
   eventsDropped: number;
   /** Span links dropped past RAGSCOPE_MAX_LINKS_PER_SPAN (counted on the span as ragscope.dropped_links_count). */
   linksDropped: number;
+  /** Span and event names cut to RAGSCOPE_MAX_NAME_BYTES (listed on the span as ragscope.truncated_names). */
+  namesTruncated: number;
   /** Connections closed on arrival because RAGSCOPE_MAX_CONNECTIONS were open. */
   connectionsDropped: number;
   rejected: Record<RejectionReason, number>;
@@ -59,6 +61,7 @@ export function createReceiverCounters(): ReceiverCounters {
     attributesDroppedForKeyLength: 0,
     eventsDropped: 0,
     linksDropped: 0,
+    namesTruncated: 0,
     connectionsDropped: 0,
     rejected: {
       notFound: 0,

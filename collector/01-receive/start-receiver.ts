@@ -25,7 +25,8 @@ import { listen } from "./listen.js";
 import { ByteBudget } from "./byte-budget.js";
 import { DecodePool } from "./decode-pool.js";
 import type { RequestLimits } from "../00-otlp/enforce-request-limits.js";
-import { DEFAULT_MAX_ATTRIBUTE_KEY_BYTES, DEFAULT_MAX_EVENTS_PER_SPAN, DEFAULT_MAX_LINKS_PER_SPAN } from "../00-otlp/per-span-bounds.js";
+import { DEFAULT_MAX_ATTRIBUTE_KEY_BYTES, DEFAULT_MAX_ATTRIBUTES_PER_SPAN, DEFAULT_MAX_EVENTS_PER_SPAN, DEFAULT_MAX_LINKS_PER_SPAN, DEFAULT_MAX_NAME_BYTES } from "../00-otlp/per-span-bounds.js";
+import { DEFAULT_MAX_ITEMS_PER_REQUEST } from "../00-otlp/count-request-items.js";
 import { latestSpanTimeNanos } from "../00-otlp/reject-future-spans.js";
 
 /** The limit OTLP recommends for a decompressed body (§5). */
@@ -44,11 +45,13 @@ export const defaultReceiverBounds = {
   limits: {
     maxSpansPerRequest: 100_000,
     maxSpansPerTrace: 10_000,
-    maxAttributesPerSpan: 1_024,
+    maxAttributesPerSpan: DEFAULT_MAX_ATTRIBUTES_PER_SPAN,
     maxAttributeValueBytes: 1024 * 1024,
     maxAttributeKeyBytes: DEFAULT_MAX_ATTRIBUTE_KEY_BYTES,
     maxEventsPerSpan: DEFAULT_MAX_EVENTS_PER_SPAN,
     maxLinksPerSpan: DEFAULT_MAX_LINKS_PER_SPAN,
+    maxItemsPerRequest: DEFAULT_MAX_ITEMS_PER_REQUEST,
+    maxNameBytes: DEFAULT_MAX_NAME_BYTES,
   } satisfies RequestLimits,
 };
 

@@ -27,7 +27,7 @@ import { isRootSpan } from "../05-assemble/trace-assembler.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 import { identifierProblem } from "../../contracts/identifiers.js";
 import { Ragscope } from "../../contracts/span-attributes.js";
-import { truncatedAttributesKey } from "../00-otlp/enforce-request-limits.js";
+import { truncatedAttributesKey, truncatedNamesKey } from "../00-otlp/enforce-request-limits.js";
 import { droppedAttributesKey, droppedEventsCountKey } from "../00-otlp/per-span-bounds.js";
 import type {
   CiteObservation,
@@ -68,7 +68,8 @@ type ReceiverNote = { span_id: string; span_name: string; attribute: string; kin
 /**
  * What the receiver dropped from a span at its bounds (collector/00-otlp/per-span-bounds.ts) that evaluation could
  * have read: attributes with an over-long key, and events past the bound (OpenLLMetry records vector search hits as
- * events). Links are not listed: nothing ragscope evaluates reads them.
+ * events); and the span's or its events' names it truncated (enforce-request-limits.ts). Links are not listed:
+ * nothing ragscope evaluates reads them.
  */
 function droppedByReceiver(span: SpanRecord): ReceiverNote[] {
   const note = (attribute: string, error: string): ReceiverNote => ({ span_id: span.spanId, span_name: span.name, attribute, kind: "truncated", error });
@@ -78,8 +79,12 @@ function droppedByReceiver(span: SpanRecord): ReceiverNote[] {
   if (typeof events === "number" && events > 0) {
     notes.push(note("events", `the span had ${events} more events than the receiver keeps (RAGSCOPE_MAX_EVENTS_PER_SPAN): the later ones were dropped, with whatever they recorded (OpenLLMetry's vector search hits)`));
   }
+  const names = span.attributes[truncatedNamesKey];
+  if (Array.isArray(names)) for (const name of names) if (typeof name === "string") notes.push(note(name, NAME_TRUNCATED_BY_RECEIVER));
   return notes;
 }
+
+const NAME_TRUNCATED_BY_RECEIVER = "the name was longer than the receiver's limit (RAGSCOPE_MAX_NAME_BYTES) and was truncated to it";
 
 const ENDS_BEFORE_START = "the span ends before it starts (end time earlier than start time): its duration is unknown";
 

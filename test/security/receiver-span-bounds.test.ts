@@ -6,7 +6,10 @@
  * RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES is dropped, a span keeps its first
  * RAGSCOPE_MAX_EVENTS_PER_SPAN events and RAGSCOPE_MAX_LINKS_PER_SPAN links,
  * each drop recorded on the span and counted in /metrics, and the service
- * keeps serving. Run against `ragscope serve` as a child process over real
+ * keeps serving. Span and event names had no bound at all (a 2 MiB span name
+ * was stored, and repeated in every note of its Case Result): a name over
+ * RAGSCOPE_MAX_NAME_BYTES is cut at a code-point boundary, as a long value is,
+ * and listed on the span and the Case Result. Run against `ragscope serve` as a child process over real
  * OTLP/HTTP on 127.0.0.1 (its RSS sampled from /metrics while each attack
  * runs); stored spans and Case Results are read from its store once it
  * stopped.
@@ -32,6 +35,8 @@ const MAX_EVENTS_PER_SPAN = 128;
 const MAX_LINKS_PER_SPAN = 128;
 const MAX_ATTRIBUTE_KEY_BYTES = 1024;
 const MAX_ATTRIBUTES_PER_SPAN = 64;
+/** serve's default (per-span-bounds.ts DEFAULT_MAX_NAME_BYTES). */
+const MAX_NAME_BYTES = 1024;
 /** How far above its idle RSS the collector may go in any attack here: the largest body (32 MB) a few times over, with room for the GC's slack. */
 const RSS_BOUND_BYTES = 320 * MEBIBYTE;
 
@@ -200,6 +205,26 @@ describe("what one span may carry, serve as a child process", () => {
     assert.match(answer.body, /RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN/);
   });
 
+  test(`a 2 MiB span name, a 4 KiB event name (protobuf) and a long span name over OTLP/JSON: 200, each cut to ${MAX_NAME_BYTES} bytes and listed, counted in /metrics`, async () => {
+    const before = await collector.metrics();
+    const longEventName = `${"é".repeat(MAX_NAME_BYTES / 2 - 1)}xy${"z".repeat(3 * 1024)}`;
+    const protobuf = requestDocument([attacked(60, { name: "n".repeat(2 * MEBIBYTE), events: [event(0), { ...event(1), name: longEventName }] })]);
+    const json = requestDocument([attacked(61, { name: `rag.request ${"j".repeat(MAX_NAME_BYTES)}` })]);
+    const answers = await underAttack(
+      "2 MiB span name, 4 KiB event name (protobuf), long span name (OTLP/JSON)",
+      async () => ({
+        protobuf: await postTraces(collector.receiverUrl, encodeTraceRequest(protobuf)),
+        json: await postTraces(collector.receiverUrl, new TextEncoder().encode(encodeTraceRequestJson(json)), { "content-type": "application/json" }),
+      }),
+      (all) => `${all.protobuf.status}, ${all.json.status}; names cut and listed`,
+    );
+    assert.equal(answers.protobuf.status, 200, answers.protobuf.body);
+    assert.equal(answers.json.status, 200, answers.json.body);
+    const now = await collector.metrics();
+    assert.equal(sample(now, "ragscope_receiver_names_truncated_total") - sample(before, "ragscope_receiver_names_truncated_total"), 3);
+    stored.names.push(syntheticTraceId(60), syntheticTraceId(61));
+  });
+
   test("after the attacks the service keeps serving: a plain trace is answered 200 and stored", async () => {
     const answers: ReceiverAnswer[] = [];
     for (let trace = 50; trace < 55; trace += 1) answers.push(await postTraces(collector.receiverUrl, syntheticRequestBody([syntheticSpan(trace, 0, [text("output.value", "an answer")]), syntheticSpan(trace, 1, [])])));
@@ -207,13 +232,13 @@ describe("what one span may carry, serve as a child process", () => {
     stored.plain.push(syntheticTraceId(50), syntheticTraceId(54));
   });
 
-  const stored = { keys: [] as string[], events: [] as string[], links: [] as string[], plain: [] as string[] };
+  const stored = { keys: [] as string[], events: [] as string[], links: [] as string[], names: [] as string[], plain: [] as string[] };
 
   test("stored: the dropped attributes listed on the span and the Case Result, the kept events, the dropped counts on the span", async () => {
     assert.equal(await collector.stop(), 0, collector.output().slice(-4000));
     const connection = await collector.openStore();
     try {
-      const ids = [...stored.keys, ...stored.events, ...stored.links, ...stored.plain];
+      const ids = [...stored.keys, ...stored.events, ...stored.links, ...stored.names, ...stored.plain];
       const spanRows = await queryRows<{ trace_id: string; spans: string }>(connection, "SELECT trace_id, spans FROM {{database}}.trace_spans FINAL WHERE trace_id IN {ids:Array(String)}", { ids });
       const resultRows = await queryRows<{ trace_id: string; payload: string }>(connection, "SELECT trace_id, payload FROM {{database}}.case_results FINAL WHERE trace_id IN {ids:Array(String)}", { ids });
       assert.deepEqual(resultRows.map((row) => row.trace_id).sort(), [...ids].sort(), "every attacked trace was evaluated and stored");
@@ -251,6 +276,16 @@ describe("what one span may carry, serve as a child process", () => {
       }
       assert.equal(rootOf(syntheticTraceId(21)).attributes["ragscope.dropped_links_count"], 200_000 - MAX_LINKS_PER_SPAN);
       for (const traceId of stored.plain) assert.deepEqual(resultOf(traceId).rag_observation.malformed_attributes, [], "a plain trace carries no note");
+
+      const named = rootOf(syntheticTraceId(60));
+      assert.equal(named.name, "n".repeat(MAX_NAME_BYTES));
+      // The event name is cut at the bound: 511 two-byte characters and "xy" are its first 1,024 bytes of 4,096.
+      assert.equal(named.events[1]!.name, `${"é".repeat(MAX_NAME_BYTES / 2 - 1)}xy`);
+      assert.deepEqual(named.attributes["ragscope.truncated_names"], [`name (${2 * MEBIBYTE} bytes)`, `event 1: name (${Buffer.byteLength(`${"é".repeat(MAX_NAME_BYTES / 2 - 1)}xy${"z".repeat(3 * 1024)}`)} bytes)`]);
+      const namedNotes = resultOf(syntheticTraceId(60)).rag_observation.malformed_attributes;
+      assert.deepEqual(namedNotes.map((note) => note.attribute), [`name (${2 * MEBIBYTE} bytes)`, `event 1: name (${MAX_NAME_BYTES + 3 * 1024} bytes)`]);
+      assert.ok(namedNotes.every((note) => /RAGSCOPE_MAX_NAME_BYTES/.test(note.error) && note.span_name === "n".repeat(MAX_NAME_BYTES)), "each note names the setting and the cut span name, never the megabytes");
+      assert.equal(rootOf(syntheticTraceId(61)).name, `rag.request ${"j".repeat(MAX_NAME_BYTES - "rag.request ".length)}`, "OTLP/JSON alike");
     } finally {
       await connection.close();
     }
@@ -264,7 +299,7 @@ describe("the bounds' settings are checked at start", () => {
       const binary = fileURLToPath(new URL("../../bin/ragscope.js", import.meta.url));
       // Bounded: a serve that started would be killed after 30 s (and the test fail on its status).
       const result = spawnSync(process.execPath, [binary, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", dataDir], {
-        env: { ...process.env, RAGSCOPE_MAX_EVENTS_PER_SPAN: "-1", RAGSCOPE_MAX_LINKS_PER_SPAN: "many", RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES: "16" },
+        env: { ...process.env, RAGSCOPE_MAX_EVENTS_PER_SPAN: "-1", RAGSCOPE_MAX_LINKS_PER_SPAN: "many", RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES: "16", RAGSCOPE_MAX_NAME_BYTES: "16", RAGSCOPE_MAX_ITEMS_PER_REQUEST: "0" },
         encoding: "utf8",
         timeout: 30_000,
       });
@@ -272,6 +307,8 @@ describe("the bounds' settings are checked at start", () => {
       assert.match(result.stderr, /environment variable RAGSCOPE_MAX_EVENTS_PER_SPAN: must be at least 0/);
       assert.match(result.stderr, /environment variable RAGSCOPE_MAX_LINKS_PER_SPAN: must be a number/);
       assert.match(result.stderr, /environment variable RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES: must be at least 128/);
+      assert.match(result.stderr, /environment variable RAGSCOPE_MAX_NAME_BYTES: must be at least 64/);
+      assert.match(result.stderr, /environment variable RAGSCOPE_MAX_ITEMS_PER_REQUEST: must be at least 1/);
       assert.doesNotMatch(result.stdout, /OTLP\/HTTP on/, "it never listened");
     } finally {
       await rm(dataDir, { recursive: true, force: true });

@@ -16,7 +16,8 @@ import v8 from "node:v8";
 import { z } from "zod";
 import type { RetryPolicy } from "../../../core/retry.js";
 import { DEFAULT_MAX_QUEUED_BYTES } from "../../02-transport/in-process/in-process-bus.js";
-import { DEFAULT_MAX_ATTRIBUTE_KEY_BYTES, DEFAULT_MAX_EVENTS_PER_SPAN, DEFAULT_MAX_LINKS_PER_SPAN } from "../../00-otlp/per-span-bounds.js";
+import { DEFAULT_MAX_ATTRIBUTE_KEY_BYTES, DEFAULT_MAX_ATTRIBUTES_PER_SPAN, DEFAULT_MAX_EVENTS_PER_SPAN, DEFAULT_MAX_LINKS_PER_SPAN, DEFAULT_MAX_NAME_BYTES } from "../../00-otlp/per-span-bounds.js";
+import { DEFAULT_MAX_ITEMS_PER_REQUEST } from "../../00-otlp/count-request-items.js";
 import { compressionNames } from "../../02-transport/kafka/compression-names.js";
 import { DEFAULT_ROLLUP_REFRESH_MS } from "../../../store/clickhouse/metric-rollups.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "../../../store/clickhouse/query-memory-bound.js";
@@ -160,8 +161,12 @@ export const collectorSections = {
     maxSpansPerRequest: integer(1).default(100_000),
     /** Spans of one trace in one request; more: 413. */
     maxSpansPerTrace: integer(1).default(10_000),
-    /** Attributes on one span, span event or span link; more: 413. */
-    maxAttributesPerSpan: integer(1).default(1_024),
+    /**
+     * Attributes on one span, span event or span link; more: 413. At least the SDK's own span attribute count limit
+     * (instrumentation/setup.ts RAGSCOPE_ATTRIBUTE_COUNT_LIMIT), so whatever it sends is taken: a retrieval writes 12
+     * attributes a chunk, ~1,360 chunks in 16,384. Memory is bounded by the request's items (maxItemsPerRequest).
+     */
+    maxAttributesPerSpan: integer(1).default(DEFAULT_MAX_ATTRIBUTES_PER_SPAN),
     /** UTF-8 bytes of one attribute value (each string or bytes leaf); longer values are truncated and listed on the Case Result. */
     maxAttributeValueBytes: integer(64).default(1 * MEBIBYTE),
     /**
@@ -174,6 +179,14 @@ export const collectorSections = {
     maxEventsPerSpan: integer(0).default(DEFAULT_MAX_EVENTS_PER_SPAN),
     /** Links one span keeps; later ones are dropped and counted on the span. 0 keeps none. */
     maxLinksPerSpan: integer(0).default(DEFAULT_MAX_LINKS_PER_SPAN),
+    /**
+     * Items one request decodes into — spans, span events and links, attributes (each element of an array value, and a
+     * resource's attributes once for each of its spans) — counted on the body before it is decoded; more: 413
+     * (count-request-items.ts).
+     */
+    maxItemsPerRequest: integer(1).default(DEFAULT_MAX_ITEMS_PER_REQUEST),
+    /** UTF-8 bytes of a span's or span event's name; longer names are truncated and listed on the span and the Case Result. */
+    maxNameBytes: integer(64).default(DEFAULT_MAX_NAME_BYTES),
     /**
      * Seconds a span's start or end may lie after the receiver's clock; a later span is rejected, counted and told to
      * the client (partial success): it would sit above every real trace in newest-first lists until its time came.

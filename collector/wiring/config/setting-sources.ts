@@ -24,6 +24,8 @@ export const environmentVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_MAX_EVENTS_PER_SPAN: "receiver.maxEventsPerSpan",
   RAGSCOPE_MAX_FUTURE_SPAN_SECONDS: "receiver.maxFutureSpanSeconds",
   RAGSCOPE_MAX_LINKS_PER_SPAN: "receiver.maxLinksPerSpan",
+  RAGSCOPE_MAX_ITEMS_PER_REQUEST: "receiver.maxItemsPerRequest",
+  RAGSCOPE_MAX_NAME_BYTES: "receiver.maxNameBytes",
   RAGSCOPE_DECODE_THREADS: "receiver.decodeThreads",
   RAGSCOPE_CLICKHOUSE_URL: "clickhouse.url",
   RAGSCOPE_CLICKHOUSE_USER: "clickhouse.username",

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { context, propagation, trace, type Attributes } from "@opentelemetry/api";
 import { InMemorySpanExporter, SamplingDecision, SimpleSpanProcessor, type Sampler } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
-import { traceRerank, type ChunkRecord } from "../../../instrumentation/index.js";
+import { traceRerank, traceRetrieve, type ChunkRecord } from "../../../instrumentation/index.js";
+import { instrumentationErrors } from "../../../instrumentation/instrumentation-errors.js";
 
 const input: ChunkRecord[] = [
   { chunkId: "leave-policy#3", documentId: "leave-policy", text: "Employees accrue 25 days of annual leave.", score: 0.91 },
@@ -89,5 +90,18 @@ describe("rag.rerank input chunks", () => {
     const [span] = exporter.getFinishedSpans();
     assert.equal(Object.keys(span!.attributes).length, 10);
     assert.ok(span!.droppedAttributesCount > 0);
+  });
+
+  test("what the limit drops is reported as an instrumentation problem, once a span, never silently; a span within the limit reports nothing", async () => {
+    const exporter = startTracing({ shouldSample: () => ({ decision: SamplingDecision.RECORD_AND_SAMPLED }), toString: () => "always" }, { attributeCountLimit: 40 });
+    const chunks = Array.from({ length: 10 }, (_, index): ChunkRecord => ({ chunkId: `c${index}`, documentId: `d${index}`, text: `chunk ${index}`, score: 1 - index / 10 }));
+    const before = instrumentationErrors();
+    await traceRetrieve({ query: "carry-over" }, () => chunks.slice(0, 2));
+    assert.equal(instrumentationErrors(), before, "two chunks fit in 40 attributes");
+    await traceRetrieve({ query: "carry-over" }, () => chunks);
+    await traceRerank({ query: "carry-over", input: chunks, model: "rerank-small" }, () => chunks);
+    const spans = exporter.getFinishedSpans();
+    assert.ok(spans.slice(1).every((span) => span.droppedAttributesCount > 0));
+    assert.equal(instrumentationErrors(), before + 2, "one report for each span that lost attributes");
   });
 });

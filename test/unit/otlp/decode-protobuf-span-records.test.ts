@@ -47,7 +47,7 @@ function assertSameAsDecoding(body: Uint8Array, options: Options = { limits, ten
   assert.equal(direct.spanCount, decoding.spanCount);
   assert.equal(prepared.spanCount, decoding.spanCount);
   assert.equal(decoding.rejectedSpans, 0);
-  assert.deepEqual(decoding.limited, { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0 });
+  assert.deepEqual(decoding.limited, { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0, truncatedNames: 0 });
   assert.deepEqual(prepared.traces.map((part) => part.key), decoding.traces.map((part) => part.key), "the same parts of the same traces in the same order");
   assert.deepEqual(prepared.traces, decoding.traces, "equal records, stored texts and byte estimates");
   // deepEqual does not see the order of keys; the stored JSON does (attributes, the resource's stamp last).
@@ -194,6 +194,9 @@ describe("reading a protobuf request straight into span records", () => {
     declined(oneSpan({ events: [event([text(longKey, "v")])] }), "an event key over the key limit", { maxAttributeKeyBytes: 128 });
     declined(oneSpan({ links: [link([text(longKey, "v")])] }), "a link key over the key limit", { maxAttributeKeyBytes: 128 });
     declined(oneSpan({}, [text(longKey, "v")]), "a resource key over the key limit", { maxAttributeKeyBytes: 128 });
+    declined(oneSpan({ name: "n".repeat(65) }), "a span name over the name limit (truncated by decoding)", { maxNameBytes: 64 });
+    declined(oneSpan({ events: [{ ...event(), name: "é".repeat(33) }] }), "an event name over the name limit", { maxNameBytes: 64 });
+    assert.ok(decodeProtobufSpanRecords(oneSpan({ name: "n".repeat(64), events: [{ ...event(), name: "é".repeat(32) }] }), { limits: { ...limits, maxNameBytes: 64 }, stamp: { tenant: null } }) !== null, "names at the name limit: read");
     assert.ok(decodeProtobufSpanRecords(oneSpan({ attributes: [{ key: "map", value: { kvlistValue: { values: [text(longKey, "v")] } } }] }), { limits: { ...limits, maxAttributeKeyBytes: 128 }, stamp: { tenant: null } }) !== null, "a long key inside a value is the value's: read");
     assert.ok(decodeProtobufSpanRecords(oneSpan({ events: [event(), event()], links: [link(), link()], attributes: [text("k".repeat(128), "v")] }), { limits: { ...limits, maxEventsPerSpan: 2, maxLinksPerSpan: 2, maxAttributeKeyBytes: 128 }, stamp: { tenant: null } }) !== null, "at the bounds: read");
     declined(oneSpan({ kind: 6 as SpanDocument["kind"] }), "a span kind out of range");

@@ -2,11 +2,12 @@
  * The receiver's per-span bounds on the decoded request (enforce-request-limits.ts with per-span-bounds.ts), as the
  * OTLP/JSON path and a protobuf body the byte readers decline meet them: which attributes a key bound drops (bytes,
  * not characters; the key at the bound is kept), how they are counted once and listed on each span, at most 32 a
- * span, and that a client's own claim under the receiver's keys does not survive a drop.
+ * span, and that a client's own claim under the receiver's keys does not survive a drop. And span and event names
+ * held to RAGSCOPE_MAX_NAME_BYTES, cut as values are.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { enforceRequestLimits } from "../../../collector/00-otlp/enforce-request-limits.js";
+import { enforceRequestLimits, truncatedAttributesKey, truncatedNamesKey } from "../../../collector/00-otlp/enforce-request-limits.js";
 import { droppedAttributesKey, droppedEventsCountKey } from "../../../collector/00-otlp/per-span-bounds.js";
 import type { KeyValue, SpanDocument, TracesDocument } from "../../../collector/00-otlp/traces-document.js";
 import { limits, span, spanId, text, trace } from "./request-fixtures.js";
@@ -17,8 +18,8 @@ function request(spans: SpanDocument[], resource: KeyValue[] = []): TracesDocume
   return { resourceSpans: [{ resource: { attributes: resource, droppedAttributesCount: 0 }, scopeSpans: [{ scope: { name: "s", version: "", attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: "" }], schemaUrl: "" }] };
 }
 
-const listedOn = (item: SpanDocument) => {
-  const value = item.attributes.find((attribute) => attribute.key === droppedAttributesKey)?.value;
+const listedOn = (item: SpanDocument, key = droppedAttributesKey) => {
+  const value = item.attributes.find((attribute) => attribute.key === key)?.value;
   return value !== undefined && value !== null && "arrayValue" in value ? value.arrayValue.values.map((entry) => (entry !== null && "stringValue" in entry ? entry.stringValue : "")) : [];
 };
 
@@ -73,5 +74,28 @@ describe("per-span bounds on the decoded request", () => {
     assert.ok(!refused.ok);
     assert.match(refused.error, /on it or on one of its events or links \(RAGSCOPE_MAX_ATTRIBUTES_PER_SPAN\)/);
     assert.ok(enforceRequestLimits(request([span(trace(1), spanId(1), { links: [link(2), link(3)] })]), tight).ok, "the second link is dropped, not counted");
+  });
+
+  test("span and event names longer than RAGSCOPE_MAX_NAME_BYTES are cut at a code-point boundary, counted and listed on the span with their length", () => {
+    const tight = { ...bounds, maxNameBytes: 64, maxAttributeValueBytes: 64 };
+    const event = (name: string, attributes: KeyValue[] = []) => ({ timeUnixNano: 1n, name, attributes, droppedAttributesCount: 0 });
+    // 81 bytes; the 64th is the second of a two-byte character, so the cut ends one byte before it.
+    const longName = `x${"é".repeat(40)}`;
+    const document = request([
+      span(trace(1), spanId(1), { name: "s".repeat(2 * 1024 * 1024), events: [event("short"), event(longName, [text("long", "z".repeat(100))])] }),
+      span(trace(1), spanId(2), { name: "n".repeat(64), events: [event("é".repeat(32))], attributes: [{ key: truncatedNamesKey, value: { stringValue: "a client's own" } }] }),
+    ]);
+    const applied = enforceRequestLimits(document, tight);
+    assert.ok(applied.ok);
+    assert.equal(applied.value.truncatedNames, 2);
+    const [cut, atBound] = document.resourceSpans[0]!.scopeSpans[0]!.spans;
+    assert.equal(cut!.name, "s".repeat(64));
+    assert.deepEqual(cut!.events.map((item) => item.name), ["short", `x${"é".repeat(31)}`]);
+    assert.deepEqual(listedOn(cut!, truncatedNamesKey), [`name (${2 * 1024 * 1024} bytes)`, "event 1: name (81 bytes)"]);
+    // A value cut on the event is listed under the event's cut name.
+    assert.deepEqual(listedOn(cut!, truncatedAttributesKey), [`x${"é".repeat(31)}: long`]);
+    assert.equal(atBound!.name, "n".repeat(64), "a name at the bound is kept whole");
+    assert.equal(atBound!.events[0]!.name, "é".repeat(32));
+    assert.deepEqual(atBound!.attributes, [{ key: truncatedNamesKey, value: { stringValue: "a client's own" } }], "nothing cut: a client's value under the key stays, as the byte readers leave it");
   });
 });

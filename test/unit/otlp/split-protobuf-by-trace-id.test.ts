@@ -49,7 +49,7 @@ function assertSameAsDecoding(body: Uint8Array, options = { limits, maxMessageBy
   if (decoded.kind !== "prepared") return split;
   assert.equal(split.spanCount, decoded.spanCount);
   assert.equal(decoded.rejectedSpans, 0);
-  assert.deepEqual(decoded.limited, { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0 });
+  assert.deepEqual(decoded.limited, { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0, truncatedNames: 0 });
   assert.deepEqual([...new Set(split.messages.map((message) => message.key))], [...new Set(decoded.messages.map((message) => message.key))], "the same traces in the same order");
   assert.deepEqual(spansByTrace(split.messages), spansByTrace(decoded.messages));
   for (const message of split.messages) assert.equal(message.value.byteLength, message.value.buffer.byteLength, "a message owns its buffer (transferable)");
@@ -113,6 +113,9 @@ describe("cutting a protobuf request by trace id without decoding it", () => {
     declined(one({ events: [event([text(longKey, "v")])] }), "an event key over the key limit", { maxAttributeKeyBytes: 128 });
     declined(one({ links: [link([text(longKey, "v")])] }), "a link key over the key limit", { maxAttributeKeyBytes: 128 });
     declined(one({}, [text(longKey, "v")]), "a resource key over the key limit", { maxAttributeKeyBytes: 128 });
+    declined(one({ name: "n".repeat(65) }), "a span name over the name limit (truncated by decoding)", { maxNameBytes: 64 });
+    declined(one({ events: [{ ...event(), name: "é".repeat(33) }] }), "an event name over the name limit", { maxNameBytes: 64 });
+    assert.ok(splitProtobufByTraceId(one({ name: "n".repeat(64), events: [{ ...event(), name: "é".repeat(32) }] }), { ...options, limits: { ...limits, maxNameBytes: 64 } }) !== null, "names at the name limit: split");
     assert.ok(splitProtobufByTraceId(one({ attributes: [{ key: "map", value: { kvlistValue: { values: [text(longKey, "v")] } } }] }), { ...options, limits: { ...limits, maxAttributeKeyBytes: 128 } }) !== null, "a long key inside a value is the value's: split");
     assert.ok(splitProtobufByTraceId(one({ events: [event(), event()], links: [link(), link()], attributes: [text("k".repeat(128), "v")] }), { ...options, limits: { ...limits, maxEventsPerSpan: 2, maxLinksPerSpan: 2, maxAttributeKeyBytes: 128 } }) !== null, "at the bounds: split");
     // A start or end past the receiver's latest span time (taken out by decoding, reject-future-spans.ts); at it: split.
