@@ -31,6 +31,8 @@ export interface DashboardResult {
   /** Why the dashboard shows nothing, when it cannot (no runs to compare). */
   skipped: string | null;
   panels: Map<number, PanelResult>;
+  /** This dashboard's own time range, when it is not the report's, and why (the collector health board runs to its latest snapshot). */
+  range?: { fromMs: number; toMs: number; why: string };
 }
 
 /** Points a time series panel may show (Grafana: the panel's width in pixels). */

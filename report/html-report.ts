@@ -123,10 +123,10 @@ function renderStat(result: PanelResult): string {
   return `<div class="stats">${tiles.join("")}</div>`;
 }
 
-function renderTimeSeries(result: PanelResult, document: ReportDocument): string {
+function renderTimeSeries(result: PanelResult, range: { fromMs: number; toMs: number }): string {
   const series = toSeries(result.frames);
   if (series.every((entry) => entry.points.every(([, value]) => value === null))) return `<p class="empty">No data in the time range.</p>`;
-  const chart = timeSeriesChart(series, { unit: result.panel.unit, fromMs: document.fromMs, toMs: document.toMs, bars: result.panel.bars, stacked: result.panel.stacked, label: result.panel.title, width: chartWidth(result.panel) });
+  const chart = timeSeriesChart(series, { unit: result.panel.unit, fromMs: range.fromMs, toMs: range.toMs, bars: result.panel.bars, stacked: result.panel.stacked, label: result.panel.title, width: chartWidth(result.panel) });
   return chart + legend(series.map((entry) => entry.name));
 }
 
@@ -155,13 +155,13 @@ function renderTable(result: PanelResult, document: ReportDocument): string {
   return `<div class="table"><table><thead><tr>${header}</tr></thead><tbody>${rows.join("")}</tbody></table></div>`;
 }
 
-function renderPanel(result: PanelResult, document: ReportDocument): string {
+function renderPanel(result: PanelResult, document: ReportDocument, range: { fromMs: number; toMs: number }): string {
   const panel = result.panel;
   let body: string;
   if (result.error !== null) body = `<p class="error">${escapeHtml(result.error)}</p>`;
   else if (result.frames.every((frame) => frame.rows === 0)) body = `<p class="empty">No data in the time range.</p>`;
   else if (panel.kind === "stat") body = renderStat(result);
-  else if (panel.kind === "timeseries") body = renderTimeSeries(result, document);
+  else if (panel.kind === "timeseries") body = renderTimeSeries(result, range);
   else if (panel.kind === "barchart") body = renderBarChart(result);
   else body = renderTable(result, document);
   const empty = result.error !== null || !/class="(chart|stats|table)"/.test(body);
@@ -170,11 +170,13 @@ function renderPanel(result: PanelResult, document: ReportDocument): string {
 
 function renderDashboard(result: DashboardResult, document: ReportDocument): string {
   const parts = [`<section class="dashboard" id="${escapeHtml(result.dashboard.uid)}"><h2>${escapeHtml(result.dashboard.title)}</h2><p class="description">${escapeHtml(result.dashboard.description)}</p>`];
+  if (result.range) parts.push(`<p class="note" data-range="own">Time range of this board: ${escapeHtml(formatRange(result.range.fromMs, result.range.toMs))}, ${escapeHtml(result.range.why)}.</p>`);
+  const range = result.range ?? document;
   if (result.skipped !== null) parts.push(`<p class="note">Not shown: ${escapeHtml(result.skipped)}.</p>`);
   else {
     for (const row of result.dashboard.rows) {
       if (row.title) parts.push(`<h3 class="row">${escapeHtml(titleWithVariables(row.title, result.variables))}</h3>`);
-      parts.push(`<div class="grid">${row.panels.map((panel) => renderPanel(result.panels.get(panel.id) ?? { panel, frames: [], error: "not run" }, document)).join("")}</div>`);
+      parts.push(`<div class="grid">${row.panels.map((panel) => renderPanel(result.panels.get(panel.id) ?? { panel, frames: [], error: "not run" }, document, range)).join("")}</div>`);
     }
   }
   parts.push("</section>");
@@ -196,8 +198,13 @@ function renderBehaviour(behaviour: BehaviourBoard): string {
   ].join("");
 }
 
+/** "2026-07-08 09:00 – 2026-07-08 10:00 UTC". */
+export function formatRange(fromMs: number, toMs: number): string {
+  return `${new Date(fromMs).toISOString().replace("T", " ").slice(0, 16)} – ${new Date(toMs).toISOString().replace("T", " ").slice(0, 16)} UTC`;
+}
+
 export function renderHtmlReport(document: ReportDocument): string {
-  const range = `${new Date(document.fromMs).toISOString().replace("T", " ").slice(0, 16)} – ${new Date(document.toMs).toISOString().replace("T", " ").slice(0, 16)} UTC`;
+  const range = formatRange(document.fromMs, document.toMs);
   return [
     "<!doctype html>",
     `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(document.title)}</title><style>${STYLE}</style></head><body>`,

@@ -4,13 +4,15 @@
  * its data under a local folder; given a URL, the same client talks to a
  * ClickHouse server over HTTP. Every query and migration is the same SQL.
  */
-import { mkdir } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
-import { createClient, parseError, type ClickHouseClient } from "@clickhouse/client";
+import { ClickHouseLogLevel, createClient, parseError, type ClickHouseClient } from "@clickhouse/client";
 import type { ChdbConnection } from "chdb/connection";
 import { heldLock, lockHolder, StoreLockedError } from "./store-locked-error.js";
 import { clickHouseErrorCode } from "./clickhouse-error-code.js";
+import { ClickHouseServerError, DataFolderError, firstLine, folderProblem, printableUrl, serverProblem } from "./store-open-errors.js";
 
 export interface ClickHouseConfig {
   /** ClickHouse server URL (http://host:8123); absent = embedded chDB. */
@@ -109,16 +111,43 @@ interface EmbeddedEntry {
   users: number;
 }
 
+export interface ServerConnectionOptions {
+  /** False: the client logs nothing of its own (a caller that reports failures itself, e.g. best-effort health snapshots). Default true. */
+  clientLog?: boolean;
+  /** Longest wait for one request, ms; default the client's (300 s). */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * A connection to the ClickHouse server of `config.url` that asks the server nothing yet: no DDL, no ping.
+ * The first request connects, so a server that is down shows only when it is used.
+ */
+export function clickHouseServerConnection(config: ClickHouseConfig & { url: string }, options: ServerConnectionOptions = {}): ClickHouseConnection {
+  const client = createClient({
+    url: config.url,
+    username: config.username,
+    password: config.password,
+    clickhouse_settings: { wait_end_of_query: 1 },
+    ...(options.requestTimeoutMs === undefined ? {} : { request_timeout: options.requestTimeoutMs }),
+    ...(options.clientLog === false ? { log: { level: ClickHouseLogLevel.OFF } } : {}),
+  });
+  return { client, database: config.database, embedded: false, insertTabSeparated: (insert) => serverInsert(client, insert), describe: () => `ClickHouse server ${printableUrl(config.url)}, database ${config.database}`, close: () => client.close() };
+}
+
 export async function openClickHouse(config: ClickHouseConfig): Promise<ClickHouseConnection> {
   if (config.url !== null) {
-    const client = createClient({
-      url: config.url,
-      username: config.username,
-      password: config.password,
-      clickhouse_settings: { wait_end_of_query: 1 },
-    });
-    await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(config.database)}` });
-    return { client, database: config.database, embedded: false, insertTabSeparated: (insert) => serverInsert(client, insert), describe: () => `ClickHouse server ${config.url}, database ${config.database}`, close: () => client.close() };
+    const createDatabase = `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(config.database)}`;
+    // The first request, on a client of its own that logs nothing: a server that does not answer or refuses the
+    // login is said in one line naming the setting, without the client's own multi-line error log before it.
+    const first = clickHouseServerConnection({ ...config, url: config.url }, { clientLog: false });
+    try {
+      await first.client.command({ query: createDatabase });
+    } catch (error) {
+      throw new ClickHouseServerError(printableUrl(config.url), config.database, serverProblem(error), firstLine(error), { cause: error });
+    } finally {
+      await first.close();
+    }
+    return clickHouseServerConnection({ ...config, url: config.url });
   }
   const existing = embeddedConnections.get(config.dataPath);
   if (existing) {
@@ -126,7 +155,13 @@ export async function openClickHouse(config: ClickHouseConfig): Promise<ClickHou
     await existing.connection.client.command({ query: `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(config.database)}` });
     return sharedHandle(config, existing);
   }
-  await mkdir(config.dataPath, { recursive: true });
+  try {
+    await mkdir(config.dataPath, { recursive: true });
+    // Before the engine is asked: it would print its own multi-line refusal and throw "Failed to create connection".
+    await access(config.dataPath, constants.R_OK | constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw new DataFolderError(config.dataPath, folderProblem(error), firstLine(error), { cause: error });
+  }
   // Loaded lazily: the native engine is only needed in embedded mode.
   const { createChdbConnection } = await import("chdb/connection");
   const held = heldLock(config.dataPath);
@@ -138,7 +173,8 @@ export async function openClickHouse(config: ClickHouseConfig): Promise<ClickHou
     // Another process holding the folder is the one failure a user meets here; say which process it is.
     const holder = clickHouseErrorCode(error) === "CHDB_CONNECTION" ? lockHolder(config.dataPath) : null;
     if (holder !== null) throw new StoreLockedError(config.dataPath, holder, { cause: error });
-    throw error;
+    // E.g. files inside it that this user may not write: the engine printed its reason on stderr.
+    throw new DataFolderError(config.dataPath, "unopenable", firstLine(error), { cause: error });
   }
   const client = createClient({ connection: chdbConnection } as Parameters<typeof createClient>[0]);
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(config.database)}` });

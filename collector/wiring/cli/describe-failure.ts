@@ -6,6 +6,8 @@
  */
 import { PortInUseError } from "../../01-receive/listen.js";
 import { StoreLockedError } from "../../../store/clickhouse/store-locked-error.js";
+import { ClickHouseServerError, DataFolderError } from "../../../store/clickhouse/store-open-errors.js";
+import { KafkaUnavailableError } from "./kafka-start-failure.js";
 
 const moveWith = {
   receiver: "--port N (or RAGSCOPE_RECEIVER_PORT); --port 0 picks a free port",
@@ -30,8 +32,54 @@ export function describeFailure(commandName: string, error: unknown, debug: bool
         `While ragscope serve runs, its web UI and read API (the address it printed at start; GET /api/runs/<run>/summary) show the same data`,
     ];
   }
+  if (error instanceof KafkaUnavailableError) return [`ragscope${command}: ${describeKafka(error)}`];
+  if (error instanceof ClickHouseServerError) return [`ragscope${command}: ${describeServer(error)}`];
+  if (error instanceof DataFolderError) return [`ragscope${command}: ${describeFolder(error)}`];
   const message = error instanceof Error ? error.message : String(error);
   const lines = [`ragscope${command}: unexpected error: ${message.split("\n")[0]}${debug ? "" : " (set RAGSCOPE_DEBUG=1 for the stack trace)"}`];
   if (debug && error instanceof Error && error.stack) lines.push(error.stack);
   return lines;
+}
+
+const brokersSetting = "--kafka-brokers host:port,... (or RAGSCOPE_KAFKA_BROKERS; default localhost:9092)";
+
+function describeKafka(error: KafkaUnavailableError): string {
+  const configured = error.brokers.join(",");
+  if (error.broker !== null && !error.brokers.includes(error.broker)) {
+    // The bootstrap broker answered and named another address for itself (advertised.listeners), which is not reachable from here.
+    return (
+      `Kafka at ${configured} (${error.origin}) answered, but the broker address it advertises, ${error.broker}, cannot be reached from here (${error.detail}); ` +
+      `set the broker's advertised.listeners (KAFKA_ADVERTISED_LISTENERS) to an address this host reaches, or run ragscope where ${error.broker} resolves`
+    );
+  }
+  return `cannot connect to Kafka at ${configured} (${error.origin}): ${error.detail}; check that Kafka runs and listens there, or name its bootstrap brokers with ${brokersSetting}`;
+}
+
+const urlSetting = "--clickhouse-url (or RAGSCOPE_CLICKHOUSE_URL)";
+
+function describeServer(error: ClickHouseServerError): string {
+  const where = `the ClickHouse server at ${error.url}`;
+  switch (error.problem) {
+    case "unreachable":
+      return `cannot reach ${where} (${error.detail}); check that it runs and that ${urlSetting} names its HTTP interface, e.g. http://clickhouse:8123 — or unset it to use the embedded engine in --data-dir`;
+    case "login refused":
+      return `${where} refused the login (${error.detail}); set the user with --clickhouse-user (or RAGSCOPE_CLICKHOUSE_USER) and its password in RAGSCOPE_CLICKHOUSE_PASSWORD (or the config file's clickhouse.password)`;
+    case "not permitted":
+      return `${where} does not let this user create or use the database ${error.database} (${error.detail}); grant it (GRANT CREATE DATABASE, ALL ON ${error.database}.*), or name a database it may use with --clickhouse-database (or RAGSCOPE_CLICKHOUSE_DATABASE)`;
+    case "failed":
+      return `${where} could not be used (${error.detail}); check that ${urlSetting} names a ClickHouse server's HTTP interface (port 8123, or 8443 with https)`;
+  }
+}
+
+const folderSetting = "--data-dir (or RAGSCOPE_DATA_DIR)";
+
+function describeFolder(error: DataFolderError): string {
+  switch (error.problem) {
+    case "not a folder":
+      return `the data folder ${error.dataPath} cannot be created: it, or a folder above it, is a file (${error.detail}); name a folder with ${folderSetting}`;
+    case "not permitted":
+      return `the data folder ${error.dataPath} cannot be written by this user (${error.detail}); give the user running ragscope write permission on it (chown or chmod), or name another folder with ${folderSetting}`;
+    case "unopenable":
+      return `the embedded engine cannot open the data folder ${error.dataPath} (${error.detail}; the engine's own reason, when it gives one, is printed above); check that the user running ragscope may read and write every file in it, or name another folder with ${folderSetting}`;
+  }
 }

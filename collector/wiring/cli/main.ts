@@ -139,7 +139,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .addOption(dataDirOption())
     .option("--out <file>", "the HTML file to write", ".ragscope/report.html")
     .option("--from <time>", "start of the time range: now-24h or an ISO date-time (default: the first stored request)")
-    .option("--to <time>", "end of the time range (default: the last stored request)")
+    .option("--to <time>", "end of the time range (default: the last stored request; for the collector health board, its latest snapshot when that is later)")
     .option("--service <name>", "only this service (repeat for several)", repeatable, [])
     .option("--tenant <id>", "only this tenant's data, read through the store restricted to it (repeat for several): the report holds nothing of other tenants", repeatable, [])
     .option("--dataset <id>", "only this dataset (repeat for several)", repeatable, [])

@@ -13,11 +13,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { collectDashboard, type DashboardResult } from "../../../report/collect-report.js";
-import { readDashboards } from "../../../report/dashboard-files.js";
+import { readDashboards, type ReportDashboard } from "../../../report/dashboard-files.js";
 import { formatValue } from "../../../report/format-value.js";
-import { renderHtmlReport } from "../../../report/html-report.js";
+import { formatRange, renderHtmlReport } from "../../../report/html-report.js";
 import { blindGoldStrings, withholdBlindGold } from "../../../report/withhold-blind-gold.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import type { DashboardQuerySurface } from "../../../store/ports/dashboard-query-surface.js";
 import type { RunReader } from "../../../store/ports/run-reader.js";
 import { readBehaviourBoard } from "../../../evaluators/behaviour/behaviour-board.js";
 import { describeScope } from "../../../store/ports/tenant-scope.js";
@@ -69,10 +70,26 @@ async function dataRange(reader: RunReader, now: number): Promise<{ fromMs: numb
   return { fromMs: Math.floor(span.firstMs / minute) * minute, toMs: Math.ceil((span.lastMs + 1) / minute) * minute };
 }
 
+/** A board whose every query reads the collector's own snapshots (collector_health), none of the requests. */
+function readsOnlyCollectorHealth(dashboard: ReportDashboard): boolean {
+  const targets = dashboard.rows.flatMap((row) => row.panels.flatMap((panel) => panel.targets));
+  return targets.length > 0 && targets.every((target) => /\bcollector_health\b/.test(target.rawSql));
+}
+
+/** The latest health snapshot at or after `fromMs`, rounded up to the minute; 0 when none (or none the reader may see). */
+async function latestHealthSnapshotMs(surface: DashboardQuerySurface, fromMs: number): Promise<number> {
+  const result = await surface.query(`SELECT toUnixTimestamp64Milli(max(ts)) AS latest, count() AS snapshots FROM ${surface.database}.collector_health FINAL WHERE ts >= fromUnixTimestamp64Milli(toInt64(${Math.floor(fromMs)}))`);
+  const [latest, snapshots] = (result.data[0] ?? []) as [unknown, unknown];
+  if (Number(snapshots ?? 0) === 0) return 0;
+  const minute = DURATION_MS.m!;
+  return Math.ceil((Number(latest) + 1) / minute) * minute;
+}
+
 export function summaryLines(dashboards: readonly DashboardResult[]): string[] {
   const lines: string[] = [];
   for (const result of dashboards) {
     lines.push(result.dashboard.title);
+    if (result.range) lines.push(`  time range ${formatRange(result.range.fromMs, result.range.toMs)}, ${result.range.why}`);
     if (result.skipped !== null) {
       lines.push(`  not shown: ${result.skipped}`);
       continue;
@@ -122,8 +139,15 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     if (options.baseline) values.baseline = [options.baseline];
     if (options.candidate) values.candidate = [options.candidate];
     if (options.traceId) values.trace_id = [options.traceId];
+    // The collector health board runs to its latest snapshot when that is later: dead letters and drops after the last
+    // stored request are what the board is for, and the default end (the last request) left them out.
+    const healthToMs = times.to ?? Math.max(toMs, await latestHealthSnapshotMs(readers.dashboards, fromMs));
     const collected: DashboardResult[] = [];
-    for (const dashboard of await readDashboards()) collected.push(await collectDashboard(readers.dashboards, dashboard, { fromMs, toMs, values }));
+    for (const dashboard of await readDashboards()) {
+      const health = readsOnlyCollectorHealth(dashboard) && healthToMs > toMs;
+      const result = await collectDashboard(readers.dashboards, dashboard, { fromMs, toMs: health ? healthToMs : toMs, values });
+      collected.push(health ? { ...result, range: { fromMs, toMs: healthToMs, why: "to the latest health snapshot, after the last stored request" } } : result);
+    }
     // Blind-split gold data is never shown (seed §二.2): cells quoting it are withheld, the scores stay.
     const blindCases = await store.cases.listSplit("blind", MAXIMUM_BLIND_CASES);
     const { dashboards, withheld } = withholdBlindGold(collected, blindGoldStrings(blindCases));

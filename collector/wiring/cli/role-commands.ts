@@ -2,7 +2,9 @@
  * The production roles over Kafka, each a long-running process around
  * run/collector-process.ts:
  * - `receive`: OTLP/HTTP in, the Kafka span topic out (keyed OTLP protobuf,
- *   one message per trace); scale it like any stateless HTTP service.
+ *   one message per trace); scale it like any stateless HTTP service. It
+ *   needs no database to start: with RAGSCOPE_CLICKHOUSE_URL set, its health
+ *   snapshots are written there best-effort (never DDL, never fatal).
  * - `evaluate`: a member of the Kafka consumer group that rebuilds, evaluates
  *   and stores Case Results; run one process per partition at most.
  * - `collect`: both in one process — the simplest production shape; split it
@@ -10,9 +12,13 @@
  */
 import { runCollectorProcess, type Output, type RunningRoles } from "../run/collector-process.js";
 import { startKafkaEvaluator } from "../run/kafka-evaluator-role.js";
-import { startKafkaReceiver } from "../run/kafka-receiver-role.js";
-import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import { startKafkaReceiver, type RoleContext } from "../run/kafka-receiver-role.js";
+import { clickHouseServerConnection, type ClickHouseConfig, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
+import { ClickHouseHealthSink } from "../../../store/clickhouse/clickhouse-health-sink.js";
+import { BestEffortHealthSink, registerHealthSinkMetrics } from "../observe/best-effort-health-sink.js";
+import { describeOrigin } from "../config/load-settings.js";
 import { collectorSettings } from "../config/settings-schema.js";
+import { kafkaStartFailure } from "./kafka-start-failure.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import type { FlagValues } from "./config-flags.js";
 import { ExitCode } from "./exit-codes.js";
@@ -23,10 +29,11 @@ export type RoleName = "receive" | "evaluate" | "collect";
 const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]> = {
   async receive(settings, context): Promise<RunningRoles> {
     const config = collectorSettings(settings);
-    // Health snapshots go to a ClickHouse server when one is configured; the embedded store belongs to the evaluator.
-    const healthStore = config.clickhouse.url === null ? null : await openClickHouseStore(config.clickhouse, { migrate: false });
-    const role = await startKafkaReceiver(config, context, healthStore?.health ?? null).catch(async (error: unknown) => {
-      await healthStore?.close();
+    // Health snapshots go to a ClickHouse server when one is configured (the embedded store belongs to the evaluator),
+    // best-effort: the receiver is stateless and starts without the server — no DDL, no ping — and runs through its outages.
+    const health = config.clickhouse.url === null ? null : receiverHealthSink({ ...config.clickhouse, url: config.clickhouse.url }, config.observe.healthSnapshotMs, context);
+    const role = await startKafkaReceiver(config, context, health?.sink ?? null).catch(async (error: unknown) => {
+      await health?.connection.close();
       throw error;
     });
     return {
@@ -34,7 +41,7 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
       describe: [`receiver listening on ${role.receiver.url} → Kafka topic ${config.kafka.topic} (${config.kafka.brokers.join(",")})`],
       async close() {
         await role.close();
-        await healthStore?.close();
+        await health?.connection.close();
       },
     };
   },
@@ -77,5 +84,25 @@ export async function runRole(name: RoleName, request: SettingsRequest, flags: F
     reportInvalidSettings(name, resolved.error, output);
     return ExitCode.undecided;
   }
-  return runCollectorProcess({ name, settings: resolved.value.settings, debug: Boolean(request.environment?.RAGSCOPE_DEBUG), output, start: roles[name] });
+  const brokersOrigin = describeOrigin(resolved.value.origins.get("kafka.brokers"), "kafka.brokers");
+  return runCollectorProcess({
+    name,
+    settings: resolved.value.settings,
+    debug: Boolean(request.environment?.RAGSCOPE_DEBUG),
+    output,
+    // Kafka out of reach is said as such, with the brokers and where they were set.
+    start: (settings, context) => roles[name](settings, context).catch((error: unknown) => Promise.reject(kafkaStartFailure(error, settings.kafka.brokers, brokersOrigin) ?? error)),
+  });
+}
+
+/** Exported for tests: each role's start, as runRole runs it inside runCollectorProcess. */
+export const startRole: Readonly<typeof roles> = roles;
+
+/** Health snapshots of `ragscope receive` to a ClickHouse server, best-effort (best-effort-health-sink.ts). */
+function receiverHealthSink(clickhouse: ClickHouseConfig & { url: string }, intervalMs: number, context: RoleContext): { sink: BestEffortHealthSink; connection: ClickHouseConnection } {
+  // The client's own error log is off (the sink says it once); a short timeout keeps a stop quick while the server is away.
+  const connection = clickHouseServerConnection(clickhouse, { clientLog: false, requestTimeoutMs: 10_000 });
+  const sink = new BestEffortHealthSink(new ClickHouseHealthSink(connection), { destination: connection.describe(), intervalMs, log: context.log });
+  registerHealthSinkMetrics(context.registry, sink, "receiver");
+  return { sink, connection };
 }

@@ -11,6 +11,7 @@
  */
 import { failure, success, type Result } from "../../../core/result.js";
 import type { ConfigFile } from "./config-file.js";
+import { unknownVariableProblems } from "./known-variables.js";
 import { environmentVariables, listSettings, tableSettings, variableOf } from "./setting-sources.js";
 import { sectionFields, sectionNames, settingsSchema, type Settings } from "./settings-schema.js";
 
@@ -114,6 +115,8 @@ export function resolveSettings(sources: SettingsSources): Result<ResolvedSettin
       else set(path, items, { kind: "environment", variable });
     } else set(path, value, { kind: "environment", variable });
   }
+  // A RAGSCOPE_* name ragscope does not read is a typo whose setting would silently stay at its default.
+  problems.push(...unknownVariableProblems(environment));
   for (const [path, value] of Object.entries(sources.fixed ?? {})) {
     if (value !== undefined) set(path, value, { kind: "command", command: sources.command ?? "(the command)" });
   }

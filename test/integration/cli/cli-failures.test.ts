@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readFile, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -16,10 +16,13 @@ import { fileURLToPath } from "node:url";
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
 
-function run(args: string[], cwd: string) {
-  const child = spawnSync(process.execPath, [ragscope, ...args], { encoding: "utf8", cwd, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "" } });
+function run(args: string[], cwd: string, environment: Record<string, string> = {}, as: { uid?: number; gid?: number } = {}) {
+  const child = spawnSync(process.execPath, [ragscope, ...args], { encoding: "utf8", cwd, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "", ...environment }, ...as });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
+
+/** stderr as lines, for "one line says what happened" checks. */
+const linesOf = (text: string) => text.trim().split("\n").filter((line) => line !== "");
 
 /** The lines a user reads; none may be a stack frame. */
 function assertNoStack(text: string): void {
@@ -131,5 +134,71 @@ describe("ragscope serve and a busy machine", () => {
       serve.kill("SIGTERM");
       await new Promise((resolve) => serve.on("exit", resolve));
     }
+  });
+});
+
+describe("start-up failures name the setting and the fix, in one line (exit 2)", () => {
+  let folder: string;
+  before(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-cli-start-"));
+  });
+  after(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  test("Kafka out of reach: the brokers, where they were set, and RAGSCOPE_KAFKA_BROKERS; none of kafkajs's retry lines; the receiver does not need ClickHouse to start", () => {
+    // A ClickHouse URL that does not answer either: the receiver's health snapshots are best-effort, so Kafka is what fails.
+    const result = run(["receive", "--kafka-brokers", "127.0.0.1:1", "--port", "0", "--metrics-port", "0"], folder, { RAGSCOPE_CLICKHOUSE_URL: "http://127.0.0.1:1" });
+    assert.equal(result.status, 2, result.stderr);
+    assert.deepEqual(linesOf(result.stderr).length, 1, result.stderr);
+    assert.match(result.stderr, /^ragscope receive: cannot connect to Kafka at 127\.0\.0\.1:1 \(flag --kafka-brokers\): connect ECONNREFUSED 127\.0\.0\.1:1; .*--kafka-brokers .*RAGSCOPE_KAFKA_BROKERS/);
+    assert.doesNotMatch(result.stderr, /unexpected error|"source":"kafkajs"|ClickHouse/);
+  });
+
+  test("a ClickHouse server out of reach is named as such, with --clickhouse-url and RAGSCOPE_CLICKHOUSE_URL", () => {
+    const result = run(["migrate"], folder, { RAGSCOPE_CLICKHOUSE_URL: "http://127.0.0.1:1" });
+    assert.equal(result.status, 2, result.stderr);
+    assert.deepEqual(linesOf(result.stderr).length, 1, result.stderr);
+    assert.match(result.stderr, /^ragscope migrate: cannot reach the ClickHouse server at http:\/\/127\.0\.0\.1:1 \(connect ECONNREFUSED 127\.0\.0\.1:1\); .*--clickhouse-url \(or RAGSCOPE_CLICKHOUSE_URL\)/);
+  });
+
+  test("a data folder that is a file, or lies under one: --data-dir and RAGSCOPE_DATA_DIR named", async () => {
+    const file = path.join(folder, "a-file");
+    await writeFile(file, "not a folder");
+    for (const dataDir of [file, path.join(file, "data")]) {
+      const result = run(["gate", "--run", "r1", "--data-dir", dataDir], folder);
+      assert.equal(result.status, 2, result.stderr);
+      assert.deepEqual(linesOf(result.stderr).length, 1, result.stderr);
+      assert.match(result.stderr, new RegExp(`^ragscope gate: the data folder ${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} cannot be created: it, or a folder above it, is a file .*--data-dir \\(or RAGSCOPE_DATA_DIR\\)`));
+    }
+  });
+
+  test("a data folder this user may not write: the permission problem, --data-dir and RAGSCOPE_DATA_DIR named, before the engine is asked", async () => {
+    // root writes anywhere: the command then runs as nobody, which may read the project but not write the folder.
+    const root = process.getuid?.() === 0;
+    const as = root ? { uid: 65534, gid: 65534 } : {};
+    if (root) await chmod(folder, 0o755);
+    const readOnly = path.join(folder, "read-only");
+    await mkdir(readOnly);
+    await chmod(readOnly, 0o555);
+    try {
+      for (const dataDir of [readOnly, path.join(readOnly, "data")]) {
+        const result = run(["serve", "--port", "0", "--metrics-port", "0", "--data-dir", dataDir], folder, {}, as);
+        assert.equal(result.status, 2, result.stderr);
+        assert.deepEqual(linesOf(result.stderr).length, 1, result.stderr);
+        assert.match(result.stderr, /^ragscope serve: the data folder .*read-only.* cannot be written by this user \(EACCES: permission denied.*\); give the user running ragscope write permission on it .*--data-dir \(or RAGSCOPE_DATA_DIR\)/);
+        assert.doesNotMatch(result.stderr, /DB::|Failed to create connection/);
+      }
+    } finally {
+      await chmod(readOnly, 0o755);
+    }
+  });
+
+  test("a misspelled RAGSCOPE_* variable is refused at start with the name it may have meant", () => {
+    const result = run(["config"], folder, { RAGSCOPE_KAFKA_BROKER: "typo:1", RAGSCOPE_QUIET_PERIOD: "5" });
+    assert.equal(result.status, 2, result.stdout + result.stderr);
+    assert.match(result.stderr, /^ragscope config: the configuration is invalid$/m);
+    assert.match(result.stderr, /environment variable RAGSCOPE_KAFKA_BROKER: ragscope reads no variable of that name.*did you mean RAGSCOPE_KAFKA_BROKERS\?/);
+    assert.match(result.stderr, /environment variable RAGSCOPE_QUIET_PERIOD: .*did you mean RAGSCOPE_QUIET_PERIOD_MS\?/);
   });
 });

@@ -19,10 +19,10 @@ import { projectRoot } from "../../../dashboards/source/generated-files.js";
 const require = createRequire(import.meta.url);
 const deploy = path.join(projectRoot, "deploy");
 
-// Formats the Compose schema names, as Compose itself reads them.
+// Formats the Compose schema names, as Compose itself reads them (ports: optionally the host address first, "127.0.0.1:8123:8123").
 const COMPOSE_FORMATS = {
   duration: /^(\d+(\.\d+)?(h|m|s|ms|us|ns))+$/,
-  ports: /^(\d+(-\d+)?:)?(\d+(-\d+)?)(\/(tcp|udp))?$|^\d+$/,
+  ports: /^((\d{1,3}\.){3}\d{1,3}:|\[[0-9a-fA-F:]+\]:)?(\d+(-\d+)?:)?(\d+(-\d+)?)(\/(tcp|udp))?$|^\d+$/,
   expose: /^\d+(-\d+)?(\/(tcp|udp))?$/,
   subnet_ip_address: /^[0-9a-fA-F.:]+\/\d+$/,
 };
@@ -43,9 +43,61 @@ function composeValidator() {
   return ajv.compile(withoutLegacyIds(schema) as object);
 }
 
-async function readCompose(): Promise<Record<string, unknown>> {
-  return parse(await readFile(path.join(deploy, "docker-compose.yaml"), "utf8"), { merge: true }) as Record<string, unknown>;
+/** What deploy/.env holds once filled in as .env.example asks. */
+const FILLED_ENV = { RAGSCOPE_CLICKHOUSE_PASSWORD: "a-strong-password", GRAFANA_ADMIN_PASSWORD: "another-strong-password", RAGSCOPE_AUTH_TOKENS: "token-1,token-2" };
+
+/**
+ * Compose's interpolation of a value (Compose Specification, "Interpolation"): $$, $VAR, ${VAR}, ${VAR:-default},
+ * ${VAR-default}, ${VAR:?error}, ${VAR?error}. A required variable that is missing is added to `missing`, as
+ * `compose up` reports it before starting anything.
+ */
+function interpolate(value: string, environment: Readonly<Record<string, string>>, missing: string[]): string {
+  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (match, braced: string | undefined, colon: string | undefined, operator: string | undefined, argument: string | undefined, bare: string | undefined) => {
+    if (match === "$$") return "$";
+    const name = (braced ?? bare)!;
+    const current = environment[name];
+    const absent = current === undefined || (colon === ":" && current === "");
+    if (operator === "-") return absent ? argument! : current!;
+    if (operator === "?") {
+      if (absent) missing.push(`${name}: ${argument}`);
+      return current ?? "";
+    }
+    return current ?? "";
+  });
 }
+
+function interpolateAll(node: unknown, environment: Readonly<Record<string, string>>, missing: string[]): unknown {
+  if (typeof node === "string") return interpolate(node, environment, missing);
+  if (Array.isArray(node)) return node.map((item) => interpolateAll(item, environment, missing));
+  if (node === null || typeof node !== "object") return node;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, interpolateAll(value, environment, missing)]));
+}
+
+async function readComposeText(): Promise<string> {
+  return readFile(path.join(deploy, "docker-compose.yaml"), "utf8");
+}
+
+/** The compose file as Compose reads it with this environment (deploy/.env and the shell); throws as `compose up` refuses when a required variable is missing. */
+async function readCompose(environment: Readonly<Record<string, string>> = FILLED_ENV): Promise<Record<string, unknown>> {
+  const missing: string[] = [];
+  const document = interpolateAll(parse(await readComposeText(), { merge: true }), environment, missing) as Record<string, unknown>;
+  if (missing.length > 0) throw new Error(`required variables missing: ${[...new Set(missing)].join("; ")}`);
+  return document;
+}
+
+/** deploy/.env.example's assignments, as Compose reads a .env file (comments and blank lines skipped). */
+async function readEnvExample(): Promise<Record<string, string>> {
+  const text = await readFile(path.join(deploy, ".env.example"), "utf8");
+  return Object.fromEntries(
+    text
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && !line.startsWith("#"))
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+}
+
+type ComposeService = { image?: string; command?: string[]; environment?: Record<string, unknown>; volumes?: string[]; ports?: string[]; build?: { context: string; dockerfile: string } };
 
 interface Manifest {
   apiVersion: string;
@@ -65,6 +117,21 @@ async function readManifests(): Promise<{ file: string; manifest: Manifest }[]> 
     }
   }
   return manifests;
+}
+
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+  periodSeconds?: number;
+  failureThreshold?: number;
+}
+
+interface PodSpec {
+  enableServiceLinks?: boolean;
+  containers: {
+    env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }[];
+    startupProbe?: Probe;
+    livenessProbe?: Probe;
+  }[];
 }
 
 type ModelClass = new (data: unknown) => { validate(): void };
@@ -119,6 +186,39 @@ describe("docker compose file", () => {
       assert.ok(resolved.ok, `${role}: ${resolved.ok ? "" : resolved.error.join("; ")}`);
       assert.equal(resolved.value.settings.kafka.compression, "lz4", role);
     }
+  });
+
+  test("without deploy/.env, or with .env.example copied unchanged, compose refuses to start: no default password or open receiver", async () => {
+    const refusedFor = (error: Error) => {
+      for (const name of ["RAGSCOPE_CLICKHOUSE_PASSWORD", "GRAFANA_ADMIN_PASSWORD", "RAGSCOPE_AUTH_TOKENS"]) assert.match(error.message, new RegExp(`${name}: set ${name} in deploy/\\.env`), error.message);
+      return true;
+    };
+    await assert.rejects(readCompose({}), refusedFor);
+    await assert.rejects(readCompose(await readEnvExample()), refusedFor);
+    // No secret has a default in the file.
+    const text = await readComposeText();
+    assert.deepEqual([...text.matchAll(/\$\{(\w*(?:PASSWORD|TOKENS?|SECRET|KEY)\w*)(:?[-?][^}]*)?\}/g)].filter(([, , operator]) => !operator?.replace(/^:/, "").startsWith("?")).map(([match]) => match), []);
+    // An empty RAGSCOPE_AUTH_TOKENS is a choice: the receiver runs without authentication.
+    const open = (await readCompose({ ...FILLED_ENV, RAGSCOPE_AUTH_TOKENS: "" })).services as Record<string, ComposeService>;
+    assert.equal(open.receiver!.environment!.RAGSCOPE_AUTH_TOKENS, "");
+  });
+
+  test("published ports listen on 127.0.0.1 unless RAGSCOPE_PUBLISH_ADDRESS says otherwise", async () => {
+    const published = async (environment: Record<string, string>) => {
+      const services = (await readCompose(environment)).services as Record<string, ComposeService>;
+      return Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`));
+    };
+    assert.deepEqual((await published(FILLED_ENV)).sort(), ["clickhouse 127.0.0.1:8123:8123", "grafana 127.0.0.1:3000:3000", "receiver 127.0.0.1:4318:4318"]);
+    assert.deepEqual((await published({ ...FILLED_ENV, RAGSCOPE_PUBLISH_ADDRESS: "0.0.0.0" })).sort(), ["clickhouse 0.0.0.0:8123:8123", "grafana 0.0.0.0:3000:3000", "receiver 0.0.0.0:4318:4318"]);
+    assert.equal((await readEnvExample()).RAGSCOPE_PUBLISH_ADDRESS, "127.0.0.1");
+  });
+
+  test("the receiver writes its health snapshots to the evaluators' ClickHouse: the Collector health board's received and dropped spans", async () => {
+    const services = (await readCompose()).services as Record<string, ComposeService>;
+    const clickhouse = (service: ComposeService) => Object.fromEntries(Object.entries(service.environment!).filter(([name]) => name.startsWith("RAGSCOPE_CLICKHOUSE_")));
+    assert.deepEqual(clickhouse(services.receiver!), clickhouse(services.evaluator!));
+    assert.equal(services.receiver!.environment!.RAGSCOPE_CLICKHOUSE_URL, "http://clickhouse:8123");
+    assert.equal(services.receiver!.environment!.RAGSCOPE_CLICKHOUSE_PASSWORD, FILLED_ENV.RAGSCOPE_CLICKHOUSE_PASSWORD);
   });
 });
 
@@ -177,6 +277,46 @@ describe("Kubernetes manifests", () => {
     const resolved = resolveSettings({ environment: config.data });
     assert.ok(resolved.ok, resolved.ok ? "" : resolved.error.join("; "));
     assert.equal(resolved.value.settings.kafka.compression, "lz4");
+  });
+
+  test("every role has a startup probe, so a slow start (Kafka, migrations) is not killed by the liveness probe; service links are off", async () => {
+    const deployments = (await readManifests()).map(({ manifest }) => manifest).filter((manifest) => manifest.kind === "Deployment") as (Manifest & { spec: { template: { spec: PodSpec } } })[];
+    assert.deepEqual(deployments.map((deployment) => deployment.metadata.name).sort(), ["ragscope-evaluator", "ragscope-receiver"]);
+    // The evaluator migrates the schema before /healthz answers: it gets the longest start.
+    const leastStartSeconds: Record<string, number> = { "ragscope-receiver": 300, "ragscope-evaluator": 1_800 };
+    for (const deployment of deployments) {
+      const pod = deployment.spec.template.spec;
+      const container = pod.containers[0]!;
+      const startup = container.startupProbe;
+      assert.ok(startup, `${deployment.metadata.name} has a startupProbe`);
+      assert.deepEqual(startup.httpGet, container.livenessProbe!.httpGet, `${deployment.metadata.name}: the startup probe asks what the liveness probe asks`);
+      assert.ok((startup.failureThreshold ?? 3) * (startup.periodSeconds ?? 10) >= leastStartSeconds[deployment.metadata.name]!, `${deployment.metadata.name}: ${startup.failureThreshold} × ${startup.periodSeconds} s`);
+      // Kubernetes would set RAGSCOPE_RECEIVER_PORT=tcp://… and the like for the Services named ragscope-*.
+      assert.equal(pod.enableServiceLinks, false, deployment.metadata.name);
+    }
+  });
+
+  test("every role given a ClickHouse URL gets its password; the receiver's tokens are required", async () => {
+    const manifests = (await readManifests()).map(({ manifest }) => manifest);
+    const config = manifests.find((manifest) => manifest.kind === "ConfigMap") as Manifest & { data: Record<string, string> };
+    assert.ok(config.data.RAGSCOPE_CLICKHOUSE_URL, "the config map gives every role the URL");
+    const deployments = manifests.filter((manifest) => manifest.kind === "Deployment") as (Manifest & { spec: { template: { spec: PodSpec } } })[];
+    const secretOf = (deployment: (typeof deployments)[number], variable: string) => deployment.spec.template.spec.containers[0]!.env?.find((entry) => entry.name === variable)?.valueFrom?.secretKeyRef;
+    for (const deployment of deployments) {
+      assert.deepEqual({ ...secretOf(deployment, "RAGSCOPE_CLICKHOUSE_PASSWORD"), optional: undefined }, { name: "ragscope-clickhouse", key: "password", optional: undefined }, `${deployment.metadata.name} mounts the ClickHouse password`);
+    }
+    const receiver = deployments.find((deployment) => deployment.metadata.name === "ragscope-receiver")!;
+    const tokens = secretOf(receiver, "RAGSCOPE_AUTH_TOKENS");
+    assert.equal(tokens?.name, "ragscope-receiver");
+    assert.notEqual(tokens?.optional, true, "without the tokens secret the receiver does not start: authentication is off only when the secret says so (empty)");
+    // The receiver is stateless: its health snapshots are best-effort, so it starts without the ClickHouse secret.
+    assert.equal(secretOf(receiver, "RAGSCOPE_CLICKHOUSE_PASSWORD")?.optional, true);
+    // Every RAGSCOPE_* name a role's container sets is one the settings loader takes.
+    for (const deployment of deployments) {
+      const literal = Object.fromEntries((deployment.spec.template.spec.containers[0]!.env ?? []).map((entry) => [entry.name, entry.value ?? "from-a-secret"]));
+      const resolved = resolveSettings({ environment: { ...config.data, ...literal } });
+      assert.ok(resolved.ok, `${deployment.metadata.name}: ${resolved.ok ? "" : resolved.error.join("; ")}`);
+    }
   });
 
   test("the kustomization lists every manifest file", async () => {
