@@ -71,7 +71,9 @@ export interface TracePublisher {
    * request while the queue is full costs neither the read nor the decode —
    * the work an overloaded process can least spare. A request that arrives
    * while there is room is read, and may still be refused by `publish` when
-   * it does not fit.
+   * it does not fit. Kafka's publisher has it too: while Kafka is known to be
+   * unreachable (broker-availability.ts) it refuses at once, rather than
+   * holding the request through kafkajs's retries.
    */
   refusal?(): PublishFailure | null;
   /**

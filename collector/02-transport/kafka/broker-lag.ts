@@ -13,6 +13,9 @@
  * Two admin requests per topic (ListOffsets for high and low watermarks, with
  * the admin client's fresh metadata, so new partitions appear at once) and one
  * OffsetFetch for the group, per refresh.
+ *
+ * A refresh that fails (Kafka unreachable) keeps the previous snapshot:
+ * `refreshedAt` says how old it is (ragscope_kafka_consumer_lag_age_seconds).
  */
 import type { Admin } from "kafkajs";
 
@@ -37,6 +40,7 @@ export interface BrokerLagOptions {
   readPositions: () => ReadonlyMap<string, ReadonlyMap<number, bigint>>;
   /** Partitions assigned to this member, by topic. */
   assigned: () => ReadonlyMap<string, ReadonlySet<number>>;
+  clock?: () => number;
 }
 
 export class BrokerLag {
@@ -44,8 +48,18 @@ export class BrokerLag {
   private inFlight: Promise<void> | null = null;
   readonly counters = { refreshes: 0, failures: 0 };
   lastError: string | null = null;
+  /** When the snapshot was last read from the broker (clock milliseconds); null before the first refresh that succeeded. */
+  refreshedAt: number | null = null;
+  private readonly createdAt: number;
 
-  constructor(private readonly options: BrokerLagOptions) {}
+  constructor(private readonly options: BrokerLagOptions) {
+    this.createdAt = (options.clock ?? Date.now)();
+  }
+
+  /** Seconds since the snapshot was read from the broker (since this was created, before the first refresh). */
+  ageSeconds(): number {
+    return ((this.options.clock ?? Date.now)() - (this.refreshedAt ?? this.createdAt)) / 1000;
+  }
 
   /** The last refreshed lag of every partition of the topics. */
   snapshot(): readonly PartitionLag[] {
@@ -85,6 +99,7 @@ export class BrokerLag {
       }
       lags.sort((left, right) => (left.topic === right.topic ? left.partition - right.partition : left.topic < right.topic ? -1 : 1));
       this.latest = lags;
+      this.refreshedAt = (this.options.clock ?? Date.now)();
       this.counters.refreshes += 1;
     } catch (error) {
       this.counters.failures += 1;

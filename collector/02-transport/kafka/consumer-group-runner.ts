@@ -30,6 +30,10 @@
  *   member keeps its partitions.
  * - No message can stop a partition: one whose handling throws (a bug, or
  *   input nothing foresaw) is dead-lettered with the error as its reason.
+ * - Kafka unreachable: kafkajs's consumer crashes, leaves the group and
+ *   restarts; the member is not `ready` until it joined again. A crash kafkajs
+ *   does not restart from because Kafka was unreachable (no group coordinator
+ *   found) is restarted here; any other ends the role (`fatalError`).
  * - Partitions added to a topic are read within `metadataMaxAgeMs` (kafkajs
  *   notices the new count when its metadata expires and the group rejoins);
  *   lag is read from the broker for every partition (broker-lag.ts).
@@ -44,6 +48,7 @@ import { fetchSizes, type PauseReason } from "../../03-consume/backpressure.js";
 import { ensureTopics, partitionCounts } from "./ensure-topics.js";
 import type { KafkaSettings } from "./kafka-client.js";
 import type { KafkaDeadLetters } from "./kafka-dead-letters.js";
+import { isUnreachable } from "./kafka-failure.js";
 import { OffsetCommitter } from "./offset-committer.js";
 import { SequentialProgress, type CommitSource } from "./partition-progress.js";
 import type { Repartitioner } from "./repartitioner.js";
@@ -68,6 +73,9 @@ export interface ConsumerGroupRunnerOptions {
 }
 
 const stopped = Symbol("stopped");
+
+/** Wait before running a consumer again that crashed with Kafka unreachable and that kafkajs does not restart. */
+const consumerRestartDelayMs = 5_000;
 
 /**
  * Waiting for the broker to take a republished trace or a dead letter: until
@@ -112,8 +120,15 @@ export class ConsumerGroupRunner implements TraceSource {
   pausedFor: PauseReason | null = null;
   /** Milliseconds spent paused, all pauses together (the current one included once it ends). */
   pausedMs = 0;
+  /**
+   * A member of the group now: set on each join, cleared when the consumer
+   * crashes (kafkajs then leaves the group and restarts the consumer, which
+   * joins again once Kafka answers) or stops.
+   */
   joined = false;
-  /** Set when kafkajs gave up on the consumer (a crash it does not restart from). */
+  /** The last crash's error while the consumer is not back in the group; null once it joined again. */
+  crashError: string | null = null;
+  /** Set when the consumer is given up (a crash neither kafkajs nor scheduleRestart restarts from): the role ends. */
   fatalError: string | null = null;
 
   private readonly consumer: Consumer;
@@ -126,6 +141,8 @@ export class ConsumerGroupRunner implements TraceSource {
   private counts = new Map<string, number>();
   private generation = 0;
   private stopping = false;
+  /** A restart of the consumer after a crash kafkajs does not restart from (scheduleRestart). */
+  private restartTimer: NodeJS.Timeout | null = null;
   /** Aborted by stop() or by the caller's signal: ends the waits between produce attempts. */
   private readonly stopSignal = new AbortController();
   private pausedSince = 0;
@@ -155,6 +172,10 @@ export class ConsumerGroupRunner implements TraceSource {
       maxWaitTimeInMs: 500,
       metadataMaxAge: settings.metadataMaxAgeMs,
       ...fetchSizes(settings.maxMessageBytes, options.maxHeapBytes),
+      // kafkajs's default retries (5), and no restart once stopping: a restart already under way when stop() ran
+      // crashes again and would otherwise be scheduled anew, forever, after the consumer was disconnected — a
+      // process stopped while Kafka was down never exited.
+      retry: { retries: 5, restartOnFailure: async () => !this.stopping },
     });
     this.committer = new OffsetCommitter({
       sources,
@@ -168,6 +189,7 @@ export class ConsumerGroupRunner implements TraceSource {
       initialOffset: settings.initialOffset,
       readPositions: () => this.readPositions,
       assigned: () => this.assignment,
+      clock: this.clock,
     });
   }
 
@@ -177,6 +199,15 @@ export class ConsumerGroupRunner implements TraceSource {
 
   get ready(): boolean {
     return this.joined && this.fatalError === null;
+  }
+
+  /** Why the consumer is not ready, null while it is. */
+  get unreadyReason(): string | null {
+    if (this.fatalError !== null) return this.fatalError;
+    if (this.joined) return null;
+    const group = `not a member of group ${this.options.settings.groupId}`;
+    if (this.crashError !== null) return `${group}: the Kafka consumer crashed (${this.crashError}) and is restarting`;
+    return this.stopping ? `${group}: stopping` : `${group} yet`;
   }
 
   /** Per partition of the topics read: high watermark, read position and commit, as of the last refresh (every commit). */
@@ -197,7 +228,8 @@ export class ConsumerGroupRunner implements TraceSource {
   /** Commits what is durable, then reads the broker's offsets again (lag keeps its series while paused, when it matters most). */
   async commit(): Promise<number> {
     const committed = await this.committer.commit();
-    await this.brokerLag.refresh();
+    // Not the last commit, when stopping: nobody reads the lag after it, and with Kafka unreachable it only delays the stop.
+    if (!this.stopSignal.signal.aborted) await this.brokerLag.refresh();
     return committed;
   }
 
@@ -239,22 +271,61 @@ export class ConsumerGroupRunner implements TraceSource {
   async start(): Promise<void> {
     await this.admin.connect();
     this.counts = await ensureTopics(this.admin, [...this.topics, this.options.settings.deadLetterTopic], this.options.log);
-    const { GROUP_JOIN, CRASH } = this.consumer.events;
+    const { GROUP_JOIN, CRASH, STOP } = this.consumer.events;
     this.consumer.on(GROUP_JOIN, (event) => this.onGroupJoin(event.payload.memberAssignment));
     this.consumer.on(CRASH, (event) => {
       this.counters.crashes += 1;
-      if (!event.payload.restart) this.fatalError = event.payload.error.message;
-      this.options.log(`Kafka consumer crashed${event.payload.restart ? " (restarting)" : ""}: ${event.payload.error.message}`);
+      this.joined = false;
+      const { error, restart } = event.payload;
+      this.crashError = error.message;
+      // A crash while stopping is the stop's doing (restartOnFailure above), not a reason to fail.
+      if (this.stopping) return;
+      if (restart) {
+        this.options.log(`Kafka consumer crashed (restarting): ${error.message}`);
+      } else if (isUnreachable(error)) {
+        // kafkajs does not restart a consumer that found no group coordinator (it calls that not retriable), which is
+        // what a broker that is down or restarting often ends in: restarted here, so the role rides out the outage.
+        this.options.log(`Kafka consumer crashed (restarting in ${consumerRestartDelayMs / 1000} s): ${error.message}`);
+        this.scheduleRestart();
+      } else {
+        this.fatalError = error.message;
+        this.options.log(`Kafka consumer crashed: ${error.message}`);
+      }
+    });
+    // kafkajs stops the consumer on a crash, before restarting it, and when it is disconnected.
+    this.consumer.on(STOP, () => {
+      this.joined = false;
     });
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: this.topics, fromBeginning: this.options.settings.initialOffset === "earliest" });
-    await this.consumer.run({
+    await this.runConsumer();
+    void this.brokerLag.refresh();
+  }
+
+  private runConsumer(): Promise<void> {
+    return this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: this.options.settings.partitionsConsumedConcurrently,
       eachBatch: (payload) => this.eachBatch(payload),
     });
-    void this.brokerLag.refresh();
+  }
+
+  /** Connects and runs the consumer again after a crash kafkajs does not restart from; again later while Kafka is away. */
+  private scheduleRestart(): void {
+    if (this.stopping || this.restartTimer !== null) return;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.stopping) return;
+      // A failed run() crashes (CRASH above, which schedules the next try); a failed connect() throws.
+      void (async () => {
+        await this.consumer.connect();
+        if (!this.stopping) await this.runConsumer();
+      })().catch((error: unknown) => {
+        this.crashError = error instanceof Error ? error.message : String(error);
+        this.scheduleRestart();
+      });
+    }, consumerRestartDelayMs);
   }
 
   /**
@@ -266,15 +337,23 @@ export class ConsumerGroupRunner implements TraceSource {
     if (this.stopping) return;
     this.stopping = true;
     this.stopSignal.abort();
+    if (this.restartTimer !== null) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
     this.notifyHandoff();
     await this.consumer.disconnect();
     await this.admin.disconnect();
   }
 
   private onGroupJoin(memberAssignment: Record<string, number[]>): void {
+    // A restart that was under way when stop() ran may still join: it must not read on.
+    if (this.stopping) {
+      void this.consumer.disconnect().catch(() => {});
+      return;
+    }
     this.generation += 1;
     this.counters.rebalances += 1;
     this.joined = true;
+    this.crashError = null;
     this.assignment = new Map(Object.entries(memberAssignment).map(([topic, partitions]) => [topic, new Set(partitions)]));
     this.committer.forgetAll();
     for (const [topic, positions] of this.readPositions) {

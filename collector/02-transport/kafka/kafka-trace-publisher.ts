@@ -15,19 +15,38 @@
  * retriable failure, which the receiver turns into 503 + Retry-After. When
  * one call fails after others succeeded, the client's retry sends those
  * spans again: the assembler keeps one copy of a span id.
+ *
+ * With `availability` (the receiver role), a publish fails at once while
+ * Kafka is known to be unreachable (`refusal`, asked before the body is read),
+ * and each outcome tells the availability what was seen. With `timeoutMs`, a
+ * publish Kafka did not acknowledge in time is a retriable failure: the
+ * client's export timeout (10 s in the OpenTelemetry SDKs) must not pass
+ * before it hears 503, or it gives up instead of retrying. kafkajs's send goes
+ * on in the background; should it still succeed, the client's retry is a
+ * duplicate the assembler drops.
  */
 import type { Producer } from "kafkajs";
 import { failure, success, type Result } from "../../../core/result.js";
 import type { BusMessage, PublishFailure, TracePublisher } from "../trace-bus.js";
 import { compressionOf, type CompressionName } from "./compression-codecs.js";
-import { toPublishFailure } from "./kafka-failure.js";
+import type { BrokerAvailability } from "./broker-availability.js";
+import { isUnreachable, toPublishFailure } from "./kafka-failure.js";
 import { produceBatches } from "./produce-batches.js";
 
 export interface KafkaTracePublisherOptions {
   topic: string;
   maxMessageBytes: number;
   compression: CompressionName;
+  /** Longest wait for Kafka's acknowledgement; unset: as long as kafkajs's retries take. */
+  timeoutMs?: number;
+  /** What is known about Kafka being reachable: consulted before a publish, told each outcome. */
+  availability?: BrokerAvailability;
 }
+
+/** How long a client is asked to wait while Kafka is unreachable (Retry-After: 1 s). */
+const unavailableRetryAfterMs = 1_000;
+
+class PublishTimeout extends Error {}
 
 export class KafkaTracePublisher implements TracePublisher {
   readonly counters = { messages: 0, bytes: 0, failures: 0, refusedTooLarge: 0 };
@@ -39,6 +58,13 @@ export class KafkaTracePublisher implements TracePublisher {
 
   get maxMessageBytes(): number {
     return this.options.maxMessageBytes;
+  }
+
+  /** A retriable failure while Kafka is known to be unreachable, else null: the receiver answers 503 without reading the body. */
+  refusal(): PublishFailure | null {
+    const reason = this.options.availability?.unavailableReason ?? null;
+    if (reason === null) return null;
+    return { retriable: true, message: reason, retryAfterMs: unavailableRetryAfterMs };
   }
 
   async publish(messages: BusMessage[]): Promise<Result<void, PublishFailure>> {
@@ -54,8 +80,10 @@ export class KafkaTracePublisher implements TracePublisher {
       }
     }
     const compression = compressionOf(this.options.compression);
+    const { availability, timeoutMs } = this.options;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.all(
+      const sent = Promise.all(
         produceBatches(messages, this.options.maxMessageBytes).map((batch) =>
           this.producer.send({
             topic: this.options.topic,
@@ -69,10 +97,28 @@ export class KafkaTracePublisher implements TracePublisher {
           }),
         ),
       );
+      if (timeoutMs === undefined) await sent;
+      else {
+        // The send goes on after the deadline: its outcome must not be an unhandled rejection.
+        sent.catch(() => {});
+        await Promise.race([
+          sent,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new PublishTimeout(`Kafka did not acknowledge within ${timeoutMs} ms`)), timeoutMs);
+          }),
+        ]);
+      }
     } catch (error) {
       this.counters.failures += 1;
-      return failure(toPublishFailure(error, `publishing to Kafka topic ${this.options.topic} failed`));
+      const what = `publishing to Kafka topic ${this.options.topic} failed`;
+      const timedOut = error instanceof PublishTimeout;
+      const refused: PublishFailure = timedOut ? { retriable: true, message: `${what}: ${error.message}`, retryAfterMs: unavailableRetryAfterMs } : toPublishFailure(error, what);
+      if (timedOut || isUnreachable(error)) availability?.unreachable(refused.message);
+      return failure(refused);
+    } finally {
+      clearTimeout(timer);
     }
+    availability?.reachable();
     this.counters.messages += messages.length;
     for (const message of messages) this.counters.bytes += message.value.byteLength;
     return success(undefined);

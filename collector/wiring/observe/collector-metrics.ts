@@ -105,6 +105,7 @@ function registerReceiverBoundMetrics(registry: MetricsRegistry, counters: Recei
     { labels: { reason: "future_time" }, value: counters.spansRejectedFutureTime },
   ]);
   registry.counter("ragscope_receiver_attribute_values_truncated_total", "attribute values the receiver truncated to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES; listed on each span (ragscope.truncated_attributes)", () => counters.attributeValuesTruncated);
+  registry.counter("ragscope_receiver_names_truncated_total", "span and span event names the receiver truncated to RAGSCOPE_MAX_NAME_BYTES; listed on each span (ragscope.truncated_names)", () => counters.namesTruncated);
 }
 
 export interface EvaluatorParts {
@@ -168,6 +169,11 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.gauge("ragscope_kafka_commit_lag", "messages between the group's committed offset and the high watermark, per partition of the topic (NaN before the first commit)", () =>
     runner.partitionLag().map((lag) => ({ labels: { topic: lag.topic, partition: String(lag.partition) }, value: lag.committed === null ? NaN : Number(lag.highWatermark - lag.committed) })),
   );
+  // The lag above is the last one read: while Kafka is unreachable it stands still, and its age says so.
+  registry.gauge("ragscope_kafka_consumer_lag_age_seconds", "seconds since ragscope_kafka_consumer_lag and ragscope_kafka_commit_lag were last read from the broker (every commit tick while Kafka answers)", () =>
+    runner.brokerLag.ageSeconds(),
+  );
+  registry.counter("ragscope_kafka_consumer_crashes_total", "crashes of the Kafka consumer (kafkajs leaves the group and restarts it; /readyz is 503 until it joined again)", () => runner.counters.crashes);
   registry.counter("ragscope_kafka_rebalances_total", "group joins of this member", () => runner.counters.rebalances);
   registry.counter("ragscope_kafka_commits_total", "offset commits", () => runner.committer.counters.commits);
   registry.counter("ragscope_kafka_commit_failures_total", "offset commits that failed (retried on the next tick)", () => runner.committer.counters.failures);

@@ -2,11 +2,20 @@
  * What every long-running collector command does around its roles, given the
  * settings parsed at the command line: start the Kafka client
  * and the roles, serve /metrics, /healthz and /readyz, then run until SIGINT
- * or SIGTERM — or until a role fails, which ends the process with status 1 so
+ * or SIGTERM — or until a role fails, which ends the process with status 2 so
  * a supervisor restarts it (the group rebalances and replays what was not
  * durable).
+ *
+ * Stopping is bounded: the roles get `stopTimeoutMs` (30 s, half of the
+ * 60 s terminationGracePeriodSeconds of deploy/k8s) to write what is ready,
+ * commit what is durable and leave the group. Past it — Kafka or ClickHouse
+ * unreachable — the process says so and ends at once, terminated by SIGTERM,
+ * without committing: what was not committed is read again by the next
+ * member. A second SIGINT or SIGTERM ends it the same way. A stop that
+ * completed but could not commit exits 2.
  */
 import v8 from "node:v8";
+import { logLevel, type LogEntry } from "kafkajs";
 import { defaultMaxHeapMb } from "../config/collector-config.js";
 import type { Settings } from "../config/settings-schema.js";
 import { createKafkaClient } from "../../02-transport/kafka/kafka-client.js";
@@ -38,11 +47,65 @@ export interface CollectorProcessOptions {
   debug: boolean;
   start: (settings: Readonly<Settings>, context: RoleContext) => Promise<RunningRoles>;
   output: Output;
-  /** Resolves when the process should stop; default: SIGINT or SIGTERM. */
+  /** Resolves when the process should stop; default: SIGINT or SIGTERM (and a second one ends the process at once). */
   stopSignal?: Promise<void>;
+  /** Longest time the roles get to stop (default 30 s); then the process ends without waiting for them. */
+  stopTimeoutMs?: number;
+  /** Ends the process once the roles stopped, when what libraries still run would hold it; default process.exit. */
+  exit?: (code: number) => void;
+  /** Ends the process now, while the roles still work (stop deadline, second signal); default terminateNow. */
+  terminate?: () => void;
 }
 
+/**
+ * Ends the process at once by SIGTERM's default action, which runs no exit handlers: process.exit() runs the embedded
+ * engine's (chDB) static destructors while its threads still work — a write of the stop in flight — and the process
+ * died of SIGSEGV instead.
+ */
+export function terminateNow(): void {
+  process.removeAllListeners("SIGTERM");
+  process.kill(process.pid, "SIGTERM");
+}
+
+/** How long the roles get to stop (README "Stopping"): well inside the 60 s grace period of deploy/k8s. */
+export const DEFAULT_STOP_TIMEOUT_MS = 30_000;
+/** How long a process whose roles stopped may be held by what libraries still run (their timers) before it is ended. */
+const lingerMs = 1_000;
+
 const mebibyte = 1024 * 1024;
+
+/** Entries held at most while a role starts: kafkajs logs a few lines per retry, ~10 retries before it gives up. */
+const HELD_KAFKA_LOG_ENTRIES = 200;
+
+/**
+ * kafkajs's log while a role starts: held, not printed. Before, a broker out of reach printed 8–11 s of JSON
+ * retry lines before the one line saying what failed. Once the role runs the held lines are printed (a start
+ * that needed retries keeps its history) and later ones as they come, one JSON line each on stderr, as
+ * kafka-client.ts's default writer does; on a failed start they are dropped unless debugging.
+ */
+class StartQuietKafkaLog {
+  private held: LogEntry[] | null = [];
+  private dropped = 0;
+
+  write(entry: LogEntry): void {
+    if (this.held === null) return writeKafkaLogEntry(entry);
+    if (this.held.length < HELD_KAFKA_LOG_ENTRIES) this.held.push(entry);
+    else this.dropped += 1;
+  }
+
+  /** From now on entries are printed; `flush`: print the held ones first. */
+  started(flush: boolean): void {
+    const held = this.held ?? [];
+    this.held = null;
+    if (!flush) return;
+    for (const entry of held) writeKafkaLogEntry(entry);
+    if (this.dropped > 0) process.stderr.write(`${JSON.stringify({ source: "ragscope", message: `${this.dropped} more kafkajs log entries of the start were left out` })}\n`);
+  }
+}
+
+function writeKafkaLogEntry(entry: LogEntry): void {
+  process.stderr.write(`${JSON.stringify({ source: "kafkajs", level: logLevel[entry.level], namespace: entry.namespace, ...entry.log })}\n`);
+}
 
 /** Resolves on the first SIGINT or SIGTERM (then stops listening). */
 export function signalled(): Promise<void> {
@@ -72,14 +135,18 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   }
   const registry = new MetricsRegistry();
   registerProcessMetrics(registry, { maxHeapBytes: config.memory.maxHeapMb * mebibyte });
-  const kafka = createKafkaClient(config.kafka);
+  const kafkaLog = new StartQuietKafkaLog();
+  const kafka = createKafkaClient(config.kafka, { onLog: (entry) => kafkaLog.write(entry) });
   let roles: RunningRoles;
   try {
     roles = await options.start(config, { kafka, registry, log: (line) => output.error(`ragscope ${options.name}: ${line}`) });
   } catch (error) {
+    // The failure is one line; kafkajs's retries that led to it are shown only with RAGSCOPE_DEBUG.
+    kafkaLog.started(options.debug);
     for (const line of describeFailure(options.name, error, options.debug)) output.error(line);
     return ExitCode.undecided;
   }
+  kafkaLog.started(true);
   let observe: ObserveServer;
   try {
     observe = await startObserveServer({ host: config.observe.host, port: config.observe.port, registry, readiness: roles.readiness });
@@ -93,9 +160,34 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   const stopSignal = options.stopSignal ?? signalled();
   const failure = await Promise.race([stopSignal.then(() => null), roles.failed ?? new Promise<never>(() => {})]);
   if (failure !== null) output.error(`ragscope ${options.name}: ${failure}`);
-  output.log(`ragscope ${options.name}: stopping`);
-  await roles.close();
+  const stopTimeoutMs = options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
+  output.log(`ragscope ${options.name}: stopping (at most ${stopTimeoutMs / 1000} s)`);
+  const interrupted = options.stopSignal === undefined ? signalled().then(() => "a signal came while stopping" as const) : new Promise<never>(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`the roles did not stop within ${stopTimeoutMs / 1000} s`), stopTimeoutMs);
+  });
+  const stopping = roles.close().then(
+    () => null,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+  const outcome = await Promise.race([stopping.then((problem) => ({ done: true as const, problem })), deadline.then((problem) => ({ done: false as const, problem })), interrupted.then((problem) => ({ done: false as const, problem }))]);
+  clearTimeout(timer);
   await observe.close();
-  // A role that failed could not do its job: non-zero, so a supervisor restarts the process.
-  return failure === null ? ExitCode.ok : ExitCode.undecided;
+  // Handles the roles still hold (a kafkajs client retrying, a socket) would keep the process alive.
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  if (!outcome.done) {
+    output.error(`ragscope ${options.name}: ${outcome.problem} (Kafka or ClickHouse unreachable?): exiting without committing; what was read and not committed is evaluated again by the next member`);
+    (options.terminate ?? terminateNow)();
+    return ExitCode.undecided;
+  }
+  if (outcome.problem !== null) output.error(`ragscope ${options.name}: stopping: ${outcome.problem}`);
+  // A role that failed, or a stop that could not commit, did not do its job: non-zero, so a supervisor restarts the process.
+  const code = failure === null && outcome.problem === null ? ExitCode.ok : ExitCode.undecided;
+  // Stopped: the process ends once nothing holds it. What a client library still runs (kafkajs retrying, for 10-20 s,
+  // a consumer restart that was under way when Kafka went down) has nothing left to do: it may hold the process a
+  // second, not longer, and not past another signal.
+  setTimeout(() => exit(code), lingerMs).unref();
+  void interrupted.then(() => exit(code));
+  return code;
 }

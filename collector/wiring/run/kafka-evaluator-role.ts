@@ -57,7 +57,12 @@ export interface KafkaEvaluatorOptions {
 
 export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, context: RoleContext, options: KafkaEvaluatorOptions = {}): Promise<KafkaEvaluatorRole> {
   const store = await openClickHouseStore(config.clickhouse);
-  const online = options.online ? await options.online(store) : null;
+  const online = options.online
+    ? await options.online(store).catch(async (error: unknown) => {
+        await store.close();
+        throw error;
+      })
+    : null;
   const sinkLatency = context.registry.histogram("ragscope_sink_write_duration_seconds", "duration of one sink write (ClickHouse inserts of a batch)", sinkLatencyBuckets);
   const sink = new MeasuredSink(store.results, sinkLatency);
   // Retries are short here: the runner retries on its own, heartbeating in between.
@@ -67,6 +72,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 2_000 },
   });
   await producer.connect().catch(async (error: unknown) => {
+    await online?.close();
     await store.close();
     throw error;
   });
@@ -102,6 +108,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     // Nothing may keep the process alive after a failed start: it exits and is restarted.
     stop.abort();
     await runner.stop().catch(() => {});
+    await online?.close();
     await producer.disconnect().catch(() => {});
     await store.close();
     throw error;
@@ -139,7 +146,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     readiness: [
       {
         name: "kafka consumer",
-        check: async () => (runner.ready && driver.error === null ? null : (runner.fatalError ?? (driver.error !== null ? `evaluation loop stopped: ${String(driver.error)}` : `not yet a member of group ${config.kafka.groupId}`))),
+        check: async () => (driver.error !== null && runner.fatalError === null ? `evaluation loop stopped: ${String(driver.error)}` : runner.unreadyReason),
       },
       {
         name: "clickhouse",
@@ -152,12 +159,16 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
       // Aborting first bounds the shutdown: the last write gets one attempt; what is not durable is not committed and replays.
       stop.abort();
       // The driver writes what is ready and commits what is durable; then the member leaves the group.
+      const commitFailures = runner.committer.counters.failures;
       await driver.stop();
       await runner.stop();
       await online?.close();
       await producer.disconnect();
       await engineMemory.stop();
       await store.close();
+      // Everything is closed: the process can end, but not as if its work were committed.
+      if (runner.committer.counters.failures > commitFailures)
+        throw new Error(`the last offset commit failed (${runner.committer.lastError ?? "unknown error"}): what was read since the previous commit is evaluated again on the next start`);
     },
   };
 }

@@ -5,11 +5,16 @@
  * OpenTelemetry Collector's Kafka exporter writes with
  * `partition_traces_by_id` (shared/reference/interop.md §4). The client gets
  * 200 once Kafka acknowledged every message (acks = all), else 503 with
- * Retry-After.
+ * Retry-After: within `publishTimeoutMs` (5 s, well inside the OpenTelemetry
+ * SDKs' 10 s export timeout), and at once while Kafka is known to be
+ * unreachable (broker-availability.ts: the last produce request, or a
+ * metadata request every 5 s — every second during an outage — found no
+ * broker). /readyz reports the producer unready meanwhile.
  */
 import os from "node:os";
-import type { Kafka, Producer } from "kafkajs";
+import type { Admin, Kafka, Producer } from "kafkajs";
 import type { CollectorConfig } from "../config/collector-config.js";
+import { BrokerAvailability } from "../../02-transport/kafka/broker-availability.js";
 import { ensureTopics } from "../../02-transport/kafka/ensure-topics.js";
 import { KafkaTracePublisher } from "../../02-transport/kafka/kafka-trace-publisher.js";
 import { saramaCompatiblePartitioner } from "../../02-transport/kafka/sarama-partitioner.js";
@@ -35,13 +40,41 @@ export interface RoleContext {
   log: (line: string) => void;
 }
 
-/** A producer that places keys like the Collector and gives up quickly enough for the receiver to answer 503. */
+/**
+ * A producer that places keys like the Collector. Its retries ride out a
+ * leader election; a broker that is down takes them longer (a send retries
+ * around the cluster's connect, which retries too: ~15-20 s with these
+ * settings), so the receiver does not wait for them (publishTimeoutMs).
+ */
 export function createSpanProducer(kafka: Kafka): Producer {
   return kafka.producer({
     createPartitioner: saramaCompatiblePartitioner,
     allowAutoTopicCreation: false,
     retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2_000 },
   });
+}
+
+/** Longest wait for Kafka to acknowledge a request's spans before the client hears 503 (README "Running with Kafka", "Kafka down"). */
+export const publishTimeoutMs = 5_000;
+/** Metadata requests that tell whether Kafka is reachable: every 5 s, every second while it is not, each given 3 s. */
+const availabilityProbe = { intervalMs: 5_000, retryIntervalMs: 1_000, probeTimeoutMs: 3_000 };
+
+/** One metadata request for the span topic, through its own admin client; fails when a partition has no leader. */
+function spanTopicProbe(admin: Admin, topic: string): () => Promise<void> {
+  let connected = false;
+  return async () => {
+    if (!connected) {
+      await admin.connect();
+      connected = true;
+    }
+    // kafkajs answers a metadata request no broker took with null, which fetchTopicMetadata then reads.
+    const metadata = await admin.fetchTopicMetadata({ topics: [topic] }).catch((error: unknown) => {
+      throw error instanceof TypeError ? new Error("no broker answered") : error;
+    });
+    for (const partition of metadata.topics.find((entry) => entry.name === topic)?.partitions ?? []) {
+      if (partition.leader < 0) throw new Error(`partition ${partition.partitionId} of topic ${topic} has no leader`);
+    }
+  };
 }
 
 /**
@@ -63,20 +96,37 @@ export async function startKafkaReceiver(config: Readonly<CollectorConfig>, cont
   producer.on(producer.events.CONNECT, () => {
     connected = true;
   });
+  // Fires only on an explicit disconnect (kafkajs): a broker that goes away is noticed by `availability`.
   producer.on(producer.events.DISCONNECT, () => {
     connected = false;
   });
-  await producer.connect();
-  const publisher = new KafkaTracePublisher(producer, { topic: config.kafka.topic, maxMessageBytes: config.kafka.maxMessageBytes, compression: config.kafka.compression });
-  const receiver = await startReceiver({
-    host: config.receiver.host,
-    port: config.receiver.port,
-    maxBodyBytes: config.receiver.maxBodyBytes,
-    authTokens: config.receiver.authTokens,
-    tenantTokens: config.receiver.tenantTokens,
-    ...receiverBounds(config),
-    publisher,
+  const probeAdmin = context.kafka.admin({ retry: { retries: 0 } });
+  const availability = new BrokerAvailability({ probe: spanTopicProbe(probeAdmin, config.kafka.topic), ...availabilityProbe });
+  const publisher = new KafkaTracePublisher(producer, {
+    topic: config.kafka.topic,
+    maxMessageBytes: config.kafka.maxMessageBytes,
+    compression: config.kafka.compression,
+    timeoutMs: publishTimeoutMs,
+    availability,
   });
+  let receiver: RunningReceiver;
+  try {
+    await producer.connect();
+    receiver = await startReceiver({
+      host: config.receiver.host,
+      port: config.receiver.port,
+      maxBodyBytes: config.receiver.maxBodyBytes,
+      authTokens: config.receiver.authTokens,
+      tenantTokens: config.receiver.tenantTokens,
+      ...receiverBounds(config),
+      publisher,
+    });
+  } catch (error) {
+    // A connected producer keeps the process alive: without this, a port in use printed its line and hung.
+    await producer.disconnect().catch(() => {});
+    throw error;
+  }
+  availability.start();
   registerReceiverMetrics(context.registry, receiver.counters, publisher);
   const health =
     healthSink === null
@@ -86,11 +136,13 @@ export async function startKafkaReceiver(config: Readonly<CollectorConfig>, cont
   return {
     receiver,
     publisher,
-    readiness: [{ name: "kafka producer", check: async () => (connected ? null : "not connected to Kafka") }],
+    readiness: [{ name: "kafka producer", check: async () => (connected ? availability.unavailableReason : "not connected to Kafka") }],
     async close() {
       await receiver.close();
       // After the receiver stopped answering, so the last snapshot counts every request.
       await health?.stop();
+      availability.stop();
+      await probeAdmin.disconnect();
       await producer.disconnect();
     },
   };
