@@ -15,6 +15,7 @@ import type { GateFileProblem, GateRule } from "../../contracts/gate-file.js";
 import { derivedGateMetrics } from "../../evaluators/gates/gate-metrics.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
 import { meanOf, NAMED_AGGREGATES, percentileOf, type AggregateMetric } from "./aggregate-metrics.js";
+import { levenshteinDistance } from "../../evaluators/text/levenshtein-similarity.js";
 
 /** Gate names that compare a run with its baseline run (seed 004 §十三 `regression`). */
 export const RUN_COMPARISON_GATES = new Set(["critical_case_pass_rate", "overall_score_drop"]);
@@ -70,15 +71,7 @@ export function unknownGateMetrics(rules: readonly GateRule[]): GateFileProblem[
     });
 }
 
-/** Levenshtein distance: the fewest single-character edits from one name to the other. */
+/** Levenshtein distance between two names, by code point (the text metrics' own). */
 function editDistance(left: string, right: string): number {
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= left.length; row += 1) {
-    const current = [row];
-    for (let column = 1; column <= right.length; column += 1) {
-      current.push(Math.min(previous[column]! + 1, current[column - 1]! + 1, previous[column - 1]! + (left[row - 1] === right[column - 1] ? 0 : 1)));
-    }
-    previous = current;
-  }
-  return previous[right.length]!;
+  return levenshteinDistance(Array.from(left), Array.from(right));
 }

@@ -14,6 +14,7 @@
  */
 import { LINEAGE_FIELDS } from "../../../experiments/lineage.js";
 import { environmentVariables } from "./setting-sources.js";
+import { levenshteinDistance } from "../../../evaluators/text/levenshtein-similarity.js";
 
 /** RAGSCOPE_* variables read outside the settings schema, and by what. */
 export const otherVariables: Readonly<Record<string, string>> = {
@@ -74,17 +75,9 @@ export function isKnownVariable(name: string): boolean {
   return name in environmentVariables || name in otherVariables || variablePrefixes.some((family) => name.startsWith(family));
 }
 
-/** Levenshtein distance: the fewest single-character edits from one name to the other. */
+/** Levenshtein distance between two names, by code point (the text metrics' own). */
 function editDistance(left: string, right: string): number {
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= left.length; row += 1) {
-    const current = [row];
-    for (let column = 1; column <= right.length; column += 1) {
-      current.push(Math.min(previous[column]! + 1, current[column - 1]! + 1, previous[column - 1]! + (left[row - 1] === right[column - 1] ? 0 : 1)));
-    }
-    previous = current;
-  }
-  return previous[right.length]!;
+  return levenshteinDistance(Array.from(left), Array.from(right));
 }
 
 /** The known names closest to a misspelled one, best first (at most three). */
