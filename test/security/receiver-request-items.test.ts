@@ -29,6 +29,7 @@ import { startCollectorSubprocess, type CollectorSubprocess } from "../support/c
 import { startSpanRecorder, toOtlpJson, toOtlpProtobuf } from "../support/recorded-spans.js";
 import { postTraces, syntheticRequestBody, syntheticSpan, syntheticSpanId, syntheticTraceId, text, type ReceiverAnswer } from "../support/synthetic-otlp-requests.js";
 import { queryRows } from "../support/temporary-store.js";
+import { field } from "../support/protobuf-wire.js";
 
 const MEBIBYTE = 1024 * 1024;
 /** serve's default (count-request-items.ts DEFAULT_MAX_ITEMS_PER_REQUEST): the bound under test is the one users get. */
@@ -42,22 +43,6 @@ const HEAP_LIMIT_MIB = 512;
 const REFUSED_RSS_BOUND_BYTES = 256 * MEBIBYTE;
 /** While decoding a request at the bound (500,000 empty events, among the costliest items) or a large real one, with the GC's slack. */
 const TAKEN_RSS_BOUND_BYTES = 512 * MEBIBYTE;
-
-/** A protobuf field of the OTLP request, written by hand (the encoder would need millions of objects). */
-function field(number: number, content: Buffer): Buffer {
-  return Buffer.concat([varint(number * 8 + 2), varint(content.byteLength), content]);
-}
-
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest & 0x7f) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
-}
 
 /** A span's ids, name and times on the wire: span `index` of trace `trace` (index 0 its root). */
 function spanHead(traceNumber: number, index: number): Buffer {

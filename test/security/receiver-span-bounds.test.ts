@@ -29,6 +29,7 @@ import { recordAttack } from "../support/attack-report.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
 import { postTraces, syntheticRequestBody, syntheticSpan, syntheticSpanId, syntheticTraceId, text, type ReceiverAnswer } from "../support/synthetic-otlp-requests.js";
 import { queryRows } from "../support/temporary-store.js";
+import { field } from "../support/protobuf-wire.js";
 
 const MEBIBYTE = 1024 * 1024;
 const MAX_EVENTS_PER_SPAN = 128;
@@ -63,22 +64,6 @@ function requestDocument(spans: SpanDocument[], resource: KeyValue[] = [], scope
       },
     ],
   };
-}
-
-/** A protobuf field of the OTLP request, written by hand (the encoder would need millions of event objects). */
-function field(number: number, content: Buffer): Buffer {
-  return Buffer.concat([varint(number * 8 + 2), varint(content.byteLength), content]);
-}
-
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest & 0x7f) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
 }
 
 /** A request of one root span of trace `trace` with `events` empty events: two bytes each on the wire. */

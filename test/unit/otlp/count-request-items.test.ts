@@ -17,6 +17,7 @@ import type { AnyValue, KeyValue, SpanDocument, TracesDocument } from "../../../
 import { prepareTraceMessages, type PrepareRequest } from "../../../collector/01-receive/prepare-trace-messages.js";
 import { limits, mutatedBodies, recordedRequests, span, spanId, text, trace } from "./request-fixtures.js";
 import { sampleTracesDocument } from "./sample-traces-document.js";
+import { field } from "../../support/protobuf-wire.js";
 
 const emptyEvent = (index: number) => ({ timeUnixNano: BigInt(index), name: "", attributes: [] as KeyValue[], droppedAttributesCount: 0 });
 const link = (index: number, attributes: KeyValue[] = []) => ({ traceId: trace(500 + index), spanId: spanId(500 + index), traceState: "", attributes, droppedAttributesCount: 0, flags: 0 });
@@ -214,21 +215,6 @@ function encodeTraceRequestUnchecked(document: TracesDocument): Uint8Array {
   const keyValue = Buffer.concat([field(1, Buffer.from(attribute.key)), field(2, valueBytes(attribute.value!))]);
   const withoutAttributes = spanOf(encodeTraceRequest({ resourceSpans: [{ ...document.resourceSpans[0]!, scopeSpans: [{ ...document.resourceSpans[0]!.scopeSpans[0]!, spans: [{ ...one, attributes: [] }] }] }] }));
   return rewrap(Buffer.concat([withoutAttributes, field(9, keyValue)]), 3);
-}
-
-function field(number: number, content: Buffer): Buffer {
-  return Buffer.concat([varint(number * 8 + 2), varint(content.byteLength), content]);
-}
-
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest & 0x7f) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
 }
 
 /** The content of a message's first length-delimited field numbered `number` (every field before it length-delimited too). */

@@ -16,6 +16,7 @@ import { rejectInvalidIds } from "../../../collector/00-otlp/reject-invalid-ids.
 import type { SpanDocument, SpanEventDocument, SpanLinkDocument, TracesDocument } from "../../../collector/00-otlp/traces-document.js";
 import { limits as defaults, mutatedBodies, span, spanId, text, trace } from "./request-fixtures.js";
 import { sampleTracesDocument } from "./sample-traces-document.js";
+import { fieldOfWireType, varint } from "../../support/protobuf-wire.js";
 
 /** Tight bounds, so small requests cross them. */
 const limits: RequestLimits = { ...defaults, maxEventsPerSpan: 2, maxLinksPerSpan: 1 };
@@ -67,30 +68,14 @@ function assertSameAsWhole(body: Uint8Array, bounds: RequestLimits = limits): vo
   assert.deepEqual(limitedCut(body, bounds), whole);
 }
 
-/** A protobuf field: its tag and its bytes (length-delimited when `content` is a buffer, else the raw payload after the tag). */
-function field(number: number, wireType: number, content: Buffer): Buffer {
-  return Buffer.concat([varint(number * 8 + wireType), wireType === 2 ? varint(content.byteLength) : Buffer.alloc(0), content]);
-}
-
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest & 0x7f) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
-}
-
 /** A request of one span whose own fields are `spanFields` (raw), after its ids and name. */
 function rawSpanRequest(spanFields: Buffer): Uint8Array {
-  const spanBytes = Buffer.concat([field(1, 2, Buffer.alloc(16, 0x11)), field(2, 2, Buffer.alloc(8, 0x22)), field(5, 2, Buffer.from("raw")), spanFields]);
-  return field(1, 2, field(2, 2, field(2, 2, spanBytes)));
+  const spanBytes = Buffer.concat([fieldOfWireType(1, 2, Buffer.alloc(16, 0x11)), fieldOfWireType(2, 2, Buffer.alloc(8, 0x22)), fieldOfWireType(5, 2, Buffer.from("raw")), spanFields]);
+  return fieldOfWireType(1, 2, fieldOfWireType(2, 2, fieldOfWireType(2, 2, spanBytes)));
 }
 
-const emptyEvent = field(11, 2, Buffer.alloc(0));
-const emptyLink = field(13, 2, Buffer.concat([field(1, 2, Buffer.alloc(16, 0x33)), field(2, 2, Buffer.alloc(8, 0x44))]));
+const emptyEvent = fieldOfWireType(11, 2, Buffer.alloc(0));
+const emptyLink = fieldOfWireType(13, 2, Buffer.concat([fieldOfWireType(1, 2, Buffer.alloc(16, 0x33)), fieldOfWireType(2, 2, Buffer.alloc(8, 0x44))]));
 
 describe("the cut of events and links on the wire", () => {
   test("nothing over the bounds: no cut, the body is decoded as it is", () => {
@@ -121,15 +106,15 @@ describe("the cut of events and links on the wire", () => {
   });
 
   test("raw edits: a group, a field of another wire type, unknown fields and a long length varint are stepped over as protobufjs does", () => {
-    const group = Buffer.concat([varint(40 * 8 + 3), field(1, 0, varint(7)), field(2, 2, Buffer.from("x")), varint(41 * 8 + 3), varint(41 * 8 + 4), varint(40 * 8 + 4)]);
-    const eventAsVarint = field(11, 0, varint(5));
-    const unknown = Buffer.concat([field(99, 2, Buffer.from("unknown")), field(98, 1, Buffer.alloc(8)), field(97, 5, Buffer.alloc(4))]);
+    const group = Buffer.concat([varint(40 * 8 + 3), fieldOfWireType(1, 0, varint(7)), fieldOfWireType(2, 2, Buffer.from("x")), varint(41 * 8 + 3), varint(41 * 8 + 4), varint(40 * 8 + 4)]);
+    const eventAsVarint = fieldOfWireType(11, 0, varint(5));
+    const unknown = Buffer.concat([fieldOfWireType(99, 2, Buffer.from("unknown")), fieldOfWireType(98, 1, Buffer.alloc(8)), fieldOfWireType(97, 5, Buffer.alloc(4))]);
     const body = rawSpanRequest(Buffer.concat([emptyEvent, group, eventAsVarint, emptyEvent, unknown, emptyEvent, emptyLink, group, emptyLink, emptyEvent]));
     assertSameAsWhole(body);
     assert.deepEqual(cutEventsAndLinks(body, limits)?.dropped.get(0), { events: 2, links: 1 }, "the varint field 11 is not an event");
     // A span's length written with a needless continuation byte: the cut writes it again, shortest.
-    const padded = Buffer.concat([field(1, 2, Buffer.alloc(16, 0x11)), field(2, 2, Buffer.alloc(8, 0x22)), emptyEvent, emptyEvent, emptyEvent]);
-    const paddedBody = field(1, 2, field(2, 2, Buffer.concat([varint(2 * 8 + 2), Buffer.from([(padded.byteLength & 0x7f) | 0x80, padded.byteLength >> 7]), padded])));
+    const padded = Buffer.concat([fieldOfWireType(1, 2, Buffer.alloc(16, 0x11)), fieldOfWireType(2, 2, Buffer.alloc(8, 0x22)), emptyEvent, emptyEvent, emptyEvent]);
+    const paddedBody = fieldOfWireType(1, 2, fieldOfWireType(2, 2, Buffer.concat([varint(2 * 8 + 2), Buffer.from([(padded.byteLength & 0x7f) | 0x80, padded.byteLength >> 7]), padded])));
     assertSameAsWhole(paddedBody);
   });
 

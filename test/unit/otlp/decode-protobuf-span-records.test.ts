@@ -22,6 +22,7 @@ import type { AnyValue, KeyValue, SpanDocument } from "../../../collector/00-otl
 import { prepareByDecoding, prepareTraceMessages, SPANS_PER_MESSAGE, type PreparedMessages } from "../../../collector/01-receive/prepare-trace-messages.js";
 import { limits, mutatedBodies, recordedRequests, span, spanId, text, trace } from "./request-fixtures.js";
 import { sampleTracesDocument, traceA, traceB, traceC } from "./sample-traces-document.js";
+import { field } from "../../support/protobuf-wire.js";
 
 interface Options {
   limits: RequestLimits;
@@ -58,22 +59,6 @@ function assertSameAsDecoding(body: Uint8Array, options: Options = { limits, ten
     decoding.traces.flatMap((part) => part.spans.map((item) => Object.keys(item.resource))),
   );
   return direct;
-}
-
-/** A protobuf field: its tag, and for a Buffer its length and bytes. */
-function field(number: number, content: Buffer): Buffer {
-  return Buffer.concat([varint(number * 8 + 2), varint(content.byteLength), content]);
-}
-
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest & 0x7f) | 0x80);
-    rest >>>= 7;
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
 }
 
 /** One span with one attribute `k`, written field by field, with what an encoder would never write added. */
