@@ -22,8 +22,15 @@ import { recordUserEvent, traceGenerate, traceRequest } from "../../../instrumen
 import { postTraces, startSpanRecorder, toOtlpJson, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 import { queryRows } from "../../support/temporary-store.js";
 
+/**
+ * The request happens now and its late events are stamped days after it, so the collectors' receivers allow span
+ * times a week ahead of their clock (RAGSCOPE_MAX_FUTURE_SPAN_SECONDS; by default a span more than an hour ahead is
+ * rejected as a broken clock).
+ */
+const A_WEEK_AHEAD_SECONDS = 7 * 86_400;
+
 async function startCollector(dataPath: string): Promise<EmbeddedCollector> {
-  const settings = loadSettings({ environment: {}, fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath } });
+  const settings = loadSettings({ environment: {}, fixed: { "receiver.port": 0, "receiver.maxFutureSpanSeconds": A_WEEK_AHEAD_SECONDS, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath } });
   assert.ok(settings.ok, settings.ok ? "" : settings.error.join("\n"));
   return startEmbeddedCollector(settings.value);
 }
