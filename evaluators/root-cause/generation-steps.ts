@@ -21,7 +21,7 @@ import { satisfies, type Threshold } from "../threshold.js";
  * (judge/judge-thresholds.ts) — one rule, not a floor of its own.
  */
 export function faithfulnessThreshold(evalCase: EvalCase | null): Threshold {
-  return thresholdFor("faithfulness", evalCase);
+  return thresholdFor(METRIC.faithfulness, evalCase);
 }
 
 /**
