@@ -7,10 +7,10 @@
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JudgeOutcome } from "../../../evaluators/judge/judge.js";
-import { OpenAiJudge, type OpenAiJudgeOptions } from "../../../evaluators/judge/openai-judge.js";
-import { StructuredOutputMemory } from "../../../evaluators/judge/structured-output.js";
+import type { OpenAiJudgeOptions } from "../../../evaluators/judge/openai-judge.js";
 import { buildCase, buildCaseResult } from "../../support/case-results.js";
 import { reply, startFakeChatCompletionsServer, type FakeChatCompletionsServer } from "../../support/fake-chat-completions-server.js";
+import { judgeOfFakeServer } from "../../support/fake-server-judge.js";
 
 const caseResult = buildCaseResult({ output: "Refunds are possible within 90 days.", context: "Refunds are possible within 30 days of delivery." });
 const evalCase = buildCase({ input: "How long do I have to ask for a refund?", reference_answer: "Within 30 days of delivery." });
@@ -22,16 +22,7 @@ function assertUnparseable(outcome: JudgeOutcome, message: RegExp): void {
 
 describe("self-contradicting judge answers", () => {
   let server: FakeChatCompletionsServer;
-  const judgeWith = (options: Partial<OpenAiJudgeOptions> = {}) =>
-    new OpenAiJudge({
-      baseUrl: server.baseUrl,
-      apiKey: "k",
-      model: "fake-judge",
-      structuredOutput: "json_schema",
-      structuredOutputMemory: new StructuredOutputMemory(),
-      retryPolicy: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1, deadlineMs: 5_000 },
-      ...options,
-    });
+  const judgeWith = (options: Partial<OpenAiJudgeOptions> = {}) => judgeOfFakeServer(server, { structuredOutput: "json_schema", ...options });
   before(async () => {
     server = await startFakeChatCompletionsServer();
   });
