@@ -88,6 +88,31 @@ export async function runMigrations(connection: ClickHouseConnection, folder = m
   }
 }
 
+/**
+ * Where a store's schema stands against this release's migrations, read without changing it:
+ * for the commands that only read (the gate), which leave the schema to the processes that
+ * write and must tell "nothing was ever stored here" and "written by an earlier release"
+ * apart from "no such run".
+ */
+export type SchemaState =
+  | { kind: "absent" }
+  | { kind: "behind"; pending: string[] }
+  | { kind: "current" };
+
+export async function readSchemaState(connection: ClickHouseConnection, folder = migrationsFolder): Promise<SchemaState> {
+  const exists = await connection.client.query({
+    query: "SELECT count() AS tables FROM system.tables WHERE database = {database:String} AND name = 'schema_migrations'",
+    query_params: { database: connection.database },
+    format: "JSONEachRow",
+  });
+  const [row] = await exists.json<{ tables: number | string }>();
+  if (Number(row?.tables ?? 0) === 0) return { kind: "absent" };
+  const done = await appliedMigrations(connection);
+  if (done.size === 0) return { kind: "absent" };
+  const pending = (await readMigrations(folder)).filter((migration) => !done.has(migration.version)).map((migration) => migration.name);
+  return pending.length === 0 ? { kind: "current" } : { kind: "behind", pending };
+}
+
 async function appliedMigrations(connection: ClickHouseConnection): Promise<Map<number, { checksum: string }>> {
   const result = await connection.client.query({ query: `SELECT version, name, checksum FROM ${quoteIdentifier(connection.database)}.schema_migrations FINAL`, format: "JSONEachRow" });
   return new Map((await result.json<{ version: number; name: string; checksum: string }>()).map((row) => [Number(row.version), row]));

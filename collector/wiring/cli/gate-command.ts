@@ -9,6 +9,7 @@
  * `--tenant` reads the run as that tenant's reader would: only its cases
  * count, and another tenant's run reads as not stored.
  */
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { checkReleaseGate, GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
@@ -18,6 +19,7 @@ import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { formatFixed } from "../../../evaluators/format-fixed.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
+import { readSchemaState, type SchemaState } from "../../../store/clickhouse/run-migrations.js";
 import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
 
 export const defaultGateFile = packageFiles.gateFile;
@@ -47,11 +49,22 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     reportInvalidSettings("gate", resolved.error, output);
     return GateExit.unusable;
   }
+  const clickhouse = resolved.value.settings.clickhouse;
+  // A gate pointed at the wrong folder must not leave a new, empty store behind it.
+  if (clickhouse.url === null && missingFolder(clickhouse.dataPath)) {
+    output.error(`ragscope gate: no store at ${clickhouse.dataPath}: the folder does not exist, so nothing was stored there; point --data-dir (or RAGSCOPE_DATA_DIR) at the folder the run was stored in`);
+    return GateExit.unusable;
+  }
   // Read only: the gate leaves the schema to the processes that write.
-  const store = await openClickHouseStore(resolved.value.settings.clickhouse, { migrate: false });
+  const store = await openClickHouseStore(clickhouse, { migrate: false });
   const scope = options.tenant !== undefined && options.tenant.length > 0 ? options.tenant : "all";
   const reader = store.scoped(scope).reader;
   try {
+    const schema = await readSchemaState(store.connection);
+    if (schema.kind !== "current") {
+      output.error(`ragscope gate: ${schemaProblem(schema, store.describe())}`);
+      return GateExit.unusable;
+    }
     const cases = await reader.loadRunCases(options.run);
     if (cases.length === 0) {
       output.error(`run "${options.run}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
@@ -68,6 +81,23 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
   } finally {
     await store.close();
   }
+}
+
+/** A folder that is not there, under folders that are: a path through a file is the engine's to refuse (store-open-errors.ts). */
+function missingFolder(folder: string): boolean {
+  if (existsSync(folder)) return false;
+  let above = path.dirname(path.resolve(folder));
+  while (!existsSync(above)) above = path.dirname(above);
+  return statSync(above).isDirectory();
+}
+
+/** Why a store the gate cannot read is not a "no such run": nothing stored there, or a schema an earlier release wrote. */
+function schemaProblem(schema: Exclude<SchemaState, { kind: "current" }>, store: string): string {
+  if (schema.kind === "absent") {
+    return `no ragscope data in the ${store}: it has no ragscope schema, so no run was stored there; point --data-dir (or RAGSCOPE_DATA_DIR, or RAGSCOPE_CLICKHOUSE_URL and its database) at the store the run was written to`;
+  }
+  const shown = schema.pending.slice(0, 3).join(", ") + (schema.pending.length > 3 ? `, and ${schema.pending.length - 3} more` : "");
+  return `the ${store} was written by an earlier release: ${schema.pending.length} schema migration${schema.pending.length === 1 ? " is" : "s are"} not applied (${shown}); run \`ragscope migrate\` with the same settings (every collector also applies them when it starts), then the gate again`;
 }
 
 /** The case verdicts apart: a case nothing able to judge it judged is not a pass. A verdict human reviewers agreed on replaces the automatic one (evaluators/reviewed-verdict.ts). */

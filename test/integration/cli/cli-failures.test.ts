@@ -5,13 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { chmod, mkdir, readFile, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, cp, mkdir, readdir, readFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
+import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -200,5 +203,56 @@ describe("start-up failures name the setting and the fix, in one line (exit 2)",
     assert.match(result.stderr, /^ragscope config: the configuration is invalid$/m);
     assert.match(result.stderr, /environment variable RAGSCOPE_KAFKA_BROKER: ragscope reads no variable of that name.*did you mean RAGSCOPE_KAFKA_BROKERS\?/);
     assert.match(result.stderr, /environment variable RAGSCOPE_QUIET_PERIOD: .*did you mean RAGSCOPE_QUIET_PERIOD_MS\?/);
+  });
+});
+
+describe("the gate on a store that holds no run (read only: it never creates or migrates one)", () => {
+  let folder: string;
+  before(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-gate-store-"));
+  });
+  after(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  test("a data folder that does not exist: exit 2, one line naming it and --data-dir, and no folder left behind", () => {
+    const dataDir = path.join(folder, "typo");
+    const result = run(["gate", "--run", "r1", "--data-dir", dataDir], folder);
+    assert.equal(result.status, 2, result.stderr);
+    assert.deepEqual(linesOf(result.stderr).length, 1, result.stderr);
+    assert.match(result.stderr, /^ragscope gate: no store at .*typo: the folder does not exist, so nothing was stored there; point --data-dir \(or RAGSCOPE_DATA_DIR\)/);
+    assert.equal(existsSync(dataDir), false);
+  });
+
+  test("an empty data folder: exit 2, no ragscope schema there, not an engine error", async () => {
+    const dataDir = path.join(folder, "empty");
+    await mkdir(dataDir);
+    const result = run(["gate", "--run", "r1", "--data-dir", dataDir], folder);
+    assert.equal(result.status, 2, result.stderr);
+    assert.deepEqual(linesOf(result.stderr).length, 1, result.stderr);
+    assert.match(result.stderr, /^ragscope gate: no ragscope data in the embedded ClickHouse engine \(chDB\) in .*empty.*: it has no ragscope schema, so no run was stored there; point --data-dir/);
+    assert.doesNotMatch(result.stderr, /unexpected error|Unknown table/);
+  });
+
+  test("a store an earlier release wrote: exit 2 naming the migrations it lacks and `ragscope migrate`; after the migration the gate reads it", async () => {
+    const previous = path.join(folder, "previous-migrations");
+    const dataDir = path.join(folder, "previous-store");
+    await cp(migrationsFolder, previous, { recursive: true, filter: (source) => !/\/\d{4}_/.test(source) || Number(path.basename(source).slice(0, 4)) <= 6 });
+    const connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
+    try {
+      await runMigrations(connection, previous);
+    } finally {
+      await connection.close();
+    }
+    const newer = (await readdir(migrationsFolder)).filter((file) => /^\d{4}_/.test(file) && Number(file.slice(0, 4)) > 6);
+    const result = run(["gate", "--run", "r1", "--data-dir", dataDir], folder);
+    assert.equal(result.status, 2, result.stderr);
+    assert.deepEqual(linesOf(result.stderr).length, 1, result.stderr);
+    assert.match(result.stderr, new RegExp(`^ragscope gate: the embedded ClickHouse engine .* was written by an earlier release: ${newer.length} schema migrations are not applied \\(${newer[0]!.replace(/\.sql$/, "")}, .*\\); run \`ragscope migrate\` with the same settings`));
+
+    assert.equal(run(["migrate", "--data-dir", dataDir], folder).status, 0);
+    const migrated = run(["gate", "--run", "r1", "--data-dir", dataDir], folder);
+    assert.equal(migrated.status, 2, migrated.stderr);
+    assert.match(migrated.stderr, /run "r1" has no stored results/);
   });
 });
