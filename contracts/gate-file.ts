@@ -60,9 +60,7 @@ const ruleEntry = z.union([thresholdExpression, ruleWithOptions], {
 });
 
 const metricName = z.string().regex(NAME_SYNTAX, "metric names are snake_case: lower-case letters, digits and underscores");
-const sectionName = z.string().regex(NAME_SYNTAX, "section names are snake_case: lower-case letters, digits and underscores");
 
-const section = z.record(metricName, ruleEntry, { error: "a section maps metric names to thresholds" });
 
 /** The reserved key of the score weights; not a section of rules. */
 export const SCORE_WEIGHTS_KEY = "score_weights";
@@ -82,21 +80,6 @@ const scoreWeightsSchema = z
     if (Math.abs(sum - 1) > 1e-9) context.addIssue({ code: "custom", path: [], message: `the weights sum to ${Math.round(sum * 1e6) / 1e6}; they must sum to 1` });
   });
 
-export const gateFileSchema = z
-  .record(sectionName, section, { error: "a gate file maps section names (retrieval, generation, …) to their metrics" })
-  .superRefine((file, context) => {
-    const seen = new Map<string, string>();
-    for (const [sectionKey, rules] of Object.entries(file)) {
-      if (Object.keys(rules).length === 0) context.addIssue({ code: "custom", path: [sectionKey], message: "the section declares no metric" });
-      for (const metric of Object.keys(rules)) {
-        const previous = seen.get(metric);
-        if (previous !== undefined) context.addIssue({ code: "custom", path: [sectionKey, metric], message: `already declared in section ${previous}; declare each metric once` });
-        else seen.set(metric, sectionKey);
-      }
-    }
-  });
-
-export type GateFileDocument = z.infer<typeof gateFileSchema>;
 
 /** One gate rule, flattened: where it was declared, what it requires, and its alert options (null = the consumer's default). */
 export interface GateRule {
@@ -135,9 +118,9 @@ export function parseGateDocument(document: unknown): Result<GateDocument, GateF
     sections = rest;
   }
   const rules = parseRules(sections);
-  if (!rules.ok) problems.push(...rules.error);
-  if (problems.length > 0 || !rules.ok) return failure(problems);
-  return success({ rules: rules.value, scoreWeights });
+  problems.push(...rules.problems);
+  if (problems.length > 0) return failure(problems);
+  return success({ rules: rules.rules, scoreWeights });
 }
 
 /** Checks a parsed YAML/JSON document and flattens it into rules, in file order (the score weights are checked, not returned). */
@@ -146,17 +129,42 @@ export function parseGateFile(document: unknown): Result<GateRule[], GateFilePro
   return parsed.ok ? success(parsed.value.rules) : parsed;
 }
 
-function parseRules(document: unknown): Result<GateRule[], GateFileProblem[]> {
-  const parsed = gateFileSchema.safeParse(document);
-  if (!parsed.success) {
-    return failure(parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message })));
-  }
+/**
+ * The rules of the sections, in file order, and every problem of the file in one pass: a user fixing a gate
+ * file sees all of them at once, not the next one after each fix. Rules that are well formed are returned even
+ * when others are not, so a caller can check their metric names in the same pass.
+ */
+export function parseRules(document: unknown): { rules: GateRule[]; problems: GateFileProblem[] } {
   const rules: GateRule[] = [];
-  for (const [sectionKey, entries] of Object.entries(parsed.data)) {
-    for (const [metric, entry] of Object.entries(entries)) {
-      if (typeof entry === "string") rules.push({ section: sectionKey, metric, threshold: entry.trim(), window: null, minSamples: null });
-      else rules.push({ section: sectionKey, metric, threshold: entry.threshold.trim(), window: entry.window ?? null, minSamples: entry.min_samples ?? null });
+  const problems: GateFileProblem[] = [];
+  if (typeof document !== "object" || document === null || Array.isArray(document)) {
+    return { rules, problems: [{ path: "", message: "a gate file maps section names (retrieval, generation, …) to their metrics" }] };
+  }
+  const seen = new Map<string, string>();
+  for (const [sectionKey, entries] of Object.entries(document)) {
+    if (!NAME_SYNTAX.test(sectionKey)) problems.push({ path: sectionKey, message: `section "${sectionKey}": section names are snake_case: lower-case letters, digits and underscores` });
+    if (typeof entries !== "object" || entries === null || Array.isArray(entries)) {
+      problems.push({ path: sectionKey, message: 'a section maps metric names to thresholds, such as recall_at_5: ">= 0.9"' });
+      continue;
+    }
+    if (Object.keys(entries).length === 0) problems.push({ path: sectionKey, message: "the section declares no metric" });
+    for (const [metric, entry] of Object.entries(entries as Record<string, unknown>)) {
+      const where = `${sectionKey}.${metric}`;
+      const named = metricName.safeParse(metric);
+      if (!named.success) problems.push({ path: where, message: `metric "${metric}": ${named.error.issues[0]!.message}` });
+      const previous = seen.get(metric);
+      if (previous !== undefined) problems.push({ path: where, message: `already declared in section ${previous}; declare each metric once` });
+      else seen.set(metric, sectionKey);
+      const parsed = ruleEntry.safeParse(entry);
+      if (!parsed.success) {
+        problems.push(...parsed.error.issues.map((issue) => ({ path: [where, ...issue.path.map(String)].join("."), message: issue.message })));
+        continue;
+      }
+      if (!named.success) continue;
+      const value = parsed.data;
+      if (typeof value === "string") rules.push({ section: sectionKey, metric, threshold: value.trim(), window: null, minSamples: null });
+      else rules.push({ section: sectionKey, metric, threshold: value.threshold.trim(), window: value.window ?? null, minSamples: value.min_samples ?? null });
     }
   }
-  return success(rules);
+  return { rules, problems };
 }

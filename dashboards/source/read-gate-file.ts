@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
-import { parseGateDocument, type GateDocument } from "../../contracts/gate-file.js";
+import { parseGateDocument, parseRules, SCORE_WEIGHTS_KEY, type GateDocument } from "../../contracts/gate-file.js";
 import { failure, success, type Result } from "../../core/result.js";
 import { unknownGateMetrics } from "./gate-metrics.js";
 
@@ -18,7 +18,18 @@ export async function readGateFile(file: string): Promise<Result<GateDocument, s
     return failure([`${file}: ${(error as Error).message.split("\n")[0]} — the gate file cannot be read`]);
   }
   const parsed = parseGateDocument(document);
-  const problems = parsed.ok ? unknownGateMetrics(parsed.value.rules) : parsed.error;
+  // Every problem in one pass: the shape's, and the names of the rules that are well formed.
+  const wellFormed = parsed.ok ? parsed.value.rules : parseRules(withoutScoreWeights(document)).rules;
+  const problems = [...(parsed.ok ? [] : parsed.error), ...unknownGateMetrics(wellFormed)];
+  if (parsed.ok && parsed.value.rules.length === 0) {
+    problems.push({ path: "", message: 'the gate file declares no rule, so its gate would pass any run; add a section such as retrieval: { recall_at_5: ">= 0.9" }' });
+  }
   if (!parsed.ok || problems.length > 0) return failure(problems.map((problem) => `${file}: ${problem.path || "(file)"}: ${problem.message}`));
   return success(parsed.value);
+}
+
+function withoutScoreWeights(document: unknown): unknown {
+  if (typeof document !== "object" || document === null || Array.isArray(document)) return document;
+  const { [SCORE_WEIGHTS_KEY]: _weights, ...sections } = document as Record<string, unknown>;
+  return sections;
 }

@@ -12,7 +12,7 @@
  * passes on a value that was not measured.
  */
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
-import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
+import { metricValueOf, type EvaluatedCase } from "../aggregate/evaluated-case.js";
 import { meanOfMetric } from "../aggregate/metric-mean.js";
 import { noAnswerAccuracy } from "../aggregate/no-answer-accuracy.js";
 import { nearestRankPercentile } from "../aggregate/percentile.js";
@@ -89,8 +89,27 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
   },
 };
 
+/**
+ * A gate name's per-case metric and how the run's value is formed from it: `pNN_<metric>` (nearest-rank
+ * percentile), `average_<metric>` / `mean_<metric>` (mean), or the metric itself (mean) — the forms the gate
+ * file's reader accepts (dashboards/source/gate-metrics.ts), which before read "no case has a value for
+ * average_latency_ms" and so were never checked.
+ */
+export function perCaseFormOf(name: string): { metric: string; percentile: number | null } {
+  const percentile = /^p(\d{1,2})_([a-z][a-z0-9_]*)$/.exec(name);
+  if (percentile) return { metric: percentile[2]!, percentile: Number(percentile[1]) };
+  const mean = /^(?:average|mean)_([a-z][a-z0-9_]*)$/.exec(name);
+  return { metric: mean ? mean[1]! : name, percentile: null };
+}
+
+function percentileOfMetric(cases: readonly EvaluatedCase[], metric: string, percentile: number): MetricValue {
+  const values = cases.map((evaluated) => metricValueOf(evaluated, metric)).filter((value): value is number => value !== null).sort((left, right) => left - right);
+  return values.length === 0 ? notApplicable(`no case has a value for ${metric}`) : nearestRankPercentile(values, percentile);
+}
+
 export function gateMetricValue(name: string, context: GateContext): MetricValue {
   const derived = derivedGateMetrics[name];
   if (derived) return derived.compute(context);
-  return meanOfMetric(context.cases, name).value;
+  const form = perCaseFormOf(name);
+  return form.percentile === null ? meanOfMetric(context.cases, form.metric).value : percentileOfMetric(context.cases, form.metric, form.percentile);
 }

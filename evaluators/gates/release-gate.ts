@@ -17,7 +17,7 @@ import { DATASET_SHARES } from "../aggregate/dataset-shares.js";
 import { graderErrorTypeOf } from "../judge/judge-evaluations.js";
 import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judgements.js";
 import { parseThreshold, satisfies } from "../threshold.js";
-import { gateMetricValue, type GateContext } from "./gate-metrics.js";
+import { gateMetricValue, perCaseFormOf, type GateContext } from "./gate-metrics.js";
 
 export type GateRuleStatus = "passed" | "failed" | "not_available" | "error";
 
@@ -43,7 +43,7 @@ export interface ReleaseGateResult {
 
 /** The per-case metric a gate metric reads: itself, or the metric a dataset share counts (hallucination_rate → faithfulness). */
 function measuredMetricOf(name: string): string {
-  return (DATASET_SHARES as Record<string, { metric: string } | undefined>)[name]?.metric ?? name;
+  return (DATASET_SHARES as Record<string, { metric: string } | undefined>)[name]?.metric ?? perCaseFormOf(name).metric;
 }
 
 function isErrored(result: EvaluationResult): boolean {
@@ -55,9 +55,10 @@ function isErrored(result: EvaluationResult): boolean {
  * metric, and no value of it from another result), counted by error type: a
  * judge's grader-error type, else the result's error_type.
  */
-export function erroredEvaluationsOf(cases: readonly EvaluatedCase[], metric: string): { cases: number; byType: Record<string, number> } {
+export function erroredEvaluationsOf(cases: readonly EvaluatedCase[], metric: string): { cases: number; byType: Record<string, number>; byJudge: boolean } {
   const byType: Record<string, number> = {};
   let count = 0;
+  let byJudge = false;
   for (const evaluated of cases) {
     const hasValue = evaluated.evaluationResults.some((result) => { const value = result.metric_values[metric]; return value !== undefined && value !== null && Number.isFinite(value); });
     if (hasValue) continue;
@@ -65,11 +66,13 @@ export function erroredEvaluationsOf(cases: readonly EvaluatedCase[], metric: st
     if (errored.length === 0) continue;
     count += 1;
     for (const result of errored) {
+      // A judge's evaluator ids begin with "judge." (judge-evaluations.ts); a rule's error is no judge's to fix.
+      if (result.evaluator_id.startsWith("judge.")) byJudge = true;
       const type = graderErrorTypeOf(result) ?? result.error_type;
       byType[type] = (byType[type] ?? 0) + 1;
     }
   }
-  return { cases: count, byType };
+  return { cases: count, byType, byJudge };
 }
 
 export function formatErrorCounts(byType: Readonly<Record<string, number>>): string {
@@ -105,15 +108,15 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     const threshold = parseThreshold(rule.threshold);
     if (!threshold.ok) return { rule, status: "failed", value: null, reason: threshold.error };
     const value = gateMetricValue(rule.metric, judged);
-    // Evaluations that errored are no measurement: when they are all or most of the metric's cases, the rule could not be measured.
+    // An errored evaluation is no measurement, and the rest's value cannot stand for the run: a grader that fails on
+    // exactly the worst answers (a judge declining the wrong one) would leave only the good ones to average.
     const measured = measuredMetricOf(rule.metric);
     const errored = erroredEvaluationsOf(judged.cases, measured);
     if (errored.cases > 0) {
       const valued = judged.cases.filter((evaluated) => evaluated.evaluationResults.some((result) => { const item = result.metric_values[measured]; return item !== undefined && item !== null && Number.isFinite(item); })).length;
-      if (!value.applicable || errored.cases > valued) {
-        const reason = `${measured} could not be measured: its evaluation errored on ${errored.cases} case(s)${valued > 0 ? ` (${valued} measured)` : ""} — ${formatErrorCounts(errored.byType)}; a grader error is never a pass, and --allow-missing does not cover it (check the judge: RAGSCOPE_JUDGE_BASE_URL, its key and model)`;
-        return { rule, status: "error", value: null, reason, errors: errored.byType };
-      }
+      const hint = errored.byJudge ? " (check the judge: RAGSCOPE_JUDGE_BASE_URL, its key and model)" : " (the cases' evaluation reasons say what was wrong)";
+      const reason = `${measured} could not be measured on every case: its evaluation errored on ${errored.cases} of ${errored.cases + valued} case(s)${valued > 0 ? ` (${valued} measured)` : ""} — ${formatErrorCounts(errored.byType)}; a grader error is never a pass, and --allow-missing does not cover it${hint}`;
+      return { rule, status: "error", value: null, reason, errors: errored.byType };
     }
     if (!value.applicable) {
       const heuristicOnly = gateMetricValue(rule.metric, context).applicable;

@@ -4,7 +4,9 @@
  * judged gate rules read ERROR with their error counts — not N/A, which
  * --allow-missing allows — the gate is never PASSED, and both `ragscope eval`
  * and `ragscope gate` exit 2 (could not decide, README "Exit codes"). eval
- * prints a one-line judge summary. The CLI runs as a subprocess; the judge
+ * prints a one-line judge summary. A judge that declines one case of two
+ * (the one it finds hardest) leaves the rule undecided too: the other case's
+ * value cannot stand for the run. The CLI runs as a subprocess; the judge
  * endpoint is a local fake.
  */
 import assert from "node:assert/strict";
@@ -47,7 +49,7 @@ after(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-const ERROR_LINE = /ERROR\s+generation\.faithfulness\s+—\s+>= 0\.92\s+\(faithfulness could not be measured: its evaluation errored on 1 case\(s\) — http_error: 1;/;
+const ERROR_LINE = /ERROR\s+generation\.faithfulness\s+—\s+>= 0\.92\s+\(faithfulness could not be measured on every case: its evaluation errored on 1 of 1 case\(s\) — http_error: 1;/;
 
 for (const scenario of [
   { name: "nothing listening on the judge's port", endpoint: async () => `http://127.0.0.1:${await closedPort()}/v1` },
@@ -81,3 +83,30 @@ for (const scenario of [
     assert.doesNotMatch(gateText, /PASSED/, gateText);
   });
 }
+
+test("a judge that declines one case of two: the rule is ERROR (1 of 2 errored), not a pass on the other case's value; eval and gate exit 2", async () => {
+  const judge = await startFakeChatCompletionsServer();
+  try {
+    // Every claim supported (faithfulness 1, above 0.92) for one case; the other, the shipping question, declined.
+    judge.respondWith((request) =>
+      (request.user.includes("包邮") || request.system.includes("包邮")) ? reply.json({ cannot_judge: true, reason: "cannot tell" }) : reply.json({ claims: [{ claim: "the answer's statement", supported: true, documents: ["D1"] }], reason: "stated by the context" }),
+    );
+    const source = parseYaml(await readFile(path.join(projectRoot, "examples/datasets/policy-regression.yaml"), "utf8"), { maxAliasCount: -1 }) as { dataset_id: string; dataset_version: string; cases: { case_id: string }[] };
+    const twoCases = path.join(folder, "two-cases.json");
+    await writeFile(twoCases, JSON.stringify({ dataset_id: source.dataset_id, dataset_version: source.dataset_version, cases: source.cases.filter((item) => ["rag_return_window_en_001", "rag_shipping_free_threshold_001"].includes(item.case_id)) }));
+    const store = path.join(folder, "store-one-declined");
+    const environment = { RAGSCOPE_JUDGE_BASE_URL: judge.baseUrl, RAGSCOPE_JUDGE_MODEL: "scripted-judge", RAGSCOPE_JUDGE_API_KEY: "sk-test", RAGSCOPE_JUDGE_METRICS: "faithfulness", RAGSCOPE_JUDGE_TIMEOUT_MS: "5000" };
+    const evaluated = await runRagscope(["eval", "--dataset", twoCases, "--task", "examples/policy-assistant/eval-task.ts", "--gates", gates, "--data-dir", store, "--run-id", "one-declined", "--allow-missing"], environment);
+    const evalText = `${evaluated.stdout}\n${evaluated.stderr}`;
+    assert.equal(evaluated.status, 2, evalText);
+    const partial = /ERROR\s+generation\.faithfulness\s+—\s+>= 0\.92\s+\(faithfulness could not be measured on every case: its evaluation errored on 1 of 2 case\(s\) \(1 measured\) — refusal: 1;/;
+    assert.match(evaluated.stdout, partial, evalText);
+    assert.doesNotMatch(evalText, /PASSED/, evalText);
+    const gated = await runRagscope(["gate", "--run", "one-declined", "--gates", gates, "--data-dir", store, "--allow-missing"]);
+    assert.equal(gated.status, 2, `${gated.stdout}\n${gated.stderr}`);
+    assert.match(gated.stdout, partial);
+    assert.match(gated.stdout, /UNDECIDED — 1 passed, 0 failed, 0 not measured, 1 errored/);
+  } finally {
+    await judge.close();
+  }
+});

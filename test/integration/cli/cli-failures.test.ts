@@ -62,6 +62,36 @@ describe("ragscope --version and usage errors", () => {
     }
   });
 
+  test("a gate file's problems are all said in one run: a bad threshold, a name that is not snake_case and an unknown metric together", async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-gate-problems-"));
+    try {
+      const gates = path.join(folder, "gates.yaml");
+      await writeFile(gates, ["retrieval:", '  recall_at_5: "0.7"', "  Exact_Match: \">= 0.5\"", "generation:", '  faithfulnes: ">= 0.9"', '  answer_correctness: ">= 50%"', ""].join("\n"));
+      const result = run(["gate", "--run", "r1", "--gates", gates, "--data-dir", path.join(folder, "data")], projectRoot);
+      assert.equal(result.status, 2, result.stdout + result.stderr);
+      assert.match(result.stderr, /retrieval\.recall_at_5: must be a threshold such as ">= 0\.9"/);
+      assert.match(result.stderr, /retrieval\.Exact_Match: metric "Exact_Match": metric names are snake_case/);
+      assert.match(result.stderr, /generation\.faithfulnes: no metric "faithfulnes": .*did you mean faithfulness/);
+      assert.match(result.stderr, /generation\.answer_correctness: must be a threshold/);
+      assertNoStack(result.stderr);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  test("a gate file with score weights and no rule would pass any run: exit 2, saying so", async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-gate-no-rule-"));
+    try {
+      const gates = path.join(folder, "gates.yaml");
+      await writeFile(gates, "score_weights: { answer_relevance: 0.25, faithfulness: 0.25, answer_correctness: 0.25, completeness: 0.15, citation_accuracy: 0.1 }\n");
+      const result = run(["gate", "--run", "r1", "--gates", gates, "--data-dir", path.join(folder, "data")], projectRoot);
+      assert.equal(result.status, 2, result.stdout + result.stderr);
+      assert.match(result.stderr, /\(file\): the gate file declares no rule, so its gate would pass any run/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   test("an unknown command and a bad flag value are usage errors: exit 2", () => {
     assert.equal(run(["evaluat"], projectRoot).status, 2);
     const badPort = run(["serve", "--port", "seventy"], projectRoot);

@@ -115,7 +115,7 @@ describe("release gate", () => {
     const down = checkReleaseGate(gate, { cases: allErrored, baseline: null }, { allowNotAvailable: true });
     assert.deepEqual(down.rules.map((rule) => rule.status), ["passed", "error", "error"]);
     assert.deepEqual(down.rules[1]!.errors, { http_error: 2, timeout: 1 });
-    assert.match(down.rules[1]!.reason, /evaluation errored on 3 case\(s\) — http_error: 2, timeout: 1/);
+    assert.match(down.rules[1]!.reason, /evaluation errored on 3 of 3 case\(s\) — http_error: 2, timeout: 1; .*check the judge/);
     assert.deepEqual(down.counts, { passed: 1, failed: 0, not_available: 0, error: 2 });
     assert.equal(down.passed, false);
     assert.equal(down.undecided, true);
@@ -123,11 +123,37 @@ describe("release gate", () => {
     const failing = checkReleaseGate(rules({ retrieval: { recall_at_5: ">= 0.99" }, generation: { faithfulness: ">= 0.9" } }), { cases: allErrored.map((item) => ({ ...item, evaluationResults: [{ ...item.evaluationResults[0]!, metric_values: { recall_at_5: 0.5 } }, item.evaluationResults[1]!] })), baseline: null });
     assert.equal(failing.passed, false);
     assert.equal(failing.undecided, false);
-    // Most cases measured: the mean of the measured cases decides; most errored: ERROR.
-    const mostMeasured = [withJudge(evaluated("a", {}), { value: 1 }), withJudge(evaluated("b", {}), { value: 1 }), withJudge(evaluated("c", {}), { errorType: "http_error" })];
-    assert.equal(checkReleaseGate(rules({ generation: { faithfulness: ">= 0.9" } }), { cases: mostMeasured, baseline: null }).rules[0]!.status, "passed");
+    // One errored case of three is enough: the two measured ones (1 and 1) would pass ">= 0.9", but the errored one
+    // may be the worst answer (a judge declining exactly the wrong one), so the mean of the rest cannot stand for the run.
+    const mostMeasured = [withJudge(evaluated("a", {}), { value: 1 }), withJudge(evaluated("b", {}), { value: 1 }), withJudge(evaluated("c", {}), { errorType: "refusal" })];
+    const oneErrored = checkReleaseGate(rules({ generation: { faithfulness: ">= 0.9" } }), { cases: mostMeasured, baseline: null }, { allowNotAvailable: true });
+    assert.equal(oneErrored.rules[0]!.status, "error");
+    assert.match(oneErrored.rules[0]!.reason, /errored on 1 of 3 case\(s\) \(2 measured\) — refusal: 1/);
+    assert.equal(oneErrored.passed, false);
+    assert.equal(oneErrored.undecided, true);
     const mostErrored = [withJudge(evaluated("a", {}), { value: 1 }), withJudge(evaluated("b", {}), { errorType: "http_error" }), withJudge(evaluated("c", {}), { errorType: "http_error" })];
     assert.equal(checkReleaseGate(rules({ generation: { faithfulness: ">= 0.9" } }), { cases: mostErrored, baseline: null }).rules[0]!.status, "error");
+  });
+
+  test("a rule evaluator's error (not a judge's) also reads ERROR, and its hint does not send the user to the judge", () => {
+    const erroredRanking = (id: string): EvaluatedCase => {
+      const base = evaluated(id, {});
+      return { ...base, evaluationResults: [{ ...base.evaluationResults[0]!, evaluator_id: "retrieval.ranking", metric_values: { recall_at_5: null }, outcome: "error", reason: "invalid evidence: chunk c1 listed twice", error_type: "invalid_evidence" }] };
+    };
+    const gate = checkReleaseGate(rules({ retrieval: { recall_at_5: ">= 0.9" } }), { cases: [evaluated("a", { recall_at_5: 1 }), erroredRanking("b")], baseline: null });
+    assert.equal(gate.rules[0]!.status, "error");
+    assert.match(gate.rules[0]!.reason, /errored on 1 of 2 case\(s\) \(1 measured\) — invalid_evidence: 1/);
+    assert.doesNotMatch(gate.rules[0]!.reason, /judge/);
+  });
+
+  test("pNN_ and average_ forms of a stored metric are checked: average_latency_ms (10+20+60)/3 = 30, p50_token_f1 of 0.2, 0.5, 0.9 = 0.5 (nearest rank 2 of 3)", () => {
+    const cases = [evaluated("a", { latency_ms: 10, token_f1: 0.9 }), evaluated("b", { latency_ms: 20, token_f1: 0.2 }), evaluated("c", { latency_ms: 60, token_f1: 0.5 })];
+    const gate = checkReleaseGate(rules({ performance: { average_latency_ms: "<= 25" }, generation: { mean_token_f1: ">= 0.5", p50_token_f1: ">= 0.5" } }), { cases, baseline: null });
+    assert.deepEqual(gate.rules.map((rule) => [rule.rule.metric, rule.status, rule.value]), [
+      ["average_latency_ms", "failed", 30],
+      ["mean_token_f1", "passed", (0.9 + 0.2 + 0.5) / 3],
+      ["p50_token_f1", "passed", 0.5],
+    ]);
   });
 
   test("empty runs and empty baselines give not-available values, never NaN", () => {
