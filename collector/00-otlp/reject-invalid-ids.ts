@@ -20,8 +20,8 @@ export function rejectInvalidIds(document: TracesDocument): InvalidIdRejection {
   let rejectedSpans = 0;
   for (const resourceSpans of document.resourceSpans) {
     for (const scopeSpans of resourceSpans.scopeSpans) {
-      if (!scopeSpans.spans.some(isInvalid)) continue;
-      const valid = scopeSpans.spans.filter((span) => !isInvalid(span));
+      if (!scopeSpans.spans.some(hasInvalidId)) continue;
+      const valid = scopeSpans.spans.filter((span) => !hasInvalidId(span));
       rejectedSpans += scopeSpans.spans.length - valid.length;
       scopeSpans.spans = valid;
     }
@@ -29,6 +29,7 @@ export function rejectInvalidIds(document: TracesDocument): InvalidIdRejection {
   return { document, rejectedSpans };
 }
 
-function isInvalid(span: { traceId: string; spanId: string }): boolean {
+/** Whether the span's trace id or span id is all zeros (OTLP's invalid value). */
+export function hasInvalidId(span: { traceId: string; spanId: string }): boolean {
   return span.traceId === ZERO_TRACE_ID || span.spanId === ZERO_SPAN_ID;
 }

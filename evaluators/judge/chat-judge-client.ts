@@ -21,11 +21,17 @@
  * - The client's own retries are off (maxRetries 0): the one retry helper
  *   (core/retry.ts) decides, within an attempt and deadline budget,
  *   honouring the server's Retry-After.
- * - Before each HTTP request the spending limit is checked; an exhausted budget
- *   ends the call with `budget_exhausted` and no HTTP request.
- * - Every request's tokens are counted, failed ones included, priced (with the
- *   usage the server reports; estimated only when it reports none), and
- *   recorded in the budget.
+ * - Before each HTTP request its worst-case cost is reserved in the spending
+ *   limit (judge-budget.ts): every prompt token it can be billed and the max
+ *   output tokens, at the configured prices. A reservation that would pass the
+ *   limit ends the call with `budget_exhausted` and no HTTP request, so
+ *   concurrent calls cannot overshoot it. Without max output tokens the worst
+ *   case is unknown and only the spending so far is checked (see
+ *   `worstCaseCost`).
+ * - Every request's tokens are counted, failed ones included, and priced (with
+ *   the usage the server reports; estimated only when it reports none); that
+ *   cost settles the request's reservation. A request that fails without an
+ *   answer releases it.
  * - The answer must be a JSON object that the caller's interpreter accepts
  *   (the rubric's zod schema); anything else is `unparseable`. A refusal field,
  *   a content-filter stop or a structured `{"cannot_judge": true}` is `refusal`.
@@ -38,7 +44,7 @@ import { failureFromClientError, isStructuredOutputRefusal, judgeCallFailure, ty
 import type { JudgeErrorType, JudgeUsage } from "./judge.js";
 import { noUsage } from "./judge.js";
 import type { JudgeBudget } from "./judge-budget.js";
-import { costOf, estimateTokens, FREE, type JudgePricing } from "./judge-pricing.js";
+import { costOf, estimateTokens, FREE, promptTokensAtMost, worstCaseCost, type JudgePricing } from "./judge-pricing.js";
 import { fencedTexts } from "./fence-text.js";
 import { readJsonAnswer } from "./json-answer.js";
 import { cannotJudgeAnswer } from "./rubrics/judge-rubric.js";
@@ -142,14 +148,19 @@ export class ChatJudgeClient {
 
     const send = async (body: ChatCompletionCreateParamsNonStreaming): Promise<Result<ChatCompletion, { failure: JudgeCallFailure; error: unknown }>> => {
       if (signal?.aborted) return failure({ failure: judgeCallFailure("timeout", "the judge call was aborted by the caller", false), error: null });
-      if (this.budget?.exhausted) return failure({ failure: judgeCallFailure("budget_exhausted", this.budget.reason ?? "judge spending limit reached", false), error: null });
+      const reservation = this.budget?.reserve(this.worstCaseCost(body)) ?? null;
+      if (reservation !== null && !reservation.ok) return failure({ failure: judgeCallFailure("budget_exhausted", reservation.error, false), error: null });
       usage.calls += 1;
       try {
         const completion = await this.client.chat.completions.create(body, { signal: signal ?? null, timeout: this.requestTimeoutMs, maxRetries: 0 });
-        this.count(usage, body, completion);
+        const cost = this.count(usage, body, completion);
+        reservation?.value.settle(cost);
         return success(completion);
       } catch (error) {
         return failure({ failure: failureFromClientError(error), error });
+      } finally {
+        // Whatever did not settle (an error status, a timeout, an abort) spent nothing we can count.
+        reservation?.value.release();
       }
     };
 
@@ -226,7 +237,18 @@ export class ChatJudgeClient {
     return { ...previous, messages };
   }
 
-  private count(usage: JudgeUsage, body: ChatCompletionCreateParamsNonStreaming, completion: ChatCompletion): void {
+  /**
+   * The most this request can cost: every prompt token it can be billed (the
+   * messages and the structured-output schema it carries) and the max output
+   * tokens. Null when output is priced and no max output tokens are set.
+   */
+  private worstCaseCost(body: ChatCompletionCreateParamsNonStreaming): number | null {
+    const texts = body.messages.map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? "")));
+    return worstCaseCost(this.pricing, promptTokensAtMost(texts, body.response_format === undefined ? "" : JSON.stringify(body.response_format)), this.maxOutputTokens);
+  }
+
+  /** Adds the completion's tokens and cost to the call's usage; returns its cost. */
+  private count(usage: JudgeUsage, body: ChatCompletionCreateParamsNonStreaming, completion: ChatCompletion): number {
     const reported = completion.usage;
     const inputTokens = reported?.prompt_tokens ?? estimateTokens(body.messages.map((message) => (typeof message.content === "string" ? message.content : "")).join(""));
     const outputTokens = reported?.completion_tokens ?? estimateTokens(completion.choices[0]?.message.content ?? "");
@@ -234,7 +256,7 @@ export class ChatJudgeClient {
     usage.inputTokens += inputTokens;
     usage.outputTokens += outputTokens;
     usage.cost += cost;
-    this.budget?.record(cost);
+    return cost;
   }
 
   private read<Value>(completion: ChatCompletion, request: StructuredRequest<Value>, mode: StructuredOutputMode): ReadAnswer<Value> {

@@ -25,3 +25,51 @@ export function estimateTokens(text: string): number {
   const cjk = text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu)?.length ?? 0;
   return cjk + Math.ceil((text.length - cjk) / 4);
 }
+
+/**
+ * Tokens a chat template adds around the text: role markers and separators per
+ * message (3 to 5 in OpenAI's, ChatML and Llama 3 templates) and, per request,
+ * the reply's priming and the preamble some templates insert (Llama 3.1's
+ * knowledge-cutoff lines, about 25). Generous on purpose: they bound, they do
+ * not estimate.
+ */
+const TEMPLATE_TOKENS_PER_MESSAGE = 8;
+const TEMPLATE_TOKENS_PER_REQUEST = 64;
+
+/**
+ * The most prompt tokens a request can be billed: one per UTF-8 byte of the
+ * text it sends, plus the chat template's own. Byte-level BPE tokenizers (GPT,
+ * Llama 3, Qwen) and SentencePiece with byte fallback never make a token of
+ * less than one byte, so a server cannot count more. `estimateTokens` is a
+ * typical count (English is about four bytes a token), not a bound: a
+ * spending limit that reserved it could be passed by a prompt of JSON or
+ * numbers, which tokenize more densely.
+ */
+export function promptTokensAtMost(messages: readonly string[], extraText = ""): number {
+  const bytes = messages.reduce((total, message) => total + utf8Bytes(message), utf8Bytes(extraText));
+  return bytes + messages.length * TEMPLATE_TOKENS_PER_MESSAGE + TEMPLATE_TOKENS_PER_REQUEST;
+}
+
+/** UTF-8 length without an encoder (evaluators/ does no I/O and needs no Node Buffer); a lone surrogate is sent as U+FFFD, 3 bytes. */
+function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (const character of text) {
+    const point = character.codePointAt(0) ?? 0;
+    bytes += point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
+
+/**
+ * The most one request can cost, or null when that is unknown: output is
+ * priced but no `max_tokens` is sent, so the server's default (up to the
+ * model's context) bounds the answer, and nothing here knows it; the caller
+ * then keeps the old check (judge-budget.ts). Unknown prices — none
+ * configured, so every token counts as free — give 0: nothing is held, and
+ * the limit behaves as before, refusing calls only once the spending reached
+ * it (at no cost, only a limit of 0 is ever reached).
+ */
+export function worstCaseCost(pricing: JudgePricing, promptTokens: number, maxOutputTokens: number | undefined): number | null {
+  if (maxOutputTokens === undefined && pricing.outputPer1kTokens > 0) return null;
+  return costOf(pricing, promptTokens, maxOutputTokens ?? 0);
+}

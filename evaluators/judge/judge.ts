@@ -40,7 +40,10 @@ export interface JudgeUsage {
   cached: boolean;
 }
 
-export type JudgeErrorType = "timeout" | "refusal" | "unparseable" | "rate_limited" | "http_error" | "budget_exhausted";
+/** Every way a judge call can fail, listed so counters can show each one from the start (at 0). */
+export const JUDGE_ERROR_TYPES = ["timeout", "refusal", "unparseable", "rate_limited", "http_error", "budget_exhausted"] as const;
+
+export type JudgeErrorType = (typeof JUDGE_ERROR_TYPES)[number];
 
 /**
  * `details` conventions every judge follows, so consumers need not know which

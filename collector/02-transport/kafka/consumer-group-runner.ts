@@ -30,6 +30,11 @@
  *   member keeps its partitions.
  * - No message can stop a partition: one whose handling throws (a bug, or
  *   input nothing foresaw) is dead-lettered with the error as its reason.
+ * - Spans the receiver would have refused (a Collector writing straight to
+ *   the topic never met it) are taken out of their message when it is routed
+ *   (screen-consumed-spans.ts, at the runner's span clock) and dead-lettered,
+ *   each reason's spans as one OTLP request, before the rest is handed out or
+ *   republished: like any dead letter, acknowledged before the offset moves.
  * - Kafka unreachable: kafkajs's consumer crashes, leaves the group and
  *   restarts; the member is not `ready` until it joined again. A crash kafkajs
  *   does not restart from because Kafka was unreachable (no group coordinator
@@ -47,13 +52,14 @@ import { BrokerLag, unread, type PartitionLag } from "./broker-lag.js";
 import { fetchSizes, type PauseReason } from "../../03-consume/backpressure.js";
 import { ensureTopics, partitionCounts } from "./ensure-topics.js";
 import type { KafkaSettings } from "./kafka-client.js";
-import type { KafkaDeadLetters } from "./kafka-dead-letters.js";
+import type { DeadLetterRecord, KafkaDeadLetters } from "./kafka-dead-letters.js";
 import { isUnreachable } from "./kafka-failure.js";
 import { OffsetCommitter } from "./offset-committer.js";
 import { SequentialProgress, type CommitSource } from "./partition-progress.js";
 import type { Repartitioner } from "./repartitioner.js";
-import { routeMessage, type MessageRoute } from "./route-message.js";
+import { contentTypeHeader, routeMessage, type MessageRoute } from "./route-message.js";
 import { saramaPartition } from "./sarama-partitioner.js";
+import { spanChecksAt, type Screening, type SpanCheckSettings, type SpanRefusalReason } from "./screen-consumed-spans.js";
 
 export interface ConsumerGroupRunnerOptions {
   kafka: Kafka;
@@ -69,6 +75,13 @@ export interface ConsumerGroupRunnerOptions {
   /** Aborted when the role stops: ends produce retries. */
   signal: AbortSignal;
   log: (line: string) => void;
+  /** What spans read are held to: the receiver's future-time allowance and per-span bounds (screen-consumed-spans.ts). */
+  spanChecks: SpanCheckSettings;
+  /**
+   * The clock spans are screened against (future times), Unix milliseconds; Date.now when not given. Apart from
+   * `clock`, which also paces heartbeats: a test that fixes the time of the spans must not stop the member's heartbeat.
+   */
+  spanClock?: () => number;
   clock?: () => number;
 }
 
@@ -113,6 +126,10 @@ export class ConsumerGroupRunner implements TraceSource {
   /** Milliseconds spent decoding and routing messages. */
   readonly timings = { decodeMs: 0 };
   readonly deadLettersByReason = new Map<string, number>();
+  /** Spans taken out of messages by the screening and dead-lettered, by reason. */
+  readonly spansRefused: Record<SpanRefusalReason, number> = { invalid_id: 0, future_time: 0 };
+  /** What the screening's per-span bounds changed in the spans kept, all messages together. */
+  readonly spansLimited = { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0, truncatedNames: 0 };
   readonly inputTopic: string;
   /** The topic whose messages are assembled: the repartition topic when one is configured, else the input topic. */
   readonly assembledTopic: string;
@@ -460,6 +477,7 @@ export class ConsumerGroupRunner implements TraceSource {
     }
     this.counters.messages += 1;
     this.counters.bytes += message.value?.length ?? 0;
+    if (route.kind !== "dead_letter" && !(await this.deadLetterRefused(topic, partition, message, route.screened, beat))) return false;
     switch (route.kind) {
       case "assemble": {
         if (generation !== this.generation) return false;
@@ -495,6 +513,7 @@ export class ConsumerGroupRunner implements TraceSource {
       {
         maxMessageBytes: this.options.settings.maxMessageBytes,
         partitionOf: count === undefined ? null : (traceId) => saramaPartition(traceId, count),
+        checks: spanChecksAt(this.options.spanChecks, (this.options.spanClock ?? Date.now)()),
       },
     );
     this.timings.decodeMs += performance.now() - started;
@@ -503,15 +522,36 @@ export class ConsumerGroupRunner implements TraceSource {
 
   private async deadLetter(topic: string, partition: number, message: KafkaMessage, reason: string, detail: string, beat: () => Promise<void>, generation: number): Promise<SourceRecord | false> {
     const letter = { sourceTopic: topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, reason, detail };
+    if (!(await this.sendLetter(letter, beat))) return false;
+    this.counters.messagesDeadLettered += 1;
+    return this.done(topic, { partition, offset: message.offset }, generation);
+  }
+
+  /**
+   * Dead-letters the spans the screening took out of a message (each reason's as one OTLP protobuf request, under the
+   * message's key and source position) and counts what it refused and cut; false when stopping.
+   */
+  private async deadLetterRefused(topic: string, partition: number, message: KafkaMessage, screened: Screening, beat: () => Promise<void>): Promise<boolean> {
+    for (const refused of screened.refused) {
+      const headers = { ...(message.headers ?? {}), [contentTypeHeader]: "application/x-protobuf" };
+      const letter = { sourceTopic: topic, partition, offset: message.offset, key: message.key, value: Buffer.from(refused.value), headers, reason: refused.reason, detail: refused.detail };
+      if (!(await this.sendLetter(letter, beat))) return false;
+      this.spansRefused[refused.reason] += refused.spans;
+    }
+    for (const [item, count] of Object.entries(screened.limited) as [keyof Screening["limited"], number][]) this.spansLimited[item] += count;
+    return true;
+  }
+
+  /** Writes one letter, until the broker acknowledges it, and counts it; false when stopping. */
+  private async sendLetter(letter: DeadLetterRecord, beat: () => Promise<void>): Promise<boolean> {
     const sent = await this.untilAcknowledged(() => this.options.deadLetters.deadLetter(letter), beat);
     if (sent === stopped) return false;
     if (!sent.ok) {
       // The dead-letter topic refuses even a letter without its value: nothing safe is left to do with the partition.
-      throw new Error(`cannot dead-letter ${topic}/${partition}/${message.offset}: ${sent.error.message}`);
+      throw new Error(`cannot dead-letter ${letter.sourceTopic}/${letter.partition}/${letter.offset}: ${sent.error.message}`);
     }
-    this.counters.messagesDeadLettered += 1;
-    this.deadLettersByReason.set(reason, (this.deadLettersByReason.get(reason) ?? 0) + 1);
-    return this.done(topic, { partition, offset: message.offset }, generation);
+    this.deadLettersByReason.set(String(letter.reason), (this.deadLettersByReason.get(String(letter.reason)) ?? 0) + 1);
+    return true;
   }
 
   /** A message handled without assembling: on the assembled topic it reaches the progress tracker through the driver, in order with the others. */

@@ -18,24 +18,32 @@
  * - **dead letter**: no value, larger than `maxMessageBytes`, or not an OTLP
  *   trace request in the encoding it declares (a `content-type` header) or,
  *   without one, in the encoding its first byte suggests.
- * - **empty**: a valid request without spans; nothing to do.
+ * - **empty**: a valid request without spans (or none left once screened);
+ *   nothing to do.
+ *
+ * Every decoded message is screened first (screen-consumed-spans.ts): spans
+ * the receiver would have refused are taken out and carried on the route,
+ * to be dead-lettered, and the rest is held to the receiver's per-span
+ * bounds; the route is decided on what is left.
  *
  * The message is decoded once: the assemble route carries the span records.
  */
-import { decodeProtobufSpanRecords, NO_LIMITS } from "../../00-otlp/decode-protobuf-span-records.js";
-import { decodeTraceRequest, detectEncoding, splitByTraceId, toSpanRecords, type OtlpEncoding } from "../../00-otlp/index.js";
+import { decodeProtobufSpanRecords } from "../../00-otlp/decode-protobuf-span-records.js";
+import { countSpans, decodeTraceRequest, detectEncoding, splitByTraceId, toSpanRecords, type OtlpEncoding } from "../../00-otlp/index.js";
 import type { SpanRecord } from "../../00-otlp/span-record.js";
 import type { TracesDocument } from "../../00-otlp/traces-document.js";
+import { NOTHING_SCREENED, screenConsumedSpans, SPAN_REFUSAL_REASONS, type Screening, type SpanChecks } from "./screen-consumed-spans.js";
 
 /** Why a message was dead-lettered: every reason, so that each has a series from the start (a rate or an absence alert needs one). */
-export const DEAD_LETTER_REASONS = ["no_value", "oversized", "undecodable", "wrong_encoding", "unreadable"] as const;
+export const DEAD_LETTER_REASONS = ["no_value", "oversized", "undecodable", "wrong_encoding", "unreadable", ...SPAN_REFUSAL_REASONS] as const;
 export type DeadLetterReason = (typeof DEAD_LETTER_REASONS)[number];
 
+/** `screened`: the spans the screening took out (to dead-letter) and what its bounds cut in the rest. */
 export type MessageRoute =
-  | { kind: "assemble"; traceId: string; spans: SpanRecord[] }
-  | { kind: "repartition"; traces: Map<string, TracesDocument>; spanCount: number }
+  | { kind: "assemble"; traceId: string; spans: SpanRecord[]; screened: Screening }
+  | { kind: "repartition"; traces: Map<string, TracesDocument>; spanCount: number; screened: Screening }
   | { kind: "dead_letter"; reason: DeadLetterReason; detail: string }
-  | { kind: "empty" };
+  | { kind: "empty"; screened: Screening };
 
 export interface ConsumedMessage {
   key: Buffer | null;
@@ -52,6 +60,8 @@ export interface RouteOptions {
    * every message of the input topic is republished there).
    */
   partitionOf: ((traceId: string) => number) | null;
+  /** What the spans are held to, at the evaluator's clock when the message is read (screen-consumed-spans.ts). */
+  checks: SpanChecks;
 }
 
 /** The header ragscope writes on messages it republishes, and that other producers may set. */
@@ -90,10 +100,12 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
   if (encoding === "protobuf") {
     // The usual message (one trace, keyed by it, on its partition) read straight into records; anything else, or
     // anything the reader leaves to the decoding path (decode-protobuf-span-records.ts), is decoded below. The
-    // reader stops at a second trace, so a message of many is not read twice over.
-    const direct = decodeProtobufSpanRecords(value, { limits: NO_LIMITS, oneTrace: true });
+    // reader stops at a second trace, so a message of many is not read twice over. It declines whenever the
+    // screening would take a span out or change one, so what it reads passes the screening as it is.
+    const { checks } = options;
+    const direct = decodeProtobufSpanRecords(value, { limits: checks.limits, latestSpanTimeNanos: checks.latestSpanTimeNanos, oneTrace: true });
     const only = direct?.traces.length === 1 ? direct.traces[0]! : null;
-    if (only !== null && staysHere(only.traceId, key, message, options)) return { kind: "assemble", traceId: only.traceId, spans: only.spans };
+    if (only !== null && staysHere(only.traceId, key, message, options)) return { kind: "assemble", traceId: only.traceId, spans: only.spans, screened: NOTHING_SCREENED };
   }
   const decoded = decodeTraceRequest(value, encoding);
   if (!decoded.ok) {
@@ -103,6 +115,7 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
     return { kind: "dead_letter", reason: "undecodable", detail: `not an OTLP trace request (${encoding === "json" ? "otlp_json" : "otlp_proto"}): ${decoded.error.message}` };
   }
   const document = decoded.value;
+  const screened = countSpans(document) === 0 ? NOTHING_SCREENED : screenConsumedSpans(document, options.checks);
   const traceIds = new Set<string>();
   let spanCount = 0;
   for (const resourceSpans of document.resourceSpans) {
@@ -113,12 +126,12 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
       }
     }
   }
-  if (spanCount === 0) return { kind: "empty" };
+  if (spanCount === 0) return { kind: "empty", screened };
   if (traceIds.size === 1) {
     const only = traceIds.values().next().value as string;
-    if (staysHere(only, key, message, options)) return { kind: "assemble", traceId: only, spans: toSpanRecords(document) };
+    if (staysHere(only, key, message, options)) return { kind: "assemble", traceId: only, spans: toSpanRecords(document), screened };
   }
-  return { kind: "repartition", traces: splitByTraceId(document), spanCount };
+  return { kind: "repartition", traces: splitByTraceId(document), spanCount, screened };
 }
 
 /** Whether a message of one trace is evaluated where it is: keyed by its trace, on the trace's partition. */

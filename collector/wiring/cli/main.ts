@@ -172,7 +172,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     {
       name: "receive",
       description: "receive OTLP/HTTP traces and publish them to Kafka, keyed by trace id",
-      sections: ["receiver.host", "receiver.port", "kafka.brokers", "kafka.clientId", "kafka.topic", "kafka.maxMessageBytes", "kafka.compression", "observe"],
+      sections: ["receiver.host", "receiver.port", "kafka.brokers", "kafka.clientId", "kafka.topic", "kafka.maxMessageBytes", "kafka.compression", "kafka.publishTimeoutMs", "kafka.probeIntervalMs", "kafka.stopTimeoutMs", "observe"],
     },
     {
       name: "evaluate",

@@ -70,6 +70,29 @@ const kafkaSection = z.strictObject({
   /** Where a group without committed offsets starts. Earliest: spans produced before the first evaluator started are not skipped. */
   initialOffset: z.enum(["earliest", "latest"], { error: "must be earliest or latest" }).default("earliest"),
   commitIntervalMs: integer(50).default(1_000),
+  /**
+   * Longest wait of the receiver (`receive`, `collect`) for Kafka to acknowledge a request's spans before the client
+   * hears 503 + Retry-After (kafka-receiver-role.ts). The OpenTelemetry SDKs give up on an export after 10 s, and a
+   * client that gave up drops its spans instead of retrying: keep it well below your clients' export timeout.
+   */
+  publishTimeoutMs: integer(100)
+    .max(60_000, "must be at most 60000 (a minute): a client waiting longer has given up on its export and dropped the spans; keep it below the clients' export timeout (10 s in the OpenTelemetry SDKs)")
+    .default(5_000),
+  /**
+   * How often the receiver asks Kafka for the span topic's metadata while Kafka answers (broker-availability.ts), so
+   * /readyz and the receiver's immediate 503s notice an outage without traffic; during an outage it asks every second.
+   */
+  probeIntervalMs: integer(1_000)
+    .max(300_000, "must be at most 300000 (5 minutes): longer, an outage without traffic goes unnoticed by /readyz that long")
+    .default(5_000),
+  /**
+   * How long a role (`receive`, `evaluate`, `collect`) gets on SIGTERM or SIGINT to write what is ready, commit what is
+   * durable and leave the group before the process ends without committing (collector-process.ts). Keep it below the
+   * supervisor's grace period (deploy/k8s gives 60 s).
+   */
+  stopTimeoutMs: integer(1_000)
+    .max(600_000, "must be at most 600000 (10 minutes): a supervisor kills the process long before (Kubernetes' default grace period is 30 s)")
+    .default(30_000),
 });
 
 const memorySection = z.strictObject({
@@ -269,6 +292,13 @@ export function checkCollectorCombinations(config: CollectorConfig, context: z.R
       code: "custom",
       path: ["kafka", "repartitionTopic"],
       message: `must differ from the dead-letter topic "${config.kafka.deadLetterTopic}"; leave it unset to republish to the input topic`,
+    });
+  }
+  if (config.kafka.publishTimeoutMs >= config.kafka.stopTimeoutMs) {
+    context.addIssue({
+      code: "custom",
+      path: ["kafka", "publishTimeoutMs"],
+      message: `must be shorter than the stop deadline (${config.kafka.stopTimeoutMs} ms, RAGSCOPE_KAFKA_STOP_TIMEOUT_MS), or a request waiting for Kafka holds the receiver's stop past it; lower it or raise the stop deadline`,
     });
   }
   if (config.receiver.headersTimeoutMs > config.receiver.requestTimeoutMs) {

@@ -5,7 +5,9 @@
  * one process runs both (`ragscope collect`).
  *
  * Nothing an evaluator reads is dropped: an undecodable message is
- * dead-lettered, spans arriving after their trace was evaluated re-open it.
+ * dead-lettered, and so are spans it refuses as the receiver would (an
+ * all-zero id, a time far ahead); spans arriving after their trace was
+ * evaluated re-open it.
  * Dropped spans are counted where they can happen: in requests the receiver
  * decoded and could not publish (503 answers are retried by OTLP clients).
  */
@@ -20,6 +22,7 @@ import type { ReceiverCounters } from "../../01-receive/receiver-counters.js";
 import type { MeasuredSink } from "./measured-sink.js";
 import type { Histogram, MetricsRegistry, Sample } from "./metrics-registry.js";
 import { DEAD_LETTER_REASONS } from "../../02-transport/kafka/route-message.js";
+import { SPAN_REFUSAL_REASONS } from "../../02-transport/kafka/screen-consumed-spans.js";
 
 /** Seconds; ClickHouse inserts of a batch take milliseconds to seconds. */
 export const sinkLatencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -136,9 +139,10 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_spans_repartitioned_total", "spans republished keyed by trace id", () => parts.repartitioner.counters.spans);
   // Every reason from the start, at 0: a labelled counter without samples until its first dead letter gave rate() and
   // absence alerts no series to read.
-  registry.counter("ragscope_messages_dead_lettered_total", "messages copied to the dead-letter topic, by reason", () =>
+  registry.counter("ragscope_messages_dead_lettered_total", "letters written to the dead-letter topic, by reason: a message the evaluator cannot use, or the spans it refused in one (invalid_id, future_time)", () =>
     [...new Set<string>([...DEAD_LETTER_REASONS, ...runner.deadLettersByReason.keys()])].map((reason): Sample => ({ labels: { reason }, value: runner.deadLettersByReason.get(reason) ?? 0 })),
   );
+  registerEvaluatorScreeningMetrics(registry, runner);
   registry.counter("ragscope_traces_evaluated_total", "traces evaluated (offered to the sink)", () => sink.counters.tracesEvaluated);
   registry.counter("ragscope_spans_evaluated_total", "spans of the traces evaluated", () => sink.counters.spansEvaluated);
   registry.counter("ragscope_traces_written_total", "traces whose results the sink confirmed", () => sink.counters.traces);
@@ -178,6 +182,30 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_kafka_commits_total", "offset commits", () => runner.committer.counters.commits);
   registry.counter("ragscope_kafka_commit_failures_total", "offset commits that failed (retried on the next tick)", () => runner.committer.counters.failures);
   registry.counter("ragscope_kafka_produce_retries_total", "retries of republishing or dead-lettering while the broker refused", () => runner.counters.produceRetries);
+}
+
+/**
+ * What the evaluator's screening of spans read from Kafka (screen-consumed-spans.ts) refused and cut: the receiver's
+ * checks, with its reason and item names, for spans that reached the topic without passing a receiver.
+ */
+function registerEvaluatorScreeningMetrics(registry: MetricsRegistry, runner: ConsumerGroupRunner): void {
+  registry.counter(
+    "ragscope_evaluator_spans_rejected_total",
+    "spans read from Kafka that the evaluator refused as the receiver does (an all-zero trace or span id, or a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock): not evaluated, dead-lettered with the reason",
+    () => SPAN_REFUSAL_REASONS.map((reason) => ({ labels: { reason }, value: runner.spansRefused[reason] })),
+  );
+  const limited = runner.spansLimited;
+  registry.counter(
+    "ragscope_evaluator_dropped_total",
+    "span events and links past RAGSCOPE_MAX_EVENTS_PER_SPAN / RAGSCOPE_MAX_LINKS_PER_SPAN, and attributes with a key longer than RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES, that the evaluator dropped from spans read from Kafka; counted on each span as the receiver does",
+    () => [
+      { labels: { item: "event" }, value: limited.droppedEvents },
+      { labels: { item: "link" }, value: limited.droppedLinks },
+      { labels: { item: "attribute" }, value: limited.droppedAttributes },
+    ],
+  );
+  registry.counter("ragscope_evaluator_attribute_values_truncated_total", "attribute values of spans read from Kafka that the evaluator truncated to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES; listed on each span (ragscope.truncated_attributes)", () => limited.truncatedValues);
+  registry.counter("ragscope_evaluator_names_truncated_total", "span and span event names read from Kafka that the evaluator truncated to RAGSCOPE_MAX_NAME_BYTES; listed on each span (ragscope.truncated_names)", () => limited.truncatedNames);
 }
 
 /** The parts of the embedded collector (`ragscope serve`) that /metrics reads. */

@@ -5,7 +5,10 @@
  * deterministic heuristic judge (marked "heuristic" in every result it
  * produces — DESIGN.md "Embedded default and production"). The hourly
  * spending limit and the token prices make the bill predictable: when the
- * limit is reached the sampler stops and says so.
+ * limit is reached the sampler stops and says so. With max output tokens set
+ * the limit is a hard ceiling (each call's worst case is reserved before it
+ * is sent); without them, a call's cost has no known bound and the limit is
+ * only checked before each call.
  */
 import { z } from "zod";
 import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
@@ -73,5 +76,7 @@ export function createConfiguredJudge(config: Readonly<JudgeEndpointConfig>): Co
     ...(config.metrics.length === 0 ? {} : { metrics: config.metrics }),
   });
   const form = config.structuredOutput === "auto" ? "structured output negotiated" : `structured output ${config.structuredOutput}`;
-  return { judge, budget, describe: `LLM judge ${config.model} at ${redactUrl(config.baseUrl)} (${form})${config.metrics.length === 0 ? "" : `, metrics ${config.metrics.join(", ")}`}${budget ? `, limit ${config.spendingLimitPerHour} per hour` : ""}` };
+  // Without max output tokens a call's worst-case cost is unknown, so the limit cannot reserve it (judge-budget.ts): say so at start.
+  const soft = config.maxOutputTokens === null && config.outputPricePer1kTokens > 0 ? " (checked before each call only: set RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS to make it a hard ceiling)" : "";
+  return { judge, budget, describe: `LLM judge ${config.model} at ${redactUrl(config.baseUrl)} (${form})${config.metrics.length === 0 ? "" : `, metrics ${config.metrics.join(", ")}`}${budget ? `, limit ${config.spendingLimitPerHour} per hour${soft}` : ""}` };
 }

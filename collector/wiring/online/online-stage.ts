@@ -19,6 +19,7 @@ import { CachedJudge } from "../../../evaluators/judge/cached-judge.js";
 import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
 import type { Judge } from "../../../evaluators/judge/judge.js";
 import { runJudgeEvaluations } from "../../../evaluators/judge/judge-evaluations.js";
+import { JudgeUsageLedger, withUsageLedger } from "../../../evaluators/judge/judge-usage-ledger.js";
 import { embeddingSimilarityEvaluations } from "../../../evaluators/embeddings/embedding-similarity.js";
 import { tokenMatchingEvaluations } from "../../../evaluators/embeddings/token-matching-similarity.js";
 import type { ConfiguredEmbeddings } from "./embeddings-config.js";
@@ -57,6 +58,8 @@ export interface OnlineStageParts {
   queue: JudgeQueue | null;
   /** Null in a process that only enqueues (the judge workers run elsewhere). */
   worker: JudgeWorker | null;
+  /** What this process's judge workers spent, for /metrics (collector/wiring/observe/judge-metrics.ts); null without workers. */
+  judgeUsage: JudgeUsageLedger | null;
   alerts: AlertNotifier | null;
 }
 
@@ -136,6 +139,7 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
   let dispatcher: JudgeDispatcher | null = null;
   let queue: JudgeQueue | null = null;
   let worker: JudgeWorker | null = null;
+  let judgeUsage: JudgeUsageLedger | null = null;
   if (config.judge.enabled) {
     const sampler = new TraceSampler({ rates: { defaultRate: config.sampling.defaultRate, services: config.sampling.services, routes: config.sampling.routes, tenants: config.sampling.tenants }, budget: resources.budget, log });
     queue =
@@ -147,7 +151,9 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
       // Cache outside the rate limit: a cached verdict calls nothing and takes no token.
       const bucket = new TokenBucket({ ratePerSecond: config.judge.ratePerSecond, capacity: config.judge.burst });
       const embeddings = resources.embeddings;
-      const judge = new CachedJudge(new RateLimitedJudge(resources.judge ?? new HeuristicJudge(), bucket), new LruJudgeCache(config.judge.cacheEntries));
+      // The ledger outside the cache: cache hits are counted too (at no cost).
+      judgeUsage = new JudgeUsageLedger();
+      const judge = withUsageLedger(new CachedJudge(new RateLimitedJudge(resources.judge ?? new HeuristicJudge(), bucket), new LruJudgeCache(config.judge.cacheEntries)), judgeUsage);
       worker = new JudgeWorker({
         run: async (caseResult, evalCase, evaluatedAt, work) => {
           const results = work.judge ? await runJudgeEvaluations(judge, caseResult, evalCase, evaluatedAt) : [];
@@ -165,5 +171,5 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
       });
     }
   }
-  return success(await startOnlineStage({ dispatcher, queue, worker, alerts }));
+  return success(await startOnlineStage({ dispatcher, queue, worker, judgeUsage, alerts }));
 }

@@ -6,8 +6,8 @@
  * a supervisor restarts it (the group rebalances and replays what was not
  * durable).
  *
- * Stopping is bounded: the roles get `stopTimeoutMs` (30 s, half of the
- * 60 s terminationGracePeriodSeconds of deploy/k8s) to write what is ready,
+ * Stopping is bounded: the roles get `kafka.stopTimeoutMs` (30 s by default,
+ * half of the 60 s terminationGracePeriodSeconds of deploy/k8s) to write what is ready,
  * commit what is durable and leave the group. Past it — Kafka or ClickHouse
  * unreachable — the process says so and ends at once, terminated by SIGTERM,
  * without committing: what was not committed is read again by the next
@@ -49,7 +49,7 @@ export interface CollectorProcessOptions {
   output: Output;
   /** Resolves when the process should stop; default: SIGINT or SIGTERM (and a second one ends the process at once). */
   stopSignal?: Promise<void>;
-  /** Longest time the roles get to stop (default 30 s); then the process ends without waiting for them. */
+  /** Longest time the roles get to stop (default: the setting kafka.stopTimeoutMs); then the process ends without waiting for them. */
   stopTimeoutMs?: number;
   /** Ends the process once the roles stopped, when what libraries still run would hold it; default process.exit. */
   exit?: (code: number) => void;
@@ -67,8 +67,6 @@ export function terminateNow(): void {
   process.kill(process.pid, "SIGTERM");
 }
 
-/** How long the roles get to stop (README "Stopping"): well inside the 60 s grace period of deploy/k8s. */
-export const DEFAULT_STOP_TIMEOUT_MS = 30_000;
 /** How long a process whose roles stopped may be held by what libraries still run (their timers) before it is ended. */
 const lingerMs = 1_000;
 
@@ -160,7 +158,7 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   const stopSignal = options.stopSignal ?? signalled();
   const failure = await Promise.race([stopSignal.then(() => null), roles.failed ?? new Promise<never>(() => {})]);
   if (failure !== null) output.error(`ragscope ${options.name}: ${failure}`);
-  const stopTimeoutMs = options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
+  const stopTimeoutMs = options.stopTimeoutMs ?? config.kafka.stopTimeoutMs;
   output.log(`ragscope ${options.name}: stopping (at most ${stopTimeoutMs / 1000} s)`);
   const interrupted = options.stopSignal === undefined ? signalled().then(() => "a signal came while stopping" as const) : new Promise<never>(() => {});
   let timer: NodeJS.Timeout | undefined;

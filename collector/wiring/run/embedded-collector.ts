@@ -9,6 +9,7 @@
 import os from "node:os";
 import { InProcessBus } from "../../02-transport/in-process/in-process-bus.js";
 import { registerEmbeddedMetrics, registerFreshness, sinkLatencyBuckets } from "../observe/collector-metrics.js";
+import { registerJudgeMetrics } from "../observe/judge-metrics.js";
 import { embeddedHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
@@ -20,7 +21,7 @@ import type { EvaluationWorker } from "../../07-evaluate/evaluation-worker.js";
 import { DurableDeadLetters } from "../../07-evaluate/durable-dead-letters.js";
 import type { OnlineStage } from "../online/online-stage.js";
 import type { ReceiverCounters } from "../../01-receive/receiver-counters.js";
-import { receiverBounds } from "../../01-receive/receiver-bounds.js";
+import { receiverOptions } from "../../01-receive/receiver-options.js";
 import { startReceiver } from "../../01-receive/start-receiver.js";
 import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
 import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
@@ -72,12 +73,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
-      host: config.receiver.host,
-      port: config.receiver.port,
-      maxBodyBytes: config.receiver.maxBodyBytes,
-      authTokens: config.receiver.authTokens,
-      tenantTokens: config.receiver.tenantTokens,
-      ...receiverBounds(config),
+      ...receiverOptions(config),
       publisher: bus,
     });
   } catch (error) {
@@ -88,6 +84,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     throw error;
   }
   registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, queuedBytes: () => bus.bytes, deadLetters });
+  registerJudgeMetrics(registry, online?.parts.judgeUsage ?? null);
   const engineMemory = new EngineMemoryGauge(registry, () => store.engineMemoryBytes());
   await engineMemory.start();
   const health = new HealthSnapshots({

@@ -7,7 +7,9 @@
  * Composition: the ClickHouse store (migrated) → case store → sink
  * (measured) → EvaluationWorker, driven by the one SourceDriver reading the
  * Kafka TraceSource (ConsumerGroupRunner, with its repartitioner and
- * dead-letter producer: one producer for both).
+ * dead-letter producer: one producer for both). What it reads is held to the
+ * receiver's checks (screen-consumed-spans.ts) with the receiver's settings:
+ * a Collector may write to the topic without passing a receiver.
  */
 import type { Producer } from "kafkajs";
 import type { CollectorConfig } from "../config/collector-config.js";
@@ -20,7 +22,9 @@ import { KafkaDeadLetters } from "../../02-transport/kafka/kafka-dead-letters.js
 import { KafkaTracePublisher } from "../../02-transport/kafka/kafka-trace-publisher.js";
 import { Repartitioner } from "../../02-transport/kafka/repartitioner.js";
 import { saramaCompatiblePartitioner } from "../../02-transport/kafka/sarama-partitioner.js";
+import type { SpanCheckSettings } from "../../02-transport/kafka/screen-consumed-spans.js";
 import { registerEvaluatorMetrics, registerFreshness, sinkLatencyBuckets } from "../observe/collector-metrics.js";
+import { registerJudgeMetrics } from "../observe/judge-metrics.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
 import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
@@ -53,6 +57,23 @@ export interface KafkaEvaluatorOptions {
    * are enqueued after their rule results are durable (collector/wiring/online/).
    */
   online?: (store: Store) => Promise<OnlineStage>;
+  /** The clock spans read are screened against (future times), Unix milliseconds; Date.now when not given. */
+  spanClock?: () => number;
+}
+
+/** The receiver's settings the evaluator holds what it reads to: the future-time allowance and the bounds that cut a span. */
+export function spanCheckSettings(config: Readonly<CollectorConfig>): SpanCheckSettings {
+  const { receiver } = config;
+  return {
+    maxFutureSpanSeconds: receiver.maxFutureSpanSeconds,
+    bounds: {
+      maxAttributeValueBytes: receiver.maxAttributeValueBytes,
+      maxAttributeKeyBytes: receiver.maxAttributeKeyBytes,
+      maxEventsPerSpan: receiver.maxEventsPerSpan,
+      maxLinksPerSpan: receiver.maxLinksPerSpan,
+      maxNameBytes: receiver.maxNameBytes,
+    },
+  };
 }
 
 export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, context: RoleContext, options: KafkaEvaluatorOptions = {}): Promise<KafkaEvaluatorRole> {
@@ -92,6 +113,8 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     maxHeapBytes: config.memory.maxHeapMb * mebibyte,
     signal: stop.signal,
     log: context.log,
+    spanChecks: spanCheckSettings(config),
+    ...(options.spanClock === undefined ? {} : { spanClock: options.spanClock }),
   });
   const driver = new SourceDriver(runner, worker, {
     idleWaitMs: 100,
@@ -114,6 +137,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     throw error;
   }
   registerEvaluatorMetrics(context.registry, { runner, worker, sink, repartitioner, sinkLatency });
+  registerJudgeMetrics(context.registry, online?.parts.judgeUsage ?? null);
   const engineMemory = new EngineMemoryGauge(context.registry, () => store.engineMemoryBytes());
   await engineMemory.start();
   const health = new HealthSnapshots({

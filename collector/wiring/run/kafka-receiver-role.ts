@@ -5,11 +5,12 @@
  * OpenTelemetry Collector's Kafka exporter writes with
  * `partition_traces_by_id` (shared/reference/interop.md §4). The client gets
  * 200 once Kafka acknowledged every message (acks = all), else 503 with
- * Retry-After: within `publishTimeoutMs` (5 s, well inside the OpenTelemetry
- * SDKs' 10 s export timeout), and at once while Kafka is known to be
- * unreachable (broker-availability.ts: the last produce request, or a
- * metadata request every 5 s — every second during an outage — found no
- * broker). /readyz reports the producer unready meanwhile.
+ * Retry-After: within `kafka.publishTimeoutMs` (5 s by default, well inside
+ * the OpenTelemetry SDKs' 10 s export timeout), and at once while Kafka is
+ * known to be unreachable (broker-availability.ts: the last produce request,
+ * or a metadata request every `kafka.probeIntervalMs` — 5 s by default, every
+ * second during an outage — found no broker). /readyz reports the producer
+ * unready meanwhile.
  */
 import os from "node:os";
 import type { Admin, Kafka, Producer } from "kafkajs";
@@ -23,7 +24,7 @@ import { receiverHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
 import type { MetricsRegistry } from "../observe/metrics-registry.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
-import { receiverBounds } from "../../01-receive/receiver-bounds.js";
+import { receiverOptions } from "../../01-receive/receiver-options.js";
 import { startReceiver, type RunningReceiver } from "../../01-receive/start-receiver.js";
 import type { HealthSink } from "../../../store/ports/health-sink.js";
 
@@ -44,7 +45,7 @@ export interface RoleContext {
  * A producer that places keys like the Collector. Its retries ride out a
  * leader election; a broker that is down takes them longer (a send retries
  * around the cluster's connect, which retries too: ~15-20 s with these
- * settings), so the receiver does not wait for them (publishTimeoutMs).
+ * settings), so the receiver does not wait for them (kafka.publishTimeoutMs).
  */
 export function createSpanProducer(kafka: Kafka): Producer {
   return kafka.producer({
@@ -54,10 +55,11 @@ export function createSpanProducer(kafka: Kafka): Producer {
   });
 }
 
-/** Longest wait for Kafka to acknowledge a request's spans before the client hears 503 (README "Running with Kafka", "Kafka down"). */
-export const publishTimeoutMs = 5_000;
-/** Metadata requests that tell whether Kafka is reachable: every 5 s, every second while it is not, each given 3 s. */
-const availabilityProbe = { intervalMs: 5_000, retryIntervalMs: 1_000, probeTimeoutMs: 3_000 };
+/**
+ * Metadata requests that tell whether Kafka is reachable: every `kafka.probeIntervalMs` while it is, every second
+ * while it is not (so spans are taken again soon after it returns), each given 3 s.
+ */
+const outageProbe = { retryIntervalMs: 1_000, probeTimeoutMs: 3_000 };
 
 /** One metadata request for the span topic, through its own admin client; fails when a partition has no leader. */
 function spanTopicProbe(admin: Admin, topic: string): () => Promise<void> {
@@ -101,24 +103,19 @@ export async function startKafkaReceiver(config: Readonly<CollectorConfig>, cont
     connected = false;
   });
   const probeAdmin = context.kafka.admin({ retry: { retries: 0 } });
-  const availability = new BrokerAvailability({ probe: spanTopicProbe(probeAdmin, config.kafka.topic), ...availabilityProbe });
+  const availability = new BrokerAvailability({ probe: spanTopicProbe(probeAdmin, config.kafka.topic), intervalMs: config.kafka.probeIntervalMs, ...outageProbe });
   const publisher = new KafkaTracePublisher(producer, {
     topic: config.kafka.topic,
     maxMessageBytes: config.kafka.maxMessageBytes,
     compression: config.kafka.compression,
-    timeoutMs: publishTimeoutMs,
+    timeoutMs: config.kafka.publishTimeoutMs,
     availability,
   });
   let receiver: RunningReceiver;
   try {
     await producer.connect();
     receiver = await startReceiver({
-      host: config.receiver.host,
-      port: config.receiver.port,
-      maxBodyBytes: config.receiver.maxBodyBytes,
-      authTokens: config.receiver.authTokens,
-      tenantTokens: config.receiver.tenantTokens,
-      ...receiverBounds(config),
+      ...receiverOptions(config),
       publisher,
     });
   } catch (error) {

@@ -160,6 +160,30 @@ describe("ragscope config", () => {
     assert.match(result.stderr, /^ragscope evaluate: the configuration is invalid/);
     assert.match(result.stderr, new RegExp(`config file ${escape(file)}, key kafka\\.heartbeatIntervalMs: must be at most a third of the session timeout`));
   });
+
+  test("the Kafka roles' deadlines are settings: the publish deadline, the availability probe interval and the stop deadline, each shown with its source and checked", async () => {
+    const defaults = run(["config"], folder);
+    assert.equal(defaults.status, 0, defaults.stderr);
+    assert.equal(line(defaults.stdout, "kafka", "publishTimeoutMs"), "publishTimeoutMs: 5000 # default");
+    assert.equal(line(defaults.stdout, "kafka", "probeIntervalMs"), "probeIntervalMs: 5000 # default");
+    assert.equal(line(defaults.stdout, "kafka", "stopTimeoutMs"), "stopTimeoutMs: 30000 # default");
+
+    const changed = run(["config", "--publish-timeout-ms", "2000"], folder, { RAGSCOPE_KAFKA_PROBE_INTERVAL_MS: "10000", RAGSCOPE_KAFKA_STOP_TIMEOUT_MS: "45000" });
+    assert.equal(changed.status, 0, changed.stderr);
+    assert.equal(line(changed.stdout, "kafka", "publishTimeoutMs"), "publishTimeoutMs: 2000 # flag --publish-timeout-ms");
+    assert.equal(line(changed.stdout, "kafka", "probeIntervalMs"), "probeIntervalMs: 10000 # environment variable RAGSCOPE_KAFKA_PROBE_INTERVAL_MS");
+    assert.equal(line(changed.stdout, "kafka", "stopTimeoutMs"), "stopTimeoutMs: 45000 # environment variable RAGSCOPE_KAFKA_STOP_TIMEOUT_MS");
+
+    const bad = run(["config", "--probe-interval-ms", "999999"], folder, { RAGSCOPE_KAFKA_PUBLISH_TIMEOUT_MS: "0", RAGSCOPE_KAFKA_STOP_TIMEOUT_MS: "soon" });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /environment variable RAGSCOPE_KAFKA_PUBLISH_TIMEOUT_MS: must be at least 100/);
+    assert.match(bad.stderr, /flag --probe-interval-ms: must be at most 300000/);
+    assert.match(bad.stderr, /environment variable RAGSCOPE_KAFKA_STOP_TIMEOUT_MS: must be a number/);
+    // A publish deadline the stop deadline cannot wait out: the two named, and what to change.
+    const crossed = run(["receive", "--stop-timeout-ms", "4000"], folder);
+    assert.equal(crossed.status, 2, "refused before connecting to anything");
+    assert.match(crossed.stderr, /kafka\.publishTimeoutMs.*must be shorter than the stop deadline \(4000 ms, RAGSCOPE_KAFKA_STOP_TIMEOUT_MS\)/);
+  });
 });
 
 function escape(text: string): string {

@@ -31,7 +31,7 @@ import { recordTraces, requestBodies } from "./support/synthetic-traces.js";
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../bin/ragscope.js");
 /** The OpenTelemetry SDKs' export timeout: a client that hears nothing by then gives up instead of retrying. */
 const sdkExportTimeoutMs = 10_000;
-/** The roles' stop deadline (collector-process.ts DEFAULT_STOP_TIMEOUT_MS) and a margin for the process to end. */
+/** The roles' stop deadline (the default of kafka.stopTimeoutMs, RAGSCOPE_KAFKA_STOP_TIMEOUT_MS) and a margin for the process to end. */
 const stopDeadlineMs = 30_000 + 5_000;
 
 interface Answer {

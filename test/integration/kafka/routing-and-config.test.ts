@@ -11,6 +11,10 @@ import { ProgressTracker } from "../../../collector/03-consume/progress-tracker.
 import { canResume, pauseReason } from "../../../collector/03-consume/backpressure.js";
 import { OffsetCommitter, type TopicPartitionOffset } from "../../../collector/02-transport/kafka/offset-committer.js";
 import { repartitionedFromHeader, routeMessage } from "../../../collector/02-transport/kafka/route-message.js";
+import { spanChecksAt } from "../../../collector/02-transport/kafka/screen-consumed-spans.js";
+import { decodeTraceRequest, toSpanRecords } from "../../../collector/00-otlp/index.js";
+import { spanCheckSettings } from "../../../collector/wiring/run/kafka-evaluator-role.js";
+import { evaluatorConfig } from "./support/in-process-evaluators.js";
 import { fnv1a32, saramaPartition } from "../../../collector/02-transport/kafka/sarama-partitioner.js";
 import { MetricsRegistry, readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { otlpBody, recordTraces } from "./support/synthetic-traces.js";
@@ -38,7 +42,8 @@ describe("routing a consumed message", async () => {
   const traces = await recordTraces(3);
   const [first, second] = traces;
   const partitionOf = (traceId: string) => saramaPartition(traceId, 3);
-  const options = { maxMessageBytes: 1_000_000, partitionOf };
+  const checkSettings = spanCheckSettings(evaluatorConfig({}));
+  const options = { maxMessageBytes: 1_000_000, partitionOf, checks: spanChecksAt(checkSettings, Date.now()) };
   const single = Buffer.from(otlpBody(first!.spans, "protobuf"));
 
   test("a message keyed by its one trace, in that trace's partition, is assembled", () => {
@@ -92,6 +97,26 @@ describe("routing a consumed message", async () => {
     }
     const oversized = routeMessage({ key: null, value: single, partition: 0 }, { ...options, maxMessageBytes: 100 });
     assert.ok(oversized.kind === "dead_letter" && oversized.reason === "oversized" && oversized.detail.includes("RAGSCOPE_KAFKA_MAX_MESSAGE_BYTES"));
+  });
+
+  test("spans past the allowance at the evaluator's (injected) clock are taken out and kept as an OTLP request of their own with the reason; at the recording's clock none are", () => {
+    // The clock is injected: a day before the traces were recorded, with an allowance of an hour, every span is a day ahead.
+    const dayBefore = spanChecksAt(checkSettings, Date.now() - 24 * 3_600_000);
+    const both = Buffer.from(otlpBody([...first!.spans, ...second!.spans], "protobuf"));
+    const future = routeMessage({ key: Buffer.from(first!.traceId), value: single, partition: partitionOf(first!.traceId) }, { ...options, checks: dayBefore });
+    assert.equal(future.kind, "empty", "nothing is left to assemble");
+    assert.ok(future.kind === "empty");
+    assert.equal(future.screened.refused.length, 1);
+    const [refused] = future.screened.refused;
+    assert.equal(refused!.reason, "future_time");
+    assert.equal(refused!.spans, 5);
+    assert.match(refused!.detail, new RegExp(`^5 span\\(s\\) starting or ending more than 3600 s after the evaluator's clock .* \\(trace ${first!.traceId}\\).*RAGSCOPE_MAX_FUTURE_SPAN_SECONDS`));
+    const letter = decodeTraceRequest(refused!.value, "protobuf");
+    assert.ok(letter.ok);
+    assert.deepEqual(toSpanRecords(letter.value).map((span) => span.spanId).sort(), first!.spans.map((span) => span.spanContext().spanId).sort(), "the letter holds exactly the refused spans");
+    // At the clock of the recording, the same message is assembled, nothing refused.
+    const now = routeMessage({ key: null, value: both, partition: 0 }, options);
+    assert.ok(now.kind === "repartition" && now.spanCount === 10 && now.screened.refused.length === 0);
   });
 
   test("a topic that is never assembled repartitions even keyed messages", () => {

@@ -18,6 +18,7 @@ import { KafkaDeadLetters } from "../../../collector/02-transport/kafka/kafka-de
 import { KafkaTracePublisher } from "../../../collector/02-transport/kafka/kafka-trace-publisher.js";
 import { Repartitioner } from "../../../collector/02-transport/kafka/repartitioner.js";
 import { saramaCompatiblePartitioner } from "../../../collector/02-transport/kafka/sarama-partitioner.js";
+import { spanCheckSettings } from "../../../collector/wiring/run/kafka-evaluator-role.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
 import { createUniqueTopic, uniqueTopicName } from "../../support/kafka-helpers.js";
 import { traceSourceContract, type SourceUnderTest, type TransportUnderTest } from "../../support/trace-source-contract.js";
@@ -62,6 +63,7 @@ traceSourceContract("Kafka", async () => {
         maxHeapBytes: 512 * 1024 * 1024,
         signal: stop.signal,
         log: () => {},
+        spanChecks: spanCheckSettings(config),
       });
       await runner.start();
       // Stopping the runner commits nothing (the driver commits before, in a process): alone, it is a crash.
