@@ -98,6 +98,8 @@ export interface EvaluationWorkerOptions {
    * exposes it as ragscope_trace_freshness_seconds.
    */
   freshness?: { observe(seconds: number): void };
+  /** Told of each trace naming a case id and version no stored Eval Case has (unknown-case-notice.ts). */
+  onUnknownCase?: (caseId: string, caseVersion: string, traceId: string) => void;
 }
 
 /** EvaluationWorkerOptions.maxBatchBytes when not set. */
@@ -464,7 +466,10 @@ export class EvaluationWorker {
     let evalCase: EvalCase | null = null;
     if (caseResult.case_id !== "") {
       evalCase = await this.options.cases.get(caseResult.case_id, caseResult.case_version);
-      if (!evalCase) this.counters.unknownCases += 1;
+      if (!evalCase) {
+        this.counters.unknownCases += 1;
+        this.options.onUnknownCase?.(caseResult.case_id, caseResult.case_version, caseResult.trace_id);
+      }
     }
     const resumed = performance.now();
     const evaluation = evaluateCaseResult(this.options.registry, caseResult, evalCase, new Date(this.clock()).toISOString());
