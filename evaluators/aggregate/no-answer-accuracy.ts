@@ -26,11 +26,22 @@ export function abstainedIn(evaluated: EvaluatedCase): boolean | null {
 
 export function noAnswerAccuracy(cases: readonly EvaluatedCase[]): NoAnswerAccuracy {
   const observations: AbstentionObservation[] = [];
+  let withoutCase = 0;
+  let unanswerable = 0;
   for (const evaluated of cases) {
+    if (evaluated.evalCase === null || evaluated.evalCase === undefined) withoutCase += 1;
     if (evaluated.evalCase?.answerable !== false) continue;
+    unanswerable += 1;
     const abstained = abstainedIn(evaluated);
     if (abstained !== null) observations.push({ abstained, answerable: false });
   }
-  if (observations.length === 0) return { value: notApplicable("no unanswerable case with a known abstention (the Eval Cases are needed)"), unanswerableCases: 0 };
+  if (observations.length === 0) {
+    // Say which: the run has no unanswerable case, its cases are not linked to Eval Cases, or abstention was not recorded.
+    const why =
+      unanswerable > 0 ? `none of its ${unanswerable} unanswerable case(s) recorded whether it abstained`
+      : withoutCase === cases.length ? "no case is linked to an Eval Case, so none is known to be unanswerable"
+      : `the run has no unanswerable case (answerable: false)${withoutCase > 0 ? `; ${withoutCase} case(s) are not linked to an Eval Case` : ""}`;
+    return { value: notApplicable(why), unanswerableCases: 0 };
+  }
   return { value: abstentionConfusion(observations).recall, unanswerableCases: observations.length };
 }

@@ -156,6 +156,18 @@ describe("release gate", () => {
     ]);
   });
 
+  test("no-answer accuracy that cannot be measured says why: no unanswerable case, no Eval Case linked, or no abstention recorded", () => {
+    const reasonOf = (cases: EvaluatedCase[]) => {
+      const value = gateMetricValue("no_answer_accuracy", { cases, baseline: null });
+      assert.equal(value.applicable, false);
+      return value.applicable ? "" : value.reason;
+    };
+    assert.match(reasonOf([evaluated("a", { abstained: 0 })]), /^the run has no unanswerable case \(answerable: false\)$/);
+    assert.match(reasonOf([{ ...evaluated("a", { abstained: 0 }), evalCase: null }]), /no case is linked to an Eval Case/);
+    const unrecorded = evaluated("u", {}, { answerable: false });
+    assert.match(reasonOf([{ ...unrecorded, caseResult: { ...unrecorded.caseResult, rag_observation: { ...unrecorded.caseResult.rag_observation, abstained: null } } }]), /none of its 1 unanswerable case\(s\) recorded whether it abstained/);
+  });
+
   test("empty runs and empty baselines give not-available values, never NaN", () => {
     for (const name of ["recall_at_5", "p95_latency_ms", "error_rate", "average_cost", "no_answer_accuracy", "hallucination_rate", "permission_leak_rate", "composite_score", "critical_case_pass_rate", "overall_score_drop", "task_success_rate"]) {
       const value = gateMetricValue(name, { cases: [], baseline: [] });
