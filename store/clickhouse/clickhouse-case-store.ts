@@ -3,14 +3,25 @@
  * evaluator process finds them; a bounded in-memory cache keeps the lookup off
  * the hot path. A trace that names an unknown case is still evaluated (the
  * case-dependent metrics are not applicable) and counted.
+ *
+ * The table keeps its key (case_id, case_version) — the seed's link between a
+ * case and its results — and `put` keeps a stored row as it is (the port's
+ * rule): it reads the stored cases of the ids it is given, refuses the call
+ * when one differs, and inserts only the cases not stored yet. The check and
+ * the insert are two statements: two processes pushing different cases of one
+ * id and version at the same moment onto one ClickHouse server could both
+ * pass it (the embedded store admits one process at a time).
  */
+import { caseIdentity, planCaseWrites } from "../../contracts/eval-case-identity.js";
 import { evalCase, type EvalCase } from "../../contracts/eval-case.js";
-import type { CaseStore } from "../ports/case-store.js";
+import { StoredCaseConflictError, type CaseStore } from "../ports/case-store.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 
 
-const key = (caseId: string, caseVersion: string) => `${caseId}\u0000${caseVersion}`;
+const key = (caseId: string, caseVersion: string) => caseIdentity({ case_id: caseId, case_version: caseVersion });
+/** Case ids per lookup query: the ids travel as a query parameter, whose size a server bounds. */
+const IDS_PER_QUERY = 1000;
 
 export class ClickHouseCaseStore implements CaseStore {
   private readonly cache = new Map<string, EvalCase | null>();
@@ -23,10 +34,15 @@ export class ClickHouseCaseStore implements CaseStore {
 
   async put(cases: readonly EvalCase[]): Promise<void> {
     if (cases.length === 0) return;
+    const stored = await this.storedCases([...new Set(cases.map((item) => item.case_id))]);
+    const plan = planCaseWrites(cases, stored);
+    if (plan.conflicts.length > 0) throw new StoredCaseConflictError(plan.conflicts);
+    for (const item of stored.values()) this.remember(caseIdentity(item), item);
+    if (plan.toWrite.length === 0) return;
     const version = Date.now();
     await this.connection.client.insert({
       table: `${quoteIdentifier(this.connection.database)}.eval_cases`,
-      values: cases.map((item) => ({
+      values: plan.toWrite.map((item) => ({
         case_id: item.case_id,
         case_version: item.case_version,
         dataset_id: item.dataset_id,
@@ -36,7 +52,27 @@ export class ClickHouseCaseStore implements CaseStore {
       })),
       format: "JSONEachRow",
     });
-    for (const item of cases) this.remember(key(item.case_id, item.case_version), item);
+    for (const item of plan.toWrite) this.remember(caseIdentity(item), item);
+  }
+
+  /**
+   * The stored cases of these ids, by identity, read from the table (not the cache: another process may have
+   * stored them). A stored row that no longer reads as an Eval Case is left out: get() cannot return it either.
+   */
+  private async storedCases(caseIds: readonly string[]): Promise<Map<string, EvalCase>> {
+    const found = new Map<string, EvalCase>();
+    for (let start = 0; start < caseIds.length; start += IDS_PER_QUERY) {
+      const result = await this.connection.client.query({
+        query: `SELECT payload FROM ${quoteIdentifier(this.connection.database)}.eval_cases FINAL WHERE case_id IN {caseIds:Array(String)}`,
+        query_params: { caseIds: caseIds.slice(start, start + IDS_PER_QUERY) },
+        format: "JSONEachRow",
+      });
+      for (const row of await result.json<{ payload: string }>()) {
+        const parsed = evalCase.safeParse(JSON.parse(row.payload));
+        if (parsed.success) found.set(caseIdentity(parsed.data), parsed.data);
+      }
+    }
+    return found;
   }
 
   async get(caseId: string, caseVersion: string): Promise<EvalCase | null> {

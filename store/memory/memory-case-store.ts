@@ -1,4 +1,5 @@
-/** CaseStore in memory: the latest `put` of a (case_id, case_version) wins. */
+/** CaseStore in memory, with the port's rule: a stored case is kept as it is, a different one of its id and version refused. */
+import { caseIdentity, planCaseWrites } from "../../contracts/eval-case-identity.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 
 /** metadata.split when it is a non-blank text, else metadata.dataset_role (collector/wiring/dataset/dataset-mix.ts). */
@@ -7,10 +8,10 @@ function splitOf(evalCase: EvalCase): string {
   const text = (value: unknown) => (typeof value === "string" ? value.trim().toLowerCase() : "");
   return text(metadata.split) || text(metadata.dataset_role);
 }
-import type { CaseStore } from "../ports/case-store.js";
+import { StoredCaseConflictError, type CaseStore } from "../ports/case-store.js";
 import type { MemoryTables } from "./memory-tables.js";
 
-export const caseKey = (caseId: string, caseVersion: string) => `${caseId}\u0000${caseVersion}`;
+export const caseKey = (caseId: string, caseVersion: string) => caseIdentity({ case_id: caseId, case_version: caseVersion });
 
 export class MemoryCaseStore implements CaseStore {
   private writes = 0;
@@ -18,8 +19,15 @@ export class MemoryCaseStore implements CaseStore {
   constructor(private readonly tables: MemoryTables) {}
 
   async put(cases: readonly EvalCase[]): Promise<void> {
+    const stored = new Map<string, EvalCase>();
+    for (const item of cases) {
+      const found = this.tables.evalCases.get(caseIdentity(item));
+      if (found !== undefined) stored.set(caseIdentity(item), found);
+    }
+    const plan = planCaseWrites(cases, stored);
+    if (plan.conflicts.length > 0) throw new StoredCaseConflictError(plan.conflicts);
     this.writes += 1;
-    for (const item of cases) this.tables.evalCases.upsert(caseKey(item.case_id, item.case_version), structuredClone(item), this.writes);
+    for (const item of plan.toWrite) this.tables.evalCases.upsert(caseIdentity(item), structuredClone(item), this.writes);
   }
 
   async get(caseId: string, caseVersion: string): Promise<EvalCase | null> {

@@ -4,14 +4,20 @@
  * embedded folder (--data-dir) — so evaluators started without `--dataset`
  * (the Kafka roles) find them by (case_id, case_version).
  *
- * Every file is checked first, with the loader and messages of `validate`; a
- * single problem pushes nothing (exit 1), so a store never holds half a
- * dataset. Exit 2 when a file cannot be read or the store cannot be opened.
+ * Every file is checked first, with the loader and messages of `validate`,
+ * the files against each other too; a single problem pushes nothing (exit 1),
+ * so a store never holds half a dataset. The store then holds the same rule
+ * against what it has (contracts/eval-case-identity.ts): a case whose id and
+ * version is stored with other content is refused, and nothing is pushed
+ * (exit 1); one stored with the same content is left as it is. Exit 2 when a
+ * file cannot be read or the store cannot be opened.
  */
 import { access, constants } from "node:fs/promises";
-import type { EvalCase } from "../../../contracts/eval-case.js";
-import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
+import { caseIdentity } from "../../../contracts/eval-case-identity.js";
+import { conflictsAcrossFiles } from "../dataset/cases-across-files.js";
+import { formatProblem, loadDatasetFile, type Dataset } from "../dataset/load-dataset.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import { describeStoredCaseConflict, StoredCaseConflictError } from "../../../store/ports/case-store.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import type { FlagValues } from "./config-flags.js";
 import { ExitCode } from "./exit-codes.js";
@@ -36,30 +42,20 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
     }
   }
 
-  const loaded: { file: string; cases: EvalCase[] }[] = [];
-  const firstSeen = new Map<string, { file: string; payload: string }>();
+  const loaded: Dataset[] = [];
   let problems = 0;
+  const reportProblems = (file: string, lines: readonly string[]) => {
+    problems += lines.length;
+    output.error(`${file}: ${lines.length} problem${lines.length === 1 ? "" : "s"}`);
+    for (const line of lines) output.error(`  ${line}`);
+  };
   for (const file of files) {
     const dataset = await loadDatasetFile(file);
-    if (!dataset.ok) {
-      problems += dataset.error.problems.length;
-      output.error(`${file}: ${dataset.error.problems.length} problem${dataset.error.problems.length === 1 ? "" : "s"}`);
-      for (const problem of dataset.error.problems) output.error(`  ${formatProblem(problem)}`);
-      continue;
-    }
-    // The loader rejects duplicates inside a file; across files, one (case_id, case_version) must mean one case.
-    for (const [index, item] of dataset.value.cases.entries()) {
-      const key = `${item.case_id}\u0000${item.case_version}`;
-      const payload = JSON.stringify(item);
-      const seen = firstSeen.get(key);
-      if (seen === undefined) firstSeen.set(key, { file, payload });
-      else if (seen.payload !== payload) {
-        problems += 1;
-        output.error(`${file}: case ${index + 1} (case_id ${item.case_id}, case_version ${item.case_version}) differs from the case of that id and version in ${seen.file}; give the changed case a new case_version`);
-      }
-    }
-    loaded.push({ file, cases: dataset.value.cases });
+    if (dataset.ok) loaded.push(dataset.value);
+    else reportProblems(file, dataset.error.problems.map(formatProblem));
   }
+  // The loader rejects duplicates inside a file; across files, one (case_id, case_version) must mean one case.
+  for (const [index, found] of conflictsAcrossFiles(loaded)) reportProblems(loaded[index]!.file, found.map(formatProblem));
   if (problems > 0) {
     output.error(`ragscope dataset push: nothing pushed; fix the ${problems === 1 ? "problem" : `${problems} problems`} above (ragscope validate shows the same)`);
     return ExitCode.checkFailed;
@@ -68,12 +64,18 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
   // A new store gets its tables; an existing one is migrated like at any collector start.
   const store = await openClickHouseStore(resolved.value.settings.clickhouse);
   try {
-    for (const dataset of loaded) {
-      await store.cases.put(dataset.cases);
-      output.log(`${dataset.file}: ${plural(dataset.cases.length)} pushed to ${store.describe()}`);
-    }
+    // One call for every file: the store refuses it whole when a case conflicts with a stored one, so nothing is half pushed.
+    await store.cases.put(loaded.flatMap((dataset) => dataset.cases));
+  } catch (error) {
+    if (!(error instanceof StoredCaseConflictError)) throw error;
+    const fileOf = new Map<string, string>();
+    for (const dataset of loaded) for (const item of dataset.cases) if (!fileOf.has(caseIdentity(item))) fileOf.set(caseIdentity(item), dataset.file);
+    for (const conflict of error.conflicts) output.error(`${fileOf.get(caseIdentity({ case_id: conflict.caseId, case_version: conflict.caseVersion })) ?? "?"}: ${describeStoredCaseConflict(conflict)}`);
+    output.error(`ragscope dataset push: nothing pushed; ${error.conflicts.length === 1 ? "1 case differs" : `${error.conflicts.length} cases differ`} from the cases stored in ${store.describe()}`);
+    return ExitCode.checkFailed;
   } finally {
     await store.close();
   }
+  for (const dataset of loaded) output.log(`${dataset.file}: ${plural(dataset.cases.length)} pushed to ${store.describe()}`);
   return ExitCode.ok;
 }

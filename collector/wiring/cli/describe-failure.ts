@@ -6,6 +6,7 @@
  */
 import { PortInUseError } from "../../01-receive/listen.js";
 import { StoreLockedError } from "../../../store/clickhouse/store-locked-error.js";
+import { describeStoredCaseConflict, StoredCaseConflictError } from "../../../store/ports/case-store.js";
 import { ClickHouseServerError, DataFolderError } from "../../../store/clickhouse/store-open-errors.js";
 import { KafkaUnavailableError } from "./kafka-start-failure.js";
 
@@ -32,6 +33,7 @@ export function describeFailure(commandName: string, error: unknown, debug: bool
         `While ragscope serve runs, its web UI and read API (the address it printed at start; GET /api/runs/<run>/summary) show the same data`,
     ];
   }
+  if (error instanceof StoredCaseConflictError) return error.conflicts.map((conflict) => `ragscope${command}: ${describeStoredCaseConflict(conflict)}`);
   if (error instanceof KafkaUnavailableError) return [`ragscope${command}: ${describeKafka(error)}`];
   if (error instanceof ClickHouseServerError) return [`ragscope${command}: ${describeServer(error)}`];
   if (error instanceof DataFolderError) return [`ragscope${command}: ${describeFolder(error)}`];

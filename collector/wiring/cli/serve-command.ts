@@ -95,7 +95,16 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     output.error(`ragscope serve: the web UI did not start: ${(error as Error).message}`);
     return ExitCode.undecided;
   }
-  for (const dataset of datasets) await collector.store.cases.put(dataset.cases);
+  try {
+    // The store refuses a case whose id and version it holds with other content (the gold data of earlier runs).
+    for (const dataset of datasets) await collector.store.cases.put(dataset.cases);
+  } catch (error) {
+    await ui.close();
+    await observe.close();
+    await collector.close();
+    for (const line of describeFailure("serve", error, Boolean(request.environment?.RAGSCOPE_DEBUG))) output.error(line);
+    return ExitCode.undecided;
+  }
   output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.store.describe()}`);
   output.log(`ragscope serve: /metrics, /healthz and /readyz on ${observe.url}`);
   output.log(`ragscope serve: web UI and read API on ${ui.url} (${describeAccess(uiAccess)})`);

@@ -8,7 +8,10 @@
  * `metadata.question_type` (the simple format's question_type), else
  * `answerable: false` (unanswerable) or difficulty Adversarial (adversarial).
  * A case none of these place is "unclassified" and counted as such: it is
- * never guessed into a category.
+ * never guessed into a category. The table says which question types left
+ * cases there; the seed's own example type `fact` (§二.1) names what a
+ * question asks, not how often it is asked, so it is told to say
+ * high_frequency or long_tail in metadata.mix_category.
  *
  * A case's split is `metadata.split`, else `metadata.dataset_role`.
  */
@@ -72,6 +75,8 @@ export interface MixRow {
   cases: number;
   share: number;
   recommended: number | null;
+  /** The unclassified row only: its cases by question_type (null: none given), most cases first. */
+  questionTypes?: { questionType: string | null; cases: number }[];
 }
 
 export interface DatasetMix {
@@ -90,7 +95,28 @@ function rowsOf(cases: readonly EvalCase[]): MixRow[] {
     cases: counts.get(category) ?? 0,
     share: cases.length === 0 ? 0 : (counts.get(category) ?? 0) / cases.length,
     recommended: category === "unclassified" ? null : RECOMMENDED_MIX[category],
+    ...(category === "unclassified" ? { questionTypes: unplacedTypes(cases) } : {}),
   }));
+}
+
+function unplacedTypes(cases: readonly EvalCase[]): { questionType: string | null; cases: number }[] {
+  const counts = new Map<string | null, number>();
+  for (const item of cases) {
+    if (mixCategoryOf(item) !== "unclassified") continue;
+    const questionType = normalise((item.metadata as Record<string, unknown>).question_type);
+    counts.set(questionType, (counts.get(questionType) ?? 0) + 1);
+  }
+  return [...counts.entries()].map(([questionType, count]) => ({ questionType, cases: count })).sort((left, right) => right.cases - left.cases || String(left.questionType).localeCompare(String(right.questionType)));
+}
+
+/** Why the unclassified cases are there, by question type, and what places them. */
+function unplacedAdvice(row: MixRow): string {
+  const parts = (row.questionTypes ?? []).map(({ questionType, cases }) => {
+    if (questionType === null) return `${cases} without question_type`;
+    if (questionType === "fact") return `${cases} "fact" (a fact question is high-frequency or long-tail: say which in metadata.mix_category)`;
+    return `${cases} "${questionType}" (not a question type of the mix)`;
+  });
+  return `not placed in a category${parts.length > 0 ? `: ${parts.join("; ")}` : ""} — set metadata.mix_category or question_type to high_frequency, long_tail, multi_hop, unanswerable or adversarial (README "The simple format")`;
 }
 
 export function datasetMix(cases: readonly EvalCase[]): DatasetMix {
@@ -112,7 +138,7 @@ const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 export function formatMix(mix: DatasetMix): string[] {
   const table = (rows: MixRow[]) =>
     rows.filter((row) => row.category !== "unclassified" || row.cases > 0).map((row) => {
-      const advice = row.recommended === null ? "not placed in a category (set metadata.mix_category or question_type)" : `recommended ${percent(row.recommended)}`;
+      const advice = row.recommended === null ? unplacedAdvice(row) : `recommended ${percent(row.recommended)}`;
       return `    ${row.category.padEnd(16)} ${String(row.cases).padStart(5)}  ${percent(row.share).padStart(4)}   ${advice}`;
     });
   const lines = [`  Mix of ${mix.cases} cases (seed 004 §二.2):`, ...table(mix.rows)];

@@ -45,6 +45,8 @@ export interface Dataset {
   datasetId: string | null;
   datasetVersion: string | null;
   cases: EvalCase[];
+  /** Where each case is in the file, as problems name it (`cases[3]`, `[3]`, `line 4`; "" for a file of one case). */
+  casePaths: string[];
 }
 
 export interface DatasetLoadFailure {
@@ -149,19 +151,43 @@ function parseDocument(text: string, file: string): Result<unknown, DatasetProbl
   }
 }
 
-/** JSON Lines: one case per non-blank line; each bad line is a problem naming its line. */
-function parseJsonLines(text: string): Result<unknown, DatasetProblem[]> {
-  const cases: unknown[] = [];
-  const problems: DatasetProblem[] = [];
+/**
+ * The lines of a JSON Lines file: the cases that parsed with their line numbers, and a problem per line that did
+ * not. A class, so that no JSON document can pass for one.
+ */
+class JsonLines {
+  readonly cases: unknown[] = [];
+  /** The 1-based line of each case (blank lines are skipped, so the index is not the line). */
+  readonly lineNumbers: number[] = [];
+  readonly problems: DatasetProblem[] = [];
+}
+
+/**
+ * JSON Lines: one case per non-blank line. A line that is not JSON is a problem naming its line, and the other
+ * lines are still checked: one bad line must not hide the problems of the rest (validate prints every problem).
+ */
+function parseJsonLines(text: string): Result<JsonLines, DatasetProblem[]> {
+  const parsed = new JsonLines();
   text.split("\n").forEach((line, index) => {
     if (line.trim() === "") return;
     try {
-      cases.push(JSON.parse(line));
+      parsed.cases.push(JSON.parse(line));
+      parsed.lineNumbers.push(index + 1);
     } catch (error) {
-      problems.push({ path: `line ${index + 1}`, caseId: null, message: `invalid JSON: ${(error as Error).message}` });
+      parsed.problems.push({
+        path: `line ${index + 1}`,
+        caseId: caseIdOfBrokenLine(line),
+        message: `invalid JSON: ${(error as Error).message}; a JSON Lines file holds one complete JSON object per line, such as {"id": "q1", "question": "…"} — check the quotes, commas and braces, and that the case is not broken over several lines`,
+      });
     }
   });
-  return problems.length > 0 ? failure(problems) : success({ cases, lines: true });
+  return success(parsed);
+}
+
+/** The id a line that is not JSON seems to give, to find it in a large file; null when none is visible. */
+function caseIdOfBrokenLine(line: string): string | null {
+  const match = /"(?:case_id|id)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(-?\d+))/.exec(line);
+  return match ? (match[1] ?? match[2] ?? null) : null;
 }
 
 interface DatasetHeader {
@@ -175,9 +201,10 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
   let rawCases: unknown[];
   let prefix: (index: number) => string;
 
-  if (isRecord(root) && root.lines === true && Array.isArray(root.cases)) {
+  if (root instanceof JsonLines) {
     rawCases = root.cases;
-    prefix = (index) => `line ${index + 1}`;
+    problems.push(...root.problems);
+    prefix = (index) => `line ${root.lineNumbers[index]}`;
   } else if (Array.isArray(root)) {
     rawCases = root;
     prefix = (index) => `[${index}]`;
@@ -202,9 +229,11 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
     return failure({ file, problems: [{ path: "", caseId: null, message: "expected one case, a list of cases, or { dataset_id, dataset_version, cases }" }] });
   }
 
-  if (rawCases.length === 0) problems.push({ path: prefix(0).replace(/\[0\]$/, ""), caseId: null, message: "the dataset has no cases" });
+  // A JSON Lines file whose every line is broken has those problems already; "no cases" would add nothing.
+  if (rawCases.length === 0 && problems.length === 0) problems.push({ path: prefix(0).replace(/\[0\]$/, ""), caseId: null, message: "the dataset has no cases" });
 
   const cases: EvalCase[] = [];
+  const casePaths: string[] = [];
   const seen = new Map<string, number>();
   let simpleCount = 0;
   rawCases.forEach((raw, index) => {
@@ -240,12 +269,17 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
     }
     seen.set(identity, index);
     cases.push(parsed.data);
+    casePaths.push(prefix(index));
   });
 
+  // JSON Lines: the lines that are not JSON were found first; every problem is listed in the order of the file.
+  if (root instanceof JsonLines) problems.sort((left, right) => lineOf(left) - lineOf(right));
   if (problems.length > 0) return failure({ file, problems });
   const format: DatasetFormat = simpleCount === 0 ? "eval_case" : simpleCount === rawCases.length ? "simple" : "mixed";
-  return success({ file, format, datasetId: header.datasetId, datasetVersion: header.datasetVersion, cases });
+  return success({ file, format, datasetId: header.datasetId, datasetVersion: header.datasetVersion, cases, casePaths });
 }
+
+const lineOf = (problem: DatasetProblem) => Number(/^line (\d+)/.exec(problem.path)?.[1] ?? 0);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -100,7 +100,40 @@ describe("ragscope dataset push", () => {
     await writeFile(second, ["case_id: same", "case_version: v1", "dataset_id: d", "dataset_version: v1", "input: second question", ""].join("\n"));
     const result = run(["dataset", "push", first, second, "--data-dir", path.join(folder, "conflict")], folder);
     assert.equal(result.status, 1);
-    assert.match(result.stderr, /second\.yaml: case 1 \(case_id same, case_version v1\) differs from the case of that id and version in .*first\.yaml; give the changed case a new case_version/);
+    assert.match(result.stderr, /second\.yaml: 1 problem\n\s+\(file\) \(case_id same\): case_version v1 differs in input from the case of that id and version in .*first\.yaml; .*give the changed case a new case_version/);
+  });
+
+  test("a case whose id and version the store holds with other content: exit 1, naming the case, its stored dataset and what differs; nothing pushed, the stored case kept", async () => {
+    const dataDir = path.join(folder, "stored");
+    const original = path.join(folder, "qa_err.yaml");
+    const reused = path.join(folder, "qa_err3.yaml");
+    const unchanged = path.join(folder, "qa_err4.yaml");
+    const file = (dataset: string, risk: string, extra: string[] = []) => [`dataset_id: ${dataset}`, "dataset_version: v1", "cases:", "  - case_id: e_dup", "    case_version: v1", "    input: How long is the warranty?", `    risk_level: ${risk}`, ...extra, ""].join("\n");
+    await writeFile(original, file("qa_err", "P0"));
+    await writeFile(reused, file("qa_err3", "P2", ["  - case_id: e_new", "    case_version: v1", "    input: q"]));
+    await writeFile(unchanged, file("qa_err4", "P0"));
+    assert.equal(run(["dataset", "push", original, "--data-dir", dataDir], folder).status, 0);
+
+    const refused = run(["dataset", "push", reused, "--data-dir", dataDir], folder);
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.match(refused.stderr, /qa_err3\.yaml: case e_dup, case_version v1 \(dataset qa_err3 version v1\), differs in risk_level from the stored case of that id and version \(stored from dataset qa_err version v1\): .*give the changed case a new case_version/);
+    assert.match(refused.stderr, /nothing pushed/);
+    assert.doesNotMatch(refused.stdout, /pushed to/);
+
+    // The same case from another dataset is accepted, and the stored row stays the first one.
+    const accepted = run(["dataset", "push", unchanged, "--data-dir", dataDir], folder);
+    assert.equal(accepted.status, 0, accepted.stderr);
+
+    const connection = await openClickHouse(embedded(dataDir));
+    try {
+      const store = new ClickHouseCaseStore(connection);
+      const stored = await store.get("e_dup", "v1");
+      assert.equal(stored?.risk_level, "P0");
+      assert.equal(stored?.dataset_id, "qa_err");
+      assert.equal(await store.get("e_new", "v1"), null, "nothing of the refused file was pushed");
+    } finally {
+      await connection.close();
+    }
   });
 
   test("a file that cannot be read, or a bad store setting: exit 2 with what to fix", () => {

@@ -1,6 +1,7 @@
 /** The CaseStore contract. */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { StoredCaseConflictError } from "../../../../store/ports/case-store.js";
 import { buildCase } from "../../../support/case-results.js";
 import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
 
@@ -21,6 +22,32 @@ export function caseStoreContract(name: string, factory: StoreFactory): void {
       assert.equal(await subject.store.cases.get("c1", "v3"), null);
       assert.equal(await subject.store.cases.get("", "v1"), null);
       assert.equal(await subject.store.cases.get("missing", "v1"), null);
+    });
+
+    test("a stored case is never rewritten: another content under its id and version is refused with the whole call, the same content from another dataset is kept as first stored", async () => {
+      const stored = buildCase({ case_id: "gold", case_version: "v1", dataset_id: "qa_err", dataset_version: "1", input: "How long is the warranty?", risk_level: "P0" });
+      await subject.store.cases.put([stored]);
+
+      // Another dataset reuses gold@v1 with risk_level P2 (the QA's qa_err3), beside a new case.
+      const changed = buildCase({ case_id: "gold", case_version: "v1", dataset_id: "qa_err3", dataset_version: "1", input: "How long is the warranty?", risk_level: "P2" });
+      const beside = buildCase({ case_id: "beside", case_version: "v1", dataset_id: "qa_err3", dataset_version: "1" });
+      await assert.rejects(subject.store.cases.put([beside, changed]), (error: unknown) => {
+        assert.ok(error instanceof StoredCaseConflictError);
+        assert.deepEqual(error.conflicts, [
+          { caseId: "gold", caseVersion: "v1", datasetId: "qa_err3", datasetVersion: "1", storedDatasetId: "qa_err", storedDatasetVersion: "1", fields: ["risk_level"] },
+        ]);
+        return true;
+      });
+      assert.deepEqual(await subject.store.cases.get("gold", "v1"), stored);
+      assert.equal(await subject.store.cases.get("beside", "v1"), null, "nothing of a refused call is stored");
+
+      // The same case in a later dataset version (002: case_version and dataset_version are versioned apart): accepted, the stored row kept.
+      await subject.store.cases.put([buildCase({ case_id: "gold", case_version: "v1", dataset_id: "qa_err", dataset_version: "2", input: "How long is the warranty?", risk_level: "P0" })]);
+      assert.deepEqual(await subject.store.cases.get("gold", "v1"), stored);
+      // A changed case under a new case_version is another case.
+      await subject.store.cases.put([{ ...changed, case_version: "v2" }]);
+      assert.equal((await subject.store.cases.get("gold", "v2"))?.risk_level, "P2");
+      assert.equal((await subject.store.cases.get("gold", "v1"))?.risk_level, "P0");
     });
 
     test("the cases of a split: metadata.split (trimmed, any letter case), else metadata.dataset_role; at most the limit", async () => {
