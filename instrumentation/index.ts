@@ -14,6 +14,7 @@ export type { ChunkRecord } from "./records/chunk-record.js";
 export type { ContextRecord } from "./records/context-record.js";
 export type { GenerationRecord } from "./records/generation-record.js";
 export { traceRequest, type RequestOptions } from "./stages/trace-request.js";
+export { currentRequest } from "./stages/current-request.js";
 export { traceQueryRewrite, type QueryRewriteOptions } from "./stages/trace-query-rewrite.js";
 export { traceRetrieve, type RetrieveOptions } from "./stages/trace-retrieve.js";
 export { traceRerank, type RerankOptions } from "./stages/trace-rerank.js";

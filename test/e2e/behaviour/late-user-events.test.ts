@@ -18,7 +18,7 @@ import { after, before, describe, test } from "node:test";
 import { loadSettings } from "../../../collector/wiring/config/load-settings.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../../collector/wiring/run/embedded-collector.js";
 import { caseResult as caseResultSchema, type CaseResult } from "../../../contracts/case-result.js";
-import { recordUserEvent, traceGenerate, traceRequest } from "../../../instrumentation/index.js";
+import { currentRequest, recordUserEvent, traceGenerate, traceRequest } from "../../../instrumentation/index.js";
 import { postTraces, startSpanRecorder, toOtlpJson, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 import { queryRows } from "../../support/temporary-store.js";
 
@@ -61,13 +61,19 @@ describe("late user events merge into the stored Case Result", () => {
   });
 
   test("days later, through a new collector; a replay counts once; an unknown trace's event is kept", async () => {
+    // What the application keeps beside the answer it shows, for the user's later events.
+    const kept: { request: ReturnType<typeof currentRequest> } = { request: null };
+    assert.equal(currentRequest(), null, "outside a traced request there is no request to refer to");
     await traceRequest({ query: "how do refunds work?", sessionId: "session-1", userId: "user-1", experimentId: "prompt-v2", experimentVariant: "treatment" }, async () => {
       const answer = await traceGenerate({ model: "m" }, () => ({ text: "Refunds go back to the card within 5 days." }));
       recordUserEvent({ kind: "thumbs_up", sessionId: "session-1" });
+      kept.request = currentRequest();
       return answer.text;
     });
     const requestSpans = recorder.spans();
-    requestTraceId = requestSpans[0]!.spanContext().traceId;
+    const root = requestSpans.find((span) => span.name === "rag.request")!;
+    assert.deepEqual(kept.request, { traceId: root.spanContext().traceId, spanId: root.spanContext().spanId });
+    requestTraceId = kept.request!.traceId;
     const first = await startCollector(dataPath);
     try {
       assert.equal(await postTraces(first.receiverUrl, toOtlpProtobuf(requestSpans)), 200);
