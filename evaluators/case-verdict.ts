@@ -17,9 +17,13 @@
  *   signals (seed 004 §九.3: judge signals route reviews);
  * - passed: something able to judge the case passed it: a deterministic rule
  *   whose threshold compared the answer with the Eval Case's gold data
- *   (Evaluator.verdictBasis `eval_case`), or an LLM judge. Passing checks of
- *   the trace alone (latency, permissions, citations being retrieved) and
- *   heuristic passes do not count;
+ *   (Evaluator.verdictBasis `eval_case`) — evidence, reference answer, key
+ *   points, or answerability: a refusal of an unanswerable case that the trace
+ *   flags or that refuses in whole (answer.abstention) — or an LLM judge.
+ *   Passing checks of the trace alone (latency, permissions, citations being
+ *   retrieved), heuristic passes (a refusal phrase beside claims of the
+ *   answer's own), and passes that say nothing of the answer (answering an
+ *   answerable case) do not count;
  * - unjudged: values were measured or checks passed, nothing is against the
  *   case, and nothing able to judge it did (online traffic without a judge);
  * - not_evaluated: no evaluator applied.
@@ -70,13 +74,21 @@ function registryOrDefault(registry: EvaluatorRegistry | undefined): EvaluatorRe
   return defaultRegistry;
 }
 
-/** A pass by something able to judge the case's quality. */
+/**
+ * A pass by something able to judge the case's quality: an LLM judge's, or an
+ * exact rule's (the result's own confidence: answer.abstention is exact only
+ * for a trace flag or an answer that refuses in whole) that compared the
+ * answer with the case's gold data, where that pass says the answer is right
+ * (Evaluator.passJudgesCase: a refusal of an unanswerable case does, answering
+ * an answerable one does not).
+ */
 function judgesAPass(result: EvaluationResult, registry: EvaluatorRegistry): boolean {
   if (result.outcome !== "passed") return false;
   if (isJudgement(result)) return isModelJudgement(result);
   if (result.confidence.semantics !== "deterministic_rule") return false;
   const evaluator = registry.get(result.evaluator_id);
-  return evaluator !== undefined && verdictBasisOf(evaluator) === "eval_case";
+  if (evaluator === undefined || verdictBasisOf(evaluator) !== "eval_case") return false;
+  return evaluator.passJudgesCase?.(result.metric_values) ?? true;
 }
 
 export function qualityStatusOf(results: readonly EvaluationResult[], registry?: EvaluatorRegistry): CaseResult["quality_status"] {

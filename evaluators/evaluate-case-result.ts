@@ -92,6 +92,10 @@ function decide(evaluator: Evaluator, output: EvaluatorOutput, rubric: Map<strin
   return { outcome: anyDecided ? "passed" : "measured", failures, reviewSignals };
 }
 
+function confidenceOf(semantics: Evaluator["confidence"]): EvaluationResult["confidence"] {
+  return { value: semantics === "deterministic_rule" ? 1 : 0.5, semantics };
+}
+
 function round(value: number): string {
   return Number.isInteger(value) ? String(value) : formatFixed(value, 4).replace(/\.?0+$/, "");
 }
@@ -142,7 +146,7 @@ export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: Case
         metric_values: metricValues,
         outcome,
         reason: failures.length > 0 ? `${failures.join("; ")} — ${output.reason}` : reviewSignals.length > 0 ? `needs review (heuristic signal, not a verdict): ${reviewSignals.join("; ")} — ${output.reason}` : output.reason,
-        confidence: { value: evaluator.confidence === "deterministic_rule" ? 1 : 0.5, semantics: evaluator.confidence },
+        confidence: confidenceOf(output.confidence ?? evaluator.confidence),
         review_required: reviewSignals.length > 0,
         error_type: "none",
       });

@@ -57,6 +57,14 @@ export interface EvaluatorOutput {
    * silent not-applicable.
    */
   inputError?: string;
+  /**
+   * This output's confidence when it is not the evaluator's: a rule that is
+   * exact on some inputs and a heuristic on others (answer.abstention is exact
+   * when the trace flags the abstention or the whole answer refuses, a
+   * heuristic when a refusal phrase sits beside claims). Only an exact pass can
+   * judge a case (case-verdict.ts).
+   */
+  confidence?: Evaluator["confidence"];
 }
 
 const GOLD_REQUIREMENTS: ReadonlySet<EvaluatorRequirement> = new Set(["case", "gold_evidence", "reference_answer", "key_points"]);
@@ -86,6 +94,16 @@ export interface Evaluator {
    * names a case or gold data, else `trace`.
    */
   verdictBasis?: "eval_case" | "trace";
+  /**
+   * For an `eval_case` evaluator only some of whose passes judge the answer:
+   * whether a pass with these stored values does. answer.abstention compares
+   * the answer with the case's answerability, but only a refusal of an
+   * unanswerable case is the whole of a right answer; answering an answerable
+   * case says nothing of whether the answer is right. Read from the stored
+   * values, so a verdict decided again later (judge results arriving) is the
+   * same. Absent: every exact pass judges the case.
+   */
+  passJudgesCase?(metricValues: Readonly<Record<string, number | null>>): boolean;
   metrics: readonly MetricDescriptor[];
   evaluate(input: EvaluationInput): EvaluatorOutput;
 }

@@ -7,21 +7,34 @@
 import { chunkLabel, type RetrievedChunk } from "../../contracts/case-result.js";
 import { citedChunks } from "../rules/citation-evidence.js";
 import { accessVerdict, isDenied } from "../rules/retrieval-access-control.js";
+import { retrievedAtAnyStage, STAGE_TEXT } from "../rules/retrieval-permission.js";
 import { abstained } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
 import { METRIC } from "../metric-catalog.js";
 
 export const permissionLeakStep: RootCauseStep = {
   label: "PERMISSION_LEAK",
-  when: "a retrieved, packed or cited chunk belongs to another tenant or has an ACL the principal's groups do not satisfy",
+  when: "a retrieved (before or after a rerank), packed or cited chunk belongs to another tenant or has an ACL the principal's groups do not satisfy",
   decide(facts) {
-    // A chunk without an id is its own entry: never merged into another.
+    // A chunk without an id is its own entry: never merged into another. The first stage's chunks count too: a chunk
+    // the rerank dropped was still retrieved for the principal (retrieval-permission.ts).
+    const staged = retrievedAtAnyStage({ retrieved_chunks: facts.retrieved, pre_rerank_chunks: facts.preRerank }) ?? [];
+    const packed = facts.packed ?? [];
+    const cited = citedChunks(facts.caseResult) ?? [];
     const seen = new Map<string | RetrievedChunk, RetrievedChunk>();
-    for (const chunk of [...(facts.retrieved ?? []), ...(facts.packed ?? []), ...(citedChunks(facts.caseResult) ?? [])]) if (!seen.has(chunk.chunk_id ?? chunk)) seen.set(chunk.chunk_id ?? chunk, chunk);
+    for (const chunk of [...staged.map((entry) => entry.chunk), ...packed, ...cited]) if (!seen.has(chunk.chunk_id ?? chunk)) seen.set(chunk.chunk_id ?? chunk, chunk);
     const denied = [...seen.values()].filter((chunk) => isDenied(accessVerdict(chunk, facts.principal)));
     if (denied.length === 0) return null;
+    const sameChunk = (chunk: RetrievedChunk) => (other: RetrievedChunk) => other === chunk || (chunk.chunk_id !== null && other.chunk_id === chunk.chunk_id);
+    // Where the chunk appeared: the retrieval stage, and whether it reached the prompt or the citations.
+    const where = (chunk: RetrievedChunk) =>
+      [
+        ...staged.filter((entry) => sameChunk(chunk)(entry.chunk)).map((entry) => STAGE_TEXT[entry.stage]),
+        ...(packed.some(sameChunk(chunk)) ? ["packed into the context"] : []),
+        ...(cited.some(sameChunk(chunk)) ? ["cited"] : []),
+      ].join(", ");
     return {
-      reason: `the principal may not read ${denied.map((chunk) => `${chunkLabel(chunk)} (${accessVerdict(chunk, facts.principal) === "denied_tenant" ? `tenant ${chunk.tenant_id}` : `acl ${chunk.acl!.join("|")}`})`).join(", ")}`,
+      reason: `the principal may not read ${denied.map((chunk) => `${chunkLabel(chunk)} (${accessVerdict(chunk, facts.principal) === "denied_tenant" ? `tenant ${chunk.tenant_id}` : `acl ${chunk.acl!.join("|")}`}; ${where(chunk)})`).join(", ")}`,
       chunkIds: denied.map(chunkLabel),
       metrics: [METRIC.permission_violation_rate, METRIC.permission_leak_rate, METRIC.cited_permission_violation_rate],
       confidence: "deterministic_rule",

@@ -3,7 +3,7 @@
  * gives the failed case its one primary label (seed 004 §十: 首要根因).
  *
  * The order follows the pipeline upstream to downstream, after two vetoes:
- *  1 PERMISSION_LEAK     a retrieved, packed or cited chunk the principal may not read
+ *  1 PERMISSION_LEAK     a retrieved (before or after a rerank), packed or cited chunk the principal may not read
  *  2 SHOULD_ABSTAIN      unanswerable case, and the system answered
  *  3 OVER_ABSTAIN        answerable, abstained, and all gold evidence was in the context
  *  4 DATA_MISSING        a gold document is absent from the given corpus index and never retrieved
@@ -14,7 +14,8 @@
  *  9 RETRIEVAL_MISS      gold evidence not in the top K (nor the first stage's top K)
  * 10 RERANK_BAD          the first stage had it in the top K, the rerank pushed it out or below the cut
  * 11 CONTEXT_TRUNCATED   retrieved, but dropped from the context or cut
- * 12 CONTEXT_NOISY       in the context but buried (low density, the answer follows a distractor)
+ * 12 CONTEXT_NOISY       in the context but buried (low density, the answer follows a distractor),
+ *                        or a context precision failed (an LLM judge's, or against the case rubric)
  * 13 FORMAT_ERROR        empty answer, or not the JSON the case asks for
  * 14 OVER_ABSTAIN        answerable, abstained, no upstream cause found
  * 15 REASONING_ERROR     the context holds the reference's number/date, the answer does not

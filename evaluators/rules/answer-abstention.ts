@@ -10,10 +10,21 @@
  * case. The reason names the outcome (true_abstention, false_abstention =
  * over-abstention, missed_abstention = SHOULD_ABSTAIN, answered) for the
  * confusion matrix of answer-abstention-confusion.ts.
+ *
+ * Confidence, per result: exact (deterministic_rule) when the trace's flag
+ * decided, or when the answer refuses in whole — a refusal phrase, and no
+ * claim of its own beside it (text/answer-sentences.ts sets the refusing
+ * pieces aside: "资料中没有相关信息，无法回答。" is all refusal). A refusal
+ * phrase beside claims ("资料中没有，但年假是15天"), or no phrase found (a
+ * refusal in words the list lacks), is a heuristic reading. Only an exact
+ * pass can judge a case, and only a right refusal of an unanswerable case
+ * does (passJudgesCase): answering an answerable case says nothing of whether
+ * the answer is right (case-verdict.ts).
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { findAbstentionPhrase } from "../text/abstention-phrases.js";
+import { answerClaims } from "../text/answer-sentences.js";
 import { abstentionOutcome, type AbstentionOutcome } from "./answer-abstention-confusion.js";
 import { metricKeys } from "../metric-keys.js";
 
@@ -44,9 +55,22 @@ export function decideAbstention(flag: boolean | null, answer: string | null): A
   return { abstained: phrase !== null, source: phrase === null ? "no_phrase" : "phrase", phrase };
 }
 
-function describe(decision: AbstentionDecision): string {
+/** A refusal phrase and no claim beside it: the answer says only that it cannot answer. */
+function refusesInWhole(answer: string): boolean {
+  const pieces = answerClaims(answer);
+  return pieces.abstentions.length > 0 && pieces.claims.length === 0;
+}
+
+/** Exact when the trace's flag decided, or the answer refuses in whole; a heuristic reading otherwise. */
+function confidenceOf(decision: AbstentionDecision, answer: string | null): Evaluator["confidence"] {
+  if (decision.source === "trace_flag") return "deterministic_rule";
+  return decision.source === "phrase" && refusesInWhole(answer ?? "") ? "deterministic_rule" : "heuristic";
+}
+
+function describe(decision: AbstentionDecision, confidence: Evaluator["confidence"]): string {
   if (decision.source === "trace_flag") return `the trace flags the answer as ${decision.abstained ? "abstaining" : "not abstaining"}`;
-  return decision.phrase === null ? "the answer contains no refusal phrase" : `the answer says "${decision.phrase}"`;
+  if (decision.phrase === null) return "the answer contains no refusal phrase";
+  return confidence === "deterministic_rule" ? `the answer says "${decision.phrase}" and claims nothing beside it` : `the answer says "${decision.phrase}" and also makes claims of its own (a heuristic reading: it passes no case)`;
 }
 
 /** The metrics this evaluator produces (generation layer). */
@@ -62,6 +86,7 @@ export const answerAbstentionEvaluator: Evaluator = {
   confidence: "heuristic",
   // abstention_correct, the only metric with a threshold, needs the case's `answerable`.
   verdictBasis: "eval_case",
+  passJudgesCase: (values) => values.abstained === 1 && values.abstention_correct === 1,
   metrics,
   evaluate({ caseResult, evalCase }) {
     const decision = decideAbstention(caseResult.rag_observation.abstained, caseResult.output);
@@ -70,11 +95,12 @@ export const answerAbstentionEvaluator: Evaluator = {
       return { values: { abstained: value, abstention_correct: value }, reason: "not applicable: no abstention flag and no answer text", evidence: [] };
     }
     const abstained = applicable(decision.abstained ? 1 : 0);
+    const confidence = confidenceOf(decision, caseResult.output);
     if (!evalCase) {
-      return { values: { abstained, abstention_correct: notApplicable("the trace is not linked to an Eval Case") }, reason: describe(decision), evidence: [] };
+      return { values: { abstained, abstention_correct: notApplicable("the trace is not linked to an Eval Case") }, reason: describe(decision, confidence), evidence: [], confidence };
     }
     const outcome = abstentionOutcome({ abstained: decision.abstained, answerable: evalCase.answerable });
     const correct = outcome === "true_abstention" || outcome === "answered";
-    return { values: { abstained, abstention_correct: applicable(correct ? 1 : 0) }, reason: `${OUTCOME_TEXT[outcome]}; ${describe(decision)}`, evidence: [] };
+    return { values: { abstained, abstention_correct: applicable(correct ? 1 : 0) }, reason: `${OUTCOME_TEXT[outcome]}; ${describe(decision, confidence)}`, evidence: [], confidence };
   },
 };

@@ -10,7 +10,15 @@
  * 2. it names a cited chunk id, or
  * 3. at least CITED_OVERLAP of its token bigrams are in the text of one cited
  *    chunk (overlapShare, context-text-overlap.ts) — the sentence restates
- *    what it cites.
+ *    what it cites, or
+ * 4. it is the answer's only sentence and the answer cites something: the
+ *    citations can belong to no other sentence. When it restates none of the
+ *    cited text, the reason says so — cited, but not supported by what it
+ *    cites (whether a citation supports its claim is citation support's
+ *    question, judge.citation_support; this metric asks whether there is one).
+ * A sentence of a longer answer linked by none of these is "not linked to a
+ * citation", not "uncited": with citations and no markers the trace cannot
+ * tell which sentence they belong to.
  * Not applicable without an answer, without a citation stage, or for an
  * abstention. Confidence "heuristic"; informational per case.
  */
@@ -25,7 +33,7 @@ import { metricKeys } from "../metric-keys.js";
 export const CITED_OVERLAP = 0.5;
 
 const metrics: MetricDescriptor[] = [
-  { name: "citation_coverage", description: "answer sentences with a citation marker or mapping to a cited chunk (>= 0.5 bigram overlap) / answer sentences", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
+  { name: "citation_coverage", description: "answer sentences with a citation marker or mapping to a cited chunk (its id, >= 0.5 bigram overlap, or the only sentence of an answer that cites) / answer sentences", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
 ];
 
 /** The metrics this evaluator produces (generation layer). */
@@ -47,16 +55,28 @@ export const citationCoverageEvaluator: Evaluator = {
     const missing = cited === null ? "the trace recorded no citation stage" : observation.abstained === true ? "the answer abstained" : sentences.length === 0 ? "the answer has no sentence" : null;
     if (missing !== null || cited === null) return { values: { citation_coverage: notApplicable(missing ?? "") }, reason: `not applicable: ${missing}`, evidence: [] };
     const linkedChunks = new Set<string>();
-    const uncovered: string[] = [];
+    const unlinked: string[] = [];
     for (const sentence of sentences) {
       if (sentence.markers.length > 0) continue;
       const named = cited.find((chunk) => chunk.chunk_id !== null && sentence.text.includes(chunk.chunk_id));
       const restated = named ?? cited.find((chunk) => chunk.text !== null && (overlapShare(sentence.claim, chunk.text) ?? 0) >= CITED_OVERLAP);
       if (restated) linkedChunks.add(chunkLabel(restated));
-      else uncovered.push(sentence.text);
+      else unlinked.push(sentence.text);
     }
-    const covered = sentences.length - uncovered.length;
-    const reason = uncovered.length === 0 ? `all ${sentences.length} answer sentences carry a citation` : `${covered} of ${sentences.length} sentences carry a citation; without: ${uncovered.map((text) => `"${text}"`).join(", ")}`;
+    const citedLabels = cited.map(chunkLabel).join(", ");
+    const quoted = unlinked.map((text) => `"${text}"`).join(", ");
+    if (sentences.length === 1 && cited.length > 0 && unlinked.length === 1) {
+      return {
+        values: { citation_coverage: applicable(1) },
+        reason: `the answer's only sentence carries its citation (${citedLabels}) but restates none of the cited text: cited, but not supported by what it cites — ${quoted}`,
+        evidence: cited.map(chunkLabel),
+      };
+    }
+    const covered = sentences.length - unlinked.length;
+    let reason: string;
+    if (unlinked.length === 0) reason = `all ${sentences.length} answer sentences carry a citation`;
+    else if (cited.length === 0) reason = `${covered} of ${sentences.length} sentences carry a citation marker and the answer cites no chunk; without: ${quoted}`;
+    else reason = `${covered} of ${sentences.length} sentences are linked to a citation; not linked to any cited chunk (${citedLabels}) — no marker, no chunk id, and none of the cited text restated, so cited elsewhere or not supported by what was cited: ${quoted}`;
     return { values: { citation_coverage: applicable(covered / sentences.length) }, reason, evidence: [...linkedChunks] };
   },
 };

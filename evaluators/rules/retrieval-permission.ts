@@ -9,24 +9,67 @@
  * carry ACLs the request's unrecorded principal groups cannot be checked
  * against.
  *
+ * Every chunk retrieval returned counts, at every stage: with a rerank, the
+ * first stage's chunks (`pre_rerank_chunks`) as well as the reranked ones
+ * (seed 004 §八: 用户是否能检索到无权访问的文档 — a chunk the rerank then
+ * dropped was still retrieved for the user). A chunk listed at both stages is
+ * one chunk (matched by id, else by document and text); the reason says at
+ * which stage each chunk the principal may not read appeared.
+ *
  * Any violation fails the case ("= 0"): a permission leak is a veto, never
  * averaged away (seed 004 §十三 "一票否决").
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { accessVerdict, aclNotAvailable, aclNotAvailableReason, isDenied, principalOf } from "./retrieval-access-control.js";
-import { chunkLabel } from "../../contracts/case-result.js";
+import { chunkLabel, type RagObservation, type RetrievedChunk } from "../../contracts/case-result.js";
 import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
   {
     name: "permission_violation_rate",
-    description: "retrieved chunks the principal may not read (ACL or tenant) / retrieved chunks whose access could be judged",
+    description: "retrieved chunks the principal may not read (ACL or tenant) / retrieved chunks whose access could be judged, before and after any rerank",
     range: [0, 1],
     direction: "lower_is_better",
     defaultThreshold: "= 0",
   },
 ];
+
+/** Where a retrieved chunk appeared: the only ranking (no rerank recorded), or before and after a rerank. */
+export type RetrievalStage = "retrieved" | "before_rerank_only" | "before_and_after_rerank" | "after_rerank_only";
+
+export const STAGE_TEXT: Record<RetrievalStage, string> = {
+  retrieved: "retrieved",
+  before_rerank_only: "retrieved by the first stage, dropped by the rerank",
+  before_and_after_rerank: "retrieved by the first stage and kept by the rerank",
+  after_rerank_only: "returned by the rerank",
+};
+
+export interface StagedChunk {
+  chunk: RetrievedChunk;
+  stage: RetrievalStage;
+}
+
+/** The same chunk at both stages: its id, else its document and text; a chunk with neither is its own entry. */
+function identityOf(chunk: RetrievedChunk): string | RetrievedChunk {
+  if (chunk.chunk_id !== null) return `id\u0000${chunk.chunk_id}`;
+  return chunk.text === null ? chunk : `text\u0000${chunk.document_id ?? ""}\u0000${chunk.text}`;
+}
+
+/** Every distinct chunk retrieval returned, first stage and rerank, with where it appeared; null when no retrieval was recorded. */
+export function retrievedAtAnyStage(observation: Pick<RagObservation, "retrieved_chunks" | "pre_rerank_chunks">): StagedChunk[] | null {
+  const after = observation.retrieved_chunks;
+  const before = observation.pre_rerank_chunks;
+  if (before === null) return after === null ? null : after.map((chunk) => ({ chunk, stage: "retrieved" }));
+  const staged = new Map<string | RetrievedChunk, StagedChunk>();
+  for (const chunk of before) if (!staged.has(identityOf(chunk))) staged.set(identityOf(chunk), { chunk, stage: "before_rerank_only" });
+  for (const chunk of after ?? []) {
+    const seen = staged.get(identityOf(chunk));
+    if (seen === undefined) staged.set(identityOf(chunk), { chunk, stage: "after_rerank_only" });
+    else if (seen.stage === "before_rerank_only") seen.stage = "before_and_after_rerank";
+  }
+  return [...staged.values()];
+}
 
 /** The metrics this evaluator produces (boundaries layer). */
 export const retrievalPermissionMetrics = metricKeys(["permission_violation_rate"]);
@@ -41,24 +84,25 @@ export const retrievalPermissionEvaluator: Evaluator = {
   confidence: "deterministic_rule",
   metrics,
   evaluate({ caseResult, evalCase }) {
-    const chunks = caseResult.rag_observation.retrieved_chunks;
-    if (chunks === null) return { values: { permission_violation_rate: notApplicable("the trace recorded no retrieval") }, reason: "not applicable: the trace recorded no retrieval", evidence: [] };
+    const staged = retrievedAtAnyStage(caseResult.rag_observation);
+    if (staged === null) return { values: { permission_violation_rate: notApplicable("the trace recorded no retrieval") }, reason: "not applicable: the trace recorded no retrieval", evidence: [] };
     const principal = principalOf(caseResult, evalCase);
-    const judged = chunks.map((chunk) => ({ chunk, verdict: accessVerdict(chunk, principal) })).filter((entry) => entry.verdict !== "unknown");
+    const reranked = caseResult.rag_observation.pre_rerank_chunks !== null;
+    const judged = staged.map((entry) => ({ ...entry, verdict: accessVerdict(entry.chunk, principal) })).filter((entry) => entry.verdict !== "unknown");
     if (judged.length === 0) {
-      const reason = "no retrieved chunk's access could be judged (no ACL or tenant on the chunks, or no principal groups or tenant on the request)";
+      const reason = `no retrieved chunk's access could be judged${reranked ? " at either stage of retrieval" : ""} (no ACL or tenant on the chunks, or no principal groups or tenant on the request)`;
       return { values: { permission_violation_rate: notApplicable(reason) }, reason: `not applicable: ${reason}`, evidence: [] };
     }
     const denied = judged.filter((entry) => isDenied(entry.verdict));
-    const unchecked = aclNotAvailable(chunks, principal);
+    const unchecked = aclNotAvailable(staged.map((entry) => entry.chunk), principal);
     if (denied.length === 0 && unchecked.length > 0) {
       const reason = aclNotAvailableReason(unchecked, "retrieved");
       return { values: { permission_violation_rate: notApplicable(reason) }, reason, evidence: [] };
     }
     const reason =
       denied.length === 0
-        ? `all ${judged.length} judged chunks are readable by the principal`
-        : `chunks the principal may not read: ${denied.map((entry) => `${chunkLabel(entry.chunk)} (${entry.verdict === "denied_tenant" ? `tenant ${entry.chunk.tenant_id}` : `acl ${entry.chunk.acl!.join("|")}`})`).join(", ")}`;
+        ? `all ${judged.length} judged chunks are readable by the principal${reranked ? " (every chunk retrieved, before and after the rerank)" : ""}`
+        : `chunks the principal may not read: ${denied.map((entry) => `${chunkLabel(entry.chunk)} (${entry.verdict === "denied_tenant" ? `tenant ${entry.chunk.tenant_id}` : `acl ${entry.chunk.acl!.join("|")}`}; ${STAGE_TEXT[entry.stage]})`).join(", ")}`;
     return { values: { permission_violation_rate: applicable(denied.length / judged.length) }, reason, evidence: denied.map((entry) => chunkLabel(entry.chunk)) };
   },
 };

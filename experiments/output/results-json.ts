@@ -2,10 +2,11 @@
  * `--output results.json`: the run in the seeds' field names — the Case
  * Results (`case_results`) and Evaluation Results (`evaluation_results`) as
  * stored, the run lineage, the gate, veto cases, the comparison and the
- * consistency. Blind-split cases keep their scores; evaluator reasons are withheld.
+ * consistency. Blind-split cases keep their verdicts and scores; evaluator
+ * reasons and the chunks their evidence names are withheld (blind-redaction.ts).
  */
 import type { ExperimentResult } from "../run-experiment.js";
-import { shownReason } from "./blind-redaction.js";
+import { shownEvaluation } from "./blind-redaction.js";
 import { datasetMix, type MixRow } from "../../collector/wiring/dataset/dataset-mix.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
 
@@ -19,7 +20,7 @@ export function resultsDocument(result: ExperimentResult): unknown {
     run_lineage: result.lineage,
     dataset: { file: result.dataset.file, format: result.dataset.format, cases: result.cases.length, mix: mixDocument(result) },
     case_results: result.evaluated.map((item) => item.caseResult),
-    evaluation_results: result.evaluated.flatMap((item) => item.evaluationResults.map((evaluation) => ({ ...evaluation, reason: shownReason(item, evaluation.reason) }))),
+    evaluation_results: result.evaluated.flatMap((item) => item.evaluationResults.map((evaluation) => shownEvaluation(item, evaluation))),
     judge: result.judge && { calls: result.judge.calls, grader_errors: result.judge.errors, grader_errors_by_type: result.judge.errorsByType, heuristic_measurements: result.judge.heuristic },
     gate: result.gate && {
       passed: result.gate.passed,

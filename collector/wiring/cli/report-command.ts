@@ -16,7 +16,7 @@ import { collectDashboard, type DashboardResult } from "../../../report/collect-
 import { readDashboards, type ReportDashboard } from "../../../report/dashboard-files.js";
 import { formatValue } from "../../../report/format-value.js";
 import { formatRange, renderHtmlReport } from "../../../report/html-report.js";
-import { blindGoldStrings, withholdBlindGold } from "../../../report/withhold-blind-gold.js";
+import { withholdBlindGold } from "../../../report/withhold-blind-gold.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import type { DashboardQuerySurface } from "../../../store/ports/dashboard-query-surface.js";
 import type { RunReader } from "../../../store/ports/run-reader.js";
@@ -150,7 +150,7 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     }
     // Blind-split gold data is never shown (seed §二.2): cells quoting it are withheld, the scores stay.
     const blindCases = await store.cases.listSplit("blind", MAXIMUM_BLIND_CASES);
-    const { dashboards, withheld } = withholdBlindGold(collected, blindGoldStrings(blindCases));
+    const { dashboards, withheld } = withholdBlindGold(collected, blindCases);
     // The behaviour metrics' sessions and windows are TypeScript (evaluators/behaviour/); the board's filters are one service and one run at most.
     const behaviour =
       options.service.length > 1 || options.run.length > 1

@@ -8,7 +8,10 @@ The paired verdicts are those the end-to-end test designs: 26 cases of the
 example dataset; the candidate (examples/policy-assistant/eval-task.ts) passes
 rag_coupon_per_order_001, rag_e_invoice_001 and rag_points_expiry_001 where the
 baseline (test/e2e/experiments/tasks/baseline-task.ts) fails them, and fails
-rag_refund_arrival_001 where the baseline passes it; 9 other cases pass in both.
+rag_refund_arrival_001 where the baseline passes it; 12 other cases pass in both
+(9 answered, and 3 unanswerable cases both refuse, flagged on the trace: a right refusal
+is a judged pass, README "Verdicts"). Which cases pass in both changes the
+table, not the p-value or the interval: they read only the paired differences.
 """
 import json
 import numpy as np
@@ -17,7 +20,7 @@ import statsmodels
 from scipy.stats import bootstrap
 from statsmodels.stats.contingency_tables import mcnemar
 
-both_pass = 9
+both_pass = 12
 fixed = 3
 regressed = 1
 other = 26 - both_pass - fixed - regressed

@@ -65,8 +65,10 @@ describe("ragscope eval", () => {
     const verdict = (caseId: string) => results.case_results.find((item: { case_id: string }) => item.case_id === caseId)?.quality_status;
     assert.equal(verdict("rag_coupon_per_order_001"), "passed");
     assert.equal(verdict("rag_refund_arrival_001"), "failed");
-    assert.equal(verdict("rag_crypto_payment_unanswerable_001"), "unjudged");
-    assert.equal(results.case_results.filter((item: { quality_status: string }) => item.quality_status === "passed").length, 12);
+    // The example refuses the unanswerable case and flags the refusal on its trace: a right refusal compared with the
+    // case's answerability is a judged pass (README "Verdicts"), as for the two other unanswerable cases it refuses.
+    assert.equal(verdict("rag_crypto_payment_unanswerable_001"), "passed");
+    assert.equal(results.case_results.filter((item: { quality_status: string }) => item.quality_status === "passed").length, 15);
     assert.ok(results.evaluation_results.every((item: Record<string, unknown>) => "evaluation_result_id" in item && "metric_values" in item && "outcome" in item));
     assert.equal(results.run_lineage.index_version, "idx-7");
     assert.equal(results.run_lineage.prompt_version, "policy-answer-v3");
@@ -94,7 +96,8 @@ describe("ragscope eval", () => {
     assert.equal(testcases.length, 26);
     assert.equal(Number(suite.tests), 26);
     assert.equal(Number(suite.failures), 11);
-    assert.equal(Number(suite.skipped), 3);
+    // Every case now has a verdict able to judge it: none is skipped.
+    assert.equal(Number(suite.skipped), 0);
     assert.ok(testcases.find((item) => item.name === "rag_refund_arrival_001@v1")?.failure);
     assert.ok(!testcases.find((item) => item.name === "rag_coupon_per_order_001@v1")?.failure);
   });

@@ -63,8 +63,10 @@ describe("ragscope eval --endpoint (a running collector)", () => {
     const verdict = (caseId: string) => results.case_results.find((item: { case_id: string }) => item.case_id === caseId)?.quality_status;
     assert.equal(verdict("rag_coupon_per_order_001"), "passed");
     assert.equal(verdict("rag_refund_arrival_001"), "failed");
-    assert.equal(verdict("rag_crypto_payment_unanswerable_001"), "unjudged");
-    assert.equal(results.case_results.filter((item: { quality_status: string }) => item.quality_status === "passed").length, 12);
+    // A right refusal of an unanswerable case, flagged on the trace, is a judged pass (README "Verdicts"): the three
+    // unanswerable cases the example refuses pass, beside the 12 answered ones.
+    assert.equal(verdict("rag_crypto_payment_unanswerable_001"), "passed");
+    assert.equal(results.case_results.filter((item: { quality_status: string }) => item.quality_status === "passed").length, 15);
     // The Evaluation Results came back with the cases (gold-dependent metrics are present).
     assert.ok(results.evaluation_results.some((item: { metric_values: Record<string, number | null> }) => typeof item.metric_values.recall_at_5 === "number"));
     // serve stored the run: its read API lists it (the in-process store was never written).

@@ -122,11 +122,12 @@ describe("ragscope eval: splits, blind data, mix report, end-to-end scores, prog
     assert.ok(blindScores.some((item: { metric_values: Record<string, number | null> }) => item.metric_values.recall_at_5 === 0), "the blind case's recall@5 is shown");
     assert.match(result.stdout, /FAILED\s+blind_warranty@1/);
 
-    // Seed §六/§七 worked by hand: verdicts 1 passed (regression_shipping_fee), 4 failed, 1 unjudged (the unanswerable
-    // case, nothing able to judge it) → task success 1/5; cost 6 × 0.01 over 1 success = 0.06.
+    // Seed §六/§七 worked by hand: verdicts 2 passed (regression_shipping_fee, and regression_crypto: the unanswerable
+    // case's answer "The documents do not say." refuses in whole, a right refusal compared with the case's answerability),
+    // 4 failed → task success 2/6; cost 6 × 0.01 over 2 successes = 0.03.
     const endToEnd = results.end_to_end;
-    close(endToEnd.task_success_rate, 1 / 5);
-    close(endToEnd.cost_per_successful_task, 0.06);
+    close(endToEnd.task_success_rate, 2 / 6);
+    close(endToEnd.cost_per_successful_task, 0.03);
     assert.equal(endToEnd.overall_score.weights_from, "gate file score_weights");
     assert.deepEqual(endToEnd.overall_score.weights, { answer_relevance: 0.1, faithfulness: 0.2, answer_correctness: 0.2, completeness: 0.3, citation_accuracy: 0.2 });
     // The eval's judge is the heuristic one, and a heuristic never decides: the judged terms have no value in the score
@@ -143,9 +144,9 @@ describe("ragscope eval: splits, blind data, mix report, end-to-end scores, prog
     const recall = endToEnd.hard_thresholds.find((item: { metric: string }) => item.metric === "recall_at_5");
     close(recall.value, 1 / 5);
     assert.equal(recall.status, "fail");
-    assert.match(result.stdout, /task success rate\s+0\.2000\s+\(1 of 5 tasks with a verdict succeeded/);
+    assert.match(result.stdout, /task success rate\s+0\.3333\s+\(2 of 6 tasks with a verdict succeeded\)/);
     assert.match(result.stdout, /overall score\s+n\/a\s+R 0\.10 \+ F 0\.20 \+ C 0\.20 \+ Comp 0\.30 \+ Cit 0\.20 \(gate file score_weights\)/);
-    assert.match(result.stdout, /cost per successful task\s+0\.0600\s+\(total cost 0\.0600 \/ 1 successful task\)/);
+    assert.match(result.stdout, /cost per successful task\s+0\.0300\s+\(total cost 0\.0600 \/ 2 successful tasks\)/);
   });
 
   test("on a terminal the progress is one line rewritten in place: cases done / total, failures so far, ETA", async () => {

@@ -1,6 +1,7 @@
 /**
  * The JUnit file against the published JUnit schemas (test/data/junit), with
- * libxml2 as the validator: every kind of row (pass, failure, error, skipped),
+ * libxml2 as the validator: every kind of row (pass, failure, error, skipped,
+ * a review as a failure or, when an evaluator errored, an error),
  * text XML cannot hold, and a broken document the validator must refuse (so
  * a validator that accepts everything would fail this test).
  */
@@ -10,7 +11,7 @@ import { junitReport } from "../../../experiments/output/junit-report.js";
 import type { CaseRow } from "../../../experiments/output/case-rows.js";
 import { junitSchemaErrors } from "../../support/junit-schema.js";
 
-const row = (overrides: Partial<CaseRow>): CaseRow => ({ caseId: "case", caseVersion: "v1", executionStatus: "completed", qualityStatus: "passed", error: null, failed: [], rootCause: null, latencyMs: null, ...overrides });
+const row = (overrides: Partial<CaseRow>): CaseRow => ({ caseId: "case", caseVersion: "v1", executionStatus: "completed", qualityStatus: "passed", error: null, failed: [], errored: [], reviewSignals: [], rootCause: null, latencyMs: null, ...overrides });
 
 describe("JUnit report against the JUnit XML schemas", () => {
   test("passed, failed, errored and skipped cases, with markup and control characters in the text, are valid against both schemas", async () => {
@@ -19,7 +20,8 @@ describe("JUnit report against the JUnit XML schemas", () => {
       row({ caseId: "fails", qualityStatus: "failed", rootCause: "RETRIEVAL_MISS: <gold> not retrieved", failed: [{ evaluatorId: "retrieval", reason: "recall_at_5 0 < 0.9 & more\u0001" }] }),
       row({ caseId: "errors", executionStatus: "failed", qualityStatus: "not_evaluated", error: { type: "timeout", message: "the task did not answer within 1500 ms" } }),
       row({ caseId: "unjudged", qualityStatus: "unjudged", latencyMs: 0.2 }),
-      row({ caseId: "review", qualityStatus: "review_required" }),
+      row({ caseId: "review", qualityStatus: "review_required", reviewSignals: [{ evaluatorId: "online.groundedness", reason: "claims without overlap: \"<x>\"" }] }),
+      row({ caseId: "review-errored", qualityStatus: "review_required", errored: [{ evaluatorId: "retrieval.ranking", errorType: "invalid_evidence", reason: "invalid input: chunk \"a\" listed twice" }] }),
     ], "2026-12-01T10:15:30.123Z");
     assert.deepEqual(await junitSchemaErrors(xml), { "JUnit.xsd": [], "junit-10.xsd": [] });
     // Times in seconds from the traces' latencies: 1234567.891 ms → 1234.568 s; 0.2 ms → 0.000; none → 0; the suite their sum.

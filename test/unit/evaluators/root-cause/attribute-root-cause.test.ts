@@ -51,7 +51,8 @@ describe("the evidence that decided", () => {
     assert.deepEqual(attribution.evidence.chunkIds, ["g"]);
     assert.deepEqual(attribution.evidence.metricValues, { permission_violation_rate: 1 });
     assert.deepEqual(attribution.evidence.evaluationResultIds, ["er_cr_test_retrieval.permission"]);
-    assert.match(attribution.reason, /g \(acl hr\)/);
+    // The scenario retrieves g (no rerank) and packs it: the reason says where it appeared.
+    assert.match(attribution.reason, /g \(acl hr; retrieved, packed into the context\)/);
   });
 
   test("CONTEXT_TRUNCATED on the seed's example: the evidence chunk retrieved at rank 2 was not packed", () => {

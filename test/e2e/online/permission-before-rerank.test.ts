@@ -1,0 +1,106 @@
+/**
+ * A chunk the principal may not read is a permission violation wherever
+ * retrieval returned it, before a rerank too (seed 004 §八: 用户是否能检索到
+ * 无权访问的文档). Run as a user meets it: `ragscope serve` as a subprocess,
+ * the README's own stage-wrapper example (README "Instrumenting a RAG
+ * service", app.mjs, written out verbatim) run against it with the package
+ * resolved by name, and the result read back through serve's read API.
+ *
+ * Worked by hand from the README's app: the toy search scores a chunk by the
+ * query words it contains. For "How fast is a refund" (the rewrite drops "?")
+ * no chunk holds "how", "fast", "is", "a" or "refund" ("Refunds" is another
+ * word), so all three score 0 and keep the corpus order: refund-1, points-1,
+ * fraud-1. The first stage returns those 3 (topK 3), the rerank keeps the
+ * first 2. The principal's groups are ["customer"]; fraud-1's ACL is
+ * ["staff"]: it was retrieved for a principal who may not read it, and then
+ * dropped by the rerank. Violations 1 of 3 judged chunks.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { readmeExamples } from "../adoption/readme-examples.js";
+import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+/** A bound on waiting for serve to store the traces; generous for a shared machine, not an assertion on speed. */
+const WAIT_MS = 60_000;
+
+interface Evaluation {
+  evaluator_id: string;
+  outcome: string;
+  reason: string;
+  metric_values: Record<string, number | null>;
+  evidence_refs: string[];
+}
+
+let folder: string;
+let serve: ServeWithUi | undefined;
+
+before(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-permission-rerank-"));
+  // The application imports "ragscope/instrumentation": the package is this checkout (its dist), found by name.
+  await mkdir(path.join(folder, "node_modules"));
+  await symlink(projectRoot, path.join(folder, "node_modules", "ragscope"), "dir");
+  const app = (await readmeExamples(path.join(projectRoot, "README.md"))).get("app.mjs");
+  assert.ok(app, "README.md has the app.mjs example");
+  await writeFile(path.join(folder, "app.mjs"), app);
+  serve = await startServeWithUi(path.join(folder, "data"), { RAGSCOPE_QUIET_PERIOD_MS: "200" });
+});
+
+after(async () => {
+  if (serve !== undefined && serve.child.exitCode === null) {
+    serve.child.kill("SIGTERM");
+    await serve.exited;
+  }
+  await rm(folder, { recursive: true, force: true });
+});
+
+function runApp(receiver: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["app.mjs"], { cwd: folder, env: { ...process.env, RAGSCOPE_ENDPOINT: receiver } });
+    let output = "";
+    child.stdout.on("data", (part: Buffer) => (output += part.toString()));
+    child.stderr.on("data", (part: Buffer) => (output += part.toString()));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
+
+async function storedTraces(uiUrl: string, count: number): Promise<{ caseResultId: string; query: string }[]> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const listed = (await (await fetch(`${uiUrl}/api/traces?limit=10`)).json()) as { traces: { caseResultId: string; query: string }[] };
+    if (listed.traces.length >= count || Date.now() > deadline) return listed.traces;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+test("the README app: a chunk the customer may not read, retrieved before the rerank and dropped by it, fails retrieval.permission and says where it appeared", async () => {
+  const receiver = /OTLP\/HTTP on (http:\/\/[^/\s]+)\/v1\/traces/.exec(serve!.output())?.[1];
+  assert.ok(receiver, serve!.output());
+  const ran = await runApp(receiver);
+  assert.equal(ran.code, 0, ran.output);
+
+  const traces = await storedTraces(serve!.uiUrl, 2);
+  const refund = traces.find((trace) => trace.query === "How fast is a refund?");
+  assert.ok(refund, JSON.stringify(traces));
+  const detail = (await (await fetch(`${serve!.uiUrl}/api/traces/${refund.caseResultId}`)).json()) as { caseResult: { quality_status: string }; evaluationResults: Evaluation[] };
+  const permission = detail.evaluationResults.find((item) => item.evaluator_id === "retrieval.permission")!;
+  assert.equal(permission.outcome, "failed");
+  assert.equal(permission.metric_values.permission_violation_rate, 1 / 3);
+  assert.match(permission.reason, /chunks the principal may not read: fraud-1 \(acl staff; retrieved by the first stage, dropped by the rerank\)/);
+  assert.deepEqual(permission.evidence_refs, ["chunk://fraud-1"]);
+  // A permission violation is a veto: the case fails, and its primary root cause is the leak, at the same stage.
+  assert.equal(detail.caseResult.quality_status, "failed");
+  const rootCause = detail.evaluationResults.find((item) => item.evaluator_id === "root_cause")!;
+  assert.match(rootCause.reason, /^PERMISSION_LEAK: the principal may not read fraud-1 \(acl staff; retrieved by the first stage, dropped by the rerank\)/);
+  // It never reached the prompt or the answer: the context and citation check finds no leak there (2 judged: refund-1, points-1).
+  const reached = detail.evaluationResults.find((item) => item.evaluator_id === "online.permission_leak")!;
+  assert.equal(reached.metric_values.permission_leak_rate, 0);
+
+  serve!.child.kill("SIGTERM");
+  assert.equal(await serve!.exited, 0, serve!.output());
+});
