@@ -48,7 +48,7 @@ export async function gitCommit(folder: string): Promise<string | null> {
 }
 
 export function buildLineage(
-  base: { runId: string; datasetId: string | null; datasetVersion: string | null; startedAt: string; notes: string | null },
+  base: { runId: string; datasetId: string | null; datasetVersion: string | null; startedAt: string; notes: string | null; completion?: RunLineage["completion"] },
   sources: { options?: LineageValues; environment?: LineageValues; task?: LineageValues; gitCommit?: string | null },
 ): RunLineage {
   const pick = (field: LineageField): string | null => sources.options?.[field] ?? sources.environment?.[field] ?? sources.task?.[field] ?? (field === "application_version" ? (sources.gitCommit ?? null) : null);
@@ -66,5 +66,6 @@ export function buildLineage(
     application_version: pick("application_version"),
     started_at: base.startedAt,
     notes: base.notes,
+    completion: base.completion ?? null,
   };
 }

@@ -15,6 +15,19 @@
  * Repeats: repeat 1 is the run `runId`; repeat k > 1 the run `runId.repeat-k`
  * (a Case Result's id derives from run, case and case version, so repeats
  * must be runs of their own). The gate and the comparison read repeat 1.
+ *
+ * A run id names one run. Stored rows of an earlier run under the same id
+ * would mix into this one (a case's Case Result is replaced, but evaluations
+ * the new run does not produce again — a root cause — stay, and the cases a
+ * subset did not run stay whole), so an id that already holds results, and a
+ * baseline that holds none or is the run itself, are refused before any case
+ * runs. Without `runId` each run gets a fresh one (defaultRunId).
+ *
+ * Stopping: once `stop` is aborted no case starts; the running ones finish
+ * (each within `timeoutMs`), are evaluated and stored, and the run's lineage
+ * is recorded as interrupted with its planned and stored cases
+ * (experiments/run-completion.ts) — recorded as "running" before the first
+ * case, so an eval killed outright leaves a run that says it did not finish.
  */
 import { setupRagscope } from "../instrumentation/setup.js";
 import type { EvalCase } from "../contracts/eval-case.js";
@@ -36,7 +49,7 @@ import { buildLineage, gitCommit, lineageFromEnvironment, type LineageValues } f
 import { runCase, type CaseRun } from "./run-case.js";
 import { runPool } from "./run-pool.js";
 import type { ExperimentTask } from "./task.js";
-import { caseKey, listCases, type CollectorTarget } from "./target/collector-target.js";
+import { caseKey, listCases, type CollectorTarget, type MissingCases, type StoredRun } from "./target/collector-target.js";
 import { startEmbeddedTarget } from "./target/embedded-target.js";
 import { READ_TOKEN_VARIABLE, RemoteTargetError, remoteTarget } from "./target/remote-target.js";
 
@@ -97,7 +110,26 @@ export interface ExperimentOptions {
   /** Where git is asked for the commit. Default the working directory. */
   workingDirectory?: string;
   onProgress?: (progress: ExperimentProgress) => void;
+  /** Called once the run ids are settled and free, before the first case. */
+  onStart?: (start: { runId: string; runIds: readonly string[]; cases: number }) => void;
+  /**
+   * Aborted: no further case starts, the running ones finish and the run ends interrupted (ExperimentResult.interruption).
+   * The abort's reason, when a string, names what stopped it in the report (`ragscope eval`: the signal).
+   */
+  stop?: AbortSignal;
   now?: () => number;
+}
+
+/** A run stopped before all its cases ran (ExperimentOptions.stop). */
+export interface ExperimentInterruption {
+  /** What stopped it (e.g. SIGINT). */
+  reason: string;
+  /** Cases the run was to run, over every repeat. */
+  plannedCases: number;
+  /** Cases the task finished (answered, failed or timed out) before the run ended. */
+  finishedCases: number;
+  /** Their Case Results in the store, over every repeat. */
+  storedCases: number;
 }
 
 export interface ExperimentResult {
@@ -110,7 +142,8 @@ export interface ExperimentResult {
   /** Per repeat, per case: what the task did. */
   caseRuns: CaseRun[][];
   lineage: RunLineage;
-  gate: ReleaseGateResult;
+  /** Null when the run was interrupted: a gate decides on a whole run. */
+  gate: ReleaseGateResult | null;
   /** The language-model judge's calls over repeat 1 and their grader errors by type. */
   judge: JudgeCallSummary;
   /** Seed §六 / §七: task success rate, weighted overall score with the hard thresholds, cost per successful task. */
@@ -121,6 +154,8 @@ export interface ExperimentResult {
   consistency: CaseConsistency[] | null;
   /** Cases whose Case Result did not reach the store before the evaluation timeout. */
   missing: number;
+  /** Null when every case ran. */
+  interruption: ExperimentInterruption | null;
   decision: "passed" | "blocked" | "undecided";
   /** Why the decision is undecided, when it is. */
   problems: string[];
@@ -146,9 +181,12 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   const cases = options.split === undefined ? dataset.cases : dataset.cases.filter((item) => splitOf(item) === options.split!.toLowerCase());
   if (cases.length === 0) throw new ExperimentSetupError([`${dataset.file}: no case${options.split ? ` in split "${options.split}"` : ""} to run`]);
   const first = cases[0]!;
-  const runId = options.runId ?? `eval-${first.dataset_id}-${first.dataset_version}`;
   const repeat = options.repeat ?? 1;
-  const runIds = Array.from({ length: repeat }, (_, index) => (index === 0 ? runId : `${runId}.repeat-${index + 1}`));
+  let runId = options.runId ?? defaultRunId(first, now());
+  let runIds = repeatRunIds(runId, repeat);
+  if (options.baseline !== undefined && options.baseline === runId) {
+    throw new ExperimentSetupError([`--baseline ${options.baseline}: that is this run's own id (--run-id); compare with an earlier run, which must have an id of its own`]);
+  }
 
   const resolved = await settingsForCommand("eval", { environment, ...(options.configFile ? { configFile: options.configFile } : {}) }, {
     // A free port (no clash with a running collector); every case judged (sample rate 1) — a dataset is small and each case counts.
@@ -187,10 +225,42 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     throw error;
   }
   const storedIn = target.describe();
-  const started = now();
-  const startedAt = new Date(started).toISOString();
   try {
+    // Before any case runs: the run's ids are free, and the baseline is there to compare with.
+    const taken = await takenRunId(target, runIds);
+    if (taken !== null && options.runId !== undefined) {
+      throw new ExperimentSetupError([
+        `--run-id ${options.runId}: run "${taken.runId}" already holds ${taken.stored.cases} stored case${taken.stored.cases === 1 ? "" : "s"} (${taken.stored.recorded ? "recorded" : "the newest started"} ${taken.stored.since ?? "at an unknown time"}) in ${storedIn}; a run id names one run, and a second run under it would mix with the first — choose another --run-id, or leave it out for a fresh one`,
+      ]);
+    }
+    // A fresh id taken already (two runs of the dataset in one second): the next free one.
+    for (let attempt = 2; (await takenRunId(target, runIds)) !== null; attempt += 1) {
+      runId = `${defaultRunId(first, now())}-${attempt}`;
+      runIds = repeatRunIds(runId, repeat);
+    }
+    if (options.baseline !== undefined && ((await target.storedRun(options.baseline))?.cases ?? 0) === 0) {
+      throw new ExperimentSetupError([`--baseline ${options.baseline}: baseline run "${options.baseline}" has no stored results in ${storedIn}; give the id of a run stored there (ragscope eval prints it; the web UI lists them on /runs)`]);
+    }
+    const started = now();
+    const startedAt = new Date(started).toISOString();
+    const gitCommitOfRun = await gitCommit(options.workingDirectory ?? process.cwd());
+    const lineageOf = (notes: string | null, completion: RunLineage["completion"], tracedModel?: string) =>
+      buildLineage(
+        { runId, datasetId: first.dataset_id, datasetVersion: first.dataset_version, startedAt, notes, completion },
+        {
+          options: options.lineage,
+          environment: lineageFromEnvironment(environment),
+          task: { ...(tracedModel ? { generator_model: tracedModel } : {}), ...options.taskLineage },
+          gitCommit: gitCommitOfRun,
+        },
+      );
+    // The cases first: a store that refuses them (another case under the same id and version) leaves no run behind.
     await target.putCases(cases);
+    // Recorded before the first case: an eval killed outright leaves a run that says it did not finish.
+    const running = lineageOf(null, { status: "running", planned_cases: cases.length, stored_cases: null });
+    for (const id of runIds) await target.recordRun({ ...running, run_id: id });
+    options.onStart?.({ runId, runIds, cases: cases.length });
+
     // The spans' clock, not the injected one: the target compares it with the requests' recorded start times.
     const sendingSince = Date.now();
     const ragscope = setupRagscope({ endpoint: target.receiverUrl, sampleRate: 1, flushOnExit: false, serviceName: environment.OTEL_SERVICE_NAME ?? "ragscope-eval" });
@@ -200,14 +270,20 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const total = cases.length * repeat;
     try {
       for (const [index, repeatRunId] of runIds.entries()) {
+        if (options.stop?.aborted === true) break;
         caseRuns.push(
-          await runPool(cases, options.concurrency ?? 4, async (evalCase) => {
-            const run = await runCase(options.task, evalCase, { runId: repeatRunId, repeat: index + 1, timeoutMs: options.timeoutMs ?? 60_000, now, ...(options.tenant !== undefined ? { tenantId: options.tenant } : {}) });
-            done += 1;
-            if (run.error !== null) failed += 1;
-            options.onProgress?.({ done, total, failed, elapsedMs: now() - started });
-            return run;
-          }),
+          await runPool(
+            cases,
+            options.concurrency ?? 4,
+            async (evalCase) => {
+              const run = await runCase(options.task, evalCase, { runId: repeatRunId, repeat: index + 1, timeoutMs: options.timeoutMs ?? 60_000, now, ...(options.tenant !== undefined ? { tenantId: options.tenant } : {}) });
+              done += 1;
+              if (run.error !== null) failed += 1;
+              options.onProgress?.({ done, total, failed, elapsedMs: now() - started });
+              return run;
+            },
+            options.stop,
+          ),
         );
       }
       await ragscope.forceFlush();
@@ -215,38 +291,44 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       await ragscope.shutdown();
     }
 
+    const interrupted = done < total;
+    // The cases each run id ran: all of them, or (interrupted) those started before the stop.
+    const ranOf = runIds.map((_, index) => {
+      const ran = new Set((caseRuns[index] ?? []).map((run) => `${run.caseId}@${run.caseVersion}`));
+      return cases.filter((item) => ran.has(caseKey(item)));
+    });
     const timeoutMs = options.evaluationTimeoutMs ?? 120_000;
-    const missingCases = await target.waitForCases(runIds, cases, Date.now() + timeoutMs, sendingSince);
+    const deadline = Date.now() + timeoutMs;
+    const missingCases: MissingCases[] = [];
+    for (const [index, id] of runIds.entries()) if (ranOf[index]!.length > 0) missingCases.push(...(await target.waitForCases([id], ranOf[index]!, deadline, sendingSince)));
     const missing = missingCases.reduce((sum, entry) => sum + entry.cases.length, 0);
 
     const selected = new Set(cases.map((item) => `${item.case_id}@${item.case_version}`));
     const load = async (id: string) => (await target.loadRunCases(id)).filter((evaluated) => selected.has(caseKey(evaluated.caseResult)));
     const evaluated = await load(runId);
-    const repeats = repeat > 1 ? await Promise.all(runIds.map(load)) : null;
+    // Answer consistency compares every repeat of every case: not over a run that stopped part-way.
+    const repeats = repeat > 1 && !interrupted ? await Promise.all(runIds.map(load)) : null;
 
     const evaluatorVersions = [...new Set(evaluated.flatMap((item) => item.evaluationResults.map((result) => `${result.evaluator_id}@${result.evaluator_version}`)))].sort();
     const tracedModel = evaluated.map((item) => item.caseResult.rag_observation.generation.model).find((model) => model !== null) ?? undefined;
-    const lineage = buildLineage(
-      {
-        runId,
-        datasetId: first.dataset_id,
-        datasetVersion: first.dataset_version,
-        startedAt,
-        notes: `evaluators: ${evaluatorVersions.join(", ") || "(none)"}; judge: ${target.judgeDescription}${repeat > 1 ? `; repeats: ${runIds.join(", ")}` : ""}`,
-      },
-      {
-        options: options.lineage,
-        environment: lineageFromEnvironment(environment),
-        task: { ...(tracedModel ? { generator_model: tracedModel } : {}), ...options.taskLineage },
-        gitCommit: await gitCommit(options.workingDirectory ?? process.cwd()),
-      },
-    );
+    const notesOfRun = `evaluators: ${evaluatorVersions.join(", ") || "(none)"}; judge: ${target.judgeDescription}${repeat > 1 ? `; repeats: ${runIds.join(", ")}` : ""}`;
+    const storedOf = await Promise.all(runIds.map(async (id) => (await target.storedRun(id))?.cases ?? 0));
+    const completionOf = (index: number): RunLineage["completion"] => ({ status: interrupted ? "interrupted" : "complete", planned_cases: cases.length, stored_cases: storedOf[index]! });
+    const lineage = lineageOf(notesOfRun, completionOf(0), tracedModel);
     const notes: string[] = [];
     let recorded = true;
-    for (const id of runIds) recorded = (await target.recordRun({ ...lineage, run_id: id })) && recorded;
+    for (const [index, id] of runIds.entries()) recorded = (await target.recordRun({ ...lineage, run_id: id, completion: completionOf(index) })) && recorded;
     if (!recorded) notes.push(`the run lineage is in this report and the JSON output only: ${storedIn} has no write API for it`);
 
     const problems: string[] = [];
+    const interruption: ExperimentInterruption | null = interrupted
+      ? { reason: typeof options.stop?.reason === "string" ? options.stop.reason : "stopped", plannedCases: total, finishedCases: done, storedCases: storedOf.reduce((sum, count) => sum + count, 0) }
+      : null;
+    if (interruption !== null) {
+      problems.push(
+        `run ${runId} was interrupted (${interruption.reason}): ${interruption.finishedCases} of ${interruption.plannedCases} cases ran and ${interruption.storedCases} are stored, ${interruption.plannedCases - interruption.finishedCases} never started; the gate is not checked on part of a run, and its lineage says interrupted — run the dataset again under a new run id`,
+      );
+    }
     for (const entry of missingCases) {
       problems.push(`run ${entry.runId}: ${entry.cases.length} case(s) not evaluated within ${timeoutMs} ms (--evaluation-timeout-ms) by ${storedIn}: ${listCases(entry.cases)}`);
     }
@@ -261,21 +343,41 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       baselineCases = await target.loadRunCases(options.baseline);
       if (baselineCases.length === 0) problems.push(`baseline run "${options.baseline}" has no stored results in ${storedIn}`);
     }
-    const gateResult = checkReleaseGate(gate.rules, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null, scoreWeights }, { allowNotAvailable: options.allowMissing === true });
+    const gateResult = interrupted ? null : checkReleaseGate(gate.rules, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null, scoreWeights }, { allowNotAvailable: options.allowMissing === true });
     const vetoed = evaluated.filter((item) => isVeto(item) && item.caseResult.quality_status !== "passed").map((item) => item.caseResult.case_id);
     const comparison = baselineCases && baselineCases.length > 0 ? compareRuns(evaluated, baselineCases, options.baseline!) : null;
     const consistency = repeats ? answerConsistency(cases, caseRuns, repeats) : null;
     const judge = summarizeJudgeCalls(evaluated.flatMap((item) => item.evaluationResults));
     if (judgeMostlyFailed(judge)) problems.push(`${judge.errors} of ${judge.calls} judge calls failed (${formatErrorCounts(judge.errorsByType)}): the judge's verdicts are missing — check RAGSCOPE_JUDGE_BASE_URL, its key and model (ragscope config)`);
     // A gate rule whose evaluations errored decides nothing: blocked only by a rule that failed or a veto case, else undecided.
-    const decision = problems.length > 0 ? "undecided" : gateResult.counts.failed > 0 || vetoed.length > 0 ? "blocked" : gateResult.undecided ? "undecided" : !gateResult.passed ? "blocked" : "passed";
-    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate: gateResult, judge, endToEnd: endToEndScores(evaluated, scoreWeights), vetoed, comparison, consistency, missing, decision, problems, notes, storedIn };
+    const decision = problems.length > 0 || gateResult === null ? "undecided" : gateResult.counts.failed > 0 || vetoed.length > 0 ? "blocked" : gateResult.undecided ? "undecided" : !gateResult.passed ? "blocked" : "passed";
+    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate: gateResult, judge, endToEnd: endToEndScores(evaluated, scoreWeights), vetoed, comparison, consistency, missing, interruption, decision, problems, notes, storedIn };
   } catch (error) {
     if (error instanceof RemoteTargetError) throw new ExperimentSetupError([error.message]);
     throw error;
   } finally {
     await target.close();
   }
+}
+
+/**
+ * A run id of its own for a run given none: `eval-<dataset_id>-<dataset_version>-<UTC start, to the second>`, e.g.
+ * eval-qa_toy-v1-20260708T093112Z (README "Evaluate your own pipeline"). One taken already gets -2, -3, …
+ */
+export function defaultRunId(first: Pick<EvalCase, "dataset_id" | "dataset_version">, nowMs: number): string {
+  const time = new Date(nowMs).toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
+  return `eval-${first.dataset_id}-${first.dataset_version}-${time}`;
+}
+
+const repeatRunIds = (runId: string, repeat: number) => Array.from({ length: repeat }, (_, index) => (index === 0 ? runId : `${runId}.repeat-${index + 1}`));
+
+/** The first of `runIds` the target already holds something of, with what it holds; null when all are free. */
+async function takenRunId(target: CollectorTarget, runIds: readonly string[]): Promise<{ runId: string; stored: StoredRun } | null> {
+  for (const runId of runIds) {
+    const stored = await target.storedRun(runId);
+    if (stored !== null) return { runId, stored };
+  }
+  return null;
 }
 
 /** The gate's rules and score weights: given rules as they are (the seed's weights), or a gate file read. */

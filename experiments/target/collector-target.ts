@@ -14,6 +14,16 @@ export interface MissingCases {
   cases: string[];
 }
 
+/** What the store already holds of a run id. */
+export interface StoredRun {
+  /** Its Case Results the reader sees. */
+  cases: number;
+  /** When it was recorded (its lineage's started_at), else the start of its newest stored case; null when unknown. */
+  since: string | null;
+  /** True when `since` is its lineage's start, false when it is its newest case's. */
+  recorded: boolean;
+}
+
 export interface CollectorTarget {
   /** Base URL of the OTLP/HTTP receiver the SDK sends to. */
   receiverUrl: string;
@@ -37,6 +47,8 @@ export interface CollectorTarget {
    */
   unfinishedWork?(): string | null;
   loadRunCases(runId: string): Promise<EvaluatedCase[]>;
+  /** What is stored under a run id (Case Results, or recorded lineage where this target reads it); null when nothing is. */
+  storedRun(runId: string): Promise<StoredRun | null>;
   /** Stores the run's lineage; false when this target cannot store it (the report says so). */
   recordRun(lineage: RunLineage): Promise<boolean>;
   close(): Promise<void>;

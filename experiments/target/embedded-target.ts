@@ -22,7 +22,7 @@ export async function startEmbeddedTarget(settings: Settings, scope: TenantScope
   const config = collectorSettings(settings);
   const online = onlineStageFactory(onlineSettings(settings), judgeEndpointSettings(settings), sinkRetryPolicy(config));
   const collector = await startEmbeddedCollector(config, { online: online.online });
-  const reader = collector.store.scoped(scope).reader;
+  const { reader, traces } = collector.store.scoped(scope);
   let unfinished: string | null = null;
   return {
     receiverUrl: collector.receiverUrl,
@@ -53,6 +53,13 @@ export async function startEmbeddedTarget(settings: Settings, scope: TenantScope
     },
     unfinishedWork: () => unfinished,
     loadRunCases: (runId) => reader.loadRunCases(runId),
+    async storedRun(runId) {
+      const [cases, lineage] = await Promise.all([reader.countCaseResults(runId), reader.readRun(runId)]);
+      if (cases === 0 && lineage === null) return null;
+      if (lineage !== null) return { cases, since: lineage.started_at, recorded: true };
+      const newest = await traces.listTraces({ runId }, { after: null, limit: 1 });
+      return { cases, since: newest.traces[0]?.startedAt ?? null, recorded: false };
+    },
     async recordRun(lineage) {
       await collector.store.runs.record(lineage);
       return true;

@@ -142,6 +142,13 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
       for (const trace of listed) loaded.push(await loadOne(trace.caseResultId));
       return loaded.sort((left, right) => left.caseResult.case_id.localeCompare(right.caseResult.case_id));
     },
+    async storedRun(runId) {
+      // The read API lists Case Results; recorded lineage is not written through it (recordRun), so only they count.
+      const listed = await listRun(runId);
+      if (listed.length === 0) return null;
+      const newest = listed.reduce((latest, trace) => (Number.isFinite(trace.startedAtMs) ? Math.max(latest, trace.startedAtMs) : latest), Number.NEGATIVE_INFINITY);
+      return { cases: listed.length, since: Number.isFinite(newest) ? new Date(newest).toISOString() : null, recorded: false };
+    },
     async recordRun() {
       return false;
     },

@@ -116,7 +116,10 @@ export async function openClickHouseStore(config: ClickHouseConfig, options: Cli
     throw error;
   }
   // The config's store settings (settings-schema: clickhouse.*) unless the caller names its own.
-  return clickHouseStoreOn(connection, { rollupRefreshMs: config.rollupRefreshMs, queryMemoryMb: config.queryMemoryMb, ...definedOnly(options) });
+  const store = clickHouseStoreOn(connection, { rollupRefreshMs: config.rollupRefreshMs, queryMemoryMb: config.queryMemoryMb, ...definedOnly(options) });
+  // A store opened to write first refreshes the rollups a process that died before its refresh left behind (metric-rollups.ts).
+  if (options.migrate !== false) await store.rollups.catchUp();
+  return store;
 }
 
 function definedOnly<T extends object>(options: T): Partial<T> {

@@ -3,7 +3,18 @@
  * through the embedded collector (experiments/run-experiment.ts), prints the
  * per-case table, the metrics by layer, the comparison and the gate decision,
  * and writes --output JSON and --junit XML. Exit codes as the gate's: 0
- * passed, 1 blocked, 2 could not decide.
+ * passed, 1 blocked, 2 could not decide; 130 interrupted.
+ *
+ * The run's id is printed on stderr before the first case (a fresh one
+ * without --run-id: run-experiment.ts defaultRunId).
+ *
+ * SIGINT or SIGTERM stops the run: no case starts after it, the running ones
+ * finish (each within --timeout-ms), every finished case is evaluated and
+ * stored, the lineage is recorded as interrupted with its planned and stored
+ * cases, the report and the output files are written for what ran (marked
+ * interrupted), and the exit code is 130. A second signal ends the process at
+ * once, by that signal's default action: the run's lineage then still says
+ * "running", and the gate does not decide on it either.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -13,7 +24,9 @@ import { formatExperiment } from "../../../experiments/output/format-experiment.
 import { caseRows } from "../../../experiments/output/case-rows.js";
 import { junitReport } from "../../../experiments/output/junit-report.js";
 import { resultsDocument } from "../../../experiments/output/results-json.js";
-import { ExperimentSetupError, runExperiment, type ExperimentProgress } from "../../../experiments/run-experiment.js";
+import { ExperimentSetupError, runExperiment, type ExperimentProgress, type ExperimentResult } from "../../../experiments/run-experiment.js";
+import { StoredCaseConflictError } from "../../../store/ports/case-store.js";
+import { describeStoredCaseConflicts } from "../dataset/stored-case-conflicts.js";
 import type { SettingsRequest } from "./command-settings.js";
 import { GateExit } from "./gate-command.js";
 
@@ -40,6 +53,11 @@ export interface EvalOptions {
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
+/** The exit code of a run stopped by SIGINT or SIGTERM (128 + SIGINT, as a shell reports a command Ctrl-C stopped; README "Exit codes"). */
+export const INTERRUPTED_EXIT = 130;
+
+const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
 export async function evalCommand(options: EvalOptions, request: SettingsRequest, output: Output, progressStream: NodeJS.WriteStream = process.stderr): Promise<number> {
   const lineage: LineageValues = {};
   for (const pair of options.lineage) {
@@ -55,8 +73,23 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
     output.error(task.error);
     return GateExit.unusable;
   }
-  const onProgress = progressPrinter(progressStream);
-  let result;
+  const stop = new AbortController();
+  const onProgress = progressPrinter(progressStream, () => stop.signal.aborted);
+  let runId: string | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stop.signal.aborted) {
+      stop.abort(signal);
+      output.error(`ragscope eval: ${signal}: stopping${runId ? ` run ${runId}` : ""} — no further case starts; the running ones finish (each within --timeout-ms), then every finished case is evaluated and stored and the run recorded as interrupted; ${signal} again ends at once`);
+      return;
+    }
+    output.error(`ragscope eval: ${signal} again: ending now${runId ? `; run ${runId} keeps what is stored and its lineage says it did not finish` : ""}`);
+    // The signal's default action, which runs no exit handlers: process.exit() would run the embedded engine's
+    // destructors while its threads still work (collector-process.ts terminateNow).
+    for (const name of STOP_SIGNALS) process.removeAllListeners(name);
+    process.kill(process.pid, signal);
+  };
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
+  let result: ExperimentResult;
   try {
     result = await runExperiment({
       dataset: options.dataset,
@@ -79,25 +112,39 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
       ...(request.environment ? { environment: request.environment } : {}),
       ...(request.configFile ? { configFile: request.configFile } : {}),
       onProgress,
+      onStart: (start) => {
+        runId = start.runId;
+        progressStream.write(`ragscope eval: run ${start.runId}${start.runIds.length > 1 ? ` (repeats ${start.runIds.slice(1).join(", ")})` : ""}, ${start.cases} case${start.cases === 1 ? "" : "s"}\n`);
+      },
+      stop: stop.signal,
     });
   } catch (error) {
     if (error instanceof ExperimentSetupError) {
       for (const line of error.problems) output.error(line);
       return GateExit.unusable;
     }
+    if (error instanceof StoredCaseConflictError) {
+      for (const line of describeStoredCaseConflicts(options.dataset, error)) output.error(line);
+      return GateExit.unusable;
+    }
     throw error;
   } finally {
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
     if (progressStream.isTTY) progressStream.write("\n");
   }
   for (const line of formatExperiment(result)) output.log(line);
   // The run is over and reported: a file that cannot be written is said, and the run's own decision is not lost to it.
   let unwritten = false;
   if (options.output) unwritten = !(await writeOutput("--output", options.output, `${JSON.stringify(resultsDocument(result), null, 2)}\n`, output)) || unwritten;
-  if (options.junit) unwritten = !(await writeOutput("--junit", options.junit, junitReport(`ragscope eval ${result.runId}`, `${result.cases[0]!.dataset_id}@${result.cases[0]!.dataset_version}`, caseRows(result.evaluated), result.lineage.started_at), output)) || unwritten;
+  // An interrupted run's suite says so in its name: its testcases are the cases that ran, not the dataset.
+  const interruption = result.interruption;
+  const suite = `ragscope eval ${result.runId}${interruption ? ` (interrupted by ${interruption.reason}: ${interruption.storedCases} of ${interruption.plannedCases} cases stored)` : ""}`;
+  if (options.junit) unwritten = !(await writeOutput("--junit", options.junit, junitReport(suite, `${result.cases[0]!.dataset_id}@${result.cases[0]!.dataset_version}`, caseRows(result.evaluated), result.lineage.started_at), output)) || unwritten;
   if (result.caseRuns.some((runs) => runs.some((run) => run.error?.type === "timeout"))) {
     // A task that hung past its timeout may still hold timers: the run is over, so the process ends once the output is written.
     setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();
   }
+  if (interruption) return INTERRUPTED_EXIT;
   if (unwritten) return GateExit.unusable;
   return result.decision === "passed" ? GateExit.passed : result.decision === "blocked" ? GateExit.failed : GateExit.unusable;
 }
@@ -114,16 +161,19 @@ async function writeOutput(flag: string, file: string, text: string, output: Out
   }
 }
 
-/** TTY: one line rewritten in place (done / total, failures, ETA); otherwise plain lines, at most about twenty per run. */
-function progressPrinter(stream: NodeJS.WriteStream): (progress: ExperimentProgress) => void {
+/**
+ * TTY: one line rewritten in place (done / total, failures, ETA); otherwise plain lines, at most about twenty per run.
+ * Once stopping, the cases left will not run: no ETA, and every case that still finishes is shown.
+ */
+function progressPrinter(stream: NodeJS.WriteStream, stopping: () => boolean): (progress: ExperimentProgress) => void {
   return (progress) => {
     const remaining = progress.done === 0 ? 0 : (progress.elapsedMs / progress.done) * (progress.total - progress.done);
-    const text = `cases ${progress.done}/${progress.total}, ${progress.failed} failed, ETA ${Math.ceil(remaining / 1000)} s`;
+    const text = `cases ${progress.done}/${progress.total}, ${progress.failed} failed, ${stopping() ? "stopping: no further case starts" : `ETA ${Math.ceil(remaining / 1000)} s`}`;
     if (stream.isTTY) {
       stream.write(`\r${text}\u001b[K`);
       return;
     }
     const step = Math.max(1, Math.ceil(progress.total / 20));
-    if (progress.done % step === 0 || progress.done === progress.total) stream.write(`${text}\n`);
+    if (progress.done % step === 0 || progress.done === progress.total || stopping()) stream.write(`${text}\n`);
   };
 }

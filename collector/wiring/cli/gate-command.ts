@@ -5,7 +5,9 @@
  * a rule failed or its metric does not apply (unless --allow-missing), 2 when
  * the gate could not decide — no rule failed but a rule's evaluations errored
  * (a judge that is down: ERROR, never allowed by --allow-missing) — or the
- * gate file or the run cannot be read — so CI can block a release on it.
+ * gate file or the run cannot be read, or the run's eval was interrupted or
+ * has not recorded its end (experiments/run-completion.ts) — so CI can block
+ * a release on it.
  * `--tenant` reads the run as that tenant's reader would: only its cases
  * count, and another tenant's run reads as not stored.
  */
@@ -20,6 +22,7 @@ import { formatFixed } from "../../../evaluators/format-fixed.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
 import { readSchemaState, type SchemaState } from "../../../store/clickhouse/run-migrations.js";
+import { unfinishedRunProblem } from "../../../experiments/run-completion.js";
 import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
 
 export const defaultGateFile = packageFiles.gateFile;
@@ -68,6 +71,12 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     const cases = await reader.loadRunCases(options.run);
     if (cases.length === 0) {
       output.error(`run "${options.run}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
+      return GateExit.unusable;
+    }
+    // An eval stopped or killed part-way: its cases are not the dataset's, so there is no decision to make on them.
+    const unfinished = unfinishedRunProblem(options.run, await reader.readRun(options.run), cases.length);
+    if (unfinished !== null) {
+      output.error(unfinished);
       return GateExit.unusable;
     }
     const baseline = options.baseline ? await reader.loadRunCases(options.baseline) : null;

@@ -77,10 +77,10 @@ export async function main(argv: string[], output: Output = standardOutput, envi
 
   program
     .command("eval")
-    .description("run a task module over a dataset through the embedded collector, evaluate every case, compare with a baseline and gate; exits 0 passed, 1 blocked, 2 could not decide")
+    .description("run a task module over a dataset through the embedded collector, evaluate every case, compare with a baseline and gate; exits 0 passed, 1 blocked, 2 could not decide, 130 interrupted (SIGINT/SIGTERM: what finished is stored)")
     .requiredOption("--dataset <file>", "dataset of Eval Cases (YAML, JSON or JSON Lines; Eval Case or the seed's simple format)")
     .requiredOption("--task <module>", "module whose default export is (case, context) => Promise<answer>")
-    .option("--run-id <id>", "run id (default eval-<dataset_id>-<dataset_version>)")
+    .option("--run-id <id>", "run id, refused when it already holds results (default: a fresh eval-<dataset_id>-<dataset_version>-<UTC start, YYYYMMDDTHHMMSSZ>)")
     .option("--repeat <n>", "run every case n times and report answer consistency", positiveInteger, 1)
     .option("--concurrency <n>", "cases run at once", positiveInteger, 4)
     .option("--timeout-ms <ms>", "per-case timeout of the task", positiveInteger, 60_000)

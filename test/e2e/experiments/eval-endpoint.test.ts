@@ -75,7 +75,7 @@ describe("ragscope eval --endpoint (a running collector)", () => {
     assert.match(results.notes.join("\n"), /run lineage is in this report and the JSON output only/);
   });
 
-  test("a collector that never stores the cases: after the bounded wait, exit 2 naming the missing cases — an earlier run's rows of the same run id do not count", async () => {
+  test("a collector that never stores the cases: after the bounded wait, exit 2 naming the missing cases; an earlier run's id is refused before any case runs", async () => {
     // An OTLP endpoint that accepts every export and keeps nothing (a collector losing data); results are read from serve.
     const sink: Server = createServer((request, response) => {
       request.resume();
@@ -91,10 +91,12 @@ describe("ragscope eval --endpoint (a running collector)", () => {
       assert.match(result.stdout, /Could not decide: run lost-run: 2 case\(s\) not evaluated within 1500 ms \(--evaluation-timeout-ms\) by the collector at .*: lost_one@1, lost_two@1/);
       assert.match(result.stdout, /Decision: UNDECIDED/);
 
-      // The run id of the first test again: serve holds its 26 rows, but they are an earlier run's, not this one's.
+      // The run id of the first test again: serve holds its 26 rows, an earlier run's. A run id names one run, so the
+      // eval is refused before any case runs (before, it ran and waited for rows of its own among the earlier ones).
       const again = await runRagscope(["eval", "--dataset", dataset, "--task", "examples/policy-assistant/eval-task.ts", "--run-id", "remote-run", "--endpoint", endpoint, "--read-api", readApiUrl, "--evaluation-timeout-ms", "1500", "--data-dir", path.join(folder, "unused")]);
       assert.equal(again.status, 2, again.stderr + again.stdout);
-      assert.match(again.stdout, /Could not decide: run remote-run: 26 case\(s\) not evaluated within 1500 ms/);
+      assert.equal(again.stdout, "");
+      assert.match(again.stderr, /^--run-id remote-run: run "remote-run" already holds 26 stored cases \(the newest started \d{4}-\d\d-\d\dT[\d:.]+Z\) in the collector at .*; a run id names one run/);
     } finally {
       await new Promise((resolve) => sink.close(resolve));
     }

@@ -37,6 +37,8 @@ describe("ragscope eval --tenant", () => {
     assert.equal(other.status, 2, `${other.stdout}\n${other.stderr}`);
     assert.match(`${other.stdout}\n${other.stderr}`, /baseline run "acme-run" has no stored results in .*tenant "globex" only/);
     assert.doesNotMatch(other.stdout, /Compared with baseline/);
+    // Refused before any case ran: nothing of globex-run is stored (below).
+    assert.equal(other.stdout, "");
 
     const same = await runRagscope(["eval", "--dataset", dataset, "--task", task, "--split", "regression", "--tenant", "acme", "--run-id", "acme-run-2", "--baseline", "acme-run", "--data-dir", dataDir]);
     assert.notEqual(same.status, 2, `${same.stdout}\n${same.stderr}`);
@@ -51,7 +53,6 @@ describe("ragscope eval --tenant", () => {
       assert.deepEqual(rows, [
         { run_id: "acme-run", tenant_id: "acme", cases: "2" },
         { run_id: "acme-run-2", tenant_id: "acme", cases: "2" },
-        { run_id: "globex-run", tenant_id: "globex", cases: "2" },
       ]);
     } finally {
       await store.close();

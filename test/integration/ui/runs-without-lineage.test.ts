@@ -138,6 +138,7 @@ describe("a run without recorded lineage is listed on /runs and /api/runs", () =
           application_version: null,
           started_at: "2023-11-14T22:00:00.000Z",
           notes: null,
+          completion: null,
         },
       },
     ] as unknown as ListedRun[]);
