@@ -238,9 +238,12 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       runId = `${defaultRunId(first, now())}-${attempt}`;
       runIds = repeatRunIds(runId, repeat);
     }
-    if (options.baseline !== undefined && ((await target.storedRun(options.baseline))?.cases ?? 0) === 0) {
+    const baselineRun = options.baseline === undefined ? null : await target.storedRun(options.baseline);
+    if (options.baseline !== undefined && (baselineRun?.cases ?? 0) === 0) {
       throw new ExperimentSetupError([`--baseline ${options.baseline}: baseline run "${options.baseline}" has no stored results in ${storedIn}; give the id of a run stored there (ragscope eval prints it; the web UI lists them on /runs)`]);
     }
+    // A baseline that holds part of its dataset would compare this run with some other set of cases.
+    if (options.baseline !== undefined && baselineRun?.unfinished) throw new ExperimentSetupError([`--baseline ${options.baseline}: ${baselineRun.unfinished}`]);
     const started = now();
     const startedAt = new Date(started).toISOString();
     const gitCommitOfRun = await gitCommit(options.workingDirectory ?? process.cwd());

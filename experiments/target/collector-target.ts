@@ -22,6 +22,8 @@ export interface StoredRun {
   since: string | null;
   /** True when `since` is its lineage's start, false when it is its newest case's. */
   recorded: boolean;
+  /** Why the run is not whole (its eval interrupted or not ended: run-completion.ts); null when it is, or nothing says. */
+  unfinished: string | null;
 }
 
 export interface CollectorTarget {

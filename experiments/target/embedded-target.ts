@@ -5,6 +5,7 @@
  * its Case Result); after that the collector is waited on until nothing is
  * queued or open (late judge work).
  */
+import { unfinishedRunProblem } from "../run-completion.js";
 import { sinkRetryPolicy } from "../../collector/wiring/config/collector-config.js";
 import { collectorSettings, judgeEndpointSettings, onlineSettings, type Settings } from "../../collector/wiring/config/settings-schema.js";
 import { onlineStageFactory } from "../../collector/wiring/online/online-stage-factory.js";
@@ -56,9 +57,9 @@ export async function startEmbeddedTarget(settings: Settings, scope: TenantScope
     async storedRun(runId) {
       const [cases, lineage] = await Promise.all([reader.countCaseResults(runId), reader.readRun(runId)]);
       if (cases === 0 && lineage === null) return null;
-      if (lineage !== null) return { cases, since: lineage.started_at, recorded: true };
+      if (lineage !== null) return { cases, since: lineage.started_at, recorded: true, unfinished: unfinishedRunProblem(runId, lineage, cases) };
       const newest = await traces.listTraces({ runId }, { after: null, limit: 1 });
-      return { cases, since: newest.traces[0]?.startedAt ?? null, recorded: false };
+      return { cases, since: newest.traces[0]?.startedAt ?? null, recorded: false, unfinished: null };
     },
     async recordRun(lineage) {
       await collector.store.runs.record(lineage);

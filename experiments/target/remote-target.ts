@@ -147,7 +147,8 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
       const listed = await listRun(runId);
       if (listed.length === 0) return null;
       const newest = listed.reduce((latest, trace) => (Number.isFinite(trace.startedAtMs) ? Math.max(latest, trace.startedAtMs) : latest), Number.NEGATIVE_INFINITY);
-      return { cases: listed.length, since: Number.isFinite(newest) ? new Date(newest).toISOString() : null, recorded: false };
+      // The read API's listing carries no lineage, so whether the run finished is not known here.
+      return { cases: listed.length, since: Number.isFinite(newest) ? new Date(newest).toISOString() : null, recorded: false, unfinished: null };
     },
     async recordRun() {
       return false;

@@ -16,6 +16,7 @@
  * ends the process at once, and the run's lineage then still says running.
  */
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -129,6 +130,12 @@ describe("ragscope eval stopped by a signal", () => {
     assert.equal(gate.stdout, "");
     assert.match(gate.stderr, /^run intr1 was interrupted: 3 of 8 cases stored; /);
     assert.equal(gate.stderr.trim().split("\n").length, 1, gate.stderr);
+
+    // Nor is it a baseline: a comparison with 3 of its 8 cases would compare different datasets. Refused before any case runs.
+    const compared = await runRagscope(["eval", "--dataset", dataset, "--task", taskFile, "--data-dir", dataDir, "--baseline", "intr1"], { TASK_LOG: path.join(folder, "baseline.log"), TASK_RELEASE: folder });
+    assert.equal(compared.status, 2, compared.stdout + compared.stderr);
+    assert.match(compared.stderr, /--baseline intr1: run intr1 was interrupted: 3 of 8 cases stored/);
+    assert.equal(existsSync(path.join(folder, "baseline.log")), false, "no case ran");
   });
 
   test("a second SIGINT ends the eval at once, while its case still runs; the run's lineage says it did not finish, and gate cannot decide", async () => {
