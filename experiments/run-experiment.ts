@@ -179,7 +179,12 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   const gate = await gateOrThrow(options.gates ?? packageFiles.gateFile);
   const scoreWeights = options.scoreWeights !== undefined ? options.scoreWeights : gate.scoreWeights;
   const cases = options.split === undefined ? dataset.cases : dataset.cases.filter((item) => splitOf(item) === options.split!.toLowerCase());
-  if (cases.length === 0) throw new ExperimentSetupError([`${dataset.file}: no case${options.split ? ` in split "${options.split}"` : ""} to run`]);
+  if (cases.length === 0) {
+    // Name the splits the file has, so a misspelled --split is one look away from the right one.
+    const splits = [...new Set(dataset.cases.map(splitOf).filter((split): split is string => split !== null))].sort();
+    const known = options.split === undefined ? "" : splits.length > 0 ? `; its splits: ${splits.join(", ")}` : "; its cases name no split (metadata.split or metadata.dataset_role)";
+    throw new ExperimentSetupError([`${dataset.file}: no case${options.split ? ` in split "${options.split}"` : ""} to run${known}`]);
+  }
   const first = cases[0]!;
   const repeat = options.repeat ?? 1;
   let runId = options.runId ?? defaultRunId(first, now());

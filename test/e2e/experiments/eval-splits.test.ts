@@ -92,7 +92,7 @@ describe("ragscope eval: splits, blind data, mix report, end-to-end scores, prog
 
     const unknown = await runRagscope(["eval", "--dataset", dataset, "--task", task, "--split", "holdout", "--data-dir", path.join(folder, "regression-store")]);
     assert.equal(unknown.status, 2);
-    assert.match(unknown.stderr, /no case in split "holdout" to run/);
+    assert.match(unknown.stderr, /no case in split "holdout" to run; its splits: blind, dev, regression/);
   });
 
   test("a blind split's gold data is never printed — stdout, JSON, JUnit, report — only its scores; the end-to-end scores with the gate file's weights", async () => {
