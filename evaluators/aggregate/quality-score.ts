@@ -13,6 +13,7 @@ import type { MetricValue } from "../metric-value.js";
 import { COMPOSITE_TERMS, compositeScore, type CompositeScore, type CompositeTermName } from "./composite-score.js";
 import type { EvaluatedCase } from "./evaluated-case.js";
 import { checkHardGates, type HardGateResult } from "./hard-gates.js";
+import { erroredEvaluationsOf } from "./errored-evaluations.js";
 import { meanOfMetric } from "./metric-mean.js";
 import { noAnswerAccuracy } from "./no-answer-accuracy.js";
 import { summarizeDistribution } from "./percentile.js";
@@ -52,6 +53,11 @@ export function qualityScore(evaluatedCases: readonly EvaluatedCase[], options: 
     no_answer_accuracy: noAnswerAccuracy(cases).value,
     recall_at_5: meanOfMetric(cases, METRIC.recall_at_5).value,
     p95_latency_ms: summarizeDistribution(cases.flatMap((evaluated) => (evaluated.caseResult.rag_observation.latency_ms === null ? [] : [evaluated.caseResult.rag_observation.latency_ms]))).p95,
+  }, {
+    // The gate's rule (errored-evaluations.ts): a metric that errored on some case is not read from the rest.
+    faithfulness: erroredEvaluationsOf(cases, metricOf("F")),
+    answer_correctness: erroredEvaluationsOf(cases, metricOf("C")),
+    recall_at_5: erroredEvaluationsOf(cases, METRIC.recall_at_5),
   });
   return { composite, gates, gatesPassed: gates.every((gate) => gate.status === "pass") };
 }

@@ -11,13 +11,14 @@
  * zero (section "implied"), saying how to allow some.
  */
 import type { GateRule } from "../../contracts/gate-file.js";
-import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
 import { DATASET_SHARES } from "../aggregate/dataset-shares.js";
-import { graderErrorTypeOf } from "../judge/judge-evaluations.js";
+import { erroredEvaluationsOf, formatErrorCounts } from "../aggregate/errored-evaluations.js";
 import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judgements.js";
 import { parseThreshold, satisfies } from "../threshold.js";
 import { gateMetricValue, perCaseFormOf, type GateContext } from "./gate-metrics.js";
+
+export { erroredEvaluationsOf, formatErrorCounts };
 
 export type GateRuleStatus = "passed" | "failed" | "not_available" | "error";
 
@@ -44,39 +45,6 @@ export interface ReleaseGateResult {
 /** The per-case metric a gate metric reads: itself, or the metric a dataset share counts (hallucination_rate → faithfulness). */
 function measuredMetricOf(name: string): string {
   return (DATASET_SHARES as Record<string, { metric: string } | undefined>)[name]?.metric ?? perCaseFormOf(name).metric;
-}
-
-function isErrored(result: EvaluationResult): boolean {
-  return result.outcome === "error" || result.error_type !== "none";
-}
-
-/**
- * The cases whose evaluation of a metric errored (an errored result naming the
- * metric, and no value of it from another result), counted by error type: a
- * judge's grader-error type, else the result's error_type.
- */
-export function erroredEvaluationsOf(cases: readonly EvaluatedCase[], metric: string): { cases: number; byType: Record<string, number>; byJudge: boolean } {
-  const byType: Record<string, number> = {};
-  let count = 0;
-  let byJudge = false;
-  for (const evaluated of cases) {
-    const hasValue = evaluated.evaluationResults.some((result) => { const value = result.metric_values[metric]; return value !== undefined && value !== null && Number.isFinite(value); });
-    if (hasValue) continue;
-    const errored = evaluated.evaluationResults.filter((result) => isErrored(result) && metric in result.metric_values);
-    if (errored.length === 0) continue;
-    count += 1;
-    for (const result of errored) {
-      // A judge's evaluator ids begin with "judge." (judge-evaluations.ts); a rule's error is no judge's to fix.
-      if (result.evaluator_id.startsWith("judge.")) byJudge = true;
-      const type = graderErrorTypeOf(result) ?? result.error_type;
-      byType[type] = (byType[type] ?? 0) + 1;
-    }
-  }
-  return { cases: count, byType, byJudge };
-}
-
-export function formatErrorCounts(byType: Readonly<Record<string, number>>): string {
-  return Object.entries(byType).sort(([left], [right]) => left.localeCompare(right)).map(([type, count]) => `${type}: ${count}`).join(", ");
 }
 
 /** The section of the rules a gate adds itself (impliedRules). */

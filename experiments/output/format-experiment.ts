@@ -110,7 +110,7 @@ function formatEndToEnd(result: ExperimentResult): string[] {
     `  overall score                  ${shown(quality.composite.score).padStart(8)}  ${weights} (${weightsFrom}); ${quality.composite.score.applicable ? quality.composite.note : quality.composite.score.reason}`,
     "  hard thresholds (the overall score is never read without them):",
   ];
-  const symbol = { pass: "PASS", fail: "FAIL", not_available: "N/A " } as const;
+  const symbol = { pass: "PASS", fail: "FAIL", not_available: "N/A ", error: "ERROR" } as const;
   for (const gate of quality.gates) lines.push(`    ${symbol[gate.status]}  ${gate.gate.padEnd(24)} ${(gate.value.applicable ? number(gate.value.value) : "—").padStart(10)}  ${gate.threshold}${gate.value.applicable ? "" : `  (${gate.value.reason})`}`);
   lines.push(`  cost per successful task       ${shown(costPerSuccessfulTask).padStart(8)}  ${costPerSuccessfulTask.applicable ? `(total cost ${shown(totalCost)} / ${taskSuccess.succeeded} successful task${taskSuccess.succeeded === 1 ? "" : "s"})` : `(${costPerSuccessfulTask.reason})`}`);
   return lines;

@@ -16,7 +16,6 @@
  * ends the process at once, and the run's lineage then still says running.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
