@@ -17,7 +17,7 @@ export function formatExperiment(result: ExperimentResult): string[] {
   const lines: string[] = [];
   const rows = caseRows(result.evaluated);
   const count = (status: string) => rows.filter((row) => row.qualityStatus === status).length;
-  lines.push(`Run ${result.runId}: ${rows.length} cases — ${count("passed")} passed, ${count("failed")} failed, ${count("review_required")} need review, ${count("unjudged")} unjudged, ${count("not_evaluated")} not evaluated; ${rows.filter((row) => row.executionStatus === "failed").length} task failures`);
+  lines.push(`Run ${result.runId}: ${result.interruption ? `${rows.length} of ${result.interruption.plannedCases} cases (interrupted)` : `${rows.length} cases`} — ${count("passed")} passed, ${count("failed")} failed, ${count("review_required")} need review, ${count("unjudged")} unjudged, ${count("not_evaluated")} not evaluated; ${rows.filter((row) => row.executionStatus === "failed").length} task failures`);
   lines.push("", "Cases:");
   for (const row of rows) {
     lines.push(`  ${row.qualityStatus.toUpperCase().padEnd(15)} ${row.caseId}@${row.caseVersion}${row.error && row.executionStatus === "failed" ? `  task ${row.error.type}: ${row.error.message ?? ""}` : ""}`);

@@ -108,7 +108,7 @@ describe("ragscope eval stopped by a signal", () => {
     // No case started after the signal.
     assert.deepEqual(started(running.log), ["started case_01", "started case_02", "started case_03"]);
     const stdout = running.stdout();
-    assert.match(stdout, /^Run intr1: 3 cases — /m);
+    assert.match(stdout, /^Run intr1: 3 of 8 cases \(interrupted\) — /m);
     assert.match(stdout, /Could not decide: run intr1 was interrupted \(SIGINT\): 3 of 8 cases ran and 3 are stored, 5 never started/);
     assert.match(stdout, /^Decision: UNDECIDED$/m);
     // The gate is not checked on part of a run: no verdict of it is printed.
