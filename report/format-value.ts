@@ -2,7 +2,9 @@
  * Numbers as the dashboards' Grafana units show them (percentunit, ms, reqps,
  * short, none, and Grafana's custom `suffix:<text>`). Decimals round as trec_eval prints (C printf, exact halves to
  * the even digit: format-fixed.ts), so a ranking value reads the same here as
- * in trec_eval's output: 0.03125 is 0.0312.
+ * in trec_eval's output: 0.03125 is 0.0312. A measured value that is not 0
+ * never reads 0: where the decimals would round it to 0 (a cost of 0.002 at
+ * a stat panel's 2 decimals), it keeps two significant digits instead.
  */
 import { formatFixed } from "../evaluators/format-fixed.js";
 
@@ -13,9 +15,9 @@ export function formatValue(value: number | null | undefined, unit: string, deci
   if (value === null || value === undefined || !Number.isFinite(value)) return "no data";
   switch (unit) {
     case "percentunit":
-      return `${formatFixed(value * 100, decimals ?? 1)}%`;
+      return `${rounded(value * 100, decimals ?? 1)}%`;
     case "ms":
-      return Math.abs(value) >= 1000 ? `${formatFixed(value / 1000, 2)} s` : `${formatFixed(value, decimals ?? 0)} ms`;
+      return Math.abs(value) >= 1000 ? `${rounded(value / 1000, 2)} s` : `${rounded(value, decimals ?? 0)} ms`;
     case "reqps":
       return `${decimals === null && Math.abs(value) < 1 ? significant(value) : trimmed(value, decimals ?? 2)} req/s`;
     case "short":
@@ -27,14 +29,27 @@ export function formatValue(value: number | null | undefined, unit: string, deci
   }
 }
 
-/** Small values keep two significant digits: 0.0083, not 0.01. */
+/** Small values keep two significant digits, written out without an exponent: 0.0083, not 0.01; 0.00000015, not 1.5e-7. */
 function significant(value: number): string {
-  return value === 0 ? "0" : String(Number(value.toPrecision(2)));
+  if (value === 0) return "0";
+  const twoDigits = Number(value.toPrecision(2));
+  // Places after the point that the leading digit and the next need.
+  const places = Math.min(100, Math.max(0, 1 - Math.floor(Math.log10(Math.abs(twoDigits)))));
+  return withoutTrailingZeros(twoDigits.toFixed(places));
+}
+
+/** `value` to `decimals` places, or two significant digits where those places would write a value that is not 0 as 0. */
+function rounded(value: number, decimals: number): string {
+  const text = formatFixed(value, decimals);
+  return value !== 0 && Number(text) === 0 ? significant(value) : text;
+}
+
+function withoutTrailingZeros(text: string): string {
+  return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
 }
 
 function trimmed(value: number, decimals: number): string {
-  const text = formatFixed(value, decimals);
-  return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
+  return withoutTrailingZeros(rounded(value, decimals));
 }
 
 function compact(value: number, decimals: number | null): string {
@@ -42,6 +57,7 @@ function compact(value: number, decimals: number | null): string {
   if (size >= 1e9) return `${trimmed(value / 1e9, 2)} B`;
   if (size >= 1e6) return `${trimmed(value / 1e6, 2)} M`;
   if (size >= 1e4) return `${trimmed(value / 1e3, 1)} K`;
+  if (decimals === null && size < 0.01) return significant(value);
   return trimmed(value, decimals ?? 2);
 }
 

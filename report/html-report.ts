@@ -188,14 +188,22 @@ function renderBehaviour(behaviour: BehaviourBoard): string {
   const rows = behaviour.rows.map(
     (row) =>
       `<tr data-behaviour="${escapeHtml(row.metric)}" data-session-window="${row.sessionWindow ? "yes" : "no"}"><td title="${escapeHtml(row.definition)}">${escapeHtml(row.title)} <span class="help">${escapeHtml(row.metric)}</span>${row.caution === null ? "" : `<p class="caution">${escapeHtml(row.caution)}</p>`}</td>` +
-      `<td class="number" data-value="${row.value === null ? "" : String(row.value)}">${escapeHtml(formatValue(row.value, row.kind === "rate" ? "percentunit" : "none"))}</td><td class="number">${row.count} ${row.level === "session" ? "sessions" : "requests"}</td><td>${row.sessionWindow ? "session window" : row.kind === "rate" ? "user events" : "score"}</td></tr>`,
+      `<td class="number" data-value="${row.value === null ? "" : String(row.value)}"${row.withoutEvidence === null ? "" : ` title="${escapeHtml(row.withoutEvidence)}"`}>${escapeHtml(formatValue(row.value, row.kind === "rate" ? "percentunit" : "none"))}</td><td class="number">${row.count} ${row.level === "session" ? "sessions" : "requests"}</td><td>${row.sessionWindow ? "session window" : row.kind === "rate" ? "user events" : "score"}</td></tr>`,
   );
   return [
     `<section class="dashboard" id="behaviour"><h2>Business — user behaviour</h2>`,
     `<p class="description">The seed's §十二 business row, user side: event rates and session-window rates over the ${behaviour.requests} requests that started in the range, with the definitions of evaluators/behaviour/ (the UI's Quality page and \`ragscope experiment report\` use the same). Hover a metric for its definition.</p>`,
     behaviour.truncated ? `<p class="note">Only the earliest requests of the range were read: narrow the range or filter by one service.</p>` : "",
+    ...withoutEvidenceNotes(behaviour),
     `<div class="table"><table><thead><tr><th>metric</th><th>over the range</th><th>counted</th><th>kind</th></tr></thead><tbody>${rows.join("")}</tbody></table></div></section>`,
   ].join("");
+}
+
+/** One note per kind of evidence the range lacks, naming the metrics it leaves without data (behaviour-evidence.ts). */
+function withoutEvidenceNotes(behaviour: BehaviourBoard): string[] {
+  const metrics = new Map<string, string[]>();
+  for (const row of behaviour.rows) if (row.withoutEvidence !== null) metrics.set(row.withoutEvidence, [...(metrics.get(row.withoutEvidence) ?? []), row.title]);
+  return [...metrics].map(([why, titles]) => `<p class="note" data-behaviour-evidence="missing">${escapeHtml(why)} Metrics: ${escapeHtml(titles.join(", "))}.</p>`);
 }
 
 /** "2026-07-08 09:00 – 2026-07-08 10:00 UTC". */

@@ -26,7 +26,7 @@ import { OutOfScopeError, type ScopedReaders, type TenantScope } from "../store/
 import type { TraceDetail, TraceFilter } from "../store/ports/trace-reader.js";
 import { hasTokens, isLoopbackAuthority, readerFor, type UiAccess } from "./access/ui-access.js";
 import { page } from "./pages/layout.js";
-import { reviewItemPage, reviewQueuePage } from "./pages/review-page.js";
+import { reviewItemPage, reviewQueuePage, type QueueItem } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
 import { tracePage } from "./pages/trace-page.js";
 import { parseTraceQuery } from "./pages/trace-query.js";
@@ -35,6 +35,7 @@ import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js"
 import { labelsFromJsonl, labelsToJsonl, type LabelAuthor } from "./review/labels-jsonl.js";
 import { checkImportedPasses } from "./review/imported-passes.js";
 import { humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
+import { reviewerVerdictsOf } from "../evaluators/reviewed-verdict.js";
 import { staticAssets } from "./static/static-assets.js";
 import { parseBoardQuery } from "./pages/board-query.js";
 import { qualityPage } from "./pages/quality-page.js";
@@ -339,13 +340,15 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   }
   async function queue(readers: ScopedReaders, parameters: URLSearchParams, reviewer: string) {
     // The cases the evaluation routed to review, by their automatic verdict: each stays in every reviewer's queue
-    // after the first review (the page says two reviewers label each), its row showing the verdict so far.
+    // after the first review (REVIEWERS_PER_CASE reviewers label each), its row showing where the review stands.
     const found = await listed(readers, parameters, { automaticVerdict: "review_required" });
     if (!found.ok) return found;
     const labels = await labelsOf(readers, found.value.traces.map((trace) => trace.caseResultId));
-    const items = found.value.traces.map((trace) => {
+    const items: QueueItem[] = found.value.traces.map((trace) => {
       const itemLabels = labels.get(trace.caseResultId) ?? [];
-      return { ...trace, labelledByMe: itemLabels.some((label) => label.labeler_id === reviewer), reviewers: new Set(itemLabels.map((label) => label.labeler_id)).size };
+      // The reviewers counted towards the rule are those with a verdict (a metric labelled); the viewer's own verdict
+      // comes from their labels alone, so the queue shows nobody another reviewer's verdict before it is decided.
+      return { ...trace, labelledByMe: itemLabels.some((label) => label.labeler_id === reviewer), reviewers: trace.human?.reviewers.length ?? 0, myVerdict: reviewerVerdictsOf(itemLabels).get(reviewer) ?? null };
     });
     return { ok: true as const, value: { items, next: found.value.next } };
   }
@@ -365,7 +368,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const found = await detailWithLabels(context.get("readers"), context.req.param("id"), reviewer);
     if (found === null) return badRequest(context, `no trace with case result id "${context.req.param("id")}" is stored`, 404);
     const mine = found.all.filter((label) => label.labeler_id === reviewer);
-    return context.html(reviewItemPage(reviewer, found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, context.req.query("saved") === undefined ? null : "Saved."));
+    return context.html(reviewItemPage(reviewer, found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, context.req.query("saved") === undefined ? null : { kind: "notice", text: "Saved." }));
   });
 
   app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(await context.get("readers").humanLabels.list()), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
@@ -389,18 +392,20 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return parsed;
   };
   app.post("/api/labels.jsonl", importLimit, async (context) => {
-    const imported = await importLabels(context.get("readers"), await context.req.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated") });
+    const imported = await importLabels(context.get("readers"), await context.req.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated"), importedAt: new Date(now()).toISOString() });
     return imported.ok ? context.json({ imported: imported.value.length }) : context.json({ error: imported.error }, 400);
   });
   // Before /review/:id, which would take "import" for a case result id (a case result so named can still be read, not labelled by a form).
   app.post("/review/import", importFormLimit, async (context) => {
+    // The form's refusals lead back to the queue, where the import form is.
+    const refused = (message: string, status: 400 | 413 = 400) => context.html(page("Error", context.get("reviewer"), html`<p class="error" id="error">${message}</p><p><a href="/review" id="back">Back to the review queue</a></p>`), status);
     const form = await readForm(context);
-    if (!form.ok) return badRequest(context, form.error);
+    if (!form.ok) return refused(form.error);
     const file = form.value.file;
-    if (!(file instanceof File)) return badRequest(context, "choose a JSONL file to import");
-    if (file.size > MAXIMUM_IMPORT_BYTES) return badRequest(context, `the label file is larger than ${describeBytes(MAXIMUM_IMPORT_BYTES)} (${MAXIMUM_IMPORT_BYTES} bytes): split it into smaller JSONL files and import each`, 413);
-    const imported = await importLabels(context.get("readers"), await file.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated") });
-    return imported.ok ? context.redirect("/review", 303) : badRequest(context, imported.error);
+    if (!(file instanceof File)) return refused("choose a JSONL file to import");
+    if (file.size > MAXIMUM_IMPORT_BYTES) return refused(`the label file is larger than ${describeBytes(MAXIMUM_IMPORT_BYTES)} (${MAXIMUM_IMPORT_BYTES} bytes): split it into smaller JSONL files and import each`, 413);
+    const imported = await importLabels(context.get("readers"), await file.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated"), importedAt: new Date(now()).toISOString() });
+    return imported.ok ? context.redirect("/review", 303) : refused(imported.error);
   });
 
   app.post("/review/:id", reviewLimit, async (context) => {
@@ -422,8 +427,14 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const rootCause = typeof form.root_cause === "string" && form.root_cause !== "" ? form.root_cause : null;
     const comment = typeof form.comment === "string" ? form.comment.slice(0, 4000) : "";
     const earlier = (await labelsOf(context.get("readers"), [caseResultId])).get(caseResultId) ?? [];
-    const labels = labelsOfSubmission({ caseResultId, reviewer, verdicts, rootCause, comment, labeledAt: new Date(now()).toISOString() }, reviewMetrics(detail.evaluationResults), earlier);
-    if (!labels.ok) return badRequest(context, labels.error);
+    const metrics = reviewMetrics(detail.evaluationResults);
+    const labels = labelsOfSubmission({ caseResultId, reviewer, verdicts, rootCause, comment, labeledAt: new Date(now()).toISOString() }, metrics, earlier);
+    if (!labels.ok) {
+      if (wantsJson(context)) return badRequest(context, labels.error);
+      // A browser gets the form back with what the reviewer chose and why it was not saved, rather than an error page.
+      const mine = earlier.filter((label) => label.labeler_id === reviewer);
+      return context.html(reviewItemPage(reviewer, detail, metrics, mine, visibleLabels(earlier, reviewer), { kind: "error", text: labels.error }, { verdicts, rootCause, comment }), 400);
+    }
     await context.get("readers").humanLabels.save(labels.value);
     return wantsJson(context) ? context.json({ saved: labels.value }) : context.redirect(`/review/${encodeURIComponent(caseResultId)}?saved=1`, 303);
   });

@@ -33,6 +33,7 @@ import { sessionRowsOverRange } from "./session-summaries.js";
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
 import { DATASET_SHARES, HEURISTIC_JUDGE_ROW_SQL, SHARE_CONDITIONS, type DatasetShare } from "../../evaluators/aggregate/dataset-shares.js";
+import { REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
 
 export type SourceName = "metric_values" | "heuristic_judge" | "case_results" | "abstention" | "sessions";
 
@@ -59,6 +60,12 @@ export interface AggregateMetric {
    * t-digest states (approximate, see migration 0009).
    */
   rollup?: { value: string; samples: string };
+  /**
+   * "user_events": a user-behaviour number, no data (NULL, 0 samples) when no complete request of the scope carries
+   * a user event of any kind — an application that records none would read 0 % everywhere, though nothing was
+   * observed (evaluators/behaviour/behaviour-evidence.ts, the same test on the same requests).
+   */
+  measuredFrom?: "user_events";
 }
 
 /**
@@ -234,8 +241,8 @@ export function abstentionRollupSelect(database: string, where: string): string 
  */
 export function metricRowsWithCoverage(condition: string): string {
   return (
-    `(SELECT metric, evaluator_id, run_id, value FROM metric_values FINAL WHERE ${condition} AND value IS NOT NULL ` +
-    `UNION ALL SELECT metric, evaluator_id, run_id, CAST(NULL AS Nullable(Float64)) AS value FROM evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE ${condition})`
+    `(SELECT metric, evaluator_id, run_id, case_result_id, value FROM metric_values FINAL WHERE ${condition} AND value IS NOT NULL ` +
+    `UNION ALL SELECT metric, evaluator_id, run_id, case_result_id, CAST(NULL AS Nullable(Float64)) AS value FROM evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE ${condition})`
   );
 }
 
@@ -319,16 +326,21 @@ export function heuristicMeasurementOf(metric: string, label: string): Aggregate
 
 /**
  * The final verdict of a case_results row (evaluators/reviewed-verdict.ts):
- * a human review's verdict when the reviewers agree — every reviewer who
- * labelled a metric of the case passed all of them, or every one failed at
- * least one (the root-cause label left out) — else the automatic
- * quality_status. Used wherever a verdict is counted, so the dashboards, the
- * report, the UI and the gate count reviewed cases alike.
+ * a human review's verdict when at least REVIEWERS_PER_CASE reviewers labelled
+ * a metric of the case and they agree — every one of them passed all the
+ * metrics they labelled, or every one failed at least one (the root-cause
+ * label left out) — else the automatic quality_status (one reviewer alone, or
+ * reviewers who disagree, decide nothing). Used wherever a verdict is counted,
+ * so the dashboards, the report, the UI and the gate count reviewed cases
+ * alike.
  */
+const AGREED_PASS = `count() >= ${REVIEWERS_PER_CASE} AND max(reviewer_failed) = 0`;
+const AGREED_FAIL = `count() >= ${REVIEWERS_PER_CASE} AND min(reviewer_failed) = 1`;
+// The inner query has one row per reviewer of a case, so the outer count() is the number of reviewers.
 const reviewedAs = (condition: string, labels = "human_labels FINAL WHERE metric != 'root_cause'"): string =>
   `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM ${labels} GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING ${condition})`;
-export const REVIEWED_PASSED = reviewedAs("max(reviewer_failed) = 0");
-export const REVIEWED_FAILED = reviewedAs("min(reviewer_failed) = 1");
+export const REVIEWED_PASSED = reviewedAs(AGREED_PASS);
+export const REVIEWED_FAILED = reviewedAs(AGREED_FAIL);
 export const FINAL_VERDICT = `multiIf(${REVIEWED_PASSED}, 'passed', ${REVIEWED_FAILED}, 'failed', quality_status)`;
 
 /**
@@ -356,7 +368,7 @@ export function finalVerdictCandidates(verdict: string): string[] {
 export function finalVerdictOfRequests(database: string, requests: string): string {
   const scope = requests === "1" ? "" : ` AND case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requests})`;
   const labels = `${database}.human_labels FINAL WHERE metric != 'root_cause'${scope}`;
-  return `multiIf(${reviewedAs("max(reviewer_failed) = 0", labels)}, 'passed', ${reviewedAs("min(reviewer_failed) = 1", labels)}, 'failed', quality_status)`;
+  return `multiIf(${reviewedAs(AGREED_PASS, labels)}, 'passed', ${reviewedAs(AGREED_FAIL, labels)}, 'failed', quality_status)`;
 }
 
 // reliability-summary.ts: a timeout is never also an error.
@@ -510,7 +522,7 @@ function rolledUpRate(numerator: RequestCount, denominator: RequestCount): { val
  */
 function behaviourRate(name: string, label: string, rolledUp: [RequestCount, RequestCount]): AggregateMetric {
   // The numerator counts only requests of the denominator (a click on an answer that cited nothing is not counted).
-  return caseRate(name, label, REQUEST_ROLLUP_COUNTS[rolledUp[0]], REQUEST_ROLLUP_COUNTS[rolledUp[1]], rolledUp);
+  return { ...caseRate(name, label, REQUEST_ROLLUP_COUNTS[rolledUp[0]], REQUEST_ROLLUP_COUNTS[rolledUp[1]], rolledUp), measuredFrom: "user_events" };
 }
 
 /**
@@ -583,6 +595,7 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
     value: `avgIf(${LAST_RATING}, ${REQUEST_ROLLUP_COUNTS.rating_count})`,
     samples: `countIf(${REQUEST_ROLLUP_COUNTS.rating_count})`,
     rollup: { value: "sum(rating_sum) / nullIf(sum(rating_count), 0)", samples: "sum(rating_count)" },
+    measuredFrom: "user_events",
   },
   // 会话解决率, session-resolution-rate.ts.
   // Over session_rollups: its source's rows are sessions with a weight (SOURCES.session_rollups).
@@ -595,6 +608,7 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
     value: "countIf(resolved = 1) / nullIf(count(), 0)",
     samples: "count()",
     rollup: { value: "sum(resolved_sessions) / nullIf(sum(sessions), 0)", samples: "sum(sessions)" },
+    measuredFrom: "user_events",
   },
   // 问题一次解决率: one request, resolved, no handoff or follow-up; first-contact-resolution.ts.
   {
@@ -606,6 +620,7 @@ export const NAMED_AGGREGATES: readonly AggregateMetric[] = [
     value: "countIf(requests = 1 AND resolved = 1 AND handed_off = 0 AND followed_up = 0) / nullIf(count(), 0)",
     samples: "count()",
     rollup: { value: "sum(first_contact_sessions) / nullIf(sum(sessions), 0)", samples: "sum(sessions)" },
+    measuredFrom: "user_events",
   },
   meanOf(METRIC.cost, "Cost per request", "none", "average_cost"),
 ];
@@ -639,7 +654,13 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
   const rollupTable = ROLLUP_OF[source];
   const rolledUp = options.preferRollups === true && rollupTable !== undefined && metrics.every((metric) => metric.rollup !== undefined);
   const definition = SOURCES[rolledUp ? rollupTable : source];
-  const form = (metric: AggregateMetric): { value: string; samples: string } => (rolledUp ? metric.rollup! : metric);
+  const form = (metric: AggregateMetric): { value: string; samples: string } => {
+    const chosen = rolledUp ? metric.rollup! : metric;
+    if (metric.measuredFrom !== "user_events") return chosen;
+    // Over the whole scope (the range and filters), whatever the grouping: a bucket without events in a range with some is 0 %.
+    const carried = userEventsIn(options.scope);
+    return { value: `if(${carried}, ${chosen.value}, NULL)`, samples: `if(${carried}, ${chosen.samples}, 0)` };
+  };
   const time = (text: string): string => text.replaceAll("{time}", definition.timeColumn);
   const storedMetrics = [...new Set(metrics.flatMap((metric) => metric.storedMetrics))];
   const columns = [
@@ -652,6 +673,15 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
   if (options.having) clauses.push(`HAVING ${options.having}`);
   if (options.orderBy) clauses.push(`ORDER BY ${time(options.orderBy)}`);
   return clauses.join("\n");
+}
+
+/**
+ * Whether any complete request of the scope carries a user event: one such row is enough (LIMIT 1), and a row
+ * without events reads only the size of feedback_kinds (migration 0013). Read from case_results, not the rollups,
+ * because the rollups count only some kinds of event (a resolved or abandoned event is in none of their columns).
+ */
+function userEventsIn(scope: Scope): string {
+  return `((SELECT count() FROM (SELECT 1 FROM case_results FINAL WHERE ${scope("started_at")} AND ${COMPLETE} AND notEmpty(${FEEDBACK_KINDS}) LIMIT 1)) > 0)`;
 }
 
 /** Column aliases are shown as they are; double quotes allow spaces and @. */

@@ -10,6 +10,8 @@ import { dashboardShell } from "./dashboard-shell.js";
 import { ROOT_CAUSE_EVALUATOR } from "./failures-dashboard.js";
 import { barChartPanel, row, statPanel, tablePanel } from "./panel-builders.js";
 import { sqlList, variableValue } from "./sql-scope.js";
+import { createDefaultRegistry } from "../../evaluators/default-registry.js";
+import { JUDGE_USAGE_METRICS } from "../../evaluators/judge/judge-evaluations.js";
 import { runPairVariables } from "./variables.js";
 
 export const RUNS_UID = "ragscope-runs";
@@ -25,6 +27,21 @@ const CANDIDATE = variableValue("candidate");
  */
 const ofRun = (run: string): string => `run_id = ${run} AND ${run} != ''`;
 const BOTH = `run_id != '' AND run_id IN (${BASELINE}, ${CANDIDATE}) AND (${BASELINE} != '' OR ${CANDIDATE} != '')`;
+
+/**
+ * Stored metrics that are not scores between 0 and 1, whatever values a run happened to give them: those whose
+ * descriptor's range is another (times, counts, costs, a score out of 3) and the judge's own tokens and cost. A run
+ * whose judge cost stayed under 1, or whose judge spent no tokens, showed them as percentages beside the scores.
+ * The chart's HAVING still keeps out any other metric with a value outside [0, 1].
+ */
+const NOT_SCORES = [
+  ...createDefaultRegistry()
+    .list()
+    .flatMap((evaluator) => evaluator.metrics)
+    .filter((metric) => metric.range === null || metric.range[0] !== 0 || metric.range[1] !== 1)
+    .map((metric) => metric.name),
+  ...JUDGE_USAGE_METRICS,
+];
 
 /** Run lineage fields (contracts/run-lineage.ts) stored in runs.payload. */
 const LINEAGE_FIELDS = ["dataset_id", "dataset_version", "corpus_version", "index_version", "embedding_model", "retriever_version", "reranker_version", "prompt_version", "generator_model", "application_version"];
@@ -72,10 +89,11 @@ export function runsDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       tablePanel(
         "Metrics side by side",
-        "Mean of every metric in each run over the cases where it applies, candidate − baseline, and how many cases each mean rests on.",
+        "Mean of every metric in each run over the values where it applies, candidate − baseline, and how many cases and values each mean rests on: a metric that several evaluations of a case record (the judge's tokens and cost, once per judged metric) has more values than cases.",
         [
           `SELECT metric, avgIf(value, run_id = ${BASELINE}) AS baseline, avgIf(value, run_id = ${CANDIDATE}) AS candidate, candidate - baseline AS difference,`,
-          `  countIf(run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_cases, countIf(run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_cases`,
+          `  uniqExactIf(case_result_id, run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_cases, uniqExactIf(case_result_id, run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_cases,`,
+          `  countIf(run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_values, countIf(run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_values`,
           `FROM ${metricRowsWithCoverage(BOTH)}`,
           "GROUP BY metric",
           "ORDER BY abs(difference) DESC, metric",
@@ -86,11 +104,11 @@ export function runsDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       barChartPanel(
         "Scores, baseline vs candidate",
-        "Means of the metrics scored between 0 and 1 (latency, tokens and cost are in the table).",
+        "Means of the metrics scored between 0 and 1 (latency, tokens, counts and cost — the judge's tokens and cost too — are in the table).",
         [
           `SELECT metric, avgIf(value, run_id = ${BASELINE}) AS "Baseline", avgIf(value, run_id = ${CANDIDATE}) AS "Candidate"`,
           "FROM metric_values FINAL",
-          `WHERE ${BOTH} AND value IS NOT NULL`,
+          `WHERE ${BOTH} AND value IS NOT NULL AND metric NOT IN (${sqlList(NOT_SCORES)})`,
           "GROUP BY metric",
           "HAVING min(value) >= 0 AND max(value) <= 1",
           "ORDER BY metric",

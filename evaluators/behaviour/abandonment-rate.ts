@@ -14,6 +14,7 @@ export const abandonmentRate: BehaviourMetricDefinition = {
   definition:
     "Abandoned sessions / decided sessions. A session is abandoned when it carries an abandoned event, or when it is not resolved, not handed off, and its last request got no user event within abandonMs (default 30 minutes) after its answer ended. A session whose last answer is younger than abandonMs (and has no abandoned, resolved or handoff event) is not decided yet and is left out; an event exactly abandonMs after the answer still counts (edge included).",
   caution: "Silence is not always failure: a user who got the answer and left looks the same. Read it with the resolution and like rates.",
+  measuredFrom: "user_events",
   observe: ({ requests, windows, now }) =>
     groupSessions(requests).flatMap((session) => {
       const explicit = session.some((request) => hasEvent(request, FeedbackKind.abandoned));

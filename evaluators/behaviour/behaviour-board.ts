@@ -9,11 +9,15 @@
  *
  * The requests are those that started in the range: a session that began
  * before it counts from its first request inside it, and windows that have
- * not passed by `now` are left out (abandonment-rate.ts says how).
+ * not passed by `now` are left out (abandonment-rate.ts says how). A metric
+ * whose evidence no request of the range carries — no user event at all, no
+ * session id — is no data, not 0 (behaviour-evidence.ts), and its row says
+ * why.
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { QualityReader, QualityScope } from "../../store/ports/quality-reader.js";
 import { behaviourMetrics } from "./behaviour-catalog.js";
+import { carriesEvidence, noEvidenceInRange } from "./behaviour-evidence.js";
 import { summarize } from "./behaviour-metric.js";
 import { toBehaviourRequest, type BehaviourRequest } from "./behaviour-request.js";
 import { defaultBehaviourWindows, type BehaviourWindows } from "./behaviour-windows.js";
@@ -31,6 +35,8 @@ export interface BehaviourRow {
   readonly caution: string | null;
   /** Null when nothing was counted: not 0. */
   readonly value: number | null;
+  /** Why the value is no data although the range has requests: none of them carries what the metric is measured from. Null otherwise. */
+  readonly withoutEvidence: string | null;
   /** Requests or sessions counted. */
   readonly count: number;
   /** Sum of the observations (successes of a rate). */
@@ -62,6 +68,7 @@ export function behaviourBoardOf(requests: readonly BehaviourRequest[], now: num
       definition: definition.definition,
       caution: definition.caution,
       value: summary.value,
+      withoutEvidence: requests.length > 0 && !carriesEvidence(requests, definition.measuredFrom) ? noEvidenceInRange(definition.measuredFrom) : null,
       count: summary.count,
       total: summary.total,
     };

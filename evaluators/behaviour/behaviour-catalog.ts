@@ -1,10 +1,14 @@
-/** Every behaviour metric, in the order reports list them (the seed's §十一 order, then §十二's). */
+/**
+ * Every behaviour metric, in the order reports list them (the seed's §十一 order, then §十二's), each observing
+ * nothing where the period's requests lack what it is measured from (behaviour-evidence.ts).
+ */
 import { abandonmentRate } from "./abandonment-rate.js";
 import type { BehaviourContext, BehaviourMetricDefinition, BehaviourSummary } from "./behaviour-metric.js";
 import { summarize } from "./behaviour-metric.js";
 import { citationClickRate } from "./citation-click-rate.js";
 import { copyRate } from "./copy-rate.js";
 import { dislikeRate } from "./dislike-rate.js";
+import { measuredOnlyWithEvidence } from "./behaviour-evidence.js";
 import { firstContactResolution } from "./first-contact-resolution.js";
 import { followUpRate } from "./follow-up-rate.js";
 import { handoffRate } from "./handoff-rate.js";
@@ -25,7 +29,7 @@ export const behaviourMetrics: readonly BehaviourMetricDefinition[] = [
   abandonmentRate,
   firstContactResolution,
   satisfaction,
-];
+].map(measuredOnlyWithEvidence);
 
 export function summarizeBehaviour(context: BehaviourContext): BehaviourSummary[] {
   return behaviourMetrics.map((metric) => summarize(metric.id, metric.observe(context)));

@@ -7,6 +7,7 @@
  */
 import type { BehaviourRequest } from "./behaviour-request.js";
 import type { BehaviourWindows } from "./behaviour-windows.js";
+import type { BehaviourEvidence } from "./behaviour-evidence.js";
 
 export type BehaviourLevel = "request" | "session";
 
@@ -39,6 +40,8 @@ export interface BehaviourMetricDefinition {
   readonly definition: string;
   /** What the number may mean besides the obvious (the seed's cautions). */
   readonly caution: string | null;
+  /** What the requests must carry for the metric to be measured at all (behaviour-evidence.ts): without it, no data. */
+  readonly measuredFrom: BehaviourEvidence;
   observe(context: BehaviourContext): BehaviourObservation[];
 }
 

@@ -11,5 +11,6 @@ export const copyRate: BehaviourMetricDefinition = {
   higherIsBetter: true,
   definition: "Requests with at least one copy event / all requests. No window.",
   caution: "Copying suggests the answer was used; it says nothing about whether it was right.",
+  measuredFrom: "user_events",
   observe: ({ requests }) => requests.map((request) => requestObservation(request, hasEvent(request, FeedbackKind.copy) ? 1 : 0)),
 };

@@ -14,6 +14,7 @@ export const firstContactResolution: BehaviourMetricDefinition = {
   definition:
     "Sessions resolved by their first answer / all sessions: the session has exactly one request, that request carries a resolved event, and no handoff or follow_up event. No window (the single request is the condition).",
   caution: "Needs the application to report resolutions; sessions it never asks about count as not resolved.",
+  measuredFrom: "user_events",
   observe: ({ requests }) =>
     groupSessions(requests).map((session) => {
       const only = session.length === 1 ? session[0]! : null;

@@ -13,6 +13,7 @@ export const followUpRate: BehaviourMetricDefinition = {
   definition:
     "Requests followed up / all requests. A request is followed up when it carries a follow_up event, or when the next request of the same session starts at most followUpMs (default 10 minutes) after this answer ended (edge included). Requests without a session id are followed up only by the event.",
   caution: "A high follow-up rate may mean incomplete answers — or an engaged user exploring a topic.",
+  measuredFrom: "user_events_or_session_ids",
   observe: ({ requests, windows }) => {
     const next = nextRequests(requests);
     return requests.map((request) => {

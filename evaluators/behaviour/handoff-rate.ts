@@ -11,5 +11,6 @@ export const handoffRate: BehaviourMetricDefinition = {
   higherIsBetter: false,
   definition: "Requests with a handoff event / all requests (the dashboards' handoff rate). No window.",
   caution: "Some handoffs are right (a refund needs a person); compare it between variants or over time, not against zero.",
+  measuredFrom: "user_events",
   observe: ({ requests }) => requests.map((request) => requestObservation(request, hasEvent(request, FeedbackKind.handoff) ? 1 : 0)),
 };

@@ -13,5 +13,6 @@ export const likeRate: BehaviourMetricDefinition = {
   higherIsBetter: true,
   definition: "Requests whose last thumbs event is thumbs_up / all requests. A user who changes a thumbs up to down counts as down. No window: an event days later counts.",
   caution: "Few users rate; the rate is a floor of satisfaction, not its measure.",
+  measuredFrom: "user_events",
   observe: ({ requests }) => requests.map((request) => requestObservation(request, lastEventOf(request, THUMBS)?.kind === FeedbackKind.thumbsUp ? 1 : 0)),
 };

@@ -12,6 +12,7 @@ export const repeatedQuestionRate: BehaviourMetricDefinition = {
   definition:
     "Requests that repeat an earlier question / all requests. A request repeats when an earlier request of the same session, started at most repeatMs (default 30 minutes) before it (edge included), has a near-duplicate query: Jaccard similarity of normalised query tokens at least repeatSimilarity (default 0.8; query-similarity.ts). A request without a query or a session id never repeats.",
   caution: "A high repeated-question rate may mean the system did not understand the question.",
+  measuredFrom: "session_ids",
   observe: ({ requests, windows }) =>
     groupSessions(requests).flatMap((session) =>
       session.map((request, index) => {

@@ -12,6 +12,7 @@ export const satisfaction: BehaviourMetricDefinition = {
   definition:
     "Mean of the rating events' values over requests that carry a numeric rating (the last one when rated twice), on the application's own scale. Requests without a rating are left out, not counted as 0. No window.",
   caution: "Only users who choose to rate are counted, and they are rarely typical.",
+  measuredFrom: "user_events",
   observe: ({ requests }) =>
     requests.flatMap((request) => {
       const rating = lastEventOf(request, [FeedbackKind.rating]);

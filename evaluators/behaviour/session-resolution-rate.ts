@@ -13,5 +13,6 @@ export const sessionResolutionRate: BehaviourMetricDefinition = {
   higherIsBetter: true,
   definition: "Sessions with a resolved event on any of their requests / all sessions. Only what the application reports: an unreported resolution is not one. No window.",
   caution: "Depends on the application asking; compare it only between sessions where it asks the same way.",
+  measuredFrom: "user_events",
   observe: ({ requests }) => groupSessions(requests).map((session) => sessionObservation(session, session.some((request) => hasEvent(request, FeedbackKind.resolved)) ? 1 : 0)),
 };

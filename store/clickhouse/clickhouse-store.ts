@@ -26,6 +26,7 @@ import { ClickHouseMetricRollups } from "./metric-rollups.js";
 import { engineTrackedMemory } from "./engine-memory.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "./query-memory-bound.js";
 import { runMigrations } from "./run-migrations.js";
+import { repairNotedRollups } from "./rollup-repairs.js";
 
 export interface ClickHouseStore extends Store {
   results: ClickHouseSink;
@@ -117,6 +118,11 @@ export async function openClickHouseStore(config: ClickHouseConfig, options: Cli
   }
   // The config's store settings (settings-schema: clickhouse.*) unless the caller names its own.
   const store = clickHouseStoreOn(connection, { rollupRefreshMs: config.rollupRefreshMs, queryMemoryMb: config.queryMemoryMb, ...definedOnly(options) });
+  if (options.migrate !== false) {
+    // Rollup minutes an upgrade asked to recompute (rollup-repairs.ts); a failure leaves them for the next start.
+    const repaired = await repairNotedRollups(connection, store.rollups);
+    if (!repaired.ok) console.error(`ragscope: ${connection.describe()}: ${repaired.error}`);
+  }
   // A store opened to write first refreshes the rollups a process that died before its refresh left behind (metric-rollups.ts).
   if (options.migrate !== false) await store.rollups.catchUp();
   return store;

@@ -5,6 +5,7 @@ import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.
 import { ROOT_CAUSE_LABELS, ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
 import type { ReviewerAgreement } from "../review/review-agreement.js";
+import { REVIEWERS_PER_CASE, type ReviewerVerdict } from "../../evaluators/reviewed-verdict.js";
 import { optional, page, verdictBadge, type Markup } from "./layout.js";
 import type { ListedTrace } from "./traces-page.js";
 import { encodeCursor } from "./trace-query.js";
@@ -13,12 +14,36 @@ import { utcTime } from "./utc-time.js";
 
 const kappa = (value: number | null) => (value === null ? "—" : value.toFixed(3));
 
-export function reviewQueuePage(reviewer: string, queue: readonly (ListedTrace & { labelledByMe: boolean; reviewers: number })[], next: TraceCursor | null, reviewers: readonly ReviewerAgreement[], judge: readonly CalibrationEntry[]): Markup {
-  const body = html`<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). Two reviewers label each independently; neither sees the other's labels until both are in. A case stays here after its reviews: its verdict column shows the reviewers' verdict once they agree, and "you" says whether yours is in.</p>
+/** A queued case with where its review stands for the reviewer looking at the queue. */
+export interface QueueItem extends ListedTrace {
+  labelledByMe: boolean;
+  /** How many reviewers gave a verdict (labelled a metric); the review decides at REVIEWERS_PER_CASE who agree. */
+  reviewers: number;
+  /** The viewing reviewer's own verdict so far, from their labels alone (the others' stay hidden: the review is blind). */
+  myVerdict: ReviewerVerdict | null;
+}
+
+/**
+ * The verdict cell of a queued case: the reviewers' verdict once REVIEWERS_PER_CASE agree (marked human); otherwise
+ * the automatic verdict, which still counts everywhere, with the review's state — the viewer's own verdict shown as
+ * pending while too few reviewers are in.
+ */
+function queueVerdict(item: QueueItem): Markup {
+  const human = item.human;
+  if (human !== null && human.verdict !== null) return verdictBadge(human.verdict, true);
+  const automatic = verdictBadge(item.qualityStatus, false);
+  if (human === null) return automatic;
+  if (human.state === "disagreed") return html`${automatic} <span class="review-state muted" data-review-state="disagreed">reviewers disagree: the automatic verdict stays</span>`;
+  const mine = item.myVerdict === null ? "" : html`yours: <span data-pending-verdict="${item.myVerdict}">${item.myVerdict}</span>, `;
+  return html`${automatic} <span class="review-state muted" data-review-state="pending">${mine}pending until ${REVIEWERS_PER_CASE} reviewers agree</span>`;
+}
+
+export function reviewQueuePage(reviewer: string, queue: readonly QueueItem[], next: TraceCursor | null, reviewers: readonly ReviewerAgreement[], judge: readonly CalibrationEntry[]): Markup {
+  const body = html`<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). ${REVIEWERS_PER_CASE} reviewers label each independently; neither sees the other's labels until both are in. A review decides a case only once ${REVIEWERS_PER_CASE} reviewers agree: until then the automatic verdict stays (one reviewer's verdict is shown to them as pending) and the case stays here, and after that its verdict column shows the reviewers' verdict. "you" says whether yours is in.</p>
 <p><a href="/api/labels.jsonl" download>Export labels (JSONL)</a> · <form style="display:inline" method="post" action="/review/import" enctype="multipart/form-data"><label>Labels file (JSONL) <input type="file" name="file" accept=".jsonl"></label> <button type="submit">Import labels</button></form></p>
 <table id="queue"><thead><tr><th>started (UTC)</th><th>case</th><th>verdict</th><th>reviewers</th><th>you</th><th>query</th></tr></thead><tbody>
 ${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${utcTime(item.startedAt)}</td><td><a href="/review/${encodeURIComponent(item.caseResultId)}">${item.caseId || item.caseResultId}</a></td>
-<td>${item.human !== null && item.human.verdict !== null ? verdictBadge(item.human.verdict, true) : verdictBadge(item.qualityStatus, false)}</td><td>${item.reviewers} of 2</td><td>${item.labelledByMe ? "labelled" : "to do"}</td><td class="text">${optional(item.query)}</td></tr>`)}
+<td>${queueVerdict(item)}</td><td>${item.reviewers} of ${REVIEWERS_PER_CASE}</td><td>${item.labelledByMe ? "labelled" : "to do"}</td><td class="text">${optional(item.query)}</td></tr>`)}
 </tbody></table>${queue.length === 0 ? html`<p id="queue-empty" class="muted">Nothing waits for review: the evaluation routed no stored case to review (automatic verdict review_required).</p>` : ""}${next === null ? "" : html`<p><a href="/review?after=${encodeCursor(next)}">More →</a></p>`}
 <section id="agreement"><h2>Agreement between reviewers</h2><table id="reviewer-kappa"><thead><tr><th>metric</th><th>reviewers</th><th>items</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>
 ${reviewers.map((entry) => html`<tr data-metric="${entry.metric}"><td>${entry.metric}</td><td>${entry.reviewers === null ? "—" : entry.reviewers.join(" / ")}</td><td class="items">${entry.statistics.items}</td><td>${kappa(entry.statistics.percentAgreement)}</td><td class="kappa">${kappa(entry.statistics.kappa)}${entry.statistics.note === null ? "" : html` <span class="muted">(${entry.statistics.note})</span>`}</td></tr>`)}
@@ -29,20 +54,40 @@ ${judge.map((entry) => html`<tr data-metric="${entry.metric}"><td>${entry.judgeI
   return page("Review queue", reviewer, body);
 }
 
-export function reviewItemPage(reviewer: string, detail: TraceDetail, metrics: readonly string[], mine: readonly HumanLabel[], visible: readonly HumanLabel[], message: string | null): Markup {
+/** What a review form holds: a verdict per metric, the root cause, the comment. */
+export interface ReviewFormValues {
+  verdicts: Readonly<Record<string, "pass" | "fail">>;
+  rootCause: string | null;
+  comment: string;
+}
+
+/** A line above the form: a notice ("Saved.") or the reason a submission was not saved. */
+export type ReviewMessage = { kind: "notice" | "error"; text: string };
+
+/**
+ * The review form of one case. `submitted`: what the reviewer sent when it could not be saved — the form is shown
+ * again with their choices and the reason, so nothing they chose is lost; otherwise it holds their stored labels.
+ */
+export function reviewItemPage(reviewer: string, detail: TraceDetail, metrics: readonly string[], mine: readonly HumanLabel[], visible: readonly HumanLabel[], message: ReviewMessage | null, submitted: ReviewFormValues | null = null): Markup {
   const result = detail.caseResult;
-  const myVerdict = (metric: string) => mine.find((label) => label.metric === metric)?.verdict ?? null;
-  const myRootCause = mine.find((label) => label.metric === "root_cause")?.note ?? null;
-  const myComment = mine.find((label) => label.metric !== "root_cause")?.note ?? "";
+  const stored: ReviewFormValues = {
+    verdicts: Object.fromEntries(mine.filter((label) => label.metric !== "root_cause").map((label) => [label.metric, label.verdict])),
+    rootCause: mine.find((label) => label.metric === "root_cause")?.note ?? null,
+    comment: mine.find((label) => label.metric !== "root_cause")?.note ?? "",
+  };
+  const shown = submitted ?? stored;
+  const myVerdict = (metric: string) => shown.verdicts[metric] ?? null;
+  const myRootCause = shown.rootCause;
+  const myComment = shown.comment;
   const others = visible.filter((label) => label.labeler_id !== reviewer);
-  const body = html`${message === null ? "" : html`<p class="notice" id="message" role="status">${message}</p>`}
+  const body = html`${message === null ? "" : message.kind === "notice" ? html`<p class="notice" id="message" role="status">${message.text}</p>` : html`<p class="error" id="error" role="alert">Not saved: ${message.text}</p>`}
 <section><p><a href="/traces/${encodeURIComponent(result.case_result_id)}">Open the trace</a> · automatic verdict ${verdictBadge(result.quality_status, false)}</p>
 <h2>Query</h2><pre>${optional(result.rag_observation.query)}</pre><h2>Answer</h2><pre>${optional(result.output)}</pre>
 <h2>Evaluation Results</h2><ul>${detail.evaluationResults.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul></section>
 <form method="post" action="/review/${encodeURIComponent(result.case_result_id)}" id="review-form"><section><h2>Your labels (${reviewer})</h2><table>
 ${metrics.map((metric) => html`<tr><th id="metric-${metric}">${metric}</th><td role="radiogroup" aria-labelledby="metric-${metric}"><label><input type="radio" name="metric:${metric}" value="pass" aria-label="${metric}: pass" ${myVerdict(metric) === "pass" ? "checked" : ""}> pass</label>
 <label><input type="radio" name="metric:${metric}" value="fail" aria-label="${metric}: fail" ${myVerdict(metric) === "fail" ? "checked" : ""}> fail</label></td></tr>`)}
-</table>${metrics.length === 0 ? html`<p class="muted">No metric of this case passed or failed it; label the root cause or comment.</p>` : ""}
+</table>${metrics.length === 0 ? html`<p class="muted">No evaluator of this case decided a metric, errored or asked for review; label the root cause or comment.</p>` : ""}
 <p><label>Primary root cause <select name="root_cause"><option value="">none</option>${ROOT_CAUSE_LABEL_NAMES.map((name) => html`<option value="${name}" ${myRootCause === name ? "selected" : ""}>${name} — ${ROOT_CAUSE_LABELS[name]}</option>`)}</select></label></p>
 <p><label>Comment<br><textarea name="comment" rows="3" cols="80">${myComment}</textarea></label></p><button type="submit" id="save-labels">Save labels</button></section></form>
 <section id="other-labels"><h2>Other reviewers</h2>${

@@ -15,6 +15,7 @@ import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
 import { rootCauseLabelOf } from "../../store/ports/trace-reader.js";
 import type { HumanVerdict } from "../review/review-labels.js";
+import { REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
 import { optional, page, verdictBadge, type Markup } from "./layout.js";
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { parseThreshold } from "../../evaluators/threshold.js";
@@ -24,6 +25,14 @@ const registry = createDefaultRegistry();
 
 const yesNo = (value: boolean | null) => (value === null ? html`<span class="muted">unknown</span>` : value ? "yes" : "no");
 const anchor = (chunkId: string) => `chunk-${chunkId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+
+/** Why a reviewed case still shows its automatic verdict: too few reviewers so far, or reviewers who disagree. */
+function reviewState(human: HumanVerdict | null): Markup | string {
+  if (human === null || human.verdict !== null) return "";
+  return human.state === "disagreed"
+    ? html` <span class="muted" data-review-state="disagreed">reviewers disagree (${human.reviewers.join(", ")}): the automatic verdict stays</span>`
+    : html` <span class="muted" data-review-state="pending">review pending: ${human.reviewers.length} of ${REVIEWERS_PER_CASE} reviewers</span>`;
+}
 
 export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVerdict | null, labels: readonly HumanLabel[]): Markup {
   const result = detail.caseResult;
@@ -40,7 +49,7 @@ export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVer
 <tr><th>service</th><td>${optional(observation.service_name)}</td><th>tenant</th><td>${optional(observation.tenant_id)}</td></tr>
 <tr><th>route</th><td>${optional(observation.route)}</td><th>run / case</th><td>${optional(result.run_id)} / ${optional(result.case_id)} ${optional(result.case_version)}</td></tr>
 <tr><th>dataset</th><td>${optional(detail.datasetId)}</td><th>started (UTC)</th><td>${utcTime(result.started_at)}</td></tr>
-<tr><th>verdict</th><td id="verdict">${human !== null && human.verdict !== null ? html`${verdictBadge(human.verdict, true)} <span class="muted">automatic: ${result.quality_status}; reviewed by ${human.reviewers.join(", ")}</span>` : verdictBadge(result.quality_status, false)}</td>
+<tr><th>verdict</th><td id="verdict">${human !== null && human.verdict !== null ? html`${verdictBadge(human.verdict, true)} <span class="muted">automatic: ${result.quality_status}; reviewed by ${human.reviewers.join(", ")}</span>` : html`${verdictBadge(result.quality_status, false)}${reviewState(human)}`}</td>
 <th>execution</th><td>${result.execution_status}${observation.partial_trace ? " (partial trace)" : ""}; latency ${optional(observation.latency_ms === null ? null : formatFixed(observation.latency_ms, 1))} ms</td></tr></table></section>
 ${
   observation.malformed_attributes.length === 0

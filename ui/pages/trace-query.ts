@@ -3,6 +3,7 @@ import { qualityStatus } from "../../contracts/case-result.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { failure, success, type Result } from "../../core/result.js";
 import type { TraceCursor, TraceFilter } from "../../store/ports/trace-reader.js";
+import { closestTraceMetricNames, isTraceMetricName } from "./trace-metric-names.js";
 
 export const FILTER_PARAMETERS = ["service", "tenant", "route", "run", "dataset", "verdict", "root_cause", "from", "to", "q", "metric", "below", "above"] as const;
 const METRIC_PATTERN = /^[A-Za-z0-9_.@-]{1,120}$/;
@@ -80,6 +81,11 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
   }
   if (metric !== undefined) {
     if (!METRIC_PATTERN.test(metric)) return failure(`metric=${metric} is not a metric name (letters, digits, _ . @ -), e.g. context_recall`);
+    // A name no evaluator stores matched nothing, silently: the list looked empty, not mistyped.
+    if (!isTraceMetricName(metric)) {
+      const closest = closestTraceMetricNames(metric);
+      return failure(`metric=${metric} is not a metric ragscope stores, so no trace could match it${closest.length > 0 ? ` — did you mean ${closest.join(" or ")}?` : ""} (a stored metric such as context_recall, faithfulness, latency_ms or judge_cost)`);
+    }
     if (filter.below === undefined && filter.above === undefined) return failure(`metric=${metric} needs a bound: add below=<number> and/or above=<number>`);
     filter.metric = metric;
   }

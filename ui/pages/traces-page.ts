@@ -46,6 +46,13 @@ export function olderTracesHref(parameters: URLSearchParams, next: TracePage["ne
 /** The header of the live list's rows: where the page after them starts; empty at the end of the list. */
 export const LIST_END_HEADER = "Ragscope-Older-Traces";
 
+/** Why the list is empty, naming the filters given (a metric bound that no trace's value meets is not a typo in the service). */
+function emptyListMessage(parameters: URLSearchParams): string {
+  const given = FILTER_PARAMETERS.filter((name) => (parameters.get(name) ?? "").trim() !== "").map((name) => `${name}=${parameters.get(name)!.trim()}`);
+  if (given.length === 0) return "No traces stored yet: send spans to this collector's OTLP/HTTP receiver (ragscope serve prints its address), or run ragscope demo.";
+  return `No stored trace meets ${given.join(", ")}: a service, tenant, route, run or dataset must match exactly, and a metric bound matches only traces with a value of that metric beyond it; widen or clear them.`;
+}
+
 export function tracesPage(reviewer: string, parameters: URLSearchParams, listed: TracePage & { traces: ListedTrace[] }, error: string | null): Markup {
   const value = (name: string) => parameters.get(name) ?? "";
   const input = (name: string, label: string, placeholder = "") => html`<label>${label}<input name="${name}" value="${value(name)}" placeholder="${placeholder}"></label>`;
@@ -62,6 +69,6 @@ ${error === null ? "" : html`<p class="error" id="error">${error}</p>`}
 <table id="traces"><thead><tr><th>started (UTC)</th><th>trace</th><th>service</th><th>tenant</th><th>route</th><th>run</th><th>dataset</th><th>verdict</th><th>root cause</th><th>latency ms</th><th>query</th><th>answer</th></tr></thead>
 <tbody id="trace-rows" ${firstPage ? html`data-live="/traces/rows?${parameters.toString()}" data-events="/api/traces/stream"` : ""}>${traceRows(listed.traces)}</tbody></table>
 <p id="list-end">${older === null ? html`<span class="muted">End of the list.</span>` : html`<a id="older" href="${older}">Older traces →</a>`}</p>
-${listed.traces.length === 0 && error === null ? html`<p id="list-empty" class="muted">${FILTER_PARAMETERS.some((name) => value(name) !== "") ? "No stored trace meets these filters: a service, tenant or route must match exactly; widen or clear them." : "No traces stored yet: send spans to this collector's OTLP/HTTP receiver (ragscope serve prints its address), or run ragscope demo."}</p>` : ""}`;
+${listed.traces.length === 0 && error === null ? html`<p id="list-empty" class="muted">${emptyListMessage(parameters)}</p>` : ""}`;
   return page("Traces", reviewer, body, ["/static/live.js"]);
 }

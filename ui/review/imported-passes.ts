@@ -2,7 +2,8 @@
  * A label import may not decide a case as "passed" on part of it. A reviewer's
  * verdict is "failed" when they failed any metric and "passed" otherwise
  * (evaluators/reviewed-verdict.ts), so a file with one metric marked "pass" on a
- * case that failed four would turn it into a pass on every surface — the form
+ * case that failed four would count as that reviewer's pass of the whole case,
+ * and with a second such reviewer as a pass on every surface — the form
  * refuses that (review-labels.ts labelsOfSubmission), and so does an import:
  * for every case and reviewer whose labels, the file's with the ones already
  * stored, fail nothing, every metric the case offers for review must be

@@ -10,11 +10,22 @@
  * decide the two-reviewer agreement alone. Without tokens (the loopback
  * default, where everyone is "local") nobody's identity is proven, so the
  * file's labeler ids are kept and a missing one is "local".
+ *
+ * A line's fields: `case_result_id`, `metric` and `verdict` ("pass" or "fail")
+ * are required; `labeler_id` as above; `note` (default ""), `value` (0..1 or
+ * null, default null) and `labeled_at` (an ISO-8601 date-time) may be left
+ * out — a line without `labeled_at` is labelled at the time of the import, so
+ * it replaces an earlier label of the same case, metric and reviewer, as a
+ * label saved in the form does. `label_id` is derived and best left out.
  */
 import { humanLabel, newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { failure, success, type Result } from "../../core/result.js";
 
 export const MAXIMUM_IMPORT_LINES = 100_000;
+
+/** What a line holds, said with a line's error so the fix is in the message (ui/README.md, "Review"). */
+const LINE_FIELDS =
+  'a line is one JSON object with case_result_id, metric and verdict ("pass" or "fail"); labeler_id, note, value (0..1) and labeled_at (ISO-8601, default: the import\'s time) may be left out';
 
 export function labelsToJsonl(labels: readonly HumanLabel[]): string {
   return labels.map((label) => JSON.stringify(label)).join("\n") + (labels.length > 0 ? "\n" : "");
@@ -24,6 +35,8 @@ export interface LabelAuthor {
   reviewer: string;
   /** True when a token proved the reviewer: every label is theirs. */
   authenticated: boolean;
+  /** When the file is imported (ISO-8601): the labeled_at of a line that gives none. */
+  importedAt: string;
 }
 
 export function labelsFromJsonl(text: string, author: LabelAuthor): Result<HumanLabel[], string> {
@@ -46,10 +59,12 @@ export function labelsFromJsonl(text: string, author: LabelAuthor): Result<Human
           `line ${index + 1}: labeler_id "${String(named)}" is not you ("${author.reviewer}"): labels are imported as the reviewer whose token sends them — leave labeler_id out, or let "${String(named)}" import their own labels with their own token`,
         );
       }
+      const given = parsed as Record<string, unknown>;
+      if (given.labeled_at === undefined) parsed = { ...given, labeled_at: author.importedAt };
     }
     // The id is derived, so a file written by hand needs none; one that carries an id must carry the derived one.
     const checked = humanLabel.omit({ label_id: true }).safeParse(parsed);
-    if (!checked.success) return failure(`line ${index + 1}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(line)"}: ${issue.message}`).join("; ")}`);
+    if (!checked.success) return failure(`line ${index + 1}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(line)"}: ${issue.message}`).join("; ")} — ${LINE_FIELDS}`);
     const label = newHumanLabel(checked.data);
     const given = (parsed as { label_id?: unknown }).label_id;
     if (given !== undefined && given !== label.label_id) return failure(`line ${index + 1}: label_id "${String(given)}" is not the id of (case_result_id, metric, labeler_id) — leave label_id out`);

@@ -17,17 +17,21 @@ export const ROOT_CAUSE_METRIC = "root_cause";
 
 /**
  * The metric a reviewer labels for an Evaluation Result: one that passed or
- * failed the case, a measurement whose heuristic signal routed the case to
- * review, or a heuristic judge's measurement of a judged metric (the reviewer
- * decides what the heuristic could not). Null otherwise.
+ * failed the case, and every one the automatic evaluation could not decide —
+ * an evaluator that errored (a ranking that lists a chunk twice, a judge that
+ * did not answer), a result flagged for review (a measurement whose heuristic
+ * signal routed the case to review), or a heuristic judge's measurement of a
+ * judged metric — since those are what sent the case to review and what the
+ * reviewer decides. Null for the root cause, for measurements nobody asked to
+ * review and for metrics that do not apply.
  */
 export function reviewMetricOf(result: EvaluationResult): string | null {
   if (result.evaluator_id === ROOT_CAUSE_METRIC) return null;
   const decided = result.outcome === "passed" || result.outcome === "failed";
-  const flagged = result.outcome === "measured" && result.review_required;
+  const undecided = result.outcome === "error" || result.review_required;
   // A heuristic judge's score is a measurement (judge-evaluations.ts), and the reviewer decides its metric either way.
   const heuristicJudgement = result.outcome === "measured" && result.evaluator_id.startsWith("judge.") && result.confidence.semantics === "heuristic";
-  if (!decided && !flagged && !heuristicJudgement) return null;
+  if (!decided && !undecided && !heuristicJudgement) return null;
   return result.evaluator_id.startsWith("judge.") ? result.evaluator_id.slice("judge.".length) : result.evaluator_id;
 }
 
@@ -52,7 +56,8 @@ export interface ReviewSubmission {
  *
  * A reviewer's verdict on a case is "failed" when they failed any metric and "passed" otherwise
  * (evaluators/reviewed-verdict.ts), so a pass is only taken once the reviewer has labelled every metric of the case:
- * one metric ticked "pass" on a case that failed four would otherwise turn it into a pass everywhere.
+ * one metric ticked "pass" on a case that failed four would otherwise count as that reviewer's pass of the whole case
+ * (and two such reviewers would turn it into a pass everywhere).
  */
 export function labelsOfSubmission(submission: ReviewSubmission, metrics: readonly string[], earlier: readonly HumanLabel[] = []): Result<HumanLabel[], string> {
   const labels: HumanLabel[] = [];

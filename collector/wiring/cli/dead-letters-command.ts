@@ -3,12 +3,15 @@
  * could not evaluate into a stored result (the store's dead_letters table,
  * newest first) with the reason, and with `--body ID --out FILE` writes one
  * letter's message as received, to inspect it or send it again. Exit 0; 2
- * when the store cannot be read or the letter does not exist.
+ * when the store cannot be read, holds no ragscope data (a data folder that
+ * does not exist is not created: existing-store.ts) or the letter does not
+ * exist.
  */
 import { writeFile } from "node:fs/promises";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
+import { storeWithoutData } from "./existing-store.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
@@ -29,8 +32,14 @@ export async function deadLettersCommand(options: DeadLettersOptions, request: S
     reportInvalidSettings("dead-letters", resolved.error, output);
     return ExitCode.undecided;
   }
+  const clickhouse = resolved.value.settings.clickhouse;
+  const nothingStored = await storeWithoutData("dead-letters", clickhouse);
+  if (nothingStored !== null) {
+    output.error(nothingStored);
+    return ExitCode.undecided;
+  }
   // Migrated: a store from before migration 0011 gets the (empty) table.
-  const store = await openClickHouseStore(resolved.value.settings.clickhouse);
+  const store = await openClickHouseStore(clickhouse);
   try {
     if (options.body !== undefined && options.out !== undefined) {
       const body = await store.deadLetters.body(options.body);

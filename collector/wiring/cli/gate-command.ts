@@ -11,8 +11,6 @@
  * `--tenant` reads the run as that tenant's reader would: only its cases
  * count, and another tenant's run reads as not stored.
  */
-import { existsSync, statSync } from "node:fs";
-import path from "node:path";
 import { checkReleaseGate, GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
 import { packageFiles } from "../config/package-files.js";
@@ -21,9 +19,10 @@ import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { formatFixed } from "../../../evaluators/format-fixed.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
+import { missingFolder } from "./existing-store.js";
 import { readSchemaState, type SchemaState } from "../../../store/clickhouse/run-migrations.js";
-import { unfinishedRunProblem } from "../../../experiments/run-completion.js";
 import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
+import { unfinishedRunProblem } from "../../../experiments/run-completion.js";
 
 export const defaultGateFile = packageFiles.gateFile;
 
@@ -69,14 +68,14 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       return GateExit.unusable;
     }
     const cases = await reader.loadRunCases(options.run);
-    if (cases.length === 0) {
-      output.error(`run "${options.run}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
-      return GateExit.unusable;
-    }
     // An eval stopped or killed part-way: its cases are not the dataset's, so there is no decision to make on them.
     const unfinished = unfinishedRunProblem(options.run, await reader.readRun(options.run), cases.length);
     if (unfinished !== null) {
       output.error(unfinished);
+      return GateExit.unusable;
+    }
+    if (cases.length === 0) {
+      output.error(`run "${options.run}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
       return GateExit.unusable;
     }
     const baseline = options.baseline ? await reader.loadRunCases(options.baseline) : null;
@@ -90,14 +89,6 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
   } finally {
     await store.close();
   }
-}
-
-/** A folder that is not there, under folders that are: a path through a file is the engine's to refuse (store-open-errors.ts). */
-function missingFolder(folder: string): boolean {
-  if (existsSync(folder)) return false;
-  let above = path.dirname(path.resolve(folder));
-  while (!existsSync(above)) above = path.dirname(above);
-  return statSync(above).isDirectory();
 }
 
 /** Why a store the gate cannot read is not a "no such run": nothing stored there, or a schema an earlier release wrote. */

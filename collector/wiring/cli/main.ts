@@ -135,7 +135,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
 
   program
     .command("report")
-    .description("draw the dashboards' panels from the store into a static HTML file and print the headline numbers; exits 1 when a panel fails")
+    .description("draw the dashboards' panels from the store into a static HTML file and print the headline numbers; exits 1 when a panel fails, 2 when the data folder does not exist or a --run, --baseline or --candidate has no stored results")
     .addOption(dataDirOption())
     .option("--out <file>", "the HTML file to write", ".ragscope/report.html")
     .option("--from <time>", "start of the time range: now-24h or an ISO date-time (default: the first stored request)")

@@ -5,12 +5,16 @@
  * this command lets an operator upgrade a store on purpose — before starting
  * the new release's collectors against a shared server, or to see what an
  * upgrade does — and exits without serving. Running it again applies nothing.
+ * Rollup minutes a migration noted for recomputing (rollup-repairs.ts) are
+ * recomputed here too, and the count is said.
  * Exit 0 when the store is up to date, 2 when the store cannot be opened or a
  * migration fails (the message names the migration and the store).
  */
 import { openClickHouse, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { ABANDONED_LOCK_PREFIX } from "../../../store/clickhouse/migration-lock.js";
 import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
+import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
+import { repairNotedRollups } from "../../../store/clickhouse/rollup-repairs.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import type { FlagValues } from "./config-flags.js";
 import { ExitCode } from "./exit-codes.js";
@@ -29,6 +33,15 @@ export async function migrateCommand(request: SettingsRequest, flags: FlagValues
     if (applied.length === 0) output.log(`${connection.describe()}: the schema is up to date, no migration applied`);
     else for (const name of applied) output.log(`${connection.describe()}: applied ${name}`);
     for (const note of notes) output.log(`${connection.describe()}: ${note}`);
+    // Rollup minutes a migration asked to recompute (rollup-repairs.ts), recomputed by the collector's own refresh.
+    const rollups = new ClickHouseMetricRollups(connection);
+    const repaired = await repairNotedRollups(connection, rollups);
+    if (!repaired.ok) {
+      output.error(`ragscope migrate: ${repaired.error}`);
+      return ExitCode.undecided;
+    }
+    await rollups.close();
+    if (repaired.value.recomputed > 0) output.log(`${connection.describe()}: recomputed the dashboards' rollups of ${repaired.value.recomputed} minute(s) × tenant × service (${repaired.value.reasons.join("; ")})`);
     // Tables a migration replaced are kept, never dropped by ragscope (README "Upgrading a store").
     const kept = await tablesNamed(connection, "_before_[0-9]{4}$");
     if (kept.length > 0) output.log(`tables kept from before an upgrade (drop them once the upgrade is checked): ${kept.join(", ")}`);

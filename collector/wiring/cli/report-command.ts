@@ -9,6 +9,12 @@
  * store's ports for those tenants (store/ports/tenant-scope.ts), so a report
  * for tenant A holds none of another tenant's runs, traces, counts or metric
  * values — the report can be handed to A.
+ *
+ * Exit 2 (a null outcome) when there is nothing to report on: a data folder
+ * that does not exist (not created: existing-store.ts), a store without
+ * ragscope data, or a --run / --baseline / --candidate with no stored
+ * results; a --service, --dataset or --tenant value that matches no stored
+ * request is a warning (report/unmatched-filters.ts).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -22,7 +28,9 @@ import type { DashboardQuerySurface } from "../../../store/ports/dashboard-query
 import type { RunReader } from "../../../store/ports/run-reader.js";
 import { readBehaviourBoard } from "../../../evaluators/behaviour/behaviour-board.js";
 import { describeScope } from "../../../store/ports/tenant-scope.js";
+import { describeRunsWithoutResults, runsWithoutResults, unmatchedFilterWarnings } from "../../../report/unmatched-filters.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
+import { storeWithoutData } from "./existing-store.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
@@ -124,10 +132,23 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     output.error(`--from and --to take "now", "now-6h" (s, m, h, d) or an ISO 8601 date-time such as 2026-07-08T09:00:00Z`);
     return null;
   }
+  const clickhouse = resolved.value.settings.clickhouse;
+  const nothingStored = await storeWithoutData("report", clickhouse);
+  if (nothingStored !== null) {
+    output.error(nothingStored);
+    return null;
+  }
   // Migrated: a data folder from an older version gets the tables the panels read.
-  const store = await openClickHouseStore(resolved.value.settings.clickhouse);
+  const store = await openClickHouseStore(clickhouse);
   try {
     const readers = store.scoped(options.tenant.length > 0 ? options.tenant : "all");
+    const where = options.tenant.length > 0 ? `${store.describe()} (${describeScope(options.tenant)})` : store.describe();
+    const missingRuns = await runsWithoutResults(readers.reader, options);
+    if (missingRuns.length > 0) {
+      output.error(await describeRunsWithoutResults(missingRuns, readers.traces, where));
+      return null;
+    }
+    for (const warning of await unmatchedFilterWarnings(readers.traces, options, where)) output.error(warning);
     const extent = await dataRange(readers.reader, now);
     const fromMs = times.from ?? extent.fromMs;
     const toMs = times.to ?? extent.toMs;

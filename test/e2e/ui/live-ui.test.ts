@@ -239,7 +239,7 @@ describe("the live web UI of ragscope serve", () => {
     await label(alice, labelledCases[0]!, "fail", "HALLUCINATION");
     await label(alice, labelledCases[1]!, "fail", "HALLUCINATION");
     await label(alice, labelledCases[2]!, "pass", "CONTEXT_NOISY");
-    // Alice's labels decided the cases' verdicts; bob's queue still holds them, his labels to do.
+    // One reviewer of two decides nothing (REVIEWERS_PER_CASE): bob's queue still holds the cases, his labels to do.
     await bob.goto(`${uiUrl}/review`);
     const bobsQueue = await bob.locator("#queue tbody tr").evaluateAll((rows) => rows.map((row) => [(row as unknown as { dataset: { caseResultId: string } }).dataset.caseResultId, row.children[3]!.textContent, row.children[4]!.textContent]));
     assert.deepEqual(bobsQueue, ids.map((id) => [id, labelledCases.includes(id) ? "1 of 2" : "0 of 2", "to do"]));

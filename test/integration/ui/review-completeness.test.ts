@@ -1,8 +1,8 @@
 /**
  * A reviewer's pass decides a case only once they labelled every metric it
  * offers for review: one metric ticked "pass" on a case that failed two turned
- * it into a pass on every surface (the final verdict is the reviewers' when
- * they agree, evaluators/reviewed-verdict.ts). The same holds for labels
+ * it into that reviewer's pass of the case (the final verdict is the
+ * reviewers' when two agree, evaluators/reviewed-verdict.ts). The same holds for labels
  * imported as JSONL. Through the UI's review and import endpoints with
  * reviewer tokens; the UI server in-process on 127.0.0.1, the in-memory store.
  */
@@ -33,7 +33,7 @@ describe("a review's pass needs every metric labelled", () => {
   const review = (reviewer: keyof typeof TOKENS, verdicts: Record<string, string>) =>
     fetch(`${server.url}/review/${CASE}`, { method: "POST", headers: { authorization: `Bearer ${TOKENS[reviewer]}`, "content-type": "application/json" }, body: JSON.stringify({ verdicts, comment: "" }) });
   const humanVerdict = async (caseResultId = CASE) =>
-    ((await (await fetch(`${server.url}/api/traces/${caseResultId}`, { headers: { authorization: `Bearer ${TOKENS.alice}` } })).json()) as { humanVerdict: { verdict: string | null; reviewers: string[] } | null }).humanVerdict;
+    ((await (await fetch(`${server.url}/api/traces/${caseResultId}`, { headers: { authorization: `Bearer ${TOKENS.alice}` } })).json()) as { humanVerdict: { verdict: string | null; state: string; reviewers: string[] } | null }).humanVerdict;
   const passedIds = async () =>
     ((await (await fetch(`${server.url}/api/traces?verdict=passed`, { headers: { authorization: `Bearer ${TOKENS.alice}` } })).json()) as { traces: { caseResultId: string }[] }).traces.map((trace) => trace.caseResultId);
 
@@ -47,10 +47,10 @@ describe("a review's pass needs every metric labelled", () => {
 
   test("a fail may be given alone, and the rest labelled in a later save; a complete pass is taken", async () => {
     assert.equal((await review("alice", { faithfulness: "fail" })).status, 200);
-    assert.deepEqual(await humanVerdict(), { verdict: "failed", reviewers: ["alice"] });
+    assert.deepEqual(await humanVerdict(), { verdict: null, state: "pending", reviewers: ["alice"] }, "one reviewer of two: pending");
     assert.equal((await review("alice", { completeness: "pass" })).status, 200, "alice's earlier fail makes her verdict");
     assert.equal((await review("bob", { faithfulness: "pass", completeness: "pass" })).status, 200);
-    assert.deepEqual(await humanVerdict(), { verdict: null, reviewers: ["alice", "bob"] }, "the reviewers disagree: the automatic verdict stays");
+    assert.deepEqual(await humanVerdict(), { verdict: null, state: "disagreed", reviewers: ["alice", "bob"] }, "the reviewers disagree: the automatic verdict stays");
     assert.deepEqual(await passedIds(), []);
   });
 
@@ -72,7 +72,7 @@ describe("a review's pass needs every metric labelled", () => {
 
   test("an imported fail is taken alone; an import completing a reviewer's stored passes is taken", async () => {
     assert.equal((await importLabels("alice", [{ metric: "completeness", verdict: "fail" }])).status, 200);
-    assert.deepEqual(await humanVerdict(IMPORTED), { verdict: "failed", reviewers: ["alice"] });
+    assert.deepEqual(await humanVerdict(IMPORTED), { verdict: null, state: "pending", reviewers: ["alice"] });
     const bobFirst = await fetch(`${server.url}/review/${IMPORTED}`, { method: "POST", headers: { authorization: `Bearer ${TOKENS.bob}`, "content-type": "application/json" }, body: JSON.stringify({ verdicts: { faithfulness: "fail" }, comment: "" }) });
     assert.equal(bobFirst.status, 200);
     // Bob changes his mind in a file: faithfulness passes after all, and completeness too — his labels are complete.
@@ -80,6 +80,6 @@ describe("a review's pass needs every metric labelled", () => {
     assert.equal((await importLabels("bob", [{ metric: "faithfulness", verdict: "pass", labeled_at: later }])).status, 400, "his stored fail replaced by a pass leaves completeness unlabelled");
     assert.equal((await importLabels("bob", [{ metric: "faithfulness", verdict: "pass" }])).status, 200, "an older label than his stored fail does not replace it: his verdict stays failed");
     assert.equal((await importLabels("bob", [{ metric: "faithfulness", verdict: "pass", labeled_at: later }, { metric: "completeness", verdict: "pass", labeled_at: later }])).status, 200);
-    assert.deepEqual(await humanVerdict(IMPORTED), { verdict: null, reviewers: ["alice", "bob"] });
+    assert.deepEqual(await humanVerdict(IMPORTED), { verdict: null, state: "disagreed", reviewers: ["alice", "bob"] });
   });
 });

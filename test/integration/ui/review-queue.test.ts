@@ -1,9 +1,13 @@
 /**
  * The review queue holds every case the evaluation routed to review until each
- * reviewer has given their labels: the page says two reviewers label each case.
- * Filtered by the final verdict, the queue lost a case as soon as its first
- * reviewer's complete pass made it "passed", and the second reviewer never saw
- * it. Through the UI's review endpoints with two reviewers' tokens; the UI
+ * reviewer has given their labels: the page says two reviewers label each case,
+ * and a review decides the case only once two reviewers agree
+ * (evaluators/reviewed-verdict.ts REVIEWERS_PER_CASE). Filtered by the final
+ * verdict, the queue lost a case as soon as its first reviewer's complete pass
+ * made it "passed", and the second reviewer never saw it; and that one pass
+ * was the case's verdict everywhere. The first reviewer's verdict is shown to
+ * them as pending, never to the second reviewer before their own labels (the
+ * review is blind). Through the UI's review endpoints with two reviewers' tokens; the UI
  * server in-process on 127.0.0.1, the in-memory store (the store contract
  * checks the ClickHouse store's automatic-verdict filter gives the same rows).
  */
@@ -21,7 +25,8 @@ interface QueueItem {
   caseResultId: string;
   labelledByMe: boolean;
   reviewers: number;
-  human: { verdict: string | null } | null;
+  myVerdict: string | null;
+  human: { verdict: string | null; state: string } | null;
 }
 
 describe("the review queue keeps a case for its second reviewer", () => {
@@ -40,28 +45,38 @@ describe("the review queue keeps a case for its second reviewer", () => {
   const queueOf = async (reviewer: keyof typeof TOKENS) => {
     const answer = await fetch(`${server.url}/api/review`, { headers: { authorization: `Bearer ${TOKENS[reviewer]}` } });
     assert.equal(answer.status, 200);
-    return ((await answer.json()) as { items: QueueItem[] }).items.map((item) => ({ id: item.caseResultId, mine: item.labelledByMe, reviewers: item.reviewers, verdict: item.human?.verdict ?? null }));
+    return ((await answer.json()) as { items: QueueItem[] }).items.map((item) => ({ id: item.caseResultId, mine: item.labelledByMe, reviewers: item.reviewers, verdict: item.human?.verdict ?? null, state: item.human?.state ?? null, myVerdict: item.myVerdict }));
   };
   const review = (reviewer: keyof typeof TOKENS, verdict: "pass" | "fail") =>
     fetch(`${server.url}/review/${ROUTED}`, { method: "POST", headers: { authorization: `Bearer ${TOKENS[reviewer]}`, "content-type": "application/json" }, body: JSON.stringify({ verdicts: { faithfulness: verdict }, comment: "" }) });
 
   test("only the case routed to review is queued", async () => {
-    assert.deepEqual(await queueOf("alice"), [{ id: ROUTED, mine: false, reviewers: 0, verdict: null }]);
+    assert.deepEqual(await queueOf("alice"), [{ id: ROUTED, mine: false, reviewers: 0, verdict: null, state: null, myVerdict: null }]);
   });
 
-  test("after the first reviewer's pass decided its verdict, the second reviewer still finds it to do", async () => {
+  test("after the first reviewer's pass the automatic verdict stays, hers shown to her as pending; the second reviewer finds it to do", async () => {
     assert.equal((await review("alice", "pass")).status, 200);
-    assert.deepEqual(await queueOf("alice"), [{ id: ROUTED, mine: true, reviewers: 1, verdict: "passed" }]);
-    assert.deepEqual(await queueOf("bob"), [{ id: ROUTED, mine: false, reviewers: 1, verdict: "passed" }]);
-    const page = await (await fetch(`${server.url}/review`, { headers: { authorization: `Bearer ${TOKENS.bob}` } })).text();
-    assert.match(page, new RegExp(`<tr data-case-result-id="${ROUTED}">.*?<td>1 of 2</td><td>to do</td>`, "s"));
+    assert.deepEqual(await queueOf("alice"), [{ id: ROUTED, mine: true, reviewers: 1, verdict: null, state: "pending", myVerdict: "passed" }]);
+    assert.deepEqual(await queueOf("bob"), [{ id: ROUTED, mine: false, reviewers: 1, verdict: null, state: "pending", myVerdict: null }], "bob does not learn alice's verdict");
+    const alicePage = await (await fetch(`${server.url}/review`, { headers: { authorization: `Bearer ${TOKENS.alice}` } })).text();
+    assert.match(alicePage, new RegExp(`<tr data-case-result-id="${ROUTED}">.*?data-verdict="review_required" data-human="no">.*?yours: <span data-pending-verdict="passed">passed</span>, pending until 2 reviewers agree.*?<td>1 of 2</td><td>labelled</td>`, "s"));
+    const bobPage = await (await fetch(`${server.url}/review`, { headers: { authorization: `Bearer ${TOKENS.bob}` } })).text();
+    assert.match(bobPage, new RegExp(`<tr data-case-result-id="${ROUTED}">.*?data-verdict="review_required" data-human="no">.*?pending until 2 reviewers agree.*?<td>1 of 2</td><td>to do</td>`, "s"));
+    assert.doesNotMatch(bobPage, /data-pending-verdict/, "no verdict of alice's on bob's page");
+    const pending = await fetch(`${server.url}/api/review?verdict=review_required`, { headers: { authorization: `Bearer ${TOKENS.bob}` } });
+    assert.equal(((await pending.json()) as { items: QueueItem[] }).items.length, 1, "its final verdict is still review_required");
   });
 
   test("both reviews in, the case stays listed with the reviewers' verdict; a filter narrows the queue to it", async () => {
     assert.equal((await review("bob", "fail")).status, 200);
-    assert.deepEqual(await queueOf("bob"), [{ id: ROUTED, mine: true, reviewers: 2, verdict: null }], "they disagree: no reviewed verdict");
+    assert.deepEqual(await queueOf("bob"), [{ id: ROUTED, mine: true, reviewers: 2, verdict: null, state: "disagreed", myVerdict: "failed" }], "they disagree: no reviewed verdict");
     const answer = await fetch(`${server.url}/api/review?verdict=passed`, { headers: { authorization: `Bearer ${TOKENS.bob}` } });
     assert.deepEqual(((await answer.json()) as { items: QueueItem[] }).items, [], "the final verdict is the automatic review_required again");
+    // Bob changes his label to a pass: the two reviewers agree, and their verdict is the case's.
+    assert.equal((await review("bob", "pass")).status, 200);
+    assert.deepEqual(await queueOf("bob"), [{ id: ROUTED, mine: true, reviewers: 2, verdict: "passed", state: "agreed", myVerdict: "passed" }]);
+    const passed = await fetch(`${server.url}/api/review?verdict=passed`, { headers: { authorization: `Bearer ${TOKENS.bob}` } });
+    assert.deepEqual(((await passed.json()) as { items: QueueItem[] }).items.map((item) => item.caseResultId), [ROUTED]);
   });
 
   test("the queue, the traces list and the trace page show a start time in one form", async () => {

@@ -64,12 +64,19 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(await subject.store.reader.storedSpan(), { firstMs: Date.parse(caseResult.started_at), lastMs: Date.parse("2026-07-08T09:35:00.000Z"), requests: 2 });
     });
 
-    test("an agreed human review replaces the automatic verdict (reviewed-verdict.ts), in the cases and the summary; disagreement and root-cause labels alone do not", async () => {
+    test("an agreed human review of two reviewers replaces the automatic verdict (reviewed-verdict.ts), in the cases and the summary; one reviewer, disagreement and root-cause labels alone do not", async () => {
+      // The final verdict by the rule (REVIEWERS_PER_CASE = 2 reviewers who agree), worked by hand per seed.
       const seeds = [
         { id: "cr_review_agreed_pass", automatic: "failed" as const, labels: [["alice", "pass"], ["bob", "pass"]] },
         { id: "cr_review_agreed_fail", automatic: "review_required" as const, labels: [["alice", "fail"], ["bob", "fail"]] },
+        { id: "cr_review_three_agree", automatic: "review_required" as const, labels: [["alice", "pass"], ["bob", "pass"], ["carol", "pass"]] },
         { id: "cr_review_disagree", automatic: "review_required" as const, labels: [["alice", "pass"], ["bob", "fail"]] },
         { id: "cr_review_one_reviewer", automatic: "unjudged" as const, labels: [["carol", "pass"]] },
+        // One reviewer's complete pass of a failed case, and one reviewer's fail of a case to review: pending, not decided.
+        { id: "cr_review_one_reviewer_passes_failed", automatic: "failed" as const, labels: [["carol", "pass"]] },
+        { id: "cr_review_one_reviewer_fails", automatic: "review_required" as const, labels: [["carol", "fail"]] },
+        // A second reviewer who gave only a root cause (saved below) gave no verdict: still one reviewer.
+        { id: "cr_review_one_reviewer_and_root_cause", automatic: "review_required" as const, labels: [["carol", "pass"]] },
         { id: "cr_review_root_cause_only", automatic: "failed" as const, labels: [] },
         { id: "cr_review_none", automatic: "failed" as const, labels: [] },
       ];
@@ -80,10 +87,11 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
       await subject.store.humanLabels.save(
         seeds.flatMap((seed) => seed.labels.map(([reviewer, verdict]) => newHumanLabel({ case_result_id: seed.id, metric: "faithfulness", labeler_id: reviewer!, verdict: verdict as "pass" | "fail", labeled_at: labeledAt }))),
       );
-      // A second label of a reviewer who passed; and a root-cause label, which is not a verdict on a metric.
+      // A second label of a reviewer who passed; and root-cause labels, which are not verdicts on a metric.
       await subject.store.humanLabels.save([
         newHumanLabel({ case_result_id: "cr_review_disagree", metric: "completeness", labeler_id: "alice", verdict: "pass", labeled_at: labeledAt }),
         newHumanLabel({ case_result_id: "cr_review_root_cause_only", metric: "root_cause", labeler_id: "alice", verdict: "fail", note: "HALLUCINATION", labeled_at: labeledAt }),
+        newHumanLabel({ case_result_id: "cr_review_one_reviewer_and_root_cause", metric: "root_cause", labeler_id: "dave", verdict: "fail", note: "HALLUCINATION", labeled_at: labeledAt }),
       ]);
       const cases = await subject.store.reader.loadRunCases("run_reviewed");
       const byId = new Map(cases.map((item) => [item.caseResult.case_result_id, item]));
@@ -92,16 +100,24 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
         [
           ["cr_review_agreed_pass", "passed", ["alice", "bob"]],
           ["cr_review_agreed_fail", "failed", ["alice", "bob"]],
+          ["cr_review_three_agree", "passed", ["alice", "bob", "carol"]],
           ["cr_review_disagree", "review_required", []],
-          ["cr_review_one_reviewer", "passed", ["carol"]],
+          ["cr_review_one_reviewer", "unjudged", []],
+          ["cr_review_one_reviewer_passes_failed", "failed", []],
+          ["cr_review_one_reviewer_fails", "review_required", []],
+          ["cr_review_one_reviewer_and_root_cause", "review_required", []],
           ["cr_review_root_cause_only", "failed", []],
           ["cr_review_none", "failed", []],
         ],
       );
+      // passed: agreed_pass, three_agree; failed: agreed_fail, one_reviewer_passes_failed, root_cause_only, none;
+      // review_required: disagree, one_reviewer_fails, one_reviewer_and_root_cause; unjudged: one_reviewer.
       const summary = await subject.store.reader.readRunSummary("run_reviewed");
-      assert.deepEqual([summary.passed, summary.failed, summary.reviewRequired, summary.unjudged], [2, 3, 1, 0]);
-      const failedTraces = await subject.store.traces.listTraces({ runId: "run_reviewed", verdict: "failed" }, { after: null, limit: 10 });
-      assert.deepEqual(failedTraces.traces.map((trace) => trace.caseResultId).sort(), ["cr_review_agreed_fail", "cr_review_none", "cr_review_root_cause_only"]);
+      assert.deepEqual([summary.passed, summary.failed, summary.reviewRequired, summary.unjudged], [2, 4, 3, 1]);
+      const listed = async (verdict: string) => (await subject.store.traces.listTraces({ runId: "run_reviewed", verdict }, { after: null, limit: 20 })).traces.map((trace) => trace.caseResultId).sort();
+      assert.deepEqual(await listed("failed"), ["cr_review_agreed_fail", "cr_review_none", "cr_review_one_reviewer_passes_failed", "cr_review_root_cause_only"]);
+      assert.deepEqual(await listed("passed"), ["cr_review_agreed_pass", "cr_review_three_agree"]);
+      assert.deepEqual(await listed("review_required"), ["cr_review_disagree", "cr_review_one_reviewer_and_root_cause", "cr_review_one_reviewer_fails"]);
     });
   });
 }

@@ -113,9 +113,13 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
     test("the automatic verdict selects what the evaluation said, after a review changed the final verdict", async () => {
       assert.deepEqual(await ids({ automaticVerdict: "review_required" }), ["cr_c"]);
       await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", metric: "faithfulness", labeler_id: "alice", verdict: "pass", labeled_at: at(5) })]);
-      assert.deepEqual(await ids({ verdict: "review_required" }), [], "one reviewer's pass is the final verdict");
+      // Two reviewers decide a case (REVIEWERS_PER_CASE): one reviewer's pass leaves the automatic verdict.
+      assert.deepEqual(await ids({ verdict: "review_required" }), ["cr_c"], "one reviewer's pass is not the final verdict");
+      assert.deepEqual(await ids({ verdict: "passed" }), ["cr_e", "cr_a"]);
+      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", metric: "faithfulness", labeler_id: "bob", verdict: "pass", labeled_at: at(5) })]);
+      assert.deepEqual(await ids({ verdict: "review_required" }), [], "two agreeing reviewers' pass is the final verdict");
       assert.deepEqual(await ids({ verdict: "passed" }), ["cr_e", "cr_c", "cr_a"]);
-      assert.deepEqual(await ids({ automaticVerdict: "review_required" }), ["cr_c"], "still routed to review: the second reviewer finds it");
+      assert.deepEqual(await ids({ automaticVerdict: "review_required" }), ["cr_c"], "still routed to review: the queue keeps it");
       assert.deepEqual(await ids({ automaticVerdict: "review_required", verdict: "passed" }), ["cr_c"]);
       assert.deepEqual(await ids({ automaticVerdict: "passed", service: "bank" }), ["cr_e"]);
     });
