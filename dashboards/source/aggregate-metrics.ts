@@ -658,7 +658,7 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
     const chosen = rolledUp ? metric.rollup! : metric;
     if (metric.measuredFrom !== "user_events") return chosen;
     // Over the whole scope (the range and filters), whatever the grouping: a bucket without events in a range with some is 0 %.
-    const carried = userEventsIn(options.scope);
+    const carried = rolledUp ? userEventsInRollups(options.scope) : userEventsIn(options.scope);
     return { value: `if(${carried}, ${chosen.value}, NULL)`, samples: `if(${carried}, ${chosen.samples}, 0)` };
   };
   const time = (text: string): string => text.replaceAll("{time}", definition.timeColumn);
@@ -682,6 +682,17 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
  */
 function userEventsIn(scope: Scope): string {
   return `((SELECT count() FROM (SELECT 1 FROM case_results FINAL WHERE ${scope("started_at")} AND ${COMPLETE} AND notEmpty(${FEEDBACK_KINDS}) LIMIT 1)) > 0)`;
+}
+
+/**
+ * userEventsIn for a panel that reads request_rollups: the boards moved there so that a range reads no raw rows
+ * (migration 0014), and a probe of case_results would read them again — every row of the range when none carries
+ * an event. The rollups count the events these rates are made of (thumbs, copy, handoff, citation click, rating);
+ * an application recording only follow-up, resolved or abandoned events reads "no data" here, which is what these
+ * rates observed of it.
+ */
+function userEventsInRollups(scope: Scope): string {
+  return `((SELECT sum(thumbs_given + copied + handed_off + citation_clicked + rating_count) FROM request_rollups FINAL WHERE ${scope("minute")}) > 0)`;
 }
 
 /** Column aliases are shown as they are; double quotes allow spaces and @. */
