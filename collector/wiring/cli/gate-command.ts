@@ -68,7 +68,8 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       return GateExit.unusable;
     }
     const cases = await reader.loadRunCases(options.run);
-    // An eval stopped or killed part-way: its cases are not the dataset's, so there is no decision to make on them.
+    // An eval stopped or killed part-way: its cases are not the dataset's, so there is no decision to make on them —
+    // said before "no stored results", since an eval killed before its first case was stored holds none yet.
     const unfinished = unfinishedRunProblem(options.run, await reader.readRun(options.run), cases.length);
     if (unfinished !== null) {
       output.error(unfinished);
