@@ -5,8 +5,14 @@
  * pass it, and a heuristic signal is a reason to look, never a verdict.
  *
  * In order (the README's "Verdicts" table):
- * - failed: a firm failure — a rule failed its threshold, or an LLM judge
- *   failed the case. Heuristic-judge failures are not firm (below);
+ * - failed: the request did not complete — its task threw or passed its
+ *   timeout (execution_status failed or timeout, execution_error.type
+ *   system_error, environment_error or timeout: reliability-summary.ts, the
+ *   test error_rate and timeout_rate count) — whatever its evaluators found:
+ *   no answer reached the user, and a check that passed on what the trace
+ *   recorded before the failure (a ranking) judged a request, not an answer;
+ *   or a firm failure — a rule failed its threshold, or an LLM judge failed
+ *   the case. Heuristic-judge failures are not firm (below);
  * - review_required ("needs review"): an evaluator errored (a grader error is
  *   never a pass), or a heuristic signal is against the case — a heuristic
  *   measure's review rule held (Evaluation Result `review_required`, e.g. the
@@ -27,12 +33,14 @@
  * - unjudged: values were measured or checks passed, nothing is against the
  *   case, and nothing able to judge it did (online traffic without a judge);
  * - not_evaluated: no evaluator applied.
- * A failed case gets a root-cause Evaluation Result (root-cause/); any earlier
+ * A failed case gets a root-cause Evaluation Result (root-cause/: for a
+ * request that did not complete, its execution error type); any earlier
  * root cause among the inputs is replaced, never kept beside the new one.
  */
 import type { CaseResult } from "../contracts/case-result.js";
 import type { EvalCase } from "../contracts/eval-case.js";
 import type { EvaluationResult } from "../contracts/evaluation-result.js";
+import { isError, isTimeout } from "./aggregate/reliability-summary.js";
 import { createDefaultRegistry } from "./default-registry.js";
 import { verdictBasisOf } from "./evaluator.js";
 import type { EvaluatorRegistry } from "./evaluator-registry.js";
@@ -102,6 +110,11 @@ export function qualityStatusOf(results: readonly EvaluationResult[], registry?:
   return "not_evaluated";
 }
 
+/** The request did not complete: its task threw, errored or passed its timeout (the requests error_rate and timeout_rate count). */
+export function didNotComplete(caseResult: CaseResult): boolean {
+  return isError(caseResult) || isTimeout(caseResult);
+}
+
 export function decideCaseVerdict(
   caseResult: CaseResult,
   evalCase: EvalCase | null,
@@ -110,7 +123,7 @@ export function decideCaseVerdict(
   registry?: EvaluatorRegistry,
 ): CaseVerdict {
   const evaluationResults = results.filter((result) => result.evaluator_id !== ROOT_CAUSE_EVALUATOR_ID);
-  const decided = { ...caseResult, quality_status: qualityStatusOf(evaluationResults, registry) };
+  const decided = { ...caseResult, quality_status: didNotComplete(caseResult) ? ("failed" as const) : qualityStatusOf(evaluationResults, registry) };
   if (decided.quality_status === "failed") {
     const firm = evaluationResults.filter((result) => !isHeuristicJudgement(result));
     const attribution = attributeRootCause(decided, evalCase, firm);

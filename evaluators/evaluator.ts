@@ -48,7 +48,7 @@ export interface EvaluatorOutput {
   values: Record<string, MetricValue>;
   /** Why, in a sentence a reviewer can act on. */
   reason: string;
-  /** Ids (chunk ids, span names) of what decided the values. */
+  /** Chunk ids of the evidence that decided the values (stored as `chunk://id` evidence refs); empty when no chunk did. */
   evidence: string[];
   /**
    * Set when the input cannot be scored as recorded (a ranking that lists a

@@ -1,12 +1,14 @@
 /**
  * attributeRootCause: the primary root cause of a failed case.
  *
- * A case failed when its quality_status is `failed` or one of its Evaluation
- * Results failed; a passed, unevaluated or review-only case gets null. The
- * steps of root-cause-procedure.ts are tried in order and the first that
- * holds decides; its evidence names the chunks and the stored metric values
- * (with the Evaluation Results they come from) that decided it. The last step
- * always holds, so every failed case gets exactly one label.
+ * A case failed when its quality_status is `failed`, its request did not
+ * complete (execution-step.ts), or one of its Evaluation Results failed; a
+ * passed, unevaluated or review-only case gets null. The steps of
+ * root-cause-procedure.ts are tried in order and the first that holds
+ * decides; its evidence names the chunks and the stored metric values (with
+ * the Evaluation Results they come from) that decided it. The last step
+ * always holds, so every failed case gets exactly one label, or UNATTRIBUTED
+ * when no step found a cause.
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
@@ -14,9 +16,14 @@ import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { gatherFacts, ROOT_CAUSE_EVALUATOR_ID, type AttributionFacts, type AttributionOptions } from "./attribution-facts.js";
 import type { RootCauseAttribution, RootCauseFinding } from "./root-cause-attribution.js";
 import { ROOT_CAUSE_PROCEDURE } from "./root-cause-procedure.js";
+import { executionFailureLabel } from "./execution-step.js";
 
 export function isFailedCase(caseResult: CaseResult, evaluationResults: readonly EvaluationResult[]): boolean {
-  return caseResult.quality_status === "failed" || evaluationResults.some((result) => result.evaluator_id !== ROOT_CAUSE_EVALUATOR_ID && result.outcome === "failed");
+  return (
+    caseResult.quality_status === "failed" ||
+    executionFailureLabel(caseResult) !== null ||
+    evaluationResults.some((result) => result.evaluator_id !== ROOT_CAUSE_EVALUATOR_ID && result.outcome === "failed")
+  );
 }
 
 function toAttribution(label: RootCauseAttribution["label"], finding: RootCauseFinding, facts: AttributionFacts): RootCauseAttribution {

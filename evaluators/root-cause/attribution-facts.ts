@@ -74,6 +74,13 @@ export interface AttributionFacts {
 export const ROOT_CAUSE_EVALUATOR_ID = "root_cause";
 
 /**
+ * Opens the reason of a finding that text overlap or text extraction decided
+ * (root-cause-attribution.ts confidence `heuristic`): a reviewer reads it as
+ * a lead to check, not as what a rule or a judge established.
+ */
+export const HEURISTIC_READING = "heuristic reading of the texts, not a verdict —";
+
+/**
  * The pipeline layer an evaluator judges, from its id's family
  * (`retrieval.ranking` → retrieval). A judge evaluator (`judge.<metric>`) is
  * placed by its metric: judge.citation_support is a citation check,

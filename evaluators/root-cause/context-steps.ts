@@ -3,11 +3,9 @@
  * prompt buried it.
  */
 import { evidenceDensity } from "../rules/context-evidence-density.js";
-import { overlapShare } from "../rules/context-text-overlap.js";
 import { findTruncatedEvidence } from "../rules/context-truncation.js";
-import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
-import { chunksHoldingEvidence } from "../evidence/evidence-set-coverage.js";
-import { answerLayerFailed, goldLabel, type AttributionFacts } from "./attribution-facts.js";
+import { followedDistractor } from "./followed-distractor.js";
+import { answerLayerFailed, goldLabel, HEURISTIC_READING, type AttributionFacts } from "./attribution-facts.js";
 import type { RootCauseFinding } from "./root-cause-attribution.js";
 import type { RootCauseStep } from "./root-cause-step.js";
 import { chunkLabel } from "../../contracts/case-result.js";
@@ -89,23 +87,14 @@ function buriedEvidence(facts: AttributionFacts): RootCauseFinding | null {
   if (facts.gold.length === 0 || !facts.gold.every((trail) => trail.inContext === true) || failedAnswer.length === 0 || facts.packed === null) return null;
   const density = evidenceDensity(facts.caseResult, facts.evalCase);
   if (density.value.applicable && density.value.value < NOISY_EVIDENCE_DENSITY) {
-    return { reason: `evidence is ${density.evidenceTokens} of ${density.contextTokens} context tokens`, chunkIds: density.evidenceChunkIds, metrics: [METRIC.evidence_density, METRIC.context_precision], confidence: "heuristic" };
+    return { reason: `${HEURISTIC_READING} evidence is ${density.evidenceTokens} of ${density.contextTokens} context tokens`, chunkIds: density.evidenceChunkIds, metrics: [METRIC.evidence_density, METRIC.context_precision], confidence: "heuristic" };
   }
-  const answer = facts.caseResult.output ?? "";
-  const holding = chunksHoldingEvidence(
-    facts.packed,
-    facts.gold.map((trail) => trail.evidence),
-    evidenceCoverageOptions(facts.evalCase),
-  );
-  const scored = facts.packed
-    .map((chunk, index) => ({ chunk, share: chunk.text === null ? 0 : (overlapShare(answer, chunk.text) ?? 0), evidence: holding[index]!, hasText: chunk.text !== null }))
-    .filter((entry) => entry.hasText);
-  const bestDistractor = scored.filter((entry) => !entry.evidence).sort((first, second) => second.share - first.share)[0];
-  const bestEvidence = scored.filter((entry) => entry.evidence).sort((first, second) => second.share - first.share)[0];
-  if (bestDistractor === undefined || bestDistractor.share === 0 || (bestEvidence !== undefined && bestEvidence.share >= bestDistractor.share)) return null;
+  const followed = followedDistractor(facts);
+  if (followed === null) return null;
+  const { distractor, evidence } = followed;
   return {
-    reason: `the answer follows distractor ${chunkLabel(bestDistractor.chunk)} (${bestDistractor.share.toFixed(2)} of its bigrams) more than the evidence${bestEvidence ? ` ${chunkLabel(bestEvidence.chunk)} (${bestEvidence.share.toFixed(2)})` : ""}; failed: ${failedAnswer.map((result) => result.evaluator_id).join(", ")}; evidence: ${facts.gold.map(goldLabel).join(", ")}`,
-    chunkIds: [chunkLabel(bestDistractor.chunk), ...(bestEvidence ? [chunkLabel(bestEvidence.chunk)] : [])],
+    reason: `${HEURISTIC_READING} the answer follows distractor ${chunkLabel(distractor)} (${followed.share.toFixed(2)} of its bigrams) more than the evidence${evidence ? ` ${chunkLabel(evidence)} (${followed.evidenceShare.toFixed(2)})` : ""}; failed: ${failedAnswer.map((result) => result.evaluator_id).join(", ")}; evidence: ${facts.gold.map(goldLabel).join(", ")}`,
+    chunkIds: [chunkLabel(distractor), ...(evidence ? [chunkLabel(evidence)] : [])],
     metrics: [METRIC.context_precision, METRIC.evidence_density],
     confidence: "heuristic",
   };

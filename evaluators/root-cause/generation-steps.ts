@@ -7,7 +7,9 @@ import { referenceAnswers } from "../../contracts/reference-answers.js";
 import { assessGroundedness } from "../online/heuristic-groundedness.js";
 import { compareFacts, dateIsStated, numberIsStated } from "../text/fact-agreement.js";
 import { extractFacts } from "../text/fact-mentions.js";
-import { abstained, layerOf } from "./attribution-facts.js";
+import { abstained, answerLayerFailed, HEURISTIC_READING, layerOf } from "./attribution-facts.js";
+import { UNATTRIBUTED } from "./root-cause-labels.js";
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import type { RootCauseStep } from "./root-cause-step.js";
 import { isMetricName, METRIC } from "../metric-catalog.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
@@ -64,10 +66,17 @@ export const overAbstainStep: RootCauseStep = {
  * entities of each sentence looked up in what the generator saw) finds
  * unsupported. A faithfulness an LLM judge found held is not overruled by the
  * heuristic: heuristics decide nothing.
+ *
+ * The overlap reading explains only a failure of the answer itself (an
+ * answer-layer evaluation failed: a wrong number, a judge's verdict): it is a
+ * measurement that fails nothing, so when the case failed on something else —
+ * a citation outside the context, say — that failure's own step names the
+ * cause, not this heuristic. When it does decide, the reason says it is a
+ * heuristic reading.
  */
 export const hallucinationStep: RootCauseStep = {
   label: "HALLUCINATION",
-  when: "a stored faithfulness below the faithfulness pass rule (the rubric's >= 0.92, or the case rubric's), or — with no LLM judge's faithfulness — an answer claim the heuristic groundedness check finds unsupported by the context",
+  when: "a stored faithfulness below the faithfulness pass rule (the rubric's >= 0.92, or the case rubric's), or — with no LLM judge's faithfulness, and an answer-layer evaluation failed — an answer claim the heuristic groundedness check finds unsupported by the context",
   decide(facts) {
     if (abstained(facts) || !facts.answered) return null;
     const faithfulness = facts.metric(METRIC.faithfulness);
@@ -75,10 +84,14 @@ export const hallucinationStep: RootCauseStep = {
     if (faithfulness !== null && !satisfies(faithfulness.value, threshold)) return { reason: `faithfulness ${faithfulness.value} misses ${threshold.source}`, metrics: [METRIC.faithfulness], confidence: "heuristic" };
     // A judge's faithfulness that held decides: the overlap heuristic does not overrule it.
     if (faithfulness !== null && faithfulness.semantics !== "heuristic") return null;
-    if (facts.contextText === null) return null;
+    if (facts.contextText === null || answerLayerFailed(facts).length === 0) return null;
     const { unsupported } = assessGroundedness(facts.caseResult.output ?? "", facts.contextText);
     if (unsupported.length === 0) return null;
-    return { reason: `not supported by the context: ${unsupported.map((claim) => `"${claim}"`).join(", ")}`, metrics: [METRIC.faithfulness, METRIC.heuristic_groundedness], confidence: "heuristic" };
+    return {
+      reason: `${HEURISTIC_READING} not supported by the context: ${unsupported.map((claim) => `"${claim}"`).join(", ")}; failed: ${answerLayerFailed(facts).map((result) => result.evaluator_id).join(", ")}`,
+      metrics: [METRIC.faithfulness, METRIC.heuristic_groundedness],
+      confidence: "heuristic",
+    };
   },
 };
 
@@ -105,8 +118,9 @@ export const reasoningErrorStep: RootCauseStep = {
         const dates = agreement.missingDates.filter((mention) => dateIsStated(mention, context)).map((mention) => `"${mention.text}"`);
         return [...numbers, ...dates];
       });
-      if (misread.every((mentions) => mentions.length > 0)) {
-        return { reason: `the context states ${misread[0]!.join(", ")} as the reference does, the answer does not`, metrics: [METRIC.number_agreement, METRIC.date_agreement], confidence: "heuristic" };
+      // Read from the texts, so it explains only a failure of the answer itself (as HALLUCINATION's overlap reading).
+      if (misread.every((mentions) => mentions.length > 0) && answerLayerFailed(facts).length > 0) {
+        return { reason: `${HEURISTIC_READING} the context states ${misread[0]!.join(", ")} as the reference does, the answer does not`, metrics: [METRIC.number_agreement, METRIC.date_agreement], confidence: "heuristic" };
       }
     }
     const correctness = facts.metric(METRIC.answer_correctness);
@@ -140,12 +154,40 @@ export const citationErrorStep: RootCauseStep = {
   },
 };
 
-/** The fallback: the answer failed and no step found an upstream or specific cause. */
+/**
+ * QUERY_UNDERSTANDING (问题理解错误) needs something that saw the question
+ * misread: a language-model judge's answer_relevance that failed its pass
+ * rule (the rubric asks whether the answer "misreads the intent" or is about
+ * something else). Nothing else here looks at the question's intent, so no
+ * other failure is read as a misunderstanding.
+ */
 export const queryUnderstandingStep: RootCauseStep = {
   label: "QUERY_UNDERSTANDING",
-  when: "fallback: no step above applies — the answer is supported and complete by every check, yet does not meet the case",
+  when: "an LLM judge's answer_relevance failed its pass rule (the rubric's >= 0.66, or the case rubric's): the answer does not respond to what was asked",
   decide(facts) {
-    const names = facts.failed.map((result) => result.evaluator_id);
-    return { reason: `no specific cause found; read as a misunderstood question${names.length > 0 ? ` (failed: ${names.join(", ")})` : ""}`, confidence: "heuristic" };
+    const relevance = facts.metric(METRIC.answer_relevance);
+    if (relevance === null || relevance.outcome !== "failed" || relevance.semantics === "heuristic") return null;
+    const threshold = thresholdFor(METRIC.answer_relevance, facts.evalCase);
+    return { reason: `an LLM judge found the answer does not respond to the question (answer_relevance ${relevance.value} misses ${threshold.source})`, metrics: [METRIC.answer_relevance], confidence: "heuristic" };
   },
 };
+
+/**
+ * The end of the procedure: no step found a cause. The seed's labels are
+ * causes; none of them is "unknown", and guessing one (this was a
+ * QUERY_UNDERSTANDING fallback) would count a cause nothing showed. The case
+ * is stored UNATTRIBUTED, with the failures that made it fail, for review.
+ */
+export const unattributedStep: RootCauseStep = {
+  label: UNATTRIBUTED,
+  when: "no step above found a cause: no label, the failed evaluations listed for review",
+  decide(facts) {
+    const failed = facts.failed.map((result) => `${result.evaluator_id}: ${failedMetrics(result)}`);
+    return { reason: `no step of the procedure found a cause${failed.length > 0 ? `; failed: ${failed.join(", ")}` : ""}`, confidence: "heuristic" };
+  },
+};
+
+/** What failed, as the result's reason opens ("number_agreement = 0.5 (needs >= 1) — …", evaluate-case-result.ts). */
+function failedMetrics(result: EvaluationResult): string {
+  return result.reason.split(" — ")[0]!;
+}

@@ -1,5 +1,5 @@
 /** What root-cause attribution concludes about one failed case. */
-import type { RootCauseLabel } from "./root-cause-labels.js";
+import type { PrimaryCause } from "./root-cause-labels.js";
 import type { MetricName } from "../metric-catalog.js";
 
 export interface RootCauseEvidence {
@@ -12,7 +12,8 @@ export interface RootCauseEvidence {
 }
 
 export interface RootCauseAttribution {
-  label: RootCauseLabel;
+  /** A label, or UNATTRIBUTED when no step found a cause. */
+  label: PrimaryCause;
   /** Which step of the procedure decided, and on what, in a sentence a reviewer can check. */
   reason: string;
   evidence: RootCauseEvidence;

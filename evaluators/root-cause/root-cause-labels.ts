@@ -1,9 +1,20 @@
 /**
- * The seed's error attribution labels (004 §十 错误归因体系), with its Chinese
- * descriptions verbatim. Each failed case gets exactly one of them as its
- * primary root cause ("推荐使用'首要根因'而不是给每个失败样本无限打标签").
+ * The labels a failed case's primary root cause can take.
+ *
+ * - The seed's error attribution labels (004 §十 错误归因体系), with its
+ *   Chinese descriptions verbatim: what went wrong in a request that ran.
+ *   Each failed case gets one of them as its primary root cause
+ *   ("推荐使用'首要根因'而不是给每个失败样本无限打标签").
+ * - A request that did not complete (its task threw or passed its timeout)
+ *   has no answer to attribute: its cause is the Case Result's
+ *   `execution_error.type` (seed 000 `system_error | timeout |
+ *   environment_error`), named in upper case like the others.
+ * - UNATTRIBUTED is no label: the procedure found no cause, and says so
+ *   rather than guess one (root-cause-procedure.ts). It is not among the
+ *   labels a reviewer or a filter can choose; the web UI's Failures board
+ *   counts such cases among those without a root cause.
  */
-export const ROOT_CAUSE_LABELS = {
+export const QUALITY_ROOT_CAUSE_LABELS = {
   DATA_MISSING: "知识库缺少相关内容",
   DATA_OUTDATED: "文档已过期",
   DATA_CONFLICT: "文档之间存在冲突",
@@ -24,6 +35,21 @@ export const ROOT_CAUSE_LABELS = {
   FORMAT_ERROR: "输出格式错误",
 } as const;
 
+export const EXECUTION_ROOT_CAUSE_LABELS = {
+  SYSTEM_ERROR: "execution_error.type system_error: the request threw before it answered",
+  TIMEOUT: "execution_error.type timeout: the request passed its time limit",
+  ENVIRONMENT_ERROR: "execution_error.type environment_error: the environment the request needed failed",
+} as const;
+
+export const ROOT_CAUSE_LABELS = { ...QUALITY_ROOT_CAUSE_LABELS, ...EXECUTION_ROOT_CAUSE_LABELS } as const;
+
 export type RootCauseLabel = keyof typeof ROOT_CAUSE_LABELS;
+export type ExecutionRootCauseLabel = keyof typeof EXECUTION_ROOT_CAUSE_LABELS;
 
 export const ROOT_CAUSE_LABEL_NAMES = Object.keys(ROOT_CAUSE_LABELS) as RootCauseLabel[];
+
+/** What a failed case the procedure could not explain is stored under (never counted as a label). */
+export const UNATTRIBUTED = "UNATTRIBUTED";
+
+/** A label, or UNATTRIBUTED. */
+export type PrimaryCause = RootCauseLabel | typeof UNATTRIBUTED;

@@ -1,10 +1,10 @@
 /** One step of the ordered root-cause procedure: a label and the test that assigns it. */
 import type { AttributionFacts } from "./attribution-facts.js";
 import type { RootCauseFinding } from "./root-cause-attribution.js";
-import type { RootCauseLabel } from "./root-cause-labels.js";
+import type { PrimaryCause } from "./root-cause-labels.js";
 
 export interface RootCauseStep {
-  label: RootCauseLabel;
+  label: PrimaryCause;
   /** The condition, in words, for the documented procedure. */
   when: string;
   decide(facts: AttributionFacts): RootCauseFinding | null;

@@ -1,7 +1,8 @@
 /**
  * Completeness (seed 004 §五.4): covered key points / all key points of the
  * case, with the coverage rule of text/key-point-coverage.ts (content-token
- * recall ≥ 0.6, or every number and date of the key point stated).
+ * recall ≥ 0.6, or every number and date of the key point stated), on the
+ * answer without its inline citation markers (text/citation-markers.ts).
  *
  * Default threshold ">= 0.8": the seed asks whether the key points are "全部
  * 覆盖" (all covered), and with up to four key points 0.8 still means all of
@@ -10,6 +11,7 @@
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { notApplicable } from "../metric-value.js";
+import { withoutCitationMarkers } from "../text/citation-markers.js";
 import { keyPointCoverage } from "../text/key-point-coverage.js";
 import { metricKeys } from "../metric-keys.js";
 
@@ -24,7 +26,8 @@ export const answerCompletenessMetrics = metricKeys(["completeness"]);
 
 export const answerCompletenessEvaluator: Evaluator = {
   id: "answer.completeness",
-  version: "1",
+  // 2: the answer is read without its inline citation markers, whose ids could pass for a key point's number.
+  version: "2",
   layer: "generation",
   description: "Fraction of the case's key points the answer covers",
   requires: ["case", "key_points"],
@@ -34,7 +37,7 @@ export const answerCompletenessEvaluator: Evaluator = {
   evaluate({ caseResult, evalCase }) {
     if (!evalCase) return notApplicableBecause("the trace is not linked to an Eval Case");
     if (caseResult.output === null) return notApplicableBecause("the trace recorded no answer");
-    const coverage = keyPointCoverage(caseResult.output, evalCase.key_points);
+    const coverage = keyPointCoverage(withoutCitationMarkers(caseResult.output, caseResult.rag_observation.citations), evalCase.key_points);
     if (!coverage.completeness.applicable) return notApplicableBecause(coverage.completeness.reason);
     const total = coverage.verdicts.length;
     const reason =

@@ -1,7 +1,9 @@
 /**
  * Do the answer's numbers, dates and entities agree with the reference
  * answer's (seed 004 §五.2 "数字、时间、实体是否准确", §九.1 rule checks)?
- * See text/fact-agreement.ts for extraction and matching.
+ * See text/fact-agreement.ts for extraction and matching; the answer is read
+ * without its inline citation markers (answer-and-reference.ts), whose ids
+ * ("refund-1") would otherwise count as numbers.
  *
  * number_agreement and date_agreement default to ">= 1": a wrong amount,
  * deadline or date is a wrong answer. entity_agreement has no default
@@ -42,7 +44,8 @@ export const answerFactAgreementMetrics = metricKeys(["number_agreement", "date_
 
 export const answerFactAgreementEvaluator: Evaluator = {
   id: "answer.fact_agreement",
-  version: "1",
+  // 2: durations agree across units (1年 = 12个月), and citation markers ([refund-1]) are no numbers of the answer.
+  version: "2",
   layer: "generation",
   description: "Agreement of the answer's numbers, dates and entities with the reference answer",
   requires: ["case", "reference_answer"],

@@ -2,7 +2,8 @@
  * The traditional NLP scores of the answer against the case's reference answer
  * (seed 004 §九.2): exact match, SQuAD-style token F1, ROUGE-L (F-measure) and
  * BLEU-4 on normalizeText tokens (Chinese per character), and CMRC 2018's
- * official F1 and exact match on its own segmentation (cmrc-f1.ts).
+ * official F1 and exact match on its own segmentation (cmrc-f1.ts), of the
+ * answer without its inline citation markers (answer-and-reference.ts).
  *
  * Several reference answers: each metric is the best over them, as the SQuAD
  * and CMRC 2018 scorers do (best-over-references.ts).
@@ -59,7 +60,8 @@ export const answerReferenceMatchMetrics = metricKeys(["exact_match", "token_f1"
 
 export const answerReferenceMatchEvaluator: Evaluator = {
   id: "answer.reference_match",
-  version: "2",
+  // 3: the answer is compared without its inline citation markers ([refund-1], [1], a cited chunk's id).
+  version: "3",
   layer: "generation",
   description: "Exact match, token F1, CMRC F1 and exact match, ROUGE-L and BLEU of the answer against the best of its reference answers",
   requires: ["case", "reference_answer"],

@@ -8,34 +8,25 @@
  * mid-text covers only those characters that are still in the context text.
  * When the trace recorded only the context text (no packed chunk ids), the
  * context text must cover enough of the evidence text.
- * context_precision: packed chunks that hold gold evidence (enough of it
- * alone, or an indispensable piece of a split) / packed chunks.
+ * context_precision: packed chunks that hold gold evidence in the prompt
+ * (enough of it alone, or an indispensable piece of a split; a chunk cut
+ * mid-text by what the context text still holds of it: packed-evidence.ts) /
+ * packed chunks. A gold chunk whose evidence the cut removed is noise there.
  */
-import type { GoldEvidence } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
-import { chunksHoldingEvidence, coverEvidenceWith } from "../evidence/evidence-set-coverage.js";
-import { coverOfChunk, matchByText, textCover, type ChunkCover } from "../evidence/match-evidence.js";
-import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
+import { coverEvidenceWith } from "../evidence/evidence-set-coverage.js";
+import { matchByText } from "../evidence/match-evidence.js";
+import { packedChunks } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { chunkLabel } from "../../contracts/case-result.js";
-import { countCovered } from "../evidence/text-coverage.js";
 import { metricKeys } from "../metric-keys.js";
+import { coverInContext, packedChunksHoldingEvidence } from "./packed-evidence.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "context_recall", description: "gold evidence that reached the context / all gold evidence", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
-  { name: "context_precision", description: "packed chunks holding gold evidence / packed chunks", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
+  { name: "context_precision", description: "packed chunks holding gold evidence in the prompt (a cut chunk by what the cut kept) / packed chunks", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
 ];
-
-/** What a packed chunk covers of the evidence in the prompt: a cut chunk only what the context text still holds. */
-function coverInContext(chunk: PackedChunk, evidence: GoldEvidence, contextText: string | null): ChunkCover {
-  const cover = coverOfChunk(chunk, evidence);
-  if (!chunk.truncated || cover.covered === null) return cover;
-  const inContext = textCover(contextText, evidence.text, "contained");
-  if (inContext === null) return { rule: cover.rule, covered: null, share: 0 };
-  const surviving = cover.covered === "all" ? inContext : inContext.map((flag, position) => flag & (cover.covered as Uint8Array)[position]!);
-  return { rule: cover.rule, covered: surviving, share: surviving.length === 0 ? 0 : countCovered(surviving) / surviving.length };
-}
 
 function allNotApplicable(reason: string) {
   const value = notApplicable(reason);
@@ -48,7 +39,8 @@ export const contextCoverageMetrics = metricKeys(["context_recall", "context_pre
 export const contextCoverageEvaluator: Evaluator = {
   id: "context.coverage",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
-  version: "2",
+  // 3: context_precision reads a cut chunk by what the context text kept of it.
+  version: "3",
   layer: "context",
   description: "Context recall and precision: did the gold evidence reach the prompt, and how much of the prompt is evidence",
   requires: ["case", "gold_evidence"],
@@ -80,7 +72,7 @@ export const contextCoverageEvaluator: Evaluator = {
 
     let precision: MetricValue = notApplicable("the trace did not record which chunks were packed");
     if (packed !== null) {
-      const holding = chunksHoldingEvidence(packed, gold, options);
+      const holding = packedChunksHoldingEvidence(packed, gold, contextText, options);
       precision = packed.length === 0 ? notApplicable("the context is empty") : applicable(holding.filter(Boolean).length / packed.length);
     }
     const missing = gold.filter((_, index) => !covered[index]).map((evidence) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""}`);

@@ -1,29 +1,34 @@
 /**
  * evidence_density (seed 004 §四.4: Evidence Density = 有效证据 Token 数 /
- * 上下文总 Token 数): tokens of the packed chunks that match gold evidence /
+ * 上下文总 Token 数): tokens of the packed chunks that hold gold evidence /
  * tokens of all packed chunks, counted with our tokenizer (tokenize in
- * text/normalize-text.ts: one token per CJK character, one per word).
+ * text/normalize-text.ts: one token per CJK character, one per word), both
+ * as the prompt holds them (packed-evidence.ts).
  *
- * A packed chunk is evidence when it holds any gold evidence within the
- * packed chunks (enough of it alone, or an indispensable piece of a split:
- * evidence-set-coverage.ts); a second copy of the same chunk id is not — repeated
- * evidence is not effective evidence. Token counts are of the chunk text as
- * retrieved (a chunk cut to fit the budget counts whole). Not applicable
- * without a case with gold evidence, without recorded packed chunks, or when a
- * packed chunk's text was not recorded (the denominator would be a guess).
+ * A packed chunk is evidence when it holds any gold evidence in the prompt
+ * (enough of it alone, or an indispensable piece of a split:
+ * evidence-set-coverage.ts); a second copy of the same chunk id is not —
+ * repeated evidence is not effective evidence. A chunk cut to fit the budget
+ * counts only the tokens the context text still has, and is evidence only
+ * when what it kept still holds the evidence: a gold chunk whose evidence
+ * sentence was cut off adds context tokens and no evidence tokens. Not
+ * applicable without a case with gold evidence, without recorded packed
+ * chunks, when a packed chunk's text was not recorded, or when a chunk was
+ * cut and the trace recorded no context text (in each the denominator would
+ * be a guess).
  */
 import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
-import { chunksHoldingEvidence } from "../evidence/evidence-set-coverage.js";
 import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
-import { tokenize } from "../text/normalize-text.js";
 import { metricKeys } from "../metric-keys.js";
+import { tokenize } from "../text/normalize-text.js";
+import { packedChunksHoldingEvidence, tokensInContext } from "./packed-evidence.js";
 
 const metrics: MetricDescriptor[] = [
-  { name: "evidence_density", description: "tokens of packed chunks holding gold evidence / tokens of all packed chunks", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
+  { name: "evidence_density", description: "tokens of packed chunks holding gold evidence / tokens of all packed chunks, as the prompt holds them (a cut chunk by what the cut kept)", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
 ];
 
 export interface EvidenceDensity {
@@ -31,10 +36,12 @@ export interface EvidenceDensity {
   evidenceChunkIds: string[];
   evidenceTokens: number;
   contextTokens: number;
+  /** Chunks cut to fit the budget: their tokens in the prompt, of all their tokens. */
+  cutChunks: { chunkId: string; tokensKept: number; tokens: number }[];
 }
 
 export function evidenceDensity(caseResult: CaseResult, evalCase: EvalCase | null): EvidenceDensity {
-  const none = (reason: string): EvidenceDensity => ({ value: notApplicable(reason), evidenceChunkIds: [], evidenceTokens: 0, contextTokens: 0 });
+  const none = (reason: string): EvidenceDensity => ({ value: notApplicable(reason), evidenceChunkIds: [], evidenceTokens: 0, contextTokens: 0, cutChunks: [] });
   if (!evalCase) return none("the trace is not linked to an Eval Case");
   const gold = evalCase.gold_evidence;
   if (gold.length === 0) return none("the case has no gold evidence");
@@ -42,14 +49,18 @@ export function evidenceDensity(caseResult: CaseResult, evalCase: EvalCase | nul
   if (packed === null) return none("the trace did not record which chunks were packed");
   const withoutText = packed.filter((chunk) => chunk.text === null);
   if (withoutText.length > 0) return none(`the text of packed chunk(s) ${withoutText.map(chunkLabel).join(", ")} was not recorded`);
+  const contextText = caseResult.rag_observation.context;
+  const inPrompt = packed.map((chunk) => tokensInContext(chunk, contextText));
+  const unknown = packed.filter((_, index) => inPrompt[index] === null);
+  if (unknown.length > 0) return none(`packed chunk(s) ${unknown.map(chunkLabel).join(", ")} were cut and the trace recorded no context text, so what reached the prompt is unknown`);
   // A packed chunk without an id is its own entry: never taken for a repeat of another.
   const seen = new Set<string | PackedChunk>();
   const evidenceChunkIds: string[] = [];
   let evidenceTokens = 0;
   let contextTokens = 0;
-  const holding = chunksHoldingEvidence(packed, gold, evidenceCoverageOptions(evalCase));
+  const holding = packedChunksHoldingEvidence(packed, gold, contextText, evidenceCoverageOptions(evalCase));
   for (const [index, chunk] of packed.entries()) {
-    const tokens = tokenize(chunk.text!).length;
+    const tokens = inPrompt[index]!;
     contextTokens += tokens;
     const first = !seen.has(chunk.chunk_id ?? chunk);
     seen.add(chunk.chunk_id ?? chunk);
@@ -59,7 +70,8 @@ export function evidenceDensity(caseResult: CaseResult, evalCase: EvalCase | nul
     }
   }
   if (contextTokens === 0) return none("the packed chunks hold no tokens");
-  return { value: applicable(evidenceTokens / contextTokens), evidenceChunkIds, evidenceTokens, contextTokens };
+  const cutChunks = packed.flatMap((chunk, index) => (chunk.truncated ? [{ chunkId: chunkLabel(chunk), tokensKept: inPrompt[index]!, tokens: tokenize(chunk.text!).length }] : []));
+  return { value: applicable(evidenceTokens / contextTokens), evidenceChunkIds, evidenceTokens, contextTokens, cutChunks };
 }
 
 /** The metrics this evaluator produces (context layer). */
@@ -68,7 +80,8 @@ export const contextEvidenceDensityMetrics = metricKeys(["evidence_density"]);
 export const contextEvidenceDensityEvaluator: Evaluator = {
   id: "context.density",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
-  version: "2",
+  // 3: a chunk cut to fit the budget counts what the context text kept of it, not its whole text.
+  version: "3",
   layer: "context",
   description: "Share of the context's tokens that are gold evidence",
   requires: ["case", "gold_evidence"],
@@ -77,7 +90,8 @@ export const contextEvidenceDensityEvaluator: Evaluator = {
   metrics,
   evaluate({ caseResult, evalCase }) {
     const density = evidenceDensity(caseResult, evalCase);
-    const reason = density.value.applicable ? `${density.evidenceTokens} of ${density.contextTokens} context tokens are gold evidence` : `not applicable: ${density.value.reason}`;
+    const cut = density.cutChunks.map((chunk) => `${chunk.chunkId} was cut to fit: ${chunk.tokensKept} of its ${chunk.tokens} tokens are in the prompt${density.evidenceChunkIds.includes(chunk.chunkId) ? "" : ", and they hold no gold evidence"}`);
+    const reason = density.value.applicable ? [`${density.evidenceTokens} of ${density.contextTokens} context tokens are gold evidence`, ...cut].join("; ") : `not applicable: ${density.value.reason}`;
     return { values: { evidence_density: density.value }, reason, evidence: density.evidenceChunkIds };
   },
 };

@@ -45,7 +45,8 @@ export const performanceUsageEvaluator: Evaluator = {
         cost: orNotAvailable(generation.cost, "cost"),
       },
       reason: "usage as recorded by the trace",
-      evidence: observation.stage_timings.map((timing) => timing.span_name),
+      // Evidence refs name evidence (chunks, `chunk://id`); these values are the trace's own, which the Case Result's trace_id and artifact_refs already name.
+      evidence: [],
     };
   },
 };

@@ -1,6 +1,6 @@
 /**
  * Retrieval-layer extras of seed 004 §三.5 over the recorded ranking (after
- * rerank, when there was one). Only gold evidence with relevance >= 1 counts
+ * rerank, when there was one; the reason then says "after the rerank"). Only gold evidence with relevance >= 1 counts
  * (trec_eval's default relevance level, as in retrieval.ranking).
  *
  * document_hit_at_k: 1 when any of the top K (= 5, the K of `recall_at_k`)
@@ -93,9 +93,12 @@ export const retrievalCoverageEvaluator: Evaluator = {
       relevant_chunks: applicable(relevant.length),
       cross_document_recall: cross.value,
     };
+    // With a rerank these read the reranked list: the reason says so, so it is never read as the retriever's.
+    const list = caseResult.rag_observation.pre_rerank_chunks === null ? "" : " after the rerank";
+    const firstRankText = values.first_evidence_rank!.applicable ? `; the first at rank ${values.first_evidence_rank!.value}${list}` : "";
     const parts = [
-      documentHits.length > 0 ? `a gold document in the top ${DOCUMENT_HIT_K} (${documentHits.map(chunkLabel).join(", ")})` : `no gold document in the top ${DOCUMENT_HIT_K}`,
-      `${relevant.length} retrieved chunk(s) hold gold evidence`,
+      documentHits.length > 0 ? `a gold document in the top ${DOCUMENT_HIT_K}${list} (${documentHits.map(chunkLabel).join(", ")})` : `no gold document in the top ${DOCUMENT_HIT_K}${list}`,
+      `${relevant.length} retrieved chunk(s) hold gold evidence${firstRankText}`,
     ];
     if (cross.missing.length > 0) parts.push(`gold documents not retrieved: ${cross.missing.join(", ")}`);
     return { values, reason: parts.join("; "), evidence: relevant.map(chunkLabel) };

@@ -1,7 +1,10 @@
 /**
  * Ranking metrics of the retrieval stage against gold evidence (seed 004 §三):
  * Hit@K, Recall@K, Precision@K, NDCG@K at K = 1, 3, 5, 10, MRR and MAP, over
- * the ranking the pipeline recorded (after rerank, when there was one).
+ * the ranking the pipeline recorded (after rerank, when there was one: the
+ * list the context was packed from). With a rerank the reason gives both
+ * ranks ("ranked 3 after the rerank (1 before)"): the retriever's own ranking
+ * is measured apart only by rerank_uplift (retrieval-uplift.ts).
  * `recall_at_k` is the seed's name for Recall@5 (its example rubric: "Top5
  * 必须包含…").
  *
@@ -80,19 +83,23 @@ export const retrievalRankingEvaluator: Evaluator = {
     }
     values.recall_at_k = values[`recall_at_${SEED_K}`]!;
     const found = evidenceRanking.foundAtRank;
+    // With a rerank, the ranks are the reranked list's; the retriever's own ranks are said beside them, so a reason is never read as the retriever's.
+    const preRerank = caseResult.rag_observation.pre_rerank_chunks;
+    const foundBefore = preRerank === null ? null : rankEvidence(preRerank, evalCase.gold_evidence, evidenceCoverageOptions(evalCase)).foundAtRank;
     const percent = (share: number) => `${Math.floor(share * 100)} %`;
-    const described = evalCase.gold_evidence.map((evidence, index) => {
+    const whereFound = (index: number): string => {
       const pieces = evidenceRanking.contributors[index]!;
-      const where =
-        found[index] === null
-          ? evidenceRanking.coverage[index]! > 0
-            ? `not retrieved (the ranking covers ${percent(evidenceRanking.coverage[index]!)} of its text)`
-            : "not retrieved"
-          : pieces.length > 1
-            ? `retrieved at rank ${found[index]} (matched by ${evidenceRanking.rules[index]}, split over the chunks at ranks ${pieces.join(", ")})`
-            : `retrieved at rank ${found[index]} (matched by ${evidenceRanking.rules[index]})`;
-      return `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""} ${where}`;
-    });
+      const how = `matched by ${evidenceRanking.rules[index]}${pieces.length > 1 ? `, split over the chunks at ranks ${pieces.join(", ")}` : ""}`;
+      const rankBefore = foundBefore?.[index] ?? null;
+      if (found[index] !== null) {
+        if (foundBefore === null) return `retrieved at rank ${found[index]} (${how})`;
+        return `ranked ${found[index]} after the rerank (${rankBefore === null ? "not in the first-stage ranking" : `${rankBefore} before`}; ${how})`;
+      }
+      const partly = evidenceRanking.coverage[index]! > 0 ? ` (the ranking covers ${percent(evidenceRanking.coverage[index]!)} of its text)` : "";
+      if (foundBefore === null) return `not retrieved${partly}`;
+      return `not in the reranked list (${rankBefore === null ? "nor in the first-stage ranking" : `rank ${rankBefore} before the rerank`})${partly}`;
+    };
+    const described = evalCase.gold_evidence.map((evidence, index) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""} ${whereFound(index)}`);
     const foundChunks = [...new Set(found.flatMap((rank, index) => (rank === null ? [] : evidenceRanking.contributors[index]!)))].map((rank) => chunkLabel(chunks[rank - 1]!));
     return { values, reason: `gold evidence: ${described.join("; ")}`, evidence: foundChunks };
   },

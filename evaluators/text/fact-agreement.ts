@@ -4,7 +4,8 @@
  *
  * number_agreement = distinct reference numbers the answer also states
  *                    (numbersAgree: same value, same unit or no unit on one
- *                    side) / distinct reference numbers;
+ *                    side; durations equal in other units agree, 1年 =
+ *                    12个月, 1 week = 7 days) / distinct reference numbers;
  * date_agreement   = distinct reference dates the answer also states
  *                    (datesAgree: 7月8日 agrees with 2026-07-08) / distinct
  *                    reference dates;
@@ -14,8 +15,8 @@
  * Each is not applicable when the reference has none of that kind.
  *
  * A contradiction is a reference number the answer does not state while the
- * answer states another value with the same measurement unit (reference
- * "15天", answer "7天"). Counting units (个, 件, 次, 人) are left out: two
+ * answer states another value of the same measure (reference "15天", answer
+ * "7天"; reference "1年", answer "6个月"). Counting units (个, 件, 次, 人) are left out: two
  * counts of them are usually counts of different things.
  */
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
@@ -23,7 +24,7 @@ import { datesAgree, type DateMention } from "./date-mentions.js";
 import type { EntityMention } from "./entity-mentions.js";
 import { extractFacts, type FactMentions } from "./fact-mentions.js";
 import { compactText } from "./normalize-text.js";
-import { COUNT_UNITS, numbersAgree, type NumberMention } from "./number-mentions.js";
+import { COUNT_UNITS, measureOf, numbersAgree, type NumberMention } from "./number-mentions.js";
 
 export interface NumberContradiction {
   unit: string;
@@ -62,7 +63,11 @@ export function dateIsStated(reference: DateMention, answer: FactMentions): bool
 }
 
 export function compareFacts(answerText: string, reference: FactMentions, answer: FactMentions = extractFacts(answerText)): FactAgreement {
-  const numbers = distinct(reference.numbers, (mention) => `${mention.value}|${mention.unit}`);
+  // 满一年（12个月）states one duration, not two.
+  const numbers = distinct(reference.numbers, (mention) => {
+    const measure = measureOf(mention);
+    return `${measure.amount}|${measure.dimension}`;
+  });
   const dates = distinct(reference.dates, (mention) => mention.iso);
   const entities = distinct(reference.entities, (mention) => compactText(mention.name)).filter((mention) => compactText(mention.name) !== "");
   const compactAnswer = compactText(answerText);
@@ -74,7 +79,8 @@ export function compareFacts(answerText: string, reference: FactMentions, answer
   const contradictions: NumberContradiction[] = [];
   for (const missing of missingNumbers) {
     if (missing.unit === null || COUNT_UNITS.has(missing.unit)) continue;
-    const others = answer.numbers.filter((mention) => mention.unit === missing.unit && !numbers.some((stated) => numbersAgree(stated, mention)));
+    // Another value of the same measure: 15天 against 7天, and 1年 against 6个月.
+    const others = answer.numbers.filter((mention) => mention.unit !== null && measureOf(mention).dimension === measureOf(missing).dimension && !numbers.some((stated) => numbersAgree(stated, mention)));
     if (others.length > 0) contradictions.push({ unit: missing.unit, reference: missing, answer: others });
   }
 

@@ -14,7 +14,8 @@
  *   "三到五天", "3 to 5 business days" give both numbers the unit.
  *
  * Units are canonical so that 天 / 日 / days agree: see UNITS. A number with
- * no unit from the list has unit null. Negative numbers and English number
+ * no unit from the list has unit null. Durations agree across units when they
+ * are equal (1年 = 12个月 = 1 year, 1周 = 7天): see DURATIONS. Negative numbers and English number
  * words (fifteen) are not read. Digits glued to Latin letters (v2, mp3) are
  * not numbers.
  *
@@ -106,8 +107,38 @@ export function findNumbers(text: string): { numbers: NumberMention[]; rest: str
   return { numbers, rest: chineseScan.rest };
 }
 
-/** Same value (to a relative 1e-9) and the same unit, or no unit on either side. */
+/**
+ * Durations that convert exactly, each in the smallest unit of its family:
+ * calendar spans in months (1 year = 12 months), clock spans in seconds
+ * (1 week = 7 days, 1 day = 24 hours, 1 hour = 60 minutes, 1 minute = 60
+ * seconds). Across the families nothing converts exactly (a month is 28 to
+ * 31 days, a year 365 or 366), and a workday is not a day: those stay apart.
+ */
+const DURATIONS: Readonly<Record<string, { family: "calendar" | "clock"; size: number }>> = {
+  year: { family: "calendar", size: 12 },
+  month: { family: "calendar", size: 1 },
+  week: { family: "clock", size: 7 * 24 * 3600 },
+  day: { family: "clock", size: 24 * 3600 },
+  hour: { family: "clock", size: 3600 },
+  minute: { family: "clock", size: 60 },
+  second: { family: "clock", size: 1 },
+};
+
+/**
+ * A number's measure: its unit's family and its value in that family's
+ * smallest unit, so that 1 year and 12 months are the same measure, as are 1
+ * week and 7 days; any other unit is its own family at its own value.
+ */
+export function measureOf(mention: Pick<NumberMention, "value" | "unit">): { dimension: string | null; amount: number } {
+  const duration = mention.unit === null ? undefined : DURATIONS[mention.unit];
+  if (duration === undefined) return { dimension: mention.unit, amount: mention.value };
+  return { dimension: `duration:${duration.family}`, amount: mention.value * duration.size };
+}
+
+/** Same value (to a relative 1e-9) in the same unit, or a duration equal to it in another unit (1年 = 12个月), or no unit on either side. */
 export function numbersAgree(first: Pick<NumberMention, "value" | "unit">, second: Pick<NumberMention, "value" | "unit">): boolean {
-  const sameValue = Math.abs(first.value - second.value) <= 1e-9 * Math.max(1, Math.abs(first.value), Math.abs(second.value));
-  return sameValue && (first.unit === null || second.unit === null || first.unit === second.unit);
+  const sameValue = (one: number, other: number) => Math.abs(one - other) <= 1e-9 * Math.max(1, Math.abs(one), Math.abs(other));
+  if (first.unit === null || second.unit === null) return sameValue(first.value, second.value);
+  const [one, other] = [measureOf(first), measureOf(second)];
+  return one.dimension === other.dimension && sameValue(one.amount, other.amount);
 }

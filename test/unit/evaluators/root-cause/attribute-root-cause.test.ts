@@ -5,7 +5,7 @@ import { createDefaultRegistry } from "../../../../evaluators/default-registry.j
 import { evaluateCaseResult } from "../../../../evaluators/evaluate-case-result.js";
 import { assessGroundedness } from "../../../../evaluators/online/heuristic-groundedness.js";
 import { attributeRootCause } from "../../../../evaluators/root-cause/attribute-root-cause.js";
-import { ROOT_CAUSE_LABEL_NAMES, ROOT_CAUSE_LABELS, type RootCauseLabel } from "../../../../evaluators/root-cause/root-cause-labels.js";
+import { EXECUTION_ROOT_CAUSE_LABELS, QUALITY_ROOT_CAUSE_LABELS, ROOT_CAUSE_LABEL_NAMES, ROOT_CAUSE_LABELS, UNATTRIBUTED, type RootCauseLabel } from "../../../../evaluators/root-cause/root-cause-labels.js";
 import { ROOT_CAUSE_PROCEDURE } from "../../../../evaluators/root-cause/root-cause-procedure.js";
 import { rootCauseEvaluationResult } from "../../../../evaluators/root-cause/root-cause-evaluation-result.js";
 import { seedExample } from "../../../support/case-results.js";
@@ -17,11 +17,14 @@ function attribute(scenario: Scenario) {
   return attributeRootCause(scenario.caseResult, scenario.evalCase, scenario.results, scenario.options);
 }
 
-describe("the 18 labels", () => {
-  test("the seed's labels with their Chinese descriptions; the procedure can reach every one", () => {
-    assert.equal(ROOT_CAUSE_LABEL_NAMES.length, 18);
+describe("the 18 labels and the 3 execution labels", () => {
+  test("the seed's labels with their Chinese descriptions, the execution error types; the procedure can reach every one, and ends UNATTRIBUTED", () => {
+    assert.equal(Object.keys(QUALITY_ROOT_CAUSE_LABELS).length, 18);
+    assert.deepEqual(Object.keys(EXECUTION_ROOT_CAUSE_LABELS), ["SYSTEM_ERROR", "TIMEOUT", "ENVIRONMENT_ERROR"]);
+    assert.equal(ROOT_CAUSE_LABEL_NAMES.length, 21);
     assert.equal(ROOT_CAUSE_LABELS.CONTEXT_TRUNCATED, "关键证据被截断");
-    assert.deepEqual(new Set(ROOT_CAUSE_PROCEDURE.map((step) => step.label)), new Set(ROOT_CAUSE_LABEL_NAMES));
+    assert.deepEqual(new Set(ROOT_CAUSE_PROCEDURE.map((step) => step.label)), new Set([...ROOT_CAUSE_LABEL_NAMES, UNATTRIBUTED]));
+    assert.equal(ROOT_CAUSE_PROCEDURE.at(-1)!.label, UNATTRIBUTED);
     assert.deepEqual(Object.keys(SCENARIOS).sort(), [...ROOT_CAUSE_LABEL_NAMES].sort());
   });
 
@@ -149,9 +152,12 @@ describe("passed cases and the stored result", () => {
     assert.equal(attributeRootCause(caseResultWith(), null, []), null);
   });
 
-  test("a failed Evaluation Result alone marks the case failed; online traffic falls back without a case", () => {
+  test("a failed Evaluation Result alone marks the case failed; online traffic without a cause found is UNATTRIBUTED", () => {
     const online = caseResultWith({ output: "x" });
-    assert.equal(attributeRootCause(online, null, [failedResult("answer.reference_match", { token_f1: 0 })])?.label, "QUERY_UNDERSTANDING");
+    const attribution = attributeRootCause(online, null, [failedResult("answer.reference_match", { token_f1: 0 })]);
+    assert.equal(attribution?.label, UNATTRIBUTED);
+    // It names what failed and claims no cause (it was "QUERY_UNDERSTANDING: … read as a misunderstood question").
+    assert.equal(attribution?.reason, "no step of the procedure found a cause; failed: answer.reference_match: stored for the test");
   });
 
   test("stored as an Evaluation Result: evaluator root_cause, no metric values, reason '<LABEL>: …', refs to chunks and results", () => {
@@ -170,11 +176,15 @@ describe("passed cases and the stored result", () => {
     assert.equal(attributeRootCause(scenario.caseResult, scenario.evalCase, [...scenario.results, stored])?.label, "CONTEXT_TRUNCATED");
   });
 
-  test("the fallback asks for review", () => {
-    const scenario = SCENARIOS.QUERY_UNDERSTANDING();
-    const stored = rootCauseEvaluationResult(scenario.caseResult, attribute(scenario)!, "2026-07-08T09:32:01Z");
+  test("UNATTRIBUTED asks for review and is stored under no label of the seed", () => {
+    const caseResult = failedCase({ output: "x" });
+    const stored = rootCauseEvaluationResult(caseResult, attributeRootCause(caseResult, null, [failedResult("answer.reference_match", { token_f1: 0 })])!, "2026-07-08T09:32:01Z");
     assert.equal(stored.review_required, true);
-    assert.equal(stored.confidence.semantics, "heuristic");
+    assert.match(stored.reason, /^UNATTRIBUTED: no step of the procedure found a cause/);
+    assert.ok(!(ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(UNATTRIBUTED));
+    // A label a judge's answer relevance decided is a cause, not a fallback.
+    const understood = SCENARIOS.QUERY_UNDERSTANDING();
+    assert.equal(rootCauseEvaluationResult(understood.caseResult, attribute(understood)!, "2026-07-08T09:32:01Z").review_required, false);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * One minimal failed case per root-cause label, each built so that exactly
  * the condition of its step holds and the conditions of every earlier step do
- * not.
+ * not. The execution labels' cases did not complete (their verdict is failed
+ * whatever their evaluators found: case-verdict.ts).
  */
 import type { CaseResult } from "../../../../contracts/case-result.js";
 import type { EvalCase, EvalCaseInput } from "../../../../contracts/eval-case.js";
@@ -149,9 +150,37 @@ export const SCENARIOS: Record<RootCauseLabel, () => Scenario> = {
     evalCase: leaveCase(),
     results: [failedResult("citation.accuracy", { citation_accuracy: 0, citation_validity: 0 })],
   }),
+  // An LLM judge read the answer as not responding to the question (answer_relevance 1 of 3 → 0.33, below >= 0.66).
   QUERY_UNDERSTANDING: () => ({
     caseResult: failedCase(evidenceInContext({ output: "员工每年享有5天年假。" })),
-    evalCase: leaveCase({ reference_answer: "年假需提前一周申请" }),
-    results: [failedResult("answer.reference_match", { token_f1: 0.1 })],
+    evalCase: leaveCase({ input: "年假怎么申请？" }),
+    results: [{ ...failedResult("judge.answer_relevance", { answer_relevance: 1 / 3 }), confidence: { value: "high", semantics: "judge_self_report" } }],
+  }),
+  // The task threw in the rerank: the request span and the rerank span ended in error (the collector's execution_error).
+  SYSTEM_ERROR: () => ({
+    caseResult: caseResultWith(
+      {
+        retrieved: [gold],
+        output: null,
+        stage_timings: [
+          { stage: "request", span_name: "rag.request", duration_ms: 50, status: "error" },
+          { stage: "retrieve", span_name: "rag.retrieve", duration_ms: 5, status: "unset" },
+          { stage: "rerank", span_name: "rag.rerank", duration_ms: 20, status: "error" },
+        ],
+      },
+      { execution_status: "failed", execution_error: { type: "system_error", message: "reranker backend unavailable (HTTP 503)" } },
+    ),
+    evalCase: leaveCase(),
+    results: [storedResult("cr_test", "retrieval.ranking", { recall_at_k: 1 })],
+  }),
+  TIMEOUT: () => ({
+    caseResult: caseResultWith({ retrieved: [gold], output: null }, { execution_status: "failed", execution_error: { type: "timeout", message: "the task did not answer within 100 ms (--timeout-ms)" } }),
+    evalCase: leaveCase(),
+    results: [],
+  }),
+  ENVIRONMENT_ERROR: () => ({
+    caseResult: caseResultWith({ output: null }, { execution_status: "failed", execution_error: { type: "environment_error", message: "the index is not mounted" } }),
+    evalCase: leaveCase(),
+    results: [],
   }),
 };

@@ -19,6 +19,45 @@ describe("factAgreement", () => {
     assert.deepEqual(agreement.contradictions[0]!.answer.map((mention) => mention.value), [7]);
   });
 
+  test("equal durations in other units agree, in Chinese and English: a year is 12 months, a week 7 days, a day 24 hours; inexact ones stay apart", () => {
+    const agree: [string, string][] = [
+      ["员工连续工作满12个月后享有年假", "员工工作满一年后享有年假"],
+      ["退款在14天内到账", "退款在两周内到账"],
+      ["合同期为18个月", "合同期为1.5年"],
+      ["The warranty lasts 24 months.", "The warranty lasts 2 years."],
+      ["Refunds arrive within 7 days.", "Refunds arrive within 1 week."],
+      ["The link expires after 180 minutes.", "The link expires after 3 hours."],
+      ["客服会在1天内回复", "客服会在24小时内回复"],
+    ];
+    for (const [answer, reference] of agree) {
+      const agreement = factAgreement(answer, reference);
+      assertClose(agreement.numberAgreement, 1);
+      assert.deepEqual(agreement.contradictions, [], answer);
+    }
+    // A month is 28 to 31 days, a year 365 or 366, and a workday is not a day: not converted.
+    for (const [answer, reference] of [
+      ["积分30天后过期", "积分1个月后过期"],
+      ["Points expire after 365 days.", "Points expire after 1 year."],
+      ["退款2天内到账", "退款2个工作日内到账"],
+    ]) {
+      const agreement = factAgreement(answer!, reference!);
+      assertClose(agreement.numberAgreement, 0);
+      // Another kind of measure: missing, but no contradiction of the reference's value.
+      assert.deepEqual(agreement.contradictions, [], answer);
+    }
+  });
+
+  test("another length of the same kind of duration is a contradiction: 6 months against 1 year", () => {
+    const agreement = factAgreement("试用期为6个月", "试用期为一年");
+    assertClose(agreement.numberAgreement, 0);
+    assert.deepEqual(agreement.contradictions.map((contradiction) => [contradiction.reference.value, contradiction.reference.unit, contradiction.answer.map((mention) => `${mention.value} ${mention.unit}`)]), [[1, "year", ["6 month"]]]);
+  });
+
+  test("one duration written twice in the reference is one number: 满一年（12个月）", () => {
+    // Reference numbers: 1 year and 12 months, the same duration; 5 day. The answer states 12个月 and 5天: 2 of 2.
+    assertClose(factAgreement("满12个月后享有5天年假", "满一年（12个月）后享有5天年假").numberAgreement, 1);
+  });
+
   test("a number without a unit agrees with the same value with a unit", () => {
     assertClose(factAgreement("The fee is 15.", "Express shipping costs 15 dollars.").numberAgreement, 1);
   });
