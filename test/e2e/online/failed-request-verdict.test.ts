@@ -17,15 +17,13 @@
  * - performance.usage names no span as evidence (evidence refs name chunks).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { runApplication, writeApplication } from "../../support/application-beside-package.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 /** A bound on waiting for serve to store the traces; generous for a shared machine, not an assertion on speed. */
 const WAIT_MS = 60_000;
 
@@ -76,9 +74,7 @@ let serve: ServeWithUi | undefined;
 
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-failed-request-"));
-  await mkdir(path.join(folder, "node_modules"));
-  await symlink(projectRoot, path.join(folder, "node_modules", "ragscope"), "dir");
-  await writeFile(path.join(folder, "app.mjs"), APP);
+  await writeApplication(folder, "app.mjs", APP);
   serve = await startServeWithUi(path.join(folder, "data"), { RAGSCOPE_QUIET_PERIOD_MS: "200" });
 });
 
@@ -90,15 +86,6 @@ after(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-function runApp(receiver: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["app.mjs"], { cwd: folder, env: { ...process.env, RAGSCOPE_ENDPOINT: receiver } });
-    let output = "";
-    child.stdout.on("data", (part: Buffer) => (output += part.toString()));
-    child.stderr.on("data", (part: Buffer) => (output += part.toString()));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
-}
 
 async function listTraces(query: string): Promise<Listed> {
   return (await (await fetch(`${serve!.uiUrl}/api/traces?limit=10${query}`)).json()) as Listed;
@@ -116,7 +103,7 @@ async function storedTraces(count: number): Promise<Listed["traces"]> {
 test("a request whose reranker threw is failed with a SYSTEM_ERROR root cause; a citation outside the context is CITATION_ERROR, not the heuristic's HALLUCINATION", async () => {
   const receiver = /OTLP\/HTTP on (http:\/\/[^/\s]+)\/v1\/traces/.exec(serve!.output())?.[1];
   assert.ok(receiver, serve!.output());
-  const ran = await runApp(receiver);
+  const ran = await runApplication(folder, "app.mjs", receiver);
   assert.equal(ran.code, 0, ran.output);
   assert.match(ran.output, /no answer: reranker backend unavailable \(HTTP 503\)/);
 

@@ -16,13 +16,13 @@
  * dropped by the rerank. Violations 1 of 3 judged chunks.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { readmeExamples } from "../adoption/readme-examples.js";
+import { runApplication, writeApplication } from "../../support/application-beside-package.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -43,11 +43,9 @@ let serve: ServeWithUi | undefined;
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-permission-rerank-"));
   // The application imports "ragscope/instrumentation": the package is this checkout (its dist), found by name.
-  await mkdir(path.join(folder, "node_modules"));
-  await symlink(projectRoot, path.join(folder, "node_modules", "ragscope"), "dir");
   const app = (await readmeExamples(path.join(projectRoot, "README.md"))).get("app.mjs");
   assert.ok(app, "README.md has the app.mjs example");
-  await writeFile(path.join(folder, "app.mjs"), app);
+  await writeApplication(folder, "app.mjs", app);
   serve = await startServeWithUi(path.join(folder, "data"), { RAGSCOPE_QUIET_PERIOD_MS: "200" });
 });
 
@@ -59,15 +57,6 @@ after(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-function runApp(receiver: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["app.mjs"], { cwd: folder, env: { ...process.env, RAGSCOPE_ENDPOINT: receiver } });
-    let output = "";
-    child.stdout.on("data", (part: Buffer) => (output += part.toString()));
-    child.stderr.on("data", (part: Buffer) => (output += part.toString()));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
-}
 
 async function storedTraces(uiUrl: string, count: number): Promise<{ caseResultId: string; query: string }[]> {
   const deadline = Date.now() + WAIT_MS;
@@ -81,7 +70,7 @@ async function storedTraces(uiUrl: string, count: number): Promise<{ caseResultI
 test("the README app: a chunk the customer may not read, retrieved before the rerank and dropped by it, fails retrieval.permission and says where it appeared", async () => {
   const receiver = /OTLP\/HTTP on (http:\/\/[^/\s]+)\/v1\/traces/.exec(serve!.output())?.[1];
   assert.ok(receiver, serve!.output());
-  const ran = await runApp(receiver);
+  const ran = await runApplication(folder, "app.mjs", receiver);
   assert.equal(ran.code, 0, ran.output);
 
   const traces = await storedTraces(serve!.uiUrl, 2);
