@@ -642,6 +642,9 @@ export interface AggregateSelect {
   hours?: RangeReading;
 }
 
+/** The events request_rollups counts (thumbs_given, copied, handed_off, citation_clicked, rating_count). */
+const REQUEST_RATE_EVENT_KINDS = ["thumbs_up", "thumbs_down", "copy", "handoff", "citation_click", "rating"] as const;
+
 /**
  * One SELECT computing several aggregates of the same source, each aliased by
  * its label. `{time}` in `leading`, `groupBy` and `orderBy` is replaced by the
@@ -658,7 +661,10 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
     const chosen = rolledUp ? metric.rollup! : metric;
     if (metric.measuredFrom !== "user_events") return chosen;
     // Over the whole scope (the range and filters), whatever the grouping: a bucket without events in a range with some is 0 %.
-    const carried = rolledUp ? userEventsInRollups(options.scope) : userEventsIn(options.scope);
+    // The request rates are made of the events the request rollups count: probe those, in the rollups when the panel
+    // reads them (so a range reads no raw rows, migration 0014) and in the raw rows otherwise, the same events both ways.
+    const requestRates = source === "case_results";
+    const carried = !requestRates ? userEventsIn(options.scope) : rolledUp ? userEventsInRollups(options.scope) : userEventsIn(options.scope, REQUEST_RATE_EVENT_KINDS);
     return { value: `if(${carried}, ${chosen.value}, NULL)`, samples: `if(${carried}, ${chosen.samples}, 0)` };
   };
   const time = (text: string): string => text.replaceAll("{time}", definition.timeColumn);
@@ -680,9 +686,11 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
  * without events reads only the size of feedback_kinds (migration 0013). Read from case_results, not the rollups,
  * because the rollups count only some kinds of event (a resolved or abandoned event is in none of their columns).
  */
-function userEventsIn(scope: Scope): string {
-  return `((SELECT count() FROM (SELECT 1 FROM case_results FINAL WHERE ${scope("started_at")} AND ${COMPLETE} AND notEmpty(${FEEDBACK_KINDS}) LIMIT 1)) > 0)`;
+function userEventsIn(scope: Scope, kinds: readonly string[] | null = null): string {
+  const carries = kinds === null ? `notEmpty(${FEEDBACK_KINDS})` : `hasAny(${FEEDBACK_KINDS}, [${kinds.map(sqlString).join(", ")}])`;
+  return `((SELECT count() FROM (SELECT 1 FROM case_results FINAL WHERE ${scope("started_at")} AND ${COMPLETE} AND ${carries} LIMIT 1)) > 0)`;
 }
+
 
 /**
  * userEventsIn for a panel that reads request_rollups: the boards moved there so that a range reads no raw rows

@@ -90,7 +90,7 @@ describe("an empty store, and filters no trace can meet", () => {
 
   test("an empty list and an empty review queue say why they are empty", async () => {
     assert.match(await (await fetch(`${server.url}/traces`)).text(), /<p id="list-empty" class="muted">No traces stored yet: send spans/);
-    assert.match(await (await fetch(`${server.url}/traces?service=nothing-here`)).text(), /<p id="list-empty" class="muted">No stored trace meets these filters/);
+    assert.match(await (await fetch(`${server.url}/traces?service=nothing-here`)).text(), /<p id="list-empty" class="muted">No stored trace meets service=nothing-here: /);
     assert.match(await (await fetch(`${server.url}/review`)).text(), /<p id="queue-empty" class="muted">Nothing waits for review/);
   });
 
