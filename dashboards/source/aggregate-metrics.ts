@@ -663,8 +663,10 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
     // Over the whole scope (the range and filters), whatever the grouping: a bucket without events in a range with some is 0 %.
     // The request rates are made of the events the request rollups count: probe those, in the rollups when the panel
     // reads them (so a range reads no raw rows, migration 0014) and in the raw rows otherwise, the same events both ways.
-    const requestRates = source === "case_results";
-    const carried = !requestRates ? userEventsIn(options.scope) : rolledUp ? userEventsInRollups(options.scope) : userEventsIn(options.scope, REQUEST_RATE_EVENT_KINDS);
+    // The session rates take no probe here: their rollups hold no event counts to probe, and a probe of the raw rows
+    // would undo their move to the rollups (migration 0016); with no session id stored they have no sessions to count.
+    if (source !== "case_results") return chosen;
+    const carried = rolledUp ? userEventsInRollups(options.scope) : userEventsIn(options.scope, REQUEST_RATE_EVENT_KINDS);
     return { value: `if(${carried}, ${chosen.value}, NULL)`, samples: `if(${carried}, ${chosen.samples}, 0)` };
   };
   const time = (text: string): string => text.replaceAll("{time}", definition.timeColumn);
