@@ -12,7 +12,7 @@ import { openClickHouse, type ClickHouseConfig } from "../../../store/clickhouse
 import { readSchemaState } from "../../../store/clickhouse/run-migrations.js";
 
 /** A folder that is not there, under folders that are: a path through a file is the engine's to refuse (store-open-errors.ts). */
-export function missingFolder(folder: string): boolean {
+function missingFolder(folder: string): boolean {
   if (existsSync(folder)) return false;
   let above = path.dirname(path.resolve(folder));
   while (!existsSync(above)) above = path.dirname(above);
@@ -24,8 +24,9 @@ export function missingFolder(folder: string): boolean {
  * it has no ragscope schema — as one line naming the setting to fix; null when it is a ragscope store (of this
  * release or an earlier one: a command that migrates brings it up to date). Checked before the store is opened
  * to migrate, so nothing is created where nothing was stored (the embedded folder is not created at all).
+ * `sought`: what the command looked for, as the line says it ("no run" for the gate).
  */
-export async function storeWithoutData(command: string, clickhouse: ClickHouseConfig): Promise<string | null> {
+export async function storeWithoutData(command: string, clickhouse: ClickHouseConfig, sought = "nothing"): Promise<string | null> {
   if (clickhouse.url === null && missingFolder(clickhouse.dataPath)) {
     return `ragscope ${command}: no store at ${clickhouse.dataPath}: the folder does not exist, so nothing was stored there; point --data-dir (or RAGSCOPE_DATA_DIR) at the folder ragscope serve, eval or dataset push stored into`;
   }
@@ -34,7 +35,7 @@ export async function storeWithoutData(command: string, clickhouse: ClickHouseCo
     const schema = await readSchemaState(connection);
     if (schema.kind !== "absent") return null;
     const where = clickhouse.url === null ? "--data-dir (or RAGSCOPE_DATA_DIR)" : "RAGSCOPE_CLICKHOUSE_URL and RAGSCOPE_CLICKHOUSE_DATABASE";
-    return `ragscope ${command}: no ragscope data in the ${connection.describe()}: it has no ragscope schema, so nothing was stored there; point ${where} at the store ragscope serve, eval or dataset push wrote to`;
+    return `ragscope ${command}: no ragscope data in the ${connection.describe()}: it has no ragscope schema, so ${sought} was stored there; point ${where} at the store ragscope serve, eval or dataset push wrote to`;
   } finally {
     await connection.close();
   }

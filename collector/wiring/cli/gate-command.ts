@@ -19,8 +19,8 @@ import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { formatFixed } from "../../../evaluators/format-fixed.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
-import { missingFolder } from "./existing-store.js";
-import { readSchemaState, type SchemaState } from "../../../store/clickhouse/run-migrations.js";
+import { storeWithoutData } from "./existing-store.js";
+import { readSchemaState } from "../../../store/clickhouse/run-migrations.js";
 import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
 import { unfinishedRunProblem } from "../../../experiments/run-completion.js";
 
@@ -52,9 +52,10 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     return GateExit.unusable;
   }
   const clickhouse = resolved.value.settings.clickhouse;
-  // A gate pointed at the wrong folder must not leave a new, empty store behind it.
-  if (clickhouse.url === null && missingFolder(clickhouse.dataPath)) {
-    output.error(`ragscope gate: no store at ${clickhouse.dataPath}: the folder does not exist, so nothing was stored there; point --data-dir (or RAGSCOPE_DATA_DIR) at the folder the run was stored in`);
+  // A gate pointed at the wrong folder must not leave a new, empty store behind it, nor read one without a schema.
+  const nothingStored = await storeWithoutData("gate", clickhouse, "no run");
+  if (nothingStored !== null) {
+    output.error(nothingStored);
     return GateExit.unusable;
   }
   // Read only: the gate leaves the schema to the processes that write.
@@ -63,8 +64,8 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
   const reader = store.scoped(scope).reader;
   try {
     const schema = await readSchemaState(store.connection);
-    if (schema.kind !== "current") {
-      output.error(`ragscope gate: ${schemaProblem(schema, store.describe())}`);
+    if (schema.kind === "behind") {
+      output.error(`ragscope gate: ${behindProblem(schema.pending, store.describe())}`);
       return GateExit.unusable;
     }
     const cases = await reader.loadRunCases(options.run);
@@ -92,13 +93,10 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
   }
 }
 
-/** Why a store the gate cannot read is not a "no such run": nothing stored there, or a schema an earlier release wrote. */
-function schemaProblem(schema: Exclude<SchemaState, { kind: "current" }>, store: string): string {
-  if (schema.kind === "absent") {
-    return `no ragscope data in the ${store}: it has no ragscope schema, so no run was stored there; point --data-dir (or RAGSCOPE_DATA_DIR, or RAGSCOPE_CLICKHOUSE_URL and its database) at the store the run was written to`;
-  }
-  const shown = schema.pending.slice(0, 3).join(", ") + (schema.pending.length > 3 ? `, and ${schema.pending.length - 3} more` : "");
-  return `the ${store} was written by an earlier release: ${schema.pending.length} schema migration${schema.pending.length === 1 ? " is" : "s are"} not applied (${shown}); run \`ragscope migrate\` with the same settings (every collector also applies them when it starts), then the gate again`;
+/** A store an earlier release wrote: the gate only reads, so the migrations it lacks are the user's to apply. */
+function behindProblem(pending: readonly string[], store: string): string {
+  const shown = pending.slice(0, 3).join(", ") + (pending.length > 3 ? `, and ${pending.length - 3} more` : "");
+  return `the ${store} was written by an earlier release: ${pending.length} schema migration${pending.length === 1 ? " is" : "s are"} not applied (${shown}); run \`ragscope migrate\` with the same settings (every collector also applies them when it starts), then the gate again`;
 }
 
 /** The case verdicts apart: a case nothing able to judge it judged is not a pass. A verdict human reviewers agreed on replaces the automatic one (evaluators/reviewed-verdict.ts). */
