@@ -5,6 +5,8 @@
 import { caseResult, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
 import { evalCase, type EvalCase, type EvalCaseInput } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import { createDefaultRegistry } from "../../evaluators/default-registry.js";
+import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 
 type ChunkInput = Partial<RetrievedChunk> & Pick<RetrievedChunk, "chunk_id">;
 
@@ -104,4 +106,10 @@ export function judgeVerdict(caseResultId: string, metric: string, passed: boole
     error_type: "none",
     evaluated_at: "2026-07-08T09:00:00.000Z",
   };
+}
+
+/** The seed example evaluated by the default evaluators under another id and start time: a written trace for the rollup tests. */
+export function seedEvaluation(caseResultId: string, startedAt: string): CaseEvaluation {
+  const { caseResult, evalCase } = seedExample();
+  return evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: caseResultId, started_at: startedAt }, evalCase, "2026-07-08T09:32:01.000Z");
 }

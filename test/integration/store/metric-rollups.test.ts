@@ -12,9 +12,8 @@ import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.
 import { clickHouseStoreOn } from "../../../store/clickhouse/clickhouse-store.js";
 import { refreshParameters, refreshSelect, requestRefreshSelect } from "../../../store/clickhouse/metric-rollups.js";
 import { REQUEST_ROLLUP_COUNTS } from "../../../dashboards/source/aggregate-metrics.js";
-import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
-import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
-import { seedExample } from "../../support/case-results.js";
+import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
+import { seedEvaluation } from "../../support/case-results.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 
 let store: TemporaryStore;
@@ -26,11 +25,6 @@ before(async () => {
 after(async () => {
   await store.cleanup();
 });
-
-function evaluation(caseResultId: string, startedAt: string): CaseEvaluation {
-  const { caseResult, evalCase } = seedExample();
-  return evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: caseResultId, started_at: startedAt }, evalCase, "2026-07-08T09:32:01.000Z");
-}
 
 /**
  * Per metric in one minute (metric_rollups) or one hour (metric_rollups_hourly, migration 0018): the rollup's
@@ -75,7 +69,7 @@ async function compareRequests(minute: string): Promise<{ rolledUp: Record<strin
 
 describe("dashboard rollups refreshed from metric_values FINAL", () => {
   test("a write notes its minute; the refresh rolls it up exactly", async () => {
-    const first = evaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z");
+    const first = seedEvaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z");
     assert.ok((await store.store.results.write([first])).ok);
     assert.equal(store.store.rollups.pendingMinutes(), 1);
     await store.store.rollups.refresh();
@@ -91,7 +85,7 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
   });
 
   test("a replayed write is not counted twice", async () => {
-    const replay = evaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z");
+    const replay = seedEvaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z");
     replay.evaluationResults.forEach((result) => (result.evaluated_at = "2026-07-08T09:45:00.000Z"));
     assert.ok((await store.store.results.write([replay])).ok);
     await store.store.rollups.refresh();
@@ -126,7 +120,7 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
   });
 
   test("a value a re-evaluation hid leaves the rollup", async () => {
-    const first = evaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z");
+    const first = seedEvaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z");
     const again: CaseEvaluation = {
       ...first,
       replacesEarlier: true,
@@ -147,7 +141,7 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
   test("closing the store refreshes the minutes its last writes touched", async () => {
     const connection = await openClickHouse({ url: null, username: "default", password: "", database: store.connection.database, dataPath: store.dataPath });
     const other = clickHouseStoreOn(connection);
-    assert.ok((await other.results.write([evaluation("cr_rollup_2", "2026-07-08T11:02:00.000Z")])).ok);
+    assert.ok((await other.results.write([seedEvaluation("cr_rollup_2", "2026-07-08T11:02:00.000Z")])).ok);
     assert.equal(other.rollups.pendingMinutes(), 1);
     await other.close();
     const { rolledUp, raw } = await compare("2026-07-08 11:02:00");
@@ -158,12 +152,12 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
   test("a refresh reads the rows of the day it recomputes, not every month's: its cost follows what was written", async () => {
     // A month of other traffic, in several parts as the collector writes it.
     for (let part = 0; part < 4; part += 1) {
-      const batch = Array.from({ length: 25 }, (_, index) => evaluation(`cr_rollup_may_${part}_${index}`, new Date(Date.parse("2026-05-02T08:00:00.000Z") + (part * 25 + index) * 3_600_000).toISOString()));
+      const batch = Array.from({ length: 25 }, (_, index) => seedEvaluation(`cr_rollup_may_${part}_${index}`, new Date(Date.parse("2026-05-02T08:00:00.000Z") + (part * 25 + index) * 3_600_000).toISOString()));
       assert.ok((await store.store.results.write(batch)).ok);
     }
     await store.store.rollups.refresh();
     const june = "2026-06-15T12:00:30.000Z";
-    assert.ok((await store.store.results.write([evaluation("cr_rollup_june", june)])).ok);
+    assert.ok((await store.store.results.write([seedEvaluation("cr_rollup_june", june)])).ok);
     await store.store.rollups.refresh();
     const { rolledUp, raw } = await compare("2026-06-15 12:00:00");
     assert.ok(Object.keys(raw).length > 0);
@@ -171,7 +165,7 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
 
     // What the refresh statement reads for that minute, as the engine plans it.
     const minute = Math.floor(Date.parse(june) / 60_000) * 60_000;
-    const { tenant_id: tenant, service_name: service } = evaluation("cr_rollup_june", june).caseResult.rag_observation;
+    const { tenant_id: tenant, service_name: service } = seedEvaluation("cr_rollup_june", june).caseResult.rag_observation;
     const estimate = await queryRows<{ rows: string }>(store.connection, `EXPLAIN ESTIMATE ${refreshSelect(store.connection.database)}`, refreshParameters([minute], [tenant ?? ""], [service ?? ""], 1));
     const read = estimate.reduce((total, row) => total + Number(row.rows), 0);
     const [rows] = await queryRows<{ june: string; other: string }>(store.connection, "SELECT countIf(toYYYYMM(ts) = 202606) AS june, countIf(toYYYYMM(ts) != 202606) AS other FROM {{database}}.metric_values");

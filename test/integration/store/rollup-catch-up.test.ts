@@ -12,9 +12,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import { CATCH_UP_INTERVAL_MS, ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
-import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
-import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
-import { seedExample } from "../../support/case-results.js";
+import { seedEvaluation } from "../../support/case-results.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 
 let store: TemporaryStore;
@@ -26,11 +24,6 @@ before(async () => {
 after(async () => {
   await store.cleanup();
 });
-
-function evaluation(caseResultId: string, startedAt: string): CaseEvaluation {
-  const { caseResult, evalCase } = seedExample();
-  return evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: caseResultId, started_at: startedAt }, evalCase, "2026-07-08T09:32:01.000Z");
-}
 
 /** Requests in one minute: as request_rollups FINAL counts them, and as case_results FINAL holds them. */
 async function requestsIn(minute: string): Promise<{ rolledUp: number; raw: number }> {
@@ -48,22 +41,22 @@ test("a writing process refreshes, an hour of its clock later, the minute anothe
 
   // As openClickHouseStore does when the live process opens the store: nothing to catch up yet.
   assert.equal(await live.catchUp(), 0);
-  assert.ok((await liveSink.write([evaluation("cr_live_1", "2026-07-08T09:40:05.000Z")])).ok);
+  assert.ok((await liveSink.write([seedEvaluation("cr_live_1", "2026-07-08T09:40:05.000Z")])).ok);
   await live.refresh();
   assert.deepEqual(await requestsIn("2026-07-08 09:40:00"), { rolledUp: 1, raw: 1 });
 
   // The dead process's two requests in the same minute, inserted after the live process refreshed it.
-  assert.ok((await deadSink.write([evaluation("cr_orphan_1", "2026-07-08T09:40:20.000Z"), evaluation("cr_orphan_2", "2026-07-08T09:40:40.000Z")])).ok);
+  assert.ok((await deadSink.write([seedEvaluation("cr_orphan_1", "2026-07-08T09:40:20.000Z"), seedEvaluation("cr_orphan_2", "2026-07-08T09:40:40.000Z")])).ok);
 
   // Within the hour the live process refreshes only the minutes it wrote: 09:40 still counts 1 of its 3.
   offsetMs = CATCH_UP_INTERVAL_MS - 60_000;
-  assert.ok((await liveSink.write([evaluation("cr_live_2", "2026-07-08T09:50:05.000Z")])).ok);
+  assert.ok((await liveSink.write([seedEvaluation("cr_live_2", "2026-07-08T09:50:05.000Z")])).ok);
   await live.refresh();
   assert.deepEqual(await requestsIn("2026-07-08 09:40:00"), { rolledUp: 1, raw: 3 });
 
   // An hour after its last catch-up, its next write catches up; closing waits for it and refreshes what is pending.
   offsetMs = CATCH_UP_INTERVAL_MS;
-  assert.ok((await liveSink.write([evaluation("cr_live_3", "2026-07-08T09:55:05.000Z")])).ok);
+  assert.ok((await liveSink.write([seedEvaluation("cr_live_3", "2026-07-08T09:55:05.000Z")])).ok);
   await live.close();
   assert.deepEqual(await requestsIn("2026-07-08 09:40:00"), { rolledUp: 3, raw: 3 });
   assert.deepEqual(await requestsIn("2026-07-08 09:55:00"), { rolledUp: 1, raw: 1 });

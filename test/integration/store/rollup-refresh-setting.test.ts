@@ -13,14 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { resolveSettings } from "../../../collector/wiring/config/load-settings.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
-import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
-import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
-import { seedExample } from "../../support/case-results.js";
-
-function evaluation(caseResultId: string, startedAt: string): CaseEvaluation {
-  const { caseResult, evalCase } = seedExample();
-  return evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: caseResultId, started_at: startedAt }, evalCase, "2026-07-08T09:32:01.000Z");
-}
+import { seedEvaluation } from "../../support/case-results.js";
 
 afterEach(() => mock.timers.reset());
 
@@ -57,14 +50,14 @@ describe("the rollup refresh interval and the query memory bound as settings", (
     try {
       assert.equal(store.rollups.refreshIntervalMs, 60_000);
       mock.timers.enable({ apis: ["setTimeout", "Date"], now: Date.parse("2026-07-08T10:00:00.000Z") });
-      assert.ok((await store.results.write([evaluation("cr_interval_1", "2026-07-08T09:30:05.000Z")])).ok);
+      assert.ok((await store.results.write([seedEvaluation("cr_interval_1", "2026-07-08T09:30:05.000Z")])).ok);
       // The first refresh after a write runs at once (no earlier refresh to wait for).
       mock.timers.tick(0);
       assert.equal(store.rollups.pendingMinutes(), 0, "the first refresh started");
       await store.rollups.refresh();
       assert.equal(store.rollups.counters.refreshes, 1);
 
-      assert.ok((await store.results.write([evaluation("cr_interval_2", "2026-07-08T09:31:05.000Z")])).ok);
+      assert.ok((await store.results.write([seedEvaluation("cr_interval_2", "2026-07-08T09:31:05.000Z")])).ok);
       assert.equal(store.rollups.pendingMinutes(), 1);
       mock.timers.tick(59_999);
       assert.equal(store.rollups.pendingMinutes(), 1, "no refresh before the interval has passed");
