@@ -7,7 +7,8 @@
  * adds a second — bounded by time (observation time; judge results arrive
  * later than the traces they judge) and/or by count. Then:
  *
- * - below `minSamples` samples nothing changes;
+ * - below `minSamples` samples nothing changes (nor with a single value that
+ *   is not 0 or 1: a t interval needs two);
  * - the window's mean gets a confidence interval (confidence-interval.ts):
  *   Wilson when every value is 0 or 1 (a pass rate), Student-t otherwise;
  * - an alert FIRES when the whole interval is on the wrong side of the
@@ -184,6 +185,8 @@ export class AlertEvaluator {
     const proportions = values.every((value) => value >= 0 && value <= 1);
     const binary = values.every((value) => value === 0 || value === 1);
     const statistic = state.rule.statistic === "t" || (state.rule.statistic === "auto" && !binary) || !proportions ? "t" : "wilson";
+    // min samples may be 1 (a single 0/1 sample has a Wilson interval); one value of any other kind has no t interval.
+    if (statistic === "t" && values.length < 2) return null;
     const sum = values.reduce((total, value) => total + value, 0);
     return { statistic, interval: statistic === "wilson" ? wilsonInterval(sum, values.length, state.rule.confidence) : meanInterval(values, state.rule.confidence) };
   }

@@ -9,10 +9,15 @@
  * the rule id, `window` and `min_samples` the per-rule options. A gate metric
  * named average_<m> / mean_<m> alerts on the per-trace metric <m>
  * (average_cost → cost). Percentile gates (p50_/p95_/p99_…) are not per-trace
- * means; they are left to the Grafana alert rules and reported as skipped.
+ * means, and dataset-level gate metrics (error_rate, no_answer_accuracy,
+ * hallucination_rate, critical_case_pass_rate…) are no metric an evaluator
+ * writes per trace, so a window of them would never get a sample and the rule
+ * would stay silent: both are left to the Grafana alert rules and reported as
+ * skipped.
  */
 import type { GateRule } from "../../contracts/gate-file.js";
 import { failure, success, type Result } from "../../core/result.js";
+import { isMetricName } from "../../evaluators/metric-catalog.js";
 import { parseThreshold, type Threshold } from "../../evaluators/threshold.js";
 
 /** wilson: proportion interval (0/1 values); t: Student-t interval of a mean; auto: wilson when every value is 0 or 1. */
@@ -28,7 +33,11 @@ export interface AlertRule {
   windowMs: number | null;
   /** At most this many most recent samples; null: no count limit. */
   windowSamples: number | null;
-  /** Below this many samples in the window the rule neither fires nor resolves. */
+  /**
+   * Below this many samples in the window the rule neither fires nor resolves. 1 is allowed: a single 0/1
+   * sample has a Wilson interval (one permission leak can page, as the gate file's `= 0` rules ask); values
+   * that are not all 0 or 1 still need two for a Student-t interval.
+   */
   minSamples: number;
   /** Two-sided confidence of the interval, e.g. 0.95. */
   confidence: number;
@@ -68,7 +77,7 @@ export function validateAlertRule(rule: AlertRule): string[] {
   if (rule.windowMs === null && rule.windowSamples === null) problems.push(`alert rule ${rule.id}: needs a time window or a sample window`);
   if (rule.windowMs !== null && !(rule.windowMs > 0)) problems.push(`alert rule ${rule.id}: the time window must be positive`);
   if (rule.windowSamples !== null && !(Number.isInteger(rule.windowSamples) && rule.windowSamples >= 2)) problems.push(`alert rule ${rule.id}: the sample window must be a whole number of at least 2`);
-  if (!(Number.isInteger(rule.minSamples) && rule.minSamples >= 2)) problems.push(`alert rule ${rule.id}: min samples must be a whole number of at least 2 (an interval needs two samples)`);
+  if (!(Number.isInteger(rule.minSamples) && rule.minSamples >= 1)) problems.push(`alert rule ${rule.id}: min samples must be a whole number of at least 1`);
   if (rule.windowSamples !== null && rule.minSamples > rule.windowSamples) problems.push(`alert rule ${rule.id}: min samples (${rule.minSamples}) exceed the sample window (${rule.windowSamples}); the rule could never fire`);
   if (!(rule.confidence > 0 && rule.confidence < 1)) problems.push(`alert rule ${rule.id}: confidence must be between 0 and 1 (e.g. 0.95)`);
   if (!(rule.hysteresis >= 0)) problems.push(`alert rule ${rule.id}: hysteresis must be 0 or more`);
@@ -91,7 +100,12 @@ export function alertRulesFromGate(gateRules: readonly GateRule[], defaults: Ale
   for (const gate of gateRules) {
     const id = `${gate.section}.${gate.metric}`;
     if (PERCENTILE.test(gate.metric)) {
-      skipped.push({ id, reason: "a percentile is not a mean of per-trace values; the Grafana alert rules evaluate it" });
+      skipped.push({ id, reason: "a percentile, not a mean of per-trace values" });
+      continue;
+    }
+    const metric = gate.metric.replace(MEAN_PREFIX, "");
+    if (!isMetricName(metric)) {
+      skipped.push({ id, reason: "a dataset-level value no evaluator writes per trace" });
       continue;
     }
     const threshold = parseThreshold(gate.threshold);
@@ -110,7 +124,7 @@ export function alertRulesFromGate(gateRules: readonly GateRule[], defaults: Ale
     }
     const rule: AlertRule = {
       id,
-      metric: gate.metric.replace(MEAN_PREFIX, ""),
+      metric,
       threshold: threshold.value,
       windowMs,
       windowSamples: defaults.windowSamples,

@@ -9,6 +9,7 @@ import { StoreLockedError } from "../../../store/clickhouse/store-locked-error.j
 import { describeStoredCaseConflict, StoredCaseConflictError } from "../../../store/ports/case-store.js";
 import { ClickHouseServerError, DataFolderError } from "../../../store/clickhouse/store-open-errors.js";
 import { KafkaUnavailableError } from "./kafka-start-failure.js";
+import { OnlineSettingsError } from "../online/online-settings-error.js";
 
 const moveWith = {
   receiver: "--port N (or RAGSCOPE_RECEIVER_PORT); --port 0 picks a free port",
@@ -37,6 +38,9 @@ export function describeFailure(commandName: string, error: unknown, debug: bool
   if (error instanceof KafkaUnavailableError) return [`ragscope${command}: ${describeKafka(error)}`];
   if (error instanceof ClickHouseServerError) return [`ragscope${command}: ${describeServer(error)}`];
   if (error instanceof DataFolderError) return [`ragscope${command}: ${describeFolder(error)}`];
+  if (error instanceof OnlineSettingsError) {
+    return [`ragscope${command}: ${error.message}; fix the gate file, or the RAGSCOPE_ALERT_* / RAGSCOPE_JUDGE_* variables (collector/wiring/online/README.md), and start again`];
+  }
   const message = error instanceof Error ? error.message : String(error);
   const lines = [`ragscope${command}: unexpected error: ${message.split("\n")[0]}${debug ? "" : " (set RAGSCOPE_DEBUG=1 for the stack trace)"}`];
   if (debug && error instanceof Error && error.stack) lines.push(error.stack);

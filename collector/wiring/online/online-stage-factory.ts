@@ -9,6 +9,7 @@ import type { EmbeddedCollectorOptions } from "../run/embedded-collector.js";
 import { createConfiguredEmbeddings } from "./embeddings-config.js";
 import { createConfiguredJudge, type JudgeEndpointConfig } from "./judge-config.js";
 import type { OnlineConfig } from "./online-config.js";
+import { OnlineSettingsError } from "./online-settings-error.js";
 import { createOnlineStage } from "./online-stage.js";
 
 export interface OnlineStageFactory {
@@ -25,7 +26,7 @@ export function onlineStageFactory(config: Readonly<OnlineConfig>, endpoint: Rea
     judgeDescription: config.judge.enabled ? `${judge.describe}${measuring}` : "judge disabled (RAGSCOPE_JUDGE_ENABLED)",
     online: async (store) => {
       const stage = await createOnlineStage(config, { store, judge: judge.judge, budget: judge.budget, retry, ...(embeddings ? { embeddings } : {}), ...(kafka ? { kafka } : {}) });
-      if (!stage.ok) throw new Error(`online stage: ${stage.error.join("; ")}`);
+      if (!stage.ok) throw new OnlineSettingsError(stage.error);
       return stage.value;
     },
   };

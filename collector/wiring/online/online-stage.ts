@@ -97,7 +97,8 @@ export interface OnlineResources {
   log?: (line: string) => void;
 }
 
-async function loadAlertRules(config: OnlineConfig["alerts"]): Promise<Result<AlertEvaluator | null, string[]>> {
+/** The gate file's rules alerted on in this process, and a line naming those left to the Grafana alert rules (null: none). */
+async function loadAlertRules(config: OnlineConfig["alerts"]): Promise<Result<{ evaluator: AlertEvaluator; skippedNotice: string | null } | null, string[]>> {
   if (config.gateFile === null) return success(null);
   const gate = await readGateFile(config.gateFile);
   if (!gate.ok) return failure(gate.error.map((line) => `alerts gate file ${line}`));
@@ -112,7 +113,14 @@ async function loadAlertRules(config: OnlineConfig["alerts"]): Promise<Result<Al
     maxTraceIds: 20,
   });
   if (!rules.ok) return failure(rules.error.map((problem) => `alerts gate file ${config.gateFile}: ${problem}`));
-  return success(new AlertEvaluator(rules.value.rules));
+  // Said at start: an operator who put a rule in the gate file would otherwise wait for an alert that never comes.
+  const byReason = new Map<string, string[]>();
+  for (const rule of rules.value.skipped) byReason.set(rule.reason, [...(byReason.get(rule.reason) ?? []), rule.id]);
+  const skippedNotice =
+    byReason.size === 0
+      ? null
+      : `ragscope alerts: ${config.gateFile}: ${rules.value.rules.length} rules alerted on here; ${rules.value.skipped.length} left to the Grafana alert rules (deploy/grafana/provisioning/alerting/): ${[...byReason].map(([reason, ids]) => `${ids.join(", ")} (${reason})`).join("; ")}`;
+  return success({ evaluator: new AlertEvaluator(rules.value.rules), skippedNotice });
 }
 
 /** Builds and starts the online stage from configuration. */
@@ -121,10 +129,12 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
   const needsKafka = (config.judge.enabled && config.judge.queue === "kafka") || config.alerts.kafkaTopic !== null;
   if (needsKafka && resources.kafka === undefined) return failure(["judge.queue = kafka and alerts.kafkaTopic need the collector's Kafka brokers (RAGSCOPE_KAFKA_BROKERS)"]);
 
-  const evaluator = await loadAlertRules(config.alerts);
-  if (!evaluator.ok) return evaluator;
+  const loaded = await loadAlertRules(config.alerts);
+  if (!loaded.ok) return loaded;
   let alerts: AlertNotifier | null = null;
-  if (evaluator.value !== null) {
+  if (loaded.value !== null) {
+    const { evaluator, skippedNotice } = loaded.value;
+    if (skippedNotice !== null) log(skippedNotice);
     const deliveries: AlertDelivery[] = [
       ...config.alerts.webhookUrls.map((url) => new WebhookAlertDelivery({ url, format: "json" })),
       ...config.alerts.slackWebhookUrls.map((url) => new WebhookAlertDelivery({ url, format: "slack" })),
@@ -132,8 +142,8 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
     if (config.alerts.kafkaTopic !== null) deliveries.push(new KafkaAlertDelivery(resources.kafka!, config.alerts.kafkaTopic));
     if (config.alerts.table) deliveries.push(new StoreAlertDelivery(resources.store.alerts));
     // Alerts firing before a restart stay firing (and keep their alert_id) instead of firing again or being forgotten.
-    evaluator.value.restore(await resources.store.alerts.loadState());
-    alerts = new AlertNotifier({ evaluator: evaluator.value, deliveries, state: resources.store.alerts, retry: resources.retry, tickMs: config.alerts.evaluateEveryMs, log });
+    evaluator.restore(await resources.store.alerts.loadState());
+    alerts = new AlertNotifier({ evaluator, deliveries, state: resources.store.alerts, retry: resources.retry, tickMs: config.alerts.evaluateEveryMs, log });
   }
 
   let dispatcher: JudgeDispatcher | null = null;

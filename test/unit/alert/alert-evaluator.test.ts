@@ -158,10 +158,61 @@ performance:
       ],
     );
     assert.deepEqual(built.value.skipped.map((item) => item.id), ["performance.p95_latency_ms"]);
-    const impossible = parseGateFile({ generation: { faithfulness: { threshold: ">= 0.9", min_samples: 1 } } });
+    // The gate file's own schema takes min_samples ≥ 1 (contracts/gate-file.ts); a default of 0 is refused here.
+    const impossible = parseGateFile({ generation: { faithfulness: ">= 0.9" } });
     assert.ok(impossible.ok);
-    const refused = alertRulesFromGate(impossible.value);
+    const refused = alertRulesFromGate(impossible.value, { ...defaultAlertRuleDefaults, minSamples: 0 });
     assert.ok(!refused.ok);
-    assert.match(refused.error[0]!, /min samples must be a whole number of at least 2/);
+    assert.match(refused.error[0]!, /min samples must be a whole number of at least 1/);
+  });
+
+  test("the project's own gate file gives alert rules: min_samples 1 is accepted, dataset-level gates are skipped with the reason", async () => {
+    // dashboards/gates/ragscope-gates.yaml is the file README points RAGSCOPE_ALERT_GATE_FILE at; it was refused
+    // (permission_leak_rate has min_samples: 1) and the evaluator did not start.
+    const { readGateFile } = await import("../../../dashboards/source/read-gate-file.js");
+    const gate = await readGateFile(new URL("../../../dashboards/gates/ragscope-gates.yaml", import.meta.url).pathname);
+    assert.ok(gate.ok, gate.ok ? "" : gate.error.join("; "));
+    const built = alertRulesFromGate(gate.value.rules);
+    assert.ok(built.ok, built.ok ? "" : built.error.join("; "));
+    const leak = built.value.rules.find((item) => item.id === "boundary.permission_leak_rate");
+    assert.equal(leak?.minSamples, 1);
+    // Per-trace metrics (metric_values) the alerts can see: the gate's retrieval and generation means, the leak, the cost.
+    assert.deepEqual(built.value.rules.map((item) => item.id).sort(), [
+      "boundary.permission_leak_rate",
+      "generation.answer_correctness",
+      "generation.citation_accuracy",
+      "generation.completeness",
+      "generation.faithfulness",
+      "performance.average_cost",
+      "retrieval.mrr",
+      "retrieval.recall_at_5",
+    ]);
+    // Dataset-level values no evaluator writes per trace: a window of them would never get a sample.
+    assert.deepEqual(built.value.skipped.map((item) => item.id).sort(), [
+      "boundary.hallucination_rate",
+      "boundary.no_answer_accuracy",
+      "performance.error_rate",
+      "performance.p95_latency_ms",
+      "performance.timeout_rate",
+      "regression.critical_case_pass_rate",
+      "regression.overall_score_drop",
+    ]);
+    assert.equal(built.value.skipped.find((item) => item.id === "performance.error_rate")!.reason, "a dataset-level value no evaluator writes per trace");
+    assert.equal(built.value.skipped.find((item) => item.id === "performance.p95_latency_ms")!.reason, "a percentile, not a mean of per-trace values");
+  });
+
+  test("min samples 1: one leak fires an \"= 0\" rule (Wilson), one continuous value decides nothing (a t interval needs two)", () => {
+    const leakRule = rule({ id: "boundary.permission_leak_rate", metric: "permission_leak_rate", threshold: threshold("= 0"), minSamples: 1 });
+    const leaks = new AlertEvaluator([leakRule]);
+    const fired = leaks.observe([sample(1, "permission_leak_rate")], 0);
+    // Wilson, n = 1, one success, z = 1.96: centre (1 + z²/2) / (1 + z²) = 2.9208 / 4.8416 = 0.6033,
+    // half z·sqrt(z²/4) / (1 + z²) = 1.9208 / 4.8416 = 0.3967: lower bound 0.2065 > 0, wholly outside "= 0".
+    assert.deepEqual(fired.map((event) => [event.rule_id, event.state, event.sample_count]), [["boundary.permission_leak_rate", "firing", 1]]);
+    assert.ok(Math.abs(fired[0]!.lower - 0.2065) < 0.001, String(fired[0]!.lower));
+    const continuous = new AlertEvaluator([rule({ minSamples: 1 })]);
+    assert.deepEqual(continuous.observe([sample(0.5)], 0), []);
+    assert.equal(continuous.status(0)[0]!.interval, null);
+    // A second value gives a t interval: 0.5 and 0.5 have no spread, [0.5, 0.5] is wholly below 0.92.
+    assert.deepEqual(continuous.observe([sample(0.5)], 1).map((event) => event.state), ["firing"]);
   });
 });

@@ -97,7 +97,22 @@ async function readEnvExample(): Promise<Record<string, string>> {
   );
 }
 
-type ComposeService = { image?: string; command?: string[]; environment?: Record<string, unknown>; volumes?: string[]; ports?: string[]; build?: { context: string; dockerfile: string } };
+type ComposeService = { image?: string; command?: string[]; environment?: Record<string, unknown>; volumes?: string[]; ports?: string[]; build?: { context: string; dockerfile: string }; stop_grace_period?: string };
+
+/** A Compose duration ("60s", "1m30s", "500ms") in ms. */
+function composeDurationMs(duration: string): number {
+  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1, us: 0.001, ns: 0.000001 };
+  let total = 0;
+  for (const [, amount, unit] of duration.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|ns)/g)) total += Number(amount) * units[unit!]!;
+  return total;
+}
+
+/** The stop timeout a Kafka role runs with, from the environment it is given (README "Stopping": the default 30 s). */
+function stopTimeoutMs(environment: Readonly<Record<string, unknown>>): number {
+  const resolved = resolveSettings({ environment: Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, String(value)])) });
+  assert.ok(resolved.ok, resolved.ok ? "" : resolved.error.join("; "));
+  return resolved.value.settings.kafka.stopTimeoutMs;
+}
 
 interface Manifest {
   apiVersion: string;
@@ -222,6 +237,28 @@ describe("docker compose file", () => {
   });
 });
 
+describe("docker compose file: data and stops", () => {
+  test("Kafka writes its log to the kafka-data volume, so recreating its container keeps the topics and the committed offsets", async () => {
+    const kafka = ((await readCompose()).services as Record<string, ComposeService>).kafka!;
+    // The apache/kafka image's default log directory is /tmp/kraft-combined-logs (docker/resources/common-scripts/configureDefaults), outside any volume.
+    const logDirectory = kafka.environment!.KAFKA_LOG_DIRS;
+    assert.equal(typeof logDirectory, "string", "KAFKA_LOG_DIRS is set");
+    const mounted = (kafka.volumes ?? []).filter((volume) => !volume.startsWith(".") && !volume.startsWith("/")).map((volume) => volume.split(":")[1]);
+    assert.ok(mounted.includes(String(logDirectory)), `KAFKA_LOG_DIRS=${String(logDirectory)} is a named volume's target (${mounted.join(", ")})`);
+  });
+
+  test("every Kafka role is given longer to stop than its stop timeout, so a stop writes and commits instead of being killed", async () => {
+    const services = (await readCompose()).services as Record<string, ComposeService>;
+    for (const role of ["receiver", "evaluator"]) {
+      const service = services[role]!;
+      // Compose's default stop_grace_period is 10 s.
+      const graceMs = composeDurationMs(service.stop_grace_period ?? "10s");
+      const timeoutMs = stopTimeoutMs(service.environment!);
+      assert.ok(graceMs > timeoutMs, `${role}: stop_grace_period ${graceMs} ms is not longer than the stop timeout ${timeoutMs} ms`);
+    }
+  });
+});
+
 describe("Dockerfile", () => {
   test("builds and packs the package, installs the tarball without development dependencies, and starts the installed command line", async () => {
     const dockerfile = await readFile(path.join(deploy, "Dockerfile"), "utf8");
@@ -231,6 +268,8 @@ describe("Dockerfile", () => {
     assert.match(dockerfile, /^ENTRYPOINT \["node", (?:"--[a-z-]+=\d+", )*"node_modules\/ragscope\/bin\/ragscope\.js"\]$/m, "compiled JavaScript, no TypeScript loader");
     const ignored = (await readFile(path.join(projectRoot, ".dockerignore"), "utf8")).split("\n");
     for (const entry of ["node_modules", "dist"]) assert.ok(ignored.includes(entry), `.dockerignore leaves out ${entry}: the build stage makes its own`);
+    // `COPY . .` would otherwise put the stack's passwords and tokens (deploy/.env, README step 2) in the build stage's layer and cache.
+    assert.ok(ignored.includes("deploy/.env"), ".dockerignore leaves out deploy/.env");
   });
 });
 
@@ -316,6 +355,20 @@ describe("Kubernetes manifests", () => {
       const literal = Object.fromEntries((deployment.spec.template.spec.containers[0]!.env ?? []).map((entry) => [entry.name, entry.value ?? "from-a-secret"]));
       const resolved = resolveSettings({ environment: { ...config.data, ...literal } });
       assert.ok(resolved.ok, `${deployment.metadata.name}: ${resolved.ok ? "" : resolved.error.join("; ")}`);
+    }
+  });
+
+  test("every role's pod is given longer to stop than its stop timeout", async () => {
+    const manifests = (await readManifests()).map(({ manifest }) => manifest);
+    const config = manifests.find((manifest) => manifest.kind === "ConfigMap") as Manifest & { data: Record<string, string> };
+    const deployments = manifests.filter((manifest) => manifest.kind === "Deployment") as (Manifest & { spec: { template: { spec: PodSpec & { terminationGracePeriodSeconds?: number } } } })[];
+    for (const deployment of deployments) {
+      const pod = deployment.spec.template.spec;
+      const literal = Object.fromEntries((pod.containers[0]!.env ?? []).filter((entry) => entry.value !== undefined).map((entry) => [entry.name, entry.value!]));
+      // Kubernetes' default grace period is 30 s.
+      const graceMs = (pod.terminationGracePeriodSeconds ?? 30) * 1_000;
+      const timeoutMs = stopTimeoutMs({ ...config.data, ...literal });
+      assert.ok(graceMs > timeoutMs, `${deployment.metadata.name}: terminationGracePeriodSeconds ${graceMs / 1_000} s is not longer than the stop timeout ${timeoutMs} ms`);
     }
   });
 
