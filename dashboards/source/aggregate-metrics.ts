@@ -174,19 +174,20 @@ export const SOURCES: Record<SourceName | RollupName, Source> = {
     from: (scope) => abstentionPairs(scope("ts")),
   },
   // One row per session (rag_observation.session_id, the column migration
-  // 0010 materializes; a request without one is
-  // a session of its own), placed at its first request, as
-  // evaluators/behaviour/sessions.ts groups them. The scope filters the
+  // 0010 materializes; a request without one belongs to no session and is
+  // left out), placed at its first request, as
+  // evaluators/behaviour/sessions.ts groups them, with its requests carrying a
+  // user event (event_requests, the session rates' probe). The scope filters the
   // requests inside, so a service or tenant filter keeps that service's
   // requests of each session.
   sessions: {
     timeColumn: "started_at",
     from: (scope) =>
       `(SELECT session_key, min(request_started_at) AS started_at, count() AS requests, ` +
-      `max(resolved) AS resolved, max(handed_off) AS handed_off, max(followed_up) AS followed_up ` +
-      `FROM (SELECT ${SESSION_KEY} AS session_key, started_at AS request_started_at, ` +
-      `${SESSION_FLAGS.resolved} AS resolved, ${SESSION_FLAGS.handed_off} AS handed_off, ${SESSION_FLAGS.followed_up} AS followed_up ` +
-      `FROM case_results FINAL WHERE ${scope("started_at")} AND partial_trace = 0) ` +
+      `max(resolved) AS resolved, max(handed_off) AS handed_off, max(followed_up) AS followed_up, sum(carries_event) AS event_requests ` +
+      `FROM (SELECT session_id AS session_key, started_at AS request_started_at, ` +
+      `${SESSION_FLAGS.resolved} AS resolved, ${SESSION_FLAGS.handed_off} AS handed_off, ${SESSION_FLAGS.followed_up} AS followed_up, ${CARRIES_USER_EVENT} AS carries_event ` +
+      `FROM case_results FINAL WHERE ${scope("started_at")} AND partial_trace = 0 AND ${HAS_SESSION}) ` +
       `GROUP BY session_key)`,
   },
 };
@@ -479,27 +480,35 @@ export function requestRollupSelect(database: string, where: string): string {
   ].join("\n");
 }
 
-/** A request's session (rag_observation.session_id; a request without one is a session of its own, keyed by its trace). */
-const SESSION_KEY = "if(session_id = '', concat('trace:', trace_id), session_id)";
+/**
+ * A request that belongs to a session (rag_observation.session_id): a session rate counts sessions with an id only —
+ * a request without one is no session, and counting it as a session of one request inflated the denominator.
+ */
+const HAS_SESSION = "session_id != ''";
+/** A request carrying a user event of any kind (behaviour-evidence.ts): what the session rates' probe counts. */
+const CARRIES_USER_EVENT = `notEmpty(${FEEDBACK_KINDS})`;
 /** What a session rate asks of each of its requests; a session has it when any of its requests has. */
 const SESSION_FLAGS = { resolved: feedbackOfKind("resolved"), handed_off: feedbackOfKind("handoff"), followed_up: feedbackOfKind("follow_up") } as const;
 /** A session of one request resolved at first contact: resolved, without handoff or follow-up. */
 const FIRST_CONTACT = `${SESSION_FLAGS.resolved} AND NOT ${SESSION_FLAGS.handed_off} AND NOT ${SESSION_FLAGS.followed_up}`;
 /** The columns of session_rollups in the order sessionRollupSelect computes them. */
-export const SESSION_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "session_key", "requests", "resolved", "handed_off", "followed_up", "sessionless_requests", "sessionless_resolved", "sessionless_first_contact", "version"] as const;
+export const SESSION_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "session_key", "requests", "resolved", "handed_off", "followed_up", "event_requests", "sessionless_requests", "sessionless_resolved", "sessionless_first_contact", "version"] as const;
 
 /**
  * The SELECT computing session_rollups rows (migration 0016) from case_results FINAL meeting `where`, per minute and
  * scope columns: for each session id, its complete requests and whether any was resolved, handed off or followed up
  * (grouped by session again at query time, SOURCES.session_rollups); under the key '', the requests without a
- * session id — each a session of its own (SOURCES.sessions keys it by its trace) — counted: all, resolved, resolved
- * at first contact. `{version:UInt64}` is a parameter.
+ * session id counted: all, resolved, resolved at first contact (kept for the operator; since migration 0025 no panel
+ * reads them: a request without a session id is no session). `eventCounts`: also each session's requests carrying a
+ * user event (event_requests, migration 0025; 0 under the key ''), which a store before that migration has no column
+ * for. `{version:UInt64}` is a parameter.
  */
-export function sessionRollupSelect(database: string, where: string): string {
+export function sessionRollupSelect(database: string, where: string, eventCounts = true): string {
   return [
     "SELECT toStartOfMinute(started_at) AS minute, tenant_id, service_name, dataset_id, run_id, session_id AS session_key,",
     "       countIf(session_key != '') AS requests,",
     ...Object.entries(SESSION_FLAGS).map(([column, condition]) => `       if(session_key = '', 0, max(${condition})) AS ${column},`),
+    ...(eventCounts ? [`       countIf(session_key != '' AND ${CARRIES_USER_EVENT}) AS event_requests,`] : []),
     "       countIf(session_key = '') AS sessionless_requests,",
     `       countIf(session_key = '' AND ${SESSION_FLAGS.resolved}) AS sessionless_resolved,`,
     `       countIf(session_key = '' AND ${FIRST_CONTACT}) AS sessionless_first_contact,`,
@@ -642,6 +651,13 @@ export interface AggregateSelect {
   hours?: RangeReading;
 }
 
+/**
+ * Whether any session of the result's rows carries a user event: the rows' event_requests (SOURCES.sessions and
+ * SOURCES.session_rollups) summed over every group of the SELECT, whatever its grouping (a bucket without events in
+ * a range with some is 0 %, as for the request rates).
+ */
+const SESSIONS_CARRY_EVENTS = "(sum(sum(event_requests)) OVER ()) > 0";
+
 /** The events request_rollups counts (thumbs_given, copied, handed_off, citation_clicked, rating_count). */
 const REQUEST_RATE_EVENT_KINDS = ["thumbs_up", "thumbs_down", "copy", "handoff", "citation_click", "rating"] as const;
 
@@ -663,8 +679,10 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
     // Over the whole scope (the range and filters), whatever the grouping: a bucket without events in a range with some is 0 %.
     // The request rates are made of the events the request rollups count: probe those, in the rollups when the panel
     // reads them (so a range reads no raw rows, migration 0014) and in the raw rows otherwise, the same events both ways.
-    // The session rates take no probe here: their rollups hold no event counts to probe, and a probe of the raw rows
-    // would undo their move to the rollups (migration 0016); with no session id stored they have no sessions to count.
+    // The session rates probe the sessions they count: each session row (raw or from the session rollups, migration
+    // 0025) carries its requests with a user event, and a window over every group of the result sums them over the
+    // whole scope — no second read of the range. No session with a user event, or no session at all: no data.
+    if (source === "sessions") return { value: `if(${SESSIONS_CARRY_EVENTS}, ${chosen.value}, NULL)`, samples: `if(${SESSIONS_CARRY_EVENTS}, ${chosen.samples}, 0)` };
     if (source !== "case_results") return chosen;
     const carried = rolledUp ? userEventsInRollups(options.scope) : userEventsIn(options.scope, REQUEST_RATE_EVENT_KINDS);
     return { value: `if(${carried}, ${chosen.value}, NULL)`, samples: `if(${carried}, ${chosen.samples}, 0)` };

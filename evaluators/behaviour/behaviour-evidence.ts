@@ -19,9 +19,11 @@ import type { BehaviourRequest } from "./behaviour-request.js";
 /**
  * - user_events: a user event of any kind (SDK recordUserEvent / recordFeedback, span rag.feedback) on a request;
  * - session_ids: a request with a session id (the session windows need one);
- * - user_events_or_session_ids: either (a follow-up is an event, or the next request of a session soon after).
+ * - user_events_or_session_ids: either (a follow-up is an event, or the next request of a session soon after);
+ * - session_user_events: a user event on a request with a session id (the session rates count sessions with an id
+ *   only: events on requests without one say nothing of any session).
  */
-export type BehaviourEvidence = "user_events" | "session_ids" | "user_events_or_session_ids";
+export type BehaviourEvidence = "user_events" | "session_ids" | "user_events_or_session_ids" | "session_user_events";
 
 const carriesUserEvent = (request: BehaviourRequest): boolean => request.events.length > 0;
 const carriesSessionId = (request: BehaviourRequest): boolean => request.sessionId !== null;
@@ -34,10 +36,12 @@ export function carriesEvidence(requests: readonly BehaviourRequest[], evidence:
       return requests.some(carriesSessionId);
     case "user_events_or_session_ids":
       return requests.some((request) => carriesUserEvent(request) || carriesSessionId(request));
+    case "session_user_events":
+      return requests.some((request) => carriesUserEvent(request) && carriesSessionId(request));
   }
 }
 
-const WHAT: Record<BehaviourEvidence, string> = { user_events: "a user event", session_ids: "a session id", user_events_or_session_ids: "a user event or a session id" };
+const WHAT: Record<BehaviourEvidence, string> = { user_events: "a user event", session_ids: "a session id", user_events_or_session_ids: "a user event or a session id", session_user_events: "a user event and a session id" };
 
 /** The sentence the definitions end with. */
 export function missingEvidence(evidence: BehaviourEvidence): string {

@@ -2,7 +2,7 @@ import { FeedbackKind } from "../../contracts/span-attributes.js";
 import { hasEvent } from "./behaviour-request.js";
 import type { BehaviourMetricDefinition } from "./behaviour-metric.js";
 import { sessionObservation } from "./session-observation.js";
-import { groupSessions } from "./sessions.js";
+import { identifiedSessions } from "./sessions.js";
 
 /** 会话解决率. */
 export const sessionResolutionRate: BehaviourMetricDefinition = {
@@ -11,8 +11,8 @@ export const sessionResolutionRate: BehaviourMetricDefinition = {
   level: "session",
   kind: "rate",
   higherIsBetter: true,
-  definition: "Sessions with a resolved event on any of their requests / all sessions. Only what the application reports: an unreported resolution is not one. No window.",
+  definition: "Sessions with a resolved event on any of their requests / all sessions. A session is the requests of one session id; a request without one is in no session. Only what the application reports: an unreported resolution is not one. No window.",
   caution: "Depends on the application asking; compare it only between sessions where it asks the same way.",
-  measuredFrom: "user_events",
-  observe: ({ requests }) => groupSessions(requests).map((session) => sessionObservation(session, session.some((request) => hasEvent(request, FeedbackKind.resolved)) ? 1 : 0)),
+  measuredFrom: "session_user_events",
+  observe: ({ requests }) => identifiedSessions(requests).map((session) => sessionObservation(session, session.some((request) => hasEvent(request, FeedbackKind.resolved)) ? 1 : 0)),
 };

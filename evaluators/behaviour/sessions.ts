@@ -11,6 +11,14 @@ export function groupSessions(requests: readonly BehaviourRequest[]): BehaviourR
   return [...sessions.values()].map((list) => list.sort((left, right) => left.startedAt - right.startedAt || left.traceId.localeCompare(right.traceId)));
 }
 
+/**
+ * The sessions with an id, each in time order: what the session rates count. A request without a session id belongs
+ * to no session; counting it as a session of its own inflated their denominator.
+ */
+export function identifiedSessions(requests: readonly BehaviourRequest[]): BehaviourRequest[][] {
+  return groupSessions(requests.filter((request) => request.sessionId !== null));
+}
+
 /** The request that came next in the same session, if any. */
 export function nextRequests(requests: readonly BehaviourRequest[]): Map<string, BehaviourRequest> {
   const next = new Map<string, BehaviourRequest>();

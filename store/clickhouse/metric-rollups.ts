@@ -104,6 +104,8 @@ export interface MetricRollupOptions {
   stageRollups?: boolean;
   /** Keep session_rollups_by_session and session_summaries too (default true); a store before migration 0021 has none. */
   sessionSummaries?: boolean;
+  /** Write the session rollups' and summaries' event counts (default true); a store before migration 0025 has no column for them. */
+  sessionEventCounts?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -194,8 +196,8 @@ export function requestRefreshSelect(database: string): string {
 }
 
 /** What a refresh reads and inserts into session_rollups (migration 0016; the same parameters as refreshSelect). */
-export function sessionRefreshSelect(database: string): string {
-  return withStatementSettings(sessionRollupSelect(database, refreshedRequests("started_at")), FINAL_WITHIN_PARTITIONS);
+export function sessionRefreshSelect(database: string, eventCounts = true): string {
+  return withStatementSettings(sessionRollupSelect(database, refreshedRequests("started_at"), eventCounts), FINAL_WITHIN_PARTITIONS);
 }
 
 /** What a refresh reads and inserts into stage_rollups (migration 0019; the same parameters as refreshSelect). */
@@ -507,7 +509,9 @@ export class ClickHouseMetricRollups {
       tables.push({ table: "request_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRefreshSelect(database), rebuild: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRollupSelect(database, "1") });
     }
     if (this.options.sessionAndRootCauseRollups !== false) {
-      tables.push({ table: "session_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("session_rollups", SESSION_ROLLUP_COLUMNS) + sessionRefreshSelect(database), rebuild: insert("session_rollups", SESSION_ROLLUP_COLUMNS) + sessionRollupSelect(database, "1") });
+      const eventCounts = this.options.sessionEventCounts !== false;
+      const columns = SESSION_ROLLUP_COLUMNS.filter((column) => eventCounts || column !== "event_requests");
+      tables.push({ table: "session_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("session_rollups", columns) + sessionRefreshSelect(database, eventCounts), rebuild: insert("session_rollups", columns) + sessionRollupSelect(database, "1", eventCounts) });
       tables.push({ table: "root_cause_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRefreshSelect(database), rebuild: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRollupSelect(database, "1", "1") });
     }
     if (this.options.abstentionRollups !== false) {
@@ -517,6 +521,8 @@ export class ClickHouseMetricRollups {
       tables.push({ table: "stage_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("stage_rollups", STAGE_ROLLUP_COLUMNS) + stageRefreshSelect(database), rebuild: insert("stage_rollups", STAGE_ROLLUP_COLUMNS) + stageRollupSelect(database, "1") });
     }
     if (this.sessionSummaries()) {
+      const eventCounts = this.options.sessionEventCounts !== false;
+      const summaryColumns = SESSION_SUMMARY_COLUMNS.filter((column) => eventCounts || column !== "event_requests");
       // Kept per session, after the minutes' inserts (refreshSessions): a view fills the first as session_rollups is written.
       tables.push({ table: "session_rollups_by_session", rows: REFRESHED_SESSION_ROWS, perSession: true });
       tables.push({
@@ -524,8 +530,8 @@ export class ClickHouseMetricRollups {
         rows: REFRESHED_SUMMARIES,
         perSession: true,
         // A share's sessions, without their minute rows the refresh found stale (newest version older than itself).
-        refresh: insert("session_summaries", SESSION_SUMMARY_COLUMNS) + withStatementSettings(sessionSummarySelect(database, `session_key IN {sessions:Array(String)} AND NOT (${REFRESHED_ROLLUP_ROWS} AND version < {version:UInt64})`), FINAL_WITHIN_PARTITIONS),
-        rebuild: insert("session_summaries", SESSION_SUMMARY_COLUMNS) + withStatementSettings(sessionSummarySelect(database, "1"), FINAL_WITHIN_PARTITIONS),
+        refresh: insert("session_summaries", summaryColumns) + withStatementSettings(sessionSummarySelect(database, `session_key IN {sessions:Array(String)} AND NOT (${REFRESHED_ROLLUP_ROWS} AND version < {version:UInt64})`, eventCounts), FINAL_WITHIN_PARTITIONS),
+        rebuild: insert("session_summaries", summaryColumns) + withStatementSettings(sessionSummarySelect(database, "1", eventCounts), FINAL_WITHIN_PARTITIONS),
       });
     }
     return tables;

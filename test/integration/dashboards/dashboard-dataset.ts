@@ -124,8 +124,9 @@ function buildRequest(spec: RequestSpec, random: () => number): CaseEvaluation {
       tenant_id: spec.tenant,
       service_name: spec.service,
       route: "/answer",
-      // Three requests per session, so session metrics have sessions of one and of several requests.
-      session_id: spec.index % 4 === 0 ? null : `session-${Math.floor(spec.index / 3)}`,
+      // Up to three requests per session, and every eighth request (from the second) a session of its own, so session
+      // metrics have sessions of one and of several requests; every fourth request has no session id (no session).
+      session_id: spec.index % 4 === 0 ? null : spec.index % 8 === 2 ? `session-alone-${spec.index}` : `session-${Math.floor(spec.index / 3)}`,
       user_id: `user-${Math.floor(spec.index / 6)}`,
       // Online requests take part in an experiment, split by user.
       experiment_id: spec.runId === "" ? "prompt-v2" : null,
@@ -259,9 +260,9 @@ const VERSION = DATASET_END + HOUR;
 export type RowLayout = "current" | "previous" | "release-0013" | "release-0015" | "release-0017";
 
 /** The rollup tables a store of this layout has (metric-rollups.ts options). */
-export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean; hourlyRollups: boolean; stageRollups: boolean; sessionSummaries: boolean } {
+export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean; hourlyRollups: boolean; stageRollups: boolean; sessionSummaries: boolean; sessionEventCounts: boolean } {
   const since0016 = layout === "current" || layout === "release-0017";
-  return { requestRollups: since0016 || layout === "release-0015", sessionAndRootCauseRollups: since0016, abstentionRollups: since0016, hourlyRollups: layout === "current", stageRollups: layout === "current", sessionSummaries: layout === "current" };
+  return { requestRollups: since0016 || layout === "release-0015", sessionAndRootCauseRollups: since0016, abstentionRollups: since0016, hourlyRollups: layout === "current", stageRollups: layout === "current", sessionSummaries: layout === "current", sessionEventCounts: layout === "current" };
 }
 
 function rowsIn(layout: RowLayout, dataset: SeededDataset, version: number): CaseRows[] {

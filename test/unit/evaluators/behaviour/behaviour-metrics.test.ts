@@ -139,6 +139,22 @@ describe("behaviour metrics, hand-worked", () => {
     assert.deepEqual([measure("first_contact_resolution", requests).total, measure("first_contact_resolution", requests).count], [1, 4]);
   });
 
+  test("session resolution and first-contact resolution count sessions with an id only, and no data without a session event", () => {
+    const requests = [
+      request({ trace: "a1", session: "A", start: 0, events: [["resolved", 2]] }), // one request, resolved: both
+      request({ trace: "b1", session: "B", start: 0 }), // never resolved
+      request({ trace: "n1", session: null, start: 0, events: [["resolved", 1]] }), // no session id: in no session
+      request({ trace: "n2", session: null, start: 1 }),
+    ];
+    // Sessions A and B: resolved A = 1 of 2, first contact A = 1 of 2 (not 2 of 4 with n1 and n2 as sessions).
+    for (const id of ["session_resolution_rate", "first_contact_resolution"]) {
+      assert.deepEqual([measure(id, requests).total, measure(id, requests).count], [1, 2], id);
+      // Only the request without a session id carries an event: no session carries one, so no data (not 0 of 1).
+      const quiet = [request({ trace: "b1", session: "B", start: 0 }), request({ trace: "n1", session: null, start: 0, events: [["resolved", 1]] })];
+      assert.deepEqual([measure(id, quiet).value, measure(id, quiet).count], [null, 0], id);
+    }
+  });
+
   test("abandonment: silence for 30 minutes after the last answer; undecided sessions left out", () => {
     const now = T0 + 100 * minute;
     const requests = [
