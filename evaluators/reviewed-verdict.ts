@@ -13,13 +13,26 @@
  * review_required into a pass.
  *
  * Final verdict = the reviewed verdict when there is one, else the automatic
- * quality_status. The gate, the report, the dashboards, the Quality and
+ * quality_status — except that a review never passes a request that did not
+ * complete (its task threw, errored or timed out: execution_status failed or
+ * timeout, or execution_error.type system_error, environment_error or timeout;
+ * reliability-summary.ts, the test the automatic verdict fails such a request
+ * by, case-verdict.ts). No answer reached the user, so there is nothing a
+ * reviewer's pass could vouch for: reviewers who agree on a pass of such a
+ * request leave it failed, and their pass is set aside with the reason
+ * (`reviewSetAside`, shown on the trace, the review form and the queue) rather
+ * than silently ignored; reviewers who agree it failed decide it, as for any
+ * request. A partial trace (evaluated before its root span ended) is not a
+ * request that did not complete, as for the automatic verdict.
+ * The gate, the report, the dashboards, the Quality and
  * Failures pages and the traces list all use it. In SQL the same rule is
  * dashboards/source/aggregate-metrics.ts FINAL_VERDICT (and
- * finalVerdictOfRequests, which the request rollups count); the store contract
- * test checks both give the same verdicts.
+ * finalVerdictOfRequests, which the request rollups count, and
+ * LISTED_FINAL_VERDICT, the traces list's filter); the store contract test
+ * checks both give the same verdicts.
  */
 import type { CaseResult } from "../contracts/case-result.js";
+import { isError, isTimeout, type ExecutionOutcome } from "./aggregate/reliability-summary.js";
 import type { HumanLabel } from "./judge/calibration/human-label.js";
 
 type QualityStatus = CaseResult["quality_status"];
@@ -68,13 +81,45 @@ export function humanVerdictOf(labels: readonly HumanLabel[]): HumanVerdict | nu
   return { verdict: [...verdicts][0]!, state: "agreed", reviewers };
 }
 
+/** What the final verdict reads of a request besides its labels: the automatic verdict and how the request ended. */
+export type ReviewedRequest = Pick<CaseResult, "quality_status"> & ExecutionOutcome;
+
 export interface FinalVerdict {
   verdict: QualityStatus;
-  /** The reviewers whose verdict it is; empty when it is the automatic verdict. */
+  /** The reviewers whose verdict it is; empty when it is the automatic verdict, or failed because their pass was set aside. */
   reviewedBy: string[];
+  /** Why the reviewers' agreed verdict is not the final one (they passed a request that did not complete); null otherwise. */
+  reviewSetAside: string | null;
 }
 
-export function finalVerdictOf(automatic: QualityStatus, labels: readonly HumanLabel[]): FinalVerdict {
-  const reviewed = humanVerdictOf(labels);
-  return reviewed === null || reviewed.verdict === null ? { verdict: automatic, reviewedBy: [] } : { verdict: reviewed.verdict, reviewedBy: reviewed.reviewers };
+/** How a request that did not complete ended, in the Case Result's own terms; null when it completed or is partial. */
+export function incompletionOf(request: ExecutionOutcome): string | null {
+  if (isTimeout(request)) return request.execution_error.type === "timeout" ? "execution_error.type timeout" : "execution_status timeout";
+  if (!isError(request)) return null;
+  return request.execution_error.type === "none" ? `execution_status ${request.execution_status}` : `execution_error.type ${request.execution_error.type}`;
+}
+
+/** What a review can decide of a request that did not complete, said on the review form before anyone labels it. */
+export function incompleteReviewNotice(incompletion: string): string {
+  return `the request did not complete (${incompletion}): no answer reached the user, so a review can confirm it failed but never pass it`;
+}
+
+/**
+ * The reason a review's pass of a request that did not complete is set aside. It names no reviewer: the queue shows
+ * it to reviewers who have not labelled the case yet.
+ */
+export function reviewSetAsideReason(incompletion: string): string {
+  return `the reviewers agreed on a pass, but ${incompleteReviewNotice(incompletion)}; the verdict stays failed`;
+}
+
+/** The final verdict from a request's review (humanVerdictOf of its labels; null without labels). */
+export function finalVerdictOfReview(request: ReviewedRequest, reviewed: HumanVerdict | null): FinalVerdict {
+  if (reviewed === null || reviewed.verdict === null) return { verdict: request.quality_status, reviewedBy: [], reviewSetAside: null };
+  const incompletion = incompletionOf(request);
+  if (reviewed.verdict === "passed" && incompletion !== null) return { verdict: "failed", reviewedBy: [], reviewSetAside: reviewSetAsideReason(incompletion) };
+  return { verdict: reviewed.verdict, reviewedBy: reviewed.reviewers, reviewSetAside: null };
+}
+
+export function finalVerdictOf(request: ReviewedRequest, labels: readonly HumanLabel[]): FinalVerdict {
+  return finalVerdictOfReview(request, humanVerdictOf(labels));
 }

@@ -263,7 +263,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
         },
       );
     // The cases first: a store that refuses them (another case under the same id and version) leaves no run behind.
-    await target.putCases(cases);
+    await target.putCases(cases, dataset.file);
     // Recorded before the first case: an eval killed outright leaves a run that says it did not finish.
     const running = lineageOf(null, { status: "running", planned_cases: cases.length, stored_cases: null });
     for (const id of runIds) await target.recordRun({ ...running, run_id: id });
@@ -324,9 +324,12 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const completionOf = (index: number): RunLineage["completion"] => ({ status: interrupted ? "interrupted" : "complete", planned_cases: cases.length, stored_cases: storedOf[index]! });
     const lineage = lineageOf(notesOfRun, completionOf(0), tracedModel);
     const notes: string[] = [];
-    let recorded = true;
-    for (const [index, id] of runIds.entries()) recorded = (await target.recordRun({ ...lineage, run_id: id, completion: completionOf(index) })) && recorded;
-    if (!recorded) notes.push(`the run lineage is in this report and the JSON output only: ${storedIn} has no write API for it`);
+    const unrecorded = new Set<string>();
+    for (const [index, id] of runIds.entries()) {
+      const refusal = await target.recordRun({ ...lineage, run_id: id, completion: completionOf(index) });
+      if (refusal !== null) unrecorded.add(refusal);
+    }
+    for (const refusal of unrecorded) notes.push(`the run lineage is in this report and the JSON output only: ${refusal}`);
 
     const problems: string[] = [];
     const interruption: ExperimentInterruption | null = interrupted
@@ -361,7 +364,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const decision = problems.length > 0 || gateResult === null ? "undecided" : gateResult.counts.failed > 0 || vetoed.length > 0 ? "blocked" : gateResult.undecided ? "undecided" : !gateResult.passed ? "blocked" : "passed";
     return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate: gateResult, judge, endToEnd: endToEndScores(evaluated, scoreWeights), vetoed, comparison, consistency, missing, interruption, decision, problems, notes, storedIn };
   } catch (error) {
-    if (error instanceof RemoteTargetError) throw new ExperimentSetupError([error.message]);
+    if (error instanceof RemoteTargetError) throw new ExperimentSetupError([...error.problems]);
     throw error;
   } finally {
     await target.close();

@@ -34,9 +34,11 @@ import { LIST_END_HEADER, olderTracesHref, traceRows, tracesPage, type ListedTra
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
 import { labelsFromJsonl, labelsToJsonl, type LabelAuthor } from "./review/labels-jsonl.js";
 import { checkImportedPasses } from "./review/imported-passes.js";
-import { humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
-import { reviewerVerdictsOf } from "../evaluators/reviewed-verdict.js";
+import { finalVerdictOfListed, humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
+import { finalVerdictOfReview, reviewerVerdictsOf } from "../evaluators/reviewed-verdict.js";
 import { staticAssets } from "./static/static-assets.js";
+import { recordRunLineage } from "./api/record-run-lineage.js";
+import { storedEvalCase } from "./api/stored-eval-case.js";
 import { parseBoardQuery } from "./pages/board-query.js";
 import { qualityPage } from "./pages/quality-page.js";
 import { readBehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
@@ -78,6 +80,8 @@ const MAXIMUM_IMPORT_BYTES = 20 * MEBIBYTE;
 const IMPORT_FORM_FRAMING_BYTES = 64 * 1024;
 /** A review holds verdicts, a root cause and a comment cut to 4000 characters: a few KiB; a mebibyte leaves room for any real one. */
 const MAXIMUM_REVIEW_BYTES = MEBIBYTE;
+/** A run's lineage is a dozen short versions and a note: 64 KiB leaves room for any real one. */
+const MAXIMUM_LINEAGE_BYTES = 64 * 1024;
 const SECURITY_HEADERS = {
   "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
   "X-Content-Type-Options": "nosniff",
@@ -144,6 +148,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     bodyLimit({ maxSize: maximumBytes, onError: (context) => badRequest(context as Context<{ Variables: Variables }>, `${what} is larger than ${describeBytes(maximumBytes)} (${maximumBytes} bytes), the limit of ${context.req.method} ${new URL(context.req.url).pathname}: ${fix}`, 413) });
   const importLimit = limitBody(MAXIMUM_IMPORT_BYTES, "the label file", "split it into smaller JSONL files and import each");
   const importFormLimit = limitBody(MAXIMUM_IMPORT_BYTES + IMPORT_FORM_FRAMING_BYTES, "the import form", "split the file into smaller JSONL files and import each");
+  const lineageLimit = limitBody(MAXIMUM_LINEAGE_BYTES, "the run lineage", "send only the fields of contracts/run-lineage.ts");
   const reviewLimit = limitBody(MAXIMUM_REVIEW_BYTES, "the review", "send only verdicts, a root cause and a comment (comments are kept to 4000 characters)");
 
   async function listed(readers: ScopedReaders, parameters: URLSearchParams, fixed: TraceFilter = {}) {
@@ -151,7 +156,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (!query.ok) return query;
     const found = await readers.traces.listTraces({ ...query.value.filter, ...fixed }, { after: query.value.after, limit: query.value.limit });
     const labels = await labelsOf(readers, found.traces.map((trace) => trace.caseResultId));
-    const traces: ListedTrace[] = found.traces.map((trace) => ({ ...trace, human: humanVerdictOf(labels.get(trace.caseResultId) ?? []) }));
+    const traces: ListedTrace[] = found.traces.map((trace) => {
+      const human = humanVerdictOf(labels.get(trace.caseResultId) ?? []);
+      return { ...trace, human, final: finalVerdictOfListed(trace, human) };
+    });
     return { ok: true as const, value: { traces, next: found.next } };
   }
 
@@ -244,7 +252,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.get("/api/traces/:id", async (context) => {
     const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"));
     if (found === null) return context.json({ error: `no trace with case result id "${context.req.param("id")}" is stored` }, 404);
-    return context.json({ ...found.detail, humanVerdict: humanVerdictOf(found.all), humanLabels: found.visible });
+    const human = humanVerdictOf(found.all);
+    return context.json({ ...found.detail, humanVerdict: human, finalVerdict: finalVerdictOfReview(found.detail.caseResult, human), humanLabels: found.visible });
   });
 
   async function boardScope(readers: ScopedReaders, parameters: URLSearchParams) {
@@ -325,6 +334,19 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (!candidate || !baseline) return context.json({ error: "give two runs: ?candidate=<run id>&baseline=<run id>" }, 400);
     const compared = await comparison(context.get("readers"), candidate, baseline);
     return compared === null ? context.json({ error: noRun(candidate, baseline) }, 404) : context.json(compared);
+  });
+  // For `ragscope eval --endpoint` (experiments/target/remote-target.ts): the stored Eval Case of an id and version,
+  // and the run's lineage, read and recorded (only by a reader of every tenant: ui/api/record-run-lineage.ts).
+  app.get("/api/cases", async (context) => {
+    const caseId = context.req.query("case_id");
+    const caseVersion = context.req.query("case_version");
+    if (!caseId || !caseVersion) return context.json({ error: "give the case: ?case_id=<id>&case_version=<version>" }, 400);
+    return context.json({ evalCase: await storedEvalCase(store.cases, context.get("readers").scope, caseId, caseVersion) });
+  });
+  app.get("/api/runs/:id/lineage", async (context) => context.json({ lineage: await context.get("readers").reader.readRun(context.req.param("id")) }));
+  app.put("/api/runs/:id/lineage", lineageLimit, async (context) => {
+    const recorded = await recordRunLineage(store.runs, context.get("readers").scope, context.req.param("id"), await context.req.text());
+    return recorded.ok ? context.json({ lineage: recorded.value }) : context.json({ error: recorded.error.message }, recorded.error.status);
   });
   app.get("/api/runs/:id/summary", async (context) => {
     const summary = await context.get("readers").reader.readRunSummary(context.req.param("id"));

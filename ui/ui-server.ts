@@ -25,6 +25,22 @@ export interface UiServerOptions {
 }
 
 const CLOSE_GRACE_MILLISECONDS = 2000;
+
+/**
+ * The UI's own connection bounds. The UI shares its process with the OTLP
+ * receiver and the store: without them anyone who could reach the port — no
+ * token needed to open a connection — held sockets until Node's defaults ran
+ * out (60 s for headers, none on the count), and about a thousand idle
+ * connections took the process to its open-file limit, where the receiver
+ * stopped answering and serve exited (EMFILE). A few reviewers' browsers use
+ * a handful of connections each, and live lists at most 32
+ * (live/trace-events.ts). ui/README.md, Limits.
+ */
+export const UI_MAX_CONNECTIONS = 256;
+/** Time a client has to send its request headers; then 408 and the connection is closed. */
+export const UI_HEADERS_TIMEOUT_MILLISECONDS = 10_000;
+/** Time a client has to send its whole request, a 20 MiB label import included. */
+export const UI_REQUEST_TIMEOUT_MILLISECONDS = 60_000;
 export const DEFAULT_UI_HOST = "127.0.0.1";
 export const DEFAULT_UI_PORT = 4000;
 
@@ -34,7 +50,18 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const traceEvents = new TraceEventsByScope((scope) => readersFor(options.store, scope)!.traces, { ...DEFAULT_TRACE_EVENTS, ...options.traceEvents });
   const app = createUiApp({ store: options.store, access: options.access, now: options.now, traceEvents });
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () => resolve(started));
+    const started = serve(
+      {
+        fetch: app.fetch,
+        hostname: options.host,
+        port: options.port,
+        // Node checks the two timeouts only this often (30 s by default).
+        serverOptions: { headersTimeout: UI_HEADERS_TIMEOUT_MILLISECONDS, requestTimeout: UI_REQUEST_TIMEOUT_MILLISECONDS, connectionsCheckingInterval: 1_000 },
+      },
+      () => resolve(started),
+    );
+    // Past the bound a connection is closed as it arrives, before it is read.
+    started.maxConnections = UI_MAX_CONNECTIONS;
     started.once("error", reject);
   });
   const address = server.address() as AddressInfo;

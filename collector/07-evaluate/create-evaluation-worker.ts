@@ -9,7 +9,7 @@ import { memoryBounds, sinkRetryPolicy, type CollectorConfig } from "../wiring/c
 import type { OnlineStage } from "../wiring/online/online-stage.js";
 import type { QuarantineSink, ResultSink } from "../../store/ports/result-sink.js";
 import { EvaluationWorker, type DeadLetterHandler } from "./evaluation-worker.js";
-import { unknownCaseNotice } from "./unknown-case-notice.js";
+import { unknownCaseNotice, type OtherTenantsCase } from "./unknown-case-notice.js";
 
 export interface EvaluationWorkerParts {
   cases: CaseStore;
@@ -20,8 +20,8 @@ export interface EvaluationWorkerParts {
   online: OnlineStage | null;
   /** Each durable trace's seconds since its last span was received (EvaluationWorkerOptions.freshness). */
   freshness?: { observe(seconds: number): void };
-  /** Told of traces naming an Eval Case the store does not hold; default: a line on stderr once per case. */
-  onUnknownCase?: (caseId: string, caseVersion: string, traceId: string) => void;
+  /** Told of traces naming an Eval Case the store does not hold (or only another tenant's); default: a line on stderr once per case. */
+  onUnknownCase?: (caseId: string, caseVersion: string, traceId: string, tenants?: OtherTenantsCase) => void;
 }
 
 export function createEvaluationWorker(config: Readonly<CollectorConfig>, parts: EvaluationWorkerParts): EvaluationWorker {

@@ -37,6 +37,8 @@
 import { boundedRawSpans } from "./bounded-raw-spans.js";
 import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
+import { evalCaseFor, evalCaseTenant } from "../../contracts/eval-case-tenant.js";
+import type { OtherTenantsCase } from "./unknown-case-notice.js";
 import type { Result } from "../../core/result.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { EvaluatorRegistry } from "../../evaluators/evaluator-registry.js";
@@ -98,8 +100,8 @@ export interface EvaluationWorkerOptions {
    * exposes it as ragscope_trace_freshness_seconds.
    */
   freshness?: { observe(seconds: number): void };
-  /** Told of each trace naming a case id and version no stored Eval Case has (unknown-case-notice.ts). */
-  onUnknownCase?: (caseId: string, caseVersion: string, traceId: string) => void;
+  /** Told of each trace naming a case id and version no stored Eval Case has, or only another tenant's (`tenants`; unknown-case-notice.ts). */
+  onUnknownCase?: (caseId: string, caseVersion: string, traceId: string, tenants?: OtherTenantsCase) => void;
 }
 
 /** EvaluationWorkerOptions.maxBatchBytes when not set. */
@@ -465,10 +467,13 @@ export class EvaluationWorker {
     let evaluated = performance.now() - started;
     let evalCase: EvalCase | null = null;
     if (caseResult.case_id !== "") {
-      evalCase = await this.options.cases.get(caseResult.case_id, caseResult.case_version);
+      const found = await this.options.cases.get(caseResult.case_id, caseResult.case_version);
+      // Another tenant's case is that tenant's gold data: for this trace it is as if not stored (eval-case-tenant.ts).
+      evalCase = evalCaseFor(found, caseResult.rag_observation.tenant_id);
       if (!evalCase) {
         this.counters.unknownCases += 1;
-        this.options.onUnknownCase?.(caseResult.case_id, caseResult.case_version, caseResult.trace_id);
+        const tenants = found === null ? undefined : { caseTenant: evalCaseTenant(found) ?? "", traceTenant: caseResult.rag_observation.tenant_id ?? "" };
+        this.options.onUnknownCase?.(caseResult.case_id, caseResult.case_version, caseResult.trace_id, tenants);
       }
     }
     const resumed = performance.now();

@@ -11,10 +11,16 @@
  */
 export const MAXIMUM_NAMED = 20;
 
-export function unknownCaseNotice(write: (line: string) => void, maximumNamed = MAXIMUM_NAMED): (caseId: string, caseVersion: string, traceId: string) => void {
+/** The store holds the case, but it names another tenant than the trace's (contracts/eval-case-tenant.ts). */
+export interface OtherTenantsCase {
+  caseTenant: string;
+  traceTenant: string;
+}
+
+export function unknownCaseNotice(write: (line: string) => void, maximumNamed = MAXIMUM_NAMED): (caseId: string, caseVersion: string, traceId: string, tenants?: OtherTenantsCase) => void {
   const named = new Set<string>();
   let saidMore = false;
-  return (caseId, caseVersion, traceId) => {
+  return (caseId, caseVersion, traceId, tenants) => {
     const key = JSON.stringify([caseId, caseVersion]);
     if (named.has(key)) return;
     if (named.size >= maximumNamed) {
@@ -23,6 +29,13 @@ export function unknownCaseNotice(write: (line: string) => void, maximumNamed = 
       return;
     }
     named.add(key);
+    // For the operator only: the tenant's own view of the trace says nothing of the other tenant's case.
+    if (tenants !== undefined) {
+      write(
+        `ragscope: trace ${traceId} of tenant ${JSON.stringify(tenants.traceTenant)} names Eval Case ${JSON.stringify(caseId)} version ${JSON.stringify(caseVersion)}, which is tenant ${JSON.stringify(tenants.caseTenant)}'s (its context.tenant_id), so it is evaluated without gold data (as online traffic) and the case is not shown with it; a tenant's traces use only its own cases and cases that name no tenant`,
+      );
+      return;
+    }
     write(
       `ragscope: trace ${traceId} names Eval Case ${JSON.stringify(caseId)} version ${JSON.stringify(caseVersion)}, which the store does not hold, so it is evaluated without gold data (as online traffic); load the dataset (serve --dataset FILE, or ragscope dataset push FILE) or send the case_version the dataset gives (the simple format's default is "1")`,
     );

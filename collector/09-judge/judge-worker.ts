@@ -18,6 +18,7 @@
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
+import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { failure, success, type Result } from "../../core/result.js";
 import type { CaseStore } from "../../store/ports/case-store.js";
@@ -101,7 +102,9 @@ export class JudgeWorker {
   private async judgeOne(message: JudgeRequestMessage): Promise<JudgedCase | null> {
     let evalCase: EvalCase | null = null;
     if (message.case_ref !== null) {
-      evalCase = await this.options.cases.get(message.case_ref.case_id, message.case_ref.case_version);
+      const found = await this.options.cases.get(message.case_ref.case_id, message.case_ref.case_version);
+      // Another tenant's case (its reference answer, its gold evidence) never reaches the judge of this tenant's trace.
+      evalCase = evalCaseFor(found, message.case_result.rag_observation.tenant_id);
       if (evalCase === null) this.counters.unknownCases += 1;
     }
     try {

@@ -331,18 +331,36 @@ export function heuristicMeasurementOf(metric: string, label: string): Aggregate
  * a metric of the case and they agree — every one of them passed all the
  * metrics they labelled, or every one failed at least one (the root-cause
  * label left out) — else the automatic quality_status (one reviewer alone, or
- * reviewers who disagree, decide nothing). Used wherever a verdict is counted,
- * so the dashboards, the report, the UI and the gate count reviewed cases
- * alike.
+ * reviewers who disagree, decide nothing). Reviewers who agree on a pass of a
+ * request that did not complete (DID_NOT_COMPLETE) leave it failed: a review
+ * can confirm such a request failed, never pass it. Used wherever a verdict is
+ * counted, so the dashboards, the report, the UI and the gate count reviewed
+ * cases alike.
  */
 const AGREED_PASS = `count() >= ${REVIEWERS_PER_CASE} AND max(reviewer_failed) = 0`;
 const AGREED_FAIL = `count() >= ${REVIEWERS_PER_CASE} AND min(reviewer_failed) = 1`;
 // The inner query has one row per reviewer of a case, so the outer count() is the number of reviewers.
 const reviewedAs = (condition: string, labels = "human_labels FINAL WHERE metric != 'root_cause'"): string =>
   `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM ${labels} GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING ${condition})`;
+// reliability-summary.ts: a timeout is never also an error.
+export const IS_TIMEOUT = "(execution_status = 'timeout' OR error_type = 'timeout')";
+export const IS_ERROR = `(NOT ${IS_TIMEOUT} AND (execution_status = 'failed' OR error_type IN ('system_error', 'environment_error')))`;
+/** The request did not complete: it errored or timed out (reliability-summary.ts; case-verdict.ts didNotComplete). */
+export const DID_NOT_COMPLETE = `(${IS_ERROR} OR ${IS_TIMEOUT})`;
 export const REVIEWED_PASSED = reviewedAs(AGREED_PASS);
 export const REVIEWED_FAILED = reviewedAs(AGREED_FAIL);
-export const FINAL_VERDICT = `multiIf(${REVIEWED_PASSED}, 'passed', ${REVIEWED_FAILED}, 'failed', quality_status)`;
+/** The final verdict from the two review sets and the row's own columns (quality_status, execution_status, error_type). */
+const finalVerdictFrom = (passed: string, failed: string, incomplete = DID_NOT_COMPLETE): string => `multiIf((${passed}) AND NOT ${incomplete}, 'passed', (${passed}) OR (${failed}), 'failed', quality_status)`;
+export const FINAL_VERDICT = finalVerdictFrom(REVIEWED_PASSED, REVIEWED_FAILED);
+/**
+ * FINAL_VERDICT over trace_list (migration 0015), which holds execution_status but not error_type: whether a
+ * request the reviewers passed did not complete is read from case_results, for those requests alone. Any version of
+ * the request's row: its versions (a partial trace, then the complete one; re-evaluations) share how it ended, as a
+ * partial version is never one that did not complete.
+ */
+export const LISTED_FINAL_VERDICT = finalVerdictFrom(REVIEWED_PASSED, REVIEWED_FAILED, `(case_result_id IN (SELECT case_result_id FROM case_results WHERE ${DID_NOT_COMPLETE} AND ${REVIEWED_PASSED}))`);
+/** The rows whose final verdict is their reviewers' (an agreed fail, or an agreed pass of a request that completed). */
+export const REVIEW_DECIDED = `((${REVIEWED_PASSED}) AND NOT ${DID_NOT_COMPLETE}) OR (${REVIEWED_FAILED})`;
 
 /**
  * Conditions on a case_results row of which every row whose FINAL_VERDICT is `verdict` meets at least one: its
@@ -355,7 +373,8 @@ export const FINAL_VERDICT = `multiIf(${REVIEWED_PASSED}, 'passed', ${REVIEWED_F
 export function finalVerdictCandidates(verdict: string): string[] {
   const automatic = "quality_status = {verdict:String}";
   if (verdict === "passed") return [automatic, REVIEWED_PASSED];
-  if (verdict === "failed") return [automatic, REVIEWED_FAILED];
+  // An agreed pass of a request that did not complete is failed too.
+  if (verdict === "failed") return [automatic, REVIEWED_FAILED, REVIEWED_PASSED];
   return [automatic];
 }
 
@@ -369,12 +388,9 @@ export function finalVerdictCandidates(verdict: string): string[] {
 export function finalVerdictOfRequests(database: string, requests: string): string {
   const scope = requests === "1" ? "" : ` AND case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requests})`;
   const labels = `${database}.human_labels FINAL WHERE metric != 'root_cause'${scope}`;
-  return `multiIf(${reviewedAs(AGREED_PASS, labels)}, 'passed', ${reviewedAs(AGREED_FAIL, labels)}, 'failed', quality_status)`;
+  return finalVerdictFrom(reviewedAs(AGREED_PASS, labels), reviewedAs(AGREED_FAIL, labels));
 }
 
-// reliability-summary.ts: a timeout is never also an error.
-export const IS_TIMEOUT = "(execution_status = 'timeout' OR error_type = 'timeout')";
-export const IS_ERROR = `(NOT ${IS_TIMEOUT} AND (execution_status = 'failed' OR error_type IN ('system_error', 'environment_error')))`;
 /** A verdict, or a pending one (task-success.ts isJudged). */
 export const HAS_VERDICT = `${FINAL_VERDICT} IN ('passed', 'failed', 'review_required')`;
 /** The verdict states in the order the boards show them (contracts/case-result.ts). */

@@ -21,11 +21,14 @@ export interface ReliabilitySummary {
   timeoutRate: MetricValue;
 }
 
-export function isTimeout(caseResult: CaseResult): boolean {
+/** What the tests below read of a Case Result: its execution status and error type. */
+export type ExecutionOutcome = Pick<CaseResult, "execution_status"> & { execution_error: Pick<CaseResult["execution_error"], "type"> };
+
+export function isTimeout(caseResult: ExecutionOutcome): boolean {
   return caseResult.execution_status === "timeout" || caseResult.execution_error.type === "timeout";
 }
 
-export function isError(caseResult: CaseResult): boolean {
+export function isError(caseResult: ExecutionOutcome): boolean {
   if (isTimeout(caseResult)) return false;
   const type = caseResult.execution_error.type;
   return caseResult.execution_status === "failed" || type === "system_error" || type === "environment_error";

@@ -76,7 +76,8 @@ export const retrievalPermissionMetrics = metricKeys(["permission_violation_rate
 
 export const retrievalPermissionEvaluator: Evaluator = {
   id: "retrieval.permission",
-  version: "1",
+  // 2: every chunk retrieved is checked, the retriever's own list before a rerank too, not only the final list.
+  version: "2",
   layer: "boundaries",
   description: "Did retrieval return chunks the requesting principal may not read (ACL, tenant)",
   requires: [],

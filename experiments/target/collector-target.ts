@@ -33,8 +33,11 @@ export interface CollectorTarget {
   describe(): string;
   /** The judge the collector runs, as far as this process knows it. */
   judgeDescription: string;
-  /** Makes the Eval Cases known to the collector (the embedded one); a running collector must hold them already. */
-  putCases(cases: readonly EvalCase[]): Promise<void>;
+  /**
+   * Makes the Eval Cases of `file` known to the collector (the embedded one stores them); a running collector must
+   * hold them already, and the run is refused (RemoteTargetError) when it holds them with other content or not at all.
+   */
+  putCases(cases: readonly EvalCase[], file: string): Promise<void>;
   /**
    * Waits (bounded by `deadline`, epoch ms) until every case of every run has
    * a Case Result of a request started at or after `since` (epoch ms; a run id
@@ -51,8 +54,8 @@ export interface CollectorTarget {
   loadRunCases(runId: string): Promise<EvaluatedCase[]>;
   /** What is stored under a run id (Case Results, or recorded lineage where this target reads it); null when nothing is. */
   storedRun(runId: string): Promise<StoredRun | null>;
-  /** Stores the run's lineage; false when this target cannot store it (the report says so). */
-  recordRun(lineage: RunLineage): Promise<boolean>;
+  /** Stores the run's lineage; null when stored, else why it was not (the report says so). */
+  recordRun(lineage: RunLineage): Promise<string | null>;
   close(): Promise<void>;
 }
 

@@ -63,7 +63,7 @@ export async function startEmbeddedTarget(settings: Settings, scope: TenantScope
     },
     async recordRun(lineage) {
       await collector.store.runs.record(lineage);
-      return true;
+      return null;
     },
     close: () => collector.close(),
   };

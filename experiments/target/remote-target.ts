@@ -8,17 +8,24 @@
  * A case is evaluated once its Case Result is listed (the sink writes a
  * result's Evaluation Results before its Case Result). The Eval Cases must be
  * in that collector's store already (`serve --dataset FILE` or `ragscope
- * dataset push`); a Case Result that comes back without its Eval Case is
- * reported, since it was evaluated without its gold data. The read API has no
- * write side, so the run's lineage is reported but not stored there.
+ * dataset push`): before any case runs each is read back (`/api/cases`) and
+ * compared with the dataset file, and a case missing there or stored with
+ * other content stops the run (the collector would judge it without gold data,
+ * or against gold data the user did not give). The run's lineage is recorded
+ * through the read API (`PUT /api/runs/<id>/lineage`, ui/api/record-run-lineage.ts)
+ * and read back from it (`GET`), so the collector's store says whether the run
+ * finished, as an embedded run's store does.
  *
  * What the API returns is checked against the contracts before it is used.
  */
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
+import { caseDifferences } from "../../contracts/eval-case-identity.js";
+import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
+import { unfinishedRunProblem } from "../run-completion.js";
 import { evalCase as evalCaseSchema, type EvalCase } from "../../contracts/eval-case.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
-import { caseKey, type CollectorTarget, type MissingCases } from "./collector-target.js";
+import { caseKey, listCases, type CollectorTarget, type MissingCases } from "./collector-target.js";
 
 export const READ_TOKEN_VARIABLE = "RAGSCOPE_READ_API_TOKEN";
 const PAGE_SIZE = 200;
@@ -28,7 +35,18 @@ const START_TIME_SLACK_MS = 1000;
 /** A run's listing is paged; this many pages (200 traces each) is far beyond any dataset run. */
 const MAXIMUM_PAGES = 5000;
 
-export class RemoteTargetError extends Error {}
+/** Concurrent reads of stored Eval Cases before a run (one request per case). */
+const CASE_READS_IN_FLIGHT = 8;
+
+/** What stops the run, one line a problem (`problems`; the message joins them). */
+export class RemoteTargetError extends Error {
+  readonly problems: readonly string[];
+  constructor(message: string | readonly string[]) {
+    const problems = typeof message === "string" ? [message] : message;
+    super(problems.join("; "));
+    this.problems = problems;
+  }
+}
 
 export interface RemoteTargetOptions {
   /** Base URL of the running collector's OTLP/HTTP receiver. */
@@ -58,20 +76,45 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
   const headers: Record<string, string> = { Accept: "application/json", ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) };
 
   async function getJson(pathAndQuery: string): Promise<unknown> {
+    return (await requestJson("GET", pathAndQuery)).body;
+  }
+
+  /** The answer's JSON; a status in `accepted` (besides 2xx) is returned with its body instead of thrown. */
+  async function requestJson(method: "GET" | "PUT", pathAndQuery: string, send?: unknown, accepted: readonly number[] = []): Promise<{ status: number; body: unknown }> {
     const url = `${readApi}${pathAndQuery}`;
     let response: Response;
     try {
-      response = await fetchFunction(url, { headers });
+      response = await fetchFunction(url, send === undefined ? { method, headers } : { method, headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(send) });
     } catch (error) {
       throw new RemoteTargetError(`the read API at ${readApi} did not answer (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}); give --read-api the address serve prints as "web UI and read API on ..."`);
     }
     if (response.status === 401) throw new RemoteTargetError(`the read API at ${readApi} asks for a token: set ${READ_TOKEN_VARIABLE} to a reviewer token of the server's RAGSCOPE_UI_TOKENS`);
-    if (!response.ok) throw new RemoteTargetError(`the read API at ${readApi} answered ${response.status} to GET ${pathAndQuery}: ${(await response.text()).slice(0, 300)}`);
-    try {
-      return await response.json();
-    } catch {
-      throw new RemoteTargetError(`the read API at ${readApi} answered GET ${pathAndQuery} with something that is not JSON; is --read-api the address of serve's web UI?`);
+    if (response.status === 404 && (pathAndQuery.startsWith("/api/cases") || pathAndQuery.endsWith("/lineage"))) {
+      throw new RemoteTargetError(`the read API at ${readApi} has no ${method} ${pathAndQuery.replace(/\?.*$/, "")}: the server is a ragscope older than this eval — upgrade it to the same version`);
     }
+    if (!response.ok && !accepted.includes(response.status)) throw new RemoteTargetError(`the read API at ${readApi} answered ${response.status} to ${method} ${pathAndQuery}: ${(await response.text()).slice(0, 300)}`);
+    try {
+      return { status: response.status, body: await response.json() };
+    } catch {
+      throw new RemoteTargetError(`the read API at ${readApi} answered ${method} ${pathAndQuery} with something that is not JSON; is --read-api the address of serve's web UI?`);
+    }
+  }
+
+  /** The Eval Case the collector holds under the case's id and version (as this reader may see it), or null. */
+  async function storedCase(evalCase: EvalCase): Promise<EvalCase | null> {
+    const body = (await getJson(`/api/cases?case_id=${encodeURIComponent(evalCase.case_id)}&case_version=${encodeURIComponent(evalCase.case_version)}`)) as { evalCase?: unknown };
+    if (body.evalCase === null || body.evalCase === undefined) return null;
+    const parsed = evalCaseSchema.safeParse(body.evalCase);
+    if (!parsed.success) throw new RemoteTargetError(`the read API's Eval Case ${caseKey(evalCase)} does not match the contract (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}); are the server and this ragscope the same version?`);
+    return parsed.data;
+  }
+
+  async function readLineage(runId: string): Promise<RunLineage | null> {
+    const body = (await getJson(`/api/runs/${encodeURIComponent(runId)}/lineage`)) as { lineage?: unknown };
+    if (body.lineage === null || body.lineage === undefined) return null;
+    const parsed = runLineage.safeParse(body.lineage);
+    if (!parsed.success) throw new RemoteTargetError(`the read API's lineage of run ${runId} does not match the contract (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}); are the server and this ragscope the same version?`);
+    return parsed.data;
   }
 
   /** Case result id, case id and start time (epoch ms) of every trace of the run. */
@@ -112,8 +155,36 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
     receiverUrl: endpoint,
     judgeDescription: `whatever the collector at ${endpoint} runs`,
     describe: () => `the collector at ${endpoint} (read API ${readApi})`,
-    async putCases() {
-      // The read API has no write side: the running collector holds the cases (serve --dataset, dataset push).
+    async putCases(cases, file) {
+      // The running collector holds the cases (serve --dataset, dataset push); this eval compares them with the file.
+      const stored: (EvalCase | null)[] = new Array(cases.length);
+      let next = 0;
+      const reader = async () => {
+        while (next < cases.length) {
+          const index = next++;
+          stored[index] = await storedCase(cases[index]!);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CASE_READS_IN_FLIGHT, cases.length) }, reader));
+      const where = `the collector at ${endpoint} (read API ${readApi})`;
+      const problems: string[] = [];
+      cases.forEach((evalCase, index) => {
+        const held = stored[index]!;
+        if (held === null) return;
+        const fields = caseDifferences(evalCase, held);
+        if (fields.length > 0) {
+          problems.push(
+            `${file}: case ${evalCase.case_id}, case_version ${evalCase.case_version}, differs in ${fields.join(", ")} from the case of that id and version ${where} holds (stored from dataset ${held.dataset_id} version ${held.dataset_version}): the run would be judged against that case, not this file's — a stored case is never rewritten, so give the changed case a new case_version and load it with ragscope dataset push ${file} (or restart serve with --dataset ${file})`,
+          );
+        }
+      });
+      const missing = cases.filter((_, index) => stored[index] === null).map(caseKey);
+      if (missing.length > 0) {
+        problems.push(
+          `${file}: ${missing.length} case(s) are not stored in ${where}: ${listCases(missing)}; they would be evaluated without their gold data — load them first: ragscope dataset push ${file} --clickhouse-url <its ClickHouse server> (an embedded store is locked while serve runs: stop serve, push with --data-dir <its data dir>, start it again), or restart serve with --dataset ${file}`,
+        );
+      }
+      if (problems.length > 0) throw new RemoteTargetError([...problems, `nothing was run: the cases ${where} holds are not this dataset's`]);
     },
     async waitForCases(runIds, cases, deadline, since) {
       const expected = new Set(cases.map((item) => item.case_id));
@@ -143,15 +214,17 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
       return loaded.sort((left, right) => left.caseResult.case_id.localeCompare(right.caseResult.case_id));
     },
     async storedRun(runId) {
-      // The read API lists Case Results; recorded lineage is not written through it (recordRun), so only they count.
-      const listed = await listRun(runId);
-      if (listed.length === 0) return null;
+      const [listed, lineage] = await Promise.all([listRun(runId), readLineage(runId)]);
+      if (listed.length === 0 && lineage === null) return null;
+      if (lineage !== null) return { cases: listed.length, since: lineage.started_at, recorded: true, unfinished: unfinishedRunProblem(runId, lineage, listed.length) };
       const newest = listed.reduce((latest, trace) => (Number.isFinite(trace.startedAtMs) ? Math.max(latest, trace.startedAtMs) : latest), Number.NEGATIVE_INFINITY);
-      // The read API's listing carries no lineage, so whether the run finished is not known here.
       return { cases: listed.length, since: Number.isFinite(newest) ? new Date(newest).toISOString() : null, recorded: false, unfinished: null };
     },
-    async recordRun() {
-      return false;
+    async recordRun(lineage) {
+      // 403: the token reads only some tenants, and the runs table is not per tenant (ui/api/record-run-lineage.ts).
+      const answer = await requestJson("PUT", `/api/runs/${encodeURIComponent(lineage.run_id)}/lineage`, lineage, [403]);
+      if (answer.status === 403) return `the read API at ${readApi} did not record it: ${String((answer.body as { error?: unknown }).error ?? "refused (403)")}`;
+      return null;
     },
     async close() {},
   };

@@ -6,10 +6,11 @@
  */
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { evalCase as evalCaseSchema, type EvalCase } from "../../contracts/eval-case.js";
+import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import { evaluationResult as evaluationResultSchema, type EvaluationResult } from "../../contracts/evaluation-result.js";
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
-import { FINAL_VERDICT, REVIEWED_FAILED, REVIEWED_PASSED } from "../../dashboards/source/aggregate-metrics.js";
+import { FINAL_VERDICT, REVIEW_DECIDED } from "../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import type { RunReader, RunSummary, StoredSpan } from "../ports/run-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
@@ -33,13 +34,13 @@ export class ClickHouseRunReader implements RunReader {
     return result.json<Row>();
   }
 
-  /** The run's final verdicts (FINAL_VERDICT: an agreed human review's, else quality_status), with the reviewers where a review decided. */
+  /** The run's final verdicts (FINAL_VERDICT: an agreed human review's, else quality_status), with the reviewers where a review decided (not where their pass was set aside). */
   private async finalVerdicts(runId: string): Promise<Map<string, { verdict: string; reviewedBy: string[] }>> {
     const database = this.database;
     const rows = await this.rows<{ case_result_id: string; final_verdict: string; reviewers: string[] }>(
       qualifyTables(
         `SELECT verdicts.case_result_id AS case_result_id, verdicts.final_verdict AS final_verdict, if(verdicts.reviewed, reviewers.names, []) AS reviewers
-         FROM (SELECT case_result_id, ${FINAL_VERDICT} AS final_verdict, (${REVIEWED_PASSED}) OR (${REVIEWED_FAILED}) AS reviewed FROM case_results FINAL WHERE run_id = {runId:String}) AS verdicts
+         FROM (SELECT case_result_id, ${FINAL_VERDICT} AS final_verdict, ${REVIEW_DECIDED} AS reviewed FROM case_results FINAL WHERE run_id = {runId:String}) AS verdicts
          LEFT JOIN (SELECT case_result_id, arraySort(groupUniqArray(labeler_id)) AS names FROM ${database}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id) AS reviewers
          ON reviewers.case_result_id = verdicts.case_result_id`,
         this.connection.database,
@@ -76,7 +77,8 @@ export class ClickHouseRunReader implements RunReader {
         caseResult: final === undefined ? caseResult : { ...caseResult, quality_status: caseResultSchema.shape.quality_status.parse(final.verdict) },
         ...(final !== undefined && final.reviewedBy.length > 0 ? { reviewedBy: final.reviewedBy } : {}),
         evaluationResults: evaluations.get(caseResult.case_result_id) ?? [],
-        evalCase: cases.get(`${caseResult.case_id}@${caseResult.case_version}`) ?? null,
+        // Another tenant's case shares only its ids with this result (contracts/eval-case-tenant.ts).
+        evalCase: evalCaseFor(cases.get(`${caseResult.case_id}@${caseResult.case_version}`), caseResult.rag_observation.tenant_id),
       };
     });
   }

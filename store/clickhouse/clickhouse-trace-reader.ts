@@ -17,11 +17,12 @@ import { TupleParam } from "@clickhouse/client";
 import type { StoredRawSpan } from "../../contracts/raw-spans.js";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { evalCase as evalCaseSchema } from "../../contracts/eval-case.js";
+import { evalCaseFor, evalCaseServesTenant } from "../../contracts/eval-case-tenant.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import type { RunListing } from "../ports/run-listing.js";
 import { rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../ports/trace-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
-import { FINAL_VERDICT, finalVerdictCandidates } from "../../dashboards/source/aggregate-metrics.js";
+import { finalVerdictCandidates, LISTED_FINAL_VERDICT } from "../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter } from "./tenant-filter.js";
@@ -117,7 +118,8 @@ export class ClickHouseTraceReader implements TraceReader {
     // are found with cheaper conditions one of which every row with that verdict meets.
     let verdict: { exact: string; candidates: string[] } | null = null;
     if (filter.verdict !== undefined) {
-      verdict = { exact: `${qualifyTables(FINAL_VERDICT, this.connection.database)} = {verdict:String}`, candidates: finalVerdictCandidates(filter.verdict).map((condition) => qualifyTables(condition, this.connection.database)) };
+      // trace_list holds no error_type: LISTED_FINAL_VERDICT reads whether a request completed from case_results.
+      verdict = { exact: `${qualifyTables(LISTED_FINAL_VERDICT, this.connection.database)} = {verdict:String}`, candidates: finalVerdictCandidates(filter.verdict).map((condition) => qualifyTables(condition, this.connection.database)) };
       parameters.verdict = filter.verdict;
     }
     if (filter.datasetId !== undefined) {
@@ -262,15 +264,29 @@ export class ClickHouseTraceReader implements TraceReader {
         )
       ).map((row) => [row.case_result_id, rootCauseLabelOf(row.reason)]),
     );
+    // trace_list holds no error type: read from the page's Case Results, newest version, as the summaries are.
+    const errorTypes = new Map(
+      (
+        await this.rows<{ case_result_id: string; error_type: string }>(
+          `SELECT case_result_id, ${newest("error_type")} FROM ${database}.case_results WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("case_results")} GROUP BY toDate(started_at), tenant_id, service_name, case_result_id`,
+          { ids, ...span },
+        )
+      ).map((row) => [row.case_result_id, row.error_type]),
+    );
     const missingDatasets = summaries.filter((row) => row.dataset_id === "" && row.case_id !== "");
-    const datasets = new Map<string, string>();
+    // With the tenant the case names: another tenant's case lends a trace that only names its ids no dataset (contracts/eval-case-tenant.ts).
+    const datasets = new Map<string, { datasetId: string; tenant: string }>();
     if (missingDatasets.length > 0) {
-      for (const row of await this.rows<{ case_id: string; case_version: string; dataset_id: string }>(
-        `SELECT case_id, case_version, dataset_id FROM ${database}.eval_cases FINAL WHERE case_id IN {caseIds:Array(String)}`,
+      for (const row of await this.rows<{ case_id: string; case_version: string; dataset_id: string; case_tenant: string }>(
+        `SELECT case_id, case_version, dataset_id, JSONExtractString(payload, 'context', 'tenant_id') AS case_tenant FROM ${database}.eval_cases FINAL WHERE case_id IN {caseIds:Array(String)}`,
         { caseIds: [...new Set(missingDatasets.map((row) => row.case_id))] },
       ))
-        datasets.set(`${row.case_id}@${row.case_version}`, row.dataset_id);
+        datasets.set(`${row.case_id}@${row.case_version}`, { datasetId: row.dataset_id, tenant: row.case_tenant });
     }
+    const datasetOfCase = (row: { case_id: string; case_version: string; tenant_id: string }) => {
+      const found = datasets.get(`${row.case_id}@${row.case_version}`);
+      return found === undefined || !evalCaseServesTenant({ context: { tenant_id: found.tenant } }, row.tenant_id === "" ? null : row.tenant_id) ? "" : found.datasetId;
+    };
     const byId = new Map(summaries.map((row) => [row.case_result_id, row]));
     const traces: TraceSummary[] = [];
     for (const id of ids) {
@@ -281,12 +297,13 @@ export class ClickHouseTraceReader implements TraceReader {
         traceId: row.trace_id,
         runId: row.run_id,
         caseId: row.case_id,
-        datasetId: row.dataset_id !== "" ? row.dataset_id : (datasets.get(`${row.case_id}@${row.case_version}`) ?? ""),
+        datasetId: row.dataset_id !== "" ? row.dataset_id : datasetOfCase(row),
         serviceName: row.service_name,
         tenantId: row.tenant_id,
         route: row.route,
         qualityStatus: row.quality_status,
         executionStatus: row.execution_status,
+        errorType: errorTypes.get(row.case_result_id) ?? "none",
         latencyMs: row.latency_ms === null ? null : Number(row.latency_ms),
         startedAt: new Date(Number(row.started_at_ms)).toISOString(),
         query: row.query,
@@ -444,7 +461,9 @@ export class ClickHouseTraceReader implements TraceReader {
     let evalCase = null;
     if (caseResult.case_id !== "") {
       const [found] = await this.rows<{ payload: string }>(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id = {caseId:String} AND case_version = {caseVersion:String} LIMIT 1`, { caseId: caseResult.case_id, caseVersion: caseResult.case_version });
-      evalCase = found === undefined ? null : evalCaseSchema.parse(JSON.parse(found.payload));
+      const parsed = found === undefined ? null : evalCaseSchema.parse(JSON.parse(found.payload));
+      // Another tenant's case shares only its ids with this trace: its gold data is not shown (contracts/eval-case-tenant.ts).
+      evalCase = evalCaseFor(parsed, caseResult.rag_observation.tenant_id);
     }
     // The request's start selects the month partition; the sorting key is the case result id.
     const [spans] = await this.rows<{ spans: string; span_count: string | number; truncated_values: string | number }>(

@@ -1,5 +1,6 @@
 /** RunReader over the in-memory tables, with the ClickHouse adapter's orderings and counting rules. */
 import type { RunLineage } from "../../contracts/run-lineage.js";
+import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import type { FailedEvaluation, MetricAverage, RunReader, RunSummary, StoredSpan } from "../ports/run-reader.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
@@ -20,7 +21,7 @@ export class MemoryRunReader implements RunReader {
     const caseResults = this.tables.caseResults.values().filter((result) => result.run_id === runId);
     const labels = await this.humanLabels.list({ caseResultIds: caseResults.map((result) => result.case_result_id) });
     return caseResults.map((result) => {
-      const final = finalVerdictOf(result.quality_status, labels.filter((label) => label.case_result_id === result.case_result_id));
+      const final = finalVerdictOf(result, labels.filter((label) => label.case_result_id === result.case_result_id));
       return { caseResult: { ...structuredClone(result), quality_status: final.verdict }, reviewedBy: final.reviewedBy };
     });
   }
@@ -37,7 +38,7 @@ export class MemoryRunReader implements RunReader {
         caseResult,
         ...(reviewedBy.length > 0 ? { reviewedBy } : {}),
         evaluationResults: evaluations.filter((entry) => entry.result.case_result_id === caseResult.case_result_id).map((entry) => structuredClone(entry.result)),
-        evalCase: caseResult.case_id === "" ? null : structuredClone(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)) ?? null),
+        evalCase: caseResult.case_id === "" ? null : structuredClone(evalCaseFor(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)), caseResult.rag_observation.tenant_id)),
       }));
   }
 

@@ -1,5 +1,6 @@
 /** TraceReader in memory: the same filters, order and keyset paging as the ClickHouse adapter, over the in-memory tables. */
 import type { CaseResult } from "../../contracts/case-result.js";
+import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { RunListing } from "../ports/run-listing.js";
 import { compareNewestFirst, rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader } from "../ports/trace-reader.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
@@ -17,7 +18,7 @@ export class MemoryTraceReader implements TraceReader {
 
   private datasetOf(caseResult: CaseResult): string {
     if (caseResult.case_id === "") return "";
-    return this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version))?.dataset_id ?? "";
+    return evalCaseFor(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)), caseResult.rag_observation.tenant_id)?.dataset_id ?? "";
   }
 
   private rootCauseOf(caseResultId: string): string | null {
@@ -33,7 +34,7 @@ export class MemoryTraceReader implements TraceReader {
     if (filter.route !== undefined && (observation.route ?? "") !== filter.route) return false;
     if (filter.runId !== undefined && caseResult.run_id !== filter.runId) return false;
     if (filter.automaticVerdict !== undefined && caseResult.quality_status !== filter.automaticVerdict) return false;
-    if (filter.verdict !== undefined && finalVerdictOf(caseResult.quality_status, labels.filter((label) => label.case_result_id === caseResult.case_result_id)).verdict !== filter.verdict) return false;
+    if (filter.verdict !== undefined && finalVerdictOf(caseResult, labels.filter((label) => label.case_result_id === caseResult.case_result_id)).verdict !== filter.verdict) return false;
     if (filter.datasetId !== undefined && this.datasetOf(caseResult) !== filter.datasetId) return false;
     if (filter.rootCause !== undefined && this.rootCauseOf(caseResult.case_result_id) !== filter.rootCause) return false;
     if (filter.fromMs !== undefined && startedAtMs < filter.fromMs) return false;
@@ -78,6 +79,7 @@ export class MemoryTraceReader implements TraceReader {
         route: caseResult.rag_observation.route ?? "",
         qualityStatus: caseResult.quality_status,
         executionStatus: caseResult.execution_status,
+        errorType: caseResult.execution_error.type,
         latencyMs: caseResult.rag_observation.latency_ms,
         startedAt: new Date(Date.parse(caseResult.started_at)).toISOString(),
         query: caseResult.rag_observation.query,
@@ -96,7 +98,7 @@ export class MemoryTraceReader implements TraceReader {
       .map((stored) => stored.result)
       .filter((result) => result.case_result_id === caseResultId)
       .sort((first, second) => (first.evaluator_id === second.evaluator_id ? (first.evaluation_result_id < second.evaluation_result_id ? -1 : 1) : first.evaluator_id < second.evaluator_id ? -1 : 1));
-    const evalCase = caseResult.case_id === "" ? null : (this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)) ?? null);
+    const evalCase = caseResult.case_id === "" ? null : evalCaseFor(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)), caseResult.rag_observation.tenant_id);
     // The in-memory store keeps no raw spans (it serves tests and `ragscope eval` without a store).
     return structuredClone({ caseResult, datasetId: this.datasetOf(caseResult), evaluationResults, evalCase, rawSpans: null });
   }

@@ -57,6 +57,8 @@ export interface TraceSummary {
   route: string;
   qualityStatus: string;
   executionStatus: string;
+  /** execution_error.type (none, system_error, timeout, environment_error): with executionStatus, whether the request completed (reviewed-verdict.ts). */
+  errorType: string;
   latencyMs: number | null;
   startedAt: string;
   query: string | null;

@@ -120,7 +120,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { FINAL_VERDICT } from "../../dashboards/source/aggregate-metrics.js";
+import { LISTED_FINAL_VERDICT } from "../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import { ClickHouseTraceReader } from "../../store/clickhouse/clickhouse-trace-reader.js";
@@ -215,7 +215,7 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
       await client.query({ query: `SELECT count() AS parts, toString(min(min_time)) AS oldest, toString(max(max_time)) AS newest FROM system.parts WHERE database = '${database}' AND table = 'trace_list' AND active`, format: "JSONEachRow" })
     ).json<{ parts: string; oldest: string; newest: string }>();
     const reader = new ClickHouseTraceReader(store.connection);
-    const verdict = `${qualifyTables(FINAL_VERDICT, database)} = {verdict:String}`;
+    const verdict = `${qualifyTables(LISTED_FINAL_VERDICT, database)} = {verdict:String}`;
     const cases: { name: string; filter: TraceFilter; final: string; parameters: Record<string, unknown> }[] = [
       { name: "newest 50", filter: {}, final: "1", parameters: {} },
       { name: 'verdict "failed" (no trace)', filter: { verdict: "failed" }, final: verdict, parameters: { verdict: "failed" } },

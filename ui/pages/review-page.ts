@@ -5,9 +5,9 @@ import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.
 import { ROOT_CAUSE_LABELS, ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
 import type { ReviewerAgreement } from "../review/review-agreement.js";
-import { REVIEWERS_PER_CASE, type ReviewerVerdict } from "../../evaluators/reviewed-verdict.js";
+import { incompleteReviewNotice, incompletionOf, REVIEWERS_PER_CASE, type ReviewerVerdict } from "../../evaluators/reviewed-verdict.js";
 import { optional, page, verdictBadge, type Markup } from "./layout.js";
-import type { ListedTrace } from "./traces-page.js";
+import { listedVerdict, type ListedTrace } from "./traces-page.js";
 import { encodeCursor } from "./trace-query.js";
 import type { TraceCursor } from "../../store/ports/trace-reader.js";
 import { utcTime } from "./utc-time.js";
@@ -30,7 +30,8 @@ export interface QueueItem extends ListedTrace {
  */
 function queueVerdict(item: QueueItem): Markup {
   const human = item.human;
-  if (human !== null && human.verdict !== null) return verdictBadge(human.verdict, true);
+  // Decided: the reviewers' verdict, or their pass set aside with the reason (a request that did not complete).
+  if (human !== null && human.verdict !== null) return listedVerdict(item);
   const automatic = verdictBadge(item.qualityStatus, false);
   if (human === null) return automatic;
   if (human.state === "disagreed") return html`${automatic} <span class="review-state muted" data-review-state="disagreed">reviewers disagree: the automatic verdict stays</span>`;
@@ -39,7 +40,7 @@ function queueVerdict(item: QueueItem): Markup {
 }
 
 export function reviewQueuePage(reviewer: string, queue: readonly QueueItem[], next: TraceCursor | null, reviewers: readonly ReviewerAgreement[], judge: readonly CalibrationEntry[]): Markup {
-  const body = html`<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). ${REVIEWERS_PER_CASE} reviewers label each independently; neither sees the other's labels until both are in. A review decides a case only once ${REVIEWERS_PER_CASE} reviewers agree: until then the automatic verdict stays (one reviewer's verdict is shown to them as pending) and the case stays here, and after that its verdict column shows the reviewers' verdict. "you" says whether yours is in.</p>
+  const body = html`<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). ${REVIEWERS_PER_CASE} reviewers label each independently; neither sees the other's labels until both are in. A review decides a case only once ${REVIEWERS_PER_CASE} reviewers agree: until then the automatic verdict stays (one reviewer's verdict is shown to them as pending) and the case stays here, and after that its verdict column shows the reviewers' verdict — except that a review never passes a request that did not complete (it threw or timed out): an agreed pass of one leaves it failed, and the column says why. "you" says whether yours is in.</p>
 <p><a href="/api/labels.jsonl" download>Export labels (JSONL)</a> · <form style="display:inline" method="post" action="/review/import" enctype="multipart/form-data"><label>Labels file (JSONL) <input type="file" name="file" accept=".jsonl"></label> <button type="submit">Import labels</button></form></p>
 <table id="queue"><thead><tr><th>started (UTC)</th><th>case</th><th>verdict</th><th>reviewers</th><th>you</th><th>query</th></tr></thead><tbody>
 ${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${utcTime(item.startedAt)}</td><td><a href="/review/${encodeURIComponent(item.caseResultId)}">${item.caseId || item.caseResultId}</a></td>
@@ -80,7 +81,10 @@ export function reviewItemPage(reviewer: string, detail: TraceDetail, metrics: r
   const myRootCause = shown.rootCause;
   const myComment = shown.comment;
   const others = visible.filter((label) => label.labeler_id !== reviewer);
+  // Said before anyone labels: a pass of a request that did not complete is set aside, not silently ignored.
+  const incompletion = incompletionOf(result);
   const body = html`${message === null ? "" : message.kind === "notice" ? html`<p class="notice" id="message" role="status">${message.text}</p>` : html`<p class="error" id="error" role="alert">Not saved: ${message.text}</p>`}
+${incompletion === null ? "" : html`<p class="notice" id="incomplete-request">Note: ${incompleteReviewNotice(incompletion)}. Reviewers who agree on a pass leave it failed; label what failed and the root cause.</p>`}
 <section><p><a href="/traces/${encodeURIComponent(result.case_result_id)}">Open the trace</a> · automatic verdict ${verdictBadge(result.quality_status, false)}</p>
 <h2>Query</h2><pre>${optional(result.rag_observation.query)}</pre><h2>Answer</h2><pre>${optional(result.output)}</pre>
 <h2>Evaluation Results</h2><ul>${detail.evaluationResults.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul></section>

@@ -15,7 +15,7 @@ const LINEAGE_FIELDS = ["dataset_id", "dataset_version", "corpus_version", "inde
 export function runsPage(reviewer: string, runs: readonly RunListing[]): Markup {
   const body = html`<form method="get" action="/runs/compare"><label>Compare <select name="candidate">${runs.map((run) => html`<option>${run.runId}</option>`)}</select></label>
 <label>against baseline <select name="baseline">${runs.map((run, index) => html`<option ${index === 1 ? "selected" : ""}>${run.runId}</option>`)}</select></label> <button type="submit">Compare</button></form>
-<p class="muted">Lineage is what <code>ragscope eval</code> records with a dataset; a run that recorded none (<code>ragscope eval --endpoint</code>, an application tagged with a run id) shows — for it.</p>
+<p class="muted">Lineage is what <code>ragscope eval</code> records with a dataset; a run that recorded none (an application tagged with a run id, or <code>ragscope eval --endpoint</code> with a token limited to some tenants) shows — for it.</p>
 <table id="runs"><thead><tr><th>run</th><th>started (UTC)</th><th>cases</th>${LINEAGE_FIELDS.map((field) => html`<th>${field}</th>`)}<th>notes</th></tr></thead><tbody>
 ${runs.map(
   (run) =>

@@ -1,13 +1,14 @@
 /**
  * One trace: the stage waterfall, the query and rewritten query, the retrieved
  * chunks (gold according to the Eval Case's evidence, through the evaluators'
- * own matching), the context, the answer with its citations linked to chunks,
+ * own matching), the retriever's list beside the rerank's when a rerank was
+ * recorded (what the reranker moved and dropped), the context, the answer with its citations linked to chunks,
  * every Evaluation Result, the root cause, the judge's verdicts, and the human
  * labels the reviewer may see.
  */
 import { html } from "hono/html";
 import { formatFixed } from "../../evaluators/format-fixed.js";
-import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
+import { chunkLabel, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
 import { RagStage } from "../../contracts/span-attributes.js";
 import { evidenceCoverageOptions } from "../../evaluators/evidence/evidence-coverage-options.js";
 import { chunksHoldingEvidence } from "../../evaluators/evidence/evidence-set-coverage.js";
@@ -15,11 +16,14 @@ import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
 import { rootCauseLabelOf } from "../../store/ports/trace-reader.js";
 import type { HumanVerdict } from "../review/review-labels.js";
-import { REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
+import { finalVerdictOfReview, REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
 import { optional, page, verdictBadge, type Markup } from "./layout.js";
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { parseThreshold } from "../../evaluators/threshold.js";
 import { utcTime } from "./utc-time.js";
+import { accessVerdict, principalOf, type Principal } from "../../evaluators/rules/retrieval-access-control.js";
+import { STAGE_TEXT } from "../../evaluators/rules/retrieval-permission.js";
+import { compareRerank } from "./rerank-comparison.js";
 
 const registry = createDefaultRegistry();
 
@@ -39,17 +43,19 @@ export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVer
   const observation = result.rag_observation;
   const chunks = observation.retrieved_chunks ?? [];
   const gold = detail.evalCase === null ? null : chunksHoldingEvidence(chunks, detail.evalCase.gold_evidence, evidenceCoverageOptions(detail.evalCase));
-  const packed = observation.context_chunks === null ? null : new Set(observation.context_chunks.map((chunk) => chunk.chunk_id));
   const cited = observation.citations === null ? null : new Set(observation.citations);
+  const principal = principalOf(result, detail.evalCase);
   const longest = Math.max(1, ...observation.stage_timings.map((timing) => timing.duration_ms));
   const rootCause = detail.evaluationResults.find((item) => item.evaluator_id === "root_cause") ?? null;
   const judged = detail.evaluationResults.filter((item) => item.evaluator_id.startsWith("judge."));
+  // A review never passes a request that did not complete: its agreed pass is shown set aside, with why.
+  const final = finalVerdictOfReview(result, human);
   const body = html`<section id="summary"><table>
 <tr><th>case result</th><td id="case-result-id">${result.case_result_id}</td><th>trace id</th><td id="trace-id">${result.trace_id}</td></tr>
 <tr><th>service</th><td>${optional(observation.service_name)}</td><th>tenant</th><td>${optional(observation.tenant_id)}</td></tr>
 <tr><th>route</th><td>${optional(observation.route)}</td><th>run / case</th><td>${optional(result.run_id)} / ${optional(result.case_id)} ${optional(result.case_version)}</td></tr>
 <tr><th>dataset</th><td>${optional(detail.datasetId)}</td><th>started (UTC)</th><td>${utcTime(result.started_at)}</td></tr>
-<tr><th>verdict</th><td id="verdict">${human !== null && human.verdict !== null ? html`${verdictBadge(human.verdict, true)} <span class="muted">automatic: ${result.quality_status}; reviewed by ${human.reviewers.join(", ")}</span>` : html`${verdictBadge(result.quality_status, false)}${reviewState(human)}`}</td>
+<tr><th>verdict</th><td id="verdict">${final.reviewSetAside !== null ? html`${verdictBadge(final.verdict, false)} <span class="muted" data-review-state="set-aside">${final.reviewSetAside} (reviewed by ${human?.reviewers.join(", ")})</span>` : human !== null && human.verdict !== null ? html`${verdictBadge(human.verdict, true)} <span class="muted">automatic: ${result.quality_status}; reviewed by ${human.reviewers.join(", ")}</span>` : html`${verdictBadge(result.quality_status, false)}${reviewState(human)}`}</td>
 <th>execution</th><td>${result.execution_status}${observation.partial_trace ? " (partial trace)" : ""}; latency ${optional(observation.latency_ms === null ? null : formatFixed(observation.latency_ms, 1))} ms</td></tr></table></section>
 ${
   observation.malformed_attributes.length === 0
@@ -66,19 +72,20 @@ ${
         )}</table>`
   }</section>
 <section><h2>Query</h2><pre id="query">${optional(observation.query)}</pre><h3>Rewritten query</h3><pre id="rewritten-query">${optional(observation.rewritten_query)}</pre></section>
-<section id="chunks"><h2>Retrieved chunks</h2>${
+<section id="chunks"><h2>Retrieved chunks</h2>${observation.pre_rerank_chunks === null ? "" : html`<p class="muted">After the rerank: the list the retrieval metrics read. The retriever's own list, before the rerank, is below.</p>`}${
     observation.retrieved_chunks === null
       ? html`<p class="muted">No retrieval recorded.</p>`
       : observation.retrieved_chunks.length === 0
         ? html`<p id="no-chunks">The retrieval returned no chunks.</p>`
-        : html`<table><thead><tr><th>rank</th><th>score</th><th>chunk</th><th>document</th><th>version</th><th>ACL</th><th>gold?</th><th>packed?</th><th>cited?</th><th>text</th></tr></thead><tbody>${chunks.map(
+        : html`<table><thead><tr><th>rank</th><th>score</th><th>chunk</th><th>document</th><th>version</th><th>ACL</th><th>gold?</th><th>packed?</th><th>cited?</th><th>readable?</th><th>text</th></tr></thead><tbody>${chunks.map(
           (chunk, index) => html`<tr class="chunk" id="${chunk.chunk_id === null ? "" : anchor(chunk.chunk_id)}" data-chunk-id="${chunk.chunk_id ?? ""}">
 <td>${chunk.rank}</td><td>${optional(chunk.score)}</td><td>${chunkLabel(chunk)}</td><td>${optional(chunk.document_id)}</td><td>${optional(chunk.document_version)}</td>
-<td>${chunk.acl === null ? html`<span class="muted">none recorded</span>` : chunk.acl.join(", ")}</td>
-<td class="gold">${yesNo(gold === null ? null : (gold[index] ?? false))}</td><td class="packed">${yesNo(packed === null || chunk.chunk_id === null ? null : packed.has(chunk.chunk_id))}</td>
-<td class="cited">${yesNo(cited === null || chunk.chunk_id === null ? null : cited.has(chunk.chunk_id))}</td><td class="text" title="${chunk.text ?? ""}">${optional(chunk.text)}</td></tr>`,
+<td>${aclText(chunk.acl)}</td>
+<td class="gold">${yesNo(gold === null ? null : (gold[index] ?? false))}</td><td class="packed">${packedText(observation, chunk.chunk_id)}</td>
+<td class="cited">${yesNo(cited === null || chunk.chunk_id === null ? null : cited.has(chunk.chunk_id))}</td><td class="readable">${readableText(chunk, principal)}</td><td class="text" title="${chunk.text ?? ""}">${optional(chunk.text)}</td></tr>`,
         )}</tbody></table>`
   }</section>
+${rerankSection(detail, principal, gold, cited)}
 <section><h2>Context</h2><pre id="context">${optional(observation.context)}</pre></section>
 <section><h2>Answer</h2><pre id="answer">${optional(result.output)}</pre>
 <p id="citations">Citations: ${observation.citations === null ? html`<span class="muted">no citation stage recorded</span>` : observation.citations.length === 0 ? "none" : observation.citations.map((id) => html`<a class="citation" href="#${anchor(id)}">${id}</a> `)}</p></section>
@@ -95,6 +102,64 @@ ${
 <p><a href="/review/${encodeURIComponent(result.case_result_id)}">Label this case</a></p></section>
 ${rawSpansSection(detail, observation.span_count)}`;
   return page(`Trace ${result.trace_id || result.case_result_id}`, reviewer, body);
+}
+
+const aclText = (acl: readonly string[] | null): Markup | string => (acl === null ? html`<span class="muted">none recorded</span>` : acl.join(", "));
+
+/** Whether the chunk was packed into the prompt, and whether the context stage cut it mid-text to fit. */
+function packedText(observation: CaseResult["rag_observation"], chunkId: string | null): Markup | string {
+  if (observation.context_chunks === null || chunkId === null) return yesNo(null);
+  const entries = observation.context_chunks.filter((entry) => entry.chunk_id === chunkId);
+  if (entries.length === 0) return "no";
+  return entries.some((entry) => entry.truncated) ? html`yes, <strong class="truncated">truncated</strong>` : "yes";
+}
+
+/** May the request's principal read the chunk, by retrieval.permission's rule (evaluators/rules/retrieval-access-control.ts). */
+function readableText(chunk: RetrievedChunk, principal: Principal): Markup | string {
+  const verdict = accessVerdict(chunk, principal);
+  if (verdict === "allowed") return "yes";
+  if (verdict === "denied_acl") return html`<strong class="denied">no</strong> (ACL; principal groups ${principal.groups!.join(", ")})`;
+  if (verdict === "denied_tenant") return html`<strong class="denied">no</strong> (tenant ${chunk.tenant_id ?? ""}, request tenant ${principal.tenantId ?? ""})`;
+  return html`<span class="muted">unknown</span>`;
+}
+
+/** A chunk with neither id nor text cannot be found in the other list: its rank there is not known, never guessed. */
+const NOT_MATCHABLE = html`<span class="muted">not known (no chunk id or text to match it by)</span>`;
+
+/**
+ * The retriever's own list before the rerank, chunk by chunk beside the rerank's: a rank on a side the trace did not
+ * record is said to be not recorded, never filled in.
+ */
+function rerankSection(detail: TraceDetail, principal: Principal, finalGold: boolean[] | null, cited: Set<string> | null): Markup {
+  const observation = detail.caseResult.rag_observation;
+  const before = observation.pre_rerank_chunks;
+  const after = observation.retrieved_chunks ?? [];
+  const heading = html`<h2>Before and after the rerank</h2>`;
+  if (before === null) {
+    const reranked = observation.stage_timings.some((timing) => timing.stage === RagStage.rerank);
+    return reranked
+      ? html`<section id="rerank">${heading}<p id="rerank-not-recorded" class="muted">The trace records a rerank but not both of its lists (the retriever's list before it, the rerank's output): ranks before the rerank and ranks after it are not recorded side by side, and the list above is the one the trace carried.</p></section>`
+      : html`<section id="rerank">${heading}<p id="rerank-not-recorded" class="muted">Rerank: not recorded. No chunk has a rank before or after a rerank${observation.retrieved_chunks === null ? "" : html`; the list above is the trace's only ranking`}.</p></section>`;
+  }
+  const evalCase = detail.evalCase;
+  const goldBefore = evalCase === null ? null : chunksHoldingEvidence(before, evalCase.gold_evidence, evidenceCoverageOptions(evalCase));
+  const rows = compareRerank(before, after);
+  const dropped = rows.filter((row) => row.before !== null && row.after.length === 0 && row.matchable).length;
+  const unmatched = rows.filter((row) => !row.matchable).length;
+  const goldOf = (row: (typeof rows)[number]): boolean | null => {
+    // Gold within the list the chunk is counted in: the retriever's for its chunks, the rerank's for a chunk only the rerank returned.
+    if (row.before !== null) return goldBefore === null ? null : (goldBefore[before.indexOf(row.before)] ?? false);
+    return finalGold === null ? null : (finalGold[after.indexOf(row.after[0]!)] ?? false);
+  };
+  return html`<section id="rerank">${heading}<p class="muted" id="rerank-summary">The retriever returned ${before.length} chunks, the rerank ${after.length}; ${dropped} of the retriever's chunks dropped by the rerank${unmatched > 0 ? html`; ${unmatched} listed without a chunk id or text, so not matched across the two lists` : ""}. Ranks are positions in each list; scores are each stage's own.</p>
+<table><thead><tr><th>retriever rank</th><th>retriever score</th><th>rank after rerank</th><th>rerank score</th><th>stage</th><th>chunk</th><th>document</th><th>ACL</th><th>readable?</th><th>gold?</th><th>packed?</th><th>cited?</th><th>text</th></tr></thead><tbody>${rows.map(
+    (row) => html`<tr class="rerank-chunk" data-chunk-id="${row.chunk.chunk_id ?? ""}" data-stage="${row.stage}">
+<td class="retriever-rank">${row.before !== null ? String(row.before.rank) : row.matchable ? html`<span class="muted">not in the retriever's list</span>` : NOT_MATCHABLE}</td><td class="retriever-score">${row.before === null ? html`<span class="muted">—</span>` : optional(row.before.score)}</td>
+<td class="rerank-rank">${row.after.length > 0 ? row.after.map((chunk) => chunk.rank).join(", ") : row.matchable ? html`<strong class="dropped">dropped</strong>` : NOT_MATCHABLE}</td><td class="rerank-score">${row.after.length === 0 ? html`<span class="muted">—</span>` : row.after.map((chunk, index) => html`${index === 0 ? "" : ", "}${optional(chunk.score)}`)}</td>
+<td class="stage">${row.matchable ? STAGE_TEXT[row.stage] : row.before === null ? "returned by the rerank; whether the retriever listed it is not known" : "retrieved by the first stage; whether the rerank kept it is not known"}</td><td>${chunkLabel(row.chunk)}</td><td>${optional(row.chunk.document_id)}</td><td>${aclText(row.chunk.acl)}</td><td class="readable">${readableText(row.chunk, principal)}</td>
+<td class="gold">${yesNo(goldOf(row))}</td><td class="packed">${packedText(observation, row.chunk.chunk_id)}</td><td class="cited">${yesNo(cited === null || row.chunk.chunk_id === null ? null : cited.has(row.chunk.chunk_id))}</td>
+<td class="text" title="${row.chunk.text ?? ""}">${optional(row.chunk.text)}</td></tr>`,
+  )}</tbody></table></section>`;
 }
 
 /** An attribute value as text: a string as it is, anything else as JSON (escaped by the html template like all text). */

@@ -4,13 +4,26 @@ import { formatFixed } from "../../evaluators/format-fixed.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { qualityStatus } from "../../contracts/case-result.js";
 import type { TracePage, TraceSummary } from "../../store/ports/trace-reader.js";
-import type { HumanVerdict } from "../review/review-labels.js";
+import type { FinalVerdict, HumanVerdict } from "../../evaluators/reviewed-verdict.js";
 import { optional, page, verdictBadge, type Markup } from "./layout.js";
 import { encodeCursor, FILTER_PARAMETERS } from "./trace-query.js";
 import { utcTime } from "./utc-time.js";
 
 export interface ListedTrace extends TraceSummary {
   human: HumanVerdict | null;
+  /** The verdict every surface counts (evaluators/reviewed-verdict.ts): the reviewers' where they decided, else the automatic one. */
+  final: FinalVerdict;
+}
+
+/**
+ * A listed trace's final verdict: marked human when reviewers decided it; when their agreed pass was set aside
+ * (the request did not complete), the failed verdict with the reason, never the pass and never silently.
+ */
+export function listedVerdict(trace: Pick<ListedTrace, "final">): Markup {
+  const final = trace.final;
+  if (final.reviewedBy.length > 0) return verdictBadge(final.verdict, true);
+  if (final.reviewSetAside === null) return verdictBadge(final.verdict, false);
+  return html`${verdictBadge(final.verdict, false)} <span class="review-state muted" data-review-state="set-aside">${final.reviewSetAside}</span>`;
 }
 
 const clip = (text: string | null, length = 120) => (text === null ? null : text.length > length ? `${text.slice(0, length)}…` : text);
@@ -21,7 +34,7 @@ export function traceRows(traces: readonly ListedTrace[]): Markup {
 <td>${utcTime(trace.startedAt)}</td>
 <td><a href="/traces/${encodeURIComponent(trace.caseResultId)}">${trace.traceId || trace.caseResultId}</a></td>
 <td>${optional(trace.serviceName)}</td><td>${optional(trace.tenantId)}</td><td>${optional(trace.route)}</td><td>${optional(trace.runId)}</td><td>${optional(trace.datasetId)}</td>
-<td>${trace.human !== null && trace.human.verdict !== null ? verdictBadge(trace.human.verdict, true) : verdictBadge(trace.qualityStatus, false)}</td>
+<td>${listedVerdict(trace)}</td>
 <td>${optional(trace.rootCause)}</td><td class="latency" title="${trace.latencyMs ?? ""}">${optional(trace.latencyMs === null ? null : formatFixed(trace.latencyMs, 1))}</td>
 <td class="text" title="${trace.query ?? ""}">${optional(clip(trace.query))}</td><td class="text" title="${trace.output ?? ""}">${optional(clip(trace.output))}</td></tr>`,
   )}`;

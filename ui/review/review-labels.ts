@@ -8,7 +8,10 @@
  * Labels are blind: a reviewer sees the other reviewers' labels of a case only
  * once they have labelled it themselves and another reviewer has too.
  */
+import { executionErrorType, executionStatus, qualityStatus } from "../../contracts/case-result.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import { finalVerdictOfReview, type FinalVerdict, type HumanVerdict } from "../../evaluators/reviewed-verdict.js";
+import type { TraceSummary } from "../../store/ports/trace-reader.js";
 import { newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { ROOT_CAUSE_LABEL_NAMES, type RootCauseLabel } from "../../evaluators/root-cause/root-cause-labels.js";
 import { failure, success, type Result } from "../../core/result.js";
@@ -105,3 +108,9 @@ export function visibleLabels(labels: readonly HumanLabel[], reviewer: string): 
 }
 
 export { humanVerdictOf, type HumanVerdict } from "../../evaluators/reviewed-verdict.js";
+
+/** The final verdict of a listed trace (evaluators/reviewed-verdict.ts) from its review: the list's summary carries how the request ended. */
+export function finalVerdictOfListed(trace: TraceSummary, human: HumanVerdict | null): FinalVerdict {
+  const request = { quality_status: qualityStatus.parse(trace.qualityStatus), execution_status: executionStatus.parse(trace.executionStatus), execution_error: { type: executionErrorType.parse(trace.errorType) } };
+  return finalVerdictOfReview(request, human);
+}

@@ -13,6 +13,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { parse } from "yaml";
 import { projectRoot, ragscopeBinary, runRagscope, tasksFolder } from "./support/run-ragscope.js";
 
 const dataset = "examples/datasets/policy-regression.yaml";
@@ -72,7 +73,8 @@ describe("ragscope eval --endpoint (a running collector)", () => {
     // serve stored the run: its read API lists it (the in-process store was never written).
     const listed = (await (await fetch(`${readApiUrl}/api/traces?run=remote-run&limit=200`)).json()) as { traces: unknown[] };
     assert.equal(listed.traces.length, 26);
-    assert.match(results.notes.join("\n"), /run lineage is in this report and the JSON output only/);
+    // The run's lineage is recorded in serve's store through its read API (eval-endpoint-lineage.test.ts reads it back).
+    assert.doesNotMatch(results.notes.join("\n"), /run lineage is in this report and the JSON output only/);
   });
 
   test("a collector that never stores the cases: after the bounded wait, exit 2 naming the missing cases; an earlier run's id is refused before any case runs", async () => {
@@ -83,12 +85,14 @@ describe("ragscope eval --endpoint (a running collector)", () => {
     });
     await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
     try {
+      // Two of the cases serve holds, unchanged (eval compares the file's cases with serve's before any case runs).
       const small = path.join(folder, "two-cases.json");
-      await writeFile(small, JSON.stringify({ dataset_id: "lost", dataset_version: "1", cases: ["lost_one", "lost_two"].map((id) => ({ case_id: id, case_version: "1", input: `question ${id}` })) }));
+      const whole = parse(await readFile(path.join(projectRoot, dataset), "utf8")) as { cases: unknown[] } & Record<string, unknown>;
+      await writeFile(small, JSON.stringify({ ...whole, cases: whole.cases.slice(0, 2) }));
       const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
       const result = await runRagscope(["eval", "--dataset", small, "--task", path.join(tasksFolder, "coin-task.ts"), "--run-id", "lost-run", "--endpoint", endpoint, "--read-api", readApiUrl, "--evaluation-timeout-ms", "1500", "--data-dir", path.join(folder, "unused")]);
       assert.equal(result.status, 2, result.stderr + result.stdout);
-      assert.match(result.stdout, /Could not decide: run lost-run: 2 case\(s\) not evaluated within 1500 ms \(--evaluation-timeout-ms\) by the collector at .*: lost_one@1, lost_two@1/);
+      assert.match(result.stdout, /Could not decide: run lost-run: 2 case\(s\) not evaluated within 1500 ms \(--evaluation-timeout-ms\) by the collector at .*: rag_refund_member_points_001@v2, rag_shipping_free_threshold_001@v1/);
       assert.match(result.stdout, /Decision: UNDECIDED/);
 
       // The run id of the first test again: serve holds its 26 rows, an earlier run's. A run id names one run, so the
@@ -96,18 +100,23 @@ describe("ragscope eval --endpoint (a running collector)", () => {
       const again = await runRagscope(["eval", "--dataset", dataset, "--task", "examples/policy-assistant/eval-task.ts", "--run-id", "remote-run", "--endpoint", endpoint, "--read-api", readApiUrl, "--evaluation-timeout-ms", "1500", "--data-dir", path.join(folder, "unused")]);
       assert.equal(again.status, 2, again.stderr + again.stdout);
       assert.equal(again.stdout, "");
-      assert.match(again.stderr, /^--run-id remote-run: run "remote-run" already holds 26 stored cases \(the newest started \d{4}-\d\d-\d\dT[\d:.]+Z\) in the collector at .*; a run id names one run/);
+      // Its lineage is in serve's store now, so the time given is when the run was recorded (before: its newest case's start).
+      assert.match(again.stderr, /^--run-id remote-run: run "remote-run" already holds 26 stored cases \(recorded \d{4}-\d\d-\d\dT[\d:.]+Z\) in the collector at .*; a run id names one run/);
     } finally {
       await new Promise((resolve) => sink.close(resolve));
     }
   });
 
-  test("cases the running collector does not hold: evaluated without their gold data, so the decision is undecided (exit 2) and says how to fix it", async () => {
+  test("cases the running collector does not hold: refused before any case runs (exit 2), saying how to load them", async () => {
     const unknown = path.join(folder, "not-in-serve.json");
     await writeFile(unknown, JSON.stringify({ dataset_id: "elsewhere", dataset_version: "1", cases: [{ case_id: "not_loaded", case_version: "1", input: "a question serve never saw" }] }));
     const result = await runRagscope(["eval", "--dataset", unknown, "--task", path.join(tasksFolder, "coin-task.ts"), "--run-id", "not-loaded-run", "--endpoint", receiverUrl, "--read-api", readApiUrl, "--data-dir", path.join(folder, "unused")]);
     assert.equal(result.status, 2, result.stderr + result.stdout);
-    assert.match(result.stdout, /Could not decide: 1 case\(s\) were evaluated without their Eval Case \(not_loaded@1\): .* does not hold them — restart it with --dataset .*not-in-serve\.json \(an embedded store is locked while its collector runs\), or, when it stores into a ClickHouse server, run ragscope dataset push .*not-in-serve\.json --clickhouse-url/);
+    // Before, the case ran and was evaluated without its gold data, and only the results said so.
+    assert.equal(result.stdout, "");
+    assert.match(result.stderr, /not-in-serve\.json: 1 case\(s\) are not stored in the collector at .*: not_loaded@1; they would be evaluated without their gold data — load them first: ragscope dataset push .*not-in-serve\.json --clickhouse-url <its ClickHouse server> \(an embedded store is locked while serve runs: stop serve, push with --data-dir <its data dir>, start it again\), or restart serve with --dataset .*not-in-serve\.json/);
+    const listed = (await (await fetch(`${readApiUrl}/api/traces?run=not-loaded-run&limit=200`)).json()) as { traces: unknown[] };
+    assert.equal(listed.traces.length, 0, "no case ran");
   });
 
   test("--endpoint without --read-api, and a read API that does not answer, are clear errors (exit 2)", async () => {

@@ -21,6 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { evaluationResultIdFor } from "../../../contracts/ids.js";
 import { readmeExamples } from "../adoption/readme-examples.js";
 import { runApplication, writeApplication } from "../../support/application-beside-package.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
@@ -30,7 +31,9 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 const WAIT_MS = 60_000;
 
 interface Evaluation {
+  evaluation_result_id: string;
   evaluator_id: string;
+  evaluator_version: string;
   outcome: string;
   reason: string;
   metric_values: Record<string, number | null>;
@@ -82,6 +85,10 @@ test("the README app: a chunk the customer may not read, retrieved before the re
   assert.equal(permission.metric_values.permission_violation_rate, 1 / 3);
   assert.match(permission.reason, /chunks the principal may not read: fraud-1 \(acl staff; retrieved by the first stage, dropped by the rerank\)/);
   assert.deepEqual(permission.evidence_refs, ["chunk://fraud-1"]);
+  // The check over every stage is the evaluator's version 2 (version 1 checked the final list only): stored results
+  // of the two checks are told apart by their version, and by their id, which includes it (contracts/ids.ts).
+  assert.equal(permission.evaluator_version, "2");
+  assert.equal(permission.evaluation_result_id, evaluationResultIdFor(refund.caseResultId, "retrieval.permission", "2"));
   // A permission violation is a veto: the case fails, and its primary root cause is the leak, at the same stage.
   assert.equal(detail.caseResult.quality_status, "failed");
   const rootCause = detail.evaluationResults.find((item) => item.evaluator_id === "root_cause")!;

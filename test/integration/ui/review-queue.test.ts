@@ -87,3 +87,42 @@ describe("the review queue keeps a case for its second reviewer", () => {
     }
   });
 });
+
+/**
+ * A case in the queue whose request did not complete — a row the evaluation routed to review before a request that
+ * threw was failed automatically (evaluators/case-verdict.ts), stored as that release left it: review_required,
+ * execution_status failed with a system_error. Two reviewers who agree on a pass do not pass it
+ * (evaluators/reviewed-verdict.ts): the queue row shows it failed, says why, and the passed filter leaves it out.
+ */
+describe("the review queue says why two reviewers' pass of a request that did not complete leaves it failed", () => {
+  const THREW = "cr_queue_threw";
+  let server: UiServer;
+  before(async () => {
+    const store = createMemoryStore();
+    const caseResult = { ...buildCaseResult({ output: null }), case_result_id: THREW, quality_status: "review_required" as const, started_at: "2026-07-08T09:00:00.000Z", execution_status: "failed" as const, execution_error: { type: "system_error" as const, message: "reranker backend unavailable (HTTP 503)" } };
+    const written = await store.results.write([{ caseResult, evaluationResults: [judgeVerdict(THREW, "faithfulness", false)] }]);
+    assert.ok(written.ok);
+    server = await startUiServer({ host: "127.0.0.1", port: 0, store, access: { tokens: new Map(Object.entries(TOKENS).map(([reviewer, token]) => [token, reviewer])) } });
+  });
+  after(() => server?.close());
+
+  test("the form says so before anyone labels; after both pass it the queue row reads failed with the reason, not passed (human)", async () => {
+    const form = await (await fetch(`${server.url}/review/${THREW}`, { headers: { authorization: `Bearer ${TOKENS.alice}` } })).text();
+    assert.match(form, /id="incomplete-request">Note: the request did not complete \(execution_error\.type system_error\): no answer reached the user, so a review can confirm it failed but never pass it\./);
+    for (const reviewer of ["alice", "bob"] as const) {
+      const saved = await fetch(`${server.url}/review/${THREW}`, { method: "POST", headers: { authorization: `Bearer ${TOKENS[reviewer]}`, "content-type": "application/json" }, body: JSON.stringify({ verdicts: { faithfulness: "pass" }, comment: "" }) });
+      assert.equal(saved.status, 200, await saved.text());
+    }
+    const queue = await (await fetch(`${server.url}/review`, { headers: { authorization: `Bearer ${TOKENS.bob}` } })).text();
+    assert.match(
+      queue,
+      new RegExp(
+        `<tr data-case-result-id="${THREW}">.*?data-verdict="failed" data-human="no">failed</span> <span class="review-state muted" data-review-state="set-aside">the reviewers agreed on a pass, but the request did not complete \\(execution_error\\.type system_error\\): no answer reached the user, so a review can confirm it failed but never pass it; the verdict stays failed</span>.*?<td>2 of 2</td>`,
+        "s",
+      ),
+    );
+    const listed = async (verdict: string) => ((await (await fetch(`${server.url}/api/review?verdict=${verdict}`, { headers: { authorization: `Bearer ${TOKENS.bob}` } })).json()) as { items: QueueItem[] }).items.map((item) => item.caseResultId);
+    assert.deepEqual(await listed("passed"), []);
+    assert.deepEqual(await listed("failed"), [THREW]);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * A run that recorded no lineage is on the runs list. An application tagged
  * with a run id through the SDK (spans with `ragscope.run_id`), like a remote
- * `ragscope eval --endpoint`, leaves Case Results with that run id and no row
+ * `ragscope eval --endpoint` whose token reads only some tenants, leaves Case Results with that run id and no row
  * of lineage; /runs and /api/runs listed only runs with lineage, so a user
  * looking for such a run did not find it, though /runs/compare and
  * /api/runs/:id/summary answered for it.

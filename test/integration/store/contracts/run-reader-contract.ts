@@ -64,7 +64,7 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(await subject.store.reader.storedSpan(), { firstMs: Date.parse(caseResult.started_at), lastMs: Date.parse("2026-07-08T09:35:00.000Z"), requests: 2 });
     });
 
-    test("an agreed human review of two reviewers replaces the automatic verdict (reviewed-verdict.ts), in the cases and the summary; one reviewer, disagreement and root-cause labels alone do not", async () => {
+    test("an agreed human review of two reviewers replaces the automatic verdict (reviewed-verdict.ts), in the cases and the summary; one reviewer, disagreement and root-cause labels alone do not, and an agreed pass never passes a request that did not complete", async () => {
       // The final verdict by the rule (REVIEWERS_PER_CASE = 2 reviewers who agree), worked by hand per seed.
       const seeds = [
         { id: "cr_review_agreed_pass", automatic: "failed" as const, labels: [["alice", "pass"], ["bob", "pass"]] },
@@ -79,9 +79,17 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
         { id: "cr_review_one_reviewer_and_root_cause", automatic: "review_required" as const, labels: [["carol", "pass"]] },
         { id: "cr_review_root_cause_only", automatic: "failed" as const, labels: [] },
         { id: "cr_review_none", automatic: "failed" as const, labels: [] },
+        // Requests that did not complete (reliability-summary.ts): a review confirms their failure, never passes them.
+        { id: "cr_review_threw_agreed_pass", automatic: "failed" as const, labels: [["alice", "pass"], ["bob", "pass"]], execution: { execution_status: "failed" as const, execution_error: { type: "system_error" as const, message: "rerank threw" } } },
+        { id: "cr_review_timed_out_agreed_pass", automatic: "failed" as const, labels: [["alice", "pass"], ["bob", "pass"]], execution: { execution_status: "timeout" as const, execution_error: { type: "none" as const, message: null } } },
+        // Its status says completed, its error type says the environment failed: it did not complete either.
+        { id: "cr_review_environment_agreed_pass", automatic: "failed" as const, labels: [["alice", "pass"], ["bob", "pass"]], execution: { execution_status: "completed" as const, execution_error: { type: "environment_error" as const, message: "index offline" } } },
+        { id: "cr_review_threw_agreed_fail", automatic: "failed" as const, labels: [["alice", "fail"], ["bob", "fail"]], execution: { execution_status: "failed" as const, execution_error: { type: "system_error" as const, message: "rerank threw" } } },
+        // A partial trace (evaluated before its root span ended) is not a request that did not complete.
+        { id: "cr_review_partial_agreed_pass", automatic: "unjudged" as const, labels: [["alice", "pass"], ["bob", "pass"]], execution: { execution_status: "partial" as const, execution_error: { type: "none" as const, message: null } } },
       ];
       await subject.store.results.write(
-        seeds.map((seed, index) => ({ caseResult: { ...buildCaseResult({ caseId: `case_${index}`, output: "an answer" }), run_id: "run_reviewed", case_result_id: seed.id, quality_status: seed.automatic }, evaluationResults: [] })),
+        seeds.map((seed, index) => ({ caseResult: { ...buildCaseResult({ caseId: `case_${index}`, output: "an answer" }), ...("execution" in seed ? seed.execution : {}), run_id: "run_reviewed", case_result_id: seed.id, quality_status: seed.automatic }, evaluationResults: [] })),
       );
       const labeledAt = "2026-07-08T11:00:00.000Z";
       await subject.store.humanLabels.save(
@@ -108,15 +116,41 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
           ["cr_review_one_reviewer_and_root_cause", "review_required", []],
           ["cr_review_root_cause_only", "failed", []],
           ["cr_review_none", "failed", []],
+          // The agreed passes of requests that did not complete are set aside: failed, and no reviewer's verdict.
+          ["cr_review_threw_agreed_pass", "failed", []],
+          ["cr_review_timed_out_agreed_pass", "failed", []],
+          ["cr_review_environment_agreed_pass", "failed", []],
+          ["cr_review_threw_agreed_fail", "failed", ["alice", "bob"]],
+          ["cr_review_partial_agreed_pass", "passed", ["alice", "bob"]],
         ],
       );
-      // passed: agreed_pass, three_agree; failed: agreed_fail, one_reviewer_passes_failed, root_cause_only, none;
+      // passed: agreed_pass, three_agree, partial_agreed_pass; failed: agreed_fail, one_reviewer_passes_failed,
+      // root_cause_only, none, threw_agreed_pass, timed_out_agreed_pass, environment_agreed_pass, threw_agreed_fail;
       // review_required: disagree, one_reviewer_fails, one_reviewer_and_root_cause; unjudged: one_reviewer.
       const summary = await subject.store.reader.readRunSummary("run_reviewed");
-      assert.deepEqual([summary.passed, summary.failed, summary.reviewRequired, summary.unjudged], [2, 4, 3, 1]);
+      assert.deepEqual([summary.passed, summary.failed, summary.reviewRequired, summary.unjudged], [3, 8, 3, 1]);
       const listed = async (verdict: string) => (await subject.store.traces.listTraces({ runId: "run_reviewed", verdict }, { after: null, limit: 20 })).traces.map((trace) => trace.caseResultId).sort();
-      assert.deepEqual(await listed("failed"), ["cr_review_agreed_fail", "cr_review_none", "cr_review_one_reviewer_passes_failed", "cr_review_root_cause_only"]);
-      assert.deepEqual(await listed("passed"), ["cr_review_agreed_pass", "cr_review_three_agree"]);
+      assert.deepEqual(await listed("failed"), [
+        "cr_review_agreed_fail",
+        "cr_review_environment_agreed_pass",
+        "cr_review_none",
+        "cr_review_one_reviewer_passes_failed",
+        "cr_review_root_cause_only",
+        "cr_review_threw_agreed_fail",
+        "cr_review_threw_agreed_pass",
+        "cr_review_timed_out_agreed_pass",
+      ]);
+      assert.deepEqual(await listed("passed"), ["cr_review_agreed_pass", "cr_review_partial_agreed_pass", "cr_review_three_agree"]);
+      // The list's summaries carry how each request ended, which the UI's verdict column reads (reviewed-verdict.ts).
+      const summaries = (await subject.store.traces.listTraces({ runId: "run_reviewed", verdict: "failed" }, { after: null, limit: 20 })).traces;
+      assert.deepEqual(
+        summaries.filter((trace) => trace.caseResultId.includes("agreed_pass")).map((trace) => [trace.caseResultId, trace.executionStatus, trace.errorType]).sort(),
+        [
+          ["cr_review_environment_agreed_pass", "completed", "environment_error"],
+          ["cr_review_threw_agreed_pass", "failed", "system_error"],
+          ["cr_review_timed_out_agreed_pass", "timeout", "none"],
+        ],
+      );
       assert.deepEqual(await listed("review_required"), ["cr_review_disagree", "cr_review_one_reviewer_and_root_cause", "cr_review_one_reviewer_fails"]);
     });
   });

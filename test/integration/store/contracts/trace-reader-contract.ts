@@ -82,7 +82,7 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(page.traces.map((trace) => trace.caseResultId), ["cr_e", "cr_d", "cr_c", "cr_b", "cr_a"]);
       assert.equal(page.next, null);
       const b = page.traces.find((trace) => trace.caseResultId === "cr_b")!;
-      assert.deepEqual(b, { caseResultId: "cr_b", traceId: "trace_cr_b", runId: "run_1", caseId: "case_2", datasetId: "loyalty", serviceName: "shop", tenantId: "t2", route: "/ask", qualityStatus: "failed", executionStatus: "completed", latencyMs: 200, startedAt: at(2), query: "Points after a partial refund?", output: "Points are kept.", rootCause: "RETRIEVAL_MISS" });
+      assert.deepEqual(b, { caseResultId: "cr_b", traceId: "trace_cr_b", runId: "run_1", caseId: "case_2", datasetId: "loyalty", serviceName: "shop", tenantId: "t2", route: "/ask", qualityStatus: "failed", executionStatus: "completed", errorType: "none", latencyMs: 200, startedAt: at(2), query: "Points after a partial refund?", output: "Points are kept.", rootCause: "RETRIEVAL_MISS" });
       const c = page.traces.find((trace) => trace.caseResultId === "cr_c")!;
       assert.equal(c.output, null, "an answer the trace did not carry stays null");
       assert.equal(c.datasetId, "");
