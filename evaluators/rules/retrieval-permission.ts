@@ -24,6 +24,7 @@ import { applicable, notApplicable } from "../metric-value.js";
 import { accessVerdict, aclNotAvailable, aclNotAvailableReason, isDenied, principalOf } from "./retrieval-access-control.js";
 import { chunkLabel, type RagObservation, type RetrievedChunk } from "../../contracts/case-result.js";
 import { metricKeys } from "../metric-keys.js";
+import { chunkIdentityOf } from "./chunk-identity.js";
 
 const metrics: MetricDescriptor[] = [
   {
@@ -50,22 +51,16 @@ export interface StagedChunk {
   stage: RetrievalStage;
 }
 
-/** The same chunk at both stages: its id, else its document and text; a chunk with neither is its own entry. */
-function identityOf(chunk: RetrievedChunk): string | RetrievedChunk {
-  if (chunk.chunk_id !== null) return `id\u0000${chunk.chunk_id}`;
-  return chunk.text === null ? chunk : `text\u0000${chunk.document_id ?? ""}\u0000${chunk.text}`;
-}
-
 /** Every distinct chunk retrieval returned, first stage and rerank, with where it appeared; null when no retrieval was recorded. */
 export function retrievedAtAnyStage(observation: Pick<RagObservation, "retrieved_chunks" | "pre_rerank_chunks">): StagedChunk[] | null {
   const after = observation.retrieved_chunks;
   const before = observation.pre_rerank_chunks;
   if (before === null) return after === null ? null : after.map((chunk) => ({ chunk, stage: "retrieved" }));
   const staged = new Map<string | RetrievedChunk, StagedChunk>();
-  for (const chunk of before) if (!staged.has(identityOf(chunk))) staged.set(identityOf(chunk), { chunk, stage: "before_rerank_only" });
+  for (const chunk of before) if (!staged.has(chunkIdentityOf(chunk))) staged.set(chunkIdentityOf(chunk), { chunk, stage: "before_rerank_only" });
   for (const chunk of after ?? []) {
-    const seen = staged.get(identityOf(chunk));
-    if (seen === undefined) staged.set(identityOf(chunk), { chunk, stage: "after_rerank_only" });
+    const seen = staged.get(chunkIdentityOf(chunk));
+    if (seen === undefined) staged.set(chunkIdentityOf(chunk), { chunk, stage: "after_rerank_only" });
     else if (seen.stage === "before_rerank_only") seen.stage = "before_and_after_rerank";
   }
   return [...staged.values()];

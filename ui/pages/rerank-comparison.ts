@@ -7,11 +7,12 @@
  * documents, else the rerank's input), so this is what the reranker did.
  *
  * A chunk is the same at both stages by the rule retrieval.permission uses
- * (evaluators/rules/retrieval-permission.ts): its id, else its document and
+ * (evaluators/rules/chunk-identity.ts): its id, else its document and
  * text; a chunk with neither is never matched, so a rank is never guessed.
  */
 import type { RetrievedChunk } from "../../contracts/case-result.js";
 import type { RetrievalStage } from "../../evaluators/rules/retrieval-permission.js";
+import { chunkIdentityOf } from "../../evaluators/rules/chunk-identity.js";
 
 export interface RerankRow {
   /** The chunk as the retriever listed it; as the rerank returned it for a chunk the retriever's list does not hold. */
@@ -26,11 +27,6 @@ export interface RerankRow {
   matchable: boolean;
 }
 
-function identityOf(chunk: RetrievedChunk): string | RetrievedChunk {
-  if (chunk.chunk_id !== null) return `id\u0000${chunk.chunk_id}`;
-  return chunk.text === null ? chunk : `text\u0000${chunk.document_id ?? ""}\u0000${chunk.text}`;
-}
-
 /**
  * One row per entry of the retriever's list, in its order, then one per chunk
  * only the rerank returned, in the rerank's order.
@@ -38,14 +34,14 @@ function identityOf(chunk: RetrievedChunk): string | RetrievedChunk {
 export function compareRerank(before: readonly RetrievedChunk[], after: readonly RetrievedChunk[]): RerankRow[] {
   const afterByIdentity = new Map<string | RetrievedChunk, RetrievedChunk[]>();
   for (const chunk of after) {
-    const key = identityOf(chunk);
+    const key = chunkIdentityOf(chunk);
     afterByIdentity.set(key, [...(afterByIdentity.get(key) ?? []), chunk]);
   }
   const rows: RerankRow[] = before.map((chunk) => {
-    const kept = afterByIdentity.get(identityOf(chunk)) ?? [];
-    return { chunk, before: chunk, after: kept, stage: kept.length === 0 ? "before_rerank_only" : "before_and_after_rerank", matchable: typeof identityOf(chunk) === "string" };
+    const kept = afterByIdentity.get(chunkIdentityOf(chunk)) ?? [];
+    return { chunk, before: chunk, after: kept, stage: kept.length === 0 ? "before_rerank_only" : "before_and_after_rerank", matchable: typeof chunkIdentityOf(chunk) === "string" };
   });
-  const listedBefore = new Set(before.map(identityOf));
+  const listedBefore = new Set(before.map(chunkIdentityOf));
   for (const [key, chunks] of afterByIdentity) {
     if (!listedBefore.has(key)) rows.push({ chunk: chunks[0]!, before: null, after: chunks, stage: "after_rerank_only", matchable: typeof key === "string" });
   }
