@@ -20,8 +20,9 @@ import type { BehaviourRequest } from "./behaviour-request.js";
  * - user_events: a user event of any kind (SDK recordUserEvent / recordFeedback, span rag.feedback) on a request;
  * - session_ids: a request with a session id (the session windows need one);
  * - user_events_or_session_ids: either (a follow-up is an event, or the next request of a session soon after);
- * - session_user_events: a user event on a request with a session id (the session rates count sessions with an id
- *   only: events on requests without one say nothing of any session).
+ * - session_user_events: a user event on a request with a session id (the per-session rates — resolution,
+ *   first-contact resolution, abandonment — count sessions with an id only: events on requests without one say
+ *   nothing of any session).
  */
 export type BehaviourEvidence = "user_events" | "session_ids" | "user_events_or_session_ids" | "session_user_events";
 

@@ -15,7 +15,7 @@ export interface UserEvent {
 
 export interface BehaviourRequest {
   readonly traceId: string;
-  /** The session the request belongs to; a request without one is a session of its own (`trace:<id>`) for the abandonment rate, and in no session for the session rates (sessions.ts identifiedSessions). */
+  /** The session the request belongs to; a request without one is keyed by its trace (`trace:<id>`), so the windows between requests (follow-up, repeat) find no other request for it, and the per-session rates leave it out (sessions.ts identifiedSessions). */
   readonly sessionKey: string;
   readonly sessionId: string | null;
   readonly userId: string | null;

@@ -12,8 +12,9 @@ export function groupSessions(requests: readonly BehaviourRequest[]): BehaviourR
 }
 
 /**
- * The sessions with an id, each in time order: what the session rates count. A request without a session id belongs
- * to no session; counting it as a session of its own inflated their denominator.
+ * The sessions with an id, each in time order: what the per-session rates count (session resolution, first-contact
+ * resolution, abandonment). A request without a session id belongs to no session; counting it as a session of its own
+ * inflated their denominator.
  */
 export function identifiedSessions(requests: readonly BehaviourRequest[]): BehaviourRequest[][] {
   return groupSessions(requests.filter((request) => request.sessionId !== null));

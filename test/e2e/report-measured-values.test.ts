@@ -25,8 +25,9 @@
  *     citation clicks no data (no answer cited anything), sessions resolved
  *     and first-contact no data (no request has a session id: no session to
  *     count — a request without one is no session of its own), follow-up 0/5,
- *     repeated question no data (no session id), abandonment 4/5 (c2–c5
- *     silent for days; c1's event came within 30 minutes), satisfaction no
+ *     repeated question no data (no session id), abandonment no data (a
+ *     per-session rate too: no session to count; it used to read 4/5, c2–c5
+ *     silent for days taken as sessions of their own), satisfaction no
  *     data (no rating); cost per request 0.00027.
  */
 import assert from "node:assert/strict";
@@ -160,7 +161,7 @@ describe("user behaviour: no data is not 0", () => {
       citation_click_rate: "",
       handoff_rate: "0",
       session_resolution_rate: "",
-      abandonment_rate: "0.8",
+      abandonment_rate: "",
       first_contact_resolution: "",
       satisfaction: "",
     });

@@ -171,6 +171,24 @@ describe("behaviour metrics, hand-worked", () => {
     assert.deepEqual([summary.total, summary.count], [4, 6]);
   });
 
+  test("abandonment counts sessions with an id only, and no data without a session event", () => {
+    const now = T0 + 100 * minute;
+    const requests = [
+      request({ trace: "a", session: "A", start: 0, end: 1 }), // silent since minute 1, 99 min ago: abandoned
+      request({ trace: "g", session: "G", start: 90, end: 91, events: [["resolved", 92]] }), // resolved: not abandoned
+      request({ trace: "n1", session: null, start: 0, end: 1 }), // no session id: in no session
+      request({ trace: "n2", session: null, start: 0, end: 1 }),
+      request({ trace: "n3", session: null, start: 0, end: 1, events: [["thumbs_up", 2]] }),
+    ];
+    // Sessions A and G, both decided; abandoned A = 1 of 2 (not 3 of 5 with n1, n2 silent and n3 answered as sessions).
+    const summary = summarize("abandonment_rate", metric("abandonment_rate").observe({ requests, windows: defaultBehaviourWindows, now }));
+    assert.deepEqual([summary.total, summary.count], [1, 2]);
+    // Only the request without a session id carries an event: no session carries one, so no data (not 1 of 2 with n3 as a session).
+    const quiet = [request({ trace: "a", session: "A", start: 0, end: 1 }), request({ trace: "n3", session: null, start: 0, end: 1, events: [["thumbs_up", 2]] })];
+    const quietSummary = summarize("abandonment_rate", metric("abandonment_rate").observe({ requests: quiet, windows: defaultBehaviourWindows, now }));
+    assert.deepEqual([quietSummary.value, quietSummary.count], [null, 0]);
+  });
+
   test("satisfaction: the mean of numeric ratings, unrated requests left out", () => {
     const requests = [
       request({ trace: "a", events: [["rating", 1, "5"]] }),
