@@ -27,6 +27,8 @@ import { qualifyTables } from "../../report/qualify-tables.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter } from "./tenant-filter.js";
 import { listRunsOnClickHouse } from "./clickhouse-run-listing.js";
+import { readEvaluationResultsOnClickHouse } from "./clickhouse-evaluation-results-reader.js";
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 
 interface SummaryRow {
@@ -473,6 +475,10 @@ export class ClickHouseTraceReader implements TraceReader {
     );
     const rawSpans = spans === undefined ? null : { spans: JSON.parse(spans.spans) as StoredRawSpan[], spanCount: Number(spans.span_count), truncatedValues: Number(spans.truncated_values) };
     return { caseResult, datasetId: row.dataset_id !== "" ? row.dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase, rawSpans };
+  }
+
+  async readEvaluationResults(caseResultIds: readonly string[]): Promise<Map<string, EvaluationResult[]>> {
+    return readEvaluationResultsOnClickHouse(this.database, this.tenants, this.rows.bind(this), caseResultIds);
   }
 
   async listRuns(limit: number): Promise<RunListing[]> {

@@ -2,7 +2,8 @@
 import type { CaseResult } from "../../contracts/case-result.js";
 import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { RunListing } from "../ports/run-listing.js";
-import { compareNewestFirst, rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader } from "../ports/trace-reader.js";
+import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import { compareEvaluationResults, compareNewestFirst, rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader } from "../ports/trace-reader.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import type { HumanLabelStore } from "../ports/human-label-store.js";
@@ -101,6 +102,17 @@ export class MemoryTraceReader implements TraceReader {
     const evalCase = caseResult.case_id === "" ? null : evalCaseFor(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)), caseResult.rag_observation.tenant_id);
     // The in-memory store keeps no raw spans (it serves tests and `ragscope eval` without a store).
     return structuredClone({ caseResult, datasetId: this.datasetOf(caseResult), evaluationResults, evalCase, rawSpans: null });
+  }
+
+  async readEvaluationResults(caseResultIds: readonly string[]): Promise<Map<string, EvaluationResult[]>> {
+    const wanted = new Set(caseResultIds.filter((id) => this.tables.caseResults.get(id) !== undefined));
+    const found = new Map<string, EvaluationResult[]>([...wanted].map((id) => [id, []]));
+    // One pass over the stored results, whatever the number of ids.
+    for (const stored of this.tables.evaluations.values()) {
+      if (wanted.has(stored.result.case_result_id)) found.get(stored.result.case_result_id)!.push(stored.result);
+    }
+    for (const results of found.values()) results.sort(compareEvaluationResults);
+    return structuredClone(found);
   }
 
   async listRuns(limit: number): Promise<RunListing[]> {

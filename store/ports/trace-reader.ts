@@ -90,9 +90,20 @@ export interface StoredRawSpans {
   truncatedValues: number;
 }
 
+/** How many Case Result ids one query of readEvaluationResults takes: the ids are a query parameter, and bounded they keep each request (and a server's URL) small. */
+export const BULK_READ_IDS = 1000;
+
 export interface TraceReader {
   listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage>;
   readTrace(caseResultId: string): Promise<TraceDetail | null>;
+  /**
+   * The Evaluation Results of many Case Results, each id's as readTrace gives them (the same rows, ordered by
+   * evaluator id, then evaluation result id), without the traces' other rows: the review queue's judge agreement
+   * and a label import read every labelled case, and one readTrace each (raw spans included) made a queue of
+   * 2,000 labels take ~40 s. A few queries per BULK_READ_IDS ids, whatever their number. An id that is not stored,
+   * or that the reader's scope does not admit, has no entry; a stored Case Result without results maps to [].
+   */
+  readEvaluationResults(caseResultIds: readonly string[]): Promise<Map<string, EvaluationResult[]>>;
   /** Every run the reader's Case Results name and every recorded run (run-listing.ts), newest first, at most `limit`. */
   listRuns(limit: number): Promise<RunListing[]>;
 }
@@ -101,6 +112,20 @@ export interface TraceReader {
 export function rootCauseLabelOf(reason: string): string {
   const colon = reason.indexOf(":");
   return colon === -1 ? reason : reason.slice(0, colon);
+}
+
+/** `ids` without repeats, in slices of at most `size`. */
+export function inSlices(ids: readonly string[], size: number = BULK_READ_IDS): string[][] {
+  const distinct = [...new Set(ids)];
+  const slices: string[][] = [];
+  for (let start = 0; start < distinct.length; start += size) slices.push(distinct.slice(start, start + size));
+  return slices;
+}
+
+/** Evaluation Results in readTrace's order: evaluator id, then evaluation result id. */
+export function compareEvaluationResults(first: EvaluationResult, second: EvaluationResult): number {
+  if (first.evaluator_id !== second.evaluator_id) return first.evaluator_id < second.evaluator_id ? -1 : 1;
+  return first.evaluation_result_id < second.evaluation_result_id ? -1 : first.evaluation_result_id > second.evaluation_result_id ? 1 : 0;
 }
 
 /** Newest first: start time descending, then id descending (a total order, so keyset paging never skips or repeats). */

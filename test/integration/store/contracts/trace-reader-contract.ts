@@ -156,5 +156,35 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual((await subject.store.traces.listRuns(10)).map((run) => run.runId), ["run_2", "run_1"]);
       assert.deepEqual((await subject.store.traces.listRuns(1)).map((run) => run.runId), ["run_2"]);
     });
+
+    // Last: it stores one more Case Result (cr_f, no Evaluation Results), which the tests above do not expect.
+    test("Evaluation Results of many traces at once: each id's as its trace read gives them, across slices of ids, the scope applied", async () => {
+      const written = await subject.store.results.write([{ caseResult: caseResultOf({ ...SEEDS[0]!, id: "cr_f", minute: 5 }), evaluationResults: [] }]);
+      assert.ok(written.ok);
+      // cr_d lands in a second slice: BULK_READ_IDS (1,000) ids are read per query, and 1,200 ids that are not stored come before it.
+      const missing = Array.from({ length: 1200 }, (_, index) => `cr_missing_${index}`);
+      const found = await subject.store.traces.readEvaluationResults(["cr_b", "cr_c", "cr_b", ...missing, "cr_f", "cr_d"]);
+      // From the seeds: cr_b (minute 2) has recall 0.2 and the root cause RETRIEVAL_MISS; "retrieval.recall" sorts
+      // before "root_cause". cr_c (minute 3) has recall 0.3 only; cr_d (minute 4) recall 0.4 and HALLUCINATION. cr_f is
+      // stored without results; the missing ids are not in the map.
+      assert.deepEqual([...found.keys()].sort(), ["cr_b", "cr_c", "cr_d", "cr_f"]);
+      const b = SEEDS[1]!;
+      assert.deepEqual(found.get("cr_b"), [metricResult(b), ...rootCauseResult(b)]);
+      assert.deepEqual(found.get("cr_b")!.map((result) => [result.evaluator_id, result.metric_values.recall_at_5 ?? null]), [["retrieval.recall", 0.2], ["root_cause", null]]);
+      assert.deepEqual(found.get("cr_c"), [metricResult(SEEDS[2]!)]);
+      assert.deepEqual(found.get("cr_d")!.map((result) => result.evaluation_result_id), ["er_cr_d_recall", "er_cr_d_root"]);
+      assert.deepEqual(found.get("cr_f"), []);
+      // The same rows a trace read gives, id by id.
+      for (const id of ["cr_b", "cr_c", "cr_d", "cr_f"]) assert.deepEqual(found.get(id), (await subject.store.traces.readTrace(id))!.evaluationResults, id);
+      assert.deepEqual(await subject.store.traces.readEvaluationResults([]), new Map());
+      // The ClickHouse adapter's reader for tenant t1 reads only t1's: cr_a and cr_c, not t2's cr_b and cr_e. (The
+      // in-memory store has no scoped readers: the UI refuses a tenant-limited token on it.)
+      const scoped = (subject.store as { scoped?: (scope: readonly string[]) => { traces: typeof subject.store.traces } }).scoped;
+      if (scoped !== undefined) {
+        const ofTenant = await scoped.call(subject.store, ["t1"]).traces.readEvaluationResults(["cr_a", "cr_b", "cr_c", "cr_e"]);
+        assert.deepEqual([...ofTenant.keys()].sort(), ["cr_a", "cr_c"]);
+        assert.deepEqual(ofTenant.get("cr_a"), [metricResult(SEEDS[0]!)]);
+      }
+    });
   });
 }
