@@ -25,6 +25,8 @@ import type { Store } from "../store/ports/store.js";
 import { OutOfScopeError, type ScopedReaders, type TenantScope } from "../store/ports/tenant-scope.js";
 import type { TraceDetail, TraceFilter } from "../store/ports/trace-reader.js";
 import { hasTokens, isLoopbackAuthority, readerFor, type UiAccess } from "./access/ui-access.js";
+import { presentedToken } from "./access/presented-token.js";
+import { browserOrigin, SESSION_COOKIE, sessionCookieOptions } from "./access/session-cookie.js";
 import { page } from "./pages/layout.js";
 import { reviewItemPage, reviewQueuePage, type QueueItem } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
@@ -69,10 +71,11 @@ export interface UiAppOptions {
   now?: () => number;
   /** The live list's server-sent events; the UI server owns them (and closes them on shutdown). */
   traceEvents?: TraceEventsByScope;
+  /** A proxy serves the UI over HTTPS (RAGSCOPE_UI_BEHIND_TLS): the session cookie is Secure and browsers' origin is https (access/session-cookie.ts). */
+  behindTls?: boolean;
 }
 
 type Variables = { reviewer: string; authenticated: boolean; readers: ScopedReaders };
-const COOKIE = "ragscope_token";
 const MAXIMUM_RUNS = 500;
 const MEBIBYTE = 1024 * 1024;
 const MAXIMUM_IMPORT_BYTES = 20 * MEBIBYTE;
@@ -92,6 +95,7 @@ const SECURITY_HEADERS = {
 
 export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables }> {
   const { store, access } = options;
+  const behindTls = options.behindTls ?? false;
   const now = options.now ?? Date.now;
   const traceEvents = options.traceEvents ?? new TraceEventsByScope((scope) => readersFor(store, scope)!.traces, DEFAULT_TRACE_EVENTS);
   const app = new Hono<{ Variables: Variables }>();
@@ -115,19 +119,18 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     }
     const queryToken = url.searchParams.get("token");
     if (queryToken !== null && hasTokens(access) && readerFor(access, queryToken) !== null) {
-      setCookie(context, COOKIE, queryToken, { httpOnly: true, sameSite: "Strict", path: "/" });
+      setCookie(context, SESSION_COOKIE, queryToken, sessionCookieOptions(url.protocol, behindTls));
       url.searchParams.delete("token");
       // Only ever to a path of this server: "//evil.example/x" is a protocol-relative address of another site.
       return context.redirect(`/${url.pathname.replace(/^[/\\]+/, "")}${url.search}`, 303);
     }
-    const header = context.req.header("authorization");
-    const presented = header?.startsWith("Bearer ") ? header.slice("Bearer ".length) : (getCookie(context, COOKIE) ?? null);
-    const reader = readerFor(access, presented);
+    const reader = readerFor(access, presentedToken(context.req.header("authorization"), getCookie(context, SESSION_COOKIE)));
     // RFC 6750: a 401 names the scheme it wants.
     if (reader === null) return refuse(context, "ragscope UI: a reviewer token is required (Authorization: Bearer <token>, or open /?token=<token> once)", 401, { "WWW-Authenticate": 'Bearer realm="ragscope"' });
     if (context.req.method !== "GET" && context.req.method !== "HEAD") {
       const origin = context.req.header("origin");
-      if (origin !== undefined && origin !== url.origin) return refuse(context, `ragscope UI: cross-origin request refused: the request came from ${JSON.stringify(origin)}, not from this UI (${url.origin})`, 403);
+      const own = browserOrigin(url, behindTls);
+      if (origin !== undefined && origin !== own) return refuse(context, `ragscope UI: cross-origin request refused: the request came from ${JSON.stringify(origin)}, not from this UI (${own})`, 403);
     }
     context.set("reviewer", reader.reviewer);
     context.set("authenticated", reader.authenticated);

@@ -22,6 +22,8 @@ export interface UiServerOptions {
   now?: () => number;
   /** The live list's server-sent events: how often the newest trace is looked up, how many streams may be open. */
   traceEvents?: Partial<TraceEventsOptions>;
+  /** A proxy serves the UI over HTTPS (RAGSCOPE_UI_BEHIND_TLS; access/session-cookie.ts). */
+  behindTls?: boolean;
 }
 
 const CLOSE_GRACE_MILLISECONDS = 2000;
@@ -48,7 +50,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const refusal = refusalFor(options.host, options.access);
   if (refusal !== null) throw new Error(refusal);
   const traceEvents = new TraceEventsByScope((scope) => readersFor(options.store, scope)!.traces, { ...DEFAULT_TRACE_EVENTS, ...options.traceEvents });
-  const app = createUiApp({ store: options.store, access: options.access, now: options.now, traceEvents });
+  const app = createUiApp({ store: options.store, access: options.access, now: options.now, traceEvents, behindTls: options.behindTls ?? false });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve(
       {

@@ -168,6 +168,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
       exitCode = await deadLettersCommand(options, settingsRequest(options.config), output);
     });
 
+  const evaluatorKafkaSettings = ["brokers", "clientId", "topic", "deadLetterTopic", "repartitionTopic", "groupId", "sessionTimeoutMs", "heartbeatIntervalMs", "partitionsConsumedConcurrently", "maxMessageBytes", "compression", "initialOffset", "commitIntervalMs", "metadataMaxAgeMs", "stopTimeoutMs"].map((name) => `kafka.${name}`);
   const roles = [
     {
       name: "receive",
@@ -177,7 +178,8 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     {
       name: "evaluate",
       description: "consume the Kafka span topic as a consumer group, evaluate each trace and write the results to ClickHouse",
-      sections: ["kafka", "clickhouse", "assembler", "memory", "sink", "observe"],
+      // Not the receiver's publish deadline and availability probe: the evaluator never publishes a request.
+      sections: [...evaluatorKafkaSettings, "clickhouse", "assembler", "memory", "sink", "observe"],
     },
     {
       name: "collect",

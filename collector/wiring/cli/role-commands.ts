@@ -23,6 +23,7 @@ import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from 
 import type { FlagValues } from "./config-flags.js";
 import { ExitCode } from "./exit-codes.js";
 import { onlineOption } from "./online-option.js";
+import { openReceiverWarning } from "./open-receiver-warning.js";
 
 export type RoleName = "receive" | "evaluate" | "collect";
 
@@ -84,6 +85,9 @@ export async function runRole(name: RoleName, request: SettingsRequest, flags: F
     reportInvalidSettings(name, resolved.error, output);
     return ExitCode.undecided;
   }
+  // The evaluator listens to no client; the receiving roles say when anyone may send them spans.
+  const exposure = name === "evaluate" ? null : openReceiverWarning(name, resolved.value.settings.receiver);
+  if (exposure !== null) output.error(exposure);
   const brokersOrigin = describeOrigin(resolved.value.origins.get("kafka.brokers"), "kafka.brokers");
   return runCollectorProcess({
     name,

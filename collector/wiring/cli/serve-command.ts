@@ -20,8 +20,10 @@ import { startEmbeddedCollector } from "../run/embedded-collector.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { describeFailure } from "./describe-failure.js";
 import { ExitCode } from "./exit-codes.js";
+import { openReceiverWarning } from "./open-receiver-warning.js";
 import { describeAccess, parseUiTenantTokens, parseUiTokens, UI_TENANT_TOKENS_VARIABLE, UI_TOKENS_VARIABLE } from "../../../ui/access/ui-access.js";
 import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUiServer, type UiServer } from "../../../ui/ui-server.js";
+import { parseBehindTls, UI_BEHIND_TLS_VARIABLE } from "../../../ui/access/session-cookie.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
@@ -61,6 +63,8 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     reportInvalidSettings("serve", resolved.error, output);
     return ExitCode.undecided;
   }
+  const exposure = openReceiverWarning("serve", resolved.value.settings.receiver);
+  if (exposure !== null) output.error(exposure);
   const uiTokens = parseUiTokens(request.environment?.[UI_TOKENS_VARIABLE]);
   const uiTenantTokens = parseUiTenantTokens(request.environment?.[UI_TENANT_TOKENS_VARIABLE]);
   if (!uiTokens.ok || !uiTenantTokens.ok) {
@@ -68,6 +72,11 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     return ExitCode.undecided;
   }
   const uiAccess = { tokens: uiTokens.value.tokens, tenantTokens: uiTenantTokens.value };
+  const behindTls = parseBehindTls(request.environment?.[UI_BEHIND_TLS_VARIABLE]);
+  if (!behindTls.ok) {
+    output.error(`ragscope serve: ${behindTls.error}`);
+    return ExitCode.undecided;
+  }
   const config = collectorSettings(resolved.value.settings);
   const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
   const registry = new MetricsRegistry();
@@ -88,7 +97,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   }
   let ui: UiServer;
   try {
-    ui = await startUiServer({ host: options.uiHost ?? DEFAULT_UI_HOST, port: options.uiPort ?? DEFAULT_UI_PORT, store: collector.store, access: uiAccess });
+    ui = await startUiServer({ host: options.uiHost ?? DEFAULT_UI_HOST, port: options.uiPort ?? DEFAULT_UI_PORT, store: collector.store, access: uiAccess, behindTls: behindTls.value });
   } catch (error) {
     await observe.close();
     await collector.close();

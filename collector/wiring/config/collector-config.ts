@@ -8,8 +8,9 @@
  * The same sections serve every role (`demo`, `serve`, `receive`, `evaluate`,
  * `collect`): a role reads the sections it needs; the checks that relate two
  * values (a heartbeat shorter than the session, a dead-letter topic that is
- * not the input topic) run for all, so a bad combination fails at start
- * rather than at the first rebalance.
+ * not the input topic) run for the parts the command runs (command-parts.ts),
+ * so a bad combination fails at start rather than at the first rebalance, and
+ * a value a role never reads does not stop it.
  */
 import path from "node:path";
 import v8 from "node:v8";
@@ -21,6 +22,7 @@ import { DEFAULT_MAX_ITEMS_PER_REQUEST } from "../../00-otlp/count-request-items
 import { compressionNames } from "../../02-transport/kafka/compression-names.js";
 import { DEFAULT_ROLLUP_REFRESH_MS } from "../../../store/clickhouse/metric-rollups.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "../../../store/clickhouse/query-memory-bound.js";
+import type { CollectorParts } from "./command-parts.js";
 
 const MEBIBYTE = 1024 * 1024;
 
@@ -271,8 +273,16 @@ export const collectorSections = {
 
 const collectorSectionsSchema = z.object(collectorSections);
 
-/** Checks that relate two values; each names both so the message says what to change. */
-export function checkCollectorCombinations(config: CollectorConfig, context: z.RefinementCtx): void {
+/** Checks that relate two values, for the parts a command runs; each names both so the message says what to change. */
+export function checkCollectorCombinations(config: CollectorConfig, context: z.RefinementCtx, parts: Readonly<CollectorParts>): void {
+  if (parts.kafkaConsumer) checkConsumerCombinations(config, context);
+  if (parts.kafkaPublisher) checkPublisherCombinations(config, context);
+  if (parts.httpReceiver) checkReceiverCombinations(config, context);
+  if (parts.assembler) checkAssemblerCombinations(config, context);
+}
+
+/** The consumer group member: its session, and the topics it reads and writes. */
+function checkConsumerCombinations(config: CollectorConfig, context: z.RefinementCtx): void {
   if (config.kafka.heartbeatIntervalMs * 3 > config.kafka.sessionTimeoutMs) {
     context.addIssue({
       code: "custom",
@@ -294,6 +304,10 @@ export function checkCollectorCombinations(config: CollectorConfig, context: z.R
       message: `must differ from the dead-letter topic "${config.kafka.deadLetterTopic}"; leave it unset to republish to the input topic`,
     });
   }
+}
+
+/** The receiver's publisher: a request waiting for Kafka must not outlast the stop. */
+function checkPublisherCombinations(config: CollectorConfig, context: z.RefinementCtx): void {
   if (config.kafka.publishTimeoutMs >= config.kafka.stopTimeoutMs) {
     context.addIssue({
       code: "custom",
@@ -301,6 +315,10 @@ export function checkCollectorCombinations(config: CollectorConfig, context: z.R
       message: `must be shorter than the stop deadline (${config.kafka.stopTimeoutMs} ms, RAGSCOPE_KAFKA_STOP_TIMEOUT_MS), or a request waiting for Kafka holds the receiver's stop past it; lower it or raise the stop deadline`,
     });
   }
+}
+
+/** The OTLP/HTTP receiver's own bounds. */
+function checkReceiverCombinations(config: CollectorConfig, context: z.RefinementCtx): void {
   if (config.receiver.headersTimeoutMs > config.receiver.requestTimeoutMs) {
     context.addIssue({
       code: "custom",
@@ -315,6 +333,10 @@ export function checkCollectorCombinations(config: CollectorConfig, context: z.R
       message: `must be at least the largest body (${config.receiver.maxBodyBytes} bytes, RAGSCOPE_MAX_BODY_BYTES), or a request of the largest allowed size could never be read; raise it or lower RAGSCOPE_MAX_BODY_BYTES`,
     });
   }
+}
+
+/** Where reading pauses against the assembler's own bound. */
+function checkAssemblerCombinations(config: CollectorConfig, context: z.RefinementCtx): void {
   if (config.memory.maxBufferedSpans > config.assembler.maxOpenSpans) {
     context.addIssue({
       code: "custom",

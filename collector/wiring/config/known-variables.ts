@@ -23,6 +23,7 @@ export const otherVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_DEBUG: "command line: stack traces of unexpected errors",
   RAGSCOPE_UI_TOKENS: "serve: the web UI's reviewer tokens",
   RAGSCOPE_UI_TENANT_TOKENS: "serve: the web UI's hashed reviewer tokens per tenant",
+  RAGSCOPE_UI_BEHIND_TLS: "serve: a proxy serves the web UI over HTTPS (Secure session cookie)",
   RAGSCOPE_READ_API_TOKEN: "eval --read-api: the read API's token",
   // The SDK (instrumentation/setup-options.ts), often in the same environment as the command line.
   RAGSCOPE_ENDPOINT: "SDK",

@@ -13,7 +13,8 @@ import { failure, success, type Result } from "../../../core/result.js";
 import type { ConfigFile } from "./config-file.js";
 import { unknownVariableProblems } from "./known-variables.js";
 import { environmentVariables, listSettings, tableSettings, variableOf } from "./setting-sources.js";
-import { sectionFields, sectionNames, settingsSchema, type Settings } from "./settings-schema.js";
+import { sectionFields, sectionNames, settingsSchemaFor, type Settings } from "./settings-schema.js";
+import { partsOfCommand } from "./command-parts.js";
 
 export type SettingOrigin =
   | { kind: "default" }
@@ -29,7 +30,7 @@ export interface SettingsSources {
   file?: ConfigFile | null;
   /** Values the command itself sets, by setting path (e.g. "receiver.port"). */
   fixed?: Readonly<Record<string, unknown>>;
-  /** Which command fixed them, for messages and `ragscope config`. */
+  /** Which command fixed them, for messages and `ragscope config`; also which combinations are checked (command-parts.ts). */
   command?: string;
   /** Values of flags given, by setting path, with the flag's name. */
   flags?: Readonly<Record<string, { value: unknown; flag: string }>>;
@@ -124,8 +125,9 @@ export function resolveSettings(sources: SettingsSources): Result<ResolvedSettin
     if (given.value === undefined) continue;
     set(path, listSettings.has(path) && typeof given.value === "string" ? splitList(given.value) : given.value, { kind: "flag", flag: given.flag });
   }
-  // Every problem at once: a value the loop above refused is left out, and the schema checks the rest.
-  const parsed = settingsSchema.safeParse(raw);
+  // Every problem at once: a value the loop above refused is left out, and the schema checks the rest,
+  // combinations only for the parts the command runs.
+  const parsed = settingsSchemaFor(partsOfCommand(sources.command)).safeParse(raw);
   if (!parsed.success || problems.length > 0) return failure([...problems, ...(parsed.error?.issues.map((issue) => describeIssue(issue, origins)) ?? [])]);
   return success({ settings: deepFreeze(parsed.data), origins });
 }

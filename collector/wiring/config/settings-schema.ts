@@ -14,6 +14,7 @@ import { checkEmbeddingsEndpoint } from "../online/embeddings-config.js";
 import { checkJudgeEndpoint, judgeEndpointSection, type JudgeEndpointConfig } from "../online/judge-config.js";
 import { onlineSections, type OnlineConfig } from "../online/online-config.js";
 import { checkCollectorCombinations, collectorSections, type CollectorConfig } from "./collector-config.js";
+import { everyPart, type CollectorParts } from "./command-parts.js";
 
 const sections = {
   ...collectorSections,
@@ -21,13 +22,20 @@ const sections = {
   judgeEndpoint: judgeEndpointSection,
 };
 
-export const settingsSchema = z
-  .strictObject(sections)
-  .superRefine((settings, context) => {
-    checkCollectorCombinations(settings, context);
+/**
+ * The schema with the combination checks of the parts one command runs
+ * (command-parts.ts): a value only another role reads never stops a command.
+ */
+export function settingsSchemaFor(parts: Readonly<CollectorParts>) {
+  return z.strictObject(sections).superRefine((settings, context) => {
+    checkCollectorCombinations(settings, context, parts);
     checkJudgeEndpoint(settings.judgeEndpoint, context);
     checkEmbeddingsEndpoint(settings.embeddingsEndpoint, context);
   });
+}
+
+/** Every combination checked, as for `ragscope config` or a caller that may run any part. */
+export const settingsSchema = settingsSchemaFor(everyPart);
 
 export type Settings = z.infer<typeof settingsSchema>;
 
