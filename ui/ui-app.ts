@@ -339,7 +339,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return compared === null ? context.json({ error: noRun(candidate, baseline) }, 404) : context.json(compared);
   });
   // For `ragscope eval --endpoint` (experiments/target/remote-target.ts): the stored Eval Case of an id and version,
-  // and the run's lineage, read and recorded (only by a reader of every tenant: ui/api/record-run-lineage.ts).
+  // and the run's lineage, read and recorded (as the token's tenant, or the one it names: ui/api/record-run-lineage.ts).
   app.get("/api/cases", async (context) => {
     const caseId = context.req.query("case_id");
     const caseVersion = context.req.query("case_version");
@@ -348,7 +348,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   });
   app.get("/api/runs/:id/lineage", async (context) => context.json({ lineage: await context.get("readers").reader.readRun(context.req.param("id")) }));
   app.put("/api/runs/:id/lineage", lineageLimit, async (context) => {
-    const recorded = await recordRunLineage(store.runs, context.get("readers").scope, context.req.param("id"), await context.req.text());
+    const recorded = await recordRunLineage(store.runs, context.get("readers").scope, context.req.param("id"), await context.req.text(), context.req.query("tenant"));
     return recorded.ok ? context.json({ lineage: recorded.value }) : context.json({ error: recorded.error.message }, recorded.error.status);
   });
   app.get("/api/runs/:id/summary", async (context) => {

@@ -43,6 +43,9 @@ const NOT_SCORES = [
   ...JUDGE_USAGE_METRICS,
 ];
 
+/** Of a run id's lineage records, the one read first sorts highest (clickhouse-run-reader.ts readRun's order). */
+const READ_FIRST = "(tenant_id = '', version, tenant_id)";
+
 /** Run lineage fields (contracts/run-lineage.ts) stored in runs.payload. */
 const LINEAGE_FIELDS = ["dataset_id", "dataset_version", "corpus_version", "index_version", "embedding_model", "retriever_version", "reranker_version", "prompt_version", "generator_model", "application_version"];
 
@@ -75,8 +78,10 @@ export function runsDashboard(): dashboard.DashboardBuilder {
         "Lineage",
         "The versions each run used (contracts/run-lineage.ts); changed = the runs differ.",
         [
-          `SELECT field, anyIf(setting, run_id = ${BASELINE}) AS baseline, anyIf(setting, run_id = ${CANDIDATE}) AS candidate, baseline != candidate AS changed`,
-          `FROM (SELECT run_id, field, JSONExtractString(payload, field) AS setting FROM runs FINAL ARRAY JOIN [${sqlList(LINEAGE_FIELDS)}] AS field WHERE ${BOTH})`,
+          // A run id may hold a record per tenant (migration 0027): each run's values come from one record, the one the
+          // readers read (store/ports/run-reader.ts readRun: without a tenant first, else the newest), never a mix.
+          `SELECT field, argMaxIf(setting, ${READ_FIRST}, run_id = ${BASELINE}) AS baseline, argMaxIf(setting, ${READ_FIRST}, run_id = ${CANDIDATE}) AS candidate, baseline != candidate AS changed`,
+          `FROM (SELECT run_id, tenant_id, version, field, JSONExtractString(payload, field) AS setting FROM runs FINAL ARRAY JOIN [${sqlList(LINEAGE_FIELDS)}] AS field WHERE ${BOTH})`,
           "GROUP BY field",
           "ORDER BY changed DESC, field",
         ].join("\n"),

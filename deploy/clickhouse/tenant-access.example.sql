@@ -39,13 +39,21 @@ CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.case_results, ragscope.m
 CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.evaluation_results USING case_result_id IN (SELECT case_result_id FROM ragscope.case_results) TO grafana_acme;
 -- Reviewers' labels decide the final verdict the dashboards count (FINAL_VERDICT).
 CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.human_labels USING case_result_id IN (SELECT case_result_id FROM ragscope.case_results) TO grafana_acme;
-CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.runs USING run_id IN (SELECT run_id FROM ragscope.case_results) TO grafana_acme;
-CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.eval_cases USING (case_id, case_version) IN (SELECT case_id, case_version FROM ragscope.case_results) TO grafana_acme;
+-- An Eval Case the tenant's case results answer, unless the case names another tenant (context.tenant_id,
+-- contracts/eval-case-tenant.ts): a tenant picks the case ids its spans carry, so the ids alone admit nothing of
+-- another tenant's gold data. A case that names no tenant is every tenant's.
+CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.eval_cases USING (case_id, case_version) IN (SELECT case_id, case_version FROM ragscope.case_results) AND JSONExtractString(payload, 'context', 'tenant_id') IN ('', 'acme') TO grafana_acme;
+-- A run's lineage by the tenant that recorded it (migration 0027), never through case results naming its run id
+-- (any tenant can put any run id on its spans). Lineage recorded without a tenant (tenant_id '': every run stored
+-- before 0027, `ragscope eval` without --tenant) is the operator's alone.
+CREATE ROW POLICY IF NOT EXISTS tenant_acme ON ragscope.runs USING tenant_id = 'acme' TO grafana_acme;
 
 -- Once a table has a row policy, users without one see none of its rows: the
 -- collectors' user (ragscope) and the operator's Grafana user keep every row.
 CREATE ROW POLICY IF NOT EXISTS everyone_else ON ragscope.case_results, ragscope.metric_values, ragscope.metric_rollups, ragscope.metric_rollups_hourly, ragscope.request_rollups, ragscope.session_rollups, ragscope.session_rollups_by_session, ragscope.session_summaries, ragscope.root_cause_rollups, ragscope.abstention_rollups, ragscope.stage_rollups, ragscope.evaluation_results, ragscope.human_labels, ragscope.runs, ragscope.eval_cases USING 1 TO ALL EXCEPT grafana_acme;
 
--- Check, logged in as grafana_acme: both must return 0.
+-- Check, logged in as grafana_acme: each must return 0.
 --   SELECT count() FROM ragscope.case_results WHERE tenant_id != 'acme';
 --   SELECT count() FROM ragscope.evaluation_results WHERE case_result_id NOT IN (SELECT case_result_id FROM ragscope.case_results WHERE tenant_id = 'acme');
+--   SELECT count() FROM ragscope.runs WHERE tenant_id != 'acme';
+--   SELECT count() FROM ragscope.eval_cases WHERE JSONExtractString(payload, 'context', 'tenant_id') NOT IN ('', 'acme');

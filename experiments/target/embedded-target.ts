@@ -10,6 +10,7 @@ import { sinkRetryPolicy } from "../../collector/wiring/config/collector-config.
 import { collectorSettings, judgeEndpointSettings, onlineSettings, type Settings } from "../../collector/wiring/config/settings-schema.js";
 import { onlineStageFactory } from "../../collector/wiring/online/online-stage-factory.js";
 import { startEmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import { NO_TENANT } from "../../store/ports/run-lineage-sink.js";
 import { describeScope, type TenantScope } from "../../store/ports/tenant-scope.js";
 import { caseKey, type CollectorTarget, type MissingCases } from "./collector-target.js";
 
@@ -62,7 +63,8 @@ export async function startEmbeddedTarget(settings: Settings, scope: TenantScope
       return { cases, since: newest.traces[0]?.startedAt ?? null, recorded: false, unfinished: null };
     },
     async recordRun(lineage) {
-      await collector.store.runs.record(lineage);
+      // `eval --tenant`: the run is that tenant's, read by its readers only (store/ports/run-lineage-sink.ts).
+      await collector.store.runs.record(lineage, scope === "all" ? NO_TENANT : scope[0]);
       return null;
     },
     close: () => collector.close(),

@@ -221,7 +221,8 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
       return { cases: listed.length, since: Number.isFinite(newest) ? new Date(newest).toISOString() : null, recorded: false, unfinished: null };
     },
     async recordRun(lineage) {
-      // 403: the token reads only some tenants, and the runs table is not per tenant (ui/api/record-run-lineage.ts).
+      // Recorded as the token's tenant, or without one for a token of every tenant (ui/api/record-run-lineage.ts);
+      // 403 when the token does not say which tenant's run it is (it reads several tenants, or none).
       const answer = await requestJson("PUT", `/api/runs/${encodeURIComponent(lineage.run_id)}/lineage`, lineage, [403]);
       if (answer.status === 403) return `the read API at ${readApi} did not record it: ${String((answer.body as { error?: unknown }).error ?? "refused (403)")}`;
       return null;

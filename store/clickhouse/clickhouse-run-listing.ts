@@ -60,15 +60,19 @@ export async function listRunsOnClickHouse(database: string, tenants: TenantFilt
   const rollupCounts = (where: string) =>
     `SELECT run_id, minute, argMax(all_requests, version) AS requests FROM ${database}.request_rollups
      WHERE run_id != '' AND ${where} AND ${tenants.on("request_rollups")} GROUP BY ${ROLLUP_KEY}`;
+  // The lineage this reader may read (its tenants' records, tenant-filter.ts); a run id several of them recorded is
+  // listed once, with the record RunReader.readRun reads (one without a tenant first, else the newest).
   const recorded = await rows<{ payload: string; started_at_ms: string | number }>(
-    `SELECT payload, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.runs FINAL WHERE ${tenants.on("runs")}
-     ORDER BY started_at DESC, run_id DESC LIMIT {limit:UInt32}`,
+    `SELECT argMax(payload, (tenant_id = '', version, tenant_id)) AS payload, toUnixTimestamp64Milli(argMax(started_at, (tenant_id = '', version, tenant_id))) AS started_at_ms
+     FROM ${database}.runs FINAL WHERE ${tenants.on("runs")} GROUP BY run_id
+     ORDER BY started_at_ms DESC, run_id DESC LIMIT {limit:UInt32}`,
     { limit },
   );
-  // The runs without lineage whose first minute is among the newest (see above): their first minute and cases.
+  // The runs without lineage whose first minute is among the newest (see above): their first minute and cases. A run
+  // whose only lineage is another tenant's (or has no tenant) is one without lineage for this reader.
   const unrecorded = await rows<{ run_id: string; first_minute_ms: string | number; cases: string | number }>(
     `SELECT run_id, toUnixTimestamp(min(minute)) * 1000 AS first_minute_ms, sum(requests) AS cases
-     FROM (${rollupCounts(`run_id NOT IN (SELECT run_id FROM ${database}.runs)`)})
+     FROM (${rollupCounts(`run_id NOT IN (SELECT run_id FROM ${database}.runs WHERE ${tenants.on("runs")})`)})
      GROUP BY run_id ORDER BY first_minute_ms DESC LIMIT {limit:UInt32} WITH TIES`,
     { limit },
   );

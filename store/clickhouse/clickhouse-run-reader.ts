@@ -135,7 +135,9 @@ export class ClickHouseRunReader implements RunReader {
   }
 
   async readRun(runId: string): Promise<RunLineage | null> {
-    const [payload] = await this.payloads(`SELECT payload FROM ${this.database}.runs FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("runs")} LIMIT 1`, { runId });
+    // Of the records this reader may read (its tenants', tenant-filter.ts), the one RunReader.readRun names (the same
+    // order as the runs list's): one without a tenant first, else the newest.
+    const [payload] = await this.payloads(`SELECT payload FROM ${this.database}.runs FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("runs")} ORDER BY tenant_id = '' DESC, version DESC, tenant_id DESC LIMIT 1`, { runId });
     return payload === undefined ? null : runLineage.parse(JSON.parse(payload));
   }
 

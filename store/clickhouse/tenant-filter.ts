@@ -3,8 +3,13 @@
  * table's rows must meet, with the tenants as a query parameter, never as
  * text. case_results, trace_list and trace_list_metrics (copies for the web UI's list), metric_values, metric_rollups, metric_rollups_hourly, request_rollups, session_rollups, session_rollups_by_session, session_summaries, root_cause_rollups, abstention_rollups, stage_rollups and trace_spans carry tenant_id; the other tables are
  * reached through the case results the scope admits (an evaluation or label
- * by its case result, a run by the runs of those results, an Eval Case by the
- * cases they answer). For "all" every condition is `1`.
+ * by its case result, an Eval Case by the cases they answer and only when it
+ * names no tenant or one of the scope's: contracts/eval-case-tenant.ts).
+ * A run's lineage (`runs`) carries the tenant that recorded it (migration
+ * 0027) and is read by that tenant's readers only, never through results
+ * that name its run id: any tenant can put any run id on its spans. A run
+ * recorded without a tenant ('') is read by readers of every tenant alone.
+ * For "all" every condition is `1`.
  */
 import type { TenantScope } from "../ports/tenant-scope.js";
 
@@ -54,9 +59,11 @@ export class TenantFilter {
       case "human_labels":
         return `case_result_id IN (${admitted("case_result_id")})`;
       case "runs":
-        return `run_id IN (${admitted("run_id")})`;
+        // '' is excluded even from a scope that lists it: nothing says whose run a lineage without a tenant was.
+        return `tenant_id IN ${tenants} AND tenant_id != ''`;
       case "eval_cases":
-        return `(case_id, case_version) IN (${admitted("case_id, case_version")})`;
+        // JSONExtractString reads '' for a tenant that is absent or not a text: such a case names none, as evalCaseTenant has it.
+        return `(case_id, case_version) IN (${admitted("case_id, case_version")}) AND JSONExtractString(payload, 'context', 'tenant_id') IN arrayConcat([''], ${tenants})`;
       case "collector_health":
         // The collector's own counters cover every tenant: a tenant reader sees none of them.
         return "0";

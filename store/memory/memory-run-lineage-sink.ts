@@ -1,7 +1,7 @@
-/** RunLineageSink in memory: the latest record of a run_id wins. */
+/** RunLineageSink in memory: per run id and tenant, the latest record wins (migration 0027's key). */
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
-import type { RunLineageInput, RunLineageSink } from "../ports/run-lineage-sink.js";
-import type { MemoryTables } from "./memory-tables.js";
+import { NO_TENANT, type RunLineageInput, type RunLineageSink } from "../ports/run-lineage-sink.js";
+import { recordedRunKey, type MemoryTables } from "./memory-tables.js";
 
 export class MemoryRunLineageSink implements RunLineageSink {
   constructor(
@@ -9,9 +9,10 @@ export class MemoryRunLineageSink implements RunLineageSink {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async record(lineage: RunLineageInput): Promise<RunLineage> {
+  async record(lineage: RunLineageInput, tenantId: string = NO_TENANT): Promise<RunLineage> {
     const run = runLineage.parse(lineage);
-    this.tables.runs.upsert(run.run_id, structuredClone(run), this.now());
+    const recordedAt = this.now();
+    this.tables.runs.upsert(recordedRunKey(run.run_id, tenantId), { tenantId, lineage: structuredClone(run), recordedAt }, recordedAt);
     return run;
   }
 }

@@ -1,6 +1,6 @@
 /** The runs list (store/ports/run-listing.ts) over the in-memory tables: the recorded runs and every run id the Case Results carry. */
 import { compareRunsNewestFirst, type RunListing } from "../ports/run-listing.js";
-import type { MemoryTables } from "./memory-tables.js";
+import { readRecords, type MemoryTables } from "./memory-tables.js";
 
 export function listedRuns(tables: MemoryTables, limit: number): RunListing[] {
   // Each run's Case Results (one row per id, as FINAL keeps them): how many, and the earliest start.
@@ -13,7 +13,8 @@ export function listedRuns(tables: MemoryTables, limit: number): RunListing[] {
     else results.set(caseResult.run_id, { cases: seen.cases + 1, firstMs: Math.min(seen.firstMs, startedAtMs) });
   }
   const listed = new Map<string, RunListing & { startedAtMs: number }>();
-  for (const lineage of tables.runs.values()) {
+  // This store reads every tenant: a run id several tenants recorded is listed once, with the record readRun reads.
+  for (const { lineage } of readRecords(tables.runs.values()).values()) {
     const startedAtMs = Date.parse(lineage.started_at);
     listed.set(lineage.run_id, { runId: lineage.run_id, startedAt: new Date(startedAtMs).toISOString(), startedAtMs, cases: results.get(lineage.run_id)?.cases ?? 0, lineage });
   }

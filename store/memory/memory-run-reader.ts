@@ -6,7 +6,7 @@ import type { FailedEvaluation, MetricAverage, RunReader, RunSummary, StoredSpan
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
-import type { MemoryTables } from "./memory-tables.js";
+import { readRecords, type MemoryTables } from "./memory-tables.js";
 
 const compare = (first: string, second: string) => (first < second ? -1 : first > second ? 1 : 0);
 
@@ -91,8 +91,9 @@ export class MemoryRunReader implements RunReader {
   }
 
   async readRun(runId: string): Promise<RunLineage | null> {
-    const run = this.tables.runs.get(runId);
-    return run === undefined ? null : structuredClone(run);
+    // This store reads every tenant: of the records of the run id, the one RunReader.readRun names.
+    const run = readRecords(this.tables.runs.values().filter((record) => record.lineage.run_id === runId)).get(runId);
+    return run === undefined ? null : structuredClone(run.lineage);
   }
 
   async storedSpan(): Promise<StoredSpan | null> {

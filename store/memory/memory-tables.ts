@@ -46,10 +46,37 @@ export interface StoredMetricValue {
   value: number | null;
 }
 
+/** A run's lineage as one tenant recorded it (NO_TENANT: recorded without one); keyed by run id and tenant, as migration 0027 keys the runs table. */
+export interface RecordedRun {
+  tenantId: string;
+  lineage: RunLineage;
+  /** Its version: of the records of one run id with a tenant, the newest is the one read. */
+  recordedAt: number;
+}
+
+export const recordedRunKey = (runId: string, tenantId: string) => JSON.stringify([runId, tenantId]);
+
+/** Whether `record` is read before `other` (RunReader.readRun): one without a tenant first, then the newest, then the greatest tenant — the ClickHouse reader's order. */
+function readBefore(record: RecordedRun, other: RecordedRun): boolean {
+  if ((record.tenantId === "") !== (other.tenantId === "")) return record.tenantId === "";
+  if (record.recordedAt !== other.recordedAt) return record.recordedAt > other.recordedAt;
+  return record.tenantId > other.tenantId;
+}
+
+/** Of the records of each run id, the one a reader of every tenant reads (readBefore). */
+export function readRecords(records: readonly RecordedRun[]): Map<string, RecordedRun> {
+  const read = new Map<string, RecordedRun>();
+  for (const record of records) {
+    const seen = read.get(record.lineage.run_id);
+    if (seen === undefined || readBefore(record, seen)) read.set(record.lineage.run_id, record);
+  }
+  return read;
+}
+
 export class MemoryTables {
   readonly caseResults = new VersionedTable<CaseResult>();
   readonly evaluations = new VersionedTable<StoredEvaluation>();
   readonly metricValues = new VersionedTable<StoredMetricValue>();
   readonly evalCases = new VersionedTable<EvalCase>();
-  readonly runs = new VersionedTable<RunLineage>();
+  readonly runs = new VersionedTable<RecordedRun>();
 }

@@ -56,6 +56,13 @@ export interface RunReader {
   loadRunCases(runId: string): Promise<EvaluatedCase[]>;
   readRunSummary(runId: string): Promise<RunSummary>;
   countCaseResults(runId: string): Promise<number>;
+  /**
+   * The run's lineage as recorded by one of the reader's tenants (store/ports/run-lineage-sink.ts), null when none
+   * did: never another tenant's, whatever Case Results carry the run id. Where it may read several records of the
+   * run id (a reader of several tenants, or of all): the one recorded without a tenant when it reads that one — only
+   * a writer of every tenant writes it, so no tenant's record takes its place for the operator's gate and report —
+   * else the newest.
+   */
   readRun(runId: string): Promise<RunLineage | null>;
   storedSpan(): Promise<StoredSpan | null>;
 }

@@ -108,8 +108,11 @@ describe("a reader limited to tenant A never sees tenant B's data", () => {
         assert.equal(answer.status, 200, await answer.text());
       }
     }
-    for (const run of ["run-acme", "run-globex", "run-shared"]) await collector.store.runs.record({ run_id: run, started_at: "2023-11-14T22:13:20.000Z" });
+    // Each tenant's run recorded as its own; the run both tenants' requests name, without a tenant (the operator's).
+    for (const [run, tenant] of [["run-acme", "acme"], ["run-globex", "globex"], ["run-shared", ""]] as const) await collector.store.runs.record({ run_id: run, started_at: "2023-11-14T22:13:20.000Z" }, tenant);
     assert.ok(await collector.waitUntilIdle(30_000));
+    // A run A reads no lineage of is listed from the request rollups, which follow the writes within the rollup refresh.
+    await collector.store.rollups.refresh();
     const tenantTokens = parseUiTenantTokens(`alice:acme=${tokenDigestHex(ALICE)}`);
     assert.ok(tenantTokens.ok);
     ui = await startUiServer({ host: "127.0.0.1", port: 0, store: collector.store, access: { tokens: new Map([[OPERATOR, "operator"]]), tenantTokens: tenantTokens.value } });
@@ -178,8 +181,9 @@ describe("a reader limited to tenant A never sees tenant B's data", () => {
   });
 
   test("runs: B's run is not listed, compares and summarises as not stored; the shared run counts A's cases only", async () => {
-    const runs = JSON.parse((await asAcme("/api/runs")).body) as { runs: { runId: string }[] };
+    const runs = JSON.parse((await asAcme("/api/runs")).body) as { runs: { runId: string; lineage: unknown }[] };
     assert.deepEqual(runs.runs.map((run) => run.runId).sort(), ["run-acme", "run-shared"]);
+    assert.equal(runs.runs.find((run) => run.runId === "run-shared")?.lineage, null, "the shared run's lineage has no tenant: the operator's alone");
     assert.equal((await asAcme("/runs")).status, 200);
     assert.equal((await asAcme("/api/runs/compare?candidate=run-acme&baseline=run-globex")).status, 404);
     assert.equal((await asAcme("/runs/compare?candidate=run-globex&baseline=run-acme")).status, 404);

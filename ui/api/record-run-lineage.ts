@@ -10,15 +10,21 @@
  * Written through the read API rather than the OTLP receiver: the read API is
  * where the store is (a Kafka deployment's receiver has none), where the eval
  * already authenticates to read its results back, and where the lineage is
- * read (/runs). The `runs` table is keyed by run id alone, across tenants, so
- * only a reader of every tenant may write it (the operator's token, a
- * `reviewer:*` tenant token, or the tokenless loopback UI); a tenant-limited
- * token could otherwise rewrite another tenant's run of the same id.
+ * read (/runs).
+ *
+ * The run is recorded as one tenant's (migration 0027), which its readers
+ * alone read: a token limited to one tenant records it as that tenant's (it
+ * may name only that one, `?tenant=`); a token of several tenants names which
+ * of its tenants with `?tenant=`; a token of every tenant (the operator's, a
+ * `reviewer:*` tenant token, the tokenless loopback UI) may name any tenant,
+ * and without one records the run without a tenant, which only readers of
+ * every tenant read. A tenant's record replaces only that tenant's earlier
+ * record of the run id, so a tenant cannot rewrite another's run of the same id.
  */
 import { failure, success, type Result } from "../../core/result.js";
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import { identifierProblem } from "../../contracts/identifiers.js";
-import type { RunLineageSink } from "../../store/ports/run-lineage-sink.js";
+import { NO_TENANT, type RunLineageSink } from "../../store/ports/run-lineage-sink.js";
 import { describeScope, type TenantScope } from "../../store/ports/tenant-scope.js";
 
 export interface LineageRefusal {
@@ -26,13 +32,26 @@ export interface LineageRefusal {
   message: string;
 }
 
-export async function recordRunLineage(runs: RunLineageSink, scope: TenantScope, runId: string, text: string): Promise<Result<RunLineage, LineageRefusal>> {
-  if (scope !== "all") {
-    return failure({
-      status: 403,
-      message: `ragscope UI: run lineage is stored per run id for every tenant, so only a token that reads all tenants may record it; this token reads ${describeScope(scope)} — record the run with the operator's token (RAGSCOPE_UI_TOKENS, or a reviewer:* entry of RAGSCOPE_UI_TENANT_TOKENS)`,
-    });
+/** The tenant the run is recorded as (NO_TENANT: none), or why this token may not record it as the one it named. */
+function recordedTenant(scope: TenantScope, named: string | undefined): Result<string, LineageRefusal> {
+  if (named !== undefined) {
+    const problem = identifierProblem(named);
+    if (problem !== null) return failure({ status: 400, message: `?tenant=${JSON.stringify(named.slice(0, 200))}: ${problem}` });
+    if (scope !== "all" && !scope.includes(named)) {
+      return failure({ status: 403, message: `ragscope UI: this token reads ${describeScope(scope)}, so it may record a run as one of those tenants only, not as tenant "${named}"` });
+    }
+    return success(named);
   }
+  if (scope === "all") return success(NO_TENANT);
+  if (scope.length === 1) return success(scope[0]!);
+  if (scope.length === 0) return failure({ status: 403, message: "ragscope UI: this token reads no tenant, so it cannot record a run as one; use a token of the run's tenant" });
+  return failure({ status: 403, message: `ragscope UI: this token reads ${describeScope(scope)} and the request names none of them: name the run's tenant with ?tenant=<tenant>, or use a token of that tenant alone` });
+}
+
+/** `namedTenant`: the request's `?tenant=`, undefined when absent. */
+export async function recordRunLineage(runs: RunLineageSink, scope: TenantScope, runId: string, text: string, namedTenant?: string): Promise<Result<RunLineage, LineageRefusal>> {
+  const tenant = recordedTenant(scope, namedTenant);
+  if (!tenant.ok) return tenant;
   const problem = identifierProblem(runId);
   if (problem !== null) return failure({ status: 400, message: `run id ${JSON.stringify(runId.slice(0, 200))}: ${problem}` });
   let body: unknown;
@@ -47,5 +66,5 @@ export async function recordRunLineage(runs: RunLineageSink, scope: TenantScope,
     return failure({ status: 400, message: `the body is not a run lineage (contracts/run-lineage.ts): ${issue?.path.join(".") || "(the body)"}: ${issue?.message}` });
   }
   if (parsed.data.run_id !== runId) return failure({ status: 400, message: `the body's run_id ${JSON.stringify(parsed.data.run_id)} is not the run of the address (${JSON.stringify(runId)})` });
-  return success(await runs.record(parsed.data));
+  return success(await runs.record(parsed.data, tenant.value));
 }

@@ -15,8 +15,10 @@
  * - before any case runs, the file's cases are compared with serve's: a case
  *   stored with other content or not stored stops the eval (exit 2), naming
  *   the cases, the differing fields and `ragscope dataset push`;
- * - a reviewer token limited to one tenant cannot record a run's lineage
- *   (403): the runs table is one for every tenant.
+ * - a reviewer token limited to one tenant records a run's lineage as its
+ *   tenant's (SECURITY.md, Tenants), beside the eval's record of the same run
+ *   id, which stays what gate and report read over every tenant; it may not
+ *   record it as another tenant's (403).
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -173,7 +175,7 @@ describe("ragscope eval --endpoint: lineage and Eval Cases in the running collec
     assert.deepEqual(await lineage.json(), { lineage: null });
   });
 
-  test("a reviewer token limited to one tenant reads only the Eval Cases its traces would use, and cannot record a run's lineage (403)", async () => {
+  test("a reviewer token limited to one tenant reads only the Eval Cases its traces would use, and records a run's lineage as its tenant's only", async () => {
     const read = async (token: string, caseId: string) =>
       ((await (await fetch(`${readApiUrl}/api/cases?case_id=${caseId}&case_version=1`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { evalCase: { case_id: string } | null }).evalCase;
     assert.equal((await read(TENANT_TOKEN, "case_01"))?.case_id, "case_01", "a case that names no tenant is every tenant's");
@@ -181,9 +183,16 @@ describe("ragscope eval --endpoint: lineage and Eval Cases in the running collec
     assert.equal((await read(OPERATOR_TOKEN, "case_globex"))?.case_id, "case_globex");
 
     const body = JSON.stringify({ run_id: "remote-whole", started_at: "2026-01-01T00:00:00.000Z", completion: { status: "complete", planned_cases: 1, stored_cases: 1 } });
-    const answer = await fetch(`${readApiUrl}/api/runs/remote-whole/lineage`, { method: "PUT", headers: { Authorization: `Bearer ${TENANT_TOKEN}`, "Content-Type": "application/json" }, body });
-    assert.equal(answer.status, 403);
-    assert.match(((await answer.json()) as { error: string }).error, /only a token that reads all tenants may record it/);
+    const put = (query: string) => fetch(`${readApiUrl}/api/runs/remote-whole/lineage${query}`, { method: "PUT", headers: { Authorization: `Bearer ${TENANT_TOKEN}`, "Content-Type": "application/json" }, body });
+    const asGlobex = await put("?tenant=globex");
+    assert.equal(asGlobex.status, 403);
+    assert.match(((await asGlobex.json()) as { error: string }).error, /this token reads tenant "acme", so it may record a run as one of those tenants only, not as tenant "globex"/);
+    const own = await put("");
+    assert.equal(own.status, 200, await own.text());
+    const lineageAs = async (token: string) => ((await (await fetch(`${readApiUrl}/api/runs/remote-whole/lineage`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { lineage: { started_at: string; prompt_version: string | null } }).lineage;
+    assert.equal((await lineageAs(TENANT_TOKEN)).started_at, "2026-01-01T00:00:00.000Z", "acme reads its own record");
+    // The operator reads the eval's record (recorded without a tenant), not acme's newer one.
+    assert.equal((await lineageAs(OPERATOR_TOKEN)).prompt_version, "prompt-7");
   });
 
   test("serve's store, once serve is stopped: the lineage of both runs, in the report's Runs board, and gate refuses the interrupted one (exit 2)", async () => {
@@ -207,7 +216,7 @@ describe("ragscope eval --endpoint: lineage and Eval Cases in the running collec
     const connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: serveStore });
     try {
       const lineageOf = async (runId: string) => {
-        const [row] = await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.runs FINAL WHERE run_id = {runId:String}", { runId });
+        const [row] = await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.runs FINAL WHERE run_id = {runId:String} AND tenant_id = ''", { runId });
         return row === undefined ? undefined : (JSON.parse(row.payload) as Record<string, unknown>);
       };
       const wholeLineage = await lineageOf("remote-whole");
@@ -215,10 +224,12 @@ describe("ragscope eval --endpoint: lineage and Eval Cases in the running collec
       assert.equal(wholeLineage?.corpus_version, "corpus-2");
       assert.equal(wholeLineage?.dataset_id, "qa_toy");
       assert.deepEqual(wholeLineage?.completion, { status: "complete", planned_cases: 4, stored_cases: 4 });
-      // The tenant token's write above changed nothing: the eval's record stands.
+      // The tenant token's write above changed nothing of the eval's record (tenant ''): it is acme's own, beside it.
       assert.notEqual(wholeLineage?.started_at, "2026-01-01T00:00:00.000Z");
       assert.deepEqual((await lineageOf("remote-interrupted"))?.completion, { status: "interrupted", planned_cases: 4, stored_cases: 3 });
       assert.equal(await lineageOf("remote-changed"), undefined);
+      const [acme] = await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.runs FINAL WHERE run_id = 'remote-whole' AND tenant_id = 'acme'");
+      assert.equal((JSON.parse(acme!.payload) as { started_at: string }).started_at, "2026-01-01T00:00:00.000Z");
     } finally {
       await connection.close();
     }

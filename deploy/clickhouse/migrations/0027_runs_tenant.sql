@@ -1,0 +1,28 @@
+-- A run's lineage belongs to a tenant (SECURITY.md, Tenants).
+--
+-- Before, the runs table had no tenant: a tenant reader was admitted to a
+-- run's lineage (models, prompt, index and dataset versions, notes,
+-- completion) through its own Case Results by run id, so a tenant that sent
+-- one span naming another tenant's run id (ragscope.run_id) read that run's
+-- lineage in /api/runs, the runs page and the report's Runs board; and the
+-- lineage endpoint (PUT /api/runs/<id>/lineage) refused tenant tokens, since
+-- a record of one tenant would have replaced another's of the same id.
+--
+-- tenant_id: the tenant the writer recorded the run as (`ragscope eval
+-- --tenant`, the tenant of the token that PUT it); '' for a run recorded
+-- without one — every row stored before this migration, `ragscope eval`
+-- without --tenant, the demo. A tenant reader reads its tenants' rows only
+-- (store/clickhouse/tenant-filter.ts): a '' row is read by readers of every
+-- tenant alone, whoever's results carry its run id, because nothing says
+-- whose run it was.
+--
+-- The deduplication key becomes (run_id, tenant_id): two tenants may use the
+-- same run id ("release-42"), and each one's record replaces only its own
+-- earlier record. The tenant is appended to the key rather than put first:
+-- ClickHouse changes a sorting key in place only by appending a column added
+-- in the same ALTER (no copy of the table, unlike migration 0007), and which
+-- rows collapse depends on the set of key columns, not their order. Lookups
+-- by run id keep using the primary index (run_id, still its prefix); a
+-- tenant's list reads the whole table, which holds one row per run.
+-- `{{database}}` is replaced by the configured database name.
+ALTER TABLE {{database}}.runs ADD COLUMN IF NOT EXISTS tenant_id LowCardinality(String) AFTER run_id, MODIFY ORDER BY (run_id, tenant_id);
