@@ -30,9 +30,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { REQUEST_ROLLUP_COUNTS } from "../../../dashboards/source/aggregate-metrics.js";
 import { newHumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
-import { qualifyTables } from "../../../report/qualify-tables.js";
 import { openClickHouse, type ClickHouseConfig, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { ClickHouseHumanLabelStore } from "../../../store/clickhouse/clickhouse-human-label-store.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
@@ -40,6 +38,7 @@ import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.
 import { migrationsFolder, readMigrations, runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { buildCaseResult } from "../../support/case-results.js";
 import { queryRows } from "../../support/temporary-store.js";
+import { minuteCounts } from "../../support/request-rollup-counts.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 23;
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -59,16 +58,7 @@ const SEEDS = [
 const embedded = (dataPath: string, database: string): ClickHouseConfig => ({ url: null, username: "default", password: "", database, dataPath });
 
 /** The minute's counts in request_rollups (the dashboards' reading) and over case_results FINAL with this release's rule. */
-async function counts(connection: ClickHouseConnection): Promise<{ rolledUp: Record<string, number>; raw: Record<string, number> }> {
-  const [rolledUp] = await queryRows<Record<string, string>>(connection, `SELECT ${COUNTED.map((name) => `sum(${name}) AS ${name}`).join(", ")} FROM {{database}}.request_rollups FINAL WHERE minute = toDateTime({minute:String}, 'UTC')`, { minute: MINUTE });
-  const [raw] = await queryRows<Record<string, string>>(
-    connection,
-    qualifyTables(`SELECT ${COUNTED.map((name) => (REQUEST_ROLLUP_COUNTS[name] === "1" ? `count() AS ${name}` : `countIf(${REQUEST_ROLLUP_COUNTS[name]}) AS ${name}`)).join(", ")} FROM case_results FINAL WHERE toStartOfMinute(started_at) = toDateTime({minute:String}, 'UTC')`, connection.database),
-    { minute: MINUTE },
-  );
-  const numbers = (row: Record<string, string> | undefined) => Object.fromEntries(Object.entries(row ?? {}).map(([name, value]) => [name, Number(value)]));
-  return { rolledUp: numbers(rolledUp), raw: numbers(raw) };
-}
+const counts = (connection: ClickHouseConnection) => minuteCounts(connection, MINUTE, COUNTED);
 
 async function repairsLeft(connection: ClickHouseConnection): Promise<number> {
   const [row] = await queryRows<{ left: string }>(connection, "SELECT count() AS left FROM {{database}}.rollup_repairs");
