@@ -10,7 +10,10 @@ import { applicable, notApplicable, type MetricValue } from "../metric-value.js"
 export function nearestRankPercentile(sortedAscending: readonly number[], percentile: number): MetricValue {
   if (!(percentile > 0 && percentile <= 100)) return notApplicable(`percentile must be in (0, 100], got ${percentile}`);
   if (sortedAscending.length === 0) return notApplicable("no values");
-  const rank = Math.ceil((percentile / 100) * sortedAscending.length);
+  // P · n first, then / 100: for whole P and n the product is exact and the quotient an exact integer
+  // whenever the rank is one. (P / 100) · n is not: 0.07 · 100 = 7.000000000000001, which made P7 of 100
+  // values the 8th (NumPy's inverted_cdf has the same rounding: test/data/numpy/README.md).
+  const rank = Math.ceil((percentile * sortedAscending.length) / 100);
   return applicable(sortedAscending[Math.max(rank, 1) - 1]!);
 }
 

@@ -168,6 +168,16 @@ describe("release gate", () => {
     assert.match(reasonOf([{ ...unrecorded, caseResult: { ...unrecorded.caseResult, rag_observation: { ...unrecorded.caseResult.rag_observation, abstained: null } } }]), /none of its 1 unanswerable case\(s\) recorded whether it abstained/);
   });
 
+  test("a pNN_ gate reads rank ⌈NN·n/100⌉: p7_latency_ms of 100 cases is the 7th latency, not the 8th", () => {
+    // (7 / 100) · 100 is 7.000000000000001 in binary floating point; the rank must come from exact arithmetic
+    // (test/data/numpy/README.md). Latencies 1..100 ms and token_f1 0.01..1.00, shuffled; p7_latency_ms reads the
+    // stored latency_ms metric, p95_latency_ms the trace's latency (gate-metrics.ts).
+    const hundred = Array.from({ length: 100 }, (_, index) => (index * 37) % 100).map((position) => evaluated(`case-${position}`, { token_f1: (position + 1) / 100, latency_ms: position + 1 }, { latencyMs: position + 1 }));
+    assert.deepEqual(gateMetricValue("p7_latency_ms", { cases: hundred, baseline: null }), { applicable: true, value: 7 });
+    assert.deepEqual(gateMetricValue("p14_token_f1", { cases: hundred, baseline: null }), { applicable: true, value: 0.14 });
+    assert.deepEqual(gateMetricValue("p95_latency_ms", { cases: hundred, baseline: null }), { applicable: true, value: 95 });
+  });
+
   test("empty runs and empty baselines give not-available values, never NaN", () => {
     for (const name of ["recall_at_5", "p95_latency_ms", "error_rate", "average_cost", "no_answer_accuracy", "hallucination_rate", "permission_leak_rate", "composite_score", "critical_case_pass_rate", "overall_score_drop", "task_success_rate"]) {
       const value = gateMetricValue(name, { cases: [], baseline: [] });
