@@ -22,6 +22,7 @@ import { packageFiles } from "../../collector/wiring/config/package-files.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 import { expandRetention } from "./kept-retention.js";
+import { findRetentionsPastLimit, RetentionPastLimitError } from "./retention-limit.js";
 import { acquireMigrationLock, DEFAULT_STALE_AFTER_MS, type MigrationLockHolder, type MigrationLockOptions } from "./migration-lock.js";
 
 export const migrationsFolder = packageFiles.migrations;
@@ -62,6 +63,8 @@ export async function readMigrations(folder = migrationsFolder): Promise<Migrati
 export interface RunMigrationsOptions {
   /** The migration lock's timing and notices; by default a line on stderr says whom start-up waits for. */
   lock?: MigrationLockOptions;
+  /** The time retentions are counted from (retention-limit.ts); default now. */
+  now?: () => Date;
 }
 
 /** The migrations applied (names), and what they left as an operator had it (kept-retention.ts). */
@@ -75,6 +78,10 @@ export async function runMigrations(connection: ClickHouseConnection, folder = m
   await connection.client.command({
     query: `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (version UInt32, name String, checksum String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version`,
   });
+  // Before a migration copies a retention (kept-retention.ts) or anything is stored: a TTL past 2106 wraps
+  // around and drops every row at the next merge, so the store is not used until the operator fixes it.
+  const pastLimit = await findRetentionsPastLimit(connection, options.now?.() ?? new Date());
+  if (pastLimit.length > 0) throw new RetentionPastLimitError(pastLimit, connection.database, connection.describe());
   const migrations = await readMigrations(folder);
   const pending = pendingMigrations(migrations, await appliedMigrations(connection), connection);
   // Up to date (every start but the first of a release): no lock taken.

@@ -5,7 +5,7 @@
  * summaries the store keeps) and in the report's behaviour table (evaluators/behaviour/), which agree.
  *
  * The store, written through the store's own write port (the collector's sink, which keeps the rollups), one
- * service, no run (online traffic), times in whole minutes from T0:
+ * service, no run (online traffic), times in whole minutes from T0 (test/support/session-traffic.ts):
  *   quiet range [T0, T0 + 10 min):
  *     session q1: two requests (T0, T0+1), no event;
  *     session q2: one request (T0+2), no event;
@@ -28,40 +28,14 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { plannedCaseResult, writeToFolder, type PlannedRequest } from "../support/stored-requests.js";
+import { MINUTE, SESSION_TRAFFIC as PLANNED, sessionTrafficRequest, T0 } from "../support/session-traffic.js";
+import { plannedCaseResult, writeToFolder } from "../support/stored-requests.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
-const MINUTE = 60_000;
-// Whole minutes (the rollups' grain), two days back.
-const T0 = Math.floor((Date.now() - 2 * 86_400_000) / (60 * MINUTE)) * 60 * MINUTE;
-
-const PLANNED: { id: string; session: string | null; minute: number; resolved?: boolean }[] = [
-  { id: "q1a", session: "q1", minute: 0 },
-  { id: "q1b", session: "q1", minute: 1 },
-  { id: "q2a", session: "q2", minute: 2 },
-  { id: "q_none", session: null, minute: 3, resolved: true },
-  { id: "s1a", session: "s1", minute: 60 },
-  { id: "s1b", session: "s1", minute: 61, resolved: true },
-  { id: "s2a", session: "s2", minute: 62, resolved: true },
-  { id: "s3a", session: "s3", minute: 63 },
-  { id: "e_none_resolved", session: null, minute: 64, resolved: true },
-  { id: "e_none", session: null, minute: 65 },
-];
 
 let folder: string;
 let dataDir: string;
-
-function request(planned: (typeof PLANNED)[number], index: number): PlannedRequest {
-  const startedAtMs = T0 + planned.minute * MINUTE + 5_000;
-  return {
-    caseResultId: `cr_${planned.id}`,
-    traceId: `c${index}`.padStart(32, "0"),
-    sessionId: planned.session,
-    startedAtMs,
-    feedback: planned.resolved === true ? [{ kind: "resolved", recorded_at: new Date(startedAtMs + 30_000).toISOString() }] : [],
-  };
-}
 
 /** `ragscope report` over [from, to): its printed headline lines and the HTML file. */
 function report(name: string, fromMinute: number, toMinute: number): { stdout: string; html: Promise<string> } {
@@ -94,7 +68,7 @@ function behaviourValue(html: string, metric: string): string {
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-session-rates-"));
   dataDir = path.join(folder, "chdb");
-  await writeToFolder(dataDir, PLANNED.map((planned, index) => ({ caseResult: plannedCaseResult(request(planned, index)), evaluationResults: [] })));
+  await writeToFolder(dataDir, PLANNED.map((planned, index) => ({ caseResult: plannedCaseResult(sessionTrafficRequest(planned, index, "c")), evaluationResults: [] })));
 });
 
 after(async () => {

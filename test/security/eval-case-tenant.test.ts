@@ -22,10 +22,10 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { tokenDigestHex } from "../../collector/01-receive/bearer-authorization.js";
 import { recordAttack } from "../support/attack-report.js";
 import { reply, startFakeChatCompletionsServer, type FakeChatCompletionsServer } from "../support/fake-chat-completions-server.js";
-import { startServeWithUi, type ServeWithUi } from "../support/serve-with-ui.js";
+import type { ServeWithUi } from "../support/serve-with-ui.js";
+import { sendAsTenant, startTwoTenantServe } from "../support/two-tenant-serve.js";
 
 const ragscope = fileURLToPath(new URL("../../bin/ragscope.js", import.meta.url));
 
@@ -103,14 +103,10 @@ describe("a tenant's trace naming another tenant's Eval Case is evaluated, judge
   let folder: string;
   let judge: FakeChatCompletionsServer;
   let serve: ServeWithUi | null = null;
-  let receiverUrl: string;
 
   const read = (token: string, address: string) => fetch(`${serve!.uiUrl}${address}`, { headers: { authorization: `Bearer ${token}` } });
   const listed = async (token: string): Promise<Listed[]> => ((await (await read(token, "/api/traces?limit=200")).json()) as { traces: Listed[] }).traces;
-  const send = async (token: string, body: string) => {
-    const answer = await fetch(`${receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body });
-    assert.equal(answer.status, 200, await answer.text());
-  };
+  const send = (token: string, body: string) => sendAsTenant(serve!, token, body);
   /** Polls the operator's list (bounded) until the trace is stored. */
   async function storedTrace(traceId: string): Promise<Listed> {
     for (let attempt = 0; attempt < 600; attempt += 1) {
@@ -131,10 +127,7 @@ describe("a tenant's trace naming another tenant's Eval Case is evaluated, judge
     }
     judge = await startFakeChatCompletionsServer();
     judge.respondWith(() => reply.json({ score: 3, reason: "scripted", confidence: "high" }));
-    serve = await startServeWithUi(dataDir, {
-      RAGSCOPE_QUIET_PERIOD_MS: "200",
-      RAGSCOPE_TENANT_TOKENS: `acme=${tokenDigestHex(INGEST_ACME)},globex=${tokenDigestHex(INGEST_GLOBEX)}`,
-      RAGSCOPE_UI_TENANT_TOKENS: `alice:acme=${tokenDigestHex(ALICE)},bob:globex=${tokenDigestHex(BOB)},operator:*=${tokenDigestHex(OPERATOR)}`,
+    serve = await startTwoTenantServe(dataDir, { ingestAcme: INGEST_ACME, ingestGlobex: INGEST_GLOBEX, alice: ALICE, bob: BOB, operator: OPERATOR }, {
       RAGSCOPE_JUDGE_ENABLED: "true",
       RAGSCOPE_SAMPLE_RATE: "1",
       RAGSCOPE_JUDGE_BASE_URL: judge.baseUrl,
@@ -143,15 +136,10 @@ describe("a tenant's trace naming another tenant's Eval Case is evaluated, judge
       RAGSCOPE_JUDGE_STRUCTURED_OUTPUT: "json_object",
       RAGSCOPE_JUDGE_CONCURRENCY: "1",
     });
-    receiverUrl = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(serve.output())?.[1] ?? "";
-    assert.ok(receiverUrl !== "", serve.output());
   });
 
   after(async () => {
-    if (serve !== null) {
-      serve.child.kill("SIGTERM");
-      await serve.exited;
-    }
+    await serve?.stop();
     await judge?.close();
     await rm(folder, { recursive: true, force: true });
   });

@@ -24,9 +24,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { tokenDigestHex } from "../../collector/01-receive/bearer-authorization.js";
 import { recordAttack } from "../support/attack-report.js";
-import { startServeWithUi, type ServeWithUi } from "../support/serve-with-ui.js";
+import type { ServeWithUi } from "../support/serve-with-ui.js";
+import { sendAsTenant, startTwoTenantServe } from "../support/two-tenant-serve.js";
 import { projectRoot, runRagscope, tasksFolder } from "../e2e/experiments/support/run-ragscope.js";
 
 const INGEST_ACME = "ingest-token-of-acme-lineage-41c2";
@@ -72,7 +72,6 @@ describe("a tenant naming another tenant's run id reads none of that run's linea
   let folder: string;
   let dataDir: string;
   let serve: ServeWithUi | null = null;
-  let receiverUrl: string;
 
   const read = (token: string, address: string, init: RequestInit = {}) => fetch(`${serve!.uiUrl}${address}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } });
   const runs = async (token: string): Promise<Listed[]> => ((await (await read(token, "/api/runs")).json()) as { runs: Listed[] }).runs;
@@ -89,18 +88,8 @@ describe("a tenant naming another tenant's run id reads none of that run's linea
     assert.notEqual(earlier.status, 2, `${earlier.stdout}\n${earlier.stderr}`);
     const untenanted = await runRagscope(["eval", "--dataset", dataset, "--task", task, "--split", "regression", "--run-id", UNTENANTED_RUN, "--lineage", `prompt_version=${UNTENANTED_SECRET}`, "--data-dir", dataDir], environment);
     assert.notEqual(untenanted.status, 2, `${untenanted.stdout}\n${untenanted.stderr}`);
-    serve = await startServeWithUi(dataDir, {
-      RAGSCOPE_QUIET_PERIOD_MS: "200",
-      RAGSCOPE_TENANT_TOKENS: `acme=${tokenDigestHex(INGEST_ACME)},globex=${tokenDigestHex(INGEST_GLOBEX)}`,
-      RAGSCOPE_UI_TOKENS: "",
-      RAGSCOPE_UI_TENANT_TOKENS: `alice:acme=${tokenDigestHex(ALICE)},bob:globex=${tokenDigestHex(BOB)},operator:*=${tokenDigestHex(OPERATOR)}`,
-    });
-    receiverUrl = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(serve.output())?.[1] ?? "";
-    assert.ok(receiverUrl !== "", serve.output());
-    for (const [traceId, runId] of [["c1000000000000000000000000000001", GLOBEX_RUN], ["c1000000000000000000000000000002", UNTENANTED_RUN]] as const) {
-      const answer = await fetch(`${receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${INGEST_ACME}` }, body: otlp(traceId, runId) });
-      assert.equal(answer.status, 200, await answer.text());
-    }
+    serve = await startTwoTenantServe(dataDir, { ingestAcme: INGEST_ACME, ingestGlobex: INGEST_GLOBEX, alice: ALICE, bob: BOB, operator: OPERATOR });
+    for (const [traceId, runId] of [["c1000000000000000000000000000001", GLOBEX_RUN], ["c1000000000000000000000000000002", UNTENANTED_RUN]] as const) await sendAsTenant(serve, INGEST_ACME, otlp(traceId, runId));
     // acme's runs list counts its requests from the request rollups, which follow the writes within the rollup
     // refresh: polled (bounded) until both of acme's requests are counted.
     for (let attempt = 0; ; attempt += 1) {
@@ -112,10 +101,7 @@ describe("a tenant naming another tenant's run id reads none of that run's linea
   });
 
   after(async () => {
-    if (serve !== null && serve.child.exitCode === null) {
-      serve.child.kill("SIGTERM");
-      await serve.exited;
-    }
+    await serve?.stop();
     await rm(folder, { recursive: true, force: true });
   });
 
@@ -176,8 +162,7 @@ describe("a tenant naming another tenant's run id reads none of that run's linea
   });
 
   test("the report's Runs board, once serve is stopped: acme's shows none of globex's lineage, globex's shows it", async () => {
-    serve!.child.kill("SIGTERM");
-    await serve!.exited;
+    await serve!.stop();
     // Each tenant's runs with results: acme's requests name the untenanted run's id too, globex's are its own.
     const board = async (tenant: string, baseline: string) => {
       const file = path.join(folder, `report-${tenant}.html`);

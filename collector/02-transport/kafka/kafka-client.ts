@@ -8,6 +8,7 @@
 import { Kafka, logLevel, type LogEntry } from "kafkajs";
 import type { CollectorConfig } from "../../wiring/config/collector-config.js";
 import { registerCompressionCodecs } from "./compression-codecs.js";
+import { kafkaLogLine } from "./kafka-log-lines.js";
 
 export type KafkaSettings = CollectorConfig["kafka"];
 
@@ -18,11 +19,7 @@ export interface KafkaClientOptions {
 }
 
 export function createKafkaClient(settings: Pick<KafkaSettings, "brokers" | "clientId">, options: KafkaClientOptions = {}): Kafka {
-  const onLog =
-    options.onLog ??
-    ((entry: LogEntry) => {
-      process.stderr.write(`${JSON.stringify({ source: "kafkajs", level: logLevel[entry.level], namespace: entry.namespace, ...entry.log })}\n`);
-    });
+  const onLog = options.onLog ?? ((entry: LogEntry) => process.stderr.write(`${kafkaLogLine(entry)}\n`));
   registerCompressionCodecs();
   return new Kafka({
     clientId: settings.clientId,

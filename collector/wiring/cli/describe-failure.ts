@@ -8,6 +8,7 @@ import { PortInUseError } from "../../01-receive/listen.js";
 import { StoreLockedError } from "../../../store/clickhouse/store-locked-error.js";
 import { describeStoredCaseConflict, StoredCaseConflictError } from "../../../store/ports/case-store.js";
 import { ClickHouseServerError, DataFolderError } from "../../../store/clickhouse/store-open-errors.js";
+import { describeRetentionPastLimit, RetentionPastLimitError } from "../../../store/clickhouse/retention-limit.js";
 import { KafkaUnavailableError } from "./kafka-start-failure.js";
 import { OnlineSettingsError } from "../online/online-settings-error.js";
 
@@ -38,6 +39,8 @@ export function describeFailure(commandName: string, error: unknown, debug: bool
   if (error instanceof KafkaUnavailableError) return [`ragscope${command}: ${describeKafka(error)}`];
   if (error instanceof ClickHouseServerError) return [`ragscope${command}: ${describeServer(error)}`];
   if (error instanceof DataFolderError) return [`ragscope${command}: ${describeFolder(error)}`];
+  // Each table whose TTL passes 2106 on a line of its own: the message says the fix.
+  if (error instanceof RetentionPastLimitError) return error.problems.map((problem) => `ragscope${command}: ${describeRetentionPastLimit(problem, error.database, error.store)}`);
   if (error instanceof OnlineSettingsError) {
     return [`ragscope${command}: ${error.message}; fix the gate file, or the RAGSCOPE_ALERT_* / RAGSCOPE_JUDGE_* variables (collector/wiring/online/README.md), and start again`];
   }

@@ -15,12 +15,14 @@
  * completed but could not commit exits 2.
  */
 import v8 from "node:v8";
-import { logLevel, type LogEntry } from "kafkajs";
+import type { LogEntry } from "kafkajs";
 import { defaultMaxHeapMb } from "../config/collector-config.js";
 import type { Settings } from "../config/settings-schema.js";
 import { createKafkaClient } from "../../02-transport/kafka/kafka-client.js";
+import { kafkaLogKey, kafkaLogLine, kafkaRepeatSummaryLine } from "../../02-transport/kafka/kafka-log-lines.js";
 import { registerProcessMetrics } from "../observe/collector-metrics.js";
 import { MetricsRegistry } from "../observe/metrics-registry.js";
+import { RepeatedLogLimiter } from "../observe/repeated-log-limiter.js";
 import { startObserveServer, type ObserveServer, type ReadinessCheck } from "../observe/observe-server.js";
 import { describeFailure } from "../cli/describe-failure.js";
 import { ExitCode } from "../cli/exit-codes.js";
@@ -55,6 +57,8 @@ export interface CollectorProcessOptions {
   exit?: (code: number) => void;
   /** Ends the process now, while the roles still work (stop deadline, second signal); default terminateNow. */
   terminate?: () => void;
+  /** Time for the repeat limit of kafkajs's log; default Date.now. */
+  clock?: () => number;
 }
 
 /**
@@ -76,17 +80,49 @@ const mebibyte = 1024 * 1024;
 const HELD_KAFKA_LOG_ENTRIES = 200;
 
 /**
+ * How long identical kafkajs entries are counted instead of printed after the first (repeated-log-limiter.ts):
+ * with Kafka down, kafkajs logs each connection retry — two lines every second or so per client, for as long
+ * as the outage lasts — which buried everything else on stderr.
+ */
+const KAFKA_LOG_REPEAT_WINDOW_MS = 60_000;
+/** How often windows that ended are closed with their summary line when no entry of their kind comes to close them. */
+const KAFKA_LOG_FLUSH_INTERVAL_MS = 5_000;
+
+/**
  * kafkajs's log while a role starts: held, not printed. Before, a broker out of reach printed 8–11 s of JSON
  * retry lines before the one line saying what failed. Once the role runs the held lines are printed (a start
  * that needed retries keeps its history) and later ones as they come, one JSON line each on stderr, as
- * kafka-client.ts's default writer does; on a failed start they are dropped unless debugging.
+ * kafka-client.ts's default writer does; on a failed start they are dropped unless debugging. Printed entries
+ * pass the repeat limit: the first of a kind, then one "N more like this in the last 60 s" line per window.
  */
 class StartQuietKafkaLog {
   private held: LogEntry[] | null = [];
   private dropped = 0;
+  private closed = false;
+  private readonly limiter: RepeatedLogLimiter<LogEntry>;
+  private readonly flushTimer: NodeJS.Timeout;
+
+  constructor(clock: () => number) {
+    this.limiter = new RepeatedLogLimiter<LogEntry>({
+      windowMs: KAFKA_LOG_REPEAT_WINDOW_MS,
+      clock,
+      keyOf: kafkaLogKey,
+      write: (entry) => process.stderr.write(`${kafkaLogLine(entry)}\n`),
+      writeSummary: ({ first, suppressed, seconds }) => process.stderr.write(`${kafkaRepeatSummaryLine(first, suppressed, seconds)}\n`),
+    });
+    this.flushTimer = setInterval(() => this.limiter.flushEnded(), KAFKA_LOG_FLUSH_INTERVAL_MS);
+    this.flushTimer.unref();
+  }
+
+  /** Entries not printed because one like them was printed shortly before (ragscope_kafka_log_entries_suppressed_total). */
+  get suppressed(): number {
+    return this.limiter.suppressedTotal;
+  }
 
   write(entry: LogEntry): void {
-    if (this.held === null) return writeKafkaLogEntry(entry);
+    // After close no window would be summed up any more: what kafkajs logs while the process ends is printed in full.
+    if (this.closed) return void process.stderr.write(`${kafkaLogLine(entry)}\n`);
+    if (this.held === null) return this.limiter.accept(entry);
     if (this.held.length < HELD_KAFKA_LOG_ENTRIES) this.held.push(entry);
     else this.dropped += 1;
   }
@@ -96,13 +132,16 @@ class StartQuietKafkaLog {
     const held = this.held ?? [];
     this.held = null;
     if (!flush) return;
-    for (const entry of held) writeKafkaLogEntry(entry);
+    for (const entry of held) this.limiter.accept(entry);
     if (this.dropped > 0) process.stderr.write(`${JSON.stringify({ source: "ragscope", message: `${this.dropped} more kafkajs log entries of the start were left out` })}\n`);
   }
-}
 
-function writeKafkaLogEntry(entry: LogEntry): void {
-  process.stderr.write(`${JSON.stringify({ source: "kafkajs", level: logLevel[entry.level], namespace: entry.namespace, ...entry.log })}\n`);
+  /** The process ends: the counts of the windows still open are printed, so none is lost. */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.flushTimer);
+    this.limiter.flushAll();
+  }
 }
 
 /** Resolves on the first SIGINT or SIGTERM (then stops listening). */
@@ -133,7 +172,12 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   }
   const registry = new MetricsRegistry();
   registerProcessMetrics(registry, { maxHeapBytes: config.memory.maxHeapMb * mebibyte });
-  const kafkaLog = new StartQuietKafkaLog();
+  const kafkaLog = new StartQuietKafkaLog(options.clock ?? Date.now);
+  registry.counter(
+    "ragscope_kafka_log_entries_suppressed_total",
+    "kafkajs log entries not printed because one of the same level and message was printed less than 60 s before; each window's count is printed when it ends",
+    () => kafkaLog.suppressed,
+  );
   const kafka = createKafkaClient(config.kafka, { onLog: (entry) => kafkaLog.write(entry) });
   let roles: RunningRoles;
   try {
@@ -141,6 +185,7 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   } catch (error) {
     // The failure is one line; kafkajs's retries that led to it are shown only with RAGSCOPE_DEBUG.
     kafkaLog.started(options.debug);
+    kafkaLog.close();
     for (const line of describeFailure(options.name, error, options.debug)) output.error(line);
     return ExitCode.undecided;
   }
@@ -150,6 +195,7 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
     observe = await startObserveServer({ host: config.observe.host, port: config.observe.port, registry, readiness: roles.readiness });
   } catch (error) {
     await roles.close();
+    kafkaLog.close();
     for (const line of describeFailure(options.name, error, options.debug)) output.error(line);
     return ExitCode.undecided;
   }
@@ -172,6 +218,7 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   const outcome = await Promise.race([stopping.then((problem) => ({ done: true as const, problem })), deadline.then((problem) => ({ done: false as const, problem })), interrupted.then((problem) => ({ done: false as const, problem }))]);
   clearTimeout(timer);
   await observe.close();
+  kafkaLog.close();
   // Handles the roles still hold (a kafkajs client retrying, a socket) would keep the process alive.
   const exit = options.exit ?? ((code: number) => process.exit(code));
   if (!outcome.done) {

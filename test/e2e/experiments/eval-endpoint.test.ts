@@ -6,7 +6,6 @@
  * stores the cases gives, after the bounded wait, exit 2 with the missing cases named.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -14,40 +13,25 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { parse } from "yaml";
-import { projectRoot, ragscopeBinary, runRagscope, tasksFolder } from "./support/run-ragscope.js";
+import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
+import { projectRoot, runRagscope, tasksFolder } from "./support/run-ragscope.js";
 
 const dataset = "examples/datasets/policy-regression.yaml";
 
 describe("ragscope eval --endpoint (a running collector)", () => {
   let folder: string;
-  let serve: ChildProcess;
-  let serveOutput = "";
+  let serve: ServeWithUi | null = null;
   let receiverUrl: string;
   let readApiUrl: string;
 
   before(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-eval-endpoint-"));
-    serve = spawn(process.execPath, [ragscopeBinary, "serve", "--dataset", dataset, "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", path.join(folder, "serve-store")], {
-      cwd: projectRoot,
-      env: { ...process.env, RAGSCOPE_CONFIG: "", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_QUIET_PERIOD_MS: "300" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    serve.stdout!.on("data", (chunk: Buffer) => (serveOutput += chunk.toString()));
-    serve.stderr!.on("data", (chunk: Buffer) => (serveOutput += chunk.toString()));
-    const deadline = Date.now() + 60_000;
-    while (!/Eval Cases loaded/.test(serveOutput) && serve.exitCode === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const receiver = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(serveOutput)?.[1];
-    const readApi = /web UI and read API on (http:\/\/[\d.:]+)/.exec(serveOutput)?.[1];
-    assert.ok(receiver && readApi, `ragscope serve did not start:\n${serveOutput}`);
-    receiverUrl = receiver;
-    readApiUrl = readApi;
+    serve = await startServeWithUi(path.join(folder, "serve-store"), { RAGSCOPE_QUIET_PERIOD_MS: "300" }, { arguments: ["--dataset", dataset], readyLine: /Eval Cases loaded/, timeoutMs: 60_000 });
+    receiverUrl = serve.receiverUrl;
+    readApiUrl = serve.uiUrl;
   });
   after(async () => {
-    if (serve.exitCode === null) {
-      const exited = new Promise((resolve) => serve.once("exit", resolve));
-      serve.kill("SIGTERM");
-      await exited;
-    }
+    await serve?.stop();
     await rm(folder, { recursive: true, force: true });
   });
 

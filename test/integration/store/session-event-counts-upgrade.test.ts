@@ -9,7 +9,7 @@
  * and the rollups refreshed as that release refreshed them (its session SELECTs, without the event columns, which
  * its store has not). A store this release made gets the same requests.
  *
- * The requests (one service, online, whole minutes from T0):
+ * The requests (one service, online, whole minutes from T0; test/support/session-traffic.ts):
  *   quiet range [T0, T0 + 10 min): session q1 two requests (minutes 0, 1), q2 one (2), none with an event; a
  *     request without a session id (3) resolved;
  *   event range [T0 + 60, T0 + 70 min): s1 two requests (60, 61), the second resolved; s2 one (62), resolved;
@@ -33,33 +33,15 @@ import { readDashboards, type ReportDashboard } from "../../../report/dashboard-
 import { ClickHouseMetricRollups, type MetricRollupOptions } from "../../../store/clickhouse/metric-rollups.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
+import { MINUTE, SESSION_TRAFFIC as PLANNED, sessionTrafficRequest, T0, type PlannedSessionRequest as Planned } from "../../support/session-traffic.js";
 import { plannedCaseResult } from "../../support/stored-requests.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 24;
-const MINUTE = 60_000;
-const T0 = Math.floor((Date.now() - 2 * 86_400_000) / (60 * MINUTE)) * 60 * MINUTE;
 const WRITTEN_AT = T0 + 3 * 3_600_000;
 
-const PLANNED: { id: string; session: string | null; minute: number; resolved?: boolean }[] = [
-  { id: "q1a", session: "q1", minute: 0 },
-  { id: "q1b", session: "q1", minute: 1 },
-  { id: "q2a", session: "q2", minute: 2 },
-  { id: "q_none", session: null, minute: 3, resolved: true },
-  { id: "s1a", session: "s1", minute: 60 },
-  { id: "s1b", session: "s1", minute: 61, resolved: true },
-  { id: "s2a", session: "s2", minute: 62, resolved: true },
-  { id: "s3a", session: "s3", minute: 63 },
-  { id: "e_none_resolved", session: null, minute: 64, resolved: true },
-  { id: "e_none", session: null, minute: 65 },
-];
-
-type Planned = (typeof PLANNED)[number];
-
 function evaluationOf(planned: Planned, index: number) {
-  const startedAtMs = T0 + planned.minute * MINUTE + 5_000;
-  const feedback = planned.resolved === true ? [{ kind: "resolved", recorded_at: new Date(startedAtMs + 30_000).toISOString() }] : [];
-  return { caseResult: plannedCaseResult({ caseResultId: `cr_${planned.id}`, traceId: `d${index}`.padStart(32, "0"), sessionId: planned.session, startedAtMs, feedback }), evaluationResults: [] };
+  return { caseResult: plannedCaseResult(sessionTrafficRequest(planned, index, "d")), evaluationResults: [] };
 }
 
 /** Writes through the real sink, then refreshes the rollups as the collector does after its writes. */
