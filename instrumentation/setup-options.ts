@@ -25,7 +25,7 @@ export interface RagscopeSetupOptions {
   /** Default: RAGSCOPE_SERVICE_NAME, else OTEL_SERVICE_NAME, else "rag-service". */
   serviceName?: string;
   /**
-   * Collector base URL; spans are posted to `${endpoint}/v1/traces`.
+   * Collector base URL; spans are posted to `${endpoint}/v1/traces` (an endpoint that already ends in `/v1/traces` is taken as it is).
    * Default: RAGSCOPE_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT, else http://127.0.0.1:4318.
    */
   endpoint?: string;
@@ -145,7 +145,10 @@ function tracesUrl(endpoint: string): string {
   if (base.protocol !== "http:" && base.protocol !== "https:") {
     throw new Error(`setupRagscope: endpoint "${endpoint}" must be an http:// or https:// URL`);
   }
-  return `${endpoint.replace(/\/+$/, "")}/v1/traces`;
+  const trimmed = endpoint.replace(/\/+$/, "");
+  // The address `ragscope serve` prints is the full traces URL; copied as the endpoint it used to become
+  // …/v1/traces/v1/traces (404, every span lost). No receiver serves that path, so the suffix is not doubled.
+  return trimmed.endsWith("/v1/traces") ? trimmed : `${trimmed}/v1/traces`;
 }
 
 function resolveSampleRate(option: number | undefined, environment: NodeJS.ProcessEnv): number {

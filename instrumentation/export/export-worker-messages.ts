@@ -16,5 +16,6 @@ export type ToExportWorker =
 
 export type FromExportWorker =
   | { type: "ready" }
-  | { type: "result"; id: number; ok: boolean; error: string | undefined }
-  | { type: "instrumentation-error"; where: string; problem: string };
+  | { type: "result"; id: number; ok: boolean; error: string | undefined; rejectedSpans?: number }
+  | { type: "instrumentation-error"; where: string; problem: string }
+  | { type: "retrying"; answer: string };

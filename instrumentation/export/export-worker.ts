@@ -10,7 +10,8 @@
  * shutdown deadline: every request in flight ends), `stop-retrying-connections`.
  * Messages out: `ready` (the module loaded), `result` (per batch), `instrumentation-error` (a span that
  * could not be redacted: counted on the application's thread, where
- * `instrumentationErrors()` is read).
+ * `instrumentationErrors()` is read), `retrying` (an answer about to be
+ * retried, for the shutdown report).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { ExportResultCode } from "@opentelemetry/core";
@@ -19,6 +20,7 @@ import { RedactingSpanExporter } from "../redaction/redacting-span-exporter.js";
 import { createRedactor } from "../redaction/redactor.js";
 import { describeProblem } from "../instrumentation-errors.js";
 import { OtlpHttpWriter } from "./otlp-http-writer.js";
+import { PartialSuccess } from "./otlp-failure-answer.js";
 import { toReadableSpans } from "./span-transfer.js";
 import type { ExportWorkerData, ToExportWorker, FromExportWorker } from "./export-worker-messages.js";
 
@@ -27,6 +29,7 @@ if (port === null) throw new Error("export-worker.ts runs as a worker thread (wo
 const settings = workerData as ExportWorkerData;
 const writer = new OtlpHttpWriter(settings.writer);
 const post = (message: FromExportWorker) => port.postMessage(message);
+writer.onRetry((answer) => post({ type: "retrying", answer }));
 const exporter: SpanExporter =
   settings.redaction === null
     ? writer
@@ -36,7 +39,13 @@ port.on("message", (message: ToExportWorker) => {
   switch (message.type) {
     case "export":
       exporter.export(toReadableSpans(message.batch), (result) =>
-        post({ type: "result", id: message.id, ok: result.code === ExportResultCode.SUCCESS, error: result.error?.message }),
+        post({
+          type: "result",
+          id: message.id,
+          ok: result.code === ExportResultCode.SUCCESS,
+          error: result.error?.message,
+          ...(result.error instanceof PartialSuccess ? { rejectedSpans: result.error.rejectedSpans } : {}),
+        }),
       );
       break;
     case "abort":

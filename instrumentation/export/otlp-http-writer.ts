@@ -17,6 +17,13 @@
  * 429, 502, 503 and 504, and a connection that could not be made or was
  * reset, are retried after Retry-After (or an exponential backoff with
  * jitter) while the export's time allows; anything else fails at once.
+ *
+ * A failed export says what the collector answered and what to do, never only
+ * that time ran out: a receiver answering 503 (its queue full, its Kafka
+ * down) to every retry used to be reported as "no answer within 10000 ms",
+ * which sent people looking for a network problem. A Retry-After that would
+ * fall past the export timeout ends the export at once, with that answer,
+ * instead of waiting for the timeout to say less.
  */
 import http from "node:http";
 import https from "node:https";
@@ -25,6 +32,7 @@ import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { RAGSCOPE_SDK_VERSION } from "../version.js";
 import { encodeTraceRequest } from "./otlp-protobuf-encoder.js";
+import { adviceForConnectionError, adviceForStatus, failureMessage, partialSuccess, type PartialSuccess } from "./otlp-failure-answer.js";
 
 export interface OtlpHttpWriterOptions {
   /** Full URL of the traces endpoint (`…/v1/traces`). */
@@ -43,6 +51,12 @@ export interface AbortableSpanExporter extends SpanExporter {
   abort(reason: string): void;
   /** From now on a connection that cannot be made fails its export at once (shutdown: the collector is down). */
   stopRetryingConnections(): void;
+  /**
+   * Hears each answer that is about to be retried (what the collector said and
+   * what to do), so a deadline that ends the retries can say why the spans
+   * were not taken, not only that time ran out.
+   */
+  onRetry?(listener: (answer: string) => void): void;
 }
 
 export function isAbortable(exporter: SpanExporter): exporter is AbortableSpanExporter {
@@ -53,7 +67,15 @@ const RETRIABLE_STATUSES = new Set([429, 502, 503, 504]);
 const FIRST_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 5_000;
 
-type AttemptOutcome = { kind: "success" } | { kind: "retry"; afterMs: number | null; message: string } | { kind: "fail"; message: string };
+/** `message` says what happened ("the collector answered HTTP 503 (…)"); `advice` what to do about it, or "". */
+type AttemptOutcome = { kind: "success"; partial: PartialSuccess | null } | { kind: "retry"; afterMs: number | null; message: string; advice: string } | { kind: "fail"; message: string; advice: string };
+
+/** Why an export ended without success, from its last outcome and how it ended. */
+interface ExportEnd {
+  /** The last retriable answer or connection failure, and how many attempts had one. */
+  last: { message: string; advice: string } | null;
+  attempts: number;
+}
 
 export class OtlpHttpWriter implements AbortableSpanExporter {
   private readonly url: URL;
@@ -64,6 +86,7 @@ export class OtlpHttpWriter implements AbortableSpanExporter {
   private readonly inFlight = new Set<AbortController>();
   private stopped = false;
   private retryConnections = true;
+  private retryListener: ((answer: string) => void) | undefined;
   private sizeHint = 64 * 1024;
 
   constructor(private readonly options: OtlpHttpWriterOptions) {
@@ -110,10 +133,18 @@ export class OtlpHttpWriter implements AbortableSpanExporter {
     // The abort waits for one turn of I/O after the timer: when the application
     // held the event loop past the timeout, an answer that arrived meanwhile is
     // read first (timers run before I/O in a turn) instead of counted as none.
-    const timeout = setTimeout(() => setImmediate(() => controller.abort(new Error(`no answer within ${this.options.timeoutMillis} ms`))), this.options.timeoutMillis);
+    const timedOut = new Error(`no answer within ${this.options.timeoutMillis} ms`);
+    const timeout = setTimeout(() => setImmediate(() => controller.abort(timedOut)), this.options.timeoutMillis);
     timeout.unref();
-    void this.exportWithRetries(body, controller.signal)
-      .then((failure) => resultCallback(failure === null ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(failure) }))
+    void this.exportWithRetries(body, controller.signal, timedOut, Date.now() + this.options.timeoutMillis)
+      .then((outcome) =>
+        resultCallback(
+          typeof outcome === "string"
+            ? { code: ExportResultCode.FAILED, error: new Error(outcome) }
+            : // Some spans refused in an accepted request: the processor counts them as lost and says why.
+              { code: ExportResultCode.SUCCESS, ...(outcome.partial === null ? {} : { error: outcome.partial }) },
+        ),
+      )
       .finally(() => {
         clearTimeout(timeout);
         this.inFlight.delete(controller);
@@ -122,6 +153,10 @@ export class OtlpHttpWriter implements AbortableSpanExporter {
 
   stopRetryingConnections(): void {
     this.retryConnections = false;
+  }
+
+  onRetry(listener: (answer: string) => void): void {
+    this.retryListener = listener;
   }
 
   abort(reason: string): void {
@@ -136,22 +171,46 @@ export class OtlpHttpWriter implements AbortableSpanExporter {
 
   async forceFlush(): Promise<void> {}
 
-  /** Null when the collector accepted the spans, else why not. */
-  private async exportWithRetries(body: Uint8Array, signal: AbortSignal): Promise<string | null> {
+  /** The success (with the spans the collector refused in it, if any), else why the export failed. */
+  private async exportWithRetries(body: Uint8Array, signal: AbortSignal, timedOut: Error, deadline: number): Promise<{ partial: PartialSuccess | null } | string> {
+    const end: ExportEnd = { last: null, attempts: 0 };
     for (let attempt = 0; ; attempt += 1) {
       const outcome = await this.attempt(body, signal);
-      if (outcome.kind === "success") return null;
-      if (outcome.kind === "fail" || signal.aborted) return signal.aborted ? reasonOf(signal, outcome.message) : outcome.message;
+      if (outcome.kind === "success") return { partial: outcome.partial };
+      if (signal.aborted) return this.givenUp(signal, timedOut, end);
+      if (outcome.kind === "fail") return withAdvice(outcome.message, outcome.advice);
+      end.last = { message: outcome.message, advice: outcome.advice };
+      end.attempts += 1;
+      this.retryListener?.(withAdvice(outcome.message, outcome.advice));
       const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt) * (0.5 + Math.random() / 2);
+      if (outcome.afterMs !== null && Date.now() + outcome.afterMs > deadline) {
+        // The collector asked for a wait the export's time does not have: waiting would only end in the timeout.
+        const attempts = end.attempts === 1 ? "1 attempt" : `${end.attempts} attempts`;
+        return withAdvice(
+          `${outcome.message} (${attempts}; its Retry-After of ${formatSeconds(outcome.afterMs)} falls past the export timeout of ${this.options.timeoutMillis} ms, OTEL_BSP_EXPORT_TIMEOUT)`,
+          outcome.advice,
+        );
+      }
       const waited = await sleep(outcome.afterMs ?? backoff, signal);
-      if (!waited) return reasonOf(signal, outcome.message);
+      if (!waited) return this.givenUp(signal, timedOut, end);
     }
+  }
+
+  /** Why an export that was aborted failed: the collector's last answer when it had one, not only that time ran out. */
+  private givenUp(signal: AbortSignal, timedOut: Error, end: ExportEnd): string {
+    const attempts = end.attempts === 1 ? "1 attempt" : `${end.attempts} attempts`;
+    if (signal.reason === timedOut) {
+      if (end.last === null) return withAdvice(timedOut.message, "the collector took the connection and did not answer: check that it is not overloaded or stalled");
+      return withAdvice(`${end.last.message} (${attempts} within the export timeout of ${this.options.timeoutMillis} ms, OTEL_BSP_EXPORT_TIMEOUT)`, end.last.advice);
+    }
+    const reason = reasonOf(signal, "aborted");
+    return end.last === null ? reason : withAdvice(`${reason}; until then ${end.last.message} (${attempts})`, end.last.advice);
   }
 
   private attempt(body: Uint8Array, signal: AbortSignal): Promise<AttemptOutcome> {
     return new Promise((resolve) => {
       if (signal.aborted) {
-        resolve({ kind: "fail", message: reasonOf(signal, "aborted") });
+        resolve({ kind: "fail", message: reasonOf(signal, "aborted"), advice: "" });
         return;
       }
       const request = this.send(this.url, {
@@ -166,21 +225,24 @@ export class OtlpHttpWriter implements AbortableSpanExporter {
         response.on("error", (error) => resolve(this.networkFailure(error)));
         response.on("end", () => {
           const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve({ kind: "success" });
+          if (status >= 200 && status < 300) resolve({ kind: "success", partial: partialSuccess(Buffer.concat(parts), response.headers["content-type"]) });
           else {
-            const message = `HTTP ${status}${describeBody(Buffer.concat(parts))}`;
-            resolve(RETRIABLE_STATUSES.has(status) ? { kind: "retry", afterMs: retryAfterMs(response.headers["retry-after"]), message } : { kind: "fail", message });
+            const said = failureMessage(Buffer.concat(parts), response.headers["content-type"]);
+            const message = `the collector answered HTTP ${status}${said === "" ? "" : ` (${said})`}`;
+            const advice = adviceForStatus(status);
+            resolve(RETRIABLE_STATUSES.has(status) ? { kind: "retry", afterMs: retryAfterMs(response.headers["retry-after"]), message, advice } : { kind: "fail", message, advice });
           }
         });
       });
-      request.on("error", (error) => resolve(signal.aborted ? { kind: "fail", message: reasonOf(signal, error.message) } : this.networkFailure(error)));
+      request.on("error", (error) => resolve(signal.aborted ? { kind: "fail", message: reasonOf(signal, error.message), advice: "" } : this.networkFailure(error)));
       request.end(body);
     });
   }
 
   private networkFailure(error: Error): AttemptOutcome {
+    const advice = adviceForConnectionError((error as NodeJS.ErrnoException).code);
     // A refused or reset connection is a collector restarting or not up yet: retriable, until shutdown.
-    return this.retryConnections ? { kind: "retry", afterMs: null, message: error.message } : { kind: "fail", message: error.message };
+    return this.retryConnections ? { kind: "retry", afterMs: null, message: error.message, advice } : { kind: "fail", message: error.message, advice };
   }
 }
 
@@ -189,9 +251,12 @@ function reasonOf(signal: AbortSignal, fallback: string): string {
   return reason instanceof Error ? reason.message : fallback;
 }
 
-function describeBody(body: Buffer): string {
-  const text = body.toString("utf8").replace(/[^\x20-\x7e]+/g, " ").trim();
-  return text === "" ? "" : `: ${text.slice(0, 200)}`;
+function withAdvice(message: string, advice: string): string {
+  return advice === "" ? message : `${message}; ${advice}`;
+}
+
+function formatSeconds(milliseconds: number): string {
+  return `${Math.round(milliseconds / 100) / 10} s`;
 }
 
 /** Retry-After as seconds (the receiver's form) or an HTTP date. */

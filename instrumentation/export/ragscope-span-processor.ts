@@ -37,6 +37,7 @@ import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { isTraceSampled } from "../sampling/trace-id-sampling.js";
 import { isAbortable } from "./otlp-http-writer.js";
+import { PartialSuccess } from "./otlp-failure-answer.js";
 import { estimateSpanBytes } from "./span-size.js";
 
 export interface RagscopeSpanProcessorOptions extends Partial<ExportLimits> {
@@ -149,6 +150,10 @@ export class RagscopeSpanProcessor implements SpanProcessor {
   private lastWarningAt = Number.NEGATIVE_INFINITY;
   /** Why the last export failed, for the shutdown report. */
   private lastFailure = "the export failed";
+  /** What the collector last answered to an export that is being retried (e.g. 503), cleared by a success: said when the shutdown deadline ends the retries. */
+  private lastRetriedAnswer: string | null = null;
+  /** Exports that failed as a whole; at shutdown one means the collector is out of reach. */
+  private failedExports = 0;
   private readonly counters = { exported: 0, droppedQueueFull: 0, failed: 0, sampledOut: 0 };
 
   constructor(
@@ -169,6 +174,7 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     this.destination = options.destination ?? "the exporter";
     this.writeWarning = options.warn ?? writeToStandardError;
     if (!(this.sampleRate >= 0 && this.sampleRate <= 1)) throw new Error(`sampleRate ${this.sampleRate} must be between 0 and 1`);
+    if (isAbortable(exporter)) exporter.onRetry?.((answer) => (this.lastRetriedAnswer = answer));
   }
 
   /** The limits in force (options, else variables, else defaults). */
@@ -243,6 +249,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
       reason = this.lastFailure;
       if (outcome === "deadline") {
         reason = `shutdown did not finish within ${timeoutMillis} ms, RAGSCOPE_SHUTDOWN_TIMEOUT_MS`;
+        // Time ran out because the collector kept refusing, not because it was silent: say what it answered.
+        if (this.lastRetriedAnswer !== null) reason += `; until then ${this.lastRetriedAnswer}`;
         // Stop sending; exports still in flight are ended.
         this.dropQueue();
         if (isAbortable(this.exporter)) this.exporter.abort(`shutdown took longer than ${timeoutMillis} ms`);
@@ -289,7 +297,7 @@ export class RagscopeSpanProcessor implements SpanProcessor {
 
   private async drainQueue(shuttingDown: boolean): Promise<void> {
     this.clearTimer();
-    const failedBefore = this.counters.failed;
+    const failedExportsBefore = this.failedExports;
     // Spans the application ends meanwhile wait for the next round: a flush
     // exports what was queued when it was called, and so always ends. At
     // shutdown nothing more is queued: everything goes.
@@ -298,7 +306,8 @@ export class RagscopeSpanProcessor implements SpanProcessor {
       : Math.ceil(this.queuedCount() / this.maxExportBatchSize) + Math.ceil(this.queuedBytes / this.maxExportBatchBytes) + 1;
     while (this.queuedCount() > 0 || this.inFlight.size > 0) {
       // Counted as lost, and reported by shutdown with the rest.
-      if (shuttingDown && this.counters.failed > failedBefore) this.dropQueue();
+      // An export that failed, not one whose spans the collector partly refused: that collector is up.
+      if (shuttingDown && this.failedExports > failedExportsBefore) this.dropQueue();
       while (this.queuedCount() > 0 && this.inFlight.size < this.maxConcurrentExports && batchesLeft > 0) {
         batchesLeft -= 1;
         this.startExport();
@@ -400,9 +409,18 @@ export class RagscopeSpanProcessor implements SpanProcessor {
           return;
         }
         if (result.code === ExportResultCode.SUCCESS) {
-          this.counters.exported += batch.length;
+          this.lastRetriedAnswer = null;
+          // The collector took the request but refused some of its spans (OTLP partial success): those are lost, and said.
+          const rejected = result.error instanceof PartialSuccess ? Math.min(batch.length, result.error.rejectedSpans) : 0;
+          this.counters.exported += batch.length - rejected;
+          if (rejected > 0) {
+            this.counters.failed += rejected;
+            this.lastFailure = `the collector refused ${rejected} of ${batch.length} spans: ${result.error!.message || "no reason given"}`;
+            if (this.shutdownPromise === undefined) this.warn(`ragscope: the collector at ${this.destination} refused ${rejected} of ${batch.length} spans it was sent (${result.error!.message || "no reason given"}); ${this.counters.failed} spans lost so far`);
+          }
         } else {
           this.counters.failed += batch.length;
+          this.failedExports += 1;
           this.lastFailure = result.error?.message ?? "no reason given";
           // During shutdown the losses are reported once, all together, when it ends.
           if (this.shutdownPromise === undefined) this.warn(`ragscope: export of ${batch.length} spans to ${this.destination} failed (${result.error?.message ?? "no reason given"}); ${this.counters.failed} spans lost so far`);

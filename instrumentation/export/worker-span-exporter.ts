@@ -31,6 +31,7 @@ import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { reportInstrumentationError } from "../instrumentation-errors.js";
 import type { ExportWorkerData, FromExportWorker, ToExportWorker } from "./export-worker-messages.js";
 import { isAbortable, type AbortableSpanExporter } from "./otlp-http-writer.js";
+import { PartialSuccess } from "./otlp-failure-answer.js";
 import { writeToStandardError } from "./ragscope-span-processor.js";
 import { toPlainBatch } from "./span-transfer.js";
 
@@ -44,10 +45,31 @@ const WORKER_URL = new URL(FROM_SOURCE ? "./export-worker.ts" : "./export-worker
  * first, then loads the worker's module.
  */
 function startWorker(data: ExportWorkerData): Worker {
-  if (!FROM_SOURCE) return new Worker(WORKER_URL, { workerData: data, stdout: false, stderr: false });
+  if (!FROM_SOURCE) return new Worker(WORKER_URL, { workerData: data, stdout: false, stderr: false, execArgv: workerExecArgv(process.execArgv) });
   const tsx = import.meta.resolve("tsx/esm/api");
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
   return new Worker(bootstrap, { eval: true, workerData: data, stdout: false, stderr: false });
+}
+
+/**
+ * The application's node flags for the worker, without `--input-type`: it
+ * concerns the application's own entry (`node --input-type=module -e …`),
+ * and a worker that inherits it fails to start ("--input-type can only be
+ * used with string input"), which moved every export back to the
+ * application's thread.
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < execArgv.length; index += 1) {
+    const argument = execArgv[index]!;
+    if (argument.startsWith("--input-type=")) continue;
+    if (argument === "--input-type") {
+      index += 1; // and its value
+      continue;
+    }
+    kept.push(argument);
+  }
+  return kept;
 }
 
 export interface WorkerSpanExporterOptions extends ExportWorkerData {
@@ -66,6 +88,7 @@ export class WorkerSpanExporter implements AbortableSpanExporter {
   private nextId = 0;
   private stopped = false;
   private retryConnections = true;
+  private retryListener: ((answer: string) => void) | undefined;
   /** Set once the worker failed or exited on its own (its `error` is followed by `exit`). */
   private workerFailed = false;
 
@@ -118,6 +141,11 @@ export class WorkerSpanExporter implements AbortableSpanExporter {
     if (this.fallback !== undefined && isAbortable(this.fallback)) this.fallback.stopRetryingConnections();
   }
 
+  onRetry(listener: (answer: string) => void): void {
+    this.retryListener = listener;
+    if (this.fallback !== undefined && isAbortable(this.fallback)) this.fallback.onRetry?.(listener);
+  }
+
   async shutdown(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
@@ -144,11 +172,17 @@ export class WorkerSpanExporter implements AbortableSpanExporter {
       reportInstrumentationError(message.where, message.problem);
       return;
     }
+    if (message.type === "retrying") {
+      this.retryListener?.(message.answer);
+      return;
+    }
     const batch = this.pending.get(message.id);
     if (batch === undefined) return;
     this.pending.delete(message.id);
     if (this.pending.size === 0) this.worker?.unref();
-    batch.callback(message.ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(message.error ?? "no reason given") });
+    if (!message.ok) batch.callback({ code: ExportResultCode.FAILED, error: new Error(message.error ?? "no reason given") });
+    else if (message.rejectedSpans === undefined) batch.callback({ code: ExportResultCode.SUCCESS });
+    else batch.callback({ code: ExportResultCode.SUCCESS, error: new PartialSuccess(message.rejectedSpans, message.error ?? "") });
   }
 
   private workerStopped(why: string): void {
@@ -183,6 +217,7 @@ export class WorkerSpanExporter implements AbortableSpanExporter {
     if (this.fallback === undefined) {
       this.fallback = this.options.inThread();
       if (!this.retryConnections && isAbortable(this.fallback)) this.fallback.stopRetryingConnections();
+      if (this.retryListener !== undefined && isAbortable(this.fallback)) this.fallback.onRetry?.(this.retryListener);
     }
     return this.fallback;
   }

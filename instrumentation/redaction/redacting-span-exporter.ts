@@ -48,6 +48,10 @@ export class RedactingSpanExporter implements SpanExporter {
     if (isAbortable(this.inner)) this.inner.stopRetryingConnections();
   }
 
+  onRetry(listener: (answer: string) => void): void {
+    if (isAbortable(this.inner)) this.inner.onRetry?.(listener);
+  }
+
   shutdown(): Promise<void> {
     return this.inner.shutdown();
   }

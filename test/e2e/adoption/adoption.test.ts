@@ -4,7 +4,11 @@
  * README's examples into it verbatim, start `ragscope serve` from the installed
  * package, run each example to its normal end, and find every request's Case
  * Result stored and evaluated. Covers the stage wrappers with `setupRagscope`,
- * the LangChain.js adapter, and `node --import ragscope/register`.
+ * the LangChain.js adapter, and `node --import ragscope/register`; and what a
+ * newcomer gets wrong: the printed traces URL as the endpoint, a path the
+ * receiver does not serve, stage values of the wrong shape, spans the
+ * receiver refuses in an accepted request; a CommonJS
+ * application; a TypeScript application's module resolution modes.
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -86,7 +90,9 @@ describe("adopting ragscope in a fresh application", () => {
     const { tarball } = await packProject(projectRoot, folder);
     const lock = JSON.parse(await readFile(path.join(projectRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> };
     application = path.join(folder, "my-rag-app");
-    await createApplication(application, tarball!, [`@langchain/core@${lock.packages["node_modules/@langchain/core"]!.version}`]);
+    const locked = (name: string) => `${name}@${lock.packages[`node_modules/${name}`]!.version}`;
+    // TypeScript and Node's types: the application's own, to check that the package's declarations resolve in it.
+    await createApplication(application, tarball!, [locked("@langchain/core"), locked("typescript"), locked("@types/node")]);
     for (const [file, source] of await readmeExamples(path.join(projectRoot, "README.md"))) await writeFile(path.join(application, file), source);
     dataDir = path.join(folder, "data");
     serve = await startServe(application, dataDir);
@@ -110,15 +116,11 @@ describe("adopting ragscope in a fresh application", () => {
 
   test("runExperiment from code checks the project's gate file by default, as ragscope eval does: a run is never passed unchecked", async () => {
     await writeFile(path.join(application, "cases.yaml"), ["- id: refund-window", "  question: How long is the refund window?", "  reference_answer: 30 days", "- id: shipping", "  question: Do you ship abroad?", "  reference_answer: Yes, to the EU", ""].join("\n"));
-    await writeFile(
-      path.join(application, "experiment.mjs"),
-      [
-        'import { runExperiment } from "ragscope/experiments";',
-        'const result = await runExperiment({ dataset: "cases.yaml", task: async () => "I do not know.", runId: "from-code", dataDir: "experiment-data" });',
-        "console.log(JSON.stringify({ decision: result.decision, passed: result.gate.passed, metrics: result.gate.rules.map((rule) => rule.rule.metric) }));",
-        "",
-      ].join("\n"),
-    );
+    await writeProgram("experiment.mjs", [
+      'import { runExperiment } from "ragscope/experiments";',
+      'const result = await runExperiment({ dataset: "cases.yaml", task: async () => "I do not know.", runId: "from-code", dataDir: "experiment-data" });',
+      "console.log(JSON.stringify({ decision: result.decision, passed: result.gate.passed, metrics: result.gate.rules.map((rule) => rule.rule.metric) }));",
+    ]);
     const ran = await runNode(application, ["experiment.mjs"], { RAGSCOPE_CLICKHOUSE_URL: "" });
     assert.equal(ran.code, 0, ran.stderr);
     const result = JSON.parse(ran.stdout.trim().split("\n").at(-1)!) as { decision: string; passed: boolean; metrics: string[] };
@@ -163,6 +165,114 @@ describe("adopting ragscope in a fresh application", () => {
     assert.match(warnings[0]!, /no OpenTelemetry tracer provider is set up.*call setupRagscope\(\)/);
   });
 
+  /** Traces written so far by every test above: what serve's counter must reach next. */
+  const expectedTotal = () => [...expected.values()].reduce((sum, count) => sum + count, 0);
+  /** A program of the application, one line an element. */
+  const writeProgram = (file: string, lines: string[]) => writeFile(path.join(application, file), [...lines, ""].join("\n"));
+  /** `service` sent `count` requests: waits until serve wrote every trace expected so far. */
+  async function expectWritten(service: string, count: number): Promise<void> {
+    expected.set(service, count);
+    assert.equal(await waitForWrittenTraces(serve.metrics, expectedTotal()), expectedTotal());
+  }
+
+  test("the OTLP address serve prints, /v1/traces included, works as RAGSCOPE_ENDPOINT (it used to become …/v1/traces/v1/traces: 404, all lost)", async () => {
+    const result = await runNode(application, ["--import", "ragscope/register", "preloaded-app.mjs"], { RAGSCOPE_ENDPOINT: `${serve.receiver}/v1/traces`, RAGSCOPE_SERVICE_NAME: "full-url-bot" });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, "");
+    await expectWritten("full-url-bot", 1);
+  });
+
+  test("an endpoint with a path the receiver does not serve: stderr gives the receiver's own message, decoded, and what to set", async () => {
+    const result = await runNode(application, ["--import", "ragscope/register", "preloaded-app.mjs"], { RAGSCOPE_ENDPOINT: `${serve.receiver}/otlp`, RAGSCOPE_SERVICE_NAME: "wrong-path-bot" });
+    assert.equal(result.code, 0, result.stderr);
+    // The receiver's google.rpc.Status is protobuf: printed as text it read `HTTP 404: Ano such path …`.
+    assert.match(result.stderr, /the collector answered HTTP 404 \(no such path "\/otlp\/v1\/traces": traces go to POST \/v1\/traces\); .*RAGSCOPE_ENDPOINT/);
+  });
+
+  test("stage values of the wrong shape are said on stderr, once per stage, while the application gets its values", async () => {
+    await writeProgram("sloppy-app.mjs", [
+      'import { setupRagscope, traceRequest, traceRetrieve, traceGenerate, instrumentationErrors } from "ragscope/instrumentation";',
+      'const ragscope = setupRagscope({ serviceName: "sloppy-bot" });',
+      "const answer = await traceRequest({ query: \"When do points expire?\" }, async () => {",
+      "  // LangChain-style documents where ragscope expects { chunkId, text, score }, and a string where it expects { text }.",
+      '  await traceRetrieve({ query: "points" }, () => [{ id: "points-1", pageContent: "Points expire after 12 months." }, { id: "refund-1", pageContent: "Refunds take 7 days." }]);',
+      '  return traceGenerate({ model: "toy-model" }, () => "Points expire after 12 months.");',
+      "});",
+      "console.log(answer, instrumentationErrors());",
+      "await ragscope.shutdown();",
+    ]);
+    const result = await runNode(application, ["sloppy-app.mjs"], { RAGSCOPE_ENDPOINT: serve.receiver });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout.trim(), "Points expire after 12 months. 3", "the application's value unchanged; three problems counted");
+    const lines = result.stderr.trim().split("\n");
+    assert.equal(lines.filter((line) => line.startsWith("ragscope: rag.retrieve: ")).length, 1, `once for the retrieval's two bad chunks:\n${result.stderr}`);
+    assert.match(result.stderr, /^ragscope: rag\.retrieve: .*not a chunk record with a non-empty string chunkId.*instrumentationErrors\(\)/m);
+    assert.match(result.stderr, /^ragscope: rag\.generate: expected a generation record, got string/m);
+    await expectWritten("sloppy-bot", 1);
+  });
+
+  test("spans the receiver refuses in an accepted request (OTLP partial success) are counted as lost and said, not counted as exported", async () => {
+    await writeProgram("clock-ahead-app.mjs", [
+      'import { trace } from "@opentelemetry/api";',
+      'import { setupRagscope, traceRequest, traceRetrieve } from "ragscope/instrumentation";',
+      'const ragscope = setupRagscope({ serviceName: "clock-ahead-bot" });',
+      "// A span dated two hours ahead, past the receiver's allowance (RAGSCOPE_MAX_FUTURE_SPAN_SECONDS, 3600): refused alone.",
+      "const later = Date.now() + 2 * 3600 * 1000;",
+      'trace.getTracer("my-app").startSpan("clock-ahead", { startTime: later }).end(later + 5);',
+      'await traceRequest({ query: "q" }, () => traceRetrieve({ query: "q" }, () => [{ chunkId: "points-1", text: "Points expire after 12 months.", score: 1 }]));',
+      "await ragscope.shutdown();",
+      "console.log(JSON.stringify(ragscope.statistics()));",
+    ]);
+    const result = await runNode(application, ["clock-ahead-app.mjs"], { RAGSCOPE_ENDPOINT: serve.receiver, RAGSCOPE_EXPORT_WORKER: "true" });
+    assert.equal(result.code, 0, result.stderr);
+    const statistics = JSON.parse(result.stdout.trim()) as { exported: number; failed: number };
+    assert.deepEqual({ exported: statistics.exported, failed: statistics.failed }, { exported: 2, failed: 1 });
+    assert.match(result.stderr, /^ragscope: at shutdown 1 spans could not be exported to .* \(the collector refused 1 of 3 spans: .*\) and are lost$/m);
+    await expectWritten("clock-ahead-bot", 1);
+  });
+
+  test("a CommonJS application requires the SDK (Node's require of ES modules, 20.19 and later)", { skip: process.features.require_module ? false : "this Node cannot require ES modules" }, async () => {
+    await writeProgram("common-app.cjs", [
+      'const { setupRagscope, traceRequest, traceRetrieve } = require("ragscope/instrumentation");',
+      'const ragscope = setupRagscope({ serviceName: "commonjs-bot" });',
+      'traceRequest({ query: "q" }, () => traceRetrieve({ query: "q" }, () => [{ chunkId: "points-1", text: "Points expire after 12 months.", score: 1 }]))',
+      "  .then(() => ragscope.shutdown())",
+      '  .then(() => console.log("sent"));',
+    ]);
+    const result = await runNode(application, ["common-app.cjs"], { RAGSCOPE_ENDPOINT: serve.receiver });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, "");
+    assert.equal(result.stdout.trim(), "sent");
+    await expectWritten("commonjs-bot", 1);
+  });
+
+  test("a TypeScript application type-checks against every exports entry with moduleResolution node16, nodenext and bundler", async () => {
+    await writeProgram("typed-app.ts", [
+      'import { setupRagscope, traceRequest, traceRetrieve, traceGenerate, type ChunkRecord, type RagscopeHandle } from "ragscope/instrumentation";',
+      'import { RagscopeCallbackHandler } from "ragscope/langchain";',
+      'import { runExperiment } from "ragscope/experiments";',
+      'import type { CaseResult } from "ragscope/contracts";',
+      'const ragscope: RagscopeHandle = setupRagscope({ serviceName: "typed-bot" });',
+      'const chunks: ChunkRecord[] = [{ chunkId: "points-1", text: "Points expire after 12 months.", score: 1 }];',
+      'export const answer: string = await traceRequest({ query: "q" }, async () => {',
+      '  await traceRetrieve({ query: "q" }, () => chunks);',
+      '  return (await traceGenerate({ model: "toy-model" }, () => ({ text: "12 months" }))).text;',
+      "});",
+      "export const handler = new RagscopeCallbackHandler();",
+      "export const experiment: typeof runExperiment = runExperiment;",
+      "export let stored: CaseResult | undefined;",
+      "// @ts-expect-error: the types are the package's, not any: a wrong option is an error",
+      "setupRagscope({ serviceNme: 1 });",
+      "await ragscope.shutdown();",
+    ]);
+    const typescript = path.join(application, "node_modules/typescript/bin/tsc");
+    // The package's declarations themselves are checked once (they import the types of its dependencies); the other modes check resolution.
+    for (const [module, resolution, skipLibCheck] of [["node16", "node16", "false"], ["nodenext", "nodenext", "true"], ["esnext", "bundler", "true"]] as const) {
+      const checked = await runNode(application, [typescript, "--noEmit", "--strict", "--skipLibCheck", skipLibCheck, "--target", "es2022", "--module", module, "--moduleResolution", resolution, "--types", "node", "typed-app.ts"], {});
+      assert.equal(checked.code, 0, `moduleResolution ${resolution}:\n${checked.stdout}${checked.stderr}`);
+    }
+  });
+
   test("after serve stops, every request's Case Result is in the store, complete and evaluated", async () => {
     serve.child.kill("SIGTERM");
     const code = await new Promise<number | null>((resolve) => serve.child.on("exit", resolve));
@@ -187,7 +297,7 @@ describe("adopting ragscope in a fresh application", () => {
           format: "JSONEachRow",
         })
       ).json<{ case_result_id: string; evaluations: string }>();
-      assert.equal(evaluated.length, 5, "every Case Result has evaluation results");
+      assert.equal(evaluated.length, expectedTotal(), "every Case Result has evaluation results");
       for (const row of evaluated) assert.ok(Number(row.evaluations) > 0);
       const retrieved = await (
         await connection.client.query({

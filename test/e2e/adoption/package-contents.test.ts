@@ -52,6 +52,27 @@ describe("npm pack", () => {
     assert.deepEqual(missing, []);
   });
 
+  test("ships every deploy/ file the shipped documents name, except the repository-only stack files the README says are not in the package", async () => {
+    // These build and run the image from the repository's sources (COPY . ., npm ci): useless from node_modules.
+    const repositoryOnly = ["deploy/.env", "deploy/Dockerfile", "deploy/docker-compose.yaml", "deploy/k8s"];
+    const documents = [...files].filter((file) => file.endsWith(".md"));
+    const named = new Set<string>();
+    for (const document of documents) {
+      const text = await readFile(path.join(projectRoot, document), "utf8");
+      for (const match of text.matchAll(/deploy\/[A-Za-z0-9_./-]*[A-Za-z0-9_/-]/g)) named.add(match[0].replace(/\/$/, ""));
+    }
+    const missing = [...named].filter(
+      (name) => name !== "deploy" && !repositoryOnly.some((only) => name === only || name.startsWith(`${only}.`) || name.startsWith(`${only}/`)) && ![...files].some((file) => file === name || file.startsWith(`${name}/`)),
+    );
+    assert.deepEqual(missing, [], "named in a shipped document, absent from the package");
+    const readme = await readFile(path.join(projectRoot, "README.md"), "utf8");
+    const whereTheFilesAre = /\*\*Where the files are\.\*\*([\s\S]*?)\n\n/.exec(readme)?.[1] ?? "";
+    for (const only of repositoryOnly.filter((name) => name !== "deploy/.env")) {
+      assert.ok(whereTheFilesAre.includes(only) || (only === "deploy/docker-compose.yaml" && whereTheFilesAre.includes("compose file")), `README says ${only} is in the repository only`);
+    }
+    assert.match(whereTheFilesAre, /source repository only, not in the npm package/);
+  });
+
   test("ships the SDK's export worker, which is loaded by path when setupRagscope starts it, not imported", () => {
     assert.ok(files.has("dist/instrumentation/export/export-worker.js"));
   });

@@ -4,7 +4,9 @@
  * the whole file):
  * - `receive` answers 503 + Retry-After within the OpenTelemetry SDKs' 10 s
  *   export timeout (OTLP clients retry 503; a 500 made them drop the spans),
- *   and at once while Kafka is known to be down;
+ *   and at once while Kafka is known to be down; an application instrumented
+ *   with the SDK says the receiver answered 503 and what to do (it said "no
+ *   answer within 10000 ms");
  * - /readyz of `receive` and `evaluate` turns 503, naming the failing check,
  *   and 200 again once the broker is back; the evaluator counts its consumer's
  *   crashes and says how old its lag is;
@@ -20,7 +22,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { after, before, describe, test } from "node:test";
 import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { startKafkaBroker, type KafkaBroker } from "../../support/kafka-broker.js";
@@ -85,6 +87,31 @@ async function runUntilExit(args: string[], timeoutMs: number): Promise<{ code: 
       resolve({ code, output });
     });
   });
+}
+
+/**
+ * An application instrumented with the SDK (the compiled package, as users run it) sends one request to the receiver
+ * with a 3 s export timeout and flushes (or, `flush: false`, leaves the export to its shutdown): with Kafka down,
+ * its stderr says why the spans were lost. `environment`: more SDK variables.
+ */
+async function runInstrumentedRequest(receiverUrl: string, { flush = true, environment = {} }: { flush?: boolean; environment?: Record<string, string> } = {}): Promise<{ code: number | null; output: string }> {
+  const sdk = pathToFileURL(path.resolve(path.dirname(cli), "../dist/instrumentation/index.js")).href;
+  const program = [
+    `import { setupRagscope, traceRequest, traceRetrieve } from ${JSON.stringify(sdk)};`,
+    'const ragscope = setupRagscope({ serviceName: "outage-app" });',
+    'await traceRequest({ query: "q" }, () => traceRetrieve({ query: "q" }, () => [{ chunkId: "c1", text: "t", score: 1 }]));',
+    flush ? "await ragscope.forceFlush().catch(() => undefined);" : "",
+    "await ragscope.shutdown();",
+  ].join("\n");
+  const child = spawn(process.execPath, ["--input-type=module", "-e", program], {
+    env: { ...process.env, RAGSCOPE_ENDPOINT: receiverUrl, OTEL_BSP_EXPORT_TIMEOUT: "3000", RAGSCOPE_EXPORT_WORKER: "false", ...environment },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, output };
 }
 
 describe("Kafka down under the production roles", () => {
@@ -163,6 +190,19 @@ describe("Kafka down under the production roles", () => {
     assert.ok(next.retryAfter !== null);
     assert.ok(next.ms < 1_000, `refused in ${next.ms} ms`);
     assert.match(next.body, /Kafka unreachable/);
+    // What an application instrumented with the SDK hears meanwhile: the receiver's 503 and what to do, not a silence.
+    const application = await runInstrumentedRequest(receiverUrl);
+    assert.equal(application.code, 0, application.output);
+    // (The receiver's own message may say its metadata request to Kafka got no answer: that is not the SDK's verdict.)
+    assert.doesNotMatch(application.output, /failed \(no answer within/, "the receiver answered every attempt: it was not silent");
+    assert.match(application.output, /export of \d+ spans to .*\/v1\/traces failed \(the collector answered HTTP 503 \(trace bus unavailable: .*Kafka unreachable.*\)/);
+    assert.match(application.output, /its Kafka is unreachable\): check its \/readyz and its log; .*raise (it|OTEL_BSP_EXPORT_TIMEOUT)/);
+    // At shutdown, with the export worker: the deadline ends the retries, and the loss still says what the receiver answered.
+    const stopping = await runInstrumentedRequest(receiverUrl, { flush: false, environment: { OTEL_BSP_EXPORT_TIMEOUT: "60000", RAGSCOPE_SHUTDOWN_TIMEOUT_MS: "5000", RAGSCOPE_EXPORT_WORKER: "true" } });
+    assert.equal(stopping.code, 0, stopping.output);
+    // The application runs as `node --input-type=module -e …`: a worker that inherited that flag failed to start.
+    assert.doesNotMatch(stopping.output, /export worker stopped/);
+    assert.match(stopping.output, /at shutdown \d+ spans could not be exported to .* \(shutdown did not finish within 5000 ms, RAGSCOPE_SHUTDOWN_TIMEOUT_MS; until then the collector answered HTTP 503 \(trace bus unavailable: .*Kafka unreachable/);
 
     const unready = await waitUntil(
       async () => {

@@ -25,6 +25,12 @@ describe("resolveSetupOptions", () => {
     assert.equal(resolveSetupOptions({}, { RAGSCOPE_ENDPOINT: " " }).tracesUrl, "http://127.0.0.1:4318/v1/traces", "blank is unset");
   });
 
+  test("an endpoint that is already the traces URL (as `ragscope serve` prints it) is not given /v1/traces twice", () => {
+    assert.equal(resolveSetupOptions({}, { RAGSCOPE_ENDPOINT: "http://127.0.0.1:4318/v1/traces" }).tracesUrl, "http://127.0.0.1:4318/v1/traces");
+    assert.equal(resolveSetupOptions({ endpoint: "https://collector/otlp/v1/traces/" }, {}).tracesUrl, "https://collector/otlp/v1/traces");
+    assert.equal(resolveSetupOptions({ endpoint: "https://collector/v1/traces-proxy" }, {}).tracesUrl, "https://collector/v1/traces-proxy/v1/traces", "only the whole path segment counts");
+  });
+
   test("options win over the environment", () => {
     const resolved = resolveSetupOptions(
       { serviceName: "explicit", endpoint: "http://collector:9000//", protocol: "http/json", captureText: false },
