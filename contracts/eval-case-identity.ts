@@ -13,10 +13,8 @@
  * case. Any other difference — input, gold evidence, risk_level, metadata —
  * is another case, which needs its own case_version (or its own case_id).
  */
+import { digestCaseFields, digestDifferences } from "./eval-case-digest.js";
 import type { EvalCase } from "./eval-case.js";
-
-/** The fields that name the dataset a case was loaded from, not the case. */
-const DATASET_FIELDS = new Set(["dataset_id", "dataset_version"]);
 
 export const caseIdentity = (evalCase: { case_id: string; case_version: string }): string => `${evalCase.case_id}\u0000${evalCase.case_version}`;
 
@@ -24,36 +22,12 @@ export const caseIdentity = (evalCase: { case_id: string; case_version: string }
  * The fields in which two cases of one id and version differ, as dotted paths
  * one level deep (`risk_level`, `metadata.split`); empty when they are the
  * same case. Only names: values are never part of the answer, since a blind
- * case's gold data must stay out of messages and logs.
+ * case's gold data must stay out of messages and logs. Compared through the
+ * fields' digests (eval-case-digest.ts), as a running collector compares a
+ * case it holds with one it is only sent the digests of.
  */
 export function caseDifferences(left: EvalCase, right: EvalCase): string[] {
-  const differences: string[] = [];
-  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
-  for (const key of [...keys].sort()) {
-    if (DATASET_FIELDS.has(key)) continue;
-    const leftValue = (left as Record<string, unknown>)[key];
-    const rightValue = (right as Record<string, unknown>)[key];
-    if (canonical(leftValue) === canonical(rightValue)) continue;
-    if (isMapping(leftValue) && isMapping(rightValue)) {
-      for (const inner of [...new Set([...Object.keys(leftValue), ...Object.keys(rightValue)])].sort()) {
-        if (canonical(leftValue[inner]) !== canonical(rightValue[inner])) differences.push(`${key}.${inner}`);
-      }
-    } else {
-      differences.push(key);
-    }
-  }
-  return differences;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** JSON with the keys of every mapping sorted: a YAML and a JSON file that list fields in another order give the same text. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    isMapping(inner) ? Object.fromEntries(Object.keys(inner).sort().map((name) => [name, inner[name]])) : inner,
-  ) ?? "undefined";
+  return digestDifferences(digestCaseFields(left), digestCaseFields(right));
 }
 
 export interface CaseConflict {

@@ -34,7 +34,7 @@ import type { EvalCase } from "../contracts/eval-case.js";
 import { identifierProblem } from "../contracts/identifiers.js";
 import type { GateRule, ScoreWeights } from "../contracts/gate-file.js";
 import type { RunLineage } from "../contracts/run-lineage.js";
-import type { EvaluatedCase } from "../evaluators/aggregate/index.js";
+import { describeUnpairedCases, pairCases, type EvaluatedCase } from "../evaluators/aggregate/index.js";
 import { checkReleaseGate, formatErrorCounts, type ReleaseGateResult } from "../evaluators/gates/release-gate.js";
 import { judgeMostlyFailed, summarizeJudgeCalls, type JudgeCallSummary } from "../evaluators/judge/judge-evaluations.js";
 import { reportInvalidSettings, settingsForCommand } from "../collector/wiring/cli/command-settings.js";
@@ -357,6 +357,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const gateResult = interrupted ? null : checkReleaseGate(gate.rules, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null, scoreWeights }, { allowNotAvailable: options.allowMissing === true });
     const vetoed = evaluated.filter((item) => isVeto(item) && item.caseResult.quality_status !== "passed").map((item) => item.caseResult.case_id);
     const comparison = baselineCases && baselineCases.length > 0 ? compareRuns(evaluated, baselineCases, options.baseline!) : null;
+    const unpaired = baselineCases && baselineCases.length > 0 ? describeUnpairedCases(pairCases(evaluated, baselineCases), options.baseline!) : null;
+    if (unpaired !== null) notes.push(unpaired);
     const consistency = repeats ? answerConsistency(cases, caseRuns, repeats) : null;
     const judge = summarizeJudgeCalls(evaluated.flatMap((item) => item.evaluationResults));
     if (judgeMostlyFailed(judge)) problems.push(`${judge.errors} of ${judge.calls} judge calls failed (${formatErrorCounts(judge.errorsByType)}): the judge's verdicts are missing — check RAGSCOPE_JUDGE_BASE_URL, its key and model (ragscope config)`);

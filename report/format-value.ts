@@ -61,9 +61,13 @@ function compact(value: number, decimals: number | null): string {
   return trimmed(value, decimals ?? 2);
 }
 
-/** Time axis and table times, in UTC like the dashboards. */
+/**
+ * Time axis and table times, in UTC like the dashboards. Over a range of a quarter hour or less the axis steps
+ * in seconds (svg-charts.ts), so the seconds are shown: a run of a few minutes read "15:27 15:27 15:27 15:28".
+ */
 export function formatTime(ms: number, spanMs: number): string {
   const iso = new Date(ms).toISOString();
+  if (spanMs <= 15 * 60_000) return iso.slice(11, 19);
   if (spanMs <= 2 * 86_400_000) return iso.slice(11, 16);
   return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
 }

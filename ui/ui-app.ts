@@ -40,7 +40,8 @@ import { finalVerdictOfListed, humanVerdictOf, labelsOfSubmission, reviewMetrics
 import { finalVerdictOfReview, reviewerVerdictsOf } from "../evaluators/reviewed-verdict.js";
 import { staticAssets } from "./static/static-assets.js";
 import { recordRunLineage } from "./api/record-run-lineage.js";
-import { storedEvalCase } from "./api/stored-eval-case.js";
+import { compareEvalCases, MAXIMUM_COMPARED_CASES } from "./api/compare-eval-cases.js";
+import { shownTraceDetail } from "./api/blind-trace-detail.js";
 import { parseBoardQuery } from "./pages/board-query.js";
 import { qualityPage } from "./pages/quality-page.js";
 import { readBehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
@@ -85,6 +86,8 @@ const IMPORT_FORM_FRAMING_BYTES = 64 * 1024;
 const MAXIMUM_REVIEW_BYTES = MEBIBYTE;
 /** A run's lineage is a dozen short versions and a note: 64 KiB leaves room for any real one. */
 const MAXIMUM_LINEAGE_BYTES = 64 * 1024;
+/** 200 cases' field digests (ui/api/compare-eval-cases.ts) are well under a mebibyte unless a case's mappings hold thousands of keys. */
+const MAXIMUM_COMPARISON_BYTES = 4 * MEBIBYTE;
 const SECURITY_HEADERS = {
   "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
   "X-Content-Type-Options": "nosniff",
@@ -152,6 +155,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   const importLimit = limitBody(MAXIMUM_IMPORT_BYTES, "the label file", "split it into smaller JSONL files and import each");
   const importFormLimit = limitBody(MAXIMUM_IMPORT_BYTES + IMPORT_FORM_FRAMING_BYTES, "the import form", "split the file into smaller JSONL files and import each");
   const lineageLimit = limitBody(MAXIMUM_LINEAGE_BYTES, "the run lineage", "send only the fields of contracts/run-lineage.ts");
+  const comparisonLimit = limitBody(MAXIMUM_COMPARISON_BYTES, "the case comparison", `send at most ${MAXIMUM_COMPARED_CASES} cases' digests a request`);
   const reviewLimit = limitBody(MAXIMUM_REVIEW_BYTES, "the review", "send only verdicts, a root cause and a comment (comments are kept to 4000 characters)");
 
   async function listed(readers: ScopedReaders, parameters: URLSearchParams, fixed: TraceFilter = {}) {
@@ -241,8 +245,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   });
 
   async function detailWithLabels(readers: ScopedReaders, caseResultId: string, reviewer: string): Promise<{ detail: TraceDetail; all: HumanLabel[]; visible: HumanLabel[] } | null> {
-    const detail = await readers.traces.readTrace(caseResultId);
-    if (detail === null) return null;
+    const stored = await readers.traces.readTrace(caseResultId);
+    if (stored === null) return null;
+    // Every page and API answer of one trace is built from this: a blind case's gold is withheld here, once.
+    const detail = shownTraceDetail(stored);
     const all = await readers.humanLabels.list({ caseResultIds: [caseResultId] });
     return { detail, all, visible: visibleLabels(all, reviewer) };
   }
@@ -340,15 +346,14 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   });
   // For `ragscope eval --endpoint` (experiments/target/remote-target.ts): the stored Eval Case of an id and version,
   // and the run's lineage, read and recorded (as the token's tenant, or the one it names: ui/api/record-run-lineage.ts).
-  app.get("/api/cases", async (context) => {
-    const caseId = context.req.query("case_id");
-    const caseVersion = context.req.query("case_version");
-    if (!caseId || !caseVersion) return context.json({ error: "give the case: ?case_id=<id>&case_version=<version>" }, 400);
-    return context.json({ evalCase: await storedEvalCase(store.cases, context.get("readers").scope, caseId, caseVersion) });
+  // Compared by digests, never answered with the stored case: a blind split's gold must not be readable by case id.
+  app.post("/api/cases/compare", comparisonLimit, async (context) => {
+    const compared = await compareEvalCases(store.cases, context.get("readers").scope, await context.req.text());
+    return compared.ok ? context.json(compared.value) : context.json({ error: compared.error }, 400);
   });
   app.get("/api/runs/:id/lineage", async (context) => context.json({ lineage: await context.get("readers").reader.readRun(context.req.param("id")) }));
   app.put("/api/runs/:id/lineage", lineageLimit, async (context) => {
-    const recorded = await recordRunLineage(store.runs, context.get("readers").scope, context.req.param("id"), await context.req.text(), context.req.query("tenant"));
+    const recorded = await recordRunLineage(store.runs, context.get("readers").scope, context.req.param("id"), await context.req.text(), context.req.query("tenant"), now());
     return recorded.ok ? context.json({ lineage: recorded.value }) : context.json({ error: recorded.error.message }, recorded.error.status);
   });
   app.get("/api/runs/:id/summary", async (context) => {
@@ -437,8 +442,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.post("/review/:id", reviewLimit, async (context) => {
     const reviewer = context.get("reviewer");
     const caseResultId = context.req.param("id");
-    const detail = await context.get("readers").traces.readTrace(caseResultId);
-    if (detail === null) return badRequest(context, `no trace with case result id "${caseResultId}" is stored`, 404);
+    const stored = await context.get("readers").traces.readTrace(caseResultId);
+    if (stored === null) return badRequest(context, `no trace with case result id "${caseResultId}" is stored`, 404);
+    // The form comes back with the case when a submission is refused: shown as the review page shows it, gold withheld.
+    const detail = shownTraceDetail(stored);
     const read = wantsJson(context) ? await readJsonObject(context) : await readForm(context);
     if (!read.ok) return badRequest(context, read.error);
     const form = read.value;
@@ -500,6 +507,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function describeBytes(bytes: number): string {
+  // The lineage's 64 KiB was "0.06 MiB".
+  if (bytes < MEBIBYTE) return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${(bytes / 1024).toFixed(2)} KiB`;
   return bytes % MEBIBYTE === 0 ? `${bytes / MEBIBYTE} MiB` : `${(bytes / MEBIBYTE).toFixed(2)} MiB`;
 }
 

@@ -43,8 +43,11 @@ const NOT_SCORES = [
   ...JUDGE_USAGE_METRICS,
 ];
 
-/** Of a run id's lineage records, the one read first sorts highest (clickhouse-run-reader.ts readRun's order). */
-const READ_FIRST = "(tenant_id = '', version, tenant_id)";
+/**
+ * Of a run id's lineage records, the one read first sorts highest (store/clickhouse/run-record-read-order.ts, readRun's
+ * order): without a tenant, then one saying the run has not finished (`unfinished`, below), then the newest.
+ */
+const READ_FIRST = "(tenant_id = '', unfinished, version, tenant_id)";
 
 /** Run lineage fields (contracts/run-lineage.ts) stored in runs.payload. */
 const LINEAGE_FIELDS = ["dataset_id", "dataset_version", "corpus_version", "index_version", "embedding_model", "retriever_version", "reranker_version", "prompt_version", "generator_model", "application_version"];
@@ -79,9 +82,9 @@ export function runsDashboard(): dashboard.DashboardBuilder {
         "The versions each run used (contracts/run-lineage.ts); changed = the runs differ.",
         [
           // A run id may hold a record per tenant (migration 0027): each run's values come from one record, the one the
-          // readers read (store/ports/run-reader.ts readRun: without a tenant first, else the newest), never a mix.
+          // readers read (store/ports/run-reader.ts readRun: READ_FIRST), never a mix.
           `SELECT field, argMaxIf(setting, ${READ_FIRST}, run_id = ${BASELINE}) AS baseline, argMaxIf(setting, ${READ_FIRST}, run_id = ${CANDIDATE}) AS candidate, baseline != candidate AS changed`,
-          `FROM (SELECT run_id, tenant_id, version, field, JSONExtractString(payload, field) AS setting FROM runs FINAL ARRAY JOIN [${sqlList(LINEAGE_FIELDS)}] AS field WHERE ${BOTH})`,
+          `FROM (SELECT run_id, tenant_id, version, JSONExtractString(payload, 'completion', 'status') IN ('running', 'interrupted') AS unfinished, field, JSONExtractString(payload, field) AS setting FROM runs FINAL ARRAY JOIN [${sqlList(LINEAGE_FIELDS)}] AS field WHERE ${BOTH})`,
           "GROUP BY field",
           "ORDER BY changed DESC, field",
         ].join("\n"),

@@ -15,6 +15,7 @@ import { applicable, notApplicable, type MetricValue } from "../metric-value.js"
 import { metricValueOf, type EvaluatedCase } from "../aggregate/evaluated-case.js";
 import { meanOfMetric } from "../aggregate/metric-mean.js";
 import { noAnswerAccuracy } from "../aggregate/no-answer-accuracy.js";
+import { pairCases } from "../aggregate/paired-cases.js";
 import { nearestRankPercentile } from "../aggregate/percentile.js";
 import { qualityScore } from "../aggregate/quality-score.js";
 import { summarizeReliability } from "../aggregate/reliability-summary.js";
@@ -76,12 +77,16 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
     },
   },
   overall_score_drop: {
-    description: "baseline composite score − this run's composite score",
+    description: "baseline composite score − this run's composite score, over the cases both runs ran",
     compute: ({ cases, baseline, scoreWeights }) => {
       if (baseline === null) return notApplicable("no baseline run was given (--baseline)");
+      // Over the cases both ran (evaluators/aggregate/paired-cases.ts): runs over other dataset versions would
+      // otherwise count cases added or removed as a change of the system.
+      const paired = pairCases(cases, baseline);
+      if (paired.candidate.length === 0) return notApplicable("the baseline ran none of this run's cases (the same case_id and case_version): there is nothing to compare — give a baseline over the same dataset");
       // Both runs with the same weights: the drop measures the runs, not a change of weights.
-      const current = compositeOf(cases, scoreWeights);
-      const previous = compositeOf(baseline, scoreWeights);
+      const current = compositeOf(paired.candidate, scoreWeights);
+      const previous = compositeOf(paired.baseline, scoreWeights);
       if (!current.applicable) return current;
       if (!previous.applicable) return notApplicable(`the baseline has no composite score: ${previous.reason}`);
       return applicable(previous.value - current.value);

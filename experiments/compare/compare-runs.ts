@@ -5,7 +5,7 @@
  * each way, with the exact McNemar test; `case_passed` (1 when the case's
  * verdict is passed, else 0) is compared like a metric.
  */
-import { metricValueOf, type EvaluatedCase } from "../../evaluators/aggregate/index.js";
+import { metricValueOf, pairCases, type EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import { exactMcNemar, type McNemarResult } from "./exact-mcnemar.js";
 import { pairedBootstrap, type BootstrapInterval, type BootstrapOptions } from "./paired-bootstrap.js";
 
@@ -14,6 +14,20 @@ export interface MetricComparison {
   candidateMean: number;
   baselineMean: number;
   interval: BootstrapInterval;
+  /** Why the interval is not to be shown (too few cases measured in both runs), or null. */
+  intervalWithheld: string | null;
+}
+
+/**
+ * Fewer cases measured in both runs than this, and the interval is withheld. A percentile bootstrap of a mean
+ * resamples the cases it has, so over few cases it is too narrow: for normally distributed differences its
+ * "95 %" interval held the true difference in about 90 % of 2,000 simulated comparisons of 10 cases, 85 % of
+ * 5 and 74 % of 3 (20 cases: 95 %). Shown, such an interval claims a certainty the run does not have.
+ */
+export const MINIMUM_PAIRS_FOR_INTERVAL = 10;
+
+export function intervalWithheldReason(pairs: number): string | null {
+  return pairs >= MINIMUM_PAIRS_FOR_INTERVAL ? null : `no interval: ${pairs} case${pairs === 1 ? "" : "s"} measured in both runs, fewer than ${MINIMUM_PAIRS_FOR_INTERVAL} (a bootstrap interval over so few is narrower than the level it claims)`;
 }
 
 export interface RunComparison {
@@ -25,6 +39,9 @@ export interface RunComparison {
   fixed: string[];
   mcnemar: McNemarResult;
   metrics: MetricComparison[];
+  /** `case_id@case_version` of the cases only this run ran, and only the baseline: left out of the comparison. */
+  candidateOnly: string[];
+  baselineOnly: string[];
 }
 
 export const CASE_PASSED = "case_passed";
@@ -56,9 +73,10 @@ export function compareRuns(candidate: readonly EvaluatedCase[], baseline: reado
     const interval = pairedBootstrap(now, before, options);
     if (interval === null) return;
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-    metrics.push({ metric, candidateMean: mean(now), baselineMean: mean(before), interval });
+    metrics.push({ metric, candidateMean: mean(now), baselineMean: mean(before), interval, intervalWithheld: intervalWithheldReason(interval.pairs) });
   };
   compare(CASE_PASSED, (evaluated) => (passed(evaluated) ? 1 : 0));
   for (const metric of [...metricNames].sort()) compare(metric, (evaluated) => metricValueOf(evaluated, metric));
-  return { baselineRunId, pairedCases: pairs.length, regressed, fixed, mcnemar: exactMcNemar(regressed.length, fixed.length), metrics };
+  const { candidateOnly, baselineOnly } = pairCases(candidate, baseline);
+  return { baselineRunId, pairedCases: pairs.length, regressed, fixed, mcnemar: exactMcNemar(regressed.length, fixed.length), metrics, candidateOnly, baselineOnly };
 }

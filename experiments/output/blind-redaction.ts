@@ -6,8 +6,10 @@
  * name: they say which retrieved, packed or cited chunk held the gold
  * evidence (retrieval.ranking's `chunk://<gold chunk>`), which is the gold id.
  * References to other Evaluation Results (`evaluation://…`) name no gold data
- * and stay.
+ * and stay. The web UI and its read API show a stored case through the same
+ * functions (ui/api/blind-trace-detail.ts).
  */
+import type { EvalCase } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import { isBlind } from "../../collector/wiring/dataset/dataset-mix.js";
@@ -17,16 +19,27 @@ export const WITHHELD = "(blind split: reason withheld so no gold data is shown)
 /** The evidence_refs prefix of a reference to another Evaluation Result (root-cause/root-cause-evaluation-result.ts). */
 const EVALUATION_REFERENCE = "evaluation://";
 
-export function isBlindCase(evaluated: EvaluatedCase): boolean {
+export function isBlindCase(evaluated: Pick<EvaluatedCase, "evalCase">): boolean {
   return evaluated.evalCase ? isBlind(evaluated.evalCase) : false;
 }
 
-export function shownReason(evaluated: EvaluatedCase, reason: string): string {
+export function shownReason(evaluated: Pick<EvaluatedCase, "evalCase">, reason: string): string {
   return isBlindCase(evaluated) ? WITHHELD : reason;
 }
 
 /** The Evaluation Result as it may be printed: for a blind case without its reason and without the chunks its evidence names. */
-export function shownEvaluation(evaluated: EvaluatedCase, evaluation: EvaluationResult): EvaluationResult {
+export function shownEvaluation(evaluated: Pick<EvaluatedCase, "evalCase">, evaluation: EvaluationResult): EvaluationResult {
   if (!isBlindCase(evaluated)) return evaluation;
   return { ...evaluation, reason: WITHHELD, evidence_refs: evaluation.evidence_refs.filter((reference) => reference.startsWith(EVALUATION_REFERENCE)) };
+}
+
+/**
+ * The Eval Case as it may be shown: a blind case without its gold data (reference answers, gold evidence, the
+ * evidence it requires, key points). Its split stays, so whoever shows it can tell the gold was withheld rather
+ * than absent (a page must not mark every chunk "not gold" because the list it matched against is empty).
+ */
+export function shownEvalCase(evalCase: EvalCase): EvalCase {
+  if (!isBlind(evalCase)) return evalCase;
+  const { reference_answer: _withheld, ...withoutAnswer } = evalCase;
+  return { ...withoutAnswer, gold_evidence: [], key_points: [], evaluator_config: { ...evalCase.evaluator_config, required_evidence: [] } };
 }

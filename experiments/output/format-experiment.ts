@@ -68,14 +68,16 @@ export function formatExperiment(result: ExperimentResult): string[] {
 
   if (result.comparison) {
     const comparison = result.comparison;
-    lines.push("", `Compared with baseline ${comparison.baselineRunId} (${comparison.pairedCases} cases in both):`);
+    const unpaired = comparison.candidateOnly.length + comparison.baselineOnly.length === 0 ? "" : `; left out: ${comparison.candidateOnly.length} only in this run, ${comparison.baselineOnly.length} only in the baseline — see the note below`;
+    lines.push("", `Compared with baseline ${comparison.baselineRunId} (${comparison.pairedCases} cases in both${unpaired}):`);
     lines.push(`  regressed (passed before, not now): ${comparison.regressed.length ? comparison.regressed.join(", ") : "none"}`);
     lines.push(`  fixed (not passed before, passed now): ${comparison.fixed.length ? comparison.fixed.join(", ") : "none"}`);
     lines.push(`  exact McNemar test: p = ${comparison.mcnemar.pValue.toPrecision(4)} (${comparison.mcnemar.baselineOnly} vs ${comparison.mcnemar.candidateOnly} flips)`);
     lines.push(`  metric differences (this run − baseline, ${Math.round((comparison.metrics[0]?.interval.level ?? 0.95) * 100)}% paired bootstrap interval):`);
     for (const metric of comparison.metrics) {
       if (metric.metric !== CASE_PASSED && metric.interval.meanDifference === 0 && metric.interval.low === 0 && metric.interval.high === 0) continue;
-      lines.push(`    ${metric.metric.padEnd(34)} ${formatFixed(metric.interval.meanDifference, 4).padStart(8)}  [${formatFixed(metric.interval.low, 4)}, ${formatFixed(metric.interval.high, 4)}]  n=${metric.interval.pairs}`);
+      const interval = metric.intervalWithheld === null ? `[${formatFixed(metric.interval.low, 4)}, ${formatFixed(metric.interval.high, 4)}]  n=${metric.interval.pairs}` : `(${metric.intervalWithheld})`;
+      lines.push(`    ${metric.metric.padEnd(34)} ${formatFixed(metric.interval.meanDifference, 4).padStart(8)}  ${interval}`);
     }
   }
 

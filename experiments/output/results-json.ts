@@ -32,6 +32,9 @@ export function resultsDocument(result: ExperimentResult): unknown {
     comparison: result.comparison && {
       baseline_run_id: result.comparison.baselineRunId,
       paired_cases: result.comparison.pairedCases,
+      // The cases only one of the two runs ran (other dataset versions, a split): not compared.
+      candidate_only_cases: result.comparison.candidateOnly,
+      baseline_only_cases: result.comparison.baselineOnly,
       regressed_cases: result.comparison.regressed,
       fixed_cases: result.comparison.fixed,
       mcnemar: { baseline_only: result.comparison.mcnemar.baselineOnly, candidate_only: result.comparison.mcnemar.candidateOnly, p_value: result.comparison.mcnemar.pValue, exact: true },
@@ -40,8 +43,10 @@ export function resultsDocument(result: ExperimentResult): unknown {
         candidate_mean: metric.candidateMean,
         baseline_mean: metric.baselineMean,
         mean_difference: metric.interval.meanDifference,
-        ci_low: metric.interval.low,
-        ci_high: metric.interval.high,
+        // Null, with the reason in ci_withheld, over too few cases (experiments/compare/compare-runs.ts).
+        ci_low: metric.intervalWithheld === null ? metric.interval.low : null,
+        ci_high: metric.intervalWithheld === null ? metric.interval.high : null,
+        ci_withheld: metric.intervalWithheld,
         ci_level: metric.interval.level,
         pairs: metric.interval.pairs,
         resamples: metric.interval.resamples,

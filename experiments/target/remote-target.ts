@@ -8,18 +8,21 @@
  * A case is evaluated once its Case Result is listed (the sink writes a
  * result's Evaluation Results before its Case Result). The Eval Cases must be
  * in that collector's store already (`serve --dataset FILE` or `ragscope
- * dataset push`): before any case runs each is read back (`/api/cases`) and
- * compared with the dataset file, and a case missing there or stored with
- * other content stops the run (the collector would judge it without gold data,
- * or against gold data the user did not give). The run's lineage is recorded
+ * dataset push`): before any case runs the file's cases are compared with
+ * them (`POST /api/cases/compare`, by the digests of their fields: the
+ * collector answers with field names, never with a stored case's gold data),
+ * and a case missing there or stored with other content stops the run (the
+ * collector would judge it without gold data, or against gold data the user
+ * did not give). The run's lineage is recorded
  * through the read API (`PUT /api/runs/<id>/lineage`, ui/api/record-run-lineage.ts)
  * and read back from it (`GET`), so the collector's store says whether the run
  * finished, as an embedded run's store does.
  *
  * What the API returns is checked against the contracts before it is used.
  */
+import { z } from "zod";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
-import { caseDifferences } from "../../contracts/eval-case-identity.js";
+import { digestCaseFields } from "../../contracts/eval-case-digest.js";
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import { unfinishedRunProblem } from "../run-completion.js";
 import { evalCase as evalCaseSchema, type EvalCase } from "../../contracts/eval-case.js";
@@ -35,8 +38,19 @@ const START_TIME_SLACK_MS = 1000;
 /** A run's listing is paged; this many pages (200 traces each) is far beyond any dataset run. */
 const MAXIMUM_PAGES = 5000;
 
-/** Concurrent reads of stored Eval Cases before a run (one request per case). */
-const CASE_READS_IN_FLIGHT = 8;
+/** Cases compared a request before a run (the read API takes at most 200: ui/api/compare-eval-cases.ts). */
+const CASES_COMPARED_A_REQUEST = 100;
+
+/** The read API's answer to POST /api/cases/compare (ui/api/compare-eval-cases.ts). */
+const storedComparisons = z.object({
+  cases: z.array(
+    z.discriminatedUnion("stored", [
+      z.object({ stored: z.literal(false) }),
+      z.object({ stored: z.literal(true), dataset_id: z.string(), dataset_version: z.string(), differing_fields: z.array(z.string()) }),
+    ]),
+  ),
+});
+type StoredComparison = z.infer<typeof storedComparisons>["cases"][number];
 
 /** What stops the run, one line a problem (`problems`; the message joins them). */
 export class RemoteTargetError extends Error {
@@ -80,7 +94,7 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
   }
 
   /** The answer's JSON; a status in `accepted` (besides 2xx) is returned with its body instead of thrown. */
-  async function requestJson(method: "GET" | "PUT", pathAndQuery: string, send?: unknown, accepted: readonly number[] = []): Promise<{ status: number; body: unknown }> {
+  async function requestJson(method: "GET" | "PUT" | "POST", pathAndQuery: string, send?: unknown, accepted: readonly number[] = []): Promise<{ status: number; body: unknown }> {
     const url = `${readApi}${pathAndQuery}`;
     let response: Response;
     try {
@@ -100,13 +114,23 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
     }
   }
 
-  /** The Eval Case the collector holds under the case's id and version (as this reader may see it), or null. */
-  async function storedCase(evalCase: EvalCase): Promise<EvalCase | null> {
-    const body = (await getJson(`/api/cases?case_id=${encodeURIComponent(evalCase.case_id)}&case_version=${encodeURIComponent(evalCase.case_version)}`)) as { evalCase?: unknown };
-    if (body.evalCase === null || body.evalCase === undefined) return null;
-    const parsed = evalCaseSchema.safeParse(body.evalCase);
-    if (!parsed.success) throw new RemoteTargetError(`the read API's Eval Case ${caseKey(evalCase)} does not match the contract (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}); are the server and this ragscope the same version?`);
-    return parsed.data;
+  /**
+   * Whether the collector holds each case under its id and version (as this reader may see it), and if so in
+   * which fields the stored case differs from the file's and which dataset it was stored from.
+   */
+  async function compareCases(cases: readonly EvalCase[]): Promise<StoredComparison[]> {
+    const compared: StoredComparison[] = [];
+    for (let start = 0; start < cases.length; start += CASES_COMPARED_A_REQUEST) {
+      const batch = cases.slice(start, start + CASES_COMPARED_A_REQUEST);
+      const sent = { cases: batch.map((evalCase) => ({ case_id: evalCase.case_id, case_version: evalCase.case_version, fields: digestCaseFields(evalCase) })) };
+      const parsed = storedComparisons.safeParse((await requestJson("POST", "/api/cases/compare", sent)).body);
+      if (!parsed.success || parsed.data.cases.length !== batch.length) {
+        const problem = parsed.success ? `${parsed.data.cases.length} answers to ${batch.length} cases` : `${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`;
+        throw new RemoteTargetError(`the read API's answer to POST /api/cases/compare does not match the contract (${problem}); are the server and this ragscope the same version?`);
+      }
+      compared.push(...parsed.data.cases);
+    }
+    return compared;
   }
 
   async function readLineage(runId: string): Promise<RunLineage | null> {
@@ -157,28 +181,17 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
     describe: () => `the collector at ${endpoint} (read API ${readApi})`,
     async putCases(cases, file) {
       // The running collector holds the cases (serve --dataset, dataset push); this eval compares them with the file.
-      const stored: (EvalCase | null)[] = new Array(cases.length);
-      let next = 0;
-      const reader = async () => {
-        while (next < cases.length) {
-          const index = next++;
-          stored[index] = await storedCase(cases[index]!);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(CASE_READS_IN_FLIGHT, cases.length) }, reader));
+      const stored = await compareCases(cases);
       const where = `the collector at ${endpoint} (read API ${readApi})`;
       const problems: string[] = [];
       cases.forEach((evalCase, index) => {
         const held = stored[index]!;
-        if (held === null) return;
-        const fields = caseDifferences(evalCase, held);
-        if (fields.length > 0) {
-          problems.push(
-            `${file}: case ${evalCase.case_id}, case_version ${evalCase.case_version}, differs in ${fields.join(", ")} from the case of that id and version ${where} holds (stored from dataset ${held.dataset_id} version ${held.dataset_version}): the run would be judged against that case, not this file's — a stored case is never rewritten, so give the changed case a new case_version and load it with ragscope dataset push ${file} (or restart serve with --dataset ${file})`,
-          );
-        }
+        if (!held.stored || held.differing_fields.length === 0) return;
+        problems.push(
+          `${file}: case ${evalCase.case_id}, case_version ${evalCase.case_version}, differs in ${held.differing_fields.join(", ")} from the case of that id and version ${where} holds (stored from dataset ${held.dataset_id} version ${held.dataset_version}): the run would be judged against that case, not this file's — a stored case is never rewritten, so give the changed case a new case_version and load it with ragscope dataset push ${file} (or restart serve with --dataset ${file})`,
+        );
       });
-      const missing = cases.filter((_, index) => stored[index] === null).map(caseKey);
+      const missing = cases.filter((_, index) => !stored[index]!.stored).map(caseKey);
       if (missing.length > 0) {
         problems.push(
           `${file}: ${missing.length} case(s) are not stored in ${where}: ${listCases(missing)}; they would be evaluated without their gold data — load them first: ragscope dataset push ${file} --clickhouse-url <its ClickHouse server> (an embedded store is locked while serve runs: stop serve, push with --data-dir <its data dir>, start it again), or restart serve with --dataset ${file}`,

@@ -43,6 +43,7 @@ import { TupleParam } from "@clickhouse/client";
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import { compareRunsNewestFirst, type RunListing } from "../ports/run-listing.js";
 import type { TenantFilter } from "./tenant-filter.js";
+import { RUN_RECORD_READ_ORDER } from "./run-record-read-order.js";
 
 const MINUTE_MS = 60_000;
 
@@ -61,9 +62,9 @@ export async function listRunsOnClickHouse(database: string, tenants: TenantFilt
     `SELECT run_id, minute, argMax(all_requests, version) AS requests FROM ${database}.request_rollups
      WHERE run_id != '' AND ${where} AND ${tenants.on("request_rollups")} GROUP BY ${ROLLUP_KEY}`;
   // The lineage this reader may read (its tenants' records, tenant-filter.ts); a run id several of them recorded is
-  // listed once, with the record RunReader.readRun reads (one without a tenant first, else the newest).
-  const recorded = await rows<{ payload: string; started_at_ms: string | number }>(
-    `SELECT argMax(payload, (tenant_id = '', version, tenant_id)) AS payload, toUnixTimestamp64Milli(argMax(started_at, (tenant_id = '', version, tenant_id))) AS started_at_ms
+  // listed once, with the record RunReader.readRun reads (RUN_RECORD_READ_ORDER).
+  const recorded = await rows<{ read_payload: string; started_at_ms: string | number }>(
+    `SELECT argMax(payload, ${RUN_RECORD_READ_ORDER}) AS read_payload, toUnixTimestamp64Milli(argMax(started_at, ${RUN_RECORD_READ_ORDER})) AS started_at_ms
      FROM ${database}.runs FINAL WHERE ${tenants.on("runs")} GROUP BY run_id
      ORDER BY started_at_ms DESC, run_id DESC LIMIT {limit:UInt32}`,
     { limit },
@@ -76,7 +77,7 @@ export async function listRunsOnClickHouse(database: string, tenants: TenantFilt
      GROUP BY run_id ORDER BY first_minute_ms DESC LIMIT {limit:UInt32} WITH TIES`,
     { limit },
   );
-  const recordedIds = recorded.map((row) => (JSON.parse(row.payload) as { run_id: string }).run_id);
+  const recordedIds = recorded.map((row) => (JSON.parse(row.read_payload) as { run_id: string }).run_id);
   const recordedCases = new Map<string, number>();
   if (recordedIds.length > 0) {
     for (const row of await rows<{ run_id: string; cases: string | number }>(`SELECT run_id, sum(requests) AS cases FROM (${rollupCounts("run_id IN {ids:Array(String)}")}) GROUP BY run_id`, { ids: recordedIds }))
@@ -85,7 +86,7 @@ export async function listRunsOnClickHouse(database: string, tenants: TenantFilt
   const starts = await exactStarts(database, tenants, rows, unrecorded.map((row) => ({ runId: row.run_id, firstMinuteMs: Number(row.first_minute_ms) })));
   const listed: (RunListing & { startedAtMs: number })[] = [];
   for (const row of recorded) {
-    const lineage: RunLineage = runLineage.parse(JSON.parse(row.payload));
+    const lineage: RunLineage = runLineage.parse(JSON.parse(row.read_payload));
     const startedAtMs = Number(row.started_at_ms);
     listed.push({ runId: lineage.run_id, startedAt: new Date(startedAtMs).toISOString(), startedAtMs, cases: recordedCases.get(lineage.run_id) ?? 0, lineage });
   }

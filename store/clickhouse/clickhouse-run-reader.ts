@@ -16,6 +16,7 @@ import type { RunReader, RunSummary, StoredSpan } from "../ports/run-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter } from "./tenant-filter.js";
+import { RUN_RECORD_READ_ORDER } from "./run-record-read-order.js";
 
 export class ClickHouseRunReader implements RunReader {
   private readonly database: string;
@@ -136,8 +137,9 @@ export class ClickHouseRunReader implements RunReader {
 
   async readRun(runId: string): Promise<RunLineage | null> {
     // Of the records this reader may read (its tenants', tenant-filter.ts), the one RunReader.readRun names (the same
-    // order as the runs list's): one without a tenant first, else the newest.
-    const [payload] = await this.payloads(`SELECT payload FROM ${this.database}.runs FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("runs")} ORDER BY tenant_id = '' DESC, version DESC, tenant_id DESC LIMIT 1`, { runId });
+    // order as the runs list's, READ_ORDER): one without a tenant first, then one that says the run has not finished,
+    // else the newest.
+    const [payload] = await this.payloads(`SELECT payload FROM ${this.database}.runs FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("runs")} ORDER BY ${RUN_RECORD_READ_ORDER} DESC LIMIT 1`, { runId });
     return payload === undefined ? null : runLineage.parse(JSON.parse(payload));
   }
 

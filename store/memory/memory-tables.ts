@@ -56,9 +56,14 @@ export interface RecordedRun {
 
 export const recordedRunKey = (runId: string, tenantId: string) => JSON.stringify([runId, tenantId]);
 
-/** Whether `record` is read before `other` (RunReader.readRun): one without a tenant first, then the newest, then the greatest tenant — the ClickHouse reader's order. */
+/**
+ * Whether `record` is read before `other` (RunReader.readRun): one without a tenant first, then one that says the run
+ * has not finished, then the newest, then the greatest tenant — the ClickHouse reader's order (store/clickhouse/run-record-read-order.ts).
+ */
 function readBefore(record: RecordedRun, other: RecordedRun): boolean {
   if ((record.tenantId === "") !== (other.tenantId === "")) return record.tenantId === "";
+  const unfinished = (run: RecordedRun) => run.lineage.completion?.status === "running" || run.lineage.completion?.status === "interrupted";
+  if (unfinished(record) !== unfinished(other)) return unfinished(record);
   if (record.recordedAt !== other.recordedAt) return record.recordedAt > other.recordedAt;
   return record.tenantId > other.tenantId;
 }

@@ -61,7 +61,8 @@ export interface RunReader {
    * did: never another tenant's, whatever Case Results carry the run id. Where it may read several records of the
    * run id (a reader of several tenants, or of all): the one recorded without a tenant when it reads that one — only
    * a writer of every tenant writes it, so no tenant's record takes its place for the operator's gate and report —
-   * else the newest.
+   * then one that says the run has not finished (so no tenant's "complete" lets the operator's gate decide on
+   * another tenant's unfinished run of the same id), else the newest.
    */
   readRun(runId: string): Promise<RunLineage | null>;
   storedSpan(): Promise<StoredSpan | null>;

@@ -21,6 +21,7 @@
  * every tenant read. A tenant's record replaces only that tenant's earlier
  * record of the run id, so a tenant cannot rewrite another's run of the same id.
  */
+import { z } from "zod";
 import { failure, success, type Result } from "../../core/result.js";
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import { identifierProblem } from "../../contracts/identifiers.js";
@@ -48,8 +49,27 @@ function recordedTenant(scope: TenantScope, named: string | undefined): Result<s
   return failure({ status: 403, message: `ragscope UI: this token reads ${describeScope(scope)} and the request names none of them: name the run's tenant with ?tenant=<tenant>, or use a token of that tenant alone` });
 }
 
-/** `namedTenant`: the request's `?tenant=`, undefined when absent. */
-export async function recordRunLineage(runs: RunLineageSink, scope: TenantScope, runId: string, text: string, namedTenant?: string): Promise<Result<RunLineage, LineageRefusal>> {
+/** An eval's clock may run ahead of the collector's; a day covers any skew, not a start years ahead. */
+const FUTURE_START_ALLOWANCE_MS = 24 * 60 * 60 * 1000;
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/**
+ * Why `started_at` is not a time the run can have started, or null. The contract takes any text (runs recorded
+ * before it said more), but the store keeps it as a time: "garbage" was a 500 carrying the engine's parse error, and
+ * a start centuries ahead kept a tenant's runs at the top of the operator's runs list (newest first, 500 at most)
+ * for good (test/security/run-lineage-writes.test.ts).
+ */
+function startProblem(startedAt: string, now: number): string | null {
+  const shown = JSON.stringify(startedAt.slice(0, 100));
+  if (!isoDateTime.safeParse(startedAt).success) return `started_at ${shown} is not an ISO 8601 date and time with its offset (e.g. "2026-01-02T03:04:05.000Z", what new Date().toISOString() gives)`;
+  const start = Date.parse(startedAt);
+  const latest = now + FUTURE_START_ALLOWANCE_MS;
+  if (start < 0 || start > latest) return `started_at ${shown} is outside the times a run can have started: from 1970-01-01T00:00:00Z to a day after this server's clock (${new Date(latest).toISOString()})`;
+  return null;
+}
+
+/** `namedTenant`: the request's `?tenant=`, undefined when absent; `now`: the server's clock, in milliseconds. */
+export async function recordRunLineage(runs: RunLineageSink, scope: TenantScope, runId: string, text: string, namedTenant: string | undefined, now: number): Promise<Result<RunLineage, LineageRefusal>> {
   const tenant = recordedTenant(scope, namedTenant);
   if (!tenant.ok) return tenant;
   const problem = identifierProblem(runId);
@@ -66,5 +86,7 @@ export async function recordRunLineage(runs: RunLineageSink, scope: TenantScope,
     return failure({ status: 400, message: `the body is not a run lineage (contracts/run-lineage.ts): ${issue?.path.join(".") || "(the body)"}: ${issue?.message}` });
   }
   if (parsed.data.run_id !== runId) return failure({ status: 400, message: `the body's run_id ${JSON.stringify(parsed.data.run_id)} is not the run of the address (${JSON.stringify(runId)})` });
+  const start = startProblem(parsed.data.started_at, now);
+  if (start !== null) return failure({ status: 400, message: `the body is not a run lineage (contracts/run-lineage.ts): ${start}` });
   return success(await runs.record(parsed.data, tenant.value));
 }

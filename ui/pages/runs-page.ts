@@ -27,11 +27,23 @@ ${runs.map(
 
 const fixed = (value: number | null) => (value === null ? "—" : value.toFixed(4));
 
+const listed = (keys: readonly string[], shown = 10) => (keys.length <= shown ? keys.join(", ") : `${keys.slice(0, shown).join(", ")} and ${keys.length - shown} more`);
+
+/** Runs over other dataset versions (or splits) are compared on the cases both ran: which were left out, said above the metrics. */
+function unpairedNote(comparison: RunComparison): Markup | string {
+  if (comparison.candidateOnly.length === 0 && comparison.baselineOnly.length === 0) return "";
+  const sides = [
+    comparison.candidateOnly.length > 0 ? `${comparison.candidateOnly.length} only in the candidate (${listed(comparison.candidateOnly)})` : null,
+    comparison.baselineOnly.length > 0 ? `${comparison.baselineOnly.length} only in the baseline (${listed(comparison.baselineOnly)})` : null,
+  ].filter((side) => side !== null);
+  return html`<p class="warning" id="unpaired">The runs ran other cases — ${sides.join("; ")}: another dataset version or split (a changed case has a new case_version). Only the ${comparison.pairedCases} cases both ran are compared below.</p>`;
+}
+
 export function runComparePage(reviewer: string, candidate: RunSummary, baseline: RunSummary, comparison: RunComparison): Markup {
   const body = html`<section><table id="run-summaries"><thead><tr><th></th><th>${candidate.runId} (candidate)</th><th>${baseline.runId} (baseline)</th></tr></thead><tbody>
 ${(["cases", "passed", "failed", "reviewRequired", "unjudged", "notEvaluated", "partial"] as const).map((key) => html`<tr><th>${key}</th><td>${candidate[key]}</td><td>${baseline[key]}</td></tr>`)}</tbody></table></section>
-<section><h2>Metrics on ${comparison.pairedCases} paired cases</h2><table id="metric-differences"><thead><tr><th>metric</th><th>candidate</th><th>baseline</th><th>difference</th><th>interval (paired bootstrap, 95%)</th></tr></thead><tbody>
-${comparison.metrics.map((metric) => html`<tr data-metric="${metric.metric}"><td>${metric.metric}</td><td>${fixed(metric.candidateMean)}</td><td>${fixed(metric.baselineMean)}</td><td>${fixed(metric.interval.meanDifference)}</td><td>${fixed(metric.interval.low)} … ${fixed(metric.interval.high)} (${metric.interval.pairs} pairs)</td></tr>`)}
+<section><h2>Metrics on ${comparison.pairedCases} paired cases</h2>${unpairedNote(comparison)}<table id="metric-differences"><thead><tr><th>metric</th><th>candidate</th><th>baseline</th><th>difference</th><th>interval (paired bootstrap, 95%)</th></tr></thead><tbody>
+${comparison.metrics.map((metric) => html`<tr data-metric="${metric.metric}"><td>${metric.metric}</td><td>${fixed(metric.candidateMean)}</td><td>${fixed(metric.baselineMean)}</td><td>${fixed(metric.interval.meanDifference)}</td><td>${metric.intervalWithheld === null ? `${fixed(metric.interval.low)} … ${fixed(metric.interval.high)} (${metric.interval.pairs} pairs)` : metric.intervalWithheld}</td></tr>`)}
 </tbody></table></section>
 <section><h2>Flipped cases</h2><p>McNemar exact p = ${fixed(comparison.mcnemar.pValue)}</p>
 <h3>Regressed (passed in the baseline, not now)</h3><ul id="regressed">${comparison.regressed.map((caseId) => html`<li>${caseId}</li>`)}</ul>

@@ -23,11 +23,18 @@ import { parseThreshold } from "../../evaluators/threshold.js";
 import { utcTime } from "./utc-time.js";
 import { accessVerdict, principalOf, type Principal } from "../../evaluators/rules/retrieval-access-control.js";
 import { STAGE_TEXT } from "../../evaluators/rules/retrieval-permission.js";
-import { compareRerank } from "./rerank-comparison.js";
+import { compareRerank, MAXIMUM_RANKS_SHOWN } from "./rerank-comparison.js";
+import { isBlind } from "../../collector/wiring/dataset/dataset-mix.js";
+import { WITHHELD } from "../../experiments/output/blind-redaction.js";
 
 const registry = createDefaultRegistry();
 
 const yesNo = (value: boolean | null) => (value === null ? html`<span class="muted">unknown</span>` : value ? "yes" : "no");
+
+/** A blind case's gold is withheld (ui/api/blind-trace-detail.ts): which chunk holds it would name its gold ids. */
+const isGoldWithheld = (detail: TraceDetail) => detail.evalCase !== null && isBlind(detail.evalCase);
+const GOLD_WITHHELD = html`<span class="muted">withheld (blind split)</span>`;
+const goldText = (detail: TraceDetail, value: boolean | null) => (isGoldWithheld(detail) ? GOLD_WITHHELD : yesNo(value));
 const anchor = (chunkId: string) => `chunk-${chunkId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 
 /** Why a reviewed case still shows its automatic verdict: too few reviewers so far, or reviewers who disagree. */
@@ -42,7 +49,7 @@ export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVer
   const result = detail.caseResult;
   const observation = result.rag_observation;
   const chunks = observation.retrieved_chunks ?? [];
-  const gold = detail.evalCase === null ? null : chunksHoldingEvidence(chunks, detail.evalCase.gold_evidence, evidenceCoverageOptions(detail.evalCase));
+  const gold = detail.evalCase === null || isGoldWithheld(detail) ? null : chunksHoldingEvidence(chunks, detail.evalCase.gold_evidence, evidenceCoverageOptions(detail.evalCase));
   const cited = observation.citations === null ? null : new Set(observation.citations);
   const principal = principalOf(result, detail.evalCase);
   const longest = Math.max(1, ...observation.stage_timings.map((timing) => timing.duration_ms));
@@ -81,7 +88,7 @@ ${
           (chunk, index) => html`<tr class="chunk" id="${chunk.chunk_id === null ? "" : anchor(chunk.chunk_id)}" data-chunk-id="${chunk.chunk_id ?? ""}">
 <td>${chunk.rank}</td><td>${optional(chunk.score)}</td><td>${chunkLabel(chunk)}</td><td>${optional(chunk.document_id)}</td><td>${optional(chunk.document_version)}</td>
 <td>${aclText(chunk.acl)}</td>
-<td class="gold">${yesNo(gold === null ? null : (gold[index] ?? false))}</td><td class="packed">${packedText(observation, chunk.chunk_id)}</td>
+<td class="gold">${goldText(detail, gold === null ? null : (gold[index] ?? false))}</td><td class="packed">${packedText(observation, chunk.chunk_id)}</td>
 <td class="cited">${yesNo(cited === null || chunk.chunk_id === null ? null : cited.has(chunk.chunk_id))}</td><td class="readable">${readableText(chunk, principal)}</td><td class="text" title="${chunk.text ?? ""}">${optional(chunk.text)}</td></tr>`,
         )}</tbody></table>`
   }</section>
@@ -96,7 +103,7 @@ ${rerankSection(detail, principal, gold, cited)}
 <td class="outcome">${item.outcome}${item.review_required ? " (review)" : ""}</td><td class="reason">${item.reason}</td><td>${item.evidence_refs.join(" ")}</td>
 <td>${String(item.confidence.value)} (${item.confidence.semantics})</td></tr>`,
   )}</tbody></table></section>
-<section id="root-cause"><h2>Root cause</h2>${rootCause === null ? html`<p class="muted">None attributed (only failed cases get one).</p>` : html`<p><strong id="root-cause-label">${rootCauseLabelOf(rootCause.reason)}</strong> — ${rootCause.reason.slice(rootCause.reason.indexOf(":") + 1).trim()}</p>`}</section>
+<section id="root-cause"><h2>Root cause</h2>${rootCause === null ? html`<p class="muted">None attributed (only failed cases get one).</p>` : rootCause.reason === WITHHELD ? html`<p class="muted" id="root-cause-withheld">${WITHHELD}</p>` : html`<p><strong id="root-cause-label">${rootCauseLabelOf(rootCause.reason)}</strong> — ${rootCause.reason.slice(rootCause.reason.indexOf(":") + 1).trim()}</p>`}</section>
 <section id="judge"><h2>Judge verdicts</h2>${judged.length === 0 ? html`<p class="muted">Not judged.</p>` : html`<ul>${judged.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul>`}</section>
 <section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`} <span class="muted">${utcTime(label.labeled_at)} UTC</span></li>`)}</ul>`}
 <p><a href="/review/${encodeURIComponent(result.case_result_id)}">Label this case</a></p></section>
@@ -142,22 +149,25 @@ function rerankSection(detail: TraceDetail, principal: Principal, finalGold: boo
       : html`<section id="rerank">${heading}<p id="rerank-not-recorded" class="muted">Rerank: not recorded. No chunk has a rank before or after a rerank${observation.retrieved_chunks === null ? "" : html`; the list above is the trace's only ranking`}.</p></section>`;
   }
   const evalCase = detail.evalCase;
-  const goldBefore = evalCase === null ? null : chunksHoldingEvidence(before, evalCase.gold_evidence, evidenceCoverageOptions(evalCase));
+  const goldBefore = evalCase === null || isGoldWithheld(detail) ? null : chunksHoldingEvidence(before, evalCase.gold_evidence, evidenceCoverageOptions(evalCase));
   const rows = compareRerank(before, after);
   const dropped = rows.filter((row) => row.before !== null && row.after.length === 0 && row.matchable).length;
   const unmatched = rows.filter((row) => !row.matchable).length;
   const goldOf = (row: (typeof rows)[number]): boolean | null => {
     // Gold within the list the chunk is counted in: the retriever's for its chunks, the rerank's for a chunk only the rerank returned.
-    if (row.before !== null) return goldBefore === null ? null : (goldBefore[before.indexOf(row.before)] ?? false);
-    return finalGold === null ? null : (finalGold[after.indexOf(row.after[0]!)] ?? false);
+    if (row.before !== null) return goldBefore === null ? null : (goldBefore[row.index] ?? false);
+    return finalGold === null ? null : (finalGold[row.index] ?? false);
   };
+  // A chunk the rerank listed many times: its first places, and how many more (MAXIMUM_RANKS_SHOWN).
+  const shown = (row: (typeof rows)[number]) => row.after.slice(0, MAXIMUM_RANKS_SHOWN);
+  const more = (row: (typeof rows)[number]) => (row.after.length > MAXIMUM_RANKS_SHOWN ? html` <span class="muted more-ranks">and ${row.after.length - MAXIMUM_RANKS_SHOWN} more</span>` : "");
   return html`<section id="rerank">${heading}<p class="muted" id="rerank-summary">The retriever returned ${before.length} chunks, the rerank ${after.length}; ${dropped} of the retriever's chunks dropped by the rerank${unmatched > 0 ? html`; ${unmatched} listed without a chunk id or text, so not matched across the two lists` : ""}. Ranks are positions in each list; scores are each stage's own.</p>
 <table><thead><tr><th>retriever rank</th><th>retriever score</th><th>rank after rerank</th><th>rerank score</th><th>stage</th><th>chunk</th><th>document</th><th>ACL</th><th>readable?</th><th>gold?</th><th>packed?</th><th>cited?</th><th>text</th></tr></thead><tbody>${rows.map(
     (row) => html`<tr class="rerank-chunk" data-chunk-id="${row.chunk.chunk_id ?? ""}" data-stage="${row.stage}">
 <td class="retriever-rank">${row.before !== null ? String(row.before.rank) : row.matchable ? html`<span class="muted">not in the retriever's list</span>` : NOT_MATCHABLE}</td><td class="retriever-score">${row.before === null ? html`<span class="muted">—</span>` : optional(row.before.score)}</td>
-<td class="rerank-rank">${row.after.length > 0 ? row.after.map((chunk) => chunk.rank).join(", ") : row.matchable ? html`<strong class="dropped">dropped</strong>` : NOT_MATCHABLE}</td><td class="rerank-score">${row.after.length === 0 ? html`<span class="muted">—</span>` : row.after.map((chunk, index) => html`${index === 0 ? "" : ", "}${optional(chunk.score)}`)}</td>
+<td class="rerank-rank">${row.after.length > 0 ? html`${shown(row).map((chunk) => chunk.rank).join(", ")}${more(row)}` : row.matchable ? html`<strong class="dropped">dropped</strong>` : NOT_MATCHABLE}</td><td class="rerank-score">${row.after.length === 0 ? html`<span class="muted">—</span>` : html`${shown(row).map((chunk, index) => html`${index === 0 ? "" : ", "}${optional(chunk.score)}`)}${more(row)}`}</td>
 <td class="stage">${row.matchable ? STAGE_TEXT[row.stage] : row.before === null ? "returned by the rerank; whether the retriever listed it is not known" : "retrieved by the first stage; whether the rerank kept it is not known"}</td><td>${chunkLabel(row.chunk)}</td><td>${optional(row.chunk.document_id)}</td><td>${aclText(row.chunk.acl)}</td><td class="readable">${readableText(row.chunk, principal)}</td>
-<td class="gold">${yesNo(goldOf(row))}</td><td class="packed">${packedText(observation, row.chunk.chunk_id)}</td><td class="cited">${yesNo(cited === null || row.chunk.chunk_id === null ? null : cited.has(row.chunk.chunk_id))}</td>
+<td class="gold">${goldText(detail, goldOf(row))}</td><td class="packed">${packedText(observation, row.chunk.chunk_id)}</td><td class="cited">${yesNo(cited === null || row.chunk.chunk_id === null ? null : cited.has(row.chunk.chunk_id))}</td>
 <td class="text" title="${row.chunk.text ?? ""}">${optional(row.chunk.text)}</td></tr>`,
   )}</tbody></table></section>`;
 }

@@ -13,6 +13,7 @@
  */
 import { checkReleaseGate, GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
+import { describeUnpairedCases, pairCases } from "../../../evaluators/aggregate/paired-cases.js";
 import { packageFiles } from "../config/package-files.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import { describeScope } from "../../../store/ports/tenant-scope.js";
@@ -87,6 +88,8 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     }
     const result = checkReleaseGate(gate.value.rules, { cases, baseline, scoreWeights: gate.value.scoreWeights }, { allowNotAvailable: options.allowMissing === true });
     output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status), cases.filter((evaluated) => (evaluated.reviewedBy ?? []).length > 0).length));
+    const unpaired = baseline === null ? null : describeUnpairedCases(pairCases(cases, baseline), options.baseline!);
+    if (unpaired !== null) output.log(`  Note: ${unpaired}`);
     return result.passed ? GateExit.passed : result.undecided ? GateExit.unusable : GateExit.failed;
   } finally {
     await store.close();

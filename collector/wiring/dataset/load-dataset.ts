@@ -8,7 +8,9 @@
  *   cases' `dataset_id` / `dataset_version` when they leave them out.
  *
  * Every problem is reported, each with its path and the case's id, never as a
- * stack trace; duplicate `(case_id, case_version)` pairs are problems too.
+ * stack trace; duplicate `(case_id, case_version)` pairs are problems too. In
+ * YAML and JSON Lines it also names its line: a YAML dataset of hundreds of
+ * cases is edited by line, and `cases[212].gold_evidence[1]` is hard to find.
  *
  * Limits (a dataset file is input from outside): the file must be UTF-8 — a
  * byte sequence that is not is an error naming its line, never replaced
@@ -22,7 +24,8 @@ import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { parseAllDocuments } from "yaml";
+import { LineCounter, parseAllDocuments, type Document } from "yaml";
+import type { z } from "zod";
 import { evalCase, type EvalCase } from "../../../contracts/eval-case.js";
 import { failure, success, type Result } from "../../../core/result.js";
 import { describeIssue, formatPath, parseReporting } from "./format-issues.js";
@@ -34,6 +37,12 @@ export interface DatasetProblem {
   /** The case's id when it has one, to find it in a large file. */
   caseId: string | null;
   message: string;
+  /**
+   * The 1-based line of a YAML file where the field is, or where the nearest
+   * mapping or list holding it starts when it is missing (a required field).
+   * JSON Lines paths start with their line instead.
+   */
+  line?: number;
 }
 
 /** Which case format the file used: the Eval Case template, the seed's simple format (004 §二.1), or both. */
@@ -57,7 +66,8 @@ export interface DatasetLoadFailure {
 }
 
 export function formatProblem(problem: DatasetProblem): string {
-  const where = problem.path === "" ? "(file)" : problem.path;
+  const path = problem.path === "" ? "(file)" : problem.path;
+  const where = problem.line === undefined ? path : `line ${problem.line}, ${path}`;
   const which = problem.caseId ? ` (case_id ${problem.caseId})` : "";
   return `${where}${which}: ${problem.message}`;
 }
@@ -117,21 +127,64 @@ export function parseDataset(text: string, file: string): Result<Dataset, Datase
   if (!parsed.ok) return failure({ file, problems: parsed.error });
   // Cases in the simple format carry no dataset id or version: the file's name and a hash of its content stand in.
   const simpleDefaults = { datasetId: path.basename(file).replace(/\.[^.]*$/, "") || "dataset", datasetVersion: `sha256-${createHash("sha256").update(text).digest("hex").slice(0, 12)}` };
-  return validateDataset(parsed.value, file, simpleDefaults);
+  return validateDataset(parsed.value.value, file, simpleDefaults, parsed.value.locate);
 }
 
-function parseDocument(text: string, file: string): Result<unknown, DatasetProblem[]> {
+/** The line of a path inside a parsed document, or null when not even its first step is in the file. */
+type LineLocator = (segments: readonly (string | number)[]) => number | null;
+
+/** A parsed file, and for YAML where each path of it is. */
+interface ParsedDocument {
+  value: unknown;
+  locate?: LineLocator;
+}
+
+/**
+ * The line of the field a problem names, or of the nearest mapping or list above it that is in the file: a
+ * required field that is missing, or a field of the Eval Case a simple-format case was converted to, is not.
+ */
+function yamlLocator(documents: readonly Document.Parsed[], lines: LineCounter): LineLocator {
+  return (segments) => {
+    // Several documents are read as a list of cases, one a document.
+    const [document, inner] = documents.length > 1 ? [documents[Number(segments[0])], segments.slice(1)] : [documents[0], segments];
+    if (document === undefined) return null;
+    for (let length = inner.length; length >= 0; length -= 1) {
+      const node = length === 0 ? document.contents : document.getIn(inner.slice(0, length), true);
+      const offset = (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
+      if (offset !== undefined) return lines.linePos(offset).line;
+    }
+    return null;
+  };
+}
+
+/** `cases[3].gold_evidence[0].document_id` as the steps a YAML document is walked by. */
+function pathSegments(problemPath: string): (string | number)[] {
+  return [...problemPath.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((match) => (match[2] !== undefined ? Number(match[2]) : match[1]!));
+}
+
+/** `located`: the path to find the line of, when it is not the problem's path (an unknown field's own key). */
+function withLine(problem: DatasetProblem, locate: LineLocator | undefined, located = problem.path): DatasetProblem {
+  if (locate === undefined || /^line \d/.test(problem.path)) return problem;
+  const line = locate(pathSegments(located));
+  return line === null ? problem : { ...problem, line };
+}
+
+function parseDocument(text: string, file: string): Result<ParsedDocument, DatasetProblem[]> {
   if (text.trim() === "") return failure([{ path: "", caseId: null, message: "the file is empty; expected one case, a list of cases, or { dataset_id, dataset_version, cases }" }]);
-  if (isJsonLinesFile(file)) return parseJsonLines(text);
+  if (isJsonLinesFile(file)) {
+    const lines = parseJsonLines(text);
+    return lines.ok ? success({ value: lines.value }) : lines;
+  }
   if (isJsonFile(file)) {
     try {
-      return success(JSON.parse(text));
+      return success({ value: JSON.parse(text) });
     } catch (error) {
       return failure([{ path: "", caseId: null, message: `invalid JSON: ${(error as Error).message}` }]);
     }
   }
   // YAML is a superset of JSON, so any other extension is read as YAML.
-  const documents = parseAllDocuments(text, { prettyErrors: true });
+  const lineCounter = new LineCounter();
+  const documents = parseAllDocuments(text, { prettyErrors: true, lineCounter });
   const list = Array.isArray(documents) ? documents : [documents];
   const problems: DatasetProblem[] = [];
   for (const document of list) {
@@ -143,8 +196,9 @@ function parseDocument(text: string, file: string): Result<unknown, DatasetProbl
   }
   if (problems.length > 0) return failure(problems);
   try {
-    if (list.length > 1) return success(list.map((document) => document.toJS({ maxAliasCount: MAX_YAML_ALIASES })));
-    return success(list[0]?.toJS({ maxAliasCount: MAX_YAML_ALIASES }) ?? null);
+    const locate = yamlLocator(list, lineCounter);
+    if (list.length > 1) return success({ value: list.map((document) => document.toJS({ maxAliasCount: MAX_YAML_ALIASES })), locate });
+    return success({ value: list[0]?.toJS({ maxAliasCount: MAX_YAML_ALIASES }) ?? null, locate });
   } catch (error) {
     // The YAML library throws when aliases expand past the limit (its resource-exhaustion guard).
     return failure([{ path: "", caseId: null, message: `invalid YAML: ${(error as Error).message} (at most ${MAX_YAML_ALIASES} alias uses; write repeated parts out, or use JSON)` }]);
@@ -195,8 +249,14 @@ interface DatasetHeader {
   datasetVersion: string | null;
 }
 
-function validateDataset(root: unknown, file: string, simpleDefaults: { datasetId: string; datasetVersion: string }): Result<Dataset, DatasetLoadFailure> {
+function validateDataset(root: unknown, file: string, simpleDefaults: { datasetId: string; datasetVersion: string }, locate?: LineLocator): Result<Dataset, DatasetLoadFailure> {
   const problems: DatasetProblem[] = [];
+  /** A problem of one of the cases' fields; an unknown field is placed at its own line, not its case's. */
+  const issueProblem = (issue: z.core.$ZodIssue, pathOf: (inner: string) => string, caseId: string | null): DatasetProblem => {
+    const problemPath = pathOf(formatPath(issue.path));
+    const problem = { path: problemPath, caseId, message: describeIssue(issue) };
+    return withLine(problem, locate, issue.code === "unrecognized_keys" && issue.keys.length > 0 ? pathOf(formatPath([...issue.path, issue.keys[0]!])) : problemPath);
+  };
   let header: DatasetHeader = { datasetId: null, datasetVersion: null };
   let rawCases: unknown[];
   let prefix: (index: number) => string;
@@ -248,7 +308,7 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
       caseId = scalarText((raw as Record<string, unknown>).id);
       const simple = parseReporting(simpleCase, raw);
       if (!simple.success) {
-        for (const issue of simple.error.issues) problems.push({ path: pathOf(formatPath(issue.path)), caseId, message: describeIssue(issue) });
+        for (const issue of simple.error.issues) problems.push(issueProblem(issue, pathOf, caseId));
         return;
       }
       candidate = simpleToEvalCase(simple.data, { datasetId: header.datasetId ?? simpleDefaults.datasetId, datasetVersion: header.datasetVersion ?? simpleDefaults.datasetVersion });
@@ -258,13 +318,13 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
       : candidate;
     const parsed = parseReporting(evalCase, withHeader);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push({ path: pathOf(formatPath(issue.path)), caseId, message: describeIssue(issue) });
+      for (const issue of parsed.error.issues) problems.push(issueProblem(issue, pathOf, caseId));
       return;
     }
     const identity = `${parsed.data.case_id}@${parsed.data.case_version}`;
     const earlier = seen.get(identity);
     if (earlier !== undefined) {
-      problems.push({ path: `${prefix(index)}.case_id`, caseId, message: `duplicate case_id and case_version; first defined at ${prefix(earlier)}` });
+      problems.push({ path: `${prefix(index)}.case_id`, caseId, message: `duplicate case_id and case_version; first defined at ${prefix(earlier)} — give this case a case_id of its own, or a new case_version if it is a changed version of that case` });
       return;
     }
     seen.set(identity, index);
@@ -274,7 +334,7 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
 
   // JSON Lines: the lines that are not JSON were found first; every problem is listed in the order of the file.
   if (root instanceof JsonLines) problems.sort((left, right) => lineOf(left) - lineOf(right));
-  if (problems.length > 0) return failure({ file, problems });
+  if (problems.length > 0) return failure({ file, problems: problems.map((problem) => (problem.line === undefined ? withLine(problem, locate) : problem)) });
   const format: DatasetFormat = simpleCount === 0 ? "eval_case" : simpleCount === rawCases.length ? "simple" : "mixed";
   return success({ file, format, datasetId: header.datasetId, datasetVersion: header.datasetVersion, cases, casePaths });
 }

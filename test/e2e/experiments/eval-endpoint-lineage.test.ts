@@ -18,10 +18,14 @@
  * - a reviewer token limited to one tenant records a run's lineage as its
  *   tenant's (SECURITY.md, Tenants), beside the eval's record of the same run
  *   id, which stays what gate and report read over every tenant; it may not
- *   record it as another tenant's (403).
+ *   record it as another tenant's (403);
+ * - the read API compares a file's cases with serve's by their fields'
+ *   digests and answers with field names: no reader, not even one of every
+ *   tenant, reads a stored case's gold data through it (a blind case's gold
+ *   chunk ids and reference answer).
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -29,6 +33,9 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
+import { digestCaseFields } from "../../../contracts/eval-case-digest.js";
+import { evalCase as evalCaseSchema } from "../../../contracts/eval-case.js";
+import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 import { queryRows } from "../../support/temporary-store.js";
 import { projectRoot, ragscopeBinary, runRagscope } from "./support/run-ragscope.js";
 
@@ -36,6 +43,19 @@ const CASES = ["case_01", "case_02", "case_03", "case_04"];
 const OPERATOR_TOKEN = "operator-token-for-eval-endpoint-lineage";
 const TENANT_TOKEN = "acme-reviewer-token-for-eval-endpoint-lineage";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+/** A blind split's case serve holds: its gold must not be readable through the read API. */
+const BLIND_GOLD_CHUNK = "chunk-blind-gold-5521";
+const BLIND_GOLD_ANSWER = "The blind gold answer is 5521.";
+const BLIND_CASE = {
+  dataset_id: "qa_toy",
+  dataset_version: "v1",
+  case_id: "case_blind",
+  case_version: "1",
+  input: "What does the blind case ask?",
+  reference_answer: BLIND_GOLD_ANSWER,
+  gold_evidence: [{ document_id: "doc-blind", chunk_id: BLIND_GOLD_CHUNK }],
+  metadata: { split: "blind" },
+};
 
 /** Logs each case it starts to TASK_LOG, then answers once TASK_RELEASE/<case id> exists. */
 const TASK_MODULE = `import { appendFileSync, existsSync } from "node:fs";
@@ -52,17 +72,13 @@ describe("ragscope eval --endpoint: lineage and Eval Cases in the running collec
   let serveStore: string;
   let dataset: string;
   let taskFile: string;
-  let serve: ChildProcess;
-  let serveOutput = "";
+  let serve: ServeWithUi | null = null;
   let receiverUrl: string;
   let readApiUrl: string;
   const started = (log: string) => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);
 
   const stopServe = async () => {
-    if (serve.exitCode !== null || serve.signalCode !== null) return;
-    const exited = new Promise((resolve) => serve.once("exit", resolve));
-    serve.kill("SIGTERM");
-    await exited;
+    await serve?.stop();
   };
 
   before(async () => {
@@ -73,23 +89,16 @@ describe("ragscope eval --endpoint: lineage and Eval Cases in the running collec
     await writeFile(dataset, JSON.stringify({ dataset_id: "qa_toy", dataset_version: "v1", cases }));
     // serve holds one case more, of tenant globex: a reader limited to acme must not be given it.
     const serveDataset = path.join(folder, "serve-cases.json");
-    await writeFile(serveDataset, JSON.stringify({ dataset_id: "qa_toy", dataset_version: "v1", cases: [...cases, { case_id: "case_globex", case_version: "1", input: "What does globex ask?", reference_answer: "Globex's gold answer.", context: { tenant_id: "globex" } }] }));
+    await writeFile(serveDataset, JSON.stringify({ dataset_id: "qa_toy", dataset_version: "v1", cases: [...cases, { case_id: "case_globex", case_version: "1", input: "What does globex ask?", reference_answer: "Globex's gold answer.", context: { tenant_id: "globex" } }, BLIND_CASE] }));
     taskFile = path.join(folder, "task.mjs");
     await writeFile(taskFile, TASK_MODULE);
-    serve = spawn(process.execPath, [ragscopeBinary, "serve", "--dataset", path.join(folder, "serve-cases.json"), "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", serveStore], {
-      cwd: projectRoot,
-      env: { ...process.env, RAGSCOPE_CONFIG: "", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_QUIET_PERIOD_MS: "300", RAGSCOPE_UI_TOKENS: "", RAGSCOPE_UI_TENANT_TOKENS: `operator:*=${sha256(OPERATOR_TOKEN)},tina:acme=${sha256(TENANT_TOKEN)}` },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    serve.stdout!.on("data", (chunk: Buffer) => (serveOutput += chunk.toString()));
-    serve.stderr!.on("data", (chunk: Buffer) => (serveOutput += chunk.toString()));
-    const deadline = Date.now() + 60_000;
-    while (!/Eval Cases loaded/.test(serveOutput) && serve.exitCode === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const receiver = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(serveOutput)?.[1];
-    const readApi = /web UI and read API on (http:\/\/[\d.:]+)/.exec(serveOutput)?.[1];
-    assert.ok(receiver && readApi, `ragscope serve did not start:\n${serveOutput}`);
-    receiverUrl = receiver;
-    readApiUrl = readApi;
+    serve = await startServeWithUi(
+      serveStore,
+      { RAGSCOPE_QUIET_PERIOD_MS: "300", RAGSCOPE_UI_TOKENS: "", RAGSCOPE_UI_TENANT_TOKENS: `operator:*=${sha256(OPERATOR_TOKEN)},tina:acme=${sha256(TENANT_TOKEN)}` },
+      { arguments: ["--dataset", path.join(folder, "serve-cases.json")], readyLine: /Eval Cases loaded/, timeoutMs: 60_000 },
+    );
+    receiverUrl = serve.receiverUrl;
+    readApiUrl = serve.uiUrl;
   });
   after(async () => {
     await stopServe();
@@ -175,12 +184,48 @@ describe("ragscope eval --endpoint: lineage and Eval Cases in the running collec
     assert.deepEqual(await lineage.json(), { lineage: null });
   });
 
+  /** POST /api/cases/compare with the field digests of these cases (each parsed as a dataset file's case is). */
+  async function compare(token: string, cases: Record<string, unknown>[]) {
+    const body = { cases: cases.map((item) => ({ case_id: item.case_id, case_version: item.case_version, fields: digestCaseFields(evalCaseSchema.parse({ dataset_id: "any", dataset_version: "1", ...item })) })) };
+    const answer = await fetch(`${readApiUrl}/api/cases/compare`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const text = await answer.text();
+    assert.equal(answer.status, 200, text);
+    return { text, cases: (JSON.parse(text) as { cases: { stored: boolean; differing_fields?: string[] }[] }).cases };
+  }
+
+  test("a reader of every tenant cannot read a blind case's gold through the read API: the cases are compared by digest and answered with field names", async () => {
+    // The stored case itself is not served by id any more (it was, to every reader of all tenants).
+    const byId = await fetch(`${readApiUrl}/api/cases?case_id=case_blind&case_version=1`, { headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    const byIdText = await byId.text();
+    assert.equal(byId.status, 404, byIdText);
+    assert.ok(!byIdText.includes(BLIND_GOLD_CHUNK) && !byIdText.includes(BLIND_GOLD_ANSWER), byIdText);
+
+    const guess = { ...BLIND_CASE, reference_answer: "A guess.", gold_evidence: [{ document_id: "doc-blind", chunk_id: "chunk-guess" }] };
+    // One gold value right (the chunk id), another wrong: answered as both wrong, so guesses cannot be confirmed one value at a time.
+    const halfRight = { ...BLIND_CASE, reference_answer: "A guess." };
+    const compared = await compare(OPERATOR_TOKEN, [guess, halfRight, { ...guess, title: "Another title" }, BLIND_CASE]);
+    const blindGold = "its gold data (reference_answer, gold_evidence, key_points, evaluator_config, compared together for a blind case)";
+    assert.deepEqual(compared.cases, [
+      { case_id: "case_blind", case_version: "1", stored: true, dataset_id: "qa_toy", dataset_version: "v1", differing_fields: [blindGold] },
+      { case_id: "case_blind", case_version: "1", stored: true, dataset_id: "qa_toy", dataset_version: "v1", differing_fields: [blindGold] },
+      { case_id: "case_blind", case_version: "1", stored: true, dataset_id: "qa_toy", dataset_version: "v1", differing_fields: ["title", blindGold] },
+      { case_id: "case_blind", case_version: "1", stored: true, dataset_id: "qa_toy", dataset_version: "v1", differing_fields: [] },
+    ]);
+    // Neither the gold nor a digest of any stored value is in the answer (a digest of a short value is undone by guessing).
+    assert.ok(!compared.text.includes(BLIND_GOLD_CHUNK) && !compared.text.includes(BLIND_GOLD_ANSWER), compared.text);
+    assert.doesNotMatch(compared.text, /[0-9a-f]{64}/);
+
+    // A body that is not the contract's is 400 naming what is wrong, not a 500 or an empty answer.
+    const malformed = await fetch(`${readApiUrl}/api/cases/compare`, { method: "POST", headers: { Authorization: `Bearer ${OPERATOR_TOKEN}`, "Content-Type": "application/json" }, body: JSON.stringify({ cases: [{ case_id: "case_blind", fields: {} }] }) });
+    assert.equal(malformed.status, 400);
+    assert.match(((await malformed.json()) as { error: string }).error, /^cases\.0\.case_version: .*; send \{"cases": /);
+  });
+
   test("a reviewer token limited to one tenant reads only the Eval Cases its traces would use, and records a run's lineage as its tenant's only", async () => {
-    const read = async (token: string, caseId: string) =>
-      ((await (await fetch(`${readApiUrl}/api/cases?case_id=${caseId}&case_version=1`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { evalCase: { case_id: string } | null }).evalCase;
-    assert.equal((await read(TENANT_TOKEN, "case_01"))?.case_id, "case_01", "a case that names no tenant is every tenant's");
-    assert.equal(await read(TENANT_TOKEN, "case_globex"), null, "another tenant's case reads as not stored");
-    assert.equal((await read(OPERATOR_TOKEN, "case_globex"))?.case_id, "case_globex");
+    const stored = async (token: string, caseId: string) => (await compare(token, [{ case_id: caseId, case_version: "1", input: "?" }])).cases[0]!.stored;
+    assert.equal(await stored(TENANT_TOKEN, "case_01"), true, "a case that names no tenant is every tenant's");
+    assert.equal(await stored(TENANT_TOKEN, "case_globex"), false, "another tenant's case reads as not stored");
+    assert.equal(await stored(OPERATOR_TOKEN, "case_globex"), true);
 
     const body = JSON.stringify({ run_id: "remote-whole", started_at: "2026-01-01T00:00:00.000Z", completion: { status: "complete", planned_cases: 1, stored_cases: 1 } });
     const put = (query: string) => fetch(`${readApiUrl}/api/runs/remote-whole/lineage${query}`, { method: "PUT", headers: { Authorization: `Bearer ${TENANT_TOKEN}`, "Content-Type": "application/json" }, body });

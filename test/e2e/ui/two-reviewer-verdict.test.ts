@@ -184,6 +184,10 @@ describe("a review decides a case only once two reviewers agree", () => {
 
       // One reviewer of two: the automatic verdicts stay, hers shown to her as pending.
       await alice.goto(`${uiUrl}/review`);
+      // The export link and the import form share one line: a form inside a <p> closes it, which left the
+      // separator dangling and the form on a line of its own.
+      const exportLink = alice.locator("a[href='/api/labels.jsonl']");
+      assert.equal(await exportLink.evaluate((link) => link.parentElement?.querySelector("form[action='/review/import']") !== null), true);
       const row = alice.locator(`#queue tr[data-case-result-id="${listedTwice}"]`);
       assert.equal(await row.locator(".verdict").getAttribute("data-verdict"), "review_required");
       assert.equal(await row.locator(".verdict").getAttribute("data-human"), "no");

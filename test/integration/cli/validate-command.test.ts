@@ -87,13 +87,13 @@ describe("ragscope validate", () => {
     assert.equal(result.status, 1);
     const lines = result.stderr.split("\n").map((line) => line.trim());
     for (const expected of [
-      "[0].question (case_id number-question): must be a text, not a number",
-      "[1].relevant_document_ids (case_id listless): must be a list, not a text",
-      "[1].metadata (case_id listless): must be a mapping of fields, not a list",
-      "[2].question (case_id no-question): required",
-      "[3].case_version (case_id full): required",
-      "[3].dataset_version (case_id full): required",
-      "[3].input (case_id full): must be a text, not a mapping of fields",
+      "line 2, [0].question (case_id number-question): must be a text, not a number",
+      "line 5, [1].relevant_document_ids (case_id listless): must be a list, not a text",
+      "line 6, [1].metadata (case_id listless): must be a mapping of fields, not a list",
+      "line 7, [2].question (case_id no-question): required",
+      "line 9, [3].case_version (case_id full): required",
+      "line 9, [3].dataset_version (case_id full): required",
+      "line 11, [3].input (case_id full): must be a text, not a mapping of fields",
     ]) {
       assert.ok(lines.includes(expected), `${expected}\n${result.stderr}`);
     }

@@ -48,10 +48,43 @@ describe("ragscope validate: every problem", () => {
     // Line 2 is blank: the duplicate is on line 3 of the file, the bad JSON on line 4, the missing question on line 5.
     const problems = result.stderr.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("line "));
     assert.equal(problems.length, 3, result.stderr);
-    assert.equal(problems[0], "line 3.case_id (case_id q1): duplicate case_id and case_version; first defined at line 1");
+    assert.equal(problems[0], "line 3.case_id (case_id q1): duplicate case_id and case_version; first defined at line 1 — give this case a case_id of its own, or a new case_version if it is a changed version of that case");
     assert.match(problems[1]!, /^line 4 \(case_id q4\): invalid JSON: .+; a JSON Lines file holds one complete JSON object per line/);
     assert.equal(problems[2], "line 5.question (case_id q5): required");
     assert.match(result.stderr, /simple\.jsonl: 3 problems/);
+  });
+
+  test("a YAML file's problems name their lines: the field's own, its mapping's when it is missing, an unknown field's own", async () => {
+    const file = path.join(folder, "lines.yaml");
+    await writeFile(
+      file,
+      [
+        "dataset_id: lines", // 1
+        'dataset_version: "1"', // 2
+        "cases:", // 3
+        "  - id: simple_ok", // 4
+        "    question: How long is the return window?", // 5
+        "  - id: simple_bad", // 6
+        "    question: What does shipping cost?", // 7
+        "    difficulty: extreme", // 8
+        "  - case_id: full", // 9
+        '    case_version: "1"', // 10
+        "    input: Is there a warranty?", // 11
+        "    gold_evidence:", // 12
+        "      - chunk_id: warranty-1", // 13
+        "    metadata: { owner: qa }", // 14
+        "    risk_levle: P1", // 15
+        "",
+      ].join("\n"),
+    );
+    const result = run("validate", file);
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    const problems = result.stderr.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("line "));
+    assert.deepEqual(problems, [
+      "line 8, cases[1].difficulty (case_id simple_bad): must be one of easy, medium, hard, hard negative, adversarial (any letter case)",
+      "line 13, cases[2].gold_evidence[0].document_id (case_id full): required",
+      'line 15, cases[2] (case_id full): unknown field "risk_levle" (check the spelling against the Eval Case template)',
+    ]);
   });
 
   test("a later file that redefines a case id and version with other content is a problem of that file; the same case in another dataset is not", async () => {

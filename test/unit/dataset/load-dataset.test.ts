@@ -43,7 +43,7 @@ describe("dataset files", () => {
     assert.equal(loaded.value.cases[0]!.dataset_version, "v1");
   });
 
-  test("every problem is reported with its path and case id", () => {
+  test("every problem is reported with its line, path and case id (a missing field at its mapping's line, an unknown one at its own)", () => {
     const text = `
 dataset_id: d
 dataset_version: v1
@@ -64,16 +64,16 @@ cases:
     const loaded = parseDataset(text, "set.yaml");
     assert.ok(!loaded.ok);
     const lines = loaded.error.problems.map(formatProblem);
-    assert.ok(lines.includes("cases[1].gold_evidence[0].document_id (case_id broken_case): required"), lines.join("\n"));
-    assert.ok(lines.some((line) => line.startsWith("cases[1].risk_level (case_id broken_case): must be one of")), lines.join("\n"));
-    assert.ok(lines.includes("cases[2].case_id: required"), lines.join("\n"));
-    assert.ok(lines.some((line) => line.startsWith('cases[2]: unknown field "gold_evidnce"')), lines.join("\n"));
+    assert.ok(lines.includes("line 13, cases[1].gold_evidence[0].document_id (case_id broken_case): required"), lines.join("\n"));
+    assert.ok(lines.some((line) => line.startsWith("line 11, cases[1].risk_level (case_id broken_case): must be one of")), lines.join("\n"));
+    assert.ok(lines.includes("line 14, cases[2].case_id: required"), lines.join("\n"));
+    assert.ok(lines.some((line) => line.startsWith('line 16, cases[2]: unknown field "gold_evidnce"')), lines.join("\n"));
   });
 
   test("duplicate case ids, YAML syntax errors and empty files are problems, not exceptions", () => {
     const duplicate = parseDataset(JSON.stringify([{ case_id: "a", case_version: "1", dataset_id: "d", dataset_version: "1", input: "q" }, { case_id: "a", case_version: "1", dataset_id: "d", dataset_version: "1", input: "q" }]), "x.json");
     assert.ok(!duplicate.ok);
-    assert.match(formatProblem(duplicate.error.problems[0]!), /^\[1\]\.case_id \(case_id a\): duplicate case_id and case_version; first defined at \[0\]$/);
+    assert.match(formatProblem(duplicate.error.problems[0]!), /^\[1\]\.case_id \(case_id a\): duplicate case_id and case_version; first defined at \[0\] — give this case a case_id of its own, or a new case_version if it is a changed version of that case$/);
 
     const broken = parseDataset("cases: [\n  - a: b\n", "x.yaml");
     assert.ok(!broken.ok);

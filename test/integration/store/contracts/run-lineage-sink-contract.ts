@@ -44,5 +44,21 @@ export function runLineageSinkContract(name: string, factory: StoreFactory): voi
         ["run_tenants", "globex"],
       ]);
     });
+
+    test("of several tenants' records, a reader of every tenant reads one that says the run has not finished before a newer one that says it has", async () => {
+      const at = "2026-07-08T09:00:00.000Z";
+      // globex's eval was interrupted; acme then records its own lineage of the same id as complete (test/security/run-lineage-writes.test.ts).
+      clock += 10_000;
+      const interrupted = await subject.store.runs.record({ run_id: "run_forged", started_at: at, generator_model: "globex", completion: { status: "interrupted", planned_cases: 10, stored_cases: 3 } }, "globex");
+      clock += 1_000;
+      const forged = await subject.store.runs.record({ run_id: "run_forged", started_at: at, generator_model: "acme", completion: { status: "complete", planned_cases: 3, stored_cases: 3 } }, "acme");
+      assert.deepEqual(await subject.store.reader.readRun("run_forged"), interrupted);
+      assert.deepEqual((await subject.store.traces.listRuns(10)).find((run) => run.runId === "run_forged")?.lineage, interrupted);
+      assert.equal(forged.generator_model, "acme");
+      // A record without a tenant still comes first: only a writer of every tenant writes it.
+      clock += 1_000;
+      const operator = await subject.store.runs.record({ run_id: "run_forged", started_at: at, generator_model: "operator", completion: { status: "complete", planned_cases: 10, stored_cases: 10 } });
+      assert.deepEqual(await subject.store.reader.readRun("run_forged"), operator);
+    });
   });
 }

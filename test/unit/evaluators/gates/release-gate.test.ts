@@ -168,6 +168,24 @@ describe("release gate", () => {
     assert.match(reasonOf([{ ...unrecorded, caseResult: { ...unrecorded.caseResult, rag_observation: { ...unrecorded.caseResult.rag_observation, abstained: null } } }]), /none of its 1 unanswerable case\(s\) recorded whether it abstained/);
   });
 
+  test("overall_score_drop compares the cases both runs ran: dropping a failing case from the dataset does not hide a regression", () => {
+    // Every term of the weighted score at one value v gives a composite of v, whatever the weights (they sum to 1).
+    const scored = (caseId: string, value: number, caseVersion = "1") => {
+      const item = evaluated(caseId, { answer_relevance: value, faithfulness: value, answer_correctness: value, completeness: value, citation_accuracy: value });
+      return { ...item, caseResult: { ...item.caseResult, case_version: caseVersion } };
+    };
+    // The baseline ran a (1.0) and b (0.0); the new dataset version leaves b out, and a fell to 0.5. Over the whole
+    // runs both composites are 0.5 (no drop); over the case both ran it fell from 1.0 to 0.5.
+    const drop = gateMetricValue("overall_score_drop", { cases: [scored("a", 0.5)], baseline: [scored("a", 1), scored("b", 0)] });
+    assert.deepEqual(drop, { applicable: true, value: 0.5 });
+    const gate = checkReleaseGate(rules({ regression: { overall_score_drop: "<= 0.02" } }), { cases: [scored("a", 0.5)], baseline: [scored("a", 1), scored("b", 0)] });
+    assert.equal(gate.rules[0]!.status, "failed");
+    // A case whose case_version changed is another case: with no case in both, there is nothing to compare.
+    const none = gateMetricValue("overall_score_drop", { cases: [scored("a", 1, "2")], baseline: [scored("a", 1, "1")] });
+    assert.equal(none.applicable, false);
+    assert.match(!none.applicable ? none.reason : "", /the baseline ran none of this run's cases/);
+  });
+
   test("a pNN_ gate reads rank ⌈NN·n/100⌉: p7_latency_ms of 100 cases is the 7th latency, not the 8th", () => {
     // (7 / 100) · 100 is 7.000000000000001 in binary floating point; the rank must come from exact arithmetic
     // (test/data/numpy/README.md). Latencies 1..100 ms and token_f1 0.01..1.00, shuffled; p7_latency_ms reads the

@@ -1,0 +1,121 @@
+/**
+ * A blind split's gold data is never shown (README "Splits", seed §二.2) —
+ * not by the CLI, and not by `ragscope serve`'s web UI and read API either:
+ * a developer with a UI token is whom a blind set hides its gold from. End to
+ * end as users meet it: `ragscope serve --dataset` (a subprocess) holding a
+ * blind case and a regression case, `ragscope eval --endpoint` (a subprocess)
+ * sending both cases' traces to its OTLP receiver through the SDK's stage
+ * wrappers (test/e2e/experiments/tasks/staged-rag-task.ts), then the read API
+ * and the pages fetched over HTTP.
+ *
+ * Each case's gold — a reference answer, a key point, and gold evidence in a
+ * document and chunk its retrieval did not return — is made of strings the
+ * trace never carries, so any of them on a page came from the gold: the blind
+ * case's appear in none of /api/traces/:id, the trace page and the review
+ * page; the regression case's appear on each (the reader still shows gold
+ * outside the blind split), and both cases keep their verdicts and scores.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
+import { runRagscope, tasksFolder } from "../experiments/support/run-ragscope.js";
+
+const RUN = "blind-split-ui";
+
+/** A case whose retrieval returns one chunk that is not its gold, and whose answer misses its gold answer. */
+function scriptedCase(caseId: string, split: string, gold: { answer: string; keyPoint: string; document: string; chunk: string; text: string }) {
+  return {
+    case_id: caseId,
+    case_version: "1",
+    input: `What does express shipping cost (${caseId})?`,
+    reference_answer: gold.answer,
+    key_points: [gold.keyPoint],
+    gold_evidence: [{ document_id: gold.document, chunk_id: gold.chunk, text: gold.text }],
+    metadata: {
+      split,
+      retrieve: [{ chunk: `${caseId}-seen-1`, document: `${caseId}-seen-doc`, text: "Orders ship from the central warehouse." }],
+      answer: "Shipping is handled by the central warehouse.",
+    },
+  };
+}
+
+const BLIND_GOLD = { answer: "Blind express costs 7731 zorkmids.", keyPoint: "7731 zorkmids per parcel", document: "blind-gold-document-7731", chunk: "blind-gold-chunk-7731", text: "Express delivery is priced at 7731 zorkmids." };
+const REGRESSION_GOLD = { answer: "Regression express costs 4419 florins.", keyPoint: "4419 florins per parcel", document: "regression-gold-document-4419", chunk: "regression-gold-chunk-4419", text: "Express delivery is priced at 4419 florins." };
+const goldStrings = (gold: typeof BLIND_GOLD) => Object.values(gold);
+
+/** The trace page's "gold?" cells of the retrieved chunks, in rank order. */
+const goldCells = (page: string) => [...page.matchAll(/<td class="gold">(.*?)<\/td>/g)].map((match) => match[1]);
+
+interface EvalOutput {
+  case_results: { case_result_id: string; case_id: string; quality_status: string }[];
+}
+
+interface TraceAnswer {
+  caseResult: { quality_status: string };
+  evaluationResults: { evaluator_id: string; metric_values: Record<string, number | null>; outcome: string; reason: string }[];
+}
+
+describe("ragscope serve: the web UI and read API withhold a blind case's gold", () => {
+  let folder: string;
+  let serve: ServeWithUi | null = null;
+  const caseResultIds = new Map<string, string>();
+  const verdicts = new Map<string, string>();
+
+  before(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-blind-split-ui-"));
+    const dataset = path.join(folder, "cases.json");
+    await writeFile(dataset, JSON.stringify({ dataset_id: "blind_ui", dataset_version: "v1", cases: [scriptedCase("c_blind", "blind", BLIND_GOLD), scriptedCase("c_regression", "regression", REGRESSION_GOLD)] }));
+    serve = await startServeWithUi(path.join(folder, "serve-store"), { RAGSCOPE_QUIET_PERIOD_MS: "300" }, { arguments: ["--dataset", dataset], readyLine: /Eval Cases loaded/, timeoutMs: 60_000 });
+    const output = path.join(folder, "results.json");
+    const evaluated = await runRagscope(["eval", "--dataset", dataset, "--task", path.join(tasksFolder, "staged-rag-task.ts"), "--run-id", RUN, "--endpoint", serve.receiverUrl, "--read-api", serve.uiUrl, "--output", output, "--data-dir", path.join(folder, "unused")]);
+    assert.notEqual(evaluated.status, 2, evaluated.stdout + evaluated.stderr);
+    const results = JSON.parse(await readFile(output, "utf8")) as EvalOutput;
+    for (const item of results.case_results) {
+      caseResultIds.set(item.case_id, item.case_result_id);
+      verdicts.set(item.case_id, item.quality_status);
+    }
+    assert.equal(caseResultIds.size, 2, evaluated.stdout + evaluated.stderr);
+  });
+  after(async () => {
+    await serve?.stop();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  async function shown(caseId: string) {
+    const id = encodeURIComponent(caseResultIds.get(caseId)!);
+    const [api, tracePage, reviewPage] = await Promise.all([fetch(`${serve!.uiUrl}/api/traces/${id}`), fetch(`${serve!.uiUrl}/traces/${id}`), fetch(`${serve!.uiUrl}/review/${id}`)]);
+    assert.deepEqual([api.status, tracePage.status, reviewPage.status], [200, 200, 200]);
+    const apiText = await api.text();
+    return { api: JSON.parse(apiText) as TraceAnswer, surfaces: { "/api/traces/:id": apiText, "the trace page": await tracePage.text(), "the review page": await reviewPage.text() } };
+  }
+
+  test("the blind case: no gold value in the trace API, the trace page or the review page; its verdict and scores stay", async () => {
+    const { api, surfaces } = await shown("c_blind");
+    const leaks = Object.entries(surfaces).flatMap(([surface, text]) => goldStrings(BLIND_GOLD).filter((gold) => text.includes(gold)).map((gold) => `${surface} shows "${gold}"`));
+    assert.deepEqual(leaks, [], "the blind case's gold is shown");
+    assert.equal(api.caseResult.quality_status, verdicts.get("c_blind"));
+    // Scores stay: the gold-dependent retrieval metric is measured (its gold chunk was not retrieved) and shown.
+    const recall = api.evaluationResults.find((item) => "recall_at_5" in item.metric_values);
+    assert.equal(recall?.metric_values.recall_at_5, 0);
+    assert.ok(api.evaluationResults.every((item) => item.reason === "(blind split: reason withheld so no gold data is shown)"));
+    // Which retrieved chunk holds gold evidence would name the gold: the page says it is withheld, not "no".
+    assert.deepEqual(goldCells(surfaces["the trace page"]), ['<span class="muted">withheld (blind split)</span>']);
+    // The failed case's root cause is attributed; its explanation names the missing evidence, so it is withheld too.
+    assert.match(surfaces["the trace page"], /<p class="muted" id="root-cause-withheld">\(blind split: reason withheld so no gold data is shown\)<\/p>/);
+  });
+
+  test("the regression case: its gold is shown on every surface, so a page that dropped all gold would fail the test above for the wrong reason", async () => {
+    const { api, surfaces } = await shown("c_regression");
+    assert.ok(surfaces["/api/traces/:id"].includes(REGRESSION_GOLD.answer) && surfaces["/api/traces/:id"].includes(REGRESSION_GOLD.chunk));
+    // The pages show it through the evaluators' reasons, which name the gold evidence the retrieval missed.
+    for (const surface of ["the trace page", "the review page"] as const) {
+      assert.ok(goldStrings(REGRESSION_GOLD).some((gold) => surfaces[surface].includes(gold)), `${surface} shows none of the regression case's gold`);
+    }
+    assert.deepEqual(goldCells(surfaces["the trace page"]), ["no"]);
+    assert.match(surfaces["the trace page"], /id="root-cause-label"/);
+    assert.equal(api.caseResult.quality_status, verdicts.get("c_regression"));
+  });
+});
