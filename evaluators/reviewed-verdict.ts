@@ -26,10 +26,10 @@
  * request that did not complete, as for the automatic verdict.
  * The gate, the report, the dashboards, the Quality and
  * Failures pages and the traces list all use it. In SQL the same rule is
- * dashboards/source/aggregate-metrics.ts FINAL_VERDICT (and
- * finalVerdictOfRequests, which the request rollups count, and
- * LISTED_FINAL_VERDICT, the traces list's filter); the store contract test
- * checks both give the same verdicts.
+ * dashboards/source/aggregate-metrics.ts FINAL_VERDICT (also the traces
+ * list's filter, over trace_list) and finalVerdictOfRequests, which the
+ * request rollups count; the store contract test checks both give the same
+ * verdicts.
  */
 import type { CaseResult } from "../contracts/case-result.js";
 import { isError, isTimeout, type ExecutionOutcome } from "./aggregate/reliability-summary.js";

@@ -335,7 +335,8 @@ export function heuristicMeasurementOf(metric: string, label: string): Aggregate
  * request that did not complete (DID_NOT_COMPLETE) leave it failed: a review
  * can confirm such a request failed, never pass it. Used wherever a verdict is
  * counted, so the dashboards, the report, the UI and the gate count reviewed
- * cases alike.
+ * cases alike; the web UI's trace list applies it to trace_list's rows, which
+ * hold the same columns (error_type since migration 0029).
  */
 const AGREED_PASS = `count() >= ${REVIEWERS_PER_CASE} AND max(reviewer_failed) = 0`;
 const AGREED_FAIL = `count() >= ${REVIEWERS_PER_CASE} AND min(reviewer_failed) = 1`;
@@ -350,15 +351,8 @@ export const DID_NOT_COMPLETE = `(${IS_ERROR} OR ${IS_TIMEOUT})`;
 export const REVIEWED_PASSED = reviewedAs(AGREED_PASS);
 export const REVIEWED_FAILED = reviewedAs(AGREED_FAIL);
 /** The final verdict from the two review sets and the row's own columns (quality_status, execution_status, error_type). */
-const finalVerdictFrom = (passed: string, failed: string, incomplete = DID_NOT_COMPLETE): string => `multiIf((${passed}) AND NOT ${incomplete}, 'passed', (${passed}) OR (${failed}), 'failed', quality_status)`;
+const finalVerdictFrom = (passed: string, failed: string): string => `multiIf((${passed}) AND NOT ${DID_NOT_COMPLETE}, 'passed', (${passed}) OR (${failed}), 'failed', quality_status)`;
 export const FINAL_VERDICT = finalVerdictFrom(REVIEWED_PASSED, REVIEWED_FAILED);
-/**
- * FINAL_VERDICT over trace_list (migration 0015), which holds execution_status but not error_type: whether a
- * request the reviewers passed did not complete is read from case_results, for those requests alone. Any version of
- * the request's row: its versions (a partial trace, then the complete one; re-evaluations) share how it ended, as a
- * partial version is never one that did not complete.
- */
-export const LISTED_FINAL_VERDICT = finalVerdictFrom(REVIEWED_PASSED, REVIEWED_FAILED, `(case_result_id IN (SELECT case_result_id FROM case_results WHERE ${DID_NOT_COMPLETE} AND ${REVIEWED_PASSED}))`);
 /** The rows whose final verdict is their reviewers' (an agreed fail, or an agreed pass of a request that completed). */
 export const REVIEW_DECIDED = `((${REVIEWED_PASSED}) AND NOT ${DID_NOT_COMPLETE}) OR (${REVIEWED_FAILED})`;
 

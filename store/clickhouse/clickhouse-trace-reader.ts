@@ -22,7 +22,7 @@ import { evaluationResult as evaluationResultSchema } from "../../contracts/eval
 import type { RunListing } from "../ports/run-listing.js";
 import { rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../ports/trace-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
-import { finalVerdictCandidates, LISTED_FINAL_VERDICT } from "../../dashboards/source/aggregate-metrics.js";
+import { FINAL_VERDICT, finalVerdictCandidates } from "../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter } from "./tenant-filter.js";
@@ -43,6 +43,7 @@ interface SummaryRow {
   route: string;
   quality_status: string;
   execution_status: string;
+  error_type: string;
   latency_ms: number | null;
   started_at_ms: string | number;
   query: string | null;
@@ -120,8 +121,9 @@ export class ClickHouseTraceReader implements TraceReader {
     // are found with cheaper conditions one of which every row with that verdict meets.
     let verdict: { exact: string; candidates: string[] } | null = null;
     if (filter.verdict !== undefined) {
-      // trace_list holds no error_type: LISTED_FINAL_VERDICT reads whether a request completed from case_results.
-      verdict = { exact: `${qualifyTables(LISTED_FINAL_VERDICT, this.connection.database)} = {verdict:String}`, candidates: finalVerdictCandidates(filter.verdict).map((condition) => qualifyTables(condition, this.connection.database)) };
+      // trace_list holds execution_status and error_type (migration 0029): whether a request completed is read from
+      // the list's own rows. Before, every query of this filter scanned case_results for the requests that did not.
+      verdict = { exact: `${qualifyTables(FINAL_VERDICT, this.connection.database)} = {verdict:String}`, candidates: finalVerdictCandidates(filter.verdict).map((condition) => qualifyTables(condition, this.connection.database)) };
       parameters.verdict = filter.verdict;
     }
     if (filter.datasetId !== undefined) {
@@ -252,7 +254,7 @@ export class ClickHouseTraceReader implements TraceReader {
     const newest = (column: string, alias = column) => `argMax(${column}, version) AS ${alias}`;
     const summaries = await this.rows<SummaryRow>(
       `SELECT case_result_id, service_name, tenant_id,
-              ${["trace_id", "run_id", "case_id", "case_version", "dataset_id", "route", "quality_status", "execution_status", "latency_ms", "query", "output", "has_output"].map((column) => newest(column)).join(", ")},
+              ${["trace_id", "run_id", "case_id", "case_version", "dataset_id", "route", "quality_status", "execution_status", "error_type", "latency_ms", "query", "output", "has_output"].map((column) => newest(column)).join(", ")},
               toUnixTimestamp64Milli(${newest("started_at", "newest_started_at")}) AS started_at_ms
        FROM ${database}.trace_list WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("trace_list")}
        GROUP BY toDate(started_at), tenant_id, service_name, case_result_id`,
@@ -265,15 +267,6 @@ export class ClickHouseTraceReader implements TraceReader {
           { ids, ...span },
         )
       ).map((row) => [row.case_result_id, rootCauseLabelOf(row.reason)]),
-    );
-    // trace_list holds no error type: read from the page's Case Results, newest version, as the summaries are.
-    const errorTypes = new Map(
-      (
-        await this.rows<{ case_result_id: string; error_type: string }>(
-          `SELECT case_result_id, ${newest("error_type")} FROM ${database}.case_results WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("case_results")} GROUP BY toDate(started_at), tenant_id, service_name, case_result_id`,
-          { ids, ...span },
-        )
-      ).map((row) => [row.case_result_id, row.error_type]),
     );
     const missingDatasets = summaries.filter((row) => row.dataset_id === "" && row.case_id !== "");
     // With the tenant the case names: another tenant's case lends a trace that only names its ids no dataset (contracts/eval-case-tenant.ts).
@@ -305,7 +298,7 @@ export class ClickHouseTraceReader implements TraceReader {
         route: row.route,
         qualityStatus: row.quality_status,
         executionStatus: row.execution_status,
-        errorType: errorTypes.get(row.case_result_id) ?? "none",
+        errorType: row.error_type,
         latencyMs: row.latency_ms === null ? null : Number(row.latency_ms),
         startedAt: new Date(Number(row.started_at_ms)).toISOString(),
         query: row.query,

@@ -29,12 +29,14 @@ import { allOf, type Variables } from "../../../report/grafana-macros.js";
 import { panelIntervalMs } from "../../../report/panel-interval.js";
 import { executableSql, runQuery, type Frame } from "../../../report/panel-data.js";
 import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
-import { aggregateSelect, FEEDBACK_KINDS_FROM_PAYLOAD } from "../../../dashboards/source/aggregate-metrics.js";
+import { aggregateSelect, DID_NOT_COMPLETE, FEEDBACK_KINDS_FROM_PAYLOAD, REVIEWED_FAILED, REVIEWED_PASSED } from "../../../dashboards/source/aggregate-metrics.js";
+import { qualifyTables } from "../../../report/qualify-tables.js";
+import { newHumanLabel, type HumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
 import { resolveGateMetric } from "../../../dashboards/source/gate-metrics.js";
 import { alertScope } from "../../../dashboards/source/sql-scope.js";
 import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
-import type { TraceCursor, TraceFilter } from "../../../store/ports/trace-reader.js";
+import type { TraceCursor, TraceFilter, TraceSummary } from "../../../store/ports/trace-reader.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type RowLayout, type SeededDataset } from "../dashboards/dashboard-dataset.js";
 
@@ -379,18 +381,20 @@ describe("upgrading a store of the previous release", () => {
   });
 });
 
+/** Every page of a list, newest first, as the web UI's API pages it: each trace as `line` gives it. */
+async function listedPages(on: TemporaryStore, filter: TraceFilter, line: (trace: TraceSummary) => string): Promise<string[]> {
+  const lines: string[] = [];
+  let after: TraceCursor | null = null;
+  do {
+    const page = await on.store.traces.listTraces(filter, { after, limit: 7 });
+    lines.push(...page.traces.map(line));
+    after = page.next;
+  } while (after !== null);
+  return lines;
+}
+
 describe("the trace list's copies (migration 0015) on the upgraded store", () => {
-  /** Every page of a list, newest first, as the web UI's API pages it. */
-  async function everyPage(on: TemporaryStore, filter: TraceFilter): Promise<string[]> {
-    const ids: string[] = [];
-    let after: TraceCursor | null = null;
-    do {
-      const page = await on.store.traces.listTraces(filter, { after, limit: 7 });
-      ids.push(...page.traces.map((trace) => `${trace.caseResultId} ${trace.startedAt} ${trace.qualityStatus} ${trace.output ?? "null"} ${trace.query ?? "null"}`));
-      after = page.next;
-    } while (after !== null);
-    return ids;
-  }
+  const everyPage = (on: TemporaryStore, filter: TraceFilter) => listedPages(on, filter, (trace) => `${trace.caseResultId} ${trace.startedAt} ${trace.qualityStatus} ${trace.output ?? "null"} ${trace.query ?? "null"}`);
 
   test("hold every collapsed row of case_results and metric_values, and the list pages like the unbounded query", async () => {
     // What FINAL returns from the copied tables is what it returns from the tables they copy.
@@ -674,5 +678,90 @@ describe("upgrading a store of the release before migrations 0018 to 0021", () =
     }
     const business = (before.window.get("panel ragscope-rag-quality/Business: rates over the range") as PanelNumbers[])[1]!;
     assert.ok(business.rows[0]!.some((cell) => typeof cell === "number"), JSON.stringify(business));
+  });
+});
+
+/**
+ * Migration 0029 (trace_list carries error_type, issue 13) on a store of the release before it, with data: the
+ * dashboard dataset's requests that threw and timed out, replayed, and reviews — two reviewers passing a request
+ * that timed out and one that threw (set aside: they stay failed, migration 0026), passing one that completed and
+ * failing another, one reviewer alone, two who disagree. After the upgrade the web UI's list shows every request's
+ * error type, and each final-verdict filter selects the traces, that release's list did: its two queries, kept
+ * here as it ran them — the error types from case_results, and the verdict with whether a request completed read
+ * from case_results. So does a store this release wrote and re-wrote through its sink.
+ */
+describe("upgrading a store of the release before migration 0029", () => {
+  /** The release before 0029's final verdict over trace_list (its LISTED_FINAL_VERDICT). */
+  const PREVIOUS_LISTED_VERDICT = `multiIf((${REVIEWED_PASSED}) AND NOT (case_result_id IN (SELECT case_result_id FROM case_results WHERE ${DID_NOT_COMPLETE} AND ${REVIEWED_PASSED})), 'passed', (${REVIEWED_PASSED}) OR (${REVIEWED_FAILED}), 'failed', quality_status)`;
+  const VERDICTS = ["passed", "failed", "review_required", "unjudged", "not_evaluated"];
+  let earlier: TemporaryStore;
+  let written: TemporaryStore;
+  let cleanup: () => Promise<void>;
+  /** The reviewed requests by how they were reviewed. */
+  const reviewed: Record<"timedOut" | "threw" | "passed" | "failed" | "alone" | "disagree", string> = { timedOut: "", threw: "", passed: "", failed: "", alone: "", disagree: "" };
+
+  before(async () => {
+    ({ earlier, written, cleanup } = await earlierAndRewritten(28, "current"));
+    const results = dataset.evaluations.map((evaluation) => evaluation.caseResult);
+    const completed = results.filter((result) => result.execution_error.type === "none" && result.quality_status !== "failed");
+    reviewed.timedOut = results.find((result) => result.execution_error.type === "timeout")!.case_result_id;
+    reviewed.threw = results.find((result) => result.execution_error.type === "system_error")!.case_result_id;
+    [reviewed.passed, reviewed.failed, reviewed.alone, reviewed.disagree] = completed.slice(0, 4).map((result) => result.case_result_id) as [string, string, string, string];
+    const label = (caseResultId: string, labelerId: string, verdict: "pass" | "fail"): HumanLabel =>
+      newHumanLabel({ case_result_id: caseResultId, metric: "faithfulness", labeler_id: labelerId, verdict, labeled_at: new Date(DATASET_END).toISOString() });
+    const labels = [
+      ...[reviewed.timedOut, reviewed.threw, reviewed.passed].flatMap((id) => [label(id, "alice", "pass"), label(id, "bob", "pass")]),
+      label(reviewed.failed, "alice", "fail"),
+      label(reviewed.failed, "bob", "fail"),
+      label(reviewed.alone, "alice", "pass"),
+      label(reviewed.disagree, "alice", "pass"),
+      label(reviewed.disagree, "bob", "fail"),
+    ];
+    for (const on of [earlier, written]) await on.store.humanLabels.save(labels);
+  });
+
+  after(async () => {
+    await cleanup();
+  });
+
+  /** Every trace of the list with its error type, and each verdict's traces, as this release's list gives them. */
+  async function listed(on: TemporaryStore): Promise<{ errorTypes: string[]; verdicts: Record<string, string[]> }> {
+    const verdicts: Record<string, string[]> = {};
+    for (const verdict of VERDICTS) verdicts[verdict] = await listedPages(on, { verdict }, (trace) => trace.caseResultId);
+    return { errorTypes: await listedPages(on, {}, (trace) => `${trace.caseResultId} ${trace.errorType}`), verdicts };
+  }
+
+  test("changes no error type and no verdict of the web UI's trace list", async () => {
+    // What the release before showed: its page query's error type (each Case Result's newest version), its verdict filter.
+    const order = "ORDER BY started_at DESC, case_result_id DESC";
+    const errorTypes = new Map(
+      (await queryRows<{ case_result_id: string; error_type: string }>(earlier.connection, "SELECT case_result_id, argMax(error_type, version) AS error_type FROM {{database}}.case_results GROUP BY toDate(started_at), tenant_id, service_name, case_result_id")).map(
+        (row) => [row.case_result_id, row.error_type],
+      ),
+    );
+    const listedBefore = await queryRows<{ case_result_id: string }>(earlier.connection, `SELECT case_result_id FROM {{database}}.trace_list FINAL ${order}`);
+    const before = { errorTypes: listedBefore.map((row) => `${row.case_result_id} ${errorTypes.get(row.case_result_id) ?? "none"}`), verdicts: {} as Record<string, string[]> };
+    for (const verdict of VERDICTS) {
+      const rows = await queryRows<{ case_result_id: string }>(
+        earlier.connection,
+        `SELECT case_result_id FROM {{database}}.trace_list FINAL WHERE ${qualifyTables(PREVIOUS_LISTED_VERDICT, earlier.connection.database)} = {verdict:String} ${order}`,
+        { verdict },
+      );
+      before.verdicts[verdict] = rows.map((row) => row.case_result_id);
+    }
+    // The comparison has something to compare: requests that timed out and threw, and every kind of review.
+    assert.ok(before.errorTypes.includes(`${reviewed.timedOut} timeout`) && before.errorTypes.includes(`${reviewed.threw} system_error`), "the dataset has requests that did not complete");
+    assert.ok(before.verdicts.failed!.includes(reviewed.timedOut) && before.verdicts.failed!.includes(reviewed.threw), "a review never passes a request that did not complete");
+    assert.ok(before.verdicts.passed!.includes(reviewed.passed) && before.verdicts.failed!.includes(reviewed.failed), "two reviewers who agree decide a request that completed");
+    assert.ok(VERDICTS.filter((verdict) => before.verdicts[verdict]!.length > 0).length >= 3, JSON.stringify(before.verdicts));
+
+    const { applied } = await runMigrations(earlier.connection);
+    const shipped = (await readdir(migrationsFolder)).filter((name) => name.endsWith(".sql")).map((name) => name.slice(0, 4)).sort();
+    assert.deepEqual(applied.map((name) => name.slice(0, 4)), shipped.filter((number) => number >= "0029"));
+    assert.deepEqual(await listed(earlier), before, "after migration 0029");
+    assert.deepEqual(await listed(written), before, "on a store this release wrote twice");
+    // The list's copy holds each stored row's error type, every version of it (the replayed rows too).
+    const rowTypes = (table: string) => queryRows(earlier.connection, `SELECT case_result_id, version, error_type FROM {{database}}.${table} ORDER BY case_result_id, version, error_type`);
+    assert.deepEqual(await rowTypes("trace_list"), await rowTypes("case_results"));
   });
 });
