@@ -5,7 +5,7 @@ export { checkHardGates, HARD_GATES, type HardGateName, type HardGateResult } fr
 export { summarizeLatency, type LatencySummary } from "./latency-summary.js";
 export { meanOfMetric, type MetricMean } from "./metric-mean.js";
 export { noAnswerAccuracy, type NoAnswerAccuracy } from "./no-answer-accuracy.js";
-export { describeUnpairedCases, pairCases, type PairedCases } from "./paired-cases.js";
+export { describeUnpairedCases, pairCases, pairedCaseKey, type PairedCases } from "./paired-cases.js";
 export { nearestRankPercentile, summarizeDistribution, type DistributionSummary } from "./percentile.js";
 export { qualityScore, type QualityScore, type QualityScoreOptions } from "./quality-score.js";
 export { isError, isTimeout, summarizeReliability, type ReliabilitySummary } from "./reliability-summary.js";

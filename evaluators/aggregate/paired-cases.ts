@@ -9,7 +9,8 @@
  */
 import type { EvaluatedCase } from "./evaluated-case.js";
 
-const keyOf = (evaluated: EvaluatedCase) => `${evaluated.caseResult.case_id}@${evaluated.caseResult.case_version}`;
+/** `case_id@case_version`: one case of a dataset, whichever run ran it. */
+export const pairedCaseKey = (evaluated: EvaluatedCase): string => `${evaluated.caseResult.case_id}@${evaluated.caseResult.case_version}`;
 
 export interface PairedCases {
   /** The run's cases that the baseline also ran, and the baseline's of the same ids and versions. */
@@ -21,11 +22,11 @@ export interface PairedCases {
 }
 
 export function pairCases(candidate: readonly EvaluatedCase[], baseline: readonly EvaluatedCase[]): PairedCases {
-  const baselineKeys = new Set(baseline.map(keyOf));
-  const candidateKeys = new Set(candidate.map(keyOf));
+  const baselineKeys = new Set(baseline.map(pairedCaseKey));
+  const candidateKeys = new Set(candidate.map(pairedCaseKey));
   return {
-    candidate: candidate.filter((evaluated) => baselineKeys.has(keyOf(evaluated))),
-    baseline: baseline.filter((evaluated) => candidateKeys.has(keyOf(evaluated))),
+    candidate: candidate.filter((evaluated) => baselineKeys.has(pairedCaseKey(evaluated))),
+    baseline: baseline.filter((evaluated) => candidateKeys.has(pairedCaseKey(evaluated))),
     candidateOnly: [...candidateKeys].filter((key) => !baselineKeys.has(key)).sort(),
     baselineOnly: [...baselineKeys].filter((key) => !candidateKeys.has(key)).sort(),
   };
@@ -42,7 +43,7 @@ export function describeUnpairedCases(paired: PairedCases, baselineRunId: string
   const parts: string[] = [];
   if (paired.candidateOnly.length > 0) parts.push(`${paired.candidateOnly.length} of this run's cases are not in it (${listed(paired.candidateOnly)})`);
   if (paired.baselineOnly.length > 0) parts.push(`${paired.baselineOnly.length} of its cases are not in this run (${listed(paired.baselineOnly)})`);
-  const compared = new Set(paired.candidate.map(keyOf)).size;
+  const compared = new Set(paired.candidate.map(pairedCaseKey)).size;
   return (
     `baseline ${baselineRunId} ran other cases than this run — ${parts.join(", and ")}, as runs over different dataset versions or splits do (a changed case has a new case_version): ` +
     `the comparison and overall_score_drop cover only the ${compared} case${compared === 1 ? "" : "s"} both ran; to compare whole datasets, run the baseline's pipeline over this dataset version`

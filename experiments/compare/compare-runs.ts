@@ -5,7 +5,7 @@
  * each way, with the exact McNemar test; `case_passed` (1 when the case's
  * verdict is passed, else 0) is compared like a metric.
  */
-import { metricValueOf, pairCases, type EvaluatedCase } from "../../evaluators/aggregate/index.js";
+import { metricValueOf, pairCases, pairedCaseKey, type EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import { exactMcNemar, type McNemarResult } from "./exact-mcnemar.js";
 import { pairedBootstrap, type BootstrapInterval, type BootstrapOptions } from "./paired-bootstrap.js";
 
@@ -46,13 +46,12 @@ export interface RunComparison {
 
 export const CASE_PASSED = "case_passed";
 
-const keyOf = (evaluated: EvaluatedCase) => `${evaluated.caseResult.case_id}@${evaluated.caseResult.case_version}`;
 const passed = (evaluated: EvaluatedCase) => evaluated.caseResult.quality_status === "passed";
 
 export function compareRuns(candidate: readonly EvaluatedCase[], baseline: readonly EvaluatedCase[], baselineRunId: string, options: BootstrapOptions = {}): RunComparison {
-  const baselineByKey = new Map(baseline.map((evaluated) => [keyOf(evaluated), evaluated]));
+  const baselineByKey = new Map(baseline.map((evaluated) => [pairedCaseKey(evaluated), evaluated]));
   const pairs = candidate.flatMap((evaluated) => {
-    const before = baselineByKey.get(keyOf(evaluated));
+    const before = baselineByKey.get(pairedCaseKey(evaluated));
     return before ? [{ key: evaluated.caseResult.case_id, now: evaluated, before }] : [];
   });
   const regressed = pairs.filter((pair) => passed(pair.before) && !passed(pair.now)).map((pair) => pair.key);
