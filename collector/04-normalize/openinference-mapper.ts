@@ -11,6 +11,12 @@
  *   is text → context assembly (the "format documents" step of a RAG chain),
  *   the packed chunks in input order, their ids read as the retriever's are
  *   (test/golden/traces/langchain-openinference);
+ * - a CHAIN whose JSON input holds `text_chunks`, a list of texts, and whose
+ *   output is text → context assembly: LlamaIndex's response synthesizers
+ *   (`get_response(query_str, text_chunks)`), the text of the retrieved nodes
+ *   as the LLM is given them. The chunks carry no ids, so the packed chunks
+ *   are not known (null), only the context text
+ *   (test/golden/traces/llama-index-openinference);
  * - other CHAINs carry no RAG stage.
  * `input.value` / `output.value` may be JSON (`input.mime_type:
  * application/json`, e.g. `{"question": "…"}`); the query and answer are then
@@ -19,7 +25,7 @@
 import { OpenInference, OpenInferenceSpanKind } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
 import { readJson, readJsonObject, readNumber, readString } from "./attribute-readers.js";
-import { isLangChainDocument, langChainDocumentFields, readDocuments, readOutputDocuments, toObservedDocument } from "./read-documents.js";
+import { asLangChainDocuments, langChainDocumentFields, readDocuments, readOutputDocuments, toObservedDocument } from "./read-documents.js";
 import { readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
@@ -90,8 +96,11 @@ function readRequest(attributes: Attributes): StageObservation {
 function readContextAssembly(attributes: Attributes): StageObservation | null {
   if (readString(attributes, OpenInference.inputMimeType) !== "application/json") return null;
   const input = readJson(attributes, OpenInference.inputValue);
-  const list = Array.isArray(input) ? input : Array.isArray((input as { input?: unknown } | null)?.input) ? (input as { input: unknown[] }).input : null;
-  if (list === null || list.length === 0 || !list.every(isLangChainDocument)) return null;
+  const textChunks = (input as { text_chunks?: unknown } | null)?.text_chunks;
+  if (Array.isArray(textChunks)) return readTextChunks(attributes, textChunks);
+  const items = Array.isArray(input) ? input : Array.isArray((input as { input?: unknown } | null)?.input) ? (input as { input: unknown[] }).input : null;
+  const list = items === null ? null : asLangChainDocuments(items);
+  if (list === null) return null;
   const text = readText(attributes, OpenInference.outputValue, ANSWER_FIELDS);
   return {
     stage: "context",
@@ -99,6 +108,27 @@ function readContextAssembly(attributes: Attributes): StageObservation | null {
     droppedChunks: null,
     truncatedChunkIds: null,
     text,
+    tokenCount: null,
+    tokenBudget: null,
+  };
+}
+
+/**
+ * LlamaIndex's synthesizer input: its text chunks joined as LlamaIndex packs
+ * them into the prompt's context (PromptHelper.repack: each chunk stripped,
+ * blank ones left out, "\n\n" between them), so the context text is what the
+ * LLM read. An empty list, or one
+ * with anything but text, is not read as a context.
+ */
+function readTextChunks(attributes: Attributes, textChunks: unknown[]): StageObservation | null {
+  if (textChunks.length === 0 || !textChunks.every((chunk): chunk is string => typeof chunk === "string")) return null;
+  if (readText(attributes, OpenInference.outputValue, ANSWER_FIELDS) === null) return null;
+  return {
+    stage: "context",
+    chunkIds: null,
+    droppedChunks: null,
+    truncatedChunkIds: null,
+    text: textChunks.map((chunk) => chunk.trim()).filter((chunk) => chunk !== "").join("\n\n"),
     tokenCount: null,
     tokenBudget: null,
   };

@@ -12,7 +12,8 @@
  *    time, ACL…), which no convention carries;
  * 2. OpenInference's `<prefix>.N.document.{id,content,score}`;
  * 3. the same document in the span's output (`output.value`, the retriever's
- *    returned LangChain documents `{ id, pageContent, metadata }`: Arize's
+ *    returned LangChain documents `{ id, pageContent, metadata }`, in Python
+ *    `{ id, page_content, metadata }`: Arize's
  *    LangChain instrumentation writes content and metadata as attributes but
  *    the LangChain `Document.id` only there);
  * 4. the document's metadata (`document.metadata` JSON, else the output
@@ -102,21 +103,36 @@ export function toObservedDocument(fields: DocumentFields): ObservedDocument {
   };
 }
 
-/** A LangChain document as it appears in a span's JSON input or output. */
+/** A LangChain document as it appears in a span's JSON input or output, its text under LangChain.js's name. */
 export interface LangChainDocument {
   pageContent: string;
   metadata?: unknown;
   id?: unknown;
+  score?: unknown;
 }
 
-export function isLangChainDocument(value: unknown): value is LangChainDocument {
-  return typeof value === "object" && value !== null && typeof (value as { pageContent?: unknown }).pageContent === "string";
+/**
+ * The value as a LangChain document, or null when it is none. LangChain.js
+ * serialises a Document as `{ pageContent, metadata, id }`; Python LangChain
+ * (pydantic) as `{ id, metadata, page_content, type: "Document" }`
+ * (test/probe: openinference-instrumentation-langchain 0.1.80 on langchain-core 1.8).
+ */
+export function asLangChainDocument(value: unknown): LangChainDocument | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const record = value as { pageContent?: unknown; page_content?: unknown; metadata?: unknown; id?: unknown; score?: unknown };
+  const text = typeof record.pageContent === "string" ? record.pageContent : typeof record.page_content === "string" ? record.page_content : null;
+  return text === null ? null : { pageContent: text, metadata: record.metadata, id: record.id, score: record.score };
+}
+
+/** Every item of the list as a LangChain document; null when the list is empty or any item is none. */
+export function asLangChainDocuments(list: readonly unknown[]): LangChainDocument[] | null {
+  const documents = list.map(asLangChainDocument);
+  return documents.length > 0 && documents.every((document) => document !== null) ? (documents as LangChainDocument[]) : null;
 }
 
 /** A LangChain document's fields, for toObservedDocument. */
 export function langChainDocumentFields(document: LangChainDocument): DocumentFields {
-  const record = document as LangChainDocument & { score?: unknown };
-  return { id: document.id, text: document.pageContent, metadata: document.metadata, score: record.score };
+  return { id: document.id, text: document.pageContent, metadata: document.metadata, score: document.score };
 }
 
 /**
@@ -131,10 +147,12 @@ export function readDocumentList(value: unknown): DocumentFields[] | null {
   if (!Array.isArray(value) || value.length === 0) return null;
   const records: DocumentFields[] = [];
   for (const item of value) {
-    if (isLangChainDocument(item)) {
-      records.push(langChainDocumentFields(item));
-    } else if (Array.isArray(item) && item.length === 2 && isLangChainDocument(item[0]) && typeof item[1] === "number") {
-      records.push({ ...langChainDocumentFields(item[0]), score: item[1] });
+    const document = asLangChainDocument(item);
+    const paired = Array.isArray(item) && item.length === 2 && typeof item[1] === "number" ? asLangChainDocument(item[0]) : null;
+    if (document !== null) {
+      records.push(langChainDocumentFields(document));
+    } else if (paired !== null) {
+      records.push({ ...langChainDocumentFields(paired), score: item[1] as number });
     } else {
       return null;
     }
@@ -155,8 +173,7 @@ export function readOutputDocuments(attributes: Attributes): LangChainDocument[]
     : typeof output === "object" && output !== null
       ? [(output as { documents?: unknown }).documents, (output as { output?: unknown }).output].find(Array.isArray)
       : undefined;
-  if (!Array.isArray(list) || list.length === 0 || !list.every(isLangChainDocument)) return null;
-  return list;
+  return Array.isArray(list) ? asLangChainDocuments(list) : null;
 }
 
 /**

@@ -5,13 +5,16 @@
  * combines stage observations:
  * - retrieved_chunks are the final ranking the pipeline produced: the rerank
  *   output when a rerank was recorded (the retrieve ranking is kept as
- *   pre_rerank_chunks), otherwise the retrieve spans' documents in time order.
+ *   pre_rerank_chunks), otherwise the retrieve spans' documents in time order
+ *   (a retrieve span inside one that recorded documents adds none: nested-stage-spans.ts).
  *   Documents the rerank span lists without metadata get it from the retrieve
  *   span by chunk id (a document without an id is never completed from another);
  * - the context, its packed and dropped chunks come from the context stage;
  * - citations from the cite stage; tokens and cost are summed over every
  *   generation span, the answer is the request's output or else the last
  *   generation's;
+ * - stage_timings: one entry per stage span, except spans inside a span of
+ *   their own stage (nested-stage-spans.ts), which are that span's time again;
  * - user feedback spans (thumbs, follow-up, handoff, copy, citation click,
  *   resolved, abandoned, rating) in time order, each with its span id.
  * What no span carried stays null, so metrics that need it are "not available";
@@ -41,6 +44,7 @@ import type {
   RerankObservation,
   RetrieveObservation,
 } from "../04-normalize/stage-observation.js";
+import { retrievalsInsideARecordedRetrieval, spansInsideTheirOwnStage } from "./nested-stage-spans.js";
 
 const NANOSECONDS_PER_MILLISECOND = 1_000_000n;
 
@@ -126,7 +130,6 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const request = requests[0];
   const rootSpan = request?.span ?? trace.spans.find((span) => span.parentSpanId === "") ?? trace.spans.find(isRootSpan) ?? null;
 
-  const retrieves = ofStage<RetrieveObservation>(normalized, "retrieve");
   const reranks = ofStage<RerankObservation>(normalized, "rerank");
   const contexts = ofStage<ContextObservation>(normalized, "context");
   const generations = ofStage<GenerateObservation>(normalized, "generate");
@@ -137,6 +140,9 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
     // OTel JS start times have millisecond resolution; the end time breaks ties.
     .sort((left, right) => compareNanos(left.span.startTimeUnixNano, right.span.startTimeUnixNano) || compareNanos(left.span.endTimeUnixNano, right.span.endTimeUnixNano));
 
+  // A retrieval inside a retrieval that recorded its documents (a fusion retriever's inner retrievers) adds no documents of its own.
+  const innerRetrievals = retrievalsInsideARecordedRetrieval(normalized);
+  const retrieves = ofStage<RetrieveObservation>(normalized, "retrieve").filter((item) => !innerRetrievals.has(item.span.spanId));
   const retrievedDocuments = retrieves.some((item) => item.observation.documents !== null) ? retrieves.flatMap((item) => item.observation.documents ?? []) : null;
   const lookup = new Map<string, ObservedDocument>();
   const remember = (document: ObservedDocument) => {
@@ -169,6 +175,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const identifiers = checkIdentifiers(request ?? null, rootSpan ?? trace.spans[0] ?? null);
   const linkage = identifiers.linkage;
 
+  const insideOwnStage = spansInsideTheirOwnStage(normalized);
   const conventions = [...new Set(normalized.map((item) => item.convention).filter((name) => name !== "none"))].sort();
 
   return {
@@ -201,9 +208,12 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
       },
       latency_ms: endedAt !== null && rootSpan ? durationMs(rootSpan) : null,
       // A stage whose span ends before it starts has no duration: left out rather than shown as 0 or negative.
+      // A span inside a span of its own stage is part of that span's time, not a second stage time (nested-stage-spans.ts).
       stage_timings: normalized.flatMap((item) => {
         const duration = durationMs(item.span);
-        return item.observation.stage === "other" || duration === null ? [] : [{ stage: item.observation.stage, span_name: item.span.name, duration_ms: duration, status: statusName(item.span.status.code) }];
+        return item.observation.stage === "other" || duration === null || insideOwnStage.has(item.span.spanId)
+          ? []
+          : [{ stage: item.observation.stage, span_name: item.span.name, duration_ms: duration, status: statusName(item.span.status.code) }];
       }),
       tenant_id: identifiers.authenticatedTenant ?? linkage?.tenantId ?? null,
       principal_id: linkage?.principalId ?? null,

@@ -4,6 +4,10 @@
  * into its stored Case Result, carry what its convention records, and leave
  * what it does not record "not available" (null), never 0 or "".
  *
+ * The Python goldens (python/record-python-goldens.ts: a LlamaIndex app traced
+ * by openinference-instrumentation-llama-index) are replayed the same way; they
+ * are recorded with Python by hand, so only the JS goldens are recorded again here.
+ *
  * The facts checked beside the stored files come from the scenario itself —
  * the question, the fake model's answer and usage, the vector store's own
  * ranking — not from the mappers.
@@ -13,18 +17,33 @@ import { readFile } from "node:fs/promises";
 import { before, describe, test } from "node:test";
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
+import { pythonGoldenNames, type PythonGoldenName } from "./python/record-python-goldens.js";
 import { caseResultPath, goldenNames, recordGoldens, tracePath, type GoldenName } from "./record-goldens.js";
 import { replayTrace } from "./replay-golden.js";
 import { fakeModelName, retrievePolicyChunks } from "./scenarios/langchain-rag-chain.js";
 import { scoredHits } from "./scenarios/langchain-scored-retriever.js";
-import { fakeAnswer, goldenCase, goldenRun, question, retrievalTopK } from "./scenarios/policy-corpus.js";
+import { answerUsage, rerankedRanking, rerankUsage } from "./scenarios/llama-index-rerank.js";
+import { fakeAnswer, goldenCase, goldenRun, policyChunks, question, retrievalTopK } from "./scenarios/policy-corpus.js";
 
-const replayed = new Map<GoldenName, CaseEvaluation>();
+/**
+ * The JS goldens are recorded again by the test ("golden traces are current"); the Python goldens
+ * (python/record-python-goldens.ts) only replayed: the suite needs no Python.
+ */
+const replayedNames: readonly (GoldenName | PythonGoldenName)[] = [...goldenNames, ...pythonGoldenNames];
+const replayed = new Map<GoldenName | PythonGoldenName, CaseEvaluation>();
 let storeRanking: string[] = [];
+let storeScores: number[] = [];
 
-/** The ranking each golden's retriever returned: the vector store's, or the scored retriever's own. */
-function expectedRanking(name: GoldenName): string[] {
-  return name === "langchain-openinference-scored-retriever" ? scoredHits.map((hit) => hit.id) : storeRanking;
+/** The final ranking of each golden: the vector store's, the scored retriever's own, or the LlamaIndex reranker's. */
+function expectedRanking(name: GoldenName | PythonGoldenName): string[] {
+  if (name === "langchain-openinference-scored-retriever") return scoredHits.map((hit) => hit.id);
+  if (name === "llama-index-openinference") return rerankedRanking(storeRanking).map((choice) => choice.chunkId);
+  return storeRanking;
+}
+
+/** The completion tokens the scenario's model reported: the answer's, plus the reranking call's in the LlamaIndex app. */
+function expectedOutputTokens(name: GoldenName | PythonGoldenName): number {
+  return name === "llama-index-openinference" ? answerUsage.completionTokens + rerankUsage.completionTokens : [...fakeAnswer].length;
 }
 
 function metric(evaluation: CaseEvaluation, name: string): number | null | undefined {
@@ -33,8 +52,10 @@ function metric(evaluation: CaseEvaluation, name: string): number | null | undef
 }
 
 before(async () => {
-  storeRanking = (await retrievePolicyChunks(question, retrievalTopK)).map((hit) => hit.chunk.chunkId);
-  for (const name of goldenNames) {
+  const hits = await retrievePolicyChunks(question, retrievalTopK);
+  storeRanking = hits.map((hit) => hit.chunk.chunkId);
+  storeScores = hits.map((hit) => hit.score);
+  for (const name of replayedNames) {
     const results = await replayTrace(await readFile(tracePath(name), "utf8"), [goldenCase]);
     assert.equal(results.length, 1, `${name}: one trace, one Case Result`);
     replayed.set(name, results[0]!);
@@ -42,7 +63,7 @@ before(async () => {
 });
 
 describe("golden traces rebuild into their Case Results", () => {
-  for (const name of goldenNames) {
+  for (const name of replayedNames) {
     test(`${name}: the stored Case Result`, async () => {
       const expected = JSON.parse(await readFile(caseResultPath(name), "utf8")) as CaseResult;
       assert.deepEqual(replayed.get(name)!.caseResult, expected);
@@ -61,8 +82,8 @@ describe("golden traces rebuild into their Case Results", () => {
       assert.deepEqual(observation.retrieved_chunks?.map((chunk) => chunk.chunk_id), ranking, "the retriever's own ranking");
       assert.deepEqual(observation.retrieved_chunks?.map((chunk) => chunk.rank), ranking.map((_, index) => index + 1));
       assert.equal(observation.generation.model, fakeModelName);
-      assert.equal(observation.generation.output_tokens, [...fakeAnswer].length);
-      assert.equal(observation.generation.total_tokens, (observation.generation.input_tokens ?? Number.NaN) + [...fakeAnswer].length);
+      assert.equal(observation.generation.output_tokens, expectedOutputTokens(name));
+      assert.equal(observation.generation.total_tokens, (observation.generation.input_tokens ?? Number.NaN) + expectedOutputTokens(name));
       // No convention here records cost, time to first token (nothing streams) or citations.
       assert.equal(observation.generation.cost, null);
       assert.equal(observation.generation.time_to_first_token_ms, null);
@@ -75,9 +96,10 @@ describe("golden traces rebuild into their Case Results", () => {
   }
 
   test("what each convention carries and what it lacks", () => {
-    const chunks = (name: GoldenName) => replayed.get(name)!.caseResult.rag_observation.retrieved_chunks!;
-    // LangChain documents carry text and metadata ids; the VectorStoreRetriever returns no scores.
-    for (const name of ["langchain-ragscope-adapter", "langchain-openinference"] as const) {
+    const chunks = (name: GoldenName | PythonGoldenName) => replayed.get(name)!.caseResult.rag_observation.retrieved_chunks!;
+    // LangChain documents carry text and metadata ids; the VectorStoreRetriever returns no scores. Python's LangChain
+    // writes its documents as `{ id, page_content, metadata }`: the same ids and context, read from the other spelling.
+    for (const name of ["langchain-ragscope-adapter", "langchain-openinference", "langchain-python-openinference"] as const) {
       assert.ok(chunks(name).every((chunk) => chunk.text !== null && chunk.document_id === "leave_policy" && chunk.score === null), name);
       assert.deepEqual(replayed.get(name)!.caseResult.rag_observation.context_chunks?.map((chunk) => chunk.chunk_id), storeRanking, `${name}: the formatDocuments step is the context`);
     }
@@ -129,6 +151,68 @@ describe("golden traces rebuild into their Case Results", () => {
       chunks.map((chunk) => chunk.chunk_id),
       "retrieved and packed chunks share their ids",
     );
+  });
+});
+
+describe("a Python app's spans: LlamaIndex traced by openinference-instrumentation-llama-index", () => {
+  const observation = () => replayed.get("llama-index-openinference")!.caseResult.rag_observation;
+
+  test("the rerank is seen: the reranker's output is the ranking, the retriever's kept as pre-rerank, each with its own scores", () => {
+    const reranked = rerankedRanking(storeRanking);
+    assert.deepEqual(
+      observation().retrieved_chunks?.map((chunk) => [chunk.chunk_id, chunk.score]),
+      reranked.map((choice) => [choice.chunkId, choice.relevance]),
+      "the reranking LLM's relevance scores",
+    );
+    assert.deepEqual(observation().pre_rerank_chunks?.map((chunk) => chunk.chunk_id), storeRanking, "the vector store's ranking (the same embedding as the JS goldens')");
+    assert.deepEqual(
+      observation().pre_rerank_chunks?.map((chunk) => Math.round(chunk.score! * 1e6) / 1e6),
+      storeScores,
+      "the store's cosine similarities, to the JS store's 6 digits",
+    );
+    for (const chunk of [...observation().retrieved_chunks!, ...observation().pre_rerank_chunks!]) {
+      const source = policyChunks.find((item) => item.chunkId === chunk.chunk_id)!;
+      assert.deepEqual(
+        [chunk.text, chunk.document_id, chunk.document_version, chunk.section_id, chunk.effective_from, chunk.effective_to],
+        [source.text, source.documentId, source.documentVersion, source.sectionId, source.effectiveFrom ?? null, source.effectiveTo ?? null],
+        `${chunk.chunk_id}: text and the node's metadata`,
+      );
+    }
+    assert.equal(metric(replayed.get("llama-index-openinference")!, "rerank_uplift") !== null, true, "a rerank with a pre-rerank ranking is measured");
+  });
+
+  test("tokens are added up over both LLM calls (rerank and answer), each counted once", () => {
+    assert.equal(observation().generation.input_tokens, answerUsage.promptTokens + rerankUsage.promptTokens);
+    assert.equal(observation().generation.output_tokens, answerUsage.completionTokens + rerankUsage.completionTokens);
+  });
+
+  test("the context is the synthesizer's text chunks as LlamaIndex packs them; which chunks were packed is not recorded", () => {
+    const reranked = rerankedRanking(storeRanking).map((choice) => policyChunks.find((item) => item.chunkId === choice.chunkId)!);
+    const context = observation().context!;
+    // LlamaIndex puts each node's metadata (MetadataMode.LLM) above its text; the texts come in the reranked order.
+    const positions = reranked.map((chunk) => context.indexOf(chunk.text));
+    assert.ok(positions.every((position, index) => position >= 0 && (index === 0 || position > positions[index - 1]!)), "the reranked chunks' texts, in order");
+    assert.ok(!context.includes(policyChunks.find((item) => item.chunkId === storeRanking[2])!.text), "the chunk the rerank cut is not in the context");
+    assert.equal(observation().context_chunks, null, "no ids in the text chunks: not available");
+    assert.equal(metric(replayed.get("llama-index-openinference")!, "context_recall"), 1, "the gold evidence reached the prompt");
+    assert.equal(metric(replayed.get("llama-index-openinference")!, "context_precision"), null, "precision needs the packed chunks: not available");
+  });
+
+  test("one stage time per stage span, not one per nested method span", () => {
+    assert.deepEqual(
+      observation().stage_timings.map((timing) => [timing.stage, timing.span_name]),
+      [
+        ["request", "RetrieverQueryEngine.query"],
+        ["retrieve", "VectorIndexRetriever.retrieve"],
+        ["rerank", "StructuredLLMRerank._postprocess_nodes"],
+        // The reranker's LLM call (structured_predict → predict_and_call → chat → chat), once.
+        ["generate", "OpenAILike.structured_predict"],
+        ["context", "CompactAndRefine.get_response"],
+        // The answer's LLM call (predict → chat → chat), once.
+        ["generate", "OpenAILike.predict"],
+      ],
+    );
+    assert.deepEqual(observation().source_conventions, ["openinference"]);
   });
 });
 

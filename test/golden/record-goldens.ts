@@ -27,6 +27,9 @@
  *   node --import tsx test/golden/record-goldens.ts          # prints which goldens differ
  *   node --import tsx test/golden/record-goldens.ts --write  # rewrites test/golden/traces/*.otlp.json
  *
+ * The Python goldens (a Python app's spans) are recorded by
+ * python/record-python-goldens.ts, with the same rewrites (rankTimes, uuidNumberer).
+ *
  * The expected Case Results beside them (`*.case-result.json`) are reviewed by
  * hand; the test (golden-traces.test.ts) replays each trace through the
  * collector and compares.
@@ -300,35 +303,51 @@ async function withCountingClock<Value>(work: () => Promise<Value>): Promise<Val
   }
 }
 
-export function tracePath(name: GoldenName): string {
+/** The stored trace of a golden (also of the Python goldens, python/record-python-goldens.ts). */
+export function tracePath(name: string): string {
   return path.join(tracesDirectory, `${name}.otlp.json`);
 }
 
-export function caseResultPath(name: GoldenName): string {
+export function caseResultPath(name: string): string {
   return path.join(tracesDirectory, `${name}.case-result.json`);
 }
 
 const GOLDEN_EPOCH_MILLISECONDS = Date.UTC(2026, 6, 8, 9, 30, 0);
 const GOLDEN_EPOCH_NANOSECONDS = BigInt(GOLDEN_EPOCH_MILLISECONDS) * 1_000_000n;
 
+/**
+ * Each time replaced by its rank among `times`: the golden epoch plus 1 ms per
+ * rank, so order, nesting and the shape of durations are kept whatever the
+ * machine's speed (also used for the Python goldens, python/record-python-goldens.ts).
+ */
+export function rankTimes(times: Iterable<bigint>): (time: bigint) => bigint {
+  const ranks = new Map([...new Set(times)].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0)).map((time, index) => [time, index]));
+  return (time) => GOLDEN_EPOCH_NANOSECONDS + BigInt(ranks.get(time)!) * 1_000_000n;
+}
+
+/** Replaces random UUIDs in text by numbered ones, in order of first appearance (the same UUID keeps its number). */
+export function uuidNumberer(): (text: string) => string {
+  const uuids = new Map<string, string>();
+  return (text) =>
+    text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (uuid) => {
+      if (!uuids.has(uuid)) uuids.set(uuid, `00000000-0000-4000-8000-${(uuids.size + 1).toString().padStart(12, "0")}`);
+      return uuids.get(uuid)!;
+    });
+}
+
 /** OTLP/JSON of the spans after the deterministic rewrites described above. */
 function toOtlpJsonText(spans: ReadableSpan[]): string {
-  const times = new Set<bigint>();
+  const times: bigint[] = [];
   for (const span of spans) {
-    times.add(nanoseconds(span.startTime));
-    times.add(nanoseconds(span.endTime));
-    for (const event of span.events) times.add(nanoseconds(event.time));
+    times.push(nanoseconds(span.startTime));
+    times.push(nanoseconds(span.endTime));
+    for (const event of span.events) times.push(nanoseconds(event.time));
   }
-  const ranks = new Map([...times].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0)).map((time, index) => [time, index]));
-  const rewrite = (time: HrTime): HrTime => toHrTime(GOLDEN_EPOCH_NANOSECONDS + BigInt(ranks.get(nanoseconds(time))!) * 1_000_000n);
-  const uuids = new Map<string, string>();
+  const rank = rankTimes(times);
+  const rewrite = (time: HrTime): HrTime => toHrTime(rank(nanoseconds(time)));
+  const numberUuids = uuidNumberer();
   const scrub = (value: unknown): unknown => {
-    if (typeof value === "string") {
-      return value.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (uuid) => {
-        if (!uuids.has(uuid)) uuids.set(uuid, `00000000-0000-4000-8000-${(uuids.size + 1).toString().padStart(12, "0")}`);
-        return uuids.get(uuid)!;
-      });
-    }
+    if (typeof value === "string") return numberUuids(value);
     return Array.isArray(value) ? value.map(scrub) : value;
   };
   const rewritten: ReadableSpan[] = spans.map((span) => {
@@ -368,21 +387,24 @@ function toHrTime(value: bigint): HrTime {
   return [Number(value / 1_000_000_000n), Number(value % 1_000_000_000n)];
 }
 
+/** Compares a recording with the stored golden, and with `write` replaces a differing one; says which on stdout. */
+export async function checkOrWriteGolden(name: string, text: string, write: boolean): Promise<void> {
+  const stored = await readFile(tracePath(name), "utf8").catch(() => null);
+  if (stored === text) {
+    console.log(`${name}: unchanged`);
+  } else if (write) {
+    await writeFile(tracePath(name), text);
+    console.log(`${name}: written`);
+  } else {
+    console.log(`${name}: differs from the stored golden (run with --write to replace it)`);
+    process.exitCode = 1;
+  }
+}
+
 async function main(): Promise<void> {
   const write = process.argv.includes("--write");
   const recorded = await recordGoldens();
-  for (const [name, text] of recorded) {
-    const stored = await readFile(tracePath(name), "utf8").catch(() => null);
-    if (stored === text) {
-      console.log(`${name}: unchanged`);
-    } else if (write) {
-      await writeFile(tracePath(name), text);
-      console.log(`${name}: written`);
-    } else {
-      console.log(`${name}: differs from the stored golden (run with --write to replace it)`);
-      process.exitCode = 1;
-    }
-  }
+  for (const [name, text] of recorded) await checkOrWriteGolden(name, text, write);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();

@@ -166,6 +166,33 @@ describe("OpenInference mapper", () => {
     assert.deepEqual(other, { stage: "other" });
   });
 
+  test("LlamaIndex's synthesizer (text_chunks in, text out) is the context assembly: the chunks packed as LlamaIndex packs them, no ids", () => {
+    const synthesizer = (textChunks: unknown, output: string | null = "The answer.") =>
+      openInferenceMapper.map(
+        spanRecord({
+          attributes: {
+            "openinference.span.kind": "CHAIN",
+            "input.value": JSON.stringify({ query_str: "q?", text_chunks: textChunks }),
+            "input.mime_type": "application/json",
+            ...(output === null ? {} : { "output.value": output }),
+          },
+        }),
+      );
+    // PromptHelper.repack: each chunk stripped, blank chunks left out, a blank line between chunks.
+    assert.deepEqual(synthesizer(["section: s2\n\nFive days carry over. ", "  ", "\nSick leave: ten days."]), {
+      stage: "context",
+      chunkIds: null,
+      droppedChunks: null,
+      truncatedChunkIds: null,
+      text: "section: s2\n\nFive days carry over.\n\nSick leave: ten days.",
+      tokenCount: null,
+      tokenBudget: null,
+    });
+    assert.deepEqual(synthesizer([]), { stage: "other" }, "no chunks: not told apart from any other step");
+    assert.deepEqual(synthesizer(["text", { node: "not text" }]), { stage: "other" }, "a list that is not all text is not read");
+    assert.deepEqual(synthesizer(["text"], null), { stage: "other" }, "without a text output it is not a synthesis");
+  });
+
   test("the model name from the invocation parameters when llm.model_name is absent", () => {
     const observation = openInferenceMapper.map(spanRecord({ attributes: { "openinference.span.kind": "LLM", "llm.invocation_parameters": JSON.stringify({ model: "claude" }) } }));
     assert.equal(observation.stage === "generate" && observation.model, "claude");

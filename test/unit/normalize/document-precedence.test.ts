@@ -89,6 +89,45 @@ describe("document field precedence", () => {
     );
   });
 
+  test("Python LangChain's documents ({ id, page_content, metadata, type }): the id from the returned document, as LangChain.js's", () => {
+    const read = documents(
+      {
+        "retrieval.documents.0.document.content": "first",
+        "retrieval.documents.0.document.metadata": JSON.stringify({ document_id: "doc-1" }),
+        "retrieval.documents.1.document.content": "second",
+      },
+      [
+        { id: "c1", metadata: { document_id: "doc-1" }, page_content: "first", type: "Document" },
+        // Not the same document as attribute 1 (another text): it lends nothing.
+        { id: "c9", metadata: {}, page_content: "other", type: "Document" },
+      ],
+    );
+    assert.deepEqual(
+      read.map((document) => [document.chunkId, document.documentId, document.text]),
+      [
+        ["c1", "doc-1", "first"],
+        [null, null, "second"],
+      ],
+    );
+  });
+
+  test("a Python LangChain step from documents to text is the context assembly, its chunk ids from each document", () => {
+    const observation = openInferenceMapper.map(
+      spanRecord({
+        attributes: {
+          "openinference.span.kind": "CHAIN",
+          "input.value": JSON.stringify([
+            { id: "c1", metadata: {}, page_content: "one", type: "Document" },
+            { id: null, metadata: { chunk_id: "c2" }, page_content: "two", type: "Document" },
+          ]),
+          "input.mime_type": "application/json",
+          "output.value": "one\n\ntwo",
+        },
+      }),
+    );
+    assert.deepEqual(observation, { stage: "context", chunkIds: ["c1", "c2"], droppedChunks: null, truncatedChunkIds: null, text: "one\n\ntwo", tokenCount: null, tokenBudget: null });
+  });
+
   test("returned documents that do not line up with the attributes lend them nothing", () => {
     const read = documents(
       { "retrieval.documents.0.document.content": "first", "retrieval.documents.1.document.content": "second" },

@@ -1,0 +1,82 @@
+/**
+ * Stage spans nested in a span of the same stage. Instrumentations that trace
+ * every method write one stage as a nest of spans — OpenInference's LlamaIndex
+ * instrumentation: `OpenAILike.predict` → `OpenAILike.chat` → `OpenAILike.chat`
+ * (all LLM spans, only the innermost with token counts), or
+ * `VectorIndexRetriever.retrieve` → `._retrieve`
+ * (test/golden/traces/llama-index-openinference); and a retriever built of
+ * retrievers (LlamaIndex's QueryFusionRetriever) is a retrieve span holding
+ * the fused ranking around the retrieve spans of each retriever it asked.
+ * - Time: the outermost span of a nest is the stage's time; each span inside
+ *   it is part of that same time, and adding it again would count the stage
+ *   twice or more (the per-stage latency adds up a request's spans of each stage).
+ * - Retrieved documents: a retrieval inside a retrieval that recorded its
+ *   documents is a step of that retrieval, whose documents are the ranking it
+ *   returned; appending the inner lists would rank the same chunks again.
+ */
+import type { NormalizedSpan, RetrieveObservation } from "../04-normalize/stage-observation.js";
+
+/**
+ * For each span, the labels its ancestors (parent, grandparent, …) carry. Each
+ * span's set is its parent's plus the parent's labels, worked out once per
+ * span, so a deep trace costs one pass, not one walk to the root per span.
+ * Parents that lead back to a span already on the way up (a malformed trace)
+ * are no ancestry at all: the spans of such a path get no labels from it.
+ */
+function ancestorLabels(normalized: readonly NormalizedSpan[], labelsOf: (item: NormalizedSpan) => readonly string[]): Map<string, ReadonlySet<string>> {
+  const byId = new Map<string, NormalizedSpan>();
+  for (const item of normalized) if (!byId.has(item.span.spanId)) byId.set(item.span.spanId, item);
+  const known = new Map<string, ReadonlySet<string>>();
+  const none: ReadonlySet<string> = new Set();
+  for (const item of normalized) {
+    const path: NormalizedSpan[] = [];
+    const onPath = new Set<string>();
+    let current: NormalizedSpan | undefined = item;
+    while (current !== undefined && !known.has(current.span.spanId) && !onPath.has(current.span.spanId)) {
+      path.push(current);
+      onPath.add(current.span.spanId);
+      current = byId.get(current.span.parentSpanId);
+    }
+    if (current !== undefined && onPath.has(current.span.spanId)) {
+      for (const spanOnPath of path) known.set(spanOnPath.span.spanId, none);
+      continue;
+    }
+    for (let index = path.length - 1; index >= 0; index -= 1) {
+      const child = path[index]!;
+      const parent = byId.get(child.span.parentSpanId);
+      const labels = parent === undefined ? none : new Set([...known.get(parent.span.spanId)!, ...labelsOf(parent)]);
+      known.set(child.span.spanId, labels);
+    }
+  }
+  return known;
+}
+
+/** The span ids of the spans whose ancestors' labels satisfy `enclosed`. */
+function spansEnclosedBy(
+  normalized: readonly NormalizedSpan[],
+  labelsOf: (item: NormalizedSpan) => readonly string[],
+  enclosed: (item: NormalizedSpan, ancestors: ReadonlySet<string>) => boolean,
+): Set<string> {
+  const labels = ancestorLabels(normalized, labelsOf);
+  return new Set(normalized.filter((item) => enclosed(item, labels.get(item.span.spanId) ?? new Set())).map((item) => item.span.spanId));
+}
+
+/** Stage spans (not "other") inside a span of their own stage: their time is already the enclosing span's. */
+export function spansInsideTheirOwnStage(normalized: readonly NormalizedSpan[]): Set<string> {
+  return spansEnclosedBy(
+    normalized,
+    (item) => (item.observation.stage === "other" ? [] : [item.observation.stage]),
+    (item, ancestors) => item.observation.stage !== "other" && ancestors.has(item.observation.stage),
+  );
+}
+
+const RECORDED_RETRIEVAL = "retrieval with documents";
+
+/** Retrieve spans inside a retrieve span that recorded documents: their documents are steps towards its ranking. */
+export function retrievalsInsideARecordedRetrieval(normalized: readonly NormalizedSpan[]): Set<string> {
+  return spansEnclosedBy(
+    normalized,
+    (item) => (item.observation.stage === "retrieve" && (item.observation as RetrieveObservation).documents !== null ? [RECORDED_RETRIEVAL] : []),
+    (item, ancestors) => item.observation.stage === "retrieve" && ancestors.has(RECORDED_RETRIEVAL),
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * Records the Python golden traces: the golden request (scenarios/policy-corpus.ts)
+ * asked of a Python app, its spans written by a Python instrumentation —
+ * - `llama-index-openinference`: a LlamaIndex query engine with a reranker
+ *   (llama_index_policy_rag.py), traced by Arize's openinference-instrumentation-llama-index;
+ * - `langchain-python-openinference`: the JS goldens' LangChain chain in Python
+ *   (langchain_policy_rag.py), traced by Arize's openinference-instrumentation-langchain.
+ *
+ * The Python app writes its spans as OTLP/JSON (the OTLP exporters' request
+ * body, ids from a counter); this step makes the rest reproducible as
+ * record-goldens.ts does for the JS goldens: timestamps replaced by their rank
+ * (1 ms apart) and random UUIDs (LlamaIndex's node ids) numbered in order;
+ * and, Python's own, the memory addresses in object reprs (`<function f at
+ * 0x7f…>`, which the instrumentation writes into some inputs) set to 0.
+ * The test replays the stored traces and needs no Python; only recording does:
+ *
+ *   python3 -m venv /tmp/ragscope-python && /tmp/ragscope-python/bin/pip install -r test/golden/python/requirements.txt
+ *   node --import tsx test/golden/python/record-python-goldens.ts --python /tmp/ragscope-python/bin/python          # prints which goldens differ
+ *   node --import tsx test/golden/python/record-python-goldens.ts --python /tmp/ragscope-python/bin/python --write  # rewrites them
+ *   node --import tsx test/golden/python/record-python-goldens.ts --python /tmp/ragscope-python/bin/python --send-to http://127.0.0.1:4318/v1/traces
+ *       # sends the same app's spans live (OTLP/HTTP protobuf, the Python exporter's default) to a running `ragscope serve`
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { checkOrWriteGolden, rankTimes, uuidNumberer } from "../record-goldens.js";
+import { llamaIndexScenario } from "../scenarios/llama-index-rerank.js";
+
+export const pythonGoldenNames = ["llama-index-openinference", "langchain-python-openinference"] as const;
+export type PythonGoldenName = (typeof pythonGoldenNames)[number];
+
+const pythonDirectory = path.dirname(fileURLToPath(import.meta.url));
+
+const apps: Record<PythonGoldenName, { script: string; idSeed: number }> = {
+  "llama-index-openinference": { script: "llama_index_policy_rag.py", idSeed: 0x1006 },
+  "langchain-python-openinference": { script: "langchain_policy_rag.py", idSeed: 0x1007 },
+};
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Runs the app with its scenario; `destination` is the app's `--otlp-json FILE` or `--endpoint URL`. */
+async function runApp(python: string, name: PythonGoldenName, destination: string[]): Promise<void> {
+  const directory = await mkdtemp(path.join(tmpdir(), "ragscope-python-golden-"));
+  try {
+    const scenarioPath = path.join(directory, "scenario.json");
+    await writeFile(scenarioPath, JSON.stringify(llamaIndexScenario(apps[name].idSeed)));
+    await promisify(execFile)(python, [path.join(pythonDirectory, apps[name].script), scenarioPath, ...destination], {
+      maxBuffer: 16 * 1024 * 1024,
+      // No __pycache__ beside the committed scripts.
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+    });
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/** Records one Python golden and returns its OTLP/JSON text. */
+export async function recordPythonGolden(python: string, name: PythonGoldenName): Promise<string> {
+  const directory = await mkdtemp(path.join(tmpdir(), "ragscope-python-golden-"));
+  try {
+    const output = path.join(directory, "spans.otlp.json");
+    await runApp(python, name, ["--otlp-json", output]);
+    return toReproducibleText(JSON.parse(await readFile(output, "utf8")) as Json);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+const TIME_KEYS = new Set(["startTimeUnixNano", "endTimeUnixNano", "timeUnixNano"]);
+
+const PYTHON_REPR_ADDRESS = / at 0x[0-9a-f]+>/g;
+
+/** The rewrites of record-goldens.ts, on OTLP/JSON: times by rank, UUIDs numbered in order of appearance; repr addresses 0. */
+function toReproducibleText(document: Json): string {
+  const times: bigint[] = [];
+  const collect = (value: Json): void => {
+    if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        if (TIME_KEYS.has(key) && typeof item === "string") times.push(BigInt(item));
+        else collect(item);
+      }
+    }
+  };
+  collect(document);
+  const rank = rankTimes(times);
+  const numberUuids = uuidNumberer();
+  const rewrite = (value: Json): Json => {
+    if (typeof value === "string") return numberUuids(value).replace(PYTHON_REPR_ADDRESS, " at 0x0>");
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, TIME_KEYS.has(key) && typeof item === "string" ? rank(BigInt(item)).toString() : rewrite(item)]));
+  };
+  return `${JSON.stringify(rewrite(document), null, 2)}\n`;
+}
+
+async function main(): Promise<void> {
+  const argument = (flag: string): string | undefined => {
+    const index = process.argv.indexOf(flag);
+    return index === -1 ? undefined : process.argv[index + 1];
+  };
+  const python = argument("--python");
+  if (python === undefined) {
+    console.error("give the Python with test/golden/python/requirements.txt installed: --python /path/to/venv/bin/python");
+    process.exitCode = 2;
+    return;
+  }
+  const sendTo = argument("--send-to");
+  for (const name of pythonGoldenNames) {
+    if (sendTo !== undefined) {
+      await runApp(python, name, ["--endpoint", sendTo]);
+      console.log(`${name}: sent to ${sendTo}`);
+      continue;
+    }
+    await checkOrWriteGolden(name, await recordPythonGolden(python, name), process.argv.includes("--write"));
+  }
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();
