@@ -4,7 +4,7 @@
  * values: `ragscope eval --endpoint` sends the digests of its file's cases,
  * the collector compares them with the digests of the cases it holds and
  * answers with field names only (ui/api/compare-eval-cases.ts). A blind
- * split's gold data (gold evidence, reference answer, key points) never leaves
+ * split's gold data (contracts/blind-gold.ts) never leaves
  * the collector that way, as it would if the stored case itself were sent.
  *
  * Every field but `dataset_id` and `dataset_version` has a digest (those name
@@ -17,18 +17,16 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { BLIND_GOLD_FIELDS, isBlindGoldPath } from "./blind-gold.js";
 
 /** The fields that name the dataset a case was loaded from, not the case. */
 export const DATASET_FIELDS: ReadonlySet<string> = new Set(["dataset_id", "dataset_version"]);
 
 /**
- * A blind split's gold data: the fields experiments/output/blind-redaction.ts
- * withholds from a blind case (evaluator_config for its required_evidence).
+ * How a blind case's differing gold is named: all its gold fields together —
+ * those every surface withholds from a blind case (contracts/blind-gold.ts).
  */
-export const GOLD_FIELDS: ReadonlySet<string> = new Set(["reference_answer", "gold_evidence", "key_points", "evaluator_config"]);
-
-/** How a blind case's differing gold is named: all its gold fields together. */
-export const BLIND_GOLD_DIFFERENCE = "its gold data (reference_answer, gold_evidence, key_points, evaluator_config, compared together for a blind case)";
+export const BLIND_GOLD_DIFFERENCE = `its gold data (${[...BLIND_GOLD_FIELDS.keys()].join(", ")}, compared together for a blind case)`;
 
 /** SHA-256, lowercase hex. */
 const digestText = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 digest in lowercase hex (64 characters)");
@@ -71,6 +69,16 @@ export function digestCaseFields(evalCase: object): CaseFieldDigests {
 }
 
 /**
+ * One digest for the whole case (its fields' digests, dataset fields left
+ * out): two cases have the same one exactly when caseDifferences finds no
+ * field that differs. The store keeps it beside each stored case so that two
+ * contents of one id and version stay two rows (store/clickhouse/clickhouse-case-store.ts).
+ */
+export function caseContentDigest(evalCase: object): string {
+  return digestOf(digestCaseFields(evalCase));
+}
+
+/**
  * The fields in which the two cases these digests describe differ, as dotted
  * paths one level deep (`risk_level`, `metadata.split`), sorted; empty when
  * they are the same case.
@@ -102,7 +110,6 @@ export function digestDifferences(left: CaseFieldDigests, right: CaseFieldDigest
  * together, a guess is confirmed only with every gold value right at once.
  */
 export function blindCaseDifferences(differences: readonly string[]): string[] {
-  const isGold = (path: string) => GOLD_FIELDS.has(path.split(".")[0]!);
-  const other = differences.filter((path) => !isGold(path));
-  return differences.some(isGold) ? [...other, BLIND_GOLD_DIFFERENCE] : other;
+  const other = differences.filter((path) => !isBlindGoldPath(path));
+  return differences.some(isBlindGoldPath) ? [...other, BLIND_GOLD_DIFFERENCE] : other;
 }

@@ -21,6 +21,8 @@ export interface ReportDocument {
   traceUrl: string | null;
   /** The user-behaviour part of the business row (evaluators/behaviour/behaviour-board.ts), as the UI's Quality page shows it; absent = not shown. */
   behaviour?: BehaviourBoard | null;
+  /** Runs shown whose results carry several tenants, said before any number (report/run-tenant-notices.ts); absent = none. */
+  runTenantNotices?: readonly string[];
 }
 
 const STYLE = `
@@ -30,6 +32,7 @@ body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-ser
 header.report { padding: 20px 28px 8px; }
 header.report h1 { margin: 0 0 4px; font-size: 22px; }
 header.report p { margin: 2px 0; color: var(--muted); }
+header.report p.notice { color: #6a4a00; background: #fff8c5; border: 1px solid #d4a72c; padding: 6px 10px; margin: 6px 0; }
 nav.contents { padding: 0 28px 8px; }
 nav.contents a { margin-right: 16px; }
 section.dashboard { padding: 8px 28px 24px; }
@@ -216,7 +219,7 @@ export function renderHtmlReport(document: ReportDocument): string {
   return [
     "<!doctype html>",
     `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(document.title)}</title><style>${STYLE}</style></head><body>`,
-    `<header class="report"><h1>${escapeHtml(document.title)}</h1><p>Time range ${escapeHtml(range)} · generated ${escapeHtml(document.generatedAt)}</p><p>Data: ${escapeHtml(document.storedIn)} · the same panels and queries as the Grafana dashboards in dashboards/</p></header>`,
+    `<header class="report"><h1>${escapeHtml(document.title)}</h1><p>Time range ${escapeHtml(range)} · generated ${escapeHtml(document.generatedAt)}</p><p>Data: ${escapeHtml(document.storedIn)} · the same panels and queries as the Grafana dashboards in dashboards/</p>${(document.runTenantNotices ?? []).map((notice) => `<p class="notice" data-notice="run-tenants">${escapeHtml(notice)}</p>`).join("")}</header>`,
     `<nav class="contents">${document.dashboards.map((result) => `<a href="#${escapeHtml(result.dashboard.uid)}">${escapeHtml(result.dashboard.title)}</a>`).join("")}${document.behaviour ? `<a href="#behaviour">Business — user behaviour</a>` : ""}</nav>`,
     ...document.dashboards.map((result) => renderDashboard(result, document)),
     document.behaviour ? renderBehaviour(document.behaviour) : "",

@@ -2,7 +2,8 @@
  * A blind split's gold data is never shown (seed §二.2: the blind set guards
  * against fitting the evaluation set). The report's panels show evaluator
  * reasons, which quote gold evidence (document and chunk ids, evidence text,
- * reference answers, key points); every text cell that contains a blind
+ * reference answers, key points) and, a judge's, the criteria it judged by
+ * (expected behaviour, rubric); every text cell that contains a blind
  * case's gold string is replaced — numbers (the scores) stay.
  *
  * Matching is by content, not by which column or panel a cell comes from, so
@@ -21,31 +22,38 @@
  * variable), that trace's case as a table listing both columns gives it. A
  * row whose case is unknown (no such column, online traffic without a case)
  * or a blind case is matched by content as above.
+ *
+ * And in a row known to belong to a blind case, every text cell that is prose
+ * (holds whitespace: a reason, a list of evaluations) is withheld whatever it
+ * says, as the CLI and the web UI withhold every reason of a blind case: a
+ * judge's reason may restate the rubric or expected behaviour it judged by in
+ * its own words, which no string match finds. The row's ids, outcome and
+ * labels (single words) stay, and are matched by content as above.
  */
 import type { EvalCase } from "../contracts/eval-case.js";
+import { blindGoldTexts } from "../contracts/blind-gold.js";
+import { parseThreshold } from "../evaluators/threshold.js";
 import type { DashboardResult, PanelResult } from "./collect-report.js";
 import type { Frame } from "./panel-data.js";
 
 export const WITHHELD_CELL = "(withheld: blind-split gold data)";
 const MINIMUM_GOLD_LENGTH = 3;
 const MINIMUM_FRAGMENT_LENGTH = 2;
+/** Text with whitespace inside: a sentence or a list, not an id, outcome or label. */
+const PROSE = /\S\s+\S/;
 const QUOTED = /["“「『]([^"”」』]{1,500})["”」』]/g;
 
+/**
+ * The texts of the blind cases' gold fields (contracts/blind-gold.ts: answers, evidence, key points, the behaviours
+ * and rubric rules they are graded by, …) long enough to match. A rubric rule that is a threshold (">= 0.9") is left
+ * out: it names no gold, and every gate file writes the same, so matching it would blank each threshold cell.
+ */
 export function blindGoldStrings(cases: readonly EvalCase[]): string[] {
   const strings = new Set<string>();
-  const add = (value: string | undefined) => {
-    const text = value?.trim();
-    if (text !== undefined && text.length >= MINIMUM_GOLD_LENGTH) strings.add(text);
-  };
   for (const item of cases) {
-    const answers = item.reference_answer === undefined ? [] : Array.isArray(item.reference_answer) ? item.reference_answer : [item.reference_answer];
-    for (const answer of answers) add(answer);
-    for (const point of item.key_points) add(point);
-    for (const evidence of item.gold_evidence) {
-      add(evidence.document_id);
-      add(evidence.chunk_id);
-      add(evidence.section_id);
-      add(evidence.text);
+    for (const value of blindGoldTexts(item)) {
+      const text = value.trim();
+      if (text.length >= MINIMUM_GOLD_LENGTH && !parseThreshold(text).ok) strings.add(text);
     }
   }
   return [...strings];
@@ -94,8 +102,8 @@ function rowCases(frame: Frame, panel: PanelResult, dashboard: DashboardResult, 
  * number of cells replaced.
  */
 export function withholdBlindGold(dashboards: readonly DashboardResult[], blindCases: readonly EvalCase[]): { dashboards: DashboardResult[]; withheld: number } {
+  if (blindCases.length === 0) return { dashboards: [...dashboards], withheld: 0 };
   const gold = blindGoldStrings(blindCases);
-  if (gold.length === 0) return { dashboards: [...dashboards], withheld: 0 };
   const blindCaseIds = new Set(blindCases.map((item) => item.case_id));
   const caseOfTrace = casesOfTraces(dashboards);
   let withheld = 0;
@@ -105,7 +113,9 @@ export function withholdBlindGold(dashboards: readonly DashboardResult[], blindC
   });
   const scrub = (value: number | string | null, caseId: string | null) => {
     if (caseId !== null && !blindCaseIds.has(caseId)) return value;
-    if (typeof value !== "string" || !(gold.some((text) => value.includes(text)) || quotesGold(value))) return value;
+    if (typeof value !== "string") return value;
+    const blindProse = caseId !== null && PROSE.test(value.trim());
+    if (!blindProse && !(gold.some((text) => value.includes(text)) || quotesGold(value))) return value;
     withheld += 1;
     return WITHHELD_CELL;
   };

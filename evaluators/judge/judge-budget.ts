@@ -17,6 +17,11 @@
  * the last hour's spending is below the limit, and its cost is counted when it
  * answers — concurrent calls of that kind can pass the limit.
  *
+ * The window is this object's, in this process's memory: the judges that
+ * share the object share the limit; another process (an evaluator replica)
+ * has its own, so N processes can spend N times the limit
+ * (collector/wiring/online/judge-config.ts PER_PROCESS_SPENDING_LIMIT).
+ *
  * `exhausted` tells the sampler to stop sampling: the spending reached the
  * limit, or the last call refused would still not fit beside it. Sampling on
  * would only turn every sampled trace into `budget_exhausted` grader errors.

@@ -2,7 +2,8 @@
  * A blind split's gold data is never printed (seed §二.2: the blind set guards
  * against fitting the evaluation set): for its cases only the verdicts and
  * scores are shown. Evaluator reasons, which quote missing key points and
- * evidence, are withheld, and so are the chunks an evaluation's evidence_refs
+ * evidence — and a judge's, the rubric and expected behaviour it judged by —
+ * are withheld, every evaluator's alike, and so are the chunks an evaluation's evidence_refs
  * name: they say which retrieved, packed or cited chunk held the gold
  * evidence (retrieval.ranking's `chunk://<gold chunk>`), which is the gold id.
  * References to other Evaluation Results (`evaluation://…`) name no gold data
@@ -13,6 +14,7 @@ import type { EvalCase } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import { isBlind } from "../../collector/wiring/dataset/dataset-mix.js";
+import { withoutBlindGold } from "../../contracts/blind-gold.js";
 
 export const WITHHELD = "(blind split: reason withheld so no gold data is shown)";
 
@@ -34,12 +36,12 @@ export function shownEvaluation(evaluated: Pick<EvaluatedCase, "evalCase">, eval
 }
 
 /**
- * The Eval Case as it may be shown: a blind case without its gold data (reference answers, gold evidence, the
- * evidence it requires, key points). Its split stays, so whoever shows it can tell the gold was withheld rather
- * than absent (a page must not mark every chunk "not gold" because the list it matched against is empty).
+ * The Eval Case as it may be shown: a blind case without its gold data — the answers, evidence and key points, and
+ * the criteria it is graded by (expected and forbidden behaviour, rubric, …): contracts/blind-gold.ts lists them.
+ * Its split stays, so whoever shows it can tell the gold was withheld rather than absent (a page must not mark
+ * every chunk "not gold" because the list it matched against is empty, nor show a default threshold for a metric
+ * whose threshold the withheld rubric set).
  */
 export function shownEvalCase(evalCase: EvalCase): EvalCase {
-  if (!isBlind(evalCase)) return evalCase;
-  const { reference_answer: _withheld, ...withoutAnswer } = evalCase;
-  return { ...withoutAnswer, gold_evidence: [], key_points: [], evaluator_config: { ...evalCase.evaluator_config, required_evidence: [] } };
+  return isBlind(evalCase) ? withoutBlindGold(evalCase) : evalCase;
 }

@@ -7,16 +7,19 @@
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { evalCase as evalCaseSchema, type EvalCase } from "../../contracts/eval-case.js";
 import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
+import { caseIdentity } from "../../contracts/eval-case-identity.js";
 import { evaluationResult as evaluationResultSchema, type EvaluationResult } from "../../contracts/evaluation-result.js";
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import { FINAL_VERDICT, REVIEW_DECIDED } from "../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
-import type { RunReader, RunSummary, StoredSpan } from "../ports/run-reader.js";
+import type { RunReader, RunSummary, RunTenantCount, StoredSpan } from "../ports/run-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter } from "./tenant-filter.js";
+import { casesWithOneContent } from "./stored-case-contents.js";
 import { RUN_RECORD_READ_ORDER } from "./run-record-read-order.js";
+import { currentRunRows } from "./run-current-results.js";
 
 export class ClickHouseRunReader implements RunReader {
   private readonly database: string;
@@ -30,6 +33,11 @@ export class ClickHouseRunReader implements RunReader {
     this.tenants = new TenantFilter(this.database, scope);
   }
 
+  /** The run's newest request of each case (run-current-results.ts), as a condition on a table's rows. */
+  private current(start: "started_at" | "ts" = "started_at"): string {
+    return currentRunRows(this.database, this.tenants.on("case_results"), start);
+  }
+
   private async rows<Row>(query: string, parameters: Record<string, unknown>): Promise<Row[]> {
     const result = await this.connection.client.query({ query, query_params: { ...parameters, ...this.tenants.parameters }, format: "JSONEachRow" });
     return result.json<Row>();
@@ -41,7 +49,7 @@ export class ClickHouseRunReader implements RunReader {
     const rows = await this.rows<{ case_result_id: string; final_verdict: string; reviewers: string[] }>(
       qualifyTables(
         `SELECT verdicts.case_result_id AS case_result_id, verdicts.final_verdict AS final_verdict, if(verdicts.reviewed, reviewers.names, []) AS reviewers
-         FROM (SELECT case_result_id, ${FINAL_VERDICT} AS final_verdict, ${REVIEW_DECIDED} AS reviewed FROM case_results FINAL WHERE run_id = {runId:String}) AS verdicts
+         FROM (SELECT case_result_id, ${FINAL_VERDICT} AS final_verdict, ${REVIEW_DECIDED} AS reviewed FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.current()}) AS verdicts
          LEFT JOIN (SELECT case_result_id, arraySort(groupUniqArray(labeler_id)) AS names FROM ${database}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id) AS reviewers
          ON reviewers.case_result_id = verdicts.case_result_id`,
         this.connection.database,
@@ -57,19 +65,18 @@ export class ClickHouseRunReader implements RunReader {
 
   async loadRunCases(runId: string): Promise<EvaluatedCase[]> {
     const database = this.database;
-    const caseResults = (await this.payloads(`SELECT payload FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} ORDER BY case_id`, { runId })).map((payload) => caseResultSchema.parse(JSON.parse(payload)));
+    const caseResults = (await this.payloads(`SELECT payload FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current()} ORDER BY case_id`, { runId })).map((payload) => caseResultSchema.parse(JSON.parse(payload)));
     const evaluations = new Map<string, EvaluationResult[]>();
-    for (const payload of await this.payloads(`SELECT payload FROM ${database}.evaluation_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")}`, { runId })) {
+    for (const payload of await this.payloads(`SELECT payload FROM ${database}.evaluation_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")} AND ${this.current()}`, { runId })) {
       const result = evaluationResultSchema.parse(JSON.parse(payload));
       evaluations.set(result.case_result_id, [...(evaluations.get(result.case_result_id) ?? []), result]);
     }
-    const cases = new Map<string, EvalCase>();
+    let cases = new Map<string, EvalCase>();
     const caseIds = [...new Set(caseResults.map((result) => result.case_id).filter((id) => id !== ""))];
     if (caseIds.length > 0) {
-      for (const payload of await this.payloads(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id IN {caseIds:Array(String)}`, { caseIds })) {
-        const parsed = evalCaseSchema.parse(JSON.parse(payload));
-        cases.set(`${parsed.case_id}@${parsed.case_version}`, parsed);
-      }
+      const stored = (await this.payloads(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id IN {caseIds:Array(String)}`, { caseIds })).map((payload) => evalCaseSchema.parse(JSON.parse(payload)));
+      // A case stored with two contents (two pushes raced) is nobody's choice: the run is shown without its gold, as for an unknown case.
+      cases = casesWithOneContent(stored);
     }
     const verdicts = await this.finalVerdicts(runId);
     return caseResults.map((caseResult) => {
@@ -79,14 +86,22 @@ export class ClickHouseRunReader implements RunReader {
         ...(final !== undefined && final.reviewedBy.length > 0 ? { reviewedBy: final.reviewedBy } : {}),
         evaluationResults: evaluations.get(caseResult.case_result_id) ?? [],
         // Another tenant's case shares only its ids with this result (contracts/eval-case-tenant.ts).
-        evalCase: evalCaseFor(cases.get(`${caseResult.case_id}@${caseResult.case_version}`), caseResult.rag_observation.tenant_id),
+        evalCase: evalCaseFor(cases.get(caseIdentity(caseResult)), caseResult.rag_observation.tenant_id),
       };
     });
   }
 
   async countCaseResults(runId: string): Promise<number> {
-    const [row] = await this.rows<{ total: string | number }>(`SELECT count() AS total FROM ${this.database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")}`, { runId });
+    const [row] = await this.rows<{ total: string | number }>(`SELECT count() AS total FROM ${this.database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current()}`, { runId });
     return Number(row?.total ?? 0);
+  }
+
+  async countRunTenants(runId: string): Promise<RunTenantCount[]> {
+    const rows = await this.rows<{ tenant_id: string; results: string | number }>(
+      `SELECT tenant_id, count() AS results FROM ${this.database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current()} GROUP BY tenant_id ORDER BY tenant_id`,
+      { runId },
+    );
+    return rows.map((row) => ({ tenant: row.tenant_id, results: Number(row.results) }));
   }
 
   async readRunSummary(runId: string): Promise<RunSummary> {
@@ -96,7 +111,7 @@ export class ClickHouseRunReader implements RunReader {
         `SELECT count() AS cases, countIf(final_verdict = 'passed') AS passed, countIf(final_verdict = 'failed') AS failed,
                 countIf(final_verdict = 'review_required') AS review, countIf(final_verdict = 'unjudged') AS unjudged,
                 countIf(final_verdict = 'not_evaluated') AS not_evaluated, countIf(partial_trace = 1) AS partial
-         FROM (SELECT ${FINAL_VERDICT} AS final_verdict, partial_trace FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")})`,
+         FROM (SELECT ${FINAL_VERDICT} AS final_verdict, partial_trace FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current()})`,
         this.connection.database,
       ),
       { runId },
@@ -104,9 +119,9 @@ export class ClickHouseRunReader implements RunReader {
     const metrics = await this.rows<{ metric: string; evaluator_id: string; mean: number | null; applicable: string; not_applicable: string }>(
       // Values from metric_values, not-applicable counts from the Evaluation Results (migration 0008: metrics without a value have no row).
       `SELECT metric, any(evaluator_id) AS evaluator_id, avgOrNull(value) AS mean, count(value) AS applicable, countIf(value IS NULL) AS not_applicable
-       FROM (SELECT metric, evaluator_id, value FROM ${database}.metric_values FINAL WHERE run_id = {runId:String} AND value IS NOT NULL AND ${this.tenants.on("metric_values")}
+       FROM (SELECT metric, evaluator_id, value FROM ${database}.metric_values FINAL WHERE run_id = {runId:String} AND value IS NOT NULL AND ${this.tenants.on("metric_values")} AND ${this.current("ts")}
              UNION ALL
-             SELECT metric, evaluator_id, CAST(NULL AS Nullable(Float64)) AS value FROM ${database}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")})
+             SELECT metric, evaluator_id, CAST(NULL AS Nullable(Float64)) AS value FROM ${database}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")} AND ${this.current()})
        GROUP BY metric ORDER BY evaluator_id, metric`,
       { runId },
     );
@@ -115,8 +130,8 @@ export class ClickHouseRunReader implements RunReader {
               startsWith(evaluation.evaluator_id, 'judge.') AND JSONExtractString(evaluation.payload, 'confidence', 'semantics') = 'heuristic' AS heuristic,
               evaluation.outcome NOT IN ('failed', 'error') AS review_signal
        FROM (SELECT case_result_id, case_id, evaluator_id, reason, payload, outcome FROM ${database}.evaluation_results FINAL
-             WHERE run_id = {runId:String} AND (outcome IN ('failed', 'error') OR review_required = 1)) AS evaluation
-       INNER JOIN (SELECT case_result_id, ${qualifyTables(FINAL_VERDICT, this.connection.database)} AS quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")}) AS verdict
+             WHERE run_id = {runId:String} AND (outcome IN ('failed', 'error') OR review_required = 1) AND ${this.current()}) AS evaluation
+       INNER JOIN (SELECT case_result_id, ${qualifyTables(FINAL_VERDICT, this.connection.database)} AS quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current()}) AS verdict
        USING case_result_id
        ORDER BY case_id, evaluator_id`,
       { runId },

@@ -18,6 +18,7 @@ import type { StoredRawSpan } from "../../contracts/raw-spans.js";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { evalCase as evalCaseSchema } from "../../contracts/eval-case.js";
 import { evalCaseFor, evalCaseServesTenant } from "../../contracts/eval-case-tenant.js";
+import { caseIdentity } from "../../contracts/eval-case-identity.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import type { RunListing } from "../ports/run-listing.js";
 import { rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../ports/trace-reader.js";
@@ -26,6 +27,7 @@ import { FINAL_VERDICT, finalVerdictCandidates } from "../../dashboards/source/a
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter } from "./tenant-filter.js";
+import { casesWithOneContent } from "./stored-case-contents.js";
 import { listRunsOnClickHouse } from "./clickhouse-run-listing.js";
 import { readEvaluationResultsOnClickHouse } from "./clickhouse-evaluation-results-reader.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
@@ -455,8 +457,9 @@ export class ClickHouseTraceReader implements TraceReader {
     ).map((item) => evaluationResultSchema.parse(JSON.parse(item.payload)));
     let evalCase = null;
     if (caseResult.case_id !== "") {
-      const [found] = await this.rows<{ payload: string }>(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id = {caseId:String} AND case_version = {caseVersion:String} LIMIT 1`, { caseId: caseResult.case_id, caseVersion: caseResult.case_version });
-      const parsed = found === undefined ? null : evalCaseSchema.parse(JSON.parse(found.payload));
+      // One row per content: a case stored with two contents (two pushes raced) is nobody's choice and shown as unknown.
+      const stored = await this.rows<{ payload: string }>(`SELECT payload FROM ${database}.eval_cases FINAL WHERE case_id = {caseId:String} AND case_version = {caseVersion:String} LIMIT 8`, { caseId: caseResult.case_id, caseVersion: caseResult.case_version });
+      const parsed = casesWithOneContent(stored.map((found) => evalCaseSchema.parse(JSON.parse(found.payload)))).get(caseIdentity(caseResult)) ?? null;
       // Another tenant's case shares only its ids with this trace: its gold data is not shown (contracts/eval-case-tenant.ts).
       evalCase = evalCaseFor(parsed, caseResult.rag_observation.tenant_id);
     }

@@ -2,7 +2,7 @@
 import type { RunLineage } from "../../contracts/run-lineage.js";
 import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
-import type { FailedEvaluation, MetricAverage, RunReader, RunSummary, StoredSpan } from "../ports/run-reader.js";
+import type { FailedEvaluation, MetricAverage, RunReader, RunSummary, RunTenantCount, StoredSpan } from "../ports/run-reader.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
@@ -44,6 +44,15 @@ export class MemoryRunReader implements RunReader {
 
   async countCaseResults(runId: string): Promise<number> {
     return this.caseResultsOf(runId).length;
+  }
+
+  async countRunTenants(runId: string): Promise<RunTenantCount[]> {
+    const counts = new Map<string, number>();
+    for (const result of this.caseResultsOf(runId)) {
+      const tenant = result.rag_observation.tenant_id ?? "";
+      counts.set(tenant, (counts.get(tenant) ?? 0) + 1);
+    }
+    return [...counts].sort(([first], [second]) => compare(first, second)).map(([tenant, results]) => ({ tenant, results }));
   }
 
   async readRunSummary(runId: string): Promise<RunSummary> {

@@ -44,6 +44,12 @@ export interface RunSummary {
   failures: FailedEvaluation[];
 }
 
+/** How many of a run's Case Results carry one tenant value ('' for a result that names none). */
+export interface RunTenantCount {
+  tenant: string;
+  results: number;
+}
+
 /** The stored requests' time span (started_at of the first and last Case Result); null when nothing is stored. */
 export interface StoredSpan {
   firstMs: number;
@@ -56,6 +62,12 @@ export interface RunReader {
   loadRunCases(runId: string): Promise<EvaluatedCase[]>;
   readRunSummary(runId: string): Promise<RunSummary>;
   countCaseResults(runId: string): Promise<number>;
+  /**
+   * The tenants of the run's Case Results that the reader sees, with how many each, ordered by tenant ('' first:
+   * results that name no tenant). Any tenant's spans may name any run id, so the reader of every tenant may find
+   * several tenants' results under one run id (experiments/run-tenants.ts).
+   */
+  countRunTenants(runId: string): Promise<RunTenantCount[]>;
   /**
    * The run's lineage as recorded by one of the reader's tenants (store/ports/run-lineage-sink.ts), null when none
    * did: never another tenant's, whatever Case Results carry the run id. Where it may read several records of the

@@ -25,6 +25,7 @@ import { fileURLToPath } from "node:url";
 import { recordAttack } from "../support/attack-report.js";
 import { reply, startFakeChatCompletionsServer, type FakeChatCompletionsServer } from "../support/fake-chat-completions-server.js";
 import type { ServeWithUi } from "../support/serve-with-ui.js";
+import { oneRequestOtlp } from "../support/one-request-otlp.js";
 import { sendAsTenant, startTwoTenantServe } from "../support/two-tenant-serve.js";
 
 const ragscope = fileURLToPath(new URL("../../bin/ragscope.js", import.meta.url));
@@ -61,36 +62,35 @@ const SHARED_DATASET = {
   cases: [{ case_id: "shared-001", case_version: "1", input: "what is the shipping time?", gold_evidence: [{ document_id: "shipping", chunk_id: "shared-chunk-1" }], reference_answer: "SHARED-REFERENCE: 5 days" }],
 };
 
+/** One request naming Eval Case `caseId` version 1 of run-1, with a retrieval. */
 function otlp(traceId: string, caseId: string, answer: string): string {
-  const text = (value: string) => ({ stringValue: value });
-  const nanos = (milliseconds: number) => String(BigInt(milliseconds) * 1_000_000n);
-  const start = Date.now() - 60_000;
-  const attributes = [
-    { key: "openinference.span.kind", value: text("CHAIN") },
-    { key: "ragscope.stage", value: text("request") },
-    { key: "ragscope.run_id", value: text("run-1") },
-    { key: "ragscope.case_id", value: text(caseId) },
-    { key: "ragscope.case_version", value: text("1") },
-    { key: "ragscope.query", value: text("what is the refund window?") },
-    { key: "ragscope.answer", value: text(answer) },
-  ];
-  const retrieval = [
-    { key: "openinference.span.kind", value: text("RETRIEVER") },
-    { key: "ragscope.stage", value: text("retrieve") },
-    { key: "retrieval.documents.0.document.id", value: text("some-chunk") },
-    { key: "retrieval.documents.0.document.content", value: text("refunds are possible") },
-  ];
-  const span = (index: number, name: string, spanAttributes: unknown[]) => ({
+  return oneRequestOtlp({
     traceId,
-    spanId: `${traceId.slice(0, 15)}${index}`,
-    ...(index === 1 ? {} : { parentSpanId: `${traceId.slice(0, 15)}1` }),
-    name,
-    kind: 1,
-    startTimeUnixNano: nanos(start + index),
-    endTimeUnixNano: nanos(start + 100),
-    attributes: spanAttributes,
+    serviceName: "bot",
+    spans: [
+      {
+        name: "rag.request",
+        attributes: {
+          "openinference.span.kind": "CHAIN",
+          "ragscope.stage": "request",
+          "ragscope.run_id": "run-1",
+          "ragscope.case_id": caseId,
+          "ragscope.case_version": "1",
+          "ragscope.query": "what is the refund window?",
+          "ragscope.answer": answer,
+        },
+      },
+      {
+        name: "rag.retrieve",
+        attributes: {
+          "openinference.span.kind": "RETRIEVER",
+          "ragscope.stage": "retrieve",
+          "retrieval.documents.0.document.id": "some-chunk",
+          "retrieval.documents.0.document.content": "refunds are possible",
+        },
+      },
+    ],
   });
-  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: text("bot") }] }, scopeSpans: [{ spans: [span(1, "rag.request", attributes), span(2, "rag.retrieve", retrieval)] }] }] });
 }
 
 interface Listed {

@@ -26,6 +26,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { recordAttack } from "../support/attack-report.js";
 import type { ServeWithUi } from "../support/serve-with-ui.js";
+import { oneRequestOtlp } from "../support/one-request-otlp.js";
 import { sendAsTenant, startTwoTenantServe } from "../support/two-tenant-serve.js";
 import { projectRoot, runRagscope, tasksFolder } from "../e2e/experiments/support/run-ragscope.js";
 
@@ -48,18 +49,11 @@ const task = path.join(tasksFolder, "retrieving-task.ts");
 
 /** One request of tenant acme's application that names `runId`. */
 function otlp(traceId: string, runId: string): string {
-  const text = (value: string) => ({ stringValue: value });
-  const nanos = (milliseconds: number) => String(BigInt(milliseconds) * 1_000_000n);
-  const start = Date.now() - 60_000;
-  const attributes = [
-    { key: "openinference.span.kind", value: text("CHAIN") },
-    { key: "ragscope.stage", value: text("request") },
-    { key: "ragscope.run_id", value: text(runId) },
-    { key: "ragscope.query", value: text("what is the refund window?") },
-    { key: "ragscope.answer", value: text("30 days") },
-  ];
-  const span = { traceId, spanId: `${traceId.slice(0, 15)}1`, name: "rag.request", kind: 1, startTimeUnixNano: nanos(start), endTimeUnixNano: nanos(start + 100), attributes };
-  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: text("acme-bot") }] }, scopeSpans: [{ spans: [span] }] }] });
+  return oneRequestOtlp({
+    traceId,
+    serviceName: "acme-bot",
+    spans: [{ name: "rag.request", attributes: { "openinference.span.kind": "CHAIN", "ragscope.stage": "request", "ragscope.run_id": runId, "ragscope.query": "what is the refund window?", "ragscope.answer": "30 days" } }],
+  });
 }
 
 interface Listed {

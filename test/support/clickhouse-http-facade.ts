@@ -56,7 +56,12 @@ async function streamToBuffer(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startClickHouseHttpFacade(options: { dataPath: string; port?: number }): Promise<ClickHouseHttpFacade> {
+/**
+ * `beforeQuery` sees each statement (with an insert's rows) before the engine runs it and may hold it: a test
+ * orders the statements of several client processes with it (e.g. both checks before either insert) without
+ * waiting for time to pass.
+ */
+export async function startClickHouseHttpFacade(options: { dataPath: string; port?: number; beforeQuery?: (sql: string) => Promise<void> }): Promise<ClickHouseHttpFacade> {
   const { createChdbConnection } = (await import("chdb/connection")) as unknown as { createChdbConnection: (options: { path: string }) => ChdbConnectionLike };
   const engine = createChdbConnection({ path: options.dataPath });
   const requests = { total: 0, failed: 0 };
@@ -78,6 +83,7 @@ export async function startClickHouseHttpFacade(options: { dataPath: string; por
       else if (!notSettings.has(name)) settings[name] = value;
     }
     try {
+      await options.beforeQuery?.(sql);
       const result = await engine.exec({ query: sql, query_params: queryParams, clickhouse_settings: settings, query_id: url.searchParams.get("query_id") ?? undefined });
       const bytes = await streamToBuffer(result.stream);
       response.writeHead(200, {

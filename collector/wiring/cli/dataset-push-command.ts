@@ -11,6 +11,13 @@
  * version is stored with other content is refused, and nothing is pushed
  * (exit 1); one stored with the same content is left as it is. Exit 2 when a
  * file cannot be read or the store cannot be opened.
+ *
+ * Two pushes of one id and version with different content at the same moment
+ * (two engineers or CI jobs against one ClickHouse server) can both pass that
+ * check; the store then holds both contents and the push that finds so after
+ * its insert exits 1, naming both datasets and the statement that removes one
+ * (store/clickhouse/clickhouse-case-store.ts). Until then evaluators treat the
+ * case as unknown, and a push of it is refused the same way.
  */
 import { access, constants } from "node:fs/promises";
 import { caseIdentity } from "../../../contracts/eval-case-identity.js";
@@ -71,7 +78,10 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
     const fileOf = new Map<string, string>();
     for (const dataset of loaded) for (const item of dataset.cases) if (!fileOf.has(caseIdentity(item))) fileOf.set(caseIdentity(item), dataset.file);
     for (const conflict of error.conflicts) output.error(`${fileOf.get(caseIdentity({ case_id: conflict.caseId, case_version: conflict.caseVersion })) ?? "?"}: ${describeStoredCaseConflict(conflict)}`);
-    output.error(`ragscope dataset push: nothing pushed; ${error.conflicts.length === 1 ? "1 case differs" : `${error.conflicts.length} cases differ`} from the cases stored in ${store.describe()}`);
+    const count = error.conflicts.length === 1 ? "1 case" : `${error.conflicts.length} cases`;
+    if (error.race === "during-this-call") output.error(`ragscope dataset push: ${count} stored with two contents in ${store.describe()} by a push that ran at the same time (above); the files' other cases were pushed`);
+    else if (error.race === "found") output.error(`ragscope dataset push: nothing pushed; ${count} ${error.conflicts.length === 1 ? "is" : "are"} stored with two contents in ${store.describe()} (above)`);
+    else output.error(`ragscope dataset push: nothing pushed; ${error.conflicts.length === 1 ? "1 case differs" : `${error.conflicts.length} cases differ`} from the cases stored in ${store.describe()}`);
     return ExitCode.checkFailed;
   } finally {
     await store.close();

@@ -10,6 +10,13 @@
  * a release on it.
  * `--tenant` reads the run as that tenant's reader would: only its cases
  * count, and another tenant's run reads as not stored.
+ * Without --tenant the gate reads every tenant's results of the run id, and any
+ * tenant's spans may name any run id: a run (or --baseline) whose results carry
+ * more than one tenant value ('' included) is not decided (exit 2,
+ * experiments/run-tenants.ts) unless `--all-tenants` asks for every tenant's
+ * results together. The lineage it reads is that of every tenant's record of
+ * the run id (store/clickhouse/run-record-read-order.ts): another tenant's
+ * record can stop it, never let it decide; --tenant reads the tenant's own.
  */
 import { checkReleaseGate, GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
@@ -24,6 +31,7 @@ import { storeWithoutData } from "./existing-store.js";
 import { readSchemaState } from "../../../store/clickhouse/run-migrations.js";
 import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
 import { unfinishedRunProblem } from "../../../experiments/run-completion.js";
+import { describeTenantCounts, isMixed, mixedTenantsProblem } from "../../../experiments/run-tenants.js";
 
 export const defaultGateFile = packageFiles.gateFile;
 
@@ -35,6 +43,8 @@ export interface GateOptions {
   dataDir?: string;
   /** Only these tenants' cases (empty or absent: every tenant). */
   tenant?: string[];
+  /** Without --tenant: decide on a run (and baseline) whose results carry several tenants, all of them together. */
+  allTenants?: boolean;
 }
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
@@ -42,6 +52,11 @@ type Output = { log: (line: string) => void; error: (line: string) => void };
 export const GateExit = { passed: ExitCode.ok, failed: ExitCode.checkFailed, unusable: ExitCode.undecided } as const;
 
 export async function gateCommand(options: GateOptions, request: SettingsRequest, output: Output): Promise<number> {
+  const tenantNamed = options.tenant !== undefined && options.tenant.length > 0;
+  if (tenantNamed && options.allTenants === true) {
+    output.error("ragscope gate: --tenant and --all-tenants cannot be given together: --tenant gates that tenant's results only, --all-tenants every tenant's together; give one");
+    return GateExit.unusable;
+  }
   const gate = await readGateFile(options.gates);
   if (!gate.ok) {
     for (const line of gate.error) output.error(line);
@@ -61,7 +76,7 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
   }
   // Read only: the gate leaves the schema to the processes that write.
   const store = await openClickHouseStore(clickhouse, { migrate: false });
-  const scope = options.tenant !== undefined && options.tenant.length > 0 ? options.tenant : "all";
+  const scope = tenantNamed ? options.tenant! : "all";
   const reader = store.scoped(scope).reader;
   try {
     const schema = await readSchemaState(store.connection);
@@ -69,12 +84,26 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       output.error(`ragscope gate: ${behindProblem(schema.pending, store.describe())}`);
       return GateExit.unusable;
     }
+    // Whose results the run id holds, before anything is decided on them: several tenants' together would decide on
+    // a mix no one chose (a tenant's passing requests naming another tenant's run id diluted its failures).
+    const tenantsOfRun = await reader.countRunTenants(options.run);
+    const tenantsOfBaseline = options.baseline ? await reader.countRunTenants(options.baseline) : [];
+    if (scope === "all" && options.allTenants !== true) {
+      const mixed = [mixedTenantsProblem(options.run, "run", tenantsOfRun), options.baseline ? mixedTenantsProblem(options.baseline, "baseline run", tenantsOfBaseline) : null].filter((problem) => problem !== null);
+      if (mixed.length > 0) {
+        for (const problem of mixed) output.error(`ragscope gate: ${problem}`);
+        return GateExit.unusable;
+      }
+    }
     const cases = await reader.loadRunCases(options.run);
     // An eval stopped or killed part-way: its cases are not the dataset's, so there is no decision to make on them —
     // said before "no stored results", since an eval killed before its first case was stored holds none yet.
     const unfinished = unfinishedRunProblem(options.run, await reader.readRun(options.run), cases.length);
     if (unfinished !== null) {
-      output.error(unfinished);
+      // The reader of every tenant reads any tenant's record of the run id, the unfinished one first: the way past
+      // another tenant's record is to name the run's tenant. Not said of an operator's run (results without a tenant).
+      const anyTenantsRecord = scope === "all" && tenantsOfRun.every((count) => count.tenant !== "");
+      output.error(anyTenantsRecord ? `${unfinished} (read from any tenant's lineage of run id ${options.run}; to gate one tenant's run on its own record, add --tenant NAME)` : unfinished);
       return GateExit.unusable;
     }
     if (cases.length === 0) {
@@ -88,6 +117,10 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     }
     const result = checkReleaseGate(gate.value.rules, { cases, baseline, scoreWeights: gate.value.scoreWeights }, { allowNotAvailable: options.allowMissing === true });
     output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status), cases.filter((evaluated) => (evaluated.reviewedBy ?? []).length > 0).length));
+    // --all-tenants decided on a mix deliberately: the decision says whose results it counted.
+    for (const [runId, counts] of [[options.run, tenantsOfRun], [options.baseline, tenantsOfBaseline]] as const) {
+      if (runId !== undefined && scope === "all" && isMixed(counts)) output.log(`  Note: --all-tenants: run ${runId} counted every tenant's results together: ${describeTenantCounts(counts)}`);
+    }
     const unpaired = baseline === null ? null : describeUnpairedCases(pairCases(cases, baseline), options.baseline!);
     if (unpaired !== null) output.log(`  Note: ${unpaired}`);
     return result.passed ? GateExit.passed : result.undecided ? GateExit.unusable : GateExit.failed;

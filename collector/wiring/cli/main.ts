@@ -126,9 +126,10 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--baseline <id>", "a previous run, for regression rules such as overall_score_drop")
     .option("--allow-missing", "let rules whose metric was not measured pass the gate (they are still listed)")
     .option("--tenant <id>", "read only this tenant's cases (repeat for several): another tenant's run reads as not stored", repeatable, [])
+    .option("--all-tenants", "without --tenant, gate a run (and --baseline) whose results carry several tenants on all of them together; without it such a run is not decided (exit 2), since any tenant's spans may name any run id")
     .addOption(dataDirOption())
     .addOption(configFileOption())
-    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string; tenant: string[]; config?: string }) => {
+    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string; tenant: string[]; allTenants?: boolean; config?: string }) => {
       const { gateCommand } = await import("./gate-command.js");
       exitCode = await gateCommand(options, settingsRequest(options.config), output);
     });

@@ -10,6 +10,11 @@
  * for tenant A holds none of another tenant's runs, traces, counts or metric
  * values — the report can be handed to A.
  *
+ * Without --tenant, a run the report shows whose results carry several
+ * tenants (any tenant's spans may name any run id) is reported all the same —
+ * it is a measurement — with a warning in the terminal and a notice at the top
+ * of the report naming the tenants and counts (report/run-tenant-notices.ts).
+ *
  * Exit 2 (a null outcome) when there is nothing to report on: a data folder
  * that does not exist (not created: existing-store.ts), a store without
  * ragscope data, or a --run / --baseline / --candidate with no stored
@@ -29,6 +34,7 @@ import type { RunReader } from "../../../store/ports/run-reader.js";
 import { readBehaviourBoard } from "../../../evaluators/behaviour/behaviour-board.js";
 import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { describeRunsWithoutResults, runsWithoutResults, unmatchedFilterWarnings } from "../../../report/unmatched-filters.js";
+import { runsShown, runTenantNotices } from "../../../report/run-tenant-notices.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { storeWithoutData } from "./existing-store.js";
 
@@ -178,11 +184,14 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
         ? null
         : await readBehaviourBoard(readers.quality, { fromMs, toMs, bucketSeconds: Math.max(60, Math.ceil((toMs - fromMs) / 1000)), service: options.service[0], runId: options.run[0] }, now);
     if (behaviour === null) output.log("User behaviour: not shown — give at most one --service and one --run for the behaviour metrics");
+    // The operator's report counts every tenant's results of a run id; a tenant's (--tenant) counts its own only.
+    const notices = options.tenant.length > 0 ? [] : await runTenantNotices(readers.reader, runsShown(options, dashboards));
+    for (const notice of notices) output.error(`ragscope report: warning: ${notice}`);
     const file = path.resolve(options.out);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(
       file,
-      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: options.tenant.length > 0 ? `${store.describe()}, ${describeScope(options.tenant)} only` : store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null, behaviour }),
+      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: options.tenant.length > 0 ? `${store.describe()}, ${describeScope(options.tenant)} only` : store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null, behaviour, runTenantNotices: notices }),
     );
     for (const line of summaryLines(dashboards)) output.log(line);
     // Not tenant data (a letter's tenant may be what failed to read): the operator's report shows them, a tenant's does not.

@@ -11,8 +11,12 @@ import type { ResolvedSettings, SettingOrigin } from "./load-settings.js";
 import { secretSettings } from "./setting-sources.js";
 import { sectionNames } from "./settings-schema.js";
 import { redactUrl } from "../../../core/redact-url.js";
+import { PER_PROCESS_SPENDING_LIMIT } from "../online/judge-config.js";
 
 export const mask = "********";
+
+/** Said beside a setting whose value alone would be read wrongly, e.g. as a limit for a whole group of replicas. */
+const SETTING_NOTES: ReadonlyMap<string, string> = new Map([["judgeEndpoint.spendingLimitPerHour", PER_PROCESS_SPENDING_LIMIT]]);
 
 /** Names that hold credentials whatever their section (future settings included). */
 const secretName = /(password|token|tokens|secret|apikey|api_key|headers?)$/i;
@@ -68,7 +72,9 @@ export function formatEffectiveSettings(resolved: ResolvedSettings): string {
     ` Each value is followed by where it came from; secrets are shown as ${mask}.`;
   for (const section of (document.contents as YAMLMap<Scalar<string>, YAMLMap>).items) {
     for (const pair of section.value!.items as Pair<Scalar<string>, unknown>[]) {
-      const label = ` ${originLabel(resolved.origins.get(`${section.key.value}.${pair.key.value}`))}`;
+      const path = `${section.key.value}.${pair.key.value}`;
+      const note = SETTING_NOTES.get(path);
+      const label = ` ${originLabel(resolved.origins.get(path))}${note === undefined ? "" : `; ${note}`}`;
       const value = pair.value;
       if (isScalar(value)) value.comment = label;
       else if (isCollection(value) && value.items.length === 0) {

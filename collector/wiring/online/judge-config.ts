@@ -9,6 +9,13 @@
  * the limit is a hard ceiling (each call's worst case is reserved before it
  * is sent); without them, a call's cost has no known bound and the limit is
  * only checked before each call.
+ *
+ * The limit is each process's own: the budget is kept in memory
+ * (evaluators/judge/judge-budget.ts), so N processes that judge — evaluator
+ * replicas of one consumer group, `collect` processes, a serve beside them —
+ * can together spend N times it. A group's budget is set as that budget
+ * divided by the most replicas that run at once (an autoscaler's maximum);
+ * the start line and `ragscope config` say so (PER_PROCESS_SPENDING_LIMIT).
  */
 import { z } from "zod";
 import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
@@ -26,6 +33,7 @@ export const judgeEndpointSection = z
     model: z.string().min(1).nullable().default(null),
     apiKey: z.string().default(""),
     requestTimeoutMs: number(1).default(30_000),
+    /** Per process, not per group: N judging processes can spend N times it (PER_PROCESS_SPENDING_LIMIT). */
     spendingLimitPerHour: number(0).nullable().default(null),
     inputPricePer1kTokens: number(0).default(0),
     outputPricePer1kTokens: number(0).default(0),
@@ -42,6 +50,13 @@ export const judgeEndpointSection = z
   .prefault({});
 
 export type JudgeEndpointConfig = z.infer<typeof judgeEndpointSection>;
+
+/**
+ * What the spending limit covers, where it is shown: one process's judge calls. Replicas do not share
+ * it — each keeps its own hour in memory — so N of them can spend N times the limit.
+ */
+export const PER_PROCESS_SPENDING_LIMIT =
+  "per process: each process that judges (every evaluator replica, collect, serve) has its own limit, so N of them can spend N times it; for a budget across the group, set the budget divided by the most replicas that run at once";
 
 /** A base URL without a model (or the reverse) is a mistake, not a request for the heuristic judge. */
 export function checkJudgeEndpoint(value: JudgeEndpointConfig, context: z.RefinementCtx): void {
@@ -78,5 +93,5 @@ export function createConfiguredJudge(config: Readonly<JudgeEndpointConfig>): Co
   const form = config.structuredOutput === "auto" ? "structured output negotiated" : `structured output ${config.structuredOutput}`;
   // Without max output tokens a call's worst-case cost is unknown, so the limit cannot reserve it (judge-budget.ts): say so at start.
   const soft = config.maxOutputTokens === null && config.outputPricePer1kTokens > 0 ? " (checked before each call only: set RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS to make it a hard ceiling)" : "";
-  return { judge, budget, describe: `LLM judge ${config.model} at ${redactUrl(config.baseUrl)} (${form})${config.metrics.length === 0 ? "" : `, metrics ${config.metrics.join(", ")}`}${budget ? `, limit ${config.spendingLimitPerHour} per hour${soft}` : ""}` };
+  return { judge, budget, describe: `LLM judge ${config.model} at ${redactUrl(config.baseUrl)} (${form})${config.metrics.length === 0 ? "" : `, metrics ${config.metrics.join(", ")}`}${budget ? `, limit ${config.spendingLimitPerHour} per hour in this process${soft} (N replicas can spend N times it: set the group's budget ÷ replicas)` : ""}` };
 }

@@ -203,14 +203,13 @@ describe("ragscope eval --endpoint: lineage and Eval Cases in the running collec
     const guess = { ...BLIND_CASE, reference_answer: "A guess.", gold_evidence: [{ document_id: "doc-blind", chunk_id: "chunk-guess" }] };
     // One gold value right (the chunk id), another wrong: answered as both wrong, so guesses cannot be confirmed one value at a time.
     const halfRight = { ...BLIND_CASE, reference_answer: "A guess." };
-    const compared = await compare(OPERATOR_TOKEN, [guess, halfRight, { ...guess, title: "Another title" }, BLIND_CASE]);
-    const blindGold = "its gold data (reference_answer, gold_evidence, key_points, evaluator_config, compared together for a blind case)";
-    assert.deepEqual(compared.cases, [
-      { case_id: "case_blind", case_version: "1", stored: true, dataset_id: "qa_toy", dataset_version: "v1", differing_fields: [blindGold] },
-      { case_id: "case_blind", case_version: "1", stored: true, dataset_id: "qa_toy", dataset_version: "v1", differing_fields: [blindGold] },
-      { case_id: "case_blind", case_version: "1", stored: true, dataset_id: "qa_toy", dataset_version: "v1", differing_fields: ["title", blindGold] },
-      { case_id: "case_blind", case_version: "1", stored: true, dataset_id: "qa_toy", dataset_version: "v1", differing_fields: [] },
-    ]);
+    // What the case is graded by is gold too: a guess of its expected behaviour or of one rubric rule is not confirmed alone either.
+    const criteriaGuesses = [{ ...BLIND_CASE, expected_behavior: ["Say 5521."] }, { ...BLIND_CASE, rubric: { answer_correctness: "Must say 5521." } }, { ...BLIND_CASE, context_policy: "Newest only." }];
+    const compared = await compare(OPERATOR_TOKEN, [guess, halfRight, { ...guess, title: "Another title" }, BLIND_CASE, ...criteriaGuesses]);
+    const blindGold =
+      "its gold data (reference_answer, gold_evidence, key_points, evaluator_config.required_evidence, expected_behavior, negative_behavior, rubric, citation_requirement, context_policy, metadata.relevant_document_ids, compared together for a blind case)";
+    const answered = (differing_fields: string[]) => ({ case_id: "case_blind", case_version: "1", stored: true, dataset_id: "qa_toy", dataset_version: "v1", differing_fields });
+    assert.deepEqual(compared.cases, [answered([blindGold]), answered([blindGold]), answered(["title", blindGold]), answered([]), answered([blindGold]), answered([blindGold]), answered([blindGold])]);
     // Neither the gold nor a digest of any stored value is in the answer (a digest of a short value is undone by guessing).
     assert.ok(!compared.text.includes(BLIND_GOLD_CHUNK) && !compared.text.includes(BLIND_GOLD_ANSWER), compared.text);
     assert.doesNotMatch(compared.text, /[0-9a-f]{64}/);

@@ -96,6 +96,10 @@ describe("ragscope serve: concurrent judge calls never spend past the hourly lim
     assert.equal(refusedIn(final), 3);
   });
 
+  test("the start line says the limit is this process's: N replicas can spend N times it", () => {
+    assert.match(collector.output(), new RegExp(`limit ${LIMIT} per hour in this process \\(N replicas can spend N times it: set the group's budget ÷ replicas\\)`));
+  });
+
   test("the spending ends at the limit, never past it", () => {
     const spent = readSample(final, "ragscope_judge_cost_usd_total");
     // Five answers of 1,000 output tokens at 0.01 per 1k.

@@ -90,6 +90,17 @@ describe("ragscope config", () => {
     assert.deepEqual(parse(again.stdout), printed);
   });
 
+  test("the judge's spending limit says it is per process: N replicas can spend N times it, and how to size it for a group", async () => {
+    const result = run(["config"], folder, { RAGSCOPE_JUDGE_SPENDING_LIMIT_PER_HOUR: "5" });
+    assert.equal(result.status, 0, result.stderr);
+    const shown = line(result.stdout, "judgeEndpoint", "spendingLimitPerHour");
+    assert.match(shown, /^spendingLimitPerHour: 5 # environment variable RAGSCOPE_JUDGE_SPENDING_LIMIT_PER_HOUR; per process: /);
+    assert.match(shown, /N of them can spend N times it/);
+    assert.match(shown, /set the budget divided by the most replicas that run at once/);
+    // Still a config file: the note is a comment.
+    assert.equal((parse(result.stdout) as { judgeEndpoint: { spendingLimitPerHour: number } }).judgeEndpoint.spendingLimitPerHour, 5);
+  });
+
   test("secrets are masked wherever they come from: ClickHouse password, auth tokens, judge API key, Slack webhooks, passwords in URLs", async () => {
     const file = path.join(folder, "secrets.yaml");
     await writeFile(file, ["judgeEndpoint:", `  apiKey: ${secrets.apiKey}`, "  model: judge-model", `  baseUrl: https://user:${secrets.urlPassword}@llm.example.com/v1`, ""].join("\n"));

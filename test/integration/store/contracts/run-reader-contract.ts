@@ -10,8 +10,10 @@ import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
 export function runReaderContract(name: string, factory: StoreFactory): void {
   describe(`RunReader: ${name}`, () => {
     let subject: StoreUnderTest;
+    // The store's clock (row versions); one test moves it forward and back.
+    let clock = Date.parse("2026-07-08T10:00:00.000Z");
     before(async () => {
-      subject = await factory({ now: () => Date.parse("2026-07-08T10:00:00.000Z") });
+      subject = await factory({ now: () => clock });
     });
     after(() => subject.cleanup());
 
@@ -62,6 +64,60 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(cases.map((item) => item.evalCase?.case_id ?? null), [null, "rag_refund_member_points_001"]);
       assert.equal((await subject.store.reader.readRun("run_summary"))?.dataset_id, "d");
       assert.deepEqual(await subject.store.reader.storedSpan(), { firstMs: Date.parse(caseResult.started_at), lastMs: Date.parse("2026-07-08T09:35:00.000Z"), requests: 2 });
+    });
+
+    test("a case of a run sent again from another day and service is one case of the run, the newest: its result, evaluations, counts and summary", async () => {
+      // A harness retrying a case after midnight UTC, or from a renamed service: the same run and case ids give the
+      // same case_result_id (contracts/ids.ts), but the second request's start and service are its own.
+      const resent = subject;
+      const clockBefore = clock;
+      try {
+        const registry = createDefaultRegistry();
+        const sent = (traceId: string, startedAt: string, service: string, output: string) => {
+          const built = buildCaseResult({ caseId: "case_resent", output });
+          return evaluateCaseResult(registry, { ...built, run_id: "run_resent", case_result_id: "cr_resent", trace_id: traceId, started_at: startedAt, completed_at: startedAt, rag_observation: { ...built.rag_observation, service_name: service } }, null, startedAt);
+        };
+        const first = sent("a".repeat(32), "2026-07-07T23:59:00.000Z", "support-bot", "the first answer");
+        await resent.store.results.write([first]);
+        clock += 60_000;
+        const second = sent("b".repeat(32), "2026-07-08T00:01:00.000Z", "support-bot-v2", "the second answer");
+        await resent.store.results.write([second]);
+        await resent.settle();
+
+        const cases = await resent.store.reader.loadRunCases("run_resent");
+        assert.deepEqual(cases.map((item) => [item.caseResult.trace_id, item.caseResult.output]), [["b".repeat(32), "the second answer"]]);
+        assert.deepEqual(cases[0]!.evaluationResults.map((result) => result.evaluation_result_id).sort(), second.evaluationResults.map((result) => result.evaluation_result_id).sort());
+        assert.equal(cases[0]!.evaluationResults.length, second.evaluationResults.length, "each evaluation once");
+        assert.equal(await resent.store.reader.countCaseResults("run_resent"), 1);
+        assert.deepEqual(await resent.store.reader.countRunTenants("run_resent"), [{ tenant: "", results: 1 }]);
+        const summary = await resent.store.reader.readRunSummary("run_resent");
+        assert.equal(summary.cases, 1);
+        // Each metric counted once: as many values (applicable or not) as the second request's evaluations carry.
+        const expected = new Map<string, number>();
+        for (const result of second.evaluationResults) for (const metric of Object.keys(result.metric_values)) expected.set(metric, (expected.get(metric) ?? 0) + 1);
+        for (const row of summary.metrics) assert.equal(row.applicable + row.notApplicable, expected.get(row.metric), row.metric);
+        const expectedFailures = second.evaluationResults.filter((result) => result.outcome === "failed" || result.outcome === "error" || result.review_required).length;
+        assert.equal(summary.failures.length, expectedFailures);
+      } finally {
+        clock = clockBefore;
+      }
+    });
+
+    test("countRunTenants counts the run's results per tenant value, '' for results that name none, ", async () => {
+      const tenants = ["globex", null, "acme", "globex", "globex"];
+      await subject.store.results.write(
+        tenants.map((tenant, index) => {
+          const built = buildCaseResult({ caseId: `case_tenants_${index}`, output: "an answer" });
+          return { caseResult: { ...built, run_id: "run_tenants", case_result_id: `cr_tenants_${index}`, trace_id: `${index + 1}`.padStart(32, "c"), rag_observation: { ...built.rag_observation, tenant_id: tenant } }, evaluationResults: [] };
+        }),
+      );
+      // Counted by hand from the list above, ordered by tenant value.
+      assert.deepEqual(await subject.store.reader.countRunTenants("run_tenants"), [
+        { tenant: "", results: 1 },
+        { tenant: "acme", results: 1 },
+        { tenant: "globex", results: 3 },
+      ]);
+      assert.deepEqual(await subject.store.reader.countRunTenants("run_missing"), []);
     });
 
     test("an agreed human review of two reviewers replaces the automatic verdict (reviewed-verdict.ts), in the cases and the summary; one reviewer, disagreement and root-cause labels alone do not, and an agreed pass never passes a request that did not complete", async () => {

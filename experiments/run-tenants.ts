@@ -1,0 +1,47 @@
+/**
+ * Whose results a run id holds. A tenant chooses the run ids its spans carry
+ * (`ragscope.run_id`), so tenant acme, sending passing requests that name
+ * globex's run id `release-42`, put its results beside globex's under that id;
+ * the operator's `gate` and `report` without --tenant read every tenant's, and
+ * acme's passes diluted globex's failures until the gate passed: a verdict
+ * about globex's release that overstated its quality.
+ *
+ * The tenant value of a result is what the store keeps (`tenant_id`): '' for a
+ * result that names none — `ragscope eval` without --tenant, a store without
+ * tenant tokens, everything stored before tenants. '' is a tenant value like
+ * any other: an operator's eval run whose id a tenant's spans also name is
+ * mixed, since nothing tells the tenant's requests apart from the run's.
+ */
+import type { RunTenantCount } from "../store/ports/run-reader.js";
+
+/** More than one tenant value among the run's results. */
+export function isMixed(counts: readonly RunTenantCount[]): boolean {
+  return counts.length > 1;
+}
+
+/** `tenant "acme" 3, tenant "globex" 2, no tenant ('') 1` — most results first, then by tenant. */
+export function describeTenantCounts(counts: readonly RunTenantCount[]): string {
+  return [...counts]
+    .sort((first, second) => second.results - first.results || (first.tenant < second.tenant ? -1 : first.tenant > second.tenant ? 1 : 0))
+    .map((count) => `${count.tenant === "" ? "no tenant ('')" : `tenant "${count.tenant}"`} ${count.results} result${count.results === 1 ? "" : "s"}`)
+    .join(", ");
+}
+
+/**
+ * Why the operator's gate (no --tenant, no --all-tenants) does not decide on this run, in one line; null when the
+ * run's results carry one tenant value (or none are stored: said elsewhere). `role`: "run" or "baseline run".
+ */
+export function mixedTenantsProblem(runId: string, role: "run" | "baseline run", counts: readonly RunTenantCount[]): string | null {
+  if (!isMixed(counts)) return null;
+  const flag = role === "run" ? "--run" : "--baseline";
+  return (
+    `${role} "${runId}" holds the results of ${counts.length} tenants (${describeTenantCounts(counts)}): any tenant's spans may name any run id, so their results would decide together — ` +
+    `gate one tenant's run with --tenant NAME (one of those), or pass --all-tenants to gate on every tenant's results of ${flag} ${runId} together`
+  );
+}
+
+/** What the report says of a run it shows whose results carry several tenant values; null when they carry one. */
+export function mixedTenantsNotice(runId: string, counts: readonly RunTenantCount[]): string | null {
+  if (!isMixed(counts)) return null;
+  return `run "${runId}" holds the results of ${counts.length} tenants (${describeTenantCounts(counts)}): its numbers count them together, since any tenant's spans may name any run id — report one tenant's with --tenant NAME`;
+}
