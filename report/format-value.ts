@@ -38,8 +38,11 @@ function significant(value: number): string {
   return withoutTrailingZeros(twoDigits.toFixed(places));
 }
 
-/** `value` to `decimals` places, or two significant digits where those places would write a value that is not 0 as 0. */
-function rounded(value: number, decimals: number): string {
+/**
+ * `value` to `decimals` places, or two significant digits where those places would write a value that is not 0 as 0.
+ * Also the web UI's form of a measured number (ui/pages/runs-page.ts, trace-page.ts): a cost of 0.00002 is not "0.0000".
+ */
+export function rounded(value: number, decimals: number): string {
   const text = formatFixed(value, decimals);
   return value !== 0 && Number(text) === 0 ? significant(value) : text;
 }

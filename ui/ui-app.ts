@@ -28,15 +28,15 @@ import { hasTokens, isLoopbackAuthority, readerFor, type UiAccess } from "./acce
 import { presentedToken } from "./access/presented-token.js";
 import { browserOrigin, SESSION_COOKIE, sessionCookieOptions } from "./access/session-cookie.js";
 import { page } from "./pages/layout.js";
-import { reviewItemPage, reviewQueuePage, type QueueItem } from "./pages/review-page.js";
+import { moreReviewsHref, reviewItemPage, reviewQueuePage, type QueueItem } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
 import { tracePage } from "./pages/trace-page.js";
-import { parseTraceQuery } from "./pages/trace-query.js";
+import { encodeCursor, parseTraceQuery } from "./pages/trace-query.js";
 import { LIST_END_HEADER, olderTracesHref, traceRows, tracesPage, type ListedTrace } from "./pages/traces-page.js";
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
 import { labelsFromJsonl, labelsToJsonl, type LabelAuthor } from "./review/labels-jsonl.js";
 import { checkImportedPasses } from "./review/imported-passes.js";
-import { finalVerdictOfListed, humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
+import { exportedLabels, finalVerdictOfListed, humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
 import { finalVerdictOfReview, reviewerVerdictsOf } from "../evaluators/reviewed-verdict.js";
 import { staticAssets } from "./static/static-assets.js";
 import { recordRunLineage } from "./api/record-run-lineage.js";
@@ -177,7 +177,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return byCase;
   }
 
-  app.get("/", (context) => context.redirect("/traces"));
+  // The home page is the traces list: its filters (?service=, ?run=, …) go along, so a shared "/?service=x" link filters.
+  app.get("/", (context) => context.redirect(`/traces${new URL(context.req.url).search}`));
   // Browsers ask for it on every page; no icon is better than a 404 in the console.
   app.get("/favicon.ico", (context) => context.body(null, 204));
   app.get("/static/:file", (context) => {
@@ -198,7 +199,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.get("/api/traces", async (context) => {
     const found = await listed(context.get("readers"), new URL(context.req.url).searchParams);
     if (!found.ok) return context.json({ error: found.error }, 400);
-    return context.json({ traces: found.value.traces, next: found.value.next === null ? null : (await import("./pages/trace-query.js")).encodeCursor(found.value.next) });
+    return context.json({ traces: found.value.traces, next: found.value.next === null ? null : encodeCursor(found.value.next) });
   });
 
   // Server-sent events: "ready" once, then "traces" whenever the newest stored trace changes.
@@ -385,12 +386,16 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const found = await queue(context.get("readers"), new URL(context.req.url).searchParams, context.get("reviewer"));
     if (!found.ok) return badRequest(context, found.error);
     const agreed = await agreement(context.get("readers"));
-    return context.html(reviewQueuePage(context.get("reviewer"), found.value.items, found.value.next, agreed.reviewers, agreed.judge));
+    const parameters = new URL(context.req.url).searchParams;
+    // After the import form's redirect: how many labels it saved, said once.
+    const imported = /^\d+$/.test(parameters.get("imported") ?? "") ? Number(parameters.get("imported")) : null;
+    parameters.delete("imported");
+    return context.html(reviewQueuePage(context.get("reviewer"), found.value.items, moreReviewsHref(parameters, found.value.next), agreed.reviewers, agreed.judge, imported, parameters.get("verdict") === "review_required"));
   });
   app.get("/api/review", async (context) => {
     const found = await queue(context.get("readers"), new URL(context.req.url).searchParams, context.get("reviewer"));
     if (!found.ok) return context.json({ error: found.error }, 400);
-    return context.json({ items: found.value.items, agreement: await agreement(context.get("readers")) });
+    return context.json({ items: found.value.items, next: found.value.next === null ? null : encodeCursor(found.value.next), agreement: await agreement(context.get("readers")) });
   });
   app.get("/review/:id", async (context) => {
     const reviewer = context.get("reviewer");
@@ -400,7 +405,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return context.html(reviewItemPage(reviewer, found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, context.req.query("saved") === undefined ? null : { kind: "notice", text: "Saved." }));
   });
 
-  app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(await context.get("readers").humanLabels.list()), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
+  app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(exportedLabels(await context.get("readers").humanLabels.list(), context.get("reviewer"), context.get("authenticated"))), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
   const importLabels = async (readers: ScopedReaders, text: string, author: LabelAuthor) => {
     const parsed = labelsFromJsonl(text, author);
     if (!parsed.ok) return parsed;
@@ -433,10 +438,11 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const form = await readForm(context);
     if (!form.ok) return refused(form.error);
     const file = form.value.file;
-    if (!(file instanceof File)) return refused("choose a JSONL file to import");
+    // A form sent without choosing a file carries an empty part with no file name: it imported nothing and said nothing.
+    if (!(file instanceof File) || (file.name === "" && file.size === 0)) return refused("choose a JSONL file to import");
     if (file.size > MAXIMUM_IMPORT_BYTES) return refused(`the label file is larger than ${describeBytes(MAXIMUM_IMPORT_BYTES)} (${MAXIMUM_IMPORT_BYTES} bytes): split it into smaller JSONL files and import each`, 413);
     const imported = await importLabels(context.get("readers"), await file.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated"), importedAt: new Date(now()).toISOString() });
-    return imported.ok ? context.redirect("/review", 303) : refused(imported.error);
+    return imported.ok ? context.redirect(`/review?imported=${imported.value.length}`, 303) : refused(imported.error);
   });
 
   app.post("/review/:id", reviewLimit, async (context) => {

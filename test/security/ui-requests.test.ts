@@ -189,7 +189,8 @@ describe("hostile and malformed requests to the web UI", () => {
     form.append("file", new Blob([`${line}\n`], { type: "application/x-ndjson" }), "labels.jsonl");
     const posted = await fetch(`${withToken.url}/review/import`, { method: "POST", headers: bearer, body: form, redirect: "manual" });
     assert.equal(posted.status, 303, await posted.text());
-    assert.equal(posted.headers.get("location"), "/review");
+    // The queue then says how many labels the file held (test/e2e/ui/ui-walkthrough.test.ts).
+    assert.equal(posted.headers.get("location"), "/review?imported=1");
     const exported = (await storedLabels(withToken)).trim().split("\n").map((text) => JSON.parse(text) as { case_result_id: string; labeler_id: string; labeled_at: string });
     assert.ok(exported.some((label) => label.case_result_id === CASE_RESULT_ID && label.labeler_id === "alice" && label.labeled_at === "2026-07-08T10:00:00.000Z"), JSON.stringify(exported));
 

@@ -6,7 +6,7 @@
 import { html } from "hono/html";
 import { ROOT_CAUSE_LABELS, type RootCauseLabel } from "../../evaluators/root-cause/root-cause-labels.js";
 import type { FailureBoard, QualityScope } from "../../store/ports/quality-reader.js";
-import { boardFilters } from "./board-filters.js";
+import { boardFilters, emptyBoardMessage } from "./board-filters.js";
 import { jsonData, page, type Markup } from "./layout.js";
 import type { ChartData } from "./quality-page.js";
 
@@ -21,10 +21,13 @@ export function failuresPage(reviewer: string, scope: QualityScope, services: re
   const labelled = board.groups.filter((group) => group.failing > 0);
   const charts: ChartData[] = labelled.length === 0 ? [] : [{ id: "chart-root-causes", unit: "short", times: board.times, series: labelled.map((group) => ({ label: group.rootCause, values: group.overTime })) }];
   const share = (count: number) => (board.failing === 0 ? "—" : `${((count / board.failing) * 100).toFixed(1)}%`);
+  // services() lists the range's services under the run filter: none, or not the one asked for, is no request at all.
+  const noRequest = services.length === 0 || (scope.service !== undefined && !services.includes(scope.service));
   const body = html`${boardFilters("/failures", scope, services)}
+${noRequest ? emptyBoardMessage(scope) : ""}
 <p id="failing-summary"><span id="failing-total">${board.failing}</span> failing requests in the range; <span id="without-root-cause">${board.withoutRootCause}</span> without a root-cause label.</p>
 ${charts.length === 0 ? html`<p class="muted">No failing request carries a root-cause label in this range.</p>` : html`<div class="chart" id="chart-root-causes"></div>`}
-<table id="root-causes"><thead><tr><th>root cause</th><th>what it means</th><th>failing requests</th><th>share</th><th></th></tr></thead><tbody>
+<table id="root-causes"><thead><tr><th>root cause</th><th>what it means</th><th>failing requests</th><th>share</th><th>traces</th></tr></thead><tbody>
 ${board.groups.map(
   (group) => html`<tr data-root-cause="${group.rootCause}"><td>${group.rootCause}</td><td>${ROOT_CAUSE_LABELS[group.rootCause as RootCauseLabel] ?? ""}</td><td class="failing">${group.failing}</td><td>${share(group.failing)}</td>
 <td>${group.failing > 0 ? html`<a class="drill-down" href="${failureTracesLink(scope, group.rootCause)}">show the traces</a>` : ""}</td></tr>`,

@@ -12,7 +12,7 @@ import { html } from "hono/html";
 import { formatValue } from "../../report/format-value.js";
 import type { QualityBoard, QualityScope } from "../../store/ports/quality-reader.js";
 import type { BehaviourBoard } from "../../evaluators/behaviour/behaviour-board.js";
-import { boardFilters } from "./board-filters.js";
+import { boardFilters, emptyBoardMessage } from "./board-filters.js";
 import { jsonData, page, type Markup } from "./layout.js";
 
 /** Units drawn as time charts; the others (cost, tokens) are shown in the table only. */
@@ -51,6 +51,7 @@ ${behaviour.rows.map(
 export function qualityPage(reviewer: string, scope: QualityScope, board: QualityBoard, behaviour: BehaviourBoard): Markup {
   const charts = qualityCharts(board);
   const body = html`${boardFilters("/quality", scope, board.services)}
+${behaviour.requests === 0 ? emptyBoardMessage(scope) : ""}
 <p class="muted" id="board-source">${scope.runId === undefined ? "Over a range of traffic the stored metrics are read from the per-minute rollups: means and shares are exact, percentiles are t-digest estimates (about 1 % of rank); choose a run for exact values." : "One run: every value is computed from the stored rows, as the gate computes it."}</p>
 ${board.layers.map(
   (layer, layerIndex) => html`<section class="layer" data-layer="${layer.title}"><h2>${layer.title}</h2>

@@ -7,12 +7,17 @@ import { html } from "hono/html";
 import type { RunComparison } from "../../experiments/compare/compare-runs.js";
 import type { RunSummary } from "../../store/ports/run-reader.js";
 import type { RunListing } from "../../store/ports/run-listing.js";
+import { rounded } from "../../report/format-value.js";
 import { optional, page, type Markup } from "./layout.js";
 import { utcTime } from "./utc-time.js";
 
 const LINEAGE_FIELDS = ["dataset_id", "dataset_version", "corpus_version", "index_version", "embedding_model", "retriever_version", "reranker_version", "prompt_version", "generator_model", "application_version"] as const;
 
 export function runsPage(reviewer: string, runs: readonly RunListing[]): Markup {
+  // No run stored: an empty table and a form comparing nothing with nothing said nothing about how to get one.
+  if (runs.length === 0) {
+    return page("Runs", reviewer, html`<p id="no-runs" class="muted">No run stored yet: <code>ragscope eval --dataset cases.yaml --task ./task.js</code> (or <code>ragscope demo</code>) stores one, and so does an application whose requests carry a run id. Two runs can then be compared side by side here.</p>`);
+  }
   const body = html`<form method="get" action="/runs/compare"><label>Compare <select name="candidate">${runs.map((run) => html`<option>${run.runId}</option>`)}</select></label>
 <label>against baseline <select name="baseline">${runs.map((run, index) => html`<option ${index === 1 ? "selected" : ""}>${run.runId}</option>`)}</select></label> <button type="submit">Compare</button></form>
 <p class="muted">Lineage is what <code>ragscope eval</code> records with a dataset; a run that recorded none (an application tagged with a run id, or <code>ragscope eval --endpoint</code> with a token limited to some tenants) shows — for it.</p>
@@ -25,7 +30,8 @@ ${runs.map(
   return page("Runs", reviewer, body);
 }
 
-const fixed = (value: number | null) => (value === null ? "—" : value.toFixed(4));
+/** Four places as `ragscope eval` prints them, but a measured value that is not 0 never reads 0 (a cost of 0.00002, or its difference). */
+const fixed = (value: number | null) => (value === null ? "—" : rounded(value, 4));
 
 const listed = (keys: readonly string[], shown = 10) => (keys.length <= shown ? keys.join(", ") : `${keys.slice(0, shown).join(", ")} and ${keys.length - shown} more`);
 
@@ -39,6 +45,10 @@ function unpairedNote(comparison: RunComparison): Markup | string {
   return html`<p class="warning" id="unpaired">The runs ran other cases — ${sides.join("; ")}: another dataset version or split (a changed case has a new case_version). Only the ${comparison.pairedCases} cases both ran are compared below.</p>`;
 }
 
+/** The cases that flipped one way; "none" said, not an empty list that reads like a page still loading. */
+const flipped = (id: string, caseIds: readonly string[]): Markup =>
+  caseIds.length === 0 ? html`<p id="${id}" class="muted">None.</p>` : html`<ul id="${id}">${caseIds.map((caseId) => html`<li>${caseId}</li>`)}</ul>`;
+
 export function runComparePage(reviewer: string, candidate: RunSummary, baseline: RunSummary, comparison: RunComparison): Markup {
   const body = html`<section><table id="run-summaries"><thead><tr><th></th><th>${candidate.runId} (candidate)</th><th>${baseline.runId} (baseline)</th></tr></thead><tbody>
 ${(["cases", "passed", "failed", "reviewRequired", "unjudged", "notEvaluated", "partial"] as const).map((key) => html`<tr><th>${key}</th><td>${candidate[key]}</td><td>${baseline[key]}</td></tr>`)}</tbody></table></section>
@@ -46,7 +56,7 @@ ${(["cases", "passed", "failed", "reviewRequired", "unjudged", "notEvaluated", "
 ${comparison.metrics.map((metric) => html`<tr data-metric="${metric.metric}"><td>${metric.metric}</td><td>${fixed(metric.candidateMean)}</td><td>${fixed(metric.baselineMean)}</td><td>${fixed(metric.interval.meanDifference)}</td><td>${metric.intervalWithheld === null ? `${fixed(metric.interval.low)} … ${fixed(metric.interval.high)} (${metric.interval.pairs} pairs)` : metric.intervalWithheld}</td></tr>`)}
 </tbody></table></section>
 <section><h2>Flipped cases</h2><p>McNemar exact p = ${fixed(comparison.mcnemar.pValue)}</p>
-<h3>Regressed (passed in the baseline, not now)</h3><ul id="regressed">${comparison.regressed.map((caseId) => html`<li>${caseId}</li>`)}</ul>
-<h3>Fixed (not passed in the baseline, passed now)</h3><ul id="fixed">${comparison.fixed.map((caseId) => html`<li>${caseId}</li>`)}</ul></section>`;
+<h3>Regressed (passed in the baseline, not now)</h3>${flipped("regressed", comparison.regressed)}
+<h3>Fixed (not passed in the baseline, passed now)</h3>${flipped("fixed", comparison.fixed)}</section>`;
   return page(`${candidate.runId} vs ${baseline.runId}`, reviewer, body);
 }

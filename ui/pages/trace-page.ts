@@ -7,7 +7,7 @@
  * labels the reviewer may see.
  */
 import { html } from "hono/html";
-import { formatFixed } from "../../evaluators/format-fixed.js";
+import { rounded } from "../../report/format-value.js";
 import { chunkLabel, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
 import { RagStage } from "../../contracts/span-attributes.js";
 import { evidenceCoverageOptions } from "../../evaluators/evidence/evidence-coverage-options.js";
@@ -63,7 +63,7 @@ export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVer
 <tr><th>route</th><td>${optional(observation.route)}</td><th>run / case</th><td>${optional(result.run_id)} / ${optional(result.case_id)} ${optional(result.case_version)}</td></tr>
 <tr><th>dataset</th><td>${optional(detail.datasetId)}</td><th>started (UTC)</th><td>${utcTime(result.started_at)}</td></tr>
 <tr><th>verdict</th><td id="verdict">${final.reviewSetAside !== null ? html`${verdictBadge(final.verdict, false)} <span class="muted" data-review-state="set-aside">${final.reviewSetAside} (reviewed by ${human?.reviewers.join(", ")})</span>` : human !== null && human.verdict !== null ? html`${verdictBadge(human.verdict, true)} <span class="muted">automatic: ${result.quality_status}; reviewed by ${human.reviewers.join(", ")}</span>` : html`${verdictBadge(result.quality_status, false)}${reviewState(human)}`}</td>
-<th>execution</th><td>${result.execution_status}${observation.partial_trace ? " (partial trace)" : ""}; latency ${optional(observation.latency_ms === null ? null : formatFixed(observation.latency_ms, 1))} ms</td></tr></table></section>
+<th>execution</th><td>${result.execution_status}${observation.partial_trace ? " (partial trace)" : ""}; latency ${optional(observation.latency_ms === null ? null : rounded(observation.latency_ms, 1))} ms</td></tr></table></section>
 ${
   observation.malformed_attributes.length === 0
     ? ""
@@ -74,9 +74,9 @@ ${
 <section id="waterfall"><h2>Stages</h2>${
     observation.stage_timings.length === 0
       ? html`<p class="muted">No stage timings recorded.</p>`
-      : html`<p class="muted">Durations in pipeline order (the Case Result keeps durations, not start offsets).</p><table>${inPipelineOrder(observation.stage_timings).map(
+      : html`<p class="muted">Durations in pipeline order (the Case Result keeps durations, not start offsets).</p><table><thead><tr><th>stage</th><th>span</th><th>status</th><th>duration ms</th><th>share of the longest</th></tr></thead><tbody>${inPipelineOrder(observation.stage_timings).map(
           (timing) => html`<tr class="stage"><td>${timing.stage}</td><td>${timing.span_name}</td><td>${timing.status}</td><td class="duration">${timing.duration_ms}</td><td style="width:50%"><div class="bar" style="width:${((100 * timing.duration_ms) / longest).toFixed(1)}%"></div></td></tr>`,
-        )}</table>`
+        )}</tbody></table>`
   }</section>
 <section><h2>Query</h2><pre id="query">${optional(observation.query)}</pre><h3>Rewritten query</h3><pre id="rewritten-query">${optional(observation.rewritten_query)}</pre></section>
 <section id="chunks"><h2>Retrieved chunks</h2>${observation.pre_rerank_chunks === null ? "" : html`<p class="muted">After the rerank: the list the retrieval metrics read. The retriever's own list, before the rerank, is below.</p>`}${
@@ -98,7 +98,7 @@ ${rerankSection(detail, principal, gold, cited)}
 <p id="citations">Citations: ${observation.citations === null ? html`<span class="muted">no citation stage recorded</span>` : observation.citations.length === 0 ? "none" : observation.citations.map((id) => html`<a class="citation" href="#${anchor(id)}">${id}</a> `)}</p></section>
 <section id="evaluations"><h2>Evaluation Results</h2><table><thead><tr><th>evaluator</th><th>values</th><th>threshold</th><th>outcome</th><th>reason</th><th>evidence</th><th>confidence</th></tr></thead><tbody>${detail.evaluationResults.map(
     (item) => html`<tr class="evaluation" data-evaluator="${item.evaluator_id}"><td>${item.evaluator_id} <span class="muted">v${item.evaluator_version}</span></td>
-<td class="values">${Object.entries(item.metric_values).map(([name, value]) => html`<span title="${value === null ? "" : String(value)}">${name}=${value === null ? "n/a" : Number.isInteger(value) ? String(value) : formatFixed(value, 4)}</span><br>`)}</td>
+<td class="values">${Object.entries(item.metric_values).map(([name, value]) => html`<span title="${value === null ? "" : String(value)}">${name}=${value === null ? "n/a" : Number.isInteger(value) ? String(value) : rounded(value, 4)}</span><br>`)}</td>
 <td class="threshold">${thresholdOf(detail, item.evaluator_id, Object.keys(item.metric_values))}</td>
 <td class="outcome">${item.outcome}${item.review_required ? " (review)" : ""}</td><td class="reason">${item.reason}</td><td>${item.evidence_refs.join(" ")}</td>
 <td>${String(item.confidence.value)} (${item.confidence.semantics})</td></tr>`,
@@ -111,7 +111,8 @@ ${rawSpansSection(detail, observation.span_count)}`;
   return page(`Trace ${result.trace_id || result.case_result_id}`, reviewer, body);
 }
 
-const aclText = (acl: readonly string[] | null): Markup | string => (acl === null ? html`<span class="muted">none recorded</span>` : acl.join(", "));
+/** An empty ACL is a public chunk (retrieval-access-control.ts): said so, not left as a blank cell. */
+const aclText = (acl: readonly string[] | null): Markup | string => (acl === null ? html`<span class="muted">none recorded</span>` : acl.length === 0 ? html`<span class="acl-public">public (empty ACL)</span>` : acl.join(", "));
 
 /** Whether the chunk was packed into the prompt, and whether the context stage cut it mid-text to fit. */
 function packedText(observation: CaseResult["rag_observation"], chunkId: string | null): Markup | string {
@@ -178,7 +179,7 @@ const attributeText = (value: unknown): string => (typeof value === "string" ? v
 function attributeTable(attributes: Readonly<Record<string, unknown>>, kind: string): Markup {
   const keys = Object.keys(attributes).sort();
   if (keys.length === 0) return html`<p class="muted">No ${kind}.</p>`;
-  return html`<table class="${kind}"><tbody>${keys.map((key) => html`<tr class="attribute" data-key="${key}"><td class="attribute-key">${key}</td><td><pre class="attribute-value">${attributeText(attributes[key])}</pre></td></tr>`)}</tbody></table>`;
+  return html`<table class="${kind}"><tbody>${keys.map((key) => html`<tr class="attribute" data-key="${key}"><th scope="row" class="attribute-key">${key}</th><td><pre class="attribute-value">${attributeText(attributes[key])}</pre></td></tr>`)}</tbody></table>`;
 }
 
 const nanosecondsToMs = (start: string, end: string): string => (Number(BigInt(end) - BigInt(start)) / 1e6).toFixed(3);
@@ -204,6 +205,8 @@ ${span.events.length === 0 ? "" : html`<h4>Events</h4>${span.events.map((event) 
  * default threshold; none means the value is a measurement, not a pass.
  */
 function thresholdOf(detail: TraceDetail, evaluatorId: string, metrics: readonly string[]): Markup {
+  // A blind case's rubric is withheld (contracts/blind-gold.ts): the default shown in its place may not be what decided.
+  if (isGoldWithheld(detail)) return GOLD_WITHHELD;
   const rubric = detail.evalCase?.rubric;
   const evaluator = registry.get(evaluatorId);
   const parts = metrics.map((metric) => {

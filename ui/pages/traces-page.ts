@@ -1,6 +1,7 @@
 /** The Traces page: filters, the newest traces first, keyset paging; the first page refreshes itself (live-script.ts). */
 import { html } from "hono/html";
-import { formatFixed } from "../../evaluators/format-fixed.js";
+// A latency of 0.04 ms is not "0.0": one place, or two significant digits where one would write it as 0.
+import { rounded } from "../../report/format-value.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { qualityStatus } from "../../contracts/case-result.js";
 import type { TracePage, TraceSummary } from "../../store/ports/trace-reader.js";
@@ -35,7 +36,7 @@ export function traceRows(traces: readonly ListedTrace[]): Markup {
 <td><a href="/traces/${encodeURIComponent(trace.caseResultId)}">${trace.traceId || trace.caseResultId}</a></td>
 <td>${optional(trace.serviceName)}</td><td>${optional(trace.tenantId)}</td><td>${optional(trace.route)}</td><td>${optional(trace.runId)}</td><td>${optional(trace.datasetId)}</td>
 <td>${listedVerdict(trace)}</td>
-<td>${optional(trace.rootCause)}</td><td class="latency" title="${trace.latencyMs ?? ""}">${optional(trace.latencyMs === null ? null : formatFixed(trace.latencyMs, 1))}</td>
+<td>${optional(trace.rootCause)}</td><td class="latency" title="${trace.latencyMs ?? ""}">${optional(trace.latencyMs === null ? null : rounded(trace.latencyMs, 1))}</td>
 <td class="text" title="${trace.query ?? ""}">${optional(clip(trace.query))}</td><td class="text" title="${trace.output ?? ""}">${optional(clip(trace.output))}</td></tr>`,
   )}`;
 }
@@ -70,7 +71,8 @@ export function tracesPage(reviewer: string, parameters: URLSearchParams, listed
   const value = (name: string) => parameters.get(name) ?? "";
   const input = (name: string, label: string, placeholder = "") => html`<label>${label}<input name="${name}" value="${value(name)}" placeholder="${placeholder}"></label>`;
   const older = olderTracesHref(parameters, listed.next);
-  const firstPage = !parameters.has("after");
+  // A query in error lists nothing, and its live refresh would ask again for the same 400 every time a trace arrives.
+  const live = !parameters.has("after") && error === null;
   const body = html`<form class="filters" method="get" action="/traces">
 ${input("service", "service")}${input("tenant", "tenant")}${input("route", "route")}${input("run", "run")}${input("dataset", "dataset")}
 ${select("verdict", "verdict", qualityStatus.options, parameters.get("verdict"))}${select("root_cause", "root cause", ROOT_CAUSE_LABEL_NAMES, parameters.get("root_cause"))}
@@ -78,9 +80,9 @@ ${input("metric", "metric", "context_recall")}${input("below", "below", "0.5")}$
 ${input("from", "from (UTC)", "2026-07-08T09:00")}${input("to", "to (UTC)", "2026-07-08T10:00")}${input("q", "text in query or answer")}
 <label>&nbsp;<button type="submit">Filter</button></label></form>
 ${error === null ? "" : html`<p class="error" id="error">${error}</p>`}
-<p class="muted" id="live-status" data-mode="${firstPage ? "starting" : "off"}">${firstPage ? "Live: new traces appear at the top." : "Older page (not refreshed)."}</p>
+<p class="muted" id="live-status" data-mode="${live ? "starting" : "off"}">${live ? "Live: new traces appear at the top." : error === null ? "Older page (not refreshed)." : "Not refreshed: fix the filters above."}</p>
 <table id="traces"><thead><tr><th>started (UTC)</th><th>trace</th><th>service</th><th>tenant</th><th>route</th><th>run</th><th>dataset</th><th>verdict</th><th>root cause</th><th>latency ms</th><th>query</th><th>answer</th></tr></thead>
-<tbody id="trace-rows" ${firstPage ? html`data-live="/traces/rows?${parameters.toString()}" data-events="/api/traces/stream"` : ""}>${traceRows(listed.traces)}</tbody></table>
+<tbody id="trace-rows" ${live ? html`data-live="/traces/rows?${parameters.toString()}" data-events="/api/traces/stream"` : ""}>${traceRows(listed.traces)}</tbody></table>
 <p id="list-end">${older === null ? html`<span class="muted">End of the list.</span>` : html`<a id="older" href="${older}">Older traces →</a>`}</p>
 ${listed.traces.length === 0 && error === null ? html`<p id="list-empty" class="muted">${emptyListMessage(parameters)}</p>` : ""}`;
   return page("Traces", reviewer, body, ["/static/live.js"]);

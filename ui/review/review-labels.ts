@@ -107,6 +107,20 @@ export function visibleLabels(labels: readonly HumanLabel[], reviewer: string): 
   return labels.filter((label) => bothIn || label.labeler_id === reviewer);
 }
 
+/**
+ * The labels a reviewer's export (GET /api/labels.jsonl) holds: per case the labels they may see (visibleLabels), so
+ * a download is no way round a blind review. Without tokens nobody's identity is proven (everyone is "local" and an
+ * import keeps the file's labeler ids): every label.
+ */
+export function exportedLabels(labels: readonly HumanLabel[], reviewer: string, authenticated: boolean): HumanLabel[] {
+  if (!authenticated) return [...labels];
+  const byCase = new Map<string, HumanLabel[]>();
+  for (const label of labels) byCase.set(label.case_result_id, [...(byCase.get(label.case_result_id) ?? []), label]);
+  const visible = new Set([...byCase.values()].flatMap((caseLabels) => visibleLabels(caseLabels, reviewer)));
+  // In the store's order, which the export has always had.
+  return labels.filter((label) => visible.has(label));
+}
+
 export { humanVerdictOf, type HumanVerdict } from "../../evaluators/reviewed-verdict.js";
 
 /** The final verdict of a listed trace (evaluators/reviewed-verdict.ts) from its review: the list's summary carries how the request ended. */
