@@ -80,7 +80,7 @@ export class JudgeBudget {
       if (!this.fits(spent + reserved, worstCase)) {
         this.lastRefused = worstCase;
         const inFlight = reserved > 0 ? ` and ${round(reserved)} held for calls in flight` : "";
-        return failure(`judge spending limit reached: this call may cost up to ${round(worstCase)}; ${round(spent)} spent in the last hour${inFlight}, limit ${round(this.limitPerHour)} per hour`);
+        return failure(`judge spending limit reached: this call may cost up to ${round(worstCase)}; ${round(spent)} spent in the last hour${inFlight}, limit ${round(this.limitPerHour)} per hour in this process`);
       }
     }
     const hold = { cost: worstCase ?? 0 };
@@ -142,7 +142,7 @@ export class JudgeBudget {
     const resumesAt = this.resumesAt();
     const when = resumesAt === null ? "raise the limit to resume" : `resumes at ${new Date(resumesAt).toISOString()}`;
     const call = spent < this.limitPerHour && this.lastRefused !== null ? `, and a judge call may cost up to ${round(this.lastRefused)}` : "";
-    return `judge spending limit reached: ${round(spent)} spent in the last hour, limit ${round(this.limitPerHour)} per hour${call}; ${when}`;
+    return `judge spending limit reached: ${round(spent)} spent in the last hour, limit ${round(this.limitPerHour)} per hour in this process${call}; ${when}`;
   }
 
   /** With this much spent, a call is admitted: below the limit, and room for one like the last refused. */

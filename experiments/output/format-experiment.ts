@@ -1,7 +1,8 @@
 /** The terminal report of an experiment: per-case table, per-metric summary by layer, repeats, comparison, gate decision. */
 import { GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION } from "../../evaluators/gates/release-gate.js";
 import { formatJudgeCallSummary } from "../../evaluators/judge/judge-evaluations.js";
-import { formatFixed } from "../../evaluators/format-fixed.js";
+// Measured values keep two significant digits where four decimals would write them as 0 (a cost of 0.00001), as the report and the web UI print them.
+import { rounded } from "../../report/format-value.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
 import { metricValueOf } from "../../evaluators/aggregate/index.js";
 import { withoutHeuristicJudgements } from "../../evaluators/aggregate/without-heuristic-judgements.js";
@@ -11,7 +12,7 @@ import { layerOfEvaluator } from "../metric-layers.js";
 import { CASE_PASSED } from "../compare/compare-runs.js";
 import { datasetMix, formatMix } from "../../collector/wiring/dataset/dataset-mix.js";
 
-const number = (value: number) => (Number.isInteger(value) ? String(value) : formatFixed(value, 4));
+const number = (value: number) => (Number.isInteger(value) ? String(value) : rounded(value, 4));
 
 export function formatExperiment(result: ExperimentResult): string[] {
   const lines: string[] = [];
@@ -50,7 +51,7 @@ export function formatExperiment(result: ExperimentResult): string[] {
   for (const layer of layers) {
     lines.push(`  ${layer}`);
     for (const [metric, entry] of [...metrics.entries()].filter(([, value]) => value.layer === layer).sort(([left], [right]) => left.localeCompare(right))) {
-      const mean = entry.values.length === 0 ? "n/a" : formatFixed(entry.values.reduce((sum, value) => sum + value, 0) / entry.values.length, 4);
+      const mean = entry.values.length === 0 ? "n/a" : rounded(entry.values.reduce((sum, value) => sum + value, 0) / entry.values.length, 4);
       const fromHeuristic = heuristic.get(metric);
       const label = fromHeuristic === undefined ? "" : `  (${fromHeuristic === entry.values.length ? "all" : fromHeuristic} from the heuristic judge: a measurement, never a pass)`;
       lines.push(`    ${metric.padEnd(34)} ${mean.padStart(8)}  n=${entry.values.length}${label}`);
@@ -60,9 +61,9 @@ export function formatExperiment(result: ExperimentResult): string[] {
   if (result.consistency) {
     const unstable = result.consistency.filter((item) => item.unstable);
     const overall = result.consistency.reduce((sum, item) => sum + item.answerAgreement, 0) / result.consistency.length;
-    lines.push("", `Stability over ${result.runIds.length} repeats: answer agreement ${formatFixed(overall, 4)} overall; ${unstable.length} unstable case${unstable.length === 1 ? "" : "s"}`);
+    lines.push("", `Stability over ${result.runIds.length} repeats: answer agreement ${rounded(overall, 4)} overall; ${unstable.length} unstable case${unstable.length === 1 ? "" : "s"}`);
     for (const item of unstable) {
-      lines.push(`  UNSTABLE ${item.caseId}@${item.caseVersion}: answer agreement ${formatFixed(item.answerAgreement, 4)}; verdicts ${item.verdicts.join(", ")}${item.metricSpread.length ? `; spread ${item.metricSpread.map((entry) => `${entry.metric} ${number(entry.spread)}`).join(", ")}` : ""}`);
+      lines.push(`  UNSTABLE ${item.caseId}@${item.caseVersion}: answer agreement ${rounded(item.answerAgreement, 4)}; verdicts ${item.verdicts.join(", ")}${item.metricSpread.length ? `; spread ${item.metricSpread.map((entry) => `${entry.metric} ${number(entry.spread)}`).join(", ")}` : ""}`);
     }
   }
 
@@ -76,8 +77,8 @@ export function formatExperiment(result: ExperimentResult): string[] {
     lines.push(`  metric differences (this run − baseline, ${Math.round((comparison.metrics[0]?.interval.level ?? 0.95) * 100)}% paired bootstrap interval):`);
     for (const metric of comparison.metrics) {
       if (metric.metric !== CASE_PASSED && metric.interval.meanDifference === 0 && metric.interval.low === 0 && metric.interval.high === 0) continue;
-      const interval = metric.intervalWithheld === null ? `[${formatFixed(metric.interval.low, 4)}, ${formatFixed(metric.interval.high, 4)}]  n=${metric.interval.pairs}` : `(${metric.intervalWithheld})`;
-      lines.push(`    ${metric.metric.padEnd(34)} ${formatFixed(metric.interval.meanDifference, 4).padStart(8)}  ${interval}`);
+      const interval = metric.intervalWithheld === null ? `[${rounded(metric.interval.low, 4)}, ${rounded(metric.interval.high, 4)}]  n=${metric.interval.pairs}` : `(${metric.intervalWithheld})`;
+      lines.push(`    ${metric.metric.padEnd(34)} ${rounded(metric.interval.meanDifference, 4).padStart(8)}  ${interval}`);
     }
   }
 
@@ -99,13 +100,13 @@ export function formatExperiment(result: ExperimentResult): string[] {
   return lines;
 }
 
-const shown = (value: MetricValue) => (value.applicable ? formatFixed(value.value, 4) : "n/a");
+const shown = (value: MetricValue) => (value.applicable ? rounded(value.value, 4) : "n/a");
 
 /** Seed §六 / §七: task success, the weighted overall score beside its hard thresholds, cost per successful task. */
 function formatEndToEnd(result: ExperimentResult): string[] {
   const { taskSuccess, quality, weightsFrom, totalCost, costPerSuccessfulTask } = result.endToEnd;
   const left = taskSuccess.notEvaluated > 0 ? `; ${taskSuccess.notEvaluated} without a verdict left out (${taskSuccess.unjudged} unjudged)` : "";
-  const weights = quality.composite.terms.map((term) => `${term.term} ${formatFixed(term.weight, 2)}`).join(" + ");
+  const weights = quality.composite.terms.map((term) => `${term.term} ${rounded(term.weight, 2)}`).join(" + ");
   const lines = [
     "End-to-end (seed §六, §七):",
     `  task success rate              ${shown(taskSuccess.rate).padStart(8)}  (${taskSuccess.succeeded} of ${taskSuccess.judged} tasks with a verdict succeeded${left})`,

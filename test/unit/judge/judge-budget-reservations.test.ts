@@ -27,7 +27,7 @@ describe("judge spending limit: reservations", () => {
     // 0.375 + 0.375 held, nothing spent yet: a third 0.375 would make 1.125 > 1.
     const third = budget.reserve(0.375);
     assert.equal(third.ok, false);
-    assert.match(third.ok ? "" : third.error, /this call may cost up to 0\.375; 0 spent in the last hour and 0\.75 held for calls in flight, limit 1 per hour/);
+    assert.match(third.ok ? "" : third.error, /this call may cost up to 0\.375; 0 spent in the last hour and 0\.75 held for calls in flight, limit 1 per hour in this process/);
     // A call that exactly fills what is left is admitted.
     const fourth = admitted(budget, 0.25);
     assert.equal(budget.reserved, 1);
@@ -66,7 +66,7 @@ describe("judge spending limit: reservations", () => {
     assert.equal(budget.exhausted, false);
     assert.equal(budget.reserve(0.5).ok, false);
     assert.equal(budget.exhausted, true);
-    assert.match(budget.reason ?? "", /0\.875 spent in the last hour, limit 1 per hour, and a judge call may cost up to 0\.5; resumes at 2026-07-08T11:00:00\.000Z/);
+    assert.match(budget.reason ?? "", /0\.875 spent in the last hour, limit 1 per hour in this process, and a judge call may cost up to 0\.5; resumes at 2026-07-08T11:00:00\.000Z/);
     assert.equal(budget.resumesAt(), Date.parse("2026-07-08T11:00:00.000Z"));
     // An hour after the first spending it leaves the window: 0.375 + 0.5 fits.
     now = Date.parse("2026-07-08T11:00:00.000Z");

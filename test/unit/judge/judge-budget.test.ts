@@ -15,7 +15,7 @@ describe("judge spending limit per hour", () => {
     // 0.6 + 0.4 = 1.0 ≥ 1.
     assert.equal(budget.exhausted, true);
     assert.equal(budget.resumesAt(), Date.parse("2026-07-08T11:00:00.000Z"));
-    assert.match(budget.reason ?? "", /1 spent in the last hour, limit 1 per hour; resumes at 2026-07-08T11:00:00.000Z/);
+    assert.match(budget.reason ?? "", /1 spent in the last hour, limit 1 per hour in this process; resumes at 2026-07-08T11:00:00.000Z/);
     // An hour after the first spending it leaves the window: 0.4 < 1.
     now = Date.parse("2026-07-08T11:00:00.000Z");
     assert.equal(budget.exhausted, false);

@@ -1,0 +1,59 @@
+/**
+ * A change of a cent's thousandth per request, as `ragscope eval --baseline`
+ * prints it: a model switch that halves a cost of 0.00002 USD a case is a
+ * real difference, and its interval excludes 0. Printed at four decimals it
+ * read "-0.0000 [-0.0000, -0.0000]", as if nothing had changed; small values
+ * keep two significant digits (report/format-value.ts), as the report and
+ * the web UI print them.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { runRagscope, tasksFolder } from "./support/run-ragscope.js";
+
+const CASES = 12;
+
+const DATASET = [
+  "dataset_id: small",
+  'dataset_version: "1"',
+  "cases:",
+  ...Array.from({ length: CASES }, (_, index) => [
+    `  - case_id: small_${index}`,
+    "    case_version: v1",
+    `    input: What does item ${index} cost?`,
+    `    gold_evidence: [{ document_id: doc_${index}, chunk_id: chunk_${index} }]`,
+    "    metadata:",
+    `      retrieve: { document: doc_${index}, chunk: chunk_${index}, text: "Item ${index} costs five dollars." }`,
+    `      answer: Item ${index} costs five dollars.`,
+  ]).flat(),
+  "",
+].join("\n");
+
+describe("ragscope eval --baseline: a small difference is printed as one", () => {
+  let folder: string;
+  before(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-small-differences-"));
+  });
+  after(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  test("a cost halved from 0.00002 to 0.00001 USD a case reads -0.00001 with its interval, not -0.0000", async () => {
+    const dataDir = path.join(folder, "store");
+    const file = path.join(folder, "small.yaml");
+    await writeFile(file, DATASET);
+    const task = path.join(tasksFolder, "priced-task.ts");
+    const baseline = await runRagscope(["eval", "--dataset", file, "--task", task, "--run-id", "small-before", "--data-dir", dataDir], { TEST_COST_PER_CASE: "0.00002" });
+    assert.notEqual(baseline.status, 2, baseline.stdout + baseline.stderr);
+    const compared = await runRagscope(["eval", "--dataset", file, "--task", task, "--run-id", "small-after", "--baseline", "small-before", "--data-dir", dataDir], { TEST_COST_PER_CASE: "0.00001" });
+    assert.notEqual(compared.status, 2, compared.stdout + compared.stderr);
+    assert.match(compared.stdout, /Compared with baseline small-before \(12 cases in both/);
+    // The run's mean cost, 0.00001 a case.
+    assert.match(compared.stdout, /^ {4}cost +0\.00001 {2}n=12$/m);
+    // Every case cost 0.00001 less than in the baseline: the mean difference and both ends of the interval are -0.00001.
+    const differences = compared.stdout.slice(compared.stdout.indexOf("metric differences"));
+    assert.match(differences, /^ {4}cost +-0\.00001 {2}\[-0\.00001, -0\.00001\] {2}n=12$/m);
+  });
+});
