@@ -5,7 +5,7 @@
  * each way, with the exact McNemar test; `case_passed` (1 when the case's
  * verdict is passed, else 0) is compared like a metric.
  */
-import { metricValueOf, pairCases, pairedCaseKey, type EvaluatedCase } from "../../evaluators/aggregate/index.js";
+import { metricValueOf, pairCases, pairedCaseKey, withoutHeuristicJudgements, type EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import { exactMcNemar, type McNemarResult } from "./exact-mcnemar.js";
 import { pairedBootstrap, type BootstrapInterval, type BootstrapOptions } from "./paired-bootstrap.js";
 
@@ -16,6 +16,11 @@ export interface MetricComparison {
   interval: BootstrapInterval;
   /** Why the interval is not to be shown (too few cases measured in both runs), or null. */
   intervalWithheld: string | null;
+  /**
+   * Of the pairs compared, those where either run's value came from the heuristic judge only (the embedded
+   * stand-in when no LLM judge is configured): a difference of measurements, shown as such, never a pass.
+   */
+  heuristicPairs: number;
 }
 
 /**
@@ -54,6 +59,8 @@ export function compareRuns(candidate: readonly EvaluatedCase[], baseline: reado
     const before = baselineByKey.get(pairedCaseKey(evaluated));
     return before ? [{ key: evaluated.caseResult.case_id, now: evaluated, before }] : [];
   });
+  // Each side as a pass decision reads it: a value present here only without the heuristic judge's results removed is the heuristic's.
+  const judged = new Map(pairs.flatMap((pair) => [pair.now, pair.before]).map((evaluated) => [evaluated, withoutHeuristicJudgements([evaluated])[0]!]));
   const regressed = pairs.filter((pair) => passed(pair.before) && !passed(pair.now)).map((pair) => pair.key);
   const fixed = pairs.filter((pair) => !passed(pair.before) && passed(pair.now)).map((pair) => pair.key);
   const metricNames = new Set<string>();
@@ -62,20 +69,29 @@ export function compareRuns(candidate: readonly EvaluatedCase[], baseline: reado
   const compare = (metric: string, valueOf: (evaluated: EvaluatedCase) => number | null) => {
     const now: number[] = [];
     const before: number[] = [];
+    let heuristicPairs = 0;
     for (const pair of pairs) {
       const current = valueOf(pair.now);
       const previous = valueOf(pair.before);
       if (current === null || previous === null) continue;
       now.push(current);
       before.push(previous);
+      if (valueOf(judged.get(pair.now)!) === null || valueOf(judged.get(pair.before)!) === null) heuristicPairs += 1;
     }
     const interval = pairedBootstrap(now, before, options);
     if (interval === null) return;
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-    metrics.push({ metric, candidateMean: mean(now), baselineMean: mean(before), interval, intervalWithheld: intervalWithheldReason(interval.pairs) });
+    metrics.push({ metric, candidateMean: mean(now), baselineMean: mean(before), interval, intervalWithheld: intervalWithheldReason(interval.pairs), heuristicPairs });
   };
   compare(CASE_PASSED, (evaluated) => (passed(evaluated) ? 1 : 0));
   for (const metric of [...metricNames].sort()) compare(metric, (evaluated) => metricValueOf(evaluated, metric));
   const { candidateOnly, baselineOnly } = pairCases(candidate, baseline);
   return { baselineRunId, pairedCases: pairs.length, regressed, fixed, mcnemar: exactMcNemar(regressed.length, fixed.length), metrics, candidateOnly, baselineOnly };
+}
+
+/** What a comparison's row says of its heuristic pairs, or null when it has none: the same words the run's metrics use. */
+export function heuristicPairsLabel(metric: MetricComparison): string | null {
+  if (metric.heuristicPairs === 0) return null;
+  const which = metric.heuristicPairs === metric.interval.pairs ? "all" : `${metric.heuristicPairs} of ${metric.interval.pairs} pairs`;
+  return `${which} from the heuristic judge: a measurement, never a pass`;
 }

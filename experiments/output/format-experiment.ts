@@ -9,7 +9,7 @@ import { withoutHeuristicJudgements } from "../../evaluators/aggregate/without-h
 import type { ExperimentResult } from "../run-experiment.js";
 import { caseRows } from "./case-rows.js";
 import { layerOfEvaluator } from "../metric-layers.js";
-import { CASE_PASSED } from "../compare/compare-runs.js";
+import { CASE_PASSED, heuristicPairsLabel } from "../compare/compare-runs.js";
 import { datasetMix, formatMix } from "../../collector/wiring/dataset/dataset-mix.js";
 
 const number = (value: number) => (Number.isInteger(value) ? String(value) : rounded(value, 4));
@@ -78,7 +78,8 @@ export function formatExperiment(result: ExperimentResult): string[] {
     for (const metric of comparison.metrics) {
       if (metric.metric !== CASE_PASSED && metric.interval.meanDifference === 0 && metric.interval.low === 0 && metric.interval.high === 0) continue;
       const interval = metric.intervalWithheld === null ? `[${rounded(metric.interval.low, 4)}, ${rounded(metric.interval.high, 4)}]  n=${metric.interval.pairs}` : `(${metric.intervalWithheld})`;
-      lines.push(`    ${metric.metric.padEnd(34)} ${rounded(metric.interval.meanDifference, 4).padStart(8)}  ${interval}`);
+      const heuristic = heuristicPairsLabel(metric);
+      lines.push(`    ${metric.metric.padEnd(34)} ${rounded(metric.interval.meanDifference, 4).padStart(8)}  ${interval}${heuristic === null ? "" : `  (${heuristic})`}`);
     }
   }
 

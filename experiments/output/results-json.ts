@@ -47,6 +47,7 @@ export function resultsDocument(result: ExperimentResult): unknown {
         ci_low: metric.intervalWithheld === null ? metric.interval.low : null,
         ci_high: metric.intervalWithheld === null ? metric.interval.high : null,
         ci_withheld: metric.intervalWithheld,
+        heuristic_pairs: metric.heuristicPairs,
         ci_level: metric.interval.level,
         pairs: metric.interval.pairs,
         resamples: metric.interval.resamples,

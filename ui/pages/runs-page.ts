@@ -4,7 +4,7 @@
  * a run id) is listed with its start and cases; its lineage cells say "—", nothing filled in.
  */
 import { html } from "hono/html";
-import type { RunComparison } from "../../experiments/compare/compare-runs.js";
+import { heuristicPairsLabel, type MetricComparison, type RunComparison } from "../../experiments/compare/compare-runs.js";
 import type { RunSummary } from "../../store/ports/run-reader.js";
 import type { RunListing } from "../../store/ports/run-listing.js";
 import { rounded } from "../../report/format-value.js";
@@ -49,11 +49,17 @@ function unpairedNote(comparison: RunComparison): Markup | string {
 const flipped = (id: string, caseIds: readonly string[]): Markup =>
   caseIds.length === 0 ? html`<p id="${id}" class="muted">None.</p>` : html`<ul id="${id}">${caseIds.map((caseId) => html`<li>${caseId}</li>`)}</ul>`;
 
+/** A difference of the heuristic judge's measurements says so, as the run's metrics do (`ragscope eval`, the Quality page). */
+const heuristicNote = (metric: MetricComparison): Markup | string => {
+  const label = heuristicPairsLabel(metric);
+  return label === null ? "" : html` <span class="heuristic muted">(${label})</span>`;
+};
+
 export function runComparePage(reviewer: string, candidate: RunSummary, baseline: RunSummary, comparison: RunComparison): Markup {
   const body = html`<section><table id="run-summaries"><thead><tr><th></th><th>${candidate.runId} (candidate)</th><th>${baseline.runId} (baseline)</th></tr></thead><tbody>
 ${(["cases", "passed", "failed", "reviewRequired", "unjudged", "notEvaluated", "partial"] as const).map((key) => html`<tr><th>${key}</th><td>${candidate[key]}</td><td>${baseline[key]}</td></tr>`)}</tbody></table></section>
 <section><h2>Metrics on ${comparison.pairedCases} paired cases</h2>${unpairedNote(comparison)}<table id="metric-differences"><thead><tr><th>metric</th><th>candidate</th><th>baseline</th><th>difference</th><th>interval (paired bootstrap, 95%)</th></tr></thead><tbody>
-${comparison.metrics.map((metric) => html`<tr data-metric="${metric.metric}"><td>${metric.metric}</td><td>${fixed(metric.candidateMean)}</td><td>${fixed(metric.baselineMean)}</td><td>${fixed(metric.interval.meanDifference)}</td><td>${metric.intervalWithheld === null ? `${fixed(metric.interval.low)} … ${fixed(metric.interval.high)} (${metric.interval.pairs} pairs)` : metric.intervalWithheld}</td></tr>`)}
+${comparison.metrics.map((metric) => html`<tr data-metric="${metric.metric}"><td>${metric.metric}${heuristicNote(metric)}</td><td>${fixed(metric.candidateMean)}</td><td>${fixed(metric.baselineMean)}</td><td>${fixed(metric.interval.meanDifference)}</td><td>${metric.intervalWithheld === null ? `${fixed(metric.interval.low)} … ${fixed(metric.interval.high)} (${metric.interval.pairs} pairs)` : metric.intervalWithheld}</td></tr>`)}
 </tbody></table></section>
 <section><h2>Flipped cases</h2><p>McNemar exact p = ${fixed(comparison.mcnemar.pValue)}</p>
 <h3>Regressed (passed in the baseline, not now)</h3>${flipped("regressed", comparison.regressed)}
