@@ -30,11 +30,15 @@ export async function temporaryStore(options: { migrate?: boolean; store?: Click
   const url = process.env.RAGSCOPE_TEST_CLICKHOUSE_URL ?? null;
   const connection = await openClickHouse({ url, username: process.env.RAGSCOPE_TEST_CLICKHOUSE_USER ?? "default", password: process.env.RAGSCOPE_TEST_CLICKHOUSE_PASSWORD ?? "", database, dataPath });
   if (options.migrate !== false) await runMigrations(connection);
+  const store = clickHouseStoreOn(connection, options.store);
   return {
     connection,
-    store: clickHouseStoreOn(connection, options.store),
+    store,
     dataPath,
     async cleanup() {
+      // A write starts a rollup refresh in the background: let it finish before the database and the connection go
+      // (a refresh still running when the engine's session closed kept the next store of the process from opening).
+      await store.rollups.close();
       await connection.client.command({ query: `DROP DATABASE IF EXISTS ${database}` });
       await connection.close();
       if (options.beside === undefined) await rm(dataPath, { recursive: true, force: true });
