@@ -16,7 +16,7 @@ import { dashboardShell } from "./dashboard-shell.js";
 import { barChartPanel, row, tablePanel, timeSeriesPanel } from "./panel-builders.js";
 import { dashboardScope, variableValue } from "./sql-scope.js";
 import { filterVariables, traceVariable } from "./variables.js";
-import { ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
+import { reviewedRootCauses, ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
 
 export { ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
 
@@ -97,10 +97,14 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
       "The latest 500 failing requests: primary root-cause label and reason, and the evaluations that failed. Click a trace id to see its stages below.",
       [
         `SELECT failing.started_at AS time, failing.run_id AS run_id, failing.case_id AS case_id, failing.service_name AS service,`,
-        `  causes.root_cause AS primary_label, causes.reason AS reason, failed.evaluations AS failed_evaluations, failing.trace_id AS trace_id`,
+        // The primary label as the Failures page and the root-cause panels count it (root-causes.ts attributedRootCauses).
+        `  if(reviewed.root_cause != '', reviewed.root_cause, causes.root_cause) AS primary_label,`,
+        `  if(reviewed.root_cause = '', causes.reason, causes.reason = '' ? 'chosen by agreeing reviewers' : concat('chosen by agreeing reviewers; the root-cause evaluator: ', causes.reason)) AS reason,`,
+        `  failed.evaluations AS failed_evaluations, failing.trace_id AS trace_id`,
         `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND started_at >= ${latestMinute("failed_verdicts")} AND ${FINAL_VERDICT} = 'failed') AS failing`,
         `LEFT JOIN (SELECT case_result_id, ${ROOT_CAUSE_LABEL} AS root_cause, reason FROM evaluation_results FINAL WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")}) AS causes ON causes.case_result_id = failing.case_result_id`,
         `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")} GROUP BY case_result_id) AS failed ON failed.case_result_id = failing.case_result_id`,
+        `LEFT JOIN (${reviewedRootCauses()}) AS reviewed ON reviewed.case_result_id = failing.case_result_id`,
         "ORDER BY time DESC",
         `LIMIT ${LATEST}`,
       ].join("\n"),

@@ -1,12 +1,16 @@
 /**
  * The root-cause evaluator's labels as the Failures board counts them, and
  * root_cause_rollups (migration 0016): per minute × tenant × service ×
- * dataset × run × label, the failing requests labelled. The root-cause
+ * dataset × run × label, the failing requests (final verdict) under their
+ * root cause: the one two reviewers agreed on, else the evaluator's. The root-cause
  * evaluator stores one Evaluation Result per failing case with evaluator_id
  * `root_cause` and a reason `<LABEL>: <explanation>` (seed 004 §十 labels);
  * evaluation_results carries no tenant, service, dataset or run, so each is
  * taken from the request's case_results row.
  */
+import { REVIEWERS_PER_CASE, ROOT_CAUSE_LABEL_METRIC } from "../../evaluators/reviewed-verdict.js";
+import { finalVerdictOfRequests } from "./aggregate-metrics.js";
+
 export const ROOT_CAUSE_EVALUATOR = "root_cause";
 
 /** The label at the start of a root-cause reason, e.g. `RETRIEVAL_MISS` of "RETRIEVAL_MISS: gold evidence not retrieved". */
@@ -19,21 +23,71 @@ export const HAS_ROOT_CAUSE_LABEL = `evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AN
 export const ROOT_CAUSE_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "root_cause", "failing_requests", "version"] as const;
 
 /**
- * The SELECT computing root_cause_rollups rows: `causesWhere` restricts evaluation_results (its started_at is the
- * request's start), `requestsWhere` case_results; `{version:UInt64}` is a parameter. A request stored under two
- * sorting keys (a partial trace's result beside the complete one) is attributed to its newest version's columns.
+ * The SELECT computing root_cause_rollups rows: the failing requests (final verdict `failed`, FINAL_VERDICT's rule,
+ * reading only their own reviews) under their root cause as the web UI's Failures page counts them
+ * (attributedRootCauses: the reviewers' agreed one, else the evaluator's). `causesWhere` restricts
+ * evaluation_results (its started_at is the request's start), `requestsWhere` case_results; `{version:UInt64}` is a
+ * parameter. A request stored under two sorting keys (a partial trace's result beside the complete one) is
+ * attributed to its newest version's columns and verdict.
  */
 export function rootCauseRollupSelect(database: string, causesWhere: string, requestsWhere: string): string {
+  const requests = [
+    // Aliases apart from the column names: the WHERE names the columns.
+    "SELECT case_result_id, min(started_at) AS request_started, argMax(tenant_id, version) AS request_tenant, argMax(service_name, version) AS request_service,",
+    "       argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run, argMax(final_verdict, version) AS request_verdict",
+    `FROM (SELECT case_result_id, started_at, tenant_id, service_name, dataset_id, run_id, version, ${finalVerdictOfRequests(database, requestsWhere)} AS final_verdict`,
+    `      FROM ${database}.case_results FINAL WHERE ${requestsWhere})`,
+    "GROUP BY case_result_id HAVING request_verdict = 'failed'",
+  ].join("\n");
+  const labelsWhere = requestsWhere === "1" ? "1" : `case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requestsWhere})`;
   return [
-    "SELECT toStartOfMinute(causes.started_at) AS minute, requests.request_tenant AS tenant_id, requests.request_service AS service_name,",
-    "       requests.request_dataset AS dataset_id, requests.request_run AS run_id, causes.root_cause AS root_cause,",
+    "SELECT toStartOfMinute(request_started) AS minute, request_tenant AS tenant_id, request_service AS service_name,",
+    "       request_dataset AS dataset_id, request_run AS run_id, root_cause,",
     "       count() AS failing_requests,",
     "       {version:UInt64} AS version",
-    `FROM (SELECT case_result_id, started_at, ${ROOT_CAUSE_LABEL} AS root_cause FROM ${database}.evaluation_results FINAL WHERE ${HAS_ROOT_CAUSE_LABEL} AND (${causesWhere})) AS causes`,
-    // Aliases apart from the column names: the WHERE names the columns.
-    "INNER JOIN (SELECT case_result_id, argMax(tenant_id, version) AS request_tenant, argMax(service_name, version) AS request_service,",
-    "                   argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run",
-    `            FROM ${database}.case_results FINAL WHERE ${requestsWhere} GROUP BY case_result_id) AS requests ON requests.case_result_id = causes.case_result_id`,
+    `FROM (${attributedRootCauses(requests, ["request_started", "request_tenant", "request_service", "request_dataset", "request_run"], causesWhere, { database, labelsWhere })})`,
+    "WHERE root_cause != ''",
     "GROUP BY minute, tenant_id, service_name, dataset_id, run_id, root_cause",
+  ].join("\n");
+}
+
+/**
+ * Per case, the root cause its reviewers agreed on: the human_labels rows with metric `root_cause` (the label name
+ * in their note, ui/review/review-labels.ts), by the final verdict's agreement rule (evaluators/reviewed-verdict.ts):
+ * at least REVIEWERS_PER_CASE reviewers chose a root cause and every one of them chose the same. A label's id is its
+ * (case_result_id, metric, labeler_id), so after FINAL count() is the number of reviewers. One reviewer alone, or
+ * reviewers who chose different causes, decide nothing: the root-cause evaluator's label stays.
+ */
+export function reviewedRootCauses(labels = "human_labels", labelsWhere = "1"): string {
+  return [
+    `SELECT case_result_id, any(note) AS root_cause FROM ${labels} FINAL WHERE metric = '${ROOT_CAUSE_LABEL_METRIC}' AND match(note, '^[A-Z][A-Z_]*$') AND (${labelsWhere})`,
+    `GROUP BY case_result_id HAVING count() >= ${REVIEWERS_PER_CASE} AND uniqExact(note) = 1`,
+  ].join(" ");
+}
+
+/** Where attributedRootCauses reads: tables qualified with `database` ('' leaves them unqualified), reviews of the requests meeting `labelsWhere` only. */
+export interface RootCauseSources {
+  database?: string;
+  labelsWhere?: string;
+}
+
+/**
+ * The root cause of each request of `requests` (a SELECT of case_result_id and the `carried` columns, e.g. the
+ * failing ones): the one its reviewers agreed on (reviewedRootCauses), else the root-cause evaluator's label, else ''
+ * (none). Seed 004 §十 asks for one primary root cause per failed case; the reviewers who decide a case's verdict
+ * decide its cause too, so a case reviewers failed with a cause is attributed to it even when the evaluator gave none
+ * (it was review_required or passed automatically). `causesWhere` restricts evaluation_results (e.g. to the range).
+ * The one definition of a request's root cause the Failures page, the dashboards and the report count.
+ */
+export function attributedRootCauses(requests: string, carried: readonly string[], causesWhere: string, sources: RootCauseSources = {}): string {
+  const table = (name: string) => (sources.database === undefined || sources.database === "" ? name : `${sources.database}.${name}`);
+  return [
+    `SELECT requests.case_result_id AS case_result_id, ${carried.map((column) => `requests.${column} AS ${column}, `).join("")}`,
+    "       if(reviewed.root_cause != '', reviewed.root_cause, automatic.root_cause) AS root_cause",
+    `FROM (${requests}) AS requests`,
+    // join_use_nulls is off: a request without a row on the right reads '' there.
+    `LEFT JOIN (${reviewedRootCauses(table("human_labels"), sources.labelsWhere)}) AS reviewed ON reviewed.case_result_id = requests.case_result_id`,
+    `LEFT JOIN (SELECT case_result_id, any(${ROOT_CAUSE_LABEL}) AS root_cause FROM ${table("evaluation_results")} FINAL WHERE ${HAS_ROOT_CAUSE_LABEL} AND (${causesWhere}) GROUP BY case_result_id) AS automatic`,
+    "  ON automatic.case_result_id = requests.case_result_id",
   ].join("\n");
 }

@@ -11,6 +11,7 @@
 import { aggregateSelect, FINAL_VERDICT, type AggregateMetric, type RangeReading } from "../../dashboards/source/aggregate-metrics.js";
 import { sqlList, type Scope } from "../../dashboards/source/sql-scope.js";
 import { qualityBoardLayers } from "../../dashboards/source/quality-board.js";
+import { attributedRootCauses } from "../../dashboards/source/root-causes.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { bucketTimes, type BehaviourRequests, type FailureBoard, type QualityAggregate, type QualityBoard, type QualityReader, type QualityScope } from "../ports/quality-reader.js";
@@ -19,8 +20,6 @@ import type { TenantScope } from "../ports/tenant-scope.js";
 import { TenantFilter } from "./tenant-filter.js";
 import { behaviourRequestOf } from "./behaviour-fields.js";
 
-/** The primary root-cause label at the start of a root_cause Evaluation Result's reason (as the Failures dashboard reads it). */
-const ROOT_CAUSE_LABEL = "extract(reason, '^([A-Z][A-Z_]*)')";
 /**
  * grouping(bucket, service) per grouping set (standard SQL, ClickHouse's default
  * force_grouping_standard_compatibility): a bit is set for each argument the set leaves out, the first
@@ -201,15 +200,16 @@ export class ClickHouseQualityReader implements QualityReader {
   async failureBoard(scope: QualityScope): Promise<FailureBoard> {
     const times = bucketTimes(scope);
     const position = new Map(times.map((time, index) => [time, index]));
-    const failingCases = `SELECT case_result_id FROM case_results FINAL WHERE ${this.scoped("started_at")} AND ${FINAL_VERDICT} = 'failed'`;
+    // One row per request: a partial trace's result stored beside the complete one is one request, with one cause.
+    // (An alias apart from the column: the WHERE names the column.)
+    const failingCases = `SELECT case_result_id, first_started AS started_at FROM (SELECT case_result_id, min(started_at) AS first_started FROM case_results FINAL WHERE ${this.scoped("started_at")} AND ${FINAL_VERDICT} = 'failed' GROUP BY case_result_id)`;
     const [total] = await this.rows(`SELECT count() AS failing FROM case_results FINAL WHERE ${this.scoped("started_at")} AND ${FINAL_VERDICT} = 'failed'`, scope);
+    // Each failing request under the root cause its reviewers agreed on, else the root-cause evaluator's (root-causes.ts).
     const rows = await this.rows(
       [
-        `SELECT ${BUCKET.replaceAll("{time}", "started_at")} AS bucket, ${ROOT_CAUSE_LABEL} AS root_cause, count() AS failing`,
-        "FROM evaluation_results FINAL",
-        "WHERE evaluator_id = 'root_cause' AND match(reason, '^[A-Z][A-Z_]*:')",
-        "AND started_at >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC') AND started_at < fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')",
-        `AND case_result_id IN (${failingCases})`,
+        `SELECT ${BUCKET.replaceAll("{time}", "started_at")} AS bucket, root_cause, count() AS failing`,
+        `FROM (${attributedRootCauses(failingCases, ["started_at"], inRange("started_at"))})`,
+        "WHERE root_cause != ''",
         "GROUP BY bucket, root_cause",
       ].join("\n"),
       scope,

@@ -60,7 +60,9 @@ export async function repairNotedRollups(connection: ClickHouseConnection, rollu
     // Only the rows read: a migration of another process may have noted more since.
     const newest = Math.max(...rows.map((row) => Number(row.noted_ms)));
     await connection.client.command({ query: `DELETE FROM ${database}.rollup_repairs WHERE noted_at <= fromUnixTimestamp64Milli({newest:Int64}, 'UTC')`, query_params: { newest } });
-    return success({ recomputed: rows.length, reasons });
+    // Two migrations may note the same minute: it is recomputed once, and counted once.
+    const recomputed = new Set(rows.map((row) => `${row.minute_ms}\u0000${row.tenant_id}\u0000${row.service_name}`)).size;
+    return success({ recomputed, reasons });
   } catch (error) {
     return failure(repairFailed(connection, error instanceof Error ? error.message : String(error)));
   }

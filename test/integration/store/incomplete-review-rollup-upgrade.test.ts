@@ -107,7 +107,7 @@ describe("upgrading a store whose request rollups counted an agreed pass of a re
     const migrated = spawnSync(process.execPath, [ragscope, "migrate", "--data-dir", dataDir], { encoding: "utf8", cwd: folder, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_DATA_DIR: "", RAGSCOPE_CONFIG: "" } });
     assert.equal(migrated.status, 0, migrated.stdout + migrated.stderr);
     assert.match(migrated.stdout, /applied 0026_review_never_passes_incomplete/);
-    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a review never passes a request that did not complete \(migration 0026\)\)/);
+    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a review never passes a request that did not complete \(migration 0026\); root causes reviewers agree on are counted in the root-cause rollups \(migration 0031\)\)/);
 
     const read = await openClickHouse(embedded(dataDir, "ragscope"));
     try {

@@ -107,7 +107,7 @@ describe("upgrading a store whose request rollups counted one reviewer's verdict
     const migrated = spawnSync(process.execPath, [ragscope, "migrate", "--data-dir", dataDir], { encoding: "utf8", cwd: folder, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_DATA_DIR: "", RAGSCOPE_CONFIG: "" } });
     assert.equal(migrated.status, 0, migrated.stdout + migrated.stderr);
     assert.match(migrated.stdout, /applied 0024_two_reviewer_verdicts/);
-    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a review needs two agreeing reviewers \(migration 0024\)\)/);
+    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a review needs two agreeing reviewers \(migration 0024\); root causes reviewers agree on are counted in the root-cause rollups \(migration 0031\)\)/);
 
     // The other database as serve and eval open it: migrations, then the repair, before anything is written.
     const started = await openClickHouseStore(embedded(dataDir, "upgraded_on_start"));

@@ -1,0 +1,146 @@
+/**
+ * The Failures board attributes a failing request to the root cause its reviewers agreed on, by the final verdict's
+ * agreement rule (evaluators/reviewed-verdict.ts: two reviewers, agreeing), and falls back to the root-cause
+ * evaluator's label otherwise (dashboards/source/root-causes.ts attributedRootCauses). End to end as users meet it:
+ * `ragscope eval` (a subprocess) over test/e2e/ui/data/two-reviewers.yaml — one case review_required (so the evaluator
+ * gave it no root cause), one failed with the evaluator's root cause — then `ragscope serve` with its UI and two
+ * reviewer tokens (a subprocess), the reviews posted to the UI's own form route as a browser posts them, and
+ * /failures and /api/failures read over HTTP.
+ *
+ * Checked:
+ * - one reviewer failing both cases with HALLUCINATION changes nothing: the review_required case is not failing yet,
+ *   the failed one keeps the evaluator's cause;
+ * - the second reviewer agreeing: both are failing and counted under HALLUCINATION, none "without a root cause";
+ * - `ragscope report` (a subprocess, after serve stops) runs the Grafana Failures board's "Root causes" panel over
+ *   root_cause_rollups, which serve refreshed after the reviews: the same two under HALLUCINATION; its "Failing
+ *   cases" table gives both HALLUCINATION as primary label, "chosen by agreeing reviewers".
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
+import { projectRoot, runRagscope } from "../experiments/support/run-ragscope.js";
+
+const ALICE = "alice-token-0123456789abcdef";
+const BOB = "bob-token-0123456789abcdef00";
+const RUN = "reviewed-root-cause-run";
+const DATASET = path.join(projectRoot, "test/e2e/ui/data/two-reviewers.yaml");
+const TASK = path.join(projectRoot, "test/e2e/ui/tasks/listed-chunks-task.ts");
+const ENVIRONMENT = { RAGSCOPE_CLICKHOUSE_URL: "" };
+const CHOSEN = "HALLUCINATION";
+
+interface EvalOutput {
+  case_results: { case_result_id: string; case_id: string; quality_status: string }[];
+  evaluation_results: { case_result_id: string; evaluator_id: string; reason: string }[];
+}
+
+interface FailureBoardAnswer {
+  board: { failing: number; withoutRootCause: number; groups: { rootCause: string; failing: number }[] };
+}
+
+let folder: string;
+let serve: ServeWithUi;
+let uiUrl: string;
+let reviewRequired = "";
+let failedCase = "";
+let automaticCause = "";
+
+/** A review form posted as a browser posts it (application/x-www-form-urlencoded), with a reviewer's token. */
+async function failWithRootCause(token: string, caseResultId: string): Promise<void> {
+  const form = await (await fetch(`${uiUrl}/review/${caseResultId}`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const metric = /name="metric:([^"]+)"/.exec(form)?.[1];
+  assert.ok(metric, "the review form offers a metric");
+  const saved = await fetch(`${uiUrl}/review/${caseResultId}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ [`metric:${metric}`]: "fail", root_cause: CHOSEN, comment: "the answer states what no chunk says" }).toString(),
+  });
+  assert.equal(saved.status, 303, await saved.text());
+}
+
+async function apiBoard(): Promise<{ failing: number; withoutRootCause: number; counts: Map<string, number> }> {
+  const answer = await fetch(`${uiUrl}/api/failures?run=${RUN}`, { headers: { authorization: `Bearer ${ALICE}` } });
+  const body = await answer.text();
+  assert.equal(answer.status, 200, body);
+  const { board } = JSON.parse(body) as FailureBoardAnswer;
+  return { failing: board.failing, withoutRootCause: board.withoutRootCause, counts: new Map(board.groups.map((group) => [group.rootCause, group.failing])) };
+}
+
+async function pageBoard(): Promise<{ failing: number; withoutRootCause: number; chosen: number }> {
+  const answer = await fetch(`${uiUrl}/failures?run=${RUN}`, { headers: { authorization: `Bearer ${ALICE}` } });
+  const page = await answer.text();
+  assert.equal(answer.status, 200, page);
+  const number = (pattern: RegExp) => Number(pattern.exec(page)?.[1] ?? Number.NaN);
+  return {
+    failing: number(/<span id="failing-total">(\d+)<\/span>/),
+    withoutRootCause: number(/<span id="without-root-cause">(\d+)<\/span>/),
+    chosen: number(new RegExp(`<tr data-root-cause="${CHOSEN}">.*?<td class="failing">(\\d+)</td>`, "s")),
+  };
+}
+
+before(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-reviewed-root-cause-"));
+  const dataDir = path.join(folder, "chdb");
+  const evaluated = await runRagscope(["eval", "--dataset", DATASET, "--task", TASK, "--run-id", RUN, "--data-dir", dataDir, "--output", path.join(folder, "results.json")], ENVIRONMENT);
+  assert.equal(evaluated.status, 2, evaluated.stdout + evaluated.stderr);
+  const output = JSON.parse(await readFile(path.join(folder, "results.json"), "utf8")) as EvalOutput;
+  const caseOf = (caseId: string) => output.case_results.find((item) => item.case_id === caseId)!;
+  assert.equal(caseOf("refund_listed_twice").quality_status, "review_required");
+  assert.equal(caseOf("warranty_missed").quality_status, "failed");
+  reviewRequired = caseOf("refund_listed_twice").case_result_id;
+  failedCase = caseOf("warranty_missed").case_result_id;
+  const cause = output.evaluation_results.find((item) => item.case_result_id === failedCase && item.evaluator_id === "root_cause");
+  assert.ok(cause, "the evaluator gave the failed case a root cause");
+  automaticCause = cause.reason.slice(0, cause.reason.indexOf(":"));
+  assert.notEqual(automaticCause, CHOSEN, "the reviewers choose another cause than the evaluator's");
+  assert.equal(output.evaluation_results.some((item) => item.case_result_id === reviewRequired && item.evaluator_id === "root_cause"), false, "a case needing review has no automatic root cause");
+  serve = await startServeWithUi(dataDir, { ...ENVIRONMENT, RAGSCOPE_UI_TOKENS: `alice=${ALICE},bob=${BOB}` });
+  uiUrl = serve.uiUrl;
+});
+
+after(async () => {
+  if (serve !== undefined) await serve.stop();
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe("the Failures board attributes a case to the root cause its reviewers agreed on", () => {
+  test("one reviewer alone decides nothing: the evaluator's cause stays", async () => {
+    await failWithRootCause(ALICE, reviewRequired);
+    await failWithRootCause(ALICE, failedCase);
+    const board = await apiBoard();
+    assert.equal(board.failing, 1);
+    assert.equal(board.counts.get(automaticCause), 1);
+    assert.equal(board.counts.get(CHOSEN), 0);
+    assert.equal(board.withoutRootCause, 0);
+  });
+
+  test("two agreeing reviewers: both cases failing under their cause, on the page and in the API", async () => {
+    await failWithRootCause(BOB, reviewRequired);
+    await failWithRootCause(BOB, failedCase);
+    const board = await apiBoard();
+    assert.equal(board.failing, 2);
+    assert.equal(board.counts.get(CHOSEN), 2);
+    assert.equal(board.counts.get(automaticCause), 0);
+    assert.equal(board.withoutRootCause, 0);
+    assert.deepEqual(await pageBoard(), { failing: 2, withoutRootCause: 0, chosen: 2 });
+  });
+
+  test("ragscope report's root-cause panels (the Grafana Failures board's queries over root_cause_rollups) and its Failing cases table count them alike", async () => {
+    assert.equal(await serve.stop(), 0, serve.output());
+    const out = path.join(folder, "report.html");
+    const report = await runRagscope(["report", "--data-dir", path.join(folder, "chdb"), "--out", out], ENVIRONMENT);
+    assert.equal(report.status, 0, report.stderr);
+    const html = await readFile(out, "utf8");
+    // The bar chart "Root causes": one bar per label over the range, titled "<label> · <series>: <count>".
+    const panel = /<figure class="panel" data-panel-type="barchart"[^>]*><figcaption>Root causes<.*?<\/figure>/s.exec(html)?.[0] ?? "";
+    const bars = [...panel.matchAll(/<title>([A-Z_]+) · [^:<]*: (\d+)<\/title>/g)].map((match) => [match[1], Number(match[2])]);
+    assert.deepEqual(bars, [[CHOSEN, 2]], panel);
+    const table = /<figure class="panel" data-panel-type="table"[^>]*><figcaption>Failing cases<.*?<\/figure>/s.exec(html)?.[0] ?? "";
+    // The "Failing cases" table: each case's primary label is the reviewers' cause, its reason says so.
+    const labels = [...table.matchAll(/<tr><td>[^<]*<\/td><td>[^<]*<\/td><td>([^<]*)<\/td><td>[^<]*<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td>/g)].map((match) => [match[1], match[2], match[3]!.startsWith("chosen by agreeing reviewers")]).sort();
+    assert.deepEqual(labels, [["refund_listed_twice", CHOSEN, true], ["warranty_missed", CHOSEN, true]], table);
+  });
+});
