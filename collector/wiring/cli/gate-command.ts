@@ -86,8 +86,10 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     }
     // Whose results the run id holds, before anything is decided on them: several tenants' together would decide on
     // a mix no one chose (a tenant's passing requests naming another tenant's run id diluted its failures).
-    const tenantsOfRun = await reader.countRunTenants(options.run);
-    const tenantsOfBaseline = options.baseline ? await reader.countRunTenants(options.baseline) : [];
+    // Only the reader of every tenant can mix them: a --tenant reader counts its own tenants' results alone.
+    const tenantsOf = async (runId: string | undefined) => (scope === "all" && runId !== undefined ? reader.countRunTenants(runId) : []);
+    const tenantsOfRun = await tenantsOf(options.run);
+    const tenantsOfBaseline = await tenantsOf(options.baseline);
     if (scope === "all" && options.allTenants !== true) {
       const mixed = [mixedTenantsProblem(options.run, "run", tenantsOfRun), options.baseline ? mixedTenantsProblem(options.baseline, "baseline run", tenantsOfBaseline) : null].filter((problem) => problem !== null);
       if (mixed.length > 0) {
