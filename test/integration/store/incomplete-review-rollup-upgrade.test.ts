@@ -24,26 +24,23 @@
  * that threw), timeouts 1, task_judged 4.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import type { CaseResult } from "../../../contracts/case-result.js";
 import { DID_NOT_COMPLETE, REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect } from "../../../dashboards/source/aggregate-metrics.js";
 import { newHumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
 import { openClickHouse, quoteIdentifier, type ClickHouseConfig, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { ClickHouseHumanLabelStore } from "../../../store/clickhouse/clickhouse-human-label-store.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
-import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
+import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { buildCaseResult } from "../../support/case-results.js";
+import { migrateEmbedded, migrationsThrough } from "../../support/previous-release.js";
 import { queryRows } from "../../support/temporary-store.js";
 import { minuteCounts } from "../../support/request-rollup-counts.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 25;
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const ragscope = path.join(projectRoot, "bin/ragscope.js");
 const MINUTE = "2026-07-08 09:30:00";
 const STARTED_AT = "2026-07-08T09:30:05.000Z";
 const LABELED_AT = "2026-07-08T10:00:00.000Z";
@@ -72,8 +69,7 @@ describe("upgrading a store whose request rollups counted an agreed pass of a re
   before(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-incomplete-review-upgrade-"));
     dataDir = path.join(folder, "store");
-    const previous = path.join(folder, "previous-migrations");
-    await cp(migrationsFolder, previous, { recursive: true, filter: (source) => !/\/\d{4}_/.test(source) || Number(path.basename(source).slice(0, 4)) <= PREVIOUS_RELEASE_LAST_MIGRATION });
+    const previous = await migrationsThrough(PREVIOUS_RELEASE_LAST_MIGRATION, path.join(folder, "previous-migrations"));
     const connection = await openClickHouse(embedded(dataDir, "ragscope"));
     try {
       await runMigrations(connection, previous);
@@ -104,7 +100,7 @@ describe("upgrading a store whose request rollups counted an agreed pass of a re
   });
 
   test("ragscope migrate recomputes the minutes of labelled requests that did not complete: the rollups count them failed", async () => {
-    const migrated = spawnSync(process.execPath, [ragscope, "migrate", "--data-dir", dataDir], { encoding: "utf8", cwd: folder, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_DATA_DIR: "", RAGSCOPE_CONFIG: "" } });
+    const migrated = migrateEmbedded(dataDir, folder);
     assert.equal(migrated.status, 0, migrated.stdout + migrated.stderr);
     assert.match(migrated.stdout, /applied 0026_review_never_passes_incomplete/);
     assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a review never passes a request that did not complete \(migration 0026\); root causes reviewers agree on are counted in the root-cause rollups \(migration 0031\)\)/);

@@ -24,25 +24,22 @@
  * so task_passed = passed and task_judged = 4.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { newHumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
 import { openClickHouse, type ClickHouseConfig, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { ClickHouseHumanLabelStore } from "../../../store/clickhouse/clickhouse-human-label-store.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
-import { migrationsFolder, readMigrations, runMigrations } from "../../../store/clickhouse/run-migrations.js";
+import { readMigrations, runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { buildCaseResult } from "../../support/case-results.js";
+import { migrateEmbedded, migrationsThrough } from "../../support/previous-release.js";
 import { queryRows } from "../../support/temporary-store.js";
 import { minuteCounts } from "../../support/request-rollup-counts.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 23;
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const ragscope = path.join(projectRoot, "bin/ragscope.js");
 const MINUTE = "2026-07-08 09:30:00";
 const STARTED_AT = "2026-07-08T09:30:05.000Z";
 const LABELED_AT = "2026-07-08T10:00:00.000Z";
@@ -89,8 +86,7 @@ describe("upgrading a store whose request rollups counted one reviewer's verdict
   before(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-two-reviewer-upgrade-"));
     dataDir = path.join(folder, "store");
-    const previous = path.join(folder, "previous-migrations");
-    await cp(migrationsFolder, previous, { recursive: true, filter: (source) => !/\/\d{4}_/.test(source) || Number(path.basename(source).slice(0, 4)) <= PREVIOUS_RELEASE_LAST_MIGRATION });
+    const previous = await migrationsThrough(PREVIOUS_RELEASE_LAST_MIGRATION, path.join(folder, "previous-migrations"));
     const connections = [await earlierStore(dataDir, previous, "ragscope"), await earlierStore(dataDir, previous, "upgraded_on_start")];
     for (const connection of connections) {
       // The earlier release's counts: one reviewer's pass and fail counted as the cases' verdicts.
@@ -104,7 +100,7 @@ describe("upgrading a store whose request rollups counted one reviewer's verdict
   });
 
   test("ragscope migrate and a writing start recompute the labelled minutes: the rollups count this release's verdicts", async () => {
-    const migrated = spawnSync(process.execPath, [ragscope, "migrate", "--data-dir", dataDir], { encoding: "utf8", cwd: folder, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_DATA_DIR: "", RAGSCOPE_CONFIG: "" } });
+    const migrated = migrateEmbedded(dataDir, folder);
     assert.equal(migrated.status, 0, migrated.stdout + migrated.stderr);
     assert.match(migrated.stdout, /applied 0024_two_reviewer_verdicts/);
     assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a review needs two agreeing reviewers \(migration 0024\); root causes reviewers agree on are counted in the root-cause rollups \(migration 0031\)\)/);
