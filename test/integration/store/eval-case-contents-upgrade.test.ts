@@ -7,16 +7,17 @@
  * and version is still refused, and a merge keeps the stored rows.
  */
 import assert from "node:assert/strict";
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { EvalCase } from "../../../contracts/eval-case.js";
 import { ClickHouseCaseStore } from "../../../store/clickhouse/clickhouse-case-store.js";
-import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
+import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { StoredCaseConflictError } from "../../../store/ports/case-store.js";
 import { buildCase } from "../../support/case-results.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+import { migrationsThrough } from "../../support/previous-release.js";
 
 describe("upgrading a store of the release before migration 0030", () => {
   let earlier: TemporaryStore;
@@ -29,7 +30,7 @@ describe("upgrading a store of the release before migration 0030", () => {
 
   before(async () => {
     earlierRelease = await mkdtemp(path.join(os.tmpdir(), "ragscope-release-0029-migrations-"));
-    for (const file of await readdir(migrationsFolder)) if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= 29) await cp(path.join(migrationsFolder, file), path.join(earlierRelease, file));
+    await migrationsThrough(29, earlierRelease);
     earlier = await temporaryStore({ migrate: false });
     await runMigrations(earlier.connection, earlierRelease);
     // The rows as that release's put inserted them (its columns, its version: the insert's time).

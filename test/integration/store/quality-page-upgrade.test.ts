@@ -13,7 +13,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +27,7 @@ import { parseBoardQuery } from "../../../ui/pages/board-query.js";
 import { startUiServer, type UiServer } from "../../../ui/ui-server.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { BASELINE_RUN, DATASET_END, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS } from "../dashboards/dashboard-dataset.js";
+import { migrationsThrough } from "../../support/previous-release.js";
 
 interface RecordedSource {
   aggregates: { name: string; label: string; unit: string }[];
@@ -155,9 +156,7 @@ describe("the Quality page on a store of the release before migration 0017", () 
   before(async () => {
     recording = JSON.parse(await readFile(path.join(RELEASE_0015_DATA, "quality-page-queries.json"), "utf8")) as Recording;
     earlierRelease = await mkdtemp(path.join(os.tmpdir(), "ragscope-release-0015-migrations-"));
-    for (const file of await readdir(migrationsFolder)) {
-      if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= 15) await cp(path.join(migrationsFolder, file), path.join(earlierRelease, file));
-    }
+    await migrationsThrough(15, earlierRelease);
     earlier = await temporaryStore({ migrate: false });
     await runMigrations(earlier.connection, earlierRelease);
     const seeded = await seedDashboardDataset(earlier.connection, undefined, "release-0015");

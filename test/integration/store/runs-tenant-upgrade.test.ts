@@ -15,15 +15,16 @@
  * tenant is read first by those readers (store/ports/run-reader.ts), so no tenant's record takes its place.
  */
 import assert from "node:assert/strict";
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
-import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
+import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { plannedCaseResult } from "../../support/stored-requests.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+import { migrationsThrough } from "../../support/previous-release.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 26;
 const RUN = "legacy-release-42";
@@ -51,9 +52,7 @@ let clock = Date.parse("2026-06-02T00:00:00.000Z");
 
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-release-0026-migrations-"));
-  for (const file of await readdir(migrationsFolder)) {
-    if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= PREVIOUS_RELEASE_LAST_MIGRATION) await cp(path.join(migrationsFolder, file), path.join(folder, file));
-  }
+  await migrationsThrough(PREVIOUS_RELEASE_LAST_MIGRATION, folder);
   earlier = await temporaryStore({ migrate: false, store: { now: () => clock } });
   await runMigrations(earlier.connection, folder);
   // The earlier release's lineage sink: these columns, no tenant.

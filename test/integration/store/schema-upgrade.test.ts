@@ -19,7 +19,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import path from "node:path";
@@ -39,6 +39,7 @@ import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import type { TraceCursor, TraceFilter, TraceSummary } from "../../../store/ports/trace-reader.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type RowLayout, type SeededDataset } from "../dashboards/dashboard-dataset.js";
+import { migrationsThrough } from "../../support/previous-release.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 6;
 const GROWING_TABLES = ["case_results", "evaluation_results", "metric_values"];
@@ -317,9 +318,7 @@ function assertSameNumbers(actual: unknown, expected: unknown, where: string): v
 
 before(async () => {
   previousRelease = await mkdtemp(path.join(os.tmpdir(), "ragscope-previous-migrations-"));
-  for (const file of await readdir(migrationsFolder)) {
-    if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= PREVIOUS_RELEASE_LAST_MIGRATION) await cp(path.join(migrationsFolder, file), path.join(previousRelease, file));
-  }
+  await migrationsThrough(PREVIOUS_RELEASE_LAST_MIGRATION, previousRelease);
   store = await temporaryStore({ migrate: false });
   await runMigrations(store.connection, previousRelease);
   dataset = await seedDashboardDataset(store.connection, undefined, "previous");
@@ -447,9 +446,7 @@ describe("metrics without a value (migration 0008)", () => {
  */
 async function earlierAndRewritten(lastMigration: number, layout: RowLayout, rollupClock?: () => number): Promise<{ earlier: TemporaryStore; written: TemporaryStore; cleanup(): Promise<void> }> {
   const earlierRelease = await mkdtemp(path.join(os.tmpdir(), `ragscope-release-${String(lastMigration).padStart(4, "0")}-migrations-`));
-  for (const file of await readdir(migrationsFolder)) {
-    if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= lastMigration) await cp(path.join(migrationsFolder, file), path.join(earlierRelease, file));
-  }
+  await migrationsThrough(lastMigration, earlierRelease);
   const earlier = await temporaryStore({ migrate: false, beside: store });
   await runMigrations(earlier.connection, earlierRelease);
   const seeded = await seedDashboardDataset(earlier.connection, undefined, layout);

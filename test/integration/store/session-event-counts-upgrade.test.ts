@@ -24,7 +24,7 @@
  *   contact s2 and s3 = 2/3 — the view filling session_rollups_by_session copies the new column.
  */
 import assert from "node:assert/strict";
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -32,10 +32,11 @@ import { collectDashboard, type DashboardResult } from "../../../report/collect-
 import { readDashboards, type ReportDashboard } from "../../../report/dashboard-files.js";
 import { ClickHouseMetricRollups, type MetricRollupOptions } from "../../../store/clickhouse/metric-rollups.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
-import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
+import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { MINUTE, SESSION_TRAFFIC as PLANNED, sessionTrafficRequest, T0, type PlannedSessionRequest as Planned } from "../../support/session-traffic.js";
 import { plannedCaseResult } from "../../support/stored-requests.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+import { migrationsThrough } from "../../support/previous-release.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 24;
 const WRITTEN_AT = T0 + 3 * 3_600_000;
@@ -95,9 +96,7 @@ const rowsOf = (on: TemporaryStore, sql: string) => queryRows<Record<string, unk
 
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-release-0024-migrations-"));
-  for (const file of await readdir(migrationsFolder)) {
-    if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) <= PREVIOUS_RELEASE_LAST_MIGRATION) await cp(path.join(migrationsFolder, file), path.join(folder, file));
-  }
+  await migrationsThrough(PREVIOUS_RELEASE_LAST_MIGRATION, folder);
   earlier = await temporaryStore({ migrate: false });
   await runMigrations(earlier.connection, folder);
   await write(earlier, PLANNED, WRITTEN_AT, { sessionEventCounts: false });
