@@ -21,9 +21,11 @@ import { evalCaseFor, evalCaseServesTenant } from "../../contracts/eval-case-ten
 import { caseIdentity } from "../../contracts/eval-case-identity.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import type { RunListing } from "../ports/run-listing.js";
-import { rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../ports/trace-reader.js";
+import { type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../ports/trace-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { FINAL_VERDICT, finalVerdictCandidates } from "../../dashboards/source/aggregate-metrics.js";
+import { attributedRootCauses, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
+import { ROOT_CAUSE_LABEL_METRIC } from "../../evaluators/reviewed-verdict.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import { TenantFilter } from "./tenant-filter.js";
@@ -135,10 +137,22 @@ export class ClickHouseTraceReader implements TraceReader {
     // Subqueries over the other growing tables take the key query's time window too: their rows carry their
     // Case Result's start (evaluation_results.started_at, metric_values.ts), so the window prunes their months and days.
     if (filter.rootCause !== undefined) {
-      // Candidates: any version of the root cause's result (without FINAL, which merges the window's results of every request).
-      const rootCauses = (final: string, among: string) =>
-        `case_result_id IN (SELECT case_result_id FROM ${database}.evaluation_results${final} WHERE evaluator_id = 'root_cause' AND startsWith(reason, {rootCausePrefix:String}) AND ${WINDOW_CONDITION("started_at")}${among})`;
-      filters.push({ exact: (among) => rootCauses(" FINAL", among), candidate: rootCauses("", ""), checked: true });
+      // The cause the Failures board counts (root-causes.ts attributedRootCauses): the one the request's reviewers
+      // agreed on, else the evaluator's. Only a request that some version of the evaluator's result or some reviewer
+      // gave this cause can have it: those, read without FINAL (which merges the window's results of every request),
+      // are the candidates, and the exact form attributes only them, reading only their results and reviews. Reviews
+      // carry no time; the requests reviewers labelled are few beside the traces.
+      const namedBy = (among: string) =>
+        [
+          `SELECT case_result_id FROM ${database}.evaluation_results WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND startsWith(reason, {rootCausePrefix:String}) AND ${WINDOW_CONDITION("started_at")}${among}`,
+          `UNION DISTINCT SELECT case_result_id FROM ${database}.human_labels WHERE metric = '${ROOT_CAUSE_LABEL_METRIC}' AND note = {rootCause:String}${among}`,
+        ].join(" ");
+      const attributed = (among: string) => {
+        const named = `case_result_id IN (${namedBy(among)})`;
+        return `case_result_id IN (SELECT case_result_id FROM (${attributedRootCauses(`SELECT case_result_id FROM (${namedBy(among)})`, [], `${WINDOW_CONDITION("started_at")} AND ${named}`, { database, labelsWhere: named })}) WHERE root_cause = {rootCause:String})`;
+      };
+      filters.push({ exact: attributed, candidate: `case_result_id IN (${namedBy("")})`, checked: true });
+      parameters.rootCause = filter.rootCause;
       parameters.rootCausePrefix = `${filter.rootCause}:`;
     }
     if (filter.fromMs !== undefined) {
@@ -262,13 +276,19 @@ export class ClickHouseTraceReader implements TraceReader {
        GROUP BY toDate(started_at), tenant_id, service_name, case_result_id`,
       { ids, ...span },
     );
+    // The page's root causes as the Failures board counts them (root-causes.ts), reading the page's results and reviews only.
     const rootCauses = new Map(
       (
-        await this.rows<{ case_result_id: string; reason: string }>(
-          withStatementSettings(`SELECT case_result_id, reason FROM ${database}.evaluation_results FINAL WHERE evaluator_id = 'root_cause' AND case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")}`, FINAL_WITHIN_PARTITIONS),
+        await this.rows<{ case_result_id: string; root_cause: string }>(
+          withStatementSettings(
+            attributedRootCauses("SELECT arrayJoin({ids:Array(String)}) AS case_result_id", [], `case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")}`, { database, labelsWhere: "case_result_id IN {ids:Array(String)}" }),
+            FINAL_WITHIN_PARTITIONS,
+          ),
           { ids, ...span },
         )
-      ).map((row) => [row.case_result_id, rootCauseLabelOf(row.reason)]),
+      )
+        .filter((row) => row.root_cause !== "")
+        .map((row) => [row.case_result_id, row.root_cause]),
     );
     const missingDatasets = summaries.filter((row) => row.dataset_id === "" && row.case_id !== "");
     // With the tenant the case names: another tenant's case lends a trace that only names its ids no dataset (contracts/eval-case-tenant.ts).
@@ -284,10 +304,14 @@ export class ClickHouseTraceReader implements TraceReader {
       const found = datasets.get(`${row.case_id}@${row.case_version}`);
       return found === undefined || !evalCaseServesTenant({ context: { tenant_id: found.tenant } }, row.tenant_id === "" ? null : row.tenant_id) ? "" : found.datasetId;
     };
-    const byId = new Map(summaries.map((row) => [row.case_result_id, row]));
+    // By sorting key, not by id alone: a case of a run sent again (after midnight UTC, from a renamed service) keeps
+    // its result id under another request, and each request is a row of the list with its own trace, service and time.
+    const keyOf = (id: string, startedAtMs: string | number) => `${id}\u0000${Number(startedAtMs)}`;
+    const byKey = new Map(summaries.map((row) => [keyOf(row.case_result_id, row.started_at_ms), row]));
     const traces: TraceSummary[] = [];
-    for (const id of ids) {
-      const row = byId.get(id);
+    for (const key of pageKeys) {
+      const id = key.case_result_id;
+      const row = byKey.get(keyOf(id, key.started_at_ms));
       if (row === undefined) continue;
       traces.push({
         caseResultId: row.case_result_id,

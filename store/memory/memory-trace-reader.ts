@@ -3,7 +3,8 @@ import type { CaseResult } from "../../contracts/case-result.js";
 import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { RunListing } from "../ports/run-listing.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
-import { compareEvaluationResults, compareNewestFirst, rootCauseLabelOf, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader } from "../ports/trace-reader.js";
+import { compareEvaluationResults, compareNewestFirst, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader } from "../ports/trace-reader.js";
+import { attributedRootCauseOf, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import type { HumanLabelStore } from "../ports/human-label-store.js";
@@ -22,9 +23,13 @@ export class MemoryTraceReader implements TraceReader {
     return evalCaseFor(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)), caseResult.rag_observation.tenant_id)?.dataset_id ?? "";
   }
 
-  private rootCauseOf(caseResultId: string): string | null {
-    const found = this.tables.evaluations.values().find((stored) => stored.result.case_result_id === caseResultId && stored.result.evaluator_id === "root_cause");
-    return found === undefined ? null : rootCauseLabelOf(found.result.reason);
+  /** The request's root cause as the Failures board counts it: its reviewers' agreed one, else the evaluator's (root-causes.ts). */
+  private rootCauseOf(caseResultId: string, labels: readonly HumanLabel[]): string | null {
+    const results = this.tables.evaluations
+      .values()
+      .filter((stored) => stored.result.case_result_id === caseResultId && stored.result.evaluator_id === ROOT_CAUSE_EVALUATOR)
+      .map((stored) => stored.result);
+    return attributedRootCauseOf(results, labels.filter((label) => label.case_result_id === caseResultId)).rootCause;
   }
 
   private matches(caseResult: CaseResult, filter: TraceFilter, labels: readonly HumanLabel[]): boolean {
@@ -37,7 +42,7 @@ export class MemoryTraceReader implements TraceReader {
     if (filter.automaticVerdict !== undefined && caseResult.quality_status !== filter.automaticVerdict) return false;
     if (filter.verdict !== undefined && finalVerdictOf(caseResult, labels.filter((label) => label.case_result_id === caseResult.case_result_id)).verdict !== filter.verdict) return false;
     if (filter.datasetId !== undefined && this.datasetOf(caseResult) !== filter.datasetId) return false;
-    if (filter.rootCause !== undefined && this.rootCauseOf(caseResult.case_result_id) !== filter.rootCause) return false;
+    if (filter.rootCause !== undefined && this.rootCauseOf(caseResult.case_result_id, labels) !== filter.rootCause) return false;
     if (filter.fromMs !== undefined && startedAtMs < filter.fromMs) return false;
     if (filter.toMs !== undefined && startedAtMs >= filter.toMs) return false;
     if (filter.text !== undefined && filter.text !== "") {
@@ -59,7 +64,9 @@ export class MemoryTraceReader implements TraceReader {
   }
 
   async listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage> {
-    const labels = filter.verdict === undefined ? [] : await this.humanLabels.list();
+    // The verdict and the root cause may be the reviewers': their filters read every label, the page's column the page's.
+    const filteredByReviews = filter.verdict !== undefined || filter.rootCause !== undefined;
+    const labels = filteredByReviews ? await this.humanLabels.list() : [];
     const keyed = this.tables.caseResults
       .values()
       .filter((caseResult) => this.matches(caseResult, filter, labels))
@@ -68,6 +75,7 @@ export class MemoryTraceReader implements TraceReader {
       .sort(compareNewestFirst);
     const selected = keyed.slice(0, page.limit);
     const last = selected[selected.length - 1];
+    const pageLabels = filteredByReviews ? labels : await this.humanLabels.list({ caseResultIds: selected.map((entry) => entry.caseResultId) });
     return {
       traces: selected.map(({ caseResult }) => ({
         caseResultId: caseResult.case_result_id,
@@ -85,7 +93,7 @@ export class MemoryTraceReader implements TraceReader {
         startedAt: new Date(Date.parse(caseResult.started_at)).toISOString(),
         query: caseResult.rag_observation.query,
         output: caseResult.output,
-        rootCause: this.rootCauseOf(caseResult.case_result_id),
+        rootCause: this.rootCauseOf(caseResult.case_result_id, pageLabels),
       })),
       next: keyed.length > page.limit && last !== undefined ? { startedAtMs: last.startedAtMs, caseResultId: last.caseResultId } : null,
     };

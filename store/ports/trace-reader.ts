@@ -26,7 +26,11 @@ export interface TraceFilter {
    * first reviewer labelled it, and the second reviewer never saw it.
    */
   automaticVerdict?: string;
-  /** A root-cause label (evaluators/root-cause/root-cause-labels.ts), e.g. RETRIEVAL_MISS. */
+  /**
+   * A root-cause label (evaluators/root-cause/root-cause-labels.ts), e.g. RETRIEVAL_MISS: traces whose cause it is as
+   * the Failures board counts them (dashboards/source/root-causes.ts attributedRootCauses), the one their reviewers
+   * agreed on, else the root-cause evaluator's. With `verdict: "failed"` the list holds what the board counts.
+   */
   rootCause?: string;
   /** started_at at or after (epoch ms). */
   fromMs?: number;
@@ -63,7 +67,7 @@ export interface TraceSummary {
   startedAt: string;
   query: string | null;
   output: string | null;
-  /** The primary root-cause label when the case failed and one was attributed; null otherwise. */
+  /** The primary root-cause label as the Failures board attributes it (the reviewers' agreed one, else the evaluator's); null when neither gave one. */
   rootCause: string | null;
 }
 
@@ -106,12 +110,6 @@ export interface TraceReader {
   readEvaluationResults(caseResultIds: readonly string[]): Promise<Map<string, EvaluationResult[]>>;
   /** Every run the reader's Case Results name and every recorded run (run-listing.ts), newest first, at most `limit`. */
   listRuns(limit: number): Promise<RunListing[]>;
-}
-
-/** The root-cause label of a root_cause Evaluation Result's reason ("<LABEL>: why"). */
-export function rootCauseLabelOf(reason: string): string {
-  const colon = reason.indexOf(":");
-  return colon === -1 ? reason : reason.slice(0, colon);
 }
 
 /** `ids` without repeats, in slices of at most `size`. */

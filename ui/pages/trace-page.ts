@@ -14,7 +14,7 @@ import { evidenceCoverageOptions } from "../../evaluators/evidence/evidence-cove
 import { chunksHoldingEvidence } from "../../evaluators/evidence/evidence-set-coverage.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
-import { rootCauseLabelOf } from "../../store/ports/trace-reader.js";
+import type { AttributedRootCause } from "../../dashboards/source/root-causes.js";
 import type { HumanVerdict } from "../review/review-labels.js";
 import { finalVerdictOfReview, REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
 import { optional, page, verdictBadge, type Markup } from "./layout.js";
@@ -45,7 +45,7 @@ function reviewState(human: HumanVerdict | null): Markup | string {
     : html` <span class="muted" data-review-state="pending">review pending: ${human.reviewers.length} of ${REVIEWERS_PER_CASE} reviewers</span>`;
 }
 
-export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVerdict | null, labels: readonly HumanLabel[]): Markup {
+export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVerdict | null, labels: readonly HumanLabel[], rootCause: AttributedRootCause): Markup {
   const result = detail.caseResult;
   const observation = result.rag_observation;
   const chunks = observation.retrieved_chunks ?? [];
@@ -53,7 +53,6 @@ export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVer
   const cited = observation.citations === null ? null : new Set(observation.citations);
   const principal = principalOf(result, detail.evalCase);
   const longest = Math.max(1, ...observation.stage_timings.map((timing) => timing.duration_ms));
-  const rootCause = detail.evaluationResults.find((item) => item.evaluator_id === "root_cause") ?? null;
   const judged = detail.evaluationResults.filter((item) => item.evaluator_id.startsWith("judge."));
   // A review never passes a request that did not complete: its agreed pass is shown set aside, with why.
   const final = finalVerdictOfReview(result, human);
@@ -74,7 +73,7 @@ ${
 <section id="waterfall"><h2>Stages</h2>${
     observation.stage_timings.length === 0
       ? html`<p class="muted">No stage timings recorded.</p>`
-      : html`<p class="muted">Durations in pipeline order (the Case Result keeps durations, not start offsets).</p><table><thead><tr><th>stage</th><th>span</th><th>status</th><th>duration ms</th><th>share of the longest</th></tr></thead><tbody>${inPipelineOrder(observation.stage_timings).map(
+      : html`<p class="muted">Durations in pipeline order (the Case Result keeps durations, not start offsets).</p><table><thead><tr><th>stage</th><th>span</th><th>status</th><th>duration (ms)</th><th>share of the longest</th></tr></thead><tbody>${inPipelineOrder(observation.stage_timings).map(
           (timing) => html`<tr class="stage"><td>${timing.stage}</td><td>${timing.span_name}</td><td>${timing.status}</td><td class="duration">${timing.duration_ms}</td><td style="width:50%"><div class="bar" style="width:${((100 * timing.duration_ms) / longest).toFixed(1)}%"></div></td></tr>`,
         )}</tbody></table>`
   }</section>
@@ -103,12 +102,42 @@ ${rerankSection(detail, principal, gold, cited)}
 <td class="outcome">${item.outcome}${item.review_required ? " (review)" : ""}</td><td class="reason">${item.reason}</td><td>${item.evidence_refs.join(" ")}</td>
 <td>${String(item.confidence.value)} (${item.confidence.semantics})</td></tr>`,
   )}</tbody></table></section>
-<section id="root-cause"><h2>Root cause</h2>${rootCause === null ? html`<p class="muted">None attributed (only failed cases get one).</p>` : rootCause.reason === WITHHELD ? html`<p class="muted" id="root-cause-withheld">${WITHHELD}</p>` : html`<p><strong id="root-cause-label">${rootCauseLabelOf(rootCause.reason)}</strong> — ${rootCause.reason.slice(rootCause.reason.indexOf(":") + 1).trim()}</p>`}</section>
+${rootCauseSection(detail, rootCause)}
 <section id="judge"><h2>Judge verdicts</h2>${judged.length === 0 ? html`<p class="muted">Not judged.</p>` : html`<ul>${judged.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul>`}</section>
 <section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`} <span class="muted">${utcTime(label.labeled_at)} UTC</span></li>`)}</ul>`}
 <p><a href="/review/${encodeURIComponent(result.case_result_id)}">Label this case</a></p></section>
 ${rawSpansSection(detail, observation.span_count)}`;
   return page(`Trace ${result.trace_id || result.case_result_id}`, reviewer, body);
+}
+
+/**
+ * The request's root cause as the Failures board and the trace list count it (dashboards/source/root-causes.ts): the
+ * one its reviewers agreed on, else the evaluator's. When the reviewers' differs from the evaluator's, both are shown:
+ * the list and the board count the reviewers', and the evaluator's explanation is still what the trace shows. A
+ * blind case's evaluator reason stays withheld (ui/api/blind-trace-detail.ts), its label with it.
+ */
+function rootCauseSection(detail: TraceDetail, cause: AttributedRootCause): Markup {
+  const evaluated = detail.evaluationResults.find((item) => item.evaluator_id === "root_cause") ?? null;
+  const withheld = evaluated !== null && evaluated.reason === WITHHELD;
+  const explanation = evaluated === null || withheld || cause.automatic === null ? null : evaluated.reason.slice(evaluated.reason.indexOf(":") + 1).trim();
+  const withheldNote = html`<p class="muted" id="root-cause-withheld">${WITHHELD}</p>`;
+  let shown: Markup;
+  if (cause.reviewed === null) {
+    shown =
+      evaluated === null
+        ? html`<p class="muted">None attributed (only failed cases get one).</p>`
+        : withheld
+          ? withheldNote
+          : cause.automatic === null
+            ? html`<p class="muted">The evaluator named no label: ${evaluated.reason}</p>`
+            : html`<p><strong id="root-cause-label">${cause.automatic}</strong> <span class="muted" id="root-cause-source">(the evaluator's)</span> — ${explanation}</p>`;
+  } else {
+    const evaluator = withheld ? "the evaluator's is withheld" : cause.automatic === null ? "the evaluator gave none" : cause.automatic === cause.reviewed ? "the evaluator's too" : `evaluator said ${cause.automatic}`;
+    shown = html`<p><strong id="root-cause-label">${cause.reviewed}</strong> <span class="muted" id="root-cause-source">(reviewers' agreed; ${evaluator})</span></p>${
+      withheld ? withheldNote : explanation === null ? "" : html`<p id="evaluator-root-cause">The evaluator${cause.automatic === cause.reviewed ? "" : html`'s ${cause.automatic}`}: ${explanation}</p>`
+    }`;
+  }
+  return html`<section id="root-cause"><h2>Root cause</h2>${shown}</section>`;
 }
 
 /** An empty ACL is a public chunk (retrieval-access-control.ts): said so, not left as a blank cell. */

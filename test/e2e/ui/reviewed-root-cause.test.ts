@@ -13,7 +13,11 @@
  * - the second reviewer agreeing: both are failing and counted under HALLUCINATION, none "without a root cause";
  * - `ragscope report` (a subprocess, after serve stops) runs the Grafana Failures board's "Root causes" panel over
  *   root_cause_rollups, which serve refreshed after the reviews: the same two under HALLUCINATION; its "Failing
- *   cases" table gives both HALLUCINATION as primary label, "chosen by agreeing reviewers".
+ *   cases" table gives both HALLUCINATION as primary label, "chosen by agreeing reviewers";
+ * - the trace list counts them alike: the Failures page's "show the traces" link of HALLUCINATION lists as many
+ *   traces as its bar counts (the HTML list and /api/traces under that filter), each with the reviewers' cause in
+ *   the root-cause column, and the evaluator's cause lists none; the trace page and /api/traces/:id show the
+ *   reviewers' cause beside the evaluator's.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -59,6 +63,30 @@ async function failWithRootCause(token: string, caseResultId: string): Promise<v
     body: new URLSearchParams({ [`metric:${metric}`]: "fail", root_cause: CHOSEN, comment: "the answer states what no chunk says" }).toString(),
   });
   assert.equal(saved.status, 303, await saved.text());
+}
+
+/** The Failures page's row of `cause`: its count and its "show the traces" link (HTML-escaped in the page). */
+async function failuresRow(cause: string): Promise<{ failing: number; link: string | null }> {
+  const answer = await fetch(`${uiUrl}/failures?run=${RUN}`, { headers: { authorization: `Bearer ${ALICE}` } });
+  const page = await answer.text();
+  assert.equal(answer.status, 200, page);
+  const row = new RegExp(`<tr data-root-cause="${cause}">(.*?)</tr>`, "s").exec(page)?.[1] ?? "";
+  const href = /<a class="drill-down" href="([^"]+)"/.exec(row)?.[1];
+  return { failing: Number(/<td class="failing">(\d+)<\/td>/.exec(row)?.[1] ?? Number.NaN), link: href === undefined ? null : href.replaceAll("&amp;", "&") };
+}
+
+/** The traces a list address shows: the HTML page's rows, and /api/traces under the same query with their root causes. */
+async function listedTraces(address: string): Promise<{ rows: string[]; api: { caseResultId: string; rootCause: string | null }[] }> {
+  const headers = { authorization: `Bearer ${ALICE}` };
+  const listPage = await fetch(`${uiUrl}${address}`, { headers });
+  const html = await listPage.text();
+  assert.equal(listPage.status, 200, html);
+  const query = new URL(address, uiUrl).search;
+  const api = await fetch(`${uiUrl}/api/traces${query}`, { headers });
+  const body = await api.text();
+  assert.equal(api.status, 200, body);
+  const { traces } = JSON.parse(body) as { traces: { caseResultId: string; rootCause: string | null }[] };
+  return { rows: [...html.matchAll(/<tr data-case-result-id="([^"]+)">/g)].map((match) => match[1]!).sort(), api: traces.map((trace) => ({ caseResultId: trace.caseResultId, rootCause: trace.rootCause })).sort((first, second) => (first.caseResultId < second.caseResultId ? -1 : 1)) };
 }
 
 async function apiBoard(): Promise<{ failing: number; withoutRootCause: number; counts: Map<string, number> }> {
@@ -126,6 +154,31 @@ describe("the Failures board attributes a case to the root cause its reviewers a
     assert.equal(board.counts.get(automaticCause), 0);
     assert.equal(board.withoutRootCause, 0);
     assert.deepEqual(await pageBoard(), { failing: 2, withoutRootCause: 0, chosen: 2 });
+  });
+
+  test("the Failures link lists as many traces as its bar counts, under the reviewers' cause; the trace page shows it beside the evaluator's", async () => {
+    const chosen = await failuresRow(CHOSEN);
+    assert.equal(chosen.failing, 2);
+    assert.ok(chosen.link !== null, "the bar links to its traces");
+    assert.match(chosen.link, /root_cause=HALLUCINATION/);
+    const listed = await listedTraces(chosen.link);
+    const both = [failedCase, reviewRequired].sort();
+    assert.deepEqual(listed.rows, both, "the list under the link holds the bar's traces");
+    assert.deepEqual(listed.api, both.map((caseResultId) => ({ caseResultId, rootCause: CHOSEN })), "each with the reviewers' cause in the column");
+    // The evaluator's cause counts none on the board, and its filter lists none.
+    const automatic = await failuresRow(automaticCause);
+    assert.deepEqual(automatic, { failing: 0, link: null });
+    assert.deepEqual((await listedTraces(`/traces?root_cause=${automaticCause}&verdict=failed&run=${RUN}`)).api, []);
+
+    const headers = { authorization: `Bearer ${ALICE}` };
+    const tracePage = await (await fetch(`${uiUrl}/traces/${encodeURIComponent(failedCase)}`, { headers })).text();
+    const section = /<section id="root-cause">(.*?)<\/section>/s.exec(tracePage)?.[1] ?? "";
+    assert.match(section, new RegExp(`<strong id="root-cause-label">${CHOSEN}</strong> <span class="muted" id="root-cause-source">\\(reviewers' agreed; evaluator said ${automaticCause}\\)</span>`), section);
+    assert.match(section, new RegExp(`<p id="evaluator-root-cause">The evaluator's ${automaticCause}: `), section);
+    const reviewedOnly = await (await fetch(`${uiUrl}/traces/${encodeURIComponent(reviewRequired)}`, { headers })).text();
+    assert.match(/<section id="root-cause">(.*?)<\/section>/s.exec(reviewedOnly)?.[1] ?? "", new RegExp(`<strong id="root-cause-label">${CHOSEN}</strong> <span class="muted" id="root-cause-source">\\(reviewers' agreed; the evaluator gave none\\)</span>`));
+    const detail = (await (await fetch(`${uiUrl}/api/traces/${encodeURIComponent(failedCase)}`, { headers })).json()) as { rootCause: unknown };
+    assert.deepEqual(detail.rootCause, { rootCause: CHOSEN, reviewed: CHOSEN, automatic: automaticCause });
   });
 
   test("ragscope report's root-cause panels (the Grafana Failures board's queries over root_cause_rollups) and its Failing cases table count them alike", async () => {

@@ -124,6 +124,53 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(await ids({ automaticVerdict: "passed", service: "bank" }), ["cr_e"]);
     });
 
+    // After the verdict test (its labels on cr_c are no root causes). The Failures board counts a request under the
+    // cause two or more of its reviewers chose alike, else the evaluator's (dashboards/source/root-causes.ts); the
+    // list's filter and column must give the same, or its "show the traces" link lists another number.
+    test("the root cause is the one the reviewers agreed on, else the evaluator's, in the filter and the column", async () => {
+      const chooses = (caseResultId: string, labelerId: string, cause: string, minute: number) =>
+        subject.store.humanLabels.save([newHumanLabel({ case_result_id: caseResultId, metric: "root_cause", labeler_id: labelerId, verdict: "fail", note: cause, labeled_at: at(minute) })]);
+      const causes = async () => new Map((await subject.store.traces.listTraces({}, { after: null, limit: 100 })).traces.map((trace) => [trace.caseResultId, trace.rootCause]));
+      // The seeds: cr_b's evaluator said RETRIEVAL_MISS, cr_d's HALLUCINATION; the others have no root cause.
+      assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }), ["cr_b"]);
+
+      await chooses("cr_b", "alice", "HALLUCINATION", 10);
+      assert.deepEqual(await ids({ rootCause: "HALLUCINATION" }), ["cr_d"], "one reviewer alone decides nothing");
+      assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }), ["cr_b"]);
+      await chooses("cr_b", "bob", "CITATION_ERROR", 11);
+      assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }), ["cr_b"], "two reviewers who disagree decide nothing");
+      assert.deepEqual(await ids({ rootCause: "CITATION_ERROR" }), []);
+      assert.equal((await causes()).get("cr_b"), "RETRIEVAL_MISS");
+
+      // Bob relabels: his newest choice is his, and now both chose HALLUCINATION.
+      await chooses("cr_b", "bob", "HALLUCINATION", 12);
+      assert.deepEqual(await ids({ rootCause: "HALLUCINATION" }), ["cr_d", "cr_b"], "the reviewers' agreed cause replaces the evaluator's");
+      assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }), [], "the evaluator's cause no longer selects it");
+      assert.deepEqual(await ids({ rootCause: "CITATION_ERROR" }), [], "bob's earlier choice is not his");
+      assert.deepEqual(await ids({ rootCause: "HALLUCINATION", verdict: "failed" }), ["cr_d", "cr_b"], "the Failures board's link: failing requests under the cause");
+      assert.deepEqual(await ids({ rootCause: "HALLUCINATION", service: "shop", tenant: "t2" }), ["cr_b"]);
+
+      // Reviewers agreeing on a cause the evaluator never gave (cr_e passed automatically: it has none).
+      await chooses("cr_e", "alice", "CITATION_ERROR", 13);
+      await chooses("cr_e", "carol", "CITATION_ERROR", 13);
+      assert.deepEqual(await ids({ rootCause: "CITATION_ERROR" }), ["cr_e"]);
+      assert.deepEqual(Object.fromEntries(await causes()), { cr_a: null, cr_b: "HALLUCINATION", cr_c: null, cr_d: "HALLUCINATION", cr_e: "CITATION_ERROR" });
+
+      // More requests named by some reviewer than the page wants (one reviewer each: no agreement), as many as the
+      // ClickHouse adapter reads to check (twice the page, newestKeys): none of them is RETRIEVAL_MISS's, and the
+      // page is not filled with them.
+      await chooses("cr_a", "alice", "RETRIEVAL_MISS", 14);
+      await chooses("cr_c", "alice", "RETRIEVAL_MISS", 14);
+      await chooses("cr_d", "dave", "RETRIEVAL_MISS", 14);
+      const none = await subject.store.traces.listTraces({ rootCause: "RETRIEVAL_MISS" }, { after: null, limit: 1 });
+      assert.deepEqual(none, { traces: [], next: null });
+      // Keyset pages under the filter: each trace once, in order.
+      const first = await subject.store.traces.listTraces({ rootCause: "HALLUCINATION" }, { after: null, limit: 1 });
+      assert.deepEqual([first.traces.map((trace) => [trace.caseResultId, trace.rootCause]), first.next], [[["cr_d", "HALLUCINATION"]], { startedAtMs: Date.parse(at(4)), caseResultId: "cr_d" }]);
+      const second = await subject.store.traces.listTraces({ rootCause: "HALLUCINATION" }, { after: first.next, limit: 1 });
+      assert.deepEqual([second.traces.map((trace) => [trace.caseResultId, trace.rootCause]), second.next], [[["cr_b", "HALLUCINATION"]], null]);
+    });
+
     test("keyset pages cover every trace once, in order, also across equal start times", async () => {
       const seen: string[] = [];
       let after: TraceCursor | null = null;
