@@ -47,6 +47,7 @@ import { answerConsistency, type CaseConsistency } from "./answer-consistency.js
 import { endToEndScores, type EndToEndScores } from "./end-to-end-scores.js";
 import { buildLineage, gitCommit, lineageFromEnvironment, type LineageValues } from "./lineage.js";
 import { runCase, type CaseRun } from "./run-case.js";
+import { describeTenantCounts, isMixed, mixedBaselineProblem } from "./run-tenants.js";
 import { runPool } from "./run-pool.js";
 import type { ExperimentTask } from "./task.js";
 import { caseKey, listCases, type CollectorTarget, type MissingCases, type StoredRun } from "./target/collector-target.js";
@@ -85,6 +86,11 @@ export interface ExperimentOptions {
    * context names another tenant are refused before anything runs.
    */
   tenant?: string;
+  /**
+   * Compare and gate against a baseline whose results carry several tenant values (any tenant's spans may name any
+   * run id), all of them together; without it such a baseline is refused before any case runs (run-tenants.ts).
+   */
+  allTenants?: boolean;
   /**
    * The release gate: rules (contracts/gate-file.ts) or a gate file's path. Absent: the project's gate file, which
    * `ragscope eval` checks by default (dashboards/gates/ragscope-gates.yaml) — a run is never "passed" unchecked.
@@ -218,6 +224,9 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       ]);
     }
   }
+  if (options.tenant !== undefined && options.allTenants === true) {
+    throw new ExperimentSetupError(["--tenant and --all-tenants cannot be given together: --tenant reads that tenant's results only (the run's and the baseline's), --all-tenants compares with every tenant's results of --baseline together; give one"]);
+  }
   if (options.endpoint !== undefined && options.readApi === undefined) throw new ExperimentSetupError(["--endpoint needs --read-api: the address of the running collector's read API (serve prints it as \"web UI and read API on ...\"), where the results are read back"]);
   let target: CollectorTarget;
   try {
@@ -249,6 +258,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     }
     // A baseline that holds part of its dataset would compare this run with some other set of cases.
     if (options.baseline !== undefined && baselineRun?.unfinished) throw new ExperimentSetupError([`--baseline ${options.baseline}: ${baselineRun.unfinished}`]);
+    // Whose results the baseline holds, before any case runs: as the gate does, a baseline several tenants' results
+    // carry is not compared with unless asked (--all-tenants); a reader of one tenant sees one value.
+    const baselineTenants = options.baseline === undefined ? [] : await target.countRunTenants(options.baseline);
+    const mixedBaseline = options.baseline === undefined || options.allTenants === true ? null : mixedBaselineProblem(options.baseline, baselineTenants, options.endpoint !== undefined);
+    if (mixedBaseline !== null) throw new ExperimentSetupError([mixedBaseline]);
     const started = now();
     const startedAt = new Date(started).toISOString();
     const gitCommitOfRun = await gitCommit(options.workingDirectory ?? process.cwd());
@@ -324,6 +338,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const completionOf = (index: number): RunLineage["completion"] => ({ status: interrupted ? "interrupted" : "complete", planned_cases: cases.length, stored_cases: storedOf[index]! });
     const lineage = lineageOf(notesOfRun, completionOf(0), tracedModel);
     const notes: string[] = [];
+    // --all-tenants compared with a mix deliberately: the report says whose results it counted.
+    if (options.baseline !== undefined && isMixed(baselineTenants)) notes.push(`--all-tenants: baseline run ${options.baseline} counted every tenant's results together: ${describeTenantCounts(baselineTenants)}`);
     const unrecorded = new Set<string>();
     for (const [index, id] of runIds.entries()) {
       const refusal = await target.recordRun({ ...lineage, run_id: id, completion: completionOf(index) });

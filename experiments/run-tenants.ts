@@ -40,6 +40,21 @@ export function mixedTenantsProblem(runId: string, role: "run" | "baseline run",
   );
 }
 
+/**
+ * Why `ragscope eval --baseline` does not run against this baseline, in one line; null when its results carry one
+ * tenant value. Refused as the gate refuses it: the baseline decides the regression rules and the comparison, so
+ * another tenant's requests naming its id would move this run's verdict. `remote`: the run reads through a running
+ * collector's read API (--endpoint), where the read token, not --tenant, says whose results are read.
+ */
+export function mixedBaselineProblem(runId: string, counts: readonly RunTenantCount[], remote: boolean): string | null {
+  if (!isMixed(counts)) return null;
+  const oneTenant = remote ? "read with a token of one tenant (RAGSCOPE_READ_API_TOKEN: one of the server's RAGSCOPE_UI_TENANT_TOKENS)" : "run as one tenant with --tenant NAME (one of those)";
+  return (
+    `--baseline ${runId}: baseline run "${runId}" holds the results of ${counts.length} tenants (${describeTenantCounts(counts)}): any tenant's spans may name any run id, so this run would be compared and gated against their results together — nothing was run; ` +
+    `compare with a baseline one tenant's results carry, ${oneTenant}, or pass --all-tenants to compare with every tenant's results of --baseline ${runId} together`
+  );
+}
+
 /** What the report says of a run it shows whose results carry several tenant values; null when they carry one. */
 export function mixedTenantsNotice(runId: string, counts: readonly RunTenantCount[]): string | null {
   if (!isMixed(counts)) return null;

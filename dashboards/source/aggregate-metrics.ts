@@ -240,10 +240,12 @@ export function abstentionRollupSelect(database: string, where: string): string 
  * a metric did not apply to, or a metric that applied to none). `condition`
  * may name run_id only, a column of both tables.
  */
-export function metricRowsWithCoverage(condition: string): string {
+export function metricRowsWithCoverage(condition: string | { metricValues: string; evaluationResults: string }): string {
+  // One condition for both tables, or one each where it names a column they call differently (a request's start: ts, started_at).
+  const { metricValues, evaluationResults } = typeof condition === "string" ? { metricValues: condition, evaluationResults: condition } : condition;
   return (
-    `(SELECT metric, evaluator_id, run_id, case_result_id, value FROM metric_values FINAL WHERE ${condition} AND value IS NOT NULL ` +
-    `UNION ALL SELECT metric, evaluator_id, run_id, case_result_id, CAST(NULL AS Nullable(Float64)) AS value FROM evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE ${condition})`
+    `(SELECT metric, evaluator_id, run_id, case_result_id, value FROM metric_values FINAL WHERE ${metricValues} AND value IS NOT NULL ` +
+    `UNION ALL SELECT metric, evaluator_id, run_id, case_result_id, CAST(NULL AS Nullable(Float64)) AS value FROM evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE ${evaluationResults})`
   );
 }
 

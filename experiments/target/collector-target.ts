@@ -7,6 +7,7 @@
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { RunLineage } from "../../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
+import type { RunTenantCount } from "../../store/ports/run-reader.js";
 
 export interface MissingCases {
   runId: string;
@@ -54,6 +55,11 @@ export interface CollectorTarget {
   loadRunCases(runId: string): Promise<EvaluatedCase[]>;
   /** What is stored under a run id (Case Results, or recorded lineage where this target reads it); null when nothing is. */
   storedRun(runId: string): Promise<StoredRun | null>;
+  /**
+   * How many of a run's Case Results (each case once, by its newest request) carry each tenant value, as this
+   * target's reader sees them: every tenant's for the reader of all, the token's or --tenant's tenants otherwise.
+   */
+  countRunTenants(runId: string): Promise<RunTenantCount[]>;
   /** Stores the run's lineage; null when stored, else why it was not (the report says so). */
   recordRun(lineage: RunLineage): Promise<string | null>;
   close(): Promise<void>;

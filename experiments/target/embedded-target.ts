@@ -55,6 +55,7 @@ export async function startEmbeddedTarget(settings: Settings, scope: TenantScope
     },
     unfinishedWork: () => unfinished,
     loadRunCases: (runId) => reader.loadRunCases(runId),
+    countRunTenants: (runId) => reader.countRunTenants(runId),
     async storedRun(runId) {
       const [cases, lineage] = await Promise.all([reader.countCaseResults(runId), reader.readRun(runId)]);
       if (cases === 0 && lineage === null) return null;

@@ -16,7 +16,10 @@
  * did not give). The run's lineage is recorded
  * through the read API (`PUT /api/runs/<id>/lineage`, ui/api/record-run-lineage.ts)
  * and read back from it (`GET`), so the collector's store says whether the run
- * finished, as an embedded run's store does.
+ * finished, as an embedded run's store does. A baseline's tenants are read
+ * from `GET /api/runs/<id>/tenants` (as the token may read them: every
+ * tenant's for a token of all), so a baseline several tenants' results carry
+ * is refused here as on an embedded store (experiments/run-tenants.ts).
  *
  * What the API returns is checked against the contracts before it is used.
  */
@@ -51,6 +54,9 @@ const storedComparisons = z.object({
   ),
 });
 type StoredComparison = z.infer<typeof storedComparisons>["cases"][number];
+
+/** The read API's answer to GET /api/runs/<id>/tenants (ui/ui-app.ts): RunReader.countRunTenants. */
+const runTenantCounts = z.object({ tenants: z.array(z.object({ tenant: z.string(), results: z.number().int().nonnegative() })) });
 
 /** What stops the run, one line a problem (`problems`; the message joins them). */
 export class RemoteTargetError extends Error {
@@ -103,7 +109,7 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
       throw new RemoteTargetError(`the read API at ${readApi} did not answer (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}); give --read-api the address serve prints as "web UI and read API on ..."`);
     }
     if (response.status === 401) throw new RemoteTargetError(`the read API at ${readApi} asks for a token: set ${READ_TOKEN_VARIABLE} to a reviewer token of the server's RAGSCOPE_UI_TOKENS`);
-    if (response.status === 404 && (pathAndQuery.startsWith("/api/cases") || pathAndQuery.endsWith("/lineage"))) {
+    if (response.status === 404 && (pathAndQuery.startsWith("/api/cases") || pathAndQuery.endsWith("/lineage") || pathAndQuery.endsWith("/tenants"))) {
       throw new RemoteTargetError(`the read API at ${readApi} has no ${method} ${pathAndQuery.replace(/\?.*$/, "")}: the server is a ragscope older than this eval — upgrade it to the same version`);
     }
     if (!response.ok && !accepted.includes(response.status)) throw new RemoteTargetError(`the read API at ${readApi} answered ${response.status} to ${method} ${pathAndQuery}: ${(await response.text()).slice(0, 300)}`);
@@ -141,19 +147,26 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
     return parsed.data;
   }
 
-  /** Case result id, case id and start time (epoch ms) of every trace of the run. */
+  /**
+   * Case result id, case id and start time (epoch ms) of every case of the run, each once. The list has a row per
+   * stored request, and a case sent again (a harness retrying it after midnight UTC, or from a renamed service) keeps
+   * its result id under another request: as the store's run reader (store/clickhouse/run-current-results.ts), the
+   * case counts once, at its newest request's start — `/api/traces/<id>` gives that request's rows.
+   */
   async function listRun(runId: string): Promise<{ caseResultId: string; caseId: string; startedAtMs: number }[]> {
-    const listed: { caseResultId: string; caseId: string; startedAtMs: number }[] = [];
+    const listed = new Map<string, { caseResultId: string; caseId: string; startedAtMs: number }>();
     let after: string | null = null;
     for (let page = 0; page < MAXIMUM_PAGES; page += 1) {
       const body = (await getJson(`/api/traces?run=${encodeURIComponent(runId)}&limit=${PAGE_SIZE}${after ? `&after=${encodeURIComponent(after)}` : ""}`)) as { traces?: unknown; next?: unknown };
       if (!Array.isArray(body.traces)) throw new RemoteTargetError(`the read API at ${readApi} answered /api/traces without a traces list; is --read-api the address of serve's web UI?`);
       for (const trace of body.traces as { caseResultId?: unknown; caseId?: unknown; startedAt?: unknown }[]) {
         if (typeof trace.caseResultId === "string" && typeof trace.caseId === "string") {
-          listed.push({ caseResultId: trace.caseResultId, caseId: trace.caseId, startedAtMs: typeof trace.startedAt === "string" ? Date.parse(trace.startedAt) : Number.NaN });
+          const startedAtMs = typeof trace.startedAt === "string" ? Date.parse(trace.startedAt) : Number.NaN;
+          const earlier = listed.get(trace.caseResultId);
+          if (earlier === undefined || !(earlier.startedAtMs >= startedAtMs)) listed.set(trace.caseResultId, { caseResultId: trace.caseResultId, caseId: trace.caseId, startedAtMs });
         }
       }
-      if (typeof body.next !== "string") return listed;
+      if (typeof body.next !== "string") return [...listed.values()];
       after = body.next;
     }
     throw new RemoteTargetError(`run ${runId}: more than ${MAXIMUM_PAGES * PAGE_SIZE} traces listed; give the run an id of its own (--run-id)`);
@@ -232,6 +245,11 @@ export function remoteTarget(options: RemoteTargetOptions): CollectorTarget {
       if (lineage !== null) return { cases: listed.length, since: lineage.started_at, recorded: true, unfinished: unfinishedRunProblem(runId, lineage, listed.length) };
       const newest = listed.reduce((latest, trace) => (Number.isFinite(trace.startedAtMs) ? Math.max(latest, trace.startedAtMs) : latest), Number.NEGATIVE_INFINITY);
       return { cases: listed.length, since: Number.isFinite(newest) ? new Date(newest).toISOString() : null, recorded: false, unfinished: null };
+    },
+    async countRunTenants(runId) {
+      const parsed = runTenantCounts.safeParse(await getJson(`/api/runs/${encodeURIComponent(runId)}/tenants`));
+      if (!parsed.success) throw new RemoteTargetError(`the read API's tenants of run ${runId} do not match the contract (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}); are the server and this ragscope the same version?`);
+      return parsed.data.tenants;
     },
     async recordRun(lineage) {
       // Recorded as the token's tenant, or without one for a token of every tenant (ui/api/record-run-lineage.ts);

@@ -9,24 +9,32 @@
  * application tagged with a run id through the SDK may carry one on most of
  * its traffic, so that grows with the store, on every visit of /runs.
  * request_rollups (migration 0014) already holds, per minute × tenant ×
- * service × dataset × run × experiment variant, the number of Case Results as
- * case_results FINAL counts them (a replay once: the count RunSummary.cases
- * is). So the runs, their first minute and their cases are read from the
- * rollup rows that carry a run id (each key's newest version by argMax: FINAL
- * would merge the whole table, untagged minutes too, before the run_id
- * condition), and only the listed runs' exact starts from trace_list, on the
- * days of their first minutes (exactStarts). The work grows with the runs and
- * the rollup rows, not with the requests. Measured on chDB, 10,000,000 Case
- * Results over 60 days, half of them in 4,000 runs (4,324,000 rollup rows):
- * the list of 500 in ~100 ms (rollups ~40 ms, exact starts ~50 ms), where
- * GROUP BY run_id took 0.5–2.6 s over trace_list and ~2 s over case_results
- * FINAL (at 2,000,000: ~50–70 against 70–190 and 130–300 ms).
+ * service × dataset × run × experiment variant, the requests of each run. So
+ * the runs and their first minute are read from the rollup rows that carry a
+ * run id (each key's newest version by argMax: FINAL would merge the whole
+ * table, untagged minutes too, before the run_id condition), and only the
+ * listed runs' exact starts from trace_list, on the days of their first
+ * minutes (exactStarts). Measured on chDB, 10,000,000 Case Results over 60
+ * days, half of them in 4,000 runs (4,324,000 rollup rows): the rollups and
+ * exact starts of a list of 500 in ~100 ms (rollups ~40 ms, exact starts
+ * ~50 ms), where GROUP BY run_id took 0.5–2.6 s over trace_list and ~2 s over
+ * case_results FINAL (at 2,000,000: ~50–70 against 70–190 and 130–300 ms).
  *
- * The price: the rollups follow the writes within the rollup refresh
+ * The listed runs' cases are not the rollups' requests: a case sent again
+ * under the same run after midnight UTC, or from a renamed service, is two
+ * requests there (the rows of two sorting keys) and one case of the run. They
+ * are counted from case_results for the listed runs only, by RunReader's rule
+ * (run-current-results.ts currentCaseCounts: casesOf), so /runs says what
+ * `gate` and the run's summary say; that reads the case_result_id of the
+ * listed runs' rows (their run_id skip index), so it grows with the cases of
+ * the runs shown, not with the store: ~75–135 ms for 500 runs of 200,000
+ * Case Results on chDB, beside the ~130–340 ms the rest of the list took.
+ *
+ * The price of the rollups: they follow the writes within the rollup refresh
  * (clickhouse.rollupRefreshMs, 5 s by default, and when the writing store
- * closes: metric-rollups.ts), as every dashboard does. A run's results written
- * in the last seconds are listed (or counted) after that refresh; a recorded
- * run is listed at once, with the cases counted so far. Rollup rows have a
+ * closes: metric-rollups.ts), as every dashboard does. A run without lineage
+ * whose results were written in the last seconds is listed after that
+ * refresh; a recorded run is listed at once, with its cases. Rollup rows have a
  * retention of their own (from when they were written, migration 0020): one
  * that outlives the requests it counted lists its run with its first minute
  * as the start, which is all that is left to know.
@@ -44,6 +52,7 @@ import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import { compareRunsNewestFirst, type RunListing } from "../ports/run-listing.js";
 import type { TenantFilter } from "./tenant-filter.js";
 import { RUN_RECORD_READ_ORDER } from "./run-record-read-order.js";
+import { currentCaseCounts } from "./run-current-results.js";
 
 const MINUTE_MS = 60_000;
 
@@ -69,36 +78,42 @@ export async function listRunsOnClickHouse(database: string, tenants: TenantFilt
      ORDER BY started_at_ms DESC, run_id DESC LIMIT {limit:UInt32}`,
     { limit },
   );
-  // The runs without lineage whose first minute is among the newest (see above): their first minute and cases. A run
-  // whose only lineage is another tenant's (or has no tenant) is one without lineage for this reader.
-  const unrecorded = await rows<{ run_id: string; first_minute_ms: string | number; cases: string | number }>(
-    `SELECT run_id, toUnixTimestamp(min(minute)) * 1000 AS first_minute_ms, sum(requests) AS cases
+  // The runs without lineage whose first minute is among the newest (see above), with that minute (their cases are
+  // counted once the list is cut: casesOf). A run whose only lineage is another tenant's (or has no tenant) is one
+  // without lineage for this reader.
+  const unrecorded = await rows<{ run_id: string; first_minute_ms: string | number }>(
+    `SELECT run_id, toUnixTimestamp(min(minute)) * 1000 AS first_minute_ms
      FROM (${rollupCounts(`run_id NOT IN (SELECT run_id FROM ${database}.runs WHERE ${tenants.on("runs")})`)})
      GROUP BY run_id ORDER BY first_minute_ms DESC LIMIT {limit:UInt32} WITH TIES`,
     { limit },
   );
-  const recordedIds = recorded.map((row) => (JSON.parse(row.read_payload) as { run_id: string }).run_id);
-  const recordedCases = new Map<string, number>();
-  if (recordedIds.length > 0) {
-    for (const row of await rows<{ run_id: string; cases: string | number }>(`SELECT run_id, sum(requests) AS cases FROM (${rollupCounts("run_id IN {ids:Array(String)}")}) GROUP BY run_id`, { ids: recordedIds }))
-      recordedCases.set(row.run_id, Number(row.cases));
-  }
   const starts = await exactStarts(database, tenants, rows, unrecorded.map((row) => ({ runId: row.run_id, firstMinuteMs: Number(row.first_minute_ms) })));
   const listed: (RunListing & { startedAtMs: number })[] = [];
   for (const row of recorded) {
     const lineage: RunLineage = runLineage.parse(JSON.parse(row.read_payload));
     const startedAtMs = Number(row.started_at_ms);
-    listed.push({ runId: lineage.run_id, startedAt: new Date(startedAtMs).toISOString(), startedAtMs, cases: recordedCases.get(lineage.run_id) ?? 0, lineage });
+    listed.push({ runId: lineage.run_id, startedAt: new Date(startedAtMs).toISOString(), startedAtMs, cases: 0, lineage });
   }
   for (const row of unrecorded) {
     // Its rows of that minute are gone from trace_list only when they expired or moved since the refresh: the minute is what is known.
     const startedAtMs = starts.get(row.run_id) ?? Number(row.first_minute_ms);
-    listed.push({ runId: row.run_id, startedAt: new Date(startedAtMs).toISOString(), startedAtMs, cases: Number(row.cases), lineage: null });
+    listed.push({ runId: row.run_id, startedAt: new Date(startedAtMs).toISOString(), startedAtMs, cases: 0, lineage: null });
   }
-  return listed
-    .sort(compareRunsNewestFirst)
-    .slice(0, limit)
-    .map(({ startedAtMs: _startedAtMs, ...run }) => run);
+  const newest = listed.sort(compareRunsNewestFirst).slice(0, limit);
+  const cases = await casesOf(database, tenants, rows, newest.map((run) => run.runId));
+  return newest.map(({ startedAtMs: _startedAtMs, ...run }) => ({ ...run, cases: cases.get(run.runId) ?? 0 }));
+}
+
+/**
+ * Each listed run's cases as RunReader counts them (RunSummary.cases): a case once, by its newest request
+ * (run-current-results.ts currentCaseCounts) — a case sent again after midnight UTC or from a renamed service is one
+ * case, where the rollups count each request. Read for the listed runs only (at most `limit`); the run_id skip index
+ * (migration 0007) passes over the granules of other runs and of untagged traffic.
+ */
+async function casesOf(database: string, tenants: TenantFilter, rows: Rows, runIds: readonly string[]): Promise<Map<string, number>> {
+  if (runIds.length === 0) return new Map();
+  const counted = await rows<{ run_id: string; cases: string | number }>(currentCaseCounts(database, tenants.on("case_results"), "run_id IN {ids:Array(String)}"), { ids: runIds });
+  return new Map(counted.map((row) => [row.run_id, Number(row.cases)]));
 }
 
 /**

@@ -14,9 +14,9 @@ export interface RunListing {
   /** ISO time: the lineage's started_at when recorded, else the run's earliest Case Result's started_at. */
   startedAt: string;
   /**
-   * The run's Case Results this reader may see, a replayed one once (as RunSummary.cases counts them); 0 for a
-   * recorded run none of whose results are stored. On ClickHouse counted from the request rollups, which follow the
-   * writes within the rollup refresh (clickhouse.rollupRefreshMs).
+   * The run's cases this reader may see, as RunSummary.cases counts them: a replayed request once, and a case sent
+   * again under the run (after midnight UTC, from a renamed service) once, by its newest request
+   * (store/clickhouse/run-current-results.ts); 0 for a recorded run none of whose results are stored.
    */
   cases: number;
   /** What the run recorded (contracts/run-lineage.ts); null when it recorded none. */

@@ -39,6 +39,7 @@ export interface EvalOptions {
   timeoutMs: number;
   baseline?: string;
   tenant?: string;
+  allTenants?: boolean;
   gates?: string;
   split?: string;
   output?: string;
@@ -104,6 +105,7 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
       ...(options.runId ? { runId: options.runId } : {}),
       ...(options.baseline ? { baseline: options.baseline } : {}),
       ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
+      ...(options.allTenants === true ? { allTenants: true } : {}),
       ...(options.split ? { split: options.split } : {}),
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),

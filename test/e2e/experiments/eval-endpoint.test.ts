@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { parse } from "yaml";
+import { oneRequestOtlp } from "../../support/one-request-otlp.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 import { projectRoot, runRagscope, tasksFolder } from "./support/run-ragscope.js";
 
@@ -89,6 +90,43 @@ describe("ragscope eval --endpoint (a running collector)", () => {
     } finally {
       await new Promise((resolve) => sink.close(resolve));
     }
+  });
+
+  test("a case of a run sent again counts once: the run's id is refused naming its two cases, not its three requests", async () => {
+    const small = path.join(folder, "two-cases-resent.json");
+    const whole = parse(await readFile(path.join(projectRoot, dataset), "utf8")) as { cases: { case_id: string; case_version: string }[] } & Record<string, unknown>;
+    await writeFile(small, JSON.stringify({ ...whole, cases: whole.cases.slice(0, 2) }));
+    const run = ["eval", "--dataset", small, "--task", path.join(tasksFolder, "coin-task.ts"), "--run-id", "resent-run", "--endpoint", receiverUrl, "--read-api", readApiUrl, "--data-dir", path.join(folder, "unused")];
+    const first = await runRagscope(run);
+    assert.notEqual(first.status, 2, first.stderr + first.stdout);
+    // A harness retries the first case from a renamed service: the same run, case and version, so the same result id,
+    // stored under another request (another service's rows).
+    const retried = whole.cases[0]!;
+    const answer = await fetch(`${receiverUrl}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: oneRequestOtlp({
+        traceId: "e2000000000000000000000000000001",
+        serviceName: "retrying-harness",
+        startMs: Date.now() - 1_000,
+        spans: [{ name: "rag.request", attributes: { "openinference.span.kind": "CHAIN", "ragscope.stage": "request", "ragscope.run_id": "resent-run", "ragscope.case_id": retried.case_id, "ragscope.case_version": String(retried.case_version), "ragscope.query": "retried", "ragscope.answer": "retried" } }],
+      }),
+    });
+    assert.equal(answer.status, 200, await answer.text());
+    // Polled (bounded) until the list holds the retry beside the run's two requests.
+    for (let attempt = 0; ; attempt += 1) {
+      const listed = (await (await fetch(`${readApiUrl}/api/traces?run=resent-run&limit=200`)).json()) as { traces: { serviceName: string }[] };
+      if (listed.traces.some((trace) => trace.serviceName === "retrying-harness")) {
+        assert.equal(listed.traces.length, 3, "the list has a row per request");
+        break;
+      }
+      if (attempt >= 600) assert.fail(`the retried request was not listed within 60 s\n${serve?.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Before, the eval counted the list's rows: "already holds 3 stored cases", and a baseline read its case twice.
+    const again = await runRagscope(run);
+    assert.equal(again.status, 2, again.stderr + again.stdout);
+    assert.match(again.stderr, /^--run-id resent-run: run "resent-run" already holds 2 stored cases /);
   });
 
   test("cases the running collector does not hold: refused before any case runs (exit 2), saying how to load them", async () => {

@@ -2,12 +2,13 @@
  * The rollups after a process died between a write and its rollup refresh
  * (store/clickhouse/metric-rollups.ts, catchUp). `ragscope serve` runs as a
  * subprocess with an hour between refreshes; `ragscope eval --endpoint` sends
- * it a run of 5 cases and waits until its read API lists them. The runs list
- * (/api/runs, counted from request_rollups) does not list that run yet, while
- * its summary (/api/runs/<id>/summary, from the raw rows) counts 5: the
- * refresh is still an hour away. serve is then killed with SIGKILL, so it
- * never refreshes. The next serve on the folder — the next open — must list
- * the run with its 5 cases at once, and, read back from the store, every
+ * it a run of 5 cases and waits until its read API lists them: its summary
+ * (/api/runs/<id>/summary) and the runs list (its cases counted from the
+ * results themselves, store/clickhouse/clickhouse-run-listing.ts) count 5.
+ * serve is then killed with SIGKILL, so it never refreshes: read from the
+ * store, request_rollups holds nothing of the run. The next serve on the
+ * folder — the next open — must list the run with its 5 cases at once, and,
+ * read back from the store, every
  * request rollup count and the rule metrics' rollup counts must equal what
  * case_results FINAL and metric_values FINAL count.
  *
@@ -82,12 +83,21 @@ describe("rollups after a process was killed before its rollup refresh", () => {
     await evaluateRemotely(serve, "lost", ["lost_1", "lost_2", "lost_3", "lost_4", "lost_5"]);
     // Stored, and not yet in the rollups: the state a kill now leaves behind.
     assert.equal(((await (await fetch(`${uiUrl}/api/runs/lost/summary`)).json()) as { cases: number }).cases, 5);
-    // The run is listed from the lineage eval recorded, its case count from the rollups: none counted yet.
-    assert.equal((await runs(uiUrl)).find((run) => run.runId === "lost")?.cases ?? 0, 0, "the rollup refresh is an hour away");
+    // The run is listed from the lineage eval recorded, its cases counted from the results as soon as they are written.
+    assert.equal((await runs(uiUrl)).find((run) => run.runId === "lost")?.cases, 5);
 
     serve.child.kill("SIGKILL");
     await serve.exited;
     serve = null;
+
+    // What the kill left: the results stored, the rollups without them (the refresh was an hour away).
+    const killed = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
+    try {
+      const rolledUp = await queryRows<{ requests: string }>(killed, "SELECT toString(count()) AS requests FROM {{database}}.request_rollups FINAL WHERE run_id = 'lost'");
+      assert.deepEqual(rolledUp, [{ requests: "0" }], "the rollup refresh is an hour away");
+    } finally {
+      await killed.close();
+    }
 
     // The next open: listed at once, counted from the rollups.
     serve = await startServeWithUi(dataDir, SERVE_ENVIRONMENT);

@@ -26,7 +26,8 @@ function caseResultOf(id: string, runId: string, startedAt: string, output = "an
  * - run_sdk_1 (no lineage) starts 09:08:42, and run_sdk_2 (no lineage) 09:08:17.250 — the same minute, so only the
  *   exact start orders them (and the smaller id is the newer: the id does not decide);
  * - run_recorded starts when its lineage says, 09:07, though its cases ran at 09:09;
- * - run_remote (no lineage) starts with its earliest case, 09:05:30, written between later ones;
+ * - run_remote (no lineage) starts with its earliest case, 09:05:30, written between later ones; its case cr_m2 is
+ *   sent again the next day from another service, and counts once;
  * - run_empty recorded lineage at 09:01 and has no case.
  * cr_untagged carries no run id and makes no run.
  */
@@ -51,6 +52,11 @@ export function runListingContract(name: string, factory: StoreFactory): void {
       assert.ok((await subject.store.results.write(CASE_RESULTS.map((caseResult) => ({ caseResult, evaluationResults: [] })))).ok);
       // A replayed case of run_remote and of run_recorded: each still counts once.
       assert.ok((await subject.store.results.write([CASE_RESULTS[6]!, CASE_RESULTS[4]!].map((caseResult) => ({ caseResult: { ...caseResult, output: "replayed" }, evaluationResults: [] })))).ok);
+      // A case of run_remote sent again after midnight UTC from a renamed service (a new request: its own trace id,
+      // start and service, the same case_result_id): one case of the run still, as RunReader counts it.
+      const resent = CASE_RESULTS[5]!;
+      const nextDay = "2026-07-09T00:01:00.000Z";
+      assert.ok((await subject.store.results.write([{ caseResult: { ...resent, trace_id: "trace_cr_m2_again", started_at: nextDay, completed_at: nextDay, rag_observation: { ...resent.rag_observation, service_name: "shop-v2" } }, evaluationResults: [] }])).ok);
       await subject.store.runs.record({ run_id: "run_recorded", started_at: at("07:00.000"), dataset_id: "refunds", dataset_version: "3", prompt_version: "prompt-7", notes: "nightly" });
       await subject.store.runs.record({ run_id: "run_empty", started_at: at("01:00.000") });
       await subject.settle();
@@ -69,6 +75,8 @@ export function runListingContract(name: string, factory: StoreFactory): void {
           ["run_empty", at("01:00.000"), 0],
         ],
       );
+      // The count RunReader gives each run (`gate`, the run's summary): one definition of a run's cases.
+      for (const run of runs) assert.equal(run.cases, await subject.store.reader.countCaseResults(run.runId), run.runId);
     });
 
     test("a run without lineage has none: nothing is filled in; a recorded run's lineage comes back as recorded", async () => {
