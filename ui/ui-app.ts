@@ -1,9 +1,12 @@
 /**
  * The UI and its read API as one Hono app: HTML pages, the same data as JSON
  * under /api, label import/export. Every request is checked against the
- * reviewer tokens (ui-access.ts); a token in ?token= is exchanged for an
- * HttpOnly, SameSite=Strict cookie and removed from the address. State
- * changing requests must come from this origin. Without tokens (loopback
+ * reviewer tokens (ui-access.ts). A browser signs in on /login: a token in
+ * the address (?token=) only fills in that page, and the session (an
+ * HttpOnly, SameSite=Strict cookie) is set by its form's post from this
+ * origin alone, never by a GET another site can make (login CSRF:
+ * access/sign-in-origin.ts). State changing requests must come from this
+ * origin. Without tokens (loopback
  * only) a request must name a loopback host, so a page on another site that
  * re-points its own name at 127.0.0.1 (DNS rebinding) reads and writes
  * nothing. Request bodies are bounded per route before they are read, and
@@ -24,9 +27,14 @@ import type { HumanLabel } from "../evaluators/judge/calibration/human-label.js"
 import type { Store } from "../store/ports/store.js";
 import { OutOfScopeError, type ScopedReaders, type TenantScope } from "../store/ports/tenant-scope.js";
 import type { TraceDetail, TraceFilter } from "../store/ports/trace-reader.js";
+import { attributedRootCauseOf, type AttributedRootCause } from "../dashboards/source/root-causes.js";
 import { hasTokens, isLoopbackAuthority, readerFor, type UiAccess } from "./access/ui-access.js";
 import { presentedToken } from "./access/presented-token.js";
 import { browserOrigin, SESSION_COOKIE, sessionCookieOptions } from "./access/session-cookie.js";
+import { localPath } from "./access/local-path.js";
+import { checkSignInOrigin } from "./access/sign-in-origin.js";
+import { signInPage } from "./pages/sign-in-page.js";
+import { setFlashNotice, takeFlashNotice } from "./pages/flash-notice.js";
 import { page } from "./pages/layout.js";
 import { moreReviewsHref, reviewItemPage, reviewQueuePage, type QueueItem } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
@@ -84,6 +92,11 @@ const MAXIMUM_IMPORT_BYTES = 20 * MEBIBYTE;
 const IMPORT_FORM_FRAMING_BYTES = 64 * 1024;
 /** A review holds verdicts, a root cause and a comment cut to 4000 characters: a few KiB; a mebibyte leaves room for any real one. */
 const MAXIMUM_REVIEW_BYTES = MEBIBYTE;
+/** The sign-in form holds a token and a path to return to: a few hundred bytes. */
+const MAXIMUM_SIGN_IN_BYTES = 16 * 1024;
+/** Paths a browser without a session may reach when tokens are set: the sign-in page, its script, and the icon every page asks for. */
+const SIGN_IN_PATHS = new Set(["/login", "/static/sign-in.js", "/favicon.ico"]);
+const INVALID_ADDRESS_TOKEN = "the token in the address is not a reviewer token of this UI: check it with whoever gave it to you, or paste another below";
 /** A run's lineage is a dozen short versions and a note: 64 KiB leaves room for any real one. */
 const MAXIMUM_LINEAGE_BYTES = 64 * 1024;
 /** 200 cases' field digests (ui/api/compare-eval-cases.ts) are well under a mebibyte unless a case's mappings hold thousands of keys. */
@@ -120,16 +133,22 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       const host = context.req.header("host");
       if (!isLoopbackAuthority(host) || !isLoopbackAuthority(url.host)) return refuse(context, `ragscope UI: refused the host ${JSON.stringify(host ?? "")}: without reviewer tokens the UI answers only to localhost, 127.0.0.1 and [::1] (any port), which guards it against DNS rebinding; open it as http://127.0.0.1:<port>/, or set RAGSCOPE_UI_TOKENS to serve it under another name`, 421);
     }
+    // The sign-in page answers whoever has no session yet (its routes below); without tokens nobody signs in.
+    if (hasTokens(access) && SIGN_IN_PATHS.has(url.pathname)) return next();
     const queryToken = url.searchParams.get("token");
-    if (queryToken !== null && hasTokens(access) && readerFor(access, queryToken) !== null) {
-      setCookie(context, SESSION_COOKIE, queryToken, sessionCookieOptions(url.protocol, behindTls));
-      url.searchParams.delete("token");
+    if (queryToken !== null && hasTokens(access) && (context.req.method === "GET" || context.req.method === "HEAD")) {
+      if (url.pathname.startsWith("/api/")) return refuse(context, "ragscope UI: the API does not take a token in the address (addresses are kept in logs and browser history): send it as Authorization: Bearer <token>", 400);
       // Only ever to a path of this server: "//evil.example/x" is a protocol-relative address of another site.
-      return context.redirect(`/${url.pathname.replace(/^[/\\]+/, "")}${url.search}`, 303);
+      const next = localPath(`${url.pathname}${url.search}`);
+      const cookie = getCookie(context, SESSION_COOKIE);
+      // Already signed in with this very token: nothing would change, so there is nothing to confirm.
+      if (cookie === queryToken && readerFor(access, cookie) !== null) return context.redirect(next, 303);
+      // Any other GET only fills in the sign-in page: a link or an <img> from another site must not choose the session.
+      return signInAnswer(context, queryToken, next, cookie, INVALID_ADDRESS_TOKEN);
     }
     const reader = readerFor(access, presentedToken(context.req.header("authorization"), getCookie(context, SESSION_COOKIE)));
     // RFC 6750: a 401 names the scheme it wants.
-    if (reader === null) return refuse(context, "ragscope UI: a reviewer token is required (Authorization: Bearer <token>, or open /?token=<token> once)", 401, { "WWW-Authenticate": 'Bearer realm="ragscope"' });
+    if (reader === null) return refuse(context, "ragscope UI: a reviewer token is required (Authorization: Bearer <token>, or sign in at /login)", 401, { "WWW-Authenticate": 'Bearer realm="ragscope"' });
     if (context.req.method !== "GET" && context.req.method !== "HEAD") {
       const origin = context.req.header("origin");
       const own = browserOrigin(url, behindTls);
@@ -143,6 +162,42 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     await next();
   });
 
+  /** The sign-in page: asking to confirm `offeredToken` when it is a reviewer's, else asking for a token (401, saying why when one was given). */
+  function signInAnswer(context: Context, offeredToken: string | null, next: string, cookie: string | undefined, invalidMessage: string): Response | Promise<Response> {
+    const offeredReader = offeredToken === null ? null : readerFor(access, offeredToken);
+    const signedInAs = cookie === undefined ? null : (readerFor(access, cookie)?.reviewer ?? null);
+    const given = new URL(context.req.url).searchParams.has("token") || context.req.method === "POST";
+    const offered = offeredToken !== null && offeredReader !== null ? { token: offeredToken, reviewer: offeredReader.reviewer, tenants: offeredReader.tenants } : null;
+    const error = offered === null && given ? invalidMessage : null;
+    return context.html(signInPage({ offered, next, signedInAs, error }), offered === null && given ? 401 : 200);
+  }
+
+  app.get("/login", (context) => {
+    if (!hasTokens(access)) return context.redirect("/traces", 303);
+    // /login?token=… is one more address of the confirmation (its token is never signed in by the GET).
+    const offered = context.req.query("token") ?? null;
+    return signInAnswer(context, offered, localPath(context.req.query("next") ?? "/traces"), getCookie(context, SESSION_COOKIE), INVALID_ADDRESS_TOKEN);
+  });
+  app.post(
+    "/login",
+    bodyLimit({ maxSize: MAXIMUM_SIGN_IN_BYTES, onError: (context) => context.text(`ragscope UI: the sign-in form is larger than ${MAXIMUM_SIGN_IN_BYTES} bytes: it holds only a token and a path`, 413) }),
+    async (context) => {
+      if (!hasTokens(access)) return context.redirect("/traces", 303);
+      const url = new URL(context.req.url);
+      const origin = checkSignInOrigin({ origin: context.req.header("origin"), fetchSite: context.req.header("sec-fetch-site") }, browserOrigin(url, behindTls));
+      if (!origin.ok) return refuse(context, origin.error, 403);
+      const form = await readForm(context);
+      if (!form.ok) return refuse(context, `ragscope UI: ${form.error}`, 400);
+      const token = typeof form.value.token === "string" ? form.value.token.trim() : "";
+      const next = localPath(typeof form.value.next === "string" ? form.value.next : "/traces");
+      if (readerFor(access, token) === null) return signInAnswer(context, null, next, getCookie(context, SESSION_COOKIE), "that is not a reviewer token of this UI: check it with whoever gave it to you");
+      setCookie(context, SESSION_COOKIE, token, sessionCookieOptions(url.protocol, behindTls));
+      return context.redirect(next, 303);
+    },
+  );
+
+  /** Cookies are Secure where the session's is (access/session-cookie.ts). */
+  const secureCookies = (context: Context) => sessionCookieOptions(new URL(context.req.url).protocol, behindTls).secure;
   const badRequest = (context: Context<{ Variables: Variables }>, message: string, status: 400 | 404 | 413 = 400) =>
     wantsJson(context) ? context.json({ error: message }, status) : context.html(page("Error", context.get("reviewer"), html`<p class="error" id="error">${message}</p>`), status);
 
@@ -245,25 +300,26 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return new Response(body, { headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" } });
   });
 
-  async function detailWithLabels(readers: ScopedReaders, caseResultId: string, reviewer: string): Promise<{ detail: TraceDetail; all: HumanLabel[]; visible: HumanLabel[] } | null> {
+  async function detailWithLabels(readers: ScopedReaders, caseResultId: string, reviewer: string): Promise<{ detail: TraceDetail; all: HumanLabel[]; visible: HumanLabel[]; rootCause: AttributedRootCause } | null> {
     const stored = await readers.traces.readTrace(caseResultId);
     if (stored === null) return null;
     // Every page and API answer of one trace is built from this: a blind case's gold is withheld here, once.
     const detail = shownTraceDetail(stored);
     const all = await readers.humanLabels.list({ caseResultIds: [caseResultId] });
-    return { detail, all, visible: visibleLabels(all, reviewer) };
+    // As the trace list and the Failures board attribute it; the label as the list shows it, a blind case's too.
+    return { detail, all, visible: visibleLabels(all, reviewer), rootCause: attributedRootCauseOf(stored.evaluationResults, all) };
   }
 
   app.get("/traces/:id", async (context) => {
     const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"));
     if (found === null) return badRequest(context, `no trace with case result id "${context.req.param("id")}" is stored`, 404);
-    return context.html(tracePage(context.get("reviewer"), found.detail, humanVerdictOf(found.all), found.visible));
+    return context.html(tracePage(context.get("reviewer"), found.detail, humanVerdictOf(found.all), found.visible, found.rootCause));
   });
   app.get("/api/traces/:id", async (context) => {
     const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"));
     if (found === null) return context.json({ error: `no trace with case result id "${context.req.param("id")}" is stored` }, 404);
     const human = humanVerdictOf(found.all);
-    return context.json({ ...found.detail, humanVerdict: human, finalVerdict: finalVerdictOfReview(found.detail.caseResult, human), humanLabels: found.visible });
+    return context.json({ ...found.detail, humanVerdict: human, finalVerdict: finalVerdictOfReview(found.detail.caseResult, human), rootCause: found.rootCause, humanLabels: found.visible });
   });
 
   async function boardScope(readers: ScopedReaders, parameters: URLSearchParams) {
@@ -357,6 +413,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const recorded = await recordRunLineage(store.runs, context.get("readers").scope, context.req.param("id"), await context.req.text(), context.req.query("tenant"), now());
     return recorded.ok ? context.json({ lineage: recorded.value }) : context.json({ error: recorded.error.message }, recorded.error.status);
   });
+  // How many of the run's results carry each tenant value, as the token may read them (every tenant's for a token of
+  // all): `ragscope eval --endpoint --baseline` refuses a baseline several tenants' results carry (experiments/run-tenants.ts).
+  app.get("/api/runs/:id/tenants", async (context) => context.json({ run_id: context.req.param("id"), tenants: await context.get("readers").reader.countRunTenants(context.req.param("id")) }));
   app.get("/api/runs/:id/summary", async (context) => {
     const summary = await context.get("readers").reader.readRunSummary(context.req.param("id"));
     return summary.cases === 0 ? context.json({ error: `no stored results for run "${context.req.param("id")}"` }, 404) : context.json(summary);
@@ -387,9 +446,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (!found.ok) return badRequest(context, found.error);
     const agreed = await agreement(context.get("readers"));
     const parameters = new URL(context.req.url).searchParams;
-    // After the import form's redirect: how many labels it saved, said once.
-    const imported = /^\d+$/.test(parameters.get("imported") ?? "") ? Number(parameters.get("imported")) : null;
-    parameters.delete("imported");
+    // After the import form's redirect: how many labels it saved, said once (a reload does not say it again).
+    const notice = takeFlashNotice(context, (waiting) => waiting.kind === "imported", secureCookies(context));
+    const imported = notice?.kind === "imported" ? notice.labels : null;
     return context.html(reviewQueuePage(context.get("reviewer"), found.value.items, moreReviewsHref(parameters, found.value.next), agreed.reviewers, agreed.judge, imported, parameters.get("verdict") === "review_required"));
   });
   app.get("/api/review", async (context) => {
@@ -402,7 +461,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const found = await detailWithLabels(context.get("readers"), context.req.param("id"), reviewer);
     if (found === null) return badRequest(context, `no trace with case result id "${context.req.param("id")}" is stored`, 404);
     const mine = found.all.filter((label) => label.labeler_id === reviewer);
-    return context.html(reviewItemPage(reviewer, found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, context.req.query("saved") === undefined ? null : { kind: "notice", text: "Saved." }));
+    const saved = takeFlashNotice(context, (waiting) => waiting.kind === "saved" && waiting.caseResultId === context.req.param("id"), secureCookies(context));
+    return context.html(reviewItemPage(reviewer, found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, saved === null ? null : { kind: "notice", text: "Saved." }));
   });
 
   app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(exportedLabels(await context.get("readers").humanLabels.list(), context.get("reviewer"), context.get("authenticated"))), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
@@ -442,7 +502,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (!(file instanceof File) || (file.name === "" && file.size === 0)) return refused("choose a JSONL file to import");
     if (file.size > MAXIMUM_IMPORT_BYTES) return refused(`the label file is larger than ${describeBytes(MAXIMUM_IMPORT_BYTES)} (${MAXIMUM_IMPORT_BYTES} bytes): split it into smaller JSONL files and import each`, 413);
     const imported = await importLabels(context.get("readers"), await file.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated"), importedAt: new Date(now()).toISOString() });
-    return imported.ok ? context.redirect(`/review?imported=${imported.value.length}`, 303) : refused(imported.error);
+    if (!imported.ok) return refused(imported.error);
+    setFlashNotice(context, { kind: "imported", labels: imported.value.length }, secureCookies(context));
+    return context.redirect("/review", 303);
   });
 
   app.post("/review/:id", reviewLimit, async (context) => {
@@ -475,7 +537,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       return context.html(reviewItemPage(reviewer, detail, metrics, mine, visibleLabels(earlier, reviewer), { kind: "error", text: labels.error }, { verdicts, rootCause, comment }), 400);
     }
     await context.get("readers").humanLabels.save(labels.value);
-    return wantsJson(context) ? context.json({ saved: labels.value }) : context.redirect(`/review/${encodeURIComponent(caseResultId)}?saved=1`, 303);
+    if (wantsJson(context)) return context.json({ saved: labels.value });
+    setFlashNotice(context, { kind: "saved", caseResultId }, secureCookies(context));
+    return context.redirect(`/review/${encodeURIComponent(caseResultId)}`, 303);
   });
 
   app.notFound((context) => badRequest(context, `nothing at ${context.req.method} ${new URL(context.req.url).pathname}`, 404));
@@ -519,7 +583,7 @@ function describeBytes(bytes: number): string {
 }
 
 /** A refusal before or outside a page: JSON `{ error }` for the API (as its other errors), plain text otherwise. */
-function refuse(context: Context, message: string, status: 401 | 403 | 421 | 503, headers: Record<string, string> = {}): Response {
+function refuse(context: Context, message: string, status: 400 | 401 | 403 | 421 | 503, headers: Record<string, string> = {}): Response {
   return wantsJson(context) ? context.json({ error: message }, status, headers) : context.text(message, status, headers);
 }
 

@@ -7,8 +7,9 @@
  * - DNS rebinding: a page on evil.example whose name now resolves to
  *   127.0.0.1 sends Host and Origin of evil.example; the tokenless UI must
  *   neither answer nor store its labels.
- * - The ?token= exchange must redirect only to a path of this server, never
- *   to a protocol-relative `//evil.example/…`.
+ * - Signing in (a ?token= link, confirmed by a post to /login) must return
+ *   only to a path of this server, never to a protocol-relative
+ *   `//evil.example/…` (login CSRF itself: test/security/ui-login-csrf.test.ts).
  * - The import form on /review posts to /review/import, which must not be
  *   taken for a case result id.
  * - Bodies over a route's limit are refused before they are read: at once on
@@ -167,20 +168,38 @@ describe("hostile and malformed requests to the web UI", () => {
     recordAttack({ attack: "UI: DNS rebinding (Host evil.example) without tokens", outcome: "421, nothing read or stored" });
   });
 
-  test("the ?token= exchange redirects only to a path of this server", async () => {
+  test("signing in returns only to a path of this server", async () => {
+    const origin = new URL(withToken.url).origin;
     for (const [path, expected] of [
       [`//evil.example/x?token=${TOKEN}`, "/evil.example/x"],
       [`///evil.example/x?token=${TOKEN}&run=a`, "/evil.example/x?run=a"],
       [`/traces?token=${TOKEN}&run=a`, "/traces?run=a"],
     ] as const) {
-      const answer = await send(withToken.url, { path });
-      assert.equal(answer.status, 303, path);
-      assert.equal(answer.headers.location, expected, path);
-      assert.equal(new URL(answer.headers.location!, withToken.url).origin, new URL(withToken.url).origin, path);
-      assert.match(String(answer.headers["set-cookie"]), /ragscope_token=.*HttpOnly.*SameSite=Strict/i);
-      assertSecurityHeaders(answer, `the 303 of ${path}`);
+      // The link's page: the sign-in form, whose return path is this server's, and no session yet.
+      const shown = await send(withToken.url, { path });
+      assert.equal(shown.status, 200, path);
+      assert.equal(shown.headers["set-cookie"], undefined, path);
+      assert.equal(/<input type="hidden" name="next" value="([^"]*)">/.exec(shown.body)?.[1]?.replaceAll("&amp;", "&"), expected, path);
+      assertSecurityHeaders(shown, `the sign-in page of ${path}`);
     }
-    recordAttack({ attack: "UI: open redirect through ?token= (//evil.example)", outcome: "303 to a path of this server" });
+    // The form's next field is posted back, so anyone can post any: each is read as a path of this server.
+    for (const [next, expected] of [
+      ["//evil.example/x", "/evil.example/x"],
+      [`///evil.example/x?token=${TOKEN}&run=a`, "/evil.example/x?run=a"],
+      ["/\\evil.example/x", "/evil.example/x"],
+      ["https://evil.example/x", "/"],
+      ["javascript:alert(1)", "/"],
+      [`/traces?token=${TOKEN}&run=a`, "/traces?run=a"],
+    ] as const) {
+      const body = new URLSearchParams({ token: TOKEN, next }).toString();
+      const answer = await send(withToken.url, { method: "POST", path: "/login", headers: { origin, "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)) }, body });
+      assert.equal(answer.status, 303, `${next}: ${answer.body}`);
+      assert.equal(answer.headers.location, expected, next);
+      assert.equal(new URL(answer.headers.location!, withToken.url).origin, origin, next);
+      assert.match(String(answer.headers["set-cookie"]), /ragscope_token=.*HttpOnly.*SameSite=Strict/i);
+      assertSecurityHeaders(answer, `the 303 of next=${next}`);
+    }
+    recordAttack({ attack: "UI: open redirect through sign-in (//evil.example, next=https://evil.example)", outcome: "303 to a path of this server" });
   });
 
   test("the import form on /review imports a JSONL file", async () => {
@@ -190,7 +209,10 @@ describe("hostile and malformed requests to the web UI", () => {
     const posted = await fetch(`${withToken.url}/review/import`, { method: "POST", headers: bearer, body: form, redirect: "manual" });
     assert.equal(posted.status, 303, await posted.text());
     // The queue then says how many labels the file held (test/e2e/ui/ui-walkthrough.test.ts).
-    assert.equal(posted.headers.get("location"), "/review?imported=1");
+    // Without the count in the address (a reload would say it again): it rides in a cookie the queue reads once.
+    assert.equal(posted.headers.get("location"), "/review");
+    const notice = /^ragscope_notice=([^;]*)/.exec(posted.headers.get("set-cookie") ?? "")?.[1];
+    assert.equal(notice, "imported%3A1");
     const exported = (await storedLabels(withToken)).trim().split("\n").map((text) => JSON.parse(text) as { case_result_id: string; labeler_id: string; labeled_at: string });
     assert.ok(exported.some((label) => label.case_result_id === CASE_RESULT_ID && label.labeler_id === "alice" && label.labeled_at === "2026-07-08T10:00:00.000Z"), JSON.stringify(exported));
 

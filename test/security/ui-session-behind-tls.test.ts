@@ -8,8 +8,8 @@
  *   §2.1): `bearer <token>` and `BEARER <token>` are the token, not a reason
  *   to fall back to the cookie.
  * - RAGSCOPE_UI_BEHIND_TLS=true (a proxy serves the UI over HTTPS): the
- *   `?token=` exchange's cookie is Secure, and the browser's https origin is
- *   this UI's own for state-changing requests. Without the setting a client's
+ *   sign-in's cookie is Secure, and the browser's https origin is this UI's
+ *   own for the sign-in post and state-changing requests. Without the setting a client's
  *   X-Forwarded-Proto changes nothing (anyone can send it).
  * - serve's receiver on 0.0.0.0 without RAGSCOPE_AUTH_TOKENS warns, as
  *   `ragscope receive` does (test/integration/cli/role-settings.test.ts).
@@ -45,6 +45,12 @@ function send(serverUrl: string, request: { method?: string; path: string; heade
     outgoing.on("error", reject);
     outgoing.end(request.body);
   });
+}
+
+/** The sign-in form's post (ui/pages/sign-in-page.ts) as a browser on `origin` sends it. */
+function signIn(serverUrl: string, origin: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const body = new URLSearchParams({ token: TOKEN, next: "/traces" }).toString();
+  return send(serverUrl, { method: "POST", path: "/login", headers: { origin, "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)), ...headers }, body });
 }
 
 /** The Set-Cookie header of the session cookie, attributes split and lower-cased ("secure", "httponly", "samesite=strict", "path=/"). */
@@ -97,9 +103,11 @@ describe("ragscope serve with RAGSCOPE_UI_BEHIND_TLS=true, a reviewer token, and
     assert.equal(wrong.status, 401);
   });
 
-  test("the ?token= exchange sets a Secure, HttpOnly, SameSite=Strict cookie", async () => {
-    const answer = await send(uiUrl, { path: `/traces?token=${TOKEN}` });
-    assert.equal(answer.status, 303);
+  test("signing in from the https origin sets a Secure, HttpOnly, SameSite=Strict cookie; from the http one it is refused", async () => {
+    const host = new URL(uiUrl).host;
+    assert.equal((await signIn(uiUrl, `http://${host}`)).status, 403, "the browser's pages are https: an http origin is not this UI's");
+    const answer = await signIn(uiUrl, `https://${host}`);
+    assert.equal(answer.status, 303, answer.body);
     const attributes = sessionCookieAttributes(answer);
     for (const expected of ["secure", "httponly", "samesite=strict", "path=/"]) assert.ok(attributes.includes(expected), `${expected} in ${attributes.join("; ")}`);
   });
@@ -144,9 +152,9 @@ describe("the UI server without RAGSCOPE_UI_BEHIND_TLS", () => {
     await server.close();
   });
 
-  test("a plain-HTTP exchange's cookie is not Secure (a browser would drop it), whatever X-Forwarded-Proto a client sends", async () => {
+  test("a plain-HTTP sign-in's cookie is not Secure (a browser would drop it), whatever X-Forwarded-Proto a client sends", async () => {
     for (const headers of [{}, { "x-forwarded-proto": "https" }] as Record<string, string>[]) {
-      const attributes = sessionCookieAttributes(await send(server.url, { path: `/traces?token=${TOKEN}`, headers }));
+      const attributes = sessionCookieAttributes(await signIn(server.url, new URL(server.url).origin, headers));
       assert.ok(!attributes.includes("secure"), `${JSON.stringify(headers)}: ${attributes.join("; ")}`);
       assert.ok(attributes.includes("httponly") && attributes.includes("samesite=strict"), attributes.join("; "));
     }

@@ -30,6 +30,17 @@ ${runs.map(
   return page("Runs", reviewer, body);
 }
 
+/** The run summary's counts in the words the verdicts are written in elsewhere (a field name such as "reviewRequired" is no heading). */
+const SUMMARY_ROWS = [
+  ["cases", "cases"],
+  ["passed", "passed"],
+  ["failed", "failed"],
+  ["reviewRequired", "review required"],
+  ["unjudged", "unjudged"],
+  ["notEvaluated", "not evaluated"],
+  ["partial", "partial"],
+] as const satisfies readonly (readonly [keyof RunSummary, string])[];
+
 /** Four places as `ragscope eval` prints them, but a measured value that is not 0 never reads 0 (a cost of 0.00002, or its difference). */
 const fixed = (value: number | null) => (value === null ? "—" : rounded(value, 4));
 
@@ -57,7 +68,7 @@ const heuristicNote = (metric: MetricComparison): Markup | string => {
 
 export function runComparePage(reviewer: string, candidate: RunSummary, baseline: RunSummary, comparison: RunComparison): Markup {
   const body = html`<section><table id="run-summaries"><thead><tr><th></th><th>${candidate.runId} (candidate)</th><th>${baseline.runId} (baseline)</th></tr></thead><tbody>
-${(["cases", "passed", "failed", "reviewRequired", "unjudged", "notEvaluated", "partial"] as const).map((key) => html`<tr><th>${key}</th><td>${candidate[key]}</td><td>${baseline[key]}</td></tr>`)}</tbody></table></section>
+${SUMMARY_ROWS.map(([key, label]) => html`<tr data-count="${key}"><th>${label}</th><td>${candidate[key]}</td><td>${baseline[key]}</td></tr>`)}</tbody></table></section>
 <section><h2>Metrics on ${comparison.pairedCases} paired cases</h2>${unpairedNote(comparison)}<table id="metric-differences"><thead><tr><th>metric</th><th>candidate</th><th>baseline</th><th>difference</th><th>interval (paired bootstrap, 95%)</th></tr></thead><tbody>
 ${comparison.metrics.map((metric) => html`<tr data-metric="${metric.metric}"><td>${metric.metric}${heuristicNote(metric)}</td><td>${fixed(metric.candidateMean)}</td><td>${fixed(metric.baselineMean)}</td><td>${fixed(metric.interval.meanDifference)}</td><td>${metric.intervalWithheld === null ? `${fixed(metric.interval.low)} … ${fixed(metric.interval.high)} (${metric.interval.pairs} pairs)` : metric.intervalWithheld}</td></tr>`)}
 </tbody></table></section>

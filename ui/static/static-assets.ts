@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { CHART_SCRIPT } from "./chart-script.js";
 import { LIVE_SCRIPT } from "./live-script.js";
+import { SIGN_IN_SCRIPT } from "./sign-in-script.js";
 
 export interface StaticAsset {
   body: string;
@@ -24,6 +25,7 @@ export function staticAssets(): Map<string, StaticAsset> {
     ["uPlot.min.css", { body: readFileSync(require.resolve("uplot/dist/uPlot.min.css"), "utf8"), contentType: "text/css; charset=utf-8" }],
     ["live.js", { body: LIVE_SCRIPT, contentType: JAVASCRIPT }],
     ["charts.js", { body: CHART_SCRIPT, contentType: JAVASCRIPT }],
+    ["sign-in.js", { body: SIGN_IN_SCRIPT, contentType: JAVASCRIPT }],
   ]);
   return assets;
 }

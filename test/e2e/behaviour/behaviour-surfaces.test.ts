@@ -42,6 +42,7 @@ import { startEmbeddedCollector } from "../../../collector/wiring/run/embedded-c
 import { recordUserEvent, traceGenerate, traceRequest } from "../../../instrumentation/index.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf } from "../../support/recorded-spans.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
+import { signIn } from "../../support/sign-in.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -160,7 +161,7 @@ describe("behaviour metrics: the Quality page, /api/quality and ragscope report 
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
-    await page.goto(`${uiUrl}/quality?token=${TOKEN}`);
+    await signIn(page, `${uiUrl}/quality`, TOKEN);
     await page.goto(`${uiUrl}/quality?from=${encodeURIComponent(FROM)}&to=${encodeURIComponent(TO)}`);
     const onPage = new Map<string, string>();
     for (const row of await page.locator("#behaviour tr[data-behaviour]").all()) onPage.set((await row.getAttribute("data-behaviour"))!, (await row.locator("td.value").getAttribute("data-value"))!);
@@ -184,7 +185,7 @@ describe("behaviour metrics: the Quality page, /api/quality and ragscope report 
 
   test("the seed's caution: a high citation-click rate may mean distrust, on the page and in the report", async () => {
     const page = await (await browser.newContext()).newPage();
-    await page.goto(`${uiUrl}/quality?token=${TOKEN}`);
+    await signIn(page, `${uiUrl}/quality`, TOKEN);
     await page.goto(`${uiUrl}/quality?from=${encodeURIComponent(FROM)}&to=${encodeURIComponent(TO)}`);
     assert.match((await page.locator('#behaviour tr[data-behaviour="citation_click_rate"] .caution').textContent()) ?? "", /may mean users do not trust the answer/);
     assert.match(reportHtml, /data-behaviour="citation_click_rate"[\s\S]*?may mean users do not trust the answer/);

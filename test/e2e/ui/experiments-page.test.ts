@@ -32,6 +32,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import type { ExperimentReport } from "../../../evaluators/experiments/experiment-report.js";
 import { simulatedStreams, storeSimulatedStreams } from "../../support/simulated-experiment-stream.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
+import { signIn } from "../../support/sign-in.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -86,7 +87,7 @@ before(async () => {
     if (message.type() === "error") consoleErrors.push(message.text());
   });
   operator.on("pageerror", (error) => consoleErrors.push(error.message));
-  await operator.goto(`${uiUrl}/experiments?token=${OPERATOR}`);
+  await signIn(operator, `${uiUrl}/experiments`, OPERATOR);
 });
 
 after(async () => {
@@ -182,7 +183,7 @@ describe("Experiments page", () => {
     assert.equal(report.status, 404);
     assert.doesNotMatch((report.body as { error: string }).error, new RegExp(MISMATCHED), "another tenant's experiment ids are not named");
     const tenantPage = await (await browser.newContext()).newPage();
-    await tenantPage.goto(`${uiUrl}/experiments?token=${TENANT}`);
+    await signIn(tenantPage, `${uiUrl}/experiments`, TENANT);
     assert.equal(await tenantPage.locator("#no-experiments").count(), 1);
     assert.equal(await tenantPage.locator("#experiments li").count(), 0);
   });

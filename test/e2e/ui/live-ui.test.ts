@@ -26,6 +26,7 @@ import type { HumanLabel } from "../../../evaluators/judge/calibration/human-lab
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 import { queryRows } from "../../support/temporary-store.js";
+import { signIn } from "../../support/sign-in.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const chromiumPath = process.env.RAGSCOPE_CHROMIUM ?? "/usr/bin/chromium";
@@ -94,7 +95,7 @@ async function newReviewerPage(token: string): Promise<Page> {
     if (message.type() === "error") consoleErrors.push(message.text());
   });
   page.on("pageerror", (error) => consoleErrors.push(error.message));
-  await page.goto(`${uiUrl}/traces?token=${token}`);
+  await signIn(page, `${uiUrl}/traces`, token);
   return page;
 }
 
@@ -106,7 +107,12 @@ async function label(page: Page, caseResultId: string, verdict: "pass" | "fail",
   labelsSaved += (await radios.count()) + 1;
   await page.selectOption("select[name=root_cause]", rootCause);
   await page.fill("textarea[name=comment]", `${verdict} by ${await page.locator("#reviewer").textContent()}`);
-  await Promise.all([page.waitForURL(/saved=1/), page.click("#save-labels")]);
+  const [saved] = await Promise.all([page.waitForNavigation(), page.click("#save-labels")]);
+  assert.equal(saved?.status(), 200);
+  // A saved review is a notice, said once: a reload of the page does not say it again.
+  assert.equal(await page.locator("#message.notice").textContent(), "Saved.");
+  await page.reload();
+  assert.equal(await page.locator("#message").count(), 0, "the notice is not repeated on reload");
 }
 
 before(async () => {
@@ -312,7 +318,7 @@ describe("the live web UI of ragscope serve", () => {
     for (const [width, height] of [[1280, 900], [390, 844]] as const) {
       const context = await browser.newContext({ viewport: { width, height }, isMobile: width < 600, deviceScaleFactor: 1 });
       const page = await context.newPage();
-      await page.goto(`${uiUrl}/traces?token=${ALICE}`);
+      await signIn(page, `${uiUrl}/traces`, ALICE);
       for (const address of ["/traces", traceId!, "/runs", "/review", "/quality"]) {
         await page.goto(`${uiUrl}${address}`);
         const { scrollWidth, innerWidth } = (await page.evaluate("({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })")) as { scrollWidth: number; innerWidth: number };
@@ -324,11 +330,11 @@ describe("the live web UI of ragscope serve", () => {
   });
 
   test("the review form names each radio by its metric, and a saved review is a notice, not an error", async () => {
-    await alice.goto(`${uiUrl}/review/${labelledCases[0]}?saved=1`);
+    // The notice itself: label() above, after each save.
+    await alice.goto(`${uiUrl}/review/${labelledCases[0]}`);
     const metrics = await alice.locator("#review-form tr th").allTextContents();
     assert.ok(metrics.length > 0);
     for (const metric of metrics) for (const verdict of ["pass", "fail"]) assert.equal(await alice.getByRole("radio", { name: `${metric}: ${verdict}` }).count(), 1, `${metric}: ${verdict}`);
-    assert.equal(await alice.locator("#message.notice").textContent(), "Saved.");
     await alice.goto(`${uiUrl}/review`);
     assert.equal(await alice.getByLabel("Labels file (JSONL)").count(), 1);
   });

@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../../evaluators/root-cause/root-cause-labels.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
+import { signIn } from "../../support/sign-in.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -95,10 +96,10 @@ before(async () => {
     if (message.type() === "error") consoleErrors.push(message.text());
   });
   alice.on("pageerror", (error) => consoleErrors.push(error.message));
-  await alice.goto(`${uiUrl}/traces?token=${ALICE}`);
+  await signIn(alice, `${uiUrl}/traces`, ALICE);
   bob = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
   bob.on("pageerror", (error) => consoleErrors.push(error.message));
-  await bob.goto(`${uiUrl}/traces?token=${BOB}`);
+  await signIn(bob, `${uiUrl}/traces`, BOB);
 });
 
 /** The gate's "Case verdicts:" line as numbers. */
@@ -207,7 +208,8 @@ describe("Quality over time and Failures pages", () => {
       const radios = reviewer.locator("#review-form input[type=radio][value=pass]");
       assert.ok((await radios.count()) > 0, "the case's decided metrics are offered for labels");
       for (let index = 0; index < (await radios.count()); index += 1) await radios.nth(index).check();
-      await Promise.all([reviewer.waitForURL(/saved=1/), reviewer.click("#save-labels")]);
+      await Promise.all([reviewer.waitForNavigation(), reviewer.click("#save-labels")]);
+      assert.equal(await reviewer.locator("#message.notice").textContent(), "Saved.");
     }
     await alice.goto(`${uiUrl}/traces/${reviewedCase}`);
     assert.equal(await alice.locator("#verdict .verdict").getAttribute("data-verdict"), "passed");

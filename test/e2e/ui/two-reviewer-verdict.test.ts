@@ -31,6 +31,7 @@ import { after, before, describe, test } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 import { projectRoot, runRagscope } from "../experiments/support/run-ragscope.js";
+import { signIn } from "../../support/sign-in.js";
 
 const chromiumPath = process.env.RAGSCOPE_CHROMIUM ?? "/usr/bin/chromium";
 const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -97,7 +98,7 @@ async function alicePage(uiUrl: string): Promise<Page> {
     if (message.type() === "error" && !refusedReview) consoleErrors.push(message.text());
   });
   page.on("pageerror", (error) => consoleErrors.push(error.message));
-  await page.goto(`${uiUrl}/traces?token=${ALICE}`);
+  await signIn(page, `${uiUrl}/traces`, ALICE);
   return page;
 }
 
@@ -173,14 +174,16 @@ describe("a review decides a case only once two reviewers agree", () => {
       // She passes the rest on the same form: saved.
       const passes = alice.locator("#review-form input[type=radio][value=pass]");
       for (let index = 0; index < (await passes.count()); index += 1) await passes.nth(index).check();
-      await Promise.all([alice.waitForURL(/saved=1/), alice.click("#save-labels")]);
+      await Promise.all([alice.waitForNavigation(), alice.click("#save-labels")]);
+      assert.equal(await alice.locator("#message.notice").textContent(), "Saved.");
 
       // And passes every metric of the failed case.
       await alice.goto(`${uiUrl}/review/${failedCase}`);
       const failedPasses = alice.locator("#review-form input[type=radio][value=pass]");
       assert.ok((await failedPasses.count()) > 0);
       for (let index = 0; index < (await failedPasses.count()); index += 1) await failedPasses.nth(index).check();
-      await Promise.all([alice.waitForURL(/saved=1/), alice.click("#save-labels")]);
+      await Promise.all([alice.waitForNavigation(), alice.click("#save-labels")]);
+      assert.equal(await alice.locator("#message.notice").textContent(), "Saved.");
 
       // One reviewer of two: the automatic verdicts stay, hers shown to her as pending.
       await alice.goto(`${uiUrl}/review`);

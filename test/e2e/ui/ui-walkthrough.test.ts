@@ -37,7 +37,10 @@
  *     neither saying no request matched; that service's select showed "all
  *     services" while the board was filtered by it;
  *   - accessibility: the stage waterfall had no header row, the Failures
- *     table an empty header cell; an empty ACL was a blank cell.
+ *     table an empty header cell; an empty ACL was a blank cell;
+ *   - the import's notice rode in the address (/review?imported=1), so every
+ *     reload said it again; the run comparison's rows were headed by field
+ *     names ("reviewRequired"), the latency column "latency ms".
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -50,6 +53,7 @@ import { evaluationResult, type EvaluationResult } from "../../../contracts/eval
 import type { CaseResult } from "../../../contracts/case-result.js";
 import { measured, plannedCaseResult, writeToFolder } from "../../support/stored-requests.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
+import { signIn } from "../../support/sign-in.js";
 
 const chromiumPath = process.env.RAGSCOPE_CHROMIUM ?? "/usr/bin/chromium";
 const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -131,7 +135,7 @@ after(async () => {
 
 async function alicePage(): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.goto(`${serve.uiUrl}/traces?token=${ALICE}`);
+  await signIn(page, `${serve.uiUrl}/traces`, ALICE);
   return page;
 }
 
@@ -293,6 +297,10 @@ describe("a first walk through the web UI", () => {
     await Promise.all([page.waitForNavigation(), page.click("form[action='/review/import'] button[type=submit]")]);
     assert.equal(new URL(page.url()).pathname, "/review");
     assert.equal(await page.textContent("#message"), "Imported 1 label.");
+    // Said once: the address holds no notice, so neither a reload nor a bookmark of it says it again.
+    assert.equal(new URL(page.url()).search, "");
+    await page.reload();
+    assert.equal(await page.locator("#message").count(), 0, "the import notice is not repeated on reload");
     assert.equal(await page.locator(`#queue tr[data-case-result-id="${QUEUED[1]}"] td`).nth(4).textContent(), "labelled");
   });
 
@@ -308,8 +316,13 @@ describe("a first walk through the web UI", () => {
     await page.goto(`${serve.uiUrl}/runs`);
     for (const name of ["Compare", "against baseline"]) assert.equal(await page.getByLabel(name).count(), 1, `the select "${name}" is labelled`);
     await page.goto(`${serve.uiUrl}/traces/${QUEUED[0]}`);
-    assert.deepEqual(await page.locator("#waterfall thead th").allTextContents(), ["stage", "span", "status", "duration ms", "share of the longest"]);
+    assert.deepEqual(await page.locator("#waterfall thead th").allTextContents(), ["stage", "span", "status", "duration (ms)", "share of the longest"]);
     assert.equal(await page.locator('#chunks tr[data-chunk-id="public-1"] td').nth(5).textContent(), "public (empty ACL)");
+    // Headers read as words, a unit in parentheses, as "started (UTC)" does: not "latency ms", nor a field name.
+    await page.goto(`${serve.uiUrl}/traces`);
+    assert.equal(await page.locator("#traces thead th").nth(9).textContent(), "latency (ms)");
+    await page.goto(`${serve.uiUrl}/runs/compare?candidate=run-2&baseline=run-1`);
+    assert.deepEqual(await page.locator("#run-summaries tbody th").allTextContents(), ["cases", "passed", "failed", "review required", "unjudged", "not evaluated", "partial"]);
   });
 });
 

@@ -20,6 +20,7 @@ import { chromium } from "playwright-core";
 import { createMemoryStore } from "../../../store/memory/memory-store.js";
 import { startUiServer, type UiServer } from "../../../ui/ui-server.js";
 import { buildCaseResult, judgeVerdict } from "../../support/case-results.js";
+import { signIn } from "../../support/sign-in.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const chromiumPath = process.env.RAGSCOPE_CHROMIUM ?? "/usr/bin/chromium";
@@ -87,7 +88,7 @@ describe("judge and reviewer agreement on the review queue, against scikit-learn
     const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
     try {
       const page = await browser.newPage();
-      await page.goto(`${server.url}/review?token=${TOKENS.bob}`);
+      await signIn(page, `${server.url}/review`, TOKENS.bob);
       for (const [metric, expected] of Object.entries(references.judge_kappa)) {
         assert.equal(await page.locator(`#judge-kappa tr[data-metric="${metric}"] .items`).textContent(), String(references.judge_pairs[metric]));
         assert.ok(((await page.locator(`#judge-kappa tr[data-metric="${metric}"] .kappa`).textContent()) ?? "").startsWith(expected.toFixed(3)), metric);
