@@ -127,6 +127,18 @@ export const OpenLlmetrySpanKind = {
   tool: "tool",
 } as const;
 
+/**
+ * Values of `llm.request.type` (Python `opentelemetry.semconv_ai.LLMRequestTypeValues`): only `completion` and
+ * `chat` are generations; an `embedding` span is an embedding call (an index being built, a query embedded).
+ */
+export const OpenLlmetryRequestType = {
+  completion: "completion",
+  chat: "chat",
+  rerank: "rerank",
+  embedding: "embedding",
+  unknown: "unknown",
+} as const;
+
 /** Values of `openinference.span.kind`. */
 export const OpenInferenceSpanKind = {
   chain: "CHAIN",

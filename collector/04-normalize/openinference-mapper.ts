@@ -17,6 +17,10 @@
  *   as the LLM is given them. The chunks carry no ids, so the packed chunks
  *   are not known (null), only the context text
  *   (test/golden/traces/llama-index-openinference);
+ * - a CHAIN `<Class>Rerank…._postprocess_nodes` → rerank: LlamaIndex rerankers
+ *   that send no rerank event (LLMRerank) get no RERANKER span, only this one,
+ *   its nodes written as `<NodeWithScore(…)>` (read-llama-index-rerank.ts;
+ *   test/data/llama-index-llm-rerank);
  * - other CHAINs carry no RAG stage.
  * `input.value` / `output.value` may be JSON (`input.mime_type:
  * application/json`, e.g. `{"question": "…"}`); the query and answer are then
@@ -27,6 +31,7 @@ import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
 import { readJson, readJsonObject, readNumber, readString } from "./attribute-readers.js";
 import { asLangChainDocuments, langChainDocumentFields, readDocuments, readOutputDocuments, toObservedDocument } from "./read-documents.js";
 import { readLinkage } from "./read-linkage.js";
+import { readLlamaIndexRerank } from "./read-llama-index-rerank.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
 
@@ -58,7 +63,7 @@ export const openInferenceMapper: SpanMapper = {
       case OpenInferenceSpanKind.chain:
       case OpenInferenceSpanKind.agent:
         if (span.parentSpanId === "") return readRequest(attributes);
-        return readContextAssembly(attributes) ?? { stage: "other" };
+        return readLlamaIndexRerank(span) ?? readContextAssembly(attributes) ?? { stage: "other" };
       default:
         return { stage: "other" };
     }

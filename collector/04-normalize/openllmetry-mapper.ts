@@ -4,7 +4,8 @@
  *   metadata JSON, document) → retrieve, the hits in event order. OpenLLMetry
  *   does not record the query text of a vector search: the query stays not
  *   available on this span;
- * - an LLM span (`llm.request.type`) → generate, from the GenAI attributes
+ * - an LLM span (`llm.request.type`, except `embedding`: an embedding call is
+ *   no stage) → generate, from the GenAI attributes
  *   OpenLLMetry writes (`gen_ai.usage.prompt_tokens`, `gen_ai.completion.0.content`…)
  *   and `llm.usage.total_tokens`;
  * - the `workflow` span without a parent → the request: query and answer from
@@ -22,7 +23,7 @@
  *   ids read as the retriever's are, so the two join
  *   (test/golden/traces/openllmetry).
  */
-import { OpenLlmetry, OpenLlmetrySpanKind } from "../../contracts/span-attributes.js";
+import { OpenLlmetry, OpenLlmetryRequestType, OpenLlmetrySpanKind } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
 import { readJson, readNumber, readString } from "./attribute-readers.js";
 import { readGenAiGeneration } from "./otel-genai-mapper.js";
@@ -40,7 +41,10 @@ export const openLlmetryMapper: SpanMapper = {
   map(span) {
     const attributes = span.attributes;
     if (hasResultEvents(span)) return readVectorQuery(span);
-    if (typeof attributes[OpenLlmetry.llmRequestType] === "string") {
+    const requestType = attributes[OpenLlmetry.llmRequestType];
+    // An embedding call is no generation: read as one, an index build became a "request" and a query's embedding added its tokens to the answer's.
+    if (requestType === OpenLlmetryRequestType.embedding) return { stage: "other" };
+    if (typeof requestType === "string") {
       const generation = readGenAiGeneration(attributes);
       if (generation.stage === "generate" && generation.totalTokens === null) generation.totalTokens = readNumber(attributes, OpenLlmetry.llmUsageTotalTokens);
       return generation;

@@ -4,6 +4,9 @@
  * normalize, rebuild the Case Result, evaluate, write to the sink → mark the
  * trace durable so its messages' offsets may be committed.
  *
+ * A trace that records no RAG request (an index being built: rag-request-evidence.ts)
+ * is no Case Result: counted by reason (`tracesWithoutRequest`) and done.
+ *
  * A message that cannot be decoded goes to the dead-letter handler with the
  * reason and is done; it never stops the stream. So does a rebuilt Case
  * Result that fails its schema (contracts/case-result.ts): it is dead-lettered
@@ -51,6 +54,7 @@ import { createMapperRegistry } from "../04-normalize/normalize-spans.js";
 import { decodeTraceRequest, detectEncoding, toSpanRecords } from "../00-otlp/index.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 import { rebuildCaseResult } from "../06-rebuild/rebuild-case-result.js";
+import { NO_REQUEST_REASONS, whyNotARequest, type NoRequestReason } from "../06-rebuild/rag-request-evidence.js";
 import { retry, type RetryPolicy } from "../../core/retry.js";
 import { failure, success } from "../../core/result.js";
 import type { QuarantineSink, ResultSink, SinkFailure } from "../../store/ports/result-sink.js";
@@ -146,6 +150,11 @@ export class EvaluationWorker {
     /** Results the store refused for their values: kept in the quarantine table, not retried. */
     quarantined: 0,
   };
+  /**
+   * Traces that record no RAG request (rag-request-evidence.ts: an index being built, a service's other spans), by
+   * reason: not rebuilt into Case Results, not stored, counted here (ragscope_traces_without_request_total).
+   */
+  readonly tracesWithoutRequest: Record<NoRequestReason, number> = Object.fromEntries(NO_REQUEST_REASONS.map((reason) => [reason, 0])) as Record<NoRequestReason, number>;
   /**
    * Milliseconds spent, all together: evaluating (normalize, rebuild, rule
    * evaluators); in the sink's calls on this thread, until each hands its
@@ -432,7 +441,7 @@ export class EvaluationWorker {
   }
 
   /**
-   * A trace whose Case Result was dead-lettered is done: its messages no
+   * A trace whose Case Result was dead-lettered, or that records no request, is done: its messages no
    * longer wait for it, unless spans arrived after it was released (they
    * wait for the re-opened trace, as in `write`).
    */
@@ -447,11 +456,19 @@ export class EvaluationWorker {
    * Rebuilds, checks and evaluates one trace. A Case Result that fails its
    * schema is dead-lettered with the schema's reasons and null is returned:
    * it is never stored. The letter's key is the trace id, its value the
-   * rejected result as JSON, its position the trace's first message.
+   * rejected result as JSON, its position the trace's first message. A trace
+   * that records no RAG request is counted by reason and null is returned:
+   * it is no Case Result (rag-request-evidence.ts).
    */
   private async evaluate(trace: AssembledTrace<BusPosition>): Promise<CaseEvaluation | null> {
     const started = performance.now();
     const normalized = trace.spans.map((span) => this.normalize(span));
+    const notARequest = whyNotARequest(normalized);
+    if (notARequest !== null) {
+      this.tracesWithoutRequest[notARequest] += 1;
+      this.timings.evaluateMs += performance.now() - started;
+      return null;
+    }
     const rebuilt = rebuildCaseResult(trace, normalized);
     for (const note of rebuilt.rag_observation.malformed_attributes) {
       if (note.kind === "invalid_identifier") this.counters.rejectedIdentifiers += 1;

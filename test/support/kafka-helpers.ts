@@ -181,3 +181,12 @@ export async function groupProgress(kafka: Kafka, groupId: string, topic: string
     await admin.disconnect();
   }
 }
+
+/** Waits until the group has committed to the log end of every partition of the topic (everything read was settled). */
+export async function waitForCommitsAtEnd(kafka: Kafka, groupId: string, topic: string, timeoutMs = 30_000): Promise<void> {
+  await waitUntil(async () => (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end), {
+    description: "commits at the end of every partition",
+    timeoutMs,
+    intervalMs: 250,
+  });
+}

@@ -59,6 +59,7 @@ export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredS
       dead_letters: { metric: "ragscope_messages_dead_lettered_total" },
       malformed_json_attributes: { metric: "ragscope_malformed_json_attributes_total" },
       invalid_case_results: { metric: "ragscope_case_results_invalid_total" },
+      traces_without_request: { metric: "ragscope_traces_without_request_total" },
     }),
     gauges: withSinkWrite({ ...read(registry, { consumer_lag: { metric: "ragscope_queued_messages" }, open_traces: { metric: "ragscope_open_traces" } }), ...memory(registry) }, sink),
   });
@@ -75,6 +76,7 @@ export function evaluatorHealthReading(registry: MetricsRegistry, sink: Measured
       dead_letters: { metric: "ragscope_messages_dead_lettered_total" },
       malformed_json_attributes: { metric: "ragscope_malformed_json_attributes_total" },
       invalid_case_results: { metric: "ragscope_case_results_invalid_total" },
+      traces_without_request: { metric: "ragscope_traces_without_request_total" },
     }),
     // ragscope_kafka_consumer_lag covers every partition of the topic (each evaluator reports all of them);
     // the snapshot takes this member's own, so that snapshots of a group add up.

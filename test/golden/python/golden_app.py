@@ -173,3 +173,23 @@ def run_golden_app(
     if arguments.otlp_json:
         with open(arguments.otlp_json, "w", encoding="utf-8") as file:
             json.dump(to_otlp_json(memory.get_finished_spans()), file, ensure_ascii=False)
+
+
+def record_otlp_json(path: str, service_name: str, id_seed: int, instrumentor: Any, action: Callable[[], Any]) -> Any:
+    """
+    Runs `action` with `instrumentor` on, ids from a counter under `id_seed`,
+    and writes its spans to `path` as OTLP/JSON; returns what `action` returned.
+    For the recordings under test/data/ that are not goldens.
+    """
+    provider = TracerProvider(resource=Resource.create({"service.name": service_name}), id_generator=CountingIdGenerator(id_seed))
+    memory = InMemorySpanExporter()
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    instrumentor.instrument(tracer_provider=provider)
+    try:
+        result = action()
+    finally:
+        instrumentor.uninstrument()
+        provider.shutdown()
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(to_otlp_json(memory.get_finished_spans()), file, ensure_ascii=False, indent=1)
+    return result

@@ -17,27 +17,14 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from golden_app import FAKE_OPENAI_BASE_URL, chunk_metadata, embed_text, fake_openai_transport, run_golden_app
+from bigram_hash_embedding import BigramHashEmbedding
+from golden_app import FAKE_OPENAI_BASE_URL, chunk_metadata, fake_openai_transport, run_golden_app
 from llama_index.core import Settings, VectorStoreIndex
-from llama_index.core.embeddings import BaseEmbedding
 from llama_index.core.postprocessor import StructuredLLMRerank
 from llama_index.core.schema import TextNode
 from llama_index.llms.openai_like import OpenAILike
 from openinference.instrumentation import using_metadata
 from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
-
-
-class BigramHashEmbedding(BaseEmbedding):
-    """An embedding model that needs no model file and no network."""
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return embed_text(text)
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        return embed_text(query)
-
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return embed_text(query)
 
 
 def build_query_engine(scenario: dict[str, Any]):

@@ -43,6 +43,10 @@ class ScriptedSink implements ResultSink {
 
 const traceId = (n: number) => n.toString(16).padStart(32, "0");
 
+/** A span of a RAG request: the root is the SDK's request span, a child its retrieval. */
+const requestSpan = (fields: { traceId: string; spanId: string; parentSpanId: string }) =>
+  spanRecord({ ...fields, attributes: { "ragscope.stage": fields.parentSpanId === "" ? "request" : "retrieve" } });
+
 /** A sink with a bug: every write throws. */
 class ThrowingSink extends ScriptedSink {
   override write(): Promise<Result<void, SinkFailure>> {
@@ -65,9 +69,9 @@ function setup(options: { maxBatch: number; maxBatchBytes?: number; sink?: Scrip
     ...(options.maxBatchBytes === undefined ? {} : { maxBatchBytes: options.maxBatchBytes }),
     clock: () => now,
   });
-  /** One message at `offset` of partition 0 with the root span of trace `n` (or a child of it). */
+  /** One message at `offset` of partition 0 with the root span of trace `n` (or a child of it); each a request's (rag-request-evidence.ts). */
   const receive = (n: number, offset: number, spanId = `root${n}`, parentSpanId = "") =>
-    worker.accept([spanRecord({ traceId: traceId(n), spanId, parentSpanId })], [traceId(n)], { partition: 0, offset: String(offset) }, now);
+    worker.accept([requestSpan({ traceId: traceId(n), spanId, parentSpanId })], [traceId(n)], { partition: 0, offset: String(offset) }, now);
   const committable = () => worker.progress.committable().get(0);
   /** Lets pending promise callbacks and I/O turns run. */
   const turns = async (count = 5) => {
@@ -88,7 +92,7 @@ function setup(options: { maxBatch: number; maxBatchBytes?: number; sink?: Scrip
 describe("evaluation worker: pipelined writes", () => {
   test("a write holds at most maxBatchBytes of traces (estimated), and at least one trace, so large traces never make one insert body too long", async () => {
     // A bound a little above one span's estimate: each write takes one trace, though the count would allow ten.
-    const oneSpan = estimateSpanBytes(spanRecord({ traceId: traceId(1), spanId: "root1", parentSpanId: "" }));
+    const oneSpan = estimateSpanBytes(requestSpan({ traceId: traceId(1), spanId: "root1", parentSpanId: "" }));
     const { sink, worker, receive, committable, turns } = setup({ maxBatch: 10, maxBatchBytes: Math.ceil(oneSpan * 1.5) });
     for (let n = 1; n <= 3; n += 1) receive(n, n - 1);
     const round = worker.processReady(true);

@@ -110,6 +110,14 @@ describe("OpenLLMetry mapper", () => {
     assert.deepEqual(observation, { stage: "generate", model: "gpt", inputTokens: 10, outputTokens: null, totalTokens: 14, cost: null, timeToFirstTokenMs: null, answer: "hi", abstained: null });
   });
 
+  test("an embedding call (llm.request.type embedding, as OpenLLMetry's OpenAI instrumentation writes it) is no generation", () => {
+    // Attributes of Python OpenLLMetry's `openai.embeddings` span (LLMRequestTypeValues.EMBEDDING).
+    const observation = openLlmetryMapper.map(
+      spanRecord({ name: "openai.embeddings", attributes: { "llm.request.type": "embedding", "gen_ai.system": "openai", "gen_ai.request.model": "text-embedding-3-small", "gen_ai.usage.prompt_tokens": 8, "llm.usage.total_tokens": 8 } }),
+    );
+    assert.deepEqual(observation, { stage: "other" });
+  });
+
   test("the root workflow: query from entity input, linkage from association properties", () => {
     const observation = openLlmetryMapper.map(
       spanRecord({
@@ -207,5 +215,36 @@ describe("mapper registry priority", () => {
     assert.equal(normalize(spanRecord({ attributes: { "gen_ai.operation.name": "chat", "llm.request.type": "chat" } })).convention, "otel_genai");
     assert.equal(normalize(spanRecord({ attributes: { "llm.request.type": "chat" } })).convention, "openllmetry");
     assert.equal(normalize(spanRecord({ attributes: { "http.method": "GET" } })).convention, "none");
+  });
+});
+
+describe("LlamaIndex rerankers that OpenInference writes as CHAIN spans", () => {
+  const node = (id: string, score: string) => `<NodeWithScore(node=TextNode(id_=${id}), score=${score})>`;
+  const postprocessor = (name: string, output: string[]) =>
+    normalize(
+      spanRecord({
+        name,
+        attributes: {
+          "openinference.span.kind": "CHAIN",
+          "input.value": JSON.stringify({ nodes: [node("a", "0.7"), node("b", "None")], query_bundle: { query_str: "refunds?" } }),
+          "input.mime_type": "application/json",
+          "output.value": JSON.stringify(output),
+          "output.mime_type": "application/json",
+        },
+      }),
+    ).observation;
+
+  test("a reranker's _postprocess_nodes span: input and output nodes by id and score, the query from the query bundle", () => {
+    const observation = postprocessor("SentenceTransformerRerank._postprocess_nodes", [node("b", "0.93"), node("id with ), score= inside", "nan")]);
+    assert.equal(observation.stage, "rerank");
+    if (observation.stage !== "rerank") return;
+    assert.equal(observation.query, "refunds?");
+    assert.deepEqual(observation.input?.map((document) => [document.chunkId, document.score]), [["a", 0.7], ["b", null]]);
+    assert.deepEqual(observation.output?.map((document) => [document.chunkId, document.score]), [["b", 0.93], ["id with ), score= inside", null]]);
+  });
+
+  test("a filter is no rerank, and an output that is not a list of nodes is not read as one", () => {
+    assert.deepEqual(postprocessor("SimilarityPostprocessor._postprocess_nodes", [node("a", "0.7")]), { stage: "other" });
+    assert.deepEqual(postprocessor("LLMRerank._postprocess_nodes", [node("a", "0.7"), "Empty Response"]), { stage: "other" });
   });
 });
