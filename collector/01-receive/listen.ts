@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** Which of the collector's servers could not bind; the CLI names the flag and variable that move it. */
-export type ListenerPurpose = "receiver" | "metrics";
+export type ListenerPurpose = "receiver" | "grpc" | "metrics";
 
 export class PortInUseError extends Error {
   constructor(

@@ -18,8 +18,18 @@ export type RejectionReason =
   | "clientAborted"
   | "internalError";
 
+/** The transport a request came by: OTLP/HTTP or OTLP/gRPC. */
+export type ReceiverProtocol = "http" | "grpc";
+
+/** The requests of one transport and what became of them (a share of the receiver's totals). */
+export interface ProtocolCounters {
+  requests: number;
+  accepted: number;
+  rejected: Record<RejectionReason, number>;
+}
+
 export interface ReceiverCounters {
-  /** HTTP requests received, whatever became of them. */
+  /** Requests received (OTLP/HTTP and OTLP/gRPC), whatever became of them. */
   requests: number;
   /** Requests answered 200: their spans are in the bus. */
   accepted: number;
@@ -46,6 +56,25 @@ export interface ReceiverCounters {
   /** Connections closed on arrival because RAGSCOPE_MAX_CONNECTIONS were open. */
   connectionsDropped: number;
   rejected: Record<RejectionReason, number>;
+  /** The OTLP/gRPC requests among them (the rest came over HTTP). */
+  grpc: ProtocolCounters;
+}
+
+function noRejections(): Record<RejectionReason, number> {
+  return {
+    notFound: 0,
+    methodNotAllowed: 0,
+    unauthorized: 0,
+    unsupportedMediaType: 0,
+    payloadTooLarge: 0,
+    overBudget: 0,
+    timedOut: 0,
+    malformed: 0,
+    publishUnavailable: 0,
+    publishFailed: 0,
+    clientAborted: 0,
+    internalError: 0,
+  };
 }
 
 export function createReceiverCounters(): ReceiverCounters {
@@ -63,19 +92,7 @@ export function createReceiverCounters(): ReceiverCounters {
     linksDropped: 0,
     namesTruncated: 0,
     connectionsDropped: 0,
-    rejected: {
-      notFound: 0,
-      methodNotAllowed: 0,
-      unauthorized: 0,
-      unsupportedMediaType: 0,
-      payloadTooLarge: 0,
-      overBudget: 0,
-      timedOut: 0,
-      malformed: 0,
-      publishUnavailable: 0,
-      publishFailed: 0,
-      clientAborted: 0,
-      internalError: 0,
-    },
+    rejected: noRejections(),
+    grpc: { requests: 0, accepted: 0, rejected: noRejections() },
   };
 }

@@ -12,11 +12,25 @@ import type { ReceiverOptions } from "./start-receiver.js";
 /** Everything but where the spans go (the bus) and what only tests set (clock, error hook). */
 export type ConfiguredReceiverOptions = Omit<ReceiverOptions, "publisher" | "defaultRetryAfterSeconds" | "now" | "onInternalError">;
 
+/** OTLP's gRPC port, as 4318 is its HTTP one. */
+export const defaultGrpcPort = 4317;
+
+/**
+ * The OTLP/gRPC port the settings ask for; null: none. Unset, it is 4317 — or a free port when the HTTP port
+ * is 0: whoever asks for a free HTTP port (`ragscope demo`, tests run side by side) runs a collector beside
+ * others and must not take 4317 from one of them either.
+ */
+export function grpcPortOf(receiver: Readonly<CollectorConfig["receiver"]>): number | null {
+  if (receiver.grpcPort === "off") return null;
+  return receiver.grpcPort ?? (receiver.port === 0 ? 0 : defaultGrpcPort);
+}
+
 export function receiverOptions(config: Readonly<CollectorConfig>): ConfiguredReceiverOptions {
   const { receiver } = config;
   return {
     host: receiver.host,
     port: receiver.port,
+    grpcPort: grpcPortOf(receiver),
     maxBodyBytes: receiver.maxBodyBytes,
     authTokens: receiver.authTokens,
     tenantTokens: receiver.tenantTokens,

@@ -7,6 +7,24 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { encodeExportPartialSuccess, encodeExportSuccess, encodeRpcStatus, type RpcCodeNumber } from "../00-otlp/otlp-export-response.js";
 import type { OtlpEncoding } from "../00-otlp/otlp-encoding.js";
 import { contentTypeOf } from "./request-encoding.js";
+import type { ExportRefusal } from "./export-trace-request.js";
+import type { RejectionReason } from "./receiver-counters.js";
+
+/** The HTTP status of each refusal (interop.md §5): 503 and 408 are retried by OTLP clients, the other 4xx and 500 are not. */
+const httpStatusOf: Record<RejectionReason, number> = {
+  notFound: 404,
+  methodNotAllowed: 405,
+  unauthorized: 401,
+  unsupportedMediaType: 415,
+  payloadTooLarge: 413,
+  overBudget: 503,
+  timedOut: 408,
+  malformed: 400,
+  publishUnavailable: 503,
+  publishFailed: 500,
+  clientAborted: 499,
+  internalError: 500,
+};
 
 export interface FailureAnswer {
   httpStatus: number;
@@ -28,6 +46,14 @@ export function sendFailure(
 ): void {
   const body = encodeRpcStatus({ code: answer.rpcCode, message: answer.message }, encoding);
   send(request, response, answer.httpStatus, encoding, body, answer.headers ?? {});
+}
+
+/** A refusal of the shared pipeline (export-trace-request.ts) as OTLP/HTTP words it. */
+export function sendRefusal(request: IncomingMessage, response: ServerResponse, encoding: OtlpEncoding, refusal: ExportRefusal): void {
+  const headers: OutgoingHttpHeaders = {};
+  if (refusal.retryAfterSeconds !== undefined) headers["retry-after"] = String(refusal.retryAfterSeconds);
+  if (refusal.reason === "unauthorized") headers["www-authenticate"] = 'Bearer realm="ragscope"';
+  sendFailure(request, response, encoding, { httpStatus: httpStatusOf[refusal.reason], rpcCode: refusal.rpcCode, message: refusal.message, headers });
 }
 
 function send(

@@ -1,6 +1,8 @@
 /**
- * The OTLP/HTTP trace receiver: a plain node:http server with one route,
- * `POST /v1/traces` (shared/reference/interop.md §5).
+ * The OTLP trace receiver: a plain node:http server with one route,
+ * `POST /v1/traces` (shared/reference/interop.md §5), and, when a gRPC port is
+ * given, an OTLP/gRPC server beside it (start-grpc-server.ts) that shares its
+ * pipeline, byte budget, decode threads and counters.
  *
  * It must outlive every client: a bad request gets its 4xx and the server goes
  * on; a client that disconnects mid-body is counted and forgotten; an
@@ -28,6 +30,7 @@ import type { RequestLimits } from "../00-otlp/enforce-request-limits.js";
 import { DEFAULT_MAX_ATTRIBUTE_KEY_BYTES, DEFAULT_MAX_ATTRIBUTES_PER_SPAN, DEFAULT_MAX_EVENTS_PER_SPAN, DEFAULT_MAX_LINKS_PER_SPAN, DEFAULT_MAX_NAME_BYTES } from "../00-otlp/per-span-bounds.js";
 import { DEFAULT_MAX_ITEMS_PER_REQUEST } from "../00-otlp/count-request-items.js";
 import { latestSpanTimeNanos } from "../00-otlp/reject-future-spans.js";
+import { startGrpcServer, type RunningGrpcServer } from "./start-grpc-server.js";
 
 /** The limit OTLP recommends for a decompressed body (§5). */
 export const defaultMaxBodyBytes = 64 * 1024 * 1024;
@@ -59,6 +62,8 @@ export interface ReceiverOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** The OTLP/gRPC port on the same host (0 picks a free one); absent or null: no gRPC server. */
+  grpcPort?: number | null;
   /** Largest body accepted after decompression; 64 MiB when not given. */
   maxBodyBytes?: number;
   /** Bearer tokens that may export; when empty or absent, no token is asked for. */
@@ -93,8 +98,14 @@ export interface RunningReceiver {
   /** Base URL, e.g. `http://127.0.0.1:4318`; traces go to `${url}/v1/traces`. */
   url: string;
   port: number;
+  /** The OTLP/gRPC endpoint, e.g. `http://127.0.0.1:4317`; null when gRPC is off. */
+  grpcUrl: string | null;
+  grpcPort: number | null;
   counters: ReceiverCounters;
-  /** Stops taking connections and resolves once requests in flight are answered. */
+  /**
+   * Stops taking connections and resolves once requests in flight are answered; gRPC calls still
+   * running after the request timeout are ended then.
+   */
   close(): Promise<void>;
 }
 
@@ -159,18 +170,33 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     throw error;
   }
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const closeHttp = () =>
+    new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      // Keep-alive connections with no request in flight would hold close() open.
+      server.closeIdleConnections();
+    });
+
+  let grpcServer: RunningGrpcServer | null = null;
+  if (options.grpcPort !== undefined && options.grpcPort !== null) {
+    try {
+      grpcServer = await startGrpcServer({ host: options.host, port: options.grpcPort, context, onInternalError });
+    } catch (error) {
+      await closeHttp();
+      await decoders.close();
+      throw error;
+    }
+  }
 
   let closing: Promise<void> | null = null;
   return {
     url: `http://${hostForUrl}:${address.port}`,
     port: address.port,
+    grpcUrl: grpcServer?.url ?? null,
+    grpcPort: grpcServer?.port ?? null,
     counters,
     close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive connections with no request in flight would hold close() open.
-        server.closeIdleConnections();
-      }).finally(() => decoders.close());
+      closing ??= Promise.all([closeHttp(), grpcServer?.close(requestTimeoutMs)]).then(() => {}).finally(() => decoders.close());
       return closing;
     },
   };

@@ -18,6 +18,8 @@ export interface ServeWithUi {
   uiUrl: string;
   /** The OTLP/HTTP receiver's base URL (POST to `${receiverUrl}/v1/traces`). */
   receiverUrl: string;
+  /** The OTLP/gRPC receiver's endpoint (http://host:port), null when serve said gRPC is off. */
+  grpcUrl: string | null;
   child: ChildProcess;
   exited: Promise<number | null>;
   /** Everything serve printed so far, stdout and stderr. */
@@ -51,6 +53,7 @@ export async function startServeWithUi(dataDir: string, environment: Record<stri
   while (!readyLine.test(output) && child.exitCode === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   const uiUrl = /web UI and read API on (http:\/\/[\d.:]+)/.exec(output)?.[1] ?? "";
   const receiverUrl = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(output)?.[1] ?? "";
+  const grpcUrl = /OTLP\/gRPC on (http:\/\/[\d.:]+)/.exec(output)?.[1] ?? null;
   if (uiUrl === "" || receiverUrl === "" || !readyLine.test(output)) {
     // Not left running behind a failed start (a serve that did not say the line in time).
     child.kill("SIGKILL");
@@ -60,5 +63,5 @@ export async function startServeWithUi(dataDir: string, environment: Record<stri
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     return exited;
   };
-  return { uiUrl, receiverUrl, child, exited, output: () => output, stop };
+  return { uiUrl, receiverUrl, grpcUrl, child, exited, output: () => output, stop };
 }

@@ -14,6 +14,7 @@ import { OnlineSettingsError } from "../online/online-settings-error.js";
 
 const moveWith = {
   receiver: "--port N (or RAGSCOPE_RECEIVER_PORT); --port 0 picks a free port",
+  grpc: "--grpc-port N (or RAGSCOPE_GRPC_PORT); 0 picks a free port, off turns OTLP/gRPC off",
   metrics: "--metrics-port N (or RAGSCOPE_METRICS_PORT); 0 picks a free port",
 } as const;
 
@@ -21,7 +22,7 @@ const moveWith = {
 export function describeFailure(commandName: string, error: unknown, debug: boolean): string[] {
   const command = commandName === "" ? "" : ` ${commandName}`;
   if (error instanceof PortInUseError) {
-    const role = error.purpose === "receiver" ? "the OTLP/HTTP receiver" : "the metrics endpoint";
+    const role = { receiver: "the OTLP/HTTP receiver", grpc: "the OTLP/gRPC receiver", metrics: "the metrics endpoint" }[error.purpose];
     return [
       `ragscope${command}: port ${error.port} on ${error.host} is already in use, so ${role} cannot start ` +
         `(another collector — ragscope, the OTel Collector, Jaeger or Phoenix — may be running there); choose another port with ${moveWith[error.purpose]}`,

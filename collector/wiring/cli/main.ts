@@ -86,6 +86,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--timeout-ms <ms>", "per-case timeout of the task", positiveInteger, 60_000)
     .option("--baseline <run>", "a stored run to compare with (paired bootstrap, McNemar, regression rules)")
     .option("--tenant <id>", "run as this tenant: every request is recorded under it, and the run and --baseline are read only from its data (embedded collector only)")
+    .option("--all-tenants", "compare and gate against a --baseline whose results carry several tenants, all of them together; without it such a baseline is refused before any case runs (exit 2), since any tenant's spans may name any run id")
     .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
     .option("--split <name>", "only the cases of this split (metadata.split or metadata.dataset_role)")
     .option("--output <file>", "write the Case Results and Evaluation Results as JSON")
@@ -104,16 +105,17 @@ export async function main(argv: string[], output: Output = standardOutput, envi
 
   program
     .command("serve")
-    .description("run the collector on the embedded default as a service (OTLP/HTTP receiver, in-process evaluation, ClickHouse engine, /metrics)")
+    .description("run the collector on the embedded default as a service (OTLP/HTTP and OTLP/gRPC receiver, in-process evaluation, ClickHouse engine, /metrics)")
     .option("--dataset <file>", "load Eval Cases from a dataset file (repeatable), for traces of offline runs", repeatable, [] as string[])
     .addOption(dataDirOption())
     .option("--host <host>", "receiver address (default 127.0.0.1, or RAGSCOPE_RECEIVER_HOST)")
     .option("--port <port>", "receiver port (default 4318, or RAGSCOPE_RECEIVER_PORT; 0 picks a free one)", port)
+    .option("--grpc-port <port>", "OTLP/gRPC receiver port (default 4317, or a free one when --port is 0; RAGSCOPE_GRPC_PORT); 0 picks a free one, off turns gRPC off")
     .option("--metrics-port <port>", "port of /metrics, /healthz and /readyz (default 9464, or RAGSCOPE_METRICS_PORT; 0 picks a free one)", port)
     .option("--ui-host <host>", "address of the web UI and read API (default 127.0.0.1; any other address needs RAGSCOPE_UI_TOKENS=reviewer=token,...)")
     .option("--ui-port <port>", "port of the web UI and read API (default 4000; 0 picks a free one)", port)
     .addOption(configFileOption())
-    .action(async (options: { dataset: string[]; dataDir?: string; host?: string; port?: number; metricsPort?: number; uiHost?: string; uiPort?: number; config?: string }) => {
+    .action(async (options: { dataset: string[]; dataDir?: string; host?: string; port?: number; grpcPort?: string; metricsPort?: number; uiHost?: string; uiPort?: number; config?: string }) => {
       const { serveCommand } = await import("./serve-command.js");
       exitCode = await serveCommand(options, settingsRequest(options.config), output);
     });
@@ -173,8 +175,8 @@ export async function main(argv: string[], output: Output = standardOutput, envi
   const roles = [
     {
       name: "receive",
-      description: "receive OTLP/HTTP traces and publish them to Kafka, keyed by trace id",
-      sections: ["receiver.host", "receiver.port", "kafka.brokers", "kafka.clientId", "kafka.topic", "kafka.maxMessageBytes", "kafka.compression", "kafka.publishTimeoutMs", "kafka.probeIntervalMs", "kafka.stopTimeoutMs", "observe"],
+      description: "receive OTLP traces (HTTP and gRPC) and publish them to Kafka, keyed by trace id",
+      sections: ["receiver.host", "receiver.port", "receiver.grpcPort", "kafka.brokers", "kafka.clientId", "kafka.topic", "kafka.maxMessageBytes", "kafka.compression", "kafka.publishTimeoutMs", "kafka.probeIntervalMs", "kafka.stopTimeoutMs", "observe"],
     },
     {
       name: "evaluate",
@@ -184,8 +186,8 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     },
     {
       name: "collect",
-      description: "receive OTLP/HTTP, publish to Kafka and evaluate from Kafka in one process",
-      sections: ["receiver.host", "receiver.port", "kafka", "clickhouse", "assembler", "memory", "sink", "observe"],
+      description: "receive OTLP (HTTP and gRPC), publish to Kafka and evaluate from Kafka in one process",
+      sections: ["receiver.host", "receiver.port", "receiver.grpcPort", "kafka", "clickhouse", "assembler", "memory", "sink", "observe"],
     },
   ] as const;
   for (const role of roles) {

@@ -1,7 +1,7 @@
 /**
  * The production roles over Kafka, each a long-running process around
  * run/collector-process.ts:
- * - `receive`: OTLP/HTTP in, the Kafka span topic out (keyed OTLP protobuf,
+ * - `receive`: OTLP/HTTP and OTLP/gRPC in, the Kafka span topic out (keyed OTLP protobuf,
  *   one message per trace); scale it like any stateless HTTP service. It
  *   needs no database to start: with RAGSCOPE_CLICKHOUSE_URL set, its health
  *   snapshots are written there best-effort (never DDL, never fatal).
@@ -13,6 +13,7 @@
 import { runCollectorProcess, type Output, type RunningRoles } from "../run/collector-process.js";
 import { startKafkaEvaluator } from "../run/kafka-evaluator-role.js";
 import { startKafkaReceiver, type RoleContext } from "../run/kafka-receiver-role.js";
+import type { RunningReceiver } from "../../01-receive/start-receiver.js";
 import { clickHouseServerConnection, type ClickHouseConfig, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { ClickHouseHealthSink } from "../../../store/clickhouse/clickhouse-health-sink.js";
 import { BestEffortHealthSink, registerHealthSinkMetrics } from "../observe/best-effort-health-sink.js";
@@ -39,7 +40,7 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
     });
     return {
       readiness: role.readiness,
-      describe: [`receiver listening on ${role.receiver.url} → Kafka topic ${config.kafka.topic} (${config.kafka.brokers.join(",")})`],
+      describe: [`receiver listening on ${role.receiver.url} → Kafka topic ${config.kafka.topic} (${config.kafka.brokers.join(",")})`, grpcLine(role.receiver)],
       async close() {
         await role.close();
         await health?.connection.close();
@@ -67,6 +68,7 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
       readiness: [...receiver.readiness, ...evaluator.readiness],
       describe: [
         `receiver listening on ${receiver.receiver.url} → Kafka topic ${config.kafka.topic} (${config.kafka.brokers.join(",")})`,
+        grpcLine(receiver.receiver),
         `evaluator in group ${config.kafka.groupId} → ${evaluator.store.describe()}`,
       ],
       failed: evaluator.failed,
@@ -78,6 +80,11 @@ const roles: Record<RoleName, Parameters<typeof runCollectorProcess>[0]["start"]
     };
   },
 };
+
+/** The OTLP/gRPC address, on a line of its own after the HTTP one (tools parse "receiver listening on" for the HTTP URL). */
+function grpcLine(receiver: RunningReceiver): string {
+  return receiver.grpcUrl === null ? "OTLP/gRPC off (--grpc-port off)" : `OTLP/gRPC on ${receiver.grpcUrl}`;
+}
 
 export async function runRole(name: RoleName, request: SettingsRequest, flags: FlagValues, output: Output): Promise<number> {
   const resolved = await settingsForCommand(name, request, { flags });

@@ -1,6 +1,6 @@
 /**
  * `ragscope serve`: the collector on the embedded default as a long-running
- * service — OTLP/HTTP receiver (4318), in-process bus, evaluation, the
+ * service — OTLP/HTTP receiver (4318) and OTLP/gRPC receiver (4317), in-process bus, evaluation, the
  * ClickHouse engine in-process (or a server with RAGSCOPE_CLICKHOUSE_URL) —
  * for local development and single-node use, with /metrics, /healthz and
  * /readyz (9464). `--dataset` loads Eval Cases so traces of offline runs
@@ -31,6 +31,8 @@ export interface ServeOptions {
   dataset: string[];
   dataDir?: string;
   port?: number;
+  /** A port, or "off"; checked by the settings schema. */
+  grpcPort?: string;
   host?: string;
   metricsPort?: number;
   /** The web UI and read API (ui/): address and port; 0 picks a free port. */
@@ -55,6 +57,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     flags: {
       "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" },
       "receiver.port": { value: options.port, flag: "--port" },
+      "receiver.grpcPort": { value: options.grpcPort, flag: "--grpc-port" },
       "receiver.host": { value: options.host, flag: "--host" },
       "observe.port": { value: options.metricsPort, flag: "--metrics-port" },
     },
@@ -115,6 +118,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     return ExitCode.undecided;
   }
   output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.store.describe()}`);
+  output.log(`ragscope serve: ${collector.receiverGrpcUrl === null ? "OTLP/gRPC off (--grpc-port off)" : `OTLP/gRPC on ${collector.receiverGrpcUrl}`}`);
   output.log(`ragscope serve: /metrics, /healthz and /readyz on ${observe.url}`);
   output.log(`ragscope serve: web UI and read API on ${ui.url} (${describeAccess(uiAccess)})`);
   output.log(`ragscope serve: ${datasets.reduce((total, dataset) => total + dataset.cases.length, 0)} Eval Cases loaded; online evaluation: ${online.judgeDescription}`);

@@ -162,6 +162,12 @@ export const collectorSections = {
   receiver: z.strictObject({
     host: z.string().min(1).default("127.0.0.1"),
     port: integer(0).max(65535, "must be a TCP port (0-65535)").default(4318),
+    /**
+     * OTLP/gRPC port on the same host, or "off". Unset: 4317, OTLP's gRPC port as 4318 is its HTTP one (what
+     * opentelemetry-exporter-otlp in Python sends to by default) — or a free port when `port` is 0, so a collector
+     * started on free ports (`ragscope demo`, tests) never takes 4317 from one already running (receiver-options.ts).
+     */
+    grpcPort: z.union([z.literal("off"), integer(0).max(65535, "must be a TCP port (0-65535)")], { error: "must be a TCP port (0-65535; 0 picks a free one) or off" }).optional(),
     maxBodyBytes: integer(1024).default(64 * MEBIBYTE),
     authTokens: z.array(z.string().min(1)).default([]),
     /**

@@ -9,6 +9,7 @@
 export const environmentVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_RECEIVER_HOST: "receiver.host",
   RAGSCOPE_RECEIVER_PORT: "receiver.port",
+  RAGSCOPE_GRPC_PORT: "receiver.grpcPort",
   RAGSCOPE_MAX_BODY_BYTES: "receiver.maxBodyBytes",
   RAGSCOPE_AUTH_TOKENS: "receiver.authTokens",
   RAGSCOPE_TENANT_TOKENS: "receiver.tenantTokens",
@@ -121,6 +122,7 @@ export const configFileVariable = "RAGSCOPE_CONFIG";
 export const configFlags: readonly { flag: string; path: string; description: string }[] = [
   { flag: "--host <host>", path: "receiver.host", description: "OTLP/HTTP receiver address (RAGSCOPE_RECEIVER_HOST)" },
   { flag: "--port <port>", path: "receiver.port", description: "OTLP/HTTP receiver port, 0 for any free one (RAGSCOPE_RECEIVER_PORT)" },
+  { flag: "--grpc-port <port>", path: "receiver.grpcPort", description: "OTLP/gRPC receiver port, 0 for any free one, off for none (RAGSCOPE_GRPC_PORT; default 4317, or a free port when --port is 0)" },
   { flag: "--kafka-brokers <list>", path: "kafka.brokers", description: "comma-separated host:port list (RAGSCOPE_KAFKA_BROKERS, default localhost:9092)" },
   { flag: "--kafka-client-id <id>", path: "kafka.clientId", description: "Kafka client id (RAGSCOPE_KAFKA_CLIENT_ID)" },
   { flag: "--topic <name>", path: "kafka.topic", description: "span topic (RAGSCOPE_KAFKA_TOPIC, default otlp_spans)" },

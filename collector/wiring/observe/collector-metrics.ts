@@ -23,6 +23,7 @@ import type { MeasuredSink } from "./measured-sink.js";
 import type { Histogram, MetricsRegistry, Sample } from "./metrics-registry.js";
 import { DEAD_LETTER_REASONS } from "../../02-transport/kafka/route-message.js";
 import { SPAN_REFUSAL_REASONS } from "../../02-transport/kafka/screen-consumed-spans.js";
+import { NO_REQUEST_REASONS } from "../../06-rebuild/rag-request-evidence.js";
 
 /** Seconds; ClickHouse inserts of a batch take milliseconds to seconds. */
 export const sinkLatencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -73,10 +74,7 @@ export function registerProcessMetrics(registry: MetricsRegistry, limits: { maxH
 
 export function registerReceiverMetrics(registry: MetricsRegistry, counters: ReceiverCounters, publisher: KafkaTracePublisher): void {
   const role = { role: "receiver" };
-  registry.counter("ragscope_receiver_requests_total", "OTLP/HTTP requests by outcome", () => [
-    { labels: { outcome: "accepted" }, value: counters.accepted },
-    ...Object.entries(counters.rejected).map(([reason, value]) => ({ labels: { outcome: reason }, value })),
-  ]);
+  registerReceiverRequestMetrics(registry, counters);
   // `ragscope collect` starts the evaluator first: the receiver then adds its samples under role="receiver".
   const shared = (name: string, help: string, value: () => number) => {
     if (registry.has(name)) registry.extend(name, () => [{ labels: role, value: value() }]);
@@ -90,6 +88,18 @@ export function registerReceiverMetrics(registry: MetricsRegistry, counters: Rec
   ]);
   registry.counter("ragscope_kafka_publish_failures_total", "failed publishes to Kafka", () => [{ labels: role, value: publisher.counters.failures }]);
   registerReceiverBoundMetrics(registry, counters);
+}
+
+/** The receiver's requests by outcome: all of them (OTLP/HTTP and OTLP/gRPC), and the gRPC ones among them on their own. */
+function registerReceiverRequestMetrics(registry: MetricsRegistry, counters: ReceiverCounters): void {
+  registry.counter("ragscope_receiver_requests_total", "OTLP requests (HTTP and gRPC) by outcome", () => [
+    { labels: { outcome: "accepted" }, value: counters.accepted },
+    ...Object.entries(counters.rejected).map(([reason, value]) => ({ labels: { outcome: reason }, value })),
+  ]);
+  registry.counter("ragscope_receiver_grpc_requests_total", "OTLP/gRPC requests by outcome (also counted in ragscope_receiver_requests_total)", () => [
+    { labels: { outcome: "accepted" }, value: counters.grpc.accepted },
+    ...Object.entries(counters.grpc.rejected).map(([reason, value]) => ({ labels: { outcome: reason }, value })),
+  ]);
 }
 
 /** What the receiver changed in spans it accepted, at its bounds (SECURITY.md "Limits"): each change is also recorded on its span. */
@@ -156,6 +166,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
   registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
   registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic", () => worker.counters.unknownCases);
+  registerTracesWithoutRequest(registry, worker);
   registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
   registry.counter("ragscope_traces_quarantined_total", "traces whose results the store refused as bad data, kept in the quarantined_results table", () => worker.counters.quarantined);
   registry.counter("ragscope_sink_write_failures_total", "failed sink writes (each retried)", () => sink.counters.failures);
@@ -183,6 +194,18 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_kafka_commits_total", "offset commits", () => runner.committer.counters.commits);
   registry.counter("ragscope_kafka_commit_failures_total", "offset commits that failed (retried on the next tick)", () => runner.committer.counters.failures);
   registry.counter("ragscope_kafka_produce_retries_total", "retries of republishing or dead-lettering while the broker refused", () => runner.counters.produceRetries);
+}
+
+/**
+ * Traces that record no RAG request (collector/06-rebuild/rag-request-evidence.ts), by reason, every reason from the
+ * start at 0: not Case Results, so no other counter shows them, and an operator sees what the collector set aside.
+ */
+function registerTracesWithoutRequest(registry: MetricsRegistry, worker: EvaluationWorker): void {
+  registry.counter(
+    "ragscope_traces_without_request_total",
+    "traces that record no RAG request (no retrieval, rerank, context, generation, citation or feedback span and no request span marked as one): not rebuilt into Case Results, not stored; embedding_only: only embedding spans (an index being built), no_rag_stage: any other",
+    () => NO_REQUEST_REASONS.map((reason) => ({ labels: { reason }, value: worker.tracesWithoutRequest[reason] })),
+  );
 }
 
 /**
@@ -222,10 +245,7 @@ export interface EmbeddedParts {
 
 export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: EmbeddedParts): void {
   const { receiver, worker } = parts;
-  registry.counter("ragscope_receiver_requests_total", "OTLP/HTTP requests by outcome", () => [
-    { labels: { outcome: "accepted" }, value: receiver.accepted },
-    ...Object.entries(receiver.rejected).map(([reason, value]) => ({ labels: { outcome: reason }, value })),
-  ]);
+  registerReceiverRequestMetrics(registry, receiver);
   registry.counter("ragscope_spans_received_total", "spans in decoded OTLP requests", () => receiver.spansReceived);
   registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => receiver.spansReceived - receiver.spansAccepted);
   registerReceiverBoundMetrics(registry, receiver);
@@ -242,6 +262,7 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
   registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
   registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic", () => worker.counters.unknownCases);
+  registerTracesWithoutRequest(registry, worker);
   registry.counter("ragscope_sink_write_failures_total", "failed store writes (each retried)", () => worker.counters.sinkFailures);
   registry.gauge("ragscope_queued_messages", "messages waiting in the in-process bus", () => parts.queued());
   registry.gauge("ragscope_queued_bytes", "bytes the in-process bus holds (estimated heap of decoded traces), bounded by RAGSCOPE_MAX_QUEUED_BYTES", () => parts.queuedBytes());

@@ -29,6 +29,8 @@ import type { Store } from "../../../store/ports/store.js";
 
 export interface EmbeddedCollector {
   receiverUrl: string;
+  /** The OTLP/gRPC endpoint (http://host:port); null when gRPC is off. */
+  receiverGrpcUrl: string | null;
   /** What the receiver accepted and refused, for /metrics. */
   receiverCounters: ReceiverCounters;
   /** The configured store (ClickHouse server or embedded engine), migrated; closed by `close`. */
@@ -115,6 +117,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
 
   return {
     receiverUrl: receiver.url,
+    receiverGrpcUrl: receiver.grpcUrl,
     receiverCounters: receiver.counters,
     store,
     worker,

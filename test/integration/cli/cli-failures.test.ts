@@ -134,6 +134,20 @@ describe("ragscope serve and a busy machine", () => {
     assert.match(lines[0]!, new RegExp(`^ragscope serve: port ${occupiedPort} on 127\\.0\\.0\\.1 is already in use.*--port N \\(or RAGSCOPE_RECEIVER_PORT\\)`));
   });
 
+  test("an OTLP/gRPC port in use: exit 2 and one line naming --grpc-port, RAGSCOPE_GRPC_PORT and how to turn gRPC off", () => {
+    const result = run(["serve", "--port", "0", "--grpc-port", String(occupiedPort), "--metrics-port", "0", "--data-dir", path.join(folder, "grpc")], folder);
+    assert.equal(result.status, 2);
+    const lines = result.stderr.trim().split("\n");
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0]!, new RegExp(`^ragscope serve: port ${occupiedPort} on 127\\.0\\.0\\.1 is already in use, so the OTLP/gRPC receiver cannot start.*--grpc-port N \\(or RAGSCOPE_GRPC_PORT\\).*off turns OTLP/gRPC off`));
+  });
+
+  test("an OTLP/gRPC port that is no port: exit 2 naming the flag and what it takes", () => {
+    const result = run(["serve", "--port", "0", "--grpc-port", "grpc", "--metrics-port", "0", "--data-dir", path.join(folder, "grpc-word")], folder);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /flag --grpc-port: must be a TCP port \(0-65535; 0 picks a free one\) or off/);
+  });
+
   test("a metrics port in use: exit 2 naming --metrics-port and RAGSCOPE_METRICS_PORT", () => {
     const result = run(["serve", "--port", "0", "--metrics-port", String(occupiedPort), "--data-dir", path.join(folder, "b")], folder);
     assert.equal(result.status, 2);

@@ -223,8 +223,8 @@ describe("docker compose file", () => {
       const services = (await readCompose(environment)).services as Record<string, ComposeService>;
       return Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`));
     };
-    assert.deepEqual((await published(FILLED_ENV)).sort(), ["clickhouse 127.0.0.1:8123:8123", "grafana 127.0.0.1:3000:3000", "receiver 127.0.0.1:4318:4318"]);
-    assert.deepEqual((await published({ ...FILLED_ENV, RAGSCOPE_PUBLISH_ADDRESS: "0.0.0.0" })).sort(), ["clickhouse 0.0.0.0:8123:8123", "grafana 0.0.0.0:3000:3000", "receiver 0.0.0.0:4318:4318"]);
+    assert.deepEqual((await published(FILLED_ENV)).sort(), ["clickhouse 127.0.0.1:8123:8123", "grafana 127.0.0.1:3000:3000", "receiver 127.0.0.1:4317:4317", "receiver 127.0.0.1:4318:4318"]);
+    assert.deepEqual((await published({ ...FILLED_ENV, RAGSCOPE_PUBLISH_ADDRESS: "0.0.0.0" })).sort(), ["clickhouse 0.0.0.0:8123:8123", "grafana 0.0.0.0:3000:3000", "receiver 0.0.0.0:4317:4317", "receiver 0.0.0.0:4318:4318"]);
     assert.equal((await readEnvExample()).RAGSCOPE_PUBLISH_ADDRESS, "127.0.0.1");
   });
 

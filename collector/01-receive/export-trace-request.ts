@@ -1,0 +1,174 @@
+/**
+ * The receiver's one pipeline, whatever the transport carried the request
+ * (OTLP/HTTP: handle-trace-export.ts; OTLP/gRPC: grpc-trace-service.ts):
+ * auth → admission (byte budget, bus) → decode → split by trace id → publish
+ * → outcome (DESIGN.md "Data flow"; shared/reference/interop.md §5).
+ *
+ * Each transport reads the body its own way and words the outcome in its own
+ * protocol (an HTTP status, a gRPC status); what is decided and counted is
+ * decided and counted here, once, so the two cannot drift apart.
+ *
+ * The outcome is "accepted" only once the bus confirmed every message of the
+ * request: a client told so may drop its copy, so nothing may be acknowledged
+ * that is not durable (STYLE.md "Acknowledge only what is durable").
+ */
+import { failure, success, type Result } from "../../core/result.js";
+import type { PublishFailure, TracePublisher } from "../02-transport/trace-bus.js";
+import type { RequestLimits } from "../00-otlp/enforce-request-limits.js";
+import type { OtlpEncoding } from "../00-otlp/otlp-encoding.js";
+import { RpcCode, type RpcCodeNumber } from "../00-otlp/otlp-export-response.js";
+import type { BearerAuthorization, Credential } from "./bearer-authorization.js";
+import type { ByteBudget } from "./byte-budget.js";
+import type { DecodePool } from "./decode-pool.js";
+import type { ReceiverCounters, ReceiverProtocol, RejectionReason } from "./receiver-counters.js";
+
+export interface TraceExportContext {
+  publisher: TracePublisher;
+  maxBodyBytes: number;
+  /** Null when the receiver takes requests without a token. */
+  authorization: BearerAuthorization | null;
+  counters: ReceiverCounters;
+  /** Seconds a client should wait when the bus could not say. */
+  defaultRetryAfterSeconds: number;
+  /** Decompressed body bytes all requests may hold at once. */
+  budget: ByteBudget;
+  limits: RequestLimits;
+  decoders: DecodePool;
+  /** Time a client has to send its whole body. */
+  requestTimeoutMs: number;
+  /** The latest span time a request may carry now (Unix nanoseconds: the clock plus RAGSCOPE_MAX_FUTURE_SPAN_SECONDS). */
+  latestSpanTimeNanos: () => bigint;
+  /** The allowance itself, for the answer's message. */
+  maxFutureSpanSeconds: number;
+}
+
+/** Why a request was refused, in the terms both transports answer with (the gRPC status is the google.rpc.Code). */
+export interface ExportRefusal {
+  reason: RejectionReason;
+  rpcCode: RpcCodeNumber;
+  message: string;
+  /** Set when the client should retry after this many seconds (HTTP Retry-After). */
+  retryAfterSeconds?: number;
+}
+
+export type ExportOutcome = { kind: "accepted"; rejectedSpans: number; message: string } | { kind: "refused"; refusal: ExportRefusal };
+
+export const overBudgetMessage = "the receiver holds as many request bytes as it may (RAGSCOPE_MAX_IN_FLIGHT_BYTES); retry later";
+
+/** Counts one request as it arrives, before anything is known of it. */
+export function countRequest(context: TraceExportContext, protocol: ReceiverProtocol): void {
+  context.counters.requests += 1;
+  if (protocol === "grpc") context.counters.grpc.requests += 1;
+}
+
+/** Counts a refusal under its reason (every request ends accepted or under exactly one reason) and gives it back. */
+export function refuse(context: TraceExportContext, protocol: ReceiverProtocol, refusal: ExportRefusal): ExportRefusal {
+  context.counters.rejected[refusal.reason] += 1;
+  if (protocol === "grpc") context.counters.grpc.rejected[refusal.reason] += 1;
+  return refusal;
+}
+
+/** The credential an `authorization` value (HTTP header, gRPC metadata) carries; refused when it carries no configured token. */
+export function authenticateExport(context: TraceExportContext, protocol: ReceiverProtocol, authorization: string | undefined): Result<Credential, ExportRefusal> {
+  if (context.authorization === null) return success({ tenant: null });
+  const credential = context.authorization.authenticate(authorization);
+  if (credential !== null) return success(credential);
+  return failure(refuse(context, protocol, { reason: "unauthorized", rpcCode: RpcCode.unauthenticated, message: "missing or invalid bearer token" }));
+}
+
+/**
+ * Whether a request may be read at all: not while the byte budget is spent,
+ * nor while the bus takes nothing — such a refusal costs no read and no decode.
+ */
+export function admitExport(context: TraceExportContext, protocol: ReceiverProtocol): ExportRefusal | null {
+  if (context.budget.exhausted) return refuse(context, protocol, overBudget(context, overBudgetMessage));
+  const refusal = context.publisher.refusal?.();
+  return refusal ? refuseUnavailable(context, protocol, refusal) : null;
+}
+
+/** UNAVAILABLE (503) with a delay: the receiver holds too many bytes; the client keeps them and retries. */
+export function overBudget(context: TraceExportContext, message: string): ExportRefusal {
+  return { reason: "overBudget", rpcCode: RpcCode.unavailable, message, retryAfterSeconds: context.defaultRetryAfterSeconds };
+}
+
+/** UNAVAILABLE (503) with Retry-After: the bus cannot take the spans now; the client keeps them and retries. */
+function refuseUnavailable(context: TraceExportContext, protocol: ReceiverProtocol, refusal: PublishFailure): ExportRefusal {
+  const seconds = refusal.retryAfterMs === undefined ? context.defaultRetryAfterSeconds : Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+  return refuse(context, protocol, { reason: "publishUnavailable", rpcCode: RpcCode.unavailable, message: `trace bus unavailable: ${refusal.message}`, retryAfterSeconds: seconds });
+}
+
+/** Never reached: a bus without `publishDecoded` is never handed span records. */
+async function refuseRecords(): Promise<Result<void, PublishFailure>> {
+  return failure({ retriable: false, message: "this bus takes encoded messages only" });
+}
+
+export interface ReceivedBody {
+  /** The decompressed body, at most `maxBodyBytes`; its buffer may be transferred to a decode thread. */
+  body: Uint8Array;
+  encoding: OtlpEncoding;
+  credential: Credential;
+}
+
+/** Decodes, checks, splits and publishes a body; the outcome once the bus confirmed it (or refused). */
+export async function exportTraceBody(context: TraceExportContext, protocol: ReceiverProtocol, received: ReceivedBody): Promise<ExportOutcome> {
+  const { counters } = context;
+  const refused = (refusal: ExportRefusal): ExportOutcome => ({ kind: "refused", refusal: refuse(context, protocol, refusal) });
+  // A bus in this process takes the decode thread's span records as they are: nothing is encoded again, nor decoded again.
+  const publishDecoded = context.publisher.publishDecoded?.bind(context.publisher);
+  const prepared = await context.decoders.run({
+    body: received.body,
+    encoding: received.encoding,
+    limits: context.limits,
+    tenant: received.credential.tenant,
+    latestSpanTimeNanos: context.latestSpanTimeNanos(),
+    output: publishDecoded === undefined ? "encoded" : "decoded",
+    ...(context.publisher.maxMessageBytes === undefined ? {} : { maxMessageBytes: context.publisher.maxMessageBytes }),
+  });
+  switch (prepared.kind) {
+    case "malformed":
+      return refused({ reason: "malformed", rpcCode: RpcCode.invalidArgument, message: prepared.message });
+    case "tooLarge":
+      return refused({ reason: "payloadTooLarge", rpcCode: RpcCode.resourceExhausted, message: prepared.message });
+    case "failed":
+      // A decode thread died (out of memory, or a bug): the client keeps its data and may retry.
+      return refused({ reason: "internalError", rpcCode: RpcCode.internal, message: `the request could not be decoded: ${prepared.message}` });
+    case "prepared":
+    case "decoded":
+      break;
+  }
+  const { rejectedSpans, futureSpans, spanCount } = prepared;
+  counters.spansReceived += spanCount + rejectedSpans + futureSpans;
+  counters.spansRejectedInvalidId += rejectedSpans;
+  counters.spansRejectedFutureTime += futureSpans;
+  counters.attributeValuesTruncated += prepared.limited.truncatedValues;
+  counters.attributesDroppedForKeyLength += prepared.limited.droppedAttributes;
+  counters.eventsDropped += prepared.limited.droppedEvents;
+  counters.linksDropped += prepared.limited.droppedLinks;
+  counters.namesTruncated += prepared.limited.truncatedNames;
+  const traceCount = prepared.kind === "decoded" ? prepared.traces.length : prepared.messages.length;
+  // An empty request SHOULD succeed (§5); there is nothing to make durable.
+  if (traceCount > 0) {
+    // Records come back only when they were asked for, i.e. when the bus takes them.
+    const published = prepared.kind === "prepared" ? await context.publisher.publish(prepared.messages) : await (publishDecoded ?? refuseRecords)(prepared.traces);
+    if (!published.ok) {
+      const { retriable, message, tooLarge } = published.error;
+      if (tooLarge === true) return refused({ reason: "payloadTooLarge", rpcCode: RpcCode.resourceExhausted, message });
+      if (retriable) return { kind: "refused", refusal: refuseUnavailable(context, protocol, published.error) };
+      return refused({ reason: "publishFailed", rpcCode: RpcCode.internal, message: `trace bus refused the spans: ${message}` });
+    }
+  }
+  counters.accepted += 1;
+  if (protocol === "grpc") counters.grpc.accepted += 1;
+  counters.spansAccepted += spanCount;
+  counters.tracesPublished += traceCount;
+  return {
+    kind: "accepted",
+    rejectedSpans: rejectedSpans + futureSpans,
+    message: [
+      rejectedSpans === 0 ? null : `${rejectedSpans} span(s) with an all-zero trace id or span id were rejected: OTLP ids must not be all zeros (the client's id generator is broken or unset)`,
+      futureSpans === 0 ? null : `${futureSpans} span(s) starting or ending more than ${context.maxFutureSpanSeconds} s after the receiver's clock were rejected: check the sending host's clock (NTP) and that times are Unix nanoseconds (RAGSCOPE_MAX_FUTURE_SPAN_SECONDS sets the allowance)`,
+    ]
+      .filter((part) => part !== null)
+      .join("; "),
+  };
+}
