@@ -4,8 +4,11 @@
  *   metadata JSON, document) → retrieve, the hits in event order. OpenLLMetry
  *   does not record the query text of a vector search: the query stays not
  *   available on this span;
- * - an LLM span (`llm.request.type`, except `embedding`: an embedding call is
- *   no stage) → generate, from the GenAI attributes
+ * - an LLM span (`llm.request.type`, except `embedding` and `rerank`: an
+ *   embedding call is no stage; a rerank call, e.g. Cohere's, writes its
+ *   documents as prompts and its ranking as completions "Doc 3, Score: 0.98"
+ *   without an id, so it is not read as the rerank either — the retrieval's
+ *   ranking stays the one seen) → generate, from the GenAI attributes
  *   OpenLLMetry writes (`gen_ai.usage.prompt_tokens`, `gen_ai.completion.0.content`…)
  *   and `llm.usage.total_tokens`;
  * - the `workflow` span without a parent → the request: query and answer from
@@ -44,6 +47,9 @@ export const openLlmetryMapper: SpanMapper = {
     const requestType = attributes[OpenLlmetry.llmRequestType];
     // An embedding call is no generation: read as one, an index build became a "request" and a query's embedding added its tokens to the answer's.
     if (requestType === OpenLlmetryRequestType.embedding) return { stage: "other" };
+    // Nor is a rerank call: read as one, its "Doc 3, Score: 0.98" completions stood as a second generation (its tokens
+    // and time counted as the answer's). Its documents carry no ids, so it cannot stand as the final ranking either.
+    if (requestType === OpenLlmetryRequestType.rerank) return { stage: "other" };
     if (typeof requestType === "string") {
       const generation = readGenAiGeneration(attributes);
       if (generation.stage === "generate" && generation.totalTokens === null) generation.totalTokens = readNumber(attributes, OpenLlmetry.llmUsageTotalTokens);

@@ -118,6 +118,32 @@ describe("OpenLLMetry mapper", () => {
     assert.deepEqual(observation, { stage: "other" });
   });
 
+  test("a rerank call (llm.request.type rerank, as OpenLLMetry's Cohere instrumentation writes it) is no generation", () => {
+    // Attributes of Python OpenLLMetry's `cohere.rerank` span (span_utils.py: the documents as system prompts, the
+    // query as the last user prompt, the ranking as completions "Doc <index>, Score: <relevance>").
+    const observation = openLlmetryMapper.map(
+      spanRecord({
+        name: "cohere.rerank",
+        attributes: {
+          "llm.request.type": "rerank",
+          "gen_ai.system": "Cohere",
+          "gen_ai.request.model": "rerank-multilingual-v2.0",
+          "gen_ai.prompt.0.role": "system",
+          "gen_ai.prompt.0.content": "Carson City is the capital city of the American state of Nevada.",
+          "gen_ai.prompt.1.role": "system",
+          "gen_ai.prompt.1.content": "Washington, D.C. is the capital of the United States.",
+          "gen_ai.prompt.2.role": "user",
+          "gen_ai.prompt.2.content": "What is the capital of the United States?",
+          "gen_ai.completion.0.role": "assistant",
+          "gen_ai.completion.0.content": "Doc 1, Score: 0.98",
+          "gen_ai.completion.1.role": "assistant",
+          "gen_ai.completion.1.content": "Doc 0, Score: 0.07",
+        },
+      }),
+    );
+    assert.deepEqual(observation, { stage: "other" });
+  });
+
   test("the root workflow: query from entity input, linkage from association properties", () => {
     const observation = openLlmetryMapper.map(
       spanRecord({
