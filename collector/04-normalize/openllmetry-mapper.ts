@@ -4,11 +4,12 @@
  *   metadata JSON, document) → retrieve, the hits in event order. OpenLLMetry
  *   does not record the query text of a vector search: the query stays not
  *   available on this span;
- * - an LLM span (`llm.request.type`, except `embedding` and `rerank`: an
- *   embedding call is no stage; a rerank call, e.g. Cohere's, writes its
- *   documents as prompts and its ranking as completions "Doc 3, Score: 0.98"
- *   without an id, so it is not read as the rerank either — the retrieval's
- *   ranking stays the one seen) → generate, from the GenAI attributes
+ * - a rerank call (`llm.request.type = rerank`, e.g. Cohere's: its documents
+ *   as prompts, its ranking as completions "Doc 3, Score: 0.98", no ids) →
+ *   rerank when it can be read whole (read-openllmetry-rerank.ts), else no
+ *   stage; the rebuild names its documents by the retrieval's texts;
+ * - an LLM span (`llm.request.type`, except `embedding`, which is no stage,
+ *   and `rerank`) → generate, from the GenAI attributes
  *   OpenLLMetry writes (`gen_ai.usage.prompt_tokens`, `gen_ai.completion.0.content`…)
  *   and `llm.usage.total_tokens`;
  * - the `workflow` span without a parent → the request: query and answer from
@@ -31,6 +32,7 @@ import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
 import { readJson, readNumber, readString } from "./attribute-readers.js";
 import { readGenAiGeneration } from "./otel-genai-mapper.js";
 import { readDocumentList, toObservedDocument } from "./read-documents.js";
+import { readOpenLlmetryRerank } from "./read-openllmetry-rerank.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
@@ -48,8 +50,9 @@ export const openLlmetryMapper: SpanMapper = {
     // An embedding call is no generation: read as one, an index build became a "request" and a query's embedding added its tokens to the answer's.
     if (requestType === OpenLlmetryRequestType.embedding) return { stage: "other" };
     // Nor is a rerank call: read as one, its "Doc 3, Score: 0.98" completions stood as a second generation (its tokens
-    // and time counted as the answer's). Its documents carry no ids, so it cannot stand as the final ranking either.
-    if (requestType === OpenLlmetryRequestType.rerank) return { stage: "other" };
+    // and time counted as the answer's). It is the rerank when it can be read whole; its documents carry no ids, so
+    // the rebuild names them by the retrieval's texts (read-openllmetry-rerank.ts).
+    if (requestType === OpenLlmetryRequestType.rerank) return readOpenLlmetryRerank(attributes) ?? { stage: "other" };
     if (typeof requestType === "string") {
       const generation = readGenAiGeneration(attributes);
       if (generation.stage === "generate" && generation.totalTokens === null) generation.totalTokens = readNumber(attributes, OpenLlmetry.llmUsageTotalTokens);

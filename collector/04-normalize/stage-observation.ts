@@ -58,6 +58,12 @@ export interface RerankObservation {
   query: string | null;
   input: ObservedDocument[] | null;
   output: ObservedDocument[] | null;
+  /**
+   * True when the span names its documents by text alone (OpenLLMetry's rerank: read-openllmetry-rerank.ts): the
+   * rebuild gives each the chunk id of the retrieved document with the same text, or, when that cannot be done for
+   * every one, keeps the retrieval's ranking (collector/06-rebuild/rebuild-case-result.ts).
+   */
+  documentsNamedByText?: boolean;
 }
 
 export interface ContextObservation {

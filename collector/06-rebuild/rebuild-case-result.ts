@@ -8,7 +8,10 @@
  *   pre_rerank_chunks), otherwise the retrieve spans' documents in time order
  *   (a retrieve span inside one that recorded documents adds none: nested-stage-spans.ts).
  *   Documents the rerank span lists without metadata get it from the retrieve
- *   span by chunk id (a document without an id is never completed from another);
+ *   span by chunk id (a document without an id is never completed from another).
+ *   A rerank that names its documents by text alone (OpenLLMetry's) gets the
+ *   retrieved chunks' ids by exact text, all or none (name-reranked-by-text.ts);
+ *   with none, the retrieval's ranking stays the final one, with no pre-rerank list;
  * - the context, its packed and dropped chunks come from the context stage;
  * - citations from the cite stage; tokens and cost are summed over every
  *   generation span, the answer is the request's output or else the last
@@ -44,6 +47,7 @@ import type {
   RerankObservation,
   RetrieveObservation,
 } from "../04-normalize/stage-observation.js";
+import { nameRerankedByText } from "./name-reranked-by-text.js";
 import { retrievalsInsideARecordedRetrieval, spansInsideTheirOwnStage } from "./nested-stage-spans.js";
 
 const NANOSECONDS_PER_MILLISECOND = 1_000_000n;
@@ -149,7 +153,11 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
     if (document.chunkId !== null && !lookup.has(document.chunkId)) lookup.set(document.chunkId, document);
   };
   for (const document of retrievedDocuments ?? []) remember(document);
-  const lastRerank = reranks.at(-1)?.observation;
+  // A rerank that names its documents by text (OpenLLMetry's) is the final ranking only when each of its documents is
+  // one retrieved chunk by its text (name-reranked-by-text.ts); when not, the retrieval's ranking stands, as it did
+  // before such a span was read: better the ranking whose ids are known than a final ranking of unknown documents.
+  const recordedRerank = reranks.at(-1)?.observation;
+  const lastRerank = recordedRerank?.documentsNamedByText ? (nameRerankedByText(recordedRerank, retrievedDocuments) ?? undefined) : recordedRerank;
   for (const document of lastRerank?.input ?? []) remember(document);
 
   let retrievedChunks: RetrievedChunk[] | null = null;

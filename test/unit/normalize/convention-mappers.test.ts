@@ -118,7 +118,7 @@ describe("OpenLLMetry mapper", () => {
     assert.deepEqual(observation, { stage: "other" });
   });
 
-  test("a rerank call (llm.request.type rerank, as OpenLLMetry's Cohere instrumentation writes it) is no generation", () => {
+  test("a rerank call (llm.request.type rerank, as OpenLLMetry's Cohere instrumentation writes it) is the rerank, no generation", () => {
     // Attributes of Python OpenLLMetry's `cohere.rerank` span (span_utils.py: the documents as system prompts, the
     // query as the last user prompt, the ranking as completions "Doc <index>, Score: <relevance>").
     const observation = openLlmetryMapper.map(
@@ -141,7 +141,15 @@ describe("OpenLLMetry mapper", () => {
         },
       }),
     );
-    assert.deepEqual(observation, { stage: "other" });
+    // Texts without ids: the rebuild names them by the retrieval's texts (test/unit/normalize/openllmetry-rerank.test.ts).
+    const textOnly = (text: string, score: number | null) => ({ chunkId: null, documentId: null, documentVersion: null, sectionId: null, text, score, effectiveFrom: null, effectiveTo: null, acl: null, tenantId: null });
+    assert.deepEqual(observation, {
+      stage: "rerank",
+      query: "What is the capital of the United States?",
+      input: [textOnly("Carson City is the capital city of the American state of Nevada.", null), textOnly("Washington, D.C. is the capital of the United States.", null)],
+      output: [textOnly("Washington, D.C. is the capital of the United States.", 0.98), textOnly("Carson City is the capital city of the American state of Nevada.", 0.07)],
+      documentsNamedByText: true,
+    });
   });
 
   test("the root workflow: query from entity input, linkage from association properties", () => {
