@@ -5,7 +5,9 @@
  * the address (?token=) only fills in that page, and the session (an
  * HttpOnly, SameSite=Strict cookie) is set by its form's post from this
  * origin alone, never by a GET another site can make (login CSRF:
- * access/sign-in-origin.ts). State changing requests must come from this
+ * access/sign-in-origin.ts); a page opened without a session shows that
+ * sign-in page, and the header's "Sign out" posts /logout, from this origin
+ * too. State changing requests must come from this
  * origin. Without tokens (loopback
  * only) a request must name a loopback host, so a page on another site that
  * re-points its own name at 127.0.0.1 (DNS rebinding) reads and writes
@@ -20,7 +22,7 @@
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { getCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { failure, success, type Result } from "../core/result.js";
 import { compareRuns } from "../experiments/compare/compare-runs.js";
 import type { HumanLabel } from "../evaluators/judge/calibration/human-label.js";
@@ -29,13 +31,13 @@ import { OutOfScopeError, type ScopedReaders, type TenantScope } from "../store/
 import type { TraceDetail, TraceFilter } from "../store/ports/trace-reader.js";
 import { attributedRootCauseOf, type AttributedRootCause } from "../dashboards/source/root-causes.js";
 import { hasTokens, isLoopbackAuthority, readerFor, type UiAccess } from "./access/ui-access.js";
-import { presentedToken } from "./access/presented-token.js";
+import { bearerTokenOf, presentedToken } from "./access/presented-token.js";
 import { browserOrigin, SESSION_COOKIE, sessionCookieOptions } from "./access/session-cookie.js";
 import { localPath } from "./access/local-path.js";
 import { checkSignInOrigin } from "./access/sign-in-origin.js";
 import { signInPage } from "./pages/sign-in-page.js";
 import { setFlashNotice, takeFlashNotice } from "./pages/flash-notice.js";
-import { page } from "./pages/layout.js";
+import { page, type Viewer } from "./pages/layout.js";
 import { moreReviewsHref, reviewItemPage, reviewQueuePage, type QueueItem } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
 import { tracePage } from "./pages/trace-page.js";
@@ -84,7 +86,7 @@ export interface UiAppOptions {
   behindTls?: boolean;
 }
 
-type Variables = { reviewer: string; authenticated: boolean; readers: ScopedReaders };
+type Variables = { reviewer: string; authenticated: boolean; readers: ScopedReaders; viewer: Viewer };
 const MAXIMUM_RUNS = 500;
 const MEBIBYTE = 1024 * 1024;
 const MAXIMUM_IMPORT_BYTES = 20 * MEBIBYTE;
@@ -94,8 +96,11 @@ const IMPORT_FORM_FRAMING_BYTES = 64 * 1024;
 const MAXIMUM_REVIEW_BYTES = MEBIBYTE;
 /** The sign-in form holds a token and a path to return to: a few hundred bytes. */
 const MAXIMUM_SIGN_IN_BYTES = 16 * 1024;
-/** Paths a browser without a session may reach when tokens are set: the sign-in page, its script, and the icon every page asks for. */
-const SIGN_IN_PATHS = new Set(["/login", "/static/sign-in.js", "/favicon.ico"]);
+/** Paths a browser without a session may reach when tokens are set: the sign-in page, its script, signing out (which needs no session to end), and the icon every page asks for. */
+const SIGN_IN_PATHS = new Set(["/login", "/logout", "/static/sign-in.js", "/favicon.ico"]);
+/** RFC 6750: a 401 names the scheme it wants; browsers ask for no password on a Bearer challenge, so the sign-in page carries it too. */
+const BEARER_CHALLENGE = { "WWW-Authenticate": 'Bearer realm="ragscope"' };
+const STALE_SESSION = "this browser's session is no longer valid (its token was changed or removed from this UI): sign in again with your current token";
 const INVALID_ADDRESS_TOKEN = "the token in the address is not a reviewer token of this UI: check it with whoever gave it to you, or paste another below";
 /** A run's lineage is a dozen short versions and a note: 64 KiB leaves room for any real one. */
 const MAXIMUM_LINEAGE_BYTES = 64 * 1024;
@@ -147,8 +152,12 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       return signInAnswer(context, queryToken, next, cookie, INVALID_ADDRESS_TOKEN);
     }
     const reader = readerFor(access, presentedToken(context.req.header("authorization"), getCookie(context, SESSION_COOKIE)));
-    // RFC 6750: a 401 names the scheme it wants.
-    if (reader === null) return refuse(context, "ragscope UI: a reviewer token is required (Authorization: Bearer <token>, or sign in at /login)", 401, { "WWW-Authenticate": 'Bearer realm="ragscope"' });
+    if (reader === null) {
+      // A browser opening a page gets the page to sign in on, which returns to the page asked for; the API, scripts
+      // and the live list's own fetches (which see only the status) keep the short refusal.
+      if (opensPage(context, url)) return signInAnswer(context, null, localPath(`${url.pathname}${url.search}`), getCookie(context, SESSION_COOKIE), INVALID_ADDRESS_TOKEN, BEARER_CHALLENGE);
+      return refuse(context, "ragscope UI: a reviewer token is required (Authorization: Bearer <token>, or sign in at /login)", 401, BEARER_CHALLENGE);
+    }
     if (context.req.method !== "GET" && context.req.method !== "HEAD") {
       const origin = context.req.header("origin");
       const own = browserOrigin(url, behindTls);
@@ -156,27 +165,37 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     }
     context.set("reviewer", reader.reviewer);
     context.set("authenticated", reader.authenticated);
+    // The header offers to sign out only a session: a client sending Authorization stops by not sending it, and nobody signs in without tokens.
+    context.set("viewer", { reviewer: reader.reviewer, signOut: reader.authenticated && bearerTokenOf(context.req.header("authorization")) === null });
     const readers = readersFor(store, reader.tenants);
     if (readers === null) return refuse(context, `ragscope UI: ${store.describe()} cannot restrict reads to a tenant; tenant-limited tokens need the ClickHouse store`, 503);
     context.set("readers", readers);
     await next();
   });
 
-  /** The sign-in page: asking to confirm `offeredToken` when it is a reviewer's, else asking for a token (401, saying why when one was given). */
-  function signInAnswer(context: Context, offeredToken: string | null, next: string, cookie: string | undefined, invalidMessage: string): Response | Promise<Response> {
+  /**
+   * The sign-in page: asking to confirm `offeredToken` when it is a reviewer's, else asking for a token (401, saying
+   * why when one was given). `challenge`: the page stands in for a page that needs a session (401 with it).
+   */
+  function signInAnswer(context: Context, offeredToken: string | null, next: string, cookie: string | undefined, invalidMessage: string, challenge: Record<string, string> | null = null, notice: string | null = null): Response | Promise<Response> {
     const offeredReader = offeredToken === null ? null : readerFor(access, offeredToken);
     const signedInAs = cookie === undefined ? null : (readerFor(access, cookie)?.reviewer ?? null);
     const given = new URL(context.req.url).searchParams.has("token") || context.req.method === "POST";
     const offered = offeredToken !== null && offeredReader !== null ? { token: offeredToken, reviewer: offeredReader.reviewer, tenants: offeredReader.tenants } : null;
-    const error = offered === null && given ? invalidMessage : null;
-    return context.html(signInPage({ offered, next, signedInAs, error }), offered === null && given ? 401 : 200);
+    // A session cookie that names no reviewer any more (its token was changed or removed) would otherwise read as never signed in.
+    const stale = challenge !== null && cookie !== undefined && signedInAs === null ? STALE_SESSION : null;
+    const error = offered === null && given ? invalidMessage : stale;
+    const shown = signInPage({ offered, next, signedInAs, error, notice });
+    if (challenge !== null) return context.html(shown, 401, challenge);
+    return context.html(shown, offered === null && given ? 401 : 200);
   }
 
   app.get("/login", (context) => {
     if (!hasTokens(access)) return context.redirect("/traces", 303);
     // /login?token=… is one more address of the confirmation (its token is never signed in by the GET).
     const offered = context.req.query("token") ?? null;
-    return signInAnswer(context, offered, localPath(context.req.query("next") ?? "/traces"), getCookie(context, SESSION_COOKIE), INVALID_ADDRESS_TOKEN);
+    const signedOut = takeFlashNotice(context, (waiting) => waiting.kind === "signed-out", secureCookies(context)) !== null;
+    return signInAnswer(context, offered, localPath(context.req.query("next") ?? "/traces"), getCookie(context, SESSION_COOKIE), INVALID_ADDRESS_TOKEN, null, signedOut ? "You are signed out." : null);
   });
   app.post(
     "/login",
@@ -196,10 +215,23 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     },
   );
 
+  // Ends this browser's session: the cookie is deleted and the sign-in page says so once. Posted from this origin
+  // only (access/sign-in-origin.ts); it needs no session, so a stale or missing one is signed out all the same.
+  app.post("/logout", (context) => {
+    if (!hasTokens(access)) return context.redirect("/traces", 303);
+    const url = new URL(context.req.url);
+    const origin = checkSignInOrigin({ origin: context.req.header("origin"), fetchSite: context.req.header("sec-fetch-site") }, browserOrigin(url, behindTls), "sign-out");
+    if (!origin.ok) return refuse(context, origin.error, 403);
+    deleteCookie(context, SESSION_COOKIE, sessionCookieOptions(url.protocol, behindTls));
+    setFlashNotice(context, { kind: "signed-out" }, secureCookies(context));
+    return context.redirect("/login", 303);
+  });
+
   /** Cookies are Secure where the session's is (access/session-cookie.ts). */
   const secureCookies = (context: Context) => sessionCookieOptions(new URL(context.req.url).protocol, behindTls).secure;
+  // No viewer on the paths a browser reaches before signing in (GET /logout is nothing): a page for nobody, not a 500.
   const badRequest = (context: Context<{ Variables: Variables }>, message: string, status: 400 | 404 | 413 = 400) =>
-    wantsJson(context) ? context.json({ error: message }, status) : context.html(page("Error", context.get("reviewer"), html`<p class="error" id="error">${message}</p>`), status);
+    wantsJson(context) ? context.json({ error: message }, status) : context.html(page("Error", (context.get("viewer") as Viewer | undefined) ?? null, html`<p class="error" id="error">${message}</p>`), status);
 
   /**
    * Refuses a body over maximumBytes before it is read: at once when its
@@ -244,7 +276,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.get("/traces", async (context) => {
     const parameters = new URL(context.req.url).searchParams;
     const found = await listed(context.get("readers"), parameters);
-    return context.html(tracesPage(context.get("reviewer"), parameters, found.ok ? found.value : { traces: [], next: null }, found.ok ? null : found.error), found.ok ? 200 : 400);
+    return context.html(tracesPage(context.get("viewer"), parameters, found.ok ? found.value : { traces: [], next: null }, found.ok ? null : found.error), found.ok ? 200 : 400);
   });
   app.get("/traces/rows", async (context) => {
     const found = await listed(context.get("readers"), new URL(context.req.url).searchParams);
@@ -313,7 +345,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.get("/traces/:id", async (context) => {
     const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"));
     if (found === null) return badRequest(context, `no trace with case result id "${context.req.param("id")}" is stored`, 404);
-    return context.html(tracePage(context.get("reviewer"), found.detail, humanVerdictOf(found.all), found.visible, found.rootCause));
+    return context.html(tracePage(context.get("viewer"), found.detail, humanVerdictOf(found.all), found.visible, found.rootCause));
   });
   app.get("/api/traces/:id", async (context) => {
     const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"));
@@ -331,7 +363,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (!scope.ok) return badRequest(context, scope.error);
     const quality = context.get("readers").quality!;
     const [board, behaviour] = await Promise.all([quality.qualityBoard(scope.value), readBehaviourBoard(quality, scope.value, now())]);
-    return context.html(qualityPage(context.get("reviewer"), scope.value, board, behaviour));
+    return context.html(qualityPage(context.get("viewer"), scope.value, board, behaviour));
   });
   app.get("/api/quality", async (context) => {
     const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
@@ -344,7 +376,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
     if (!scope.ok) return badRequest(context, scope.error);
     const [board, services] = await Promise.all([context.get("readers").quality!.failureBoard(scope.value), context.get("readers").quality!.services(scope.value)]);
-    return context.html(failuresPage(context.get("reviewer"), scope.value, services, board));
+    return context.html(failuresPage(context.get("viewer"), scope.value, services, board));
   });
   app.get("/api/failures", async (context) => {
     const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
@@ -366,18 +398,18 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (!read.ok) return { status: 404 as const, error: describeNoExperiment(read.error, "the store for this reader"), text };
     return { status: 200 as const, report: read.value, text };
   }
-  app.get("/experiments", async (context) => context.html(experimentsPage(context.get("reviewer"), await context.get("readers").experiments.experimentIds())));
+  app.get("/experiments", async (context) => context.html(experimentsPage(context.get("viewer"), await context.get("readers").experiments.experimentIds())));
   app.get("/api/experiments", async (context) => context.json({ experiments: await context.get("readers").experiments.experimentIds() }));
   app.get("/experiments/:id", async (context) => {
     const found = await experimentReport(context);
-    return found.status === 200 ? context.html(experimentReportPage(context.get("reviewer"), found.report, found.text)) : badRequest(context, found.error, found.status);
+    return found.status === 200 ? context.html(experimentReportPage(context.get("viewer"), found.report, found.text)) : badRequest(context, found.error, found.status);
   });
   app.get("/api/experiments/:id", async (context) => {
     const found = await experimentReport(context);
     return found.status === 200 ? context.json(found.report) : context.json({ error: found.error }, found.status);
   });
 
-  app.get("/runs", async (context) => context.html(runsPage(context.get("reviewer"), await context.get("readers").traces.listRuns(MAXIMUM_RUNS))));
+  app.get("/runs", async (context) => context.html(runsPage(context.get("viewer"), await context.get("readers").traces.listRuns(MAXIMUM_RUNS))));
   app.get("/api/runs", async (context) => context.json({ runs: await context.get("readers").traces.listRuns(MAXIMUM_RUNS) }));
   /** Null when either run has no case this reader may see: another tenant's run reads as one that is not stored. */
   async function comparison(readers: ScopedReaders, candidateId: string, baselineId: string) {
@@ -392,7 +424,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (!candidate || !baseline) return badRequest(context, "give two runs: /runs/compare?candidate=<run id>&baseline=<run id>");
     const compared = await comparison(context.get("readers"), candidate, baseline);
     if (compared === null) return badRequest(context, noRun(candidate, baseline), 404);
-    return context.html(runComparePage(context.get("reviewer"), compared.candidate, compared.baseline, compared.comparison));
+    return context.html(runComparePage(context.get("viewer"), compared.candidate, compared.baseline, compared.comparison));
   });
   app.get("/api/runs/compare", async (context) => {
     const candidate = context.req.query("candidate");
@@ -449,7 +481,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     // After the import form's redirect: how many labels it saved, said once (a reload does not say it again).
     const notice = takeFlashNotice(context, (waiting) => waiting.kind === "imported", secureCookies(context));
     const imported = notice?.kind === "imported" ? notice.labels : null;
-    return context.html(reviewQueuePage(context.get("reviewer"), found.value.items, moreReviewsHref(parameters, found.value.next), agreed.reviewers, agreed.judge, imported, parameters.get("verdict") === "review_required"));
+    return context.html(reviewQueuePage(context.get("viewer"), found.value.items, moreReviewsHref(parameters, found.value.next), agreed.reviewers, agreed.judge, imported, parameters.get("verdict") === "review_required"));
   });
   app.get("/api/review", async (context) => {
     const found = await queue(context.get("readers"), new URL(context.req.url).searchParams, context.get("reviewer"));
@@ -462,7 +494,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (found === null) return badRequest(context, `no trace with case result id "${context.req.param("id")}" is stored`, 404);
     const mine = found.all.filter((label) => label.labeler_id === reviewer);
     const saved = takeFlashNotice(context, (waiting) => waiting.kind === "saved" && waiting.caseResultId === context.req.param("id"), secureCookies(context));
-    return context.html(reviewItemPage(reviewer, found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, saved === null ? null : { kind: "notice", text: "Saved." }));
+    return context.html(reviewItemPage(context.get("viewer"), found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, saved === null ? null : { kind: "notice", text: "Saved." }));
   });
 
   app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(exportedLabels(await context.get("readers").humanLabels.list(), context.get("reviewer"), context.get("authenticated"))), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
@@ -494,7 +526,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   // Before /review/:id, which would take "import" for a case result id (a case result so named can still be read, not labelled by a form).
   app.post("/review/import", importFormLimit, async (context) => {
     // The form's refusals lead back to the queue, where the import form is.
-    const refused = (message: string, status: 400 | 413 = 400) => context.html(page("Error", context.get("reviewer"), html`<p class="error" id="error">${message}</p><p><a href="/review" id="back">Back to the review queue</a></p>`), status);
+    const refused = (message: string, status: 400 | 413 = 400) => context.html(page("Error", context.get("viewer"), html`<p class="error" id="error">${message}</p><p><a href="/review" id="back">Back to the review queue</a></p>`), status);
     const form = await readForm(context);
     if (!form.ok) return refused(form.error);
     const file = form.value.file;
@@ -534,7 +566,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       if (wantsJson(context)) return badRequest(context, labels.error);
       // A browser gets the form back with what the reviewer chose and why it was not saved, rather than an error page.
       const mine = earlier.filter((label) => label.labeler_id === reviewer);
-      return context.html(reviewItemPage(reviewer, detail, metrics, mine, visibleLabels(earlier, reviewer), { kind: "error", text: labels.error }, { verdicts, rootCause, comment }), 400);
+      return context.html(reviewItemPage(context.get("viewer"), detail, metrics, mine, visibleLabels(earlier, reviewer), { kind: "error", text: labels.error }, { verdicts, rootCause, comment }), 400);
     }
     await context.get("readers").humanLabels.save(labels.value);
     if (wantsJson(context)) return context.json({ saved: labels.value });
@@ -585,6 +617,16 @@ function describeBytes(bytes: number): string {
 /** A refusal before or outside a page: JSON `{ error }` for the API (as its other errors), plain text otherwise. */
 function refuse(context: Context, message: string, status: 400 | 401 | 403 | 421 | 503, headers: Record<string, string> = {}): Response {
   return wantsJson(context) ? context.json({ error: message }, status, headers) : context.text(message, status, headers);
+}
+
+/**
+ * A browser opening a page (not the API, not an asset): it asks for HTML by
+ * GET. Such a request without a session is answered with the sign-in page.
+ */
+function opensPage(context: Context, url: URL): boolean {
+  if (context.req.method !== "GET" && context.req.method !== "HEAD") return false;
+  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/static/")) return false;
+  return (context.req.header("accept") ?? "").includes("text/html");
 }
 
 function wantsJson(context: Context): boolean {

@@ -11,17 +11,17 @@ import type { ExperimentReport, MetricReport } from "../../evaluators/experiment
 import { number, pValue, signed, VERDICT_WORDS } from "../../evaluators/experiments/format-experiment-report.js";
 import { LINEAGE_NOT_ON_TRACES } from "../../evaluators/experiments/lineage-differences.js";
 import type { ExperimentReportSettingsText } from "../../evaluators/experiments/read-experiment-report.js";
-import { optional, page, type Markup } from "./layout.js";
+import { optional, page, type Markup, type Viewer } from "./layout.js";
 
 const data = (value: number | null | undefined) => (value === null || value === undefined ? "" : String(value));
 
-export function experimentsPage(reviewer: string, experimentIds: readonly string[]): Markup {
+export function experimentsPage(viewer: Viewer, experimentIds: readonly string[]): Markup {
   const body =
     experimentIds.length === 0
       ? html`<p id="no-experiments" class="muted">No stored request carries an experiment yet. Give <code>experimentId</code> and <code>experimentVariant</code> to <code>traceRequest</code> (or assign with <code>assignVariant</code>) and the experiment appears here.</p>`
       : html`<p class="muted">Most requests first. Each report compares every variant with the control: traffic, sample ratio check, behaviour, rule and judge metrics, lineage and a decision in plain words.</p>
 <ul id="experiments">${experimentIds.map((id) => html`<li data-experiment="${id}"><a href="/experiments/${encodeURIComponent(id)}">${id}</a></li>`)}</ul>`;
-  return page("Experiments", reviewer, body);
+  return page("Experiments", viewer, body);
 }
 
 function settingsForm(report: ExperimentReport, given: ExperimentReportSettingsText): Markup {
@@ -64,7 +64,7 @@ ${
   })}`;
 }
 
-export function experimentReportPage(reviewer: string, report: ExperimentReport, given: ExperimentReportSettingsText): Markup {
+export function experimentReportPage(viewer: Viewer, report: ExperimentReport, given: ExperimentReportSettingsText): Markup {
   const confidencePercent = Math.round((1 - report.alpha) * 100);
   const ratio = report.sampleRatio;
   const body = html`<p class="muted">Control <strong id="control">${report.control}</strong>, unit <span id="unit">${report.unit}</span>, α ${report.alpha}, power ${report.power}, minimum effect ${Math.round(report.minimumEffect * 100)} % of the control's value. A fixed-horizon test: a metric is decided only once each arm holds its minimum sample (column "needs per arm"), whatever its p-value — looking early and stopping at the first p &lt; α is what this rule prevents.</p>
@@ -88,5 +88,5 @@ ${
 <table><thead><tr><th>field</th>${report.traffic.map((item) => html`<th>${item.variant}</th>`)}<th></th></tr></thead><tbody>
 ${report.lineage.map((field) => html`<tr data-field="${field.field}" data-differs="${field.differs ? "yes" : "no"}"><td>${field.field}</td>${report.traffic.map((item) => html`<td>${(field.values[item.variant] ?? []).join(" / ")}</td>`)}<td>${field.differs ? html`<strong>differs</strong>` : ""}</td></tr>`)}</tbody></table></section>`
 }`;
-  return page(`Experiment ${report.experimentId}`, reviewer, body);
+  return page(`Experiment ${report.experimentId}`, viewer, body);
 }

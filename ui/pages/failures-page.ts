@@ -7,7 +7,7 @@ import { html } from "hono/html";
 import { ROOT_CAUSE_LABELS, type RootCauseLabel } from "../../evaluators/root-cause/root-cause-labels.js";
 import type { FailureBoard, QualityScope } from "../../store/ports/quality-reader.js";
 import { boardFilters, emptyBoardMessage } from "./board-filters.js";
-import { jsonData, page, type Markup } from "./layout.js";
+import { jsonData, page, type Markup, type Viewer } from "./layout.js";
 import type { ChartData } from "./quality-page.js";
 
 export function failureTracesLink(scope: QualityScope, rootCause: string): string {
@@ -17,7 +17,7 @@ export function failureTracesLink(scope: QualityScope, rootCause: string): strin
   return `/traces?${parameters.toString()}`;
 }
 
-export function failuresPage(reviewer: string, scope: QualityScope, services: readonly string[], board: FailureBoard): Markup {
+export function failuresPage(viewer: Viewer, scope: QualityScope, services: readonly string[], board: FailureBoard): Markup {
   const labelled = board.groups.filter((group) => group.failing > 0);
   const charts: ChartData[] = labelled.length === 0 ? [] : [{ id: "chart-root-causes", unit: "short", times: board.times, series: labelled.map((group) => ({ label: group.rootCause, values: group.overTime })) }];
   const share = (count: number) => (board.failing === 0 ? "—" : `${((count / board.failing) * 100).toFixed(1)}%`);
@@ -33,5 +33,5 @@ ${board.groups.map(
 <td>${group.failing > 0 ? html`<a class="drill-down" href="${failureTracesLink(scope, group.rootCause)}">show the traces</a>` : ""}</td></tr>`,
 )}</tbody></table>
 ${jsonData("chart-data", charts)}`;
-  return page("Failures", reviewer, body, ["/static/uPlot.iife.min.js", "/static/charts.js"], ["/static/uPlot.min.css"]);
+  return page("Failures", viewer, body, ["/static/uPlot.iife.min.js", "/static/charts.js"], ["/static/uPlot.min.css"]);
 }

@@ -12,7 +12,7 @@ export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
 header{background:#1d2330;color:#fff;padding:8px 16px;display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center}
-header nav{display:flex;flex-wrap:wrap;gap:8px 16px}header a{color:#cfe0ff;text-decoration:none}header .who{margin-left:auto;color:#aab}
+header nav{display:flex;flex-wrap:wrap;gap:8px 16px}header a{color:#cfe0ff;text-decoration:none}header .who{margin-left:auto;color:#aab}header form{margin:0}
 main{padding:12px 16px;overflow-x:auto}h1{overflow-wrap:anywhere}table{border-collapse:collapse;width:100%;background:#fff}
 th,td{border-bottom:1px solid #e3e6ea;padding:4px 6px;text-align:left;vertical-align:top}
 th{background:#eef1f5;font-weight:600}td.text{max-width:320px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
@@ -24,10 +24,29 @@ section{background:#fff;margin:0 0 12px;padding:8px 12px;border:1px solid #e3e6e
 .error{color:#a40000}.notice{color:#1d6b2a}.caution{font-size:12px;color:#6a4a00;margin:4px 0 0;max-width:360px}
 `;
 
-export function page(title: string, reviewer: string, body: Markup, scripts: string[] = [], stylesheets: string[] = []): Markup {
+/**
+ * Who the page is shown to, for its header. `signOut`: the reviewer came from
+ * this browser's session (not an Authorization header, nor the loopback
+ * default without tokens), so the header offers to end it. Null: nobody is
+ * signed in (the sign-in page); the header then links nowhere, since every
+ * other page would answer with the sign-in page again.
+ */
+export interface Viewer {
+  reviewer: string;
+  signOut: boolean;
+}
+
+function header(viewer: Viewer | null): Markup {
+  if (viewer === null) return html`<header><strong>ragscope</strong><span class="who" id="not-signed-in">not signed in</span></header>`;
+  // A form, not a link: signing out changes state, so it is a POST from this origin (ui-app.ts, /logout).
+  const signOut = viewer.signOut ? html`<form method="post" action="/logout" id="sign-out-form"><button type="submit" id="sign-out">Sign out</button></form>` : "";
+  return html`<header><strong>ragscope</strong><nav aria-label="Pages"><a href="/traces">Traces</a><a href="/quality">Quality over time</a><a href="/failures">Failures</a><a href="/runs">Runs</a><a href="/experiments">Experiments</a><a href="/review">Review queue</a></nav><span class="who">reviewer: <span id="reviewer">${viewer.reviewer}</span></span>${signOut}</header>`;
+}
+
+export function page(title: string, viewer: Viewer | null, body: Markup, scripts: string[] = [], stylesheets: string[] = []): Markup {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · ragscope</title><style>${raw(STYLE)}</style>${stylesheets.map((source) => html`<link rel="stylesheet" href="${source}">`)}</head>
-<body><header><strong>ragscope</strong><nav aria-label="Pages"><a href="/traces">Traces</a><a href="/quality">Quality over time</a><a href="/failures">Failures</a><a href="/runs">Runs</a><a href="/experiments">Experiments</a><a href="/review">Review queue</a></nav><span class="who">reviewer: <span id="reviewer">${reviewer}</span></span></header>
+<body>${header(viewer)}
 <main><h1>${title}</h1>${body}</main>
 ${scripts.map((source) => html`<script src="${source}"></script>`)}
 </body></html>`;

@@ -13,7 +13,7 @@ import { formatValue } from "../../report/format-value.js";
 import type { QualityBoard, QualityScope } from "../../store/ports/quality-reader.js";
 import type { BehaviourBoard } from "../../evaluators/behaviour/behaviour-board.js";
 import { boardFilters, emptyBoardMessage } from "./board-filters.js";
-import { jsonData, page, type Markup } from "./layout.js";
+import { jsonData, page, type Markup, type Viewer } from "./layout.js";
 
 /** Units drawn as time charts; the others (cost, tokens) are shown in the table only. */
 const CHARTED_UNITS = ["percentunit", "ms"];
@@ -48,7 +48,7 @@ ${behaviour.rows.map(
 )}</tbody></table></section>`;
 }
 
-export function qualityPage(reviewer: string, scope: QualityScope, board: QualityBoard, behaviour: BehaviourBoard): Markup {
+export function qualityPage(viewer: Viewer, scope: QualityScope, board: QualityBoard, behaviour: BehaviourBoard): Markup {
   const charts = qualityCharts(board);
   const body = html`${boardFilters("/quality", scope, board.services)}
 ${behaviour.requests === 0 ? emptyBoardMessage(scope) : ""}
@@ -65,5 +65,5 @@ ${board.services.map((service) => html`<td class="service" data-service="${servi
 )}
 ${behaviourSection(behaviour)}
 ${jsonData("chart-data", charts)}`;
-  return page("Quality over time", reviewer, body, ["/static/uPlot.iife.min.js", "/static/charts.js"], ["/static/uPlot.min.css"]);
+  return page("Quality over time", viewer, body, ["/static/uPlot.iife.min.js", "/static/charts.js"], ["/static/uPlot.min.css"]);
 }

@@ -6,7 +6,7 @@ import { ROOT_CAUSE_LABELS, ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
 import type { ReviewerAgreement } from "../review/review-agreement.js";
 import { incompleteReviewNotice, incompletionOf, REVIEWERS_PER_CASE, type ReviewerVerdict } from "../../evaluators/reviewed-verdict.js";
-import { optional, page, verdictBadge, type Markup } from "./layout.js";
+import { optional, page, verdictBadge, type Markup, type Viewer } from "./layout.js";
 import { listedVerdict, type ListedTrace } from "./traces-page.js";
 import { encodeCursor } from "./trace-query.js";
 import type { TraceCursor } from "../../store/ports/trace-reader.js";
@@ -59,7 +59,7 @@ function undecidedLink(undecidedOnly: boolean): Markup {
 }
 
 /** `imported`: how many labels the queue's import form just saved (shown once, after its redirect). `undecidedOnly`: the list is filtered to verdict=review_required. */
-export function reviewQueuePage(reviewer: string, queue: readonly QueueItem[], more: string | null, reviewers: readonly ReviewerAgreement[], judge: readonly CalibrationEntry[], imported: number | null = null, undecidedOnly = false): Markup {
+export function reviewQueuePage(viewer: Viewer, queue: readonly QueueItem[], more: string | null, reviewers: readonly ReviewerAgreement[], judge: readonly CalibrationEntry[], imported: number | null = null, undecidedOnly = false): Markup {
   const body = html`${imported === null ? "" : html`<p class="notice" id="message" role="status">Imported ${imported} label${imported === 1 ? "" : "s"}.</p>`}<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). ${REVIEWERS_PER_CASE} reviewers label each independently; neither sees the other's labels until both are in. A review decides a case only once ${REVIEWERS_PER_CASE} reviewers agree: until then the automatic verdict stays (one reviewer's verdict is shown to them as pending) and the case stays here, and after that its verdict column shows the reviewers' verdict — except that a review never passes a request that did not complete (it threw or timed out): an agreed pass of one leaves it failed, and the column says why. "you" says whether yours is in.</p>
 <div id="labels-files"><a href="/api/labels.jsonl" download>Export labels (JSONL)</a> · <form style="display:inline" method="post" action="/review/import" enctype="multipart/form-data"><label>Labels file (JSONL) <input type="file" name="file" accept=".jsonl"></label> <button type="submit">Import labels</button></form></div>
 ${undecidedLink(undecidedOnly)}
@@ -73,7 +73,7 @@ ${reviewers.map((entry) => html`<tr data-metric="${entry.metric}"><td>${entry.me
 <h2>Agreement between the judge and the reviewers</h2><table id="judge-kappa"><thead><tr><th>judge</th><th>metric</th><th>pairs</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>
 ${judge.map((entry) => html`<tr data-metric="${entry.metric}"><td>${entry.judgeId}</td><td>${entry.metric}</td><td class="items">${entry.pairs}</td><td>${kappa(entry.passFail.percentAgreement)}</td><td class="kappa">${kappa(entry.passFail.kappa)}</td></tr>`)}
 </tbody></table>${judge.length === 0 ? html`<p id="judge-kappa-empty" class="muted">No reviewer has labelled a metric the judge scored yet (faithfulness, citation_support, …): the judge is compared with the reviewers once they label its metrics.</p>` : ""}</section>`;
-  return page("Review queue", reviewer, body);
+  return page("Review queue", viewer, body);
 }
 
 /** What a review form holds: a verdict per metric, the root cause, the comment. */
@@ -90,7 +90,7 @@ export type ReviewMessage = { kind: "notice" | "error"; text: string };
  * The review form of one case. `submitted`: what the reviewer sent when it could not be saved — the form is shown
  * again with their choices and the reason, so nothing they chose is lost; otherwise it holds their stored labels.
  */
-export function reviewItemPage(reviewer: string, detail: TraceDetail, metrics: readonly string[], mine: readonly HumanLabel[], visible: readonly HumanLabel[], message: ReviewMessage | null, submitted: ReviewFormValues | null = null): Markup {
+export function reviewItemPage(viewer: Viewer, detail: TraceDetail, metrics: readonly string[], mine: readonly HumanLabel[], visible: readonly HumanLabel[], message: ReviewMessage | null, submitted: ReviewFormValues | null = null): Markup {
   const result = detail.caseResult;
   const stored: ReviewFormValues = {
     verdicts: Object.fromEntries(mine.filter((label) => label.metric !== "root_cause").map((label) => [label.metric, label.verdict])),
@@ -101,7 +101,7 @@ export function reviewItemPage(reviewer: string, detail: TraceDetail, metrics: r
   const myVerdict = (metric: string) => shown.verdicts[metric] ?? null;
   const myRootCause = shown.rootCause;
   const myComment = shown.comment;
-  const others = visible.filter((label) => label.labeler_id !== reviewer);
+  const others = visible.filter((label) => label.labeler_id !== viewer.reviewer);
   // Said before anyone labels: a pass of a request that did not complete is set aside, not silently ignored.
   const incompletion = incompletionOf(result);
   const body = html`${message === null ? "" : message.kind === "notice" ? html`<p class="notice" id="message" role="status">${message.text}</p>` : html`<p class="error" id="error" role="alert">Not saved: ${message.text}</p>`}
@@ -109,7 +109,7 @@ ${incompletion === null ? "" : html`<p class="notice" id="incomplete-request">No
 <section><p><a href="/traces/${encodeURIComponent(result.case_result_id)}">Open the trace</a> · automatic verdict ${verdictBadge(result.quality_status, false)}</p>
 <h2>Query</h2><pre>${optional(result.rag_observation.query)}</pre><h2>Answer</h2><pre>${optional(result.output)}</pre>
 <h2>Evaluation Results</h2><ul>${detail.evaluationResults.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul></section>
-<form method="post" action="/review/${encodeURIComponent(result.case_result_id)}" id="review-form"><section><h2>Your labels (${reviewer})</h2><table>
+<form method="post" action="/review/${encodeURIComponent(result.case_result_id)}" id="review-form"><section><h2>Your labels (${viewer.reviewer})</h2><table>
 ${metrics.map((metric) => html`<tr><th id="metric-${metric}">${metric}</th><td role="radiogroup" aria-labelledby="metric-${metric}"><label><input type="radio" name="metric:${metric}" value="pass" aria-label="${metric}: pass" ${myVerdict(metric) === "pass" ? "checked" : ""}> pass</label>
 <label><input type="radio" name="metric:${metric}" value="fail" aria-label="${metric}: fail" ${myVerdict(metric) === "fail" ? "checked" : ""}> fail</label></td></tr>`)}
 </table>${metrics.length === 0 ? html`<p class="muted">No evaluator of this case decided a metric, errored or asked for review; label the root cause or comment.</p>` : ""}
@@ -120,5 +120,5 @@ ${metrics.map((metric) => html`<tr><th id="metric-${metric}">${metric}</th><td r
       ? html`<p class="muted" id="blind">Hidden until you and another reviewer have both labelled this case.</p>`
       : html`<ul>${others.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`}</li>`)}</ul>`
   }</section>`;
-  return page(`Review ${result.case_id || result.case_result_id}`, reviewer, body);
+  return page(`Review ${result.case_id || result.case_result_id}`, viewer, body);
 }

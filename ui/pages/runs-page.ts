@@ -8,15 +8,15 @@ import { heuristicPairsLabel, type MetricComparison, type RunComparison } from "
 import type { RunSummary } from "../../store/ports/run-reader.js";
 import type { RunListing } from "../../store/ports/run-listing.js";
 import { rounded } from "../../report/format-value.js";
-import { optional, page, type Markup } from "./layout.js";
+import { optional, page, type Markup, type Viewer } from "./layout.js";
 import { utcTime } from "./utc-time.js";
 
 const LINEAGE_FIELDS = ["dataset_id", "dataset_version", "corpus_version", "index_version", "embedding_model", "retriever_version", "reranker_version", "prompt_version", "generator_model", "application_version"] as const;
 
-export function runsPage(reviewer: string, runs: readonly RunListing[]): Markup {
+export function runsPage(viewer: Viewer, runs: readonly RunListing[]): Markup {
   // No run stored: an empty table and a form comparing nothing with nothing said nothing about how to get one.
   if (runs.length === 0) {
-    return page("Runs", reviewer, html`<p id="no-runs" class="muted">No run stored yet: <code>ragscope eval --dataset cases.yaml --task ./task.js</code> (or <code>ragscope demo</code>) stores one, and so does an application whose requests carry a run id. Two runs can then be compared side by side here.</p>`);
+    return page("Runs", viewer, html`<p id="no-runs" class="muted">No run stored yet: <code>ragscope eval --dataset cases.yaml --task ./task.js</code> (or <code>ragscope demo</code>) stores one, and so does an application whose requests carry a run id. Two runs can then be compared side by side here.</p>`);
   }
   const body = html`<form method="get" action="/runs/compare"><label>Compare <select name="candidate">${runs.map((run) => html`<option>${run.runId}</option>`)}</select></label>
 <label>against baseline <select name="baseline">${runs.map((run, index) => html`<option ${index === 1 ? "selected" : ""}>${run.runId}</option>`)}</select></label> <button type="submit">Compare</button></form>
@@ -27,7 +27,7 @@ ${runs.map(
     html`<tr data-run-id="${run.runId}" data-lineage="${run.lineage === null ? "none" : "recorded"}"><td><a href="/traces?run=${encodeURIComponent(run.runId)}">${run.runId}</a></td><td>${utcTime(run.startedAt)}</td><td class="cases">${run.cases}</td>${LINEAGE_FIELDS.map((field) => html`<td>${optional(run.lineage?.[field])}</td>`)}<td>${optional(run.lineage?.notes)}</td></tr>`,
 )}
 </tbody></table>`;
-  return page("Runs", reviewer, body);
+  return page("Runs", viewer, body);
 }
 
 /** The run summary's counts in the words the verdicts are written in elsewhere (a field name such as "reviewRequired" is no heading). */
@@ -66,7 +66,7 @@ const heuristicNote = (metric: MetricComparison): Markup | string => {
   return label === null ? "" : html` <span class="heuristic muted">(${label})</span>`;
 };
 
-export function runComparePage(reviewer: string, candidate: RunSummary, baseline: RunSummary, comparison: RunComparison): Markup {
+export function runComparePage(viewer: Viewer, candidate: RunSummary, baseline: RunSummary, comparison: RunComparison): Markup {
   const body = html`<section><table id="run-summaries"><thead><tr><th></th><th>${candidate.runId} (candidate)</th><th>${baseline.runId} (baseline)</th></tr></thead><tbody>
 ${SUMMARY_ROWS.map(([key, label]) => html`<tr data-count="${key}"><th>${label}</th><td>${candidate[key]}</td><td>${baseline[key]}</td></tr>`)}</tbody></table></section>
 <section><h2>Metrics on ${comparison.pairedCases} paired cases</h2>${unpairedNote(comparison)}<table id="metric-differences"><thead><tr><th>metric</th><th>candidate</th><th>baseline</th><th>difference</th><th>interval (paired bootstrap, 95%)</th></tr></thead><tbody>
@@ -75,5 +75,5 @@ ${comparison.metrics.map((metric) => html`<tr data-metric="${metric.metric}"><td
 <section><h2>Flipped cases</h2><p>McNemar exact p = ${fixed(comparison.mcnemar.pValue)}</p>
 <h3>Regressed (passed in the baseline, not now)</h3>${flipped("regressed", comparison.regressed)}
 <h3>Fixed (not passed in the baseline, passed now)</h3>${flipped("fixed", comparison.fixed)}</section>`;
-  return page(`${candidate.runId} vs ${baseline.runId}`, reviewer, body);
+  return page(`${candidate.runId} vs ${baseline.runId}`, viewer, body);
 }

@@ -22,12 +22,15 @@ export interface SignInPage {
   /** Who this browser is signed in as now, if anyone. */
   signedInAs: string | null;
   error: string | null;
+  /** Said once, e.g. after signing out. */
+  notice?: string | null;
 }
 
 const describeTenants = (tenants: TenantScope) => (tenants === "all" ? "every tenant" : tenants.length === 1 ? `tenant ${tenants[0]}` : `tenants ${tenants.join(", ")}`);
 
 export function signInPage(shown: SignInPage): Markup {
-  const error = shown.error === null ? "" : html`<p class="error" id="error" role="alert">${shown.error}</p>`;
+  const notice = (shown.notice ?? null) === null ? "" : html`<p class="notice" id="message" role="status">${shown.notice}</p>`;
+  const error = html`${notice}${shown.error === null ? "" : html`<p class="error" id="error" role="alert">${shown.error}</p>`}`;
   const current = shown.signedInAs === null ? "" : html`<p id="signed-in-as">This browser is signed in as <strong>${shown.signedInAs}</strong>${shown.offered === null ? "" : html`; signing in as ${shown.offered.reviewer} replaces that`}.</p>`;
   const next = html`<input type="hidden" name="next" value="${shown.next}">`;
   const body =
@@ -37,5 +40,6 @@ export function signInPage(shown: SignInPage): Markup {
       : html`${error}<p id="offered">This link signs you in to ragscope as reviewer <strong id="offered-reviewer">${shown.offered.reviewer}</strong>, reading ${describeTenants(shown.offered.tenants)}.</p>
 <p class="caution" id="sign-in-caution">Continue only if this is your own token, or a link you asked for. A link from someone else signs you in as them: the reviews, labels and imports you then save would be theirs, in their tenant.</p>
 ${current}<form method="post" action="/login" id="sign-in-form"><input type="hidden" name="token" value="${shown.offered.token}">${next}<button type="submit" id="sign-in">Sign in as ${shown.offered.reviewer}</button></form>`;
-  return page("Sign in", shown.signedInAs ?? "not signed in", body, ["/static/sign-in.js"]);
+  // Not signed in: the header links to no page (each would only answer with this one) and names nobody.
+  return page("Sign in", shown.signedInAs === null ? null : { reviewer: shown.signedInAs, signOut: true }, body, ["/static/sign-in.js"]);
 }

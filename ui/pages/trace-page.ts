@@ -17,7 +17,7 @@ import type { TraceDetail } from "../../store/ports/trace-reader.js";
 import type { AttributedRootCause } from "../../dashboards/source/root-causes.js";
 import type { HumanVerdict } from "../review/review-labels.js";
 import { finalVerdictOfReview, REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
-import { optional, page, verdictBadge, type Markup } from "./layout.js";
+import { optional, page, verdictBadge, type Markup, type Viewer } from "./layout.js";
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { parseThreshold } from "../../evaluators/threshold.js";
 import { utcTime } from "./utc-time.js";
@@ -45,7 +45,7 @@ function reviewState(human: HumanVerdict | null): Markup | string {
     : html` <span class="muted" data-review-state="pending">review pending: ${human.reviewers.length} of ${REVIEWERS_PER_CASE} reviewers</span>`;
 }
 
-export function tracePage(reviewer: string, detail: TraceDetail, human: HumanVerdict | null, labels: readonly HumanLabel[], rootCause: AttributedRootCause): Markup {
+export function tracePage(viewer: Viewer, detail: TraceDetail, human: HumanVerdict | null, labels: readonly HumanLabel[], rootCause: AttributedRootCause): Markup {
   const result = detail.caseResult;
   const observation = result.rag_observation;
   const chunks = observation.retrieved_chunks ?? [];
@@ -107,7 +107,7 @@ ${rootCauseSection(detail, rootCause)}
 <section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`} <span class="muted">${utcTime(label.labeled_at)} UTC</span></li>`)}</ul>`}
 <p><a href="/review/${encodeURIComponent(result.case_result_id)}">Label this case</a></p></section>
 ${rawSpansSection(detail, observation.span_count)}`;
-  return page(`Trace ${result.trace_id || result.case_result_id}`, reviewer, body);
+  return page(`Trace ${result.trace_id || result.case_result_id}`, viewer, body);
 }
 
 /**

@@ -6,7 +6,7 @@ import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-l
 import { qualityStatus } from "../../contracts/case-result.js";
 import type { TracePage, TraceSummary } from "../../store/ports/trace-reader.js";
 import type { FinalVerdict, HumanVerdict } from "../../evaluators/reviewed-verdict.js";
-import { optional, page, verdictBadge, type Markup } from "./layout.js";
+import { optional, page, verdictBadge, type Markup, type Viewer } from "./layout.js";
 import { encodeCursor, FILTER_PARAMETERS } from "./trace-query.js";
 import { utcTime } from "./utc-time.js";
 
@@ -67,7 +67,7 @@ function emptyListMessage(parameters: URLSearchParams): string {
   return `No stored trace meets ${given.join(", ")}: a service, tenant, route, run or dataset must match exactly, and a metric bound matches only traces with a value of that metric beyond it; widen or clear them.`;
 }
 
-export function tracesPage(reviewer: string, parameters: URLSearchParams, listed: TracePage & { traces: ListedTrace[] }, error: string | null): Markup {
+export function tracesPage(viewer: Viewer, parameters: URLSearchParams, listed: TracePage & { traces: ListedTrace[] }, error: string | null): Markup {
   const value = (name: string) => parameters.get(name) ?? "";
   const input = (name: string, label: string, placeholder = "") => html`<label>${label}<input name="${name}" value="${value(name)}" placeholder="${placeholder}"></label>`;
   const older = olderTracesHref(parameters, listed.next);
@@ -85,5 +85,5 @@ ${error === null ? "" : html`<p class="error" id="error">${error}</p>`}
 <tbody id="trace-rows" ${live ? html`data-live="/traces/rows?${parameters.toString()}" data-events="/api/traces/stream"` : ""}>${traceRows(listed.traces)}</tbody></table>
 <p id="list-end">${older === null ? html`<span class="muted">End of the list.</span>` : html`<a id="older" href="${older}">Older traces →</a>`}</p>
 ${listed.traces.length === 0 && error === null ? html`<p id="list-empty" class="muted">${emptyListMessage(parameters)}</p>` : ""}`;
-  return page("Traces", reviewer, body, ["/static/live.js"]);
+  return page("Traces", viewer, body, ["/static/live.js"]);
 }

@@ -21,7 +21,7 @@ import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from 
 import { describeFailure } from "./describe-failure.js";
 import { ExitCode } from "./exit-codes.js";
 import { openReceiverWarning } from "./open-receiver-warning.js";
-import { describeAccess, parseUiTenantTokens, parseUiTokens, UI_TENANT_TOKENS_VARIABLE, UI_TOKENS_VARIABLE } from "../../../ui/access/ui-access.js";
+import { describeAccess, hasTokens, parseUiTenantTokens, parseUiTokens, UI_TENANT_TOKENS_VARIABLE, UI_TOKENS_VARIABLE } from "../../../ui/access/ui-access.js";
 import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUiServer, type UiServer } from "../../../ui/ui-server.js";
 import { parseBehindTls, UI_BEHIND_TLS_VARIABLE } from "../../../ui/access/session-cookie.js";
 
@@ -120,7 +120,9 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.store.describe()}`);
   output.log(`ragscope serve: ${collector.receiverGrpcUrl === null ? "OTLP/gRPC off (--grpc-port off)" : `OTLP/gRPC on ${collector.receiverGrpcUrl}`}`);
   output.log(`ragscope serve: /metrics, /healthz and /readyz on ${observe.url}`);
-  output.log(`ragscope serve: web UI and read API on ${ui.url} (${describeAccess(uiAccess)})`);
+  // With tokens every page needs a session first: say where a browser gets one (behind a TLS proxy, at the proxy's address).
+  const signIn = hasTokens(uiAccess) ? `; browsers sign in at ${ui.url}/login${behindTls.value ? " (or the same path at your HTTPS proxy's address)" : ""}` : "";
+  output.log(`ragscope serve: web UI and read API on ${ui.url} (${describeAccess(uiAccess)})${signIn}`);
   output.log(`ragscope serve: ${datasets.reduce((total, dataset) => total + dataset.cases.length, 0)} Eval Cases loaded; online evaluation: ${online.judgeDescription}`);
   await (stopSignal ?? signalled());
   output.log("ragscope serve: stopping; open traces are evaluated (flagged partial)");

@@ -14,7 +14,7 @@ import { saramaPartition } from "../../../collector/02-transport/kafka/sarama-pa
 import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { createTestKafkaClient, createTestProducer } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
-import { consumeMessages, createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
+import { consumeMessages, createUniqueTopic, groupProgress, uniqueTopicName, waitForCommitsAtEnd, waitUntil } from "../../support/kafka-helpers.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { evaluatorConfig, startInProcessEvaluator } from "./support/in-process-evaluators.js";
 import { countCaseResults, readStoredResults, storedTraceIds } from "./support/stored-results.js";
@@ -108,11 +108,7 @@ describe("dead letters", () => {
 
       const connection = evaluator.role.store.connection;
       await waitUntil(async () => (await countCaseResults(connection)) >= goodTraces, { description: `${goodTraces} case results`, timeoutMs: 90_000, intervalMs: 250 });
-      await waitUntil(async () => (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end), {
-        description: "commits at the end of every partition",
-        timeoutMs: 30_000,
-        intervalMs: 250,
-      });
+      await waitForCommitsAtEnd(kafka, groupId, topic);
 
       const stored = await readStoredResults(connection);
       assert.equal(stored.caseResults, goodTraces);

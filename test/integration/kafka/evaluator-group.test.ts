@@ -23,7 +23,7 @@ import type { Kafka } from "kafkajs";
 import { openClickHouse, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { createTestKafkaClient } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
-import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
+import { createUniqueTopic, uniqueTopicName, waitForCommitsAtEnd, waitUntil } from "../../support/kafka-helpers.js";
 import { startClickHouseHttpFacade, type ClickHouseHttpFacade } from "../../support/clickhouse-http-facade.js";
 import { killAllCollectorProcesses, postBodies, startCollectorProcess, type CollectorProcess } from "./support/collector-processes.js";
 import { countCaseResults, readStoredResults, storedTraceIds, type StoredResults } from "./support/stored-results.js";
@@ -142,13 +142,7 @@ describe("two evaluator processes in one consumer group", () => {
       await Promise.all(restarts);
       await waitUntil(async () => (await countCaseResults(connection)) >= traceCount, { description: `${traceCount} case results`, timeoutMs: 240_000, intervalMs: 500 });
       // Every partition committed to its end: every trace is durable, nothing is still open.
-      await waitUntil(
-        async () => {
-          const progress = await groupProgress(kafka, groupId, topic);
-          return progress.every((partition) => partition.committed === partition.end);
-        },
-        { description: "the group's commits to reach the end of every partition", timeoutMs: 60_000, intervalMs: 250 },
-      );
+      await waitForCommitsAtEnd(kafka, groupId, topic, 60_000);
       const consumedByEvaluator: number[] = [];
       for (const evaluator of evaluators) consumedByEvaluator.push((await evaluator.sample("ragscope_traces_written_total")) ?? 0);
       return { stored: await readStoredResults(connection), traceIds: await storedTraceIds(connection), consumedByEvaluator, killedBySignal, interruptedMessages };

@@ -22,7 +22,7 @@ import { MetricsRegistry } from "../../../collector/wiring/observe/metrics-regis
 import { startKafkaReceiver } from "../../../collector/wiring/run/kafka-receiver-role.js";
 import { createTestKafkaClient, createTestProducer } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
-import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
+import { createUniqueTopic, uniqueTopicName, waitForCommitsAtEnd, waitUntil } from "../../support/kafka-helpers.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { postBodies } from "./support/collector-processes.js";
 import { evaluatorConfig, startInProcessEvaluator, type InProcessEvaluator } from "./support/in-process-evaluators.js";
@@ -98,11 +98,7 @@ describe("OpenTelemetry Collector Kafka exporter input", () => {
       await produce(topic);
       const connection = members[0]!.role.store.connection;
       await waitUntil(async () => (await countCaseResults(connection)) >= traceCount, { description: `${traceCount} case results (${name})`, timeoutMs: 60_000, intervalMs: 200 });
-      await waitUntil(async () => (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end), {
-        description: `${name}: commits at the end of every partition`,
-        timeoutMs: 30_000,
-        intervalMs: 200,
-      });
+      await waitForCommitsAtEnd(kafka, groupId, topic);
       const results = await queryRows<{ trace_id: string; payload: string }>(connection, "SELECT trace_id, payload FROM {{database}}.case_results FINAL ORDER BY trace_id");
       const metrics = await queryRows<Stored["metrics"][number]>(
         connection,

@@ -17,7 +17,7 @@ import { saramaPartition } from "../../../collector/02-transport/kafka/sarama-pa
 import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { createTestKafkaClient, createTestProducer } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
-import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
+import { createUniqueTopic, uniqueTopicName, waitForCommitsAtEnd, waitUntil } from "../../support/kafka-helpers.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { evaluatorConfig, startInProcessEvaluator } from "./support/in-process-evaluators.js";
 import { storedTraceIds } from "./support/stored-results.js";
@@ -90,11 +90,7 @@ describe("partitions added to the topic", () => {
         },
         { description: "the traces written to the new partitions", timeoutMs: 60_000, intervalMs: 250 },
       );
-      await waitUntil(async () => (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end), {
-        description: "commits at the end of all four partitions",
-        timeoutMs: 30_000,
-        intervalMs: 250,
-      });
+      await waitForCommitsAtEnd(kafka, groupId, topic);
       const lags = await waitUntil(
         () => {
           const metrics = evaluator.registry.render();

@@ -18,7 +18,7 @@ import { saramaPartition } from "../../../collector/02-transport/kafka/sarama-pa
 import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { createTestKafkaClient, createTestProducer } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
-import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
+import { createUniqueTopic, uniqueTopicName, waitForCommitsAtEnd, waitUntil } from "../../support/kafka-helpers.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { evaluatorConfig, startInProcessEvaluator } from "./support/in-process-evaluators.js";
 import { countCaseResults, storedTraceIds } from "./support/stored-results.js";
@@ -92,11 +92,7 @@ describe("results the store refuses", () => {
         timeoutMs: 90_000,
         intervalMs: 250,
       });
-      await waitUntil(async () => (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end), {
-        description: "commits at the end of every partition",
-        timeoutMs: 30_000,
-        intervalMs: 250,
-      });
+      await waitForCommitsAtEnd(kafka, groupId, topic);
 
       const stored = await storedTraceIds(connection);
       assert.equal(stored.size, traceCount - poison.length);

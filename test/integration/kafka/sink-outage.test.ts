@@ -21,7 +21,7 @@ import { readSample } from "../../../collector/wiring/observe/metrics-registry.j
 import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
 import { createTestKafkaClient } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
-import { createUniqueTopic, groupProgress, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
+import { createUniqueTopic, uniqueTopicName, waitForCommitsAtEnd, waitUntil } from "../../support/kafka-helpers.js";
 import { startClickHouseHttpFacade, type ClickHouseHttpFacade } from "../../support/clickhouse-http-facade.js";
 import { killAllCollectorProcesses, postBodies, startCollectorProcess } from "./support/collector-processes.js";
 import { countCaseResults, readStoredResults } from "./support/stored-results.js";
@@ -126,11 +126,7 @@ describe("sink outage", () => {
       await facade.start();
 
       await waitUntil(async () => (await countCaseResults(connection)) >= traceCount, { description: `${traceCount} case results after the outage`, timeoutMs: 120_000, intervalMs: 500 });
-      await waitUntil(async () => (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end), {
-        description: "commits at the end of every partition",
-        timeoutMs: 30_000,
-        intervalMs: 250,
-      });
+      await waitForCommitsAtEnd(kafka, groupId, topic);
       await waitUntil(async () => (await evaluator.sample("ragscope_sink_backlog_traces")) === 0 && (await evaluator.ready()), { description: "an empty backlog and a ready evaluator", timeoutMs: 30_000 });
       watching = false;
       await watcher;
