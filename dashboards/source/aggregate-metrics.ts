@@ -352,8 +352,13 @@ export const IS_ERROR = `(NOT ${IS_TIMEOUT} AND (execution_status = 'failed' OR 
 export const DID_NOT_COMPLETE = `(${IS_ERROR} OR ${IS_TIMEOUT})`;
 export const REVIEWED_PASSED = reviewedAs(AGREED_PASS);
 export const REVIEWED_FAILED = reviewedAs(AGREED_FAIL);
-/** The final verdict from the two review sets and the row's own columns (quality_status, execution_status, error_type). */
-const finalVerdictFrom = (passed: string, failed: string): string => `multiIf((${passed}) AND NOT ${DID_NOT_COMPLETE}, 'passed', (${passed}) OR (${failed}), 'failed', quality_status)`;
+/**
+ * The final verdict from the two review conditions (the reviewers agreed on a pass, on a fail) and the request's own
+ * automatic verdict and whether it completed: by default the row's columns (quality_status, execution_status,
+ * error_type); a statement that reads a request's newest row under other names gives those.
+ */
+export const finalVerdictFrom = (passed: string, failed: string, automatic = "quality_status", didNotComplete = DID_NOT_COMPLETE): string =>
+  `multiIf((${passed}) AND NOT ${didNotComplete}, 'passed', (${passed}) OR (${failed}), 'failed', ${automatic})`;
 export const FINAL_VERDICT = finalVerdictFrom(REVIEWED_PASSED, REVIEWED_FAILED);
 /** The rows whose final verdict is their reviewers' (an agreed fail, or an agreed pass of a request that completed). */
 export const REVIEW_DECIDED = `((${REVIEWED_PASSED}) AND NOT ${DID_NOT_COMPLETE}) OR (${REVIEWED_FAILED})`;

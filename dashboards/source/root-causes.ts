@@ -11,7 +11,7 @@
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { REVIEWERS_PER_CASE, ROOT_CAUSE_LABEL_METRIC } from "../../evaluators/reviewed-verdict.js";
-import { finalVerdictOfRequests } from "./aggregate-metrics.js";
+import { DID_NOT_COMPLETE, finalVerdictFrom } from "./aggregate-metrics.js";
 
 export const ROOT_CAUSE_EVALUATOR = "root_cause";
 
@@ -28,32 +28,75 @@ export const HAS_ROOT_CAUSE_LABEL = `evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AN
 export const ROOT_CAUSE_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "root_cause", "failing_requests", "version"] as const;
 
 /**
- * The SELECT computing root_cause_rollups rows: the failing requests (final verdict `failed`, FINAL_VERDICT's rule,
- * reading only their own reviews) under their root cause as the web UI's Failures page counts them
- * (attributedRootCauses: the reviewers' agreed one, else the evaluator's). `causesWhere` restricts
- * evaluation_results (its started_at is the request's start), `requestsWhere` case_results; `{version:UInt64}` is a
- * parameter. A request stored under two sorting keys (a partial trace's result beside the complete one) is
- * attributed to its newest version's columns and verdict.
+ * The SELECT computing root_cause_rollups rows: the failing requests (final verdict `failed`, FINAL_VERDICT's rule)
+ * under their root cause as the web UI's Failures page counts them (attributedRootCauses: the reviewers' agreed one,
+ * else the evaluator's). `causesWhere` restricts evaluation_results (its started_at is the request's start),
+ * `requestsWhere` case_results; `{version:UInt64}` is a parameter. A request stored under two sorting keys (a partial
+ * trace's result beside the complete one) is attributed to its newest version's columns and verdict.
+ *
+ * The refresh runs it for every refreshed minute, so it reads each source once: the requests (their newest row's
+ * automatic verdict and whether it completed), their reviews (caseReviews: the verdict and the cause in one read of
+ * the labels of the requests meeting `requestsWhere`), the evaluator's causes; and decides the verdict after the
+ * joins. Reading the reviews three times (twice for the verdict's agreements, FINAL_VERDICT's IN sets, once for the
+ * cause), each scoped by its own set of the range's ids, cost ~35 % more CPU than this form
+ * (test/bench/root-cause-rollup.bench.ts).
  */
 export function rootCauseRollupSelect(database: string, causesWhere: string, requestsWhere: string): string {
   const requests = [
-    // Aliases apart from the column names: the WHERE names the columns.
+    // Aliases apart from the column names: the WHERE names the columns. The newest row's verdict inputs as one
+    // tuple, so both come from the same row, as FINAL_VERDICT computed on the newest row reads them.
     "SELECT case_result_id, min(started_at) AS request_started, argMax(tenant_id, version) AS request_tenant, argMax(service_name, version) AS request_service,",
-    "       argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run, argMax(final_verdict, version) AS request_verdict",
-    `FROM (SELECT case_result_id, started_at, tenant_id, service_name, dataset_id, run_id, version, ${finalVerdictOfRequests(database, requestsWhere)} AS final_verdict`,
-    `      FROM ${database}.case_results FINAL WHERE ${requestsWhere})`,
-    "GROUP BY case_result_id HAVING request_verdict = 'failed'",
+    "       argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run,",
+    `       argMax((quality_status, ${DID_NOT_COMPLETE}), version) AS request_state`,
+    `FROM ${database}.case_results FINAL WHERE ${requestsWhere}`,
+    "GROUP BY case_result_id",
   ].join("\n");
   const labelsWhere = requestsWhere === "1" ? "1" : `case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requestsWhere})`;
+  const verdict = finalVerdictFrom("reviews.agreed_pass", "reviews.agreed_fail", "tupleElement(requests.request_state, 1)", "tupleElement(requests.request_state, 2)");
   return [
     "SELECT toStartOfMinute(request_started) AS minute, request_tenant AS tenant_id, request_service AS service_name,",
     "       request_dataset AS dataset_id, request_run AS run_id, root_cause,",
     "       count() AS failing_requests,",
     "       {version:UInt64} AS version",
-    `FROM (${attributedRootCauses(requests, ["request_started", "request_tenant", "request_service", "request_dataset", "request_run"], causesWhere, { database, labelsWhere })})`,
-    "WHERE root_cause != ''",
+    "FROM (SELECT requests.request_started AS request_started, requests.request_tenant AS request_tenant, requests.request_service AS request_service,",
+    "             requests.request_dataset AS request_dataset, requests.request_run AS request_run,",
+    `             ${verdict} AS request_verdict,`,
+    "             if(reviews.root_cause != '', reviews.root_cause, automatic.root_cause) AS root_cause",
+    `      FROM (${requests}) AS requests`,
+    // join_use_nulls is off: a request without reviews reads false and '' there, without an evaluator's cause ''.
+    `      LEFT JOIN (${caseReviews(`${database}.human_labels`, labelsWhere)}) AS reviews ON reviews.case_result_id = requests.case_result_id`,
+    `      LEFT JOIN (${automaticRootCauses(`${database}.evaluation_results`, causesWhere)}) AS automatic ON automatic.case_result_id = requests.case_result_id)`,
+    "WHERE request_verdict = 'failed' AND root_cause != ''",
     "GROUP BY minute, tenant_id, service_name, dataset_id, run_id, root_cause",
   ].join("\n");
+}
+
+/** A human_labels row that names a root cause (the label name in its note, ui/review/review-labels.ts). */
+const REVIEWER_ROOT_CAUSE = `metric = '${ROOT_CAUSE_LABEL_METRIC}' AND match(note, '^${LABEL_NAME}$')`;
+
+/**
+ * Per case with labels meeting `labelsWhere`, in one read of them: whether its reviewers agreed on a pass
+ * (`agreed_pass`) or a fail (`agreed_fail`) by the final verdict's rule (aggregate-metrics.ts AGREED_PASS,
+ * AGREED_FAIL: REVIEWERS_PER_CASE or more reviewers labelled a metric other than the root cause, a reviewer failing
+ * when they failed any), and the root cause they agreed on (`root_cause`, '' when none: reviewedRootCauses' rule).
+ * A label's id is its (case_result_id, metric, labeler_id), so after FINAL a reviewer has one root-cause row at most.
+ */
+function caseReviews(labels: string, labelsWhere: string): string {
+  return [
+    "SELECT case_result_id,",
+    `       countIf(labelled) >= ${REVIEWERS_PER_CASE} AND maxIf(failed, labelled) = 0 AS agreed_pass,`,
+    `       countIf(labelled) >= ${REVIEWERS_PER_CASE} AND minIf(failed, labelled) = 1 AS agreed_fail,`,
+    `       if(countIf(cause != '') >= ${REVIEWERS_PER_CASE} AND uniqExactIf(cause, cause != '') = 1, anyIf(cause, cause != ''), '') AS root_cause`,
+    `FROM (SELECT case_result_id, labeler_id, countIf(metric != '${ROOT_CAUSE_LABEL_METRIC}') > 0 AS labelled,`,
+    `             maxIf(verdict = 'fail', metric != '${ROOT_CAUSE_LABEL_METRIC}') AS failed, anyIf(note, ${REVIEWER_ROOT_CAUSE}) AS cause`,
+    `      FROM ${labels} FINAL WHERE ${labelsWhere} GROUP BY case_result_id, labeler_id)`,
+    "GROUP BY case_result_id",
+  ].join(" ");
+}
+
+/** Per case, the root-cause evaluator's label among its Evaluation Results meeting `causesWhere`. */
+function automaticRootCauses(evaluationResults: string, causesWhere: string): string {
+  return `SELECT case_result_id, any(${ROOT_CAUSE_LABEL}) AS root_cause FROM ${evaluationResults} FINAL WHERE ${HAS_ROOT_CAUSE_LABEL} AND (${causesWhere}) GROUP BY case_result_id`;
 }
 
 /**
@@ -65,7 +108,7 @@ export function rootCauseRollupSelect(database: string, causesWhere: string, req
  */
 export function reviewedRootCauses(labels = "human_labels", labelsWhere = "1"): string {
   return [
-    `SELECT case_result_id, any(note) AS root_cause FROM ${labels} FINAL WHERE metric = '${ROOT_CAUSE_LABEL_METRIC}' AND match(note, '^${LABEL_NAME}$') AND (${labelsWhere})`,
+    `SELECT case_result_id, any(note) AS root_cause FROM ${labels} FINAL WHERE ${REVIEWER_ROOT_CAUSE} AND (${labelsWhere})`,
     `GROUP BY case_result_id HAVING count() >= ${REVIEWERS_PER_CASE} AND uniqExact(note) = 1`,
   ].join(" ");
 }
@@ -83,7 +126,8 @@ export interface RootCauseSources {
  * decide its cause too, so a case reviewers failed with a cause is attributed to it even when the evaluator gave none
  * (it was review_required or passed automatically). `causesWhere` restricts evaluation_results (e.g. to the range).
  * The one definition of a request's root cause the Failures page, the trace list, the dashboards and the report
- * count; attributedRootCauseOf below is its in-memory form.
+ * count; attributedRootCauseOf below is its in-memory form, and rootCauseRollupSelect the same rule with the verdict's
+ * reviews and the cause's read at once (test/integration/store/root-cause-rollup-verdicts.test.ts).
  */
 export function attributedRootCauses(requests: string, carried: readonly string[], causesWhere: string, sources: RootCauseSources = {}): string {
   const table = (name: string) => (sources.database === undefined || sources.database === "" ? name : `${sources.database}.${name}`);
@@ -93,7 +137,7 @@ export function attributedRootCauses(requests: string, carried: readonly string[
     `FROM (${requests}) AS requests`,
     // join_use_nulls is off: a request without a row on the right reads '' there.
     `LEFT JOIN (${reviewedRootCauses(table("human_labels"), sources.labelsWhere)}) AS reviewed ON reviewed.case_result_id = requests.case_result_id`,
-    `LEFT JOIN (SELECT case_result_id, any(${ROOT_CAUSE_LABEL}) AS root_cause FROM ${table("evaluation_results")} FINAL WHERE ${HAS_ROOT_CAUSE_LABEL} AND (${causesWhere}) GROUP BY case_result_id) AS automatic`,
+    `LEFT JOIN (${automaticRootCauses(table("evaluation_results"), causesWhere)}) AS automatic`,
     "  ON automatic.case_result_id = requests.case_result_id",
   ].join("\n");
 }
