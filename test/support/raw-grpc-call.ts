@@ -1,6 +1,6 @@
 /**
  * One gRPC call over plain HTTP/2 (node:http2), for what a grpc-js client never sends: a message flagged as
- * compressed that is not, headers and then no message at all, or a message whose last byte waits. Resolves with the call's grpc-status and
+ * compressed that is not, or headers and then no message at all. Resolves with the call's grpc-status and
  * grpc-message (trailers-only answers included).
  */
 import http2 from "node:http2";
@@ -12,10 +12,6 @@ export interface RawGrpcOptions {
   message: { bytes: Buffer; compressed: boolean } | null;
   /** With no message: end the stream anyway (a call without its message) instead of leaving it open. */
   endWithoutMessage?: boolean;
-  /** Sends the message's last byte (and ends the call) only once this settles: a client still sending. */
-  lastByteAfter?: Promise<void>;
-  /** Told once HTTP/2 let all but the last byte go (the server's flow control took them). */
-  onAllButLastByteSent?: () => void;
 }
 
 export async function rawGrpcCall(url: string, path: string, options: RawGrpcOptions): Promise<{ status: number; message: string }> {
@@ -40,9 +36,7 @@ export async function rawGrpcCall(url: string, path: string, options: RawGrpcOpt
       frame.writeUInt8(options.message.compressed ? 1 : 0, 0);
       frame.writeUInt32BE(options.message.bytes.length, 1);
       options.message.bytes.copy(frame, 5);
-      if (options.lastByteAfter === undefined) return stream.end(frame);
-      stream.write(frame.subarray(0, -1), () => options.onAllButLastByteSent?.());
-      void options.lastByteAfter.then(() => stream.end(frame.subarray(-1)));
+      stream.end(frame);
     });
   } finally {
     session.close();
