@@ -201,7 +201,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
 
   const resolved = await settingsForCommand("eval", { environment, ...(options.configFile ? { configFile: options.configFile } : {}) }, {
     // A free port (no clash with a running collector); every case judged (sample rate 1) — a dataset is small and each case counts.
-    fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 300, "judge.enabled": true, "sampling.defaultRate": 1, "embeddingsEndpoint.sampleRate": 1 },
+    // No OTLP/gRPC port: the task is handed the OTLP/HTTP endpoint (RAGSCOPE_ENDPOINT), and nothing else sends here.
+    fixed: { "receiver.port": 0, "receiver.grpcPort": "off", "assembler.quietPeriodMs": 300, "judge.enabled": true, "sampling.defaultRate": 1, "embeddingsEndpoint.sampleRate": 1 },
     flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } },
   });
   if (!resolved.ok) {

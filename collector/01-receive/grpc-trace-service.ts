@@ -13,20 +13,32 @@
  * unknown bearer token (the `authorization` metadata, the tokens and tenants of
  * OTLP/HTTP), INVALID_ARGUMENT for a message that is not OTLP (not retried),
  * RESOURCE_EXHAUSTED without RetryInfo past the size bounds (not retried),
- * UNAVAILABLE while the bus or the byte budget takes nothing (retried), and OK
+ * UNAVAILABLE while the bus takes nothing or when a call waited its whole
+ * request time for the byte budget (retried), and OK
  * with `partial_success` when some spans were rejected. OK is sent only once the
  * bus confirmed every message.
  *
  * The interceptor does what must happen before the message is read — count the
  * call, check the token and the admission, bound the time the client has to send
- * it — and counts the calls grpc-js ends itself (a message past
+ * it, and reserve the message's bytes from the receiver's byte budget — and counts the calls grpc-js ends itself (a message past
  * `grpc.max_receive_message_length`, before or after gzip, an undecodable gzip
  * message, an unsupported grpc-encoding, a client that cancels), so every call
  * ends accepted or under exactly one rejection reason, as over HTTP.
+ *
+ * grpc-js buffers a call's whole message (up to `grpc.max_receive_message_length`)
+ * before an interceptor sees it, and shows no one the length its frame declares;
+ * what it buffers is what the call reads once `startRead` lets it. So a call
+ * reserves the largest message (RAGSCOPE_MAX_BODY_BYTES) from the byte budget
+ * before it may read, waits in line while the budget has not that much left, and
+ * keeps only its message's size once the message arrived. A waiting call is not
+ * read: HTTP/2 flow control leaves its bytes with the client (at most the 64 KiB
+ * window). Messages being read or held thus share RAGSCOPE_MAX_IN_FLIGHT_BYTES
+ * with OTLP/HTTP bodies, however many calls are open.
  */
 import grpc from "@grpc/grpc-js";
 import { encodeExportPartialSuccess, encodeExportSuccess, RpcCode } from "../00-otlp/otlp-export-response.js";
 import type { Credential } from "./bearer-authorization.js";
+import type { BudgetShare } from "./byte-budget.js";
 import { admitExport, authenticateExport, countRequest, exportTraceBody, overBudget, overBudgetMessage, refuse, type ExportRefusal, type TraceExportContext } from "./export-trace-request.js";
 
 export const traceServicePath = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
@@ -50,6 +62,8 @@ type CallStatus = Parameters<grpc.ServerInterceptingCallInterface["sendStatus"]>
 /** What the interceptor learned of a call, for the method handler; keyed by the call's metadata, which grpc-js hands the handler as it is. */
 interface CallState {
   credential: Credential;
+  /** The call's part of the byte budget: the reservation, then its message's size, until it is answered. */
+  share: BudgetShare;
   /** Set when the method handler takes the call: from then on the pipeline counts its outcome. */
   handled: boolean;
 }
@@ -72,12 +86,22 @@ export function createGrpcTraceService(context: TraceExportContext, onInternalEr
     let state: CallState | null = null;
     let timer: NodeJS.Timeout | undefined;
     const stopTimer = () => clearTimeout(timer);
+    /** Set while the call waits for its reservation; withdraws it. */
+    let withdrawWait: (() => void) | null = null;
+    let readStarted = false;
+    const share = context.budget.share();
+    const endCall = () => {
+      stopTimer();
+      withdrawWait?.();
+      withdrawWait = null;
+      share.release();
+    };
 
     // grpc-js ends some calls itself (see above) through this method of its own call object, below every
     // interceptor; wrapping it is the one place that sees those statuses, to count them and word them per OTLP.
     const sendOwnStatus = nextCall.sendStatus.bind(nextCall);
     nextCall.sendStatus = (status) => {
-      stopTimer();
+      endCall();
       statusSent = true;
       if (counted || status.code === grpc.status.OK) return sendOwnStatus(status);
       counted = true;
@@ -93,6 +117,8 @@ export function createGrpcTraceService(context: TraceExportContext, onInternalEr
         // grpc-js has no bound on the time a client takes to send its message (only the client's own deadline).
         timer = setTimeout(() => {
           if (messageArrived || statusSent) return;
+          // Still in line for its reservation: the receiver was busy all along, not the client slow.
+          if (withdrawWait !== null) return refuseCall(refuse(context, "grpc", overBudget(context, `${overBudgetMessage} (the call waited ${context.requestTimeoutMs} ms, RAGSCOPE_REQUEST_TIMEOUT_MS, for its message to be read)`)));
           refuseCall(refuse(context, "grpc", { reason: "timedOut", rpcCode: RpcCode.unavailable, message: `the request message did not arrive within ${context.requestTimeoutMs} ms (RAGSCOPE_REQUEST_TIMEOUT_MS)` }));
         }, context.requestTimeoutMs);
         timer.unref();
@@ -101,19 +127,21 @@ export function createGrpcTraceService(context: TraceExportContext, onInternalEr
             const authorization = metadata.get("authorization").find((value): value is string => typeof value === "string");
             const credential = authenticateExport(context, "grpc", authorization);
             if (!credential.ok) return refuseCall(credential.error);
-            const refusal = admitExport(context, "grpc");
+            const refusal = admitExport(context, "grpc", "waits");
             if (refusal !== null) return refuseCall(refusal);
-            state = { credential: credential.value, handled: false };
+            state = { credential: credential.value, share, handled: false };
             calls.set(metadata, state);
             nextMetadata(metadata);
           },
           onReceiveMessage(message, nextMessage) {
             messageArrived = true;
             stopTimer();
+            // The message's own size counts until the call is answered; the rest of the reservation goes to the next in line.
+            share.keepOnly(Buffer.isBuffer(message) ? message.byteLength : 0);
             nextMessage(message);
           },
           onCancel() {
-            stopTimer();
+            endCall();
             // Cancelled before the message arrived, with no status sent: the client went away (or its deadline passed).
             // Once the handler has the call, the pipeline counts the outcome itself.
             if (!counted && !statusSent && state?.handled !== true) {
@@ -130,6 +158,21 @@ export function createGrpcTraceService(context: TraceExportContext, onInternalEr
         next(status);
       },
     });
+    // grpc-js's unary glue asks for the message once the metadata passed (and again for the end of the call):
+    // the first read waits for the reservation.
+    call.startRead = () => {
+      if (readStarted || state === null) return nextCall.startRead();
+      readStarted = true;
+      const reservation = Math.min(context.maxBodyBytes, context.budget.limit);
+      let reserved = false;
+      const withdraw = context.budget.takeWhenAvailable(share, reservation, () => {
+        reserved = true;
+        withdrawWait = null;
+        if (!statusSent) nextCall.startRead();
+      });
+      // Taken at once (the callback ran already), or in line until then.
+      if (!reserved) withdrawWait = withdraw;
+    };
     return call;
   };
 
@@ -142,12 +185,9 @@ export function createGrpcTraceService(context: TraceExportContext, onInternalEr
       return;
     }
     state.handled = true;
-    const share = context.budget.share();
-    // grpc-js holds the message already (at most grpc.max_receive_message_length); it counts against the budget until answered.
-    const answer = share.take(call.request.byteLength)
-      ? exportTraceBody(context, "grpc", { body: call.request, encoding: "protobuf", credential: state.credential })
-      : Promise.resolve({ kind: "refused" as const, refusal: refuse(context, "grpc", overBudget(context, overBudgetMessage)) });
-    answer
+    const { share } = state;
+    // The message's bytes were reserved before it was read (the interceptor); they count until the call is answered.
+    exportTraceBody(context, "grpc", { body: call.request, encoding: "protobuf", credential: state.credential })
       .then((outcome) => {
         if (outcome.kind === "refused") callback({ code: outcome.refusal.rpcCode as grpc.status, details: outcome.refusal.message });
         else callback(null, Buffer.from(outcome.rejectedSpans === 0 ? encodeExportSuccess("protobuf") : encodeExportPartialSuccess("protobuf", outcome.rejectedSpans, outcome.message)));

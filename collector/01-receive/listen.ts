@@ -1,10 +1,9 @@
 /**
- * Starts a node:http server on a host and port, turning the one failure an
+ * Starts a server (node:http, or node:net for the gRPC listener) on a host and port, turning the one failure an
  * operator meets often — the port is taken (4318 is also the default of the
  * OTel Collector, Jaeger and Phoenix) — into a typed error the CLI can explain.
  */
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Server } from "node:net";
 
 /** Which of the collector's servers could not bind; the CLI names the flag and variable that move it. */
 export type ListenerPurpose = "receiver" | "grpc" | "metrics";

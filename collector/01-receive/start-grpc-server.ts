@@ -7,11 +7,29 @@
  * body bound as OTLP/HTTP (RAGSCOPE_MAX_BODY_BYTES); grpc-js applies it to the
  * message as received and again after gzip, and answers RESOURCE_EXHAUSTED
  * past it.
+ *
+ * Its memory is bounded as the HTTP server's is (SECURITY.md "Limits"): the
+ * messages share the byte budget (grpc-trace-service.ts); connections are
+ * capped at RAGSCOPE_MAX_CONNECTIONS by a net.Server of our own that hands
+ * each socket to grpc-js (grpc-js has no such bound; more are closed as they
+ * arrive, and the client sees UNAVAILABLE); each connection carries at most
+ * `maxCallsPerConnection` calls at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS:
+ * a client queues more, or has them refused), so calls waiting to be read hold
+ * no more than their metadata each; and a connection with no call open is
+ * closed after `idleConnectionMs`, so a client that connects and sends nothing
+ * does not keep a connection from others.
  */
+import net from "node:net";
 import grpc from "@grpc/grpc-js";
-import { PortInUseError } from "./listen.js";
+import { listen } from "./listen.js";
 import { createGrpcTraceService, traceServiceDefinition } from "./grpc-trace-service.js";
 import type { TraceExportContext } from "./export-trace-request.js";
+
+/** Calls one connection may carry at once: the HTTP/2 specification's recommended least, and more than an exporter sends in parallel. */
+export const maxCallsPerConnection = 100;
+
+/** A connection with no call open this long is closed (GOAWAY); exporters reconnect when they next send. */
+export const idleConnectionMs = 5 * 60_000;
 
 export interface RunningGrpcServer {
   /** e.g. `http://127.0.0.1:4317`, as an OTLP/gRPC exporter's endpoint is written. */
@@ -21,7 +39,18 @@ export interface RunningGrpcServer {
   close(drainTimeoutMs: number): Promise<void>;
 }
 
-export async function startGrpcServer(options: { host: string; port: number; context: TraceExportContext; onInternalError: (error: unknown) => void }): Promise<RunningGrpcServer> {
+export async function startGrpcServer(options: {
+  host: string;
+  port: number;
+  context: TraceExportContext;
+  /** Open connections; more are closed as they arrive. */
+  maxConnections: number;
+  /** Told of each connection closed on arrival. */
+  onConnectionDropped: () => void;
+  /** A connection with no call open this long is closed; `idleConnectionMs` when not given. */
+  idleTimeoutMs?: number;
+  onInternalError: (error: unknown) => void;
+}): Promise<RunningGrpcServer> {
   // grpc-js prints its own errors to stderr (a port in use as "E No address added out of total 1 resolved"); each
   // one that matters reaches us as a value and is told once, in our words. GRPC_VERBOSITY still shows them.
   if (process.env.GRPC_VERBOSITY === undefined) grpc.setLogVerbosity(grpc.logVerbosity.NONE);
@@ -29,31 +58,55 @@ export async function startGrpcServer(options: { host: string; port: number; con
   const server = new grpc.Server({
     interceptors: [service.interceptor],
     "grpc.max_receive_message_length": options.context.maxBodyBytes,
+    "grpc.max_concurrent_streams": maxCallsPerConnection,
+    "grpc.max_connection_idle_ms": options.idleTimeoutMs ?? idleConnectionMs,
   });
   server.addService(traceServiceDefinition, service.implementation);
+  // grpc-js's own listener has no bound on connections: ours has, and hands grpc-js each socket it keeps.
+  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+  // The sockets handed over: grpc-js's shutdown waits for a listening server of its own to drain, but not for injected
+  // connections (a call whose client never ended its side keeps one open), so closing waits for these, then ends them.
+  const sockets = new Set<net.Socket>();
+  const listener = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    injector.injectConnection(socket);
+  });
+  listener.maxConnections = options.maxConnections;
+  listener.on("drop", options.onConnectionDropped);
+  const address = await listen(listener, options.host, options.port, "grpc");
+  const port = address.port;
   // An IPv6 literal is written in brackets, as in a URL.
   const hostForAddress = options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host;
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${hostForAddress}:${options.port}`, grpc.ServerCredentials.createInsecure(), (error, boundPort) => {
-      if (error === null) return resolve(boundPort);
-      // grpc-js words every bind failure as one Error whose message lists the system errors.
-      reject(/EADDRINUSE|address already in use/i.test(error.message) ? new PortInUseError("grpc", options.host, options.port, { cause: error }) : error);
-    });
-  });
   let closing: Promise<void> | null = null;
   return {
     url: `http://${hostForAddress}:${port}`,
     port,
     close(drainTimeoutMs) {
       closing ??= new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          server.forceShutdown();
-          resolve();
-        }, drainTimeoutMs);
-        timer.unref();
-        server.tryShutdown(() => {
+        let settled = false;
+        const settle = () => {
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
           resolve();
+        };
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          for (const socket of sockets) socket.destroy();
+          settle();
+        }, drainTimeoutMs);
+        timer.unref();
+        // No new connections; grpc-js asks the ones it was handed to close once their calls end (GOAWAY).
+        listener.close();
+        let shutDown = false;
+        const settleOnceDrained = () => {
+          if (shutDown && sockets.size === 0) settle();
+        };
+        for (const socket of sockets) socket.once("close", settleOnceDrained);
+        server.tryShutdown(() => {
+          shutDown = true;
+          settleOnceDrained();
         });
       });
       return closing;

@@ -180,7 +180,15 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   let grpcServer: RunningGrpcServer | null = null;
   if (options.grpcPort !== undefined && options.grpcPort !== null) {
     try {
-      grpcServer = await startGrpcServer({ host: options.host, port: options.grpcPort, context, onInternalError });
+      grpcServer = await startGrpcServer({
+        host: options.host,
+        port: options.grpcPort,
+        context,
+        // Each server has its own cap: HTTP connections do not crowd out gRPC ones, nor the reverse.
+        maxConnections: server.maxConnections,
+        onConnectionDropped: () => (counters.connectionsDropped += 1),
+        onInternalError,
+      });
     } catch (error) {
       await closeHttp();
       await decoders.close();

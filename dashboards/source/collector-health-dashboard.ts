@@ -14,7 +14,7 @@ export const COLLECTOR_HEALTH_UID = "ragscope-collector-health";
 
 /** The metrics the collector writes; the collector's own code must use these names. */
 export const COLLECTOR_HEALTH_METRICS = {
-  delta: ["spans_received", "traces_evaluated", "traces_partial", "dead_letters", "spans_dropped"],
+  delta: ["spans_received", "traces_evaluated", "traces_partial", "dead_letters", "spans_dropped", "traces_without_request", "grpc_requests_accepted", "grpc_requests_refused"],
   gauge: ["consumer_lag", "sink_write_ms", "open_traces", "resident_memory_bytes", "heap_used_bytes", "engine_memory_bytes"],
 } as const;
 
@@ -82,6 +82,26 @@ export function collectorHealthDashboard(): dashboard.DashboardBuilder {
         "Dead letters, drops and partial traces per second",
         "Messages sent to the dead-letter topic, spans dropped, and traces evaluated without their root span. Any drop is data lost.",
         ratePerSecond(["dead_letters", "spans_dropped", "traces_partial"]),
+        "reqps",
+        { width: 12, height: 8 },
+        { seriesColumn: "series", bars: true },
+      ),
+    )
+    .withPanel(
+      timeSeriesPanel(
+        "OTLP/gRPC requests per second",
+        "OTLP/gRPC export calls the receivers accepted, and those they refused for any reason (ragscope_receiver_grpc_requests_total by outcome on /metrics says which). Refused calls over the byte budget or while Kafka is down are retried by the exporter; others are data it drops.",
+        ratePerSecond(["grpc_requests_accepted", "grpc_requests_refused"]),
+        "reqps",
+        { width: 12, height: 8 },
+        { seriesColumn: "series" },
+      ),
+    )
+    .withPanel(
+      timeSeriesPanel(
+        "Traces without a RAG request per second",
+        "Traces that carried no RAG request (an index built at start-up, a service's plain HTTP spans): not evaluated and not stored, only counted (ragscope_traces_without_request_total by reason on /metrics). Many of them mean an application sends traces that are not its requests.",
+        ratePerSecond(["traces_without_request"]),
         "reqps",
         { width: 12, height: 8 },
         { seriesColumn: "series", bars: true },

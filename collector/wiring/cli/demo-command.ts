@@ -57,9 +57,10 @@ export async function runDemo(options: DemoOptions, request: SettingsRequest, ou
 
   const resolved = await settingsForCommand("demo", request, {
     // A random receiver port: the demo must not collide with a collector already running on 4318.
+    // No OTLP/gRPC port: the example service sends OTLP/HTTP, and nothing else sends here.
     // An offline run judges and measures every case (sample rates 1): a dataset is small and each case counts.
     // The judge is the heuristic one unless RAGSCOPE_JUDGE_BASE_URL / _MODEL name an endpoint.
-    fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 300, "judge.enabled": true, "sampling.defaultRate": 1, "embeddingsEndpoint.sampleRate": 1 },
+    fixed: { "receiver.port": 0, "receiver.grpcPort": "off", "assembler.quietPeriodMs": 300, "judge.enabled": true, "sampling.defaultRate": 1, "embeddingsEndpoint.sampleRate": 1 },
     flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } },
   });
   if (!resolved.ok) {

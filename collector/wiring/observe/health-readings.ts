@@ -43,24 +43,43 @@ function memory(registry: MetricsRegistry): Record<string, number> {
   return levels;
 }
 
+/**
+ * The OTLP/gRPC requests accepted and refused (for any reason, ragscope_receiver_grpc_requests_total's other
+ * outcomes), as running totals the snapshot turns into increases; nothing where no receiver runs.
+ */
+function grpcRequests(registry: MetricsRegistry): Record<string, number> {
+  const metric = "ragscope_receiver_grpc_requests_total";
+  if (!registry.has(metric)) return {};
+  const accepted = registry.sum(metric, { outcome: "accepted" });
+  return { grpc_requests_accepted: accepted, grpc_requests_refused: registry.sum(metric) - accepted };
+}
+
 function withSinkWrite(gauges: Record<string, number>, sink: MeasuredSink): Record<string, number> {
   const slowest = sink.takeSlowestWriteMs();
   return slowest === null ? gauges : { ...gauges, sink_write_ms: slowest };
 }
 
+/** What the evaluation counts, wherever it runs (serve, or an evaluator). */
+const evaluationSources: Record<string, Source> = {
+  traces_evaluated: { metric: "ragscope_traces_written_total" },
+  traces_partial: { metric: "ragscope_traces_partial_total" },
+  dead_letters: { metric: "ragscope_messages_dead_lettered_total" },
+  malformed_json_attributes: { metric: "ragscope_malformed_json_attributes_total" },
+  invalid_case_results: { metric: "ragscope_case_results_invalid_total" },
+  traces_without_request: { metric: "ragscope_traces_without_request_total" },
+};
+
 /** `ragscope serve`: receiver, in-process bus and evaluation in one process (registerEmbeddedMetrics). */
 export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredSink): () => HealthReading {
   return () => ({
-    counters: read(registry, {
-      spans_received: { metric: "ragscope_spans_received_total" },
-      spans_dropped: { metric: "ragscope_spans_dropped_total" },
-      traces_evaluated: { metric: "ragscope_traces_written_total" },
-      traces_partial: { metric: "ragscope_traces_partial_total" },
-      dead_letters: { metric: "ragscope_messages_dead_lettered_total" },
-      malformed_json_attributes: { metric: "ragscope_malformed_json_attributes_total" },
-      invalid_case_results: { metric: "ragscope_case_results_invalid_total" },
-      traces_without_request: { metric: "ragscope_traces_without_request_total" },
-    }),
+    counters: {
+      ...read(registry, {
+        spans_received: { metric: "ragscope_spans_received_total" },
+        spans_dropped: { metric: "ragscope_spans_dropped_total" },
+        ...evaluationSources,
+      }),
+      ...grpcRequests(registry),
+    },
     gauges: withSinkWrite({ ...read(registry, { consumer_lag: { metric: "ragscope_queued_messages" }, open_traces: { metric: "ragscope_open_traces" } }), ...memory(registry) }, sink),
   });
 }
@@ -69,15 +88,7 @@ export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredS
 export function evaluatorHealthReading(registry: MetricsRegistry, sink: MeasuredSink, ownedLag: () => number): () => HealthReading {
   const role = { role: "evaluator" };
   return () => ({
-    counters: read(registry, {
-      spans_received: { metric: "ragscope_spans_received_total", labels: role },
-      traces_evaluated: { metric: "ragscope_traces_written_total" },
-      traces_partial: { metric: "ragscope_traces_partial_total" },
-      dead_letters: { metric: "ragscope_messages_dead_lettered_total" },
-      malformed_json_attributes: { metric: "ragscope_malformed_json_attributes_total" },
-      invalid_case_results: { metric: "ragscope_case_results_invalid_total" },
-      traces_without_request: { metric: "ragscope_traces_without_request_total" },
-    }),
+    counters: read(registry, { spans_received: { metric: "ragscope_spans_received_total", labels: role }, ...evaluationSources }),
     // ragscope_kafka_consumer_lag covers every partition of the topic (each evaluator reports all of them);
     // the snapshot takes this member's own, so that snapshots of a group add up.
     gauges: withSinkWrite({ ...read(registry, { open_traces: { metric: "ragscope_open_traces" } }), consumer_lag: ownedLag(), ...memory(registry) }, sink),
@@ -88,10 +99,13 @@ export function evaluatorHealthReading(registry: MetricsRegistry, sink: Measured
 export function receiverHealthReading(registry: MetricsRegistry): () => HealthReading {
   const role = { role: "receiver" };
   return () => ({
-    counters: read(registry, {
-      spans_received: { metric: "ragscope_spans_received_total", labels: role },
-      spans_dropped: { metric: "ragscope_spans_dropped_total", labels: role },
-    }),
+    counters: {
+      ...read(registry, {
+        spans_received: { metric: "ragscope_spans_received_total", labels: role },
+        spans_dropped: { metric: "ragscope_spans_dropped_total", labels: role },
+      }),
+      ...grpcRequests(registry),
+    },
     gauges: memory(registry),
   });
 }

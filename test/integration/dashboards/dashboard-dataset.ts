@@ -210,6 +210,10 @@ function healthRows(): Record<string, unknown>[] {
       gauge("resident_memory_bytes", (900 + 50 * index + (minute % 30)) * 1024 * 1024);
       gauge("heap_used_bytes", (120 + (minute % 40)) * 1024 * 1024);
       gauge("engine_memory_bytes", (40 + (minute % 20) * 10) * 1024 * 1024);
+      // Traces without a request and OTLP/gRPC calls, also without drawing from the generator.
+      delta("traces_without_request", minute % 5 === 0 ? 2 : 0);
+      delta("grpc_requests_accepted", 10 + (minute % 3));
+      delta("grpc_requests_refused", minute % 10 === 0 ? 1 : 0);
     }
   }
   return rows;

@@ -2,9 +2,14 @@
  * `ragscope serve` writes its health snapshots from the counters /metrics
  * reads: spans the receiver refused (503, in-process queue full) appear as
  * dropped spans on the Collector health dashboard, and the slowest store
- * write is a measurement, not a constant. The dashboard's own SQL runs on the
- * engine against the data folder serve wrote, as Grafana would run it.
+ * write is a measurement, not a constant; OTLP/gRPC calls accepted and
+ * refused, and traces that carry no RAG request, have panels of their own.
+ * The dashboard's own SQL runs on the engine against the data folder serve
+ * wrote, as Grafana would run it.
  */
+import grpc from "@grpc/grpc-js";
+import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
+import { syntheticRequestBody, syntheticSpan } from "../../support/synthetic-otlp-requests.js";
 import { ClickHouseDashboardQueries } from "../../../store/clickhouse/clickhouse-dashboard-queries.js";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -31,6 +36,23 @@ function column(frames: Frame[], name: string): (number | string | null)[] {
   const field = frames.flatMap((frame) => frame.fields).find((candidate) => candidate.name === name);
   assert.ok(field, `no column ${name} in ${JSON.stringify(frames.map((frame) => frame.fields.map((each) => each.name)))}`);
   return field.values;
+}
+
+/** The Collector health dashboard's panels, run by title on the store serve wrote, over the range since `startedMs`. */
+async function collectorHealthPanels(dataPath: string, startedMs: number): Promise<{ run(title: string): Promise<Frame[]>; intervalMs: number; close(): Promise<void> }> {
+  const dashboard = (await readDashboards(undefined, ["collector-health.json"]))[0]!;
+  const endMs = Date.now() + 1_000;
+  const context = { fromMs: startedMs - 60_000, toMs: endMs, intervalMs: panelIntervalMs(startedMs - 60_000, endMs, 60) };
+  const connection: ClickHouseConnection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath });
+  return {
+    intervalMs: context.intervalMs,
+    async run(title) {
+      const panel: ReportPanel | undefined = dashboard.rows.flatMap((row) => row.panels).find((candidate) => candidate.title === title);
+      assert.ok(panel, `no panel ${title}`);
+      return Promise.all(panel.targets.map((each) => runQuery(new ClickHouseDashboardQueries(connection), each.refId, executableSql(each.rawSql, connection.database, {}, context))));
+    },
+    close: () => connection.close(),
+  };
 }
 
 describe("collector health snapshots on the dashboard", () => {
@@ -73,30 +95,71 @@ describe("collector health snapshots on the dashboard", () => {
     stop();
     assert.equal(await running, 0);
 
-    const dashboard = (await readDashboards(undefined, ["collector-health.json"]))[0]!;
-    const panel = (title: string): ReportPanel => {
-      const found = dashboard.rows.flatMap((row) => row.panels).find((candidate) => candidate.title === title);
-      assert.ok(found, `no panel ${title}`);
-      return found;
-    };
-    const endMs = Date.now() + 1_000;
-    const context = { fromMs: startedMs - 60_000, toMs: endMs, intervalMs: panelIntervalMs(startedMs - 60_000, endMs, 60) };
-    const connection: ClickHouseConnection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
+    const panels = await collectorHealthPanels(dataDir, startedMs);
     try {
-      const run = async (target: ReportPanel) => Promise.all(target.targets.map((each) => runQuery(new ClickHouseDashboardQueries(connection), each.refId, executableSql(each.rawSql, connection.database, {}, context))));
-      const overRange = await run(panel("Over the range"));
+      const overRange = await panels.run("Over the range");
       assert.deepEqual(column(overRange, "Dropped spans"), [refused.length]);
       assert.deepEqual(column(overRange, "Dead letters"), [0]);
       const slowest = column(overRange, "Slowest sink write")[0];
       assert.ok(typeof slowest === "number" && slowest > 0, `the slowest store write is measured: ${slowest}`);
 
-      const losses = await run(panel("Dead letters, drops and partial traces per second"));
+      const losses = await panels.run("Dead letters, drops and partial traces per second");
       const series = column(losses, "series");
       const values = column(losses, "Value");
       const droppedPerSecond = values.filter((_, index) => series[index] === "spans_dropped").reduce<number>((total, value) => total + Number(value), 0);
       assert.ok(droppedPerSecond > 0, `the drops series shows the refused spans: ${JSON.stringify({ series, values })}`);
     } finally {
-      await connection.close();
+      await panels.close();
+    }
+  });
+
+  test("OTLP/gRPC calls accepted and refused, and traces without a RAG request, each on its panel", async () => {
+    const startedMs = Date.now();
+    const lines: string[] = [];
+    let stop: () => void = () => {};
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const folder = path.join(dataDir, "grpc-and-no-request");
+    const running = serveCommand({ dataset: [], dataDir: folder, port: 0, metricsPort: 0 }, { environment: { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" } }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
+    const deadline = Date.now() + 20_000;
+    while (!lines.some((line) => line.includes("/metrics")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const grpcUrl = /OTLP\/gRPC on (http:\/\/[\d.:]+)/.exec(lines.join("\n"))?.[1];
+    const metricsUrl = /\/metrics, \/healthz and \/readyz on (http:\/\/[\d.:]+)/.exec(lines.join("\n"))?.[1];
+    assert.ok(grpcUrl && metricsUrl, lines.join("\n"));
+
+    // A service's plain HTTP span, no RAG stage: accepted over gRPC, then counted as a trace without a request.
+    const plainSpan = { ...syntheticSpan(7, 1, []), parentSpanId: "", name: "GET /healthz" };
+    const client = new grpc.Client(new URL(grpcUrl).host, grpc.credentials.createInsecure());
+    const call = (body: Buffer) =>
+      new Promise<number>((resolve) => {
+        client.makeUnaryRequest("/opentelemetry.proto.collector.trace.v1.TraceService/Export", (bytes: Buffer) => bytes, (bytes: Buffer) => bytes, body, new grpc.Metadata(), (error) => resolve(error ? error.code : grpc.status.OK));
+      });
+    try {
+      assert.equal(await call(Buffer.from(syntheticRequestBody([plainSpan], "plain-service"))), grpc.status.OK);
+      assert.equal(await call(Buffer.from("not an ExportTraceServiceRequest \u0000\u00ff\u00ff", "latin1")), grpc.status.INVALID_ARGUMENT);
+    } finally {
+      client.close();
+    }
+    const withoutRequest = async () => readSample(await (await fetch(`${metricsUrl}/metrics`)).text(), "ragscope_traces_without_request_total", { reason: "no_rag_stage" }) ?? 0;
+    for (let attempt = 0; attempt < 200 && (await withoutRequest()) < 1; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(await withoutRequest(), 1, "the plain span is a trace without a request (no_rag_stage)");
+    stop();
+    assert.equal(await running, 0);
+
+    const panels = await collectorHealthPanels(folder, startedMs);
+    try {
+      /** A rate panel's series, back to counts: each bucket's value is its sum over the bucket's seconds. */
+      const totals = async (title: string) => {
+        const frames = await panels.run(title);
+        const series = column(frames, "series");
+        const values = column(frames, "Value");
+        const counts: Record<string, number> = {};
+        series.forEach((name, index) => (counts[String(name)] = (counts[String(name)] ?? 0) + Math.round((Number(values[index]) * panels.intervalMs) / 1000)));
+        return counts;
+      };
+      assert.deepEqual(await totals("OTLP/gRPC requests per second"), { grpc_requests_accepted: 1, grpc_requests_refused: 1 });
+      assert.deepEqual(await totals("Traces without a RAG request per second"), { traces_without_request: 1 });
+    } finally {
+      await panels.close();
     }
   });
 });
