@@ -465,7 +465,8 @@ export class EvaluationWorker {
     const normalized = trace.spans.map((span) => this.normalize(span));
     const notARequest = whyNotARequest(normalized);
     if (notARequest !== null) {
-      this.tracesWithoutRequest[notARequest] += 1;
+      // Counted when first released; late spans that re-open it (still no request) do not make it a second trace.
+      if (!trace.reopened) this.tracesWithoutRequest[notARequest] += 1;
       this.timings.evaluateMs += performance.now() - started;
       return null;
     }

@@ -63,7 +63,7 @@ describe("online verdicts with the judge off (ragscope serve's default)", () => 
     const lines: string[] = [];
     let stop: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const running = serveCommand({ dataset: [], dataDir, port: 0 }, { environment: { RAGSCOPE_QUIET_PERIOD_MS: "100" } }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
+    const running = serveCommand({ dataset: [], dataDir, port: 0, metricsPort: 0, uiPort: 0 }, { environment: { RAGSCOPE_QUIET_PERIOD_MS: "100" } }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
     // Wait for the receiver's address line (start-up, not a timing assertion).
     while (!lines.some((line) => line.includes("/v1/traces"))) {
       if (lines.some((line) => /error|invalid/i.test(line))) throw new Error(lines.join("\n"));

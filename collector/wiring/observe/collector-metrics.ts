@@ -138,7 +138,8 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
     else registry.counter(name, help, () => [{ labels: role, value: value() }]);
   };
   shared("ragscope_spans_received_total", "spans received", () => runner.counters.spansAssembled);
-  shared("ragscope_traces_received_total", "traces received", () => worker.assembler.openTraces + worker.assembler.counters.tracesReleased);
+  // A re-opened trace is released twice but received once.
+  shared("ragscope_traces_received_total", "traces received", () => worker.assembler.openTraces + worker.assembler.counters.tracesReleased - worker.assembler.counters.reopenedTraces);
   registry.counter("ragscope_kafka_messages_consumed_total", "Kafka messages handled, by route", () => [
     { labels: { route: "assembled" }, value: runner.counters.messagesAssembled },
     { labels: { route: "repartitioned" }, value: runner.counters.messagesRepartitioned },
@@ -203,8 +204,13 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
 function registerTracesWithoutRequest(registry: MetricsRegistry, worker: EvaluationWorker): void {
   registry.counter(
     "ragscope_traces_without_request_total",
-    "traces that record no RAG request (no retrieval, rerank, context, generation, citation or feedback span and no request span marked as one): not rebuilt into Case Results, not stored; embedding_only: only embedding spans (an index being built), no_rag_stage: any other",
+    "traces that record no RAG request (no retrieval, rerank, context, generation, citation or feedback span and no request span marked as one): not rebuilt into Case Results, not stored; embedding_only: only embedding spans (an index being built), no_rag_stage: any other; counted once, when first released (late spans that re-open it do not count it again)",
     () => NO_REQUEST_REASONS.map((reason) => ({ labels: { reason }, value: worker.tracesWithoutRequest[reason] })),
+  );
+  registry.counter(
+    "ragscope_traces_reopened_total",
+    "traces that spans arriving after their release re-opened (the released traces kept for this are bounded by RAGSCOPE_MAX_RECENT_TRACE_BYTES): evaluated again with every span, the new result replacing the earlier one",
+    () => worker.assembler.counters.reopenedTraces,
   );
 }
 

@@ -26,7 +26,7 @@ describe("ragscope serve", () => {
     const lines: string[] = [];
     let stop: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const running = serveCommand({ dataset: [defaultDemoDataset], dataDir, port: 0 }, { environment: { RAGSCOPE_QUIET_PERIOD_MS: "100" } }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
+    const running = serveCommand({ dataset: [defaultDemoDataset], dataDir, port: 0, metricsPort: 0, uiPort: 0 }, { environment: { RAGSCOPE_QUIET_PERIOD_MS: "100" } }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
     const deadline = Date.now() + 20_000;
     while (!lines.some((line) => line.includes("/v1/traces")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const url = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(lines.join("\n"))?.[1];

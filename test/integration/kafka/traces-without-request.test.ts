@@ -26,6 +26,21 @@ import { otlpBody, recordTraces } from "./support/synthetic-traces.js";
 const partitions = 2;
 const indexingTraceIds = ["00001008000000000000000000000001", "00001008000000000000000000000002"];
 
+/** OTLP/JSON of one more span of `traceId`, a copy of one of its recorded spans under a new span id: a span that arrives late. */
+function lateSpanOf(recording: string, traceId: string): string {
+  type Span = { traceId: string; spanId: string; parentSpanId?: string };
+  const document = JSON.parse(recording) as { resourceSpans: { resource: unknown; scopeSpans: { scope: unknown; spans: Span[] }[] }[] };
+  for (const resourceSpans of document.resourceSpans) {
+    for (const scopeSpans of resourceSpans.scopeSpans) {
+      const recorded = scopeSpans.spans.find((span) => span.traceId === traceId && span.parentSpanId);
+      if (recorded === undefined) continue;
+      const late = { ...recorded, spanId: "10080000000000ff" };
+      return JSON.stringify({ resourceSpans: [{ resource: resourceSpans.resource, scopeSpans: [{ scope: scopeSpans.scope, spans: [late] }] }] });
+    }
+  }
+  throw new Error(`the recording holds no child span of trace ${traceId}`);
+}
+
 describe("traces without a RAG request, read from Kafka", () => {
   let cluster: KafkaForTests;
   let kafka: Kafka;
@@ -87,6 +102,24 @@ describe("traces without a RAG request, read from Kafka", () => {
       await waitForCommitsAtEnd(kafka, groupId, topic);
 
       assert.deepEqual(counted(), [1, 1], "embedding_only: the embedding trace; no_rag_stage: the splitter's");
+
+      // A late span of the splitter's trace re-opens it: still no request, so it is not counted a second time,
+      // nor received twice.
+      const producerForLateSpan = createTestProducer(kafka, { allowAutoTopicCreation: false });
+      await producerForLateSpan.connect();
+      try {
+        await producerForLateSpan.send({ topic, acks: -1, messages: [{ value: Buffer.from(lateSpanOf(indexing, indexingTraceIds[0]!)), partition: 0 }] });
+      } finally {
+        await producerForLateSpan.disconnect();
+      }
+      await waitUntil(async () => readSample(evaluator.registry.render(), "ragscope_traces_reopened_total") === 1, {
+        description: "the splitter's trace re-opened",
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      });
+      await waitForCommitsAtEnd(kafka, groupId, topic);
+      assert.deepEqual(counted(), [1, 1], "the re-opened trace is not counted again");
+      assert.equal(readSample(evaluator.registry.render(), "ragscope_traces_received_total", { role: "evaluator" }), requests.length + indexingTraceIds.length, "a re-opened trace is received once");
       const stored = await storedTraceIds(connection);
       assert.deepEqual([...stored].sort(), requests.map((trace) => trace.traceId).sort(), "the requests, and no index trace");
       for (const traceId of indexingTraceIds) assert.ok(!stored.has(traceId));

@@ -74,7 +74,7 @@ describe("collector health snapshots on the dashboard", () => {
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     // One message fits in the in-process queue: a request carrying two traces (two messages) never fits and is refused (413).
     const environment = { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_MAX_QUEUED_MESSAGES: "1", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" };
-    const running = serveCommand({ dataset: [], dataDir, port: 0, metricsPort: 0 }, { environment }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
+    const running = serveCommand({ dataset: [], dataDir, port: 0, metricsPort: 0, uiPort: 0 }, { environment }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
     const deadline = Date.now() + 20_000;
     while (!lines.some((line) => line.includes("/metrics")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const url = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(lines.join("\n"))?.[1];
@@ -119,7 +119,7 @@ describe("collector health snapshots on the dashboard", () => {
     let stop: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     const folder = path.join(dataDir, "grpc-and-no-request");
-    const running = serveCommand({ dataset: [], dataDir: folder, port: 0, metricsPort: 0 }, { environment: { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" } }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
+    const running = serveCommand({ dataset: [], dataDir: folder, port: 0, metricsPort: 0, uiPort: 0 }, { environment: { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" } }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
     const deadline = Date.now() + 20_000;
     while (!lines.some((line) => line.includes("/metrics")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const grpcUrl = /OTLP\/gRPC on (http:\/\/[\d.:]+)/.exec(lines.join("\n"))?.[1];
