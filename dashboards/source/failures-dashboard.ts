@@ -16,7 +16,7 @@ import { dashboardShell } from "./dashboard-shell.js";
 import { barChartPanel, row, tablePanel, timeSeriesPanel } from "./panel-builders.js";
 import { dashboardScope, variableValue } from "./sql-scope.js";
 import { filterVariables, traceVariable } from "./variables.js";
-import { reviewedRootCauses, ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
+import { caseReviews, ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
 
 export { ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
 
@@ -104,7 +104,8 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
         `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND started_at >= ${latestMinute("failed_verdicts")} AND ${FINAL_VERDICT} = 'failed') AS failing`,
         `LEFT JOIN (SELECT case_result_id, ${ROOT_CAUSE_LABEL} AS root_cause, reason FROM evaluation_results FINAL WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")}) AS causes ON causes.case_result_id = failing.case_result_id`,
         `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")} GROUP BY case_result_id) AS failed ON failed.case_result_id = failing.case_result_id`,
-        `LEFT JOIN (${reviewedRootCauses()}) AS reviewed ON reviewed.case_result_id = failing.case_result_id`,
+        // The reviewers' agreed cause as attributedRootCauses reads it ('' when none: join_use_nulls is off).
+        `LEFT JOIN (${caseReviews()}) AS reviewed ON reviewed.case_result_id = failing.case_result_id`,
         "ORDER BY time DESC",
         `LIMIT ${LATEST}`,
       ].join("\n"),

@@ -35,10 +35,10 @@ export const ROOT_CAUSE_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name",
  * trace's result beside the complete one) is attributed to its newest version's columns and verdict.
  *
  * The refresh runs it for every refreshed minute, so it reads each source once: the requests (their newest row's
- * automatic verdict and whether it completed), their reviews (caseReviews: the verdict and the cause in one read of
+ * automatic verdict and whether it completed), their reviews (the verdict's agreements and the cause in one read of
  * the labels of the requests meeting `requestsWhere`), the evaluator's causes; and decides the verdict after the
- * joins. Reading the reviews three times (twice for the verdict's agreements, FINAL_VERDICT's IN sets, once for the
- * cause), each scoped by its own set of the range's ids, cost ~35 % more CPU than this form
+ * joins (attributedVerdict). Reading the reviews three times (twice for the verdict's agreements, FINAL_VERDICT's IN
+ * sets, once for the cause), each scoped by its own set of the range's ids, cost ~35 % more CPU than this form
  * (test/bench/root-cause-rollup.bench.ts).
  */
 export function rootCauseRollupSelect(database: string, causesWhere: string, requestsWhere: string): string {
@@ -52,21 +52,14 @@ export function rootCauseRollupSelect(database: string, causesWhere: string, req
     "GROUP BY case_result_id",
   ].join("\n");
   const labelsWhere = requestsWhere === "1" ? "1" : `case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requestsWhere})`;
-  const verdict = finalVerdictFrom("reviews.agreed_pass", "reviews.agreed_fail", "tupleElement(requests.request_state, 1)", "tupleElement(requests.request_state, 2)");
+  const carried = ["request_started", "request_tenant", "request_service", "request_dataset", "request_run", "request_state"];
   return [
     "SELECT toStartOfMinute(request_started) AS minute, request_tenant AS tenant_id, request_service AS service_name,",
     "       request_dataset AS dataset_id, request_run AS run_id, root_cause,",
     "       count() AS failing_requests,",
     "       {version:UInt64} AS version",
-    "FROM (SELECT requests.request_started AS request_started, requests.request_tenant AS request_tenant, requests.request_service AS request_service,",
-    "             requests.request_dataset AS request_dataset, requests.request_run AS request_run,",
-    `             ${verdict} AS request_verdict,`,
-    "             if(reviews.root_cause != '', reviews.root_cause, automatic.root_cause) AS root_cause",
-    `      FROM (${requests}) AS requests`,
-    // join_use_nulls is off: a request without reviews reads false and '' there, without an evaluator's cause ''.
-    `      LEFT JOIN (${caseReviews(`${database}.human_labels`, labelsWhere)}) AS reviews ON reviews.case_result_id = requests.case_result_id`,
-    `      LEFT JOIN (${automaticRootCauses(`${database}.evaluation_results`, causesWhere)}) AS automatic ON automatic.case_result_id = requests.case_result_id)`,
-    "WHERE request_verdict = 'failed' AND root_cause != ''",
+    `FROM (${attributedRootCauses(requests, carried, causesWhere, { database, labelsWhere })})`,
+    `WHERE ${attributedVerdict("tupleElement(request_state, 1)", "tupleElement(request_state, 2)")} = 'failed' AND root_cause != ''`,
     "GROUP BY minute, tenant_id, service_name, dataset_id, run_id, root_cause",
   ].join("\n");
 }
@@ -75,13 +68,17 @@ export function rootCauseRollupSelect(database: string, causesWhere: string, req
 const REVIEWER_ROOT_CAUSE = `metric = '${ROOT_CAUSE_LABEL_METRIC}' AND match(note, '^${LABEL_NAME}$')`;
 
 /**
- * Per case with labels meeting `labelsWhere`, in one read of them: whether its reviewers agreed on a pass
- * (`agreed_pass`) or a fail (`agreed_fail`) by the final verdict's rule (aggregate-metrics.ts AGREED_PASS,
- * AGREED_FAIL: REVIEWERS_PER_CASE or more reviewers labelled a metric other than the root cause, a reviewer failing
- * when they failed any), and the root cause they agreed on (`root_cause`, '' when none: reviewedRootCauses' rule).
- * A label's id is its (case_result_id, metric, labeler_id), so after FINAL a reviewer has one root-cause row at most.
+ * Per case with labels meeting `labelsWhere` (a condition on `labels`, e.g. human_labels; "1" for all), in one read of
+ * them: whether its reviewers agreed on a pass (`agreed_pass`) or a fail (`agreed_fail`) by the final verdict's rule
+ * (aggregate-metrics.ts AGREED_PASS, AGREED_FAIL: REVIEWERS_PER_CASE or more reviewers labelled a metric other than
+ * the root cause, a reviewer failing when they failed any), and the root cause they agreed on (`root_cause`, '' when
+ * none: at least REVIEWERS_PER_CASE reviewers chose a root cause and every one of them chose the same; one reviewer
+ * alone, or reviewers who chose different causes, decide nothing). A label's id is its (case_result_id, metric,
+ * labeler_id), so after FINAL a reviewer has one root-cause row at most, and filtering by case before FINAL keeps
+ * exactly the rows FINAL would keep for those cases. The one SQL form of the reviewers' decision: attributedRootCauses
+ * joins it, the Grafana Failures board's "Failing cases" table too.
  */
-function caseReviews(labels: string, labelsWhere: string): string {
+export function caseReviews(labels = "human_labels", labelsWhere = "1"): string {
   return [
     "SELECT case_result_id,",
     `       countIf(labelled) >= ${REVIEWERS_PER_CASE} AND maxIf(failed, labelled) = 0 AS agreed_pass,`,
@@ -99,20 +96,6 @@ function automaticRootCauses(evaluationResults: string, causesWhere: string): st
   return `SELECT case_result_id, any(${ROOT_CAUSE_LABEL}) AS root_cause FROM ${evaluationResults} FINAL WHERE ${HAS_ROOT_CAUSE_LABEL} AND (${causesWhere}) GROUP BY case_result_id`;
 }
 
-/**
- * Per case, the root cause its reviewers agreed on: the human_labels rows with metric `root_cause` (the label name
- * in their note, ui/review/review-labels.ts), by the final verdict's agreement rule (evaluators/reviewed-verdict.ts):
- * at least REVIEWERS_PER_CASE reviewers chose a root cause and every one of them chose the same. A label's id is its
- * (case_result_id, metric, labeler_id), so after FINAL count() is the number of reviewers. One reviewer alone, or
- * reviewers who chose different causes, decide nothing: the root-cause evaluator's label stays.
- */
-export function reviewedRootCauses(labels = "human_labels", labelsWhere = "1"): string {
-  return [
-    `SELECT case_result_id, any(note) AS root_cause FROM ${labels} FINAL WHERE ${REVIEWER_ROOT_CAUSE} AND (${labelsWhere})`,
-    `GROUP BY case_result_id HAVING count() >= ${REVIEWERS_PER_CASE} AND uniqExact(note) = 1`,
-  ].join(" ");
-}
-
 /** Where attributedRootCauses reads: tables qualified with `database` ('' leaves them unqualified), reviews of the requests meeting `labelsWhere` only. */
 export interface RootCauseSources {
   database?: string;
@@ -120,26 +103,37 @@ export interface RootCauseSources {
 }
 
 /**
- * The root cause of each request of `requests` (a SELECT of case_result_id and the `carried` columns, e.g. the
- * failing ones): the one its reviewers agreed on (reviewedRootCauses), else the root-cause evaluator's label, else ''
- * (none). Seed 004 §十 asks for one primary root cause per failed case; the reviewers who decide a case's verdict
- * decide its cause too, so a case reviewers failed with a cause is attributed to it even when the evaluator gave none
- * (it was review_required or passed automatically). `causesWhere` restricts evaluation_results (e.g. to the range).
- * The one definition of a request's root cause the Failures page, the trace list, the dashboards and the report
- * count; attributedRootCauseOf below is its in-memory form, and rootCauseRollupSelect the same rule with the verdict's
- * reviews and the cause's read at once (test/integration/store/root-cause-rollup-verdicts.test.ts).
+ * The root cause of each row of `requests` (a SELECT of case_result_id and the `carried` columns, e.g. a request's
+ * start): the one its reviewers agreed on (caseReviews), else the root-cause evaluator's label, else '' (none); beside
+ * it the reviewers' agreements on the verdict (`agreed_pass`, `agreed_fail`, false without reviews), from the same
+ * read of the reviews, for a statement that counts failing requests (attributedVerdict). Seed 004 §十 asks for one
+ * primary root cause per failed case; the reviewers who decide a case's verdict decide its cause too, so a case
+ * reviewers failed with a cause is attributed to it even when the evaluator gave none (it was review_required or
+ * passed automatically). `causesWhere` restricts evaluation_results (e.g. to the range). The one SQL definition of a
+ * request's root cause: the Failures page, the trace list, the root-cause rollups (so the dashboards and the report)
+ * count it; attributedRootCauseOf below is its in-memory form (the store contract checks they agree,
+ * test/integration/store/contracts/trace-reader-contract.ts).
  */
 export function attributedRootCauses(requests: string, carried: readonly string[], causesWhere: string, sources: RootCauseSources = {}): string {
   const table = (name: string) => (sources.database === undefined || sources.database === "" ? name : `${sources.database}.${name}`);
   return [
     `SELECT requests.case_result_id AS case_result_id, ${carried.map((column) => `requests.${column} AS ${column}, `).join("")}`,
-    "       if(reviewed.root_cause != '', reviewed.root_cause, automatic.root_cause) AS root_cause",
+    "       reviews.agreed_pass AS agreed_pass, reviews.agreed_fail AS agreed_fail,",
+    "       if(reviews.root_cause != '', reviews.root_cause, automatic.root_cause) AS root_cause",
     `FROM (${requests}) AS requests`,
-    // join_use_nulls is off: a request without a row on the right reads '' there.
-    `LEFT JOIN (${reviewedRootCauses(table("human_labels"), sources.labelsWhere)}) AS reviewed ON reviewed.case_result_id = requests.case_result_id`,
+    // join_use_nulls is off: a request without reviews reads false and '' there, without an evaluator's cause ''.
+    `LEFT JOIN (${caseReviews(table("human_labels"), sources.labelsWhere)}) AS reviews ON reviews.case_result_id = requests.case_result_id`,
     `LEFT JOIN (${automaticRootCauses(table("evaluation_results"), causesWhere)}) AS automatic`,
     "  ON automatic.case_result_id = requests.case_result_id",
   ].join("\n");
+}
+
+/**
+ * The final verdict (FINAL_VERDICT's rule) of a row of attributedRootCauses, from its reviewers' agreements and the
+ * request's own automatic verdict and whether it completed (`automatic`, `didNotComplete`: SQL over its carried columns).
+ */
+export function attributedVerdict(automatic: string, didNotComplete: string): string {
+  return finalVerdictFrom("agreed_pass", "agreed_fail", automatic, didNotComplete);
 }
 
 /**
@@ -150,7 +144,7 @@ export function attributedRootCauses(requests: string, carried: readonly string[
 export interface AttributedRootCause {
   /** The reviewers' agreed cause, else the evaluator's; null when neither gave one. */
   rootCause: string | null;
-  /** The cause REVIEWERS_PER_CASE or more reviewers chose alike (reviewedRootCauses); null otherwise. */
+  /** The cause REVIEWERS_PER_CASE or more reviewers chose alike (caseReviews' root_cause); null otherwise. */
   reviewed: string | null;
   /** The root-cause evaluator's label; null when it gave none. */
   automatic: string | null;
@@ -168,7 +162,7 @@ export function automaticRootCauseOf(evaluationResults: readonly Pick<Evaluation
   return null;
 }
 
-/** The cause one request's reviewers agreed on (reviewedRootCauses) from its labels, each reviewer's newest as the store keeps it; null when none was agreed. */
+/** The cause one request's reviewers agreed on (caseReviews' root_cause) from its labels, each reviewer's newest as the store keeps it; null when none was agreed. */
 export function reviewedRootCauseOf(labels: readonly Pick<HumanLabel, "metric" | "labeler_id" | "note">[]): string | null {
   const chosen = new Map<string, string>();
   for (const label of labels) if (label.metric === ROOT_CAUSE_LABEL_METRIC && REVIEWED_LABEL.test(label.note)) chosen.set(label.labeler_id, label.note);

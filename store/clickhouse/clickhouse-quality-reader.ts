@@ -8,10 +8,10 @@
  * (GROUPING SETS). The behaviour requests are read from the stored
  * behaviour_fields column (migration 0017), not from payloads.
  */
-import { aggregateSelect, FINAL_VERDICT, type AggregateMetric, type RangeReading } from "../../dashboards/source/aggregate-metrics.js";
+import { aggregateSelect, DID_NOT_COMPLETE, type AggregateMetric, type RangeReading } from "../../dashboards/source/aggregate-metrics.js";
 import { sqlList, type Scope } from "../../dashboards/source/sql-scope.js";
 import { qualityBoardLayers } from "../../dashboards/source/quality-board.js";
-import { attributedRootCauses } from "../../dashboards/source/root-causes.js";
+import { attributedRootCauses, attributedVerdict } from "../../dashboards/source/root-causes.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { bucketTimes, type BehaviourRequests, type FailureBoard, type QualityAggregate, type QualityBoard, type QualityReader, type QualityScope } from "../ports/quality-reader.js";
@@ -200,23 +200,34 @@ export class ClickHouseQualityReader implements QualityReader {
   async failureBoard(scope: QualityScope): Promise<FailureBoard> {
     const times = bucketTimes(scope);
     const position = new Map(times.map((time, index) => [time, index]));
-    // One row per request: a partial trace's result stored beside the complete one is one request, with one cause.
-    // (An alias apart from the column: the WHERE names the column.)
-    const failingCases = `SELECT case_result_id, first_started AS started_at FROM (SELECT case_result_id, min(started_at) AS first_started FROM case_results FINAL WHERE ${this.scoped("started_at")} AND ${FINAL_VERDICT} = 'failed' GROUP BY case_result_id)`;
-    const [total] = await this.rows(`SELECT count() AS failing FROM case_results FINAL WHERE ${this.scoped("started_at")} AND ${FINAL_VERDICT} = 'failed'`, scope);
-    // Each failing request under the root cause its reviewers agreed on, else the root-cause evaluator's (root-causes.ts).
+    // Every row of the scope with its reviewers' agreements and its root cause (root-causes.ts attributedRootCauses),
+    // reading the reviews once: its final verdict is decided after the joins. Reading FINAL_VERDICT's two review sets
+    // per row, the failing total in a statement of its own and the causes' reviews a third time cost more engine time
+    // (test/bench/root-cause-readers.bench.ts). (Aliases apart from the columns: the WHERE names the columns.)
+    const scopedRows = `SELECT case_result_id, started_at AS row_started, quality_status AS row_verdict, ${DID_NOT_COMPLETE} AS row_did_not_complete FROM case_results FINAL WHERE ${this.scoped("started_at")}`;
+    // One row per request: a partial trace's result stored beside the complete one is one request, with one cause,
+    // at its first failing row's start; `failing_rows` keeps the rows, which the total counts (as the quality board).
+    const failingRequests = [
+      "SELECT case_result_id, min(row_started) AS request_started, any(root_cause) AS request_root_cause, count() AS failing_rows",
+      `FROM (${attributedRootCauses(scopedRows, ["row_started", "row_verdict", "row_did_not_complete"], inRange("started_at"))})`,
+      `WHERE ${attributedVerdict("row_verdict", "row_did_not_complete")} = 'failed'`,
+      "GROUP BY case_result_id",
+    ].join("\n");
+    // Each failing request under the root cause its reviewers agreed on, else the root-cause evaluator's; those
+    // without one ('') only for the total.
     const rows = await this.rows(
       [
-        `SELECT ${BUCKET.replaceAll("{time}", "started_at")} AS bucket, root_cause, count() AS failing`,
-        `FROM (${attributedRootCauses(failingCases, ["started_at"], inRange("started_at"))})`,
-        "WHERE root_cause != ''",
+        `SELECT ${BUCKET.replaceAll("{time}", "request_started")} AS bucket, request_root_cause AS root_cause, count() AS failing, sum(failing_rows) AS rows_failing`,
+        `FROM (${failingRequests})`,
         "GROUP BY bucket, root_cause",
       ].join("\n"),
       scope,
     );
     const groups = ROOT_CAUSE_LABEL_NAMES.map((rootCause) => ({ rootCause: rootCause as string, failing: 0, overTime: times.map(() => 0) }));
     const byLabel = new Map(groups.map((group) => [group.rootCause, group]));
+    let failing = 0;
     for (const row of rows) {
+      failing += Number(row.rows_failing);
       const group = byLabel.get(String(row.root_cause));
       if (group === undefined) continue;
       const count = Number(row.failing);
@@ -225,7 +236,6 @@ export class ClickHouseQualityReader implements QualityReader {
       if (index !== undefined) group.overTime[index]! += count;
     }
     groups.sort((first, second) => second.failing - first.failing || (first.rootCause < second.rootCause ? -1 : 1));
-    const failing = Number(total?.failing ?? 0);
     return { times, failing, withoutRootCause: failing - groups.reduce((sum, group) => sum + group.failing, 0), groups };
   }
 }

@@ -27,6 +27,14 @@ export function megabytes(bytes: number): number {
   return Math.round((bytes / (1024 * 1024)) * 10) / 10;
 }
 
+/** The whole number of option `--name` (at least `least`), `fallback` when not given; a clear error otherwise. */
+export function wholeNumber(options: BenchmarkOptions, name: string, fallback: number, least: number): number {
+  const text = options[name] ?? String(fallback);
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < least) throw new Error(`--${name} ${text}: give a whole number of at least ${least}, e.g. --${name} ${fallback}`);
+  return value;
+}
+
 /** The median of figures from rounds of a measurement (the upper one of an even count). */
 export function median(values: readonly number[]): number {
   return [...values].sort((first, second) => first - second)[Math.floor(values.length / 2)]!;

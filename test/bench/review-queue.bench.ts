@@ -34,20 +34,13 @@ import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { openClickHouseStore } from "../../store/clickhouse/clickhouse-store.js";
 import { startUiServer } from "../../ui/ui-server.js";
 import { buildCaseResult, judgeVerdict } from "../support/case-results.js";
-import { median, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
+import { median, wholeNumber, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
 
 const DEFAULT_LABELS = 2000;
 const DEFAULT_ROUNDS = 3;
 const BATCH = 500;
 const TOKEN = "bench-review-token-0123456789abcdef";
 const idOf = (index: number) => `cr_review_bench_${String(index).padStart(6, "0")}`;
-
-function wholeNumber(options: BenchmarkOptions, name: string, fallback: number, least: number): number {
-  const text = options[name] ?? String(fallback);
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < least) throw new Error(`--${name} ${text}: give a whole number of at least ${least}, e.g. --${name} ${fallback}`);
-  return value;
-}
 
 /** Eight spans of about 1 KiB each, as the collector stores a trace's raw spans. */
 function rawSpans(index: number): CaseEvaluation["rawSpans"] {

@@ -61,28 +61,21 @@ import { refreshParameters } from "../../store/clickhouse/metric-rollups.js";
 import { refreshedRequests } from "../../store/clickhouse/refreshed-requests.js";
 import { buildCaseResult, judgeVerdict } from "../support/case-results.js";
 import { temporaryStore, type TemporaryStore } from "../support/temporary-store.js";
-import { median, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
+import { median, wholeNumber, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
 
 const DEFAULT_REQUESTS = 4_000;
 const DEFAULT_ROUNDS = 15;
 const BATCH = 500;
-const FIRST_MINUTE_MS = Date.parse("2026-07-08T09:30:00.000Z");
-const MINUTES = 4;
+export const FIRST_MINUTE_MS = Date.parse("2026-07-08T09:30:00.000Z");
+export const MINUTES = 4;
 const REFRESHED_MINUTES = 2;
 const TENANTS = ["tenant_a", "tenant_b"];
 const SERVICES = ["shop", "bank"];
 const CAUSES = ["RETRIEVAL_MISS", "HALLUCINATION", "CONTEXT_TRUNCATED"];
 const REVIEWED_PERCENT = 10;
 
-type Placement = "no reviews" | "reviews elsewhere" | "reviews within";
+export type Placement = "no reviews" | "reviews elsewhere" | "reviews within";
 type RollupSelect = (database: string, causesWhere: string, requestsWhere: string) => string;
-
-function wholeNumber(options: BenchmarkOptions, name: string, fallback: number, least: number): number {
-  const text = options[name] ?? String(fallback);
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < least) throw new Error(`--${name} ${text}: give a whole number of at least ${least}, e.g. --${name} ${fallback}`);
-  return value;
-}
 
 const idOf = (index: number) => `cr_root_cause_bench_${String(index).padStart(7, "0")}`;
 const minuteOf = (index: number, requests: number) => Math.floor((index * MINUTES) / requests);
@@ -132,7 +125,7 @@ function rootCauseReviews(caseResultId: string, turn: number): HumanLabel[] {
 }
 
 /** A store of `requests` requests, with reviews placed as `placement` says. */
-async function writeStore(placement: Placement, requests: number, beside: TemporaryStore | undefined): Promise<TemporaryStore> {
+export async function writeStore(placement: Placement, requests: number, beside: TemporaryStore | undefined): Promise<TemporaryStore> {
   const store = await temporaryStore({ beside });
   const sink = new ClickHouseSink(store.connection);
   for (let start = 0; start < requests; start += BATCH) {

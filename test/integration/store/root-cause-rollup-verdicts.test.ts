@@ -22,6 +22,12 @@
  *   09:31 no labels
  *     b1  failed, evaluator HALLUCINATION → HALLUCINATION;  b2 failed, evaluator RETRIEVAL_MISS → RETRIEVAL_MISS
  *     b3  passed;  b4  review_required → not counted
+ *
+ * The web UI reads the same rule from the raw rows over the same store (root-causes.ts attributedRootCauses): the
+ * Failures page (ClickHouseQualityReader.failureBoard) counts the same requests under the same causes, a6 and a9
+ * failing without one; the trace list (ClickHouseTraceReader) gives every request its cause whatever its verdict —
+ * a2 keeps the evaluator's RETRIEVAL_MISS, a8 has the reviewers' agreed HALLUCINATION — and under the final verdict
+ * `failed` lists the Failures page's requests of each cause.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -31,6 +37,8 @@ import { newHumanLabel, type HumanLabel } from "../../../evaluators/judge/calibr
 import { ClickHouseHumanLabelStore } from "../../../store/clickhouse/clickhouse-human-label-store.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
+import { ClickHouseQualityReader } from "../../../store/clickhouse/clickhouse-quality-reader.js";
+import { ClickHouseTraceReader } from "../../../store/clickhouse/clickhouse-trace-reader.js";
 import { buildCaseResult } from "../../support/case-results.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 
@@ -140,5 +148,34 @@ describe("root_cause_rollups of a labelled minute and an unlabelled one, refresh
         ["2026-07-08 09:31:00", "RETRIEVAL_MISS", 1],
       ],
     );
+  });
+  test("the Failures page counts the same requests under the same causes, per minute", async () => {
+    const board = await new ClickHouseQualityReader(store.connection).failureBoard({ fromMs: Date.parse("2026-07-08T09:30:00.000Z"), toMs: Date.parse("2026-07-08T09:32:00.000Z"), bucketSeconds: 60 });
+    assert.deepEqual(board.times, [Date.parse("2026-07-08T09:30:00.000Z"), Date.parse("2026-07-08T09:31:00.000Z")]);
+    assert.deepEqual(
+      board.groups.filter((group) => group.failing > 0).map((group) => [group.rootCause, group.failing, group.overTime]),
+      [
+        ["RETRIEVAL_MISS", 5, [4, 1]],
+        ["HALLUCINATION", 2, [1, 1]],
+        ["CONTEXT_TRUNCATED", 1, [1, 0]],
+      ],
+    );
+    // a1, a3, a4, a5, a6, a7, a9, a10, b1, b2; a6 and a9 without a cause.
+    assert.deepEqual([board.failing, board.withoutRootCause], [10, 2]);
+  });
+
+  test("the trace list gives each request the same cause, and under the verdict failed lists the Failures page's requests", async () => {
+    const traces = new ClickHouseTraceReader(store.connection);
+    const listed = async (filter: { rootCause?: string; verdict?: string }) => (await traces.listTraces(filter, { after: null, limit: 100 })).traces.map((trace) => trace.caseResultId).sort();
+    const column = new Map((await traces.listTraces({}, { after: null, limit: 100 })).traces.map((trace) => [trace.caseResultId, trace.rootCause]));
+    assert.deepEqual(Object.fromEntries([...column].sort(([first], [second]) => (first < second ? -1 : 1))), {
+      a1: "RETRIEVAL_MISS", a10: "RETRIEVAL_MISS", a2: "RETRIEVAL_MISS", a3: "CONTEXT_TRUNCATED", a4: "HALLUCINATION", a5: "RETRIEVAL_MISS",
+      a6: null, a7: "RETRIEVAL_MISS", a8: "HALLUCINATION", a9: null, b1: "HALLUCINATION", b2: "RETRIEVAL_MISS", b3: null, b4: null,
+    });
+    assert.deepEqual(await listed({ rootCause: "HALLUCINATION" }), ["a4", "a8", "b1"]);
+    assert.deepEqual(await listed({ rootCause: "RETRIEVAL_MISS" }), ["a1", "a10", "a2", "a5", "a7", "b2"]);
+    assert.deepEqual(await listed({ rootCause: "HALLUCINATION", verdict: "failed" }), ["a4", "b1"]);
+    assert.deepEqual(await listed({ rootCause: "RETRIEVAL_MISS", verdict: "failed" }), ["a1", "a10", "a5", "a7", "b2"]);
+    assert.deepEqual(await listed({ rootCause: "CONTEXT_TRUNCATED", verdict: "failed" }), ["a3"]);
   });
 });
