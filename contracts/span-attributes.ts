@@ -101,7 +101,7 @@ export const OpenLlmetry = {
   spanKind: "traceloop.span.kind",
   workflowName: "traceloop.workflow.name",
   entityName: "traceloop.entity.name",
-  /** JSON `{"args": […], "kwargs": {…}}`. */
+  /** JSON: `{"args": […], "kwargs": {…}}` (JS SDK), `{"inputs": …, "tags", "metadata", "kwargs"}` (Python LangChain); collector/04-normalize/read-traceloop-entity.ts. */
   entityInput: "traceloop.entity.input",
   entityOutput: "traceloop.entity.output",
   associationPropertiesPrefix: "traceloop.association.properties",
@@ -117,6 +117,14 @@ export const OpenLlmetry = {
   /** JSON string. */
   queryResultMetadata: "db.query.result.metadata",
   queryResultDocument: "db.query.result.document",
+} as const;
+
+/**
+ * `gen_ai.operation.name` values Traceloop's Python instrumentations write that the GenAI conventions do not define
+ * (`opentelemetry.semconv_ai.GenAICustomOperationName`): the LangChain retriever callback's span is `vector_db_retrieve`.
+ */
+export const OpenLlmetryOperation = {
+  vectorDbRetrieve: "vector_db_retrieve",
 } as const;
 
 /** Values of `traceloop.span.kind`. */

@@ -13,26 +13,33 @@
  *   OpenLLMetry writes (`gen_ai.usage.prompt_tokens`, `gen_ai.completion.0.content`…)
  *   and `llm.usage.total_tokens`;
  * - the `workflow` span without a parent → the request: query and answer from
- *   `traceloop.entity.input` / `.output` (JSON `{"args": […], "kwargs": {…}}`),
+ *   `traceloop.entity.input` / `.output` (the JS SDK's `{"args": […], "kwargs": {…}}`,
+ *   Python LangChain's `{"inputs": …}` / `{"outputs": …}`: read-traceloop-entity.ts),
  *   run / case linkage from `ragscope.*` association properties;
+ * - Python LangChain's retriever span (`gen_ai.operation.name = vector_db_retrieve`)
+ *   → retrieve: the query from its input's `query`, the documents from its
+ *   output's `documents` (`{page_content, metadata}`: the instrumentation
+ *   leaves out `Document.id`, so a chunk id comes only from the metadata), an
+ *   empty list a retrieval that found nothing (test/golden/traces/langchain-python-traceloop);
  * - a workflow or task span whose `traceloop.entity.output` is a list of
- *   LangChain documents or `[document, score]` pairs (bare, or under
- *   `output` as Traceloop's LangChain instrumentation writes a chain step's
- *   result) → retrieve, the documents in that order, each read from its own
- *   entry only (read-documents.ts); the query is the step's text input.
- *   Traceloop's LangChain instrumentation has no retriever callback, so a
- *   retriever shows up only this way;
+ *   LangChain documents or `[document, score]` pairs (bare, or as the step's
+ *   value in the instrumentation's wrapping) → retrieve, the documents in that
+ *   order, each read from its own entry only (read-documents.ts, which also
+ *   reads Python's serialised `{"lc": 1, "type": "constructor", "kwargs": {…}}`
+ *   documents); the query is the step's text input. Traceloop's JS LangChain
+ *   instrumentation has no retriever callback, so a retriever shows up only this way;
  * - a span whose `traceloop.entity.input` is such a list and whose output is
  *   text → context assembly (the "format documents" step), the packed chunk
  *   ids read as the retriever's are, so the two join
  *   (test/golden/traces/openllmetry).
  */
-import { OpenLlmetry, OpenLlmetryRequestType, OpenLlmetrySpanKind } from "../../contracts/span-attributes.js";
+import { GenAi, OpenLlmetry, OpenLlmetryOperation, OpenLlmetryRequestType, OpenLlmetrySpanKind } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
 import { readJson, readNumber, readString } from "./attribute-readers.js";
 import { readGenAiGeneration } from "./otel-genai-mapper.js";
 import { readDocumentList, toObservedDocument } from "./read-documents.js";
 import { readOpenLlmetryRerank } from "./read-openllmetry-rerank.js";
+import { entityText, entityValue } from "./read-traceloop-entity.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
@@ -59,6 +66,7 @@ export const openLlmetryMapper: SpanMapper = {
       return generation;
     }
     if (readString(attributes, OpenLlmetry.spanKind) === OpenLlmetrySpanKind.workflow && span.parentSpanId === "") return readWorkflow(attributes);
+    if (readString(attributes, GenAi.operationName) === OpenLlmetryOperation.vectorDbRetrieve) return readRetriever(attributes);
     return readEntityDocuments(attributes) ?? { stage: "other" };
   },
 };
@@ -83,31 +91,40 @@ function readVectorQuery(span: SpanRecord): StageObservation {
 function readWorkflow(attributes: Attributes): StageObservation {
   return {
     stage: "request",
-    query: entityText(readJson(attributes, OpenLlmetry.entityInput), ["question", "query", "input"]),
-    answer: entityText(readJson(attributes, OpenLlmetry.entityOutput), ["answer", "output", "text"]),
+    query: entityText(entityValue(readJson(attributes, OpenLlmetry.entityInput), "input"), ["question", "query", "input"]),
+    answer: entityText(entityValue(readJson(attributes, OpenLlmetry.entityOutput), "output"), ["answer", "output", "text"]),
     ...readLinkage([attributes, associationProperties(attributes, OpenLlmetry.associationPropertiesPrefix)]),
   };
 }
 
-/** The value a chain step passed or returned: LangChain wraps a non-object value as `{input: …}` / `{output: …}`. */
-function unwrap(value: unknown, key: "input" | "output"): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const entity = value as Record<string, unknown>;
-  if (Object.keys(entity).length === 1 && key in entity) return entity[key];
-  if (key === "input" && Array.isArray(entity.args) && entity.args.length === 1) return entity.args[0];
-  return value;
+/**
+ * Python LangChain's retriever callback span. Its documents are read as a
+ * chain step's are (every item a document, or none is read); unlike a chain
+ * step's, an empty list is read, as a retrieval that found nothing, since the
+ * span says it is a retrieval. Without a readable list the retrieval is still
+ * seen, its documents not available.
+ */
+function readRetriever(attributes: Attributes): StageObservation {
+  const output = readJson(attributes, OpenLlmetry.entityOutput);
+  const list = typeof output === "object" && output !== null && !Array.isArray(output) ? (output as { documents?: unknown }).documents : undefined;
+  const records = Array.isArray(list) && list.length === 0 ? [] : readDocumentList(list);
+  return {
+    stage: "retrieve",
+    query: entityText(readJson(attributes, OpenLlmetry.entityInput), ["query"]),
+    documents: records === null ? null : records.map(toObservedDocument),
+  };
 }
 
 /** A step that returned documents (retrieve) or turned documents into text (context); see the module comment. */
 function readEntityDocuments(attributes: Attributes): StageObservation | null {
   const input = readJson(attributes, OpenLlmetry.entityInput);
   const output = readJson(attributes, OpenLlmetry.entityOutput);
-  const returned = readDocumentList(unwrap(output, "output"));
+  const returned = readDocumentList(entityValue(output, "output"));
   if (returned !== null) {
-    return { stage: "retrieve", query: entityText(input, ["question", "query", "input"]), documents: returned.map(toObservedDocument) };
+    return { stage: "retrieve", query: entityText(entityValue(input, "input"), ["question", "query", "input"]), documents: returned.map(toObservedDocument) };
   }
-  const packed = readDocumentList(unwrap(input, "input"));
-  const text = unwrap(output, "output");
+  const packed = readDocumentList(entityValue(input, "input"));
+  const text = entityValue(output, "output");
   if (packed !== null && typeof text === "string") {
     return {
       stage: "context",
@@ -118,25 +135,6 @@ function readEntityDocuments(attributes: Attributes): StageObservation | null {
       tokenCount: null,
       tokenBudget: null,
     };
-  }
-  return null;
-}
-
-/** Text from an entity's input or output: a string, the first string argument, or a named field. */
-function entityText(value: unknown, fields: readonly string[]): string | null {
-  if (typeof value === "string") return value;
-  if (typeof value !== "object" || value === null) return null;
-  const entity = value as { args?: unknown; kwargs?: unknown } & Record<string, unknown>;
-  if (Array.isArray(entity.args)) {
-    const first = entity.args.find((argument): argument is string => typeof argument === "string");
-    if (first !== undefined) return first;
-  }
-  for (const source of [entity.kwargs, entity]) {
-    if (typeof source !== "object" || source === null) continue;
-    for (const field of fields) {
-      const text = (source as Record<string, unknown>)[field];
-      if (typeof text === "string") return text;
-    }
   }
   return null;
 }

@@ -26,16 +26,21 @@ import type { StageObservation } from "./stage-observation.js";
 
 const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
 const REQUEST_OPERATIONS: readonly string[] = [GenAiOperation.invokeWorkflow, GenAiOperation.invokeAgent];
-const GENAI_OPERATIONS: readonly string[] = Object.values(GenAiOperation);
+/** The operations whose GenAI attributes record the stage itself (model, tokens, messages; query, documents). */
+const RECORD_OPERATIONS: readonly string[] = [...GENERATION_OPERATIONS, GenAiOperation.retrieval];
 
 export const otelGenAiMapper: SpanMapper = {
   name: "otel_genai",
-  // Traceloop's LangChain instrumentation marks every chain step `gen_ai.operation.name: workflow`, a value the GenAI
-  // conventions do not define, beside its own `traceloop.span.kind`: those spans are OpenLLMetry's to read.
+  // Traceloop's entity spans (`traceloop.span.kind`: workflow, task, agent, tool) are OpenLLMetry's to read: their
+  // content is in `traceloop.entity.input` / `.output`, and the `gen_ai.operation.name` beside it is no GenAI record of
+  // it — JS LangChain marks every chain step `workflow`, a value the conventions do not define; Python LangChain marks
+  // its root chain `invoke_agent` with no messages, which read here gave a request without query or answer. A
+  // generation or a retrieval, whose GenAI attributes are the record, is read here whoever wrote it.
   canMap: (span) => {
     const operation = span.attributes[GenAi.operationName];
     if (typeof operation !== "string") return false;
-    return GENAI_OPERATIONS.includes(operation) || typeof span.attributes[OpenLlmetry.spanKind] !== "string";
+    if (typeof span.attributes[OpenLlmetry.spanKind] === "string") return RECORD_OPERATIONS.includes(operation);
+    return true;
   },
   map(span) {
     const attributes = span.attributes;

@@ -115,13 +115,30 @@ export interface LangChainDocument {
  * The value as a LangChain document, or null when it is none. LangChain.js
  * serialises a Document as `{ pageContent, metadata, id }`; Python LangChain
  * (pydantic) as `{ id, metadata, page_content, type: "Document" }`
- * (test/probe: openinference-instrumentation-langchain 0.1.80 on langchain-core 1.8).
+ * (test/probe: openinference-instrumentation-langchain 0.1.80 on langchain-core 1.8);
+ * LangChain's own serialisation (`Document.to_json()`, which Traceloop's
+ * Python instrumentation writes into a chain step's input and output) as
+ * `{ lc: 1, type: "constructor", id: [..., "Document"], kwargs: { id, page_content, metadata } }`
+ * (test/golden/traces/langchain-python-traceloop), read from its `kwargs`.
  */
 export function asLangChainDocument(value: unknown): LangChainDocument | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  const record = value as { pageContent?: unknown; page_content?: unknown; metadata?: unknown; id?: unknown; score?: unknown };
+  const record = (serialisedDocumentFields(value) ?? value) as { pageContent?: unknown; page_content?: unknown; metadata?: unknown; id?: unknown; score?: unknown };
   const text = typeof record.pageContent === "string" ? record.pageContent : typeof record.page_content === "string" ? record.page_content : null;
   return text === null ? null : { pageContent: text, metadata: record.metadata, id: record.id, score: record.score };
+}
+
+/**
+ * The constructor arguments of a Document in LangChain's serialised form, or
+ * null when the value is not one: `lc` 1, `type` "constructor", a class path
+ * ending in `Document`, and its `kwargs` an object. Only a Document's: other
+ * serialised classes (messages, prompt values) are no documents.
+ */
+function serialisedDocumentFields(value: object): object | null {
+  const serialised = value as { lc?: unknown; type?: unknown; id?: unknown; kwargs?: unknown };
+  if (serialised.lc !== 1 || serialised.type !== "constructor" || !Array.isArray(serialised.id) || serialised.id.at(-1) !== "Document") return null;
+  const fields = serialised.kwargs;
+  return typeof fields === "object" && fields !== null && !Array.isArray(fields) ? fields : null;
 }
 
 /** Every item of the list as a LangChain document; null when the list is empty or any item is none. */

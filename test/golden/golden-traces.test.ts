@@ -5,7 +5,9 @@
  * what it does not record "not available" (null), never 0 or "".
  *
  * The Python goldens (python/record-python-goldens.ts: a LlamaIndex app traced
- * by openinference-instrumentation-llama-index) are replayed the same way; they
+ * by openinference-instrumentation-llama-index, a LangChain chain traced by
+ * openinference-instrumentation-langchain and by Traceloop's
+ * opentelemetry-instrumentation-langchain) are replayed the same way; they
  * are recorded with Python by hand, so only the JS goldens are recorded again here.
  *
  * The facts checked beside the stored files come from the scenario itself —
@@ -39,6 +41,16 @@ function expectedRanking(name: GoldenName | PythonGoldenName): string[] {
   if (name === "langchain-openinference-scored-retriever") return scoredHits.map((hit) => hit.id);
   if (name === "llama-index-openinference") return rerankedRanking(storeRanking).map((choice) => choice.chunkId);
   return storeRanking;
+}
+
+/**
+ * The retrieved chunks' ids each golden records, in its final ranking. Traceloop's Python retriever span writes each
+ * document as `{page_content, metadata}`, leaving out `Document.id` (the chunk id in this app), and the metadata holds
+ * no chunk id: not available, and never borrowed from the later step that packs the same documents with their ids.
+ */
+function expectedRetrievedIds(name: GoldenName | PythonGoldenName): (string | null)[] {
+  const ranking = expectedRanking(name);
+  return name === "langchain-python-traceloop" ? ranking.map(() => null) : ranking;
 }
 
 /** The completion tokens the scenario's model reported: the answer's, plus the reranking call's in the LlamaIndex app. */
@@ -79,7 +91,7 @@ describe("golden traces rebuild into their Case Results", () => {
       assert.equal(observation.query, question);
       assert.equal(result.output, fakeAnswer);
       const ranking = expectedRanking(name);
-      assert.deepEqual(observation.retrieved_chunks?.map((chunk) => chunk.chunk_id), ranking, "the retriever's own ranking");
+      assert.deepEqual(observation.retrieved_chunks?.map((chunk) => chunk.chunk_id), expectedRetrievedIds(name), "the retriever's own ranking");
       assert.deepEqual(observation.retrieved_chunks?.map((chunk) => chunk.rank), ranking.map((_, index) => index + 1));
       assert.equal(observation.generation.model, fakeModelName);
       assert.equal(observation.generation.output_tokens, expectedOutputTokens(name));
@@ -213,6 +225,47 @@ describe("a Python app's spans: LlamaIndex traced by openinference-instrumentati
       ],
     );
     assert.deepEqual(observation().source_conventions, ["openinference"]);
+  });
+});
+
+describe("a Python app's spans: LangChain traced by Traceloop's opentelemetry-instrumentation-langchain", () => {
+  const observation = () => replayed.get("langchain-python-traceloop")!.caseResult.rag_observation;
+  const source = (chunkId: string) => policyChunks.find((item) => item.chunkId === chunkId)!;
+
+  test("the retriever span is the retrieval: the store's ranking, each document's text and metadata; no chunk id, no score", () => {
+    // The store's ranking is known here by text: the span's documents carry no id (the instrumentation leaves out Document.id).
+    assert.deepEqual(
+      observation().retrieved_chunks?.map((chunk) => [chunk.rank, chunk.text, chunk.document_id, chunk.document_version, chunk.section_id, chunk.effective_from, chunk.effective_to]),
+      storeRanking.map((chunkId, index) => {
+        const chunk = source(chunkId);
+        return [index + 1, chunk.text, chunk.documentId, chunk.documentVersion, chunk.sectionId, chunk.effectiveFrom ?? null, chunk.effectiveTo ?? null];
+      }),
+    );
+    assert.ok(
+      observation().retrieved_chunks!.every((chunk) => chunk.chunk_id === null && chunk.score === null),
+      "no id in the span's documents; a VectorStoreRetriever returns no scores",
+    );
+  });
+
+  test("the format_documents step is the context: the packed documents' ids from LangChain's serialised Documents, the text the step returned", () => {
+    assert.deepEqual(observation().context_chunks?.map((chunk) => chunk.chunk_id), storeRanking);
+    assert.equal(observation().context, storeRanking.map((chunkId) => source(chunkId).text).join("\n\n"));
+    assert.equal(metric(replayed.get("langchain-python-traceloop")!, "context_recall"), 1, "the gold evidence reached the prompt");
+  });
+
+  test("the root chain is the request, the chat span the generation: each stage once", () => {
+    assert.deepEqual(
+      observation().stage_timings.map((timing) => [timing.stage, timing.span_name]),
+      [
+        ["request", "policy_rag_chain.workflow"],
+        ["retrieve", "vector_db_retrieve VectorStoreRetriever"],
+        ["context", "execute_task format_documents"],
+        ["generate", "ChatOpenAI.chat"],
+      ],
+    );
+    assert.equal(observation().generation.input_tokens, answerUsage.promptTokens);
+    // The chat span is written to the GenAI conventions; every chain step, the root's `invoke_agent` too, is Traceloop's.
+    assert.deepEqual(observation().source_conventions, ["openllmetry", "otel_genai"]);
   });
 });
 

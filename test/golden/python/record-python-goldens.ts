@@ -4,7 +4,10 @@
  * - `llama-index-openinference`: a LlamaIndex query engine with a reranker
  *   (llama_index_policy_rag.py), traced by Arize's openinference-instrumentation-llama-index;
  * - `langchain-python-openinference`: the JS goldens' LangChain chain in Python
- *   (langchain_policy_rag.py), traced by Arize's openinference-instrumentation-langchain.
+ *   (langchain_policy_rag.py), traced by Arize's openinference-instrumentation-langchain;
+ * - `langchain-python-traceloop`: the same chain (langchain_policy_rag_traceloop.py),
+ *   traced by Traceloop's opentelemetry-instrumentation-langchain, in a virtual
+ *   environment of its own (requirements-traceloop-langchain.txt).
  *
  * The Python app writes its spans as OTLP/JSON (the OTLP exporters' request
  * body, ids from a counter); this step makes the rest reproducible as
@@ -17,6 +20,11 @@
  *   python3 -m venv /tmp/ragscope-python && /tmp/ragscope-python/bin/pip install -r test/golden/python/requirements.txt
  *   node --import tsx test/golden/python/record-python-goldens.ts --python /tmp/ragscope-python/bin/python          # prints which goldens differ
  *   node --import tsx test/golden/python/record-python-goldens.ts --python /tmp/ragscope-python/bin/python --write  # rewrites them
+ *   # a golden whose app needs other pins: its own environment, chosen with --requirements
+ *   python3 -m venv /tmp/ragscope-python-traceloop-langchain
+ *   /tmp/ragscope-python-traceloop-langchain/bin/pip install -r test/golden/python/requirements-traceloop-langchain.txt
+ *   node --import tsx test/golden/python/record-python-goldens.ts --python /tmp/ragscope-python-traceloop-langchain/bin/python \
+ *     --requirements requirements-traceloop-langchain.txt --write
  *   node --import tsx test/golden/python/record-python-goldens.ts --python /tmp/ragscope-python/bin/python --send-to http://127.0.0.1:4318/v1/traces
  *       # sends the same app's spans live (OTLP/HTTP protobuf, the Python exporter's default) to a running `ragscope serve`
  */
@@ -29,14 +37,17 @@ import { promisify } from "node:util";
 import { checkOrWriteGolden, rankTimes, uuidNumberer } from "../record-goldens.js";
 import { llamaIndexScenario } from "../scenarios/llama-index-rerank.js";
 
-export const pythonGoldenNames = ["llama-index-openinference", "langchain-python-openinference"] as const;
+export const pythonGoldenNames = ["llama-index-openinference", "langchain-python-openinference", "langchain-python-traceloop"] as const;
 export type PythonGoldenName = (typeof pythonGoldenNames)[number];
 
 const pythonDirectory = path.dirname(fileURLToPath(import.meta.url));
 
-const apps: Record<PythonGoldenName, { script: string; idSeed: number }> = {
-  "llama-index-openinference": { script: "llama_index_policy_rag.py", idSeed: 0x1006 },
-  "langchain-python-openinference": { script: "langchain_policy_rag.py", idSeed: 0x1007 },
+/** Each app, and the pinned requirements (beside this file) of the virtual environment that records it. */
+const apps: Record<PythonGoldenName, { script: string; idSeed: number; requirements: string }> = {
+  "llama-index-openinference": { script: "llama_index_policy_rag.py", idSeed: 0x1006, requirements: "requirements.txt" },
+  "langchain-python-openinference": { script: "langchain_policy_rag.py", idSeed: 0x1007, requirements: "requirements.txt" },
+  // Traceloop's instrumentation in an environment of its own: traceloop-sdk does not install beside these OpenTelemetry pins.
+  "langchain-python-traceloop": { script: "langchain_policy_rag_traceloop.py", idSeed: 0x100b, requirements: "requirements-traceloop-langchain.txt" },
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -103,13 +114,21 @@ async function main(): Promise<void> {
     return index === -1 ? undefined : process.argv[index + 1];
   };
   const python = argument("--python");
+  const requirements = argument("--requirements") ?? "requirements.txt";
+  const names = pythonGoldenNames.filter((name) => apps[name].requirements === requirements);
+  if (names.length === 0) {
+    const files = [...new Set(pythonGoldenNames.map((name) => apps[name].requirements))].join(", ");
+    console.error(`no Python golden is recorded with ${requirements}: give --requirements one of ${files} (requirements.txt by default)`);
+    process.exitCode = 2;
+    return;
+  }
   if (python === undefined) {
-    console.error("give the Python with test/golden/python/requirements.txt installed: --python /path/to/venv/bin/python");
+    console.error(`give the Python with test/golden/python/${requirements} installed: --python /path/to/venv/bin/python`);
     process.exitCode = 2;
     return;
   }
   const sendTo = argument("--send-to");
-  for (const name of pythonGoldenNames) {
+  for (const name of names) {
     if (sendTo !== undefined) {
       await runApp(python, name, ["--endpoint", sendTo]);
       console.log(`${name}: sent to ${sendTo}`);

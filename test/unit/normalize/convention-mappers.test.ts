@@ -171,6 +171,131 @@ describe("OpenLLMetry mapper", () => {
   });
 });
 
+describe("Traceloop's Python LangChain instrumentation (opentelemetry-instrumentation-langchain 0.62)", () => {
+  // The shapes of test/golden/traces/langchain-python-traceloop.otlp.json: a chain step's input and output beside the
+  // callback's own arguments, LangChain objects in LangChain's serialised form, a retriever span of its own.
+  const stepInput = (inputs: unknown) => JSON.stringify({ inputs, tags: ["seq:step:1"], metadata: {}, kwargs: { name: "step" } });
+  const stepOutput = (outputs: unknown) => JSON.stringify({ outputs, kwargs: { tags: [] } });
+  const serialised = (kwargs: Record<string, unknown>, className = "Document") => ({ lc: 1, type: "constructor", id: ["langchain", "schema", "document", className], kwargs });
+  const retriever = (output: string, input = JSON.stringify({ query: "carry over?", tags: [], metadata: {}, kwargs: { name: "VectorStoreRetriever" } })) =>
+    normalize(
+      spanRecord({
+        name: "vector_db_retrieve VectorStoreRetriever",
+        attributes: { "gen_ai.operation.name": "vector_db_retrieve", "traceloop.span.kind": "task", "traceloop.entity.input": input, "traceloop.entity.output": output },
+      }),
+    );
+  const step = (input: string, output: string) =>
+    normalize(spanRecord({ attributes: { "gen_ai.operation.name": "execute_task", "traceloop.span.kind": "task", "traceloop.entity.input": input, "traceloop.entity.output": output } })).observation;
+
+  test("the root chain (`invoke_agent`, no messages) is OpenLLMetry's request: query from its inputs, answer from its outputs", () => {
+    const root = (input: unknown, output: unknown) =>
+      normalize(
+        spanRecord({
+          parentSpanId: "",
+          attributes: {
+            "traceloop.span.kind": "workflow",
+            "gen_ai.operation.name": "invoke_agent",
+            "traceloop.entity.input": stepInput(input),
+            "traceloop.entity.output": stepOutput(output),
+            "traceloop.association.properties.ragscope.case_id": "case-1",
+          },
+        }),
+      );
+    const plain = root("carry over?", "Five days.");
+    assert.equal(plain.convention, "openllmetry", "not the GenAI mapper's: it read no query and no answer from this span");
+    assert.equal(plain.observation.stage, "request");
+    if (plain.observation.stage !== "request") return;
+    assert.deepEqual([plain.observation.query, plain.observation.answer, plain.observation.caseId], ["carry over?", "Five days.", "case-1"]);
+    const named = root({ question: "carry over?", history: [] }, { answer: "Five days." }).observation;
+    assert.deepEqual(named.stage === "request" && [named.query, named.answer], ["carry over?", "Five days."], "a chain called with a dict");
+  });
+
+  test("a chat or retrieval span with a Traceloop kind is still read from its GenAI record", () => {
+    const chat = normalize(spanRecord({ attributes: { "gen_ai.operation.name": "chat", "traceloop.span.kind": "task", "gen_ai.usage.input_tokens": 3 } }));
+    assert.deepEqual([chat.convention, chat.observation.stage], ["otel_genai", "generate"]);
+    const retrieval = normalize(
+      spanRecord({ attributes: { "gen_ai.operation.name": "retrieval", "traceloop.span.kind": "task", "gen_ai.retrieval.documents": JSON.stringify([{ id: "c1", score: 0.5 }]) } }),
+    );
+    assert.deepEqual([retrieval.convention, retrieval.observation.stage === "retrieve" && retrieval.observation.documents?.map((document) => document.chunkId)], ["otel_genai", ["c1"]]);
+  });
+
+  test("the retriever span: the query, each document's text and metadata; a chunk id only from the metadata (the span has no Document.id)", () => {
+    const read = retriever(
+      JSON.stringify({
+        documents: [
+          { page_content: "Five days carry over.", metadata: { chunk_id: "c1", document_id: "leave", section_id: "s2" } },
+          { page_content: "Sick leave: ten days.", metadata: { document_id: "leave" } },
+        ],
+        count: 2,
+      }),
+    );
+    assert.equal(read.convention, "openllmetry");
+    assert.equal(read.observation.stage, "retrieve");
+    if (read.observation.stage !== "retrieve") return;
+    assert.equal(read.observation.query, "carry over?");
+    assert.deepEqual(
+      read.observation.documents?.map((document) => [document.chunkId, document.text, document.documentId, document.sectionId, document.score]),
+      [
+        ["c1", "Five days carry over.", "leave", "s2", null],
+        [null, "Sick leave: ten days.", "leave", null, null],
+      ],
+    );
+  });
+
+  test("the retriever span: an empty list is a retrieval that found nothing; a list with an item that is no document, or JSON that does not parse, gives no documents", () => {
+    assert.deepEqual(retriever(JSON.stringify({ documents: [], count: 0 })).observation, { stage: "retrieve", query: "carry over?", documents: [] });
+    assert.deepEqual(retriever(JSON.stringify({ documents: [{ page_content: "one", metadata: {} }, "Document(page_content='two')"], count: 2 })).observation, {
+      stage: "retrieve",
+      query: "carry over?",
+      documents: null,
+    });
+    // What the receiver's value limit leaves of a long output: cut mid-JSON.
+    const truncated = JSON.stringify({ documents: [{ page_content: "one", metadata: {} }], count: 1 }).slice(0, 30);
+    const cut = retriever(truncated, "{\"query\": \"carry");
+    assert.deepEqual(cut.observation, { stage: "retrieve", query: null, documents: null });
+    assert.deepEqual(
+      cut.malformedJson.map((malformed) => malformed.attribute),
+      ["traceloop.entity.input", "traceloop.entity.output"],
+      "listed on the Case Result, not read as nothing recorded",
+    );
+  });
+
+  test("serialised Documents: a step from Documents to text is the context (ids from the Documents), a step returning them a retrieval", () => {
+    const documents = [
+      serialised({ id: "c1", page_content: "Five days carry over.", metadata: { document_id: "leave" }, type: "Document" }),
+      serialised({ page_content: "Sick leave: ten days.", metadata: { chunk_id: "c2" }, type: "Document" }),
+    ];
+    assert.deepEqual(step(stepInput(documents), stepOutput("Five days carry over.\n\nSick leave: ten days.")), {
+      stage: "context",
+      chunkIds: ["c1", "c2"],
+      droppedChunks: null,
+      truncatedChunkIds: null,
+      text: "Five days carry over.\n\nSick leave: ten days.",
+      tokenCount: null,
+      tokenBudget: null,
+    });
+    const returned = step(stepInput("carry over?"), stepOutput(documents));
+    assert.equal(returned.stage, "retrieve");
+    if (returned.stage !== "retrieve") return;
+    assert.equal(returned.query, "carry over?");
+    assert.deepEqual(returned.documents?.map((document) => [document.chunkId, document.text, document.documentId]), [
+      ["c1", "Five days carry over.", "leave"],
+      ["c2", "Sick leave: ten days.", null],
+    ]);
+  });
+
+  test("not documents: other serialised classes, a Document without text, a step's own object that has an `outputs` field", () => {
+    const message = serialised({ content: "Five days.", type: "ai" }, "AIMessage");
+    assert.deepEqual(step(stepInput("q"), stepOutput([message])), { stage: "other" });
+    assert.deepEqual(step(stepInput("q"), stepOutput([serialised({ id: "c1", metadata: {} })])), { stage: "other" });
+    assert.deepEqual(step(stepInput("q"), stepOutput([{ lc: 2, type: "constructor", id: ["Document"], kwargs: { page_content: "x" } }])), { stage: "other" });
+    // The step returned {outputs: [...], extra: 1} itself: unwrapped once, it is that object, not a list.
+    assert.deepEqual(step(stepInput("q"), stepOutput({ outputs: [serialised({ page_content: "x" })], extra: 1 })), { stage: "other" });
+    // Without the callback's wrapping (a key that is not the callback's), the object is not taken apart.
+    assert.deepEqual(step(stepInput("q"), JSON.stringify({ outputs: [serialised({ page_content: "x" })], extra: 1 })), { stage: "other" });
+  });
+});
+
 describe("OpenInference mapper", () => {
   test("documents without any id are kept at their rank with an empty chunk id", () => {
     const observation = openInferenceMapper.map(
