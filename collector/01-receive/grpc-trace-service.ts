@@ -105,6 +105,14 @@ export function createGrpcTraceService(context: TraceExportContext, onInternalEr
       statusSent = true;
       if (counted || status.code === grpc.status.OK) return sendOwnStatus(status);
       counted = true;
+      // A client that resets its stream (RST_STREAM) before its message ends the call in grpc-js as one without a
+      // message ("Received no request message", before our onCancel): the client went away, it sent nothing
+      // malformed — thousands of such calls are an HTTP/2 rapid reset, and must not read as broken exporters.
+      // grpc-js says so only by the peer it reports: none once the stream is gone (Node detaches it on a reset).
+      if (nextCall.getPeer() === "unknown") {
+        refuse(context, "grpc", { reason: "clientAborted", rpcCode: RpcCode.unavailable, message: "the client reset the call" });
+        return sendOwnStatus(status);
+      }
       sendOwnStatus(countLibraryStatus(context, status));
     };
     const refuseCall = (refusal: ExportRefusal) => {

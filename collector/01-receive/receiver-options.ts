@@ -9,8 +9,8 @@ import type { CollectorConfig } from "../wiring/config/collector-config.js";
 import { receiverBounds } from "./receiver-bounds.js";
 import type { ReceiverOptions } from "./start-receiver.js";
 
-/** Everything but where the spans go (the bus) and what only tests set (clock, error hook). */
-export type ConfiguredReceiverOptions = Omit<ReceiverOptions, "publisher" | "defaultRetryAfterSeconds" | "now" | "onInternalError">;
+/** Everything but where the spans go (the bus) and what only tests set (clock, gRPC keepalive, error hook). */
+export type ConfiguredReceiverOptions = Omit<ReceiverOptions, "publisher" | "defaultRetryAfterSeconds" | "now" | "grpcKeepalive" | "onInternalError">;
 
 /** OTLP's gRPC port, as 4318 is its HTTP one. */
 export const defaultGrpcPort = 4317;

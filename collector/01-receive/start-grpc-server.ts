@@ -18,6 +18,17 @@
  * no more than their metadata each; and a connection with no call open is
  * closed after `idleConnectionMs`, so a client that connects and sends nothing
  * does not keep a connection from others.
+ *
+ * The server also pings each connection every `keepalive.timeMs` and closes one
+ * that has not answered within `keepalive.timeoutMs` (grpc-js's keepalive). A
+ * connection Node's HTTP/2 layer gave up on — nghttp2 answers a client that
+ * resets streams faster than it allows (HTTP/2 rapid reset, CVE-2023-44487)
+ * with GOAWAY and stops reading it — is otherwise never closed, not even once
+ * its client has gone (Node is not told, nor grpc-js): each one held a place
+ * among RAGSCOPE_MAX_CONNECTIONS for good, so that many such connections (a
+ * few thousand frames) closed the gRPC port until the process restarted. The ping is never answered
+ * there, and the connection is closed; so is one whose client stopped
+ * answering, or never sent HTTP/2's preface.
  */
 import net from "node:net";
 import grpc from "@grpc/grpc-js";
@@ -30,6 +41,15 @@ export const maxCallsPerConnection = 100;
 
 /** A connection with no call open this long is closed (GOAWAY); exporters reconnect when they next send. */
 export const idleConnectionMs = 5 * 60_000;
+
+/** How often each connection is pinged, and how long its answer may take before the connection is closed. */
+export interface GrpcKeepalive {
+  timeMs: number;
+  timeoutMs: number;
+}
+
+/** A dead connection is closed within 50 s; a ping every 30 s is 17 bytes each way, nothing to a live one. */
+export const defaultGrpcKeepalive: GrpcKeepalive = { timeMs: 30_000, timeoutMs: 20_000 };
 
 export interface RunningGrpcServer {
   /** e.g. `http://127.0.0.1:4317`, as an OTLP/gRPC exporter's endpoint is written. */
@@ -49,6 +69,8 @@ export async function startGrpcServer(options: {
   onConnectionDropped: () => void;
   /** A connection with no call open this long is closed; `idleConnectionMs` when not given. */
   idleTimeoutMs?: number;
+  /** `defaultGrpcKeepalive` when not given. */
+  keepalive?: GrpcKeepalive;
   onInternalError: (error: unknown) => void;
 }): Promise<RunningGrpcServer> {
   // grpc-js prints its own errors to stderr (a port in use as "E No address added out of total 1 resolved"); each
@@ -60,6 +82,8 @@ export async function startGrpcServer(options: {
     "grpc.max_receive_message_length": options.context.maxBodyBytes,
     "grpc.max_concurrent_streams": maxCallsPerConnection,
     "grpc.max_connection_idle_ms": options.idleTimeoutMs ?? idleConnectionMs,
+    "grpc.keepalive_time_ms": (options.keepalive ?? defaultGrpcKeepalive).timeMs,
+    "grpc.keepalive_timeout_ms": (options.keepalive ?? defaultGrpcKeepalive).timeoutMs,
   });
   server.addService(traceServiceDefinition, service.implementation);
   // grpc-js's own listener has no bound on connections: ours has, and hands grpc-js each socket it keeps.

@@ -30,7 +30,7 @@ import type { RequestLimits } from "../00-otlp/enforce-request-limits.js";
 import { DEFAULT_MAX_ATTRIBUTE_KEY_BYTES, DEFAULT_MAX_ATTRIBUTES_PER_SPAN, DEFAULT_MAX_EVENTS_PER_SPAN, DEFAULT_MAX_LINKS_PER_SPAN, DEFAULT_MAX_NAME_BYTES } from "../00-otlp/per-span-bounds.js";
 import { DEFAULT_MAX_ITEMS_PER_REQUEST } from "../00-otlp/count-request-items.js";
 import { latestSpanTimeNanos } from "../00-otlp/reject-future-spans.js";
-import { startGrpcServer, type RunningGrpcServer } from "./start-grpc-server.js";
+import { startGrpcServer, type GrpcKeepalive, type RunningGrpcServer } from "./start-grpc-server.js";
 
 /** The limit OTLP recommends for a decompressed body (§5). */
 export const defaultMaxBodyBytes = 64 * 1024 * 1024;
@@ -90,6 +90,8 @@ export interface ReceiverOptions {
   maxFutureSpanSeconds?: number;
   /** The clock, Unix milliseconds (Date.now when not given). */
   now?: () => number;
+  /** How often the gRPC server pings each connection and how long an answer may take (start-grpc-server.ts); its default when not given. */
+  grpcKeepalive?: GrpcKeepalive;
   /** Told about bugs (exceptions) met while handling a request; they are logged to stderr when not given. */
   onInternalError?: (error: unknown) => void;
 }
@@ -187,6 +189,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
         // Each server has its own cap: HTTP connections do not crowd out gRPC ones, nor the reverse.
         maxConnections: server.maxConnections,
         onConnectionDropped: () => (counters.connectionsDropped += 1),
+        ...(options.grpcKeepalive === undefined ? {} : { keepalive: options.grpcKeepalive }),
         onInternalError,
       });
     } catch (error) {

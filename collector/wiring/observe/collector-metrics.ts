@@ -119,6 +119,8 @@ function registerReceiverBoundMetrics(registry: MetricsRegistry, counters: Recei
   ]);
   registry.counter("ragscope_receiver_attribute_values_truncated_total", "attribute values the receiver truncated to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES; listed on each span (ragscope.truncated_attributes)", () => counters.attributeValuesTruncated);
   registry.counter("ragscope_receiver_names_truncated_total", "span and span event names the receiver truncated to RAGSCOPE_MAX_NAME_BYTES; listed on each span (ragscope.truncated_names)", () => counters.namesTruncated);
+  // Refused before any request could be read, so in no request's outcome: without this a client turned away at the cap went uncounted.
+  registry.counter("ragscope_receiver_connections_dropped_total", "client connections closed as they arrived because RAGSCOPE_MAX_CONNECTIONS were open (OTLP/HTTP and OTLP/gRPC ports each)", () => counters.connectionsDropped);
 }
 
 export interface EvaluatorParts {

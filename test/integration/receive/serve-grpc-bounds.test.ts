@@ -6,7 +6,7 @@
  * buffers its bytes, so many large calls at once are read a budget's worth at
  * a time and all accepted, none refused for want of budget after their bytes
  * were taken; connections are capped at RAGSCOPE_MAX_CONNECTIONS (one more is
- * closed on arrival: the client sees its call fail) and each connection
+ * closed on arrival: the client sees its call fail, and the metrics count it) and each connection
  * carries at most 100 calls at once (the SETTINGS the server sends); the
  * server serves again once a connection closes.
  */
@@ -51,6 +51,10 @@ after(async () => {
 
 async function grpcOutcome(outcome: string): Promise<number> {
   return readSample(await (await fetch(`${metricsUrl}/metrics`)).text(), "ragscope_receiver_grpc_requests_total", { outcome }) ?? 0;
+}
+
+async function connectionsDropped(): Promise<number> {
+  return readSample(await (await fetch(`${metricsUrl}/metrics`)).text(), "ragscope_receiver_connections_dropped_total") ?? 0;
 }
 
 /** A valid export request of about 900 KiB (one span with a long attribute), under the 1 MiB bound. */
@@ -107,7 +111,10 @@ describe("OTLP/gRPC bounds on ragscope serve", () => {
     try {
       for (let index = 0; index < MAX_CONNECTIONS; index += 1) open.push(await openConnection(serve.grpcUrl!));
       const valid = Buffer.from(syntheticRequestBody([syntheticSpan(200, 0, [])], "grpc-bounds"));
+      const droppedBefore = await connectionsDropped();
       await assert.rejects(rawGrpcCall(serve.grpcUrl!, EXPORT_PATH, { headers: {}, message: { bytes: valid, compressed: false } }), "the connection past the cap is closed");
+      // Turned away before any call could be read, so in no call's outcome: counted on its own.
+      assert.ok((await connectionsDropped()) > droppedBefore, "the connection turned away is counted");
 
       const closed = open.pop()!;
       await new Promise<void>((resolve) => closed.close(() => resolve()));
