@@ -66,7 +66,10 @@ export interface FailureBoard {
   times: number[];
   /** Requests in the range whose verdict is failed. */
   failing: number;
-  /** Failing requests without a root-cause label (the attribution did not run or found none). */
+  /**
+   * Failing requests without a root-cause label (the attribution did not run or found none), counted as `failing`
+   * counts them: each request of a case sent again. Not `failing` minus the groups, which count such a case once.
+   */
   withoutRootCause: number;
   /** Every one of the 18 labels, most failing first (then by name). */
   groups: FailureGroup[];
