@@ -79,11 +79,9 @@ export function authenticateExport(context: TraceExportContext, protocol: Receiv
 /**
  * Whether a request may be read at all: not while the byte budget is spent,
  * nor while the bus takes nothing — such a refusal costs no read and no decode.
- * A gRPC call waits in line for its share of the budget instead (`budget: "waits"`):
- * it holds no message bytes while it waits (grpc-trace-service.ts).
  */
-export function admitExport(context: TraceExportContext, protocol: ReceiverProtocol, budget: "refusedWhenSpent" | "waits" = "refusedWhenSpent"): ExportRefusal | null {
-  if (budget === "refusedWhenSpent" && context.budget.exhausted) return refuse(context, protocol, overBudget(context, overBudgetMessage));
+export function admitExport(context: TraceExportContext, protocol: ReceiverProtocol): ExportRefusal | null {
+  if (context.budget.exhausted) return refuse(context, protocol, overBudget(context, overBudgetMessage));
   const refusal = context.publisher.refusal?.();
   return refusal ? refuseUnavailable(context, protocol, refusal) : null;
 }

@@ -1,45 +1,39 @@
 /**
  * The OTLP/gRPC trace receiver's server (grpc-trace-service.ts): plaintext
- * HTTP/2 on the receiver's host, beside the OTLP/HTTP server and sharing its
- * pipeline, token check, byte budget, decode threads and counters.
+ * HTTP/2 (h2c, as gRPC clients speak it without TLS) on the receiver's host,
+ * beside the OTLP/HTTP server and sharing its pipeline, token check, byte
+ * budget, decode threads and counters.
  *
- * A message is bounded by `grpc.max_receive_message_length`, set to the same
- * body bound as OTLP/HTTP (RAGSCOPE_MAX_BODY_BYTES); grpc-js applies it to the
- * message as received and again after gzip, and answers RESOURCE_EXHAUSTED
- * past it.
+ * Its memory is bounded as the HTTP server's is (SECURITY.md "Limits"): a
+ * call's message takes from the byte budget as its bytes arrive
+ * (read-grpc-message.ts), its declared length checked first against
+ * RAGSCOPE_MAX_BODY_BYTES; connections are capped at RAGSCOPE_MAX_CONNECTIONS
+ * by the listener (more are closed as they arrive: the client sees
+ * UNAVAILABLE); each connection carries at most `maxCallsPerConnection` calls
+ * at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS: a client queues more); and
+ * a connection with no frame for `idleConnectionMs` is closed, so a client
+ * that connects and sends nothing does not keep a connection from others.
  *
- * Its memory is bounded as the HTTP server's is (SECURITY.md "Limits"): the
- * messages share the byte budget (grpc-trace-service.ts); connections are
- * capped at RAGSCOPE_MAX_CONNECTIONS by a net.Server of our own that hands
- * each socket to grpc-js (grpc-js has no such bound; more are closed as they
- * arrive, and the client sees UNAVAILABLE); each connection carries at most
- * `maxCallsPerConnection` calls at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS:
- * a client queues more, or has them refused), so calls waiting to be read hold
- * no more than their metadata each; and a connection with no call open is
- * closed after `idleConnectionMs`, so a client that connects and sends nothing
- * does not keep a connection from others.
- *
- * The server also pings each connection every `keepalive.timeMs` and closes one
- * that has not answered within `keepalive.timeoutMs` (grpc-js's keepalive). A
- * connection Node's HTTP/2 layer gave up on — nghttp2 answers a client that
- * resets streams faster than it allows (HTTP/2 rapid reset, CVE-2023-44487)
- * with GOAWAY and stops reading it — is otherwise never closed, not even once
- * its client has gone (Node is not told, nor grpc-js): each one held a place
- * among RAGSCOPE_MAX_CONNECTIONS for good, so that many such connections (a
- * few thousand frames) closed the gRPC port until the process restarted. The ping is never answered
- * there, and the connection is closed; so is one whose client stopped
- * answering, or never sent HTTP/2's preface.
+ * The server also pings each connection every `keepalive.timeMs` and closes
+ * one that has not answered within `keepalive.timeoutMs`. A connection Node's
+ * HTTP/2 layer gave up on — nghttp2 answers a client that resets streams
+ * faster than it allows (HTTP/2 rapid reset, CVE-2023-44487) with GOAWAY and
+ * stops reading it — is otherwise never closed, not even once its client has
+ * gone (Node is not told): each one would hold a place among
+ * RAGSCOPE_MAX_CONNECTIONS for good. The ping is never answered there, and
+ * the connection is closed; so is one whose client stopped answering, or
+ * never sent HTTP/2's preface.
  */
+import http2 from "node:http2";
 import net from "node:net";
-import grpc from "@grpc/grpc-js";
 import { listen } from "./listen.js";
-import { createGrpcTraceService, traceServiceDefinition } from "./grpc-trace-service.js";
+import { serveGrpcStream } from "./grpc-trace-service.js";
 import type { TraceExportContext } from "./export-trace-request.js";
 
 /** Calls one connection may carry at once: the HTTP/2 specification's recommended least, and more than an exporter sends in parallel. */
 export const maxCallsPerConnection = 100;
 
-/** A connection with no call open this long is closed (GOAWAY); exporters reconnect when they next send. */
+/** A connection with no frame this long is closed (GOAWAY); exporters reconnect when they next send. */
 export const idleConnectionMs = 5 * 60_000;
 
 /** How often each connection is pinged, and how long its answer may take before the connection is closed. */
@@ -59,6 +53,30 @@ export interface RunningGrpcServer {
   close(drainTimeoutMs: number): Promise<void>;
 }
 
+/** Pings the connection every `keepalive.timeMs`; closes it when an answer takes longer than `keepalive.timeoutMs`. */
+function keepAlive(session: http2.ServerHttp2Session, keepalive: GrpcKeepalive): void {
+  let answerDue: NodeJS.Timeout | undefined;
+  const interval = setInterval(() => {
+    if (session.destroyed || answerDue !== undefined) return;
+    answerDue = setTimeout(() => session.destroy(), keepalive.timeoutMs);
+    answerDue.unref();
+    try {
+      session.ping((error) => {
+        clearTimeout(answerDue);
+        answerDue = undefined;
+        if (error !== null) session.destroy();
+      });
+    } catch {
+      // The session is closing or has not finished its handshake: the timer above decides.
+    }
+  }, keepalive.timeMs);
+  interval.unref();
+  session.once("close", () => {
+    clearInterval(interval);
+    clearTimeout(answerDue);
+  });
+}
+
 export async function startGrpcServer(options: {
   host: string;
   port: number;
@@ -67,34 +85,30 @@ export async function startGrpcServer(options: {
   maxConnections: number;
   /** Told of each connection closed on arrival. */
   onConnectionDropped: () => void;
-  /** A connection with no call open this long is closed; `idleConnectionMs` when not given. */
+  /** A connection with no frame this long is closed; `idleConnectionMs` when not given. */
   idleTimeoutMs?: number;
   /** `defaultGrpcKeepalive` when not given. */
   keepalive?: GrpcKeepalive;
   onInternalError: (error: unknown) => void;
 }): Promise<RunningGrpcServer> {
-  // grpc-js prints its own errors to stderr (a port in use as "E No address added out of total 1 resolved"); each
-  // one that matters reaches us as a value and is told once, in our words. GRPC_VERBOSITY still shows them.
-  if (process.env.GRPC_VERBOSITY === undefined) grpc.setLogVerbosity(grpc.logVerbosity.NONE);
-  const service = createGrpcTraceService(options.context, options.onInternalError);
-  const server = new grpc.Server({
-    interceptors: [service.interceptor],
-    "grpc.max_receive_message_length": options.context.maxBodyBytes,
-    "grpc.max_concurrent_streams": maxCallsPerConnection,
-    "grpc.max_connection_idle_ms": options.idleTimeoutMs ?? idleConnectionMs,
-    "grpc.keepalive_time_ms": (options.keepalive ?? defaultGrpcKeepalive).timeMs,
-    "grpc.keepalive_timeout_ms": (options.keepalive ?? defaultGrpcKeepalive).timeoutMs,
+  const keepalive = options.keepalive ?? defaultGrpcKeepalive;
+  const server = http2.createServer({ settings: { maxConcurrentStreams: maxCallsPerConnection } });
+  server.on("stream", (stream, headers) => serveGrpcStream(options.context, stream, headers, options.onInternalError));
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+    // A protocol error ends the session; it is the client's, and the server goes on.
+    session.on("error", () => {});
+    session.setTimeout(options.idleTimeoutMs ?? idleConnectionMs, () => session.close());
+    keepAlive(session, keepalive);
   });
-  server.addService(traceServiceDefinition, service.implementation);
-  // grpc-js's own listener has no bound on connections: ours has, and hands grpc-js each socket it keeps.
-  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  // The sockets handed over: grpc-js's shutdown waits for a listening server of its own to drain, but not for injected
-  // connections (a call whose client never ended its side keeps one open), so closing waits for these, then ends them.
+  // The listener bounds connections (node:http2 has no such bound) and hands each one it keeps to the HTTP/2 server.
   const sockets = new Set<net.Socket>();
   const listener = net.createServer((socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
-    injector.injectConnection(socket);
+    server.emit("connection", socket);
   });
   listener.maxConnections = options.maxConnections;
   listener.on("drop", options.onConnectionDropped);
@@ -108,30 +122,23 @@ export async function startGrpcServer(options: {
     port,
     close(drainTimeoutMs) {
       closing ??= new Promise<void>((resolve) => {
-        let settled = false;
-        const settle = () => {
-          if (settled) return;
-          settled = true;
+        const done = () => {
           clearTimeout(timer);
           resolve();
         };
         const timer = setTimeout(() => {
-          server.forceShutdown();
           for (const socket of sockets) socket.destroy();
-          settle();
+          done();
         }, drainTimeoutMs);
         timer.unref();
-        // No new connections; grpc-js asks the ones it was handed to close once their calls end (GOAWAY).
+        // No new connections; each open one is told (GOAWAY) and closes once its calls are answered.
         listener.close();
-        let shutDown = false;
-        const settleOnceDrained = () => {
-          if (shutDown && sockets.size === 0) settle();
+        for (const session of sessions) session.close();
+        const closeWhenDrained = () => {
+          if (sockets.size === 0) done();
         };
-        for (const socket of sockets) socket.once("close", settleOnceDrained);
-        server.tryShutdown(() => {
-          shutDown = true;
-          settleOnceDrained();
-        });
+        for (const socket of sockets) socket.once("close", closeWhenDrained);
+        closeWhenDrained();
       });
       return closing;
     },

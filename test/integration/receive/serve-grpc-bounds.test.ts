@@ -39,6 +39,8 @@ before(async () => {
     RAGSCOPE_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
     RAGSCOPE_MAX_IN_FLIGHT_BYTES: String(MAX_IN_FLIGHT_BYTES),
     RAGSCOPE_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+    // Idle calls are not ended by the clock while a test looks at them.
+    RAGSCOPE_REQUEST_TIMEOUT_MS: "120000",
   });
   assert.ok(serve.grpcUrl, `serve printed no OTLP/gRPC address:\n${serve.output()}`);
   metricsUrl = /\/readyz on (http:\/\/[\d.:]+)/.exec(serve.output())![1]!;
@@ -74,27 +76,65 @@ async function openConnection(url: string): Promise<http2.ClientHttp2Session> {
 }
 
 describe("OTLP/gRPC bounds on ragscope serve", () => {
-  test("many large calls at once: read a byte budget's worth at a time, every one accepted, none refused for budget", async () => {
+  test("calls that send their headers and then nothing hold no bytes: a large export and an OTLP/HTTP request are served while many of them are open", async () => {
+    const before = { accepted: await grpcOutcome("accepted"), overBudget: await grpcOutcome("overBudget"), timedOut: await grpcOutcome("timedOut") };
+    // Far more idle calls than the budget holds largest messages (two): were each to hold one's worth, the others would wait.
+    const idle: http2.ClientHttp2Session[] = [];
+    try {
+      // 20 calls on 4 connections (the cap is 10, and later tests need their own).
+      for (let connection = 0; connection < 4; connection += 1) {
+        const session = await openConnection(serve.grpcUrl!);
+        for (let call = 0; call < 5; call += 1) session.request({ ":method": "POST", ":path": EXPORT_PATH, "content-type": "application/grpc", te: "trailers" }).on("error", () => {});
+        idle.push(session);
+      }
+      // A PING is answered after the frames before it: each idle call's headers have reached the server.
+      await Promise.all(idle.map((session) => new Promise<void>((resolve, reject) => session.ping((error) => (error ? reject(error) : resolve())))));
+
+      const large = await rawGrpcCall(serve.grpcUrl!, EXPORT_PATH, { headers: {}, message: { bytes: largeRequest(100), compressed: false } });
+      assert.equal(large.status, grpc.status.OK, large.message);
+      const overHttp = await fetch(`${serve.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: largeRequest(101) });
+      assert.equal(overHttp.status, 200, await overHttp.text());
+      assert.equal(await grpcOutcome("accepted"), before.accepted + 1);
+      assert.equal(await grpcOutcome("overBudget"), before.overBudget, "nothing refused for budget");
+      assert.equal(await grpcOutcome("timedOut"), before.timedOut, "served while every idle call was still open (RAGSCOPE_REQUEST_TIMEOUT_MS is 120 s here)");
+    } finally {
+      for (const session of idle) session.destroy();
+    }
+  });
+
+  test("many large calls at once take their bytes as they arrive: those past the byte budget are refused UNAVAILABLE (retried), counted, and the port serves again", async () => {
     const before = { accepted: await grpcOutcome("accepted"), overBudget: await grpcOutcome("overBudget") };
     let releaseLastBytes!: () => void;
     const lastBytes = new Promise<void>((resolve) => (releaseLastBytes = resolve));
-    let sent = 0;
+    let settled = 0;
     const calls = Array.from({ length: LARGE_CALLS }, (_, index) =>
       rawGrpcCall(serve.grpcUrl!, EXPORT_PATH, {
         headers: {},
-        message: { bytes: largeRequest(100 + index), compressed: false },
+        message: { bytes: largeRequest(200 + index), compressed: false },
+        // Every call holds all but its last byte; once the server has read or refused them all, they end.
         lastByteAfter: lastBytes,
         onAllButLastByteSent: () => {
-          // Once the calls the budget lets read hold their bytes, every call ends at once.
-          sent += 1;
-          if (sent === MAX_IN_FLIGHT_BYTES / MAX_BODY_BYTES) releaseLastBytes();
+          settled += 1;
+          if (settled === LARGE_CALLS) releaseLastBytes();
         },
+      }).finally(() => {
+        // A call refused before its bytes were all taken ends early: it sends nothing more.
+        settled += 1;
+        if (settled >= LARGE_CALLS) releaseLastBytes();
       }),
     );
     const answers = await Promise.all(calls);
-    for (const answer of answers) assert.equal(answer.status, grpc.status.OK, answer.message);
-    assert.equal(await grpcOutcome("overBudget"), before.overBudget, "no call was refused for budget once its bytes were taken");
-    assert.equal(await grpcOutcome("accepted"), before.accepted + LARGE_CALLS);
+    const accepted = answers.filter((answer) => answer.status === grpc.status.OK).length;
+    const refused = answers.filter((answer) => answer.status === grpc.status.UNAVAILABLE);
+    assert.equal(accepted + refused.length, LARGE_CALLS, JSON.stringify(answers));
+    for (const answer of refused) assert.match(answer.message, /RAGSCOPE_MAX_IN_FLIGHT_BYTES/);
+    // Two of these messages fit the budget at once; each held all but its last byte until all were read or refused.
+    assert.ok(accepted <= MAX_IN_FLIGHT_BYTES / MAX_BODY_BYTES, `${accepted} calls held their message at once`);
+    assert.ok(refused.length >= LARGE_CALLS - MAX_IN_FLIGHT_BYTES / MAX_BODY_BYTES);
+    assert.equal(await grpcOutcome("overBudget"), before.overBudget + refused.length);
+    assert.equal(await grpcOutcome("accepted"), before.accepted + accepted);
+    const again = await rawGrpcCall(serve.grpcUrl!, EXPORT_PATH, { headers: {}, message: { bytes: largeRequest(300), compressed: false } });
+    assert.equal(again.status, grpc.status.OK, again.message);
   });
 
   test("each connection carries at most 100 calls at once", async () => {
