@@ -6,9 +6,10 @@
  * HttpOnly, SameSite=Strict cookie) is set by its form's post from this
  * origin alone, never by a GET another site can make (login CSRF:
  * access/sign-in-origin.ts); a page opened without a session shows that
- * sign-in page, and the header's "Sign out" posts /logout, from this origin
- * too. State changing requests must come from this
- * origin. Without tokens (loopback
+ * sign-in page, so does a form posted after the session ended (saying it was
+ * not saved, a review kept to fill in again: review/review-draft.ts), and the
+ * header's "Sign out" posts /logout, from this origin too. State changing
+ * requests must come from this origin. Without tokens (loopback
  * only) a request must name a loopback host, so a page on another site that
  * re-points its own name at 127.0.0.1 (DNS rebinding) reads and writes
  * nothing. Request bodies are bounded per route before they are read, and
@@ -20,6 +21,7 @@
  * every query, so no page or API route can show another tenant's traces,
  * counts, runs or metric values, whatever ids or filters it is given.
  */
+import { randomBytes } from "node:crypto";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
@@ -28,19 +30,22 @@ import { compareRuns } from "../experiments/compare/compare-runs.js";
 import type { HumanLabel } from "../evaluators/judge/calibration/human-label.js";
 import type { Store } from "../store/ports/store.js";
 import { OutOfScopeError, type ScopedReaders, type TenantScope } from "../store/ports/tenant-scope.js";
-import type { TraceDetail, TraceFilter } from "../store/ports/trace-reader.js";
+import type { TraceDetail, TraceFilter, TraceRequest } from "../store/ports/trace-reader.js";
 import { attributedRootCauseOf, type AttributedRootCause } from "../dashboards/source/root-causes.js";
 import { hasTokens, isLoopbackAuthority, readerFor, type UiAccess } from "./access/ui-access.js";
 import { bearerTokenOf, presentedToken } from "./access/presented-token.js";
 import { browserOrigin, SESSION_COOKIE, sessionCookieOptions } from "./access/session-cookie.js";
 import { localPath } from "./access/local-path.js";
 import { checkSignInOrigin } from "./access/sign-in-origin.js";
-import { signInPage } from "./pages/sign-in-page.js";
+import { signInPage, type UnsavedForm } from "./pages/sign-in-page.js";
+import { formReturnPath } from "./access/form-return-path.js";
+import { keepReviewDraft, reviewDraftOfForm, takeReviewDraft } from "./review/review-draft.js";
 import { setFlashNotice, takeFlashNotice } from "./pages/flash-notice.js";
 import { page, type Viewer } from "./pages/layout.js";
 import { moreReviewsHref, reviewItemPage, reviewQueuePage, type QueueItem } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
 import { tracePage } from "./pages/trace-page.js";
+import { requestedTrace, traceNotStored } from "./pages/trace-address.js";
 import { encodeCursor, parseTraceQuery } from "./pages/trace-query.js";
 import { LIST_END_HEADER, olderTracesHref, traceRows, tracesPage, type ListedTrace } from "./pages/traces-page.js";
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
@@ -100,6 +105,12 @@ const MAXIMUM_SIGN_IN_BYTES = 16 * 1024;
 const SIGN_IN_PATHS = new Set(["/login", "/logout", "/static/sign-in.js", "/favicon.ico"]);
 /** RFC 6750: a 401 names the scheme it wants; browsers ask for no password on a Bearer challenge, so the sign-in page carries it too. */
 const BEARER_CHALLENGE = { "WWW-Authenticate": 'Bearer realm="ragscope"' };
+/**
+ * A form posted without a session is read (to keep a review for after signing in) only up to this: a review with a
+ * 4000-character comment is under 40 KiB even percent-encoded. Nobody signed in sent it, so a larger one is not read.
+ */
+const MAXIMUM_FORM_WITHOUT_SESSION_BYTES = 64 * 1024;
+const RESTORED_REVIEW = "Your review was not saved when your session ended: it is filled in again below. Check it and press Save labels.";
 const STALE_SESSION = "this browser's session is no longer valid (its token was changed or removed from this UI): sign in again with your current token";
 const INVALID_ADDRESS_TOKEN = "the token in the address is not a reviewer token of this UI: check it with whoever gave it to you, or paste another below";
 /** A run's lineage is a dozen short versions and a note: 64 KiB leaves room for any real one. */
@@ -120,6 +131,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   const now = options.now ?? Date.now;
   const traceEvents = options.traceEvents ?? new TraceEventsByScope((scope) => readersFor(store, scope)!.traces, DEFAULT_TRACE_EVENTS);
   const app = new Hono<{ Variables: Variables }>();
+  // Signs the reviews kept across a sign-in (review/review-draft.ts): drawn per process, never stored, so only this UI's cookies verify.
+  const draftSecret = randomBytes(32).toString("hex");
 
   // Registered first so it wraps everything after it: the refusals the access check returns early get the headers too.
   app.use("*", async (context, next) => {
@@ -156,6 +169,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       // A browser opening a page gets the page to sign in on, which returns to the page asked for; the API, scripts
       // and the live list's own fetches (which see only the status) keep the short refusal.
       if (opensPage(context, url)) return signInAnswer(context, null, localPath(`${url.pathname}${url.search}`), getCookie(context, SESSION_COOKIE), INVALID_ADDRESS_TOKEN, BEARER_CHALLENGE);
+      // A form a browser posted after its session ended: the sign-in page says it was not saved, and leads back to it.
+      if (postsForm(context, url)) return formWithoutSession(context, url);
       return refuse(context, "ragscope UI: a reviewer token is required (Authorization: Bearer <token>, or sign in at /login)", 401, BEARER_CHALLENGE);
     }
     if (context.req.method !== "GET" && context.req.method !== "HEAD") {
@@ -177,17 +192,55 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
    * The sign-in page: asking to confirm `offeredToken` when it is a reviewer's, else asking for a token (401, saying
    * why when one was given). `challenge`: the page stands in for a page that needs a session (401 with it).
    */
-  function signInAnswer(context: Context, offeredToken: string | null, next: string, cookie: string | undefined, invalidMessage: string, challenge: Record<string, string> | null = null, notice: string | null = null): Response | Promise<Response> {
+  function signInAnswer(context: Context, offeredToken: string | null, next: string, cookie: string | undefined, invalidMessage: string, challenge: Record<string, string> | null = null, notice: string | null = null, unsaved: UnsavedForm | null = null): Response | Promise<Response> {
     const offeredReader = offeredToken === null ? null : readerFor(access, offeredToken);
     const signedInAs = cookie === undefined ? null : (readerFor(access, cookie)?.reviewer ?? null);
-    const given = new URL(context.req.url).searchParams.has("token") || context.req.method === "POST";
+    const url = new URL(context.req.url);
+    // A token was given: in the address, or in the sign-in form's post (another form's post gave none).
+    const given = url.searchParams.has("token") || (context.req.method === "POST" && url.pathname === "/login");
     const offered = offeredToken !== null && offeredReader !== null ? { token: offeredToken, reviewer: offeredReader.reviewer, tenants: offeredReader.tenants } : null;
     // A session cookie that names no reviewer any more (its token was changed or removed) would otherwise read as never signed in.
     const stale = challenge !== null && cookie !== undefined && signedInAs === null ? STALE_SESSION : null;
     const error = offered === null && given ? invalidMessage : stale;
-    const shown = signInPage({ offered, next, signedInAs, error, notice });
+    const shown = signInPage({ offered, next, signedInAs, error, notice, unsaved });
     if (challenge !== null) return context.html(shown, 401, challenge);
     return context.html(shown, offered === null && given ? 401 : 200);
+  }
+
+  /**
+   * The sign-in page (401) for a form a browser posted without a session: nothing was saved, which it says, and
+   * signing in returns to the page the form was on (access/form-return-path.ts). A review posted from this UI's own
+   * page is kept in the browser until then (review/review-draft.ts); a form from anywhere else keeps nothing, so
+   * another site can neither fill a reviewer's form in nor make this page show its words.
+   */
+  async function formWithoutSession(context: Context, url: URL): Promise<Response> {
+    const own = browserOrigin(url, behindTls);
+    // The import form is on the queue; a review form is on its case's page, the address it posts to.
+    const formPage = url.pathname === "/review/import" ? "/review" : url.pathname;
+    const next = formReturnPath(context.req.header("referer"), own, formPage);
+    const fromThisUi = checkSignInOrigin({ origin: context.req.header("origin"), fetchSite: context.req.header("sec-fetch-site") }, own).ok;
+    const unsaved = await unsavedForm(context, url, fromThisUi);
+    return signInAnswer(context, null, next, getCookie(context, SESSION_COOKIE), INVALID_ADDRESS_TOKEN, BEARER_CHALLENGE, null, unsaved);
+  }
+
+  /** What the sign-in page says became of the form, keeping a review when it can. */
+  async function unsavedForm(context: Context, url: URL, fromThisUi: boolean): Promise<UnsavedForm> {
+    const said = (message: string, comment: string | null = null): UnsavedForm => ({ message, comment });
+    if (!fromThisUi) return said("Not saved: a form was sent without a session, and not from this UI's own page, so nothing it held is kept. Sign in, then fill it in again.");
+    if (url.pathname === "/review/import") return said("Not saved: your session had ended when the label file was sent, so nothing was imported. A file cannot be kept until you sign in: sign in, then import it again.");
+    const reviewed = /^\/review\/([^/]+)$/.exec(url.pathname);
+    const caseResultId = reviewed === null ? null : decodedPathPart(reviewed[1]!);
+    if (caseResultId === null) return said("Not saved: your session had ended when the form was sent. Sign in, then send it again.");
+    const length = Number(context.req.header("content-length") ?? Number.NaN);
+    if (!Number.isSafeInteger(length) || length > MAXIMUM_FORM_WITHOUT_SESSION_BYTES) return said(`Not saved: your session had ended when the review was sent, and a review larger than ${describeBytes(MAXIMUM_FORM_WITHOUT_SESSION_BYTES)} is not kept until you sign in. Sign in, then fill it in again.`);
+    const form = await readForm(context);
+    if (!form.ok) return said(`Not saved: your session had ended when the review was sent, and ${form.error.replace(/^the form/, "the review")}. Sign in, then fill it in again.`);
+    const draft = reviewDraftOfForm(caseResultId, form.value);
+    const kept = await keepReviewDraft(context, draftSecret, draft, secureCookies(context));
+    const comment = draft.values.comment === "" ? null : draft.values.comment;
+    if (kept.kept === "whole") return said("Not saved: your session had ended when the review was sent. Sign in to go back to it: your verdicts, root cause and comment are filled in again there, to check and save.");
+    if (kept.kept === "without-comment") return said("Not saved: your session had ended when the review was sent. Sign in to go back to it: your verdicts and root cause are filled in again there, but your comment is too long to keep until then — copy it from below before signing in.", kept.comment);
+    return said("Not saved: your session had ended when the review was sent, and it is too large to keep until you sign in. Copy what you need from below, sign in, then fill it in again.", comment);
   }
 
   app.get("/login", (context) => {
@@ -332,8 +385,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return new Response(body, { headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" } });
   });
 
-  async function detailWithLabels(readers: ScopedReaders, caseResultId: string, reviewer: string): Promise<{ detail: TraceDetail; all: HumanLabel[]; visible: HumanLabel[]; rootCause: AttributedRootCause } | null> {
-    const stored = await readers.traces.readTrace(caseResultId);
+  async function detailWithLabels(readers: ScopedReaders, caseResultId: string, reviewer: string, request?: TraceRequest): Promise<{ detail: TraceDetail; all: HumanLabel[]; visible: HumanLabel[]; rootCause: AttributedRootCause } | null> {
+    const stored = await readers.traces.readTrace(caseResultId, request);
     if (stored === null) return null;
     // Every page and API answer of one trace is built from this: a blind case's gold is withheld here, once.
     const detail = shownTraceDetail(stored);
@@ -343,13 +396,15 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   }
 
   app.get("/traces/:id", async (context) => {
-    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"));
-    if (found === null) return badRequest(context, `no trace with case result id "${context.req.param("id")}" is stored`, 404);
+    const request = requestedTrace(new URL(context.req.url).searchParams);
+    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"), request);
+    if (found === null) return badRequest(context, traceNotStored(context.req.param("id"), request), 404);
     return context.html(tracePage(context.get("viewer"), found.detail, humanVerdictOf(found.all), found.visible, found.rootCause));
   });
   app.get("/api/traces/:id", async (context) => {
-    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"));
-    if (found === null) return context.json({ error: `no trace with case result id "${context.req.param("id")}" is stored` }, 404);
+    const request = requestedTrace(new URL(context.req.url).searchParams);
+    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"), request);
+    if (found === null) return context.json({ error: traceNotStored(context.req.param("id"), request) }, 404);
     const human = humanVerdictOf(found.all);
     return context.json({ ...found.detail, humanVerdict: human, finalVerdict: finalVerdictOfReview(found.detail.caseResult, human), rootCause: found.rootCause, humanLabels: found.visible });
   });
@@ -494,7 +549,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (found === null) return badRequest(context, `no trace with case result id "${context.req.param("id")}" is stored`, 404);
     const mine = found.all.filter((label) => label.labeler_id === reviewer);
     const saved = takeFlashNotice(context, (waiting) => waiting.kind === "saved" && waiting.caseResultId === context.req.param("id"), secureCookies(context));
-    return context.html(reviewItemPage(context.get("viewer"), found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, saved === null ? null : { kind: "notice", text: "Saved." }));
+    // A review posted after the session ended, kept until the reviewer signed in again: the form is filled in with it, not saved.
+    const restored = await takeReviewDraft(context, draftSecret, context.req.param("id"), secureCookies(context));
+    const message = restored !== null ? { kind: "notice" as const, text: RESTORED_REVIEW } : saved === null ? null : { kind: "notice" as const, text: "Saved." };
+    return context.html(reviewItemPage(context.get("viewer"), found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, message, restored));
   });
 
   app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(exportedLabels(await context.get("readers").humanLabels.list(), context.get("reviewer"), context.get("authenticated"))), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
@@ -627,6 +685,28 @@ function opensPage(context: Context, url: URL): boolean {
   if (context.req.method !== "GET" && context.req.method !== "HEAD") return false;
   if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/static/")) return false;
   return (context.req.header("accept") ?? "").includes("text/html");
+}
+
+/**
+ * A browser's form post (not the API, not a client with a bearer token, not
+ * JSON): a form's body, or a request asking for HTML. Such a post without a
+ * session is answered with the sign-in page, saying the form was not saved.
+ */
+function postsForm(context: Context, url: URL): boolean {
+  if (context.req.method !== "POST" || url.pathname.startsWith("/api/")) return false;
+  if (bearerTokenOf(context.req.header("authorization")) !== null) return false;
+  const type = (context.req.header("content-type") ?? "").toLowerCase();
+  if (type.startsWith("application/json")) return false;
+  return type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data") || (context.req.header("accept") ?? "").includes("text/html");
+}
+
+/** One segment of a path, percent-decoded as the router decodes a parameter; null when it is not valid percent-encoding. */
+function decodedPathPart(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
 }
 
 function wantsJson(context: Context): boolean {

@@ -13,7 +13,7 @@ import { sqlList, variableValue } from "./sql-scope.js";
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { JUDGE_USAGE_METRICS } from "../../evaluators/judge/judge-evaluations.js";
 import { runPairVariables } from "./variables.js";
-import { currentRunRows } from "../../store/clickhouse/run-current-results.js";
+import { currentRunRows, type RunTable } from "../../store/clickhouse/run-current-results.js";
 
 export const RUNS_UID = "ragscope-runs";
 
@@ -31,9 +31,9 @@ const BOTH = `run_id != '' AND run_id IN (${BASELINE}, ${CANDIDATE}) AND (${BASE
 /**
  * The two runs' current rows: of a case sent again under a run (after midnight UTC, from a renamed service), its
  * newest request's, as RunReader reads a run (store/clickhouse/run-current-results.ts) — so the board's cases, pass
- * rates and means count the case once, as `gate` and /runs do. `start`: the table's column for the request's start.
+ * rates and means count the case once, as `gate` and /runs do. `table`: the table the condition is on.
  */
-const currentOfBoth = (start: "started_at" | "ts" = "started_at"): string => `${BOTH} AND ${currentRunRows(null, "1", start, BOTH)}`;
+const currentOfBoth = (table: RunTable): string => `${BOTH} AND ${currentRunRows(null, "1", table, BOTH)}`;
 
 /**
  * Stored metrics that are not scores between 0 and 1, whatever values a run happened to give them: those whose
@@ -75,7 +75,7 @@ export function runsDashboard(): dashboard.DashboardBuilder {
             `  countIf(run_id = ${BASELINE} AND ${FINAL_VERDICT} = 'passed') / nullIf(countIf(run_id = ${BASELINE}), 0) AS "Baseline pass rate",`,
             `  countIf(run_id = ${CANDIDATE} AND ${FINAL_VERDICT} = 'passed') / nullIf(countIf(run_id = ${CANDIDATE}), 0) AS "Candidate pass rate"`,
             "FROM case_results FINAL",
-            `WHERE ${currentOfBoth()}`,
+            `WHERE ${currentOfBoth("case_results")}`,
           ].join("\n"),
         ],
         "short",
@@ -109,7 +109,7 @@ export function runsDashboard(): dashboard.DashboardBuilder {
           `SELECT metric, avgIf(value, run_id = ${BASELINE}) AS baseline, avgIf(value, run_id = ${CANDIDATE}) AS candidate, candidate - baseline AS difference,`,
           `  uniqExactIf(case_result_id, run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_cases, uniqExactIf(case_result_id, run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_cases,`,
           `  countIf(run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_values, countIf(run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_values`,
-          `FROM ${metricRowsWithCoverage({ metricValues: currentOfBoth("ts"), evaluationResults: currentOfBoth() })}`,
+          `FROM ${metricRowsWithCoverage({ metricValues: currentOfBoth("metric_values"), evaluationResults: currentOfBoth("evaluation_results") })}`,
           "GROUP BY metric",
           "ORDER BY abs(difference) DESC, metric",
         ].join("\n"),
@@ -123,7 +123,7 @@ export function runsDashboard(): dashboard.DashboardBuilder {
         [
           `SELECT metric, avgIf(value, run_id = ${BASELINE}) AS "Baseline", avgIf(value, run_id = ${CANDIDATE}) AS "Candidate"`,
           "FROM metric_values FINAL",
-          `WHERE ${currentOfBoth("ts")} AND value IS NOT NULL AND metric NOT IN (${sqlList(NOT_SCORES)})`,
+          `WHERE ${currentOfBoth("metric_values")} AND value IS NOT NULL AND metric NOT IN (${sqlList(NOT_SCORES)})`,
           "GROUP BY metric",
           "HAVING min(value) >= 0 AND max(value) <= 1",
           "ORDER BY metric",

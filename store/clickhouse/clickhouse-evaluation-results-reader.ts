@@ -3,7 +3,8 @@
  * readEvaluationResults), each id's the rows readTrace reads for it: two
  * queries per slice of BULK_READ_IDS ids, whatever the number of ids. The
  * first finds the Case Results under the reader's tenant scope with each one's
- * newest start; the second completes those rows only (as readTrace does, it
+ * newest start (by version, then insert time, as readTrace picks an id's
+ * newest request); the second completes those rows only (as readTrace does, it
  * does not repeat the scope), reading the Evaluation Results stored with that
  * start. Collapsed by hand (argMax by version over the key's columns that vary
  * for one Case Result), not with FINAL, for readTrace's reason: FINAL widens
@@ -21,7 +22,7 @@ export async function readEvaluationResultsOnClickHouse(database: string, tenant
   const found = new Map<string, EvaluationResult[]>();
   for (const ids of inSlices(caseResultIds)) {
     const starts = await rows<{ case_result_id: string; started_at_ms: string | number }>(
-      `SELECT case_result_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms
+      `SELECT case_result_id, toUnixTimestamp64Milli(argMax(started_at, (version, inserted_at))) AS started_at_ms
        FROM ${database}.case_results WHERE case_result_id IN {ids:Array(String)} AND ${tenants.on("case_results")} GROUP BY case_result_id`,
       { ids },
     );

@@ -19,7 +19,7 @@ import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connect
 import { TenantFilter } from "./tenant-filter.js";
 import { casesWithOneContent } from "./stored-case-contents.js";
 import { RUN_RECORD_READ_ORDER } from "./run-record-read-order.js";
-import { currentRunRows } from "./run-current-results.js";
+import { currentRunRows, type RunTable } from "./run-current-results.js";
 
 export class ClickHouseRunReader implements RunReader {
   private readonly database: string;
@@ -34,8 +34,8 @@ export class ClickHouseRunReader implements RunReader {
   }
 
   /** The run's newest request of each case (run-current-results.ts), as a condition on a table's rows. */
-  private current(start: "started_at" | "ts" = "started_at"): string {
-    return currentRunRows(this.database, this.tenants.on("case_results"), start);
+  private current(table: RunTable): string {
+    return currentRunRows(this.database, this.tenants.on("case_results"), table);
   }
 
   private async rows<Row>(query: string, parameters: Record<string, unknown>): Promise<Row[]> {
@@ -49,7 +49,7 @@ export class ClickHouseRunReader implements RunReader {
     const rows = await this.rows<{ case_result_id: string; final_verdict: string; reviewers: string[] }>(
       qualifyTables(
         `SELECT verdicts.case_result_id AS case_result_id, verdicts.final_verdict AS final_verdict, if(verdicts.reviewed, reviewers.names, []) AS reviewers
-         FROM (SELECT case_result_id, ${FINAL_VERDICT} AS final_verdict, ${REVIEW_DECIDED} AS reviewed FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.current()}) AS verdicts
+         FROM (SELECT case_result_id, ${FINAL_VERDICT} AS final_verdict, ${REVIEW_DECIDED} AS reviewed FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.current("case_results")}) AS verdicts
          LEFT JOIN (SELECT case_result_id, arraySort(groupUniqArray(labeler_id)) AS names FROM ${database}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id) AS reviewers
          ON reviewers.case_result_id = verdicts.case_result_id`,
         this.connection.database,
@@ -65,9 +65,9 @@ export class ClickHouseRunReader implements RunReader {
 
   async loadRunCases(runId: string): Promise<EvaluatedCase[]> {
     const database = this.database;
-    const caseResults = (await this.payloads(`SELECT payload FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current()} ORDER BY case_id`, { runId })).map((payload) => caseResultSchema.parse(JSON.parse(payload)));
+    const caseResults = (await this.payloads(`SELECT payload FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current("case_results")} ORDER BY case_id`, { runId })).map((payload) => caseResultSchema.parse(JSON.parse(payload)));
     const evaluations = new Map<string, EvaluationResult[]>();
-    for (const payload of await this.payloads(`SELECT payload FROM ${database}.evaluation_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")} AND ${this.current()}`, { runId })) {
+    for (const payload of await this.payloads(`SELECT payload FROM ${database}.evaluation_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")} AND ${this.current("evaluation_results")}`, { runId })) {
       const result = evaluationResultSchema.parse(JSON.parse(payload));
       evaluations.set(result.case_result_id, [...(evaluations.get(result.case_result_id) ?? []), result]);
     }
@@ -92,13 +92,13 @@ export class ClickHouseRunReader implements RunReader {
   }
 
   async countCaseResults(runId: string): Promise<number> {
-    const [row] = await this.rows<{ total: string | number }>(`SELECT count() AS total FROM ${this.database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current()}`, { runId });
+    const [row] = await this.rows<{ total: string | number }>(`SELECT count() AS total FROM ${this.database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current("case_results")}`, { runId });
     return Number(row?.total ?? 0);
   }
 
   async countRunTenants(runId: string): Promise<RunTenantCount[]> {
     const rows = await this.rows<{ tenant_id: string; results: string | number }>(
-      `SELECT tenant_id, count() AS results FROM ${this.database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current()} GROUP BY tenant_id ORDER BY tenant_id`,
+      `SELECT tenant_id, count() AS results FROM ${this.database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current("case_results")} GROUP BY tenant_id ORDER BY tenant_id`,
       { runId },
     );
     return rows.map((row) => ({ tenant: row.tenant_id, results: Number(row.results) }));
@@ -111,7 +111,7 @@ export class ClickHouseRunReader implements RunReader {
         `SELECT count() AS cases, countIf(final_verdict = 'passed') AS passed, countIf(final_verdict = 'failed') AS failed,
                 countIf(final_verdict = 'review_required') AS review, countIf(final_verdict = 'unjudged') AS unjudged,
                 countIf(final_verdict = 'not_evaluated') AS not_evaluated, countIf(partial_trace = 1) AS partial
-         FROM (SELECT ${FINAL_VERDICT} AS final_verdict, partial_trace FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current()})`,
+         FROM (SELECT ${FINAL_VERDICT} AS final_verdict, partial_trace FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current("case_results")})`,
         this.connection.database,
       ),
       { runId },
@@ -119,9 +119,9 @@ export class ClickHouseRunReader implements RunReader {
     const metrics = await this.rows<{ metric: string; evaluator_id: string; mean: number | null; applicable: string; not_applicable: string }>(
       // Values from metric_values, not-applicable counts from the Evaluation Results (migration 0008: metrics without a value have no row).
       `SELECT metric, any(evaluator_id) AS evaluator_id, avgOrNull(value) AS mean, count(value) AS applicable, countIf(value IS NULL) AS not_applicable
-       FROM (SELECT metric, evaluator_id, value FROM ${database}.metric_values FINAL WHERE run_id = {runId:String} AND value IS NOT NULL AND ${this.tenants.on("metric_values")} AND ${this.current("ts")}
+       FROM (SELECT metric, evaluator_id, value FROM ${database}.metric_values FINAL WHERE run_id = {runId:String} AND value IS NOT NULL AND ${this.tenants.on("metric_values")} AND ${this.current("metric_values")}
              UNION ALL
-             SELECT metric, evaluator_id, CAST(NULL AS Nullable(Float64)) AS value FROM ${database}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")} AND ${this.current()})
+             SELECT metric, evaluator_id, CAST(NULL AS Nullable(Float64)) AS value FROM ${database}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")} AND ${this.current("evaluation_results")})
        GROUP BY metric ORDER BY evaluator_id, metric`,
       { runId },
     );
@@ -130,8 +130,8 @@ export class ClickHouseRunReader implements RunReader {
               startsWith(evaluation.evaluator_id, 'judge.') AND JSONExtractString(evaluation.payload, 'confidence', 'semantics') = 'heuristic' AS heuristic,
               evaluation.outcome NOT IN ('failed', 'error') AS review_signal
        FROM (SELECT case_result_id, case_id, evaluator_id, reason, payload, outcome FROM ${database}.evaluation_results FINAL
-             WHERE run_id = {runId:String} AND (outcome IN ('failed', 'error') OR review_required = 1) AND ${this.current()}) AS evaluation
-       INNER JOIN (SELECT case_result_id, ${qualifyTables(FINAL_VERDICT, this.connection.database)} AS quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current()}) AS verdict
+             WHERE run_id = {runId:String} AND (outcome IN ('failed', 'error') OR review_required = 1) AND ${this.current("evaluation_results")}) AS evaluation
+       INNER JOIN (SELECT case_result_id, ${qualifyTables(FINAL_VERDICT, this.connection.database)} AS quality_status FROM ${database}.case_results FINAL WHERE run_id = {runId:String} AND ${this.tenants.on("case_results")} AND ${this.current("case_results")}) AS verdict
        USING case_result_id
        ORDER BY case_id, evaluator_id`,
       { runId },

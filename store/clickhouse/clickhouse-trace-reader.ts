@@ -21,7 +21,7 @@ import { evalCaseFor, evalCaseServesTenant } from "../../contracts/eval-case-ten
 import { caseIdentity } from "../../contracts/eval-case-identity.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import type { RunListing } from "../ports/run-listing.js";
-import { type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceSummary } from "../ports/trace-reader.js";
+import { type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceRequest, type TraceSummary } from "../ports/trace-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { FINAL_VERDICT, finalVerdictCandidates } from "../../dashboards/source/aggregate-metrics.js";
 import { attributedRootCauses, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
@@ -55,7 +55,8 @@ interface SummaryRow {
   has_output: number;
 }
 
-type KeyRow = { case_result_id: string; started_at_ms: string | number };
+/** A row of the list: its Case Result id and start, and the tenant and service of its sorting key (which tell two rows of one id and start apart). */
+type KeyRow = { case_result_id: string; started_at_ms: string | number; tenant_id: string; service_name: string };
 /** trace_list's sorting key: the day, tenant, service and Case Result id. */
 type SortingKey = [day: string, tenant: string, service: string, caseResultId: string];
 
@@ -212,7 +213,7 @@ export class ClickHouseTraceReader implements TraceReader {
     const keyConditionsAmong = (among: string) => keyConditions((condition) => condition.exact(among));
     const keyQuery = (conditions: string, limit: string) =>
       withStatementSettings(
-        `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms FROM ${database}.trace_list FINAL WHERE ${conditions}
+        `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms, tenant_id, service_name FROM ${database}.trace_list FINAL WHERE ${conditions}
          ORDER BY started_at DESC, case_result_id DESC LIMIT {${limit}:UInt32}`,
         { ...FINAL_WITHIN_PARTITIONS, ...inSettings },
       );
@@ -235,7 +236,7 @@ export class ClickHouseTraceReader implements TraceReader {
     // only the columns of the matching rows, this costs a third of FINAL over the same granules, which reads every
     // column of them (10 keys on 200 parts: ~75 against ~250 ms).
     const candidatesSql = withStatementSettings(
-      `SELECT case_result_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms FROM ${database}.trace_list
+      `SELECT case_result_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms, tenant_id, service_name FROM ${database}.trace_list
        WHERE (toDate(started_at), tenant_id, service_name, case_result_id) IN {candidates:Array(Tuple(Date, String, String, String))}
        GROUP BY toDate(started_at), tenant_id, service_name, case_result_id HAVING argMax(${keyConditionsAmong(" AND case_result_id IN {candidateIds:Array(String)}")}, version)
        ORDER BY argMax(started_at, version) DESC, case_result_id DESC LIMIT {limit:UInt32}`,
@@ -306,12 +307,15 @@ export class ClickHouseTraceReader implements TraceReader {
     };
     // By sorting key, not by id alone: a case of a run sent again (after midnight UTC, from a renamed service) keeps
     // its result id under another request, and each request is a row of the list with its own trace, service and time.
-    const keyOf = (id: string, startedAtMs: string | number) => `${id}\u0000${Number(startedAtMs)}`;
-    const byKey = new Map(summaries.map((row) => [keyOf(row.case_result_id, row.started_at_ms), row]));
+    // A result rebuilt without a tenant at the same start (from a partial trace) is a row of its own too: the tenant
+    // and service tell it from the request's other row, which has the same id and start (keyed by those alone, the
+    // page showed one of the two rows twice and never the other).
+    const keyOf = (row: { case_result_id: string; started_at_ms: string | number; tenant_id: string; service_name: string }) => JSON.stringify([row.case_result_id, Number(row.started_at_ms), row.tenant_id, row.service_name]);
+    const byKey = new Map(summaries.map((row) => [keyOf(row), row]));
     const traces: TraceSummary[] = [];
     for (const key of pageKeys) {
       const id = key.case_result_id;
-      const row = byKey.get(keyOf(id, key.started_at_ms));
+      const row = byKey.get(keyOf(key));
       if (row === undefined) continue;
       traces.push({
         caseResultId: row.case_result_id,
@@ -455,17 +459,20 @@ export class ClickHouseTraceReader implements TraceReader {
     return [...keys.values()];
   }
 
-  async readTrace(caseResultId: string): Promise<TraceDetail | null> {
+  async readTrace(caseResultId: string, request?: TraceRequest): Promise<TraceDetail | null> {
     const database = this.database;
+    // A case sent again has a row per request: its trace id selects one (the list links each request by it).
+    const ofRequest = request === undefined ? "" : " AND trace_id = {traceId:String}";
     // Collapsed by hand (the newest version of each key, as ReplacingMergeTree keeps it) rather than with
     // FINAL: FINAL widens the id's bloom-filter selection to every granule of the same sorting-key range —
     // the whole day of the tenant and service for a case result, the whole day of every evaluator for its
     // Evaluation Results (EXPLAIN "PrimaryKeyExpand": 111 of 114 granules against 10) — which made a
     // trace's detail read most of a day's rows. Without FINAL the skip indexes keep their selection.
+    // Of the id's rows (a case sent again has one per request) the newest, by version then insert time, as a run reads it.
     const [row] = await this.rows<{ payload: string; dataset_id: string; started_at_ms: string | number }>(
-      `SELECT argMax(payload, version) AS payload, argMax(dataset_id, version) AS dataset_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms
-       FROM ${database}.case_results WHERE case_result_id = {caseResultId:String} AND ${this.tenants.on("case_results")} GROUP BY case_result_id`,
-      { caseResultId },
+      `SELECT argMax(payload, (version, inserted_at)) AS payload, argMax(dataset_id, (version, inserted_at)) AS dataset_id, toUnixTimestamp64Milli(argMax(started_at, (version, inserted_at))) AS started_at_ms
+       FROM ${database}.case_results WHERE case_result_id = {caseResultId:String}${ofRequest} AND ${this.tenants.on("case_results")} GROUP BY case_result_id`,
+      { caseResultId, ...(request === undefined ? {} : { traceId: request.traceId }) },
     );
     if (row === undefined) return null;
     const caseResult = caseResultSchema.parse(JSON.parse(row.payload));

@@ -13,26 +13,39 @@
  * written last (the highest row version, then the latest insert): its trace
  * id and start, which every table a run is read from carries (the Evaluation
  * Results and metric values of a request are written with its start,
- * tab-separated-batch.ts). Written as a condition on the run's rows, with the
- * run id as the query parameter `runId`.
+ * tab-separated-batch.ts), and where the table carries them, its tenant and
+ * service. A result rebuilt from a partial trace that named no tenant, at the
+ * same start as its complete result, is a row of another sorting key with the
+ * same trace and start: by those alone both rows were the newest request's,
+ * and the gate, the report and the run's summary counted the case twice
+ * (the runs list, which counts ids, once). Evaluation Results carry no tenant,
+ * and need none: their sorting key (evaluator, day, id) keeps one row of the
+ * two. Written as a condition on the run's rows, with the run id as the query
+ * parameter `runId`.
  */
 
 /** The rows of one run: the run id as the query parameter `runId` (RunReader). */
 export const ONE_RUN = "run_id = {runId:String}";
 
+/** The tables a run is read from, each by the columns it has of its request (above). */
+export type RunTable = "case_results" | "evaluation_results" | "metric_values";
+
 /**
- * `(case_result_id, trace_id, <start>) IN (…)`: true for the rows of the newest request of each case of the runs
- * `runs` selects (a condition on case_results' run_id: ONE_RUN, or a list for the runs list and the Runs board).
- * `database`: quoted, or null for a dashboard's unqualified `case_results` (report/qualify-tables.ts adds the
- * database, and the report's tenant restriction wraps it: clickhouse-dashboard-queries.ts). `start`: the table's
- * column for the request's start (`ts` in metric_values). `caseResultsScope`: the reader's tenant condition on
- * case_results (tenant-filter.ts).
+ * `(case_result_id, trace_id, <start>[, tenant_id, service_name]) IN (…)`: true for the rows of `table` of the newest
+ * request of each case of the runs `runs` selects (a condition on case_results' run_id: ONE_RUN, or a list for the
+ * runs list and the Runs board). `database`: quoted, or null for a dashboard's unqualified `case_results`
+ * (report/qualify-tables.ts adds the database, and the report's tenant restriction wraps it:
+ * clickhouse-dashboard-queries.ts). `caseResultsScope`: the reader's tenant condition on case_results (tenant-filter.ts).
  */
-export function currentRunRows(database: string | null, caseResultsScope: string, start: "started_at" | "ts" = "started_at", runs: string = ONE_RUN): string {
+export function currentRunRows(database: string | null, caseResultsScope: string, table: RunTable = "case_results", runs: string = ONE_RUN): string {
   const caseResults = database === null ? "case_results" : `${database}.case_results`;
+  // metric_values names the request's start `ts`; it and case_results carry the tenant and service in their sorting keys.
+  const start = table === "metric_values" ? "ts" : "started_at";
+  const request = table === "evaluation_results" ? `(case_result_id, trace_id, ${start})` : `(case_result_id, trace_id, ${start}, tenant_id, service_name)`;
+  const newest = table === "evaluation_results" ? "newest.1, newest.2" : "newest.1, newest.2, newest.3, newest.4";
   return (
-    `(case_result_id, trace_id, ${start}) IN (SELECT case_result_id, newest.1, newest.2 FROM ` +
-    `(SELECT case_result_id, argMax((trace_id, started_at), (version, inserted_at)) AS newest FROM ${caseResults} FINAL ` +
+    `${request} IN (SELECT case_result_id, ${newest} FROM ` +
+    `(SELECT case_result_id, argMax((trace_id, started_at, tenant_id, service_name), (version, inserted_at)) AS newest FROM ${caseResults} FINAL ` +
     `WHERE ${runs} AND ${caseResultsScope} GROUP BY case_result_id))`
   );
 }

@@ -30,11 +30,12 @@ export class MemoryExperimentReader implements ExperimentReader {
       .filter((caseResult) => caseResult.rag_observation.experiment_id === experimentId)
       .sort((first, second) => compare(first.started_at, second.started_at) || compare(first.trace_id, second.trace_id))
       .map((caseResult) => structuredClone(caseResult));
-    const traceOf = new Map(caseResults.map((caseResult) => [caseResult.case_result_id, caseResult.trace_id]));
+    // Each metric value with the trace it was written with, as metric_values carries it.
+    const ids = new Set(caseResults.map((caseResult) => caseResult.case_result_id));
     const metricValues = this.tables.metricValues
       .values()
-      .filter((row) => row.value !== null && traceOf.has(row.caseResultId))
-      .map((row) => ({ traceId: traceOf.get(row.caseResultId)!, metric: row.metric, evaluatorId: row.evaluatorId, value: row.value! }))
+      .filter((row) => row.value !== null && ids.has(row.caseResultId))
+      .map((row) => ({ traceId: row.traceId, metric: row.metric, evaluatorId: row.evaluatorId, value: row.value! }))
       .sort((first, second) => compare(first.traceId, second.traceId) || compare(first.metric, second.metric) || compare(first.evaluatorId, second.evaluatorId));
     return { caseResults, metricValues };
   }

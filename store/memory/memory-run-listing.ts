@@ -3,15 +3,17 @@ import { compareRunsNewestFirst, type RunListing } from "../ports/run-listing.js
 import { readRecords, type MemoryTables } from "./memory-tables.js";
 
 export function listedRuns(tables: MemoryTables, limit: number): RunListing[] {
-  // Each run's Case Results (one row per id, as FINAL keeps them): how many, and the earliest start.
-  const results = new Map<string, { cases: number; firstMs: number }>();
+  // Each run's cases — its distinct Case Result ids, a case sent again once (RunReader's rule, as the ClickHouse
+  // list counts them: run-current-results.ts currentCaseCounts) — and the earliest start of its requests.
+  const byRun = new Map<string, { ids: Set<string>; firstMs: number }>();
   for (const caseResult of tables.caseResults.values()) {
     if (caseResult.run_id === "") continue;
     const startedAtMs = Date.parse(caseResult.started_at);
-    const seen = results.get(caseResult.run_id);
-    if (seen === undefined) results.set(caseResult.run_id, { cases: 1, firstMs: startedAtMs });
-    else results.set(caseResult.run_id, { cases: seen.cases + 1, firstMs: Math.min(seen.firstMs, startedAtMs) });
+    const seen = byRun.get(caseResult.run_id) ?? { ids: new Set<string>(), firstMs: startedAtMs };
+    seen.ids.add(caseResult.case_result_id);
+    byRun.set(caseResult.run_id, { ids: seen.ids, firstMs: Math.min(seen.firstMs, startedAtMs) });
   }
+  const results = new Map([...byRun].map(([runId, { ids, firstMs }]) => [runId, { cases: ids.size, firstMs }]));
   const listed = new Map<string, RunListing & { startedAtMs: number }>();
   // This store reads every tenant: a run id several tenants recorded is listed once, with the record readRun reads.
   for (const { lineage } of readRecords(tables.runs.values()).values()) {

@@ -1,4 +1,7 @@
-/** RunReader over the in-memory tables, with the ClickHouse adapter's orderings and counting rules. */
+/**
+ * RunReader over the in-memory tables, with the ClickHouse adapter's orderings and counting rules: a run's case is
+ * its newest request (request-rows.ts), with the Evaluation Results and metric values written with it.
+ */
 import type { RunLineage } from "../../contracts/run-lineage.js";
 import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
@@ -7,6 +10,7 @@ import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
 import { readRecords, type MemoryTables } from "./memory-tables.js";
+import { metricValueOf, newestRequests, writtenWith } from "./request-rows.js";
 
 const compare = (first: string, second: string) => (first < second ? -1 : first > second ? 1 : 0);
 
@@ -18,7 +22,7 @@ export class MemoryRunReader implements RunReader {
 
   /** The run's Case Results with their final verdict (evaluators/reviewed-verdict.ts) as quality_status, and who reviewed it. */
   private async finalCaseResultsOf(runId: string) {
-    const caseResults = this.tables.caseResults.values().filter((result) => result.run_id === runId);
+    const caseResults = this.caseResultsOf(runId);
     const labels = await this.humanLabels.list({ caseResultIds: caseResults.map((result) => result.case_result_id) });
     return caseResults.map((result) => {
       const final = finalVerdictOf(result, labels.filter((label) => label.case_result_id === result.case_result_id));
@@ -26,12 +30,22 @@ export class MemoryRunReader implements RunReader {
     });
   }
 
+  /** The run's current Case Results: each case's newest request. */
   private caseResultsOf(runId: string) {
-    return this.tables.caseResults.values().filter((result) => result.run_id === runId);
+    return [...newestRequests(this.tables.caseResults.entries().filter((entry) => entry.row.run_id === runId)).values()];
+  }
+
+  /** The Evaluation Results written with the run's current Case Results. */
+  private evaluationsOf(runId: string) {
+    const current = newestRequests(this.tables.caseResults.entries().filter((entry) => entry.row.run_id === runId));
+    return this.tables.evaluations.values().filter((entry) => {
+      const caseResult = entry.runId === runId ? current.get(entry.result.case_result_id) : undefined;
+      return caseResult !== undefined && writtenWith(entry, caseResult);
+    });
   }
 
   async loadRunCases(runId: string): Promise<EvaluatedCase[]> {
-    const evaluations = this.tables.evaluations.values().filter((entry) => entry.runId === runId);
+    const evaluations = this.evaluationsOf(runId);
     return (await this.finalCaseResultsOf(runId))
       .sort((first, second) => compare(first.caseResult.case_id, second.caseResult.case_id))
       .map(({ caseResult, reviewedBy }) => ({
@@ -59,7 +73,12 @@ export class MemoryRunReader implements RunReader {
     const caseResults = (await this.finalCaseResultsOf(runId)).map((entry) => entry.caseResult);
     const count = (status: string) => caseResults.filter((result) => result.quality_status === status).length;
     const byMetric = new Map<string, { evaluatorId: string; values: (number | null)[] }>();
-    for (const row of this.tables.metricValues.values().filter((entry) => entry.runId === runId)) {
+    const current = new Map(caseResults.map((result) => [result.case_result_id, result]));
+    const currentValues = this.tables.metricValues.values().filter((entry) => {
+      const caseResult = entry.runId === runId ? current.get(entry.caseResultId) : undefined;
+      return caseResult !== undefined && metricValueOf(entry, caseResult);
+    });
+    for (const row of currentValues) {
       const group = byMetric.get(row.metric) ?? { evaluatorId: row.evaluatorId, values: [] };
       group.values.push(row.value);
       byMetric.set(row.metric, group);
@@ -71,7 +90,7 @@ export class MemoryRunReader implements RunReader {
     metrics.sort((first, second) => compare(first.evaluatorId, second.evaluatorId) || compare(first.metric, second.metric));
     const verdicts = new Map(caseResults.map((result) => [result.case_result_id, result.quality_status]));
     const failures: FailedEvaluation[] = [];
-    for (const { caseId, result } of this.tables.evaluations.values()) {
+    for (const { caseId, result } of this.evaluationsOf(runId)) {
       const caseStatus = verdicts.get(result.case_result_id);
       const failedOrErrored = result.outcome === "failed" || result.outcome === "error";
       if (caseStatus === undefined || !(failedOrErrored || result.review_required)) continue;

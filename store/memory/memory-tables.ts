@@ -2,8 +2,12 @@
  * The in-memory store's tables, shared by its ports. Each keeps one row per
  * key, as the ClickHouse tables do once collapsed with FINAL: the row with
  * the highest version wins, and of equal versions the one written last
- * (ReplacingMergeTree's rule). Nothing is bounded here: this store is for
- * tests and short-lived processes, whose data fits in memory by design.
+ * (ReplacingMergeTree's rule). The keys are the ClickHouse tables' sorting
+ * keys (migration 0007), so a case of a run sent again after midnight UTC or
+ * from a renamed service is two rows here as it is there: the trace list
+ * shows each request, the run reader reads the newest (request-rows.ts).
+ * Nothing is bounded here: this store is for tests and short-lived
+ * processes, whose data fits in memory by design.
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
@@ -13,14 +17,18 @@ import type { RunLineage } from "../../contracts/run-lineage.js";
 export interface Versioned<Row> {
   row: Row;
   version: number;
+  /** When it was written, counted from 1 per table: of two rows of one version, the later one is newer (ClickHouse's inserted_at). */
+  written: number;
 }
 
 export class VersionedTable<Row> {
   private readonly rows = new Map<string, Versioned<Row>>();
+  private writes = 0;
 
   upsert(key: string, row: Row, version: number): void {
     const existing = this.rows.get(key);
-    if (existing === undefined || version >= existing.version) this.rows.set(key, { row, version });
+    this.writes += 1;
+    if (existing === undefined || version >= existing.version) this.rows.set(key, { row, version, written: this.writes });
   }
 
   get(key: string): Row | undefined {
@@ -30,19 +38,36 @@ export class VersionedTable<Row> {
   values(): Row[] {
     return [...this.rows.values()].map((entry) => entry.row);
   }
+
+  /** Every kept row with its version and when it was written. */
+  entries(): Versioned<Row>[] {
+    return [...this.rows.values()];
+  }
 }
 
-export interface StoredEvaluation {
+/** The UTC day of an ISO time, as toDate() gives it in the ClickHouse tables' sorting keys. */
+export const dayOf = (time: string): string => new Date(Date.parse(time)).toISOString().slice(0, 10);
+
+/** Which request of its Case Result a row was written with: its trace id and start (the ClickHouse rows carry both). */
+export interface RequestOfRow {
+  traceId: string;
+  /** The Case Result's started_at, as written. */
+  startedAt: string;
+}
+
+export interface StoredEvaluation extends RequestOfRow {
   runId: string;
   caseId: string;
   result: EvaluationResult;
 }
 
-export interface StoredMetricValue {
+export interface StoredMetricValue extends RequestOfRow {
   metric: string;
   caseResultId: string;
   evaluatorId: string;
   runId: string;
+  tenantId: string;
+  serviceName: string;
   value: number | null;
 }
 

@@ -1,9 +1,13 @@
-/** TraceReader in memory: the same filters, order and keyset paging as the ClickHouse adapter, over the in-memory tables. */
+/**
+ * TraceReader in memory: the same filters, order and keyset paging as the ClickHouse adapter, over the in-memory
+ * tables. Every stored request is a row of the list (a case sent again is two: request-rows.ts); a request's
+ * Evaluation Results and metric values are the ones written with it.
+ */
 import type { CaseResult } from "../../contracts/case-result.js";
 import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { RunListing } from "../ports/run-listing.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
-import { compareEvaluationResults, compareNewestFirst, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader } from "../ports/trace-reader.js";
+import { compareEvaluationResults, compareNewestFirst, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceRequest } from "../ports/trace-reader.js";
 import { attributedRootCauseOf, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
@@ -11,6 +15,7 @@ import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
 import { listedRuns } from "./memory-run-listing.js";
 import type { MemoryTables } from "./memory-tables.js";
+import { newestRequests, writtenWith } from "./request-rows.js";
 
 export class MemoryTraceReader implements TraceReader {
   constructor(
@@ -23,13 +28,18 @@ export class MemoryTraceReader implements TraceReader {
     return evalCaseFor(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)), caseResult.rag_observation.tenant_id)?.dataset_id ?? "";
   }
 
-  /** The request's root cause as the Failures board counts it: its reviewers' agreed one, else the evaluator's (root-causes.ts). */
-  private rootCauseOf(caseResultId: string, labels: readonly HumanLabel[]): string | null {
-    const results = this.tables.evaluations
+  /** The Evaluation Results written with this request of its Case Result. */
+  private evaluationsOf(caseResult: CaseResult): EvaluationResult[] {
+    return this.tables.evaluations
       .values()
-      .filter((stored) => stored.result.case_result_id === caseResultId && stored.result.evaluator_id === ROOT_CAUSE_EVALUATOR)
+      .filter((stored) => stored.result.case_result_id === caseResult.case_result_id && writtenWith(stored, caseResult))
       .map((stored) => stored.result);
-    return attributedRootCauseOf(results, labels.filter((label) => label.case_result_id === caseResultId)).rootCause;
+  }
+
+  /** The request's root cause as the Failures board counts it: its reviewers' agreed one, else the evaluator's (root-causes.ts). */
+  private rootCauseOf(caseResult: CaseResult, labels: readonly HumanLabel[]): string | null {
+    const results = this.evaluationsOf(caseResult).filter((result) => result.evaluator_id === ROOT_CAUSE_EVALUATOR);
+    return attributedRootCauseOf(results, labels.filter((label) => label.case_result_id === caseResult.case_result_id)).rootCause;
   }
 
   private matches(caseResult: CaseResult, filter: TraceFilter, labels: readonly HumanLabel[]): boolean {
@@ -42,7 +52,7 @@ export class MemoryTraceReader implements TraceReader {
     if (filter.automaticVerdict !== undefined && caseResult.quality_status !== filter.automaticVerdict) return false;
     if (filter.verdict !== undefined && finalVerdictOf(caseResult, labels.filter((label) => label.case_result_id === caseResult.case_result_id)).verdict !== filter.verdict) return false;
     if (filter.datasetId !== undefined && this.datasetOf(caseResult) !== filter.datasetId) return false;
-    if (filter.rootCause !== undefined && this.rootCauseOf(caseResult.case_result_id, labels) !== filter.rootCause) return false;
+    if (filter.rootCause !== undefined && this.rootCauseOf(caseResult, labels) !== filter.rootCause) return false;
     if (filter.fromMs !== undefined && startedAtMs < filter.fromMs) return false;
     if (filter.toMs !== undefined && startedAtMs >= filter.toMs) return false;
     if (filter.text !== undefined && filter.text !== "") {
@@ -53,10 +63,8 @@ export class MemoryTraceReader implements TraceReader {
     }
     if (filter.metric !== undefined && (filter.below !== undefined || filter.above !== undefined)) {
       const metric = filter.metric;
-      const values = this.tables.evaluations
-        .values()
-        .filter((stored) => stored.result.case_result_id === caseResult.case_result_id)
-        .map((stored) => stored.result.metric_values[metric])
+      const values = this.evaluationsOf(caseResult)
+        .map((result) => result.metric_values[metric])
         .filter((value): value is number => value !== undefined && value !== null && Number.isFinite(value));
       if (!values.some((value) => (filter.below === undefined || value < filter.below) && (filter.above === undefined || value > filter.above))) return false;
     }
@@ -93,31 +101,30 @@ export class MemoryTraceReader implements TraceReader {
         startedAt: new Date(Date.parse(caseResult.started_at)).toISOString(),
         query: caseResult.rag_observation.query,
         output: caseResult.output,
-        rootCause: this.rootCauseOf(caseResult.case_result_id, pageLabels),
+        rootCause: this.rootCauseOf(caseResult, pageLabels),
       })),
       next: keyed.length > page.limit && last !== undefined ? { startedAtMs: last.startedAtMs, caseResultId: last.caseResultId } : null,
     };
   }
 
-  async readTrace(caseResultId: string): Promise<TraceDetail | null> {
-    const caseResult = this.tables.caseResults.get(caseResultId);
+  async readTrace(caseResultId: string, request?: TraceRequest): Promise<TraceDetail | null> {
+    const rows = this.tables.caseResults.entries().filter((entry) => entry.row.case_result_id === caseResultId && (request === undefined || entry.row.trace_id === request.traceId));
+    const caseResult = newestRequests(rows).get(caseResultId);
     if (caseResult === undefined) return null;
-    const evaluationResults = this.tables.evaluations
-      .values()
-      .map((stored) => stored.result)
-      .filter((result) => result.case_result_id === caseResultId)
-      .sort((first, second) => (first.evaluator_id === second.evaluator_id ? (first.evaluation_result_id < second.evaluation_result_id ? -1 : 1) : first.evaluator_id < second.evaluator_id ? -1 : 1));
+    const evaluationResults = this.evaluationsOf(caseResult).sort(compareEvaluationResults);
     const evalCase = caseResult.case_id === "" ? null : evalCaseFor(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)), caseResult.rag_observation.tenant_id);
     // The in-memory store keeps no raw spans (it serves tests and `ragscope eval` without a store).
     return structuredClone({ caseResult, datasetId: this.datasetOf(caseResult), evaluationResults, evalCase, rawSpans: null });
   }
 
   async readEvaluationResults(caseResultIds: readonly string[]): Promise<Map<string, EvaluationResult[]>> {
-    const wanted = new Set(caseResultIds.filter((id) => this.tables.caseResults.get(id) !== undefined));
-    const found = new Map<string, EvaluationResult[]>([...wanted].map((id) => [id, []]));
-    // One pass over the stored results, whatever the number of ids.
+    const wanted = new Set(caseResultIds);
+    // Each id's newest request, as readTrace reads it by id alone; one pass over the stored results, whatever the number of ids.
+    const newest = newestRequests(this.tables.caseResults.entries().filter((entry) => wanted.has(entry.row.case_result_id)));
+    const found = new Map<string, EvaluationResult[]>([...newest.keys()].map((id) => [id, []]));
     for (const stored of this.tables.evaluations.values()) {
-      if (wanted.has(stored.result.case_result_id)) found.get(stored.result.case_result_id)!.push(stored.result);
+      const caseResult = newest.get(stored.result.case_result_id);
+      if (caseResult !== undefined && writtenWith(stored, caseResult)) found.get(stored.result.case_result_id)!.push(stored.result);
     }
     for (const results of found.values()) results.sort(compareEvaluationResults);
     return structuredClone(found);

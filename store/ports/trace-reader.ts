@@ -5,6 +5,11 @@
  * page deep in a million traces costs what the first page costs, and traces
  * that arrive while someone pages do not shift the pages they already saw.
  * Like the RunReader, a replayed trace counts once (the latest version wins).
+ * A case of a run sent again (after midnight UTC, from a renamed service)
+ * keeps its Case Result id under a new request: the list shows each request
+ * with its own trace, service and time, as the dashboards count them, and
+ * each opens by its id and trace id (TraceRequest); the RunReader counts the
+ * case once.
  */
 import type { StoredRawSpan } from "../../contracts/raw-spans.js";
 import type { CaseResult } from "../../contracts/case-result.js";
@@ -97,9 +102,18 @@ export interface StoredRawSpans {
 /** How many Case Result ids one query of readEvaluationResults takes: the ids are a query parameter, and bounded they keep each request (and a server's URL) small. */
 export const BULK_READ_IDS = 1000;
 
+/** Which request of a Case Result to read: the one with this trace id (a case sent again has one per request). */
+export interface TraceRequest {
+  traceId: string;
+}
+
 export interface TraceReader {
   listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage>;
-  readTrace(caseResultId: string): Promise<TraceDetail | null>;
+  /**
+   * One request of a Case Result with everything stored for it: the newest (the highest row version, then the one
+   * written last), or with `request` the newest with that trace id; null when none is stored (or the scope admits none).
+   */
+  readTrace(caseResultId: string, request?: TraceRequest): Promise<TraceDetail | null>;
   /**
    * The Evaluation Results of many Case Results, each id's as readTrace gives them (the same rows, ordered by
    * evaluator id, then evaluation result id), without the traces' other rows: the review queue's judge agreement

@@ -24,13 +24,30 @@ export interface SignInPage {
   error: string | null;
   /** Said once, e.g. after signing out. */
   notice?: string | null;
+  /** A form posted after the session ended: what became of it. */
+  unsaved?: UnsavedForm | null;
+}
+
+/**
+ * What the sign-in page says of a form posted without a session: it was not
+ * saved, and what of it waits for the reviewer after signing in. `comment`:
+ * text that could not be kept, shown to copy, so it is not lost either.
+ */
+export interface UnsavedForm {
+  message: string;
+  comment: string | null;
 }
 
 const describeTenants = (tenants: TenantScope) => (tenants === "all" ? "every tenant" : tenants.length === 1 ? `tenant ${tenants[0]}` : `tenants ${tenants.join(", ")}`);
 
 export function signInPage(shown: SignInPage): Markup {
   const notice = (shown.notice ?? null) === null ? "" : html`<p class="notice" id="message" role="status">${shown.notice}</p>`;
-  const error = html`${notice}${shown.error === null ? "" : html`<p class="error" id="error" role="alert">${shown.error}</p>`}`;
+  const unsaved = shown.unsaved ?? null;
+  const unsavedMarkup =
+    unsaved === null
+      ? ""
+      : html`<p class="error" id="unsaved-form" role="alert">${unsaved.message}</p>${unsaved.comment === null ? "" : html`<p><label>Your comment, not kept<br><textarea id="unsaved-comment" rows="6" cols="80" readonly>${unsaved.comment}</textarea></label></p>`}`;
+  const error = html`${notice}${unsavedMarkup}${shown.error === null ? "" : html`<p class="error" id="error" role="alert">${shown.error}</p>`}`;
   const current = shown.signedInAs === null ? "" : html`<p id="signed-in-as">This browser is signed in as <strong>${shown.signedInAs}</strong>${shown.offered === null ? "" : html`; signing in as ${shown.offered.reviewer} replaces that`}.</p>`;
   const next = html`<input type="hidden" name="next" value="${shown.next}">`;
   const body =

@@ -5,6 +5,7 @@ import { rounded } from "../../report/format-value.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { qualityStatus } from "../../contracts/case-result.js";
 import type { TracePage, TraceSummary } from "../../store/ports/trace-reader.js";
+import { traceAddress } from "./trace-address.js";
 import type { FinalVerdict, HumanVerdict } from "../../evaluators/reviewed-verdict.js";
 import { optional, page, verdictBadge, type Markup, type Viewer } from "./layout.js";
 import { encodeCursor, FILTER_PARAMETERS } from "./trace-query.js";
@@ -33,7 +34,7 @@ export function traceRows(traces: readonly ListedTrace[]): Markup {
   return html`${traces.map(
     (trace) => html`<tr data-case-result-id="${trace.caseResultId}">
 <td>${utcTime(trace.startedAt)}</td>
-<td><a href="/traces/${encodeURIComponent(trace.caseResultId)}">${trace.traceId || trace.caseResultId}</a></td>
+<td><a href="${traceAddress(trace.caseResultId, trace.traceId)}">${trace.traceId || trace.caseResultId}</a></td>
 <td>${optional(trace.serviceName)}</td><td>${optional(trace.tenantId)}</td><td>${optional(trace.route)}</td><td>${optional(trace.runId)}</td><td>${optional(trace.datasetId)}</td>
 <td>${listedVerdict(trace)}</td>
 <td>${optional(trace.rootCause)}</td><td class="latency" title="${trace.latencyMs ?? ""}">${optional(trace.latencyMs === null ? null : rounded(trace.latencyMs, 1))}</td>

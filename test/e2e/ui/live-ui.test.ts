@@ -189,7 +189,8 @@ describe("the live web UI of ragscope serve", () => {
 
   test("a trace's page shows its stages, chunks, citations and Evaluation Results", async () => {
     await alice.goto(`${uiUrl}/traces?q=castles`);
-    await Promise.all([alice.waitForURL(/\/traces\/[^?]+$/), alice.locator("#trace-rows tr a").first().click()]);
+    // The row links its own request: the Case Result id and the trace id (a case sent again has a row per request).
+    await Promise.all([alice.waitForURL(/\/traces\/[^?]+\?trace=[0-9a-f]+$/), alice.locator("#trace-rows tr a").first().click()]);
     shown.caseResultId = (await alice.locator("#case-result-id").textContent()) ?? "";
     shown.query = (await alice.locator("#query").textContent()) ?? "";
     shown.rewritten = (await alice.locator("#rewritten-query").textContent()) ?? "";

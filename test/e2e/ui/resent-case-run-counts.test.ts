@@ -13,7 +13,9 @@
  * the report's Runs board says "Candidate cases 2" for it, "Baseline cases 1" for nightly-once, and its metrics side
  * by side rest on the newest request of each case: the retry took 100 ms where the first attempt took 400 ms, so the
  * candidate's latency is 100 ms over 2 values. Before, the runs list counted the rollups' requests (3) and the board
- * every stored Case Result row (3 cases; latency 200 ms over 3 values).
+ * every stored Case Result row (3 cases; latency 200 ms over 3 values). The trace list (/traces?run=nightly-resent)
+ * shows the 3 requests, and each row's link opens its own request's trace (before, both rows of refund_days
+ * linked to its Case Result id alone, which opened the retry's).
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -68,6 +70,8 @@ describe("a case of a run sent again counts once on the runs list and in the rep
   let serve: ServeWithUi | null = null;
   let listed: { runId: string; cases: number }[] = [];
   let runsPage = "";
+  /** The /traces list of the re-sent run: each row's trace id and link, and what the link opened (page and API). */
+  const listedRequests: { traceId: string; href: string; pageTraceId: string | null; pageService: string | null; apiTraceId: string; apiService: string }[] = [];
 
   before(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-resent-case-"));
@@ -87,6 +91,20 @@ describe("a case of a run sent again counts once on the runs list and in the rep
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     runsPage = await (await fetch(`${serve.uiUrl}/runs`)).text();
+    const tracesPage = await (await fetch(`${serve.uiUrl}/traces?run=${RESENT_RUN}`)).text();
+    for (const [, href, traceId] of tracesPage.matchAll(/<tr data-case-result-id="[^"]+">.*?<td><a href="([^"]+)">([^<]+)<\/a>/gs)) {
+      const address = href!.replaceAll("&amp;", "&");
+      const page = await (await fetch(`${serve.uiUrl}${address}`)).text();
+      const detail = (await (await fetch(`${serve.uiUrl}/api${address}`)).json()) as { caseResult: { trace_id: string; rag_observation: { service_name: string } } };
+      listedRequests.push({
+        traceId: traceId!,
+        href: address,
+        pageTraceId: /<td id="trace-id">([^<]*)<\/td>/.exec(page)?.[1] ?? null,
+        pageService: /<th>service<\/th><td>([^<]*)<\/td>/.exec(page)?.[1] ?? null,
+        apiTraceId: detail.caseResult.trace_id,
+        apiService: detail.caseResult.rag_observation.service_name,
+      });
+    }
     await serve.stop();
   });
 
@@ -104,6 +122,15 @@ describe("a case of a run sent again counts once on the runs list and in the rep
       ],
     );
     assert.match(runsPage, new RegExp(`<tr data-run-id="${RESENT_RUN}"[^>]*>.*?<td class="cases">2</td>`));
+  });
+
+  test("the trace list shows each request of the re-sent case, and each one's link opens its own trace", () => {
+    // Newest first: shipping_days (+120 s), the retry of refund_days (+60 s), its first attempt (-60 s).
+    assert.deepEqual(
+      listedRequests.map((listed) => [listed.traceId, listed.apiTraceId, listed.pageTraceId, listed.apiService, listed.pageService]),
+      [SENT[2]!, SENT[1]!, SENT[0]!].map((sent) => [sent.traceId, sent.traceId, sent.traceId, sent.service, sent.service]),
+    );
+    assert.equal(new Set(listedRequests.map((listed) => listed.href)).size, 3, "three links, one per request");
   });
 
   test("the report's Runs board counts the re-sent case once", async () => {

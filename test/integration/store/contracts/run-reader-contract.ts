@@ -5,6 +5,8 @@ import { createDefaultRegistry } from "../../../../evaluators/default-registry.j
 import { evaluateCaseResult } from "../../../../evaluators/evaluate-case-result.js";
 import { newHumanLabel } from "../../../../evaluators/judge/calibration/human-label.js";
 import { buildCaseResult, seedExample } from "../../../support/case-results.js";
+import { evaluatedRequest } from "../../../support/evaluated-request.js";
+import { sendCaseAgain } from "./case-sent-again.js";
 import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
 
 export function runReaderContract(name: string, factory: StoreFactory): void {
@@ -72,17 +74,7 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
       const resent = subject;
       const clockBefore = clock;
       try {
-        const registry = createDefaultRegistry();
-        const sent = (traceId: string, startedAt: string, service: string, output: string) => {
-          const built = buildCaseResult({ caseId: "case_resent", output });
-          return evaluateCaseResult(registry, { ...built, run_id: "run_resent", case_result_id: "cr_resent", trace_id: traceId, started_at: startedAt, completed_at: startedAt, rag_observation: { ...built.rag_observation, service_name: service } }, null, startedAt);
-        };
-        const first = sent("a".repeat(32), "2026-07-07T23:59:00.000Z", "support-bot", "the first answer");
-        await resent.store.results.write([first]);
-        clock += 60_000;
-        const second = sent("b".repeat(32), "2026-07-08T00:01:00.000Z", "support-bot-v2", "the second answer");
-        await resent.store.results.write([second]);
-        await resent.settle();
+        const { second } = await sendCaseAgain(resent, (milliseconds) => (clock += milliseconds), null);
 
         const cases = await resent.store.reader.loadRunCases("run_resent");
         assert.deepEqual(cases.map((item) => [item.caseResult.trace_id, item.caseResult.output]), [["b".repeat(32), "the second answer"]]);
@@ -98,6 +90,59 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
         for (const row of summary.metrics) assert.equal(row.applicable + row.notApplicable, expected.get(row.metric), row.metric);
         const expectedFailures = second.evaluationResults.filter((result) => result.outcome === "failed" || result.outcome === "error" || result.review_required).length;
         assert.equal(summary.failures.length, expectedFailures);
+      } finally {
+        clock = clockBefore;
+      }
+    });
+
+    test("a result rebuilt without a tenant at the same start (a partial trace, or sent again without one) is one case of the run: the newest request's", async () => {
+      // The same trace and start, so the same case_result_id, trace id and started_at; but the tenant is in the stored
+      // row's sorting key (migration 0007), so the stores keep both rows. The run counts the case once, as the runs
+      // list does (run-current-results.ts currentCaseCounts), from the newest request: a complete result outranks a
+      // partial one whenever it was written (result-rows.ts rowVersion), else the one written last.
+      const clockBefore = clock;
+      try {
+        const sent = (runId: string, tenant: string | null, partial: boolean, output: string) =>
+          evaluatedRequest({ runId, caseResultId: `cr_${runId}`, caseId: "case_rebuilt", traceId: "d".repeat(32), startedAt: "2026-07-08T08:00:00.000Z", service: "support-bot", tenant, partial, output });
+        // run_rebuilt: the complete result of tenant acme, then a result rebuilt from a partial trace of it that names no tenant.
+        const complete = sent("run_rebuilt", "acme", false, "the complete answer");
+        await subject.store.results.write([complete]);
+        clock += 60_000;
+        await subject.store.results.write([sent("run_rebuilt", null, true, "a partial answer")]);
+        // run_untenanted: a complete result of tenant acme, then the same request sent again complete without a tenant (the newest).
+        await subject.store.results.write([sent("run_untenanted", "acme", false, "the answer of acme")]);
+        clock += 60_000;
+        const untenanted = sent("run_untenanted", null, false, "the answer without a tenant");
+        await subject.store.results.write([untenanted]);
+        await subject.settle();
+
+        // The trace list shows each stored row once, as the dashboards count them (in either order: they share the id and start).
+        const listed = async (runId: string) => (await subject.store.traces.listTraces({ runId }, { after: null, limit: 10 })).traces.map((trace) => [trace.tenantId, trace.output]).sort();
+        assert.deepEqual(await listed("run_rebuilt"), [["", "a partial answer"], ["acme", "the complete answer"]]);
+        assert.deepEqual(await listed("run_untenanted"), [["", "the answer without a tenant"], ["acme", "the answer of acme"]]);
+
+        for (const [runId, newest, tenant] of [
+          ["run_rebuilt", complete, "acme"],
+          ["run_untenanted", untenanted, ""],
+        ] as const) {
+          const cases = await subject.store.reader.loadRunCases(runId);
+          assert.deepEqual(cases.map((item) => item.caseResult.output), [newest.caseResult.output], runId);
+          assert.equal(cases[0]!.evaluationResults.length, newest.evaluationResults.length, `${runId}: each evaluation once`);
+          assert.equal(await subject.store.reader.countCaseResults(runId), 1, runId);
+          assert.deepEqual(await subject.store.reader.countRunTenants(runId), [{ tenant, results: 1 }], runId);
+          const summary = await subject.store.reader.readRunSummary(runId);
+          const statuses = [summary.passed, summary.failed, summary.reviewRequired, summary.unjudged, summary.notEvaluated];
+          assert.deepEqual([summary.cases, statuses.reduce((total, count) => total + count, 0), summary.partial], [1, 1, 0], runId);
+          // Each metric counted once: as many values (applicable or not) as the newest request's evaluations carry.
+          const expected = new Map<string, number>();
+          for (const result of newest.evaluationResults) for (const metric of Object.keys(result.metric_values)) expected.set(metric, (expected.get(metric) ?? 0) + 1);
+          assert.ok(summary.metrics.length > 0, runId);
+          for (const row of summary.metrics) assert.equal(row.applicable + row.notApplicable, expected.get(row.metric), `${runId} ${row.metric}`);
+          const expectedFailures = newest.evaluationResults.filter((result) => result.outcome === "failed" || result.outcome === "error" || result.review_required).length;
+          assert.equal(summary.failures.length, expectedFailures, runId);
+          // The runs list counts it once too.
+          assert.equal((await subject.store.traces.listRuns(100)).find((run) => run.runId === runId)?.cases, 1, runId);
+        }
       } finally {
         clock = clockBefore;
       }

@@ -10,7 +10,8 @@ import type { CaseResult } from "../../../../contracts/case-result.js";
 import type { EvaluationResult } from "../../../../contracts/evaluation-result.js";
 import { newHumanLabel } from "../../../../evaluators/judge/calibration/human-label.js";
 import { buildCase, buildCaseResult } from "../../../support/case-results.js";
-import type { TraceCursor, TraceFilter } from "../../../../store/ports/trace-reader.js";
+import { compareEvaluationResults, type TraceCursor, type TraceFilter } from "../../../../store/ports/trace-reader.js";
+import { sendCaseAgain } from "./case-sent-again.js";
 import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
 
 interface Seed {
@@ -67,8 +68,11 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
     let subject: StoreUnderTest;
     const ids = async (filter: TraceFilter) => (await subject.store.traces.listTraces(filter, { after: null, limit: 100 })).traces.map((trace) => trace.caseResultId);
 
+    // The store's clock (row versions); the last test moves it forward.
+    let clock = Date.parse("2026-07-08T10:00:00.000Z");
+
     before(async () => {
-      subject = await factory({ now: () => Date.parse("2026-07-08T10:00:00.000Z") });
+      subject = await factory({ now: () => clock });
       await subject.store.cases.put([buildCase({ case_id: "case_1", case_version: "v1", dataset_id: "refunds" }), buildCase({ case_id: "case_2", case_version: "v1", dataset_id: "loyalty" })]);
       const result = await subject.store.results.write(SEEDS.map((seed) => ({ caseResult: caseResultOf(seed), evaluationResults: [metricResult(seed), ...rootCauseResult(seed)] })));
       assert.ok(result.ok);
@@ -204,7 +208,7 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual((await subject.store.traces.listRuns(1)).map((run) => run.runId), ["run_2"]);
     });
 
-    // Last: it stores one more Case Result (cr_f, no Evaluation Results), which the tests above do not expect.
+    // Near the end: it stores one more Case Result (cr_f, no Evaluation Results), which the tests above do not expect.
     test("Evaluation Results of many traces at once: each id's as its trace read gives them, across slices of ids, the scope applied", async () => {
       const written = await subject.store.results.write([{ caseResult: caseResultOf({ ...SEEDS[0]!, id: "cr_f", minute: 5 }), evaluationResults: [] }]);
       assert.ok(written.ok);
@@ -231,6 +235,53 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
         const ofTenant = await scoped.call(subject.store, ["t1"]).traces.readEvaluationResults(["cr_a", "cr_b", "cr_c", "cr_e"]);
         assert.deepEqual([...ofTenant.keys()].sort(), ["cr_a", "cr_c"]);
         assert.deepEqual(ofTenant.get("cr_a"), [metricResult(SEEDS[0]!)]);
+      }
+    });
+
+    // Last: it writes two requests of one case (run run_resent), which the tests above do not expect.
+    test("a case of a run sent again from another day and service is listed as each request, and each request's trace opens its own", async () => {
+      // A harness retrying a case after midnight UTC from a renamed service: the same run and case ids give the same
+      // case_result_id (contracts/ids.ts), but the second request has its own trace, start and service. Dashboards
+      // count both requests, and the list shows both; the run counts the case once (run-reader-contract.ts).
+      const resent = subject;
+      const ofRun = { runId: "run_resent" };
+      try {
+        const { first, second } = await sendCaseAgain(resent, (milliseconds) => (clock += milliseconds), "t1");
+        assert.ok(first.evaluationResults.length > 0);
+        assert.notDeepEqual(first.evaluationResults, second.evaluationResults, "each request's evaluations are told apart by their time");
+
+        const listed = (await resent.store.traces.listTraces(ofRun, { after: null, limit: 10 })).traces;
+        assert.deepEqual(
+          listed.map((trace) => [trace.caseResultId, trace.traceId, trace.serviceName, trace.startedAt, trace.output]),
+          [
+            ["cr_resent", "b".repeat(32), "support-bot-v2", "2026-07-08T00:01:00.000Z", "the second answer"],
+            ["cr_resent", "a".repeat(32), "support-bot", "2026-07-07T23:59:00.000Z", "the first answer"],
+          ],
+          "each request, newest first, with its own trace, service, time and answer",
+        );
+        assert.deepEqual((await resent.store.traces.listTraces({ ...ofRun, service: "support-bot" }, { after: null, limit: 10 })).traces.map((trace) => trace.traceId), ["a".repeat(32)]);
+        // Keyset pages of one request each: both requests, once each.
+        const page = await resent.store.traces.listTraces(ofRun, { after: null, limit: 1 });
+        assert.deepEqual([page.traces.map((trace) => trace.traceId), page.next], [["b".repeat(32)], { startedAtMs: Date.parse("2026-07-08T00:01:00.000Z"), caseResultId: "cr_resent" }]);
+        const next = await resent.store.traces.listTraces(ofRun, { after: page.next, limit: 1 });
+        assert.deepEqual([next.traces.map((trace) => trace.traceId), next.next], [["a".repeat(32)], null]);
+
+        // The id alone opens the newest request; with its trace id, each request opens its own, with its own evaluations.
+        const newest = await resent.store.traces.readTrace("cr_resent");
+        assert.deepEqual([newest?.caseResult.trace_id, newest?.caseResult.output], ["b".repeat(32), "the second answer"]);
+        const ofFirst = await resent.store.traces.readTrace("cr_resent", { traceId: "a".repeat(32) });
+        assert.deepEqual(ofFirst?.caseResult, first.caseResult);
+        // The same evaluation ids (an id's evaluator's result), evaluated at each request's own time.
+        assert.deepEqual(ofFirst!.evaluationResults, [...first.evaluationResults].sort(compareEvaluationResults));
+        const ofSecond = await resent.store.traces.readTrace("cr_resent", { traceId: "b".repeat(32) });
+        assert.deepEqual(ofSecond?.caseResult, second.caseResult);
+        assert.deepEqual(ofSecond!.evaluationResults, [...second.evaluationResults].sort(compareEvaluationResults));
+        assert.deepEqual(newest!.evaluationResults, ofSecond!.evaluationResults);
+        assert.equal(await resent.store.traces.readTrace("cr_resent", { traceId: "c".repeat(32) }), null, "a trace id the case was not sent with");
+        // Many ids at once read each id's as readTrace does: the newest request's.
+        assert.deepEqual((await resent.store.traces.readEvaluationResults(["cr_resent"])).get("cr_resent"), newest!.evaluationResults);
+      } finally {
+        clock = Date.parse("2026-07-08T10:00:00.000Z");
       }
     });
   });

@@ -1,0 +1,48 @@
+/**
+ * Which of the in-memory Case Result rows are which request. The rows are
+ * keyed as the ClickHouse table sorts them (tenant, service, UTC day, Case
+ * Result id: migration 0007), so one Case Result id may have several rows: a
+ * case of a run sent again after midnight UTC or from a renamed service, or a
+ * result rebuilt from a partial trace that named no tenant. The trace list
+ * shows every row; a run, and a trace opened by its id alone, read the newest
+ * of an id's rows — the highest version, then the one written last — as the
+ * ClickHouse reader's argMax by (version, inserted_at) does
+ * (store/clickhouse/run-current-results.ts).
+ */
+import type { CaseResult } from "../../contracts/case-result.js";
+import { dayOf, type RequestOfRow, type StoredMetricValue, type Versioned } from "./memory-tables.js";
+
+/** A Case Result's row key: case_results' sorting key. */
+export function requestKey(caseResult: CaseResult): string {
+  const observation = caseResult.rag_observation;
+  return JSON.stringify([observation.tenant_id ?? "", observation.service_name ?? "", dayOf(caseResult.started_at), caseResult.case_result_id]);
+}
+
+/** Whether `first` is newer than `second`: a higher version, else written later. */
+function newer(first: Versioned<CaseResult>, second: Versioned<CaseResult>): boolean {
+  return first.version !== second.version ? first.version > second.version : first.written > second.written;
+}
+
+/** Of the given rows, each Case Result id's newest, in the order the ids were first met. */
+export function newestRequests(rows: readonly Versioned<CaseResult>[]): Map<string, CaseResult> {
+  const newest = new Map<string, Versioned<CaseResult>>();
+  for (const entry of rows) {
+    const seen = newest.get(entry.row.case_result_id);
+    if (seen === undefined || newer(entry, seen)) newest.set(entry.row.case_result_id, entry);
+  }
+  return new Map([...newest].map(([id, entry]) => [id, entry.row]));
+}
+
+/** Whether a row written with a request (an Evaluation Result, a metric value) was written with `caseResult`'s: the same trace and start. */
+export function writtenWith(row: RequestOfRow, caseResult: CaseResult): boolean {
+  return row.traceId === caseResult.trace_id && Date.parse(row.startedAt) === Date.parse(caseResult.started_at);
+}
+
+/**
+ * Whether a metric value is `caseResult`'s row: the same trace and start, and the same tenant and service, which
+ * metric_values' sorting key holds as case_results' does — a result rebuilt without a tenant at the same start keeps
+ * metric rows of its own beside the newest request's.
+ */
+export function metricValueOf(row: StoredMetricValue, caseResult: CaseResult): boolean {
+  return writtenWith(row, caseResult) && row.tenantId === (caseResult.rag_observation.tenant_id ?? "") && row.serviceName === (caseResult.rag_observation.service_name ?? "");
+}
