@@ -5,6 +5,7 @@
  * when it is installed (it is not a dependency of ragscope); otherwise the
  * error says to compile it or install tsx.
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { failure, success, type Result } from "../core/result.js";
@@ -18,6 +19,7 @@ export interface TaskModule {
 
 export async function loadTaskModule(file: string): Promise<Result<TaskModule, string>> {
   const absolute = path.resolve(file);
+  if (!existsSync(absolute)) return failure(`${file}: task module not found (looked in ${absolute}); check the path`);
   if ([".ts", ".mts", ".cts"].includes(path.extname(absolute))) {
     try {
       const tsx = (await import("tsx/esm/api" as string)) as { register: () => unknown };
@@ -30,7 +32,7 @@ export async function loadTaskModule(file: string): Promise<Result<TaskModule, s
   try {
     loaded = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
-    return failure(`${file}: cannot load the task module (${(error as Error).message.split("\n")[0]})`);
+    return failure(`${file}: cannot load the task module (${(error as Error).message.split("\n")[0]})${esModuleSyntaxHint(error, absolute)}`);
   }
   const task = typeof loaded.default === "function" ? loaded.default : loaded.task;
   if (typeof task !== "function") return failure(`${file}: export the task as the default export or as "task": a function (case, context) => Promise<answer>`);
@@ -39,4 +41,17 @@ export async function loadTaskModule(file: string): Promise<Result<TaskModule, s
     for (const [key, value] of Object.entries(loaded.lineage)) if (isLineageField(key) && typeof value === "string") lineage[key] = value;
   }
   return success({ task: task as ExperimentTask, lineage });
+}
+
+/**
+ * Node reads a `.js` file outside a `"type": "module"` package (and any `.cjs`
+ * file) as CommonJS, where `import` and `export` are syntax errors; the
+ * message Node gives says what broke but not how to fix it in a task module.
+ */
+function esModuleSyntaxHint(error: unknown, absolute: string): string {
+  if (!(error instanceof SyntaxError)) return "";
+  if (!/Cannot use import statement outside a module|Unexpected token 'export'/.test(error.message)) return "";
+  const renamed = path.basename(absolute).replace(/\.c?js$/, ".mjs");
+  const packageType = path.extname(absolute) === ".js" ? ', or set "type": "module" in the nearest package.json' : "";
+  return `; Node loaded it as CommonJS, where import and export are not allowed: rename it to ${renamed}${packageType}`;
 }

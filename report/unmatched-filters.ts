@@ -34,10 +34,14 @@ export async function runsWithoutResults(reader: Pick<RunReader, "countCaseResul
 
 /** One line naming the runs without results, the store, and the runs that are stored. */
 export async function describeRunsWithoutResults(missing: readonly { flag: string; runId: string }[], traces: Pick<TraceReader, "listRuns">, where: string): Promise<string> {
-  const stored = (await traces.listRuns(RUNS_NAMED + 1)).filter((run) => run.cases > 0).map((run) => run.runId);
   const named = missing.map((item) => `${item.flag} ${JSON.stringify(item.runId)}`).join(", ");
-  const storedText = stored.length === 0 ? "no run has stored results there" : `runs stored there, newest first: ${stored.slice(0, RUNS_NAMED).join(", ")}${stored.length > RUNS_NAMED ? ", …" : ""}`;
-  return `ragscope report: ${named}: no stored results of ${missing.length === 1 ? "that run" : "those runs"} in ${where}; check the run id (ragscope eval prints it) or --data-dir (${storedText})`;
+  return `ragscope report: ${named}: no stored results of ${missing.length === 1 ? "that run" : "those runs"} in ${where}; check the run id (ragscope eval prints it) or --data-dir (${await describeStoredRuns(traces)})`;
+}
+
+/** The newest runs that have stored results, for an error about a run id that has none (`report`, `gate`). */
+export async function describeStoredRuns(traces: Pick<TraceReader, "listRuns">): Promise<string> {
+  const stored = (await traces.listRuns(RUNS_NAMED + 1)).filter((run) => run.cases > 0).map((run) => run.runId);
+  return stored.length === 0 ? "no run has stored results there" : `runs stored there, newest first: ${stored.slice(0, RUNS_NAMED).join(", ")}${stored.length > RUNS_NAMED ? ", …" : ""}`;
 }
 
 /** A warning line for each --service, --dataset and --tenant value no stored request has. */

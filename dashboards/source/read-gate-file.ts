@@ -5,17 +5,27 @@
  * and the rule's path, a metric ragscope does not measure included.
  */
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { parse } from "yaml";
 import { parseGateDocument, parseRules, SCORE_WEIGHTS_KEY, type GateDocument } from "../../contracts/gate-file.js";
 import { failure, success, type Result } from "../../core/result.js";
 import { unknownGateMetrics } from "./gate-metrics.js";
 
 export async function readGateFile(file: string): Promise<Result<GateDocument, string[]>> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return failure([`${file}: gate file not found (looked in ${path.resolve(file)}); check the path`]);
+    if (code === "EISDIR") return failure([`${file}: is a directory, expected a gate file (.yaml or .json)`]);
+    return failure([`${file}: ${(error as Error).message.split("\n")[0]} — the gate file cannot be read`]);
+  }
   let document: unknown;
   try {
-    document = parse(await readFile(file, "utf8"));
+    document = parse(text);
   } catch (error) {
-    return failure([`${file}: ${(error as Error).message.split("\n")[0]} — the gate file cannot be read`]);
+    return failure([`${file}: ${(error as Error).message.split("\n")[0]} — the gate file is not valid YAML or JSON`]);
   }
   const parsed = parseGateDocument(document);
   // Every problem in one pass: the shape's, and the names of the rules that are well formed.

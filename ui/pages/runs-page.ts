@@ -13,6 +13,19 @@ import { utcTime } from "./utc-time.js";
 
 const LINEAGE_FIELDS = ["dataset_id", "dataset_version", "corpus_version", "index_version", "embedding_model", "retriever_version", "reranker_version", "prompt_version", "generator_model", "application_version"] as const;
 
+/** Characters of a run's notes shown before they are folded. */
+const NOTES_SHOWN = 48;
+
+/**
+ * A run's notes, folded when long: `ragscope eval` records the evaluators it ran (hundreds of characters), and that
+ * one narrow cell made every run's row a screen tall. The start stays in view; the whole note is one click away.
+ */
+function notesCell(notes: string | null | undefined): Markup {
+  if (notes === null || notes === undefined || notes.length <= NOTES_SHOWN) return html`<td class="notes">${optional(notes)}</td>`;
+  // Wide enough that the folded start takes one line (the table scrolls sideways already).
+  return html`<td class="notes" style="min-width:24em"><details><summary>${notes.slice(0, NOTES_SHOWN)}…</summary>${notes}</details></td>`;
+}
+
 export function runsPage(viewer: Viewer, runs: readonly RunListing[]): Markup {
   // No run stored: an empty table and a form comparing nothing with nothing said nothing about how to get one.
   if (runs.length === 0) {
@@ -24,7 +37,7 @@ export function runsPage(viewer: Viewer, runs: readonly RunListing[]): Markup {
 <table id="runs"><thead><tr><th>run</th><th>started (UTC)</th><th>cases</th>${LINEAGE_FIELDS.map((field) => html`<th>${field}</th>`)}<th>notes</th></tr></thead><tbody>
 ${runs.map(
   (run) =>
-    html`<tr data-run-id="${run.runId}" data-lineage="${run.lineage === null ? "none" : "recorded"}"><td><a href="/traces?run=${encodeURIComponent(run.runId)}">${run.runId}</a></td><td>${utcTime(run.startedAt)}</td><td class="cases">${run.cases}</td>${LINEAGE_FIELDS.map((field) => html`<td>${optional(run.lineage?.[field])}</td>`)}<td>${optional(run.lineage?.notes)}</td></tr>`,
+    html`<tr data-run-id="${run.runId}" data-lineage="${run.lineage === null ? "none" : "recorded"}"><td><a href="/traces?run=${encodeURIComponent(run.runId)}">${run.runId}</a></td><td>${utcTime(run.startedAt)}</td><td class="cases">${run.cases}</td>${LINEAGE_FIELDS.map((field) => html`<td>${optional(run.lineage?.[field])}</td>`)}${notesCell(run.lineage?.notes)}</tr>`,
 )}
 </tbody></table>`;
   return page("Runs", viewer, body);

@@ -30,6 +30,7 @@ import { ExitCode } from "./exit-codes.js";
 import { storeWithoutData } from "./existing-store.js";
 import { readSchemaState } from "../../../store/clickhouse/run-migrations.js";
 import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
+import { describeStoredRuns } from "../../../report/unmatched-filters.js";
 import { unfinishedRunProblem } from "../../../experiments/run-completion.js";
 import { describeTenantCounts, isMixed, mixedTenantsProblem } from "../../../experiments/run-tenants.js";
 
@@ -109,12 +110,12 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       return GateExit.unusable;
     }
     if (cases.length === 0) {
-      output.error(`run "${options.run}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; check the run id (ragscope demo prints it) or --data-dir`);
+      output.error(`ragscope gate: run "${options.run}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; check the run id (ragscope eval and ragscope demo print it) or --data-dir (${await describeStoredRuns(store.scoped(scope).traces)})`);
       return GateExit.unusable;
     }
     const baseline = options.baseline ? await reader.loadRunCases(options.baseline) : null;
     if (options.baseline && baseline?.length === 0) {
-      output.error(`baseline run "${options.baseline}" has no stored results`);
+      output.error(`ragscope gate: --baseline: baseline run "${options.baseline}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; give the id of a run stored there (${await describeStoredRuns(store.scoped(scope).traces)})`);
       return GateExit.unusable;
     }
     const result = checkReleaseGate(gate.value.rules, { cases, baseline, scoreWeights: gate.value.scoreWeights }, { allowNotAvailable: options.allowMissing === true });

@@ -8,6 +8,7 @@
  * code from exit-codes.ts: 0 ok, 1 the check failed, 2 could not decide.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { checkRequiredOptions, requiredOption } from "./required-option.js";
 import { addConfigFlags, configFileOption, flagValues } from "./config-flags.js";
 import { describeFailure } from "./describe-failure.js";
 import { ExitCode } from "./exit-codes.js";
@@ -47,6 +48,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) })
     .exitOverride();
   program.hook("preAction", (_program, command) => {
+    checkRequiredOptions(command);
     running = command.parent && command.parent !== program ? `${command.parent.name()} ${command.name()}` : command.name();
   });
   // Settings are parsed once per command, from these (collector/wiring/cli/command-settings.ts).
@@ -77,9 +79,9 @@ export async function main(argv: string[], output: Output = standardOutput, envi
 
   program
     .command("eval")
-    .description("run a task module over a dataset through the embedded collector, evaluate every case, compare with a baseline and gate; exits 0 passed, 1 blocked, 2 could not decide, 130 interrupted (SIGINT/SIGTERM: what finished is stored)")
-    .requiredOption("--dataset <file>", "dataset of Eval Cases (YAML, JSON or JSON Lines; Eval Case or the seed's simple format)")
-    .requiredOption("--task <module>", "module whose default export is (case, context) => Promise<answer>")
+    .description("run a task module over a dataset through the embedded collector (or a running one: --endpoint, --read-api), evaluate every case, compare with a baseline and gate; exits 0 passed, 1 blocked, 2 could not decide, 130 interrupted (SIGINT/SIGTERM: what finished is stored)")
+    .addOption(requiredOption("--dataset <file>", "dataset of Eval Cases (YAML, JSON or JSON Lines; Eval Case or the seed's simple format)"))
+    .addOption(requiredOption("--task <module>", "module whose default export is (case, context) => Promise<answer>"))
     .option("--run-id <id>", "run id, refused when it already holds results (default: a fresh eval-<dataset_id>-<dataset_version>-<UTC start, YYYYMMDDTHHMMSSZ>)")
     .option("--repeat <n>", "run every case n times and report answer consistency", positiveInteger, 1)
     .option("--concurrency <n>", "cases run at once", positiveInteger, 4)
@@ -123,7 +125,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
   program
     .command("gate")
     .description("check a run's stored results against a gate file (release gate); exits 0 passed, 1 blocked, 2 could not decide")
-    .requiredOption("--run <id>", "the run to check")
+    .addOption(requiredOption("--run <id>", "the run to check"))
     .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
     .option("--baseline <id>", "a previous run, for regression rules such as overall_score_drop")
     .option("--allow-missing", "let rules whose metric was not measured pass the gate (they are still listed)")
@@ -223,7 +225,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
   experiment
     .command("report")
     .description("compare the variants of one experiment: traffic, sample ratio check, behaviour, rule and judge metrics with difference to control, confidence interval and p-value, lineage differences and a plain-words decision; exits 2 when nothing can be compared")
-    .requiredOption("--id <experiment>", "the experiment id")
+    .addOption(requiredOption("--id <experiment>", "the experiment id"))
     .addOption(dataDirOption())
     .option("--control <variant>", "the control variant (default: \"control\" when present, else the first by name)")
     .option("--unit <unit>", "the randomisation unit requests are clustered by: user or session", "user")
@@ -245,7 +247,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     dataset
       .command("push")
       .description("load the Eval Cases of dataset files into the configured store (ClickHouse server or --data-dir), for evaluators started without --dataset; exits 1 on an invalid dataset (nothing pushed)")
-      .argument("<files...>", "YAML or JSON dataset files, checked like ragscope validate"),
+      .argument("<files...>", "YAML, JSON or JSON Lines dataset files, checked like ragscope validate"),
     ["clickhouse"],
   ).addOption(configFileOption());
   push.action(async (files: string[], options: { config?: string }) => {

@@ -141,8 +141,9 @@ export function formatMix(mix: DatasetMix): string[] {
       const advice = row.recommended === null ? unplacedAdvice(row) : `recommended ${percent(row.recommended)}`;
       return `    ${row.category.padEnd(16)} ${String(row.cases).padStart(5)}  ${percent(row.share).padStart(4)}   ${advice}`;
     });
-  const lines = [`  Mix of ${mix.cases} cases (seed 004 §二.2):`, ...table(mix.rows)];
-  for (const split of mix.bySplit) lines.push(`  Split ${split.split}: ${split.cases} cases`, ...table(split.rows).map((line) => `  ${line}`));
+  const cases = (count: number) => `${count} case${count === 1 ? "" : "s"}`;
+  const lines = [`  Mix of ${cases(mix.cases)} (seed 004 §二.2):`, ...table(mix.rows)];
+  for (const split of mix.bySplit) lines.push(`  Split ${split.split}: ${cases(split.cases)}`, ...table(split.rows).map((line) => `  ${line}`));
   if (mix.missingSplits.length > 0) lines.push(`  warning: no case in split${mix.missingSplits.length === 1 ? "" : "s"} ${mix.missingSplits.join(", ")} (metadata.split or metadata.dataset_role)`);
   return lines;
 }

@@ -191,7 +191,9 @@ function parseDocument(text: string, file: string): Result<ParsedDocument, Datas
     for (const error of document.errors) {
       const position = error.linePos?.[0];
       const where = position ? `line ${position.line}, column ${position.col}` : "";
-      problems.push({ path: where, caseId: null, message: `invalid YAML: ${error.message.split("\n")[0]}` });
+      // The library's message ends with the position again ("… at line 1, column 5:", before a code excerpt): said once, in the path.
+      const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+      problems.push({ path: where, caseId: null, message: `invalid YAML: ${message}` });
     }
   }
   if (problems.length > 0) return failure(problems);

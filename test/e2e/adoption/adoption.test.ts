@@ -4,7 +4,8 @@
  * README's examples into it verbatim, start `ragscope serve` from the installed
  * package, run each example to its normal end, and find every request's Case
  * Result stored and evaluated. Covers the stage wrappers with `setupRagscope`,
- * the LangChain.js adapter, and `node --import ragscope/register`; and what a
+ * the LangChain.js adapter, `node --import ragscope/register`, and the eval
+ * example's dataset and task through the installed `ragscope eval`; and what a
  * newcomer gets wrong: the printed traces URL as the endpoint, a path the
  * receiver does not serve, stage values of the wrong shape, spans the
  * receiver refuses in an accepted request; a CommonJS
@@ -115,10 +116,10 @@ describe("adopting ragscope in a fresh application", () => {
   });
 
   test("runExperiment from code checks the project's gate file by default, as ragscope eval does: a run is never passed unchecked", async () => {
-    await writeFile(path.join(application, "cases.yaml"), ["- id: refund-window", "  question: How long is the refund window?", "  reference_answer: 30 days", "- id: shipping", "  question: Do you ship abroad?", "  reference_answer: Yes, to the EU", ""].join("\n"));
+    await writeFile(path.join(application, "experiment-cases.yaml"), ["- id: refund-window", "  question: How long is the refund window?", "  reference_answer: 30 days", "- id: shipping", "  question: Do you ship abroad?", "  reference_answer: Yes, to the EU", ""].join("\n"));
     await writeProgram("experiment.mjs", [
       'import { runExperiment } from "ragscope/experiments";',
-      'const result = await runExperiment({ dataset: "cases.yaml", task: async () => "I do not know.", runId: "from-code", dataDir: "experiment-data" });',
+      'const result = await runExperiment({ dataset: "experiment-cases.yaml", task: async () => "I do not know.", runId: "from-code", dataDir: "experiment-data" });',
       "console.log(JSON.stringify({ decision: result.decision, passed: result.gate.passed, metrics: result.gate.rules.map((rule) => rule.rule.metric) }));",
     ]);
     const ran = await runNode(application, ["experiment.mjs"], { RAGSCOPE_CLICKHOUSE_URL: "" });
@@ -127,6 +128,20 @@ describe("adopting ragscope in a fresh application", () => {
     assert.ok(result.metrics.includes("recall_at_5") && result.metrics.includes("timeout_rate"), `the project's gate file: ${result.metrics.join(", ")}`);
     assert.equal(result.passed, false, "nothing a gate rule needs was measured");
     assert.equal(result.decision, "blocked");
+  });
+
+  test("the README's eval example (cases.yaml, eval-task.mjs) through the installed ragscope eval: both cases pass, the gate blocks on the rules nothing measured", async () => {
+    const output = path.join(folder, "readme-eval.json");
+    const ragscope = path.join(application, "node_modules/ragscope/bin/ragscope.js");
+    const ran = await runNode(application, [ragscope, "eval", "--dataset", "cases.yaml", "--task", "./eval-task.mjs", "--run-id", "readme-eval", "--data-dir", path.join(folder, "eval-data"), "--output", output], { RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" });
+    assert.equal(ran.code, 1, `blocked, as the README says:\n${ran.stdout}\n${ran.stderr}`);
+    assert.match(ran.stdout, /Decision: BLOCKED/);
+    const result = JSON.parse(await readFile(output, "utf8")) as { case_results: { case_id: string; quality_status: string; output: string }[]; evaluation_results: { metric_values: Record<string, number | null> }[] };
+    const verdicts = Object.fromEntries(result.case_results.map((caseResult) => [caseResult.case_id, caseResult.quality_status]));
+    assert.deepEqual(verdicts, { refund_speed: "passed", points_expiry: "passed" });
+    // The toy retrieval ranks each case's one gold chunk first: recall@5 is 1 by definition for both.
+    const recalls = result.evaluation_results.map((evaluation) => evaluation.metric_values.recall_at_5).filter((value) => value !== undefined);
+    assert.deepEqual(recalls, [1, 1]);
   });
 
   test("the README's stage-wrapper example runs to its normal end and exports every span", async () => {

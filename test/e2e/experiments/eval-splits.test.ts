@@ -64,7 +64,7 @@ describe("ragscope eval: splits, blind data, mix report, end-to-end scores, prog
     await writeFile(complete, JSON.stringify({ dataset_id: "four", dataset_version: "1", cases: ["dev", "regression", "blind", "online-sample"].map((split, index) => ({ id: `case_${index}`, question: `question ${index}`, question_type: "high_frequency", metadata: { split } })) }));
     const four = await runRagscope(["validate", "--stats", complete]);
     assert.equal(four.status, 0, four.stderr);
-    assert.match(four.stdout, /Split online-sample: 1 cases/);
+    assert.match(four.stdout, /^ {2}Split online-sample: 1 case$/m);
     assert.doesNotMatch(four.stdout, /warning/);
   });
 

@@ -99,6 +99,22 @@ describe("ragscope --version and usage errors", () => {
     assert.match(badPort.stderr, /--port.*must be a TCP port/);
   });
 
+  test("a misspelled required flag is the unknown option it is, with the flag meant, not the required one missing: exit 2", () => {
+    for (const [args, typo, meant] of [
+      [["eval", "--datset", "cases.yaml", "--task", "./task.mjs"], "--datset", "--dataset"],
+      [["gate", "--rnu", "r1"], "--rnu", "--run"],
+      [["experiment", "report", "--idd", "e1"], "--idd", "--id"],
+    ] as const) {
+      const result = run([...args], projectRoot);
+      assert.equal(result.status, 2, result.stderr);
+      assert.deepEqual(linesOf(result.stderr).slice(0, 2), [`error: unknown option '${typo}'`, `(Did you mean ${meant}?)`]);
+    }
+    // Left out altogether, a required option is still named as missing.
+    const missing = run(["eval", "--task", "./task.mjs"], projectRoot);
+    assert.equal(missing.status, 2);
+    assert.equal(linesOf(missing.stderr)[0], "error: required option '--dataset <file>' not specified");
+  });
+
   test("report with an unreadable time cannot decide: exit 2 with the accepted forms", async () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-cli-report-"));
     try {
@@ -155,9 +171,9 @@ describe("ragscope serve and a busy machine", () => {
     assertNoStack(result.stderr);
   });
 
-  test("gate and report on a data folder that a running serve holds: exit 2, naming the process and what to do", async () => {
+  test("gate, report and eval on a data folder that a running serve holds: exit 2, naming the process and what to do (eval: run against it with --endpoint)", async () => {
     const dataDir = path.join(folder, "held");
-    const serve = spawn(process.execPath, [ragscope, "serve", "--port", "0", "--metrics-port", "0", "--data-dir", dataDir], { cwd: folder, stdio: ["ignore", "pipe", "pipe"] });
+    const serve = spawn(process.execPath, [ragscope, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", dataDir], { cwd: folder, stdio: ["ignore", "pipe", "pipe"] });
     try {
       await new Promise<void>((resolve, reject) => {
         let output = "";
@@ -167,7 +183,9 @@ describe("ragscope serve and a busy machine", () => {
         });
         serve.on("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
       });
-      for (const args of [["gate", "--run", "r1"], ["report"]]) {
+      await writeFile(path.join(folder, "answer-task.mjs"), "export default async (evalCase) => evalCase.input;\n");
+      const evalArgs = ["eval", "--dataset", path.join(projectRoot, "examples/datasets/policy-regression.yaml"), "--task", path.join(folder, "answer-task.mjs")];
+      for (const args of [["gate", "--run", "r1"], ["report"], evalArgs]) {
         const result = run([...args, "--data-dir", dataDir], folder);
         assert.equal(result.status, 2, `${args[0]}: ${result.stderr}`);
         const line = result.stderr.split("\n").find((text) => text.startsWith(`ragscope ${args[0]}:`));
@@ -176,6 +194,8 @@ describe("ragscope serve and a busy machine", () => {
         assertNoStack(result.stderr);
         // Found before the engine is asked (/proc/locks): the engine's own refusal line does not precede ours.
         assert.doesNotMatch(result.stderr, /Code: \d+\. DB::Exception/, `${args[0]}: ${result.stderr}`);
+        // eval has a way on without stopping serve: send its cases to the running collector.
+        if (args[0] === "eval") assert.match(line, /eval can run against it: --endpoint .* --read-api /);
       }
     } finally {
       serve.kill("SIGTERM");
@@ -298,5 +318,67 @@ describe("the gate on a store that holds no run (read only: it never creates or 
     const migrated = run(["gate", "--run", "r1", "--data-dir", dataDir], folder);
     assert.equal(migrated.status, 2, migrated.stderr);
     assert.match(migrated.stderr, /run "r1" has no stored results/);
+    assert.match(migrated.stderr, /^ragscope gate: run "r1" has no stored results in .*; check the run id \(ragscope eval and ragscope demo print it\) or --data-dir \(no run has stored results there\)$/m);
+  });
+});
+
+describe("eval and gate name a file they cannot use, where they looked, and the fix (exit 2, before any case runs)", () => {
+  let folder: string;
+  before(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-cli-files-"));
+  });
+  after(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  test("a --gates file that does not exist: its absolute path, not Node's ENOENT", () => {
+    const result = run(["gate", "--run", "r1", "--gates", "no-such-gates.yaml", "--data-dir", path.join(folder, "data")], folder);
+    assert.equal(result.status, 2, result.stderr);
+    assert.deepEqual(linesOf(result.stderr), [`no-such-gates.yaml: gate file not found (looked in ${path.join(folder, "no-such-gates.yaml")}); check the path`]);
+  });
+
+  test("a --task module that does not exist: its absolute path, not the loader's module resolution", () => {
+    const result = run(["eval", "--dataset", "cases.yaml", "--task", "./no-such-task.mjs", "--data-dir", path.join(folder, "data")], folder);
+    assert.equal(result.status, 2, result.stderr);
+    assert.deepEqual(linesOf(result.stderr), [`./no-such-task.mjs: task module not found (looked in ${path.join(folder, "no-such-task.mjs")}); check the path`]);
+  });
+
+  test("a task module Node reads as CommonJS but written with export: says to rename it to .mjs", async () => {
+    await writeFile(path.join(folder, "task.cjs"), "export default async (evalCase) => evalCase.input;\n");
+    const result = run(["eval", "--dataset", "cases.yaml", "--task", "./task.cjs", "--data-dir", path.join(folder, "data")], folder);
+    assert.equal(result.status, 2, result.stderr);
+    const line = linesOf(result.stderr).find((text) => text.startsWith("./task.cjs:"));
+    assert.ok(line, result.stderr);
+    assert.match(line, /cannot load the task module \(Unexpected token 'export'\); Node loaded it as CommonJS, where import and export are not allowed: rename it to task\.mjs$/);
+  });
+
+  test("gate on a run id or --baseline with no stored results: the store, and the runs stored there to choose from", async () => {
+    const dataDir = path.join(folder, "one-run");
+    await writeFile(path.join(folder, "one-case.yaml"), ["- id: refund_speed", "  question: How fast is a refund?", "  reference_answer: Within 7 days.", ""].join("\n"));
+    await writeFile(path.join(folder, "answer.mjs"), 'export default async () => "Within 7 days.";\n');
+    const stored = run(["eval", "--dataset", "one-case.yaml", "--task", "./answer.mjs", "--run-id", "stored-run", "--data-dir", dataDir], folder);
+    assert.ok(stored.status === 0 || stored.status === 1, stored.stdout + stored.stderr);
+
+    const typo = run(["gate", "--run", "stored-rnu", "--data-dir", dataDir], folder);
+    assert.equal(typo.status, 2, typo.stderr);
+    assert.match(linesOf(typo.stderr)[0]!, /^ragscope gate: run "stored-rnu" has no stored results in embedded ClickHouse engine \(chDB\) in .*one-run.*; check the run id \(ragscope eval and ragscope demo print it\) or --data-dir \(runs stored there, newest first: stored-run\)$/);
+
+    const baseline = run(["gate", "--run", "stored-run", "--baseline", "no-such-baseline", "--data-dir", dataDir], folder);
+    assert.equal(baseline.status, 2, baseline.stderr);
+    assert.deepEqual(linesOf(baseline.stderr).length, 1, baseline.stderr);
+    assert.match(linesOf(baseline.stderr)[0]!, /^ragscope gate: --baseline: baseline run "no-such-baseline" has no stored results in embedded ClickHouse engine \(chDB\) in .*one-run.*; give the id of a run stored there \(runs stored there, newest first: stored-run\)$/);
+  });
+
+  test("a .js task module with import in a \"type\": \"commonjs\" package (what npm init -y writes): says to rename it or set the package type", async () => {
+    const project = path.join(folder, "commonjs-project");
+    await mkdir(project, { recursive: true });
+    // An explicit "commonjs" type: Node then never detects ES module syntax in a .js file, on any version.
+    await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "my-rag-app", version: "1.0.0", type: "commonjs" }));
+    await writeFile(path.join(project, "task.js"), 'import path from "node:path";\nexport default async (evalCase) => path.basename(evalCase.input);\n');
+    const result = run(["eval", "--dataset", "cases.yaml", "--task", "./task.js", "--data-dir", path.join(folder, "data")], project);
+    assert.equal(result.status, 2, result.stderr);
+    const line = linesOf(result.stderr).find((text) => text.startsWith("./task.js:"));
+    assert.ok(line, result.stderr);
+    assert.match(line, /cannot load the task module \(Cannot use import statement outside a module\); Node loaded it as CommonJS, where import and export are not allowed: rename it to task\.mjs, or set "type": "module" in the nearest package\.json$/);
   });
 });

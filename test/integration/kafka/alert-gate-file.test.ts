@@ -67,7 +67,7 @@ describe("alerts from a gate file in `ragscope evaluate`", () => {
     assert.equal(code, 2, output);
     const line = output.split("\n").find((entry) => entry.includes(missing));
     assert.ok(line, output);
-    assert.match(line, /^ragscope evaluate: online evaluation settings: alerts gate file .*absent\.yaml.*ENOENT.*; fix the gate file, or the RAGSCOPE_ALERT_\* \/ RAGSCOPE_JUDGE_\* variables/);
+    assert.match(line, /^ragscope evaluate: online evaluation settings: alerts gate file .*absent\.yaml: gate file not found \(looked in .*absent\.yaml\); check the path; fix the gate file, or the RAGSCOPE_ALERT_\* \/ RAGSCOPE_JUDGE_\* variables/);
     assert.doesNotMatch(output, /unexpected error/);
   });
 });

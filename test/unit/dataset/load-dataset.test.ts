@@ -79,6 +79,10 @@ cases:
     assert.ok(!broken.ok);
     assert.match(broken.error.problems[0]!.message, /^invalid YAML/);
     assert.match(broken.error.problems[0]!.path, /^line \d+, column \d+$/);
+    // The position is said once, in the path; the message does not repeat it (with a dangling colon).
+    const compact = parseDataset("id: x\n  bad: [\n", "x.yaml");
+    assert.ok(!compact.ok);
+    assert.deepEqual(compact.error.problems.map(formatProblem)[0], "line 1, column 5: invalid YAML: Nested mappings are not allowed in compact mappings");
 
     const empty = parseDataset("   \n", "x.yaml");
     assert.ok(!empty.ok);
