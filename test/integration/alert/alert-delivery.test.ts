@@ -177,7 +177,7 @@ describe("alert deliveries", () => {
       assert.ok(missing.ok);
       const refused = await createOnlineStage(onlineSettings(missing.value), { store: store.store, retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1, deadlineMs: 100 } });
       assert.ok(!refused.ok);
-      assert.match(refused.error[0]!, /absent\.yaml: ENOENT/);
+      assert.match(refused.error[0]!, /absent\.yaml: gate file not found \(looked in .*absent\.yaml\); check the path/);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
