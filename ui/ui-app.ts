@@ -30,7 +30,7 @@ import { compareRuns } from "../experiments/compare/compare-runs.js";
 import type { HumanLabel } from "../evaluators/judge/calibration/human-label.js";
 import type { Store } from "../store/ports/store.js";
 import { OutOfScopeError, type ScopedReaders, type TenantScope } from "../store/ports/tenant-scope.js";
-import type { TraceDetail, TraceFilter, TraceRequest } from "../store/ports/trace-reader.js";
+import type { TraceDetail, TraceFilter, TraceLocation, TraceRequest } from "../store/ports/trace-reader.js";
 import { attributedRootCauseOf, type AttributedRootCause } from "../dashboards/source/root-causes.js";
 import { hasTokens, isLoopbackAuthority, readerFor, type UiAccess } from "./access/ui-access.js";
 import { bearerTokenOf, presentedToken } from "./access/presented-token.js";
@@ -45,7 +45,7 @@ import { page, type Viewer } from "./pages/layout.js";
 import { moreReviewsHref, reviewItemPage, reviewQueuePage, type QueueItem } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
 import { tracePage } from "./pages/trace-page.js";
-import { requestedTrace, traceNotStored } from "./pages/trace-address.js";
+import { asTraceId, MOST_REQUESTS_OF_A_TRACE_ID, requestedTrace, traceAddress, traceIdNotStored, traceIdOfSeveralRequests, traceNotStored } from "./pages/trace-address.js";
 import { encodeCursor, parseTraceQuery } from "./pages/trace-query.js";
 import { LIST_END_HEADER, olderTracesHref, traceRows, tracesPage, type ListedTrace } from "./pages/traces-page.js";
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
@@ -395,18 +395,45 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return { detail, all, visible: visibleLabels(all, reviewer), rootCause: attributedRootCauseOf(stored.evaluationResults, all) };
   }
 
+  /**
+   * The stored requests of the address's id when it is a trace id (users arrive with one from their application's
+   * logs or APM), under the reader's scope; null when the address names a Case Result (its id, or `?trace=` with it).
+   */
+  async function requestsOfTraceId(readers: ScopedReaders, id: string, parameters: URLSearchParams): Promise<{ traceId: string; requests: TraceLocation[] } | null> {
+    const traceId = requestedTrace(parameters) === undefined ? asTraceId(id) : null;
+    return traceId === null ? null : { traceId, requests: await readers.traces.findByTraceId(traceId, MOST_REQUESTS_OF_A_TRACE_ID) };
+  }
+
   app.get("/traces/:id", async (context) => {
-    const request = requestedTrace(new URL(context.req.url).searchParams);
+    const parameters = new URL(context.req.url).searchParams;
+    // A trace id opens its request's page under its canonical address (a case result id and the trace id); when
+    // several requests have it (each tenant that sent it), the list of them. Found none, it is read as an id below.
+    const ofTraceId = await requestsOfTraceId(context.get("readers"), context.req.param("id"), parameters);
+    const [first, ...others] = ofTraceId?.requests ?? [];
+    if (ofTraceId !== null && first !== undefined) return context.redirect(others.length === 0 ? traceAddress(first.caseResultId, ofTraceId.traceId) : `/traces?q=${ofTraceId.traceId}`, 303);
+    const request = requestedTrace(parameters);
     const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"), request);
-    if (found === null) return badRequest(context, traceNotStored(context.req.param("id"), request), 404);
+    if (found === null) return badRequest(context, ofTraceId !== null ? traceIdNotStored(ofTraceId.traceId) : traceNotStored(context.req.param("id"), request), 404);
     return context.html(tracePage(context.get("viewer"), found.detail, humanVerdictOf(found.all), found.visible, found.rootCause));
   });
   app.get("/api/traces/:id", async (context) => {
-    const request = requestedTrace(new URL(context.req.url).searchParams);
-    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"), request);
-    if (found === null) return context.json({ error: traceNotStored(context.req.param("id"), request) }, 404);
+    const parameters = new URL(context.req.url).searchParams;
+    // A trace id answers its request's detail itself, as tracing backends' APIs do (GET /api/traces/<trace id>), with
+    // its canonical address in Content-Location; several requests (each tenant that sent it) are 300, listing each.
+    const ofTraceId = await requestsOfTraceId(context.get("readers"), context.req.param("id"), parameters);
+    if (ofTraceId !== null && ofTraceId.requests.length > 1) {
+      const requests = ofTraceId.requests.map((found) => ({ ...found, href: `/api${traceAddress(found.caseResultId, found.traceId)}` }));
+      return context.json({ error: traceIdOfSeveralRequests(ofTraceId.traceId, requests.length), requests }, 300);
+    }
+    const byTraceId = ofTraceId?.requests[0];
+    const request = byTraceId === undefined ? requestedTrace(parameters) : { traceId: byTraceId.traceId };
+    const caseResultId = byTraceId?.caseResultId ?? context.req.param("id");
+    const found = await detailWithLabels(context.get("readers"), caseResultId, context.get("reviewer"), request);
+    if (found === null) return context.json({ error: ofTraceId !== null && byTraceId === undefined ? traceIdNotStored(ofTraceId.traceId) : traceNotStored(caseResultId, request) }, 404);
     const human = humanVerdictOf(found.all);
-    return context.json({ ...found.detail, humanVerdict: human, finalVerdict: finalVerdictOfReview(found.detail.caseResult, human), rootCause: found.rootCause, humanLabels: found.visible });
+    // The detail's own address: a trace id's answer says which request it is.
+    const headers: Record<string, string> = byTraceId === undefined ? {} : { "Content-Location": `/api${traceAddress(byTraceId.caseResultId, byTraceId.traceId)}` };
+    return context.json({ ...found.detail, humanVerdict: human, finalVerdict: finalVerdictOfReview(found.detail.caseResult, human), rootCause: found.rootCause, humanLabels: found.visible }, 200, headers);
   });
 
   async function boardScope(readers: ScopedReaders, parameters: URLSearchParams) {

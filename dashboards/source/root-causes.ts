@@ -31,8 +31,13 @@ export const ROOT_CAUSE_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name",
  * The SELECT computing root_cause_rollups rows: the failing requests (final verdict `failed`, FINAL_VERDICT's rule)
  * under their root cause as the web UI's Failures page counts them (attributedRootCauses: the reviewers' agreed one,
  * else the evaluator's). `causesWhere` restricts evaluation_results (its started_at is the request's start),
- * `requestsWhere` case_results; `{version:UInt64}` is a parameter. A request stored under two sorting keys (a partial
- * trace's result beside the complete one) is attributed to its newest version's columns and verdict.
+ * `requestsWhere` case_results; `{version:UInt64}` is a parameter. A request is a Case Result id's trace and start:
+ * a case sent again (its id stored with another trace, start and service: a harness retrying after midnight UTC or
+ * from a renamed service) is two failing requests, each under its own minute and service, as the trace list lists
+ * them and request_rollups counts them, whatever minutes each refresh recomputed. Grouped by id alone, a refresh of
+ * both minutes counted one request at the first start under the newest row's service, and a refresh of each minute
+ * apart two. A request stored under two sorting keys (a partial trace's result beside the complete one: the same trace
+ * and start) is one, attributed to its newest version's columns and verdict.
  *
  * The refresh runs it for every refreshed minute, so it reads each source once: the requests (their newest row's
  * automatic verdict and whether it completed), their reviews (the verdict's agreements and the cause in one read of
@@ -45,20 +50,20 @@ export function rootCauseRollupSelect(database: string, causesWhere: string, req
   const requests = [
     // Aliases apart from the column names: the WHERE names the columns. The newest row's verdict inputs as one
     // tuple, so both come from the same row, as FINAL_VERDICT computed on the newest row reads them.
-    "SELECT case_result_id, min(started_at) AS request_started, argMax(tenant_id, version) AS request_tenant, argMax(service_name, version) AS request_service,",
+    "SELECT case_result_id, trace_id AS request_trace, started_at AS request_started, argMax(tenant_id, version) AS request_tenant, argMax(service_name, version) AS request_service,",
     "       argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run,",
     `       argMax((quality_status, ${DID_NOT_COMPLETE}), version) AS request_state`,
     `FROM ${database}.case_results FINAL WHERE ${requestsWhere}`,
-    "GROUP BY case_result_id",
+    "GROUP BY case_result_id, trace_id, started_at",
   ].join("\n");
   const labelsWhere = requestsWhere === "1" ? "1" : `case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requestsWhere})`;
-  const carried = ["request_started", "request_tenant", "request_service", "request_dataset", "request_run", "request_state"];
+  const carried = ["request_trace", "request_started", "request_tenant", "request_service", "request_dataset", "request_run", "request_state"];
   return [
     "SELECT toStartOfMinute(request_started) AS minute, request_tenant AS tenant_id, request_service AS service_name,",
     "       request_dataset AS dataset_id, request_run AS run_id, root_cause,",
     "       count() AS failing_requests,",
     "       {version:UInt64} AS version",
-    `FROM (${attributedRootCauses(requests, carried, causesWhere, { database, labelsWhere })})`,
+    `FROM (${attributedRootCauses(requests, carried, causesWhere, { database, labelsWhere, request: { trace: "request_trace", started: "request_started" } })})`,
     `WHERE ${attributedVerdict("tupleElement(request_state, 1)", "tupleElement(request_state, 2)")} = 'failed' AND root_cause != ''`,
     "GROUP BY minute, tenant_id, service_name, dataset_id, run_id, root_cause",
   ].join("\n");
@@ -91,28 +96,41 @@ export function caseReviews(labels = "human_labels", labelsWhere = "1"): string 
   ].join(" ");
 }
 
-/** Per case, the root-cause evaluator's label among its Evaluation Results meeting `causesWhere`. */
-function automaticRootCauses(evaluationResults: string, causesWhere: string): string {
-  return `SELECT case_result_id, any(${ROOT_CAUSE_LABEL}) AS root_cause FROM ${evaluationResults} FINAL WHERE ${HAS_ROOT_CAUSE_LABEL} AND (${causesWhere}) GROUP BY case_result_id`;
+/**
+ * The root-cause evaluator's label among the Evaluation Results meeting `causesWhere`: per case, or per request (its
+ * trace and start, which every Evaluation Result is written with) when `perRequest`.
+ */
+function automaticRootCauses(evaluationResults: string, causesWhere: string, perRequest: boolean): string {
+  const key = perRequest ? "case_result_id, trace_id, started_at" : "case_result_id";
+  return `SELECT ${key}, any(${ROOT_CAUSE_LABEL}) AS root_cause FROM ${evaluationResults} FINAL WHERE ${HAS_ROOT_CAUSE_LABEL} AND (${causesWhere}) GROUP BY ${key}`;
 }
 
 /** Where attributedRootCauses reads: tables qualified with `database` ('' leaves them unqualified), reviews of the requests meeting `labelsWhere` only. */
 export interface RootCauseSources {
   database?: string;
   labelsWhere?: string;
+  /**
+   * The columns of the requests' SELECT holding each request's trace id and start: the evaluator's cause is then the
+   * one written with that request (attributedRootCauseOf's rule), not any of its case id's. Reviews stay per case id.
+   */
+  request?: { trace: string; started: string };
 }
 
 /**
  * The root cause of each row of `requests` (a SELECT of case_result_id and the `carried` columns, e.g. a request's
- * start): the one its reviewers agreed on (caseReviews), else the root-cause evaluator's label, else '' (none); beside
- * it the reviewers' agreements on the verdict (`agreed_pass`, `agreed_fail`, false without reviews), from the same
- * read of the reviews, for a statement that counts failing requests (attributedVerdict). Seed 004 §十 asks for one
+ * start): the one its case's reviewers agreed on (caseReviews; reviews are per Case Result id), else the root-cause
+ * evaluator's label (the one written with that request when `sources.request` names its trace and start, as the
+ * Failures page, the trace list and the rollups ask, and as attributedRootCauseOf reads it; else any of its case's),
+ * else '' (none); beside it the reviewers' agreements on the verdict (`agreed_pass`, `agreed_fail`, false without
+ * reviews), from the same read of the reviews, for a statement that counts failing requests (attributedVerdict). Seed 004 §十 asks for one
  * primary root cause per failed case; the reviewers who decide a case's verdict decide its cause too, so a case
  * reviewers failed with a cause is attributed to it even when the evaluator gave none (it was review_required or
  * passed automatically). `causesWhere` restricts evaluation_results (e.g. to the range). The one SQL definition of a
  * request's root cause: the Failures page, the trace list, the root-cause rollups (so the dashboards and the report)
  * count it; attributedRootCauseOf below is its in-memory form (the store contract checks they agree,
- * test/integration/store/contracts/trace-reader-contract.ts).
+ * test/integration/store/contracts/trace-reader-contract.ts). A case sent again the same day has one stored
+ * root-cause result (evaluation_results is sorted by evaluator, day and Evaluation Result id): its newest request's,
+ * so the earlier request has none of its own and is attributed none rather than another request's.
  */
 export function attributedRootCauses(requests: string, carried: readonly string[], causesWhere: string, sources: RootCauseSources = {}): string {
   const table = (name: string) => (sources.database === undefined || sources.database === "" ? name : `${sources.database}.${name}`);
@@ -123,8 +141,9 @@ export function attributedRootCauses(requests: string, carried: readonly string[
     `FROM (${requests}) AS requests`,
     // join_use_nulls is off: a request without reviews reads false and '' there, without an evaluator's cause ''.
     `LEFT JOIN (${caseReviews(table("human_labels"), sources.labelsWhere)}) AS reviews ON reviews.case_result_id = requests.case_result_id`,
-    `LEFT JOIN (${automaticRootCauses(table("evaluation_results"), causesWhere)}) AS automatic`,
+    `LEFT JOIN (${automaticRootCauses(table("evaluation_results"), causesWhere, sources.request !== undefined)}) AS automatic`,
     "  ON automatic.case_result_id = requests.case_result_id",
+    ...(sources.request === undefined ? [] : [`  AND automatic.trace_id = requests.${sources.request.trace} AND automatic.started_at = requests.${sources.request.started}`]),
   ].join("\n");
 }
 

@@ -204,14 +204,16 @@ export class ClickHouseQualityReader implements QualityReader {
     // reading the reviews once: its final verdict is decided after the joins. Reading FINAL_VERDICT's two review sets
     // per row, the failing total in a statement of its own and the causes' reviews a third time cost more engine time
     // (test/bench/root-cause-readers.bench.ts). (Aliases apart from the columns: the WHERE names the columns.)
-    const scopedRows = `SELECT case_result_id, started_at AS row_started, quality_status AS row_verdict, ${DID_NOT_COMPLETE} AS row_did_not_complete FROM case_results FINAL WHERE ${this.scoped("started_at")}`;
-    // One row per request: a partial trace's result stored beside the complete one is one request, with one cause,
-    // at its first failing row's start; `failing_rows` keeps the rows, which the total counts (as the quality board).
+    const scopedRows = `SELECT case_result_id, trace_id AS row_trace, started_at AS row_started, quality_status AS row_verdict, ${DID_NOT_COMPLETE} AS row_did_not_complete FROM case_results FINAL WHERE ${this.scoped("started_at")}`;
+    // One row per request, a Case Result id's trace and start (root-causes.ts rootCauseRollupSelect): each request of
+    // a case sent again (its own trace, start and service) counts, as the trace list behind a bar lists it, under the
+    // cause written with it; a partial trace's result stored beside the complete one (the same trace and start) is
+    // one request. `failing_rows` keeps the rows, which the total counts (as the quality board).
     const failingRequests = [
-      "SELECT case_result_id, min(row_started) AS request_started, any(root_cause) AS request_root_cause, count() AS failing_rows",
-      `FROM (${attributedRootCauses(scopedRows, ["row_started", "row_verdict", "row_did_not_complete"], inRange("started_at"))})`,
+      "SELECT case_result_id, row_started AS request_started, any(root_cause) AS request_root_cause, count() AS failing_rows",
+      `FROM (${attributedRootCauses(scopedRows, ["row_trace", "row_started", "row_verdict", "row_did_not_complete"], inRange("started_at"), { request: { trace: "row_trace", started: "row_started" } })})`,
       `WHERE ${attributedVerdict("row_verdict", "row_did_not_complete")} = 'failed'`,
-      "GROUP BY case_result_id",
+      "GROUP BY case_result_id, row_trace, row_started",
     ].join("\n");
     // Each failing request under the root cause its reviewers agreed on, else the root-cause evaluator's; those
     // without one ('') only for the total.
@@ -226,8 +228,8 @@ export class ClickHouseQualityReader implements QualityReader {
     const groups = ROOT_CAUSE_LABEL_NAMES.map((rootCause) => ({ rootCause: rootCause as string, failing: 0, overTime: times.map(() => 0) }));
     const byLabel = new Map(groups.map((group) => [group.rootCause, group]));
     let failing = 0;
-    // In the total's unit (rows): the total minus the groups' requests would count the second request of a case
-    // sent again (its id's rows under two sorting keys, one request in its group) as one without a root cause.
+    // In the total's unit (rows): a partial trace's result stored beside the complete one is two rows of one request,
+    // counted once in its group; the total minus the groups' requests would count its second row as one without a cause.
     let withoutRootCause = 0;
     for (const row of rows) {
       failing += Number(row.rows_failing);

@@ -21,7 +21,7 @@ import { evalCaseFor, evalCaseServesTenant } from "../../contracts/eval-case-ten
 import { caseIdentity } from "../../contracts/eval-case-identity.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import type { RunListing } from "../ports/run-listing.js";
-import { type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceRequest, type TraceSummary } from "../ports/trace-reader.js";
+import { type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest, type TraceSummary } from "../ports/trace-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { FINAL_VERDICT, finalVerdictCandidates } from "../../dashboards/source/aggregate-metrics.js";
 import { attributedRootCauses, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
@@ -55,8 +55,15 @@ interface SummaryRow {
   has_output: number;
 }
 
-/** A row of the list: its Case Result id and start, and the tenant and service of its sorting key (which tell two rows of one id and start apart). */
-type KeyRow = { case_result_id: string; started_at_ms: string | number; tenant_id: string; service_name: string };
+/**
+ * A row of the list: its Case Result id and start, and the tenant and service of its sorting key (which tell two rows of
+ * one id and start apart); its trace id (its request, with the start) under an alias apart from the column, which the
+ * key queries' conditions name.
+ */
+type KeyRow = { case_result_id: string; started_at_ms: string | number; tenant_id: string; service_name: string; key_trace_id: string };
+
+/** A request of the list (a Case Result id's trace and start): a case sent again has one per request, each with its own root cause. */
+const requestKey = (caseResultId: string, traceId: string, startedAtMs: string | number): string => JSON.stringify([caseResultId, traceId, Number(startedAtMs)]);
 /** trace_list's sorting key: the day, tenant, service and Case Result id. */
 type SortingKey = [day: string, tenant: string, service: string, caseResultId: string];
 
@@ -148,9 +155,13 @@ export class ClickHouseTraceReader implements TraceReader {
           `SELECT case_result_id FROM ${database}.evaluation_results WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND startsWith(reason, {rootCausePrefix:String}) AND ${WINDOW_CONDITION("started_at")}${among}`,
           `UNION DISTINCT SELECT case_result_id FROM ${database}.human_labels WHERE metric = '${ROOT_CAUSE_LABEL_METRIC}' AND note = {rootCause:String}${among}`,
         ].join(" ");
+      // Per request (a Case Result id's trace and start), as the Failures board counts them: the evaluator's cause is
+      // the one written with the request, so each request of a case sent again has its own (root-causes.ts).
       const attributed = (among: string) => {
         const named = `case_result_id IN (${namedBy(among)})`;
-        return `case_result_id IN (SELECT case_result_id FROM (${attributedRootCauses(`SELECT case_result_id FROM (${namedBy(among)})`, [], `${WINDOW_CONDITION("started_at")} AND ${named}`, { database, labelsWhere: named })}) WHERE root_cause = {rootCause:String})`;
+        const requests = `SELECT DISTINCT case_result_id, trace_id AS request_trace, started_at AS request_started FROM ${database}.trace_list WHERE ${named} AND ${WINDOW_CONDITION("started_at")}`;
+        const causes = attributedRootCauses(requests, ["request_trace", "request_started"], `${WINDOW_CONDITION("started_at")} AND ${named}`, { database, labelsWhere: named, request: { trace: "request_trace", started: "request_started" } });
+        return `(case_result_id, trace_id, started_at) IN (SELECT case_result_id, request_trace, request_started FROM (${causes}) WHERE root_cause = {rootCause:String})`;
       };
       filters.push({ exact: attributed, candidate: `case_result_id IN (${namedBy("")})`, checked: true });
       parameters.rootCause = filter.rootCause;
@@ -171,6 +182,21 @@ export class ClickHouseTraceReader implements TraceReader {
       same(`(lowerUTF8(output) LIKE ${TEXT_PATTERN} OR lowerUTF8(ifNull(query, '')) LIKE ${TEXT_PATTERN})`);
       parameters.text = filter.text;
     }
+    // A trace id or Case Result id (the list's q= when it is one): trace_list holds neither in a skip index, and the
+    // id only last in its sorting key, so alone either would scan the window's column. case_results has a bloom filter
+    // on each (migration 0007): the window's requests with it are found there, and their sorting keys (a permutation
+    // of trace_list's) select trace_list's rows by its primary key. The row's own column then checks the version the
+    // list shows (a case sent again the same day from the same service replaced its earlier request's trace id).
+    const exactId = (column: "trace_id" | "case_result_id", name: string, value: string | undefined) => {
+      if (value === undefined) return;
+      same(
+        `(toDate(started_at), tenant_id, service_name, case_result_id) IN (SELECT toDate(started_at), tenant_id, service_name, case_result_id FROM ${database}.case_results
+           WHERE ${column} = {${name}:String} AND ${WINDOW_CONDITION("started_at")} AND ${this.tenants.on("case_results")}) AND ${column} = {${name}:String}`,
+      );
+      parameters[name] = value;
+    };
+    exactId("trace_id", "traceId", filter.traceId);
+    exactId("case_result_id", "caseResultId", filter.caseResultId);
     if (filter.metric !== undefined && (filter.below !== undefined || filter.above !== undefined)) {
       const bounds = (column: string) => [filter.below === undefined ? "" : ` AND ${column} < {below:Float64}`, filter.above === undefined ? "" : ` AND ${column} > {above:Float64}`].join("");
       // The list's service and tenant conditions hold for a trace's metric rows too (they carry its Case Result's
@@ -213,7 +239,7 @@ export class ClickHouseTraceReader implements TraceReader {
     const keyConditionsAmong = (among: string) => keyConditions((condition) => condition.exact(among));
     const keyQuery = (conditions: string, limit: string) =>
       withStatementSettings(
-        `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms, tenant_id, service_name FROM ${database}.trace_list FINAL WHERE ${conditions}
+        `SELECT case_result_id, toUnixTimestamp64Milli(started_at) AS started_at_ms, tenant_id, service_name, trace_id AS key_trace_id FROM ${database}.trace_list FINAL WHERE ${conditions}
          ORDER BY started_at DESC, case_result_id DESC LIMIT {${limit}:UInt32}`,
         { ...FINAL_WITHIN_PARTITIONS, ...inSettings },
       );
@@ -226,7 +252,9 @@ export class ClickHouseTraceReader implements TraceReader {
         : {
             keys: keyQuery(keyConditions((condition) => (condition.checked ? condition.candidate : condition.exact(""))), "checkedLimit"),
             check: withStatementSettings(
-              `SELECT case_result_id FROM (SELECT arrayJoin({checkIds:Array(String)}) AS case_result_id) WHERE ${checked.map((condition) => condition.exact(" AND case_result_id IN {checkIds:Array(String)}")).join(" AND ")}`,
+              // Each row's request (its trace and start beside its id): a filter on the root cause is one on requests.
+              `SELECT case_result_id, trace_id, started_at_ms FROM (SELECT arrayJoin({checkRequests:Array(Tuple(String, String, Int64))}) AS request, tupleElement(request, 1) AS case_result_id, tupleElement(request, 2) AS trace_id, tupleElement(request, 3) AS started_at_ms, fromUnixTimestamp64Milli(started_at_ms, 'UTC') AS started_at)
+               WHERE ${checked.map((condition) => condition.exact(" AND case_result_id IN {checkIds:Array(String)}")).join(" AND ")}`,
               inSettings,
             ),
           };
@@ -236,7 +264,7 @@ export class ClickHouseTraceReader implements TraceReader {
     // only the columns of the matching rows, this costs a third of FINAL over the same granules, which reads every
     // column of them (10 keys on 200 parts: ~75 against ~250 ms).
     const candidatesSql = withStatementSettings(
-      `SELECT case_result_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms, tenant_id, service_name FROM ${database}.trace_list
+      `SELECT case_result_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms, tenant_id, service_name, argMax(trace_id, version) AS key_trace_id FROM ${database}.trace_list
        WHERE (toDate(started_at), tenant_id, service_name, case_result_id) IN {candidates:Array(Tuple(Date, String, String, String))}
        GROUP BY toDate(started_at), tenant_id, service_name, case_result_id HAVING argMax(${keyConditionsAmong(" AND case_result_id IN {candidateIds:Array(String)}")}, version)
        ORDER BY argMax(started_at, version) DESC, case_result_id DESC LIMIT {limit:UInt32}`,
@@ -277,19 +305,22 @@ export class ClickHouseTraceReader implements TraceReader {
        GROUP BY toDate(started_at), tenant_id, service_name, case_result_id`,
       { ids, ...span },
     );
-    // The page's root causes as the Failures board counts them (root-causes.ts), reading the page's results and reviews only.
+    // The page's root causes as the Failures board counts them (root-causes.ts): per request, the evaluator's the one
+    // written with it; reading the page's results and reviews only.
+    const pageRequests = `SELECT tupleElement(request, 1) AS case_result_id, tupleElement(request, 2) AS request_trace, fromUnixTimestamp64Milli(tupleElement(request, 3), 'UTC') AS request_started
+       FROM (SELECT arrayJoin({requests:Array(Tuple(String, String, Int64))}) AS request)`;
     const rootCauses = new Map(
       (
-        await this.rows<{ case_result_id: string; root_cause: string }>(
+        await this.rows<{ case_result_id: string; request_trace: string; request_started_ms: string | number; root_cause: string }>(
           withStatementSettings(
-            attributedRootCauses("SELECT arrayJoin({ids:Array(String)}) AS case_result_id", [], `case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")}`, { database, labelsWhere: "case_result_id IN {ids:Array(String)}" }),
+            `SELECT case_result_id, request_trace, toUnixTimestamp64Milli(request_started) AS request_started_ms, root_cause FROM (${attributedRootCauses(pageRequests, ["request_trace", "request_started"], `case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")}`, { database, labelsWhere: "case_result_id IN {ids:Array(String)}", request: { trace: "request_trace", started: "request_started" } })})`,
             FINAL_WITHIN_PARTITIONS,
           ),
-          { ids, ...span },
+          { ids, ...span, requests: summaries.map((row) => new TupleParam([row.case_result_id, row.trace_id, Number(row.started_at_ms)])) },
         )
       )
         .filter((row) => row.root_cause !== "")
-        .map((row) => [row.case_result_id, row.root_cause]),
+        .map((row) => [requestKey(row.case_result_id, row.request_trace, row.request_started_ms), row.root_cause]),
     );
     const missingDatasets = summaries.filter((row) => row.dataset_id === "" && row.case_id !== "");
     // With the tenant the case names: another tenant's case lends a trace that only names its ids no dataset (contracts/eval-case-tenant.ts).
@@ -333,7 +364,7 @@ export class ClickHouseTraceReader implements TraceReader {
         startedAt: new Date(Number(row.started_at_ms)).toISOString(),
         query: row.query,
         output: Number(row.has_output) === 1 ? row.output : null,
-        rootCause: rootCauses.get(id) ?? null,
+        rootCause: rootCauses.get(requestKey(row.case_result_id, row.trace_id, row.started_at_ms)) ?? null,
       });
     }
     return { traces, next };
@@ -399,8 +430,13 @@ export class ClickHouseTraceReader implements TraceReader {
         const checkedLimit = needed * 2;
         const windowParameters = window(windowFromMs, windowToMs);
         const rows = await this.rows<KeyRow>(queries.checked.keys, { ...windowParameters, checkedLimit });
-        const passed = new Set(rows.length === 0 ? [] : (await this.rows<{ case_result_id: string }>(queries.checked.check, { ...windowParameters, checkIds: rows.map((row) => row.case_result_id) })).map((row) => row.case_result_id));
-        const kept = rows.filter((row) => passed.has(row.case_result_id));
+        const checkRequests = rows.map((row) => new TupleParam([row.case_result_id, row.key_trace_id, Number(row.started_at_ms)]));
+        const passed = new Set(
+          rows.length === 0
+            ? []
+            : (await this.rows<{ case_result_id: string; trace_id: string; started_at_ms: string | number }>(queries.checked.check, { ...windowParameters, checkIds: rows.map((row) => row.case_result_id), checkRequests })).map((row) => requestKey(row.case_result_id, row.trace_id, row.started_at_ms)),
+        );
+        const kept = rows.filter((row) => passed.has(requestKey(row.case_result_id, row.key_trace_id, row.started_at_ms)));
         if (kept.length >= needed || rows.length < checkedLimit) {
           found.push(...kept.slice(0, needed));
           return;
@@ -502,6 +538,27 @@ export class ClickHouseTraceReader implements TraceReader {
     );
     const rawSpans = spans === undefined ? null : { spans: JSON.parse(spans.spans) as StoredRawSpan[], spanCount: Number(spans.span_count), truncatedValues: Number(spans.truncated_values) };
     return { caseResult, datasetId: row.dataset_id !== "" ? row.dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase, rawSpans };
+  }
+
+  async findByTraceId(traceId: string, limit: number): Promise<TraceLocation[]> {
+    const database = this.database;
+    // The bloom filter on case_results.trace_id (migration 0007) finds the rows that ever had the trace id, under the
+    // scope; their sorting keys select every version of each request (the primary key), collapsed by hand as FINAL
+    // keeps them (the newest by version, then insert time): a request counts when that version still has the trace
+    // id, as the list shows it. One row per Case Result id (a result rebuilt without a tenant at the same start is a
+    // second row of the same request).
+    const rows = await this.rows<{ case_result_id: string; tenant: string; service: string; newest_ms: string | number }>(
+      `SELECT case_result_id, argMax(tenant_id, started_ms) AS tenant, argMax(service_name, started_ms) AS service, max(started_ms) AS newest_ms
+       FROM (
+         SELECT case_result_id, tenant_id, service_name, argMax(trace_id, (version, inserted_at)) AS newest_trace_id, toUnixTimestamp64Milli(argMax(started_at, (version, inserted_at))) AS started_ms
+         FROM ${database}.case_results
+         WHERE (tenant_id, service_name, toDate(started_at), case_result_id) IN (SELECT tenant_id, service_name, toDate(started_at), case_result_id FROM ${database}.case_results WHERE trace_id = {traceId:String} AND ${this.tenants.on("case_results")})
+         GROUP BY tenant_id, service_name, toDate(started_at), case_result_id)
+       WHERE newest_trace_id = {traceId:String}
+       GROUP BY case_result_id ORDER BY newest_ms DESC, case_result_id DESC LIMIT {limit:UInt32}`,
+      { traceId, limit },
+    );
+    return rows.map((row) => ({ caseResultId: row.case_result_id, traceId, tenantId: row.tenant, serviceName: row.service, startedAt: new Date(Number(row.newest_ms)).toISOString() }));
   }
 
   async readEvaluationResults(caseResultIds: readonly string[]): Promise<Map<string, EvaluationResult[]>> {

@@ -7,7 +7,7 @@ import type { CaseResult } from "../../contracts/case-result.js";
 import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { RunListing } from "../ports/run-listing.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
-import { compareEvaluationResults, compareNewestFirst, type TraceCursor, type TraceDetail, type TraceFilter, type TracePage, type TraceReader, type TraceRequest } from "../ports/trace-reader.js";
+import { compareEvaluationResults, compareNewestFirst, type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest } from "../ports/trace-reader.js";
 import { attributedRootCauseOf, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
@@ -55,6 +55,8 @@ export class MemoryTraceReader implements TraceReader {
     if (filter.rootCause !== undefined && this.rootCauseOf(caseResult, labels) !== filter.rootCause) return false;
     if (filter.fromMs !== undefined && startedAtMs < filter.fromMs) return false;
     if (filter.toMs !== undefined && startedAtMs >= filter.toMs) return false;
+    if (filter.traceId !== undefined && caseResult.trace_id !== filter.traceId) return false;
+    if (filter.caseResultId !== undefined && caseResult.case_result_id !== filter.caseResultId) return false;
     if (filter.text !== undefined && filter.text !== "") {
       const needle = filter.text.toLowerCase();
       const inQuery = (observation.query ?? "").toLowerCase().includes(needle);
@@ -115,6 +117,23 @@ export class MemoryTraceReader implements TraceReader {
     const evalCase = caseResult.case_id === "" ? null : evalCaseFor(this.tables.evalCases.get(caseKey(caseResult.case_id, caseResult.case_version)), caseResult.rag_observation.tenant_id);
     // The in-memory store keeps no raw spans (it serves tests and `ragscope eval` without a store).
     return structuredClone({ caseResult, datasetId: this.datasetOf(caseResult), evaluationResults, evalCase, rawSpans: null });
+  }
+
+  async findByTraceId(traceId: string, limit: number): Promise<TraceLocation[]> {
+    // One row per request key holds its newest version (memory-tables.ts), as the list shows it.
+    const newestFirst = this.tables.caseResults
+      .values()
+      .filter((caseResult) => caseResult.trace_id === traceId)
+      .map((caseResult) => ({ caseResult, startedAtMs: Date.parse(caseResult.started_at), caseResultId: caseResult.case_result_id }))
+      .sort(compareNewestFirst);
+    const found = new Map<string, TraceLocation>();
+    for (const { caseResult } of newestFirst) {
+      if (found.size >= limit) break;
+      if (found.has(caseResult.case_result_id)) continue;
+      const observation = caseResult.rag_observation;
+      found.set(caseResult.case_result_id, { caseResultId: caseResult.case_result_id, traceId: caseResult.trace_id, tenantId: observation.tenant_id ?? "", serviceName: observation.service_name ?? "", startedAt: new Date(Date.parse(caseResult.started_at)).toISOString() });
+    }
+    return [...found.values()];
   }
 
   async readEvaluationResults(caseResultIds: readonly string[]): Promise<Map<string, EvaluationResult[]>> {

@@ -56,7 +56,7 @@ export interface QualityBoard {
 export interface FailureGroup {
   /** One of the 18 root-cause labels. */
   rootCause: string;
-  /** Failing requests in the range with this primary root cause. */
+  /** Failing requests in the range with this primary root cause: each stored request (Case Result id, trace and start), as the trace list lists them. */
   failing: number;
   /** Per bucket of FailureBoard.times. */
   overTime: number[];
@@ -68,7 +68,8 @@ export interface FailureBoard {
   failing: number;
   /**
    * Failing requests without a root-cause label (the attribution did not run or found none), counted as `failing`
-   * counts them: each request of a case sent again. Not `failing` minus the groups, which count such a case once.
+   * counts them (rows). Not `failing` minus the groups, which count a partial trace's result stored beside the complete
+   * one (the same trace and start) as one request; each request of a case sent again counts in both.
    */
   withoutRootCause: number;
   /** Every one of the 18 labels, most failing first (then by name). */

@@ -43,6 +43,10 @@ export interface TraceFilter {
   toMs?: number;
   /** Case-insensitive substring of the query or the answer. */
   text?: string;
+  /** Exactly this trace id, as stored (lower-case hex from the collector): the list's `q=` when it is a trace id (ui/pages/trace-id-address.ts). */
+  traceId?: string;
+  /** Exactly this Case Result id: the list's `q=` when it is one. */
+  caseResultId?: string;
   /** A stored metric (metric_values), with `below` and/or `above`: traces whose value of it is strictly below / above. A trace without a value of it never matches. */
   metric?: string;
   below?: number;
@@ -107,6 +111,15 @@ export interface TraceRequest {
   traceId: string;
 }
 
+/** A stored request of a trace id (findByTraceId): the Case Result it opens under (readTrace with its trace id), and where and when it ran. */
+export interface TraceLocation {
+  caseResultId: string;
+  traceId: string;
+  tenantId: string;
+  serviceName: string;
+  startedAt: string;
+}
+
 export interface TraceReader {
   listTraces(filter: TraceFilter, page: { after: TraceCursor | null; limit: number }): Promise<TracePage>;
   /**
@@ -114,6 +127,14 @@ export interface TraceReader {
    * written last), or with `request` the newest with that trace id; null when none is stored (or the scope admits none).
    */
   readTrace(caseResultId: string, request?: TraceRequest): Promise<TraceDetail | null>;
+  /**
+   * The stored requests with this trace id (compared as given: the collector stores lower-case hex), newest first,
+   * each Case Result id once, at most `limit`: users arrive with a trace id from their application's logs or APM.
+   * A request counts as the list shows it — its row's newest version has this trace id (a case of a run sent again
+   * the same day from the same service replaces its earlier request). Usually one; two tenants may send the same
+   * trace id, and each has a request of its own. Only requests the reader's scope admits.
+   */
+  findByTraceId(traceId: string, limit: number): Promise<TraceLocation[]>;
   /**
    * The Evaluation Results of many Case Results, each id's as readTrace gives them (the same rows, ordered by
    * evaluator id, then evaluation result id), without the traces' other rows: the review queue's judge agreement

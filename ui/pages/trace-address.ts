@@ -7,6 +7,36 @@ import type { TraceRequest } from "../../store/ports/trace-reader.js";
 
 export const TRACE_PARAMETER = "trace";
 
+/** An OpenTelemetry trace id as applications log it: 16 bytes in hex, either case (W3C Trace Context). */
+const TRACE_ID_PATTERN = /^[0-9a-f]{32}$/i;
+/** A Case Result id as contracts/ids.ts makes it: `cr_` and 32 hex characters. */
+const CASE_RESULT_ID_PATTERN = /^cr_[0-9a-f]{32}$/i;
+/**
+ * How many requests of one trace id an address lists. Usually one; two tenants may each send a request with the same
+ * trace id, and the operator sees both. Past this many the list (`/traces?q=<trace id>`) pages through them.
+ */
+export const MOST_REQUESTS_OF_A_TRACE_ID = 20;
+
+/** The text as a stored trace id (the collector stores lower-case hex: collector/00-otlp/hex-id.ts), or null when it is none. */
+export function asTraceId(text: string): string | null {
+  return TRACE_ID_PATTERN.test(text) ? text.toLowerCase() : null;
+}
+
+/** The text as a Case Result id (lower-case, as stored), or null when it is none. */
+export function asCaseResultId(text: string): string | null {
+  return CASE_RESULT_ID_PATTERN.test(text) ? text.toLowerCase() : null;
+}
+
+/** What an address of a trace id that finds no request is told (404): the same for a trace id another tenant sent. */
+export function traceIdNotStored(traceId: string): string {
+  return `no request with trace id "${traceId}" is stored where this token can read it: check the id in your application's log, that its spans reached the collector (a request is stored once the collector has evaluated it, shortly after its spans stop arriving), and that it was sent with this tenant's ingest token`;
+}
+
+/** What an address of a trace id that several stored requests have is told (300): each one's address. */
+export function traceIdOfSeveralRequests(traceId: string, count: number): string {
+  return `${count === MOST_REQUESTS_OF_A_TRACE_ID ? `at least ${count}` : count} stored requests have trace id "${traceId}" (each tenant that sent it has its own): open one of them below, or /traces?q=${traceId} for the list`;
+}
+
 /** `/traces/<id>?trace=<trace id>`; without the parameter when the request carried no trace id. */
 export function traceAddress(caseResultId: string, traceId: string): string {
   const base = `/traces/${encodeURIComponent(caseResultId)}`;

@@ -4,6 +4,7 @@ import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-l
 import { failure, success, type Result } from "../../core/result.js";
 import type { TraceCursor, TraceFilter } from "../../store/ports/trace-reader.js";
 import { closestTraceMetricNames, isTraceMetricName } from "./trace-metric-names.js";
+import { asCaseResultId, asTraceId } from "./trace-address.js";
 
 export const FILTER_PARAMETERS = ["service", "tenant", "route", "run", "dataset", "verdict", "root_cause", "from", "to", "q", "metric", "below", "above"] as const;
 const METRIC_PATTERN = /^[A-Za-z0-9_.@-]{1,120}$/;
@@ -61,7 +62,16 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
   if (filter.verdict !== undefined && !(qualityStatus.options as readonly string[]).includes(filter.verdict)) return failure(`verdict=${filter.verdict} is not a verdict: use one of ${qualityStatus.options.join(", ")}`);
   filter.rootCause = text("root_cause");
   if (filter.rootCause !== undefined && !(ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(filter.rootCause)) return failure(`root_cause=${filter.rootCause} is not a root-cause label: use one of ${ROOT_CAUSE_LABEL_NAMES.join(", ")}`);
-  filter.text = text("q");
+  // q= that is exactly a trace id or a Case Result id (pasted from an application's log, an APM or a link) selects
+  // that id's requests, a key lookup; any other text is searched for in the queries and answers.
+  const searched = text("q");
+  if (searched !== undefined) {
+    const traceId = asTraceId(searched);
+    const caseResultId = asCaseResultId(searched);
+    if (traceId !== null) filter.traceId = traceId;
+    else if (caseResultId !== null) filter.caseResultId = caseResultId;
+    else filter.text = searched;
+  }
   for (const [name, key] of [["from", "fromMs"], ["to", "toMs"]] as const) {
     const value = text(name);
     if (value === undefined) continue;

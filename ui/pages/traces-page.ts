@@ -65,7 +65,7 @@ export const LIST_END_HEADER = "Ragscope-Older-Traces";
 function emptyListMessage(parameters: URLSearchParams): string {
   const given = FILTER_PARAMETERS.filter((name) => (parameters.get(name) ?? "").trim() !== "").map((name) => `${name}=${parameters.get(name)!.trim()}`);
   if (given.length === 0) return "No traces stored yet: send spans to this collector's OTLP/HTTP receiver (ragscope serve prints its address), or run ragscope demo.";
-  return `No stored trace meets ${given.join(", ")}: a service, tenant, route, run or dataset must match exactly, and a metric bound matches only traces with a value of that metric beyond it; widen or clear them.`;
+  return `No stored trace meets ${given.join(", ")}: a service, tenant, route, run or dataset must match exactly (so must a trace id or case result id given as q), and a metric bound matches only traces with a value of that metric beyond it; widen or clear them.`;
 }
 
 export function tracesPage(viewer: Viewer, parameters: URLSearchParams, listed: TracePage & { traces: ListedTrace[] }, error: string | null): Markup {
@@ -78,7 +78,7 @@ export function tracesPage(viewer: Viewer, parameters: URLSearchParams, listed: 
 ${input("service", "service")}${input("tenant", "tenant")}${input("route", "route")}${input("run", "run")}${input("dataset", "dataset")}
 ${select("verdict", "verdict", qualityStatus.options, parameters.get("verdict"))}${select("root_cause", "root cause", ROOT_CAUSE_LABEL_NAMES, parameters.get("root_cause"))}
 ${input("metric", "metric", "context_recall")}${input("below", "below", "0.5")}${input("above", "above")}
-${input("from", "from (UTC)", "2026-07-08T09:00")}${input("to", "to (UTC)", "2026-07-08T10:00")}${input("q", "text in query or answer")}
+${input("from", "from (UTC)", "2026-07-08T09:00")}${input("to", "to (UTC)", "2026-07-08T10:00")}${input("q", "text in query or answer, or a trace id", "refund, or a 32-hex trace id")}
 <label>&nbsp;<button type="submit">Filter</button></label></form>
 ${error === null ? "" : html`<p class="error" id="error">${error}</p>`}
 <p class="muted" id="live-status" data-mode="${live ? "starting" : "off"}">${live ? "Live: new traces appear at the top." : error === null ? "Older page (not refreshed)." : "Not refreshed: fix the filters above."}</p>

@@ -11,7 +11,7 @@ import type { EvaluationResult } from "../../../../contracts/evaluation-result.j
 import { newHumanLabel } from "../../../../evaluators/judge/calibration/human-label.js";
 import { buildCase, buildCaseResult } from "../../../support/case-results.js";
 import { compareEvaluationResults, type TraceCursor, type TraceFilter } from "../../../../store/ports/trace-reader.js";
-import { sendCaseAgain } from "./case-sent-again.js";
+import { sendCaseAgain, sendFailingCaseAgain, SAME_DAY } from "./case-sent-again.js";
 import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
 
 interface Seed {
@@ -106,6 +106,12 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(await ids({ text: "LIMIT IS" }), ["cr_e"], "answer text");
       assert.deepEqual(await ids({ service: "shop", verdict: "failed", tenant: "t1" }), ["cr_d"]);
       assert.deepEqual(await ids({ service: "nobody" }), []);
+      // An id (the list's q= when it is one) selects exactly its request, whatever the texts hold.
+      assert.deepEqual(await ids({ traceId: "trace_cr_d" }), ["cr_d"]);
+      assert.deepEqual(await ids({ traceId: "trace_cr_d", service: "bank" }), [], "with the other filters");
+      assert.deepEqual(await ids({ traceId: "trace_cr_missing" }), []);
+      assert.deepEqual(await ids({ caseResultId: "cr_b" }), ["cr_b"]);
+      assert.deepEqual(await ids({ caseResultId: "cr_b", fromMs: Date.parse(at(3)) }), [], "within the time range");
       // recall_at_5 is minute / 10: a 0.1, b 0.2, c 0.3, d 0.4, e 0.4.
       assert.deepEqual(await ids({ metric: "recall_at_5", below: 0.3 }), ["cr_b", "cr_a"], "strictly below");
       assert.deepEqual(await ids({ metric: "recall_at_5", above: 0.3 }), ["cr_e", "cr_d"], "strictly above");
@@ -203,6 +209,23 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.equal(await subject.store.traces.readTrace("cr_missing"), null);
     });
 
+    test("a trace id finds its stored request, where it opens, under the reader's scope", async () => {
+      assert.deepEqual(await subject.store.traces.findByTraceId("trace_cr_b", 10), [{ caseResultId: "cr_b", traceId: "trace_cr_b", tenantId: "t2", serviceName: "shop", startedAt: at(2) }]);
+      assert.deepEqual(await subject.store.traces.findByTraceId("trace_cr_missing", 10), []);
+      assert.deepEqual(await subject.store.traces.findByTraceId("cr_b", 10), [], "a case result id is no trace id");
+      assert.equal((await subject.store.traces.readTrace("cr_b", { traceId: "trace_cr_b" }))?.caseResult.trace_id, "trace_cr_b", "it opens there");
+      // The ClickHouse adapter's reader for tenant t1 finds only t1's: cr_a, not t2's cr_b, by either lookup.
+      const scoped = (subject.store as { scoped?: (scope: readonly string[]) => { traces: typeof subject.store.traces } }).scoped;
+      if (scoped !== undefined) {
+        const ofTenant = scoped.call(subject.store, ["t1"]).traces;
+        assert.deepEqual(await ofTenant.findByTraceId("trace_cr_b", 10), [], "another tenant's trace id");
+        assert.deepEqual((await ofTenant.listTraces({ traceId: "trace_cr_b" }, { after: null, limit: 10 })).traces, []);
+        assert.deepEqual((await ofTenant.listTraces({ caseResultId: "cr_b" }, { after: null, limit: 10 })).traces, []);
+        assert.deepEqual((await ofTenant.findByTraceId("trace_cr_a", 10)).map((found) => found.caseResultId), ["cr_a"]);
+        assert.deepEqual((await ofTenant.listTraces({ traceId: "trace_cr_a" }, { after: null, limit: 10 })).traces.map((trace) => trace.caseResultId), ["cr_a"]);
+      }
+    });
+
     test("runs newest first, bounded", async () => {
       assert.deepEqual((await subject.store.traces.listRuns(10)).map((run) => run.runId), ["run_2", "run_1"]);
       assert.deepEqual((await subject.store.traces.listRuns(1)).map((run) => run.runId), ["run_2"]);
@@ -278,8 +301,99 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
         assert.deepEqual(ofSecond!.evaluationResults, [...second.evaluationResults].sort(compareEvaluationResults));
         assert.deepEqual(newest!.evaluationResults, ofSecond!.evaluationResults);
         assert.equal(await resent.store.traces.readTrace("cr_resent", { traceId: "c".repeat(32) }), null, "a trace id the case was not sent with");
+        // Each request's trace id finds that request (its service and start), and the list selects it alone.
+        assert.deepEqual(await resent.store.traces.findByTraceId("a".repeat(32), 10), [{ caseResultId: "cr_resent", traceId: "a".repeat(32), tenantId: "t1", serviceName: "support-bot", startedAt: "2026-07-07T23:59:00.000Z" }]);
+        assert.deepEqual(await resent.store.traces.findByTraceId("b".repeat(32), 10), [{ caseResultId: "cr_resent", traceId: "b".repeat(32), tenantId: "t1", serviceName: "support-bot-v2", startedAt: "2026-07-08T00:01:00.000Z" }]);
+        assert.deepEqual((await resent.store.traces.listTraces({ traceId: "a".repeat(32) }, { after: null, limit: 10 })).traces.map((trace) => [trace.caseResultId, trace.serviceName]), [["cr_resent", "support-bot"]]);
+        assert.deepEqual((await resent.store.traces.listTraces({ caseResultId: "cr_resent" }, { after: null, limit: 10 })).traces.map((trace) => trace.traceId), ["b".repeat(32), "a".repeat(32)], "a case result id lists each of its requests");
         // Many ids at once read each id's as readTrace does: the newest request's.
         assert.deepEqual((await resent.store.traces.readEvaluationResults(["cr_resent"])).get("cr_resent"), newest!.evaluationResults);
+      } finally {
+        clock = Date.parse("2026-07-08T10:00:00.000Z");
+      }
+    });
+
+    // After the case sent again above (its own run, traces and ids). The Failures page's bar links to the trace list
+    // under its cause and the verdict failed (ui/README.md): the bar counts the rows that list shows.
+    test("a failing case sent again is two failing requests under its cause, on the Failures board as in the trace list", async () => {
+      try {
+        await sendFailingCaseAgain(subject, (milliseconds) => {
+          clock += milliseconds;
+        }, "t1", "CITATION_ERROR");
+        const range = { fromMs: Date.parse("2026-07-07T23:59:00.000Z"), toMs: Date.parse("2026-07-08T00:02:00.000Z") };
+        const listed = (await subject.store.traces.listTraces({ runId: "run_resent_failing", rootCause: "CITATION_ERROR", verdict: "failed", ...range }, { after: null, limit: 10 })).traces;
+        assert.deepEqual(
+          listed.map((trace) => [trace.traceId, trace.serviceName, trace.rootCause]),
+          [
+            ["d".repeat(32), "support-bot-v2", "CITATION_ERROR"],
+            ["c".repeat(32), "support-bot", "CITATION_ERROR"],
+          ],
+          "each failing request under its own evaluator's cause",
+        );
+        // Only the ClickHouse adapter has a quality reader (store/ports/quality-reader.ts).
+        if (subject.store.quality === undefined) return;
+        const board = await subject.store.quality.failureBoard({ ...range, bucketSeconds: 60, runId: "run_resent_failing" });
+        const group = board.groups.find((candidate) => candidate.rootCause === "CITATION_ERROR")!;
+        assert.deepEqual(
+          { failing: board.failing, withoutRootCause: board.withoutRootCause, group: group.failing, overTime: group.overTime },
+          { failing: 2, withoutRootCause: 0, group: 2, overTime: [1, 0, 1] },
+          "each request in its own minute (23:59, 00:01)",
+        );
+        assert.equal(group.failing, listed.length, "the bar counts the rows its link lists");
+      } finally {
+        clock = Date.parse("2026-07-08T10:00:00.000Z");
+      }
+    });
+
+    test("a failing case sent again the same day: the first request, whose stored cause the second's replaced, is listed without one", async () => {
+      try {
+        await sendFailingCaseAgain(subject, (milliseconds) => {
+          clock += milliseconds;
+        }, "t1", "CONTEXT_TRUNCATED", SAME_DAY);
+        const range = { fromMs: Date.parse(SAME_DAY.startedAt[0]), toMs: Date.parse(SAME_DAY.startedAt[1]) + 60_000 };
+        const ofRun = { runId: SAME_DAY.runId, ...range };
+        const listed = async (filter: TraceFilter) => (await subject.store.traces.listTraces({ ...ofRun, ...filter }, { after: null, limit: 10 })).traces.map((trace) => [trace.traceId, trace.rootCause]);
+        assert.deepEqual(await listed({}), [
+          [SAME_DAY.traceIds[1], "CONTEXT_TRUNCATED"],
+          [SAME_DAY.traceIds[0], null],
+        ]);
+        assert.deepEqual(await listed({ rootCause: "CONTEXT_TRUNCATED", verdict: "failed" }), [[SAME_DAY.traceIds[1], "CONTEXT_TRUNCATED"]]);
+        if (subject.store.quality === undefined) return;
+        const board = await subject.store.quality.failureBoard({ ...range, bucketSeconds: 60, runId: SAME_DAY.runId });
+        const group = board.groups.find((candidate) => candidate.rootCause === "CONTEXT_TRUNCATED")!;
+        assert.deepEqual({ failing: board.failing, withoutRootCause: board.withoutRootCause, group: group.failing, overTime: group.overTime }, { failing: 2, withoutRootCause: 1, group: 1, overTime: [0, 1] });
+      } finally {
+        clock = Date.parse("2026-07-08T10:00:00.000Z");
+      }
+    });
+
+    // Last: it rewrites cr_c and stores cr_g and cr_h, which the tests above do not expect.
+    test("a trace id two tenants sent finds both requests, newest first, and a request replaced under a new trace id no longer answers the old one", async () => {
+      try {
+        const sent = (seed: Seed, traceId: string) => ({ caseResult: { ...caseResultOf(seed), trace_id: traceId }, evaluationResults: [] });
+        const shared = "5".repeat(32);
+        assert.ok((await subject.store.results.write([sent({ ...SEEDS[0]!, id: "cr_g", minute: 6, tenant: "t1" }, shared), sent({ ...SEEDS[0]!, id: "cr_h", minute: 7, tenant: "t2" }, shared)])).ok);
+        assert.deepEqual(
+          (await subject.store.traces.findByTraceId(shared, 10)).map((found) => [found.caseResultId, found.tenantId, found.startedAt]),
+          [
+            ["cr_h", "t2", at(7)],
+            ["cr_g", "t1", at(6)],
+          ],
+        );
+        assert.deepEqual((await subject.store.traces.findByTraceId(shared, 1)).map((found) => found.caseResultId), ["cr_h"], "at most the limit, the newest");
+        assert.deepEqual(await ids({ traceId: shared }), ["cr_h", "cr_g"]);
+        const scoped = (subject.store as { scoped?: (scope: readonly string[]) => { traces: typeof subject.store.traces } }).scoped;
+        if (scoped !== undefined) assert.deepEqual((await scoped.call(subject.store, ["t1"]).traces.findByTraceId(shared, 10)).map((found) => found.caseResultId), ["cr_g"]);
+
+        // cr_c written again at the same start, tenant and service (the same row key) with another trace id, later:
+        // the newer version replaces it, as the list shows it.
+        clock += 120_000;
+        assert.ok((await subject.store.results.write([sent(SEEDS[2]!, "6".repeat(32))])).ok);
+        await subject.settle();
+        assert.deepEqual(await subject.store.traces.findByTraceId("trace_cr_c", 10), [], "the replaced trace id");
+        assert.deepEqual(await ids({ traceId: "trace_cr_c" }), []);
+        assert.deepEqual((await subject.store.traces.findByTraceId("6".repeat(32), 10)).map((found) => found.caseResultId), ["cr_c"]);
+        assert.deepEqual(await ids({ traceId: "6".repeat(32) }), ["cr_c"]);
       } finally {
         clock = Date.parse("2026-07-08T10:00:00.000Z");
       }
