@@ -20,6 +20,7 @@ import zlib from "node:zlib";
 import { failure, success, type Result } from "../../core/result.js";
 import type { BudgetShare } from "./byte-budget.js";
 import type { BodyFailure } from "./read-request-body.js";
+import { joinChunks } from "./join-chunks.js";
 import type { ContentEncoding } from "./request-encoding.js";
 
 export type GrpcMessageFailure = BodyFailure | { kind: "malformed"; message: string };
@@ -95,13 +96,7 @@ export function readGrpcMessage(stream: ServerHttp2Stream, limits: GrpcMessageLi
     function finishIfComplete(): void {
       if (!ended || wireLength < 0 || wireBytes < wireLength || (compressed && !inflated)) return;
       if (body !== null) return settle(success(body));
-      const joined = new Uint8Array(bodyBytes);
-      let offset = 0;
-      for (const chunk of chunks.splice(0)) {
-        joined.set(chunk, offset);
-        offset += chunk.length;
-      }
-      settle(success(joined));
+      settle(success(joinChunks(chunks.splice(0), bodyBytes)));
     }
 
     function startMessage(): void {

@@ -23,6 +23,7 @@ import type { IncomingMessage } from "node:http";
 import zlib from "node:zlib";
 import { failure, success, type Result } from "../../core/result.js";
 import type { BudgetShare } from "./byte-budget.js";
+import { joinChunks } from "./join-chunks.js";
 import type { ContentEncoding } from "./request-encoding.js";
 
 export type BodyFailure =
@@ -116,13 +117,7 @@ export function readRequestBody(request: IncomingMessage, limits: BodyLimits): P
     function onBodyEnd(): void {
       // A buffer of its own, so it can be transferred to a decode thread.
       if (body !== null) return settle(success(bodyBytes === body.byteLength ? body : body.slice(0, bodyBytes)));
-      const joined = new Uint8Array(bodyBytes);
-      let offset = 0;
-      for (const chunk of chunks.splice(0)) {
-        joined.set(chunk, offset);
-        offset += chunk.length;
-      }
-      settle(success(joined));
+      settle(success(joinChunks(chunks.splice(0), bodyBytes)));
     }
     function onRequestClose(): void {
       // "close" before "end" means the client went away mid-body.
