@@ -33,6 +33,7 @@ import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { buildCaseResult } from "../../support/case-results.js";
 import { migrateEmbedded, migrationsThrough } from "../../support/previous-release.js";
 import { queryRows } from "../../support/temporary-store.js";
+import { rootCauseResult } from "../../support/root-cause-result.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 30;
 const MINUTE = "2026-07-08 09:30:00";
@@ -42,20 +43,7 @@ const IN_MINUTE = `toStartOfMinute(started_at) = toDateTime('${MINUTE}', 'UTC')`
 
 const embedded = (dataPath: string, database: string): ClickHouseConfig => ({ url: null, username: "default", password: "", database, dataPath });
 
-const evaluatorCause = (caseResultId: string, label: string): EvaluationResult => ({
-  evaluation_result_id: `er_${caseResultId}_root`,
-  case_result_id: caseResultId,
-  evaluator_id: "root_cause",
-  evaluator_version: "1",
-  metric_values: {},
-  outcome: "failed",
-  reason: `${label}: written by the test`,
-  evidence_refs: [],
-  confidence: { value: 1, semantics: "deterministic_rule" },
-  review_required: false,
-  error_type: "none",
-  evaluated_at: STARTED_AT,
-});
+const evaluatorCause = (caseResultId: string, label: string): EvaluationResult => rootCauseResult(caseResultId, label, STARTED_AT);
 
 /** The minute's rollup rows with a count, by root cause. */
 async function rolledUp(connection: ClickHouseConnection): Promise<Record<string, number>> {

@@ -41,6 +41,7 @@ import { ClickHouseQualityReader } from "../../../store/clickhouse/clickhouse-qu
 import { ClickHouseTraceReader } from "../../../store/clickhouse/clickhouse-trace-reader.js";
 import { buildCaseResult } from "../../support/case-results.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+import { rootCauseResult } from "../../support/root-cause-result.js";
 
 const LABELED_AT = "2026-07-08T10:00:00.000Z";
 
@@ -91,22 +92,7 @@ function caseResultOf(request: Request): CaseResult {
 
 function evaluatorCauseOf(request: Request): EvaluationResult[] {
   if (request.evaluatorCause === undefined) return [];
-  return [
-    {
-      evaluation_result_id: `er_${request.id}_root`,
-      case_result_id: request.id,
-      evaluator_id: "root_cause",
-      evaluator_version: "1",
-      metric_values: {},
-      outcome: "failed",
-      reason: `${request.evaluatorCause}: written by the test`,
-      evidence_refs: [],
-      confidence: { value: 1, semantics: "deterministic_rule" },
-      review_required: false,
-      error_type: "none",
-      evaluated_at: request.startedAt,
-    },
-  ];
+  return [rootCauseResult(request.id, request.evaluatorCause, request.startedAt)];
 }
 
 describe("root_cause_rollups of a labelled minute and an unlabelled one, refreshed together", () => {

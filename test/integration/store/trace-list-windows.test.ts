@@ -25,6 +25,7 @@ import type { TenantScope } from "../../../store/ports/tenant-scope.js";
 import { newHumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
 import { buildCaseResult } from "../../support/case-results.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+import { rootCauseResult } from "../../support/root-cause-result.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -75,7 +76,7 @@ function evaluationResultsOf(row: Written): EvaluationResult[] {
   const at = new Date(row.startedAtMs).toISOString();
   const recall: EvaluationResult = { evaluation_result_id: `er_${row.id}_recall`, case_result_id: row.id, evaluator_id: "retrieval.recall", evaluator_version: "1", metric_values: { recall_at_5: row.recall }, outcome: "measured", reason: "measured", evidence_refs: [], confidence: { value: 1, semantics: "deterministic_rule" }, review_required: false, error_type: "none", evaluated_at: at };
   if (row.rootCause === null) return [recall];
-  return [recall, { evaluation_result_id: `er_${row.id}_root`, case_result_id: row.id, evaluator_id: "root_cause", evaluator_version: "1", metric_values: {}, outcome: "failed", reason: `${row.rootCause}: written by the test`, evidence_refs: [], confidence: { value: 1, semantics: "deterministic_rule" }, review_required: false, error_type: "none", evaluated_at: at }];
+  return [recall, rootCauseResult(row.id, row.rootCause, at)];
 }
 
 /**
