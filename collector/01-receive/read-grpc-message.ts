@@ -19,7 +19,8 @@ import type { ServerHttp2Stream } from "node:http2";
 import zlib from "node:zlib";
 import { failure, success, type Result } from "../../core/result.js";
 import type { BudgetShare } from "./byte-budget.js";
-import type { BodyFailure } from "./read-request-body.js";
+import { overBudgetMessage } from "./export-trace-request.js";
+import { compressedLimit, type BodyFailure } from "./read-request-body.js";
 import { joinChunks } from "./join-chunks.js";
 import type { ContentEncoding } from "./request-encoding.js";
 
@@ -37,11 +38,6 @@ export interface GrpcMessageLimits {
 }
 
 const PREFIX_BYTES = 5;
-
-/** How many compressed bytes a message within the limit may take (as for an OTLP/HTTP gzip body). */
-function compressedLimit(maxBodyBytes: number): number {
-  return maxBodyBytes + Math.ceil(maxBodyBytes / 64) + 1024;
-}
 
 export function readGrpcMessage(stream: ServerHttp2Stream, limits: GrpcMessageLimits): Promise<Result<Uint8Array, GrpcMessageFailure>> {
   const { maxBodyBytes, budget } = limits;
@@ -87,7 +83,7 @@ export function readGrpcMessage(stream: ServerHttp2Stream, limits: GrpcMessageLi
     function onBodyData(chunk: Buffer): void {
       if (settled) return;
       if (bodyBytes + chunk.length > maxBodyBytes) return settle(tooLarge());
-      if (!budget.take(chunk.length)) return settle(failure({ kind: "overBudget", message: "the receiver holds as many request bytes as it may (RAGSCOPE_MAX_IN_FLIGHT_BYTES); retry later" }));
+      if (!budget.take(chunk.length)) return settle(failure({ kind: "overBudget", message: overBudgetMessage }));
       if (body !== null) body.set(chunk, bodyBytes);
       else chunks.push(chunk);
       bodyBytes += chunk.length;

@@ -52,7 +52,7 @@ export interface BodyLimits {
  * grows data by more than a few bytes per 16 KiB block, and gzip adds a header
  * and a trailer per member.
  */
-function compressedLimit(maxBodyBytes: number): number {
+export function compressedLimit(maxBodyBytes: number): number {
   return maxBodyBytes + Math.ceil(maxBodyBytes / 64) + 1024;
 }
 
