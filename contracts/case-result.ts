@@ -100,9 +100,12 @@ export const malformedAttribute = z.object({
    * receiver cut at its size limit, an attribute or the span's later events
    * it dropped at its bounds (all `truncated`; SECURITY.md "Limits"), or a
    * tenant the span claims that differs from the one its credential
-   * authenticated.
+   * authenticated; or a value that parsed but that the span's convention
+   * reader could not take as what the convention says it holds
+   * (`unreadable_value`: an item of a retriever's returned documents that is
+   * no document), so the field it would fill is null.
    */
-  kind: z.enum(["malformed_json", "invalid_identifier", "invalid_time", "truncated", "tenant_claim"]).default("malformed_json"),
+  kind: z.enum(["malformed_json", "invalid_identifier", "invalid_time", "truncated", "tenant_claim", "unreadable_value"]).default("malformed_json"),
   /** The parser's or the check's message. */
   error: z.string(),
 });
@@ -152,8 +155,10 @@ export const ragObservation = z.object({
   source_conventions: z.array(z.string()).default([]),
   /**
    * Attributes the trace carried as JSON text that did not parse (a document's
-   * metadata, a message list, a retrieval's documents): their values are
-   * "not available" in this result, and this says why. Empty when all parsed.
+   * metadata, a message list, a retrieval's documents), or that parsed but
+   * could not be read (kind `unreadable_value`), and attributes the collector
+   * refused or changed: their values are "not available" in this result, and
+   * this says why. Empty when all were taken as sent.
    */
   malformed_attributes: z.array(malformedAttribute).default([]),
   /** True when the trace was evaluated before its root span ended. */

@@ -45,7 +45,7 @@ import { page, type Viewer } from "./pages/layout.js";
 import { moreReviewsHref, reviewItemPage, reviewQueuePage, type QueueItem } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
 import { tracePage } from "./pages/trace-page.js";
-import { asTraceId, MOST_REQUESTS_OF_A_TRACE_ID, requestedTrace, traceAddress, traceIdNotStored, traceIdOfSeveralRequests, traceNotStored } from "./pages/trace-address.js";
+import { asTraceId, MOST_REQUESTS_OF_A_TRACE_ID, requestedTrace, reviewAddress, traceAddress, traceIdNotStored, traceIdOfSeveralRequests, traceNotStored } from "./pages/trace-address.js";
 import { encodeCursor, parseTraceQuery } from "./pages/trace-query.js";
 import { LIST_END_HEADER, olderTracesHref, traceRows, tracesPage, type ListedTrace } from "./pages/traces-page.js";
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
@@ -215,8 +215,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
    */
   async function formWithoutSession(context: Context, url: URL): Promise<Response> {
     const own = browserOrigin(url, behindTls);
-    // The import form is on the queue; a review form is on its case's page, the address it posts to.
-    const formPage = url.pathname === "/review/import" ? "/review" : url.pathname;
+    // The import form is on the queue; a review form is on its case's page, the address it posts to, which names the
+    // request it reviews (`?trace=`: a case sent again has one per request) — kept, and nothing else of the address.
+    const trace = url.searchParams.get("trace");
+    const formPage = url.pathname === "/review/import" ? "/review" : trace === null ? url.pathname : `${url.pathname}?${new URLSearchParams({ trace })}`;
     const next = formReturnPath(context.req.header("referer"), own, formPage);
     const fromThisUi = checkSignInOrigin({ origin: context.req.header("origin"), fetchSite: context.req.header("sec-fetch-site") }, own).ok;
     const unsaved = await unsavedForm(context, url, fromThisUi);
@@ -572,8 +574,15 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   });
   app.get("/review/:id", async (context) => {
     const reviewer = context.get("reviewer");
-    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), reviewer);
-    if (found === null) return badRequest(context, `no trace with case result id "${context.req.param("id")}" is stored`, 404);
+    const parameters = new URL(context.req.url).searchParams;
+    // A trace id opens its request's review as /traces/<trace id> opens its trace: the case result id and the trace
+    // id (a case sent again is reviewed as the request the reviewer came with), several requests the list of them.
+    const ofTraceId = await requestsOfTraceId(context.get("readers"), context.req.param("id"), parameters);
+    const [first, ...others] = ofTraceId?.requests ?? [];
+    if (ofTraceId !== null && first !== undefined) return context.redirect(others.length === 0 ? reviewAddress(first.caseResultId, ofTraceId.traceId) : `/traces?q=${ofTraceId.traceId}`, 303);
+    const request = requestedTrace(parameters);
+    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), reviewer, request);
+    if (found === null) return badRequest(context, ofTraceId !== null ? traceIdNotStored(ofTraceId.traceId) : traceNotStored(context.req.param("id"), request, "/review"), 404);
     const mine = found.all.filter((label) => label.labeler_id === reviewer);
     const saved = takeFlashNotice(context, (waiting) => waiting.kind === "saved" && waiting.caseResultId === context.req.param("id"), secureCookies(context));
     // A review posted after the session ended, kept until the reviewer signed in again: the form is filled in with it, not saved.
@@ -627,8 +636,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.post("/review/:id", reviewLimit, async (context) => {
     const reviewer = context.get("reviewer");
     const caseResultId = context.req.param("id");
-    const stored = await context.get("readers").traces.readTrace(caseResultId);
-    if (stored === null) return badRequest(context, `no trace with case result id "${caseResultId}" is stored`, 404);
+    // The request the form was shown for (its action keeps `?trace=`): its metrics are the ones the form offered.
+    const request = requestedTrace(new URL(context.req.url).searchParams);
+    const stored = await context.get("readers").traces.readTrace(caseResultId, request);
+    if (stored === null) return badRequest(context, traceNotStored(caseResultId, request, "/review"), 404);
     // The form comes back with the case when a submission is refused: shown as the review page shows it, gold withheld.
     const detail = shownTraceDetail(stored);
     const read = wantsJson(context) ? await readJsonObject(context) : await readForm(context);
@@ -656,7 +667,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     await context.get("readers").humanLabels.save(labels.value);
     if (wantsJson(context)) return context.json({ saved: labels.value });
     setFlashNotice(context, { kind: "saved", caseResultId }, secureCookies(context));
-    return context.redirect(`/review/${encodeURIComponent(caseResultId)}`, 303);
+    return context.redirect(reviewAddress(caseResultId, request?.traceId ?? ""), 303);
   });
 
   app.notFound((context) => badRequest(context, `nothing at ${context.req.method} ${new URL(context.req.url).pathname}`, 404));

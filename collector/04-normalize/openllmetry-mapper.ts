@@ -21,6 +21,8 @@
  *   output's `documents` (`{page_content, metadata}`: the instrumentation
  *   leaves out `Document.id`, so a chunk id comes only from the metadata), an
  *   empty list a retrieval that found nothing (test/golden/traces/langchain-python-traceloop);
+ *   an item that is no document (written with Python's `str()`) leaves them
+ *   not available, and the Case Result says which (unread-retriever-documents.ts);
  * - a workflow or task span whose `traceloop.entity.output` is a list of
  *   LangChain documents or `[document, score]` pairs (bare, or as the step's
  *   value in the instrumentation's wrapping) → retrieve, the documents in that
@@ -40,6 +42,7 @@ import { readGenAiGeneration } from "./otel-genai-mapper.js";
 import { readDocumentList, toObservedDocument } from "./read-documents.js";
 import { readOpenLlmetryRerank } from "./read-openllmetry-rerank.js";
 import { entityText, entityValue } from "./read-traceloop-entity.js";
+import { unreadRetrieverDocuments } from "./unread-retriever-documents.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
@@ -108,10 +111,13 @@ function readRetriever(attributes: Attributes): StageObservation {
   const output = readJson(attributes, OpenLlmetry.entityOutput);
   const list = typeof output === "object" && output !== null && !Array.isArray(output) ? (output as { documents?: unknown }).documents : undefined;
   const records = Array.isArray(list) && list.length === 0 ? [] : readDocumentList(list);
+  // Documents not available although the span returned something: the Case Result says which item and why.
+  const unread = records === null ? unreadRetrieverDocuments(OpenLlmetry.entityOutput, output) : null;
   return {
     stage: "retrieve",
     query: entityText(readJson(attributes, OpenLlmetry.entityInput), ["query"]),
     documents: records === null ? null : records.map(toObservedDocument),
+    ...(unread === null ? {} : { unreadable: [unread] }),
   };
 }
 

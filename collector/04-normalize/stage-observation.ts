@@ -51,6 +51,12 @@ export interface RetrieveObservation {
   stage: "retrieve";
   query: string | null;
   documents: ObservedDocument[] | null;
+  /**
+   * Why `documents` is null although the span returned something: an attribute that parsed but could not be read
+   * as documents (an item that is no document). The rebuild lists it on the Case Result (`malformed_attributes`,
+   * kind `unreadable_value`), so a missing retrieval says why. Absent when nothing was left unread.
+   */
+  unreadable?: MalformedAttribute[];
 }
 
 export interface RerankObservation {

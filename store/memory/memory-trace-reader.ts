@@ -17,6 +17,12 @@ import { listedRuns } from "./memory-run-listing.js";
 import type { MemoryTables } from "./memory-tables.js";
 import { newestRequests, writtenWith } from "./request-rows.js";
 
+/** A row's place in the list (compareNewestFirst), and the cursor of the page that ends with it: its start, id, trace, tenant and service as listed. */
+function listPosition(caseResult: CaseResult): TraceCursor {
+  const observation = caseResult.rag_observation;
+  return { startedAtMs: Date.parse(caseResult.started_at), caseResultId: caseResult.case_result_id, traceId: caseResult.trace_id, tenantId: observation.tenant_id ?? "", serviceName: observation.service_name ?? "" };
+}
+
 export class MemoryTraceReader implements TraceReader {
   constructor(
     private readonly tables: MemoryTables,
@@ -80,7 +86,7 @@ export class MemoryTraceReader implements TraceReader {
     const keyed = this.tables.caseResults
       .values()
       .filter((caseResult) => this.matches(caseResult, filter, labels))
-      .map((caseResult) => ({ caseResult, startedAtMs: Date.parse(caseResult.started_at), caseResultId: caseResult.case_result_id }))
+      .map((caseResult) => ({ caseResult, ...listPosition(caseResult) }))
       .filter((entry) => page.after === null || compareNewestFirst(entry, page.after) > 0)
       .sort(compareNewestFirst);
     const selected = keyed.slice(0, page.limit);
@@ -105,7 +111,7 @@ export class MemoryTraceReader implements TraceReader {
         output: caseResult.output,
         rootCause: this.rootCauseOf(caseResult, pageLabels),
       })),
-      next: keyed.length > page.limit && last !== undefined ? { startedAtMs: last.startedAtMs, caseResultId: last.caseResultId } : null,
+      next: keyed.length > page.limit && last !== undefined ? listPosition(last.caseResult) : null,
     };
   }
 
@@ -124,7 +130,7 @@ export class MemoryTraceReader implements TraceReader {
     const newestFirst = this.tables.caseResults
       .values()
       .filter((caseResult) => caseResult.trace_id === traceId)
-      .map((caseResult) => ({ caseResult, startedAtMs: Date.parse(caseResult.started_at), caseResultId: caseResult.case_result_id }))
+      .map((caseResult) => ({ caseResult, ...listPosition(caseResult) }))
       .sort(compareNewestFirst);
     const found = new Map<string, TraceLocation>();
     for (const { caseResult } of newestFirst) {

@@ -1,7 +1,7 @@
 /**
  * The read side the live UI and its JSON API use: traces (Case Results) newest
  * first with filters, one trace with everything stored for it, and the runs.
- * Paging is by key (the last row's start time and id), never by offset, so a
+ * Paging is by key (the last row's place in the list's order: TraceCursor), never by offset, so a
  * page deep in a million traces costs what the first page costs, and traces
  * that arrive while someone pages do not shift the pages they already saw.
  * Like the RunReader, a replayed trace counts once (the latest version wins).
@@ -53,10 +53,31 @@ export interface TraceFilter {
   above?: number;
 }
 
-/** Where the next page starts: strictly older than this (start time, then id, both descending). */
+/**
+ * Where the next page starts: strictly after this row in the list's order (compareNewestFirst). A row of the list is a
+ * stored request, keyed by its tenant, service, UTC day and Case Result id (migration 0007): one Case Result id may
+ * have several rows at the same start (a case sent again from another service at the same millisecond, a result
+ * rebuilt without a tenant beside its request's row, with the same trace), so the start and the id alone tie, and a
+ * page that ended between two such rows skipped the second. The trace id, tenant and service break every tie: no two
+ * rows have the same start, id, tenant and service (the day follows from the start).
+ */
 export interface TraceCursor {
   startedAtMs: number;
   caseResultId: string;
+  traceId: string;
+  /** The row's tenant as listed ("" when it has none). */
+  tenantId: string;
+  /** The row's service as listed ("" when it has none). */
+  serviceName: string;
+}
+
+/**
+ * A cursor of start and id alone, as the list gave them out before the tie-breakers (a bookmarked "next" link): the
+ * rows strictly older than (start, id), as it was read then. The empty strings sort before every other value, and
+ * descending they are last: every row of that start and id is at or before the cursor.
+ */
+export function cursorOfStartAndId(startedAtMs: number, caseResultId: string): TraceCursor {
+  return { startedAtMs, caseResultId, traceId: "", tenantId: "", serviceName: "" };
 }
 
 export interface TraceSummary {
@@ -161,8 +182,20 @@ export function compareEvaluationResults(first: EvaluationResult, second: Evalua
   return first.evaluation_result_id < second.evaluation_result_id ? -1 : first.evaluation_result_id > second.evaluation_result_id ? 1 : 0;
 }
 
-/** Newest first: start time descending, then id descending (a total order, so keyset paging never skips or repeats). */
-export function compareNewestFirst(first: { startedAtMs: number; caseResultId: string }, second: { startedAtMs: number; caseResultId: string }): number {
+/**
+ * The list's order, newest first: start time, then Case Result id, trace id, tenant and service, each descending — a
+ * total order of the list's rows (TraceCursor), so keyset paging never skips or repeats one. The ClickHouse adapter
+ * orders by the same columns; the texts compare as it compares them, by their UTF-8 bytes (compareUtf8).
+ */
+export function compareNewestFirst(first: TraceCursor, second: TraceCursor): number {
   if (first.startedAtMs !== second.startedAtMs) return second.startedAtMs - first.startedAtMs;
-  return first.caseResultId < second.caseResultId ? 1 : first.caseResultId > second.caseResultId ? -1 : 0;
+  return compareUtf8(second.caseResultId, first.caseResultId) || compareUtf8(second.traceId, first.traceId) || compareUtf8(second.tenantId, first.tenantId) || compareUtf8(second.serviceName, first.serviceName);
+}
+
+/**
+ * Two texts in the order of their UTF-8 bytes, as the engine compares Strings (that is, by code point). JavaScript's
+ * `<` compares UTF-16 code units, which puts a character above U+FFFF (a surrogate pair) before U+E000–U+FFFF.
+ */
+export function compareUtf8(first: string, second: string): number {
+  return first === second ? 0 : Buffer.compare(Buffer.from(first, "utf8"), Buffer.from(second, "utf8"));
 }

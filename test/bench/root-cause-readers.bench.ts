@@ -31,6 +31,22 @@
  * The Failures page takes ~41–45 % less; the trace list ~3–7 % more: its statements' reviews of the named requests
  * are read in two aggregation steps (per reviewer, then per case) where the cause alone took one (~1 ms a statement,
  * measured alone; one step with uniqExactIf for the agreements was no faster).
+ *
+ * Notes (2026-12-05, aa7f52f: the Failures page and the trace list's root-cause filter and column count requests, a
+ * Case Result id's trace and start, each under the evaluator's cause written with it; 2 cores shared with other
+ * helpers' tests, load average 6–9, so only the figures of one run compare). A worktree of HEAD (the checkout held
+ * another helper's unfinished trace reader) with aa7f52f^'s three files as `--baseline` (made as above), alternating,
+ * the same answers in every run. Median CPU of the process, before → after:
+ *     4,000 requests (31 rounds)   Failures page 26.6 → 30.1 ms; trace list, reviewers' cause 108.8 → 124.0,
+ *                                  evaluator's cause 110.3 → 127.4
+ *     20,000 requests (21 rounds)  Failures page 35.5 → 42.6; trace list 143.9 → 154.4 and 148.9 → 162.8
+ * The Failures page takes ~13–20 % more: its rows carry their trace, the failing requests are grouped by id, trace
+ * and start, and the evaluator's causes grouped by and joined on the three (the rollup's cost,
+ * root-cause-rollup.bench.ts). The trace list ~7–15 % more: its filter's check read each named id's requests again
+ * from trace_list over the window, and every page's column attributes its 50 requests per request. Since, the check
+ * takes the rows it checks as the requests (clickhouse-trace-reader.ts CHECKED_REQUESTS): against aa7f52f, 20,000
+ * requests, 21 rounds, load 12–13: trace list 145.8 → 142.9 and 140.4 → 137.8 ms, the Failures page unchanged
+ * (42.5 / 42.1); its larger effect shows at 2,000,000 traces (trace-list-filters.bench.ts).
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";

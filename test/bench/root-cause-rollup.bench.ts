@@ -45,6 +45,23 @@
  *   within the runs' spread. Expected: a run refreshes its one or two minutes two or three times, so ~15 ms of the
  *   engine saved a refresh is well under 1 % of the ~10 s of CPU 16,000 spans take; the statement alone cannot
  *   have made the 4–6 % measured between 648 / 620 and 686 / 643 µs, which is the size of this benchmark's spread.
+ *
+ * Notes (2026-12-05, aa7f52f: a failing request is a Case Result id's trace and start, so a case sent again counts
+ * once per request; 2 cores shared with other helpers' tests, load average 1.2 at the first run and up to 9.7 at the
+ * last, so only the figures of one run compare; CPU is the steadier figure). aa7f52f^'s root-causes.ts as
+ * `--baseline` (made as above), alternating, the same rows in every store (the generated requests are each sent once). Median CPU
+ * of the process, before → after:
+ *     4,000 requests (51 rounds, load 1.6)       no reviews 34.9 → 37.2 ms, reviews elsewhere 38.0 → 41.5, within 37.8 → 40.3
+ *     20,000 requests (31 rounds, load 1.6–5.5)  no reviews 52.3 → 57.4, reviews elsewhere 56.0 → 64.0, within 59.3 → 64.7
+ *     100,000 requests (15 rounds, load 5.5–9.7) no reviews 129.4 → 158.8, reviews elsewhere 133.5 → 165.3, within 186.2 → 225.3
+ *   (+6–9 %, +9–14 %, +21–24 %; wall time +7–43 %, noisier). What it costs: the requests are grouped by (case_result_id,
+ *   trace_id, started_at) instead of by id, so each refreshed row hashes a trace id (32 characters) and a DateTime64
+ *   beside its id; the evaluator's causes grouped by and joined on the same three keys cost nothing measurable. At
+ *   50,000 requests (no reviews, 21 rounds, load 3.5, test/probe-tmp scratch script): before 87.2 ms, after 99.1,
+ *   after with the causes grouped and joined by id alone 98.5. A refresh recomputes the minutes just written (a few
+ *   thousand requests at serve's rates: a few ms more a refresh), so the cost grows with a minute's requests only.
+ *   Not looked for: a cheaper per-request grouping; grouping by id alone is what aa7f52f corrected (a case sent again
+ *   counted once or twice by the order of refreshes), and a hash of the trace id in its place could merge two.
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";

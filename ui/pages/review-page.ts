@@ -9,6 +9,7 @@ import { incompleteReviewNotice, incompletionOf, REVIEWERS_PER_CASE, type Review
 import { optional, page, verdictBadge, type Markup, type Viewer } from "./layout.js";
 import { listedVerdict, type ListedTrace } from "./traces-page.js";
 import { encodeCursor } from "./trace-query.js";
+import { reviewAddress, traceAddress } from "./trace-address.js";
 import type { TraceCursor } from "../../store/ports/trace-reader.js";
 import { utcTime } from "./utc-time.js";
 
@@ -64,7 +65,7 @@ export function reviewQueuePage(viewer: Viewer, queue: readonly QueueItem[], mor
 <div id="labels-files"><a href="/api/labels.jsonl" download>Export labels (JSONL)</a> · <form style="display:inline" method="post" action="/review/import" enctype="multipart/form-data"><label>Labels file (JSONL) <input type="file" name="file" accept=".jsonl"></label> <button type="submit">Import labels</button></form></div>
 ${undecidedLink(undecidedOnly)}
 <table id="queue"><thead><tr><th>started (UTC)</th><th>case</th><th>verdict</th><th>reviewers</th><th>you</th><th>query</th></tr></thead><tbody>
-${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${utcTime(item.startedAt)}</td><td><a href="/review/${encodeURIComponent(item.caseResultId)}">${item.caseId || item.caseResultId}</a></td>
+${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${utcTime(item.startedAt)}</td><td><a href="${reviewAddress(item.caseResultId, item.traceId)}">${item.caseId || item.caseResultId}</a></td>
 <td>${queueVerdict(item)}</td><td>${item.reviewers} of ${REVIEWERS_PER_CASE}</td><td>${item.labelledByMe ? "labelled" : "to do"}</td><td class="text">${optional(item.query)}</td></tr>`)}
 </tbody></table>${queue.length === 0 ? html`<p id="queue-empty" class="muted">Nothing waits for review: the evaluation routed no stored case to review (automatic verdict review_required).</p>` : ""}${more === null ? "" : html`<p><a id="more" href="${more}">More →</a></p>`}
 <section id="agreement"><h2>Agreement between reviewers</h2><table id="reviewer-kappa"><thead><tr><th>metric</th><th>reviewers</th><th>items</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>
@@ -106,10 +107,10 @@ export function reviewItemPage(viewer: Viewer, detail: TraceDetail, metrics: rea
   const incompletion = incompletionOf(result);
   const body = html`${message === null ? "" : message.kind === "notice" ? html`<p class="notice" id="message" role="status">${message.text}</p>` : html`<p class="error" id="error" role="alert">Not saved: ${message.text}</p>`}
 ${incompletion === null ? "" : html`<p class="notice" id="incomplete-request">Note: ${incompleteReviewNotice(incompletion)}. Reviewers who agree on a pass leave it failed; label what failed and the root cause.</p>`}
-<section><p><a href="/traces/${encodeURIComponent(result.case_result_id)}">Open the trace</a> · automatic verdict ${verdictBadge(result.quality_status, false)}</p>
+<section><p><a href="${traceAddress(result.case_result_id, result.trace_id)}" id="open-trace">Open the trace</a> · automatic verdict ${verdictBadge(result.quality_status, false)}</p>
 <h2>Query</h2><pre>${optional(result.rag_observation.query)}</pre><h2>Answer</h2><pre>${optional(result.output)}</pre>
 <h2>Evaluation Results</h2><ul>${detail.evaluationResults.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul></section>
-<form method="post" action="/review/${encodeURIComponent(result.case_result_id)}" id="review-form"><section><h2>Your labels (${viewer.reviewer})</h2><table>
+<form method="post" action="${reviewAddress(result.case_result_id, result.trace_id)}" id="review-form"><section><h2>Your labels (${viewer.reviewer})</h2><table>
 ${metrics.map((metric) => html`<tr><th id="metric-${metric}">${metric}</th><td role="radiogroup" aria-labelledby="metric-${metric}"><label><input type="radio" name="metric:${metric}" value="pass" aria-label="${metric}: pass" ${myVerdict(metric) === "pass" ? "checked" : ""}> pass</label>
 <label><input type="radio" name="metric:${metric}" value="fail" aria-label="${metric}: fail" ${myVerdict(metric) === "fail" ? "checked" : ""}> fail</label></td></tr>`)}
 </table>${metrics.length === 0 ? html`<p class="muted">No evaluator of this case decided a metric, errored or asked for review; label the root cause or comment.</p>` : ""}

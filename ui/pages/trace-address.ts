@@ -1,7 +1,8 @@
 /**
  * The address of one request's trace page. A case of a run sent again (after midnight UTC, from a renamed service)
  * keeps its Case Result id under each request, and the list shows each request: the trace id in `?trace=` opens that
- * request's trace (TraceReader.readTrace), where the id alone opens the newest request's.
+ * request's trace (TraceReader.readTrace), where the id alone opens the newest request's; its review page
+ * (`/review/<id>?trace=`) likewise.
  */
 import type { TraceRequest } from "../../store/ports/trace-reader.js";
 
@@ -39,7 +40,16 @@ export function traceIdOfSeveralRequests(traceId: string, count: number): string
 
 /** `/traces/<id>?trace=<trace id>`; without the parameter when the request carried no trace id. */
 export function traceAddress(caseResultId: string, traceId: string): string {
-  const base = `/traces/${encodeURIComponent(caseResultId)}`;
+  return requestAddress("/traces", caseResultId, traceId);
+}
+
+/** `/review/<id>?trace=<trace id>`: the review of one request, as its trace page's address names it. */
+export function reviewAddress(caseResultId: string, traceId: string): string {
+  return requestAddress("/review", caseResultId, traceId);
+}
+
+function requestAddress(pages: "/traces" | "/review", caseResultId: string, traceId: string): string {
+  const base = `${pages}/${encodeURIComponent(caseResultId)}`;
   return traceId === "" ? base : `${base}?${TRACE_PARAMETER}=${encodeURIComponent(traceId)}`;
 }
 
@@ -49,9 +59,9 @@ export function requestedTrace(parameters: URLSearchParams): TraceRequest | unde
   return traceId === null || traceId === "" ? undefined : { traceId };
 }
 
-/** What a trace address that finds nothing is told (404). */
-export function traceNotStored(caseResultId: string, request: TraceRequest | undefined): string {
+/** What a trace (or, with pages "/review", a review) address that finds nothing is told (404). */
+export function traceNotStored(caseResultId: string, request: TraceRequest | undefined, pages: "/traces" | "/review" = "/traces"): string {
   return request === undefined
     ? `no trace with case result id "${caseResultId}" is stored`
-    : `no trace with case result id "${caseResultId}" and trace id "${request.traceId}" is stored: open /traces/${encodeURIComponent(caseResultId)} for its newest request`;
+    : `no trace with case result id "${caseResultId}" and trace id "${request.traceId}" is stored: open ${pages}/${encodeURIComponent(caseResultId)} for its newest request`;
 }

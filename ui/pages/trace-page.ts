@@ -21,6 +21,7 @@ import { optional, page, verdictBadge, type Markup, type Viewer } from "./layout
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { parseThreshold } from "../../evaluators/threshold.js";
 import { utcTime } from "./utc-time.js";
+import { reviewAddress } from "./trace-address.js";
 import { accessVerdict, principalOf, type Principal } from "../../evaluators/rules/retrieval-access-control.js";
 import { STAGE_TEXT } from "../../evaluators/rules/retrieval-permission.js";
 import { compareRerank, MAXIMUM_RANKS_SHOWN } from "./rerank-comparison.js";
@@ -66,7 +67,7 @@ export function tracePage(viewer: Viewer, detail: TraceDetail, human: HumanVerdi
 ${
   observation.malformed_attributes.length === 0
     ? ""
-    : html`<section id="malformed-attributes"><h2>Attributes not taken as sent</h2><p class="muted">The collector refused or changed these span attributes; a field they would have filled shows as missing.</p><table><thead><tr><th>span</th><th>attribute</th><th>kind</th><th>why</th></tr></thead><tbody>${observation.malformed_attributes.map(
+    : html`<section id="malformed-attributes"><h2>Attributes not taken as sent</h2><p class="muted">The collector refused, changed or could not read these span attributes; a field they would have filled shows as missing.</p><table><thead><tr><th>span</th><th>attribute</th><th>kind</th><th>why</th></tr></thead><tbody>${observation.malformed_attributes.map(
         (note) => html`<tr><td>${note.span_name}</td><td>${note.attribute}</td><td>${note.kind}</td><td>${note.error}</td></tr>`,
       )}</tbody></table></section>`
 }
@@ -105,7 +106,7 @@ ${rerankSection(detail, principal, gold, cited)}
 ${rootCauseSection(detail, rootCause)}
 <section id="judge"><h2>Judge verdicts</h2>${judged.length === 0 ? html`<p class="muted">Not judged.</p>` : html`<ul>${judged.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul>`}</section>
 <section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`} <span class="muted">${utcTime(label.labeled_at)} UTC</span></li>`)}</ul>`}
-<p><a href="/review/${encodeURIComponent(result.case_result_id)}">Label this case</a></p></section>
+<p><a href="${reviewAddress(result.case_result_id, result.trace_id)}" id="label-case">Label this case</a></p></section>
 ${rawSpansSection(detail, observation.span_count)}`;
   return page(`Trace ${result.trace_id || result.case_result_id}`, viewer, body);
 }

@@ -2,7 +2,7 @@
 import { qualityStatus } from "../../contracts/case-result.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { failure, success, type Result } from "../../core/result.js";
-import type { TraceCursor, TraceFilter } from "../../store/ports/trace-reader.js";
+import { cursorOfStartAndId, type TraceCursor, type TraceFilter } from "../../store/ports/trace-reader.js";
 import { closestTraceMetricNames, isTraceMetricName } from "./trace-metric-names.js";
 import { asCaseResultId, asTraceId } from "./trace-address.js";
 
@@ -31,14 +31,29 @@ export function parseUiTime(name: string, value: string): Result<number, string>
   return Number.isNaN(parsed) ? failure(`${name}="${value}" is not a time: write 2026-07-08T09:30 (UTC) or an ISO 8601 time with a zone`) : success(parsed);
 }
 
+/**
+ * The longest after= taken. A cursor names the last row's start, Case Result id, trace id, tenant and service
+ * (TraceCursor), as JSON in base64url: the collector stores tenants and services of at most 128 characters
+ * (contracts/identifiers.ts, up to 384 UTF-8 bytes each) and trace ids of 32 hex digits, so one it gives out is at most
+ * ~1,300 characters; the rest is room for the longer ids other writers (`ragscope eval`, an import) may store.
+ */
+export const MAXIMUM_CURSOR_LENGTH = 4_000;
+
+/** The list's `next` (after=): the last row's place in the list's order, as JSON [start ms, id, trace id, tenant, service], base64url. */
 export function encodeCursor(cursor: TraceCursor): string {
-  return Buffer.from(JSON.stringify([cursor.startedAtMs, cursor.caseResultId])).toString("base64url");
+  return Buffer.from(JSON.stringify([cursor.startedAtMs, cursor.caseResultId, cursor.traceId, cursor.tenantId, cursor.serviceName])).toString("base64url");
 }
 
 function decodeCursor(text: string): Result<TraceCursor, string> {
   try {
     const value: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === "string") return success({ startedAtMs: value[0] as number, caseResultId: value[1] });
+    if (Array.isArray(value) && Number.isSafeInteger(value[0]) && value.slice(1).every((item) => typeof item === "string")) {
+      const [startedAtMs, caseResultId, traceId, tenantId, serviceName] = value as [number, string, string, string, string];
+      if (value.length === 5) return success({ startedAtMs, caseResultId, traceId, tenantId, serviceName });
+      // A link given out before the cursor named the row's trace, tenant and service (a bookmark, a shared address):
+      // read as it was read then, the rows strictly older than its start and id.
+      if (value.length === 2) return success(cursorOfStartAndId(startedAtMs, caseResultId));
+    }
   } catch {
     // Reported below.
   }
@@ -51,7 +66,8 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
     const value = parameters.get(name);
     return value === null || value.trim() === "" ? undefined : value.trim();
   };
-  for (const name of [...FILTER_PARAMETERS, "after", "limit"]) if ((parameters.get(name) ?? "").length > MAXIMUM_PARAMETER_LENGTH) return failure(`${name} is longer than ${MAXIMUM_PARAMETER_LENGTH} characters`);
+  for (const name of [...FILTER_PARAMETERS, "limit"]) if ((parameters.get(name) ?? "").length > MAXIMUM_PARAMETER_LENGTH) return failure(`${name} is longer than ${MAXIMUM_PARAMETER_LENGTH} characters`);
+  if ((parameters.get("after") ?? "").length > MAXIMUM_CURSOR_LENGTH) return failure(`after is longer than ${MAXIMUM_CURSOR_LENGTH} characters: it is not a cursor this server gave out; start again from the first page`);
   filter.service = text("service");
   filter.tenant = text("tenant");
   filter.route = text("route");

@@ -202,6 +202,10 @@ describe("a form posted after the session ended", () => {
       assert.equal(answer.status, 401, String(referer));
       assert.equal(nextOf(await answer.text()), expected, String(referer));
     }
+    // The form of one request of a case sent again posts to its address with `?trace=`: without a Referer, that request's page.
+    const ofRequest = await postReviewWithoutReferer(failedCase, "?trace=0af7651916cd43dd8448eb211c80319c");
+    assert.equal(ofRequest.status, 401);
+    assert.equal(nextOf(await ofRequest.text()), `/review/${failedCase}?trace=0af7651916cd43dd8448eb211c80319c`);
     const imported = await fetch(`${serve.uiUrl}/review/import`, { method: "POST", redirect: "manual", headers: { origin: own, "sec-fetch-site": "same-origin", accept: "text/html" }, body: multipartFile("labels.jsonl", '{"case_result_id":"x"}\n') });
     assert.equal(imported.status, 401);
     const importPage = await imported.text();
@@ -271,9 +275,9 @@ describe("a form posted after the session ended", () => {
 
 });
 
-function postReviewWithoutReferer(caseResultId: string): Promise<Response> {
+function postReviewWithoutReferer(caseResultId: string, search = ""): Promise<Response> {
   const own = new URL(serve.uiUrl).origin;
-  return fetch(`${serve.uiUrl}/review/${caseResultId}`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: own, "sec-fetch-site": "same-origin" }, body: "comment=x" });
+  return fetch(`${serve.uiUrl}/review/${caseResultId}${search}`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: own, "sec-fetch-site": "same-origin" }, body: "comment=x" });
 }
 
 /** A multipart body with one file part, as the import form sends it. */

@@ -94,7 +94,8 @@ async function alicePage(uiUrl: string): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
   page.on("console", (message) => {
     // The refused partial pass answers 400 (with the form again) on purpose; Chromium logs any 4xx page load.
-    const refusedReview = message.location().url.endsWith(`/review/${listedTwice}`) && message.text().includes("status of 400");
+    // The form posts for the request it shows: `/review/<id>?trace=<its trace id>`.
+    const refusedReview = message.location().url !== "" && new URL(message.location().url).pathname === `/review/${listedTwice}` && message.text().includes("status of 400");
     if (message.type() === "error" && !refusedReview) consoleErrors.push(message.text());
   });
   page.on("pageerror", (error) => consoleErrors.push(error.message));
@@ -157,7 +158,7 @@ describe("a review decides a case only once two reviewers agree", () => {
       await alice.getByRole("radio", { name: "retrieval.ranking: pass" }).check();
       await alice.selectOption("select[name=root_cause]", "CHUNK_BAD");
       await alice.fill("textarea[name=comment]", "the duplicate is the retriever's, the answer is right");
-      const [refused] = await Promise.all([alice.waitForResponse((response) => response.request().method() === "POST" && response.url().endsWith(`/review/${listedTwice}`)), alice.click("#save-labels")]);
+      const [refused] = await Promise.all([alice.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === `/review/${listedTwice}`), alice.click("#save-labels")]);
       assert.equal(refused.status(), 400);
       await alice.waitForSelector("#error");
       const reason = (await alice.locator("#error").textContent()) ?? "";

@@ -88,7 +88,8 @@ describe("the review form and the label import", () => {
     const reason = /<p class="error" id="error" role="alert">Not saved: a case passes review only with every metric labelled: ([\w., ]+) have no label of yours yet/.exec(page);
     assert.ok(reason, page);
     assert.deepEqual(reason[1]!.split(", ").sort(), ["completeness", "faithfulness", "online.groundedness"]);
-    assert.match(page, /<form method="post" action="\/review\/cr_review_form" id="review-form">/);
+    // The form posts for the request it shows (its trace id), as the review page's own address names it.
+    assert.ok(page.includes(`<form method="post" action="/review/cr_review_form?trace=${buildCaseResult().trace_id}" id="review-form">`), "the form's address");
     assert.match(page, /name="metric:retrieval\.ranking" value="pass" aria-label="retrieval\.ranking: pass" checked>/);
     assert.doesNotMatch(page, /name="metric:completeness" value="(pass|fail)" aria-label="[^"]+" checked>/, "nothing chosen that she did not choose");
     assert.match(page, /<option value="CHUNK_BAD" selected>/);

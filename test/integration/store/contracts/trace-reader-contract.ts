@@ -10,7 +10,8 @@ import type { CaseResult } from "../../../../contracts/case-result.js";
 import type { EvaluationResult } from "../../../../contracts/evaluation-result.js";
 import { newHumanLabel } from "../../../../evaluators/judge/calibration/human-label.js";
 import { buildCase, buildCaseResult } from "../../../support/case-results.js";
-import { compareEvaluationResults, type TraceCursor, type TraceFilter } from "../../../../store/ports/trace-reader.js";
+import { compareEvaluationResults, cursorOfStartAndId, type TraceCursor, type TraceFilter } from "../../../../store/ports/trace-reader.js";
+import { evaluatedRequest } from "../../../support/evaluated-request.js";
 import { sendCaseAgain, sendFailingCaseAgain, SAME_DAY } from "./case-sent-again.js";
 import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
 
@@ -176,7 +177,7 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(none, { traces: [], next: null });
       // Keyset pages under the filter: each trace once, in order.
       const first = await subject.store.traces.listTraces({ rootCause: "HALLUCINATION" }, { after: null, limit: 1 });
-      assert.deepEqual([first.traces.map((trace) => [trace.caseResultId, trace.rootCause]), first.next], [[["cr_d", "HALLUCINATION"]], { startedAtMs: Date.parse(at(4)), caseResultId: "cr_d" }]);
+      assert.deepEqual([first.traces.map((trace) => [trace.caseResultId, trace.rootCause]), first.next], [[["cr_d", "HALLUCINATION"]], { startedAtMs: Date.parse(at(4)), caseResultId: "cr_d", traceId: "trace_cr_d", tenantId: "t1", serviceName: "shop" }]);
       const second = await subject.store.traces.listTraces({ rootCause: "HALLUCINATION" }, { after: first.next, limit: 1 });
       assert.deepEqual([second.traces.map((trace) => [trace.caseResultId, trace.rootCause]), second.next], [[["cr_b", "HALLUCINATION"]], null]);
     });
@@ -193,9 +194,9 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       } while (after !== null && pages < 10);
       assert.deepEqual(seen, ["cr_e", "cr_d", "cr_c", "cr_b", "cr_a"]);
       assert.equal(pages, 3);
-      const filtered = await subject.store.traces.listTraces({ service: "shop" }, { after: { startedAtMs: Date.parse(at(4)), caseResultId: "cr_d" }, limit: 1 });
+      const filtered = await subject.store.traces.listTraces({ service: "shop" }, { after: { startedAtMs: Date.parse(at(4)), caseResultId: "cr_d", traceId: "trace_cr_d", tenantId: "t1", serviceName: "shop" }, limit: 1 });
       assert.deepEqual(filtered.traces.map((trace) => trace.caseResultId), ["cr_b"]);
-      assert.deepEqual(filtered.next, { startedAtMs: Date.parse(at(2)), caseResultId: "cr_b" });
+      assert.deepEqual(filtered.next, { startedAtMs: Date.parse(at(2)), caseResultId: "cr_b", traceId: "trace_cr_b", tenantId: "t2", serviceName: "shop" });
     });
 
     test("one trace comes back as stored, with its Evaluation Results and its Eval Case", async () => {
@@ -285,7 +286,7 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
         assert.deepEqual((await resent.store.traces.listTraces({ ...ofRun, service: "support-bot" }, { after: null, limit: 10 })).traces.map((trace) => trace.traceId), ["a".repeat(32)]);
         // Keyset pages of one request each: both requests, once each.
         const page = await resent.store.traces.listTraces(ofRun, { after: null, limit: 1 });
-        assert.deepEqual([page.traces.map((trace) => trace.traceId), page.next], [["b".repeat(32)], { startedAtMs: Date.parse("2026-07-08T00:01:00.000Z"), caseResultId: "cr_resent" }]);
+        assert.deepEqual([page.traces.map((trace) => trace.traceId), page.next], [["b".repeat(32)], { startedAtMs: Date.parse("2026-07-08T00:01:00.000Z"), caseResultId: "cr_resent", traceId: "b".repeat(32), tenantId: "t1", serviceName: "support-bot-v2" }]);
         const next = await resent.store.traces.listTraces(ofRun, { after: page.next, limit: 1 });
         assert.deepEqual([next.traces.map((trace) => trace.traceId), next.next], [["a".repeat(32)], null]);
 
@@ -397,6 +398,51 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       } finally {
         clock = Date.parse("2026-07-08T10:00:00.000Z");
       }
+    });
+
+    // After every test above (its own run, ids and traces). A harness sends a case again at once from the renamed
+    // service, in the same millisecond, and the collector rebuilds a result without a tenant from a partial trace of
+    // the second request (its trace, start and service): three rows of one Case Result id and start, each a row of the
+    // list (keyed by tenant, service, day and id). By the start and id alone they tie, and a page that ended on one of
+    // them went on after all three.
+    test("rows of one Case Result id at the same start page one by one, each once, in one order; a cursor of start and id alone reads as before", async () => {
+      const startedAt = "2026-07-08T09:50:00.000Z";
+      const request = (caseResultId: string, traceId: string, at: string, service: string, tenant: string | null) =>
+        evaluatedRequest({ runId: "run_same_start", caseResultId, caseId: `case_${caseResultId}`, traceId, startedAt: at, service, tenant, partial: tenant === null, output: `the answer of ${service}` });
+      const [first, second] = ["7".repeat(32), "8".repeat(32)];
+      assert.ok((await subject.store.results.write([request("cr_before_same_start", "9".repeat(32), "2026-07-08T09:49:00.000Z", "support-bot", "t1")])).ok);
+      assert.ok((await subject.store.results.write([request("cr_same_start", first, startedAt, "support-bot", "t1")])).ok);
+      assert.ok((await subject.store.results.write([request("cr_same_start", second, startedAt, "support-bot-v2", "t1")])).ok);
+      assert.ok((await subject.store.results.write([request("cr_same_start", second, startedAt, "support-bot-v2", null)])).ok);
+      await subject.settle();
+      const ofRun = { runId: "run_same_start" };
+      const rowOf = (trace: { caseResultId: string; traceId: string; tenantId: string; serviceName: string }) => [trace.caseResultId, trace.traceId, trace.tenantId, trace.serviceName];
+      // Newest first; at the same start the id, then the trace id, tenant and service, each descending.
+      const expected = [
+        ["cr_same_start", second, "t1", "support-bot-v2"],
+        ["cr_same_start", second, "", "support-bot-v2"],
+        ["cr_same_start", first, "t1", "support-bot"],
+        ["cr_before_same_start", "9".repeat(32), "t1", "support-bot"],
+      ];
+      const pages: string[][][] = [];
+      const cursors: (TraceCursor | null)[] = [];
+      let after: TraceCursor | null = null;
+      do {
+        const page = await subject.store.traces.listTraces(ofRun, { after, limit: 1 });
+        pages.push(page.traces.map(rowOf));
+        cursors.push(page.next);
+        after = page.next;
+      } while (after !== null && pages.length < 10);
+      const sorted = (rows: string[][]) => rows.map((row) => JSON.stringify(row)).sort();
+      assert.deepEqual(sorted(pages.flat()), sorted(expected), "the pages together hold every row, each once");
+      assert.deepEqual(pages, expected.map((row) => [row]), "one row a page, in the list's order");
+      assert.deepEqual((await subject.store.traces.listTraces(ofRun, { after: null, limit: 10 })).traces.map(rowOf), expected, "one page holds them in the same order");
+      assert.deepEqual(cursors[0], { startedAtMs: Date.parse(startedAt), caseResultId: "cr_same_start", traceId: second, tenantId: "t1", serviceName: "support-bot-v2" });
+      assert.equal(cursors[3], null);
+
+      // A "next" link given out before the cursor named the row's trace, tenant and service: the rows older than its
+      // start and id, as it was read then.
+      assert.deepEqual((await subject.store.traces.listTraces(ofRun, { after: cursorOfStartAndId(Date.parse(startedAt), "cr_same_start"), limit: 10 })).traces.map(rowOf), [expected[3]]);
     });
   });
 }
