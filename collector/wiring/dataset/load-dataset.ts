@@ -11,6 +11,8 @@
  * stack trace; duplicate `(case_id, case_version)` pairs are problems too. In
  * YAML and JSON Lines it also names its line: a YAML dataset of hundreds of
  * cases is edited by line, and `cases[212].gold_evidence[1]` is hard to find.
+ * Problems are listed in the order of the file, and their place is written
+ * the same way in every format (place-in-file.ts).
  *
  * Limits (a dataset file is input from outside): the file must be UTF-8 — a
  * byte sequence that is not is an error naming its line, never replaced
@@ -24,25 +26,23 @@ import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { LineCounter, parseAllDocuments, type Document } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument as parseYamlDocument, type Document } from "yaml";
 import type { z } from "zod";
 import { evalCase, type EvalCase } from "../../../contracts/eval-case.js";
 import { failure, success, type Result } from "../../../core/result.js";
 import { describeIssue, formatPath, parseReporting } from "./format-issues.js";
+import { compareByPlace, describePlace, type PlaceInFile } from "./place-in-file.js";
 import { isSimpleCase, simpleCase, simpleToEvalCase } from "./simple-case.js";
 
-export interface DatasetProblem {
-  /** Path inside the file, e.g. `cases[3].gold_evidence[0].document_id`. */
-  path: string;
+/**
+ * A problem and its place (place-in-file.ts): the path of the field, e.g. `cases[3].gold_evidence[0].document_id`
+ * (in JSON Lines the path inside the line's case), and in YAML and JSON Lines its line, where the field is or,
+ * when it is missing (a required field), where the nearest mapping or list holding it starts.
+ */
+export interface DatasetProblem extends PlaceInFile {
   /** The case's id when it has one, to find it in a large file. */
   caseId: string | null;
   message: string;
-  /**
-   * The 1-based line of a YAML file where the field is, or where the nearest
-   * mapping or list holding it starts when it is missing (a required field).
-   * JSON Lines paths start with their line instead.
-   */
-  line?: number;
 }
 
 /** Which case format the file used: the Eval Case template, the seed's simple format (004 §二.1), or both. */
@@ -54,8 +54,8 @@ export interface Dataset {
   datasetId: string | null;
   datasetVersion: string | null;
   cases: EvalCase[];
-  /** Where each case is in the file, as problems name it (`cases[3]`, `[3]`, `line 4`; "" for a file of one case). */
-  casePaths: string[];
+  /** Where each case is in the file, as problems name it (`line 4, cases[3]`, `[3]`, `line 4`; "" for a JSON file of one case). */
+  caseLocations: PlaceInFile[];
 }
 
 export interface DatasetLoadFailure {
@@ -66,8 +66,7 @@ export interface DatasetLoadFailure {
 }
 
 export function formatProblem(problem: DatasetProblem): string {
-  const path = problem.path === "" ? "(file)" : problem.path;
-  const where = problem.line === undefined ? path : `line ${problem.line}, ${path}`;
+  const where = describePlace(problem) || "(file)";
   const which = problem.caseId ? ` (case_id ${problem.caseId})` : "";
   return `${where}${which}: ${problem.message}`;
 }
@@ -104,7 +103,7 @@ export async function loadDatasetFile(file: string): Promise<Result<Dataset, Dat
   }
   if (!isUtf8(bytes)) {
     const line = firstLineNotUtf8(bytes);
-    return failure({ file, problems: [{ path: `line ${line}`, caseId: null, message: "not valid UTF-8: the file must be UTF-8 encoded (bytes that are not would be replaced, and ids could collide); re-save it as UTF-8" }] });
+    return failure({ file, problems: [{ path: "", line, caseId: null, message: "not valid UTF-8: the file must be UTF-8 encoded (bytes that are not would be replaced, and ids could collide); re-save it as UTF-8" }] });
   }
   return parseDataset(bytes.toString("utf8"), file);
 }
@@ -130,8 +129,14 @@ export function parseDataset(text: string, file: string): Result<Dataset, Datase
   return validateDataset(parsed.value.value, file, simpleDefaults, parsed.value.locate);
 }
 
-/** The line of a path inside a parsed document, or null when not even its first step is in the file. */
-type LineLocator = (segments: readonly (string | number)[]) => number | null;
+/** A 1-based line and column. */
+interface Position {
+  line: number;
+  column: number;
+}
+
+/** The position of a path inside a parsed document, or null when not even its first step is in the file. */
+type LineLocator = (segments: readonly (string | number)[]) => Position | null;
 
 /** A parsed file, and for YAML where each path of it is. */
 interface ParsedDocument {
@@ -140,8 +145,9 @@ interface ParsedDocument {
 }
 
 /**
- * The line of the field a problem names, or of the nearest mapping or list above it that is in the file: a
- * required field that is missing, or a field of the Eval Case a simple-format case was converted to, is not.
+ * The position of the field a problem names — its key, or its item in a list — or of the nearest one above it
+ * that is in the file: a required field that is missing, or a field of the Eval Case a simple-format case was
+ * converted to, is not.
  */
 function yamlLocator(documents: readonly Document.Parsed[], lines: LineCounter): LineLocator {
   return (segments) => {
@@ -149,24 +155,32 @@ function yamlLocator(documents: readonly Document.Parsed[], lines: LineCounter):
     const [document, inner] = documents.length > 1 ? [documents[Number(segments[0])], segments.slice(1)] : [documents[0], segments];
     if (document === undefined) return null;
     for (let length = inner.length; length >= 0; length -= 1) {
-      const node = length === 0 ? document.contents : document.getIn(inner.slice(0, length), true);
-      const offset = (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
-      if (offset !== undefined) return lines.linePos(offset).line;
+      const offset = length === 0 ? rangeStart(document.contents) : fieldStart(document, inner.slice(0, length));
+      if (offset !== undefined) {
+        const { line, col } = lines.linePos(offset);
+        return { line, column: col };
+      }
     }
     return null;
   };
 }
 
+/** Where a field starts: its key in a mapping (the value of a block mapping starts on the next line), its item in a list. */
+function fieldStart(document: Document.Parsed, segments: readonly (string | number)[]): number | undefined {
+  const parent = segments.length === 1 ? document.contents : document.getIn(segments.slice(0, -1), true);
+  const last = segments.at(-1)!;
+  if (isMap(parent)) return rangeStart(parent.items.find((pair) => isScalar(pair.key) && String(pair.key.value) === String(last))?.key);
+  if (isSeq(parent) && typeof last === "number") return rangeStart(parent.items[last]);
+  return undefined;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  return (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
+}
+
 /** `cases[3].gold_evidence[0].document_id` as the steps a YAML document is walked by. */
 function pathSegments(problemPath: string): (string | number)[] {
   return [...problemPath.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((match) => (match[2] !== undefined ? Number(match[2]) : match[1]!));
-}
-
-/** `located`: the path to find the line of, when it is not the problem's path (an unknown field's own key). */
-function withLine(problem: DatasetProblem, locate: LineLocator | undefined, located = problem.path): DatasetProblem {
-  if (locate === undefined || /^line \d/.test(problem.path)) return problem;
-  const line = locate(pathSegments(located));
-  return line === null ? problem : { ...problem, line };
 }
 
 function parseDocument(text: string, file: string): Result<ParsedDocument, DatasetProblem[]> {
@@ -190,13 +204,12 @@ function parseDocument(text: string, file: string): Result<ParsedDocument, Datas
   for (const document of list) {
     for (const error of document.errors) {
       const position = error.linePos?.[0];
-      const where = position ? `line ${position.line}, column ${position.col}` : "";
-      // The library's message ends with the position again ("… at line 1, column 5:", before a code excerpt): said once, in the path.
+      // The library's message ends with the position again ("… at line 1, column 5:", before a code excerpt): said once, in the place.
       const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-      problems.push({ path: where, caseId: null, message: `invalid YAML: ${message}` });
+      problems.push({ path: "", ...(position ? { line: position.line, column: position.col } : {}), caseId: null, message: `invalid YAML: ${message}` });
     }
   }
-  if (problems.length > 0) return failure(problems);
+  if (problems.length > 0) return failure(problems.sort(compareByPlace));
   try {
     const locate = yamlLocator(list, lineCounter);
     if (list.length > 1) return success({ value: list.map((document) => document.toJS({ maxAliasCount: MAX_YAML_ALIASES })), locate });
@@ -207,6 +220,9 @@ function parseDocument(text: string, file: string): Result<ParsedDocument, Datas
   }
 }
 
+/** Longest JSON Lines line whose problems are placed by column (the YAML parser needs about 45 times its size). */
+const MAX_LOCATED_LINE_CHARACTERS = 1024 * 1024;
+
 /**
  * The lines of a JSON Lines file: the cases that parsed with their line numbers, and a problem per line that did
  * not. A class, so that no JSON document can pass for one.
@@ -215,7 +231,32 @@ class JsonLines {
   readonly cases: unknown[] = [];
   /** The 1-based line of each case (blank lines are skipped, so the index is not the line). */
   readonly lineNumbers: number[] = [];
+  /** Where each case's line starts in `text`, to place a problem on it by column. */
+  readonly lineStarts: number[] = [];
   readonly problems: DatasetProblem[] = [];
+  private located: { index: number; locate: LineLocator } | null = null;
+
+  constructor(private readonly text: string) {}
+
+  /**
+   * The line of a case, and the column of a field on it: the line is read again with the YAML parser (JSON is
+   * YAML), which keeps positions, only for a case with a problem, and its problems come one after the other.
+   */
+  positionOf(index: number, segments: readonly (string | number)[]): Pick<PlaceInFile, "line" | "column"> {
+    const line = this.lineNumbers[index]!;
+    // The case is the whole line.
+    if (segments.length === 0) return { line };
+    if (this.located?.index !== index) {
+      const start = this.lineStarts[index]!;
+      const end = this.text.indexOf("\n", start);
+      const lineText = this.text.slice(start, end === -1 ? undefined : end);
+      const counter = new LineCounter();
+      const document = lineText.length <= MAX_LOCATED_LINE_CHARACTERS ? parseYamlDocument(lineText, { lineCounter: counter }) : null;
+      this.located = { index, locate: document === null || document.errors.length > 0 ? () => null : yamlLocator([document], counter) };
+    }
+    const position = this.located.locate(segments);
+    return position === null ? { line } : { line, column: position.column };
+  }
 }
 
 /**
@@ -223,15 +264,20 @@ class JsonLines {
  * lines are still checked: one bad line must not hide the problems of the rest (validate prints every problem).
  */
 function parseJsonLines(text: string): Result<JsonLines, DatasetProblem[]> {
-  const parsed = new JsonLines();
+  const parsed = new JsonLines(text);
+  let start = 0;
   text.split("\n").forEach((line, index) => {
+    const lineStart = start;
+    start += line.length + 1;
     if (line.trim() === "") return;
     try {
       parsed.cases.push(JSON.parse(line));
       parsed.lineNumbers.push(index + 1);
+      parsed.lineStarts.push(lineStart);
     } catch (error) {
       parsed.problems.push({
-        path: `line ${index + 1}`,
+        path: "",
+        line: index + 1,
         caseId: caseIdOfBrokenLine(line),
         message: `invalid JSON: ${(error as Error).message}; a JSON Lines file holds one complete JSON object per line, such as {"id": "q1", "question": "…"} — check the quotes, commas and braces, and that the case is not broken over several lines`,
       });
@@ -253,26 +299,22 @@ interface DatasetHeader {
 
 function validateDataset(root: unknown, file: string, simpleDefaults: { datasetId: string; datasetVersion: string }, locate?: LineLocator): Result<Dataset, DatasetLoadFailure> {
   const problems: DatasetProblem[] = [];
-  /** A problem of one of the cases' fields; an unknown field is placed at its own line, not its case's. */
-  const issueProblem = (issue: z.core.$ZodIssue, pathOf: (inner: string) => string, caseId: string | null): DatasetProblem => {
-    const problemPath = pathOf(formatPath(issue.path));
-    const problem = { path: problemPath, caseId, message: describeIssue(issue) };
-    return withLine(problem, locate, issue.code === "unrecognized_keys" && issue.keys.length > 0 ? pathOf(formatPath([...issue.path, issue.keys[0]!])) : problemPath);
-  };
+  const jsonLines = root instanceof JsonLines ? root : null;
   let header: DatasetHeader = { datasetId: null, datasetVersion: null };
   let rawCases: unknown[];
+  /** A case's path in the file; "" in JSON Lines, where the line says which case it is. */
   let prefix: (index: number) => string;
 
-  if (root instanceof JsonLines) {
-    rawCases = root.cases;
-    problems.push(...root.problems);
-    prefix = (index) => `line ${root.lineNumbers[index]}`;
+  if (jsonLines !== null) {
+    rawCases = jsonLines.cases;
+    problems.push(...jsonLines.problems);
+    prefix = () => "";
   } else if (Array.isArray(root)) {
     rawCases = root;
     prefix = (index) => `[${index}]`;
   } else if (isRecord(root) && "cases" in root) {
     if (!Array.isArray(root.cases)) {
-      return failure({ file, problems: [{ path: "cases", caseId: null, message: "must be a list of cases" }] });
+      return failure({ file, problems: [{ path: "cases", ...positionIn(locate, ["cases"]), caseId: null, message: "must be a list of cases" }] });
     }
     header = {
       datasetId: scalarText(root.dataset_id),
@@ -280,7 +322,7 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
     };
     const allowed = new Set(["dataset_id", "dataset_version", "description", "cases", "run", "metadata"]);
     for (const key of Object.keys(root)) {
-      if (!allowed.has(key)) problems.push({ path: key, caseId: null, message: `unknown dataset field; allowed: ${[...allowed].join(", ")}` });
+      if (!allowed.has(key)) problems.push({ path: key, ...positionIn(locate, [key]), caseId: null, message: `unknown dataset field; allowed: ${[...allowed].join(", ")}` });
     }
     rawCases = root.cases;
     prefix = (index) => `cases[${index}]`;
@@ -291,18 +333,41 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
     return failure({ file, problems: [{ path: "", caseId: null, message: "expected one case, a list of cases, or { dataset_id, dataset_version, cases }" }] });
   }
 
+  const pathOf = (index: number, inner: string) => {
+    const base = prefix(index);
+    return base === "" ? inner : inner === "" ? base : `${base}.${inner}`;
+  };
+  /** Where a field of a case is: YAML walks the whole file; JSON Lines reads the case's own line. */
+  const positionOf = (index: number, inner: string) => (jsonLines !== null ? jsonLines.positionOf(index, pathSegments(inner)) : positionIn(locate, pathSegments(pathOf(index, inner))));
+  /** Where a case is, for a message naming it: its line and path, no column. */
+  const caseLocation = (index: number): PlaceInFile => {
+    const { line } = positionOf(index, "");
+    return line === undefined ? { path: prefix(index) } : { path: prefix(index), line };
+  };
+  /**
+   * The problems of one issue with a case's fields. Unknown fields are one problem each, named and placed by
+   * their own key: where they are in the file, not where their case starts.
+   */
+  const issueProblems = (issue: z.core.$ZodIssue, index: number, caseId: string | null): DatasetProblem[] => {
+    const issues = issue.code === "unrecognized_keys" ? issue.keys.map((key) => ({ ...issue, keys: [key], path: [...issue.path, key] })) : [issue];
+    return issues.map((each) => {
+      const inner = formatPath(each.path);
+      return { path: pathOf(index, inner), ...positionOf(index, inner), caseId, message: describeIssue(each) };
+    });
+  };
+
   // A JSON Lines file whose every line is broken has those problems already; "no cases" would add nothing.
-  if (rawCases.length === 0 && problems.length === 0) problems.push({ path: prefix(0).replace(/\[0\]$/, ""), caseId: null, message: "the dataset has no cases" });
+  if (rawCases.length === 0 && problems.length === 0) {
+    const path = prefix(0).replace(/\[0\]$/, "");
+    // `cases: []` is placed at its key; an empty list that is the whole file needs no place.
+    problems.push({ path, ...(path === "" ? {} : positionIn(locate, pathSegments(path))), caseId: null, message: "the dataset has no cases" });
+  }
 
   const cases: EvalCase[] = [];
-  const casePaths: string[] = [];
+  const caseLocations: PlaceInFile[] = [];
   const seen = new Map<string, number>();
   let simpleCount = 0;
   rawCases.forEach((raw, index) => {
-    const pathOf = (inner: string) => {
-      const base = prefix(index);
-      return base === "" ? inner : inner === "" ? base : `${base}.${inner}`;
-    };
     let candidate: unknown = raw;
     let caseId = isRecord(raw) ? scalarText(raw.case_id) : null;
     if (isSimpleCase(raw)) {
@@ -310,7 +375,7 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
       caseId = scalarText((raw as Record<string, unknown>).id);
       const simple = parseReporting(simpleCase, raw);
       if (!simple.success) {
-        for (const issue of simple.error.issues) problems.push(issueProblem(issue, pathOf, caseId));
+        for (const issue of simple.error.issues) problems.push(...issueProblems(issue, index, caseId));
         return;
       }
       candidate = simpleToEvalCase(simple.data, { datasetId: header.datasetId ?? simpleDefaults.datasetId, datasetVersion: header.datasetVersion ?? simpleDefaults.datasetVersion });
@@ -320,28 +385,37 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
       : candidate;
     const parsed = parseReporting(evalCase, withHeader);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push(issueProblem(issue, pathOf, caseId));
+      for (const issue of parsed.error.issues) problems.push(...issueProblems(issue, index, caseId));
       return;
     }
     const identity = `${parsed.data.case_id}@${parsed.data.case_version}`;
     const earlier = seen.get(identity);
     if (earlier !== undefined) {
-      problems.push({ path: `${prefix(index)}.case_id`, caseId, message: `duplicate case_id and case_version; first defined at ${prefix(earlier)} — give this case a case_id of its own, or a new case_version if it is a changed version of that case` });
+      // A simple-format case gives its id as `id`: the problem names the field the file has.
+      const idField = isSimpleCase(raw) ? "id" : "case_id";
+      problems.push({
+        path: pathOf(index, idField),
+        ...positionOf(index, idField),
+        caseId,
+        message: `duplicate case_id and case_version; first defined at ${describePlace(caseLocation(earlier)) || "the file's first case"} — give this case a case_id of its own, or a new case_version if it is a changed version of that case`,
+      });
       return;
     }
     seen.set(identity, index);
     cases.push(parsed.data);
-    casePaths.push(prefix(index));
+    caseLocations.push(caseLocation(index));
   });
 
-  // JSON Lines: the lines that are not JSON were found first; every problem is listed in the order of the file.
-  if (root instanceof JsonLines) problems.sort((left, right) => lineOf(left) - lineOf(right));
-  if (problems.length > 0) return failure({ file, problems: problems.map((problem) => (problem.line === undefined ? withLine(problem, locate) : problem)) });
+  // In the order of the file (a JSON Lines line that is not JSON was found before the cases were checked).
+  if (problems.length > 0) return failure({ file, problems: problems.sort(compareByPlace) });
   const format: DatasetFormat = simpleCount === 0 ? "eval_case" : simpleCount === rawCases.length ? "simple" : "mixed";
-  return success({ file, format, datasetId: header.datasetId, datasetVersion: header.datasetVersion, cases, casePaths });
+  return success({ file, format, datasetId: header.datasetId, datasetVersion: header.datasetVersion, cases, caseLocations });
 }
 
-const lineOf = (problem: DatasetProblem) => Number(/^line (\d+)/.exec(problem.path)?.[1] ?? 0);
+/** A path's position in a YAML file, as a place's line and column; nothing for JSON (no locator) or when it is not found. */
+function positionIn(locate: LineLocator | undefined, segments: readonly (string | number)[]): Pick<PlaceInFile, "line" | "column"> {
+  return locate?.(segments) ?? {};
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -20,6 +20,11 @@ function run(...args: string[]) {
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
+/** The problem lines validate prints under a file's heading. */
+function problemLines(stderr: string): string[] {
+  return stderr.split("\n").filter((line) => line.startsWith("  ")).map((line) => line.trim());
+}
+
 describe("ragscope validate: every problem", () => {
   let folder: string;
   before(async () => {
@@ -48,9 +53,9 @@ describe("ragscope validate: every problem", () => {
     // Line 2 is blank: the duplicate is on line 3 of the file, the bad JSON on line 4, the missing question on line 5.
     const problems = result.stderr.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("line "));
     assert.equal(problems.length, 3, result.stderr);
-    assert.equal(problems[0], "line 3.case_id (case_id q1): duplicate case_id and case_version; first defined at line 1 — give this case a case_id of its own, or a new case_version if it is a changed version of that case");
+    assert.equal(problems[0], "line 3, id (case_id q1): duplicate case_id and case_version; first defined at line 1 — give this case a case_id of its own, or a new case_version if it is a changed version of that case");
     assert.match(problems[1]!, /^line 4 \(case_id q4\): invalid JSON: .+; a JSON Lines file holds one complete JSON object per line/);
-    assert.equal(problems[2], "line 5.question (case_id q5): required");
+    assert.equal(problems[2], "line 5, question (case_id q5): required");
     assert.match(result.stderr, /simple\.jsonl: 3 problems/);
   });
 
@@ -83,7 +88,7 @@ describe("ragscope validate: every problem", () => {
     assert.deepEqual(problems, [
       "line 8, cases[1].difficulty (case_id simple_bad): must be one of easy, medium, hard, hard negative, adversarial (any letter case)",
       "line 13, cases[2].gold_evidence[0].document_id (case_id full): required",
-      'line 15, cases[2] (case_id full): unknown field "risk_levle" (check the spelling against the Eval Case template)',
+      'line 15, cases[2].risk_levle (case_id full): unknown field "risk_levle" (check the spelling against the Eval Case template)',
     ]);
   });
 
@@ -102,10 +107,63 @@ describe("ragscope validate: every problem", () => {
     assert.match(result.stdout, /a\.yaml: valid — 1 case/);
     assert.match(result.stdout, /c\.yaml: valid — 1 case/);
     assert.doesNotMatch(result.stdout, /b\.yaml: valid/);
-    assert.match(result.stderr, /b\.yaml: 1 problem\n\s+cases\[1\] \(case_id shared\): case_version v1 differs in input from the case of that id and version in .*a\.yaml cases\[0\]; .*give the changed case a new case_version/);
+    assert.match(result.stderr, /b\.yaml: 1 problem\n\s+line 7, cases\[1\] \(case_id shared\): case_version v1 differs in input from the case of that id and version in .*a\.yaml \(line 4, cases\[0\]\); .*give the changed case a new case_version/);
 
     // Each file alone is valid: the problem is between them.
     assert.equal(run("validate", second).status, 0);
+  });
+
+  test("problems are listed in the order of the file, by line and then by place on the line, in YAML and JSON Lines alike", async () => {
+    const yamlFile = path.join(folder, "order.yaml");
+    await writeFile(
+      yamlFile,
+      [
+        "- case_id: first", // 1
+        "  case_version: v1", // 2
+        "  dataset_id: order", // 3
+        '  dataset_version: "1"', // 4
+        "  risk_levle: P1", // 5: unknown field, before the fields the schema checks
+        "  input: Is there a warranty?", // 6
+        "  risk_level: P9", // 7
+        "  gold_evidence: 5", // 8
+        "  extra: true", // 9
+        "- case_id: second", // 10
+        "  case_version: v1", // 11
+        "  dataset_id: order", // 12
+        '  dataset_version: "1"', // 13
+        "  input: 4", // 14
+        "",
+      ].join("\n"),
+    );
+    const yamlResult = run("validate", yamlFile);
+    assert.equal(yamlResult.status, 1, yamlResult.stdout + yamlResult.stderr);
+    assert.deepEqual(problemLines(yamlResult.stderr), [
+      'line 5, [0].risk_levle (case_id first): unknown field "risk_levle" (check the spelling against the Eval Case template)',
+      'line 7, [0].risk_level (case_id first): must be one of "P0", "P1", "P2", "P3"',
+      "line 8, [0].gold_evidence (case_id first): must be a list, not a number",
+      'line 9, [0].extra (case_id first): unknown field "extra" (check the spelling against the Eval Case template)',
+      "line 14, [1].input (case_id second): must be a text, not a number",
+    ]);
+
+    // On one JSON Lines line, the fields in the order they are written; the place is written as in YAML.
+    const linesFile = path.join(folder, "order.jsonl");
+    await writeFile(
+      linesFile,
+      [
+        JSON.stringify({ case_id: "first", case_version: "v1", dataset_id: "order", dataset_version: "1", risk_levle: "P1", input: "Is there a warranty?", risk_level: "P9", gold_evidence: 5, extra: true }),
+        JSON.stringify({ case_id: "second", case_version: "v1", dataset_id: "order", dataset_version: "1", input: 4 }),
+        "",
+      ].join("\n"),
+    );
+    const linesResult = run("validate", linesFile);
+    assert.equal(linesResult.status, 1, linesResult.stdout + linesResult.stderr);
+    assert.deepEqual(problemLines(linesResult.stderr), [
+      'line 1, risk_levle (case_id first): unknown field "risk_levle" (check the spelling against the Eval Case template)',
+      'line 1, risk_level (case_id first): must be one of "P0", "P1", "P2", "P3"',
+      "line 1, gold_evidence (case_id first): must be a list, not a number",
+      'line 1, extra (case_id first): unknown field "extra" (check the spelling against the Eval Case template)',
+      "line 2, input (case_id second): must be a text, not a number",
+    ]);
   });
 
   test("the cases that expect a refusal are named, so a question type read as a refusal is seen before a run", async () => {

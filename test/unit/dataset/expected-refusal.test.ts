@@ -52,9 +52,9 @@ describe("the simple format: an expected refusal", () => {
     );
     assert.ok(!loaded.ok);
     assert.deepEqual(loaded.error.problems.map(formatProblem), [
-      "line 1.relevant_chunk_ids (case_id contradiction): answerable: false means a refusal is expected, and a case that expects a refusal lists no evidence: remove relevant_chunk_ids and evidence, or set answerable: true if the corpus answers the question",
-      "line 2.evidence (case_id no_answer_with_evidence): question_type no_answer means a refusal is expected, and a case that expects a refusal lists no evidence: remove relevant_chunk_ids and evidence, or set answerable: true if the corpus answers the question",
-      "line 3.answerable (case_id text): must be true or false: false when a refusal is the expected answer",
+      "line 1, relevant_chunk_ids (case_id contradiction): answerable: false means a refusal is expected, and a case that expects a refusal lists no evidence: remove relevant_chunk_ids and evidence, or set answerable: true if the corpus answers the question",
+      "line 2, evidence (case_id no_answer_with_evidence): question_type no_answer means a refusal is expected, and a case that expects a refusal lists no evidence: remove relevant_chunk_ids and evidence, or set answerable: true if the corpus answers the question",
+      "line 3, answerable (case_id text): must be true or false: false when a refusal is the expected answer",
     ]);
   });
 
