@@ -6,6 +6,7 @@
 import { titleWithVariables, type DashboardResult, type PanelResult } from "./collect-report.js";
 import type { ReportPanel } from "./dashboard-files.js";
 import { formatValue } from "./format-value.js";
+import { statValues } from "./rate-basis-fields.js";
 import type { Field, Frame } from "./panel-data.js";
 import type { BehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
 import { barChart, escapeXml, PALETTE, timeSeriesChart, WIDTH_PER_COLUMN, type Series } from "./svg-charts.js";
@@ -118,10 +119,10 @@ function legend(names: readonly string[]): string {
 }
 
 function renderStat(result: PanelResult): string {
-  const fields = result.frames.flatMap((frame) => frame.fields);
-  const tiles = fields.map((field) => {
+  // A rate over a subset is shown with its basis under its name (rate-basis-fields.ts), not as tiles of their own.
+  const tiles = statValues(result.frames.flatMap((frame) => frame.fields)).map(({ field, basis }) => {
     const value = field.values[0];
-    return `<div class="stat"><div class="value">${escapeHtml(formatValue(typeof value === "number" ? value : null, unitOf(result.panel, field.name), result.panel.decimals))}</div><div class="name">${escapeHtml(field.name)}</div></div>`;
+    return `<div class="stat"><div class="value">${escapeHtml(formatValue(typeof value === "number" ? value : null, unitOf(result.panel, field.name), result.panel.decimals))}</div><div class="name">${escapeHtml(field.name)}</div>${basis === null ? "" : `<div class="name basis">${escapeHtml(basis)}</div>`}</div>`;
   });
   return `<div class="stats">${tiles.join("")}</div>`;
 }

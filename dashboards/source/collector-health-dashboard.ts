@@ -14,7 +14,7 @@ export const COLLECTOR_HEALTH_UID = "ragscope-collector-health";
 
 /** The metrics the collector writes; the collector's own code must use these names. */
 export const COLLECTOR_HEALTH_METRICS = {
-  delta: ["spans_received", "traces_evaluated", "traces_partial", "dead_letters", "spans_dropped", "traces_without_request", "grpc_requests_accepted", "grpc_requests_refused"],
+  delta: ["spans_received", "traces_evaluated", "traces_partial", "dead_letters", "spans_dropped", "traces_without_request", "grpc_requests_accepted", "grpc_requests_refused", "requests_accepted", "requests_refused", "requests_refused_unavailable"],
   gauge: ["consumer_lag", "sink_write_ms", "open_traces", "resident_memory_bytes", "heap_used_bytes", "engine_memory_bytes"],
 } as const;
 
@@ -50,17 +50,19 @@ export function collectorHealthDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       statPanel(
         "Over the range",
-        "Spans and traces per second over the range, dead letters and dropped spans in total, the latest consumer lag summed over instances, and the slowest sink write.",
+        "Spans and traces per second over the range, dead letters, dropped spans and OTLP requests the receivers refused (any reason; while Kafka is down every request is refused before it is read, so its spans are not in Dropped spans) in total, the latest consumer lag summed over instances, and the slowest sink write. No data, not 0, where no role wrote the count (a receiver without a ClickHouse URL writes no snapshot).",
         [
           [
-            "SELECT sumIf(value, metric = 'spans_received') / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS \"Spans/s\",",
-            "  sumIf(value, metric = 'traces_evaluated') / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS \"Traces/s\",",
-            "  sumIf(value, metric = 'dead_letters') AS \"Dead letters\", sumIf(value, metric = 'spans_dropped') AS \"Dropped spans\"",
+            // sumIfOrNull: no snapshot holding the metric is no data, never a made-up 0 (sumIf gives 0 over no rows).
+            "SELECT sumIfOrNull(value, metric = 'spans_received') / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS \"Spans/s\",",
+            "  sumIfOrNull(value, metric = 'traces_evaluated') / greatest(dateDiff('second', $__fromTime, $__toTime), 1) AS \"Traces/s\",",
+            "  sumIfOrNull(value, metric = 'dead_letters') AS \"Dead letters\", sumIfOrNull(value, metric = 'spans_dropped') AS \"Dropped spans\",",
+            "  sumIfOrNull(value, metric = 'requests_refused') AS \"Refused requests\"",
             "FROM collector_health FINAL",
             `WHERE ${IN_RANGE} AND kind = 'delta'`,
           ].join("\n"),
           [
-            "SELECT sumIf(latest, metric = 'consumer_lag') AS \"Consumer lag\", maxIf(highest, metric = 'sink_write_ms') AS \"Slowest sink write\"",
+            "SELECT sumIfOrNull(latest, metric = 'consumer_lag') AS \"Consumer lag\", maxIfOrNull(highest, metric = 'sink_write_ms') AS \"Slowest sink write\"",
             "FROM (SELECT instance, metric, argMax(value, ts) AS latest, max(value) AS highest FROM collector_health FINAL",
             `  WHERE ${IN_RANGE} AND kind = 'gauge' GROUP BY instance, metric)`,
           ].join("\n"),
@@ -85,6 +87,16 @@ export function collectorHealthDashboard(): dashboard.DashboardBuilder {
         "reqps",
         { width: 12, height: 8 },
         { seriesColumn: "series", bars: true },
+      ),
+    )
+    .withPanel(
+      timeSeriesPanel(
+        "OTLP requests accepted and refused per second",
+        "OTLP export requests (HTTP and gRPC together) the receivers accepted, those they refused for any reason, and among the refused those answered 503 because the bus could not take spans (requests_refused_unavailable): Kafka unreachable for ragscope receive and collect, the in-process queue full for ragscope serve. A request refused that way is not read, so its spans are unknown and not in Dropped spans; ragscope_receiver_requests_total by outcome on /metrics says the other reasons. Exporters retry 503 answers; other refusals are data they drop.",
+        ratePerSecond(["requests_accepted", "requests_refused", "requests_refused_unavailable"]),
+        "reqps",
+        { width: 12, height: 8 },
+        { seriesColumn: "series" },
       ),
     )
     .withPanel(

@@ -7,6 +7,9 @@
  * (15 s; collector-health-dashboard.ts, migration 0002):
  *   - dead letters: messages the evaluation could not read, in the window;
  *   - dropped spans: spans in requests answered with an error, in the window;
+ *   - receiver refusing requests: at least 5 OTLP requests, and at least 10 %
+ *     of them, refused in 5 minutes (a Kafka outage: every request is refused
+ *     before it is read, so no span of it is counted as dropped);
  *   - consumer stalled: Kafka consumer lag above zero while no trace was
  *     evaluated in the window;
  *   - silent: no snapshot at all in the window (every role writes one per
@@ -44,7 +47,10 @@ export const PIPELINE_ALERTS: readonly PipelineAlert[] = [
     sql: "SELECT $__toTime AS time, sum(value) AS Value\nFROM collector_health FINAL\nWHERE $__timeFilter(ts) AND kind = 'delta' AND metric = 'dead_letters'",
     firesWhen: "$B > 0",
     summary: "{{ .Values.B.Value }} messages dead-lettered in the last 15 minutes",
-    description: "Messages the evaluation could not read were kept as dead letters (ragscope dead-letters lists them; README \"Dead letters\"). Their traces are not evaluated until they are replayed.",
+    // The Kafka roles' letters are in the dead-letter topic, not the store: `ragscope dead-letters` reads only the
+    // embedded collector's table, so naming it alone sent an operator of the production stack to an empty list.
+    description:
+      "Messages the evaluation could not read were kept as dead letters: by the Kafka evaluators in the topic otlp_spans_dead_letters (RAGSCOPE_KAFKA_DEAD_LETTER_TOPIC), the reason in each message's ragscope.dead_letter.reason header; by ragscope serve in its store, listed by ragscope dead-letters (README \"Dead letters\"). Their traces are not evaluated until they are replayed.",
   },
   {
     uid: "ragscope-pipeline-dropped-spans",
@@ -54,6 +60,22 @@ export const PIPELINE_ALERTS: readonly PipelineAlert[] = [
     firesWhen: "$B > 0",
     summary: "{{ .Values.B.Value }} spans were answered with an error in the last 15 minutes",
     description: "The receiver answered requests holding these spans with an error (the Collector health dashboard's Dropped spans): clients retry 503 answers, others lose the spans. See ragscope_receiver_requests_total by outcome.",
+  },
+  {
+    uid: "ragscope-pipeline-receiver-refusing",
+    title: "Receiver refusing requests (pipeline)",
+    windowSeconds: 300,
+    // At least 5 refusals and at least a tenth of the requests: a client with a bad token or a malformed body now and
+    // then does not page anyone; a Kafka outage (every request refused, and retried by the exporters) does within minutes.
+    sql: [
+      "SELECT $__toTime AS time, if(refused >= 5 AND refused >= 0.1 * (accepted + refused), refused, 0) AS Value",
+      "FROM (SELECT sumIf(value, metric = 'requests_refused') AS refused, sumIf(value, metric = 'requests_accepted') AS accepted",
+      "  FROM collector_health FINAL WHERE $__timeFilter(ts) AND kind = 'delta')",
+    ].join("\n"),
+    firesWhen: "$B > 0",
+    summary: "The receivers refused {{ .Values.B.Value }} OTLP requests in the last 5 minutes",
+    description:
+      "At least 5 OTLP requests, and at least 10 % of all, were refused (HTTP and gRPC; the Collector health dashboard's \"OTLP requests accepted and refused per second\"). Refused with 503 because Kafka is unreachable (requests_refused_unavailable; the receiver's /readyz and log say so), they are retried by the exporters until they give up, and their spans are in no dropped-spans count: the receiver does not read them. Other reasons (ragscope_receiver_requests_total by outcome on /metrics): a bad token, a malformed or too large body — data the exporter drops.",
   },
   {
     uid: "ragscope-pipeline-consumer-stalled",

@@ -7,6 +7,7 @@ import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import { aggregateSelect, QUALITY_STATES, quoteAlias, SOURCES, VERDICT_COUNTS, type AggregateMetric } from "./aggregate-metrics.js";
 import { ABSTENTION_AGGREGATES, BUSINESS_AGGREGATES, CONTEXT, GENERATION, latencyAggregates, means, namedAggregate as named, RELIABILITY_AGGREGATES, RETRIEVAL, RISK_AGGREGATES, TOKENS, usageAggregates, type StoredMetric } from "./quality-board.js";
 import { dashboardShell } from "./dashboard-shell.js";
+import { basisColumn } from "./rate-basis.js";
 import { stageLatencyOverTimeSql, stageLatencyTableSql } from "./stage-latency.js";
 import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
 import { dashboardHours, dashboardHoursOverTime, dashboardScope, sqlList, sqlString } from "./sql-scope.js";
@@ -150,10 +151,11 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       statPanel(
         "Business: rates over the range",
-        "Task success = requests judged a pass (by a rule against gold data or an LLM judge) without error or timeout / requests with a verdict (passed, failed, needs review, errors, timeouts) — unjudged requests are not passes and are left out; dislike rate = requests whose last thumbs is down / requests; handoff rate = requests handed off to a person / requests; first-contact resolution = sessions with one request, marked resolved, without handoff or follow-up / sessions (a session is the requests of one session id; a request without one is in no session). User events count when they arrive, even days after the request (merged into its Case Result). Only what the application reports is counted: a resolution nobody reported is not one; when no request of the range carries a user event of any kind, the dislike and handoff rates are no data, not 0 %, and so is first-contact resolution when no session of the range does. Definitions: evaluators/behaviour/README.md.",
-        [overRange(business), overRange(firstContact)],
+        "Task success = requests judged a pass (by a rule against gold data or an LLM judge) without error or timeout / requests with a verdict (passed, failed, needs review, errors, timeouts) — unjudged requests are not passes and are left out (Task success · judged is the requests it is over, · not judged the ones left out: 0 % of 4 judged is not 0 % of every request); dislike rate = requests whose last thumbs is down / requests; handoff rate = requests handed off to a person / requests; first-contact resolution = sessions with one request, marked resolved, without handoff or follow-up / sessions (a session is the requests of one session id; a request without one is in no session). User events count when they arrive, even days after the request (merged into its Case Result). Only what the application reports is counted: a resolution nobody reported is not one; when no request of the range carries a user event of any kind, the dislike and handoff rates are no data, not 0 %, and so is first-contact resolution when no session of the range does. Definitions: evaluators/behaviour/README.md.",
+        [overRange(business), overRange(firstContact), taskSuccessBasisSql()],
         "percentunit",
         { width: 18, height: 4 },
+        taskSuccessBasisColumns().map((column) => ({ column, unit: "short" })),
       ),
     )
     .withPanel(
@@ -212,6 +214,26 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
       ),
     );
   return builder;
+}
+
+/**
+ * What task success stands on (rate-basis.ts): the requests it is over — its denominator, requests with a verdict or
+ * that errored or timed out — and the requests left out (unjudged, not evaluated), from request_rollups as the rate.
+ */
+function taskSuccessBasis(): { column: string; sql: string }[] {
+  const taskSuccess = named("task_success_rate");
+  if (taskSuccess.rollup === undefined) throw new Error("task success has no request_rollups form");
+  return [
+    { column: basisColumn(taskSuccess.label, "judged"), sql: taskSuccess.rollup.samples },
+    { column: basisColumn(taskSuccess.label, "not judged"), sql: `sum(all_requests) - ${taskSuccess.rollup.samples}` },
+  ];
+}
+
+const taskSuccessBasisColumns = (): string[] => taskSuccessBasis().map((count) => count.column);
+
+function taskSuccessBasisSql(): string {
+  const columns = taskSuccessBasis().map((count) => `${count.sql} AS ${quoteAlias(count.column)}`);
+  return [`SELECT ${columns.join(", ")}`, `FROM ${SOURCES.request_rollups.from(dashboardScope, [])}`].join("\n");
 }
 
 /** The requests of each final verdict, from request_rollups' counts (migration 0014; the same conditions over case_results FINAL). */

@@ -185,9 +185,10 @@ export class OtlpHttpWriter implements AbortableSpanExporter {
       const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt) * (0.5 + Math.random() / 2);
       if (outcome.afterMs !== null && Date.now() + outcome.afterMs > deadline) {
         // The collector asked for a wait the export's time does not have: waiting would only end in the timeout.
+        // Said as what happens to the spans and what to change, not only where the wait falls.
         const attempts = end.attempts === 1 ? "1 attempt" : `${end.attempts} attempts`;
         return withAdvice(
-          `${outcome.message} (${attempts}; its Retry-After of ${formatSeconds(outcome.afterMs)} falls past the export timeout of ${this.options.timeoutMillis} ms, OTEL_BSP_EXPORT_TIMEOUT)`,
+          `${outcome.message} (${attempts}); retrying after the server's Retry-After of ${formatSeconds(outcome.afterMs)} would pass this export's deadline (${this.options.timeoutMillis} ms after it started), so the batch is dropped and counted as failed — to wait that long, raise OTEL_BSP_EXPORT_TIMEOUT (exportTimeoutMillis)`,
           outcome.advice,
         );
       }

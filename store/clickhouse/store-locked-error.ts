@@ -76,11 +76,21 @@ export function heldLock(dataPath: string): { pid: number; command: string | nul
   return null;
 }
 
-/** Linux's /proc; elsewhere the PID alone is shown. */
+/**
+ * Linux's /proc; elsewhere the PID alone is shown. The program and its script
+ * (`/usr/bin/node /app/node_modules/.bin/ragscope`) are shortened to their
+ * names; the arguments are shown as given, since a shortened `--data-dir
+ * /srv/ragscope` read as another folder (`--data-dir ragscope`).
+ */
 function commandLine(pid: number): string | null {
   try {
     const words = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((word) => word !== "");
-    return words.length === 0 ? null : words.map((word) => path.basename(word) === word || !word.startsWith("/") ? word : path.basename(word)).join(" ").slice(0, 200);
+    // The script: the first word after the program that is not one of the program's options (node --max-old-space-size=… script).
+    const script = words.findIndex((word, index) => index > 0 && !word.startsWith("-"));
+    if (words.length === 0) return null;
+    const command = words.map((word, index) => (index === 0 || index === script ? path.basename(word) : word)).join(" ");
+    // Bounded, and visibly cut: a flag cut short ("--group-id embedded-f") would read as the whole value.
+    return command.length <= 200 ? command : `${command.slice(0, 199)}…`;
   } catch {
     return null;
   }

@@ -136,7 +136,7 @@ describe("user behaviour: no data is not 0", () => {
     const { stdout, page } = reports.get("base")!;
     // The request rates' panels probe their events, the session rates' panels the events of their sessions (migration 0025).
     assert.equal(printed(stdout, "User behaviour over the range"), "Like rate no data · Dislike rate no data · Copy rate no data · Citation clicks no data · Handoff rate no data · Sessions resolved no data · First-contact resolution no data");
-    assert.match(printed(stdout, "Business: rates over the range"), /^Task success no data · Dislike rate no data · Handoff rate no data · /);
+    assert.match(printed(stdout, "Business: rates over the range"), /^Task success no data \(0 judged; 5 not judged\) · Dislike rate no data · Handoff rate no data · /);
     assert.match(printed(stdout, "Business: rates over the range"), / · First-contact resolution no data/);
     const values = await behaviourValues(page);
     assert.deepEqual(Object.keys(values), BEHAVIOUR_METRICS);

@@ -24,6 +24,12 @@ export interface BrokerAvailabilityOptions {
   retryIntervalMs: number;
   probeTimeoutMs: number;
   clock?: () => number;
+  /**
+   * Told once when Kafka becomes unreachable and once when it answers again: the
+   * receiver answers 503 meanwhile, and without these lines its log shows only
+   * kafkajs's connection errors, not what the receiver does about them.
+   */
+  log?: (line: string) => void;
 }
 
 export class BrokerAvailability {
@@ -31,6 +37,8 @@ export class BrokerAvailability {
   private timer: NodeJS.Timeout | null = null;
   private probing: Promise<void> | null = null;
   private stopped = false;
+  /** What a probe that outlived its timeout failed with in the end (kafkajs says ECONNREFUSED only after its own retries). */
+  private lateError: string | null = null;
   private readonly clock: () => number;
 
   constructor(private readonly options: BrokerAvailabilityOptions) {
@@ -45,12 +53,21 @@ export class BrokerAvailability {
   }
 
   reachable(): void {
+    if (this.unavailable !== null) {
+      const seconds = Math.round((this.clock() - this.unavailable.since) / 1000);
+      this.options.log?.(`Kafka answers again after ${seconds} s unreachable: taking spans again`);
+    }
     this.unavailable = null;
+    this.lateError = null;
   }
 
   unreachable(reason: string): void {
-    if (this.unavailable === null) this.unavailable = { reason, since: this.clock() };
-    else this.unavailable.reason = reason;
+    if (this.unavailable === null) {
+      this.unavailable = { reason, since: this.clock() };
+      this.options.log?.(
+        `Kafka unreachable (${reason}): answering OTLP requests with 503 and Retry-After, which clients retry, and /readyz with 503 until it answers again`,
+      );
+    } else this.unavailable.reason = reason;
   }
 
   start(): void {
@@ -85,17 +102,38 @@ export class BrokerAvailability {
 
   private async probeNow(): Promise<void> {
     let timeout: NodeJS.Timeout | undefined;
+    const noAnswer = new Error(`no answer within ${this.options.probeTimeoutMs} ms`);
     const timedOut = new Promise<never>((_, reject) => {
-      timeout = setTimeout(() => reject(new Error(`no answer within ${this.options.probeTimeoutMs} ms`)), this.options.probeTimeoutMs);
+      timeout = setTimeout(() => reject(noAnswer), this.options.probeTimeoutMs);
       timeout.unref();
     });
+    const attempt = this.options.probe();
+    let settled = false;
+    // A refused connection is retried by kafkajs for seconds, past the probe's timeout, before it says why
+    // ("Connection error: connect ECONNREFUSED …"): when it does, /readyz and the 503s say it, not only the timeout.
+    attempt.catch((error: unknown) => {
+      if (!settled || this.unavailable === null) return;
+      this.lateError = messageOf(error);
+      this.unreachable(this.noAnswerReason(noAnswer));
+    });
     try {
-      await Promise.race([this.options.probe(), timedOut]);
+      await Promise.race([attempt, timedOut]);
       this.reachable();
     } catch (error) {
-      this.unreachable(`metadata request failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.unreachable(error === noAnswer ? this.noAnswerReason(noAnswer) : `metadata request failed: ${messageOf(error)}`);
     } finally {
+      settled = true;
       clearTimeout(timeout);
     }
   }
+
+  private noAnswerReason(noAnswer: Error): string {
+    // The cause first when kafkajs has told it; the timeout alone only says that nothing answered.
+    if (this.lateError === null) return `metadata request failed: ${noAnswer.message}`;
+    return `metadata request failed: ${this.lateError} (kafkajs's answer to an earlier probe; the latest had ${noAnswer.message})`;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -369,6 +369,9 @@ export class ConsumerGroupRunner implements TraceSource {
     }
     this.generation += 1;
     this.counters.rebalances += 1;
+    // The crash was said on a line of its own: say its end too, or an operator reading the log cannot tell a
+    // consumer that recovered from one still down (kafkajs logs no rejoin).
+    if (this.crashError !== null) this.options.log(`Kafka consumer back in group ${this.options.settings.groupId} after its crash (${this.crashError}); reading again`);
     this.joined = true;
     this.crashError = null;
     this.assignment = new Map(Object.entries(memberAssignment).map(([topic, partitions]) => [topic, new Set(partitions)]));

@@ -13,9 +13,17 @@ export async function ensureTopics(admin: Admin, topics: readonly string[], log:
   const missing = wanted.filter((topic) => !existing.has(topic));
   if (missing.length > 0) {
     await admin.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic })) });
-    log(`created Kafka topic${missing.length === 1 ? "" : "s"} ${missing.join(", ")} with the broker's default partition count`);
   }
-  return partitionCounts(admin, wanted);
+  const counts = await partitionCounts(admin, wanted);
+  if (missing.length > 0) {
+    // The count bounds how many evaluators of a group read at once: say it, rather than leave it to be found in Kafka.
+    const created = missing.map((topic) => `${topic} (${counts.get(topic) ?? "?"} partition${counts.get(topic) === 1 ? "" : "s"})`).join(", ");
+    log(
+      `created Kafka topic${missing.length === 1 ? "" : "s"} ${created} with the broker's default partition count (num.partitions); ` +
+        `a consumer group reads a partition with one member at a time, so create the span topic beforehand with as many partitions as evaluators you will run, or add partitions later (kafka-topics.sh --alter --partitions N)`,
+    );
+  }
+  return counts;
 }
 
 export async function partitionCounts(admin: Admin, topics: readonly string[]): Promise<Map<string, number>> {

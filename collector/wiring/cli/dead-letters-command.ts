@@ -15,6 +15,10 @@ import { storeWithoutData } from "./existing-store.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
+/** Where the Kafka roles' dead letters are: `ragscope evaluate` and `collect` write them to a topic, never to the store. */
+export const kafkaLettersElsewhere =
+  "the Kafka roles (ragscope evaluate, collect) keep theirs in their dead-letter topic (RAGSCOPE_KAFKA_DEAD_LETTER_TOPIC, default otlp_spans_dead_letters), not in the store";
+
 export interface DeadLettersOptions {
   dataDir?: string;
   limit: number;
@@ -53,7 +57,8 @@ export async function deadLettersCommand(options: DeadLettersOptions, request: S
     }
     const total = await store.deadLetters.count();
     const letters = await store.deadLetters.list(options.limit);
-    output.log(`${total} dead letters in ${store.describe()}${total > letters.length ? ` (the newest ${letters.length} below)` : ""}`);
+    // A store the Kafka evaluators write reads 0 here whatever they dead-lettered: say where theirs are.
+    output.log(`${total} dead letters in ${store.describe()}${total > letters.length ? ` (the newest ${letters.length} below)` : ""}; ${kafkaLettersElsewhere}`);
     for (const letter of letters) output.log(`${letter.receivedAt}  ${letter.letterId}  ${letter.code}  trace ${letter.traceId || "unknown"}  ${letter.bodyBytes} bytes  ${letter.reason}`);
     return ExitCode.ok;
   } finally {

@@ -30,10 +30,14 @@ export function describeFailure(commandName: string, error: unknown, debug: bool
   }
   if (error instanceof StoreLockedError) {
     const holder = error.holder === null ? "another process" : `process ${error.holder.pid}${error.holder.command ? ` (${error.holder.command})` : ""}`;
+    // A Kafka evaluator has no web UI to read through: the way to read while evaluators write is a server store.
+    const heldByEvaluator = /\bragscope(\.js)? (evaluate|collect)\b/.test(error.holder?.command ?? "");
     return [
       `ragscope${command}: the data folder ${error.dataPath} is held by ${holder}; the embedded engine lets one process at a time open it. ` +
         `Stop that process first${error.holder === null ? "" : ` (Ctrl-C in its terminal, or kill -TERM ${error.holder.pid})`}, or use another folder with --data-dir (or RAGSCOPE_DATA_DIR). ` +
-        `While ragscope serve runs, its web UI and read API (the address it printed at start; GET /api/runs/<run>/summary) show the same data` +
+        (heldByEvaluator
+          ? `An evaluator holds its folder for as long as it runs: to read the store while evaluators write it, run them against a ClickHouse server (--clickhouse-url or RAGSCOPE_CLICKHOUSE_URL), which any number of processes share`
+          : `While ragscope serve runs, its web UI and read API (the address it printed at start; GET /api/runs/<run>/summary) show the same data`) +
         // eval need not stop serve: it can send its cases to the running collector instead of opening the folder itself.
         (commandName === "eval" ? `, and eval can run against it: --endpoint <its OTLP/HTTP address, e.g. http://127.0.0.1:4318> --read-api <its web UI address, e.g. http://127.0.0.1:4000>` : ""),
     ];

@@ -11,6 +11,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { checkRequiredOptions, requiredOption } from "./required-option.js";
 import { addConfigFlags, configFileOption, flagValues } from "./config-flags.js";
 import { describeFailure } from "./describe-failure.js";
+import { readableDefaults } from "./readable-defaults.js";
 import { ExitCode } from "./exit-codes.js";
 import { packageFiles, packageVersion } from "../config/package-files.js";
 
@@ -21,15 +22,16 @@ export interface Output {
 
 const standardOutput: Output = { log: (line) => console.log(line), error: (line) => console.error(line) };
 
+// commander prints these after "error: option '--port <port>' argument 'x' is invalid.": a sentence of their own.
 function positiveInteger(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("must be a positive whole number");
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("It must be a positive whole number.");
   return parsed;
 }
 
 function port(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidArgumentError("must be a TCP port (0-65535; 0 picks a free one)");
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidArgumentError("It must be a TCP port (0-65535; 0 picks a free one).");
   return parsed;
 }
 
@@ -45,6 +47,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .description("Evaluate RAG applications from their OpenTelemetry traces")
     .version(packageVersion, "-V, --version", "print the ragscope version")
     .showHelpAfterError()
+    .configureHelp(readableDefaults)
     .configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) })
     .exitOverride();
   program.hook("preAction", (_program, command) => {
@@ -178,7 +181,9 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     {
       name: "receive",
       description: "receive OTLP traces (HTTP and gRPC) and publish them to Kafka, keyed by trace id",
-      sections: ["receiver.host", "receiver.port", "receiver.grpcPort", "kafka.brokers", "kafka.clientId", "kafka.topic", "kafka.maxMessageBytes", "kafka.compression", "kafka.publishTimeoutMs", "kafka.probeIntervalMs", "kafka.stopTimeoutMs", "observe"],
+      // The ClickHouse server its health snapshots go to, named as every other command names it (a flag, or the variable);
+      // not --data-dir: the receiver never opens an embedded store.
+      sections: ["receiver.host", "receiver.port", "receiver.grpcPort", "kafka.brokers", "kafka.clientId", "kafka.topic", "kafka.maxMessageBytes", "kafka.compression", "kafka.publishTimeoutMs", "kafka.probeIntervalMs", "kafka.stopTimeoutMs", "clickhouse.url", "clickhouse.username", "clickhouse.database", "observe"],
     },
     {
       name: "evaluate",
@@ -227,7 +232,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .description("compare the variants of one experiment: traffic, sample ratio check, behaviour, rule and judge metrics with difference to control, confidence interval and p-value, lineage differences and a plain-words decision; exits 2 when nothing can be compared")
     .addOption(requiredOption("--id <experiment>", "the experiment id"))
     .addOption(dataDirOption())
-    .option("--control <variant>", "the control variant (default: \"control\" when present, else the first by name)")
+    .option("--control <variant>", "the control variant (default: the variant named control when present, else the first by name)")
     .option("--unit <unit>", "the randomisation unit requests are clustered by: user or session", "user")
     .option("--alpha <level>", "significance level", "0.05")
     .option("--power <power>", "power for the minimum sample size", "0.8")

@@ -26,6 +26,7 @@ import path from "node:path";
 import { collectDashboard, type DashboardResult } from "../../../report/collect-report.js";
 import { readDashboards, type ReportDashboard } from "../../../report/dashboard-files.js";
 import { formatValue } from "../../../report/format-value.js";
+import { statValues } from "../../../report/rate-basis-fields.js";
 import { formatRange, renderHtmlReport } from "../../../report/html-report.js";
 import { withholdBlindGold } from "../../../report/withhold-blind-gold.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
@@ -37,6 +38,7 @@ import { describeRunsWithoutResults, runsWithoutResults, unmatchedFilterWarnings
 import { runsShown, runTenantNotices } from "../../../report/run-tenant-notices.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { storeWithoutData } from "./existing-store.js";
+import { kafkaLettersElsewhere } from "./dead-letters-command.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
@@ -114,9 +116,10 @@ export function summaryLines(dashboards: readonly DashboardResult[]): string[] {
         continue;
       }
       if (panel.panel.kind === "stat") {
-        const values = panel.frames.flatMap((frame) => frame.fields).map((field) => {
+        // A rate over a subset carries its basis (report/rate-basis-fields.ts): "Task success 0.0% (of 4 judged; 14 not judged)".
+        const values = statValues(panel.frames.flatMap((frame) => frame.fields)).map(({ field, basis }) => {
           const value = field.values[0];
-          return `${field.name} ${formatValue(typeof value === "number" ? value : null, panel.panel.columns.get(field.name)?.unit ?? panel.panel.unit, panel.panel.decimals)}`;
+          return `${field.name} ${formatValue(typeof value === "number" ? value : null, panel.panel.columns.get(field.name)?.unit ?? panel.panel.unit, panel.panel.decimals)}${basis === null ? "" : ` (${basis})`}`;
         });
         lines.push(`  ${panel.panel.title}: ${values.join(" · ")}`);
       } else if (panel.panel.kind === "table") {
@@ -134,8 +137,10 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     return null;
   }
   const times = { from: options.from === undefined ? null : parseTime(options.from, now), to: options.to === undefined ? null : parseTime(options.to, now) };
-  if ((options.from !== undefined && times.from === null) || (options.to !== undefined && times.to === null)) {
-    output.error(`--from and --to take "now", "now-6h" (s, m, h, d) or an ISO 8601 date-time such as 2026-07-08T09:00:00Z`);
+  // Named with the command, the flag and the value given, like every other refusal of a command line.
+  const unreadable = (["from", "to"] as const).find((flag) => options[flag] !== undefined && times[flag] === null);
+  if (unreadable !== undefined) {
+    output.error(`ragscope report: --${unreadable} ${JSON.stringify(options[unreadable])} is not a time; --from and --to take "now", "now-6h" (s, m, h, d) or an ISO 8601 date-time such as 2026-07-08T09:00:00Z`);
     return null;
   }
   const clickhouse = resolved.value.settings.clickhouse;
@@ -159,7 +164,7 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     const fromMs = times.from ?? extent.fromMs;
     const toMs = times.to ?? extent.toMs;
     if (fromMs >= toMs) {
-      output.error("the time range is empty: --from must be before --to");
+      output.error("ragscope report: the time range is empty: --from must be before --to");
       return null;
     }
     const values: Record<string, string[]> = { service: options.service, tenant: options.tenant, dataset: options.dataset, run: options.run };
@@ -197,7 +202,7 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     // Not tenant data (a letter's tenant may be what failed to read): the operator's report shows them, a tenant's does not.
     if (options.tenant.length === 0) {
       const deadLetters = await store.deadLetters.count();
-      output.log(`Dead letters: ${deadLetters} acknowledged message${deadLetters === 1 ? "" : "s"} not evaluated, kept in the store${deadLetters > 0 ? " — `ragscope dead-letters` lists them with the reason" : ""}`);
+      output.log(`Dead letters: ${deadLetters} acknowledged message${deadLetters === 1 ? "" : "s"} not evaluated, kept in the store${deadLetters > 0 ? " — `ragscope dead-letters` lists them with the reason" : ""}; ${kafkaLettersElsewhere}`);
     }
     const panelErrors = dashboards.reduce((total, result) => total + [...result.panels.values()].filter((panel) => panel.error !== null && !panel.error.startsWith("no value for")).length, 0);
     output.log("");

@@ -54,6 +54,24 @@ function grpcRequests(registry: MetricsRegistry): Record<string, number> {
   return { grpc_requests_accepted: accepted, grpc_requests_refused: registry.sum(metric) - accepted };
 }
 
+/**
+ * Every OTLP request the receivers accepted and refused, HTTP and gRPC together (ragscope_receiver_requests_total),
+ * counted as grpcRequests counts the gRPC ones: refused is every outcome but accepted. Those refused because the bus
+ * could not take spans (publishUnavailable: Kafka known to be down, or serve's in-process queue full) are also counted
+ * on their own: the one sign of an outage, since such a request is never read. Requests, not spans:
+ * such a request is refused before its body is read, so its spans are unknown and never in spans_dropped.
+ */
+function receiverRequests(registry: MetricsRegistry): Record<string, number> {
+  const metric = "ragscope_receiver_requests_total";
+  if (!registry.has(metric)) return {};
+  const accepted = registry.sum(metric, { outcome: "accepted" });
+  return {
+    requests_accepted: accepted,
+    requests_refused: registry.sum(metric) - accepted,
+    requests_refused_unavailable: registry.sum(metric, { outcome: "publishUnavailable" }),
+  };
+}
+
 function withSinkWrite(gauges: Record<string, number>, sink: MeasuredSink): Record<string, number> {
   const slowest = sink.takeSlowestWriteMs();
   return slowest === null ? gauges : { ...gauges, sink_write_ms: slowest };
@@ -78,6 +96,7 @@ export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredS
         spans_dropped: { metric: "ragscope_spans_dropped_total" },
         ...evaluationSources,
       }),
+      ...receiverRequests(registry),
       ...grpcRequests(registry),
     },
     gauges: withSinkWrite({ ...read(registry, { consumer_lag: { metric: "ragscope_queued_messages" }, open_traces: { metric: "ragscope_open_traces" } }), ...memory(registry) }, sink),
@@ -104,6 +123,7 @@ export function receiverHealthReading(registry: MetricsRegistry): () => HealthRe
         spans_received: { metric: "ragscope_spans_received_total", labels: role },
         spans_dropped: { metric: "ragscope_spans_dropped_total", labels: role },
       }),
+      ...receiverRequests(registry),
       ...grpcRequests(registry),
     },
     gauges: memory(registry),

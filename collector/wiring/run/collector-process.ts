@@ -205,7 +205,8 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   const failure = await Promise.race([stopSignal.then(() => null), roles.failed ?? new Promise<never>(() => {})]);
   if (failure !== null) output.error(`ragscope ${options.name}: ${failure}`);
   const stopTimeoutMs = options.stopTimeoutMs ?? config.kafka.stopTimeoutMs;
-  output.log(`ragscope ${options.name}: stopping (at most ${stopTimeoutMs / 1000} s)`);
+  // On stderr with the role's other "ragscope <role>:" lines, so one stream tells the stop from its start to its end.
+  output.error(`ragscope ${options.name}: stopping (at most ${stopTimeoutMs / 1000} s)`);
   const interrupted = options.stopSignal === undefined ? signalled().then(() => "a signal came while stopping" as const) : new Promise<never>(() => {});
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<string>((resolve) => {
@@ -229,6 +230,8 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   if (outcome.problem !== null) output.error(`ragscope ${options.name}: stopping: ${outcome.problem}`);
   // A role that failed, or a stop that could not commit, did not do its job: non-zero, so a supervisor restarts the process.
   const code = failure === null && outcome.problem === null ? ExitCode.ok : ExitCode.undecided;
+  // Said when the stop is over: a log whose last line is "stopping" reads as a stop still under way, or hung.
+  output.error(`ragscope ${options.name}: stopped${code === ExitCode.ok ? "" : ` (exit code ${code}: ${failure !== null ? "a role had failed" : "the stop had a problem, above"})`}`);
   // Stopped: the process ends once nothing holds it. What a client library still runs (kafkajs retrying, for 10-20 s,
   // a consumer restart that was under way when Kafka went down) has nothing left to do: it may hold the process a
   // second, not longer, and not past another signal.

@@ -62,7 +62,7 @@ export function createSpanProducer(kafka: Kafka): Producer {
 const outageProbe = { retryIntervalMs: 1_000, probeTimeoutMs: 3_000 };
 
 /** One metadata request for the span topic, through its own admin client; fails when a partition has no leader. */
-function spanTopicProbe(admin: Admin, topic: string): () => Promise<void> {
+export function spanTopicProbe(admin: Admin, topic: string): () => Promise<void> {
   let connected = false;
   return async () => {
     if (!connected) {
@@ -103,7 +103,7 @@ export async function startKafkaReceiver(config: Readonly<CollectorConfig>, cont
     connected = false;
   });
   const probeAdmin = context.kafka.admin({ retry: { retries: 0 } });
-  const availability = new BrokerAvailability({ probe: spanTopicProbe(probeAdmin, config.kafka.topic), intervalMs: config.kafka.probeIntervalMs, ...outageProbe });
+  const availability = new BrokerAvailability({ probe: spanTopicProbe(probeAdmin, config.kafka.topic), intervalMs: config.kafka.probeIntervalMs, ...outageProbe, log: context.log });
   const publisher = new KafkaTracePublisher(producer, {
     topic: config.kafka.topic,
     maxMessageBytes: config.kafka.maxMessageBytes,

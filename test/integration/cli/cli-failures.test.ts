@@ -96,7 +96,10 @@ describe("ragscope --version and usage errors", () => {
     assert.equal(run(["evaluat"], projectRoot).status, 2);
     const badPort = run(["serve", "--port", "seventy"], projectRoot);
     assert.equal(badPort.status, 2);
-    assert.match(badPort.stderr, /--port.*must be a TCP port/);
+    assert.equal(badPort.stderr.split("\n")[0], "error: option '--port <port>' argument 'seventy' is invalid. It must be a TCP port (0-65535; 0 picks a free one).");
+    const badCount = run(["eval", "--dataset", "cases.yaml", "--task", "task.mjs", "--repeat", "0"], projectRoot);
+    assert.equal(badCount.status, 2);
+    assert.equal(badCount.stderr.split("\n")[0], "error: option '--repeat <n>' argument '0' is invalid. It must be a positive whole number.");
   });
 
   test("a misspelled required flag is the unknown option it is, with the flag meant, not the required one missing: exit 2", () => {
@@ -120,7 +123,7 @@ describe("ragscope --version and usage errors", () => {
     try {
       const result = run(["report", "--from", "yesterday-ish", "--data-dir", path.join(folder, "data")], folder);
       assert.equal(result.status, 2);
-      assert.match(result.stderr, /--from and --to take "now", "now-6h"/);
+      assert.match(result.stderr, /^ragscope report: --from "yesterday-ish" is not a time; --from and --to take "now", "now-6h"/);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
@@ -191,6 +194,8 @@ describe("ragscope serve and a busy machine", () => {
         const line = result.stderr.split("\n").find((text) => text.startsWith(`ragscope ${args[0]}:`));
         assert.ok(line, result.stderr);
         assert.match(line, new RegExp(`the data folder ${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is held by process ${serve.pid} \\(.*serve.*\\).*kill -TERM ${serve.pid}.*--data-dir`));
+        // The holder's arguments as it was given them: its folder shortened to "held" read as another folder.
+        assert.ok(line.includes(`(node ragscope.js serve --port 0 --metrics-port 0 --ui-port 0 --data-dir ${dataDir})`), line);
         assertNoStack(result.stderr);
         // Found before the engine is asked (/proc/locks): the engine's own refusal line does not precede ours.
         assert.doesNotMatch(result.stderr, /Code: \d+\. DB::Exception/, `${args[0]}: ${result.stderr}`);

@@ -104,7 +104,7 @@ describe("each role's --help lists the settings it reads", () => {
 
   test("receive: the receiver's and publisher's settings, none of the consumer group, the store or the assembler", () => {
     const flags = flagsOf(help("receive"));
-    for (const flag of ["--host", "--port", "--kafka-brokers", "--topic", "--publish-timeout-ms", "--probe-interval-ms", "--stop-timeout-ms"]) assert.ok(flags.has(flag), `receive --help lists ${flag}`);
+    for (const flag of ["--host", "--port", "--kafka-brokers", "--topic", "--publish-timeout-ms", "--probe-interval-ms", "--stop-timeout-ms", "--clickhouse-url", "--clickhouse-user", "--clickhouse-database"]) assert.ok(flags.has(flag), `receive --help lists ${flag}`);
     for (const flag of ["--group-id", "--session-timeout-ms", "--heartbeat-interval-ms", "--dead-letter-topic", "--initial-offset", "--commit-interval-ms", "--data-dir", "--quiet-period-ms", "--max-buffered-spans", "--sink-batch"]) assert.ok(!flags.has(flag), `receive --help does not list ${flag}`);
   });
 

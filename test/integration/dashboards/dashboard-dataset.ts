@@ -214,6 +214,10 @@ function healthRows(): Record<string, unknown>[] {
       delta("traces_without_request", minute % 5 === 0 ? 2 : 0);
       delta("grpc_requests_accepted", 10 + (minute % 3));
       delta("grpc_requests_refused", minute % 10 === 0 ? 1 : 0);
+      // All OTLP requests (HTTP and gRPC): a Kafka outage now and then refuses some, unread.
+      delta("requests_accepted", 30 + (minute % 3));
+      delta("requests_refused", minute % 10 === 0 ? 4 : 0);
+      delta("requests_refused_unavailable", minute % 10 === 0 ? 3 : 0);
     }
   }
   return rows;

@@ -33,7 +33,7 @@ const SNAPSHOT_MS = 15_000;
 /** An hour a day back, on a whole hour: every scenario's times are offsets from it. */
 const BASE = Math.floor((Date.now() - 24 * HOUR) / HOUR) * HOUR;
 /** Each scenario's snapshots cover the 15 minutes before its end. */
-const SCENARIOS = ["healthy", "dead letters", "dropped spans", "consumer stalled", "silent"] as const;
+const SCENARIOS = ["healthy", "dead letters", "dropped spans", "consumer stalled", "silent", "receiver refusing", "refusals now and then"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const endOf = (scenario: Scenario) => BASE + SCENARIOS.indexOf(scenario) * HOUR + 30 * 60_000;
 
@@ -54,8 +54,25 @@ function snapshots(scenario: Scenario): HealthRow[] {
       { ...base, metric: "spans_dropped", kind: "delta", value: scenario === "dropped spans" && last ? 7 : 0 },
       { ...base, metric: "consumer_lag", kind: "gauge", value: stalled ? 100 : 4 },
     );
+    rows.push(...receiverSnapshot(scenario, at, end));
   }
   return rows;
+}
+
+/**
+ * What the receiver in front of the evaluator writes at `at`: its OTLP requests accepted and refused. Kafka down for
+ * the last 5 minutes: every request refused (503, not read: no span of them dropped); now and then: 6 refusals (a bad
+ * token, a malformed body) among 10 accepted requests a snapshot, 3 % of them.
+ */
+function receiverSnapshot(scenario: Scenario, at: number, end: number): HealthRow[] {
+  const base = { ts: new Date(at).toISOString(), instance: `receiver-${scenario.replaceAll(" ", "-")}`, role: "receiver", kind: "delta" as const };
+  const outage = scenario === "receiver refusing" && at > end - 5 * 60_000;
+  const refused = outage ? 3 : scenario === "refusals now and then" && at > end - 90_000 ? 1 : 0;
+  return [
+    { ...base, metric: "requests_accepted", value: outage ? 0 : 10 },
+    { ...base, metric: "requests_refused", value: refused },
+    { ...base, metric: "requests_refused_unavailable", value: outage ? refused : 0 },
+  ];
 }
 
 /** Grafana's math condition `$B <op> <number>` for a value of B. */
@@ -97,8 +114,8 @@ async function firing(scenario: Scenario): Promise<Record<string, number>> {
 }
 
 describe("the pipeline's alert rules on the ClickHouse engine", () => {
-  test("four rules, each reading collector_health with FINAL, a time-series query alerting on no data", () => {
-    assert.deepEqual(rules.map((rule) => rule.uid), ["ragscope-pipeline-dead-letters", "ragscope-pipeline-dropped-spans", "ragscope-pipeline-consumer-stalled", "ragscope-pipeline-silent"]);
+  test("five rules, each reading collector_health with FINAL, a time-series query alerting on no data", () => {
+    assert.deepEqual(rules.map((rule) => rule.uid), ["ragscope-pipeline-dead-letters", "ragscope-pipeline-dropped-spans", "ragscope-pipeline-receiver-refusing", "ragscope-pipeline-consumer-stalled", "ragscope-pipeline-silent"]);
     for (const rule of rules) {
       const query = rule.data.find((entry) => entry.refId === "A")!;
       assert.equal(query.model.format, 0, rule.uid);
@@ -116,5 +133,12 @@ describe("the pipeline's alert rules on the ClickHouse engine", () => {
     assert.deepEqual(await firing("dropped spans"), { "ragscope-pipeline-dropped-spans": 7 });
     assert.deepEqual(await firing("consumer stalled"), { "ragscope-pipeline-consumer-stalled": 100 });
     assert.deepEqual(await firing("silent"), { "ragscope-pipeline-silent": 0 });
+  });
+
+  test("a receiver refusing every request (Kafka down) fires its rule, though no span was dropped; refusals now and then do not", async () => {
+    // 20 snapshots of 3 refusals each in the rule's 5 minutes.
+    assert.deepEqual(await firing("receiver refusing"), { "ragscope-pipeline-receiver-refusing": 60 });
+    // 6 refusals among 206 requests: under a tenth.
+    assert.deepEqual(await firing("refusals now and then"), {});
   });
 });

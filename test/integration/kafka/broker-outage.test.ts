@@ -10,6 +10,9 @@
  * - /readyz of `receive` and `evaluate` turns 503, naming the failing check,
  *   and 200 again once the broker is back; the evaluator counts its consumer's
  *   crashes and says how old its lag is;
+ * - each role's log says, in ragscope's words, when Kafka went away (`receive`:
+ *   once, answering 503) and when it is back (`receive`: taking spans again;
+ *   `evaluate`: its consumer back in its group), not only kafkajs's errors;
  * - SIGTERM with Kafka down ends each role within its stop deadline (a
  *   consumer restart kafkajs had under way kept the evaluator alive forever),
  *   and a second SIGTERM ends it at once;
@@ -190,6 +193,10 @@ describe("Kafka down under the production roles", () => {
     assert.ok(next.retryAfter !== null);
     assert.ok(next.ms < 1_000, `refused in ${next.ms} ms`);
     assert.match(next.body, /Kafka unreachable/);
+    // The receiver says in its own words what it does about the outage, once, not a line per refused request
+    // (before, its log held only kafkajs's connection errors).
+    const saidUnreachable = () => receiver.output.filter((line) => /ragscope receive: Kafka unreachable \(.+\): answering OTLP requests with 503 and Retry-After/.test(line));
+    await waitUntil(() => saidUnreachable().length > 0, { description: "receive says Kafka is unreachable and it answers 503", timeoutMs: 5_000, intervalMs: 50 });
     // What an application instrumented with the SDK hears meanwhile: the receiver's 503 and what to do, not a silence.
     const application = await runInstrumentedRequest(receiverUrl);
     assert.equal(application.code, 0, application.output);
@@ -228,6 +235,11 @@ describe("Kafka down under the production roles", () => {
     );
     const accepted = await post(receiverUrl, bodies[2]!);
     assert.equal(accepted.status, 200, accepted.body);
+    assert.equal(saidUnreachable().length, 1, `one line for the outage, however many requests were refused:\n${saidUnreachable().join("\n")}`);
+    // The end of the outage is said too: a log whose last word is "unreachable" or "crashed" reads as still down.
+    await waitUntil(() => receiver.output.some((line) => /ragscope receive: Kafka answers again after \d+ s unreachable: taking spans again/.test(line)), { description: "receive says Kafka answers again", timeoutMs: 5_000, intervalMs: 50 });
+    // evaluator-1 was seen crashed above (its /readyz).
+    await waitUntil(() => evaluators[0]!.output.some((line) => /ragscope evaluate: Kafka consumer back in group \S+ after its crash \(.+\); reading again/.test(line)), { description: "evaluator-1 says its consumer is back in its group", timeoutMs: 5_000, intervalMs: 50 });
     await waitUntil(async () => {
       const age = readSample(await evaluators[0]!.metrics(), "ragscope_kafka_consumer_lag_age_seconds");
       return age !== null && age < 3;

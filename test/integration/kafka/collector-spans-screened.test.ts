@@ -203,9 +203,11 @@ describe("spans a Collector writes straight to Kafka meet the receiver's checks 
     // The stop deadline given as a flag is the one the process keeps (RAGSCOPE_KAFKA_STOP_TIMEOUT_MS, --stop-timeout-ms).
     assert.equal(await evaluator.kill("SIGTERM"), 0, evaluator.output.slice(-10).join("\n"));
     assert.ok(
-      evaluator.output.some((line) => line.includes("ragscope evaluate: stopping (at most 20 s)")),
+      evaluator.output.some((line) => line === "err ragscope evaluate: stopping (at most 20 s)"),
       evaluator.output.slice(-10).join("\n"),
     );
+    // On stderr with the role's other lines, and its end said too.
+    assert.ok(evaluator.output.includes("err ragscope evaluate: stopped"), evaluator.output.slice(-10).join("\n"));
 
     const connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: dataDir });
     try {

@@ -2,7 +2,10 @@
  * Stopping a collector process is bounded (collector/wiring/run/collector-process.ts):
  * roles that do not stop within the deadline (Kafka down: a commit or a
  * group leave that never ends) end the process at once, with a line saying
- * what was skipped; a stop that completed but could not commit exits 2. A
+ * what was skipped; a stop that completed but could not commit exits 2. The
+ * stop is said on stderr, with the role's other lines: "stopping (at most …)"
+ * when it starts and "stopped" when it is over (it was on stdout, and nothing
+ * said the end). A
  * stop that hangs here fails the test by its own timeout.
  */
 import assert from "node:assert/strict";
@@ -44,7 +47,9 @@ describe("stopping a collector process", { timeout: 20_000 }, () => {
     assert.equal(outcome.code, 2);
     assert.equal(outcome.terminated, true, "the process is ended: handles the roles hold would keep it alive");
     assert.match(outcome.errors.join("\n"), /ragscope evaluate: the roles did not stop within 0\.3 s .*exiting without committing; what was read and not committed is evaluated again/);
-    assert.ok(outcome.logs.some((line) => /stopping \(at most 0\.3 s\)/.test(line)));
+    // On stderr with the role's other lines (it was the one "ragscope evaluate:" line on stdout).
+    assert.ok(outcome.errors.some((line) => /^ragscope evaluate: stopping \(at most 0\.3 s\)$/.test(line)), outcome.errors.join("\n"));
+    assert.ok(!outcome.logs.some((line) => /stopping/.test(line)), outcome.logs.join("\n"));
   });
 
   test("a stop that finished but could not commit: status 2 with the reason", async () => {
@@ -54,12 +59,15 @@ describe("stopping a collector process", { timeout: 20_000 }, () => {
     assert.equal(outcome.code, 2);
     assert.equal(outcome.terminated, false, "the process ends on its own");
     assert.match(outcome.errors.join("\n"), /ragscope evaluate: stopping: the last offset commit failed/);
+    assert.equal(outcome.errors.at(-1), "ragscope evaluate: stopped (exit code 2: the stop had a problem, above)");
   });
 
   test("a clean stop: status 0", async () => {
     const outcome = await run(async () => {}, 5_000);
     assert.equal(outcome.code, 0);
     assert.equal(outcome.terminated, false);
-    assert.deepEqual(outcome.errors, []);
+    // The stop said where it starts and where it ends, on one stream; nothing else (no problem to tell).
+    assert.deepEqual(outcome.errors, ["ragscope evaluate: stopping (at most 5 s)", "ragscope evaluate: stopped"]);
+    assert.ok(!outcome.logs.some((line) => /stopp/.test(line)), outcome.logs.join("\n"));
   });
 });
