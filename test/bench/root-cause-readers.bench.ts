@@ -34,8 +34,8 @@
  *
  * Notes (2026-12-05, aa7f52f: the Failures page and the trace list's root-cause filter and column count requests, a
  * Case Result id's trace and start, each under the evaluator's cause written with it; 2 cores shared with other
- * helpers' tests, load average 6–9, so only the figures of one run compare). A worktree of HEAD (the checkout held
- * another helper's unfinished trace reader) with aa7f52f^'s three files as `--baseline` (made as above), alternating,
+ * work, load average 6–9, so only the figures of one run compare). A worktree of aa7f52f's successor (the checkout
+ * held unfinished trace reader changes) with aa7f52f^'s three files as `--baseline` (made as above), alternating,
  * the same answers in every run. Median CPU of the process, before → after:
  *     4,000 requests (31 rounds)   Failures page 26.6 → 30.1 ms; trace list, reviewers' cause 108.8 → 124.0,
  *                                  evaluator's cause 110.3 → 127.4

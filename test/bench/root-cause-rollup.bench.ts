@@ -47,7 +47,7 @@
  *   have made the 4–6 % measured between 648 / 620 and 686 / 643 µs, which is the size of this benchmark's spread.
  *
  * Notes (2026-12-05, aa7f52f: a failing request is a Case Result id's trace and start, so a case sent again counts
- * once per request; 2 cores shared with other helpers' tests, load average 1.2 at the first run and up to 9.7 at the
+ * once per request; 2 cores shared with other work, load average 1.2 at the first run and up to 9.7 at the
  * last, so only the figures of one run compare; CPU is the steadier figure). aa7f52f^'s root-causes.ts as
  * `--baseline` (made as above), alternating, the same rows in every store (the generated requests are each sent once). Median CPU
  * of the process, before → after:
@@ -57,7 +57,7 @@
  *   (+6–9 %, +9–14 %, +21–24 %; wall time +7–43 %, noisier). What it costs: the requests are grouped by (case_result_id,
  *   trace_id, started_at) instead of by id, so each refreshed row hashes a trace id (32 characters) and a DateTime64
  *   beside its id; the evaluator's causes grouped by and joined on the same three keys cost nothing measurable. At
- *   50,000 requests (no reviews, 21 rounds, load 3.5, test/probe-tmp scratch script): before 87.2 ms, after 99.1,
+ *   50,000 requests (no reviews, 21 rounds, load 3.5, a scratch script calling both selects): before 87.2 ms, after 99.1,
  *   after with the causes grouped and joined by id alone 98.5. A refresh recomputes the minutes just written (a few
  *   thousand requests at serve's rates: a few ms more a refresh), so the cost grows with a minute's requests only.
  *   Not looked for: a cheaper per-request grouping; grouping by id alone is what aa7f52f corrected (a case sent again

@@ -181,7 +181,7 @@
  *
  * Notes (2026-12-05, aa7f52f: the root-cause filter and column attribute
  * requests, a Case Result id's trace and start, each to the evaluator's
- * cause written with it; 2 cores shared with other helpers' tests, load
+ * cause written with it; 2 cores shared with other work, load
  * average 3–13 across the runs, so only figures of one run compare, and the
  * CPU of the process, where the engine runs, is the steadier figure; added
  * for this: `--baseline`, `--rounds` and that CPU). --rows 2000000 (20
