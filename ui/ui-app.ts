@@ -406,16 +406,28 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return traceId === null ? null : { traceId, requests: await readers.traces.findByTraceId(traceId, MOST_REQUESTS_OF_A_TRACE_ID) };
   }
 
-  app.get("/traces/:id", async (context) => {
+  /**
+   * The request a page's address names (`/traces/<id>` or `/review/<id>`), with its labels; or the answer instead of the
+   * page. A trace id redirects (303) to its request's page of the same kind, under its canonical address (the case
+   * result id and the trace id: a case sent again is opened as the request the user came with), or, when several
+   * requests have it (each tenant that sent it), to the list of them. Found none: 404.
+   */
+  async function requestOfPage(context: Context<{ Variables: Variables }>, pages: "/traces" | "/review"): Promise<Response | NonNullable<Awaited<ReturnType<typeof detailWithLabels>>>> {
+    const id = context.req.param("id") ?? "";
     const parameters = new URL(context.req.url).searchParams;
-    // A trace id opens its request's page under its canonical address (a case result id and the trace id); when
-    // several requests have it (each tenant that sent it), the list of them. Found none, it is read as an id below.
-    const ofTraceId = await requestsOfTraceId(context.get("readers"), context.req.param("id"), parameters);
+    const ofTraceId = await requestsOfTraceId(context.get("readers"), id, parameters);
     const [first, ...others] = ofTraceId?.requests ?? [];
-    if (ofTraceId !== null && first !== undefined) return context.redirect(others.length === 0 ? traceAddress(first.caseResultId, ofTraceId.traceId) : `/traces?q=${ofTraceId.traceId}`, 303);
+    const address = pages === "/traces" ? traceAddress : reviewAddress;
+    if (ofTraceId !== null && first !== undefined) return context.redirect(others.length === 0 ? address(first.caseResultId, ofTraceId.traceId) : `/traces?q=${ofTraceId.traceId}`, 303);
     const request = requestedTrace(parameters);
-    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), context.get("reviewer"), request);
-    if (found === null) return badRequest(context, ofTraceId !== null ? traceIdNotStored(ofTraceId.traceId) : traceNotStored(context.req.param("id"), request), 404);
+    const found = await detailWithLabels(context.get("readers"), id, context.get("reviewer"), request);
+    if (found === null) return badRequest(context, ofTraceId !== null ? traceIdNotStored(ofTraceId.traceId) : traceNotStored(id, request, pages), 404);
+    return found;
+  }
+
+  app.get("/traces/:id", async (context) => {
+    const found = await requestOfPage(context, "/traces");
+    if (found instanceof Response) return found;
     return context.html(tracePage(context.get("viewer"), found.detail, humanVerdictOf(found.all), found.visible, found.rootCause));
   });
   app.get("/api/traces/:id", async (context) => {
@@ -574,15 +586,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   });
   app.get("/review/:id", async (context) => {
     const reviewer = context.get("reviewer");
-    const parameters = new URL(context.req.url).searchParams;
-    // A trace id opens its request's review as /traces/<trace id> opens its trace: the case result id and the trace
-    // id (a case sent again is reviewed as the request the reviewer came with), several requests the list of them.
-    const ofTraceId = await requestsOfTraceId(context.get("readers"), context.req.param("id"), parameters);
-    const [first, ...others] = ofTraceId?.requests ?? [];
-    if (ofTraceId !== null && first !== undefined) return context.redirect(others.length === 0 ? reviewAddress(first.caseResultId, ofTraceId.traceId) : `/traces?q=${ofTraceId.traceId}`, 303);
-    const request = requestedTrace(parameters);
-    const found = await detailWithLabels(context.get("readers"), context.req.param("id"), reviewer, request);
-    if (found === null) return badRequest(context, ofTraceId !== null ? traceIdNotStored(ofTraceId.traceId) : traceNotStored(context.req.param("id"), request, "/review"), 404);
+    const found = await requestOfPage(context, "/review");
+    if (found instanceof Response) return found;
     const mine = found.all.filter((label) => label.labeler_id === reviewer);
     const saved = takeFlashNotice(context, (waiting) => waiting.kind === "saved" && waiting.caseResultId === context.req.param("id"), secureCookies(context));
     // A review posted after the session ended, kept until the reviewer signed in again: the form is filled in with it, not saved.

@@ -48,10 +48,14 @@ function memory(registry: MetricsRegistry): Record<string, number> {
  * outcomes), as running totals the snapshot turns into increases; nothing where no receiver runs.
  */
 function grpcRequests(registry: MetricsRegistry): Record<string, number> {
-  const metric = "ragscope_receiver_grpc_requests_total";
+  return acceptedAndRefused(registry, "ragscope_receiver_grpc_requests_total", "grpc_requests");
+}
+
+/** `<prefix>_accepted` and `<prefix>_refused` (every outcome but accepted) of a requests counter; nothing where it is not registered. */
+function acceptedAndRefused(registry: MetricsRegistry, metric: string, prefix: string): Record<string, number> {
   if (!registry.has(metric)) return {};
   const accepted = registry.sum(metric, { outcome: "accepted" });
-  return { grpc_requests_accepted: accepted, grpc_requests_refused: registry.sum(metric) - accepted };
+  return { [`${prefix}_accepted`]: accepted, [`${prefix}_refused`]: registry.sum(metric) - accepted };
 }
 
 /**
@@ -64,12 +68,7 @@ function grpcRequests(registry: MetricsRegistry): Record<string, number> {
 function receiverRequests(registry: MetricsRegistry): Record<string, number> {
   const metric = "ragscope_receiver_requests_total";
   if (!registry.has(metric)) return {};
-  const accepted = registry.sum(metric, { outcome: "accepted" });
-  return {
-    requests_accepted: accepted,
-    requests_refused: registry.sum(metric) - accepted,
-    requests_refused_unavailable: registry.sum(metric, { outcome: "publishUnavailable" }),
-  };
+  return { ...acceptedAndRefused(registry, metric, "requests"), requests_refused_unavailable: registry.sum(metric, { outcome: "publishUnavailable" }) };
 }
 
 function withSinkWrite(gauges: Record<string, number>, sink: MeasuredSink): Record<string, number> {
