@@ -88,6 +88,10 @@ export const stageTiming = z.object({
   status: z.enum(["ok", "error", "unset"]),
 });
 
+/** Every kind of `malformed_attributes` entry (described on `malformedAttribute.kind`); /metrics counts each (ragscope_malformed_attributes_total). */
+export const MALFORMED_ATTRIBUTE_KINDS = ["malformed_json", "invalid_identifier", "invalid_time", "truncated", "tenant_claim", "unreadable_value"] as const;
+export type MalformedAttributeKind = (typeof MALFORMED_ATTRIBUTE_KINDS)[number];
+
 export const malformedAttribute = z.object({
   span_id: z.string(),
   span_name: z.string(),
@@ -103,9 +107,10 @@ export const malformedAttribute = z.object({
    * authenticated; or a value that parsed but that the span's convention
    * reader could not take as what the convention says it holds
    * (`unreadable_value`: an item of a retriever's returned documents that is
-   * no document), so the field it would fill is null.
+   * no document, a document's score that is no number, a message without
+   * text), so the field it would fill is null or the item is left out.
    */
-  kind: z.enum(["malformed_json", "invalid_identifier", "invalid_time", "truncated", "tenant_claim", "unreadable_value"]).default("malformed_json"),
+  kind: z.enum(MALFORMED_ATTRIBUTE_KINDS).default("malformed_json"),
   /** The parser's or the check's message. */
   error: z.string(),
 });

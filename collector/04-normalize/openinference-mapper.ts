@@ -5,6 +5,9 @@
  * - RETRIEVER → retrieve, its documents from `retrieval.documents.N.*` and
  *   from the LangChain documents in its JSON output (ids the attributes lack;
  *   read-documents.ts gives the precedence); RERANKER → rerank; LLM → generate;
+ *   a document part that cannot be read (an id that is no id, a score that is
+ *   no number, an output item that is no Document) is read as absent and named
+ *   on the Case Result (unread-openinference-documents.ts);
  * - a CHAIN (or AGENT) without a parent → the request; its run / case linkage
  *   comes from `ragscope.*` keys in the `metadata` JSON (read-linkage.ts);
  * - a CHAIN whose JSON input is a list of LangChain documents and whose output
@@ -28,12 +31,14 @@
  */
 import { OpenInference, OpenInferenceSpanKind } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
-import { readJson, readJsonObject, readNumber, readString } from "./attribute-readers.js";
+import { flattenedIndexes, readJson, readJsonObject, readNumber, readString } from "./attribute-readers.js";
+import { unreadableField } from "./explain-unread-value.js";
 import { asLangChainDocuments, langChainDocumentFields, readDocuments, readOutputDocuments, toObservedDocument } from "./read-documents.js";
 import { readLinkage } from "./read-linkage.js";
 import { readLlamaIndexRerank } from "./read-llama-index-rerank.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
+import { unreadAttributeDocuments, unreadOutputDocuments } from "./unread-openinference-documents.js";
 
 const QUERY_FIELDS = ["question", "query", "input", "text"] as const;
 const ANSWER_FIELDS = ["answer", "output", "text", "result"] as const;
@@ -46,18 +51,21 @@ export const openInferenceMapper: SpanMapper = {
     const kind = readString(attributes, OpenInference.spanKind)?.toUpperCase();
     switch (kind) {
       case OpenInferenceSpanKind.retriever:
-        return {
-          stage: "retrieve",
-          query: readText(attributes, OpenInference.inputValue, QUERY_FIELDS),
-          documents: readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, null, readOutputDocuments(attributes)),
-        };
-      case OpenInferenceSpanKind.reranker:
+        return readRetriever(attributes);
+      case OpenInferenceSpanKind.reranker: {
+        const input = readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, null);
+        const output = readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, null);
         return {
           stage: "rerank",
           query: readString(attributes, OpenInference.rerankerQuery),
-          input: readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, null),
-          output: readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, null),
+          input,
+          output,
+          ...unreadableField([
+            ...unreadAttributeDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, input),
+            ...unreadAttributeDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, output),
+          ]),
         };
+      }
       case OpenInferenceSpanKind.llm:
         return readGeneration(attributes);
       case OpenInferenceSpanKind.chain:
@@ -69,6 +77,21 @@ export const openInferenceMapper: SpanMapper = {
     }
   },
 };
+
+/** A retriever's documents, and what of them could not be read (unread-openinference-documents.ts). */
+function readRetriever(attributes: Attributes): StageObservation {
+  const documents = readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, null, readOutputDocuments(attributes));
+  const attributeDocuments = flattenedIndexes(attributes, OpenInference.retrievalDocumentsPrefix).length > 0;
+  return {
+    stage: "retrieve",
+    query: readText(attributes, OpenInference.inputValue, QUERY_FIELDS),
+    documents,
+    ...unreadableField([
+      ...unreadAttributeDocuments(attributes, OpenInference.retrievalDocumentsPrefix, documents),
+      ...unreadOutputDocuments(attributes, documents, attributeDocuments),
+    ]),
+  };
+}
 
 function readGeneration(attributes: Attributes): StageObservation {
   const inputTokens = readNumber(attributes, OpenInference.llmTokenCountPrompt);

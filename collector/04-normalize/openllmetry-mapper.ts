@@ -29,7 +29,9 @@
  *   order, each read from its own entry only (read-documents.ts, which also
  *   reads Python's serialised `{"lc": 1, "type": "constructor", "kwargs": {…}}`
  *   documents); the query is the step's text input. Traceloop's JS LangChain
- *   instrumentation has no retriever callback, so a retriever shows up only this way;
+ *   instrumentation has no retriever callback, so a retriever shows up only this way.
+ *   A list that holds documents beside an item that is none is not read (all
+ *   or none), and the Case Result says which item (unread-entity-documents.ts);
  * - a span whose `traceloop.entity.input` is such a list and whose output is
  *   text → context assembly (the "format documents" step), the packed chunk
  *   ids read as the retriever's are, so the two join
@@ -43,6 +45,8 @@ import { readDocumentList, toObservedDocument } from "./read-documents.js";
 import { readOpenLlmetryRerank } from "./read-openllmetry-rerank.js";
 import { entityText, entityValue } from "./read-traceloop-entity.js";
 import { unreadRetrieverDocuments } from "./unread-retriever-documents.js";
+import { unreadEntityDocumentFields, unreadEntityDocumentList } from "./unread-entity-documents.js";
+import { unreadableField } from "./explain-unread-value.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
@@ -70,7 +74,7 @@ export const openLlmetryMapper: SpanMapper = {
     }
     if (readString(attributes, OpenLlmetry.spanKind) === OpenLlmetrySpanKind.workflow && span.parentSpanId === "") return readWorkflow(attributes);
     if (readString(attributes, GenAi.operationName) === OpenLlmetryOperation.vectorDbRetrieve) return readRetriever(attributes);
-    return readEntityDocuments(attributes) ?? { stage: "other" };
+    return readEntityDocuments(attributes);
   },
 };
 
@@ -117,30 +121,42 @@ function readRetriever(attributes: Attributes): StageObservation {
     stage: "retrieve",
     query: entityText(readJson(attributes, OpenLlmetry.entityInput), ["query"]),
     documents: records === null ? null : records.map(toObservedDocument),
-    ...(unread === null ? {} : { unreadable: [unread] }),
+    ...unreadableField(unread === null ? unreadEntityDocumentFields(OpenLlmetry.entityOutput, records ?? []) : [unread]),
   };
 }
 
-/** A step that returned documents (retrieve) or turned documents into text (context); see the module comment. */
-function readEntityDocuments(attributes: Attributes): StageObservation | null {
+/**
+ * A step that returned documents (retrieve) or turned documents into text (context); see the module comment. Any
+ * other step is no stage; when its list held documents beside an item that is none, it says so (unread-entity-documents.ts).
+ */
+function readEntityDocuments(attributes: Attributes): StageObservation {
   const input = readJson(attributes, OpenLlmetry.entityInput);
   const output = readJson(attributes, OpenLlmetry.entityOutput);
-  const returned = readDocumentList(entityValue(output, "output"));
+  const returnedValue = entityValue(output, "output");
+  const returned = readDocumentList(returnedValue);
   if (returned !== null) {
-    return { stage: "retrieve", query: entityText(entityValue(input, "input"), ["question", "query", "input"]), documents: returned.map(toObservedDocument) };
+    return {
+      stage: "retrieve",
+      query: entityText(entityValue(input, "input"), ["question", "query", "input"]),
+      documents: returned.map(toObservedDocument),
+      ...unreadableField(unreadEntityDocumentFields(OpenLlmetry.entityOutput, returned)),
+    };
   }
-  const packed = readDocumentList(entityValue(input, "input"));
-  const text = entityValue(output, "output");
-  if (packed !== null && typeof text === "string") {
+  const givenValue = entityValue(input, "input");
+  const packed = readDocumentList(givenValue);
+  if (typeof returnedValue === "string" && packed !== null) {
     return {
       stage: "context",
       chunkIds: packed.map((record) => toObservedDocument(record).chunkId),
       droppedChunks: null,
       truncatedChunkIds: null,
-      text,
+      text: returnedValue,
       tokenCount: null,
       tokenBudget: null,
+      ...unreadableField(unreadEntityDocumentFields(OpenLlmetry.entityInput, packed)),
     };
   }
-  return null;
+  const unreadReturned = unreadEntityDocumentList(OpenLlmetry.entityOutput, returnedValue, "output");
+  const unreadGiven = typeof returnedValue === "string" ? unreadEntityDocumentList(OpenLlmetry.entityInput, givenValue, "input") : null;
+  return { stage: "other", ...unreadableField([unreadReturned, unreadGiven].filter((note) => note !== null)) };
 }

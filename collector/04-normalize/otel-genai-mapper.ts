@@ -14,15 +14,21 @@
  * - `invoke_workflow` / `invoke_agent` without a parent → the request, its
  *   query and answer from its messages, run / case linkage from `ragscope.*`
  *   attributes (read-linkage.ts).
+ * What could not be read — a document or message that is no object, a score
+ * that is no number, a message without text — is read as absent, and named on
+ * the Case Result (unread-genai-documents.ts, unread-messages.ts).
  */
 import { GenAi, GenAiOperation, OpenLlmetry } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
 import { readJsonArray, readNumber, readString } from "./attribute-readers.js";
+import { unreadableField } from "./explain-unread-value.js";
 import { toObservedDocument } from "./read-documents.js";
 import { readLinkage } from "./read-linkage.js";
 import { lastMessageText, readFlatMessages, readStructuredMessages } from "./read-messages.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
+import { unreadGenAiDocuments } from "./unread-genai-documents.js";
+import { unreadMessages } from "./unread-messages.js";
 
 const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
 const REQUEST_OPERATIONS: readonly string[] = [GenAiOperation.invokeWorkflow, GenAiOperation.invokeAgent];
@@ -57,12 +63,17 @@ function readRetrieval(attributes: Attributes): StageObservation {
   return {
     stage: "retrieve",
     query: readString(attributes, GenAi.retrievalQueryText),
+    // All or none, as the other readers read documents: an item that is no document object makes the list
+    // unreadable. Leaving it out would rank each document after it one place higher than recorded, which would
+    // raise Hit@k and MRR on a retrieval nobody can read whole.
     documents:
-      documents?.flatMap((item) => {
-        if (typeof item !== "object" || item === null) return [];
-        const document = item as Record<string, unknown>;
-        return [toObservedDocument({ id: document.id, score: document.score, text: document.content ?? document.text, metadata: document.metadata })];
-      }) ?? null,
+      documents === null || documents.some((item) => typeof item !== "object" || item === null || Array.isArray(item))
+        ? null
+        : documents.map((item) => {
+            const document = item as Record<string, unknown>;
+            return toObservedDocument({ id: document.id, score: document.score, text: document.content ?? document.text, metadata: document.metadata });
+          }),
+    ...unreadableField(unreadGenAiDocuments(attributes, GenAi.retrievalDocuments)),
   };
 }
 
@@ -81,6 +92,7 @@ export function readGenAiGeneration(attributes: Attributes): StageObservation {
     answer:
       lastMessageText(readStructuredMessages(attributes, GenAi.outputMessages), null) ?? lastMessageText(readFlatMessages(attributes, GenAi.completionPrefix), null),
     abstained: null,
+    ...unreadableField(unreadMessages(attributes, GenAi.outputMessages)),
   };
 }
 
@@ -92,5 +104,6 @@ function readRequest(attributes: Attributes): StageObservation {
     answer: lastMessageText(readStructuredMessages(attributes, GenAi.outputMessages), null),
     ...linkage,
     sessionId: linkage.sessionId ?? readString(attributes, GenAi.conversationId),
+    ...unreadableField([...unreadMessages(attributes, GenAi.inputMessages), ...unreadMessages(attributes, GenAi.outputMessages)]),
   };
 }

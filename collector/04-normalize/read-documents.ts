@@ -48,7 +48,8 @@ export interface DocumentFields {
   metadata?: unknown;
 }
 
-function identifier(value: unknown): string | null {
+/** The value as an id: a non-empty text, or a finite number as text; null otherwise. */
+export function identifier(value: unknown): string | null {
   if (typeof value === "string" && value !== "") return value;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return null;
@@ -78,7 +79,8 @@ function aclFromMetadata(metadata: Record<string, unknown> | null): string[] | n
   return Array.isArray(value) ? value.map(String) : null;
 }
 
-function toScore(value: unknown): number | null {
+/** The value as a score: a finite number, or text that is one; null otherwise. */
+export function toScore(value: unknown): number | null {
   return toNumber(typeof value === "number" || typeof value === "string" ? value : undefined);
 }
 
@@ -245,7 +247,8 @@ function sameDocument(candidate: LangChainDocument | undefined, content: string 
   return content === null || candidate.pageContent === content ? candidate : null;
 }
 
-function parseObject(value: unknown): Record<string, unknown> | null {
+/** The value as an object: itself, or JSON text of one; null otherwise. */
+export function parseObject(value: unknown): Record<string, unknown> | null {
   if (typeof value === "string") {
     try {
       value = JSON.parse(value);

@@ -22,7 +22,18 @@ export interface ObservedDocument {
   tenantId: string | null;
 }
 
-export interface RequestObservation {
+/**
+ * Values of the span that parsed but that its reader could not take as what the convention says they hold (a
+ * retriever's item that is no document, a score that is no number, a message without text): the field they would
+ * fill is null, or the item is left out. The rebuild lists them on the Case Result (`malformed_attributes`, kind
+ * `unreadable_value`), so a missing value says why. Absent when nothing was left unread; bounded per span
+ * (explain-unread-value.ts).
+ */
+export interface UnreadValues {
+  unreadable?: MalformedAttribute[];
+}
+
+export interface RequestObservation extends UnreadValues {
   stage: "request";
   query: string | null;
   answer: string | null;
@@ -41,25 +52,20 @@ export interface RequestObservation {
   experimentVariant: string | null;
 }
 
-export interface QueryRewriteObservation {
+export interface QueryRewriteObservation extends UnreadValues {
   stage: "query_rewrite";
   query: string | null;
   rewrittenQuery: string | null;
 }
 
-export interface RetrieveObservation {
+export interface RetrieveObservation extends UnreadValues {
   stage: "retrieve";
   query: string | null;
+  /** Null when not recorded, or when what was recorded could not be read (then `unreadable` says why). */
   documents: ObservedDocument[] | null;
-  /**
-   * Why `documents` is null although the span returned something: an attribute that parsed but could not be read
-   * as documents (an item that is no document). The rebuild lists it on the Case Result (`malformed_attributes`,
-   * kind `unreadable_value`), so a missing retrieval says why. Absent when nothing was left unread.
-   */
-  unreadable?: MalformedAttribute[];
 }
 
-export interface RerankObservation {
+export interface RerankObservation extends UnreadValues {
   stage: "rerank";
   query: string | null;
   input: ObservedDocument[] | null;
@@ -72,7 +78,7 @@ export interface RerankObservation {
   documentsNamedByText?: boolean;
 }
 
-export interface ContextObservation {
+export interface ContextObservation extends UnreadValues {
   stage: "context";
   /** In prompt order; an entry is null when the trace carries no id for that chunk. */
   chunkIds: (string | null)[] | null;
@@ -83,7 +89,7 @@ export interface ContextObservation {
   tokenBudget: number | null;
 }
 
-export interface GenerateObservation {
+export interface GenerateObservation extends UnreadValues {
   stage: "generate";
   model: string | null;
   inputTokens: number | null;
@@ -95,12 +101,12 @@ export interface GenerateObservation {
   abstained: boolean | null;
 }
 
-export interface CiteObservation {
+export interface CiteObservation extends UnreadValues {
   stage: "cite";
   chunkIds: string[] | null;
 }
 
-export interface FeedbackObservation {
+export interface FeedbackObservation extends UnreadValues {
   stage: "feedback";
   kind: string | null;
   value: string | null;
@@ -108,7 +114,7 @@ export interface FeedbackObservation {
   chunkId: string | null;
 }
 
-export interface OtherObservation {
+export interface OtherObservation extends UnreadValues {
   stage: "other";
 }
 

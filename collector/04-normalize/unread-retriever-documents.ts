@@ -11,12 +11,8 @@
  * stored result say why rather than look like a retrieval nothing recorded.
  */
 import type { MalformedAttribute } from "./find-malformed-json.js";
+import { describeValue } from "./explain-unread-value.js";
 import { readDocumentList } from "./read-documents.js";
-
-/** How much of an item the reason quotes: enough to recognise it (a Python repr begins with its type), bounded for any span. */
-const QUOTED_CHARACTERS = 120;
-/** How many of an object item's keys the reason names. */
-const NAMED_KEYS = 8;
 
 /**
  * @param attribute the attribute the output was read from, e.g. `traceloop.entity.output`
@@ -27,33 +23,15 @@ export function unreadRetrieverDocuments(attribute: string, output: unknown): Ma
   if (output === null || output === undefined) return null;
   const list = typeof output === "object" && !Array.isArray(output) ? (output as { documents?: unknown }).documents : undefined;
   if (!Array.isArray(list)) {
-    return { attribute, error: `the retriever's output holds no "documents" list (${describeItem(output)}), so the retrieval's documents are not available` };
+    return { attribute, error: `the retriever's output holds no "documents" list (${describeValue(output)}), so the retrieval's documents are not available` };
   }
   const index = list.findIndex((item) => readDocumentList([item]) === null);
   if (index === -1) return null;
   return {
     attribute,
     error:
-      `documents[${index}] is ${describeItem(list[index])}, not a LangChain Document ({"page_content", "metadata"}): ` +
+      `documents[${index}] is ${describeValue(list[index])}, not a LangChain Document ({"page_content", "metadata"}): ` +
       `the retriever returned an item that is no Document, and a retrieval's documents are read all or none, so its ${list.length} documents are not available; ` +
       `return Documents from the retriever (wrap other results in langchain_core.documents.Document) to have them read`,
   };
-}
-
-function describeItem(item: unknown): string {
-  if (typeof item === "string") return `the text ${JSON.stringify(quoted(item))}`;
-  if (item === null) return "null";
-  if (Array.isArray(item)) return `a list of ${item.length} items`;
-  if (typeof item === "object") {
-    const keys = Object.keys(item);
-    if (keys.length === 0) return "an empty object";
-    return `an object with the keys ${quoted(keys.slice(0, NAMED_KEYS).map((key) => JSON.stringify(key)).join(", "))}${keys.length > NAMED_KEYS ? ` and ${keys.length - NAMED_KEYS} more` : ""}`;
-  }
-  return `the ${typeof item} ${quoted(String(item))}`;
-}
-
-/** The text cut to QUOTED_CHARACTERS code points, marked when cut. */
-function quoted(text: string): string {
-  const characters = [...text];
-  return characters.length <= QUOTED_CHARACTERS ? text : `${characters.slice(0, QUOTED_CHARACTERS).join("")}…`;
 }

@@ -23,7 +23,8 @@
  * What no span carried stays null, so metrics that need it are "not available";
  * JSON attributes that did not parse are listed in `malformed_attributes`, and
  * so are values a reader could not read (a retriever's item that is no
- * document) and spans that end before they start (no latency, no stage timing for them).
+ * document, a score that is no number, a message without text; not those of a
+ * retrieval whose documents are not used) and spans that end before they start (no latency, no stage timing for them).
  * A failed root is a timeout only when it says so with the OTel `error.type`
  * attribute (value `timeout`); status messages are free text and not parsed.
  */
@@ -246,11 +247,13 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
         ...normalized.flatMap((item) =>
           item.malformedJson.map((malformed) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: malformed.attribute, kind: "malformed_json" as const, error: malformed.error })),
         ),
-        // Values that parsed but that the span's reader could not take as what they should hold (a retriever's item that is no document).
+        // Values that parsed but that the span's reader could not take as what they should hold (a retriever's item
+        // that is no document, a score that is no number, a message without text). Not those of a retrieval inside a
+        // recorded retrieval: its documents are not used (nested-stage-spans.ts), so nothing is missing for them.
         ...normalized.flatMap((item) =>
-          item.observation.stage === "retrieve"
-            ? (item.observation.unreadable ?? []).map((unread) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: unread.attribute, kind: "unreadable_value" as const, error: unread.error }))
-            : [],
+          innerRetrievals.has(item.span.spanId)
+            ? []
+            : (item.observation.unreadable ?? []).map((unread) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: unread.attribute, kind: "unreadable_value" as const, error: unread.error })),
         ),
         ...trace.spans.filter((span) => durationMs(span) === null).map((span) => ({ span_id: span.spanId, span_name: span.name, attribute: "end_time_unix_nano", kind: "invalid_time" as const, error: ENDS_BEFORE_START })),
         ...identifiers.refused,

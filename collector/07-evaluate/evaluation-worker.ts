@@ -38,7 +38,7 @@
  * that re-opened it stay uncommitted until the re-opened trace is written.
  */
 import { boundedRawSpans } from "./bounded-raw-spans.js";
-import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
+import { caseResult as caseResultSchema, MALFORMED_ATTRIBUTE_KINDS, type CaseResult, type MalformedAttributeKind } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import { evalCaseFor, evalCaseTenant } from "../../contracts/eval-case-tenant.js";
 import type { OtherTenantsCase } from "./unknown-case-notice.js";
@@ -150,6 +150,12 @@ export class EvaluationWorker {
     /** Results the store refused for their values: kept in the quarantine table, not retried. */
     quarantined: 0,
   };
+  /**
+   * The notes of rebuilt Case Results' `rag_observation.malformed_attributes`, by kind, all traces together, every
+   * kind from the start at 0 (ragscope_malformed_attributes_total): counted where Case Results are rebuilt, so
+   * `serve` and the Kafka evaluator count alike.
+   */
+  readonly malformedAttributesByKind: Record<MalformedAttributeKind, number> = Object.fromEntries(MALFORMED_ATTRIBUTE_KINDS.map((kind) => [kind, 0])) as Record<MalformedAttributeKind, number>;
   /**
    * Traces that record no RAG request (rag-request-evidence.ts: an index being built, a service's other spans), by
    * reason: not rebuilt into Case Results, not stored, counted here (ragscope_traces_without_request_total).
@@ -472,6 +478,7 @@ export class EvaluationWorker {
     }
     const rebuilt = rebuildCaseResult(trace, normalized);
     for (const note of rebuilt.rag_observation.malformed_attributes) {
+      this.malformedAttributesByKind[note.kind] += 1;
       if (note.kind === "invalid_identifier") this.counters.rejectedIdentifiers += 1;
       else if (note.kind === "malformed_json") this.counters.malformedJsonAttributes += 1;
     }

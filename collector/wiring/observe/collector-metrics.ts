@@ -24,6 +24,7 @@ import type { Histogram, MetricsRegistry, Sample } from "./metrics-registry.js";
 import { DEAD_LETTER_REASONS } from "../../02-transport/kafka/route-message.js";
 import { SPAN_REFUSAL_REASONS } from "../../02-transport/kafka/screen-consumed-spans.js";
 import { NO_REQUEST_REASONS } from "../../06-rebuild/rag-request-evidence.js";
+import { MALFORMED_ATTRIBUTE_KINDS } from "../../../contracts/case-result.js";
 
 /** Seconds; ClickHouse inserts of a batch take milliseconds to seconds. */
 export const sinkLatencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -166,6 +167,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
     "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",
     () => worker.counters.malformedJsonAttributes,
   );
+  registerMalformedAttributes(registry, worker);
   registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
   registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
   registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic", () => worker.counters.unknownCases);
@@ -197,6 +199,19 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_kafka_commits_total", "offset commits", () => runner.committer.counters.commits);
   registry.counter("ragscope_kafka_commit_failures_total", "offset commits that failed (retried on the next tick)", () => runner.committer.counters.failures);
   registry.counter("ragscope_kafka_produce_retries_total", "retries of republishing or dead-lettering while the broker refused", () => runner.counters.produceRetries);
+}
+
+/**
+ * The notes on rebuilt Case Results (`rag_observation.malformed_attributes`), by kind, every kind from the start at 0:
+ * values the collector could not take as sent — JSON that did not parse, values a reader could not read, refused
+ * identifiers, impossible times, truncations, tenant claims — which the Case Result shows as not available.
+ */
+function registerMalformedAttributes(registry: MetricsRegistry, worker: EvaluationWorker): void {
+  registry.counter(
+    "ragscope_malformed_attributes_total",
+    "notes on rebuilt Case Results (rag_observation.malformed_attributes) by kind: malformed_json (JSON text that did not parse), unreadable_value (a value a convention's reader could not read: an item that is no document, a score that is no number, a message without text), invalid_identifier, invalid_time, truncated, tenant_claim; counted each time a trace is rebuilt (a re-opened trace's notes again)",
+    () => MALFORMED_ATTRIBUTE_KINDS.map((kind) => ({ labels: { kind }, value: worker.malformedAttributesByKind[kind] })),
+  );
 }
 
 /**
@@ -267,6 +282,7 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
     "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",
     () => worker.counters.malformedJsonAttributes,
   );
+  registerMalformedAttributes(registry, worker);
   registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
   registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
   registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic", () => worker.counters.unknownCases);

@@ -13,21 +13,19 @@ import { event, spanRecord } from "./span-fixture.js";
 const normalize = createMapperRegistry();
 
 describe("OTel GenAI mapper", () => {
-  test("retrieval: documents from the JSON, with content and metadata ids when present", () => {
-    const observation = otelGenAiMapper.map(
+  const carryOverDocuments = [
+    { id: "c1", score: 0.9, content: "Five days carry over.", metadata: { document_id: "leave", section_id: "s2", document_version: "v3" } },
+    { id: "c2", score: "0.5" },
+  ];
+  const retrievalOf = (documents: unknown[]) =>
+    otelGenAiMapper.map(
       spanRecord({
-        attributes: {
-          "gen_ai.operation.name": "retrieval",
-          "gen_ai.retrieval.query.text": "carry over?",
-          "gen_ai.retrieval.documents": JSON.stringify([
-            { id: "c1", score: 0.9, content: "Five days carry over.", metadata: { document_id: "leave", section_id: "s2", document_version: "v3" } },
-            { id: "c2", score: "0.5" },
-            "not a document",
-          ]),
-        },
+        attributes: { "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": "carry over?", "gen_ai.retrieval.documents": JSON.stringify(documents) },
       }),
     );
-    assert.deepEqual(observation, {
+
+  test("retrieval: documents from the JSON, with content and metadata ids when present", () => {
+    assert.deepEqual(retrievalOf(carryOverDocuments), {
       stage: "retrieve",
       query: "carry over?",
       documents: [
@@ -35,6 +33,14 @@ describe("OTel GenAI mapper", () => {
         { chunkId: "c2", documentId: null, documentVersion: null, sectionId: null, text: null, score: 0.5, effectiveFrom: null, effectiveTo: null, acl: null, tenantId: null },
       ],
     });
+  });
+
+  test("retrieval: an item that is no document makes the list unreadable, and says why", () => {
+    const { unreadable, ...read } = retrievalOf([carryOverDocuments[0], "not a document", carryOverDocuments[1]]);
+    // All or none, as the other readers read documents: without the item, c2 would rank second, not third.
+    assert.deepEqual(read, { stage: "retrieve", query: "carry over?", documents: null });
+    assert.deepEqual(unreadable?.map((note) => note.attribute), ["gen_ai.retrieval.documents"]);
+    assert.match(unreadable![0]!.error, /^\[1\] is the text "not a document", not a document object/);
   });
 
   test("retrieval without documents (content not opted in): documents not available", () => {
