@@ -43,20 +43,47 @@ export interface ClaimVerdict {
 
 /** The context, prepared once for many claims. */
 export interface SupportContext {
-  units: ReadonlySet<string>;
-  facts: FactMentions;
-  compact: string;
+  readonly units: ReadonlySet<string>;
+  readonly facts: FactMentions;
+  readonly compact: string;
+}
+
+/**
+ * The context's facts and compact text are worked out when a claim first
+ * needs them: only a claim that states a number or a date reads the facts,
+ * only one that names an entity reads the compact text, and many answers
+ * state neither. Both are pure functions of the text, so when they are
+ * computed changes nothing but the time.
+ */
+class PreparedContext implements SupportContext {
+  readonly units: ReadonlySet<string>;
+  private factsOfText: FactMentions | undefined;
+  private compactOfText: string | undefined;
+
+  constructor(readonly text: string) {
+    this.units = unitSet(text);
+  }
+
+  get facts(): FactMentions {
+    return (this.factsOfText ??= extractFacts(this.text));
+  }
+
+  get compact(): string {
+    return (this.compactOfText ??= compactText(this.text));
+  }
 }
 
 /**
  * Remembered per context text (bounded-memo.ts, about 8 MB at most): the same
  * packed context is checked by several evaluators of a trace and recurs
  * across traces; a SupportContext is read-only, so sharing it changes nothing.
+ * Its size is counted as the compact text would be (about the text's length,
+ * whether or not it was worked out yet) and the units.
  */
-const prepared = new BoundedMemo<SupportContext>(4_000_000, 65_536, (support) => support.compact.length + 4 * support.units.size);
+const prepared = new BoundedMemo<PreparedContext>(4_000_000, 65_536, (support) => support.text.length + 4 * support.units.size);
 
 export function prepareSupportContext(context: string): SupportContext {
-  return prepared.get(context, (text) => ({ units: unitSet(text), facts: extractFacts(text), compact: compactText(text) }));
+  return prepared.get(context, (text) => new PreparedContext(text));
 }
 
 /** Every component the claim's date names (year, month, day) equals the context date's. */

@@ -29,24 +29,53 @@ function foldPlural(token: string): string {
   return token.length >= 4 && token.endsWith("s") && !token.endsWith("ss") && /^[a-z]+$/.test(token) ? token.slice(0, -1) : token;
 }
 
+/** The units of one segment (normalised text between spaces): its tokens without stop words and numbers, CJK runs as bigrams. */
+function segmentUnits(segment: string): string[] {
+  const units: string[] = [];
+  const tokens = tokenize(segment).filter((token) => !isStopToken(token) && !NUMBER_TOKEN.test(token));
+  for (let index = 0; index < tokens.length; index += 1) {
+    const token = tokens[index]!;
+    if (!isCharacterToken(token)) {
+      units.push(foldPlural(token));
+      continue;
+    }
+    const previous = tokens[index - 1];
+    const next = tokens[index + 1];
+    const nextIsCharacter = next !== undefined && isCharacterToken(next);
+    if (nextIsCharacter) units.push(token + next);
+    else if (previous === undefined || !isCharacterToken(previous)) units.push(token);
+  }
+  return units;
+}
+
+/**
+ * A segment's units depend on the segment alone, and a long text repeats its
+ * words: a 2,500-character context has ~450 segments and a few dozen distinct
+ * ones. Each distinct segment is worked out once per call, not once per
+ * occurrence (the tokenizer's memo is global and bounded; under traffic whose
+ * texts never recur it churns, and copying and filtering a segment's tokens
+ * again cost more than looking the segment up).
+ */
+function forEachSegment(text: string, visit: (units: readonly string[], firstTime: boolean) => void): void {
+  const known = new Map<string, readonly string[]>();
+  for (const segment of normalizeText(text).split(" ")) {
+    const units = known.get(segment);
+    if (units !== undefined) {
+      visit(units, false);
+      continue;
+    }
+    const computed = segmentUnits(segment);
+    known.set(segment, computed);
+    visit(computed, true);
+  }
+}
+
 /** The content units of a text, in order, with repetitions. */
 export function contentUnits(text: string): string[] {
   const units: string[] = [];
-  for (const segment of normalizeText(text).split(" ")) {
-    const tokens = tokenize(segment).filter((token) => !isStopToken(token) && !NUMBER_TOKEN.test(token));
-    for (let index = 0; index < tokens.length; index += 1) {
-      const token = tokens[index]!;
-      if (!isCharacterToken(token)) {
-        units.push(foldPlural(token));
-        continue;
-      }
-      const previous = tokens[index - 1];
-      const next = tokens[index + 1];
-      const nextIsCharacter = next !== undefined && isCharacterToken(next);
-      if (nextIsCharacter) units.push(token + next);
-      else if (previous === undefined || !isCharacterToken(previous)) units.push(token);
-    }
-  }
+  forEachSegment(text, (segment) => {
+    for (const unit of segment) units.push(unit);
+  });
   return units;
 }
 
@@ -58,6 +87,11 @@ export function unitRecall(text: string, reference: ReadonlySet<string>): { foun
   return { found, missing: distinct.filter((unit) => !reference.has(unit)), recall: found.length / distinct.length };
 }
 
+/** The distinct units of a text, in order of first appearance (a repeated segment adds nothing new). */
 export function unitSet(text: string): Set<string> {
-  return new Set(contentUnits(text));
+  const units = new Set<string>();
+  forEachSegment(text, (segment, firstTime) => {
+    if (firstTime) for (const unit of segment) units.add(unit);
+  });
+  return units;
 }

@@ -20,7 +20,13 @@
 import { BoundedMemo } from "./bounded-memo.js";
 
 const PUNCTUATION_OR_SYMBOL = /[\p{P}\p{S}]+/gu;
-const WHITESPACE = /\s+/gu;
+/**
+ * White space to collapse: a run of two or more white-space characters, or
+ * one that is not a plain space. A lone space (nearly all white space in a
+ * text) is already what it becomes, so it is not matched and not replaced —
+ * the same result as replacing every run, without a replacement per word.
+ */
+const WHITESPACE_TO_COLLAPSE = / \s+|[^\S ]\s*/gu;
 /** Han ideographs, Hiragana, Katakana, Hangul syllables: one token per character. */
 const CHARACTER_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 /**
@@ -30,15 +36,16 @@ const CHARACTER_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
  */
 const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}])+/gu;
 
-/** About 8 MB at most for each of the two memos below (2 million two-byte characters). */
+/** About 8 MB at most for each of the three memos below (2 million two-byte characters). */
 const MEMO_CHARACTERS = 2_000_000;
 const MEMO_MAX_TEXT_LENGTH = 16_384;
 const normalized = new BoundedMemo<string>(MEMO_CHARACTERS, MEMO_MAX_TEXT_LENGTH, (result) => result.length);
 /** Tokens are counted at their length plus a few characters for the array slot and string header. */
 const tokenized = new BoundedMemo<readonly string[]>(MEMO_CHARACTERS, MEMO_MAX_TEXT_LENGTH, (tokens) => tokens.reduce((sum, token) => sum + token.length + 8, 0));
+const compacted = new BoundedMemo<string>(MEMO_CHARACTERS, MEMO_MAX_TEXT_LENGTH, (result) => result.length);
 
 function computeNormalized(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(PUNCTUATION_OR_SYMBOL, " ").replace(WHITESPACE, " ").trim();
+  return text.normalize("NFKC").toLowerCase().replace(PUNCTUATION_OR_SYMBOL, " ").replace(WHITESPACE_TO_COLLAPSE, " ").trim();
 }
 
 function computeTokens(text: string): readonly string[] {
@@ -49,8 +56,18 @@ export function normalizeText(text: string): string {
   return normalized.get(text, computeNormalized);
 }
 
-/** Normalised text with every space removed: for containment tests across languages. */
+/**
+ * Normalised text with every space removed: for containment tests across
+ * languages. Remembered like the normalisation: a chunk that recurs across
+ * traces (a popular document) is compacted once while remembered, and the
+ * root-cause steps compact the same chunk texts once per pair they compare.
+ * Texts that never recur gain nothing and cost a map entry within the bound.
+ */
 export function compactText(text: string): string {
+  return compacted.get(text, computeCompact);
+}
+
+function computeCompact(text: string): string {
   return normalizeText(text).replace(/ /g, "");
 }
 

@@ -6,22 +6,39 @@
  * `createEightSpanRequest` takes the wrappers, so the SDK export benchmark's
  * application can run them from the built package as a user's application
  * does (sdk-export-app.ts); `eightSpanRequest` runs them from the sources.
+ *
+ * Chunk texts: "repeated" sends the same ten chunks in every trace (the
+ * fixture's); "unique" gives each trace chunk texts of its own (the trace's
+ * number put in front of each text: same words, lengths within a few
+ * characters). The evaluator remembers recent texts (evaluators/text/
+ * bounded-memo.ts), so with repeated texts every trace after the first is
+ * cheaper than traffic whose retrieved texts rarely recur.
  */
 import { trace } from "@opentelemetry/api";
 import * as sources from "../../instrumentation/index.js";
+import type { ChunkRecord } from "../../instrumentation/index.js";
 import { chunks } from "./rag-request-fixture.js";
 
 export const SPANS_PER_REQUEST = 8;
 
 export type StageWrappers = Pick<typeof sources, "traceCite" | "traceContext" | "traceGenerate" | "traceQueryRewrite" | "traceRequest" | "traceRerank" | "traceRetrieve">;
 
-export function createEightSpanRequest(wrappers: StageWrappers): (index: number) => Promise<string> {
+export type ChunkTexts = "repeated" | "unique";
+
+/** The ten chunks trace `index` retrieves: the fixture's, or with texts of the trace's own. */
+export function chunksOfTrace(index: number, chunkTexts: ChunkTexts): ChunkRecord[] {
+  if (chunkTexts === "repeated") return chunks;
+  return chunks.map((chunk) => ({ ...chunk, chunkId: `${chunk.chunkId}-${index}`, text: `${index} ${chunk.text}` }));
+}
+
+export function createEightSpanRequest(wrappers: StageWrappers, chunkTexts: ChunkTexts = "repeated"): (index: number) => Promise<string> {
   const { traceCite, traceContext, traceGenerate, traceQueryRewrite, traceRequest, traceRerank, traceRetrieve } = wrappers;
   return (index) => {
+    const retrievable = chunksOfTrace(index, chunkTexts);
     const query = `How many leave days carry over? (${index})`;
     return traceRequest({ query, tenantId: `tenant-${index % 3}`, principalId: "u1", principalGroups: ["staff"] }, async () => {
       const rewritten = await traceQueryRewrite({ query }, () => `${query} annual leave`);
-      const retrieved = await traceRetrieve({ query: rewritten, topK: chunks.length }, () => chunks);
+      const retrieved = await traceRetrieve({ query: rewritten, topK: retrievable.length }, () => retrievable);
       const ranked = await traceRerank({ query: rewritten, input: retrieved, model: "reranker", topK: 5 }, () => retrieved.slice(0, 5));
       const packed = await traceContext({ tokenBudget: 2000 }, () => ({ text: ranked.map((chunk) => chunk.text).join("\n"), chunkIds: ranked.map((chunk) => chunk.chunkId), tokenCount: 1200, tokenBudget: 2000 }));
       await trace.getTracer("bench").startActiveSpan("tool.calendar_lookup", async (span) => {
@@ -36,3 +53,5 @@ export function createEightSpanRequest(wrappers: StageWrappers): (index: number)
 }
 
 export const eightSpanRequest = createEightSpanRequest(sources);
+/** The same request with chunk texts of each trace's own. */
+export const eightSpanRequestWithOwnChunks = createEightSpanRequest(sources, "unique");

@@ -9,8 +9,21 @@
  * trace wrote per table, and how many metrics did not apply (no row since
  * migration 0008; listed on their Evaluation Result).
  *
- * Size: RAGSCOPE_BENCH_TRACES (default 4,000 traces = 32,000 spans). The
- * traces are recorded once with the SDK wrappers before the clock starts.
+ * Size: `--traces N` or RAGSCOPE_BENCH_TRACES (default 4,000 traces = 32,000
+ * spans). The traces are recorded once with the SDK wrappers before the clock
+ * starts.
+ *
+ * Chunk texts: since 2026-12-05 every trace retrieves ten chunk texts of its
+ * own (the fixture's texts with the trace's number in front: same words,
+ * lengths within a few characters; eight-span-request.ts), as on traffic
+ * whose documents rarely recur. `--repeated-chunks` sends the same ten texts
+ * in every trace, as every run in the notes before that date did. The
+ * evaluator remembers recent texts (evaluators/text/bounded-memo.ts), so
+ * with repeated texts its caches hit across traces and the event loop's CPU
+ * a span is about half (413 / 427 against 208 / 223 µs, 2026-12-03): figures
+ * taken with repeated texts overstate serve's throughput on real traffic.
+ * Popular chunks do recur in real traffic, so the truth lies between; the
+ * two kinds of runs are not comparable with each other.
  *
  * Profile: RAGSCOPE_BENCH_CPU_PROF=DIR starts serve with --cpu-prof into DIR.
  *
@@ -404,6 +417,108 @@
  *   default (48 MiB) or 16 MiB instead of 96, now that they make less
  *   garbage. CPU a span and peak RSS stayed within their spread (three
  *   rounds each).
+ *
+ * Issue 13, the event loop's CPU by frame (2026-12-05; the machine's load
+ * average was 12–18 from other work throughout, so no full run of this
+ * benchmark was compared; figures below are CPU time, not wall clock).
+ * - Method: the event loop's work on this benchmark's requests without the
+ *   receiver or the engine — the records as the decode threads hand them over
+ *   (a structured clone of their span records and stored texts), assemble,
+ *   normalize, rebuild, the schema check, the rule evaluators, and the sink's
+ *   four insert bodies and token (batchBodies) — run in a loop over 1,000
+ *   recorded requests' traces. For a comparison the previous build and the
+ *   changed one are loaded in one process and their rounds alternate (ten
+ *   each, the median of the last seven); every round's bodies and token are
+ *   hashed and must be the same bytes on both sides.
+ * - Top self-time frames (--cpu-prof, eight rounds): garbage collection
+ *   13.9 %; batchBodies 9.2 % — nearly all of it JSON.stringify of the 23
+ *   Evaluation Results (4.2 %) and of the Case Result (3.2 %), which V8
+ *   counts in its caller; readString 3.7 % and flattenedIndexes 3.5 %
+ *   (collector/04-normalize attribute reads over the retrieve and rerank
+ *   spans' ~110–130 attributes); UTF-8 encoding of the bodies 3.7 %; the
+ *   structured clone's deserialisation 3.4 %; Buffer.concat of a body's
+ *   chunks 2.8 %; evaluateCaseResult 2.8 %; no other frame above 2 %.
+ *   Inclusive: evaluation 50 % (the rule evaluators 26 %: context redundancy
+ *   5.7, heuristic groundedness 5.1, citation coverage 2.4; normalisation
+ *   14.5, of it reading documents 11.1; rebuild 4.4; the schema check 3.3),
+ *   the sink's bodies 22 %.
+ * - Changed: compactText (normalised text without spaces, the containment
+ *   test of context redundancy, claim support and the root-cause steps) is
+ *   remembered like normalizeText and tokenize (evaluators/text/normalize-text.ts,
+ *   its own bound of 2 million characters). Three alternating runs:
+ *   207.8 → 196.1, 222.5 → 210.2, 223.0 → 202.6 µs a span (0.94, 0.95,
+ *   0.91); the bodies the same bytes in every round. The Kafka path's traces
+ *   (kafka-evaluate.bench.ts) do not move (141.1 → 140.3, 0.99).
+ * - Caution, larger than the earlier ones: every trace of this benchmark
+ *   carries the same ten chunk texts, so the memos hit across traces. The
+ *   same requests with chunk texts of their own per trace (the trace's number
+ *   put in front of each text, same lengths and words) cost about twice as
+ *   much on the event loop: 413 / 427 µs a span against 208 / 223 in the
+ *   same hour. There the change is within the spread (413.2 → 397.8,
+ *   426.6 → 431.9), and evaluation is 47.5 % of the samples: heuristic
+ *   groundedness 18.5 % (the context's content units 10.8 and facts 5.2,
+ *   computed once per context and never met again), context redundancy
+ *   11.9 %, prompt injection 6.7 %, garbage collection 17.5 %. So this
+ *   benchmark's per-span figures understate what traffic whose retrieved
+ *   texts rarely repeat costs; the next frames to take on are the per-trace
+ *   passes over the packed context (its units, facts and compact text are
+ *   each a full normalisation of text the chunks were already normalised
+ *   from).
+ * - Tried, not kept: span attributes copied once by spread after decoding
+ *   (past about a dozen keys added one by one a V8 object becomes a hash
+ *   table, whose key walks are ~20× slower in a micro-benchmark). The
+ *   records this event loop gets are structured clones, which are fast
+ *   objects already; the decode threads' work (read, stored texts, clone)
+ *   stayed within its spread: 75.0 / 80.0 / 76.1 against 81.2 / 74.3 /
+ *   78.3 µs a span.
+ *
+ * Heuristic groundedness on traffic whose texts do not recur (2026-12-05;
+ * 2-core machine at load average 15–17 from other work):
+ * - Method: the event loop's work alone (records as serve's decode threads
+ *   hand them over, as structured clones → assemble → rebuild → evaluate →
+ *   the four insert bodies and the batch token, hashed instead of written to
+ *   the engine) on 1,000 of this benchmark's traces with chunk texts of
+ *   their own (20 requests of 50), the build before and after the change
+ *   loaded into one process and run in alternating rounds, CPU time per span
+ *   (process.cpuUsage), medians of rounds 4–8 of 8; the SHA-256 of the
+ *   bodies was the same for both builds in every round.
+ * - Before: heuristic groundedness was 17.6 % of the event loop's samples
+ *   (--cpu-prof), nearly all of it preparing the context once per trace: its
+ *   content units 10.0 % (each of ~450 space-separated segments of a
+ *   2,500-character context looked up in the tokenizer's memo, copied and
+ *   filtered again, though a context has a few dozen distinct segments), its
+ *   compact text 5.7 % and its facts 5.1 %.
+ * - Changed, each with the same results (the bodies above; 20,000 random
+ *   texts from the fact patterns' words, digits, quotes, full-width forms and
+ *   white space: normalizeText, compactText, tokenize, contentUnits, unitSet,
+ *   extractFacts and assessGroundedness of both builds compared, 0 differ):
+ *   (1) content units work out each distinct segment once per text
+ *   (content-units.ts); (2) a prepared context computes its facts and compact
+ *   text when a claim first needs them (claim-support.ts: only claims with a
+ *   number or date read the facts, only claims naming an entity the compact
+ *   text); (3) normalizeText collapses only white space that is not already
+ *   a lone space (the replace had made a new string for every word);
+ *   (4) the number patterns write their leading optional groups as
+ *   `(?:(…)|)` rather than `(…)?`, which lets V8 skip positions that cannot
+ *   start a match (number-mentions.ts); (5) scanAndMask runs the pattern's
+ *   own exec instead of matchAll (a clone and an iterator per call, a dozen
+ *   calls per text) and builds the blanked text once.
+ * - Per 2,500-character context of these traces (one thread, medians of ten
+ *   batches of 200): assessGroundedness 590–645 → 272–395 µs, preparing the
+ *   context 565–616 → 168–250, normalizeText 117–125 → 69–70, extractFacts
+ *   89–107 → 59–72 (its numbers 53 → 20).
+ * - Event loop, alternating builds as above, two runs: 388.0 → 351.2 µs a
+ *   span (0.905; all eight rounds 383–450 against 320–405) and 408.5 →
+ *   341.9 (0.837; 360–489 against 306–435); rounds within a run move by
+ *   ±15 % with the machine's load, which is why the two builds alternate in
+ *   one process rather than run one after the other. Heuristic
+ *   groundedness is now 10.1 % of the event loop's samples (the context's
+ *   units 4.6 %, facts 2.7 %, the answer's claims 0.5 %).
+ * - Tried, not kept: a look-ahead of the possible first characters in front
+ *   of the look-behind-led patterns (identifiers, dates: no gain or slower
+ *   than the look-behind alone); other spellings of the punctuation and
+ *   identifier patterns (the `v` flag, an emulated atomic group, the
+ *   look-behind after the first letter: all slower).
  */
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { readFile } from "node:fs/promises";
@@ -412,10 +527,11 @@ import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";
 import { sendUntilAccepted } from "../support/send-until-accepted.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
+import { RAGSCOPE_ATTRIBUTE_COUNT_LIMIT } from "../../instrumentation/index.js";
 import { queryRows } from "../support/temporary-store.js";
-import { megabytes, readResidentParts, type BenchmarkResult } from "./benchmark.js";
+import { megabytes, readResidentParts, wholeNumber, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
 import { engineInsertCostFigures } from "./engine-insert-cost.js";
-import { eightSpanRequest } from "./eight-span-request.js";
+import { eightSpanRequest, eightSpanRequestWithOwnChunks, type ChunkTexts } from "./eight-span-request.js";
 import { EVENT_LOOP_THREAD, processCpuSeconds, threadCpuSeconds } from "./process-cpu.js";
 
 const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 4_000);
@@ -424,14 +540,18 @@ const TRACES_PER_REQUEST = 50;
 const SENDERS = 4;
 
 
-/** `traces` eight-span traces recorded with the SDK wrappers, as OTLP protobuf bodies of `perRequest` traces each. */
-export async function recordBodies(traces = TRACES, perRequest = TRACES_PER_REQUEST): Promise<{ bodies: Uint8Array[]; spans: number }> {
-  const recorder = startSpanRecorder("policy-assistant");
+/**
+ * `traces` eight-span traces recorded with the SDK wrappers, as OTLP protobuf bodies of `perRequest` traces each;
+ * chunk texts of each trace's own unless "repeated" (eight-span-request.ts).
+ */
+export async function recordBodies(traces = TRACES, perRequest = TRACES_PER_REQUEST, chunkTexts: ChunkTexts = "unique"): Promise<{ bodies: Uint8Array[]; spans: number }> {
+  const request = chunkTexts === "unique" ? eightSpanRequestWithOwnChunks : eightSpanRequest;
+  const recorder = startSpanRecorder("policy-assistant", { attributeCountLimit: RAGSCOPE_ATTRIBUTE_COUNT_LIMIT });
   const bodies: Uint8Array[] = [];
   let spans = 0;
   try {
     for (let start = 0; start < traces; start += perRequest) {
-      for (let index = start; index < Math.min(traces, start + perRequest); index += 1) await eightSpanRequest(index);
+      for (let index = start; index < Math.min(traces, start + perRequest); index += 1) await request(index);
       const finished: ReadableSpan[] = recorder.spans();
       spans += finished.length;
       bodies.push(toOtlpProtobuf(finished));
@@ -572,17 +692,27 @@ async function deployedNodeArguments(): Promise<string[]> {
   return words.slice(1).filter((word) => word.startsWith("--"));
 }
 
-export async function benchmark(): Promise<BenchmarkResult> {
+/** `--repeated-chunks`: every trace carries the same ten chunk texts (this benchmark's traffic before 2026-12-05). */
+function chunkTextsOption(options: BenchmarkOptions): ChunkTexts {
+  const flag = options["repeated-chunks"];
+  if (flag === undefined) return "unique";
+  if (flag === "true") return "repeated";
+  throw new Error(`--repeated-chunks takes no value (got ${flag}): give it alone to send the same chunk texts in every trace`);
+}
+
+export async function benchmark(options: BenchmarkOptions = {}): Promise<BenchmarkResult> {
+  const traces = wholeNumber(options, "traces", TRACES, 1);
+  const chunkTexts = chunkTextsOption(options);
   const recordStarted = Date.now();
-  const { bodies, spans } = await recordBodies();
+  const { bodies, spans } = await recordBodies(traces, TRACES_PER_REQUEST, chunkTexts);
   const recordSeconds = (Date.now() - recordStarted) / 1000;
   // As `npx ragscope serve` runs (node's defaults), then as the deploy image runs it, on the same bodies.
-  const plain = await runServe(bodies, spans, recordSeconds, []);
+  const plain = await runServe(bodies, spans, recordSeconds, [], traces);
   const nodeArguments = await deployedNodeArguments();
-  const deployed = await runServe(bodies, spans, recordSeconds, nodeArguments);
+  const deployed = await runServe(bodies, spans, recordSeconds, nodeArguments, traces);
   const pick = (name: string) => deployed.figures.find((figure) => figure.name === name);
   return {
-    title: `Embedded serve: OTLP/HTTP → evaluated and stored, ${TRACES.toLocaleString("en-US")} traces of ${spans / TRACES} spans`,
+    title: `Embedded serve: OTLP/HTTP → evaluated and stored, ${traces.toLocaleString("en-US")} traces of ${spans / traces} spans, chunk texts ${chunkTexts === "unique" ? "of each trace's own" : "repeated in every trace (--repeated-chunks)"}`,
     figures: [
       ...plain.figures,
       { name: `with the deploy image's node arguments (${nodeArguments.join(" ")}):`, value: "" },

@@ -165,6 +165,14 @@
  *   traces within by serve's own histogram. 260 writes of 17.3 traces at
  *   95 ms each: at this rate the writes are small, and their fixed cost
  *   (six parts a write, their files) is most of serve's 1,281 µs a span.
+ *
+ * - Since 2026-12-05 the traces (embedded-serve.bench.ts recordBodies, also
+ *   for the maximum measured first) carry chunk texts of their own per trace;
+ *   every figure above was taken with the same ten chunk texts in every trace,
+ *   which the evaluator's text memos made cheaper than real traffic (about
+ *   half the event loop's CPU a span, embedded-serve.bench.ts). So the
+ *   maximum, and the half of it this benchmark offers, are lower from then
+ *   on; compare runs of the same kind only.
  */
 import os from "node:os";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";

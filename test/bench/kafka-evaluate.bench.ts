@@ -97,6 +97,43 @@
  *   4,863 / 5,778 → 5,714 / 5,511 spans/s (418 / 340 → 347 / 352 µs a span,
  *   within its spread: the engine and the evaluation are its cost). The ratio
  *   falls with the faster reference: 9.4 / 9.9 % → 5.9 / 5.2 %.
+ *
+ * Issue 13, the event loop's CPU by frame (2026-12-05, load average 12–18
+ * from other work throughout):
+ * - This benchmark, 3,000 traces, at load 13.8: 1,300 spans/s, 733.7 µs a
+ *   span, 6.2 % of the bare consumer (21,076 spans/s); event loop 82 % busy:
+ *   evaluation 47 %, the sink until its first insert 17 %, decode and route
+ *   4 %, assemble 3 %, the rest 11 %. Its --cpu-prof (the whole process, 62 %
+ *   idle): the worker's evaluate 12.2 % of the samples, batchBodies 4.1 %,
+ *   garbage collection 4.3 %, kafkajs's consumer ~1 %.
+ * - The event loop's work alone, without Kafka or the engine (decode of each
+ *   message into span records, assemble, normalize, rebuild, the schema
+ *   check, the rule evaluators, the raw spans' texts, the sink's insert
+ *   bodies and token), in a loop over 2,000 of these traces, --cpu-prof of
+ *   eight rounds at ~130–150 µs a span. Self time: batchBodies 14.9 % —
+ *   JSON.stringify of the 23 Evaluation Results 8.9 % (~12 KB of payload a
+ *   trace: each result's 1–19 metric names and its reason) and of the Case
+ *   Result 1.9 %, which V8 counts in its caller; garbage collection 7.3 %;
+ *   UTF-8 encoding (bodies, token) 4.7 %; evaluateCaseResult 4.5 %; the raw
+ *   spans' JSON 3.6 % (made on this thread on this path, in the decode
+ *   threads on serve's); sha256 (ids, token) 4.4 %; scanAndMask 2.4 %;
+ *   rebuildCaseResult 2.0 %. Inclusive: evaluation 51 % (rule evaluators
+ *   28 %: heuristic groundedness 7.4, the 23 ids 2.9, context redundancy 2.0,
+ *   answer abstention 1.6, prompt injection 1.4, the rest under 1.2 each;
+ *   normalisation 6.2; raw spans 6.0; rebuild 5.8; the schema check 3.5),
+ *   the sink's bodies 30.5 %, decode 5.4 %. The texts are a few words, so
+ *   the cost is a fixed amount per trace and per evaluator spread over many
+ *   frames; none is worth a change on its own.
+ * - Tried, not kept: span attributes copied once by spread after decoding
+ *   (the retrieve span's 20 attributes, added key by key, made a V8 hash
+ *   table; walking its keys is ~20× slower in a micro-benchmark). Six
+ *   alternating processes: 121.8–135.8 (median 126.4) against 116.3–141.1
+ *   (121.7) µs a span; both builds in one process, rounds alternating:
+ *   128.3 against 128.9. Within the spread. compactText remembered
+ *   (embedded-serve.bench.ts) does not move this path: 141.1 → 140.3.
+ * - Not met, and not near by trimming frames: the event loop's own work is
+ *   ~130–150 µs a span here against ~30 µs for the bare consumer's decode,
+ *   and the whole process spends ~450–750 µs with the engine.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";

@@ -6,7 +6,8 @@
  * whose file name contains it — one after the other, each through its exported
  * `benchmark` function, and prints the figures it returns. `--name value`
  * after the names is handed to the benchmarks as options (e.g.
- * `npm run bench -- ui --traces 1000000`). Several benchmarks
+ * `npm run bench -- ui --traces 1000000`); an option without a value is a
+ * flag, given as "true" (`--repeated-chunks`). Several benchmarks
  * run each in a process of its own, so that one's heap, JIT state or open
  * sockets never show in another's figures.
  */
@@ -27,7 +28,7 @@ function print(file: string, result: BenchmarkResult, seconds: number): void {
   }
 }
 
-/** Names to select benchmarks by, and `--name value` options; an option without a value is an error. */
+/** Names to select benchmarks by, and `--name value` options; an option without a value is a flag with the value "true". */
 function parseArguments(argv: readonly string[]): { filters: string[]; options: Record<string, string>; optionArguments: string[] } | string {
   const filters: string[] = [];
   const options: Record<string, string> = {};
@@ -39,7 +40,12 @@ function parseArguments(argv: readonly string[]): { filters: string[]; options: 
       continue;
     }
     const value = argv[index + 1];
-    if (value === undefined || value.startsWith("--")) return `${argument} needs a value, e.g. --traces 1000000`;
+    // A flag: the last argument, or one followed by another option (`-- embedded-serve --repeated-chunks`); its value is "true".
+    if (value === undefined || value.startsWith("--")) {
+      options[argument.slice(2)] = "true";
+      optionArguments.push(argument);
+      continue;
+    }
     options[argument.slice(2)] = value;
     optionArguments.push(argument, value);
     index += 1;

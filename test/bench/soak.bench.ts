@@ -8,7 +8,10 @@
  * (`--rate`, traces a second, default 200 = 1,600 spans/s, about half of what
  * serve absorbs on a 2-core machine, embedded-serve.bench.ts) for
  * `--minutes` (default 3). Each request's 50 traces are recorded with the SDK
- * wrappers just before it is sent, so every trace id is new. Every 5 s the
+ * wrappers just before it is sent, so every trace id is new, and so are the
+ * traces' chunk texts (since 2026-12-05; `--repeated-chunks` sends the same
+ * ten in every trace, as every run in the notes below did: the evaluator's
+ * text memos then hit across traces, and its CPU a span is about half). Every 5 s the
  * benchmark reads serve's resident set, heap in use and traces written
  * (/metrics).
  *
@@ -51,10 +54,11 @@
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
+import { RAGSCOPE_ATTRIBUTE_COUNT_LIMIT } from "../../instrumentation/index.js";
 import { queryRows } from "../support/temporary-store.js";
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { folderBytes, median, megabytes, readResidentParts, residentParts, type BenchmarkFigure, type BenchmarkOptions, type BenchmarkResult, type ResidentPart } from "./benchmark.js";
-import { eightSpanRequest } from "./eight-span-request.js";
+import { eightSpanRequest, eightSpanRequestWithOwnChunks } from "./eight-span-request.js";
 import { processCpuSeconds } from "./process-cpu.js";
 
 const TRACES_PER_REQUEST = 50;
@@ -104,9 +108,10 @@ function medianOf(samples: readonly Sample[], pick: (sample: Sample) => number):
 export async function benchmark(options: BenchmarkOptions = {}): Promise<BenchmarkResult> {
   const minutes = positiveNumber(options, "minutes", 3);
   const rate = positiveNumber(options, "rate", 200);
+  const request = options["repeated-chunks"] === undefined ? eightSpanRequestWithOwnChunks : eightSpanRequest;
   const durationMs = minutes * 60_000;
   const collector = await startCollectorSubprocess({ RAGSCOPE_QUIET_PERIOD_MS: DEFAULT_QUIET_PERIOD_MS, RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" });
-  const recorder = startSpanRecorder("policy-assistant");
+  const recorder = startSpanRecorder("policy-assistant", { attributeCountLimit: RAGSCOPE_ATTRIBUTE_COUNT_LIMIT });
   const samples: Sample[] = [];
   let sent = 0;
   let refused = 0;
@@ -119,7 +124,7 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
     while (Date.now() - started < durationMs) {
       const due = started + (sent / rate) * 1000;
       if (Date.now() < due) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
-      for (let index = 0; index < TRACES_PER_REQUEST; index += 1) await eightSpanRequest(sent + index);
+      for (let index = 0; index < TRACES_PER_REQUEST; index += 1) await request(sent + index);
       const spans: ReadableSpan[] = recorder.spans();
       recorder.reset();
       const body = toOtlpProtobuf(spans);

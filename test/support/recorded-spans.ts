@@ -15,9 +15,18 @@ export interface SpanRecorder {
   shutdown(): Promise<void>;
 }
 
-export function startSpanRecorder(serviceName = "policy-assistant"): SpanRecorder {
+/**
+ * `attributeCountLimit`: the OTel SDK's own default (128) unless given. `setupRagscope()` raises it
+ * (RAGSCOPE_ATTRIBUTE_COUNT_LIMIT), so traffic meant to be what an application sends — the benchmarks' — passes that:
+ * under 128 a rerank span of ten chunks loses its last attributes.
+ */
+export function startSpanRecorder(serviceName = "policy-assistant", options: { attributeCountLimit?: number } = {}): SpanRecorder {
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ "service.name": serviceName }), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ "service.name": serviceName }),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+    ...(options.attributeCountLimit === undefined ? {} : { spanLimits: { attributeCountLimit: options.attributeCountLimit } }),
+  });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   trace.setGlobalTracerProvider(provider);

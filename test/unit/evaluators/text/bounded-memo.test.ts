@@ -1,5 +1,5 @@
 /**
- * The memo behind normalizeText, tokenize and findInjections: a remembered
+ * The memo behind normalizeText, tokenize, compactText and findInjections: a remembered
  * result is the one computed for that text, the budget in characters is
  * never exceeded (oldest forgotten first), texts past the length bound are
  * never kept, and callers of tokenize and findInjections get arrays of their own.
@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { findInjections } from "../../../../evaluators/online/find-injections.js";
 import { BoundedMemo } from "../../../../evaluators/text/bounded-memo.js";
-import { normalizeText, tokenize } from "../../../../evaluators/text/normalize-text.js";
+import { compactText, normalizeText, tokenize } from "../../../../evaluators/text/normalize-text.js";
 
 describe("BoundedMemo", () => {
   test("computes a text once while remembered, and again after it was forgotten", () => {
@@ -59,5 +59,9 @@ describe("BoundedMemo", () => {
     ]);
     assert.equal(normalizeText("Ｈｅｌｌｏ，  World!"), "hello world");
     assert.equal(normalizeText("Ｈｅｌｌｏ，  World!"), "hello world");
+    // compactText is remembered too: the same text again, and a text normalised before it was compacted.
+    assert.equal(compactText("员工 每年 VIP 会员"), "员工每年vip会员");
+    assert.equal(compactText("员工 每年 VIP 会员"), "员工每年vip会员");
+    assert.equal(compactText("Ｈｅｌｌｏ，  World!"), "helloworld");
   });
 });
