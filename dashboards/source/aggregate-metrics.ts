@@ -29,6 +29,7 @@
  * Every source collapses duplicate rows with FINAL (the store is at least
  * once, deploy/clickhouse/migrations/0001_core_tables.sql).
  */
+import { basisColumn } from "./rate-basis.js";
 import { sessionRowsOverRange } from "./session-summaries.js";
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
@@ -244,8 +245,8 @@ export function metricRowsWithCoverage(condition: string | { metricValues: strin
   // One condition for both tables, or one each where it names a column they call differently (a request's start: ts, started_at).
   const { metricValues, evaluationResults } = typeof condition === "string" ? { metricValues: condition, evaluationResults: condition } : condition;
   return (
-    `(SELECT metric, evaluator_id, run_id, case_result_id, value FROM metric_values FINAL WHERE ${metricValues} AND value IS NOT NULL ` +
-    `UNION ALL SELECT metric, evaluator_id, run_id, case_result_id, CAST(NULL AS Nullable(Float64)) AS value FROM evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE ${evaluationResults})`
+    `(SELECT metric, evaluator_id, evaluator_version, run_id, case_result_id, value FROM metric_values FINAL WHERE ${metricValues} AND value IS NOT NULL ` +
+    `UNION ALL SELECT metric, evaluator_id, evaluator_version, run_id, case_result_id, CAST(NULL AS Nullable(Float64)) AS value FROM evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE ${evaluationResults})`
   );
 }
 
@@ -456,6 +457,10 @@ export const REQUEST_ROLLUP_COUNTS = {
   // for it is saved (clickhouse-human-label-store.ts), so a review reaches the rollups with the next refresh.
   task_passed: `${FINAL_VERDICT} = 'passed' AND NOT ${IS_ERROR} AND NOT ${IS_TIMEOUT}`,
   task_judged: `${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT}`,
+  // The complete requests task success leaves out (no verdict, no error, no timeout): "Task success · not judged".
+  // Not complete_requests - task_judged: a partial trace with a verdict (its root span never arrived, yet a rule
+  // failed it) is in task_judged and not in complete_requests, and the difference lost one for it (migration 0033).
+  task_not_judged: `${COMPLETE} AND NOT (${HAS_VERDICT} OR ${IS_ERROR} OR ${IS_TIMEOUT})`,
   passed_verdicts: `${FINAL_VERDICT} = 'passed'`,
   failed_verdicts: `${FINAL_VERDICT} = 'failed'`,
   review_required_verdicts: `${FINAL_VERDICT} = 'review_required'`,
@@ -472,6 +477,17 @@ export const VERDICT_COUNTS: Record<string, RequestCount> = {
 };
 type RequestCount = keyof typeof REQUEST_ROLLUP_COUNTS;
 
+/** The request_rollups counts a store before migration 0033 has no column for. */
+const COUNTS_SINCE_0033: readonly RequestCount[] = ["task_not_judged"];
+
+/**
+ * The request_rollups counts a refresh writes, in REQUEST_ROLLUP_COUNTS' order: all of them, or (`notJudgedCount`
+ * false) those a store before migration 0033 has columns for — the upgrade tests write such a store as its release did.
+ */
+export function requestRollupCounts(notJudgedCount = true): [RequestCount, string][] {
+  return (Object.entries(REQUEST_ROLLUP_COUNTS) as [RequestCount, string][]).filter(([column]) => notJudgedCount || !COUNTS_SINCE_0033.includes(column));
+}
+
 /** The columns request_rollups groups by: the scope's columns and the experiment variant. */
 export const REQUEST_ROLLUP_GROUP = ["tenant_id", "service_name", "dataset_id", "run_id", "experiment_id", "experiment_variant"] as const;
 
@@ -481,11 +497,14 @@ export const REQUEST_ROLLUP_GROUP = ["tenant_id", "service_name", "dataset_id", 
  */
 const REQUEST_ROLLUP_INPUTS = [...REQUEST_ROLLUP_GROUP, "started_at", "user_id", "partial_trace", "feedback_kinds", "cited", "last_rating", "execution_status", "error_type", "quality_status"] as const;
 
-/** The SELECT computing request_rollups rows from case_results FINAL meeting `where`; `{version:UInt64}` is a parameter. */
-export function requestRollupSelect(database: string, where: string): string {
+/**
+ * The SELECT computing request_rollups rows from case_results FINAL meeting `where`; `{version:UInt64}` is a parameter.
+ * `notJudgedCount`: as requestRollupCounts.
+ */
+export function requestRollupSelect(database: string, where: string, notJudgedCount = true): string {
   // The final verdict is computed once a request (its reviews read for these requests only), and the counts read it
   // by name: written into each of the seven counts, its two review subqueries made the statement slow to plan.
-  const counts = Object.entries(REQUEST_ROLLUP_COUNTS).map(([column, condition]) => (condition === "1" ? `count() AS ${column}` : `countIf(${condition.replaceAll(FINAL_VERDICT, "final_verdict")}) AS ${column}`));
+  const counts = requestRollupCounts(notJudgedCount).map(([column, condition]) => (condition === "1" ? `count() AS ${column}` : `countIf(${condition.replaceAll(FINAL_VERDICT, "final_verdict")}) AS ${column}`));
   return [
     `SELECT minute, ${REQUEST_ROLLUP_GROUP.join(", ")},`,
     `       ${counts.join(",\n       ")},`,
@@ -666,6 +685,14 @@ export interface AggregateSelect {
   preferRollups?: boolean;
   /** Lets metric_rollups read whole hours (SOURCES' `from`); minutes only without it. */
   hours?: RangeReading;
+  /**
+   * Beside an aggregate, the count it stands on (rate-basis.ts): `<samples> AS "<label> · <part>"` — the aggregate's
+   * own samples, so the count is its denominator whatever source or rollup the SELECT reads. The part names what is
+   * counted ("unanswerable", "values"); null leaves the aggregate without one.
+   */
+  basis?: (metric: AggregateMetric) => string | null;
+  /** The basis columns without the aggregates (a chart of what each time bucket stands on). */
+  basisOnly?: boolean;
 }
 
 /**
@@ -708,7 +735,11 @@ export function aggregateSelect(metrics: readonly AggregateMetric[], options: Ag
   const storedMetrics = [...new Set(metrics.flatMap((metric) => metric.storedMetrics))];
   const columns = [
     ...((rolledUp ? (options.rolledUpLeading ?? options.leading) : options.leading) ?? []).map(time),
-    ...metrics.map((metric) => `${form(metric).value} AS ${quoteAlias(metric.label)}`),
+    ...metrics.flatMap((metric) => {
+      const part = options.basis?.(metric) ?? null;
+      const value = options.basisOnly === true ? [] : [`${form(metric).value} AS ${quoteAlias(metric.label)}`];
+      return part === null ? value : [...value, `${form(metric).samples} AS ${quoteAlias(basisColumn(metric.label, part))}`];
+    }),
     ...(options.withSamples ? [`${metrics.map((metric) => form(metric).samples).join(" + ")} AS samples`] : []),
   ];
   const clauses = [`SELECT ${columns.join(", ")}`, `FROM ${definition.from(options.scope, storedMetrics, options.hours)}`];
@@ -737,7 +768,10 @@ function userEventsIn(scope: Scope, kinds: readonly string[] | null = null): str
  * rates observed of it.
  */
 function userEventsInRollups(scope: Scope): string {
-  return `((SELECT sum(thumbs_given + copied + handed_off + citation_clicked + rating_count) FROM request_rollups FINAL WHERE ${scope("minute")}) > 0)`;
+  // Events of complete requests only, the requests the rates are over: liked + disliked, not thumbs_given (every
+  // result's last thumbs, the thumbs-down rate's count) — a late thumbs for a request the store never saw (a partial
+  // result) turned "no data" into 0 % of requests none of which carried an event.
+  return `((SELECT sum(liked + disliked + copied + handed_off + citation_clicked + rating_count) FROM request_rollups FINAL WHERE ${scope("minute")}) > 0)`;
 }
 
 /** Column aliases are shown as they are; double quotes allow spaces and @. */

@@ -9,7 +9,7 @@ import { ABSTENTION_AGGREGATES, BUSINESS_AGGREGATES, CONTEXT, GENERATION, latenc
 import { dashboardShell } from "./dashboard-shell.js";
 import { basisColumn } from "./rate-basis.js";
 import { stageLatencyOverTimeSql, stageLatencyTableSql } from "./stage-latency.js";
-import { row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
+import { row, statPanel, tablePanel, timeSeriesPanel, type ColumnOverride } from "./panel-builders.js";
 import { dashboardHours, dashboardHoursOverTime, dashboardScope, sqlList, sqlString } from "./sql-scope.js";
 import { filterVariables } from "./variables.js";
 
@@ -40,15 +40,25 @@ function overTime(aggregates: readonly AggregateMetric[]): string {
   return aggregateSelect(aggregates, { leading: [TIME_BUCKET], hours: dashboardHoursOverTime, scope: dashboardScope, groupBy: "time", orderBy: "time", preferRollups: true });
 }
 
-function overRange(aggregates: readonly AggregateMetric[]): string {
-  return aggregateSelect(aggregates, { scope: dashboardScope, hours: dashboardHours, preferRollups: true });
+function overRange(aggregates: readonly AggregateMetric[], basis?: (aggregate: AggregateMetric) => string | null): string {
+  return aggregateSelect(aggregates, { scope: dashboardScope, hours: dashboardHours, preferRollups: true, ...(basis === undefined ? {} : { basis }) });
 }
+
+/** Units of a stat panel's basis columns (counts) beside its rates. */
+const countColumns = (columns: readonly string[]): ColumnOverride[] => columns.map((column) => ({ column, unit: "short" }));
 
 function layerRow(title: string, metrics: readonly StoredMetric[], description: string): { row: dashboard.RowBuilder; panels: Parameters<dashboard.DashboardBuilder["withPanel"]>[0][] } {
   return {
     row: row(title),
     panels: [
-      statPanel(`${title}: means over the range`, description, [overRange(means(metrics))], "percentunit", { width: 24, height: 4 }),
+      statPanel(
+        `${title}: means over the range`,
+        `${description} Each mean says what it stands on: · values is how many values it averages (a request the metric does not apply to has none); Complete requests is the requests of the range, so 12 values of 18 requests is a mean over two thirds of them.`,
+        [overRange(means(metrics), () => MEAN_BASIS), completeRequestsSql()],
+        "percentunit",
+        { width: 24, height: 4 },
+        countColumns([...metrics.map((metric) => basisColumn(metric.label, MEAN_BASIS)), COMPLETE_REQUESTS]),
+      ),
       timeSeriesPanel(`${title} over time`, `${description} Mean per time bucket.`, storedMetricSeriesSql(metrics), "percentunit", { width: 24, height: 8 }, { seriesColumn: "series" }),
     ],
   };
@@ -70,15 +80,17 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
 
   const abstention = ABSTENTION_AGGREGATES.map(named);
   const risks = RISK_AGGREGATES.map(named);
+  const boundaryBasis = (aggregate: AggregateMetric): string | null => BOUNDARY_BASIS[aggregate.name] ?? null;
   builder = builder
     .withRow(row("Boundaries"))
     .withPanel(
       statPanel(
         "Boundaries: rates over the range",
-        "No-answer detection = abstentions on unanswerable cases / unanswerable cases; correct refusals = right abstentions / abstentions; false refusals = abstentions on answerable cases / answerable cases; hallucination rate = answers with faithfulness below 1; permission leaks = requests that retrieved a chunk the principal may not read.",
-        [overRange(abstention), overRange(risks)],
+        "No-answer detection = abstentions on unanswerable cases / unanswerable cases; correct refusals = right abstentions / abstentions; false refusals = abstentions on answerable cases / answerable cases; hallucination rate = answers with faithfulness below 1 / answers with a faithfulness value (from an LLM judge); permission leaks = requests that retrieved a chunk the principal may not read / requests where that could be checked. Each rate says what it stands on, its denominator: · unanswerable, · refusals, · answerable (cases with both abstention metrics), · with faithfulness, · checked — 50 % of 2 unanswerable cases is not 50 % of the traffic.",
+        [overRange(abstention, boundaryBasis), overRange(risks, boundaryBasis)],
         "percentunit",
         { width: 24, height: 4 },
+        countColumns([...abstention, ...risks].map((aggregate) => basisColumn(aggregate.label, boundaryBasis(aggregate)!))),
       ),
     )
     .withPanel(timeSeriesPanel("Boundaries over time", "The boundary rates per time bucket.", [overTime(abstention), overTime(risks)], "percentunit", { width: 24, height: 8 }));
@@ -151,11 +163,11 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       statPanel(
         "Business: rates over the range",
-        "Task success = requests judged a pass (by a rule against gold data or an LLM judge) without error or timeout / requests with a verdict (passed, failed, needs review, errors, timeouts) — unjudged requests are not passes and are left out (Task success · judged is the requests it is over, · not judged the ones left out: 0 % of 4 judged is not 0 % of every request); dislike rate = requests whose last thumbs is down / requests; handoff rate = requests handed off to a person / requests; first-contact resolution = sessions with one request, marked resolved, without handoff or follow-up / sessions (a session is the requests of one session id; a request without one is in no session). User events count when they arrive, even days after the request (merged into its Case Result). Only what the application reports is counted: a resolution nobody reported is not one; when no request of the range carries a user event of any kind, the dislike and handoff rates are no data, not 0 %, and so is first-contact resolution when no session of the range does. Definitions: evaluators/behaviour/README.md.",
-        [overRange(business), overRange(firstContact), taskSuccessBasisSql()],
+        "Task success = requests judged a pass (by a rule against gold data or an LLM judge) without error or timeout / requests with a verdict (passed, failed, needs review, errors, timeouts) — unjudged requests are not passes and are left out (Task success · judged is the requests it is over, a partial trace a rule judged included — its root span never arrived, yet it is a request; · not judged the complete requests left out, without a verdict: 0 % of 4 judged is not 0 % of every request; a partial result without a verdict, such as one rebuilt from late user events alone, without its request, is in neither); dislike rate = requests whose last thumbs is down / requests (Dislike rate · requests is its denominator, · with a thumbs the requests whose user gave a thumbs up or down at all); handoff rate = requests handed off to a person / requests; first-contact resolution = sessions with one request, marked resolved, without handoff or follow-up / sessions (a session is the requests of one session id; a request without one is in no session). User events count when they arrive, even days after the request (merged into its Case Result). Only what the application reports is counted: a resolution nobody reported is not one; when no request of the range carries a user event of any kind, the dislike and handoff rates are no data, not 0 %, and so is first-contact resolution when no session of the range does (a late event for a request the store never saw is of no request and does not count). Definitions: evaluators/behaviour/README.md.",
+        [overRange(business), overRange(firstContact), requestBasisSql([...taskSuccessBasis(), ...dislikeBasis()])],
         "percentunit",
         { width: 18, height: 4 },
-        taskSuccessBasisColumns().map((column) => ({ column, unit: "short" })),
+        countColumns([...taskSuccessBasis(), ...dislikeBasis()].map((count) => count.column)),
       ),
     )
     .withPanel(
@@ -169,12 +181,23 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     )
     .withPanel(timeSeriesPanel("Business over time", "The business rates per time bucket (sessions placed at their first request).", [overTime(business), overTime(firstContact)], "percentunit", { width: 24, height: 8 }))
     .withPanel(
+      timeSeriesPanel(
+        "Business over time: what each bucket stands on",
+        "The count each business rate of a time bucket is over (its denominator), so a bucket's 0 % or 100 % of 1 is told from one of 200: Task success · judged (requests with a verdict, errors and timeouts included), Dislike rate · requests (the complete requests; the handoff rate is over the same), First-contact resolution · sessions (sessions with an id, placed at their first request). Counted whether or not the application records user events: where it records none the behaviour rates are no data, and these bars still show what they would be over.",
+        [bucketBasis(business), bucketBasis(firstContact)],
+        "short",
+        { width: 24, height: 6 },
+        { bars: true },
+      ),
+    )
+    .withPanel(
       statPanel(
         "User behaviour over the range",
-        "Per request: like / dislike = the last thumbs is up / down; copy = the answer was copied; citation clicks = a citation was opened / answers that cited something; handoff = handed to a person. Per session (the requests of one session id; a request without one is in no session): resolved = marked resolved; first-contact = resolved by its only request. No data, not 0 %, when no request of the range carries a user event of any kind (the application may not record them) — for the session rates, when no session of the range does. Caution: a high citation-click rate is not necessarily good — it may mean users do not trust the answer and check its sources. Follow-up, repeated-question and abandonment rates need session windows (a follow-up within 10 minutes, a near-duplicate question within 30, silence for 30) have no panel here: the web UI's Quality page, `ragscope report` and `ragscope experiment report` show them (evaluators/behaviour/): a high follow-up rate may mean incomplete answers, a high repeated-question rate that the question was not understood.",
-        [overRange(behaviour), overRange(sessions)],
+        "Per request: like / dislike = the last thumbs is up / down; copy = the answer was copied; citation clicks = a citation was opened / answers that cited something (Dislike rate · requests and · with a thumbs, Citation clicks · cited answers and · with a click say what the two stand on: 1 click of 2 cited answers is 50 %); handoff = handed to a person. Per session (the requests of one session id; a request without one is in no session): resolved = marked resolved; first-contact = resolved by its only request. No data, not 0 %, when no request of the range carries a user event of any kind (the application may not record them) — for the session rates, when no session of the range does; a late event for a request the store never saw is of no request and does not count. Caution: a high citation-click rate is not necessarily good — it may mean users do not trust the answer and check its sources. Follow-up, repeated-question and abandonment rates need session windows (a follow-up within 10 minutes, a near-duplicate question within 30, silence for 30) have no panel here: the web UI's Quality page, `ragscope report` and `ragscope experiment report` show them (evaluators/behaviour/): a high follow-up rate may mean incomplete answers, a high repeated-question rate that the question was not understood.",
+        [overRange(behaviour), overRange(sessions), requestBasisSql([...dislikeBasis(), ...citationClickBasis()])],
         "percentunit",
         { width: 24, height: 4 },
+        countColumns([...dislikeBasis(), ...citationClickBasis()].map((count) => count.column)),
       ),
     )
     .withPanel(
@@ -216,25 +239,93 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
   return builder;
 }
 
+/** The count each layer's mean stands on: its values. */
+const MEAN_BASIS = "values";
+/** The column of the complete requests beside the layers' means. */
+const COMPLETE_REQUESTS = "Complete requests";
+
+/** What each boundary rate is over (its denominator): a part of the column `<label> · <part>` (rate-basis.ts). */
+const BOUNDARY_BASIS: Record<string, string> = {
+  no_answer_accuracy: "unanswerable",
+  correct_refusal_rate: "refusals",
+  false_refusal_rate: "answerable",
+  hallucination_rate: "with faithfulness",
+  permission_leak_rate: "checked",
+};
+
+/** A count of request_rollups (migration 0014) beside a rate: its column and its aggregate SQL. */
+interface RequestBasis {
+  column: string;
+  sql: string;
+}
+
+/**
+ * The requests of the range, from request_rollups as the rates: complete requests only — a Case Result rebuilt from
+ * late user events alone (the store never saw its request: partial_trace = 1, COMPLETE in aggregate-metrics.ts) is
+ * no request, as the behaviour rates already count.
+ */
+function completeRequestsSql(): string {
+  return requestBasisSql([{ column: COMPLETE_REQUESTS, sql: "sum(complete_requests)" }]);
+}
+
 /**
  * What task success stands on (rate-basis.ts): the requests it is over — its denominator, requests with a verdict or
- * that errored or timed out — and the requests left out (unjudged, not evaluated), from request_rollups as the rate.
+ * that errored or timed out, a partial trace with a verdict included (a request whose root span never arrived, yet a
+ * rule judged it: a question was asked, seed 004 §六.1 counts it) — and the complete requests left out (unjudged, not
+ * evaluated), from request_rollups as the rate. A partial result without a verdict is in neither: a result rebuilt
+ * from late user events alone is no request (nothing to judge), and the rollups cannot tell it from a partial trace
+ * nobody judged. "Not judged" is its own count (task_not_judged, migration 0033), not complete requests minus judged,
+ * which lost one for each judged partial trace (and could go below 0).
  */
-function taskSuccessBasis(): { column: string; sql: string }[] {
+function taskSuccessBasis(): RequestBasis[] {
   const taskSuccess = named("task_success_rate");
   if (taskSuccess.rollup === undefined) throw new Error("task success has no request_rollups form");
   return [
     { column: basisColumn(taskSuccess.label, "judged"), sql: taskSuccess.rollup.samples },
-    { column: basisColumn(taskSuccess.label, "not judged"), sql: `sum(all_requests) - ${taskSuccess.rollup.samples}` },
+    { column: basisColumn(taskSuccess.label, "not judged"), sql: "sum(task_not_judged)" },
   ];
 }
 
-const taskSuccessBasisColumns = (): string[] => taskSuccessBasis().map((count) => count.column);
+/**
+ * What the dislike rate stands on: the complete requests (its denominator when the range carries user events) and of
+ * them those whose user gave a thumbs at all — 2 % of 1,000 requests of which 10 got a thumbs is 2 of 10 voters.
+ * Counted whether or not the range carries events: "no data (18 requests; 0 with a thumbs)" says why it is no data.
+ */
+function dislikeBasis(): RequestBasis[] {
+  const label = named("dislike_rate").label;
+  return [
+    { column: basisColumn(label, "requests"), sql: "sum(complete_requests)" },
+    { column: basisColumn(label, "with a thumbs"), sql: "sum(liked + disliked)" },
+  ];
+}
 
-function taskSuccessBasisSql(): string {
-  const columns = taskSuccessBasis().map((count) => `${count.sql} AS ${quoteAlias(count.column)}`);
+/** What the citation-click rate stands on: the answers that cited something (its denominator) and those with a click. */
+function citationClickBasis(): RequestBasis[] {
+  const label = named("citation_click_rate").label;
+  return [
+    { column: basisColumn(label, "cited answers"), sql: "sum(cited_requests)" },
+    { column: basisColumn(label, "with a click"), sql: "sum(citation_clicked)" },
+  ];
+}
+
+function requestBasisSql(counts: readonly RequestBasis[]): string {
+  const columns = counts.map((count) => `${count.sql} AS ${quoteAlias(count.column)}`);
   return [`SELECT ${columns.join(", ")}`, `FROM ${SOURCES.request_rollups.from(dashboardScope, [])}`].join("\n");
 }
+
+/**
+ * Per time bucket, the count each rate of `aggregates` stands on (its samples), from the rollups as the rates over
+ * time. Counted whether or not the range carries user events, as the counts beside the rates over the range: a
+ * behaviour rate that is no data (nothing recorded) still shows the requests or sessions it would be over.
+ */
+function bucketBasis(aggregates: readonly AggregateMetric[]): string {
+  const part = (aggregate: AggregateMetric): string | null => BUCKET_BASIS[aggregate.name] ?? null;
+  const counted = aggregates.map(({ measuredFrom: _probedForEvents, ...aggregate }) => aggregate);
+  return aggregateSelect(counted, { leading: [TIME_BUCKET], hours: dashboardHoursOverTime, scope: dashboardScope, groupBy: "time", orderBy: "time", preferRollups: true, basis: part, basisOnly: true });
+}
+
+/** The business rates' bases per bucket; the handoff rate is over the dislike rate's requests, shown once. */
+const BUCKET_BASIS: Record<string, string> = { task_success_rate: "judged", dislike_rate: "requests", first_contact_resolution: "sessions" };
 
 /** The requests of each final verdict, from request_rollups' counts (migration 0014; the same conditions over case_results FINAL). */
 function verdictCountsSql(): string {

@@ -16,3 +16,24 @@ export const BASIS_SEPARATOR = " · ";
 export function basisColumn(label: string, part: string): string {
   return `${label}${BASIS_SEPARATOR}${part}`;
 }
+
+/**
+ * The parts counted by a noun, plural and singular: the report prints "1 request", "2 requests" (Grafana's column
+ * names stay as they are, whatever the count). The other parts read the same for one ("1 judged", "1 with a thumbs",
+ * "1 unanswerable"): INVARIANT_PARTS lists them, so a part added to the board without either fails its test.
+ */
+export const SINGULAR_PARTS: Readonly<Record<string, string>> = {
+  requests: "request",
+  values: "value",
+  refusals: "refusal",
+  "cited answers": "cited answer",
+  sessions: "session",
+  cases: "case",
+};
+export const INVARIANT_PARTS: readonly string[] = ["judged", "not judged", "with a thumbs", "with a click", "unanswerable", "answerable", "with faithfulness", "checked"];
+
+/** `count` and the part it counts, in the singular for one: "1 request", "0 requests", "1 judged". */
+export function countedPart(count: number | null, part: string): string {
+  const shown = count === null ? "?" : String(count);
+  return `${shown} ${count === 1 ? (SINGULAR_PARTS[part] ?? part) : part}`;
+}

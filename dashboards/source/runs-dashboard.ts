@@ -2,14 +2,19 @@
  * Runs — two offline runs side by side: what changed in their lineage, each
  * metric's mean in both with the difference, and the cases whose evaluation
  * flipped between pass and fail. Not bound to the time range: runs are
- * chosen by id.
+ * chosen by id. Cases are paired by case_id and case_version, as `ragscope
+ * eval --baseline` and `gate` pair them (run-pairing.ts); the heuristic
+ * judge's values are shown apart, named as a measurement, as the RAG quality
+ * board names them.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import { FINAL_VERDICT, metricRowsWithCoverage } from "./aggregate-metrics.js";
+import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { ROOT_CAUSE_EVALUATOR } from "./failures-dashboard.js";
 import { barChartPanel, row, statPanel, tablePanel } from "./panel-builders.js";
-import { sqlList, variableValue } from "./sql-scope.js";
+import { caseKeysOfPair, inComparedCase, LEFT_OUT_IN_ONE_RUN, LEFT_OUT_VERSIONS_DIFFER, type RunPair } from "./run-pairing.js";
+import { sqlList, sqlString, variableValue } from "./sql-scope.js";
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { JUDGE_USAGE_METRICS } from "../../evaluators/judge/judge-evaluations.js";
 import { runPairVariables } from "./variables.js";
@@ -34,6 +39,20 @@ const BOTH = `run_id != '' AND run_id IN (${BASELINE}, ${CANDIDATE}) AND (${BASE
  * rates and means count the case once, as `gate` and /runs do. `table`: the table the condition is on.
  */
 const currentOfBoth = (table: RunTable): string => `${BOTH} AND ${currentRunRows(null, "1", table, BOTH)}`;
+
+const PAIR: RunPair = { baseline: BASELINE, candidate: CANDIDATE, both: BOTH };
+/** The current rows of the cases compared: both runs ran them at the same case_version (run-pairing.ts). */
+const comparedOfBoth = (table: RunTable): string => `${currentOfBoth(table)} AND ${inComparedCase(PAIR)}`;
+
+/**
+ * What the board calls a stored metric: the heuristic judge's values (the embedded stand-in when no LLM judge is
+ * configured) under the name the RAG quality board gives them (aggregate-metrics.ts heuristicMeasurementOf), never
+ * under the metric's own — there its mean is "no data" when only the heuristic judge scored it, and `eval`/`gate`
+ * say the same ("all from the heuristic judge: a measurement, never a pass"). An LLM judge's values of the same
+ * metric stay under its name, a row of their own. Over rows with `metric`, `evaluator_id` and `evaluator_version`.
+ */
+export const HEURISTIC_JUDGE_NAME_SUFFIX = " (heuristic judge, measurement)";
+const METRIC_AS_SHOWN = `if(${HEURISTIC_JUDGE_ROW_SQL}, concat(metric, ${sqlString(HEURISTIC_JUDGE_NAME_SUFFIX)}), metric)`;
 
 /**
  * Stored metrics that are not scores between 0 and 1, whatever values a run happened to give them: those whose
@@ -68,14 +87,17 @@ export function runsDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       statPanel(
         "Pass rates",
-        "Cases evaluated and the share whose final verdict is passed (a human review's verdict where reviewers agreed, else quality_status), in each run.",
+        "Cases each run evaluated; the cases paired — matched by case_id and case_version, as ragscope eval --baseline and gate pair them; " +
+          "the cases left out because only one run has the case id, or because both have it at different case_versions (a changed case); " +
+          "and in each run the share of the paired cases whose final verdict is passed (a human review's verdict where reviewers agreed, else quality_status), " +
+          "with the cases it is over. With only one run chosen there is nothing to pair: its pass rate is over all its cases.",
         [
           [
-            `SELECT countIf(run_id = ${BASELINE}) AS "Baseline cases", countIf(run_id = ${CANDIDATE}) AS "Candidate cases",`,
-            `  countIf(run_id = ${BASELINE} AND ${FINAL_VERDICT} = 'passed') / nullIf(countIf(run_id = ${BASELINE}), 0) AS "Baseline pass rate",`,
-            `  countIf(run_id = ${CANDIDATE} AND ${FINAL_VERDICT} = 'passed') / nullIf(countIf(run_id = ${CANDIDATE}), 0) AS "Candidate pass rate"`,
-            "FROM case_results FINAL",
-            `WHERE ${currentOfBoth("case_results")}`,
+            `SELECT sum(baseline_results) AS "Baseline cases", sum(candidate_results) AS "Candidate cases", countIf(paired) AS "Paired cases",`,
+            `  uniqExactIf(case_id, NOT paired AND NOT id_in_both) AS "${LEFT_OUT_IN_ONE_RUN}", uniqExactIf(case_id, NOT paired AND id_in_both) AS "${LEFT_OUT_VERSIONS_DIFFER}",`,
+            `  sumIf(baseline_passed, compared) / nullIf(sumIf(baseline_results, compared), 0) AS "Baseline pass rate", sumIf(baseline_results, compared) AS "Baseline pass rate · cases",`,
+            `  sumIf(candidate_passed, compared) / nullIf(sumIf(candidate_results, compared), 0) AS "Candidate pass rate", sumIf(candidate_results, compared) AS "Candidate pass rate · cases"`,
+            `FROM ${caseKeysOfPair(PAIR, currentOfBoth("case_results"), `${FINAL_VERDICT} = 'passed'`)}`,
           ].join("\n"),
         ],
         "short",
@@ -104,12 +126,15 @@ export function runsDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       tablePanel(
         "Metrics side by side",
-        "Mean of every metric in each run over the values where it applies, candidate − baseline, and how many cases and values each mean rests on: a metric that several evaluations of a case record (the judge's tokens and cost, once per judged metric) has more values than cases.",
+        "Mean of every metric in each run over the paired cases' values where it applies (cases matched by case_id and case_version, as ragscope eval --baseline pairs them; " +
+          "the Pass rates panel counts the cases left out), candidate − baseline, and how many cases and values each mean rests on: a metric that several evaluations of a case record " +
+          `(the judge's tokens and cost, once per judged metric) has more values than cases. The heuristic judge's values are rows of their own, named "<metric>${HEURISTIC_JUDGE_NAME_SUFFIX}": ` +
+          "a measurement, never a judged value — where only it scored a metric, the metric itself has no data, as on the RAG quality board.",
         [
-          `SELECT metric, avgIf(value, run_id = ${BASELINE}) AS baseline, avgIf(value, run_id = ${CANDIDATE}) AS candidate, candidate - baseline AS difference,`,
+          `SELECT ${METRIC_AS_SHOWN} AS metric, avgIf(value, run_id = ${BASELINE}) AS baseline, avgIf(value, run_id = ${CANDIDATE}) AS candidate, candidate - baseline AS difference,`,
           `  uniqExactIf(case_result_id, run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_cases, uniqExactIf(case_result_id, run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_cases,`,
           `  countIf(run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_values, countIf(run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_values`,
-          `FROM ${metricRowsWithCoverage({ metricValues: currentOfBoth("metric_values"), evaluationResults: currentOfBoth("evaluation_results") })}`,
+          `FROM ${metricRowsWithCoverage({ metricValues: comparedOfBoth("metric_values"), evaluationResults: comparedOfBoth("evaluation_results") })}`,
           "GROUP BY metric",
           "ORDER BY abs(difference) DESC, metric",
         ].join("\n"),
@@ -119,11 +144,13 @@ export function runsDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       barChartPanel(
         "Scores, baseline vs candidate",
-        "Means of the metrics scored between 0 and 1 (latency, tokens, counts and cost — the judge's tokens and cost too — are in the table).",
+        `Means over the paired cases of the metrics scored between 0 and 1 (latency, tokens, counts and cost — the judge's tokens and cost too — are in the table); the heuristic judge's as "<metric>${HEURISTIC_JUDGE_NAME_SUFFIX}".`,
         [
-          `SELECT metric, avgIf(value, run_id = ${BASELINE}) AS "Baseline", avgIf(value, run_id = ${CANDIDATE}) AS "Candidate"`,
-          "FROM metric_values FINAL",
-          `WHERE ${currentOfBoth("metric_values")} AND value IS NOT NULL AND metric NOT IN (${sqlList(NOT_SCORES)})`,
+          `SELECT shown AS metric, avgIf(value, run_id = ${BASELINE}) AS "Baseline", avgIf(value, run_id = ${CANDIDATE}) AS "Candidate"`,
+          // The shown name under another alias inside: aliased `metric` in the same SELECT, the NOT IN read the shown
+          // name, and the heuristic judge's "judge_cost (heuristic judge, measurement)" passed it into the chart.
+          `FROM (SELECT ${METRIC_AS_SHOWN} AS shown, run_id, value FROM metric_values FINAL`,
+          `  WHERE ${comparedOfBoth("metric_values")} AND value IS NOT NULL AND metric NOT IN (${sqlList(NOT_SCORES)}))`,
           "GROUP BY metric",
           "HAVING min(value) >= 0 AND max(value) <= 1",
           "ORDER BY metric",
@@ -137,13 +164,14 @@ export function runsDashboard(): dashboard.DashboardBuilder {
   builder = builder.withRow(row("Flipped cases")).withPanel(
     tablePanel(
       "Cases that flipped",
-      "Cases (matched by case_id) where an evaluator passed in one run and failed in the other; the reasons are the candidate's.",
+      "Cases (matched by case_id and case_version, as ragscope eval --baseline pairs them: a case changed between the runs has a new case_version and is left out — the Pass rates panel counts those) " +
+        "where an evaluator passed in one run and failed in the other; the reasons are the candidate's.",
       [
-        "SELECT candidate.case_id AS case_id, candidate.evaluator_id AS evaluator_id, baseline.latest_outcome AS baseline_outcome, candidate.latest_outcome AS candidate_outcome,",
+        "SELECT candidate.case_id AS case_id, candidate.case_version AS case_version, candidate.evaluator_id AS evaluator_id, baseline.latest_outcome AS baseline_outcome, candidate.latest_outcome AS candidate_outcome,",
         "  if(candidate.latest_outcome = 'failed', 'regressed', 'fixed') AS change, candidate.latest_reason AS candidate_reason, baseline.latest_reason AS baseline_reason",
         `FROM ${latestOutcomes(CANDIDATE)} AS candidate`,
         `INNER JOIN ${latestOutcomes(BASELINE)} AS baseline`,
-        "  ON baseline.case_id = candidate.case_id AND baseline.evaluator_id = candidate.evaluator_id",
+        "  ON baseline.case_id = candidate.case_id AND baseline.case_version = candidate.case_version AND baseline.evaluator_id = candidate.evaluator_id",
         "WHERE candidate.latest_outcome != baseline.latest_outcome",
         "ORDER BY change DESC, case_id, evaluator_id",
       ].join("\n"),
@@ -154,15 +182,21 @@ export function runsDashboard(): dashboard.DashboardBuilder {
 }
 
 /**
- * One row per case and evaluator of a run — its latest pass or fail — so the
- * join of two runs has at most one row per pair. Results without a case
- * (online traffic: case_id '') match nothing: joined on '' = '' they made
- * every online result of an evaluator a pair with every other one (a store
- * of 300,000 metric values grew such a join past 20 GB).
+ * One row per case, case version and evaluator of a run — its latest pass or
+ * fail — so the join of two runs has at most one row per pair. Results
+ * without a case (online traffic: case_id '') match nothing: joined on '' = ''
+ * they made every online result of an evaluator a pair with every other one
+ * (a store of 300,000 metric values grew such a join past 20 GB).
+ * evaluation_results has no case_version: a result's case result (one per
+ * run, case and case version, contracts/ids.ts) gives it.
  */
 function latestOutcomes(run: string): string {
   return (
-    `(SELECT case_id, evaluator_id, argMax(outcome, evaluated_at) AS latest_outcome, argMax(reason, evaluated_at) AS latest_reason FROM evaluation_results FINAL ` +
-    `WHERE ${ofRun(run)} AND case_id != '' AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('passed', 'failed') GROUP BY case_id, evaluator_id)`
+    `(SELECT versions.case_id AS case_id, versions.case_version AS case_version, outcomes.evaluator_id AS evaluator_id, ` +
+    `argMax(outcomes.outcome, outcomes.evaluated_at) AS latest_outcome, argMax(outcomes.reason, outcomes.evaluated_at) AS latest_reason FROM ` +
+    `(SELECT case_result_id, evaluator_id, outcome, reason, evaluated_at FROM evaluation_results FINAL ` +
+    `WHERE ${ofRun(run)} AND case_id != '' AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('passed', 'failed')) AS outcomes ` +
+    `INNER JOIN (SELECT case_result_id, case_id, case_version FROM case_results FINAL WHERE ${ofRun(run)} AND case_id != '' GROUP BY case_result_id, case_id, case_version) AS versions ` +
+    `ON versions.case_result_id = outcomes.case_result_id GROUP BY case_id, case_version, evaluator_id)`
   );
 }

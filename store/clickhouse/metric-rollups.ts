@@ -70,7 +70,7 @@ import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
-import { REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect, SESSION_ROLLUP_COLUMNS, sessionRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
+import { REQUEST_ROLLUP_GROUP, requestRollupCounts, requestRollupSelect, SESSION_ROLLUP_COLUMNS, sessionRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
 import { ROOT_CAUSE_ROLLUP_COLUMNS, rootCauseRollupSelect } from "../../dashboards/source/root-causes.js";
 import { STAGE_ROLLUP_COLUMNS, stageRollupSelect } from "../../dashboards/source/stage-latency.js";
 import { SESSION_SUMMARY_COLUMNS, sessionSummarySelect } from "../../dashboards/source/session-summaries.js";
@@ -106,6 +106,8 @@ export interface MetricRollupOptions {
   sessionSummaries?: boolean;
   /** Write the session rollups' and summaries' event counts (default true); a store before migration 0025 has no column for them. */
   sessionEventCounts?: boolean;
+  /** Write request_rollups' task_not_judged (default true); a store before migration 0033 has no column for it. */
+  notJudgedCount?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -153,8 +155,8 @@ export function refreshSelect(database: string): string {
 const METRIC_ROLLUP_COLUMNS = ["minute", "metric", "tenant_id", "service_name", "dataset_id", "run_id", "value_count", "value_sum", "below_one", "above_zero", "value_quantiles", "version"];
 const HOURLY_ROLLUP_COLUMNS = ["hour", "hour_last_minute", "metric", "tenant_id", "service_name", "dataset_id", "run_id", "value_count", "value_sum", "below_one", "above_zero", "value_quantiles", "version"];
 
-/** The columns of request_rollups in the order requestRollupSelect computes them. */
-const REQUEST_ROLLUP_COLUMNS = ["minute", ...REQUEST_ROLLUP_GROUP, ...Object.keys(REQUEST_ROLLUP_COUNTS), "rating_sum", "user_states", "version"].join(", ");
+/** The columns of request_rollups in the order requestRollupSelect computes them (`notJudgedCount`: as requestRollupCounts). */
+const requestRollupColumns = (notJudgedCount: boolean): string[] => ["minute", ...REQUEST_ROLLUP_GROUP, ...requestRollupCounts(notJudgedCount).map(([column]) => column), "rating_sum", "user_states", "version"];
 
 /**
  * The SELECT computing metric_rollups_hourly rows (migration 0018) from the metric_rollups FINAL rows meeting
@@ -185,11 +187,12 @@ export function hourlyRefreshSelect(database: string): string {
 }
 
 /** What a refresh reads and inserts into request_rollups for a range of minutes (the same parameters as refreshSelect). */
-export function requestRefreshSelect(database: string): string {
+export function requestRefreshSelect(database: string, notJudgedCount = true): string {
   return withStatementSettings(
     requestRollupSelect(
       database,
       refreshedRequests("started_at"),
+      notJudgedCount,
     ),
     FINAL_WITHIN_PARTITIONS,
   );
@@ -506,7 +509,9 @@ export class ClickHouseMetricRollups {
       tables.push({ table: "metric_rollups_hourly", rows: REFRESHED_HOURS, sumsRollups: true, refresh: insert("metric_rollups_hourly", HOURLY_ROLLUP_COLUMNS) + hourlyRefreshSelect(database), rebuild: insert("metric_rollups_hourly", HOURLY_ROLLUP_COLUMNS) + hourlyRollupSelect(database, "1") });
     }
     if (this.options.requestRollups !== false) {
-      tables.push({ table: "request_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRefreshSelect(database), rebuild: insert("request_rollups", REQUEST_ROLLUP_COLUMNS.split(", ")) + requestRollupSelect(database, "1") });
+      const notJudgedCount = this.options.notJudgedCount !== false;
+      const columns = requestRollupColumns(notJudgedCount);
+      tables.push({ table: "request_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("request_rollups", columns) + requestRefreshSelect(database, notJudgedCount), rebuild: insert("request_rollups", columns) + requestRollupSelect(database, "1", notJudgedCount) });
     }
     if (this.options.sessionAndRootCauseRollups !== false) {
       const eventCounts = this.options.sessionEventCounts !== false;

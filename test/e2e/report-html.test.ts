@@ -88,7 +88,8 @@ after(async () => {
 describe("ragscope report", () => {
   test("the command writes the report and prints the headline numbers", () => {
     assert.equal(command.code, 0, command.stderr);
-    assert.match(command.stdout, /Retrieval: means over the range: Hit@1 \d+(\.\d)?% · Recall@5/);
+    // Each mean with the values it averages (rate-basis.ts), the complete requests after the means.
+    assert.match(command.stdout, /Retrieval: means over the range: Hit@1 \d+(\.\d)?% \(of \d+ values\) · Recall@5 .* · Complete requests 144\n/);
     assert.match(command.stdout, /Traffic, reliability, latency and cost: Requests 144 /);
     assert.match(command.stdout, /Cases that flipped: [1-9]\d* rows/);
     assert.ok(command.stdout.includes(`Report written to ${reportFile}`));

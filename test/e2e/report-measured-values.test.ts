@@ -40,6 +40,7 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { measured, plannedCaseResult, writeToFolder } from "../support/stored-requests.js";
+import { barCategories, tableRows } from "../support/report-panels.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -104,18 +105,6 @@ async function behaviourValues(page: Page): Promise<Record<string, string>> {
   return values;
 }
 
-/** A table panel's rows as column → cell text. */
-async function tableRows(page: Page, title: string): Promise<Record<string, string>[]> {
-  const figure = page.locator("figure.panel", { has: page.locator(`figcaption:text-is("${title}")`) });
-  const headers = await figure.locator("thead th").allTextContents();
-  const rows: Record<string, string>[] = [];
-  for (const row of await figure.locator("tbody tr").all()) {
-    const cells = await row.locator("td").allTextContents();
-    rows.push(Object.fromEntries(headers.map((header, index) => [header, cells[index] ?? ""])));
-  }
-  return rows;
-}
-
 before(async () => {
   assert.ok(existsSync(chromiumPath), `Chromium is needed at ${chromiumPath} (Debian package chromium)`);
   folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-report-values-"));
@@ -135,8 +124,8 @@ describe("user behaviour: no data is not 0", () => {
   test("a run without any user event or session id: every behaviour rate is no data, in the dashboards' panels and the behaviour table", async () => {
     const { stdout, page } = reports.get("base")!;
     // The request rates' panels probe their events, the session rates' panels the events of their sessions (migration 0025).
-    assert.equal(printed(stdout, "User behaviour over the range"), "Like rate no data · Dislike rate no data · Copy rate no data · Citation clicks no data · Handoff rate no data · Sessions resolved no data · First-contact resolution no data");
-    assert.match(printed(stdout, "Business: rates over the range"), /^Task success no data \(0 judged; 5 not judged\) · Dislike rate no data · Handoff rate no data · /);
+    assert.equal(printed(stdout, "User behaviour over the range"), "Like rate no data · Dislike rate no data (5 requests; 0 with a thumbs) · Copy rate no data · Citation clicks no data (0 cited answers; 0 with a click) · Handoff rate no data · Sessions resolved no data · First-contact resolution no data");
+    assert.match(printed(stdout, "Business: rates over the range"), /^Task success no data \(0 judged; 5 not judged\) · Dislike rate no data \(5 requests; 0 with a thumbs\) · Handoff rate no data · /);
     assert.match(printed(stdout, "Business: rates over the range"), / · First-contact resolution no data/);
     const values = await behaviourValues(page);
     assert.deepEqual(Object.keys(values), BEHAVIOUR_METRICS);
@@ -150,7 +139,7 @@ describe("user behaviour: no data is not 0", () => {
 
   test("a run where one request carries an event: the definitions' denominators, 0.0 % where nothing happened", async () => {
     const { stdout, page } = reports.get("candidate")!;
-    assert.equal(printed(stdout, "User behaviour over the range"), "Like rate 0.0% · Dislike rate 20.0% · Copy rate 0.0% · Citation clicks no data · Handoff rate 0.0% · Sessions resolved no data · First-contact resolution no data");
+    assert.equal(printed(stdout, "User behaviour over the range"), "Like rate 0.0% · Dislike rate 20.0% (of 5 requests; 1 with a thumbs) · Copy rate 0.0% · Citation clicks no data (0 cited answers; 0 with a click) · Handoff rate 0.0% · Sessions resolved no data · First-contact resolution no data");
     const values = await behaviourValues(page);
     assert.deepEqual(values, {
       like_rate: "0",
@@ -190,8 +179,7 @@ describe("the Runs board", () => {
   });
 
   test("the 0–1 score chart shows the scores only: no cost, no judge tokens or cost", async () => {
-    const figure = reports.get("base")!.page.locator("figure.panel", { has: reports.get("base")!.page.locator('figcaption:text-is("Scores, baseline vs candidate")') });
-    const categories = await figure.locator('svg text.tick[text-anchor="end"]').allTextContents();
+    const categories = await barCategories(reports.get("base")!.page, "Scores, baseline vs candidate");
     assert.deepEqual(categories, ["answer_correctness", "answer_relevance", "faithfulness"]);
   });
 });

@@ -89,7 +89,7 @@ after(async () => {
 describe("task success says what it stands on", () => {
   test("14 unjudged and 4 that threw: 0.0% of the 4 judged, the 14 left out said", async () => {
     const { stdout, tiles } = await report("walkthrough", [...fourteenUnjudged, ...fourThrew]);
-    assert.match(printed(stdout, BUSINESS), /^Task success 0\.0% \(of 4 judged; 14 not judged\) · Dislike rate no data · /);
+    assert.match(printed(stdout, BUSINESS), /^Task success 0\.0% \(of 4 judged; 14 not judged\) · Dislike rate no data \(18 requests; 0 with a thumbs\) · /);
     // The counts are the rate's basis, not rates of their own.
     assert.doesNotMatch(printed(stdout, BUSINESS), /Task success · /);
     assert.equal(tiles[0], "0.0% Task success of 4 judged; 14 not judged");

@@ -11,8 +11,9 @@
  *
  * Expected, counted from the requests sent: /api/runs and /runs list nightly-resent with 2 cases (3 requests), and
  * the report's Runs board says "Candidate cases 2" for it, "Baseline cases 1" for nightly-once, and its metrics side
- * by side rest on the newest request of each case: the retry took 100 ms where the first attempt took 400 ms, so the
- * candidate's latency is 100 ms over 2 values. Before, the runs list counted the rollups' requests (3) and the board
+ * by side rest on the newest request of each case both runs ran (refund_days, paired by case id and version as eval
+ * pairs them): the retry took 100 ms where the first attempt took 400 ms, so the candidate's latency is 100 ms over
+ * 1 value. Before, the runs list counted the rollups' requests (3) and the board
  * every stored Case Result row (3 cases; latency 200 ms over 3 values). The trace list (/traces?run=nightly-resent)
  * shows the 3 requests, and each row's link opens its own request's trace (before, both rows of refund_days
  * linked to its Case Result id alone, which opened the retry's).
@@ -136,15 +137,15 @@ describe("a case of a run sent again counts once on the runs list and in the rep
   test("the report's Runs board counts the re-sent case once", async () => {
     const report = await runRagscope(["report", "--data-dir", dataDir, "--baseline", ONCE_RUN, "--candidate", RESENT_RUN, "--out", path.join(folder, "report.html")], { RAGSCOPE_CLICKHOUSE_URL: "" });
     assert.equal(report.status, 0, report.stdout + report.stderr);
-    assert.match(report.stdout, /Pass rates: Baseline cases 1 · Candidate cases 2 · /);
-    // Metrics side by side: the candidate's latency is its two cases' newest requests' (100 ms each), one value each —
-    // not three values with the first attempt's 400 ms (a mean of 200).
+    assert.match(report.stdout, /Pass rates: Baseline cases 1 · Candidate cases 2 · Paired cases 1 · /);
+    // Metrics side by side, over the paired case refund_days: the candidate's latency is its newest request's (100 ms),
+    // one value — not two values with the first attempt's 400 ms (a mean of 250).
     const html = await readFile(path.join(folder, "report.html"), "utf8");
     const metrics = html.slice(html.indexOf("Metrics side by side"));
     const latency = /<tr><td>latency_ms<\/td>((?:<td[^>]*>[^<]*<\/td>){7})<\/tr>/.exec(metrics);
     assert.ok(latency, "a latency_ms row in Metrics side by side");
     const cells = [...latency[1]!.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((match) => match[1]);
     // baseline, candidate, difference, baseline_cases, candidate_cases, baseline_values, candidate_values
-    assert.deepEqual(cells, ["100", "100", "0", "1", "2", "1", "2"]);
+    assert.deepEqual(cells, ["100", "100", "0", "1", "1", "1", "1"]);
   });
 });

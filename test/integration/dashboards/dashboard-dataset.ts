@@ -17,6 +17,7 @@ import type { ClickHouseConnection } from "../../../store/clickhouse/clickhouse-
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
 import { toRows, type CaseRows } from "../../../store/clickhouse/result-rows.js";
+import { allOf, type Variables } from "../../../report/grafana-macros.js";
 
 const HOUR = 3_600_000;
 /** Recent whole hours: collector_health keeps 30 days (TTL), so fixed old dates would be gone. */
@@ -28,6 +29,19 @@ export const DATASET_ID = "policy-regression";
 export const SERVICES = ["policy-assistant", "support-bot"];
 export const TENANTS = ["acme", "globex"];
 export const ROOT_CAUSES = ["RETRIEVAL_MISS", "HALLUCINATION", "CONTEXT_TRUNCATED", "CITATION_ERROR"];
+
+/** The boards' variables with every value of the dataset selected (All), and a trace for the trace panels. */
+export function allDatasetVariables(traceId: string): Variables {
+  return {
+    service: allOf(SERVICES),
+    tenant: allOf(TENANTS),
+    dataset: allOf([DATASET_ID]),
+    run: allOf([BASELINE_RUN, CANDIDATE_RUN]),
+    baseline: { value: BASELINE_RUN },
+    candidate: { value: CANDIDATE_RUN },
+    trace_id: { value: traceId },
+  };
+}
 
 export interface SeededDataset {
   evaluations: CaseEvaluation[];
@@ -263,14 +277,16 @@ const VERSION = DATASET_END + HOUR;
  * writes them now, on a store before migrations 0016 and 0017 (no session,
  * root-cause or abstention rollups); `release-0017` on a store before
  * migration 0018 (no hourly metric rollups, and none of the stage timings,
- * migration 0019).
+ * migration 0019); `release-0032` as the sink writes them now, on a store before migration 0033 (request_rollups
+ * without task_not_judged).
  */
-export type RowLayout = "current" | "previous" | "release-0013" | "release-0015" | "release-0017";
+export type RowLayout = "current" | "previous" | "release-0013" | "release-0015" | "release-0017" | "release-0032";
 
 /** The rollup tables a store of this layout has (metric-rollups.ts options). */
-export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean; hourlyRollups: boolean; stageRollups: boolean; sessionSummaries: boolean; sessionEventCounts: boolean } {
-  const since0016 = layout === "current" || layout === "release-0017";
-  return { requestRollups: since0016 || layout === "release-0015", sessionAndRootCauseRollups: since0016, abstentionRollups: since0016, hourlyRollups: layout === "current", stageRollups: layout === "current", sessionSummaries: layout === "current", sessionEventCounts: layout === "current" };
+export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean; hourlyRollups: boolean; stageRollups: boolean; sessionSummaries: boolean; sessionEventCounts: boolean; notJudgedCount: boolean } {
+  const since0025 = layout === "current" || layout === "release-0032";
+  const since0016 = since0025 || layout === "release-0017";
+  return { requestRollups: since0016 || layout === "release-0015", sessionAndRootCauseRollups: since0016, abstentionRollups: since0016, hourlyRollups: since0025, stageRollups: since0025, sessionSummaries: since0025, sessionEventCounts: since0025, notJudgedCount: layout === "current" };
 }
 
 function rowsIn(layout: RowLayout, dataset: SeededDataset, version: number): CaseRows[] {

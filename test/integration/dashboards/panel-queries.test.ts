@@ -7,13 +7,13 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readDashboards, type ReportDashboard, type ReportPanel } from "../../../report/dashboard-files.js";
-import { allOf, type Variables } from "../../../report/grafana-macros.js";
+import type { Variables } from "../../../report/grafana-macros.js";
 import { panelIntervalMs } from "../../../report/panel-interval.js";
 import { executableSql, runQuery, type Frame } from "../../../report/panel-data.js";
 import { tableReferences } from "../../../report/qualify-tables.js";
 import { behaviourMetrics, defaultBehaviourWindows, summarize, toBehaviourRequest } from "../../../evaluators/behaviour/index.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
-import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type SeededDataset } from "./dashboard-dataset.js";
+import { allDatasetVariables, BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type SeededDataset } from "./dashboard-dataset.js";
 
 let store: TemporaryStore;
 let dataset: SeededDataset;
@@ -21,17 +21,7 @@ let dashboards: ReportDashboard[];
 
 const context = { fromMs: DATASET_START, toMs: DATASET_END, intervalMs: panelIntervalMs(DATASET_START, DATASET_END, 60) };
 
-function allVariables(): Variables {
-  return {
-    service: allOf(SERVICES),
-    tenant: allOf(TENANTS),
-    dataset: allOf([DATASET_ID]),
-    run: allOf([BASELINE_RUN, CANDIDATE_RUN]),
-    baseline: { value: BASELINE_RUN },
-    candidate: { value: CANDIDATE_RUN },
-    trace_id: { value: dataset.failingTraceId },
-  };
-}
+const allVariables = (): Variables => allDatasetVariables(dataset.failingTraceId);
 
 async function runPanel(panel: ReportPanel, variables: Variables): Promise<Frame[]> {
   const frames: Frame[] = [];

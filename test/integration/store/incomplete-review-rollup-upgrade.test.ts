@@ -29,7 +29,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { CaseResult } from "../../../contracts/case-result.js";
-import { DID_NOT_COMPLETE, REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, requestRollupSelect } from "../../../dashboards/source/aggregate-metrics.js";
+import { DID_NOT_COMPLETE, REQUEST_ROLLUP_GROUP, requestRollupCounts, requestRollupSelect } from "../../../dashboards/source/aggregate-metrics.js";
 import { newHumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
 import { openClickHouse, quoteIdentifier, type ClickHouseConfig, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { ClickHouseHumanLabelStore } from "../../../store/clickhouse/clickhouse-human-label-store.js";
@@ -83,10 +83,10 @@ describe("upgrading a store whose request rollups counted an agreed pass of a re
       // The earlier release's rollup of these requests: this release's statement without the exception for a request
       // that did not complete (its rule: two reviewers who agree decide, whatever the request's execution).
       const database = quoteIdentifier(connection.database);
-      const statement = requestRollupSelect(database, `toStartOfMinute(started_at) = toDateTime('${MINUTE}', 'UTC')`);
+      const statement = requestRollupSelect(database, `toStartOfMinute(started_at) = toDateTime('${MINUTE}', 'UTC')`, false);
       const earlierRule = statement.replaceAll(` AND NOT ${DID_NOT_COMPLETE}`, "");
       assert.notEqual(earlierRule, statement, "the statement holds the exception this release added");
-      const columns = ["minute", ...REQUEST_ROLLUP_GROUP, ...Object.keys(REQUEST_ROLLUP_COUNTS), "rating_sum", "user_states", "version"].join(", ");
+      const columns = ["minute", ...REQUEST_ROLLUP_GROUP, ...requestRollupCounts(false).map(([column]) => column), "rating_sum", "user_states", "version"].join(", ");
       await connection.client.command({ query: `INSERT INTO ${database}.request_rollups (${columns}) ${earlierRule}`, query_params: { version: 1 } });
       // The earlier release's counts: the two agreed passes of requests that did not complete counted as passes.
       const { rolledUp } = await counts(connection);

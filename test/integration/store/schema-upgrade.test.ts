@@ -29,7 +29,7 @@ import { allOf, type Variables } from "../../../report/grafana-macros.js";
 import { panelIntervalMs } from "../../../report/panel-interval.js";
 import { executableSql, runQuery, type Frame } from "../../../report/panel-data.js";
 import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
-import { aggregateSelect, DID_NOT_COMPLETE, FEEDBACK_KINDS_FROM_PAYLOAD, REVIEWED_FAILED, REVIEWED_PASSED } from "../../../dashboards/source/aggregate-metrics.js";
+import { aggregateSelect, DID_NOT_COMPLETE, FEEDBACK_KINDS_FROM_PAYLOAD, REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, REVIEWED_FAILED, REVIEWED_PASSED } from "../../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../../report/qualify-tables.js";
 import { newHumanLabel, type HumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
 import { resolveGateMetric } from "../../../dashboards/source/gate-metrics.js";
@@ -40,6 +40,9 @@ import type { TraceCursor, TraceFilter, TraceSummary } from "../../../store/port
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type RowLayout, type SeededDataset } from "../dashboards/dashboard-dataset.js";
 import { migrationsThrough } from "../../support/previous-release.js";
+import { plannedCaseResult } from "../../support/stored-requests.js";
+import { repairNotedRollups } from "../../../store/clickhouse/rollup-repairs.js";
+import type { CaseResult } from "../../../contracts/case-result.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 6;
 const GROWING_TABLES = ["case_results", "evaluation_results", "metric_values"];
@@ -700,7 +703,7 @@ describe("upgrading a store of the release before migration 0029", () => {
   const reviewed: Record<"timedOut" | "threw" | "passed" | "failed" | "alone" | "disagree", string> = { timedOut: "", threw: "", passed: "", failed: "", alone: "", disagree: "" };
 
   before(async () => {
-    ({ earlier, written, cleanup } = await earlierAndRewritten(28, "current"));
+    ({ earlier, written, cleanup } = await earlierAndRewritten(28, "release-0032"));
     const results = dataset.evaluations.map((evaluation) => evaluation.caseResult);
     const completed = results.filter((result) => result.execution_error.type === "none" && result.quality_status !== "failed");
     reviewed.timedOut = results.find((result) => result.execution_error.type === "timeout")!.case_result_id;
@@ -762,5 +765,81 @@ describe("upgrading a store of the release before migration 0029", () => {
     // The list's copy holds each stored row's error type, every version of it (the replayed rows too).
     const rowTypes = (table: string) => queryRows(earlier.connection, `SELECT case_result_id, version, error_type FROM {{database}}.${table} ORDER BY case_result_id, version, error_type`);
     assert.deepEqual(await rowTypes("trace_list"), await rowTypes("case_results"));
+  });
+});
+
+/**
+ * Migration 0033 (request_rollups.task_not_judged, "Task success · not judged") on a store of the release before it,
+ * with data: the dashboard dataset (every request has a verdict) and, in two minutes of its range, requests that
+ * make the count matter — complete requests nothing judged, a partial trace a rule failed (its root span never
+ * arrived) and a result rebuilt from a late thumbs alone — written by that release's sink and refresh. After the
+ * migrations and the repair they note (what a writing start or `ragscope migrate` runs): every other count of
+ * every rollup row is unchanged, and task_not_judged is, minute by minute, what the rows say and what a store this
+ * release wrote holds.
+ */
+describe("upgrading a store of the release before migration 0033", () => {
+  const EXTRA_AT = [DATASET_START + 5 * 60_000 + 1_000, DATASET_START + 6 * 60_000 + 1_000];
+  const traceOf = (id: string): string => Buffer.from(id).toString("hex").padEnd(32, "0").slice(0, 32);
+  const extra = (id: string, at: number, quality_status: CaseResult["quality_status"], partial = false, feedback: { kind: string; recorded_at: string }[] = []): CaseResult => {
+    const result = { ...plannedCaseResult({ caseResultId: id, traceId: traceOf(id), startedAtMs: at, service: SERVICES[0], tenant: TENANTS[0], feedback }), quality_status };
+    return partial ? { ...result, rag_observation: { ...result.rag_observation, partial_trace: true } } : result;
+  };
+  // Minute 5: two complete requests nothing judged (copied exactly: complete - judged). Minute 6: a partial trace a
+  // rule failed, a complete request nothing judged and a late thumbs of a request never seen (recomputed).
+  const EXTRA: CaseResult[] = [
+    extra("cr_0033_unjudged_a", EXTRA_AT[0]!, "unjudged"),
+    extra("cr_0033_untouched_b", EXTRA_AT[0]!, "not_evaluated"),
+    extra("cr_0033_root_lost", EXTRA_AT[1]!, "failed", true),
+    extra("cr_0033_unjudged_c", EXTRA_AT[1]!, "unjudged"),
+    extra("cr_0033_late_thumb", EXTRA_AT[1]!, "not_evaluated", true, [{ kind: "thumbs_down", recorded_at: new Date(EXTRA_AT[1]! + 60_000).toISOString() }]),
+  ];
+  const KEY = ["toString(minute) AS minute", ...REQUEST_ROLLUP_GROUP].join(", ");
+  const KEPT = Object.keys(REQUEST_ROLLUP_COUNTS).filter((column) => column !== "task_not_judged");
+  /** Every rollup row's counts but task_not_judged, keyed, in order. */
+  const keptCounts = (on: TemporaryStore) => queryRows(on.connection, `SELECT ${KEY}, ${KEPT.join(", ")}, rating_sum, finalizeAggregation(user_states) AS users FROM {{database}}.request_rollups FINAL ORDER BY ${KEY.replace("toString(minute) AS minute", "minute")}`);
+  const perMinute = (on: TemporaryStore, sql: string) => queryRows<{ minute: string; count: string }>(on.connection, sql).then((rows) => rows.map((row) => `${row.minute} ${row.count}`));
+  const rolledUp = (on: TemporaryStore) => perMinute(on, "SELECT toString(minute) AS minute, sum(task_not_judged) AS count FROM {{database}}.request_rollups FINAL GROUP BY minute HAVING count > 0 ORDER BY minute");
+  const raw = (on: TemporaryStore) =>
+    perMinute(on, qualifyTables(`SELECT toString(toStartOfMinute(started_at)) AS minute, countIf(${REQUEST_ROLLUP_COUNTS.task_not_judged}) AS count FROM case_results FINAL GROUP BY minute HAVING count > 0 ORDER BY minute`, on.connection.database));
+  let earlier: TemporaryStore;
+  let written: TemporaryStore;
+  let cleanup: () => Promise<void>;
+
+  /** Writes the extra requests through the sink and refreshes the rollups, as the collector does after its writes. */
+  async function writeExtra(on: TemporaryStore, options: { notJudgedCount: boolean }): Promise<void> {
+    const rollups = new ClickHouseMetricRollups(on.connection, { ...options, now: () => DATASET_END + 5 * 3_600_000 });
+    const sink = new ClickHouseSink(on.connection, { datasetOf: () => "", now: () => DATASET_END + 5 * 3_600_000, rollups });
+    const extraWritten = await sink.write(EXTRA.map((caseResult) => ({ caseResult, evaluationResults: [] })));
+    assert.ok(extraWritten.ok, extraWritten.ok ? "" : extraWritten.error.message);
+    await rollups.refresh();
+    assert.equal(rollups.counters.failures, 0, rollups.counters.lastError);
+  }
+
+  before(async () => {
+    ({ earlier, written, cleanup } = await earlierAndRewritten(32, "release-0032"));
+    await writeExtra(earlier, { notJudgedCount: false });
+    await writeExtra(written, { notJudgedCount: true });
+  });
+  after(async () => {
+    await cleanup();
+  });
+
+  test("keeps every count and fills task_not_judged with what the rows say, as a store this release wrote", async () => {
+    const before = await keptCounts(earlier);
+    assert.ok(before.length > 0);
+    const { applied } = await runMigrations(earlier.connection);
+    assert.deepEqual(applied.map((name) => name.slice(0, 4)), ["0033"]);
+    // The migration's copies replaced each row: one row a key again once collapsed, nothing lost.
+    assert.deepEqual(await keptCounts(earlier), before, "after migration 0033");
+    const repaired = await repairNotedRollups(earlier.connection, new ClickHouseMetricRollups(earlier.connection, { now: () => DATASET_END + 6 * 3_600_000 }));
+    assert.ok(repaired.ok, repaired.ok ? "" : repaired.error);
+    assert.deepEqual(repaired.value.reasons, ["task success counts complete requests without a verdict as not judged (migration 0033)"]);
+    assert.deepEqual(await keptCounts(earlier), before, "after the repair");
+
+    const minute = (at: number) => new Date(Math.floor(at / 60_000) * 60_000).toISOString().replace("T", " ").slice(0, 19);
+    // Worked by hand: minute 5 two (the dataset's requests there all have a verdict), minute 6 one.
+    assert.deepEqual(await raw(earlier), [`${minute(EXTRA_AT[0]!)} 2`, `${minute(EXTRA_AT[1]!)} 1`]);
+    assert.deepEqual(await rolledUp(earlier), await raw(earlier));
+    assert.deepEqual(await rolledUp(written), await raw(earlier), "a store this release wrote");
   });
 });
