@@ -209,6 +209,8 @@ export class ClickHouseQualityReader implements QualityReader {
     // a case sent again (its own trace, start and service) counts, as the trace list behind a bar lists it, under the
     // cause written with it; a partial trace's result stored beside the complete one (the same trace and start) is
     // one request. `failing_rows` keeps the rows, which the total counts (as the quality board).
+    // any(root_cause) picks nothing: the cause is joined per request (its reviews by id, the evaluator's by id, trace
+    // and start: attributedRootCauses), so every row of a group carries the same one.
     const failingRequests = [
       "SELECT case_result_id, row_started AS request_started, any(root_cause) AS request_root_cause, count() AS failing_rows",
       `FROM (${attributedRootCauses(scopedRows, ["row_trace", "row_started", "row_verdict", "row_did_not_complete"], inRange("started_at"), { request: { trace: "row_trace", started: "row_started" } })})`,

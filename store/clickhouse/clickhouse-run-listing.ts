@@ -53,6 +53,7 @@ import { compareRunsNewestFirst, type RunListing } from "../ports/run-listing.js
 import type { TenantFilter } from "./tenant-filter.js";
 import { RUN_RECORD_READ_ORDER } from "./run-record-read-order.js";
 import { currentCaseCounts } from "./run-current-results.js";
+import { WRITE_ORDER } from "./newest-row.js";
 
 const MINUTE_MS = 60_000;
 
@@ -66,9 +67,9 @@ const ROLLUP_KEY = "tenant_id, service_name, minute, dataset_id, run_id, experim
  */
 export async function listRunsOnClickHouse(database: string, tenants: TenantFilter, rows: Rows, limit: number): Promise<RunListing[]> {
   if (limit <= 0) return [];
-  // The rollup rows of runs, each key's newest count; `where` selects the runs.
+  // The rollup rows of runs, each key's newest count (the one FINAL keeps: newest-row.ts); `where` selects the runs.
   const rollupCounts = (where: string) =>
-    `SELECT run_id, minute, argMax(all_requests, version) AS requests FROM ${database}.request_rollups
+    `SELECT run_id, minute, argMax(all_requests, ${WRITE_ORDER}) AS requests FROM ${database}.request_rollups
      WHERE run_id != '' AND ${where} AND ${tenants.on("request_rollups")} GROUP BY ${ROLLUP_KEY}`;
   // The lineage this reader may read (its tenants' records, tenant-filter.ts); a run id several of them recorded is
   // listed once, with the record RunReader.readRun reads (RUN_RECORD_READ_ORDER).

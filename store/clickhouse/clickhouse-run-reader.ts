@@ -118,7 +118,8 @@ export class ClickHouseRunReader implements RunReader {
     );
     const metrics = await this.rows<{ metric: string; evaluator_id: string; mean: number | null; applicable: string; not_applicable: string }>(
       // Values from metric_values, not-applicable counts from the Evaluation Results (migration 0008: metrics without a value have no row).
-      `SELECT metric, any(evaluator_id) AS evaluator_id, avgOrNull(value) AS mean, count(value) AS applicable, countIf(value IS NULL) AS not_applicable
+      // A metric two evaluators write is shown under the least id (the in-memory store's rule), not any one of them.
+      `SELECT metric, min(evaluator_id) AS evaluator_id, avgOrNull(value) AS mean, count(value) AS applicable, countIf(value IS NULL) AS not_applicable
        FROM (SELECT metric, evaluator_id, value FROM ${database}.metric_values FINAL WHERE run_id = {runId:String} AND value IS NOT NULL AND ${this.tenants.on("metric_values")} AND ${this.current("metric_values")}
              UNION ALL
              SELECT metric, evaluator_id, CAST(NULL AS Nullable(Float64)) AS value FROM ${database}.evaluation_results FINAL ARRAY JOIN not_applicable_metrics AS metric WHERE run_id = {runId:String} AND ${this.tenants.on("evaluation_results")} AND ${this.current("evaluation_results")})

@@ -34,6 +34,7 @@ import { listRunsOnClickHouse } from "./clickhouse-run-listing.js";
 import { readEvaluationResultsOnClickHouse } from "./clickhouse-evaluation-results-reader.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
+import { NEWEST_REQUEST_ORDER, newestCaseResultRows, WRITE_ORDER } from "./newest-row.js";
 
 interface SummaryRow {
   case_result_id: string;
@@ -224,14 +225,14 @@ export class ClickHouseTraceReader implements TraceReader {
         filter.tenant === undefined ? "" : " AND tenant_id = {tenant:String}",
         ` AND ${this.tenants.on("trace_list_metrics")}`,
       ].join("");
-      // Each sorting key's newest version, collapsed by hand (argMax by version, grouped by the key's columns
-      // but the metric, which is fixed), as FINAL keeps it; the bounds apply to that version. A hash aggregation
+      // Each sorting key's newest version, collapsed by hand (argMax by FINAL's order, newest-row.ts, grouped by the
+      // key's columns but the metric, which is fixed), as FINAL keeps it; the bounds apply to that version. A hash aggregation
       // of the window's rows costs about half of FINAL's merge of them (10,000,000 traces: 129 → 66 ms).
       // Candidates: any version of the metric within the bounds, without the aggregation (a metric that no row holds
       // within them was aggregated over the whole store: at 10,000,000 traces ~3.5 s).
       filters.push({
         exact: (among) =>
-          `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, evaluator_id, argMax(value, version) AS newest_value FROM ${database}.trace_list_metrics
+          `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, evaluator_id, argMax(value, ${WRITE_ORDER}) AS newest_value FROM ${database}.trace_list_metrics
              WHERE metric = {metric:String}${sameRequests} AND ${WINDOW_CONDITION("ts")}${among} GROUP BY toDate(ts), tenant_id, service_name, case_result_id, evaluator_id) WHERE newest_value IS NOT NULL${bounds("newest_value")})`,
         candidate: `case_result_id IN (SELECT case_result_id FROM ${database}.trace_list_metrics WHERE metric = {metric:String}${sameRequests} AND ${WINDOW_CONDITION("ts")}${bounds("value")})`,
         checked: true,
@@ -284,15 +285,17 @@ export class ClickHouseTraceReader implements TraceReader {
             ),
           };
     // The same rows among the candidates' keys: every version of each key (the sorting key selects their granules),
-    // its newest collapsed by hand (argMax by version, as the page's summaries are) and kept when that version meets
-    // the conditions, as FINAL then WHERE keeps it; the filters' subqueries read the candidates' rows only. Reading
+    // its newest collapsed by hand (argMax by FINAL's order, newest-row.ts, as the page's summaries are: one row's
+    // start and trace id, the row the unfiltered list reads with FINAL) and kept when that version meets the
+    // conditions, as FINAL then WHERE keeps it; the filters' subqueries read the candidates' rows only. Reading
     // only the columns of the matching rows, this costs a third of FINAL over the same granules, which reads every
     // column of them (10 keys on 200 parts: ~75 against ~250 ms).
     const candidatesSql = withStatementSettings(
-      `SELECT case_result_id, toUnixTimestamp64Milli(argMax(started_at, version)) AS started_at_ms, tenant_id, service_name, argMax(trace_id, version) AS key_trace_id FROM ${database}.trace_list
+      `SELECT case_result_id, argMax((started_at, trace_id), ${WRITE_ORDER}) AS newest_request, toUnixTimestamp64Milli(tupleElement(newest_request, 1)) AS started_at_ms, tenant_id, service_name, tupleElement(newest_request, 2) AS key_trace_id
+       FROM ${database}.trace_list
        WHERE (toDate(started_at), tenant_id, service_name, case_result_id) IN {candidates:Array(Tuple(Date, String, String, String))}
-       GROUP BY toDate(started_at), tenant_id, service_name, case_result_id HAVING argMax(${keyConditionsAmong(" AND case_result_id IN {candidateIds:Array(String)}")}, version)
-       ORDER BY ${LIST_ORDER("argMax(started_at, version)", "key_trace_id")} LIMIT {limit:UInt32}`,
+       GROUP BY toDate(started_at), tenant_id, service_name, case_result_id HAVING argMax(${keyConditionsAmong(" AND case_result_id IN {candidateIds:Array(String)}")}, ${WRITE_ORDER})
+       ORDER BY ${LIST_ORDER("tupleElement(newest_request, 1)", "key_trace_id")} LIMIT {limit:UInt32}`,
       inSettings,
     );
     const candidateConditions = [scope, ...filters.map((condition) => condition.candidate), ...times];
@@ -319,16 +322,20 @@ export class ClickHouseTraceReader implements TraceReader {
     // The page's own time span (its rows are newest first): selects the months and days of the page's rows only.
     const span = { spanFromMs: Number(pageKeys[pageKeys.length - 1]!.started_at_ms), spanToMs: Number(pageKeys[0]!.started_at_ms) };
     const inSpan = (column: string) => `${column} BETWEEN fromUnixTimestamp64Milli({spanFromMs:Int64}, 'UTC') AND fromUnixTimestamp64Milli({spanToMs:Int64}, 'UTC')`;
-    // Each sorting key's newest version, collapsed by hand (argMax by version) rather than with FINAL: without
+    // Each sorting key's newest version, collapsed by hand (argMax by FINAL's order, newest-row.ts: every column of
+    // the one row the key query read with FINAL, or picked the same way) rather than with FINAL: without
     // FINAL the ids filter every granule of the window before the other columns are read (at 10,000,000 traces
     // 77 → 24 ms). The key query's start times are the newest versions', so the span never leaves one out.
-    const newest = (column: string, alias = column) => `argMax(${column}, version) AS ${alias}`;
+    // One argMax of the row's columns together, the order compared once a row: fourteen argMax, one a column, each by
+    // this order, cost ~10 % more of the process's CPU than the reader by version alone (trace-list-filters.bench.ts,
+    // 1,000,000 traces, newest 50: 115 against 103 ms); this one as much as it (48 against 48 ms, 9 rounds).
+    const shown = ["trace_id", "run_id", "case_id", "case_version", "dataset_id", "route", "quality_status", "execution_status", "error_type", "latency_ms", "query", "output", "has_output"];
     const summaries = await this.rows<SummaryRow>(
-      `SELECT case_result_id, service_name, tenant_id,
-              ${["trace_id", "run_id", "case_id", "case_version", "dataset_id", "route", "quality_status", "execution_status", "error_type", "latency_ms", "query", "output", "has_output"].map((column) => newest(column)).join(", ")},
-              toUnixTimestamp64Milli(${newest("started_at", "newest_started_at")}) AS started_at_ms
-       FROM ${database}.trace_list WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("trace_list")}
-       GROUP BY toDate(started_at), tenant_id, service_name, case_result_id`,
+      `SELECT case_result_id, service_name, tenant_id, ${shown.map((column, index) => `tupleElement(newest_row, ${index + 1}) AS ${column}`).join(", ")},
+              toUnixTimestamp64Milli(tupleElement(newest_row, ${shown.length + 1})) AS started_at_ms
+       FROM (SELECT case_result_id, service_name, tenant_id, argMax((${shown.join(", ")}, started_at), ${WRITE_ORDER}) AS newest_row
+             FROM ${database}.trace_list WHERE case_result_id IN {ids:Array(String)} AND ${inSpan("started_at")} AND ${this.tenants.on("trace_list")}
+             GROUP BY toDate(started_at), tenant_id, service_name, case_result_id)`,
       { ids, ...span },
     );
     // The page's root causes as the Failures board counts them (root-causes.ts): per request, the evaluator's the one
@@ -523,26 +530,35 @@ export class ClickHouseTraceReader implements TraceReader {
 
   async readTrace(caseResultId: string, request?: TraceRequest): Promise<TraceDetail | null> {
     const database = this.database;
-    // A case sent again has a row per request: its trace id selects one (the list links each request by it).
-    const ofRequest = request === undefined ? "" : " AND trace_id = {traceId:String}";
+    // A case sent again has a row per request: its trace id selects one (the list links each request by it), as the
+    // request's newest version holds it (the list's row: a request replaced under another trace id is not found by the old).
+    const ofRequest = request === undefined ? "" : " WHERE trace_id = {traceId:String}";
     // Collapsed by hand (the newest version of each key, as ReplacingMergeTree keeps it) rather than with
     // FINAL: FINAL widens the id's bloom-filter selection to every granule of the same sorting-key range —
     // the whole day of the tenant and service for a case result, the whole day of every evaluator for its
     // Evaluation Results (EXPLAIN "PrimaryKeyExpand": 111 of 114 granules against 10) — which made a
     // trace's detail read most of a day's rows. Without FINAL the skip indexes keep their selection.
-    // Of the id's rows (a case sent again has one per request) the newest, by version then insert time, as a run reads it.
-    const [row] = await this.rows<{ payload: string; dataset_id: string; started_at_ms: string | number }>(
-      `SELECT argMax(payload, (version, inserted_at)) AS payload, argMax(dataset_id, (version, inserted_at)) AS dataset_id, toUnixTimestamp64Milli(argMax(started_at, (version, inserted_at))) AS started_at_ms
-       FROM ${database}.case_results WHERE case_result_id = {caseResultId:String}${ofRequest} AND ${this.tenants.on("case_results")} GROUP BY case_result_id`,
+    // Each request's newest version (as FINAL keeps it), then of the id's requests (a case sent again has one per
+    // request) the newest, by version, insert time and the list's order, as a run reads it (newest-row.ts).
+    const requests = newestCaseResultRows(
+      database,
+      ["payload", "dataset_id", "started_at", "trace_id", "tenant_id", "service_name", "version", "inserted_at"],
+      `case_result_id = {caseResultId:String} AND ${this.tenants.on("case_results")}`,
+    );
+    const [row] = await this.rows<{ newest_payload: string; newest_dataset_id: string; started_at_ms: string | number }>(
+      `SELECT argMax((payload, dataset_id, started_at), ${NEWEST_REQUEST_ORDER}) AS newest_request, tupleElement(newest_request, 1) AS newest_payload,
+              tupleElement(newest_request, 2) AS newest_dataset_id, toUnixTimestamp64Milli(tupleElement(newest_request, 3)) AS started_at_ms
+       FROM (${requests})${ofRequest} HAVING count() > 0`,
       { caseResultId, ...(request === undefined ? {} : { traceId: request.traceId }) },
     );
     if (row === undefined) return null;
-    const caseResult = caseResultSchema.parse(JSON.parse(row.payload));
+    const caseResult = caseResultSchema.parse(JSON.parse(row.newest_payload));
     // Evaluation Results carry their Case Result's start time: it selects the month partition and the day in the sorting key.
-    // Grouped by the sorting key's columns that vary here (the day is fixed by started_at), as FINAL collapses them.
+    // Grouped by the sorting key's columns that vary here (the day is fixed by started_at), as FINAL collapses them
+    // (newest-row.ts).
     const evaluationResults = (
       await this.rows<{ payload: string }>(
-        `SELECT argMax(payload, version) AS payload FROM ${database}.evaluation_results
+        `SELECT argMax(payload, ${WRITE_ORDER}) AS payload FROM ${database}.evaluation_results
          WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC')
          GROUP BY evaluator_id, evaluation_result_id ORDER BY evaluator_id, evaluation_result_id`,
         { caseResultId, startedAtMs: Number(row.started_at_ms) },
@@ -563,24 +579,27 @@ export class ClickHouseTraceReader implements TraceReader {
       { caseResultId, startedAtMs: Number(row.started_at_ms) },
     );
     const rawSpans = spans === undefined ? null : { spans: JSON.parse(spans.spans) as StoredRawSpan[], spanCount: Number(spans.span_count), truncatedValues: Number(spans.truncated_values) };
-    return { caseResult, datasetId: row.dataset_id !== "" ? row.dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase, rawSpans };
+    return { caseResult, datasetId: row.newest_dataset_id !== "" ? row.newest_dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase, rawSpans };
   }
 
   async findByTraceId(traceId: string, limit: number): Promise<TraceLocation[]> {
     const database = this.database;
     // The bloom filter on case_results.trace_id (migration 0007) finds the rows that ever had the trace id, under the
     // scope; their sorting keys select every version of each request (the primary key), collapsed by hand as FINAL
-    // keeps them (the newest by version, then insert time): a request counts when that version still has the trace
-    // id, as the list shows it. One row per Case Result id (a result rebuilt without a tenant at the same start is a
-    // second row of the same request).
+    // keeps them (newest-row.ts): a request counts when that version still has the trace id, as the list shows it.
+    // One row per Case Result id (a result rebuilt without a tenant at the same start is a second row of the same
+    // request): the one the list shows first (the latest start, then the greatest tenant and service, as the
+    // in-memory store picks it), one row's tenant, service and start together.
+    const requests = newestCaseResultRows(
+      database,
+      ["case_result_id", "tenant_id", "service_name", "started_at", "trace_id"],
+      `(tenant_id, service_name, toDate(started_at), case_result_id) IN (SELECT tenant_id, service_name, toDate(started_at), case_result_id FROM ${database}.case_results WHERE trace_id = {traceId:String} AND ${this.tenants.on("case_results")})`,
+    );
     const rows = await this.rows<{ case_result_id: string; tenant: string; service: string; newest_ms: string | number }>(
-      `SELECT case_result_id, argMax(tenant_id, started_ms) AS tenant, argMax(service_name, started_ms) AS service, max(started_ms) AS newest_ms
-       FROM (
-         SELECT case_result_id, tenant_id, service_name, argMax(trace_id, (version, inserted_at)) AS newest_trace_id, toUnixTimestamp64Milli(argMax(started_at, (version, inserted_at))) AS started_ms
-         FROM ${database}.case_results
-         WHERE (tenant_id, service_name, toDate(started_at), case_result_id) IN (SELECT tenant_id, service_name, toDate(started_at), case_result_id FROM ${database}.case_results WHERE trace_id = {traceId:String} AND ${this.tenants.on("case_results")})
-         GROUP BY tenant_id, service_name, toDate(started_at), case_result_id)
-       WHERE newest_trace_id = {traceId:String}
+      `SELECT case_result_id, argMax((tenant_id, service_name, started_at), (started_at, tenant_id, service_name)) AS listed_first, tupleElement(listed_first, 1) AS tenant,
+              tupleElement(listed_first, 2) AS service, toUnixTimestamp64Milli(tupleElement(listed_first, 3)) AS newest_ms
+       FROM (${requests})
+       WHERE trace_id = {traceId:String}
        GROUP BY case_result_id ORDER BY newest_ms DESC, case_result_id DESC LIMIT {limit:UInt32}`,
       { traceId, limit },
     );

@@ -10,7 +10,9 @@
  * of the earlier request.
  *
  * The run's current rows are, per case_result_id, those of the request
- * written last (the highest row version, then the latest insert): its trace
+ * written last (the highest row version, then the latest insert, then of one
+ * insert the request the trace list shows first: NEWEST_REQUEST_ORDER,
+ * newest-row.ts, as readTrace opens an id and the in-memory store picks): its trace
  * id and start, which every table a run is read from carries (the Evaluation
  * Results and metric values of a request are written with its start,
  * tab-separated-batch.ts), and where the table carries them, its tenant and
@@ -23,6 +25,7 @@
  * two. Written as a condition on the run's rows, with the run id as the query
  * parameter `runId`.
  */
+import { NEWEST_REQUEST_ORDER } from "./newest-row.js";
 
 /** The rows of one run: the run id as the query parameter `runId` (RunReader). */
 export const ONE_RUN = "run_id = {runId:String}";
@@ -45,7 +48,7 @@ export function currentRunRows(database: string | null, caseResultsScope: string
   const newest = table === "evaluation_results" ? "newest.1, newest.2" : "newest.1, newest.2, newest.3, newest.4";
   return (
     `${request} IN (SELECT case_result_id, ${newest} FROM ` +
-    `(SELECT case_result_id, argMax((trace_id, started_at, tenant_id, service_name), (version, inserted_at)) AS newest FROM ${caseResults} FINAL ` +
+    `(SELECT case_result_id, argMax((trace_id, started_at, tenant_id, service_name), ${NEWEST_REQUEST_ORDER}) AS newest FROM ${caseResults} FINAL ` +
     `WHERE ${runs} AND ${caseResultsScope} GROUP BY case_result_id))`
   );
 }

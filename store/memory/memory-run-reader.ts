@@ -80,6 +80,9 @@ export class MemoryRunReader implements RunReader {
     });
     for (const row of currentValues) {
       const group = byMetric.get(row.metric) ?? { evaluatorId: row.evaluatorId, values: [] };
+      // A metric two evaluators write (a renamed evaluator, a judge beside a rule) is shown under the least id, as the
+      // ClickHouse reader's min(evaluator_id): not whichever row came first.
+      if (compare(row.evaluatorId, group.evaluatorId) < 0) group.evaluatorId = row.evaluatorId;
       group.values.push(row.value);
       byMetric.set(row.metric, group);
     }

@@ -17,18 +17,27 @@ import type { RunLineage } from "../../contracts/run-lineage.js";
 export interface Versioned<Row> {
   row: Row;
   version: number;
-  /** When it was written, counted from 1 per table: of two rows of one version, the later one is newer (ClickHouse's inserted_at). */
+  /**
+   * The insert that wrote it, counted from 1 per table: of two rows of one version, the later insert's is newer. The
+   * rows one insert writes share it, as the rows of one INSERT share ClickHouse's inserted_at (request-rows.ts).
+   */
   written: number;
 }
 
 export class VersionedTable<Row> {
   private readonly rows = new Map<string, Versioned<Row>>();
-  private writes = 0;
+  private inserts = 0;
 
-  upsert(key: string, row: Row, version: number): void {
+  /** A new insert's number, for the rows one write stores together (upsert's `insert`). */
+  beginInsert(): number {
+    this.inserts += 1;
+    return this.inserts;
+  }
+
+  /** Of one key, the row upserted last replaces one of the same or a lower version (ReplacingMergeTree's FINAL). */
+  upsert(key: string, row: Row, version: number, insert: number = this.beginInsert()): void {
     const existing = this.rows.get(key);
-    this.writes += 1;
-    if (existing === undefined || version >= existing.version) this.rows.set(key, { row, version, written: this.writes });
+    if (existing === undefined || version >= existing.version) this.rows.set(key, { row, version, written: insert });
   }
 
   get(key: string): Row | undefined {

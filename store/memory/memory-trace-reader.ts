@@ -15,13 +15,7 @@ import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
 import { listedRuns } from "./memory-run-listing.js";
 import type { MemoryTables } from "./memory-tables.js";
-import { newestRequests, writtenWith } from "./request-rows.js";
-
-/** A row's place in the list (compareNewestFirst), and the cursor of the page that ends with it: its start, id, trace, tenant and service as listed. */
-function listPosition(caseResult: CaseResult): TraceCursor {
-  const observation = caseResult.rag_observation;
-  return { startedAtMs: Date.parse(caseResult.started_at), caseResultId: caseResult.case_result_id, traceId: caseResult.trace_id, tenantId: observation.tenant_id ?? "", serviceName: observation.service_name ?? "" };
-}
+import { listPosition, newestRequests, writtenWith } from "./request-rows.js";
 
 export class MemoryTraceReader implements TraceReader {
   constructor(

@@ -5,11 +5,12 @@
  * case of a run sent again after midnight UTC or from a renamed service, or a
  * result rebuilt from a partial trace that named no tenant. The trace list
  * shows every row; a run, and a trace opened by its id alone, read the newest
- * of an id's rows — the highest version, then the one written last — as the
- * ClickHouse reader's argMax by (version, inserted_at) does
- * (store/clickhouse/run-current-results.ts).
+ * of an id's rows — the highest version, then the later insert, then of one
+ * insert the row the list shows first — as the ClickHouse reader's argMax by
+ * NEWEST_REQUEST_ORDER does (store/clickhouse/newest-row.ts).
  */
 import type { CaseResult } from "../../contracts/case-result.js";
+import { compareNewestFirst, type TraceCursor } from "../ports/trace-reader.js";
 import { dayOf, type RequestOfRow, type StoredMetricValue, type Versioned } from "./memory-tables.js";
 
 /** A Case Result's row key: case_results' sorting key. */
@@ -18,9 +19,21 @@ export function requestKey(caseResult: CaseResult): string {
   return JSON.stringify([observation.tenant_id ?? "", observation.service_name ?? "", dayOf(caseResult.started_at), caseResult.case_result_id]);
 }
 
-/** Whether `first` is newer than `second`: a higher version, else written later. */
+/** A row's place in the list (compareNewestFirst), and the cursor of the page that ends with it: its start, id, trace, tenant and service as listed. */
+export function listPosition(caseResult: CaseResult): TraceCursor {
+  const observation = caseResult.rag_observation;
+  return { startedAtMs: Date.parse(caseResult.started_at), caseResultId: caseResult.case_result_id, traceId: caseResult.trace_id, tenantId: observation.tenant_id ?? "", serviceName: observation.service_name ?? "" };
+}
+
+/**
+ * Whether `first` is newer than `second`: a higher version, else a later insert, else (two requests one insert wrote
+ * with one version: a case sent again twice in one batch) the one the trace list shows first. Not the order within the
+ * insert, which the engine's merges do not keep across sorting keys (newest-row.ts).
+ */
 function newer(first: Versioned<CaseResult>, second: Versioned<CaseResult>): boolean {
-  return first.version !== second.version ? first.version > second.version : first.written > second.written;
+  if (first.version !== second.version) return first.version > second.version;
+  if (first.written !== second.written) return first.written > second.written;
+  return compareNewestFirst(listPosition(first.row), listPosition(second.row)) < 0;
 }
 
 /** Of the given rows, each Case Result id's newest, in the order the ids were first met. */

@@ -23,6 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { recordAttack } from "../support/attack-report.js";
+import { listedOnceStored, listsTraces } from "../support/listed-traces.js";
 import { oneRequestOtlp } from "../support/one-request-otlp.js";
 import type { ServeWithUi } from "../support/serve-with-ui.js";
 import { sendAsTenant, startTwoTenantServe } from "../support/two-tenant-serve.js";
@@ -68,12 +69,7 @@ describe("eval does not compare with a baseline several tenants' results carry u
       }),
     );
     // Polled (bounded) until acme's request is stored, as the operator's list shows it.
-    for (let attempt = 0; ; attempt += 1) {
-      const answer = await fetch(`${serve.uiUrl}/api/traces?limit=200`, { headers: { authorization: `Bearer ${OPERATOR}` } });
-      if (((await answer.json()) as { traces: { traceId: string }[] }).traces.some((trace) => trace.traceId === ACME_TRACE)) break;
-      if (attempt >= 600) assert.fail(`acme's request was not stored within 60 s\n${serve.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await listedOnceStored(serve, listsTraces([ACME_TRACE]), { token: OPERATOR });
     for (const [reader, token] of [["operator", OPERATOR], ["alice", ALICE], ["bob", BOB]] as const) {
       const answer = await fetch(`${serve.uiUrl}/api/runs/${BASELINE}/tenants`, { headers: { authorization: `Bearer ${token}` } });
       tenantsSeenBy.set(reader, { status: answer.status, body: await answer.json().catch(() => null) });

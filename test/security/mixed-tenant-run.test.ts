@@ -25,6 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { recordAttack } from "../support/attack-report.js";
+import { listedOnceStored, listsTraces } from "../support/listed-traces.js";
 import { oneRequestOtlp } from "../support/one-request-otlp.js";
 import type { ServeWithUi } from "../support/serve-with-ui.js";
 import { sendAsTenant, startTwoTenantServe } from "../support/two-tenant-serve.js";
@@ -104,13 +105,7 @@ describe("a run id whose results several tenants sent is not gated on their mix 
     });
     assert.equal(recorded.status, 200, await recorded.text());
     // Polled (bounded) until every request sent is stored, as the operator's list shows them.
-    for (let attempt = 0; ; attempt += 1) {
-      const answer = await fetch(`${serve.uiUrl}/api/traces?limit=200`, { headers: { authorization: `Bearer ${OPERATOR}` } });
-      const listed = ((await answer.json()) as { traces: { traceId: string }[] }).traces.map((trace) => trace.traceId);
-      if (SENT.every((sent) => listed.includes(sent.traceId))) break;
-      if (attempt >= 600) assert.fail(`the requests were not stored within 60 s: ${JSON.stringify(listed)}\n${serve.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await listedOnceStored(serve, listsTraces(SENT.map((sent) => sent.traceId)), { token: OPERATOR });
     await serve.stop();
   });
 

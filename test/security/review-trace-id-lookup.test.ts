@@ -5,7 +5,7 @@
  * was always shown (and its form checked) as its newest request, whichever request the reviewer came from.
  *
  * As a user meets it: `ragscope serve` runs as a child process with an ingest and a UI token per tenant and an
- * operator token of every tenant (test/support/two-tenant-serve.ts). acme sends run "nightly"'s case "refund_days"
+ * operator token of every tenant (test/support/two-tenant-requests.ts). acme sends run "nightly"'s case "refund_days"
  * before midnight UTC from service acme-bot, then again after midnight from acme-bot-v2 (a new request: its own trace
  * id and answer; the same Case Result id); globex sends a request of its own; both send one under a shared trace id.
  *
@@ -17,14 +17,10 @@
  * the operator's shared trace id goes to the list of both requests (`/traces?q=<trace id>`), as /traces does.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { recordAttack } from "../support/attack-report.js";
-import type { ServeWithUi } from "../support/serve-with-ui.js";
 import { oneRequestOtlp } from "../support/one-request-otlp.js";
-import { sendAsTenant, startTwoTenantServe } from "../support/two-tenant-serve.js";
+import { startTwoTenantRequests, type TwoTenantRequests } from "../support/two-tenant-requests.js";
 
 const INGEST_ACME = "ingest-token-of-acme-review-trace-41c2";
 const INGEST_GLOBEX = "ingest-token-of-globex-review-trace-8d07";
@@ -44,12 +40,6 @@ const SHARED_TRACE = "5a4ed0000000000000000000000b0717";
 /** Sent by nobody. */
 const UNKNOWN_TRACE = "fedcba9876543210fedcba9876543210";
 const GLOBEX_SECRET = "GLOBEX-SECRET-REVIEW-ANSWER";
-
-interface Listed {
-  caseResultId: string;
-  traceId: string;
-  tenantId: string;
-}
 
 function otlp(traceId: string, service: string, answer: string, options: { startMs?: number; runId?: string; caseId?: string } = {}): string {
   const linkage: Record<string, string> = options.runId === undefined ? {} : { "ragscope.run_id": options.runId, "ragscope.case_id": options.caseId!, "ragscope.case_version": "1" };
@@ -72,40 +62,22 @@ function addressOf(page: string, id: string): string | null {
 }
 
 describe("a trace id opens its request's review, under the reader's tenants", () => {
-  let folder: string;
-  let serve: ServeWithUi | null = null;
-  /** Every request as the operator lists it. */
-  let everything: Listed[] = [];
+  let started: TwoTenantRequests | null = null;
 
-  const read = (token: string, address: string) => fetch(`${serve!.uiUrl}${address}`, { redirect: "manual", headers: { authorization: `Bearer ${token}` } });
-  const requestOf = (tenant: string, traceId: string) => {
-    const found = everything.find((trace) => trace.tenantId === tenant && trace.traceId === traceId);
-    assert.ok(found !== undefined, `${tenant}'s request of ${traceId} is listed to the operator`);
-    return found;
-  };
+  const read = (token: string, address: string) => started!.read(token, address);
+  const requestOf = (tenant: string, traceId: string) => started!.requestOf(tenant, traceId);
 
   before(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-review-trace-id-"));
-    serve = await startTwoTenantServe(path.join(folder, "data"), { ingestAcme: INGEST_ACME, ingestGlobex: INGEST_GLOBEX, alice: ALICE, bob: BOB, operator: OPERATOR });
-    for (const attempt of [FIRST_ATTEMPT, RETRY]) await sendAsTenant(serve, INGEST_ACME, otlp(attempt.traceId, attempt.service, attempt.answer, { startMs: attempt.startMs, runId: "nightly", caseId: "refund_days" }));
-    await sendAsTenant(serve, INGEST_ACME, otlp(SHARED_TRACE, "acme-bot", "Acme: the shared trace's answer."));
-    await sendAsTenant(serve, INGEST_GLOBEX, otlp(GLOBEX_TRACE, "globex-bot", `${GLOBEX_SECRET} one`));
-    await sendAsTenant(serve, INGEST_GLOBEX, otlp(SHARED_TRACE, "globex-bot", `${GLOBEX_SECRET} two`));
-    // Polled (bounded) until the five requests are stored.
-    for (let attempt = 0; ; attempt += 1) {
-      const answer = await read(OPERATOR, "/api/traces?limit=200");
-      assert.equal(answer.status, 200);
-      everything = ((await answer.json()) as { traces: Listed[] }).traces;
-      if (everything.length >= 5) break;
-      if (attempt >= 600) assert.fail(`the requests were not stored within 60 s: ${JSON.stringify(everything)}\n${serve.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.equal(everything.length, 5);
+    started = await startTwoTenantRequests("review-trace-id", { ingestAcme: INGEST_ACME, ingestGlobex: INGEST_GLOBEX, alice: ALICE, bob: BOB, operator: OPERATOR }, [
+      ...[FIRST_ATTEMPT, RETRY].map((attempt) => ({ ingestToken: INGEST_ACME, body: otlp(attempt.traceId, attempt.service, attempt.answer, { startMs: attempt.startMs, runId: "nightly", caseId: "refund_days" }) })),
+      { ingestToken: INGEST_ACME, body: otlp(SHARED_TRACE, "acme-bot", "Acme: the shared trace's answer.") },
+      { ingestToken: INGEST_GLOBEX, body: otlp(GLOBEX_TRACE, "globex-bot", `${GLOBEX_SECRET} one`) },
+      { ingestToken: INGEST_GLOBEX, body: otlp(SHARED_TRACE, "globex-bot", `${GLOBEX_SECRET} two`) },
+    ]);
   });
 
   after(async () => {
-    await serve?.stop();
-    await rm(folder, { recursive: true, force: true });
+    await started?.stop();
   });
 
   test("each request's trace id opens the review of that request of the case sent again", async () => {
@@ -139,7 +111,7 @@ describe("a trace id opens its request's review, under the reader's tenants", ()
     const queued = [...queue.matchAll(/<a href="(\/review\/cr_[^"]+)">/g)].map((found) => found[1]!.replaceAll("&amp;", "&")).sort();
     assert.deepEqual(queued, [`/review/${first.caseResultId}?trace=${RETRY.traceId}`, `/review/${first.caseResultId}?trace=${FIRST_ATTEMPT.traceId}`, `/review/${requestOf("acme", SHARED_TRACE).caseResultId}?trace=${SHARED_TRACE}`].sort(), queue);
     // The form's address saves the review (labels are the case's) and comes back to the request's review.
-    const saved = await fetch(`${serve!.uiUrl}/review/${first.caseResultId}?trace=${FIRST_ATTEMPT.traceId}`, {
+    const saved = await fetch(`${started!.serve.uiUrl}/review/${first.caseResultId}?trace=${FIRST_ATTEMPT.traceId}`, {
       method: "POST",
       redirect: "manual",
       headers: { authorization: `Bearer ${ALICE}`, "content-type": "application/x-www-form-urlencoded" },

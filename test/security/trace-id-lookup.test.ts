@@ -4,7 +4,7 @@
  * … is stored", and the list's free-text filter `q=` searched the answers for the id (finding nothing).
  *
  * As a user meets it: `ragscope serve` runs as a child process with an ingest and a UI token per tenant and an
- * operator token of every tenant (test/support/two-tenant-serve.ts). acme sends one request, globex another, and
+ * operator token of every tenant (test/support/two-tenant-requests.ts). acme sends one request, globex another, and
  * both send a request under the same trace id (each tenant's request is its own Case Result: contracts/ids.ts).
  *
  * Expected, from what was sent: acme's reader opening `/traces/<acme's trace id>` (in capitals, as some APMs show
@@ -16,14 +16,10 @@
  * 300 naming each). Each check could fail: the operator's answers hold what acme's reader must not see.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { recordAttack } from "../support/attack-report.js";
-import type { ServeWithUi } from "../support/serve-with-ui.js";
 import { oneRequestOtlp } from "../support/one-request-otlp.js";
-import { sendAsTenant, startTwoTenantServe } from "../support/two-tenant-serve.js";
+import { startTwoTenantRequests, type TwoTenantRequests } from "../support/two-tenant-requests.js";
 
 const INGEST_ACME = "ingest-token-of-acme-trace-id-6a1f";
 const INGEST_GLOBEX = "ingest-token-of-globex-trace-id-0c9d";
@@ -55,43 +51,27 @@ function otlp(traceId: string, service: string, answer: string): string {
 }
 
 describe("a trace id opens its stored request, under the reader's tenants", () => {
-  let folder: string;
-  let serve: ServeWithUi | null = null;
-  /** Every request as the operator lists it. */
-  let everything: Listed[] = [];
+  let started: TwoTenantRequests | null = null;
 
-  const read = (token: string, address: string) => fetch(`${serve!.uiUrl}${address}`, { redirect: "manual", headers: { authorization: `Bearer ${token}` } });
+  const read = (token: string, address: string) => started!.read(token, address);
   const listed = async (token: string, query: string) => {
     const answer = await read(token, `/api/traces?${query}`);
     assert.equal(answer.status, 200, query);
     return ((await answer.json()) as { traces: Listed[] }).traces;
   };
-  const requestOf = (tenant: string, traceId: string) => {
-    const found = everything.find((trace) => trace.tenantId === tenant && trace.traceId === traceId);
-    assert.ok(found !== undefined, `${tenant}'s request of ${traceId} is listed to the operator`);
-    return found;
-  };
+  const requestOf = (tenant: string, traceId: string) => started!.requestOf(tenant, traceId);
 
   before(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-trace-id-lookup-"));
-    serve = await startTwoTenantServe(path.join(folder, "data"), { ingestAcme: INGEST_ACME, ingestGlobex: INGEST_GLOBEX, alice: ALICE, bob: BOB, operator: OPERATOR });
-    await sendAsTenant(serve, INGEST_ACME, otlp(ACME_TRACE, "acme-bot", "Acme: refunds within 14 days."));
-    await sendAsTenant(serve, INGEST_ACME, otlp(SHARED_TRACE, "acme-bot", "Acme: the shared trace's answer."));
-    await sendAsTenant(serve, INGEST_GLOBEX, otlp(GLOBEX_TRACE, "globex-bot", `${GLOBEX_SECRET} one`));
-    await sendAsTenant(serve, INGEST_GLOBEX, otlp(SHARED_TRACE, "globex-bot", `${GLOBEX_SECRET} two`));
-    // Polled (bounded) until the four requests are stored.
-    for (let attempt = 0; ; attempt += 1) {
-      everything = await listed(OPERATOR, "limit=200");
-      if (everything.length >= 4) break;
-      if (attempt >= 600) assert.fail(`the requests were not stored within 60 s: ${JSON.stringify(everything)}\n${serve.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.equal(everything.length, 4);
+    started = await startTwoTenantRequests("trace-id-lookup", { ingestAcme: INGEST_ACME, ingestGlobex: INGEST_GLOBEX, alice: ALICE, bob: BOB, operator: OPERATOR }, [
+      { ingestToken: INGEST_ACME, body: otlp(ACME_TRACE, "acme-bot", "Acme: refunds within 14 days.") },
+      { ingestToken: INGEST_ACME, body: otlp(SHARED_TRACE, "acme-bot", "Acme: the shared trace's answer.") },
+      { ingestToken: INGEST_GLOBEX, body: otlp(GLOBEX_TRACE, "globex-bot", `${GLOBEX_SECRET} one`) },
+      { ingestToken: INGEST_GLOBEX, body: otlp(SHARED_TRACE, "globex-bot", `${GLOBEX_SECRET} two`) },
+    ]);
   });
 
   after(async () => {
-    await serve?.stop();
-    await rm(folder, { recursive: true, force: true });
+    await started?.stop();
   });
 
   test("the tenant's own trace id opens its request: the page by a redirect, the API with the detail, the list's q= by the id", async () => {

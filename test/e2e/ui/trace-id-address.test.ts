@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { listedOnceStored, listsTraces } from "../../support/listed-traces.js";
 import { oneRequestOtlp } from "../../support/one-request-otlp.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 
@@ -52,14 +53,7 @@ describe("a trace id opens its trace in the browser", () => {
       assert.equal(answer.status, 200, await answer.text());
     }
     // Polled (bounded) until both requests are stored.
-    for (let attempt = 0; ; attempt += 1) {
-      const listed = (await (await fetch(`${serve.uiUrl}/api/traces`)).json()) as { traces: { caseResultId: string; traceId: string }[] };
-      const traces = listed.traces;
-      for (const trace of traces) caseResultOf.set(trace.traceId, trace.caseResultId);
-      if (SENT.every((sent) => caseResultOf.has(sent.traceId))) break;
-      if (attempt >= 600) assert.fail(`the requests were not stored within 60 s: ${JSON.stringify(traces)}\n${serve.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    for (const trace of await listedOnceStored(serve, listsTraces(SENT.map((sent) => sent.traceId)))) caseResultOf.set(trace.traceId, trace.caseResultId);
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
     page = await (await browser.newContext()).newPage();
   });

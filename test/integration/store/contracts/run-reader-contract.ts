@@ -254,5 +254,34 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
       );
       assert.deepEqual(await listed("review_required"), ["cr_review_disagree", "cr_review_one_reviewer_and_root_cause", "cr_review_one_reviewer_fails"]);
     });
+
+    // After every test above (its own run). A metric two evaluators write (a renamed evaluator, a rule beside a judge)
+    // is one row of the summary: under which evaluator was whichever row the engine read first (ClickHouse's any())
+    // or was written first (the in-memory store), so the two stores, and two reads of one, could name different ones.
+    test("a metric two evaluators write is summarised once, under the least evaluator id", async () => {
+      const written = evaluatedRequest({ runId: "run_two_evaluators", caseResultId: "cr_two_evaluators", caseId: "case_two_evaluators", traceId: "7e".repeat(16), startedAt: "2026-07-08T09:45:00.000Z", service: "support-bot", output: "an answer" });
+      const scored = (evaluatorId: string, value: number) => ({
+        evaluation_result_id: `er_cr_two_evaluators_${evaluatorId}`,
+        case_result_id: "cr_two_evaluators",
+        evaluator_id: evaluatorId,
+        evaluator_version: "1",
+        metric_values: { shared_score: value },
+        outcome: "measured" as const,
+        reason: "measured",
+        evidence_refs: [],
+        confidence: { value: 1, semantics: "deterministic_rule" as const },
+        review_required: false,
+        error_type: "none" as const,
+        evaluated_at: "2026-07-08T09:45:00.000Z",
+      });
+      // The greater id written first.
+      assert.ok((await subject.store.results.write([{ ...written, evaluationResults: [scored("zeta.rule", 0.2), scored("alpha.rule", 0.4)] }])).ok);
+      const summary = await subject.store.reader.readRunSummary("run_two_evaluators");
+      const shared = summary.metrics.filter((row) => row.metric === "shared_score");
+      assert.equal(shared.length, 1);
+      assert.equal(shared[0]!.evaluatorId, "alpha.rule");
+      assert.ok(Math.abs(shared[0]!.mean! - 0.3) < 1e-9);
+      assert.deepEqual([shared[0]!.applicable, shared[0]!.notApplicable], [2, 0]);
+    });
   });
 }

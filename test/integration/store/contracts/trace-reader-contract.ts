@@ -444,5 +444,65 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       // start and id, as it was read then.
       assert.deepEqual((await subject.store.traces.listTraces(ofRun, { after: cursorOfStartAndId(Date.parse(startedAt), "cr_same_start"), limit: 10 })).traces.map(rowOf), [expected[3]]);
     });
+
+    // After every test above (its own run, ids, traces and day). A version is the evaluation clock's millisecond, so
+    // one batch can write two rows with one version: here the store's clock stands still for the batch, as a
+    // collector's does for a batch it evaluates within one millisecond. Which row is the newest must then not depend
+    // on how the engine happens to read or merge them: of one row key (tenant, service, day, id), the one written last
+    // (as FINAL keeps it, and the in-memory store); of one id's rows under different keys (a case sent again from a
+    // renamed service, in the same batch), the one the list shows first (the later start). The rows are written so
+    // that neither rule agrees with the other, nor with the batch's first row.
+    test("rows one batch writes with one version: every read answers with the same row, in both stores", async () => {
+      const request = (caseResultId: string, traceId: string, startedAt: string, service: string) =>
+        evaluatedRequest({ runId: "run_one_version", caseResultId, caseId: `case_${caseResultId}`, traceId, startedAt, service, tenant: "t1", output: `the answer of ${traceId.slice(0, 4)}` });
+      // One row key: the later start and the greater trace id first, then the row that replaces it (written last).
+      const replaced = request("cr_one_key", "4".repeat(32), "2026-07-06T09:31:00.000Z", "support-bot");
+      const kept = request("cr_one_key", "3".repeat(32), "2026-07-06T09:30:00.000Z", "support-bot");
+      // One id under two row keys (two services): the row the list shows first (the later start) first, then the other.
+      const listedFirst = request("cr_two_keys", "6".repeat(32), "2026-07-06T09:36:00.000Z", "support-bot-v2");
+      const listedSecond = request("cr_two_keys", "5".repeat(32), "2026-07-06T09:35:00.000Z", "support-bot");
+      assert.ok((await subject.store.results.write([replaced, kept, listedFirst, listedSecond])).ok);
+      await subject.settle();
+
+      const day = { fromMs: Date.parse("2026-07-06T00:00:00.000Z"), toMs: Date.parse("2026-07-07T00:00:00.000Z") };
+      const rowsOf = async (filter: TraceFilter) =>
+        (await subject.store.traces.listTraces(filter, { after: null, limit: 10 })).traces.map((trace) => [trace.caseResultId, trace.traceId, trace.startedAt, trace.serviceName, trace.output]);
+      const expected = [
+        ["cr_two_keys", "6".repeat(32), "2026-07-06T09:36:00.000Z", "support-bot-v2", "the answer of 6666"],
+        ["cr_two_keys", "5".repeat(32), "2026-07-06T09:35:00.000Z", "support-bot", "the answer of 5555"],
+        ["cr_one_key", "3".repeat(32), "2026-07-06T09:30:00.000Z", "support-bot", "the answer of 3333"],
+      ];
+      // The list as the time range alone selects it, and as filters select it (the ClickHouse adapter then collapses
+      // the candidates' rows by hand instead of with FINAL): the same rows, each one stored row's fields.
+      assert.deepEqual(await rowsOf(day), expected, "the time range alone");
+      assert.deepEqual(await rowsOf({ ...day, runId: "run_one_version" }), expected, "the run");
+      assert.deepEqual(await rowsOf({ ...day, text: "the answer of" }), expected, "a text");
+      assert.deepEqual(await rowsOf({ ...day, service: "support-bot" }), [expected[1], expected[2]], "a service");
+      assert.deepEqual(await rowsOf({ traceId: "3".repeat(32) }), [expected[2]]);
+      assert.deepEqual(await rowsOf({ traceId: "4".repeat(32) }), [], "the replaced row's trace id");
+      assert.deepEqual(await subject.store.traces.findByTraceId("4".repeat(32), 10), [], "the replaced row's trace id");
+      assert.deepEqual(await subject.store.traces.findByTraceId("3".repeat(32), 10), [{ caseResultId: "cr_one_key", traceId: "3".repeat(32), tenantId: "t1", serviceName: "support-bot", startedAt: "2026-07-06T09:30:00.000Z" }]);
+
+      // Opened by id: the kept row, with the Evaluation Results written with it; its replaced trace id opens nothing.
+      const oneKey = await subject.store.traces.readTrace("cr_one_key");
+      assert.deepEqual(oneKey?.caseResult, kept.caseResult);
+      assert.deepEqual(oneKey.evaluationResults, [...kept.evaluationResults].sort(compareEvaluationResults));
+      assert.equal(await subject.store.traces.readTrace("cr_one_key", { traceId: "4".repeat(32) }), null, "the replaced row's trace id");
+      // Of the id's two rows, the one the list shows first; its own trace id opens each.
+      const twoKeys = await subject.store.traces.readTrace("cr_two_keys");
+      assert.deepEqual(twoKeys?.caseResult, listedFirst.caseResult);
+      assert.deepEqual((await subject.store.traces.readTrace("cr_two_keys", { traceId: "5".repeat(32) }))?.caseResult, listedSecond.caseResult);
+      const many = await subject.store.traces.readEvaluationResults(["cr_one_key", "cr_two_keys"]);
+      assert.deepEqual([many.get("cr_one_key"), many.get("cr_two_keys")], [oneKey.evaluationResults, twoKeys.evaluationResults], "many ids at once read what readTrace reads");
+      // The run reads each case once, its newest request as readTrace opens it.
+      const cases = await subject.store.reader.loadRunCases("run_one_version");
+      assert.deepEqual(
+        cases.map((loaded) => [loaded.caseResult.case_result_id, loaded.caseResult.trace_id]),
+        [
+          ["cr_one_key", "3".repeat(32)],
+          ["cr_two_keys", "6".repeat(32)],
+        ],
+      );
+    });
   });
 }
