@@ -8,4 +8,4 @@ export { pairedBootstrap, type BootstrapInterval } from "./compare/paired-bootst
 export type { RunComparison, MetricComparison } from "./compare/compare-runs.js";
 export type { CaseConsistency } from "./answer-consistency.js";
 export { resultsDocument } from "./output/results-json.js";
-export { junitReport } from "./output/junit-report.js";
+export { junitReport } from "./output/experiment-junit.js";

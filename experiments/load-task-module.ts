@@ -5,9 +5,9 @@
  * when it is installed (it is not a dependency of ragscope); otherwise the
  * error says to compile it or install tsx.
  */
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { readableFile } from "../core/file-access-problems.js";
 import { failure, success, type Result } from "../core/result.js";
 import { isLineageField, type LineageValues } from "./lineage.js";
 import type { ExperimentTask } from "./task.js";
@@ -19,7 +19,8 @@ export interface TaskModule {
 
 export async function loadTaskModule(file: string): Promise<Result<TaskModule, string>> {
   const absolute = path.resolve(file);
-  if (!existsSync(absolute)) return failure(`${file}: task module not found (looked in ${absolute}); check the path`);
+  const readable = await readableFile(file, "task module");
+  if (!readable.ok) return readable;
   if ([".ts", ".mts", ".cts"].includes(path.extname(absolute))) {
     try {
       const tsx = (await import("tsx/esm/api" as string)) as { register: () => unknown };

@@ -36,11 +36,13 @@ import type { GateRule, ScoreWeights } from "../contracts/gate-file.js";
 import type { RunLineage } from "../contracts/run-lineage.js";
 import { describeUnpairedCases, pairCases, type EvaluatedCase } from "../evaluators/aggregate/index.js";
 import { checkReleaseGate, formatErrorCounts, type ReleaseGateResult } from "../evaluators/gates/release-gate.js";
+import { vetoedCases } from "../evaluators/gates/veto-cases.js";
 import { judgeMostlyFailed, summarizeJudgeCalls, type JudgeCallSummary } from "../evaluators/judge/judge-evaluations.js";
 import { reportInvalidSettings, settingsForCommand } from "../collector/wiring/cli/command-settings.js";
 import { readGateFile } from "../dashboards/source/read-gate-file.js";
 import { packageFiles } from "../collector/wiring/config/package-files.js";
-import { loadDatasetFile, formatProblem, type Dataset } from "../collector/wiring/dataset/load-dataset.js";
+import { readableFile } from "../core/file-access-problems.js";
+import { describeLoadFailure, loadDatasetFile, type Dataset } from "../collector/wiring/dataset/load-dataset.js";
 import { splitOf } from "../collector/wiring/dataset/dataset-mix.js";
 import { compareRuns, type RunComparison } from "./compare/compare-runs.js";
 import { answerConsistency, type CaseConsistency } from "./answer-consistency.js";
@@ -176,9 +178,10 @@ export class ExperimentSetupError extends Error {
   }
 }
 
-const isVeto = (evaluated: EvaluatedCase) => evaluated.evalCase?.risk_level === "P0" || (evaluated.evalCase?.metadata as Record<string, unknown> | undefined)?.veto === true;
-
 export async function runExperiment(options: ExperimentOptions): Promise<ExperimentResult> {
+  // Checked before anything runs: from JavaScript, a task given as a module's path (as `dataset` and `gates` are
+  // given) was called on every case, and the run stored and blocked a failed case per case ("task is not a function").
+  if (typeof options.task !== "function") throw new ExperimentSetupError([taskProblem(options.task)]);
   const now = options.now ?? Date.now;
   const environment = options.environment ?? process.env;
   const dataset = typeof options.dataset === "string" ? await loadOrThrow(options.dataset) : options.dataset;
@@ -372,7 +375,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       if (baselineCases.length === 0) problems.push(`baseline run "${options.baseline}" has no stored results in ${storedIn}`);
     }
     const gateResult = interrupted ? null : checkReleaseGate(gate.rules, { cases: evaluated, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null, scoreWeights }, { allowNotAvailable: options.allowMissing === true });
-    const vetoed = evaluated.filter((item) => isVeto(item) && item.caseResult.quality_status !== "passed").map((item) => item.caseResult.case_id);
+    const vetoed = vetoedCases(evaluated);
     const comparison = baselineCases && baselineCases.length > 0 ? compareRuns(evaluated, baselineCases, options.baseline!) : null;
     const unpaired = baselineCases && baselineCases.length > 0 ? describeUnpairedCases(pairCases(evaluated, baselineCases), options.baseline!) : null;
     if (unpaired !== null) notes.push(unpaired);
@@ -413,13 +416,23 @@ async function takenRunId(target: CollectorTarget, runIds: readonly string[]): P
 /** The gate's rules and score weights: given rules as they are (the seed's weights), or a gate file read. */
 async function gateOrThrow(gates: readonly GateRule[] | string): Promise<{ rules: readonly GateRule[]; scoreWeights: ScoreWeights | null }> {
   if (typeof gates !== "string") return { rules: gates, scoreWeights: null };
+  // Checked here too: the gate file reader (dashboards/source) says a permission problem without the fix.
+  const readable = await readableFile(gates, "gate file");
+  if (!readable.ok) throw new ExperimentSetupError([readable.error]);
   const read = await readGateFile(gates);
   if (!read.ok) throw new ExperimentSetupError(read.error);
   return read.value;
 }
 
+function taskProblem(task: unknown): string {
+  const kinds: Record<string, string> = { object: "an object", number: "a number", boolean: "true or false", undefined: "missing", bigint: "a number", symbol: "a symbol" };
+  const given = typeof task === "string" ? `a text (${JSON.stringify(task)})` : task === null ? "null" : Array.isArray(task) ? "a list" : kinds[typeof task]!;
+  const fix = typeof task === "string" ? "import the module and pass its default export (`task: (await import(path)).default`; a path is what `ragscope eval --task` takes)" : "pass the function that answers a case";
+  return `task: must be a function (evalCase, context) => answer, not ${given}; ${fix}`;
+}
+
 async function loadOrThrow(file: string): Promise<Dataset> {
   const loaded = await loadDatasetFile(file);
-  if (!loaded.ok) throw new ExperimentSetupError([`${file}: the dataset is invalid`, ...loaded.error.problems.map((problem) => `  ${formatProblem(problem)}`)]);
+  if (!loaded.ok) throw new ExperimentSetupError(describeLoadFailure(loaded.error, "the dataset is invalid"));
   return loaded.value;
 }

@@ -44,7 +44,7 @@ import { failureFromClientError, isStructuredOutputRefusal, judgeCallFailure, ty
 import type { JudgeErrorType, JudgeUsage } from "./judge.js";
 import { noUsage } from "./judge.js";
 import type { JudgeBudget } from "./judge-budget.js";
-import { costOf, estimateTokens, FREE, promptTokensAtMost, worstCaseCost, type JudgePricing } from "./judge-pricing.js";
+import { costOf, estimateTokens, promptTokensAtMost, sumCosts, worstCaseCost, type JudgePricing } from "./judge-pricing.js";
 import { fencedTexts } from "./fence-text.js";
 import { readJsonAnswer } from "./json-answer.js";
 import { cannotJudgeAnswer } from "./rubrics/judge-rubric.js";
@@ -64,7 +64,8 @@ export interface ChatJudgeClientOptions {
   /** Per HTTP attempt. */
   requestTimeoutMs?: number;
   retryPolicy?: RetryPolicy;
-  pricing?: JudgePricing;
+  /** Null or absent: no price configured — the calls' cost is null (not known), never 0. */
+  pricing?: JudgePricing | null;
   budget?: JudgeBudget | null;
   /** `auto` (default) negotiates the strongest form the endpoint accepts; a mode fixes it. */
   structuredOutput?: StructuredOutputSetting;
@@ -111,7 +112,8 @@ export class ChatJudgeClient {
   private readonly client: OpenAI;
   private readonly requestTimeoutMs: number;
   private readonly retryPolicy: RetryPolicy;
-  private readonly pricing: JudgePricing;
+  /** Null: no price configured, so the calls' cost is not known (null, never 0). */
+  private readonly pricing: JudgePricing | null;
   private readonly budget: JudgeBudget | null;
   private readonly structuredOutput: StructuredOutputSetting;
   private readonly memory: StructuredOutputMemory;
@@ -123,7 +125,7 @@ export class ChatJudgeClient {
     this.baseUrl = options.baseUrl;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.retryPolicy = options.retryPolicy ?? DEFAULT_JUDGE_RETRY_POLICY;
-    this.pricing = options.pricing ?? FREE;
+    this.pricing = options.pricing ?? null;
     this.budget = options.budget ?? null;
     this.structuredOutput = options.structuredOutput ?? "auto";
     this.memory = options.structuredOutputMemory ?? SHARED_STRUCTURED_OUTPUT_MEMORY;
@@ -140,7 +142,8 @@ export class ChatJudgeClient {
   }
 
   async call<Value>(request: StructuredRequest<Value>, signal?: AbortSignal): Promise<Result<StructuredSuccess<Value>, StructuredFailure>> {
-    const usage = noUsage();
+    // Unpriced, the call's cost is not known from the start, whatever it does.
+    const usage = { ...noUsage(), cost: this.pricing === null ? null : 0 };
     let attempts = 0;
     let answeredIn: StructuredOutputMode = this.structuredOutputMode;
     let repairUsed = false;
@@ -154,7 +157,8 @@ export class ChatJudgeClient {
       try {
         const completion = await this.client.chat.completions.create(body, { signal: signal ?? null, timeout: this.requestTimeoutMs, maxRetries: 0 });
         const cost = this.count(usage, body, completion);
-        reservation?.value.settle(cost);
+        // Unpriced: nothing known is spent, as before prices were configured (judge-pricing.ts worstCaseCost).
+        reservation?.value.settle(cost ?? 0);
         return success(completion);
       } catch (error) {
         return failure({ failure: failureFromClientError(error), error });
@@ -247,15 +251,15 @@ export class ChatJudgeClient {
     return worstCaseCost(this.pricing, promptTokensAtMost(texts, body.response_format === undefined ? "" : JSON.stringify(body.response_format)), this.maxOutputTokens);
   }
 
-  /** Adds the completion's tokens and cost to the call's usage; returns its cost. */
-  private count(usage: JudgeUsage, body: ChatCompletionCreateParamsNonStreaming, completion: ChatCompletion): number {
+  /** Adds the completion's tokens and cost to the call's usage; returns its cost (null: no price configured). */
+  private count(usage: JudgeUsage, body: ChatCompletionCreateParamsNonStreaming, completion: ChatCompletion): number | null {
     const reported = completion.usage;
     const inputTokens = reported?.prompt_tokens ?? estimateTokens(body.messages.map((message) => (typeof message.content === "string" ? message.content : "")).join(""));
     const outputTokens = reported?.completion_tokens ?? estimateTokens(completion.choices[0]?.message.content ?? "");
     const cost = costOf(this.pricing, inputTokens, outputTokens);
     usage.inputTokens += inputTokens;
     usage.outputTokens += outputTokens;
-    usage.cost += cost;
+    usage.cost = sumCosts([usage.cost, cost]);
     return cost;
   }
 

@@ -11,8 +11,23 @@ export interface JudgePricing {
 
 export const FREE: JudgePricing = { inputPer1kTokens: 0, outputPer1kTokens: 0 };
 
-export function costOf(pricing: JudgePricing, inputTokens: number, outputTokens: number): number {
+/**
+ * What the tokens cost; null without pricing (no price configured): the cost is not known, which is not a
+ * cost of 0 — as the pipeline's own cost without a price is null (README "Judge settings").
+ */
+export function costOf(pricing: JudgePricing | null, inputTokens: number, outputTokens: number): number | null {
+  if (pricing === null) return null;
   return (inputTokens / 1000) * pricing.inputPer1kTokens + (outputTokens / 1000) * pricing.outputPer1kTokens;
+}
+
+/** The sum of costs, null when any is not known: a part unknown leaves the total unknown. */
+export function sumCosts(costs: readonly (number | null)[]): number | null {
+  let total = 0;
+  for (const cost of costs) {
+    if (cost === null) return null;
+    total += cost;
+  }
+  return total;
 }
 
 /**
@@ -69,7 +84,8 @@ function utf8Bytes(text: string): number {
  * the limit behaves as before, refusing calls only once the spending reached
  * it (at no cost, only a limit of 0 is ever reached).
  */
-export function worstCaseCost(pricing: JudgePricing, promptTokens: number, maxOutputTokens: number | undefined): number | null {
-  if (maxOutputTokens === undefined && pricing.outputPer1kTokens > 0) return null;
-  return costOf(pricing, promptTokens, maxOutputTokens ?? 0);
+export function worstCaseCost(pricing: JudgePricing | null, promptTokens: number, maxOutputTokens: number | undefined): number | null {
+  const priced = pricing ?? FREE;
+  if (maxOutputTokens === undefined && priced.outputPer1kTokens > 0) return null;
+  return (promptTokens / 1000) * priced.inputPer1kTokens + ((maxOutputTokens ?? 0) / 1000) * priced.outputPer1kTokens;
 }

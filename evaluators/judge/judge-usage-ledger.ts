@@ -47,7 +47,9 @@ export class JudgeUsageLedger {
     totals.calls += outcome.usage.calls;
     totals.inputTokens += outcome.usage.inputTokens;
     totals.outputTokens += outcome.usage.outputTokens;
-    totals.cost += outcome.usage.cost;
+    // The ledger feeds a counter (ragscope_judge_cost_usd_total), which has no "not known": an unpriced call adds
+    // nothing there; its Evaluation Results carry judge_cost null (judge-evaluations.ts).
+    totals.cost += outcome.usage.cost ?? 0;
   }
 
   /** Copies, sorted by judge then metric. */

@@ -12,6 +12,7 @@
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import { metricKeys } from "../metric-keys.js";
+import { sumCosts } from "./judge-pricing.js";
 
 /** The judged metrics of seed 004 §四, §五 and §九.3. */
 export const JUDGE_METRICS = [
@@ -33,7 +34,8 @@ export const judgeMetrics = metricKeys(JUDGE_METRICS);
 export interface JudgeUsage {
   inputTokens: number;
   outputTokens: number;
-  cost: number;
+  /** Null when no price is configured (RAGSCOPE_JUDGE_*_PRICE_PER_1K): not known, which is not 0. */
+  cost: number | null;
   /** HTTP calls made, failed attempts included. */
   calls: number;
   /** The outcome came from the cache: nothing was spent. */
@@ -114,7 +116,7 @@ export function sumUsage(usages: readonly JudgeUsage[]): JudgeUsage {
   return {
     inputTokens: usages.reduce((total, usage) => total + usage.inputTokens, 0),
     outputTokens: usages.reduce((total, usage) => total + usage.outputTokens, 0),
-    cost: usages.reduce((total, usage) => total + usage.cost, 0),
+    cost: sumCosts(usages.map((usage) => usage.cost)),
     calls: usages.reduce((total, usage) => total + usage.calls, 0),
     cached: usages.length > 0 && usages.every((usage) => usage.cached),
   };

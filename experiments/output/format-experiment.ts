@@ -11,6 +11,7 @@ import { caseRows } from "./case-rows.js";
 import { layerOfEvaluator } from "../metric-layers.js";
 import { CASE_PASSED, heuristicPairsLabel } from "../compare/compare-runs.js";
 import { datasetMix, formatMix } from "../../collector/wiring/dataset/dataset-mix.js";
+import { describeVetoedCases } from "../../evaluators/gates/veto-cases.js";
 
 const number = (value: number) => (Number.isInteger(value) ? String(value) : rounded(value, 4));
 
@@ -93,7 +94,7 @@ export function formatExperiment(result: ExperimentResult): string[] {
     lines.push(`Release gate: ${gateHeadline(result.gate)}`);
     for (const item of result.gate.rules) lines.push(`  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${(item.value === null ? "—" : number(item.value)).padStart(10)}  ${item.rule.threshold}${item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : ""}`);
   }
-  if (result.vetoed.length > 0) lines.push(`Veto cases not passed (block whatever the averages say): ${result.vetoed.join(", ")}`);
+  if (result.vetoed.length > 0) lines.push(describeVetoedCases(result.vetoed));
   for (const problem of result.problems) lines.push(`Could not decide: ${problem}`);
   for (const note of result.notes) lines.push(`Note: ${note}`);
   lines.push(`Decision: ${result.decision.toUpperCase()}`);

@@ -1,7 +1,11 @@
 /**
- * JUnit XML with one testcase per case (classname = dataset, name = case id
- * and version), in the shape of the JUnit schema CI systems read. A case is,
- * in order:
+ * JUnit XML documents: a <testsuites> document of suites (experiment-junit.ts
+ * puts an eval's cases and its release gate in one), in the shape of the
+ * JUnit schemas CI systems read (Ant's requires `package` and `id` on a suite
+ * inside <testsuites>, and nothing on <testsuites> itself).
+ *
+ * The cases' suite has one testcase per case (classname = dataset, name = case
+ * id and version). A case is, in order:
  * - <error type="<execution error type>"> when its task failed (threw, timed
  *   out, returned nothing);
  * - <failure type="failed"> when its verdict is failed, the root cause as the
@@ -22,7 +26,7 @@
  */
 import type { CaseRow } from "./case-rows.js";
 
-const escapeXml = (text: string) =>
+export const escapeXml = (text: string) =>
   text
     // Characters XML 1.0 cannot hold at all.
     .replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, "\ufffd")
@@ -32,7 +36,7 @@ const escapeXml = (text: string) =>
     .replace(/"/g, "&quot;");
 
 /** Seconds with millisecond precision, in the plain decimal both JUnit schemas accept (no exponent, no grouping). */
-const seconds = (milliseconds: number | null) => (milliseconds === null ? "0" : (Math.round(milliseconds) / 1000).toFixed(3));
+export const seconds = (milliseconds: number | null) => (milliseconds === null ? "0" : (Math.round(milliseconds) / 1000).toFixed(3));
 
 /** What the testcase element of a row is. */
 type Kind = "task_error" | "failed" | "evaluator_error" | "needs_review" | "passed" | "skipped";
@@ -50,14 +54,41 @@ const listed = (items: readonly { evaluatorId: string; reason: string }[]) => it
 /** The distinct error types of a row's errored evaluations, e.g. "invalid_evidence" or "timeout, invalid_evidence". */
 const errorTypes = (row: CaseRow) => [...new Set(row.errored.map((item) => item.errorType))].join(", ");
 
-export function junitReport(suiteName: string, className: string, rows: readonly CaseRow[], timestamp: string): string {
+/** One suite of the document: its testcase elements written, and their counts. */
+export interface JunitSuite {
+  name: string;
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  /** Seconds, as `seconds` writes them. */
+  time: string;
+  /** The testcase elements, each line indented by two spaces. */
+  testcases: string[];
+}
+
+/** The document: every suite under <testsuites>, `package` and `id` as Ant's schema requires them there. */
+export function junitDocument(suites: readonly JunitSuite[], timestamp: string): string {
+  const lines = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites>`];
+  suites.forEach((suite, index) => {
+    lines.push(
+      `  <testsuite name="${escapeXml(suite.name)}" package="${escapeXml(suite.name)}" id="${index}" tests="${suite.tests}" failures="${suite.failures}" errors="${suite.errors}" skipped="${suite.skipped}" time="${suite.time}" timestamp="${escapeXml(timestamp.replace(/\.\d+Z$/, ""))}" hostname="localhost">`,
+      `    <properties/>`,
+      ...suite.testcases.map((line) => `  ${line}`),
+      `    <system-out/>`,
+      `    <system-err/>`,
+      `  </testsuite>`,
+    );
+  });
+  lines.push(`</testsuites>`, "");
+  return lines.join("\n");
+}
+
+/** The cases' suite: one testcase per case. */
+export function caseSuite(suiteName: string, className: string, rows: readonly CaseRow[]): JunitSuite {
   const kinds = rows.map(kindOf);
   const count = (...wanted: Kind[]) => kinds.filter((kind) => wanted.includes(kind)).length;
-  const lines = [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuite name="${escapeXml(suiteName)}" tests="${rows.length}" failures="${count("failed", "needs_review")}" errors="${count("task_error", "evaluator_error")}" skipped="${count("skipped")}" time="${seconds(rows.reduce((sum, row) => sum + (row.latencyMs ?? 0), 0))}" timestamp="${escapeXml(timestamp.replace(/\.\d+Z$/, ""))}" hostname="localhost">`,
-    `  <properties/>`,
-  ];
+  const lines: string[] = [];
   rows.forEach((row, index) => {
     const open = `  <testcase name="${escapeXml(`${row.caseId}@${row.caseVersion}`)}" classname="${escapeXml(className)}" time="${seconds(row.latencyMs)}"`;
     const element = (tag: "error" | "failure", message: string, type: string, text: string) => [`${open}>`, `    <${tag} message="${escapeXml(message)}" type="${escapeXml(type)}">${escapeXml(text)}</${tag}>`, `  </testcase>`];
@@ -85,6 +116,5 @@ export function junitReport(suiteName: string, className: string, rows: readonly
         break;
     }
   });
-  lines.push(`  <system-out/>`, `  <system-err/>`, `</testsuite>`, "");
-  return lines.join("\n");
+  return { name: suiteName, tests: rows.length, failures: count("failed", "needs_review"), errors: count("task_error", "evaluator_error"), skipped: count("skipped"), time: seconds(rows.reduce((sum, row) => sum + (row.latencyMs ?? 0), 0)), testcases: lines };
 }

@@ -30,7 +30,9 @@ export async function startEmbeddedTarget(settings: Settings, scope: TenantScope
     receiverUrl: collector.receiverUrl,
     judgeDescription: online.judgeDescription,
     describe: () => (scope === "all" ? collector.store.describe() : `${collector.store.describe()}, ${describeScope(scope)} only`),
-    putCases: (cases) => collector.store.cases.put([...cases]),
+    putCases: async (cases) => {
+      await collector.store.cases.put([...cases]);
+    },
     async waitForCases(runIds, cases, deadline) {
       // A run id used before in this folder: its old rows count here, and the wait until the collector is idle below
       // is what makes sure the new ones are written (everything this process sent is then evaluated and stored).

@@ -38,7 +38,7 @@
 import { caseContentDigest } from "../../contracts/eval-case-digest.js";
 import { caseDifferences, caseIdentity, planCaseWrites } from "../../contracts/eval-case-identity.js";
 import { evalCase, type EvalCase } from "../../contracts/eval-case.js";
-import { StoredCaseConflictError, type CaseStore, type RacedCaseConflict } from "../ports/case-store.js";
+import { StoredCaseConflictError, type CaseStore, type CaseWriteReport, type RacedCaseConflict } from "../ports/case-store.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 import { contentsByCase, type StoredCaseContent } from "./stored-case-contents.js";
@@ -60,8 +60,8 @@ export class ClickHouseCaseStore implements CaseStore {
     private readonly maxCached = 50_000,
   ) {}
 
-  async put(cases: readonly EvalCase[]): Promise<void> {
-    if (cases.length === 0) return;
+  async put(cases: readonly EvalCase[]): Promise<CaseWriteReport> {
+    if (cases.length === 0) return { stored: new Set() };
     const caseIds = [...new Set(cases.map((item) => item.case_id))];
     const stored = await this.storedContents(caseIds);
     // Left by an earlier race: refused as the race itself was, with the way to keep one content.
@@ -91,6 +91,8 @@ export class ClickHouseCaseStore implements CaseStore {
     const raced = this.racedConflicts(cases, after);
     if (raced.length > 0) throw new StoredCaseConflictError(raced, "during-this-call");
     for (const [identity, contents] of after) if (contents.length === 1) this.remember(identity, contents[0]!.evalCase);
+    // From the check's one read of the stored cases (above), not a read per case: the cases this call inserted.
+    return { stored: new Set(plan.toWrite.map(caseIdentity)) };
   }
 
   private get table(): string {

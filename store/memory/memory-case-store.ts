@@ -8,7 +8,7 @@ function splitOf(evalCase: EvalCase): string {
   const text = (value: unknown) => (typeof value === "string" ? value.trim().toLowerCase() : "");
   return text(metadata.split) || text(metadata.dataset_role);
 }
-import { StoredCaseConflictError, type CaseStore } from "../ports/case-store.js";
+import { StoredCaseConflictError, type CaseStore, type CaseWriteReport } from "../ports/case-store.js";
 import type { MemoryTables } from "./memory-tables.js";
 
 export const caseKey = (caseId: string, caseVersion: string) => caseIdentity({ case_id: caseId, case_version: caseVersion });
@@ -18,7 +18,7 @@ export class MemoryCaseStore implements CaseStore {
 
   constructor(private readonly tables: MemoryTables) {}
 
-  async put(cases: readonly EvalCase[]): Promise<void> {
+  async put(cases: readonly EvalCase[]): Promise<CaseWriteReport> {
     const stored = new Map<string, EvalCase>();
     for (const item of cases) {
       const found = this.tables.evalCases.get(caseIdentity(item));
@@ -28,6 +28,7 @@ export class MemoryCaseStore implements CaseStore {
     if (plan.conflicts.length > 0) throw new StoredCaseConflictError(plan.conflicts);
     this.writes += 1;
     for (const item of plan.toWrite) this.tables.evalCases.upsert(caseIdentity(item), structuredClone(item), this.writes);
+    return { stored: new Set(plan.toWrite.map(caseIdentity)) };
   }
 
   async get(caseId: string, caseVersion: string): Promise<EvalCase | null> {

@@ -20,10 +20,18 @@
 import type { CaseConflict } from "../../contracts/eval-case-identity.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 
+/**
+ * What a `put` did, so a push can say it (a second push of the same files stores nothing): the cases it stored,
+ * by caseIdentity; every other case of the call was stored already with the same contents and was left as it is.
+ */
+export interface CaseWriteReport {
+  stored: ReadonlySet<string>;
+}
+
 export interface CaseStore {
   get(caseId: string, caseVersion: string): Promise<EvalCase | null>;
-  /** Stores the cases; nothing at all when one conflicts with a stored case (StoredCaseConflictError). */
-  put(cases: readonly EvalCase[]): Promise<void>;
+  /** Stores the cases and says which it stored; nothing at all when one conflicts with a stored case (StoredCaseConflictError). */
+  put(cases: readonly EvalCase[]): Promise<CaseWriteReport>;
   /**
    * The cases of a split (seed §二.2: `metadata.split`, else
    * `metadata.dataset_role`, trimmed, any letter case), at most `limit`; e.g.

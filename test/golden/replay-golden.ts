@@ -8,7 +8,7 @@
 import type { EvalCase } from "../../contracts/eval-case.js";
 import { success } from "../../core/result.js";
 import { defaultAssemblerOptions } from "../../collector/05-assemble/trace-assembler.js";
-import type { CaseStore } from "../../store/ports/case-store.js";
+import type { CaseStore, CaseWriteReport } from "../../store/ports/case-store.js";
 import { EvaluationWorker } from "../../collector/07-evaluate/evaluation-worker.js";
 import type { ResultSink } from "../../store/ports/result-sink.js";
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
@@ -19,7 +19,9 @@ class MemoryCaseStore implements CaseStore {
   async get(caseId: string, caseVersion: string): Promise<EvalCase | null> {
     return this.cases.find((item) => item.case_id === caseId && item.case_version === caseVersion) ?? null;
   }
-  async put(): Promise<void> {}
+  async put(): Promise<CaseWriteReport> {
+    return { stored: new Set() };
+  }
   async listSplit(): Promise<EvalCase[]> {
     return [];
   }

@@ -37,6 +37,12 @@ export interface KafkaBrokerOptions {
   readonly classDataSharing?: boolean;
   /** server.properties entries that replace or extend the test defaults. */
   readonly properties?: Readonly<Record<string, KafkaPropertyValue>>;
+  /**
+   * Create __consumer_offsets before the start resolves (a group coordinator lookup), so the first consumer
+   * finds its coordinator at once. Default true; false leaves the broker as an operator's fresh one is — the
+   * first group waits for its coordinator — and waits for topic metadata only.
+   */
+  readonly prepareGroupCoordinator?: boolean;
 }
 
 export interface KafkaBrokerStopOptions {
@@ -126,6 +132,7 @@ interface BrokerLayout {
   readonly classDataSharing: boolean;
   readonly maxHeap: string;
   readonly startupTimeoutMs: number;
+  readonly prepareGroupCoordinator: boolean;
   readonly brokers: string[];
   readonly runDirectory: string;
   readonly propertiesFile: string;
@@ -170,8 +177,9 @@ async function waitForStartedMarker(child: ChildProcess, layout: BrokerLayout, f
  * can talk to the broker, and creates __consumer_offsets up front (a group
  * coordinator lookup does that). Without it the first consumer of every run
  * logs "The group coordinator is not available" errors while kafkajs retries.
+ * Without `prepareGroupCoordinator`, only that a client can read topic metadata.
  */
-async function waitForUsableGroupCoordinator(child: ChildProcess, layout: BrokerLayout, deadline: number): Promise<void> {
+async function waitForUsableBroker(child: ChildProcess, layout: BrokerLayout, deadline: number): Promise<void> {
   const admin = createSilentKafkaClient(layout.brokers).admin();
   let lastError: unknown;
   try {
@@ -179,7 +187,9 @@ async function waitForUsableGroupCoordinator(child: ChildProcess, layout: Broker
       if (hasExited(child)) throw await startupError("the Kafka broker JVM exited while clients were connecting", layout.logFile);
       try {
         await admin.connect();
-        await admin.describeGroups(["ragscope-broker-readiness-probe"]);
+        // Topic metadata needs no coordinator, and creates no topic.
+        if (layout.prepareGroupCoordinator) await admin.describeGroups(["ragscope-broker-readiness-probe"]);
+        else await admin.listTopics();
         return;
       } catch (error) {
         if (error instanceof KafkaBrokerStartupError) throw error;
@@ -187,7 +197,7 @@ async function waitForUsableGroupCoordinator(child: ChildProcess, layout: Broker
         await delay(200);
       }
     }
-    throw await startupError(`kafkajs could not reach a group coordinator in time: ${String(lastError)}`, layout.logFile);
+    throw await startupError(`kafkajs could not ${layout.prepareGroupCoordinator ? "reach a group coordinator" : "read topic metadata"} in time: ${String(lastError)}`, layout.logFile);
   } finally {
     await admin.disconnect().catch(() => {});
   }
@@ -235,7 +245,7 @@ class BrokerProcess {
 
   private async waitUntilReady(child: ChildProcess, logOffset: number, deadline: number): Promise<void> {
     await waitForStartedMarker(child, this.layout, logOffset, deadline);
-    await waitForUsableGroupCoordinator(child, this.layout, deadline);
+    await waitForUsableBroker(child, this.layout, deadline);
   }
 
   async stop(options: KafkaBrokerStopOptions = {}): Promise<void> {
@@ -267,6 +277,7 @@ async function createLayout(options: KafkaBrokerOptions, libsDirectory: string, 
     classDataSharing: options.classDataSharing ?? true,
     maxHeap: options.maxHeap ?? "512m",
     startupTimeoutMs: options.startupTimeoutMs ?? 60_000,
+    prepareGroupCoordinator: options.prepareGroupCoordinator ?? true,
     brokers: [`127.0.0.1:${brokerPort}`],
     runDirectory,
     propertiesFile: path.join(runDirectory, "server.properties"),

@@ -40,6 +40,14 @@ function queueVerdict(item: QueueItem): Markup {
   return html`${automatic} <span class="review-state muted" data-review-state="pending">${mine}pending until ${REVIEWERS_PER_CASE} reviewers agree</span>`;
 }
 
+/**
+ * How many reviewers are in, against the REVIEWERS_PER_CASE a review needs: "1 of 2" while too few; past that
+ * ("3 of 2" read as a count gone wrong) the count and the number needed.
+ */
+function reviewerCount(reviewers: number): string {
+  return reviewers <= REVIEWERS_PER_CASE ? `${reviewers} of ${REVIEWERS_PER_CASE}` : `${reviewers} (${REVIEWERS_PER_CASE} needed)`;
+}
+
 /** The queue's next page: the same filters and page size (`/review?verdict=review_required&limit=20`), from the cursor on. */
 export function moreReviewsHref(parameters: URLSearchParams, next: TraceCursor | null): string | null {
   if (next === null) return null;
@@ -66,7 +74,7 @@ export function reviewQueuePage(viewer: Viewer, queue: readonly QueueItem[], mor
 ${undecidedLink(undecidedOnly)}
 <table id="queue"><thead><tr><th>started (UTC)</th><th>case</th><th>verdict</th><th>reviewers</th><th>you</th><th>query</th></tr></thead><tbody>
 ${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${utcTime(item.startedAt)}</td><td><a href="${reviewAddress(item.caseResultId, item.traceId)}">${item.caseId || item.caseResultId}</a></td>
-<td>${queueVerdict(item)}</td><td>${item.reviewers} of ${REVIEWERS_PER_CASE}</td><td>${item.labelledByMe ? "labelled" : "to do"}</td><td class="text">${optional(item.query)}</td></tr>`)}
+<td>${queueVerdict(item)}</td><td>${reviewerCount(item.reviewers)}</td><td>${item.labelledByMe ? "labelled" : "to do"}</td><td class="text">${optional(item.query)}</td></tr>`)}
 </tbody></table>${queue.length === 0 ? html`<p id="queue-empty" class="muted">Nothing waits for review: the evaluation routed no stored case to review (automatic verdict review_required).</p>` : ""}${more === null ? "" : html`<p><a id="more" href="${more}">More →</a></p>`}
 <section id="agreement"><h2>Agreement between reviewers</h2><table id="reviewer-kappa"><thead><tr><th>metric</th><th>reviewers</th><th>items</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>
 ${reviewers.map((entry) => html`<tr data-metric="${entry.metric}"><td>${entry.metric}</td><td>${entry.reviewers === null ? "—" : entry.reviewers.join(" / ")}</td><td class="items">${entry.statistics.items}</td><td>${kappa(entry.statistics.percentAgreement)}</td><td class="kappa">${kappa(entry.statistics.kappa)}${entry.statistics.note === null ? "" : html` <span class="muted">(${entry.statistics.note})</span>`}</td></tr>`)}

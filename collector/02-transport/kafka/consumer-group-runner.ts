@@ -285,6 +285,17 @@ export class ConsumerGroupRunner implements TraceSource {
     this.consumer.resume(this.topics.map((topic) => ({ topic })));
   }
 
+  /**
+   * kafkajs retried the coordinator lookup and gave up (coordinator-wait-log.ts shows the retries as a wait): what keeps a broker
+   * from making one, beyond a start that takes long, is a __consumer_offsets topic it cannot create.
+   */
+  private noCoordinatorHint(): string {
+    return (
+      ` (no broker became the coordinator of group ${this.options.settings.groupId}: the broker is still starting, or it cannot create its __consumer_offsets topic — ` +
+      `offsets.topic.replication.factor is higher than the number of brokers running; check the broker's log, and set that factor to at most the number of brokers)`
+    );
+  }
+
   async start(): Promise<void> {
     await this.admin.connect();
     this.counts = await ensureTopics(this.admin, [...this.topics, this.options.settings.deadLetterTopic], this.options.log);
@@ -302,7 +313,7 @@ export class ConsumerGroupRunner implements TraceSource {
       } else if (isUnreachable(error)) {
         // kafkajs does not restart a consumer that found no group coordinator (it calls that not retriable), which is
         // what a broker that is down or restarting often ends in: restarted here, so the role rides out the outage.
-        this.options.log(`Kafka consumer crashed (restarting in ${consumerRestartDelayMs / 1000} s): ${error.message}`);
+        this.options.log(`Kafka consumer crashed (restarting in ${consumerRestartDelayMs / 1000} s): ${error.message}${error.name === "KafkaJSGroupCoordinatorNotFound" ? this.noCoordinatorHint() : ""}`);
         this.scheduleRestart();
       } else {
         this.fatalError = error.message;

@@ -9,8 +9,11 @@
  * so a store never holds half a dataset. The store then holds the same rule
  * against what it has (contracts/eval-case-identity.ts): a case whose id and
  * version is stored with other content is refused, and nothing is pushed
- * (exit 1); one stored with the same content is left as it is. Exit 2 when a
- * file cannot be read or the store cannot be opened.
+ * (exit 1); one stored with the same content is left as it is. Each file's
+ * line says what happened to its cases: new (stored now) and unchanged
+ * (stored already with the same contents), so a second push of the same
+ * files says it changed nothing. Exit 2 when a file cannot be read or the
+ * store cannot be opened.
  *
  * Two pushes of one id and version with different content at the same moment
  * (two engineers or CI jobs against one ClickHouse server) can both pass that
@@ -19,12 +22,11 @@
  * (store/clickhouse/clickhouse-case-store.ts). Until then evaluators treat the
  * case as unknown, and a push of it is refused the same way.
  */
-import { access, constants } from "node:fs/promises";
 import { caseIdentity } from "../../../contracts/eval-case-identity.js";
 import { conflictsAcrossFiles } from "../dataset/cases-across-files.js";
 import { formatProblem, loadDatasetFile, type Dataset } from "../dataset/load-dataset.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
-import { describeStoredCaseConflict, StoredCaseConflictError } from "../../../store/ports/case-store.js";
+import { describeStoredCaseConflict, StoredCaseConflictError, type CaseWriteReport } from "../../../store/ports/case-store.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import type { FlagValues } from "./config-flags.js";
 import { ExitCode } from "./exit-codes.js";
@@ -39,14 +41,14 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
     reportInvalidSettings("dataset push", resolved.error, output);
     return ExitCode.undecided;
   }
-  for (const file of files) {
-    try {
-      await access(file, constants.R_OK);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      output.error(`ragscope dataset push: cannot read ${file} (${code === "ENOENT" ? "file not found" : (code ?? String(error))}); check the path`);
-      return ExitCode.undecided;
-    }
+  const results = [];
+  for (const file of files) results.push(await loadDatasetFile(file));
+  // A file that cannot be read is a usage error (exit 2), said before any dataset's problems: nothing is pushed either way.
+  const unreadable = results.flatMap((result) => (!result.ok && result.error.unreadable !== undefined ? [result.error.unreadable] : []));
+  if (unreadable.length > 0) {
+    for (const line of unreadable) output.error(line);
+    output.error("ragscope dataset push: nothing pushed (a file above cannot be read)");
+    return ExitCode.undecided;
   }
 
   const loaded: Dataset[] = [];
@@ -56,10 +58,9 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
     output.error(`${file}: ${lines.length} problem${lines.length === 1 ? "" : "s"}`);
     for (const line of lines) output.error(`  ${line}`);
   };
-  for (const file of files) {
-    const dataset = await loadDatasetFile(file);
-    if (dataset.ok) loaded.push(dataset.value);
-    else reportProblems(file, dataset.error.problems.map(formatProblem));
+  for (const [index, result] of results.entries()) {
+    if (result.ok) loaded.push(result.value);
+    else reportProblems(files[index]!, result.error.problems.map(formatProblem));
   }
   // The loader rejects duplicates inside a file; across files, one (case_id, case_version) must mean one case.
   for (const [index, found] of conflictsAcrossFiles(loaded)) reportProblems(loaded[index]!.file, found.map(formatProblem));
@@ -70,9 +71,10 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
 
   // A new store gets its tables; an existing one is migrated like at any collector start.
   const store = await openClickHouseStore(resolved.value.settings.clickhouse);
+  let written: CaseWriteReport;
   try {
     // One call for every file: the store refuses it whole when a case conflicts with a stored one, so nothing is half pushed.
-    await store.cases.put(loaded.flatMap((dataset) => dataset.cases));
+    written = await store.cases.put(loaded.flatMap((dataset) => dataset.cases));
   } catch (error) {
     if (!(error instanceof StoredCaseConflictError)) throw error;
     const fileOf = new Map<string, string>();
@@ -86,6 +88,16 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
   } finally {
     await store.close();
   }
-  for (const dataset of loaded) output.log(`${dataset.file}: ${plural(dataset.cases.length)} pushed to ${store.describe()}`);
+  // A case given in two files (the same contents: checked above) is new in the first file only.
+  const counted = new Set<string>();
+  for (const dataset of loaded) {
+    let added = 0;
+    for (const item of dataset.cases) {
+      const identity = caseIdentity(item);
+      if (written.stored.has(identity) && !counted.has(identity)) added += 1;
+      counted.add(identity);
+    }
+    output.log(`${dataset.file}: ${plural(dataset.cases.length)} — ${added} new (stored now), ${dataset.cases.length - added} unchanged (already stored with the same contents) — in ${store.describe()}`);
+  }
   return ExitCode.ok;
 }

@@ -8,6 +8,7 @@
  * exist.
  */
 import { writeFile } from "node:fs/promises";
+import { describeUnwritableFile, writableFile } from "../../../core/file-access-problems.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
@@ -31,6 +32,13 @@ export async function deadLettersCommand(options: DeadLettersOptions, request: S
     output.error("ragscope dead-letters: give --body <letter id> and --out <file> together");
     return ExitCode.undecided;
   }
+  if (options.out !== undefined) {
+    const writable = await writableFile(options.out, "letter file (--out)");
+    if (!writable.ok) {
+      output.error(`ragscope dead-letters: ${writable.error}`);
+      return ExitCode.undecided;
+    }
+  }
   const resolved = await settingsForCommand("dead-letters", request, { flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } } });
   if (!resolved.ok) {
     reportInvalidSettings("dead-letters", resolved.error, output);
@@ -51,7 +59,12 @@ export async function deadLettersCommand(options: DeadLettersOptions, request: S
         output.error(`ragscope dead-letters: no dead letter "${options.body}" in ${store.describe()}; \`ragscope dead-letters\` lists their ids`);
         return ExitCode.undecided;
       }
-      await writeFile(options.out, body);
+      try {
+        await writeFile(options.out, body);
+      } catch (error) {
+        output.error(`ragscope dead-letters: ${describeUnwritableFile(options.out, error, "letter file (--out)")}`);
+        return ExitCode.undecided;
+      }
       output.log(`dead letter ${options.body}: ${body.byteLength} bytes written to ${options.out}`);
       return ExitCode.ok;
     }

@@ -21,7 +21,7 @@ import type { EvalCase } from "../../../contracts/eval-case.js";
 import { sinkRetryPolicy } from "../config/collector-config.js";
 import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../config/settings-schema.js";
 import { nodeArgumentsFor, packageFiles, packageRoot } from "../config/package-files.js";
-import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
+import { describeLoadFailure, loadDatasetFile } from "../dataset/load-dataset.js";
 import { formatSummary } from "../../../report/format-summary.js";
 import type { RunSummary } from "../../../store/ports/run-reader.js";
 import { onlineStageFactory } from "../online/online-stage-factory.js";
@@ -47,8 +47,7 @@ type Output = { log: (line: string) => void; error: (line: string) => void };
 export async function runDemo(options: DemoOptions, request: SettingsRequest, output: Output): Promise<DemoOutcome | null> {
   const loaded = await loadDatasetFile(options.dataset);
   if (!loaded.ok) {
-    output.error(`${options.dataset}: the dataset is invalid`);
-    for (const problem of loaded.error.problems) output.error(`  ${formatProblem(problem)}`);
+    for (const line of describeLoadFailure(loaded.error, "the dataset is invalid")) output.error(line);
     return null;
   }
   const dataset = loaded.value;

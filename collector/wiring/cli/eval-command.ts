@@ -18,16 +18,17 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { describeUnwritableFile, writableFile } from "../../../core/file-access-problems.js";
 import { loadTaskModule } from "../../../experiments/load-task-module.js";
 import { isLineageField, type LineageValues } from "../../../experiments/lineage.js";
 import { formatExperiment } from "../../../experiments/output/format-experiment.js";
-import { caseRows } from "../../../experiments/output/case-rows.js";
-import { junitReport } from "../../../experiments/output/junit-report.js";
+import { junitReport } from "../../../experiments/output/experiment-junit.js";
 import { resultsDocument } from "../../../experiments/output/results-json.js";
 import { ExperimentSetupError, runExperiment, type ExperimentProgress, type ExperimentResult } from "../../../experiments/run-experiment.js";
 import { StoredCaseConflictError } from "../../../store/ports/case-store.js";
 import { describeStoredCaseConflicts } from "../dataset/stored-case-conflicts.js";
 import type { SettingsRequest } from "./command-settings.js";
+import { commandErrorLines } from "./command-error-lines.js";
 import { GateExit } from "./gate-command.js";
 
 export interface EvalOptions {
@@ -60,19 +61,26 @@ export const INTERRUPTED_EXIT = 130;
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
 export async function evalCommand(options: EvalOptions, request: SettingsRequest, output: Output, progressStream: NodeJS.WriteStream = process.stderr): Promise<number> {
+  // Every refusal with the prefix the CLI's other errors carry (README "Exit codes"): exit 2, nothing run.
+  const refuse = (lines: readonly string[]) => {
+    for (const line of commandErrorLines("eval", lines)) output.error(line);
+    return GateExit.unusable;
+  };
   const lineage: LineageValues = {};
   for (const pair of options.lineage) {
     const [key, ...rest] = pair.split("=");
     if (key === undefined || !isLineageField(key) || rest.length === 0) {
-      output.error(`--lineage ${pair}: expected field=value with field one of corpus_version, index_version, embedding_model, retriever_version, reranker_version, prompt_version, generator_model, application_version`);
-      return GateExit.unusable;
+      return refuse([`--lineage ${pair}: expected field=value with field one of corpus_version, index_version, embedding_model, retriever_version, reranker_version, prompt_version, generator_model, application_version`]);
     }
     lineage[key] = rest.join("=");
   }
   const task = await loadTaskModule(options.task);
-  if (!task.ok) {
-    output.error(task.error);
-    return GateExit.unusable;
+  if (!task.ok) return refuse([task.error]);
+  // Before any case runs: a run whose results cannot be written where asked is found out at its end otherwise.
+  for (const [file, kind, example] of [[options.output, "results file (--output)", "results.json"], [options.junit, "JUnit file (--junit)", "junit.xml"]] as const) {
+    if (file === undefined) continue;
+    const writable = await writableFile(file, kind, example);
+    if (!writable.ok) return refuse([writable.error]);
   }
   const stop = new AbortController();
   const onProgress = progressPrinter(progressStream, () => stop.signal.aborted);
@@ -121,14 +129,8 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
       stop: stop.signal,
     });
   } catch (error) {
-    if (error instanceof ExperimentSetupError) {
-      for (const line of error.problems) output.error(line);
-      return GateExit.unusable;
-    }
-    if (error instanceof StoredCaseConflictError) {
-      for (const line of describeStoredCaseConflicts(options.dataset, error)) output.error(line);
-      return GateExit.unusable;
-    }
+    if (error instanceof ExperimentSetupError) return refuse(error.problems);
+    if (error instanceof StoredCaseConflictError) return refuse(describeStoredCaseConflicts(options.dataset, error));
     throw error;
   } finally {
     for (const name of STOP_SIGNALS) process.off(name, onSignal);
@@ -137,28 +139,25 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
   for (const line of formatExperiment(result)) output.log(line);
   // The run is over and reported: a file that cannot be written is said, and the run's own decision is not lost to it.
   let unwritten = false;
-  if (options.output) unwritten = !(await writeOutput("--output", options.output, `${JSON.stringify(resultsDocument(result), null, 2)}\n`, output)) || unwritten;
-  // An interrupted run's suite says so in its name: its testcases are the cases that ran, not the dataset.
-  const interruption = result.interruption;
-  const suite = `ragscope eval ${result.runId}${interruption ? ` (interrupted by ${interruption.reason}: ${interruption.storedCases} of ${interruption.plannedCases} cases stored)` : ""}`;
-  if (options.junit) unwritten = !(await writeOutput("--junit", options.junit, junitReport(suite, `${result.cases[0]!.dataset_id}@${result.cases[0]!.dataset_version}`, caseRows(result.evaluated), result.lineage.started_at), output)) || unwritten;
+  if (options.output) unwritten = !(await writeOutput("results file (--output)", options.output, `${JSON.stringify(resultsDocument(result), null, 2)}\n`, output)) || unwritten;
+  if (options.junit) unwritten = !(await writeOutput("JUnit file (--junit)", options.junit, junitReport(result), output)) || unwritten;
   if (result.caseRuns.some((runs) => runs.some((run) => run.error?.type === "timeout"))) {
     // A task that hung past its timeout may still hold timers: the run is over, so the process ends once the output is written.
     setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();
   }
-  if (interruption) return INTERRUPTED_EXIT;
+  if (result.interruption) return INTERRUPTED_EXIT;
   if (unwritten) return GateExit.unusable;
   return result.decision === "passed" ? GateExit.passed : result.decision === "blocked" ? GateExit.failed : GateExit.unusable;
 }
 
 /** Writes one output file, its folder made first; false, with the reason on stderr, when it cannot be written. */
-async function writeOutput(flag: string, file: string, text: string, output: Output): Promise<boolean> {
+async function writeOutput(kind: string, file: string, text: string, output: Output): Promise<boolean> {
   try {
     await mkdir(path.dirname(path.resolve(file)), { recursive: true });
     await writeFile(file, text);
     return true;
   } catch (error) {
-    output.error(`${flag} ${file}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the run's results are above — write them to another path`);
+    for (const line of commandErrorLines("eval", [`${describeUnwritableFile(file, error, kind)} (the run's results are above)`])) output.error(line);
     return false;
   }
 }

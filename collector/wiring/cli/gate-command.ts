@@ -2,7 +2,8 @@
  * `ragscope gate --run ID --gates FILE [--baseline ID]`: the release gate.
  * Checks the stored results of a run against a gate file (the seed's §十三
  * format, contracts/gate-file.ts) and exits 0 when every rule passed, 1 when
- * a rule failed or its metric does not apply (unless --allow-missing), 2 when
+ * a rule failed or its metric does not apply (unless --allow-missing) or a veto
+ * case (P0) did not pass (evaluators/gates/veto-cases.ts), 2 when
  * the gate could not decide — no rule failed but a rule's evaluations errored
  * (a judge that is down: ERROR, never allowed by --allow-missing) — or the
  * gate file or the run cannot be read, or the run's eval was interrupted or
@@ -20,6 +21,7 @@
  */
 import { checkReleaseGate, GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
+import { describeVetoedCases, vetoedCases } from "../../../evaluators/gates/veto-cases.js";
 import { describeUnpairedCases, pairCases } from "../../../evaluators/aggregate/paired-cases.js";
 import { packageFiles } from "../config/package-files.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
@@ -27,9 +29,11 @@ import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { formatFixed } from "../../../evaluators/format-fixed.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
+import { commandErrorLines } from "./command-error-lines.js";
 import { storeWithoutData } from "./existing-store.js";
 import { readSchemaState } from "../../../store/clickhouse/run-migrations.js";
 import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
+import { readableFile } from "../../../core/file-access-problems.js";
 import { describeStoredRuns } from "../../../report/unmatched-filters.js";
 import { unfinishedRunProblem } from "../../../experiments/run-completion.js";
 import { describeTenantCounts, isMixed, mixedTenantsProblem } from "../../../experiments/run-tenants.js";
@@ -58,9 +62,15 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     output.error("ragscope gate: --tenant and --all-tenants cannot be given together: --tenant gates that tenant's results only, --all-tenants every tenant's together; give one");
     return GateExit.unusable;
   }
+  // Checked here too: the gate file reader (dashboards/source) says a permission problem without the fix.
+  const readable = await readableFile(options.gates, "gate file");
+  if (!readable.ok) {
+    for (const line of commandErrorLines("gate", [readable.error])) output.error(line);
+    return GateExit.unusable;
+  }
   const gate = await readGateFile(options.gates);
   if (!gate.ok) {
-    for (const line of gate.error) output.error(line);
+    for (const line of commandErrorLines("gate", gate.error)) output.error(line);
     return GateExit.unusable;
   }
   const resolved = await settingsForCommand("gate", request, { flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } } });
@@ -106,7 +116,7 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       // The reader of every tenant reads any tenant's record of the run id, the unfinished one first: the way past
       // another tenant's record is to name the run's tenant. Not said of an operator's run (results without a tenant).
       const anyTenantsRecord = scope === "all" && tenantsOfRun.every((count) => count.tenant !== "");
-      output.error(anyTenantsRecord ? `${unfinished} (read from any tenant's lineage of run id ${options.run}; to gate one tenant's run on its own record, add --tenant NAME)` : unfinished);
+      output.error(`ragscope gate: ${anyTenantsRecord ? `${unfinished} (read from any tenant's lineage of run id ${options.run}; to gate one tenant's run on its own record, add --tenant NAME)` : unfinished}`);
       return GateExit.unusable;
     }
     if (cases.length === 0) {
@@ -126,6 +136,12 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     }
     const unpaired = baseline === null ? null : describeUnpairedCases(pairCases(cases, baseline), options.baseline!);
     if (unpaired !== null) output.log(`  Note: ${unpaired}`);
+    // A veto case that did not pass blocks whatever the rules say, as in ragscope eval (which decides the same run alike).
+    const vetoed = vetoedCases(cases);
+    if (vetoed.length > 0) {
+      output.log(`${describeVetoedCases(vetoed)}\nDecision: BLOCKED`);
+      return GateExit.failed;
+    }
     return result.passed ? GateExit.passed : result.undecided ? GateExit.unusable : GateExit.failed;
   } finally {
     await store.close();

@@ -12,6 +12,7 @@ import { checkRequiredOptions, requiredOption } from "./required-option.js";
 import { addConfigFlags, configFileOption, flagValues } from "./config-flags.js";
 import { describeFailure } from "./describe-failure.js";
 import { readableDefaults } from "./readable-defaults.js";
+import { helpRequestArguments } from "./help-request.js";
 import { ExitCode } from "./exit-codes.js";
 import { packageFiles, packageVersion } from "../config/package-files.js";
 
@@ -261,7 +262,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
   });
 
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(helpRequestArguments(program, argv));
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit 0; commander already printed the usage error with the help.

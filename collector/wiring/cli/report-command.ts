@@ -23,6 +23,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { describeUnwritableFile, writableFile } from "../../../core/file-access-problems.js";
 import { collectDashboard, type DashboardResult } from "../../../report/collect-report.js";
 import { readDashboards, type ReportDashboard } from "../../../report/dashboard-files.js";
 import { formatValue } from "../../../report/format-value.js";
@@ -143,6 +144,12 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     output.error(`ragscope report: --${unreadable} ${JSON.stringify(options[unreadable])} is not a time; --from and --to take "now", "now-6h" (s, m, h, d) or an ISO 8601 date-time such as 2026-07-08T09:00:00Z`);
     return null;
   }
+  // Before the panels run, not after: a folder or a path that cannot be written would lose the report they took.
+  const writable = await writableFile(options.out, "report file (--out)", "report.html");
+  if (!writable.ok) {
+    output.error(`ragscope report: ${writable.error}`);
+    return null;
+  }
   const clickhouse = resolved.value.settings.clickhouse;
   const nothingStored = await storeWithoutData("report", clickhouse);
   if (nothingStored !== null) {
@@ -193,11 +200,17 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     const notices = options.tenant.length > 0 ? [] : await runTenantNotices(readers.reader, runsShown(options, dashboards));
     for (const notice of notices) output.error(`ragscope report: warning: ${notice}`);
     const file = path.resolve(options.out);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(
-      file,
-      renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: options.tenant.length > 0 ? `${store.describe()}, ${describeScope(options.tenant)} only` : store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null, behaviour, runTenantNotices: notices }),
-    );
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(
+        file,
+        renderHtmlReport({ title: "ragscope report", generatedAt: new Date(now).toISOString(), storedIn: options.tenant.length > 0 ? `${store.describe()}, ${describeScope(options.tenant)} only` : store.describe(), fromMs, toMs, dashboards, traceUrl: options.traceUrl ?? null, behaviour, runTenantNotices: notices }),
+      );
+    } catch (error) {
+      // Checked at the start; what changed since (a disk that filled up) is said the same way.
+      output.error(`ragscope report: ${describeUnwritableFile(options.out, error, "report file (--out)", "report.html")}`);
+      return null;
+    }
     for (const line of summaryLines(dashboards)) output.log(line);
     // Not tenant data (a letter's tenant may be what failed to read): the operator's report shows them, a tenant's does not.
     if (options.tenant.length === 0) {

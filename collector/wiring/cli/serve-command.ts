@@ -10,7 +10,7 @@
  */
 import { sinkRetryPolicy } from "../config/collector-config.js";
 import { collectorSettings, judgeEndpointSettings, onlineSettings } from "../config/settings-schema.js";
-import { formatProblem, loadDatasetFile } from "../dataset/load-dataset.js";
+import { describeLoadFailure, loadDatasetFile } from "../dataset/load-dataset.js";
 import { registerProcessMetrics } from "../observe/collector-metrics.js";
 import { MetricsRegistry } from "../observe/metrics-registry.js";
 import { startObserveServer, type ObserveServer } from "../observe/observe-server.js";
@@ -47,8 +47,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   for (const file of options.dataset) {
     const loaded = await loadDatasetFile(file);
     if (!loaded.ok) {
-      output.error(`${file}: the dataset is invalid`);
-      for (const problem of loaded.error.problems) output.error(`  ${formatProblem(problem)}`);
+      for (const line of describeLoadFailure(loaded.error, "the dataset is invalid")) output.error(line);
       return ExitCode.undecided;
     }
     datasets.push(loaded.value);

@@ -38,8 +38,10 @@ export async function validateCommand(files: string[], output: { log: (line: str
   };
   for (const result of loaded) {
     if (!result.ok) {
-      unreadable ||= result.error.unreadable === true;
-      reportProblems(result.error.file, result.error.problems);
+      if (result.error.unreadable !== undefined) {
+        unreadable = true;
+        output.error(result.error.unreadable);
+      } else reportProblems(result.error.file, result.error.problems);
       continue;
     }
     const conflicts = acrossFiles.get(datasets.indexOf(result.value));

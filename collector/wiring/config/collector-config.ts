@@ -27,6 +27,9 @@ import type { CollectorParts } from "./command-parts.js";
 const MEBIBYTE = 1024 * 1024;
 
 const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);
+/** The same words as the commands' own port flags (main.ts): which values, and what 0 does. */
+const portProblem = "must be a TCP port (0-65535; 0 picks a free one)";
+const tcpPort = () => z.coerce.number({ error: portProblem }).int(portProblem).min(0, portProblem).max(65535, portProblem);
 
 /** Kafka topic names: the broker's own rule (legal characters, at most 249 of them). */
 const topicName = z
@@ -112,7 +115,7 @@ const memorySection = z.strictObject({
 const observeSection = z.strictObject({
   host: z.string().min(1).default("127.0.0.1"),
   /** 9464 is the port the OpenTelemetry Prometheus exporter uses; 0 picks a free one. */
-  port: integer(0).max(65535, "must be a TCP port (0-65535)").default(9464),
+  port: tcpPort().default(9464),
   /** Snapshots of the collector's own health into ClickHouse (collector_health) this often; 0 turns them off. */
   healthSnapshotMs: integer(0).default(15_000),
 });
@@ -161,13 +164,13 @@ export function memoryBounds(config: {
 export const collectorSections = {
   receiver: z.strictObject({
     host: z.string().min(1).default("127.0.0.1"),
-    port: integer(0).max(65535, "must be a TCP port (0-65535)").default(4318),
+    port: tcpPort().default(4318),
     /**
      * OTLP/gRPC port on the same host, or "off". Unset: 4317, OTLP's gRPC port as 4318 is its HTTP one (what
      * opentelemetry-exporter-otlp in Python sends to by default) — or a free port when `port` is 0, so a collector
      * started on free ports (`ragscope demo`, tests) never takes 4317 from one already running (receiver-options.ts).
      */
-    grpcPort: z.union([z.literal("off"), integer(0).max(65535, "must be a TCP port (0-65535)")], { error: "must be a TCP port (0-65535; 0 picks a free one) or off" }).optional(),
+    grpcPort: z.union([z.literal("off"), tcpPort()], { error: "must be a TCP port (0-65535; 0 picks a free one) or off" }).optional(),
     maxBodyBytes: integer(1024).default(64 * MEBIBYTE),
     authTokens: z.array(z.string().min(1)).default([]),
     /**
@@ -227,7 +230,8 @@ export const collectorSections = {
     decodeThreads: integer(1).max(64, "must be at most 64").default(2),
   }).prefault({}),
   clickhouse: z.strictObject({
-    url: z.url({ error: "must be a URL such as http://localhost:8123" }).nullable().default(null),
+    // ClickHouse's HTTP interface: another scheme (ftp://, tcp://, clickhouse://) was accepted and failed only at the first query.
+    url: z.url({ protocol: /^https?$/, error: "must be the http:// or https:// URL of ClickHouse's HTTP interface, such as http://localhost:8123" }).nullable().default(null),
     username: z.string().default("default"),
     password: z.string().default(""),
     database: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a plain identifier (letters, digits, underscores)").default("ragscope"),

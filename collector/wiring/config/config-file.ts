@@ -23,8 +23,10 @@ export async function readConfigFile(file: string): Promise<Result<ConfigFile, s
     text = await readFile(absolute, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "there is no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (error as Error).message.split("\n")[0];
-    return failure([`config file ${absolute}: cannot read it (${reason}); check the path given to --config (or RAGSCOPE_CONFIG)`]);
+    const reason = code === "ENOENT" ? "there is no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" || code === "EPERM" ? "permission denied" : (error as Error).message.split("\n")[0];
+    // A path that is right but not readable is fixed by permission, not by another path.
+    const fix = code === "EACCES" || code === "EPERM" ? "give the user running ragscope read permission on it (chmod, chown), or name a copy it can read with --config (or RAGSCOPE_CONFIG)" : "check the path given to --config (or RAGSCOPE_CONFIG)";
+    return failure([`config file ${absolute}: cannot read it (${reason}); ${fix}`]);
   }
   const parsed = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (parsed.errors.length > 0) {

@@ -102,7 +102,7 @@ export function unknownVariableProblems(environment: Readonly<Record<string, str
     if (!name.startsWith(prefix) || value === undefined || isKnownVariable(name) || isServiceLink(name, value)) continue;
     const closest = closestVariables(name);
     problems.push(
-      `environment variable ${name}: ragscope reads no variable of that name, so it would be ignored and its setting left at the default${closest.length > 0 ? ` — did you mean ${closest.join(" or ")}?` : ""} ` +
+      `environment variable ${name}: ragscope reads no variable of that name, so it would be ignored and its setting left at the default${closest.length > 0 ? ` — did you mean ${closest.join(" or ")}?` : "."} ` +
         `Rename or unset it (README, "Configuration", lists the variables; \`ragscope config\` shows where each value came from)`,
     );
   }

@@ -163,7 +163,8 @@ function describeIssue(issue: Issue, origins: ReadonlyMap<string, SettingOrigin>
   if (origin === undefined || origin.kind === "default") {
     // A combination check on a default value: say how to set it.
     const variable = variableOf(path);
-    return `${path}${variable ? ` (environment variable ${variable})` : ""}${item}: ${issue.message}`;
+    // Said as not set, with what sets it: "(environment variable X)" read as if X had been set.
+    return `${path} (not set${variable ? `; ${variable} sets it` : ""})${item}: ${issue.message}`;
   }
   if (origin.kind === "command") return `${path}${item}: ${issue.message}`;
   return `${describeOrigin(origin, path)}${item}: ${issue.message}`;

@@ -35,7 +35,11 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
     return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => `"${key}"`).join(", ")} (check the spelling against the Eval Case template)`;
   }
   if (issue.code === "invalid_value" && "values" in issue) {
-    return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+    const allowed = `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+    // The seed's simple format takes `difficulty: easy` in any letter case, the Eval Case format only as the
+    // template writes it: name the spelling meant (an allowed value, never the input itself).
+    const meant = typeof given === "string" ? issue.values.find((value) => typeof value === "string" && value.toLowerCase() === given.trim().toLowerCase()) : undefined;
+    return meant === undefined ? allowed : `${allowed} — write ${JSON.stringify(meant)}: letter case counts here`;
   }
   return issue.message;
 }

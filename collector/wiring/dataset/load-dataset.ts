@@ -29,6 +29,7 @@ import path from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument as parseYamlDocument, type Document } from "yaml";
 import type { z } from "zod";
 import { evalCase, type EvalCase } from "../../../contracts/eval-case.js";
+import { describeUnreadableFile } from "../../../core/file-access-problems.js";
 import { failure, success, type Result } from "../../../core/result.js";
 import { describeIssue, formatPath, parseReporting } from "./format-issues.js";
 import { compareByPlace, describePlace, type PlaceInFile } from "./place-in-file.js";
@@ -61,8 +62,17 @@ export interface Dataset {
 export interface DatasetLoadFailure {
   file: string;
   problems: DatasetProblem[];
-  /** True when the file could not be read at all (missing, a folder, no permission): not a dataset with problems. */
-  unreadable?: boolean;
+  /**
+   * Set when the file could not be read at all (missing, a folder, no permission): not a dataset with problems
+   * (none are listed), but a usage error (exit 2). The sentence that says so (core/file-access-problems.ts).
+   */
+  unreadable?: string;
+}
+
+/** What a failed load prints: the one sentence of a file that could not be read, else `header` after the file's name and each problem. */
+export function describeLoadFailure(loadFailure: DatasetLoadFailure, header: string): string[] {
+  if (loadFailure.unreadable !== undefined) return [loadFailure.unreadable];
+  return [`${loadFailure.file}: ${header}`, ...loadFailure.problems.map((problem) => `  ${formatProblem(problem)}`)];
 }
 
 export function formatProblem(problem: DatasetProblem): string {
@@ -97,9 +107,7 @@ export async function loadDatasetFile(file: string): Promise<Result<Dataset, Dat
     }
     bytes = await readFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const message = code === "ENOENT" ? `file not found (looked in ${path.resolve(file)}); check the path` : code === "EISDIR" ? "is a directory, expected a .yaml or .json file" : `cannot be read (${code ?? String(error)})`;
-    return failure({ file, problems: [{ path: "", caseId: null, message }], unreadable: true });
+    return failure({ file, problems: [], unreadable: describeUnreadableFile(file, error, "dataset file") });
   }
   if (!isUtf8(bytes)) {
     const line = firstLineNotUtf8(bytes);

@@ -35,8 +35,9 @@ export const judgeEndpointSection = z
     requestTimeoutMs: number(1).default(30_000),
     /** Per process, not per group: N judging processes can spend N times it (PER_PROCESS_SPENDING_LIMIT). */
     spendingLimitPerHour: number(0).nullable().default(null),
-    inputPricePer1kTokens: number(0).default(0),
-    outputPricePer1kTokens: number(0).default(0),
+    /** Null (unset): not known — judge_cost is then null, never 0. One set alone prices the other side at 0. */
+    inputPricePer1kTokens: number(0).nullable().default(null),
+    outputPricePer1kTokens: number(0).nullable().default(null),
     /**
      * auto: negotiate json_schema → json_object → instructions per endpoint
      * (evaluators/judge/structured-output.ts); or one fixed form.
@@ -84,7 +85,7 @@ export function createConfiguredJudge(config: Readonly<JudgeEndpointConfig>): Co
     apiKey: config.apiKey,
     model: config.model,
     requestTimeoutMs: config.requestTimeoutMs,
-    pricing: { inputPer1kTokens: config.inputPricePer1kTokens, outputPer1kTokens: config.outputPricePer1kTokens },
+    pricing: config.inputPricePer1kTokens === null && config.outputPricePer1kTokens === null ? null : { inputPer1kTokens: config.inputPricePer1kTokens ?? 0, outputPer1kTokens: config.outputPricePer1kTokens ?? 0 },
     budget: budget ?? null,
     structuredOutput: config.structuredOutput,
     ...(config.maxOutputTokens === null ? {} : { maxOutputTokens: config.maxOutputTokens }),
@@ -92,6 +93,6 @@ export function createConfiguredJudge(config: Readonly<JudgeEndpointConfig>): Co
   });
   const form = config.structuredOutput === "auto" ? "structured output negotiated" : `structured output ${config.structuredOutput}`;
   // Without max output tokens a call's worst-case cost is unknown, so the limit cannot reserve it (judge-budget.ts): say so at start.
-  const soft = config.maxOutputTokens === null && config.outputPricePer1kTokens > 0 ? " (checked before each call only: set RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS to make it a hard ceiling)" : "";
+  const soft = config.maxOutputTokens === null && (config.outputPricePer1kTokens ?? 0) > 0 ? " (checked before each call only: set RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS to make it a hard ceiling)" : "";
   return { judge, budget, describe: `LLM judge ${config.model} at ${redactUrl(config.baseUrl)} (${form})${config.metrics.length === 0 ? "" : `, metrics ${config.metrics.join(", ")}`}${budget ? `, limit ${config.spendingLimitPerHour} per hour in this process${soft} (N replicas can spend N times it: set the group's budget ÷ replicas)` : ""}` };
 }

@@ -91,7 +91,7 @@ describe("ragscope eval", () => {
     const xml = await readFile(junit, "utf8");
     // Valid against the published JUnit schemas (test/data/junit/SOURCE.md), checked by libxml2.
     assert.deepEqual(await junitSchemaErrors(xml), { "JUnit.xsd": [], "junit-10.xsd": [] });
-    const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml).testsuite;
+    const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml).testsuites.testsuite[0];
     const testcases = suite.testcase as { name: string; failure?: unknown; skipped?: unknown }[];
     assert.equal(testcases.length, 26);
     assert.equal(Number(suite.tests), 26);
@@ -140,16 +140,17 @@ describe("ragscope eval", () => {
     assert.doesNotMatch(passed.stdout, /implied\./);
   });
 
-  test("--output into folders not made yet is written; a --junit path that cannot be written is named, exit 2, the other file kept", async () => {
+  test("--output into folders not made yet is written; a --junit path that cannot be written is refused before any case runs, named, exit 2", async () => {
     const dataset = path.join(folder, "outputs.json");
     await writeFile(dataset, JSON.stringify({ dataset_id: "outputs", dataset_version: "1", cases: [{ case_id: "case_fine", case_version: "1", input: "a question" }] }));
     const output = path.join(folder, "not-yet", "made", "results.json");
+    const written = await run(["eval", "--dataset", dataset, "--task", path.join(tasks, "failing-tasks.ts"), "--data-dir", path.join(folder, "outputs-store"), "--run-id", "outputs-1", "--output", output]);
+    assert.equal(JSON.parse(await readFile(output, "utf8")).case_results.length, 1, written.stdout + written.stderr);
     const junit = folder; // a folder, not a file
-    const result = await run(["eval", "--dataset", dataset, "--task", path.join(tasks, "failing-tasks.ts"), "--data-dir", path.join(folder, "outputs-store"), "--output", output, "--junit", junit]);
-    assert.equal(result.status, 2, result.stdout + result.stderr);
-    assert.equal(JSON.parse(await readFile(output, "utf8")).case_results.length, 1);
-    assert.match(result.stderr, /--junit .*: cannot be written \(EISDIR\); the run's results are above — write them to another path/);
-    assert.doesNotMatch(result.stderr, /unexpected error/);
+    const refused = await run(["eval", "--dataset", dataset, "--task", path.join(tasks, "failing-tasks.ts"), "--data-dir", path.join(folder, "outputs-store"), "--run-id", "outputs-2", "--junit", junit]);
+    assert.equal(refused.status, 2, refused.stdout + refused.stderr);
+    assert.equal(refused.stderr.trim(), `ragscope eval: ${junit}: is a folder, not a JUnit file (--junit); name a file, e.g. ${path.join(junit, "junit.xml")}`);
+    assert.doesNotMatch(refused.stdout, /case_fine/, "no case ran");
   });
 
   test("--repeat 3 with a nondeterministic task lists the unstable case", async () => {

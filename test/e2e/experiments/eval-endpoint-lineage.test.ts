@@ -176,7 +176,7 @@ describe("ragscope eval --endpoint: lineage and Eval Cases in the running collec
     const lines = running.stderr().trim().split("\n");
     assert.match(lines[0]!, /changed\.json: case case_01, case_version 1, differs in input, reference_answer from the case of that id and version the collector at .* holds \(stored from dataset qa_toy version v1\): .*give the changed case a new case_version and load it with ragscope dataset push .*changed\.json/);
     assert.match(lines[1]!, /changed\.json: 1 case\(s\) are not stored in the collector at .*: case_99@1; .*ragscope dataset push .*changed\.json/);
-    assert.match(lines[2]!, /^nothing was run/);
+    assert.match(lines[2]!, /^ragscope eval: nothing was run/);
     assert.equal(lines.length, 3, running.stderr());
     assert.deepEqual(started(running.log), [], "no case ran");
     // Nor was the run recorded in serve's store: its id holds nothing.
@@ -243,7 +243,7 @@ describe("ragscope eval --endpoint: lineage and Eval Cases in the running collec
     await stopServe();
     const gate = await runRagscope(["gate", "--run", "remote-interrupted", "--data-dir", serveStore]);
     assert.equal(gate.status, 2, gate.stdout + gate.stderr);
-    assert.match(gate.stderr, /^run remote-interrupted was interrupted: 3 of 4 cases stored; /);
+    assert.match(gate.stderr, /^ragscope gate: run remote-interrupted was interrupted: 3 of 4 cases stored; /);
     const whole = await runRagscope(["gate", "--run", "remote-whole", "--data-dir", serveStore]);
     assert.doesNotMatch(whole.stderr, /interrupted|has not finished/);
     assert.match(whole.stdout, /remote-whole/);

@@ -86,7 +86,7 @@ describe("ragscope eval --endpoint (a running collector)", () => {
       assert.equal(again.status, 2, again.stderr + again.stdout);
       assert.equal(again.stdout, "");
       // Its lineage is in serve's store now, so the time given is when the run was recorded (before: its newest case's start).
-      assert.match(again.stderr, /^--run-id remote-run: run "remote-run" already holds 26 stored cases \(recorded \d{4}-\d\d-\d\dT[\d:.]+Z\) in the collector at .*; a run id names one run/);
+      assert.match(again.stderr, /^ragscope eval: --run-id remote-run: run "remote-run" already holds 26 stored cases \(recorded \d{4}-\d\d-\d\dT[\d:.]+Z\) in the collector at .*; a run id names one run/);
     } finally {
       await new Promise((resolve) => sink.close(resolve));
     }
@@ -126,7 +126,7 @@ describe("ragscope eval --endpoint (a running collector)", () => {
     // Before, the eval counted the list's rows: "already holds 3 stored cases", and a baseline read its case twice.
     const again = await runRagscope(run);
     assert.equal(again.status, 2, again.stderr + again.stdout);
-    assert.match(again.stderr, /^--run-id resent-run: run "resent-run" already holds 2 stored cases /);
+    assert.match(again.stderr, /^ragscope eval: --run-id resent-run: run "resent-run" already holds 2 stored cases /);
   });
 
   test("cases the running collector does not hold: refused before any case runs (exit 2), saying how to load them", async () => {

@@ -120,14 +120,14 @@ describe("ragscope eval stopped by a signal", () => {
     assert.deepEqual(results.case_results.map((item: { case_id: string }) => item.case_id).sort(), ["case_01", "case_02", "case_03"]);
     assert.equal(results.gate, null);
 
-    const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(await readFile(junit, "utf8")).testsuite;
+    const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(await readFile(junit, "utf8")).testsuites.testsuite[0];
     assert.equal(suite.name, "ragscope eval intr1 (interrupted by SIGINT: 3 of 8 cases stored)");
     assert.equal(Number(suite.tests), 3);
 
     const gate = await runRagscope(["gate", "--run", "intr1", "--data-dir", dataDir]);
     assert.equal(gate.status, 2, gate.stdout + gate.stderr);
     assert.equal(gate.stdout, "");
-    assert.match(gate.stderr, /^run intr1 was interrupted: 3 of 8 cases stored; /);
+    assert.match(gate.stderr, /^ragscope gate: run intr1 was interrupted: 3 of 8 cases stored; /);
     assert.equal(gate.stderr.trim().split("\n").length, 1, gate.stderr);
 
     // Nor is it a baseline: a comparison with 3 of its 8 cases would compare different datasets. Refused before any case runs.
@@ -152,7 +152,7 @@ describe("ragscope eval stopped by a signal", () => {
 
     const gate = await runRagscope(["gate", "--run", "intr2", "--data-dir", dataDir]);
     assert.equal(gate.status, 2, gate.stdout + gate.stderr);
-    assert.match(gate.stderr, /^run intr2 has not finished: its eval is still running, or ended without recording its end \(killed\); [01] of 8 cases stored/);
+    assert.match(gate.stderr, /^ragscope gate: run intr2 has not finished: its eval is still running, or ended without recording its end \(killed\); [01] of 8 cases stored/);
   });
 
   test("the store holds what the runs did: intr1's 3 cases and lineage interrupted, intr2's lineage still running", async () => {

@@ -79,7 +79,7 @@ describe("ragscope eval: a run id names one run", () => {
     assert.equal(again.stdout, "");
     const lines = again.stderr.trim().split("\n");
     assert.equal(lines.length, 1, again.stderr);
-    assert.match(lines[0]!, /^--run-id same1: run "same1" already holds 3 stored cases \(recorded \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\) in .*; a run id names one run, .* choose another --run-id, or leave it out for a fresh one$/);
+    assert.match(lines[0]!, /^ragscope eval: --run-id same1: run "same1" already holds 3 stored cases \(recorded \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\) in .*; a run id names one run, .* choose another --run-id, or leave it out for a fresh one$/);
     assert.equal(startedCases(), 3, "no case ran for the refused run");
 
     const gate = await runRagscope(["gate", "--run", "same1", "--data-dir", dataDir]);
@@ -111,14 +111,14 @@ describe("ragscope eval: a run id names one run", () => {
     const itself = await evaluate(["--run-id", "cmp1", "--baseline", "cmp1"]);
     assert.equal(itself.status, 2, itself.stdout + itself.stderr);
     assert.equal(itself.stdout, "");
-    assert.deepEqual(itself.stderr.trim().split("\n"), ["--baseline cmp1: that is this run's own id (--run-id); compare with an earlier run, which must have an id of its own"]);
+    assert.deepEqual(itself.stderr.trim().split("\n"), ["ragscope eval: --baseline cmp1: that is this run's own id (--run-id); compare with an earlier run, which must have an id of its own"]);
 
     const nowhere = await evaluate(["--baseline", "nope"]);
     assert.equal(nowhere.status, 2, nowhere.stdout + nowhere.stderr);
     assert.equal(nowhere.stdout, "");
     const lines = nowhere.stderr.trim().split("\n");
     assert.equal(lines.length, 1, nowhere.stderr);
-    assert.match(lines[0]!, /^--baseline nope: baseline run "nope" has no stored results in .*; give the id of a run stored there/);
+    assert.match(lines[0]!, /^ragscope eval: --baseline nope: baseline run "nope" has no stored results in .*; give the id of a run stored there/);
     assert.equal(startedCases(), before, "no case ran for a refused run");
 
     // A baseline that is stored is compared with.

@@ -91,7 +91,7 @@ describe("ragscope eval: refusals, the JUnit mapping, blind gold ids, citation c
 
   test("JUnit: an evaluator error is an <error>, a case that needs review a failure, only an unjudged case is skipped", async () => {
     assert.deepEqual(await junitSchemaErrors(xml), { "JUnit.xsd": [], "junit-10.xsd": [] });
-    const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml).testsuite as { tests: string; failures: string; errors: string; skipped: string; testcase: JunitCase[] };
+    const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml).testsuites.testsuite[0] as { tests: string; failures: string; errors: string; skipped: string; testcase: JunitCase[] };
     const testcase = (name: string) => suite.testcase.find((item) => item.name === `${name}@1`)!;
     // c_dup (P0): its ranking lists express_01 twice, so the ranking evaluators refused it (invalid_evidence).
     assert.equal(testcase("c_dup").error?.type, "invalid_evidence");

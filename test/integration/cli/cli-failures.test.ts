@@ -339,20 +339,20 @@ describe("eval and gate name a file they cannot use, where they looked, and the 
   test("a --gates file that does not exist: its absolute path, not Node's ENOENT", () => {
     const result = run(["gate", "--run", "r1", "--gates", "no-such-gates.yaml", "--data-dir", path.join(folder, "data")], folder);
     assert.equal(result.status, 2, result.stderr);
-    assert.deepEqual(linesOf(result.stderr), [`no-such-gates.yaml: gate file not found (looked in ${path.join(folder, "no-such-gates.yaml")}); check the path`]);
+    assert.deepEqual(linesOf(result.stderr), [`ragscope gate: no-such-gates.yaml: gate file not found (looked in ${path.join(folder, "no-such-gates.yaml")}); check the path`]);
   });
 
   test("a --task module that does not exist: its absolute path, not the loader's module resolution", () => {
     const result = run(["eval", "--dataset", "cases.yaml", "--task", "./no-such-task.mjs", "--data-dir", path.join(folder, "data")], folder);
     assert.equal(result.status, 2, result.stderr);
-    assert.deepEqual(linesOf(result.stderr), [`./no-such-task.mjs: task module not found (looked in ${path.join(folder, "no-such-task.mjs")}); check the path`]);
+    assert.deepEqual(linesOf(result.stderr), [`ragscope eval: ./no-such-task.mjs: task module not found (looked in ${path.join(folder, "no-such-task.mjs")}); check the path`]);
   });
 
   test("a task module Node reads as CommonJS but written with export: says to rename it to .mjs", async () => {
     await writeFile(path.join(folder, "task.cjs"), "export default async (evalCase) => evalCase.input;\n");
     const result = run(["eval", "--dataset", "cases.yaml", "--task", "./task.cjs", "--data-dir", path.join(folder, "data")], folder);
     assert.equal(result.status, 2, result.stderr);
-    const line = linesOf(result.stderr).find((text) => text.startsWith("./task.cjs:"));
+    const line = linesOf(result.stderr).find((text) => text.startsWith("ragscope eval: ./task.cjs:"));
     assert.ok(line, result.stderr);
     assert.match(line, /cannot load the task module \(Unexpected token 'export'\); Node loaded it as CommonJS, where import and export are not allowed: rename it to task\.mjs$/);
   });
@@ -382,7 +382,7 @@ describe("eval and gate name a file they cannot use, where they looked, and the 
     await writeFile(path.join(project, "task.js"), 'import path from "node:path";\nexport default async (evalCase) => path.basename(evalCase.input);\n');
     const result = run(["eval", "--dataset", "cases.yaml", "--task", "./task.js", "--data-dir", path.join(folder, "data")], project);
     assert.equal(result.status, 2, result.stderr);
-    const line = linesOf(result.stderr).find((text) => text.startsWith("./task.js:"));
+    const line = linesOf(result.stderr).find((text) => text.startsWith("ragscope eval: ./task.js:"));
     assert.ok(line, result.stderr);
     assert.match(line, /cannot load the task module \(Cannot use import statement outside a module\); Node loaded it as CommonJS, where import and export are not allowed: rename it to task\.mjs, or set "type": "module" in the nearest package\.json$/);
   });

@@ -150,7 +150,7 @@ describe("ragscope config", () => {
     assert.equal(result.status, 2);
     assert.match(result.stderr, /flag --session-timeout-ms: must be at least 6000: brokers refuse shorter sessions/);
     assert.match(result.stderr, /environment variable RAGSCOPE_SAMPLE_RATE: must be a rate between 0 and 1/);
-    assert.match(result.stderr, /judgeEndpoint\.model \(environment variable RAGSCOPE_JUDGE_MODEL\): set both the judge's base URL and model/);
+    assert.match(result.stderr, /judgeEndpoint\.model \(not set; RAGSCOPE_JUDGE_MODEL sets it\): set both the judge's base URL and model/);
 
     const missing = run(["config", "--config", path.join(folder, "absent.yaml")], folder);
     assert.equal(missing.status, 2);

@@ -107,7 +107,7 @@ describe("two `ragscope dataset push` of one case id and version with different 
     gateOn = false;
 
     assert.equal(firstDone.status, 0, firstDone.stderr);
-    assert.match(firstDone.stdout, /2 cases pushed to /);
+    assert.match(firstDone.stdout, /2 cases — 2 new \(stored now\), 0 unchanged/);
     assert.equal(secondDone.status, 1, `the push whose insert landed second must fail:\n${secondDone.stdout}${secondDone.stderr}`);
     const secondFile = path.basename(files[second.dataset as keyof typeof files]);
     assert.match(

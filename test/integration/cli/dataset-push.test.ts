@@ -46,8 +46,23 @@ describe("ragscope dataset push", () => {
 
     // What the file says, read with a YAML parser, not with ragscope's loader.
     const document = parse(await readFile(demoDataset, "utf8")) as { dataset_id: string; dataset_version: string; cases: { case_id: string; case_version: string; input: string }[] };
-    assert.match(result.stdout, new RegExp(`policy-regression\\.yaml: ${document.cases.length} cases pushed to `));
-    assert.match(result.stdout, /extra\.json: 1 case pushed to /);
+    assert.match(result.stdout, new RegExp(`policy-regression\\.yaml: ${document.cases.length} cases — ${document.cases.length} new \\(stored now\\), 0 unchanged \\(already stored with the same contents\\) — in `));
+    assert.match(result.stdout, /extra\.json: 1 case — 1 new \(stored now\), 0 unchanged \(already stored with the same contents\) — in /);
+
+    // README: pushing the same files again changes nothing — and says so, case by case count.
+    const repeated = run(["dataset", "push", demoDataset, extra, "--data-dir", dataDir], folder);
+    assert.equal(repeated.status, 0, repeated.stderr);
+    assert.match(repeated.stdout, new RegExp(`policy-regression\\.yaml: ${document.cases.length} cases — 0 new \\(stored now\\), ${document.cases.length} unchanged \\(already stored with the same contents\\) — in `));
+    assert.match(repeated.stdout, /extra\.json: 1 case — 0 new \(stored now\), 1 unchanged \(already stored with the same contents\) — in /);
+    // A file with a stored case and a new one: each counted as what happened to it.
+    const grown = path.join(folder, "grown.json");
+    await writeFile(grown, JSON.stringify([
+      { case_id: "extra_001", case_version: "v1", dataset_id: "extra", dataset_version: "v1", input: "How long is the return window?" },
+      { case_id: "extra_002", case_version: "v1", dataset_id: "extra", dataset_version: "v1", input: "Can I return a gift?" },
+    ]));
+    const mixed = run(["dataset", "push", grown, "--data-dir", dataDir], folder);
+    assert.equal(mixed.status, 0, mixed.stderr);
+    assert.match(mixed.stdout, /^.*grown\.json: 2 cases — 1 new \(stored now\), 1 unchanged \(already stored with the same contents\) — in /m);
 
     const connection = await openClickHouse(embedded(dataDir));
     try {
@@ -63,7 +78,7 @@ describe("ragscope dataset push", () => {
       const extraCase = await store.get("extra_001", "v1");
       assert.equal(extraCase?.input, "How long is the return window?");
       const [count] = await queryRows<{ cases: string }>(connection, "SELECT count() AS cases FROM {{database}}.eval_cases FINAL");
-      assert.equal(Number(count!.cases), document.cases.length + 1);
+      assert.equal(Number(count!.cases), document.cases.length + 2);
     } finally {
       await connection.close();
     }
@@ -73,7 +88,7 @@ describe("ragscope dataset push", () => {
     const again = await openClickHouse(embedded(dataDir));
     try {
       const [count] = await queryRows<{ cases: string }>(again, "SELECT count() AS cases FROM {{database}}.eval_cases FINAL");
-      assert.equal(Number(count!.cases), document.cases.length + 1);
+      assert.equal(Number(count!.cases), document.cases.length + 2);
     } finally {
       await again.close();
     }
@@ -89,7 +104,7 @@ describe("ragscope dataset push", () => {
     assert.equal(result.status, 1, result.stderr);
     assert.match(result.stderr, /cases\[0\]\.gold_evidence\[0\]\.document_id \(case_id bad\): required/);
     assert.match(result.stderr, /nothing pushed/);
-    assert.doesNotMatch(result.stdout, /pushed to/);
+    assert.doesNotMatch(result.stdout, /new \(stored now\)/);
     assert.equal(existsSync(dataDir), false, "the store was not even opened");
   });
 
@@ -118,7 +133,7 @@ describe("ragscope dataset push", () => {
     assert.equal(refused.status, 1, refused.stderr);
     assert.match(refused.stderr, /qa_err3\.yaml: case e_dup, case_version v1 \(dataset qa_err3 version v1\), differs in risk_level from the stored case of that id and version \(stored from dataset qa_err version v1\): .*give the changed case a new case_version/);
     assert.match(refused.stderr, /nothing pushed/);
-    assert.doesNotMatch(refused.stdout, /pushed to/);
+    assert.doesNotMatch(refused.stdout, /new \(stored now\)/);
 
     // The same case from another dataset is accepted, and the stored row stays the first one.
     const accepted = run(["dataset", "push", unchanged, "--data-dir", dataDir], folder);
@@ -139,9 +154,9 @@ describe("ragscope dataset push", () => {
   test("a file that cannot be read, or a bad store setting: exit 2 with what to fix", () => {
     const missing = run(["dataset", "push", path.join(folder, "absent.yaml"), "--data-dir", path.join(folder, "x")], folder);
     assert.equal(missing.status, 2);
-    assert.match(missing.stderr, /ragscope dataset push: cannot read .*absent\.yaml \(file not found\); check the path/);
+    assert.match(missing.stderr, /absent\.yaml: dataset file not found \(looked in .*absent\.yaml\); check the path\nragscope dataset push: nothing pushed \(a file above cannot be read\)/);
     const badUrl = run(["dataset", "push", demoDataset, "--clickhouse-url", "not a url"], folder);
     assert.equal(badUrl.status, 2);
-    assert.match(badUrl.stderr, /flag --clickhouse-url: must be a URL such as http:\/\/localhost:8123/);
+    assert.match(badUrl.stderr, /flag --clickhouse-url: must be the http:\/\/ or https:\/\/ URL of ClickHouse's HTTP interface, such as http:\/\/localhost:8123/);
   });
 });

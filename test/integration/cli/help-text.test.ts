@@ -58,3 +58,32 @@ describe("ragscope --help", () => {
     assert.match(texts.get("eval")!, /--concurrency <n> cases run at once \(default: 4\)/);
   });
 });
+
+describe("ragscope help <command>", () => {
+  const run = (args: readonly string[]) => spawnSync(process.execPath, [ragscope, ...args], { encoding: "utf8", cwd: projectRoot, env: { ...process.env, RAGSCOPE_CONFIG: "" } });
+
+  test("an unknown name is refused as `ragscope <name>` refuses it: unknown command, the suggestion, exit 2", () => {
+    for (const [args, unknown] of [[["help", "nosuch"], "nosuch"], [["help", "dataset", "nosuch"], "nosuch"]] as const) {
+      const asked = run(args);
+      assert.equal(asked.status, 2, `ragscope ${args.join(" ")}: ${asked.stderr}`);
+      assert.match(asked.stderr, new RegExp(`^error: unknown command '${unknown}'\\n`), asked.stderr);
+      assert.equal(asked.stdout, "", "no help on stdout, as if the request had been answered");
+    }
+    const misspelled = run(["help", "valdate"]);
+    assert.equal(misspelled.status, 2);
+    assert.match(misspelled.stderr, /^error: unknown command 'valdate'\n\(Did you mean validate\?\)/);
+    // The same words as the command itself, whose refusal this mirrors.
+    assert.equal(misspelled.stderr, run(["valdate"]).stderr);
+  });
+
+  test("a known command, a group's subcommand included, prints that command's help and exits 0", () => {
+    for (const args of [["validate"], ["dataset", "push"], ["experiment", "report"]]) {
+      const asked = run(["help", ...args]);
+      assert.equal(asked.status, 0, asked.stderr);
+      assert.equal(asked.stdout, help(args), `ragscope help ${args.join(" ")}`);
+    }
+    const general = run(["help"]);
+    assert.equal(general.status, 0);
+    assert.equal(general.stdout, help([]));
+  });
+});

@@ -61,6 +61,6 @@ describe("ragscope serve", () => {
     const lines: string[] = [];
     const code = await serveCommand({ dataset: [path.join(dataDir, "missing.yaml")], dataDir }, {}, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, Promise.resolve());
     assert.equal(code, 2, "bad input: the service could not start (README, exit codes)");
-    assert.match(lines.join("\n"), /missing\.yaml: the dataset is invalid\n\s+\(file\): file not found/);
+    assert.match(lines.join("\n"), /missing\.yaml: dataset file not found \(looked in .*missing\.yaml\); check the path/);
   });
 });

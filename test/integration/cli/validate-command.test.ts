@@ -42,6 +42,19 @@ describe("ragscope validate", () => {
     assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
   });
 
+  test("an Eval Case value in the wrong letter case (`difficulty: easy`, as the simple format takes it) names the spelling meant", async () => {
+    const file = path.join(folder, "letter-case.yaml");
+    await writeFile(
+      file,
+      ["dataset_id: d", "dataset_version: v1", "cases:", "  - case_id: lower", "    case_version: v1", "    input: q", "    difficulty: hard negative", "  - case_id: unknown", "    case_version: v1", "    input: q", "    difficulty: Impossible", ""].join("\n"),
+    );
+    const result = run("validate", file);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /line 7, cases\[0\]\.difficulty \(case_id lower\): must be one of "Easy", "Medium", "Hard", "Hard Negative", "Adversarial" — write "Hard Negative": letter case counts here\n/);
+    // A value that is no allowed one in any letter case gets the list alone.
+    assert.match(result.stderr, /line 11, cases\[1\]\.difficulty \(case_id unknown\): must be one of "Easy", "Medium", "Hard", "Hard Negative", "Adversarial"\n/);
+  });
+
   test("reference_answer may be one text or a list of answers; an empty list or a blank entry is a problem", async () => {
     const valid = path.join(folder, "references.yaml");
     await writeFile(
@@ -104,7 +117,7 @@ describe("ragscope validate", () => {
   test("a missing file cannot be decided (exit 2, README \"Exit codes\"), a missing argument is a usage error, neither a crash", () => {
     const missing = run("validate", path.join(folder, "nope.yaml"));
     assert.equal(missing.status, 2);
-    assert.match(missing.stderr, /nope\.yaml: 1 problem\n\s+\(file\): file not found \(looked in .*nope\.yaml\); check the path/);
+    assert.match(missing.stderr, /^\S*nope\.yaml: dataset file not found \(looked in .*nope\.yaml\); check the path\n$/);
     const noArgument = run("validate");
     assert.notEqual(noArgument.status, 0);
     assert.match(noArgument.stderr, /missing required argument/);

@@ -93,7 +93,7 @@ describe("judge spending limit under concurrent calls", () => {
     const outcomes = await Promise.all(calls);
 
     const refused = outcomes.filter((outcome) => outcome.kind === "grader_error" && outcome.errorType === "budget_exhausted");
-    const spent = outcomes.reduce((total, outcome) => total + outcome.usage.cost, 0);
+    const spent = outcomes.reduce((total, outcome) => total + outcome.usage.cost!, 0);
     assert.equal(server.requests.length, 5, "0.05 / 0.01: room for five calls in flight");
     assert.equal(outcomes.filter((outcome) => outcome.kind === "pass").length, 5);
     assert.equal(refused.length, 5);

@@ -75,10 +75,11 @@ describe("runJudgeEvaluations with the OpenAI-compatible judge", () => {
     assert.deepEqual(faithfulness.evidence_refs, ["chunk://refund_15"]);
     assert.equal(faithfulness.evaluator_version, "faithfulness@1+openai:fake-judge");
     assert.equal(faithfulness.evaluation_result_id, evaluationResultIdFor(caseResult.case_result_id, "judge.faithfulness", "faithfulness@1+openai:fake-judge"));
-    // The judge's usage, under its own names: 100 input and 20 output tokens per call (fake server default), free pricing.
+    // The judge's usage, under its own names: 100 input and 20 output tokens per call (fake server default); no
+    // pricing given, so the cost is not known: null, not 0.
     assert.equal(faithfulness.metric_values.judge_input_tokens, 100);
     assert.equal(faithfulness.metric_values.judge_output_tokens, 20);
-    assert.equal(faithfulness.metric_values.judge_cost, 0);
+    assert.equal(faithfulness.metric_values.judge_cost, null);
 
     // 1 of 2 documents relevant = 0.5, rule ">= 0.5": passed.
     assert.equal(byEvaluator.get("judge.context_precision_judged")?.metric_values.context_precision_judged, 0.5);

@@ -48,7 +48,7 @@ class MemoryJudgeResultSink implements JudgeResultSink {
   }
 }
 
-const noCases: CaseStore = { get: async () => null, put: async () => {}, listSplit: async () => [] };
+const noCases: CaseStore = { get: async () => null, put: async () => ({ stored: new Set() }), listSplit: async () => [] };
 
 function evaluations(count: number) {
   const registry = createDefaultRegistry();

@@ -60,7 +60,7 @@ function setup(options: { maxBatch: number; maxBatchBytes?: number; sink?: Scrip
   const worker = new EvaluationWorker({
     assembler: { quietPeriodMs: 0, maxTraceWaitMs: 60_000, maxOpenSpans: 100_000, recentTraceMemory: 100 },
     registry: createDefaultRegistry(),
-    cases: { get: async () => null, put: async () => {}, listSplit: async () => [] },
+    cases: { get: async () => null, put: async () => ({ stored: new Set() }), listSplit: async () => [] },
     sink,
     deadLetters: new MemoryDeadLetters(),
     // One attempt: a failure is final for this round, so the test decides what happens next.

@@ -40,6 +40,6 @@ describe("the OTLP/gRPC port setting", () => {
     assert.deepEqual(resolved.error, ["environment variable RAGSCOPE_GRPC_PORT: must be a TCP port (0-65535; 0 picks a free one) or off"]);
     const tooHigh = resolveSettings({ environment: { RAGSCOPE_GRPC_PORT: "70000" } });
     assert.ok(!tooHigh.ok);
-    assert.match(tooHigh.error.join("\n"), /RAGSCOPE_GRPC_PORT: must be a TCP port \(0-65535\)/);
+    assert.match(tooHigh.error.join("\n"), /RAGSCOPE_GRPC_PORT: must be a TCP port \(0-65535; 0 picks a free one\)/);
   });
 });

@@ -7,9 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { junitReport } from "../../../experiments/output/junit-report.js";
+import { caseSuite, junitDocument } from "../../../experiments/output/junit-report.js";
 import type { CaseRow } from "../../../experiments/output/case-rows.js";
+import { gateSuite } from "../../../experiments/output/gate-junit-suite.js";
+import type { GateRuleResult } from "../../../evaluators/gates/release-gate.js";
 import { junitSchemaErrors } from "../../support/junit-schema.js";
+
+const junitReport = (name: string, className: string, rows: readonly CaseRow[], timestamp: string) => junitDocument([caseSuite(name, className, rows)], timestamp);
 
 const row = (overrides: Partial<CaseRow>): CaseRow => ({ caseId: "case", caseVersion: "v1", executionStatus: "completed", qualityStatus: "passed", error: null, failed: [], errored: [], reviewSignals: [], rootCause: null, latencyMs: null, ...overrides });
 
@@ -29,6 +33,22 @@ describe("JUnit report against the JUnit XML schemas", () => {
     assert.match(xml, /<testcase name="unjudged@v1" classname="[^"]*" time="0\.000">/);
     assert.match(xml, /<testcase name="errors@v1" classname="[^"]*" time="0">/);
     assert.match(xml, /<testsuite [^>]*time="1234\.568"/);
+  });
+
+  test("the release gate's suite beside the cases': an errored rule is an <error>, a veto case and the run's problems red too, valid against both schemas", async () => {
+    const rule = (metric: string, status: GateRuleResult["status"], value: number | null, errors?: Record<string, number>): GateRuleResult => ({ rule: { section: "generation", metric, threshold: ">= 0.9", window: null, minSamples: null }, status, value, reason: `${metric} <reason> & more`, ...(errors ? { errors } : {}) });
+    const gate = gateSuite({
+      gate: { passed: false, undecided: true, rules: [rule("faithfulness", "error", null, { timeout: 2 }), rule("completeness", "passed", 0.95)], counts: { passed: 1, failed: 0, not_available: 0, error: 1 } },
+      vetoCases: 2,
+      vetoed: ["p0_case"],
+      problems: ["baseline run \"b\" has no stored results in <store>"],
+    });
+    assert.deepEqual([gate.tests, gate.failures, gate.errors, gate.skipped], [4, 1, 2, 0]);
+    const xml = junitDocument([caseSuite("cases", "set@1", [row({})]), gate], "2026-12-01T10:15:30.000Z");
+    assert.deepEqual(await junitSchemaErrors(xml), { "JUnit.xsd": [], "junit-10.xsd": [] });
+    assert.match(xml, /<testcase name="generation\.faithfulness &gt;= 0\.9" classname="release gate" time="0">\n\s+<error message="generation\.faithfulness = not measured, threshold &gt;= 0\.9: its evaluations errored, so the gate could not decide" type="timeout">/);
+    assert.match(xml, /<failure message="1 of 2 veto case\(s\) did not pass[^"]*: p0_case" type="veto">/);
+    assert.match(xml, /<testcase name="run problems" classname="release gate" time="0">\n\s+<error message="the gate could not decide: 1 problem\(s\) with the run" type="undecided">baseline run &quot;b&quot; has no stored results in &lt;store&gt;<\/error>/);
   });
 
   test("an empty run is valid too", async () => {

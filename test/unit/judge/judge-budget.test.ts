@@ -36,7 +36,7 @@ describe("judge spending limit per hour", () => {
 
   test("cost per 1k tokens, and a token estimate for endpoints that report none", () => {
     // 2,000 input tokens at 0.15 per 1k + 500 output tokens at 0.6 per 1k = 0.3 + 0.3.
-    assert.ok(Math.abs(costOf({ inputPer1kTokens: 0.15, outputPer1kTokens: 0.6 }, 2000, 500) - 0.6) < 1e-12);
+    assert.ok(Math.abs(costOf({ inputPer1kTokens: 0.15, outputPer1kTokens: 0.6 }, 2000, 500)! - 0.6) < 1e-12);
     // 8 Latin characters ≈ 2 tokens; each Han character at least one.
     assert.equal(estimateTokens("abcdefgh"), 2);
     assert.equal(estimateTokens("年假五天"), 4);

@@ -44,7 +44,7 @@ describe("VotingJudge", () => {
     assert.match(outcome.reason, /majority of 3 judges \(2 pass, 1 fail\); judges disagree/);
     // Usage of all three calls.
     assert.equal(outcome.usage.calls, 3);
-    assert.ok(Math.abs(outcome.usage.cost - 0.03) < 1e-12);
+    assert.ok(Math.abs(outcome.usage.cost! - 0.03) < 1e-12);
   });
 
   test("majority: a tie is a fail", async () => {

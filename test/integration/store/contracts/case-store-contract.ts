@@ -1,6 +1,7 @@
 /** The CaseStore contract. */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { caseIdentity } from "../../../../contracts/eval-case-identity.js";
 import { StoredCaseConflictError } from "../../../../store/ports/case-store.js";
 import { buildCase } from "../../../support/case-results.js";
 import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
@@ -48,6 +49,16 @@ export function caseStoreContract(name: string, factory: StoreFactory): void {
       await subject.store.cases.put([{ ...changed, case_version: "v2" }]);
       assert.equal((await subject.store.cases.get("gold", "v2"))?.risk_level, "P2");
       assert.equal((await subject.store.cases.get("gold", "v1"))?.risk_level, "P0");
+    });
+
+    test("put says which cases it stored: the new ones; a case stored already with the same contents is not among them", async () => {
+      const first = buildCase({ case_id: "w1", case_version: "v1", input: "first" });
+      const second = buildCase({ case_id: "w2", case_version: "v1", input: "second" });
+      assert.deepEqual([...(await subject.store.cases.put([first, second])).stored].sort(), [caseIdentity(first), caseIdentity(second)].sort(), "both new");
+      assert.deepEqual([...(await subject.store.cases.put([first, second])).stored], [], "the same call again stores nothing");
+      const third = buildCase({ case_id: "w3", case_version: "v1", input: "third" });
+      assert.deepEqual([...(await subject.store.cases.put([first, third, third])).stored], [caseIdentity(third)], "only the new case, once");
+      assert.deepEqual([...(await subject.store.cases.put([])).stored], []);
     });
 
     test("the cases of a split: metadata.split (trimmed, any letter case), else metadata.dataset_role; at most the limit", async () => {

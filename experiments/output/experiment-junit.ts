@@ -1,0 +1,20 @@
+/**
+ * `ragscope eval --junit`: the cases' suite and the release gate's suite
+ * (gate-junit-suite.ts) in one JUnit document, so a run the gate blocked or
+ * could not decide is never a file of passing tests only.
+ */
+import { isVetoCase } from "../../evaluators/gates/veto-cases.js";
+import type { ExperimentResult } from "../run-experiment.js";
+import { caseRows } from "./case-rows.js";
+import { gateSuite } from "./gate-junit-suite.js";
+import { caseSuite, junitDocument } from "./junit-report.js";
+
+export function junitReport(result: ExperimentResult): string {
+  // An interrupted run's suite says so in its name: its testcases are the cases that ran, not the dataset.
+  const interruption = result.interruption;
+  const name = `ragscope eval ${result.runId}${interruption ? ` (interrupted by ${interruption.reason}: ${interruption.storedCases} of ${interruption.plannedCases} cases stored)` : ""}`;
+  const first = result.cases[0]!;
+  const cases = caseSuite(name, `${first.dataset_id}@${first.dataset_version}`, caseRows(result.evaluated));
+  const gate = gateSuite({ gate: result.gate, vetoCases: result.evaluated.filter(isVetoCase).length, vetoed: result.vetoed, problems: result.problems });
+  return junitDocument([cases, gate], result.lineage.started_at);
+}
