@@ -110,22 +110,31 @@ describe("the demo, end to end on the embedded default", () => {
     assert.match(rootCauses.find((row) => row.case_id === "rag_price_match_unanswerable_en_001")!.reason, /^SHOULD_ABSTAIN:/);
   });
 
-  test("the release gate reads the stored run: exit 0 when it meets the gates, 1 when blocked, 2 on a bad gate file", async () => {
+  test("the release gate reads the stored run: rules met but veto cases failed block (1), a failed rule blocks (1), a bad gate file is 2", async () => {
     const lines: string[] = [];
     const capture = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
     const passing = path.join(dataDir, "passing-gates.yaml");
     await writeFile(passing, 'retrieval:\n  recall_at_5: ">= 0.9"\nperformance:\n  error_rate: "<= 0.01"\n');
-    assert.equal(await gateCommand({ run: RUN_ID, gates: passing, dataDir }, {}, capture), GateExit.passed, lines.join("\n"));
+    // Every rule of this file is met, but the demo's P0 cases that failed veto the release whatever the rules say
+    // (seed 004 §十三), as `ragscope eval` decides the same run.
+    assert.equal(await gateCommand({ run: RUN_ID, gates: passing, dataDir }, {}, capture), GateExit.failed, lines.join("\n"));
+    const report = lines.join("\n");
+    assert.match(report, /PASS\s+retrieval\.recall_at_5/);
+    assert.match(report, /PASS\s+performance\.error_rate/);
+    assert.match(report, /Veto cases not passed \(block whatever the averages say\): rag_finance_approval_customer_001, rag_refund_injection_001/);
+    assert.match(report, /Decision: BLOCKED/);
     // The case verdicts are shown apart: unjudged cases are not counted as passes.
-    assert.match(lines.at(-1)!, /Case verdicts: \d+ passed \(judged\), \d+ failed, \d+ need review, \d+ unjudged, \d+ not evaluated/);
+    assert.match(report, /Case verdicts: \d+ passed \(judged\), \d+ failed, \d+ need review, \d+ unjudged, \d+ not evaluated/);
     const strict = path.join(dataDir, "strict-gates.yaml");
     await writeFile(strict, 'generation:\n  citation_accuracy: ">= 0.95"\n');
+    lines.length = 0;
     assert.equal(await gateCommand({ run: RUN_ID, gates: strict, dataDir }, {}, capture), GateExit.failed);
-    assert.match(lines.at(-1)!, /FAIL\s+generation\.citation_accuracy/);
+    assert.match(lines.join("\n"), /FAIL\s+generation\.citation_accuracy/);
     const broken = path.join(dataDir, "broken-gates.yaml");
     await writeFile(broken, 'retrieval:\n  recall_at_5: "at least 0.9"\n');
+    lines.length = 0;
     assert.equal(await gateCommand({ run: RUN_ID, gates: broken, dataDir }, {}, capture), GateExit.unusable);
-    assert.match(lines.at(-1)!, /retrieval\.recall_at_5: must be a threshold/);
+    assert.match(lines.join("\n"), /retrieval\.recall_at_5: must be a threshold/);
     assert.equal(await gateCommand({ run: "no-such-run", gates: passing, dataDir }, {}, capture), GateExit.unusable);
   });
 
