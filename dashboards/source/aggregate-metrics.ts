@@ -34,6 +34,9 @@ import { sessionRowsOverRange } from "./session-summaries.js";
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
 import { DATASET_SHARES, HEURISTIC_JUDGE_ROW_SQL, SHARE_CONDITIONS, type DatasetShare } from "../../evaluators/aggregate/dataset-shares.js";
+
+/** How a heuristic judge's value is named beside the measured metric, on every board. */
+export const HEURISTIC_JUDGE_NAME_SUFFIX = " (heuristic judge, measurement)";
 import { REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
 
 export type SourceName = "metric_values" | "heuristic_judge" | "case_results" | "abstention" | "sessions";
@@ -319,7 +322,7 @@ function shareOf(share: DatasetShare): AggregateMetric {
 export function heuristicMeasurementOf(metric: string, label: string): AggregateMetric {
   return {
     name: `${metric}_heuristic_judge`,
-    label: `${label} (heuristic judge, measurement)`,
+    label: `${label}${HEURISTIC_JUDGE_NAME_SUFFIX}`,
     unit: "percentunit",
     source: "heuristic_judge",
     storedMetrics: [metric],

@@ -8,7 +8,7 @@
  * board names them.
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
-import { FINAL_VERDICT, metricRowsWithCoverage } from "./aggregate-metrics.js";
+import { FINAL_VERDICT, HEURISTIC_JUDGE_NAME_SUFFIX, metricRowsWithCoverage } from "./aggregate-metrics.js";
 import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { ROOT_CAUSE_EVALUATOR } from "./failures-dashboard.js";
@@ -51,7 +51,6 @@ const comparedOfBoth = (table: RunTable): string => `${currentOfBoth(table)} AND
  * say the same ("all from the heuristic judge: a measurement, never a pass"). An LLM judge's values of the same
  * metric stay under its name, a row of their own. Over rows with `metric`, `evaluator_id` and `evaluator_version`.
  */
-export const HEURISTIC_JUDGE_NAME_SUFFIX = " (heuristic judge, measurement)";
 const METRIC_AS_SHOWN = `if(${HEURISTIC_JUDGE_ROW_SQL}, concat(metric, ${sqlString(HEURISTIC_JUDGE_NAME_SUFFIX)}), metric)`;
 
 /**

@@ -38,7 +38,7 @@ import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollup
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import type { TraceCursor, TraceFilter, TraceSummary } from "../../../store/ports/trace-reader.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
-import { BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type RowLayout, type SeededDataset } from "../dashboards/dashboard-dataset.js";
+import { allDatasetVariables, BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type RowLayout, type SeededDataset } from "../dashboards/dashboard-dataset.js";
 import { migrationsThrough } from "../../support/previous-release.js";
 import { plannedCaseResult } from "../../support/stored-requests.js";
 import { repairNotedRollups } from "../../../store/clickhouse/rollup-repairs.js";
@@ -83,15 +83,7 @@ type RangeContext = { fromMs: number; toMs: number; intervalMs: number };
 const context: RangeContext = { fromMs: DATASET_START, toMs: DATASET_END, intervalMs: panelIntervalMs(DATASET_START, DATASET_END, 60) };
 
 function variables(): Variables {
-  return {
-    service: allOf(SERVICES),
-    tenant: allOf(TENANTS),
-    dataset: allOf([DATASET_ID]),
-    run: allOf([BASELINE_RUN, CANDIDATE_RUN]),
-    baseline: { value: BASELINE_RUN },
-    candidate: { value: CANDIDATE_RUN },
-    trace_id: { value: dataset.failingTraceId },
-  };
+  return allDatasetVariables(dataset.failingTraceId);
 }
 
 /**
