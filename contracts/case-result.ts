@@ -108,7 +108,9 @@ export const malformedAttribute = z.object({
    * reader could not take as what the convention says it holds
    * (`unreadable_value`: an item of a retriever's returned documents that is
    * no document, a document's score that is no number, a message without
-   * text), so the field it would fill is null or the item is left out.
+   * text; a list whose ranks cannot be known: an index gap, events the SDK
+   * dropped, a retrieval without documents among those joined into one
+   * ranking), so the field it would fill is null or the item is left out.
    */
   kind: z.enum(MALFORMED_ATTRIBUTE_KINDS).default("malformed_json"),
   /** The parser's or the check's message. */

@@ -229,6 +229,8 @@ class SpanRecordReader extends ProtobufWireCursor {
     let attributeCount = 0;
     const events: SpanEventRecord[] = [];
     let links = 0;
+    let droppedAttributesCount = 0;
+    let droppedEventsCount = 0;
     let status: { code: StatusCode; message: string } | null = null;
     this.position = start;
     while (this.position < end) {
@@ -292,8 +294,14 @@ class SpanRecordReader extends ProtobufWireCursor {
           this.position = to;
           break;
         }
+        // The span's dropped attribute and event counts are kept on the record (span-record.ts says why); its dropped
+        // link count only checked, as records keep no links.
         case 10:
+          droppedAttributesCount = this.varintField(wireType, end);
+          break;
         case 12:
+          droppedEventsCount = this.varintField(wireType, end);
+          break;
         case 14:
           this.varintField(wireType, end);
           break;
@@ -328,6 +336,8 @@ class SpanRecordReader extends ProtobufWireCursor {
       endTimeUnixNano: endTime,
       attributes,
       events,
+      droppedEventsCount,
+      droppedAttributesCount,
       status: status ?? { code: 0, message: "" },
       // Converted per record, so no two records share a mutable object (as toSpanRecords does).
       resource: this.resourceAttributes(resource),

@@ -39,6 +39,19 @@ export interface SpanRecord {
   endTimeUnixNano: bigint;
   attributes: Attributes;
   events: SpanEventRecord[];
+  /**
+   * OTLP `dropped_events_count`: events the span had but does not carry. An SDK past its event limit
+   * (OTEL_SPAN_EVENT_COUNT_LIMIT, 128 by default) drops the OLDEST (JS `Span.addEvent` shifts the list, Python's
+   * bounded list does the same), so the events left are not the first ones recorded: a list read from events (an
+   * OpenLLMetry vector search's `db.query.result` hits) would have lost its best ranks and moved the rest up. Includes
+   * the events the receiver dropped past its own bound (per-span-bounds.ts), which keeps the first ones.
+   */
+  droppedEventsCount: number;
+  /**
+   * OTLP `dropped_attributes_count`: attributes the span had but does not carry (the SDK's
+   * OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT, or the receiver's key bound). Explains a gap in a flattened list.
+   */
+  droppedAttributesCount: number;
   status: { code: StatusCode; message: string };
   resource: Attributes;
   scope: { name: string; version: string };

@@ -24,6 +24,8 @@ export function toSpanRecords(document: TracesDocument): SpanRecord[] {
             timeUnixNano: event.timeUnixNano,
             attributes: toAttributes(event.attributes),
           })),
+          droppedEventsCount: span.droppedEventsCount,
+          droppedAttributesCount: span.droppedAttributesCount,
           status: { code: span.status.code, message: span.status.message },
           // Converted per record, so no two records share a mutable object.
           resource: toAttributes(resourceSpans.resource.attributes),

@@ -84,6 +84,36 @@ export function flattenedIndexes(attributes: Attributes, prefix: string): number
   return [...indexes].sort((left, right) => left - right);
 }
 
+/** The indexes a flattened list lacks below its highest, as `indexGaps` counts them. */
+export interface IndexGaps {
+  /** How many indexes from 0 to the highest are missing. */
+  missing: number;
+  /** The first of them, at most `listed`, ascending. */
+  first: number[];
+  /** The highest index present; -1 for no index. */
+  highest: number;
+}
+
+/**
+ * The gaps of a flattened list: which indexes from 0 up to its highest are not there, for `indexes` sorted
+ * ascending (flattenedIndexes). A gap is an item the span does not carry — one its SDK dropped at the attribute count
+ * limit, or that was never written — and reading the list without it would move every item after it up a place.
+ * Counted, not enumerated: an index of 10^9 costs no loop of 10^9.
+ */
+export function indexGaps(indexes: readonly number[], listed = 5): IndexGaps {
+  const first: number[] = [];
+  let missing = 0;
+  let expected = 0;
+  for (const index of indexes) {
+    if (index > expected) {
+      missing += index - expected;
+      for (let absent = expected; absent < index && first.length < listed; absent += 1) first.push(absent);
+    }
+    expected = index + 1;
+  }
+  return { missing, first, highest: indexes.at(-1) ?? -1 };
+}
+
 /** Parses a JSON-string attribute holding an array (`gen_ai.retrieval.documents`, `gen_ai.output.messages`). */
 export function readJsonArray(attributes: Attributes, key: string): unknown[] | null {
   const value = attributes[key];

@@ -7,7 +7,9 @@
  *   read-documents.ts gives the precedence); RERANKER → rerank; LLM → generate;
  *   a document part that cannot be read (an id that is no id, a score that is
  *   no number, an output item that is no Document) is read as absent and named
- *   on the Case Result (unread-openinference-documents.ts);
+ *   on the Case Result (unread-openinference-documents.ts); a list with an
+ *   index missing below its highest is not available (no document moves up a
+ *   rank), and named (unread-index-gaps.ts);
  * - a CHAIN (or AGENT) without a parent → the request; its run / case linkage
  *   comes from `ragscope.*` keys in the `metadata` JSON (read-linkage.ts);
  * - a CHAIN whose JSON input is a list of LangChain documents and whose output
@@ -31,7 +33,7 @@
  */
 import { OpenInference, OpenInferenceSpanKind } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
-import { flattenedIndexes, readJson, readJsonObject, readNumber, readString } from "./attribute-readers.js";
+import { flattenedIndexes, indexGaps, readJson, readJsonObject, readNumber, readString } from "./attribute-readers.js";
 import { unreadableField } from "./explain-unread-value.js";
 import { asLangChainDocuments, langChainDocumentFields, readDocuments, readOutputDocuments, toObservedDocument } from "./read-documents.js";
 import { readLinkage } from "./read-linkage.js";
@@ -81,14 +83,17 @@ export const openInferenceMapper: SpanMapper = {
 /** A retriever's documents, and what of them could not be read (unread-openinference-documents.ts). */
 function readRetriever(attributes: Attributes): StageObservation {
   const documents = readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, null, readOutputDocuments(attributes));
-  const attributeDocuments = flattenedIndexes(attributes, OpenInference.retrievalDocumentsPrefix).length > 0;
+  const attributeIndexes = flattenedIndexes(attributes, OpenInference.retrievalDocumentsPrefix);
+  // With a gap in the attributes the documents are not available whatever the output holds (readDocuments): the
+  // gap's note says why, and the output's items, not used, cost nothing to name.
+  const gap = indexGaps(attributeIndexes).missing > 0;
   return {
     stage: "retrieve",
     query: readText(attributes, OpenInference.inputValue, QUERY_FIELDS),
     documents,
     ...unreadableField([
       ...unreadAttributeDocuments(attributes, OpenInference.retrievalDocumentsPrefix, documents),
-      ...unreadOutputDocuments(attributes, documents, attributeDocuments),
+      ...(gap ? [] : unreadOutputDocuments(attributes, documents, attributeIndexes.length > 0)),
     ]),
   };
 }

@@ -3,15 +3,18 @@
  * - a span with `db.query.result` events (one per hit: id, score, distance,
  *   metadata JSON, document) → retrieve, the hits in event order. OpenLLMetry
  *   does not record the query text of a vector search: the query stays not
- *   available on this span;
+ *   available on this span. A hit's part that cannot be read is absent and
+ *   named on the Case Result (unread-query-result-events.ts);
  * - a rerank call (`llm.request.type = rerank`, e.g. Cohere's: its documents
  *   as prompts, its ranking as completions "Doc 3, Score: 0.98", no ids) →
  *   rerank when it can be read whole (read-openllmetry-rerank.ts), else no
- *   stage; the rebuild names its documents by the retrieval's texts;
+ *   stage (a gap in its prompts or completions named: unread-index-gaps.ts);
+ *   the rebuild names its documents by the retrieval's texts;
  * - an LLM span (`llm.request.type`, except `embedding`, which is no stage,
  *   and `rerank`) → generate, from the GenAI attributes
  *   OpenLLMetry writes (`gen_ai.usage.prompt_tokens`, `gen_ai.completion.0.content`…)
- *   and `llm.usage.total_tokens`;
+ *   and `llm.usage.total_tokens`; a completion that cannot be read, or a gap
+ *   in them, leaves the answer not available, named (unread-messages.ts);
  * - the `workflow` span without a parent → the request: query and answer from
  *   `traceloop.entity.input` / `.output` (the JS SDK's `{"args": […], "kwargs": {…}}`,
  *   Python LangChain's `{"inputs": …}` / `{"outputs": …}`: read-traceloop-entity.ts),
@@ -47,6 +50,9 @@ import { entityText, entityValue } from "./read-traceloop-entity.js";
 import { unreadRetrieverDocuments } from "./unread-retriever-documents.js";
 import { unreadEntityDocumentFields, unreadEntityDocumentList } from "./unread-entity-documents.js";
 import { unreadableField } from "./explain-unread-value.js";
+import { unreadIndexGaps } from "./unread-index-gaps.js";
+import { unreadDroppedEvents } from "./unread-dropped-events.js";
+import { queryResultFields, unreadQueryResultEvents } from "./unread-query-result-events.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
@@ -66,7 +72,17 @@ export const openLlmetryMapper: SpanMapper = {
     // Nor is a rerank call: read as one, its "Doc 3, Score: 0.98" completions stood as a second generation (its tokens
     // and time counted as the answer's). It is the rerank when it can be read whole; its documents carry no ids, so
     // the rebuild names them by the retrieval's texts (read-openllmetry-rerank.ts).
-    if (requestType === OpenLlmetryRequestType.rerank) return readOpenLlmetryRerank(attributes) ?? { stage: "other" };
+    // A gap in its prompts or completions (a span truncated at its attribute count limit) is named; the other reasons
+    // it is not read whole (content tracing off, another format) are no unreadable value.
+    if (requestType === OpenLlmetryRequestType.rerank) {
+      const rerank = readOpenLlmetryRerank(attributes);
+      if (rerank !== null) return rerank;
+      const gaps = [
+        ...unreadIndexGaps(attributes, [GenAi.promptPrefix], "the rerank's documents and query are not read, and the span is no rerank"),
+        ...unreadIndexGaps(attributes, [GenAi.completionPrefix], "the rerank's ranking is not read, and the span is no rerank"),
+      ];
+      return { stage: "other", ...unreadableField(gaps) };
+    }
     if (typeof requestType === "string") {
       const generation = readGenAiGeneration(attributes);
       if (generation.stage === "generate" && generation.totalTokens === null) generation.totalTokens = readNumber(attributes, OpenLlmetry.llmUsageTotalTokens);
@@ -78,20 +94,19 @@ export const openLlmetryMapper: SpanMapper = {
   },
 };
 
+/**
+ * One document a hit, in event order; a part that cannot be read is absent, and named (unread-query-result-events.ts).
+ * Not available when the span's SDK dropped events: it drops the oldest, the best-ranked hits (unread-dropped-events.ts).
+ */
 function readVectorQuery(span: SpanRecord): StageObservation {
+  const hits = span.events.filter((event) => event.name === OpenLlmetry.queryResultEvent);
+  const dropped = unreadDroppedEvents(span, OpenLlmetry.queryResultEvent, hits.length, "the retrieval's documents are not available");
+  if (dropped.length > 0) return { stage: "retrieve", query: null, documents: null, ...unreadableField(dropped) };
   return {
     stage: "retrieve",
     query: null,
-    documents: span.events
-      .filter((event) => event.name === OpenLlmetry.queryResultEvent)
-      .map((event) =>
-        toObservedDocument({
-          id: event.attributes[OpenLlmetry.queryResultId],
-          score: event.attributes[OpenLlmetry.queryResultScore],
-          text: event.attributes[OpenLlmetry.queryResultDocument],
-          metadata: event.attributes[OpenLlmetry.queryResultMetadata],
-        }),
-      ),
+    documents: hits.map((event) => toObservedDocument(queryResultFields(event))),
+    ...unreadableField(unreadQueryResultEvents(hits)),
   };
 }
 

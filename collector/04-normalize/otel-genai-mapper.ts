@@ -15,8 +15,10 @@
  *   query and answer from its messages, run / case linkage from `ragscope.*`
  *   attributes (read-linkage.ts).
  * What could not be read — a document or message that is no object, a score
- * that is no number, a message without text — is read as absent, and named on
- * the Case Result (unread-genai-documents.ts, unread-messages.ts).
+ * that is no number, a message without text, a flat completion list with a
+ * gap — is named on the Case Result (unread-genai-documents.ts,
+ * unread-messages.ts); the documents, and a query or answer such a message may
+ * have been, are then not available rather than read in part.
  */
 import { GenAi, GenAiOperation, OpenLlmetry } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
@@ -24,11 +26,11 @@ import { readJsonArray, readNumber, readString } from "./attribute-readers.js";
 import { unreadableField } from "./explain-unread-value.js";
 import { toObservedDocument } from "./read-documents.js";
 import { readLinkage } from "./read-linkage.js";
-import { lastMessageText, readFlatMessages, readStructuredMessages } from "./read-messages.js";
+import { lastMessage, readFlatMessages, readStructuredMessages } from "./read-messages.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
 import { unreadGenAiDocuments } from "./unread-genai-documents.js";
-import { unreadMessages } from "./unread-messages.js";
+import { unreadFlatMessages, unreadMessages } from "./unread-messages.js";
 
 const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
 const REQUEST_OPERATIONS: readonly string[] = [GenAiOperation.invokeWorkflow, GenAiOperation.invokeAgent];
@@ -81,6 +83,8 @@ function readRetrieval(attributes: Attributes): StageObservation {
 export function readGenAiGeneration(attributes: Attributes): StageObservation {
   const inputTokens = readNumber(attributes, GenAi.usageInputTokens) ?? readNumber(attributes, GenAi.usagePromptTokens);
   const outputTokens = readNumber(attributes, GenAi.usageOutputTokens) ?? readNumber(attributes, GenAi.usageCompletionTokens);
+  const structured = lastMessage(readStructuredMessages(attributes, GenAi.outputMessages), null);
+  const flat = lastMessage(readFlatMessages(attributes, GenAi.completionPrefix), null);
   return {
     stage: "generate",
     model: readString(attributes, GenAi.responseModel) ?? readString(attributes, GenAi.requestModel),
@@ -89,21 +93,40 @@ export function readGenAiGeneration(attributes: Attributes): StageObservation {
     totalTokens: readNumber(attributes, GenAi.usageTotalTokens) ?? (inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null),
     cost: null,
     timeToFirstTokenMs: null,
-    answer:
-      lastMessageText(readStructuredMessages(attributes, GenAi.outputMessages), null) ?? lastMessageText(readFlatMessages(attributes, GenAi.completionPrefix), null),
+    // The answer is the last output message's text (any role: GenAI's output messages are the model's); the deprecated
+    // flat completions are read when the JSON holds no text. An unreadable message at or after the one the answer
+    // would be leaves it not available, flat completions or not: the message before it would be another answer, and
+    // which flat completion would be the same message is not known. One before it changes nothing.
+    answer: structured.unreadIndex !== null ? null : (structured.text ?? flat.text),
     abstained: null,
-    ...unreadableField(unreadMessages(attributes, GenAi.outputMessages)),
+    ...unreadableField([
+      ...unreadMessages(attributes, GenAi.outputMessages, structured, "answer"),
+      // The flat completions only when the answer is theirs to give: beside an answer from the JSON they are unused.
+      ...(structured.text === null && structured.unreadIndex === null ? unreadFlatMessages(attributes, GenAi.completionPrefix, flat, "answer") : []),
+    ]),
   };
 }
 
 function readRequest(attributes: Attributes): StageObservation {
   const linkage = readLinkage([attributes]);
+  // Per field, the message it is taken from must be read, not the one before it (read-messages.ts lastMessage):
+  // - the query is the last user message of the input: an unreadable item after the last user message read, whose
+  //   role is "user" or not known, leaves it not available (taking the one before would evaluate another question);
+  //   an assistant or system message that cannot be read is not the query, and changes nothing;
+  // - the answer is the last output message, whatever its role: an unreadable one after it leaves it not available.
+  // The context is not read from messages (GenAI has no attribute for the retrieved context in them), so no
+  // message can change it.
+  const query = lastMessage(readStructuredMessages(attributes, GenAi.inputMessages), "user");
+  const answer = lastMessage(readStructuredMessages(attributes, GenAi.outputMessages), null);
   return {
     stage: "request",
-    query: lastMessageText(readStructuredMessages(attributes, GenAi.inputMessages), "user"),
-    answer: lastMessageText(readStructuredMessages(attributes, GenAi.outputMessages), null),
+    query: query.text,
+    answer: answer.text,
     ...linkage,
     sessionId: linkage.sessionId ?? readString(attributes, GenAi.conversationId),
-    ...unreadableField([...unreadMessages(attributes, GenAi.inputMessages), ...unreadMessages(attributes, GenAi.outputMessages)]),
+    ...unreadableField([
+      ...unreadMessages(attributes, GenAi.inputMessages, query, "query"),
+      ...unreadMessages(attributes, GenAi.outputMessages, answer, "answer"),
+    ]),
   };
 }

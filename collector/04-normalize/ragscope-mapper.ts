@@ -6,9 +6,11 @@
 import { OpenInference, Ragscope, RagStage } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
 import { readBoolean, readNumber, readString, readStringList } from "./attribute-readers.js";
+import { unreadableField } from "./explain-unread-value.js";
 import { readDocuments } from "./read-documents.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
+import { unreadIndexGaps } from "./unread-index-gaps.js";
 
 function readGeneration(span: SpanRecord): StageObservation {
   const attributes = span.attributes;
@@ -79,6 +81,7 @@ export const ragscopeMapper: SpanMapper = {
           stage: "retrieve",
           query: readString(attributes, OpenInference.inputValue) ?? readString(attributes, Ragscope.query),
           documents: readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix) ?? noneWhenCounted(attributes, Ragscope.retrievalDocumentCount),
+          ...unreadableField(unreadIndexGaps(attributes, [OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix], "the retrieval's documents are not available")),
         };
       case RagStage.rerank:
         return {
@@ -86,6 +89,10 @@ export const ragscopeMapper: SpanMapper = {
           query: readString(attributes, OpenInference.rerankerQuery),
           input: readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix),
           output: readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankOutputDocumentCount),
+          ...unreadableField([
+            ...unreadIndexGaps(attributes, [OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix], "the rerank's input documents are not available"),
+            ...unreadIndexGaps(attributes, [OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix], "the rerank's output documents are not available"),
+          ]),
         };
       case RagStage.context:
         return readContext(span);

@@ -25,7 +25,7 @@
  */
 import { DocumentField, OpenInference } from "../../contracts/span-attributes.js";
 import type { Attributes } from "../00-otlp/span-record.js";
-import { flattenedIndexes, readJson, readJsonObject, readNumber, readString, readStringList, toNumber } from "./attribute-readers.js";
+import { flattenedIndexes, indexGaps, readJson, readJsonObject, readNumber, readString, readStringList, toNumber } from "./attribute-readers.js";
 import type { ObservedDocument } from "./stage-observation.js";
 
 /** Metadata keys read for each field, in order. Exported for the README's table (documents-precedence test). */
@@ -199,7 +199,8 @@ export function readOutputDocuments(attributes: Attributes): LangChainDocument[]
  * @param openInferencePrefix e.g. `retrieval.documents`
  * @param ragscopePrefix e.g. `ragscope.documents`, or null when none applies
  * @param outputDocuments the span's returned documents (readOutputDocuments), aligned by index; null when none
- * @returns null when the span carries no documents list at all
+ * @returns null when the span carries no documents list at all, or one with a gap (an index below its highest
+ *   that no prefix carries: unread-index-gaps.ts names it)
  */
 export function readDocuments(
   attributes: Attributes,
@@ -210,9 +211,14 @@ export function readDocuments(
   const indexes = new Set(flattenedIndexes(attributes, openInferencePrefix));
   if (ragscopePrefix) for (const index of flattenedIndexes(attributes, ragscopePrefix)) indexes.add(index);
   if (indexes.size === 0) return outputDocuments ? outputDocuments.map((document) => toObservedDocument(langChainDocumentFields(document))) : null;
+  const sorted = [...indexes].sort((left, right) => left - right);
+  // A missing index is a missing rank, not a list one shorter: read without it, each document after it would rank
+  // one place higher than recorded (raising Hit@k and MRR, which follow trec_eval and take the list's order as the
+  // ranks), and no neighbour may fill its place. The documents are then not available.
+  if (indexGaps(sorted).missing > 0) return null;
 
   const documents: ObservedDocument[] = [];
-  for (const index of [...indexes].sort((left, right) => left - right)) {
+  for (const index of sorted) {
     const base = `${openInferencePrefix}.${index}.`;
     const own = ragscopePrefix ? `${ragscopePrefix}.${index}.` : null;
     const ownString = (field: string) => (own ? readString(attributes, `${own}${field}`) : null);

@@ -24,8 +24,9 @@ export interface ObservedDocument {
 
 /**
  * Values of the span that parsed but that its reader could not take as what the convention says they hold (a
- * retriever's item that is no document, a score that is no number, a message without text): the field they would
- * fill is null, or the item is left out. The rebuild lists them on the Case Result (`malformed_attributes`, kind
+ * retriever's item that is no document, a score that is no number, a message without text, a list with an index
+ * missing): the field they would fill is null. No item is left out of its list, so none takes another's place (a
+ * document's rank, the message a query or answer is taken from): the list, or the value, is then null. The rebuild lists them on the Case Result (`malformed_attributes`, kind
  * `unreadable_value`), so a missing value says why. Absent when nothing was left unread; bounded per span
  * (explain-unread-value.ts).
  */

@@ -6,7 +6,9 @@
  *   an id that is no text or number, a score that is no number, content that
  *   is no text, metadata that is no JSON object — each read as absent, the
  *   field then taken from the document's other sources or not available — and
- *   a document with neither content nor an id from any source;
+ *   a document with neither content nor an id from any source; an index
+ *   missing below the highest (the list is then not available:
+ *   unread-index-gaps.ts);
  * - in a retriever's JSON `output.value`, where the returned LangChain
  *   documents give ids the attributes lack: an item that is no Document (the
  *   list is read all or none, so none of its ids is used), or, when the span
@@ -26,6 +28,7 @@ import { parsedJsonValue } from "./parsed-json-value.js";
 import { asLangChainDocument, identifier, langChainDocumentFields, parseObject, readOutputDocuments } from "./read-documents.js";
 import type { ObservedDocument } from "./stage-observation.js";
 import { UNREAD_PARTS_CONSEQUENCE, unreadDocumentFields } from "./unread-document-fields.js";
+import { unreadIndexGaps } from "./unread-index-gaps.js";
 
 const present = (value: unknown) => value !== undefined && value !== null;
 
@@ -33,7 +36,7 @@ const present = (value: unknown) => value !== undefined && value !== null;
  * @param documents what readDocuments read from the same attributes, in index order
  */
 export function unreadAttributeDocuments(attributes: Attributes, prefix: string, documents: readonly ObservedDocument[] | null): MalformedAttribute[] {
-  const notes: MalformedAttribute[] = [];
+  const notes: MalformedAttribute[] = [...unreadIndexGaps(attributes, [prefix], `the documents of ${prefix} are not available`)];
   flattenedIndexes(attributes, prefix).forEach((index, position) => {
     const base = `${prefix}.${index}.`;
     const idKey = `${base}${OpenInference.documentId}`;

@@ -80,3 +80,26 @@ export function retrievalsInsideARecordedRetrieval(normalized: readonly Normaliz
     (item, ancestors) => item.observation.stage === "retrieve" && ancestors.has(RECORDED_RETRIEVAL),
   );
 }
+
+/**
+ * Retrieve spans that recorded no documents and hold, somewhere inside them, a retrieve span that did: a wrapper
+ * around the retrieval (a custom retriever calling the vector index), whose documents are those inside it. Such a
+ * span is no block missing from the joined ranking. Each span is visited once: the walk up from a recorded retrieval
+ * stops at a span already marked (its ancestors are marked too) or met on the way (a malformed trace's loop).
+ */
+export function retrievalsAroundARecordedRetrieval(normalized: readonly NormalizedSpan[]): Set<string> {
+  const byId = new Map<string, NormalizedSpan>();
+  for (const item of normalized) if (!byId.has(item.span.spanId)) byId.set(item.span.spanId, item);
+  const visited = new Set<string>();
+  const around = new Set<string>();
+  for (const item of normalized) {
+    if (item.observation.stage !== "retrieve" || (item.observation as RetrieveObservation).documents === null) continue;
+    let current = byId.get(item.span.parentSpanId);
+    while (current !== undefined && !visited.has(current.span.spanId)) {
+      visited.add(current.span.spanId);
+      if (current.observation.stage === "retrieve" && (current.observation as RetrieveObservation).documents === null) around.add(current.span.spanId);
+      current = byId.get(current.span.parentSpanId);
+    }
+  }
+  return around;
+}

@@ -6,7 +6,10 @@
  * - retrieved_chunks are the final ranking the pipeline produced: the rerank
  *   output when a rerank was recorded (the retrieve ranking is kept as
  *   pre_rerank_chunks), otherwise the retrieve spans' documents in time order
- *   (a retrieve span inside one that recorded documents adds none: nested-stage-spans.ts).
+ *   (a retrieve span inside one that recorded documents adds none: nested-stage-spans.ts);
+ *   when one of them has no documents (not available, or none recorded), the joined ranking is not available
+ *   and a note on `retrieved_chunks` names that retrieval, rather than a ranking missing its block (a retrieve span
+ *   that recorded none around one that did, and names nothing unread, is a wrapper, not a block).
  *   Documents the rerank span lists without metadata get it from the retrieve
  *   span by chunk id (a document without an id is never completed from another).
  *   A rerank that names its documents by text alone (OpenLLMetry's) gets the
@@ -50,7 +53,7 @@ import type {
   RetrieveObservation,
 } from "../04-normalize/stage-observation.js";
 import { nameRerankedByText } from "./name-reranked-by-text.js";
-import { retrievalsInsideARecordedRetrieval, spansInsideTheirOwnStage } from "./nested-stage-spans.js";
+import { retrievalsAroundARecordedRetrieval, retrievalsInsideARecordedRetrieval, spansInsideTheirOwnStage } from "./nested-stage-spans.js";
 
 const NANOSECONDS_PER_MILLISECOND = 1_000_000n;
 
@@ -95,6 +98,14 @@ function droppedByReceiver(span: SpanRecord): ReceiverNote[] {
 }
 
 const NAME_TRUNCATED_BY_RECEIVER = "the name was longer than the receiver's limit (RAGSCOPE_MAX_NAME_BYTES) and was truncated to it";
+
+/** Why a retrieval without documents makes the joined ranking of the trace's retrievals not available (rebuildCaseResult). */
+function unjoinedRetrieval(retrievals: number): string {
+  return (
+    `this retrieval's documents are not available (or it recorded none), and it is one of the trace's ${retrievals} retrievals, whose documents are joined in time order into one ranking; ` +
+    "joined without its documents, the ranking would lack a block and the documents after it would move up, so the joined ranking (retrieved_chunks, or pre_rerank_chunks under a rerank) is not available"
+  );
+}
 
 const ENDS_BEFORE_START = "the span ends before it starts (end time earlier than start time): its duration is unknown";
 
@@ -149,7 +160,16 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   // A retrieval inside a retrieval that recorded its documents (a fusion retriever's inner retrievers) adds no documents of its own.
   const innerRetrievals = retrievalsInsideARecordedRetrieval(normalized);
   const retrieves = ofStage<RetrieveObservation>(normalized, "retrieve").filter((item) => !innerRetrievals.has(item.span.spanId));
-  const retrievedDocuments = retrieves.some((item) => item.observation.documents !== null) ? retrieves.flatMap((item) => item.observation.documents ?? []) : null;
+  // Several retrievals are joined in time order into one ranking. One whose documents are not available is a block of
+  // ranks not known, not an empty block: joined without it, the documents after it would move up (raising Hit@k and
+  // MRR), and the ranking would lack documents the pipeline did retrieve. The joined ranking is then not available.
+  // A retrieval that recorded none around one that did (a wrapper) is no block: its documents are the inner ones. One
+  // whose own list could not be read (it names why) is: it may have recorded a ranking of its own (a fusion).
+  const wrappers = retrievalsAroundARecordedRetrieval(normalized);
+  const unavailableRetrievals = retrieves.some((item) => item.observation.documents !== null)
+    ? retrieves.filter((item) => item.observation.documents === null && !(wrappers.has(item.span.spanId) && (item.observation.unreadable ?? []).length === 0))
+    : [];
+  const retrievedDocuments = retrieves.some((item) => item.observation.documents !== null) && unavailableRetrievals.length === 0 ? retrieves.flatMap((item) => item.observation.documents ?? []) : null;
   const lookup = new Map<string, ObservedDocument>();
   const remember = (document: ObservedDocument) => {
     if (document.chunkId !== null && !lookup.has(document.chunkId)) lookup.set(document.chunkId, document);
@@ -259,6 +279,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
         ...identifiers.refused,
         ...trace.spans.flatMap((span) => truncatedKeys(span).map((key) => ({ span_id: span.spanId, span_name: span.name, attribute: key, kind: "truncated" as const, error: TRUNCATED_BY_RECEIVER }))),
         ...trace.spans.flatMap(droppedByReceiver),
+        ...unavailableRetrievals.map(({ span }) => ({ span_id: span.spanId, span_name: span.name, attribute: "retrieved_chunks", kind: "unreadable_value" as const, error: unjoinedRetrieval(retrieves.length) })),
       ],
       partial_trace: !trace.complete,
       span_count: trace.spans.length,

@@ -10,12 +10,15 @@ import { tracePath } from "./record-goldens.js";
 interface OtlpAttribute {
   key: string;
   /** OTLP/JSON's AnyValue; a double may be the text "NaN" or "Infinity", as proto3 JSON writes those. */
-  value: { stringValue?: string; intValue?: string; doubleValue?: number | string; boolValue?: boolean };
+  value: { stringValue?: string; intValue?: string; doubleValue?: number | string; boolValue?: boolean; arrayValue?: { values: OtlpAttribute["value"][] } };
 }
 export interface OtlpSpan {
   name: string;
   spanId: string;
   attributes: OtlpAttribute[];
+  events?: { name: string; attributes: OtlpAttribute[] }[];
+  /** OTLP/JSON writes 0 or leaves it out. */
+  droppedEventsCount?: number;
 }
 interface OtlpJson {
   resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[];
@@ -33,22 +36,41 @@ export interface EditedGoldenTrace {
   /** Replaces the attribute's OTLP/JSON value, e.g. `{ doubleValue: "NaN" }`. */
   setValue(span: OtlpSpan, key: string, value: OtlpAttribute["value"]): void;
   remove(span: OtlpSpan, key: string): void;
+  /** Adds an attribute the span does not carry (throws when it does: an edit never replaces by accident). */
+  add(span: OtlpSpan, key: string, value: OtlpAttribute["value"]): void;
+  /** Replaces an attribute's value on the span's `position`-th event named `eventName` (counting from 0). */
+  setEventValue(span: OtlpSpan, eventName: string, position: number, key: string, value: OtlpAttribute["value"]): void;
+  /**
+   * Removes the span's first `count` events and adds them to its dropped_events_count: what an SDK past its event
+   * count limit (OTEL_SPAN_EVENT_COUNT_LIMIT) sends, as it drops the oldest events.
+   */
+  dropOldestEvents(span: OtlpSpan, count: number): void;
+  /**
+   * A copy of the span under `spanId` (same parent, times and attributes), placed just before it in its scope: a
+   * second span the instrumentation would write for a second call of the same step. Throws when the id is taken.
+   */
+  copySpan(span: OtlpSpan, spanId: string): OtlpSpan;
   /** The edited trace as OTLP/JSON text. */
   json(): string;
 }
 
 export async function editGoldenTrace(name: string): Promise<EditedGoldenTrace> {
-  const trace = JSON.parse(await readFile(tracePath(name), "utf8")) as OtlpJson;
+  return editRecordedTrace(tracePath(name), `golden ${name}`);
+}
+
+/** Any recorded OTLP/JSON trace (e.g. test/data/openllmetry-cohere-rerank/), opened as editGoldenTrace opens a golden; `name` names it in errors. */
+export async function editRecordedTrace(path: string, name: string): Promise<EditedGoldenTrace> {
+  const trace = JSON.parse(await readFile(path, "utf8")) as OtlpJson;
   const spans = trace.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
   const attribute = (span: OtlpSpan, key: string) => {
     const found = span.attributes.find((item) => item.key === key);
-    if (found === undefined) throw new Error(`span "${span.name}" of golden ${name} carries no ${key}`);
+    if (found === undefined) throw new Error(`span "${span.name}" of ${name} carries no ${key}`);
     return found;
   };
   return {
     span(spanName, which = () => true) {
       const named = spans.filter((span) => span.name === spanName && which(span));
-      if (named.length !== 1) throw new Error(`golden ${name} has ${named.length} spans named "${spanName}", not one`);
+      if (named.length !== 1) throw new Error(`${name} has ${named.length} spans named "${spanName}", not one`);
       return named[0]!;
     },
     text(span, key) {
@@ -65,6 +87,31 @@ export async function editGoldenTrace(name: string): Promise<EditedGoldenTrace> 
     remove(span, key) {
       attribute(span, key);
       span.attributes = span.attributes.filter((item) => item.key !== key);
+    },
+    add(span, key, value) {
+      if (span.attributes.some((item) => item.key === key)) throw new Error(`span "${span.name}" of ${name} already carries ${key}`);
+      span.attributes.push({ key, value });
+    },
+    setEventValue(span, eventName, position, key, value) {
+      const event = (span.events ?? []).filter((item) => item.name === eventName)[position];
+      if (event === undefined) throw new Error(`span "${span.name}" of ${name} has no event ${eventName} [${position}]`);
+      const found = event.attributes.find((item) => item.key === key);
+      if (found === undefined) throw new Error(`event ${eventName} [${position}] of span "${span.name}" carries no ${key}`);
+      found.value = value;
+    },
+    dropOldestEvents(span, count) {
+      const events = span.events ?? [];
+      if (events.length < count) throw new Error(`span "${span.name}" of ${name} has ${events.length} events, not ${count} to drop`);
+      span.events = events.slice(count);
+      span.droppedEventsCount = (span.droppedEventsCount ?? 0) + count;
+    },
+    copySpan(span, spanId) {
+      if (spans.some((item) => item.spanId === spanId)) throw new Error(`${name} already has a span ${spanId}`);
+      const copy = { ...(structuredClone(span) as OtlpSpan), spanId };
+      const scope = trace.resourceSpans.flatMap((resource) => resource.scopeSpans).find((item) => item.spans.includes(span))!;
+      scope.spans.splice(scope.spans.indexOf(span), 0, copy);
+      spans.push(copy);
+      return copy;
     },
     json: () => JSON.stringify(trace),
   };

@@ -10,6 +10,8 @@ export function spanRecord(fields: Partial<SpanRecord> & { spanId: string; trace
     startTimeUnixNano: 1_751_966_000_000_000_000n,
     endTimeUnixNano: 1_751_966_001_000_000_000n,
     events: [],
+    droppedEventsCount: 0,
+    droppedAttributesCount: 0,
     status: { code: 0, message: "" },
     resource: { "service.name": "test-service" },
     scope: { name: "test", version: "1" },

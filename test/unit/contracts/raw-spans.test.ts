@@ -27,6 +27,8 @@ function span(index: number, attributes: SpanRecord["attributes"]): SpanRecord {
     endTimeUnixNano: 1_780_000_000_500_000_123n + BigInt(index),
     attributes,
     events: [{ name: "event", timeUnixNano: 1_780_000_000_100_000_000n, attributes: { note: "é" } }],
+    droppedEventsCount: 0,
+    droppedAttributesCount: 0,
     status: { code: 0, message: "" },
     resource: { "service.name": "svc" },
     scope: { name: "ragscope", version: "1" },

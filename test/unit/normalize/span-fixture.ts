@@ -11,6 +11,8 @@ export function spanRecord(overrides: Partial<SpanRecord> & { attributes: Attrib
     startTimeUnixNano: 1_783_503_000_000_000_000n,
     endTimeUnixNano: 1_783_503_000_010_000_000n,
     events: [],
+    droppedEventsCount: 0,
+    droppedAttributesCount: 0,
     status: { code: 0, message: "" },
     resource: { "service.name": "svc" },
     scope: { name: "test", version: "1" },

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { openInferenceMapper } from "../../../collector/04-normalize/openinference-mapper.js";
 import { otelGenAiMapper } from "../../../collector/04-normalize/otel-genai-mapper.js";
 import { spanRecord } from "./span-fixture.js";
 
@@ -48,4 +49,22 @@ test("absent and null parts, and messages without text parts, are no error", () 
     }),
   );
   assert.equal(chat.unreadable, undefined);
+});
+
+test("an index gap is counted, not walked: a document at index 10^9 beside index 0 costs one bounded note, and no document is read", () => {
+  const observation = openInferenceMapper.map(
+    spanRecord({
+      attributes: {
+        "openinference.span.kind": "RETRIEVER",
+        "retrieval.documents.0.document.id": "c0",
+        "retrieval.documents.1000000000.document.id": "c1",
+      },
+    }),
+  );
+  assert.ok(observation.stage === "retrieve" && observation.documents === null, "not read: c1 is not the second document");
+  const notes = observation.unreadable ?? [];
+  assert.equal(notes.length, 1);
+  assert.equal(notes[0]!.attribute, "retrieval.documents.1");
+  assert.match(notes[0]!.error, /^is missing: the span carries retrieval\.documents\.1000000000 but no attribute of retrieval\.documents\.1, retrieval\.documents\.2, retrieval\.documents\.3, retrieval\.documents\.4, retrieval\.documents\.5 and 999999994 more \(2 of 1000000001 items recorded\)/);
+  assert.ok(notes[0]!.error.length < 700);
 });
