@@ -53,6 +53,15 @@ export function writtenRequests(batch: readonly { caseResult: CaseEvaluation["ca
   return batch.map(({ caseResult }) => ({ startedAt: caseResult.started_at, tenantId: caseResult.rag_observation.tenant_id ?? "", serviceName: caseResult.rag_observation.service_name ?? "" }));
 }
 
+/**
+ * The settings of each of the sink's inserts. optimize_on_insert = 0: the engine does not collapse duplicate keys
+ * within the inserted block, which cost ~15 % of each insert; queries collapse duplicates anyway (FINAL), as they
+ * must across blocks.
+ */
+export function sinkInsertSettings(token: string): Record<string, string | number> {
+  return { date_time_input_format: "best_effort", insert_deduplication_token: token, optimize_on_insert: 0 };
+}
+
 interface TableInsert {
   table: string;
   columns: readonly string[];
@@ -135,15 +144,7 @@ export class ClickHouseSink implements ResultSink {
   }
 
   private async insert({ table, columns, token, body }: TableInsert): Promise<void> {
-    await this.connection.insertTabSeparated({
-      database: this.database,
-      table,
-      columns,
-      body,
-      // optimize_on_insert = 0: the engine does not collapse duplicate keys within the inserted block,
-      // which cost ~15 % of each insert; queries collapse duplicates anyway (FINAL), as they must across blocks.
-      settings: { date_time_input_format: "best_effort", insert_deduplication_token: token, optimize_on_insert: 0 },
-    });
+    await this.connection.insertTabSeparated({ database: this.database, table, columns, body, settings: sinkInsertSettings(token) });
   }
 
   async close(): Promise<void> {

@@ -519,11 +519,62 @@
  *   than the look-behind alone); other spellings of the punctuation and
  *   identifier patterns (the `v` flag, an emulated atomic group, the
  *   look-behind after the first letter: all slower).
+ *
+ * Issue 13, what serve's "node" threads are (2026-12-05, 2,000 traces):
+ * - Node 20 names none of its threads, so every one of them showed as
+ *   "node" here, and notes above (and README) read them as the decode
+ *   threads and V8's helpers. They also held libuv's threadpool, where chDB
+ *   runs every insert and query (its N-API async work: InsertRawWorker in
+ *   `perf`), so part of the engine's CPU was counted as node's. The figures
+ *   now split them (process-cpu.ts threadCpuSecondsByKind: by the order node
+ *   creates its threads, checked thread by thread against `perf record -g`
+ *   of serve; test/unit/bench/thread-kinds.test.ts), the engine's named
+ *   threads prefixed "engine:".
+ * - Shares of serve's CPU, load 2.5 (per thread from /proc, 1,666 ticks
+ *   of a run): event loop 40 %; V8's four platform threads 23 %; libuv's
+ *   pool, i.e. the engine's inserts and queries, 16 %; the two decode
+ *   threads 12 %; the engine's named threads 9 % (ThreadPool,
+ *   QueryCompPipeEx, MergeMutate). So the embedded engine is a quarter of
+ *   serve (~25 %), not a third, and V8's helpers nearly a quarter. A second
+ *   run at load 14.5 printed 882 µs a span: event loop 366, V8 platform
+ *   threads 208, libuv's pool 104, decode threads 98, engine ThreadPool 86.
+ * - V8's platform threads (`perf`, 1,119 samples): the optimizing compiler
+ *   57 %, concurrent marking 18 %, scavenging 13 %, sweeping 8 %. In a run
+ *   of seconds they are mostly compiling the event loop's hot code, which a
+ *   long-running serve does once: garbage collection is ~40 % of their
+ *   time (and ~7 % of the event loop's own samples), not all of it. One
+ *   run with `NODE_OPTIONS=--v8-pool-size=1 UV_THREADPOOL_SIZE=1` (load 21):
+ *   977 µs a span, V8's one platform thread 168, libuv's one thread 116,
+ *   decode threads 109 — the same work on fewer threads, and every thread
+ *   still classified.
+ * - What the engine spends a write (engine-write-cost.ts, 200-trace writes
+ *   into a store made by the migrations, at load 12–18, so ±30 %): the
+ *   inserts ~110–150 ms of CPU a write (evaluation_results' payloads the
+ *   largest, ~50–60 ms for 3.6 MB; case_results with ten 500-character
+ *   chunks a request 58 ms, of which the trace list's view ~14 ms and the
+ *   13 columns computed from the payload on insert ~20 ms), and the rollup
+ *   refresh ~200–400 ms each time it runs — a fixed cost of seven
+ *   INSERT … SELECT statements (request_rollups the largest, 60–117 ms) that
+ *   did not grow with the rows in its minutes at this size. It runs at
+ *   most every 5 s (RAGSCOPE_ROLLUP_REFRESH_MS), 2–3 times in this
+ *   benchmark's run: ~40 µs a span here, less per span as the rate grows.
+ *   Each write makes six parts (one per table written, one per view's
+ *   target), each refresh about six more. The payload codec is not a cost:
+ *   evaluation_results' payload under ZSTD(3), ZSTD(1) and LZ4, 28 writes
+ *   each alternating, 71 / 70 / 82 ms medians (spread 45–300 ms at load 16).
+ * - Tried, not kept: the refresh with max_threads = 1 (three pairs: 338 /
+ *   300 / 363 against 395 / 322 / 409 ms a refresh, inserts unchanged) —
+ *   about 1 % of serve's CPU, and the refresh's statements are shared with
+ *   a server, whose spare cores they should use. Nothing in the engine's
+ *   settings, codecs or views was changed: no single one is more than a
+ *   fifth of a write, and the columns computed from the payload could only
+ *   move to the event loop, which is the serial part.
  */
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { readFile } from "node:fs/promises";
 import os from "node:os";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { defaultReceiverBounds } from "../../collector/01-receive/start-receiver.js";
 import { startCollectorSubprocess } from "../support/collector-subprocess.js";
 import { sendUntilAccepted } from "../support/send-until-accepted.js";
 import { startSpanRecorder, toOtlpProtobuf } from "../support/recorded-spans.js";
@@ -532,7 +583,7 @@ import { queryRows } from "../support/temporary-store.js";
 import { megabytes, readResidentParts, wholeNumber, type BenchmarkOptions, type BenchmarkResult } from "./benchmark.js";
 import { engineInsertCostFigures } from "./engine-insert-cost.js";
 import { eightSpanRequest, eightSpanRequestWithOwnChunks, type ChunkTexts } from "./eight-span-request.js";
-import { EVENT_LOOP_THREAD, processCpuSeconds, threadCpuSeconds } from "./process-cpu.js";
+import { EVENT_LOOP_THREAD, nodeThreadLayout, processCpuSeconds, threadCpuSecondsByKind } from "./process-cpu.js";
 
 const TRACES = Number(process.env.RAGSCOPE_BENCH_TRACES ?? 4_000);
 const TRACES_PER_REQUEST = 50;
@@ -581,10 +632,13 @@ function eventLoopCeiling(threads: readonly { name: string; seconds: number }[],
 /** One serve process fed every body; its figures. */
 async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeconds: number, nodeArguments: readonly string[], traces = TRACES): Promise<{ figures: BenchmarkResult["figures"]; cpuPerSpan: number; rate: number }> {
   const profile = process.env.RAGSCOPE_BENCH_CPU_PROF;
-  const collector = await startCollectorSubprocess({ RAGSCOPE_QUIET_PERIOD_MS: "200", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" }, { nodeArguments: [...nodeArguments, ...(profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : [])] });
+  const serveArguments = [...nodeArguments, ...(profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : [])];
+  const collector = await startCollectorSubprocess({ RAGSCOPE_QUIET_PERIOD_MS: "200", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" }, { nodeArguments: serveArguments });
+  // serve's threads that node names "node", split by kind (process-cpu.ts): V8's, libuv's (chDB's calls), decode.
+  const layout = nodeThreadLayout(serveArguments, process.env, Number(process.env.RAGSCOPE_DECODE_THREADS ?? defaultReceiverBounds.decodeThreads));
   try {
     const cpuAtStart = await processCpuSeconds(collector.pid);
-    const threadsAtStart = await threadCpuSeconds(collector.pid);
+    const threadsAtStart = await threadCpuSecondsByKind(collector.pid, layout);
     const started = Date.now();
     // Serve's memory by part, every 100 ms, one scrape each: how much of the peak RSS is JavaScript, the engine's
     // working memory, and its code mapped from files (the rest is garbage not yet returned and node's own).
@@ -606,11 +660,11 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
     sampling = false;
     await heapSampler;
     const cpuSeconds = (await processCpuSeconds(collector.pid)) - cpuAtStart;
-    const threads = [...(await threadCpuSeconds(collector.pid))]
+    const threads = [...(await threadCpuSecondsByKind(collector.pid, layout))]
       .map(([name, seconds]) => ({ name, seconds: seconds - (threadsAtStart.get(name) ?? 0) }))
       .filter((thread) => thread.seconds > 0)
       .sort((left, right) => right.seconds - left.seconds)
-      .slice(0, 6);
+      .slice(0, 9);
     const load = os.loadavg();
     const rss = await peakRss(collector.pid);
     const writes = await collector.counter("ragscope_sink_write_duration_seconds_count");
@@ -635,7 +689,7 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
           { name: "serve CPU per span (user + system, all threads)", value: Math.round((cpuSeconds / spans) * 1e7) / 10, unit: "µs" },
           { name: "spans per CPU second of serve (the rate one busy core would reach)", value: Math.round(spans / cpuSeconds), unit: "spans/s" },
           { name: "load average (1 min) at the end", value: Math.round(load[0]! * 100) / 100 },
-          ...threads.map((thread) => ({ name: `  CPU per span in threads "${thread.name}"`, value: Math.round((thread.seconds / spans) * 1e7) / 10, unit: "µs" })),
+          ...threads.map((thread) => ({ name: `  CPU per span in ${thread.name}`, value: Math.round((thread.seconds / spans) * 1e7) / 10, unit: "µs" })),
           // What the issue 13 target (20,000 spans/s) asks of a machine at this run's cost: every thread's CPU, and the
           // one thread that cannot be spread over cores (the event loop evaluates every trace).
           { name: "cores the target would need at this CPU a span (20,000 spans/s)", value: Math.round(TARGET_SPANS_PER_SECOND * (cpuSeconds / spans) * 10) / 10 },

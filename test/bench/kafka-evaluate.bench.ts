@@ -134,6 +134,31 @@
  * - Not met, and not near by trimming frames: the event loop's own work is
  *   ~130–150 µs a span here against ~30 µs for the bare consumer's decode,
  *   and the whole process spends ~450–750 µs with the engine.
+ *
+ * Issue 13, where the CPU off the event loop goes (2026-12-05, 3,000
+ * traces, load 11.5 from other work):
+ * - The benchmark now prints this process's CPU per thread kind from /proc
+ *   (process-cpu.ts threadCpuSecondsByKind; node names none of its threads,
+ *   so they are told apart by creation order, checked against `perf` of
+ *   serve). The evaluator runs in this process: no decode threads here.
+ * - 661 µs a span: event loop 204; V8's platform threads 127 (on serve's
+ *   path `perf` shows them mostly compiling in a run this short, then
+ *   concurrent marking: embedded-serve.bench.ts); libuv's pool 127 — the
+ *   engine's inserts and queries, which chDB runs there as N-API async work;
+ *   the engine's ThreadPool 79 and MergeMutate 66; the rest under 4 each.
+ *   So of the ~450 µs a span off the event loop about two thirds (~270 µs)
+ *   is the embedded engine and one third V8's helpers; the earlier reading
+ *   of these threads as V8's and decode work was wrong.
+ * - Per write of ~170–200 traces (engine-write-cost.ts, 200-trace writes,
+ *   load 12–18): metric_values ~22–30 ms of CPU, evaluation_results
+ *   ~50–60 ms (3.6 MB of payloads, the largest), case_results ~27–37 ms,
+ *   the views that copy rows into the trace list's tables adding ~8–15 ms
+ *   each to metric_values and case_results; and the rollup refresh
+ *   (metric-rollups.ts), ~200–400 ms whenever it runs (at most every 5 s,
+ *   ~3 times in this run: ~60 µs a span), request_rollups' statement the
+ *   largest. The payload codec (ZSTD(3) against ZSTD(1) or LZ4) does not
+ *   move an insert. Nothing changed here: no setting, codec or view was
+ *   worth more than the spread (embedded-serve.bench.ts lists the tries).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -153,6 +178,7 @@ import { queryRows } from "../support/temporary-store.js";
 import { otlpBody, recordTraces } from "../integration/kafka/support/synthetic-traces.js";
 import type { BenchmarkResult } from "./benchmark.js";
 import { engineInsertCostFigures } from "./engine-insert-cost.js";
+import { nodeThreadLayout, threadCpuSecondsByKind } from "./process-cpu.js";
 
 /** RAGSCOPE_BENCH_TRACES overrides the size (a smaller run on a busy machine). */
 /** The issue 13 target for one evaluator process. */
@@ -234,6 +260,9 @@ export async function benchmark(): Promise<BenchmarkResult> {
       "clickhouse.dataPath": dataPath,
       "clickhouse.database": "bench",
     });
+    // This process's threads by kind (process-cpu.ts): the evaluator runs in it, with no worker threads of its own.
+    const layout = nodeThreadLayout(process.execArgv, process.env, 0);
+    const threadsBefore = await threadCpuSecondsByKind(process.pid, layout);
     const cpuBefore = process.cpuUsage();
     const evaluator = await startInProcessEvaluator(config);
     let firstAt = 0;
@@ -242,6 +271,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
     const pauseReasons = new Set<string>();
     let loop = loopBefore;
     let rowsWritten = 0;
+    let threadsAfter = threadsBefore;
     try {
       await waitUntil(() => evaluator.role.runner.counters.messages > 0 || undefined, { description: "the first message", timeoutMs: 60_000, intervalMs: 5 });
       firstAt = performance.now();
@@ -256,6 +286,7 @@ export async function benchmark(): Promise<BenchmarkResult> {
       );
       evaluatedAt = performance.now();
       loop = performance.eventLoopUtilization(loopBefore);
+      threadsAfter = await threadCpuSecondsByKind(process.pid, layout);
       const stored = await countCaseResults(evaluator.role.store.connection);
       if (stored < TRACES) throw new Error(`only ${stored} of ${TRACES} Case Results are stored`);
       // Rows the sink wrote, counted in the store (raw rows, before FINAL collapses replays).
@@ -305,6 +336,13 @@ export async function benchmark(): Promise<BenchmarkResult> {
         { name: "sink writes, first insert sent → resolved", value: `${share(worker.sinkWaitMs)}, mostly the engine, off the event loop` },
         { name: "reading paused (backpressure)", value: `${evaluator.role.runner.counters.pauses} times, ${(evaluator.role.runner.pausedMs / 1000).toFixed(1)} s${pauseReasons.size > 0 ? ` (${[...pauseReasons].join(", ")})` : ""}` },
         { name: "process CPU during the evaluator run", value: `${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (user + system, all threads)` },
+        // Per thread kind, from the evaluator's start to its last result (/proc; the event loop's includes connecting).
+        ...[...threadsAfter]
+          .map(([name, seconds]) => ({ name, seconds: seconds - (threadsBefore.get(name) ?? 0) }))
+          .filter((thread) => thread.seconds > 0)
+          .sort((left, right) => right.seconds - left.seconds)
+          .slice(0, 9)
+          .map((thread) => ({ name: `  CPU per span in ${thread.name}`, value: Math.round((thread.seconds / spans) * 1e7) / 10, unit: "µs" })),
         ...(await engineInsertCostFigures()),
       ],
     };
