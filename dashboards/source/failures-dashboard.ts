@@ -102,8 +102,13 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
         `  if(reviewed.root_cause = '', causes.reason, causes.reason = '' ? 'chosen by agreeing reviewers' : concat('chosen by agreeing reviewers; the root-cause evaluator: ', causes.reason)) AS reason,`,
         `  failed.evaluations AS failed_evaluations, failing.trace_id AS trace_id`,
         `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND started_at >= ${latestMinute("failed_verdicts")} AND ${FINAL_VERDICT} = 'failed') AS failing`,
-        `LEFT JOIN (SELECT case_result_id, ${ROOT_CAUSE_LABEL} AS root_cause, reason FROM evaluation_results FINAL WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")}) AS causes ON causes.case_result_id = failing.case_result_id`,
-        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")} GROUP BY case_result_id) AS failed ON failed.case_result_id = failing.case_result_id`,
+        // The evaluator's cause and failed evaluations written with each request (its trace and start), as
+        // attributedRootCauses reads them: a case sent again is a row per request, each with its own, not every
+        // request with every cause of its Case Result id.
+        `LEFT JOIN (SELECT case_result_id, trace_id, started_at, ${ROOT_CAUSE_LABEL} AS root_cause, reason FROM evaluation_results FINAL WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")}) AS causes`,
+        "  ON causes.case_result_id = failing.case_result_id AND causes.trace_id = failing.trace_id AND causes.started_at = failing.started_at",
+        `LEFT JOIN (SELECT case_result_id, trace_id, started_at, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")} GROUP BY case_result_id, trace_id, started_at) AS failed`,
+        "  ON failed.case_result_id = failing.case_result_id AND failed.trace_id = failing.trace_id AND failed.started_at = failing.started_at",
         // The reviewers' agreed cause as attributedRootCauses reads it ('' when none: join_use_nulls is off).
         `LEFT JOIN (${caseReviews()}) AS reviewed ON reviewed.case_result_id = failing.case_result_id`,
         "ORDER BY time DESC",
@@ -122,7 +127,9 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
         `SELECT pending.started_at AS time, pending.run_id AS run_id, pending.case_id AS case_id, pending.service_name AS service,`,
         `  signals.evaluations AS signals, pending.trace_id AS trace_id`,
         `FROM (SELECT case_result_id, started_at, run_id, case_id, service_name, trace_id FROM case_results FINAL WHERE ${dashboardScope("started_at")} AND started_at >= ${latestMinute("review_required_verdicts")} AND ${FINAL_VERDICT} = 'review_required') AS pending`,
-        `LEFT JOIN (SELECT case_result_id, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE (review_required = 1 OR outcome IN ('failed', 'error')) AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND started_at >= ${latestMinute("review_required_verdicts")} GROUP BY case_result_id) AS signals ON signals.case_result_id = pending.case_result_id`,
+        // Each request's own signals (its trace and start), as the Failing cases table reads its failed evaluations.
+        `LEFT JOIN (SELECT case_result_id, trace_id, started_at, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE (review_required = 1 OR outcome IN ('failed', 'error')) AND evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND $__timeFilter(started_at) AND started_at >= ${latestMinute("review_required_verdicts")} GROUP BY case_result_id, trace_id, started_at) AS signals`,
+        "  ON signals.case_result_id = pending.case_result_id AND signals.trace_id = pending.trace_id AND signals.started_at = pending.started_at",
         "ORDER BY time DESC",
         `LIMIT ${LATEST}`,
       ].join("\n"),

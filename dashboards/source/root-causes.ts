@@ -97,11 +97,14 @@ export function caseReviews(labels = "human_labels", labelsWhere = "1"): string 
 }
 
 /**
- * The root-cause evaluator's label among the Evaluation Results meeting `causesWhere`: per case, or per request (its
- * trace and start, which every Evaluation Result is written with) when `perRequest`.
+ * The root-cause evaluator's label among the Evaluation Results meeting `causesWhere`, per request: its Case Result
+ * id, trace and start, which every Evaluation Result is written with. The evaluator writes one result per Case Result
+ * and evaluator version (its Evaluation Result id), and FINAL keeps one row of it per day, so any() has one row to
+ * take unless a request was evaluated again by another version of the evaluator. Not per Case Result id: a case sent
+ * again on another day keeps a cause per request, and any() of them picked one by the order the engine read them in.
  */
-function automaticRootCauses(evaluationResults: string, causesWhere: string, perRequest: boolean): string {
-  const key = perRequest ? "case_result_id, trace_id, started_at" : "case_result_id";
+function automaticRootCauses(evaluationResults: string, causesWhere: string): string {
+  const key = "case_result_id, trace_id, started_at";
   return `SELECT ${key}, any(${ROOT_CAUSE_LABEL}) AS root_cause FROM ${evaluationResults} FINAL WHERE ${HAS_ROOT_CAUSE_LABEL} AND (${causesWhere}) GROUP BY ${key}`;
 }
 
@@ -110,18 +113,17 @@ export interface RootCauseSources {
   database?: string;
   labelsWhere?: string;
   /**
-   * The columns of the requests' SELECT holding each request's trace id and start: the evaluator's cause is then the
-   * one written with that request (attributedRootCauseOf's rule), not any of its case id's. Reviews stay per case id.
+   * The columns of the requests' SELECT holding each request's trace id and start: the evaluator's cause is the one
+   * written with that request (attributedRootCauseOf's rule), not any of its case id's. Reviews stay per case id.
    */
-  request?: { trace: string; started: string };
+  request: { trace: string; started: string };
 }
 
 /**
  * The root cause of each row of `requests` (a SELECT of case_result_id and the `carried` columns, e.g. a request's
  * start): the one its case's reviewers agreed on (caseReviews; reviews are per Case Result id), else the root-cause
- * evaluator's label (the one written with that request when `sources.request` names its trace and start, as the
- * Failures page, the trace list and the rollups ask, and as attributedRootCauseOf reads it; else any of its case's),
- * else '' (none); beside it the reviewers' agreements on the verdict (`agreed_pass`, `agreed_fail`, false without
+ * evaluator's label (the one written with that request, whose trace and start `sources.request` names, as
+ * attributedRootCauseOf reads it), else '' (none); beside it the reviewers' agreements on the verdict (`agreed_pass`, `agreed_fail`, false without
  * reviews), from the same read of the reviews, for a statement that counts failing requests (attributedVerdict). Seed 004 §十 asks for one
  * primary root cause per failed case; the reviewers who decide a case's verdict decide its cause too, so a case
  * reviewers failed with a cause is attributed to it even when the evaluator gave none (it was review_required or
@@ -132,7 +134,7 @@ export interface RootCauseSources {
  * root-cause result (evaluation_results is sorted by evaluator, day and Evaluation Result id): its newest request's,
  * so the earlier request has none of its own and is attributed none rather than another request's.
  */
-export function attributedRootCauses(requests: string, carried: readonly string[], causesWhere: string, sources: RootCauseSources = {}): string {
+export function attributedRootCauses(requests: string, carried: readonly string[], causesWhere: string, sources: RootCauseSources): string {
   const table = (name: string) => (sources.database === undefined || sources.database === "" ? name : `${sources.database}.${name}`);
   return [
     `SELECT requests.case_result_id AS case_result_id, ${carried.map((column) => `requests.${column} AS ${column}, `).join("")}`,
@@ -141,9 +143,8 @@ export function attributedRootCauses(requests: string, carried: readonly string[
     `FROM (${requests}) AS requests`,
     // join_use_nulls is off: a request without reviews reads false and '' there, without an evaluator's cause ''.
     `LEFT JOIN (${caseReviews(table("human_labels"), sources.labelsWhere)}) AS reviews ON reviews.case_result_id = requests.case_result_id`,
-    `LEFT JOIN (${automaticRootCauses(table("evaluation_results"), causesWhere, sources.request !== undefined)}) AS automatic`,
-    "  ON automatic.case_result_id = requests.case_result_id",
-    ...(sources.request === undefined ? [] : [`  AND automatic.trace_id = requests.${sources.request.trace} AND automatic.started_at = requests.${sources.request.started}`]),
+    `LEFT JOIN (${automaticRootCauses(table("evaluation_results"), causesWhere)}) AS automatic`,
+    `  ON automatic.case_result_id = requests.case_result_id AND automatic.trace_id = requests.${sources.request.trace} AND automatic.started_at = requests.${sources.request.started}`,
   ].join("\n");
 }
 

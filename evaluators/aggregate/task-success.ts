@@ -12,7 +12,14 @@
  * though nothing was evaluated. Requests nothing was able to judge
  * (`unjudged`: online traffic without a judge, mostly) and requests nothing
  * applied to (`not_evaluated`) are left out and counted on their own: a
- * measurement is never a success.
+ * measurement is never a success. That count holds complete requests only, as
+ * the store's rollups count "not judged" (request_rollups.task_not_judged,
+ * migration 0033; dashboards/source/aggregate-metrics.ts): a partial result
+ * without a verdict (a partial trace nothing judged, or a result rebuilt from
+ * a late user event alone, which is no request) is neither judged nor left
+ * out, so `eval`, experiments and the dashboards and `ragscope report` over
+ * the store give one count. A partial trace with a verdict stays judged: a
+ * question was asked.
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
@@ -21,7 +28,7 @@ import { isError, isTimeout } from "./reliability-summary.js";
 export interface TaskSuccess {
   judged: number;
   succeeded: number;
-  /** Requests nothing applied to, or that nothing able to judge them judged (unjudged). */
+  /** Complete requests (not partial traces) nothing applied to, or that nothing able to judge judged (unjudged). */
   notEvaluated: number;
   /** Of those, the ones with measurements but no judgement. */
   unjudged: number;
@@ -41,11 +48,13 @@ export function isJudged(caseResult: CaseResult): boolean {
 export function summarizeTaskSuccess(caseResults: readonly CaseResult[]): TaskSuccess {
   const judged = caseResults.filter(isJudged);
   const succeeded = judged.filter(isSuccessfulTask).length;
+  // Not all results − judged: a partial result without a verdict is no request of the rate (migration 0033).
+  const notJudged = caseResults.filter((caseResult) => !caseResult.rag_observation.partial_trace && !isJudged(caseResult));
   return {
     judged: judged.length,
     succeeded,
-    notEvaluated: caseResults.length - judged.length,
-    unjudged: caseResults.filter((caseResult) => caseResult.quality_status === "unjudged" && !isJudged(caseResult)).length,
+    notEvaluated: notJudged.length,
+    unjudged: notJudged.filter((caseResult) => caseResult.quality_status === "unjudged").length,
     reviewRequired: judged.filter((caseResult) => caseResult.quality_status === "review_required").length,
     rate: judged.length === 0 ? notApplicable("no request has a quality verdict") : applicable(succeeded / judged.length),
   };

@@ -31,7 +31,7 @@ import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connect
 import { TenantFilter } from "./tenant-filter.js";
 import { casesWithOneContent } from "./stored-case-contents.js";
 import { listRunsOnClickHouse } from "./clickhouse-run-listing.js";
-import { readEvaluationResultsOnClickHouse } from "./clickhouse-evaluation-results-reader.js";
+import { evaluationResultsOfRequests, readEvaluationResultsOnClickHouse } from "./clickhouse-evaluation-results-reader.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 import { NEWEST_REQUEST_ORDER, newestCaseResultRows, WRITE_ORDER } from "./newest-row.js";
@@ -539,10 +539,10 @@ export class ClickHouseTraceReader implements TraceReader {
     // Evaluation Results (EXPLAIN "PrimaryKeyExpand": 111 of 114 granules against 10) — which made a
     // trace's detail read most of a day's rows. Without FINAL the skip indexes keep their selection.
     // Each request's newest version (as FINAL keeps it), then of the id's requests (a case sent again has one per
-    // request) the newest, by version, insert time and the list's order, as a run reads it (newest-row.ts).
+    // request) the newest, by version and the list's order, as a run reads it (newest-row.ts).
     const requests = newestCaseResultRows(
       database,
-      ["payload", "dataset_id", "started_at", "trace_id", "tenant_id", "service_name", "version", "inserted_at"],
+      ["payload", "dataset_id", "started_at", "trace_id", "tenant_id", "service_name", "version"],
       `case_result_id = {caseResultId:String} AND ${this.tenants.on("case_results")}`,
     );
     const [row] = await this.rows<{ newest_payload: string; newest_dataset_id: string; started_at_ms: string | number }>(
@@ -553,16 +553,14 @@ export class ClickHouseTraceReader implements TraceReader {
     );
     if (row === undefined) return null;
     const caseResult = caseResultSchema.parse(JSON.parse(row.newest_payload));
-    // Evaluation Results carry their Case Result's start time: it selects the month partition and the day in the sorting key.
-    // Grouped by the sorting key's columns that vary here (the day is fixed by started_at), as FINAL collapses them
-    // (newest-row.ts).
+    // The Evaluation Results written with this request: each key's newest row (as FINAL keeps it), when its start is
+    // the request's. The start selects the month partition and the day of the sorting key.
     const evaluationResults = (
-      await this.rows<{ payload: string }>(
-        `SELECT argMax(payload, ${WRITE_ORDER}) AS payload FROM ${database}.evaluation_results
-         WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC')
-         GROUP BY evaluator_id, evaluation_result_id ORDER BY evaluator_id, evaluation_result_id`,
-        { caseResultId, startedAtMs: Number(row.started_at_ms) },
-      )
+      await this.rows<{ payload: string }>(`${evaluationResultsOfRequests(database, "case_result_id = {caseResultId:String} AND toDate(started_at) = {day:Date}", "started_at_ms = {startedAtMs:Int64}")} ORDER BY evaluator_id, evaluation_result_id`, {
+        caseResultId,
+        startedAtMs: Number(row.started_at_ms),
+        day: new Date(Number(row.started_at_ms)).toISOString().slice(0, 10),
+      })
     ).map((item) => evaluationResultSchema.parse(JSON.parse(item.payload)));
     let evalCase = null;
     if (caseResult.case_id !== "") {

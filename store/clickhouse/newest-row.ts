@@ -16,20 +16,23 @@
  *
  * Of the newest rows of several keys (one Case Result id's requests: sent again on another day or from another service,
  * or rebuilt without a tenant beside its request), no write order survives a merge (a merged part holds them by
- * sorting key), so NEWEST_REQUEST_ORDER is the version, then the insert time, then the list's order (LIST_ORDER,
- * compareNewestFirst): of rows written by one insert, the request the list shows first (the later start, then the
- * greater trace id, tenant and service), which no two keys share. The in-memory store compares the same way
- * (store/memory/request-rows.ts), its inserts counted instead of timed.
+ * sorting key), so NEWEST_REQUEST_ORDER is the version, then the list's order (LIST_ORDER, compareNewestFirst): of
+ * rows of one version, the request the list shows first (the later start, then the greater trace id, tenant and
+ * service), which no two keys share. Not the insert time between them: inserted_at is the engine's clock, not the
+ * evaluation clock the version is, so two writes in one millisecond of the evaluation clock (a clock a test or a
+ * replay holds still, or two writers of one millisecond) tied on it or not by how long the first insert took, and the
+ * in-memory store, which counted its inserts instead, answered with the later write where the engine might answer
+ * with the other. The in-memory store compares the same way (store/memory/request-rows.ts).
  *
  * Both name the stored columns and virtual columns of the table read: use them in a query that reads the table itself
- * (not a subquery's aliases), with no alias that shadows `version`, `inserted_at`, `started_at`, `trace_id`,
+ * (not a subquery's aliases), with no alias that shadows `version`, `started_at`, `trace_id`,
  * `tenant_id` or `service_name`. `_part` is `<partition id>_<first block>_<last block>_<level>[_<mutation>]`, and a
  * partition id holds no `_` (a number for the toYYYYMM partitions, `all` without a partition key, else a hash).
  */
 export const WRITE_ORDER = "(version, toUInt64(splitByChar('_', _part)[2]), _part_offset)";
 
 /** The newest of several requests' rows, each already its key's newest (WRITE_ORDER): see above. */
-export const NEWEST_REQUEST_ORDER = "(version, inserted_at, started_at, trace_id, tenant_id, service_name)";
+export const NEWEST_REQUEST_ORDER = "(version, started_at, trace_id, tenant_id, service_name)";
 
 /**
  * A SELECT of each sorting key's newest row (WRITE_ORDER) among the rows of `table` that `where` selects, its

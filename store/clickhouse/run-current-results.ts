@@ -10,8 +10,8 @@
  * of the earlier request.
  *
  * The run's current rows are, per case_result_id, those of the request
- * written last (the highest row version, then the latest insert, then of one
- * insert the request the trace list shows first: NEWEST_REQUEST_ORDER,
+ * written last (the highest row version, then of one version the request
+ * the trace list shows first: NEWEST_REQUEST_ORDER,
  * newest-row.ts, as readTrace opens an id and the in-memory store picks): its trace
  * id and start, which every table a run is read from carries (the Evaluation
  * Results and metric values of a request are written with its start,

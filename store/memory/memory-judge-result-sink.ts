@@ -21,13 +21,12 @@ export class MemoryJudgeResultSink implements JudgeResultSink {
     const clock = this.now();
     for (const judged of batch) writeEvaluationResults(this.tables, judged.caseResult, judged.evaluationResults, clock);
     const evaluatedAt = new Date(clock).toISOString();
-    const insert = this.tables.caseResults.beginInsert();
     for (const judged of batch) {
       const id = judged.caseResult.case_result_id;
       const stored = this.tables.evaluations.values().filter((entry) => entry.result.case_result_id === id).map((entry) => entry.result);
       const verdict = decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.length > 0 ? stored : judged.evaluationResults, evaluatedAt);
       writeEvaluationResults(this.tables, verdict.caseResult, verdict.evaluationResults.filter((item) => item.evaluator_id === "root_cause"), clock);
-      writeCaseResult(this.tables, verdict.caseResult, clock, insert);
+      writeCaseResult(this.tables, verdict.caseResult, clock);
     }
     return success(undefined);
   }

@@ -22,10 +22,9 @@ export class MemoryResultSink implements ResultSink {
       const plan = planLateFeedback(incoming, stored);
       batch = [...plan.batch, ...plan.rewrites.map((caseResult) => ({ caseResult, evaluationResults: [] }))];
     }
-    const insert = this.tables.caseResults.beginInsert();
     for (const evaluation of batch) {
       writeEvaluationResults(this.tables, evaluation.caseResult, evaluation.evaluationResults, clock);
-      writeCaseResult(this.tables, evaluation.caseResult, clock, insert);
+      writeCaseResult(this.tables, evaluation.caseResult, clock);
     }
     return success(undefined);
   }

@@ -17,27 +17,15 @@ import type { RunLineage } from "../../contracts/run-lineage.js";
 export interface Versioned<Row> {
   row: Row;
   version: number;
-  /**
-   * The insert that wrote it, counted from 1 per table: of two rows of one version, the later insert's is newer. The
-   * rows one insert writes share it, as the rows of one INSERT share ClickHouse's inserted_at (request-rows.ts).
-   */
-  written: number;
 }
 
 export class VersionedTable<Row> {
   private readonly rows = new Map<string, Versioned<Row>>();
-  private inserts = 0;
-
-  /** A new insert's number, for the rows one write stores together (upsert's `insert`). */
-  beginInsert(): number {
-    this.inserts += 1;
-    return this.inserts;
-  }
 
   /** Of one key, the row upserted last replaces one of the same or a lower version (ReplacingMergeTree's FINAL). */
-  upsert(key: string, row: Row, version: number, insert: number = this.beginInsert()): void {
+  upsert(key: string, row: Row, version: number): void {
     const existing = this.rows.get(key);
-    if (existing === undefined || version >= existing.version) this.rows.set(key, { row, version, written: insert });
+    if (existing === undefined || version >= existing.version) this.rows.set(key, { row, version });
   }
 
   get(key: string): Row | undefined {
@@ -48,7 +36,7 @@ export class VersionedTable<Row> {
     return [...this.rows.values()].map((entry) => entry.row);
   }
 
-  /** Every kept row with its version and when it was written. */
+  /** Every kept row with its version. */
   entries(): Versioned<Row>[] {
     return [...this.rows.values()];
   }

@@ -5,9 +5,9 @@
  * case of a run sent again after midnight UTC or from a renamed service, or a
  * result rebuilt from a partial trace that named no tenant. The trace list
  * shows every row; a run, and a trace opened by its id alone, read the newest
- * of an id's rows — the highest version, then the later insert, then of one
- * insert the row the list shows first — as the ClickHouse reader's argMax by
- * NEWEST_REQUEST_ORDER does (store/clickhouse/newest-row.ts).
+ * of an id's rows — the highest version, then the row the list shows first —
+ * as the ClickHouse reader's argMax by NEWEST_REQUEST_ORDER does
+ * (store/clickhouse/newest-row.ts).
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import { compareNewestFirst, type TraceCursor } from "../ports/trace-reader.js";
@@ -26,13 +26,13 @@ export function listPosition(caseResult: CaseResult): TraceCursor {
 }
 
 /**
- * Whether `first` is newer than `second`: a higher version, else a later insert, else (two requests one insert wrote
- * with one version: a case sent again twice in one batch) the one the trace list shows first. Not the order within the
- * insert, which the engine's merges do not keep across sorting keys (newest-row.ts).
+ * Whether `first` is newer than `second`: a higher version, else (two requests written in one millisecond of the
+ * evaluation clock: a case sent again twice in one batch, or in two writes of that millisecond) the one the trace list
+ * shows first. Not the order of the writes, which the engine's merges do not keep across sorting keys, nor the insert
+ * time, which the engine's clock stamps, not the store's (newest-row.ts).
  */
 function newer(first: Versioned<CaseResult>, second: Versioned<CaseResult>): boolean {
   if (first.version !== second.version) return first.version > second.version;
-  if (first.written !== second.written) return first.written > second.written;
   return compareNewestFirst(listPosition(first.row), listPosition(second.row)) < 0;
 }
 

@@ -25,7 +25,6 @@ export function writeEvaluationResults(tables: MemoryTables, caseResult: CaseRes
   }
 }
 
-/** `insert`: the write's insert (VersionedTable.beginInsert), shared by the Case Results one sink write stores, as the ClickHouse sink stores them in one INSERT. */
-export function writeCaseResult(tables: MemoryTables, caseResult: CaseResult, clockMs: number, insert: number): void {
-  tables.caseResults.upsert(requestKey(caseResult), caseResult, rowVersion(clockMs, !caseResult.rag_observation.partial_trace), insert);
+export function writeCaseResult(tables: MemoryTables, caseResult: CaseResult, clockMs: number): void {
+  tables.caseResults.upsert(requestKey(caseResult), caseResult, rowVersion(clockMs, !caseResult.rag_observation.partial_trace));
 }

@@ -7,7 +7,8 @@
  * Sent: the recorded OTel GenAI golden (test/golden/traces/otel-genai.otlp.json) with its retrieval's second score
  * written as an object and its third document as a bare id — two values its reader cannot read, two
  * `unreadable_value` notes (test/golden/otel-genai-unreadable-items.test.ts) — and a second trace, a GenAI chat
- * request whose output messages are JSON text cut short: one `malformed_json` note.
+ * request whose output messages are JSON text cut short: one `malformed_json` note. The health snapshots serve writes
+ * to its store (collector_health, for the Collector health dashboard) carry the same counts, a counter per kind.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -17,6 +18,7 @@ import { editGoldenTrace } from "../golden/edited-golden-trace.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
 import { oneRequestOtlp } from "../support/one-request-otlp.js";
 import { postTraces } from "../support/recorded-spans.js";
+import { queryRows } from "../support/temporary-store.js";
 
 let collector: CollectorSubprocess;
 before(async () => (collector = await startCollectorSubprocess({})));
@@ -66,4 +68,22 @@ test("/metrics counts the Case Results' malformed attributes by kind, every kind
   }
   assert.match(metrics, /^# HELP ragscope_malformed_attributes_total notes on rebuilt Case Results/m);
   assert.match(metrics, /^# TYPE ragscope_malformed_attributes_total counter$/m);
+
+  // Stopping writes a last snapshot: the increases since the previous one, so the snapshots add up to the totals.
+  assert.equal(await collector.stop(), 0, collector.output());
+  const store = await collector.openStore();
+  try {
+    const rows = await queryRows<{ metric: string; kind: string; total: string | number }>(
+      store,
+      "SELECT metric, any(kind) AS kind, sum(value) AS total FROM {{database}}.collector_health FINAL WHERE startsWith(metric, 'malformed_attributes_') GROUP BY metric ORDER BY metric",
+    );
+    assert.deepEqual(
+      rows.map((row) => [row.metric, row.kind, Number(row.total)]),
+      [...MALFORMED_ATTRIBUTE_KINDS].sort().map((kind) => [`malformed_attributes_${kind}`, "delta", readSample(metrics, "ragscope_malformed_attributes_total", { kind })]),
+      "every kind, each as /metrics counts it",
+    );
+    assert.deepEqual(rows.filter((row) => Number(row.total) > 0).map((row) => [row.metric, Number(row.total)]), [["malformed_attributes_malformed_json", 1], ["malformed_attributes_unreadable_value", 2]]);
+  } finally {
+    await store.close();
+  }
 });

@@ -10,6 +10,7 @@
  * receiver's snapshot; `sink_write_ms` is written only for an interval that
  * had a write (no write is no measurement, not a zero).
  */
+import { MALFORMED_ATTRIBUTE_KINDS } from "../../../contracts/case-result.js";
 import type { HealthReading } from "./health-snapshots.js";
 import type { MeasuredSink } from "./measured-sink.js";
 import type { Labels, MetricsRegistry } from "./metrics-registry.js";
@@ -76,6 +77,18 @@ function withSinkWrite(gauges: Record<string, number>, sink: MeasuredSink): Reco
   return slowest === null ? gauges : { ...gauges, sink_write_ms: slowest };
 }
 
+/**
+ * The notes of rebuilt Case Results by kind (ragscope_malformed_attributes_total{kind}), one counter per kind named
+ * `malformed_attributes_<kind>`, every kind from 0 as /metrics shows them: collector_health has no label column
+ * (migration 0002), so a label becomes part of the name, as `grpc_requests_accepted` does. Nothing where the counter
+ * is not registered (a receiver).
+ */
+function malformedAttributes(registry: MetricsRegistry): Record<string, number> {
+  const metric = "ragscope_malformed_attributes_total";
+  if (!registry.has(metric)) return {};
+  return Object.fromEntries(MALFORMED_ATTRIBUTE_KINDS.map((kind) => [`malformed_attributes_${kind}`, registry.sum(metric, { kind })]));
+}
+
 /** What the evaluation counts, wherever it runs (serve, or an evaluator). */
 const evaluationSources: Record<string, Source> = {
   traces_evaluated: { metric: "ragscope_traces_written_total" },
@@ -95,6 +108,7 @@ export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredS
         spans_dropped: { metric: "ragscope_spans_dropped_total" },
         ...evaluationSources,
       }),
+      ...malformedAttributes(registry),
       ...receiverRequests(registry),
       ...grpcRequests(registry),
     },
@@ -106,7 +120,7 @@ export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredS
 export function evaluatorHealthReading(registry: MetricsRegistry, sink: MeasuredSink, ownedLag: () => number): () => HealthReading {
   const role = { role: "evaluator" };
   return () => ({
-    counters: read(registry, { spans_received: { metric: "ragscope_spans_received_total", labels: role }, ...evaluationSources }),
+    counters: { ...read(registry, { spans_received: { metric: "ragscope_spans_received_total", labels: role }, ...evaluationSources }), ...malformedAttributes(registry) },
     // ragscope_kafka_consumer_lag covers every partition of the topic (each evaluator reports all of them);
     // the snapshot takes this member's own, so that snapshots of a group add up.
     gauges: withSinkWrite({ ...read(registry, { open_traces: { metric: "ragscope_open_traces" } }), consumer_lag: ownedLag(), ...memory(registry) }, sink),

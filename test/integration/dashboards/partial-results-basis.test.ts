@@ -12,7 +12,8 @@
  * Task success 0 of 2 judged; 1 not judged (complete requests without a verdict: cr_complete_unjudged) — the
  * difference complete requests − judged read 2 − 2 = 0. Dislike and handoff rates: no complete request carries a
  * user event, so no data (the thumbs-down is of no request), over 2 requests with 0 thumbs — the probe counting
- * every result's thumbs read 0.0 %.
+ * every result's thumbs read 0.0 %. The in-process summary (summarizeTaskSuccess: what `eval` and experiments print)
+ * counts the same four results alike: it read 4 − 2 = 2 not evaluated, the late thumbs among them.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -21,6 +22,7 @@ import { readDashboards } from "../../../report/dashboard-files.js";
 import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import type { CaseResult } from "../../../contracts/case-result.js";
+import { summarizeTaskSuccess } from "../../../evaluators/aggregate/task-success.js";
 import { plannedCaseResult } from "../../support/stored-requests.js";
 import { temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 
@@ -73,6 +75,14 @@ describe("partial results beside the business rates", () => {
     assert.equal(business.get("Task success"), 0);
     assert.equal(business.get("Task success · judged"), 2);
     assert.equal(business.get("Task success · not judged"), 1);
+  });
+
+  test("the in-process summary of the same results counts what the board counts", () => {
+    const business = columnsOf("Business: rates over the range");
+    const summary = summarizeTaskSuccess(RESULTS);
+    const valueOf = (rate: typeof summary.rate) => (rate.applicable ? rate.value : null);
+    assert.deepEqual([valueOf(summary.rate), summary.judged, summary.notEvaluated, summary.unjudged], [0, 2, 1, 1], "worked by hand above");
+    assert.deepEqual([valueOf(summary.rate), summary.judged, summary.notEvaluated], [business.get("Task success"), business.get("Task success · judged"), business.get("Task success · not judged")]);
   });
 
   test("a late thumbs of a request the store never saw leaves the dislike and handoff rates no data", () => {

@@ -46,6 +46,7 @@ async function storeWithCaseSentAgain(refreshEachWrite: boolean, beside?: Tempor
     healthRows: async () => [],
     alertEvents: async () => [],
     quarantinedIds: async () => [],
+    holdMerges: async () => {},
     settle: async () => {
       rollups.note(refreshEachWrite ? [SECOND] : [FIRST, SECOND]);
       await rollups.refresh();

@@ -17,6 +17,12 @@ export interface StoreUnderTest {
   quarantinedIds(): Promise<string[]>;
   /** Brings what the store derives after a write up to date now: the ClickHouse adapter's rollups, which follow the writes within clickhouse.rollupRefreshMs. */
   settle(): Promise<void>;
+  /**
+   * Stops (`hold` true) or restarts the engine's background merges of `table`, so that rows a newer row replaces stay
+   * stored until a query collapses them, as they do before merges catch up: a reader must answer the same either way.
+   * Nothing to do for the in-memory store, which keeps one row per key.
+   */
+  holdMerges(table: string, hold: boolean): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -32,6 +38,9 @@ export const clickHouseFactory: StoreFactory = async ({ now }) => {
     alertEvents: async () => (await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.alerts FINAL")).map((row) => JSON.parse(row.payload) as AlertEvent),
     quarantinedIds: async () => (await queryRows<{ case_result_id: string }>(connection, "SELECT case_result_id FROM {{database}}.quarantined_results FINAL")).map((row) => row.case_result_id),
     settle: () => temporary.store.rollups.refresh(),
+    holdMerges: async (table, hold) => {
+      await connection.client.command({ query: `SYSTEM ${hold ? "STOP" : "START"} MERGES ${connection.database}.${table}` });
+    },
     cleanup: () => temporary.cleanup(),
   };
 };
@@ -44,6 +53,7 @@ export const memoryFactory: StoreFactory = async ({ now }) => {
     alertEvents: async () => store.alerts.events(),
     quarantinedIds: async () => store.quarantine.quarantined().map((entry) => entry.caseResultId),
     settle: async () => {},
+    holdMerges: async () => {},
     cleanup: async () => {},
   };
 };

@@ -347,10 +347,22 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
     });
 
     test("a failing case sent again the same day: the first request, whose stored cause the second's replaced, is listed without one", async () => {
+      // The first request's rows stay stored beside the second's until a merge: readers must answer as FINAL does.
+      await subject.holdMerges("evaluation_results", true);
       try {
-        await sendFailingCaseAgain(subject, (milliseconds) => {
+        const { first, second } = await sendFailingCaseAgain(subject, (milliseconds) => {
           clock += milliseconds;
         }, "t1", "CONTEXT_TRUNCATED", SAME_DAY);
+        // Each Evaluation Result id is its case's and evaluator's (contracts/ids.ts) and evaluation_results keeps one
+        // row per evaluator, day and id: the second request's rows replaced every one of the first's, so the first
+        // request opens with no Evaluation Results, not with the replaced ones; the second with its own.
+        assert.deepEqual(new Set(first.evaluationResults.map((result) => result.evaluation_result_id)), new Set(second.evaluationResults.map((result) => result.evaluation_result_id)));
+        const ofFirst = await subject.store.traces.readTrace(SAME_DAY.caseResultId, { traceId: SAME_DAY.traceIds[0] });
+        assert.deepEqual(ofFirst?.caseResult, first.caseResult);
+        assert.deepEqual(ofFirst.evaluationResults, [], "the replaced rows are not the first request's");
+        const ofSecond = await subject.store.traces.readTrace(SAME_DAY.caseResultId, { traceId: SAME_DAY.traceIds[1] });
+        assert.deepEqual(ofSecond?.evaluationResults, [...second.evaluationResults].sort(compareEvaluationResults));
+        assert.deepEqual((await subject.store.traces.readEvaluationResults([SAME_DAY.caseResultId])).get(SAME_DAY.caseResultId), ofSecond.evaluationResults, "many ids at once: the newest request's");
         const range = { fromMs: Date.parse(SAME_DAY.startedAt[0]), toMs: Date.parse(SAME_DAY.startedAt[1]) + 60_000 };
         const ofRun = { runId: SAME_DAY.runId, ...range };
         const listed = async (filter: TraceFilter) => (await subject.store.traces.listTraces({ ...ofRun, ...filter }, { after: null, limit: 10 })).traces.map((trace) => [trace.traceId, trace.rootCause]);
@@ -365,6 +377,7 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
         assert.deepEqual({ failing: board.failing, withoutRootCause: board.withoutRootCause, group: group.failing, overTime: group.overTime }, { failing: 2, withoutRootCause: 1, group: 1, overTime: [0, 1] });
       } finally {
         clock = Date.parse("2026-07-08T10:00:00.000Z");
+        await subject.holdMerges("evaluation_results", false);
       }
     });
 
@@ -503,6 +516,38 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
           ["cr_two_keys", "6".repeat(32)],
         ],
       );
+    });
+
+    // After every test above (its own run, id and day). The store's clock stands still across two writes, as a clock a
+    // test or a replay holds does, or two writers in one millisecond: one id's two requests (a case sent again from a
+    // renamed service) get one version from two inserts. The newest is then the one the list shows first (the later
+    // start), in both stores (newest-row.ts) — not the one written last, which the in-memory store took while the
+    // engine took either by its own insert times: here the request the list shows first is written first.
+    test("two writes in one millisecond of the store's clock: an id's newest request is the one the list shows first, in both stores", async () => {
+      const request = (traceId: string, startedAt: string, service: string) =>
+        evaluatedRequest({ runId: "run_one_millisecond", caseResultId: "cr_one_millisecond", caseId: "case_one_millisecond", traceId, startedAt, service, tenant: "t1", output: `the answer of ${service}` });
+      // A day apart (after midnight UTC), so that each request keeps Evaluation Results of its own (their sorting key
+      // holds the day: on one day the second write's rows would replace the first's, case-sent-again.ts SAME_DAY).
+      const listedFirst = request("c1".repeat(16), "2026-07-05T00:01:00.000Z", "support-bot-v2");
+      const writtenLast = request("c2".repeat(16), "2026-07-04T23:59:00.000Z", "support-bot");
+      assert.ok((await subject.store.results.write([listedFirst])).ok);
+      assert.ok((await subject.store.results.write([writtenLast])).ok);
+      await subject.settle();
+
+      const newest = await subject.store.traces.readTrace("cr_one_millisecond");
+      assert.deepEqual(newest?.caseResult, listedFirst.caseResult);
+      assert.deepEqual(newest.evaluationResults, [...listedFirst.evaluationResults].sort(compareEvaluationResults));
+      assert.deepEqual((await subject.store.traces.readEvaluationResults(["cr_one_millisecond"])).get("cr_one_millisecond"), newest.evaluationResults);
+      assert.deepEqual(
+        (await subject.store.reader.loadRunCases("run_one_millisecond")).map((loaded) => [loaded.caseResult.case_result_id, loaded.caseResult.trace_id]),
+        [["cr_one_millisecond", "c1".repeat(16)]],
+      );
+      // Each request is listed, and opens by its own trace id.
+      const range = { fromMs: Date.parse("2026-07-04T23:00:00.000Z"), toMs: Date.parse("2026-07-05T01:00:00.000Z") };
+      assert.deepEqual((await subject.store.traces.listTraces(range, { after: null, limit: 10 })).traces.map((trace) => trace.traceId), ["c1".repeat(16), "c2".repeat(16)]);
+      const ofLast = await subject.store.traces.readTrace("cr_one_millisecond", { traceId: "c2".repeat(16) });
+      assert.deepEqual(ofLast?.caseResult, writtenLast.caseResult);
+      assert.deepEqual(ofLast.evaluationResults, [...writtenLast.evaluationResults].sort(compareEvaluationResults));
     });
   });
 }
