@@ -37,6 +37,28 @@ export interface MetricDescriptor {
    * `review_required`) until a judge has looked at it.
    */
   reviewWhen?: string;
+  /**
+   * For a metric of a heuristic evaluator only: how to decide its question
+   * instead — the metric to gate on and what to configure for it. A heuristic
+   * never decides a gate (gates/release-gate.ts names this in the rule's
+   * reason), so the user needs to know what can.
+   */
+  decideWith?: string;
+  /**
+   * For a metric of a heuristic evaluator: the judged metric that asks the same
+   * question on the same scale (completeness → completeness_judged, seed 004
+   * §九.3). A gate rule on the metric and the seed's weighted score read that
+   * one in its place, an LLM judge's values only (gates/release-gate.ts,
+   * aggregate/quality-score.ts).
+   */
+  judgedAs?: string;
+  /**
+   * For a metric of a heuristic evaluator that the seed nevertheless defines
+   * as a rule metric: the passage that does (004 §九.1 "规则评测" lists 数字、
+   * 日期、实体匹配). A gate decides on it as on an exact rule's metric, and its
+   * rule's reason says why; it is still labelled a heuristic where shown.
+   */
+  ruleInSeed?: string;
 }
 
 export interface EvaluationInput {

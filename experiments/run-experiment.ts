@@ -41,7 +41,6 @@ import { judgeMostlyFailed, summarizeJudgeCalls, type JudgeCallSummary } from ".
 import { reportInvalidSettings, settingsForCommand } from "../collector/wiring/cli/command-settings.js";
 import { readGateFile } from "../dashboards/source/read-gate-file.js";
 import { packageFiles } from "../collector/wiring/config/package-files.js";
-import { readableFile } from "../core/file-access-problems.js";
 import { describeLoadFailure, loadDatasetFile, type Dataset } from "../collector/wiring/dataset/load-dataset.js";
 import { splitOf } from "../collector/wiring/dataset/dataset-mix.js";
 import { compareRuns, type RunComparison } from "./compare/compare-runs.js";
@@ -416,9 +415,6 @@ async function takenRunId(target: CollectorTarget, runIds: readonly string[]): P
 /** The gate's rules and score weights: given rules as they are (the seed's weights), or a gate file read. */
 async function gateOrThrow(gates: readonly GateRule[] | string): Promise<{ rules: readonly GateRule[]; scoreWeights: ScoreWeights | null }> {
   if (typeof gates !== "string") return { rules: gates, scoreWeights: null };
-  // Checked here too: the gate file reader (dashboards/source) says a permission problem without the fix.
-  const readable = await readableFile(gates, "gate file");
-  if (!readable.ok) throw new ExperimentSetupError([readable.error]);
   const read = await readGateFile(gates);
   if (!read.ok) throw new ExperimentSetupError(read.error);
   return read.value;

@@ -1,5 +1,6 @@
 /** The terminal rendering of a RunSummary: averages by evaluator, then failing cases. */
 import { formatFixed } from "../evaluators/format-fixed.js";
+import { labelOfMetric } from "../evaluators/metric-catalog.js";
 import type { RunSummary } from "../store/ports/run-reader.js";
 
 const ROOT_CAUSE = "root_cause";
@@ -30,7 +31,8 @@ export function formatSummary(summary: RunSummary, storedIn: string): string {
   lines.push(`Run ${summary.runId}: ${summary.cases} cases — ${states.join(", ")}`);
   lines.push("");
   lines.push("Metric averages (over cases where the metric applies):");
-  const width = Math.max(...summary.metrics.map((metric) => metric.metric.length), 10);
+  // A heuristic rule's metric is named so (metric-catalog.ts), as eval, the boards and the web UI name it.
+  const width = Math.max(...summary.metrics.map((metric) => labelOfMetric(metric.metric).length), 10);
   let evaluator = "";
   for (const metric of summary.metrics) {
     if (metric.evaluatorId !== evaluator) {
@@ -38,7 +40,7 @@ export function formatSummary(summary: RunSummary, storedIn: string): string {
       lines.push(`  ${evaluator}`);
     }
     const notApplicable = metric.notApplicable > 0 ? `  (${metric.notApplicable} not applicable)` : "";
-    lines.push(`    ${metric.metric.padEnd(width)}  ${formatNumber(metric.mean).padStart(8)}  n=${metric.applicable}${notApplicable}`);
+    lines.push(`    ${labelOfMetric(metric.metric).padEnd(width)}  ${formatNumber(metric.mean).padStart(8)}  n=${metric.applicable}${notApplicable}`);
   }
   // Heuristic signals (the heuristic judge, overlap measures' review rules) do not fail a case: they are listed for review only.
   const failing = summary.failures.filter((failure) => failure.caseStatus === "failed" && !failure.heuristicJudgement && !failure.reviewSignal);

@@ -10,6 +10,7 @@ import { statValues } from "./rate-basis-fields.js";
 import type { Field, Frame } from "./panel-data.js";
 import type { BehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
 import { barChart, escapeXml, PALETTE, timeSeriesChart, WIDTH_PER_COLUMN, type Series } from "./svg-charts.js";
+import { unpairedRunsNotice } from "./unpaired-runs-notice.js";
 
 export interface ReportDocument {
   title: string;
@@ -175,6 +176,8 @@ function renderPanel(result: PanelResult, document: ReportDocument, range: { fro
 function renderDashboard(result: DashboardResult, document: ReportDocument): string {
   const parts = [`<section class="dashboard" id="${escapeHtml(result.dashboard.uid)}"><h2>${escapeHtml(result.dashboard.title)}</h2><p class="description">${escapeHtml(result.dashboard.description)}</p>`];
   if (result.range) parts.push(`<p class="note" data-range="own">Time range of this board: ${escapeHtml(formatRange(result.range.fromMs, result.range.toMs))}, ${escapeHtml(result.range.why)}.</p>`);
+  const unpaired = result.skipped === null ? unpairedRunsNotice(result) : null;
+  if (unpaired !== null) parts.push(`<p class="note" data-notice="unpaired-runs">Nothing to compare: ${escapeHtml(unpaired)}.</p>`);
   const range = result.range ?? document;
   if (result.skipped !== null) parts.push(`<p class="note">Not shown: ${escapeHtml(result.skipped)}.</p>`);
   else {

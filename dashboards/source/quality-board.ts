@@ -6,7 +6,7 @@
  * Grafana SDK here: the UI ships this module.
  */
 import { heuristicMeasurementOf, meanOf, NAMED_AGGREGATES, percentileOf, type AggregateMetric } from "./aggregate-metrics.js";
-import { METRIC } from "../../evaluators/metric-catalog.js";
+import { labelOfMetric, METRIC, type MetricName } from "../../evaluators/metric-catalog.js";
 import { JUDGE_METRICS } from "../../evaluators/judge/judge.js";
 
 export interface StoredMetric {
@@ -14,27 +14,30 @@ export interface StoredMetric {
   label: string;
 }
 
+/** A board entry: its label says when the metric is a heuristic (metric-catalog.ts labelOfMetric), on every surface the lists reach. */
+const stored = (metric: MetricName, label: string): StoredMetric => ({ metric, label: labelOfMetric(metric, label) });
+
 export const RETRIEVAL: StoredMetric[] = [
-  { metric: METRIC.hit_at_1, label: "Hit@1" },
-  { metric: METRIC.recall_at_5, label: "Recall@5" },
-  { metric: METRIC.recall_at_10, label: "Recall@10" },
-  { metric: METRIC.mrr, label: "MRR" },
-  { metric: METRIC.ndcg_at_10, label: "NDCG@10" },
+  stored(METRIC.hit_at_1, "Hit@1"),
+  stored(METRIC.recall_at_5, "Recall@5"),
+  stored(METRIC.recall_at_10, "Recall@10"),
+  stored(METRIC.mrr, "MRR"),
+  stored(METRIC.ndcg_at_10, "NDCG@10"),
 ];
 
 export const CONTEXT: StoredMetric[] = [
-  { metric: METRIC.context_precision, label: "Context precision" },
-  { metric: METRIC.context_recall, label: "Context recall" },
-  { metric: METRIC.evidence_density, label: "Evidence density" },
-  { metric: METRIC.context_redundancy, label: "Redundancy" },
+  stored(METRIC.context_precision, "Context precision"),
+  stored(METRIC.context_recall, "Context recall"),
+  stored(METRIC.evidence_density, "Evidence density"),
+  stored(METRIC.context_redundancy, "Redundancy"),
 ];
 
 export const GENERATION: StoredMetric[] = [
-  { metric: METRIC.answer_correctness, label: "Correctness" },
-  { metric: METRIC.faithfulness, label: "Faithfulness" },
-  { metric: METRIC.answer_relevance, label: "Relevance" },
-  { metric: METRIC.completeness, label: "Completeness" },
-  { metric: METRIC.citation_accuracy, label: "Citation accuracy" },
+  stored(METRIC.answer_correctness, "Correctness"),
+  stored(METRIC.faithfulness, "Faithfulness"),
+  stored(METRIC.answer_relevance, "Relevance"),
+  stored(METRIC.completeness, "Completeness"),
+  stored(METRIC.citation_accuracy, "Citation accuracy"),
 ];
 
 /**
@@ -45,9 +48,9 @@ export const GENERATION: StoredMetric[] = [
 export const HEURISTIC_MEASUREMENTS: StoredMetric[] = GENERATION.filter((metric) => (JUDGE_METRICS as readonly string[]).includes(metric.metric));
 
 export const TOKENS: StoredMetric[] = [
-  { metric: METRIC.input_tokens, label: "Input tokens" },
-  { metric: METRIC.output_tokens, label: "Output tokens" },
-  { metric: METRIC.total_tokens, label: "Total tokens" },
+  stored(METRIC.input_tokens, "Input tokens"),
+  stored(METRIC.output_tokens, "Output tokens"),
+  stored(METRIC.total_tokens, "Total tokens"),
 ];
 
 export function namedAggregate(name: string): AggregateMetric {

@@ -5,9 +5,9 @@
  * and the rule's path, a metric ragscope does not measure included.
  */
 import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { parse } from "yaml";
 import { parseGateDocument, parseRules, SCORE_WEIGHTS_KEY, type GateDocument } from "../../contracts/gate-file.js";
+import { describeUnreadableFile } from "../../core/file-access-problems.js";
 import { failure, success, type Result } from "../../core/result.js";
 import { unknownGateMetrics } from "./gate-metrics.js";
 
@@ -16,10 +16,8 @@ export async function readGateFile(file: string): Promise<Result<GateDocument, s
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return failure([`${file}: gate file not found (looked in ${path.resolve(file)}); check the path`]);
-    if (code === "EISDIR") return failure([`${file}: is a directory, expected a gate file (.yaml or .json)`]);
-    return failure([`${file}: ${(error as Error).message.split("\n")[0]} — the gate file cannot be read`]);
+    // The words every command uses for a file it cannot read (not found, a folder, no permission), with the fix.
+    return failure([describeUnreadableFile(file, error, "gate file")]);
   }
   let document: unknown;
   try {

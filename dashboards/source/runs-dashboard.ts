@@ -16,6 +16,7 @@ import { barChartPanel, row, statPanel, tablePanel } from "./panel-builders.js";
 import { caseKeysOfPair, inComparedCase, LEFT_OUT_IN_ONE_RUN, LEFT_OUT_VERSIONS_DIFFER, type RunPair } from "./run-pairing.js";
 import { sqlList, sqlString, variableValue } from "./sql-scope.js";
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
+import { heuristicMetricNames, HEURISTIC_METRIC_LABEL_SUFFIX } from "../../evaluators/metric-catalog.js";
 import { JUDGE_USAGE_METRICS } from "../../evaluators/judge/judge-evaluations.js";
 import { runPairVariables } from "./variables.js";
 import { currentRunRows, type RunTable } from "../../store/clickhouse/run-current-results.js";
@@ -44,14 +45,18 @@ const PAIR: RunPair = { baseline: BASELINE, candidate: CANDIDATE, both: BOTH };
 /** The current rows of the cases compared: both runs ran them at the same case_version (run-pairing.ts). */
 const comparedOfBoth = (table: RunTable): string => `${currentOfBoth(table)} AND ${inComparedCase(PAIR)}`;
 
+/** A heuristic rule's metric (metric-catalog.ts) under its name and HEURISTIC_METRIC_LABEL_SUFFIX, as every surface labels it. */
+const HEURISTIC_METRIC_AS_SHOWN = `if(metric IN (${sqlList(heuristicMetricNames())}), concat(metric, ${sqlString(HEURISTIC_METRIC_LABEL_SUFFIX)}), metric)`;
+
 /**
  * What the board calls a stored metric: the heuristic judge's values (the embedded stand-in when no LLM judge is
  * configured) under the name the RAG quality board gives them (aggregate-metrics.ts heuristicMeasurementOf), never
  * under the metric's own — there its mean is "no data" when only the heuristic judge scored it, and `eval`/`gate`
  * say the same ("all from the heuristic judge: a measurement, never a pass"). An LLM judge's values of the same
- * metric stay under its name, a row of their own. Over rows with `metric`, `evaluator_id` and `evaluator_version`.
+ * metric stay under its name, a row of their own. A heuristic rule's metric is named "<metric> (heuristic)": a reason
+ * to look, never a pass (the gate does not decide on it). Over rows with `metric`, `evaluator_id` and `evaluator_version`.
  */
-const METRIC_AS_SHOWN = `if(${HEURISTIC_JUDGE_ROW_SQL}, concat(metric, ${sqlString(HEURISTIC_JUDGE_NAME_SUFFIX)}), metric)`;
+const METRIC_AS_SHOWN = `if(${HEURISTIC_JUDGE_ROW_SQL}, concat(metric, ${sqlString(HEURISTIC_JUDGE_NAME_SUFFIX)}), ${HEURISTIC_METRIC_AS_SHOWN})`;
 
 /**
  * Stored metrics that are not scores between 0 and 1, whatever values a run happened to give them: those whose

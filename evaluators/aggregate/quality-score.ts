@@ -18,7 +18,8 @@ import { meanOfMetric } from "./metric-mean.js";
 import { noAnswerAccuracy } from "./no-answer-accuracy.js";
 import { summarizeDistribution } from "./percentile.js";
 import { withoutHeuristicJudgements } from "./without-heuristic-judgements.js";
-import { METRIC } from "../metric-catalog.js";
+import { isMetricName, METRIC, METRIC_SEMANTICS } from "../metric-catalog.js";
+import { notApplicable } from "../metric-value.js";
 
 export interface QualityScoreOptions {
   metricNames?: Partial<Record<CompositeTermName, string>>;
@@ -37,6 +38,22 @@ export interface QualityScore {
   gatesPassed: boolean;
 }
 
+/**
+ * A term whose metric is a heuristic (metric-catalog.ts: the seed's Comp is completeness, which answer.completeness
+ * measures by text overlap of key points) takes no part in the score, as the heuristic judge's values do not: the
+ * score is read beside pass/fail thresholds and into gates (composite_score, overall_score_drop). The term reads
+ * the judged metric asking the same question instead (completeness_judged: the seed's LLM judge scores
+ * completeness, 004 §九.3), an LLM judge's values only; without one it is a missing term, with the reason.
+ */
+function heuristicTermValue(cases: readonly EvaluatedCase[], metric: string): MetricValue | null {
+  if (!isMetricName(metric)) return null;
+  const entry = METRIC_SEMANTICS[metric];
+  if (entry.semantics !== "heuristic" || entry.ruleInSeed !== undefined) return null;
+  const judged = entry.judgedAs === undefined ? null : meanOfMetric(cases, entry.judgedAs).value;
+  if (judged !== null && judged.applicable) return judged;
+  return notApplicable(`${metric} is measured by a heuristic (${entry.evaluatorId}), which takes no part in a decision${entry.judgedAs === undefined ? "" : `, and no LLM judge scored ${entry.judgedAs}`}${entry.decideWith === undefined ? "" : ` — ${entry.decideWith}`}`);
+}
+
 export function qualityScore(evaluatedCases: readonly EvaluatedCase[], options: QualityScoreOptions = {}): QualityScore {
   // A score beside pass/fail thresholds is a decision: the heuristic judge's values take no part in it.
   const cases = withoutHeuristicJudgements(evaluatedCases);
@@ -44,7 +61,7 @@ export function qualityScore(evaluatedCases: readonly EvaluatedCase[], options: 
     (definition) => definition.weight > 0,
   );
   const termValues: Partial<Record<CompositeTermName, MetricValue>> = {};
-  for (const definition of definitions) termValues[definition.term] = meanOfMetric(cases, definition.metric).value;
+  for (const definition of definitions) termValues[definition.term] = heuristicTermValue(cases, definition.metric) ?? meanOfMetric(cases, definition.metric).value;
   const composite = compositeScore(termValues, definitions);
   const metricOf = (term: CompositeTermName) => options.metricNames?.[term] ?? COMPOSITE_TERMS.find((definition) => definition.term === term)!.metric;
   const gates = checkHardGates({

@@ -1,6 +1,7 @@
 /**
  * Checks a run against the rules of a gate file. Every rule is passed, failed,
- * or not available (its metric was not measured); the gate passes only when
+ * or not available (its metric was not measured, or only a heuristic measured
+ * it: the heuristic judge, or a heuristic rule — metric-catalog.ts); the gate passes only when
  * every rule passed, unless not-available rules are explicitly allowed.
  *
  * A request whose task threw or passed its timeout is a failed case (README),
@@ -15,6 +16,7 @@ import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
 import { DATASET_SHARES } from "../aggregate/dataset-shares.js";
 import { erroredEvaluationsOf, formatErrorCounts } from "../aggregate/errored-evaluations.js";
 import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judgements.js";
+import { isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { parseThreshold, satisfies } from "../threshold.js";
 import { gateMetricValue, perCaseFormOf, type GateContext } from "./gate-metrics.js";
 
@@ -29,6 +31,11 @@ export interface GateRuleResult {
   reason: string;
   /** Status error: the errored evaluations of the rule's metric, by error type (`http_error`, `timeout`, …). */
   errors?: Record<string, number>;
+  /**
+   * A rule on a heuristic metric that decided anyway: why — the seed defines the metric as a rule metric, or the rule
+   * read the LLM judge's metric asking the same question (completeness_judged). Printed beside the rule.
+   */
+  basis?: string;
 }
 
 export interface ReleaseGateResult {
@@ -69,16 +76,46 @@ function impliedRules(rules: readonly GateRule[], context: GateContext): { rule:
     }));
 }
 
+/** What a rule reads: a gate name and its per-case metric, and why it may when its metric is a heuristic's. */
+type RuleReading = { ok: true; name: string; measured: string; basis?: string } | { ok: false; reason: string };
+
+/**
+ * A rule on a heuristic metric (metric-catalog.ts METRIC_SEMANTICS) is not available to the gate, as the heuristic
+ * judge's scores are not (without-heuristic-judgements.ts): a heuristic is a reason to look, never a pass
+ * (case-verdict.ts), and a gate that passes is one. It reads instead the judged metric asking the same question
+ * (judgedAs: completeness → completeness_judged) when an LLM judge scored it, and decides on a heuristic the seed
+ * defines as a rule metric (ruleInSeed); the reading says so. Other metrics are read as named.
+ */
+function readingOf(name: string, context: GateContext): RuleReading {
+  const measured = measuredMetricOf(name);
+  if (!isMetricName(measured) || METRIC_SEMANTICS[measured].semantics !== "heuristic") return { ok: true, name, measured };
+  const entry = METRIC_SEMANTICS[measured];
+  if (entry.ruleInSeed !== undefined) return { ok: true, name, measured, basis: `${measured} is a heuristic match the seed defines as a rule metric, ${entry.ruleInSeed}, so it decides` };
+  if (entry.judgedAs !== undefined && name.endsWith(measured)) {
+    // p90_completeness reads p90_completeness_judged: the same form of the judged metric.
+    const judgedName = `${name.slice(0, name.length - measured.length)}${entry.judgedAs}`;
+    if (gateMetricValue(judgedName, context).applicable || erroredEvaluationsOf(context.cases, entry.judgedAs).cases > 0) {
+      return { ok: true, name: judgedName, measured: entry.judgedAs, basis: `${measured} is a heuristic; read as ${entry.judgedAs}, an LLM judge's` };
+    }
+  }
+  const value = gateMetricValue(name, context);
+  const measurement = value.applicable ? `${name} = ${value.value} was measured by` : `${name} would be measured by`;
+  const instead = entry.decideWith ?? "it stays a measurement: review the cases it flags (the review queue); no exact rule or LLM judge measures it";
+  return { ok: false, reason: `${measurement} a heuristic (${entry.evaluatorId}), and a heuristic never decides a gate — ${instead}` };
+}
+
 export function checkReleaseGate(rules: readonly GateRule[], context: GateContext, options: { allowNotAvailable?: boolean } = {}): ReleaseGateResult {
   const judged: GateContext = { ...context, cases: withoutHeuristicJudgements(context.cases), baseline: context.baseline === null ? null : withoutHeuristicJudgements(context.baseline) };
   const implied = impliedRules(rules, context);
   const results = [...rules, ...implied.map((item) => item.rule)].map((rule): GateRuleResult => {
     const threshold = parseThreshold(rule.threshold);
     if (!threshold.ok) return { rule, status: "failed", value: null, reason: threshold.error };
-    const value = gateMetricValue(rule.metric, judged);
+    const reading = readingOf(rule.metric, judged);
+    if (!reading.ok) return { rule, status: "not_available", value: null, reason: reading.reason };
+    const { measured, basis } = reading;
+    const value = gateMetricValue(reading.name, judged);
     // An errored evaluation is no measurement, and the rest's value cannot stand for the run: a grader that fails on
     // exactly the worst answers (a judge declining the wrong one) would leave only the good ones to average.
-    const measured = measuredMetricOf(rule.metric);
     const errored = erroredEvaluationsOf(judged.cases, measured);
     if (errored.cases > 0) {
       const valued = judged.cases.filter((evaluated) => evaluated.evaluationResults.some((result) => { const item = result.metric_values[measured]; return item !== undefined && item !== null && Number.isFinite(item); })).length;
@@ -87,13 +124,14 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
       return { rule, status: "error", value: null, reason, errors: errored.byType };
     }
     if (!value.applicable) {
-      const heuristicOnly = gateMetricValue(rule.metric, context).applicable;
+      const heuristicOnly = gateMetricValue(reading.name, context).applicable;
       const reason = heuristicOnly ? `${value.reason}: only the heuristic judge scored it, and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md)` : value.reason;
       return { rule, status: "not_available", value: null, reason };
     }
     const passed = satisfies(value.value, threshold.value);
     const why = implied.find((item) => item.rule === rule)?.why;
-    return { rule, status: passed ? "passed" : "failed", value: value.value, reason: `${rule.metric} = ${value.value} ${passed ? "meets" : "misses"} ${rule.threshold}${why ? `: ${why}` : ""}` };
+    const reason = `${rule.metric} = ${value.value} ${passed ? "meets" : "misses"} ${rule.threshold}${why ? `: ${why}` : ""}${basis === undefined ? "" : ` (${basis})`}`;
+    return { rule, status: passed ? "passed" : "failed", value: value.value, reason, ...(basis === undefined ? {} : { basis }) };
   });
   const counts = { passed: 0, failed: 0, not_available: 0, error: 0 };
   for (const result of results) counts[result.status] += 1;
@@ -104,8 +142,16 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
 /** How a gate rule's status is printed, by `gate` and `eval`. */
 export const GATE_RULE_SYMBOL = { passed: "PASS", failed: "FAIL", not_available: "N/A ", error: "ERROR" } as const;
 
-/** PASSED, BLOCKED or UNDECIDED (a rule's evaluations errored and none failed), with the rule counts. */
+/**
+ * PASSED, BLOCKED or UNDECIDED (a rule's evaluations errored and none failed), with the rule counts. A gate blocked
+ * with no failed rule says why: a first run of `eval` reads "0 failed … BLOCKED" and otherwise looks like a bug.
+ */
 export function gateHeadline(result: ReleaseGateResult): string {
   const word = result.passed ? "PASSED" : result.undecided ? "UNDECIDED" : "BLOCKED";
-  return `${word} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured, ${result.counts.error} errored${result.undecided ? " (could not decide: an errored evaluation is never a pass)" : ""}`;
+  const why = result.undecided
+    ? " (could not decide: an errored evaluation is never a pass)"
+    : !result.passed && result.counts.failed === 0 && result.counts.not_available > 0
+      ? ` (no rule failed; the ${result.counts.not_available} not measured block it: a rule the run cannot show it meets is not a pass — measure them as their reasons say, or let them pass with --allow-missing)`
+      : "";
+  return `${word} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured, ${result.counts.error} errored${why}`;
 }

@@ -39,6 +39,7 @@ const metrics: MetricDescriptor[] = [
     direction: "higher_is_better",
     defaultThreshold: null,
     reviewWhen: "< 1",
+    decideWith: "configure an LLM judge (LOCAL-JUDGE.md) and gate on faithfulness or hallucination_rate",
   },
 ];
 

@@ -28,9 +28,12 @@ import { answerClaims } from "../text/answer-sentences.js";
 import { abstentionOutcome, type AbstentionOutcome } from "./answer-abstention-confusion.js";
 import { metricKeys } from "../metric-keys.js";
 
+/** A refusal phrase is read exactly only when it is the whole answer; the trace's own flag always is. */
+const ABSTENTION_DECIDED_WITH = "record the abstention on the trace (span attribute ragscope.answer.abstained) so it is read exactly, and gate on no_answer_accuracy";
+
 const metrics: MetricDescriptor[] = [
-  { name: "abstained", description: "1 when the answer declined to answer (trace flag, else refusal phrases)", range: [0, 1], direction: "informational", defaultThreshold: null },
-  { name: "abstention_correct", description: "1 when the answer abstained exactly when the case is unanswerable", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
+  { name: "abstained", description: "1 when the answer declined to answer (trace flag, else refusal phrases)", range: [0, 1], direction: "informational", defaultThreshold: null, decideWith: ABSTENTION_DECIDED_WITH },
+  { name: "abstention_correct", description: "1 when the answer abstained exactly when the case is unanswerable", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1", decideWith: ABSTENTION_DECIDED_WITH },
 ];
 
 const OUTCOME_TEXT: Record<AbstentionOutcome, string> = {

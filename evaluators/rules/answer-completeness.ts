@@ -16,7 +16,7 @@ import { keyPointCoverage } from "../text/key-point-coverage.js";
 import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
-  { name: "completeness", description: "key points of the case the answer covers / all key points", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 0.8" },
+  { name: "completeness", description: "key points of the case the answer covers / all key points", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 0.8", decideWith: "configure an LLM judge (LOCAL-JUDGE.md): the rule then reads its completeness_judged", judgedAs: "completeness_judged" },
 ];
 
 const notApplicableBecause = (reason: string) => ({ values: { completeness: notApplicable(reason) }, reason: `not applicable: ${reason}`, evidence: [] });

@@ -23,9 +23,9 @@ import { factAgreement, type FactAgreement } from "../text/fact-agreement.js";
 import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
-  { name: "number_agreement", description: "numbers (with units) of the reference answer the answer also states / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
-  { name: "date_agreement", description: "dates of the reference answer the answer also states / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
-  { name: "entity_agreement", description: "ids, quoted terms and capitalised names of the reference answer the answer also names / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
+  { name: "number_agreement", description: "numbers (with units) of the reference answer the answer also states / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1", ruleInSeed: "004 §九.1 规则评测: 数字、日期、实体匹配" },
+  { name: "date_agreement", description: "dates of the reference answer the answer also states / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1", ruleInSeed: "004 §九.1 规则评测: 数字、日期、实体匹配" },
+  { name: "entity_agreement", description: "ids, quoted terms and capitalised names of the reference answer the answer also names / all of them", range: [0, 1], direction: "higher_is_better", defaultThreshold: null, ruleInSeed: "004 §九.1 规则评测: 数字、日期、实体匹配" },
 ];
 
 function allNotApplicable(reason: string) {

@@ -33,7 +33,7 @@ import { metricKeys } from "../metric-keys.js";
 export const CITED_OVERLAP = 0.5;
 
 const metrics: MetricDescriptor[] = [
-  { name: "citation_coverage", description: "answer sentences with a citation marker or mapping to a cited chunk (its id, >= 0.5 bigram overlap, or the only sentence of an answer that cites) / answer sentences", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
+  { name: "citation_coverage", description: "answer sentences with a citation marker or mapping to a cited chunk (its id, >= 0.5 bigram overlap, or the only sentence of an answer that cites) / answer sentences", range: [0, 1], direction: "higher_is_better", defaultThreshold: null, decideWith: "configure an LLM judge (LOCAL-JUDGE.md) and gate on citation_support, or gate on citation_recall (exact, against the gold evidence)" },
 ];
 
 /** The metrics this evaluator produces (generation layer). */

@@ -16,7 +16,7 @@ import { contextCoverageEvaluator } from "./context-coverage.js";
 import { metricKeys } from "../metric-keys.js";
 
 const metrics: MetricDescriptor[] = [
-  { name: "context_sufficiency", description: "0-3 rule proxy: 3 all gold evidence in the context, 2 >= 2/3, 1 some, 0 none", range: [0, 3], direction: "higher_is_better", defaultThreshold: null },
+  { name: "context_sufficiency", description: "0-3 rule proxy: 3 all gold evidence in the context, 2 >= 2/3, 1 some, 0 none", range: [0, 3], direction: "higher_is_better", defaultThreshold: null, decideWith: "configure an LLM judge (LOCAL-JUDGE.md) and gate on context_sufficiency_judged, or gate on context_recall (exact, against the gold evidence)" },
 ];
 
 /** Levels from the share of gold evidence in the context; 2/3 itself is level 2. */

@@ -1,12 +1,13 @@
 /**
  * `ragscope eval --junit`: the cases' suite and the release gate's suite
  * (gate-junit-suite.ts) in one JUnit document, so a run the gate blocked or
- * could not decide is never a file of passing tests only.
+ * could not decide is never a file of passing tests only. `ragscope gate
+ * --junit` writes the release gate's suite alone: the cases were the eval's.
  */
 import { isVetoCase } from "../../evaluators/gates/veto-cases.js";
 import type { ExperimentResult } from "../run-experiment.js";
 import { caseRows } from "./case-rows.js";
-import { gateSuite } from "./gate-junit-suite.js";
+import { gateSuite, type GateSuiteInput } from "./gate-junit-suite.js";
 import { caseSuite, junitDocument } from "./junit-report.js";
 
 export function junitReport(result: ExperimentResult): string {
@@ -17,4 +18,9 @@ export function junitReport(result: ExperimentResult): string {
   const cases = caseSuite(name, `${first.dataset_id}@${first.dataset_version}`, caseRows(result.evaluated));
   const gate = gateSuite({ gate: result.gate, vetoCases: result.evaluated.filter(isVetoCase).length, vetoed: result.vetoed, problems: result.problems });
   return junitDocument([cases, gate], result.lineage.started_at);
+}
+
+/** `ragscope gate --junit`: the same release gate suite as eval's, for a stored run; `timestamp` is when the gate ran (ISO). */
+export function gateJunitReport(input: GateSuiteInput, timestamp: string): string {
+  return junitDocument([gateSuite(input)], timestamp);
 }

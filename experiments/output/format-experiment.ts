@@ -5,6 +5,7 @@ import { formatJudgeCallSummary } from "../../evaluators/judge/judge-evaluations
 import { rounded } from "../../report/format-value.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
 import { metricValueOf } from "../../evaluators/aggregate/index.js";
+import { labelOfMetric } from "../../evaluators/metric-catalog.js";
 import { withoutHeuristicJudgements } from "../../evaluators/aggregate/without-heuristic-judgements.js";
 import type { ExperimentResult } from "../run-experiment.js";
 import { caseRows } from "./case-rows.js";
@@ -55,7 +56,8 @@ export function formatExperiment(result: ExperimentResult): string[] {
       const mean = entry.values.length === 0 ? "n/a" : rounded(entry.values.reduce((sum, value) => sum + value, 0) / entry.values.length, 4);
       const fromHeuristic = heuristic.get(metric);
       const label = fromHeuristic === undefined ? "" : `  (${fromHeuristic === entry.values.length ? "all" : fromHeuristic} from the heuristic judge: a measurement, never a pass)`;
-      lines.push(`    ${metric.padEnd(34)} ${mean.padStart(8)}  n=${entry.values.length}${label}`);
+      // A heuristic rule's metric is named so (metric-catalog.ts), as the boards, the report and the web UI name it.
+      lines.push(`    ${labelOfMetric(metric).padEnd(40)} ${mean.padStart(8)}  n=${entry.values.length}${label}`);
     }
   }
 
@@ -80,7 +82,7 @@ export function formatExperiment(result: ExperimentResult): string[] {
       if (metric.metric !== CASE_PASSED && metric.interval.meanDifference === 0 && metric.interval.low === 0 && metric.interval.high === 0) continue;
       const interval = metric.intervalWithheld === null ? `[${rounded(metric.interval.low, 4)}, ${rounded(metric.interval.high, 4)}]  n=${metric.interval.pairs}` : `(${metric.intervalWithheld})`;
       const heuristic = heuristicPairsLabel(metric);
-      lines.push(`    ${metric.metric.padEnd(34)} ${rounded(metric.interval.meanDifference, 4).padStart(8)}  ${interval}${heuristic === null ? "" : `  (${heuristic})`}`);
+      lines.push(`    ${labelOfMetric(metric.metric).padEnd(40)} ${rounded(metric.interval.meanDifference, 4).padStart(8)}  ${interval}${heuristic === null ? "" : `  (${heuristic})`}`);
     }
   }
 
@@ -92,7 +94,7 @@ export function formatExperiment(result: ExperimentResult): string[] {
   if (result.judge) lines.push(formatJudgeCallSummary(result.judge));
   if (result.gate) {
     lines.push(`Release gate: ${gateHeadline(result.gate)}`);
-    for (const item of result.gate.rules) lines.push(`  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${(item.value === null ? "—" : number(item.value)).padStart(10)}  ${item.rule.threshold}${item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : ""}`);
+    for (const item of result.gate.rules) lines.push(`  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${(item.value === null ? "—" : number(item.value)).padStart(10)}  ${item.rule.threshold}${item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : item.basis !== undefined ? `  (${item.basis})` : ""}`);
   }
   if (result.vetoed.length > 0) lines.push(describeVetoedCases(result.vetoed));
   for (const problem of result.problems) lines.push(`Could not decide: ${problem}`);

@@ -24,6 +24,11 @@
  *   changed, changed, ran at different versions.
  *   recall_at_5 over the paired case: 1 in both (over all the candidate's
  *   cases: 2/3).
+ * - a heuristic rule's metric is named so (evaluators/metric-catalog.ts):
+ *   each case has a key point its answer states, so answer.completeness (key
+ *   points by text overlap) gives completeness 1 — shown as "Completeness
+ *   (heuristic)" on the Generation line and "completeness (heuristic)" in
+ *   the Runs board's table and chart, never under the bare name.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -48,6 +53,7 @@ function evalCase(id: string, version: string, gold: string, retrieved: string, 
     `    input: ${input}`,
     `    gold_evidence: [{ document_id: doc_${id}, chunk_id: ${gold} }]`,
     `    reference_answer: ${id} costs five dollars.`,
+    "    key_points: [costs five dollars]",
     "    metadata:",
     `      retrieve: { document: doc_${id}, chunk: ${retrieved}, text: "${id} costs five dollars." }`,
     `      answer: ${id} costs five dollars.`,
@@ -153,5 +159,19 @@ describe("the heuristic judge's values are named a measurement, never the metric
       ["faithfulness (heuristic judge, measurement) · Baseline: 100.0%", "faithfulness (heuristic judge, measurement) · Candidate: 100.0%"],
       bars.join("\n"),
     );
+  });
+});
+
+describe("a heuristic rule's metric is labelled a heuristic in the report", () => {
+  test("the text report's Generation line and the HTML's table and chart name completeness a heuristic, never the bare metric", async () => {
+    assert.match(printed("Generation: means over the range"), /Completeness \(heuristic\) 100\.0% \(of 6 values\)/);
+    assert.doesNotMatch(printed("Generation: means over the range"), /Completeness [^(]/);
+    const rows = await tableRows(page, "Metrics side by side");
+    assert.equal(rows.find((row) => row.metric === "completeness"), undefined, rows.map((row) => row.metric).join(", "));
+    const completeness = rows.find((row) => row.metric === "completeness (heuristic)");
+    assert.ok(completeness, "completeness, labelled a heuristic");
+    assert.deepEqual([completeness.baseline, completeness.candidate, completeness.baseline_cases, completeness.candidate_cases], ["1", "1", "1", "1"]);
+    const bars = await barTitles(page, "Scores, baseline vs candidate");
+    assert.deepEqual(bars.filter((bar) => bar.startsWith("completeness")), ["completeness (heuristic) · Baseline: 100.0%", "completeness (heuristic) · Candidate: 100.0%"], bars.join("\n"));
   });
 });

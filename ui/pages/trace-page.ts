@@ -27,6 +27,7 @@ import { STAGE_TEXT } from "../../evaluators/rules/retrieval-permission.js";
 import { compareRerank, MAXIMUM_RANKS_SHOWN } from "./rerank-comparison.js";
 import { isBlind } from "../../collector/wiring/dataset/dataset-mix.js";
 import { WITHHELD } from "../../experiments/output/blind-redaction.js";
+import { labelOfMetric } from "../../evaluators/metric-catalog.js";
 
 const registry = createDefaultRegistry();
 
@@ -36,6 +37,11 @@ const yesNo = (value: boolean | null) => (value === null ? html`<span class="mut
 const isGoldWithheld = (detail: TraceDetail) => detail.evalCase !== null && isBlind(detail.evalCase);
 const GOLD_WITHHELD = html`<span class="muted">withheld (blind split)</span>`;
 const goldText = (detail: TraceDetail, value: boolean | null) => (isGoldWithheld(detail) ? GOLD_WITHHELD : yesNo(value));
+/**
+ * Why a request has no judge verdict. An empty "Not judged." read as a fault on a first `ragscope serve`, whose judge
+ * is off by default; the page cannot know how the process that evaluated this request was set up, so it names both.
+ */
+const NOT_JUDGED = html`<p class="muted" id="not-judged">Not judged: no judge evaluated this request. <code>ragscope demo</code> and an in-process <code>ragscope eval</code> judge every case; <code>ragscope serve</code> (which judges for <code>eval --endpoint</code> too) and the evaluators judge a sample of requests only with <code>RAGSCOPE_JUDGE_ENABLED=true</code> (<code>RAGSCOPE_SAMPLE_RATE</code>, default 0.1), with the LLM judge at <code>RAGSCOPE_JUDGE_BASE_URL</code>, else the heuristic one (a measurement, never a verdict).</p>`;
 const anchor = (chunkId: string) => `chunk-${chunkId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 
 /** Why a reviewed case still shows its automatic verdict: too few reviewers so far, or reviewers who disagree. */
@@ -75,7 +81,7 @@ ${
     observation.stage_timings.length === 0
       ? html`<p class="muted">No stage timings recorded.</p>`
       : html`<p class="muted">Durations in pipeline order (the Case Result keeps durations, not start offsets).</p><table><thead><tr><th>stage</th><th>span</th><th>status</th><th>duration (ms)</th><th>share of the longest</th></tr></thead><tbody>${inPipelineOrder(observation.stage_timings).map(
-          (timing) => html`<tr class="stage"><td>${timing.stage}</td><td>${timing.span_name}</td><td>${timing.status}</td><td class="duration">${timing.duration_ms}</td><td style="width:50%"><div class="bar" style="width:${((100 * timing.duration_ms) / longest).toFixed(1)}%"></div></td></tr>`,
+          (timing) => html`<tr class="stage"><td>${timing.stage}</td><td>${timing.span_name}</td><td>${timing.status}</td><td class="duration" title="${String(timing.duration_ms)}">${rounded(timing.duration_ms, 1)}</td><td style="width:50%"><div class="bar" style="width:${((100 * timing.duration_ms) / longest).toFixed(1)}%"></div></td></tr>`,
         )}</tbody></table>`
   }</section>
 <section><h2>Query</h2><pre id="query">${optional(observation.query)}</pre><h3>Rewritten query</h3><pre id="rewritten-query">${optional(observation.rewritten_query)}</pre></section>
@@ -98,13 +104,13 @@ ${rerankSection(detail, principal, gold, cited)}
 <p id="citations">Citations: ${observation.citations === null ? html`<span class="muted">no citation stage recorded</span>` : observation.citations.length === 0 ? "none" : observation.citations.map((id) => html`<a class="citation" href="#${anchor(id)}">${id}</a> `)}</p></section>
 <section id="evaluations"><h2>Evaluation Results</h2><table><thead><tr><th>evaluator</th><th>values</th><th>threshold</th><th>outcome</th><th>reason</th><th>evidence</th><th>confidence</th></tr></thead><tbody>${detail.evaluationResults.map(
     (item) => html`<tr class="evaluation" data-evaluator="${item.evaluator_id}"><td>${item.evaluator_id} <span class="muted">v${item.evaluator_version}</span></td>
-<td class="values">${Object.entries(item.metric_values).map(([name, value]) => html`<span title="${value === null ? "" : String(value)}">${name}=${value === null ? "n/a" : Number.isInteger(value) ? String(value) : rounded(value, 4)}</span><br>`)}</td>
+<td class="values">${Object.entries(item.metric_values).map(([name, value]) => html`<span title="${value === null ? "" : String(value)}">${labelOfMetric(name)}=${value === null ? "n/a" : Number.isInteger(value) ? String(value) : rounded(value, 4)}</span><br>`)}</td>
 <td class="threshold">${thresholdOf(detail, item.evaluator_id, Object.keys(item.metric_values))}</td>
 <td class="outcome">${item.outcome}${item.review_required ? " (review)" : ""}</td><td class="reason">${item.reason}</td><td>${item.evidence_refs.join(" ")}</td>
 <td>${String(item.confidence.value)} (${item.confidence.semantics})</td></tr>`,
   )}</tbody></table></section>
 ${rootCauseSection(detail, rootCause)}
-<section id="judge"><h2>Judge verdicts</h2>${judged.length === 0 ? html`<p class="muted">Not judged.</p>` : html`<ul>${judged.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul>`}</section>
+<section id="judge"><h2>Judge verdicts</h2>${judged.length === 0 ? NOT_JUDGED : html`<ul>${judged.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul>`}</section>
 <section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`} <span class="muted">${utcTime(label.labeled_at)} UTC</span></li>`)}</ul>`}
 <p><a href="${reviewAddress(result.case_result_id, result.trace_id)}" id="label-case">Label this case</a></p></section>
 ${rawSpansSection(detail, observation.span_count)}`;

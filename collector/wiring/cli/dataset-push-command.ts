@@ -30,12 +30,17 @@ import { describeStoredCaseConflict, StoredCaseConflictError, type CaseWriteRepo
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import type { FlagValues } from "./config-flags.js";
 import { ExitCode } from "./exit-codes.js";
+import { commandErrorLines } from "./command-error-lines.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
 const plural = (count: number) => `${count} case${count === 1 ? "" : "s"}`;
 
 export async function datasetPushCommand(files: readonly string[], request: SettingsRequest, flags: FlagValues, output: Output): Promise<number> {
+  // Each headline after the command's name, as eval's and gate's (README "Exit codes"); a problem's lines indented under it.
+  const printErrors = (lines: readonly string[]) => {
+    for (const line of commandErrorLines("dataset push", lines)) output.error(line);
+  };
   const resolved = await settingsForCommand("dataset push", request, { flags });
   if (!resolved.ok) {
     reportInvalidSettings("dataset push", resolved.error, output);
@@ -46,8 +51,7 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
   // A file that cannot be read is a usage error (exit 2), said before any dataset's problems: nothing is pushed either way.
   const unreadable = results.flatMap((result) => (!result.ok && result.error.unreadable !== undefined ? [result.error.unreadable] : []));
   if (unreadable.length > 0) {
-    for (const line of unreadable) output.error(line);
-    output.error("ragscope dataset push: nothing pushed (a file above cannot be read)");
+    printErrors([...unreadable, "nothing pushed (a file above cannot be read)"]);
     return ExitCode.undecided;
   }
 
@@ -55,8 +59,7 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
   let problems = 0;
   const reportProblems = (file: string, lines: readonly string[]) => {
     problems += lines.length;
-    output.error(`${file}: ${lines.length} problem${lines.length === 1 ? "" : "s"}`);
-    for (const line of lines) output.error(`  ${line}`);
+    printErrors([`${file}: ${lines.length} problem${lines.length === 1 ? "" : "s"}`, ...lines.map((line) => `  ${line}`)]);
   };
   for (const [index, result] of results.entries()) {
     if (result.ok) loaded.push(result.value);
@@ -79,7 +82,7 @@ export async function datasetPushCommand(files: readonly string[], request: Sett
     if (!(error instanceof StoredCaseConflictError)) throw error;
     const fileOf = new Map<string, string>();
     for (const dataset of loaded) for (const item of dataset.cases) if (!fileOf.has(caseIdentity(item))) fileOf.set(caseIdentity(item), dataset.file);
-    for (const conflict of error.conflicts) output.error(`${fileOf.get(caseIdentity({ case_id: conflict.caseId, case_version: conflict.caseVersion })) ?? "?"}: ${describeStoredCaseConflict(conflict)}`);
+    for (const conflict of error.conflicts) output.error(`ragscope dataset push: ${fileOf.get(caseIdentity({ case_id: conflict.caseId, case_version: conflict.caseVersion })) ?? "?"}: ${describeStoredCaseConflict(conflict)}`);
     const count = error.conflicts.length === 1 ? "1 case" : `${error.conflicts.length} cases`;
     if (error.race === "during-this-call") output.error(`ragscope dataset push: ${count} stored with two contents in ${store.describe()} by a push that ran at the same time (above); the files' other cases were pushed`);
     else if (error.race === "found") output.error(`ragscope dataset push: nothing pushed; ${count} ${error.conflicts.length === 1 ? "is" : "are"} stored with two contents in ${store.describe()} (above)`);

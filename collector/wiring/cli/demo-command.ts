@@ -104,10 +104,26 @@ export async function runDemo(options: DemoOptions, request: SettingsRequest, ou
     const summary = await collector.store.reader.readRunSummary(runId);
     output.log("");
     output.log(formatSummary(summary, storedIn));
+    output.log(nextSteps(runId, options.dataDir));
     return { summary, storedIn };
   } finally {
     await collector.close();
   }
+}
+
+/**
+ * Where to look next, as commands to copy: the demo's summary is a terminal's worth, and a new user did not know
+ * that the web UI, the report and the gate read the same store (with the same --data-dir, when one was given).
+ */
+function nextSteps(runId: string, dataDir: string | undefined): string {
+  const shellWord = (word: string) => (/^[\w./:@-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+  const where = dataDir === undefined ? "" : ` --data-dir ${shellWord(dataDir)}`;
+  return [
+    "Next:",
+    `  npx ragscope serve${where}    the web UI on this data: each trace, the failures by root cause, the runs (the address it prints)`,
+    `  npx ragscope report${where}   the dashboards as one HTML file`,
+    `  npx ragscope gate --run ${shellWord(runId)}${where}   the release gate on this run`,
+  ].join("\n");
 }
 
 async function runExample(cases: EvalCase[], runId: string, endpoint: string, output: Output): Promise<number> {

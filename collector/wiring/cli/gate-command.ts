@@ -18,6 +18,11 @@
  * results together. The lineage it reads is that of every tenant's record of
  * the run id (store/clickhouse/run-record-read-order.ts): another tenant's
  * record can stop it, never let it decide; --tenant reads the tenant's own.
+ * `--junit FILE` writes the release gate suite `eval --junit` writes
+ * (experiments/output/gate-junit-suite.ts) for every decision the gate
+ * reaches and every problem with the run or store that stops it (exit 2, an
+ * <error>): a blocked or undecided gate is never a file of passing tests. A
+ * usage error (flags, the gate file, the settings) writes no file.
  */
 import { checkReleaseGate, GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
@@ -33,10 +38,15 @@ import { commandErrorLines } from "./command-error-lines.js";
 import { storeWithoutData } from "./existing-store.js";
 import { readSchemaState } from "../../../store/clickhouse/run-migrations.js";
 import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
-import { readableFile } from "../../../core/file-access-problems.js";
 import { describeStoredRuns } from "../../../report/unmatched-filters.js";
 import { unfinishedRunProblem } from "../../../experiments/run-completion.js";
 import { describeTenantCounts, isMixed, mixedTenantsProblem } from "../../../experiments/run-tenants.js";
+import { gateJunitReport } from "../../../experiments/output/experiment-junit.js";
+import type { GateSuiteInput } from "../../../experiments/output/gate-junit-suite.js";
+import { isVetoCase } from "../../../evaluators/gates/veto-cases.js";
+import { describeUnwritableFile, writableFile } from "../../../core/file-access-problems.js";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 
 export const defaultGateFile = packageFiles.gateFile;
 
@@ -50,6 +60,8 @@ export interface GateOptions {
   tenant?: string[];
   /** Without --tenant: decide on a run (and baseline) whose results carry several tenants, all of them together. */
   allTenants?: boolean;
+  /** Write the release gate suite as JUnit XML here. */
+  junit?: string;
 }
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
@@ -62,11 +74,13 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     output.error("ragscope gate: --tenant and --all-tenants cannot be given together: --tenant gates that tenant's results only, --all-tenants every tenant's together; give one");
     return GateExit.unusable;
   }
-  // Checked here too: the gate file reader (dashboards/source) says a permission problem without the fix.
-  const readable = await readableFile(options.gates, "gate file");
-  if (!readable.ok) {
-    for (const line of commandErrorLines("gate", [readable.error])) output.error(line);
-    return GateExit.unusable;
+  // Before the store is read: a decision whose file cannot be written where asked is found out at its end otherwise.
+  if (options.junit !== undefined) {
+    const writable = await writableFile(options.junit, "JUnit file (--junit)", "junit.xml");
+    if (!writable.ok) {
+      for (const line of commandErrorLines("gate", [writable.error])) output.error(line);
+      return GateExit.unusable;
+    }
   }
   const gate = await readGateFile(options.gates);
   if (!gate.ok) {
@@ -79,12 +93,17 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     return GateExit.unusable;
   }
   const clickhouse = resolved.value.settings.clickhouse;
+  // The JUnit file, when asked for, says what stopped or decided the gate; false when it could not be written (said on stderr).
+  const junitWritten = async (input: GateSuiteInput) => options.junit === undefined || (await writeJunit(options.junit, gateJunitReport(input, new Date().toISOString()), output));
+  // A problem with the run or the store: no decision, said on stderr and in the JUnit file as an <error>.
+  const undecided = async (problem: string) => {
+    output.error(`ragscope gate: ${problem}`);
+    await junitWritten({ gate: null, vetoCases: 0, vetoed: [], problems: [problem] });
+    return GateExit.unusable;
+  };
   // A gate pointed at the wrong folder must not leave a new, empty store behind it, nor read one without a schema.
   const nothingStored = await storeWithoutData("gate", clickhouse, "no run");
-  if (nothingStored !== null) {
-    output.error(nothingStored);
-    return GateExit.unusable;
-  }
+  if (nothingStored !== null) return undecided(nothingStored.replace(/^ragscope gate: /, ""));
   // Read only: the gate leaves the schema to the processes that write.
   const store = await openClickHouseStore(clickhouse, { migrate: false });
   const scope = tenantNamed ? options.tenant! : "all";
@@ -92,8 +111,7 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
   try {
     const schema = await readSchemaState(store.connection);
     if (schema.kind === "behind") {
-      output.error(`ragscope gate: ${behindProblem(schema.pending, store.describe())}`);
-      return GateExit.unusable;
+      return await undecided(behindProblem(schema.pending, store.describe()));
     }
     // Whose results the run id holds, before anything is decided on them: several tenants' together would decide on
     // a mix no one chose (a tenant's passing requests naming another tenant's run id diluted its failures).
@@ -105,6 +123,7 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       const mixed = [mixedTenantsProblem(options.run, "run", tenantsOfRun), options.baseline ? mixedTenantsProblem(options.baseline, "baseline run", tenantsOfBaseline) : null].filter((problem) => problem !== null);
       if (mixed.length > 0) {
         for (const problem of mixed) output.error(`ragscope gate: ${problem}`);
+        await junitWritten({ gate: null, vetoCases: 0, vetoed: [], problems: mixed });
         return GateExit.unusable;
       }
     }
@@ -116,17 +135,14 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       // The reader of every tenant reads any tenant's record of the run id, the unfinished one first: the way past
       // another tenant's record is to name the run's tenant. Not said of an operator's run (results without a tenant).
       const anyTenantsRecord = scope === "all" && tenantsOfRun.every((count) => count.tenant !== "");
-      output.error(`ragscope gate: ${anyTenantsRecord ? `${unfinished} (read from any tenant's lineage of run id ${options.run}; to gate one tenant's run on its own record, add --tenant NAME)` : unfinished}`);
-      return GateExit.unusable;
+      return await undecided(anyTenantsRecord ? `${unfinished} (read from any tenant's lineage of run id ${options.run}; to gate one tenant's run on its own record, add --tenant NAME)` : unfinished);
     }
     if (cases.length === 0) {
-      output.error(`ragscope gate: run "${options.run}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; check the run id (ragscope eval and ragscope demo print it) or --data-dir (${await describeStoredRuns(store.scoped(scope).traces)})`);
-      return GateExit.unusable;
+      return await undecided(`run "${options.run}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; check the run id (ragscope eval and ragscope demo print it) or --data-dir (${await describeStoredRuns(store.scoped(scope).traces)})`);
     }
     const baseline = options.baseline ? await reader.loadRunCases(options.baseline) : null;
     if (options.baseline && baseline?.length === 0) {
-      output.error(`ragscope gate: --baseline: baseline run "${options.baseline}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; give the id of a run stored there (${await describeStoredRuns(store.scoped(scope).traces)})`);
-      return GateExit.unusable;
+      return await undecided(`--baseline: baseline run "${options.baseline}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; give the id of a run stored there (${await describeStoredRuns(store.scoped(scope).traces)})`);
     }
     const result = checkReleaseGate(gate.value.rules, { cases, baseline, scoreWeights: gate.value.scoreWeights }, { allowNotAvailable: options.allowMissing === true });
     output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status), cases.filter((evaluated) => (evaluated.reviewedBy ?? []).length > 0).length));
@@ -138,13 +154,25 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     if (unpaired !== null) output.log(`  Note: ${unpaired}`);
     // A veto case that did not pass blocks whatever the rules say, as in ragscope eval (which decides the same run alike).
     const vetoed = vetoedCases(cases);
-    if (vetoed.length > 0) {
-      output.log(`${describeVetoedCases(vetoed)}\nDecision: BLOCKED`);
-      return GateExit.failed;
-    }
-    return result.passed ? GateExit.passed : result.undecided ? GateExit.unusable : GateExit.failed;
+    if (vetoed.length > 0) output.log(`${describeVetoedCases(vetoed)}\nDecision: BLOCKED`);
+    const decided = vetoed.length > 0 ? GateExit.failed : result.passed ? GateExit.passed : result.undecided ? GateExit.unusable : GateExit.failed;
+    // The decision is printed above; a file that cannot be written is said, and is exit 2 (as eval's), never a pass.
+    if (!(await junitWritten({ gate: result, vetoCases: cases.filter(isVetoCase).length, vetoed, problems: [] }))) return GateExit.unusable;
+    return decided;
   } finally {
     await store.close();
+  }
+}
+
+/** Writes the JUnit file, its folder made first; false, with the reason on stderr, when it cannot be written. */
+async function writeJunit(file: string, text: string, output: Output): Promise<boolean> {
+  try {
+    await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+    await writeFile(file, text);
+    return true;
+  } catch (error) {
+    for (const line of commandErrorLines("gate", [`${describeUnwritableFile(file, error, "JUnit file (--junit)")} (the gate's decision is above)`])) output.error(line);
+    return false;
   }
 }
 
@@ -164,7 +192,7 @@ function formatGate(runId: string, caseCount: number, result: ReleaseGateResult,
   const lines = [`Release gate for run ${runId} (${caseCount} cases): ${gateHeadline(result)}`, `  ${formatVerdicts(statuses, reviewed)}`];
   for (const item of result.rules) {
     const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : formatFixed(item.value, 4);
-    const note = item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
+    const note = item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : item.basis !== undefined ? `  (${item.basis})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
     lines.push(`  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`);
   }
   return lines.join("\n");

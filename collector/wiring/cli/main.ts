@@ -62,7 +62,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .command("validate")
     .description("check dataset files of Eval Cases; exits 1 on any problem")
     .argument("<files...>", "YAML, JSON or JSON Lines dataset files (Eval Case format or the seed's simple format)")
-    .option("--stats", "also print the mix of case categories and splits against the seed's recommended 50/20/10/10/10")
+    .option("--stats", "also print the mix of case categories and splits against the seed's recommended 50/20/10/10/10, per file and, for several files, in total")
     .action(async (files: string[], options: { stats?: boolean }) => {
       const { validateCommand } = await import("./validate-command.js");
       exitCode = await validateCommand(files, output, options);
@@ -129,15 +129,16 @@ export async function main(argv: string[], output: Output = standardOutput, envi
   program
     .command("gate")
     .description("check a run's stored results against a gate file (release gate); exits 0 passed, 1 blocked, 2 could not decide")
-    .addOption(requiredOption("--run <id>", "the run to check"))
+    .addOption(requiredOption("--run <id>", "the run to check", "it is the run id ragscope eval and ragscope demo print (the web UI lists the stored runs on /runs)"))
     .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
     .option("--baseline <id>", "a previous run, for regression rules such as overall_score_drop")
     .option("--allow-missing", "let rules whose metric was not measured pass the gate (they are still listed)")
     .option("--tenant <id>", "read only this tenant's cases (repeat for several): another tenant's run reads as not stored", repeatable, [])
     .option("--all-tenants", "without --tenant, gate a run (and --baseline) whose results carry several tenants on all of them together; without it such a run is not decided (exit 2), since any tenant's spans may name any run id")
+    .option("--junit <file>", "write JUnit XML: the release gate suite of eval --junit, one test per rule, the veto cases and what kept the gate from deciding")
     .addOption(dataDirOption())
     .addOption(configFileOption())
-    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string; tenant: string[]; allTenants?: boolean; config?: string }) => {
+    .action(async (options: { run: string; gates: string; baseline?: string; allowMissing?: boolean; dataDir?: string; tenant: string[]; allTenants?: boolean; junit?: string; config?: string }) => {
       const { gateCommand } = await import("./gate-command.js");
       exitCode = await gateCommand(options, settingsRequest(options.config), output);
     });
@@ -231,7 +232,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
   experiment
     .command("report")
     .description("compare the variants of one experiment: traffic, sample ratio check, behaviour, rule and judge metrics with difference to control, confidence interval and p-value, lineage differences and a plain-words decision; exits 2 when nothing can be compared")
-    .addOption(requiredOption("--id <experiment>", "the experiment id"))
+    .addOption(requiredOption("--id <experiment>", "the experiment id", "it is the experimentId your requests carry (ragscope.experiment.id; the web UI lists the experiments on /experiments)"))
     .addOption(dataDirOption())
     .option("--control <variant>", "the control variant (default: the variant named control when present, else the first by name)")
     .option("--unit <unit>", "the randomisation unit requests are clustered by: user or session", "user")

@@ -25,6 +25,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describeUnwritableFile, writableFile } from "../../../core/file-access-problems.js";
 import { collectDashboard, type DashboardResult } from "../../../report/collect-report.js";
+import { unpairedRunsNotice } from "../../../report/unpaired-runs-notice.js";
 import { readDashboards, type ReportDashboard } from "../../../report/dashboard-files.js";
 import { formatValue } from "../../../report/format-value.js";
 import { statValues } from "../../../report/rate-basis-fields.js";
@@ -111,6 +112,8 @@ export function summaryLines(dashboards: readonly DashboardResult[]): string[] {
       lines.push(`  not shown: ${result.skipped}`);
       continue;
     }
+    const unpaired = unpairedRunsNotice(result);
+    if (unpaired !== null) lines.push(`  nothing to compare: ${unpaired}`);
     for (const panel of result.panels.values()) {
       if (panel.error !== null) {
         lines.push(`  ${panel.panel.title}: ${panel.error}`);

@@ -9,12 +9,16 @@
  */
 import { Option, type Command } from "commander";
 
-const requiredOptions = new WeakSet<Option>();
+/** Each required option, with where a user finds its value when that is not obvious (null when it is). */
+const requiredOptions = new WeakMap<Option, string | null>();
 
-/** An option the command cannot run without; `checkRequiredOptions` refuses a command line without it. */
-export function requiredOption(flags: string, description: string): Option {
+/**
+ * An option the command cannot run without; `checkRequiredOptions` refuses a command line without it.
+ * @param whereToFind said after the refusal: a first `ragscope gate` does not know that the run id is the one eval printed.
+ */
+export function requiredOption(flags: string, description: string, whereToFind: string | null = null): Option {
   const option = new Option(flags, description);
-  requiredOptions.add(option);
+  requiredOptions.set(option, whereToFind);
   return option;
 }
 
@@ -22,7 +26,8 @@ export function requiredOption(flags: string, description: string): Option {
 export function checkRequiredOptions(command: Command): void {
   for (const option of command.options) {
     if (requiredOptions.has(option) && command.getOptionValue(option.attributeName()) === undefined) {
-      command.error(`error: required option '${option.flags}' not specified`, { code: "commander.missingMandatoryOptionValue", exitCode: 2 });
+      const whereToFind = requiredOptions.get(option);
+      command.error(`error: required option '${option.flags}' not specified${whereToFind ? `; ${whereToFind}` : ""}`, { code: "commander.missingMandatoryOptionValue", exitCode: 2 });
     }
   }
 }

@@ -8,12 +8,16 @@
  * and `eval` check them against the store: a case id and version that two
  * files give different contents is a problem of the later file.
  * `--stats` adds the mix of case categories and splits against the seed's
- * recommended 50/20/10/10/10.
+ * recommended 50/20/10/10/10; with two or more valid files, also the mix of
+ * all their cases together, after the files' own (a case given in two files
+ * is one case, counted once).
  */
 import type { EvalCase } from "../../../contracts/eval-case.js";
+import { caseIdentity } from "../../../contracts/eval-case-identity.js";
 import { conflictsAcrossFiles } from "../dataset/cases-across-files.js";
 import { datasetMix, formatMix } from "../dataset/dataset-mix.js";
 import { formatProblem, loadDatasetFile, type Dataset, type DatasetFormat, type DatasetProblem } from "../dataset/load-dataset.js";
+import { commandErrorLines } from "./command-error-lines.js";
 
 const formatNames: Record<DatasetFormat, string> = {
   eval_case: "Eval Case format",
@@ -25,22 +29,26 @@ const formatNames: Record<DatasetFormat, string> = {
 const REFUSALS_NAMED = 10;
 
 export async function validateCommand(files: string[], output: { log: (line: string) => void; error: (line: string) => void }, options: { stats?: boolean } = {}): Promise<number> {
+  // Each headline after the command's name, as eval's and gate's (README "Exit codes"); a problem's lines indented under it.
+  const printErrors = (lines: readonly string[]) => {
+    for (const line of commandErrorLines("validate", lines)) output.error(line);
+  };
   let problems = 0;
   let unreadable = false;
+  const valid: Dataset[] = [];
   const loaded: Awaited<ReturnType<typeof loadDatasetFile>>[] = [];
   for (const file of files) loaded.push(await loadDatasetFile(file));
   const datasets = loaded.flatMap((result) => (result.ok ? [result.value] : []));
   const acrossFiles = conflictsAcrossFiles(datasets);
   const reportProblems = (file: string, found: readonly DatasetProblem[]) => {
     problems += found.length;
-    output.error(`${file}: ${found.length} problem${found.length === 1 ? "" : "s"}`);
-    for (const problem of found) output.error(`  ${formatProblem(problem)}`);
+    printErrors([`${file}: ${found.length} problem${found.length === 1 ? "" : "s"}`, ...found.map((problem) => `  ${formatProblem(problem)}`)]);
   };
   for (const result of loaded) {
     if (!result.ok) {
       if (result.error.unreadable !== undefined) {
         unreadable = true;
-        output.error(result.error.unreadable);
+        printErrors([result.error.unreadable]);
       } else reportProblems(result.error.file, result.error.problems);
       continue;
     }
@@ -50,7 +58,9 @@ export async function validateCommand(files: string[], output: { log: (line: str
       continue;
     }
     logValid(result.value, output, options);
+    valid.push(result.value);
   }
+  if (options.stats && valid.length > 1) logTotal(valid, files.length, output);
   return unreadable ? 2 : problems === 0 ? 0 : 1;
 }
 
@@ -63,4 +73,16 @@ function logValid(dataset: Dataset, output: { log: (line: string) => void }, opt
     output.log(`  ${refusals.length} case${refusals.length === 1 ? " expects" : "s expect"} a refusal (answerable: false): ${named}`);
   }
   if (options.stats) for (const line of formatMix(datasetMix(dataset.cases))) output.log(line);
+}
+
+/** The mix of the valid files' cases together: what a run over all of them would cover. */
+function logTotal(valid: readonly Dataset[], given: number, output: { log: (line: string) => void }): void {
+  const byIdentity = new Map<string, EvalCase>();
+  for (const dataset of valid) for (const item of dataset.cases) if (!byIdentity.has(caseIdentity(item))) byIdentity.set(caseIdentity(item), item);
+  const cases = [...byIdentity.values()];
+  const listed = valid.reduce((sum, dataset) => sum + dataset.cases.length, 0);
+  const repeated = listed - cases.length;
+  const files = valid.length === given ? `${valid.length} files` : `the ${valid.length} valid files of ${given}`;
+  output.log(`Total of ${files}: ${cases.length} case${cases.length === 1 ? "" : "s"}${repeated > 0 ? ` (${repeated} given in more than one file, counted once)` : ""}`);
+  for (const line of formatMix(datasetMix(cases))) output.log(line);
 }

@@ -23,6 +23,7 @@ import { compressionNames } from "../../02-transport/kafka/compression-names.js"
 import { DEFAULT_ROLLUP_REFRESH_MS } from "../../../store/clickhouse/metric-rollups.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "../../../store/clickhouse/query-memory-bound.js";
 import type { CollectorParts } from "./command-parts.js";
+import { relatedOrigin } from "./related-setting.js";
 
 const MEBIBYTE = 1024 * 1024;
 
@@ -297,14 +298,14 @@ function checkConsumerCombinations(config: CollectorConfig, context: z.Refinemen
     context.addIssue({
       code: "custom",
       path: ["kafka", "heartbeatIntervalMs"],
-      message: `must be at most a third of the session timeout (${config.kafka.sessionTimeoutMs} ms, RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS), or one late heartbeat ends the session; lower it or raise the session timeout`,
+      message: `must be at most a third of the session timeout (${config.kafka.sessionTimeoutMs} ms, ${relatedOrigin("kafka.sessionTimeoutMs")}), or one late heartbeat ends the session; lower it or raise the session timeout`,
     });
   }
   if (config.kafka.deadLetterTopic === config.kafka.topic) {
     context.addIssue({
       code: "custom",
       path: ["kafka", "deadLetterTopic"],
-      message: `must differ from the input topic "${config.kafka.topic}" (RAGSCOPE_KAFKA_TOPIC), or dead letters would be read again as input`,
+      message: `must differ from the input topic "${config.kafka.topic}" (${relatedOrigin("kafka.topic")}), or dead letters would be read again as input`,
     });
   }
   if (config.kafka.repartitionTopic === config.kafka.deadLetterTopic) {
@@ -322,7 +323,7 @@ function checkPublisherCombinations(config: CollectorConfig, context: z.Refineme
     context.addIssue({
       code: "custom",
       path: ["kafka", "publishTimeoutMs"],
-      message: `must be shorter than the stop deadline (${config.kafka.stopTimeoutMs} ms, RAGSCOPE_KAFKA_STOP_TIMEOUT_MS), or a request waiting for Kafka holds the receiver's stop past it; lower it or raise the stop deadline`,
+      message: `must be shorter than the stop deadline (${config.kafka.stopTimeoutMs} ms, ${relatedOrigin("kafka.stopTimeoutMs")}), or a request waiting for Kafka holds the receiver's stop past it; lower it or raise the stop deadline`,
     });
   }
 }
@@ -333,14 +334,14 @@ function checkReceiverCombinations(config: CollectorConfig, context: z.Refinemen
     context.addIssue({
       code: "custom",
       path: ["receiver", "headersTimeoutMs"],
-      message: `must not exceed the request timeout (${config.receiver.requestTimeoutMs} ms, RAGSCOPE_REQUEST_TIMEOUT_MS); lower it or raise the request timeout`,
+      message: `must not exceed the request timeout (${config.receiver.requestTimeoutMs} ms, ${relatedOrigin("receiver.requestTimeoutMs")}); lower it or raise the request timeout`,
     });
   }
   if (config.receiver.maxInFlightBytes < config.receiver.maxBodyBytes) {
     context.addIssue({
       code: "custom",
       path: ["receiver", "maxInFlightBytes"],
-      message: `must be at least the largest body (${config.receiver.maxBodyBytes} bytes, RAGSCOPE_MAX_BODY_BYTES), or a request of the largest allowed size could never be read; raise it or lower RAGSCOPE_MAX_BODY_BYTES`,
+      message: `must be at least the largest body (${config.receiver.maxBodyBytes} bytes, ${relatedOrigin("receiver.maxBodyBytes")}), or a request of the largest allowed size could never be read; raise it or lower the largest body`,
     });
   }
 }
@@ -351,7 +352,7 @@ function checkAssemblerCombinations(config: CollectorConfig, context: z.Refineme
     context.addIssue({
       code: "custom",
       path: ["memory", "maxBufferedSpans"],
-      message: `must not exceed the assembler's bound of ${config.assembler.maxOpenSpans} open spans (RAGSCOPE_MAX_OPEN_SPANS), or traces are released as partial before consumption pauses; lower it or raise RAGSCOPE_MAX_OPEN_SPANS`,
+      message: `must not exceed the assembler's bound of ${config.assembler.maxOpenSpans} open spans (${relatedOrigin("assembler.maxOpenSpans")}), or traces are released as partial before consumption pauses; lower it or raise that bound`,
     });
   }
 }

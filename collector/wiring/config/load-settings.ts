@@ -15,6 +15,7 @@ import { unknownVariableProblems } from "./known-variables.js";
 import { environmentVariables, listSettings, tableSettings, variableOf } from "./setting-sources.js";
 import { sectionFields, sectionNames, settingsSchemaFor, type Settings } from "./settings-schema.js";
 import { partsOfCommand } from "./command-parts.js";
+import { withRelatedOrigins } from "./related-setting.js";
 
 export type SettingOrigin =
   | { kind: "default" }
@@ -145,7 +146,9 @@ interface Issue {
   keys?: string[];
 }
 
-function describeIssue(issue: Issue, origins: ReadonlyMap<string, SettingOrigin>): string {
+function describeIssue(given: Issue, origins: ReadonlyMap<string, SettingOrigin>): string {
+  // A combination check names the other setting by where its value came from (related-setting.ts).
+  const issue = { ...given, message: withRelatedOrigins(given.message, origins) };
   if (issue.code === "unrecognized_keys") {
     // Only a config file can carry keys the schema does not know.
     const parent = issue.path.length === 0 ? null : formatKeyPath(issue.path);

@@ -18,32 +18,11 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { XMLParser } from "fast-xml-parser";
 import { junitSchemaErrors } from "../../support/junit-schema.js";
+import { parseJunitSuites } from "../../support/junit-suites.js";
 import { runRagscope, tasksFolder } from "./support/run-ragscope.js";
 
-interface Element {
-  message?: string;
-  type?: string;
-  "#text"?: string;
-}
-interface Testcase {
-  name: string;
-  classname: string;
-  failure?: Element;
-  error?: Element;
-  skipped?: Element;
-}
-interface Suite {
-  name: string;
-  tests: string;
-  failures: string;
-  errors: string;
-  skipped: string;
-  testcase: Testcase | Testcase[];
-}
-
-const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (name) => name === "testsuite" || name === "testcase" }).parse(xml).testsuites.testsuite as (Suite & { testcase: Testcase[] })[];
+const parse = parseJunitSuites;
 
 describe("ragscope eval --junit: the release gate's decision is in the file", () => {
   let folder: string;

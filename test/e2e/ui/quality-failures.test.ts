@@ -24,6 +24,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { isHeuristicMetric } from "../../../evaluators/metric-catalog.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../../evaluators/root-cause/root-cause-labels.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 import { signIn } from "../../support/sign-in.js";
@@ -121,17 +122,27 @@ describe("Quality over time and Failures pages", () => {
     const gate = gateValues(gateBefore);
     assert.ok(gate.size >= 10, gateBefore);
     let compared = 0;
+    let heuristicRows = 0;
     const different: string[] = [];
     for (const [metric, expected] of gate) {
       const cell = alice.locator(`tr[data-aggregate="${metric}"] .value`);
       if ((await cell.count()) === 0) continue;
+      // A heuristic rule's metric (completeness: key points by text overlap) decides no gate rule; the board shows its
+      // value as a measurement, labelled a heuristic (evaluators/metric-catalog.ts), not as the gate's number.
+      if (isHeuristicMetric(metric)) {
+        assert.equal(expected, null, `the gate does not decide on ${metric}`);
+        assert.match((await alice.locator(`tr[data-aggregate="${metric}"] td`).first().textContent()) ?? "", /^Completeness \(heuristic\) /);
+        heuristicRows += 1;
+        continue;
+      }
       const shown = await cell.getAttribute("data-value");
       compared += 1;
       const same = expected === null ? shown === "" : shown !== "" && Math.abs(Number(shown) - expected) <= 0.00005 + 1e-12;
       if (!same) different.push(`${metric}: gate ${expected}, page ${shown}`);
     }
     assert.deepEqual(different, [], "one definition per metric: the page shows the gate's number for every metric both show");
-    assert.equal(compared, 13, `compared ${compared} metrics; gate printed ${[...gate.keys()].join(", ")}`);
+    assert.equal(compared, 12, `compared ${compared} metrics; gate printed ${[...gate.keys()].join(", ")}`);
+    assert.equal(heuristicRows, 1, "completeness, the gate file's one heuristic metric, is shown labelled");
     for (const metric of ["faithfulness", "hallucination_rate", "permission_leak_rate"]) assert.ok(gate.has(metric), `the example gate file checks ${metric}`);
     // The example run has only the heuristic judge: its faithfulness is a measurement, shown apart and
     // labelled, and neither the gate nor the board's faithfulness and hallucination rate read it.
@@ -195,6 +206,16 @@ describe("Quality over time and Failures pages", () => {
     assert.match(((await missingBound.json()) as { error: string }).error, /needs a bound/);
     const notANumber = await fetch(`${uiUrl}/api/traces?metric=context_recall&below=half`, { headers: { authorization: `Bearer ${ALICE}` } });
     assert.equal(notANumber.status, 400);
+  });
+
+  test("a trace page names a heuristic rule's metric so beside its value, an exact rule's not", async () => {
+    const measured = evalOutput.evaluation_results.find((result) => result.evaluator_id === "answer.completeness" && typeof result.metric_values.completeness === "number");
+    assert.ok(measured, "the example run measured completeness");
+    await alice.goto(`${uiUrl}/traces/${measured.case_result_id}`);
+    const values = (await alice.locator("#evaluations td.values").allTextContents()).join(" ");
+    assert.match(values, /completeness \(heuristic\)=\d/);
+    assert.doesNotMatch(values, /(^|[^_])completeness=/);
+    assert.match(values, /(^|\s)latency_ms=\d/);
   });
 
   test("no console errors", () => {

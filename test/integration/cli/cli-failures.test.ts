@@ -44,6 +44,14 @@ describe("ragscope --version and usage errors", () => {
     const result = run(["gate"], projectRoot);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /required option '--run <id>' not specified/);
+    // A first `ragscope gate` does not know where a run id comes from.
+    assert.match(result.stderr.split("\n")[0]!, /not specified; it is the run id ragscope eval and ragscope demo print \(the web UI lists the stored runs on \/runs\)$/);
+  });
+
+  test("experiment report without --id: exit 2, and where an experiment id comes from", () => {
+    const result = run(["experiment", "report"], projectRoot);
+    assert.equal(result.status, 2);
+    assert.equal(result.stderr.split("\n")[0], "error: required option '--id <experiment>' not specified; it is the experimentId your requests carry (ragscope.experiment.id; the web UI lists the experiments on /experiments)");
   });
 
   test("a gate file naming a metric ragscope does not measure cannot decide: exit 2, the rule, and the names it may have meant", async () => {

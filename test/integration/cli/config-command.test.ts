@@ -193,7 +193,7 @@ describe("ragscope config", () => {
     // A publish deadline the stop deadline cannot wait out: the two named, and what to change.
     const crossed = run(["receive", "--stop-timeout-ms", "4000"], folder);
     assert.equal(crossed.status, 2, "refused before connecting to anything");
-    assert.match(crossed.stderr, /kafka\.publishTimeoutMs.*must be shorter than the stop deadline \(4000 ms, RAGSCOPE_KAFKA_STOP_TIMEOUT_MS\)/);
+    assert.match(crossed.stderr, /kafka\.publishTimeoutMs.*must be shorter than the stop deadline \(4000 ms, flag --stop-timeout-ms\)/);
   });
 });
 

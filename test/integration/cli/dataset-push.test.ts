@@ -115,7 +115,7 @@ describe("ragscope dataset push", () => {
     await writeFile(second, ["case_id: same", "case_version: v1", "dataset_id: d", "dataset_version: v1", "input: second question", ""].join("\n"));
     const result = run(["dataset", "push", first, second, "--data-dir", path.join(folder, "conflict")], folder);
     assert.equal(result.status, 1);
-    assert.match(result.stderr, /second\.yaml: 1 problem\n\s+line 1 \(case_id same\): case_version v1 differs in input from the case of that id and version in .*first\.yaml \(line 1\); .*give the changed case a new case_version/);
+    assert.match(result.stderr, /^ragscope dataset push: \S*second\.yaml: 1 problem\n\s+line 1 \(case_id same\): case_version v1 differs in input from the case of that id and version in .*first\.yaml \(line 1\); .*give the changed case a new case_version/m);
   });
 
   test("a case whose id and version the store holds with other content: exit 1, naming the case, its stored dataset and what differs; nothing pushed, the stored case kept", async () => {
@@ -131,7 +131,7 @@ describe("ragscope dataset push", () => {
 
     const refused = run(["dataset", "push", reused, "--data-dir", dataDir], folder);
     assert.equal(refused.status, 1, refused.stderr);
-    assert.match(refused.stderr, /qa_err3\.yaml: case e_dup, case_version v1 \(dataset qa_err3 version v1\), differs in risk_level from the stored case of that id and version \(stored from dataset qa_err version v1\): .*give the changed case a new case_version/);
+    assert.match(refused.stderr, /qa_err3\.yaml: case e_dup, case_version v1 \(dataset qa_err3 version v1\), differs in risk_level from the stored case of that id and version \(stored from dataset qa_err version v1\): .*give the changed case a new case_version/m);
     assert.match(refused.stderr, /nothing pushed/);
     assert.doesNotMatch(refused.stdout, /new \(stored now\)/);
 

@@ -67,7 +67,8 @@ describe("the combination checks follow the role", () => {
     ]);
     for (const [role, result] of [["receive", receive], ["collect", collect]] as const) {
       assert.ok(refusedAsInvalid(role, result), `${role}: ${result.stderr}`);
-      assert.match(result.stderr, /kafka\.publishTimeoutMs.*must be shorter than the stop deadline \(3000 ms, RAGSCOPE_KAFKA_STOP_TIMEOUT_MS\)/);
+      // The stop deadline came from the flag: named so, not as the variable nobody set.
+      assert.match(result.stderr, /kafka\.publishTimeoutMs.*must be shorter than the stop deadline \(3000 ms, flag --stop-timeout-ms\)/);
     }
     assert.ok(reachedKafka("evaluate", evaluate), evaluate.stderr);
     assert.doesNotMatch(evaluate.stderr, /publishTimeoutMs|configuration is invalid/);
@@ -84,6 +85,21 @@ describe("the combination checks follow the role", () => {
     assert.match(evaluate.stderr, /environment variable RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS: must be at most a third of the session timeout/);
     assert.ok(reachedKafka("receive", receive), receive.stderr);
     assert.doesNotMatch(receive.stderr, /heartbeat|configuration is invalid/i);
+  });
+
+  test("the session timeout a heartbeat is checked against is named where its value came from: flag, variable or default", () => {
+    const config = (args: string[], environment: Record<string, string> = {}) => spawnSync(process.execPath, [ragscope, "config", "--heartbeat-interval-ms", "3000", ...args], { encoding: "utf8", cwd: folder, env: { ...cleanEnvironment, ...environment } });
+    const fromFlag = config(["--session-timeout-ms", "6000"]);
+    assert.equal(fromFlag.status, 2, fromFlag.stderr);
+    assert.match(fromFlag.stderr, /flag --heartbeat-interval-ms: must be at most a third of the session timeout \(6000 ms, flag --session-timeout-ms\)/);
+    assert.doesNotMatch(fromFlag.stderr, /RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS/);
+    const fromVariable = config([], { RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS: "6000" });
+    assert.equal(fromVariable.status, 2, fromVariable.stderr);
+    assert.match(fromVariable.stderr, /the session timeout \(6000 ms, environment variable RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS\)/);
+    // 20000 * 3 > the default session of 30000 ms: not set, so said as the default and what sets it.
+    const byDefault = config(["--heartbeat-interval-ms", "20000"]);
+    assert.equal(byDefault.status, 2, byDefault.stderr);
+    assert.match(byDefault.stderr, /the session timeout \(30000 ms, the default; RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS sets it\)/);
   });
 
   test("ragscope config still checks every combination: it shows the settings of every role", () => {

@@ -5,7 +5,8 @@
  * one line naming the file as typed, what is wrong and how to fix it, and exit
  * 2 (README "Exit codes": an unreadable file is a usage error, never a dataset
  * with problems), before the command does any work. The same words for every
- * command.
+ * command, after the command's name (`ragscope validate: …`) where the command
+ * prefixes its errors.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -63,19 +64,19 @@ describe("a file the command cannot use", () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  test("validate: `missing.yaml: dataset file not found …; check the path`, not a problem at an unnamed place", () => {
-    for (const [file, line] of unreadable("dataset file")) refuses(["validate", file], [line]);
+  test("validate: `ragscope validate: missing.yaml: dataset file not found …; check the path`, not a problem at an unnamed place", () => {
+    for (const [file, line] of unreadable("dataset file")) refuses(["validate", file], [`ragscope validate: ${line}`]);
   });
 
   test("validate: a readable file beside one that cannot be read is still checked; the exit is 2", () => {
     const result = run(["validate", "dataset.yaml", "missing.yaml"]);
     assert.equal(result.status, 2);
     assert.match(result.stdout, /^dataset\.yaml: valid — 1 case/);
-    assert.deepEqual(result.stderr.trim().split("\n"), [notFound("missing.yaml", "dataset file")]);
+    assert.deepEqual(result.stderr.trim().split("\n"), [`ragscope validate: ${notFound("missing.yaml", "dataset file")}`]);
   });
 
   test("dataset push: the same line, exit 2 — a folder too, which was a dataset with a problem (exit 1) — and nothing pushed", () => {
-    for (const [file, line] of unreadable("dataset file")) refuses(["dataset", "push", file, "dataset.yaml", "--data-dir", "store"], [line, "ragscope dataset push: nothing pushed (a file above cannot be read)"]);
+    for (const [file, line] of unreadable("dataset file")) refuses(["dataset", "push", file, "dataset.yaml", "--data-dir", "store"], [`ragscope dataset push: ${line}`, "ragscope dataset push: nothing pushed (a file above cannot be read)"]);
   });
 
   test("eval --dataset and serve --dataset: the same line, exit 2", () => {

@@ -29,6 +29,32 @@ describe("ragscope validate", () => {
     assert.match(result.stdout, /valid — \d+ cases/);
   });
 
+  test("--stats over several files: each file's mix, then the mix of all their cases together (a case in two files counted once)", async () => {
+    // first: one high-frequency and one multi-hop case; second: the same multi-hop case again and an unanswerable one.
+    // Together, by hand: 3 distinct cases, one in each of three categories, 1 of 3 = 33%.
+    const shared = { case_id: "hop", case_version: "v1", input: "which city hosts the office of the team that owns search?", metadata: { mix_category: "multi_hop", split: "dev" } };
+    const first = path.join(folder, "stats-first.json");
+    const second = path.join(folder, "stats-second.json");
+    await writeFile(first, JSON.stringify({ dataset_id: "d", dataset_version: "v1", cases: [{ case_id: "often", case_version: "v1", input: "what are the opening hours?", metadata: { mix_category: "high_frequency", split: "dev" } }, shared] }));
+    await writeFile(second, JSON.stringify({ dataset_id: "d", dataset_version: "v1", cases: [shared, { case_id: "none", case_version: "v1", input: "what will the share price be next year?", answerable: false, metadata: { split: "regression" } }] }));
+    const result = run("validate", "--stats", first, second);
+    assert.equal(result.status, 0, result.stderr);
+    const lines = result.stdout.split("\n").map((line) => line.trim().replace(/\s+/g, " "));
+    const total = lines.indexOf("Total of 2 files: 3 cases (1 given in more than one file, counted once)");
+    assert.ok(total > lines.indexOf(`${second}: valid — 2 cases, Eval Case format`), result.stdout);
+    assert.deepEqual(lines.slice(total + 1, total + 7), [
+      "Mix of 3 cases (seed 004 §二.2):",
+      "high_frequency 1 33% recommended 50%",
+      "long_tail 0 0% recommended 20%",
+      "multi_hop 1 33% recommended 10%",
+      "unanswerable 1 33% recommended 10%",
+      "adversarial 0 0% recommended 10%",
+    ]);
+    assert.ok(lines.includes("Split dev: 2 cases") && lines.includes("Split regression: 1 case"), result.stdout);
+    // One file: its own mix only.
+    assert.doesNotMatch(run("validate", "--stats", first).stdout, /^Total/m);
+  });
+
   test("a file with problems: exit 1, every problem with its path and case id, no stack trace", async () => {
     const file = path.join(folder, "broken.yaml");
     await writeFile(
@@ -37,6 +63,8 @@ describe("ragscope validate", () => {
     );
     const result = run("validate", file);
     assert.equal(result.status, 1);
+    // The file's headline after the command's name, as eval's and gate's errors; its problems indented under it.
+    assert.match(result.stderr, /^ragscope validate: \S*broken\.yaml: \d+ problems\n {2}\S/m);
     assert.match(result.stderr, /cases\[1\]\.gold_evidence\[0\]\.document_id \(case_id bad\): required/);
     assert.match(result.stderr, /cases\[1\]\.difficulty \(case_id bad\): must be one of "Easy"/);
     assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
@@ -117,7 +145,7 @@ describe("ragscope validate", () => {
   test("a missing file cannot be decided (exit 2, README \"Exit codes\"), a missing argument is a usage error, neither a crash", () => {
     const missing = run("validate", path.join(folder, "nope.yaml"));
     assert.equal(missing.status, 2);
-    assert.match(missing.stderr, /^\S*nope\.yaml: dataset file not found \(looked in .*nope\.yaml\); check the path\n$/);
+    assert.match(missing.stderr, /^ragscope validate: \S*nope\.yaml: dataset file not found \(looked in .*nope\.yaml\); check the path\n$/);
     const noArgument = run("validate");
     assert.notEqual(noArgument.status, 0);
     assert.match(noArgument.stderr, /missing required argument/);

@@ -89,7 +89,7 @@ describe("the counts beside the board's rates over a subset", () => {
     const requests = dataset.evaluations.filter((evaluation) => !evaluation.caseResult.rag_observation.partial_trace).length;
     const metrics: Record<string, Record<string, string>> = {
       Retrieval: { "Hit@1": "hit_at_1", "Recall@5": "recall_at_5", "Recall@10": "recall_at_10", MRR: "mrr", "NDCG@10": "ndcg_at_10" },
-      Generation: { Correctness: "answer_correctness", Faithfulness: "faithfulness", Relevance: "answer_relevance", Completeness: "completeness", "Citation accuracy": "citation_accuracy" },
+      Generation: { Correctness: "answer_correctness", Faithfulness: "faithfulness", Relevance: "answer_relevance", "Completeness (heuristic)": "completeness", "Citation accuracy": "citation_accuracy" },
     };
     for (const [layer, labels] of Object.entries(metrics)) {
       const columns = await statColumns(`${layer}: means over the range`);

@@ -19,6 +19,9 @@
  * check_score over the paired cases: base (1 + 1) / 2 = 1, cand (0 + 1) / 2 = 0.5 (cand over all its cases: 0.25).
  * faithfulness: the LLM judge's only — base 0.9, cand 0.7 (1 case each); the heuristic judge's under
  *   "faithfulness (heuristic judge, measurement)": base 0.4, cand 0.6. Mixed, as before, base read 0.65.
+ * Each case also: answer.completeness (a heuristic rule, confidence heuristic) completeness 1 when it passed, else
+ *   0.5 — over the paired cases base (1 + 1) / 2 = 1, cand (0.5 + 1) / 2 = 0.75, shown as "completeness (heuristic)"
+ *   (evaluators/metric-catalog.ts), never under its bare name; check_score, an exact rule's, keeps its name.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -56,7 +59,7 @@ const CASES: PlannedCase[] = [
   { run: "cand", caseId: "only_cand", version: "v1", passed: false },
 ];
 
-function result(caseResultId: string, evaluatorId: string, evaluatorVersion: string, values: Record<string, number>, outcome: "passed" | "failed" | "measured", evaluatedAtMs: number): EvaluationResult {
+function result(caseResultId: string, evaluatorId: string, evaluatorVersion: string, values: Record<string, number>, outcome: "passed" | "failed" | "measured", evaluatedAtMs: number, heuristic = evaluatorVersion.endsWith("+heuristic")): EvaluationResult {
   return evaluationResult.parse({
     evaluation_result_id: `er_${caseResultId}_${evaluatorId}`,
     case_result_id: caseResultId,
@@ -65,7 +68,7 @@ function result(caseResultId: string, evaluatorId: string, evaluatorVersion: str
     metric_values: values,
     outcome,
     reason: `${outcome} in the test`,
-    confidence: { value: evaluatorVersion.endsWith("+heuristic") ? 0.5 : 1, semantics: evaluatorVersion.endsWith("+heuristic") ? "heuristic" : "deterministic_rule" },
+    confidence: { value: heuristic ? 0.5 : 1, semantics: heuristic ? "heuristic" : "deterministic_rule" },
     review_required: false,
     error_type: "none",
     evaluated_at: new Date(evaluatedAtMs).toISOString(),
@@ -78,7 +81,10 @@ function written(planned: PlannedCase, index: number) {
   const base = plannedCaseResult({ caseResultId, traceId: `${index + 1}`.padStart(32, "0"), runId: planned.run, caseId: planned.caseId, startedAtMs });
   const caseResult = caseResultSchema.parse({ ...base, case_version: planned.version, quality_status: planned.passed ? "passed" : "failed" });
   const evaluatedAt = startedAtMs + 5_000;
-  const evaluationResults = [result(caseResultId, "rule.check", "1", { check_score: planned.passed ? 1 : 0 }, planned.passed ? "passed" : "failed", evaluatedAt)];
+  const evaluationResults = [
+    result(caseResultId, "rule.check", "1", { check_score: planned.passed ? 1 : 0 }, planned.passed ? "passed" : "failed", evaluatedAt),
+    result(caseResultId, "answer.completeness", "2", { completeness: planned.passed ? 1 : 0.5 }, "measured", evaluatedAt, true),
+  ];
   // A judge records its usage beside its score (judge-evaluations.ts); the heuristic judge's is 0.
   const usage = { judge_input_tokens: 0, judge_output_tokens: 0, judge_cost: 0 };
   if (planned.faithfulness?.judge === "heuristic") {
@@ -177,5 +183,19 @@ describe("the Runs board names the heuristic judge's values a measurement", () =
       metrics.filter((row) => String(row.metric).startsWith("judge_cost")).map((row) => row.metric),
       ["judge_cost", "judge_cost (heuristic judge, measurement)"],
     );
+  });
+});
+
+describe("the Runs board names a heuristic rule's metric so", () => {
+  test("completeness is shown as \"completeness (heuristic)\" in the table and the chart, with the same means; an exact rule's metric keeps its name", async () => {
+    const metrics = rows(await run("Metrics side by side"));
+    assert.equal(metrics.find((row) => row.metric === "completeness"), undefined, "no row under the bare name");
+    const completeness = metrics.find((row) => row.metric === "completeness (heuristic)");
+    assert.ok(completeness && close(completeness.baseline, 1) && close(completeness.candidate, 0.75), JSON.stringify(completeness));
+    assert.deepEqual([completeness.baseline_cases, completeness.candidate_cases], [2, 2]);
+    assert.ok(metrics.some((row) => row.metric === "check_score"));
+    const bars = rows(await run("Scores, baseline vs candidate"));
+    assert.deepEqual(bars.filter((row) => String(row.metric).startsWith("completeness")).map((row) => row.metric), ["completeness (heuristic)"]);
+    assert.ok(close(bars.find((row) => row.metric === "completeness (heuristic)")!.Candidate, 0.75));
   });
 });

@@ -32,6 +32,7 @@ import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-m
 import { aggregateSelect, DID_NOT_COMPLETE, FEEDBACK_KINDS_FROM_PAYLOAD, REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, REVIEWED_FAILED, REVIEWED_PASSED } from "../../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../../report/qualify-tables.js";
 import { newHumanLabel, type HumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
+import { heuristicMetricNames, labelOfMetric, METRIC } from "../../../evaluators/metric-catalog.js";
 import { resolveGateMetric } from "../../../dashboards/source/gate-metrics.js";
 import { alertScope } from "../../../dashboards/source/sql-scope.js";
 import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
@@ -66,6 +67,22 @@ const REDEFINED = {
     "panel ragscope-runs/Scores, baseline vs candidate",
   ],
 };
+/**
+ * Display labels this release changed, the numbers beside them the same: a heuristic rule's metric is labelled so
+ * (evaluators/metric-catalog.ts labelOfMetric) — the RAG quality board's "Completeness", and on the Runs board the
+ * metric names of its rows. An earlier release's label, as a cell or the start of a column name, is read as this
+ * release's before comparing, so the numbers under it are still compared.
+ */
+const RELABELLED_ON_EVERY_BOARD: ReadonlyMap<string, string> = new Map([["Completeness", labelOfMetric(METRIC.completeness, "Completeness")]]);
+const RELABELLED_ON_THE_RUNS_BOARD: ReadonlyMap<string, string> = new Map(heuristicMetricNames().map((name) => [name, labelOfMetric(name)]));
+function relabelled(key: string, frame: PanelNumbers): PanelNumbers {
+  const labels = new Map([...RELABELLED_ON_EVERY_BOARD, ...(key.startsWith("panel ragscope-runs/") ? RELABELLED_ON_THE_RUNS_BOARD : [])]);
+  const column = (name: string): string => {
+    for (const [before, now] of labels) if (name.startsWith(`${before}:`) || name.startsWith(`${before} · `)) return `${now}${name.slice(before.length)}`;
+    return name;
+  };
+  return { ...frame, columns: frame.columns.map(column), rows: frame.rows.map((row) => row.map((cell) => (typeof cell === "string" ? (labels.get(cell) ?? cell) : cell))) };
+}
 const redefined = (key: string, column?: string): boolean => REDEFINED.keys.includes(key) || (column !== undefined && REDEFINED.columns.some((name) => column.startsWith(`${name}:`)));
 
 const PREVIOUS_RELEASE_DATA = fileURLToPath(new URL("../../data/previous-release/", import.meta.url));
@@ -233,7 +250,7 @@ function assertSameMaps(actual: Map<string, unknown>, expected: Map<string, unkn
       assertSameNumbers(actual.get(key), value, `${key} ${what}`);
       continue;
     }
-    const expectedFrames = value as PanelNumbers[];
+    const expectedFrames = (value as PanelNumbers[]).map((frame) => relabelled(key, frame));
     const actualFrames = actual.get(key) as PanelNumbers[];
     expectedFrames.forEach((frame, frameIndex) => {
       const where = `${key} ${what}[${frameIndex}]`;

@@ -19,9 +19,9 @@ const valueOf = (value: { applicable: boolean; value?: number }) => (value.appli
 
 // Four cases: two passed, one failed, one unjudged (left out of the task success rate).
 const cases = [
-  evaluatedRequest({ id: "a", fields: { quality_status: "passed" }, observation: { generation: usage(0.02), latency_ms: 1000 }, metrics: { answer_relevance: 1, faithfulness: 1, answer_correctness: 1, completeness: 1, citation_accuracy: 1, recall_at_5: 1 } }),
-  evaluatedRequest({ id: "b", fields: { quality_status: "passed" }, observation: { generation: usage(0.03), latency_ms: 2000 }, metrics: { answer_relevance: 0.8, faithfulness: 0.9, answer_correctness: 0.6, completeness: 0.5, citation_accuracy: 0.5, recall_at_5: 1 } }),
-  evaluatedRequest({ id: "c", fields: { quality_status: "failed" }, observation: { generation: usage(0.04), latency_ms: 3000 }, metrics: { answer_relevance: 0.6, faithfulness: 0.5, answer_correctness: 0.2, completeness: 0, citation_accuracy: 0.5, recall_at_5: 0 } }),
+  evaluatedRequest({ id: "a", fields: { quality_status: "passed" }, observation: { generation: usage(0.02), latency_ms: 1000 }, metrics: { answer_relevance: 1, faithfulness: 1, answer_correctness: 1, completeness_judged: 1, citation_accuracy: 1, recall_at_5: 1 } }),
+  evaluatedRequest({ id: "b", fields: { quality_status: "passed" }, observation: { generation: usage(0.03), latency_ms: 2000 }, metrics: { answer_relevance: 0.8, faithfulness: 0.9, answer_correctness: 0.6, completeness_judged: 0.5, citation_accuracy: 0.5, recall_at_5: 1 } }),
+  evaluatedRequest({ id: "c", fields: { quality_status: "failed" }, observation: { generation: usage(0.04), latency_ms: 3000 }, metrics: { answer_relevance: 0.6, faithfulness: 0.5, answer_correctness: 0.2, completeness_judged: 0, citation_accuracy: 0.5, recall_at_5: 0 } }),
   evaluatedRequest({ id: "d", fields: { quality_status: "unjudged" }, observation: { generation: usage(0.01), latency_ms: 4000 } }),
 ];
 // Means over the cases that carry each metric (a, b, c):
@@ -75,7 +75,7 @@ describe("end-to-end scores (seed §六, §七)", () => {
   });
 
   test("overall_score_drop compares both runs with the gate file's weights", () => {
-    const baseline = [evaluatedRequest({ id: "base", fields: { quality_status: "passed" }, metrics: { answer_relevance: 1, faithfulness: 1, answer_correctness: 1, completeness: 1, citation_accuracy: 0 } })];
+    const baseline = [evaluatedRequest({ id: "base", fields: { quality_status: "passed" }, metrics: { answer_relevance: 1, faithfulness: 1, answer_correctness: 1, completeness_judged: 1, citation_accuracy: 0 } })];
     const rules = parseGateFile(parse('regression:\n  overall_score_drop: "<= 0.02"\n'));
     assert.ok(rules.ok);
     const weights = { answer_relevance: 0.1, faithfulness: 0.4, answer_correctness: 0.3, completeness: 0.2, citation_accuracy: 0 };

@@ -7,7 +7,7 @@ import { qualityScore } from "../../../../evaluators/aggregate/quality-score.js"
 import { summarizeRun } from "../../../../evaluators/aggregate/run-summary.js";
 import { applicable, notApplicable, type MetricValue } from "../../../../evaluators/metric-value.js";
 import { buildCase } from "../../../support/case-results.js";
-import { evaluatedRequest } from "./evaluated-cases.js";
+import { evaluatedRequest, storedResult } from "./evaluated-cases.js";
 
 const valueOf = (value: MetricValue) => (value.applicable ? value.value : null);
 const close = (actual: number | null, expected: number) => assert.ok(actual !== null && Math.abs(actual - expected) < 1e-12, `${actual} != ${expected}`);
@@ -56,15 +56,15 @@ describe("hard gates", () => {
 describe("dataset quality score", () => {
   const unanswerable = buildCase({ answerable: false });
   const cases = [
-    evaluatedRequest({ id: "a", metrics: { completeness: 1, citation_accuracy: 1, recall_at_5: 1, faithfulness: 1 }, observation: { latency_ms: 1200 } }),
-    evaluatedRequest({ id: "b", metrics: { completeness: 0.5, citation_accuracy: null, recall_at_5: 0.5, faithfulness: 0.8 }, observation: { latency_ms: 6000 } }),
+    evaluatedRequest({ id: "a", metrics: { completeness_judged: 1, citation_accuracy: 1, recall_at_5: 1, faithfulness: 1 }, observation: { latency_ms: 1200 } }),
+    evaluatedRequest({ id: "b", metrics: { completeness_judged: 0.5, citation_accuracy: null, recall_at_5: 0.5, faithfulness: 0.8 }, observation: { latency_ms: 6000 } }),
     evaluatedRequest({ id: "c", metrics: { abstained: 1 }, evalCase: unanswerable, observation: { latency_ms: 800 } }),
     evaluatedRequest({ id: "d", observation: { abstained: false, latency_ms: 900 }, evalCase: unanswerable }),
   ];
 
   test("terms are means over the cases where the metric applies; gates come with the score", () => {
     const quality = qualityScore(cases);
-    // F = 0.9, Comp = 0.75, Cit = 1 (b's null is left out); R and C missing.
+    // F = 0.9, Comp = 0.75 (an LLM judge's completeness), Cit = 1 (b's null is left out); R and C missing.
     // (0.25·0.9 + 0.15·0.75 + 0.10·1) / 0.5 = 0.875
     close(valueOf(quality.composite.score), 0.875);
     assert.deepEqual(quality.composite.missingTerms, ["R", "C"]);
@@ -79,6 +79,22 @@ describe("dataset quality score", () => {
     // P95 of [800, 900, 1200, 6000] is the 4th value.
     assert.equal(valueOf(gates.p95_latency_ms!.value), 6000);
     assert.equal(quality.gatesPassed, false);
+  });
+
+  test("the heuristic completeness (key points by text overlap) is no term of the score: Comp reads an LLM judge's completeness_judged, else it is missing and says why", () => {
+    const heuristicOnly = [
+      evaluatedRequest({ id: "h1", metrics: { completeness: 1, citation_accuracy: 0.5 } }),
+      evaluatedRequest({ id: "h2", metrics: { completeness: 1, citation_accuracy: 0.5 } }),
+    ];
+    const quality = qualityScore(heuristicOnly);
+    // Cit alone: 0.10·0.5 / 0.10 = 0.5 — the heuristic's 1.0 would have made it (0.15·1 + 0.10·0.5) / 0.25 = 0.8.
+    close(valueOf(quality.composite.score), 0.5);
+    assert.deepEqual(quality.composite.missingTerms, ["R", "F", "C", "Comp"]);
+    const comp = quality.composite.terms.find((term) => term.term === "Comp")!;
+    assert.equal(comp.value.applicable, false);
+    assert.match(comp.value.applicable ? "" : comp.value.reason, /completeness is measured by a heuristic \(answer\.completeness\), which takes no part in a decision, and no LLM judge scored completeness_judged — configure an LLM judge/);
+    const judged = qualityScore(heuristicOnly.map((evaluated, index) => ({ ...evaluated, evaluationResults: [...evaluated.evaluationResults, storedResult(evaluated.caseResult.case_result_id, "judge.completeness_judged", { completeness_judged: index === 0 ? 0.6 : 0.8 })] })));
+    close(valueOf(judged.composite.terms.find((term) => term.term === "Comp")!.value), 0.7);
   });
 
   test("a metric name can be mapped to the pipeline's own", () => {

@@ -100,6 +100,32 @@ describe("release gate", () => {
     assert.equal(modelJudged.rules[0]!.value, 1);
   });
 
+  test("a heuristic rule's metric never decides: completeness is N/A with what to configure, then reads an LLM judge's completeness_judged; the seed's rule metrics decide", () => {
+    // The stored names as answer.completeness and answer.fact_agreement write them; the catalog, not the result, says heuristic.
+    const heuristicCases = [evaluated("h1", { completeness: 1, number_agreement: 1 }), evaluated("h2", { completeness: 1, number_agreement: 0 })];
+    const gate = checkReleaseGate(rules({ generation: { completeness: ">= 0.8", p50_completeness: ">= 0.8", number_agreement: ">= 0.5" } }), { cases: heuristicCases, baseline: null });
+    assert.deepEqual(gate.rules.map((rule) => [rule.rule.metric, rule.status, rule.value]), [
+      ["completeness", "not_available", null],
+      ["p50_completeness", "not_available", null],
+      ["number_agreement", "passed", 0.5],
+    ]);
+    assert.equal(gate.rules[0]!.reason, "completeness = 1 was measured by a heuristic (answer.completeness), and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md): the rule then reads its completeness_judged");
+    assert.match(gate.rules[2]!.basis ?? "", /number_agreement is a heuristic match the seed defines as a rule metric, 004 §九\.1/);
+    assert.equal(gate.passed, false);
+    const sensitive = checkReleaseGate(rules({ boundary: { sensitive_data_in_answer: "= 0" } }), { cases: [evaluated("s1", { sensitive_data_in_answer: 0 })], baseline: null });
+    assert.equal(sensitive.rules[0]!.status, "not_available");
+    assert.match(sensitive.rules[0]!.reason, /a heuristic \(online\.sensitive_data\), and a heuristic never decides a gate — it stays a measurement/);
+
+    const withJudge = heuristicCases.map((evaluatedCase, index): EvaluatedCase => ({
+      ...evaluatedCase,
+      evaluationResults: [...evaluatedCase.evaluationResults, { ...evaluatedCase.evaluationResults[0]!, evaluation_result_id: `er_judge_${index}`, evaluator_id: "judge.completeness_judged", metric_values: { completeness_judged: index === 0 ? 0.9 : 0.5 }, confidence: { value: "high", semantics: "judge_self_report" } }],
+    }));
+    const judged = checkReleaseGate(rules({ generation: { completeness: ">= 0.8" } }), { cases: withJudge, baseline: null });
+    assert.equal(judged.rules[0]!.status, "failed");
+    assert.equal(judged.rules[0]!.value, 0.7);
+    assert.match(judged.rules[0]!.basis ?? "", /completeness is a heuristic; read as completeness_judged, an LLM judge's/);
+  });
+
   test("a judged metric whose evaluations errored reads ERROR with counts by error type: never allowed by allowNotAvailable, undecided unless another rule failed", () => {
     const withJudge = (evaluatedCase: EvaluatedCase, judged: { value: number } | { errorType: string }): EvaluatedCase => ({
       ...evaluatedCase,
