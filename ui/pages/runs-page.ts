@@ -5,6 +5,7 @@
  */
 import { html } from "hono/html";
 import { heuristicPairsLabel, type MetricComparison, type RunComparison } from "../../experiments/compare/compare-runs.js";
+import { labelOfMetric } from "../../evaluators/metric-catalog.js";
 import type { RunSummary } from "../../store/ports/run-reader.js";
 import type { RunListing } from "../../store/ports/run-listing.js";
 import { rounded } from "../../report/format-value.js";
@@ -83,7 +84,7 @@ export function runComparePage(viewer: Viewer, candidate: RunSummary, baseline: 
   const body = html`<section><table id="run-summaries"><thead><tr><th></th><th>${candidate.runId} (candidate)</th><th>${baseline.runId} (baseline)</th></tr></thead><tbody>
 ${SUMMARY_ROWS.map(([key, label]) => html`<tr data-count="${key}"><th>${label}</th><td>${candidate[key]}</td><td>${baseline[key]}</td></tr>`)}</tbody></table></section>
 <section><h2>Metrics on ${comparison.pairedCases} paired cases</h2>${unpairedNote(comparison)}<table id="metric-differences"><thead><tr><th>metric</th><th>candidate</th><th>baseline</th><th>difference</th><th>interval (paired bootstrap, 95%)</th></tr></thead><tbody>
-${comparison.metrics.map((metric) => html`<tr data-metric="${metric.metric}"><td>${metric.metric}${heuristicNote(metric)}</td><td>${fixed(metric.candidateMean)}</td><td>${fixed(metric.baselineMean)}</td><td>${fixed(metric.interval.meanDifference)}</td><td>${metric.intervalWithheld === null ? `${fixed(metric.interval.low)} … ${fixed(metric.interval.high)} (${metric.interval.pairs} pairs)` : metric.intervalWithheld}</td></tr>`)}
+${comparison.metrics.map((metric) => html`<tr data-metric="${metric.metric}"><td>${labelOfMetric(metric.metric)}${heuristicNote(metric)}</td><td>${fixed(metric.candidateMean)}</td><td>${fixed(metric.baselineMean)}</td><td>${fixed(metric.interval.meanDifference)}</td><td>${metric.intervalWithheld === null ? `${fixed(metric.interval.low)} … ${fixed(metric.interval.high)} (${metric.interval.pairs} pairs)` : metric.intervalWithheld}</td></tr>`)}
 </tbody></table></section>
 <section><h2>Flipped cases</h2><p>McNemar exact p = ${fixed(comparison.mcnemar.pValue)}</p>
 <h3>Regressed (passed in the baseline, not now)</h3>${flipped("regressed", comparison.regressed)}

@@ -94,7 +94,11 @@ before(async () => {
       const startedAtMs = T0 + index * MINUTE;
       batch.push({
         caseResult: request(plannedCaseResult({ caseResultId, traceId: `${index}`.padStart(32, "0"), runId: run, caseId, service: "svc-a", startedAtMs }), { quality_status: "passed" }),
-        evaluationResults: [measured(caseResultId, "performance.usage", { cost }, startedAtMs + 1_000), decided(caseResultId, "citation.accuracy", "passed", { citation_accuracy: 1 }, startedAtMs + 1_000)],
+        evaluationResults: [
+          measured(caseResultId, "performance.usage", { cost }, startedAtMs + 1_000),
+          decided(caseResultId, "citation.accuracy", "passed", { citation_accuracy: 1 }, startedAtMs + 1_000),
+          measured(caseResultId, "context.sufficiency", { context_sufficiency: run === "run-1" ? 1 : 2 }, startedAtMs + 1_000),
+        ],
       });
     }
   }
@@ -198,6 +202,12 @@ describe("a first walk through the web UI", () => {
     // A latency of 0.04 ms: not "0.0" in the list, nor on the trace page.
     assert.match(await text("/traces?service=svc-b"), /<td class="latency" title="0\.04">0\.04<\/td>/);
     assert.match(await text(`/traces/${QUEUED[0]}`), /latency 0\.04 ms/);
+  });
+
+  test("a heuristic rule's metric is labelled so on the run comparison, as eval and the boards label it; its row keeps the stored name", async () => {
+    const compared = await text("/runs/compare?candidate=run-2&baseline=run-1");
+    assert.match(compared, /<tr data-metric="context_sufficiency"><td>context_sufficiency \(heuristic\)<\/td><td>2\.0000<\/td><td>1\.0000<\/td><td>1\.0000<\/td>/);
+    assert.match(compared, /<tr data-metric="cost"><td>cost<\/td>/);
   });
 
   test("no flipped case says none; the compare form and the runs list link where they say", async () => {
