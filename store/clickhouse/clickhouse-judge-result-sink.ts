@@ -22,12 +22,15 @@ import type { ClickHouseMetricRollups } from "./metric-rollups.js";
 import { writtenRequests } from "./clickhouse-sink.js";
 import type { JudgedCase, JudgeResultSink } from "../ports/judge-result-sink.js";
 import { clickHouseErrorCode } from "./clickhouse-error-code.js";
+import { RetriedVersions, RowVersionClock } from "../row-version-clock.js";
 
 /** ClickHouse error codes a retry cannot fix (unknown table/column, syntax, type). */
 const PERMANENT_ERROR_CODES = new Set(["60", "16", "62", "53", "27", "6", "117"]);
 
 export interface ClickHouseJudgeResultSinkOptions {
   now?: () => number;
+  /** The writer's row versions (row-version-clock.ts), shared with the store's result sink; default: one of its own on `now`. */
+  versions?: RowVersionClock;
   /** The dashboards' rollups: judge metrics are on the boards too (metric-rollups.ts). */
   rollups?: ClickHouseMetricRollups;
 }
@@ -35,18 +38,21 @@ export interface ClickHouseJudgeResultSinkOptions {
 export class ClickHouseJudgeResultSink implements JudgeResultSink {
   readonly counters = { batches: 0, evaluationResults: 0, metricValues: 0, failures: 0 };
   private readonly database: string;
+  private readonly versions: RetriedVersions<JudgedCase>;
 
   constructor(
     private readonly connection: ClickHouseConnection,
     private readonly options: ClickHouseJudgeResultSinkOptions = {},
   ) {
     this.database = quoteIdentifier(connection.database);
+    this.versions = new RetriedVersions(options.versions ?? new RowVersionClock(options.now));
   }
 
   async write(batch: readonly JudgedCase[]): Promise<Result<void, SinkFailure>> {
-    const version = (this.options.now ?? Date.now)();
+    // Strictly after this writer's last write, so that a later write wins; a retry keeps its first attempt's (row-version-clock.ts).
+    const versionOf = this.versions.forWrite();
     // Judge results keep a NULL row for a metric without a value: a judge that failed this time hides the value it gave before.
-    const rows = batch.map((judged) => toRows(judged, "", version, { tombstones: true }));
+    const rows = batch.map((judged) => toRows(judged, "", versionOf(judged), { tombstones: true }));
     const evaluationRows = rows.flatMap((row) => row.evaluationResults);
     const metricRows = rows.flatMap((row) => row.metricValues);
     if (evaluationRows.length === 0) return success(undefined);
@@ -57,12 +63,14 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
       // Children first, as the rule stage: a reader that sees a result also sees its metrics.
       await this.insert("metric_values", metricRows, `judge:${token}:m`);
       await this.insert("evaluation_results", evaluationRows, `judge:${token}:e`);
-      await this.rewriteVerdicts(batch, version, token);
+      await this.rewriteVerdicts(batch, versionOf, token);
     } catch (error) {
       this.counters.failures += 1;
+      this.versions.failedWith(batch, versionOf);
       const code = clickHouseErrorCode(error);
       return failure({ retriable: code === null || !PERMANENT_ERROR_CODES.has(code), message: `ClickHouse insert of judge results failed: ${error instanceof Error ? error.message : String(error)}` });
     }
+    this.versions.written(batch);
     this.options.rollups?.note(writtenRequests(batch));
     this.counters.batches += 1;
     this.counters.evaluationResults += evaluationRows.length;
@@ -76,7 +84,7 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
    * rewrites its Case Result row and root cause; a newer version replaces the
    * rule stage's row.
    */
-  private async rewriteVerdicts(batch: readonly JudgedCase[], version: number, token: string): Promise<void> {
+  private async rewriteVerdicts(batch: readonly JudgedCase[], versionOf: (judged: JudgedCase) => number, token: string): Promise<void> {
     const ids = batch.map((judged) => judged.caseResult.case_result_id);
     const result = await this.connection.client.query({
       query: `SELECT payload FROM ${this.database}.evaluation_results FINAL WHERE case_result_id IN {ids:Array(String)}`,
@@ -88,10 +96,13 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
       const parsed = evaluationResultSchema.parse(JSON.parse(row.payload));
       stored.set(parsed.case_result_id, [...(stored.get(parsed.case_result_id) ?? []), parsed]);
     }
-    const evaluatedAt = new Date(version).toISOString();
-    const verdicts = batch.map((judged) => decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.get(judged.caseResult.case_result_id) ?? judged.evaluationResults, evaluatedAt));
-    const rows = verdicts.map((verdict) =>
-      toRows({ caseResult: verdict.caseResult, evaluationResults: verdict.evaluationResults.filter((item) => item.evaluator_id === "root_cause") }, "", version),
+    // The verdict's evaluation time is its rows' version millisecond: the clock's, or up to a millisecond a write after
+    // it while writes come faster than one a millisecond (row-version-clock.ts); a retry keeps both.
+    const verdicts = batch.map((judged) =>
+      decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.get(judged.caseResult.case_result_id) ?? judged.evaluationResults, new Date(versionOf(judged)).toISOString()),
+    );
+    const rows = verdicts.map((verdict, index) =>
+      toRows({ caseResult: verdict.caseResult, evaluationResults: verdict.evaluationResults.filter((item) => item.evaluator_id === "root_cause") }, "", versionOf(batch[index]!)),
     );
     await this.insert("evaluation_results", rows.flatMap((row) => row.evaluationResults), `judge:${token}:r`);
     await this.insert("case_results", rows.map((row) => row.caseResult), `judge:${token}:c`);

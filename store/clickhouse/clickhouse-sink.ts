@@ -26,6 +26,7 @@ import { caseResult as caseResultSchema, type CaseResult } from "../../contracts
 import { isLateFeedback, planLateFeedback } from "../late-feedback/merge-late-feedback.js";
 import { batchBodies, caseResultColumns, evaluationResultColumns, metricValueColumns, traceSpanColumns } from "./tab-separated-batch.js";
 import { clickHouseErrorCode } from "./clickhouse-error-code.js";
+import { RetriedVersions, RowVersionClock } from "../row-version-clock.js";
 
 /** ClickHouse error codes a retry cannot fix because the schema is wrong (unknown table or column, syntax). */
 const SCHEMA_ERROR_CODES = new Set(["60", "16", "62"]);
@@ -44,6 +45,8 @@ export interface ClickHouseSinkOptions {
   datasetOf?: (caseId: string, caseVersion: string) => string;
   /** Clock for row versions, injectable for tests. */
   now?: () => number;
+  /** The writer's row versions (row-version-clock.ts), shared with the store's judge result sink; default: one of its own on `now`. */
+  versions?: RowVersionClock;
   /** The dashboards' rollups: told which request minutes each write touched (metric-rollups.ts). */
   rollups?: ClickHouseMetricRollups;
 }
@@ -72,12 +75,14 @@ interface TableInsert {
 export class ClickHouseSink implements ResultSink {
   readonly counters = { batches: 0, caseResults: 0, metricValues: 0, failures: 0, lastWriteMs: 0, lateEventsMerged: 0 };
   private readonly database: string;
+  private readonly versions: RetriedVersions<CaseEvaluation>;
 
   constructor(
     private readonly connection: ClickHouseConnection,
     private readonly options: ClickHouseSinkOptions = {},
   ) {
     this.database = quoteIdentifier(connection.database);
+    this.versions = new RetriedVersions(options.versions ?? new RowVersionClock(options.now));
   }
 
   async write(incoming: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
@@ -99,7 +104,10 @@ export class ClickHouseSink implements ResultSink {
       mergedEvents = plan.mergedEvents;
       if (batch.length === 0) return success(undefined);
     }
-    const bodies = batchBodies(batch, this.options.datasetOf ?? (() => ""), (this.options.now ?? Date.now)());
+    // Strictly after this writer's last write, so that a later write wins; a retry keeps its first attempt's.
+    // The token does not hash the versions (tab-separated-batch.ts), so a retry sends the same token either way.
+    const versionOf = this.versions.forWrite();
+    const bodies = batchBodies(batch, this.options.datasetOf ?? (() => ""), versionOf);
     const { token } = bodies;
     // Children first: a reader that sees a case result also sees its metrics.
     const tables: TableInsert[] = [
@@ -114,12 +122,14 @@ export class ClickHouseSink implements ResultSink {
       for (const table of tables) await this.insert(table);
     } catch (error) {
       this.counters.failures += 1;
+      this.versions.failedWith(batch, versionOf);
       const code = clickHouseErrorCode(error);
       const message = error instanceof Error ? error.message : String(error);
       const rejectsData = code !== null && DATA_ERROR_CODES.has(code);
       const permanent = rejectsData || (code !== null && SCHEMA_ERROR_CODES.has(code));
       return failure({ retriable: !permanent, rejectsData, message: `ClickHouse insert failed: ${message}` });
     }
+    this.versions.written(batch);
     this.options.rollups?.note(writtenRequests(batch));
     this.counters.batches += 1;
     this.counters.lateEventsMerged += mergedEvents;

@@ -27,6 +27,7 @@ import { engineTrackedMemory } from "./engine-memory.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "./query-memory-bound.js";
 import { runMigrations } from "./run-migrations.js";
 import { repairNotedRollups } from "./rollup-repairs.js";
+import { RowVersionClock } from "../row-version-clock.js";
 
 export interface ClickHouseStore extends Store {
   results: ClickHouseSink;
@@ -63,14 +64,16 @@ export interface ClickHouseStoreOptions {
 export function clickHouseStoreOn(connection: ClickHouseConnection, options: ClickHouseStoreOptions = {}): ClickHouseStore {
   const now = options.now;
   const rollups = new ClickHouseMetricRollups(connection, { refreshIntervalMs: options.rollupRefreshMs });
+  // One writer's versions for both sinks of case_results: a later write of this process always wins (row-version-clock.ts).
+  const versions = new RowVersionClock(now);
   const queryMemoryBytes = (options.queryMemoryMb ?? DEFAULT_QUERY_MEMORY_MB) * 1024 * 1024;
   return {
     connection,
     rollups,
-    results: new ClickHouseSink(connection, { now, rollups, ...options.sink }),
+    results: new ClickHouseSink(connection, { now, rollups, versions, ...options.sink }),
     quarantine: new ClickHouseQuarantine(connection, now),
     cases: new ClickHouseCaseStore(connection),
-    judgeResults: new ClickHouseJudgeResultSink(connection, { now, rollups }),
+    judgeResults: new ClickHouseJudgeResultSink(connection, { now, rollups, versions }),
     deadLetters: new ClickHouseDeadLetterStore(connection),
     humanLabels: new ClickHouseHumanLabelStore(connection, "all", rollups),
     health: new ClickHouseHealthSink(connection),

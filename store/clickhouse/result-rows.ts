@@ -49,7 +49,8 @@ const COMPLETE_TRACE_RANK = 2 ** 42;
  * partial trace, whatever their clocks; among equals the later one wins. So
  * the tail of a trace replayed alone after a crash, or a feedback span that
  * arrives long after its request, can never replace the full result with a
- * smaller one, while a re-evaluation of the full trace still replaces it.
+ * smaller one, while a re-evaluation of the full trace still replaces it. `clockMs` is the write's millisecond from
+ * the writer's RowVersionClock (store/row-version-clock.ts), which strictly increases across one writer's writes.
  */
 export function rowVersion(clockMs: number, completeTrace: boolean): number {
   return (completeTrace ? COMPLETE_TRACE_RANK : 0) + clockMs;

@@ -114,7 +114,9 @@ export interface BatchBodies {
  * from the first body to the last across the inserts between them, so the
  * collector moved them to the old generation and marked them there.
  */
-export function batchBodies(batch: readonly CaseEvaluation[], datasetOf: (caseId: string, caseVersion: string) => string, clockMs: number): BatchBodies {
+export function batchBodies(batch: readonly CaseEvaluation[], datasetOf: (caseId: string, caseVersion: string) => string, clockMs: number | ((evaluation: CaseEvaluation) => number)): BatchBodies {
+  // One clock value for the batch, or one per evaluation: a retried evaluation keeps its first write's (store/row-version-clock.ts).
+  const clockMsOf = typeof clockMs === "number" ? () => clockMs : clockMs;
   const hash = createHash("sha256");
   const hasher = new TextHasher(hash);
   const metricValues = new TabSeparatedBody();
@@ -124,7 +126,7 @@ export function batchBodies(batch: readonly CaseEvaluation[], datasetOf: (caseId
   for (const evaluation of batch) {
     const result = evaluation.caseResult;
     const observation = result.rag_observation;
-    const version = String(rowVersion(clockMs, !observation.partial_trace));
+    const version = String(rowVersion(clockMsOf(evaluation), !observation.partial_trace));
     const runId = field(result.run_id);
     const caseId = field(result.case_id);
     const traceId = field(result.trace_id);

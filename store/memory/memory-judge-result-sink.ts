@@ -9,16 +9,19 @@ import type { JudgedCase, JudgeResultSink } from "../ports/judge-result-sink.js"
 import type { SinkFailure } from "../ports/result-sink.js";
 import type { MemoryTables } from "./memory-tables.js";
 import { writeCaseResult, writeEvaluationResults } from "./write-evaluation.js";
+import { RowVersionClock } from "../row-version-clock.js";
 
 export class MemoryJudgeResultSink implements JudgeResultSink {
   constructor(
     private readonly tables: MemoryTables,
-    private readonly now: () => number = Date.now,
+    /** Shared with the store's result sink, as the ClickHouse adapter's (row-version-clock.ts). */
+    private readonly versions: RowVersionClock = new RowVersionClock(),
   ) {}
 
   async write(batch: readonly JudgedCase[]): Promise<Result<void, SinkFailure>> {
     if (batch.every((judged) => judged.evaluationResults.length === 0)) return success(undefined);
-    const clock = this.now();
+    // Strictly after this writer's last write: a later write wins. A write here cannot fail, so none is retried.
+    const clock = this.versions.next();
     for (const judged of batch) writeEvaluationResults(this.tables, judged.caseResult, judged.evaluationResults, clock);
     const evaluatedAt = new Date(clock).toISOString();
     for (const judged of batch) {

@@ -5,15 +5,18 @@ import type { QuarantineSink, ResultSink, SinkFailure } from "../ports/result-si
 import type { MemoryTables } from "./memory-tables.js";
 import { isLateFeedback, planLateFeedback } from "../late-feedback/merge-late-feedback.js";
 import { writeCaseResult, writeEvaluationResults } from "./write-evaluation.js";
+import { RowVersionClock } from "../row-version-clock.js";
 
 export class MemoryResultSink implements ResultSink {
   constructor(
     private readonly tables: MemoryTables,
-    private readonly now: () => number = Date.now,
+    /** Shared with the store's judge result sink, as the ClickHouse adapter's (row-version-clock.ts). */
+    private readonly versions: RowVersionClock = new RowVersionClock(),
   ) {}
 
   async write(incoming: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
-    const clock = this.now();
+    // Strictly after this writer's last write: a later write wins. A write here cannot fail, so none is retried.
+    const clock = this.versions.next();
     let batch = incoming;
     if (incoming.some((evaluation) => isLateFeedback(evaluation.caseResult))) {
       // Late user events go onto their request's stored Case Result, as in the ClickHouse sink.

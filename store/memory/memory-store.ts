@@ -16,6 +16,7 @@ import { MemoryRunLineageSink } from "./memory-run-lineage-sink.js";
 import { MemoryRunReader } from "./memory-run-reader.js";
 import { MemoryTables } from "./memory-tables.js";
 import { MemoryTraceReader } from "./memory-trace-reader.js";
+import { RowVersionClock } from "../row-version-clock.js";
 
 export interface MemoryStore extends Store {
   quarantine: MemoryQuarantine;
@@ -27,13 +28,15 @@ export interface MemoryStore extends Store {
 export function createMemoryStore(options: { now?: () => number } = {}): MemoryStore {
   const now = options.now ?? Date.now;
   const tables = new MemoryTables();
+  // One writer's versions for both sinks of case_results: a later write of this store always wins (row-version-clock.ts).
+  const versions = new RowVersionClock(now);
   const humanLabels = new MemoryHumanLabelStore();
   return {
     tables,
-    results: new MemoryResultSink(tables, now),
+    results: new MemoryResultSink(tables, versions),
     quarantine: new MemoryQuarantine(),
     cases: new MemoryCaseStore(tables),
-    judgeResults: new MemoryJudgeResultSink(tables, now),
+    judgeResults: new MemoryJudgeResultSink(tables, versions),
     deadLetters: new MemoryDeadLetterStore(),
     humanLabels,
     health: new MemoryHealthSink(),

@@ -9,6 +9,8 @@ import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { seedExample } from "../../support/case-results.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+import { observedConnection, type RecordedInsert } from "../../support/sink-insert-bodies.js";
+import type { ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 
 describe("ClickHouse sink on the ClickHouse engine", () => {
   let store: TemporaryStore;
@@ -138,6 +140,43 @@ describe("ClickHouse sink on the ClickHouse engine", () => {
     const summary = await store.store.reader.readRunSummary("run_flip");
     const recall = summary.metrics.find((metric) => metric.metric === "recall_at_k");
     assert.deepEqual({ applicable: recall?.applicable, notApplicable: recall?.notApplicable, mean: recall?.mean }, { applicable: 0, notApplicable: 1, mean: null });
+  });
+
+  // The evaluation worker retries a failed write with the same evaluations (collector/07-evaluate/evaluation-worker.ts).
+  // The retry must send what the failed write sent: the same deduplication tokens (an insert that reached the engine
+  // before the failure is dropped, not stored twice) and the same row versions (store/row-version-clock.ts), so that
+  // the rows the failed write stored and those the retry stores are one write, and the retry does not take a version
+  // newer than a write that came after it. The engine is real; only the case_results insert fails, once.
+  test("a write retried after a failure sends the same tokens and row versions, whatever the clock did meanwhile", async () => {
+    const { caseResult, evalCase } = seedExample();
+    const evaluation = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_retried", run_id: "run_retried" }, evalCase, "2026-07-08T09:32:01.000Z");
+    const inserts: RecordedInsert[] = [];
+    let failNext = true;
+    const observed = observedConnection(store.connection, inserts);
+    const failingOnce: ClickHouseConnection = {
+      ...observed,
+      insertTabSeparated: async (insert) => {
+        if (insert.table === "case_results" && failNext) {
+          failNext = false;
+          throw new Error("connection reset by the test");
+        }
+        await observed.insertTabSeparated(insert);
+      },
+    };
+    let clock = 1_000;
+    const sink = new ClickHouseSink(failingOnce, { now: () => clock });
+    const failed = await sink.write([evaluation]);
+    assert.ok(!failed.ok && failed.error.retriable, "the failed write is retriable");
+    const sentBeforeFailure = inserts.splice(0);
+    assert.deepEqual(sentBeforeFailure.map((insert) => /INTO \S+\.`?(\w+)`? /.exec(insert.query)?.[1]), ["metric_values", "evaluation_results"]);
+    clock = 5_000;
+    assert.deepEqual(await sink.write([evaluation]), { ok: true, value: undefined });
+    assert.deepEqual(inserts.slice(0, sentBeforeFailure.length), sentBeforeFailure, "the retry's statements (with their tokens) and bodies (with their versions) are the failed write's");
+    const versions = await queryRows<{ version: string }>(
+      store.connection,
+      "SELECT DISTINCT version FROM (SELECT version FROM {{database}}.case_results WHERE case_result_id = 'cr_retried' UNION ALL SELECT version FROM {{database}}.evaluation_results WHERE case_result_id = 'cr_retried' UNION ALL SELECT version FROM {{database}}.metric_values WHERE case_result_id = 'cr_retried')",
+    );
+    assert.equal(versions.length, 1, `every stored row of the retried write has one version: ${JSON.stringify(versions)}`);
   });
 
   test("a failed insert is a value with a retriable flag, not an exception", async () => {

@@ -518,36 +518,50 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       );
     });
 
-    // After every test above (its own run, id and day). The store's clock stands still across two writes, as a clock a
-    // test or a replay holds does, or two writers in one millisecond: one id's two requests (a case sent again from a
-    // renamed service) get one version from two inserts. The newest is then the one the list shows first (the later
-    // start), in both stores (newest-row.ts) — not the one written last, which the in-memory store took while the
-    // engine took either by its own insert times: here the request the list shows first is written first.
-    test("two writes in one millisecond of the store's clock: an id's newest request is the one the list shows first, in both stores", async () => {
-      const request = (traceId: string, startedAt: string, service: string) =>
-        evaluatedRequest({ runId: "run_one_millisecond", caseResultId: "cr_one_millisecond", caseId: "case_one_millisecond", traceId, startedAt, service, tenant: "t1", output: `the answer of ${service}` });
-      // A day apart (after midnight UTC), so that each request keeps Evaluation Results of its own (their sorting key
-      // holds the day: on one day the second write's rows would replace the first's, case-sent-again.ts SAME_DAY).
-      const listedFirst = request("c1".repeat(16), "2026-07-05T00:01:00.000Z", "support-bot-v2");
-      const writtenLast = request("c2".repeat(16), "2026-07-04T23:59:00.000Z", "support-bot");
-      assert.ok((await subject.store.results.write([listedFirst])).ok);
-      assert.ok((await subject.store.results.write([writtenLast])).ok);
+    // After every test above (its own run, ids and days). The store's clock stands still across two writes, as a clock
+    // a test or a replay holds does, or as two writes within one millisecond meet it: one id's two requests (a case
+    // sent again from a renamed service) are written one after the other. A writer's versions strictly increase
+    // (store/row-version-clock.ts), so the newest is the one written last, in both stores — not the one the list shows
+    // first, which the two writes' equal versions made it before: here the request the list shows first (the later
+    // start) is written first. On one day the second write's Evaluation Results replace the first's (their sorting
+    // key is the evaluator, day and id: case-sent-again.ts SAME_DAY), so the request the equal versions took for the
+    // newest opened with no evaluations at all.
+    test("two writes in one millisecond of the store's clock: an id's newest request is the one written last, with its own evaluations, in both stores", async () => {
+      const request = (caseResultId: string, traceId: string, startedAt: string, service: string) =>
+        evaluatedRequest({ runId: "run_one_millisecond", caseResultId, caseId: `case_${caseResultId}`, traceId, startedAt, service, tenant: "t1", output: `the answer of ${service}` });
+      const sentTwice = [
+        // A day apart (after midnight UTC): each request keeps Evaluation Results of its own.
+        { id: "cr_one_millisecond", listedFirst: request("cr_one_millisecond", "c1".repeat(16), "2026-07-05T00:01:00.000Z", "support-bot-v2"), writtenLast: request("cr_one_millisecond", "c2".repeat(16), "2026-07-04T23:59:00.000Z", "support-bot") },
+        // The same day: the second write's Evaluation Results replace the first's.
+        { id: "cr_one_millisecond_day", listedFirst: request("cr_one_millisecond_day", "c3".repeat(16), "2026-07-04T22:01:00.000Z", "support-bot-v2"), writtenLast: request("cr_one_millisecond_day", "c4".repeat(16), "2026-07-04T21:59:00.000Z", "support-bot") },
+      ];
+      for (const { listedFirst, writtenLast } of sentTwice) {
+        assert.ok((await subject.store.results.write([listedFirst])).ok);
+        assert.ok((await subject.store.results.write([writtenLast])).ok);
+      }
       await subject.settle();
 
-      const newest = await subject.store.traces.readTrace("cr_one_millisecond");
-      assert.deepEqual(newest?.caseResult, listedFirst.caseResult);
-      assert.deepEqual(newest.evaluationResults, [...listedFirst.evaluationResults].sort(compareEvaluationResults));
-      assert.deepEqual((await subject.store.traces.readEvaluationResults(["cr_one_millisecond"])).get("cr_one_millisecond"), newest.evaluationResults);
+      for (const { id, writtenLast } of sentTwice) {
+        const newest = await subject.store.traces.readTrace(id);
+        assert.deepEqual(newest?.caseResult, writtenLast.caseResult, `${id}: the request written last`);
+        assert.ok(writtenLast.evaluationResults.length > 0);
+        assert.deepEqual(newest.evaluationResults, [...writtenLast.evaluationResults].sort(compareEvaluationResults), `${id}: with its own evaluations`);
+        assert.deepEqual((await subject.store.traces.readEvaluationResults([id])).get(id), newest.evaluationResults, `${id}: many ids at once read what readTrace reads`);
+      }
       assert.deepEqual(
-        (await subject.store.reader.loadRunCases("run_one_millisecond")).map((loaded) => [loaded.caseResult.case_result_id, loaded.caseResult.trace_id]),
-        [["cr_one_millisecond", "c1".repeat(16)]],
+        (await subject.store.reader.loadRunCases("run_one_millisecond")).map((loaded) => [loaded.caseResult.case_result_id, loaded.caseResult.trace_id]).sort(),
+        [
+          ["cr_one_millisecond", "c2".repeat(16)],
+          ["cr_one_millisecond_day", "c4".repeat(16)],
+        ],
       );
-      // Each request is listed, and opens by its own trace id.
-      const range = { fromMs: Date.parse("2026-07-04T23:00:00.000Z"), toMs: Date.parse("2026-07-05T01:00:00.000Z") };
-      assert.deepEqual((await subject.store.traces.listTraces(range, { after: null, limit: 10 })).traces.map((trace) => trace.traceId), ["c1".repeat(16), "c2".repeat(16)]);
-      const ofLast = await subject.store.traces.readTrace("cr_one_millisecond", { traceId: "c2".repeat(16) });
-      assert.deepEqual(ofLast?.caseResult, writtenLast.caseResult);
-      assert.deepEqual(ofLast.evaluationResults, [...writtenLast.evaluationResults].sort(compareEvaluationResults));
+      // Each request is listed, by its start, and opens by its own trace id; a day apart, each with its own evaluations.
+      const range = { fromMs: Date.parse("2026-07-04T21:00:00.000Z"), toMs: Date.parse("2026-07-05T01:00:00.000Z") };
+      assert.deepEqual((await subject.store.traces.listTraces(range, { after: null, limit: 10 })).traces.map((trace) => trace.traceId), ["c1".repeat(16), "c2".repeat(16), "c3".repeat(16), "c4".repeat(16)]);
+      const listedFirst = sentTwice[0]!.listedFirst;
+      const ofFirst = await subject.store.traces.readTrace("cr_one_millisecond", { traceId: "c1".repeat(16) });
+      assert.deepEqual(ofFirst?.caseResult, listedFirst.caseResult);
+      assert.deepEqual(ofFirst.evaluationResults, [...listedFirst.evaluationResults].sort(compareEvaluationResults));
     });
   });
 }
