@@ -47,4 +47,11 @@ export interface StoredRawSpan {
   events: { name: string; time_unix_nano: string; attributes: RawAttributes }[];
   resource: RawAttributes;
   scope: { name: string; version: string };
+  /**
+   * OTLP `dropped_attributes_count` and `dropped_events_count` (the SDK's drops at its count limits, with the
+   * receiver's own, which its ragscope.* attributes tell apart), present only when above 0: the trace page shows them.
+   * In the JSON the `spans` column already holds, so no migration: spans stored before they were kept have neither.
+   */
+  dropped_attributes_count?: number;
+  dropped_events_count?: number;
 }

@@ -11,6 +11,7 @@ import type { Field, Frame } from "./panel-data.js";
 import type { BehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
 import { barChart, escapeXml, PALETTE, timeSeriesChart, WIDTH_PER_COLUMN, type Series } from "./svg-charts.js";
 import { unpairedRunsNotice } from "./unpaired-runs-notice.js";
+import { rootCauseGlossary, rootCauseLabelsIn } from "./root-cause-glossary.js";
 
 export interface ReportDocument {
   title: string;
@@ -65,6 +66,10 @@ th { position: sticky; top: 0; background: var(--panel); }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
 p.empty, p.error { color: var(--muted); font-style: italic; margin: 8px 0; }
 p.error { color: #b42318; }
+section.glossary dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; font-size: 12px; }
+section.glossary dt { font-family: ui-monospace, monospace; }
+section.glossary dd { margin: 0; }
+section.glossary .seed-wording { color: var(--muted); }
 `;
 
 // Clicking a legend entry hides or shows that series in its chart.
@@ -185,6 +190,7 @@ function renderDashboard(result: DashboardResult, document: ReportDocument): str
       if (row.title) parts.push(`<h3 class="row">${escapeHtml(titleWithVariables(row.title, result.variables))}</h3>`);
       parts.push(`<div class="grid">${row.panels.map((panel) => renderPanel(result.panels.get(panel.id) ?? { panel, frames: [], error: "not run" }, document, range)).join("")}</div>`);
     }
+    parts.push(rootCauseGlossary(rootCauseLabelsIn([...result.panels.values()].flatMap((panel) => panel.frames))));
   }
   parts.push("</section>");
   return parts.join("");

@@ -103,6 +103,7 @@ export function enforceRequestLimits(document: TracesDocument, limits: RequestLi
       applied.droppedAttributes += scopeKeys.length;
       for (const span of scopeSpans.spans) {
         const spanKeys = dropLongKeys(span, maxKeyBytes, "");
+        const droppedSpanAttributes = spanKeys.length;
         for (const event of span.events) spanKeys.push(...dropLongKeys(event, maxKeyBytes, eventPlace(event.name)));
         for (const link of span.links) spanKeys.push(...dropLongKeys(link, maxKeyBytes, linkPlace(link.spanId)));
         applied.droppedAttributes += spanKeys.length;
@@ -110,7 +111,7 @@ export function enforceRequestLimits(document: TracesDocument, limits: RequestLi
         applied.droppedEvents += dropped.events;
         applied.droppedLinks += dropped.links;
         // A resource's or a scope's dropped keys are listed on each of its spans: records carry no resource or scope of their own to flag.
-        recordDrops(span, dropped, [resourceKeys, scopeKeys, spanKeys]);
+        recordDrops(span, dropped, [resourceKeys, scopeKeys, spanKeys], droppedSpanAttributes);
         applied.truncatedNames += truncateNames(span, limits.maxNameBytes);
         const truncated = truncateAll(span.attributes, limits.maxAttributeValueBytes);
         for (const event of span.events) {

@@ -36,6 +36,12 @@ export const droppedLinksCountKey = "ragscope.dropped_links_count";
  * the key's beginning with its length in bytes.
  */
 export const droppedAttributesKey = "ragscope.dropped_attributes";
+/**
+ * Span attribute (int): how many of the span's OWN attributes the receiver dropped for a long key, of its OTLP
+ * dropped_attributes_count. Told apart because the rest were dropped by the sender's SDK at its attribute count limit,
+ * which cuts the lists read from the span (attributes-dropped-by-sdk.ts); a long key is never one of those lists'.
+ */
+export const droppedSpanAttributesCountKey = "ragscope.dropped_span_attributes_count";
 
 /**
  * The defaults (RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES, RAGSCOPE_MAX_EVENTS_PER_SPAN, RAGSCOPE_MAX_LINKS_PER_SPAN).
@@ -108,14 +114,16 @@ const MOST_LISTED_ATTRIBUTES = 32;
 /**
  * Records on the span what the receiver dropped from it: added to its OTLP event and link counts, and as ragscope.*
  * attributes (a client's own value under those keys is replaced). `droppedAttributes`: the descriptions of its dropped
- * attributes in lists (its resource's, its scope's, its own), already counted where they were dropped.
+ * attributes in lists (its resource's, its scope's, its own), already counted where they were dropped;
+ * `droppedSpanAttributes`: how many of them were the span's own (already in its dropped_attributes_count).
  */
-export function recordDrops(span: SpanDocument, dropped: DroppedItems, droppedAttributes: readonly (readonly string[])[]): void {
+export function recordDrops(span: SpanDocument, dropped: DroppedItems, droppedAttributes: readonly (readonly string[])[], droppedSpanAttributes = 0): void {
   span.droppedEventsCount += dropped.events;
   span.droppedLinksCount += dropped.links;
   const recorded: KeyValue[] = [];
   if (dropped.events > 0) recorded.push({ key: droppedEventsCountKey, value: { intValue: BigInt(dropped.events) } });
   if (dropped.links > 0) recorded.push({ key: droppedLinksCountKey, value: { intValue: BigInt(dropped.links) } });
+  if (droppedSpanAttributes > 0) recorded.push({ key: droppedSpanAttributesCountKey, value: { intValue: BigInt(droppedSpanAttributes) } });
   const listed = listedAttributes(droppedAttributes);
   if (listed.length > 0) recorded.push({ key: droppedAttributesKey, value: { arrayValue: { values: listed.map((text) => ({ stringValue: text })) } } });
   if (recorded.length === 0) return;

@@ -85,6 +85,8 @@ export function toStoredRawSpan(span: SpanRecord, counter: { truncated: number }
     events: span.events.map((event) => ({ name: cutText(event.name, counter), time_unix_nano: event.timeUnixNano.toString(), attributes: boundedAttributes(event.attributes, counter) })),
     resource: boundedAttributes(span.resource, counter),
     scope: { name: cutText(span.scope.name, counter), version: cutText(span.scope.version, counter) },
+    ...(span.droppedAttributesCount > 0 ? { dropped_attributes_count: span.droppedAttributesCount } : {}),
+    ...(span.droppedEventsCount > 0 ? { dropped_events_count: span.droppedEventsCount } : {}),
   };
 }
 

@@ -41,6 +41,8 @@ import { readLlamaIndexRerank } from "./read-llama-index-rerank.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
 import { unreadAttributeDocuments, unreadOutputDocuments } from "./unread-openinference-documents.js";
+import { unreadCutList } from "./unread-cut-list.js";
+import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 
 const QUERY_FIELDS = ["question", "query", "input", "text"] as const;
 const ANSWER_FIELDS = ["answer", "output", "text", "result"] as const;
@@ -53,18 +55,24 @@ export const openInferenceMapper: SpanMapper = {
     const kind = readString(attributes, OpenInference.spanKind)?.toUpperCase();
     switch (kind) {
       case OpenInferenceSpanKind.retriever:
-        return readRetriever(attributes);
+        return readRetriever(attributes, attributesDroppedBySdk(span));
       case OpenInferenceSpanKind.reranker: {
-        const input = readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, null);
-        const output = readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, null);
+        // OpenInference records no list's length: a list its SDK may have cut at the end is not read (unread-cut-list.ts).
+        const droppedBySdk = attributesDroppedBySdk(span);
+        const inputCut = unreadCutList(attributes, [OpenInference.rerankerInputDocumentsPrefix], null, droppedBySdk, "the rerank's input documents are not available");
+        const outputCut = unreadCutList(attributes, [OpenInference.rerankerOutputDocumentsPrefix], null, droppedBySdk, "the rerank's output documents are not available");
+        const input = inputCut.length > 0 ? null : readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, null);
+        const output = outputCut.length > 0 ? null : readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, null);
         return {
           stage: "rerank",
           query: readString(attributes, OpenInference.rerankerQuery),
           input,
           output,
           ...unreadableField([
-            ...unreadAttributeDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, input),
-            ...unreadAttributeDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, output),
+            ...inputCut,
+            ...unreadAttributeDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, input, droppedBySdk),
+            ...outputCut,
+            ...unreadAttributeDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, output, droppedBySdk),
           ]),
         };
       }
@@ -81,8 +89,10 @@ export const openInferenceMapper: SpanMapper = {
 };
 
 /** A retriever's documents, and what of them could not be read (unread-openinference-documents.ts). */
-function readRetriever(attributes: Attributes): StageObservation {
-  const documents = readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, null, readOutputDocuments(attributes));
+function readRetriever(attributes: Attributes, droppedBySdk: number): StageObservation {
+  // Cut at the end by its SDK, the attributes' list is not read, whatever the output holds (as with a gap, below).
+  const cut = unreadCutList(attributes, [OpenInference.retrievalDocumentsPrefix], null, droppedBySdk, "the retrieval's documents are not available");
+  const documents = cut.length > 0 ? null : readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, null, readOutputDocuments(attributes));
   const attributeIndexes = flattenedIndexes(attributes, OpenInference.retrievalDocumentsPrefix);
   // With a gap in the attributes the documents are not available whatever the output holds (readDocuments): the
   // gap's note says why, and the output's items, not used, cost nothing to name.
@@ -92,8 +102,9 @@ function readRetriever(attributes: Attributes): StageObservation {
     query: readText(attributes, OpenInference.inputValue, QUERY_FIELDS),
     documents,
     ...unreadableField([
-      ...unreadAttributeDocuments(attributes, OpenInference.retrievalDocumentsPrefix, documents),
-      ...(gap ? [] : unreadOutputDocuments(attributes, documents, attributeIndexes.length > 0)),
+      ...cut,
+      ...unreadAttributeDocuments(attributes, OpenInference.retrievalDocumentsPrefix, documents, droppedBySdk),
+      ...(gap || cut.length > 0 ? [] : unreadOutputDocuments(attributes, documents, attributeIndexes.length > 0)),
     ]),
   };
 }

@@ -52,6 +52,7 @@ import { unreadEntityDocumentFields, unreadEntityDocumentList } from "./unread-e
 import { unreadableField } from "./explain-unread-value.js";
 import { unreadIndexGaps } from "./unread-index-gaps.js";
 import { unreadDroppedEvents } from "./unread-dropped-events.js";
+import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { queryResultFields, unreadQueryResultEvents } from "./unread-query-result-events.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
@@ -78,13 +79,13 @@ export const openLlmetryMapper: SpanMapper = {
       const rerank = readOpenLlmetryRerank(attributes);
       if (rerank !== null) return rerank;
       const gaps = [
-        ...unreadIndexGaps(attributes, [GenAi.promptPrefix], "the rerank's documents and query are not read, and the span is no rerank"),
-        ...unreadIndexGaps(attributes, [GenAi.completionPrefix], "the rerank's ranking is not read, and the span is no rerank"),
+        ...unreadIndexGaps(attributes, [GenAi.promptPrefix], "the rerank's documents and query are not read, and the span is no rerank", attributesDroppedBySdk(span)),
+        ...unreadIndexGaps(attributes, [GenAi.completionPrefix], "the rerank's ranking is not read, and the span is no rerank", attributesDroppedBySdk(span)),
       ];
       return { stage: "other", ...unreadableField(gaps) };
     }
     if (typeof requestType === "string") {
-      const generation = readGenAiGeneration(attributes);
+      const generation = readGenAiGeneration(attributes, attributesDroppedBySdk(span));
       if (generation.stage === "generate" && generation.totalTokens === null) generation.totalTokens = readNumber(attributes, OpenLlmetry.llmUsageTotalTokens);
       return generation;
     }

@@ -31,6 +31,7 @@ import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
 import { unreadGenAiDocuments } from "./unread-genai-documents.js";
 import { unreadFlatMessages, unreadMessages } from "./unread-messages.js";
+import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 
 const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
 const REQUEST_OPERATIONS: readonly string[] = [GenAiOperation.invokeWorkflow, GenAiOperation.invokeAgent];
@@ -54,7 +55,7 @@ export const otelGenAiMapper: SpanMapper = {
     const attributes = span.attributes;
     const operation = readString(attributes, GenAi.operationName) ?? "";
     if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);
-    if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes);
+    if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span));
     if (REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readRequest(attributes);
     return { stage: "other" };
   },
@@ -80,7 +81,8 @@ function readRetrieval(attributes: Attributes): StageObservation {
 }
 
 /** Shared with the OpenLLMetry mapper, whose LLM spans carry the same (older) GenAI attributes. */
-export function readGenAiGeneration(attributes: Attributes): StageObservation {
+/** @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk), for a gap's note */
+export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number): StageObservation {
   const inputTokens = readNumber(attributes, GenAi.usageInputTokens) ?? readNumber(attributes, GenAi.usagePromptTokens);
   const outputTokens = readNumber(attributes, GenAi.usageOutputTokens) ?? readNumber(attributes, GenAi.usageCompletionTokens);
   const structured = lastMessage(readStructuredMessages(attributes, GenAi.outputMessages), null);
@@ -102,7 +104,7 @@ export function readGenAiGeneration(attributes: Attributes): StageObservation {
     ...unreadableField([
       ...unreadMessages(attributes, GenAi.outputMessages, structured, "answer"),
       // The flat completions only when the answer is theirs to give: beside an answer from the JSON they are unused.
-      ...(structured.text === null && structured.unreadIndex === null ? unreadFlatMessages(attributes, GenAi.completionPrefix, flat, "answer") : []),
+      ...(structured.text === null && structured.unreadIndex === null ? unreadFlatMessages(attributes, GenAi.completionPrefix, flat, "answer", droppedBySdk) : []),
     ]),
   };
 }

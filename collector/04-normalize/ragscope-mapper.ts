@@ -11,6 +11,8 @@ import { readDocuments } from "./read-documents.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
 import { unreadIndexGaps } from "./unread-index-gaps.js";
+import { unreadCutList } from "./unread-cut-list.js";
+import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 
 function readGeneration(span: SpanRecord): StageObservation {
   const attributes = span.attributes;
@@ -49,6 +51,7 @@ export const ragscopeMapper: SpanMapper = {
   canMap: (span) => typeof span.attributes[Ragscope.stage] === "string",
   map(span) {
     const attributes = span.attributes;
+    const droppedBySdk = attributesDroppedBySdk(span);
     const stage = readString(attributes, Ragscope.stage);
     switch (stage) {
       case RagStage.request:
@@ -76,24 +79,39 @@ export const ragscopeMapper: SpanMapper = {
           query: readString(attributes, Ragscope.query) ?? readString(attributes, OpenInference.inputValue),
           rewrittenQuery: readString(attributes, Ragscope.rewrittenQuery) ?? readString(attributes, OpenInference.outputValue),
         };
-      case RagStage.retrieve:
+      case RagStage.retrieve: {
+        // A list its SDK may have cut at the end is not read (unread-cut-list.ts); one with a gap is not either (readDocuments).
+        const prefixes = [OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix];
+        const consequence = "the retrieval's documents are not available";
+        const cut = unreadCutList(attributes, prefixes, Ragscope.retrievalDocumentCount, droppedBySdk, consequence);
         return {
           stage: "retrieve",
           query: readString(attributes, OpenInference.inputValue) ?? readString(attributes, Ragscope.query),
-          documents: readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix) ?? noneWhenCounted(attributes, Ragscope.retrievalDocumentCount),
-          ...unreadableField(unreadIndexGaps(attributes, [OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix], "the retrieval's documents are not available")),
+          documents: cut.length > 0 ? null : (readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix) ?? noneWhenCounted(attributes, Ragscope.retrievalDocumentCount)),
+          ...unreadableField([...unreadIndexGaps(attributes, prefixes, consequence, droppedBySdk), ...cut]),
         };
-      case RagStage.rerank:
+      }
+      case RagStage.rerank: {
+        const inputPrefixes = [OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix];
+        const outputPrefixes = [OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix];
+        const inputConsequence = "the rerank's input documents are not available";
+        const outputConsequence = "the rerank's output documents are not available";
+        // The input's length is not recorded (the retrieval's is): a cut input cannot be told from a whole one.
+        const inputCut = unreadCutList(attributes, inputPrefixes, null, droppedBySdk, inputConsequence);
+        const outputCut = unreadCutList(attributes, outputPrefixes, Ragscope.rerankOutputDocumentCount, droppedBySdk, outputConsequence);
         return {
           stage: "rerank",
           query: readString(attributes, OpenInference.rerankerQuery),
-          input: readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix),
-          output: readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankOutputDocumentCount),
+          input: inputCut.length > 0 ? null : readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix),
+          output: outputCut.length > 0 ? null : (readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankOutputDocumentCount)),
           ...unreadableField([
-            ...unreadIndexGaps(attributes, [OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix], "the rerank's input documents are not available"),
-            ...unreadIndexGaps(attributes, [OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix], "the rerank's output documents are not available"),
+            ...unreadIndexGaps(attributes, inputPrefixes, inputConsequence, droppedBySdk),
+            ...inputCut,
+            ...unreadIndexGaps(attributes, outputPrefixes, outputConsequence, droppedBySdk),
+            ...outputCut,
           ]),
         };
+      }
       case RagStage.context:
         return readContext(span);
       case RagStage.generate:

@@ -72,9 +72,10 @@ export function unreadMessages(attributes: Attributes, key: string, chosen: Chos
 /**
  * @param prefix e.g. `gen_ai.completion`
  * @param chosen what lastMessage found in readFlatMessages' list for `field`
+ * @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk), for the gap's note
  */
-export function unreadFlatMessages(attributes: Attributes, prefix: string, chosen: ChosenMessage, field: MessageField): MalformedAttribute[] {
-  const gaps = unreadIndexGaps(attributes, [prefix], `the ${field} is not available (the last message recorded may be among those missing)`);
+export function unreadFlatMessages(attributes: Attributes, prefix: string, chosen: ChosenMessage, field: MessageField, droppedBySdk: number): MalformedAttribute[] {
+  const gaps = unreadIndexGaps(attributes, [prefix], `the ${field} is not available (the last message recorded may be among those missing)`, droppedBySdk);
   const notes: { index: number; note: MalformedAttribute }[] = [];
   for (const index of flattenedIndexes(attributes, prefix)) {
     const key = `${prefix}.${index}.content`;

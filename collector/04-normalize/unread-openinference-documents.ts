@@ -34,9 +34,10 @@ const present = (value: unknown) => value !== undefined && value !== null;
 
 /**
  * @param documents what readDocuments read from the same attributes, in index order
+ * @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk), for the gap's note
  */
-export function unreadAttributeDocuments(attributes: Attributes, prefix: string, documents: readonly ObservedDocument[] | null): MalformedAttribute[] {
-  const notes: MalformedAttribute[] = [...unreadIndexGaps(attributes, [prefix], `the documents of ${prefix} are not available`)];
+export function unreadAttributeDocuments(attributes: Attributes, prefix: string, documents: readonly ObservedDocument[] | null, droppedBySdk: number): MalformedAttribute[] {
+  const notes: MalformedAttribute[] = [...unreadIndexGaps(attributes, [prefix], `the documents of ${prefix} are not available`, droppedBySdk)];
   flattenedIndexes(attributes, prefix).forEach((index, position) => {
     const base = `${prefix}.${index}.`;
     const idKey = `${base}${OpenInference.documentId}`;

@@ -4,7 +4,9 @@
  * - The seed's error attribution labels (004 §十 错误归因体系), with its
  *   Chinese descriptions verbatim: what went wrong in a request that ran.
  *   Each failed case gets one of them as its primary root cause
- *   ("推荐使用'首要根因'而不是给每个失败样本无限打标签").
+ *   ("推荐使用'首要根因'而不是给每个失败样本无限打标签"). Their English
+ *   (QUALITY_ROOT_CAUSE_MEANINGS) is shown first on every surface, the
+ *   seed's Chinese beside it (rootCauseMeaning).
  * - A request that did not complete (its task threw or passed its timeout)
  *   has no answer to attribute: its cause is the Case Result's
  *   `execution_error.type` (seed 000 `system_error | timeout |
@@ -42,6 +44,48 @@ export const EXECUTION_ROOT_CAUSE_LABELS = {
 } as const;
 
 export const ROOT_CAUSE_LABELS = { ...QUALITY_ROOT_CAUSE_LABELS, ...EXECUTION_ROOT_CAUSE_LABELS } as const;
+
+/**
+ * The seed's labels in English, for readers who do not read Chinese: a short, faithful translation of each
+ * description above (which stays the seed's wording, and what a surface shows beside it). Typed by the labels, so a
+ * label added above without its English does not compile.
+ */
+export const QUALITY_ROOT_CAUSE_MEANINGS: Readonly<Record<keyof typeof QUALITY_ROOT_CAUSE_LABELS, string>> = {
+  DATA_MISSING: "The knowledge base lacks the relevant content",
+  DATA_OUTDATED: "The document is out of date",
+  DATA_CONFLICT: "Documents contradict each other",
+  CHUNK_BAD: "Chunking broke the meaning",
+  QUERY_UNDERSTANDING: "The question was misunderstood",
+  QUERY_REWRITE_BAD: "The query was rewritten wrongly",
+  RETRIEVAL_MISS: "The correct document was not retrieved",
+  RERANK_BAD: "The correct document was ranked too low",
+  CONTEXT_TRUNCATED: "Key evidence was cut off",
+  CONTEXT_NOISY: "Too much noise in the context",
+  REASONING_ERROR: "Wrong reasoning",
+  HALLUCINATION: "Generated content without support",
+  INCOMPLETE_ANSWER: "The answer is incomplete",
+  CITATION_ERROR: "Wrong citation",
+  SHOULD_ABSTAIN: "Answered where it should have refused",
+  OVER_ABSTAIN: "Refused although an answer existed",
+  PERMISSION_LEAK: "Permission leak",
+  FORMAT_ERROR: "Wrong output format",
+};
+
+/** What a label means: in English, and in the seed's own words (null for the execution errors, which the seed does not describe). */
+export interface RootCauseMeaning {
+  english: string;
+  seedWording: string | null;
+}
+
+/** The meaning of a label, or null for a name that is no label (e.g. UNATTRIBUTED, or a label a newer evaluator wrote). */
+export function rootCauseMeaning(label: string): RootCauseMeaning | null {
+  if (Object.hasOwn(QUALITY_ROOT_CAUSE_MEANINGS, label)) {
+    const quality = label as keyof typeof QUALITY_ROOT_CAUSE_LABELS;
+    return { english: QUALITY_ROOT_CAUSE_MEANINGS[quality], seedWording: QUALITY_ROOT_CAUSE_LABELS[quality] };
+  }
+  if (Object.hasOwn(EXECUTION_ROOT_CAUSE_LABELS, label)) return { english: EXECUTION_ROOT_CAUSE_LABELS[label as keyof typeof EXECUTION_ROOT_CAUSE_LABELS], seedWording: null };
+  return null;
+}
 
 export type RootCauseLabel = keyof typeof ROOT_CAUSE_LABELS;
 export type ExecutionRootCauseLabel = keyof typeof EXECUTION_ROOT_CAUSE_LABELS;

@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { openClickHouse } from "../../store/clickhouse/clickhouse-connection.js";
 import { runMigrations } from "../../store/clickhouse/run-migrations.js";
-import { CANDIDATE_RUN, seedDashboardDataset } from "../integration/dashboards/dashboard-dataset.js";
+import { CANDIDATE_RUN, ROOT_CAUSES, seedDashboardDataset } from "../integration/dashboards/dashboard-dataset.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const chromiumPath = process.env.RAGSCOPE_CHROMIUM ?? "/usr/bin/chromium";
@@ -140,6 +140,25 @@ describe("ragscope report", () => {
   test("trace ids link to the trace viewer template", async () => {
     const href = await page.locator('figure:has(figcaption:text-is("Failing cases")) td a').first().getAttribute("href");
     assert.match(href ?? "", /^http:\/\/traces\.example\/trace\/[0-9a-f]{32}$/);
+  });
+
+  test("the Failures board says what its root-cause labels mean: English first, the seed's Chinese after it", async () => {
+    const glossary = page.locator('section#ragscope-failures section[data-glossary="root-causes"]');
+    assert.equal(await glossary.count(), 1);
+    const shown = await glossary.locator("dd").evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { rootCause: string } }).dataset.rootCause));
+    assert.deepEqual([...shown].sort(), [...ROOT_CAUSES].sort(), "the labels the board shows, each once");
+    // Translations checked against seed 004 §十 by hand: 未召回正确文档, 生成无依据内容, 关键证据被截断, 引用错误.
+    const expected: Record<string, string> = {
+      RETRIEVAL_MISS: "The correct document was not retrieved (未召回正确文档)",
+      HALLUCINATION: "Generated content without support (生成无依据内容)",
+      CONTEXT_TRUNCATED: "Key evidence was cut off (关键证据被截断)",
+      CITATION_ERROR: "Wrong citation (引用错误)",
+    };
+    for (const label of ROOT_CAUSES) {
+      const entry = glossary.locator(`dd[data-root-cause="${label}"]`);
+      assert.equal(await entry.textContent(), expected[label], label);
+      assert.equal(await entry.getAttribute("title"), `Seed 004 §十: ${/\((.+)\)$/.exec(expected[label]!)![1]}`, label);
+    }
   });
 
   test("a screenshot of the whole report is written", async () => {

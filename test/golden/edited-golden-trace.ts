@@ -19,6 +19,7 @@ export interface OtlpSpan {
   events?: { name: string; attributes: OtlpAttribute[] }[];
   /** OTLP/JSON writes 0 or leaves it out. */
   droppedEventsCount?: number;
+  droppedAttributesCount?: number;
 }
 interface OtlpJson {
   resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[];
@@ -45,6 +46,12 @@ export interface EditedGoldenTrace {
    * count limit (OTEL_SPAN_EVENT_COUNT_LIMIT) sends, as it drops the oldest events.
    */
   dropOldestEvents(span: OtlpSpan, count: number): void;
+  /**
+   * Removes the span's attributes whose key starts with one of `prefixes` and adds them to its
+   * dropped_attributes_count: what an SDK past its attribute count limit (OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT) sends, as it
+   * drops the attributes set after it. Returns how many were dropped; throws when none was (an edit that did nothing).
+   */
+  dropAttributes(span: OtlpSpan, prefixes: readonly string[]): number;
   /**
    * A copy of the span under `spanId` (same parent, times and attributes), placed just before it in its scope: a
    * second span the instrumentation would write for a second call of the same step. Throws when the id is taken.
@@ -104,6 +111,14 @@ export async function editRecordedTrace(path: string, name: string): Promise<Edi
       if (events.length < count) throw new Error(`span "${span.name}" of ${name} has ${events.length} events, not ${count} to drop`);
       span.events = events.slice(count);
       span.droppedEventsCount = (span.droppedEventsCount ?? 0) + count;
+    },
+    dropAttributes(span, prefixes) {
+      const kept = span.attributes.filter((item) => !prefixes.some((prefix) => item.key.startsWith(prefix)));
+      const dropped = span.attributes.length - kept.length;
+      if (dropped === 0) throw new Error(`span "${span.name}" of ${name} carries no attribute under ${prefixes.join(", ")}`);
+      span.attributes = kept;
+      span.droppedAttributesCount = (span.droppedAttributesCount ?? 0) + dropped;
+      return dropped;
     },
     copySpan(span, spanId) {
       if (spans.some((item) => item.spanId === spanId)) throw new Error(`${name} already has a span ${spanId}`);

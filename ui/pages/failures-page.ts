@@ -4,11 +4,11 @@
  * from each label to the failing traces that carry it.
  */
 import { html } from "hono/html";
-import { ROOT_CAUSE_LABELS, type RootCauseLabel } from "../../evaluators/root-cause/root-cause-labels.js";
 import type { FailureBoard, QualityScope } from "../../store/ports/quality-reader.js";
 import { boardFilters, emptyBoardMessage } from "./board-filters.js";
 import { jsonData, page, type Markup, type Viewer } from "./layout.js";
 import type { ChartData } from "./quality-page.js";
+import { rootCauseMeaningMarkup } from "./root-cause-meaning.js";
 
 export function failureTracesLink(scope: QualityScope, rootCause: string): string {
   const parameters = new URLSearchParams({ root_cause: rootCause, verdict: "failed", from: new Date(scope.fromMs).toISOString(), to: new Date(scope.toMs).toISOString() });
@@ -29,7 +29,7 @@ ${noRequest ? emptyBoardMessage(scope) : ""}
 ${charts.length === 0 ? html`<p class="muted">No failing request carries a root-cause label in this range.</p>` : html`<div class="chart" id="chart-root-causes"></div>`}
 <table id="root-causes"><thead><tr><th>root cause</th><th>what it means</th><th>failing requests</th><th>share</th><th>traces</th></tr></thead><tbody>
 ${board.groups.map(
-  (group) => html`<tr data-root-cause="${group.rootCause}"><td>${group.rootCause}</td><td>${ROOT_CAUSE_LABELS[group.rootCause as RootCauseLabel] ?? ""}</td><td class="failing">${group.failing}</td><td>${share(group.failing)}</td>
+  (group) => html`<tr data-root-cause="${group.rootCause}"><td>${group.rootCause}</td><td class="meaning">${rootCauseMeaningMarkup(group.rootCause)}</td><td class="failing">${group.failing}</td><td>${share(group.failing)}</td>
 <td>${group.failing > 0 ? html`<a class="drill-down" href="${failureTracesLink(scope, group.rootCause)}">show the traces</a>` : ""}</td></tr>`,
 )}</tbody></table>
 ${jsonData("chart-data", charts)}`;

@@ -14,6 +14,7 @@ import type { QualityBoard, QualityScope } from "../../store/ports/quality-reade
 import type { BehaviourBoard } from "../../evaluators/behaviour/behaviour-board.js";
 import { boardFilters, emptyBoardMessage } from "./board-filters.js";
 import { jsonData, page, type Markup, type Viewer } from "./layout.js";
+import { judgedMetricNoValueReason } from "./judged-metric-no-value.js";
 
 /** Units drawn as time charts; the others (cost, tokens) are shown in the table only. */
 const CHARTED_UNITS = ["percentunit", "ms"];
@@ -48,8 +49,15 @@ ${behaviour.rows.map(
 )}</tbody></table></section>`;
 }
 
+/** The reason under a value's "no data", when one is known (judged-metric-no-value.ts). */
+function noValueReason(reason: string | null): Markup | "" {
+  return reason === null ? "" : html`<p class="muted no-value-reason">${reason}</p>`;
+}
+
 export function qualityPage(viewer: Viewer, scope: QualityScope, board: QualityBoard, behaviour: BehaviourBoard): Markup {
   const charts = qualityCharts(board);
+  // Every row of the board: a judged metric's heuristic row is in Generation, hallucination_rate in Boundaries.
+  const shown = board.layers.flatMap((layer) => layer.aggregates);
   const body = html`${boardFilters("/quality", scope, board.services)}
 ${behaviour.requests === 0 ? emptyBoardMessage(scope) : ""}
 <p class="muted" id="board-source">${scope.runId === undefined ? "Over a range of traffic the stored metrics are read from the per-minute rollups: means and shares are exact, percentiles are t-digest estimates (about 1 % of rank); choose a run for exact values." : "One run: every value is computed from the stored rows, as the gate computes it."}</p>
@@ -59,7 +67,7 @@ ${charts.filter((chart) => chart.id.startsWith(`chart-${layerIndex}-`)).map((cha
 <table class="aggregates"><thead><tr><th>metric</th><th>over the range</th><th>requests</th>${board.services.map((service) => html`<th>${service}</th>`)}</tr></thead><tbody>
 ${layer.aggregates.map(
   (aggregate) => html`<tr data-aggregate="${aggregate.name}"><td>${aggregate.label} <span class="muted">${aggregate.name}</span></td>
-<td class="value" data-value="${aggregate.value === null ? "" : String(aggregate.value)}">${formatValue(aggregate.value, aggregate.unit)}</td><td class="samples">${aggregate.samples}</td>
+<td class="value" data-value="${aggregate.value === null ? "" : String(aggregate.value)}">${formatValue(aggregate.value, aggregate.unit)}${noValueReason(judgedMetricNoValueReason(aggregate, shown))}</td><td class="samples">${aggregate.samples}</td>
 ${board.services.map((service) => html`<td class="service" data-service="${service}">${formatValue(aggregate.byService[service] ?? null, aggregate.unit)}</td>`)}</tr>`,
 )}</tbody></table></section>`,
 )}

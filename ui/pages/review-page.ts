@@ -2,7 +2,8 @@
 import { html } from "hono/html";
 import type { CalibrationEntry } from "../../evaluators/judge/calibration/calibration-report.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
-import { ROOT_CAUSE_LABELS, ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
+import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
+import { rootCauseMeaningText } from "./root-cause-meaning.js";
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
 import type { ReviewerAgreement } from "../review/review-agreement.js";
 import { incompleteReviewNotice, incompletionOf, REVIEWERS_PER_CASE, type ReviewerVerdict } from "../../evaluators/reviewed-verdict.js";
@@ -122,7 +123,7 @@ ${incompletion === null ? "" : html`<p class="notice" id="incomplete-request">No
 ${metrics.map((metric) => html`<tr><th id="metric-${metric}">${metric}</th><td role="radiogroup" aria-labelledby="metric-${metric}"><label><input type="radio" name="metric:${metric}" value="pass" aria-label="${metric}: pass" ${myVerdict(metric) === "pass" ? "checked" : ""}> pass</label>
 <label><input type="radio" name="metric:${metric}" value="fail" aria-label="${metric}: fail" ${myVerdict(metric) === "fail" ? "checked" : ""}> fail</label></td></tr>`)}
 </table>${metrics.length === 0 ? html`<p class="muted">No evaluator of this case decided a metric, errored or asked for review; label the root cause or comment.</p>` : ""}
-<p><label>Primary root cause <select name="root_cause"><option value="">none</option>${ROOT_CAUSE_LABEL_NAMES.map((name) => html`<option value="${name}" ${myRootCause === name ? "selected" : ""}>${name} — ${ROOT_CAUSE_LABELS[name]}</option>`)}</select></label></p>
+<p><label>Primary root cause <select name="root_cause"><option value="">none</option>${ROOT_CAUSE_LABEL_NAMES.map((name) => html`<option value="${name}" ${myRootCause === name ? "selected" : ""}>${name} — ${rootCauseMeaningText(name)}</option>`)}</select></label></p>
 <p><label>Comment<br><textarea name="comment" rows="3" cols="80">${myComment}</textarea></label></p><button type="submit" id="save-labels">Save labels</button></section></form>
 <section id="other-labels"><h2>Other reviewers</h2>${
     others.length === 0

@@ -14,6 +14,8 @@ import { evidenceCoverageOptions } from "../../evaluators/evidence/evidence-cove
 import { chunksHoldingEvidence } from "../../evaluators/evidence/evidence-set-coverage.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
+import type { StoredRawSpan } from "../../contracts/raw-spans.js";
+import { droppedEventsCountKey, droppedSpanAttributesCountKey } from "../../collector/00-otlp/per-span-bounds.js";
 import type { AttributedRootCause } from "../../dashboards/source/root-causes.js";
 import type { HumanVerdict } from "../review/review-labels.js";
 import { finalVerdictOfReview, REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
@@ -21,6 +23,7 @@ import { optional, page, verdictBadge, type Markup, type Viewer } from "./layout
 import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { parseThreshold } from "../../evaluators/threshold.js";
 import { utcTime } from "./utc-time.js";
+import { rootCauseMeaningMarkup } from "./root-cause-meaning.js";
 import { reviewAddress } from "./trace-address.js";
 import { accessVerdict, principalOf, type Principal } from "../../evaluators/rules/retrieval-access-control.js";
 import { STAGE_TEXT } from "../../evaluators/rules/retrieval-permission.js";
@@ -87,7 +90,9 @@ ${
 <section><h2>Query</h2><pre id="query">${optional(observation.query)}</pre><h3>Rewritten query</h3><pre id="rewritten-query">${optional(observation.rewritten_query)}</pre></section>
 <section id="chunks"><h2>Retrieved chunks</h2>${observation.pre_rerank_chunks === null ? "" : html`<p class="muted">After the rerank: the list the retrieval metrics read. The retriever's own list, before the rerank, is below.</p>`}${
     observation.retrieved_chunks === null
-      ? html`<p class="muted">No retrieval recorded.</p>`
+      ? observation.stage_timings.some((timing) => timing.stage === RagStage.retrieve)
+        ? html`<p class="muted" id="chunks-not-available">A retrieval was recorded, but its documents are not available${observation.malformed_attributes.length > 0 ? " (see Attributes not taken as sent above: a list that could not be read whole is not shown, nor measured)" : ": the trace did not carry them"}.</p>`
+        : html`<p class="muted">No retrieval recorded.</p>`
       : observation.retrieved_chunks.length === 0
         ? html`<p id="no-chunks">The retrieval returned no chunks.</p>`
         : html`<table><thead><tr><th>rank</th><th>score</th><th>chunk</th><th>document</th><th>version</th><th>ACL</th><th>gold?</th><th>packed?</th><th>cited?</th><th>readable?</th><th>text</th></tr></thead><tbody>${chunks.map(
@@ -137,10 +142,10 @@ function rootCauseSection(detail: TraceDetail, cause: AttributedRootCause): Mark
           ? withheldNote
           : cause.automatic === null
             ? html`<p class="muted">The evaluator named no label: ${evaluated.reason}</p>`
-            : html`<p><strong id="root-cause-label">${cause.automatic}</strong> <span class="muted" id="root-cause-source">(the evaluator's)</span> — ${explanation}</p>`;
+            : html`<p><strong id="root-cause-label">${cause.automatic}</strong> ${rootCauseMeaningMarkup(cause.automatic)} <span class="muted" id="root-cause-source">(the evaluator's)</span> — ${explanation}</p>`;
   } else {
     const evaluator = withheld ? "the evaluator's is withheld" : cause.automatic === null ? "the evaluator gave none" : cause.automatic === cause.reviewed ? "the evaluator's too" : `evaluator said ${cause.automatic}`;
-    shown = html`<p><strong id="root-cause-label">${cause.reviewed}</strong> <span class="muted" id="root-cause-source">(reviewers' agreed; ${evaluator})</span></p>${
+    shown = html`<p><strong id="root-cause-label">${cause.reviewed}</strong> ${rootCauseMeaningMarkup(cause.reviewed)} <span class="muted" id="root-cause-source">(reviewers' agreed; ${evaluator})</span></p>${
       withheld ? withheldNote : explanation === null ? "" : html`<p id="evaluator-root-cause">The evaluator${cause.automatic === cause.reviewed ? "" : html`'s ${cause.automatic}`}: ${explanation}</p>`
     }`;
   }
@@ -218,6 +223,24 @@ function attributeTable(attributes: Readonly<Record<string, unknown>>, kind: str
   return html`<table class="${kind}"><tbody>${keys.map((key) => html`<tr class="attribute" data-key="${key}"><th scope="row" class="attribute-key">${key}</th><td><pre class="attribute-value">${attributeText(attributes[key])}</pre></td></tr>`)}</tbody></table>`;
 }
 
+/**
+ * What the span's SDK dropped at its count limits (contracts/raw-spans.ts), shown on its closed line: a list read
+ * from it (retrieved documents, messages, vector search hits) may then be short, and the Case Result's notes say
+ * what was not read for it. The OTLP counts less what the receiver dropped itself, which it records in ragscope.*
+ * attributes (collector/00-otlp/per-span-bounds.ts) and the attributes below show.
+ */
+function droppedBySdk(span: StoredRawSpan): Markup {
+  const bySdk = (count: number | undefined, receiverKey: string): number => {
+    const byReceiver = span.attributes[receiverKey];
+    return Math.max(0, (count ?? 0) - (typeof byReceiver === "number" ? byReceiver : 0));
+  };
+  const attributes = bySdk(span.dropped_attributes_count, droppedSpanAttributesCountKey);
+  const events = bySdk(span.dropped_events_count, droppedEventsCountKey);
+  const parts = [attributes > 0 ? `${attributes} attribute${attributes === 1 ? "" : "s"}` : null, events > 0 ? `${events} event${events === 1 ? "" : "s"}` : null].filter((part): part is string => part !== null);
+  if (parts.length === 0) return html``;
+  return html` <strong class="span-drops" title="OTLP dropped_attributes_count / dropped_events_count: the span had these but does not carry them (its SDK's OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT / OTEL_SPAN_EVENT_COUNT_LIMIT, 128 by default)">${parts.join(" and ")} dropped by the SDK</strong>`;
+}
+
 const nanosecondsToMs = (start: string, end: string): string => (Number(BigInt(end) - BigInt(start)) / 1e6).toFixed(3);
 
 /** The raw spans, one collapsible block each, in start order; every text escaped (untrusted input). */
@@ -227,7 +250,7 @@ function rawSpansSection(detail: TraceDetail, readSpans: number): Markup {
   const left = raw.spanCount - raw.spans.length;
   return html`<section id="raw-spans"><h2>Raw spans</h2><p class="muted" id="raw-span-count">${raw.spans.length} of ${raw.spanCount} spans stored${left > 0 ? html`; <strong>${left} left out</strong> (the store keeps at most 256 KiB of spans per trace)` : ""}${raw.truncatedValues > 0 ? html`; ${raw.truncatedValues} long values cut (marked)` : ""}.</p>
 ${raw.spans.map(
-  (span) => html`<details class="raw-span" data-span-id="${span.span_id}"><summary><strong class="span-name">${span.name}</strong> <span class="muted">span ${span.span_id}${span.parent_span_id === "" ? " (root)" : ` ← ${span.parent_span_id}`} · ${nanosecondsToMs(span.start_time_unix_nano, span.end_time_unix_nano)} ms · status ${span.status.code}${span.status.message === "" ? "" : ` ${span.status.message}`}</span></summary>
+  (span) => html`<details class="raw-span" data-span-id="${span.span_id}"><summary><strong class="span-name">${span.name}</strong> <span class="muted">span ${span.span_id}${span.parent_span_id === "" ? " (root)" : ` ← ${span.parent_span_id}`} · ${nanosecondsToMs(span.start_time_unix_nano, span.end_time_unix_nano)} ms · status ${span.status.code}${span.status.message === "" ? "" : ` ${span.status.message}`}</span>${droppedBySdk(span)}</summary>
 <p class="muted">kind ${span.kind} · start ${span.start_time_unix_nano} ns · end ${span.end_time_unix_nano} ns · scope ${span.scope.name} ${span.scope.version}</p>
 <h4>Attributes</h4>${attributeTable(span.attributes, "attributes")}
 ${span.events.length === 0 ? "" : html`<h4>Events</h4>${span.events.map((event) => html`<div class="span-event"><strong>${event.name}</strong> <span class="muted">${event.time_unix_nano} ns</span>${attributeTable(event.attributes, "event attributes")}</div>`)}`}

@@ -3,6 +3,7 @@ import { html } from "hono/html";
 // A latency of 0.04 ms is not "0.0": one place, or two significant digits where one would write it as 0.
 import { rounded } from "../../report/format-value.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
+import { rootCauseMeaningText } from "./root-cause-meaning.js";
 import { qualityStatus } from "../../contracts/case-result.js";
 import type { TracePage, TraceSummary } from "../../store/ports/trace-reader.js";
 import { traceAddress } from "./trace-address.js";
@@ -37,7 +38,7 @@ export function traceRows(traces: readonly ListedTrace[]): Markup {
 <td><a href="${traceAddress(trace.caseResultId, trace.traceId)}">${trace.traceId || trace.caseResultId}</a></td>
 <td>${optional(trace.serviceName)}</td><td>${optional(trace.tenantId)}</td><td>${optional(trace.route)}</td><td>${optional(trace.runId)}</td><td>${optional(trace.datasetId)}</td>
 <td>${listedVerdict(trace)}</td>
-<td>${optional(trace.rootCause)}</td><td class="latency" title="${trace.latencyMs ?? ""}">${optional(trace.latencyMs === null ? null : rounded(trace.latencyMs, 1))}</td>
+<td title="${rootCauseMeaningText(trace.rootCause)}">${optional(trace.rootCause)}</td><td class="latency" title="${trace.latencyMs ?? ""}">${optional(trace.latencyMs === null ? null : rounded(trace.latencyMs, 1))}</td>
 <td class="text" title="${trace.query ?? ""}">${optional(clip(trace.query))}</td><td class="text" title="${trace.output ?? ""}">${optional(clip(trace.output))}</td></tr>`,
   )}`;
 }

@@ -14,7 +14,7 @@
  */
 import { LINEAGE_FIELDS } from "../../../experiments/lineage.js";
 import { environmentVariables } from "./setting-sources.js";
-import { levenshteinDistance } from "../../../evaluators/text/levenshtein-similarity.js";
+import { closestNames } from "../../../core/closest-names.js";
 
 /** RAGSCOPE_* variables read outside the settings schema, and by what. */
 export const otherVariables: Readonly<Record<string, string>> = {
@@ -76,20 +76,10 @@ export function isKnownVariable(name: string): boolean {
   return name in environmentVariables || name in otherVariables || variablePrefixes.some((family) => name.startsWith(family));
 }
 
-/** Levenshtein distance between two names, by code point (the text metrics' own). */
-function editDistance(left: string, right: string): number {
-  return levenshteinDistance(Array.from(left), Array.from(right));
-}
-
-/** The known names closest to a misspelled one, best first (at most three). */
+/** The known names closest to a misspelled one, best first (at most three), compared without their common prefix. */
 export function closestVariables(name: string): string[] {
-  const wanted = name.slice(prefix.length);
-  return [...Object.keys(environmentVariables), ...Object.keys(otherVariables)]
-    .map((known) => ({ known, distance: editDistance(wanted, known.slice(prefix.length)), contains: wanted.length >= 4 && (known.startsWith(name) || name.startsWith(known)) }))
-    .filter((candidate) => candidate.distance <= Math.max(2, Math.floor(wanted.length / 3)) || candidate.contains)
-    .sort((left, right) => left.distance - right.distance || left.known.localeCompare(right.known))
-    .slice(0, 3)
-    .map((candidate) => candidate.known);
+  const known = [...Object.keys(environmentVariables), ...Object.keys(otherVariables)].map((variable) => variable.slice(prefix.length));
+  return closestNames(name.slice(prefix.length), known).map((variable) => `${prefix}${variable}`);
 }
 
 /**

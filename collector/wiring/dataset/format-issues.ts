@@ -5,6 +5,7 @@
  * replaced where a plainer one exists.
  */
 import type { z } from "zod";
+import { closestNames } from "../../../core/closest-names.js";
 
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let text = "";
@@ -20,7 +21,21 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
  * does an issue carry the value it was about, which tells a missing field ("required") from one of the wrong type
  * ("must be a list, not a text"). The value itself is never printed: a blind case's gold data stays out of the log.
  */
-export function describeIssue(issue: z.core.$ZodIssue): string {
+/**
+ * The case format an issue was found in: its name as a message says it, and the fields its object takes where the
+ * issue is (schema-fields.ts), for "did you mean …?" on an unknown one.
+ */
+export interface CaseFormat {
+  name: string;
+  fields: readonly string[];
+  /** Whether a message lists the fields when none is close: the simple format's are few, the template documents its own. */
+  listFields: boolean;
+}
+
+/** Without a format, an unknown field is told to be checked against the Eval Case template, naming none. */
+const EVAL_CASE_TEMPLATE: CaseFormat = { name: "the Eval Case template", fields: [], listFields: false };
+
+export function describeIssue(issue: z.core.$ZodIssue, format: CaseFormat = EVAL_CASE_TEMPLATE): string {
   const given = (issue as { input?: unknown }).input;
   if ((issue.code === "invalid_type" || issue.code === "invalid_union") && given === undefined) return "required";
   // A schema's own message says more than the generic one ("must be a text, or a list of texts with …").
@@ -32,7 +47,15 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
   }
   if (issue.code === "too_small" && issue.origin === "string" && Number(issue.minimum) === 1) return "must not be empty";
   if (issue.code === "unrecognized_keys") {
-    return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => `"${key}"`).join(", ")} (check the spelling against the Eval Case template)`;
+    const unknown = `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => `"${key}"`).join(", ")}`;
+    // A misspelling is named with the field meant, of the format the case is in (a simple case's `questoin` is its
+    // `question`, not anything of the Eval Case template), among those the object does not have already: a
+    // `risk_levle` beside a `risk_level` is no misspelling of it.
+    const absent = format.fields.filter((field) => !(isPlainRecord(given) && Object.hasOwn(given, field)));
+    const meant = issue.keys.length === 1 ? closestNames(issue.keys[0]!, absent) : [];
+    if (meant.length > 0) return `${unknown} — did you mean ${meant.map((field) => `"${field}"`).join(" or ")}? (a field of ${format.name})`;
+    if (format.listFields && format.fields.length > 0) return `${unknown} (check the spelling against ${format.name}: ${format.fields.join(", ")})`;
+    return `${unknown} (check the spelling against ${format.name})`;
   }
   if (issue.code === "invalid_value" && "values" in issue) {
     const allowed = `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
@@ -67,4 +90,8 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping of fields";
   return kindNames[typeof value] ?? typeof value;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -31,7 +31,8 @@ import type { z } from "zod";
 import { evalCase, type EvalCase } from "../../../contracts/eval-case.js";
 import { describeUnreadableFile } from "../../../core/file-access-problems.js";
 import { failure, success, type Result } from "../../../core/result.js";
-import { describeIssue, formatPath, parseReporting } from "./format-issues.js";
+import { describeIssue, formatPath, parseReporting, type CaseFormat } from "./format-issues.js";
+import { fieldsAt } from "./schema-fields.js";
 import { compareByPlace, describePlace, type PlaceInFile } from "./place-in-file.js";
 import { isSimpleCase, simpleCase, simpleToEvalCase } from "./simple-case.js";
 
@@ -356,11 +357,15 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
    * The problems of one issue with a case's fields. Unknown fields are one problem each, named and placed by
    * their own key: where they are in the file, not where their case starts.
    */
-  const issueProblems = (issue: z.core.$ZodIssue, index: number, caseId: string | null): DatasetProblem[] => {
+  const issueProblems = (issue: z.core.$ZodIssue, index: number, caseId: string | null, format: "simple" | "eval_case"): DatasetProblem[] => {
+    // The fields the object holding an unknown field takes, in the case's own format: what "did you mean" picks from.
+    const fieldsOf = (schema: z.ZodType) => (issue.code === "unrecognized_keys" ? fieldsAt(schema, issue.path) : []);
+    const caseFormat: CaseFormat =
+      format === "simple" ? { name: "the simple format", fields: fieldsOf(simpleCase), listFields: true } : { name: "the Eval Case template", fields: fieldsOf(evalCase), listFields: false };
     const issues = issue.code === "unrecognized_keys" ? issue.keys.map((key) => ({ ...issue, keys: [key], path: [...issue.path, key] })) : [issue];
     return issues.map((each) => {
       const inner = formatPath(each.path);
-      return { path: pathOf(index, inner), ...positionOf(index, inner), caseId, message: describeIssue(each) };
+      return { path: pathOf(index, inner), ...positionOf(index, inner), caseId, message: describeIssue(each, caseFormat) };
     });
   };
 
@@ -383,7 +388,7 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
       caseId = scalarText((raw as Record<string, unknown>).id);
       const simple = parseReporting(simpleCase, raw);
       if (!simple.success) {
-        for (const issue of simple.error.issues) problems.push(...issueProblems(issue, index, caseId));
+        for (const issue of simple.error.issues) problems.push(...issueProblems(issue, index, caseId, "simple"));
         return;
       }
       candidate = simpleToEvalCase(simple.data, { datasetId: header.datasetId ?? simpleDefaults.datasetId, datasetVersion: header.datasetVersion ?? simpleDefaults.datasetVersion });
@@ -393,7 +398,7 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
       : candidate;
     const parsed = parseReporting(evalCase, withHeader);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push(...issueProblems(issue, index, caseId));
+      for (const issue of parsed.error.issues) problems.push(...issueProblems(issue, index, caseId, "eval_case"));
       return;
     }
     const identity = `${parsed.data.case_id}@${parsed.data.case_version}`;

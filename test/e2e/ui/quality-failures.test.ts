@@ -25,7 +25,7 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { isHeuristicMetric } from "../../../evaluators/metric-catalog.js";
-import { ROOT_CAUSE_LABEL_NAMES } from "../../../evaluators/root-cause/root-cause-labels.js";
+import { QUALITY_ROOT_CAUSE_LABELS, ROOT_CAUSE_LABEL_NAMES } from "../../../evaluators/root-cause/root-cause-labels.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 import { signIn } from "../../support/sign-in.js";
 
@@ -154,6 +154,21 @@ describe("Quality over time and Failures pages", () => {
     assert.ok(heuristicScores.length > 0, "the heuristic judge scored faithfulness");
     assert.equal(Number(await heuristic.locator(".samples").textContent()), heuristicScores.length);
     assert.ok(Math.abs(Number(await heuristic.locator(".value").getAttribute("data-value")) - heuristicScores.reduce((sum, value) => sum + value, 0) / heuristicScores.length) < 1e-9);
+    // A judged metric without a value says why: only the heuristic judge scored it here (its row above), so an LLM
+    // judge is what it needs — not a bare "no data" read as a broken board. Where the heuristic judge scored nothing
+    // (it does not score correctness), no judge at all did. hallucination_rate counts faithfulness.
+    const heuristicScored = (metric: string) => evalOutput.evaluation_results.some((result) => typeof result.metric_values[metric] === "number");
+    assert.ok(heuristicScored("faithfulness"));
+    for (const [metric, judged] of [["answer_correctness", "answer_correctness"], ["faithfulness", "faithfulness"], ["answer_relevance", "answer_relevance"], ["hallucination_rate", "faithfulness"]] as const) {
+      const row = alice.locator(`tr[data-aggregate="${metric}"]`);
+      assert.equal(await row.locator(".value").getAttribute("data-value"), "", `${metric} has no value without an LLM judge`);
+      const reason = (await row.locator(".no-value-reason").textContent()) ?? "";
+      assert.match(reason, heuristicScored(judged) ? /^Needs an LLM judge: only the heuristic judge scored/ : /^Needs an LLM judge: no LLM judge scored/, metric);
+      assert.match(reason, /LOCAL-JUDGE\.md/, metric);
+      assert.match(reason, /RAGSCOPE_JUDGE_BASE_URL/, metric);
+    }
+    // A value from gold data has none: its "no data" would mean no request carried it.
+    assert.equal(await alice.locator('tr[data-aggregate="recall_at_5"] .no-value-reason').count(), 0);
     assert.deepEqual(await alice.locator("section.layer").evaluateAll((sections) => sections.map((section) => (section as unknown as { dataset: { layer: string } }).dataset.layer)), ["Retrieval", "Context", "Generation", "Boundaries", "Engineering", "Business"]);
     assert.ok((await alice.locator(".chart[data-drawn=yes] canvas").count()) >= 4, "uPlot drew the layers' charts");
     await alice.screenshot({ path: path.join(outputFolder, "ui-quality.png"), fullPage: true });
@@ -176,6 +191,21 @@ describe("Quality over time and Failures pages", () => {
     for (const label of ROOT_CAUSE_LABEL_NAMES) assert.equal(shown.get(label), expected.get(label) ?? 0, label);
     assert.equal(Number(await alice.locator("#without-root-cause").textContent()), failed.size - [...expected.values()].reduce((sum, count) => sum + count, 0));
     assert.equal(await alice.locator("#chart-root-causes[data-drawn=yes] canvas").count() > 0, true);
+    // Each label's meaning in English first, then the seed's Chinese (004 §十) after it and as the title.
+    for (const label of ROOT_CAUSE_LABEL_NAMES) {
+      const cell = alice.locator(`#root-causes tr[data-root-cause="${label}"] td.meaning`);
+      const english = (await cell.locator(".root-cause-meaning").textContent()) ?? "";
+      assert.match(english, /^[\x20-\x7e]{8,}$/, `${label} has an English meaning`);
+      if (label in QUALITY_ROOT_CAUSE_LABELS) {
+        const seed = QUALITY_ROOT_CAUSE_LABELS[label as keyof typeof QUALITY_ROOT_CAUSE_LABELS];
+        assert.equal(await cell.textContent(), `${english} (${seed})`, label);
+        assert.equal(await cell.locator(".root-cause-meaning").getAttribute("title"), `Seed 004 §十: ${seed}`, label);
+      } else assert.equal(await cell.textContent(), english, `${label} is no label of the seed: English only`);
+    }
+    // Translations checked against the seed's wording by hand (seed 004 §十: 未召回正确文档, 生成无依据内容, 有答案却拒答).
+    assert.equal(await alice.locator('#root-causes tr[data-root-cause="RETRIEVAL_MISS"] td.meaning').textContent(), "The correct document was not retrieved (未召回正确文档)");
+    assert.equal(await alice.locator('#root-causes tr[data-root-cause="HALLUCINATION"] td.meaning').textContent(), "Generated content without support (生成无依据内容)");
+    assert.equal(await alice.locator('#root-causes tr[data-root-cause="OVER_ABSTAIN"] td.meaning').textContent(), "Refused although an answer existed (有答案却拒答)");
     await alice.screenshot({ path: path.join(outputFolder, "ui-failures.png"), fullPage: true });
 
     const [top, count] = [...expected.entries()].sort((first, second) => second[1] - first[1])[0]!;
@@ -185,6 +215,13 @@ describe("Quality over time and Failures pages", () => {
     assert.deepEqual(new Set(await alice.locator("#trace-rows tr td:nth-child(9)").allTextContents()), new Set([top]));
     const expectedIds = evalOutput.evaluation_results.filter((result) => result.evaluator_id === "root_cause" && failed.has(result.case_result_id) && result.reason.startsWith(`${top}:`)).map((result) => result.case_result_id);
     assert.deepEqual((await rows.evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { caseResultId: string } }).dataset.caseResultId))).sort(), expectedIds.sort());
+
+    // The trace's page says what its label means, as the board does.
+    await Promise.all([alice.waitForURL(/\/traces\/./), rows.first().locator("td:nth-child(2) a").click()]);
+    assert.equal(await alice.locator("#root-cause-label").textContent(), top);
+    const english = (await alice.locator("#root-cause .root-cause-meaning").textContent()) ?? "";
+    assert.match(english, /^[\x20-\x7e]{8,}$/, `${top} has an English meaning on the trace page`);
+    if (top in QUALITY_ROOT_CAUSE_LABELS) assert.equal(await alice.locator("#root-cause .seed-wording").textContent(), `(${QUALITY_ROOT_CAUSE_LABELS[top as keyof typeof QUALITY_ROOT_CAUSE_LABELS]})`);
   });
 
   test("the traces list filters by a metric below a threshold, typed into the form", async () => {

@@ -173,10 +173,10 @@ describe("the Failures board attributes a case to the root cause its reviewers a
     const headers = { authorization: `Bearer ${ALICE}` };
     const tracePage = await (await fetch(`${uiUrl}/traces/${encodeURIComponent(failedCase)}`, { headers })).text();
     const section = /<section id="root-cause">(.*?)<\/section>/s.exec(tracePage)?.[1] ?? "";
-    assert.match(section, new RegExp(`<strong id="root-cause-label">${CHOSEN}</strong> <span class="muted" id="root-cause-source">\\(reviewers' agreed; evaluator said ${automaticCause}\\)</span>`), section);
+    assert.match(section, new RegExp(`<strong id="root-cause-label">${CHOSEN}</strong> <span class="root-cause-meaning"[^>]*>[^<]+</span> <span class="muted seed-wording" lang="zh">[^<]+</span> <span class="muted" id="root-cause-source">\\(reviewers' agreed; evaluator said ${automaticCause}\\)</span>`), section);
     assert.match(section, new RegExp(`<p id="evaluator-root-cause">The evaluator's ${automaticCause}: `), section);
     const reviewedOnly = await (await fetch(`${uiUrl}/traces/${encodeURIComponent(reviewRequired)}`, { headers })).text();
-    assert.match(/<section id="root-cause">(.*?)<\/section>/s.exec(reviewedOnly)?.[1] ?? "", new RegExp(`<strong id="root-cause-label">${CHOSEN}</strong> <span class="muted" id="root-cause-source">\\(reviewers' agreed; the evaluator gave none\\)</span>`));
+    assert.match(/<section id="root-cause">(.*?)<\/section>/s.exec(reviewedOnly)?.[1] ?? "", new RegExp(`<strong id="root-cause-label">${CHOSEN}</strong> <span class="root-cause-meaning"[^>]*>[^<]+</span> <span class="muted seed-wording" lang="zh">[^<]+</span> <span class="muted" id="root-cause-source">\\(reviewers' agreed; the evaluator gave none\\)</span>`));
     const detail = (await (await fetch(`${uiUrl}/api/traces/${encodeURIComponent(failedCase)}`, { headers })).json()) as { rootCause: unknown };
     assert.deepEqual(detail.rootCause, { rootCause: CHOSEN, reviewed: CHOSEN, automatic: automaticCause });
   });

@@ -88,7 +88,42 @@ describe("ragscope validate: every problem", () => {
     assert.deepEqual(problems, [
       "line 8, cases[1].difficulty (case_id simple_bad): must be one of easy, medium, hard, hard negative, adversarial (any letter case)",
       "line 13, cases[2].gold_evidence[0].document_id (case_id full): required",
-      'line 15, cases[2].risk_levle (case_id full): unknown field "risk_levle" (check the spelling against the Eval Case template)',
+      'line 15, cases[2].risk_levle (case_id full): unknown field "risk_levle" — did you mean "risk_level"? (a field of the Eval Case template)',
+    ]);
+  });
+
+  test("a misspelled field is named with the field meant, of the format its case is in; one close to none lists the simple format's fields", async () => {
+    const file = path.join(folder, "misspelled.yaml");
+    await writeFile(
+      file,
+      [
+        "- id: q1", // 1
+        "  questoin: How long is the return window?", // 2
+        "  reference_answer: 30 days", // 3
+        "- id: q2", // 4
+        "  question: Can gift cards be refunded?", // 5
+        "  relevant_chunk_id: [refunds-2]", // 6
+        "  colour: blue", // 7
+        "- case_id: full", // 8
+        '  case_version: "1"', // 9
+        "  dataset_id: misspelled", // 10
+        '  dataset_version: "1"', // 11
+        "  inptu: Is there a warranty?", // 12
+        "",
+      ].join("\n"),
+    );
+    const result = run("validate", file);
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    const problems = result.stderr.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("line "));
+    // The simple format's fields as README "The simple format" lists them (written out here, not read from the schema).
+    const simpleFields = "id, question, reference_answer, relevant_document_ids, relevant_chunk_ids, evidence, question_type, difficulty, metadata, case_version, dataset_id, dataset_version, risk_level, answerable";
+    assert.deepEqual(problems, [
+      "line 1, [0].question (case_id q1): required",
+      'line 2, [0].questoin (case_id q1): unknown field "questoin" — did you mean "question"? (a field of the simple format)',
+      'line 6, [1].relevant_chunk_id (case_id q2): unknown field "relevant_chunk_id" — did you mean "relevant_chunk_ids"? (a field of the simple format)',
+      `line 7, [1].colour (case_id q2): unknown field "colour" (check the spelling against the simple format: ${simpleFields})`,
+      "line 8, [2].input (case_id full): required",
+      'line 12, [2].inptu (case_id full): unknown field "inptu" — did you mean "input"? (a field of the Eval Case template)',
     ]);
   });
 

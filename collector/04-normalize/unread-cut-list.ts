@@ -1,0 +1,52 @@
+/**
+ * A flattened document list with no gap on a span whose SDK dropped attributes (attributes-dropped-by-sdk.ts), for
+ * the Case Result's `malformed_attributes` (kind `unreadable_value`). Such a list may have lost its LAST documents
+ * without a trace: past OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT the JS SDK's `Span.setAttribute` drops each new key and
+ * keeps the ones it has, so documents recorded in rank order keep 0..k and lose k+1.. whole — no index is missing.
+ *
+ * Such a list is not read (null), though its ranks did not move: every ranking metric ragscope computes is measured
+ * against the case's judgments, so documents missing from the end can only take hits away — Hit@k, Recall@k,
+ * Precision@k, MRR, AP and nDCG would be UNDERSTATED (a relevant document at rank k+1 counted as not retrieved), as
+ * would the chunks that hold the evidence and the citations found among the retrieved ones. A lower value is still
+ * a value the trace did not carry: it would fail a threshold or a gate for the SDK's limit, and send someone to look
+ * for a retrieval regression that is not there. Null says "not known", with this note saying why.
+ *
+ * ragscope's own SDK records the list's length first (`ragscope.retrieval.document_count`,
+ * `ragscope.rerank.output_document_count`, chunk-attributes.ts), before the limit can drop it: a count equal to the
+ * documents carried says the list is whole, and it is read; a larger count says how many are missing.
+ */
+import type { Attributes } from "../00-otlp/span-record.js";
+import { flattenedIndexes, indexGaps, readNumber } from "./attribute-readers.js";
+import type { MalformedAttribute } from "./find-malformed-json.js";
+import { sdkLimitFact } from "./unread-index-gaps.js";
+
+/**
+ * @param prefixes the list's prefixes, read as one list (as unreadIndexGaps takes them); the first names the note
+ * @param countKey the attribute holding the list's length when the SDK records one, else null
+ * @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk)
+ * @param consequence what is not available for it, e.g. `the retrieval's documents are not available`
+ * @returns one note when the list may be cut (its reader then reads no list), else none
+ */
+export function unreadCutList(attributes: Attributes, prefixes: readonly string[], countKey: string | null, droppedBySdk: number, consequence: string): MalformedAttribute[] {
+  if (droppedBySdk === 0) return [];
+  const indexes = [...new Set(prefixes.flatMap((prefix) => flattenedIndexes(attributes, prefix)))].sort((left, right) => left - right);
+  // No item: nothing is read from the list to cut. A gap: unreadIndexGaps names it.
+  if (indexes.length === 0 || indexGaps(indexes).missing > 0) return [];
+  const count = countKey === null ? null : readNumber(attributes, countKey);
+  if (count !== null && count === indexes.length) return [];
+  const prefix = prefixes[0]!;
+  const carried = `${prefix}.0 to ${prefix}.${indexes.length - 1}`;
+  const short = count !== null && count > indexes.length;
+  const known =
+    short
+      ? `the span carries ${carried} of the ${count} documents its ${countKey} says were recorded, so the last ${count - indexes.length === 1 ? "one was" : `${count - indexes.length} were`} dropped`
+      : `the span carries ${carried} with no gap, but an SDK past its attribute count limit drops the attributes set last (the JS SDK keeps the first ones), so the list's last documents may have been dropped whole`;
+  return [
+    {
+      attribute: `${prefix}.${indexes.length - 1}`,
+      error:
+        `${short ? "is not" : "may not be"} the last document: ${known}; read as carried, a relevant document past the cut would count as not retrieved (understating Hit@k, Recall@k and MRR), ` +
+        `so the list is not read and ${consequence}. ${sdkLimitFact(droppedBySdk)}`,
+    },
+  ];
+}
