@@ -19,7 +19,11 @@
  *   side AND the mean is back on the right side by the hysteresis margin.
  *
  * Each transition is an AlertEvent carrying the trace ids behind it. Time is
- * passed in, so tests and replays control it.
+ * passed in, so tests and replays control it. A rule on a heuristic metric
+ * alerts too (a signal, not a pass), its message labelling the metric
+ * " (heuristic)" and saying what decides instead
+ * (evaluators/gates/alert-metric-reading.ts: why completeness alerts read the
+ * heuristic rather than completeness_judged).
  *
  * Which alerts are firing outlives the process: the notifier saves each
  * transition's state in the store (store/ports/alert-sink.ts) and a new
@@ -29,6 +33,7 @@
  * `minSamples` arrive a restored alert keeps its state.
  */
 import { formatFixed } from "../../evaluators/format-fixed.js";
+import { alertMetricReading } from "../../evaluators/gates/alert-metric-reading.js";
 import { deterministicId } from "../../contracts/ids.js";
 import type { AlertRuleState } from "../../store/ports/alert-sink.js";
 import { satisfies, type Threshold } from "../../evaluators/threshold.js";
@@ -219,7 +224,8 @@ export class AlertEvaluator {
     const traceIds = [...new Set([...failing, ...passing].map((entry) => entry.traceId))].slice(0, rule.maxTraceIds);
     const { interval, statistic } = computed;
     const percent = `${format(rule.confidence * 100)}%`;
-    const summary = `${rule.metric} mean ${format(interval.mean)} (${percent} interval ${format(interval.lower)}–${format(interval.upper)}, ${interval.count} samples, window ${describeWindow(rule)})`;
+    const reading = alertMetricReading(rule.metric);
+    const summary = `${reading.label} mean ${format(interval.mean)} (${percent} interval ${format(interval.lower)}–${format(interval.upper)}, ${interval.count} samples, window ${describeWindow(rule)})`;
     return {
       event_id: deterministicId("alert_event", firing.alertId, kind),
       alert_id: firing.alertId,
@@ -237,7 +243,7 @@ export class AlertEvaluator {
       trace_ids: traceIds,
       at: new Date(now).toISOString(),
       fired_at: new Date(firing.firedAt).toISOString(),
-      message: kind === "firing" ? `${rule.id} is failing: ${summary} is wholly outside "${rule.threshold.source}"; ${failing.length} of ${interval.count} samples fail it` : `${rule.id} recovered: ${summary} meets "${rule.threshold.source}" again`,
+      message: `${kind === "firing" ? `${rule.id} is failing: ${summary} is wholly outside "${rule.threshold.source}"; ${failing.length} of ${interval.count} samples fail it` : `${rule.id} recovered: ${summary} meets "${rule.threshold.source}" again`}${reading.note === null ? "" : `. ${reading.note}`}`,
     };
   }
 }

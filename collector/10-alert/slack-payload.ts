@@ -5,6 +5,7 @@
  * Slack-compatible receivers read the same shape.
  */
 import { formatFixed } from "../../evaluators/format-fixed.js";
+import { labelOfMetric } from "../../evaluators/metric-catalog.js";
 import type { AlertEvent } from "./alert-event.js";
 
 export interface SlackPayload {
@@ -16,9 +17,9 @@ const SLACK_TEXT_LIMIT = 2900;
 
 export function slackPayload(event: AlertEvent): SlackPayload {
   const icon = event.state === "firing" ? ":rotating_light:" : ":white_check_mark:";
-  const title = `${event.state === "firing" ? "FIRING" : "RESOLVED"}: ${event.rule_id} ${event.threshold}`;
+  const title = `${event.state === "firing" ? "FIRING" : "RESOLVED"}: ${labelOfMetric(event.metric, event.rule_id)} ${event.threshold}`;
   const details = [
-    `*Metric:* \`${event.metric}\` — mean ${round(event.value)}, ${round(event.confidence * 100)}% interval ${round(event.lower)}–${round(event.upper)} over ${event.sample_count} samples (${event.window})`,
+    `*Metric:* \`${event.metric}\`${labelOfMetric(event.metric, "")} — mean ${round(event.value)}, ${round(event.confidence * 100)}% interval ${round(event.lower)}–${round(event.upper)} over ${event.sample_count} samples (${event.window})`,
     `*Threshold:* \`${event.threshold}\` · *Statistic:* ${event.statistic === "wilson" ? "Wilson score" : "Student t"}`,
     `*Since:* ${event.fired_at}${event.state === "resolved" ? ` · *Resolved:* ${event.at}` : ""}`,
   ].join("\n");

@@ -12,10 +12,14 @@
  *   C  a math expression true when the gate is broken: the negation of the
  *      gate's comparison (">= 0.9" fires on `$B < 0.9`).
  * Gates that compare a run with its baseline are release-gate only and are
- * listed as skipped.
+ * listed as skipped. A rule on a heuristic metric alerts — an alert is a
+ * signal, not a pass — but its title, label and annotations say it is a
+ * heuristic's and what decides instead (evaluators/gates/alert-metric-reading.ts,
+ * which also says why completeness alerts read the heuristic, not completeness_judged).
  */
 import { createHash } from "node:crypto";
 import type { GateRule } from "../../contracts/gate-file.js";
+import { alertMetricReading } from "../../evaluators/gates/alert-metric-reading.js";
 import { parseThreshold, type Comparator } from "../../evaluators/threshold.js";
 import { aggregateSelect } from "./aggregate-metrics.js";
 import { FORMAT_CODES } from "./clickhouse-query.js";
@@ -94,10 +98,11 @@ export function alertRulesFile(rules: readonly GateRule[], defaults: AlertDefaul
     }
     const window = rule.window ?? defaults.window;
     const broken = `$B ${BROKEN_WHEN[threshold.value.comparator]} ${threshold.value.value}`;
+    const reading = alertMetricReading(rule.metric);
     const list = groups.get(rule.section) ?? [];
     list.push({
       uid: ruleUid(rule.metric),
-      title: `${rule.metric} ${threshold.value.source} (${rule.section} gate)`,
+      title: `${reading.label} ${threshold.value.source} (${rule.section} gate)`,
       condition: "C",
       data: [
         {
@@ -120,11 +125,12 @@ export function alertRulesFile(rules: readonly GateRule[], defaults: AlertDefaul
       for: defaults.pendingFor,
       noDataState: "OK",
       execErrState: "Error",
-      labels: { source: "ragscope-gate", section: rule.section, metric: rule.metric },
+      // semantics=heuristic lets a notification policy route a heuristic's alerts apart; only those carry it.
+      labels: { source: "ragscope-gate", section: rule.section, metric: rule.metric, ...(reading.heuristic ? { semantics: "heuristic" } : {}) },
       // No `$` here: provisioning interpolates environment variables in every field but `model` (interop.md §7).
       annotations: {
-        summary: `{{ .Labels.service_name }}: ${rule.metric} = {{ .Values.B.Value }} breaks the gate ${threshold.value.source}`,
-        description: `Gate ${rule.section}.${rule.metric} ${threshold.value.source} over the last ${window} (at least ${minSamples} samples per service), from the gate file.`,
+        summary: `{{ .Labels.service_name }}: ${reading.label} = {{ .Values.B.Value }} breaks the gate ${threshold.value.source}`,
+        description: `Gate ${rule.section}.${rule.metric} ${threshold.value.source} over the last ${window} (at least ${minSamples} samples per service), from the gate file.${reading.note === null ? "" : ` ${reading.note}.`}`,
       },
     });
     groups.set(rule.section, list);

@@ -28,12 +28,17 @@ export interface HardGateResult {
   value: MetricValue;
   /** error: the metric's evaluation errored on some case, so its mean over the rest cannot stand for the run (errored-evaluations.ts). */
   status: "pass" | "fail" | "not_available" | "error";
+  /**
+   * What the value left out and why, when it left something out (no_answer_accuracy: the abstentions only a heuristic
+   * read, not counted — no-answer-accuracy.ts); printed beside the gate. Absent otherwise.
+   */
+  note?: string;
 }
 
 /** The cases whose evaluation of a gate's metric errored, by error type. */
 export type ErroredByGate = Partial<Record<HardGateName, { cases: number; byType: Record<string, number> }>>;
 
-export function checkHardGates(values: Partial<Record<HardGateName, MetricValue>>, errored: ErroredByGate = {}): HardGateResult[] {
+export function checkHardGates(values: Partial<Record<HardGateName, MetricValue>>, errored: ErroredByGate = {}, notes: Partial<Record<HardGateName, string>> = {}): HardGateResult[] {
   return HARD_GATES.map(({ gate, threshold }) => {
     const parsed = parseThreshold(threshold);
     if (!parsed.ok) throw new Error(`hard gate ${gate}: ${parsed.error}`);
@@ -43,6 +48,7 @@ export function checkHardGates(values: Partial<Record<HardGateName, MetricValue>
     }
     const value = values[gate] ?? notApplicable(`no value for ${gate}`);
     const status = !value.applicable ? "not_available" : satisfies(value.value, parsed.value) ? "pass" : "fail";
-    return { gate, threshold, value, status };
+    const note = notes[gate];
+    return { gate, threshold, value, status, ...(note === undefined ? {} : { note }) };
   });
 }

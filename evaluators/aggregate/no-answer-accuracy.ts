@@ -7,33 +7,66 @@
  * Per case, "abstained" is the `abstained` metric of answer.abstention when
  * stored, else the trace's flag. Needs the Eval Cases: without them no case
  * is known to be unanswerable and the value is not applicable.
+ *
+ * This value decides (the hard gate, a gate file's rule), and a heuristic
+ * never decides a pass: an abstention counts only when read exactly — the
+ * trace flags it, or the answer refuses in whole (answer.abstention's result
+ * then has deterministic_rule confidence). A heuristic "abstained" (a refusal
+ * phrase beside claims of the answer's own) is counted as not shown: the case
+ * stays in the denominator, not in the numerator, so the value is a lower
+ * bound that never overstates, and `note` says how many were left out and how
+ * to have them read exactly. A heuristic "did not abstain" stays so: it
+ * cannot overstate. The boards show the measurement itself, every
+ * abstention counted (dashboards/source/aggregate-metrics.ts): a measurement.
  */
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { abstentionConfusion, type AbstentionObservation } from "../rules/answer-abstention-confusion.js";
-import { metricValueOf, type EvaluatedCase } from "./evaluated-case.js";
+import { ABSTENTION_READ_EXACTLY } from "../rules/answer-abstention.js";
+import type { EvaluatedCase } from "./evaluated-case.js";
 import { METRIC } from "../metric-catalog.js";
 
 export interface NoAnswerAccuracy {
   value: MetricValue;
   unanswerableCases: number;
+  /** Unanswerable cases read as abstaining only by a heuristic, counted as not abstaining. */
+  heuristicAbstentionsNotCounted: number;
+  /** Says so when heuristicAbstentionsNotCounted > 0, with how to have them read exactly; null otherwise. */
+  note: string | null;
 }
 
-export function abstainedIn(evaluated: EvaluatedCase): boolean | null {
-  const metric = metricValueOf(evaluated, METRIC.abstained);
-  if (metric !== null) return metric === 1;
-  return evaluated.caseResult.rag_observation.abstained;
+/** Whether the case abstained, and whether that was read exactly; null when nothing recorded it. */
+export interface AbstentionReading {
+  abstained: boolean;
+  exact: boolean;
+}
+
+/**
+ * The stored `abstained` metric (the first result carrying a value, as metricValueOf reads it) with its result's
+ * confidence, else the trace's flag, which is exact.
+ */
+export function abstentionReadingOf(evaluated: EvaluatedCase): AbstentionReading | null {
+  for (const result of evaluated.evaluationResults) {
+    const value = result.metric_values[METRIC.abstained];
+    if (value !== undefined && value !== null && Number.isFinite(value)) return { abstained: value === 1, exact: result.confidence.semantics === "deterministic_rule" };
+  }
+  const flag = evaluated.caseResult.rag_observation.abstained;
+  return flag === null ? null : { abstained: flag, exact: true };
 }
 
 export function noAnswerAccuracy(cases: readonly EvaluatedCase[]): NoAnswerAccuracy {
   const observations: AbstentionObservation[] = [];
   let withoutCase = 0;
   let unanswerable = 0;
+  let heuristicAbstentions = 0;
   for (const evaluated of cases) {
     if (evaluated.evalCase === null || evaluated.evalCase === undefined) withoutCase += 1;
     if (evaluated.evalCase?.answerable !== false) continue;
     unanswerable += 1;
-    const abstained = abstainedIn(evaluated);
-    if (abstained !== null) observations.push({ abstained, answerable: false });
+    const reading = abstentionReadingOf(evaluated);
+    if (reading === null) continue;
+    const notShown = reading.abstained && !reading.exact;
+    if (notShown) heuristicAbstentions += 1;
+    observations.push({ abstained: reading.abstained && !notShown, answerable: false });
   }
   if (observations.length === 0) {
     // Say which: the run has no unanswerable case, its cases are not linked to Eval Cases, or abstention was not recorded.
@@ -41,7 +74,11 @@ export function noAnswerAccuracy(cases: readonly EvaluatedCase[]): NoAnswerAccur
       unanswerable > 0 ? `none of its ${unanswerable} unanswerable case(s) recorded whether it abstained`
       : withoutCase === cases.length ? "no case is linked to an Eval Case, so none is known to be unanswerable"
       : `the run has no unanswerable case (answerable: false)${withoutCase > 0 ? `; ${withoutCase} case(s) are not linked to an Eval Case` : ""}`;
-    return { value: notApplicable(why), unanswerableCases: 0 };
+    return { value: notApplicable(why), unanswerableCases: 0, heuristicAbstentionsNotCounted: 0, note: null };
   }
-  return { value: abstentionConfusion(observations).recall, unanswerableCases: observations.length };
+  const note =
+    heuristicAbstentions === 0
+      ? null
+      : `${heuristicAbstentions} of the ${observations.length} unanswerable case(s) read as abstaining only by a heuristic (a refusal phrase beside claims of the answer's own) and are not counted as abstaining, so the value is a lower bound — ${ABSTENTION_READ_EXACTLY}`;
+  return { value: abstentionConfusion(observations).recall, unanswerableCases: observations.length, heuristicAbstentionsNotCounted: heuristicAbstentions, note };
 }

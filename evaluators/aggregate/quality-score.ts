@@ -4,7 +4,8 @@
  * a score whose gates it did not check.
  *
  * Term and gate values are means over the cases where the metric applies
- * (metric-mean.ts), except no-answer accuracy (no-answer-accuracy.ts) and the
+ * (metric-mean.ts), except no-answer accuracy (no-answer-accuracy.ts: an
+ * abstention only a heuristic read is not counted, and its gate says so) and the
  * P95 latency (nearest rank over the requests' latency_ms, percentile.ts).
  * Metric names default to the seed's gate names; `metricNames` maps a term to
  * another metric when a pipeline's judge calls it differently.
@@ -64,10 +65,12 @@ export function qualityScore(evaluatedCases: readonly EvaluatedCase[], options: 
   for (const definition of definitions) termValues[definition.term] = heuristicTermValue(cases, definition.metric) ?? meanOfMetric(cases, definition.metric).value;
   const composite = compositeScore(termValues, definitions);
   const metricOf = (term: CompositeTermName) => options.metricNames?.[term] ?? COMPOSITE_TERMS.find((definition) => definition.term === term)!.metric;
+  // Abstentions only a heuristic read are not counted (no-answer-accuracy.ts); the gate's note says how many.
+  const noAnswer = noAnswerAccuracy(cases);
   const gates = checkHardGates({
     faithfulness: meanOfMetric(cases, metricOf("F")).value,
     answer_correctness: meanOfMetric(cases, metricOf("C")).value,
-    no_answer_accuracy: noAnswerAccuracy(cases).value,
+    no_answer_accuracy: noAnswer.value,
     recall_at_5: meanOfMetric(cases, METRIC.recall_at_5).value,
     p95_latency_ms: summarizeDistribution(cases.flatMap((evaluated) => (evaluated.caseResult.rag_observation.latency_ms === null ? [] : [evaluated.caseResult.rag_observation.latency_ms]))).p95,
   }, {
@@ -75,6 +78,6 @@ export function qualityScore(evaluatedCases: readonly EvaluatedCase[], options: 
     faithfulness: erroredEvaluationsOf(cases, metricOf("F")),
     answer_correctness: erroredEvaluationsOf(cases, metricOf("C")),
     recall_at_5: erroredEvaluationsOf(cases, METRIC.recall_at_5),
-  });
+  }, noAnswer.note === null ? {} : { no_answer_accuracy: noAnswer.note });
   return { composite, gates, gatesPassed: gates.every((gate) => gate.status === "pass") };
 }

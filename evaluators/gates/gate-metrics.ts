@@ -45,8 +45,11 @@ function compositeOf(cases: readonly EvaluatedCase[], weights: Readonly<Record<s
   return qualityScore(cases, { weights: weights ?? null }).composite.score;
 }
 
-/** Derived dataset metrics, by gate name. */
-export const derivedGateMetrics: Record<string, { description: string; compute: (context: GateContext) => MetricValue }> = {
+/**
+ * Derived dataset metrics, by gate name. `note`: what the value left out and why, when it left something out (the
+ * rule's line says it).
+ */
+export const derivedGateMetrics: Record<string, { description: string; compute: (context: GateContext) => MetricValue; note?: (context: GateContext) => string | null }> = {
   p50_latency_ms: { description: "median request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 50) },
   p95_latency_ms: { description: "95th percentile request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 95) },
   p99_latency_ms: { description: "99th percentile request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 99) },
@@ -63,7 +66,11 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
     description: "cases measured but judged by nothing able to judge them (not passes) / cases",
     compute: ({ cases }) => shareWithStatus(cases, "unjudged"),
   },
-  no_answer_accuracy: { description: "unanswerable cases on which the system abstained / unanswerable cases", compute: ({ cases }) => noAnswerAccuracy(cases).value },
+  no_answer_accuracy: {
+    description: "unanswerable cases on which the system abstained, read exactly (the trace's flag, or an answer that refuses in whole) / unanswerable cases",
+    compute: ({ cases }) => noAnswerAccuracy(cases).value,
+    note: ({ cases }) => noAnswerAccuracy(cases).note,
+  },
   // One definition with the boards and alerts (aggregate/dataset-shares.ts).
   hallucination_rate: { description: DATASET_SHARES.hallucination_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.hallucination_rate, cases) },
   permission_leak_rate: { description: DATASET_SHARES.permission_leak_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.permission_leak_rate, cases) },
@@ -107,9 +114,19 @@ export function perCaseFormOf(name: string): { metric: string; percentile: numbe
   return { metric: mean ? mean[1]! : name, percentile: null };
 }
 
+/** The per-case metric a gate metric reads: itself, its pNN_/average_ form's metric, or the metric a dataset share counts (hallucination_rate → faithfulness). */
+export function measuredMetricOf(name: string): string {
+  return (DATASET_SHARES as Record<string, { metric: string } | undefined>)[name]?.metric ?? perCaseFormOf(name).metric;
+}
+
 function percentileOfMetric(cases: readonly EvaluatedCase[], metric: string, percentile: number): MetricValue {
   const values = cases.map((evaluated) => metricValueOf(evaluated, metric)).filter((value): value is number => value !== null).sort((left, right) => left - right);
   return values.length === 0 ? notApplicable(`no case has a value for ${metric}`) : nearestRankPercentile(values, percentile);
+}
+
+/** The derived metric's note on what its value left out (derivedGateMetrics), or null. */
+export function gateMetricNote(name: string, context: GateContext): string | null {
+  return derivedGateMetrics[name]?.note?.(context) ?? null;
 }
 
 export function gateMetricValue(name: string, context: GateContext): MetricValue {

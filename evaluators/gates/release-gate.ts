@@ -13,12 +13,11 @@
  */
 import type { GateRule } from "../../contracts/gate-file.js";
 import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
-import { DATASET_SHARES } from "../aggregate/dataset-shares.js";
 import { erroredEvaluationsOf, formatErrorCounts } from "../aggregate/errored-evaluations.js";
 import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judgements.js";
 import { isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { parseThreshold, satisfies } from "../threshold.js";
-import { gateMetricValue, perCaseFormOf, type GateContext } from "./gate-metrics.js";
+import { gateMetricNote, gateMetricValue, measuredMetricOf, type GateContext } from "./gate-metrics.js";
 
 export { erroredEvaluationsOf, formatErrorCounts };
 
@@ -32,8 +31,10 @@ export interface GateRuleResult {
   /** Status error: the errored evaluations of the rule's metric, by error type (`http_error`, `timeout`, …). */
   errors?: Record<string, number>;
   /**
-   * A rule on a heuristic metric that decided anyway: why — the seed defines the metric as a rule metric, or the rule
-   * read the LLM judge's metric asking the same question (completeness_judged). Printed beside the rule.
+   * How a rule that decided read heuristics: a rule on a heuristic metric that decided anyway says why — the seed
+   * defines the metric as a rule metric, or the rule read the LLM judge's metric asking the same question
+   * (completeness_judged); a derived metric that left heuristic readings out says how many and how to have them read
+   * exactly (no_answer_accuracy). Printed beside the rule.
    */
   basis?: string;
 }
@@ -47,11 +48,6 @@ export interface ReleaseGateResult {
   undecided: boolean;
   rules: GateRuleResult[];
   counts: Record<GateRuleStatus, number>;
-}
-
-/** The per-case metric a gate metric reads: itself, or the metric a dataset share counts (hallucination_rate → faithfulness). */
-function measuredMetricOf(name: string): string {
-  return (DATASET_SHARES as Record<string, { metric: string } | undefined>)[name]?.metric ?? perCaseFormOf(name).metric;
 }
 
 /** The section of the rules a gate adds itself (impliedRules). */
@@ -75,6 +71,14 @@ function impliedRules(rules: readonly GateRule[], context: GateContext): { rule:
       why: `the gate file has no ${metric} rule, and a request that did not complete is a failed case; add one (${example}) to allow some`,
     }));
 }
+
+/**
+ * Configuring an LLM judge is not all a run against a running collector needs: `ragscope serve` judges only when
+ * enabled, an in-process `eval` always (README "Online evaluation"). Without this, the same dataset read "no case has a
+ * value for faithfulness" from `eval --endpoint` and "only the heuristic judge scored it" in process, neither saying
+ * why the collector judged nothing.
+ */
+const JUDGING_ON_A_COLLECTOR = "`ragscope serve`, where `eval --endpoint` sends its cases, judges only with RAGSCOPE_JUDGE_ENABLED=true (an in-process `eval` always judges)";
 
 /** What a rule reads: a gate name and its per-case metric, and why it may when its metric is a heuristic's. */
 type RuleReading = { ok: true; name: string; measured: string; basis?: string } | { ok: false; reason: string };
@@ -101,7 +105,8 @@ function readingOf(name: string, context: GateContext): RuleReading {
   const value = gateMetricValue(name, context);
   const measurement = value.applicable ? `${name} = ${value.value} was measured by` : `${name} would be measured by`;
   const instead = entry.decideWith ?? "it stays a measurement: review the cases it flags (the review queue); no exact rule or LLM judge measures it";
-  return { ok: false, reason: `${measurement} a heuristic (${entry.evaluatorId}), and a heuristic never decides a gate — ${instead}` };
+  const onCollector = entry.decideWith?.includes("configure an LLM judge") === true ? `; ${JUDGING_ON_A_COLLECTOR}` : "";
+  return { ok: false, reason: `${measurement} a heuristic (${entry.evaluatorId}), and a heuristic never decides a gate — ${instead}${onCollector}` };
 }
 
 export function checkReleaseGate(rules: readonly GateRule[], context: GateContext, options: { allowNotAvailable?: boolean } = {}): ReleaseGateResult {
@@ -112,7 +117,7 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     if (!threshold.ok) return { rule, status: "failed", value: null, reason: threshold.error };
     const reading = readingOf(rule.metric, judged);
     if (!reading.ok) return { rule, status: "not_available", value: null, reason: reading.reason };
-    const { measured, basis } = reading;
+    const { measured } = reading;
     const value = gateMetricValue(reading.name, judged);
     // An errored evaluation is no measurement, and the rest's value cannot stand for the run: a grader that fails on
     // exactly the worst answers (a judge declining the wrong one) would leave only the good ones to average.
@@ -125,9 +130,16 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     }
     if (!value.applicable) {
       const heuristicOnly = gateMetricValue(reading.name, context).applicable;
-      const reason = heuristicOnly ? `${value.reason}: only the heuristic judge scored it, and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md)` : value.reason;
+      const judged = isMetricName(measured) && METRIC_SEMANTICS[measured].semantics === "judge";
+      const reason = heuristicOnly
+        ? `${value.reason}: only the heuristic judge scored it, and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md); ${JUDGING_ON_A_COLLECTOR}`
+        : judged
+          ? `${value.reason}: no judge scored it — configure an LLM judge (LOCAL-JUDGE.md); ${JUDGING_ON_A_COLLECTOR}`
+          : value.reason;
       return { rule, status: "not_available", value: null, reason };
     }
+    // A derived metric that left heuristic readings out says so (no_answer_accuracy: abstentions only a heuristic read).
+    const basis = [reading.basis, gateMetricNote(reading.name, judged)].filter((part): part is string => part !== undefined && part !== null).join("; ") || undefined;
     const passed = satisfies(value.value, threshold.value);
     const why = implied.find((item) => item.rule === rule)?.why;
     const reason = `${rule.metric} = ${value.value} ${passed ? "meets" : "misses"} ${rule.threshold}${why ? `: ${why}` : ""}${basis === undefined ? "" : ` (${basis})`}`;

@@ -28,8 +28,13 @@ import { answerClaims } from "../text/answer-sentences.js";
 import { abstentionOutcome, type AbstentionOutcome } from "./answer-abstention-confusion.js";
 import { metricKeys } from "../metric-keys.js";
 
-/** A refusal phrase is read exactly only when it is the whole answer; the trace's own flag always is. */
-const ABSTENTION_DECIDED_WITH = "record the abstention on the trace (span attribute ragscope.answer.abstained) so it is read exactly, and gate on no_answer_accuracy";
+/**
+ * A refusal phrase is read exactly only when it is the whole answer; the trace's own flag always is. The first part is
+ * also what no_answer_accuracy's gates advise when they leave heuristic readings out (aggregate/no-answer-accuracy.ts),
+ * where "gate on no_answer_accuracy" would say nothing.
+ */
+export const ABSTENTION_READ_EXACTLY = "record the abstention on the trace (span attribute ragscope.answer.abstained) so it is read exactly";
+const ABSTENTION_DECIDED_WITH = `${ABSTENTION_READ_EXACTLY}, and gate on no_answer_accuracy`;
 
 const metrics: MetricDescriptor[] = [
   { name: "abstained", description: "1 when the answer declined to answer (trace flag, else refusal phrases)", range: [0, 1], direction: "informational", defaultThreshold: null, decideWith: ABSTENTION_DECIDED_WITH },

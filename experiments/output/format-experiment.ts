@@ -118,7 +118,7 @@ function formatEndToEnd(result: ExperimentResult): string[] {
     "  hard thresholds (the overall score is never read without them):",
   ];
   const symbol = { pass: "PASS", fail: "FAIL", not_available: "N/A ", error: "ERROR" } as const;
-  for (const gate of quality.gates) lines.push(`    ${symbol[gate.status]}  ${gate.gate.padEnd(24)} ${(gate.value.applicable ? number(gate.value.value) : "—").padStart(10)}  ${gate.threshold}${gate.value.applicable ? "" : `  (${gate.value.reason})`}`);
+  for (const gate of quality.gates) lines.push(`    ${symbol[gate.status]}  ${gate.gate.padEnd(24)} ${(gate.value.applicable ? number(gate.value.value) : "—").padStart(10)}  ${gate.threshold}${!gate.value.applicable ? `  (${gate.value.reason})` : gate.note !== undefined ? `  (${gate.note})` : ""}`);
   lines.push(`  cost per successful task       ${shown(costPerSuccessfulTask).padStart(8)}  ${costPerSuccessfulTask.applicable ? `(total cost ${shown(totalCost)} / ${taskSuccess.succeeded} successful task${taskSuccess.succeeded === 1 ? "" : "s"})` : `(${costPerSuccessfulTask.reason})`}`);
   return lines;
 }

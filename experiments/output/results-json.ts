@@ -1,14 +1,15 @@
 /**
  * `--output results.json`: the run in the seeds' field names — the Case
  * Results (`case_results`) and Evaluation Results (`evaluation_results`) as
- * stored, the run lineage, the gate, veto cases, the comparison and the
- * consistency. Blind-split cases keep their verdicts and scores; evaluator
+ * stored, how each metric is to be read (`metric_semantics`, `heuristic_metrics`),
+ * the run lineage, the gate, veto cases, the comparison and the consistency. Blind-split cases keep their verdicts and scores; evaluator
  * reasons and the chunks their evidence names are withheld (blind-redaction.ts).
  */
 import type { ExperimentResult } from "../run-experiment.js";
 import { shownEvaluation } from "./blind-redaction.js";
 import { datasetMix, type MixRow } from "../../collector/wiring/dataset/dataset-mix.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
+import { metricSemanticsDocument } from "./metric-semantics-json.js";
 
 export function resultsDocument(result: ExperimentResult): unknown {
   return {
@@ -21,6 +22,8 @@ export function resultsDocument(result: ExperimentResult): unknown {
     dataset: { file: result.dataset.file, format: result.dataset.format, cases: result.cases.length, mix: mixDocument(result) },
     case_results: result.evaluated.map((item) => item.caseResult),
     evaluation_results: result.evaluated.flatMap((item) => item.evaluationResults.map((evaluation) => shownEvaluation(item, evaluation))),
+    // Which metrics' values are a heuristic's (metric-semantics-json.ts); additive beside the results themselves.
+    ...metricSemanticsDocument(result.evaluated.flatMap((item) => item.evaluationResults)),
     judge: result.judge && { calls: result.judge.calls, grader_errors: result.judge.errors, grader_errors_by_type: result.judge.errorsByType, heuristic_measurements: result.judge.heuristic },
     gate: result.gate && {
       passed: result.gate.passed,
@@ -78,7 +81,7 @@ function endToEndDocument(result: ExperimentResult): unknown {
       renormalised: quality.composite.renormalised,
       note: quality.composite.note,
     },
-    hard_thresholds: quality.gates.map((gate) => ({ metric: gate.gate, threshold: gate.threshold, value: valueOf(gate.value), status: gate.status, reason: reasonOf(gate.value) })),
+    hard_thresholds: quality.gates.map((gate) => ({ metric: gate.gate, threshold: gate.threshold, value: valueOf(gate.value), status: gate.status, reason: reasonOf(gate.value) ?? gate.note ?? null })),
     hard_thresholds_passed: quality.gatesPassed,
     total_cost: valueOf(totalCost),
     cost_per_successful_task: valueOf(costPerSuccessfulTask),

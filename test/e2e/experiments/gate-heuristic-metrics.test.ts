@@ -19,7 +19,7 @@ import { after, before, describe, test } from "node:test";
 import { runRagscope, tasksFolder } from "./support/run-ragscope.js";
 
 const ENVIRONMENT = { RAGSCOPE_CLICKHOUSE_URL: "" };
-const NOT_DECIDED = /N\/A\s+generation\.completeness\s+—\s+>= 0\.8\s+\(completeness = 1 was measured by a heuristic \(answer\.completeness\), and a heuristic never decides a gate — configure an LLM judge \(LOCAL-JUDGE\.md\): the rule then reads its completeness_judged\)/;
+const NOT_DECIDED = /N\/A\s+generation\.completeness\s+—\s+>= 0\.8\s+\(completeness = 1 was measured by a heuristic \(answer\.completeness\), and a heuristic never decides a gate — configure an LLM judge \(LOCAL-JUDGE\.md\): the rule then reads its completeness_judged; `ragscope serve`, where `eval --endpoint` sends its cases, judges only with RAGSCOPE_JUDGE_ENABLED=true \(an in-process `eval` always judges\)\)/;
 const SEED_RULE = /PASS\s+generation\.number_agreement\s+1\s+>= 1\s+\(number_agreement is a heuristic match the seed defines as a rule metric, 004 §九\.1 规则评测: 数字、日期、实体匹配, so it decides\)/;
 
 describe("a gate rule on a heuristic metric is not measured; the seed's rule metrics decide", () => {

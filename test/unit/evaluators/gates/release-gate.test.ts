@@ -109,7 +109,7 @@ describe("release gate", () => {
       ["p50_completeness", "not_available", null],
       ["number_agreement", "passed", 0.5],
     ]);
-    assert.equal(gate.rules[0]!.reason, "completeness = 1 was measured by a heuristic (answer.completeness), and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md): the rule then reads its completeness_judged");
+    assert.equal(gate.rules[0]!.reason, "completeness = 1 was measured by a heuristic (answer.completeness), and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md): the rule then reads its completeness_judged; `ragscope serve`, where `eval --endpoint` sends its cases, judges only with RAGSCOPE_JUDGE_ENABLED=true (an in-process `eval` always judges)");
     assert.match(gate.rules[2]!.basis ?? "", /number_agreement is a heuristic match the seed defines as a rule metric, 004 §九\.1/);
     assert.equal(gate.passed, false);
     const sensitive = checkReleaseGate(rules({ boundary: { sensitive_data_in_answer: "= 0" } }), { cases: [evaluated("s1", { sensitive_data_in_answer: 0 })], baseline: null });

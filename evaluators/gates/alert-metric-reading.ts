@@ -1,0 +1,49 @@
+/**
+ * What an alert made from a gate rule reads, and how it says so when that is
+ * a heuristic (metric-catalog.ts METRIC_SEMANTICS). One answer for both kinds
+ * of alert: the Grafana rules generated from the gate file
+ * (dashboards/source/alert-rules.ts) and the evaluator's own alerting
+ * (collector/10-alert).
+ *
+ * An alert is a signal, a reason to look, never a pass: unlike the release
+ * gate (release-gate.ts readingOf) it may read a heuristic, but its title,
+ * annotation and message label it " (heuristic)" with the catalog's own label
+ * helper and say what decides instead.
+ *
+ * Where the gate reads a judged metric in the heuristic's place
+ * (completeness → completeness_judged), the alert still reads the heuristic:
+ * the rule writes it on every trace, whereas the judged metric exists only on
+ * the traces a judge samples, and only when the collector's judge is enabled
+ * (RAGSCOPE_JUDGE_ENABLED, off by default). An alert on the judged metric
+ * would stay silent — no data is "OK" — on a default deployment and see a
+ * thin sample otherwise, and the collector's judge may be the heuristic judge,
+ * whose completeness_judged is no more a decision than the rule's. A silent
+ * alert hides a drop; a labelled heuristic one shows it and names the judged
+ * metric the gate decides on.
+ */
+import { isMetricName, labelOfMetric, METRIC_SEMANTICS } from "../metric-catalog.js";
+import { measuredMetricOf } from "./gate-metrics.js";
+
+export interface AlertMetricReading {
+  /** The per-case metric the alert reads. */
+  measured: string;
+  heuristic: boolean;
+  /** The gate metric's name as an alert shows it: with " (heuristic)" when it reads a heuristic. */
+  label: string;
+  /** For a heuristic: that it is a signal, not a pass, and what decides instead; null otherwise. */
+  note: string | null;
+}
+
+export function alertMetricReading(gateMetric: string): AlertMetricReading {
+  const measured = measuredMetricOf(gateMetric);
+  const label = labelOfMetric(measured, gateMetric);
+  if (!isMetricName(measured) || METRIC_SEMANTICS[measured].semantics !== "heuristic") return { measured, heuristic: false, label, note: null };
+  const entry = METRIC_SEMANTICS[measured];
+  const decides =
+    entry.ruleInSeed !== undefined
+      ? `the seed defines it as a rule metric (${entry.ruleInSeed}), so the release gate decides on it`
+      : entry.judgedAs !== undefined
+        ? `the release gate reads ${entry.judgedAs}, an LLM judge's, instead; this alert reads the heuristic, written on every trace, as ${entry.judgedAs} exists only on the traces a configured judge samples`
+        : `the release gate does not decide on it${entry.decideWith === undefined ? "" : ` (${entry.decideWith})`}`;
+  return { measured, heuristic: true, label, note: `${measured} is a heuristic (${entry.evaluatorId}): a signal to look at the traces, not a pass — ${decides}` };
+}

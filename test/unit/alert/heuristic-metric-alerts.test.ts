@@ -1,0 +1,72 @@
+/**
+ * An alert on a heuristic metric is a signal, not a pass: the project gate file's completeness rule alerts — in the
+ * evaluator's own alerting and in the generated Grafana rules — on the heuristic rule metric, labelled
+ * " (heuristic)" with the judged metric the release gate decides on named (evaluators/gates/alert-metric-reading.ts).
+ * Alerts on exact or judged metrics carry no such label.
+ */
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { describe, test } from "node:test";
+import { parse as parseYaml } from "yaml";
+import { AlertEvaluator } from "../../../collector/10-alert/alert-evaluator.js";
+import { alertRulesFromGate, type AlertRule } from "../../../collector/10-alert/alert-rule.js";
+import { slackPayload } from "../../../collector/10-alert/slack-payload.js";
+import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
+
+const repository = new URL("../../../", import.meta.url);
+
+async function projectAlertRules(): Promise<AlertRule[]> {
+  const gate = await readGateFile(new URL("dashboards/gates/ragscope-gates.yaml", repository).pathname);
+  assert.ok(gate.ok, gate.ok ? "" : gate.error.join("; "));
+  const built = alertRulesFromGate(gate.value.rules);
+  assert.ok(built.ok, built.ok ? "" : built.error.join("; "));
+  return built.value.rules;
+}
+
+/** Fires a rule with 40 samples of 0 (an answer missing every key point), one trace each. */
+function fire(rule: AlertRule) {
+  const evaluator = new AlertEvaluator([{ ...rule, windowMs: null, windowSamples: 40, minSamples: 20 }]);
+  const samples = Array.from({ length: 40 }, (_, index) => ({ metric: rule.metric, value: 0, caseResultId: `cr_${index}`, traceId: `trace_${index}`, serviceName: null, tenantId: null, route: null }));
+  const events = samples.flatMap((sample, index) => evaluator.observe([sample], index));
+  assert.equal(events.length, 1, `${rule.id} fires once`);
+  return events[0]!;
+}
+
+describe("alerts on heuristic metrics", () => {
+  test("the evaluator's completeness alert reads the heuristic rule metric and says so, naming completeness_judged", async () => {
+    const rules = await projectAlertRules();
+    const completeness = rules.find((rule) => rule.id === "generation.completeness")!;
+    assert.equal(completeness.metric, "completeness", "the alert reads the rule metric written on every trace");
+    const event = fire(completeness);
+    assert.match(event.message, /^generation\.completeness is failing: completeness \(heuristic\) mean 0 /);
+    assert.match(event.message, /a signal to look at the traces, not a pass — the release gate reads completeness_judged/);
+    const slack = slackPayload(event);
+    assert.match(JSON.stringify(slack.blocks[0]), /FIRING: generation\.completeness \(heuristic\) >= 0\.82/);
+    assert.match(JSON.stringify(slack.blocks[1]), /`completeness` \(heuristic\) — mean 0/);
+
+    const faithfulness = fire(rules.find((rule) => rule.id === "generation.faithfulness")!);
+    assert.doesNotMatch(faithfulness.message, /heuristic/);
+    assert.doesNotMatch(JSON.stringify(slackPayload(faithfulness)), /heuristic/);
+  });
+
+  test("the generated Grafana rules label the completeness alert heuristic and no exact or judged one", async () => {
+    const document = parseYaml(await readFile(new URL("deploy/grafana/provisioning/alerting/ragscope-gate-rules.yaml", repository), "utf8")) as {
+      groups: { rules: { title: string; labels: Record<string, string>; annotations: Record<string, string>; data: { model: { rawSql?: string } }[] }[] }[];
+    };
+    const rules = document.groups.flatMap((group) => group.rules);
+    const completeness = rules.find((rule) => rule.labels.metric === "completeness")!;
+    assert.equal(completeness.title, "completeness (heuristic) >= 0.82 (generation gate)");
+    assert.equal(completeness.labels.semantics, "heuristic");
+    assert.match(completeness.annotations.summary!, /: completeness \(heuristic\) = \{\{ \.Values\.B\.Value \}\} breaks/);
+    assert.match(completeness.annotations.description!, /completeness is a heuristic \(answer\.completeness\): a signal to look at the traces, not a pass — the release gate reads completeness_judged/);
+    // The decision (alert-metric-reading.ts): the query reads the heuristic on every trace, not the judged metric.
+    assert.match(completeness.data[0]!.model.rawSql!, /'completeness'/);
+    assert.doesNotMatch(completeness.data[0]!.model.rawSql!, /completeness_judged/);
+    const others = rules.filter((rule) => rule !== completeness);
+    assert.ok(others.length >= 5);
+    for (const rule of others) {
+      assert.equal(rule.labels.semantics, undefined, rule.title);
+      assert.doesNotMatch(`${rule.title} ${rule.annotations.summary} ${rule.annotations.description}`, /heuristic/, rule.title);
+    }
+  });
+});
