@@ -10,10 +10,10 @@
  * no gold evidence); then, with --allow-missing, passed and no such note.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { gateWorkspace } from "./support/gate-workspace.js";
 import { runRagscope, tasksFolder } from "./support/run-ragscope.js";
 
 const ENVIRONMENT = { RAGSCOPE_CLICKHOUSE_URL: "" };
@@ -27,12 +27,11 @@ describe("a gate blocked only by rules nothing measured says so, and how to go o
   const task = path.join(tasksFolder, "retrieving-task.ts");
 
   before(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-gate-unmeasured-"));
-    dataDir = path.join(folder, "store");
-    gates = path.join(folder, "gates.yaml");
-    dataset = path.join(folder, "cases.json");
-    await writeFile(gates, ["performance:", '  error_rate: "<= 0.5"', "retrieval:", '  recall_at_5: ">= 0.9"', ""].join("\n"));
-    await writeFile(dataset, JSON.stringify({ dataset_id: "unmeasured_hint", dataset_version: "1", cases: [{ case_id: "case_one", case_version: "1", input: "When do points expire?", metadata: { answer: "After 12 months." } }] }));
+    ({ folder, dataDir, gates, dataset } = await gateWorkspace("gate-unmeasured", ["performance:", '  error_rate: "<= 0.5"', "retrieval:", '  recall_at_5: ">= 0.9"'], {
+      dataset_id: "unmeasured_hint",
+      dataset_version: "1",
+      cases: [{ case_id: "case_one", case_version: "1", input: "When do points expire?", metadata: { answer: "After 12 months." } }],
+    }));
   });
   after(async () => {
     await rm(folder, { recursive: true, force: true });

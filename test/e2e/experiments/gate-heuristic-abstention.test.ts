@@ -8,10 +8,10 @@
  * Built CLI as a subprocess: `eval` with the gate file, then `gate` on the stored run.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { gateWorkspace } from "./support/gate-workspace.js";
 import { runRagscope, tasksFolder } from "./support/run-ragscope.js";
 
 const ENVIRONMENT = { RAGSCOPE_CLICKHOUSE_URL: "" };
@@ -27,22 +27,14 @@ describe("a refusal phrase beside claims does not pass no_answer_accuracy", () =
   const task = path.join(tasksFolder, "retrieving-task.ts");
 
   before(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-gate-abstention-"));
-    dataDir = path.join(folder, "store");
-    gates = path.join(folder, "gates.yaml");
-    dataset = path.join(folder, "cases.json");
-    await writeFile(gates, ["boundary:", '  no_answer_accuracy: ">= 0.90"', ""].join("\n"));
-    await writeFile(
-      dataset,
-      JSON.stringify({
-        dataset_id: "abstention_gate",
-        dataset_version: "1",
-        cases: [
-          { case_id: "refuses_in_whole", case_version: "1", input: "可以用比特币付款吗？", answerable: false, metadata: { answer: "资料中没有相关信息，无法回答。" } },
-          { case_id: "refuses_beside_claim", case_version: "1", input: "年假有几天？", answerable: false, metadata: { answer: "资料中没有相关信息，但年假是15天。" } },
-        ],
-      }),
-    );
+    ({ folder, dataDir, gates, dataset } = await gateWorkspace("gate-abstention", ["boundary:", '  no_answer_accuracy: ">= 0.90"'], {
+      dataset_id: "abstention_gate",
+      dataset_version: "1",
+      cases: [
+        { case_id: "refuses_in_whole", case_version: "1", input: "可以用比特币付款吗？", answerable: false, metadata: { answer: "资料中没有相关信息，无法回答。" } },
+        { case_id: "refuses_beside_claim", case_version: "1", input: "年假有几天？", answerable: false, metadata: { answer: "资料中没有相关信息，但年假是15天。" } },
+      ],
+    }));
   });
   after(async () => {
     await rm(folder, { recursive: true, force: true });

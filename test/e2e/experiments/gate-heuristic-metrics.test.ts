@@ -12,10 +12,10 @@
  * stored run; the eval's metric table names the heuristic metrics so.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { gateWorkspace } from "./support/gate-workspace.js";
 import { runRagscope, tasksFolder } from "./support/run-ragscope.js";
 
 const ENVIRONMENT = { RAGSCOPE_CLICKHOUSE_URL: "" };
@@ -30,20 +30,12 @@ describe("a gate rule on a heuristic metric is not measured; the seed's rule met
   const task = path.join(tasksFolder, "retrieving-task.ts");
 
   before(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-gate-heuristic-"));
-    dataDir = path.join(folder, "store");
-    gates = path.join(folder, "gates.yaml");
-    dataset = path.join(folder, "cases.json");
-    await writeFile(gates, ["generation:", '  completeness: ">= 0.8"', '  number_agreement: ">= 1"', ""].join("\n"));
     const answer = "Points expire after 12 months.";
-    await writeFile(
-      dataset,
-      JSON.stringify({
-        dataset_id: "heuristic_gate",
-        dataset_version: "1",
-        cases: [{ case_id: "case_points", case_version: "1", input: "When do points expire?", reference_answer: answer, key_points: ["points expire after 12 months"], metadata: { answer } }],
-      }),
-    );
+    ({ folder, dataDir, gates, dataset } = await gateWorkspace("gate-heuristic", ["generation:", '  completeness: ">= 0.8"', '  number_agreement: ">= 1"'], {
+      dataset_id: "heuristic_gate",
+      dataset_version: "1",
+      cases: [{ case_id: "case_points", case_version: "1", input: "When do points expire?", reference_answer: answer, key_points: ["points expire after 12 months"], metadata: { answer } }],
+    }));
   });
   after(async () => {
     await rm(folder, { recursive: true, force: true });
