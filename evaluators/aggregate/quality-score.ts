@@ -14,6 +14,7 @@ import type { MetricValue } from "../metric-value.js";
 import { COMPOSITE_TERMS, compositeScore, type CompositeScore, type CompositeTermName } from "./composite-score.js";
 import type { EvaluatedCase } from "./evaluated-case.js";
 import { checkHardGates, type HardGateResult } from "./hard-gates.js";
+import { judgedMetricMissingReason } from "./judged-metric-missing.js";
 import { erroredEvaluationsOf } from "./errored-evaluations.js";
 import { meanOfMetric } from "./metric-mean.js";
 import { noAnswerAccuracy } from "./no-answer-accuracy.js";
@@ -67,9 +68,14 @@ export function qualityScore(evaluatedCases: readonly EvaluatedCase[], options: 
   const metricOf = (term: CompositeTermName) => options.metricNames?.[term] ?? COMPOSITE_TERMS.find((definition) => definition.term === term)!.metric;
   // Abstentions only a heuristic read are not counted (no-answer-accuracy.ts); the gate's note says how many.
   const noAnswer = noAnswerAccuracy(cases);
+  // A judged metric without a value says whether only the heuristic judge scored it, and what to configure, as the gate's rules say.
+  const judgedValue = (metric: string): MetricValue => {
+    const value = meanOfMetric(cases, metric).value;
+    return value.applicable ? value : notApplicable(judgedMetricMissingReason(value.reason, meanOfMetric(evaluatedCases, metric).value.applicable));
+  };
   const gates = checkHardGates({
-    faithfulness: meanOfMetric(cases, metricOf("F")).value,
-    answer_correctness: meanOfMetric(cases, metricOf("C")).value,
+    faithfulness: judgedValue(metricOf("F")),
+    answer_correctness: judgedValue(metricOf("C")),
     no_answer_accuracy: noAnswer.value,
     recall_at_5: meanOfMetric(cases, METRIC.recall_at_5).value,
     p95_latency_ms: summarizeDistribution(cases.flatMap((evaluated) => (evaluated.caseResult.rag_observation.latency_ms === null ? [] : [evaluated.caseResult.rag_observation.latency_ms]))).p95,

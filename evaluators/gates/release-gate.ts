@@ -15,6 +15,7 @@ import type { GateRule } from "../../contracts/gate-file.js";
 import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
 import { erroredEvaluationsOf, formatErrorCounts } from "../aggregate/errored-evaluations.js";
 import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judgements.js";
+import { JUDGING_ON_A_COLLECTOR, judgedMetricMissingReason } from "../aggregate/judged-metric-missing.js";
 import { isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { parseThreshold, satisfies } from "../threshold.js";
 import { gateMetricNote, gateMetricValue, measuredMetricOf, type GateContext } from "./gate-metrics.js";
@@ -72,13 +73,6 @@ function impliedRules(rules: readonly GateRule[], context: GateContext): { rule:
     }));
 }
 
-/**
- * Configuring an LLM judge is not all a run against a running collector needs: `ragscope serve` judges only when
- * enabled, an in-process `eval` always (README "Online evaluation"). Without this, the same dataset read "no case has a
- * value for faithfulness" from `eval --endpoint` and "only the heuristic judge scored it" in process, neither saying
- * why the collector judged nothing.
- */
-const JUDGING_ON_A_COLLECTOR = "`ragscope serve`, where `eval --endpoint` sends its cases, judges only with RAGSCOPE_JUDGE_ENABLED=true (an in-process `eval` always judges)";
 
 /** What a rule reads: a gate name and its per-case metric, and why it may when its metric is a heuristic's. */
 type RuleReading = { ok: true; name: string; measured: string; basis?: string } | { ok: false; reason: string };
@@ -131,11 +125,7 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     if (!value.applicable) {
       const heuristicOnly = gateMetricValue(reading.name, context).applicable;
       const judged = isMetricName(measured) && METRIC_SEMANTICS[measured].semantics === "judge";
-      const reason = heuristicOnly
-        ? `${value.reason}: only the heuristic judge scored it, and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md); ${JUDGING_ON_A_COLLECTOR}`
-        : judged
-          ? `${value.reason}: no judge scored it — configure an LLM judge (LOCAL-JUDGE.md); ${JUDGING_ON_A_COLLECTOR}`
-          : value.reason;
+      const reason = heuristicOnly || judged ? judgedMetricMissingReason(value.reason, heuristicOnly) : value.reason;
       return { rule, status: "not_available", value: null, reason };
     }
     // A derived metric that left heuristic readings out says so (no_answer_accuracy: abstentions only a heuristic read).

@@ -3,7 +3,8 @@
  * differently: an in-process eval always judges (the heuristic judge when no LLM judge is configured), serve only with
  * RAGSCOPE_JUDGE_ENABLED=true (README "Online evaluation"). The gate's not-measured reasons say so in both cases:
  * serve's run read "no case has a value for faithfulness", without saying that serve judged nothing and why, and a
- * judged metric the heuristic judge does not score (answer_correctness) read the same in process.
+ * judged metric the heuristic judge does not score (answer_correctness) read the same in process. The seed's hard
+ * thresholds, printed below the overall score, give the same reasons.
  *
  * Built CLI as subprocesses: serve with the example dataset, no judge variables.
  */
@@ -48,6 +49,9 @@ describe("not-measured reasons: in-process eval and eval --endpoint against serv
     assert.equal(local.status, 1, local.stdout + local.stderr);
     assert.equal(reasonOf(local.stdout, "generation.faithfulness"), `no case has a value for faithfulness: only the heuristic judge scored it, and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md); ${ON_SERVE}`);
     assert.equal(reasonOf(local.stdout, "generation.answer_correctness"), `no case has a value for answer_correctness: no judge scored it — configure an LLM judge (LOCAL-JUDGE.md); ${ON_SERVE}`);
+    // The seed's hard thresholds below the score say the same as the gate file's rules (they read a bare "no case has a value").
+    assert.equal(reasonOf(local.stdout, "faithfulness"), reasonOf(local.stdout, "generation.faithfulness"));
+    assert.equal(reasonOf(local.stdout, "answer_correctness"), reasonOf(local.stdout, "generation.answer_correctness"));
   });
 
   test("against serve without RAGSCOPE_JUDGE_ENABLED: nothing judged, and the reason names the variable", async () => {
@@ -56,5 +60,7 @@ describe("not-measured reasons: in-process eval and eval --endpoint against serv
     assert.equal(remote.status, 1, remote.stdout + remote.stderr);
     assert.equal(reasonOf(remote.stdout, "generation.faithfulness"), `no case has a value for faithfulness: no judge scored it — configure an LLM judge (LOCAL-JUDGE.md); ${ON_SERVE}`);
     assert.equal(reasonOf(remote.stdout, "generation.answer_correctness"), `no case has a value for answer_correctness: no judge scored it — configure an LLM judge (LOCAL-JUDGE.md); ${ON_SERVE}`);
+    assert.equal(reasonOf(remote.stdout, "faithfulness"), reasonOf(remote.stdout, "generation.faithfulness"));
+    assert.equal(reasonOf(remote.stdout, "answer_correctness"), reasonOf(remote.stdout, "generation.answer_correctness"));
   });
 });
