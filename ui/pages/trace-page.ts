@@ -146,7 +146,7 @@ function rootCauseSection(detail: TraceDetail, cause: AttributedRootCause): Mark
   } else {
     const evaluator = withheld ? "the evaluator's is withheld" : cause.automatic === null ? "the evaluator gave none" : cause.automatic === cause.reviewed ? "the evaluator's too" : `evaluator said ${cause.automatic}`;
     shown = html`<p><strong id="root-cause-label">${cause.reviewed}</strong> ${rootCauseMeaningMarkup(cause.reviewed)} <span class="muted" id="root-cause-source">(reviewers' agreed; ${evaluator})</span></p>${
-      withheld ? withheldNote : explanation === null ? "" : html`<p id="evaluator-root-cause">The evaluator${cause.automatic === cause.reviewed ? "" : html`'s ${cause.automatic}`}: ${explanation}</p>`
+      withheld ? withheldNote : explanation === null ? "" : html`<p id="evaluator-root-cause">The evaluator${cause.automatic === cause.reviewed ? "" : html`'s ${cause.automatic} ${rootCauseMeaningMarkup(cause.automatic ?? "")}`}: ${explanation}</p>`
     }`;
   }
   return html`<section id="root-cause"><h2>Root cause</h2>${shown}</section>`;
