@@ -14,7 +14,7 @@
  */
 import { LINEAGE_FIELDS } from "../../../experiments/lineage.js";
 import { environmentVariables } from "./setting-sources.js";
-import { closestNames } from "../../../core/closest-names.js";
+import { closestNames } from "../closest-names.js";
 
 /** RAGSCOPE_* variables read outside the settings schema, and by what. */
 export const otherVariables: Readonly<Record<string, string>> = {

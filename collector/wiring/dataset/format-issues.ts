@@ -5,7 +5,7 @@
  * replaced where a plainer one exists.
  */
 import type { z } from "zod";
-import { closestNames } from "../../../core/closest-names.js";
+import { closestNames } from "../closest-names.js";
 
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let text = "";

@@ -4,7 +4,7 @@
  * edit distance for the name's length (a third of it, at least two edits), or
  * one name starting with the other (a name cut short or run on).
  */
-import { levenshteinDistance } from "../evaluators/text/levenshtein-similarity.js";
+import { levenshteinDistance } from "../../evaluators/text/levenshtein-similarity.js";
 
 /** Levenshtein distance between two names, by code point (the text metrics' own). */
 function editDistance(left: string, right: string): number {
