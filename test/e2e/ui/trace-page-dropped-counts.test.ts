@@ -14,14 +14,13 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser } from "playwright-core";
 import { traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
+import { listedOnceStored } from "../../support/listed-traces.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf } from "../../support/recorded-spans.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
 import { syntheticRequestBody, syntheticSpan, text } from "../../support/synthetic-otlp-requests.js";
 
 const chromiumPath = process.env.RAGSCOPE_CHROMIUM ?? "/usr/bin/chromium";
 const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-/** A bound on waiting for serve to store the traces; generous for a shared machine, not an assertion on speed. */
-const WAIT_MS = 60_000;
 const QUERIES = { cut: "Which refunds are allowed?", events: "query 7", whole: "What does shipping cost?" };
 const EVENTS_DROPPED = 3;
 
@@ -32,15 +31,6 @@ let attributesDropped = 0;
 const caseResultOf = new Map<string, string>();
 
 const chunks = ["refund-1", "refund-2", "refund-3", "refund-4", "refund-5"].map((chunkId, index) => ({ chunkId, documentId: "refund_policy", text: `Refund rule ${index + 1}.`, score: 0.9 - index / 10 }));
-
-async function storedTraces(count: number): Promise<{ caseResultId: string; query: string }[]> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const listed = (await (await fetch(`${serve!.uiUrl}/api/traces?limit=10`)).json()) as { traces: { caseResultId: string; query: string }[] };
-    if (listed.traces.length >= count || Date.now() > deadline) return listed.traces;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-dropped-counts-page-"));
@@ -67,7 +57,7 @@ before(async () => {
   await answer.arrayBuffer();
   assert.equal(answer.status, 200);
 
-  const traces = await storedTraces(3);
+  const traces = await listedOnceStored(serve, (listed) => listed.length >= 3, { limit: 10 });
   for (const [name, query] of Object.entries(QUERIES)) {
     const trace = traces.find((item) => item.query === query);
     assert.ok(trace, `${name} stored: ${JSON.stringify(traces)}\n${serve.output()}`);
