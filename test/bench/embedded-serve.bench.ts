@@ -629,15 +629,34 @@ function eventLoopCeiling(threads: readonly { name: string; seconds: number }[],
   return eventLoop === undefined || eventLoop.seconds <= 0 ? "not read (no /proc)" : Math.round(spans / eventLoop.seconds);
 }
 
-/** One serve process fed every body; its figures. */
-async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeconds: number, nodeArguments: readonly string[], traces = TRACES): Promise<{ figures: BenchmarkResult["figures"]; cpuPerSpan: number; rate: number }> {
+/**
+ * Traces sent before the clock starts (their own chunk texts too), so that the timed part measures serve as it runs
+ * for hours: with its hot code compiled by V8's optimizing compiler, which in a run of seconds is most of V8's helper
+ * threads' CPU, and its engine's tables past their first parts. The warm-up's own CPU a span is printed beside.
+ */
+export interface WarmUp {
+  bodies: readonly Uint8Array[];
+  traces: number;
+  spans: number;
+}
+
+const NO_WARM_UP: WarmUp = { bodies: [], traces: 0, spans: 0 };
+
+/** One serve process fed every body (after the warm-up's, when given); its figures. */
+async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeconds: number, nodeArguments: readonly string[], traces = TRACES, warmUp: WarmUp = NO_WARM_UP): Promise<{ figures: BenchmarkResult["figures"]; cpuPerSpan: number; rate: number }> {
   const profile = process.env.RAGSCOPE_BENCH_CPU_PROF;
   const serveArguments = [...nodeArguments, ...(profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : [])];
   const collector = await startCollectorSubprocess({ RAGSCOPE_QUIET_PERIOD_MS: "200", RAGSCOPE_CLICKHOUSE_URL: "", RAGSCOPE_CONFIG: "" }, { nodeArguments: serveArguments });
   // serve's threads that node names "node", split by kind (process-cpu.ts): V8's, libuv's (chDB's calls), decode.
   const layout = nodeThreadLayout(serveArguments, process.env, Number(process.env.RAGSCOPE_DECODE_THREADS ?? defaultReceiverBounds.decodeThreads));
   try {
+    const cpuBeforeWarmUp = await processCpuSeconds(collector.pid);
+    if (warmUp.traces > 0) {
+      await sendUntilAccepted(collector.receiverUrl, warmUp.bodies, { senders: SENDERS, retryDelayMs: 20 });
+      while ((await collector.counter("ragscope_traces_written_total")) < warmUp.traces) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const cpuAtStart = await processCpuSeconds(collector.pid);
+    const warmUpCpuPerSpan = warmUp.spans > 0 ? (cpuAtStart - cpuBeforeWarmUp) / warmUp.spans : null;
     const threadsAtStart = await threadCpuSecondsByKind(collector.pid, layout);
     const started = Date.now();
     // Serve's memory by part, every 100 ms, one scrape each: how much of the peak RSS is JavaScript, the engine's
@@ -655,7 +674,7 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
     const refused = await sendUntilAccepted(collector.receiverUrl, bodies, { senders: SENDERS, retryDelayMs: 20 });
     const sentSeconds = (Date.now() - started) / 1000;
     // Every 100 ms: rendering /metrics costs serve CPU (at every 25 ms it was 3 % of serve's profile).
-    while ((await collector.counter("ragscope_traces_written_total")) < traces) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await collector.counter("ragscope_traces_written_total")) < warmUp.traces + traces) await new Promise((resolve) => setTimeout(resolve, 100));
     const seconds = (Date.now() - started) / 1000;
     sampling = false;
     await heapSampler;
@@ -673,6 +692,7 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
 
     const connection = await collector.openStore();
     try {
+      // Per trace, over every trace stored (the warm-up's too: the same kind of traces).
       const count = async (query: string) => Number((await queryRows<{ rows: string }>(connection, query))[0]!.rows);
       const cases = await count("SELECT count() AS rows FROM ragscope.case_results FINAL");
       const evaluations = await count("SELECT count() AS rows FROM ragscope.evaluation_results FINAL");
@@ -688,6 +708,9 @@ async function runServe(bodies: readonly Uint8Array[], spans: number, recordSeco
           // The wall-clock rate depends on what else the machine runs; the CPU serve spent per span much less.
           { name: "serve CPU per span (user + system, all threads)", value: Math.round((cpuSeconds / spans) * 1e7) / 10, unit: "µs" },
           { name: "spans per CPU second of serve (the rate one busy core would reach)", value: Math.round(spans / cpuSeconds), unit: "spans/s" },
+          ...(warmUpCpuPerSpan === null
+            ? []
+            : [{ name: `serve CPU per span during the warm-up (${warmUp.traces.toLocaleString("en-US")} traces before the clock, a fresh process)`, value: Math.round(warmUpCpuPerSpan * 1e7) / 10, unit: "µs" }]),
           { name: "load average (1 min) at the end", value: Math.round(load[0]! * 100) / 100 },
           ...threads.map((thread) => ({ name: `  CPU per span in ${thread.name}`, value: Math.round((thread.seconds / spans) * 1e7) / 10, unit: "µs" })),
           // What the issue 13 target (20,000 spans/s) asks of a machine at this run's cost: every thread's CPU, and the
@@ -754,19 +777,32 @@ function chunkTextsOption(options: BenchmarkOptions): ChunkTexts {
   throw new Error(`--repeated-chunks takes no value (got ${flag}): give it alone to send the same chunk texts in every trace`);
 }
 
+/** Traces of the warm-up: `--warm-up N` (whole requests of 50; 0 for none), by default half the timed traces. */
+function warmUpTraces(options: BenchmarkOptions, traces: number): number {
+  const asked = wholeNumber(options, "warm-up", Math.floor(traces / 2), 0);
+  return Math.ceil(asked / TRACES_PER_REQUEST) * TRACES_PER_REQUEST;
+}
+
 export async function benchmark(options: BenchmarkOptions = {}): Promise<BenchmarkResult> {
   const traces = wholeNumber(options, "traces", TRACES, 1);
   const chunkTexts = chunkTextsOption(options);
+  const warmUpCount = warmUpTraces(options, traces);
   const recordStarted = Date.now();
-  const { bodies, spans } = await recordBodies(traces, TRACES_PER_REQUEST, chunkTexts);
+  // One recording, so that the warm-up's traces (the first requests) and the timed ones never share a chunk text.
+  const recorded = await recordBodies(warmUpCount + traces, TRACES_PER_REQUEST, chunkTexts);
   const recordSeconds = (Date.now() - recordStarted) / 1000;
+  const warmUpRequests = warmUpCount / TRACES_PER_REQUEST;
+  const spansPerTrace = recorded.spans / (warmUpCount + traces);
+  const warmUp: WarmUp = { bodies: recorded.bodies.slice(0, warmUpRequests), traces: warmUpCount, spans: warmUpCount * spansPerTrace };
+  const bodies = recorded.bodies.slice(warmUpRequests);
+  const spans = traces * spansPerTrace;
   // As `npx ragscope serve` runs (node's defaults), then as the deploy image runs it, on the same bodies.
-  const plain = await runServe(bodies, spans, recordSeconds, [], traces);
+  const plain = await runServe(bodies, spans, recordSeconds, [], traces, warmUp);
   const nodeArguments = await deployedNodeArguments();
-  const deployed = await runServe(bodies, spans, recordSeconds, nodeArguments, traces);
+  const deployed = await runServe(bodies, spans, recordSeconds, nodeArguments, traces, warmUp);
   const pick = (name: string) => deployed.figures.find((figure) => figure.name === name);
   return {
-    title: `Embedded serve: OTLP/HTTP → evaluated and stored, ${traces.toLocaleString("en-US")} traces of ${spans / traces} spans, chunk texts ${chunkTexts === "unique" ? "of each trace's own" : "repeated in every trace (--repeated-chunks)"}`,
+    title: `Embedded serve: OTLP/HTTP → evaluated and stored, ${traces.toLocaleString("en-US")} traces of ${spans / traces} spans timed after a warm-up of ${warmUpCount.toLocaleString("en-US")} (--warm-up), chunk texts ${chunkTexts === "unique" ? "of each trace's own" : "repeated in every trace (--repeated-chunks)"}`,
     figures: [
       ...plain.figures,
       { name: `with the deploy image's node arguments (${nodeArguments.join(" ")}):`, value: "" },
