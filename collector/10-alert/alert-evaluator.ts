@@ -25,6 +25,19 @@
  * (evaluators/gates/alert-metric-reading.ts: why completeness alerts read the
  * heuristic rather than completeness_judged).
  *
+ * A judged metric's window holds an LLM judge's values only: the heuristic
+ * judge's measurements (metric-sample.ts `heuristicJudgement`) are kept apart
+ * and each event says how many of them the window left out
+ * (`heuristic_judgements_left_out`, and its message). Labelling them instead
+ * would mix two scales in one mean — the heuristic judge's word overlap and a
+ * model's reading, against a threshold written for the model's — so the
+ * interval would be neither, and the release gate reads judged metrics
+ * without them too (evaluators/aggregate/without-heuristic-judgements.ts).
+ * A drop is still seen where a heuristic can see it: the heuristic rule
+ * metrics alert, labelled (completeness, heuristic_groundedness…). With the heuristic
+ * judge alone a judged rule gets no sample and stays silent; its status
+ * counts what it left out.
+ *
  * Which alerts are firing outlives the process: the notifier saves each
  * transition's state in the store (store/ports/alert-sink.ts) and a new
  * evaluator is `restore`d from it, so a restart neither fires again an alert
@@ -51,6 +64,8 @@ interface WindowEntry {
 interface RuleState {
   rule: AlertRule;
   window: Map<string, WindowEntry>;
+  /** The heuristic judge's measurements by Case Result, with their observation time: counted, never in the interval. */
+  heuristicJudgements: Map<string, number>;
   firing: { alertId: string; firedAt: number } | null;
 }
 
@@ -59,6 +74,8 @@ export interface RuleStatus {
   metric: string;
   state: "ok" | "firing";
   sampleCount: number;
+  /** The heuristic judge's measurements in the window, left out of the sample. */
+  heuristicJudgementsLeftOut: number;
   statistic: "wilson" | "t" | null;
   interval: Interval | null;
 }
@@ -121,7 +138,7 @@ export class AlertEvaluator {
       if (ids.has(rule.id)) throw new Error(`alert rule "${rule.id}" is declared twice`);
       ids.add(rule.id);
     }
-    this.states = rules.map((rule) => ({ rule, window: new Map(), firing: null }));
+    this.states = rules.map((rule) => ({ rule, window: new Map(), heuristicJudgements: new Map(), firing: null }));
     for (const state of this.states) {
       const list = this.byMetric.get(state.rule.metric) ?? [];
       list.push(state);
@@ -146,9 +163,11 @@ export class AlertEvaluator {
     const touched = new Set<RuleState>();
     for (const sample of samples) {
       for (const state of this.byMetric.get(sample.metric) ?? []) {
-        // Delete first so a replaced sample moves to the end (most recent).
+        // Delete first so a replaced sample moves to the end (most recent); a Case Result is in one map or the other.
         state.window.delete(sample.caseResultId);
-        state.window.set(sample.caseResultId, { value: sample.value, traceId: sample.traceId, observedAt: now });
+        state.heuristicJudgements.delete(sample.caseResultId);
+        if (sample.heuristicJudgement) state.heuristicJudgements.set(sample.caseResultId, now);
+        else state.window.set(sample.caseResultId, { value: sample.value, traceId: sample.traceId, observedAt: now });
         touched.add(state);
       }
     }
@@ -164,7 +183,15 @@ export class AlertEvaluator {
     return this.states.map((state) => {
       this.prune(state, now);
       const computed = this.compute(state);
-      return { ruleId: state.rule.id, metric: state.rule.metric, state: state.firing ? "firing" : "ok", sampleCount: state.window.size, statistic: computed?.statistic ?? null, interval: computed?.interval ?? null };
+      return {
+        ruleId: state.rule.id,
+        metric: state.rule.metric,
+        state: state.firing ? "firing" : "ok",
+        sampleCount: state.window.size,
+        heuristicJudgementsLeftOut: state.heuristicJudgements.size,
+        statistic: computed?.statistic ?? null,
+        interval: computed?.interval ?? null,
+      };
     });
   }
 
@@ -175,11 +202,18 @@ export class AlertEvaluator {
         if (entry.observedAt > now - windowMs) break;
         state.window.delete(key);
       }
+      for (const [key, observedAt] of state.heuristicJudgements) {
+        if (observedAt > now - windowMs) break;
+        state.heuristicJudgements.delete(key);
+      }
     }
     if (windowSamples !== null) {
-      for (const key of state.window.keys()) {
-        if (state.window.size <= windowSamples) break;
-        state.window.delete(key);
+      // Each map on its own: a left-out measurement never pushes a sample out of the window.
+      for (const map of [state.window, state.heuristicJudgements]) {
+        for (const key of map.keys()) {
+          if (map.size <= windowSamples) break;
+          map.delete(key);
+        }
       }
     }
   }
@@ -225,6 +259,8 @@ export class AlertEvaluator {
     const { interval, statistic } = computed;
     const percent = `${format(rule.confidence * 100)}%`;
     const reading = alertMetricReading(rule.metric);
+    const leftOut = state.heuristicJudgements.size;
+    const leftOutNote = leftOut === 0 ? "" : `; ${leftOut} heuristic judge measurement${leftOut === 1 ? "" : "s"} in the window left out (a measurement, never a pass: only an LLM judge's ${rule.metric} is alerted on)`;
     const summary = `${reading.label} mean ${format(interval.mean)} (${percent} interval ${format(interval.lower)}–${format(interval.upper)}, ${interval.count} samples, window ${describeWindow(rule)})`;
     return {
       event_id: deterministicId("alert_event", firing.alertId, kind),
@@ -239,11 +275,12 @@ export class AlertEvaluator {
       upper: interval.upper,
       confidence: rule.confidence,
       sample_count: interval.count,
+      heuristic_judgements_left_out: leftOut,
       window: describeWindow(rule),
       trace_ids: traceIds,
       at: new Date(now).toISOString(),
       fired_at: new Date(firing.firedAt).toISOString(),
-      message: `${kind === "firing" ? `${rule.id} is failing: ${summary} is wholly outside "${rule.threshold.source}"; ${failing.length} of ${interval.count} samples fail it` : `${rule.id} recovered: ${summary} meets "${rule.threshold.source}" again`}${reading.note === null ? "" : `. ${reading.note}`}`,
+      message: `${kind === "firing" ? `${rule.id} is failing: ${summary} is wholly outside "${rule.threshold.source}"; ${failing.length} of ${interval.count} samples fail it` : `${rule.id} recovered: ${summary} meets "${rule.threshold.source}" again`}${leftOutNote}${reading.note === null ? "" : `. ${reading.note}`}`,
     };
   }
 }

@@ -22,6 +22,11 @@ export interface AlertEvent {
   upper: number;
   confidence: number;
   sample_count: number;
+  /**
+   * The heuristic judge's measurements of the metric in the window, left out of the sample (alert-evaluator.ts):
+   * a measurement never counts as an LLM judge's value. 0 for every metric no heuristic judge scores.
+   */
+  heuristic_judgements_left_out: number;
   /** The window as configured, e.g. "15m" or "last 200 samples". */
   window: string;
   /** Traces behind the alert: those failing the threshold first, most recent first. */

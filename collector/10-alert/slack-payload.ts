@@ -22,6 +22,7 @@ export function slackPayload(event: AlertEvent): SlackPayload {
     `*Metric:* \`${event.metric}\`${labelOfMetric(event.metric, "")} — mean ${round(event.value)}, ${round(event.confidence * 100)}% interval ${round(event.lower)}–${round(event.upper)} over ${event.sample_count} samples (${event.window})`,
     `*Threshold:* \`${event.threshold}\` · *Statistic:* ${event.statistic === "wilson" ? "Wilson score" : "Student t"}`,
     `*Since:* ${event.fired_at}${event.state === "resolved" ? ` · *Resolved:* ${event.at}` : ""}`,
+    ...(event.heuristic_judgements_left_out === 0 ? [] : [`*Left out:* ${event.heuristic_judgements_left_out} heuristic judge measurement${event.heuristic_judgements_left_out === 1 ? "" : "s"} (a measurement, never a pass)`]),
   ].join("\n");
   const traces = event.trace_ids.length === 0 ? "no traces" : event.trace_ids.map((traceId) => `\`${traceId}\``).join(", ");
   return {

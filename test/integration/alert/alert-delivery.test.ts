@@ -101,7 +101,7 @@ describe("alert deliveries", () => {
         trace += 1;
         now += 1_000;
         const value = index % (20 / failuresPer20) === 0 ? 0 : 1;
-        const sample: MetricSample = { metric: "faithfulness", value, caseResultId: `cr_${trace}`, traceId: `trace_${String(trace).padStart(4, "0")}`, serviceName: "support-bot", tenantId: null, route: null };
+        const sample: MetricSample = { metric: "faithfulness", value, caseResultId: `cr_${trace}`, traceId: `trace_${String(trace).padStart(4, "0")}`, serviceName: "support-bot", tenantId: null, route: null, heuristicJudgement: false };
         notifier.observe([sample]);
       }
     };

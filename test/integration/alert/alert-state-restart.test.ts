@@ -26,7 +26,7 @@ let counter = 0;
 function samples(values: readonly number[]): MetricSample[] {
   return values.map((value) => {
     counter += 1;
-    return { metric: "faithfulness", value, caseResultId: `cr_${counter}`, traceId: `trace_${counter}`, serviceName: null, tenantId: null, route: null };
+    return { metric: "faithfulness", value, caseResultId: `cr_${counter}`, traceId: `trace_${counter}`, serviceName: null, tenantId: null, route: null, heuristicJudgement: false };
   });
 }
 

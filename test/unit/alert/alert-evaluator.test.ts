@@ -26,7 +26,7 @@ function rule(overrides: Partial<AlertRule> = {}): AlertRule {
 let counter = 0;
 function sample(value: number, metric = "faithfulness"): MetricSample {
   counter += 1;
-  return { metric, value, caseResultId: `cr_${counter}`, traceId: `trace_${counter}`, serviceName: null, tenantId: null, route: null };
+  return { metric, value, caseResultId: `cr_${counter}`, traceId: `trace_${counter}`, serviceName: null, tenantId: null, route: null, heuristicJudgement: false };
 }
 
 /** Feeds samples one by one (a live stream), returns every transition with the index it happened at. */
@@ -115,7 +115,7 @@ describe("alert evaluator", () => {
 
   test("a replayed trace replaces its sample instead of adding one", () => {
     const evaluator = new AlertEvaluator([rule()]);
-    const replayed: MetricSample = { metric: "faithfulness", value: 0, caseResultId: "cr_replayed", traceId: "trace_replayed", serviceName: null, tenantId: null, route: null };
+    const replayed: MetricSample = { metric: "faithfulness", value: 0, caseResultId: "cr_replayed", traceId: "trace_replayed", serviceName: null, tenantId: null, route: null, heuristicJudgement: false };
     for (let time = 0; time < 50; time += 1) assert.deepEqual(evaluator.observe([replayed], time), []);
     assert.equal(evaluator.status(50)[0]!.sampleCount, 1);
   });

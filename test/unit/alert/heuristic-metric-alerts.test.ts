@@ -26,7 +26,7 @@ async function projectAlertRules(): Promise<AlertRule[]> {
 /** Fires a rule with 40 samples of 0 (an answer missing every key point), one trace each. */
 function fire(rule: AlertRule) {
   const evaluator = new AlertEvaluator([{ ...rule, windowMs: null, windowSamples: 40, minSamples: 20 }]);
-  const samples = Array.from({ length: 40 }, (_, index) => ({ metric: rule.metric, value: 0, caseResultId: `cr_${index}`, traceId: `trace_${index}`, serviceName: null, tenantId: null, route: null }));
+  const samples = Array.from({ length: 40 }, (_, index) => ({ metric: rule.metric, value: 0, caseResultId: `cr_${index}`, traceId: `trace_${index}`, serviceName: null, tenantId: null, route: null, heuristicJudgement: false }));
   const events = samples.flatMap((sample, index) => evaluator.observe([sample], index));
   assert.equal(events.length, 1, `${rule.id} fires once`);
   return events[0]!;

@@ -21,6 +21,7 @@ const event: AlertEvent = {
   upper: 0.5625,
   confidence: 0.95,
   sample_count: 16,
+  heuristic_judgements_left_out: 0,
   window: "last 16 samples",
   trace_ids: ["trace_1"],
   at: "2026-07-08T10:00:00.000Z",

@@ -19,6 +19,7 @@ export function alertEvent(overrides: Partial<AlertEvent> = {}): AlertEvent {
     upper: 0.88,
     confidence: 0.95,
     sample_count: 40,
+    heuristic_judgements_left_out: 0,
     window: "15m",
     trace_ids: ["0af7651916cd43dd8448eb211c80319c"],
     at: "2026-07-08T10:00:00.000Z",
