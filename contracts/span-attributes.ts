@@ -230,10 +230,13 @@ export const Ragscope = {
   rerankOutputDocumentsPrefix: "ragscope.rerank.output_documents",
   retrievalTopK: "ragscope.retrieval.top_k",
   /**
-   * int: how many chunks the list held, on retrieve spans and for a rerank's output. A list of no chunks has no
-   * flattened attributes, so without the count "returned nothing" read as "not recorded".
+   * int: how many chunks the list held, on retrieve spans and for a rerank's input and output. A list of no chunks has
+   * no flattened attributes, so without the count "returned nothing" read as "not recorded". Set before the list's
+   * documents: an SDK past its attribute count limit drops the attributes set last, so the count survives a cut list
+   * and tells it from a whole one (collector/04-normalize/unread-cut-list.ts).
    */
   retrievalDocumentCount: "ragscope.retrieval.document_count",
+  rerankInputDocumentCount: "ragscope.rerank.input_document_count",
   rerankOutputDocumentCount: "ragscope.rerank.output_document_count",
   retrieverName: "ragscope.retrieval.retriever",
 

@@ -19,7 +19,10 @@ export interface DocumentPrefixes {
   readonly openInference: string;
   /** e.g. `ragscope.documents` or `ragscope.rerank.output_documents`. */
   readonly ragscope: string;
-  /** Where the list's length is recorded, when a list of none must read as returned, not as missing. */
+  /**
+   * Where the list's length is recorded, before its documents: a list of none then reads as returned, not as missing,
+   * and a list an SDK cut at its attribute limit (it drops what is set last) is told from a whole one.
+   */
   readonly count?: string;
 }
 

@@ -40,7 +40,7 @@ export function rerankStage<T>(options: RerankOptions, toChunks?: (value: T) => 
       recordChunkList(
         recorder,
         options.input,
-        { openInference: OpenInference.rerankerInputDocumentsPrefix, ragscope: Ragscope.rerankInputDocumentsPrefix },
+        { openInference: OpenInference.rerankerInputDocumentsPrefix, ragscope: Ragscope.rerankInputDocumentsPrefix, count: Ragscope.rerankInputDocumentCount },
         configuration.captureText,
       );
     },

@@ -227,6 +227,19 @@ describe("stage wrappers", () => {
     assert.deepEqual(attributes["ragscope.rerank.output_documents.1.acl"], ["staff"]);
   });
 
+  test("rag.rerank records each list's length before its documents, so a limit that drops the last attributes keeps it", async () => {
+    await runPipeline();
+    const attributes = spanNamed(tracing.spans(), "rag.rerank").attributes;
+    assert.equal(attributes["ragscope.rerank.input_document_count"], retrievedChunks.length);
+    assert.equal(attributes["ragscope.rerank.output_document_count"], 2);
+    // The span keeps its attributes in the order they were set: the order an SDK past its limit keeps them in.
+    const keys = Object.keys(attributes);
+    const firstKey = (prefix: string) => keys.findIndex((key) => key.startsWith(prefix));
+    assert.ok(keys.indexOf("ragscope.rerank.input_document_count") < firstKey("reranker.input_documents."));
+    assert.ok(keys.indexOf("ragscope.rerank.input_document_count") < firstKey("ragscope.rerank.input_documents."));
+    assert.ok(keys.indexOf("ragscope.rerank.output_document_count") < firstKey("reranker.output_documents."));
+  });
+
   test("rag.context records packing order, drops with reasons, truncation and tokens", async () => {
     await runPipeline();
     const attributes = spanNamed(tracing.spans(), "rag.context").attributes;
