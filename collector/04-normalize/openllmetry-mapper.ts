@@ -42,7 +42,7 @@
  */
 import { GenAi, OpenLlmetry, OpenLlmetryOperation, OpenLlmetryRequestType, OpenLlmetrySpanKind } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
-import { readJson, readNumber, readString } from "./attribute-readers.js";
+import { flattenedIndexes, readJson, readNumber, readString } from "./attribute-readers.js";
 import { readGenAiGeneration } from "./otel-genai-mapper.js";
 import { readDocumentList, toObservedDocument } from "./read-documents.js";
 import { readOpenLlmetryRerank } from "./read-openllmetry-rerank.js";
@@ -53,6 +53,8 @@ import { unreadableField } from "./explain-unread-value.js";
 import { unreadIndexGaps } from "./unread-index-gaps.js";
 import { unreadDroppedEvents } from "./unread-dropped-events.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
+import { unreadCutList, type CutListItems } from "./unread-cut-list.js";
+import type { MalformedAttribute } from "./find-malformed-json.js";
 import { queryResultFields, unreadQueryResultEvents } from "./unread-query-result-events.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
 import type { SpanMapper } from "./span-mapper.js";
@@ -75,14 +77,18 @@ export const openLlmetryMapper: SpanMapper = {
     // the rebuild names them by the retrieval's texts (read-openllmetry-rerank.ts).
     // A gap in its prompts or completions (a span truncated at its attribute count limit) is named; the other reasons
     // it is not read whole (content tracing off, another format) are no unreadable value.
+    // On a span whose SDK dropped attributes a list with no gap may have lost its last items (unread-cut-list.ts): the
+    // query (the last prompt) or the ranking's tail. Such a span is not read as a rerank either.
     if (requestType === OpenLlmetryRequestType.rerank) {
-      const rerank = readOpenLlmetryRerank(attributes);
+      const droppedBySdk = attributesDroppedBySdk(span);
+      const cut = unreadRerankCut(attributes, droppedBySdk);
+      const rerank = cut.length > 0 ? null : readOpenLlmetryRerank(attributes);
       if (rerank !== null) return rerank;
       const gaps = [
-        ...unreadIndexGaps(attributes, [GenAi.promptPrefix], "the rerank's documents and query are not read, and the span is no rerank", attributesDroppedBySdk(span)),
-        ...unreadIndexGaps(attributes, [GenAi.completionPrefix], "the rerank's ranking is not read, and the span is no rerank", attributesDroppedBySdk(span)),
+        ...unreadIndexGaps(attributes, [GenAi.promptPrefix], PROMPTS_NOT_READ, droppedBySdk),
+        ...unreadIndexGaps(attributes, [GenAi.completionPrefix], RANKING_NOT_READ, droppedBySdk),
       ];
-      return { stage: "other", ...unreadableField(gaps) };
+      return { stage: "other", ...unreadableField([...gaps, ...cut]) };
     }
     if (typeof requestType === "string") {
       const generation = readGenAiGeneration(attributes, attributesDroppedBySdk(span));
@@ -94,6 +100,34 @@ export const openLlmetryMapper: SpanMapper = {
     return readEntityDocuments(attributes);
   },
 };
+
+const PROMPTS_NOT_READ = "the rerank's documents and query are not read, and the span is no rerank";
+const RANKING_NOT_READ = "the rerank's ranking is not read, and the span is no rerank";
+
+/** A rerank's prompts: its documents, then its query, the last one. */
+const CUT_PROMPTS: CutListItems = {
+  singular: "prompt",
+  plural: "prompts",
+  risk: "a document would be taken for the query, which is the last prompt, or the documents past the cut left out of the rerank's input",
+};
+
+/** A rerank's completions: its ranking, best first. */
+const CUT_RANKING: CutListItems = {
+  singular: "completion",
+  plural: "completions",
+  risk: "the ranking would end at the cut, a document ranked after it counted as not kept by the rerank",
+};
+
+/**
+ * The note of a rerank's prompt or completion list its SDK may have cut. The instrumentation sets the prompts, then
+ * the completions (span_utils.py): the SDK keeps the first attributes set, so a completion carried says every prompt
+ * was kept, and only the completions can be cut; without one, the prompts may be.
+ */
+function unreadRerankCut(attributes: Attributes, droppedBySdk: number): MalformedAttribute[] {
+  const completions = unreadCutList(attributes, [GenAi.completionPrefix], null, droppedBySdk, RANKING_NOT_READ, CUT_RANKING);
+  if (flattenedIndexes(attributes, GenAi.completionPrefix).length > 0) return completions;
+  return unreadCutList(attributes, [GenAi.promptPrefix], null, droppedBySdk, PROMPTS_NOT_READ, CUT_PROMPTS);
+}
 
 /**
  * One document a hit, in event order; a part that cannot be read is absent, and named (unread-query-result-events.ts).
@@ -144,6 +178,8 @@ function readRetriever(attributes: Attributes): StageObservation {
 /**
  * A step that returned documents (retrieve) or turned documents into text (context); see the module comment. Any
  * other step is no stage; when its list held documents beside an item that is none, it says so (unread-entity-documents.ts).
+ * Its documents are one JSON attribute (`traceloop.entity.output` / `.input`), not a flattened list: an SDK at its
+ * attribute count limit keeps or drops it whole, so a span that lost other attributes carries no cut list (unread-cut-list.ts).
  */
 function readEntityDocuments(attributes: Attributes): StageObservation {
   const input = readJson(attributes, OpenLlmetry.entityInput);

@@ -16,7 +16,8 @@
  *   attributes (read-linkage.ts).
  * What could not be read — a document or message that is no object, a score
  * that is no number, a message without text, a flat completion list with a
- * gap — is named on the Case Result (unread-genai-documents.ts,
+ * gap or, on a span whose SDK dropped attributes, one that may be cut at its
+ * end (unread-cut-list.ts) — is named on the Case Result (unread-genai-documents.ts,
  * unread-messages.ts); the documents, and a query or answer such a message may
  * have been, are then not available rather than read in part.
  */
@@ -32,6 +33,14 @@ import type { StageObservation } from "./stage-observation.js";
 import { unreadGenAiDocuments } from "./unread-genai-documents.js";
 import { unreadFlatMessages, unreadMessages } from "./unread-messages.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
+import { unreadCutList, type CutListItems } from "./unread-cut-list.js";
+
+/** Flat completions, for a cut list's note: the last one is the answer. */
+const CUT_COMPLETIONS: CutListItems = {
+  singular: "completion",
+  plural: "completions",
+  risk: "an earlier completion would be taken for the answer, which is the last one recorded",
+};
 
 const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
 const REQUEST_OPERATIONS: readonly string[] = [GenAiOperation.invokeWorkflow, GenAiOperation.invokeAgent];
@@ -86,7 +95,10 @@ export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number
   const inputTokens = readNumber(attributes, GenAi.usageInputTokens) ?? readNumber(attributes, GenAi.usagePromptTokens);
   const outputTokens = readNumber(attributes, GenAi.usageOutputTokens) ?? readNumber(attributes, GenAi.usageCompletionTokens);
   const structured = lastMessage(readStructuredMessages(attributes, GenAi.outputMessages), null);
-  const flat = lastMessage(readFlatMessages(attributes, GenAi.completionPrefix), null);
+  // The answer is the LAST flat completion, the one an SDK at its attribute count limit drops first (OpenLLMetry sets
+  // completions after the prompts): on a span that lost attributes, a list with no gap may be cut, and is not read.
+  const completionsCut = unreadCutList(attributes, [GenAi.completionPrefix], null, droppedBySdk, "the answer is not available (no earlier completion is taken in its place)", CUT_COMPLETIONS);
+  const flat = completionsCut.length > 0 ? { text: null, unreadIndex: null } : lastMessage(readFlatMessages(attributes, GenAi.completionPrefix), null);
   return {
     stage: "generate",
     model: readString(attributes, GenAi.responseModel) ?? readString(attributes, GenAi.requestModel),
@@ -104,7 +116,7 @@ export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number
     ...unreadableField([
       ...unreadMessages(attributes, GenAi.outputMessages, structured, "answer"),
       // The flat completions only when the answer is theirs to give: beside an answer from the JSON they are unused.
-      ...(structured.text === null && structured.unreadIndex === null ? unreadFlatMessages(attributes, GenAi.completionPrefix, flat, "answer", droppedBySdk) : []),
+      ...(structured.text === null && structured.unreadIndex === null ? [...completionsCut, ...unreadFlatMessages(attributes, GenAi.completionPrefix, flat, "answer", droppedBySdk)] : []),
     ]),
   };
 }

@@ -58,16 +58,28 @@ function messageText(message: Record<string, unknown>): string | null {
  * The flat messages in index order; null when there are none, or when an index is missing below the highest (a
  * span truncated at its attribute count limit: unread-index-gaps.ts names it), since which message is the last one
  * is then not known. A message whose content is there but no text (a list, an object) has its text null; one
- * without content (a tool call) has "".
+ * without content that records a tool call has "" (no text, which it is). One without content and without a tool
+ * call (its role only) has its text null: what it said was not recorded — OpenLLMetry sets the role before the
+ * content, so an SDK at its attribute count limit keeps the one and drops the other, and it leaves out an empty
+ * content — so it is not known to hold no text (unread-messages.ts names it).
  */
 export function readFlatMessages(attributes: Attributes, prefix: string): Message[] | null {
   const indexes = flattenedIndexes(attributes, prefix);
   if (indexes.length === 0 || indexGaps(indexes).missing > 0) return null;
   return indexes.map((index) => {
     const content = attributes[`${prefix}.${index}.content`];
-    const text = content === undefined || content === null ? "" : readString(attributes, `${prefix}.${index}.content`);
+    const text = content === undefined || content === null ? (recordsToolCall(attributes, prefix, index) ? "" : null) : readString(attributes, `${prefix}.${index}.content`);
     return { index, role: readString(attributes, `${prefix}.${index}.role`), roleKnown: true, text };
   });
+}
+
+/** OpenLLMetry's tool call attributes under a flat message: `<prefix>.N.tool_calls.K.*`, the older `<prefix>.N.function_call.*`. */
+const TOOL_CALL_PARTS = ["tool_calls", "function_call"] as const;
+
+/** Whether flat message `index` records a tool call, a message that holds no text rightly. */
+export function recordsToolCall(attributes: Attributes, prefix: string, index: number): boolean {
+  const starts = TOOL_CALL_PARTS.map((part) => `${prefix}.${index}.${part}.`);
+  return Object.keys(attributes).some((key) => starts.some((start) => key.startsWith(start)));
 }
 
 /** The message a field is taken from: its text, or the index of the unreadable message that stands in its way. */

@@ -14,20 +14,55 @@
  * ragscope's own SDK records the list's length first (`ragscope.retrieval.document_count`,
  * `ragscope.rerank.output_document_count`, chunk-attributes.ts), before the limit can drop it: a count equal to the
  * documents carried says the list is whole, and it is read; a larger count says how many are missing.
+ *
+ * Flat message lists are cut the same way (`gen_ai.completion.N.*`, `gen_ai.prompt.N.*`: OpenLLMetry sets each
+ * message's role before its content, and the completions after the prompts, so they go first): the message a value
+ * is taken from is the LAST one (the answer's completion, the rerank's query prompt), the one a cut takes. Read as
+ * carried, an earlier message would stand in for it (otel-genai-mapper.ts, openllmetry-mapper.ts).
+ *
+ * A list held in ONE attribute is not cut: a JSON value (OpenInference's `input.value` / `output.value` that a
+ * LlamaIndex reranker's CHAIN span or a context assembly is read from, Traceloop's `traceloop.entity.input` /
+ * `.output`) or an array value (`ragscope.context.chunk_ids`) is kept or dropped whole by the count limit. What a value
+ * length limit (OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT) cuts from a JSON text no longer parses, and is named as such
+ * (find-malformed-json.ts).
  */
 import type { Attributes } from "../00-otlp/span-record.js";
 import { flattenedIndexes, indexGaps, readNumber } from "./attribute-readers.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
 
+/** What a list holds, for its note: the item's name, and what reading the list as carried would have done. */
+export interface CutListItems {
+  /** e.g. `document`, `completion` */
+  singular: string;
+  plural: string;
+  /** e.g. `a relevant document past the cut would count as not retrieved (…)` */
+  risk: string;
+}
+
+/** A retrieval's or a rerank's documents: what the readers cut-checked first, and the default. */
+export const CUT_DOCUMENTS: CutListItems = {
+  singular: "document",
+  plural: "documents",
+  risk: "a relevant document past the cut would count as not retrieved (understating Hit@k, Recall@k and MRR)",
+};
+
 /**
  * @param prefixes the list's prefixes, read as one list (as unreadIndexGaps takes them); the first names the note
  * @param countKey the attribute holding the list's length when the SDK records one, else null
  * @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk)
  * @param consequence what is not available for it, e.g. `the retrieval's documents are not available`
+ * @param items what the list holds (CUT_DOCUMENTS unless told), named in the note
  * @returns one note when the list may be cut (its reader then reads no list), else none
  */
-export function unreadCutList(attributes: Attributes, prefixes: readonly string[], countKey: string | null, droppedBySdk: number, consequence: string): MalformedAttribute[] {
+export function unreadCutList(
+  attributes: Attributes,
+  prefixes: readonly string[],
+  countKey: string | null,
+  droppedBySdk: number,
+  consequence: string,
+  items: CutListItems = CUT_DOCUMENTS,
+): MalformedAttribute[] {
   if (droppedBySdk === 0) return [];
   const indexes = [...new Set(prefixes.flatMap((prefix) => flattenedIndexes(attributes, prefix)))].sort((left, right) => left - right);
   // No item: nothing is read from the list to cut. A gap: unreadIndexGaps names it.
@@ -35,17 +70,17 @@ export function unreadCutList(attributes: Attributes, prefixes: readonly string[
   const count = countKey === null ? null : readNumber(attributes, countKey);
   if (count !== null && count === indexes.length) return [];
   const prefix = prefixes[0]!;
-  const carried = `${prefix}.0 to ${prefix}.${indexes.length - 1}`;
+  const carried = indexes.length === 1 ? `${prefix}.0` : `${prefix}.0 to ${prefix}.${indexes.length - 1}`;
   const short = count !== null && count > indexes.length;
   const known =
     short
-      ? `the span carries ${carried} of the ${count} documents its ${countKey} says were recorded, so the last ${count - indexes.length === 1 ? "one was" : `${count - indexes.length} were`} dropped`
-      : `the span carries ${carried} with no gap, but an SDK past its attribute count limit drops the attributes set last (the JS SDK keeps the first ones), so the list's last documents may have been dropped whole`;
+      ? `the span carries ${carried} of the ${count} ${items.plural} its ${countKey} says were recorded, so the last ${count - indexes.length === 1 ? "one was" : `${count - indexes.length} were`} dropped`
+      : `the span carries ${carried} with no gap, but an SDK past its attribute count limit drops the attributes set last (the JS SDK keeps the first ones), so the list's last ${items.plural} may have been dropped whole`;
   return [
     {
       attribute: `${prefix}.${indexes.length - 1}`,
       error:
-        `${short ? "is not" : "may not be"} the last document: ${known}; read as carried, a relevant document past the cut would count as not retrieved (understating Hit@k, Recall@k and MRR), ` +
+        `${short ? "is not" : "may not be"} the last ${items.singular}: ${known}; read as carried, ${items.risk}, ` +
         `so the list is not read and ${consequence}. ${sdkLimitFact(droppedBySdk)}`,
     },
   ];

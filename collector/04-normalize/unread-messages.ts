@@ -8,10 +8,11 @@
  *   neither a `parts` list nor `content` text, a part that is no object, a
  *   text part whose `content` is no text (the message's text not read);
  * - OpenLLMetry's flat `gen_ai.completion.N.*`: a content that is no text (a
- *   list, an object), and an index missing below the highest (the list is not
- *   read: unread-index-gaps.ts).
- * A part of another type (a tool call), or a flat message without content, is
- * no text, which it is: nothing is said about it. When the unreadable message
+ *   list, an object), a message without content that records no tool call (its
+ *   role only: its text was not recorded, read-messages.ts), and an index
+ *   missing below the highest (the list is not read: unread-index-gaps.ts).
+ * A part of another type (a tool call), or a flat message that records a tool
+ * call and no content, is no text, which it is: nothing is said about it. When the unreadable message
  * is the one the query or the answer would be taken from (lastMessage), that
  * value is not available, and its note says so; an unreadable message before
  * it changes nothing.
@@ -21,8 +22,8 @@ import { flattenedIndexes, readString } from "./attribute-readers.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import { describeValue } from "./explain-unread-value.js";
 import { parsedJsonValue } from "./parsed-json-value.js";
-import type { ChosenMessage } from "./read-messages.js";
-import { unreadIndexGaps } from "./unread-index-gaps.js";
+import { recordsToolCall, type ChosenMessage } from "./read-messages.js";
+import { sdkLimitFact, unreadIndexGaps } from "./unread-index-gaps.js";
 
 /** The value taken from the list: the last user message's text as the query, the last message's as the answer. */
 export type MessageField = "query" | "answer";
@@ -34,10 +35,20 @@ const LOST: Record<MessageField, string> = {
   answer: "it may be the last message, the answer, so the answer is not available (no earlier message is taken in its place)",
 };
 
+/** A note on message `index`; `after`, a sentence said after what the note cost (a cause stated as a fact). */
+interface MessageNote {
+  index: number;
+  note: MalformedAttribute;
+  after?: string;
+}
+
 /** The notes, the one (or last one) of the message that stood in the field's way saying what that cost. */
-function withConsequence(notes: { index: number; note: MalformedAttribute }[], chosen: ChosenMessage, field: MessageField): MalformedAttribute[] {
+function withConsequence(notes: MessageNote[], chosen: ChosenMessage, field: MessageField): MalformedAttribute[] {
   const position = notes.findLastIndex((item) => item.index === chosen.unreadIndex);
-  return notes.map((item, index) => (index === position ? { ...item.note, error: `${item.note.error}; ${LOST[field]}` } : item.note));
+  return notes.map((item, index) => {
+    const error = `${item.note.error}${index === position ? `; ${LOST[field]}` : ""}${item.after === undefined ? "" : `. ${item.after}`}`;
+    return { ...item.note, error };
+  });
 }
 
 /**
@@ -47,7 +58,7 @@ export function unreadMessages(attributes: Attributes, key: string, chosen: Chos
   const value = parsedJsonValue(attributes, key);
   if (value === undefined) return [];
   if (!Array.isArray(value)) return [{ attribute: key, error: `is ${describeValue(value)}, not a list of messages ([{"role", "parts"}]): none of its messages is read, so the ${field} is not available` }];
-  const notes: { index: number; note: MalformedAttribute }[] = [];
+  const notes: MessageNote[] = [];
   const add = (index: number, error: string) => notes.push({ index, note: { attribute: key, error } });
   value.forEach((message, index) => {
     if (!isObject(message)) {
@@ -76,13 +87,29 @@ export function unreadMessages(attributes: Attributes, key: string, chosen: Chos
  */
 export function unreadFlatMessages(attributes: Attributes, prefix: string, chosen: ChosenMessage, field: MessageField, droppedBySdk: number): MalformedAttribute[] {
   const gaps = unreadIndexGaps(attributes, [prefix], `the ${field} is not available (the last message recorded may be among those missing)`, droppedBySdk);
-  const notes: { index: number; note: MalformedAttribute }[] = [];
+  const notes: MessageNote[] = [];
   for (const index of flattenedIndexes(attributes, prefix)) {
     const key = `${prefix}.${index}.content`;
     const content = attributes[key];
     if (content !== undefined && content !== null && readString(attributes, key) === null) {
       notes.push({ index, note: { attribute: key, error: `is ${describeValue(content)}, not text: the message's text is not read` } });
+    } else if ((content === undefined || content === null) && !recordsToolCall(attributes, prefix, index)) {
+      notes.push({ index, note: { attribute: key, error: contentNotRecorded(attributes, prefix, index, droppedBySdk) }, ...(droppedBySdk > 0 ? { after: sdkLimitFact(droppedBySdk) } : {}) });
     }
   }
   return [...gaps, ...withConsequence(notes, chosen, field)];
+}
+
+/** Why a flat message carries no content and no tool call: its text was not recorded, and what that says. */
+function contentNotRecorded(attributes: Attributes, prefix: string, index: number, droppedBySdk: number): string {
+  const start = `${prefix}.${index}.`;
+  const carried = Object.keys(attributes).filter((key) => key.startsWith(start));
+  const role = readString(attributes, `${start}role`);
+  const beside = role !== null ? `${start}role ("${role.slice(0, 40)}")` : carried.slice(0, 3).join(", ");
+  // OpenLLMetry sets a message's role, then its content: a span at its SDK's count limit keeps the first and drops the second.
+  const why =
+    droppedBySdk > 0
+      ? "the role was set before the content, and the span's SDK dropped the attributes set last"
+      : "the instrumentation wrote none (OpenLLMetry leaves out an empty content), or it was dropped";
+  return `is absent beside ${beside}, and the message records no tool call: its text was not recorded (${why}), so whether it held text is not known and it is not read as none`;
 }
