@@ -136,7 +136,10 @@ function readRequest(attributes: Attributes): StageObservation {
   };
 }
 
-/** A chain that turns a list of documents into text; see the module comment. */
+/**
+ * A chain that turns a list of documents into text; see the module comment. Its documents are one JSON attribute
+ * (`input.value`), kept or dropped whole by an SDK's attribute count limit: no cut list (unread-cut-list.ts).
+ */
 function readContextAssembly(attributes: Attributes): StageObservation | null {
   if (readString(attributes, OpenInference.inputMimeType) !== "application/json") return null;
   const input = readJson(attributes, OpenInference.inputValue);

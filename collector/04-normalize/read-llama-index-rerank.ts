@@ -18,6 +18,11 @@
  * encodings; text and metadata are completed from the retrieval by chunk id
  * (collector/06-rebuild/rebuild-case-result.ts). An output that is not a list
  * of such encodings is not read as a rerank.
+ *
+ * Its nodes are no flattened list: each direction is ONE JSON attribute
+ * (`input.value`, `output.value`), which an SDK at its attribute count limit
+ * keeps or drops whole, so a span that lost other attributes is read as it is
+ * (unread-cut-list.ts); a dropped output leaves no rerank to read.
  */
 import { OpenInference } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";

@@ -9,7 +9,9 @@
  * another's place would shift every rank), so a list that holds documents
  * beside an item that is none is not read, and the step is no retrieval or
  * context: this names the item. A list with no document in it is some other
- * step's value, and nothing is said about it.
+ * step's value, and nothing is said about it. The list is one JSON attribute,
+ * kept or dropped whole by an SDK's attribute count limit, so it is never cut
+ * at its end (unread-cut-list.ts).
  */
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import { describeValue } from "./explain-unread-value.js";
