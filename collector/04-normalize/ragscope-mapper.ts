@@ -96,13 +96,12 @@ export const ragscopeMapper: SpanMapper = {
         const outputPrefixes = [OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix];
         const inputConsequence = "the rerank's input documents are not available";
         const outputConsequence = "the rerank's output documents are not available";
-        // The input's length is not recorded (the retrieval's is): a cut input cannot be told from a whole one.
-        const inputCut = unreadCutList(attributes, inputPrefixes, null, droppedBySdk, inputConsequence);
+        const inputCut = unreadCutList(attributes, inputPrefixes, Ragscope.rerankInputDocumentCount, droppedBySdk, inputConsequence);
         const outputCut = unreadCutList(attributes, outputPrefixes, Ragscope.rerankOutputDocumentCount, droppedBySdk, outputConsequence);
         return {
           stage: "rerank",
           query: readString(attributes, OpenInference.rerankerQuery),
-          input: inputCut.length > 0 ? null : readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix),
+          input: inputCut.length > 0 ? null : (readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankInputDocumentCount)),
           output: outputCut.length > 0 ? null : (readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankOutputDocumentCount)),
           ...unreadableField([
             ...unreadIndexGaps(attributes, inputPrefixes, inputConsequence, droppedBySdk),

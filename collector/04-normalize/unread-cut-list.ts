@@ -12,8 +12,9 @@
  * for a retrieval regression that is not there. Null says "not known", with this note saying why.
  *
  * ragscope's own SDK records the list's length first (`ragscope.retrieval.document_count`,
- * `ragscope.rerank.output_document_count`, chunk-attributes.ts), before the limit can drop it: a count equal to the
- * documents carried says the list is whole, and it is read; a larger count says how many are missing.
+ * `ragscope.rerank.input_document_count`, `ragscope.rerank.output_document_count`, chunk-attributes.ts), before the
+ * limit can drop it: a count equal to the documents carried says the list is whole, and it is read; a larger count
+ * says how many are missing.
  *
  * Flat message lists are cut the same way (`gen_ai.completion.N.*`, `gen_ai.prompt.N.*`: OpenLLMetry sets each
  * message's role before its content, and the completions after the prompts, so they go first): the message a value

@@ -6,7 +6,8 @@
  * It holds the premise of collector/04-normalize/unread-cut-list.ts on the real SDK: past its limit `Span.setAttribute`
  * drops each NEW key and keeps the ones it has, so a list recorded in rank order keeps its first documents and loses
  * its last ones — no index missing, only `dropped_attributes_count` and the list's recorded length tell. Before, the
- * list was read as carried, a relevant document past the cut counted as not retrieved. And, through the receiver's
+ * list was read as carried, a relevant document past the cut counted as not retrieved. A rerank's input is read by its
+ * recorded length as well: before the SDK recorded it, any drop on a rerank span made its input not available. And, through the receiver's
  * preparation, that a long key the receiver drops itself (also added to `dropped_attributes_count`) is not taken for
  * the SDK's drop: before the receiver recorded how many were its own, a whole list without a recorded length was
  * taken as cut.
@@ -15,7 +16,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { trace } from "@opentelemetry/api";
 import { traceRequest, traceRerank, traceRetrieve, type ChunkRecord } from "../../../instrumentation/index.js";
@@ -74,31 +75,91 @@ test("evaluated, that retrieval is not available, with a note saying the span lo
   assert.match(notes[0]!.error, new RegExp(`The span lost ${retrieve.droppedAttributesCount} attributes to its SDK's limit OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT`));
 });
 
-test("a long key the receiver dropped itself is not counted as the SDK's: a rerank's input (no recorded length) is read whole", async () => {
-  // The rerank's input fits the limit with a long key beside it (it returns nothing, to stay under the limit); the receiver drops the key
-  // (RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES) and adds it to dropped_attributes_count, recording how many were its own. The
-  // input's length is not recorded, so only that record tells the list was not cut.
-  const longKey = `x.${"k".repeat(limits.maxAttributeKeyBytes)}`;
-  exporter.reset();
-  const input = chunks.slice(0, 2);
-  await traceRequest({ query: "how do refunds work?" }, () =>
-    traceRerank({ query: "how do refunds work?", input, model: "cross-encoder" }, () => {
-      trace.getActiveSpan()!.setAttribute(longKey, "x");
-      return [];
-    }),
-  );
-  await provider.forceFlush();
-  const spans = exporter.getFinishedSpans();
-  assert.equal(spans.find((span) => span.name === "rag.rerank")!.droppedAttributesCount, 0, "the SDK dropped nothing");
+/** The named span as ragscope's receiver prepares it from the SDK's OTLP/JSON export, and its normalized observation. */
+function received(spans: ReadableSpan[], name: string) {
   const body = JsonTraceSerializer.serializeRequest(spans)!;
   const prepared = prepareTraceMessages({ body, encoding: "json", limits, tenant: null, output: "decoded" });
   assert.equal(prepared.kind, "decoded");
-  if (prepared.kind !== "decoded") return;
-  const rerank = prepared.traces.flatMap((item) => item.spans).find((span) => span.name === "rag.rerank")!;
-  assert.equal(rerank.droppedAttributesCount, 1, "the receiver counted the key it dropped");
-  const normalized = createMapperRegistry()(rerank);
-  assert.equal(normalized.observation.stage, "rerank");
-  if (normalized.observation.stage !== "rerank") return;
-  assert.deepEqual(normalized.observation.input?.map((document) => document.chunkId), ["refund-1", "shipping-1"]);
-  assert.equal(normalized.observation.unreadable, undefined);
+  if (prepared.kind !== "decoded") throw new Error("not decoded");
+  const span = prepared.traces.flatMap((item) => item.spans).find((item) => item.name === name)!;
+  return { span, observation: createMapperRegistry()(span).observation };
+}
+
+async function recordRerank(input: readonly ChunkRecord[], output: readonly ChunkRecord[]) {
+  exporter.reset();
+  await traceRequest({ query: "how do refunds work?" }, () => traceRerank({ query: "how do refunds work?", input: [...input], model: "cross-encoder" }, () => [...output]));
+  await provider.forceFlush();
+  return exporter.getFinishedSpans();
+}
+
+test("a rerank whose SDK cut its output reads its input whole: the input's recorded length matches the documents carried", async () => {
+  // Two input documents fit the limit; the output, set after them, is cut inside its first document.
+  const spans = await recordRerank(chunks.slice(0, 2), [chunks[1]!, chunks[0]!]);
+  const recorded = spans.find((span) => span.name === "rag.rerank")!;
+  assert.ok(recorded.droppedAttributesCount > 0);
+  assert.equal(recorded.attributes["ragscope.rerank.input_document_count"], 2);
+  const { observation } = received(spans, "rag.rerank");
+  assert.equal(observation.stage, "rerank");
+  if (observation.stage !== "rerank") return;
+  assert.deepEqual(observation.input?.map((document) => document.chunkId), ["refund-1", "shipping-1"]);
+  assert.equal(observation.output, null);
+  assert.deepEqual(
+    observation.unreadable?.map((note) => note.attribute),
+    ["reranker.output_documents.0"],
+    "only the output's note: the input is not taken as cut",
+  );
+  assert.match(observation.unreadable![0]!.error, /of the 2 documents its ragscope\.rerank\.output_document_count says were recorded, so the last one was dropped/);
+});
+
+test("a rerank whose SDK cut its input is not available, the input's recorded length saying how many documents are missing", async () => {
+  // Five input documents: the limit falls inside the third; the output is lost whole.
+  const spans = await recordRerank(chunks, chunks.slice(0, 2));
+  const recorded = spans.find((span) => span.name === "rag.rerank")!;
+  const { observation } = received(spans, "rag.rerank");
+  assert.equal(observation.stage, "rerank");
+  if (observation.stage !== "rerank") return;
+  assert.equal(observation.input, null, "not the first three documents read as the whole input");
+  const notes = observation.unreadable ?? [];
+  assert.deepEqual(notes.map((note) => note.attribute), ["reranker.input_documents.2"]);
+  assert.match(
+    notes[0]!.error,
+    /^is not the last document: the span carries reranker\.input_documents\.0 to reranker\.input_documents\.2 of the 5 documents its ragscope\.rerank\.input_document_count says were recorded, so the last 2 were dropped/,
+  );
+  assert.match(notes[0]!.error, /the rerank's input documents are not available/);
+  assert.match(notes[0]!.error, new RegExp(`The span lost ${recorded.droppedAttributesCount} attributes to its SDK's limit OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT`));
+});
+
+test("a rerank given no documents records a length of 0, read as an empty input, not as one not recorded", async () => {
+  const { observation } = received(await recordRerank([], []), "rag.rerank");
+  assert.equal(observation.stage, "rerank");
+  if (observation.stage !== "rerank") return;
+  assert.deepEqual(observation.input, []);
+  assert.deepEqual(observation.output, []);
+});
+
+test("a long key the receiver dropped itself is not counted as the SDK's: an OpenInference rerank's input (no recorded length) is read whole", async () => {
+  // An OpenInference reranker span (as Arize's instrumentations write it: no list's length recorded) fits the limit
+  // with a long key beside it; the receiver drops the key (RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES) and adds it to
+  // dropped_attributes_count, recording how many were its own. Only that record tells the list was not cut.
+  const longKey = `x.${"k".repeat(limits.maxAttributeKeyBytes)}`;
+  exporter.reset();
+  trace.getTracer("openinference-like").startActiveSpan("reranker", (span) => {
+    span.setAttribute("openinference.span.kind", "RERANKER");
+    span.setAttribute("reranker.query", "how do refunds work?");
+    chunks.slice(0, 2).forEach((chunk, index) => {
+      span.setAttribute(`reranker.input_documents.${index}.document.id`, chunk.chunkId);
+      span.setAttribute(`reranker.input_documents.${index}.document.content`, chunk.text!);
+    });
+    span.setAttribute(longKey, "x");
+    span.end();
+  });
+  await provider.forceFlush();
+  const spans = exporter.getFinishedSpans();
+  assert.equal(spans[0]!.droppedAttributesCount, 0, "the SDK dropped nothing");
+  const { span, observation } = received(spans, "reranker");
+  assert.equal(span.droppedAttributesCount, 1, "the receiver counted the key it dropped");
+  assert.equal(observation.stage, "rerank");
+  if (observation.stage !== "rerank") return;
+  assert.deepEqual(observation.input?.map((document) => document.chunkId), ["refund-1", "shipping-1"]);
+  assert.equal(observation.unreadable, undefined);
 });
