@@ -20,9 +20,25 @@
  * whose completeness_judged is no more a decision than the rule's. A silent
  * alert hides a drop; a labelled heuristic one shows it and names the judged
  * metric the gate decides on.
+ *
+ * A dataset-level gate metric is labelled the same way when its alert query
+ * counts a heuristic's readings that the release gate does not: the Grafana
+ * no_answer_accuracy rule reads the boards' measurement, where every stored
+ * abstention counts, a heuristic's among them (answer.abstention: a refusal
+ * phrase beside claims of the answer's own); the release gate counts those
+ * in the denominator only (aggregate/no-answer-accuracy.ts, a lower bound).
+ * The alert still alerts — on the same cases it reads a value no lower than
+ * the gate's, so when it fires the gate would fail too — but a quiet alert is
+ * no pass.
  */
-import { isMetricName, labelOfMetric, METRIC_SEMANTICS } from "../metric-catalog.js";
+import { HEURISTIC_METRIC_LABEL_SUFFIX, isMetricName, labelOfMetric, METRIC_SEMANTICS } from "../metric-catalog.js";
+import { ABSTENTION_READ_EXACTLY } from "../rules/answer-abstention.js";
 import { measuredMetricOf } from "./gate-metrics.js";
+
+/** Dataset-level gate metrics whose alert counts a heuristic's readings the release gate leaves out: the note's reason. */
+const PARTLY_HEURISTIC_GATE_METRICS: Readonly<Record<string, string>> = {
+  no_answer_accuracy: `the alert counts every stored abstention as the boards do, answer.abstention's heuristic ones (a refusal phrase beside claims of the answer's own) among them; the release gate counts only abstentions read exactly (a heuristic one stays in its denominator, never its numerator: a lower bound), so it may fail where this alert stays quiet — ${ABSTENTION_READ_EXACTLY}`,
+};
 
 export interface AlertMetricReading {
   /** The per-case metric the alert reads. */
@@ -36,6 +52,8 @@ export interface AlertMetricReading {
 
 export function alertMetricReading(gateMetric: string): AlertMetricReading {
   const measured = measuredMetricOf(gateMetric);
+  const partly = Object.hasOwn(PARTLY_HEURISTIC_GATE_METRICS, gateMetric) ? PARTLY_HEURISTIC_GATE_METRICS[gateMetric] : undefined;
+  if (partly !== undefined) return { measured, heuristic: true, label: `${gateMetric}${HEURISTIC_METRIC_LABEL_SUFFIX}`, note: `${gateMetric} counts a heuristic's readings: a signal to look at the traces, not a pass — ${partly}` };
   const label = labelOfMetric(measured, gateMetric);
   if (!isMetricName(measured) || METRIC_SEMANTICS[measured].semantics !== "heuristic") return { measured, heuristic: false, label, note: null };
   const entry = METRIC_SEMANTICS[measured];

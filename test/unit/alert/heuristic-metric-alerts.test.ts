@@ -2,7 +2,8 @@
  * An alert on a heuristic metric is a signal, not a pass: the project gate file's completeness rule alerts — in the
  * evaluator's own alerting and in the generated Grafana rules — on the heuristic rule metric, labelled
  * " (heuristic)" with the judged metric the release gate decides on named (evaluators/gates/alert-metric-reading.ts).
- * Alerts on exact or judged metrics carry no such label.
+ * So is the Grafana no_answer_accuracy rule, whose query counts every stored abstention, a heuristic's among them,
+ * where the release gate counts exact ones only. Alerts on exact or judged metrics carry no such label.
  */
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -49,7 +50,7 @@ describe("alerts on heuristic metrics", () => {
     assert.doesNotMatch(JSON.stringify(slackPayload(faithfulness)), /heuristic/);
   });
 
-  test("the generated Grafana rules label the completeness alert heuristic and no exact or judged one", async () => {
+  test("the generated Grafana rules label the completeness and no_answer_accuracy alerts heuristic and no exact or judged one", async () => {
     const document = parseYaml(await readFile(new URL("deploy/grafana/provisioning/alerting/ragscope-gate-rules.yaml", repository), "utf8")) as {
       groups: { rules: { title: string; labels: Record<string, string>; annotations: Record<string, string>; data: { model: { rawSql?: string } }[] }[] }[];
     };
@@ -62,7 +63,17 @@ describe("alerts on heuristic metrics", () => {
     // The decision (alert-metric-reading.ts): the query reads the heuristic on every trace, not the judged metric.
     assert.match(completeness.data[0]!.model.rawSql!, /'completeness'/);
     assert.doesNotMatch(completeness.data[0]!.model.rawSql!, /completeness_judged/);
-    const others = rules.filter((rule) => rule !== completeness);
+    // no_answer_accuracy's query counts every stored abstention, a heuristic's among them; the release gate counts exact ones only.
+    const noAnswer = rules.find((rule) => rule.labels.metric === "no_answer_accuracy")!;
+    assert.equal(noAnswer.title, "no_answer_accuracy (heuristic) >= 0.90 (boundary gate)");
+    assert.equal(noAnswer.labels.semantics, "heuristic");
+    assert.match(noAnswer.annotations.summary!, /: no_answer_accuracy \(heuristic\) = \{\{ \.Values\.B\.Value \}\} breaks/);
+    assert.match(
+      noAnswer.annotations.description!,
+      /no_answer_accuracy counts a heuristic's readings: a signal to look at the traces, not a pass — the alert counts every stored abstention as the boards do, answer\.abstention's heuristic ones .* the release gate counts only abstentions read exactly \(a heuristic one stays in its denominator, never its numerator: a lower bound\)/,
+    );
+    assert.match(noAnswer.annotations.description!, /ragscope\.answer\.abstained/, "says how to have abstentions read exactly");
+    const others = rules.filter((rule) => rule !== completeness && rule !== noAnswer);
     assert.ok(others.length >= 5);
     for (const rule of others) {
       assert.equal(rule.labels.semantics, undefined, rule.title);
