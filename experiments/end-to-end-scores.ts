@@ -6,8 +6,11 @@
  * seed's hard thresholds, and cost per successful task (total cost / tasks
  * that succeeded). Each is computed by the evaluators' aggregates, the same
  * ones the gate rules task_success_rate, composite_score and cost_per_success use.
+ * The overall score standing on part of its weights is shown, and is no
+ * measurement a decision reads (evaluators/aggregate/composite-decision.ts).
  */
 import type { ScoreWeights } from "../contracts/gate-file.js";
+import { compositeForDecision } from "../evaluators/aggregate/composite-decision.js";
 import { qualityScore, summarizeTaskSuccess, summarizeUsage, type EvaluatedCase, type QualityScore, type TaskSuccess } from "../evaluators/aggregate/index.js";
 import type { MetricValue } from "../evaluators/metric-value.js";
 
@@ -15,6 +18,8 @@ export interface EndToEndScores {
   taskSuccess: TaskSuccess;
   /** The weighted overall score and the hard thresholds (seed §六.2). */
   quality: QualityScore;
+  /** The overall score as the gate rule composite_score reads it: not applicable, with the reason, when it is renormalised. */
+  overallScoreForDecision: MetricValue;
   weightsFrom: "gate file score_weights" | "seed default";
   totalCost: MetricValue;
   costPerSuccessfulTask: MetricValue;
@@ -23,9 +28,11 @@ export interface EndToEndScores {
 export function endToEndScores(cases: readonly EvaluatedCase[], weights: ScoreWeights | null): EndToEndScores {
   const caseResults = cases.map((item) => item.caseResult);
   const usage = summarizeUsage(caseResults);
+  const quality = qualityScore(cases, { weights });
   return {
     taskSuccess: summarizeTaskSuccess(caseResults),
-    quality: qualityScore(cases, { weights }),
+    quality,
+    overallScoreForDecision: compositeForDecision(quality.composite, cases),
     weightsFrom: weights === null ? "seed default" : "gate file score_weights",
     totalCost: usage.cost.total,
     costPerSuccessfulTask: usage.costPerSuccessfulTask,

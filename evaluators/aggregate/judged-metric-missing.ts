@@ -11,8 +11,14 @@
  */
 export const JUDGING_ON_A_COLLECTOR = "`ragscope serve`, where `eval --endpoint` sends its cases, judges only with RAGSCOPE_JUDGE_ENABLED=true (an in-process `eval` always judges)";
 
+/** What to configure for a judged metric to have a value a decision may read. */
+export const CONFIGURE_A_JUDGE = `configure an LLM judge (LOCAL-JUDGE.md); ${JUDGING_ON_A_COLLECTOR}`;
+
+/** Who scored a judged metric that has no value a decision may read: the heuristic judge alone, or nothing. */
+export function whoScoredIt(heuristicOnly: boolean): string {
+  return heuristicOnly ? "only the heuristic judge scored it, and a heuristic never decides a gate" : "no judge scored it";
+}
+
 export function judgedMetricMissingReason(reason: string, heuristicOnly: boolean): string {
-  return heuristicOnly
-    ? `${reason}: only the heuristic judge scored it, and a heuristic never decides a gate — configure an LLM judge (LOCAL-JUDGE.md); ${JUDGING_ON_A_COLLECTOR}`
-    : `${reason}: no judge scored it — configure an LLM judge (LOCAL-JUDGE.md); ${JUDGING_ON_A_COLLECTOR}`;
+  return `${reason}: ${whoScoredIt(heuristicOnly)} — ${CONFIGURE_A_JUDGE}`;
 }

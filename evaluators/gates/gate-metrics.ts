@@ -17,6 +17,7 @@ import { meanOfMetric } from "../aggregate/metric-mean.js";
 import { noAnswerAccuracy } from "../aggregate/no-answer-accuracy.js";
 import { pairCases } from "../aggregate/paired-cases.js";
 import { nearestRankPercentile } from "../aggregate/percentile.js";
+import { compositeForDecision } from "../aggregate/composite-decision.js";
 import { qualityScore } from "../aggregate/quality-score.js";
 import { summarizeReliability } from "../aggregate/reliability-summary.js";
 import { summarizeTaskSuccess } from "../aggregate/task-success.js";
@@ -41,8 +42,9 @@ function shareWithStatus(cases: readonly EvaluatedCase[], status: EvaluatedCase[
   return applicable(cases.filter((evaluated) => evaluated.caseResult.quality_status === status).length / cases.length);
 }
 
+/** The weighted score as a decision reads it: not measured when it stands on part of its weights (aggregate/composite-decision.ts). */
 function compositeOf(cases: readonly EvaluatedCase[], weights: Readonly<Record<string, number>> | null | undefined): MetricValue {
-  return qualityScore(cases, { weights: weights ?? null }).composite.score;
+  return compositeForDecision(qualityScore(cases, { weights: weights ?? null }).composite, cases);
 }
 
 /**
@@ -74,7 +76,7 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
   // One definition with the boards and alerts (aggregate/dataset-shares.ts).
   hallucination_rate: { description: DATASET_SHARES.hallucination_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.hallucination_rate, cases) },
   permission_leak_rate: { description: DATASET_SHARES.permission_leak_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.permission_leak_rate, cases) },
-  composite_score: { description: "the seed's weighted score 0.25R + 0.25F + 0.25C + 0.15Comp + 0.10Cit, or the gate file's score_weights (shown beside its hard gates)", compute: ({ cases, scoreWeights }) => compositeOf(cases, scoreWeights) },
+  composite_score: { description: "the seed's weighted score 0.25R + 0.25F + 0.25C + 0.15Comp + 0.10Cit, or the gate file's score_weights (shown beside its hard gates); not measured when a term has no value", compute: ({ cases, scoreWeights }) => compositeOf(cases, scoreWeights) },
   critical_case_pass_rate: {
     description: "P0 cases that passed / P0 cases (one-vote veto cases, seed §十三)",
     compute: ({ cases }) => {
@@ -95,7 +97,7 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
       const current = compositeOf(paired.candidate, scoreWeights);
       const previous = compositeOf(paired.baseline, scoreWeights);
       if (!current.applicable) return current;
-      if (!previous.applicable) return notApplicable(`the baseline has no composite score: ${previous.reason}`);
+      if (!previous.applicable) return notApplicable(`the baseline's composite score is not measured: ${previous.reason}`);
       return applicable(previous.value - current.value);
     },
   },

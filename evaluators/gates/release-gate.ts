@@ -123,9 +123,12 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
       return { rule, status: "error", value: null, reason, errors: errored.byType };
     }
     if (!value.applicable) {
-      const heuristicOnly = gateMetricValue(reading.name, context).applicable;
+      const withHeuristics = gateMetricValue(reading.name, context);
+      const heuristicOnly = withHeuristics.applicable;
       const judged = isMetricName(measured) && METRIC_SEMANTICS[measured].semantics === "judge";
-      const reason = heuristicOnly || judged ? judgedMetricMissingReason(value.reason, heuristicOnly) : value.reason;
+      // Read with the heuristic judgements too, a derived metric's own reason tells "only the heuristic judge scored
+      // it" from "no judge scored it" (composite_score: of each missing term), which the judged cases cannot.
+      const reason = heuristicOnly || judged ? judgedMetricMissingReason(value.reason, heuristicOnly) : withHeuristics.reason;
       return { rule, status: "not_available", value: null, reason };
     }
     // A derived metric that left heuristic readings out says so (no_answer_accuracy: abstentions only a heuristic read).
@@ -154,6 +157,9 @@ export function gateHeadline(result: ReleaseGateResult): string {
     ? " (could not decide: an errored evaluation is never a pass)"
     : !result.passed && result.counts.failed === 0 && result.counts.not_available > 0
       ? ` (no rule failed; the ${result.counts.not_available} not measured block it: a rule the run cannot show it meets is not a pass — measure them as their reasons say, or let them pass with --allow-missing)`
-      : "";
+      : result.passed && result.counts.not_available > 0
+        ? // Passed with rules nothing measured: the headline says they were let through, not met, as the JUnit file does.
+          ` (the ${result.counts.not_available} not measured were allowed by --allow-missing: not shown to meet their thresholds)`
+        : "";
   return `${word} — ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.not_available} not measured, ${result.counts.error} errored${why}`;
 }

@@ -108,13 +108,15 @@ const shown = (value: MetricValue) => (value.applicable ? rounded(value.value, 4
 
 /** Seed §六 / §七: task success, the weighted overall score beside its hard thresholds, cost per successful task. */
 function formatEndToEnd(result: ExperimentResult): string[] {
-  const { taskSuccess, quality, weightsFrom, totalCost, costPerSuccessfulTask } = result.endToEnd;
+  const { taskSuccess, quality, overallScoreForDecision, weightsFrom, totalCost, costPerSuccessfulTask } = result.endToEnd;
+  // A renormalised score is shown as such beside the PASS lines below, never read as one of them.
+  const scoreNote = !quality.composite.score.applicable ? quality.composite.score.reason : overallScoreForDecision.applicable ? quality.composite.note : `NOT MEASURED for a decision: ${overallScoreForDecision.reason}`;
   const left = taskSuccess.notEvaluated > 0 ? `; ${taskSuccess.notEvaluated} without a verdict left out (${taskSuccess.unjudged} unjudged)` : "";
   const weights = quality.composite.terms.map((term) => `${term.term} ${rounded(term.weight, 2)}`).join(" + ");
   const lines = [
     "End-to-end (seed §六, §七):",
     `  task success rate              ${shown(taskSuccess.rate).padStart(8)}  (${taskSuccess.succeeded} of ${taskSuccess.judged} tasks with a verdict succeeded${left})`,
-    `  overall score                  ${shown(quality.composite.score).padStart(8)}  ${weights} (${weightsFrom}); ${quality.composite.score.applicable ? quality.composite.note : quality.composite.score.reason}`,
+    `  overall score                  ${shown(quality.composite.score).padStart(8)}  ${weights} (${weightsFrom}); ${scoreNote}`,
     "  hard thresholds (the overall score is never read without them):",
   ];
   const symbol = { pass: "PASS", fail: "FAIL", not_available: "N/A ", error: "ERROR" } as const;

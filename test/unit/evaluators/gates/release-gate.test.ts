@@ -195,9 +195,10 @@ describe("release gate", () => {
   });
 
   test("overall_score_drop compares the cases both runs ran: dropping a failing case from the dataset does not hide a regression", () => {
-    // Every term of the weighted score at one value v gives a composite of v, whatever the weights (they sum to 1).
+    // Every term of the weighted score at one value v gives a composite of v, whatever the weights (they sum to 1);
+    // Comp reads the LLM judge's completeness_judged (a score missing a term is not measured).
     const scored = (caseId: string, value: number, caseVersion = "1") => {
-      const item = evaluated(caseId, { answer_relevance: value, faithfulness: value, answer_correctness: value, completeness: value, citation_accuracy: value });
+      const item = evaluated(caseId, { answer_relevance: value, faithfulness: value, answer_correctness: value, completeness_judged: value, citation_accuracy: value });
       return { ...item, caseResult: { ...item.caseResult, case_version: caseVersion } };
     };
     // The baseline ran a (1.0) and b (0.0); the new dataset version leaves b out, and a fell to 0.5. Over the whole
