@@ -22,7 +22,7 @@ import type { ClickHouseMetricRollups } from "./metric-rollups.js";
 import { writtenRequests } from "./clickhouse-sink.js";
 import type { JudgedCase, JudgeResultSink } from "../ports/judge-result-sink.js";
 import { clickHouseErrorCode } from "./clickhouse-error-code.js";
-import { RetriedVersions, RowVersionClock } from "../row-version-clock.js";
+import { caseResultIdOf, RetriedVersions, RowVersionClock } from "../row-version-clock.js";
 
 /** ClickHouse error codes a retry cannot fix (unknown table/column, syntax, type). */
 const PERMANENT_ERROR_CODES = new Set(["60", "16", "62", "53", "27", "6", "117"]);
@@ -49,8 +49,9 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
   }
 
   async write(batch: readonly JudgedCase[]): Promise<Result<void, SinkFailure>> {
-    // Strictly after this writer's last write, so that a later write wins; a retry keeps its first attempt's (row-version-clock.ts).
-    const versionOf = this.versions.forWrite();
+    // Strictly after this writer's last write, so that a later write wins, and of one case's judged requests in the
+    // batch the later; a retry keeps its first attempt's (row-version-clock.ts).
+    const versionOf = this.versions.forWrite(batch, caseResultIdOf);
     // Judge results keep a NULL row for a metric without a value: a judge that failed this time hides the value it gave before.
     const rows = batch.map((judged) => toRows(judged, "", versionOf(judged), { tombstones: true }));
     const evaluationRows = rows.flatMap((row) => row.evaluationResults);
@@ -96,8 +97,8 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
       const parsed = evaluationResultSchema.parse(JSON.parse(row.payload));
       stored.set(parsed.case_result_id, [...(stored.get(parsed.case_result_id) ?? []), parsed]);
     }
-    // The verdict's evaluation time is its rows' version millisecond: the clock's, or up to a millisecond a write after
-    // it while writes come faster than one a millisecond (row-version-clock.ts); a retry keeps both.
+    // The verdict's evaluation time is its rows' version millisecond: the clock's, or a few milliseconds after it while
+    // writes come faster than they take versions (row-version-clock.ts); a retry keeps both.
     const verdicts = batch.map((judged) =>
       decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.get(judged.caseResult.case_result_id) ?? judged.evaluationResults, new Date(versionOf(judged)).toISOString()),
     );

@@ -26,7 +26,7 @@ import { caseResult as caseResultSchema, type CaseResult } from "../../contracts
 import { isLateFeedback, planLateFeedback } from "../late-feedback/merge-late-feedback.js";
 import { batchBodies, caseResultColumns, evaluationResultColumns, metricValueColumns, traceSpanColumns } from "./tab-separated-batch.js";
 import { clickHouseErrorCode } from "./clickhouse-error-code.js";
-import { RetriedVersions, RowVersionClock } from "../row-version-clock.js";
+import { caseResultIdOf, RetriedVersions, RowVersionClock } from "../row-version-clock.js";
 
 /** ClickHouse error codes a retry cannot fix because the schema is wrong (unknown table or column, syntax). */
 const SCHEMA_ERROR_CODES = new Set(["60", "16", "62"]);
@@ -89,6 +89,9 @@ export class ClickHouseSink implements ResultSink {
     if (incoming.length === 0) return success(undefined);
     const started = Date.now();
     let batch = incoming;
+    // The batch's items in the order they arrived, for their versions: a stored request rewritten with late events
+    // arrived before the requests of this batch, so a case's request in the batch outranks its stored one's rewrite.
+    let arrival = incoming;
     let mergedEvents = 0;
     if (incoming.some((evaluation) => isLateFeedback(evaluation.caseResult))) {
       // Late user events go onto their request's stored Case Result (store/late-feedback/merge-late-feedback.ts).
@@ -100,13 +103,16 @@ export class ClickHouseSink implements ResultSink {
         return failure({ retriable: true, message: `ClickHouse read of stored Case Results for late user events failed: ${error instanceof Error ? error.message : String(error)}` });
       }
       const plan = planLateFeedback(incoming, stored);
-      batch = [...plan.batch, ...plan.rewrites.map((caseResult) => ({ caseResult, evaluationResults: [] }))];
+      const rewrites = plan.rewrites.map((caseResult): CaseEvaluation => ({ caseResult, evaluationResults: [] }));
+      batch = [...plan.batch, ...rewrites];
+      arrival = [...rewrites, ...plan.batch];
       mergedEvents = plan.mergedEvents;
       if (batch.length === 0) return success(undefined);
     }
-    // Strictly after this writer's last write, so that a later write wins; a retry keeps its first attempt's.
-    // The token does not hash the versions (tab-separated-batch.ts), so a retry sends the same token either way.
-    const versionOf = this.versions.forWrite();
+    // Strictly after this writer's last write, so that a later write wins, and of one case's requests in the batch
+    // the later; a retry keeps its first attempt's. The token does not hash the versions (tab-separated-batch.ts), so
+    // a retry sends the same token either way.
+    const versionOf = this.versions.forWrite(arrival, caseResultIdOf);
     const bodies = batchBodies(batch, this.options.datasetOf ?? (() => ""), versionOf);
     const { token } = bodies;
     // Children first: a reader that sees a case result also sees its metrics.

@@ -4,9 +4,9 @@
  *
  * Of the rows of one sorting key, FINAL keeps ReplacingMergeTree's: the highest version, and of equal versions the one
  * written last (the later insert, and of one insert the later row). Equal versions still happen: a version is the
- * millisecond of a write (one writer's strictly increase, store/row-version-clock.ts, but every row of one write has
- * the write's), so a case sent again twice in one batch writes two rows of one key with one version and, the insert
- * being one, one inserted_at; and two processes may write one key in one millisecond. `argMax(…, version)` then
+ * millisecond of a write, and while one writer's strictly increase (store/row-version-clock.ts: of two writes, and
+ * of one Case Result id's requests in one write, the later has the higher), two processes may write one key in one
+ * millisecond, as one writer's one batch did before its requests took versions of their own. `argMax(…, version)` then
  * took either row, each column on its own: the same list answered with one request or the other between runs and
  * merges, a page could pair one request's trace id with the other's start, and the filtered list (which collapses by
  * hand) disagreed with the unfiltered one (which reads FINAL). WRITE_ORDER is FINAL's rule as a value: the version,
@@ -20,11 +20,11 @@
  * sorting key), so NEWEST_REQUEST_ORDER is the version, then the list's order (LIST_ORDER, compareNewestFirst): of
  * rows of one version, the request the list shows first (the later start, then the greater trace id, tenant and
  * service), which no two keys share. Two writes of one process never tie (row-version-clock.ts: its later write has
- * the higher version, even while its clock stands still, as a test's or a replay's may); rows of one write, or of two
- * processes' writes in one millisecond, do. Not the insert time between them: inserted_at is the engine's clock, not
- * the writer's clock the version is, so two such writes tied on it or not by how long the first insert took, and the
- * in-memory store, which counted its inserts instead, answered with the later write where the engine might answer
- * with the other. The in-memory store compares the same way (store/memory/request-rows.ts).
+ * the higher version, even while its clock stands still, as a test's or a replay's may), nor do one id's requests in
+ * one write (the later has the next version); two processes' writes in one millisecond do. Not the insert time
+ * between them: inserted_at is the engine's clock, not the writer's clock the version is, so two such writes tied on it
+ * or not by how long the first insert took, and the in-memory store, which counted its inserts instead, answered with
+ * the later write where the engine might answer with the other. The in-memory store compares the same way (store/memory/request-rows.ts).
  *
  * Both name the stored columns and virtual columns of the table read: use them in a query that reads the table itself
  * (not a subquery's aliases), with no alias that shadows `version`, `started_at`, `trace_id`,

@@ -9,27 +9,32 @@ import type { JudgedCase, JudgeResultSink } from "../ports/judge-result-sink.js"
 import type { SinkFailure } from "../ports/result-sink.js";
 import type { MemoryTables } from "./memory-tables.js";
 import { writeCaseResult, writeEvaluationResults } from "./write-evaluation.js";
-import { RowVersionClock } from "../row-version-clock.js";
+import { caseResultIdOf, RetriedVersions, RowVersionClock } from "../row-version-clock.js";
 
 export class MemoryJudgeResultSink implements JudgeResultSink {
+  private readonly versions: RetriedVersions<JudgedCase>;
+
   constructor(
     private readonly tables: MemoryTables,
     /** Shared with the store's result sink, as the ClickHouse adapter's (row-version-clock.ts). */
-    private readonly versions: RowVersionClock = new RowVersionClock(),
-  ) {}
+    clock: RowVersionClock = new RowVersionClock(),
+  ) {
+    this.versions = new RetriedVersions(clock);
+  }
 
   async write(batch: readonly JudgedCase[]): Promise<Result<void, SinkFailure>> {
     if (batch.every((judged) => judged.evaluationResults.length === 0)) return success(undefined);
-    // Strictly after this writer's last write: a later write wins. A write here cannot fail, so none is retried.
-    const clock = this.versions.next();
-    for (const judged of batch) writeEvaluationResults(this.tables, judged.caseResult, judged.evaluationResults, clock);
-    const evaluatedAt = new Date(clock).toISOString();
+    // Strictly after this writer's last write, so that a later write wins, and of one case's judged requests in the
+    // batch the later. A write here cannot fail, so none is retried.
+    const versionOf = this.versions.forWrite(batch, caseResultIdOf);
+    for (const judged of batch) writeEvaluationResults(this.tables, judged.caseResult, judged.evaluationResults, versionOf(judged));
     for (const judged of batch) {
       const id = judged.caseResult.case_result_id;
       const stored = this.tables.evaluations.values().filter((entry) => entry.result.case_result_id === id).map((entry) => entry.result);
-      const verdict = decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.length > 0 ? stored : judged.evaluationResults, evaluatedAt);
-      writeEvaluationResults(this.tables, verdict.caseResult, verdict.evaluationResults.filter((item) => item.evaluator_id === "root_cause"), clock);
-      writeCaseResult(this.tables, verdict.caseResult, clock);
+      // The verdict's evaluation time is its rows' version millisecond, as the ClickHouse adapter's.
+      const verdict = decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.length > 0 ? stored : judged.evaluationResults, new Date(versionOf(judged)).toISOString());
+      writeEvaluationResults(this.tables, verdict.caseResult, verdict.evaluationResults.filter((item) => item.evaluator_id === "root_cause"), versionOf(judged));
+      writeCaseResult(this.tables, verdict.caseResult, versionOf(judged));
     }
     return success(undefined);
   }

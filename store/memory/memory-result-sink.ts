@@ -5,29 +5,38 @@ import type { QuarantineSink, ResultSink, SinkFailure } from "../ports/result-si
 import type { MemoryTables } from "./memory-tables.js";
 import { isLateFeedback, planLateFeedback } from "../late-feedback/merge-late-feedback.js";
 import { writeCaseResult, writeEvaluationResults } from "./write-evaluation.js";
-import { RowVersionClock } from "../row-version-clock.js";
+import { caseResultIdOf, RetriedVersions, RowVersionClock } from "../row-version-clock.js";
 
 export class MemoryResultSink implements ResultSink {
+  private readonly versions: RetriedVersions<CaseEvaluation>;
+
   constructor(
     private readonly tables: MemoryTables,
     /** Shared with the store's judge result sink, as the ClickHouse adapter's (row-version-clock.ts). */
-    private readonly versions: RowVersionClock = new RowVersionClock(),
-  ) {}
+    clock: RowVersionClock = new RowVersionClock(),
+  ) {
+    this.versions = new RetriedVersions(clock);
+  }
 
   async write(incoming: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
-    // Strictly after this writer's last write: a later write wins. A write here cannot fail, so none is retried.
-    const clock = this.versions.next();
     let batch = incoming;
+    // In the order they arrived: a stored request rewritten with late events before this batch's requests (clickhouse-sink.ts).
+    let arrival = incoming;
     if (incoming.some((evaluation) => isLateFeedback(evaluation.caseResult))) {
       // Late user events go onto their request's stored Case Result, as in the ClickHouse sink.
       const traces = new Set(incoming.filter((evaluation) => isLateFeedback(evaluation.caseResult)).map((evaluation) => evaluation.caseResult.trace_id));
       const stored = this.tables.caseResults.values().filter((caseResult) => traces.has(caseResult.trace_id) && !caseResult.rag_observation.partial_trace);
       const plan = planLateFeedback(incoming, stored);
-      batch = [...plan.batch, ...plan.rewrites.map((caseResult) => ({ caseResult, evaluationResults: [] }))];
+      const rewrites = plan.rewrites.map((caseResult): CaseEvaluation => ({ caseResult, evaluationResults: [] }));
+      batch = [...plan.batch, ...rewrites];
+      arrival = [...rewrites, ...plan.batch];
     }
+    // Strictly after this writer's last write, so that a later write wins, and of one case's requests in the batch the
+    // later. A write here cannot fail, so none is retried.
+    const versionOf = this.versions.forWrite(arrival, caseResultIdOf);
     for (const evaluation of batch) {
-      writeEvaluationResults(this.tables, evaluation.caseResult, evaluation.evaluationResults, clock);
-      writeCaseResult(this.tables, evaluation.caseResult, clock);
+      writeEvaluationResults(this.tables, evaluation.caseResult, evaluation.evaluationResults, versionOf(evaluation));
+      writeCaseResult(this.tables, evaluation.caseResult, versionOf(evaluation));
     }
     return success(undefined);
   }

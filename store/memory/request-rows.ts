@@ -26,9 +26,9 @@ export function listPosition(caseResult: CaseResult): TraceCursor {
 }
 
 /**
- * Whether `first` is newer than `second`: a higher version (of two writes of this store, the later:
- * store/row-version-clock.ts), else (two requests written with one version: a case sent again twice in one batch) the
- * one the trace list shows first. Not the order of the writes, which the engine's merges do not keep across sorting keys, nor the insert
+ * Whether `first` is newer than `second`: a higher version (of two writes of this store, or of one id's requests in
+ * one write, the later: store/row-version-clock.ts), else (two requests written with one version: two processes'
+ * writes in one millisecond) the one the trace list shows first. Not the order of the writes, which the engine's merges do not keep across sorting keys, nor the insert
  * time, which the engine's clock stamps, not the store's (newest-row.ts).
  */
 function newer(first: Versioned<CaseResult>, second: Versioned<CaseResult>): boolean {

@@ -179,6 +179,50 @@ describe("ClickHouse sink on the ClickHouse engine", () => {
     assert.equal(versions.length, 1, `every stored row of the retried write has one version: ${JSON.stringify(versions)}`);
   });
 
+  // Two requests of one case in one write take versions of their own, the later the higher (row-version-clock.ts):
+  // a retry of that write must send those same versions, or the rows stored before the failure and the retry's
+  // would disagree on which request is the newest.
+  test("a retried write of two requests of one case sends each request's own version again", async () => {
+    const { caseResult, evalCase } = seedExample();
+    const requestOf = (traceId: string, startedAt: string) =>
+      evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_retried_twice", run_id: "run_retried_twice", trace_id: traceId, started_at: startedAt, completed_at: startedAt }, evalCase, "2026-07-08T09:32:01.000Z");
+    const earlier = requestOf("e1".repeat(16), "2026-07-09T00:01:00.000Z");
+    const later = requestOf("e2".repeat(16), "2026-07-08T23:59:00.000Z");
+    const inserts: RecordedInsert[] = [];
+    let failNext = true;
+    const observed = observedConnection(store.connection, inserts);
+    const failingOnce: ClickHouseConnection = {
+      ...observed,
+      insertTabSeparated: async (insert) => {
+        if (insert.table === "case_results" && failNext) {
+          failNext = false;
+          throw new Error("connection reset by the test");
+        }
+        await observed.insertTabSeparated(insert);
+      },
+    };
+    let clock = 1_000;
+    const sink = new ClickHouseSink(failingOnce, { now: () => clock });
+    const failed = await sink.write([earlier, later]);
+    assert.ok(!failed.ok && failed.error.retriable, "the failed write is retriable");
+    const sentBeforeFailure = inserts.splice(0);
+    clock = 5_000;
+    assert.deepEqual(await sink.write([earlier, later]), { ok: true, value: undefined });
+    assert.deepEqual(inserts.slice(0, sentBeforeFailure.length), sentBeforeFailure, "the retry's statements (with their tokens) and bodies (with their versions) are the failed write's");
+    const versions = await queryRows<{ trace_id: string; versions: string[] }>(
+      store.connection,
+      "SELECT trace_id, arraySort(groupUniqArray(toString(version))) AS versions FROM (SELECT trace_id, version FROM {{database}}.case_results WHERE case_result_id = 'cr_retried_twice' UNION ALL SELECT trace_id, version FROM {{database}}.evaluation_results WHERE case_result_id = 'cr_retried_twice' UNION ALL SELECT trace_id, version FROM {{database}}.metric_values WHERE case_result_id = 'cr_retried_twice') GROUP BY trace_id ORDER BY trace_id",
+    );
+    assert.deepEqual(
+      versions.map((row) => [row.trace_id, row.versions.map((version) => Number(version) - 2 ** 42)]),
+      [
+        ["e1".repeat(16), [1_000]],
+        ["e2".repeat(16), [1_001]],
+      ],
+      "each request's rows have one version, the later request's the next, as the failed write gave them",
+    );
+  });
+
   test("a failed insert is a value with a retriable flag, not an exception", async () => {
     const { caseResult, evalCase } = seedExample();
     const evaluation = evaluateCaseResult(createDefaultRegistry(), caseResult, evalCase, "2026-07-08T09:32:01.000Z");

@@ -67,6 +67,29 @@ export function resultSinkContract(name: string, factory: StoreFactory): void {
       assert.ok(kept !== null, "an event for a request the store never saw is kept");
     });
 
+    // One write carries a late user event of a stored request and the same case sent again (a new request), the
+    // store's clock standing still. The stored request's rewrite with the event arrived before the new request
+    // (store/row-version-clock.ts: of one case's requests in a write, the later takes the higher version), so the new
+    // request is the case's newest and the stored one keeps the event. Here the stored request starts later, so the
+    // list's order alone (or the rewrite written after the batch's requests) would make it the newest again.
+    test("a late event of a stored request and the case sent again in one write: the new request is the newest", async () => {
+      const { caseResult, evalCase } = seedExample();
+      const requestOf = (traceId: string, startedAt: string) =>
+        evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_late_and_again", run_id: "run_late_and_again", trace_id: traceId, started_at: startedAt, completed_at: startedAt }, evalCase, "2026-07-08T09:32:01.000Z");
+      const stored = requestOf("a1".repeat(16), "2026-07-13T00:01:00.000Z");
+      const sentAgain = requestOf("a2".repeat(16), "2026-07-12T23:59:00.000Z");
+      assert.ok((await subject.store.results.write([stored])).ok);
+      const lone = { ...stored.caseResult, case_result_id: "cr_late_of_a1", run_id: "", case_id: "", case_version: "", output: null, started_at: "2026-07-13T08:00:00.000Z" };
+      const observation = { ...lone.rag_observation, partial_trace: true, span_count: 1, feedback: [{ kind: "copy", value: null, comment: null, recorded_at: "2026-07-13T08:00:00.000Z", span_id: "cccccccccccccccc", chunk_id: null }] };
+      const lateEvent = evaluateCaseResult(createDefaultRegistry(), { ...lone, rag_observation: observation }, null, "2026-07-13T08:00:01.000Z");
+      assert.ok((await subject.store.results.write([lateEvent, sentAgain])).ok);
+
+      assert.equal((await subject.store.traces.readTrace("cr_late_and_again"))?.caseResult.trace_id, "a2".repeat(16), "the new request is the newest");
+      assert.deepEqual((await subject.store.reader.loadRunCases("run_late_and_again")).map((loaded) => loaded.caseResult.trace_id), ["a2".repeat(16)]);
+      const withEvent = await subject.store.traces.readTrace("cr_late_and_again", { traceId: "a1".repeat(16) });
+      assert.deepEqual(withEvent?.caseResult.rag_observation.feedback.map((entry) => entry.span_id), ["cccccccccccccccc"], "the stored request keeps the late event");
+    });
+
     test("quarantined results are kept, one per Case Result", async () => {
       const { caseResult, evalCase } = seedExample();
       const evaluation = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_quarantined" }, evalCase, "2026-07-08T09:32:01.000Z");

@@ -458,14 +458,15 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual((await subject.store.traces.listTraces(ofRun, { after: cursorOfStartAndId(Date.parse(startedAt), "cr_same_start"), limit: 10 })).traces.map(rowOf), [expected[3]]);
     });
 
-    // After every test above (its own run, ids, traces and day). A version is the evaluation clock's millisecond, so
-    // one batch can write two rows with one version: here the store's clock stands still for the batch, as a
-    // collector's does for a batch it evaluates within one millisecond. Which row is the newest must then not depend
+    // After every test above (its own run, ids, traces and day). Here the store's clock stands still for the batch, as
+    // a collector's does for a batch it evaluates within one millisecond. Which row is the newest must then not depend
     // on how the engine happens to read or merge them: of one row key (tenant, service, day, id), the one written last
     // (as FINAL keeps it, and the in-memory store); of one id's rows under different keys (a case sent again from a
-    // renamed service, in the same batch), the one the list shows first (the later start). The rows are written so
-    // that neither rule agrees with the other, nor with the batch's first row.
-    test("rows one batch writes with one version: every read answers with the same row, in both stores", async () => {
+    // renamed service, in the same batch), the one written last too, each of an id's requests in a write taking a
+    // version of its own in the order they arrived (store/row-version-clock.ts) — not the one the list shows first
+    // (the later start), which the two rows' one version made it before. The rows are written so that the list's
+    // order disagrees with the write's, and neither is the batch's first row.
+    test("rows one batch writes: every read answers with the same row, the one written last, in both stores", async () => {
       const request = (caseResultId: string, traceId: string, startedAt: string, service: string) =>
         evaluatedRequest({ runId: "run_one_version", caseResultId, caseId: `case_${caseResultId}`, traceId, startedAt, service, tenant: "t1", output: `the answer of ${traceId.slice(0, 4)}` });
       // One row key: the later start and the greater trace id first, then the row that replaces it (written last).
@@ -501,10 +502,10 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(oneKey?.caseResult, kept.caseResult);
       assert.deepEqual(oneKey.evaluationResults, [...kept.evaluationResults].sort(compareEvaluationResults));
       assert.equal(await subject.store.traces.readTrace("cr_one_key", { traceId: "4".repeat(32) }), null, "the replaced row's trace id");
-      // Of the id's two rows, the one the list shows first; its own trace id opens each.
+      // Of the id's two rows, the one written last; its own trace id opens each.
       const twoKeys = await subject.store.traces.readTrace("cr_two_keys");
-      assert.deepEqual(twoKeys?.caseResult, listedFirst.caseResult);
-      assert.deepEqual((await subject.store.traces.readTrace("cr_two_keys", { traceId: "5".repeat(32) }))?.caseResult, listedSecond.caseResult);
+      assert.deepEqual(twoKeys?.caseResult, listedSecond.caseResult);
+      assert.deepEqual((await subject.store.traces.readTrace("cr_two_keys", { traceId: "6".repeat(32) }))?.caseResult, listedFirst.caseResult);
       const many = await subject.store.traces.readEvaluationResults(["cr_one_key", "cr_two_keys"]);
       assert.deepEqual([many.get("cr_one_key"), many.get("cr_two_keys")], [oneKey.evaluationResults, twoKeys.evaluationResults], "many ids at once read what readTrace reads");
       // The run reads each case once, its newest request as readTrace opens it.
@@ -513,7 +514,7 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
         cases.map((loaded) => [loaded.caseResult.case_result_id, loaded.caseResult.trace_id]),
         [
           ["cr_one_key", "3".repeat(32)],
-          ["cr_two_keys", "6".repeat(32)],
+          ["cr_two_keys", "5".repeat(32)],
         ],
       );
     });
@@ -562,6 +563,61 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       const ofFirst = await subject.store.traces.readTrace("cr_one_millisecond", { traceId: "c1".repeat(16) });
       assert.deepEqual(ofFirst?.caseResult, listedFirst.caseResult);
       assert.deepEqual(ofFirst.evaluationResults, [...listedFirst.evaluationResults].sort(compareEvaluationResults));
+    });
+
+    // After every test above (its own run, ids and days). One write carries two requests of one case (the case sent
+    // again twice within one batch), the store's clock standing still. Each of an id's requests in a write takes a
+    // version of its own in the order they arrived (store/row-version-clock.ts), so the newest is the later request,
+    // in both stores, as of two writes (the test above). Before, both had the write's version and the list's order
+    // chose the request the list shows first (the later start), here the earlier request; on one day, the later
+    // request's Evaluation Results having replaced the earlier's (case-sent-again.ts SAME_DAY), that "newest" request
+    // opened with no evaluations at all.
+    test("two requests of one case in one write: the later one is the newest, with its own evaluations, in both stores", async () => {
+      const request = (caseResultId: string, traceId: string, startedAt: string, service: string) =>
+        evaluatedRequest({ runId: "run_one_write", caseResultId, caseId: `case_${caseResultId}`, traceId, startedAt, service, tenant: "t1", output: `the answer of ${traceId.slice(0, 4)}` });
+      const sentTwice = [
+        // A day apart (after midnight UTC): each request keeps Evaluation Results of its own.
+        { id: "cr_one_write", earlier: request("cr_one_write", "d1".repeat(16), "2026-07-03T00:01:00.000Z", "support-bot-v2"), later: request("cr_one_write", "d2".repeat(16), "2026-07-02T23:59:00.000Z", "support-bot") },
+        // The same day, from a renamed service: the later request's Evaluation Results replace the earlier's.
+        { id: "cr_one_write_day", earlier: request("cr_one_write_day", "d3".repeat(16), "2026-07-02T22:01:00.000Z", "support-bot-v2"), later: request("cr_one_write_day", "d4".repeat(16), "2026-07-02T21:59:00.000Z", "support-bot") },
+      ];
+      // One write, each case's earlier request first: the order they arrived in.
+      assert.ok((await subject.store.results.write(sentTwice.flatMap(({ earlier, later }) => [earlier, later]))).ok);
+      await subject.settle();
+
+      for (const { id, later } of sentTwice) {
+        const newest = await subject.store.traces.readTrace(id);
+        assert.deepEqual(newest?.caseResult, later.caseResult, `${id}: the later request`);
+        assert.ok(later.evaluationResults.length > 0);
+        assert.deepEqual(newest.evaluationResults, [...later.evaluationResults].sort(compareEvaluationResults), `${id}: with its own evaluations`);
+        assert.deepEqual((await subject.store.traces.readEvaluationResults([id])).get(id), newest.evaluationResults, `${id}: many ids at once read what readTrace reads`);
+      }
+      assert.deepEqual(
+        (await subject.store.reader.loadRunCases("run_one_write")).map((loaded) => [loaded.caseResult.case_result_id, loaded.caseResult.trace_id, loaded.evaluationResults.length > 0]).sort(),
+        [
+          ["cr_one_write", "d2".repeat(16), true],
+          ["cr_one_write_day", "d4".repeat(16), true],
+        ],
+        "the run reads each case's later request, with its evaluations",
+      );
+      // The trace list shows each request by its start; each opens by its own trace id, a day apart with its own evaluations.
+      const range = { fromMs: Date.parse("2026-07-02T21:00:00.000Z"), toMs: Date.parse("2026-07-03T01:00:00.000Z") };
+      assert.deepEqual(
+        (await subject.store.traces.listTraces(range, { after: null, limit: 10 })).traces.map((trace) => [trace.caseResultId, trace.traceId]),
+        [
+          ["cr_one_write", "d1".repeat(16)],
+          ["cr_one_write", "d2".repeat(16)],
+          ["cr_one_write_day", "d3".repeat(16)],
+          ["cr_one_write_day", "d4".repeat(16)],
+        ],
+      );
+      for (const { id, later } of sentTwice) {
+        assert.deepEqual((await subject.store.traces.readTrace(id, { traceId: later.caseResult.trace_id }))?.caseResult, later.caseResult, `${id}: the later request by its trace id`);
+      }
+      const earlier = sentTwice[0]!.earlier;
+      const ofEarlier = await subject.store.traces.readTrace("cr_one_write", { traceId: "d1".repeat(16) });
+      assert.deepEqual(ofEarlier?.caseResult, earlier.caseResult);
+      assert.deepEqual(ofEarlier.evaluationResults, [...earlier.evaluationResults].sort(compareEvaluationResults));
     });
   });
 }
