@@ -97,6 +97,16 @@ function assemblyKey(traceId: string, tenant: string | null): string {
   return tenant === null ? traceId : `${tenant}\u0000${traceId}`;
 }
 
+/**
+ * The identity a released trace had in the assembler (its trace id within its authenticated tenant), for whoever
+ * remembers something per trace: the same trace id from two tenants is two traces. Every span of an assembled trace
+ * carries the same tenant, so its first span says which.
+ */
+export function assembledTraceKey(trace: Pick<AssembledTrace<unknown>, "traceId" | "spans">): string {
+  const first = trace.spans[0];
+  return assemblyKey(trace.traceId, first === undefined ? null : authenticatedTenantOf(first));
+}
+
 /** A root: no parent, or the span that records the whole RAG request. */
 export function isRootSpan(span: SpanRecord): boolean {
   return span.parentSpanId === "" || span.attributes[Ragscope.stage] === RagStage.request;

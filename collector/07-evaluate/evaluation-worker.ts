@@ -45,7 +45,8 @@ import type { OtherTenantsCase } from "./unknown-case-notice.js";
 import type { Result } from "../../core/result.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { EvaluatorRegistry } from "../../evaluators/evaluator-registry.js";
-import { TraceAssembler, type AssembledTrace, type AssemblerOptions } from "../05-assemble/trace-assembler.js";
+import { assembledTraceKey, TraceAssembler, type AssembledTrace, type AssemblerOptions } from "../05-assemble/trace-assembler.js";
+import { CountedOncePerTrace } from "./counted-once-per-trace.js";
 import type { BusPosition, DeliveredMessage } from "../02-transport/trace-bus.js";
 import type { SourceRecord } from "../02-transport/trace-source.js";
 import type { CaseStore } from "../../store/ports/case-store.js";
@@ -108,6 +109,9 @@ export interface EvaluationWorkerOptions {
   onUnknownCase?: (caseId: string, caseVersion: string, traceId: string, tenants?: OtherTenantsCase) => void;
 }
 
+/** What is counted once per trace (CountedOncePerTrace): the kinds of notes on its Case Result, and naming an unknown Eval Case. */
+type CountedPerTrace = MalformedAttributeKind | "unknown_case";
+
 /** EvaluationWorkerOptions.maxBatchBytes when not set. */
 export const DEFAULT_MAX_BATCH_BYTES = 64 * 1024 * 1024;
 
@@ -137,6 +141,7 @@ export class EvaluationWorker {
     deadLetters: 0,
     tracesEvaluated: 0,
     partialTraces: 0,
+    /** Traces naming an Eval Case the store does not hold (for their tenant), once per trace (counted-once-per-trace.ts). */
     unknownCases: 0,
     sinkRetries: 0,
     sinkFailures: 0,
@@ -153,13 +158,16 @@ export class EvaluationWorker {
   /**
    * The notes of rebuilt Case Results' `rag_observation.malformed_attributes`, by kind, all traces together, every
    * kind from the start at 0 (ragscope_malformed_attributes_total): counted where Case Results are rebuilt, so
-   * `serve` and the Kafka evaluator count alike.
+   * `serve` and the Kafka evaluator count alike; each note once per trace, a trace that late spans re-open adding
+   * only the notes it did not have (counted-once-per-trace.ts).
    */
   readonly malformedAttributesByKind: Record<MalformedAttributeKind, number> = Object.fromEntries(MALFORMED_ATTRIBUTE_KINDS.map((kind) => [kind, 0])) as Record<MalformedAttributeKind, number>;
   /**
    * Traces that record no RAG request (rag-request-evidence.ts: an index being built, a service's other spans), by
    * reason: not rebuilt into Case Results, not stored, counted here (ragscope_traces_without_request_total).
    */
+  /** What the counters above and `unknownCases` counted per recent trace: a trace that late spans re-open is counted once. */
+  private readonly countedPerTrace: CountedOncePerTrace<CountedPerTrace>;
   readonly tracesWithoutRequest: Record<NoRequestReason, number> = Object.fromEntries(NO_REQUEST_REASONS.map((reason) => [reason, 0])) as Record<NoRequestReason, number>;
   /**
    * Milliseconds spent, all together: evaluating (normalize, rebuild, rule
@@ -201,6 +209,7 @@ export class EvaluationWorker {
 
   constructor(private readonly options: EvaluationWorkerOptions) {
     this.assembler = new TraceAssembler<BusPosition>(options.assembler);
+    this.countedPerTrace = new CountedOncePerTrace(options.assembler.recentTraceMemory);
     this.clock = options.clock ?? Date.now;
   }
 
@@ -477,13 +486,11 @@ export class EvaluationWorker {
       return null;
     }
     const rebuilt = rebuildCaseResult(trace, normalized);
-    for (const note of rebuilt.rag_observation.malformed_attributes) {
-      this.malformedAttributesByKind[note.kind] += 1;
-      if (note.kind === "invalid_identifier") this.counters.rejectedIdentifiers += 1;
-      else if (note.kind === "malformed_json") this.counters.malformedJsonAttributes += 1;
-    }
+    const holds: Partial<Record<CountedPerTrace, number>> = {};
+    for (const note of rebuilt.rag_observation.malformed_attributes) holds[note.kind] = (holds[note.kind] ?? 0) + 1;
     const checked = caseResultSchema.safeParse(rebuilt);
     if (!checked.success) {
+      this.countOncePerTrace(trace, holds);
       this.timings.evaluateMs += performance.now() - started;
       await this.deadLetterInvalid(trace, rebuilt, checked.error.issues);
       return null;
@@ -496,11 +503,12 @@ export class EvaluationWorker {
       // Another tenant's case is that tenant's gold data: for this trace it is as if not stored (eval-case-tenant.ts).
       evalCase = evalCaseFor(found, caseResult.rag_observation.tenant_id);
       if (!evalCase) {
-        this.counters.unknownCases += 1;
+        holds.unknown_case = 1;
         const tenants = found === null ? undefined : { caseTenant: evalCaseTenant(found) ?? "", traceTenant: caseResult.rag_observation.tenant_id ?? "" };
         this.options.onUnknownCase?.(caseResult.case_id, caseResult.case_version, caseResult.trace_id, tenants);
       }
     }
+    this.countOncePerTrace(trace, holds);
     const resumed = performance.now();
     const evaluation = evaluateCaseResult(this.options.registry, caseResult, evalCase, new Date(this.clock()).toISOString());
     evaluated += performance.now() - resumed;
@@ -509,5 +517,14 @@ export class EvaluationWorker {
     if (trace.reopened) evaluation.replacesEarlier = true;
     evaluation.rawSpans = boundedRawSpans(trace.spans);
     return evaluation;
+  }
+
+  /** Adds to the per-trace counters what this evaluation of the trace holds beyond what was counted for it before. */
+  private countOncePerTrace(trace: AssembledTrace<BusPosition>, holds: Partial<Record<CountedPerTrace, number>>): void {
+    const added = this.countedPerTrace.increase(assembledTraceKey(trace), trace.reopened, holds);
+    for (const kind of MALFORMED_ATTRIBUTE_KINDS) this.malformedAttributesByKind[kind] += added[kind] ?? 0;
+    this.counters.rejectedIdentifiers += added.invalid_identifier ?? 0;
+    this.counters.malformedJsonAttributes += added.malformed_json ?? 0;
+    this.counters.unknownCases += added.unknown_case ?? 0;
   }
 }

@@ -170,7 +170,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registerMalformedAttributes(registry, worker);
   registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
   registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
-  registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic", () => worker.counters.unknownCases);
+  registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic; counted once per trace, also when late spans re-open it", () => worker.counters.unknownCases);
   registerTracesWithoutRequest(registry, worker);
   registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
   registry.counter("ragscope_traces_quarantined_total", "traces whose results the store refused as bad data, kept in the quarantined_results table", () => worker.counters.quarantined);
@@ -209,7 +209,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
 function registerMalformedAttributes(registry: MetricsRegistry, worker: EvaluationWorker): void {
   registry.counter(
     "ragscope_malformed_attributes_total",
-    "notes on rebuilt Case Results (rag_observation.malformed_attributes) by kind: malformed_json (JSON text that did not parse), unreadable_value (a value a convention's reader could not read: an item that is no document, a score that is no number, a message without text), invalid_identifier, invalid_time, truncated, tenant_claim; counted each time a trace is rebuilt (a re-opened trace's notes again)",
+    "notes on rebuilt Case Results (rag_observation.malformed_attributes) by kind: malformed_json (JSON text that did not parse), unreadable_value (a value a convention's reader could not read: an item that is no document, a score that is no number, a message without text), invalid_identifier, invalid_time, truncated, tenant_claim; each note counted once per trace: a trace that late spans re-open adds only the notes it did not have (remembered for as many traces as are kept to be re-opened, assembler.recentTraceMemory; a re-opened trace no longer remembered has all its notes counted again)",
     () => MALFORMED_ATTRIBUTE_KINDS.map((kind) => ({ labels: { kind }, value: worker.malformedAttributesByKind[kind] })),
   );
 }
@@ -285,7 +285,7 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   registerMalformedAttributes(registry, worker);
   registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
   registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
-  registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic", () => worker.counters.unknownCases);
+  registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic; counted once per trace, also when late spans re-open it", () => worker.counters.unknownCases);
   registerTracesWithoutRequest(registry, worker);
   registry.counter("ragscope_sink_write_failures_total", "failed store writes (each retried)", () => worker.counters.sinkFailures);
   registry.gauge("ragscope_queued_messages", "messages waiting in the in-process bus", () => parts.queued());
