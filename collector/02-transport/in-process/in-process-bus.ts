@@ -1,10 +1,18 @@
 /**
  * The embedded bus: an in-process queue with Kafka's shape (one
  * partition, increasing offsets), bounded in messages and in bytes, read through the same TraceSource port as
- * Kafka, so one driver runs both. When the queue is full, publish fails as
- * retriable and the receiver answers 503 with Retry-After: the client keeps
- * the data, nothing is dropped. While the driver pauses reading (sink
- * backlog, open spans, heap), the queue fills and the receiver refuses.
+ * Kafka, so one driver runs both. When the queue is full, a request is
+ * refused before its body is read (`refusal`): 503 with Retry-After, the
+ * client keeps the data, nothing is dropped. A request admitted while the
+ * queue had room but that no longer fits once decoded waits for the reader
+ * to make room, first come first served, for at most `maxPublishWaitMs`,
+ * and is refused only then: its body was read and decoded already, and
+ * refusing it at once threw that work away for the client to send again —
+ * under a burst from several senders serve spent a fifth to a third of its
+ * CPU decoding requests it then refused (test/bench/embedded-serve.bench.ts).
+ * While the driver pauses reading (sink backlog, open spans, heap), the
+ * queue fills and the receiver refuses; paused for the heap, it refuses at
+ * once and sends the waiting requests away, whose records only add to it.
  *
  * The receiver publishes decoded span records here (`publishDecoded`): the
  * bus lives in the receiver's process, so the decode thread's records are
@@ -35,6 +43,25 @@ export interface InProcessBusOptions {
   progress?: CommittableOffsets;
   /** Stamps each message's `receivedAt` when it is queued: the evaluation worker's clock (injected by tests). */
   clock?: () => number;
+  /**
+   * How long a publish that does not fit waits for the reader to make room before it is refused as retriable
+   * (0: refused at once). Its records are held meanwhile: how many requests can wait is bounded by the receiver's
+   * in-flight bytes, as their bodies are. Default DEFAULT_MAX_PUBLISH_WAIT_MS.
+   */
+  maxPublishWaitMs?: number;
+}
+
+/** Default wait for room: well within an OTLP client's export timeout (10 s by default) and the receiver's (30 s). */
+export const DEFAULT_MAX_PUBLISH_WAIT_MS = 2_000;
+
+/** A publish waiting for room, in arrival order. */
+interface WaitingPublish {
+  count: number;
+  bytes: number;
+  /** Queues the items and settles the publish as taken. */
+  take(): void;
+  /** Settles the publish as refused with `failure`. */
+  refuse(failure: PublishFailure): void;
 }
 
 export const inProcessTopic = "in_process";
@@ -61,13 +88,22 @@ export class InProcessBus implements TracePublisher, TraceSource {
   private committedOffset: bigint | null = null;
   private waiter: (() => void) | null = null;
   pausedFor: PauseReason | null = null;
-  readonly counters = { published: 0, rejectedFull: 0, pauses: 0 };
+  /** `waitedForRoom`: publishes taken after waiting for room; `rejectedFull`: refusals (before reading, or after waiting). */
+  readonly counters = { published: 0, rejectedFull: 0, pauses: 0, waitedForRoom: 0 };
+  private readonly waiting: WaitingPublish[] = [];
+  private readonly maxPublishWaitMs: number;
   private readonly maxQueuedBytes: number;
   private readonly clock: () => number;
 
   constructor(private readonly options: InProcessBusOptions = { maxQueuedMessages: 10_000 }) {
     this.maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
     this.clock = options.clock ?? Date.now;
+    this.maxPublishWaitMs = options.maxPublishWaitMs ?? DEFAULT_MAX_PUBLISH_WAIT_MS;
+  }
+
+  /** Publishes waiting for room now. */
+  get waitingPublishes(): number {
+    return this.waiting.length;
   }
 
   get depth(): number {
@@ -81,7 +117,8 @@ export class InProcessBus implements TracePublisher, TraceSource {
 
   refusal(): PublishFailure | null {
     // Whatever comes next is at least one message of at least one byte.
-    return this.rejection(1, 1, null);
+    const reason = this.rejectionReason(1, 1, null);
+    return reason === null ? null : this.refused(reason);
   }
 
   /**
@@ -91,7 +128,7 @@ export class InProcessBus implements TracePublisher, TraceSource {
    * request, so that none is refused forever. `asked` is the bytes to name in
    * the message, null when not known yet.
    */
-  private rejection(count: number, bytes: number, asked: number | null): PublishFailure | null {
+  private rejectionReason(count: number, bytes: number, asked: number | null): string | null {
     let detail: string | null = null;
     if (this.pausedFor === "heap" && this.queue.length > 0) detail = "reading is paused: the heap is near its bound, RAGSCOPE_MAX_HEAP_MB";
     else if (this.queue.length + count > this.options.maxQueuedMessages) detail = `${this.queue.length} of ${this.options.maxQueuedMessages} messages`;
@@ -99,7 +136,10 @@ export class InProcessBus implements TracePublisher, TraceSource {
       const more = asked === null ? "" : `, ${mebibytes(asked)} MiB more asked`;
       detail = `${mebibytes(this.queuedBytes)} MiB held${more}, bound ${mebibytes(this.maxQueuedBytes)} MiB, RAGSCOPE_MAX_QUEUED_BYTES`;
     }
-    if (detail === null) return null;
+    return detail;
+  }
+
+  private refused(detail: string): PublishFailure {
     this.counters.rejectedFull += 1;
     return { retriable: true, message: `the in-process queue is full (${detail})`, retryAfterMs: 1000 };
   }
@@ -120,8 +160,11 @@ export class InProcessBus implements TracePublisher, TraceSource {
     });
   }
 
-  /** Queues `count` items of `bytes` together (all or none), each made by `item` with its offset. */
-  private enqueue(count: number, bytes: number, item: (index: number, position: BusPosition) => QueuedRecord): Result<void, PublishFailure> {
+  /**
+   * Queues `count` items of `bytes` together (all or none), each made by `item` with its offset; when they do not
+   * fit, waits for room behind the publishes already waiting (never overtaking them), or is refused.
+   */
+  private enqueue(count: number, bytes: number, item: (index: number, position: BusPosition) => QueuedRecord): Promise<Result<void, PublishFailure>> | Result<void, PublishFailure> {
     if (count > this.options.maxQueuedMessages) {
       // More traces than the queue holds when empty: a retry would be refused forever.
       return failure({
@@ -130,8 +173,55 @@ export class InProcessBus implements TracePublisher, TraceSource {
         message: `the request holds ${count} traces, more than the in-process queue holds (${this.options.maxQueuedMessages}, RAGSCOPE_MAX_QUEUED_MESSAGES); send fewer traces per request (OTEL_BSP_MAX_EXPORT_BATCH_SIZE on the client) or raise the limit`,
       });
     }
-    const rejected = this.rejection(count, bytes, bytes);
-    if (rejected !== null) return failure(rejected);
+    const reason = this.waiting.length > 0 ? "publishes are waiting for room before it" : this.rejectionReason(count, bytes, bytes);
+    if (reason === null) {
+      this.place(count, bytes, item);
+      return success(undefined);
+    }
+    // Paused for the heap, or no wait allowed: refused now (the heap's case is also the reason given).
+    if (this.maxPublishWaitMs === 0 || this.pausedFor === "heap") return failure(this.refused(this.rejectionReason(count, bytes, bytes) ?? reason));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const index = this.waiting.indexOf(waiting);
+        if (index === -1) return;
+        this.waiting.splice(index, 1);
+        waiting.refuse(this.refused(`${this.rejectionReason(count, bytes, bytes) ?? reason}; waited ${this.maxPublishWaitMs} ms for room`));
+      }, this.maxPublishWaitMs);
+      // Not unref'd: a request waits on it, and it ends within maxPublishWaitMs.
+      const waiting: WaitingPublish = {
+        count,
+        bytes,
+        take: () => {
+          clearTimeout(timer);
+          this.counters.waitedForRoom += 1;
+          this.place(count, bytes, item);
+          resolve(success(undefined));
+        },
+        refuse: (refusal) => {
+          clearTimeout(timer);
+          resolve(failure(refusal));
+        },
+      };
+      this.waiting.push(waiting);
+    });
+  }
+
+  /** Takes the waiting publishes that fit now, in order, stopping at the first that does not. */
+  private admitWaiting(): void {
+    while (this.waiting.length > 0) {
+      const next = this.waiting[0]!;
+      if (this.rejectionReason(next.count, next.bytes, next.bytes) !== null) return;
+      this.waiting.shift();
+      next.take();
+    }
+  }
+
+  /** Refuses every waiting publish, e.g. when reading pauses for the heap: their records would only add to it. */
+  private refuseWaiting(detail: string): void {
+    for (const waiting of this.waiting.splice(0)) waiting.refuse(this.refused(detail));
+  }
+
+  private place(count: number, bytes: number, item: (index: number, position: BusPosition) => QueuedRecord): void {
     const receivedAt = this.clock();
     for (let index = 0; index < count; index += 1) {
       const queued = item(index, { partition: 0, offset: String(this.nextOffset) });
@@ -142,7 +232,6 @@ export class InProcessBus implements TracePublisher, TraceSource {
     this.queuedBytes += bytes;
     this.counters.published += count;
     if (this.pausedFor === null) this.waiter?.();
-    return success(undefined);
   }
 
   async poll(max: number, waitMs: number): Promise<SourceRecord[]> {
@@ -157,6 +246,7 @@ export class InProcessBus implements TracePublisher, TraceSource {
     const taken = this.queue.splice(0, max);
     this.readOffset += BigInt(taken.length);
     for (const item of taken) this.queuedBytes -= item.bytes;
+    if (taken.length > 0) this.admitWaiting();
     return taken.map((item) => item.record);
   }
 
@@ -176,6 +266,7 @@ export class InProcessBus implements TracePublisher, TraceSource {
   pause(reason: PauseReason): void {
     if (this.pausedFor === null) this.counters.pauses += 1;
     this.pausedFor = reason;
+    if (reason === "heap") this.refuseWaiting("reading is paused: the heap is near its bound, RAGSCOPE_MAX_HEAP_MB");
   }
 
   resume(): void {

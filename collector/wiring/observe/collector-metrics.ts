@@ -263,6 +263,8 @@ export interface EmbeddedParts {
   queued: () => number;
   /** Bytes the in-process bus holds (encoded lengths, decoded traces' estimated heap). */
   queuedBytes: () => number;
+  /** Requests whose decoded traces waited for room in the in-process bus (and were taken), and those waiting now. */
+  publishes: { waited: () => number; waiting: () => number };
   deadLetters: { readonly counters: { readonly received: number }; readonly stored: number; readonly pending: number };
 }
 
@@ -290,6 +292,8 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   registry.counter("ragscope_sink_write_failures_total", "failed store writes (each retried)", () => worker.counters.sinkFailures);
   registry.gauge("ragscope_queued_messages", "messages waiting in the in-process bus", () => parts.queued());
   registry.gauge("ragscope_queued_bytes", "bytes the in-process bus holds (estimated heap of decoded traces), bounded by RAGSCOPE_MAX_QUEUED_BYTES", () => parts.queuedBytes());
+  registry.counter("ragscope_publishes_waited_total", "requests whose decoded traces did not fit the in-process bus and waited for room rather than being refused after decoding (taken once the queue was read)", () => parts.publishes.waited());
+  registry.gauge("ragscope_publishes_waiting", "requests waiting for room in the in-process bus now (each refused with 503 after 2 s at most, or at once when reading pauses for the heap)", () => parts.publishes.waiting());
   registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
   registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);
   registry.gauge("ragscope_sink_backlog_traces", "evaluated traces waiting for the store", () => worker.backlog);

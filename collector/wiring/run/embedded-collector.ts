@@ -7,7 +7,7 @@
  * receiver answers 503 once the bus is full meanwhile.
  */
 import os from "node:os";
-import { InProcessBus } from "../../02-transport/in-process/in-process-bus.js";
+import { DEFAULT_MAX_PUBLISH_WAIT_MS, InProcessBus } from "../../02-transport/in-process/in-process-bus.js";
 import { registerEmbeddedMetrics, registerFreshness, sinkLatencyBuckets } from "../observe/collector-metrics.js";
 import { registerJudgeMetrics } from "../observe/judge-metrics.js";
 import { embeddedHealthReading } from "../observe/health-readings.js";
@@ -71,7 +71,13 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const deadLetters = await DurableDeadLetters.open(store.deadLetters);
   const stop = new AbortController();
   const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online, freshness: registerFreshness(registry) });
-  const bus = new InProcessBus({ maxQueuedMessages: config.queue.maxQueuedMessages, maxQueuedBytes: memoryBounds(config).queuedBytes, progress: worker.progress });
+  const bus = new InProcessBus({
+    maxQueuedMessages: config.queue.maxQueuedMessages,
+    maxQueuedBytes: memoryBounds(config).queuedBytes,
+    progress: worker.progress,
+    // A request waiting for room must be answered well before the receiver's own timeout ends it.
+    maxPublishWaitMs: Math.min(DEFAULT_MAX_PUBLISH_WAIT_MS, Math.floor(config.receiver.requestTimeoutMs / 2)),
+  });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   try {
     receiver = await startReceiver({
@@ -85,7 +91,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     await store.close();
     throw error;
   }
-  registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, queuedBytes: () => bus.bytes, deadLetters });
+  registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, queuedBytes: () => bus.bytes, publishes: { waited: () => bus.counters.waitedForRoom, waiting: () => bus.waitingPublishes }, deadLetters });
   registerJudgeMetrics(registry, online?.parts.judgeUsage ?? null);
   const engineMemory = new EngineMemoryGauge(registry, () => store.engineMemoryBytes());
   await engineMemory.start();

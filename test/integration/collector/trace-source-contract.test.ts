@@ -18,6 +18,7 @@ import { InProcessBus } from "../../../collector/02-transport/in-process/in-proc
 import type { ProgressTracker } from "../../../collector/03-consume/progress-tracker.js";
 import { traceSourceContract, type TransportUnderTest } from "../../support/trace-source-contract.js";
 import { otlpBody, recordTraces } from "../kafka/support/synthetic-traces.js";
+import { waitUntil } from "../../support/kafka-helpers.js";
 
 for (const publishes of ["encoded", "decoded"] as const) {
   traceSourceContract(`in-process bus (${publishes})`, async () => {
@@ -91,9 +92,9 @@ test("the receiver hands the in-process bus each trace's decoded span records, w
   }
 });
 
-test("the in-process queue is bounded in bytes: the receiver answers 503 with Retry-After past the bound, an empty queue always takes a request, and reading frees the bytes", async () => {
+test("the in-process queue is bounded in bytes: with no wait for room the receiver answers 503 with Retry-After past the bound, an empty queue always takes a request, and reading frees the bytes", async () => {
   const traces = await recordTraces(3);
-  const bus = new InProcessBus({ maxQueuedMessages: 100, maxQueuedBytes: 1024 });
+  const bus = new InProcessBus({ maxQueuedMessages: 100, maxQueuedBytes: 1024, maxPublishWaitMs: 0 });
   const receiver = await startReceiver({ host: "127.0.0.1", port: 0, publisher: bus });
   const send = (index: number) =>
     fetch(`${receiver.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: otlpBody(traces[index]!.spans, "protobuf") });
@@ -108,6 +109,27 @@ test("the in-process queue is bounded in bytes: the receiver answers 503 with Re
     assert.equal(bus.takeAll().length, 1);
     assert.equal(bus.bytes, 0);
     assert.equal((await send(1)).status, 200, "taken once the queue was read");
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("a request admitted while the queue had room that no longer fits once decoded waits for the reader and is answered 200, not refused after its decoding", async () => {
+  const traces = await recordTraces(1);
+  const bound = 64 * 1024 * 1024;
+  const bus = new InProcessBus({ maxQueuedMessages: 100, maxQueuedBytes: bound, maxPublishWaitMs: 60_000 });
+  const receiver = await startReceiver({ host: "127.0.0.1", port: 0, publisher: bus });
+  try {
+    // Another request's traces leave 100 bytes of room: enough to be admitted, far too little for a decoded trace.
+    assert.equal((await bus.publishDecoded([{ key: "0".repeat(32), spans: [], bytes: bound - 100 }])).ok, true);
+    const waiting = fetch(`${receiver.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: otlpBody(traces[0]!.spans, "protobuf") });
+    await waitUntil(() => bus.waitingPublishes === 1 || undefined, { description: "the request to wait for room", timeoutMs: 30_000, intervalMs: 5 });
+    assert.equal(receiver.counters.rejected.publishUnavailable, 0);
+    assert.equal(bus.takeAll().length, 1);
+    assert.equal((await waiting).status, 200, "taken once the reader made room");
+    assert.equal(bus.depth, 1);
+    assert.equal(bus.counters.waitedForRoom, 1);
+    assert.equal(receiver.counters.rejected.publishUnavailable, 0);
   } finally {
     await receiver.close();
   }
