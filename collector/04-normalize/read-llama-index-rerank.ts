@@ -22,13 +22,29 @@
  * Its nodes are no flattened list: each direction is ONE JSON attribute
  * (`input.value`, `output.value`), which an SDK at its attribute count limit
  * keeps or drops whole, so a span that lost other attributes is read as it is
- * (unread-cut-list.ts); a dropped output leaves no rerank to read.
+ * (unread-cut-list.ts).
+ *
+ * A dropped output still leaves a rerank: the span's name says the
+ * postprocessor ran, and its output was the ranking the pipeline went on
+ * with. Read as no rerank, the retriever's ranking stood in as the final one,
+ * and ranking metrics were measured on a list the pipeline did not produce.
+ * So a span whose SDK dropped attributes and that carries no `output.value`
+ * is the rerank with its output not available (null), named on the Case
+ * Result; the rebuild then gives no final ranking. Python's SDK, which
+ * OpenInference's LlamaIndex instrumentation runs on, evicts the OLDEST
+ * attribute past its limit, and this span's kind is set after its output, so
+ * the span kind and name are what such a span still carries (its input,
+ * set first, is gone before its output). Without a drop, a span with no
+ * output (the postprocessor raised) is not read as a rerank.
  */
 import { OpenInference } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 import { readJson } from "./attribute-readers.js";
+import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
+import type { MalformedAttribute } from "./find-malformed-json.js";
 import { toObservedDocument } from "./read-documents.js";
 import type { ObservedDocument, RerankObservation } from "./stage-observation.js";
+import { sdkLimitFact } from "./unread-index-gaps.js";
 
 const RERANK_POSTPROCESSOR_SPAN = /^[A-Za-z_]\w*Rerank\w*\._postprocess_nodes$/i;
 
@@ -53,10 +69,27 @@ function readNodes(value: unknown): ObservedDocument[] | null {
 export function readLlamaIndexRerank(span: SpanRecord): RerankObservation | null {
   if (!RERANK_POSTPROCESSOR_SPAN.test(span.name)) return null;
   const attributes = span.attributes;
+  const input = attributes[OpenInference.inputMimeType] === "application/json" ? (readJson(attributes, OpenInference.inputValue) as { nodes?: unknown; query_bundle?: { query_str?: unknown } } | null) : null;
+  const queryText = input?.query_bundle?.query_str;
+  const query = typeof queryText === "string" ? queryText : null;
+  const droppedBySdk = attributesDroppedBySdk(span);
+  if (attributes[OpenInference.outputValue] === undefined && droppedBySdk > 0) {
+    return { stage: "rerank", query, input: readNodes(input?.nodes), output: null, unreadable: [outputDropped(span.name, droppedBySdk)] };
+  }
   if (attributes[OpenInference.outputMimeType] !== "application/json") return null;
   const output = readNodes(readJson(attributes, OpenInference.outputValue));
   if (output === null) return null;
-  const input = attributes[OpenInference.inputMimeType] === "application/json" ? (readJson(attributes, OpenInference.inputValue) as { nodes?: unknown; query_bundle?: { query_str?: unknown } } | null) : null;
-  const query = input?.query_bundle?.query_str;
-  return { stage: "rerank", query: typeof query === "string" ? query : null, input: readNodes(input?.nodes), output };
+  return { stage: "rerank", query, input: readNodes(input?.nodes), output };
+}
+
+/** The note of a rerank span whose output its SDK dropped: what is missing, what it costs, and why. */
+function outputDropped(spanName: string, droppedBySdk: number): MalformedAttribute {
+  const postprocessor = spanName.slice(0, spanName.indexOf("."));
+  return {
+    attribute: OpenInference.outputValue,
+    error:
+      `is absent, and the span's SDK dropped attributes: the rerank's output (the nodes ${postprocessor} kept, in order) is not carried; ` +
+      `the span is still the rerank (its name, ${spanName}, says the postprocessor ran), so the final ranking the pipeline went on with is not known: ` +
+      `retrieved_chunks is not available, and the retrieval's ranking, which the rerank reordered and cut, is not taken in its place. ${sdkLimitFact(droppedBySdk)}`,
+  };
 }

@@ -5,7 +5,9 @@
  * combines stage observations:
  * - retrieved_chunks are the final ranking the pipeline produced: the rerank
  *   output when a rerank was recorded (the retrieve ranking is kept as
- *   pre_rerank_chunks), otherwise the retrieve spans' documents in time order
+ *   pre_rerank_chunks) — not available when that output is not (a rerank span
+ *   whose SDK dropped it, or that recorded none), with a note on
+ *   `retrieved_chunks`, never the retrieval's ranking in its place — otherwise the retrieve spans' documents in time order
  *   (a retrieve span inside one that recorded documents adds none: nested-stage-spans.ts);
  *   when one of them has no documents (not available, or none recorded), the joined ranking is not available
  *   and a note on `retrieved_chunks` names that retrieval, rather than a ranking missing its block (a retrieve span
@@ -107,6 +109,14 @@ function unjoinedRetrieval(retrievals: number): string {
   );
 }
 
+/** Why a rerank whose output is not available leaves the final ranking not available (rebuildCaseResult). */
+function rerankOutputNotAvailable(retrievalKept: boolean): string {
+  return (
+    "this rerank's output documents are not available (its other note says why) or it recorded none, and the last rerank's output is the final ranking: " +
+    `retrieved_chunks is not available, and the retrieval's ranking, which the rerank reordered and may have cut, is not taken in its place${retrievalKept ? " (it is kept as pre_rerank_chunks, the ranking before the rerank)" : ""}`
+  );
+}
+
 const ENDS_BEFORE_START = "the span ends before it starts (end time earlier than start time): its duration is unknown";
 
 function toChunks(documents: ObservedDocument[], lookup: Map<string, ObservedDocument>): RetrievedChunk[] {
@@ -184,13 +194,17 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
 
   let retrievedChunks: RetrievedChunk[] | null = null;
   let preRerankChunks: RetrievedChunk[] | null = null;
-  if (lastRerank?.output) {
-    retrievedChunks = toChunks(lastRerank.output, lookup);
+  if (lastRerank !== undefined) {
+    // The rerank's output is the final ranking. When it is not available, neither is the final ranking: the
+    // retrieval's ranking is what the rerank reordered and cut, and read as the final one, ranking metrics would be
+    // measured on a list the pipeline did not go on with. It stays what it is, the ranking before the rerank.
+    retrievedChunks = lastRerank.output === null ? null : toChunks(lastRerank.output, lookup);
     const before = retrievedDocuments ?? lastRerank.input;
     preRerankChunks = before ? toChunks(before, lookup) : null;
   } else if (retrievedDocuments) {
     retrievedChunks = toChunks(retrievedDocuments, lookup);
   }
+  const rerankWithoutOutput = lastRerank !== undefined && lastRerank.output === null ? reranks.at(-1)!.span : null;
 
   const context = contexts.at(-1)?.observation ?? null;
   const truncated = new Set(context?.truncatedChunkIds ?? []);
@@ -280,6 +294,9 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
         ...trace.spans.flatMap((span) => truncatedKeys(span).map((key) => ({ span_id: span.spanId, span_name: span.name, attribute: key, kind: "truncated" as const, error: TRUNCATED_BY_RECEIVER }))),
         ...trace.spans.flatMap(droppedByReceiver),
         ...unavailableRetrievals.map(({ span }) => ({ span_id: span.spanId, span_name: span.name, attribute: "retrieved_chunks", kind: "unreadable_value" as const, error: unjoinedRetrieval(retrieves.length) })),
+        ...(rerankWithoutOutput === null
+          ? []
+          : [{ span_id: rerankWithoutOutput.spanId, span_name: rerankWithoutOutput.name, attribute: "retrieved_chunks", kind: "unreadable_value" as const, error: rerankOutputNotAvailable(preRerankChunks !== null) }]),
       ],
       partial_trace: !trace.complete,
       span_count: trace.spans.length,
