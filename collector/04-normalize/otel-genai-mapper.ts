@@ -19,7 +19,9 @@
  * gap or, on a span whose SDK dropped attributes, one that may be cut at its
  * end (unread-cut-list.ts) — is named on the Case Result (unread-genai-documents.ts,
  * unread-messages.ts); the documents, and a query or answer such a message may
- * have been, are then not available rather than read in part.
+ * have been, are then not available rather than read in part. A generation
+ * with no completion at all on a span whose SDK dropped attributes is named
+ * too (unread-dropped-completions.ts): its answer is not available.
  */
 import { GenAi, GenAiOperation, OpenLlmetry } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
@@ -34,6 +36,7 @@ import { unreadGenAiDocuments } from "./unread-genai-documents.js";
 import { unreadFlatMessages, unreadMessages } from "./unread-messages.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadCutList, type CutListItems } from "./unread-cut-list.js";
+import { unreadDroppedCompletions } from "./unread-dropped-completions.js";
 
 /** Flat completions, for a cut list's note: the last one is the answer. */
 const CUT_COMPLETIONS: CutListItems = {
@@ -117,6 +120,8 @@ export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number
       ...unreadMessages(attributes, GenAi.outputMessages, structured, "answer"),
       // The flat completions only when the answer is theirs to give: beside an answer from the JSON they are unused.
       ...(structured.text === null && structured.unreadIndex === null ? [...completionsCut, ...unreadFlatMessages(attributes, GenAi.completionPrefix, flat, "answer", droppedBySdk)] : []),
+      // No completion at all on a span that lost attributes: the answer's absence has a likely cause, said.
+      ...unreadDroppedCompletions(attributes, droppedBySdk),
     ]),
   };
 }

@@ -13,6 +13,8 @@
  *
  * Expected: the answer (or the rerank) is not available, never an earlier message read in its place, and one
  * `unreadable_value` note says why; before, the earlier message was read as the answer, the cut ranking as the rerank's.
+ * A chat span that lost every completion says so too (its answer was null before, with no note), and one that simply
+ * carries no completion and dropped nothing says nothing.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -126,6 +128,51 @@ test("a completion that records a tool call and no content holds no text, rightl
   const result = await replayed(trace.json());
   assert.equal(result.output, null);
   assert.deepEqual(unreadable(result), []);
+});
+
+test("a chat span whose SDK dropped every completion (its prompt kept): the answer is not available, and a note says why, where it was silently absent", async () => {
+  const { trace } = await answerFromTheChatSpan();
+  const chat = trace.span(CHAT);
+  trace.add(chat, "gen_ai.prompt.0.role", { stringValue: "user" });
+  trace.add(chat, "gen_ai.prompt.0.content", { stringValue: "年假可以结转吗？" });
+  addCompletions(trace, [OTHER_CHOICE]);
+  const dropped = trace.dropAttributes(chat, ["gen_ai.completion."]);
+
+  const result = await replayed(trace.json());
+  assert.equal(result.output, null);
+  const notes = unreadable(result);
+  assert.deepEqual(notes.map((note) => [note.span_id, note.span_name, note.attribute]), [[chat.spanId, CHAT, "gen_ai.completion.0"]]);
+  assert.match(notes[0]!.error, /^is absent, and so is every other completion and gen_ai\.output\.messages: the span carries no answer, and its SDK dropped attributes past its count limit; the limit is the likely cause \(it carries its prompt, set before the completions;/);
+  assert.match(notes[0]!.error, /so the answer is not available from this span/);
+  assert.match(notes[0]!.error, lost(dropped));
+});
+
+test("a chat span whose SDK dropped gen_ai.output.messages (its input messages kept): the note names what it still carries", async () => {
+  const { trace } = await answerFromTheChatSpan();
+  const chat = trace.span(CHAT);
+  trace.add(chat, "gen_ai.input.messages", { stringValue: JSON.stringify([{ role: "user", parts: [{ type: "text", content: "年假可以结转吗？" }] }]) });
+  trace.add(chat, "gen_ai.output.messages", { stringValue: JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: OTHER_CHOICE }] }]) });
+  trace.dropAttributes(chat, ["gen_ai.output.messages"]);
+
+  const result = await replayed(trace.json());
+  assert.equal(result.output, null);
+  const notes = unreadable(result);
+  assert.deepEqual(notes.map((note) => note.attribute), ["gen_ai.completion.0"]);
+  assert.match(notes[0]!.error, /the limit is the likely cause \(it carries gen_ai\.input\.messages, set before the output;/);
+});
+
+test("a chat span that dropped attributes but carries its answer in gen_ai.output.messages, and one with no completion that dropped nothing: no note", async () => {
+  const { trace, answer } = await answerFromTheChatSpan();
+  const noCompletion = await replayed(trace.json());
+  assert.equal(noCompletion.output, null, "the recording's chat span carries no content");
+  assert.deepEqual(unreadable(noCompletion), [], "nothing was lost: the span simply has no completion");
+
+  const chat = trace.span(CHAT);
+  trace.add(chat, "gen_ai.output.messages", { stringValue: JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: answer }] }]) });
+  trace.dropAttributes(chat, ["server."]);
+  const answered = await replayed(trace.json());
+  assert.equal(answered.output, answer);
+  assert.deepEqual(unreadable(answered), []);
 });
 
 test("OpenLLMetry's Cohere rerank whose SDK kept its first ranking entry only: not read as the rerank, the cut named", async () => {

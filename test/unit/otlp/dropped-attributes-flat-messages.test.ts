@@ -94,3 +94,22 @@ test("the real SDK drops the last completion whole, no index missing: the answer
   assert.match(notes[0]!.error, /^may not be the last completion: the span carries gen_ai\.completion\.0 to gen_ai\.completion\.1 with no gap, but an SDK past its attribute count limit drops the attributes set last/);
   assert.match(notes[0]!.error, /The span lost 2 attributes to its SDK's limit OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT \(128 by default; dropped_attributes_count 2\)/);
 });
+
+test("the real SDK drops every completion, set after the prompt: the answer is not available, and a note says the limit is the likely cause", async () => {
+  // Room for the request's attributes and the prompt only: each completion's role and content are dropped.
+  const { span, caseResult } = await recordCompletion(["Up to 5 days."], BEFORE_COMPLETIONS);
+  assert.ok(!Object.keys(span.attributes).some((key) => key.startsWith("gen_ai.completion.")), "no completion is carried");
+  assert.equal(span.droppedAttributesCount, 2);
+  assert.equal(caseResult.output, null);
+  const notes = unreadable(caseResult);
+  assert.deepEqual(notes.map((note) => [note.span_id, note.attribute]), [[span.spanContext().spanId, "gen_ai.completion.0"]]);
+  assert.match(notes[0]!.error, /^is absent, and so is every other completion and gen_ai\.output\.messages: .*the limit is the likely cause \(it carries its prompt, set before the completions;/);
+  assert.match(notes[0]!.error, /The span lost 2 attributes to its SDK's limit OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT \(128 by default; dropped_attributes_count 2\)/);
+});
+
+test("a call recorded with no completion on a span that dropped nothing: no note, the answer simply not recorded", async () => {
+  const { span, caseResult } = await recordCompletion([], 128);
+  assert.equal(span.droppedAttributesCount, 0);
+  assert.equal(caseResult.output, null);
+  assert.deepEqual(unreadable(caseResult), []);
+});
