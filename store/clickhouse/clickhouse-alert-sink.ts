@@ -11,6 +11,7 @@ import type { AlertEvent } from "../../collector/10-alert/alert-event.js";
 import type { AlertRuleState, AlertSink } from "../ports/alert-sink.js";
 import type { SinkFailure } from "../ports/result-sink.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
+import { RowVersionClock } from "../row-version-clock.js";
 
 interface AlertStateRow {
   rule_id: string;
@@ -27,14 +28,21 @@ export class ClickHouseAlertSink implements AlertSink {
 
   constructor(
     private readonly connection: ClickHouseConnection,
-    private readonly now: () => number = Date.now,
+    /**
+     * The store's row versions (row-version-clock.ts). One event_id's rows are one transition (its alert, a rule's
+     * firing millisecond, and its kind), usually the same event delivered again; but a transition computed again
+     * (after a restart whose state was not saved) differs in its time and values, and then the one recorded later
+     * is kept, as the in-memory sink keeps it, whatever the clock did meanwhile. Versioned by the clock alone, a clock
+     * stepped back kept the earlier.
+     */
+    private readonly versions: RowVersionClock = new RowVersionClock(),
   ) {
     this.database = quoteIdentifier(connection.database);
   }
 
   async record(events: readonly AlertEvent[]): Promise<Result<void, SinkFailure>> {
     if (events.length === 0) return success(undefined);
-    const version = this.now();
+    const version = this.versions.next();
     try {
       await this.connection.client.insert({
         table: `${this.database}.alerts`,

@@ -8,18 +8,27 @@ import { failure, success, type Result } from "../../core/result.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
 import type { QuarantineSink, SinkFailure } from "../ports/result-sink.js";
+import { RowVersionClock } from "../row-version-clock.js";
 
 export class ClickHouseQuarantine implements QuarantineSink {
   readonly counters = { results: 0, failures: 0 };
 
   constructor(
     private readonly connection: ClickHouseConnection,
+    /** When a result was quarantined: the clock's time, as recorded (quarantined_at). */
     private readonly now: () => number = Date.now,
+    /**
+     * The store's row versions (row-version-clock.ts): a case refused again (its Case Result id, the table's key)
+     * replaces its earlier row whatever the clock did meanwhile, as the in-memory quarantine does; versioned by the
+     * clock alone, a clock stepped back kept the earlier error.
+     */
+    private readonly versions: RowVersionClock = new RowVersionClock(now),
   ) {}
 
   async quarantine(evaluations: readonly CaseEvaluation[], error: string): Promise<Result<void, SinkFailure>> {
     if (evaluations.length === 0) return success(undefined);
     const at = this.now();
+    const version = this.versions.next();
     try {
       await this.connection.client.insert({
         table: `${quoteIdentifier(this.connection.database)}.quarantined_results`,
@@ -32,7 +41,7 @@ export class ClickHouseQuarantine implements QuarantineSink {
           error,
           payload: JSON.stringify(evaluation),
           quarantined_at: at,
-          version: at,
+          version,
         })),
       });
     } catch (cause) {

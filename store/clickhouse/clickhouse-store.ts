@@ -64,21 +64,21 @@ export interface ClickHouseStoreOptions {
 export function clickHouseStoreOn(connection: ClickHouseConnection, options: ClickHouseStoreOptions = {}): ClickHouseStore {
   const now = options.now;
   const rollups = new ClickHouseMetricRollups(connection, { refreshIntervalMs: options.rollupRefreshMs });
-  // One writer's versions for both sinks of case_results: a later write of this process always wins (row-version-clock.ts).
+  // One writer's versions for every sink of this store: a later write of this process always wins (row-version-clock.ts).
   const versions = new RowVersionClock(now);
   const queryMemoryBytes = (options.queryMemoryMb ?? DEFAULT_QUERY_MEMORY_MB) * 1024 * 1024;
   return {
     connection,
     rollups,
     results: new ClickHouseSink(connection, { now, rollups, versions, ...options.sink }),
-    quarantine: new ClickHouseQuarantine(connection, now),
+    quarantine: new ClickHouseQuarantine(connection, now, versions),
     cases: new ClickHouseCaseStore(connection),
     judgeResults: new ClickHouseJudgeResultSink(connection, { now, rollups, versions }),
     deadLetters: new ClickHouseDeadLetterStore(connection),
     humanLabels: new ClickHouseHumanLabelStore(connection, "all", rollups),
     health: new ClickHouseHealthSink(connection),
-    alerts: new ClickHouseAlertSink(connection, now),
-    runs: new ClickHouseRunLineageSink(connection, now),
+    alerts: new ClickHouseAlertSink(connection, versions),
+    runs: new ClickHouseRunLineageSink(connection, versions),
     reader: new ClickHouseRunReader(connection),
     traces: new ClickHouseTraceReader(connection),
     quality: new ClickHouseQualityReader(connection),

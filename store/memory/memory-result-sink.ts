@@ -50,6 +50,7 @@ export interface QuarantinedResult {
   evaluation: CaseEvaluation;
 }
 
+/** A Case Result quarantined again replaces its entry: the later is kept, as the ClickHouse adapter's row versions keep it. */
 export class MemoryQuarantine implements QuarantineSink {
   private readonly entries = new Map<string, QuarantinedResult>();
 

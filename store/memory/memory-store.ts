@@ -28,7 +28,7 @@ export interface MemoryStore extends Store {
 export function createMemoryStore(options: { now?: () => number } = {}): MemoryStore {
   const now = options.now ?? Date.now;
   const tables = new MemoryTables();
-  // One writer's versions for both sinks of case_results: a later write of this store always wins (row-version-clock.ts).
+  // One writer's versions for every sink of this store that versions rows: a later write of this store always wins (row-version-clock.ts).
   const versions = new RowVersionClock(now);
   const humanLabels = new MemoryHumanLabelStore();
   return {
@@ -41,7 +41,7 @@ export function createMemoryStore(options: { now?: () => number } = {}): MemoryS
     humanLabels,
     health: new MemoryHealthSink(),
     alerts: new MemoryAlertSink(),
-    runs: new MemoryRunLineageSink(tables, now),
+    runs: new MemoryRunLineageSink(tables, versions),
     reader: new MemoryRunReader(tables, humanLabels),
     traces: new MemoryTraceReader(tables, humanLabels),
     experiments: new MemoryExperimentReader(tables),

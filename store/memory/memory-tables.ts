@@ -72,8 +72,8 @@ export interface StoredMetricValue extends RequestOfRow {
 export interface RecordedRun {
   tenantId: string;
   lineage: RunLineage;
-  /** Its version: of the records of one run id with a tenant, the newest is the one read. */
-  recordedAt: number;
+  /** Its row version (store/row-version-clock.ts): of the records of one run id with a tenant, the newest is the one read. */
+  version: number;
 }
 
 export const recordedRunKey = (runId: string, tenantId: string) => JSON.stringify([runId, tenantId]);
@@ -86,7 +86,7 @@ function readBefore(record: RecordedRun, other: RecordedRun): boolean {
   if ((record.tenantId === "") !== (other.tenantId === "")) return record.tenantId === "";
   const unfinished = (run: RecordedRun) => run.lineage.completion?.status === "running" || run.lineage.completion?.status === "interrupted";
   if (unfinished(record) !== unfinished(other)) return unfinished(record);
-  if (record.recordedAt !== other.recordedAt) return record.recordedAt > other.recordedAt;
+  if (record.version !== other.version) return record.version > other.version;
   return record.tenantId > other.tenantId;
 }
 

@@ -14,6 +14,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
+import { ClickHouseRunLineageSink } from "../../../store/clickhouse/clickhouse-run-lineage-sink.js";
+import { RowVersionClock } from "../../../store/row-version-clock.js";
 import { ClickHouseMetricRollups, type WrittenRequest } from "../../../store/clickhouse/metric-rollups.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { AFTER_MIDNIGHT, sendFailingCaseAgain } from "./contracts/case-sent-again.js";
@@ -46,6 +48,8 @@ async function storeWithCaseSentAgain(refreshEachWrite: boolean, beside?: Tempor
     healthRows: async () => [],
     alertEvents: async () => [],
     quarantinedIds: async () => [],
+    quarantinedErrors: async () => [],
+    runLineageSinkOfAnotherProcess: (now) => new ClickHouseRunLineageSink(temporary.connection, new RowVersionClock(now)),
     holdMerges: async () => {},
     settle: async () => {
       rollups.note(refreshEachWrite ? [SECOND] : [FIRST, SECOND]);

@@ -31,9 +31,10 @@ export function alertEvent(overrides: Partial<AlertEvent> = {}): AlertEvent {
 
 export function alertSinkContract(name: string, factory: StoreFactory): void {
   describe(`AlertSink: ${name}`, () => {
+    let clock = Date.parse("2026-07-08T10:00:00.000Z");
     let subject: StoreUnderTest;
     before(async () => {
-      subject = await factory({ now: () => Date.parse("2026-07-08T10:00:00.000Z") });
+      subject = await factory({ now: () => clock });
     });
     after(() => subject.cleanup());
 
@@ -42,6 +43,21 @@ export function alertSinkContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(await subject.store.alerts.record([event]), { ok: true, value: undefined });
       assert.deepEqual(await subject.store.alerts.record([event]), { ok: true, value: undefined });
       assert.deepEqual(await subject.alertEvents(), [event]);
+    });
+
+    // One event_id recorded again with other values (its transition computed again after a restart that had not saved
+    // the rule's state), in another batch (the same batch again is a retried delivery: kept once, above): the store's
+    // row versions (store/row-version-clock.ts) keep the one recorded later, even after the clock stepped back.
+    // Versioned by the clock alone, the ClickHouse adapter kept the earlier.
+    test("an event recorded again with other values keeps the later record, whatever the clock did", async () => {
+      const first = alertEvent({ event_id: "ev_again", alert_id: "al_again", value: 0.8 });
+      const again = alertEvent({ event_id: "ev_again", alert_id: "al_again", value: 0.75, at: "2026-07-08T10:01:00.000Z" });
+      const beside = alertEvent({ event_id: "ev_beside", alert_id: "al_beside" });
+      assert.deepEqual(await subject.store.alerts.record([first]), { ok: true, value: undefined });
+      clock -= 5_000;
+      assert.deepEqual(await subject.store.alerts.record([again, beside]), { ok: true, value: undefined });
+      clock += 5_000;
+      assert.deepEqual((await subject.alertEvents()).filter((event) => event.event_id === "ev_again"), [again]);
     });
 
     test("nothing saved: no state; then the latest state of each rule, in rule order", async () => {

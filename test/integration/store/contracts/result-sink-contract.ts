@@ -97,5 +97,17 @@ export function resultSinkContract(name: string, factory: StoreFactory): void {
       assert.deepEqual(await subject.store.quarantine.quarantine([evaluation], "CANNOT_PARSE_TEXT"), { ok: true, value: undefined });
       assert.deepEqual(await subject.quarantinedIds(), ["cr_quarantined"]);
     });
+
+    // The store's row versions (store/row-version-clock.ts): a case refused again replaces its quarantined row with the
+    // later error, even after the clock stepped back; versioned by the clock alone, the earlier row was kept.
+    test("a case quarantined again keeps the later error, whatever the clock did", async () => {
+      const { caseResult, evalCase } = seedExample();
+      const evaluation = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_quarantined_again" }, evalCase, "2026-07-08T09:32:01.000Z");
+      assert.deepEqual(await subject.store.quarantine.quarantine([evaluation], "CANNOT_PARSE_TEXT"), { ok: true, value: undefined });
+      clock -= 5_000;
+      assert.deepEqual(await subject.store.quarantine.quarantine([evaluation], "VIOLATED_CONSTRAINT"), { ok: true, value: undefined });
+      clock += 5_000;
+      assert.deepEqual((await subject.quarantinedErrors()).filter(([id]) => id === "cr_quarantined_again"), [["cr_quarantined_again", "VIOLATED_CONSTRAINT"]]);
+    });
   });
 }

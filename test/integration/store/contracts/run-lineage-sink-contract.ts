@@ -33,16 +33,39 @@ export function runLineageSinkContract(name: string, factory: StoreFactory): voi
       await subject.store.runs.record({ run_id: "run_tenants", started_at: at, prompt_version: "acme" }, "acme");
       clock += 1_000;
       const globex = await subject.store.runs.record({ run_id: "run_tenants", started_at: at, prompt_version: "globex" }, "globex");
-      clock += 1_000;
-      // acme records again, with an older clock than globex's (another machine's): globex's stays the newest.
-      clock -= 5_000;
-      await subject.store.runs.record({ run_id: "run_tenants", started_at: at, prompt_version: "acme again" }, "acme");
+      // acme records again from another machine, whose clock is behind globex's record: globex's stays the newest.
+      const behind = clock - 4_000;
+      await subject.runLineageSinkOfAnotherProcess(() => behind).record({ run_id: "run_tenants", started_at: at, prompt_version: "acme again" }, "acme");
       assert.deepEqual(await subject.store.reader.readRun("run_tenants"), globex);
       const listed = (await subject.store.traces.listRuns(10)).filter((run) => run.runId === "run_both" || run.runId === "run_tenants");
       assert.deepEqual(listed.map((run) => [run.runId, run.lineage?.prompt_version]).sort(), [
         ["run_both", "operator"],
         ["run_tenants", "globex"],
       ]);
+    });
+
+    // The store's row versions (store/row-version-clock.ts): of one process's records, the later is the newest, within
+    // one millisecond of its clock or after the clock stepped back. Versioned by the clock alone, two tenants' records
+    // of one millisecond tied (and the greater tenant, here the earlier record, was read), and a record made after the
+    // clock stepped back lost to the earlier one.
+    test("of two tenants' records of one process, a reader of every tenant reads the later, whatever the clock did", async () => {
+      const at = "2026-07-08T09:00:00.000Z";
+      clock += 60_000;
+      await subject.store.runs.record({ run_id: "run_one_millisecond", started_at: at, prompt_version: "globex" }, "globex");
+      const later = await subject.store.runs.record({ run_id: "run_one_millisecond", started_at: at, prompt_version: "acme" }, "acme");
+      assert.deepEqual(await subject.store.reader.readRun("run_one_millisecond"), later, "within one millisecond");
+      await subject.store.runs.record({ run_id: "run_stepped_back", started_at: at, prompt_version: "acme" }, "acme");
+      clock -= 5_000;
+      const afterStep = await subject.store.runs.record({ run_id: "run_stepped_back", started_at: at, prompt_version: "globex" }, "globex");
+      assert.deepEqual(await subject.store.reader.readRun("run_stepped_back"), afterStep, "after the clock stepped back");
+      assert.deepEqual(
+        (await subject.store.traces.listRuns(100)).filter((run) => run.runId === "run_one_millisecond" || run.runId === "run_stepped_back").map((run) => [run.runId, run.lineage?.prompt_version]).sort(),
+        [
+          ["run_one_millisecond", "acme"],
+          ["run_stepped_back", "globex"],
+        ],
+      );
+      clock += 5_000;
     });
 
     test("of several tenants' records, a reader of every tenant reads one that says the run has not finished before a newer one that says it has", async () => {

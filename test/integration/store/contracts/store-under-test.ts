@@ -9,12 +9,20 @@ import type { HealthRow } from "../../../../store/ports/health-sink.js";
 import type { Store } from "../../../../store/ports/store.js";
 import { createMemoryStore } from "../../../../store/memory/memory-store.js";
 import { queryRows, temporaryStore } from "../../../support/temporary-store.js";
+import type { RunLineageSink } from "../../../../store/ports/run-lineage-sink.js";
+import { ClickHouseRunLineageSink } from "../../../../store/clickhouse/clickhouse-run-lineage-sink.js";
+import { MemoryRunLineageSink } from "../../../../store/memory/memory-run-lineage-sink.js";
+import { RowVersionClock } from "../../../../store/row-version-clock.js";
 
 export interface StoreUnderTest {
   store: Store;
   healthRows(): Promise<HealthRow[]>;
   alertEvents(): Promise<AlertEvent[]>;
   quarantinedIds(): Promise<string[]>;
+  /** Each quarantined Case Result id with the error its kept row names. */
+  quarantinedErrors(): Promise<[string, string][]>;
+  /** A run lineage sink on the same tables with a clock of its own: another process (another machine) recording runs. */
+  runLineageSinkOfAnotherProcess(now: () => number): RunLineageSink;
   /** Brings what the store derives after a write up to date now: the ClickHouse adapter's rollups, which follow the writes within clickhouse.rollupRefreshMs. */
   settle(): Promise<void>;
   /**
@@ -37,6 +45,8 @@ export const clickHouseFactory: StoreFactory = async ({ now }) => {
       (await queryRows<HealthRow & { ts_ms: string }>(connection, "SELECT toUnixTimestamp64Milli(ts) AS ts_ms, instance, role, metric, kind, value FROM {{database}}.collector_health FINAL")).map(({ ts_ms, ...row }) => ({ ...row, ts: new Date(Number(ts_ms)).toISOString(), value: Number(row.value) })),
     alertEvents: async () => (await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.alerts FINAL")).map((row) => JSON.parse(row.payload) as AlertEvent),
     quarantinedIds: async () => (await queryRows<{ case_result_id: string }>(connection, "SELECT case_result_id FROM {{database}}.quarantined_results FINAL")).map((row) => row.case_result_id),
+    quarantinedErrors: async () => (await queryRows<{ case_result_id: string; error: string }>(connection, "SELECT case_result_id, error FROM {{database}}.quarantined_results FINAL ORDER BY case_result_id")).map((row) => [row.case_result_id, row.error]),
+    runLineageSinkOfAnotherProcess: (now) => new ClickHouseRunLineageSink(connection, new RowVersionClock(now)),
     settle: () => temporary.store.rollups.refresh(),
     holdMerges: async (table, hold) => {
       await connection.client.command({ query: `SYSTEM ${hold ? "STOP" : "START"} MERGES ${connection.database}.${table}` });
@@ -52,6 +62,8 @@ export const memoryFactory: StoreFactory = async ({ now }) => {
     healthRows: async () => store.health.rows(),
     alertEvents: async () => store.alerts.events(),
     quarantinedIds: async () => store.quarantine.quarantined().map((entry) => entry.caseResultId),
+    quarantinedErrors: async () => store.quarantine.quarantined().map((entry): [string, string] => [entry.caseResultId, entry.error]).sort((first, second) => (first[0] < second[0] ? -1 : first[0] > second[0] ? 1 : 0)),
+    runLineageSinkOfAnotherProcess: (now) => new MemoryRunLineageSink(store.tables, new RowVersionClock(now)),
     settle: async () => {},
     holdMerges: async () => {},
     cleanup: async () => {},
