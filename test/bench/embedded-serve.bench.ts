@@ -569,6 +569,32 @@
  *   settings, codecs or views was changed: no single one is more than a
  *   fifth of a write, and the columns computed from the payload could only
  *   move to the event loop, which is the serial part.
+ *
+ * Issue 13, decoding thrown away (2026-12-05; the machine shared with other
+ * work at load average 6.6–8.3, so CPU time is the figure to compare).
+ * - Warm-up: the timed traces now follow 2,000 of their own (--warm-up), so
+ *   the figures are serve's with its hot code already optimized. One run:
+ *   720 µs a span during the warm-up (a fresh process), 576 after.
+ * - Found: under this benchmark's burst (4 senders, 50 traces a request),
+ *   serve answered 126–286 requests 503 in a run of 80 timed requests, each
+ *   after its body had been read and decoded. The bus's queue had room when
+ *   the request was admitted, but not once its records were made, and it
+ *   refused them at once: the sender retried, and serve decoded the same
+ *   body again. In a run at load 14.6 the decode threads spent 284 µs a span
+ *   (~100 when nothing is refused).
+ * - Changed: a decoded request that does not fit waits up to 2 s for the
+ *   reader to make room, first come first served, and is refused only then
+ *   (at once while reading is paused for the heap; in-process-bus.ts,
+ *   test/unit/collector/in-process-bus-wait.test.ts). A request is still
+ *   refused before its body is read when the queue is full.
+ * - Two alternating pairs (the commit before → this one; each run also with
+ *   the deploy image's arguments, second figure):
+ *     503 answers                       126 / 197 → 4 / 4
+ *     serve CPU per span                770 / 853 → 644 / 644 µs
+ *       image's arguments               718 / 792 → 618 / 618 µs
+ *     decode threads                    149 / 200 → 63 / 63 µs
+ *     event loop                        270 / 293 → 254 / 252 µs
+ *     spans per second                  1,379 / 786 → 1,709 / 1,153
  */
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { readFile } from "node:fs/promises";
