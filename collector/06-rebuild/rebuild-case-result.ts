@@ -5,9 +5,11 @@
  * combines stage observations:
  * - retrieved_chunks are the final ranking the pipeline produced: the rerank
  *   output when a rerank was recorded (the retrieve ranking is kept as
- *   pre_rerank_chunks) — not available when that output is not (a rerank span
- *   whose SDK dropped it, or that recorded none), with a note on
- *   `retrieved_chunks`, never the retrieval's ranking in its place — otherwise the retrieve spans' documents in time order
+ *   pre_rerank_chunks) — not available when that output was lost (the rerank
+ *   span's SDK dropped attributes, or its reader named what it could not read),
+ *   with a note on `retrieved_chunks`, never the retrieval's ranking in its
+ *   place; a rerank that recorded no output and lost nothing (it threw) leaves
+ *   the retrieval's ranking the recorded one — otherwise the retrieve spans' documents in time order
  *   (a retrieve span inside one that recorded documents adds none: nested-stage-spans.ts);
  *   when one of them has no documents (not available, or none recorded), the joined ranking is not available
  *   and a note on `retrieved_chunks` names that retrieval, rather than a ranking missing its block (a retrieve span
@@ -54,6 +56,7 @@ import type {
   RerankObservation,
   RetrieveObservation,
 } from "../04-normalize/stage-observation.js";
+import { attributesDroppedBySdk } from "../04-normalize/attributes-dropped-by-sdk.js";
 import { nameRerankedByText } from "./name-reranked-by-text.js";
 import { retrievalsAroundARecordedRetrieval, retrievalsInsideARecordedRetrieval, spansInsideTheirOwnStage } from "./nested-stage-spans.js";
 
@@ -109,10 +112,14 @@ function unjoinedRetrieval(retrievals: number): string {
   );
 }
 
-/** Why a rerank whose output is not available leaves the final ranking not available (rebuildCaseResult). */
-function rerankOutputNotAvailable(retrievalKept: boolean): string {
+/**
+ * Why a rerank whose output was lost leaves the final ranking not available (rebuildCaseResult).
+ * @param droppedBySdk the rerank span's attributes its SDK dropped; @param named whether the span's reader named what it could not read
+ */
+function rerankOutputNotAvailable(droppedBySdk: number, named: boolean, retrievalKept: boolean): string {
+  const why = named ? "this span's other notes say why" : `its SDK dropped ${droppedBySdk} attribute${droppedBySdk === 1 ? "" : "s"} at its count limit, and it carries no output`;
   return (
-    "this rerank's output documents are not available (its other note says why) or it recorded none, and the last rerank's output is the final ranking: " +
+    `this rerank's output is not available (${why}), and the last rerank's output is the final ranking: ` +
     `retrieved_chunks is not available, and the retrieval's ranking, which the rerank reordered and may have cut, is not taken in its place${retrievalKept ? " (it is kept as pre_rerank_chunks, the ranking before the rerank)" : ""}`
   );
 }
@@ -192,19 +199,27 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const lastRerank = recordedRerank?.documentsNamedByText ? (nameRerankedByText(recordedRerank, retrievedDocuments) ?? undefined) : recordedRerank;
   for (const document of lastRerank?.input ?? []) remember(document);
 
+  // A rerank whose output was lost — its span lost attributes to its SDK's limit, or its reader named what it could
+  // not read — ran and produced the final ranking, which is then not known. One that recorded no output and lost
+  // nothing (a reranker that threw) produced none, and the retrieval's ranking stays the one recorded, as before.
+  const rerankSpan = reranks.at(-1)?.span;
+  const rerankDropped = rerankSpan === undefined ? 0 : attributesDroppedBySdk(rerankSpan);
+  const rerankNamed = (lastRerank?.unreadable ?? []).length > 0;
+  const rerankOutputLost = lastRerank !== undefined && lastRerank.output === null && (rerankDropped > 0 || rerankNamed);
+
   let retrievedChunks: RetrievedChunk[] | null = null;
   let preRerankChunks: RetrievedChunk[] | null = null;
-  if (lastRerank !== undefined) {
-    // The rerank's output is the final ranking. When it is not available, neither is the final ranking: the
-    // retrieval's ranking is what the rerank reordered and cut, and read as the final one, ranking metrics would be
-    // measured on a list the pipeline did not go on with. It stays what it is, the ranking before the rerank.
-    retrievedChunks = lastRerank.output === null ? null : toChunks(lastRerank.output, lookup);
-    const before = retrievedDocuments ?? lastRerank.input;
+  if (lastRerank?.output || rerankOutputLost) {
+    // The rerank's output is the final ranking. When it was lost, so is the final ranking: the retrieval's ranking is
+    // what the rerank reordered and cut, and read as the final one, ranking metrics would be measured on a list the
+    // pipeline did not go on with. It stays what it is, the ranking before the rerank.
+    retrievedChunks = lastRerank!.output ? toChunks(lastRerank!.output, lookup) : null;
+    const before = retrievedDocuments ?? lastRerank!.input;
     preRerankChunks = before ? toChunks(before, lookup) : null;
   } else if (retrievedDocuments) {
     retrievedChunks = toChunks(retrievedDocuments, lookup);
   }
-  const rerankWithoutOutput = lastRerank !== undefined && lastRerank.output === null ? reranks.at(-1)!.span : null;
+  const rerankWithoutOutput = rerankOutputLost ? rerankSpan! : null;
 
   const context = contexts.at(-1)?.observation ?? null;
   const truncated = new Set(context?.truncatedChunkIds ?? []);
@@ -296,7 +311,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
         ...unavailableRetrievals.map(({ span }) => ({ span_id: span.spanId, span_name: span.name, attribute: "retrieved_chunks", kind: "unreadable_value" as const, error: unjoinedRetrieval(retrieves.length) })),
         ...(rerankWithoutOutput === null
           ? []
-          : [{ span_id: rerankWithoutOutput.spanId, span_name: rerankWithoutOutput.name, attribute: "retrieved_chunks", kind: "unreadable_value" as const, error: rerankOutputNotAvailable(preRerankChunks !== null) }]),
+          : [{ span_id: rerankWithoutOutput.spanId, span_name: rerankWithoutOutput.name, attribute: "retrieved_chunks", kind: "unreadable_value" as const, error: rerankOutputNotAvailable(rerankDropped, rerankNamed, preRerankChunks !== null) }]),
       ],
       partial_trace: !trace.complete,
       span_count: trace.spans.length,

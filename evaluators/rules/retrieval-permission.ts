@@ -36,14 +36,19 @@ const metrics: MetricDescriptor[] = [
   },
 ];
 
-/** Where a retrieved chunk appeared: the only ranking (no rerank recorded), or before and after a rerank. */
-export type RetrievalStage = "retrieved" | "before_rerank_only" | "before_and_after_rerank" | "after_rerank_only";
+/**
+ * Where a retrieved chunk appeared: the only ranking (no rerank recorded), before and after a rerank, or before a
+ * rerank whose output is not available (its span lost it: collector/06-rebuild/rebuild-case-result.ts), where
+ * whether the rerank kept it is not known.
+ */
+export type RetrievalStage = "retrieved" | "before_rerank_only" | "before_and_after_rerank" | "after_rerank_only" | "before_rerank_output_not_available";
 
 export const STAGE_TEXT: Record<RetrievalStage, string> = {
   retrieved: "retrieved",
   before_rerank_only: "retrieved by the first stage, dropped by the rerank",
   before_and_after_rerank: "retrieved by the first stage and kept by the rerank",
   after_rerank_only: "returned by the rerank",
+  before_rerank_output_not_available: "retrieved by the first stage; the rerank's output is not available, so whether it kept it is not known",
 };
 
 export interface StagedChunk {
@@ -56,8 +61,10 @@ export function retrievedAtAnyStage(observation: Pick<RagObservation, "retrieved
   const after = observation.retrieved_chunks;
   const before = observation.pre_rerank_chunks;
   if (before === null) return after === null ? null : after.map((chunk) => ({ chunk, stage: "retrieved" }));
+  // A rerank without its output: none of the first stage's chunks is known to be dropped, nor kept.
+  const firstStage: RetrievalStage = after === null ? "before_rerank_output_not_available" : "before_rerank_only";
   const staged = new Map<string | RetrievedChunk, StagedChunk>();
-  for (const chunk of before) if (!staged.has(chunkIdentityOf(chunk))) staged.set(chunkIdentityOf(chunk), { chunk, stage: "before_rerank_only" });
+  for (const chunk of before) if (!staged.has(chunkIdentityOf(chunk))) staged.set(chunkIdentityOf(chunk), { chunk, stage: firstStage });
   for (const chunk of after ?? []) {
     const seen = staged.get(chunkIdentityOf(chunk));
     if (seen === undefined) staged.set(chunkIdentityOf(chunk), { chunk, stage: "after_rerank_only" });
@@ -97,7 +104,7 @@ export const retrievalPermissionEvaluator: Evaluator = {
     }
     const reason =
       denied.length === 0
-        ? `all ${judged.length} judged chunks are readable by the principal${reranked ? " (every chunk retrieved, before and after the rerank)" : ""}`
+        ? `all ${judged.length} judged chunks are readable by the principal${!reranked ? "" : caseResult.rag_observation.retrieved_chunks === null ? " (every chunk the first stage retrieved; the rerank's output is not available, so the chunks after it are not judged)" : " (every chunk retrieved, before and after the rerank)"}`
         : `chunks the principal may not read: ${denied.map((entry) => `${chunkLabel(entry.chunk)} (${entry.verdict === "denied_tenant" ? `tenant ${entry.chunk.tenant_id}` : `acl ${entry.chunk.acl!.join("|")}`}; ${STAGE_TEXT[entry.stage]})`).join(", ")}`;
     return { values: { permission_violation_rate: applicable(denied.length / judged.length) }, reason, evidence: denied.map((entry) => chunkLabel(entry.chunk)) };
   },

@@ -88,11 +88,13 @@ ${
         )}</tbody></table>`
   }</section>
 <section><h2>Query</h2><pre id="query">${optional(observation.query)}</pre><h3>Rewritten query</h3><pre id="rewritten-query">${optional(observation.rewritten_query)}</pre></section>
-<section id="chunks"><h2>Retrieved chunks</h2>${observation.pre_rerank_chunks === null ? "" : html`<p class="muted">After the rerank: the list the retrieval metrics read. The retriever's own list, before the rerank, is below.</p>`}${
+<section id="chunks"><h2>Retrieved chunks</h2>${observation.pre_rerank_chunks === null || observation.retrieved_chunks === null ? "" : html`<p class="muted">After the rerank: the list the retrieval metrics read. The retriever's own list, before the rerank, is below.</p>`}${
     observation.retrieved_chunks === null
-      ? observation.stage_timings.some((timing) => timing.stage === RagStage.retrieve)
-        ? html`<p class="muted" id="chunks-not-available">A retrieval was recorded, but its documents are not available${observation.malformed_attributes.length > 0 ? " (see Attributes not taken as sent above: a list that could not be read whole is not shown, nor measured)" : ": the trace did not carry them"}.</p>`
-        : html`<p class="muted">No retrieval recorded.</p>`
+      ? observation.pre_rerank_chunks !== null
+        ? html`<p class="muted" id="chunks-not-available">A rerank was recorded, but its output, the final ranking, is not available (see Attributes not taken as sent above): the retriever's list is not taken in its place, so the retrieval metrics have no value. The retriever's own list, before the rerank, is below.</p>`
+        : observation.stage_timings.some((timing) => timing.stage === RagStage.retrieve)
+          ? html`<p class="muted" id="chunks-not-available">A retrieval was recorded, but its documents are not available${observation.malformed_attributes.length > 0 ? " (see Attributes not taken as sent above: a list that could not be read whole is not shown, nor measured)" : ": the trace did not carry them"}.</p>`
+          : html`<p class="muted">No retrieval recorded.</p>`
       : observation.retrieved_chunks.length === 0
         ? html`<p id="no-chunks">The retrieval returned no chunks.</p>`
         : html`<table><thead><tr><th>rank</th><th>score</th><th>chunk</th><th>document</th><th>version</th><th>ACL</th><th>gold?</th><th>packed?</th><th>cited?</th><th>readable?</th><th>text</th></tr></thead><tbody>${chunks.map(
@@ -175,6 +177,9 @@ function readableText(chunk: RetrievedChunk, principal: Principal): Markup | str
 /** A chunk with neither id nor text cannot be found in the other list: its rank there is not known, never guessed. */
 const NOT_MATCHABLE = html`<span class="muted">not known (no chunk id or text to match it by)</span>`;
 
+/** A rerank whose output its span lost: no chunk's rank after it is known, and none is shown as dropped. */
+const RERANK_OUTPUT_NOT_AVAILABLE = html`<span class="muted">not known (the rerank's output is not available)</span>`;
+
 /**
  * The retriever's own list before the rerank, chunk by chunk beside the rerank's: a rank on a side the trace did not
  * record is said to be not recorded, never filled in.
@@ -192,8 +197,10 @@ function rerankSection(detail: TraceDetail, principal: Principal, finalGold: boo
   }
   const evalCase = detail.evalCase;
   const goldBefore = evalCase === null || isGoldWithheld(detail) ? null : chunksHoldingEvidence(before, evalCase.gold_evidence, evidenceCoverageOptions(evalCase));
-  const rows = compareRerank(before, after);
-  const dropped = rows.filter((row) => row.before !== null && row.after.length === 0 && row.matchable).length;
+  // A rerank whose output is not available (its span lost it): no chunk of the retriever's is known to be kept or dropped.
+  const outputKnown = observation.retrieved_chunks !== null;
+  const rows = outputKnown ? compareRerank(before, after) : compareRerank(before, []).map((row) => ({ ...row, stage: "before_rerank_output_not_available" as const }));
+  const dropped = outputKnown ? rows.filter((row) => row.before !== null && row.after.length === 0 && row.matchable).length : 0;
   const unmatched = rows.filter((row) => !row.matchable).length;
   const goldOf = (row: (typeof rows)[number]): boolean | null => {
     // Gold within the list the chunk is counted in: the retriever's for its chunks, the rerank's for a chunk only the rerank returned.
@@ -203,12 +210,15 @@ function rerankSection(detail: TraceDetail, principal: Principal, finalGold: boo
   // A chunk the rerank listed many times: its first places, and how many more (MAXIMUM_RANKS_SHOWN).
   const shown = (row: (typeof rows)[number]) => row.after.slice(0, MAXIMUM_RANKS_SHOWN);
   const more = (row: (typeof rows)[number]) => (row.after.length > MAXIMUM_RANKS_SHOWN ? html` <span class="muted more-ranks">and ${row.after.length - MAXIMUM_RANKS_SHOWN} more</span>` : "");
-  return html`<section id="rerank">${heading}<p class="muted" id="rerank-summary">The retriever returned ${before.length} chunks, the rerank ${after.length}; ${dropped} of the retriever's chunks dropped by the rerank${unmatched > 0 ? html`; ${unmatched} listed without a chunk id or text, so not matched across the two lists` : ""}. Ranks are positions in each list; scores are each stage's own.</p>
+  const summary = outputKnown
+    ? html`The retriever returned ${before.length} chunks, the rerank ${after.length}; ${dropped} of the retriever's chunks dropped by the rerank${unmatched > 0 ? html`; ${unmatched} listed without a chunk id or text, so not matched across the two lists` : ""}. Ranks are positions in each list; scores are each stage's own.`
+    : html`The retriever returned ${before.length} chunks; the rerank's output is not available (see Attributes not taken as sent above), so where the rerank put each of them, and which it dropped, is not known. Ranks are positions in the retriever's list.`;
+  return html`<section id="rerank">${heading}<p class="muted" id="rerank-summary">${summary}</p>
 <table><thead><tr><th>retriever rank</th><th>retriever score</th><th>rank after rerank</th><th>rerank score</th><th>stage</th><th>chunk</th><th>document</th><th>ACL</th><th>readable?</th><th>gold?</th><th>packed?</th><th>cited?</th><th>text</th></tr></thead><tbody>${rows.map(
     (row) => html`<tr class="rerank-chunk" data-chunk-id="${row.chunk.chunk_id ?? ""}" data-stage="${row.stage}">
 <td class="retriever-rank">${row.before !== null ? String(row.before.rank) : row.matchable ? html`<span class="muted">not in the retriever's list</span>` : NOT_MATCHABLE}</td><td class="retriever-score">${row.before === null ? html`<span class="muted">—</span>` : optional(row.before.score)}</td>
-<td class="rerank-rank">${row.after.length > 0 ? html`${shown(row).map((chunk) => chunk.rank).join(", ")}${more(row)}` : row.matchable ? html`<strong class="dropped">dropped</strong>` : NOT_MATCHABLE}</td><td class="rerank-score">${row.after.length === 0 ? html`<span class="muted">—</span>` : html`${shown(row).map((chunk, index) => html`${index === 0 ? "" : ", "}${optional(chunk.score)}`)}${more(row)}`}</td>
-<td class="stage">${row.matchable ? STAGE_TEXT[row.stage] : row.before === null ? "returned by the rerank; whether the retriever listed it is not known" : "retrieved by the first stage; whether the rerank kept it is not known"}</td><td>${chunkLabel(row.chunk)}</td><td>${optional(row.chunk.document_id)}</td><td>${aclText(row.chunk.acl)}</td><td class="readable">${readableText(row.chunk, principal)}</td>
+<td class="rerank-rank">${row.after.length > 0 ? html`${shown(row).map((chunk) => chunk.rank).join(", ")}${more(row)}` : !outputKnown ? RERANK_OUTPUT_NOT_AVAILABLE : row.matchable ? html`<strong class="dropped">dropped</strong>` : NOT_MATCHABLE}</td><td class="rerank-score">${row.after.length === 0 ? html`<span class="muted">—</span>` : html`${shown(row).map((chunk, index) => html`${index === 0 ? "" : ", "}${optional(chunk.score)}`)}${more(row)}`}</td>
+<td class="stage">${row.matchable || !outputKnown ? STAGE_TEXT[row.stage] : row.before === null ? "returned by the rerank; whether the retriever listed it is not known" : "retrieved by the first stage; whether the rerank kept it is not known"}</td><td>${chunkLabel(row.chunk)}</td><td>${optional(row.chunk.document_id)}</td><td>${aclText(row.chunk.acl)}</td><td class="readable">${readableText(row.chunk, principal)}</td>
 <td class="gold">${goldText(detail, goldOf(row))}</td><td class="packed">${packedText(observation, row.chunk.chunk_id)}</td><td class="cited">${yesNo(cited === null || row.chunk.chunk_id === null ? null : cited.has(row.chunk.chunk_id))}</td>
 <td class="text" title="${row.chunk.text ?? ""}">${optional(row.chunk.text)}</td></tr>`,
   )}</tbody></table></section>`;

@@ -60,7 +60,7 @@ cases:
       - { document_id: refund_policy, chunk_id: refund-exceptions }
 `;
 
-const QUERIES = { reranked: "How long do I have to ask for a refund?", plain: "What does shipping cost?", outputOnly: "query 3", withoutIds: "query 4" };
+const QUERIES = { reranked: "How long do I have to ask for a refund?", plain: "What does shipping cost?", outputOnly: "query 3", withoutIds: "query 4", outputLost: "query 5" };
 
 let folder: string;
 let serve: ServeWithUi | undefined;
@@ -149,6 +149,24 @@ async function sendWithoutIds(receiver: string): Promise<void> {
   assert.equal(answer.status, 200);
 }
 
+/**
+ * LlamaIndex's LLMRerank under OpenInference (a CHAIN `LLMRerank._postprocess_nodes`, no RERANKER span) whose SDK
+ * dropped its output at the attribute count limit: the span carries its kind and name only, and says it lost 3.
+ */
+async function sendRerankOutputLost(receiver: string): Promise<void> {
+  const retrieve = syntheticSpan(5, 1, [
+    text("openinference.span.kind", "RETRIEVER"),
+    text("retrieval.documents.0.document.id", "c-1"),
+    text("retrieval.documents.0.document.content", "First retrieved."),
+    text("retrieval.documents.1.document.id", "c-2"),
+    text("retrieval.documents.1.document.content", "Second retrieved."),
+  ]);
+  const rerank = { ...syntheticSpan(5, 2, [text("openinference.span.kind", "CHAIN")]), name: "LLMRerank._postprocess_nodes", droppedAttributesCount: 3 };
+  const answer = await fetch(`${receiver}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: syntheticRequestBody([syntheticSpan(5, 0, []), retrieve, rerank], "other-instrumentation") });
+  await answer.arrayBuffer();
+  assert.equal(answer.status, 200);
+}
+
 async function storedTraces(count: number): Promise<{ caseResultId: string; query: string }[]> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
@@ -185,7 +203,8 @@ before(async () => {
   await recorder.shutdown();
   await sendRerankOutputOnly(receiver);
   await sendWithoutIds(receiver);
-  const traces = await storedTraces(4);
+  await sendRerankOutputLost(receiver);
+  const traces = await storedTraces(5);
   for (const [name, query] of Object.entries(QUERIES)) {
     const trace = traces.find((item) => item.query === query);
     assert.ok(trace, `${name} stored: ${JSON.stringify(traces)}\n${serve.output()}`);
@@ -291,6 +310,20 @@ describe("the trace page shows the retriever's list before the rerank", () => {
       [unknown, "—", "2", "0.6", "returned by the rerank; whether the retriever listed it is not known", "rank 2 (no id)"],
     ]);
     assert.match(html, /The retriever returned 2 chunks, the rerank 2; 0 of the retriever's chunks dropped by the rerank; 2 listed without a chunk id or text, so not matched across the two lists\./);
+  });
+
+  test("a rerank whose SDK dropped its output: no final ranking, and no chunk of the retriever's shown as dropped or kept", () => {
+    const html = pageOf.get("outputLost")!.html;
+    assert.match(html, /<p class="muted" id="chunks-not-available">A rerank was recorded, but its output, the final ranking, is not available/);
+    assert.deepEqual(rowsOf(html, "chunks", "chunk"), [], "the retriever's list is not shown as the final ranking");
+    const notKnown = "not known (the rerank's output is not available)";
+    const stage = "retrieved by the first stage; the rerank's output is not available, so whether it kept it is not known";
+    assert.deepEqual(rowsOf(html, "rerank", "rerank-chunk").map((cells) => cells.slice(0, 6)), [
+      ["1", "—", notKnown, "—", stage, "c-1"],
+      ["2", "—", notKnown, "—", stage, "c-2"],
+    ]);
+    assert.match(html, /<p class="muted" id="rerank-summary">The retriever returned 2 chunks; the rerank's output is not available \(see Attributes not taken as sent above\), so where the rerank put each of them, and which it dropped, is not known\./);
+    assert.doesNotMatch(html, /class="dropped"/);
   });
 
   test("in headless Chromium with JavaScript off, the dropped staff-only chunk and its stage are on the page; with it on, its text runs nothing", async () => {

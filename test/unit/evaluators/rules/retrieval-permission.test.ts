@@ -50,4 +50,23 @@ describe("retrieval.permission", () => {
       assert.equal(valueOf(retrievalPermissionEvaluator.evaluate({ caseResult: caseResultWith(input), evalCase: null }).values, "permission_violation_rate"), null);
     }
   });
+  test("a rerank whose output is not available: the first stage's chunks are judged, none said to be dropped by the rerank", () => {
+    const caseResult = caseResultWith({
+      principal_groups: ["hr"],
+      retrieved: null,
+      preRerank: [
+        { chunk_id: "ok", acl: ["hr"] },
+        { chunk_id: "secret", acl: ["finance"] },
+      ],
+    });
+    const { values, reason } = retrievalPermissionEvaluator.evaluate({ caseResult, evalCase: null });
+    assert.equal(valueOf(values, "permission_violation_rate"), 1 / 2);
+    assert.equal(reason, "chunks the principal may not read: secret (acl finance; retrieved by the first stage; the rerank's output is not available, so whether it kept it is not known)");
+
+    const readable = caseResultWith({ principal_groups: ["hr"], retrieved: null, preRerank: [{ chunk_id: "ok", acl: ["hr"] }] });
+    assert.equal(
+      retrievalPermissionEvaluator.evaluate({ caseResult: readable, evalCase: null }).reason,
+      "all 1 judged chunks are readable by the principal (every chunk the first stage retrieved; the rerank's output is not available, so the chunks after it are not judged)",
+    );
+  });
 });
