@@ -1,11 +1,18 @@
 /**
  * AlertSink on ClickHouse. Transitions go to the `alerts` table (migration
  * 0004): one row per transition, keyed by event_id — a retried or replayed
- * delivery collapses under FINAL. The event's `window` is stored as
+ * delivery collapses under FINAL. An insert's deduplication token is a hash of
+ * its events' payloads (every value of the row but its version, which a retry
+ * takes anew): a retried insert of the same events is dropped by the server,
+ * whereas one of the same event ids with other values (a transition computed
+ * again after a restart) is stored, and its later version read. A token of
+ * the event ids alone had the server drop that one too, keeping the earlier
+ * values where the in-memory sink keeps the later. The event's `window` is stored as
  * `window_spec` (WINDOW is an SQL keyword); `payload` keeps the event as is.
  * Rule states go to `alert_state` (migration 0006), one row per rule, the
  * latest `updated_at` winning.
  */
+import { createHash } from "node:crypto";
 import { failure, success, type Result } from "../../core/result.js";
 import type { AlertEvent } from "../../collector/10-alert/alert-event.js";
 import type { AlertRuleState, AlertSink } from "../ports/alert-sink.js";
@@ -43,12 +50,18 @@ export class ClickHouseAlertSink implements AlertSink {
   async record(events: readonly AlertEvent[]): Promise<Result<void, SinkFailure>> {
     if (events.length === 0) return success(undefined);
     const version = this.versions.next();
+    const hash = createHash("sha256");
+    const values = events.map(({ window, ...event }) => {
+      const payload = JSON.stringify({ ...event, window });
+      hash.update(payload);
+      return { ...event, window_spec: window, payload, version };
+    });
     try {
       await this.connection.client.insert({
         table: `${this.database}.alerts`,
-        values: events.map(({ window, ...event }) => ({ ...event, window_spec: window, payload: JSON.stringify({ ...event, window }), version })),
+        values,
         format: "JSONEachRow",
-        clickhouse_settings: { date_time_input_format: "best_effort", insert_deduplication_token: events.map((event) => event.event_id).join(",") },
+        clickhouse_settings: { date_time_input_format: "best_effort", insert_deduplication_token: hash.digest("hex") },
       });
     } catch (error) {
       return failure({ retriable: true, message: `writing alert events failed: ${describeError(error)}` });

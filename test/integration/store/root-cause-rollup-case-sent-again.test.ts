@@ -47,6 +47,7 @@ async function storeWithCaseSentAgain(refreshEachWrite: boolean, beside?: Tempor
     store: { ...temporary.store, results: new ClickHouseSink(temporary.connection, { now: () => clock }) },
     healthRows: async () => [],
     alertEvents: async () => [],
+    storedAlertRows: async () => 0,
     quarantinedIds: async () => [],
     quarantinedErrors: async () => [],
     runLineageSinkOfAnotherProcess: (now) => new ClickHouseRunLineageSink(temporary.connection, new RowVersionClock(now)),

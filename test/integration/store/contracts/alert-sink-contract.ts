@@ -60,6 +60,36 @@ export function alertSinkContract(name: string, factory: StoreFactory): void {
       assert.deepEqual((await subject.alertEvents()).filter((event) => event.event_id === "ev_again"), [again]);
     });
 
+    // The same event ids again, alone in a later batch, with other values: a transition computed again after a
+    // restart. The ClickHouse adapter's deduplication token once named the event ids only, so the server dropped this
+    // insert as a retry of the first and the earlier values stayed, where the in-memory store kept the later.
+    test("a later batch of the same event ids with other values is read as the later values", async () => {
+      const first = [alertEvent({ event_id: "ev_recomputed_1", alert_id: "al_recomputed", value: 0.8 }), alertEvent({ event_id: "ev_recomputed_2", alert_id: "al_recomputed_2", value: 0.6 })];
+      const later = [
+        alertEvent({ event_id: "ev_recomputed_1", alert_id: "al_recomputed", value: 0.7, lower: 0.6, at: "2026-07-08T10:02:00.000Z", fired_at: "2026-07-08T10:02:00.000Z", message: "faithfulness_floor is failing again" }),
+        alertEvent({ event_id: "ev_recomputed_2", alert_id: "al_recomputed_2", value: 0.5, sample_count: 41 }),
+      ];
+      assert.deepEqual(await subject.store.alerts.record(first), { ok: true, value: undefined });
+      assert.deepEqual(await subject.store.alerts.record(later), { ok: true, value: undefined });
+      const read = (await subject.alertEvents()).filter((event) => event.event_id.startsWith("ev_recomputed_")).sort((left, right) => left.event_id.localeCompare(right.event_id));
+      assert.deepEqual(read, later);
+    });
+
+    // A retried delivery (the same events again, say after a timeout whose insert had in fact landed) is dropped by
+    // the server, merges or not: one copy is stored, though the retry takes a newer row version.
+    test("a retried insert of the same events stores one copy", async () => {
+      const events = [alertEvent({ event_id: "ev_retried_1", alert_id: "al_retried" }), alertEvent({ event_id: "ev_retried_2", alert_id: "al_retried_2", value: 0.6 })];
+      await subject.holdMerges("alerts", true);
+      try {
+        assert.deepEqual(await subject.store.alerts.record(events), { ok: true, value: undefined });
+        assert.deepEqual(await subject.store.alerts.record(events), { ok: true, value: undefined });
+        assert.equal(await subject.storedAlertRows("ev_retried_1"), 1);
+        assert.equal(await subject.storedAlertRows("ev_retried_2"), 1);
+      } finally {
+        await subject.holdMerges("alerts", false);
+      }
+    });
+
     test("nothing saved: no state; then the latest state of each rule, in rule order", async () => {
       assert.deepEqual(await subject.store.alerts.loadState(), []);
       const firing = alertEvent();

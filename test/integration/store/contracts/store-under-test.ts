@@ -18,6 +18,8 @@ export interface StoreUnderTest {
   store: Store;
   healthRows(): Promise<HealthRow[]>;
   alertEvents(): Promise<AlertEvent[]>;
+  /** The rows stored for one alert event id as they are, before a query or a merge collapses them. */
+  storedAlertRows(eventId: string): Promise<number>;
   quarantinedIds(): Promise<string[]>;
   /** Each quarantined Case Result id with the error its kept row names. */
   quarantinedErrors(): Promise<[string, string][]>;
@@ -44,6 +46,7 @@ export const clickHouseFactory: StoreFactory = async ({ now }) => {
     healthRows: async () =>
       (await queryRows<HealthRow & { ts_ms: string }>(connection, "SELECT toUnixTimestamp64Milli(ts) AS ts_ms, instance, role, metric, kind, value FROM {{database}}.collector_health FINAL")).map(({ ts_ms, ...row }) => ({ ...row, ts: new Date(Number(ts_ms)).toISOString(), value: Number(row.value) })),
     alertEvents: async () => (await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.alerts FINAL")).map((row) => JSON.parse(row.payload) as AlertEvent),
+    storedAlertRows: async (eventId) => Number((await queryRows<{ rows: string }>(connection, "SELECT count() AS rows FROM {{database}}.alerts WHERE event_id = {eventId:String}", { eventId }))[0]!.rows),
     quarantinedIds: async () => (await queryRows<{ case_result_id: string }>(connection, "SELECT case_result_id FROM {{database}}.quarantined_results FINAL")).map((row) => row.case_result_id),
     quarantinedErrors: async () => (await queryRows<{ case_result_id: string; error: string }>(connection, "SELECT case_result_id, error FROM {{database}}.quarantined_results FINAL ORDER BY case_result_id")).map((row) => [row.case_result_id, row.error]),
     runLineageSinkOfAnotherProcess: (now) => new ClickHouseRunLineageSink(connection, new RowVersionClock(now)),
@@ -61,6 +64,7 @@ export const memoryFactory: StoreFactory = async ({ now }) => {
     store,
     healthRows: async () => store.health.rows(),
     alertEvents: async () => store.alerts.events(),
+    storedAlertRows: async (eventId) => store.alerts.events().filter((event) => event.event_id === eventId).length,
     quarantinedIds: async () => store.quarantine.quarantined().map((entry) => entry.caseResultId),
     quarantinedErrors: async () => store.quarantine.quarantined().map((entry): [string, string] => [entry.caseResultId, entry.error]).sort((first, second) => (first[0] < second[0] ? -1 : first[0] > second[0] ? 1 : 0)),
     runLineageSinkOfAnotherProcess: (now) => new MemoryRunLineageSink(store.tables, new RowVersionClock(now)),
