@@ -30,6 +30,13 @@
  * The alert still alerts — on the same cases it reads a value no lower than
  * the gate's, so when it fires the gate would fail too — but a quiet alert is
  * no pass.
+ *
+ * The other two abstention rates of the boards, correct_refusal_rate and
+ * false_refusal_rate, are measured the same way (every stored abstention, a
+ * heuristic's among them), and a gate file may name them, so their alerts are
+ * labelled too: a heuristic refusal counts among the refusals and, of an
+ * answerable question, as a false one. The release gate decides abstention on
+ * no_answer_accuracy, which counts only abstentions read exactly.
  */
 import { HEURISTIC_METRIC_LABEL_SUFFIX, isMetricName, labelOfMetric, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { ABSTENTION_READ_EXACTLY } from "../rules/answer-abstention.js";
@@ -38,6 +45,8 @@ import { measuredMetricOf } from "./gate-metrics.js";
 /** Dataset-level gate metrics whose alert counts a heuristic's readings the release gate leaves out: the note's reason. */
 const PARTLY_HEURISTIC_GATE_METRICS: Readonly<Record<string, string>> = {
   no_answer_accuracy: `the alert counts every stored abstention as the boards do, answer.abstention's heuristic ones (a refusal phrase beside claims of the answer's own) among them; the release gate counts only abstentions read exactly (a heuristic one stays in its denominator, never its numerator: a lower bound), so it may fail where this alert stays quiet — ${ABSTENTION_READ_EXACTLY}`,
+  correct_refusal_rate: `the alert counts every stored abstention as the boards do, answer.abstention's heuristic ones (a refusal phrase beside claims of the answer's own) among them, in the refusals and in the correct ones; the release gate decides abstention on no_answer_accuracy, which counts only abstentions read exactly — ${ABSTENTION_READ_EXACTLY}`,
+  false_refusal_rate: `the alert counts every stored abstention as the boards do, answer.abstention's heuristic ones (a refusal phrase beside claims of the answer's own) among them, so a heuristic refusal of an answerable question counts as a false refusal; the release gate decides abstention on no_answer_accuracy, which counts only abstentions read exactly — ${ABSTENTION_READ_EXACTLY}`,
 };
 
 export interface AlertMetricReading {

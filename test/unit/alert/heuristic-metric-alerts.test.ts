@@ -3,15 +3,19 @@
  * evaluator's own alerting and in the generated Grafana rules — on the heuristic rule metric, labelled
  * " (heuristic)" with the judged metric the release gate decides on named (evaluators/gates/alert-metric-reading.ts).
  * So is the Grafana no_answer_accuracy rule, whose query counts every stored abstention, a heuristic's among them,
- * where the release gate counts exact ones only. Alerts on exact or judged metrics carry no such label.
+ * where the release gate counts exact ones only, and so are the correct_refusal_rate and false_refusal_rate rules a
+ * gate file may add, measured the same way. Alerts on exact or judged metrics carry no such label.
  */
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, test } from "node:test";
 import { parse as parseYaml } from "yaml";
 import { AlertEvaluator } from "../../../collector/10-alert/alert-evaluator.js";
 import { alertRulesFromGate, type AlertRule } from "../../../collector/10-alert/alert-rule.js";
 import { slackPayload } from "../../../collector/10-alert/slack-payload.js";
+import { renderAlertRules } from "../../../dashboards/source/generated-files.js";
 import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
 
 const repository = new URL("../../../", import.meta.url);
@@ -78,6 +82,38 @@ describe("alerts on heuristic metrics", () => {
     for (const rule of others) {
       assert.equal(rule.labels.semantics, undefined, rule.title);
       assert.doesNotMatch(`${rule.title} ${rule.annotations.summary} ${rule.annotations.description}`, /heuristic/, rule.title);
+    }
+  });
+
+  // The project gate file names neither refusal rate; a user's may, and `npm run dashboards` renders its rules so.
+  test("a gate file naming correct_refusal_rate and false_refusal_rate gets both Grafana alerts labelled heuristic", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "ragscope-refusal-gates-"));
+    try {
+      const file = path.join(folder, "gates.yaml");
+      await writeFile(file, ['boundary:', '  correct_refusal_rate: ">= 0.80"', '  false_refusal_rate: "<= 0.05"', 'performance:', '  error_rate: "<= 0.01"', ""].join("\n"));
+      const gate = await readGateFile(file);
+      assert.ok(gate.ok, gate.ok ? "" : gate.error.join("; "));
+      const document = parseYaml(renderAlertRules(gate.value.rules, file)) as { groups: { rules: { title: string; labels: Record<string, string>; annotations: Record<string, string> }[] }[] };
+      const rules = document.groups.flatMap((group) => group.rules);
+      const byMetric = (metric: string) => rules.find((rule) => rule.labels.metric === metric)!;
+      for (const [metric, threshold, counted] of [
+        ["correct_refusal_rate", ">= 0.80", /in the refusals and in the correct ones/],
+        ["false_refusal_rate", "<= 0.05", /a heuristic refusal of an answerable question counts as a false refusal/],
+      ] as const) {
+        const rule = byMetric(metric);
+        assert.equal(rule.title, `${metric} (heuristic) ${threshold} (boundary gate)`);
+        assert.equal(rule.labels.semantics, "heuristic", metric);
+        assert.match(rule.annotations.summary!, new RegExp(`: ${metric} \\(heuristic\\) = \\{\\{ \\.Values\\.B\\.Value \\}\\} breaks`));
+        assert.match(rule.annotations.description!, new RegExp(`${metric} counts a heuristic's readings: a signal to look at the traces, not a pass — the alert counts every stored abstention as the boards do, answer\\.abstention's heuristic ones`));
+        assert.match(rule.annotations.description!, counted, metric);
+        assert.match(rule.annotations.description!, /the release gate decides abstention on no_answer_accuracy, which counts only abstentions read exactly/, metric);
+        assert.match(rule.annotations.description!, /ragscope\.answer\.abstained/, "says how to have abstentions read exactly");
+      }
+      const errorRate = byMetric("error_rate");
+      assert.equal(errorRate.labels.semantics, undefined);
+      assert.doesNotMatch(`${errorRate.title} ${errorRate.annotations.summary} ${errorRate.annotations.description}`, /heuristic/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
   });
 });
