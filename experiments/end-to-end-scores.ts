@@ -7,10 +7,12 @@
  * that succeeded). Each is computed by the evaluators' aggregates, the same
  * ones the gate rules task_success_rate, composite_score and cost_per_success use.
  * The overall score standing on part of its weights is shown, and is no
- * measurement a decision reads (evaluators/aggregate/composite-decision.ts).
+ * measurement a decision reads (evaluators/aggregate/composite-decision.ts);
+ * one averaging a term whose evaluation errored on some case is shown too, and
+ * is an error for a decision, as the gate rule composite_score reads it.
  */
 import type { ScoreWeights } from "../contracts/gate-file.js";
-import { compositeForDecision } from "../evaluators/aggregate/composite-decision.js";
+import { compositeErrors, compositeForDecision, type CompositeErrors } from "../evaluators/aggregate/composite-decision.js";
 import { qualityScore, summarizeTaskSuccess, summarizeUsage, type EvaluatedCase, type QualityScore, type TaskSuccess } from "../evaluators/aggregate/index.js";
 import type { MetricValue } from "../evaluators/metric-value.js";
 
@@ -20,6 +22,8 @@ export interface EndToEndScores {
   quality: QualityScore;
   /** The overall score as the gate rule composite_score reads it: not applicable, with the reason, when it is renormalised. */
   overallScoreForDecision: MetricValue;
+  /** A term's evaluation errored on some case: the decision's value is an error, not merely unmeasured; null otherwise. */
+  overallScoreErrors: CompositeErrors | null;
   weightsFrom: "gate file score_weights" | "seed default";
   totalCost: MetricValue;
   costPerSuccessfulTask: MetricValue;
@@ -33,6 +37,7 @@ export function endToEndScores(cases: readonly EvaluatedCase[], weights: ScoreWe
     taskSuccess: summarizeTaskSuccess(caseResults),
     quality,
     overallScoreForDecision: compositeForDecision(quality.composite, cases),
+    overallScoreErrors: compositeErrors(quality.composite, cases),
     weightsFrom: weights === null ? "seed default" : "gate file score_weights",
     totalCost: usage.cost.total,
     costPerSuccessfulTask: usage.costPerSuccessfulTask,

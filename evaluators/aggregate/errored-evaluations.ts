@@ -42,3 +42,7 @@ export function formatErrorCounts(byType: Readonly<Record<string, number>>): str
   return Object.entries(byType).sort(([left], [right]) => left.localeCompare(right)).map(([type, count]) => `${type}: ${count}`).join(", ");
 }
 
+/** What to do about errored evaluations: a judge's are fixed at the judge, a rule's by reading the cases' reasons. */
+export function erroredFixHint(byJudge: boolean): string {
+  return byJudge ? " (check the judge: RAGSCOPE_JUDGE_BASE_URL, its key and model)" : " (the cases' evaluation reasons say what was wrong)";
+}

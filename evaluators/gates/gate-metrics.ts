@@ -17,7 +17,7 @@ import { meanOfMetric } from "../aggregate/metric-mean.js";
 import { noAnswerAccuracy } from "../aggregate/no-answer-accuracy.js";
 import { pairCases } from "../aggregate/paired-cases.js";
 import { nearestRankPercentile } from "../aggregate/percentile.js";
-import { compositeForDecision } from "../aggregate/composite-decision.js";
+import { compositeErrors, compositeForDecision, type CompositeErrors } from "../aggregate/composite-decision.js";
 import { qualityScore } from "../aggregate/quality-score.js";
 import { summarizeReliability } from "../aggregate/reliability-summary.js";
 import { summarizeTaskSuccess } from "../aggregate/task-success.js";
@@ -47,11 +47,35 @@ function compositeOf(cases: readonly EvaluatedCase[], weights: Readonly<Record<s
   return compositeForDecision(qualityScore(cases, { weights: weights ?? null }).composite, cases);
 }
 
+/** The weighted score's terms whose evaluation errored on some case (aggregate/composite-decision.ts), or null. */
+function compositeErrorsOf(cases: readonly EvaluatedCase[], weights: Readonly<Record<string, number>> | null | undefined): CompositeErrors | null {
+  return compositeErrors(qualityScore(cases, { weights: weights ?? null }).composite, cases);
+}
+
+/** Both runs' errors, over the cases both ran: either run's score on a partial mean makes the drop one. */
+function scoreDropErrors({ cases, baseline, scoreWeights }: GateContext): CompositeErrors | null {
+  if (baseline === null) return null;
+  const paired = pairCases(cases, baseline);
+  if (paired.candidate.length === 0) return null;
+  const parts = [
+    { errors: compositeErrorsOf(paired.candidate, scoreWeights), prefix: "" },
+    { errors: compositeErrorsOf(paired.baseline, scoreWeights), prefix: "the baseline's composite score: " },
+  ].filter((part): part is { errors: CompositeErrors; prefix: string } => part.errors !== null);
+  if (parts.length === 0) return null;
+  const byType: Record<string, number> = {};
+  for (const { errors } of parts) for (const [type, count] of Object.entries(errors.byType)) byType[type] = (byType[type] ?? 0) + count;
+  return { byType, reason: parts.map(({ errors, prefix }) => `${prefix}${errors.reason}`).join("; and ") };
+}
+
 /**
  * Derived dataset metrics, by gate name. `note`: what the value left out and why, when it left something out (the
- * rule's line says it).
+ * rule's line says it). `errored`: the per-case evaluations it is read from errored on some case, so its value cannot
+ * stand for the run and a rule on it is ERROR, as a rule on such a per-case metric is (release-gate.ts).
  */
-export const derivedGateMetrics: Record<string, { description: string; compute: (context: GateContext) => MetricValue; note?: (context: GateContext) => string | null }> = {
+export const derivedGateMetrics: Record<
+  string,
+  { description: string; compute: (context: GateContext) => MetricValue; note?: (context: GateContext) => string | null; errored?: (context: GateContext) => CompositeErrors | null }
+> = {
   p50_latency_ms: { description: "median request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 50) },
   p95_latency_ms: { description: "95th percentile request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 95) },
   p99_latency_ms: { description: "99th percentile request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 99) },
@@ -76,7 +100,11 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
   // One definition with the boards and alerts (aggregate/dataset-shares.ts).
   hallucination_rate: { description: DATASET_SHARES.hallucination_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.hallucination_rate, cases) },
   permission_leak_rate: { description: DATASET_SHARES.permission_leak_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.permission_leak_rate, cases) },
-  composite_score: { description: "the seed's weighted score 0.25R + 0.25F + 0.25C + 0.15Comp + 0.10Cit, or the gate file's score_weights (shown beside its hard gates); not measured when a term has no value", compute: ({ cases, scoreWeights }) => compositeOf(cases, scoreWeights) },
+  composite_score: {
+    description: "the seed's weighted score 0.25R + 0.25F + 0.25C + 0.15Comp + 0.10Cit, or the gate file's score_weights (shown beside its hard gates); not measured when a term has no value, ERROR when a term's evaluation errored on some case",
+    compute: ({ cases, scoreWeights }) => compositeOf(cases, scoreWeights),
+    errored: ({ cases, scoreWeights }) => compositeErrorsOf(cases, scoreWeights),
+  },
   critical_case_pass_rate: {
     description: "P0 cases that passed / P0 cases (one-vote veto cases, seed §十三)",
     compute: ({ cases }) => {
@@ -100,6 +128,7 @@ export const derivedGateMetrics: Record<string, { description: string; compute: 
       if (!previous.applicable) return notApplicable(`the baseline's composite score is not measured: ${previous.reason}`);
       return applicable(previous.value - current.value);
     },
+    errored: scoreDropErrors,
   },
 };
 
@@ -129,6 +158,11 @@ function percentileOfMetric(cases: readonly EvaluatedCase[], metric: string, per
 /** The derived metric's note on what its value left out (derivedGateMetrics), or null. */
 export function gateMetricNote(name: string, context: GateContext): string | null {
   return derivedGateMetrics[name]?.note?.(context) ?? null;
+}
+
+/** The derived metric's errored evaluations (derivedGateMetrics `errored`), or null. */
+export function gateMetricErrors(name: string, context: GateContext): CompositeErrors | null {
+  return derivedGateMetrics[name]?.errored?.(context) ?? null;
 }
 
 export function gateMetricValue(name: string, context: GateContext): MetricValue {

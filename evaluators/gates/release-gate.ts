@@ -13,12 +13,12 @@
  */
 import type { GateRule } from "../../contracts/gate-file.js";
 import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
-import { erroredEvaluationsOf, formatErrorCounts } from "../aggregate/errored-evaluations.js";
+import { erroredEvaluationsOf, erroredFixHint, formatErrorCounts } from "../aggregate/errored-evaluations.js";
 import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judgements.js";
 import { JUDGING_ON_A_COLLECTOR, judgedMetricMissingReason } from "../aggregate/judged-metric-missing.js";
 import { isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { parseThreshold, satisfies } from "../threshold.js";
-import { gateMetricNote, gateMetricValue, measuredMetricOf, type GateContext } from "./gate-metrics.js";
+import { gateMetricErrors, gateMetricNote, gateMetricValue, measuredMetricOf, type GateContext } from "./gate-metrics.js";
 
 export { erroredEvaluationsOf, formatErrorCounts };
 
@@ -118,10 +118,12 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     const errored = erroredEvaluationsOf(judged.cases, measured);
     if (errored.cases > 0) {
       const valued = judged.cases.filter((evaluated) => evaluated.evaluationResults.some((result) => { const item = result.metric_values[measured]; return item !== undefined && item !== null && Number.isFinite(item); })).length;
-      const hint = errored.byJudge ? " (check the judge: RAGSCOPE_JUDGE_BASE_URL, its key and model)" : " (the cases' evaluation reasons say what was wrong)";
-      const reason = `${measured} could not be measured on every case: its evaluation errored on ${errored.cases} of ${errored.cases + valued} case(s)${valued > 0 ? ` (${valued} measured)` : ""} — ${formatErrorCounts(errored.byType)}; a grader error is never a pass, and --allow-missing does not cover it${hint}`;
+      const reason = `${measured} could not be measured on every case: its evaluation errored on ${errored.cases} of ${errored.cases + valued} case(s)${valued > 0 ? ` (${valued} measured)` : ""} — ${formatErrorCounts(errored.byType)}; a grader error is never a pass, and --allow-missing does not cover it${erroredFixHint(errored.byJudge)}`;
       return { rule, status: "error", value: null, reason, errors: errored.byType };
     }
+    // A derived metric read from per-case metrics that errored (composite_score: a term's judge errored on some case).
+    const derivedErrors = gateMetricErrors(reading.name, judged);
+    if (derivedErrors !== null) return { rule, status: "error", value: null, reason: derivedErrors.reason, errors: derivedErrors.byType };
     if (!value.applicable) {
       const withHeuristics = gateMetricValue(reading.name, context);
       const heuristicOnly = withHeuristics.applicable;

@@ -108,9 +108,17 @@ const shown = (value: MetricValue) => (value.applicable ? rounded(value.value, 4
 
 /** Seed §六 / §七: task success, the weighted overall score beside its hard thresholds, cost per successful task. */
 function formatEndToEnd(result: ExperimentResult): string[] {
-  const { taskSuccess, quality, overallScoreForDecision, weightsFrom, totalCost, costPerSuccessfulTask } = result.endToEnd;
-  // A renormalised score is shown as such beside the PASS lines below, never read as one of them.
-  const scoreNote = !quality.composite.score.applicable ? quality.composite.score.reason : overallScoreForDecision.applicable ? quality.composite.note : `NOT MEASURED for a decision: ${overallScoreForDecision.reason}`;
+  const { taskSuccess, quality, overallScoreForDecision, overallScoreErrors, weightsFrom, totalCost, costPerSuccessfulTask } = result.endToEnd;
+  // A renormalised score, or one averaging a term that errored on some case, is shown as such beside the PASS lines
+  // below, never read as one of them.
+  const scoreNote =
+    overallScoreErrors !== null
+      ? `ERROR for a decision: ${overallScoreErrors.reason}`
+      : !quality.composite.score.applicable
+        ? quality.composite.score.reason
+        : overallScoreForDecision.applicable
+          ? quality.composite.note
+          : `NOT MEASURED for a decision: ${overallScoreForDecision.reason}`;
   const left = taskSuccess.notEvaluated > 0 ? `; ${taskSuccess.notEvaluated} without a verdict left out (${taskSuccess.unjudged} unjudged)` : "";
   const weights = quality.composite.terms.map((term) => `${term.term} ${rounded(term.weight, 2)}`).join(" + ");
   const lines = [

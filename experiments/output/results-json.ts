@@ -67,7 +67,7 @@ const reasonOf = (value: MetricValue) => (value.applicable ? null : value.reason
 
 /** Seed §六 / §七 in the seed's names; a value that could not be computed is null with its reason. */
 function endToEndDocument(result: ExperimentResult): unknown {
-  const { taskSuccess, quality, overallScoreForDecision, weightsFrom, totalCost, costPerSuccessfulTask } = result.endToEnd;
+  const { taskSuccess, quality, overallScoreForDecision, overallScoreErrors, weightsFrom, totalCost, costPerSuccessfulTask } = result.endToEnd;
   return {
     task_success_rate: valueOf(taskSuccess.rate),
     task_success: { succeeded: taskSuccess.succeeded, with_verdict: taskSuccess.judged, without_verdict: taskSuccess.notEvaluated, unjudged: taskSuccess.unjudged },
@@ -80,8 +80,9 @@ function endToEndDocument(result: ExperimentResult): unknown {
       missing_terms: quality.composite.missingTerms,
       renormalised: quality.composite.renormalised,
       note: quality.composite.note,
-      // What the gate rule composite_score reads: null, with the reason, when the score stands on part of its weights.
-      for_decision: { value: valueOf(overallScoreForDecision), reason: reasonOf(overallScoreForDecision) },
+      // What the gate rule composite_score reads: null, with the reason, when the score stands on part of its weights
+      // or a term's evaluation errored on some case (then `errors`, by error type, as the gate rules' `errors`).
+      for_decision: { value: valueOf(overallScoreForDecision), reason: reasonOf(overallScoreForDecision), errors: overallScoreErrors?.byType ?? null },
     },
     hard_thresholds: quality.gates.map((gate) => ({ metric: gate.gate, threshold: gate.threshold, value: valueOf(gate.value), status: gate.status, reason: reasonOf(gate.value) ?? gate.note ?? null })),
     hard_thresholds_passed: quality.gatesPassed,
