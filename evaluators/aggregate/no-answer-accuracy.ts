@@ -18,6 +18,12 @@
  * to have them read exactly. A heuristic "did not abstain" stays so: it
  * cannot overstate. The boards show the measurement itself, every
  * abstention counted (dashboards/source/aggregate-metrics.ts): a measurement.
+ *
+ * An unanswerable case that recorded no abstention at all (no answer.abstention
+ * value, no flag: typically a request that failed before it answered) is not
+ * in the value — its abstention is not known, as a metric's mean leaves out the
+ * cases it does not apply to — but the note says how many, since the value then
+ * stands on the other unanswerable cases only.
  */
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { abstentionConfusion, type AbstentionObservation } from "../rules/answer-abstention-confusion.js";
@@ -30,7 +36,9 @@ export interface NoAnswerAccuracy {
   unanswerableCases: number;
   /** Unanswerable cases read as abstaining only by a heuristic, counted as not abstaining. */
   heuristicAbstentionsNotCounted: number;
-  /** Says so when heuristicAbstentionsNotCounted > 0, with how to have them read exactly; null otherwise. */
+  /** Unanswerable cases that recorded no abstention (no answer.abstention value, no flag): not in the value. */
+  casesWithoutReading: number;
+  /** Says so when heuristicAbstentionsNotCounted or casesWithoutReading > 0 (with how to have them read exactly); null otherwise. */
   note: string | null;
 }
 
@@ -58,12 +66,16 @@ export function noAnswerAccuracy(cases: readonly EvaluatedCase[]): NoAnswerAccur
   let withoutCase = 0;
   let unanswerable = 0;
   let heuristicAbstentions = 0;
+  let withoutReading = 0;
   for (const evaluated of cases) {
     if (evaluated.evalCase === null || evaluated.evalCase === undefined) withoutCase += 1;
     if (evaluated.evalCase?.answerable !== false) continue;
     unanswerable += 1;
     const reading = abstentionReadingOf(evaluated);
-    if (reading === null) continue;
+    if (reading === null) {
+      withoutReading += 1;
+      continue;
+    }
     const notShown = reading.abstained && !reading.exact;
     if (notShown) heuristicAbstentions += 1;
     observations.push({ abstained: reading.abstained && !notShown, answerable: false });
@@ -74,11 +86,21 @@ export function noAnswerAccuracy(cases: readonly EvaluatedCase[]): NoAnswerAccur
       unanswerable > 0 ? `none of its ${unanswerable} unanswerable case(s) recorded whether it abstained`
       : withoutCase === cases.length ? "no case is linked to an Eval Case, so none is known to be unanswerable"
       : `the run has no unanswerable case (answerable: false)${withoutCase > 0 ? `; ${withoutCase} case(s) are not linked to an Eval Case` : ""}`;
-    return { value: notApplicable(why), unanswerableCases: 0, heuristicAbstentionsNotCounted: 0, note: null };
+    return { value: notApplicable(why), unanswerableCases: 0, heuristicAbstentionsNotCounted: 0, casesWithoutReading: withoutReading, note: null };
   }
-  const note =
+  const notes = [
     heuristicAbstentions === 0
       ? null
-      : `${heuristicAbstentions} of the ${observations.length} unanswerable case(s) read as abstaining only by a heuristic (a refusal phrase beside claims of the answer's own) and are not counted as abstaining, so the value is a lower bound — ${ABSTENTION_READ_EXACTLY}`;
-  return { value: abstentionConfusion(observations).recall, unanswerableCases: observations.length, heuristicAbstentionsNotCounted: heuristicAbstentions, note };
+      : `${heuristicAbstentions} of the ${observations.length} unanswerable case(s) read as abstaining only by a heuristic (a refusal phrase beside claims of the answer's own) and are not counted as abstaining, so the value is a lower bound — ${ABSTENTION_READ_EXACTLY}`,
+    withoutReading === 0
+      ? null
+      : `${withoutReading} of the ${unanswerable} unanswerable case(s) recorded no abstention (no answer.abstention value and no ragscope.answer.abstained flag, e.g. the request failed before it answered) and are not in the value, which stands on the other ${observations.length}`,
+  ].filter((note): note is string => note !== null);
+  return {
+    value: abstentionConfusion(observations).recall,
+    unanswerableCases: observations.length,
+    heuristicAbstentionsNotCounted: heuristicAbstentions,
+    casesWithoutReading: withoutReading,
+    note: notes.length === 0 ? null : notes.join("; "),
+  };
 }

@@ -70,6 +70,25 @@ describe("no-answer accuracy counts only exact abstentions", () => {
     assert.equal(accuracy.note, null);
   });
 
+  test("an unanswerable case that recorded no abstention (no answer, no flag) is not in the value, and the note says so", () => {
+    const noReading = evaluated("f", "");
+    assert.equal(
+      noReading.evaluationResults.find((result) => result.evaluator_id === "answer.abstention")?.metric_values.abstained ?? null,
+      null,
+      "the case's abstention is not known",
+    );
+    const accuracy = noAnswerAccuracy([exactRefusal("a"), noReading]);
+    assert.equal(valueOf(accuracy.value), 1);
+    assert.equal(accuracy.unanswerableCases, 1);
+    assert.equal(accuracy.casesWithoutReading, 1);
+    assert.equal(
+      accuracy.note,
+      "1 of the 2 unanswerable case(s) recorded no abstention (no answer.abstention value and no ragscope.answer.abstained flag, e.g. the request failed before it answered) and are not in the value, which stands on the other 1",
+    );
+    const both = noAnswerAccuracy([exactRefusal("a"), refusalBesideClaim("b"), noReading]);
+    assert.match(both.note ?? "", /^1 of the 2 unanswerable case\(s\) read as abstaining only by a heuristic .*; 1 of the 3 unanswerable case\(s\) recorded no abstention/);
+  });
+
   test("only heuristic abstentions: 0 of 1, not 1", () => {
     const accuracy = noAnswerAccuracy([refusalBesideClaim("b")]);
     assert.equal(valueOf(accuracy.value), 0);
