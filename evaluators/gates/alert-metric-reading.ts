@@ -35,8 +35,9 @@
  * false_refusal_rate, are measured the same way (every stored abstention, a
  * heuristic's among them), and a gate file may name them, so their alerts are
  * labelled too: a heuristic refusal counts among the refusals and, of an
- * answerable question, as a false one. The release gate decides abstention on
- * no_answer_accuracy, which counts only abstentions read exactly.
+ * answerable question, as a false one. The release gate bounds them instead
+ * (aggregate/refusal-rates.ts): only refusals read exactly count in a rate's
+ * favour, so on the same cases the alert reads a value no worse than the gate's.
  */
 import { HEURISTIC_METRIC_LABEL_SUFFIX, isMetricName, labelOfMetric, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { ABSTENTION_READ_EXACTLY } from "../rules/answer-abstention.js";
@@ -45,8 +46,8 @@ import { measuredMetricOf } from "./gate-metrics.js";
 /** Dataset-level gate metrics whose alert counts a heuristic's readings the release gate leaves out: the note's reason. */
 const PARTLY_HEURISTIC_GATE_METRICS: Readonly<Record<string, string>> = {
   no_answer_accuracy: `the alert counts every stored abstention as the boards do, answer.abstention's heuristic ones (a refusal phrase beside claims of the answer's own) among them; the release gate counts only abstentions read exactly (a heuristic one stays in its denominator, never its numerator: a lower bound), so it may fail where this alert stays quiet — ${ABSTENTION_READ_EXACTLY}`,
-  correct_refusal_rate: `the alert counts every stored abstention as the boards do, answer.abstention's heuristic ones (a refusal phrase beside claims of the answer's own) among them, in the refusals and in the correct ones; the release gate decides abstention on no_answer_accuracy, which counts only abstentions read exactly — ${ABSTENTION_READ_EXACTLY}`,
-  false_refusal_rate: `the alert counts every stored abstention as the boards do, answer.abstention's heuristic ones (a refusal phrase beside claims of the answer's own) among them, so a heuristic refusal of an answerable question counts as a false refusal; the release gate decides abstention on no_answer_accuracy, which counts only abstentions read exactly — ${ABSTENTION_READ_EXACTLY}`,
+  correct_refusal_rate: `the alert counts every stored abstention as the boards do, answer.abstention's heuristic ones (a refusal phrase beside claims of the answer's own) among them, in the refusals and in the correct ones; the release gate credits only refusals read exactly and counts an answerable case read only by a heuristic as a false refusal (a lower bound), so it may fail where this alert stays quiet — ${ABSTENTION_READ_EXACTLY}`,
+  false_refusal_rate: `the alert counts every stored abstention as the boards do, answer.abstention's heuristic ones (a refusal phrase beside claims of the answer's own) among them, so a heuristic refusal of an answerable question counts as a false refusal; the release gate also counts as one an answerable case whose answer only a heuristic read as answering (no refusal phrase found: an upper bound), so it may fail where this alert stays quiet — ${ABSTENTION_READ_EXACTLY}`,
 };
 
 export interface AlertMetricReading {

@@ -3,9 +3,9 @@
  *
  * A name is resolved in this order:
  * 1. a derived dataset metric defined below (percentiles, rates, costs,
- *    no-answer accuracy, critical-case pass rate, score drop; the hallucination
- *    and permission-leak shares as aggregate/dataset-shares.ts defines them
- *    for every surface);
+ *    no-answer accuracy, correct and false refusal rates, critical-case
+ *    pass rate, score drop; the hallucination and permission-leak shares as
+ *    aggregate/dataset-shares.ts defines them for every surface);
  * 2. otherwise the mean, over the cases where it applies, of the per-case
  *    metric of that name (recall_at_5, mrr, faithfulness, citation_accuracy…).
  * A metric no case carries is not applicable, with the reason — a gate never
@@ -15,6 +15,7 @@ import { applicable, notApplicable, type MetricValue } from "../metric-value.js"
 import { metricValueOf, type EvaluatedCase } from "../aggregate/evaluated-case.js";
 import { meanOfMetric } from "../aggregate/metric-mean.js";
 import { noAnswerAccuracy } from "../aggregate/no-answer-accuracy.js";
+import { correctRefusalRate, falseRefusalRate } from "../aggregate/refusal-rates.js";
 import { pairCases } from "../aggregate/paired-cases.js";
 import { nearestRankPercentile } from "../aggregate/percentile.js";
 import { compositeErrors, compositeForDecision, type CompositeErrors } from "../aggregate/composite-decision.js";
@@ -96,6 +97,17 @@ export const derivedGateMetrics: Record<
     description: "unanswerable cases on which the system abstained, read exactly (the trace's flag, or an answer that refuses in whole) / unanswerable cases",
     compute: ({ cases }) => noAnswerAccuracy(cases).value,
     note: ({ cases }) => noAnswerAccuracy(cases).note,
+  },
+  // The boards' definitions, counting only refusals read exactly in the rate's favour (aggregate/refusal-rates.ts).
+  correct_refusal_rate: {
+    description: "refusals of unanswerable cases read exactly (the trace's flag, or an answer that refuses in whole) / refusals, an answerable case read only by a heuristic counted as a false refusal: a lower bound",
+    compute: ({ cases }) => correctRefusalRate(cases).value,
+    note: ({ cases }) => correctRefusalRate(cases).note,
+  },
+  false_refusal_rate: {
+    description: "answerable cases that refused / answerable cases, an answerable case read only by a heuristic counted as a false refusal: an upper bound",
+    compute: ({ cases }) => falseRefusalRate(cases).value,
+    note: ({ cases }) => falseRefusalRate(cases).note,
   },
   // One definition with the boards and alerts (aggregate/dataset-shares.ts).
   hallucination_rate: { description: DATASET_SHARES.hallucination_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.hallucination_rate, cases) },
