@@ -7,9 +7,12 @@
  *   named on the Case Result (unread-query-result-events.ts);
  * - a rerank call (`llm.request.type = rerank`, e.g. Cohere's: its documents
  *   as prompts, its ranking as completions "Doc 3, Score: 0.98", no ids) →
- *   rerank when it can be read whole (read-openllmetry-rerank.ts), else no
- *   stage (a gap in its prompts or completions named: unread-index-gaps.ts);
- *   the rebuild names its documents by the retrieval's texts;
+ *   rerank when it can be read whole (read-openllmetry-rerank.ts); a gap in
+ *   its prompts or completions (unread-index-gaps.ts), or a list its SDK may
+ *   have cut (unread-cut-list.ts), leaves the rerank with its output not
+ *   available, named, so the final ranking is not known, never the retrieval's;
+ *   otherwise (content not recorded, another format) no stage; the rebuild
+ *   names its documents by the retrieval's texts;
  * - an LLM span (`llm.request.type`, except `embedding`, which is no stage,
  *   and `rerank`) → generate, from the GenAI attributes
  *   OpenLLMetry writes (`gen_ai.usage.prompt_tokens`, `gen_ai.completion.0.content`…)
@@ -78,17 +81,24 @@ export const openLlmetryMapper: SpanMapper = {
     // A gap in its prompts or completions (a span truncated at its attribute count limit) is named; the other reasons
     // it is not read whole (content tracing off, another format) are no unreadable value.
     // On a span whose SDK dropped attributes a list with no gap may have lost its last items (unread-cut-list.ts): the
-    // query (the last prompt) or the ranking's tail. Such a span is not read as a rerank either.
+    // query (the last prompt) or the ranking's tail.
+    // A gap or a cut still leaves the rerank: the call ran, and its ranking is what the pipeline went on with. Read as
+    // no rerank, the retrieval's ranking stood in as the final one, and ranking metrics were measured on a list the
+    // pipeline did not produce. So it is the rerank with its output not available, the notes saying why, and the
+    // rebuild gives no final ranking (as for a LlamaIndex rerank whose output was lost: read-llama-index-rerank.ts).
     if (requestType === OpenLlmetryRequestType.rerank) {
       const droppedBySdk = attributesDroppedBySdk(span);
       const cut = unreadRerankCut(attributes, droppedBySdk);
       const rerank = cut.length > 0 ? null : readOpenLlmetryRerank(attributes);
       if (rerank !== null) return rerank;
-      const gaps = [
+      const lost = [
         ...unreadIndexGaps(attributes, [GenAi.promptPrefix], PROMPTS_NOT_READ, droppedBySdk),
         ...unreadIndexGaps(attributes, [GenAi.completionPrefix], RANKING_NOT_READ, droppedBySdk),
+        ...cut,
       ];
-      return { stage: "other", ...unreadableField([...gaps, ...cut]) };
+      // Its documents are named by text, which needs the whole call; with part of it lost, none is taken, input included.
+      if (lost.length > 0) return { stage: "rerank", query: null, input: null, output: null, ...unreadableField(lost) };
+      return { stage: "other" };
     }
     if (typeof requestType === "string") {
       const generation = readGenAiGeneration(attributes, attributesDroppedBySdk(span));
@@ -101,8 +111,8 @@ export const openLlmetryMapper: SpanMapper = {
   },
 };
 
-const PROMPTS_NOT_READ = "the rerank's documents and query are not read, and the span is no rerank";
-const RANKING_NOT_READ = "the rerank's ranking is not read, and the span is no rerank";
+const PROMPTS_NOT_READ = "the rerank's documents and query are not read, so its ranking, the final one, is not known";
+const RANKING_NOT_READ = "the rerank's ranking is not read, and it is the final one, so the final ranking is not known";
 
 /** A rerank's prompts: its documents, then its query, the last one. */
 const CUT_PROMPTS: CutListItems = {

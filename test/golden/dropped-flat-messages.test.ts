@@ -13,6 +13,8 @@
  *
  * Expected: the answer (or the rerank) is not available, never an earlier message read in its place, and one
  * `unreadable_value` note says why; before, the earlier message was read as the answer, the cut ranking as the rerank's.
+A Cohere rerank that may be cut is still the rerank, its ranking (the final one) not available: neither the cut ranking
+nor the retrieval's stands in for it.
  * A chat span that lost every completion says so too (its answer was null before, with no note), and one that simply
  * carries no completion and dropped nothing says nothing.
  */
@@ -175,36 +177,40 @@ test("a chat span that dropped attributes but carries its answer in gen_ai.outpu
   assert.deepEqual(unreadable(answered), []);
 });
 
-test("OpenLLMetry's Cohere rerank whose SDK kept its first ranking entry only: not read as the rerank, the cut named", async () => {
+test("OpenLLMetry's Cohere rerank whose SDK kept its first ranking entry only: still the rerank, the final ranking not available, the cut named", async () => {
   const trace = await editRecordedTrace(cohereRecording, "openllmetry-cohere-rerank");
   const rerank = trace.span("cohere.rerank");
   const dropped = trace.dropAttributes(rerank, ["gen_ai.completion.1."]);
 
   const result = await replayed(trace.json(), []);
   const observation = result.rag_observation;
-  assert.deepEqual(
-    observation.retrieved_chunks?.map((chunk) => chunk.chunk_id),
-    ["refund-1", "shipping-1", "refund-2"],
-    "the retrieval's ranking, not a rerank that kept refund-2 only (it kept refund-2 and refund-1)",
-  );
-  assert.equal(observation.pre_rerank_chunks, null);
+  assert.equal(observation.retrieved_chunks, null, "neither a rerank that kept refund-2 only (it kept refund-2 and refund-1) nor the retrieval's ranking");
+  assert.deepEqual(observation.pre_rerank_chunks?.map((chunk) => chunk.chunk_id), ["refund-1", "shipping-1", "refund-2"], "the retrieval's ranking, the one before the rerank");
   const notes = unreadable(result);
-  assert.deepEqual(notes.map((note) => [note.span_id, note.attribute]), [[rerank.spanId, "gen_ai.completion.0"]]);
-  assert.match(notes[0]!.error, /^may not be the last completion: .*the ranking would end at the cut.*the rerank's ranking is not read, and the span is no rerank/);
+  assert.deepEqual(notes.map((note) => [note.span_id, note.attribute]), [
+    [rerank.spanId, "gen_ai.completion.0"],
+    [rerank.spanId, "retrieved_chunks"],
+  ]);
+  assert.match(notes[0]!.error, /^may not be the last completion: .*the ranking would end at the cut.*the rerank's ranking is not read, and it is the final one, so the final ranking is not known/);
   assert.match(notes[0]!.error, lost(dropped));
+  assert.match(notes[1]!.error, /^this rerank's output is not available .*retrieved_chunks is not available, and the retrieval's ranking, .* is not taken in its place \(it is kept as pre_rerank_chunks/);
 });
 
-test("OpenLLMetry's Cohere rerank whose SDK dropped its query prompt and the completions after it: the prompts' cut is named", async () => {
+test("OpenLLMetry's Cohere rerank whose SDK dropped its query prompt and the completions after it: still the rerank, the prompts' cut named", async () => {
   const trace = await editRecordedTrace(cohereRecording, "openllmetry-cohere-rerank");
   const rerank = trace.span("cohere.rerank");
   const dropped = trace.dropAttributes(rerank, ["gen_ai.prompt.3.", "gen_ai.response.", "gen_ai.completion."]);
 
   const result = await replayed(trace.json(), []);
-  assert.deepEqual(result.rag_observation.retrieved_chunks?.map((chunk) => chunk.chunk_id), ["refund-1", "shipping-1", "refund-2"]);
+  assert.equal(result.rag_observation.retrieved_chunks, null, "not the retrieval's ranking refund-1, shipping-1, refund-2");
+  assert.deepEqual(result.rag_observation.pre_rerank_chunks?.map((chunk) => chunk.chunk_id), ["refund-1", "shipping-1", "refund-2"]);
   const notes = unreadable(result);
-  assert.deepEqual(notes.map((note) => [note.span_id, note.attribute]), [[rerank.spanId, "gen_ai.prompt.2"]]);
+  assert.deepEqual(notes.map((note) => [note.span_id, note.attribute]), [
+    [rerank.spanId, "gen_ai.prompt.2"],
+    [rerank.spanId, "retrieved_chunks"],
+  ]);
   assert.match(notes[0]!.error, /^may not be the last prompt: the span carries gen_ai\.prompt\.0 to gen_ai\.prompt\.2 with no gap.*a document would be taken for the query, which is the last prompt/);
-  assert.match(notes[0]!.error, /the rerank's documents and query are not read, and the span is no rerank/);
+  assert.match(notes[0]!.error, /the rerank's documents and query are not read, so its ranking, the final one, is not known/);
   assert.match(notes[0]!.error, lost(dropped));
 });
 

@@ -103,3 +103,30 @@ test("OpenInference RERANKER span that lost its first output documents to its SD
   assert.match(notes[0]!.error, /^is missing: the span carries reranker\.output_documents\.1 but no attribute of reranker\.output_documents\.0.*the documents of reranker\.output_documents are not available/);
   assert.match(notes[0]!.error, lost(dropped));
 });
+
+// OpenLLMetry's Cohere rerank (test/data/openllmetry-cohere-rerank/: Chroma ranked refund-1, shipping-1, refund-2;
+// Cohere kept refund-2, refund-1). Its attributes were set in the order gen_ai.system, llm.request.type,
+// gen_ai.request.model, the prompts (documents, then the query), gen_ai.response.id, the completions (the ranking).
+const cohereRecording = fileURLToPath(new URL("../data/openllmetry-cohere-rerank/cohere-rerank.otlp.json", import.meta.url));
+
+test("OpenLLMetry's Cohere rerank whose SDK dropped its whole ranking (the attributes set last): still the rerank, the final ranking not available, not Chroma's", async () => {
+  const trace = await editRecordedTrace(cohereRecording, "openllmetry-cohere-rerank");
+  const whole = await replayed(trace.json());
+  const rerank = trace.span("cohere.rerank");
+  const dropped = trace.dropAttributes(rerank, ["gen_ai.response.", "gen_ai.completion."]);
+
+  const observation = await replayed(trace.json());
+  assert.deepEqual(whole.retrieved_chunks?.map((chunk) => chunk.chunk_id), ["refund-2", "refund-1"], "the recording's rerank is read");
+  assert.equal(observation.retrieved_chunks, null, `read before as no rerank, the final ranking was Chroma's ${RETRIEVER_RANKING.join(", ")}`);
+  assert.deepEqual(observation.pre_rerank_chunks?.map((chunk) => chunk.chunk_id), RETRIEVER_RANKING, "Chroma's ranking, the one before the rerank");
+  assert.deepEqual(
+    observation.stage_timings.filter((timing) => timing.stage === "rerank").map((timing) => timing.span_name),
+    ["cohere.rerank"],
+    "the span is still the rerank",
+  );
+  const notes = unreadable(observation).filter((note) => note.span_id === rerank.spanId);
+  assert.deepEqual(notes.map((note) => note.attribute), ["gen_ai.prompt.3", "retrieved_chunks"]);
+  assert.match(notes[0]!.error, /^may not be the last prompt: .*the rerank's documents and query are not read, so its ranking, the final one, is not known/);
+  assert.match(notes[0]!.error, lost(dropped));
+  assert.match(notes[1]!.error, /^this rerank's output is not available \(this span's other notes say why\).*\(it is kept as pre_rerank_chunks, the ranking before the rerank\)/);
+});

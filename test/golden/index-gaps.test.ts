@@ -72,24 +72,28 @@ test("OpenInference (LlamaIndex): the retriever's list with a gap is not read, a
   assert.match(notes[0]!.error, TRUNCATED);
 });
 
-test("OpenLLMetry's Cohere rerank without its second document's prompt: no rerank, the retrieval's ranking stands, and the Case Result names the gap", async () => {
+test("OpenLLMetry's Cohere rerank without its second document's prompt: still the rerank, its ranking not known, so no final ranking, and the Case Result names the gap", async () => {
   const trace = await editRecordedTrace(COHERE_RECORDING, "the Cohere rerank recording");
   const rerank = trace.span("cohere.rerank");
   assert.equal(removeUnder(trace, rerank, ["gen_ai.prompt.1."]), 2, "its role and content");
 
   const observation = await replayed(trace.json(), []);
+  assert.equal(observation.retrieved_chunks, null, "not Chroma's ranking: the rerank's 'Doc 2' cannot be told without its second document, and its ranking is the final one");
   assert.deepEqual(
-    observation.retrieved_chunks?.map((chunk) => [chunk.rank, chunk.chunk_id]),
+    observation.pre_rerank_chunks?.map((chunk) => [chunk.rank, chunk.chunk_id]),
     [
       [1, "refund-1"],
       [2, "shipping-1"],
       [3, "refund-2"],
     ],
-    "Chroma's ranking, as recorded: the rerank's 'Doc 2' cannot be told without its second document",
+    "Chroma's ranking, as recorded: the one before the rerank",
   );
-  assert.equal(observation.pre_rerank_chunks, null);
   const notes = unreadable(observation);
-  assert.deepEqual(notes.map((note) => [note.span_id, note.span_name, note.attribute]), [[rerank.spanId, "cohere.rerank", "gen_ai.prompt.1"]]);
-  assert.match(notes[0]!.error, /^is missing: the span carries gen_ai\.prompt\.3 but no attribute of gen_ai\.prompt\.1 \(3 of 4 items recorded\); .*the rerank's documents and query are not read, and the span is no rerank\. /);
+  assert.deepEqual(notes.map((note) => [note.span_id, note.span_name, note.attribute]), [
+    [rerank.spanId, "cohere.rerank", "gen_ai.prompt.1"],
+    [rerank.spanId, "cohere.rerank", "retrieved_chunks"],
+  ]);
+  assert.match(notes[0]!.error, /^is missing: the span carries gen_ai\.prompt\.3 but no attribute of gen_ai\.prompt\.1 \(3 of 4 items recorded\); .*the rerank's documents and query are not read, so its ranking, the final one, is not known\. /);
   assert.match(notes[0]!.error, TRUNCATED);
+  assert.match(notes[1]!.error, /^this rerank's output is not available \(this span's other notes say why\)/);
 });
