@@ -9,7 +9,7 @@
 import { notApplicable, type MetricValue } from "../metric-value.js";
 import { parseThreshold, satisfies } from "../threshold.js";
 import { METRIC } from "../metric-catalog.js";
-import { formatErrorCounts } from "./errored-evaluations.js";
+import { erroredFixHint, formatErrorCounts } from "./errored-evaluations.js";
 
 /** Means of per-case metrics by their metric key, and two dataset-level aggregates (gate-metrics.ts). */
 export type HardGateName = typeof METRIC.faithfulness | typeof METRIC.answer_correctness | "no_answer_accuracy" | typeof METRIC.recall_at_5 | "p95_latency_ms";
@@ -36,7 +36,7 @@ export interface HardGateResult {
 }
 
 /** The cases whose evaluation of a gate's metric errored, by error type. */
-export type ErroredByGate = Partial<Record<HardGateName, { cases: number; byType: Record<string, number> }>>;
+export type ErroredByGate = Partial<Record<HardGateName, { cases: number; byType: Record<string, number>; byJudge?: boolean }>>;
 
 export function checkHardGates(values: Partial<Record<HardGateName, MetricValue>>, errored: ErroredByGate = {}, notes: Partial<Record<HardGateName, string>> = {}): HardGateResult[] {
   return HARD_GATES.map(({ gate, threshold }) => {
@@ -44,7 +44,7 @@ export function checkHardGates(values: Partial<Record<HardGateName, MetricValue>
     if (!parsed.ok) throw new Error(`hard gate ${gate}: ${parsed.error}`);
     const failures = errored[gate];
     if (failures !== undefined && failures.cases > 0) {
-      return { gate, threshold, value: notApplicable(`its evaluation errored on ${failures.cases} case(s) — ${formatErrorCounts(failures.byType)}; a grader error is never a pass`), status: "error" };
+      return { gate, threshold, value: notApplicable(`its evaluation errored on ${failures.cases} case(s) — ${formatErrorCounts(failures.byType)}; a grader error is never a pass${erroredFixHint(failures.byJudge ?? false)}`), status: "error" };
     }
     const value = values[gate] ?? notApplicable(`no value for ${gate}`);
     const status = !value.applicable ? "not_available" : satisfies(value.value, parsed.value) ? "pass" : "fail";

@@ -102,7 +102,7 @@ test("a judge that declines one case of two: the rule is ERROR (1 of 2 errored),
     const partial = /ERROR\s+generation\.faithfulness\s+—\s+>= 0\.92\s+\(faithfulness could not be measured on every case: its evaluation errored on 1 of 2 case\(s\) \(1 measured\) — refusal: 1;/;
     assert.match(evaluated.stdout, partial, evalText);
     // The hard thresholds beside the overall score hold the same line: not a pass on the other case's value.
-    assert.match(evaluated.stdout, /^\s+ERROR\s+faithfulness\s+—\s+>= 0\.90\s+\(its evaluation errored on 1 case\(s\) — refusal: 1; a grader error is never a pass\)$/m, evalText);
+    assert.match(evaluated.stdout, /^\s+ERROR\s+faithfulness\s+—\s+>= 0\.90\s+\(its evaluation errored on 1 case\(s\) — refusal: 1; a grader error is never a pass \(check the judge: RAGSCOPE_JUDGE_BASE_URL, its key and model\)\)$/m, evalText);
     assert.doesNotMatch(evalText, /PASSED/, evalText);
     const gated = await runRagscope(["gate", "--run", "one-declined", "--gates", gates, "--data-dir", store, "--allow-missing"]);
     assert.equal(gated.status, 2, `${gated.stdout}\n${gated.stderr}`);
