@@ -38,6 +38,7 @@ import { unreadableField } from "./explain-unread-value.js";
 import { asLangChainDocuments, langChainDocumentFields, readDocuments, readOutputDocuments, toObservedDocument } from "./read-documents.js";
 import { readLinkage } from "./read-linkage.js";
 import { readLlamaIndexRerank } from "./read-llama-index-rerank.js";
+import { sdkAttributeOrder, type SdkAttributeOrder } from "./sdk-attribute-order.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
 import { unreadAttributeDocuments, unreadOutputDocuments } from "./unread-openinference-documents.js";
@@ -55,12 +56,12 @@ export const openInferenceMapper: SpanMapper = {
     const kind = readString(attributes, OpenInference.spanKind)?.toUpperCase();
     switch (kind) {
       case OpenInferenceSpanKind.retriever:
-        return readRetriever(attributes, attributesDroppedBySdk(span));
+        return readRetriever(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span));
       case OpenInferenceSpanKind.reranker: {
         // OpenInference records no list's length: a list its SDK may have cut at the end is not read (unread-cut-list.ts).
         const droppedBySdk = attributesDroppedBySdk(span);
-        const inputCut = unreadCutList(attributes, [OpenInference.rerankerInputDocumentsPrefix], null, droppedBySdk, "the rerank's input documents are not available");
-        const outputCut = unreadCutList(attributes, [OpenInference.rerankerOutputDocumentsPrefix], null, droppedBySdk, "the rerank's output documents are not available");
+        const inputCut = unreadCutList(attributes, [OpenInference.rerankerInputDocumentsPrefix], null, droppedBySdk, sdkAttributeOrder(span), "the rerank's input documents are not available");
+        const outputCut = unreadCutList(attributes, [OpenInference.rerankerOutputDocumentsPrefix], null, droppedBySdk, sdkAttributeOrder(span), "the rerank's output documents are not available");
         const input = inputCut.length > 0 ? null : readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, null);
         const output = outputCut.length > 0 ? null : readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, null);
         return {
@@ -89,9 +90,9 @@ export const openInferenceMapper: SpanMapper = {
 };
 
 /** A retriever's documents, and what of them could not be read (unread-openinference-documents.ts). */
-function readRetriever(attributes: Attributes, droppedBySdk: number): StageObservation {
+function readRetriever(attributes: Attributes, droppedBySdk: number, order: SdkAttributeOrder): StageObservation {
   // Cut at the end by its SDK, the attributes' list is not read, whatever the output holds (as with a gap, below).
-  const cut = unreadCutList(attributes, [OpenInference.retrievalDocumentsPrefix], null, droppedBySdk, "the retrieval's documents are not available");
+  const cut = unreadCutList(attributes, [OpenInference.retrievalDocumentsPrefix], null, droppedBySdk, order, "the retrieval's documents are not available");
   const documents = cut.length > 0 ? null : readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, null, readOutputDocuments(attributes));
   const attributeIndexes = flattenedIndexes(attributes, OpenInference.retrievalDocumentsPrefix);
   // With a gap in the attributes the documents are not available whatever the output holds (readDocuments): the

@@ -12,7 +12,9 @@
  *   have cut (unread-cut-list.ts), leaves the rerank with its output not
  *   available, named, so the final ranking is not known, never the retrieval's;
  *   otherwise (content not recorded, another format) no stage; the rebuild
- *   names its documents by the retrieval's texts;
+ *   names its documents by the retrieval's texts. A `cohere.rerank` span that
+ *   lost its request type to an SDK evicting the oldest attributes is that
+ *   rerank too, its output not available (rerank-without-request-type.ts);
  * - an LLM span (`llm.request.type`, except `embedding`, which is no stage,
  *   and `rerank`) → generate, from the GenAI attributes
  *   OpenLLMetry writes (`gen_ai.usage.prompt_tokens`, `gen_ai.completion.0.content`…)
@@ -57,6 +59,8 @@ import { unreadIndexGaps } from "./unread-index-gaps.js";
 import { unreadDroppedEvents } from "./unread-dropped-events.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadCutList, type CutListItems } from "./unread-cut-list.js";
+import { sdkAttributeOrder, type SdkAttributeOrder } from "./sdk-attribute-order.js";
+import { isRerankWithoutRequestType, rerankWithoutRequestType } from "./rerank-without-request-type.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import { queryResultFields, unreadQueryResultEvents } from "./unread-query-result-events.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
@@ -68,9 +72,14 @@ const hasResultEvents = (span: SpanRecord) => span.events.some((event) => event.
 export const openLlmetryMapper: SpanMapper = {
   name: "openllmetry",
   canMap: (span) =>
-    typeof span.attributes[OpenLlmetry.spanKind] === "string" || typeof span.attributes[OpenLlmetry.llmRequestType] === "string" || hasResultEvents(span),
+    typeof span.attributes[OpenLlmetry.spanKind] === "string" ||
+    typeof span.attributes[OpenLlmetry.llmRequestType] === "string" ||
+    hasResultEvents(span) ||
+    isRerankWithoutRequestType(span),
   map(span) {
     const attributes = span.attributes;
+    // A Cohere rerank whose SDK evicted its request type (set first) with its oldest attributes: still the rerank.
+    if (isRerankWithoutRequestType(span)) return rerankWithoutRequestType(span);
     if (hasResultEvents(span)) return readVectorQuery(span);
     const requestType = attributes[OpenLlmetry.llmRequestType];
     // An embedding call is no generation: read as one, an index build became a "request" and a query's embedding added its tokens to the answer's.
@@ -88,7 +97,7 @@ export const openLlmetryMapper: SpanMapper = {
     // rebuild gives no final ranking (as for a LlamaIndex rerank whose output was lost: read-llama-index-rerank.ts).
     if (requestType === OpenLlmetryRequestType.rerank) {
       const droppedBySdk = attributesDroppedBySdk(span);
-      const cut = unreadRerankCut(attributes, droppedBySdk);
+      const cut = unreadRerankCut(attributes, droppedBySdk, sdkAttributeOrder(span));
       const rerank = cut.length > 0 ? null : readOpenLlmetryRerank(attributes);
       if (rerank !== null) return rerank;
       const lost = [
@@ -101,7 +110,7 @@ export const openLlmetryMapper: SpanMapper = {
       return { stage: "other" };
     }
     if (typeof requestType === "string") {
-      const generation = readGenAiGeneration(attributes, attributesDroppedBySdk(span));
+      const generation = readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span));
       if (generation.stage === "generate" && generation.totalTokens === null) generation.totalTokens = readNumber(attributes, OpenLlmetry.llmUsageTotalTokens);
       return generation;
     }
@@ -129,14 +138,16 @@ const CUT_RANKING: CutListItems = {
 };
 
 /**
- * The note of a rerank's prompt or completion list its SDK may have cut. The instrumentation sets the prompts, then
- * the completions (span_utils.py): the SDK keeps the first attributes set, so a completion carried says every prompt
- * was kept, and only the completions can be cut; without one, the prompts may be.
+ * The notes of a rerank's prompt and completion lists its SDK may have cut. The instrumentation sets the prompts, then
+ * the completions (span_utils.py). An SDK that keeps the first attributes set (the JS SDK) says, by a completion
+ * carried, that every prompt was kept: only the completions can be cut, and without one, the prompts. Python's evicts
+ * the oldest instead, prompts first, so a completion carried says nothing of the prompts: on a span whose SDK is not
+ * the JS one, or does not say (sdk-attribute-order.ts), both lists are checked.
  */
-function unreadRerankCut(attributes: Attributes, droppedBySdk: number): MalformedAttribute[] {
-  const completions = unreadCutList(attributes, [GenAi.completionPrefix], null, droppedBySdk, RANKING_NOT_READ, CUT_RANKING);
-  if (flattenedIndexes(attributes, GenAi.completionPrefix).length > 0) return completions;
-  return unreadCutList(attributes, [GenAi.promptPrefix], null, droppedBySdk, PROMPTS_NOT_READ, CUT_PROMPTS);
+function unreadRerankCut(attributes: Attributes, droppedBySdk: number, order: SdkAttributeOrder): MalformedAttribute[] {
+  const completions = unreadCutList(attributes, [GenAi.completionPrefix], null, droppedBySdk, order, RANKING_NOT_READ, CUT_RANKING);
+  if (order.keepsFirst && flattenedIndexes(attributes, GenAi.completionPrefix).length > 0) return completions;
+  return [...unreadCutList(attributes, [GenAi.promptPrefix], null, droppedBySdk, order, PROMPTS_NOT_READ, CUT_PROMPTS), ...completions];
 }
 
 /**

@@ -37,6 +37,7 @@ import { unreadFlatMessages, unreadMessages } from "./unread-messages.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadCutList, type CutListItems } from "./unread-cut-list.js";
 import { unreadDroppedCompletions } from "./unread-dropped-completions.js";
+import { sdkAttributeOrder, type SdkAttributeOrder } from "./sdk-attribute-order.js";
 
 /** Flat completions, for a cut list's note: the last one is the answer. */
 const CUT_COMPLETIONS: CutListItems = {
@@ -67,7 +68,7 @@ export const otelGenAiMapper: SpanMapper = {
     const attributes = span.attributes;
     const operation = readString(attributes, GenAi.operationName) ?? "";
     if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);
-    if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span));
+    if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span));
     if (REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readRequest(attributes);
     return { stage: "other" };
   },
@@ -93,14 +94,17 @@ function readRetrieval(attributes: Attributes): StageObservation {
 }
 
 /** Shared with the OpenLLMetry mapper, whose LLM spans carry the same (older) GenAI attributes. */
-/** @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk), for a gap's note */
-export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number): StageObservation {
+/**
+ * @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk), for a gap's note
+ * @param order which attributes the span's SDK drops (sdkAttributeOrder), for what a drop could have cut
+ */
+export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number, order: SdkAttributeOrder): StageObservation {
   const inputTokens = readNumber(attributes, GenAi.usageInputTokens) ?? readNumber(attributes, GenAi.usagePromptTokens);
   const outputTokens = readNumber(attributes, GenAi.usageOutputTokens) ?? readNumber(attributes, GenAi.usageCompletionTokens);
   const structured = lastMessage(readStructuredMessages(attributes, GenAi.outputMessages), null);
   // The answer is the LAST flat completion, the one an SDK at its attribute count limit drops first (OpenLLMetry sets
   // completions after the prompts): on a span that lost attributes, a list with no gap may be cut, and is not read.
-  const completionsCut = unreadCutList(attributes, [GenAi.completionPrefix], null, droppedBySdk, "the answer is not available (no earlier completion is taken in its place)", CUT_COMPLETIONS);
+  const completionsCut = unreadCutList(attributes, [GenAi.completionPrefix], null, droppedBySdk, order, "the answer is not available (no earlier completion is taken in its place)", CUT_COMPLETIONS);
   const flat = completionsCut.length > 0 ? { text: null, unreadIndex: null } : lastMessage(readFlatMessages(attributes, GenAi.completionPrefix), null);
   return {
     stage: "generate",
@@ -119,9 +123,9 @@ export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number
     ...unreadableField([
       ...unreadMessages(attributes, GenAi.outputMessages, structured, "answer"),
       // The flat completions only when the answer is theirs to give: beside an answer from the JSON they are unused.
-      ...(structured.text === null && structured.unreadIndex === null ? [...completionsCut, ...unreadFlatMessages(attributes, GenAi.completionPrefix, flat, "answer", droppedBySdk)] : []),
+      ...(structured.text === null && structured.unreadIndex === null ? [...completionsCut, ...unreadFlatMessages(attributes, GenAi.completionPrefix, flat, "answer", droppedBySdk, order)] : []),
       // No completion at all on a span that lost attributes: the answer's absence has a likely cause, said.
-      ...unreadDroppedCompletions(attributes, droppedBySdk),
+      ...unreadDroppedCompletions(attributes, droppedBySdk, order),
     ]),
   };
 }

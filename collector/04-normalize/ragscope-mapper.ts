@@ -13,6 +13,7 @@ import type { StageObservation } from "./stage-observation.js";
 import { unreadIndexGaps } from "./unread-index-gaps.js";
 import { unreadCutList } from "./unread-cut-list.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
+import { sdkAttributeOrder } from "./sdk-attribute-order.js";
 
 function readGeneration(span: SpanRecord): StageObservation {
   const attributes = span.attributes;
@@ -83,7 +84,7 @@ export const ragscopeMapper: SpanMapper = {
         // A list its SDK may have cut at the end is not read (unread-cut-list.ts); one with a gap is not either (readDocuments).
         const prefixes = [OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix];
         const consequence = "the retrieval's documents are not available";
-        const cut = unreadCutList(attributes, prefixes, Ragscope.retrievalDocumentCount, droppedBySdk, consequence);
+        const cut = unreadCutList(attributes, prefixes, Ragscope.retrievalDocumentCount, droppedBySdk, sdkAttributeOrder(span), consequence);
         return {
           stage: "retrieve",
           query: readString(attributes, OpenInference.inputValue) ?? readString(attributes, Ragscope.query),
@@ -96,8 +97,8 @@ export const ragscopeMapper: SpanMapper = {
         const outputPrefixes = [OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix];
         const inputConsequence = "the rerank's input documents are not available";
         const outputConsequence = "the rerank's output documents are not available";
-        const inputCut = unreadCutList(attributes, inputPrefixes, Ragscope.rerankInputDocumentCount, droppedBySdk, inputConsequence);
-        const outputCut = unreadCutList(attributes, outputPrefixes, Ragscope.rerankOutputDocumentCount, droppedBySdk, outputConsequence);
+        const inputCut = unreadCutList(attributes, inputPrefixes, Ragscope.rerankInputDocumentCount, droppedBySdk, sdkAttributeOrder(span), inputConsequence);
+        const outputCut = unreadCutList(attributes, outputPrefixes, Ragscope.rerankOutputDocumentCount, droppedBySdk, sdkAttributeOrder(span), outputConsequence);
         return {
           stage: "rerank",
           query: readString(attributes, OpenInference.rerankerQuery),

@@ -3,6 +3,10 @@
  * the Case Result's `malformed_attributes` (kind `unreadable_value`). Such a list may have lost its LAST documents
  * without a trace: past OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT the JS SDK's `Span.setAttribute` drops each new key and
  * keeps the ones it has, so documents recorded in rank order keep 0..k and lose k+1.. whole — no index is missing.
+ * Python's SDK evicts the OLDEST attribute instead (sdk-attribute-order.ts): a list loses its FIRST items, which
+ * shows as a gap at index 0 (unread-index-gaps.ts names it), or only the fields its first item set first. A span
+ * whose SDK is not the JS one (telemetry.sdk.language), or does not say, is read as if either could have happened:
+ * its list is not read either, and the note says both, not the JS order as the only one.
  *
  * Such a list is not read (null), though its ranks did not move: every ranking metric ragscope computes is measured
  * against the case's judgments, so documents missing from the end can only take hits away — Hit@k, Recall@k,
@@ -31,6 +35,7 @@ import type { Attributes } from "../00-otlp/span-record.js";
 import { flattenedIndexes, indexGaps, readNumber } from "./attribute-readers.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
+import { eitherOrderLoss, type SdkAttributeOrder } from "./sdk-attribute-order.js";
 
 /** What a list holds, for its note: the item's name, and what reading the list as carried would have done. */
 export interface CutListItems {
@@ -52,6 +57,7 @@ export const CUT_DOCUMENTS: CutListItems = {
  * @param prefixes the list's prefixes, read as one list (as unreadIndexGaps takes them); the first names the note
  * @param countKey the attribute holding the list's length when the SDK records one, else null
  * @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk)
+ * @param order which attributes the span's SDK drops (sdkAttributeOrder): the note says what its order could have cut
  * @param consequence what is not available for it, e.g. `the retrieval's documents are not available`
  * @param items what the list holds (CUT_DOCUMENTS unless told), named in the note
  * @returns one note when the list may be cut (its reader then reads no list), else none
@@ -61,6 +67,7 @@ export function unreadCutList(
   prefixes: readonly string[],
   countKey: string | null,
   droppedBySdk: number,
+  order: SdkAttributeOrder,
   consequence: string,
   items: CutListItems = CUT_DOCUMENTS,
 ): MalformedAttribute[] {
@@ -73,15 +80,22 @@ export function unreadCutList(
   const prefix = prefixes[0]!;
   const carried = indexes.length === 1 ? `${prefix}.0` : `${prefix}.0 to ${prefix}.${indexes.length - 1}`;
   const short = count !== null && count > indexes.length;
+  // A count carried, and fewer items with no gap: only the tail can be missing, whatever the SDK's order (a lost head
+  // is a gap; an SDK evicting the oldest would have evicted the count, set first, before any item).
+  const missing = short ? count - indexes.length : 0;
   const known =
     short
-      ? `the span carries ${carried} of the ${count} ${items.plural} its ${countKey} says were recorded, so the last ${count - indexes.length === 1 ? "one was" : `${count - indexes.length} were`} dropped`
-      : `the span carries ${carried} with no gap, but an SDK past its attribute count limit drops the attributes set last (the JS SDK keeps the first ones), so the list's last ${items.plural} may have been dropped whole`;
+      ? `the span carries ${carried} of the ${count} ${items.plural} its ${countKey} says were recorded, so the last ${missing === 1 ? "one was" : `${missing} were`} dropped`
+      : order.keepsFirst
+        ? `the span carries ${carried} with no gap, but an SDK past its attribute count limit drops the attributes set last (the JS SDK keeps the first ones), so the list's last ${items.plural} may have been dropped whole`
+        : `the span carries ${carried} with no gap, but its SDK dropped attributes past its count limit, and ${eitherOrderLoss(order, items.singular, items.plural)}`;
+  // Only the JS order makes the tail the one part a cut takes; in another, the first item may have lost fields too.
+  const head = short ? `is not the last ${items.singular}` : order.keepsFirst ? `may not be the last ${items.singular}` : `may not be the last ${items.singular}, nor the list whole`;
   return [
     {
       attribute: `${prefix}.${indexes.length - 1}`,
       error:
-        `${short ? "is not" : "may not be"} the last ${items.singular}: ${known}; read as carried, ${items.risk}, ` +
+        `${head}: ${known}; read as carried, ${items.risk}, ` +
         `so the list is not read and ${consequence}. ${sdkLimitFact(droppedBySdk)}`,
     },
   ];

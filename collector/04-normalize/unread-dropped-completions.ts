@@ -10,6 +10,10 @@
  * TRACELOOP_TRACE_CONTENT=false) writes no completion either, and then no prompt — so the note says which prompts the
  * span still carries.
  *
+ * Python's SDK evicts the OLDEST attribute instead (sdk-attribute-order.ts): the completions, set last, are what it
+ * keeps, so there the limit does not explain their absence. On a span whose SDK is not the JS one, or does not say,
+ * the note gives both orders and names the limit as a possible cause only.
+ *
  * A span that dropped nothing and carries no completion (content not recorded, a tool call only) gets no note: nothing
  * was lost, and nothing is said about it.
  */
@@ -18,12 +22,14 @@ import type { Attributes } from "../00-otlp/span-record.js";
 import { flattenedIndexes } from "./attribute-readers.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
+import { sdkLanguagePhrase, type SdkAttributeOrder } from "./sdk-attribute-order.js";
 
 /**
  * @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk)
+ * @param order which attributes the span's SDK drops (sdkAttributeOrder)
  * @returns one note when the span lost attributes and carries no completion, else none
  */
-export function unreadDroppedCompletions(attributes: Attributes, droppedBySdk: number): MalformedAttribute[] {
+export function unreadDroppedCompletions(attributes: Attributes, droppedBySdk: number, order: SdkAttributeOrder): MalformedAttribute[] {
   if (droppedBySdk === 0) return [];
   if (attributes[GenAi.outputMessages] !== undefined || flattenedIndexes(attributes, GenAi.completionPrefix).length > 0) return [];
   const prompts = flattenedIndexes(attributes, GenAi.promptPrefix).length;
@@ -38,7 +44,10 @@ export function unreadDroppedCompletions(attributes: Attributes, droppedBySdk: n
       attribute: `${GenAi.completionPrefix}.0`,
       error:
         `is absent, and so is every other completion and ${GenAi.outputMessages}: the span carries no answer, and its SDK dropped attributes past its count limit; ` +
-        `the limit is the likely cause (${carried}; an SDK that keeps the attributes set first, as the JS SDK does, drops the completions set last, whole), ` +
+        (order.keepsFirst
+          ? `the limit is the likely cause (${carried}; an SDK that keeps the attributes set first, as the JS SDK does, drops the completions set last, whole), `
+          : `the limit may be the cause, or no completion was recorded (${carried}; ${sdkLanguagePhrase(order)}: an SDK that keeps the attributes set first, as the JS SDK does, drops the completions set last, whole, ` +
+            "while one that evicts the oldest, as Python's does, keeps them), ") +
         `so the answer is not available from this span. ${sdkLimitFact(droppedBySdk)}`,
     },
   ];

@@ -24,6 +24,7 @@ import { describeValue } from "./explain-unread-value.js";
 import { parsedJsonValue } from "./parsed-json-value.js";
 import { recordsToolCall, type ChosenMessage } from "./read-messages.js";
 import { sdkLimitFact, unreadIndexGaps } from "./unread-index-gaps.js";
+import { sdkLanguagePhrase, type SdkAttributeOrder } from "./sdk-attribute-order.js";
 
 /** The value taken from the list: the last user message's text as the query, the last message's as the answer. */
 export type MessageField = "query" | "answer";
@@ -85,7 +86,7 @@ export function unreadMessages(attributes: Attributes, key: string, chosen: Chos
  * @param chosen what lastMessage found in readFlatMessages' list for `field`
  * @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk), for the gap's note
  */
-export function unreadFlatMessages(attributes: Attributes, prefix: string, chosen: ChosenMessage, field: MessageField, droppedBySdk: number): MalformedAttribute[] {
+export function unreadFlatMessages(attributes: Attributes, prefix: string, chosen: ChosenMessage, field: MessageField, droppedBySdk: number, order: SdkAttributeOrder): MalformedAttribute[] {
   const gaps = unreadIndexGaps(attributes, [prefix], `the ${field} is not available (the last message recorded may be among those missing)`, droppedBySdk);
   const notes: MessageNote[] = [];
   for (const index of flattenedIndexes(attributes, prefix)) {
@@ -94,22 +95,26 @@ export function unreadFlatMessages(attributes: Attributes, prefix: string, chose
     if (content !== undefined && content !== null && readString(attributes, key) === null) {
       notes.push({ index, note: { attribute: key, error: `is ${describeValue(content)}, not text: the message's text is not read` } });
     } else if ((content === undefined || content === null) && !recordsToolCall(attributes, prefix, index)) {
-      notes.push({ index, note: { attribute: key, error: contentNotRecorded(attributes, prefix, index, droppedBySdk) }, ...(droppedBySdk > 0 ? { after: sdkLimitFact(droppedBySdk) } : {}) });
+      notes.push({ index, note: { attribute: key, error: contentNotRecorded(attributes, prefix, index, droppedBySdk, order) }, ...(droppedBySdk > 0 ? { after: sdkLimitFact(droppedBySdk) } : {}) });
     }
   }
   return [...gaps, ...withConsequence(notes, chosen, field)];
 }
 
 /** Why a flat message carries no content and no tool call: its text was not recorded, and what that says. */
-function contentNotRecorded(attributes: Attributes, prefix: string, index: number, droppedBySdk: number): string {
+function contentNotRecorded(attributes: Attributes, prefix: string, index: number, droppedBySdk: number, order: SdkAttributeOrder): string {
   const start = `${prefix}.${index}.`;
   const carried = Object.keys(attributes).filter((key) => key.startsWith(start));
   const role = readString(attributes, `${start}role`);
   const beside = role !== null ? `${start}role ("${role.slice(0, 40)}")` : carried.slice(0, 3).join(", ");
-  // OpenLLMetry sets a message's role, then its content: a span at its SDK's count limit keeps the first and drops the second.
+  // OpenLLMetry sets a message's role, then its content: a span at its SDK's count limit that keeps the attributes set
+  // first (the JS SDK) keeps the one and drops the other. One that evicts the oldest (Python's) drops the role first,
+  // so there a role without content was not cut so; whose order it was is told only for the JS SDK.
   const why =
-    droppedBySdk > 0
-      ? "the role was set before the content, and the span's SDK dropped the attributes set last"
-      : "the instrumentation wrote none (OpenLLMetry leaves out an empty content), or it was dropped";
+    droppedBySdk === 0
+      ? "the instrumentation wrote none (OpenLLMetry leaves out an empty content), or it was dropped"
+      : order.keepsFirst
+        ? "the role was set before the content, and the span's SDK dropped the attributes set last"
+        : `the span's SDK dropped attributes, and ${sdkLanguagePhrase(order)}: an SDK that keeps the attributes set first (the JS SDK) drops the content set after the role, one that evicts the oldest (Python's) would have dropped the role first, and the instrumentation may have written none`;
   return `is absent beside ${beside}, and the message records no tool call: its text was not recorded (${why}), so whether it held text is not known and it is not read as none`;
 }

@@ -30,9 +30,25 @@ const CHAT = "chat fake-policy-model";
 const OTHER_CHOICE = "年假不可结转。";
 const cohereRecording = fileURLToPath(new URL("../data/openllmetry-cohere-rerank/cohere-rerank.otlp.json", import.meta.url));
 
-/** The golden with the answer left to the chat span, and the recorded answer's text. */
+/**
+ * The Cohere rerank recording as the JS SDK would send it: recorded in Python, whose SDK evicts the oldest attributes
+ * (never the ranking, set last), it is given the JS SDK's language so that the drops these tests make, of the
+ * attributes set last, are what its SDK does (sdk-attribute-order.ts).
+ */
+async function cohereFromTheJsSdk(): Promise<EditedGoldenTrace> {
+  const trace = await editRecordedTrace(cohereRecording, "openllmetry-cohere-rerank");
+  trace.setSdkLanguage("nodejs");
+  return trace;
+}
+
+/**
+ * The golden with the answer left to the chat span, and the recorded answer's text. It was recorded by the JS SDK,
+ * given its own resource (no telemetry.sdk.language): the language is set, as the SDK's default resource would, so the
+ * drops these tests make (the attributes set last) are the JS SDK's, whose order the notes then state.
+ */
 async function answerFromTheChatSpan(): Promise<{ trace: EditedGoldenTrace; answer: string }> {
   const trace = await editGoldenTrace("otel-genai");
+  trace.setSdkLanguage("nodejs");
   const request = trace.span(REQUEST);
   const messages = JSON.parse(trace.text(request, "gen_ai.output.messages")) as { parts: { content: string }[] }[];
   trace.remove(request, "gen_ai.output.messages");
@@ -178,7 +194,7 @@ test("a chat span that dropped attributes but carries its answer in gen_ai.outpu
 });
 
 test("OpenLLMetry's Cohere rerank whose SDK kept its first ranking entry only: still the rerank, the final ranking not available, the cut named", async () => {
-  const trace = await editRecordedTrace(cohereRecording, "openllmetry-cohere-rerank");
+  const trace = await cohereFromTheJsSdk();
   const rerank = trace.span("cohere.rerank");
   const dropped = trace.dropAttributes(rerank, ["gen_ai.completion.1."]);
 
@@ -197,7 +213,7 @@ test("OpenLLMetry's Cohere rerank whose SDK kept its first ranking entry only: s
 });
 
 test("OpenLLMetry's Cohere rerank whose SDK dropped its query prompt and the completions after it: still the rerank, the prompts' cut named", async () => {
-  const trace = await editRecordedTrace(cohereRecording, "openllmetry-cohere-rerank");
+  const trace = await cohereFromTheJsSdk();
   const rerank = trace.span("cohere.rerank");
   const dropped = trace.dropAttributes(rerank, ["gen_ai.prompt.3.", "gen_ai.response.", "gen_ai.completion."]);
 

@@ -111,6 +111,8 @@ const cohereRecording = fileURLToPath(new URL("../data/openllmetry-cohere-rerank
 
 test("OpenLLMetry's Cohere rerank whose SDK dropped its whole ranking (the attributes set last): still the rerank, the final ranking not available, not Chroma's", async () => {
   const trace = await editRecordedTrace(cohereRecording, "openllmetry-cohere-rerank");
+  // Recorded in Python, whose SDK evicts the oldest: given the JS SDK's language, whose drops (the attributes set last) these are.
+  trace.setSdkLanguage("nodejs");
   const whole = await replayed(trace.json());
   const rerank = trace.span("cohere.rerank");
   const dropped = trace.dropAttributes(rerank, ["gen_ai.response.", "gen_ai.completion."]);
@@ -129,4 +131,47 @@ test("OpenLLMetry's Cohere rerank whose SDK dropped its whole ranking (the attri
   assert.match(notes[0]!.error, /^may not be the last prompt: .*the rerank's documents and query are not read, so its ranking, the final one, is not known/);
   assert.match(notes[0]!.error, lost(dropped));
   assert.match(notes[1]!.error, /^this rerank's output is not available \(this span's other notes say why\).*\(it is kept as pre_rerank_chunks, the ranking before the rerank\)/);
+});
+
+// As Python's SDK sends the same span (the recording's own SDK: telemetry.sdk.language "python"): it evicts the
+// OLDEST attributes (BoundedAttributes), and the instrumentation passes gen_ai.system and llm.request.type when it
+// starts the span, so those go first.
+test("OpenLLMetry's Cohere rerank whose Python SDK evicted its oldest attributes, the request type among them: still the rerank (by its name), the final ranking not available, not Chroma's", async () => {
+  const trace = await editRecordedTrace(cohereRecording, "openllmetry-cohere-rerank");
+  const rerank = trace.span("cohere.rerank");
+  trace.dropOldestAttributes(rerank, 2);
+  assert.ok(!rerank.attributes.some((attribute) => attribute.key === "llm.request.type"), "the request type, set first, is evicted first");
+
+  const observation = await replayed(trace.json());
+  assert.equal(observation.retrieved_chunks, null, `read as no stage, the final ranking was Chroma's ${RETRIEVER_RANKING.join(", ")}`);
+  assert.deepEqual(observation.pre_rerank_chunks?.map((chunk) => chunk.chunk_id), RETRIEVER_RANKING);
+  assert.deepEqual(observation.stage_timings.filter((timing) => timing.stage === "rerank").map((timing) => timing.span_name), ["cohere.rerank"]);
+  const notes = unreadable(observation).filter((note) => note.span_id === rerank.spanId);
+  assert.deepEqual(notes.map((note) => note.attribute), ["llm.request.type", "retrieved_chunks"]);
+  assert.match(notes[0]!.error, /^is absent, and the span's SDK dropped attributes past its count limit; the span's SDK is "python" \(telemetry\.sdk\.language\), and an SDK that evicts the oldest \(Python's\) drops the request type first/);
+  assert.match(notes[0]!.error, lost(2));
+});
+
+test("a span named cohere.rerank that carries no request type and lost nothing is not taken for a rerank on its name", async () => {
+  const trace = await editRecordedTrace(cohereRecording, "openllmetry-cohere-rerank");
+  const rerank = trace.span("cohere.rerank");
+  trace.remove(rerank, "llm.request.type");
+  const observation = await replayed(trace.json());
+  assert.deepEqual(observation.retrieved_chunks?.map((chunk) => chunk.chunk_id), RETRIEVER_RANKING);
+  assert.deepEqual(unreadable(observation).filter((note) => note.span_id === rerank.spanId), []);
+});
+
+test("OpenLLMetry's Cohere rerank whose Python SDK evicted gen_ai.system only: a completion carried says nothing of the prompts there, so both lists are named", async () => {
+  const trace = await editRecordedTrace(cohereRecording, "openllmetry-cohere-rerank");
+  const rerank = trace.span("cohere.rerank");
+  trace.dropOldestAttributes(rerank, 1);
+
+  const observation = await replayed(trace.json());
+  assert.equal(observation.retrieved_chunks, null);
+  const notes = unreadable(observation).filter((note) => note.span_id === rerank.spanId);
+  assert.deepEqual(notes.map((note) => note.attribute), ["gen_ai.prompt.3", "gen_ai.completion.1", "retrieved_chunks"], "the JS order's deduction (a completion carried, every prompt kept) is not made for Python's SDK");
+  for (const note of notes.slice(0, 2)) {
+    assert.match(note.error, /nor the list whole: .*the span's SDK is "python" \(telemetry\.sdk\.language\), whose order of dropping is not relied on/);
+    assert.doesNotMatch(note.error, /\(the JS SDK keeps the first ones\)/);
+  }
 });

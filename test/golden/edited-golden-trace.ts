@@ -22,7 +22,7 @@ export interface OtlpSpan {
   droppedAttributesCount?: number;
 }
 interface OtlpJson {
-  resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[];
+  resourceSpans: { resource?: { attributes?: OtlpAttribute[] }; scopeSpans: { spans: OtlpSpan[] }[] }[];
 }
 
 export interface EditedGoldenTrace {
@@ -52,6 +52,17 @@ export interface EditedGoldenTrace {
    * drops the attributes set after it. Returns how many were dropped; throws when none was (an edit that did nothing).
    */
   dropAttributes(span: OtlpSpan, prefixes: readonly string[]): number;
+  /**
+   * Removes the span's first `count` attributes, in the order the recording lists them (the order they were set), and
+   * adds them to its dropped_attributes_count: what Python's SDK past its limit sends, as it evicts the OLDEST attribute
+   * (opentelemetry-sdk BoundedAttributes, popitem(last=False)). Throws when the span carries fewer.
+   */
+  dropOldestAttributes(span: OtlpSpan, count: number): void;
+  /**
+   * Sets `telemetry.sdk.language` on every resource of the trace (replacing it when there): the SDK the spans say they
+   * come from, for a recording whose resource does not name it (the JS goldens pass their own resource).
+   */
+  setSdkLanguage(language: string): void;
   /**
    * A copy of the span under `spanId` (same parent, times and attributes), placed just before it in its scope: a
    * second span the instrumentation would write for a second call of the same step. Throws when the id is taken.
@@ -119,6 +130,17 @@ export async function editRecordedTrace(path: string, name: string): Promise<Edi
       span.attributes = kept;
       span.droppedAttributesCount = (span.droppedAttributesCount ?? 0) + dropped;
       return dropped;
+    },
+    dropOldestAttributes(span, count) {
+      if (span.attributes.length < count) throw new Error(`span "${span.name}" of ${name} carries ${span.attributes.length} attributes, not ${count} to drop`);
+      span.attributes = span.attributes.slice(count);
+      span.droppedAttributesCount = (span.droppedAttributesCount ?? 0) + count;
+    },
+    setSdkLanguage(language) {
+      for (const resourceSpans of trace.resourceSpans) {
+        const resource = (resourceSpans.resource ??= {});
+        resource.attributes = [...(resource.attributes ?? []).filter((item) => item.key !== "telemetry.sdk.language"), { key: "telemetry.sdk.language", value: { stringValue: language } }];
+      }
     },
     copySpan(span, spanId) {
       if (spans.some((item) => item.spanId === spanId)) throw new Error(`${name} already has a span ${spanId}`);

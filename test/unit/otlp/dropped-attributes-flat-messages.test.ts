@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import type { Attributes as OtelAttributes } from "@opentelemetry/api";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { resourceFromAttributes } from "@opentelemetry/resources";
+import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { replayTrace } from "../../golden/replay-golden.js";
@@ -23,10 +23,14 @@ const BEFORE_COMPLETIONS = 5;
 const providers: NodeTracerProvider[] = [];
 after(() => Promise.all(providers.map((provider) => provider.shutdown())));
 
-/** A provider whose SDK keeps `limit` attributes a span (not registered: each test names its own limit). */
+/**
+ * A provider whose SDK keeps `limit` attributes a span (not registered: each test names its own limit). Its resource
+ * is the SDK's default one (telemetry.sdk.language "nodejs", which a provider given no resource has) with the service
+ * name: the span says it comes from the JS SDK, whose order (the attributes set first kept) the notes then state.
+ */
 function providerKeeping(limit: number): NodeTracerProvider {
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ "service.name": "dropped-flat-messages" }),
+    resource: defaultResource().merge(resourceFromAttributes({ "service.name": "dropped-flat-messages" })),
     spanProcessors: [new SimpleSpanProcessor(exporter)],
     spanLimits: { attributeCountLimit: limit },
   });
