@@ -576,8 +576,9 @@
  *   the figures are serve's with its hot code already optimized. One run:
  *   720 µs a span during the warm-up (a fresh process), 576 after.
  * - Found: under this benchmark's burst (4 senders, 50 traces a request),
- *   serve answered 126–286 requests 503 in a run of 80 timed requests, each
- *   after its body had been read and decoded. The bus's queue had room when
+ *   serve answered 503 126–286 times to the 80 timed requests of a run (a
+ *   request refused again counts again), each time after its body had been
+ *   read and decoded. The bus's queue had room when
  *   the request was admitted, but not once its records were made, and it
  *   refused them at once: the sender retried, and serve decoded the same
  *   body again. In a run at load 14.6 the decode threads spent 284 µs a span
