@@ -162,12 +162,12 @@ export class EvaluationWorker {
    * only the notes it did not have (counted-once-per-trace.ts).
    */
   readonly malformedAttributesByKind: Record<MalformedAttributeKind, number> = Object.fromEntries(MALFORMED_ATTRIBUTE_KINDS.map((kind) => [kind, 0])) as Record<MalformedAttributeKind, number>;
+  /** What the counters above and `unknownCases` counted per recent trace: a trace that late spans re-open is counted once. */
+  private readonly countedPerTrace: CountedOncePerTrace<CountedPerTrace>;
   /**
    * Traces that record no RAG request (rag-request-evidence.ts: an index being built, a service's other spans), by
    * reason: not rebuilt into Case Results, not stored, counted here (ragscope_traces_without_request_total).
    */
-  /** What the counters above and `unknownCases` counted per recent trace: a trace that late spans re-open is counted once. */
-  private readonly countedPerTrace: CountedOncePerTrace<CountedPerTrace>;
   readonly tracesWithoutRequest: Record<NoRequestReason, number> = Object.fromEntries(NO_REQUEST_REASONS.map((reason) => [reason, 0])) as Record<NoRequestReason, number>;
   /**
    * Milliseconds spent, all together: evaluating (normalize, rebuild, rule

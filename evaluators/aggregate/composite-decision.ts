@@ -18,7 +18,7 @@ import { notApplicable, type MetricValue } from "../metric-value.js";
 import { isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
 import type { CompositeScore, CompositeTerm } from "./composite-score.js";
 import type { EvaluatedCase } from "./evaluated-case.js";
-import { erroredEvaluationsOf, erroredFixHint, formatErrorCounts } from "./errored-evaluations.js";
+import { erroredEvaluationsOf, erroredFixHint, erroredOnCases } from "./errored-evaluations.js";
 import { CONFIGURE_A_JUDGE, whoScoredIt } from "./judged-metric-missing.js";
 import { meanOfMetric } from "./metric-mean.js";
 import { withoutHeuristicJudgements } from "./without-heuristic-judgements.js";
@@ -75,7 +75,7 @@ export function compositeErrors(composite: CompositeScore, evaluatedCases: reado
   const byType: Record<string, number> = {};
   for (const { errors } of errored) for (const [type, count] of Object.entries(errors.byType)) byType[type] = (byType[type] ?? 0) + count;
   const described = errored
-    .map(({ term, metric, errors, measured }) => `${term.term} (${metric}) errored on ${errors.cases} of ${errors.cases + measured} case(s)${measured > 0 ? ` (${measured} measured)` : ""} — ${formatErrorCounts(errors.byType)}`)
+    .map(({ term, metric, errors, measured }) => `${term.term} (${metric}) ${erroredOnCases(errors, measured)}`)
     .join("; ");
   const score = composite.score.applicable ? `the weighted score ${rounded(composite.score.value)}` : "the weighted score";
   return {

@@ -38,6 +38,11 @@ export function erroredEvaluationsOf(cases: readonly EvaluatedCase[], metric: st
   return { cases: count, byType, byJudge };
 }
 
+/** "errored on 2 of 5 case(s) (3 measured) — timeout: 2": the errored cases among those it was measured on, by error type. */
+export function erroredOnCases(errored: { cases: number; byType: Readonly<Record<string, number>> }, measured: number): string {
+  return `errored on ${errored.cases} of ${errored.cases + measured} case(s)${measured > 0 ? ` (${measured} measured)` : ""} — ${formatErrorCounts(errored.byType)}`;
+}
+
 export function formatErrorCounts(byType: Readonly<Record<string, number>>): string {
   return Object.entries(byType).sort(([left], [right]) => left.localeCompare(right)).map(([type, count]) => `${type}: ${count}`).join(", ");
 }

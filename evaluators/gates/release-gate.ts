@@ -13,7 +13,8 @@
  */
 import type { GateRule } from "../../contracts/gate-file.js";
 import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
-import { erroredEvaluationsOf, erroredFixHint, formatErrorCounts } from "../aggregate/errored-evaluations.js";
+import { erroredEvaluationsOf, erroredFixHint, erroredOnCases, formatErrorCounts } from "../aggregate/errored-evaluations.js";
+import { meanOfMetric } from "../aggregate/metric-mean.js";
 import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judgements.js";
 import { JUDGING_ON_A_COLLECTOR, judgedMetricMissingReason } from "../aggregate/judged-metric-missing.js";
 import { isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
@@ -73,7 +74,6 @@ function impliedRules(rules: readonly GateRule[], context: GateContext): { rule:
     }));
 }
 
-
 /** What a rule reads: a gate name and its per-case metric, and why it may when its metric is a heuristic's. */
 type RuleReading = { ok: true; name: string; measured: string; basis?: string } | { ok: false; reason: string };
 
@@ -117,8 +117,8 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     // exactly the worst answers (a judge declining the wrong one) would leave only the good ones to average.
     const errored = erroredEvaluationsOf(judged.cases, measured);
     if (errored.cases > 0) {
-      const valued = judged.cases.filter((evaluated) => evaluated.evaluationResults.some((result) => { const item = result.metric_values[measured]; return item !== undefined && item !== null && Number.isFinite(item); })).length;
-      const reason = `${measured} could not be measured on every case: its evaluation errored on ${errored.cases} of ${errored.cases + valued} case(s)${valued > 0 ? ` (${valued} measured)` : ""} — ${formatErrorCounts(errored.byType)}; a grader error is never a pass, and --allow-missing does not cover it${erroredFixHint(errored.byJudge)}`;
+      const valued = meanOfMetric(judged.cases, measured).caseCount;
+      const reason = `${measured} could not be measured on every case: its evaluation ${erroredOnCases(errored, valued)}; a grader error is never a pass, and --allow-missing does not cover it${erroredFixHint(errored.byJudge)}`;
       return { rule, status: "error", value: null, reason, errors: errored.byType };
     }
     // A derived metric read from per-case metrics that errored (composite_score: a term's judge errored on some case).
