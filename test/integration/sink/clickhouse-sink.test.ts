@@ -142,18 +142,11 @@ describe("ClickHouse sink on the ClickHouse engine", () => {
     assert.deepEqual({ applicable: recall?.applicable, notApplicable: recall?.notApplicable, mean: recall?.mean }, { applicable: 0, notApplicable: 1, mean: null });
   });
 
-  // The evaluation worker retries a failed write with the same evaluations (collector/07-evaluate/evaluation-worker.ts).
-  // The retry must send what the failed write sent: the same deduplication tokens (an insert that reached the engine
-  // before the failure is dropped, not stored twice) and the same row versions (store/row-version-clock.ts), so that
-  // the rows the failed write stored and those the retry stores are one write, and the retry does not take a version
-  // newer than a write that came after it. The engine is real; only the case_results insert fails, once.
-  test("a write retried after a failure sends the same tokens and row versions, whatever the clock did meanwhile", async () => {
-    const { caseResult, evalCase } = seedExample();
-    const evaluation = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_retried", run_id: "run_retried" }, evalCase, "2026-07-08T09:32:01.000Z");
-    const inserts: RecordedInsert[] = [];
+  /** The store's connection recording every insert into `inserts`, its first case_results insert failing as a lost connection would. */
+  function caseResultsInsertFailingOnce(connection: ClickHouseConnection, inserts: RecordedInsert[]): ClickHouseConnection {
     let failNext = true;
-    const observed = observedConnection(store.connection, inserts);
-    const failingOnce: ClickHouseConnection = {
+    const observed = observedConnection(connection, inserts);
+    return {
       ...observed,
       insertTabSeparated: async (insert) => {
         if (insert.table === "case_results" && failNext) {
@@ -163,6 +156,18 @@ describe("ClickHouse sink on the ClickHouse engine", () => {
         await observed.insertTabSeparated(insert);
       },
     };
+  }
+
+  // The evaluation worker retries a failed write with the same evaluations (collector/07-evaluate/evaluation-worker.ts).
+  // The retry must send what the failed write sent: the same deduplication tokens (an insert that reached the engine
+  // before the failure is dropped, not stored twice) and the same row versions (store/row-version-clock.ts), so that
+  // the rows the failed write stored and those the retry stores are one write, and the retry does not take a version
+  // newer than a write that came after it. The engine is real; only the case_results insert fails, once.
+  test("a write retried after a failure sends the same tokens and row versions, whatever the clock did meanwhile", async () => {
+    const { caseResult, evalCase } = seedExample();
+    const evaluation = evaluateCaseResult(createDefaultRegistry(), { ...caseResult, case_result_id: "cr_retried", run_id: "run_retried" }, evalCase, "2026-07-08T09:32:01.000Z");
+    const inserts: RecordedInsert[] = [];
+    const failingOnce = caseResultsInsertFailingOnce(store.connection, inserts);
     let clock = 1_000;
     const sink = new ClickHouseSink(failingOnce, { now: () => clock });
     const failed = await sink.write([evaluation]);
@@ -189,18 +194,7 @@ describe("ClickHouse sink on the ClickHouse engine", () => {
     const earlier = requestOf("e1".repeat(16), "2026-07-09T00:01:00.000Z");
     const later = requestOf("e2".repeat(16), "2026-07-08T23:59:00.000Z");
     const inserts: RecordedInsert[] = [];
-    let failNext = true;
-    const observed = observedConnection(store.connection, inserts);
-    const failingOnce: ClickHouseConnection = {
-      ...observed,
-      insertTabSeparated: async (insert) => {
-        if (insert.table === "case_results" && failNext) {
-          failNext = false;
-          throw new Error("connection reset by the test");
-        }
-        await observed.insertTabSeparated(insert);
-      },
-    };
+    const failingOnce = caseResultsInsertFailingOnce(store.connection, inserts);
     let clock = 1_000;
     const sink = new ClickHouseSink(failingOnce, { now: () => clock });
     const failed = await sink.write([earlier, later]);
