@@ -17,7 +17,7 @@ import { retry, type RetryPolicy } from "../../core/retry.js";
 import { stateAfter, type AlertSink } from "../../store/ports/alert-sink.js";
 import type { AlertDelivery, DeliveryFailure } from "./alert-delivery.js";
 import type { AlertEvent } from "./alert-event.js";
-import type { AlertEvaluator } from "./alert-evaluator.js";
+import type { AlertEvaluator, RuleStatus } from "./alert-evaluator.js";
 import type { MetricSample } from "./metric-sample.js";
 
 export interface AlertNotifierOptions {
@@ -56,6 +56,11 @@ export class AlertNotifier {
     if (samples.length === 0) return;
     this.counters.samples += samples.length;
     this.publish(this.options.evaluator.observe(samples, this.clock()));
+  }
+
+  /** Each rule's window now (by the notifier's clock), for /metrics (collector/wiring/observe/alert-rule-metrics.ts). */
+  status(): RuleStatus[] {
+    return this.options.evaluator.status(this.clock());
   }
 
   /** Resolves when every transition so far went through every delivery (or failed for good). */

@@ -10,6 +10,7 @@ import os from "node:os";
 import { DEFAULT_MAX_PUBLISH_WAIT_MS, InProcessBus } from "../../02-transport/in-process/in-process-bus.js";
 import { registerEmbeddedMetrics, registerFreshness, sinkLatencyBuckets } from "../observe/collector-metrics.js";
 import { registerJudgeMetrics } from "../observe/judge-metrics.js";
+import { registerAlertRuleMetrics } from "../observe/alert-rule-metrics.js";
 import { embeddedHealthReading } from "../observe/health-readings.js";
 import { HealthSnapshots } from "../observe/health-snapshots.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
@@ -93,6 +94,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   }
   registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, queuedBytes: () => bus.bytes, publishes: { waited: () => bus.counters.waitedForRoom, waiting: () => bus.waitingPublishes }, deadLetters });
   registerJudgeMetrics(registry, online?.parts.judgeUsage ?? null);
+  registerAlertRuleMetrics(registry, online?.parts.alerts ?? null);
   const engineMemory = new EngineMemoryGauge(registry, () => store.engineMemoryBytes());
   await engineMemory.start();
   const health = new HealthSnapshots({

@@ -25,6 +25,7 @@ import { saramaCompatiblePartitioner } from "../../02-transport/kafka/sarama-par
 import type { SpanCheckSettings } from "../../02-transport/kafka/screen-consumed-spans.js";
 import { registerEvaluatorMetrics, registerFreshness, sinkLatencyBuckets } from "../observe/collector-metrics.js";
 import { registerJudgeMetrics } from "../observe/judge-metrics.js";
+import { registerAlertRuleMetrics } from "../observe/alert-rule-metrics.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
 import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
@@ -138,6 +139,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
   }
   registerEvaluatorMetrics(context.registry, { runner, worker, sink, repartitioner, sinkLatency });
   registerJudgeMetrics(context.registry, online?.parts.judgeUsage ?? null);
+  registerAlertRuleMetrics(context.registry, online?.parts.alerts ?? null);
   const engineMemory = new EngineMemoryGauge(context.registry, () => store.engineMemoryBytes());
   await engineMemory.start();
   const health = new HealthSnapshots({

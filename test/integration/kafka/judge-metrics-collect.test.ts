@@ -6,11 +6,17 @@
  * its receiver, /metrics scraped. The evaluator's judge workers are what
  * `ragscope evaluate` runs too (the same role).
  *
+ * With a gate file of one judged rule (faithfulness), the evaluator's alert
+ * rule gauge: the LLM judge's values are the rule's samples, so it leaves out
+ * none — 0 from the start and still 0 after the pass (the heuristic judge's
+ * measurements, the ones left out, are counted in
+ * test/integration/alert/serve-heuristic-judgements-left-out.test.ts).
+ *
  * Uses the cluster in KAFKA_BROKERS when test/run-tests.ts provides one; run on
  * its own, the file starts its own broker.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -42,6 +48,8 @@ describe("ragscope collect exports the judge's counters on /metrics", () => {
     const kafka = createTestKafkaClient(cluster.brokers.split(","));
     const topic = await createUniqueTopic(kafka, { prefix: "judge-metrics", partitions: 1 });
     dataDir = await mkdtemp(path.join(os.tmpdir(), "ragscope-judge-metrics-"));
+    const gateFile = path.join(dataDir, "gates.yaml");
+    await writeFile(gateFile, 'generation:\n  faithfulness: { threshold: ">= 0.92", min_samples: 5 }\n');
     server = await startFakeChatCompletionsServer();
     // 1,000 prompt and 250 completion tokens at 0.5 and 1 per 1k: 0.5 + 0.25 = 0.75 (exact in binary).
     server.respondWith((request) =>
@@ -64,6 +72,7 @@ describe("ragscope collect exports the judge's counters on /metrics", () => {
         RAGSCOPE_JUDGE_INPUT_PRICE_PER_1K: "0.5",
         RAGSCOPE_JUDGE_OUTPUT_PRICE_PER_1K: "1",
         RAGSCOPE_CLICKHOUSE_URL: "",
+        RAGSCOPE_ALERT_GATE_FILE: gateFile,
       },
     );
     atStart = await collect.metrics();
@@ -111,5 +120,11 @@ describe("ragscope collect exports the judge's counters on /metrics", () => {
     assert.equal(readSample(judged, "ragscope_judge_tokens_total", { type: "input" }), 1000);
     assert.equal(readSample(judged, "ragscope_judge_tokens_total", { type: "output" }), 250);
     assert.equal(readSample(judged, "ragscope_judge_cost_usd_total"), 0.75);
+  });
+
+  test("the faithfulness alert rule's gauge: an LLM judge's values are samples, none left out", () => {
+    const rule = { rule_id: "generation.faithfulness", metric: "faithfulness" };
+    assert.equal(readSample(atStart, "ragscope_alert_heuristic_judgements_left_out", rule), 0);
+    assert.equal(readSample(judged, "ragscope_alert_heuristic_judgements_left_out", rule), 0);
   });
 });
