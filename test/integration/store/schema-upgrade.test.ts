@@ -837,7 +837,8 @@ describe("upgrading a store of the release before migration 0033", () => {
     const before = await keptCounts(earlier);
     assert.ok(before.length > 0);
     const { applied } = await runMigrations(earlier.connection);
-    assert.deepEqual(applied.map((name) => name.slice(0, 4)), ["0033"]);
+    const shipped = (await readdir(migrationsFolder)).filter((name) => name.endsWith(".sql")).map((name) => name.slice(0, 4)).sort();
+    assert.deepEqual(applied.map((name) => name.slice(0, 4)), shipped.filter((number) => number >= "0033"));
     // The migration's copies replaced each row: one row a key again once collapsed, nothing lost.
     assert.deepEqual(await keptCounts(earlier), before, "after migration 0033");
     const repaired = await repairNotedRollups(earlier.connection, new ClickHouseMetricRollups(earlier.connection, { now: () => DATASET_END + 6 * 3_600_000 }));
