@@ -19,7 +19,12 @@
  *   and `rerank`) → generate, from the GenAI attributes
  *   OpenLLMetry writes (`gen_ai.usage.prompt_tokens`, `gen_ai.completion.0.content`…)
  *   and `llm.usage.total_tokens`; a completion that cannot be read, or a gap
- *   in them, leaves the answer not available, named (unread-messages.ts);
+ *   in them, leaves the answer not available, named (unread-messages.ts).
+ *   An LLM span that lost its request type to an SDK evicting the oldest
+ *   attributes is still read (llm-call-without-request-type.ts): the
+ *   generation when its name or its completions say so, an embedding when its
+ *   name does; otherwise no stage, and the request's token and cost sums are
+ *   not available rather than sums that leave the call out;
  * - the `workflow` span without a parent → the request: query and answer from
  *   `traceloop.entity.input` / `.output` (the JS SDK's `{"args": […], "kwargs": {…}}`,
  *   Python LangChain's `{"inputs": …}` / `{"outputs": …}`: read-traceloop-entity.ts),
@@ -47,8 +52,7 @@
  */
 import { GenAi, OpenLlmetry, OpenLlmetryOperation, OpenLlmetryRequestType, OpenLlmetrySpanKind } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
-import { flattenedIndexes, readJson, readNumber, readString } from "./attribute-readers.js";
-import { readGenAiGeneration } from "./otel-genai-mapper.js";
+import { flattenedIndexes, readJson, readString } from "./attribute-readers.js";
 import { readDocumentList, toObservedDocument } from "./read-documents.js";
 import { readOpenLlmetryRerank } from "./read-openllmetry-rerank.js";
 import { entityText, entityValue } from "./read-traceloop-entity.js";
@@ -61,6 +65,8 @@ import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadCutList, type CutListItems } from "./unread-cut-list.js";
 import { sdkAttributeOrder, type SdkAttributeOrder } from "./sdk-attribute-order.js";
 import { isRerankWithoutRequestType, rerankWithoutRequestType } from "./rerank-without-request-type.js";
+import { isLlmCallWithoutRequestType, llmCallWithoutRequestType } from "./llm-call-without-request-type.js";
+import { readOpenLlmetryGeneration } from "./read-openllmetry-generation.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import { queryResultFields, unreadQueryResultEvents } from "./unread-query-result-events.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
@@ -75,12 +81,15 @@ export const openLlmetryMapper: SpanMapper = {
     typeof span.attributes[OpenLlmetry.spanKind] === "string" ||
     typeof span.attributes[OpenLlmetry.llmRequestType] === "string" ||
     hasResultEvents(span) ||
-    isRerankWithoutRequestType(span),
+    isRerankWithoutRequestType(span) ||
+    isLlmCallWithoutRequestType(span),
   map(span) {
     const attributes = span.attributes;
     // A Cohere rerank whose SDK evicted its request type (set first) with its oldest attributes: still the rerank.
     if (isRerankWithoutRequestType(span)) return rerankWithoutRequestType(span);
     if (hasResultEvents(span)) return readVectorQuery(span);
+    // Any other LLM call whose SDK evicted its request type: read as what is left shows, or its usage not counted.
+    if (isLlmCallWithoutRequestType(span)) return llmCallWithoutRequestType(span);
     const requestType = attributes[OpenLlmetry.llmRequestType];
     // An embedding call is no generation: read as one, an index build became a "request" and a query's embedding added its tokens to the answer's.
     if (requestType === OpenLlmetryRequestType.embedding) return { stage: "other" };
@@ -109,11 +118,7 @@ export const openLlmetryMapper: SpanMapper = {
       if (lost.length > 0) return { stage: "rerank", query: null, input: null, output: null, ...unreadableField(lost) };
       return { stage: "other" };
     }
-    if (typeof requestType === "string") {
-      const generation = readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span));
-      if (generation.stage === "generate" && generation.totalTokens === null) generation.totalTokens = readNumber(attributes, OpenLlmetry.llmUsageTotalTokens);
-      return generation;
-    }
+    if (typeof requestType === "string") return readOpenLlmetryGeneration(span);
     if (readString(attributes, OpenLlmetry.spanKind) === OpenLlmetrySpanKind.workflow && span.parentSpanId === "") return readWorkflow(attributes);
     if (readString(attributes, GenAi.operationName) === OpenLlmetryOperation.vectorDbRetrieve) return readRetriever(attributes);
     return readEntityDocuments(attributes);

@@ -34,6 +34,20 @@ export interface UnreadValues {
   unreadable?: MalformedAttribute[];
 }
 
+/** The Case Result's request-wide usage sums (`rag_observation.generation`), each summed over the trace's generations. */
+export type UsageSum = "input_tokens" | "output_tokens" | "total_tokens" | "cost";
+
+/**
+ * The request-wide sums a span's usage belongs in, or may, without the span giving it: an LLM call whose request type
+ * its SDK evicted, so that whether it was a generation is not known, or a generation whose token counts it does not
+ * carry after its SDK dropped attributes (llm-call-without-request-type.ts). The rebuild gives each named sum as not
+ * available, with a note on the span, rather than a sum that leaves the call out and reads lower than what the
+ * request used (collector/06-rebuild/rebuild-case-result.ts). Absent when nothing is left out.
+ */
+export interface UncountedUsage {
+  uncountedUsage?: UsageSum[];
+}
+
 export interface RequestObservation extends UnreadValues {
   stage: "request";
   query: string | null;
@@ -90,7 +104,7 @@ export interface ContextObservation extends UnreadValues {
   tokenBudget: number | null;
 }
 
-export interface GenerateObservation extends UnreadValues {
+export interface GenerateObservation extends UnreadValues, UncountedUsage {
   stage: "generate";
   model: string | null;
   inputTokens: number | null;
@@ -115,7 +129,7 @@ export interface FeedbackObservation extends UnreadValues {
   chunkId: string | null;
 }
 
-export interface OtherObservation extends UnreadValues {
+export interface OtherObservation extends UnreadValues, UncountedUsage {
   stage: "other";
 }
 
