@@ -43,105 +43,105 @@ function shareWithStatus(cases: readonly EvaluatedCase[], status: EvaluatedCase[
   return applicable(cases.filter((evaluated) => evaluated.caseResult.quality_status === status).length / cases.length);
 }
 
-/** The weighted score as a decision reads it: not measured when it stands on part of its weights (aggregate/composite-decision.ts). */
-function compositeOf(cases: readonly EvaluatedCase[], weights: Readonly<Record<string, number>> | null | undefined): MetricValue {
-  return compositeForDecision(qualityScore(cases, { weights: weights ?? null }).composite, cases);
+/**
+ * What a gate reads of a metric over a run, in one computation: its value; `note`, what the value left out and why,
+ * when it left something out (the rule's line says it); `errors`, the per-case evaluations it is read from errored on
+ * some case, so the value cannot stand for the run and a rule on it is ERROR, as a rule on such a per-case metric is
+ * (release-gate.ts).
+ */
+export interface GateMeasurement {
+  value: MetricValue;
+  note: string | null;
+  errors: CompositeErrors | null;
 }
 
-/** The weighted score's terms whose evaluation errored on some case (aggregate/composite-decision.ts), or null. */
-function compositeErrorsOf(cases: readonly EvaluatedCase[], weights: Readonly<Record<string, number>> | null | undefined): CompositeErrors | null {
-  return compositeErrors(qualityScore(cases, { weights: weights ?? null }).composite, cases);
-}
+/** A measurement that leaves nothing out and is read from no evaluation that could error. */
+const plain = (value: MetricValue): GateMeasurement => ({ value, note: null, errors: null });
 
-/** Both runs' errors, over the cases both ran: either run's score on a partial mean makes the drop one. */
-function scoreDropErrors({ cases, baseline, scoreWeights }: GateContext): CompositeErrors | null {
-  if (baseline === null) return null;
-  const paired = pairCases(cases, baseline);
-  if (paired.candidate.length === 0) return null;
-  const parts = [
-    { errors: compositeErrorsOf(paired.candidate, scoreWeights), prefix: "" },
-    { errors: compositeErrorsOf(paired.baseline, scoreWeights), prefix: "the baseline's composite score: " },
-  ].filter((part): part is { errors: CompositeErrors; prefix: string } => part.errors !== null);
-  if (parts.length === 0) return null;
-  const byType: Record<string, number> = {};
-  for (const { errors } of parts) for (const [type, count] of Object.entries(errors.byType)) byType[type] = (byType[type] ?? 0) + count;
-  return { byType, reason: parts.map(({ errors, prefix }) => `${prefix}${errors.reason}`).join("; and ") };
+/** The weighted score as a decision reads it (not measured when it stands on part of its weights) and its terms' errors (aggregate/composite-decision.ts), from one score. */
+function compositeOf(cases: readonly EvaluatedCase[], weights: Readonly<Record<string, number>> | null | undefined): { value: MetricValue; errors: CompositeErrors | null } {
+  const { composite } = qualityScore(cases, { weights: weights ?? null });
+  return { value: compositeForDecision(composite, cases), errors: compositeErrors(composite, cases) };
 }
 
 /**
- * Derived dataset metrics, by gate name. `note`: what the value left out and why, when it left something out (the
- * rule's line says it). `errored`: the per-case evaluations it is read from errored on some case, so its value cannot
- * stand for the run and a rule on it is ERROR, as a rule on such a per-case metric is (release-gate.ts).
+ * baseline composite score − this run's, over the cases both runs ran, with both runs' errors: either run's score on
+ * a partial mean makes the drop one.
  */
-export const derivedGateMetrics: Record<
-  string,
-  { description: string; compute: (context: GateContext) => MetricValue; note?: (context: GateContext) => string | null; errored?: (context: GateContext) => CompositeErrors | null }
-> = {
-  p50_latency_ms: { description: "median request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 50) },
-  p95_latency_ms: { description: "95th percentile request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 95) },
-  p99_latency_ms: { description: "99th percentile request latency (nearest rank)", compute: ({ cases }) => latencyPercentile(cases, 99) },
-  error_rate: { description: "requests that failed / requests", compute: ({ cases }) => summarizeReliability(cases.map((evaluated) => evaluated.caseResult)).errorRate },
-  timeout_rate: { description: "requests that timed out / requests", compute: ({ cases }) => summarizeReliability(cases.map((evaluated) => evaluated.caseResult)).timeoutRate },
-  average_cost: { description: "mean generation cost per request", compute: ({ cases }) => summarizeUsage(cases.map((evaluated) => evaluated.caseResult)).cost.mean },
-  cost_per_success: { description: "total cost / successful tasks (seed §七)", compute: ({ cases }) => summarizeUsage(cases.map((evaluated) => evaluated.caseResult)).costPerSuccessfulTask },
-  task_success_rate: { description: "cases judged a pass / cases with a verdict (unjudged cases are left out, never counted as passes)", compute: ({ cases }) => summarizeTaskSuccess(cases.map((evaluated) => evaluated.caseResult)).rate },
+function scoreDrop({ cases, baseline, scoreWeights }: GateContext): GateMeasurement {
+  if (baseline === null) return plain(notApplicable("no baseline run was given (--baseline)"));
+  // Over the cases both ran (evaluators/aggregate/paired-cases.ts): runs over other dataset versions would
+  // otherwise count cases added or removed as a change of the system.
+  const paired = pairCases(cases, baseline);
+  if (paired.candidate.length === 0) return plain(notApplicable("the baseline ran none of this run's cases (the same case_id and case_version): there is nothing to compare — give a baseline over the same dataset"));
+  // Both runs with the same weights: the drop measures the runs, not a change of weights.
+  const current = compositeOf(paired.candidate, scoreWeights);
+  const previous = compositeOf(paired.baseline, scoreWeights);
+  const parts = [
+    { errors: current.errors, prefix: "" },
+    { errors: previous.errors, prefix: "the baseline's composite score: " },
+  ].filter((part): part is { errors: CompositeErrors; prefix: string } => part.errors !== null);
+  const byType: Record<string, number> = {};
+  for (const { errors } of parts) for (const [type, count] of Object.entries(errors.byType)) byType[type] = (byType[type] ?? 0) + count;
+  const errors = parts.length === 0 ? null : { byType, reason: parts.map(({ errors, prefix }) => `${prefix}${errors.reason}`).join("; and ") };
+  const value = !current.value.applicable
+    ? current.value
+    : !previous.value.applicable
+      ? notApplicable(`the baseline's composite score is not measured: ${previous.value.reason}`)
+      : applicable(previous.value.value - current.value.value);
+  return { value, note: null, errors };
+}
+
+/** Derived dataset metrics, by gate name: what the gate prints beside a rule on it, and how it is measured. */
+export const derivedGateMetrics: Record<string, { description: string; measure: (context: GateContext) => GateMeasurement }> = {
+  p50_latency_ms: { description: "median request latency (nearest rank)", measure: ({ cases }) => plain(latencyPercentile(cases, 50)) },
+  p95_latency_ms: { description: "95th percentile request latency (nearest rank)", measure: ({ cases }) => plain(latencyPercentile(cases, 95)) },
+  p99_latency_ms: { description: "99th percentile request latency (nearest rank)", measure: ({ cases }) => plain(latencyPercentile(cases, 99)) },
+  error_rate: { description: "requests that failed / requests", measure: ({ cases }) => plain(summarizeReliability(cases.map((evaluated) => evaluated.caseResult)).errorRate) },
+  timeout_rate: { description: "requests that timed out / requests", measure: ({ cases }) => plain(summarizeReliability(cases.map((evaluated) => evaluated.caseResult)).timeoutRate) },
+  average_cost: { description: "mean generation cost per request", measure: ({ cases }) => plain(summarizeUsage(cases.map((evaluated) => evaluated.caseResult)).cost.mean) },
+  cost_per_success: { description: "total cost / successful tasks (seed §七)", measure: ({ cases }) => plain(summarizeUsage(cases.map((evaluated) => evaluated.caseResult)).costPerSuccessfulTask) },
+  task_success_rate: {
+    description: "cases judged a pass / cases with a verdict (unjudged cases are left out, never counted as passes)",
+    measure: ({ cases }) => plain(summarizeTaskSuccess(cases.map((evaluated) => evaluated.caseResult)).rate),
+  },
   review_required_rate: {
     description: "cases that need review (an evaluator errored, or a heuristic signal is against them and no LLM judge has judged them) / cases",
-    compute: ({ cases }) => shareWithStatus(cases, "review_required"),
+    measure: ({ cases }) => plain(shareWithStatus(cases, "review_required")),
   },
   unjudged_rate: {
     description: "cases measured but judged by nothing able to judge them (not passes) / cases",
-    compute: ({ cases }) => shareWithStatus(cases, "unjudged"),
+    measure: ({ cases }) => plain(shareWithStatus(cases, "unjudged")),
   },
   no_answer_accuracy: {
     description: "unanswerable cases on which the system abstained, read exactly (the trace's flag, or an answer that refuses in whole) / unanswerable cases",
-    compute: ({ cases }) => noAnswerAccuracy(cases).value,
-    note: ({ cases }) => noAnswerAccuracy(cases).note,
+    measure: ({ cases }) => ({ ...noAnswerAccuracy(cases), errors: null }),
   },
   // The boards' definitions, counting only refusals read exactly in the rate's favour (aggregate/refusal-rates.ts).
   correct_refusal_rate: {
     description: "refusals of unanswerable cases read exactly (the trace's flag, or an answer that refuses in whole) / refusals, an answerable case read only by a heuristic counted as a false refusal: a lower bound",
-    compute: ({ cases }) => correctRefusalRate(cases).value,
-    note: ({ cases }) => correctRefusalRate(cases).note,
+    measure: ({ cases }) => ({ ...correctRefusalRate(cases), errors: null }),
   },
   false_refusal_rate: {
     description: "answerable cases that refused / answerable cases, an answerable case read only by a heuristic counted as a false refusal: an upper bound",
-    compute: ({ cases }) => falseRefusalRate(cases).value,
-    note: ({ cases }) => falseRefusalRate(cases).note,
+    measure: ({ cases }) => ({ ...falseRefusalRate(cases), errors: null }),
   },
   // One definition with the boards and alerts (aggregate/dataset-shares.ts).
-  hallucination_rate: { description: DATASET_SHARES.hallucination_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.hallucination_rate, cases) },
-  permission_leak_rate: { description: DATASET_SHARES.permission_leak_rate.description, compute: ({ cases }) => datasetShare(DATASET_SHARES.permission_leak_rate, cases) },
+  hallucination_rate: { description: DATASET_SHARES.hallucination_rate.description, measure: ({ cases }) => plain(datasetShare(DATASET_SHARES.hallucination_rate, cases)) },
+  permission_leak_rate: { description: DATASET_SHARES.permission_leak_rate.description, measure: ({ cases }) => plain(datasetShare(DATASET_SHARES.permission_leak_rate, cases)) },
   composite_score: {
     description: "the seed's weighted score 0.25R + 0.25F + 0.25C + 0.15Comp + 0.10Cit, or the gate file's score_weights (shown beside its hard gates); not measured when a term has no value, ERROR when a term's evaluation errored on some case",
-    compute: ({ cases, scoreWeights }) => compositeOf(cases, scoreWeights),
-    errored: ({ cases, scoreWeights }) => compositeErrorsOf(cases, scoreWeights),
+    measure: ({ cases, scoreWeights }) => ({ ...compositeOf(cases, scoreWeights), note: null }),
   },
   critical_case_pass_rate: {
     description: "P0 cases that passed / P0 cases (one-vote veto cases, seed §十三)",
-    compute: ({ cases }) => {
+    measure: ({ cases }) => {
       const critical = cases.filter((evaluated) => evaluated.evalCase?.risk_level === "P0");
-      if (critical.length === 0) return notApplicable("the run has no P0 case");
-      return applicable(critical.filter((evaluated) => evaluated.caseResult.quality_status === "passed").length / critical.length);
+      if (critical.length === 0) return plain(notApplicable("the run has no P0 case"));
+      return plain(applicable(critical.filter((evaluated) => evaluated.caseResult.quality_status === "passed").length / critical.length));
     },
   },
-  overall_score_drop: {
-    description: "baseline composite score − this run's composite score, over the cases both runs ran",
-    compute: ({ cases, baseline, scoreWeights }) => {
-      if (baseline === null) return notApplicable("no baseline run was given (--baseline)");
-      // Over the cases both ran (evaluators/aggregate/paired-cases.ts): runs over other dataset versions would
-      // otherwise count cases added or removed as a change of the system.
-      const paired = pairCases(cases, baseline);
-      if (paired.candidate.length === 0) return notApplicable("the baseline ran none of this run's cases (the same case_id and case_version): there is nothing to compare — give a baseline over the same dataset");
-      // Both runs with the same weights: the drop measures the runs, not a change of weights.
-      const current = compositeOf(paired.candidate, scoreWeights);
-      const previous = compositeOf(paired.baseline, scoreWeights);
-      if (!current.applicable) return current;
-      if (!previous.applicable) return notApplicable(`the baseline's composite score is not measured: ${previous.reason}`);
-      return applicable(previous.value - current.value);
-    },
-    errored: scoreDropErrors,
-  },
+  overall_score_drop: { description: "baseline composite score − this run's composite score, over the cases both runs ran", measure: scoreDrop },
 };
 
 /**
@@ -167,19 +167,15 @@ function percentileOfMetric(cases: readonly EvaluatedCase[], metric: string, per
   return values.length === 0 ? notApplicable(`no case has a value for ${metric}`) : nearestRankPercentile(values, percentile);
 }
 
-/** The derived metric's note on what its value left out (derivedGateMetrics), or null. */
-export function gateMetricNote(name: string, context: GateContext): string | null {
-  return derivedGateMetrics[name]?.note?.(context) ?? null;
-}
-
-/** The derived metric's errored evaluations (derivedGateMetrics `errored`), or null. */
-export function gateMetricErrors(name: string, context: GateContext): CompositeErrors | null {
-  return derivedGateMetrics[name]?.errored?.(context) ?? null;
-}
-
-export function gateMetricValue(name: string, context: GateContext): MetricValue {
+/** A gate name's measurement over a run: a derived metric's (derivedGateMetrics), else its per-case metric's mean or percentile. */
+export function measureGateMetric(name: string, context: GateContext): GateMeasurement {
   const derived = derivedGateMetrics[name];
-  if (derived) return derived.compute(context);
+  if (derived) return derived.measure(context);
   const form = perCaseFormOf(name);
-  return form.percentile === null ? meanOfMetric(context.cases, form.metric).value : percentileOfMetric(context.cases, form.metric, form.percentile);
+  return plain(form.percentile === null ? meanOfMetric(context.cases, form.metric).value : percentileOfMetric(context.cases, form.metric, form.percentile));
+}
+
+/** A gate name's value over a run (measureGateMetric's value). */
+export function gateMetricValue(name: string, context: GateContext): MetricValue {
+  return measureGateMetric(name, context).value;
 }

@@ -19,7 +19,7 @@ import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judge
 import { JUDGING_ON_A_COLLECTOR, judgedMetricMissingReason } from "../aggregate/judged-metric-missing.js";
 import { isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { parseThreshold, satisfies } from "../threshold.js";
-import { gateMetricErrors, gateMetricNote, gateMetricValue, measuredMetricOf, type GateContext } from "./gate-metrics.js";
+import { gateMetricValue, measuredMetricOf, measureGateMetric, type GateContext } from "./gate-metrics.js";
 
 export { erroredEvaluationsOf, formatErrorCounts };
 
@@ -112,7 +112,7 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     const reading = readingOf(rule.metric, judged);
     if (!reading.ok) return { rule, status: "not_available", value: null, reason: reading.reason };
     const { measured } = reading;
-    const value = gateMetricValue(reading.name, judged);
+    const { value, note, errors: derivedErrors } = measureGateMetric(reading.name, judged);
     // An errored evaluation is no measurement, and the rest's value cannot stand for the run: a grader that fails on
     // exactly the worst answers (a judge declining the wrong one) would leave only the good ones to average.
     const errored = erroredEvaluationsOf(judged.cases, measured);
@@ -122,7 +122,6 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
       return { rule, status: "error", value: null, reason, errors: errored.byType };
     }
     // A derived metric read from per-case metrics that errored (composite_score: a term's judge errored on some case).
-    const derivedErrors = gateMetricErrors(reading.name, judged);
     if (derivedErrors !== null) return { rule, status: "error", value: null, reason: derivedErrors.reason, errors: derivedErrors.byType };
     if (!value.applicable) {
       const withHeuristics = gateMetricValue(reading.name, context);
@@ -134,7 +133,7 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
       return { rule, status: "not_available", value: null, reason };
     }
     // A derived metric that left heuristic readings out says so (no_answer_accuracy: abstentions only a heuristic read).
-    const basis = [reading.basis, gateMetricNote(reading.name, judged)].filter((part): part is string => part !== undefined && part !== null).join("; ") || undefined;
+    const basis = [reading.basis, note].filter((part): part is string => part !== undefined && part !== null).join("; ") || undefined;
     const passed = satisfies(value.value, threshold.value);
     const why = implied.find((item) => item.rule === rule)?.why;
     const reason = `${rule.metric} = ${value.value} ${passed ? "meets" : "misses"} ${rule.threshold}${why ? `: ${why}` : ""}${basis === undefined ? "" : ` (${basis})`}`;
