@@ -42,7 +42,7 @@ export type UsageSum = "input_tokens" | "output_tokens" | "total_tokens" | "cost
  * its SDK evicted, so that whether it was a generation is not known, or a generation whose token counts it does not
  * carry after its SDK dropped attributes (llm-call-without-request-type.ts). The rebuild gives each named sum as not
  * available, with a note on the span, rather than a sum that leaves the call out and reads lower than what the
- * request used (collector/06-rebuild/rebuild-case-result.ts). Absent when nothing is left out.
+ * request used (collector/06-rebuild/request-usage.ts). Absent when nothing is left out.
  */
 export interface UncountedUsage {
   uncountedUsage?: UsageSum[];

@@ -13,8 +13,12 @@
  * - Retrieved documents: a retrieval inside a retrieval that recorded its
  *   documents is a step of that retrieval, whose documents are the ranking it
  *   returned; appending the inner lists would rank the same chunks again.
+ * - Usage: a nest of generation spans records its LLM call's token counts and
+ *   cost on whichever of its spans the instrumentation writes them (the
+ *   innermost, in LlamaIndex's), so the wrappers around that span, carrying
+ *   none, are not calls whose usage is missing (request-usage.ts).
  */
-import type { NormalizedSpan, RetrieveObservation } from "../04-normalize/stage-observation.js";
+import type { NormalizedSpan, ObservedStage, RetrieveObservation } from "../04-normalize/stage-observation.js";
 
 /**
  * For each span, the labels its ancestors (parent, grandparent, …) carry. Each
@@ -102,4 +106,45 @@ export function retrievalsAroundARecordedRetrieval(normalized: readonly Normaliz
     }
   }
   return around;
+}
+
+/**
+ * For each span of `stage`, the outermost span of that stage it is in (itself when it is in none): the nest it belongs
+ * to, whose spans are one stage — LlamaIndex's `OpenAILike.predict` → `.chat` → `.chat` is one LLM call, recorded on
+ * its innermost span alone. Worked out once per span: the walk up from a span stops at a span already known. Parents
+ * that lead back to a span already on the way up (a malformed trace) are no ancestry: each span of such a path is the
+ * outermost of its own nest, as spansInsideTheirOwnStage leaves it enclosed by nothing.
+ */
+export function outermostSpansOfStage(normalized: readonly NormalizedSpan[], stage: ObservedStage): Map<string, NormalizedSpan> {
+  const byId = new Map<string, NormalizedSpan>();
+  for (const item of normalized) if (!byId.has(item.span.spanId)) byId.set(item.span.spanId, item);
+  // Per span id: the outermost span of `stage` among the span and its ancestors, null when there is none.
+  const outermost = new Map<string, NormalizedSpan | null>();
+  const ofStage = (item: NormalizedSpan) => (item.observation.stage === stage ? item : null);
+  for (const item of normalized) {
+    const path: NormalizedSpan[] = [];
+    const onPath = new Set<string>();
+    let current: NormalizedSpan | undefined = item;
+    while (current !== undefined && !outermost.has(current.span.spanId) && !onPath.has(current.span.spanId)) {
+      path.push(current);
+      onPath.add(current.span.spanId);
+      current = byId.get(current.span.parentSpanId);
+    }
+    if (current !== undefined && onPath.has(current.span.spanId)) {
+      for (const spanOnPath of path) outermost.set(spanOnPath.span.spanId, ofStage(spanOnPath));
+      continue;
+    }
+    let above = current === undefined ? null : outermost.get(current.span.spanId)!;
+    for (let index = path.length - 1; index >= 0; index -= 1) {
+      const spanOnPath = path[index]!;
+      above = above ?? ofStage(spanOnPath);
+      outermost.set(spanOnPath.span.spanId, above);
+    }
+  }
+  const nests = new Map<string, NormalizedSpan>();
+  for (const item of normalized) {
+    const nest = outermost.get(item.span.spanId);
+    if (item.observation.stage === stage && nest) nests.set(item.span.spanId, nest);
+  }
+  return nests;
 }

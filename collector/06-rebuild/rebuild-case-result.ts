@@ -20,12 +20,14 @@
  *   retrieved chunks' ids by exact text, all or none (name-reranked-by-text.ts);
  *   with none, the retrieval's ranking stays the final one, with no pre-rerank list;
  * - the context, its packed and dropped chunks come from the context stage;
- * - citations from the cite stage; tokens and cost are summed over every
- *   generation span, the answer is the request's output or else the last
- *   generation's. A sum a span's reader says leaves that span's usage out (an
- *   LLM call whose SDK evicted its request type: llm-call-without-request-type.ts)
- *   is not available, with a note on `generation` naming the span, rather than
- *   a number lower than what the request used;
+ * - citations from the cite stage; tokens and cost are summed over the
+ *   request's LLM calls (request-usage.ts): a sum is not available, with a
+ *   note on `generation` naming the call, when a call did not record it while
+ *   another did, or when a span's reader says it leaves that span's usage out
+ *   (an LLM call whose SDK evicted its request type:
+ *   llm-call-without-request-type.ts), rather than a number lower than what the
+ *   request used. The answer is the request's output or else the last
+ *   generation's;
  * - stage_timings: one entry per stage span, except spans inside a span of
  *   their own stage (nested-stage-spans.ts), which are that span's time again;
  * - user feedback spans (thumbs, follow-up, handoff, copy, citation click,
@@ -58,10 +60,10 @@ import type {
   RequestObservation,
   RerankObservation,
   RetrieveObservation,
-  UsageSum,
 } from "../04-normalize/stage-observation.js";
 import { attributesDroppedBySdk } from "../04-normalize/attributes-dropped-by-sdk.js";
 import { nameRerankedByText } from "./name-reranked-by-text.js";
+import { requestUsage } from "./request-usage.js";
 import { retrievalsAroundARecordedRetrieval, retrievalsInsideARecordedRetrieval, spansInsideTheirOwnStage } from "./nested-stage-spans.js";
 
 const NANOSECONDS_PER_MILLISECOND = 1_000_000n;
@@ -150,26 +152,6 @@ function toChunks(documents: ObservedDocument[], lookup: Map<string, ObservedDoc
   });
 }
 
-function sumOrNull(values: (number | null)[]): number | null {
-  const present = values.filter((value): value is number => value !== null);
-  return present.length === 0 ? null : present.reduce((total, value) => total + value, 0);
-}
-
-/** The usage sums a span leaves out, as its reader said (UncountedUsage in stage-observation.ts). */
-function uncountedUsage(item: NormalizedSpan): readonly UsageSum[] {
-  const observation = item.observation;
-  return observation.stage === "generate" || observation.stage === "other" ? (observation.uncountedUsage ?? []) : [];
-}
-
-/** Why the request's usage sums are not available for a span that leaves its usage out (rebuildCaseResult). */
-function usageNotCounted(sums: readonly UsageSum[]): string {
-  const named = sums.length === 1 ? `${sums[0]} is` : `${sums.slice(0, -1).join(", ")} and ${sums.at(-1)} are`;
-  return (
-    `this span's ${named} not known (this span's other notes say why), and the request's are summed over its LLM calls: ` +
-    `the request's ${named} not available, rather than a sum that leaves this span out and reads lower than what the request used`
-  );
-}
-
 function ofStage<Observation>(spans: NormalizedSpan[], stage: string): { span: SpanRecord; observation: Observation }[] {
   return spans.filter((item) => item.observation.stage === stage).map((item) => ({ span: item.span, observation: item.observation as Observation }));
 }
@@ -254,8 +236,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const linkage = identifiers.linkage;
 
   // An LLM call whose usage is not known, or not known to belong here, leaves the sums it would enter not known.
-  const uncounted = normalized.filter((item) => uncountedUsage(item).length > 0);
-  const usageSum = (sum: UsageSum, values: (number | null)[]) => (uncounted.some((item) => uncountedUsage(item).includes(sum)) ? null : sumOrNull(values));
+  const usage = requestUsage(normalized);
 
   const insideOwnStage = spansInsideTheirOwnStage(normalized);
   const conventions = [...new Set(normalized.map((item) => item.convention).filter((name) => name !== "none"))].sort();
@@ -282,10 +263,10 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
       abstained: lastGeneration?.abstained ?? null,
       generation: {
         model: lastGeneration?.model ?? null,
-        input_tokens: usageSum("input_tokens", generations.map((item) => item.observation.inputTokens)),
-        output_tokens: usageSum("output_tokens", generations.map((item) => item.observation.outputTokens)),
-        total_tokens: usageSum("total_tokens", generations.map((item) => item.observation.totalTokens)),
-        cost: usageSum("cost", generations.map((item) => item.observation.cost)),
+        input_tokens: usage.sums.input_tokens,
+        output_tokens: usage.sums.output_tokens,
+        total_tokens: usage.sums.total_tokens,
+        cost: usage.sums.cost,
         time_to_first_token_ms: lastGeneration?.timeToFirstTokenMs ?? null,
       },
       latency_ms: endedAt !== null && rootSpan ? durationMs(rootSpan) : null,
@@ -335,7 +316,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
         ...(rerankWithoutOutput === null
           ? []
           : [{ span_id: rerankWithoutOutput.spanId, span_name: rerankWithoutOutput.name, attribute: "retrieved_chunks", kind: "unreadable_value" as const, error: rerankOutputNotAvailable(rerankDropped, rerankNamed, preRerankChunks !== null) }]),
-        ...uncounted.map((item) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: "generation", kind: "unreadable_value" as const, error: usageNotCounted(uncountedUsage(item)) })),
+        ...usage.notes,
       ],
       partial_trace: !trace.complete,
       span_count: trace.spans.length,

@@ -1,0 +1,146 @@
+/**
+ * A request's token counts and cost when one of its LLM calls recorded none (collector/06-rebuild/request-usage.ts):
+ * a streamed call without usage, an SDK or instrumentation that does not write it, a provider that returns none.
+ * Before, the sums added up the calls that carried the value, so the request read LOWER than what it used — a
+ * cheaper request on the dashboards and in the gate's average_cost / cost_per_success. Evaluated through the
+ * collector's consumer path (test/golden/replay-golden.ts).
+ *
+ * Worked by hand:
+ * - OpenLLMetry, Python (test/support/python-evicted-llm-trace.ts, nothing evicted): the query rewrite 40 input +
+ *   8 output = 48 (`llm.usage.total_tokens`), the answer's call 900 + 60 = 960. Both counted: 940 / 68 / 1008.
+ *   The answer's call streamed, its SDK writing no usage: the rewrite's 40 / 8 / 48 alone is what the sums read
+ *   before; now null / null / null, with a note on the answer's span. OpenLLMetry writes no cost on either call:
+ *   the cost is null as before, and no note names it (nothing was left out of it).
+ * - OpenInference: the rewrite 40 + 8 (total 48) at cost 0.125, the answer 900 + 60 (total 960) at cost 0.5 →
+ *   940 / 68 / 1008 and 0.625 (exact in binary). The answer without `llm.cost.total`: the tokens still 940 / 68 /
+ *   1008, the cost null (0.125, the rewrite's alone, before), the note naming cost alone.
+ * - OpenInference, LlamaIndex's nests: `OpenAILike.predict` → `.chat` → `.chat`, the innermost 100 + 20, the wrappers
+ *   none — one call, known, so no note on its wrappers; a second nest `predict` → `chat` with no counts on any span:
+ *   a call not recorded, so null (100 / 20 / 120 before), the note on that nest's outermost span.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { replayTrace } from "../../golden/replay-golden.js";
+import { pythonSdkTrace, pythonSpanId, REWRITE_CALL, WORKFLOW_SPAN, type PythonSpan } from "../../support/python-evicted-llm-trace.js";
+
+type Attributes = Record<string, string | number>;
+
+async function rebuilt(otlpJson: string) {
+  const [evaluation, ...others] = await replayTrace(otlpJson, []);
+  assert.equal(others.length, 0, "one trace, one Case Result");
+  const observation = evaluation!.caseResult.rag_observation;
+  const usage = observation.generation;
+  return {
+    sums: [usage.input_tokens, usage.output_tokens, usage.total_tokens, usage.cost],
+    notes: observation.malformed_attributes.filter((note) => note.attribute === "generation").map((note) => ({ span_id: note.span_id, kind: note.kind, error: note.error })),
+  };
+}
+
+/** The answer's chat call as the openai instrumentation writes it: its usage only when `withUsage`. */
+function answerChat(withUsage: boolean): PythonSpan {
+  return {
+    name: "openai.chat",
+    attributes: [
+      ["llm.request.type", "chat"],
+      ["gen_ai.system", "openai"],
+      ["gen_ai.request.model", "gpt-4o-mini"],
+      ["llm.is_streaming", !withUsage],
+      ["gen_ai.prompt.0.role", "user"],
+      ["gen_ai.prompt.0.content", "Can unused annual leave be carried over?"],
+      ["gen_ai.response.model", "gpt-4o-mini-2024-07-18"],
+      ...(withUsage
+        ? ([
+            ["llm.usage.total_tokens", 960],
+            ["gen_ai.usage.output_tokens", 60],
+            ["gen_ai.usage.input_tokens", 900],
+          ] as const)
+        : []),
+      ["gen_ai.completion.0.role", "assistant"],
+      ["gen_ai.completion.0.content", "Up to 5 days carry over."],
+    ],
+  };
+}
+
+const PYTHON_TRACE = "7a000000000000000000000000000c01";
+
+test("two LLM calls that both recorded their usage: the request's sums are theirs, nothing named", async () => {
+  const { sums, notes } = await rebuilt(pythonSdkTrace(PYTHON_TRACE, [WORKFLOW_SPAN, REWRITE_CALL, answerChat(true)]));
+  assert.deepEqual(sums, [940, 68, 1008, null], "OpenLLMetry records no cost: null, not 0");
+  assert.deepEqual(notes, []);
+});
+
+test("an LLM call whose SDK recorded no usage: the request's token sums are not available, the call named", async () => {
+  const { sums, notes } = await rebuilt(pythonSdkTrace(PYTHON_TRACE, [WORKFLOW_SPAN, REWRITE_CALL, answerChat(false)]));
+  assert.deepEqual(sums, [null, null, null, null], "not 40 / 8 / 48, the rewrite's alone");
+  assert.deepEqual(
+    notes.map((note) => [note.span_id, note.kind]),
+    [[pythonSpanId(PYTHON_TRACE, 2), "unreadable_value"]],
+    "the answer's call, not the rewrite, and not for the cost, which no call recorded",
+  );
+  assert.match(
+    notes[0]!.error,
+    /^this LLM call recorded no input_tokens, output_tokens or total_tokens, while another of the request's LLM calls did; the request's input_tokens, output_tokens and total_tokens are summed over its LLM calls, so they are not available, rather than a sum that leaves this call out and reads lower than what the request used\./,
+  );
+});
+
+/** One OpenInference trace, OTLP/JSON: each span's parent by its index in `spans` (the first is the root). */
+function openInferenceTrace(traceId: string, spans: readonly { name: string; parent?: number; attributes: Attributes }[]): string {
+  const start = BigInt(Date.UTC(2026, 6, 8, 9, 0, 0)) * 1_000_000n;
+  const spanId = (index: number) => `${traceId.slice(0, 14)}${String(index + 1).padStart(2, "0")}`;
+  const value = (item: string | number) => (typeof item === "string" ? { stringValue: item } : Number.isInteger(item) ? { intValue: String(item) } : { doubleValue: item });
+  const otlpSpans = spans.map((span, index) => ({
+    traceId,
+    spanId: spanId(index),
+    parentSpanId: index === 0 ? "" : spanId(span.parent ?? 0),
+    name: span.name,
+    kind: 1,
+    startTimeUnixNano: String(start + BigInt(index) * 10_000_000n),
+    endTimeUnixNano: String(start + 1_000_000_000n - BigInt(index) * 10_000_000n),
+    attributes: Object.entries(span.attributes).map(([key, item]) => ({ key, value: value(item) })),
+    status: {},
+  }));
+  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: { stringValue: "leave-policy-assistant" } }] }, scopeSpans: [{ spans: otlpSpans }] }] });
+}
+
+const chain = { name: "RetrieverQueryEngine.query", attributes: { "openinference.span.kind": "CHAIN", "input.value": "Can unused annual leave be carried over?", "output.value": "Up to 5 days carry over." } };
+
+function llm(counts: { prompt: number; completion: number; total: number; cost?: number } | null): Attributes {
+  return {
+    "openinference.span.kind": "LLM",
+    "llm.model_name": "gpt-4o-mini",
+    ...(counts === null ? {} : { "llm.token_count.prompt": counts.prompt, "llm.token_count.completion": counts.completion, "llm.token_count.total": counts.total }),
+    ...(counts?.cost === undefined ? {} : { "llm.cost.total": counts.cost }),
+  };
+}
+
+const COST_TRACE = "7a000000000000000000000000000c02";
+
+test("cost recorded by every call is summed; by some but not all, not available, the call without it named", async () => {
+  const rewrite = { name: "rewrite", attributes: llm({ prompt: 40, completion: 8, total: 48, cost: 0.125 }) };
+  const both = await rebuilt(openInferenceTrace(COST_TRACE, [chain, rewrite, { name: "answer", attributes: llm({ prompt: 900, completion: 60, total: 960, cost: 0.5 }) }]));
+  assert.deepEqual(both.sums, [940, 68, 1008, 0.625]);
+  assert.deepEqual(both.notes, []);
+
+  const one = await rebuilt(openInferenceTrace(COST_TRACE, [chain, rewrite, { name: "answer", attributes: llm({ prompt: 900, completion: 60, total: 960 }) }]));
+  assert.deepEqual(one.sums, [940, 68, 1008, null], "not 0.125, the rewrite's cost alone");
+  assert.deepEqual(one.notes.map((note) => note.span_id), [`${COST_TRACE.slice(0, 14)}03`]);
+  assert.match(one.notes[0]!.error, /^this LLM call recorded no cost, while another of the request's LLM calls did; the request's cost is summed over its LLM calls, so it is not available,/);
+});
+
+const NEST_TRACE = "7a000000000000000000000000000c03";
+
+test("a nest of LLM spans is one call, known from its innermost span; a nest with no counts on any span is a call not recorded", async () => {
+  const firstNest = [
+    { name: "OpenAILike.predict", attributes: llm(null) },
+    { name: "OpenAILike.chat", parent: 1, attributes: llm(null) },
+    { name: "OpenAILike.chat", parent: 2, attributes: llm({ prompt: 100, completion: 20, total: 120 }) },
+  ];
+  const alone = await rebuilt(openInferenceTrace(NEST_TRACE, [chain, ...firstNest]));
+  assert.deepEqual(alone.sums, [100, 20, 120, null], "the wrappers are no calls left out");
+  assert.deepEqual(alone.notes, []);
+
+  const withUnrecorded = await rebuilt(openInferenceTrace(NEST_TRACE, [chain, ...firstNest, { name: "OpenAILike.predict", attributes: llm(null) }, { name: "OpenAILike.chat", parent: 4, attributes: llm(null) }]));
+  assert.deepEqual(withUnrecorded.sums, [null, null, null, null], "not 100 / 20 / 120, the first call's alone");
+  assert.deepEqual(withUnrecorded.notes.map((note) => note.span_id), [`${NEST_TRACE.slice(0, 14)}05`], "the second nest's outermost span, once");
+  assert.match(withUnrecorded.notes[0]!.error, /^this LLM call recorded no input_tokens, output_tokens or total_tokens \(nor did any generation span inside it\), while another/);
+});
