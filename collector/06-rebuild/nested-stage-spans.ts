@@ -16,7 +16,10 @@
  * - Usage: a nest of generation spans records its LLM call's token counts and
  *   cost on whichever of its spans the instrumentation writes them (the
  *   innermost, in LlamaIndex's), so the wrappers around that span, carrying
- *   none, are not calls whose usage is missing (request-usage.ts).
+ *   none, are not calls whose usage is missing; and when more than one level
+ *   carries them (OpenInference's LangChain `ChatOpenAI` span around the
+ *   OpenAI instrumentation's span of the same call), adding both would count
+ *   the call twice (request-usage.ts).
  */
 import type { NormalizedSpan, ObservedStage, RetrieveObservation } from "../04-normalize/stage-observation.js";
 
@@ -109,42 +112,42 @@ export function retrievalsAroundARecordedRetrieval(normalized: readonly Normaliz
 }
 
 /**
- * For each span of `stage`, the outermost span of that stage it is in (itself when it is in none): the nest it belongs
- * to, whose spans are one stage — LlamaIndex's `OpenAILike.predict` → `.chat` → `.chat` is one LLM call, recorded on
- * its innermost span alone. Worked out once per span: the walk up from a span stops at a span already known. Parents
- * that lead back to a span already on the way up (a malformed trace) are no ancestry: each span of such a path is the
- * outermost of its own nest, as spansInsideTheirOwnStage leaves it enclosed by nothing.
+ * For each span of `stage` inside a span of `stage`, the innermost such span: its place in the nest. The spans of
+ * `stage` that no span of `stage` encloses are the nests' outermost spans, and following the enclosing spans from any
+ * span leads to its nest's outermost one — LlamaIndex's `OpenAILike.predict` → `.chat` → `.chat` is one LLM call, and
+ * its usage is read along that chain (request-usage.ts), not only from the outermost span, because a wrapper and the
+ * span inside it may both carry the same call's counts. Worked out once per span: the walk up from a span stops at a
+ * span already known. Parents that lead back to a span already on the way up (a malformed trace) are no ancestry: each
+ * span of such a path is enclosed by nothing, as spansInsideTheirOwnStage leaves it. Every span named as enclosing was
+ * worked out before the span it encloses, so the enclosing spans never lead round in a loop.
  */
-export function outermostSpansOfStage(normalized: readonly NormalizedSpan[], stage: ObservedStage): Map<string, NormalizedSpan> {
+export function enclosingSpansOfStage(normalized: readonly NormalizedSpan[], stage: ObservedStage): Map<string, NormalizedSpan> {
   const byId = new Map<string, NormalizedSpan>();
   for (const item of normalized) if (!byId.has(item.span.spanId)) byId.set(item.span.spanId, item);
-  // Per span id: the outermost span of `stage` among the span and its ancestors, null when there is none.
-  const outermost = new Map<string, NormalizedSpan | null>();
+  // Per span id: the innermost span of `stage` among the span and its ancestors, null when there is none.
+  const innermost = new Map<string, NormalizedSpan | null>();
+  const enclosing = new Map<string, NormalizedSpan>();
   const ofStage = (item: NormalizedSpan) => (item.observation.stage === stage ? item : null);
   for (const item of normalized) {
     const path: NormalizedSpan[] = [];
     const onPath = new Set<string>();
     let current: NormalizedSpan | undefined = item;
-    while (current !== undefined && !outermost.has(current.span.spanId) && !onPath.has(current.span.spanId)) {
+    while (current !== undefined && !innermost.has(current.span.spanId) && !onPath.has(current.span.spanId)) {
       path.push(current);
       onPath.add(current.span.spanId);
       current = byId.get(current.span.parentSpanId);
     }
     if (current !== undefined && onPath.has(current.span.spanId)) {
-      for (const spanOnPath of path) outermost.set(spanOnPath.span.spanId, ofStage(spanOnPath));
+      for (const spanOnPath of path) innermost.set(spanOnPath.span.spanId, ofStage(spanOnPath));
       continue;
     }
-    let above = current === undefined ? null : outermost.get(current.span.spanId)!;
+    let above = current === undefined ? null : innermost.get(current.span.spanId)!;
     for (let index = path.length - 1; index >= 0; index -= 1) {
       const spanOnPath = path[index]!;
-      above = above ?? ofStage(spanOnPath);
-      outermost.set(spanOnPath.span.spanId, above);
+      if (above !== null && spanOnPath.observation.stage === stage) enclosing.set(spanOnPath.span.spanId, above);
+      above = ofStage(spanOnPath) ?? above;
+      innermost.set(spanOnPath.span.spanId, above);
     }
   }
-  const nests = new Map<string, NormalizedSpan>();
-  for (const item of normalized) {
-    const nest = outermost.get(item.span.spanId);
-    if (item.observation.stage === stage && nest) nests.set(item.span.spanId, nest);
-  }
-  return nests;
+  return enclosing;
 }

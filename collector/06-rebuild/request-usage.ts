@@ -1,7 +1,8 @@
 /**
  * The request's token counts and cost (`rag_observation.generation`: input,
  * output and total tokens, cost), each the sum over the request's LLM calls,
- * and the notes that say why one is not available.
+ * and the notes that say why one is not available, or which of two values
+ * one call recorded it counts.
  *
  * A sum is known only when every call that enters it is known. A call that did
  * not record a count (a streamed call without usage, an SDK or instrumentation
@@ -28,12 +29,40 @@
  * inside one wrapper, only one of which recorded its usage, are taken for one
  * known call — the spans do not say which spans are calls.
  *
- * What is summed is as before: every generation span that carries the value.
+ * What is summed is each call's value once. A nest may carry the same call's
+ * counts on more than one level: OpenInference's LangChain `ChatOpenAI` span
+ * (from LangChain's result) around the OpenAI instrumentation's span (from the
+ * provider's response), or LlamaIndex's `chat` inside `chat` when both write
+ * `llm.token_count.*`. Adding every span's count would read the call twice.
+ * Within a nest, a span's value is read with what is inside it, from the
+ * innermost spans out: the generation spans directly inside a span (the
+ * nearest ones below it, whatever non-generation spans lie between) are added
+ * up — they are calls, or parts, beside each other — and then
+ * - the span carries no value: the value inside it;
+ * - nothing inside carries it: the span's own (a wrapper that alone records
+ *   the call, or beside a preparation step that records nothing);
+ * - both carry it and agree: that value, once. Neither level is preferred:
+ *   they say the same;
+ * - both carry it and disagree: the larger, with a note on the span naming
+ *   both. A wrapper's count covers everything it encloses, so a wrapper that
+ *   records MORE than the spans inside it covers usage they did not record (a
+ *   second call inside it, a call it made through a client no instrumentation
+ *   traced): taking the inner sum would read lower than what it used. A
+ *   wrapper that records LESS than the spans inside it records only part of
+ *   them (a retry whose every attempt is a span inside it, the wrapper keeping
+ *   the last response's usage): taking the wrapper's would leave attempts out.
+ *   The larger is never a sum of both (the same usage twice) and never below
+ *   what either level recorded; which of the two is exact the spans do not
+ *   say, hence the note, rather than a silent choice.
+ * Preferring the innermost level alone would undercount the wrapper-covers-
+ * more case; preferring the outermost alone, the retry; summing both, every
+ * nest that records twice. The nests in test/golden carry their counts on one
+ * level only (LlamaIndex: the innermost `chat`), so their sums are unchanged.
  * Cost is only ever what the trace recorded (`llm.cost.total`): ragscope
  * computes none from token prices.
  */
 import type { NormalizedSpan, UsageSum } from "../04-normalize/stage-observation.js";
-import { outermostSpansOfStage } from "./nested-stage-spans.js";
+import { enclosingSpansOfStage } from "./nested-stage-spans.js";
 
 const USAGE_SUMS: readonly UsageSum[] = ["input_tokens", "output_tokens", "total_tokens", "cost"];
 
@@ -91,26 +120,96 @@ function usageNotRecorded(sums: readonly UsageSum[], nested: boolean): string {
   );
 }
 
+/** Why one call's value in the request's sums is the larger of two levels of its nest that recorded different values. */
+function levelsDisagree(disagreements: readonly Disagreement[]): string {
+  const each = disagreements.map((disagreement) => `${disagreement.sum}: ${disagreement.own} on this span, ${disagreement.inside} inside it in all`).join("; ");
+  const taken = disagreements.map((disagreement) => `${disagreement.sum} ${Math.max(disagreement.own, disagreement.inside)}`);
+  return (
+    `this LLM span and the LLM spans inside it (one call's spans, or calls inside one wrapper) recorded different usage — ${each}. ` +
+    `The request's sums count them once, at the larger (${taken.length === 1 ? taken[0] : `${taken.slice(0, -1).join(", ")} and ${taken.at(-1)}`}): ` +
+    "not both added, which would count the same usage twice, nor the smaller, which would leave out usage the other level records — " +
+    "a wrapper that records more covers usage the spans inside it did not record (a second call, a client no instrumentation traced), " +
+    "spans inside a wrapper that records less are attempts it records one of (a retry). Which of the two is exact the spans do not say"
+  );
+}
+
+/**
+ * Whether two levels' values agree. Token counts are whole numbers, compared exactly; costs added up inside a wrapper
+ * differ from the wrapper's own in their last binary digits (0.1 + 0.2 is not 0.3), which is no disagreement.
+ */
+function agree(own: number, inside: number): boolean {
+  return Math.abs(own - inside) <= 1e-9 * Math.max(Math.abs(own), Math.abs(inside));
+}
+
+/** One sum on which a span and the generation spans inside it recorded different values. */
+interface Disagreement {
+  sum: UsageSum;
+  own: number;
+  inside: number;
+}
+
+/** A nest of generation spans: its outermost span, its spans, and each span's generation spans directly inside it. */
+interface Nest {
+  outermost: NormalizedSpan;
+  spans: NormalizedSpan[];
+  inside: Map<NormalizedSpan, NormalizedSpan[]>;
+}
+
+/** The request's LLM calls: each nest of generation spans (a lone generation span is a nest of one), in trace order. */
+function llmCalls(normalized: readonly NormalizedSpan[], generations: readonly NormalizedSpan[]): Nest[] {
+  const enclosing = enclosingSpansOfStage(normalized, "generate");
+  const inside = new Map<NormalizedSpan, NormalizedSpan[]>();
+  for (const item of generations) {
+    const around = enclosing.get(item.span.spanId);
+    if (around === undefined) continue;
+    const spans = inside.get(around);
+    if (spans === undefined) inside.set(around, [item]);
+    else spans.push(item);
+  }
+  return generations
+    .filter((item) => !enclosing.has(item.span.spanId))
+    .map((outermost) => {
+      const spans: NormalizedSpan[] = [];
+      const waiting = [outermost];
+      while (waiting.length > 0) {
+        const item = waiting.pop()!;
+        spans.push(item);
+        waiting.push(...(inside.get(item) ?? []));
+      }
+      return { outermost, spans, inside };
+    });
+}
+
+/**
+ * A nest's value of one sum, each span's read with what is inside it (the header: the larger where they disagree),
+ * and the spans whose level disagreed with what is inside them. Null when no span of the nest carries the value.
+ * Worked from the innermost spans out (the nest's spans were listed outermost first), without recursion: a deep nest
+ * costs no stack.
+ */
+function nestValue(nest: Nest, sum: UsageSum, disagreements: Map<NormalizedSpan, Disagreement[]>): number | null {
+  const values = new Map<NormalizedSpan, number | null>();
+  for (const item of [...nest.spans].reverse()) {
+    const insideValues = (nest.inside.get(item) ?? []).map((inner) => values.get(inner) ?? null).filter((value): value is number => value !== null);
+    const inside = insideValues.length === 0 ? null : insideValues.reduce((total, value) => total + value, 0);
+    const own = recorded(item, sum);
+    if (own !== null && inside !== null && !agree(own, inside)) disagreements.set(item, [...(disagreements.get(item) ?? []), { sum, own, inside }]);
+    values.set(item, own === null ? inside : inside === null || agree(own, inside) ? own : Math.max(own, inside));
+  }
+  return values.get(nest.outermost) ?? null;
+}
+
 export function requestUsage(normalized: readonly NormalizedSpan[]): RequestUsage {
   const uncounted = normalized.filter((item) => uncountedUsage(item).length > 0);
   const generations = normalized.filter((item) => item.observation.stage === "generate");
-
-  // Each call, by its outermost generation span, with the spans of its nest.
-  const calls = new Map<NormalizedSpan, NormalizedSpan[]>();
-  const outermost = outermostSpansOfStage(normalized, "generate");
-  for (const item of generations) {
-    const call = outermost.get(item.span.spanId) ?? item;
-    const spans = calls.get(call);
-    if (spans === undefined) calls.set(call, [item]);
-    else spans.push(item);
-  }
+  const calls = llmCalls(normalized, generations);
 
   const sums: Record<UsageSum, number | null> = { input_tokens: null, output_tokens: null, total_tokens: null, cost: null };
   const notRecorded = new Map<NormalizedSpan, UsageSum[]>();
+  const disagreements = new Map<NormalizedSpan, Disagreement[]>();
   for (const sum of USAGE_SUMS) {
-    const values = generations.map((item) => recorded(item, sum)).filter((value): value is number => value !== null);
+    const values = calls.map((call) => nestValue(call, sum, disagreements)).filter((value): value is number => value !== null);
     // A call a span's reader already named for this sum has its note, saying why; it is not named twice.
-    const missing = [...calls].filter(([, spans]) => spans.every((item) => recorded(item, sum) === null && !uncountedUsage(item).includes(sum))).map(([call]) => call);
+    const missing = calls.filter((call) => call.spans.every((item) => recorded(item, sum) === null && !uncountedUsage(item).includes(sum))).map((call) => call.outermost);
     const leftOut = uncounted.some((item) => uncountedUsage(item).includes(sum)) || (values.length > 0 && missing.length > 0);
     sums[sum] = leftOut || values.length === 0 ? null : values.reduce((total, value) => total + value, 0);
     if (values.length === 0) continue;
@@ -122,9 +221,13 @@ export function requestUsage(normalized: readonly NormalizedSpan[]): RequestUsag
     sums,
     notes: [
       ...uncounted.map((item) => note(item, usageNotCounted(uncountedUsage(item)))),
-      ...[...calls].flatMap(([call, spans]) => {
-        const missing = notRecorded.get(call);
-        return missing === undefined ? [] : [note(call, usageNotRecorded(missing, spans.length > 1))];
+      ...calls.flatMap((call) => {
+        const missing = notRecorded.get(call.outermost);
+        return missing === undefined ? [] : [note(call.outermost, usageNotRecorded(missing, call.spans.length > 1))];
+      }),
+      ...generations.flatMap((item) => {
+        const disagreed = disagreements.get(item);
+        return disagreed === undefined ? [] : [note(item, levelsDisagree(disagreed))];
       }),
     ],
   };

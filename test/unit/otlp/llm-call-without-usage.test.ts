@@ -17,6 +17,18 @@
  * - OpenInference, LlamaIndex's nests: `OpenAILike.predict` → `.chat` → `.chat`, the innermost 100 + 20, the wrappers
  *   none — one call, known, so no note on its wrappers; a second nest `predict` → `chat` with no counts on any span:
  *   a call not recorded, so null (100 / 20 / 120 before), the note on that nest's outermost span.
+ * - A nest that records one call's usage on two levels (request-usage.ts): LangChain's `ChatOpenAI` span 900 + 60
+ *   (960) at cost 0.5 around the OpenAI instrumentation's `ChatCompletion` span with the same counts, beside the
+ *   rewrite 40 + 8 (48) at 0.125 → 940 / 68 / 1008 and 0.625, as if the call had one span; before, every span was
+ *   added: 1840 / 128 / 1968 and 1.125. LlamaIndex's `predict` (none) → `chat` 100 + 20 → `chat` 100 + 20: 100 / 20 /
+ *   120, not 200 / 40 / 240. A wrapper recording the total of two calls inside it, 300 + 30 (330) at 0.3 around 100 +
+ *   10 (110) at 0.1 and 200 + 20 (220) at 0.2: the inside adds up to the same (0.1 + 0.2 in binary is
+ *   0.30000000000000004, no disagreement) → 300 / 30 / 330 and 0.3, not 600 / 60 / 660 and 0.6, no note.
+ * - Levels that disagree, each beside the rewrite 40 + 8 (48): a wrapper 120 + 20 (140) around 100 + 20 (120) → the
+ *   wrapper's 120 and 140 (it covers what the span inside did not record), the output 20 agreeing: 160 / 28 / 188,
+ *   with a note on the wrapper naming input_tokens and total_tokens (260 / 48 / 308 before). A wrapper 100 + 20 (120)
+ *   around two attempts 60 + 10 (70) and 100 + 20 (120), 160 + 30 (190) inside → the inside's, larger on every sum:
+ *   200 / 38 / 238, the note naming all three (300 / 58 / 358 before).
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -143,4 +155,69 @@ test("a nest of LLM spans is one call, known from its innermost span; a nest wit
   assert.deepEqual(withUnrecorded.sums, [null, null, null, null], "not 100 / 20 / 120, the first call's alone");
   assert.deepEqual(withUnrecorded.notes.map((note) => note.span_id), [`${NEST_TRACE.slice(0, 14)}05`], "the second nest's outermost span, once");
   assert.match(withUnrecorded.notes[0]!.error, /^this LLM call recorded no input_tokens, output_tokens or total_tokens \(nor did any generation span inside it\), while another/);
+});
+
+const TWO_LEVELS_TRACE = "7a000000000000000000000000000c04";
+
+test("a nest whose wrapper and inner span both record the call's usage counts it once", async () => {
+  const rewrite = { name: "rewrite", attributes: llm({ prompt: 40, completion: 8, total: 48, cost: 0.125 }) };
+  const answer = { prompt: 900, completion: 60, total: 960, cost: 0.5 };
+  const langChain = await rebuilt(openInferenceTrace(TWO_LEVELS_TRACE, [chain, rewrite, { name: "ChatOpenAI", attributes: llm(answer) }, { name: "ChatCompletion", parent: 2, attributes: llm(answer) }]));
+  assert.deepEqual(langChain.sums, [940, 68, 1008, 0.625], "not 1840 / 128 / 1968 and 1.125: the answer's call counted twice");
+  assert.deepEqual(langChain.notes, []);
+
+  const llamaIndex = await rebuilt(
+    openInferenceTrace(TWO_LEVELS_TRACE, [
+      chain,
+      { name: "OpenAILike.predict", attributes: llm(null) },
+      { name: "OpenAILike.chat", parent: 1, attributes: llm({ prompt: 100, completion: 20, total: 120 }) },
+      { name: "OpenAILike.chat", parent: 2, attributes: llm({ prompt: 100, completion: 20, total: 120 }) },
+    ]),
+  );
+  assert.deepEqual(llamaIndex.sums, [100, 20, 120, null], "not 200 / 40 / 240");
+  assert.deepEqual(llamaIndex.notes, []);
+
+  const wrapperTotal = await rebuilt(
+    openInferenceTrace(TWO_LEVELS_TRACE, [
+      chain,
+      { name: "ChatOpenAI", attributes: llm({ prompt: 300, completion: 30, total: 330, cost: 0.3 }) },
+      { name: "ChatCompletion", parent: 1, attributes: llm({ prompt: 100, completion: 10, total: 110, cost: 0.1 }) },
+      { name: "ChatCompletion", parent: 1, attributes: llm({ prompt: 200, completion: 20, total: 220, cost: 0.2 }) },
+    ]),
+  );
+  assert.deepEqual(wrapperTotal.sums, [300, 30, 330, 0.3], "not 600 / 60 / 660 and 0.6; 0.1 + 0.2 inside is the wrapper's 0.3");
+  assert.deepEqual(wrapperTotal.notes, [], "costs that differ in their last binary digits are no disagreement");
+});
+
+const DISAGREEING_TRACE = "7a000000000000000000000000000c05";
+
+test("a nest whose levels record different usage: the larger, counted once, with a note on the wrapper", async () => {
+  const rewrite = { name: "rewrite", attributes: llm({ prompt: 40, completion: 8, total: 48 }) };
+  const wrapperMore = await rebuilt(
+    openInferenceTrace(DISAGREEING_TRACE, [
+      chain,
+      rewrite,
+      { name: "ChatOpenAI", attributes: llm({ prompt: 120, completion: 20, total: 140 }) },
+      { name: "ChatCompletion", parent: 2, attributes: llm({ prompt: 100, completion: 20, total: 120 }) },
+    ]),
+  );
+  assert.deepEqual(wrapperMore.sums, [160, 28, 188, null], "the wrapper's 120 / 140: not 260 / 48 / 308 (both added), nor 140 / 28 / 168 (the inner's, less than the wrapper records)");
+  assert.deepEqual(wrapperMore.notes.map((note) => [note.span_id, note.kind]), [[`${DISAGREEING_TRACE.slice(0, 14)}03`, "unreadable_value"]], "on the wrapper, once");
+  assert.match(
+    wrapperMore.notes[0]!.error,
+    /^this LLM span and the LLM spans inside it \(one call's spans, or calls inside one wrapper\) recorded different usage — input_tokens: 120 on this span, 100 inside it in all; total_tokens: 140 on this span, 120 inside it in all\. The request's sums count them once, at the larger \(input_tokens 120 and total_tokens 140\)/,
+  );
+
+  const retry = await rebuilt(
+    openInferenceTrace(DISAGREEING_TRACE, [
+      chain,
+      rewrite,
+      { name: "ChatOpenAI", attributes: llm({ prompt: 100, completion: 20, total: 120 }) },
+      { name: "ChatCompletion", parent: 2, attributes: llm({ prompt: 60, completion: 10, total: 70 }) },
+      { name: "ChatCompletion", parent: 2, attributes: llm({ prompt: 100, completion: 20, total: 120 }) },
+    ]),
+  );
+  assert.deepEqual(retry.sums, [200, 38, 238, null], "the attempts' 160 / 30 / 190: not 300 / 58 / 358 (all added), nor 140 / 28 / 168 (the wrapper's, one attempt)");
+  assert.deepEqual(retry.notes.map((note) => note.span_id), [`${DISAGREEING_TRACE.slice(0, 14)}03`]);
+  assert.match(retry.notes[0]!.error, /recorded different usage — input_tokens: 100 on this span, 160 inside it in all; output_tokens: 20 on this span, 30 inside it in all; total_tokens: 120 on this span, 190 inside it in all\./);
 });
