@@ -27,7 +27,11 @@
  *   (an LLM call whose SDK evicted its request type:
  *   llm-call-without-request-type.ts), rather than a number lower than what the
  *   request used. The answer is the request's output or else the last
- *   generation's;
+ *   generation's, whose model, abstained and time to first token are the
+ *   request's; these (and the answer, unless the request carries its own) are
+ *   not available, with a note on `generation`, when an LLM call of unknown
+ *   kind started after that generation and may have been the last
+ *   (last-generation.ts);
  * - stage_timings: one entry per stage span, except spans inside a span of
  *   their own stage (nested-stage-spans.ts), which are that span's time again;
  * - user feedback spans (thumbs, follow-up, handoff, copy, citation click,
@@ -63,6 +67,7 @@ import type {
 } from "../04-normalize/stage-observation.js";
 import { attributesDroppedBySdk } from "../04-normalize/attributes-dropped-by-sdk.js";
 import { nameRerankedByText } from "./name-reranked-by-text.js";
+import { lastGeneration } from "./last-generation.js";
 import { requestUsage } from "./request-usage.js";
 import { retrievalsAroundARecordedRetrieval, retrievalsInsideARecordedRetrieval, spansInsideTheirOwnStage } from "./nested-stage-spans.js";
 
@@ -224,8 +229,9 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
 
   const context = contexts.at(-1)?.observation ?? null;
   const truncated = new Set(context?.truncatedChunkIds ?? []);
-  const lastGeneration = generations.at(-1)?.observation ?? null;
-  const answer = request?.observation.answer ?? lastGeneration?.answer ?? null;
+  // What the last generation decides is not known when a call of unknown kind started after it (last-generation.ts).
+  const last = lastGeneration(normalized, generations, (request?.observation.answer ?? null) !== null);
+  const answer = request?.observation.answer ?? last.observation?.answer ?? null;
 
   const rootStatus = rootSpan?.status ?? { code: 0 as const, message: "" };
   const errorSpan = rootStatus.code === 2 ? rootSpan : null;
@@ -260,14 +266,14 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
       dropped_chunks: context?.droppedChunks ? context.droppedChunks.map((dropped) => ({ chunk_id: dropped.chunkId, reason: dropped.reason })) : null,
       context_token_count: context?.tokenCount ?? null,
       citations: citations.at(-1)?.observation.chunkIds ?? null,
-      abstained: lastGeneration?.abstained ?? null,
+      abstained: last.observation?.abstained ?? null,
       generation: {
-        model: lastGeneration?.model ?? null,
+        model: last.observation?.model ?? null,
         input_tokens: usage.sums.input_tokens,
         output_tokens: usage.sums.output_tokens,
         total_tokens: usage.sums.total_tokens,
         cost: usage.sums.cost,
-        time_to_first_token_ms: lastGeneration?.timeToFirstTokenMs ?? null,
+        time_to_first_token_ms: last.observation?.timeToFirstTokenMs ?? null,
       },
       latency_ms: endedAt !== null && rootSpan ? durationMs(rootSpan) : null,
       // A stage whose span ends before it starts has no duration: left out rather than shown as 0 or negative.
@@ -317,6 +323,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
           ? []
           : [{ span_id: rerankWithoutOutput.spanId, span_name: rerankWithoutOutput.name, attribute: "retrieved_chunks", kind: "unreadable_value" as const, error: rerankOutputNotAvailable(rerankDropped, rerankNamed, preRerankChunks !== null) }]),
         ...usage.notes,
+        ...last.notes,
       ],
       partial_trace: !trace.complete,
       span_count: trace.spans.length,

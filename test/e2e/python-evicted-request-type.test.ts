@@ -9,7 +9,9 @@
  * (900 + 60 = 960 tokens) that lost its request type and its request:
  * - the call is `openai.chat`: the generation, counted — input 940, output 68, total 1008 (before: 40, 8, 48);
  * - the call's name does not say what it was (`replicate.run`) and it carries no completion: a generation or an
- *   embedding, not known — input, output, total tokens and cost null, with a note on the span (before: 40, 8, 48).
+ *   embedding, not known — input, output, total tokens and cost null, with a note on the span (before: 40, 8, 48);
+ *   started after the rewrite, it may have been the last generation: the model is null (before: the rewrite's), the
+ *   answer the workflow's own.
  * Neither call carries a cost (OpenLLMetry records none): cost is null in both.
  */
 import assert from "node:assert/strict";
@@ -67,5 +69,11 @@ test("an OpenLLMetry LLM call whose Python SDK evicted its request type: counted
     (stored.get(traceId)?.rag_observation.malformed_attributes ?? []).filter((note) => note.span_id === spanId && note.kind === "unreadable_value").map((note) => note.attribute);
   assert.ok(notes(NAMED_CHAT, pythonSpanId(NAMED_CHAT, 2)).includes("llm.request.type"), "the evicted request type is named");
   assert.ok(!notes(NAMED_CHAT, pythonSpanId(NAMED_CHAT, 2)).includes("generation"), "no sum is left not available");
-  assert.deepEqual(notes(UNNAMED_CALL, pythonSpanId(UNNAMED_CALL, 2)), ["llm.request.type", "generation"], "the span whose usage is not counted is named");
+  assert.deepEqual(
+    notes(UNNAMED_CALL, pythonSpanId(UNNAMED_CALL, 2)),
+    ["llm.request.type", "generation", "generation"],
+    "the span whose usage is not counted is named, and, started after the rewrite, as a call that may have been the last generation",
+  );
+  assert.equal(stored.get(UNNAMED_CALL)?.rag_observation.generation.model, null, "not the rewrite's model: the unnamed call may have been the last generation");
+  assert.equal(stored.get(UNNAMED_CALL)?.output, "Up to 5 days carry over.", "the workflow's own output");
 });

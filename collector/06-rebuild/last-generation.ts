@@ -1,0 +1,90 @@
+/**
+ * The request's last generation: the one whose answer is the request's when the request span carries none, and whose
+ * model, abstained and time to first token are the request's (`rag_observation.generation.model`, …).
+ *
+ * The last is the last known generation span, unless an LLM call whose kind is not known started at or after it: an
+ * OpenLLMetry call whose SDK evicted its request type and whose name and what is left cannot tell a generation from
+ * an embedding (llm-call-without-request-type.ts, `mayBeGeneration`). Such a call may have been the real last
+ * generation, and the answer and model of the one before it are then a neighbour's — a query rewrite's output shown
+ * as the answer, the rewrite's small model as the request's. They are not available instead, with a note on
+ * `generation` naming the call. A call that started at the same time as the last known generation is no earlier: which
+ * of the two was last is not known either. The request's own output, when its span carries one, is its answer
+ * whatever came last; only what the generation alone decides is then not available.
+ *
+ * Nothing changes when the unknown call started before the last known generation (the generation came after it,
+ * whatever it was), or lies inside the last known generation's span: that generation returned after the call ended,
+ * and what it recorded is its own.
+ */
+import type { SpanRecord } from "../00-otlp/span-record.js";
+import type { GenerateObservation, NormalizedSpan } from "../04-normalize/stage-observation.js";
+
+export interface LastGenerationNote {
+  span_id: string;
+  span_name: string;
+  attribute: "generation";
+  kind: "unreadable_value";
+  error: string;
+}
+
+export interface LastGeneration {
+  /** The last generation's observation; null when there is none, or when a later call may have been the last. */
+  observation: GenerateObservation | null;
+  notes: LastGenerationNote[];
+}
+
+/** Whether `span` lies inside `around` (its parent, grandparent, …). A parent chain that loops (a malformed trace) ends the walk. */
+function isInside(span: SpanRecord, around: SpanRecord, byId: ReadonlyMap<string, SpanRecord>): boolean {
+  const seen = new Set<string>([span.spanId]);
+  let parent = byId.get(span.parentSpanId);
+  while (parent !== undefined && !seen.has(parent.spanId)) {
+    if (parent.spanId === around.spanId) return true;
+    seen.add(parent.spanId);
+    parent = byId.get(parent.parentSpanId);
+  }
+  return false;
+}
+
+/** Why what the last generation decides is not available, for an unknown call that started at or after it. */
+function mayBeLastGeneration(last: SpanRecord, sameStart: boolean, requestAnswered: boolean): string {
+  const when = sameStart ? "at the same time as" : "after";
+  const fields = requestAnswered ? "its model, abstained and time_to_first_token_ms" : "its answer (the request span carries none), model, abstained and time_to_first_token_ms";
+  return (
+    `this LLM call may have been a generation (its kind is not known: this span's other notes say why), and it started ${when} the request's last known generation, ` +
+    `${JSON.stringify(last.name.slice(0, 80))} (span ${last.spanId}): it may have been the request's last generation, so what the last generation decides — ${fields} — ` +
+    "is not available rather than taken from the earlier call" +
+    (requestAnswered ? "; the answer is the request's own output, which its span carries" : "")
+  );
+}
+
+/**
+ * @param generations the trace's generation spans in trace order (start time: collector/05-assemble/trace-assembler.ts)
+ * @param requestAnswered whether the request span carries the request's output
+ */
+export function lastGeneration(
+  normalized: readonly NormalizedSpan[],
+  generations: readonly { span: SpanRecord; observation: GenerateObservation }[],
+  requestAnswered: boolean,
+): LastGeneration {
+  const last = generations.at(-1);
+  if (last === undefined) return { observation: null, notes: [] };
+  const byId = new Map<string, SpanRecord>();
+  for (const item of normalized) if (!byId.has(item.span.spanId)) byId.set(item.span.spanId, item.span);
+  const later = normalized.filter(
+    (item) =>
+      item.observation.stage === "other" &&
+      item.observation.mayBeGeneration === true &&
+      item.span.startTimeUnixNano >= last.span.startTimeUnixNano &&
+      !isInside(item.span, last.span, byId),
+  );
+  if (later.length === 0) return { observation: last.observation, notes: [] };
+  return {
+    observation: null,
+    notes: later.map((item) => ({
+      span_id: item.span.spanId,
+      span_name: item.span.name,
+      attribute: "generation",
+      kind: "unreadable_value",
+      error: mayBeLastGeneration(last.span, item.span.startTimeUnixNano === last.span.startTimeUnixNano, requestAnswered),
+    })),
+  };
+}
