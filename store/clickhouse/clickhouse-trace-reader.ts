@@ -332,7 +332,10 @@ export class ClickHouseTraceReader implements TraceReader {
     // 77 → 24 ms). The key query's start times are the newest versions', so the span never leaves one out.
     // The rows of the page's sorting keys (its rows' day, tenant, service and id), as the candidates are read: the ids
     // alone let the primary index narrow only within a day's tenant and service, so a page whose rows lie days apart
-    // (a rare text's ten traces over 20 days) read every id of its span (10,000,000 traces: ~670–800 → ~260–440 ms).
+    // (a rare text's ten traces over 20 days) read every id of its span. The ids stay beside the keys: the engine
+    // filters the id column first, before it reads the key's other columns. 10,000,000 traces in 200 parts, this
+    // statement alone, median of 7: a rare text's page 169 ms (ids alone) → 83 (keys alone) → 46 (both); the newest
+    // page 13 / 14 / 14.
     // One argMax of the row's columns together, the order compared once a row: fourteen argMax, one a column, each by
     // this order, cost ~10 % more of the process's CPU than the reader by version alone (trace-list-filters.bench.ts,
     // 1,000,000 traces, newest 50: 115 against 103 ms); this one as much as it (48 against 48 ms, 9 rounds).
@@ -341,9 +344,9 @@ export class ClickHouseTraceReader implements TraceReader {
       `SELECT case_result_id, service_name, tenant_id, ${shown.map((column, index) => `tupleElement(newest_row, ${index + 1}) AS ${column}`).join(", ")},
               toUnixTimestamp64Milli(tupleElement(newest_row, ${shown.length + 1})) AS started_at_ms
        FROM (SELECT case_result_id, service_name, tenant_id, argMax((${shown.join(", ")}, started_at), ${WRITE_ORDER}) AS newest_row
-             FROM ${database}.trace_list WHERE (toDate(started_at), tenant_id, service_name, case_result_id) IN {pageKeys:Array(Tuple(Date, String, String, String))} AND ${inSpan("started_at")} AND ${this.tenants.on("trace_list")}
+             FROM ${database}.trace_list WHERE case_result_id IN {ids:Array(String)} AND (toDate(started_at), tenant_id, service_name, case_result_id) IN {pageKeys:Array(Tuple(Date, String, String, String))} AND ${inSpan("started_at")} AND ${this.tenants.on("trace_list")}
              GROUP BY toDate(started_at), tenant_id, service_name, case_result_id)`,
-      { pageKeys: pageKeys.map((key) => new TupleParam([utcDay(Number(key.started_at_ms)), key.tenant_id, key.service_name, key.case_result_id])), ...span },
+      { ids, pageKeys: pageKeys.map((key) => new TupleParam([utcDay(Number(key.started_at_ms)), key.tenant_id, key.service_name, key.case_result_id])), ...span },
     );
     // The page's root causes as the Failures board counts them (root-causes.ts): per request, the evaluator's the one
     // written with it; reading the page's results and reviews only.
@@ -352,8 +355,9 @@ export class ClickHouseTraceReader implements TraceReader {
     // The evaluation results written with the page's requests (the only ones the attribution joins), on the page's
     // days: the sorting key (evaluator, day, id) then reads those days, and the bloom filters on case_result_id and
     // trace_id keep to their granules. With the ids and the span alone, a page whose rows lie days apart (a rare
-    // text's ten traces over 20 days, 10,000,000 traces) read every root-cause result of the span: ~210–270 →
-    // ~35–45 ms. The same rows: the attribution's join drops every other result.
+    // text's ten traces over 20 days, 10,000,000 traces in 200 parts) read every root-cause result of the span:
+    // this statement alone, median of 5, 210 → 17 ms; the newest page 12 / 14. The same rows: the attribution's
+    // join drops every other result.
     const pageResults = `(case_result_id, trace_id, started_at) IN (SELECT case_result_id, request_trace, request_started FROM (${pageRequests})) AND toDate(started_at) IN {pageDays:Array(Date)} AND ${inSpan("started_at")}`;
     const rootCauses = new Map(
       (
