@@ -220,6 +220,36 @@
  * benchmark's own run against aa7f52f (40 parts, 11 rounds, load 4.7) the
  * check's change did not show: "RETRIEVAL_MISS" 142 / 142 ms of CPU,
  * "STALE_INDEX" 39 → 42, newest 50 161 → 155.
+ *
+ * Notes (2026-12-05, issue 13: the text searches, e594b71..HEAD; the reader
+ * before them, 9d5ffff's, as --baseline, alternating in one process, first
+ * request after the condition cache is emptied, medians, wall ms (CPU of the
+ * process, engine included)):
+ * - Migration 0034 stores each answer and question lower-cased when the row
+ *   is written (MATERIALIZED output_lower, query_lower). A scratch table of
+ *   this benchmark's 10,000,000 texts, the same count: lowerUTF8 + LIKE over
+ *   both columns 218–230 ms, LIKE over the stored copies 119–145 (one
+ *   thread: 416–434 → 227–233). Writing them: +1.15 µs of engine CPU a row
+ *   with answers of ~530 characters (2,000,000 rows, alternating; against
+ *   ~590 µs of serve's CPU a span, ~4,700 a trace), and the two columns as
+ *   large on disk as the texts (LZ4, as trace_list's other columns).
+ * - A rare text's page then spent most of its time after the search, in
+ *   reading its ten rows and their root causes: by ids and the page's time
+ *   span, which for ten traces over 20 days is the whole store (each
+ *   statement alone, 200 parts: the rows 169 ms, the root causes ~210). The
+ *   rows are now read by their ids and sorting keys together (46 ms), the
+ *   root causes from the results written with the page's requests on its
+ *   days (17 ms); the newest page's two statements stayed at 12–14 ms.
+ * - This benchmark, --rows 10000000, 200 parts (merges stopped), 8 rounds,
+ *   load 1.1: free text matching nothing 396 (736) → 301 (551); held by ~1
+ *   trace in a million 915 (1,664) → 492 (847); every other request within
+ *   ±10 ms of the baseline (newest 50 192 → 203, trace detail 43–47 both)
+ *   and every page the same. The same store merged into 4 parts (reopened,
+ *   6 rounds, load 3.6): 311 (583) → 207 (392) and 473 (864) → 266 (462).
+ *   So a text search over all 10,000,000 traces meets 300 ms on a merged
+ *   store and not on one of 200 parts: the search still reads both texts of
+ *   every row once, and more parts cost it more. Earlier runs of the day at
+ *   load 3–7 gave 1.5–3× these figures.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
