@@ -14,7 +14,8 @@
  *   (`gen_ai.completion.N.*`), which no embedding call writes (the only other OpenLLMetry call that writes them is
  *   Cohere's rerank, `cohere.rerank`: rerank-without-request-type.ts). Read from what survived; a token count it does
  *   not carry is named, and the request's sum of it is not available (the count may have been lost with the rest);
- * - an embedding, no stage, as with its request type, when its name is one the instrumentations give embedding calls;
+ * - an embedding, no stage, as with its request type, when its name is one the instrumentations give embedding calls
+ *   (and a trace of such calls alone is an index being built, as with their request type: rag-request-evidence.ts);
  * - otherwise (another name, what is left `gen_ai.usage.*`, `llm.usage.total_tokens` or `gen_ai.response.model`, which
  *   embedding calls write too) it is not known whether the call was a generation or an embedding, whose tokens are not
  *   the answer's: no stage, and the request's token and cost sums are not available rather than a number that leaves
@@ -90,6 +91,14 @@ export function isLlmCallWithoutRequestType(span: SpanRecord): boolean {
   if (span.attributes[OpenLlmetry.llmRequestType] !== undefined || span.attributes[OpenLlmetry.spanKind] !== undefined) return false;
   if (attributesDroppedBySdk(span) === 0 || sdkAttributeOrder(span).keepsFirst) return false;
   return GENERATION_SPAN_NAMES.has(span.name) || EMBEDDING_SPAN_NAMES.has(span.name) || carriesCompletions(span) || responseKeysCarried(span).length > 0;
+}
+
+/**
+ * Whether the span is such a call that its name says was an embedding: what its request type `embedding` would have
+ * said, for the callers that tell embedding calls apart (a trace of embeddings alone is no request).
+ */
+export function isEmbeddingCallWithoutRequestType(span: SpanRecord): boolean {
+  return EMBEDDING_SPAN_NAMES.has(span.name) && isLlmCallWithoutRequestType(span);
 }
 
 /** `a, b or c`: the names in a sentence. */

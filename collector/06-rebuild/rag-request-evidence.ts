@@ -33,6 +33,7 @@
  */
 import { GenAi, GenAiOperation, OpenInference, OpenInferenceSpanKind, OpenLlmetry, OpenLlmetryRequestType, RagSpanName } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
+import { isEmbeddingCallWithoutRequestType } from "../04-normalize/llm-call-without-request-type.js";
 import type { NormalizedSpan, ObservedStage, RequestObservation } from "../04-normalize/stage-observation.js";
 
 /**
@@ -57,14 +58,19 @@ function declaresRequest(item: NormalizedSpan): boolean {
   return request.runId !== null || request.caseId !== null || request.query !== null || item.span.status.code === STATUS_ERROR;
 }
 
-/** An embedding call, in each convention ragscope reads (none of them a RAG stage of its own). */
+/**
+ * An embedding call, in each convention ragscope reads (none of them a RAG stage of its own). An OpenLLMetry call whose
+ * Python SDK evicted its `llm.request.type` is one when its name is an embedding call's, as the mapper reads it: else
+ * an index built under that SDK would be counted as `no_rag_stage`, the reason an operator reads on /metrics.
+ */
 function isEmbeddingSpan(span: SpanRecord): boolean {
   const attributes = span.attributes;
   const kind = attributes[OpenInference.spanKind];
   return (
     (typeof kind === "string" && kind.toUpperCase() === OpenInferenceSpanKind.embedding) ||
     attributes[GenAi.operationName] === GenAiOperation.embeddings ||
-    attributes[OpenLlmetry.llmRequestType] === OpenLlmetryRequestType.embedding
+    attributes[OpenLlmetry.llmRequestType] === OpenLlmetryRequestType.embedding ||
+    isEmbeddingCallWithoutRequestType(span)
   );
 }
 

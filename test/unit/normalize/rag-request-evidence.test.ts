@@ -2,6 +2,13 @@
  * Which traces record a RAG request (collector/06-rebuild/rag-request-evidence.ts), span by span through the
  * mapper registry, as the evaluation worker reads them: the edges the end-to-end test
  * (test/e2e/traces-without-request.test.ts) does not send.
+ *
+ * An index built under OpenLLMetry's Python instrumentation whose SDK evicted each call's `llm.request.type` (the
+ * oldest attribute, past the count limit: collector/04-normalize/llm-call-without-request-type.ts): `openai.embeddings`
+ * and `cohere.embed`, each keeping only its response (model, tokens), 4 attributes dropped, `telemetry.sdk.language`
+ * python. Their names say embedding, as the request type did: embedding_only (before: no_rag_stage). Beside them a call
+ * whose name does not say (`replicate.run`): not known to be an embedding, so no_rag_stage; the same embedding spans
+ * having lost nothing, or sent by the JS SDK (which keeps the request type, set first), are no LLM call: no_rag_stage.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -19,6 +26,21 @@ describe("what records a RAG request", () => {
     assert.equal(verdict(root({ name: "get_text_embedding_batch", attributes: { "openinference.span.kind": "EMBEDDING" } }), spanRecord({ attributes: { "openinference.span.kind": "EMBEDDING" } })), "embedding_only");
     assert.equal(verdict(root({ name: "embeddings text-embedding-3-small", attributes: { "gen_ai.operation.name": "embeddings", "gen_ai.request.model": "text-embedding-3-small" } })), "embedding_only");
     assert.equal(verdict(root({ name: "openai.embeddings", attributes: { "llm.request.type": "embedding", "gen_ai.usage.prompt_tokens": 8 } })), "embedding_only");
+  });
+
+  test("OpenLLMetry embedding calls whose Python SDK evicted the request type, named as embeddings: embedding_only", () => {
+    const evicted = (name: string, language = "python", dropped = 4) =>
+      spanRecord({
+        name,
+        attributes: { "gen_ai.response.model": "text-embedding-3-small", "llm.usage.total_tokens": 5, "gen_ai.usage.input_tokens": 5 },
+        droppedAttributesCount: dropped,
+        resource: { "service.name": "policy-indexer", "telemetry.sdk.language": language },
+      });
+    const indexRoot = (name: string, language?: string, dropped?: number) => ({ ...evicted(name, language, dropped), parentSpanId: "", spanId: "00f067aa0ba902b7" });
+    assert.equal(verdict(indexRoot("openai.embeddings"), evicted("cohere.embed")), "embedding_only", "what the same calls with their request type read");
+    assert.equal(verdict(indexRoot("openai.embeddings"), evicted("replicate.run")), "no_rag_stage", "a call whose name does not say it is an embedding");
+    assert.equal(verdict(indexRoot("openai.embeddings", "python", 0)), "no_rag_stage", "lost nothing: no request type, no LLM call");
+    assert.equal(verdict(indexRoot("openai.embeddings", "nodejs")), "no_rag_stage", "the JS SDK keeps the request type: no LLM call");
   });
 
   test("a root chain that carries no question, no linkage and did not fail, with no stage under it: no_rag_stage", () => {
