@@ -34,7 +34,7 @@ import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadableField } from "./explain-unread-value.js";
 import { readOpenLlmetryGeneration } from "./read-openllmetry-generation.js";
 import { sdkAttributeOrder, sdkLanguagePhrase } from "./sdk-attribute-order.js";
-import type { StageObservation, UsageSum } from "./stage-observation.js";
+import type { GenerateObservation, StageObservation, UsageSum } from "./stage-observation.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
 
 /**
@@ -101,8 +101,8 @@ export function isEmbeddingCallWithoutRequestType(span: SpanRecord): boolean {
   return EMBEDDING_SPAN_NAMES.has(span.name) && isLlmCallWithoutRequestType(span);
 }
 
-/** `a, b or c`: the names in a sentence. */
-function listed(names: readonly string[], conjunction: "and" | "or"): string {
+/** `a, b or c`: the names in a sentence. Shared with genai-call-without-operation-name.ts. */
+export function listed(names: readonly string[], conjunction: "and" | "or"): string {
   return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} ${conjunction} ${names.at(-1)!}`;
 }
 
@@ -111,6 +111,22 @@ function evictedRequestType(span: SpanRecord): string {
   return (
     `is absent, and the span's SDK dropped attributes past its count limit; ${sdkLanguagePhrase(sdkAttributeOrder(span))}, and an SDK that evicts the oldest (Python's) drops the request type first, set when the span started`
   );
+}
+
+/** The token counts a generation read from what its SDK left does not carry: the request's sums of them are not known. */
+export function tokenCountsNotCarried(generation: GenerateObservation): UsageSum[] {
+  return [
+    ...(generation.inputTokens === null ? (["input_tokens"] as const) : []),
+    ...(generation.outputTokens === null ? (["output_tokens"] as const) : []),
+    ...(generation.totalTokens === null ? (["total_tokens"] as const) : []),
+  ];
+}
+
+/** The note's part on those counts (empty when it carries them all). */
+export function tokenCountsNotCarriedPhrase(lost: readonly UsageSum[]): string {
+  return lost.length === 0
+    ? ""
+    : `; it carries no ${listed(lost, "or")} count (lost with the other attributes, or never recorded: not known which), so the request's ${listed(lost, "and")} ${lost.length === 1 ? "is" : "are"} not available rather than a sum that leaves this call out`;
 }
 
 /** The call read as what it is, or as no stage with the request's usage sums not available (see the module comment). */
@@ -123,15 +139,8 @@ export function llmCallWithoutRequestType(span: SpanRecord): StageObservation {
     const why = GENERATION_SPAN_NAMES.has(span.name)
       ? `its name, ${span.name}, is the one OpenLLMetry gives a chat or completion call`
       : `it carries completions (${GenAi.completionPrefix}.N), which no embedding call writes`;
-    const lost: UsageSum[] = [
-      ...(generation.inputTokens === null ? (["input_tokens"] as const) : []),
-      ...(generation.outputTokens === null ? (["output_tokens"] as const) : []),
-      ...(generation.totalTokens === null ? (["total_tokens"] as const) : []),
-    ];
-    const usage =
-      lost.length === 0
-        ? ""
-        : `; it carries no ${listed(lost, "or")} count (lost with the other attributes, or never recorded: not known which), so the request's ${listed(lost, "and")} ${lost.length === 1 ? "is" : "are"} not available rather than a sum that leaves this call out`;
+    const lost = tokenCountsNotCarried(generation);
+    const usage = tokenCountsNotCarriedPhrase(lost);
     const note = {
       attribute: OpenLlmetry.llmRequestType,
       error: `${evictedRequestType(span)}: the span is still the generation (${why}), read from what it still carries${usage}. ${sdkLimitFact(dropped)}`,

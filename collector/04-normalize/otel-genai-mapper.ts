@@ -22,6 +22,9 @@
  * have been, are then not available rather than read in part. A generation
  * with no completion at all on a span whose SDK dropped attributes is named
  * too (unread-dropped-completions.ts): its answer is not available.
+ * An LLM call whose SDK evicted its `gen_ai.operation.name` (Python's evicts the oldest, and the operation name is set
+ * first) is read by what is left: its name `chat …` a generation, `embeddings …` no stage, otherwise its usage not
+ * counted (genai-call-without-operation-name.ts).
  */
 import { GenAi, GenAiOperation, OpenLlmetry } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
@@ -38,6 +41,7 @@ import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadCutList, type CutListItems } from "./unread-cut-list.js";
 import { unreadDroppedCompletions } from "./unread-dropped-completions.js";
 import { sdkAttributeOrder, type SdkAttributeOrder } from "./sdk-attribute-order.js";
+import { genAiCallWithoutOperationName, isGenAiCallWithoutOperationName } from "./genai-call-without-operation-name.js";
 
 /** Flat completions, for a cut list's note: the last one is the answer. */
 const CUT_COMPLETIONS: CutListItems = {
@@ -60,12 +64,17 @@ export const otelGenAiMapper: SpanMapper = {
   // generation or a retrieval, whose GenAI attributes are the record, is read here whoever wrote it.
   canMap: (span) => {
     const operation = span.attributes[GenAi.operationName];
+    // A call whose Python SDK evicted its operation name, set first: recognised by its name and what it still carries.
+    if (operation === undefined) return isGenAiCallWithoutOperationName(span);
     if (typeof operation !== "string") return false;
     if (typeof span.attributes[OpenLlmetry.spanKind] === "string") return RECORD_OPERATIONS.includes(operation);
     return true;
   },
   map(span) {
     const attributes = span.attributes;
+    if (attributes[GenAi.operationName] === undefined) {
+      return genAiCallWithoutOperationName(span, (call) => readGenAiGeneration(call.attributes, attributesDroppedBySdk(call), sdkAttributeOrder(call)));
+    }
     const operation = readString(attributes, GenAi.operationName) ?? "";
     if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);
     if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span));

@@ -15,7 +15,7 @@
  * attributes (40 input + 8 output = 48 tokens), and the answer's call (900 input + 60 output = 960 tokens).
  */
 
-export type AttributeValue = string | number | boolean;
+export type AttributeValue = string | number | boolean | readonly string[];
 export type OrderedAttribute = readonly [key: string, value: AttributeValue];
 
 export interface PythonSpan {
@@ -89,7 +89,8 @@ export function answerCall(name: string, evicted: number, options: { completions
 /** Where the answer's call keeps only what its response set (the request type, its request and prompts evicted). */
 export const EVICTED_UP_TO_RESPONSE = 10;
 
-function otlpValue(value: AttributeValue) {
+function otlpValue(value: AttributeValue): Record<string, unknown> {
+  if (Array.isArray(value)) return { arrayValue: { values: value.map((item: string) => ({ stringValue: item })) } };
   if (typeof value === "boolean") return { boolValue: value };
   if (typeof value === "number") return Number.isInteger(value) ? { intValue: String(value) } : { doubleValue: value };
   return { stringValue: value };
