@@ -116,6 +116,8 @@ export const malformedAttribute = z.object({
   /** The parser's or the check's message. */
   error: z.string(),
 });
+/** One entry of a Case Result's `malformed_attributes`. */
+export type MalformedAttributeNote = z.infer<typeof malformedAttribute>;
 
 export const ragObservation = z.object({
   query: z.string().nullable().default(null),

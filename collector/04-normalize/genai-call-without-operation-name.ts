@@ -39,7 +39,7 @@ import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadableField } from "./explain-unread-value.js";
 import { tokenCountsNotCarried, tokenCountsNotCarriedPhrase } from "./llm-call-without-request-type.js";
 import { sdkAttributeOrder, sdkLanguagePhrase } from "./sdk-attribute-order.js";
-import type { StageObservation, UsageSum } from "./stage-observation.js";
+import { USAGE_SUMS, type StageObservation } from "./stage-observation.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
 
 const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
@@ -57,7 +57,6 @@ const GENAI_OWN_KEYS: readonly string[] = ["gen_ai.response.finish_reasons", Gen
 /** The event the GenAI conventions (v1.36 and before) record a model's output choice in. */
 const CHOICE_EVENT = "gen_ai.choice";
 
-const ALL_USAGE: readonly UsageSum[] = ["input_tokens", "output_tokens", "total_tokens", "cost"];
 
 /** The operation the span's name gives (`chat gpt-4o` → chat, `embeddings` → embeddings), or null when it gives none. */
 function operationInName(name: string): string | null {
@@ -126,7 +125,7 @@ export function genAiCallWithoutOperationName(span: SpanRecord, readGeneration: 
           `so the call is no stage, and whether its tokens belong in the request's sums is not known: input_tokens, output_tokens, total_tokens and cost are not available rather than sums that may leave this call out. ${sdkLimitFact(dropped)}`,
       },
     ],
-    uncountedUsage: [...ALL_USAGE],
+    uncountedUsage: [...USAGE_SUMS],
     mayBeGeneration: true,
   };
 }

@@ -28,13 +28,14 @@
  * otherwise): a span that simply carries no request type, having lost nothing, is not taken for an LLM call.
  */
 import { GenAi, OpenLlmetry } from "../../contracts/span-attributes.js";
+import { listedInWords } from "../../core/listed-in-words.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 import { flattenedIndexes } from "./attribute-readers.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadableField } from "./explain-unread-value.js";
 import { readOpenLlmetryGeneration } from "./read-openllmetry-generation.js";
 import { sdkAttributeOrder, sdkLanguagePhrase } from "./sdk-attribute-order.js";
-import type { GenerateObservation, StageObservation, UsageSum } from "./stage-observation.js";
+import { USAGE_SUMS, type GenerateObservation, type StageObservation, type UsageSum } from "./stage-observation.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
 
 /**
@@ -79,8 +80,6 @@ const RESPONSE_KEYS: readonly string[] = [
   GenAi.responseModel,
 ];
 
-const ALL_USAGE: readonly UsageSum[] = ["input_tokens", "output_tokens", "total_tokens", "cost"];
-
 const carriesCompletions = (span: SpanRecord) => flattenedIndexes(span.attributes, GenAi.completionPrefix).length > 0;
 
 /** The response attributes the span still carries, for the note. */
@@ -99,11 +98,6 @@ export function isLlmCallWithoutRequestType(span: SpanRecord): boolean {
  */
 export function isEmbeddingCallWithoutRequestType(span: SpanRecord): boolean {
   return EMBEDDING_SPAN_NAMES.has(span.name) && isLlmCallWithoutRequestType(span);
-}
-
-/** `a, b or c`: the names in a sentence. Shared with genai-call-without-operation-name.ts. */
-export function listed(names: readonly string[], conjunction: "and" | "or"): string {
-  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} ${conjunction} ${names.at(-1)!}`;
 }
 
 /** Why the request type is absent: the first part of every note on it. */
@@ -126,7 +120,7 @@ export function tokenCountsNotCarried(generation: GenerateObservation): UsageSum
 export function tokenCountsNotCarriedPhrase(lost: readonly UsageSum[]): string {
   return lost.length === 0
     ? ""
-    : `; it carries no ${listed(lost, "or")} count (lost with the other attributes, or never recorded: not known which), so the request's ${listed(lost, "and")} ${lost.length === 1 ? "is" : "are"} not available rather than a sum that leaves this call out`;
+    : `; it carries no ${listedInWords(lost, "or")} count (lost with the other attributes, or never recorded: not known which), so the request's ${listedInWords(lost, "and")} ${lost.length === 1 ? "is" : "are"} not available rather than a sum that leaves this call out`;
 }
 
 /** The call read as what it is, or as no stage with the request's usage sums not available (see the module comment). */
@@ -158,7 +152,7 @@ export function llmCallWithoutRequestType(span: SpanRecord): StageObservation {
           `so the call is no stage, and whether its tokens belong in the request's sums is not known: input_tokens, output_tokens, total_tokens and cost are not available rather than sums that may leave this call out. ${sdkLimitFact(dropped)}`,
       },
     ],
-    uncountedUsage: [...ALL_USAGE],
+    uncountedUsage: [...USAGE_SUMS],
     mayBeGeneration: true,
   };
 }

@@ -35,7 +35,8 @@ export interface UnreadValues {
 }
 
 /** The Case Result's request-wide usage sums (`rag_observation.generation`), each summed over the trace's generations. */
-export type UsageSum = "input_tokens" | "output_tokens" | "total_tokens" | "cost";
+export const USAGE_SUMS = ["input_tokens", "output_tokens", "total_tokens", "cost"] as const;
+export type UsageSum = (typeof USAGE_SUMS)[number];
 
 /**
  * The request-wide sums a span's usage belongs in, or may, without the span giving it: an LLM call whose request type

@@ -15,21 +15,14 @@
  * whatever it was), or lies inside the last known generation's span: that generation returned after the call ended,
  * and what it recorded is its own.
  */
+import type { MalformedAttributeNote } from "../../contracts/case-result.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 import type { GenerateObservation, NormalizedSpan } from "../04-normalize/stage-observation.js";
-
-export interface LastGenerationNote {
-  span_id: string;
-  span_name: string;
-  attribute: "generation";
-  kind: "unreadable_value";
-  error: string;
-}
 
 export interface LastGeneration {
   /** The last generation's observation; null when there is none, or when a later call may have been the last. */
   observation: GenerateObservation | null;
-  notes: LastGenerationNote[];
+  notes: MalformedAttributeNote[];
 }
 
 /** Whether `span` lies inside `around` (its parent, grandparent, …). A parent chain that loops (a malformed trace) ends the walk. */

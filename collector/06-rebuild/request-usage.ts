@@ -61,22 +61,14 @@
  * Cost is only ever what the trace recorded (`llm.cost.total`): ragscope
  * computes none from token prices.
  */
-import type { NormalizedSpan, UsageSum } from "../04-normalize/stage-observation.js";
+import type { MalformedAttributeNote } from "../../contracts/case-result.js";
+import { listedInWords } from "../../core/listed-in-words.js";
+import { USAGE_SUMS, type NormalizedSpan, type UsageSum } from "../04-normalize/stage-observation.js";
 import { enclosingSpansOfStage } from "./nested-stage-spans.js";
-
-const USAGE_SUMS: readonly UsageSum[] = ["input_tokens", "output_tokens", "total_tokens", "cost"];
-
-export interface UsageNote {
-  span_id: string;
-  span_name: string;
-  attribute: "generation";
-  kind: "unreadable_value";
-  error: string;
-}
 
 export interface RequestUsage {
   sums: Record<UsageSum, number | null>;
-  notes: UsageNote[];
+  notes: MalformedAttributeNote[];
 }
 
 /** A generation span's recorded value of one sum; null when the span did not carry it. */
@@ -95,14 +87,9 @@ function uncountedUsage(item: NormalizedSpan): readonly UsageSum[] {
   return observation.stage === "generate" || observation.stage === "other" ? (observation.uncountedUsage ?? []) : [];
 }
 
-/** "a", "a and b", "a, b and c" (or "or"). */
-function listed(sums: readonly UsageSum[], conjunction: "and" | "or"): string {
-  return sums.length === 1 ? sums[0]! : `${sums.slice(0, -1).join(", ")} ${conjunction} ${sums.at(-1)}`;
-}
-
 /** Why the request's usage sums are not available for a span that leaves its usage out. */
 function usageNotCounted(sums: readonly UsageSum[]): string {
-  const named = `${listed(sums, "and")} ${sums.length === 1 ? "is" : "are"}`;
+  const named = `${listedInWords(sums, "and")} ${sums.length === 1 ? "is" : "are"}`;
   return (
     `this span's ${named} not known (this span's other notes say why), and the request's are summed over its LLM calls: ` +
     `the request's ${named} not available, rather than a sum that leaves this span out and reads lower than what the request used`
@@ -113,8 +100,8 @@ function usageNotCounted(sums: readonly UsageSum[]): string {
 function usageNotRecorded(sums: readonly UsageSum[], nested: boolean): string {
   const verb = sums.length === 1 ? "is" : "are";
   return (
-    `this LLM call recorded no ${listed(sums, "or")}${nested ? " (nor did any generation span inside it)" : ""}, while another of the request's LLM calls did; ` +
-    `the request's ${listed(sums, "and")} ${verb} summed over its LLM calls, so ${sums.length === 1 ? "it is" : "they are"} not available, ` +
+    `this LLM call recorded no ${listedInWords(sums, "or")}${nested ? " (nor did any generation span inside it)" : ""}, while another of the request's LLM calls did; ` +
+    `the request's ${listedInWords(sums, "and")} ${verb} summed over its LLM calls, so ${sums.length === 1 ? "it is" : "they are"} not available, ` +
     "rather than a sum that leaves this call out and reads lower than what the request used. " +
     `Its SDK, instrumentation or provider did not record ${sums.length === 1 ? "it" : "them"} (a streamed call without usage, an instrumentation that does not write it, a provider that returns none): not known which`
   );
@@ -123,10 +110,10 @@ function usageNotRecorded(sums: readonly UsageSum[], nested: boolean): string {
 /** Why one call's value in the request's sums is the larger of two levels of its nest that recorded different values. */
 function levelsDisagree(disagreements: readonly Disagreement[]): string {
   const each = disagreements.map((disagreement) => `${disagreement.sum}: ${disagreement.own} on this span, ${disagreement.inside} inside it in all`).join("; ");
-  const taken = disagreements.map((disagreement) => `${disagreement.sum} ${Math.max(disagreement.own, disagreement.inside)}`);
+  const taken = listedInWords(disagreements.map((disagreement) => `${disagreement.sum} ${Math.max(disagreement.own, disagreement.inside)}`), "and");
   return (
     `this LLM span and the LLM spans inside it (one call's spans, or calls inside one wrapper) recorded different usage — ${each}. ` +
-    `The request's sums count them once, at the larger (${taken.length === 1 ? taken[0] : `${taken.slice(0, -1).join(", ")} and ${taken.at(-1)}`}): ` +
+    `The request's sums count them once, at the larger (${taken}): ` +
     "not both added, which would count the same usage twice, nor the smaller, which would leave out usage the other level records — " +
     "a wrapper that records more covers usage the spans inside it did not record (a second call, a client no instrumentation traced), " +
     "spans inside a wrapper that records less are attempts it records one of (a retry). Which of the two is exact the spans do not say"
@@ -216,7 +203,7 @@ export function requestUsage(normalized: readonly NormalizedSpan[]): RequestUsag
     for (const call of missing) notRecorded.set(call, [...(notRecorded.get(call) ?? []), sum]);
   }
 
-  const note = (item: NormalizedSpan, error: string): UsageNote => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: "generation", kind: "unreadable_value", error });
+  const note = (item: NormalizedSpan, error: string): MalformedAttributeNote => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: "generation", kind: "unreadable_value", error });
   return {
     sums,
     notes: [
