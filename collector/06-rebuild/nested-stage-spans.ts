@@ -24,17 +24,16 @@
 import type { NormalizedSpan, ObservedStage, RetrieveObservation } from "../04-normalize/stage-observation.js";
 
 /**
- * For each span, the labels its ancestors (parent, grandparent, …) carry. Each
- * span's set is its parent's plus the parent's labels, worked out once per
- * span, so a deep trace costs one pass, not one walk to the root per span.
- * Parents that lead back to a span already on the way up (a malformed trace)
- * are no ancestry at all: the spans of such a path get no labels from it.
+ * For each span, a value folded down its ancestry: `fromParent(the parent's value, the parent)`, from the root down,
+ * and `root` for a span whose parent is not in the trace. Worked out once per span, so a deep trace costs one pass, not
+ * one walk to the root per span. Parents that lead back to a span already on the way up (a malformed trace) are no
+ * ancestry at all: the spans of such a path get `root`, and the spans below it fold from them as from any parent.
+ * A span id that several spans carry is worked out for the first of them.
  */
-function ancestorLabels(normalized: readonly NormalizedSpan[], labelsOf: (item: NormalizedSpan) => readonly string[]): Map<string, ReadonlySet<string>> {
+function foldAncestry<Value>(normalized: readonly NormalizedSpan[], root: Value, fromParent: (parentValue: Value, parent: NormalizedSpan) => Value): Map<string, Value> {
   const byId = new Map<string, NormalizedSpan>();
   for (const item of normalized) if (!byId.has(item.span.spanId)) byId.set(item.span.spanId, item);
-  const known = new Map<string, ReadonlySet<string>>();
-  const none: ReadonlySet<string> = new Set();
+  const known = new Map<string, Value>();
   for (const item of normalized) {
     const path: NormalizedSpan[] = [];
     const onPath = new Set<string>();
@@ -45,17 +44,22 @@ function ancestorLabels(normalized: readonly NormalizedSpan[], labelsOf: (item: 
       current = byId.get(current.span.parentSpanId);
     }
     if (current !== undefined && onPath.has(current.span.spanId)) {
-      for (const spanOnPath of path) known.set(spanOnPath.span.spanId, none);
+      for (const spanOnPath of path) known.set(spanOnPath.span.spanId, root);
       continue;
     }
     for (let index = path.length - 1; index >= 0; index -= 1) {
       const child = path[index]!;
       const parent = byId.get(child.span.parentSpanId);
-      const labels = parent === undefined ? none : new Set([...known.get(parent.span.spanId)!, ...labelsOf(parent)]);
-      known.set(child.span.spanId, labels);
+      known.set(child.span.spanId, parent === undefined ? root : fromParent(known.get(parent.span.spanId)!, parent));
     }
   }
   return known;
+}
+
+/** For each span, the labels its ancestors (parent, grandparent, …) carry: its parent's plus the parent's own. */
+function ancestorLabels(normalized: readonly NormalizedSpan[], labelsOf: (item: NormalizedSpan) => readonly string[]): Map<string, ReadonlySet<string>> {
+  const none: ReadonlySet<string> = new Set();
+  return foldAncestry<ReadonlySet<string>>(normalized, none, (labels, parent) => new Set([...labels, ...labelsOf(parent)]));
 }
 
 /** The span ids of the spans whose ancestors' labels satisfy `enclosed`. */
@@ -116,38 +120,20 @@ export function retrievalsAroundARecordedRetrieval(normalized: readonly Normaliz
  * `stage` that no span of `stage` encloses are the nests' outermost spans, and following the enclosing spans from any
  * span leads to its nest's outermost one — LlamaIndex's `OpenAILike.predict` → `.chat` → `.chat` is one LLM call, and
  * its usage is read along that chain (request-usage.ts), not only from the outermost span, because a wrapper and the
- * span inside it may both carry the same call's counts. Worked out once per span: the walk up from a span stops at a
- * span already known. Parents that lead back to a span already on the way up (a malformed trace) are no ancestry: each
- * span of such a path is enclosed by nothing, as spansInsideTheirOwnStage leaves it. Every span named as enclosing was
- * worked out before the span it encloses, so the enclosing spans never lead round in a loop.
+ * span inside it may both carry the same call's counts. Worked out once per span (foldAncestry): a span of a
+ * malformed trace's looping path is enclosed by nothing, as spansInsideTheirOwnStage leaves it, so the enclosing spans
+ * never lead round in a loop.
  */
 export function enclosingSpansOfStage(normalized: readonly NormalizedSpan[], stage: ObservedStage): Map<string, NormalizedSpan> {
-  const byId = new Map<string, NormalizedSpan>();
-  for (const item of normalized) if (!byId.has(item.span.spanId)) byId.set(item.span.spanId, item);
-  // Per span id: the innermost span of `stage` among the span and its ancestors, null when there is none.
-  const innermost = new Map<string, NormalizedSpan | null>();
+  // Per span id: the innermost span of `stage` among its ancestors, null when there is none.
+  const innermostAbove = foldAncestry<NormalizedSpan | null>(normalized, null, (above, parent) => (parent.observation.stage === stage ? parent : above));
   const enclosing = new Map<string, NormalizedSpan>();
-  const ofStage = (item: NormalizedSpan) => (item.observation.stage === stage ? item : null);
+  const seen = new Set<string>();
   for (const item of normalized) {
-    const path: NormalizedSpan[] = [];
-    const onPath = new Set<string>();
-    let current: NormalizedSpan | undefined = item;
-    while (current !== undefined && !innermost.has(current.span.spanId) && !onPath.has(current.span.spanId)) {
-      path.push(current);
-      onPath.add(current.span.spanId);
-      current = byId.get(current.span.parentSpanId);
-    }
-    if (current !== undefined && onPath.has(current.span.spanId)) {
-      for (const spanOnPath of path) innermost.set(spanOnPath.span.spanId, ofStage(spanOnPath));
-      continue;
-    }
-    let above = current === undefined ? null : innermost.get(current.span.spanId)!;
-    for (let index = path.length - 1; index >= 0; index -= 1) {
-      const spanOnPath = path[index]!;
-      if (above !== null && spanOnPath.observation.stage === stage) enclosing.set(spanOnPath.span.spanId, above);
-      above = ofStage(spanOnPath) ?? above;
-      innermost.set(spanOnPath.span.spanId, above);
-    }
+    if (seen.has(item.span.spanId)) continue;
+    seen.add(item.span.spanId);
+    const around = innermostAbove.get(item.span.spanId) ?? null;
+    if (around !== null && item.observation.stage === stage) enclosing.set(item.span.spanId, around);
   }
   return enclosing;
 }
