@@ -38,7 +38,7 @@ import { flattenedIndexes } from "./attribute-readers.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadableField } from "./explain-unread-value.js";
 import { tokenCountsNotCarried, tokenCountsNotCarriedPhrase } from "./llm-call-without-request-type.js";
-import { sdkAttributeOrder, sdkLanguagePhrase } from "./sdk-attribute-order.js";
+import { evictedFirstPhrase, mayHaveEvictedFirstAttributes } from "./sdk-attribute-order.js";
 import { USAGE_SUMS, type StageObservation } from "./stage-observation.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
 
@@ -81,7 +81,7 @@ const responseKeysCarried = (span: SpanRecord) => RESPONSE_KEYS.filter((key) => 
 /** Whether the span is a GenAI LLM call whose operation name its SDK evicted (see the module comment). */
 export function isGenAiCallWithoutOperationName(span: SpanRecord): boolean {
   if (span.attributes[GenAi.operationName] !== undefined) return false;
-  if (attributesDroppedBySdk(span) === 0 || sdkAttributeOrder(span).keepsFirst) return false;
+  if (!mayHaveEvictedFirstAttributes(span)) return false;
   if (carriesOtherConvention(span) || !carriesGenAi(span)) return false;
   const operation = operationInName(span.name);
   if (operation !== null) return GENERATION_OPERATIONS.includes(operation) || operation === GenAiOperation.embeddings;
@@ -89,9 +89,7 @@ export function isGenAiCallWithoutOperationName(span: SpanRecord): boolean {
 }
 
 /** Why the operation name is absent: the first part of every note on it. */
-function evictedOperationName(span: SpanRecord): string {
-  return `is absent, and the span's SDK dropped attributes past its count limit; ${sdkLanguagePhrase(sdkAttributeOrder(span))}, and an SDK that evicts the oldest (Python's) drops the operation name first, set when the span started`;
-}
+const evictedOperationName = (span: SpanRecord) => evictedFirstPhrase(span, "the operation name");
 
 /**
  * The call read as what it is, or as no stage with the request's usage sums not available (see the module comment).

@@ -34,7 +34,7 @@ import { flattenedIndexes } from "./attribute-readers.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadableField } from "./explain-unread-value.js";
 import { readOpenLlmetryGeneration } from "./read-openllmetry-generation.js";
-import { sdkAttributeOrder, sdkLanguagePhrase } from "./sdk-attribute-order.js";
+import { evictedFirstPhrase, mayHaveEvictedFirstAttributes } from "./sdk-attribute-order.js";
 import { USAGE_SUMS, type GenerateObservation, type StageObservation, type UsageSum } from "./stage-observation.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
 
@@ -88,7 +88,7 @@ const responseKeysCarried = (span: SpanRecord) => RESPONSE_KEYS.filter((key) => 
 /** Whether the span is an OpenLLMetry LLM call whose request type its SDK evicted (see the module comment). */
 export function isLlmCallWithoutRequestType(span: SpanRecord): boolean {
   if (span.attributes[OpenLlmetry.llmRequestType] !== undefined || span.attributes[OpenLlmetry.spanKind] !== undefined) return false;
-  if (attributesDroppedBySdk(span) === 0 || sdkAttributeOrder(span).keepsFirst) return false;
+  if (!mayHaveEvictedFirstAttributes(span)) return false;
   return GENERATION_SPAN_NAMES.has(span.name) || EMBEDDING_SPAN_NAMES.has(span.name) || carriesCompletions(span) || responseKeysCarried(span).length > 0;
 }
 
@@ -101,11 +101,7 @@ export function isEmbeddingCallWithoutRequestType(span: SpanRecord): boolean {
 }
 
 /** Why the request type is absent: the first part of every note on it. */
-function evictedRequestType(span: SpanRecord): string {
-  return (
-    `is absent, and the span's SDK dropped attributes past its count limit; ${sdkLanguagePhrase(sdkAttributeOrder(span))}, and an SDK that evicts the oldest (Python's) drops the request type first, set when the span started`
-  );
-}
+const evictedRequestType = (span: SpanRecord) => evictedFirstPhrase(span, "the request type");
 
 /** The token counts a generation read from what its SDK left does not carry: the request's sums of them are not known. */
 export function tokenCountsNotCarried(generation: GenerateObservation): UsageSum[] {

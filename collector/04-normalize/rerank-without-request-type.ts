@@ -17,7 +17,7 @@ import { OpenLlmetry } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import type { RerankObservation } from "./stage-observation.js";
-import { sdkAttributeOrder, sdkLanguagePhrase } from "./sdk-attribute-order.js";
+import { evictedFirstPhrase, mayHaveEvictedFirstAttributes } from "./sdk-attribute-order.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
 
 /** The span name the Cohere instrumentation gives its rerank call (`cohere.rerank`). */
@@ -25,7 +25,7 @@ const COHERE_RERANK_SPAN = "cohere.rerank";
 
 /** Whether the span is a Cohere rerank whose request type its SDK evicted (see the module comment). */
 export function isRerankWithoutRequestType(span: SpanRecord): boolean {
-  return span.name === COHERE_RERANK_SPAN && span.attributes[OpenLlmetry.llmRequestType] === undefined && attributesDroppedBySdk(span) > 0 && !sdkAttributeOrder(span).keepsFirst;
+  return span.name === COHERE_RERANK_SPAN && span.attributes[OpenLlmetry.llmRequestType] === undefined && mayHaveEvictedFirstAttributes(span);
 }
 
 /** The rerank such a span was, its output not available, with the note saying why. */
@@ -40,7 +40,7 @@ export function rerankWithoutRequestType(span: SpanRecord): RerankObservation {
       {
         attribute: OpenLlmetry.llmRequestType,
         error:
-          `is absent, and the span's SDK dropped attributes past its count limit; ${sdkLanguagePhrase(sdkAttributeOrder(span))}, and an SDK that evicts the oldest (Python's) drops the request type first, set when the span started: ` +
+          `${evictedFirstPhrase(span, "the request type")}: ` +
           `the span is still the rerank (its name, ${COHERE_RERANK_SPAN}, says the call ran), and what it still carries of its documents and ranking is not read as whole (which attributes it lost besides is not relied on), ` +
           `so the final ranking the pipeline went on with is not known: retrieved_chunks is not available, and the retrieval's ranking is not taken in its place. ${sdkLimitFact(dropped)}`,
       },

@@ -14,6 +14,7 @@
  * only from what holds in both orders, and says so.
  */
 import type { SpanRecord } from "../00-otlp/span-record.js";
+import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 
 /** The OTel resource attribute naming the SDK's language (semantic conventions `telemetry.sdk.language`). */
 export const TELEMETRY_SDK_LANGUAGE = "telemetry.sdk.language";
@@ -31,6 +32,20 @@ export function sdkAttributeOrder(span: SpanRecord): SdkAttributeOrder {
   const language = span.resource[TELEMETRY_SDK_LANGUAGE];
   const known = typeof language === "string" && language !== "" ? language : null;
   return { keepsFirst: known !== null && KEEPS_FIRST_ATTRIBUTES.includes(known), language: known };
+}
+
+/**
+ * Whether an attribute set when the span started may be gone: its SDK dropped attributes past its count limit and is
+ * not known to keep the ones set first (one that evicts the oldest, Python's, drops those first). What the readers of
+ * calls that lost their request type or operation name ask before reading a span without it as such a call.
+ */
+export function mayHaveEvictedFirstAttributes(span: SpanRecord): boolean {
+  return attributesDroppedBySdk(span) > 0 && !sdkAttributeOrder(span).keepsFirst;
+}
+
+/** The first part of a note on an attribute set when the span started that such a span no longer carries; `what`, e.g. "the request type". */
+export function evictedFirstPhrase(span: SpanRecord, what: string): string {
+  return `is absent, and the span's SDK dropped attributes past its count limit; ${sdkLanguagePhrase(sdkAttributeOrder(span))}, and an SDK that evicts the oldest (Python's) drops ${what} first, set when the span started`;
 }
 
 /** How a note names the span's SDK when its order is not the JS one: its language, or that it gives none. */
