@@ -596,6 +596,39 @@
  *     decode threads                    149 / 200 → 63 / 63 µs
  *     event loop                        270 / 293 → 254 / 252 µs
  *     spans per second                  1,379 / 786 → 1,709 / 1,153
+ *
+ * Issue 13, where serve's memory goes (2026-12-05, quiet machine, load
+ * average 0.5–2.9; 4,000 traces after the warm-up):
+ * - Idle, serve holds ~360 MB: 198 MB the engine's library and 46 MB node
+ *   mapped from disk, ~93 MB anonymous. At load (peak ~1.3 GB, sampled from
+ *   /proc/PID/smaps) the anonymous part grows to ~850–950 MB: the event
+ *   loop's heap held (~250–330 MB) and Buffers (~200–300 MB), and blocks of
+ *   20–60 MiB mapped and unmapped while a write is under way (strace of
+ *   mmap: node's threads map the insert bodies, the engine's ThreadPool and
+ *   MergeMutate threads their parsed and merged blocks). The engine links
+ *   glibc's allocator (no jemalloc in libchdb.so); MALLOC_ARENA_MAX=2 took
+ *   ~100 MB off the peak, a fixed mmap threshold nothing. Not changed: an
+ *   environment variable of the process, for the operator to set.
+ * - The queue bound: under this benchmark's burst the queue fills to its
+ *   bound whatever it is, and a larger queue only holds traces longer (a
+ *   larger live heap to mark). Queue bound, runs in this order:
+ *     256 MiB (default before)  2,701 / 2,572 spans/s, 590 / 602 µs, RSS 1,483 / 1,468 MB
+ *     64 MiB                    2,830 / 2,749 spans/s, 563 / 573 µs, RSS 1,306 / 1,353 MB
+ *     32 MiB                    2,874 spans/s, 570 µs, RSS 1,310 MB
+ *     16 MiB                    2,580 spans/s, 651 µs, RSS 1,188 MB
+ *   and no request was refused in any run (a decoded request waits for
+ *   room). Below 32 MiB the evaluator waits for work. Changed: the default
+ *   is 64 MiB (in-process-bus.ts DEFAULT_MAX_QUEUED_BYTES). With it, two
+ *   runs: 2,858 / 2,838 spans/s at 550 / 550 µs, RSS 1,329 / 1,373 MB; the
+ *   deploy image's arguments 2,955 / 2,873 spans/s, 550 / 567 µs, RSS
+ *   1,522 / 1,489 MB.
+ * - Smaller writes cost CPU (more parts to merge): with the 64 MiB queue,
+ *   RAGSCOPE_SINK_BATCH_BYTES 32 MiB 2,460 spans/s at 603 µs, 16 MiB 2,198
+ *   at 679 µs, peak RSS 1,235 / 1,244 MB; 128 MiB changes nothing (a write
+ *   takes what the queue gives it, ~230 traces). All bounds small at once
+ *   (queue and open traces 24 MiB, recent 8, writes 16, one decode thread,
+ *   MALLOC_ARENA_MAX=2): RSS 1,021 MB at 1,977 spans/s and 778 µs. The
+ *   ≤ 500 MB target stays out of reach: the idle process is 360 MB.
  */
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { readFile } from "node:fs/promises";

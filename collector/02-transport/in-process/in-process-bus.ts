@@ -72,8 +72,14 @@ interface QueuedRecord {
   bytes: number;
 }
 
-/** The default byte bound: at 8-span RAG traces (~60 KB of records each) about 4,000 traces. */
-export const DEFAULT_MAX_QUEUED_BYTES = 256 * 1024 * 1024;
+/**
+ * The default byte bound: at 8-span RAG traces (~60 KB of records each) about 1,000 traces, several seconds of what
+ * one process evaluates. A larger queue only holds more traces longer under a burst: at 256 MiB serve evaluated
+ * ~5 % fewer spans a second at ~5 % more CPU a span (a larger live heap for the collector to mark) and peaked
+ * ~150 MB higher, with no request refused at either bound (embedded-serve.bench.ts notes, 2026-12-05). Below
+ * ~32 MiB the evaluator waits for work and CPU a span rises.
+ */
+export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 
 function mebibytes(bytes: number): number {
   return Math.round(bytes / 1024 / 1024);

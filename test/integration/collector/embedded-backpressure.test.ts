@@ -61,7 +61,7 @@ test("open spans at the bound pause reading: the receiver answers 503 and no tra
 });
 
 test("serve in a small heap (V8 limited to 128 MiB, as in a small container) takes a load as fast as its senders can send: every trace is written, none partial", { timeout: 600_000 }, async () => {
-  // Without heap-derived bounds the queue (256 MiB), the open traces (256 MiB) and a write (64 MiB) were sized
+  // Without heap-derived bounds the queue (then 256 MiB), the open traces (256 MiB) and a write (64 MiB) were sized
   // for a large heap: serve filled this one and stalled in garbage collection after ~100 traces
   // (600 traces of 8 spans, 50 a request, from 4 senders).
   const traces = 600;

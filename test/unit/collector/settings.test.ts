@@ -91,7 +91,7 @@ describe("memory bounds", () => {
   };
 
   test("unset, each byte bound is its default on a large heap and a share of a small one; a configured bound is kept", () => {
-    assert.deepEqual(memoryBounds(parsed({ "memory.maxHeapMb": 4096 })), { queuedBytes: 256 * MEBIBYTE, openBytes: 256 * MEBIBYTE, recentBytes: 64 * MEBIBYTE, sinkBatchBytes: 64 * MEBIBYTE });
+    assert.deepEqual(memoryBounds(parsed({ "memory.maxHeapMb": 4096 })), { queuedBytes: 64 * MEBIBYTE, openBytes: 256 * MEBIBYTE, recentBytes: 64 * MEBIBYTE, sinkBatchBytes: 64 * MEBIBYTE });
     // V8's limit in a 1 GiB container is about 256 MiB: the bound is four fifths of it.
     assert.deepEqual(memoryBounds(parsed({ "memory.maxHeapMb": 204 })), {
       queuedBytes: Math.floor((204 * MEBIBYTE) / 8),
