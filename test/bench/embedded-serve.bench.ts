@@ -606,9 +606,10 @@
  *   20–60 MiB mapped and unmapped while a write is under way (strace of
  *   mmap: node's threads map the insert bodies, the engine's ThreadPool and
  *   MergeMutate threads their parsed and merged blocks). The engine links
- *   glibc's allocator (no jemalloc in libchdb.so); MALLOC_ARENA_MAX=2 took
- *   ~100 MB off the peak, a fixed mmap threshold nothing. Not changed: an
- *   environment variable of the process, for the operator to set.
+ *   glibc's allocator (no jemalloc in libchdb.so). Neither MALLOC_ARENA_MAX=2
+ *   nor a fixed mmap threshold moved the peak beyond its spread (two pairs
+ *   with the 64 MiB queue below: 1,348 / 1,442 against 1,332 / 1,401 MB at
+ *   the same CPU a span), so the image sets neither.
  * - The queue bound: under this benchmark's burst the queue fills to its
  *   bound whatever it is, and a larger queue only holds traces longer (a
  *   larger live heap to mark). Queue bound, runs in this order:
