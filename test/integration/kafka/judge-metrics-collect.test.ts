@@ -10,7 +10,9 @@
  * rule gauge: the LLM judge's values are the rule's samples, so it leaves out
  * none — 0 from the start and still 0 after the pass (the heuristic judge's
  * measurements, the ones left out, are counted in
- * test/integration/alert/serve-heuristic-judgements-left-out.test.ts).
+ * test/integration/alert/serve-heuristic-judgements-left-out.test.ts); and its
+ * state set, which says the rule is silent for want of samples (one judged
+ * value of the five it needs), not because faithfulness is fine.
  *
  * Uses the cluster in KAFKA_BROKERS when test/run-tests.ts provides one; run on
  * its own, the file starts its own broker.
@@ -126,5 +128,22 @@ describe("ragscope collect exports the judge's counters on /metrics", () => {
     const rule = { rule_id: "generation.faithfulness", metric: "faithfulness" };
     assert.equal(readSample(atStart, "ragscope_alert_heuristic_judgements_left_out", rule), 0);
     assert.equal(readSample(judged, "ragscope_alert_heuristic_judgements_left_out", rule), 0);
+  });
+
+  test("the faithfulness alert rule's state: insufficient samples before and after the pass (one sample of the five it needs), no mean", async () => {
+    const rule = { rule_id: "generation.faithfulness", metric: "faithfulness" };
+    const states = (text: string) => Object.fromEntries(["firing", "insufficient_samples", "ok"].map((state) => [state, readSample(text, "ragscope_alert_rule_state", { ...rule, state })]));
+    assert.deepEqual(states(atStart), { firing: 0, insufficient_samples: 1, ok: 0 });
+    assert.equal(readSample(atStart, "ragscope_alert_rule_window_samples", rule), 0);
+    // The pass's faithfulness (1: its one claim supported) is the window's one sample; the endpoint error gave no value.
+    const sampled = await waitUntil(
+      async () => {
+        const text = await collect.metrics();
+        return readSample(text, "ragscope_alert_rule_window_samples", rule) === 1 ? text : undefined;
+      },
+      { description: "the judged value in the rule's window", timeoutMs: 30_000, intervalMs: 200 },
+    );
+    assert.deepEqual(states(sampled), { firing: 0, insufficient_samples: 1, ok: 0 });
+    assert.equal(readSample(sampled, "ragscope_alert_rule_window_mean", rule), null);
   });
 });
