@@ -76,7 +76,7 @@ export function tracePage(viewer: Viewer, detail: TraceDetail, human: HumanVerdi
 ${
   observation.malformed_attributes.length === 0
     ? ""
-    : html`<section id="malformed-attributes"><h2>Attributes not taken as sent</h2><p class="muted">The collector refused, changed or could not read these span attributes; a field they would have filled shows as missing.</p><table><thead><tr><th>span</th><th>attribute</th><th>kind</th><th>why</th></tr></thead><tbody>${observation.malformed_attributes.map(
+    : html`<section id="malformed-attributes"><h2>Attributes not taken as sent</h2><p class="muted">The collector refused, changed or could not read these span attributes; a field they would have filled shows as missing, unless the note says which value was taken instead.</p><table><thead><tr><th>span</th><th>attribute</th><th>kind</th><th>why</th></tr></thead><tbody>${observation.malformed_attributes.map(
         (note) => html`<tr><td>${note.span_name}</td><td>${note.attribute}</td><td>${note.kind}</td><td>${note.error}</td></tr>`,
       )}</tbody></table></section>`
 }

@@ -57,6 +57,8 @@ describe("the trace page lists the attributes not taken as sent", () => {
   test("a refused route is named with its span and why; a trace without notes has no such section", async () => {
     const page = await (await fetch(`${server.url}/traces/cr_with_note`)).text();
     const section = /<section id="malformed-attributes">([\s\S]*?)<\/section>/.exec(page)?.[1] ?? "";
+    // Not "missing" without exception: where two levels of one LLM call recorded different usage, the note says the larger was taken.
+    assert.match(section, /a field they would have filled shows as missing, unless the note says which value was taken instead\./);
     assert.match(section, /<td>rag\.request<\/td><td>ragscope\.route<\/td><td>invalid_identifier<\/td><td>holds characters outside letters, digits and _ - \. : \/ @ \+ \{ \}<\/td>/);
     assert.doesNotMatch(await (await fetch(`${server.url}/traces/cr_without_note`)).text(), /id="malformed-attributes"/);
   });
