@@ -24,6 +24,7 @@ import { ClickHouseSink, type ClickHouseSinkOptions } from "./clickhouse-sink.js
 import { ClickHouseTraceReader } from "./clickhouse-trace-reader.js";
 import { ClickHouseMetricRollups } from "./metric-rollups.js";
 import { engineTrackedMemory } from "./engine-memory.js";
+import { readStoreParts, type StoreParts } from "./store-parts.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "./query-memory-bound.js";
 import { runMigrations } from "./run-migrations.js";
 import { repairNotedRollups } from "./rollup-repairs.js";
@@ -46,6 +47,8 @@ export interface ClickHouseStore extends Store {
   connection: ClickHouseConnection;
   /** Bytes the embedded engine holds in use now (its inserts, merges, queries); null for a ClickHouse server, whose memory is not this process's. */
   engineMemoryBytes(): Promise<number | null>;
+  /** Each table's active parts (and its fullest partition's), rows and bytes on disk, with the engine's part limits (store-parts.ts). */
+  storeParts(): Promise<StoreParts>;
 }
 
 export interface ClickHouseStoreOptions {
@@ -95,6 +98,7 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
     }),
     describe: () => connection.describe(),
     engineMemoryBytes: () => engineTrackedMemory(connection),
+    storeParts: () => readStoreParts(connection),
     async ping() {
       const answer = await connection.client.ping();
       return answer.success ? null : `${connection.describe()} does not answer: ${answer.error.message}`;

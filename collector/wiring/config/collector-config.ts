@@ -119,6 +119,8 @@ const observeSection = z.strictObject({
   port: tcpPort().default(9464),
   /** Snapshots of the collector's own health into ClickHouse (collector_health) this often; 0 turns them off. */
   healthSnapshotMs: integer(0).default(15_000),
+  /** The store's parts, rows and bytes per table on /metrics (observe/store-parts-gauges.ts) read this often; 0 turns them off. */
+  storePartsMs: integer(0).default(60_000),
 });
 
 /** The heap bound when none is set: four fifths of V8's own limit (see memory.maxHeapMb). */

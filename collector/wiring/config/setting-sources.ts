@@ -66,6 +66,7 @@ export const environmentVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_METRICS_HOST: "observe.host",
   RAGSCOPE_METRICS_PORT: "observe.port",
   RAGSCOPE_HEALTH_SNAPSHOT_MS: "observe.healthSnapshotMs",
+  RAGSCOPE_STORE_PARTS_INTERVAL_MS: "observe.storePartsMs",
   RAGSCOPE_SAMPLE_RATE: "sampling.defaultRate",
   RAGSCOPE_SAMPLE_RATES_BY_SERVICE: "sampling.services",
   RAGSCOPE_SAMPLE_RATES_BY_ROUTE: "sampling.routes",

@@ -9,47 +9,17 @@
  * the last failure, the gauge has no sample rather than a made-up one.
  */
 import type { MetricsRegistry } from "./metrics-registry.js";
+import { PeriodicReading } from "./periodic-reading.js";
 
 export const ENGINE_MEMORY_INTERVAL_MS = 5_000;
 
-export class EngineMemoryGauge {
-  private last: number | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private reading: Promise<void> | null = null;
-
-  constructor(
-    registry: MetricsRegistry,
-    private readonly read: () => Promise<number | null>,
-    private readonly intervalMs = ENGINE_MEMORY_INTERVAL_MS,
-  ) {
-    registry.gauge("ragscope_engine_memory_bytes", `memory the embedded ClickHouse engine holds in use (inserts, merges, queries), read every ${intervalMs / 1000} s; absent with a ClickHouse server`, () =>
-      this.last === null ? [] : [{ value: this.last }],
-    );
-  }
-
-  /** Reads now, then every interval until stop(). */
-  start(): Promise<void> {
-    this.timer = setInterval(() => void this.refresh(), this.intervalMs);
-    // The reading never keeps the process alive on its own.
-    this.timer.unref();
-    return this.refresh();
-  }
-
-  /** One reading; a failed one (the engine closing, a busy server) leaves the gauge without a sample until the next succeeds. */
-  refresh(): Promise<void> {
-    this.reading ??= this.read()
-      .then(
-        (value) => void (this.last = value),
-        () => void (this.last = null),
-      )
-      .finally(() => (this.reading = null));
-    return this.reading;
-  }
-
-  /** No reading after this resolves: call it before the store closes. */
-  async stop(): Promise<void> {
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
-    await this.reading;
+/** start() reads now and then every interval, refresh() once now, stop() before the store closes (PeriodicReading). */
+export class EngineMemoryGauge extends PeriodicReading<number> {
+  constructor(registry: MetricsRegistry, read: () => Promise<number | null>, intervalMs = ENGINE_MEMORY_INTERVAL_MS) {
+    super(read, intervalMs);
+    registry.gauge("ragscope_engine_memory_bytes", `memory the embedded ClickHouse engine holds in use (inserts, merges, queries), read every ${intervalMs / 1000} s; absent with a ClickHouse server`, () => {
+      const last = this.last;
+      return last === null ? [] : [{ value: last }];
+    });
   }
 }

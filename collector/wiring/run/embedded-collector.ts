@@ -25,6 +25,7 @@ import type { ReceiverCounters } from "../../01-receive/receiver-counters.js";
 import { receiverOptions } from "../../01-receive/receiver-options.js";
 import { startReceiver } from "../../01-receive/start-receiver.js";
 import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
+import { StorePartsGauges } from "../observe/store-parts-gauges.js";
 import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import type { Store } from "../../../store/ports/store.js";
 
@@ -97,6 +98,9 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   registerAlertRuleMetrics(registry, online?.parts.alerts ?? null);
   const engineMemory = new EngineMemoryGauge(registry, () => store.engineMemoryBytes());
   await engineMemory.start();
+  const storeParts = config.observe.storePartsMs > 0 ? new StorePartsGauges(registry, () => store.storeParts(), config.observe.storePartsMs) : null;
+  // Not awaited: a slow server's system tables must not hold the collector's start (the gauges stay empty until read).
+  void storeParts?.start();
   const health = new HealthSnapshots({
     sink: store.health,
     instance: `${os.hostname()}:${process.pid}`,
@@ -157,6 +161,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
       // After the last traces were handed over; judge work still queued in-process is dropped (not durable embedded).
       await online?.close();
       await engineMemory.stop();
+      await storeParts?.stop();
       await store.close();
     },
   };

@@ -29,6 +29,7 @@ import { registerAlertRuleMetrics } from "../observe/alert-rule-metrics.js";
 import { MeasuredSink } from "../observe/measured-sink.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
 import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
+import { StorePartsGauges } from "../observe/store-parts-gauges.js";
 import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import type { Store } from "../../../store/ports/store.js";
 import os from "node:os";
@@ -142,6 +143,9 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
   registerAlertRuleMetrics(context.registry, online?.parts.alerts ?? null);
   const engineMemory = new EngineMemoryGauge(context.registry, () => store.engineMemoryBytes());
   await engineMemory.start();
+  const storeParts = config.observe.storePartsMs > 0 ? new StorePartsGauges(context.registry, () => store.storeParts(), config.observe.storePartsMs) : null;
+  // Not awaited: a slow server's system tables must not hold the collector's start (the gauges stay empty until read).
+  void storeParts?.start();
   const health = new HealthSnapshots({
     sink: store.health,
     instance: `${os.hostname()}:${process.pid}`,
@@ -191,6 +195,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
       await online?.close();
       await producer.disconnect();
       await engineMemory.stop();
+      await storeParts?.stop();
       await store.close();
       // Everything is closed: the process can end, but not as if its work were committed.
       if (runner.committer.counters.failures > commitFailures)

@@ -12,7 +12,8 @@
  * measurements, the ones left out, are counted in
  * test/integration/alert/serve-heuristic-judgements-left-out.test.ts); and its
  * state set, which says the rule is silent for want of samples (one judged
- * value of the five it needs), not because faithfulness is fine.
+ * value of the five it needs), not because faithfulness is fine. And the
+ * store's tables (ragscope_store_*, read every 200 ms here), as on serve.
  *
  * Uses the cluster in KAFKA_BROKERS when test/run-tests.ts provides one; run on
  * its own, the file starts its own broker.
@@ -75,6 +76,7 @@ describe("ragscope collect exports the judge's counters on /metrics", () => {
         RAGSCOPE_JUDGE_OUTPUT_PRICE_PER_1K: "1",
         RAGSCOPE_CLICKHOUSE_URL: "",
         RAGSCOPE_ALERT_GATE_FILE: gateFile,
+        RAGSCOPE_STORE_PARTS_INTERVAL_MS: "200",
       },
     );
     atStart = await collect.metrics();
@@ -128,6 +130,20 @@ describe("ragscope collect exports the judge's counters on /metrics", () => {
     const rule = { rule_id: "generation.faithfulness", metric: "faithfulness" };
     assert.equal(readSample(atStart, "ragscope_alert_heuristic_judgements_left_out", rule), 0);
     assert.equal(readSample(judged, "ragscope_alert_heuristic_judgements_left_out", rule), 0);
+  });
+
+  test("the store's tables on the evaluator's /metrics: the two requests in case_results, on disk", async () => {
+    const stored = await waitUntil(
+      async () => {
+        const text = await collect.metrics();
+        // Rows of every version until merged: a judged request is written again with its judge's values, so 2 or 4 here.
+        return (readSample(text, "ragscope_store_rows", { table: "case_results" }) ?? 0) >= 2 ? text : undefined;
+      },
+      { description: "the two Case Results in the store's rows", timeoutMs: 30_000, intervalMs: 200 },
+    );
+    assert.ok(readSample(stored, "ragscope_store_active_parts", { table: "case_results" })! >= 1);
+    assert.ok(readSample(stored, "ragscope_store_bytes_on_disk", { table: "case_results" })! > 0);
+    assert.ok(readSample(stored, "ragscope_store_parts_to_delay_insert")! > 0);
   });
 
   test("the faithfulness alert rule's state: insufficient samples before and after the pass (one sample of the five it needs), no mean", async () => {
