@@ -15,7 +15,7 @@ export const COLLECTOR_HEALTH_UID = "ragscope-collector-health";
 /** The metrics the collector writes; the collector's own code must use these names. */
 export const COLLECTOR_HEALTH_METRICS = {
   delta: ["spans_received", "traces_evaluated", "traces_partial", "dead_letters", "spans_dropped", "traces_without_request", "grpc_requests_accepted", "grpc_requests_refused", "requests_accepted", "requests_refused", "requests_refused_unavailable"],
-  gauge: ["consumer_lag", "sink_write_ms", "open_traces", "resident_memory_bytes", "heap_used_bytes", "engine_memory_bytes"],
+  gauge: ["consumer_lag", "sink_write_ms", "open_traces", "resident_memory_bytes", "heap_used_bytes", "engine_memory_bytes", "store_largest_partition_parts", "store_parts_to_delay_insert"],
 } as const;
 
 const IN_RANGE = "$__timeFilter(ts)";
@@ -141,6 +141,17 @@ export function collectorHealthDashboard(): dashboard.DashboardBuilder {
         gaugesBySeries("concat(instance, ' · ', metric)", ["heap_used_bytes", "engine_memory_bytes"]),
         "bytes",
         { width: 12, height: 8 },
+        { seriesColumn: "series" },
+      ),
+    )
+    .withRow(row("Store"))
+    .withPanel(
+      timeSeriesPanel(
+        "Fullest partition's active parts",
+        "The most active data parts any partition of any store table holds (store_largest_partition_parts), beside the engine's parts_to_delay_insert: past it the engine slows inserts into that partition, past parts_to_throw_insert it refuses them. Parts climbing toward it mean merges fall behind the writes (the pipeline alert \"Store partition near the insert limit\" fires at half). The same store's figure from every instance: the highest is shown. /metrics ragscope_store_largest_partition_parts{table} names the table.",
+        gaugesBySeries("metric", ["store_largest_partition_parts", "store_parts_to_delay_insert"]),
+        "short",
+        { width: 24, height: 8 },
         { seriesColumn: "series" },
       ),
     );

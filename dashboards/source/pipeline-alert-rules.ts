@@ -12,6 +12,9 @@
  *     before it is read, so no span of it is counted as dropped);
  *   - consumer stalled: Kafka consumer lag above zero while no trace was
  *     evaluated in the window;
+ *   - store partition near the insert limit: the store's fullest partition
+ *     holds half or more of the engine's parts_to_delay_insert (merges fall
+ *     behind the writes; past the limit the engine slows, then refuses them);
  *   - silent: no snapshot at all in the window (every role writes one per
  *     interval, idle or not): the collector is down or cannot write.
  * Each query returns one row whatever the data (aggregates without GROUP BY),
@@ -89,6 +92,21 @@ export const PIPELINE_ALERTS: readonly PipelineAlert[] = [
     firesWhen: "$B > 0",
     summary: "Kafka consumer lag {{ .Values.B.Value }} with no trace evaluated in the last 15 minutes",
     description: "The evaluators have messages to read but evaluated nothing: the consumer group is not reading (broker, rebalance, crash loop) or the store refuses writes. /readyz and the evaluator's log say which.",
+  },
+  {
+    uid: "ragscope-pipeline-store-parts",
+    title: "Store partition near the insert limit (pipeline)",
+    windowSeconds: 900,
+    // The latest snapshot's figures (every instance on one store reports the same), against half the engine's own limit.
+    sql: [
+      "SELECT $__toTime AS time, if(delay > 0 AND largest >= 0.5 * delay, largest, 0) AS Value",
+      "FROM (SELECT argMaxIf(value, ts, metric = 'store_largest_partition_parts') AS largest, argMaxIf(value, ts, metric = 'store_parts_to_delay_insert') AS delay",
+      "  FROM collector_health FINAL WHERE $__timeFilter(ts) AND kind = 'gauge')",
+    ].join("\n"),
+    firesWhen: "$B > 0",
+    summary: "A store partition holds {{ .Values.B.Value }} active parts, half or more of the engine's parts_to_delay_insert",
+    description:
+      "The engine joins each table's parts in background merges; when the writes make parts faster than merges join them, a partition's parts climb, and past parts_to_delay_insert the engine slows every insert into it, past parts_to_throw_insert it refuses them (Too many parts) and the collector's writes fail. /metrics ragscope_store_largest_partition_parts{table} names the table. Make fewer, larger writes (RAGSCOPE_SINK_BATCH_BYTES), give a ClickHouse server more background merge threads, or look for a mutation still running (system.mutations).",
   },
   {
     uid: "ragscope-pipeline-silent",

@@ -72,6 +72,21 @@ function receiverRequests(registry: MetricsRegistry): Record<string, number> {
   return { ...acceptedAndRefused(registry, metric, "requests"), requests_refused_unavailable: registry.sum(metric, { outcome: "publishUnavailable" }) };
 }
 
+/**
+ * The store's fullest partition (the most active parts any partition of any table holds) and the engine's
+ * parts_to_delay_insert, from the store gauges (store-parts-gauges.ts), for the pipeline's alert on merges falling
+ * behind. The same figures from every instance that reads one store: the dashboard and the alert take the largest,
+ * not the sum. Nothing before the first reading, after a failed one, or with the reading turned off.
+ */
+function storeParts(registry: MetricsRegistry): Record<string, number> {
+  const levels: Record<string, number> = {};
+  const largest = registry.has("ragscope_store_largest_partition_parts") ? registry.maxOrNull("ragscope_store_largest_partition_parts") : null;
+  const limit = registry.has("ragscope_store_parts_to_delay_insert") ? registry.maxOrNull("ragscope_store_parts_to_delay_insert") : null;
+  if (largest !== null) levels.store_largest_partition_parts = largest;
+  if (limit !== null) levels.store_parts_to_delay_insert = limit;
+  return levels;
+}
+
 function withSinkWrite(gauges: Record<string, number>, sink: MeasuredSink): Record<string, number> {
   const slowest = sink.takeSlowestWriteMs();
   return slowest === null ? gauges : { ...gauges, sink_write_ms: slowest };
@@ -112,7 +127,7 @@ export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredS
       ...receiverRequests(registry),
       ...grpcRequests(registry),
     },
-    gauges: withSinkWrite({ ...read(registry, { consumer_lag: { metric: "ragscope_queued_messages" }, open_traces: { metric: "ragscope_open_traces" } }), ...memory(registry) }, sink),
+    gauges: withSinkWrite({ ...read(registry, { consumer_lag: { metric: "ragscope_queued_messages" }, open_traces: { metric: "ragscope_open_traces" } }), ...memory(registry), ...storeParts(registry) }, sink),
   });
 }
 
@@ -123,7 +138,7 @@ export function evaluatorHealthReading(registry: MetricsRegistry, sink: Measured
     counters: { ...read(registry, { spans_received: { metric: "ragscope_spans_received_total", labels: role }, ...evaluationSources }), ...malformedAttributes(registry) },
     // ragscope_kafka_consumer_lag covers every partition of the topic (each evaluator reports all of them);
     // the snapshot takes this member's own, so that snapshots of a group add up.
-    gauges: withSinkWrite({ ...read(registry, { open_traces: { metric: "ragscope_open_traces" } }), consumer_lag: ownedLag(), ...memory(registry) }, sink),
+    gauges: withSinkWrite({ ...read(registry, { open_traces: { metric: "ragscope_open_traces" } }), consumer_lag: ownedLag(), ...memory(registry), ...storeParts(registry) }, sink),
   });
 }
 

@@ -99,16 +99,28 @@ export class MetricsRegistry {
 
   /** As sum, but null when no sample matches: a gauge with nothing to say (the engine memory of a ClickHouse server) is not a zero. */
   sumOrNull(name: string, labels: Labels = {}): number | null {
+    const values = this.values(name, labels);
+    return values.length === 0 ? null : values.reduce((total, value) => total + value, 0);
+  }
+
+  /** The largest of a gauge's samples whose labels include `labels` (the fullest of the store's tables); null when none matches. */
+  maxOrNull(name: string, labels: Labels = {}): number | null {
+    const values = this.values(name, labels);
+    return values.length === 0 ? null : Math.max(...values);
+  }
+
+  /** The finite values of a counter's or gauge's samples whose labels include `labels`, read now; a name not registered throws. */
+  private values(name: string, labels: Labels): number[] {
     const metric = this.metrics.find((candidate): candidate is CollectedMetric => !(candidate instanceof Histogram) && candidate.name === name);
     if (!metric) throw new Error(`metric ${name} is not registered`);
     const collected = metric.collect();
     const samples = typeof collected === "number" ? [{ value: collected }] : collected;
-    let total: number | null = null;
+    const values: number[] = [];
     for (const sample of samples) {
       if (!Object.entries(labels).every(([label, value]) => sample.labels?.[label] === value)) continue;
-      if (Number.isFinite(sample.value)) total = (total ?? 0) + sample.value;
+      if (Number.isFinite(sample.value)) values.push(sample.value);
     }
-    return total;
+    return values;
   }
 
   histogram(name: string, help: string, buckets: readonly number[]): Histogram {

@@ -6,8 +6,10 @@
  * are in case_results' rows. Then every table the store has is listed (an
  * empty one with 0 rows and no parts), the written tables hold rows in at
  * least one part on disk, and the engine's part limits are there to alert
- * against. Started again with the reading turned off (0), serve shows no
- * store series rather than zeros.
+ * against; serve's health snapshots carry the fullest partition and the
+ * limit into collector_health (the Collector health board's Store row and
+ * the pipeline alert read them). Started again with the reading turned off
+ * (0), serve shows no store series rather than zeros.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -15,6 +17,8 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
+import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
+import { queryRows } from "../../support/temporary-store.js";
 import { traceContext, traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
@@ -74,6 +78,23 @@ describe("ragscope serve's /metrics says how the store sits on disk", () => {
     const delay = readSample(text, "ragscope_store_parts_to_delay_insert")!;
     const refuse = readSample(text, "ragscope_store_parts_to_throw_insert")!;
     assert.ok(delay > 0 && delay < refuse, `${delay} < ${refuse}`);
+  });
+
+  test("the health snapshots carry the fullest partition and the engine's limit into the store, for the Collector health board and the pipeline alert", async () => {
+    assert.equal(await serve?.stop(), 0);
+    const connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: path.join(folder, "data") });
+    try {
+      const levels = await queryRows<{ metric: string; highest: number }>(
+        connection,
+        "SELECT metric, max(value) AS highest FROM {{database}}.collector_health FINAL WHERE kind = 'gauge' AND metric LIKE 'store_%' GROUP BY metric ORDER BY metric",
+      );
+      // Merges may have joined parts since the scrape: the snapshot's fullest partition is read again, so only its presence is compared.
+      assert.deepEqual(levels.map((level) => level.metric), ["store_largest_partition_parts", "store_parts_to_delay_insert"]);
+      assert.equal(levels[1]!.highest, readSample(text, "ragscope_store_parts_to_delay_insert"));
+      assert.ok(levels[0]!.highest >= 1);
+    } finally {
+      await connection.close();
+    }
   });
 
   test("with the reading turned off, no store series at all", async () => {

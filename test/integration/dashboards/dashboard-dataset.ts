@@ -224,6 +224,9 @@ function healthRows(): Record<string, unknown>[] {
       gauge("resident_memory_bytes", (900 + 50 * index + (minute % 30)) * 1024 * 1024);
       gauge("heap_used_bytes", (120 + (minute % 40)) * 1024 * 1024);
       gauge("engine_memory_bytes", (40 + (minute % 20) * 10) * 1024 * 1024);
+      // The store's fullest partition, the same store for both instances, against the engine's limit.
+      gauge("store_largest_partition_parts", 20 + (minute % 15));
+      gauge("store_parts_to_delay_insert", 1_000);
       // Traces without a request and OTLP/gRPC calls, also without drawing from the generator.
       delta("traces_without_request", minute % 5 === 0 ? 2 : 0);
       delta("grpc_requests_accepted", 10 + (minute % 3));

@@ -33,7 +33,7 @@ const SNAPSHOT_MS = 15_000;
 /** An hour a day back, on a whole hour: every scenario's times are offsets from it. */
 const BASE = Math.floor((Date.now() - 24 * HOUR) / HOUR) * HOUR;
 /** Each scenario's snapshots cover the 15 minutes before its end. */
-const SCENARIOS = ["healthy", "dead letters", "dropped spans", "consumer stalled", "silent", "receiver refusing", "refusals now and then"] as const;
+const SCENARIOS = ["healthy", "dead letters", "dropped spans", "consumer stalled", "silent", "receiver refusing", "refusals now and then", "parts piling up", "parts piled up, merged since"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const endOf = (scenario: Scenario) => BASE + SCENARIOS.indexOf(scenario) * HOUR + 30 * 60_000;
 
@@ -53,10 +53,27 @@ function snapshots(scenario: Scenario): HealthRow[] {
       { ...base, metric: "dead_letters", kind: "delta", value: scenario === "dead letters" && last ? 3 : 0 },
       { ...base, metric: "spans_dropped", kind: "delta", value: scenario === "dropped spans" && last ? 7 : 0 },
       { ...base, metric: "consumer_lag", kind: "gauge", value: stalled ? 100 : 4 },
+      { ...base, metric: "store_largest_partition_parts", kind: "gauge", value: storeParts(scenario, at, end) },
+      { ...base, metric: "store_parts_to_delay_insert", kind: "gauge", value: DELAY_INSERT },
     );
     rows.push(...receiverSnapshot(scenario, at, end));
   }
   return rows;
+}
+
+/** The engine's parts_to_delay_insert as the store gauges report it. */
+const DELAY_INSERT = 1_000;
+
+/**
+ * The store's fullest partition at `at`: 40 parts normally. Piling up, it climbs by 100 a minute over the scenario's
+ * last ten minutes, to 1,040 at its end; piled up and merged since, it reached 940 ten minutes before the end and is
+ * back at 40 in the last five (the rule reads the latest snapshot, not the window's highest).
+ */
+function storeParts(scenario: Scenario, at: number, end: number): number {
+  const minutesLeft = (end - at) / 60_000;
+  if (scenario === "parts piling up" && minutesLeft < 10) return 40 + Math.round((10 - minutesLeft) * 100);
+  if (scenario === "parts piled up, merged since" && minutesLeft >= 5 && minutesLeft < 12) return 940;
+  return 40;
 }
 
 /**
@@ -114,8 +131,8 @@ async function firing(scenario: Scenario): Promise<Record<string, number>> {
 }
 
 describe("the pipeline's alert rules on the ClickHouse engine", () => {
-  test("five rules, each reading collector_health with FINAL, a time-series query alerting on no data", () => {
-    assert.deepEqual(rules.map((rule) => rule.uid), ["ragscope-pipeline-dead-letters", "ragscope-pipeline-dropped-spans", "ragscope-pipeline-receiver-refusing", "ragscope-pipeline-consumer-stalled", "ragscope-pipeline-silent"]);
+  test("six rules, each reading collector_health with FINAL, a time-series query alerting on no data", () => {
+    assert.deepEqual(rules.map((rule) => rule.uid), ["ragscope-pipeline-dead-letters", "ragscope-pipeline-dropped-spans", "ragscope-pipeline-receiver-refusing", "ragscope-pipeline-consumer-stalled", "ragscope-pipeline-store-parts", "ragscope-pipeline-silent"]);
     for (const rule of rules) {
       const query = rule.data.find((entry) => entry.refId === "A")!;
       assert.equal(query.model.format, 0, rule.uid);
@@ -140,5 +157,11 @@ describe("the pipeline's alert rules on the ClickHouse engine", () => {
     assert.deepEqual(await firing("receiver refusing"), { "ragscope-pipeline-receiver-refusing": 60 });
     // 6 refusals among 206 requests: under a tenth.
     assert.deepEqual(await firing("refusals now and then"), {});
+  });
+
+  test("a store partition past half the engine's parts_to_delay_insert fires with its parts; one merged back down since does not", async () => {
+    // The last snapshot, at the scenario's end: 40 + 100 × 10 = 1,040 parts, past 500 (half of 1,000).
+    assert.deepEqual(await firing("parts piling up"), { "ragscope-pipeline-store-parts": 1040 });
+    assert.deepEqual(await firing("parts piled up, merged since"), {});
   });
 });
