@@ -22,6 +22,7 @@ import { DEFAULT_MAX_ITEMS_PER_REQUEST } from "../../00-otlp/count-request-items
 import { compressionNames } from "../../02-transport/kafka/compression-names.js";
 import { DEFAULT_ROLLUP_REFRESH_MS } from "../../../store/clickhouse/metric-rollups.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "../../../store/clickhouse/query-memory-bound.js";
+import { STORE_PARTS_INTERVAL_MS } from "../observe/store-parts-gauges.js";
 import type { CollectorParts } from "./command-parts.js";
 import { relatedOrigin } from "./related-setting.js";
 
@@ -120,7 +121,7 @@ const observeSection = z.strictObject({
   /** Snapshots of the collector's own health into ClickHouse (collector_health) this often; 0 turns them off. */
   healthSnapshotMs: integer(0).default(15_000),
   /** The store's parts, rows and bytes per table on /metrics (observe/store-parts-gauges.ts) read this often; 0 turns them off. */
-  storePartsMs: integer(0).default(60_000),
+  storePartsMs: integer(0).default(STORE_PARTS_INTERVAL_MS),
 });
 
 /** The heap bound when none is set: four fifths of V8's own limit (see memory.maxHeapMb). */

@@ -35,14 +35,17 @@ const memorySources = {
   engine_memory_bytes: "ragscope_engine_memory_bytes",
 } as const;
 
-function memory(registry: MetricsRegistry): Record<string, number> {
-  const levels: Record<string, number> = {};
-  for (const [name, metric] of Object.entries(memorySources)) {
-    const value = registry.has(metric) ? registry.sumOrNull(metric) : null;
-    if (value !== null) levels[name] = value;
+/** Each source metric's level read now (its samples summed, or the largest); one not registered, or without a sample, is left out, not written as 0. */
+function levels(registry: MetricsRegistry, sources: Readonly<Record<string, string>>, reading: "sum" | "max"): Record<string, number> {
+  const found: Record<string, number> = {};
+  for (const [name, metric] of Object.entries(sources)) {
+    const value = !registry.has(metric) ? null : reading === "sum" ? registry.sumOrNull(metric) : registry.maxOrNull(metric);
+    if (value !== null) found[name] = value;
   }
-  return levels;
+  return found;
 }
+
+const memory = (registry: MetricsRegistry) => levels(registry, memorySources, "sum");
 
 /**
  * The OTLP/gRPC requests accepted and refused (for any reason, ragscope_receiver_grpc_requests_total's other
@@ -78,14 +81,12 @@ function receiverRequests(registry: MetricsRegistry): Record<string, number> {
  * behind. The same figures from every instance that reads one store: the dashboard and the alert take the largest,
  * not the sum. Nothing before the first reading, after a failed one, or with the reading turned off.
  */
-function storeParts(registry: MetricsRegistry): Record<string, number> {
-  const levels: Record<string, number> = {};
-  const largest = registry.has("ragscope_store_largest_partition_parts") ? registry.maxOrNull("ragscope_store_largest_partition_parts") : null;
-  const limit = registry.has("ragscope_store_parts_to_delay_insert") ? registry.maxOrNull("ragscope_store_parts_to_delay_insert") : null;
-  if (largest !== null) levels.store_largest_partition_parts = largest;
-  if (limit !== null) levels.store_parts_to_delay_insert = limit;
-  return levels;
-}
+const storePartsSources = {
+  store_largest_partition_parts: "ragscope_store_largest_partition_parts",
+  store_parts_to_delay_insert: "ragscope_store_parts_to_delay_insert",
+} as const;
+
+const storeParts = (registry: MetricsRegistry) => levels(registry, storePartsSources, "max");
 
 function withSinkWrite(gauges: Record<string, number>, sink: MeasuredSink): Record<string, number> {
   const slowest = sink.takeSlowestWriteMs();

@@ -18,11 +18,12 @@ import type { StoreParts } from "../../../store/clickhouse/store-parts.js";
 import type { MetricsRegistry, Sample } from "./metrics-registry.js";
 import { PeriodicReading } from "./periodic-reading.js";
 
+/** The default of RAGSCOPE_STORE_PARTS_INTERVAL_MS (observe.storePartsMs). */
 export const STORE_PARTS_INTERVAL_MS = 60_000;
 
 /** start() reads now and then every interval, refresh() once now, stop() before the store closes (PeriodicReading). */
 export class StorePartsGauges extends PeriodicReading<StoreParts> {
-  constructor(registry: MetricsRegistry, read: () => Promise<StoreParts>, intervalMs = STORE_PARTS_INTERVAL_MS) {
+  constructor(registry: MetricsRegistry, read: () => Promise<StoreParts>, intervalMs: number) {
     super(read, intervalMs);
     const every = `read every ${intervalMs / 1000} s`;
     const perTable = (value: (table: StoreParts["tables"][number]) => number) => (): Sample[] => (this.last?.tables ?? []).map((table) => ({ labels: { table: table.table }, value: value(table) }));
