@@ -29,8 +29,15 @@
  * operation name, set first), with a `gen_ai.*` attribute or event left, and nothing of another convention: not
  * OpenLLMetry's (`llm.*`, `traceloop.*`, or its flattened `gen_ai.prompt.N` / `gen_ai.completion.N`; its spans are
  * named `openai.chat`, read by llm-call-without-request-type.ts) nor OpenInference's (`openinference.*`, read first).
- * A span named for an operation that is no LLM call (`execute_tool`, `invoke_agent`, `retrieval`, …) is not taken:
- * its usage, if any, is its calls', counted on them.
+ *
+ * A span named for an operation that is no LLM call is read as it would be with its operation name, not left to
+ * OpenLLMetry's reader, which took an agent's `gen_ai.usage.*` for a call it cannot tell and made every usage sum of
+ * the request not available:
+ * - `invoke_workflow` / `invoke_agent` without a parent: the request, its query and answer from the messages it still
+ *   carries (an agent or workflow span's messages are set when it ends, after its operation name);
+ * - `retrieval`: the retrieval, from the query and documents it still carries;
+ * - any other (`execute_tool`, `create_agent`, an agent inside the request): no stage. The usage an agent span carries
+ *   is its calls', counted on them, as with its operation name.
  */
 import { GenAi, GenAiOperation } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
@@ -43,6 +50,7 @@ import { USAGE_SUMS, type StageObservation } from "./stage-observation.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
 
 const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
+const REQUEST_OPERATIONS: readonly string[] = [GenAiOperation.invokeWorkflow, GenAiOperation.invokeAgent];
 const KNOWN_OPERATIONS: readonly string[] = Object.values(GenAiOperation);
 
 /** Attribute prefixes of the conventions read before (OpenInference) or after (OpenLLMetry) this one. */
@@ -83,24 +91,38 @@ export function isGenAiCallWithoutOperationName(span: SpanRecord): boolean {
   if (span.attributes[GenAi.operationName] !== undefined) return false;
   if (!mayHaveEvictedFirstAttributes(span)) return false;
   if (carriesOtherConvention(span) || !carriesGenAi(span)) return false;
-  const operation = operationInName(span.name);
-  if (operation !== null) return GENERATION_OPERATIONS.includes(operation) || operation === GenAiOperation.embeddings;
+  // Any operation the conventions name: a call, or a span read as it would be with its operation name.
+  if (operationInName(span.name) !== null) return true;
   return carriesOutput(span) || (responseKeysCarried(span).length > 0 && carriesGenAiOwn(span));
 }
 
 /** Why the operation name is absent: the first part of every note on it. */
 const evictedOperationName = (span: SpanRecord) => evictedFirstPhrase(span, "the operation name");
 
-/**
- * The call read as what it is, or as no stage with the request's usage sums not available (see the module comment).
- * @param readGeneration the GenAI reader's generation (otel-genai-mapper.ts), passed in so the two modules do not import each other
- */
-export function genAiCallWithoutOperationName(span: SpanRecord, readGeneration: (span: SpanRecord) => StageObservation): StageObservation {
+/** The GenAI reader's own readings (otel-genai-mapper.ts), passed in so the two modules do not import each other. */
+export interface GenAiReadings {
+  generation(span: SpanRecord): StageObservation;
+  request(span: SpanRecord): StageObservation;
+  retrieval(span: SpanRecord): StageObservation;
+}
+
+/** A request or retrieval span read from what it still carries, the evicted operation name noted first. */
+function readAsNamed(span: SpanRecord, operation: string, observation: StageObservation): StageObservation {
+  const what = observation.stage === "request" ? `the request (its name, ${JSON.stringify(span.name.slice(0, 80))}, is the one the GenAI conventions give an ${operation} span, and it has no parent)` : `the retrieval (its name, ${JSON.stringify(span.name.slice(0, 80))}, is the one the GenAI conventions give a retrieval span)`;
+  const note = { attribute: GenAi.operationName, error: `${evictedOperationName(span)}: the span is still ${what}, read from what it still carries. ${sdkLimitFact(attributesDroppedBySdk(span))}` };
+  return { ...observation, ...unreadableField([note, ...(observation.unreadable ?? [])]) };
+}
+
+/** The span read as what it is, or as no stage with the request's usage sums not available (see the module comment). */
+export function genAiCallWithoutOperationName(span: SpanRecord, read: GenAiReadings): StageObservation {
   const dropped = attributesDroppedBySdk(span);
   const operation = operationInName(span.name);
-  if (operation === GenAiOperation.embeddings) return { stage: "other" };
-  if ((operation !== null && GENERATION_OPERATIONS.includes(operation)) || carriesOutput(span)) {
-    const generation = readGeneration(span);
+  if (operation !== null && REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readAsNamed(span, operation, read.request(span));
+  if (operation === GenAiOperation.retrieval) return readAsNamed(span, operation, read.retrieval(span));
+  // An embedding, a tool, an agent inside the request: no stage, as with the operation name.
+  if (operation !== null && !GENERATION_OPERATIONS.includes(operation)) return { stage: "other" };
+  if (operation !== null || carriesOutput(span)) {
+    const generation = read.generation(span);
     if (generation.stage !== "generate") return generation;
     const why =
       operation !== null

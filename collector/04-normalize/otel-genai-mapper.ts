@@ -22,9 +22,10 @@
  * have been, are then not available rather than read in part. A generation
  * with no completion at all on a span whose SDK dropped attributes is named
  * too (unread-dropped-completions.ts): its answer is not available.
- * An LLM call whose SDK evicted its `gen_ai.operation.name` (Python's evicts the oldest, and the operation name is set
- * first) is read by what is left: its name `chat …` a generation, `embeddings …` no stage, otherwise its usage not
- * counted (genai-call-without-operation-name.ts).
+ * A span whose SDK evicted its `gen_ai.operation.name` (Python's evicts the oldest, and the operation name is set
+ * first) is read by what is left: its name `chat …` a generation, `embeddings …` no stage, `invoke_agent …` without
+ * a parent the request, `retrieval …` the retrieval, otherwise a call's usage not counted
+ * (genai-call-without-operation-name.ts).
  */
 import { GenAi, GenAiOperation, OpenLlmetry } from "../../contracts/span-attributes.js";
 import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
@@ -73,7 +74,11 @@ export const otelGenAiMapper: SpanMapper = {
   map(span) {
     const attributes = span.attributes;
     if (attributes[GenAi.operationName] === undefined) {
-      return genAiCallWithoutOperationName(span, (call) => readGenAiGeneration(call.attributes, attributesDroppedBySdk(call), sdkAttributeOrder(call)));
+      return genAiCallWithoutOperationName(span, {
+        generation: (call) => readGenAiGeneration(call.attributes, attributesDroppedBySdk(call), sdkAttributeOrder(call)),
+        request: (call) => readRequest(call.attributes),
+        retrieval: (call) => readRetrieval(call.attributes),
+      });
     }
     const operation = readString(attributes, GenAi.operationName) ?? "";
     if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);

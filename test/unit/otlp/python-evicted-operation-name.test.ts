@@ -24,6 +24,11 @@
  * - an OpenLLMetry call (`openai.chat`, `llm.usage.total_tokens`) is still OpenLLMetry's, its note on `llm.request.type`;
  * - a span that lost nothing, or whose SDK keeps the first attributes (the JS SDK), with no operation name, is no
  *   LLM call: 40 / 8 / 48.
+ * Spans that are no LLM call, their operation name evicted, read as they are with it:
+ * - the root `invoke_workflow leave_policy_rag`: still the request, its question and answer from its messages;
+ * - an `invoke_agent leave_agent` inside the request, carrying its calls' usage (940 + 68): no stage, the calls
+ *   counted once, 940 / 68 / 1008 (before, OpenLLMetry's reader took it for a call it cannot tell: every sum null);
+ * - `retrieval leave_policies`: still the retrieval, its two documents in rank order.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -35,7 +40,11 @@ const TRACE_ID = "7a000000000000000000000000000c01";
 const ANSWER_SPAN_ID = pythonSpanId(TRACE_ID, 2);
 
 async function replayed(answer: PythonSpan, language?: string | null) {
-  const [evaluation, ...others] = await replayTrace(pythonSdkTrace(TRACE_ID, [GENAI_WORKFLOW_SPAN, GENAI_REWRITE_CALL, answer], { language }), []);
+  return replayedSpans([GENAI_WORKFLOW_SPAN, GENAI_REWRITE_CALL, answer], language);
+}
+
+async function replayedSpans(spans: readonly PythonSpan[], language?: string | null) {
+  const [evaluation, ...others] = await replayTrace(pythonSdkTrace(TRACE_ID, spans, { language }), []);
   assert.equal(others.length, 0, "one trace, one Case Result");
   const observation = evaluation!.caseResult.rag_observation;
   const usage = observation.generation;
@@ -45,6 +54,9 @@ async function replayed(answer: PythonSpan, language?: string | null) {
     notes: observation.malformed_attributes.filter((note) => note.kind === "unreadable_value" && note.span_id === ANSWER_SPAN_ID),
     generations: observation.stage_timings.filter((timing) => timing.stage === "generate").length,
     output: evaluation!.caseResult.output,
+    query: observation.query,
+    retrieved: observation.retrieved_chunks?.map((chunk) => chunk.chunk_id) ?? null,
+    notesOn: (index: number) => observation.malformed_attributes.filter((note) => note.kind === "unreadable_value" && note.span_id === pythonSpanId(TRACE_ID, index)),
   };
 }
 
@@ -135,4 +147,51 @@ test("a span whose SDK keeps the first attributes (the JS SDK's) did not lose it
   assert.deepEqual(sums, REWRITE_ONLY);
   assert.equal(generations, 1);
   assert.deepEqual(notes, []);
+});
+
+test("the root invoke_workflow span whose Python SDK evicted its operation name is still the request: its question and answer read, the eviction named", async () => {
+  const { query, output, sums, notesOn } = await replayedSpans([{ ...GENAI_WORKFLOW_SPAN, evicted: 1 }, GENAI_REWRITE_CALL, genAiAnswerCall("chat gpt-4o-mini", 0)]);
+  assert.equal(query, "Can unused annual leave be carried over?");
+  assert.equal(output, "Up to 5 days carry over.", "the workflow's answer, not the answer call's (which carries none)");
+  assert.deepEqual(sums, BOTH_CALLS);
+  const notes = notesOn(0);
+  assert.deepEqual(notes.map((note) => note.attribute), ["gen_ai.operation.name"], JSON.stringify(notes));
+  assert.match(notes[0]!.error, EVICTED_FIRST);
+  assert.match(notes[0]!.error, /the span is still the request \(its name, "invoke_workflow leave_policy_rag", is the one the GenAI conventions give an invoke_workflow span, and it has no parent\), read from what it still carries\. The span lost 1 attribute/);
+});
+
+test("an invoke_agent span inside the request that lost its operation name and carries its calls' usage is no stage: the calls are counted once, not every sum made unknown", async () => {
+  const agent: PythonSpan = {
+    name: "invoke_agent leave_agent",
+    evicted: 1,
+    attributes: [
+      ["gen_ai.operation.name", "invoke_agent"],
+      ["gen_ai.provider.name", "openai"],
+      ["gen_ai.agent.name", "leave_agent"],
+      ["gen_ai.usage.input_tokens", 940],
+      ["gen_ai.usage.output_tokens", 68],
+    ],
+  };
+  const { sums, generations, notesOn, output } = await replayedSpans([GENAI_WORKFLOW_SPAN, GENAI_REWRITE_CALL, genAiAnswerCall("chat gpt-4o-mini", 0), agent]);
+  assert.deepEqual(sums, BOTH_CALLS, "not null: an agent span is no call whose kind is unknown, and its usage is its calls'");
+  assert.equal(generations, 2);
+  assert.deepEqual(notesOn(3), []);
+  assert.equal(output, "Up to 5 days carry over.");
+});
+
+test("a retrieval span whose Python SDK evicted its operation name is still the retrieval: its documents read in rank order", async () => {
+  const retrieval: PythonSpan = {
+    name: "retrieval leave_policies",
+    evicted: 1,
+    attributes: [
+      ["gen_ai.operation.name", "retrieval"],
+      ["gen_ai.data_source.id", "leave_policies"],
+      ["gen_ai.retrieval.query.text", "annual leave carry over"],
+      ["gen_ai.retrieval.documents", JSON.stringify([{ id: "policy_7", score: 0.91, content: "Up to 5 days of annual leave carry over." }, { id: "policy_2", score: 0.55, content: "Sick leave does not carry over." }])],
+    ],
+  };
+  const { retrieved, notesOn } = await replayedSpans([GENAI_WORKFLOW_SPAN, retrieval, GENAI_REWRITE_CALL, genAiAnswerCall("chat gpt-4o-mini", 0)]);
+  assert.deepEqual(retrieved, ["policy_7", "policy_2"]);
+  assert.deepEqual(notesOn(1).map((note) => note.attribute), ["gen_ai.operation.name"]);
+  assert.match(notesOn(1)[0]!.error, /the span is still the retrieval \(its name, "retrieval leave_policies", is the one the GenAI conventions give a retrieval span\)/);
 });
