@@ -23,6 +23,19 @@
  * (no-computed: the columns computed from payloads dropped too);
  * RAGSCOPE_BENCH_WRITE_COST_SET="max_threads=1" sets engine settings for the
  * session first (to try one on every statement before changing the code).
+ *
+ * Notes (2026-12-05, issue 13, quiet machine): the four bodies as RowBinary
+ * instead of TabSeparated. chDB's raw insert takes text formats only (its
+ * whitelist: TabSeparated, JSONEachRow, CSV and their variants), so this was
+ * tried once through its native insert call directly, outside its API: the
+ * same rows (200 chunk-template traces with eight raw spans each, read back
+ * from the engine as RowBinary), merges stopped, ten writes alternating which
+ * format went first, medians of the engine's CPU a write, ms: metric_values
+ * 11.9 → 10.3, evaluation_results 41.1 → 30.2, trace_spans 22.2 → 17.9,
+ * case_results 36.2 → 32.4; 111 → 91 in all (−18 %), before any cost of
+ * writing RowBinary on the event loop. About 0.1 ms a trace, ~2 % of serve's
+ * CPU a span; not worth an insert path outside chDB's API. Over HTTP a
+ * ClickHouse server takes RowBinary as it is.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -47,7 +60,7 @@ import { chunks as fixtureChunks } from "./rag-request-fixture.js";
  * embedded-serve.bench.ts's traces do), five of them packed as the context; the Case Result's payload carries them
  * (~10 KB against ~1.5 KB for the UI benchmark's templates).
  */
-function chunkTemplates(): CaseEvaluation[] {
+export function chunkTemplates(): CaseEvaluation[] {
   const registry = createDefaultRegistry();
   const retrieved = fixtureChunks.map((chunk, index) => ({ chunk_id: `chunk_${index}`, text: String(chunk.text), score: 0.9 - index * 0.05 }));
   const context = retrieved.slice(0, 5).map((chunk) => chunk.text).join("\n\n");
