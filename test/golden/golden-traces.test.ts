@@ -7,7 +7,9 @@
  * The Python goldens (python/record-python-goldens.ts: a LlamaIndex app traced
  * by openinference-instrumentation-llama-index, a LangChain chain traced by
  * openinference-instrumentation-langchain and by Traceloop's
- * opentelemetry-instrumentation-langchain) are replayed the same way; they
+ * opentelemetry-instrumentation-langchain, and a plain app recorded with the
+ * GenAI conventions' own opentelemetry-util-genai and
+ * opentelemetry-instrumentation-openai-v2) are replayed the same way; they
  * are recorded with Python by hand, so only the JS goldens are recorded again here.
  *
  * The facts checked beside the stored files come from the scenario itself —
@@ -163,6 +165,48 @@ describe("golden traces rebuild into their Case Results", () => {
       chunks.map((chunk) => chunk.chunk_id),
       "retrieved and packed chunks share their ids",
     );
+  });
+});
+
+describe("a Python app's spans recorded with the GenAI conventions' own packages (opentelemetry-util-genai, opentelemetry-instrumentation-openai-v2)", () => {
+  const evaluation = () => replayed.get("otel-genai-python")!;
+  const observation = () => evaluation().caseResult.rag_observation;
+
+  test("the request is the invoke_workflow span, the retrieval its retrieval span, the generation openai-v2's chat span", () => {
+    assert.deepEqual(
+      observation().stage_timings.map((timing) => [timing.stage, timing.span_name]),
+      [
+        ["request", "invoke_workflow policy_rag"],
+        ["retrieve", "retrieval policy_corpus"],
+        ["generate", `chat ${fakeModelName}`],
+      ],
+    );
+    assert.deepEqual(observation().source_conventions, ["otel_genai"]);
+    assert.deepEqual(observation().malformed_attributes, [], "nothing the packages write is unreadable");
+  });
+
+  test("the retrieved documents are the conventions' { id, score }: the store's ranking and its scores (to the six places the app rounds them), no text, no document ids", () => {
+    const chunks = observation().retrieved_chunks!;
+    assert.deepEqual(
+      chunks.map((chunk) => chunk.chunk_id),
+      storeRanking,
+    );
+    assert.deepEqual(
+      chunks.map((chunk) => chunk.score),
+      storeScores.map((score) => Math.round(score * 1e6) / 1e6),
+    );
+    assert.ok(chunks.every((chunk) => chunk.text === null && chunk.document_id === null));
+    assert.equal(observation().context, null, "the conventions record no context assembly");
+    assert.equal(metric(evaluation(), "context_recall"), null, "context recall not available, not 0");
+  });
+
+  test("the tokens are the chat call's usage, the total their sum (the conventions write none); the request's own messages give the question and answer", () => {
+    assert.deepEqual(
+      [observation().generation.input_tokens, observation().generation.output_tokens, observation().generation.total_tokens],
+      [answerUsage.promptTokens, answerUsage.completionTokens, answerUsage.promptTokens + answerUsage.completionTokens],
+    );
+    assert.equal(observation().query, question);
+    assert.equal(evaluation().caseResult.output, fakeAnswer);
   });
 });
 

@@ -7,7 +7,12 @@
  *   (langchain_policy_rag.py), traced by Arize's openinference-instrumentation-langchain;
  * - `langchain-python-traceloop`: the same chain (langchain_policy_rag_traceloop.py),
  *   traced by Traceloop's opentelemetry-instrumentation-langchain, in a virtual
- *   environment of its own (requirements-traceloop-langchain.txt).
+ *   environment of its own (requirements-traceloop-langchain.txt);
+ * - `otel-genai-python`: a plain Python app (otel_genai_policy_rag.py) recorded
+ *   with the OpenTelemetry GenAI conventions' own packages — its request and
+ *   retrieval by opentelemetry-util-genai's TelemetryHandler, its chat call by
+ *   opentelemetry-instrumentation-openai-v2 — in a virtual environment of its
+ *   own (requirements-otel-genai.txt).
  *
  * The Python app writes its spans as OTLP/JSON (the OTLP exporters' request
  * body, ids from a counter); this step makes the rest reproducible as
@@ -37,7 +42,7 @@ import { promisify } from "node:util";
 import { checkOrWriteGolden, rankTimes, uuidNumberer } from "../record-goldens.js";
 import { llamaIndexScenario } from "../scenarios/llama-index-rerank.js";
 
-export const pythonGoldenNames = ["llama-index-openinference", "langchain-python-openinference", "langchain-python-traceloop"] as const;
+export const pythonGoldenNames = ["llama-index-openinference", "langchain-python-openinference", "langchain-python-traceloop", "otel-genai-python"] as const;
 export type PythonGoldenName = (typeof pythonGoldenNames)[number];
 
 const pythonDirectory = path.dirname(fileURLToPath(import.meta.url));
@@ -48,6 +53,8 @@ const apps: Record<PythonGoldenName, { script: string; idSeed: number; requireme
   "langchain-python-openinference": { script: "langchain_policy_rag.py", idSeed: 0x1007, requirements: "requirements.txt" },
   // Traceloop's instrumentation in an environment of its own: traceloop-sdk does not install beside these OpenTelemetry pins.
   "langchain-python-traceloop": { script: "langchain_policy_rag_traceloop.py", idSeed: 0x100b, requirements: "requirements-traceloop-langchain.txt" },
+  // The GenAI conventions' own packages pin OpenTelemetry releases of their own.
+  "otel-genai-python": { script: "otel_genai_policy_rag.py", idSeed: 0x100c, requirements: "requirements-otel-genai.txt" },
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
