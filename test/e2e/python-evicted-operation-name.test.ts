@@ -17,24 +17,13 @@ import { after, before, test } from "node:test";
 import type { CaseResult } from "../../contracts/case-result.js";
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
-import { pythonSdkTrace, pythonSpanId, type PythonSpan } from "../support/python-evicted-llm-trace.js";
-import { GENAI_REWRITE_CALL, GENAI_WORKFLOW_SPAN, genAiAnswerCall } from "../support/python-evicted-genai-trace.js";
+import { pythonSdkTrace, pythonSpanId } from "../support/python-evicted-llm-trace.js";
+import { GENAI_EVICTED_AGENT_SPAN, GENAI_REWRITE_CALL, GENAI_WORKFLOW_SPAN, genAiAnswerCall } from "../support/python-evicted-genai-trace.js";
 import { postTraces } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
 
 const TRACE_ID = "7a000000000000000000000000000f01";
 
-const AGENT: PythonSpan = {
-  name: "invoke_agent leave_agent",
-  evicted: 1,
-  attributes: [
-    ["gen_ai.operation.name", "invoke_agent"],
-    ["gen_ai.provider.name", "openai"],
-    ["gen_ai.agent.name", "leave_agent"],
-    ["gen_ai.usage.input_tokens", 940],
-    ["gen_ai.usage.output_tokens", 68],
-  ],
-};
 
 let collector: CollectorSubprocess;
 before(async () => (collector = await startCollectorSubprocess({})));
@@ -45,7 +34,7 @@ after(async () => {
 
 test("a request whose root workflow and agent spans lost their operation names to the Python SDK: still the request, its calls counted once", async () => {
   // A minute ago: inside the window of span times serve takes.
-  const body = pythonSdkTrace(TRACE_ID, [{ ...GENAI_WORKFLOW_SPAN, evicted: 1 }, GENAI_REWRITE_CALL, genAiAnswerCall("chat gpt-4o-mini", 0), AGENT], { startMs: Date.now() - 60_000 });
+  const body = pythonSdkTrace(TRACE_ID, [{ ...GENAI_WORKFLOW_SPAN, evicted: 1 }, GENAI_REWRITE_CALL, genAiAnswerCall("chat gpt-4o-mini", 0), GENAI_EVICTED_AGENT_SPAN], { startMs: Date.now() - 60_000 });
   assert.equal(await postTraces(collector.receiverUrl, new TextEncoder().encode(body), "application/json"), 200);
   const written = async () => readSample(await collector.metrics(), "ragscope_traces_written_total") ?? 0;
   for (let attempt = 0; attempt < 300 && (await written()) < 1; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -87,3 +87,19 @@ export const genAiEmbeddingsCall = (evicted: number): PythonSpan => ({
     ["gen_ai.usage.input_tokens", 5],
   ],
 });
+
+/**
+ * An `invoke_agent` span inside the request, as opentelemetry-util-genai's agent invocation writes it, carrying its
+ * calls' usage (the rewrite's and the answer's: 940 + 68), that lost its operation name (set first) to the SDK's limit.
+ */
+export const GENAI_EVICTED_AGENT_SPAN: PythonSpan = {
+  name: "invoke_agent leave_agent",
+  evicted: 1,
+  attributes: [
+    ["gen_ai.operation.name", "invoke_agent"],
+    ["gen_ai.provider.name", "openai"],
+    ["gen_ai.agent.name", "leave_agent"],
+    ["gen_ai.usage.input_tokens", 940],
+    ["gen_ai.usage.output_tokens", 68],
+  ],
+};

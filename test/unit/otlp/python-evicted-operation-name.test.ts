@@ -34,7 +34,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { replayTrace } from "../../golden/replay-golden.js";
 import { answerCall, EVICTED_UP_TO_RESPONSE, pythonSdkTrace, pythonSpanId, type PythonSpan } from "../../support/python-evicted-llm-trace.js";
-import { GENAI_EVICTED_UP_TO_RESPONSE, GENAI_REWRITE_CALL, GENAI_WORKFLOW_SPAN, genAiAnswerCall, genAiEmbeddingsCall } from "../../support/python-evicted-genai-trace.js";
+import { GENAI_EVICTED_AGENT_SPAN, GENAI_EVICTED_UP_TO_RESPONSE, GENAI_REWRITE_CALL, GENAI_WORKFLOW_SPAN, genAiAnswerCall, genAiEmbeddingsCall } from "../../support/python-evicted-genai-trace.js";
 
 const TRACE_ID = "7a000000000000000000000000000c01";
 const ANSWER_SPAN_ID = pythonSpanId(TRACE_ID, 2);
@@ -161,18 +161,7 @@ test("the root invoke_workflow span whose Python SDK evicted its operation name 
 });
 
 test("an invoke_agent span inside the request that lost its operation name and carries its calls' usage is no stage: the calls are counted once, not every sum made unknown", async () => {
-  const agent: PythonSpan = {
-    name: "invoke_agent leave_agent",
-    evicted: 1,
-    attributes: [
-      ["gen_ai.operation.name", "invoke_agent"],
-      ["gen_ai.provider.name", "openai"],
-      ["gen_ai.agent.name", "leave_agent"],
-      ["gen_ai.usage.input_tokens", 940],
-      ["gen_ai.usage.output_tokens", 68],
-    ],
-  };
-  const { sums, generations, notesOn, output } = await replayedSpans([GENAI_WORKFLOW_SPAN, GENAI_REWRITE_CALL, genAiAnswerCall("chat gpt-4o-mini", 0), agent]);
+  const { sums, generations, notesOn, output } = await replayedSpans([GENAI_WORKFLOW_SPAN, GENAI_REWRITE_CALL, genAiAnswerCall("chat gpt-4o-mini", 0), GENAI_EVICTED_AGENT_SPAN]);
   assert.deepEqual(sums, BOTH_CALLS, "not null: an agent span is no call whose kind is unknown, and its usage is its calls'");
   assert.equal(generations, 2);
   assert.deepEqual(notesOn(3), []);
