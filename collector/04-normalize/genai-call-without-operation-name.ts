@@ -36,8 +36,8 @@
  * - `invoke_workflow` / `invoke_agent` without a parent: the request, its query and answer from the messages it still
  *   carries (an agent or workflow span's messages are set when it ends, after its operation name);
  * - `retrieval`: the retrieval, from the query and documents it still carries;
- * - any other (`execute_tool`, `create_agent`, an agent inside the request): no stage. The usage an agent span carries
- *   is its calls', counted on them, as with its operation name.
+ * - an agent inside the request: no stage, the usage it carries its calls', as with its operation name;
+ * - any other (`execute_tool`, `create_agent`, …): no stage.
  */
 import { GenAi, GenAiOperation } from "../../contracts/span-attributes.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
@@ -104,6 +104,7 @@ export interface GenAiReadings {
   generation(span: SpanRecord): StageObservation;
   request(span: SpanRecord): StageObservation;
   retrieval(span: SpanRecord): StageObservation;
+  agent(span: SpanRecord): StageObservation;
 }
 
 /** A request or retrieval span read from what it still carries, the evicted operation name noted first. */
@@ -119,6 +120,7 @@ export function genAiCallWithoutOperationName(span: SpanRecord, read: GenAiReadi
   const operation = operationInName(span.name);
   if (operation !== null && REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readAsNamed(span, operation, read.request(span));
   if (operation === GenAiOperation.retrieval) return readAsNamed(span, operation, read.retrieval(span));
+  if (operation === GenAiOperation.invokeAgent) return read.agent(span);
   // An embedding, a tool, an agent inside the request: no stage, as with the operation name.
   if (operation !== null && !GENERATION_OPERATIONS.includes(operation)) return { stage: "other" };
   if (operation !== null || carriesOutput(span)) {

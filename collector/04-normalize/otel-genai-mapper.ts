@@ -13,7 +13,8 @@
  *   attribute: both stay not available;
  * - `invoke_workflow` / `invoke_agent` without a parent → the request, its
  *   query and answer from its messages, run / case linkage from `ragscope.*`
- *   attributes (read-linkage.ts).
+ *   attributes (read-linkage.ts); an `invoke_agent` inside the request → no
+ *   stage, the usage it records its calls' (readAgent).
  * What could not be read — a document or message that is no object, a score
  * that is no number, a message without text, a flat completion list with a
  * gap or, on a span whose SDK dropped attributes, one that may be cut at its
@@ -78,15 +79,29 @@ export const otelGenAiMapper: SpanMapper = {
         generation: (call) => readGenAiGeneration(call.attributes, attributesDroppedBySdk(call), sdkAttributeOrder(call)),
         request: (call) => readRequest(call.attributes),
         retrieval: (call) => readRetrieval(call.attributes),
+        agent: (call) => readAgent(call.attributes),
       });
     }
     const operation = readString(attributes, GenAi.operationName) ?? "";
     if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);
     if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span));
     if (REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readRequest(attributes);
+    if (operation === GenAiOperation.invokeAgent) return readAgent(attributes);
     return { stage: "other" };
   },
 };
+
+/**
+ * An agent inside the request: no stage, and the usage it records is its calls' (the conventions' `invoke_agent`
+ * spans carry `gen_ai.usage.*`), for the rebuild to count once with the calls inside it, or alone for a remote agent
+ * whose calls no span of the trace records (request-usage.ts). The conventions write no total and no cost.
+ */
+function readAgent(attributes: Attributes): StageObservation {
+  const inputTokens = readNumber(attributes, GenAi.usageInputTokens);
+  const outputTokens = readNumber(attributes, GenAi.usageOutputTokens);
+  if (inputTokens === null && outputTokens === null) return { stage: "other" };
+  return { stage: "other", enclosedUsage: { inputTokens, outputTokens, totalTokens: inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null, cost: null } };
+}
 
 function readRetrieval(attributes: Attributes): StageObservation {
   const documents = readJsonArray(attributes, GenAi.retrievalDocuments);

@@ -138,6 +138,21 @@ export interface OtherObservation extends UnreadValues, UncountedUsage {
    * decides (the answer, the model) is then not known (collector/06-rebuild/last-generation.ts). Absent otherwise.
    */
   mayBeGeneration?: true;
+  /**
+   * The usage a span that is no LLM call records for the calls it made: a GenAI `invoke_agent` span's
+   * `gen_ai.usage.*` (otel-genai-mapper.ts). The rebuild counts it as a wrapper of the LLM calls inside it, once with
+   * theirs, and alone when none of them is in the trace — a remote agent, whose calls ran where no span of this trace
+   * records them (collector/06-rebuild/request-usage.ts). Absent when the span records no usage.
+   */
+  enclosedUsage?: EnclosedUsage;
+}
+
+/** What an agent span records of its calls' usage; null for what it does not record. */
+export interface EnclosedUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  totalTokens: number | null;
+  cost: number | null;
 }
 
 export type StageObservation =

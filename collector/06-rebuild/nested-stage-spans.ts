@@ -21,7 +21,7 @@
  *   OpenAI instrumentation's span of the same call), adding both would count
  *   the call twice (request-usage.ts).
  */
-import type { NormalizedSpan, ObservedStage, RetrieveObservation } from "../04-normalize/stage-observation.js";
+import type { NormalizedSpan, RetrieveObservation } from "../04-normalize/stage-observation.js";
 
 /**
  * For each span, a value folded down its ancestry: `fromParent(the parent's value, the parent)`, from the root down,
@@ -116,24 +116,24 @@ export function retrievalsAroundARecordedRetrieval(normalized: readonly Normaliz
 }
 
 /**
- * For each span of `stage` inside a span of `stage`, the innermost such span: its place in the nest. The spans of
- * `stage` that no span of `stage` encloses are the nests' outermost spans, and following the enclosing spans from any
- * span leads to its nest's outermost one — LlamaIndex's `OpenAILike.predict` → `.chat` → `.chat` is one LLM call, and
- * its usage is read along that chain (request-usage.ts), not only from the outermost span, because a wrapper and the
- * span inside it may both carry the same call's counts. Worked out once per span (foldAncestry): a span of a
- * malformed trace's looping path is enclosed by nothing, as spansInsideTheirOwnStage leaves it, so the enclosing spans
- * never lead round in a loop.
+ * For each member span (`isMember`: the generation spans, and the spans that record their calls' usage) inside a
+ * member span, the innermost such span: its place in the nest. The members that no member encloses are the nests'
+ * outermost spans, and following the enclosing spans from any member leads to its nest's outermost one —
+ * LlamaIndex's `OpenAILike.predict` → `.chat` → `.chat` is one LLM call, and its usage is read along that chain
+ * (request-usage.ts), not only from the outermost span, because a wrapper and the span inside it may both carry the
+ * same call's counts. Worked out once per span (foldAncestry): a span of a malformed trace's looping path is enclosed
+ * by nothing, as spansInsideTheirOwnStage leaves it, so the enclosing spans never lead round in a loop.
  */
-export function enclosingSpansOfStage(normalized: readonly NormalizedSpan[], stage: ObservedStage): Map<string, NormalizedSpan> {
-  // Per span id: the innermost span of `stage` among its ancestors, null when there is none.
-  const innermostAbove = foldAncestry<NormalizedSpan | null>(normalized, null, (above, parent) => (parent.observation.stage === stage ? parent : above));
+export function enclosingSpansAmong(normalized: readonly NormalizedSpan[], isMember: (item: NormalizedSpan) => boolean): Map<string, NormalizedSpan> {
+  // Per span id: the innermost member among its ancestors, null when there is none.
+  const innermostAbove = foldAncestry<NormalizedSpan | null>(normalized, null, (above, parent) => (isMember(parent) ? parent : above));
   const enclosing = new Map<string, NormalizedSpan>();
   const seen = new Set<string>();
   for (const item of normalized) {
     if (seen.has(item.span.spanId)) continue;
     seen.add(item.span.spanId);
     const around = innermostAbove.get(item.span.spanId) ?? null;
-    if (around !== null && item.observation.stage === stage) enclosing.set(item.span.spanId, around);
+    if (around !== null && isMember(item)) enclosing.set(item.span.spanId, around);
   }
   return enclosing;
 }

@@ -20,6 +20,11 @@
  *   evicted its request type: llm-call-without-request-type.ts, its
  *   `uncountedUsage`): null, with a note naming the span.
  *
+ * An agent span that records the usage of the calls it made (a GenAI `invoke_agent` span's `gen_ai.usage.*`,
+ * OtherObservation `enclosedUsage`) is a wrapper in the same sense: with its calls inside it, their nest's outermost
+ * span, its usage and theirs counted once as below; alone, a remote agent whose calls no span of the trace records,
+ * and its usage is the only record of them — leaving it out would read lower than what the request used.
+ *
  * A call is a nest of generation spans (nested-stage-spans.ts): instrumentations
  * that trace every method write one LLM call as generation spans inside
  * generation spans (LlamaIndex's `OpenAILike.predict` → `.chat` → `.chat`, or a
@@ -64,22 +69,31 @@
 import type { MalformedAttributeNote } from "../../contracts/case-result.js";
 import { listedInWords } from "../../core/listed-in-words.js";
 import { USAGE_SUMS, type NormalizedSpan, type UsageSum } from "../04-normalize/stage-observation.js";
-import { enclosingSpansOfStage } from "./nested-stage-spans.js";
+import { enclosingSpansAmong } from "./nested-stage-spans.js";
 
 export interface RequestUsage {
   sums: Record<UsageSum, number | null>;
   notes: MalformedAttributeNote[];
 }
 
-/** A generation span's recorded value of one sum; null when the span did not carry it. */
+/** Whether the span records usage that belongs in the request's sums: a generation, or an agent's record of its calls'. */
+function recordsUsage(item: NormalizedSpan): boolean {
+  return item.observation.stage === "generate" || (item.observation.stage === "other" && item.observation.enclosedUsage !== undefined);
+}
+
+/** A usage span's recorded value of one sum; null when the span did not carry it. */
 function recorded(item: NormalizedSpan, sum: UsageSum): number | null {
   const observation = item.observation;
-  if (observation.stage !== "generate") return null;
-  if (sum === "input_tokens") return observation.inputTokens;
-  if (sum === "output_tokens") return observation.outputTokens;
-  if (sum === "total_tokens") return observation.totalTokens;
-  return observation.cost;
+  const usage = observation.stage === "generate" ? observation : observation.stage === "other" ? observation.enclosedUsage : undefined;
+  if (usage === undefined) return null;
+  if (sum === "input_tokens") return usage.inputTokens;
+  if (sum === "output_tokens") return usage.outputTokens;
+  if (sum === "total_tokens") return usage.totalTokens;
+  return usage.cost;
 }
+
+/** How a note names the span: an LLM call, or a span that records the usage of the calls it made (an agent). */
+const spanKindOf = (item: NormalizedSpan) => (item.observation.stage === "generate" ? "LLM call" : "agent span (it records the usage of the calls it made)");
 
 /** The usage sums a span leaves out, as its reader said (UncountedUsage in stage-observation.ts). */
 function uncountedUsage(item: NormalizedSpan): readonly UsageSum[] {
@@ -97,10 +111,10 @@ function usageNotCounted(sums: readonly UsageSum[]): string {
 }
 
 /** Why the request's usage sums are not available for an LLM call that recorded none of them while another call did. */
-function usageNotRecorded(sums: readonly UsageSum[], nested: boolean): string {
+function usageNotRecorded(sums: readonly UsageSum[], nested: boolean, kind: string): string {
   const verb = sums.length === 1 ? "is" : "are";
   return (
-    `this LLM call recorded no ${listedInWords(sums, "or")}${nested ? " (nor did any generation span inside it)" : ""}, while another of the request's LLM calls did; ` +
+    `this ${kind} recorded no ${listedInWords(sums, "or")}${nested ? " (nor did any generation span inside it)" : ""}, while another of the request's LLM calls did; ` +
     `the request's ${listedInWords(sums, "and")} ${verb} summed over its LLM calls, so ${sums.length === 1 ? "it is" : "they are"} not available, ` +
     "rather than a sum that leaves this call out and reads lower than what the request used. " +
     `Its SDK, instrumentation or provider did not record ${sums.length === 1 ? "it" : "them"} (a streamed call without usage, an instrumentation that does not write it, a provider that returns none): not known which`
@@ -108,11 +122,11 @@ function usageNotRecorded(sums: readonly UsageSum[], nested: boolean): string {
 }
 
 /** Why one call's value in the request's sums is the larger of two levels of its nest that recorded different values. */
-function levelsDisagree(disagreements: readonly Disagreement[]): string {
+function levelsDisagree(disagreements: readonly Disagreement[], kind: string): string {
   const each = disagreements.map((disagreement) => `${disagreement.sum}: ${disagreement.own} on this span, ${disagreement.inside} inside it in all`).join("; ");
   const taken = listedInWords(disagreements.map((disagreement) => `${disagreement.sum} ${Math.max(disagreement.own, disagreement.inside)}`), "and");
   return (
-    `this LLM span and the LLM spans inside it (one call's spans, or calls inside one wrapper) recorded different usage — ${each}. ` +
+    `this ${kind === "LLM call" ? "LLM span" : kind} and the LLM spans inside it (one call's spans, or calls inside one wrapper) recorded different usage — ${each}. ` +
     `The request's sums count them once, at the larger (${taken}): ` +
     "not both added, which would count the same usage twice, nor the smaller, which would leave out usage the other level records — " +
     "a wrapper that records more covers usage the spans inside it did not record (a second call, a client no instrumentation traced), " +
@@ -135,25 +149,29 @@ interface Disagreement {
   inside: number;
 }
 
-/** A nest of generation spans: its outermost span, its spans, and each span's generation spans directly inside it. */
+/** A nest of usage spans (recordsUsage): its outermost span, its spans, and each span's usage spans directly inside it. */
 interface Nest {
   outermost: NormalizedSpan;
   spans: NormalizedSpan[];
   inside: Map<NormalizedSpan, NormalizedSpan[]>;
 }
 
-/** The request's LLM calls: each nest of generation spans (a lone generation span is a nest of one), in trace order. */
-function llmCalls(normalized: readonly NormalizedSpan[], generations: readonly NormalizedSpan[]): Nest[] {
-  const enclosing = enclosingSpansOfStage(normalized, "generate");
+/**
+ * The request's LLM calls: each nest of usage spans (a lone generation span is a nest of one; an agent span with the
+ * calls inside it is one nest, and alone — a remote agent's calls, which no span of the trace records — a nest of
+ * one), in trace order.
+ */
+function llmCalls(normalized: readonly NormalizedSpan[], usageSpans: readonly NormalizedSpan[]): Nest[] {
+  const enclosing = enclosingSpansAmong(normalized, recordsUsage);
   const inside = new Map<NormalizedSpan, NormalizedSpan[]>();
-  for (const item of generations) {
+  for (const item of usageSpans) {
     const around = enclosing.get(item.span.spanId);
     if (around === undefined) continue;
     const spans = inside.get(around);
     if (spans === undefined) inside.set(around, [item]);
     else spans.push(item);
   }
-  return generations
+  return usageSpans
     .filter((item) => !enclosing.has(item.span.spanId))
     .map((outermost) => {
       const spans: NormalizedSpan[] = [];
@@ -187,8 +205,8 @@ function nestValue(nest: Nest, sum: UsageSum, disagreements: Map<NormalizedSpan,
 
 export function requestUsage(normalized: readonly NormalizedSpan[]): RequestUsage {
   const uncounted = normalized.filter((item) => uncountedUsage(item).length > 0);
-  const generations = normalized.filter((item) => item.observation.stage === "generate");
-  const calls = llmCalls(normalized, generations);
+  const usageSpans = normalized.filter(recordsUsage);
+  const calls = llmCalls(normalized, usageSpans);
 
   const sums: Record<UsageSum, number | null> = { input_tokens: null, output_tokens: null, total_tokens: null, cost: null };
   const notRecorded = new Map<NormalizedSpan, UsageSum[]>();
@@ -210,11 +228,11 @@ export function requestUsage(normalized: readonly NormalizedSpan[]): RequestUsag
       ...uncounted.map((item) => note(item, usageNotCounted(uncountedUsage(item)))),
       ...calls.flatMap((call) => {
         const missing = notRecorded.get(call.outermost);
-        return missing === undefined ? [] : [note(call.outermost, usageNotRecorded(missing, call.spans.length > 1))];
+        return missing === undefined ? [] : [note(call.outermost, usageNotRecorded(missing, call.spans.length > 1, spanKindOf(call.outermost)))];
       }),
-      ...generations.flatMap((item) => {
+      ...usageSpans.flatMap((item) => {
         const disagreed = disagreements.get(item);
-        return disagreed === undefined ? [] : [note(item, levelsDisagree(disagreed))];
+        return disagreed === undefined ? [] : [note(item, levelsDisagree(disagreed, spanKindOf(item)))];
       }),
     ],
   };

@@ -6,8 +6,8 @@
  * (test/support/python-evicted-genai-trace.ts; the reading itself: test/unit/otlp/python-evicted-operation-name.test.ts).
  *
  * One request: its root `invoke_workflow leave_policy_rag` (question and answer as messages) lost its operation name,
- * and so did an `invoke_agent leave_agent` inside it that carries its calls' usage (940 + 68); the calls are a query
- * rewrite (40 + 8) and the answer's call (900 + 60), which lost nothing. Worked by hand: the request is the workflow's
+ * and so did an `invoke_agent leave_agent` inside it that carries the usage of the calls inside it (940 + 68); the
+ * calls are a query rewrite (40 + 8) and the answer's call (900 + 60), which lost nothing. Worked by hand: the request is the workflow's
  * question and answer; its tokens are the two calls', 940 / 68 / 1008, the agent's not counted again; GenAI records no
  * cost. Before: no question, no answer (the root was no request) and every token sum null (the agent read as a call
  * whose kind is unknown).
@@ -34,7 +34,7 @@ after(async () => {
 
 test("a request whose root workflow and agent spans lost their operation names to the Python SDK: still the request, its calls counted once", async () => {
   // A minute ago: inside the window of span times serve takes.
-  const body = pythonSdkTrace(TRACE_ID, [{ ...GENAI_WORKFLOW_SPAN, evicted: 1 }, GENAI_REWRITE_CALL, genAiAnswerCall("chat gpt-4o-mini", 0), GENAI_EVICTED_AGENT_SPAN], { startMs: Date.now() - 60_000 });
+  const body = pythonSdkTrace(TRACE_ID, [{ ...GENAI_WORKFLOW_SPAN, evicted: 1 }, GENAI_EVICTED_AGENT_SPAN, { ...GENAI_REWRITE_CALL, parent: 1 }, { ...genAiAnswerCall("chat gpt-4o-mini", 0), parent: 1 }], { startMs: Date.now() - 60_000 });
   assert.equal(await postTraces(collector.receiverUrl, new TextEncoder().encode(body), "application/json"), 200);
   const written = async () => readSample(await collector.metrics(), "ragscope_traces_written_total") ?? 0;
   for (let attempt = 0; attempt < 300 && (await written()) < 1; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -57,5 +57,5 @@ test("a request whose root workflow and agent spans lost their operation names t
   assert.deepEqual([generation.input_tokens, generation.output_tokens, generation.total_tokens, generation.cost], [940, 68, 1008, null], "the two calls once; the agent's usage is theirs");
   const notes = (index: number) => observation.malformed_attributes.filter((note) => note.span_id === pythonSpanId(TRACE_ID, index) && note.kind === "unreadable_value").map((note) => note.attribute);
   assert.deepEqual(notes(0), ["gen_ai.operation.name"], "the root's evicted operation name is named");
-  assert.deepEqual(notes(3), [], "the agent span is no stage, and nothing of it is unknown");
+  assert.deepEqual(notes(1), [], "the agent span is no stage, and nothing of it is unknown");
 });

@@ -90,7 +90,8 @@ export const genAiEmbeddingsCall = (evicted: number): PythonSpan => ({
 
 /**
  * An `invoke_agent` span inside the request, as opentelemetry-util-genai's agent invocation writes it, carrying its
- * calls' usage (the rewrite's and the answer's: 940 + 68), that lost its operation name (set first) to the SDK's limit.
+ * calls' usage (the rewrite's and the answer's: 940 + 68; the tests put those calls inside it with `parent`), that lost
+ * its operation name (set first) to the SDK's limit.
  */
 export const GENAI_EVICTED_AGENT_SPAN: PythonSpan = {
   name: "invoke_agent leave_agent",

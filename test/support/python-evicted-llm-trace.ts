@@ -24,6 +24,10 @@ export interface PythonSpan {
   attributes: readonly OrderedAttribute[];
   /** How many of the first attributes the SDK evicted; default none. */
   evicted?: number;
+  /** The index of its parent among the trace's spans; default the root (0). */
+  parent?: number;
+  /** OTLP span kind; default INTERNAL (1) for the root, CLIENT (3) for the others. */
+  kind?: number;
 }
 
 export const WORKFLOW_SPAN: PythonSpan = {
@@ -97,7 +101,8 @@ function otlpValue(value: AttributeValue): Record<string, unknown> {
 }
 
 /**
- * One trace, OTLP/JSON: the first span the root, the others its children, in that order in time.
+ * One trace, OTLP/JSON: the first span the root, the others its children (or `parent`'s), each starting after and
+ * ending before the ones listed before it (so a span lies within its parent's time).
  * @param language the resource's telemetry.sdk.language; null for a resource that does not say
  * @param startMs when the root starts (serve takes spans up to a little in the future; the replay any time)
  */
@@ -110,9 +115,9 @@ export function pythonSdkTrace(traceId: string, spans: readonly PythonSpan[], op
     return {
       traceId,
       spanId: spanId(index),
-      parentSpanId: index === 0 ? "" : spanId(0),
+      parentSpanId: index === 0 ? "" : spanId(span.parent ?? 0),
       name: span.name,
-      kind: index === 0 ? 1 : 3,
+      kind: span.kind ?? (index === 0 ? 1 : 3),
       startTimeUnixNano: String(start + BigInt(index) * 10_000_000n),
       endTimeUnixNano: String(start + 1_000_000_000n - BigInt(index) * 10_000_000n),
       attributes: kept.map(([key, value]) => ({ key, value: otlpValue(value) })),

@@ -34,6 +34,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { replayTrace } from "../../golden/replay-golden.js";
 import { pythonSdkTrace, pythonSpanId, REWRITE_CALL, WORKFLOW_SPAN, type PythonSpan } from "../../support/python-evicted-llm-trace.js";
+import { GENAI_REWRITE_CALL, GENAI_WORKFLOW_SPAN, genAiAnswerCall } from "../../support/python-evicted-genai-trace.js";
 
 type Attributes = Record<string, string | number>;
 
@@ -220,4 +221,45 @@ test("a nest whose levels record different usage: the larger, counted once, with
   assert.deepEqual(retry.sums, [200, 38, 238, null], "the attempts' 160 / 30 / 190: not 300 / 58 / 358 (all added), nor 140 / 28 / 168 (the wrapper's, one attempt)");
   assert.deepEqual(retry.notes.map((note) => note.span_id), [`${DISAGREEING_TRACE.slice(0, 14)}03`]);
   assert.match(retry.notes[0]!.error, /recorded different usage — input_tokens: 100 on this span, 160 inside it in all; output_tokens: 20 on this span, 30 inside it in all; total_tokens: 120 on this span, 190 inside it in all\./);
+});
+
+/**
+ * GenAI agents (semantic conventions `invoke_agent`), their usage the calls they made (otel-genai-mapper.ts readAgent),
+ * each beside or around the GenAI rewrite (40 + 8) and answer (900 + 60) calls, all on their operation names:
+ * - a remote agent (a CLIENT span) beside the calls, 500 + 50: its calls ran where no span of this trace records them,
+ *   so its usage is their only record → 1440 / 118 / 1558 (before: 940 / 68 / 1008, the agent left out);
+ * - a local agent around the two calls, recording their 940 + 68: one nest, counted once → 940 / 68 / 1008, no note
+ *   (not 1880 / 136 / 2016);
+ * - that agent recording more than the calls inside it, 1000 + 70: a call of its own no span records → the larger,
+ *   1000 / 70 / 1070, with a note on the agent naming both levels.
+ */
+const AGENT_TRACE = "7a000000000000000000000000000d07";
+const genAiAgent = (input: number, output: number, kind?: number): PythonSpan => ({
+  name: "invoke_agent leave_agent",
+  ...(kind === undefined ? {} : { kind }),
+  attributes: [
+    ["gen_ai.operation.name", "invoke_agent"],
+    ["gen_ai.provider.name", "openai"],
+    ["gen_ai.agent.name", "leave_agent"],
+    ["gen_ai.usage.input_tokens", input],
+    ["gen_ai.usage.output_tokens", output],
+  ],
+});
+
+test("an agent's usage is its calls': counted alone for a remote agent whose calls the trace does not hold, once with the calls inside it, the larger when the two disagree", async () => {
+  const remote = await rebuilt(pythonSdkTrace(AGENT_TRACE, [GENAI_WORKFLOW_SPAN, GENAI_REWRITE_CALL, genAiAnswerCall("chat gpt-4o-mini", 0), genAiAgent(500, 50, 3)]));
+  assert.deepEqual(remote.sums, [1440, 118, 1558, null], "the remote agent's 500 / 50 are usage no other span records: not 940 / 68 / 1008");
+  assert.deepEqual(remote.notes, []);
+
+  const around = await rebuilt(pythonSdkTrace(AGENT_TRACE, [GENAI_WORKFLOW_SPAN, genAiAgent(940, 68, 1), { ...GENAI_REWRITE_CALL, parent: 1 }, { ...genAiAnswerCall("chat gpt-4o-mini", 0), parent: 1 }]));
+  assert.deepEqual(around.sums, [940, 68, 1008, null], "once: not 1880 / 136 / 2016");
+  assert.deepEqual(around.notes, []);
+
+  const more = await rebuilt(pythonSdkTrace(AGENT_TRACE, [GENAI_WORKFLOW_SPAN, genAiAgent(1000, 70, 1), { ...GENAI_REWRITE_CALL, parent: 1 }, { ...genAiAnswerCall("chat gpt-4o-mini", 0), parent: 1 }]));
+  assert.deepEqual(more.sums, [1000, 70, 1070, null]);
+  assert.deepEqual(more.notes.map((note) => note.span_id), [pythonSpanId(AGENT_TRACE, 1)]);
+  assert.match(
+    more.notes[0]!.error,
+    /^this agent span \(it records the usage of the calls it made\) and the LLM spans inside it \(one call's spans, or calls inside one wrapper\) recorded different usage — input_tokens: 1000 on this span, 940 inside it in all; output_tokens: 70 on this span, 68 inside it in all; total_tokens: 1070 on this span, 1008 inside it in all\./,
+  );
 });

@@ -26,7 +26,7 @@
  *   LLM call: 40 / 8 / 48.
  * Spans that are no LLM call, their operation name evicted, read as they are with it:
  * - the root `invoke_workflow leave_policy_rag`: still the request, its question and answer from its messages;
- * - an `invoke_agent leave_agent` inside the request, carrying its calls' usage (940 + 68): no stage, the calls
+ * - an `invoke_agent leave_agent` around the two calls, carrying their usage (940 + 68): no stage, the calls
  *   counted once, 940 / 68 / 1008 (before, OpenLLMetry's reader took it for a call it cannot tell: every sum null);
  * - `retrieval leave_policies`: still the retrieval, its two documents in rank order.
  */
@@ -160,11 +160,11 @@ test("the root invoke_workflow span whose Python SDK evicted its operation name 
   assert.match(notes[0]!.error, /the span is still the request \(its name, "invoke_workflow leave_policy_rag", is the one the GenAI conventions give an invoke_workflow span, and it has no parent\), read from what it still carries\. The span lost 1 attribute/);
 });
 
-test("an invoke_agent span inside the request that lost its operation name and carries its calls' usage is no stage: the calls are counted once, not every sum made unknown", async () => {
-  const { sums, generations, notesOn, output } = await replayedSpans([GENAI_WORKFLOW_SPAN, GENAI_REWRITE_CALL, genAiAnswerCall("chat gpt-4o-mini", 0), GENAI_EVICTED_AGENT_SPAN]);
-  assert.deepEqual(sums, BOTH_CALLS, "not null: an agent span is no call whose kind is unknown, and its usage is its calls'");
+test("an invoke_agent span around the calls that lost its operation name and carries their usage is no stage: the calls are counted once, not every sum made unknown", async () => {
+  const { sums, generations, notesOn, output } = await replayedSpans([GENAI_WORKFLOW_SPAN, GENAI_EVICTED_AGENT_SPAN, { ...GENAI_REWRITE_CALL, parent: 1 }, { ...genAiAnswerCall("chat gpt-4o-mini", 0), parent: 1 }]);
+  assert.deepEqual(sums, BOTH_CALLS, "not null: an agent span is no call whose kind is unknown; and its usage is its calls', counted once");
   assert.equal(generations, 2);
-  assert.deepEqual(notesOn(3), []);
+  assert.deepEqual(notesOn(1), []);
   assert.equal(output, "Up to 5 days carry over.");
 });
 
