@@ -9,7 +9,7 @@ opentelemetry-instrumentation-openai-v2. Content on the spans, as the
 instrumentation's documentation says to ask for it:
 OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental and
 OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only (set below,
-before the packages read them). The retrieval ranks the corpus by the JS
+before the packages read them, unless the environment sets them). The retrieval ranks the corpus by the JS
 goldens' embedding (golden_app.py embed_text), top k as the scenario says;
 the chat call goes to the scripted endpoint of golden_app.py. The golden
 case's run and case ids go on the workflow span as `ragscope.*` attributes,
@@ -22,8 +22,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-os.environ["OTEL_SEMCONV_STABILITY_OPT_IN"] = "gen_ai_latest_experimental"
-os.environ["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] = "span_only"
+# Defaults only: test/data/otel-genai-without-content/ is this app recorded with the content mode the environment gives.
+os.environ.setdefault("OTEL_SEMCONV_STABILITY_OPT_IN", "gen_ai_latest_experimental")
+os.environ.setdefault("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "span_only")
 
 import httpx  # noqa: E402
 from golden_app import FAKE_OPENAI_BASE_URL, embed_text, fake_openai_transport, run_golden_app  # noqa: E402
