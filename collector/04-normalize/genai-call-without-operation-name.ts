@@ -49,8 +49,6 @@ import { evictedFirstPhrase, mayHaveEvictedFirstAttributes } from "./sdk-attribu
 import { USAGE_SUMS, type StageObservation } from "./stage-observation.js";
 import { sdkLimitFact } from "./unread-index-gaps.js";
 
-const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
-const REQUEST_OPERATIONS: readonly string[] = [GenAiOperation.invokeWorkflow, GenAiOperation.invokeAgent];
 const KNOWN_OPERATIONS: readonly string[] = Object.values(GenAiOperation);
 
 /** Attribute prefixes of the conventions read before (OpenInference) or after (OpenLLMetry) this one. */
@@ -99,14 +97,6 @@ export function isGenAiCallWithoutOperationName(span: SpanRecord): boolean {
 /** Why the operation name is absent: the first part of every note on it. */
 const evictedOperationName = (span: SpanRecord) => evictedFirstPhrase(span, "the operation name");
 
-/** The GenAI reader's own readings (otel-genai-mapper.ts), passed in so the two modules do not import each other. */
-export interface GenAiReadings {
-  generation(span: SpanRecord): StageObservation;
-  request(span: SpanRecord): StageObservation;
-  retrieval(span: SpanRecord): StageObservation;
-  agent(span: SpanRecord): StageObservation;
-}
-
 /** A request or retrieval span read from what it still carries, the evicted operation name noted first. */
 function readAsNamed(span: SpanRecord, operation: string, observation: StageObservation): StageObservation {
   const what = observation.stage === "request" ? `the request (its name, ${JSON.stringify(span.name.slice(0, 80))}, is the one the GenAI conventions give an ${operation} span, and it has no parent)` : `the retrieval (its name, ${JSON.stringify(span.name.slice(0, 80))}, is the one the GenAI conventions give a retrieval span)`;
@@ -114,28 +104,31 @@ function readAsNamed(span: SpanRecord, operation: string, observation: StageObse
   return { ...observation, ...unreadableField([note, ...(observation.unreadable ?? [])]) };
 }
 
-/** The span read as what it is, or as no stage with the request's usage sums not available (see the module comment). */
-export function genAiCallWithoutOperationName(span: SpanRecord, read: GenAiReadings): StageObservation {
+/**
+ * The span read as what it is, or as no stage with the request's usage sums not available (see the module comment).
+ * @param readAsOperation the GenAI reader's reading of a span of an operation (otel-genai-mapper.ts), passed in so the
+ *   two modules do not import each other
+ */
+export function genAiCallWithoutOperationName(span: SpanRecord, readAsOperation: (span: SpanRecord, operation: string) => StageObservation): StageObservation {
   const dropped = attributesDroppedBySdk(span);
-  const operation = operationInName(span.name);
-  if (operation !== null && REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readAsNamed(span, operation, read.request(span));
-  if (operation === GenAiOperation.retrieval) return readAsNamed(span, operation, read.retrieval(span));
-  if (operation === GenAiOperation.invokeAgent) return read.agent(span);
-  // An embedding, a tool, an agent inside the request: no stage, as with the operation name.
-  if (operation !== null && !GENERATION_OPERATIONS.includes(operation)) return { stage: "other" };
-  if (operation !== null || carriesOutput(span)) {
-    const generation = read.generation(span);
-    if (generation.stage !== "generate") return generation;
+  const named = operationInName(span.name);
+  // A name that is no operation, with the model's output: a chat call's, which no embeddings call writes.
+  const operation = named ?? (carriesOutput(span) ? GenAiOperation.chat : null);
+  if (operation !== null) {
+    const observation = readAsOperation(span, operation);
+    if (observation.stage === "request" || observation.stage === "retrieve") return readAsNamed(span, operation, observation);
+    // An embedding, a tool, an agent inside the request: read as with the operation name, nothing to note.
+    if (observation.stage !== "generate") return observation;
     const why =
-      operation !== null
+      named !== null
         ? `its name, ${JSON.stringify(span.name.slice(0, 80))}, is the one the GenAI conventions give a ${operation} call ({gen_ai.operation.name} {gen_ai.request.model})`
         : `it carries the model's output (${GenAi.outputMessages} or a ${CHOICE_EVENT} event), which no embeddings call writes`;
-    const lost = tokenCountsNotCarried(generation);
+    const lost = tokenCountsNotCarried(observation);
     const note = {
       attribute: GenAi.operationName,
       error: `${evictedOperationName(span)}: the span is still the generation (${why}), read from what it still carries${tokenCountsNotCarriedPhrase(lost)}. ${sdkLimitFact(dropped)}`,
     };
-    return { ...generation, ...unreadableField([note, ...(generation.unreadable ?? [])]), ...(lost.length === 0 ? {} : { uncountedUsage: lost }) };
+    return { ...observation, ...unreadableField([note, ...(observation.unreadable ?? [])]), ...(lost.length === 0 ? {} : { uncountedUsage: lost }) };
   }
   return {
     stage: "other",

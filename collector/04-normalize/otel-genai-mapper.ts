@@ -73,23 +73,23 @@ export const otelGenAiMapper: SpanMapper = {
     return true;
   },
   map(span) {
-    const attributes = span.attributes;
-    if (attributes[GenAi.operationName] === undefined) {
-      return genAiCallWithoutOperationName(span, {
-        generation: (call) => readGenAiGeneration(call.attributes, attributesDroppedBySdk(call), sdkAttributeOrder(call)),
-        request: (call) => readRequest(call.attributes),
-        retrieval: (call) => readRetrieval(call.attributes),
-        agent: (call) => readAgent(call.attributes),
-      });
-    }
-    const operation = readString(attributes, GenAi.operationName) ?? "";
-    if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);
-    if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span));
-    if (REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readRequest(attributes);
-    if (operation === GenAiOperation.invokeAgent) return readAgent(attributes);
-    return { stage: "other" };
+    if (span.attributes[GenAi.operationName] === undefined) return genAiCallWithoutOperationName(span, readAsOperation);
+    return readAsOperation(span, readString(span.attributes, GenAi.operationName) ?? "");
   },
 };
+
+/**
+ * The span read as a span of `operation`: its `gen_ai.operation.name`, or, where its SDK evicted that, the operation
+ * its name gives (genai-call-without-operation-name.ts reads it through this, so both read a span the same way).
+ */
+function readAsOperation(span: SpanRecord, operation: string): StageObservation {
+  const attributes = span.attributes;
+  if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);
+  if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span));
+  if (REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readRequest(attributes);
+  if (operation === GenAiOperation.invokeAgent) return readAgent(attributes);
+  return { stage: "other" };
+}
 
 /**
  * An agent inside the request: no stage, and the usage it records is its calls' (the conventions' `invoke_agent`

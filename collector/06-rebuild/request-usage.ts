@@ -92,8 +92,8 @@ function recorded(item: NormalizedSpan, sum: UsageSum): number | null {
   return usage.cost;
 }
 
-/** How a note names the span: an LLM call, or a span that records the usage of the calls it made (an agent). */
-const spanKindOf = (item: NormalizedSpan) => (item.observation.stage === "generate" ? "LLM call" : "agent span (it records the usage of the calls it made)");
+/** How a note names a usage span that is no LLM call: a span that records the usage of the calls it made. */
+const AGENT_SPAN = "agent span (it records the usage of the calls it made)";
 
 /** The usage sums a span leaves out, as its reader said (UncountedUsage in stage-observation.ts). */
 function uncountedUsage(item: NormalizedSpan): readonly UsageSum[] {
@@ -126,7 +126,7 @@ function levelsDisagree(disagreements: readonly Disagreement[], kind: string): s
   const each = disagreements.map((disagreement) => `${disagreement.sum}: ${disagreement.own} on this span, ${disagreement.inside} inside it in all`).join("; ");
   const taken = listedInWords(disagreements.map((disagreement) => `${disagreement.sum} ${Math.max(disagreement.own, disagreement.inside)}`), "and");
   return (
-    `this ${kind === "LLM call" ? "LLM span" : kind} and the LLM spans inside it (one call's spans, or calls inside one wrapper) recorded different usage — ${each}. ` +
+    `this ${kind} and the LLM spans inside it (one call's spans, or calls inside one wrapper) recorded different usage — ${each}. ` +
     `The request's sums count them once, at the larger (${taken}): ` +
     "not both added, which would count the same usage twice, nor the smaller, which would leave out usage the other level records — " +
     "a wrapper that records more covers usage the spans inside it did not record (a second call, a client no instrumentation traced), " +
@@ -228,11 +228,11 @@ export function requestUsage(normalized: readonly NormalizedSpan[]): RequestUsag
       ...uncounted.map((item) => note(item, usageNotCounted(uncountedUsage(item)))),
       ...calls.flatMap((call) => {
         const missing = notRecorded.get(call.outermost);
-        return missing === undefined ? [] : [note(call.outermost, usageNotRecorded(missing, call.spans.length > 1, spanKindOf(call.outermost)))];
+        return missing === undefined ? [] : [note(call.outermost, usageNotRecorded(missing, call.spans.length > 1, call.outermost.observation.stage === "generate" ? "LLM call" : AGENT_SPAN))];
       }),
       ...usageSpans.flatMap((item) => {
         const disagreed = disagreements.get(item);
-        return disagreed === undefined ? [] : [note(item, levelsDisagree(disagreed, spanKindOf(item)))];
+        return disagreed === undefined ? [] : [note(item, levelsDisagree(disagreed, item.observation.stage === "generate" ? "LLM span" : AGENT_SPAN))];
       }),
     ],
   };
