@@ -78,6 +78,13 @@ export const GenAi = {
   completionPrefix: "gen_ai.completion",
   /** Not in GenAI; OpenLLMetry writes it beside the GenAI usage attributes. */
   usageTotalTokens: "gen_ai.usage.total_tokens",
+  /**
+   * The conventions' message events before v1.37 (their per-message events), written as span events by the Azure AI
+   * Inference client library and Semantic Kernel for .NET: one `gen_ai.choice` event per choice, its
+   * `{ index, finish_reason, message: { role, content } }` the JSON text of the event's `gen_ai.event.content`.
+   */
+  choiceEvent: "gen_ai.choice",
+  eventContent: "gen_ai.event.content",
 } as const;
 
 /** Values of `gen_ai.operation.name`. */
@@ -91,6 +98,9 @@ export const GenAiOperation = {
   createAgent: "create_agent",
   invokeAgent: "invoke_agent",
   invokeWorkflow: "invoke_workflow",
+  /** Semantic Kernel for .NET's names of a chat and a text completion, from before the conventions named them. */
+  semanticKernelChatCompletions: "chat.completions",
+  semanticKernelTextCompletions: "text.completions",
 } as const;
 
 /**

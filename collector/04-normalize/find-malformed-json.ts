@@ -37,6 +37,7 @@ const DOCUMENT_METADATA_SUFFIX = `.${OpenInference.documentMetadata}`;
 /** Event attributes that hold JSON text, by event name. */
 const JSON_EVENT_KEYS: Readonly<Record<string, readonly string[]>> = {
   [OpenLlmetry.queryResultEvent]: [OpenLlmetry.queryResultMetadata],
+  [GenAi.choiceEvent]: [GenAi.eventContent],
 };
 
 function parseError(value: string): string | null {

@@ -29,7 +29,7 @@
  * (genai-call-without-operation-name.ts).
  */
 import { GenAi, GenAiOperation, OpenLlmetry } from "../../contracts/span-attributes.js";
-import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
+import type { Attributes, SpanEventRecord, SpanRecord } from "../00-otlp/span-record.js";
 import { readJsonArray, readNumber, readString } from "./attribute-readers.js";
 import { unreadableField } from "./explain-unread-value.js";
 import { toObservedDocument } from "./read-documents.js";
@@ -43,6 +43,7 @@ import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { unreadCutList, type CutListItems } from "./unread-cut-list.js";
 import { unreadDroppedCompletions } from "./unread-dropped-completions.js";
 import { sdkAttributeOrder, type SdkAttributeOrder } from "./sdk-attribute-order.js";
+import { answerFromChoiceEvents } from "./read-choice-events.js";
 import { genAiCallWithoutOperationName, isGenAiCallWithoutOperationName } from "./genai-call-without-operation-name.js";
 
 /** Flat completions, for a cut list's note: the last one is the answer. */
@@ -52,7 +53,14 @@ const CUT_COMPLETIONS: CutListItems = {
   risk: "an earlier completion would be taken for the answer, which is the last one recorded",
 };
 
-const GENERATION_OPERATIONS: readonly string[] = [GenAiOperation.chat, GenAiOperation.textCompletion, GenAiOperation.generateContent];
+const GENERATION_OPERATIONS: readonly string[] = [
+  GenAiOperation.chat,
+  GenAiOperation.textCompletion,
+  GenAiOperation.generateContent,
+  // Semantic Kernel for .NET still names its calls so: read as the calls they are, not as spans of no stage.
+  GenAiOperation.semanticKernelChatCompletions,
+  GenAiOperation.semanticKernelTextCompletions,
+];
 const REQUEST_OPERATIONS: readonly string[] = [GenAiOperation.invokeWorkflow, GenAiOperation.invokeAgent];
 /** The operations whose GenAI attributes record the stage itself (model, tokens, messages; query, documents). */
 const RECORD_OPERATIONS: readonly string[] = [...GENERATION_OPERATIONS, GenAiOperation.retrieval];
@@ -85,7 +93,7 @@ export const otelGenAiMapper: SpanMapper = {
 function readAsOperation(span: SpanRecord, operation: string): StageObservation {
   const attributes = span.attributes;
   if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);
-  if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span));
+  if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span), span.events);
   if (REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readRequest(attributes);
   if (operation === GenAiOperation.invokeAgent) return readAgent(attributes);
   return { stage: "other" };
@@ -122,19 +130,25 @@ function readRetrieval(attributes: Attributes): StageObservation {
   };
 }
 
-/** Shared with the OpenLLMetry mapper, whose LLM spans carry the same (older) GenAI attributes. */
 /**
+ * Shared with the OpenLLMetry mapper, whose LLM spans carry the same (older) GenAI attributes.
  * @param droppedBySdk the span's attributes its SDK dropped (attributesDroppedBySdk), for a gap's note
  * @param order which attributes the span's SDK drops (sdkAttributeOrder), for what a drop could have cut
+ * @param events the span's events: its `gen_ai.choice` events give the answer when no message attribute records it
  */
-export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number, order: SdkAttributeOrder): StageObservation {
+export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number, order: SdkAttributeOrder, events: readonly SpanEventRecord[] = []): StageObservation {
   const inputTokens = readNumber(attributes, GenAi.usageInputTokens) ?? readNumber(attributes, GenAi.usagePromptTokens);
   const outputTokens = readNumber(attributes, GenAi.usageOutputTokens) ?? readNumber(attributes, GenAi.usageCompletionTokens);
   const structured = lastMessage(readStructuredMessages(attributes, GenAi.outputMessages), null);
   // The answer is the LAST flat completion, the one an SDK at its attribute count limit drops first (OpenLLMetry sets
   // completions after the prompts): on a span that lost attributes, a list with no gap may be cut, and is not read.
   const completionsCut = unreadCutList(attributes, [GenAi.completionPrefix], null, droppedBySdk, order, "the answer is not available (no earlier completion is taken in its place)", CUT_COMPLETIONS);
-  const flat = completionsCut.length > 0 ? { text: null, unreadIndex: null } : lastMessage(readFlatMessages(attributes, GenAi.completionPrefix), null);
+  const flatMessages = completionsCut.length > 0 ? null : readFlatMessages(attributes, GenAi.completionPrefix);
+  const flat = lastMessage(flatMessages, null);
+  // The choice events only where no message attribute records the output: they are another record of the same
+  // choices, read by instrumentations that write no such attributes (read-choice-events.ts).
+  const recordedAsAttributes = attributes[GenAi.outputMessages] !== undefined || flatMessages !== null || completionsCut.length > 0;
+  const choiceEvents = recordedAsAttributes ? null : answerFromChoiceEvents(events);
   return {
     stage: "generate",
     model: readString(attributes, GenAi.responseModel) ?? readString(attributes, GenAi.requestModel),
@@ -147,14 +161,16 @@ export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number
     // flat completions are read when the JSON holds no text. An unreadable message at or after the one the answer
     // would be leaves it not available, flat completions or not: the message before it would be another answer, and
     // which flat completion would be the same message is not known. One before it changes nothing.
-    answer: structured.unreadIndex !== null ? null : (structured.text ?? flat.text),
+    answer: structured.unreadIndex !== null ? null : (structured.text ?? flat.text ?? choiceEvents?.text ?? null),
     abstained: null,
     ...unreadableField([
       ...unreadMessages(attributes, GenAi.outputMessages, structured, "answer"),
       // The flat completions only when the answer is theirs to give: beside an answer from the JSON they are unused.
       ...(structured.text === null && structured.unreadIndex === null ? [...completionsCut, ...unreadFlatMessages(attributes, GenAi.completionPrefix, flat, "answer", droppedBySdk, order)] : []),
       // No completion at all on a span that lost attributes: the answer's absence has a likely cause, said.
-      ...unreadDroppedCompletions(attributes, droppedBySdk, order),
+      // Where the events record the output, no completion attribute was there to drop.
+      ...(choiceEvents?.recorded === true ? [] : unreadDroppedCompletions(attributes, droppedBySdk, order)),
+      ...(choiceEvents?.notes ?? []),
     ]),
   };
 }

@@ -7,9 +7,10 @@
  * The Python goldens (python/record-python-goldens.ts: a LlamaIndex app traced
  * by openinference-instrumentation-llama-index, a LangChain chain traced by
  * openinference-instrumentation-langchain and by Traceloop's
- * opentelemetry-instrumentation-langchain, and a plain app recorded with the
+ * opentelemetry-instrumentation-langchain, a plain app recorded with the
  * GenAI conventions' own opentelemetry-util-genai and
- * opentelemetry-instrumentation-openai-v2) are replayed the same way; they
+ * opentelemetry-instrumentation-openai-v2, and the same app with its chat call
+ * through the Azure AI Inference client library) are replayed the same way; they
  * are recorded with Python by hand, so only the JS goldens are recorded again here.
  *
  * The facts checked beside the stored files come from the scenario itself —
@@ -207,6 +208,28 @@ describe("a Python app's spans recorded with the GenAI conventions' own packages
     );
     assert.equal(observation().query, question);
     assert.equal(evaluation().caseResult.output, fakeAnswer);
+  });
+});
+
+describe("a Python app whose chat call is traced by the Azure AI Inference client library (azure-ai-inference, its messages as span events)", () => {
+  const evaluation = () => replayed.get("azure-ai-inference-python")!;
+  const observation = () => evaluation().caseResult.rag_observation;
+
+  test("the answer is the chat span's gen_ai.choice event: the request records none, and the span has no message attributes", () => {
+    const chat = observation().stage_timings.find((timing) => timing.stage === "generate");
+    assert.equal(chat?.span_name, `chat ${fakeModelName}`);
+    assert.equal(evaluation().caseResult.output, fakeAnswer);
+    assert.deepEqual(observation().malformed_attributes, [], "nothing the library writes is unreadable");
+    assert.deepEqual(observation().source_conventions, ["otel_genai"]);
+  });
+
+  test("the library's own HTTP span is no stage, and its tokens are the chat span's, once", () => {
+    assert.equal(observation().span_count, 4, "workflow, retrieval, chat and the library's POST span");
+    assert.deepEqual(observation().stage_timings.map((timing) => timing.stage), ["request", "retrieve", "generate"]);
+    assert.deepEqual(
+      [observation().generation.input_tokens, observation().generation.output_tokens, observation().generation.total_tokens],
+      [answerUsage.promptTokens, answerUsage.completionTokens, answerUsage.promptTokens + answerUsage.completionTokens],
+    );
   });
 });
 

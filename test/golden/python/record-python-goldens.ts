@@ -12,7 +12,11 @@
  *   with the OpenTelemetry GenAI conventions' own packages — its request and
  *   retrieval by opentelemetry-util-genai's TelemetryHandler, its chat call by
  *   opentelemetry-instrumentation-openai-v2 — in a virtual environment of its
- *   own (requirements-otel-genai.txt).
+ *   own (requirements-otel-genai.txt);
+ * - `azure-ai-inference-python`: the same app with its chat call through the
+ *   Azure AI Inference client library (azure_ai_inference_policy_rag.py),
+ *   traced by its own instrumentor, its messages as span events
+ *   (requirements-azure-ai-inference.txt).
  *
  * The Python app writes its spans as OTLP/JSON (the OTLP exporters' request
  * body, ids from a counter); this step makes the rest reproducible as
@@ -42,7 +46,7 @@ import { promisify } from "node:util";
 import { checkOrWriteGolden, rankTimes, uuidNumberer } from "../record-goldens.js";
 import { llamaIndexScenario } from "../scenarios/llama-index-rerank.js";
 
-export const pythonGoldenNames = ["llama-index-openinference", "langchain-python-openinference", "langchain-python-traceloop", "otel-genai-python"] as const;
+export const pythonGoldenNames = ["llama-index-openinference", "langchain-python-openinference", "langchain-python-traceloop", "otel-genai-python", "azure-ai-inference-python"] as const;
 export type PythonGoldenName = (typeof pythonGoldenNames)[number];
 
 const pythonDirectory = path.dirname(fileURLToPath(import.meta.url));
@@ -55,6 +59,8 @@ const apps: Record<PythonGoldenName, { script: string; idSeed: number; requireme
   "langchain-python-traceloop": { script: "langchain_policy_rag_traceloop.py", idSeed: 0x100b, requirements: "requirements-traceloop-langchain.txt" },
   // The GenAI conventions' own packages pin OpenTelemetry releases of their own.
   "otel-genai-python": { script: "otel_genai_policy_rag.py", idSeed: 0x100c, requirements: "requirements-otel-genai.txt" },
+  // The Azure client library traces through azure-core's OpenTelemetry plugin, with its own pins.
+  "azure-ai-inference-python": { script: "azure_ai_inference_policy_rag.py", idSeed: 0x100d, requirements: "requirements-azure-ai-inference.txt" },
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
