@@ -30,6 +30,9 @@
  *   retrieved), heuristic passes (a refusal phrase beside claims of the
  *   answer's own), and passes that say nothing of the answer (answering an
  *   answerable case) do not count;
+ *   A request that generated an answer its trace does not carry (no output,
+ *   no recorded abstention: answerNotRecorded) is never passed: no check read
+ *   its answer, whatever its retrieval scored against the gold evidence;
  * - unjudged: values were measured or checks passed, nothing is against the
  *   case, and nothing able to judge it did (online traffic without a judge);
  * - not_evaluated: no evaluator applied.
@@ -99,13 +102,29 @@ function judgesAPass(result: EvaluationResult, registry: EvaluatorRegistry): boo
   return evaluator.passJudgesCase?.(result.metric_values) ?? true;
 }
 
-export function qualityStatusOf(results: readonly EvaluationResult[], registry?: EvaluatorRegistry): CaseResult["quality_status"] {
+/**
+ * Whether the request generated an answer that its trace does not carry: a generation ran, and the Case Result has
+ * no output and no recorded abstention (an instrumentation that records no content, a span that lost its
+ * completion). Then no check read the answer, and a pass of the retrieval against the gold evidence says nothing of
+ * it: the case is at most unjudged. A request with no generation (a retrieval evaluated on its own) is not such a
+ * case: its retrieval is the whole of what it answers with.
+ */
+export function answerNotRecorded(caseResult: CaseResult): boolean {
+  const observation = caseResult.rag_observation;
+  return caseResult.output === null && observation.abstained !== true && observation.stage_timings.some((timing) => timing.stage === "generate");
+}
+
+/**
+ * @param answerMissing the request generated an answer its trace does not carry (answerNotRecorded): nothing can
+ *   pass it, though a firm failure still fails it
+ */
+export function qualityStatusOf(results: readonly EvaluationResult[], registry?: EvaluatorRegistry, answerMissing = false): CaseResult["quality_status"] {
   const evaluators = registryOrDefault(registry);
   if (results.some((result) => result.outcome === "failed" && !isHeuristicJudgement(result))) return "failed";
   if (results.some((result) => result.outcome === "error")) return "review_required";
   const judgedByModel = results.some((result) => isModelJudgement(result) && (result.outcome === "passed" || result.outcome === "failed"));
   if (!judgedByModel && results.some(isHeuristicSignalAgainst)) return "review_required";
-  if (results.some((result) => judgesAPass(result, evaluators))) return "passed";
+  if (!answerMissing && results.some((result) => judgesAPass(result, evaluators))) return "passed";
   if (results.some((result) => result.outcome !== "not_applicable")) return "unjudged";
   return "not_evaluated";
 }
@@ -123,7 +142,7 @@ export function decideCaseVerdict(
   registry?: EvaluatorRegistry,
 ): CaseVerdict {
   const evaluationResults = results.filter((result) => result.evaluator_id !== ROOT_CAUSE_EVALUATOR_ID);
-  const decided = { ...caseResult, quality_status: didNotComplete(caseResult) ? ("failed" as const) : qualityStatusOf(evaluationResults, registry) };
+  const decided = { ...caseResult, quality_status: didNotComplete(caseResult) ? ("failed" as const) : qualityStatusOf(evaluationResults, registry, answerNotRecorded(caseResult)) };
   if (decided.quality_status === "failed") {
     const firm = evaluationResults.filter((result) => !isHeuristicJudgement(result));
     const attribution = attributeRootCause(decided, evalCase, firm);

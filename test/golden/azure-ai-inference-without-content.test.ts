@@ -3,8 +3,9 @@
  * (test/data/azure-ai-inference-without-content/): its chat span's `gen_ai.choice` event then holds the finish
  * reason and index only. The answer is not available — null, not "", and no other span's text — and so is every
  * metric that needs it; the question and the documents, which the request's own spans record, are read, and so are
- * the call's model and tokens (137 + 41, the scripted usage). Worked from the recording (its README), not from
- * ragscope's output.
+ * the call's model and tokens (137 + 41, the scripted usage). The retrieval meets its gold evidence, but the case is
+ * unjudged, not passed: nothing read its answer (case-verdict.ts answerNotRecorded). Worked from the recording (its
+ * README), not from ragscope's output.
  */
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -35,4 +36,5 @@ test("content recording off: the answer is not available, the question, document
   const metric = (name: string) => evaluation!.evaluationResults.find((item) => name in item.metric_values)?.metric_values[name];
   for (const name of ["exact_match", "token_f1", "sensitive_data_in_answer"]) assert.equal(metric(name), null, `${name}: not available, not 0`);
   assert.equal(metric("recall_at_k"), 1, "the retrieval is measured: the gold evidence is among the documents");
+  assert.equal(result.quality_status, "unjudged", "an answer nobody could read is not passed on its retrieval alone");
 });
