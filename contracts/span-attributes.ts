@@ -85,6 +85,11 @@ export const GenAi = {
    */
   choiceEvent: "gen_ai.choice",
   eventContent: "gen_ai.event.content",
+  /**
+   * The conventions' event (v1.37+) of a call's content sent as an OpenTelemetry log record (content capture
+   * `event_only` / `span_and_event`): its attributes are the call's `gen_ai.input.messages` and `gen_ai.output.messages`.
+   */
+  operationDetailsEvent: "gen_ai.client.inference.operation.details",
 } as const;
 
 /** Values of `gen_ai.operation.name`. */

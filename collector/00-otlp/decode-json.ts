@@ -48,20 +48,26 @@ const statusCodeNames: Record<string, StatusCodeNumber> = {
 
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true });
 
-export function decodeJsonTraceRequest(body: Uint8Array): Result<TracesDocument, OtlpDecodeError> {
+/** An OTLP/JSON body parsed (UTF-8, 64-bit integers kept exact), whatever signal it carries; refused as it is not JSON. */
+export function parseOtlpJsonBody(body: Uint8Array): Result<unknown, OtlpDecodeError> {
   let text: string;
   try {
     text = utf8Decoder.decode(body);
   } catch {
     return failure(otlpDecodeError("", "invalid OTLP/JSON: the body is not valid UTF-8"));
   }
-  let parsed: unknown;
   try {
-    parsed = parseJsonPreservingIntegers(text);
+    return success(parseJsonPreservingIntegers(text));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return failure(otlpDecodeError("", `invalid OTLP/JSON: ${reason}`));
   }
+}
+
+export function decodeJsonTraceRequest(body: Uint8Array): Result<TracesDocument, OtlpDecodeError> {
+  const json = parseOtlpJsonBody(body);
+  if (!json.ok) return json;
+  const parsed = json.value;
   try {
     const request = requireObject(parsed, "", "the body");
     return success({
@@ -156,7 +162,7 @@ function convertLink(item: unknown, path: string): SpanLinkDocument {
   };
 }
 
-function readAttributes(object: JsonObject, path: string): KeyValue[] {
+export function readAttributes(object: JsonObject, path: string): KeyValue[] {
   return convertKeyValues(readArray(object, "attributes", "attributes", path), join(path, "attributes"), 1);
 }
 
@@ -182,7 +188,7 @@ const valueMembers: ReadonlyArray<readonly [string, string]> = [
   ["bytesValue", "bytes_value"],
 ];
 
-function convertValue(item: unknown, path: string, depth: number): AnyValue | null {
+export function convertValue(item: unknown, path: string, depth: number): AnyValue | null {
   const object = requireObject(item, path);
   const present = valueMembers.filter(([camel, snake]) => presentValue(object, camel, snake) !== undefined);
   // An unset value nests nothing, so it is not held to the depth limit.
@@ -228,38 +234,38 @@ function convertValue(item: unknown, path: string, depth: number): AnyValue | nu
   }
 }
 
-function presentValue(object: JsonObject, camel: string, snake: string): unknown {
+export function presentValue(object: JsonObject, camel: string, snake: string): unknown {
   const value = object[camel] ?? object[snake];
   return value === null ? undefined : value;
 }
 
-function requireObject(value: unknown, path: string, what = "value"): JsonObject {
+export function requireObject(value: unknown, path: string, what = "value"): JsonObject {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new MalformedOtlp(path, `expected an object as ${what}, got ${describe(value)}`);
   }
   return value as JsonObject;
 }
 
-function readOptionalObject(object: JsonObject, camel: string, snake: string, path: string): JsonObject {
+export function readOptionalObject(object: JsonObject, camel: string, snake: string, path: string): JsonObject {
   const value = presentValue(object, camel, snake);
   return value === undefined ? {} : requireObject(value, join(path, camel));
 }
 
-function readArray(object: JsonObject, camel: string, snake: string, path: string): unknown[] {
+export function readArray(object: JsonObject, camel: string, snake: string, path: string): unknown[] {
   const value = presentValue(object, camel, snake);
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw new MalformedOtlp(join(path, camel), `expected an array, got ${describe(value)}`);
   return value;
 }
 
-function readString(object: JsonObject, camel: string, snake: string, path: string): string {
+export function readString(object: JsonObject, camel: string, snake: string, path: string): string {
   const value = presentValue(object, camel, snake);
   if (value === undefined) return "";
   if (typeof value !== "string") throw new MalformedOtlp(join(path, camel), `expected a string, got ${describe(value)}`);
   return value;
 }
 
-function readId(
+export function readId(
   object: JsonObject,
   camel: string,
   snake: string,
@@ -307,7 +313,7 @@ function readEnum(
   return value;
 }
 
-function readInt64(object: JsonObject, camel: string, snake: string, path: string, signed: boolean): bigint {
+export function readInt64(object: JsonObject, camel: string, snake: string, path: string, signed: boolean): bigint {
   const value = presentValue(object, camel, snake);
   return value === undefined ? 0n : parseInt64(value, join(path, camel), signed);
 }
@@ -348,7 +354,7 @@ function parseBase64(value: unknown, path: string): Uint8Array {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
-function join(path: string, field: string): string {
+export function join(path: string, field: string): string {
   return path === "" ? field : `${path}.${field}`;
 }
 

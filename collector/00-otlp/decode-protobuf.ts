@@ -28,18 +28,18 @@ import type {
 } from "./traces-document.js";
 
 /** A 64-bit integer as protobufjs hands it out: a `Long`, or a number when `long` is absent. */
-type WireLong = number | { low: number; high: number; unsigned?: boolean };
+export type WireLong = number | { low: number; high: number; unsigned?: boolean };
 
 /**
  * The decoded messages as protobufjs builds them: absent scalars read as their
  * default from the prototype, absent bytes as an empty array, absent messages
  * as null, and `AnyValue.value` names the oneof member that is set.
  */
-interface WireKeyValue {
+export interface WireKeyValue {
   key: string;
   value: WireAnyValue | null;
 }
-interface WireAnyValue {
+export interface WireAnyValue {
   value?: string;
   stringValue?: string;
   boolValue?: boolean;
@@ -202,14 +202,14 @@ function convertLink(wire: WireLink, path: string): SpanLinkDocument {
   };
 }
 
-function convertAttributes(wire: WireKeyValue[], path: string): KeyValue[] {
+export function convertAttributes(wire: WireKeyValue[], path: string): KeyValue[] {
   return wire.map((keyValue, index) => ({
     key: keyValue.key,
     value: convertValue(keyValue.value, `${path}[${index}].value`, 1),
   }));
 }
 
-function convertValue(wire: WireAnyValue | null, path: string, depth: number): AnyValue | null {
+export function convertValue(wire: WireAnyValue | null, path: string, depth: number): AnyValue | null {
   // An unset value nests nothing, so it is not held to the depth limit.
   if (wire === null || wire.value === undefined) return null;
   if (depth > maxValueNesting) throw new MalformedOtlp(path, `values nested deeper than ${maxValueNesting} levels`);
@@ -246,7 +246,7 @@ function convertValue(wire: WireAnyValue | null, path: string, depth: number): A
   }
 }
 
-function requireId(bytes: Uint8Array, byteLength: number, path: string): string {
+export function requireId(bytes: Uint8Array, byteLength: number, path: string): string {
   if (bytes.length !== byteLength) {
     throw new MalformedOtlp(path, `expected ${byteLength} bytes, got ${bytes.length}`);
   }
@@ -260,7 +260,7 @@ function requireSpanKind(kind: number, path: string): SpanKindNumber {
   return kind as SpanKindNumber;
 }
 
-function toBigInt(value: WireLong, signed = false): bigint {
+export function toBigInt(value: WireLong, signed = false): bigint {
   if (typeof value === "number") return BigInt(value);
   const unsigned = (BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0);
   return signed ? BigInt.asIntN(64, unsigned) : unsigned;

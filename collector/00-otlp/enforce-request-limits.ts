@@ -149,7 +149,7 @@ function truncateNames(span: SpanDocument, maxBytes: number): number {
 }
 
 /** `text` cut to `maxBytes` of UTF-8 at a code-point boundary, or null when it fits. */
-function truncateText(text: string, maxBytes: number): string | null {
+export function truncateText(text: string, maxBytes: number): string | null {
   // A UTF-16 string never takes fewer UTF-8 bytes than code units: short strings need no encoding.
   if (text.length * 3 <= maxBytes) return null;
   const bytes = encoder.encode(text);

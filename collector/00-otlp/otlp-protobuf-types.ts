@@ -14,4 +14,10 @@ export const exportTraceServiceRequestType = root.lookupType(
 export const exportTraceServiceResponseType = root.lookupType(
   "opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse",
 );
+export const exportLogsServiceRequestType = root.lookupType(
+  "opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest",
+);
+export const exportLogsServiceResponseType = root.lookupType(
+  "opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse",
+);
 export const rpcStatusType = root.lookupType("google.rpc.Status");

@@ -12,6 +12,10 @@
  * - `KeyValue.key_strindex` (3) and `AnyValue.string_value_strindex` (8), used
  *   only by the profiles signal.
  *
+ * The logs messages (ExportLogsServiceRequest and its answer, down to LogRecord) share this schema: a log record's
+ * attributes and body are the same common.v1 AnyValues and KeyValues, and spans' events can arrive as log records
+ * (log-event-record.ts), so one root keeps the two signals' common types one definition.
+ *
  * `google.rpc.Status` is the body of every 4xx/5xx OTLP/HTTP answer (§5). Its
  * `details` are `google.protobuf.Any`, declared here rather than loaded from
  * protobufjs's bundled well-known types so this file is the whole schema.
@@ -47,6 +51,34 @@ export const otlpTraceDescriptor: INamespace = {
                         ExportTracePartialSuccess: {
                           fields: {
                             rejectedSpans: { type: "int64", id: 1 },
+                            errorMessage: { type: "string", id: 2 },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+                logs: {
+                  nested: {
+                    v1: {
+                      nested: {
+                        ExportLogsServiceRequest: {
+                          fields: {
+                            resourceLogs: {
+                              rule: "repeated",
+                              type: "opentelemetry.proto.logs.v1.ResourceLogs",
+                              id: 1,
+                            },
+                          },
+                        },
+                        ExportLogsServiceResponse: {
+                          fields: {
+                            partialSuccess: { type: "ExportLogsPartialSuccess", id: 1 },
+                          },
+                        },
+                        ExportLogsPartialSuccess: {
+                          fields: {
+                            rejectedLogRecords: { type: "int64", id: 1 },
                             errorMessage: { type: "string", id: 2 },
                           },
                         },
@@ -154,6 +186,74 @@ export const otlpTraceDescriptor: INamespace = {
                             STATUS_CODE_ERROR: 2,
                           },
                         },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            logs: {
+              nested: {
+                v1: {
+                  nested: {
+                    ResourceLogs: {
+                      fields: {
+                        resource: { type: "opentelemetry.proto.resource.v1.Resource", id: 1 },
+                        scopeLogs: { rule: "repeated", type: "ScopeLogs", id: 2 },
+                        schemaUrl: { type: "string", id: 3 },
+                      },
+                      reserved: [[1000, 1000]],
+                    },
+                    ScopeLogs: {
+                      fields: {
+                        scope: { type: "opentelemetry.proto.common.v1.InstrumentationScope", id: 1 },
+                        logRecords: { rule: "repeated", type: "LogRecord", id: 2 },
+                        schemaUrl: { type: "string", id: 3 },
+                      },
+                    },
+                    LogRecord: {
+                      fields: {
+                        timeUnixNano: { type: "fixed64", id: 1 },
+                        observedTimeUnixNano: { type: "fixed64", id: 11 },
+                        severityNumber: { type: "SeverityNumber", id: 2 },
+                        severityText: { type: "string", id: 3 },
+                        body: { type: "opentelemetry.proto.common.v1.AnyValue", id: 5 },
+                        attributes: { rule: "repeated", type: "opentelemetry.proto.common.v1.KeyValue", id: 6 },
+                        droppedAttributesCount: { type: "uint32", id: 7 },
+                        flags: { type: "fixed32", id: 8 },
+                        traceId: { type: "bytes", id: 9 },
+                        spanId: { type: "bytes", id: 10 },
+                        eventName: { type: "string", id: 12 },
+                      },
+                      reserved: [[4, 4]],
+                    },
+                    SeverityNumber: {
+                      values: {
+                        SEVERITY_NUMBER_UNSPECIFIED: 0,
+                        SEVERITY_NUMBER_TRACE: 1,
+                        SEVERITY_NUMBER_TRACE2: 2,
+                        SEVERITY_NUMBER_TRACE3: 3,
+                        SEVERITY_NUMBER_TRACE4: 4,
+                        SEVERITY_NUMBER_DEBUG: 5,
+                        SEVERITY_NUMBER_DEBUG2: 6,
+                        SEVERITY_NUMBER_DEBUG3: 7,
+                        SEVERITY_NUMBER_DEBUG4: 8,
+                        SEVERITY_NUMBER_INFO: 9,
+                        SEVERITY_NUMBER_INFO2: 10,
+                        SEVERITY_NUMBER_INFO3: 11,
+                        SEVERITY_NUMBER_INFO4: 12,
+                        SEVERITY_NUMBER_WARN: 13,
+                        SEVERITY_NUMBER_WARN2: 14,
+                        SEVERITY_NUMBER_WARN3: 15,
+                        SEVERITY_NUMBER_WARN4: 16,
+                        SEVERITY_NUMBER_ERROR: 17,
+                        SEVERITY_NUMBER_ERROR2: 18,
+                        SEVERITY_NUMBER_ERROR3: 19,
+                        SEVERITY_NUMBER_ERROR4: 20,
+                        SEVERITY_NUMBER_FATAL: 21,
+                        SEVERITY_NUMBER_FATAL2: 22,
+                        SEVERITY_NUMBER_FATAL3: 23,
+                        SEVERITY_NUMBER_FATAL4: 24,
                       },
                     },
                   },

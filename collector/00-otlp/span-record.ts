@@ -20,6 +20,12 @@ export interface SpanEventRecord {
   name: string;
   timeUnixNano: bigint;
   attributes: Attributes;
+  /**
+   * Present on an event that came as an OTLP log record (log-event-record.ts), joined to its span by the assembler:
+   * the record's body, which a span event does not have (the GenAI conventions' `gen_ai.choice` record holds the
+   * choice there). Null when the record had none.
+   */
+  body?: AttributeValue;
 }
 
 /** OTLP Status.code: 0 unset, 1 ok, 2 error. */

@@ -18,9 +18,10 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker, type ResourceLimits } from "node:worker_threads";
+import type { PreparedLogEvents } from "./prepare-log-messages.js";
 import type { PrepareRequest, PreparedMessages } from "./prepare-trace-messages.js";
 
-export type DecodeOutcome = PreparedMessages | { kind: "failed"; message: string };
+export type DecodeOutcome = PreparedMessages | PreparedLogEvents | { kind: "failed"; message: string };
 
 interface Task {
   id: number;

@@ -5,6 +5,7 @@
  * stored texts' buffers transferred).
  */
 import { parentPort } from "node:worker_threads";
+import { prepareLogMessages } from "./prepare-log-messages.js";
 import { prepareTraceMessages, type PrepareRequest } from "./prepare-trace-messages.js";
 
 interface Task extends PrepareRequest {
@@ -16,7 +17,7 @@ if (port === null) throw new Error("decode-thread.ts runs only as a worker threa
 port.on("message", (task: Task) => {
   let result;
   try {
-    result = prepareTraceMessages(task);
+    result = task.signal === "logs" ? prepareLogMessages(task) : prepareTraceMessages(task);
   } catch (error) {
     port.postMessage({ id: task.id, result: { kind: "failed", message: error instanceof Error ? error.message : String(error) } });
     return;

@@ -92,7 +92,7 @@ export function overBudget(context: TraceExportContext, message: string): Export
 }
 
 /** UNAVAILABLE (503) with Retry-After: the bus cannot take the spans now; the client keeps them and retries. */
-function refuseUnavailable(context: TraceExportContext, protocol: ReceiverProtocol, refusal: PublishFailure): ExportRefusal {
+export function refuseUnavailable(context: TraceExportContext, protocol: ReceiverProtocol, refusal: PublishFailure): ExportRefusal {
   const seconds = refusal.retryAfterMs === undefined ? context.defaultRetryAfterSeconds : Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
   return refuse(context, protocol, { reason: "publishUnavailable", rpcCode: RpcCode.unavailable, message: `trace bus unavailable: ${refusal.message}`, retryAfterSeconds: seconds });
 }
@@ -132,6 +132,9 @@ export async function exportTraceBody(context: TraceExportContext, protocol: Rec
     case "failed":
       // A decode thread died (out of memory, or a bug): the client keeps its data and may retry.
       return refused({ reason: "internalError", rpcCode: RpcCode.internal, message: `the request could not be decoded: ${prepared.message}` });
+    case "logEvents":
+      // Never for a request read as a trace export: a bug, told as one.
+      return refused({ reason: "internalError", rpcCode: RpcCode.internal, message: "the trace request was read as a logs export" });
     case "prepared":
     case "decoded":
       break;

@@ -17,14 +17,19 @@ import { RpcCode } from "../00-otlp/otlp-export-response.js";
 import type { OtlpEncoding } from "../00-otlp/otlp-encoding.js";
 import type { Credential } from "./bearer-authorization.js";
 import type { BudgetShare } from "./byte-budget.js";
-import { admitExport, authenticateExport, exportTraceBody, overBudget, refuse, type TraceExportContext } from "./export-trace-request.js";
+import { admitExport, authenticateExport, exportTraceBody, overBudget, refuse, type ExportOutcome, type ReceivedBody, type TraceExportContext } from "./export-trace-request.js";
+import type { ReceiverProtocol } from "./receiver-counters.js";
 import { readRequestBody } from "./read-request-body.js";
 import { encodingOfContentType, parseContentEncoding, type ContentEncoding } from "./request-encoding.js";
 import { sendRefusal, sendSuccess } from "./send-answer.js";
 
 export type { TraceExportContext } from "./export-trace-request.js";
 
-export async function handleTraceExport(request: IncomingMessage, response: ServerResponse, context: TraceExportContext): Promise<void> {
+/** What is done with a body once read: a trace export's (exportTraceBody) or a logs export's (export-log-request.ts). */
+export type BodyExport = (context: TraceExportContext, protocol: ReceiverProtocol, received: ReceivedBody) => Promise<ExportOutcome>;
+
+/** @param exportBody the signal's export step; the reading before it (auth, content type, limits, budget) is every signal's */
+export async function handleTraceExport(request: IncomingMessage, response: ServerResponse, context: TraceExportContext, exportBody: BodyExport = exportTraceBody): Promise<void> {
   const declaredEncoding = encodingOfContentType(request.headers["content-type"]);
   // Before the content type is known to be OTLP's, failures are told in JSON.
   const answerEncoding = declaredEncoding ?? "json";
@@ -57,7 +62,7 @@ export async function handleTraceExport(request: IncomingMessage, response: Serv
 
   const share = context.budget.share();
   try {
-    await receiveBody(request, response, context, encoding, contentEncoding, share, credential.value);
+    await receiveBody(request, response, context, encoding, contentEncoding, share, credential.value, exportBody);
   } finally {
     share.release();
   }
@@ -71,6 +76,7 @@ async function receiveBody(
   contentEncoding: ContentEncoding,
   share: BudgetShare,
   credential: Credential,
+  exportBody: BodyExport,
 ): Promise<void> {
   const refusal = admitExport(context, "http");
   if (refusal !== null) {
@@ -99,7 +105,7 @@ async function receiveBody(
         return;
     }
   }
-  const outcome = await exportTraceBody(context, "http", { body: body.value, encoding, credential });
+  const outcome = await exportBody(context, "http", { body: body.value, encoding, credential });
   if (outcome.kind === "refused") sendRefusal(request, response, encoding, outcome.refusal);
   else sendSuccess(request, response, encoding, { rejectedSpans: outcome.rejectedSpans, message: outcome.message });
 }

@@ -45,6 +45,8 @@ export interface PrepareRequest {
   maxMessageBytes?: number;
   /** Spans starting or ending later (Unix nanoseconds) are rejected (reject-future-spans.ts); absent: no bound. */
   latestSpanTimeNanos?: bigint;
+  /** What the body is: a trace export (default) or a logs export, whose records are events of spans (prepare-log-messages.ts). */
+  signal?: "traces" | "logs";
 }
 
 export type PreparedMessages =

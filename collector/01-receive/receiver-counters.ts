@@ -55,6 +55,15 @@ export interface ReceiverCounters {
   namesTruncated: number;
   /** Connections closed on arrival because RAGSCOPE_MAX_CONNECTIONS were open. */
   connectionsDropped: number;
+  /** OTLP logs (`POST /v1/logs`): log records in requests that decoded, and what became of them. */
+  logRecords: {
+    received: number;
+    /** Events of a span, the bus confirmed: joined to their spans by the assembler. */
+    accepted: number;
+    /** Left out, accepted but not kept: no trace or span id (a log outside any span), or no event name (a log line, no event). */
+    withoutSpan: number;
+    withoutEventName: number;
+  };
   rejected: Record<RejectionReason, number>;
   /** The OTLP/gRPC requests among them (the rest came over HTTP). */
   grpc: ProtocolCounters;
@@ -92,6 +101,7 @@ export function createReceiverCounters(): ReceiverCounters {
     linksDropped: 0,
     namesTruncated: 0,
     connectionsDropped: 0,
+    logRecords: { received: 0, accepted: 0, withoutSpan: 0, withoutEventName: 0 },
     rejected: noRejections(),
     grpc: { requests: 0, accepted: 0, rejected: noRejections() },
   };

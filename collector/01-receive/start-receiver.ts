@@ -19,6 +19,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { TracePublisher } from "../02-transport/trace-bus.js";
 import { RpcCode } from "../00-otlp/otlp-export-response.js";
 import { createBearerAuthorization } from "./bearer-authorization.js";
+import { exportLogBody } from "./export-log-request.js";
 import { handleTraceExport, type TraceExportContext } from "./handle-trace-export.js";
 import { createReceiverCounters, type ReceiverCounters } from "./receiver-counters.js";
 import { encodingOfContentType } from "./request-encoding.js";
@@ -36,6 +37,8 @@ import { startGrpcServer, type GrpcKeepalive, type RunningGrpcServer } from "./s
 export const defaultMaxBodyBytes = 64 * 1024 * 1024;
 
 export const tracesPath = "/v1/traces";
+/** OTLP logs: events of spans (export-log-request.ts), taken where the bus is in this process (`ragscope serve`). */
+export const logsPath = "/v1/logs";
 
 /** The receiver's bounds when none are given (the defaults of collector-config.ts). */
 export const defaultReceiverBounds = {
@@ -223,12 +226,15 @@ async function handleRequest(request: IncomingMessage, response: ServerResponse,
 
   const path = (request.url ?? "").split("?", 1)[0];
   const encoding = encodingOfContentType(request.headers["content-type"]) ?? "json";
-  if (path !== tracesPath) {
+  // Logs are events of spans, joined by the assembler in this process: a receiver whose bus is Kafka takes none.
+  const takesLogs = context.publisher.publishDecoded !== undefined;
+  if (path !== tracesPath && !(path === logsPath && takesLogs)) {
     counters.rejected.notFound += 1;
+    const logs = path === logsPath ? `; this receiver publishes to Kafka and takes no logs: send them to \`ragscope serve\`, or put the GenAI content on the spans` : "";
     sendFailure(request, response, encoding, {
       httpStatus: 404,
       rpcCode: RpcCode.notFound,
-      message: `no such path ${JSON.stringify(path)}: traces go to POST ${tracesPath}`,
+      message: `no such path ${JSON.stringify(path)}: traces go to POST ${tracesPath}${logs}`,
     });
     return;
   }
@@ -237,10 +243,10 @@ async function handleRequest(request: IncomingMessage, response: ServerResponse,
     sendFailure(request, response, encoding, {
       httpStatus: 405,
       rpcCode: RpcCode.unimplemented,
-      message: `method ${request.method ?? ""} not allowed on ${tracesPath}: use POST`,
+      message: `method ${request.method ?? ""} not allowed on ${path}: use POST`,
       headers: { allow: "POST" },
     });
     return;
   }
-  await handleTraceExport(request, response, context);
+  await handleTraceExport(request, response, context, path === logsPath ? exportLogBody : undefined);
 }

@@ -8,6 +8,7 @@
  * trace id, or none.
  */
 import type { Result } from "../../core/result.js";
+import type { LogEventRecord } from "../00-otlp/log-event-record.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 
 export type BusEncoding = "otlp_proto" | "otlp_json";
@@ -51,6 +52,8 @@ export interface DecodedTrace {
   /** Lower-case hex trace id of every span in `spans`. */
   key: string;
   spans: SpanRecord[];
+  /** Events of the trace's spans that came as OTLP log records (`POST /v1/logs`), for the assembler to join to them; absent when none. */
+  logEvents?: LogEventRecord[];
   /** The heap the records hold, estimated (collector/05-assemble/estimate-span-bytes.ts) with their stored texts: what a bus bounded in bytes counts. */
   bytes: number;
 }

@@ -22,6 +22,7 @@
  *   the store (DESIGN.md "Delivery guarantees": the embedded default trades
  *   this for needing nothing else).
  */
+import type { LogEventRecord } from "../00-otlp/log-event-record.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 import type { PauseReason } from "../03-consume/backpressure.js";
 import type { BusPosition, DeliveredMessage } from "./trace-bus.js";
@@ -34,7 +35,7 @@ import type { BusPosition, DeliveredMessage } from "./trace-bus.js";
  */
 export type SourceRecord = (
   | { kind: "encoded"; message: DeliveredMessage }
-  | { kind: "decoded"; position: BusPosition; spans: readonly SpanRecord[]; traceIds: readonly string[] }
+  | { kind: "decoded"; position: BusPosition; spans: readonly SpanRecord[]; traceIds: readonly string[]; logEvents?: readonly LogEventRecord[] }
 ) & {
   /**
    * When the collector took the message in, on the evaluating side's clock (ms), where the transport knows it: a

@@ -38,6 +38,7 @@ const DOCUMENT_METADATA_SUFFIX = `.${OpenInference.documentMetadata}`;
 const JSON_EVENT_KEYS: Readonly<Record<string, readonly string[]>> = {
   [OpenLlmetry.queryResultEvent]: [OpenLlmetry.queryResultMetadata],
   [GenAi.choiceEvent]: [GenAi.eventContent],
+  [GenAi.operationDetailsEvent]: [GenAi.inputMessages, GenAi.outputMessages],
 };
 
 function parseError(value: string): string | null {

@@ -139,7 +139,10 @@ function readRetrieval(attributes: Attributes): StageObservation {
 export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number, order: SdkAttributeOrder, events: readonly SpanEventRecord[] = []): StageObservation {
   const inputTokens = readNumber(attributes, GenAi.usageInputTokens) ?? readNumber(attributes, GenAi.usagePromptTokens);
   const outputTokens = readNumber(attributes, GenAi.usageOutputTokens) ?? readNumber(attributes, GenAi.usageCompletionTokens);
-  const structured = lastMessage(readStructuredMessages(attributes, GenAi.outputMessages), null);
+  // The output messages are the span's attribute, else, where its content came as a log record joined to it, that
+  // record's (the conventions' operation-details event), named by where they came from.
+  const output = outputMessagesSource(attributes, events);
+  const structured = lastMessage(readStructuredMessages(output.attributes, output.key), null);
   // The answer is the LAST flat completion, the one an SDK at its attribute count limit drops first (OpenLLMetry sets
   // completions after the prompts): on a span that lost attributes, a list with no gap may be cut, and is not read.
   const completionsCut = unreadCutList(attributes, [GenAi.completionPrefix], null, droppedBySdk, order, "the answer is not available (no earlier completion is taken in its place)", CUT_COMPLETIONS);
@@ -147,7 +150,7 @@ export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number
   const flat = lastMessage(flatMessages, null);
   // The choice events only where no message attribute records the output: they are another record of the same
   // choices, read by instrumentations that write no such attributes (read-choice-events.ts).
-  const recordedAsAttributes = attributes[GenAi.outputMessages] !== undefined || flatMessages !== null || completionsCut.length > 0;
+  const recordedAsAttributes = output.attributes[output.key] !== undefined || flatMessages !== null || completionsCut.length > 0;
   const choiceEvents = recordedAsAttributes ? null : answerFromChoiceEvents(events);
   return {
     stage: "generate",
@@ -164,15 +167,29 @@ export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number
     answer: structured.unreadIndex !== null ? null : (structured.text ?? flat.text ?? choiceEvents?.text ?? null),
     abstained: null,
     ...unreadableField([
-      ...unreadMessages(attributes, GenAi.outputMessages, structured, "answer"),
+      ...unreadMessages(output.attributes, output.key, structured, "answer"),
       // The flat completions only when the answer is theirs to give: beside an answer from the JSON they are unused.
       ...(structured.text === null && structured.unreadIndex === null ? [...completionsCut, ...unreadFlatMessages(attributes, GenAi.completionPrefix, flat, "answer", droppedBySdk, order)] : []),
       // No completion at all on a span that lost attributes: the answer's absence has a likely cause, said.
-      // Where the events record the output, no completion attribute was there to drop.
-      ...(choiceEvents?.recorded === true ? [] : unreadDroppedCompletions(attributes, droppedBySdk, order)),
+      // Where events record the output (the operation-details record's messages, choice events), no completion
+      // attribute was there to drop.
+      ...(output.key !== GenAi.outputMessages || choiceEvents?.recorded === true ? [] : unreadDroppedCompletions(attributes, droppedBySdk, order)),
       ...(choiceEvents?.notes ?? []),
     ]),
   };
+}
+
+/**
+ * Where a generation's output messages are: its `gen_ai.output.messages`, else the same attribute of its
+ * operation-details event (content sent as a log record, joined to the span by the assembler), under the key
+ * `<event name>: <attribute>` so that what cannot be read is named where it was.
+ */
+function outputMessagesSource(attributes: Attributes, events: readonly SpanEventRecord[]): { attributes: Attributes; key: string } {
+  if (attributes[GenAi.outputMessages] !== undefined) return { attributes, key: GenAi.outputMessages };
+  const details = events.findLast((event) => event.name === GenAi.operationDetailsEvent && event.attributes[GenAi.outputMessages] !== undefined);
+  if (details === undefined) return { attributes, key: GenAi.outputMessages };
+  const key = `${GenAi.operationDetailsEvent}: ${GenAi.outputMessages}`;
+  return { attributes: { [key]: details.attributes[GenAi.outputMessages]! }, key };
 }
 
 function readRequest(attributes: Attributes): StageObservation {

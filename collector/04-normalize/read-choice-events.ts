@@ -3,7 +3,9 @@
  * as events instead of attributes: the Azure AI Inference client library's instrumentor
  * (test/golden/python/azure_ai_inference_policy_rag.py) and Semantic Kernel for .NET write one span event per
  * choice, the choice `{ index, finish_reason, message: { role, content } }` as the JSON text of its
- * `gen_ai.event.content` attribute (Semantic Kernel's text completions: `message` the text itself).
+ * `gen_ai.event.content` attribute (Semantic Kernel's text completions: `message` the text itself);
+ * opentelemetry-instrumentation-openai-v2 on the conventions' older path sends the same choice as the body of a
+ * `gen_ai.choice` log record, which the assembler joins to the span as an event (log-event-record.ts).
  *
  * - The answer is choice 0, what an app takes (`choices[0]`); without an index, the first choice event.
  * - A choice with no message content is not recorded, not an empty answer: the Azure instrumentor writes
@@ -27,8 +29,12 @@ export interface ChoiceEventsAnswer {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The event's choice: the parsed JSON of its content attribute, or the structured value an exporter sent; null when neither is an object. */
+/**
+ * The event's choice: a log record's body (opentelemetry-instrumentation-openai-v2's events, joined to the span), else
+ * the parsed JSON of its content attribute, or the structured value an exporter sent; null when none is an object.
+ */
 function choiceOf(event: SpanEventRecord): Record<string, unknown> | null {
+  if (isObject(event.body)) return event.body;
   const content = event.attributes[GenAi.eventContent];
   if (isObject(content)) return content;
   if (typeof content !== "string") return null;

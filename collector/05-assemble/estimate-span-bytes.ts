@@ -9,6 +9,7 @@
  * though spans of one request share them: an estimate that over-counts keeps
  * the bound a bound.
  */
+import type { LogEventRecord } from "../00-otlp/log-event-record.js";
 import type { AttributeValue, Attributes, SpanRecord } from "../00-otlp/span-record.js";
 
 const OBJECT_OVERHEAD = 64;
@@ -18,10 +19,15 @@ export function estimateSpanBytes(span: SpanRecord): number {
   let bytes = OBJECT_OVERHEAD * 4 + 2 * (span.traceId.length + span.spanId.length + span.parentSpanId.length + span.name.length + span.status.message.length);
   bytes += attributesBytes(span.attributes) + attributesBytes(span.resource);
   bytes += 2 * (span.scope.name.length + span.scope.version.length);
-  for (const event of span.events) bytes += OBJECT_OVERHEAD + 2 * event.name.length + attributesBytes(event.attributes);
+  for (const event of span.events) bytes += OBJECT_OVERHEAD + 2 * event.name.length + attributesBytes(event.attributes) + (event.body === undefined ? 0 : valueBytes(event.body));
   // The stored text the decode thread made (stored-span-text.ts) is held with the span, as bytes outside the heap.
   if (span.stored !== undefined) bytes += OBJECT_OVERHEAD + span.stored.utf8.byteLength;
   return bytes;
+}
+
+/** The same estimate for an event that came as a log record, held until it is joined to its span. */
+export function estimateLogEventBytes(event: LogEventRecord): number {
+  return OBJECT_OVERHEAD * 2 + 2 * (event.traceId.length + event.spanId.length + event.name.length + (event.tenant?.length ?? 0)) + attributesBytes(event.attributes) + valueBytes(event.body);
 }
 
 function attributesBytes(attributes: Attributes): number {

@@ -21,6 +21,15 @@
  * trace id alone merged one tenant's spans into another's trace, where they
  * were read and rewrote its result.
  *
+ * Events that came as OTLP log records (log-event-record.ts) are held with
+ * their trace as its spans are — they keep an open trace open, and open or
+ * re-open one as a span does — and are joined to their spans when the trace
+ * is released: each becomes an event of the span its span id names, after
+ * the span's own. One whose span is not in the trace is counted, and kept
+ * with the trace for a span that comes late; a trace of events alone (its
+ * spans never came, or went to a trace already forgotten) is released as
+ * nothing to evaluate, its events counted.
+ *
  * Time is passed in (`now`) rather than read, so tests and replays control
  * it. The evaluation loop passes when each span was received where its
  * transport knows (the in-process bus), and releases by the time through
@@ -29,8 +38,9 @@
  * running meanwhile.
  */
 import { Ragscope, RagStage } from "../../contracts/span-attributes.js";
-import type { SpanRecord } from "../00-otlp/span-record.js";
-import { estimateSpanBytes } from "./estimate-span-bytes.js";
+import type { LogEventRecord } from "../00-otlp/log-event-record.js";
+import type { SpanEventRecord, SpanRecord } from "../00-otlp/span-record.js";
+import { estimateLogEventBytes, estimateSpanBytes } from "./estimate-span-bytes.js";
 
 export interface AssemblerOptions {
   /** Wait this long after the last span of a trace whose root has arrived. */
@@ -77,6 +87,8 @@ export interface AssembledTrace<Source> {
 interface OpenTrace<Source> {
   traceId: string;
   spans: Map<string, SpanRecord>;
+  /** Events that came as log records, by a key of what they hold (logEventKey): a record delivered twice is kept once. */
+  logEvents: Map<string, LogEventRecord>;
   /** Estimated bytes of `spans`. */
   bytes: number;
   firstSeenAt: number;
@@ -107,6 +119,11 @@ export function assembledTraceKey(trace: Pick<AssembledTrace<unknown>, "traceId"
   return assemblyKey(trace.traceId, first === undefined ? null : authenticatedTenantOf(first));
 }
 
+/** What makes two log records the same event: the same span, name, time, attributes and body (a record sent again). */
+function logEventKey(event: LogEventRecord): string {
+  return JSON.stringify([event.spanId, event.name, event.timeUnixNano.toString(), event.attributes, event.body]);
+}
+
 /** A root: no parent, or the span that records the whole RAG request. */
 export function isRootSpan(span: SpanRecord): boolean {
   return span.parentSpanId === "" || span.attributes[Ragscope.stage] === RagStage.request;
@@ -114,13 +131,27 @@ export function isRootSpan(span: SpanRecord): boolean {
 
 export class TraceAssembler<Source = never> {
   private readonly open = new Map<string, OpenTrace<Source>>();
-  private readonly recent = new Map<string, { spans: SpanRecord[]; bytes: number }>();
+  private readonly recent = new Map<string, { spans: SpanRecord[]; logEvents: Map<string, LogEventRecord>; bytes: number }>();
   private openSpanCount = 0;
   private openByteCount = 0;
   private recentByteCount = 0;
   private readonly maxOpenBytes: number;
   private readonly maxRecentBytes: number;
-  readonly counters = { spansAccepted: 0, duplicateSpans: 0, tracesReleased: 0, partialTraces: 0, reopenedTraces: 0, memoryBoundReleases: 0 };
+  readonly counters = {
+    spansAccepted: 0,
+    duplicateSpans: 0,
+    tracesReleased: 0,
+    partialTraces: 0,
+    reopenedTraces: 0,
+    memoryBoundReleases: 0,
+    /** Events that came as log records, taken in (a record sent again counted once, under duplicateLogEvents). */
+    logEventsAccepted: 0,
+    duplicateLogEvents: 0,
+    /** Log events released with a trace that has no span of their span id: kept with it, but read by nothing. */
+    logEventsWithoutSpan: 0,
+    /** Log events of a trace released with no span at all: nothing to evaluate, so nothing reads them. */
+    logEventsWithoutTrace: 0,
+  };
 
   constructor(private readonly options: AssemblerOptions = defaultAssemblerOptions) {
     this.maxOpenBytes = options.maxOpenBytes ?? defaultAssemblerOptions.maxOpenBytes!;
@@ -149,27 +180,10 @@ export class TraceAssembler<Source = never> {
    * Adds spans. The same span (trace id + span id) received twice is kept
    * once, the last copy winning, so at-least-once delivery does not double it.
    */
-  add(spans: readonly SpanRecord[], now: number, source?: Source): void {
+  add(spans: readonly SpanRecord[], now: number, source?: Source, logEvents: readonly LogEventRecord[] = []): void {
     const touched = new Set<OpenTrace<Source>>();
     for (const span of spans) {
-      const key = assemblyKey(span.traceId, authenticatedTenantOf(span));
-      let trace = this.open.get(key);
-      if (!trace) {
-        trace = { traceId: span.traceId, spans: new Map(), bytes: 0, firstSeenAt: now, lastSpanAt: now, hasRoot: false, reopened: false, sources: [] };
-        const earlier = this.recent.get(key);
-        if (earlier) {
-          this.recent.delete(key);
-          this.recentByteCount -= earlier.bytes;
-          trace.reopened = true;
-          this.counters.reopenedTraces += 1;
-          for (const previous of earlier.spans) trace.spans.set(previous.spanId, previous);
-          this.openSpanCount += earlier.spans.length;
-          trace.bytes = earlier.bytes;
-          this.openByteCount += earlier.bytes;
-          trace.hasRoot = earlier.spans.some(isRootSpan);
-        }
-        this.open.set(key, trace);
-      }
+      const trace = this.openTrace(assemblyKey(span.traceId, authenticatedTenantOf(span)), span.traceId, now);
       const bytes = estimateSpanBytes(span);
       const replaced = trace.spans.get(span.spanId);
       if (replaced !== undefined) {
@@ -187,12 +201,49 @@ export class TraceAssembler<Source = never> {
       this.counters.spansAccepted += 1;
       touched.add(trace);
     }
+    for (const event of logEvents) {
+      const trace = this.openTrace(assemblyKey(event.traceId, event.tenant), event.traceId, now);
+      const key = logEventKey(event);
+      if (trace.logEvents.has(key)) this.counters.duplicateLogEvents += 1;
+      else {
+        const bytes = estimateLogEventBytes(event);
+        trace.logEvents.set(key, event);
+        trace.bytes += bytes;
+        this.openByteCount += bytes;
+        this.counters.logEventsAccepted += 1;
+      }
+      // An event is activity of its trace as a span is: the quiet period counts from the last of either.
+      trace.lastSpanAt = Math.max(trace.lastSpanAt, now);
+      touched.add(trace);
+    }
     if (source !== undefined) for (const trace of touched) trace.sources.push(source);
+  }
+
+  /** The open trace under `key`, opened (or re-opened with what was remembered of it) when there is none. */
+  private openTrace(key: string, traceId: string, now: number): OpenTrace<Source> {
+    const existing = this.open.get(key);
+    if (existing) return existing;
+    const trace: OpenTrace<Source> = { traceId, spans: new Map(), logEvents: new Map(), bytes: 0, firstSeenAt: now, lastSpanAt: now, hasRoot: false, reopened: false, sources: [] };
+    const earlier = this.recent.get(key);
+    if (earlier) {
+      this.recent.delete(key);
+      this.recentByteCount -= earlier.bytes;
+      trace.reopened = true;
+      this.counters.reopenedTraces += 1;
+      for (const previous of earlier.spans) trace.spans.set(previous.spanId, previous);
+      for (const [eventKey, event] of earlier.logEvents) trace.logEvents.set(eventKey, event);
+      this.openSpanCount += earlier.spans.length;
+      trace.bytes = earlier.bytes;
+      this.openByteCount += earlier.bytes;
+      trace.hasRoot = earlier.spans.some(isRootSpan);
+    }
+    this.open.set(key, trace);
+    return trace;
   }
 
   /** Releases the traces that are ready at `now`: complete, past deadline, or over the memory bound. */
   collectReady(now: number): AssembledTrace<Source>[] {
-    const ready: AssembledTrace<Source>[] = [];
+    const ready: (AssembledTrace<Source> | null)[] = [];
     for (const [key, trace] of this.open) {
       if (trace.hasRoot && now - trace.lastSpanAt >= this.options.quietPeriodMs) ready.push(this.release(key, trace, "complete"));
       else if (now - trace.firstSeenAt >= this.options.maxTraceWaitMs) ready.push(this.release(key, trace, "deadline"));
@@ -203,12 +254,12 @@ export class TraceAssembler<Source = never> {
       this.counters.memoryBoundReleases += 1;
       ready.push(this.release(key, trace, "memory_bound"));
     }
-    return ready;
+    return ready.filter((trace) => trace !== null);
   }
 
   /** Releases every open trace (shutdown, end of an offline run). */
   flush(): AssembledTrace<Source>[] {
-    return [...this.open].map(([key, trace]) => this.release(key, trace, trace.hasRoot ? "complete" : "flush"));
+    return [...this.open].map(([key, trace]) => this.release(key, trace, trace.hasRoot ? "complete" : "flush")).filter((trace) => trace !== null);
   }
 
   /** The earliest time at which `collectReady` may release something, for timers. */
@@ -221,7 +272,8 @@ export class TraceAssembler<Source = never> {
     return next;
   }
 
-  private release(key: string, trace: OpenTrace<Source>, reason: ReleaseReason): AssembledTrace<Source> {
+  /** The trace taken out of the open ones, its log events joined to its spans; null for a trace of log events alone (counted). */
+  private release(key: string, trace: OpenTrace<Source>, reason: ReleaseReason): AssembledTrace<Source> | null {
     this.open.delete(key);
     // Start time, then span id: spans that started in the same nanosecond (coarse
     // clocks) keep one order whatever order they arrived in.
@@ -230,16 +282,46 @@ export class TraceAssembler<Source = never> {
     );
     this.openSpanCount -= spans.length;
     this.openByteCount -= trace.bytes;
-    this.remember(key, spans, trace.bytes);
+    // Remembered as received, the log events apart: a trace re-opened later joins them again, once.
+    this.remember(key, spans, trace.logEvents, trace.bytes);
+    if (spans.length === 0) {
+      this.counters.logEventsWithoutTrace += trace.logEvents.size;
+      return null;
+    }
     const complete = reason === "complete" || trace.hasRoot;
     this.counters.tracesReleased += 1;
     if (!complete) this.counters.partialTraces += 1;
-    return { traceId: trace.traceId, spans, complete, reason, reopened: trace.reopened, sources: trace.sources, bytes: trace.bytes, lastSpanAt: trace.lastSpanAt };
+    return { traceId: trace.traceId, spans: this.joinLogEvents(spans, trace.logEvents), complete, reason, reopened: trace.reopened, sources: trace.sources, bytes: trace.bytes, lastSpanAt: trace.lastSpanAt };
   }
 
-  private remember(key: string, spans: SpanRecord[], bytes: number): void {
+  /**
+   * Each span with the log events of its span id after its own events, in time order: a copy of the span, so the
+   * spans remembered for a re-opened trace stay as received. Events of a span not in the trace are counted.
+   */
+  private joinLogEvents(spans: SpanRecord[], logEvents: ReadonlyMap<string, LogEventRecord>): SpanRecord[] {
+    if (logEvents.size === 0) return spans;
+    const bySpan = new Map<string, LogEventRecord[]>();
+    for (const event of logEvents.values()) {
+      const list = bySpan.get(event.spanId);
+      if (list === undefined) bySpan.set(event.spanId, [event]);
+      else list.push(event);
+    }
+    const joined = spans.map((span) => {
+      const events = bySpan.get(span.spanId);
+      if (events === undefined) return span;
+      bySpan.delete(span.spanId);
+      const asSpanEvents = events
+        .sort((left, right) => (left.timeUnixNano < right.timeUnixNano ? -1 : left.timeUnixNano > right.timeUnixNano ? 1 : 0))
+        .map((event): SpanEventRecord => ({ name: event.name, timeUnixNano: event.timeUnixNano, attributes: event.attributes, body: event.body }));
+      return { ...span, events: [...span.events, ...asSpanEvents] };
+    });
+    for (const events of bySpan.values()) this.counters.logEventsWithoutSpan += events.length;
+    return joined;
+  }
+
+  private remember(key: string, spans: SpanRecord[], logEvents: Map<string, LogEventRecord>, bytes: number): void {
     if (this.options.recentTraceMemory <= 0 || bytes > this.maxRecentBytes) return;
-    this.recent.set(key, { spans, bytes });
+    this.recent.set(key, { spans, logEvents, bytes });
     this.recentByteCount += bytes;
     while (this.recent.size > this.options.recentTraceMemory || this.recentByteCount > this.maxRecentBytes) {
       const oldest = this.recent.entries().next().value;

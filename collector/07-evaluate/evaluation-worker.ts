@@ -37,6 +37,7 @@
  * (late spans re-open it) is not marked durable by that write: the messages
  * that re-opened it stay uncommitted until the re-opened trace is written.
  */
+import type { LogEventRecord } from "../00-otlp/log-event-record.js";
 import { boundedRawSpans } from "./bounded-raw-spans.js";
 import { caseResult as caseResultSchema, MALFORMED_ATTRIBUTE_KINDS, type CaseResult, type MalformedAttributeKind } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
@@ -218,7 +219,7 @@ export class EvaluationWorker {
     if (record.kind === "encoded") return this.ingest([record.message], record.receivedAt);
     this.counters.messages += 1;
     this.counters.spans += record.spans.length;
-    this.accept(record.spans, record.traceIds, record.position, record.receivedAt);
+    this.accept(record.spans, record.traceIds, record.position, record.receivedAt, record.logEvents);
   }
 
   /** Decodes messages and buffers their spans, as received at `receivedAt` (default: now). */
@@ -246,8 +247,8 @@ export class EvaluationWorker {
    * (for commits). Everything that reaches the assembler comes through here,
    * so the worker knows when a trace receives spans after it was released.
    */
-  accept(spans: readonly SpanRecord[], traceIds: Iterable<string>, position: BusPosition, now: number = this.clock()): void {
-    this.assembler.add(spans, now, position);
+  accept(spans: readonly SpanRecord[], traceIds: Iterable<string>, position: BusPosition, now: number = this.clock(), logEvents: readonly LogEventRecord[] = []): void {
+    this.assembler.add(spans, now, position, logEvents);
     const fed = [...traceIds];
     this.progress.received(position, fed);
     if (fed.length === 0) return;

@@ -162,7 +162,7 @@ export class InProcessBus implements TracePublisher, TraceSource {
     const bytes = traces.reduce((sum, trace) => sum + trace.bytes, 0);
     return this.enqueue(traces.length, bytes, (index, position) => {
       const trace = traces[index]!;
-      return { record: { kind: "decoded", position, spans: trace.spans, traceIds: [trace.key] }, bytes: trace.bytes };
+      return { record: { kind: "decoded", position, spans: trace.spans, traceIds: [trace.key], ...(trace.logEvents === undefined ? {} : { logEvents: trace.logEvents }) }, bytes: trace.bytes };
     });
   }
 

@@ -116,7 +116,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     for (const line of describeFailure("serve", error, Boolean(request.environment?.RAGSCOPE_DEBUG))) output.error(line);
     return ExitCode.undecided;
   }
-  output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.store.describe()}`);
+  output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.store.describe()} (events of spans as OpenTelemetry logs on /v1/logs)`);
   output.log(`ragscope serve: ${collector.receiverGrpcUrl === null ? "OTLP/gRPC off (--grpc-port off)" : `OTLP/gRPC on ${collector.receiverGrpcUrl}`}`);
   output.log(`ragscope serve: /metrics, /healthz and /readyz on ${observe.url}`);
   // With tokens every page needs a session first: say where a browser gets one (behind a TLS proxy, at the proxy's address).

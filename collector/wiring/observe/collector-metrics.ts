@@ -124,6 +124,24 @@ function registerReceiverBoundMetrics(registry: MetricsRegistry, counters: Recei
   registry.counter("ragscope_receiver_connections_dropped_total", "client connections closed as they arrived because RAGSCOPE_MAX_CONNECTIONS were open (OTLP/HTTP and OTLP/gRPC ports each)", () => counters.connectionsDropped);
 }
 
+/**
+ * OTLP log records (`POST /v1/logs`) and what became of them: kept as events of their spans, or left out and why —
+ * at the receiver (no span, no event name) and at assembly (the trace has no such span, or no span at all: its spans
+ * never came, or came to a trace already forgotten).
+ */
+function registerLogEventMetrics(registry: MetricsRegistry, receiver: ReceiverCounters, worker: EvaluationWorker): void {
+  const assembled = worker.assembler.counters;
+  registry.counter("ragscope_log_records_received_total", "OTLP log records in requests to /v1/logs that decoded", () => receiver.logRecords.received);
+  registry.counter("ragscope_log_records_total", "OTLP log records by what became of them: joined to their span as an event (joined), one of them sent again and kept once (duplicate), or not used — no trace or span id (without_span), no event name (without_event_name), a span the trace does not have (span_not_in_trace), a trace whose spans never came (trace_without_spans); counted at each release of a re-opened trace", () => [
+    { labels: { outcome: "joined" }, value: assembled.logEventsAccepted - assembled.logEventsWithoutSpan - assembled.logEventsWithoutTrace },
+    { labels: { outcome: "duplicate" }, value: assembled.duplicateLogEvents },
+    { labels: { outcome: "without_span" }, value: receiver.logRecords.withoutSpan },
+    { labels: { outcome: "without_event_name" }, value: receiver.logRecords.withoutEventName },
+    { labels: { outcome: "span_not_in_trace" }, value: assembled.logEventsWithoutSpan },
+    { labels: { outcome: "trace_without_spans" }, value: assembled.logEventsWithoutTrace },
+  ]);
+}
+
 export interface EvaluatorParts {
   runner: ConsumerGroupRunner;
   worker: EvaluationWorker;
@@ -274,6 +292,7 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   registry.counter("ragscope_spans_received_total", "spans in decoded OTLP requests", () => receiver.spansReceived);
   registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => receiver.spansReceived - receiver.spansAccepted);
   registerReceiverBoundMetrics(registry, receiver);
+  registerLogEventMetrics(registry, receiver, worker);
   registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);
   registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
   registry.counter("ragscope_messages_dead_lettered_total", "messages the evaluation could not read, kept as dead letters", () => parts.deadLetters.counters.received);

@@ -5,7 +5,9 @@
  * …}, "tool_calls": [], "finish_reason": "Stop"}`, a text choice's `message` the text itself) and the Azure AI
  * Inference client library's instrumentor (`{"message": {"content": …}, "finish_reason": "stop", "index": 0}`, or
  * `{"finish_reason": "stop", "index": 0}` with content recording off; recorded in
- * test/golden/traces/azure-ai-inference-python.otlp.json and test/data/azure-ai-inference-without-content/).
+ * test/golden/traces/azure-ai-inference-python.otlp.json and test/data/azure-ai-inference-without-content/). The
+ * same events sent as OpenTelemetry log records and joined to the span by the assembler carry a body (a
+ * `gen_ai.choice` record's choice), or the conventions' newer operation-details record with the call's messages.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -73,5 +75,20 @@ describe("GenAI generations whose messages are span events", () => {
     const structured = JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "From the attribute." }] }]);
     assert.equal(answerOf(chat(events, { "gen_ai.output.messages": structured }, "chat").observation), "From the attribute.");
     assert.equal(answerOf(chat(events, { "gen_ai.completion.0.content": "From the flat completion." }, "chat").observation), "From the flat completion.");
+  });
+
+  test("joined from log records: a gen_ai.choice record's body is its choice; an operation-details record's output messages are the span's", () => {
+    const fromBody = { name: "gen_ai.choice", timeUnixNano: 5n, attributes: { "gen_ai.system": "openai" }, body: { index: 0, finish_reason: "stop", message: { role: "assistant", content: "From the record's body." } } };
+    assert.equal(answerOf(chat([fromBody], {}, "chat").observation), "From the record's body.");
+    const outputMessages = [{ role: "assistant", parts: [{ type: "text", content: "From the details record." }], finish_reason: "stop" }];
+    const details = event("gen_ai.client.inference.operation.details", { "gen_ai.operation.name": "chat", "gen_ai.output.messages": outputMessages });
+    assert.equal(answerOf(chat([details], {}, "chat").observation), "From the details record.");
+  });
+
+  test("an operation-details record's unreadable output message is named where it was, and leaves the answer not available", () => {
+    const details = event("gen_ai.client.inference.operation.details", { "gen_ai.output.messages": [{ role: "assistant", parts: [{ type: "text", content: 42 }] }] });
+    const { observation } = chat([details], {}, "chat");
+    assert.equal(answerOf(observation), null);
+    assert.deepEqual(observation.unreadable?.map((note) => note.attribute), ["gen_ai.client.inference.operation.details: gen_ai.output.messages"]);
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * The CPU-heavy part of a logs export (`POST /v1/logs`), run in a decode thread as a trace export's is
+ * (prepare-trace-messages.ts): count the request's items on its bytes, decode it into the log records that are events
+ * of a span (decode-log-events.ts), and group them by trace for the bus in this process, which hands them to the
+ * assembler beside the traces' spans. A logs request is held to the trace path's limits: records as spans
+ * (RAGSCOPE_MAX_SPANS_PER_REQUEST), attributes per record as per span, values cut at the same length, items as items.
+ */
+import { countJsonContainers } from "../00-otlp/count-request-items.js";
+import { countLogRequestItems } from "../00-otlp/count-log-request-items.js";
+import { decodeLogEvents } from "../00-otlp/decode-log-events.js";
+import type { LogEventRecord } from "../00-otlp/log-event-record.js";
+import type { DecodedTrace } from "../02-transport/trace-bus.js";
+import { estimateLogEventBytes } from "../05-assemble/estimate-span-bytes.js";
+import type { PrepareRequest } from "./prepare-trace-messages.js";
+
+export type PreparedLogEvents =
+  | {
+      kind: "logEvents";
+      /** One part per trace: no spans, its log events. */
+      traces: DecodedTrace[];
+      records: number;
+      withoutSpan: number;
+      withoutEventName: number;
+      truncatedValues: number;
+    }
+  | { kind: "malformed"; message: string }
+  | { kind: "tooLarge"; message: string };
+
+export function prepareLogMessages(request: PrepareRequest): PreparedLogEvents {
+  const { body, encoding, limits } = request;
+  const items = encoding === "protobuf" ? countLogRequestItems(body, limits.maxItemsPerRequest) : countJsonContainers(body, limits);
+  if (items.kind === "over") return { kind: "tooLarge", message: items.message };
+  // Unreadable bytes are left to the decoder, which says what is wrong with them.
+  const decoded = decodeLogEvents(
+    body,
+    encoding,
+    { maxLogRecordsPerRequest: limits.maxSpansPerRequest, maxAttributeValueBytes: limits.maxAttributeValueBytes, maxAttributesPerRecord: limits.maxAttributesPerSpan },
+    request.tenant,
+  );
+  if (!decoded.ok) return "tooLarge" in decoded.error ? { kind: "tooLarge", message: decoded.error.message } : { kind: "malformed", message: decoded.error.message };
+  const byTrace = new Map<string, LogEventRecord[]>();
+  for (const event of decoded.value.events) {
+    const list = byTrace.get(event.traceId);
+    if (list === undefined) byTrace.set(event.traceId, [event]);
+    else list.push(event);
+  }
+  const traces = [...byTrace].map(([key, logEvents]): DecodedTrace => ({ key, spans: [], logEvents, bytes: logEvents.reduce((sum, event) => sum + estimateLogEventBytes(event), 0) }));
+  const { records, withoutSpan, withoutEventName, truncatedValues } = decoded.value;
+  return { kind: "logEvents", traces, records, withoutSpan, withoutEventName, truncatedValues };
+}

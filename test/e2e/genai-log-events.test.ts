@@ -1,0 +1,135 @@
+/**
+ * A GenAI call's content sent as OpenTelemetry log records beside its spans, as a user of `ragscope serve` meets it:
+ * traces to POST /v1/traces and logs to POST /v1/logs of a running serve (a subprocess of the built CLI), then the
+ * Case Result it stored and its /metrics.
+ *
+ * - The GenAI conventions' own Python packages with content capture `event_only`, recorded
+ *   (test/data/otel-genai-log-events/): the chat span carries no messages; its `gen_ai.client.inference.operation.details`
+ *   log record holds `gen_ai.output.messages`. Sent as the recorded OTLP/JSON bodies, logs first (the Python SDK's
+ *   batch log processor exports before its span processor by default), their times moved to a minute ago.
+ * - The conventions' older event path (opentelemetry-instrumentation-openai-v2 on its legacy path: a `gen_ai.choice`
+ *   record whose body is the choice), made and sent by the OpenTelemetry JS SDK's own OTLP/HTTP protobuf exporters:
+ *   a `chat` span without messages, and the choice record emitted inside it.
+ * Worked from the scenario (its scripted answer), not from ragscope's output. Before: the answer was not available.
+ */
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, before, test } from "node:test";
+import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
+import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import type { CaseResult } from "../../contracts/case-result.js";
+import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
+import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
+import { queryRows } from "../support/temporary-store.js";
+import { fakeAnswer, question } from "../golden/scenarios/policy-corpus.js";
+
+const recordings = path.join(path.dirname(fileURLToPath(import.meta.url)), "../data/otel-genai-log-events");
+
+let collector: CollectorSubprocess;
+before(async () => (collector = await startCollectorSubprocess({})));
+after(async () => {
+  await collector.stop();
+  await collector.remove();
+});
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** The document with every time moved by `shiftNanos`: recorded times into the window of span times serve takes. */
+function shifted(document: Json, shiftNanos: bigint): Json {
+  if (Array.isArray(document)) return document.map((item) => shifted(item, shiftNanos));
+  if (document === null || typeof document !== "object") return document;
+  return Object.fromEntries(
+    Object.entries(document).map(([key, value]) => [key, /TimeUnixNano$/.test(key) && typeof value === "string" && value !== "0" ? (BigInt(value) + shiftNanos).toString() : shifted(value, shiftNanos)]),
+  );
+}
+
+function earliestTime(document: Json): bigint {
+  let earliest: bigint | null = null;
+  const visit = (value: Json): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === "object")
+      for (const [key, item] of Object.entries(value)) {
+        if (key === "startTimeUnixNano" && typeof item === "string" && (earliest === null || BigInt(item) < earliest)) earliest = BigInt(item);
+        else visit(item);
+      }
+  };
+  visit(document);
+  return earliest ?? 0n;
+}
+
+async function post(signal: "traces" | "logs", body: Json): Promise<number> {
+  const response = await fetch(`${collector.receiverUrl}/v1/${signal}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+async function untilWritten(count: number): Promise<void> {
+  const written = async () => readSample(await collector.metrics(), "ragscope_traces_written_total") ?? 0;
+  for (let attempt = 0; attempt < 300 && (await written()) < count; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(await written(), count, collector.output());
+}
+
+async function storedResult(traceId: string): Promise<CaseResult> {
+  const store = await collector.openStore();
+  try {
+    const rows = await queryRows<{ payload: string }>(store, "SELECT payload FROM {{database}}.case_results FINAL WHERE trace_id = {traceId:String}", { traceId });
+    assert.equal(rows.length, 1);
+    return JSON.parse(rows[0]!.payload) as CaseResult;
+  } finally {
+    await store.close();
+  }
+}
+
+test("content in log records: the recorded Python packages' operation-details event, and the JS SDK's choice event, give the answers", async () => {
+  // 1. The recording, logs before traces.
+  const traces = JSON.parse(await readFile(path.join(recordings, "event-only.traces.otlp.json"), "utf8")) as Json;
+  const logs = JSON.parse(await readFile(path.join(recordings, "event-only.logs.otlp.json"), "utf8")) as Json;
+  const shift = BigInt(Date.now() - 60_000) * 1_000_000n - earliestTime(traces);
+  assert.equal(await post("logs", shifted(logs, shift)), 200);
+  assert.equal(await post("traces", shifted(traces, shift)), 200);
+
+  // 2. The JS SDK's own exporters: a chat span, and the choice record emitted in its context.
+  const resource = resourceFromAttributes({ "service.name": "policy-assistant-js" });
+  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${collector.receiverUrl}/v1/traces` }))] });
+  const loggerProvider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter: new OTLPLogExporter({ url: `${collector.receiverUrl}/v1/logs` }) })] });
+  const tracer = tracerProvider.getTracer("opentelemetry.instrumentation.openai_v2");
+  const logger = loggerProvider.getLogger("opentelemetry.instrumentation.openai_v2");
+  // Contexts passed explicitly: no context manager is registered in this process.
+  const root = tracer.startSpan("invoke_workflow policy_rag", { attributes: { "gen_ai.operation.name": "invoke_workflow", "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: question }] }]) } });
+  const jsTraceId = root.spanContext().traceId;
+  const chat = tracer.startSpan("chat gpt-4o-mini", { attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o-mini", "gen_ai.usage.input_tokens": 137, "gen_ai.usage.output_tokens": 41 } }, trace.setSpan(ROOT_CONTEXT, root));
+  logger.emit({
+    eventName: "gen_ai.choice",
+    attributes: { "gen_ai.system": "openai" },
+    body: { index: 0, finish_reason: "stop", message: { role: "assistant", content: fakeAnswer } },
+    context: trace.setSpan(ROOT_CONTEXT, chat),
+  });
+  chat.end();
+  root.end();
+  await loggerProvider.forceFlush();
+  await tracerProvider.forceFlush();
+  await loggerProvider.shutdown();
+  await tracerProvider.shutdown();
+
+  await untilWritten(2);
+  const metrics = await collector.metrics();
+  assert.equal(readSample(metrics, "ragscope_log_records_received_total"), 2, "the recording's one record and the JS one");
+  assert.equal(readSample(metrics, "ragscope_log_records_total", { outcome: "joined" }), 2, collector.output());
+  assert.equal(await collector.stop(), 0, collector.output());
+
+  const recorded = await storedResult("0000100f000000000000000000000001");
+  assert.equal(recorded.output, fakeAnswer, "the operation-details record's output messages");
+  // event_only leaves the workflow's and the retrieval's content off their spans too, and opentelemetry-util-genai 1.1b0
+  // sends no record for them: the question is not available (the chat call's input messages are not the request's).
+  assert.equal(recorded.rag_observation.query, null);
+  assert.deepEqual(recorded.rag_observation.malformed_attributes, []);
+  const fromJs = await storedResult(jsTraceId);
+  assert.equal(fromJs.output, fakeAnswer, "the choice record's body");
+  assert.deepEqual([fromJs.rag_observation.generation.model, fromJs.rag_observation.generation.total_tokens], ["gpt-4o-mini", 178]);
+});
