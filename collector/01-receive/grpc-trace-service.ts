@@ -23,10 +23,13 @@
 import http2, { type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import { encodeExportPartialSuccess, encodeExportSuccess, RpcCode, type RpcCodeNumber } from "../00-otlp/otlp-export-response.js";
 import { admitExport, authenticateExport, countRequest, exportTraceBody, overBudget, refuse, type ExportRefusal, type TraceExportContext } from "./export-trace-request.js";
+import { exportLogBody } from "./export-log-request.js";
 import { readGrpcMessage, type GrpcMessageFailure } from "./read-grpc-message.js";
 import { parseContentEncoding } from "./request-encoding.js";
 
 export const traceServicePath = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
+/** OTLP logs (events of spans, export-log-request.ts), served where the bus is in this process (`ragscope serve`). */
+export const logsServicePath = "/opentelemetry.proto.collector.logs.v1.LogsService/Export";
 
 /** What the server inflates: a client picks among these (grpc-accept-encoding). */
 const ACCEPTED_ENCODINGS = "identity,gzip";
@@ -100,12 +103,16 @@ export function serveGrpcStream(context: TraceExportContext, stream: ServerHttp2
     stream.end("this port serves OTLP/gRPC (content-type application/grpc); send OTLP/HTTP to the receiver's HTTP port\n");
     return;
   }
-  if (headers[":method"] !== "POST" || headers[":path"] !== traceServicePath) {
+  const takesLogs = context.publisher.publishDecoded !== undefined;
+  const path = headers[":path"];
+  if (headers[":method"] !== "POST" || !(path === traceServicePath || (path === logsServicePath && takesLogs))) {
     // Another service or method: gRPC's UNIMPLEMENTED; not an export request, so not counted.
-    answerStatus(stream, RpcCode.unimplemented, `this server serves ${traceServicePath} only (OTLP traces)`);
+    const served = takesLogs ? `${traceServicePath} and ${logsServicePath} (OTLP traces, and logs that are events of spans)` : `${traceServicePath} only (OTLP traces: a receiver that publishes to Kafka takes no logs)`;
+    answerStatus(stream, RpcCode.unimplemented, `this server serves ${served}`);
     stream.resume();
     return;
   }
+  const exportBody = path === logsServicePath ? exportLogBody : exportTraceBody;
   countRequest(context, "grpc");
   const answerRefusal = (refusal: ExportRefusal) => {
     answerStatus(stream, refusal.rpcCode, refusal.message);
@@ -133,7 +140,7 @@ export function serveGrpcStream(context: TraceExportContext, stream: ServerHttp2
       if (message.error.kind !== "aborted") answerStatus(stream, refusal.rpcCode, refusal.message);
       return;
     }
-    const outcome = await exportTraceBody(context, "grpc", { body: message.value, encoding: "protobuf", credential: credential.value });
+    const outcome = await exportBody(context, "grpc", { body: message.value, encoding: "protobuf", credential: credential.value });
     if (outcome.kind === "refused") return answerStatus(stream, outcome.refusal.rpcCode, outcome.refusal.message);
     answerMessage(stream, outcome.rejectedSpans === 0 ? encodeExportSuccess("protobuf") : encodeExportPartialSuccess("protobuf", outcome.rejectedSpans, outcome.message));
   })()

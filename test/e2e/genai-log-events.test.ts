@@ -9,7 +9,8 @@
  *   batch log processor exports before its span processor by default), their times moved to a minute ago.
  * - The conventions' older event path (opentelemetry-instrumentation-openai-v2 on its legacy path: a `gen_ai.choice`
  *   record whose body is the choice), made and sent by the OpenTelemetry JS SDK's own OTLP/HTTP protobuf exporters:
- *   a `chat` span without messages, and the choice record emitted inside it.
+ *   a `chat` span without messages, and the choice record emitted inside it; once more with the logs sent by the JS
+ *   SDK's OTLP/gRPC exporter to serve's gRPC port (`LogsService/Export`), as Python apps export by default.
  * Worked from the scenario (its scripted answer), not from ragscope's output. Before: the answer was not available.
  */
 import assert from "node:assert/strict";
@@ -18,6 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { OTLPLogExporter as OtlpGrpcLogExporter } from "@opentelemetry/exporter-logs-otlp-grpc";
 import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -94,33 +96,38 @@ test("content in log records: the recorded Python packages' operation-details ev
   assert.equal(await post("logs", shifted(logs, shift)), 200);
   assert.equal(await post("traces", shifted(traces, shift)), 200);
 
-  // 2. The JS SDK's own exporters: a chat span, and the choice record emitted in its context.
-  const resource = resourceFromAttributes({ "service.name": "policy-assistant-js" });
-  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${collector.receiverUrl}/v1/traces` }))] });
-  const loggerProvider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter: new OTLPLogExporter({ url: `${collector.receiverUrl}/v1/logs` }) })] });
-  const tracer = tracerProvider.getTracer("opentelemetry.instrumentation.openai_v2");
-  const logger = loggerProvider.getLogger("opentelemetry.instrumentation.openai_v2");
-  // Contexts passed explicitly: no context manager is registered in this process.
-  const root = tracer.startSpan("invoke_workflow policy_rag", { attributes: { "gen_ai.operation.name": "invoke_workflow", "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: question }] }]) } });
-  const jsTraceId = root.spanContext().traceId;
-  const chat = tracer.startSpan("chat gpt-4o-mini", { attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o-mini", "gen_ai.usage.input_tokens": 137, "gen_ai.usage.output_tokens": 41 } }, trace.setSpan(ROOT_CONTEXT, root));
-  logger.emit({
-    eventName: "gen_ai.choice",
-    attributes: { "gen_ai.system": "openai" },
-    body: { index: 0, finish_reason: "stop", message: { role: "assistant", content: fakeAnswer } },
-    context: trace.setSpan(ROOT_CONTEXT, chat),
-  });
-  chat.end();
-  root.end();
-  await loggerProvider.forceFlush();
-  await tracerProvider.forceFlush();
-  await loggerProvider.shutdown();
-  await tracerProvider.shutdown();
+  // 2. The JS SDK's own exporters: a chat span, and the choice record emitted inside it; logs over HTTP, then gRPC.
+  const grpcUrl = /OTLP\/gRPC on (http:\/\/[\d.:]+)/.exec(collector.output())?.[1];
+  assert.ok(grpcUrl, collector.output());
+  const jsTraceIds: string[] = [];
+  for (const logExporter of [new OTLPLogExporter({ url: `${collector.receiverUrl}/v1/logs` }), new OtlpGrpcLogExporter({ url: grpcUrl })]) {
+    const resource = resourceFromAttributes({ "service.name": "policy-assistant-js" });
+    const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${collector.receiverUrl}/v1/traces` }))] });
+    const loggerProvider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter: logExporter })] });
+    const tracer = tracerProvider.getTracer("opentelemetry.instrumentation.openai_v2");
+    const logger = loggerProvider.getLogger("opentelemetry.instrumentation.openai_v2");
+    // Contexts passed explicitly: no context manager is registered in this process.
+    const root = tracer.startSpan("invoke_workflow policy_rag", { attributes: { "gen_ai.operation.name": "invoke_workflow", "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: question }] }]) } });
+    jsTraceIds.push(root.spanContext().traceId);
+    const chat = tracer.startSpan("chat gpt-4o-mini", { attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o-mini", "gen_ai.usage.input_tokens": 137, "gen_ai.usage.output_tokens": 41 } }, trace.setSpan(ROOT_CONTEXT, root));
+    logger.emit({
+      eventName: "gen_ai.choice",
+      attributes: { "gen_ai.system": "openai" },
+      body: { index: 0, finish_reason: "stop", message: { role: "assistant", content: fakeAnswer } },
+      context: trace.setSpan(ROOT_CONTEXT, chat),
+    });
+    chat.end();
+    root.end();
+    await loggerProvider.forceFlush();
+    await tracerProvider.forceFlush();
+    await loggerProvider.shutdown();
+    await tracerProvider.shutdown();
+  }
 
-  await untilWritten(2);
+  await untilWritten(3);
   const metrics = await collector.metrics();
-  assert.equal(readSample(metrics, "ragscope_log_records_received_total"), 2, "the recording's one record and the JS one");
-  assert.equal(readSample(metrics, "ragscope_log_records_total", { outcome: "joined" }), 2, collector.output());
+  assert.equal(readSample(metrics, "ragscope_log_records_received_total"), 3, "the recording's one record and the JS SDK's two");
+  assert.equal(readSample(metrics, "ragscope_log_records_total", { outcome: "joined" }), 3, collector.output());
   assert.equal(await collector.stop(), 0, collector.output());
 
   const recorded = await storedResult("0000100f000000000000000000000001");
@@ -129,7 +136,9 @@ test("content in log records: the recorded Python packages' operation-details ev
   // sends no record for them: the question is not available (the chat call's input messages are not the request's).
   assert.equal(recorded.rag_observation.query, null);
   assert.deepEqual(recorded.rag_observation.malformed_attributes, []);
-  const fromJs = await storedResult(jsTraceId);
-  assert.equal(fromJs.output, fakeAnswer, "the choice record's body");
-  assert.deepEqual([fromJs.rag_observation.generation.model, fromJs.rag_observation.generation.total_tokens], ["gpt-4o-mini", 178]);
+  for (const [index, traceId] of jsTraceIds.entries()) {
+    const fromJs = await storedResult(traceId);
+    assert.equal(fromJs.output, fakeAnswer, `the choice record's body (${index === 0 ? "OTLP/HTTP" : "OTLP/gRPC"})`);
+    assert.deepEqual([fromJs.rag_observation.generation.model, fromJs.rag_observation.generation.total_tokens], ["gpt-4o-mini", 178]);
+  }
 });
