@@ -7,8 +7,10 @@
  *   (test/data/otel-genai-log-events/): the chat span carries no messages; its `gen_ai.client.inference.operation.details`
  *   log record holds `gen_ai.output.messages`. Sent as the recorded OTLP/JSON bodies, logs first (the Python SDK's
  *   batch log processor exports before its span processor by default), their times moved to a minute ago.
- * - The conventions' older event path (opentelemetry-instrumentation-openai-v2 on its legacy path: a `gen_ai.choice`
- *   record whose body is the choice), made and sent by the OpenTelemetry JS SDK's own OTLP/HTTP protobuf exporters:
+ * - The conventions' older event path, recorded from opentelemetry-instrumentation-openai-v2 2.3b0: a chat span with
+ *   the model and tokens, and beside it a `gen_ai.<role>.message` record per input message and a `gen_ai.choice`
+ *   record whose body is the choice (no `time_unix_nano`: the observed time is the record's time).
+ * - The same `gen_ai.choice` record made and sent by the OpenTelemetry JS SDK's own OTLP/HTTP protobuf exporters:
  *   a `chat` span without messages, and the choice record emitted inside it; once more with the logs sent by the JS
  *   SDK's OTLP/gRPC exporter to serve's gRPC port (`LogsService/Export`), as Python apps export by default.
  * Worked from the scenario (its scripted answer), not from ragscope's output. Before: the answer was not available.
@@ -89,12 +91,14 @@ async function storedResult(traceId: string): Promise<CaseResult> {
 }
 
 test("content in log records: the recorded Python packages' operation-details event, and the JS SDK's choice event, give the answers", async () => {
-  // 1. The recording, logs before traces.
-  const traces = JSON.parse(await readFile(path.join(recordings, "event-only.traces.otlp.json"), "utf8")) as Json;
-  const logs = JSON.parse(await readFile(path.join(recordings, "event-only.logs.otlp.json"), "utf8")) as Json;
-  const shift = BigInt(Date.now() - 60_000) * 1_000_000n - earliestTime(traces);
-  assert.equal(await post("logs", shifted(logs, shift)), 200);
-  assert.equal(await post("traces", shifted(traces, shift)), 200);
+  // 1. The recordings, logs before traces.
+  for (const recording of ["event-only", "openai-v2-legacy"]) {
+    const traces = JSON.parse(await readFile(path.join(recordings, `${recording}.traces.otlp.json`), "utf8")) as Json;
+    const logs = JSON.parse(await readFile(path.join(recordings, `${recording}.logs.otlp.json`), "utf8")) as Json;
+    const shift = BigInt(Date.now() - 60_000) * 1_000_000n - earliestTime(traces);
+    assert.equal(await post("logs", shifted(logs, shift)), 200);
+    assert.equal(await post("traces", shifted(traces, shift)), 200);
+  }
 
   // 2. The JS SDK's own exporters: a chat span, and the choice record emitted inside it; logs over HTTP, then gRPC.
   const grpcUrl = /OTLP\/gRPC on (http:\/\/[\d.:]+)/.exec(collector.output())?.[1];
@@ -124,10 +128,10 @@ test("content in log records: the recorded Python packages' operation-details ev
     await tracerProvider.shutdown();
   }
 
-  await untilWritten(3);
+  await untilWritten(4);
   const metrics = await collector.metrics();
-  assert.equal(readSample(metrics, "ragscope_log_records_received_total"), 3, "the recording's one record and the JS SDK's two");
-  assert.equal(readSample(metrics, "ragscope_log_records_total", { outcome: "joined" }), 3, collector.output());
+  assert.equal(readSample(metrics, "ragscope_log_records_received_total"), 6, "the recordings' one and three records, the JS SDK's two");
+  assert.equal(readSample(metrics, "ragscope_log_records_total", { outcome: "joined" }), 6, collector.output());
   assert.equal(await collector.stop(), 0, collector.output());
 
   const recorded = await storedResult("0000100f000000000000000000000001");
@@ -136,6 +140,9 @@ test("content in log records: the recorded Python packages' operation-details ev
   // sends no record for them: the question is not available (the chat call's input messages are not the request's).
   assert.equal(recorded.rag_observation.query, null);
   assert.deepEqual(recorded.rag_observation.malformed_attributes, []);
+  const legacy = await storedResult("00001010000000000000000000000001");
+  assert.equal(legacy.output, fakeAnswer, "the recorded gen_ai.choice record's body");
+  assert.deepEqual([legacy.rag_observation.generation.input_tokens, legacy.rag_observation.generation.output_tokens], [137, 41]);
   for (const [index, traceId] of jsTraceIds.entries()) {
     const fromJs = await storedResult(traceId);
     assert.equal(fromJs.output, fakeAnswer, `the choice record's body (${index === 0 ? "OTLP/HTTP" : "OTLP/gRPC"})`);

@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 import httpx
 from google.protobuf.json_format import MessageToDict
+from opentelemetry.exporter.otlp.proto.common._log_encoder import encode_logs
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
@@ -134,6 +135,18 @@ def to_otlp_json(spans) -> dict[str, Any]:
                 for key in ("traceId", "spanId", "parentSpanId"):
                     if key in span:
                         span[key] = base64.b64decode(span[key]).hex()
+    return document
+
+
+def logs_to_otlp_json(records) -> dict[str, Any]:
+    """The logs exporter's request body as OTLP/JSON, as to_otlp_json writes the traces exporter's: ids in hex, enums as integers."""
+    document = MessageToDict(encode_logs(records), use_integers_for_enums=True)
+    for resource_logs in document.get("resourceLogs", []):
+        for scope_logs in resource_logs.get("scopeLogs", []):
+            for record in scope_logs.get("logRecords", []):
+                for key in ("traceId", "spanId"):
+                    if key in record:
+                        record[key] = base64.b64decode(record[key]).hex()
     return document
 
 

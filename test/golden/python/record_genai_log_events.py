@@ -9,14 +9,11 @@ Usage: python record_genai_log_events.py SCENARIO.json TRACES_OUT.json LOGS_OUT.
 
 from __future__ import annotations
 
-import base64
 import json
 import sys
 
 import otel_genai_policy_rag as app_module
-from golden_app import CountingIdGenerator, to_otlp_json
-from google.protobuf.json_format import MessageToDict
-from opentelemetry.exporter.otlp.proto.common._log_encoder import encode_logs
+from golden_app import CountingIdGenerator, logs_to_otlp_json, to_otlp_json
 from opentelemetry.sdk._logs import LoggerProvider
 from opentelemetry.sdk._logs.export import SimpleLogRecordProcessor
 from opentelemetry.sdk._logs._internal.export.in_memory_log_exporter import InMemoryLogRecordExporter
@@ -25,18 +22,6 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.util.genai.handler import TelemetryHandler
-
-
-def logs_to_otlp_json(records) -> dict:
-    """The logs exporter's request body as OTLP/JSON: protobuf's JSON mapping, ids in hex, enums as integers."""
-    document = MessageToDict(encode_logs(records), use_integers_for_enums=True)
-    for resource_logs in document.get("resourceLogs", []):
-        for scope_logs in resource_logs.get("scopeLogs", []):
-            for record in scope_logs.get("logRecords", []):
-                for key in ("traceId", "spanId"):
-                    if key in record:
-                        record[key] = base64.b64decode(record[key]).hex()
-    return document
 
 
 def main() -> None:
