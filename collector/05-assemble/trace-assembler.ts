@@ -228,8 +228,9 @@ export class TraceAssembler<Source = never> {
     if (earlier) {
       this.recent.delete(key);
       this.recentByteCount -= earlier.bytes;
-      trace.reopened = true;
-      this.counters.reopenedTraces += 1;
+      // Re-opened only when it was evaluated before: a trace remembered with log events alone never was.
+      trace.reopened = earlier.spans.length > 0;
+      if (trace.reopened) this.counters.reopenedTraces += 1;
       for (const previous of earlier.spans) trace.spans.set(previous.spanId, previous);
       for (const [eventKey, event] of earlier.logEvents) trace.logEvents.set(eventKey, event);
       this.openSpanCount += earlier.spans.length;

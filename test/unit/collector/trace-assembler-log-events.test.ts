@@ -91,6 +91,12 @@ describe("log events in trace assembly", () => {
     assert.equal(assembler.openTraces, 0);
     assert.equal(assembler.counters.logEventsWithoutTrace, 2);
     assert.equal(assembler.counters.tracesReleased, 0);
+    // Its spans after all, later than the deadline: the events join them, and the trace is no re-opened one (never evaluated).
+    assembler.add([root, chat], 1_100);
+    const [late] = assembler.collectReady(1_300);
+    assert.equal(late?.reopened, false);
+    assert.equal(assembler.counters.reopenedTraces, 0);
+    assert.equal(eventsOf(late!.spans, chat.spanId)?.length, 2, "both records join the chat span");
   });
 
   test("events are grouped by tenant as spans are: another tenant's event with the same ids joins nothing of this trace", () => {
