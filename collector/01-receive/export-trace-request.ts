@@ -98,7 +98,7 @@ export function refuseUnavailable(context: TraceExportContext, protocol: Receive
 }
 
 /** Never reached: a bus without `publishDecoded` is never handed span records. */
-async function refuseRecords(): Promise<Result<void, PublishFailure>> {
+export async function refuseRecords(): Promise<Result<void, PublishFailure>> {
   return failure({ retriable: false, message: "this bus takes encoded messages only" });
 }
 
@@ -133,6 +133,7 @@ export async function exportTraceBody(context: TraceExportContext, protocol: Rec
       // A decode thread died (out of memory, or a bug): the client keeps its data and may retry.
       return refused({ reason: "internalError", rpcCode: RpcCode.internal, message: `the request could not be decoded: ${prepared.message}` });
     case "logEvents":
+    case "logMessages":
       // Never for a request read as a trace export: a bug, told as one.
       return refused({ reason: "internalError", rpcCode: RpcCode.internal, message: "the trace request was read as a logs export" });
     case "prepared":

@@ -28,7 +28,7 @@ import { readGrpcMessage, type GrpcMessageFailure } from "./read-grpc-message.js
 import { parseContentEncoding } from "./request-encoding.js";
 
 export const traceServicePath = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
-/** OTLP logs (events of spans, export-log-request.ts), served where the bus is in this process (`ragscope serve`). */
+/** OTLP logs (events of spans, export-log-request.ts). */
 export const logsServicePath = "/opentelemetry.proto.collector.logs.v1.LogsService/Export";
 
 /** What the server inflates: a client picks among these (grpc-accept-encoding). */
@@ -103,12 +103,10 @@ export function serveGrpcStream(context: TraceExportContext, stream: ServerHttp2
     stream.end("this port serves OTLP/gRPC (content-type application/grpc); send OTLP/HTTP to the receiver's HTTP port\n");
     return;
   }
-  const takesLogs = context.publisher.publishDecoded !== undefined;
   const path = headers[":path"];
-  if (headers[":method"] !== "POST" || !(path === traceServicePath || (path === logsServicePath && takesLogs))) {
+  if (headers[":method"] !== "POST" || (path !== traceServicePath && path !== logsServicePath)) {
     // Another service or method: gRPC's UNIMPLEMENTED; not an export request, so not counted.
-    const served = takesLogs ? `${traceServicePath} and ${logsServicePath} (OTLP traces, and logs that are events of spans)` : `${traceServicePath} only (OTLP traces: a receiver that publishes to Kafka takes no logs)`;
-    answerStatus(stream, RpcCode.unimplemented, `this server serves ${served}`);
+    answerStatus(stream, RpcCode.unimplemented, `this server serves ${traceServicePath} and ${logsServicePath} (OTLP traces, and logs that are events of spans)`);
     stream.resume();
     return;
   }

@@ -37,7 +37,7 @@ import { startGrpcServer, type GrpcKeepalive, type RunningGrpcServer } from "./s
 export const defaultMaxBodyBytes = 64 * 1024 * 1024;
 
 export const tracesPath = "/v1/traces";
-/** OTLP logs: events of spans (export-log-request.ts), taken where the bus is in this process (`ragscope serve`). */
+/** OTLP logs: events of spans (export-log-request.ts), joined to them by the assembler that reads the trace. */
 export const logsPath = "/v1/logs";
 
 /** The receiver's bounds when none are given (the defaults of collector-config.ts). */
@@ -226,15 +226,12 @@ async function handleRequest(request: IncomingMessage, response: ServerResponse,
 
   const path = (request.url ?? "").split("?", 1)[0];
   const encoding = encodingOfContentType(request.headers["content-type"]) ?? "json";
-  // Logs are events of spans, joined by the assembler in this process: a receiver whose bus is Kafka takes none.
-  const takesLogs = context.publisher.publishDecoded !== undefined;
-  if (path !== tracesPath && !(path === logsPath && takesLogs)) {
+  if (path !== tracesPath && path !== logsPath) {
     counters.rejected.notFound += 1;
-    const logs = path === logsPath ? `; this receiver publishes to Kafka and takes no logs: send them to \`ragscope serve\`, or put the GenAI content on the spans` : "";
     sendFailure(request, response, encoding, {
       httpStatus: 404,
       rpcCode: RpcCode.notFound,
-      message: `no such path ${JSON.stringify(path)}: traces go to POST ${tracesPath}${logs}`,
+      message: `no such path ${JSON.stringify(path)}: traces go to POST ${tracesPath}`,
     });
     return;
   }

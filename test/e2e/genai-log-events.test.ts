@@ -30,6 +30,7 @@ import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-tra
 import type { CaseResult } from "../../contracts/case-result.js";
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
+import { shifted, shiftToStartAt, type Json } from "../support/shift-recorded-times.js";
 import { queryRows } from "../support/temporary-store.js";
 import { fakeAnswer, question } from "../golden/scenarios/policy-corpus.js";
 
@@ -41,31 +42,6 @@ after(async () => {
   await collector.stop();
   await collector.remove();
 });
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** The document with every time moved by `shiftNanos`: recorded times into the window of span times serve takes. */
-function shifted(document: Json, shiftNanos: bigint): Json {
-  if (Array.isArray(document)) return document.map((item) => shifted(item, shiftNanos));
-  if (document === null || typeof document !== "object") return document;
-  return Object.fromEntries(
-    Object.entries(document).map(([key, value]) => [key, /TimeUnixNano$/.test(key) && typeof value === "string" && value !== "0" ? (BigInt(value) + shiftNanos).toString() : shifted(value, shiftNanos)]),
-  );
-}
-
-function earliestTime(document: Json): bigint {
-  let earliest: bigint | null = null;
-  const visit = (value: Json): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (value !== null && typeof value === "object")
-      for (const [key, item] of Object.entries(value)) {
-        if (key === "startTimeUnixNano" && typeof item === "string" && (earliest === null || BigInt(item) < earliest)) earliest = BigInt(item);
-        else visit(item);
-      }
-  };
-  visit(document);
-  return earliest ?? 0n;
-}
 
 async function post(signal: "traces" | "logs", body: Json): Promise<number> {
   const response = await fetch(`${collector.receiverUrl}/v1/${signal}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -95,7 +71,7 @@ test("content in log records: the recorded Python packages' operation-details ev
   for (const recording of ["event-only", "openai-v2-legacy"]) {
     const traces = JSON.parse(await readFile(path.join(recordings, `${recording}.traces.otlp.json`), "utf8")) as Json;
     const logs = JSON.parse(await readFile(path.join(recordings, `${recording}.logs.otlp.json`), "utf8")) as Json;
-    const shift = BigInt(Date.now() - 60_000) * 1_000_000n - earliestTime(traces);
+    const shift = shiftToStartAt(traces, Date.now() - 60_000);
     assert.equal(await post("logs", shifted(logs, shift)), 200);
     assert.equal(await post("traces", shifted(traces, shift)), 200);
   }
@@ -131,7 +107,7 @@ test("content in log records: the recorded Python packages' operation-details ev
   await untilWritten(4);
   const metrics = await collector.metrics();
   assert.equal(readSample(metrics, "ragscope_log_records_received_total"), 6, "the recordings' one and three records, the JS SDK's two");
-  assert.equal(readSample(metrics, "ragscope_log_records_total", { outcome: "joined" }), 6, collector.output());
+  assert.equal(readSample(metrics, "ragscope_log_events_total", { outcome: "joined" }), 6, collector.output());
   assert.equal(await collector.stop(), 0, collector.output());
 
   const recorded = await storedResult("0000100f000000000000000000000001");

@@ -59,8 +59,8 @@ test("a logs request of tiny items is refused before decoding; malformed ones ar
   assert.equal(withoutSpan.status, 200);
   const inSpanWithoutName = { traceId: "5b8efff798038103d269b633813fc60c", spanId: "eee19b7ec3c1b174", body: { stringValue: "a log line in a span" } };
   assert.equal((await postLogs(JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [inSpanWithoutName] }] }] }), "application/json")).status, 200);
-  assert.equal(await metric("ragscope_log_records_total", { outcome: "without_span" }), 1);
-  assert.equal(await metric("ragscope_log_records_total", { outcome: "without_event_name" }), 1);
+  assert.equal(await metric("ragscope_log_records_left_out_total", { reason: "without_span" }), 1);
+  assert.equal(await metric("ragscope_log_records_left_out_total", { reason: "without_event_name" }), 1);
 
   const event = { ...inSpanWithoutName, eventName: "gen_ai.choice", body: { kvlistValue: { values: [{ key: "index", value: { intValue: "0" } }] } } };
   assert.equal((await postLogs(JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [event] }] }] }), "application/json")).status, 200, "serve still takes logs");

@@ -497,7 +497,7 @@ export class ConsumerGroupRunner implements TraceSource {
         if (generation !== this.generation) return false;
         this.counters.messagesAssembled += 1;
         this.counters.spansAssembled += route.spans.length;
-        return { kind: "decoded", position, spans: route.spans, traceIds: [route.traceId] };
+        return { kind: "decoded", position, spans: route.spans, traceIds: [route.traceId], ...(route.logEvents === undefined ? {} : { logEvents: route.logEvents }) };
       }
       case "empty":
         this.counters.messagesEmpty += 1;

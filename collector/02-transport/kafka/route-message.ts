@@ -27,10 +27,18 @@
  * bounds; the route is decided on what is left.
  *
  * The message is decoded once: the assemble route carries the span records.
+ *
+ * A message of log events (kafka/log-events-message.ts: `ragscope receive`'s, one trace's records keyed by its trace
+ * id) is assembled with its trace where it stays here, as a trace request would be; a logs message that does not —
+ * another producer's, many traces, no key — is dead-lettered (`unreadable`), as its records could not be joined to
+ * spans another evaluator may read.
  */
 import { decodeProtobufSpanRecords } from "../../00-otlp/decode-protobuf-span-records.js";
 import { countSpans, decodeTraceRequest, detectEncoding, splitByTraceId, toSpanRecords, type OtlpEncoding } from "../../00-otlp/index.js";
+import { decodeLogEvents } from "../../00-otlp/decode-log-events.js";
+import type { LogEventRecord } from "../../00-otlp/log-event-record.js";
 import type { SpanRecord } from "../../00-otlp/span-record.js";
+import { logsSignal, signalHeader, tenantHeader } from "./log-events-message.js";
 import type { TracesDocument } from "../../00-otlp/traces-document.js";
 import { NOTHING_SCREENED, screenConsumedSpans, SPAN_REFUSAL_REASONS, type Screening, type SpanChecks } from "./screen-consumed-spans.js";
 
@@ -40,7 +48,7 @@ export type DeadLetterReason = (typeof DEAD_LETTER_REASONS)[number];
 
 /** `screened`: the spans the screening took out (to dead-letter) and what its bounds cut in the rest. */
 export type MessageRoute =
-  | { kind: "assemble"; traceId: string; spans: SpanRecord[]; screened: Screening }
+  | { kind: "assemble"; traceId: string; spans: SpanRecord[]; screened: Screening; logEvents?: LogEventRecord[] }
   | { kind: "repartition"; traces: Map<string, TracesDocument>; spanCount: number; screened: Screening }
   | { kind: "dead_letter"; reason: DeadLetterReason; detail: string }
   | { kind: "empty"; screened: Screening };
@@ -97,6 +105,7 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
   }
   const encoding = declared ?? detectEncoding(value);
   const key = message.key === null ? null : message.key.toString("latin1");
+  if (headerText(message.headers?.[signalHeader]) === logsSignal) return routeLogEvents(value, encoding, key, message, options);
   if (encoding === "protobuf") {
     // The usual message (one trace, keyed by it, on its partition) read straight into records; anything else, or
     // anything the reader leaves to the decoding path (decode-protobuf-span-records.ts), is decoded below. The
@@ -132,6 +141,25 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
     if (staysHere(only, key, message, options)) return { kind: "assemble", traceId: only, spans: toSpanRecords(document), screened };
   }
   return { kind: "repartition", traces: splitByTraceId(document), spanCount, screened };
+}
+
+/** A message of log events: assembled with its one trace where that trace is assembled, else dead-lettered. */
+function routeLogEvents(value: Buffer, encoding: OtlpEncoding, key: string | null, message: ConsumedMessage, options: RouteOptions): MessageRoute {
+  const { limits } = options.checks;
+  const tenant = headerText(message.headers?.[tenantHeader]);
+  const decoded = decodeLogEvents(value, encoding, { maxLogRecordsPerRequest: limits.maxSpansPerRequest, maxAttributeValueBytes: limits.maxAttributeValueBytes, maxAttributesPerRecord: limits.maxAttributesPerSpan }, tenant);
+  if (!decoded.ok) return { kind: "dead_letter", reason: "undecodable", detail: `not an OTLP logs request of log events (${encoding === "json" ? "otlp_json" : "otlp_proto"}): ${decoded.error.message}` };
+  const events = decoded.value.events;
+  if (events.length === 0) return { kind: "empty", screened: NOTHING_SCREENED };
+  const traceId = events[0]!.traceId;
+  if (events.some((event) => event.traceId !== traceId) || !staysHere(traceId, key, message, options)) {
+    return {
+      kind: "dead_letter",
+      reason: "unreadable",
+      detail: `a message of log events must hold one trace's records, keyed by its trace id, in the trace's partition (as ragscope receive writes them): they are joined to the trace's spans by the evaluator that reads that partition`,
+    };
+  }
+  return { kind: "assemble", traceId, spans: [], screened: NOTHING_SCREENED, logEvents: events };
 }
 
 /** Whether a message of one trace is evaluated where it is: keyed by its trace, on the trace's partition. */

@@ -89,6 +89,7 @@ export function registerReceiverMetrics(registry: MetricsRegistry, counters: Rec
   ]);
   registry.counter("ragscope_kafka_publish_failures_total", "failed publishes to Kafka", () => [{ labels: role, value: publisher.counters.failures }]);
   registerReceiverBoundMetrics(registry, counters);
+  registerLogRecordMetrics(registry, counters);
 }
 
 /** The receiver's requests by outcome: all of them (OTLP/HTTP and OTLP/gRPC), and the gRPC ones among them on their own. */
@@ -125,18 +126,27 @@ function registerReceiverBoundMetrics(registry: MetricsRegistry, counters: Recei
 }
 
 /**
- * OTLP log records (`POST /v1/logs`) and what became of them: kept as events of their spans, or left out and why —
- * at the receiver (no span, no event name) and at assembly (the trace has no such span, or no span at all: its spans
- * never came, or came to a trace already forgotten).
+ * OTLP log records (`POST /v1/logs`, gRPC `LogsService/Export`) at the receiver: received, and those left out as no
+ * event of a span (no trace or span id, no event name).
  */
-function registerLogEventMetrics(registry: MetricsRegistry, receiver: ReceiverCounters, worker: EvaluationWorker): void {
+function registerLogRecordMetrics(registry: MetricsRegistry, receiver: ReceiverCounters): void {
+  registry.counter("ragscope_log_records_received_total", "OTLP log records in logs requests that decoded", () => receiver.logRecords.received);
+  registry.counter("ragscope_log_records_left_out_total", "OTLP log records accepted but not kept, being no event of a span: no trace or span id (without_span), no event name (without_event_name)", () => [
+    { labels: { reason: "without_span" }, value: receiver.logRecords.withoutSpan },
+    { labels: { reason: "without_event_name" }, value: receiver.logRecords.withoutEventName },
+  ]);
+}
+
+/**
+ * Log events at assembly, by what became of them: joined to their span, sent again and kept once, or read by nothing —
+ * the trace has no such span, or no span at all (its spans never came, or came to a trace already forgotten); counted
+ * at each release of a re-opened trace.
+ */
+function registerLogEventMetrics(registry: MetricsRegistry, worker: EvaluationWorker): void {
   const assembled = worker.assembler.counters;
-  registry.counter("ragscope_log_records_received_total", "OTLP log records in requests to /v1/logs that decoded", () => receiver.logRecords.received);
-  registry.counter("ragscope_log_records_total", "OTLP log records by what became of them: joined to their span as an event (joined), one of them sent again and kept once (duplicate), or not used — no trace or span id (without_span), no event name (without_event_name), a span the trace does not have (span_not_in_trace), a trace whose spans never came (trace_without_spans); counted at each release of a re-opened trace", () => [
+  registry.counter("ragscope_log_events_total", "log events (OTLP log records that are events of a span) at assembly: joined to their span, duplicate (sent again, kept once), span_not_in_trace, trace_without_spans", () => [
     { labels: { outcome: "joined" }, value: assembled.logEventsAccepted - assembled.logEventsWithoutSpan - assembled.logEventsWithoutTrace },
     { labels: { outcome: "duplicate" }, value: assembled.duplicateLogEvents },
-    { labels: { outcome: "without_span" }, value: receiver.logRecords.withoutSpan },
-    { labels: { outcome: "without_event_name" }, value: receiver.logRecords.withoutEventName },
     { labels: { outcome: "span_not_in_trace" }, value: assembled.logEventsWithoutSpan },
     { labels: { outcome: "trace_without_spans" }, value: assembled.logEventsWithoutTrace },
   ]);
@@ -191,6 +201,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic; counted once per trace, also when late spans re-open it", () => worker.counters.unknownCases);
   registerTracesWithoutRequest(registry, worker);
   registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
+  registerLogEventMetrics(registry, worker);
   registry.counter("ragscope_traces_quarantined_total", "traces whose results the store refused as bad data, kept in the quarantined_results table", () => worker.counters.quarantined);
   registry.counter("ragscope_sink_write_failures_total", "failed sink writes (each retried)", () => sink.counters.failures);
   registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
@@ -292,7 +303,8 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   registry.counter("ragscope_spans_received_total", "spans in decoded OTLP requests", () => receiver.spansReceived);
   registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => receiver.spansReceived - receiver.spansAccepted);
   registerReceiverBoundMetrics(registry, receiver);
-  registerLogEventMetrics(registry, receiver, worker);
+  registerLogRecordMetrics(registry, receiver);
+  registerLogEventMetrics(registry, worker);
   registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);
   registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
   registry.counter("ragscope_messages_dead_lettered_total", "messages the evaluation could not read, kept as dead letters", () => parts.deadLetters.counters.received);

@@ -98,10 +98,4 @@ describe("large requests through the receiver into Kafka", () => {
     const small = await postTraces(receiver.receiverUrl!, syntheticRequestBody([syntheticSpan(901, 0, [])]));
     assert.equal(small.status, 200, small.body);
   });
-
-  test("OpenTelemetry logs are refused with 404 saying where they go: the assembler that joins an event to its span runs in `serve`", async () => {
-    const response = await fetch(`${receiver.receiverUrl!}/v1/logs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ resourceLogs: [] }) });
-    assert.equal(response.status, 404);
-    assert.match(await response.text(), /this receiver publishes to Kafka and takes no logs: send them to `ragscope serve`/);
-  });
 });
