@@ -44,7 +44,11 @@ export interface StoredRawSpan {
   end_time_unix_nano: string;
   status: { code: number; message: string };
   attributes: RawAttributes;
-  events: { name: string; time_unix_nano: string; attributes: RawAttributes }[];
+  /**
+   * `body` only on an event that came as an OpenTelemetry log record, joined to its span by the collector (a log
+   * record has a body, a span event has none): the GenAI conventions' `gen_ai.choice` record holds the choice there.
+   */
+  events: { name: string; time_unix_nano: string; attributes: RawAttributes; body?: RawAttributeValue }[];
   resource: RawAttributes;
   scope: { name: string; version: string };
   /**

@@ -82,7 +82,12 @@ export function toStoredRawSpan(span: SpanRecord, counter: { truncated: number }
     end_time_unix_nano: span.endTimeUnixNano.toString(),
     status: { code: span.status.code, message: cutText(span.status.message, counter) },
     attributes: boundedAttributes(span.attributes, counter),
-    events: span.events.map((event) => ({ name: cutText(event.name, counter), time_unix_nano: event.timeUnixNano.toString(), attributes: boundedAttributes(event.attributes, counter) })),
+    events: span.events.map((event) => ({
+      name: cutText(event.name, counter),
+      time_unix_nano: event.timeUnixNano.toString(),
+      attributes: boundedAttributes(event.attributes, counter),
+      ...(event.body === undefined ? {} : { body: boundedValue(event.body, counter) }),
+    })),
     resource: boundedAttributes(span.resource, counter),
     scope: { name: cutText(span.scope.name, counter), version: cutText(span.scope.version, counter) },
     ...(span.droppedAttributesCount > 0 ? { dropped_attributes_count: span.droppedAttributesCount } : {}),

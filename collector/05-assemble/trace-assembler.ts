@@ -297,7 +297,9 @@ export class TraceAssembler<Source = never> {
 
   /**
    * Each span with the log events of its span id after its own events, in time order: a copy of the span, so the
-   * spans remembered for a re-opened trace stay as received. Events of a span not in the trace are counted.
+   * spans remembered for a re-opened trace stay as received, without the stored text made from it as received, so
+   * the one stored for the trace page is made with them (stored-span-text.ts). Events of a span not in the trace are
+   * counted.
    */
   private joinLogEvents(spans: SpanRecord[], logEvents: ReadonlyMap<string, LogEventRecord>): SpanRecord[] {
     if (logEvents.size === 0) return spans;
@@ -314,7 +316,8 @@ export class TraceAssembler<Source = never> {
       const asSpanEvents = events
         .sort((left, right) => (left.timeUnixNano < right.timeUnixNano ? -1 : left.timeUnixNano > right.timeUnixNano ? 1 : 0))
         .map((event): SpanEventRecord => ({ name: event.name, timeUnixNano: event.timeUnixNano, attributes: event.attributes, body: event.body }));
-      return { ...span, events: [...span.events, ...asSpanEvents] };
+      const { stored: _received, ...joinedSpan } = span;
+      return { ...joinedSpan, events: [...span.events, ...asSpanEvents] };
     });
     for (const events of bySpan.values()) this.counters.logEventsWithoutSpan += events.length;
     return joined;

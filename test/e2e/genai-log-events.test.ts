@@ -28,6 +28,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
 import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { CaseResult } from "../../contracts/case-result.js";
+import type { StoredRawSpan } from "../../contracts/raw-spans.js";
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
 import { shifted, shiftToStartAt, type Json } from "../support/shift-recorded-times.js";
@@ -61,6 +62,17 @@ async function storedResult(traceId: string): Promise<CaseResult> {
     const rows = await queryRows<{ payload: string }>(store, "SELECT payload FROM {{database}}.case_results FINAL WHERE trace_id = {traceId:String}", { traceId });
     assert.equal(rows.length, 1);
     return JSON.parse(rows[0]!.payload) as CaseResult;
+  } finally {
+    await store.close();
+  }
+}
+
+async function storedSpans(caseResultId: string): Promise<StoredRawSpan[]> {
+  const store = await collector.openStore();
+  try {
+    const rows = await queryRows<{ spans: string }>(store, "SELECT spans FROM {{database}}.trace_spans FINAL WHERE case_result_id = {caseResultId:String}", { caseResultId });
+    assert.equal(rows.length, 1);
+    return JSON.parse(rows[0]!.spans) as StoredRawSpan[];
   } finally {
     await store.close();
   }
@@ -108,6 +120,14 @@ test("content in log records: the recorded Python packages' operation-details ev
   const metrics = await collector.metrics();
   assert.equal(readSample(metrics, "ragscope_log_records_received_total"), 6, "the recordings' one and three records, the JS SDK's two");
   assert.equal(readSample(metrics, "ragscope_log_events_total", { outcome: "joined" }), 6, collector.output());
+  // The trace page shows the choice record on the chat span, said to have come as a log record, with its body.
+  const uiUrl = /web UI and read API on (http:\/\/[\d.:]+)/.exec(collector.output())?.[1];
+  assert.ok(uiUrl, collector.output());
+  const listed = (await (await fetch(`${uiUrl}/api/traces`)).json()) as { traces: { caseResultId: string; traceId: string }[] };
+  const legacyCase = listed.traces.find((entry) => entry.traceId === "00001010000000000000000000000001")!.caseResultId;
+  const page = await (await fetch(`${uiUrl}/traces/${legacyCase}`)).text();
+  assert.match(page, /<strong>gen_ai\.choice<\/strong> <span class="muted">\d+ ns · sent as an OpenTelemetry log record<\/span>/);
+  assert.match(page, /<pre class="event-body">[^<]*finish_reason[^<]*stop[^<]*<\/pre>/);
   assert.equal(await collector.stop(), 0, collector.output());
 
   const recorded = await storedResult("0000100f000000000000000000000001");
@@ -118,6 +138,10 @@ test("content in log records: the recorded Python packages' operation-details ev
   assert.deepEqual(recorded.rag_observation.malformed_attributes, []);
   const legacy = await storedResult("00001010000000000000000000000001");
   assert.equal(legacy.output, fakeAnswer, "the recorded gen_ai.choice record's body");
+  // The trace page's stored span shows the records joined to it, each with its body.
+  const chatEvents = (await storedSpans(legacy.case_result_id)).find((span) => span.name.startsWith("chat "))?.events;
+  assert.deepEqual(chatEvents?.map((event) => event.name), ["gen_ai.system.message", "gen_ai.user.message", "gen_ai.choice"]);
+  assert.deepEqual(chatEvents?.[2]?.body, { index: 0, finish_reason: "stop", message: { role: "assistant", content: fakeAnswer } });
   assert.deepEqual([legacy.rag_observation.generation.input_tokens, legacy.rag_observation.generation.output_tokens], [137, 41]);
   for (const [index, traceId] of jsTraceIds.entries()) {
     const fromJs = await storedResult(traceId);

@@ -263,7 +263,7 @@ ${raw.spans.map(
   (span) => html`<details class="raw-span" data-span-id="${span.span_id}"><summary><strong class="span-name">${span.name}</strong> <span class="muted">span ${span.span_id}${span.parent_span_id === "" ? " (root)" : ` ← ${span.parent_span_id}`} · ${nanosecondsToMs(span.start_time_unix_nano, span.end_time_unix_nano)} ms · status ${span.status.code}${span.status.message === "" ? "" : ` ${span.status.message}`}</span>${droppedBySdk(span)}</summary>
 <p class="muted">kind ${span.kind} · start ${span.start_time_unix_nano} ns · end ${span.end_time_unix_nano} ns · scope ${span.scope.name} ${span.scope.version}</p>
 <h4>Attributes</h4>${attributeTable(span.attributes, "attributes")}
-${span.events.length === 0 ? "" : html`<h4>Events</h4>${span.events.map((event) => html`<div class="span-event"><strong>${event.name}</strong> <span class="muted">${event.time_unix_nano} ns</span>${attributeTable(event.attributes, "event attributes")}</div>`)}`}
+${span.events.length === 0 ? "" : html`<h4>Events</h4>${span.events.map((event) => html`<div class="span-event"><strong>${event.name}</strong> <span class="muted">${event.time_unix_nano} ns${event.body === undefined ? "" : " · sent as an OpenTelemetry log record"}</span>${attributeTable(event.attributes, "event attributes")}${event.body === undefined ? "" : html`<pre class="event-body">${attributeText(event.body)}</pre>`}</div>`)}`}
 <h4>Resource</h4>${attributeTable(span.resource, "resource")}</details>`,
 )}</section>`;
 }
