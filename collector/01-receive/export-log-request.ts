@@ -12,11 +12,11 @@
  * as its sender did nothing wrong.
  */
 import { RpcCode } from "../00-otlp/otlp-export-response.js";
-import { refuse, refuseRecords, refuseUnavailable, type ExportOutcome, type ReceivedBody, type TraceExportContext } from "./export-trace-request.js";
+import { countAccepted, refusalOfPublishFailure, refuse, refuseRecords, type ExportOutcome, type ReceivedBody, type TraceExportContext } from "./export-trace-request.js";
 import type { ReceiverProtocol } from "./receiver-counters.js";
 
 export async function exportLogBody(context: TraceExportContext, protocol: ReceiverProtocol, received: ReceivedBody): Promise<ExportOutcome> {
-  const refused = (reason: "malformed" | "payloadTooLarge" | "internalError" | "publishFailed", rpcCode: (typeof RpcCode)[keyof typeof RpcCode], message: string): ExportOutcome => ({
+  const refused = (reason: "malformed" | "payloadTooLarge" | "internalError", rpcCode: (typeof RpcCode)[keyof typeof RpcCode], message: string): ExportOutcome => ({
     kind: "refused",
     refusal: refuse(context, protocol, { reason, rpcCode, message }),
   });
@@ -44,18 +44,12 @@ export async function exportLogBody(context: TraceExportContext, protocol: Recei
   if (count > 0) {
     // Records come back decoded only when they were asked for, i.e. when the bus takes them.
     const published = prepared.kind === "logMessages" ? await context.publisher.publish(prepared.messages) : await (publishDecoded ?? refuseRecords)(prepared.traces);
-    if (!published.ok) {
-      const { retriable, message, tooLarge } = published.error;
-      if (tooLarge === true) return refused("payloadTooLarge", RpcCode.resourceExhausted, message);
-      if (retriable) return { kind: "refused", refusal: refuseUnavailable(context, protocol, published.error) };
-      return refused("publishFailed", RpcCode.internal, `trace bus refused the log records: ${message}`);
-    }
+    if (!published.ok) return { kind: "refused", refusal: refusalOfPublishFailure(context, protocol, published.error, "the log records") };
   }
   logRecords.accepted += prepared.records - prepared.withoutSpan - prepared.withoutEventName;
   logRecords.withoutSpan += prepared.withoutSpan;
   logRecords.withoutEventName += prepared.withoutEventName;
-  context.counters.accepted += 1;
-  if (protocol === "grpc") context.counters.grpc.accepted += 1;
+  countAccepted(context, protocol);
   // Records left out are no rejection (nothing the sender could send again would change them): a plain success.
   return { kind: "accepted", rejectedSpans: 0, message: "" };
 }

@@ -61,6 +61,22 @@ export function countRequest(context: TraceExportContext, protocol: ReceiverProt
   if (protocol === "grpc") context.counters.grpc.requests += 1;
 }
 
+/** Counts a request accepted: its items are in the bus. */
+export function countAccepted(context: TraceExportContext, protocol: ReceiverProtocol): void {
+  context.counters.accepted += 1;
+  if (protocol === "grpc") context.counters.grpc.accepted += 1;
+}
+
+/**
+ * A publish the bus refused, as the client is answered, counted: 413 for messages the bus can never take, 503 with
+ * Retry-After while it cannot take them now, else 500. `what` names what was refused ("the spans", "the log records").
+ */
+export function refusalOfPublishFailure(context: TraceExportContext, protocol: ReceiverProtocol, failure: PublishFailure, what: string): ExportRefusal {
+  if (failure.tooLarge === true) return refuse(context, protocol, { reason: "payloadTooLarge", rpcCode: RpcCode.resourceExhausted, message: failure.message });
+  if (failure.retriable) return refuseUnavailable(context, protocol, failure);
+  return refuse(context, protocol, { reason: "publishFailed", rpcCode: RpcCode.internal, message: `trace bus refused ${what}: ${failure.message}` });
+}
+
 /** Counts a refusal under its reason (every request ends accepted or under exactly one reason) and gives it back. */
 export function refuse(context: TraceExportContext, protocol: ReceiverProtocol, refusal: ExportRefusal): ExportRefusal {
   context.counters.rejected[refusal.reason] += 1;
@@ -92,7 +108,7 @@ export function overBudget(context: TraceExportContext, message: string): Export
 }
 
 /** UNAVAILABLE (503) with Retry-After: the bus cannot take the spans now; the client keeps them and retries. */
-export function refuseUnavailable(context: TraceExportContext, protocol: ReceiverProtocol, refusal: PublishFailure): ExportRefusal {
+function refuseUnavailable(context: TraceExportContext, protocol: ReceiverProtocol, refusal: PublishFailure): ExportRefusal {
   const seconds = refusal.retryAfterMs === undefined ? context.defaultRetryAfterSeconds : Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
   return refuse(context, protocol, { reason: "publishUnavailable", rpcCode: RpcCode.unavailable, message: `trace bus unavailable: ${refusal.message}`, retryAfterSeconds: seconds });
 }
@@ -154,15 +170,9 @@ export async function exportTraceBody(context: TraceExportContext, protocol: Rec
   if (traceCount > 0) {
     // Records come back only when they were asked for, i.e. when the bus takes them.
     const published = prepared.kind === "prepared" ? await context.publisher.publish(prepared.messages) : await (publishDecoded ?? refuseRecords)(prepared.traces);
-    if (!published.ok) {
-      const { retriable, message, tooLarge } = published.error;
-      if (tooLarge === true) return refused({ reason: "payloadTooLarge", rpcCode: RpcCode.resourceExhausted, message });
-      if (retriable) return { kind: "refused", refusal: refuseUnavailable(context, protocol, published.error) };
-      return refused({ reason: "publishFailed", rpcCode: RpcCode.internal, message: `trace bus refused the spans: ${message}` });
-    }
+    if (!published.ok) return { kind: "refused", refusal: refusalOfPublishFailure(context, protocol, published.error, "the spans") };
   }
-  counters.accepted += 1;
-  if (protocol === "grpc") counters.grpc.accepted += 1;
+  countAccepted(context, protocol);
   counters.spansAccepted += spanCount;
   counters.tracesPublished += traceCount;
   return {

@@ -4,8 +4,9 @@
  * of a span (decode-log-events.ts), and group them by trace — for the bus in this process, which hands them to the
  * assembler beside the traces' spans, or, for Kafka, as one message a trace (encode-log-events.ts) keyed by its trace
  * id, so that it lands in the partition of the trace's spans and the evaluator that reads them joins it
- * (route-message.ts). The message says what it holds in its headers (logEventsHeaders). A logs request is held to the trace path's limits: records as spans
- * (RAGSCOPE_MAX_SPANS_PER_REQUEST), attributes per record as per span, values cut at the same length, items as items.
+ * (route-message.ts). The message says what it holds in its headers (logEventsHeaders). A logs request is held to
+ * the trace path's limits: records as spans (RAGSCOPE_MAX_SPANS_PER_REQUEST), attributes per record as per span,
+ * values cut at the same length, items as items.
  */
 import { countJsonContainers } from "../00-otlp/count-request-items.js";
 import { countLogRequestItems } from "../00-otlp/count-log-request-items.js";
