@@ -39,7 +39,7 @@ from azure.core.credentials import AzureKeyCredential  # noqa: E402
 from azure.core.pipeline.policies import UserAgentPolicy  # noqa: E402
 from azure.core.pipeline.transport import RequestsTransport  # noqa: E402
 from azure.core.settings import settings  # noqa: E402
-from golden_app import FAKE_OPENAI_BASE_URL, embed_text, fake_openai_transport, run_golden_app  # noqa: E402
+from golden_app import FAKE_OPENAI_BASE_URL, embed_text, fake_openai_transport, rank_chunks, run_golden_app  # noqa: E402
 from opentelemetry import trace  # noqa: E402
 from opentelemetry.util.genai.handler import TelemetryHandler  # noqa: E402
 from opentelemetry.util.genai.types import InputMessage, Text  # noqa: E402
@@ -115,8 +115,7 @@ def ask(app: dict[str, Any], scenario: dict[str, Any]) -> str:
         with handler.retrieval(data_source_id="policy_corpus") as retrieval:
             retrieval.query_text = question
             retrieval.top_k = scenario["topK"]
-            wanted = embed_text(question)
-            scored = sorted(((sum(a * b for a, b in zip(wanted, vector)), chunk) for chunk, vector in app["index"]), key=lambda pair: -pair[0])[: scenario["topK"]]
+            scored = rank_chunks(app["index"], question, scenario["topK"])
             retrieval.documents = [{"id": chunk["chunkId"], "score": round(score, 6)} for score, chunk in scored]
         context = "\n\n".join(chunk["text"] for _, chunk in scored)
         completion = app["client"].complete(

@@ -27,7 +27,6 @@ from typing import Any, Callable
 
 import httpx
 from google.protobuf.json_format import MessageToDict
-from opentelemetry.exporter.otlp.proto.common._log_encoder import encode_logs
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
@@ -115,6 +114,12 @@ def fake_openai_transport(scenario: dict[str, Any]) -> httpx.MockTransport:
     return httpx.MockTransport(handle)
 
 
+def rank_chunks(index: list[tuple[dict[str, Any], list[float]]], question: str, top_k: int) -> list[tuple[float, dict[str, Any]]]:
+    """The apps' own retrieval over an index of (chunk, embed_text vector): the top `top_k` chunks by dot product, best first, each with its score."""
+    wanted = embed_text(question)
+    return sorted(((sum(a * b for a, b in zip(wanted, vector)), chunk) for chunk, vector in index), key=lambda pair: -pair[0])[:top_k]
+
+
 def chunk_metadata(chunk: dict[str, Any]) -> dict[str, str]:
     """The ids a loader keeps with each chunk, as policy-corpus.ts names them."""
     return {
@@ -140,6 +145,9 @@ def to_otlp_json(spans) -> dict[str, Any]:
 
 def logs_to_otlp_json(records) -> dict[str, Any]:
     """The logs exporter's request body as OTLP/JSON, as to_otlp_json writes the traces exporter's: ids in hex, enums as integers."""
+    # Imported here, as in record_traces_and_logs: only the recordings with logs need the logs encoder.
+    from opentelemetry.exporter.otlp.proto.common._log_encoder import encode_logs
+
     document = MessageToDict(encode_logs(records), use_integers_for_enums=True)
     for resource_logs in document.get("resourceLogs", []):
         for scope_logs in resource_logs.get("scopeLogs", []):
@@ -148,6 +156,51 @@ def logs_to_otlp_json(records) -> dict[str, Any]:
                     if key in record:
                         record[key] = base64.b64decode(record[key]).hex()
     return document
+
+
+def record_traces_and_logs(
+    scenario_path: str,
+    traces_path: str,
+    logs_path: str,
+    service_name: str,
+    build: Callable[[dict[str, Any]], Any],
+    instrument: Callable[[Any, Any], None],
+    uninstrument: Callable[[], None],
+    ask: Callable[[Any, dict[str, Any]], str],
+) -> None:
+    """
+    As run_golden_app, for the recordings whose content goes as log records: builds the app, instruments it with a
+    tracer provider (ids from a counter) and a logger provider beside it (`instrument(tracer_provider,
+    logger_provider)`), asks the scenario's question once, and writes the spans and the log records as the OTLP/JSON
+    request bodies of the traces and logs exporters.
+    """
+    # Imported here: the golden apps that send no logs run in environments whose SDK need not have them.
+    from opentelemetry.sdk._logs import LoggerProvider
+    from opentelemetry.sdk._logs.export import InMemoryLogExporter, SimpleLogRecordProcessor
+
+    with open(scenario_path, encoding="utf-8") as file:
+        scenario = json.load(file)
+    resource = Resource.create({"service.name": service_name})
+    tracer_provider = TracerProvider(resource=resource, id_generator=CountingIdGenerator(scenario["idSeed"]))
+    spans = InMemorySpanExporter()
+    tracer_provider.add_span_processor(SimpleSpanProcessor(spans))
+    logger_provider = LoggerProvider(resource=resource)
+    logs = InMemoryLogExporter()
+    logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
+    app = build(scenario)
+    instrument(tracer_provider, logger_provider)
+    try:
+        answer = ask(app, scenario)
+    finally:
+        uninstrument()
+        tracer_provider.shutdown()
+        logger_provider.shutdown()
+    if answer != scenario["answer"]:
+        sys.exit(f"the app answered {answer!r}, not the scripted answer")
+    with open(traces_path, "w", encoding="utf-8") as file:
+        json.dump(to_otlp_json(spans.get_finished_spans()), file, ensure_ascii=False, indent=1)
+    with open(logs_path, "w", encoding="utf-8") as file:
+        json.dump(logs_to_otlp_json(logs.get_finished_logs()), file, ensure_ascii=False, indent=1)
 
 
 def run_golden_app(

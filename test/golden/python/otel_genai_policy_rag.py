@@ -27,7 +27,7 @@ os.environ.setdefault("OTEL_SEMCONV_STABILITY_OPT_IN", "gen_ai_latest_experiment
 os.environ.setdefault("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "span_only")
 
 import httpx  # noqa: E402
-from golden_app import FAKE_OPENAI_BASE_URL, embed_text, fake_openai_transport, run_golden_app  # noqa: E402
+from golden_app import FAKE_OPENAI_BASE_URL, embed_text, fake_openai_transport, rank_chunks, run_golden_app  # noqa: E402
 from openai import OpenAI  # noqa: E402
 from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor  # noqa: E402
 from opentelemetry.util.genai.handler import TelemetryHandler  # noqa: E402
@@ -71,8 +71,7 @@ def ask(app: dict[str, Any], scenario: dict[str, Any]) -> str:
         with handler.retrieval(data_source_id="policy_corpus") as retrieval:
             retrieval.query_text = question
             retrieval.top_k = scenario["topK"]
-            wanted = embed_text(question)
-            scored = sorted(((sum(a * b for a, b in zip(wanted, vector)), chunk) for chunk, vector in app["index"]), key=lambda pair: -pair[0])[: scenario["topK"]]
+            scored = rank_chunks(app["index"], question, scenario["topK"])
             retrieval.documents = [{"id": chunk["chunkId"], "score": round(score, 6)} for score, chunk in scored]
         context = "\n\n".join(chunk["text"] for _, chunk in scored)
         completion = app["client"].chat.completions.create(

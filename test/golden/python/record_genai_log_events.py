@@ -9,48 +9,22 @@ Usage: python record_genai_log_events.py SCENARIO.json TRACES_OUT.json LOGS_OUT.
 
 from __future__ import annotations
 
-import json
 import sys
 
 import otel_genai_policy_rag as app_module
-from golden_app import CountingIdGenerator, logs_to_otlp_json, to_otlp_json
-from opentelemetry.sdk._logs import LoggerProvider
-from opentelemetry.sdk._logs.export import SimpleLogRecordProcessor
-from opentelemetry.sdk._logs._internal.export.in_memory_log_exporter import InMemoryLogRecordExporter
-from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from golden_app import record_traces_and_logs
 from opentelemetry.util.genai.handler import TelemetryHandler
 
 
 def main() -> None:
-    scenario_path, traces_path, logs_path = sys.argv[1:4]
-    with open(scenario_path, encoding="utf-8") as file:
-        scenario = json.load(file)
-    resource = Resource.create({"service.name": "policy-assistant-otel-genai-python"})
-    tracer_provider = TracerProvider(resource=resource, id_generator=CountingIdGenerator(scenario["idSeed"]))
-    spans = InMemorySpanExporter()
-    tracer_provider.add_span_processor(SimpleSpanProcessor(spans))
-    logger_provider = LoggerProvider(resource=resource)
-    logs = InMemoryLogRecordExporter()
-    logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
     instrumentation = app_module.INSTRUMENTATION
-    app = app_module.build(scenario)
-    instrumentation.openai.instrument(tracer_provider=tracer_provider, logger_provider=logger_provider)
-    instrumentation.handler = TelemetryHandler(tracer_provider=tracer_provider, logger_provider=logger_provider)
-    try:
-        answer = app_module.ask(app, scenario)
-    finally:
-        instrumentation.uninstrument()
-        tracer_provider.shutdown()
-        logger_provider.shutdown()
-    if answer != scenario["answer"]:
-        sys.exit(f"the app answered {answer!r}, not the scripted answer")
-    with open(traces_path, "w", encoding="utf-8") as file:
-        json.dump(to_otlp_json(spans.get_finished_spans()), file, ensure_ascii=False, indent=1)
-    with open(logs_path, "w", encoding="utf-8") as file:
-        json.dump(logs_to_otlp_json(logs.get_finished_logs()), file, ensure_ascii=False, indent=1)
+
+    def instrument(tracer_provider, logger_provider) -> None:
+        instrumentation.openai.instrument(tracer_provider=tracer_provider, logger_provider=logger_provider)
+        instrumentation.handler = TelemetryHandler(tracer_provider=tracer_provider, logger_provider=logger_provider)
+
+    traces_path, logs_path = sys.argv[2:4]
+    record_traces_and_logs(sys.argv[1], traces_path, logs_path, "policy-assistant-otel-genai-python", app_module.build, instrument, instrumentation.uninstrument, app_module.ask)
 
 
 if __name__ == "__main__":
