@@ -13,7 +13,9 @@
  * - an empty trace or span id is no error: a log written outside any span has none. It counts as withoutSpan, as an
  *   all-zero id (the API's invalid span context) does;
  * - resource and scope are not converted (LogEventRecord carries neither): protobufjs checks their wire form, and in
- *   OTLP/JSON they must be objects.
+ *   OTLP/JSON they must be objects. The one exception is the resource's authenticated tenant
+ *   (`ragscope.tenant.authenticated`), read when the caller asks for it (tenantFromResource): records that reach an
+ *   evaluator through an OpenTelemetry Collector carry their tenant where the same Collector's spans carry theirs.
  *
  * Limits, as the span path holds them (enforce-request-limits.ts): counts (records per request, attributes per
  * record, on every record, kept or not) refuse the whole request with a `tooLarge` error, answered 413 rather than
@@ -25,6 +27,7 @@
  * alone: the item bound the span path applies before decoding (count-request-items.ts) walks the trace request's
  * shape and is not mirrored for logs.
  */
+import { Ragscope } from "../../contracts/span-attributes.js";
 import { failure, success, type Result } from "../../core/result.js";
 import {
   convertValue as convertJsonValue,
@@ -88,11 +91,21 @@ export type LogEventsDecodeError = OtlpDecodeError | LogEventsTooLarge;
 /** The attribute SDKs that predate LogRecord.event_name name an event with. */
 const eventNameKey = "event.name";
 
+/**
+ * Passed as the tenant: each record's tenant is its resource's `ragscope.tenant.authenticated` string (null without
+ * one), as a span's is (trace-assembler.ts reads it from the span's resource). For records no receiver authenticated:
+ * an OpenTelemetry Collector's logs read from Kafka.
+ */
+export const tenantFromResource = Symbol("the tenant each record's resource names");
+
+/** The tenant of every record (the one the receiver authenticated, or null), or tenantFromResource. */
+export type LogEventsTenant = string | null | typeof tenantFromResource;
+
 export function decodeLogEvents(
   body: Uint8Array,
   encoding: "protobuf" | "json",
   limits: LogEventLimits,
-  tenant: string | null,
+  tenant: LogEventsTenant,
 ): Result<DecodedLogEvents, LogEventsDecodeError> {
   const records = encoding === "json" ? readJsonLogRecords(body) : readProtobufLogRecords(body);
   if (!records.ok) return records;
@@ -110,9 +123,11 @@ interface LogRecordFields {
   eventName: string;
   attributes: KeyValue[];
   body: AnyValue | null;
+  /** The resource's `ragscope.tenant.authenticated` string value, null without one. */
+  resourceTenant: string | null;
 }
 
-function toLogEvents(records: LogRecordFields[], limits: LogEventLimits, tenant: string | null): Result<DecodedLogEvents, LogEventsTooLarge> {
+function toLogEvents(records: LogRecordFields[], limits: LogEventLimits, tenant: LogEventsTenant): Result<DecodedLogEvents, LogEventsTooLarge> {
   if (records.length > limits.maxLogRecordsPerRequest) {
     return failure(
       tooLarge(
@@ -150,7 +165,7 @@ function toLogEvents(records: LogRecordFields[], limits: LogEventLimits, tenant:
       timeUnixNano: record.timeUnixNano !== 0n ? record.timeUnixNano : record.observedTimeUnixNano,
       attributes: toAttributes(truncateKeyValues(named.attributes, maxBytes, cut)),
       body: toAttributeValue(truncateValue(record.body, maxBytes, cut)),
-      tenant,
+      tenant: tenant === tenantFromResource ? record.resourceTenant : tenant,
     });
   }
   decoded.truncatedValues = cut.values;
@@ -191,6 +206,7 @@ interface WireScopeLogs {
   logRecords: WireLogRecord[];
 }
 interface WireResourceLogs {
+  resource: { attributes: WireKeyValue[] } | null;
   scopeLogs: WireScopeLogs[];
 }
 interface WireLogsRequest {
@@ -215,6 +231,7 @@ function readProtobufLogRecords(body: Uint8Array): Result<LogRecordFields[], Otl
   const records: LogRecordFields[] = [];
   try {
     for (const [resourceIndex, resourceLogs] of request.resourceLogs.entries()) {
+      const resourceTenant = tenantOf(convertWireAttributes(resourceLogs.resource?.attributes ?? [], `resourceLogs[${resourceIndex}].resource.attributes`));
       for (const [scopeIndex, scopeLogs] of resourceLogs.scopeLogs.entries()) {
         for (const [recordIndex, wire] of scopeLogs.logRecords.entries()) {
           const path = `resourceLogs[${resourceIndex}].scopeLogs[${scopeIndex}].logRecords[${recordIndex}]`;
@@ -227,6 +244,7 @@ function readProtobufLogRecords(body: Uint8Array): Result<LogRecordFields[], Otl
             eventName: wire.eventName,
             attributes: convertWireAttributes(wire.attributes, `${path}.attributes`),
             body: convertWireValue(wire.body, `${path}.body`, 1),
+            resourceTenant,
           });
         }
       }
@@ -250,13 +268,13 @@ function readJsonLogRecords(body: Uint8Array): Result<LogRecordFields[], OtlpDec
     for (const [resourceIndex, resourceItem] of readArray(request, "resourceLogs", "resource_logs", "").entries()) {
       const resourcePath = `resourceLogs[${resourceIndex}]`;
       const resourceLogs = requireObject(resourceItem, resourcePath);
-      readOptionalObject(resourceLogs, "resource", "resource", resourcePath);
+      const resourceTenant = tenantOf(readAttributes(readOptionalObject(resourceLogs, "resource", "resource", resourcePath), join(resourcePath, "resource")));
       for (const [scopeIndex, scopeItem] of readArray(resourceLogs, "scopeLogs", "scope_logs", resourcePath).entries()) {
         const scopePath = `${resourcePath}.scopeLogs[${scopeIndex}]`;
         const scopeLogs = requireObject(scopeItem, scopePath);
         readOptionalObject(scopeLogs, "scope", "scope", scopePath);
         for (const [recordIndex, recordItem] of readArray(scopeLogs, "logRecords", "log_records", scopePath).entries()) {
-          records.push(readJsonLogRecord(recordItem, `${scopePath}.logRecords[${recordIndex}]`));
+          records.push(readJsonLogRecord(recordItem, `${scopePath}.logRecords[${recordIndex}]`, resourceTenant));
         }
       }
     }
@@ -267,7 +285,7 @@ function readJsonLogRecords(body: Uint8Array): Result<LogRecordFields[], OtlpDec
   return success(records);
 }
 
-function readJsonLogRecord(item: unknown, path: string): LogRecordFields {
+function readJsonLogRecord(item: unknown, path: string, resourceTenant: string | null): LogRecordFields {
   const object = requireObject(item, path);
   const body = presentValue(object, "body", "body");
   return {
@@ -280,7 +298,14 @@ function readJsonLogRecord(item: unknown, path: string): LogRecordFields {
     eventName: readString(object, "eventName", "event_name", path),
     attributes: readAttributes(object, path),
     body: body === undefined ? null : convertJsonValue(body, join(path, "body"), 1),
+    resourceTenant,
   };
+}
+
+/** A resource's authenticated tenant: the last `ragscope.tenant.authenticated` (as toAttributes keeps a repeated key's last value), if a string. */
+function tenantOf(resourceAttributes: KeyValue[]): string | null {
+  const value = resourceAttributes.findLast((attribute) => attribute.key === Ragscope.authenticatedTenant)?.value ?? null;
+  return value !== null && "stringValue" in value ? value.stringValue : null;
 }
 
 // ---- Value truncation, as enforce-request-limits.ts cuts span attribute values ----

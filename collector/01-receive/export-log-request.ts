@@ -46,7 +46,6 @@ export async function exportLogBody(context: TraceExportContext, protocol: Recei
     const published = prepared.kind === "logMessages" ? await context.publisher.publish(prepared.messages) : await (publishDecoded ?? refuseRecords)(prepared.traces);
     if (!published.ok) return { kind: "refused", refusal: refusalOfPublishFailure(context, protocol, published.error, "the log records") };
   }
-  logRecords.accepted += prepared.records - prepared.withoutSpan - prepared.withoutEventName;
   logRecords.withoutSpan += prepared.withoutSpan;
   logRecords.withoutEventName += prepared.withoutEventName;
   countAccepted(context, protocol);

@@ -58,8 +58,6 @@ export interface ReceiverCounters {
   /** OTLP logs (`POST /v1/logs`): log records in requests that decoded, and what became of them. */
   logRecords: {
     received: number;
-    /** Events of a span, the bus confirmed: joined to their spans by the assembler. */
-    accepted: number;
     /** Left out, accepted but not kept: no trace or span id (a log outside any span), or no event name (a log line, no event). */
     withoutSpan: number;
     withoutEventName: number;
@@ -101,7 +99,7 @@ export function createReceiverCounters(): ReceiverCounters {
     linksDropped: 0,
     namesTruncated: 0,
     connectionsDropped: 0,
-    logRecords: { received: 0, accepted: 0, withoutSpan: 0, withoutEventName: 0 },
+    logRecords: { received: 0, withoutSpan: 0, withoutEventName: 0 },
     rejected: noRejections(),
     grpc: { requests: 0, accepted: 0, rejected: noRejections() },
   };

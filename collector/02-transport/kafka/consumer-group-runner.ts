@@ -57,7 +57,7 @@ import { isUnreachable } from "./kafka-failure.js";
 import { OffsetCommitter } from "./offset-committer.js";
 import { SequentialProgress, type CommitSource } from "./partition-progress.js";
 import type { Repartitioner } from "./repartitioner.js";
-import { contentTypeHeader, routeMessage, type MessageRoute } from "./route-message.js";
+import { contentTypeHeader, routeMessage, type LogRecordTally, type MessageRoute } from "./route-message.js";
 import { saramaPartition } from "./sarama-partitioner.js";
 import { spanChecksAt, type Screening, type SpanCheckSettings, type SpanRefusalReason } from "./screen-consumed-spans.js";
 
@@ -115,6 +115,9 @@ export class ConsumerGroupRunner implements TraceSource {
     spansAssembled: 0,
     messagesRepartitioned: 0,
     tracesRepartitioned: 0,
+    /** Messages of log events republished by trace (their traces in logEventGroupsRepartitioned). */
+    logMessagesRepartitioned: 0,
+    logEventGroupsRepartitioned: 0,
     spansRepartitioned: 0,
     messagesEmpty: 0,
     messagesDeadLettered: 0,
@@ -130,7 +133,11 @@ export class ConsumerGroupRunner implements TraceSource {
   readonly spansRefused: Record<SpanRefusalReason, number> = { invalid_id: 0, future_time: 0 };
   /** What the screening's per-span bounds changed in the spans kept, all messages together. */
   readonly spansLimited = { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0, truncatedNames: 0 };
+  /** The log records of the logs messages read (route-message.ts), by what became of them. */
+  readonly logRecords: LogRecordTally = { events: 0, withoutSpan: 0, withoutEventName: 0 };
   readonly inputTopic: string;
+  /** The topic of an OpenTelemetry Collector's logs (`kafka.logsTopic`), or null: read, and republished by trace. */
+  readonly logsTopic: string | null;
   /** The topic whose messages are assembled: the repartition topic when one is configured, else the input topic. */
   readonly assembledTopic: string;
   readonly committer: OffsetCommitter;
@@ -150,7 +157,8 @@ export class ConsumerGroupRunner implements TraceSource {
 
   private readonly consumer: Consumer;
   private readonly admin: Admin;
-  private readonly passThrough: SequentialProgress | null;
+  /** Per topic that is never assembled (the input topic beside a repartition topic, the logs topic): what is done. */
+  private readonly passThrough = new Map<string, SequentialProgress>();
   /** The next offset this member reads, per topic and partition it owns, as of the last message handled. */
   private readonly readPositions = new Map<string, Map<number, bigint>>();
   readonly brokerLag: BrokerLag;
@@ -177,9 +185,9 @@ export class ConsumerGroupRunner implements TraceSource {
     else options.signal.addEventListener("abort", () => this.stopSignal.abort(), { once: true });
     this.inputTopic = settings.topic;
     this.assembledTopic = settings.repartitionTopic ?? settings.topic;
-    this.passThrough = this.assembledTopic === this.inputTopic ? null : new SequentialProgress();
-    const sources = new Map<string, CommitSource>([[this.assembledTopic, options.progress]]);
-    if (this.passThrough) sources.set(this.inputTopic, this.passThrough);
+    this.logsTopic = settings.logsTopic;
+    for (const topic of this.topics) if (topic !== this.assembledTopic) this.passThrough.set(topic, new SequentialProgress());
+    const sources = new Map<string, CommitSource>([[this.assembledTopic, options.progress], ...this.passThrough]);
     this.admin = options.kafka.admin();
     this.consumer = options.kafka.consumer({
       groupId: settings.groupId,
@@ -211,7 +219,7 @@ export class ConsumerGroupRunner implements TraceSource {
   }
 
   get topics(): string[] {
-    return this.assembledTopic === this.inputTopic ? [this.inputTopic] : [this.inputTopic, this.assembledTopic];
+    return [...new Set([this.inputTopic, this.assembledTopic, ...(this.logsTopic === null ? [] : [this.logsTopic])])];
   }
 
   get ready(): boolean {
@@ -492,6 +500,12 @@ export class ConsumerGroupRunner implements TraceSource {
     this.counters.messages += 1;
     this.counters.bytes += message.value?.length ?? 0;
     if (route.kind !== "dead_letter" && !(await this.deadLetterRefused(topic, partition, message, route.screened, beat))) return false;
+    const logRecords = "logRecords" in route ? route.logRecords : undefined;
+    if (logRecords !== undefined) {
+      this.logRecords.events += logRecords.events;
+      this.logRecords.withoutSpan += logRecords.withoutSpan;
+      this.logRecords.withoutEventName += logRecords.withoutEventName;
+    }
     switch (route.kind) {
       case "assemble": {
         if (generation !== this.generation) return false;
@@ -515,6 +529,18 @@ export class ConsumerGroupRunner implements TraceSource {
         // A trace the broker will never take (too large): the source message goes to the dead letters.
         return this.deadLetter(topic, partition, message, "oversized", `its traces could not be republished by trace id: ${republished.error.message}`, beat, generation);
       }
+      case "repartition_log_events": {
+        const source = { topic, partition, offset: message.offset };
+        const republished = await this.untilAcknowledged(() => this.options.repartitioner.republishLogEvents(route.groups, source), beat);
+        if (republished === stopped) return false;
+        if (republished.ok) {
+          this.counters.messagesRepartitioned += 1;
+          this.counters.logMessagesRepartitioned += 1;
+          this.counters.logEventGroupsRepartitioned += route.groups.length;
+          return this.done(topic, position, generation);
+        }
+        return this.deadLetter(topic, partition, message, "oversized", `its log events could not be republished by trace id: ${republished.error.message}`, beat, generation);
+      }
       case "dead_letter":
         return this.deadLetter(topic, partition, message, route.reason, route.detail, beat, generation);
     }
@@ -528,6 +554,7 @@ export class ConsumerGroupRunner implements TraceSource {
         maxMessageBytes: this.options.settings.maxMessageBytes,
         partitionOf: count === undefined ? null : (traceId) => saramaPartition(traceId, count),
         checks: spanChecksAt(this.options.spanChecks, (this.options.spanClock ?? Date.now)()),
+        logsTopic: topic === this.logsTopic,
       },
     );
     this.timings.decodeMs += performance.now() - started;
@@ -572,7 +599,7 @@ export class ConsumerGroupRunner implements TraceSource {
   private done(topic: string, position: BusPosition, generation: number): SourceRecord | false {
     // A batch of a previous generation must not mark anything: its partition was forgotten and replays.
     if (generation !== this.generation) return false;
-    if (topic !== this.assembledTopic) this.passThrough?.done(position.partition, position.offset);
+    this.passThrough.get(topic)?.done(position.partition, position.offset);
     return { kind: "decoded", position, spans: [], traceIds: [] };
   }
 

@@ -11,6 +11,9 @@
  * hash(trace id) and meets the others in the one evaluator that owns it —
  * whatever the producer did.
  *
+ * Log events (route-message.ts) are republished the same way, one message of log events per trace and tenant
+ * (log-events-message.ts), so that they meet the trace's spans in its partition.
+ *
  * The source message counts as done once every republished message is
  * acknowledged (acks = -1). A crash in between republishes it again; the
  * assembler keeps one copy of a span (trace id + span id), so the duplicate
@@ -19,6 +22,9 @@
 import type { Result } from "../../../core/result.js";
 import type { BusMessage, PublishFailure } from "../trace-bus.js";
 import { encodeTraceRequest } from "../../00-otlp/index.js";
+import { encodeLogEvents } from "../../00-otlp/encode-log-events.js";
+import type { LogEventRecord } from "../../00-otlp/log-event-record.js";
+import { logEventsHeaders } from "./log-events-message.js";
 import type { TracesDocument } from "../../00-otlp/traces-document.js";
 import type { KafkaTracePublisher } from "./kafka-trace-publisher.js";
 import { contentTypeHeader, repartitionedFromHeader } from "./route-message.js";
@@ -30,7 +36,7 @@ export interface SourcePosition {
 }
 
 export class Repartitioner {
-  readonly counters = { sourceMessages: 0, traces: 0, spans: 0 };
+  readonly counters = { sourceMessages: 0, traces: 0, spans: 0, logEventGroups: 0, logEvents: 0 };
 
   constructor(private readonly publisher: KafkaTracePublisher) {}
 
@@ -41,6 +47,27 @@ export class Repartitioner {
       value: encodeTraceRequest(document),
       headers: { [contentTypeHeader]: "application/x-protobuf", [repartitionedFromHeader]: origin },
     }));
+  }
+
+  /** One message of log events per group (one trace's events within one tenant), keyed by the trace id. */
+  logEventMessagesFor(groups: readonly LogEventRecord[][], source: SourcePosition): BusMessage[] {
+    const origin = `${source.topic}/${source.partition}/${source.offset}`;
+    return groups.map((events) => ({
+      key: events[0]!.traceId,
+      value: encodeLogEvents(events),
+      headers: { ...logEventsHeaders(events[0]!.tenant), [repartitionedFromHeader]: origin },
+    }));
+  }
+
+  /** One attempt, as republish. */
+  async republishLogEvents(groups: readonly LogEventRecord[][], source: SourcePosition): Promise<Result<void, PublishFailure>> {
+    const published = await this.publisher.publish(this.logEventMessagesFor(groups, source));
+    if (published.ok) {
+      this.counters.sourceMessages += 1;
+      this.counters.logEventGroups += groups.length;
+      this.counters.logEvents += groups.reduce((sum, events) => sum + events.length, 0);
+    }
+    return published;
   }
 
   /** One attempt; the caller retries retriable failures (it also has to keep the group session alive meanwhile). */

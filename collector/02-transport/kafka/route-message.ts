@@ -29,13 +29,19 @@
  * The message is decoded once: the assemble route carries the span records.
  *
  * A message of log events (kafka/log-events-message.ts: `ragscope receive`'s, one trace's records keyed by its trace
- * id) is assembled with its trace where it stays here, as a trace request would be; a logs message that does not —
- * another producer's, many traces, no key — is dead-lettered (`unreadable`), as its records could not be joined to
- * spans another evaluator may read.
+ * id) is assembled with its trace where it stays here, as a trace request would be. Any other logs message — read
+ * from the logs topic (an OpenTelemetry Collector's `otlp_logs`: unkeyed, many traces, or keyed to a partition of
+ * another topic), holding several traces, or on a topic that is never assembled — is **repartitioned**: its records
+ * that are events of a span are grouped by trace (and tenant) and each group is republished as a message of log
+ * events keyed by its trace id to the assembled topic, where it lands in the partition of the trace's spans. The
+ * logs topic's partitions are assigned to evaluators independently of the spans topic's, so no logs message is
+ * assembled where it was read. Its records that are no event of a span are counted (`logRecords`) and not kept, as
+ * the receiver counts them. A logs message is bounded by `maxMessageBytes` and its records by the span path's
+ * limits (records as spans, attributes per record as per span).
  */
 import { decodeProtobufSpanRecords } from "../../00-otlp/decode-protobuf-span-records.js";
 import { countSpans, decodeTraceRequest, detectEncoding, splitByTraceId, toSpanRecords, type OtlpEncoding } from "../../00-otlp/index.js";
-import { decodeLogEvents } from "../../00-otlp/decode-log-events.js";
+import { decodeLogEvents, tenantFromResource } from "../../00-otlp/decode-log-events.js";
 import type { LogEventRecord } from "../../00-otlp/log-event-record.js";
 import type { SpanRecord } from "../../00-otlp/span-record.js";
 import { logsSignal, signalHeader, tenantHeader } from "./log-events-message.js";
@@ -46,12 +52,24 @@ import { NOTHING_SCREENED, screenConsumedSpans, SPAN_REFUSAL_REASONS, type Scree
 export const DEAD_LETTER_REASONS = ["no_value", "oversized", "undecodable", "wrong_encoding", "unreadable", ...SPAN_REFUSAL_REASONS] as const;
 export type DeadLetterReason = (typeof DEAD_LETTER_REASONS)[number];
 
-/** `screened`: the spans the screening took out (to dead-letter) and what its bounds cut in the rest. */
+/** The log records of a logs message, by what became of them: events of a span, kept; the rest counted by why they are not. */
+export interface LogRecordTally {
+  events: number;
+  withoutSpan: number;
+  withoutEventName: number;
+}
+
+/**
+ * `screened`: the spans the screening took out (to dead-letter) and what its bounds cut in the rest. `logRecords`: set
+ * on the route of a logs message.
+ */
 export type MessageRoute =
-  | { kind: "assemble"; traceId: string; spans: SpanRecord[]; screened: Screening; logEvents?: LogEventRecord[] }
+  | { kind: "assemble"; traceId: string; spans: SpanRecord[]; screened: Screening; logEvents?: LogEventRecord[]; logRecords?: LogRecordTally }
   | { kind: "repartition"; traces: Map<string, TracesDocument>; spanCount: number; screened: Screening }
+  /** Log events to republish, one message per group: the events of one trace within one tenant. */
+  | { kind: "repartition_log_events"; groups: LogEventRecord[][]; screened: Screening; logRecords: LogRecordTally }
   | { kind: "dead_letter"; reason: DeadLetterReason; detail: string }
-  | { kind: "empty"; screened: Screening };
+  | { kind: "empty"; screened: Screening; logRecords?: LogRecordTally };
 
 export interface ConsumedMessage {
   key: Buffer | null;
@@ -70,6 +88,8 @@ export interface RouteOptions {
   partitionOf: ((traceId: string) => number) | null;
   /** What the spans are held to, at the evaluator's clock when the message is read (screen-consumed-spans.ts). */
   checks: SpanChecks;
+  /** The message was read from the logs topic: an OTLP logs export request, whatever its headers say. */
+  logsTopic?: boolean;
 }
 
 /** The header ragscope writes on messages it republishes, and that other producers may set. */
@@ -105,7 +125,8 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
   }
   const encoding = declared ?? detectEncoding(value);
   const key = message.key === null ? null : message.key.toString("latin1");
-  if (headerText(message.headers?.[signalHeader]) === logsSignal) return routeLogEvents(value, encoding, key, message, options);
+  const ragscopeLogs = headerText(message.headers?.[signalHeader]) === logsSignal;
+  if (ragscopeLogs || options.logsTopic === true) return routeLogEvents(value, encoding, key, message, options, ragscopeLogs);
   if (encoding === "protobuf") {
     // The usual message (one trace, keyed by it, on its partition) read straight into records; anything else, or
     // anything the reader leaves to the decoding path (decode-protobuf-span-records.ts), is decoded below. The
@@ -143,23 +164,36 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
   return { kind: "repartition", traces: splitByTraceId(document), spanCount, screened };
 }
 
-/** A message of log events: assembled with its one trace where that trace is assembled, else dead-lettered. */
-function routeLogEvents(value: Buffer, encoding: OtlpEncoding, key: string | null, message: ConsumedMessage, options: RouteOptions): MessageRoute {
+/**
+ * A message of log events: assembled with its one trace where that trace is assembled, else republished by trace.
+ * `ragscope receive` wrote it (`fromReceiver`): the tenant it authenticated is in a header; otherwise (a Collector's
+ * logs) each record's tenant is its resource's, as the Collector's spans carry theirs.
+ */
+function routeLogEvents(value: Buffer, encoding: OtlpEncoding, key: string | null, message: ConsumedMessage, options: RouteOptions, fromReceiver: boolean): MessageRoute {
   const { limits } = options.checks;
-  const tenant = headerText(message.headers?.[tenantHeader]);
+  const tenant = fromReceiver ? headerText(message.headers?.[tenantHeader]) : tenantFromResource;
   const decoded = decodeLogEvents(value, encoding, { maxLogRecordsPerRequest: limits.maxSpansPerRequest, maxAttributeValueBytes: limits.maxAttributeValueBytes, maxAttributesPerRecord: limits.maxAttributesPerSpan }, tenant);
-  if (!decoded.ok) return { kind: "dead_letter", reason: "undecodable", detail: `not an OTLP logs request of log events (${encoding === "json" ? "otlp_json" : "otlp_proto"}): ${decoded.error.message}` };
-  const events = decoded.value.events;
-  if (events.length === 0) return { kind: "empty", screened: NOTHING_SCREENED };
-  const traceId = events[0]!.traceId;
-  if (events.some((event) => event.traceId !== traceId) || !staysHere(traceId, key, message, options)) {
-    return {
-      kind: "dead_letter",
-      reason: "unreadable",
-      detail: `a message of log events must hold one trace's records, keyed by its trace id, in the trace's partition (as ragscope receive writes them): they are joined to the trace's spans by the evaluator that reads that partition`,
-    };
+  if (!decoded.ok) {
+    if ("tooLarge" in decoded.error) return { kind: "dead_letter", reason: "oversized", detail: `an OTLP logs request over the evaluator's limits: ${decoded.error.message}` };
+    return { kind: "dead_letter", reason: "undecodable", detail: `not an OTLP logs request (${encoding === "json" ? "otlp_json" : "otlp_proto"}): ${decoded.error.message}` };
   }
-  return { kind: "assemble", traceId, spans: [], screened: NOTHING_SCREENED, logEvents: events };
+  const { events, withoutSpan, withoutEventName } = decoded.value;
+  const logRecords: LogRecordTally = { events: events.length, withoutSpan, withoutEventName };
+  if (events.length === 0) return { kind: "empty", screened: NOTHING_SCREENED, logRecords };
+  const first = events[0]!;
+  const oneGroup = events.every((event) => event.traceId === first.traceId && event.tenant === first.tenant);
+  if (fromReceiver && oneGroup && staysHere(first.traceId, key, message, options)) {
+    return { kind: "assemble", traceId: first.traceId, spans: [], screened: NOTHING_SCREENED, logEvents: events, logRecords };
+  }
+  const groups = new Map<string, LogEventRecord[]>();
+  for (const event of events) {
+    // NUL occurs in neither a tenant nor a hex trace id (trace-assembler.ts groups the same way).
+    const group = event.tenant === null ? event.traceId : `${event.tenant}\u0000${event.traceId}`;
+    const list = groups.get(group);
+    if (list === undefined) groups.set(group, [event]);
+    else list.push(event);
+  }
+  return { kind: "repartition_log_events", groups: [...groups.values()], screened: NOTHING_SCREENED, logRecords };
 }
 
 /** Whether a message of one trace is evaluated where it is: keyed by its trace, on the trace's partition. */

@@ -178,7 +178,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
       exitCode = await deadLettersCommand(options, settingsRequest(options.config), output);
     });
 
-  const evaluatorKafkaSettings = ["brokers", "clientId", "topic", "deadLetterTopic", "repartitionTopic", "groupId", "sessionTimeoutMs", "heartbeatIntervalMs", "partitionsConsumedConcurrently", "maxMessageBytes", "compression", "initialOffset", "commitIntervalMs", "metadataMaxAgeMs", "stopTimeoutMs"].map((name) => `kafka.${name}`);
+  const evaluatorKafkaSettings = ["brokers", "clientId", "topic", "deadLetterTopic", "repartitionTopic", "logsTopic", "groupId", "sessionTimeoutMs", "heartbeatIntervalMs", "partitionsConsumedConcurrently", "maxMessageBytes", "compression", "initialOffset", "commitIntervalMs", "metadataMaxAgeMs", "stopTimeoutMs"].map((name) => `kafka.${name}`);
   const roles = [
     {
       name: "receive",

@@ -56,6 +56,12 @@ const kafkaSection = z.strictObject({
    * republished there and only that topic is assembled (see collector/02-transport/kafka/README.md).
    */
   repartitionTopic: topicName.nullable().default(null),
+  /**
+   * Where an OpenTelemetry Collector's Kafka exporter writes logs (`otlp_logs` is its default), read by the
+   * evaluators for the log records that are events of spans (GenAI messages sent as log records); null: not read.
+   * Every message is republished by trace to the assembled topic, to meet the trace's spans.
+   */
+  logsTopic: topicName.nullable().default(null),
   groupId: z.string().min(1, "must not be empty").default("ragscope-evaluators"),
   sessionTimeoutMs: z.coerce
     .number({ error: "must be a number of milliseconds" })
@@ -309,6 +315,14 @@ function checkConsumerCombinations(config: CollectorConfig, context: z.Refinemen
       code: "custom",
       path: ["kafka", "deadLetterTopic"],
       message: `must differ from the input topic "${config.kafka.topic}" (${relatedOrigin("kafka.topic")}), or dead letters would be read again as input`,
+    });
+  }
+  const { logsTopic } = config.kafka;
+  if (logsTopic !== null && [config.kafka.topic, config.kafka.deadLetterTopic, config.kafka.repartitionTopic].includes(logsTopic)) {
+    context.addIssue({
+      code: "custom",
+      path: ["kafka", "logsTopic"],
+      message: `must differ from the span, dead-letter and repartition topics ("${logsTopic}" is one of them): the logs topic holds OTLP logs requests, which are republished to the topic where traces are assembled; leave it unset when logs reach ragscope through ragscope receive`,
     });
   }
   if (config.kafka.repartitionTopic === config.kafka.deadLetterTopic) {

@@ -54,6 +54,7 @@ export const otherVariables: Readonly<Record<string, string>> = {
   RAGSCOPE_ATTACK_REPORT: "tests",
   RAGSCOPE_CHROMIUM: "tests",
   RAGSCOPE_LLAMA_SERVER_CACHE: "tests",
+  RAGSCOPE_OTELCOL: "test data: the OpenTelemetry Collector binary test/data/otel-collector-kafka/record.ts runs",
 };
 
 /** Families of names: the benchmarks' settings and Grafana's per-tenant data source passwords (deploy/grafana/tenants). */

@@ -130,11 +130,26 @@ function registerReceiverBoundMetrics(registry: MetricsRegistry, counters: Recei
  * event of a span (no trace or span id, no event name).
  */
 function registerLogRecordMetrics(registry: MetricsRegistry, receiver: ReceiverCounters): void {
-  registry.counter("ragscope_log_records_received_total", "OTLP log records in logs requests that decoded", () => receiver.logRecords.received);
-  registry.counter("ragscope_log_records_left_out_total", "OTLP log records accepted but not kept, being no event of a span: no trace or span id (without_span), no event name (without_event_name)", () => [
-    { labels: { reason: "without_span" }, value: receiver.logRecords.withoutSpan },
-    { labels: { reason: "without_event_name" }, value: receiver.logRecords.withoutEventName },
+  // `ragscope collect` registers its evaluator's samples first (role="evaluator"): the receiver's then say their role.
+  const role: Record<string, string> = registry.has(logRecordsReceived) ? { role: "receiver" } : {};
+  counterOrExtend(registry, logRecordsReceived, () => [{ labels: role, value: receiver.logRecords.received }]);
+  counterOrExtend(registry, logRecordsLeftOut, () => [
+    { labels: { ...role, reason: "without_span" }, value: receiver.logRecords.withoutSpan },
+    { labels: { ...role, reason: "without_event_name" }, value: receiver.logRecords.withoutEventName },
   ]);
+}
+
+const logRecordsReceived = "ragscope_log_records_received_total";
+const logRecordsLeftOut = "ragscope_log_records_left_out_total";
+const logRecordHelp: Record<string, string> = {
+  [logRecordsReceived]: "OTLP log records in logs requests that decoded (role=evaluator: in the logs messages an evaluator read from Kafka)",
+  [logRecordsLeftOut]: "OTLP log records accepted but not kept, being no event of a span: no trace or span id (without_span), no event name (without_event_name)",
+};
+
+/** The log record counters are written by a receiver and by an evaluator, and `collect` runs both in one process. */
+function counterOrExtend(registry: MetricsRegistry, name: string, samples: () => Sample[]): void {
+  if (registry.has(name)) registry.extend(name, samples);
+  else registry.counter(name, logRecordHelp[name]!, samples);
 }
 
 /**
@@ -149,6 +164,22 @@ function registerLogEventMetrics(registry: MetricsRegistry, worker: EvaluationWo
     { labels: { outcome: "duplicate" }, value: assembled.duplicateLogEvents },
     { labels: { outcome: "span_not_in_trace" }, value: assembled.logEventsWithoutSpan },
     { labels: { outcome: "trace_without_spans" }, value: assembled.logEventsWithoutTrace },
+  ]);
+}
+
+/**
+ * The log records of the logs messages an evaluator read from Kafka (an OpenTelemetry Collector's logs topic, and
+ * `ragscope receive`'s messages of log events), under role="evaluator": the receiver's two counters when the same
+ * process also receives (`collect`), their own otherwise. Events of a span go on to the assembler
+ * (ragscope_log_events_total says what became of them); the rest are counted here and not kept.
+ */
+function registerConsumedLogRecordMetrics(registry: MetricsRegistry, runner: ConsumerGroupRunner): void {
+  const read = runner.logRecords;
+  const role = { role: "evaluator" };
+  counterOrExtend(registry, logRecordsReceived, () => [{ labels: role, value: read.events + read.withoutSpan + read.withoutEventName }]);
+  counterOrExtend(registry, logRecordsLeftOut, () => [
+    { labels: { ...role, reason: "without_span" }, value: read.withoutSpan },
+    { labels: { ...role, reason: "without_event_name" }, value: read.withoutEventName },
   ]);
 }
 
@@ -179,6 +210,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   ]);
   registry.counter("ragscope_traces_repartitioned_total", "traces republished keyed by trace id", () => parts.repartitioner.counters.traces);
   registry.counter("ragscope_spans_repartitioned_total", "spans republished keyed by trace id", () => parts.repartitioner.counters.spans);
+  registry.counter("ragscope_log_events_repartitioned_total", "log events (log records that are events of a span) republished keyed by trace id, to meet their trace's spans", () => parts.repartitioner.counters.logEvents);
   // Every reason from the start, at 0: a labelled counter without samples until its first dead letter gave rate() and
   // absence alerts no series to read.
   registry.counter("ragscope_messages_dead_lettered_total", "letters written to the dead-letter topic, by reason: a message the evaluator cannot use, or the spans it refused in one (invalid_id, future_time)", () =>
@@ -202,6 +234,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registerTracesWithoutRequest(registry, worker);
   registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
   registerLogEventMetrics(registry, worker);
+  registerConsumedLogRecordMetrics(registry, runner);
   registry.counter("ragscope_traces_quarantined_total", "traces whose results the store refused as bad data, kept in the quarantined_results table", () => worker.counters.quarantined);
   registry.counter("ragscope_sink_write_failures_total", "failed sink writes (each retried)", () => sink.counters.failures);
   registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);

@@ -4,8 +4,14 @@
  * (in-process, the evaluate role's code) reads the trace's spans and its events from the same partition, joins them,
  * and stores the Case Result (embedded chDB). The input is opentelemetry-instrumentation-openai-v2's older event path,
  * recorded (test/data/otel-genai-log-events/openai-v2-legacy.*): a chat span without messages, and beside it the
- * `gen_ai.choice` record whose body holds the answer. Sent logs first, as the Python SDK's batch processors do. And a
- * logs message another producer wrote without a key is dead-lettered (`unreadable`), its events joined to nothing.
+ * `gen_ai.choice` record whose body holds the answer. Sent logs first, as the Python SDK's batch processors do.
+ *
+ * The same records reach the evaluator two other ways, each for a trace of its own (the recording under another trace
+ * id), and are republished by trace to meet their spans:
+ * - a logs message of receive's format that another producer wrote without a key;
+ * - an OpenTelemetry Collector's Kafka exporter output: the logs request unkeyed on its logs topic (`otlp_logs`,
+ *   `RAGSCOPE_KAFKA_LOGS_TOPIC`), with a log line outside any span beside the records, and the spans unkeyed on the
+ *   spans' topic; the tenant is the resources' `ragscope.tenant.authenticated`, as the Collector carries it.
  * Worked from the scenario (its scripted answer), not from ragscope's output.
  */
 import assert from "node:assert/strict";
@@ -34,18 +40,21 @@ describe("log events through Kafka", () => {
   let receiver: CollectorProcess;
   let evaluator: InProcessEvaluator;
   let topic: string;
+  let logsTopic: string;
 
   before(async () => {
     cluster = await ensureKafkaForTests();
     kafka = createTestKafkaClient(cluster.brokers.split(","));
     store = await temporaryStore();
     topic = await createUniqueTopic(kafka, { prefix: "log-events", partitions: 2 });
+    logsTopic = await createUniqueTopic(kafka, { prefix: "collector-logs", partitions: 2 });
     receiver = await startCollectorProcess("receiver", "receive", ["--kafka-brokers", cluster.brokers, "--topic", topic, "--port", "0"]);
     evaluator = await startInProcessEvaluator(
       evaluatorConfig({
         "kafka.brokers": cluster.brokers,
         "kafka.topic": topic,
         "kafka.deadLetterTopic": `${topic}-dead-letters`,
+        "kafka.logsTopic": logsTopic,
         "kafka.groupId": uniqueTopicName("log-events-group"),
         "clickhouse.dataPath": store.dataPath,
         "clickhouse.database": store.connection.database,
@@ -78,15 +87,83 @@ describe("log events through Kafka", () => {
     assert.equal(readSample(evaluator.registry.render(), "ragscope_log_events_total", { outcome: "joined" }), 3, "the system, user and choice records");
   });
 
-  test("a logs message without a key (another producer's) is dead-lettered, not assembled", async () => {
+  /** The recording as trace `traceId`, moved to the last minute; `tenant` set on every resource, as a Collector's processor would. */
+  async function recordedAs(traceId: string, tenant: string | null): Promise<{ traces: Json; logs: Json }> {
+    const rename = (text: string) => {
+      const json = JSON.parse(text.replaceAll(RECORDED_TRACE_ID, traceId)) as { resourceSpans?: { resource: { attributes: Json[] } }[]; resourceLogs?: { resource: { attributes: Json[] } }[] };
+      for (const resource of [...(json.resourceSpans ?? []), ...(json.resourceLogs ?? [])]) {
+        if (tenant !== null) resource.resource.attributes.push({ key: "ragscope.tenant.authenticated", value: { stringValue: tenant } });
+      }
+      return json as unknown as Json;
+    };
+    const traces = rename(await recording("openai-v2-legacy.traces.otlp.json"));
+    const logs = rename(await recording("openai-v2-legacy.logs.otlp.json"));
+    const shift = shiftToStartAt(traces, Date.now() - 60_000);
+    return { traces: shifted(traces, shift), logs: shifted(logs, shift) };
+  }
+
+  async function produce(messages: { topic: string; value: string; headers?: Record<string, string> }[]): Promise<void> {
     const producer = createTestProducer(kafka, { allowAutoTopicCreation: false });
     await producer.connect();
     try {
-      const logs = await recording("openai-v2-legacy.logs.otlp.json");
-      await producer.send({ topic, acks: -1, messages: [{ value: Buffer.from(logs), partition: 0, headers: { "ragscope.signal": "logs", "content-type": "application/json" } }] });
+      for (const message of messages) await producer.send({ topic: message.topic, acks: -1, messages: [{ value: Buffer.from(message.value), partition: 1, headers: message.headers ?? {} }] });
     } finally {
       await producer.disconnect();
     }
-    await waitUntil(async () => readSample(evaluator.registry.render(), "ragscope_messages_dead_lettered_total", { reason: "unreadable" }) === 1, { description: "the unkeyed logs message dead-lettered", timeoutMs: 60_000, intervalMs: 250 });
+  }
+
+  async function storedResult(traceId: string): Promise<CaseResult> {
+    const connection = evaluator.role.store.connection;
+    const stored = async () => (await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.case_results FINAL WHERE trace_id = {traceId:String}", { traceId })).map((row) => JSON.parse(row.payload) as CaseResult);
+    await waitUntil(async () => (await stored()).length === 1, { description: `trace ${traceId} stored`, timeoutMs: 60_000, intervalMs: 250 });
+    return (await stored())[0]!;
+  }
+
+  test("a logs message of receive's format without a key (another producer's) is republished by trace and joined", async () => {
+    const traceId = "00001010000000000000000000000002";
+    const { traces, logs } = await recordedAs(traceId, null);
+    const before = readSample(evaluator.registry.render(), "ragscope_log_events_repartitioned_total") ?? 0;
+    await produce([
+      { topic, value: JSON.stringify(logs), headers: { "ragscope.signal": "logs", "content-type": "application/json" } },
+      { topic, value: JSON.stringify(traces), headers: { "content-type": "application/json" } },
+    ]);
+    const result = await storedResult(traceId);
+    assert.equal(result.output, fakeAnswer, "the choice record, republished to the trace's partition and joined");
+    assert.equal(readSample(evaluator.registry.render(), "ragscope_log_events_repartitioned_total")! - before, 3);
+    assert.equal(readSample(evaluator.registry.render(), "ragscope_messages_dead_lettered_total", { reason: "unreadable" }), 0);
+  });
+
+  test("an OpenTelemetry Collector's logs topic: the events republished by trace to the spans' topic and joined, within the resources' tenant; log lines counted", async () => {
+    const traceId = "00001010000000000000000000000003";
+    const { traces, logs } = await recordedAs(traceId, "acme");
+    // A log line of the same service outside any span, in the same request, as a Collector batches them.
+    const logsRequest = logs as { resourceLogs: { scopeLogs: { logRecords: Json[] }[] }[] };
+    logsRequest.resourceLogs[0]!.scopeLogs[0]!.logRecords.push({ timeUnixNano: String(BigInt(Date.now()) * 1_000_000n), severityText: "INFO", body: { stringValue: "policy assistant ready" } });
+    const before = readSample(evaluator.registry.render(), "ragscope_log_events_repartitioned_total") ?? 0;
+    // No headers, no key: the Collector's exporter (otlp_json) without partitioning.
+    await produce([
+      { topic: logsTopic, value: JSON.stringify(logsRequest) },
+      { topic, value: JSON.stringify(traces) },
+    ]);
+    const result = await storedResult(traceId);
+    assert.equal(result.output, fakeAnswer, "the choice record from the logs topic, joined to the chat span");
+    const tenants = await queryRows<{ tenant_id: string }>(evaluator.role.store.connection, "SELECT tenant_id FROM {{database}}.case_results FINAL WHERE trace_id = {traceId:String}", { traceId });
+    assert.deepEqual(tenants, [{ tenant_id: "acme" }], "the spans' and the records' tenant, from their resources");
+    const metrics = evaluator.registry.render();
+    assert.equal(readSample(metrics, "ragscope_log_events_repartitioned_total")! - before, 3);
+    assert.equal(readSample(metrics, "ragscope_log_records_left_out_total", { role: "evaluator", reason: "without_span" }), 1, "the log line outside any span");
+  });
+
+  test("without the logs topic the same Collector output leaves the answer not available", async () => {
+    const traceId = "00001010000000000000000000000004";
+    const { traces, logs } = await recordedAs(traceId, null);
+    // A topic no evaluator reads stands for the Collector's logs topic when RAGSCOPE_KAFKA_LOGS_TOPIC is unset.
+    const unread = await createUniqueTopic(kafka, { prefix: "unread-logs", partitions: 2 });
+    await produce([
+      { topic: unread, value: JSON.stringify(logs) },
+      { topic, value: JSON.stringify(traces) },
+    ]);
+    const result = await storedResult(traceId);
+    assert.equal(result.output, null, "no record joined: the answer was not recorded on the spans");
   });
 });

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { loadSettings } from "../../../collector/wiring/config/load-settings.js";
+import { collectorSettings } from "../../../collector/wiring/config/settings-schema.js";
 import { ProgressTracker } from "../../../collector/03-consume/progress-tracker.js";
 import { canResume, pauseReason } from "../../../collector/03-consume/backpressure.js";
 import { OffsetCommitter, type TopicPartitionOffset } from "../../../collector/02-transport/kafka/offset-committer.js";
@@ -221,5 +222,13 @@ describe("Kafka configuration", () => {
     assert.ok(!combination.ok);
     assert.match(combination.error.join("\n"), /RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS: must be at most a third of the session timeout/);
     assert.match(combination.error.join("\n"), /flag --dead-letter-topic: must differ from the input topic "otlp_spans"/);
+    for (const taken of ["otlp_spans", "otlp_spans_dead_letters", "repartitioned"]) {
+      const logs = loadSettings({ environment: { RAGSCOPE_KAFKA_REPARTITION_TOPIC: "repartitioned" }, flags: { "kafka.logsTopic": { value: taken, flag: "--logs-topic" } } });
+      assert.ok(!logs.ok, taken);
+      assert.match(logs.error.join("\n"), new RegExp(`flag --logs-topic: must differ from the span, dead-letter and repartition topics \\("${taken}" is one of them\\)`));
+    }
+    const logs = loadSettings({ environment: { RAGSCOPE_KAFKA_LOGS_TOPIC: "otlp_logs" } });
+    assert.ok(logs.ok);
+    assert.equal(collectorSettings(logs.value).kafka.logsTopic, "otlp_logs");
   });
 });

@@ -1,0 +1,137 @@
+/**
+ * What a real OpenTelemetry Collector's Kafka exporter wrote (collector v0.165.0, kafkaexporter v0.165.1; recorded by
+ * test/data/otel-collector-kafka/record.ts, see its README): opentelemetry-instrumentation-openai-v2's older event
+ * path for two traces, the chat spans on the traces topic and the `gen_ai.choice` records beside them on the logs topic,
+ * with one log line outside any span — unkeyed (many traces a message), and partitioned by trace id
+ * (`partition_traces_by_id`, `partition_logs_by_trace_id`). Produced again as recorded (keys, partitions, values; the
+ * OTLP/JSON recordings' times moved to the last minute), two evaluator members read the spans topic and the logs
+ * topic (`kafka.logsTopic`), and every trace's answer is its choice record's — joined although the logs topic's
+ * partitions are assigned apart from the spans topic's. The protobuf recordings route to the same events and spans as
+ * the JSON ones. Worked from the scenario (its scripted answer), not from ragscope's output.
+ */
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import type { Kafka } from "kafkajs";
+import type { CaseResult } from "../../../contracts/case-result.js";
+import { routeMessage, type MessageRoute } from "../../../collector/02-transport/kafka/route-message.js";
+import { spanChecksAt } from "../../../collector/02-transport/kafka/screen-consumed-spans.js";
+import { spanCheckSettings } from "../../../collector/wiring/run/kafka-evaluator-role.js";
+import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
+import { createTestKafkaClient, createTestProducer } from "../../support/kafka-client.js";
+import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
+import { createUniqueTopic, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
+import { shifted, shiftToStartAt, type Json } from "../../support/shift-recorded-times.js";
+import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
+import { fakeAnswer } from "../../golden/scenarios/policy-corpus.js";
+import { evaluatorConfig, startInProcessEvaluator, type InProcessEvaluator } from "./support/in-process-evaluators.js";
+
+const TRACE_IDS = ["00001010000000000000000000000001", "00001010000000000000000000000002"];
+const partitions = 3;
+
+interface RecordedMessage {
+  topic: "traces" | "logs";
+  partition: number;
+  key: string | null;
+  headers: Record<string, string>;
+  valueBase64: string;
+}
+
+type Run = "json-unpartitioned" | "json-partitioned" | "proto-unpartitioned" | "proto-partitioned";
+
+async function recorded(run: Run): Promise<RecordedMessage[]> {
+  return JSON.parse(await readFile(fileURLToPath(new URL(`../../data/otel-collector-kafka/${run}.messages.json`, import.meta.url)), "utf8")) as RecordedMessage[];
+}
+
+const value = (message: RecordedMessage) => Buffer.from(message.valueBase64, "base64");
+
+/** The JSON recordings' values with every time moved by one shift, so that the earliest span starts a minute ago. */
+function movedToNow(messages: RecordedMessage[]): { message: RecordedMessage; value: Buffer }[] {
+  const parsed = messages.map((message) => ({ message, json: JSON.parse(value(message).toString("utf8")) as Json }));
+  const shift = shiftToStartAt(
+    parsed.filter(({ message }) => message.topic === "traces").map(({ json }) => json),
+    Date.now() - 60_000,
+  );
+  return parsed.map(({ message, json }) => ({ message, value: Buffer.from(JSON.stringify(shifted(json, shift))) }));
+}
+
+describe("a real OpenTelemetry Collector's Kafka output, traces and logs", () => {
+  let cluster: KafkaForTests;
+  let kafka: Kafka;
+  let store: TemporaryStore;
+
+  before(async () => {
+    cluster = await ensureKafkaForTests();
+    kafka = createTestKafkaClient(cluster.brokers.split(","));
+    store = await temporaryStore({ migrate: false });
+  });
+
+  after(async () => {
+    await store?.cleanup();
+    await cluster?.stop();
+  });
+
+  for (const run of ["json-unpartitioned", "json-partitioned"] as const) {
+    test(`${run}: two evaluators join each trace's choice record from the logs topic to its chat span`, async () => {
+      const spansTopic = await createUniqueTopic(kafka, { prefix: `${run}-spans`, partitions });
+      const logsTopic = await createUniqueTopic(kafka, { prefix: `${run}-logs`, partitions });
+      const config = evaluatorConfig({
+        "kafka.brokers": cluster.brokers,
+        "kafka.topic": spansTopic,
+        "kafka.logsTopic": logsTopic,
+        "kafka.deadLetterTopic": `${spansTopic}-dead-letters`,
+        "kafka.groupId": uniqueTopicName(`${run}-group`),
+        "clickhouse.dataPath": store.dataPath,
+        "clickhouse.database": `collector_${run.replace(/-/g, "_")}_${Date.now().toString(36)}`,
+      });
+      const members: InProcessEvaluator[] = [await startInProcessEvaluator(config), await startInProcessEvaluator(config)];
+      try {
+        await waitUntil(() => members.every((member) => member.role.runner.ready), { description: "both members to join", timeoutMs: 30_000 });
+        const producer = createTestProducer(kafka, { allowAutoTopicCreation: false });
+        await producer.connect();
+        try {
+          // Logs first: the Collector's two pipelines export independently, and the records may come before the spans.
+          const messages = movedToNow(await recorded(run)).sort((one, other) => (one.message.topic === other.message.topic ? 0 : one.message.topic === "logs" ? -1 : 1));
+          for (const { message, value: bytes } of messages) {
+            await producer.send({ topic: message.topic === "logs" ? logsTopic : spansTopic, acks: -1, messages: [{ key: message.key, value: bytes, partition: message.partition, headers: message.headers }] });
+          }
+        } finally {
+          await producer.disconnect();
+        }
+        const connection = members[0]!.role.store.connection;
+        const stored = async () => (await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.case_results FINAL ORDER BY trace_id")).map((row) => JSON.parse(row.payload) as CaseResult);
+        await waitUntil(async () => (await stored()).length === 2, { description: `both traces stored (${run})`, timeoutMs: 60_000, intervalMs: 250 });
+        const results = await stored();
+        assert.deepEqual(
+          results.map((result) => [result.trace_id, result.output]),
+          TRACE_IDS.map((traceId) => [traceId, fakeAnswer]),
+          "each trace's answer is its gen_ai.choice record's",
+        );
+        const total = (name: string, labels?: Record<string, string>) => members.reduce((sum, member) => sum + (readSample(member.registry.render(), name, labels) ?? 0), 0);
+        // At least: a rebalance while the messages are read replays them (at-least-once), and counts them again.
+        assert.ok(total("ragscope_log_events_repartitioned_total") >= 6, "three records of each trace, republished to its partition of the spans topic");
+        assert.ok(total("ragscope_log_events_total", { outcome: "joined" }) >= 6);
+        assert.ok(total("ragscope_log_records_left_out_total", { role: "evaluator", reason: "without_span" }) >= 1, "the log line outside any span");
+        assert.equal(total("ragscope_log_records_left_out_total", { role: "evaluator", reason: "without_event_name" }), 0);
+        assert.equal(total("ragscope_messages_dead_lettered_total", { reason: "undecodable" }), 0);
+      } finally {
+        for (const member of members) await member.role.close();
+      }
+    });
+  }
+
+  test("the protobuf recordings route to the same log events and spans as the JSON ones", async () => {
+    const checks = spanChecksAt(spanCheckSettings(evaluatorConfig({})), Date.now());
+    const routes = async (run: Run) =>
+      (await recorded(run)).map((message): MessageRoute => routeMessage({ key: message.key === null ? null : Buffer.from(message.key, "latin1"), value: value(message), partition: message.partition, headers: message.headers }, { maxMessageBytes: 1_000_000, partitionOf: null, checks, logsTopic: message.topic === "logs" }));
+    for (const partitioning of ["unpartitioned", "partitioned"] as const) {
+      const [json, proto] = [await routes(`json-${partitioning}`), await routes(`proto-${partitioning}`)];
+      assert.deepEqual(proto, json, partitioning);
+      const logEvents = json.flatMap((route) => (route.kind === "repartition_log_events" ? route.groups.flat() : []));
+      assert.deepEqual(logEvents.map((event) => event.traceId).sort(), [...TRACE_IDS, ...TRACE_IDS, ...TRACE_IDS].sort(), `${partitioning}: three records of each trace`);
+      const spans = json.flatMap((route) => (route.kind === "repartition" ? [...route.traces.keys()] : []));
+      assert.deepEqual(spans.sort(), TRACE_IDS, `${partitioning}: each trace's spans`);
+    }
+  });
+});
