@@ -6,7 +6,8 @@
  * (`partition_traces_by_id`, `partition_logs_by_trace_id`). Produced again as recorded (keys, partitions, values; the
  * OTLP/JSON recordings' times moved to the last minute), two evaluator members read the spans topic and the logs
  * topic (`kafka.logsTopic`), and every trace's answer is its choice record's — joined although the logs topic's
- * partitions are assigned apart from the spans topic's. The protobuf recordings route to the same events and spans as
+ * partitions are assigned apart from the spans topic's; also with a separate repartition topic, where the spans and
+ * the records both go before they are assembled. Every topic read is committed to its end. The protobuf recordings route to the same events and spans as
  * the JSON ones. Worked from the scenario (its scripted answer), not from ragscope's output.
  */
 import assert from "node:assert/strict";
@@ -21,7 +22,7 @@ import { spanCheckSettings } from "../../../collector/wiring/run/kafka-evaluator
 import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
 import { createTestKafkaClient, createTestProducer } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
-import { createUniqueTopic, uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
+import { createUniqueTopic, uniqueTopicName, waitForCommitsAtEnd, waitUntil } from "../../support/kafka-helpers.js";
 import { shifted, shiftToStartAt, type Json } from "../../support/shift-recorded-times.js";
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { fakeAnswer } from "../../golden/scenarios/policy-corpus.js";
@@ -72,18 +73,28 @@ describe("a real OpenTelemetry Collector's Kafka output, traces and logs", () =>
     await cluster?.stop();
   });
 
-  for (const run of ["json-unpartitioned", "json-partitioned"] as const) {
-    test(`${run}: two evaluators join each trace's choice record from the logs topic to its chat span`, async () => {
-      const spansTopic = await createUniqueTopic(kafka, { prefix: `${run}-spans`, partitions });
-      const logsTopic = await createUniqueTopic(kafka, { prefix: `${run}-logs`, partitions });
+  const scenarios = [
+    { run: "json-unpartitioned", repartitionTopic: false },
+    { run: "json-partitioned", repartitionTopic: false },
+    { run: "json-unpartitioned", repartitionTopic: true },
+  ] as const;
+  for (const { run, repartitionTopic } of scenarios) {
+    const title = `${run}${repartitionTopic ? ", with a separate repartition topic" : ""}: two evaluators join each trace's choice record from the logs topic to its chat span, and commit every topic to its end`;
+    test(title, async () => {
+      const name = `${run}${repartitionTopic ? "-rep" : ""}`;
+      const spansTopic = await createUniqueTopic(kafka, { prefix: `${name}-spans`, partitions });
+      const logsTopic = await createUniqueTopic(kafka, { prefix: `${name}-logs`, partitions });
+      const repartitioned = repartitionTopic ? await createUniqueTopic(kafka, { prefix: `${name}-repartitioned`, partitions }) : null;
+      const groupId = uniqueTopicName(`${name}-group`);
       const config = evaluatorConfig({
         "kafka.brokers": cluster.brokers,
         "kafka.topic": spansTopic,
         "kafka.logsTopic": logsTopic,
+        "kafka.repartitionTopic": repartitioned,
         "kafka.deadLetterTopic": `${spansTopic}-dead-letters`,
-        "kafka.groupId": uniqueTopicName(`${run}-group`),
+        "kafka.groupId": groupId,
         "clickhouse.dataPath": store.dataPath,
-        "clickhouse.database": `collector_${run.replace(/-/g, "_")}_${Date.now().toString(36)}`,
+        "clickhouse.database": `collector_${name.replace(/-/g, "_")}_${Date.now().toString(36)}`,
       });
       const members: InProcessEvaluator[] = [await startInProcessEvaluator(config), await startInProcessEvaluator(config)];
       try {
@@ -101,16 +112,19 @@ describe("a real OpenTelemetry Collector's Kafka output, traces and logs", () =>
         }
         const connection = members[0]!.role.store.connection;
         const stored = async () => (await queryRows<{ payload: string }>(connection, "SELECT payload FROM {{database}}.case_results FINAL ORDER BY trace_id")).map((row) => JSON.parse(row.payload) as CaseResult);
-        await waitUntil(async () => (await stored()).length === 2, { description: `both traces stored (${run})`, timeoutMs: 60_000, intervalMs: 250 });
+        await waitUntil(async () => (await stored()).length === 2, { description: `both traces stored (${name})`, timeoutMs: 60_000, intervalMs: 250 });
         const results = await stored();
         assert.deepEqual(
           results.map((result) => [result.trace_id, result.output]),
           TRACE_IDS.map((traceId) => [traceId, fakeAnswer]),
           "each trace's answer is its gen_ai.choice record's",
         );
-        const total = (name: string, labels?: Record<string, string>) => members.reduce((sum, member) => sum + (readSample(member.registry.render(), name, labels) ?? 0), 0);
+        // Every topic read is committed to its end: the logs topic's (and the input topic's, beside a repartition topic)
+        // once its republished messages were acknowledged, the assembled topic's once the results were stored.
+        for (const topic of [spansTopic, logsTopic, ...(repartitioned === null ? [] : [repartitioned])]) await waitForCommitsAtEnd(kafka, groupId, topic);
+        const total = (metric: string, labels?: Record<string, string>) => members.reduce((sum, member) => sum + (readSample(member.registry.render(), metric, labels) ?? 0), 0);
         // At least: a rebalance while the messages are read replays them (at-least-once), and counts them again.
-        assert.ok(total("ragscope_log_events_repartitioned_total") >= 6, "three records of each trace, republished to its partition of the spans topic");
+        assert.ok(total("ragscope_log_events_repartitioned_total") >= 6, "three records of each trace, republished to its partition of the assembled topic");
         assert.ok(total("ragscope_log_events_total", { outcome: "joined" }) >= 6);
         assert.ok(total("ragscope_log_records_left_out_total", { role: "evaluator", reason: "without_span" }) >= 1, "the log line outside any span");
         assert.equal(total("ragscope_log_records_left_out_total", { role: "evaluator", reason: "without_event_name" }), 0);
