@@ -249,9 +249,19 @@ export class TraceAssembler<Source = never> {
       if (trace.hasRoot && now - trace.lastSpanAt >= this.options.quietPeriodMs) ready.push(this.release(key, trace, "complete"));
       else if (now - trace.firstSeenAt >= this.options.maxTraceWaitMs) ready.push(this.release(key, trace, "deadline"));
     }
-    // Map iteration is insertion order, so the first traces are the oldest.
+    // Over the bound, log events whose spans have not come go first: releasing them loses nothing (they are
+    // remembered, and joined when their spans come), while releasing a trace of spans evaluates it partial. A
+    // Collector that samples traces but not logs sends many such events. Then the oldest traces (Map iteration is
+    // insertion order).
+    const withinBounds = () => this.openSpanCount <= this.options.maxOpenSpans && this.openByteCount <= this.maxOpenBytes;
     for (const [key, trace] of this.open) {
-      if (this.openSpanCount <= this.options.maxOpenSpans && this.openByteCount <= this.maxOpenBytes) break;
+      if (withinBounds()) break;
+      if (trace.spans.size > 0) continue;
+      this.counters.memoryBoundReleases += 1;
+      ready.push(this.release(key, trace, "memory_bound"));
+    }
+    for (const [key, trace] of this.open) {
+      if (withinBounds()) break;
       this.counters.memoryBoundReleases += 1;
       ready.push(this.release(key, trace, "memory_bound"));
     }

@@ -117,4 +117,25 @@ describe("log events in trace assembly", () => {
     assembler.collectReady(200);
     assert.equal(assembler.openBytes, 0);
   });
+
+  test("over the memory bound, events whose spans have not come are released before a trace of spans, and still join their spans later", () => {
+    const otherTrace = (index: number) => `${String(index).padStart(4, "0")}0000000000000000000000000000`;
+    const measure = new TraceAssembler(options);
+    measure.add([chat], 0);
+    const traceBytes = measure.openBytes;
+    measure.add([], 0, undefined, [choiceEvent({ traceId: otherTrace(1) })]);
+    const eventBytes = measure.openBytes - traceBytes;
+    // Room for the trace of spans and two events.
+    const assembler = new TraceAssembler({ ...options, maxOpenBytes: traceBytes + 2 * eventBytes });
+    assembler.add([chat], 0);
+    assembler.add([], 10, undefined, [1, 2, 3, 4].map((index) => choiceEvent({ traceId: otherTrace(index) })));
+    assert.deepEqual(assembler.collectReady(20), [], "nothing evaluated: only events were released");
+    assert.equal(assembler.counters.partialTraces, 0, "the trace of spans, the oldest, was not cut short");
+    assert.deepEqual([assembler.openTraces, assembler.counters.logEventsWithoutTrace], [3, 2]);
+    // The spans of a released event's trace come: the event, remembered, joins them.
+    assembler.add([{ ...root, traceId: otherTrace(1) }, { ...chat, traceId: otherTrace(1) }], 30);
+    const released = assembler.collectReady(200);
+    const joined = released.find((trace) => trace.traceId === otherTrace(1));
+    assert.deepEqual(eventsOf(joined!.spans, chat.spanId)?.map((event) => event.name), ["gen_ai.choice"]);
+  });
 });
