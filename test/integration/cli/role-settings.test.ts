@@ -114,14 +114,14 @@ describe("each role's --help lists the settings it reads", () => {
 
   test("evaluate: the consumer's settings, not the receiver's address, publish deadline or availability probe", () => {
     const flags = flagsOf(help("evaluate"));
-    for (const flag of ["--kafka-brokers", "--group-id", "--session-timeout-ms", "--heartbeat-interval-ms", "--dead-letter-topic", "--repartition-topic", "--commit-interval-ms", "--stop-timeout-ms", "--data-dir", "--max-buffered-spans"]) assert.ok(flags.has(flag), `evaluate --help lists ${flag}`);
+    for (const flag of ["--kafka-brokers", "--group-id", "--session-timeout-ms", "--heartbeat-interval-ms", "--dead-letter-topic", "--repartition-topic", "--logs-topic", "--commit-interval-ms", "--stop-timeout-ms", "--data-dir", "--max-buffered-spans"]) assert.ok(flags.has(flag), `evaluate --help lists ${flag}`);
     for (const flag of ["--publish-timeout-ms", "--probe-interval-ms", "--host", "--port"]) assert.ok(!flags.has(flag), `evaluate --help does not list ${flag}`);
   });
 
   test("receive: the receiver's and publisher's settings, none of the consumer group, the store or the assembler", () => {
     const flags = flagsOf(help("receive"));
     for (const flag of ["--host", "--port", "--kafka-brokers", "--topic", "--publish-timeout-ms", "--probe-interval-ms", "--stop-timeout-ms", "--clickhouse-url", "--clickhouse-user", "--clickhouse-database"]) assert.ok(flags.has(flag), `receive --help lists ${flag}`);
-    for (const flag of ["--group-id", "--session-timeout-ms", "--heartbeat-interval-ms", "--dead-letter-topic", "--initial-offset", "--commit-interval-ms", "--data-dir", "--quiet-period-ms", "--max-buffered-spans", "--sink-batch"]) assert.ok(!flags.has(flag), `receive --help does not list ${flag}`);
+    for (const flag of ["--group-id", "--session-timeout-ms", "--heartbeat-interval-ms", "--dead-letter-topic", "--logs-topic", "--initial-offset", "--commit-interval-ms", "--data-dir", "--quiet-period-ms", "--max-buffered-spans", "--sink-batch"]) assert.ok(!flags.has(flag), `receive --help does not list ${flag}`);
   });
 
   test("collect: both", () => {
