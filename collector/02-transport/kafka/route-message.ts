@@ -126,7 +126,7 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
   const encoding = declared ?? detectEncoding(value);
   const key = message.key === null ? null : message.key.toString("latin1");
   const ragscopeLogs = headerText(message.headers?.[signalHeader]) === logsSignal;
-  if (ragscopeLogs || options.logsTopic === true) return routeLogEvents(value, encoding, key, message, options, ragscopeLogs);
+  if (ragscopeLogs || options.logsTopic === true) return routeLogEvents(value, { encoding, declared }, key, message, options, ragscopeLogs);
   if (encoding === "protobuf") {
     // The usual message (one trace, keyed by it, on its partition) read straight into records; anything else, or
     // anything the reader leaves to the decoding path (decode-protobuf-span-records.ts), is decoded below. The
@@ -169,12 +169,25 @@ export function routeMessage(message: ConsumedMessage, options: RouteOptions): M
  * `ragscope receive` wrote it (`fromReceiver`): the tenant it authenticated is in a header; otherwise (a Collector's
  * logs) each record's tenant is its resource's, as the Collector's spans carry theirs.
  */
-function routeLogEvents(value: Buffer, encoding: OtlpEncoding, key: string | null, message: ConsumedMessage, options: RouteOptions, fromReceiver: boolean): MessageRoute {
+function routeLogEvents(
+  value: Buffer,
+  { encoding, declared }: { encoding: OtlpEncoding; declared: OtlpEncoding | null },
+  key: string | null,
+  message: ConsumedMessage,
+  options: RouteOptions,
+  fromReceiver: boolean,
+): MessageRoute {
   const { limits } = options.checks;
   const tenant = fromReceiver ? headerText(message.headers?.[tenantHeader]) : tenantFromResource;
-  const decoded = decodeLogEvents(value, encoding, { maxLogRecordsPerRequest: limits.maxSpansPerRequest, maxAttributeValueBytes: limits.maxAttributeValueBytes, maxAttributesPerRecord: limits.maxAttributesPerSpan }, tenant);
+  const decode = (as: OtlpEncoding) =>
+    decodeLogEvents(value, as, { maxLogRecordsPerRequest: limits.maxSpansPerRequest, maxAttributeValueBytes: limits.maxAttributeValueBytes, maxAttributesPerRecord: limits.maxAttributesPerSpan }, tenant);
+  const decoded = decode(encoding);
   if (!decoded.ok) {
     if ("tooLarge" in decoded.error) return { kind: "dead_letter", reason: "oversized", detail: `an OTLP logs request over the evaluator's limits: ${decoded.error.message}` };
+    const other = encoding === "json" ? "protobuf" : "json";
+    if (declared !== null && decode(other).ok) {
+      return { kind: "dead_letter", reason: "wrong_encoding", detail: `declared ${declared === "json" ? "application/json" : "application/x-protobuf"} but the value is an OTLP logs request in ${other === "json" ? "JSON" : "protobuf"}` };
+    }
     return { kind: "dead_letter", reason: "undecodable", detail: `not an OTLP logs request (${encoding === "json" ? "otlp_json" : "otlp_proto"}): ${decoded.error.message}` };
   }
   const { events, withoutSpan, withoutEventName } = decoded.value;

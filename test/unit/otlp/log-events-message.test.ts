@@ -138,11 +138,14 @@ test("the resource's tenant is read only when asked for: a receiver's authentica
   assert.deepEqual(untenanted.value.events.map((event) => event.tenant), [null, null]);
 });
 
-test("a logs topic message that is no OTLP logs request, or over the records' limits, is dead-lettered saying which", () => {
+test("a logs topic message that is no OTLP logs request, in another encoding than it declares, or over the records' limits, is dead-lettered saying which", () => {
   const route = (value: Uint8Array, bounds = limits) => routeMessage({ key: null, value: Buffer.from(value), partition: 0 }, { maxMessageBytes: 1_000_000, partitionOf: null, checks: { ...checks, limits: bounds }, logsTopic: true });
   const garbage = route(Buffer.from("{\"resourceLogs\": 5}"));
   assert.equal(garbage.kind, "dead_letter");
   if (garbage.kind === "dead_letter") assert.deepEqual([garbage.reason, /not an OTLP logs request \(otlp_json\)/.test(garbage.detail)], ["undecodable", true]);
+  const mislabelled = routeMessage({ key: null, value: Buffer.from(logsRequest({ encoding: "protobuf" })), partition: 0, headers: { "content-type": "application/json" } }, { maxMessageBytes: 1_000_000, partitionOf: null, checks, logsTopic: true });
+  assert.equal(mislabelled.kind, "dead_letter");
+  if (mislabelled.kind === "dead_letter") assert.deepEqual([mislabelled.reason, mislabelled.detail], ["wrong_encoding", "declared application/json but the value is an OTLP logs request in protobuf"]);
   const crowded = route(logsRequest({ encoding: "protobuf" }), { ...limits, maxSpansPerRequest: 1 });
   assert.equal(crowded.kind, "dead_letter");
   if (crowded.kind === "dead_letter") assert.deepEqual([crowded.reason, /2 log records, more than 1/.test(crowded.detail)], ["oversized", true]);
