@@ -119,6 +119,16 @@ export function collectorHealthDashboard(): dashboard.DashboardBuilder {
         { seriesColumn: "series", bars: true },
       ),
     )
+    .withPanel(
+      timeSeriesPanel(
+        "Log events per second",
+        "GenAI messages sent as OpenTelemetry log records (POST /v1/logs, an OpenTelemetry Collector's logs topic): log_events_joined were joined to their span and read; log_events_trace_without_spans waited for spans that never came (spans sampled out or sent elsewhere: the messages they hold are not read); log_events_span_not_in_trace name a span their trace lacks; log_events_duplicate were sent again and kept once; log_records_left_out are records that are no event of a span (log lines, logs outside any span), counted and not kept (ragscope_log_events_total and ragscope_log_records_left_out_total on /metrics).",
+        ratePerSecond(["log_events_joined", "log_events_duplicate", "log_events_span_not_in_trace", "log_events_trace_without_spans", "log_records_left_out"]),
+        "reqps",
+        { width: 12, height: 8 },
+        { seriesColumn: "series", bars: true },
+      ),
+    )
     .withRow(row("Backlog and sink"))
     .withPanel(timeSeriesPanel("Consumer lag", "Messages behind the end of the input topic, per evaluator instance.", gaugeByInstance("consumer_lag"), "short", { width: 8, height: 8 }, { seriesColumn: "series" }))
     .withPanel(timeSeriesPanel("Sink write latency", "Slowest ClickHouse write per instance and bucket.", gaugeByInstance("sink_write_ms"), "ms", { width: 8, height: 8 }, { seriesColumn: "series" }))

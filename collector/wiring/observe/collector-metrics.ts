@@ -157,14 +157,20 @@ function counterOrExtend(registry: MetricsRegistry, name: string, samples: () =>
  * the trace has no such span, or no span at all (its spans never came, or came to a trace already forgotten); counted
  * at each release of a re-opened trace.
  */
+/** What becomes of a log event at assembly (ragscope_log_events_total{outcome}; the health snapshots' `log_events_<outcome>`). */
+export const LOG_EVENT_OUTCOMES = ["joined", "duplicate", "span_not_in_trace", "trace_without_spans"] as const;
+
 function registerLogEventMetrics(registry: MetricsRegistry, worker: EvaluationWorker): void {
   const assembled = worker.assembler.counters;
-  registry.counter("ragscope_log_events_total", "log events (OTLP log records that are events of a span) at assembly: joined to their span, duplicate (sent again, kept once), span_not_in_trace, trace_without_spans", () => [
-    { labels: { outcome: "joined" }, value: assembled.logEventsAccepted - assembled.logEventsWithoutSpan - assembled.logEventsWithoutTrace },
-    { labels: { outcome: "duplicate" }, value: assembled.duplicateLogEvents },
-    { labels: { outcome: "span_not_in_trace" }, value: assembled.logEventsWithoutSpan },
-    { labels: { outcome: "trace_without_spans" }, value: assembled.logEventsWithoutTrace },
-  ]);
+  const values: Record<(typeof LOG_EVENT_OUTCOMES)[number], () => number> = {
+    joined: () => assembled.logEventsAccepted - assembled.logEventsWithoutSpan - assembled.logEventsWithoutTrace,
+    duplicate: () => assembled.duplicateLogEvents,
+    span_not_in_trace: () => assembled.logEventsWithoutSpan,
+    trace_without_spans: () => assembled.logEventsWithoutTrace,
+  };
+  registry.counter("ragscope_log_events_total", "log events (OTLP log records that are events of a span) at assembly: joined to their span, duplicate (sent again, kept once), span_not_in_trace, trace_without_spans", () =>
+    LOG_EVENT_OUTCOMES.map((outcome) => ({ labels: { outcome }, value: values[outcome]() })),
+  );
 }
 
 /**

@@ -11,6 +11,7 @@
  * had a write (no write is no measurement, not a zero).
  */
 import { MALFORMED_ATTRIBUTE_KINDS } from "../../../contracts/case-result.js";
+import { LOG_EVENT_OUTCOMES } from "./collector-metrics.js";
 import type { HealthReading } from "./health-snapshots.js";
 import type { MeasuredSink } from "./measured-sink.js";
 import type { Labels, MetricsRegistry } from "./metrics-registry.js";
@@ -113,7 +114,21 @@ const evaluationSources: Record<string, Source> = {
   malformed_json_attributes: { metric: "ragscope_malformed_json_attributes_total" },
   invalid_case_results: { metric: "ragscope_case_results_invalid_total" },
   traces_without_request: { metric: "ragscope_traces_without_request_total" },
+  // What became of the log events (log records that are events of a span) at assembly.
+  ...Object.fromEntries(LOG_EVENT_OUTCOMES.map((outcome) => [`log_events_${outcome}`, { metric: "ragscope_log_events_total", labels: { outcome } }])),
 };
+
+/**
+ * Log records taken in but not kept, being no event of a span (ragscope_log_records_left_out_total), by whoever read
+ * them: the receiver (a logs request), or an evaluator (a logs message read from Kafka, role="evaluator"). In
+ * `collect` both count in one registry; a receiver alone writes no role label.
+ */
+function logRecordsLeftOut(registry: MetricsRegistry, role: "receiver" | "evaluator"): Record<string, number> {
+  const metric = "ragscope_log_records_left_out_total";
+  if (!registry.has(metric)) return {};
+  const byEvaluator = registry.sum(metric, { role: "evaluator" });
+  return { log_records_left_out: role === "evaluator" ? byEvaluator : registry.sum(metric) - byEvaluator };
+}
 
 /** `ragscope serve`: receiver, in-process bus and evaluation in one process (registerEmbeddedMetrics). */
 export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredSink): () => HealthReading {
@@ -127,6 +142,7 @@ export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredS
       ...malformedAttributes(registry),
       ...receiverRequests(registry),
       ...grpcRequests(registry),
+      ...logRecordsLeftOut(registry, "receiver"),
     },
     gauges: withSinkWrite({ ...read(registry, { consumer_lag: { metric: "ragscope_queued_messages" }, open_traces: { metric: "ragscope_open_traces" } }), ...memory(registry), ...storeParts(registry) }, sink),
   });
@@ -136,7 +152,7 @@ export function embeddedHealthReading(registry: MetricsRegistry, sink: MeasuredS
 export function evaluatorHealthReading(registry: MetricsRegistry, sink: MeasuredSink, ownedLag: () => number): () => HealthReading {
   const role = { role: "evaluator" };
   return () => ({
-    counters: { ...read(registry, { spans_received: { metric: "ragscope_spans_received_total", labels: role }, ...evaluationSources }), ...malformedAttributes(registry) },
+    counters: { ...read(registry, { spans_received: { metric: "ragscope_spans_received_total", labels: role }, ...evaluationSources }), ...malformedAttributes(registry), ...logRecordsLeftOut(registry, "evaluator") },
     // ragscope_kafka_consumer_lag covers every partition of the topic (each evaluator reports all of them);
     // the snapshot takes this member's own, so that snapshots of a group add up.
     gauges: withSinkWrite({ ...read(registry, { open_traces: { metric: "ragscope_open_traces" } }), consumer_lag: ownedLag(), ...memory(registry), ...storeParts(registry) }, sink),
@@ -154,6 +170,7 @@ export function receiverHealthReading(registry: MetricsRegistry): () => HealthRe
       }),
       ...receiverRequests(registry),
       ...grpcRequests(registry),
+      ...logRecordsLeftOut(registry, "receiver"),
     },
     gauges: memory(registry),
   });

@@ -235,6 +235,10 @@ function healthRows(): Record<string, unknown>[] {
       delta("requests_accepted", 30 + (minute % 3));
       delta("requests_refused", minute % 10 === 0 ? 4 : 0);
       delta("requests_refused_unavailable", minute % 10 === 0 ? 3 : 0);
+      // Log events (GenAI messages sent as log records): most joined, now and then some whose spans never came.
+      delta("log_events_joined", 6 + (minute % 4));
+      delta("log_events_trace_without_spans", minute % 7 === 0 ? 3 : 0);
+      delta("log_records_left_out", minute % 3);
     }
   }
   return rows;

@@ -3,7 +3,8 @@
  * reads: spans the receiver refused (503, in-process queue full) appear as
  * dropped spans on the Collector health dashboard, and the slowest store
  * write is a measurement, not a constant; OTLP/gRPC calls accepted and
- * refused, and traces that carry no RAG request, have panels of their own.
+ * refused, traces that carry no RAG request, and what became of log events (GenAI messages sent as log records),
+ * have panels of their own.
  * The dashboard's own SQL runs on the engine against the data folder serve
  * wrote, as Grafana would run it.
  */
@@ -12,7 +13,8 @@ import { readSample } from "../../../collector/wiring/observe/metrics-registry.j
 import { syntheticRequestBody, syntheticSpan } from "../../support/synthetic-otlp-requests.js";
 import { ClickHouseDashboardQueries } from "../../../store/clickhouse/clickhouse-dashboard-queries.js";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -23,6 +25,7 @@ import { executableSql, runQuery, type Frame } from "../../../report/panel-data.
 import { openClickHouse, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
+import { shifted, shiftToStartAt, type Json } from "../../support/shift-recorded-times.js";
 
 async function oneRequest(question: string): Promise<void> {
   await traceRequest({ query: question, runId: "health-run" }, async () => {
@@ -158,6 +161,53 @@ describe("collector health snapshots on the dashboard", () => {
       };
       assert.deepEqual(await totals("OTLP/gRPC requests per second"), { grpc_requests_accepted: 1, grpc_requests_refused: 1 });
       assert.deepEqual(await totals("Traces without a RAG request per second"), { traces_without_request: 1 });
+    } finally {
+      await panels.close();
+    }
+  });
+
+  test("log events joined, waiting for spans that never came, and log records left out, on their panel", async () => {
+    const startedMs = Date.now();
+    const lines: string[] = [];
+    let stop: () => void = () => {};
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const folder = path.join(dataDir, "log-events");
+    const environment = { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_TRACE_TIMEOUT_MS: "500", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" };
+    const running = serveCommand({ dataset: [], dataDir: folder, port: 0, metricsPort: 0, uiPort: 0 }, { environment }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
+    const deadline = Date.now() + 20_000;
+    while (!lines.some((line) => line.includes("/metrics")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const url = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(lines.join("\n"))?.[1];
+    const metricsUrl = /\/metrics, \/healthz and \/readyz on (http:\/\/[\d.:]+)/.exec(lines.join("\n"))?.[1];
+    assert.ok(url && metricsUrl, lines.join("\n"));
+
+    // openai-v2's older event path, recorded: a chat span, and its three records (system, user, choice) beside it.
+    const recording = (file: string) => readFile(fileURLToPath(new URL(`../../data/otel-genai-log-events/${file}`, import.meta.url)), "utf8");
+    const traces = JSON.parse(await recording("openai-v2-legacy.traces.otlp.json")) as Json;
+    const logsText = await recording("openai-v2-legacy.logs.otlp.json");
+    const shift = shiftToStartAt(traces, Date.now() - 60_000);
+    // The same three records for a trace whose spans never come, and a log line outside any span.
+    const unsampled = JSON.parse(logsText.replaceAll("00001010000000000000000000000001", "00001010000000000000000000000009")) as { resourceLogs: { scopeLogs: { logRecords: Json[] }[] }[] };
+    unsampled.resourceLogs[0]!.scopeLogs[0]!.logRecords.push({ timeUnixNano: String(BigInt(Date.now()) * 1_000_000n), body: { stringValue: "service ready" } });
+    for (const [signal, body] of [["logs", JSON.parse(logsText) as Json], ["logs", unsampled as unknown as Json], ["traces", traces]] as const) {
+      const response = await fetch(`${url}/v1/${signal}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(shifted(body, shift)) });
+      assert.equal(response.status, 200, await response.text());
+    }
+    const outcome = async (name: string) => readSample(await (await fetch(`${metricsUrl}/metrics`)).text(), "ragscope_log_events_total", { outcome: name }) ?? 0;
+    for (let attempt = 0; attempt < 200 && ((await outcome("joined")) < 3 || (await outcome("trace_without_spans")) < 3); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    stop();
+    assert.equal(await running, 0);
+
+    const panels = await collectorHealthPanels(folder, startedMs);
+    try {
+      const frames = await panels.run("Log events per second");
+      const series = column(frames, "series");
+      const values = column(frames, "Value");
+      const counts: Record<string, number> = {};
+      series.forEach((name, index) => (counts[String(name)] = (counts[String(name)] ?? 0) + Math.round((Number(values[index]) * panels.intervalMs) / 1000)));
+      assert.deepEqual(
+        Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0)),
+        { log_events_joined: 3, log_events_trace_without_spans: 3, log_records_left_out: 1 },
+      );
     } finally {
       await panels.close();
     }
