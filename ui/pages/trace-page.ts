@@ -253,13 +253,30 @@ function droppedBySdk(span: StoredRawSpan): Markup {
 
 const nanosecondsToMs = (start: string, end: string): string => (Number(BigInt(end) - BigInt(start)) / 1e6).toFixed(3);
 
+/**
+ * The spans in start order, a parent before its children when they started in the same tick of the SDK's clock (a
+ * request and its first stage often do; the stored order then follows the span ids), else as stored.
+ */
+function inStartOrder(spans: readonly StoredRawSpan[]): StoredRawSpan[] {
+  const parentOf = new Map(spans.map((span) => [span.span_id, span.parent_span_id]));
+  const depth = (spanId: string): number => {
+    let levels = 0;
+    // Bounded by the span count: a parent cycle (untrusted ids) cannot loop.
+    for (let parent = parentOf.get(spanId); parent !== undefined && parentOf.has(parent) && levels < spans.length; parent = parentOf.get(parent)) levels += 1;
+    return levels;
+  };
+  const keyed = spans.map((span, index) => ({ span, index, start: BigInt(span.start_time_unix_nano), depth: depth(span.span_id) }));
+  keyed.sort((one, other) => (one.start !== other.start ? (one.start < other.start ? -1 : 1) : one.depth !== other.depth ? one.depth - other.depth : one.index - other.index));
+  return keyed.map((item) => item.span);
+}
+
 /** The raw spans, one collapsible block each, in start order; every text escaped (untrusted input). */
 function rawSpansSection(detail: TraceDetail, readSpans: number): Markup {
   const raw = detail.rawSpans;
   if (raw === null) return html`<section id="raw-spans"><h2>Raw spans</h2><p class="muted">No raw spans stored for this Case Result (${readSpans} spans were read into it): results written without a trace (\`ragscope eval\` of a task) or before the store kept them.</p></section>`;
   const left = raw.spanCount - raw.spans.length;
   return html`<section id="raw-spans"><h2>Raw spans</h2><p class="muted" id="raw-span-count">${raw.spans.length} of ${raw.spanCount} spans stored${left > 0 ? html`; <strong>${left} left out</strong> (the store keeps at most 256 KiB of spans per trace)` : ""}${raw.truncatedValues > 0 ? html`; ${raw.truncatedValues} long values cut (marked)` : ""}.</p>
-${raw.spans.map(
+${inStartOrder(raw.spans).map(
   (span) => html`<details class="raw-span" data-span-id="${span.span_id}"><summary><strong class="span-name">${span.name}</strong> <span class="muted">span ${span.span_id}${span.parent_span_id === "" ? " (root)" : ` ← ${span.parent_span_id}`} · ${nanosecondsToMs(span.start_time_unix_nano, span.end_time_unix_nano)} ms · status ${span.status.code}${span.status.message === "" ? "" : ` ${span.status.message}`}</span>${droppedBySdk(span)}</summary>
 <p class="muted">kind ${span.kind} · start ${span.start_time_unix_nano} ns · end ${span.end_time_unix_nano} ns · scope ${span.scope.name} ${span.scope.version}</p>
 <h4>Attributes</h4>${attributeTable(span.attributes, "attributes")}

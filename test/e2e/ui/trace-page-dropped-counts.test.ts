@@ -72,11 +72,7 @@ after(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-/**
- * Each raw span's closed line as the browser shows it: its name and what it says was dropped (null when nothing), by
- * span name. The page lists spans by start time, and a request and its first child may start in the same tick of the
- * SDK's clock: their order is then the span ids', which differ from run to run.
- */
+/** Each raw span's closed line as the browser shows it: its name and what it says was dropped (null when nothing). */
 async function spanLines(name: string): Promise<{ span: string; drops: string | null; visible: boolean }[]> {
   const page = await (await browser!.newContext()).newPage();
   const response = await page.goto(`${serve!.uiUrl}/traces/${encodeURIComponent(caseResultOf.get(name)!)}`);
@@ -89,7 +85,7 @@ async function spanLines(name: string): Promise<{ span: string; drops: string | 
     }),
   );
   await page.close();
-  return lines.sort((one, other) => (one.span < other.span ? -1 : one.span > other.span ? 1 : 0));
+  return lines;
 }
 
 describe("the trace page shows what a span's SDK dropped", () => {
