@@ -109,6 +109,23 @@ export const PIPELINE_ALERTS: readonly PipelineAlert[] = [
       "The engine joins each table's parts in background merges; when the writes make parts faster than merges join them, a partition's parts climb, and past parts_to_delay_insert the engine slows every insert into it, past parts_to_throw_insert it refuses them (Too many parts) and the collector's writes fail. /metrics ragscope_store_largest_partition_parts{table} names the table. Make fewer, larger writes (RAGSCOPE_SINK_BATCH_BYTES), give a ClickHouse server more background merge threads, or look for a mutation still running (system.mutations).",
   },
   {
+    uid: "ragscope-pipeline-log-events-without-spans",
+    title: "Log events without their spans (pipeline)",
+    windowSeconds: 900,
+    // At least 20 and at least half of the log events: a few records of traces sampled out do not page anyone; an
+    // application whose records all miss their spans (its traces sampled, sent elsewhere, or its spans topic unread)
+    // does.
+    sql: [
+      "SELECT $__toTime AS time, if(waiting >= 20 AND waiting >= 0.5 * (joined + waiting + elsewhere), waiting, 0) AS Value",
+      "FROM (SELECT sumIf(value, metric = 'log_events_trace_without_spans') AS waiting, sumIf(value, metric = 'log_events_joined') AS joined, sumIf(value, metric = 'log_events_span_not_in_trace') AS elsewhere",
+      "  FROM collector_health FINAL WHERE $__timeFilter(ts) AND kind = 'delta')",
+    ].join("\n"),
+    firesWhen: "$B > 0",
+    summary: "{{ .Values.B.Value }} log events waited for spans that never came in the last 15 minutes",
+    description:
+      "GenAI messages sent as OpenTelemetry log records (the answer of a chat call, among others) are read only when they are joined to their span; at least half of the log events of the last 15 minutes waited for spans that never came (the Collector health dashboard's \"Log events per second\", log_events_trace_without_spans), so the answers they hold are not read and those requests are not judged on them. Usual causes: the traces are sampled (a Collector's tail sampling, an SDK sampler) and the logs are not; the spans go to another endpoint or topic than the logs; with Kafka, no evaluator reads the spans' topic. ragscope_log_events_total by outcome on /metrics.",
+  },
+  {
     uid: "ragscope-pipeline-silent",
     title: "Collector silent (pipeline)",
     windowSeconds: 300,

@@ -33,7 +33,19 @@ const SNAPSHOT_MS = 15_000;
 /** An hour a day back, on a whole hour: every scenario's times are offsets from it. */
 const BASE = Math.floor((Date.now() - 24 * HOUR) / HOUR) * HOUR;
 /** Each scenario's snapshots cover the 15 minutes before its end. */
-const SCENARIOS = ["healthy", "dead letters", "dropped spans", "consumer stalled", "silent", "receiver refusing", "refusals now and then", "parts piling up", "parts piled up, merged since"] as const;
+const SCENARIOS = [
+  "healthy",
+  "dead letters",
+  "dropped spans",
+  "consumer stalled",
+  "silent",
+  "receiver refusing",
+  "refusals now and then",
+  "parts piling up",
+  "parts piled up, merged since",
+  "log events without spans",
+  "log events now and then without spans",
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const endOf = (scenario: Scenario) => BASE + SCENARIOS.indexOf(scenario) * HOUR + 30 * 60_000;
 
@@ -55,10 +67,27 @@ function snapshots(scenario: Scenario): HealthRow[] {
       { ...base, metric: "consumer_lag", kind: "gauge", value: stalled ? 100 : 4 },
       { ...base, metric: "store_largest_partition_parts", kind: "gauge", value: storeParts(scenario, at, end) },
       { ...base, metric: "store_parts_to_delay_insert", kind: "gauge", value: DELAY_INSERT },
+      ...logEvents(scenario, base, last),
     );
     rows.push(...receiverSnapshot(scenario, at, end));
   }
   return rows;
+}
+
+/**
+ * What became of the log events in a snapshot: none in most scenarios (an application without GenAI log records);
+ * 2 joined and 3 waiting for spans that never came in each when the traces are sampled and the logs are not; 10 joined
+ * in each and 4 waiting in the last when now and then a trace was sampled out.
+ */
+function logEvents(scenario: Scenario, base: { ts: string; instance: string; role: string }, last: boolean): HealthRow[] {
+  const counts =
+    scenario === "log events without spans" ? { joined: 2, waiting: 3 } : scenario === "log events now and then without spans" ? { joined: 10, waiting: last ? 4 : 0 } : null;
+  if (counts === null) return [];
+  return [
+    { ...base, metric: "log_events_joined", kind: "delta", value: counts.joined },
+    { ...base, metric: "log_events_trace_without_spans", kind: "delta", value: counts.waiting },
+    { ...base, metric: "log_events_span_not_in_trace", kind: "delta", value: 0 },
+  ];
 }
 
 /** The engine's parts_to_delay_insert as the store gauges report it. */
@@ -131,8 +160,16 @@ async function firing(scenario: Scenario): Promise<Record<string, number>> {
 }
 
 describe("the pipeline's alert rules on the ClickHouse engine", () => {
-  test("six rules, each reading collector_health with FINAL, a time-series query alerting on no data", () => {
-    assert.deepEqual(rules.map((rule) => rule.uid), ["ragscope-pipeline-dead-letters", "ragscope-pipeline-dropped-spans", "ragscope-pipeline-receiver-refusing", "ragscope-pipeline-consumer-stalled", "ragscope-pipeline-store-parts", "ragscope-pipeline-silent"]);
+  test("seven rules, each reading collector_health with FINAL, a time-series query alerting on no data", () => {
+    assert.deepEqual(rules.map((rule) => rule.uid), [
+      "ragscope-pipeline-dead-letters",
+      "ragscope-pipeline-dropped-spans",
+      "ragscope-pipeline-receiver-refusing",
+      "ragscope-pipeline-consumer-stalled",
+      "ragscope-pipeline-store-parts",
+      "ragscope-pipeline-log-events-without-spans",
+      "ragscope-pipeline-silent",
+    ]);
     for (const rule of rules) {
       const query = rule.data.find((entry) => entry.refId === "A")!;
       assert.equal(query.model.format, 0, rule.uid);
@@ -163,5 +200,12 @@ describe("the pipeline's alert rules on the ClickHouse engine", () => {
     // The last snapshot, at the scenario's end: 40 + 100 × 10 = 1,040 parts, past 500 (half of 1,000).
     assert.deepEqual(await firing("parts piling up"), { "ragscope-pipeline-store-parts": 1040 });
     assert.deepEqual(await firing("parts piled up, merged since"), {});
+  });
+
+  test("log events whose spans never come fire their rule when they are many and most of them; a trace sampled out now and then does not", async () => {
+    // 60 snapshots in the rule's 15 minutes, 3 events waiting in each: 180 of 300.
+    assert.deepEqual(await firing("log events without spans"), { "ragscope-pipeline-log-events-without-spans": 180 });
+    // 4 waiting among 604: neither 20 nor half.
+    assert.deepEqual(await firing("log events now and then without spans"), {});
   });
 });
