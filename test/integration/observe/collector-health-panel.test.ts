@@ -58,6 +58,21 @@ async function collectorHealthPanels(dataPath: string, startedMs: number): Promi
   };
 }
 
+/** `ragscope serve` (its command, in this process) on `dataDir`, once it printed its addresses; `stop` ends it, `running` its exit code. */
+async function startServe(dataDir: string, environment: Record<string, string>): Promise<{ url: string; grpcUrl: string; metricsUrl: string; stop: () => void; running: Promise<number> }> {
+  const lines: string[] = [];
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const running = serveCommand({ dataset: [], dataDir, port: 0, metricsPort: 0, uiPort: 0 }, { environment }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
+  const deadline = Date.now() + 20_000;
+  while (!lines.some((line) => line.includes("/metrics")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const url = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(lines.join("\n"))?.[1];
+  const grpcUrl = /OTLP\/gRPC on (http:\/\/[\d.:]+)/.exec(lines.join("\n"))?.[1];
+  const metricsUrl = /\/metrics, \/healthz and \/readyz on (http:\/\/[\d.:]+)/.exec(lines.join("\n"))?.[1];
+  assert.ok(url && grpcUrl && metricsUrl, lines.join("\n"));
+  return { url, grpcUrl, metricsUrl, stop, running };
+}
+
 describe("collector health snapshots on the dashboard", () => {
   let dataDir: string;
   let recorder: SpanRecorder;
@@ -72,17 +87,8 @@ describe("collector health snapshots on the dashboard", () => {
 
   test("refused spans show as dropped spans; the slowest store write is measured", async () => {
     const startedMs = Date.now();
-    const lines: string[] = [];
-    let stop: () => void = () => {};
-    const stopped = new Promise<void>((resolve) => (stop = resolve));
     // One message fits in the in-process queue: a request carrying two traces (two messages) never fits and is refused (413).
-    const environment = { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_MAX_QUEUED_MESSAGES: "1", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" };
-    const running = serveCommand({ dataset: [], dataDir, port: 0, metricsPort: 0, uiPort: 0 }, { environment }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
-    const deadline = Date.now() + 20_000;
-    while (!lines.some((line) => line.includes("/metrics")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const url = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(lines.join("\n"))?.[1];
-    const metricsUrl = /\/metrics, \/healthz and \/readyz on (http:\/\/[\d.:]+)/.exec(lines.join("\n"))?.[1];
-    assert.ok(url && metricsUrl, lines.join("\n"));
+    const { url, metricsUrl, stop, running } = await startServe(dataDir, { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_MAX_QUEUED_MESSAGES: "1", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" });
 
     await oneRequest("纸质发票要付邮费吗？");
     await oneRequest("电子发票怎么开？");
@@ -118,16 +124,8 @@ describe("collector health snapshots on the dashboard", () => {
 
   test("OTLP/gRPC calls accepted and refused, and traces without a RAG request, each on its panel", async () => {
     const startedMs = Date.now();
-    const lines: string[] = [];
-    let stop: () => void = () => {};
-    const stopped = new Promise<void>((resolve) => (stop = resolve));
     const folder = path.join(dataDir, "grpc-and-no-request");
-    const running = serveCommand({ dataset: [], dataDir: folder, port: 0, metricsPort: 0, uiPort: 0 }, { environment: { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" } }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
-    const deadline = Date.now() + 20_000;
-    while (!lines.some((line) => line.includes("/metrics")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const grpcUrl = /OTLP\/gRPC on (http:\/\/[\d.:]+)/.exec(lines.join("\n"))?.[1];
-    const metricsUrl = /\/metrics, \/healthz and \/readyz on (http:\/\/[\d.:]+)/.exec(lines.join("\n"))?.[1];
-    assert.ok(grpcUrl && metricsUrl, lines.join("\n"));
+    const { grpcUrl, metricsUrl, stop, running } = await startServe(folder, { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" });
 
     // A service's plain HTTP span, no RAG stage: accepted over gRPC, then counted as a trace without a request.
     const plainSpan = { ...syntheticSpan(7, 1, []), parentSpanId: "", name: "GET /healthz" };
@@ -168,17 +166,8 @@ describe("collector health snapshots on the dashboard", () => {
 
   test("log events joined, waiting for spans that never came, and log records left out, on their panel", async () => {
     const startedMs = Date.now();
-    const lines: string[] = [];
-    let stop: () => void = () => {};
-    const stopped = new Promise<void>((resolve) => (stop = resolve));
     const folder = path.join(dataDir, "log-events");
-    const environment = { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_TRACE_TIMEOUT_MS: "500", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" };
-    const running = serveCommand({ dataset: [], dataDir: folder, port: 0, metricsPort: 0, uiPort: 0 }, { environment }, { log: (line) => lines.push(line), error: (line) => lines.push(line) }, stopped);
-    const deadline = Date.now() + 20_000;
-    while (!lines.some((line) => line.includes("/metrics")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const url = /OTLP\/HTTP on (http:\/\/[\d.:]+)\/v1\/traces/.exec(lines.join("\n"))?.[1];
-    const metricsUrl = /\/metrics, \/healthz and \/readyz on (http:\/\/[\d.:]+)/.exec(lines.join("\n"))?.[1];
-    assert.ok(url && metricsUrl, lines.join("\n"));
+    const { url, metricsUrl, stop, running } = await startServe(folder, { RAGSCOPE_QUIET_PERIOD_MS: "100", RAGSCOPE_TRACE_TIMEOUT_MS: "500", RAGSCOPE_HEALTH_SNAPSHOT_MS: "0" });
 
     // openai-v2's older event path, recorded: a chat span, and its three records (system, user, choice) beside it.
     const recording = (file: string) => readFile(fileURLToPath(new URL(`../../data/otel-genai-log-events/${file}`, import.meta.url)), "utf8");
