@@ -198,15 +198,17 @@ function routeLogEvents(
   if (fromReceiver && oneGroup && staysHere(first.traceId, key, message, options)) {
     return { kind: "assemble", traceId: first.traceId, spans: [], screened: NOTHING_SCREENED, logEvents: events, logRecords };
   }
-  const groups = new Map<string, LogEventRecord[]>();
+  // One group per tenant and trace: a message of log events carries one tenant header.
+  const byTenant = new Map<string | null, Map<string, LogEventRecord[]>>();
   for (const event of events) {
-    // NUL occurs in neither a tenant nor a hex trace id (trace-assembler.ts groups the same way).
-    const group = event.tenant === null ? event.traceId : `${event.tenant}\u0000${event.traceId}`;
-    const list = groups.get(group);
-    if (list === undefined) groups.set(group, [event]);
+    let traces = byTenant.get(event.tenant);
+    if (traces === undefined) byTenant.set(event.tenant, (traces = new Map()));
+    const list = traces.get(event.traceId);
+    if (list === undefined) traces.set(event.traceId, [event]);
     else list.push(event);
   }
-  return { kind: "repartition_log_events", groups: [...groups.values()], screened: NOTHING_SCREENED, logRecords };
+  const groups = [...byTenant.values()].flatMap((traces) => [...traces.values()]);
+  return { kind: "repartition_log_events", groups, screened: NOTHING_SCREENED, logRecords };
 }
 
 /** Whether a message of one trace is evaluated where it is: keyed by its trace, on the trace's partition. */
