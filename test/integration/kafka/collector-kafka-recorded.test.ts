@@ -7,11 +7,14 @@
  * OTLP/JSON recordings' times moved to the last minute), two evaluator members read the spans topic and the logs
  * topic (`kafka.logsTopic`), and every trace's answer is its choice record's — joined although the logs topic's
  * partitions are assigned apart from the spans topic's; also with a separate repartition topic, where the spans and
- * the records both go before they are assembled. Every topic read is committed to its end. The protobuf recordings route to the same events and spans as
- * the JSON ones. Worked from the scenario (its scripted answer), not from ragscope's output.
+ * the records both go before they are assembled. Every topic read is committed to its end. The protobuf recordings
+ * route to the same events and spans as the JSON ones. And `ragscope evaluate --logs-topic`, run as a process, does
+ * the same into its data folder. Worked from the scenario (its scripted answer), not from ragscope's output.
  */
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { Kafka } from "kafkajs";
@@ -27,6 +30,9 @@ import { shifted, shiftToStartAt, type Json } from "../../support/shift-recorded
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { fakeAnswer } from "../../golden/scenarios/policy-corpus.js";
 import { evaluatorConfig, startInProcessEvaluator, type InProcessEvaluator } from "./support/in-process-evaluators.js";
+import { killAllCollectorProcesses, startCollectorProcess } from "./support/collector-processes.js";
+import { spawnSync } from "node:child_process";
+import { projectRoot } from "../../../dashboards/source/generated-files.js";
 
 const TRACE_IDS = ["00001010000000000000000000000001", "00001010000000000000000000000002"];
 const partitions = 3;
@@ -44,6 +50,15 @@ type Run = "json-unpartitioned" | "json-partitioned" | "proto-unpartitioned" | "
 async function recorded(run: Run): Promise<RecordedMessage[]> {
   return JSON.parse(await readFile(fileURLToPath(new URL(`../../data/otel-collector-kafka/${run}.messages.json`, import.meta.url)), "utf8")) as RecordedMessage[];
 }
+
+/** The stored Case Results of the data folder named by the first argument, as JSON on stdout. */
+const READ_CASE_RESULTS = [
+  'import { openClickHouse } from "./store/clickhouse/clickhouse-connection.ts";',
+  'import { queryRows } from "./test/support/temporary-store.ts";',
+  'const connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: process.argv[1] });',
+  'process.stdout.write(JSON.stringify(await queryRows(connection, "SELECT trace_id, payload FROM {{database}}.case_results FINAL ORDER BY trace_id")));',
+  "await connection.close();",
+].join("\n");
 
 const value = (message: RecordedMessage) => Buffer.from(message.valueBase64, "base64");
 
@@ -138,6 +153,50 @@ describe("a real OpenTelemetry Collector's Kafka output, traces and logs", () =>
       }
     });
   }
+
+  test("ragscope evaluate --logs-topic, run as a process: the recorded Collector output evaluated into its data folder with each trace's answer", async () => {
+    const spansTopic = await createUniqueTopic(kafka, { prefix: "process-spans", partitions });
+    const logsTopic = await createUniqueTopic(kafka, { prefix: "process-logs", partitions });
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "ragscope-collector-logs-"));
+    try {
+      const evaluator = await startCollectorProcess("evaluator", "evaluate", [
+        "--data-dir", dataDir,
+        "--kafka-brokers", cluster.brokers,
+        "--topic", spansTopic,
+        "--logs-topic", logsTopic,
+        "--dead-letter-topic", `${spansTopic}-dead-letters`,
+        "--group-id", uniqueTopicName("process-group"),
+      ], { RAGSCOPE_QUIET_PERIOD_MS: "300" });
+      await waitUntil(() => evaluator.ready(), { description: "evaluate ready", timeoutMs: 60_000, intervalMs: 200 });
+      const producer = createTestProducer(kafka, { allowAutoTopicCreation: false });
+      await producer.connect();
+      try {
+        for (const { message, value: bytes } of movedToNow(await recorded("json-unpartitioned"))) {
+          await producer.send({ topic: message.topic === "logs" ? logsTopic : spansTopic, acks: -1, messages: [{ key: message.key, value: bytes, partition: message.partition, headers: message.headers }] });
+        }
+      } finally {
+        await producer.disconnect();
+      }
+      await waitUntil(async () => ((await evaluator.sample("ragscope_traces_written_total")) ?? 0) >= 2, { description: "both traces written", timeoutMs: 60_000, intervalMs: 200 });
+      assert.equal(await evaluator.sample("ragscope_log_events_repartitioned_total"), 6);
+      assert.equal(await evaluator.kill("SIGTERM"), 0, evaluator.output.slice(-10).join("\n"));
+      // Read in a process of its own: this one holds the embedded engine on another folder, and it opens one at a time.
+      const read = spawnSync(
+        process.execPath,
+        ["--import", "tsx", "--input-type=module", "-e", READ_CASE_RESULTS, dataDir],
+        { cwd: projectRoot, encoding: "utf8" },
+      );
+      assert.equal(read.status, 0, read.stderr);
+      const rows = JSON.parse(read.stdout) as { trace_id: string; payload: string }[];
+      assert.deepEqual(
+        rows.map((row) => [row.trace_id, (JSON.parse(row.payload) as CaseResult).output]),
+        TRACE_IDS.map((traceId) => [traceId, fakeAnswer]),
+      );
+    } finally {
+      await killAllCollectorProcesses();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 
   test("the protobuf recordings route to the same log events and spans as the JSON ones", async () => {
     const checks = spanChecksAt(spanCheckSettings(evaluatorConfig({})), Date.now());
