@@ -115,9 +115,6 @@ export class ConsumerGroupRunner implements TraceSource {
     spansAssembled: 0,
     messagesRepartitioned: 0,
     tracesRepartitioned: 0,
-    /** Messages of log events republished by trace (their traces in logEventGroupsRepartitioned). */
-    logMessagesRepartitioned: 0,
-    logEventGroupsRepartitioned: 0,
     spansRepartitioned: 0,
     messagesEmpty: 0,
     messagesDeadLettered: 0,
@@ -535,8 +532,6 @@ export class ConsumerGroupRunner implements TraceSource {
         if (republished === stopped) return false;
         if (republished.ok) {
           this.counters.messagesRepartitioned += 1;
-          this.counters.logMessagesRepartitioned += 1;
-          this.counters.logEventGroupsRepartitioned += route.groups.length;
           return this.done(topic, position, generation);
         }
         return this.deadLetter(topic, partition, message, "oversized", `its log events could not be republished by trace id: ${republished.error.message}`, beat, generation);

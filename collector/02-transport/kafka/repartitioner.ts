@@ -36,7 +36,7 @@ export interface SourcePosition {
 }
 
 export class Repartitioner {
-  readonly counters = { sourceMessages: 0, traces: 0, spans: 0, logEventGroups: 0, logEvents: 0 };
+  readonly counters = { sourceMessages: 0, traces: 0, spans: 0, logEvents: 0 };
 
   constructor(private readonly publisher: KafkaTracePublisher) {}
 
@@ -64,7 +64,6 @@ export class Repartitioner {
     const published = await this.publisher.publish(this.logEventMessagesFor(groups, source));
     if (published.ok) {
       this.counters.sourceMessages += 1;
-      this.counters.logEventGroups += groups.length;
       this.counters.logEvents += groups.reduce((sum, events) => sum + events.length, 0);
     }
     return published;

@@ -77,10 +77,7 @@ export function registerReceiverMetrics(registry: MetricsRegistry, counters: Rec
   const role = { role: "receiver" };
   registerReceiverRequestMetrics(registry, counters);
   // `ragscope collect` starts the evaluator first: the receiver then adds its samples under role="receiver".
-  const shared = (name: string, help: string, value: () => number) => {
-    if (registry.has(name)) registry.extend(name, () => [{ labels: role, value: value() }]);
-    else registry.counter(name, help, () => [{ labels: role, value: value() }]);
-  };
+  const shared = (name: string, help: string, value: () => number) => counterOrExtend(registry, { name, help }, () => [{ labels: role, value: value() }]);
   shared("ragscope_spans_received_total", "spans received: in decoded OTLP requests (receiver) or in messages assembled from Kafka (evaluator)", () => counters.spansReceived);
   shared("ragscope_traces_received_total", "traces received: per-trace messages published (receiver) or traces opened for assembly (evaluator)", () => counters.tracesPublished);
   registry.counter("ragscope_spans_published_total", "spans acknowledged by Kafka", () => counters.spansAccepted);
@@ -131,7 +128,7 @@ function registerReceiverBoundMetrics(registry: MetricsRegistry, counters: Recei
  */
 function registerLogRecordMetrics(registry: MetricsRegistry, receiver: ReceiverCounters): void {
   // `ragscope collect` registers its evaluator's samples first (role="evaluator"): the receiver's then say their role.
-  const role: Record<string, string> = registry.has(logRecordsReceived) ? { role: "receiver" } : {};
+  const role: Record<string, string> = registry.has(logRecordsReceived.name) ? { role: "receiver" } : {};
   counterOrExtend(registry, logRecordsReceived, () => [{ labels: role, value: receiver.logRecords.received }]);
   counterOrExtend(registry, logRecordsLeftOut, () => [
     { labels: { ...role, reason: "without_span" }, value: receiver.logRecords.withoutSpan },
@@ -139,27 +136,26 @@ function registerLogRecordMetrics(registry: MetricsRegistry, receiver: ReceiverC
   ]);
 }
 
-const logRecordsReceived = "ragscope_log_records_received_total";
-const logRecordsLeftOut = "ragscope_log_records_left_out_total";
-const logRecordHelp: Record<string, string> = {
-  [logRecordsReceived]: "OTLP log records in logs requests that decoded (role=evaluator: in the logs messages an evaluator read from Kafka)",
-  [logRecordsLeftOut]: "OTLP log records accepted but not kept, being no event of a span: no trace or span id (without_span), no event name (without_event_name)",
+const logRecordsReceived = { name: "ragscope_log_records_received_total", help: "OTLP log records in logs requests that decoded (role=evaluator: in the logs messages an evaluator read from Kafka)" };
+const logRecordsLeftOut = {
+  name: "ragscope_log_records_left_out_total",
+  help: "OTLP log records accepted but not kept, being no event of a span: no trace or span id (without_span), no event name (without_event_name)",
 };
 
-/** The log record counters are written by a receiver and by an evaluator, and `collect` runs both in one process. */
-function counterOrExtend(registry: MetricsRegistry, name: string, samples: () => Sample[]): void {
-  if (registry.has(name)) registry.extend(name, samples);
-  else registry.counter(name, logRecordHelp[name]!, samples);
+/** A counter that more than one role writes: `collect` runs a receiver and an evaluator in one process, one registry. */
+function counterOrExtend(registry: MetricsRegistry, metric: { name: string; help: string }, samples: () => Sample[]): void {
+  if (registry.has(metric.name)) registry.extend(metric.name, samples);
+  else registry.counter(metric.name, metric.help, samples);
 }
+
+/** What becomes of a log event at assembly (ragscope_log_events_total{outcome}; the health snapshots' `log_events_<outcome>`). */
+export const LOG_EVENT_OUTCOMES = ["joined", "duplicate", "span_not_in_trace", "trace_without_spans"] as const;
 
 /**
  * Log events at assembly, by what became of them: joined to their span, sent again and kept once, or read by nothing —
  * the trace has no such span, or no span at all (its spans never came, or came to a trace already forgotten); counted
  * at each release of a re-opened trace.
  */
-/** What becomes of a log event at assembly (ragscope_log_events_total{outcome}; the health snapshots' `log_events_<outcome>`). */
-export const LOG_EVENT_OUTCOMES = ["joined", "duplicate", "span_not_in_trace", "trace_without_spans"] as const;
-
 function registerLogEventMetrics(registry: MetricsRegistry, worker: EvaluationWorker): void {
   const assembled = worker.assembler.counters;
   const values: Record<(typeof LOG_EVENT_OUTCOMES)[number], () => number> = {
@@ -201,10 +197,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   const { runner, worker, sink } = parts;
   const role = { role: "evaluator" };
   // When the receiver registered the same metric (collect), the evaluator adds its samples under role="evaluator".
-  const shared = (name: string, help: string, value: () => number) => {
-    if (registry.has(name)) registry.extend(name, () => [{ labels: role, value: value() }]);
-    else registry.counter(name, help, () => [{ labels: role, value: value() }]);
-  };
+  const shared = (name: string, help: string, value: () => number) => counterOrExtend(registry, { name, help }, () => [{ labels: role, value: value() }]);
   shared("ragscope_spans_received_total", "spans received", () => runner.counters.spansAssembled);
   // A re-opened trace is released twice but received once.
   shared("ragscope_traces_received_total", "traces received", () => worker.assembler.openTraces + worker.assembler.counters.tracesReleased - worker.assembler.counters.reopenedTraces);
