@@ -4,6 +4,7 @@
  * report) and the Grafana alert rules generated from the gate file. A test
  * renders these again and fails when a committed file is stale.
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
@@ -32,13 +33,37 @@ export const GATE_FILE = "dashboards/gates/ragscope-gates.yaml";
 export const ALERT_RULES_FILE = "deploy/grafana/provisioning/alerting/ragscope-gate-rules.yaml";
 export const PIPELINE_ALERT_RULES_FILE = "deploy/grafana/provisioning/alerting/ragscope-pipeline-rules.yaml";
 
+type NumberedPanel = { id?: number; type?: string; title?: string };
+
+/** A panel's identity across generations: its type and title, and which of the panels sharing both it is. */
+function panelKeys(panels: readonly NumberedPanel[]): string[] {
+  const seen = new Map<string, number>();
+  return panels.map((panel) => {
+    const base = `${panel.type ?? ""}\u0000${panel.title ?? ""}`;
+    const occurrence = seen.get(base) ?? 0;
+    seen.set(base, occurrence + 1);
+    return `${base}\u0000${occurrence}`;
+  });
+}
+
 /**
- * Panel ids in file order, rows included: Grafana keys links (`viewPanel=`)
- * and panel state by id, so they must not change between generations.
+ * Panel ids, rows included. Grafana keys links (`viewPanel=`) and panel state by id, so a panel keeps the id it has
+ * in the committed file (`previous`), found by type and title; a new panel takes the next id above every id in use.
+ * Numbering by position would move every later panel's id whenever one is inserted, and point saved links at the
+ * wrong panel. Without a committed file the ids follow the file's order.
  */
-export function numberPanels(built: { panels?: { id?: number }[] }): void {
-  (built.panels ?? []).forEach((panel, index) => {
-    panel.id = index + 1;
+export function numberPanels(built: { panels?: NumberedPanel[] }, previous: { panels?: NumberedPanel[] } | null): void {
+  const panels = built.panels ?? [];
+  const kept = new Map<string, number>();
+  const previousPanels = previous?.panels ?? [];
+  panelKeys(previousPanels).forEach((key, index) => {
+    const id = previousPanels[index]!.id;
+    if (typeof id === "number") kept.set(key, id);
+  });
+  let next = Math.max(0, ...kept.values()) + 1;
+  panelKeys(panels).forEach((key, index) => {
+    const id = kept.get(key);
+    panels[index]!.id = id ?? next++;
   });
 }
 
@@ -63,11 +88,24 @@ export function renderPipelineAlertRules(): string {
   return `${header.join("\n")}\n${stringify(pipelineAlertRulesDocument({ folder, interval, pendingFor }), { lineWidth: 0 })}`;
 }
 
+/** The committed dashboard at `file`, whose panel ids the generated one keeps; null when there is none yet. */
+async function committedDocument(file: string): Promise<Result<{ panels?: NumberedPanel[] } | null, string>> {
+  const text = await readFile(path.join(projectRoot, file), "utf8").catch(() => null);
+  if (text === null) return success(null);
+  try {
+    return success(JSON.parse(text) as { panels?: NumberedPanel[] });
+  } catch (error) {
+    return failure(`${file} is not JSON (${(error as Error).message}): its panel ids cannot be kept; restore it from git (git checkout -- ${file}) and run npm run dashboards again`);
+  }
+}
+
 export async function renderGeneratedFiles(): Promise<Result<Map<string, string>, string>> {
   const files = new Map<string, string>();
   for (const [file, build] of Object.entries(DASHBOARD_FILES)) {
     const built = build().build();
-    numberPanels(built);
+    const previous = await committedDocument(file);
+    if (!previous.ok) return failure(previous.error);
+    numberPanels(built, previous.value);
     files.set(file, `${JSON.stringify(built, null, 2)}\n`);
   }
   const gate = await readGateFile(path.join(projectRoot, GATE_FILE));

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "yaml";
-import { ALERT_RULES_FILE, DASHBOARD_FILES, projectRoot, renderGeneratedFiles } from "../../../dashboards/source/generated-files.js";
+import { ALERT_RULES_FILE, DASHBOARD_FILES, numberPanels, projectRoot, renderGeneratedFiles } from "../../../dashboards/source/generated-files.js";
 import { typeCheckDashboards } from "./dashboard-type-check.js";
 
 async function committed(file: string): Promise<string> {
@@ -64,14 +64,48 @@ describe("generated dashboards and alert rules", () => {
     }
   });
 
-  test("uids are the fixed, stable ones and panel ids are unique and sequential", async () => {
+  test("uids are the fixed, stable ones and panel ids are unique whole numbers", async () => {
     const documents = await dashboards();
     const uids = Object.values(documents).map((document) => document.uid);
     assert.deepEqual(uids, ["ragscope-rag-quality", "ragscope-failures", "ragscope-runs", "ragscope-collector-health"]);
     for (const [file, document] of Object.entries(documents)) {
       const ids = (document.panels as { id: number }[]).map((panel) => panel.id);
-      assert.deepEqual(ids, ids.map((_, index) => index + 1), `${file} panel ids`);
+      assert.ok(ids.every((id) => Number.isInteger(id) && id > 0), `${file} panel ids ${ids.join(", ")}`);
+      assert.equal(new Set(ids).size, ids.length, `${file} panel ids ${ids.join(", ")}`);
     }
+  });
+
+  test("a panel keeps its committed id when a panel is inserted before it; the new one takes the next free id", () => {
+    const committedPanels = [
+      { id: 1, type: "row", title: "Root causes" },
+      { id: 2, type: "table", title: "Root causes" },
+      { id: 3, type: "table", title: "Failing cases" },
+      { id: 7, type: "table", title: "Failing cases" },
+    ];
+    const regenerated = {
+      panels: [
+        { type: "row", title: "Root causes" },
+        { type: "timeseries", title: "Inserted" },
+        { type: "table", title: "Root causes" },
+        { type: "table", title: "Failing cases" },
+        { type: "table", title: "Failing cases" },
+        { type: "stat", title: "Also new" },
+      ] as { id?: number; type: string; title: string }[],
+    };
+    numberPanels(regenerated, { panels: committedPanels });
+    assert.deepEqual(regenerated.panels.map((panel) => panel.id), [1, 8, 2, 3, 7, 9]);
+    const fresh = { panels: [{ type: "row", title: "A" }, { type: "stat", title: "B" }] as { id?: number; type: string; title: string }[] };
+    numberPanels(fresh, null);
+    assert.deepEqual(fresh.panels.map((panel) => panel.id), [1, 2]);
+  });
+
+  test("the Collector health board's panels keep the ids they had before 'Log events per second' was added", async () => {
+    const document = (await dashboards())["dashboards/collector-health.json"]!;
+    const idOf = new Map((document.panels as { id: number; title: string }[]).map((panel) => [panel.title, panel.id]));
+    assert.equal(idOf.get("Traces without a RAG request per second"), 8);
+    assert.equal(idOf.get("Backlog and sink"), 9);
+    assert.equal(idOf.get("Fullest partition's active parts"), 17);
+    assert.equal(idOf.get("Log events per second"), 18);
   });
 
   test("every data source they use is the provisioned one", async () => {
