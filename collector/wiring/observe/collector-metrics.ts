@@ -220,25 +220,9 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_spans_evaluated_total", "spans of the traces evaluated", () => sink.counters.spansEvaluated);
   registry.counter("ragscope_traces_written_total", "traces whose results the sink confirmed", () => sink.counters.traces);
   registry.counter("ragscope_spans_written_total", "spans of the traces written", () => sink.counters.spans);
-  registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
-  registry.counter(
-    "ragscope_malformed_json_attributes_total",
-    "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",
-    () => worker.counters.malformedJsonAttributes,
-  );
-  registerMalformedAttributes(registry, worker);
-  registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
-  registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
-  registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic; counted once per trace, also when late spans re-open it", () => worker.counters.unknownCases);
-  registerTracesWithoutRequest(registry, worker);
-  registry.counter("ragscope_spans_duplicate_total", "spans received again (at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
-  registerLogEventMetrics(registry, worker);
+  registerEvaluationWorkerMetrics(registry, worker);
   registerConsumedLogRecordMetrics(registry, runner);
-  registry.counter("ragscope_traces_quarantined_total", "traces whose results the store refused as bad data, kept in the quarantined_results table", () => worker.counters.quarantined);
   registry.counter("ragscope_sink_write_failures_total", "failed sink writes (each retried)", () => sink.counters.failures);
-  registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
-  registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);
-  registry.gauge("ragscope_sink_backlog_traces", "evaluated traces waiting for the sink", () => worker.backlog);
   registry.gauge("ragscope_consumer_paused", "1 while reading is paused, by reason", () =>
     (["sink_backlog", "buffered_spans", "heap"] as const).map((reason) => ({ labels: { reason }, value: runner.pausedFor === reason ? 1 : 0 })),
   );
@@ -260,6 +244,32 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_kafka_commits_total", "offset commits", () => runner.committer.counters.commits);
   registry.counter("ragscope_kafka_commit_failures_total", "offset commits that failed (retried on the next tick)", () => runner.committer.counters.failures);
   registry.counter("ragscope_kafka_produce_retries_total", "retries of republishing or dead-lettering while the broker refused", () => runner.counters.produceRetries);
+}
+
+/**
+ * What the evaluation worker counts, the same wherever it runs (`serve`, or an evaluator reading Kafka): assembly
+ * (duplicates, open traces, log events), rebuild (notes, refused identifiers, invalid results, traces without a
+ * request), and the store's answers (quarantined results, the backlog). One function, so that a counter added for one
+ * role is never missing from the other.
+ */
+function registerEvaluationWorkerMetrics(registry: MetricsRegistry, worker: EvaluationWorker): void {
+  registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
+  registry.counter(
+    "ragscope_malformed_json_attributes_total",
+    "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",
+    () => worker.counters.malformedJsonAttributes,
+  );
+  registerMalformedAttributes(registry, worker);
+  registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
+  registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
+  registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic; counted once per trace, also when late spans re-open it", () => worker.counters.unknownCases);
+  registerTracesWithoutRequest(registry, worker);
+  registry.counter("ragscope_spans_duplicate_total", "spans received again (a client's retry, at-least-once delivery) and kept once", () => worker.assembler.counters.duplicateSpans);
+  registerLogEventMetrics(registry, worker);
+  registry.counter("ragscope_traces_quarantined_total", "traces whose results the store refused as bad data, kept in the quarantined_results table", () => worker.counters.quarantined);
+  registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
+  registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);
+  registry.gauge("ragscope_sink_backlog_traces", "evaluated traces waiting for the store", () => worker.backlog);
 }
 
 /**
@@ -336,28 +346,14 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => receiver.spansReceived - receiver.spansAccepted);
   registerReceiverBoundMetrics(registry, receiver);
   registerLogRecordMetrics(registry, receiver);
-  registerLogEventMetrics(registry, worker);
   registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);
-  registry.counter("ragscope_traces_partial_total", "traces evaluated without their root (deadline, memory bound), flagged partial", () => worker.counters.partialTraces);
   registry.counter("ragscope_messages_dead_lettered_total", "messages the evaluation could not read, kept as dead letters", () => parts.deadLetters.counters.received);
   registry.gauge("ragscope_dead_letters_stored", "dead letters in the store's dead_letters table, earlier runs included (ragscope dead-letters lists them)", () => parts.deadLetters.stored);
   registry.gauge("ragscope_dead_letters_unsaved", "dead letters the store refused so far, held in memory and retried", () => parts.deadLetters.pending);
-  registry.counter(
-    "ragscope_malformed_json_attributes_total",
-    "span attributes defined as JSON text (document metadata, messages, retrieval documents) that did not parse; listed on the Case Result as rag_observation.malformed_attributes",
-    () => worker.counters.malformedJsonAttributes,
-  );
-  registerMalformedAttributes(registry, worker);
-  registry.counter("ragscope_case_results_invalid_total", "rebuilt Case Results that failed their schema: dead-lettered with the reasons, not stored", () => worker.counters.invalidCaseResults);
-  registry.counter("ragscope_identifiers_rejected_total", "run, case, dataset, tenant, route or service identifiers refused at ingestion: not stored, noted on the Case Result", () => worker.counters.rejectedIdentifiers);
-  registry.counter("ragscope_unknown_cases_total", "traces naming an Eval Case (case id and version) the store does not hold: evaluated without gold data, as online traffic; counted once per trace, also when late spans re-open it", () => worker.counters.unknownCases);
-  registerTracesWithoutRequest(registry, worker);
+  registerEvaluationWorkerMetrics(registry, worker);
   registry.counter("ragscope_sink_write_failures_total", "failed store writes (each retried)", () => worker.counters.sinkFailures);
   registry.gauge("ragscope_queued_messages", "messages waiting in the in-process bus", () => parts.queued());
   registry.gauge("ragscope_queued_bytes", "bytes the in-process bus holds (estimated heap of decoded traces), bounded by RAGSCOPE_MAX_QUEUED_BYTES", () => parts.queuedBytes());
   registry.counter("ragscope_publishes_waited_total", "requests whose decoded traces did not fit the in-process bus and waited for room rather than being refused after decoding (taken once the queue was read)", () => parts.publishes.waited());
   registry.gauge("ragscope_publishes_waiting", "requests waiting for room in the in-process bus now (each refused with 503 after 2 s at most, or at once when reading pauses for the heap)", () => parts.publishes.waiting());
-  registry.gauge("ragscope_open_traces", "traces being assembled", () => worker.assembler.openTraces);
-  registry.gauge("ragscope_open_spans", "spans held in open traces", () => worker.assembler.openSpans);
-  registry.gauge("ragscope_sink_backlog_traces", "evaluated traces waiting for the store", () => worker.backlog);
 }
