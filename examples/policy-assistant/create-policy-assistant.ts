@@ -26,6 +26,7 @@ import {
   traceRetrieve,
   type ContextRecord,
   type GenerationRecord,
+  type RequestOptions,
 } from "../../instrumentation/index.js";
 import { loadBundledCorpus, type PolicyCorpus } from "./corpus/policy-corpus.js";
 import { toChunkRecords } from "./pipeline/chunk-records.js";
@@ -64,19 +65,11 @@ export interface PolicyAssistantOptions {
   memory?: readonly MemoryEntry[];
 }
 
-/** Per-request linkage and identity (all optional; online traffic has no case). */
-export interface PolicyRequest {
-  runId?: string;
-  caseId?: string;
-  caseVersion?: string;
-  datasetId?: string;
-  datasetVersion?: string;
-  tenantId?: string;
-  principalId?: string;
-  principalGroups?: string[];
-  route?: string;
-  sessionId?: string;
-  userId?: string;
+/**
+ * Per-request linkage and identity: what the SDK's request span takes (all optional; online traffic has no case), the
+ * question aside, and the assistant's own per-request settings.
+ */
+export interface PolicyRequest extends Omit<RequestOptions, "query"> {
   /** Overrides the assistant's topK for this request. */
   topK?: number;
   /** Overrides the assistant's token budget for this request. */
@@ -150,21 +143,9 @@ export function createPolicyAssistant(options: PolicyAssistantOptions = {}): Pol
   async function answer(question: string, request: PolicyRequest = {}): Promise<PolicyAnswer> {
     const topK = requirePositiveInteger("topK", request.topK ?? defaultTopK);
     const tokenBudget = requirePositiveInteger("tokenBudget", request.tokenBudget ?? defaultBudget);
+    const { topK: _topK, tokenBudget: _tokenBudget, ...linkage } = request;
     return traceRequest(
-      {
-        query: question,
-        runId: request.runId,
-        caseId: request.caseId,
-        caseVersion: request.caseVersion,
-        datasetId: request.datasetId,
-        datasetVersion: request.datasetVersion,
-        tenantId: request.tenantId ?? DEFAULT_TENANT_ID,
-        principalId: request.principalId,
-        principalGroups: request.principalGroups,
-        route: request.route,
-        sessionId: request.sessionId,
-        userId: request.userId,
-      },
+      { ...linkage, query: question, tenantId: linkage.tenantId ?? DEFAULT_TENANT_ID },
       async () => {
         const firstStage = await traceRetrieve(
           { query: question, topK, retriever: RETRIEVER_NAME },

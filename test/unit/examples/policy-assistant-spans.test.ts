@@ -32,6 +32,8 @@ before(async () => {
     datasetId: "refund_rag_regression_set",
     datasetVersion: "v5",
     principalGroups: ["customer"],
+    experimentId: "exp_prompt_v3",
+    experimentVariant: "treatment",
   });
   spans = exporter.getFinishedSpans();
 });
@@ -62,6 +64,9 @@ describe("policy assistant spans", () => {
     assert.equal(attributes[Ragscope.caseVersion], "v2");
     assert.equal(attributes[Ragscope.tenantId], "acme_shop");
     assert.deepEqual(attributes[Ragscope.principalGroups], ["customer"]);
+    // Every field of the SDK's request options reaches the span, the experiment's too (the assistant forwards them all).
+    assert.equal(attributes[Ragscope.experimentId], "exp_prompt_v3");
+    assert.equal(attributes[Ragscope.experimentVariant], "treatment");
     assert.equal(attributes[Ragscope.answer], "积分不会受影响，优惠券也会原路退回");
   });
 
