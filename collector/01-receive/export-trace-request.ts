@@ -170,10 +170,14 @@ export async function exportTraceBody(context: TraceExportContext, protocol: Rec
   if (traceCount > 0) {
     // Records come back only when they were asked for, i.e. when the bus takes them.
     const published = prepared.kind === "prepared" ? await context.publisher.publish(prepared.messages) : await (publishDecoded ?? refuseRecords)(prepared.traces);
-    if (!published.ok) return { kind: "refused", refusal: refusalOfPublishFailure(context, protocol, published.error, "the spans") };
+    if (!published.ok) {
+      counters.spansDropped += spanCount + rejectedSpans + futureSpans;
+      return { kind: "refused", refusal: refusalOfPublishFailure(context, protocol, published.error, "the spans") };
+    }
   }
   countAccepted(context, protocol);
   counters.spansAccepted += spanCount;
+  counters.spansDropped += rejectedSpans + futureSpans;
   counters.tracesPublished += traceCount;
   return {
     kind: "accepted",

@@ -37,6 +37,14 @@ export interface ReceiverCounters {
   spansReceived: number;
   /** Spans the bus confirmed. */
   spansAccepted: number;
+  /**
+   * Spans of decoded requests that were answered with an error (the bus refused them), or refused in a request
+   * otherwise accepted (all-zero ids, future times). Counted when the answer is decided, never derived as received −
+   * accepted: that difference also held the spans of every request still waiting for the bus's confirmation, and fell
+   * back when it came, a counter that went down (Prometheus reads a fall as a restart, and the health snapshots'
+   * deltas counted those spans as dropped).
+   */
+  spansDropped: number;
   /** Bus messages confirmed: one per trace per request. */
   tracesPublished: number;
   /** Spans refused in requests otherwise accepted (all-zero trace or span id), reported as partial success. */
@@ -90,6 +98,7 @@ export function createReceiverCounters(): ReceiverCounters {
     accepted: 0,
     spansReceived: 0,
     spansAccepted: 0,
+    spansDropped: 0,
     tracesPublished: 0,
     spansRejectedInvalidId: 0,
     spansRejectedFutureTime: 0,

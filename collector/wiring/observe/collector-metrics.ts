@@ -81,8 +81,8 @@ export function registerReceiverMetrics(registry: MetricsRegistry, counters: Rec
   shared("ragscope_spans_received_total", "spans received: in decoded OTLP requests (receiver) or in messages assembled from Kafka (evaluator)", () => counters.spansReceived);
   shared("ragscope_traces_received_total", "traces received: per-trace messages published (receiver) or traces opened for assembly (evaluator)", () => counters.tracesPublished);
   registry.counter("ragscope_spans_published_total", "spans acknowledged by Kafka", () => counters.spansAccepted);
-  registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => [
-    { labels: role, value: counters.spansReceived - counters.spansAccepted },
+  registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers), and spans refused in accepted ones (invalid ids, future times); counted when the answer is given, not while a request waits", () => [
+    { labels: role, value: counters.spansDropped },
   ]);
   registry.counter("ragscope_kafka_publish_failures_total", "failed publishes to Kafka", () => [{ labels: role, value: publisher.counters.failures }]);
   registerReceiverBoundMetrics(registry, counters);
@@ -343,7 +343,7 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   const { receiver, worker } = parts;
   registerReceiverRequestMetrics(registry, receiver);
   registry.counter("ragscope_spans_received_total", "spans in decoded OTLP requests", () => receiver.spansReceived);
-  registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers)", () => receiver.spansReceived - receiver.spansAccepted);
+  registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers), and spans refused in accepted ones (invalid ids, future times); counted when the answer is given, not while a request waits", () => receiver.spansDropped);
   registerReceiverBoundMetrics(registry, receiver);
   registerLogRecordMetrics(registry, receiver);
   registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);

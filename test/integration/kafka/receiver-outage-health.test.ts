@@ -37,6 +37,7 @@ import { startKafkaBroker, type KafkaBroker } from "../../support/kafka-broker.j
 import { uniqueTopicName, waitUntil } from "../../support/kafka-helpers.js";
 import { killAllCollectorProcesses, startCollectorProcess, type CollectorProcess } from "./support/collector-processes.js";
 import { recordTraces, requestBodies } from "./support/synthetic-traces.js";
+import { countSpans, decodeTraceRequest } from "../../../collector/00-otlp/index.js";
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../bin/ragscope.js");
 
@@ -111,7 +112,29 @@ describe("a Kafka outage in the receiver's health snapshots", () => {
     assert.equal(await post(receiver.receiverUrl!, bodies[0]!), 200);
 
     await broker.stopProcess();
-    // The first request waits for kafkajs; once Kafka is known to be down, every request is refused at once, unread.
+    // The first request waits for kafkajs. While it waits, its spans are received and not dropped yet: the drop
+    // counter takes them once the request is answered. It used to be received − published, which counted them while
+    // the request waited and fell back when it was published: a counter going down, read by the health snapshots'
+    // deltas as more drops. One scrape tells the two apart: it shows the spans received and the request not yet
+    // answered (no outcome counted for it).
+    const decoded = decodeTraceRequest(bodies[1]!, "protobuf");
+    assert.ok(decoded.ok);
+    const [scrapeBefore, waitingSpans] = [await receiver.metrics(), countSpans(decoded.value)];
+    const receivedBefore = readSample(scrapeBefore, "ragscope_spans_received_total", { role: "receiver" }) ?? 0;
+    const answeredBefore = allOutcomes(scrapeBefore, "ragscope_receiver_requests_total");
+    const waiting = post(receiver.receiverUrl!, bodies[1]!);
+    const whileWaiting = await waitUntil(
+      async () => {
+        const scrape = await receiver.metrics();
+        const received = readSample(scrape, "ragscope_spans_received_total", { role: "receiver" }) ?? 0;
+        return received === receivedBefore + waitingSpans && allOutcomes(scrape, "ragscope_receiver_requests_total") === answeredBefore ? scrape : undefined;
+      },
+      { description: "a scrape while the request waits for Kafka: its spans received, the request not answered", timeoutMs: 30_000, intervalMs: 20 },
+    );
+    assert.equal(readSample(whileWaiting, "ragscope_spans_dropped_total", { role: "receiver" }), 0, "spans of a request still waiting for Kafka are not dropped");
+    assert.equal(await waiting, 503);
+    assert.equal(await receiver.sample("ragscope_spans_dropped_total", { role: "receiver" }), waitingSpans, "the refused request's spans are dropped once it is answered");
+    // Once Kafka is known to be down, every request is refused at once, unread.
     await waitUntil(async () => ((await post(receiver.receiverUrl!, bodies[1]!)) === 503 && ((await receiver.sample("ragscope_receiver_requests_total", { outcome: "publishUnavailable" })) ?? 0) > 0 ? true : undefined), {
       description: "the receiver refusing requests at once (publishUnavailable)",
       timeoutMs: 30_000,
