@@ -15,8 +15,12 @@ import { ensureKafkaForTests, kafkaBrokersVariable } from "./support/kafka-for-t
 
 const testRoot = path.dirname(fileURLToPath(import.meta.url));
 
-/** The whole run at most (today ~15 minutes on two cores; CI has 90). */
-const RUN_LIMIT_MS = 60 * 60_000;
+/**
+ * The whole run at most: a guard against a file that keeps its process alive, not a speed target. The suite takes
+ * ~30 minutes on two cores, and up to ~60 when the machine is slow: the development machine ran its benchmarks at
+ * half their usual speed on 2026-12-06. CI has 90 minutes, set-up included.
+ */
+const RUN_LIMIT_MS = 80 * 60_000;
 
 async function findTestFiles(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { withFileTypes: true });
