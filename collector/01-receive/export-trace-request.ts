@@ -160,6 +160,8 @@ export async function exportTraceBody(context: TraceExportContext, protocol: Rec
   counters.spansReceived += spanCount + rejectedSpans + futureSpans;
   counters.spansRejectedInvalidId += rejectedSpans;
   counters.spansRejectedFutureTime += futureSpans;
+  // Refused here whatever becomes of the request's other spans; those are dropped only if the bus refuses them.
+  counters.spansDropped += rejectedSpans + futureSpans;
   counters.attributeValuesTruncated += prepared.limited.truncatedValues;
   counters.attributesDroppedForKeyLength += prepared.limited.droppedAttributes;
   counters.eventsDropped += prepared.limited.droppedEvents;
@@ -171,13 +173,12 @@ export async function exportTraceBody(context: TraceExportContext, protocol: Rec
     // Records come back only when they were asked for, i.e. when the bus takes them.
     const published = prepared.kind === "prepared" ? await context.publisher.publish(prepared.messages) : await (publishDecoded ?? refuseRecords)(prepared.traces);
     if (!published.ok) {
-      counters.spansDropped += spanCount + rejectedSpans + futureSpans;
+      counters.spansDropped += spanCount;
       return { kind: "refused", refusal: refusalOfPublishFailure(context, protocol, published.error, "the spans") };
     }
   }
   countAccepted(context, protocol);
   counters.spansAccepted += spanCount;
-  counters.spansDropped += rejectedSpans + futureSpans;
   counters.tracesPublished += traceCount;
   return {
     kind: "accepted",

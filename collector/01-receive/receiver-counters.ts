@@ -39,7 +39,7 @@ export interface ReceiverCounters {
   spansAccepted: number;
   /**
    * Spans of decoded requests that were answered with an error (the bus refused them), or refused in a request
-   * otherwise accepted (all-zero ids, future times). Counted when the answer is decided, never derived as received −
+   * otherwise accepted (all-zero ids, future times). Counted once decided, never derived as received −
    * accepted: that difference also held the spans of every request still waiting for the bus's confirmation, and fell
    * back when it came, a counter that went down (Prometheus reads a fall as a restart, and the health snapshots'
    * deltas counted those spans as dropped).

@@ -73,6 +73,10 @@ export function registerProcessMetrics(registry: MetricsRegistry, limits: { maxH
   registry.gauge("ragscope_memory_bound_bytes", "configured heap bound (RAGSCOPE_MAX_HEAP_MB); the evaluator pauses reading before it", () => limits.maxHeapBytes);
 }
 
+/** serve's and the receiver's drop counter say the same: both count ReceiverCounters.spansDropped. */
+const SPANS_DROPPED_HELP =
+  "spans in decoded requests that were answered with an error (clients retry 503 answers), and spans refused in accepted ones (invalid ids, future times); counted once decided, never a span still waiting for the bus";
+
 export function registerReceiverMetrics(registry: MetricsRegistry, counters: ReceiverCounters, publisher: KafkaTracePublisher): void {
   const role = { role: "receiver" };
   registerReceiverRequestMetrics(registry, counters);
@@ -81,7 +85,7 @@ export function registerReceiverMetrics(registry: MetricsRegistry, counters: Rec
   shared("ragscope_spans_received_total", "spans received: in decoded OTLP requests (receiver) or in messages assembled from Kafka (evaluator)", () => counters.spansReceived);
   shared("ragscope_traces_received_total", "traces received: per-trace messages published (receiver) or traces opened for assembly (evaluator)", () => counters.tracesPublished);
   registry.counter("ragscope_spans_published_total", "spans acknowledged by Kafka", () => counters.spansAccepted);
-  registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers), and spans refused in accepted ones (invalid ids, future times); counted when the answer is given, not while a request waits", () => [
+  registry.counter("ragscope_spans_dropped_total", SPANS_DROPPED_HELP, () => [
     { labels: role, value: counters.spansDropped },
   ]);
   registry.counter("ragscope_kafka_publish_failures_total", "failed publishes to Kafka", () => [{ labels: role, value: publisher.counters.failures }]);
@@ -343,7 +347,7 @@ export function registerEmbeddedMetrics(registry: MetricsRegistry, parts: Embedd
   const { receiver, worker } = parts;
   registerReceiverRequestMetrics(registry, receiver);
   registry.counter("ragscope_spans_received_total", "spans in decoded OTLP requests", () => receiver.spansReceived);
-  registry.counter("ragscope_spans_dropped_total", "spans in decoded requests that were answered with an error (clients retry 503 answers), and spans refused in accepted ones (invalid ids, future times); counted when the answer is given, not while a request waits", () => receiver.spansDropped);
+  registry.counter("ragscope_spans_dropped_total", SPANS_DROPPED_HELP, () => receiver.spansDropped);
   registerReceiverBoundMetrics(registry, receiver);
   registerLogRecordMetrics(registry, receiver);
   registry.counter("ragscope_traces_written_total", "traces evaluated and written to the store (durable)", () => worker.counters.tracesEvaluated);
