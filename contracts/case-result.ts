@@ -58,7 +58,10 @@ export const droppedChunk = z.object({
   reason: z.string().nullable().default(null),
 });
 
-/** Counts, costs and durations cannot be negative: a trace that says so is rejected whole (dead-lettered), not stored. */
+/**
+ * Counts, costs and durations cannot be negative. The collector reads a negative one a span recorded as not available,
+ * with a note (collector/04-normalize/negative-values.ts), so the schema rejecting it only guards other writers.
+ */
 export const generationObservation = z.object({
   model: z.string().nullable().default(null),
   input_tokens: z.number().nonnegative().nullable().default(null),

@@ -11,8 +11,18 @@
  * `reference_answer`, `key_points` and `answerable`.
  */
 import { z } from "zod";
+import { identifierProblem } from "./identifiers.js";
 
 const nonEmptyText = z.string().trim().min(1, "must not be empty");
+/**
+ * An id the case's spans carry (case, dataset and their versions): the collector refuses one outside
+ * contracts/identifiers.ts on every span and stores the request without it, so a case with such an id would run and
+ * never be found among the run's results. Refused here, where the file is read, with the reason.
+ */
+const spanIdentifier = nonEmptyText.superRefine((value, context) => {
+  const problem = identifierProblem(value);
+  if (problem !== null) context.addIssue({ code: "custom", message: `${problem}: the id is sent on the case's spans, and the collector refuses such an id there` });
+});
 
 /** Dates as the seeds write them: `2026-07-08` or a full ISO-8601 date-time. */
 export const dateOrDateTime = z
@@ -127,10 +137,10 @@ const textList = z.union([z.array(z.string()), z.string().transform((value) => [
 
 export const evalCase = z
   .object({
-    case_id: nonEmptyText,
-    case_version: z.union([nonEmptyText, z.number().transform(String)]),
-    dataset_id: nonEmptyText,
-    dataset_version: z.union([nonEmptyText, z.number().transform(String)]),
+    case_id: spanIdentifier,
+    case_version: z.union([spanIdentifier, z.number().transform(String)]),
+    dataset_id: spanIdentifier,
+    dataset_version: z.union([spanIdentifier, z.number().transform(String)]),
     title: z.string().optional(),
     scenario: z.string().optional(),
     user_task: z.string().optional(),

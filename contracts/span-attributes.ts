@@ -253,6 +253,14 @@ export const Ragscope = {
   retrievalDocumentCount: "ragscope.retrieval.document_count",
   rerankInputDocumentCount: "ragscope.rerank.input_document_count",
   rerankOutputDocumentCount: "ragscope.rerank.output_document_count",
+  /**
+   * int: how many of the list's chunks the SDK could not record (an element with no chunk id), beside the count, which
+   * counts them too. Each recorded chunk keeps the index of its place in the list, so their places are empty: the list
+   * is then not read, and this count says why (collector/04-normalize/unrecorded-documents.ts). Absent when all were.
+   */
+  retrievalUnrecordedDocumentCount: "ragscope.retrieval.unrecorded_document_count",
+  rerankInputUnrecordedDocumentCount: "ragscope.rerank.input_unrecorded_document_count",
+  rerankOutputUnrecordedDocumentCount: "ragscope.rerank.output_unrecorded_document_count",
   retrieverName: "ragscope.retrieval.retriever",
 
   // Context assembly: which chunks were packed, in which order, which were cut.

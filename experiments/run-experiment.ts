@@ -195,6 +195,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   }
   const first = cases[0]!;
   const repeat = options.repeat ?? 1;
+  if (options.runId !== undefined) {
+    // The collector refuses such a run id on every span: the cases would run and none of their results be found.
+    const problem = identifierProblem(options.runId);
+    if (problem !== null) throw new ExperimentSetupError([`--run-id "${options.runId}": ${problem}; the run id is sent on every span of the run, and the collector refuses such an id there`]);
+  }
   let runId = options.runId ?? defaultRunId(first, now());
   let runIds = repeatRunIds(runId, repeat);
   if (options.baseline !== undefined && options.baseline === runId) {

@@ -24,6 +24,8 @@ export interface DocumentPrefixes {
    * and a list an SDK cut at its attribute limit (it drops what is set last) is told from a whole one.
    */
   readonly count?: string;
+  /** Where the number of the list's elements that could not be recorded goes, when there are any. */
+  readonly unrecorded?: string;
 }
 
 /**
@@ -42,20 +44,28 @@ export function recordChunkList(
     return;
   }
   for (const reason of list.value.rejected) recorder.problem(`${prefixes.openInference}: ${reason}`);
-  recordChunks(recorder, list.value.chunks, prefixes, captureText);
+  recordChunks(recorder, list.value.chunks, prefixes, captureText, list.value.length);
 }
 
+/**
+ * Records each chunk at the index of its place in the list (its rank − 1). An element that could not be recorded
+ * leaves its place empty rather than letting the chunks after it move up (a relevant chunk read one place higher
+ * would raise Hit@k and MRR): the count is the list's length, and how many are missing is recorded beside it, so the
+ * collector tells such a list from a whole one and does not read it.
+ * @param length how many elements the list held, the unrecorded ones included
+ */
 export function recordChunks(
   recorder: AttributeRecorder,
   chunks: readonly RankedChunk[],
   prefixes: DocumentPrefixes,
   captureText: boolean,
+  length: number = chunks.length,
 ): void {
   const table = keyTable(prefixes);
-  if (prefixes.count !== undefined) recorder.set(prefixes.count, chunks.length);
-  for (let index = 0; index < chunks.length; index += 1) {
-    const { record, rank } = chunks[index]!;
-    const keys = documentKeys(table, prefixes, index);
+  if (prefixes.count !== undefined) recorder.set(prefixes.count, length);
+  if (prefixes.unrecorded !== undefined && length > chunks.length) recorder.set(prefixes.unrecorded, length - chunks.length);
+  for (const { record, rank } of chunks) {
+    const keys = documentKeys(table, prefixes, rank - 1);
     recorder.set(keys.id, record.chunkId);
     if (captureText) recorder.set(keys.content, record.text);
     recorder.set(keys.score, record.score);

@@ -1,3 +1,6 @@
+/// <reference types="node" preserve="true" />
+// The declarations name Node's types (NodeJS.ProcessEnv, Buffer): kept in the emitted .d.ts, so an application whose
+// compiler does not load every @types package by itself (TypeScript 6 and later) still resolves them.
 /**
  * The ragscope SDK: `setupRagscope` to export spans, one wrapper per RAG stage
  * to record them, feedback, the Vercel AI SDK wrappers, redaction and

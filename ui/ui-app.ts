@@ -507,19 +507,24 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
 
   app.get("/runs", async (context) => context.html(runsPage(context.get("viewer"), await context.get("readers").traces.listRuns(MAXIMUM_RUNS))));
   app.get("/api/runs", async (context) => context.json({ runs: await context.get("readers").traces.listRuns(MAXIMUM_RUNS) }));
-  /** Null when either run has no case this reader may see: another tenant's run reads as one that is not stored. */
+  /**
+   * The two runs compared, or which of them has no case this reader may see (another tenant's run reads as one that
+   * is not stored; a run whose lineage was recorded and that stored no result yet is listed with 0 cases).
+   */
   async function comparison(readers: ScopedReaders, candidateId: string, baselineId: string) {
     const [candidateCases, baselineCases, candidate, baseline] = await Promise.all([readers.reader.loadRunCases(candidateId), readers.reader.loadRunCases(baselineId), readers.reader.readRunSummary(candidateId), readers.reader.readRunSummary(baselineId)]);
-    if (candidateCases.length === 0 || baselineCases.length === 0) return null;
+    const empty = [candidateCases.length === 0 ? candidateId : null, baselineCases.length === 0 ? baselineId : null].filter((runId) => runId !== null);
+    if (empty.length > 0) return { empty: [...new Set(empty)] };
     return { candidate, baseline, comparison: compareRuns(candidateCases, baselineCases, baselineId) };
   }
-  const noRun = (candidate: string, baseline: string) => `no stored results for run "${candidate}" or run "${baseline}"`;
+  const noRun = (empty: readonly string[]) =>
+    `no stored results for ${empty.map((runId) => `run "${runId}"`).join(" nor for ")}: a run's results are stored as its cases are evaluated; pick a run with cases on the Runs page`;
   app.get("/runs/compare", async (context) => {
     const candidate = context.req.query("candidate");
     const baseline = context.req.query("baseline");
     if (!candidate || !baseline) return badRequest(context, "give two runs: /runs/compare?candidate=<run id>&baseline=<run id>");
     const compared = await comparison(context.get("readers"), candidate, baseline);
-    if (compared === null) return badRequest(context, noRun(candidate, baseline), 404);
+    if (compared.empty !== undefined) return badRequest(context, noRun(compared.empty), 404);
     return context.html(runComparePage(context.get("viewer"), compared.candidate, compared.baseline, compared.comparison));
   });
   app.get("/api/runs/compare", async (context) => {
@@ -527,7 +532,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const baseline = context.req.query("baseline");
     if (!candidate || !baseline) return context.json({ error: "give two runs: ?candidate=<run id>&baseline=<run id>" }, 400);
     const compared = await comparison(context.get("readers"), candidate, baseline);
-    return compared === null ? context.json({ error: noRun(candidate, baseline) }, 404) : context.json(compared);
+    return compared.empty !== undefined ? context.json({ error: noRun(compared.empty) }, 404) : context.json(compared);
   });
   // For `ragscope eval --endpoint` (experiments/target/remote-target.ts): the stored Eval Case of an id and version,
   // and the run's lineage, read and recorded (as the token's tenant, or the one it names: ui/api/record-run-lineage.ts).

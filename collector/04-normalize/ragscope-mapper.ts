@@ -12,6 +12,7 @@ import type { SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
 import { unreadIndexGaps } from "./unread-index-gaps.js";
 import { unreadCutList } from "./unread-cut-list.js";
+import { unrecordedDocuments } from "./unrecorded-documents.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
 import { sdkAttributeOrder } from "./sdk-attribute-order.js";
 
@@ -84,10 +85,12 @@ export const ragscopeMapper: SpanMapper = {
         // A list its SDK may have cut at the end is not read (unread-cut-list.ts); one with a gap is not either (readDocuments).
         const prefixes = [OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix];
         const consequence = "the retrieval's documents are not available";
+        const unrecorded = unrecordedDocuments(attributes, OpenInference.retrievalDocumentsPrefix, Ragscope.retrievalUnrecordedDocumentCount, Ragscope.retrievalDocumentCount, consequence);
+        if (unrecorded.length > 0) return { stage: "retrieve", query: retrievalQuery(attributes), documents: null, ...unreadableField(unrecorded) };
         const cut = unreadCutList(attributes, prefixes, Ragscope.retrievalDocumentCount, droppedBySdk, sdkAttributeOrder(span), consequence);
         return {
           stage: "retrieve",
-          query: readString(attributes, OpenInference.inputValue) ?? readString(attributes, Ragscope.query),
+          query: retrievalQuery(attributes),
           documents: cut.length > 0 ? null : (readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix) ?? noneWhenCounted(attributes, Ragscope.retrievalDocumentCount)),
           ...unreadableField([...unreadIndexGaps(attributes, prefixes, consequence, droppedBySdk), ...cut]),
         };
@@ -97,19 +100,19 @@ export const ragscopeMapper: SpanMapper = {
         const outputPrefixes = [OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix];
         const inputConsequence = "the rerank's input documents are not available";
         const outputConsequence = "the rerank's output documents are not available";
+        const inputUnrecorded = unrecordedDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputUnrecordedDocumentCount, Ragscope.rerankInputDocumentCount, inputConsequence);
+        const outputUnrecorded = unrecordedDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputUnrecordedDocumentCount, Ragscope.rerankOutputDocumentCount, outputConsequence);
         const inputCut = unreadCutList(attributes, inputPrefixes, Ragscope.rerankInputDocumentCount, droppedBySdk, sdkAttributeOrder(span), inputConsequence);
         const outputCut = unreadCutList(attributes, outputPrefixes, Ragscope.rerankOutputDocumentCount, droppedBySdk, sdkAttributeOrder(span), outputConsequence);
+        // A list with unrecorded elements is not read, and its own note says why, in place of the gap's or the cut's.
+        const inputNotes = inputUnrecorded.length > 0 ? inputUnrecorded : [...unreadIndexGaps(attributes, inputPrefixes, inputConsequence, droppedBySdk), ...inputCut];
+        const outputNotes = outputUnrecorded.length > 0 ? outputUnrecorded : [...unreadIndexGaps(attributes, outputPrefixes, outputConsequence, droppedBySdk), ...outputCut];
         return {
           stage: "rerank",
           query: readString(attributes, OpenInference.rerankerQuery),
-          input: inputCut.length > 0 ? null : (readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankInputDocumentCount)),
-          output: outputCut.length > 0 ? null : (readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankOutputDocumentCount)),
-          ...unreadableField([
-            ...unreadIndexGaps(attributes, inputPrefixes, inputConsequence, droppedBySdk),
-            ...inputCut,
-            ...unreadIndexGaps(attributes, outputPrefixes, outputConsequence, droppedBySdk),
-            ...outputCut,
-          ]),
+          input: inputUnrecorded.length > 0 || inputCut.length > 0 ? null : (readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankInputDocumentCount)),
+          output: outputUnrecorded.length > 0 || outputCut.length > 0 ? null : (readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankOutputDocumentCount)),
+          ...unreadableField([...inputNotes, ...outputNotes]),
         };
       }
       case RagStage.context:
@@ -131,6 +134,11 @@ export const ragscopeMapper: SpanMapper = {
     }
   },
 };
+
+/** The query a retrieval ran with: OpenInference's input, else ragscope's own. */
+function retrievalQuery(attributes: Attributes): string | null {
+  return readString(attributes, OpenInference.inputValue) ?? readString(attributes, Ragscope.query);
+}
 
 /**
  * A list of no chunks has no flattened attributes: the SDK records the list's length beside it, and a count of 0

@@ -108,7 +108,7 @@ export class RagscopeCallbackHandler extends BaseCallbackHandler {
       const definition: StageDefinition<unknown[]> = {
         ...base,
         recordResult: (recorder, documents, configuration) =>
-          recordChunks(recorder, toRankedChunks(documents), { openInference: OpenInference.retrievalDocumentsPrefix, ragscope: Ragscope.documentsPrefix, count: Ragscope.retrievalDocumentCount }, configuration.captureText),
+          recordChunks(recorder, toRankedChunks(documents), { openInference: OpenInference.retrievalDocumentsPrefix, ragscope: Ragscope.documentsPrefix, count: Ragscope.retrievalDocumentCount, unrecorded: Ragscope.retrievalUnrecordedDocumentCount }, configuration.captureText, documents.length),
       };
       this.open(runId, startStageSpan(definition, parent), parent);
     });

@@ -31,6 +31,8 @@ export interface ChunkList {
   readonly chunks: RankedChunk[];
   /** Why some elements were left out (no object, no chunk id). */
   readonly rejected: string[];
+  /** How many elements the list held, the rejected ones included. */
+  readonly length: number;
 }
 
 /**
@@ -47,7 +49,7 @@ export function readChunkList(value: unknown): Result<ChunkList, string> {
     if (isChunkRecord(element)) chunks.push({ record: element, rank: index + 1 });
     else rejected.push(`element ${index} is not a chunk record with a non-empty string chunkId`);
   });
-  return success({ chunks, rejected });
+  return success({ chunks, rejected, length: value.length });
 }
 
 function isChunkRecord(value: unknown): value is ChunkRecord {

@@ -40,7 +40,7 @@ export function rerankStage<T>(options: RerankOptions, toChunks?: (value: T) => 
       recordChunkList(
         recorder,
         options.input,
-        { openInference: OpenInference.rerankerInputDocumentsPrefix, ragscope: Ragscope.rerankInputDocumentsPrefix, count: Ragscope.rerankInputDocumentCount },
+        { openInference: OpenInference.rerankerInputDocumentsPrefix, ragscope: Ragscope.rerankInputDocumentsPrefix, count: Ragscope.rerankInputDocumentCount, unrecorded: Ragscope.rerankInputUnrecordedDocumentCount },
         configuration.captureText,
       );
     },
@@ -49,7 +49,7 @@ export function rerankStage<T>(options: RerankOptions, toChunks?: (value: T) => 
       recordChunkList(
         recorder,
         chunks,
-        { openInference: OpenInference.rerankerOutputDocumentsPrefix, ragscope: Ragscope.rerankOutputDocumentsPrefix, count: Ragscope.rerankOutputDocumentCount },
+        { openInference: OpenInference.rerankerOutputDocumentsPrefix, ragscope: Ragscope.rerankOutputDocumentsPrefix, count: Ragscope.rerankOutputDocumentCount, unrecorded: Ragscope.rerankOutputUnrecordedDocumentCount },
         configuration.captureText,
       );
     },

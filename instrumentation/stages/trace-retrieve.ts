@@ -38,7 +38,7 @@ export function retrieveStage<T>(options: RetrieveOptions, toChunks?: (value: T)
       recordChunkList(
         recorder,
         chunks,
-        { openInference: OpenInference.retrievalDocumentsPrefix, ragscope: Ragscope.documentsPrefix, count: Ragscope.retrievalDocumentCount },
+        { openInference: OpenInference.retrievalDocumentsPrefix, ragscope: Ragscope.documentsPrefix, count: Ragscope.retrievalDocumentCount, unrecorded: Ragscope.retrievalUnrecordedDocumentCount },
         configuration.captureText,
       );
     },

@@ -17,8 +17,12 @@ import type { StoredSpan } from "../../store/ports/run-reader.js";
 import { parseUiTime } from "./trace-query.js";
 import { isoMinute } from "./board-filters.js";
 
-/** Bucket widths in seconds, smallest first. */
-export const BUCKET_WIDTHS = [10, 30, 60, 300, 600, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 7 * 86_400, 30 * 86_400];
+/**
+ * Bucket widths in seconds, smallest first: none below a minute, the rollups' resolution. A narrower bucket drew
+ * the series read from rollups at each minute's start and those read from raw rows at their own seconds, so two
+ * series of one chart were points at different times.
+ */
+export const BUCKET_WIDTHS = [60, 300, 600, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 7 * 86_400, 30 * 86_400];
 /** The width chosen is the narrowest that cuts the range into at most this many buckets (about a hundred points). */
 export const WANTED_BUCKETS = 120;
 /**
@@ -99,6 +103,10 @@ export function parseBoardQuery(parameters: URLSearchParams, stored: StoredSpan 
     toMs = parsed.value;
   }
   if (fromMs >= toMs) return failure("the time range is empty: from must be before to");
+  // Boards read the per-minute rollups beside raw rows: the range is whole minutes, rounded outward, so that every
+  // series of a page reads the same requests, and the form (which shows minutes) sends back the range the page shows.
+  fromMs = Math.floor(fromMs / MINUTE) * MINUTE;
+  toMs = Math.ceil(toMs / MINUTE) * MINUTE;
   const bucketSeconds = bucketSecondsFor(fromMs, toMs);
   const buckets = bucketCount(fromMs, toMs, bucketSeconds);
   if (buckets > MAXIMUM_BOARD_BUCKETS) {

@@ -56,7 +56,8 @@ function requestAddress(pages: "/traces" | "/review", caseResultId: string, trac
 /** The request a trace page's or /api/traces/:id's address names, if any (`?trace=`, empty as absent). */
 export function requestedTrace(parameters: URLSearchParams): TraceRequest | undefined {
   const traceId = parameters.get(TRACE_PARAMETER);
-  return traceId === null || traceId === "" ? undefined : { traceId };
+  // Stored lower-case (collector/00-otlp/hex-id.ts); applications log either case, as /traces/<trace id> takes it.
+  return traceId === null || traceId === "" ? undefined : { traceId: asTraceId(traceId) ?? traceId };
 }
 
 /** What a trace (or, with pages "/review", a review) address that finds nothing is told (404). */

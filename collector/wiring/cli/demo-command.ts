@@ -13,6 +13,7 @@
  * and a case's result id from (run_id, case_id, case_version): running the demo
  * twice replaces the first run's rows instead of adding to them.
  */
+import { identifierProblem } from "../../../contracts/identifiers.js";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -53,6 +54,12 @@ export async function runDemo(options: DemoOptions, request: SettingsRequest, ou
   const dataset = loaded.value;
   const first = dataset.cases[0]!;
   const runId = options.runId ?? `demo-${dataset.datasetId ?? first.dataset_id}-${dataset.datasetVersion ?? first.dataset_version}`;
+  const runIdProblem = identifierProblem(runId);
+  if (runIdProblem !== null) {
+    // The collector refuses such a run id on every span: the demo would run and store none of its results under it.
+    output.error(`ragscope demo: run id "${runId}": ${runIdProblem}; give --run-id an id of letters, digits and _ - . : / @ +`);
+    return null;
+  }
 
   const resolved = await settingsForCommand("demo", request, {
     // A random receiver port: the demo must not collide with a collector already running on 4318.
@@ -92,10 +99,12 @@ export async function runDemo(options: DemoOptions, request: SettingsRequest, ou
       return null;
     }
     const deadline = Date.now() + options.timeoutMs;
+    let timedOut = false;
     while ((await collector.store.reader.countCaseResults(runId)) < dataset.cases.length) {
       if (Date.now() > deadline) {
         await collector.flush();
-        output.error(`timed out waiting for ${dataset.cases.length} evaluated cases; open traces were evaluated as partial`);
+        output.error(`ragscope demo: timed out waiting for ${dataset.cases.length} evaluated cases; open traces were evaluated as partial`);
+        timedOut = true;
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -105,7 +114,8 @@ export async function runDemo(options: DemoOptions, request: SettingsRequest, ou
     output.log("");
     output.log(formatSummary(summary, storedIn));
     output.log(nextSteps(runId, options.dataDir));
-    return { summary, storedIn };
+    // The summary is printed all the same, but a run that did not finish evaluating is no finished demo (exit 2).
+    return timedOut ? null : { summary, storedIn };
   } finally {
     await collector.close();
   }

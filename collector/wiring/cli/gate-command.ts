@@ -101,6 +101,10 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     await junitWritten({ gate: null, vetoCases: 0, vetoed: [], problems: [problem] });
     return GateExit.unusable;
   };
+  // A run compared with itself has no regression by construction: its regression rules would pass on nothing.
+  if (options.baseline !== undefined && options.baseline === options.run) {
+    return undecided(`--baseline ${options.baseline}: that is --run itself; a run compared with itself passes every regression rule on nothing — give an earlier run's id`);
+  }
   // A gate pointed at the wrong folder must not leave a new, empty store behind it, nor read one without a schema.
   const nothingStored = await storeWithoutData("gate", clickhouse, "no run");
   if (nothingStored !== null) return undecided(nothingStored.replace(/^ragscope gate: /, ""));

@@ -15,6 +15,7 @@ import { readableDefaults } from "./readable-defaults.js";
 import { helpRequestArguments } from "./help-request.js";
 import { ExitCode } from "./exit-codes.js";
 import { packageFiles, packageVersion } from "../config/package-files.js";
+import { MOST_TIMER_MILLISECONDS } from "../config/timer-limit.js";
 
 export interface Output {
   log: (line: string) => void;
@@ -24,11 +25,24 @@ export interface Output {
 const standardOutput: Output = { log: (line) => console.log(line), error: (line) => console.error(line) };
 
 // commander prints these after "error: option '--port <port>' argument 'x' is invalid.": a sentence of their own.
-function positiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("It must be a positive whole number.");
-  return parsed;
+/** A whole number from 1 to `most`; `why` says what the bound is. Past 2^53 a number is no longer whole in JavaScript. */
+function positiveIntegerUpTo(most: number, why: string): (value: string) => number {
+  return (value) => {
+    const parsed = Number(value);
+    if (!Number.isSafeInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("It must be a positive whole number.");
+    if (parsed > most) throw new InvalidArgumentError(`It must be at most ${most} (${why}).`);
+    return parsed;
+  };
 }
+
+/** A duration a timer waits: past Node's longest delay `setTimeout` fires after 1 ms instead, with only a warning. */
+const milliseconds = positiveIntegerUpTo(MOST_TIMER_MILLISECONDS, "~24.8 days, the longest delay Node's timers take");
+/** Repetitions of every case: each one is a task call and a Case Result held until the run ends. */
+const repetitions = positiveIntegerUpTo(1_000, "each repetition runs every case once more and keeps its results");
+/** Cases run at once, each with a task call and its spans in flight. */
+const concurrentCases = positiveIntegerUpTo(1_000, "each case in flight holds a task call and its spans");
+/** Dead letters listed, read into memory at once. */
+const listedLetters = positiveIntegerUpTo(100_000, "list fewer, or write one letter's message with --body");
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -74,7 +88,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--dataset <file>", "dataset of Eval Cases", packageFiles.demoDataset)
     .addOption(dataDirOption())
     .option("--run-id <id>", "run id (default demo-<dataset_id>-<dataset_version>)")
-    .option("--timeout-ms <ms>", "how long to wait for the evaluation", positiveInteger, 120_000)
+    .option("--timeout-ms <ms>", "how long to wait for the evaluation", milliseconds, 120_000)
     .addOption(configFileOption())
     .action(async (options: { dataset: string; dataDir?: string; runId?: string; timeoutMs: number; config?: string }) => {
       const { runDemo } = await import("./demo-command.js");
@@ -87,9 +101,9 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .addOption(requiredOption("--dataset <file>", "dataset of Eval Cases (YAML, JSON or JSON Lines; Eval Case or the seed's simple format)"))
     .addOption(requiredOption("--task <module>", "module whose default export is (case, context) => Promise<answer>"))
     .option("--run-id <id>", "run id, refused when it already holds results (default: a fresh eval-<dataset_id>-<dataset_version>-<UTC start, YYYYMMDDTHHMMSSZ>)")
-    .option("--repeat <n>", "run every case n times and report answer consistency", positiveInteger, 1)
-    .option("--concurrency <n>", "cases run at once", positiveInteger, 4)
-    .option("--timeout-ms <ms>", "per-case timeout of the task", positiveInteger, 60_000)
+    .option("--repeat <n>", "run every case n times and report answer consistency", repetitions, 1)
+    .option("--concurrency <n>", "cases run at once", concurrentCases, 4)
+    .option("--timeout-ms <ms>", "per-case timeout of the task", milliseconds, 60_000)
     .option("--baseline <run>", "a stored run to compare with (paired bootstrap, McNemar, regression rules)")
     .option("--tenant <id>", "run as this tenant: every request is recorded under it, and the run and --baseline are read only from its data (embedded collector only)")
     .option("--all-tenants", "compare and gate against a --baseline whose results carry several tenants, all of them together; without it such a baseline is refused before any case runs (exit 2), since any tenant's spans may name any run id")
@@ -101,7 +115,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--allow-missing", "let gate rules whose metric was not measured pass (they are still listed)")
     .option("--endpoint <url>", "send to a running collector's OTLP/HTTP receiver (e.g. ragscope serve's http://127.0.0.1:4318) instead of the embedded one; needs --read-api")
     .option("--read-api <url>", "that collector's read API (the address serve prints as \"web UI and read API\"; token in RAGSCOPE_READ_API_TOKEN)")
-    .option("--evaluation-timeout-ms <ms>", "how long to wait after the last case until every case is evaluated", positiveInteger, 120_000)
+    .option("--evaluation-timeout-ms <ms>", "how long to wait after the last case until every case is evaluated", milliseconds, 120_000)
     .addOption(dataDirOption())
     .addOption(configFileOption())
     .action(async (options: import("./eval-command.js").EvalOptions & { config?: string }) => {
@@ -169,7 +183,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .command("dead-letters")
     .description("list what the embedded collector acknowledged and could not evaluate (kept in the store with the reason), newest first; --body ID --out FILE writes one letter's message")
     .addOption(dataDirOption())
-    .option("--limit <n>", "letters listed", positiveInteger, 100)
+    .option("--limit <n>", "letters listed", listedLetters, 100)
     .option("--body <letter id>", "write this letter's message (OTLP or the rejected Case Result) to --out")
     .option("--out <file>", "where --body writes")
     .addOption(configFileOption())

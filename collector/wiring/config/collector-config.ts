@@ -12,6 +12,7 @@
  * so a bad combination fails at start rather than at the first rebalance, and
  * a value a role never reads does not stop it.
  */
+import { MOST_TIMER_MILLISECONDS } from "./timer-limit.js";
 import path from "node:path";
 import v8 from "node:v8";
 import { z } from "zod";
@@ -29,6 +30,8 @@ import { relatedOrigin } from "./related-setting.js";
 const MEBIBYTE = 1024 * 1024;
 
 const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);
+/** A duration in milliseconds that a timer waits: whole, from `minimum`, at most MOST_TIMER_MILLISECONDS. */
+const milliseconds = (minimum: number) => integer(minimum).max(MOST_TIMER_MILLISECONDS, `must be at most ${MOST_TIMER_MILLISECONDS} (~24.8 days, the longest delay Node's timers take; a longer one would fire at once)`);
 /** The same words as the commands' own port flags (main.ts): which values, and what 0 does. */
 const portProblem = "must be a TCP port (0-65535; 0 picks a free one)";
 const tcpPort = () => z.coerce.number({ error: portProblem }).int(portProblem).min(0, portProblem).max(65535, portProblem);
@@ -68,7 +71,7 @@ const kafkaSection = z.strictObject({
     .int("must be a whole number of milliseconds")
     .min(minimumSessionTimeoutMs, `must be at least ${minimumSessionTimeoutMs}: brokers refuse shorter sessions (group.min.session.timeout.ms)`)
     .default(30_000),
-  heartbeatIntervalMs: integer(100).default(3_000),
+  heartbeatIntervalMs: milliseconds(100).default(3_000),
   partitionsConsumedConcurrently: integer(1).max(64, "must be at most 64").default(1),
   /** Largest message accepted, consumed or produced; the Collector's exporter default is 1000000 (interop.md §4). */
   maxMessageBytes: integer(1024).default(1_000_000),
@@ -79,23 +82,23 @@ const kafkaSection = z.strictObject({
    * topic are read at most this long after they appear (kafkajs's default is
    * 5 minutes).
    */
-  metadataMaxAgeMs: integer(100).default(30_000),
+  metadataMaxAgeMs: milliseconds(100).default(30_000),
   /** Where a group without committed offsets starts. Earliest: spans produced before the first evaluator started are not skipped. */
   initialOffset: z.enum(["earliest", "latest"], { error: "must be earliest or latest" }).default("earliest"),
-  commitIntervalMs: integer(50).default(1_000),
+  commitIntervalMs: milliseconds(50).default(1_000),
   /**
    * Longest wait of the receiver (`receive`, `collect`) for Kafka to acknowledge a request's spans before the client
    * hears 503 + Retry-After (kafka-receiver-role.ts). The OpenTelemetry SDKs give up on an export after 10 s, and a
    * client that gave up drops its spans instead of retrying: keep it well below your clients' export timeout.
    */
-  publishTimeoutMs: integer(100)
+  publishTimeoutMs: milliseconds(100)
     .max(60_000, "must be at most 60000 (a minute): a client waiting longer has given up on its export and dropped the spans; keep it below the clients' export timeout (10 s in the OpenTelemetry SDKs)")
     .default(5_000),
   /**
    * How often the receiver asks Kafka for the span topic's metadata while Kafka answers (broker-availability.ts), so
    * /readyz and the receiver's immediate 503s notice an outage without traffic; during an outage it asks every second.
    */
-  probeIntervalMs: integer(1_000)
+  probeIntervalMs: milliseconds(1_000)
     .max(300_000, "must be at most 300000 (5 minutes): longer, an outage without traffic goes unnoticed by /readyz that long")
     .default(5_000),
   /**
@@ -103,7 +106,7 @@ const kafkaSection = z.strictObject({
    * durable and leave the group before the process ends without committing (collector-process.ts). Keep it below the
    * supervisor's grace period (deploy/k8s gives 60 s).
    */
-  stopTimeoutMs: integer(1_000)
+  stopTimeoutMs: milliseconds(1_000)
     .max(600_000, "must be at most 600000 (10 minutes): a supervisor kills the process long before (Kubernetes' default grace period is 30 s)")
     .default(30_000),
 });
@@ -125,9 +128,9 @@ const observeSection = z.strictObject({
   /** 9464 is the port the OpenTelemetry Prometheus exporter uses; 0 picks a free one. */
   port: tcpPort().default(9464),
   /** Snapshots of the collector's own health into ClickHouse (collector_health) this often; 0 turns them off. */
-  healthSnapshotMs: integer(0).default(15_000),
+  healthSnapshotMs: milliseconds(0).default(15_000),
   /** The store's parts, rows and bytes per table on /metrics (observe/store-parts-gauges.ts) read this often; 0 turns them off. */
-  storePartsMs: integer(0).default(STORE_PARTS_INTERVAL_MS),
+  storePartsMs: milliseconds(0).default(STORE_PARTS_INTERVAL_MS),
 });
 
 /** The heap bound when none is set: four fifths of V8's own limit (see memory.maxHeapMb). */
@@ -198,9 +201,9 @@ export const collectorSections = {
     /** Open client connections; more are closed as they arrive. */
     maxConnections: integer(1).default(256),
     /** Time a client has to send a whole request, headers and body (Node's default is 300 s). */
-    requestTimeoutMs: integer(100).default(30_000),
+    requestTimeoutMs: milliseconds(100).default(30_000),
     /** Time a client has to send the request headers. */
-    headersTimeoutMs: integer(100).default(10_000),
+    headersTimeoutMs: milliseconds(100).default(10_000),
     /** Spans in one request; more: 413. */
     maxSpansPerRequest: integer(1).default(100_000),
     /** Spans of one trace in one request; more: 413. */
@@ -256,13 +259,13 @@ export const collectorSections = {
      * store/clickhouse/metric-rollups.ts): how long a write may wait to show on the
      * quality board's range panels. Shorter = fresher boards and more refresh work.
      */
-    rollupRefreshMs: integer(100).max(3_600_000, "must be at most 3600000 (an hour)").default(DEFAULT_ROLLUP_REFRESH_MS),
+    rollupRefreshMs: milliseconds(100).max(3_600_000, "must be at most 3600000 (an hour)").default(DEFAULT_ROLLUP_REFRESH_MS),
     /** Memory bound of one dashboard query (report, UI boards), MiB; past it that query fails with an error naming this setting. 0 = no bound. */
     queryMemoryMb: integer(0).default(DEFAULT_QUERY_MEMORY_MB),
   }).prefault({}),
   assembler: z.strictObject({
-    quietPeriodMs: integer(0).default(2_000),
-    maxTraceWaitMs: integer(1).default(60_000),
+    quietPeriodMs: milliseconds(0).default(2_000),
+    maxTraceWaitMs: milliseconds(1).default(60_000),
     maxOpenSpans: integer(1).default(200_000),
     recentTraceMemory: integer(0).default(2_000),
     /** Estimated bytes of spans held in open traces; past it the oldest are released as partial. Unset: memoryBounds. */
@@ -282,9 +285,9 @@ export const collectorSections = {
     maxBatch: integer(1).default(500),
     /** Estimated bytes of the traces of one write at most (at least one trace a write): bounds each insert body below V8's string length limit. */
     maxBatchBytes: integer(1024).optional(),
-    retryInitialDelayMs: integer(1).default(200),
-    retryMaxDelayMs: integer(1).default(10_000),
-    retryDeadlineMs: integer(1).default(30_000),
+    retryInitialDelayMs: milliseconds(1).default(200),
+    retryMaxDelayMs: milliseconds(1).default(10_000),
+    retryDeadlineMs: milliseconds(1).default(30_000),
   }).prefault({}),
   kafka: kafkaSection.prefault({}),
   memory: memorySection.prefault({}),

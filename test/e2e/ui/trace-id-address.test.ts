@@ -75,6 +75,15 @@ describe("a trace id opens its trace in the browser", () => {
     assert.ok(!shown.includes(SENT[1].answer), "not the other request's");
   });
 
+  test("a trace page's ?trace= in capitals opens that request's trace, as /traces/<trace id> does", async () => {
+    const [first] = SENT;
+    for (const pages of ["/traces", "/review"]) {
+      const response = await page.goto(`${serve!.uiUrl}${pages}/${caseResultOf.get(first.traceId)}?trace=${first.traceId.toUpperCase()}`);
+      assert.equal(response?.status(), 200, `${pages}: ${await page.content()}`);
+      assert.ok((await page.content()).includes(first.answer), pages);
+    }
+  });
+
   test("a trace id typed into the traces list's search box lists that request alone", async () => {
     const [, second] = SENT;
     await page.goto(`${serve!.uiUrl}/traces`);

@@ -161,6 +161,40 @@ describe("a run without recorded lineage is listed on /runs and /api/runs", () =
     assert.match(page, /<select name="candidate"><option>globex-sdk-run<\/option><option>sdk-run<\/option><option>eval-run<\/option><\/select>/);
   });
 
+  test("comparing with a run that stored no result names that run alone, not the run that has results", async () => {
+    for (const [address, json] of [
+      ["/api/runs/compare?candidate=sdk-run&baseline=eval-run", true],
+      ["/runs/compare?candidate=eval-run&baseline=sdk-run", false],
+    ] as const) {
+      const answer = await get(OPERATOR, address);
+      assert.equal(answer.status, 404, address);
+      const error = json ? ((await answer.json()) as { error: string }).error : await answer.text();
+      assert.match(error, /no stored results for run (&quot;|")eval-run(&quot;|"): /, address);
+      assert.doesNotMatch(error, /run (&quot;|")sdk-run/, address);
+    }
+    const neither = ((await (await get(OPERATOR, "/api/runs/compare?candidate=no-such-run&baseline=eval-run")).json()) as { error: string }).error;
+    assert.match(neither, /^no stored results for run "no-such-run" nor for run "eval-run": /);
+  });
+
+  test("a board's range with seconds is read as whole minutes, rounded outward: the form sends back the range the page shows", async () => {
+    const board = async (from: string, to: string) => {
+      const answer = await get(OPERATOR, `/quality?from=${from}&to=${to}`);
+      assert.equal(answer.status, 200, `${from} – ${to}`);
+      const page = await answer.text();
+      const input = (name: string) => new RegExp(`<input name="${name}" value="([^"]*)">`).exec(page)?.[1];
+      return { from: input("from")!, to: input("to")!, caption: /<p class="muted" id="bucket">([^<]*)<\/p>/.exec(page)?.[1], data: await (await get(OPERATOR, `/api/quality?from=${from}&to=${to}`)).json() };
+    };
+    const withSeconds = await board("2023-11-14T22:13:25Z", "2023-11-14T22:18:25Z");
+    assert.deepEqual([withSeconds.from, withSeconds.to], ["2023-11-14T22:13", "2023-11-14T22:19"]);
+    assert.equal(withSeconds.caption, "2023-11-14T22:13 – 2023-11-14T22:19 UTC, one point per minute.");
+    const resubmitted = await board(withSeconds.from, withSeconds.to);
+    assert.deepEqual(resubmitted, withSeconds, "pressing Show gives the same page and the same numbers");
+    // Within one minute: before, the page showed 22:13 – 22:13 and its form's range was refused as empty.
+    const short = await board("2023-11-14T22:13:25Z", "2023-11-14T22:13:40Z");
+    assert.deepEqual([short.from, short.to], ["2023-11-14T22:13", "2023-11-14T22:14"]);
+    assert.equal((await get(OPERATOR, `/quality?from=${short.from}&to=${short.to}`)).status, 200);
+  });
+
   test("a reader of one tenant sees its tagged runs only, counted over its own cases", async () => {
     assert.deepEqual(
       (await listed(ALICE)).map((run) => [run.runId, run.startedAt, run.cases, run.lineage]),

@@ -130,9 +130,10 @@ describe("extractor failures never reach the application", () => {
     const attributes = spanNamed(tracing.spans(), "rag.retrieve").attributes;
     assert.equal(attributes["retrieval.documents.0.document.id"], "a");
     assert.equal(attributes["ragscope.documents.0.rank"], 1);
-    assert.equal(attributes["retrieval.documents.1.document.id"], "c");
-    assert.equal(attributes["ragscope.documents.1.rank"], 3);
-    assert.equal(attributes["retrieval.documents.2.document.id"], undefined);
+    assert.equal(attributes["retrieval.documents.1.document.id"], undefined, "the bad element's place stays empty");
+    assert.equal(attributes["retrieval.documents.2.document.id"], "c");
+    assert.equal(attributes["ragscope.documents.2.rank"], 3);
+    assert.equal(attributes["ragscope.retrieval.unrecorded_document_count"], 1);
   });
 
   test("values OTel cannot carry are skipped: NaN quietly, wrong types counted", async () => {

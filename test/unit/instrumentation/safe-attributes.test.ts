@@ -43,7 +43,7 @@ describe("AttributeRecorder", () => {
 });
 
 describe("recordChunks", () => {
-  test("uses contiguous indexes and the chunk's own rank; content only with captureText", () => {
+  test("records each chunk at the index of its rank, leaving unrecorded places empty; content only with captureText", () => {
     const recorder = new AttributeRecorder();
     recordChunks(
       recorder,
@@ -59,9 +59,9 @@ describe("recordChunks", () => {
       "retrieval.documents.0.document.metadata": JSON.stringify({ section_id: "s1" }),
       "ragscope.documents.0.section_id": "s1",
       "ragscope.documents.0.rank": 1,
-      "retrieval.documents.1.document.id": "y",
-      "retrieval.documents.1.document.score": 0.5,
-      "ragscope.documents.1.rank": 4,
+      "retrieval.documents.3.document.id": "y",
+      "retrieval.documents.3.document.score": 0.5,
+      "ragscope.documents.3.rank": 4,
     });
     assert.deepEqual(recorder.problems, []);
   });

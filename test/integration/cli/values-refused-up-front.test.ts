@@ -1,0 +1,96 @@
+/**
+ * Values a command would accept and then fail on in a way that misleads, refused before anything runs, as a user
+ * meets it (bin/ragscope.js as a subprocess): exit 2 (1 for `validate`'s verdict), one line saying which value and
+ * why. Each case was reproduced from the outside before the change:
+ * - a duration above Node's longest timer delay: `eval --timeout-ms 3000000000` timed every case out after 1 ms
+ *   (setTimeout's overflow), and the run was blocked on timeouts that never happened;
+ * - `--repeat 1000000000` ran out of memory after a minute (a V8 crash dump), and `dead-letters --limit` past 2^53
+ *   was an "unexpected error";
+ * - a run id or a case id the collector refuses on spans (a space, a quote): the cases ran, none of their results was
+ *   stored under the id, and `eval` waited out its evaluation timeout and blamed it; `demo` even exited 0;
+ * - `gate --baseline` naming `--run` itself passed every regression rule on nothing.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const ragscope = path.join(projectRoot, "bin/ragscope.js");
+const dataset = path.join(projectRoot, "examples/datasets/policy-regression.yaml");
+
+function run(args: readonly string[], cwd = projectRoot) {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("RAGSCOPE_")));
+  const child = spawnSync(process.execPath, [ragscope, ...args], { encoding: "utf8", cwd, env: inherited, timeout: 60_000 });
+  return { status: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+describe("ragscope: values refused before anything runs", () => {
+  let folder: string;
+  let task: string;
+  before(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-refused-up-front-"));
+    task = path.join(folder, "task.mjs");
+    await writeFile(task, "export default async () => 'an answer';\n");
+  });
+  after(() => rm(folder, { recursive: true, force: true }));
+
+  test("a duration past Node's longest timer delay, by flag or by setting", () => {
+    const flag = run(["eval", "--dataset", dataset, "--task", task, "--timeout-ms", "3000000000"]);
+    assert.equal(flag.status, 2);
+    assert.match(flag.stderr, /option '--timeout-ms <ms>' argument '3000000000' is invalid\. It must be at most 2147483647 \(~24\.8 days, the longest delay Node's timers take\)/);
+    assert.equal(run(["demo", "--timeout-ms", "2147483648"]).status, 2);
+    const setting = run(["config", "--quiet-period-ms", "3000000000"]);
+    assert.equal(setting.status, 2);
+    assert.match(setting.stderr, /flag --quiet-period-ms: must be at most 2147483647 \(~24\.8 days, the longest delay Node's timers take; a longer one would fire at once\)/);
+    assert.equal(run(["config", "--quiet-period-ms", "2147483647"]).status, 0, "the longest delay itself is taken");
+  });
+
+  test("a count past its bound, or past the whole numbers JavaScript holds, is a usage error, not a crash", () => {
+    const repeat = run(["eval", "--dataset", dataset, "--task", task, "--repeat", "1000000000"]);
+    assert.equal(repeat.status, 2);
+    assert.match(repeat.stderr, /'--repeat <n>' argument '1000000000' is invalid\. It must be at most 1000/);
+    const limit = run(["dead-letters", "--data-dir", path.join(folder, "none"), "--limit", "99999999999999999999"]);
+    assert.equal(limit.status, 2);
+    assert.match(limit.stderr, /'--limit <n>' argument '99999999999999999999' is invalid\. It must be a positive whole number\./);
+    assert.doesNotMatch(limit.stderr, /unexpected error/);
+  });
+
+  test("eval and demo refuse a run id the collector would refuse on spans, before any case runs", async () => {
+    const data = path.join(folder, "eval-data");
+    const evaluated = run(["eval", "--dataset", dataset, "--task", task, "--run-id", "nightly run", "--data-dir", data]);
+    assert.equal(evaluated.status, 2, evaluated.stderr);
+    assert.match(evaluated.stderr, /--run-id "nightly run": holds characters outside letters, digits and _ - \. : \/ @ \+; the run id is sent on every span of the run/);
+    await assert.rejects(readdir(data), "no store was made: nothing ran");
+    const demo = run(["demo", "--run-id", "it's", "--data-dir", path.join(folder, "demo-data")]);
+    assert.equal(demo.status, 2, demo.stdout);
+    assert.match(demo.stderr, /^ragscope demo: run id "it's": holds characters outside letters, digits/);
+  });
+
+  test("validate refuses a case id or dataset id the collector would refuse on spans, naming the field", async () => {
+    const file = path.join(folder, "cases.yaml");
+    await writeFile(
+      file,
+      [
+        "- { case_id: \"refund speed's\", case_version: '1', dataset_id: refunds, dataset_version: v1, input: how fast are refunds?, reference_answer: 14 days }",
+        `- { case_id: ok-1, case_version: '1', dataset_id: '${"d".repeat(200)}', dataset_version: v1, input: q, reference_answer: a }`,
+        "- { case_id: ok-2, case_version: '1', dataset_id: refunds, dataset_version: v1, input: q, reference_answer: a }",
+      ].join("\n"),
+    );
+    const result = run(["validate", file]);
+    assert.equal(result.status, 1, result.stdout);
+    const output = `${result.stdout}${result.stderr}`;
+    assert.match(output, /line 1, \[0\]\.case_id \(case_id refund speed's\): holds characters outside letters, digits and _ - \. : \/ @ \+: the id is sent on the case's spans, and the collector refuses such an id there/);
+    assert.match(output, /line 2, \[1\]\.dataset_id \(case_id ok-1\): longer than 128 characters \(200\)/);
+    assert.doesNotMatch(output, /ok-2/, "the good case is not named");
+  });
+
+  test("gate refuses a --baseline that is --run itself", () => {
+    const result = run(["gate", "--run", "r2", "--baseline", "r2", "--data-dir", path.join(folder, "none")]);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^ragscope gate: --baseline r2: that is --run itself; a run compared with itself passes every regression rule on nothing/);
+  });
+});
