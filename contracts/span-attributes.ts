@@ -207,6 +207,12 @@ export const Ragscope = {
   stage: "ragscope.stage",
   /** Schema version of the ragscope attributes on this span. */
   schemaVersion: "ragscope.schema_version",
+  /**
+   * int, one per text the SDK cut to its maxTextLength (RAGSCOPE_MAX_TEXT_LENGTH): `ragscope.cut.<key>` holds the
+   * text's length before the cut, so the Case Result notes that metrics read from `<key>` saw only its beginning
+   * (collector/06-rebuild/cut-by-sdk.ts). At most MAX_CUT_NOTES a recording.
+   */
+  cutPrefix: "ragscope.cut.",
 
   // Linkage of a request to an offline run (empty on online traffic).
   runId: "ragscope.run_id",

@@ -12,6 +12,7 @@
  */
 import type { AttributeValue, Attributes, Span } from "@opentelemetry/api";
 import { isStructuralAttribute } from "./redaction/structural-attributes.js";
+import { Ragscope } from "../contracts/span-attributes.js";
 
 /** `value` as an attribute value, or undefined when OTel cannot carry it. */
 export function toAttributeValue(value: unknown): AttributeValue | undefined {
@@ -43,10 +44,15 @@ function isAbsent(value: unknown): boolean {
  * the span's text ill-formed UTF-16, which OTLP/JSON carries as an escape that
  * no UTF-8 decoder accepts.
  */
+/** How many cut texts one recording notes on its span: a retrieval of many long chunks notes its first ones, bounded. */
+export const MAX_CUT_NOTES = 16;
+
 export class AttributeRecorder {
   /** What was recorded, when the recorder has no span to write to. */
   readonly attributes: Attributes = {};
   readonly problems: string[] = [];
+  /** Texts cut to maxTextLength so far; each of the first MAX_CUT_NOTES is recorded beside it (`ragscope.cut.<key>`). */
+  private cuts = 0;
 
   /**
    * With `span`, each value goes straight onto that started span and
@@ -64,7 +70,14 @@ export class AttributeRecorder {
     if (isAbsent(value)) return;
     if (typeof value === "string") {
       // Whether the key may be cut is asked only of a text over the limit: most are under it.
-      this.write(key, value.length <= this.maxTextLength || isStructuralAttribute(key) ? wellFormed(value) : cutText(value, this.maxTextLength));
+      if (value.length <= this.maxTextLength || isStructuralAttribute(key)) {
+        this.write(key, wellFormed(value));
+        return;
+      }
+      this.write(key, cutText(value, this.maxTextLength));
+      // The cut said on the span: evaluated as recorded, an answer's or a chunk's beginning would pass for all of it.
+      if (this.cuts < MAX_CUT_NOTES) this.write(`${Ragscope.cutPrefix}${key}`, value.length);
+      this.cuts += 1;
       return;
     }
     const attributeValue = toAttributeValue(value);

@@ -51,7 +51,7 @@ import { resolveSetupOptions, type RagscopeSetupOptions, type ResolvedSetupOptio
  * How ragscope reached the spans: it started the SDK, added its processor to
  * the application's provider, or could not attach (a non-SDK provider).
  */
-export type RagscopeSetupMode = "started" | "attached" | "unattached";
+export type RagscopeSetupMode = "started" | "attached" | "unattached" | "untraced";
 
 export interface RagscopeHandle {
   /** The provider ragscope's spans go to (the SDK's, once registered). */
@@ -72,8 +72,23 @@ let running: RagscopeHandle | undefined;
 /** Removes the running setup's exit handlers (export/flush-on-exit.ts) once it has shut down. */
 let detachExitFlush: (() => void) | undefined;
 
+/**
+ * Sets ragscope up (see the module comment). Invalid options throw: the application's own code is wrong, and says
+ * so where it is written. An invalid environment variable does not: a deployment's variables change without the
+ * code (an OTEL_EXPORTER_OTLP_PROTOCOL=grpc set for another exporter, a mistyped RAGSCOPE_SAMPLE_RATE), and tracing
+ * must never stop an application from starting. It is said on stderr, with what to change, and the application runs
+ * untraced (mode "untraced"), as under `ragscope/register`.
+ */
 export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandle {
-  const resolved = resolveSetupOptions(options);
+  let resolved: ResolvedSetupOptions;
+  try {
+    resolved = resolveSetupOptions(options);
+  } catch (error) {
+    // The same options without the environment: when they are valid, a variable is what is wrong.
+    resolveSetupOptions(options, {});
+    writeToStandardError(`ragscope: not started, the application runs untraced: ${error instanceof Error ? error.message : String(error)}`);
+    return untracedHandle();
+  }
   if (running !== undefined) {
     // A second exporter would send every span twice; keep one.
     diag.warn("ragscope: setupRagscope was called while ragscope is running; returning the running setup");
@@ -167,6 +182,12 @@ function attach(provider: TracerProvider, processor: RagscopeSpanProcessor): Rag
     attachment.value.detach();
     await processor.shutdown();
   });
+}
+
+/** What setupRagscope returns when an environment variable is invalid: nothing recorded, nothing to flush. */
+function untracedHandle(): RagscopeHandle {
+  const none: ExportStatistics = { queued: 0, exported: 0, droppedQueueFull: 0, failed: 0, sampledOut: 0 };
+  return { tracerProvider: globalTracerProvider(), mode: "untraced", statistics: () => none, forceFlush: async () => {}, shutdown: async () => {} };
 }
 
 function createHandle(

@@ -69,6 +69,7 @@ import { attributesDroppedBySdk } from "../04-normalize/attributes-dropped-by-sd
 import { nameRerankedByText } from "./name-reranked-by-text.js";
 import { lastGeneration } from "./last-generation.js";
 import { requestUsage } from "./request-usage.js";
+import { cutBySdk } from "./cut-by-sdk.js";
 import { retrievalsAroundARecordedRetrieval, retrievalsInsideARecordedRetrieval, spansInsideTheirOwnStage } from "./nested-stage-spans.js";
 
 const NANOSECONDS_PER_MILLISECOND = 1_000_000n;
@@ -318,6 +319,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
         ...identifiers.refused,
         ...trace.spans.flatMap((span) => truncatedKeys(span).map((key) => ({ span_id: span.spanId, span_name: span.name, attribute: key, kind: "truncated" as const, error: TRUNCATED_BY_RECEIVER }))),
         ...trace.spans.flatMap(droppedByReceiver),
+        ...trace.spans.flatMap(cutBySdk),
         ...unavailableRetrievals.map(({ span }) => ({ span_id: span.spanId, span_name: span.name, attribute: "retrieved_chunks", kind: "unreadable_value" as const, error: unjoinedRetrieval(retrieves.length) })),
         ...(rerankWithoutOutput === null
           ? []

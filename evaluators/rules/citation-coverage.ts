@@ -13,9 +13,9 @@
  *    what it cites, or
  * 4. it is the answer's only sentence and the answer cites something: the
  *    citations can belong to no other sentence. When it restates none of the
- *    cited text, the reason says so — cited, but not supported by what it
- *    cites (whether a citation supports its claim is citation support's
- *    question, judge.citation_support; this metric asks whether there is one).
+ *    cited text, the reason says so, and leaves whether the citation supports
+ *    the claim to citation support (judge.citation_support): this metric asks
+ *    whether there is one.
  * A sentence of a longer answer linked by none of these is "not linked to a
  * citation", not "uncited": with citations and no markers the trace cannot
  * tell which sentence they belong to.
@@ -68,7 +68,9 @@ export const citationCoverageEvaluator: Evaluator = {
     if (sentences.length === 1 && cited.length > 0 && unlinked.length === 1) {
       return {
         values: { citation_coverage: applicable(1) },
-        reason: `the answer's only sentence carries its citation (${citedLabels}) but restates none of the cited text: cited, but not supported by what it cites — ${quoted}`,
+        // Counted as cited (this metric asks whether there is a citation), and said plainly: the overlap is a heuristic,
+        // so "not supported" is not this metric's to say — citation support (judge.citation_support) answers it.
+        reason: `the answer's only sentence carries its citation (${citedLabels}), so it counts as cited, but restates none of the cited text: whether what it cites supports it is citation support's question (judge.citation_support) — ${quoted}`,
         evidence: cited.map(chunkLabel),
       };
     }

@@ -7,5 +7,11 @@ export function isStringList(value: unknown): value is string[] {
 }
 
 export function readChunkIds(value: unknown): Result<string[], string> {
-  return isStringList(value) ? success(value) : failure(`expected an array of chunk id strings, got ${describeType(value)}`);
+  if (isStringList(value)) return success(value);
+  if (!Array.isArray(value)) return failure(`expected an array of chunk id strings, got ${describeType(value)}`);
+  // Which element, as the retrieval's check names it: "got an array" said nothing about what was wrong in it.
+  const index = value.findIndex((item) => typeof item !== "string");
+  const element: unknown = value[index];
+  const hint = typeof element === "object" && element !== null && typeof (element as { chunkId?: unknown }).chunkId === "string" ? " (a chunk record: give its chunkId)" : "";
+  return failure(`expected an array of chunk id strings, got ${describeType(element)} at element ${index}${hint}`);
 }

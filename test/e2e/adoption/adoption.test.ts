@@ -286,6 +286,14 @@ describe("adopting ragscope in a fresh application", () => {
       const checked = await runNode(application, [typescript, "--noEmit", "--strict", "--skipLibCheck", skipLibCheck, "--target", "es2022", "--module", module, "--moduleResolution", resolution, "--types", "node", "typed-app.ts"], {});
       assert.equal(checked.code, 0, `moduleResolution ${resolution}:\n${checked.stdout}${checked.stderr}`);
     }
+    // TypeScript 6 and later load no @types package unless asked (`types` defaults to []): the package's declarations,
+    // which name Node's types, must bring them in themselves. Before, this failed with "Cannot find namespace 'NodeJS'".
+    await writeFile(
+      path.join(application, "tsconfig.no-types.json"),
+      JSON.stringify({ compilerOptions: { noEmit: true, strict: true, skipLibCheck: false, target: "es2022", module: "nodenext", moduleResolution: "nodenext", types: [] }, files: ["typed-app.ts"] }),
+    );
+    const withoutTypes = await runNode(application, [typescript, "-p", "tsconfig.no-types.json"], {});
+    assert.equal(withoutTypes.code, 0, `types []:\n${withoutTypes.stdout}${withoutTypes.stderr}`);
   });
 
   test("after serve stops, every request's Case Result is in the store, complete and evaluated", async () => {

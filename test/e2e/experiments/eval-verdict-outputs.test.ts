@@ -151,7 +151,7 @@ describe("ragscope eval: refusals, the JUnit mapping, blind gold ids, citation c
     const coverage = evaluationOf("c_review", "citation.coverage");
     // The answer's one sentence is the only place its citation (points_01) can belong: 1 of 1 sentences carry one.
     assert.equal(coverage.metric_values.citation_coverage, 1);
-    assert.match(coverage.reason, /only sentence carries its citation \(points_01\) but restates none of the cited text: cited, but not supported by what it cites/);
+    assert.match(coverage.reason, /only sentence carries its citation \(points_01\), so it counts as cited, but restates none of the cited text: whether what it cites supports it is citation support's question/);
     assert.doesNotMatch(coverage.reason, /0 of 1 sentences carry a citation/);
   });
 });

@@ -18,7 +18,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { context, trace } from "@opentelemetry/api";
-import { instrumentationErrors, traceGenerate, traceRequest, traceRerank, traceRetrieve, type ChunkRecord } from "../../../instrumentation/index.js";
+import { configureRagscope, instrumentationErrors, traceCite, traceGenerate, traceRequest, traceRerank, traceRetrieve, type ChunkRecord } from "../../../instrumentation/index.js";
 import { replayTrace } from "../../golden/replay-golden.js";
 
 const exporter = new InMemorySpanExporter();
@@ -138,4 +138,35 @@ test("a span that carries negative usage anyway is stored with those values not 
   const errors = notes(observation).map((note) => `${note.attribute}: ${note.error}`);
   assert.ok(errors.some((error) => /^generation\.input_tokens: is -1, below 0: a token count cannot be negative/.test(error)), errors.join("\n"));
   assert.ok(errors.some((error) => /^generation\.cost: is -0\.5, below 0/.test(error)));
+});
+
+test("citations given as chunk records: the warning names the element and what to give", async () => {
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+  try {
+    await traceRequest({ query: "refunds?" }, () => traceCite(() => ["r1", { chunkId: "r2" }] as unknown as string[]));
+  } finally {
+    process.stderr.write = write;
+  }
+  // Before: "expected an array of chunk id strings, got an array", whatever the array held.
+  assert.match(written.join(""), /rag\.cite: expected an array of chunk id strings, got object at element 1 \(a chunk record: give its chunkId\)/);
+});
+
+test("a text the SDK cut to its maxTextLength is noted on the Case Result, with its length before the cut", async () => {
+  configureRagscope({ maxTextLength: 40 });
+  try {
+    const answer = `Refunds reach the original payment method within 7 days. ${"More. ".repeat(20)}`;
+    await traceRequest({ query: "refunds?" }, () => traceGenerate({ model: "m" }, () => ({ text: answer })));
+    const { spans, observation } = await evaluated();
+    const generate = spans.find((span) => span.name === "rag.generate")!;
+    assert.equal((generate.attributes["ragscope.answer"] as string).length, 40);
+    assert.equal(generate.attributes["ragscope.cut.ragscope.answer"], answer.length);
+    const cut = observation.malformed_attributes.filter((note) => note.kind === "truncated" && note.attribute === "ragscope.answer");
+    assert.equal(cut.length, 1, JSON.stringify(observation.malformed_attributes));
+    assert.equal(cut[0]!.error, `the SDK cut this text from ${answer.length} characters to 40 (maxTextLength, RAGSCOPE_MAX_TEXT_LENGTH): metrics read from it see only its beginning; raise the limit to record it whole`);
+    assert.equal(observation.malformed_attributes.filter((note) => note.attribute === "ragscope.query").length, 0, "a text under the limit is not noted");
+  } finally {
+    configureRagscope({ maxTextLength: 32_768 });
+  }
 });
