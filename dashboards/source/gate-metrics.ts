@@ -28,7 +28,7 @@ export function resolveGateMetric(name: string): GateMetricResolution {
   if (RUN_COMPARISON_GATES.has(name)) return { kind: "release_gate_only", reason: `${name} compares a run with its baseline run; it has no value over a window of traffic` };
   const named = NAMED_AGGREGATES.find((aggregate) => aggregate.name === name);
   if (named) return { kind: "aggregate", aggregate: named };
-  const percentile = /^p(\d{1,2})_([a-z][a-z0-9_]*)$/.exec(name);
+  const percentile = /^p(100|[1-9][0-9]?)_([a-z][a-z0-9_]*)$/.exec(name);
   if (percentile) {
     const [, rank, metric] = percentile as unknown as [string, string, string];
     return { kind: "aggregate", aggregate: percentileOf(Number(rank), metric, name, UNITS[metric] ?? "none") };
@@ -48,7 +48,8 @@ const STORED_METRICS: ReadonlySet<string> = new Set(Object.values(METRIC));
 export function isKnownGateMetric(name: string): boolean {
   if (RUN_COMPARISON_GATES.has(name) || name in derivedGateMetrics || STORED_METRICS.has(name)) return true;
   if (NAMED_AGGREGATES.some((aggregate) => aggregate.name === name)) return true;
-  const of = /^(?:p\d{1,2}|average|mean)_([a-z][a-z0-9_]*)$/.exec(name)?.[1];
+  // The same percentiles as resolveGateMetric: p1 to p100.
+  const of = /^(?:p(?:100|[1-9][0-9]?)|average|mean)_([a-z][a-z0-9_]*)$/.exec(name)?.[1];
   return of !== undefined && STORED_METRICS.has(of);
 }
 

@@ -10,6 +10,7 @@ import { parseGateDocument, parseRules, SCORE_WEIGHTS_KEY, type GateDocument } f
 import { describeUnreadableFile } from "../../core/file-access-problems.js";
 import { failure, success, type Result } from "../../core/result.js";
 import { unknownGateMetrics } from "./gate-metrics.js";
+import { constantGateRules } from "./constant-gate-rules.js";
 
 export async function readGateFile(file: string): Promise<Result<GateDocument, string[]>> {
   let text: string;
@@ -28,7 +29,7 @@ export async function readGateFile(file: string): Promise<Result<GateDocument, s
   const parsed = parseGateDocument(document);
   // Every problem in one pass: the shape's, and the names of the rules that are well formed.
   const wellFormed = parsed.ok ? parsed.value.rules : parseRules(withoutScoreWeights(document)).rules;
-  const problems = [...(parsed.ok ? [] : parsed.error), ...unknownGateMetrics(wellFormed)];
+  const problems = [...(parsed.ok ? [] : parsed.error), ...unknownGateMetrics(wellFormed), ...constantGateRules(wellFormed)];
   if (parsed.ok && parsed.value.rules.length === 0) {
     problems.push({ path: "", message: 'the gate file declares no rule, so its gate would pass any run; add a section such as retrieval: { recall_at_5: ">= 0.9" }' });
   }

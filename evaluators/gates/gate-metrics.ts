@@ -151,7 +151,8 @@ export const derivedGateMetrics: Record<string, { description: string; measure: 
  * average_latency_ms" and so were never checked.
  */
 export function perCaseFormOf(name: string): { metric: string; percentile: number | null } {
-  const percentile = /^p(\d{1,2})_([a-z][a-z0-9_]*)$/.exec(name);
+  // p1 to p100: a percentile is defined on (0, 100] (aggregate/percentile.ts); p0 is no percentile, p100 the largest value.
+  const percentile = /^p(100|[1-9][0-9]?)_([a-z][a-z0-9_]*)$/.exec(name);
   if (percentile) return { metric: percentile[2]!, percentile: Number(percentile[1]) };
   const mean = /^(?:average|mean)_([a-z][a-z0-9_]*)$/.exec(name);
   return { metric: mean ? mean[1]! : name, percentile: null };

@@ -30,6 +30,11 @@ export async function storeWithoutData(command: string, clickhouse: ClickHouseCo
   if (clickhouse.url === null && missingFolder(clickhouse.dataPath)) {
     return `ragscope ${command}: no store at ${clickhouse.dataPath}: the folder does not exist, so nothing was stored there; point --data-dir (or RAGSCOPE_DATA_DIR) at the folder ragscope serve, eval or dataset push stored into`;
   }
+  // A folder the engine never opened has no catalogue (`metadata/`): opening it to ask would write the engine's
+  // folders into it (a project folder, a home directory given by mistake).
+  if (clickhouse.url === null && !existsSync(path.join(clickhouse.dataPath, "metadata"))) {
+    return `ragscope ${command}: no store at ${clickhouse.dataPath}: the folder holds no ClickHouse engine data (no metadata/ folder), so nothing was stored there; point --data-dir (or RAGSCOPE_DATA_DIR) at the folder ragscope serve, eval or dataset push stored into`;
+  }
   const connection = await openClickHouse(clickhouse);
   try {
     const schema = await readSchemaState(connection);

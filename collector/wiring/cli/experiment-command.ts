@@ -14,6 +14,7 @@
 import { describeNoExperiment, parseExperimentReportSettings, readExperimentReport } from "../../../evaluators/experiments/read-experiment-report.js";
 import { formatExperimentReport } from "../../../evaluators/experiments/format-experiment-report.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import { storeWithoutData } from "./existing-store.js";
 import { describeScope } from "../../../store/ports/tenant-scope.js";
 import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
@@ -47,6 +48,12 @@ export async function experimentReportCommand(options: ExperimentReportCommandOp
   const resolved = await settingsForCommand("experiment report", request, { flags: { "clickhouse.dataPath": { value: options.dataDir, flag: "--data-dir" } } });
   if (!resolved.ok) {
     reportInvalidSettings("experiment report", resolved.error, output);
+    return ExitCode.undecided;
+  }
+  // A mistyped --data-dir must not leave a new, empty store behind it and read as "no request stored".
+  const nothingStored = await storeWithoutData("experiment report", resolved.value.settings.clickhouse, "no experiment");
+  if (nothingStored !== null) {
+    output.error(nothingStored);
     return ExitCode.undecided;
   }
   const store = await openClickHouseStore(resolved.value.settings.clickhouse);

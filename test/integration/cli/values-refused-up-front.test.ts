@@ -12,7 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -86,6 +86,35 @@ describe("ragscope: values refused before anything runs", () => {
     assert.match(output, /line 1, \[0\]\.case_id \(case_id refund speed's\): holds characters outside letters, digits and _ - \. : \/ @ \+: the id is sent on the case's spans, and the collector refuses such an id there/);
     assert.match(output, /line 2, \[1\]\.dataset_id \(case_id ok-1\): longer than 128 characters \(200\)/);
     assert.doesNotMatch(output, /ok-2/, "the good case is not named");
+  });
+
+  test("a gate rule whose threshold its metric can never meet, or always meets, is refused with the metric's range; p1 to p100 are percentiles", async () => {
+    const file = path.join(folder, "gates.yaml");
+    await writeFile(file, ['retrieval:', '  recall_at_5: ">= 1.5"', '  mrr: ">= -0.5"', '  p100_mrr: ">= 0.2"', '  p0_mrr: ">= 0.2"', 'performance:', '  p95_latency_ms: "<= -1"', '  average_latency_ms: "<= 5000"'].join("\n"));
+    const result = run(["gate", "--run", "r1", "--gates", file, "--data-dir", path.join(folder, "none")]);
+    assert.equal(result.status, 2, result.stdout);
+    const lines = result.stderr.trim().split("\n");
+    assert.ok(lines.some((line) => line.endsWith(`${file}: retrieval.recall_at_5: ">= 1.5" can never be met: recall_at_5 takes values from 0 to 1, so the rule would block every run; check the number (0.95 rather than 1.5, a sign)`)), result.stderr);
+    assert.ok(lines.some((line) => line.includes(`retrieval.mrr: ">= -0.5" is met by every value: mrr takes values from 0 to 1, so the rule would pass whatever the run measured`)), result.stderr);
+    assert.ok(lines.some((line) => line.includes(`performance.p95_latency_ms: "<= -1" can never be met: latency_ms takes values from 0 up`)), result.stderr);
+    assert.ok(lines.some((line) => line.includes(`retrieval.p0_mrr: no metric "p0_mrr"`)), "p0 is no percentile: refused with the file, not measured as N/A");
+    assert.ok(!lines.some((line) => line.includes("p100_mrr") || line.includes("average_latency_ms")), "p100 is the largest value, and a bound inside the range is kept");
+  });
+
+  test("read-only commands neither create a missing --data-dir nor write into a folder that holds no store", async () => {
+    const missing = path.join(folder, "no-such", "deeper");
+    const experiment = run(["experiment", "report", "--id", "x", "--data-dir", missing]);
+    assert.equal(experiment.status, 2, experiment.stdout);
+    assert.match(experiment.stderr, /^ragscope experiment report: no store at .*: the folder does not exist/);
+    await assert.rejects(readdir(path.join(folder, "no-such")), "nothing created");
+    const empty = path.join(folder, "not-a-store");
+    await mkdir(empty);
+    for (const command of [["gate", "--run", "x"], ["report"], ["dead-letters"], ["experiment", "report", "--id", "x"]]) {
+      const result = run([...command, "--data-dir", empty]);
+      assert.equal(result.status, 2, `${command[0]}: ${result.stdout}`);
+      assert.match(result.stderr, /no store at .*: the folder holds no ClickHouse engine data \(no metadata\/ folder\)/, command.join(" "));
+      assert.deepEqual(await readdir(empty), [], `${command.join(" ")} wrote nothing into it`);
+    }
   });
 
   test("gate refuses a --baseline that is --run itself", () => {

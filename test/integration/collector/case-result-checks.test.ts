@@ -121,12 +121,14 @@ describe("partly readable traces through the embedded collector", () => {
   test("a Case Result that fails its schema is dead-lettered with the reason and not stored", async () => {
     recorder.reset();
     const tracer = trace.getTracer("partly-readable");
-    for (const [name, promptTokens] of [
-      ["valid", 12],
-      ["negative_tokens", -12],
+    // An empty chunk id in a context's packed list fails the schema (a negative token count used to, and is now read as
+    // not available with a note: test/unit/instrumentation/unrecordable-values.test.ts).
+    for (const [name, chunkIds] of [
+      ["valid", ["refund-1", "refund-2"]],
+      ["empty_chunk_id", ["refund-1", ""]],
     ] as const) {
       tracer.startActiveSpan(name, { attributes: { "openinference.span.kind": "CHAIN", "input.value": `question ${name}`, "input.mime_type": "text/plain" } }, (root) => {
-        tracer.startSpan("llm", { attributes: { "openinference.span.kind": "LLM", "llm.model_name": "m", "llm.token_count.prompt": promptTokens, "llm.token_count.completion": 3 } }).end();
+        tracer.startSpan("rag.context", { attributes: { "ragscope.stage": "context", "ragscope.context.chunk_ids": [...chunkIds] } }).end();
         root.end();
       });
     }
@@ -147,11 +149,11 @@ describe("partly readable traces through the embedded collector", () => {
     assert.equal(letters.length, 1);
     const letter = letters[0]!;
     assert.equal(letter.code, "invalid_case_result");
-    assert.equal(letter.message.key, traceIdOf("negative_tokens"));
-    assert.match(letter.reason, /rag_observation\.generation\.input_tokens/);
+    assert.equal(letter.message.key, traceIdOf("empty_chunk_id"));
+    assert.match(letter.reason, /rag_observation\.context_chunks\.1\.chunk_id/);
     assert.match(letter.reason, /not stored/);
-    const rejected = JSON.parse(new TextDecoder().decode(letter.message.value)) as { trace_id: string; rag_observation: { generation: { input_tokens: number } } };
-    assert.equal(rejected.trace_id, traceIdOf("negative_tokens"), "the letter holds the rejected result");
-    assert.equal(rejected.rag_observation.generation.input_tokens, -12);
+    const rejected = JSON.parse(new TextDecoder().decode(letter.message.value)) as { trace_id: string; rag_observation: { context_chunks: { chunk_id: string }[] } };
+    assert.equal(rejected.trace_id, traceIdOf("empty_chunk_id"), "the letter holds the rejected result");
+    assert.deepEqual(rejected.rag_observation.context_chunks.map((chunk) => chunk.chunk_id), ["refund-1", ""]);
   });
 });
