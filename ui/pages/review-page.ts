@@ -1,4 +1,5 @@
 /** The review queue, one review item's form (blind), and agreement per metric with item counts. */
+import { humanLabelText } from "./human-label-text.js";
 import { html } from "hono/html";
 import type { CalibrationEntry } from "../../evaluators/judge/calibration/calibration-report.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
@@ -128,7 +129,7 @@ ${metrics.map((metric) => html`<tr><th id="metric-${metric}">${metric}</th><td r
 <section id="other-labels"><h2>Other reviewers</h2>${
     others.length === 0
       ? html`<p class="muted" id="blind">Hidden until you and another reviewer have both labelled this case.</p>`
-      : html`<ul>${others.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`}</li>`)}</ul>`
+      : html`<ul>${others.map((label) => html`<li>${label.labeler_id}: ${humanLabelText(label)}</li>`)}</ul>`
   }</section>`;
   return page(`Review ${result.case_id || result.case_result_id}`, viewer, body);
 }

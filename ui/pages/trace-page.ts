@@ -24,6 +24,7 @@ import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { parseThreshold } from "../../evaluators/threshold.js";
 import { utcTime } from "./utc-time.js";
 import { rootCauseMeaningMarkup } from "./root-cause-meaning.js";
+import { humanLabelText } from "./human-label-text.js";
 import { reviewAddress } from "./trace-address.js";
 import { accessVerdict, principalOf, type Principal } from "../../evaluators/rules/retrieval-access-control.js";
 import { STAGE_TEXT } from "../../evaluators/rules/retrieval-permission.js";
@@ -118,7 +119,7 @@ ${rerankSection(detail, principal, gold, cited)}
   )}</tbody></table></section>
 ${rootCauseSection(detail, rootCause)}
 <section id="judge"><h2>Judge verdicts</h2>${judged.length === 0 ? NOT_JUDGED : html`<ul>${judged.map((item) => html`<li>${item.evaluator_id}: ${item.outcome} — ${item.reason}</li>`)}</ul>`}</section>
-<section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`} <span class="muted">${utcTime(label.labeled_at)} UTC</span></li>`)}</ul>`}
+<section id="human-labels"><h2>Human labels</h2>${labels.length === 0 ? html`<p class="muted">None visible.</p>` : html`<ul>${labels.map((label) => html`<li>${label.labeler_id}: ${humanLabelText(label)} <span class="muted">${utcTime(label.labeled_at)} UTC</span></li>`)}</ul>`}
 <p><a href="${reviewAddress(result.case_result_id, result.trace_id)}" id="label-case">Label this case</a></p></section>
 ${rawSpansSection(detail, observation.span_count)}`;
   return page(`Trace ${result.trace_id || result.case_result_id}`, viewer, body);
@@ -317,3 +318,4 @@ function inPipelineOrder(timings: CaseResult["rag_observation"]["stage_timings"]
   const rank = (stage: string) => (PIPELINE_ORDER.includes(stage) ? PIPELINE_ORDER.indexOf(stage) : PIPELINE_ORDER.length);
   return timings.map((timing, index) => ({ timing, index })).sort((left, right) => rank(left.timing.stage) - rank(right.timing.stage) || left.index - right.index).map((item) => item.timing);
 }
+

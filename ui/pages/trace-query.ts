@@ -95,6 +95,8 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
     if (!parsed.ok) return parsed;
     filter[key] = parsed.value;
   }
+  // As the boards say it: an inverted range listed nothing under "Live: new traces appear at the top".
+  if (filter.fromMs !== undefined && filter.toMs !== undefined && filter.fromMs >= filter.toMs) return failure("the time range is empty: from must be before to");
   const metric = text("metric");
   for (const name of ["below", "above"] as const) {
     const value = text(name);

@@ -85,7 +85,7 @@ ${error === null ? "" : html`<p class="error" id="error">${error}</p>`}
 <p class="muted" id="live-status" data-mode="${live ? "starting" : "off"}">${live ? "Live: new traces appear at the top." : error === null ? "Older page (not refreshed)." : "Not refreshed: fix the filters above."}</p>
 <table id="traces"><thead><tr><th>started (UTC)</th><th>trace</th><th>service</th><th>tenant</th><th>route</th><th>run</th><th>dataset</th><th>verdict</th><th>root cause</th><th>latency (ms)</th><th>query</th><th>answer</th></tr></thead>
 <tbody id="trace-rows" ${live ? html`data-live="/traces/rows?${parameters.toString()}" data-events="/api/traces/stream"` : ""}>${traceRows(listed.traces)}</tbody></table>
-<p id="list-end">${older === null ? html`<span class="muted">End of the list.</span>` : html`<a id="older" href="${older}">Older traces →</a>`}</p>
+<p id="list-end">${older !== null ? html`<a id="older" href="${older}">Older traces →</a>` : error === null ? html`<span class="muted">End of the list.</span>` : ""}</p>
 ${listed.traces.length === 0 && error === null ? html`<p id="list-empty" class="muted">${emptyListMessage(parameters)}</p>` : ""}`;
   return page("Traces", viewer, body, ["/static/live.js"]);
 }

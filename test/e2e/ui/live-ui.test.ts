@@ -254,7 +254,7 @@ describe("the live web UI of ragscope serve", () => {
     assert.equal(await bob.locator("#blind").count(), 1, "bob does not see alice's labels before his own");
     await label(bob, labelledCases[0]!, "fail", "HALLUCINATION");
     assert.equal(await bob.locator("#blind").count(), 0);
-    assert.match((await bob.locator("#other-labels").textContent()) ?? "", /alice: root_cause fail — HALLUCINATION/);
+    assert.match((await bob.locator("#other-labels").textContent()) ?? "", /alice: root cause HALLUCINATION/);
     await label(bob, labelledCases[1]!, "pass", "CONTEXT_NOISY");
     await label(bob, labelledCases[2]!, "pass", "CONTEXT_NOISY");
 
@@ -271,6 +271,10 @@ describe("the live web UI of ragscope serve", () => {
 
     // Both failed the first case: its reviewed verdict overrides the automatic one, marked as human.
     await alice.goto(`${uiUrl}/traces/${labelledCases[0]}`);
+    // A root cause reads as the cause the reviewer chose, not as the store's placeholder verdict ("root_cause fail").
+    const humanLabels = (await alice.locator("#human-labels").textContent()) ?? "";
+    assert.match(humanLabels, /alice: root cause HALLUCINATION/);
+    assert.doesNotMatch(humanLabels, /root_cause fail/);
     assert.equal(await alice.locator("#verdict .verdict").getAttribute("data-human"), "yes");
     assert.equal(await alice.locator("#verdict .verdict").getAttribute("data-verdict"), "failed");
     await alice.goto(`${uiUrl}/traces`);

@@ -195,6 +195,15 @@ describe("a run without recorded lineage is listed on /runs and /api/runs", () =
     assert.equal((await get(OPERATOR, `/quality?from=${short.from}&to=${short.to}`)).status, 200);
   });
 
+  test("the traces list refuses an inverted range as the boards do, and says no \"End of the list.\" under the error", async () => {
+    const listed = await get(OPERATOR, "/traces?from=2030-01-01&to=2020-01-01");
+    assert.equal(listed.status, 400);
+    const page = await listed.text();
+    assert.match(page, /<p class="error" id="error">the time range is empty: from must be before to<\/p>/);
+    assert.doesNotMatch(page, /End of the list\./);
+    assert.equal((await get(OPERATOR, "/api/traces?from=2030-01-01&to=2020-01-01")).status, 400);
+  });
+
   test("a reader of one tenant sees its tagged runs only, counted over its own cases", async () => {
     assert.deepEqual(
       (await listed(ALICE)).map((run) => [run.runId, run.startedAt, run.cases, run.lineage]),
