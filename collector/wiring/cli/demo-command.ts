@@ -48,7 +48,7 @@ type Output = { log: (line: string) => void; error: (line: string) => void };
 export async function runDemo(options: DemoOptions, request: SettingsRequest, output: Output): Promise<DemoOutcome | null> {
   const loaded = await loadDatasetFile(options.dataset);
   if (!loaded.ok) {
-    for (const line of describeLoadFailure(loaded.error, "the dataset is invalid")) output.error(line);
+    for (const line of describeLoadFailure(loaded.error, "the dataset is invalid")) output.error(`ragscope demo: ${line}`);
     return null;
   }
   const dataset = loaded.value;
@@ -95,7 +95,7 @@ export async function runDemo(options: DemoOptions, request: SettingsRequest, ou
     output.log(`Running the example RAG service over ${dataset.cases.length} cases (run ${runId})…`);
     const exitCode = await runExample(dataset.cases, runId, collector.receiverUrl, output);
     if (exitCode !== 0) {
-      output.error(`the example service exited with code ${exitCode}`);
+      output.error(`ragscope demo: the example service exited with code ${exitCode}`);
       return null;
     }
     const deadline = Date.now() + options.timeoutMs;

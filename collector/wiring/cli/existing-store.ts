@@ -19,6 +19,15 @@ function missingFolder(folder: string): boolean {
   return statSync(above).isDirectory();
 }
 
+/** A folder that exists (a file, or a path under one, is the engine's to refuse: store-open-errors.ts). */
+function isFolder(folder: string): boolean {
+  try {
+    return statSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Why the configured store holds nothing a reading command could show — its data folder does not exist, or
  * it has no ragscope schema — as one line naming the setting to fix; null when it is a ragscope store (of this
@@ -32,7 +41,7 @@ export async function storeWithoutData(command: string, clickhouse: ClickHouseCo
   }
   // A folder the engine never opened has no catalogue (`metadata/`): opening it to ask would write the engine's
   // folders into it (a project folder, a home directory given by mistake).
-  if (clickhouse.url === null && !existsSync(path.join(clickhouse.dataPath, "metadata"))) {
+  if (clickhouse.url === null && isFolder(clickhouse.dataPath) && !existsSync(path.join(clickhouse.dataPath, "metadata"))) {
     return `ragscope ${command}: no store at ${clickhouse.dataPath}: the folder holds no ClickHouse engine data (no metadata/ folder), so nothing was stored there; point --data-dir (or RAGSCOPE_DATA_DIR) at the folder ragscope serve, eval or dataset push stored into`;
   }
   const connection = await openClickHouse(clickhouse);

@@ -174,7 +174,10 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     const fromMs = times.from ?? extent.fromMs;
     const toMs = times.to ?? extent.toMs;
     if (fromMs >= toMs) {
-      output.error("ragscope report: the time range is empty: --from must be before --to");
+      // Without --to the range ends at the last stored request: say so, since the user gave no --to to be after.
+      const end = times.to === undefined ? `the last stored request (${new Date(toMs).toISOString()}), where the range ends without --to` : "--to";
+      const start = times.from === undefined ? `the first stored request (${new Date(fromMs).toISOString()}), where it starts without --from,` : "--from";
+      output.error(`ragscope report: the time range is empty: ${start} must be before ${end}`);
       return null;
     }
     const values: Record<string, string[]> = { service: options.service, tenant: options.tenant, dataset: options.dataset, run: options.run };

@@ -103,7 +103,9 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   } catch (error) {
     await observe.close();
     await collector.close();
-    output.error(`ragscope serve: the web UI did not start: ${(error as Error).message}`);
+    const inUse = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
+    // The receiver's port in use has its fix said (describe-failure.ts); the web UI's port had only the system's words.
+    output.error(`ragscope serve: the web UI did not start: ${(error as Error).message}${inUse ? `; another process holds that port: stop it, or give serve another --ui-port (0 picks a free one)` : ""}`);
     return ExitCode.undecided;
   }
   try {

@@ -175,6 +175,12 @@ describe("ragscope serve and a busy machine", () => {
     assert.match(result.stderr, /flag --grpc-port: must be a TCP port \(0-65535; 0 picks a free one\) or off/);
   });
 
+  test("a web UI port in use: exit 2, saying how to choose another", () => {
+    const result = run(["serve", "--port", "0", "--grpc-port", "off", "--metrics-port", "0", "--ui-port", String(occupiedPort), "--data-dir", path.join(folder, "ui")], folder);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^ragscope serve: the web UI did not start: .*EADDRINUSE.*; another process holds that port: stop it, or give serve another --ui-port \(0 picks a free one\)/m);
+  });
+
   test("a metrics port in use: exit 2 naming --metrics-port and RAGSCOPE_METRICS_PORT", () => {
     const result = run(["serve", "--port", "0", "--metrics-port", String(occupiedPort), "--data-dir", path.join(folder, "b")], folder);
     assert.equal(result.status, 2);
@@ -301,13 +307,21 @@ describe("the gate on a store that holds no run (read only: it never creates or 
     assert.equal(existsSync(dataDir), false);
   });
 
-  test("an empty data folder: exit 2, no ragscope schema there, not an engine error", async () => {
+  test("an empty data folder: exit 2, no store there, not an engine error, and nothing written into it", async () => {
     const dataDir = path.join(folder, "empty");
     await mkdir(dataDir);
     const result = run(["gate", "--run", "r1", "--data-dir", dataDir], folder);
     assert.equal(result.status, 2, result.stderr);
     assert.deepEqual(linesOf(result.stderr).length, 1, result.stderr);
-    assert.match(result.stderr, /^ragscope gate: no ragscope data in the embedded ClickHouse engine \(chDB\) in .*empty.*: it has no ragscope schema, so no run was stored there; point --data-dir/);
+    assert.match(result.stderr, /^ragscope gate: no store at .*empty: the folder holds no ClickHouse engine data \(no metadata\/ folder\), so nothing was stored there; point --data-dir/);
+    assert.deepEqual(await readdir(dataDir), [], "the engine's folders are not created in it");
+    // An engine's folder without ragscope's tables (another application's, or one that never migrated).
+    const engineOnly = path.join(folder, "engine-only");
+    const connection = await openClickHouse({ url: null, username: "default", password: "", database: "ragscope", dataPath: engineOnly });
+    await connection.close();
+    const other = run(["gate", "--run", "r1", "--data-dir", engineOnly], folder);
+    assert.equal(other.status, 2, other.stderr);
+    assert.match(other.stderr, /^ragscope gate: no ragscope data in the embedded ClickHouse engine \(chDB\) in .*engine-only.*: it has no ragscope schema, so no run was stored there; point --data-dir/);
     assert.doesNotMatch(result.stderr, /unexpected error|Unknown table/);
   });
 

@@ -12,7 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -73,13 +73,14 @@ describe("a data folder that does not exist", () => {
 
 describe("a folder without a ragscope store", () => {
   for (const command of ["report", "dead-letters"]) {
-    test(`${command}: exit 2, saying it holds no ragscope data`, async () => {
+    test(`${command}: exit 2, saying it holds no ragscope data, and writing nothing into it`, async () => {
       const empty = path.join(folder, `empty-${command}`);
       await mkdir(empty);
       const result = run([command, "--data-dir", empty, ...(command === "report" ? ["--out", path.join(folder, `${command}-empty.html`)] : [])], folder);
       assert.equal(result.status, 2, result.stderr);
-      assert.match(result.stderr, new RegExp(`^ragscope ${command}: no ragscope data in the embedded ClickHouse engine \\(chDB\\) in ${escaped(empty)}.*--data-dir`, "m"));
+      assert.match(result.stderr, new RegExp(`^ragscope ${command}: no store at ${escaped(empty)}: the folder holds no ClickHouse engine data \\(no metadata/ folder\\), so nothing was stored there.*--data-dir`, "m"));
       assert.equal(existsSync(path.join(folder, `${command}-empty.html`)), false);
+      assert.deepEqual(readdirSync(empty), [], "the engine's folders are not created in it");
     });
   }
 });
