@@ -42,6 +42,7 @@ import { formReturnPath } from "./access/form-return-path.js";
 import { keepReviewDraft, reviewDraftOfForm, takeReviewDraft } from "./review/review-draft.js";
 import { setFlashNotice, takeFlashNotice } from "./pages/flash-notice.js";
 import { page, type Viewer } from "./pages/layout.js";
+import { boardRefusedPage } from "./pages/board-filters.js";
 import { moreReviewsHref, reviewItemPage, reviewQueuePage, type QueueItem } from "./pages/review-page.js";
 import { runComparePage, runsPage } from "./pages/runs-page.js";
 import { tracePage } from "./pages/trace-page.js";
@@ -455,8 +456,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return parseBoardQuery(parameters, await readers.reader.storedSpan(), now());
   }
   app.get("/quality", async (context) => {
-    const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
-    if (!scope.ok) return badRequest(context, scope.error);
+    const parameters = new URL(context.req.url).searchParams;
+    const scope = await boardScope(context.get("readers"), parameters);
+    if (!scope.ok) return context.html(page("Quality over time", context.get("viewer"), boardRefusedPage("/quality", parameters, scope.error)), 400);
     const quality = context.get("readers").quality!;
     const [board, behaviour] = await Promise.all([quality.qualityBoard(scope.value), readBehaviourBoard(quality, scope.value, now())]);
     return context.html(qualityPage(context.get("viewer"), scope.value, board, behaviour));
@@ -469,8 +471,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return context.json({ scope: scope.value, board, behaviour });
   });
   app.get("/failures", async (context) => {
-    const scope = await boardScope(context.get("readers"), new URL(context.req.url).searchParams);
-    if (!scope.ok) return badRequest(context, scope.error);
+    const parameters = new URL(context.req.url).searchParams;
+    const scope = await boardScope(context.get("readers"), parameters);
+    if (!scope.ok) return context.html(page("Failures", context.get("viewer"), boardRefusedPage("/failures", parameters, scope.error)), 400);
     const [board, services] = await Promise.all([context.get("readers").quality!.failureBoard(scope.value), context.get("readers").quality!.services(scope.value)]);
     return context.html(failuresPage(context.get("viewer"), scope.value, services, board));
   });

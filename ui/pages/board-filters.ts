@@ -19,6 +19,21 @@ export function boardFilters(action: string, scope: QualityScope, services: read
 }
 
 /**
+ * A board's page for a query it refused (400): the error, above the same form holding the values as they were given,
+ * so they can be corrected where they are rather than typed again from the address bar.
+ */
+export function boardRefusedPage(action: string, parameters: URLSearchParams, error: string): Markup {
+  const given = (name: string) => parameters.get(name) ?? "";
+  return html`<p class="error" id="error">${error}</p>
+<form class="filters" method="get" action="${action}">
+<label>service<input name="service" value="${given("service")}"></label>
+<label>run<input name="run" value="${given("run")}"></label>
+<label>from (UTC)<input name="from" value="${given("from")}"></label>
+<label>to (UTC)<input name="to" value="${given("to")}"></label>
+<label>&nbsp;<button type="submit">Show</button></label></form>`;
+}
+
+/**
  * Why a board is empty (every value "no data", no failing request): no stored request started in the range, or
  * none of them matches the run or service asked for (a run id is typed, and a mistyped one read as a run that
  * measured nothing).

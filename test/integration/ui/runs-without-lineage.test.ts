@@ -195,6 +195,18 @@ describe("a run without recorded lineage is listed on /runs and /api/runs", () =
     assert.equal((await get(OPERATOR, `/quality?from=${short.from}&to=${short.to}`)).status, 200);
   });
 
+  test("a board's refused query is shown above its form, holding the values as given", async () => {
+    for (const board of ["/quality", "/failures"]) {
+      const answer = await get(OPERATOR, `${board}?from=2023-11-14T22:13&to=yesterday-ish&service=shop-bot`);
+      assert.equal(answer.status, 400, board);
+      const page = await answer.text();
+      assert.match(page, /<p class="error" id="error">[^<]*to[^<]*<\/p>/, board);
+      assert.match(page, new RegExp(`<form class="filters" method="get" action="${board}">`), board);
+      assert.match(page, /<input name="to" value="yesterday-ish">/, `${board}: the value to correct is in the form`);
+      assert.match(page, /<input name="service" value="shop-bot">/, board);
+    }
+  });
+
   test("the traces list refuses an inverted range as the boards do, and says no \"End of the list.\" under the error", async () => {
     const listed = await get(OPERATOR, "/traces?from=2030-01-01&to=2020-01-01");
     assert.equal(listed.status, 400);
