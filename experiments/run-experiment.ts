@@ -236,6 +236,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     throw new ExperimentSetupError(["--tenant and --all-tenants cannot be given together: --tenant reads that tenant's results only (the run's and the baseline's), --all-tenants compares with every tenant's results of --baseline together; give one"]);
   }
   if (options.endpoint !== undefined && options.readApi === undefined) throw new ExperimentSetupError(["--endpoint needs --read-api: the address of the running collector's read API (serve prints it as \"web UI and read API on ...\"), where the results are read back"]);
+  // Alone it was ignored: the run went to the embedded collector, and the results were read from there.
+  if (options.readApi !== undefined && options.endpoint === undefined) throw new ExperimentSetupError(["--read-api needs --endpoint: the running collector's OTLP/HTTP receiver (serve prints it as \"OTLP/HTTP on ...\"), where the cases' spans are sent; without both, eval runs on the embedded collector"]);
   let target: CollectorTarget;
   try {
     target =

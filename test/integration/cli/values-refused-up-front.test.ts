@@ -117,6 +117,12 @@ describe("ragscope: values refused before anything runs", () => {
     }
   });
 
+  test("eval refuses --read-api without --endpoint, which it used to ignore", () => {
+    const result = run(["eval", "--dataset", dataset, "--task", task, "--read-api", "http://127.0.0.1:9", "--data-dir", path.join(folder, "read-api")]);
+    assert.equal(result.status, 2, result.stdout);
+    assert.match(result.stderr, /--read-api needs --endpoint: the running collector's OTLP\/HTTP receiver/);
+  });
+
   test("gate refuses a --baseline that is --run itself", () => {
     const result = run(["gate", "--run", "r2", "--baseline", "r2", "--data-dir", path.join(folder, "none")]);
     assert.equal(result.status, 2);
