@@ -6,7 +6,8 @@
  * report of it would be empty; `gate --run` refuses it the same way); a
  * --service, --dataset or --tenant value that matches no stored request is
  * said as a warning, since a service without traffic yet is a fair thing to
- * report on. Checked over everything stored (of the report's tenants), not
+ * report on; so is a --trace-id no stored request has (the stages section was
+ * left out without a word). Checked over everything stored (of the report's tenants), not
  * only the time range.
  */
 import type { RunReader } from "../store/ports/run-reader.js";
@@ -22,6 +23,8 @@ export interface ReportFilterValues {
   service: readonly string[];
   dataset: readonly string[];
   tenant: readonly string[];
+  /** The trace whose stages the report shows (--trace-id). */
+  traceId?: string;
 }
 
 /** The runs named (--run, --baseline, --candidate) that have no stored results, each with its flag; empty when all have. */
@@ -47,7 +50,7 @@ export async function describeStoredRuns(traces: Pick<TraceReader, "listRuns">):
 /** A warning line for each --service, --dataset and --tenant value no stored request has. */
 export async function unmatchedFilterWarnings(traces: Pick<TraceReader, "listTraces">, values: ReportFilterValues, where: string): Promise<string[]> {
   const warnings: string[] = [];
-  const matchesNothing = async (filter: { service?: string; datasetId?: string; tenant?: string }) => (await traces.listTraces(filter, { after: null, limit: 1 })).traces.length === 0;
+  const matchesNothing = async (filter: { service?: string; datasetId?: string; tenant?: string; traceId?: string }) => (await traces.listTraces(filter, { after: null, limit: 1 })).traces.length === 0;
   for (const service of values.service) {
     if (await matchesNothing({ service })) warnings.push(`ragscope report: warning: --service ${JSON.stringify(service)} matches no stored request in ${where}, so its panels read "no data"; a service name must match exactly`);
   }
@@ -56,6 +59,10 @@ export async function unmatchedFilterWarnings(traces: Pick<TraceReader, "listTra
   }
   for (const tenant of values.tenant) {
     if (await matchesNothing({ tenant })) warnings.push(`ragscope report: warning: --tenant ${JSON.stringify(tenant)} matches no stored request in ${where}, so the report holds nothing of it; a tenant id must match exactly`);
+  }
+  // Stored in lower case (collector/00-otlp/hex-id.ts); applications log either case.
+  if (values.traceId !== undefined && (await matchesNothing({ traceId: values.traceId.toLowerCase() }))) {
+    warnings.push(`ragscope report: warning: --trace-id ${JSON.stringify(values.traceId)} matches no stored request in ${where}, so the report shows no trace's stages; check the id in your application's log (32 hexadecimal characters)`);
   }
   return warnings;
 }

@@ -5,7 +5,8 @@
  * and no folder is left behind; a folder that holds no ragscope store is exit
  * 2; a --run, --baseline or --candidate with no stored results is exit 2
  * naming it, and no report is written; a --service, --dataset or --tenant
- * value that matches no stored request is a warning (README "Exit codes").
+ * value that matches no stored request is a warning (README "Exit codes"), and
+ * so is a --trace-id.
  *
  * The store: run "release-7" of dataset "refunds" with two cases, service
  * "checkout", tenant "acme", written through the store's own write port.
@@ -118,5 +119,14 @@ describe("report runs and filters that match nothing", () => {
     assert.match(warnings[1]!, /--dataset "refund" matches no stored request/);
     assert.match(warnings[2]!, /--tenant "acmee" matches no stored request/);
     assert.ok(existsSync(out));
+  });
+
+  test("a --trace-id no stored request has is a warning (the stages section was left out without a word); a stored one is none", () => {
+    const unknown = run(["report", "--data-dir", dataDir, "--trace-id", "ab".repeat(16), "--out", path.join(folder, "trace-typo.html")], folder);
+    assert.equal(unknown.status, 0, unknown.stderr);
+    assert.match(unknown.stderr, /^ragscope report: warning: --trace-id "abababababababababababababababab" matches no stored request in .*, so the report shows no trace's stages/m);
+    const stored = run(["report", "--data-dir", dataDir, "--trace-id", "1".padStart(32, "0"), "--out", path.join(folder, "trace-stored.html")], folder);
+    assert.equal(stored.status, 0, stored.stderr);
+    assert.doesNotMatch(stored.stderr, /--trace-id/);
   });
 });
