@@ -25,5 +25,8 @@ export function readContextRecord(value: unknown): Result<ContextRecord, string>
   }
   const chunkIds = (value as { chunkIds?: unknown }).chunkIds;
   if (!isStringList(chunkIds)) return failure("context record has no chunkIds string array");
+  // An empty id names no chunk; carried on the span it would fail the Case Result's schema in the collector.
+  const empty = chunkIds.indexOf("");
+  if (empty >= 0) return failure(`context record's chunkIds has an empty chunk id at element ${empty}: give every packed chunk its id`);
   return success(value as ContextRecord);
 }

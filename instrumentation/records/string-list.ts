@@ -7,7 +7,10 @@ export function isStringList(value: unknown): value is string[] {
 }
 
 export function readChunkIds(value: unknown): Result<string[], string> {
-  if (isStringList(value)) return success(value);
+  if (isStringList(value)) {
+    const empty = value.indexOf("");
+    return empty < 0 ? success(value) : failure(`expected an array of chunk id strings, got an empty chunk id at element ${empty}: give every cited chunk its id`);
+  }
   if (!Array.isArray(value)) return failure(`expected an array of chunk id strings, got ${describeType(value)}`);
   // Which element, as the retrieval's check names it: "got an array" said nothing about what was wrong in it.
   const index = value.findIndex((item) => typeof item !== "string");

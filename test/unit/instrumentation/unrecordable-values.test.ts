@@ -18,7 +18,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { context, trace } from "@opentelemetry/api";
-import { configureRagscope, instrumentationErrors, traceCite, traceGenerate, traceRequest, traceRerank, traceRetrieve, type ChunkRecord } from "../../../instrumentation/index.js";
+import { configureRagscope, instrumentationErrors, traceCite, traceContext, traceGenerate, traceRequest, traceRerank, traceRetrieve, type ChunkRecord } from "../../../instrumentation/index.js";
 import { replayTrace } from "../../golden/replay-golden.js";
 
 const exporter = new InMemorySpanExporter();
@@ -169,4 +169,19 @@ test("a text the SDK cut to its maxTextLength is noted on the Case Result, with 
   } finally {
     configureRagscope({ maxTextLength: 32_768 });
   }
+});
+
+test("an empty chunk id among packed or cited chunks is not recorded, and said: carried, it would dead-letter the request", async () => {
+  const errorsBefore = instrumentationErrors();
+  await traceRequest({ query: "refunds?" }, async () => {
+    await traceContext({}, () => ({ text: "Refunds take 7 days.", chunkIds: ["r1", ""] }));
+    await traceGenerate({ model: "m" }, () => ({ text: "7 days." }));
+    await traceCite(() => ["r1", ""]);
+  });
+  assert.equal(instrumentationErrors(), errorsBefore + 2);
+  const { spans, observation } = await evaluated();
+  assert.equal(spans.find((span) => span.name === "rag.context")!.attributes["ragscope.context.chunk_ids"], undefined);
+  assert.equal(spans.find((span) => span.name === "rag.cite")!.attributes["ragscope.citations.chunk_ids"], undefined);
+  assert.equal(observation.context_chunks, null, "stored, with the packed chunks not available");
+  assert.equal(observation.citations, null);
 });
