@@ -213,6 +213,8 @@ export const Ragscope = {
    * (collector/06-rebuild/cut-by-sdk.ts). At most MAX_CUT_NOTES a recording.
    */
   cutPrefix: "ragscope.cut.",
+  /** bool, true on a span with any `ragscope.cut.<key>`: the collector looks for them only then (one lookup a span). */
+  cut: "ragscope.cut",
 
   // Linkage of a request to an offline run (empty on online traffic).
   runId: "ragscope.run_id",

@@ -76,6 +76,7 @@ export class AttributeRecorder {
       }
       this.write(key, cutText(value, this.maxTextLength));
       // The cut said on the span: evaluated as recorded, an answer's or a chunk's beginning would pass for all of it.
+      if (this.cuts === 0) this.write(Ragscope.cut, true);
       if (this.cuts < MAX_CUT_NOTES) this.write(`${Ragscope.cutPrefix}${key}`, value.length);
       this.cuts += 1;
       return;

@@ -162,6 +162,7 @@ test("a text the SDK cut to its maxTextLength is noted on the Case Result, with 
     const generate = spans.find((span) => span.name === "rag.generate")!;
     assert.equal((generate.attributes["ragscope.answer"] as string).length, 40);
     assert.equal(generate.attributes["ragscope.cut.ragscope.answer"], answer.length);
+    assert.equal(generate.attributes["ragscope.cut"], true, "the span is marked, so the collector looks only on such spans");
     const cut = observation.malformed_attributes.filter((note) => note.kind === "truncated" && note.attribute === "ragscope.answer");
     assert.equal(cut.length, 1, JSON.stringify(observation.malformed_attributes));
     assert.equal(cut[0]!.error, `the SDK cut this text from ${answer.length} characters to 40 (maxTextLength, RAGSCOPE_MAX_TEXT_LENGTH): metrics read from it see only its beginning; raise the limit to record it whole`);
