@@ -303,7 +303,7 @@ export class ConsumerGroupRunner implements TraceSource {
 
   async start(): Promise<void> {
     await this.admin.connect();
-    this.counts = await ensureTopics(this.admin, [...this.topics, this.options.settings.deadLetterTopic], this.options.log);
+    this.counts = await ensureTopics(this.admin, [...this.topics, this.options.settings.deadLetterTopic], this.options.log, this.topics);
     const { GROUP_JOIN, CRASH, STOP } = this.consumer.events;
     this.consumer.on(GROUP_JOIN, (event) => this.onGroupJoin(event.payload.memberAssignment));
     this.consumer.on(CRASH, (event) => {

@@ -59,7 +59,7 @@ describe("the embedded data folder of a Kafka evaluator", () => {
     await waitUntil(() => evaluator.ready(), { description: "evaluate ready", timeoutMs: 60_000, intervalMs: 200 });
     // The topics it created, with their partition counts (the test broker's num.partitions is 1): what bounds the evaluators that can read at once.
     assert.ok(
-      evaluator.output.some((text) => text.includes(`ragscope evaluate: created Kafka topics ${topic} (1 partition), ${deadLetterTopic} (1 partition) with the broker's default partition count (num.partitions); a consumer group reads a partition with one member at a time`)),
+      evaluator.output.some((text) => text.includes(`ragscope evaluate: created Kafka topics ${topic} (1 partition), ${deadLetterTopic} (1 partition) with the broker's default partition count (num.partitions); a consumer group reads a partition with one member at a time, so create ${topic} beforehand`)),
       evaluator.output.join("\n"),
     );
     const report = ragscope("report", "--data-dir", dataDir, "--out", path.join(dataDir, "never-written.html"));
