@@ -5,8 +5,15 @@
  * the real sink (ClickHouse) and changes nothing else.
  *
  * The worker offers the same evaluations again after a failed write; those
- * are remembered (by case result id, until written) so they count once.
+ * are remembered (by case result id and trace, until written) so they count
+ * once. By trace too: a case sent twice in one run keeps its Case Result id
+ * under each request, and two such requests in one write are two traces.
  */
+
+/** An evaluation's identity for the retry bookkeeping: its Case Result and the request (trace) it was rebuilt from. */
+function offeredKey(evaluation: CaseEvaluation): string {
+  return `${evaluation.caseResult.case_result_id}\u0000${evaluation.caseResult.trace_id}`;
+}
 import type { Result } from "../../../core/result.js";
 import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import type { ResultSink, SinkFailure } from "../../../store/ports/result-sink.js";
@@ -41,8 +48,9 @@ export class MeasuredSink implements ResultSink {
 
   async write(batch: readonly CaseEvaluation[]): Promise<Result<void, SinkFailure>> {
     for (const evaluation of batch) {
-      if (this.offered.has(evaluation.caseResult.case_result_id)) continue;
-      this.offered.add(evaluation.caseResult.case_result_id);
+      const key = offeredKey(evaluation);
+      if (this.offered.has(key)) continue;
+      this.offered.add(key);
       this.counters.tracesEvaluated += 1;
       this.counters.spansEvaluated += evaluation.caseResult.rag_observation.span_count;
     }
@@ -59,7 +67,7 @@ export class MeasuredSink implements ResultSink {
     this.counters.writes += 1;
     this.counters.traces += batch.length;
     for (const evaluation of batch) {
-      this.offered.delete(evaluation.caseResult.case_result_id);
+      this.offered.delete(offeredKey(evaluation));
       this.counters.spans += evaluation.caseResult.rag_observation.span_count;
       for (const result of evaluation.evaluationResults) this.counters.metricValues += Object.keys(result.metric_values).length;
     }
