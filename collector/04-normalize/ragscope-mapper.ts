@@ -9,7 +9,8 @@ import { readBoolean, readNumber, readString, readStringList } from "./attribute
 import { unreadableField } from "./explain-unread-value.js";
 import { readDocuments } from "./read-documents.js";
 import type { SpanMapper } from "./span-mapper.js";
-import type { StageObservation } from "./stage-observation.js";
+import type { ObservedDocument, StageObservation } from "./stage-observation.js";
+import type { MalformedAttribute } from "./find-malformed-json.js";
 import { unreadIndexGaps } from "./unread-index-gaps.js";
 import { unreadCutList } from "./unread-cut-list.js";
 import { unrecordedDocuments } from "./unrecorded-documents.js";
@@ -82,37 +83,18 @@ export const ragscopeMapper: SpanMapper = {
           rewrittenQuery: readString(attributes, Ragscope.rewrittenQuery) ?? readString(attributes, OpenInference.outputValue),
         };
       case RagStage.retrieve: {
-        // A list its SDK may have cut at the end is not read (unread-cut-list.ts); one with a gap is not either (readDocuments).
-        const prefixes = [OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix];
-        const consequence = "the retrieval's documents are not available";
-        const unrecorded = unrecordedDocuments(attributes, OpenInference.retrievalDocumentsPrefix, Ragscope.retrievalUnrecordedDocumentCount, Ragscope.retrievalDocumentCount, consequence);
-        if (unrecorded.length > 0) return { stage: "retrieve", query: retrievalQuery(attributes), documents: null, ...unreadableField(unrecorded) };
-        const cut = unreadCutList(attributes, prefixes, Ragscope.retrievalDocumentCount, droppedBySdk, sdkAttributeOrder(span), consequence);
-        return {
-          stage: "retrieve",
-          query: retrievalQuery(attributes),
-          documents: cut.length > 0 ? null : (readDocuments(attributes, OpenInference.retrievalDocumentsPrefix, Ragscope.documentsPrefix) ?? noneWhenCounted(attributes, Ragscope.retrievalDocumentCount)),
-          ...unreadableField([...unreadIndexGaps(attributes, prefixes, consequence, droppedBySdk), ...cut]),
-        };
+        const retrieved = readDocumentList(span, RETRIEVED, droppedBySdk);
+        return { stage: "retrieve", query: readString(attributes, OpenInference.inputValue) ?? readString(attributes, Ragscope.query), documents: retrieved.documents, ...unreadableField(retrieved.notes) };
       }
       case RagStage.rerank: {
-        const inputPrefixes = [OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix];
-        const outputPrefixes = [OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix];
-        const inputConsequence = "the rerank's input documents are not available";
-        const outputConsequence = "the rerank's output documents are not available";
-        const inputUnrecorded = unrecordedDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputUnrecordedDocumentCount, Ragscope.rerankInputDocumentCount, inputConsequence);
-        const outputUnrecorded = unrecordedDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputUnrecordedDocumentCount, Ragscope.rerankOutputDocumentCount, outputConsequence);
-        const inputCut = unreadCutList(attributes, inputPrefixes, Ragscope.rerankInputDocumentCount, droppedBySdk, sdkAttributeOrder(span), inputConsequence);
-        const outputCut = unreadCutList(attributes, outputPrefixes, Ragscope.rerankOutputDocumentCount, droppedBySdk, sdkAttributeOrder(span), outputConsequence);
-        // A list with unrecorded elements is not read, and its own note says why, in place of the gap's or the cut's.
-        const inputNotes = inputUnrecorded.length > 0 ? inputUnrecorded : [...unreadIndexGaps(attributes, inputPrefixes, inputConsequence, droppedBySdk), ...inputCut];
-        const outputNotes = outputUnrecorded.length > 0 ? outputUnrecorded : [...unreadIndexGaps(attributes, outputPrefixes, outputConsequence, droppedBySdk), ...outputCut];
+        const input = readDocumentList(span, RERANK_INPUT, droppedBySdk);
+        const output = readDocumentList(span, RERANK_OUTPUT, droppedBySdk);
         return {
           stage: "rerank",
           query: readString(attributes, OpenInference.rerankerQuery),
-          input: inputUnrecorded.length > 0 || inputCut.length > 0 ? null : (readDocuments(attributes, OpenInference.rerankerInputDocumentsPrefix, Ragscope.rerankInputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankInputDocumentCount)),
-          output: outputUnrecorded.length > 0 || outputCut.length > 0 ? null : (readDocuments(attributes, OpenInference.rerankerOutputDocumentsPrefix, Ragscope.rerankOutputDocumentsPrefix) ?? noneWhenCounted(attributes, Ragscope.rerankOutputDocumentCount)),
-          ...unreadableField([...inputNotes, ...outputNotes]),
+          input: input.documents,
+          output: output.documents,
+          ...unreadableField([...input.notes, ...output.notes]),
         };
       }
       case RagStage.context:
@@ -135,9 +117,54 @@ export const ragscopeMapper: SpanMapper = {
   },
 };
 
-/** The query a retrieval ran with: OpenInference's input, else ragscope's own. */
-function retrievalQuery(attributes: Attributes): string | null {
-  return readString(attributes, OpenInference.inputValue) ?? readString(attributes, Ragscope.query);
+/** One of ragscope's document lists on a span: its two prefixes, its count, its count of elements not recorded. */
+interface DocumentList {
+  openInference: string;
+  ragscope: string;
+  count: string;
+  unrecorded: string;
+  /** What is not available when the list is not read, for its notes. */
+  consequence: string;
+}
+
+const RETRIEVED: DocumentList = {
+  openInference: OpenInference.retrievalDocumentsPrefix,
+  ragscope: Ragscope.documentsPrefix,
+  count: Ragscope.retrievalDocumentCount,
+  unrecorded: Ragscope.retrievalUnrecordedDocumentCount,
+  consequence: "the retrieval's documents are not available",
+};
+const RERANK_INPUT: DocumentList = {
+  openInference: OpenInference.rerankerInputDocumentsPrefix,
+  ragscope: Ragscope.rerankInputDocumentsPrefix,
+  count: Ragscope.rerankInputDocumentCount,
+  unrecorded: Ragscope.rerankInputUnrecordedDocumentCount,
+  consequence: "the rerank's input documents are not available",
+};
+const RERANK_OUTPUT: DocumentList = {
+  openInference: OpenInference.rerankerOutputDocumentsPrefix,
+  ragscope: Ragscope.rerankOutputDocumentsPrefix,
+  count: Ragscope.rerankOutputDocumentCount,
+  unrecorded: Ragscope.rerankOutputUnrecordedDocumentCount,
+  consequence: "the rerank's output documents are not available",
+};
+
+/**
+ * One document list as read, and the notes on what was not. Not read (null): a list whose SDK could not record some
+ * elements (unrecorded-documents.ts; its own note says why, in place of the gap's or the cut's), one its SDK may have
+ * cut at the end (unread-cut-list.ts), one with an index missing (readDocuments, unread-index-gaps.ts). A count of 0
+ * with no documents is an empty list.
+ */
+function readDocumentList(span: SpanRecord, list: DocumentList, droppedBySdk: number): { documents: ObservedDocument[] | null; notes: MalformedAttribute[] } {
+  const attributes = span.attributes;
+  const unrecorded = unrecordedDocuments(attributes, list.openInference, list.unrecorded, list.count, list.consequence);
+  if (unrecorded.length > 0) return { documents: null, notes: unrecorded };
+  const prefixes = [list.openInference, list.ragscope];
+  const cut = unreadCutList(attributes, prefixes, list.count, droppedBySdk, sdkAttributeOrder(span), list.consequence);
+  return {
+    documents: cut.length > 0 ? null : (readDocuments(attributes, list.openInference, list.ragscope) ?? noneWhenCounted(attributes, list.count)),
+    notes: [...unreadIndexGaps(attributes, prefixes, list.consequence, droppedBySdk), ...cut],
+  };
 }
 
 /**
