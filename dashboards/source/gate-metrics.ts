@@ -12,7 +12,7 @@
  * window of traffic: they are release-gate only.
  */
 import type { GateFileProblem, GateRule } from "../../contracts/gate-file.js";
-import { derivedGateMetrics } from "../../evaluators/gates/gate-metrics.js";
+import { derivedGateMetrics, perCaseFormOf } from "../../evaluators/gates/gate-metrics.js";
 import { METRIC } from "../../evaluators/metric-catalog.js";
 import { meanOf, NAMED_AGGREGATES, percentileOf, type AggregateMetric } from "./aggregate-metrics.js";
 import { levenshteinDistance } from "../../evaluators/text/levenshtein-similarity.js";
@@ -28,13 +28,10 @@ export function resolveGateMetric(name: string): GateMetricResolution {
   if (RUN_COMPARISON_GATES.has(name)) return { kind: "release_gate_only", reason: `${name} compares a run with its baseline run; it has no value over a window of traffic` };
   const named = NAMED_AGGREGATES.find((aggregate) => aggregate.name === name);
   if (named) return { kind: "aggregate", aggregate: named };
-  const percentile = /^p(100|[1-9][0-9]?)_([a-z][a-z0-9_]*)$/.exec(name);
-  if (percentile) {
-    const [, rank, metric] = percentile as unknown as [string, string, string];
-    return { kind: "aggregate", aggregate: percentileOf(Number(rank), metric, name, UNITS[metric] ?? "none") };
-  }
-  const mean = /^(?:average|mean)_([a-z][a-z0-9_]*)$/.exec(name);
-  if (mean) return { kind: "aggregate", aggregate: meanOf(mean[1]!, name, UNITS[mean[1]!] ?? "none", name) };
+  // The release gate's reading of the name (pNN_, average_ or mean_ of a metric), so both accept the same forms.
+  const form = perCaseFormOf(name);
+  if (form.percentile !== null) return { kind: "aggregate", aggregate: percentileOf(form.percentile, form.metric, name, UNITS[form.metric] ?? "none") };
+  if (form.metric !== name) return { kind: "aggregate", aggregate: meanOf(form.metric, name, UNITS[form.metric] ?? "none", name) };
   return { kind: "aggregate", aggregate: meanOf(name, name, "none") };
 }
 
@@ -48,9 +45,8 @@ const STORED_METRICS: ReadonlySet<string> = new Set(Object.values(METRIC));
 export function isKnownGateMetric(name: string): boolean {
   if (RUN_COMPARISON_GATES.has(name) || name in derivedGateMetrics || STORED_METRICS.has(name)) return true;
   if (NAMED_AGGREGATES.some((aggregate) => aggregate.name === name)) return true;
-  // The same percentiles as resolveGateMetric: p1 to p100.
-  const of = /^(?:p(?:100|[1-9][0-9]?)|average|mean)_([a-z][a-z0-9_]*)$/.exec(name)?.[1];
-  return of !== undefined && STORED_METRICS.has(of);
+  const of = perCaseFormOf(name).metric;
+  return of !== name && STORED_METRICS.has(of);
 }
 
 /** A problem per rule whose metric ragscope cannot give a value, with the closest known names. */

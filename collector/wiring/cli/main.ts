@@ -15,7 +15,7 @@ import { readableDefaults } from "./readable-defaults.js";
 import { helpRequestArguments } from "./help-request.js";
 import { ExitCode } from "./exit-codes.js";
 import { packageFiles, packageVersion } from "../config/package-files.js";
-import { MOST_TIMER_MILLISECONDS } from "../config/timer-limit.js";
+import { MOST_TIMER_MILLISECONDS, TIMER_LIMIT_REASON } from "../config/timer-limit.js";
 
 export interface Output {
   log: (line: string) => void;
@@ -36,7 +36,7 @@ function positiveIntegerUpTo(most: number, why: string): (value: string) => numb
 }
 
 /** A duration a timer waits: past Node's longest delay `setTimeout` fires after 1 ms instead, with only a warning. */
-const milliseconds = positiveIntegerUpTo(MOST_TIMER_MILLISECONDS, "~24.8 days, the longest delay Node's timers take");
+const milliseconds = positiveIntegerUpTo(MOST_TIMER_MILLISECONDS, TIMER_LIMIT_REASON);
 /** Repetitions of every case: each one is a task call and a Case Result held until the run ends. */
 const repetitions = positiveIntegerUpTo(1_000, "each repetition runs every case once more and keeps its results");
 /** Cases run at once, each with a task call and its spans in flight. */

@@ -12,7 +12,7 @@
  * so a bad combination fails at start rather than at the first rebalance, and
  * a value a role never reads does not stop it.
  */
-import { MOST_TIMER_MILLISECONDS } from "./timer-limit.js";
+import { MOST_TIMER_MILLISECONDS, TIMER_LIMIT_REASON } from "./timer-limit.js";
 import path from "node:path";
 import v8 from "node:v8";
 import { z } from "zod";
@@ -31,7 +31,7 @@ const MEBIBYTE = 1024 * 1024;
 
 const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);
 /** A duration in milliseconds that a timer waits: whole, from `minimum`, at most MOST_TIMER_MILLISECONDS. */
-const milliseconds = (minimum: number) => integer(minimum).max(MOST_TIMER_MILLISECONDS, `must be at most ${MOST_TIMER_MILLISECONDS} (~24.8 days, the longest delay Node's timers take; a longer one would fire at once)`);
+const milliseconds = (minimum: number) => integer(minimum).max(MOST_TIMER_MILLISECONDS, `must be at most ${MOST_TIMER_MILLISECONDS} (${TIMER_LIMIT_REASON}; a longer one would fire at once)`);
 /** The same words as the commands' own port flags (main.ts): which values, and what 0 does. */
 const portProblem = "must be a TCP port (0-65535; 0 picks a free one)";
 const tcpPort = () => z.coerce.number({ error: portProblem }).int(portProblem).min(0, portProblem).max(65535, portProblem);
