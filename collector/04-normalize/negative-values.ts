@@ -70,18 +70,20 @@ function negative(value: number | null): boolean {
   return value !== null && value < 0;
 }
 
+/** A call's usage fields, the request-wide sum each enters, and what it is, for the note. */
+const USAGE_FIELDS = [
+  ["inputTokens", "input_tokens", "a token count"],
+  ["outputTokens", "output_tokens", "a token count"],
+  ["totalTokens", "total_tokens", "a token count"],
+  ["cost", "cost", "a cost"],
+] as const;
+
 /** What a call's usage has below 0: the fields to clear, the sums they leave out, the notes. */
 function negativeUsage(usage: EnclosedUsage): { cleared: Partial<EnclosedUsage>; sums: UsageSum[]; notes: MalformedAttribute[] } {
   const cleared: Partial<EnclosedUsage> = {};
   const sums: UsageSum[] = [];
   const notes: MalformedAttribute[] = [];
-  const fields = [
-    ["inputTokens", "input_tokens", "a token count"],
-    ["outputTokens", "output_tokens", "a token count"],
-    ["totalTokens", "total_tokens", "a token count"],
-    ["cost", "cost", "a cost"],
-  ] as const;
-  for (const [field, sum, what] of fields) {
+  for (const [field, sum, what] of USAGE_FIELDS) {
     const value = usage[field];
     if (value === null || value >= 0) continue;
     cleared[field] = null;
