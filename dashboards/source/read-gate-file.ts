@@ -5,9 +5,11 @@
  * and the rule's path, a metric ragscope does not measure included.
  */
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { parse } from "yaml";
 import { parseGateDocument, parseRules, SCORE_WEIGHTS_KEY, type GateDocument } from "../../contracts/gate-file.js";
 import { describeUnreadableFile } from "../../core/file-access-problems.js";
+import { describeJsonTextProblem, parseJsonText } from "../../core/json-text.js";
 import { failure, success, type Result } from "../../core/result.js";
 import { unknownGateMetrics } from "./gate-metrics.js";
 import { constantGateRules } from "./constant-gate-rules.js";
@@ -21,10 +23,17 @@ export async function readGateFile(file: string): Promise<Result<GateDocument, s
     return failure([describeUnreadableFile(file, error, "gate file")]);
   }
   let document: unknown;
-  try {
-    document = parse(text);
-  } catch (error) {
-    return failure([`${file}: ${(error as Error).message.split("\n")[0]} — the gate file is not valid YAML or JSON`]);
+  if (path.extname(file).toLowerCase() === ".json") {
+    // Strict JSON, as its name says: YAML would let a trailing comma or a comment pass.
+    const json = parseJsonText(text);
+    if (!json.ok) return failure([`${file}: ${describeJsonTextProblem(json.error)} — the gate file is not valid JSON`]);
+    document = json.value;
+  } else {
+    try {
+      document = parse(text);
+    } catch (error) {
+      return failure([`${file}: ${(error as Error).message.split("\n")[0]} — the gate file is not valid YAML or JSON`]);
+    }
   }
   const parsed = parseGateDocument(document);
   // Every problem in one pass: the shape's, and the names of the rules that are well formed.

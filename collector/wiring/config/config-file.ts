@@ -1,12 +1,14 @@
 /**
  * Reads a config file (`--config FILE` or RAGSCOPE_CONFIG): YAML, or JSON
- * (which YAML reads too), with the settings schema's keys. Reading and syntax
+ * when its name ends in `.json` (read strictly, not as YAML, which would let a
+ * trailing comma pass), with the settings schema's keys. Reading and syntax
  * problems are reported with the file and line; the values are checked by the
  * schema in load-settings.ts, where precedence is applied.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseDocument } from "yaml";
+import { describeJsonTextProblem, parseJsonText } from "../../../core/json-text.js";
 import { failure, success, type Result } from "../../../core/result.js";
 
 export interface ConfigFile {
@@ -27,6 +29,12 @@ export async function readConfigFile(file: string): Promise<Result<ConfigFile, s
     // A path that is right but not readable is fixed by permission, not by another path.
     const fix = code === "EACCES" || code === "EPERM" ? "give the user running ragscope read permission on it (chmod, chown), or name a copy it can read with --config (or RAGSCOPE_CONFIG)" : "check the path given to --config (or RAGSCOPE_CONFIG)";
     return failure([`config file ${absolute}: cannot read it (${reason}); ${fix}`]);
+  }
+  if (path.extname(absolute).toLowerCase() === ".json") {
+    const json = parseJsonText(text);
+    if (!json.ok) return failure([`config file ${absolute}, ${describeJsonTextProblem(json.error)} — not valid JSON; fix it, or write the settings as YAML in a .yaml file`]);
+    // An empty file is an empty config in YAML; JSON.parse refuses it above, as JSON has no empty document.
+    return success({ path: absolute, document: json.value });
   }
   const parsed = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (parsed.errors.length > 0) {

@@ -30,6 +30,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument a
 import type { z } from "zod";
 import { evalCase, type EvalCase } from "../../../contracts/eval-case.js";
 import { describeUnreadableFile } from "../../../core/file-access-problems.js";
+import { describeJsonTextProblem, parseJsonText } from "../../../core/json-text.js";
 import { failure, success, type Result } from "../../../core/result.js";
 import { describeIssue, formatPath, parseReporting, type CaseFormat } from "./format-issues.js";
 import { fieldsAt } from "./schema-fields.js";
@@ -199,11 +200,8 @@ function parseDocument(text: string, file: string): Result<ParsedDocument, Datas
     return lines.ok ? success({ value: lines.value }) : lines;
   }
   if (isJsonFile(file)) {
-    try {
-      return success({ value: JSON.parse(text) });
-    } catch (error) {
-      return failure([{ path: "", caseId: null, message: `invalid JSON: ${(error as Error).message}` }]);
-    }
+    const json = parseJsonText(text);
+    return json.ok ? success({ value: json.value }) : failure([{ path: "", caseId: null, message: `invalid JSON: ${describeJsonTextProblem(json.error)}` }]);
   }
   // YAML is a superset of JSON, so any other extension is read as YAML.
   const lineCounter = new LineCounter();

@@ -87,6 +87,20 @@ describe("ragscope --version and usage errors", () => {
     }
   });
 
+  test("a .json gate file is read as JSON: a trailing comma, which YAML would accept, is refused with its line and column", async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-gate-json-"));
+    try {
+      const gates = path.join(folder, "gates.json");
+      await writeFile(gates, '{\n  "retrieval": { "recall_at_5": ">= 0.7" },\n}\n');
+      const result = run(["gate", "--run", "r1", "--gates", gates, "--data-dir", path.join(folder, "data")], projectRoot);
+      assert.equal(result.status, 2, result.stdout + result.stderr);
+      assert.match(result.stderr, /gates\.json: line 3 column 1: Expected double-quoted property name — the gate file is not valid JSON/);
+      assertNoStack(result.stderr);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   test("a gate file with score weights and no rule would pass any run: exit 2, saying so", async () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-gate-no-rule-"));
     try {

@@ -163,6 +163,20 @@ describe("ragscope config", () => {
     assert.match(syntax.stderr, new RegExp(`config file ${escape(broken)}, line \\d+ column \\d+: not valid YAML or JSON`));
   });
 
+  test("a .json config file is read as JSON: a trailing comma, which YAML would accept, is refused with its line and column", async () => {
+    const file = path.join(folder, "trailing-comma.json");
+    await writeFile(file, '{\n  "kafka": { "topic": "rag-spans" },\n}\n');
+    const result = run(["config", "--config", file], folder);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, new RegExp(`config file ${escape(file)}, line 3 column 1: Expected double-quoted property name — not valid JSON`));
+
+    const valid = path.join(folder, "valid.json");
+    await writeFile(valid, '{ "kafka": { "topic": "rag-spans" } }\n');
+    const accepted = run(["config", "--config", valid], folder);
+    assert.equal(accepted.status, 0, accepted.stderr);
+    assert.match(accepted.stdout, /topic: rag-spans # config file/);
+  });
+
   test("the long-running roles read the same file and refuse a bad one before connecting to anything", async () => {
     const file = path.join(folder, "role.json");
     await writeFile(file, JSON.stringify({ kafka: { heartbeatIntervalMs: 20_000 } }));

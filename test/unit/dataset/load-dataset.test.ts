@@ -92,6 +92,11 @@ cases:
     const badJson = parseDataset("{", "x.json");
     assert.ok(!badJson.ok);
     assert.match(badJson.error.problems[0]!.message, /^invalid JSON/);
+
+    // JSON.parse gives a character position; the problem names the line and column a person looks for.
+    const trailingComma = parseDataset('{\n  "case_id": "q1",\n}', "x.json");
+    assert.ok(!trailingComma.ok);
+    assert.equal(trailingComma.error.problems[0]!.message, "invalid JSON: line 3 column 1: Expected double-quoted property name");
   });
 
   test("an unanswerable case may not list gold evidence", () => {
