@@ -27,6 +27,7 @@ import { startReceiver } from "../../01-receive/start-receiver.js";
 import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
 import { StorePartsGauges } from "../observe/store-parts-gauges.js";
 import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import { storeFolderOfStart } from "./store-folder-of-start.js";
 import type { Store } from "../../../store/ports/store.js";
 
 export interface EmbeddedCollector {
@@ -66,8 +67,18 @@ export interface EmbeddedCollectorOptions {
 }
 
 export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, options: EmbeddedCollectorOptions = {}): Promise<EmbeddedCollector> {
+  const folder = storeFolderOfStart(config.clickhouse);
   const store = await openClickHouseStore(config.clickhouse);
-  const online = options.online ? await options.online(store) : null;
+  const closeStore = async () => {
+    await store.close();
+    await folder.removeIfCreated();
+  };
+  const online = options.online
+    ? await options.online(store).catch(async (error: unknown) => {
+        await closeStore();
+        throw error;
+      })
+    : null;
   const registry = options.registry ?? new MetricsRegistry();
   const sink = new MeasuredSink(store.results, registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
   const deadLetters = await DurableDeadLetters.open(store.deadLetters);
@@ -90,7 +101,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     // The port is taken, typically: release the store so the caller can report it and exit cleanly.
     stop.abort();
     await online?.close();
-    await store.close();
+    await closeStore();
     throw error;
   }
   registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, queuedBytes: () => bus.bytes, publishes: { waited: () => bus.counters.waitedForRoom, waiting: () => bus.waitingPublishes }, deadLetters });

@@ -31,6 +31,7 @@ import type { ReadinessCheck } from "../observe/observe-server.js";
 import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
 import { StorePartsGauges } from "../observe/store-parts-gauges.js";
 import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import { storeFolderOfStart } from "./store-folder-of-start.js";
 import type { Store } from "../../../store/ports/store.js";
 import os from "node:os";
 import { evaluatorHealthReading } from "../observe/health-readings.js";
@@ -79,10 +80,15 @@ export function spanCheckSettings(config: Readonly<CollectorConfig>): SpanCheckS
 }
 
 export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, context: RoleContext, options: KafkaEvaluatorOptions = {}): Promise<KafkaEvaluatorRole> {
+  const folder = storeFolderOfStart(config.clickhouse);
   const store = await openClickHouseStore(config.clickhouse);
+  const closeStore = async () => {
+    await store.close();
+    await folder.removeIfCreated();
+  };
   const online = options.online
     ? await options.online(store).catch(async (error: unknown) => {
-        await store.close();
+        await closeStore();
         throw error;
       })
     : null;
@@ -96,7 +102,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
   });
   await producer.connect().catch(async (error: unknown) => {
     await online?.close();
-    await store.close();
+    await closeStore();
     throw error;
   });
   const assembledTopic = config.kafka.repartitionTopic ?? config.kafka.topic;
@@ -135,7 +141,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     await runner.stop().catch(() => {});
     await online?.close();
     await producer.disconnect().catch(() => {});
-    await store.close();
+    await closeStore();
     throw error;
   }
   registerEvaluatorMetrics(context.registry, { runner, worker, sink, repartitioner, sinkLatency });

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { chmod, cp, mkdir, readdir, readFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -173,6 +173,14 @@ describe("ragscope serve and a busy machine", () => {
     const lines = result.stderr.trim().split("\n");
     assert.equal(lines.length, 1, result.stderr);
     assert.match(lines[0]!, new RegExp(`^ragscope serve: port ${occupiedPort} on 127\\.0\\.0\\.1 is already in use.*--port N \\(or RAGSCOPE_RECEIVER_PORT\\)`));
+    // The store folder this failed start created is removed again; a folder that was there before is kept, with what it holds.
+    assert.equal(existsSync(path.join(folder, "a")), false, "a new store folder is removed after the failed start");
+    const existing = path.join(folder, "existing-store");
+    mkdirSync(existing);
+    writeFileSync(path.join(existing, "kept.txt"), "mine");
+    const again = run(["serve", "--port", String(occupiedPort), "--metrics-port", "0", "--data-dir", existing], folder);
+    assert.equal(again.status, 2);
+    assert.equal(readFileSync(path.join(existing, "kept.txt"), "utf8"), "mine", "a folder that existed is kept");
   });
 
   test("an OTLP/gRPC port in use: exit 2 and one line naming --grpc-port, RAGSCOPE_GRPC_PORT and how to turn gRPC off", () => {

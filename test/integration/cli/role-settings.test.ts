@@ -12,6 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -72,6 +73,9 @@ describe("the combination checks follow the role", () => {
     }
     assert.ok(reachedKafka("evaluate", evaluate), evaluate.stderr);
     assert.doesNotMatch(evaluate.stderr, /publishTimeoutMs|configuration is invalid/);
+    // The failed start removed the store folder it had created: a mistyped broker leaves no empty store behind.
+    assert.equal(existsSync(path.join(folder, "evaluate-chdb")), false, "the evaluator's new store folder is removed after its failed start");
+    assert.equal(existsSync(path.join(folder, "collect-chdb")), false, "collect refused its settings before opening a store");
   });
 
   test("a heartbeat longer than a third of the session: evaluate refuses it, receive (which joins no group) starts", async () => {
