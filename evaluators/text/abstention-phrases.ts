@@ -41,6 +41,7 @@ export const ENGLISH_ABSTENTION_PHRASES: readonly string[] = [
   "context does not mention", "context doesn't mention",
   "passage does not mention", "passage doesn't mention", "passage does not say", "passage doesn't say", "passage does not specify", "passage doesn't specify", "does not answer this question", "do not answer this question",
   "does not contain information", "doesn't contain information", "do not contain information", "not mentioned in the", "no answer to",
+  "documents contain no", "document contains no", "context contains no", "passage contains no", "sources contain no",
 ];
 
 export const ABSTENTION_PHRASES: readonly string[] = [...CHINESE_ABSTENTION_PHRASES, ...ENGLISH_ABSTENTION_PHRASES];

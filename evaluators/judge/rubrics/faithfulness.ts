@@ -8,14 +8,16 @@
  * (§九.3 "要求先拆分原子事实再评分"); the value is counted from those verdicts.
  * The unsupported claims are listed in details and in the reason. An answer
  * that makes no factual claim (an abstention) makes no unsupported one: value 1.
- * But the judge's "no claims" is believed only when the answer abstains or the
- * project's claim splitter (text/answer-sentences.ts) finds no claim in it
- * either; for an answer that states facts, an empty claim list is not a
- * verdict (unparseable: a repair turn, then a grader error — never a pass).
+ * But the judge's "no claims" is believed only when the project's claim
+ * splitter (text/answer-sentences.ts, which sets refusing pieces aside) finds
+ * no claim in the answer either. A refusal phrase somewhere in the answer is
+ * not enough: "I'm not sure, but refunds take 30 days" refuses and then states
+ * a fact, which is what faithfulness checks. For an answer that states facts,
+ * an empty claim list is not a verdict (unparseable: a repair turn, then a
+ * grader error — never a pass).
  */
 import { z } from "zod";
 import { failure, success } from "../../../core/result.js";
-import { findAbstentionPhrase } from "../../text/abstention-phrases.js";
 import { splitClaims } from "../../text/answer-sentences.js";
 import { fence, fenceDocuments } from "../fence-text.js";
 import { defineRubric, quoteList, selfReportedConfidence } from "./judge-rubric.js";
@@ -56,7 +58,7 @@ export const faithfulnessRubric = defineRubric({
     if (answer.claims.length === 0) {
       const text = inputs.answer ?? "";
       const found = splitClaims(text);
-      if (findAbstentionPhrase(text) === null && found.length > 0) {
+      if (found.length > 0) {
         return failure(`the judge listed no claims, but the answer states ${found.length === 1 ? "a claim" : `${found.length} claims`} (${quoteList(found, 3)}); split the answer into its claims and rate each one`);
       }
     }

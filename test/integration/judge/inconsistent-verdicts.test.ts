@@ -50,6 +50,22 @@ describe("self-contradicting judge answers", () => {
     assert.ok(outcome.kind === "pass" && outcome.value === 1, JSON.stringify(outcome));
   });
 
+  test("faithfulness with no claims for an answer that refuses and then states facts is a grader error, not 1", async () => {
+    // A refusal phrase beside the answer's own claims does not make them go away: they are what faithfulness checks.
+    for (const output of ["I'm not sure, but refunds take about 30 days and you also get a 50 dollar voucher.", "I cannot answer that, but the CEO lives at 12 Main Street in Springfield."]) {
+      server.enqueue(reply.json({ claims: [], reason: "the answer declines", confidence: "high" }));
+      const refusingBesideClaims = buildCaseResult({ output, context: "Refunds are possible within 7 days of delivery." });
+      assertUnparseable(await judgeWith().judge({ metric: "faithfulness", caseResult: refusingBesideClaims, evalCase }), /listed no claims, but the answer states a claim/);
+    }
+  });
+
+  test("faithfulness with no claims for an answer that only refuses, in words naming the documents, is 1", async () => {
+    server.enqueue(reply.json({ claims: [], reason: "the answer declines" }));
+    const abstaining = buildCaseResult({ output: "I'm sorry, I cannot answer that question; the documents contain no such information.", context: "Refunds are possible within 30 days of delivery." });
+    const outcome = await judgeWith().judge({ metric: "faithfulness", caseResult: abstaining, evalCase });
+    assert.ok(outcome.kind === "pass" && outcome.value === 1, JSON.stringify(outcome));
+  });
+
   test("instructions form: the repair turn names the contradiction; a still inconsistent answer ends unparseable", async () => {
     const contradictory = reply.json({ score: 3, irrelevant_parts: ["the whole answer"], reason: "off-topic" });
     server.enqueue(contradictory, contradictory);

@@ -14,6 +14,9 @@ describe("findAbstentionPhrase", () => {
     assert.equal(findAbstentionPhrase("The documents do not say whether gift wrapping is offered."), "the documents do not");
     assert.equal(findAbstentionPhrase("There is not enough information to answer."), "not enough information");
     assert.equal(findAbstentionPhrase("Ｉ　ｃａｎｎｏｔ　ａｎｓｗｅｒ that"), "cannot answer");
+    // A statement that the sources hold nothing, naming them, is a refusal on its own (not a claim of the answer's).
+    assert.equal(findAbstentionPhrase("The documents contain no such information."), "documents contain no");
+    assert.equal(findAbstentionPhrase("The provided context contains no details about gift wrapping."), "context contains no");
   });
 
   test("apologies and negations inside real answers are not refusals", () => {
