@@ -14,7 +14,10 @@
  *
  * Repeats: repeat 1 is the run `runId`; repeat k > 1 the run `runId.repeat-k`
  * (a Case Result's id derives from run, case and case version, so repeats
- * must be runs of their own). The gate and the comparison read repeat 1.
+ * must be runs of their own). The comparison, the case table and the scores
+ * read repeat 1; the release gate is checked on every repeat, and the worst
+ * repeat decides: a gate that passed on repeat 1 while repeat 2 failed a rule
+ * is a gate the system passes only sometimes, which is not a pass.
  *
  * A run id names one run. Stored rows of an earlier run under the same id
  * would mix into this one (a case's Case Result is replaced, but evaluations
@@ -149,8 +152,10 @@ export interface ExperimentResult {
   /** Per repeat, per case: what the task did. */
   caseRuns: CaseRun[][];
   lineage: RunLineage;
-  /** Null when the run was interrupted: a gate decides on a whole run. */
+  /** Null when the run was interrupted: a gate decides on a whole run. Repeat 1's gate, with `repeat` > 1. */
   gate: ReleaseGateResult | null;
+  /** With `repeat` > 1 (and not interrupted): the gate of each further repeat, which decides as much as repeat 1's. */
+  repeatGates: RepeatGate[];
   /** The language-model judge's calls over repeat 1 and their grader errors by type. */
   judge: JudgeCallSummary;
   /** Seed §六 / §七: task success rate, weighted overall score with the hard thresholds, cost per successful task. */
@@ -163,13 +168,26 @@ export interface ExperimentResult {
   missing: number;
   /** Null when every case ran. */
   interruption: ExperimentInterruption | null;
-  decision: "passed" | "blocked" | "undecided";
+  /** Over every repeat (RepeatGate): the worst one decides. */
+  decision: GateDecision;
   /** Why the decision is undecided, when it is. */
   problems: string[];
   /** What the reader should know that does not change the decision (e.g. lineage not stored remotely). */
   notes: string[];
   storedIn: string;
 }
+
+/** The release gate of repeat k > 1 (the run `runId.repeat-k`). */
+export interface RepeatGate {
+  repeat: number;
+  runId: string;
+  gate: ReleaseGateResult;
+  /** That repeat's veto cases that did not pass. */
+  vetoed: string[];
+  decision: GateDecision;
+}
+
+export type GateDecision = "passed" | "blocked" | "undecided";
 
 export class ExperimentSetupError extends Error {
   constructor(readonly problems: string[]) {
@@ -388,9 +406,14 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const consistency = repeats ? answerConsistency(cases, caseRuns, repeats) : null;
     const judge = summarizeJudgeCalls(evaluated.flatMap((item) => item.evaluationResults));
     if (judgeMostlyFailed(judge)) problems.push(`${judge.errors} of ${judge.calls} judge calls failed (${formatErrorCounts(judge.errorsByType)}): the judge's verdicts are missing — check RAGSCOPE_JUDGE_BASE_URL, its key and model (ragscope config)`);
-    // A gate rule whose evaluations errored decides nothing: blocked only by a rule that failed or a veto case, else undecided.
-    const decision = problems.length > 0 || gateResult === null ? "undecided" : gateResult.counts.failed > 0 || vetoed.length > 0 ? "blocked" : gateResult.undecided ? "undecided" : !gateResult.passed ? "blocked" : "passed";
-    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate: gateResult, judge, endToEnd: endToEndScores(evaluated, scoreWeights), vetoed, comparison, consistency, missing, interruption, decision, problems, notes, storedIn };
+    // Every repeat is gated as repeat 1 is, against the same baseline: the worst of them decides.
+    const repeatGates: RepeatGate[] = (repeats ?? []).slice(1).map((repeatCases, index) => {
+      const repeatGate = checkReleaseGate(gate.rules, { cases: repeatCases, baseline: baselineCases && baselineCases.length > 0 ? baselineCases : null, scoreWeights }, { allowNotAvailable: options.allowMissing === true });
+      const repeatVetoed = vetoedCases(repeatCases);
+      return { repeat: index + 2, runId: runIds[index + 1]!, gate: repeatGate, vetoed: repeatVetoed, decision: gateDecision(repeatGate, repeatVetoed) };
+    });
+    const decision = problems.length > 0 || gateResult === null ? "undecided" : worstDecision([gateDecision(gateResult, vetoed), ...repeatGates.map((item) => item.decision)]);
+    return { runId, runIds, dataset, cases, evaluated, caseRuns, lineage, gate: gateResult, repeatGates, judge, endToEnd: endToEndScores(evaluated, scoreWeights), vetoed, comparison, consistency, missing, interruption, decision, problems, notes, storedIn };
   } catch (error) {
     if (error instanceof RemoteTargetError) throw new ExperimentSetupError([...error.problems]);
     throw error;
@@ -406,6 +429,16 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
 export function defaultRunId(first: Pick<EvalCase, "dataset_id" | "dataset_version">, nowMs: number): string {
   const time = new Date(nowMs).toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
   return `eval-${first.dataset_id}-${first.dataset_version}-${time}`;
+}
+
+/** A gate rule whose evaluations errored decides nothing: blocked only by a rule that failed or a veto case, else undecided. */
+function gateDecision(gate: ReleaseGateResult, vetoed: readonly string[]): GateDecision {
+  return gate.counts.failed > 0 || vetoed.length > 0 ? "blocked" : gate.undecided ? "undecided" : !gate.passed ? "blocked" : "passed";
+}
+
+/** Over repeats: one blocked repeat blocks; else one that could not decide leaves the whole undecided. */
+function worstDecision(decisions: readonly GateDecision[]): GateDecision {
+  return decisions.includes("blocked") ? "blocked" : decisions.includes("undecided") ? "undecided" : "passed";
 }
 
 const repeatRunIds = (runId: string, repeat: number) => Array.from({ length: repeat }, (_, index) => (index === 0 ? runId : `${runId}.repeat-${index + 1}`));

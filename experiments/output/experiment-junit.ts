@@ -17,7 +17,12 @@ export function junitReport(result: ExperimentResult): string {
   const first = result.cases[0]!;
   const cases = caseSuite(name, `${first.dataset_id}@${first.dataset_version}`, caseRows(result.evaluated));
   const gate = gateSuite({ gate: result.gate, vetoCases: result.evaluated.filter(isVetoCase).length, vetoed: result.vetoed, problems: result.problems });
-  return junitDocument([cases, gate], result.lineage.started_at);
+  // Each further repeat's gate is a suite of its own: a rule repeat 2 failed is a failure in the file, as it blocks the run.
+  const repeats = result.repeatGates.map((repeat) => {
+    const suite = gateSuite({ gate: repeat.gate, vetoCases: result.evaluated.filter(isVetoCase).length, vetoed: repeat.vetoed, problems: [] });
+    return { ...suite, name: `${suite.name} (repeat ${repeat.repeat}, run ${repeat.runId})` };
+  });
+  return junitDocument([cases, gate, ...repeats], result.lineage.started_at);
 }
 
 /** `ragscope gate --junit`: the same release gate suite as eval's, for a stored run; `timestamp` is when the gate ran (ISO). */

@@ -1,5 +1,5 @@
 /** The terminal report of an experiment: per-case table, per-metric summary by layer, repeats, comparison, gate decision. */
-import { GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION } from "../../evaluators/gates/release-gate.js";
+import { GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type GateRuleResult } from "../../evaluators/gates/release-gate.js";
 import { formatJudgeCallSummary } from "../../evaluators/judge/judge-evaluations.js";
 // Measured values keep two significant digits where four decimals would write them as 0 (a cost of 0.00001), as the report and the web UI print them.
 import { rounded } from "../../report/format-value.js";
@@ -20,7 +20,8 @@ export function formatExperiment(result: ExperimentResult): string[] {
   const lines: string[] = [];
   const rows = caseRows(result.evaluated);
   const count = (status: string) => rows.filter((row) => row.qualityStatus === status).length;
-  lines.push(`Run ${result.runId}: ${result.interruption ? `${rows.length} of ${result.interruption.plannedCases} cases (interrupted)` : `${rows.length} cases`} — ${count("passed")} passed, ${count("failed")} failed, ${count("review_required")} need review, ${count("unjudged")} unjudged, ${count("not_evaluated")} not evaluated; ${rows.filter((row) => row.executionStatus === "failed").length} task failures`);
+  const repeatOne = result.runIds.length > 1 ? ` (repeat 1 of ${result.runIds.length}; every repeat's gate is below)` : "";
+  lines.push(`Run ${result.runId}${repeatOne}: ${result.interruption ? `${rows.length} of ${result.interruption.plannedCases} cases (interrupted)` : `${rows.length} cases`} — ${count("passed")} passed, ${count("failed")} failed, ${count("review_required")} need review, ${count("unjudged")} unjudged, ${count("not_evaluated")} not evaluated; ${rows.filter((row) => row.executionStatus === "failed").length} task failures`);
   lines.push("", "Cases:");
   for (const row of rows) {
     lines.push(`  ${row.qualityStatus.toUpperCase().padEnd(15)} ${row.caseId}@${row.caseVersion}${row.error && row.executionStatus === "failed" ? `  task ${row.error.type}: ${row.error.message ?? ""}` : ""}`);
@@ -93,15 +94,33 @@ export function formatExperiment(result: ExperimentResult): string[] {
   lines.push("");
   if (result.judge) lines.push(formatJudgeCallSummary(result.judge));
   if (result.gate) {
-    lines.push(`Release gate: ${gateHeadline(result.gate)}`);
-    for (const item of result.gate.rules) lines.push(`  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${(item.value === null ? "—" : number(item.value)).padStart(10)}  ${item.rule.threshold}${item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : item.basis !== undefined ? `  (${item.basis})` : ""}`);
+    lines.push(`Release gate${result.repeatGates.length > 0 ? ` (repeat 1, run ${result.runId})` : ""}: ${gateHeadline(result.gate)}`);
+    for (const item of result.gate.rules) lines.push(gateRuleLine(item));
   }
   if (result.vetoed.length > 0) lines.push(describeVetoedCases(result.vetoed));
+  for (const repeat of result.repeatGates) {
+    // The rules each further repeat did not pass; the ones it passed are repeat 1's list again.
+    lines.push(`Release gate (repeat ${repeat.repeat}, run ${repeat.runId}): ${gateHeadline(repeat.gate)}`);
+    for (const item of repeat.gate.rules) if (item.status !== "passed") lines.push(gateRuleLine(item));
+    if (repeat.vetoed.length > 0) lines.push(describeVetoedCases(repeat.vetoed));
+  }
   for (const problem of result.problems) lines.push(`Could not decide: ${problem}`);
   for (const note of result.notes) lines.push(`Note: ${note}`);
-  lines.push(`Decision: ${result.decision.toUpperCase()}`);
+  lines.push(`Decision: ${result.decision.toUpperCase()}${decisionBasis(result)}`);
   lines.push(`Stored in ${result.storedIn}`);
   return lines;
+}
+
+function gateRuleLine(item: GateRuleResult): string {
+  return `  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${(item.value === null ? "—" : number(item.value)).padStart(10)}  ${item.rule.threshold}${item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : item.basis !== undefined ? `  (${item.basis})` : ""}`;
+}
+
+/** What the decision stands on, where the gate's own headline alone would mislead: the run's problems, or the repeats. */
+function decisionBasis(result: ExperimentResult): string {
+  if (result.problems.length > 0 && result.gate !== null) return " (the problems above leave the run undecided, whatever its gate's rules say)";
+  if (result.repeatGates.length === 0) return "";
+  const notPassed = result.repeatGates.filter((item) => item.decision !== "passed").map((item) => `repeat ${item.repeat} ${item.decision}`);
+  return ` (the worst of ${result.runIds.length} repeats decides${notPassed.length > 0 ? `: ${notPassed.join(", ")}` : ": every repeat passed"})`;
 }
 
 const shown = (value: MetricValue) => (value.applicable ? rounded(value.value, 4) : "n/a");

@@ -5,6 +5,7 @@
  * the run lineage, the gate, veto cases, the comparison and the consistency. Blind-split cases keep their verdicts and scores; evaluator
  * reasons and the chunks their evidence names are withheld (blind-redaction.ts).
  */
+import type { ReleaseGateResult } from "../../evaluators/gates/release-gate.js";
 import type { ExperimentResult } from "../run-experiment.js";
 import { shownEvaluation } from "./blind-redaction.js";
 import { datasetMix, type MixRow } from "../../collector/wiring/dataset/dataset-mix.js";
@@ -25,11 +26,9 @@ export function resultsDocument(result: ExperimentResult): unknown {
     // Which metrics' values are a heuristic's (metric-semantics-json.ts); additive beside the results themselves.
     ...metricSemanticsDocument(result.evaluated.flatMap((item) => item.evaluationResults)),
     judge: result.judge && { calls: result.judge.calls, grader_errors: result.judge.errors, grader_errors_by_type: result.judge.errorsByType, heuristic_measurements: result.judge.heuristic },
-    gate: result.gate && {
-      passed: result.gate.passed,
-      undecided: result.gate.undecided,
-      rules: result.gate.rules.map((rule) => ({ section: rule.rule.section, metric: rule.rule.metric, threshold: rule.rule.threshold, status: rule.status, value: rule.value, reason: rule.reason, ...(rule.errors ? { errors: rule.errors } : {}) })),
-    },
+    gate: result.gate && gateDocument(result.gate),
+    // Repeat k > 1's gate (--repeat): the decision is the worst over repeat 1's gate and these.
+    repeat_gates: result.repeatGates.map((repeat) => ({ repeat: repeat.repeat, run_id: repeat.runId, decision: repeat.decision, vetoed_cases: repeat.vetoed, ...gateDocument(repeat.gate) })),
     end_to_end: endToEndDocument(result),
     vetoed_cases: result.vetoed,
     comparison: result.comparison && {
@@ -97,4 +96,12 @@ function mixDocument(result: ExperimentResult): unknown {
   const mix = datasetMix(result.cases);
   const rows = (items: MixRow[]) => items.map((row) => ({ category: row.category, cases: row.cases, share: row.share, recommended: row.recommended }));
   return { categories: rows(mix.rows), splits: mix.bySplit.map((split) => ({ split: split.split, cases: split.cases, categories: rows(split.rows) })), missing_splits: mix.missingSplits };
+}
+
+function gateDocument(gate: ReleaseGateResult) {
+  return {
+    passed: gate.passed,
+    undecided: gate.undecided,
+    rules: gate.rules.map((rule) => ({ section: rule.rule.section, metric: rule.rule.metric, threshold: rule.rule.threshold, status: rule.status, value: rule.value, reason: rule.reason, ...(rule.errors ? { errors: rule.errors } : {}) })),
+  };
 }

@@ -156,6 +156,39 @@ describe("ragscope eval", () => {
     assert.doesNotMatch(refused.stdout, /case_fine/, "no case ran");
   });
 
+  test("--repeat 3: every repeat is gated, and a rule repeat 2 failed blocks the run, in its output, JSON and JUnit", async () => {
+    const dataset = path.join(folder, "flaky.yaml");
+    await writeFile(dataset, "dataset_id: flaky\ndataset_version: '1'\ncases:\n  - { id: refund_window, question: How long do I have to ask for a refund?, relevant_document_ids: [refund-policy], relevant_chunk_ids: [refund-1] }\n");
+    const gates = path.join(folder, "flaky-gates.yaml");
+    await writeFile(gates, 'retrieval:\n  hit_at_1: ">= 1"\n');
+    const output = path.join(folder, "flaky-results.json");
+    const junit = path.join(folder, "flaky-results.xml");
+    const args = ["--dataset", dataset, "--task", path.join(tasks, "flaky-retrieval-task.ts"), "--gates", gates, "--data-dir", path.join(folder, "flaky-store")];
+    const result = await run(["eval", ...args, "--repeat", "3", "--run-id", "flaky", "--output", output, "--junit", junit]);
+    // Repeat 1 alone passes the rule (hit@1 = 1); repeat 2 ranked the relevant chunk third.
+    assert.match(result.stdout, /Release gate \(repeat 1, run flaky\): PASSED/);
+    assert.match(result.stdout, /Release gate \(repeat 2, run flaky\.repeat-2\): BLOCKED — 0 passed, 1 failed/);
+    assert.match(result.stdout, /Release gate \(repeat 3, run flaky\.repeat-3\): PASSED/);
+    assert.match(result.stdout, /Decision: BLOCKED \(the worst of 3 repeats decides: repeat 2 blocked\)/);
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    const results = JSON.parse(await readFile(output, "utf8"));
+    assert.equal(results.decision, "blocked");
+    assert.deepEqual(results.repeat_gates.map((item: { run_id: string; decision: string }) => [item.run_id, item.decision]), [["flaky.repeat-2", "blocked"], ["flaky.repeat-3", "passed"]]);
+    const failed = results.repeat_gates[0].rules.find((rule: { metric: string }) => rule.metric === "hit_at_1");
+    assert.deepEqual([failed.status, failed.value], ["failed", 0]);
+    const xml = await readFile(junit, "utf8");
+    assert.deepEqual(await junitSchemaErrors(xml), { "JUnit.xsd": [], "junit-10.xsd": [] });
+    const suites = new XMLParser({ ignoreAttributes: false }).parse(xml).testsuites.testsuite as Array<Record<string, string>>;
+    const repeatTwo = suites.find((suite) => suite["@_name"] === "release gate (repeat 2, run flaky.repeat-2)");
+    assert.equal(repeatTwo?.["@_failures"], "1", "repeat 2's failed rule is a failure in the JUnit file");
+
+    // One repeat: the gate reads the one run, as before.
+    const single = await run(["eval", ...args, "--run-id", "steady"]);
+    assert.equal(single.status, 0, single.stdout + single.stderr);
+    assert.match(single.stdout, /^Release gate: PASSED/m);
+    assert.match(single.stdout, /^Decision: PASSED$/m);
+  });
+
   test("--repeat 3 with a nondeterministic task lists the unstable case", async () => {
     const dataset = path.join(folder, "coin.yaml");
     await writeFile(dataset, "dataset_id: coin\ndataset_version: '1'\ncases:\n  - { case_id: steady, case_version: '1', input: a question }\n  - { case_id: flip_coin, case_version: '1', input: another question }\n");
