@@ -117,7 +117,8 @@ function gateRuleLine(item: GateRuleResult): string {
 
 /** What the decision stands on, where the gate's own headline alone would mislead: the run's problems, or the repeats. */
 function decisionBasis(result: ExperimentResult): string {
-  if (result.problems.length > 0 && result.gate !== null) return " (the problems above leave the run undecided, whatever its gate's rules say)";
+  // The gate's headline said BLOCKED (or PASSED) above: the run's problems, not its rules, made it undecided.
+  if (result.problems.length > 0 && result.gate !== null && !result.gate.undecided) return ` (the gate's rules read ${result.gate.passed ? "PASSED" : "BLOCKED"}, but the problems above leave the run undecided)`;
   if (result.repeatGates.length === 0) return "";
   const notPassed = result.repeatGates.filter((item) => item.decision !== "passed").map((item) => `repeat ${item.repeat} ${item.decision}`);
   return ` (the worst of ${result.runIds.length} repeats decides${notPassed.length > 0 ? `: ${notPassed.join(", ")}` : ": every repeat passed"})`;

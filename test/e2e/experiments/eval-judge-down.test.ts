@@ -112,3 +112,16 @@ test("a judge that declines one case of two: the rule is ERROR (1 of 2 errored),
     await judge.close();
   }
 });
+
+test("a gate whose rules read BLOCKED on a run whose judge failed: the decision line says the run's problems leave it undecided", async () => {
+  // answer_correctness is not judged here (RAGSCOPE_JUDGE_METRICS), so its rule is not measured and the gate's rules block;
+  // the judge's failed calls are a problem of the run, which leaves the decision undecided (exit 2).
+  const blockingGates = path.join(folder, "blocking-gates.yaml");
+  await writeFile(blockingGates, 'retrieval:\n  recall_at_5: ">= 0.5"\ngeneration:\n  answer_correctness: ">= 0.9"\n');
+  const environment = { RAGSCOPE_JUDGE_BASE_URL: unauthorized.baseUrl, RAGSCOPE_JUDGE_MODEL: "scripted-judge", RAGSCOPE_JUDGE_API_KEY: "sk-test", RAGSCOPE_JUDGE_METRICS: "faithfulness", RAGSCOPE_JUDGE_TIMEOUT_MS: "5000" };
+  const evaluated = await runRagscope(["eval", "--dataset", dataset, "--task", "examples/policy-assistant/eval-task.ts", "--gates", blockingGates, "--data-dir", path.join(folder, "store-blocking"), "--run-id", "blocking-rules"], environment);
+  const evalText = `${evaluated.stdout}\n${evaluated.stderr}`;
+  assert.equal(evaluated.status, 2, evalText);
+  assert.match(evaluated.stdout, /^Release gate: BLOCKED — 1 passed, 0 failed, 1 not measured/m, evalText);
+  assert.match(evaluated.stdout, /^Decision: UNDECIDED \(the gate's rules read BLOCKED, but the problems above leave the run undecided\)$/m, evalText);
+});
