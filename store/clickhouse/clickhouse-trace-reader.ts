@@ -567,9 +567,10 @@ export class ClickHouseTraceReader implements TraceReader {
       ["payload", "dataset_id", "started_at", "trace_id", "tenant_id", "service_name", "version"],
       `case_result_id = {caseResultId:String} AND ${this.tenants.on("case_results")}`,
     );
-    const [row] = await this.rows<{ newest_payload: string; newest_dataset_id: string; started_at_ms: string | number }>(
-      `SELECT argMax((payload, dataset_id, started_at), ${NEWEST_REQUEST_ORDER}) AS newest_request, tupleElement(newest_request, 1) AS newest_payload,
-              tupleElement(newest_request, 2) AS newest_dataset_id, toUnixTimestamp64Milli(tupleElement(newest_request, 3)) AS started_at_ms
+    const [row] = await this.rows<{ newest_payload: string; newest_dataset_id: string; started_at_ms: string | number; newest_service_name: string; newest_tenant_id: string }>(
+      `SELECT argMax((payload, dataset_id, started_at, service_name, tenant_id), ${NEWEST_REQUEST_ORDER}) AS newest_request, tupleElement(newest_request, 1) AS newest_payload,
+              tupleElement(newest_request, 2) AS newest_dataset_id, toUnixTimestamp64Milli(tupleElement(newest_request, 3)) AS started_at_ms,
+              tupleElement(newest_request, 4) AS newest_service_name, tupleElement(newest_request, 5) AS newest_tenant_id
        FROM (${requests})${ofRequest} HAVING count() > 0`,
       { caseResultId, ...(request === undefined ? {} : { traceId: request.traceId }) },
     );
@@ -592,11 +593,13 @@ export class ClickHouseTraceReader implements TraceReader {
       // Another tenant's case shares only its ids with this trace: its gold data is not shown (contracts/eval-case-tenant.ts).
       evalCase = evalCaseFor(parsed, caseResult.rag_observation.tenant_id);
     }
-    // The request's start selects the month partition; the sorting key is the case result id.
+    // The request's raw spans: its sorting key is the request's, as the Case Results' (migration 0035), so the same
+    // case from another service or on another day is another row. The start selects the month partition.
     const [spans] = await this.rows<{ spans: string; span_count: string | number; truncated_values: string | number }>(
       `SELECT spans, span_count, truncated_values FROM ${database}.trace_spans FINAL
-       WHERE case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC') AND ${this.tenants.on("trace_spans")} LIMIT 1`,
-      { caseResultId, startedAtMs: Number(row.started_at_ms) },
+       WHERE tenant_id = {tenantId:String} AND service_name = {serviceName:String} AND toDate(started_at) = toDate(fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC'))
+         AND case_result_id = {caseResultId:String} AND started_at = fromUnixTimestamp64Milli({startedAtMs:Int64}, 'UTC') AND ${this.tenants.on("trace_spans")} LIMIT 1`,
+      { caseResultId, startedAtMs: Number(row.started_at_ms), serviceName: row.newest_service_name, tenantId: row.newest_tenant_id },
     );
     const rawSpans = spans === undefined ? null : { spans: JSON.parse(spans.spans) as StoredRawSpan[], spanCount: Number(spans.span_count), truncatedValues: Number(spans.truncated_values) };
     return { caseResult, datasetId: row.newest_dataset_id !== "" ? row.newest_dataset_id : (evalCase?.dataset_id ?? ""), evaluationResults, evalCase, rawSpans };

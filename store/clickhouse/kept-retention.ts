@@ -25,8 +25,11 @@ const PLACEHOLDER = /\{\{retention_of:([A-Za-z_][A-Za-z0-9_]*)\}\}/g;
 const FIRST_RETENTION_MARKER = /\{\{unless_retention_set:([A-Za-z_][A-Za-z0-9_]*)\}\}/g;
 /** Any TTL clause in a table's engine_full. */
 const ANY_TTL = /\bTTL (.+?)(?= SETTINGS|$)/;
-/** The TTL clause of a table's engine_full as the engine normalises `<column> + INTERVAL n UNIT`. */
-const SIMPLE_TTL = /\bTTL (\w+) \+ (toInterval(?:Second|Minute|Hour|Day|Week|Month|Quarter|Year)\(\d+\))(?= SETTINGS|$)/;
+/**
+ * The TTL clause of a table's engine_full as the engine normalises `<column> + INTERVAL n UNIT`; the column may be
+ * converted to DateTime (`toDateTime(inserted_at)`, as the tables that grow with traffic count from insertion).
+ */
+const SIMPLE_TTL = /\bTTL (\w+|toDateTime\(\w+\)) \+ (toInterval(?:Second|Minute|Hour|Day|Week|Month|Quarter|Year)\(\d+\))(?= SETTINGS|$)/;
 
 export type RetentionExpansion = { ok: true; statement: string } | { ok: false; note: string };
 
