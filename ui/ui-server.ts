@@ -3,7 +3,8 @@
  * the store. Refuses a non-loopback address without a token.
  */
 import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
+import { createBoundedHttpServer, type ConnectionBounds } from "../core/bounded-http-server.js";
 import { refusalFor, type UiAccess } from "./access/ui-access.js";
 import { createUiApp, readersFor, type ScopableStore } from "./ui-app.js";
 import { DEFAULT_TRACE_EVENTS, TraceEventsByScope, type TraceEventsOptions } from "./live/trace-events.js";
@@ -43,6 +44,7 @@ export const UI_MAX_CONNECTIONS = 256;
 export const UI_HEADERS_TIMEOUT_MILLISECONDS = 10_000;
 /** Time a client has to send its whole request, a 20 MiB label import included. */
 export const UI_REQUEST_TIMEOUT_MILLISECONDS = 60_000;
+const UI_CONNECTION_BOUNDS: ConnectionBounds = { maxConnections: UI_MAX_CONNECTIONS, headersTimeoutMs: UI_HEADERS_TIMEOUT_MILLISECONDS, requestTimeoutMs: UI_REQUEST_TIMEOUT_MILLISECONDS };
 export const DEFAULT_UI_HOST = "127.0.0.1";
 export const DEFAULT_UI_PORT = 4000;
 
@@ -51,20 +53,13 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   if (refusal !== null) throw new Error(refusal);
   const traceEvents = new TraceEventsByScope((scope) => readersFor(options.store, scope)!.traces, { ...DEFAULT_TRACE_EVENTS, ...options.traceEvents });
   const app = createUiApp({ store: options.store, access: options.access, now: options.now, traceEvents, behindTls: options.behindTls ?? false });
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const started = serve(
-      {
-        fetch: app.fetch,
-        hostname: options.host,
-        port: options.port,
-        // Node checks the two timeouts only this often (30 s by default).
-        serverOptions: { headersTimeout: UI_HEADERS_TIMEOUT_MILLISECONDS, requestTimeout: UI_REQUEST_TIMEOUT_MILLISECONDS, connectionsCheckingInterval: 1_000 },
-      },
-      () => resolve(started),
-    );
-    // Past the bound a connection is closed as it arrives, before it is read.
-    started.maxConnections = UI_MAX_CONNECTIONS;
-    started.once("error", reject);
+  const server = createBoundedHttpServer(UI_CONNECTION_BOUNDS, getRequestListener(app.fetch, { hostname: options.host }));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -77,14 +72,14 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         // A browser left open keeps reconnecting or polling on keep-alive sockets, which would hold
         // the server open for ever: idle sockets go now, busy ones after a grace period for their answer.
         const grace = setTimeout(() => {
-          if ("closeAllConnections" in server) server.closeAllConnections();
+          server.closeAllConnections();
         }, CLOSE_GRACE_MILLISECONDS);
         grace.unref();
         server.close(() => {
           clearTimeout(grace);
           resolve();
         });
-        if ("closeIdleConnections" in server) server.closeIdleConnections();
+        server.closeIdleConnections();
       }),
   };
 }

@@ -15,7 +15,8 @@
  * decompressed bodies share one byte budget, and decoding runs in a small
  * pool of threads.
  */
-import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createBoundedHttpServer } from "../../core/bounded-http-server.js";
 import type { TracePublisher } from "../02-transport/trace-bus.js";
 import { RpcCode } from "../00-otlp/otlp-export-response.js";
 import { createBearerAuthorization } from "./bearer-authorization.js";
@@ -144,25 +145,20 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const onInternalError =
     options.onInternalError ?? ((error: unknown) => console.error("ragscope receiver: internal error", error));
 
-  const server = http.createServer(
-    {
-      requestTimeout: requestTimeoutMs,
-      headersTimeout: headersTimeoutMs,
-      // Node checks the two timeouts only this often (30 s by default).
-      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
-    },
+  const server = createBoundedHttpServer(
+    { maxConnections: options.maxConnections ?? defaultReceiverBounds.maxConnections, requestTimeoutMs, headersTimeoutMs },
     (request, response) => {
-    handleRequest(request, response, context).catch((error: unknown) => {
-      counters.rejected.internalError += 1;
-      onInternalError(error);
-      sendFailure(request, response, encodingOfContentType(request.headers["content-type"]) ?? "json", {
-        httpStatus: 500,
-        rpcCode: RpcCode.internal,
-        message: "internal error",
+      handleRequest(request, response, context).catch((error: unknown) => {
+        counters.rejected.internalError += 1;
+        onInternalError(error);
+        sendFailure(request, response, encodingOfContentType(request.headers["content-type"]) ?? "json", {
+          httpStatus: 500,
+          rpcCode: RpcCode.internal,
+          message: "internal error",
+        });
       });
-    });
-  });
-  server.maxConnections = options.maxConnections ?? defaultReceiverBounds.maxConnections;
+    },
+  );
   server.on("drop", () => {
     counters.connectionsDropped += 1;
   });
