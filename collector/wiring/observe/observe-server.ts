@@ -6,10 +6,28 @@
  * - `GET /readyz` — 200 when every readiness check passes (the Kafka
  *   consumer joined its group / the producer is connected, ClickHouse
  *   answers a ping), else 503 listing the failing checks.
+ *
+ * Another method on one of them is 405 with `Allow: GET, HEAD`; any other path
+ * is 404. Its connections are bounded as the receiver's and the UI's are
+ * (core/bounded-http-server.ts; SECURITY.md, "Limits").
  */
-import http from "node:http";
+import { createBoundedHttpServer, type ConnectionBounds } from "../../../core/bounded-http-server.js";
 import type { MetricsRegistry } from "./metrics-registry.js";
 import { listen } from "../../01-receive/listen.js";
+
+/**
+ * A scraper and a probe or two use a connection each. Kept well under the
+ * receiver's and the UI's 256: `serve` holds all its ports in one process, and
+ * their caps together must stay under a common open-file limit of 1024.
+ */
+export const METRICS_MAX_CONNECTIONS = 64;
+/** Time to send the request headers, an idle connection's included; then 408 and the connection is closed. */
+export const METRICS_HEADERS_TIMEOUT_MILLISECONDS = 10_000;
+/** Its requests have no body: the whole request is its headers. */
+export const METRICS_REQUEST_TIMEOUT_MILLISECONDS = 10_000;
+export const METRICS_CONNECTION_BOUNDS: ConnectionBounds = { maxConnections: METRICS_MAX_CONNECTIONS, headersTimeoutMs: METRICS_HEADERS_TIMEOUT_MILLISECONDS, requestTimeoutMs: METRICS_REQUEST_TIMEOUT_MILLISECONDS };
+const PATHS = new Set(["/metrics", "/healthz", "/readyz"]);
+const ALLOWED_METHODS = "GET, HEAD";
 
 export interface ReadinessCheck {
   name: string;
@@ -24,6 +42,8 @@ export interface ObserveServerOptions {
   readiness: readonly ReadinessCheck[];
   /** Upper bound for one readiness check. */
   checkTimeoutMs?: number;
+  /** METRICS_CONNECTION_BOUNDS when not given. */
+  connectionBounds?: ConnectionBounds;
 }
 
 export interface ObserveServer {
@@ -50,13 +70,14 @@ export async function runReadiness(checks: readonly ReadinessCheck[], timeoutMs:
 
 export async function startObserveServer(options: ObserveServerOptions): Promise<ObserveServer> {
   const checkTimeoutMs = options.checkTimeoutMs ?? 2_000;
-  const server = http.createServer((request, response) => {
-    const path = (request.url ?? "").split("?", 1)[0];
-    const send = (status: number, body: string, contentType = "text/plain; charset=utf-8") => {
-      response.writeHead(status, { "content-type": contentType, "cache-control": "no-store" });
+  const server = createBoundedHttpServer(options.connectionBounds ?? METRICS_CONNECTION_BOUNDS, (request, response) => {
+    const path = (request.url ?? "").split("?", 1)[0] ?? "";
+    const send = (status: number, body: string, contentType = "text/plain; charset=utf-8", headers: Record<string, string> = {}) => {
+      response.writeHead(status, { "content-type": contentType, "cache-control": "no-store", ...headers });
       response.end(body);
     };
-    if (request.method !== "GET" && request.method !== "HEAD") return send(405, "use GET\n");
+    if (!PATHS.has(path)) return send(404, "not found: use /metrics, /healthz or /readyz\n");
+    if (request.method !== "GET" && request.method !== "HEAD") return send(405, `method ${request.method ?? ""} not allowed on ${path}: use GET\n`, undefined, { allow: ALLOWED_METHODS });
     if (path === "/healthz") return send(200, "ok\n");
     if (path === "/metrics") return send(200, options.registry.render(), "text/plain; version=0.0.4; charset=utf-8");
     if (path === "/readyz") {
@@ -67,9 +88,7 @@ export async function startObserveServer(options: ObserveServerOptions): Promise
         },
         (error: unknown) => send(500, `readiness failed: ${String(error)}\n`),
       );
-      return;
     }
-    send(404, "not found: use /metrics, /healthz or /readyz\n");
   });
   const address = await listen(server, options.host, options.port, "metrics");
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
