@@ -24,6 +24,7 @@
 import { randomBytes } from "node:crypto";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { failure, success, type Result } from "../core/result.js";
 import { compareRuns } from "../experiments/compare/compare-runs.js";
@@ -65,6 +66,8 @@ import { failuresPage } from "./pages/failures-page.js";
 import { experimentReportPage, experimentsPage } from "./pages/experiments-page.js";
 import { describeNoExperiment, parseExperimentReportSettings, readExperimentReport, type ExperimentReportSettingsText } from "../evaluators/experiments/read-experiment-report.js";
 import { html } from "hono/html";
+import { allowedMethods } from "./routing/allowed-methods.js";
+import { refusedMediaType } from "./routing/request-media-type.js";
 import { DEFAULT_TRACE_EVENTS, TraceEventsByScope } from "./live/trace-events.js";
 
 /** A store that can hand out its read ports for one tenant scope (the ClickHouse adapter). */
@@ -114,6 +117,14 @@ const MAXIMUM_FORM_WITHOUT_SESSION_BYTES = 64 * 1024;
 const RESTORED_REVIEW = "Your review was not saved when your session ended: it is filled in again below. Check it and press Save labels.";
 const STALE_SESSION = "this browser's session is no longer valid (its token was changed or removed from this UI): sign in again with your current token";
 const INVALID_ADDRESS_TOKEN = "the token in the address is not a reviewer token of this UI: check it with whoever gave it to you, or paste another below";
+/** What each write endpoint reads its body as (ui/README.md, "Pages and API"); any other Content-Type is 415. */
+const JSON_BODY = ["application/json"];
+/** JSON Lines goes by both names; the export answers the first. */
+const JSON_LINES_BODY = ["application/x-ndjson", "application/jsonl"];
+/** The import form sends its file as a multipart part. */
+const FILE_FORM_BODY = ["multipart/form-data"];
+/** A review is the browser's form (urlencoded; multipart read alike) or, from a client, a JSON object. */
+const REVIEW_BODY = ["application/x-www-form-urlencoded", "multipart/form-data", "application/json"];
 /** A run's lineage is a dozen short versions and a note: 64 KiB leaves room for any real one. */
 const MAXIMUM_LINEAGE_BYTES = 64 * 1024;
 /** 200 cases' field digests (ui/api/compare-eval-cases.ts) are well under a mebibyte unless a case's mappings hold thousands of keys. */
@@ -285,9 +296,17 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
 
   /** Cookies are Secure where the session's is (access/session-cookie.ts). */
   const secureCookies = (context: Context) => sessionCookieOptions(new URL(context.req.url).protocol, behindTls).secure;
-  // No viewer on the paths a browser reaches before signing in (GET /logout is nothing): a page for nobody, not a 500.
-  const badRequest = (context: Context<{ Variables: Variables }>, message: string, status: 400 | 404 | 413 = 400) =>
-    wantsJson(context) ? context.json({ error: message }, status) : context.html(page("Error", (context.get("viewer") as Viewer | undefined) ?? null, html`<p class="error" id="error">${message}</p>`), status);
+  // No viewer on the paths a browser reaches before signing in (GET /logout is a 405): a page for nobody, not a 500.
+  const badRequest = (context: Context<{ Variables: Variables }>, message: string, status: 400 | 404 | 405 | 413 | 415 = 400, headers: Record<string, string> = {}) =>
+    wantsJson(context) ? context.json({ error: message }, status, headers) : context.html(page("Error", (context.get("viewer") as Viewer | undefined) ?? null, html`<p class="error" id="error">${message}</p>`), status, headers);
+
+  /** Refuses a body whose Content-Type is none of `accepted` (415) before it is read. */
+  const takes = (accepted: readonly string[]) =>
+    createMiddleware<{ Variables: Variables }>(async (context, next) => {
+      const refusal = refusedMediaType(context.req.header("content-type"), accepted, `${context.req.method} ${new URL(context.req.url).pathname}`);
+      if (refusal !== null) return badRequest(context, refusal, 415);
+      await next();
+    });
 
   /**
    * Refuses a body over maximumBytes before it is read: at once when its
@@ -540,12 +559,12 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   // For `ragscope eval --endpoint` (experiments/target/remote-target.ts): the stored Eval Case of an id and version,
   // and the run's lineage, read and recorded (as the token's tenant, or the one it names: ui/api/record-run-lineage.ts).
   // Compared by digests, never answered with the stored case: a blind split's gold must not be readable by case id.
-  app.post("/api/cases/compare", comparisonLimit, async (context) => {
+  app.post("/api/cases/compare", takes(JSON_BODY), comparisonLimit, async (context) => {
     const compared = await compareEvalCases(store.cases, context.get("readers").scope, await context.req.text());
     return compared.ok ? context.json(compared.value) : context.json({ error: compared.error }, 400);
   });
   app.get("/api/runs/:id/lineage", async (context) => context.json({ lineage: await context.get("readers").reader.readRun(context.req.param("id")) }));
-  app.put("/api/runs/:id/lineage", lineageLimit, async (context) => {
+  app.put("/api/runs/:id/lineage", takes(JSON_BODY), lineageLimit, async (context) => {
     const recorded = await recordRunLineage(store.runs, context.get("readers").scope, context.req.param("id"), await context.req.text(), context.req.query("tenant"), now());
     return recorded.ok ? context.json({ lineage: recorded.value }) : context.json({ error: recorded.error.message }, recorded.error.status);
   });
@@ -626,12 +645,12 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     }
     return parsed;
   };
-  app.post("/api/labels.jsonl", importLimit, async (context) => {
+  app.post("/api/labels.jsonl", takes(JSON_LINES_BODY), importLimit, async (context) => {
     const imported = await importLabels(context.get("readers"), await context.req.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated"), importedAt: new Date(now()).toISOString() });
     return imported.ok ? context.json({ imported: imported.value.length }) : context.json({ error: imported.error }, 400);
   });
   // Before /review/:id, which would take "import" for a case result id (a case result so named can still be read, not labelled by a form).
-  app.post("/review/import", importFormLimit, async (context) => {
+  app.post("/review/import", takes(FILE_FORM_BODY), importFormLimit, async (context) => {
     // The form's refusals lead back to the queue, where the import form is.
     const refused = (message: string, status: 400 | 413 = 400) => context.html(page("Error", context.get("viewer"), html`<p class="error" id="error">${message}</p><p><a href="/review" id="back">Back to the review queue</a></p>`), status);
     const form = await readForm(context);
@@ -646,7 +665,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return context.redirect("/review", 303);
   });
 
-  app.post("/review/:id", reviewLimit, async (context) => {
+  app.post("/review/:id", takes(REVIEW_BODY), reviewLimit, async (context) => {
     const reviewer = context.get("reviewer");
     const caseResultId = context.req.param("id");
     // The request the form was shown for (its action keeps `?trace=`): its metrics are the ones the form offered.
@@ -683,7 +702,12 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return context.redirect(reviewAddress(caseResultId, request?.traceId ?? ""), 303);
   });
 
-  app.notFound((context) => badRequest(context, `nothing at ${context.req.method} ${new URL(context.req.url).pathname}`, 404));
+  app.notFound((context) => {
+    const path = new URL(context.req.url).pathname;
+    const allowed = allowedMethods(app.routes, path);
+    if (allowed.length > 0) return badRequest(context, `${path} does not take ${context.req.method}: use ${allowed.join(", ")}`, 405, { Allow: allowed.join(", ") });
+    return badRequest(context, `nothing at ${context.req.method} ${path}`, 404);
+  });
   app.onError((error, context) => {
     const message = `the UI could not answer: ${error.message}`;
     return wantsJson(context) ? context.json({ error: message }, 500) : context.text(message, 500);

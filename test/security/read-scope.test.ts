@@ -122,7 +122,7 @@ describe("a reader limited to tenant A never sees tenant B's data", () => {
     assert.equal(globexCaseResults.length, 3, "the operator reads B's three traces");
     assert.equal(acmeCaseResults.length, 2);
     // A label by the operator on B's trace: A must not see it in exports or agreement.
-    const imported = await fetch(`${ui.url}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${OPERATOR}` }, body: `${JSON.stringify({ case_result_id: globexCaseResults[0], metric: "faithfulness", labeler_id: "operator", verdict: "fail", labeled_at: "2026-01-01T00:00:00.000Z" })}\n` });
+    const imported = await fetch(`${ui.url}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${OPERATOR}`, "content-type": "application/x-ndjson" }, body: `${JSON.stringify({ case_result_id: globexCaseResults[0], metric: "faithfulness", labeler_id: "operator", verdict: "fail", labeled_at: "2026-01-01T00:00:00.000Z" })}\n` });
     assert.equal(imported.status, 200, await imported.text());
   });
 
@@ -206,7 +206,7 @@ describe("a reader limited to tenant A never sees tenant B's data", () => {
     assert.equal(exported.body, "");
     assert.equal((await asAcme("/api/review")).status, 200);
     assert.equal((await asAcme("/review")).status, 200);
-    const forged = await asAcme("/api/labels.jsonl", { method: "POST", body: `${JSON.stringify({ case_result_id: globexCaseResults[1], metric: "faithfulness", labeler_id: "alice", verdict: "pass", labeled_at: "2026-01-02T00:00:00.000Z" })}\n` });
+    const forged = await asAcme("/api/labels.jsonl", { method: "POST", headers: { "content-type": "application/x-ndjson" }, body: `${JSON.stringify({ case_result_id: globexCaseResults[1], metric: "faithfulness", labeler_id: "alice", verdict: "pass", labeled_at: "2026-01-02T00:00:00.000Z" })}\n` });
     assert.equal(forged.status, 400);
     assert.match(forged.body, /not stored or not readable with this token; nothing was saved/);
     const operatorLabels = await (await get(OPERATOR, "/api/labels.jsonl")).text();
@@ -214,7 +214,7 @@ describe("a reader limited to tenant A never sees tenant B's data", () => {
     recordAttack({ attack: "UI reader of tenant A: label export, and labels imported for B's trace", outcome: "nothing of B exported; import refused (400)" });
 
     // A's reviewer imports a label on A's own trace in another reviewer's name: the identity is the token's, so the file is refused.
-    const impersonated = await asAcme("/api/labels.jsonl", { method: "POST", body: `${JSON.stringify({ case_result_id: acmeCaseResults[0], metric: "faithfulness", labeler_id: "second-reviewer", verdict: "pass", labeled_at: "2026-01-02T00:00:00.000Z" })}\n` });
+    const impersonated = await asAcme("/api/labels.jsonl", { method: "POST", headers: { "content-type": "application/x-ndjson" }, body: `${JSON.stringify({ case_result_id: acmeCaseResults[0], metric: "faithfulness", labeler_id: "second-reviewer", verdict: "pass", labeled_at: "2026-01-02T00:00:00.000Z" })}\n` });
     assert.equal(impersonated.status, 400);
     assert.match((JSON.parse(impersonated.body) as { error: string }).error, /^line 1: labeler_id "second-reviewer" is not you \("alice"\)/);
     assert.doesNotMatch((await asAcme("/api/labels.jsonl")).body, /second-reviewer/);

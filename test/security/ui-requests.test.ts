@@ -234,7 +234,7 @@ describe("hostile and malformed requests to the web UI", () => {
       assert.match(answer.body, new RegExp(`is larger than [\\d.]+ MiB \\(${limit} bytes\\), the limit of POST `), answer.body);
       assertSecurityHeaders(answer, `the 413 of ${path}`);
     }
-    const json = await send(withToken.url, { method: "POST", path: "/api/labels.jsonl", headers: { ...bearer, "content-length": String(IMPORT_LIMIT + 1) }, waitMilliseconds: REFUSAL_WAIT_MILLISECONDS });
+    const json = await send(withToken.url, { method: "POST", path: "/api/labels.jsonl", headers: { ...bearer, "content-type": "application/x-ndjson", "content-length": String(IMPORT_LIMIT + 1) }, waitMilliseconds: REFUSAL_WAIT_MILLISECONDS });
     assert.match(((JSON.parse(json.body) as { error: string }).error), /^the label file is larger than 20 MiB \(20971520 bytes\), the limit of POST \/api\/labels\.jsonl: split it/);
     recordAttack({ attack: "UI: 400 MiB Content-Length to label import and review", outcome: "413 at once, body unread" });
   });
@@ -242,7 +242,7 @@ describe("hostile and malformed requests to the web UI", () => {
   test("a chunked body is read only up to the route's limit, counted in bytes", async () => {
     const before = residentMemoryMb();
     const sent = 100 * MEBIBYTE;
-    const imported = await send(withToken.url, { method: "POST", path: "/api/labels.jsonl", headers: bearer, chunkedBytes: sent });
+    const imported = await send(withToken.url, { method: "POST", path: "/api/labels.jsonl", headers: { ...bearer, "content-type": "application/x-ndjson" }, chunkedBytes: sent });
     assert.equal(imported.status, 413, imported.body);
     // What the client wrote before it saw the answer also depends on how fast this machine runs both processes (the
     // server may drain what is in flight while its 413 travels), so the bound is half the body: a server that reads
@@ -255,7 +255,7 @@ describe("hostile and malformed requests to the web UI", () => {
 
     // 12 Mi two-byte characters: 24 MiB, over the limit in bytes though under it in UTF-16 code units.
     const wide = `${"é".repeat(12 * MEBIBYTE)}\n`;
-    const counted = await send(withToken.url, { method: "POST", path: "/api/labels.jsonl", headers: { ...bearer, "content-length": String(Buffer.byteLength(wide)) }, body: wide });
+    const counted = await send(withToken.url, { method: "POST", path: "/api/labels.jsonl", headers: { ...bearer, "content-type": "application/x-ndjson", "content-length": String(Buffer.byteLength(wide)) }, body: wide });
     assert.equal(counted.status, 413, counted.body);
   });
 

@@ -288,7 +288,7 @@ describe("the live web UI of ragscope serve", () => {
     assert.equal(lines.filter((line) => line.metric === "root_cause").length, 6);
     const imported = await fetch(`${uiUrl}/api/labels.jsonl`, {
       method: "POST",
-      headers: { authorization: `Bearer ${BOB}` },
+      headers: { authorization: `Bearer ${BOB}`, "content-type": "application/x-ndjson" },
       body: JSON.stringify({ case_result_id: importedCase, metric: "online.groundedness", verdict: "fail", labeled_at: "2026-07-08T10:00:00Z" }) + "\n",
     });
     assert.equal(imported.status, 200, await imported.text());
@@ -301,12 +301,12 @@ describe("the live web UI of ragscope serve", () => {
     // Bob cannot import a label as Carol: the reviewer is whoever the token belongs to.
     const asCarol = await fetch(`${uiUrl}/api/labels.jsonl`, {
       method: "POST",
-      headers: { authorization: `Bearer ${BOB}` },
+      headers: { authorization: `Bearer ${BOB}`, "content-type": "application/x-ndjson" },
       body: JSON.stringify({ case_result_id: importedCase, metric: "online.groundedness", labeler_id: "carol", verdict: "pass", labeled_at: "2026-07-08T10:00:00Z" }) + "\n",
     });
     assert.equal(asCarol.status, 400);
     assert.match(((await asCarol.json()) as { error: string }).error, /^line 1: labeler_id "carol" is not you \("bob"\)/);
-    const broken = await fetch(`${uiUrl}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${BOB}` }, body: '{"case_result_id":"x"}\n' });
+    const broken = await fetch(`${uiUrl}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${BOB}`, "content-type": "application/x-ndjson" }, body: '{"case_result_id":"x"}\n' });
     assert.equal(broken.status, 400);
     assert.match(((await broken.json()) as { error: string }).error, /^line 1: /);
   });

@@ -122,10 +122,11 @@ describe("signing in to and out of the web UI", () => {
     assert.equal(ownPost.headers.get("location"), "/login");
     assert.match(ownPost.headers.getSetCookie().find((value) => value.startsWith("ragscope_token=")) ?? "", /^ragscope_token=;.*Max-Age=0/i);
 
-    // Signing out is a form's post: its address opened in the address bar is nothing, said as a page for nobody.
+    // Signing out is a form's post: its address opened in the address bar is 405 naming POST, said as a page for nobody.
     const opened = await fetch(`${serve.uiUrl}/logout`, { headers: { accept: "text/html" } });
-    assert.equal(opened.status, 404);
-    assert.match(await opened.text(), /nothing at GET \/logout/);
+    assert.equal(opened.status, 405);
+    assert.equal(opened.headers.get("allow"), "POST");
+    assert.match(await opened.text(), /\/logout does not take GET: use POST/);
 
     const bearer = await fetch(`${serve.uiUrl}/traces`, { headers: { authorization: `Bearer ${ALICE}` } });
     assert.equal(bearer.status, 200);

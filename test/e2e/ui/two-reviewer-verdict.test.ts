@@ -224,7 +224,7 @@ describe("a review decides a case only once two reviewers agree", () => {
       assert.ok(metrics.includes("retrieval.ranking"), metrics.join(", "));
       const saved = await postReview(uiUrl, BOB, failedCase, { ...Object.fromEntries(metrics.map((metric) => [`metric:${metric}`, "pass"])), root_cause: "", comment: "abstaining was right" });
       assert.equal(saved.status, 303, await saved.text());
-      const imported = await fetch(`${uiUrl}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${BOB}` }, body: JSON.stringify({ case_result_id: listedTwice, metric: "retrieval.ranking", verdict: "fail" }) + "\n" });
+      const imported = await fetch(`${uiUrl}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${BOB}`, "content-type": "application/x-ndjson" }, body: JSON.stringify({ case_result_id: listedTwice, metric: "retrieval.ranking", verdict: "fail" }) + "\n" });
       assert.equal(imported.status, 200, await imported.text());
       const queue = (await (await fetch(`${uiUrl}/api/review`, { headers: { authorization: `Bearer ${BOB}` } })).json()) as { items: { caseResultId: string; reviewers: number; human: { verdict: string | null; state: string } | null }[] };
       const item = queue.items.find((entry) => entry.caseResultId === listedTwice)!;

@@ -98,7 +98,7 @@ describe("the review form and the label import", () => {
   });
 
   test("a JSONL line without labeled_at is labelled at the import's time", async () => {
-    const imported = await fetch(`${server.url}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${ALICE}` }, body: `${JSON.stringify({ case_result_id: CASE, metric: "retrieval.ranking", verdict: "fail" })}\n` });
+    const imported = await fetch(`${server.url}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${ALICE}`, "content-type": "application/x-ndjson" }, body: `${JSON.stringify({ case_result_id: CASE, metric: "retrieval.ranking", verdict: "fail" })}\n` });
     assert.equal(imported.status, 200, await imported.text());
     assert.deepEqual(
       (await storedLabels()).map((label) => [label.metric, label.verdict, label.labeled_at]),
@@ -108,7 +108,7 @@ describe("the review form and the label import", () => {
 
   test("a line's error says what a line holds; the import form's refusal links back to the queue", async () => {
     const line = `${JSON.stringify({ case_result_id: CASE, metric: "retrieval.ranking", verdict: "maybe" })}\n`;
-    const refused = await fetch(`${server.url}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${ALICE}` }, body: line });
+    const refused = await fetch(`${server.url}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${ALICE}`, "content-type": "application/x-ndjson" }, body: line });
     assert.equal(refused.status, 400);
     assert.match(((await refused.json()) as { error: string }).error, /^line 1: verdict: .* — a line is one JSON object with case_result_id, metric and verdict \("pass" or "fail"\); labeler_id, note, value \(0\.\.1\) and labeled_at \(ISO-8601, default: the import's time\) may be left out$/);
     const form = new FormData();
