@@ -85,6 +85,11 @@ describe("experiment statistics against SciPy / statsmodels", () => {
     for (const item of reference.sample_size) close(minimumSampleSizeForRate(item.baseline, item.change, item.alpha, item.power), item.per_arm, 1e-3, `n ${item.baseline}+${item.change}`);
   });
 
+  test("minimum sample size with the control at a bound (rate 0 or 1, and 0.95 whose change passes 1): statsmodels' NormalIndPower at the inward alternative", () => {
+    const boundary = JSON.parse(readFileSync(fileURLToPath(new URL("../../../data/experiments/boundary-sample-size.json", import.meta.url)), "utf8")) as { rate: { baseline: number; change: number; alpha: number; power: number; per_arm: number }[] };
+    for (const item of boundary.rate) close(minimumSampleSizeForRate(item.baseline, item.change, item.alpha, item.power), item.per_arm, 1e-3, `n ${item.baseline}±${item.change}`);
+  });
+
   test("bootstrap with one request per unit: SciPy's percentile interval within Monte-Carlo error", () => {
     const units = (values: number[], prefix: string) => values.map((value, index) => ({ unit: `${prefix}${index}`, sum: value, count: 1 }));
     const result = clusterBootstrap(units(reference.bootstrap.control, "c"), units(reference.bootstrap.variant, "v"), { resamples: 20_000, seed: 11 });
