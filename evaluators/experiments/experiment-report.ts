@@ -15,7 +15,21 @@
  *   (`minimumEffect`, at level alpha and the given power, inflated by the
  *   design effect of clustering); before that it is "not enough data",
  *   whatever its p-value. Stopping the first time p < alpha is not allowed by
- *   this rule, which is the point;
+ *   this rule, which is the point. One exception, so a regression is never
+ *   hidden: a change in the bad direction past the Haybittle–Peto boundary
+ *   (p < 0.001; Haybittle 1971, Peto et al. 1976 — the interim boundary that
+ *   leaves the overall level close to alpha) is reported "worse" before the
+ *   planned sample, marked as decided early. A change for the better always
+ *   waits for the planned sample;
+ * - a numeric metric with one value in every request of both arms (token
+ *   counts of a fixed prompt) has no variance to test with: the same value
+ *   is no difference, two values are a difference in every request;
+ * - a heuristic metric (metric-catalog.ts, the source every surface labels
+ *   "(heuristic)" from) is compared and shown, but never decides: its
+ *   verdict is "not decided (heuristic)", what its numbers alone would say is
+ *   kept beside it, and the decision lists it as a reason to look. A
+ *   heuristic the seed defines as a rule metric (ruleInSeed) decides, as it
+ *   does in the release gate;
  * - several metrics are tested at once without a multiple-comparison
  *   correction: a lone "better" among many metrics can be chance, and the
  *   decision text lists every metric so nobody reads one in isolation;
@@ -24,6 +38,7 @@
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { ExperimentMetricValue } from "../../store/ports/experiment-reader.js";
+import { isHeuristicMetric, isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { behaviourMetrics } from "../behaviour/behaviour-catalog.js";
 import type { BehaviourObservation } from "../behaviour/behaviour-metric.js";
 import { toBehaviourRequest, type BehaviourRequest } from "../behaviour/behaviour-request.js";
@@ -58,7 +73,19 @@ export interface ExperimentReportOptions {
   readonly now: number;
 }
 
-export type Verdict = "better" | "worse" | "changed" | "no_difference" | "not_enough_data" | "untrustworthy";
+export type Verdict = "better" | "worse" | "changed" | "no_difference" | "not_enough_data" | "untrustworthy" | "heuristic_not_decided";
+
+/** What a comparison's numbers alone say, before the rule that a heuristic never decides. */
+export type Indication = Exclude<Verdict, "heuristic_not_decided">;
+
+/**
+ * The boundary below which a change in the bad direction is reported before
+ * the planned sample: Haybittle (1971) and Peto et al. (1976) stop a trial at
+ * an interim look only at p < 0.001, which leaves the final test's level
+ * nearly untouched. Applied to harm only — a regression must not wait for
+ * the horizon; an improvement can.
+ */
+export const EARLY_HARM_P_VALUE = 0.001;
 
 export interface VariantTraffic {
   readonly variant: string;
@@ -77,9 +104,15 @@ export interface VariantValue {
 export interface VariantComparison {
   readonly variant: string;
   readonly comparison: Comparison | null;
-  /** Observations each arm needs before this metric is decided; null when it cannot be sized (no control value). */
+  /** Observations each arm needs before this metric is decided; null when no test sizes it (fewer than two observations, or one value in every request of both arms). */
   readonly requiredObservations: number | null;
   readonly verdict: Verdict;
+  /** "worse" before the planned sample, past EARLY_HARM_P_VALUE. */
+  readonly decidedEarly: boolean;
+  /** For a heuristic metric, what its numbers alone say; otherwise the verdict itself. */
+  readonly indication: Indication;
+  /** Why there is no test (comparison null), in plain words; null when a test ran. */
+  readonly note: string | null;
 }
 
 export interface MetricReport {
@@ -88,6 +121,10 @@ export interface MetricReport {
   readonly kind: "rate" | "mean";
   readonly higherIsBetter: boolean | null;
   readonly caution: string | null;
+  /** A heuristic by the metric catalog: labelled "(heuristic)" wherever shown. */
+  readonly heuristic: boolean;
+  /** Whether its verdict counts in the decision: false for a heuristic (unless the seed defines it as a rule metric). */
+  readonly decides: boolean;
   readonly values: VariantValue[];
   readonly comparisons: VariantComparison[];
 }
@@ -124,6 +161,16 @@ function variance(values: readonly number[]): number {
   if (values.length < 2) return 0;
   const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
   return values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1);
+}
+
+/** The pooled within-arm variance (Cohen's d's): the spread a size can use when the control alone shows none. */
+function pooledVariance(control: readonly number[], variant: readonly number[]): number {
+  return ((control.length - 1) * variance(control) + (variant.length - 1) * variance(variant)) / (control.length + variant.length - 2);
+}
+
+/** A heuristic decides nothing, unless the seed defines it as a rule metric (as in the release gate, release-gate.ts). */
+function decidesExperiment(metric: string): boolean {
+  return !isHeuristicMetric(metric) || (isMetricName(metric) && METRIC_SEMANTICS[metric].ruleInSeed !== undefined);
 }
 
 /** How much clustering inflates the variance of the control's mean (≥ 1). */
@@ -197,6 +244,8 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
   return { experimentId: options.experimentId, control, unit, alpha, power, minimumEffect, traffic, sampleRatio, unitsInSeveralVariants, metrics, lineage, warnings, decisions };
 
   function compareMetric(metric: string, source: MetricReport["source"], kind: "rate" | "mean", direction: boolean | null, caution: string | null, observations: Observation[]): MetricReport {
+    const heuristic = isHeuristicMetric(metric);
+    const decides = decidesExperiment(metric);
     const byVariant = new Map<string, Observation[]>(variants.map((variant) => [variant, []]));
     for (const observation of observations) byVariant.get(observation.variant)?.push(observation);
     const values = variants.map((variant) => {
@@ -208,45 +257,66 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
       .filter((variant) => variant !== control)
       .map((variant): VariantComparison => {
         const variantObservations = byVariant.get(variant)!;
-        if (controlObservations.length < 2 || variantObservations.length < 2) return { variant, comparison: null, requiredObservations: null, verdict: "not_enough_data" };
+        const ruled = (indication: Indication, rest: Omit<VariantComparison, "variant" | "verdict" | "indication">): VariantComparison => ({
+          variant,
+          verdict: sampleRatio.mismatch ? "untrustworthy" : decides || indication === "not_enough_data" ? indication : "heuristic_not_decided",
+          indication,
+          ...rest,
+        });
+        const directed = (difference: number): Indication => (direction === null ? "changed" : (difference > 0) === direction ? "better" : "worse");
+        if (controlObservations.length < 2 || variantObservations.length < 2) return ruled("not_enough_data", { comparison: null, requiredObservations: null, decidedEarly: false, note: "fewer than two observations in an arm" });
         const controlUnits = unitTotals(controlObservations);
         const variantUnits = unitTotals(variantObservations);
         const clustered = controlUnits.some((item) => item.count > 1) || variantUnits.some((item) => item.count > 1);
         const confidence = 1 - alpha;
         const controlValues = controlObservations.map((item) => item.value);
+        const variantValues = variantObservations.map((item) => item.value);
+        // Both arms constant (token counts of a fixed prompt): Welch's standard error and degrees of freedom are 0/0 (SciPy answers nan),
+        // and no size can be computed from no spread. One value in both arms is no difference; two values are a difference in every request.
+        // (A rate's variance follows from its proportion, so its test and size still work at 0 or 1: it stays with them.)
+        if (kind === "mean" && variance(controlValues) === 0 && variance(variantValues) === 0) {
+          const [controlValue, variantValue] = [controlValues[0]!, variantValues[0]!];
+          const note =
+            controlValue === variantValue
+              ? `no variance in either arm: every request is ${controlValue} in both, so no difference`
+              : `no variance in either arm: every control request is ${controlValue}, every ${variant} request ${variantValue} — a difference in every request`;
+          return ruled(controlValue === variantValue ? "no_difference" : directed(variantValue - controlValue), { comparison: null, requiredObservations: null, decidedEarly: false, note });
+        }
         let comparison: Comparison;
         if (options.method === "bootstrap") comparison = clusterBootstrap(controlUnits, variantUnits, { confidence, seed: 1 });
         else if (clustered) comparison = clusteredDifference(controlUnits, variantUnits, confidence);
         else if (kind === "rate") {
           const successes = (list: Observation[]) => list.reduce((sum, item) => sum + item.value, 0);
           comparison = twoProportionTest({ successes: successes(controlObservations), count: controlObservations.length }, { successes: successes(variantObservations), count: variantObservations.length }, confidence);
-        } else {
-          const variantValues = variantObservations.map((item) => item.value);
-          // Both arms constant: Welch's standard error and degrees of freedom are 0/0 (SciPy answers nan), so nothing can be said yet.
-          if (variance(controlValues) === 0 && variance(variantValues) === 0) return { variant, comparison: null, requiredObservations: null, verdict: "not_enough_data" };
-          comparison = welchTest(controlValues, variantValues, confidence);
-        }
+        } else comparison = welchTest(controlValues, variantValues, confidence);
         const controlValue = comparison.controlValue;
-        const change = controlValue !== 0 ? Math.abs(controlValue) * minimumEffect : minimumEffect;
-        const independent = kind === "rate" ? (controlValue > 0 && controlValue < 1 ? minimumSampleSizeForRate(controlValue, change, alpha, power) : null) : variance(controlValues) > 0 ? minimumSampleSizeForMean(Math.sqrt(variance(controlValues)), change, alpha, power) : null;
-        const requiredObservations = independent === null ? null : Math.ceil(independent * (clustered ? designEffect(controlUnits, controlValues) : 1));
-        const enough = requiredObservations !== null && controlObservations.length >= requiredObservations && variantObservations.length >= requiredObservations;
+        const relativeChange = controlValue !== 0 ? Math.abs(controlValue) * minimumEffect : minimumEffect;
+        // A rate cannot move further than to 0 or 1: a larger change asked for is sized as the largest one possible.
+        const change = kind === "rate" ? Math.min(relativeChange, Math.max(controlValue, 1 - controlValue)) : relativeChange;
+        // A control with no spread of its own (always the same latency) is sized on the spread both arms show, so it can still be decided.
+        const spread = variance(controlValues) > 0 ? variance(controlValues) : pooledVariance(controlValues, variantValues);
+        const independent = kind === "rate" ? minimumSampleSizeForRate(controlValue, change, alpha, power) : minimumSampleSizeForMean(Math.sqrt(spread), change, alpha, power);
+        const requiredObservations = Math.ceil(independent * (clustered ? designEffect(controlUnits, controlValues) : 1));
+        const enough = controlObservations.length >= requiredObservations && variantObservations.length >= requiredObservations;
         const significant = comparison.pValue !== null ? comparison.pValue < alpha : comparison.lower > 0 || comparison.upper < 0;
-        let verdict: Verdict;
-        if (sampleRatio.mismatch) verdict = "untrustworthy";
-        else if (!enough) verdict = "not_enough_data";
-        else if (!significant) verdict = "no_difference";
-        else if (direction === null) verdict = "changed";
-        else verdict = (comparison.difference > 0) === direction ? "better" : "worse";
-        return { variant, comparison, requiredObservations, verdict };
+        const harmful = direction !== null && directed(comparison.difference) === "worse";
+        const pastEarlyBoundary = harmful && comparison.pValue !== null && comparison.pValue < Math.min(alpha, EARLY_HARM_P_VALUE);
+        let indication: Indication;
+        if (!enough) indication = pastEarlyBoundary ? "worse" : "not_enough_data";
+        else if (!significant) indication = "no_difference";
+        else indication = directed(comparison.difference);
+        return ruled(indication, { comparison, requiredObservations, decidedEarly: !enough && pastEarlyBoundary, note: null });
       });
-    return { metric, source, kind, higherIsBetter: direction, caution, values, comparisons };
+    return { metric, source, kind, higherIsBetter: direction, caution, heuristic, decides, values, comparisons };
   }
 }
 
 function decisionFor(variant: string, control: string, metrics: readonly MetricReport[], mismatch: boolean): string {
   if (mismatch) return `Variant ${variant}: no decision — the sample ratio mismatch means the arms are not comparable; fix the assignment or logging and rerun the experiment.`;
-  const named = (verdict: Verdict) => metrics.filter((metric) => metric.comparisons.some((item) => item.variant === variant && item.verdict === verdict)).map((metric) => metric.metric);
+  const comparisonOf = (metric: MetricReport) => metric.comparisons.find((item) => item.variant === variant);
+  const named = (verdict: Verdict) => metrics.filter((metric) => comparisonOf(metric)?.verdict === verdict).map((metric) => (comparisonOf(metric)!.decidedEarly ? `${metric.metric} (early: p < ${EARLY_HARM_P_VALUE} before the planned sample)` : metric.metric));
+  // A heuristic decides nothing, but a move it shows is a reason to look, and a regression must not vanish from the decision.
+  const heuristicReading = (indication: Indication) => metrics.filter((metric) => comparisonOf(metric)?.verdict === "heuristic_not_decided" && comparisonOf(metric)!.indication === indication).map((metric) => metric.metric);
   const parts: string[] = [];
   const better = named("better");
   const worse = named("worse");
@@ -258,5 +328,13 @@ function decisionFor(variant: string, control: string, metrics: readonly MetricR
   if (changed.length > 0) parts.push(`changed (direction not judged) on ${changed.join(", ")}`);
   if (same.length > 0) parts.push(`no significant difference on ${same.join(", ")}`);
   if (notEnough.length > 0) parts.push(`not enough data on ${notEnough.join(", ")}`);
+  const looks = [
+    ["worse", heuristicReading("worse")],
+    ["better", heuristicReading("better")],
+    ["changed", heuristicReading("changed")],
+    ["no difference", heuristicReading("no_difference")],
+  ] as const;
+  const looked = looks.filter(([, names]) => names.length > 0).map(([words, names]) => `${words} on ${names.join(", ")}`);
+  if (looked.length > 0) parts.push(`heuristics, not decided (a reason to look, never a verdict): ${looked.join(", ")}`);
   return `Variant ${variant} vs ${control}: ${parts.length === 0 ? "no metric to compare" : parts.join("; ")}.`;
 }

@@ -1,6 +1,7 @@
 /** The experiment report as plain text lines for the terminal (`ragscope experiment report`); the UI page shows its numbers with the same formatting. */
-import type { ExperimentReport, MetricReport } from "./experiment-report.js";
+import { EARLY_HARM_P_VALUE, type ExperimentReport, type MetricReport, type VariantComparison } from "./experiment-report.js";
 import { LINEAGE_NOT_ON_TRACES } from "./lineage-differences.js";
+import { labelOfMetric } from "../metric-catalog.js";
 
 export const VERDICT_WORDS = {
   better: "better",
@@ -9,7 +10,15 @@ export const VERDICT_WORDS = {
   no_difference: "no significant difference",
   not_enough_data: "not enough data",
   untrustworthy: "not trustworthy (sample ratio mismatch)",
+  heuristic_not_decided: "not decided (heuristic)",
 } as const;
+
+/** A comparison's verdict in words: how it was reached when that matters (early for harm, or what a heuristic's numbers alone say). */
+export function verdictWords(item: VariantComparison): string {
+  if (item.verdict === "heuristic_not_decided") return `${VERDICT_WORDS.heuristic_not_decided}; its numbers alone: ${VERDICT_WORDS[item.indication]}`;
+  if (item.decidedEarly) return `${VERDICT_WORDS[item.verdict]} (early: p < ${EARLY_HARM_P_VALUE} before the planned sample)`;
+  return VERDICT_WORDS[item.verdict];
+}
 
 export function number(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return "—";
@@ -27,14 +36,15 @@ export function pValue(value: number | null): string {
 
 function metricLines(metric: MetricReport, confidencePercent: number): string[] {
   const values = metric.values.map((item) => `${item.variant} ${number(item.value)} (n ${item.observations})`).join(" · ");
-  const lines = [`  ${metric.metric} [${metric.source}, ${metric.kind}]: ${values}`];
+  // The same label every surface gives a heuristic (metric-catalog.ts labelOfMetric).
+  const lines = [`  ${labelOfMetric(metric.metric)} [${metric.source}, ${metric.kind}]: ${values}`];
   for (const item of metric.comparisons) {
     const comparison = item.comparison;
     const detail =
       comparison === null
-        ? "fewer than two observations in an arm"
+        ? (item.note ?? "no comparison")
         : `${signed(comparison.difference)} [${signed(comparison.lower)}, ${signed(comparison.upper)}] ${confidencePercent} % CI, ${pValue(comparison.pValue)} (${comparison.method}${item.requiredObservations === null ? "" : `; needs ${item.requiredObservations} per arm`})`;
-    lines.push(`    ${item.variant} − control: ${detail} → ${VERDICT_WORDS[item.verdict]}`);
+    lines.push(`    ${item.variant} − control: ${detail} → ${verdictWords(item)}`);
   }
   if (metric.caution !== null) lines.push(`    note: ${metric.caution}`);
   return lines;

@@ -8,7 +8,8 @@
  */
 import { html } from "hono/html";
 import type { ExperimentReport, MetricReport } from "../../evaluators/experiments/experiment-report.js";
-import { number, pValue, signed, VERDICT_WORDS } from "../../evaluators/experiments/format-experiment-report.js";
+import { number, pValue, signed, verdictWords } from "../../evaluators/experiments/format-experiment-report.js";
+import { labelOfMetric } from "../../evaluators/metric-catalog.js";
 import { LINEAGE_NOT_ON_TRACES } from "../../evaluators/experiments/lineage-differences.js";
 import type { ExperimentReportSettingsText } from "../../evaluators/experiments/read-experiment-report.js";
 import { optional, page, type Markup, type Viewer } from "./layout.js";
@@ -42,7 +43,7 @@ function metricRows(metric: MetricReport, report: ExperimentReport): Markup {
   const first = (index: number) =>
     index > 0
       ? html``
-      : html`<td rowspan="${rows}" class="metric">${metric.metric}<br><span class="muted">${metric.source}, ${metric.kind}${metric.higherIsBetter === null ? "" : metric.higherIsBetter ? ", higher is better" : ", lower is better"}</span>${metric.caution === null ? "" : html`<p class="caution" title="${metric.caution}">${metric.caution}</p>`}</td>
+      : html`<td rowspan="${rows}" class="metric">${labelOfMetric(metric.metric)}<br><span class="muted">${metric.source}, ${metric.kind}${metric.higherIsBetter === null ? "" : metric.higherIsBetter ? ", higher is better" : ", lower is better"}</span>${metric.caution === null ? "" : html`<p class="caution" title="${metric.caution}">${metric.caution}</p>`}</td>
 ${report.traffic.map((traffic) => {
   const value = metric.values.find((item) => item.variant === traffic.variant);
   return html`<td rowspan="${rows}" class="value" data-variant="${traffic.variant}" data-value="${data(value?.value)}" data-observations="${data(value?.observations)}">${number(value?.value ?? null)} <span class="muted">n ${value?.observations ?? 0}</span></td>`;
@@ -54,20 +55,20 @@ ${report.traffic.map((traffic) => {
 <td>${item.variant} − ${report.control}</td>
 ${
   comparison === null
-    ? html`<td colspan="3" class="muted">fewer than two observations in an arm</td>`
+    ? html`<td colspan="3" class="muted">${item.note ?? "no comparison"}</td>`
     : html`<td class="difference" data-difference="${data(comparison.difference)}">${signed(comparison.difference)}</td>
 <td class="interval" data-lower="${data(comparison.lower)}" data-upper="${data(comparison.upper)}">[${signed(comparison.lower)}, ${signed(comparison.upper)}]</td>
 <td class="p-value" data-p-value="${data(comparison.pValue)}" data-method="${comparison.method}">${pValue(comparison.pValue)} <span class="muted">${comparison.method}</span></td>`
 }
 <td class="required" data-required="${data(item.requiredObservations)}">${optional(item.requiredObservations)}</td>
-<td class="verdict-words">${VERDICT_WORDS[item.verdict]}</td></tr>`;
+<td class="verdict-words">${verdictWords(item)}</td></tr>`;
   })}`;
 }
 
 export function experimentReportPage(viewer: Viewer, report: ExperimentReport, given: ExperimentReportSettingsText): Markup {
   const confidencePercent = Math.round((1 - report.alpha) * 100);
   const ratio = report.sampleRatio;
-  const body = html`<p class="muted">Control <strong id="control">${report.control}</strong>, unit <span id="unit">${report.unit}</span>, α ${report.alpha}, power ${report.power}, minimum effect ${Math.round(report.minimumEffect * 100)} % of the control's value. A fixed-horizon test: a metric is decided only once each arm holds its minimum sample (column "needs per arm"), whatever its p-value — looking early and stopping at the first p &lt; α is what this rule prevents.</p>
+  const body = html`<p class="muted">Control <strong id="control">${report.control}</strong>, unit <span id="unit">${report.unit}</span>, α ${report.alpha}, power ${report.power}, minimum effect ${Math.round(report.minimumEffect * 100)} % of the control's value. A fixed-horizon test: a metric is decided only once each arm holds its minimum sample (column "needs per arm"), whatever its p-value — looking early and stopping at the first p &lt; α is what this rule prevents; only a change for the worse past p &lt; 0.001 is reported before it, marked "early". A heuristic's comparison is shown, never decided.</p>
 ${settingsForm(report, given)}
 <section id="decision"><h2>Decision</h2>${report.decisions.map((decision) => html`<p class="decision">${decision}</p>`)}</section>
 ${report.warnings.length === 0 ? "" : html`<section id="warnings"><h2>Warnings</h2><ul>${report.warnings.map((warning) => html`<li class="warning error">${warning}</li>`)}</ul></section>`}

@@ -3,7 +3,7 @@
  * requests for the effect asked for is "not enough data" even with a small
  * p-value; two lineage fields differing is warned about; a user seen in two
  * variants is counted; fewer than two variants compares nothing; a metric
- * constant in both arms cannot be compared yet.
+ * with one value in both arms is no difference.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -57,13 +57,13 @@ describe("experiment report decisions", () => {
     assert.equal(loose.metrics.find((metric) => metric.metric === "like_rate")!.comparisons[0]!.verdict, "better");
   });
 
-  test("a measured metric that is constant in both arms is not enough data, not an error (Welch's test is 0/0 there)", () => {
+  test("a measured metric with one value in every request of both arms is no difference, not an error (Welch's test is 0/0 there)", () => {
     const results = [request(1, "control", { like: false }), request(2, "control", { like: true }), request(3, "treatment", { like: false }), request(4, "treatment", { like: true })];
     const latencies = results.map((result) => ({ traceId: result.trace_id, metric: "latency_ms", evaluatorId: "rule.latency", value: 100 }));
     const report = buildExperimentReport(results, latencies, { experimentId: "exp", now });
     const latency = report.metrics.find((metric) => metric.metric === "latency_ms")!;
     assert.deepEqual(latency.values.map((value) => [value.variant, value.value, value.observations]), [["control", 100, 2], ["treatment", 100, 2]]);
-    assert.deepEqual(latency.comparisons, [{ variant: "treatment", comparison: null, requiredObservations: null, verdict: "not_enough_data" }]);
+    assert.deepEqual(latency.comparisons, [{ variant: "treatment", comparison: null, requiredObservations: null, verdict: "no_difference", indication: "no_difference", decidedEarly: false, note: "no variance in either arm: every request is 100 in both, so no difference" }]);
   });
 
   test("two lineage fields differing is warned about; a user in both variants is counted", () => {
