@@ -32,7 +32,7 @@
 import { basisColumn } from "./rate-basis.js";
 import { sessionRowsOverRange } from "./session-summaries.js";
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
-import { METRIC } from "../../evaluators/metric-catalog.js";
+import { HEURISTIC_METRIC_LABEL_SUFFIX, METRIC } from "../../evaluators/metric-catalog.js";
 import { DATASET_SHARES, HEURISTIC_JUDGE_ROW_SQL, SHARE_CONDITIONS, type DatasetShare } from "../../evaluators/aggregate/dataset-shares.js";
 
 /** How a heuristic judge's value is named beside the measured metric, on every board. */
@@ -591,12 +591,16 @@ function caseRate(name: string, label: string, numerator: string, denominator: s
   };
 }
 
-/** A share of abstention pairs: over the raw pairs, or over abstention_rollups (the same counts, migration 0017). */
+/**
+ * A share of abstention pairs: over the raw pairs, or over abstention_rollups (the same counts, migration 0017).
+ * Labelled a heuristic on every surface: it counts every stored abstention reading, a refusal phrase beside the
+ * answer's own claims among them, where the release gate counts exact readings only (aggregate/no-answer-accuracy.ts).
+ */
 function abstentionRate(name: string, label: string, numerator: AbstentionCount, denominator: AbstentionCount): AggregateMetric {
   const condition = ABSTENTION_ROLLUP_COUNTS;
   return {
     name,
-    label,
+    label: `${label}${HEURISTIC_METRIC_LABEL_SUFFIX}`,
     unit: "percentunit",
     source: "abstention",
     storedMetrics: [],

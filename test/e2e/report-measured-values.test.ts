@@ -127,6 +127,8 @@ describe("user behaviour: no data is not 0", () => {
     assert.equal(printed(stdout, "User behaviour over the range"), "Like rate no data · Dislike rate no data (5 requests; 0 with a thumbs) · Copy rate no data · Citation clicks no data (0 cited answers; 0 with a click) · Handoff rate no data · Sessions resolved no data · First-contact resolution no data");
     assert.match(printed(stdout, "Business: rates over the range"), /^Task success no data \(0 judged; 5 not judged\) · Dislike rate no data \(5 requests; 0 with a thumbs\) · Handoff rate no data · /);
     assert.match(printed(stdout, "Business: rates over the range"), / · First-contact resolution no data/);
+    // The refusal rates count every stored abstention reading, a refusal phrase beside claims among them: named heuristics.
+    assert.match(printed(stdout, "Boundaries: rates over the range"), /^No-answer detection \(heuristic\) .* · Correct refusals \(heuristic\) .* · False refusals \(heuristic\) /);
     const values = await behaviourValues(page);
     assert.deepEqual(Object.keys(values), BEHAVIOUR_METRICS);
     assert.deepEqual(Object.values(values), BEHAVIOUR_METRICS.map(() => ""), JSON.stringify(values));

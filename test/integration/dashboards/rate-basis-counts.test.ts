@@ -109,9 +109,9 @@ describe("the counts beside the board's rates over a subset", () => {
       .map((evaluation) => ({ abstained: largest(evaluation, "abstained"), correct: largest(evaluation, "abstention_correct") }))
       .filter((pair) => pair.abstained !== null && pair.correct !== null);
     const expected = {
-      "No-answer detection · unanswerable": pairs.filter((pair) => pair.abstained === pair.correct).length,
-      "Correct refusals · refusals": pairs.filter((pair) => pair.abstained === 1).length,
-      "False refusals · answerable": pairs.filter((pair) => pair.abstained !== pair.correct).length,
+      "No-answer detection (heuristic) · unanswerable": pairs.filter((pair) => pair.abstained === pair.correct).length,
+      "Correct refusals (heuristic) · refusals": pairs.filter((pair) => pair.abstained === 1).length,
+      "False refusals (heuristic) · answerable": pairs.filter((pair) => pair.abstained !== pair.correct).length,
       "Hallucination rate · with faithfulness": valuesOf("faithfulness"),
       "Permission leaks · checked": valuesOf("permission_leak_rate"),
     };
@@ -122,7 +122,7 @@ describe("the counts beside the board's rates over a subset", () => {
     }
     // Each rate is its numerator over the count beside it (abstention pairs worked by hand from their definitions).
     const unanswerable = pairs.filter((pair) => pair.abstained === pair.correct);
-    assert.ok(Math.abs(columns.get("No-answer detection")! - unanswerable.filter((pair) => pair.abstained === 1).length / unanswerable.length) < 1e-12);
+    assert.ok(Math.abs(columns.get("No-answer detection (heuristic)")! - unanswerable.filter((pair) => pair.abstained === 1).length / unanswerable.length) < 1e-12);
   });
 
   test("the dislike and citation-click rates say what requests they are over", async () => {
