@@ -71,7 +71,7 @@ export function qualityScore(evaluatedCases: readonly EvaluatedCase[], options: 
   // A judged metric without a value says whether only the heuristic judge scored it, and what to configure, as the gate's rules say.
   const judgedValue = (metric: string): MetricValue => {
     const value = meanOfMetric(cases, metric).value;
-    return value.applicable ? value : notApplicable(judgedMetricMissingReason(value.reason, meanOfMetric(evaluatedCases, metric).value.applicable));
+    return value.applicable ? value : notApplicable(judgedMetricMissingReason(value.reason, meanOfMetric(evaluatedCases, metric).value.applicable, metric, evaluatedCases));
   };
   const gates = checkHardGates({
     faithfulness: judgedValue(metricOf("F")),

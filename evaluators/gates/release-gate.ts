@@ -16,7 +16,7 @@ import type { EvaluatedCase } from "../aggregate/evaluated-case.js";
 import { erroredEvaluationsOf, erroredFixHint, erroredOnCases, formatErrorCounts } from "../aggregate/errored-evaluations.js";
 import { meanOfMetric } from "../aggregate/metric-mean.js";
 import { withoutHeuristicJudgements } from "../aggregate/without-heuristic-judgements.js";
-import { JUDGING_ON_A_COLLECTOR, judgedMetricMissingReason } from "../aggregate/judged-metric-missing.js";
+import { JUDGING_ON_A_COLLECTOR, judgeDidNotScore, judgedMetricMissingReason } from "../aggregate/judged-metric-missing.js";
 import { isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { parseThreshold, satisfies } from "../threshold.js";
 import { gateMetricValue, measuredMetricOf, measureGateMetric, type GateContext } from "./gate-metrics.js";
@@ -98,8 +98,10 @@ function readingOf(name: string, context: GateContext): RuleReading {
   }
   const value = gateMetricValue(name, context);
   const measurement = value.applicable ? `${name} = ${value.value} was measured by` : `${name} would be measured by`;
-  const instead = entry.decideWith ?? "it stays a measurement: review the cases it flags (the review queue); no exact rule or LLM judge measures it";
-  const onCollector = entry.decideWith?.includes("configure an LLM judge") === true ? `; ${JUDGING_ON_A_COLLECTOR}` : "";
+  // A language-model judge that ran and left the judged form without a value: "configure an LLM judge" would be wrong.
+  const judgeRan = entry.judgedAs === undefined ? null : judgeDidNotScore(entry.judgedAs, context.cases);
+  const instead = judgeRan !== null ? `it reads ${entry.judgedAs} when an LLM judge scores it, and ${judgeRan}` : (entry.decideWith ?? "it stays a measurement: review the cases it flags (the review queue); no exact rule or LLM judge measures it");
+  const onCollector = judgeRan === null && entry.decideWith?.includes("configure an LLM judge") === true ? `; ${JUDGING_ON_A_COLLECTOR}` : "";
   return { ok: false, reason: `${measurement} a heuristic (${entry.evaluatorId}), and a heuristic never decides a gate — ${instead}${onCollector}` };
 }
 
@@ -129,7 +131,7 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
       const judged = isMetricName(measured) && METRIC_SEMANTICS[measured].semantics === "judge";
       // Read with the heuristic judgements too, a derived metric's own reason tells "only the heuristic judge scored
       // it" from "no judge scored it" (composite_score: of each missing term), which the judged cases cannot.
-      const reason = heuristicOnly || judged ? judgedMetricMissingReason(value.reason, heuristicOnly) : withHeuristics.reason;
+      const reason = heuristicOnly || judged ? judgedMetricMissingReason(value.reason, heuristicOnly, measured, context.cases) : withHeuristics.reason;
       return { rule, status: "not_available", value: null, reason };
     }
     // A derived metric that left heuristic readings out says so (no_answer_accuracy: abstentions only a heuristic read).

@@ -125,3 +125,28 @@ test("a gate whose rules read BLOCKED on a run whose judge failed: the decision 
   assert.match(evaluated.stdout, /^Release gate: BLOCKED — 1 passed, 0 failed, 1 not measured/m, evalText);
   assert.match(evaluated.stdout, /^Decision: UNDECIDED \(the gate's rules read BLOCKED, but the problems above leave the run undecided\)$/m, evalText);
 });
+
+test("a judge that ran but gave a metric no value: the gate names why (no key points; not among RAGSCOPE_JUDGE_METRICS), not 'configure an LLM judge'", async () => {
+  const judge = await startFakeChatCompletionsServer();
+  try {
+    judge.respondWith(() => reply.json({ claims: [{ claim: "the answer's statement", supported: true, documents: ["D1"] }], reason: "stated by the context" }));
+    const source = parseYaml(await readFile(path.join(projectRoot, "examples/datasets/policy-regression.yaml"), "utf8"), { maxAliasCount: -1 }) as { dataset_id: string; dataset_version: string; cases: { case_id: string; key_points?: unknown }[] };
+    // The case without its key points: completeness_judged applies to no case.
+    const withoutKeyPoints = source.cases.filter((item) => item.case_id === "rag_return_window_en_001").map(({ key_points: _keyPoints, ...item }) => item);
+    const file = path.join(folder, "no-key-points.json");
+    await writeFile(file, JSON.stringify({ dataset_id: source.dataset_id, dataset_version: source.dataset_version, cases: withoutKeyPoints }));
+    const judgedGates = path.join(folder, "judged-gates.yaml");
+    await writeFile(judgedGates, 'generation:\n  faithfulness: ">= 0.9"\n  completeness_judged: ">= 0.8"\n  answer_correctness: ">= 0.8"\n  completeness: ">= 0.8"\n');
+    const environment = { RAGSCOPE_JUDGE_BASE_URL: judge.baseUrl, RAGSCOPE_JUDGE_MODEL: "scripted-judge", RAGSCOPE_JUDGE_API_KEY: "sk-test", RAGSCOPE_JUDGE_METRICS: "faithfulness,completeness_judged", RAGSCOPE_JUDGE_TIMEOUT_MS: "5000" };
+    const evaluated = await runRagscope(["eval", "--dataset", file, "--task", "examples/policy-assistant/eval-task.ts", "--gates", judgedGates, "--data-dir", path.join(folder, "store-judge-ran"), "--run-id", "judge-ran"], environment);
+    const evalText = `${evaluated.stdout}\n${evaluated.stderr}`;
+    assert.match(evaluated.stdout, /PASS\s+generation\.faithfulness\s+1\s/, evalText);
+    assert.match(evaluated.stdout, /N\/A\s+generation\.completeness_judged .*a language-model judge ran, but completeness_judged applies to none of the 1 case\(s\) \(the case has no key points: 1 of 1\)/, evalText);
+    assert.match(evaluated.stdout, /N\/A\s+generation\.answer_correctness .*a language-model judge ran, but did not score answer_correctness on the 1 case\(s\) it applies to — check that RAGSCOPE_JUDGE_METRICS/, evalText);
+    // The heuristic completeness rule reads completeness_judged when a judge scores it: it says why the judge did not.
+    assert.match(evaluated.stdout, /N\/A\s+generation\.completeness .*it reads completeness_judged when an LLM judge scores it, and a language-model judge ran, but completeness_judged applies to none of the 1 case\(s\) \(the case has no key points: 1 of 1\)/, evalText);
+    assert.doesNotMatch(evaluated.stdout, /generation\.(completeness_judged|answer_correctness|completeness) .*configure an LLM judge/, evalText);
+  } finally {
+    await judge.close();
+  }
+});
