@@ -46,6 +46,8 @@ export function describeIssue(issue: z.core.$ZodIssue, format: CaseFormat = EVAL
     if (expected.length > 0) return `must be ${expected.join(" or ")}, not ${kindOf(given)}`;
   }
   if (issue.code === "too_small" && issue.origin === "string" && Number(issue.minimum) === 1) return "must not be empty";
+  // An empty list where one is optional is most often meant as "none": say so, rather than zod's "Too small".
+  if (issue.code === "too_small" && issue.origin === "array" && issue.message.startsWith("Too small")) return `must list at least ${Number(issue.minimum)} item${Number(issue.minimum) === 1 ? "" : "s"}; leave the field out when there is none`;
   if (issue.code === "unrecognized_keys") {
     const unknown = `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => `"${key}"`).join(", ")}`;
     // A misspelling is named with the field meant, of the format the case is in (a simple case's `questoin` is its

@@ -381,9 +381,29 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
   rawCases.forEach((raw, index) => {
     let candidate: unknown = raw;
     let caseId = isRecord(raw) ? scalarText(raw.case_id) : null;
+    if (isSimpleCase(raw)) caseId = scalarText((raw as Record<string, unknown>).id);
+    // Checked on the ids as written, before the case's other fields: a duplicate of a case with problems of its own
+    // is a problem too, said in the same run (validate prints every problem at once).
+    const version = isRecord(raw) ? (scalarText(raw.case_version) ?? (isSimpleCase(raw) ? "1" : null)) : null;
+    let duplicate = false;
+    if (caseId !== null && version !== null) {
+      const identity = `${caseId}@${version}`;
+      const earlier = seen.get(identity);
+      if (earlier !== undefined) {
+        // A simple-format case gives its id as `id`: the problem names the field the file has.
+        const idField = isSimpleCase(raw) ? "id" : "case_id";
+        problems.push({
+          path: pathOf(index, idField),
+          ...positionOf(index, idField),
+          caseId,
+          message: `duplicate case_id and case_version; first defined at ${describePlace(caseLocation(earlier)) || "the file's first case"} — give this case a case_id of its own, or a new case_version if it is a changed version of that case`,
+        });
+        // Its other fields are still checked, so that one run names all of its problems.
+        duplicate = true;
+      } else seen.set(identity, index);
+    }
     if (isSimpleCase(raw)) {
       simpleCount += 1;
-      caseId = scalarText((raw as Record<string, unknown>).id);
       const simple = parseReporting(simpleCase, raw);
       if (!simple.success) {
         for (const issue of simple.error.issues) problems.push(...issueProblems(issue, index, caseId, "simple"));
@@ -399,20 +419,7 @@ function validateDataset(root: unknown, file: string, simpleDefaults: { datasetI
       for (const issue of parsed.error.issues) problems.push(...issueProblems(issue, index, caseId, "eval_case"));
       return;
     }
-    const identity = `${parsed.data.case_id}@${parsed.data.case_version}`;
-    const earlier = seen.get(identity);
-    if (earlier !== undefined) {
-      // A simple-format case gives its id as `id`: the problem names the field the file has.
-      const idField = isSimpleCase(raw) ? "id" : "case_id";
-      problems.push({
-        path: pathOf(index, idField),
-        ...positionOf(index, idField),
-        caseId,
-        message: `duplicate case_id and case_version; first defined at ${describePlace(caseLocation(earlier)) || "the file's first case"} — give this case a case_id of its own, or a new case_version if it is a changed version of that case`,
-      });
-      return;
-    }
-    seen.set(identity, index);
+    if (duplicate) return;
     cases.push(parsed.data);
     caseLocations.push(caseLocation(index));
   });

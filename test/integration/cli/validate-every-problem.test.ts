@@ -34,6 +34,22 @@ describe("ragscope validate: every problem", () => {
     await rm(folder, { recursive: true, force: true });
   });
 
+  test("a duplicate of a case that has problems of its own is named in the same run, and the duplicate's own problems too; an empty list says how to fix it", async () => {
+    const file = path.join(folder, "duplicates.yaml");
+    await writeFile(
+      file,
+      ["- id: d1", "  question: What is the refund window?", "  reference_answer: []", "- id: d1", "  question: Again?", "- id: d1", "  question: Third", "  difficulty: impossible", ""].join("\n"),
+    );
+    const result = run("validate", file);
+    assert.equal(result.status, 1, result.stderr);
+    assert.deepEqual(problemLines(result.stderr), [
+      "line 3, [0].reference_answer (case_id d1): must list at least 1 item; leave the field out when there is none",
+      "line 4, [1].id (case_id d1): duplicate case_id and case_version; first defined at line 1, [0] — give this case a case_id of its own, or a new case_version if it is a changed version of that case",
+      "line 6, [2].id (case_id d1): duplicate case_id and case_version; first defined at line 1, [0] — give this case a case_id of its own, or a new case_version if it is a changed version of that case",
+      "line 8, [2].difficulty (case_id d1): must be one of easy, medium, hard, hard negative, adversarial (any letter case)",
+    ]);
+  });
+
   test("a JSON Lines line that is not JSON is reported with a hint, and the other lines are still checked, each named by its own line", async () => {
     const file = path.join(folder, "simple.jsonl");
     await writeFile(
