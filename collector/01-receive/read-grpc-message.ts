@@ -62,8 +62,9 @@ export function readGrpcMessage(stream: ServerHttp2Stream, limits: GrpcMessageLi
     }, limits.timeoutMs);
     timer.unref();
 
+    // "After decompression" only of a message flagged compressed, as for OTLP/HTTP (read-request-body.ts).
     const tooLarge = (): Result<never, GrpcMessageFailure> =>
-      failure({ kind: "tooLarge", message: `the request message is larger than ${maxBodyBytes} bytes, after decompression (RAGSCOPE_MAX_BODY_BYTES); send smaller batches` });
+      failure({ kind: "tooLarge", message: compressed ? `the request message is larger than ${maxBodyBytes} bytes, after decompression (RAGSCOPE_MAX_BODY_BYTES); send smaller batches` : `the request message is larger than the ${maxBodyBytes}-byte limit (RAGSCOPE_MAX_BODY_BYTES); send smaller batches` });
     const malformed = (message: string): Result<never, GrpcMessageFailure> => failure({ kind: "malformed", message });
 
     function settle(result: Result<Uint8Array, GrpcMessageFailure>): void {

@@ -58,8 +58,10 @@ export function compressedLimit(maxBodyBytes: number): number {
 
 export function readRequestBody(request: IncomingMessage, limits: BodyLimits): Promise<Result<Uint8Array, BodyFailure>> {
   const { maxBodyBytes, contentEncoding, budget } = limits;
+  // "After decompression" only of a body that was compressed: said of a plain one, it sent the sender looking for a
+  // compression it never used.
   const tooLarge = (): { ok: false; error: BodyFailure } =>
-    failure({ kind: "tooLarge", message: `request body larger than ${maxBodyBytes} bytes after decompression` });
+    failure({ kind: "tooLarge", message: contentEncoding === "gzip" ? `request body larger than ${maxBodyBytes} bytes after decompression` : `request body larger than the ${maxBodyBytes}-byte limit` });
 
   const declaredLength = Number(request.headers["content-length"] ?? Number.NaN);
   const wireLimit = contentEncoding === "gzip" ? compressedLimit(maxBodyBytes) : maxBodyBytes;

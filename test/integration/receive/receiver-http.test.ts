@@ -197,13 +197,32 @@ describe("OTLP/HTTP receiver", () => {
     await assertStillServing();
   });
 
-  test("an uncompressed body over the limit: 413", async () => {
+  test("an uncompressed body over the limit: 413 saying the limit, and nothing of decompression", async () => {
     const answer = await sendRequest(`${receiver.url}/v1/traces`, {
       headers: { "content-type": jsonType },
       body: `{"resourceSpans":[],"padding":"${"x".repeat(maxBodyBytes)}"}`,
     });
     assert.equal(answer.status, 413);
-    assert.equal(JSON.parse(Buffer.from(answer.body).toString("utf8")).code, 8);
+    const status = JSON.parse(Buffer.from(answer.body).toString("utf8")) as { code: number; message: string };
+    assert.equal(status.code, 8);
+    assert.match(status.message, /larger than the 65536-byte limit/);
+    assert.doesNotMatch(status.message, /decompression/);
+    await assertStillServing();
+  });
+
+  test("a declared Content-Length over the limit is refused before the body: 413 naming the limit, 'after decompression' only when gzip was declared", async () => {
+    for (const [encoding, expected, unexpected] of [
+      [null, /larger than the 65536-byte limit/, /decompression/],
+      ["gzip", /larger than 65536 bytes after decompression/, /byte limit/],
+    ] as const) {
+      const answer = await sendRequest(`${receiver.url}/v1/traces`, {
+        headers: { "content-type": jsonType, "content-length": "1000000000000", ...(encoding === null ? {} : { "content-encoding": encoding }) },
+      });
+      assert.equal(answer.status, 413, `${encoding ?? "uncompressed"}`);
+      const status = JSON.parse(Buffer.from(answer.body).toString("utf8")) as { code: number; message: string };
+      assert.match(status.message, expected, `${encoding ?? "uncompressed"}`);
+      assert.doesNotMatch(status.message, unexpected, `${encoding ?? "uncompressed"}`);
+    }
     await assertStillServing();
   });
 

@@ -182,9 +182,13 @@ describe("OTLP/gRPC into ragscope serve", () => {
       const tooLarge = await rawExport(client, Buffer.alloc(MAX_BODY_BYTES + 1, 7), bearer(TOKEN));
       assert.equal(tooLarge.code, grpc.status.RESOURCE_EXHAUSTED, tooLarge.details);
       assert.match(tooLarge.details, /RAGSCOPE_MAX_BODY_BYTES/);
+      // Nothing was compressed, so nothing is said of decompression.
+      assert.match(tooLarge.details, new RegExp(`larger than the ${MAX_BODY_BYTES}-byte limit`));
+      assert.doesNotMatch(tooLarge.details, /decompression/);
       // A few hundred bytes on the wire, past the bound once inflated.
       const gzipBomb = await rawExport(gzipClient, Buffer.alloc(MAX_BODY_BYTES * 4), bearer(TOKEN));
       assert.equal(gzipBomb.code, grpc.status.RESOURCE_EXHAUSTED, gzipBomb.details);
+      assert.match(gzipBomb.details, new RegExp(`larger than ${MAX_BODY_BYTES} bytes, after decompression`));
 
       // A message flagged gzip-compressed that is not: grpc-js clients always compress validly, so over raw HTTP/2.
       const badGzip = await rawGrpcCall(serve.grpcUrl!, EXPORT_PATH, { headers: { "grpc-encoding": "gzip", authorization: `Bearer ${TOKEN}` }, message: { bytes: Buffer.from("not gzip at all"), compressed: true } });
