@@ -60,6 +60,7 @@ import { recordRunLineage } from "./api/record-run-lineage.js";
 import { compareEvalCases, MAXIMUM_COMPARED_CASES } from "./api/compare-eval-cases.js";
 import { shownTraceDetail } from "./api/blind-trace-detail.js";
 import { parseBoardQuery } from "./pages/board-query.js";
+import { repeatedQueryParameter } from "./routing/query-parameters.js";
 import { qualityPage } from "./pages/quality-page.js";
 import { readBehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
 import { failuresPage } from "./pages/failures-page.js";
@@ -197,6 +198,14 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const readers = readersFor(store, reader.tenants);
     if (readers === null) return refuse(context, `ragscope UI: ${store.describe()} cannot restrict reads to a tenant; tenant-limited tokens need the ClickHouse store`, 503);
     context.set("readers", readers);
+    await next();
+  });
+
+  // Every route reads one value of each parameter (but REPEATABLE_QUERY_PARAMETERS): a second one is refused here,
+  // once for all of them, rather than dropped by whichever route reads the first (ui/routing/query-parameters.ts).
+  app.use("*", async (context, next) => {
+    const repeated = repeatedQueryParameter(new URL(context.req.url).searchParams);
+    if (repeated !== null) return badRequest(context, repeated);
     await next();
   });
 

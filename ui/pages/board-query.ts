@@ -14,7 +14,7 @@
 import { failure, success, type Result } from "../../core/result.js";
 import type { QualityScope } from "../../store/ports/quality-reader.js";
 import type { StoredSpan } from "../../store/ports/run-reader.js";
-import { parseUiTime } from "./trace-query.js";
+import { parseQueryTime, queryText } from "../routing/query-parameters.js";
 import { isoMinute } from "./board-filters.js";
 
 /**
@@ -74,7 +74,7 @@ function defaultRange(stored: StoredSpan | null, now: number): { fromMs: number;
 }
 
 function parseBoardTime(name: "from" | "to", value: string, now: number): Result<number, string> {
-  const parsed = parseUiTime(name, value);
+  const parsed = parseQueryTime(name, value);
   if (!parsed.ok) return parsed;
   const latest = latestBoardTimeMs(now);
   if (parsed.value < EARLIEST_BOARD_TIME_MS || parsed.value > latest) {
@@ -85,10 +85,7 @@ function parseBoardTime(name: "from" | "to", value: string, now: number): Result
 
 export function parseBoardQuery(parameters: URLSearchParams, stored: StoredSpan | null, now: number): Result<QualityScope, string> {
   for (const name of ["from", "to", "service", "run"]) if ((parameters.get(name) ?? "").length > MAXIMUM_PARAMETER_LENGTH) return failure(`${name} is longer than ${MAXIMUM_PARAMETER_LENGTH} characters`);
-  const text = (name: string) => {
-    const value = parameters.get(name)?.trim();
-    return value === undefined || value === "" ? undefined : value;
-  };
+  const text = (name: string) => queryText(parameters, name);
   let { fromMs, toMs } = defaultRange(stored, now);
   const from = text("from");
   if (from !== undefined) {

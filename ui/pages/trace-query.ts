@@ -2,6 +2,7 @@
 import { qualityStatus } from "../../contracts/case-result.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { failure, success, type Result } from "../../core/result.js";
+import { parseQueryTime, parseWholeNumber, queryText } from "../routing/query-parameters.js";
 import { cursorOfStartAndId, type TraceCursor, type TraceFilter } from "../../store/ports/trace-reader.js";
 import { closestTraceMetricNames, isTraceMetricName } from "./trace-metric-names.js";
 import { asCaseResultId, asTraceId } from "./trace-address.js";
@@ -23,12 +24,6 @@ export interface TraceQuery {
   filter: TraceFilter;
   after: TraceCursor | null;
   limit: number;
-}
-
-/** A time as the pages take it: 2026-07-08T09:30 (UTC) or ISO 8601 with a zone. */
-export function parseUiTime(name: string, value: string): Result<number, string> {
-  const parsed = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
-  return Number.isNaN(parsed) ? failure(`${name}="${value}" is not a time: write 2026-07-08T09:30 (UTC) or an ISO 8601 time with a zone`) : success(parsed);
 }
 
 /**
@@ -62,10 +57,7 @@ function decodeCursor(text: string): Result<TraceCursor, string> {
 
 export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery, string> {
   const filter: TraceFilter = {};
-  const text = (name: string): string | undefined => {
-    const value = parameters.get(name);
-    return value === null || value.trim() === "" ? undefined : value.trim();
-  };
+  const text = (name: string) => queryText(parameters, name);
   for (const name of [...FILTER_PARAMETERS, "limit"]) if ((parameters.get(name) ?? "").length > MAXIMUM_PARAMETER_LENGTH) return failure(`${name} is longer than ${MAXIMUM_PARAMETER_LENGTH} characters`);
   if ((parameters.get("after") ?? "").length > MAXIMUM_CURSOR_LENGTH) return failure(`after is longer than ${MAXIMUM_CURSOR_LENGTH} characters: it is not a cursor this server gave out; start again from the first page`);
   filter.service = text("service");
@@ -91,7 +83,7 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
   for (const [name, key] of [["from", "fromMs"], ["to", "toMs"]] as const) {
     const value = text(name);
     if (value === undefined) continue;
-    const parsed = parseUiTime(name, value);
+    const parsed = parseQueryTime(name, value);
     if (!parsed.ok) return parsed;
     filter[key] = parsed.value;
   }
@@ -128,8 +120,9 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
   let limit = DEFAULT_PAGE_SIZE;
   const limitText = text("limit");
   if (limitText !== undefined) {
-    limit = Number(limitText);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAXIMUM_PAGE_SIZE) return failure(`limit=${limitText}: give a whole number from 1 to ${MAXIMUM_PAGE_SIZE}`);
+    const parsed = parseWholeNumber("limit", limitText, 1, MAXIMUM_PAGE_SIZE);
+    if (!parsed.ok) return parsed;
+    limit = parsed.value;
   }
   return success({ filter, after, limit });
 }

@@ -180,7 +180,7 @@ describe("a first walk through the web UI", () => {
     const answer = await get("/traces?limit=0");
     assert.equal(answer.status, 400);
     const page = await answer.text();
-    assert.match(page, /<p class="error" id="error">limit=0: give a whole number from 1 to 200<\/p>/);
+    assert.match(page, /<p class="error" id="error">limit=0: give a whole number from 1 to 200 in decimal digits<\/p>/);
     assert.doesNotMatch(page, /data-live=/);
     assert.match(page, /<p class="muted" id="live-status" data-mode="off">Not refreshed: fix the filters above\.<\/p>/);
     assert.match(await text("/traces?service=svc-b"), /data-live="\/traces\/rows\?service=svc-b"/);

@@ -1,0 +1,90 @@
+/**
+ * Reading the web UI's query parameters, for every page and API route that takes them (the traces list and its rows,
+ * the review queue, the Quality and Failures boards): an address is typed, edited and shared, so each value is
+ * untrusted text, read in exactly the forms ui/README.md documents and otherwise refused with an error that names
+ * the parameter and says what to write. Before this, `Date.parse` rolled 2026-02-30 over to March 2 and read `0` as
+ * the year 2000, and `Number` read limit=0x3 and limit=1e2, all answered 200 as if they had been meant.
+ */
+import { failure, success, type Result } from "../../core/result.js";
+
+/**
+ * Parameters a route reads every value of: the experiment report's `weight=variant=w`, one per variant (the CLI's
+ * repeated --weight). Any other parameter is read once, so a second value would be dropped without a word.
+ */
+export const REPEATABLE_QUERY_PARAMETERS: ReadonlySet<string> = new Set(["weight"]);
+
+/** How much of a parameter's name or value an error quotes: an address may be kilobytes long. */
+const QUOTED_LENGTH = 100;
+const quoted = (text: string) => (text.length > QUOTED_LENGTH ? `${text.slice(0, QUOTED_LENGTH)}…` : text);
+
+/**
+ * Why the address gives a parameter more than once, or null. `limit=1&limit=500` listed one row and
+ * `service=a&service=b` filtered by a: whichever came first won, silently, so neither is taken.
+ */
+export function repeatedQueryParameter(parameters: URLSearchParams, repeatable: ReadonlySet<string> = REPEATABLE_QUERY_PARAMETERS): string | null {
+  const seen = new Set<string>();
+  for (const name of parameters.keys()) {
+    if (repeatable.has(name)) continue;
+    if (seen.has(name)) {
+      const values = parameters.getAll(name).map((value) => `${quoted(name)}=${quoted(value)}`);
+      return `${quoted(name)} is given ${values.length} times (${values.slice(0, 3).join(", ")}${values.length > 3 ? ", …" : ""}): give ${quoted(name)} once`;
+    }
+    seen.add(name);
+  }
+  return null;
+}
+
+/** A parameter's value, trimmed; undefined when it is absent or blank (a form's empty field means "any"). */
+export function queryText(parameters: URLSearchParams, name: string): string | undefined {
+  const value = parameters.get(name)?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/**
+ * A whole number from `minimum` to `maximum`, in decimal digits only. `Number` also reads 0x3, 1e2, 0b11 and " 7 ",
+ * which the error ("a whole number") never offered.
+ */
+export function parseWholeNumber(name: string, text: string, minimum: number, maximum: number): Result<number, string> {
+  const value = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < minimum || value > maximum) return failure(`${name}=${quoted(text)}: give a whole number from ${minimum} to ${maximum} in decimal digits`);
+  return success(value);
+}
+
+/**
+ * ISO 8601 as the pages write it: a date (2026-07-08), with a time to the minute, second or fraction, and a zone
+ * (Z, +02:00 or +0200) after a time; no zone is UTC, as the forms' "(UTC)" says. A year may be expanded (+275760,
+ * -000100) so that a range past the boards' bounds is refused as out of range rather than as unreadable.
+ */
+const ISO_TIME = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/;
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+function daysInMonth(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+}
+
+/**
+ * A time as the pages take it (ISO_TIME), to epoch milliseconds. A date or time that does not exist — 2026-02-30,
+ * 25:00, a zone of +24:00 — is refused, naming what does not exist, never rolled over into the next month or day.
+ * Epoch numbers (0, -1, 1e3) are not a form the pages write or document: refused like any other text.
+ */
+export function parseQueryTime(name: string, text: string): Result<number, string> {
+  const given = `${name}=${quoted(text)}`;
+  const parts = ISO_TIME.exec(text);
+  if (parts === null) return failure(`${given} is not a time: write 2026-07-08T09:30 (UTC), or an ISO 8601 date and time with a zone such as 2026-07-08T09:30:00Z or 2026-07-08T11:30+02:00`);
+  const [, yearText, monthText, dayText, hourText, minuteText, secondText, zone, zoneHourText, zoneMinuteText] = parts;
+  const year = Number(yearText);
+  const month = Number(monthText);
+  const day = Number(dayText);
+  if (month < 1 || month > 12) return failure(`${given}: the date does not exist, there is no month ${monthText} (months run from 01 to 12)`);
+  const days = daysInMonth(year, month);
+  if (day < 1 || day > days) return failure(`${given}: the date ${yearText}-${monthText}-${dayText} does not exist (${MONTH_NAMES[month - 1]} ${year} has ${days} days)`);
+  if (hourText !== undefined && Number(hourText) > 23) return failure(`${given}: the time does not exist, hours run from 00 to 23 (write the next day's 00:00 for midnight at the end of a day)`);
+  if (minuteText !== undefined && Number(minuteText) > 59) return failure(`${given}: the time does not exist, minutes run from 00 to 59`);
+  if (secondText !== undefined && Number(secondText) > 59) return failure(`${given}: the time does not exist, seconds run from 00 to 59`);
+  if (zoneHourText !== undefined && (Number(zoneHourText) > 23 || Number(zoneMinuteText) > 59)) return failure(`${given}: the zone ${zone} does not exist (offsets run from -23:59 to +23:59)`);
+  // Every field is now in range, so Date.parse reads it as written; no zone is UTC (Date.parse would read local time).
+  const parsed = Date.parse(zone === undefined ? `${text}${hourText === undefined ? "" : "Z"}` : text);
+  if (Number.isNaN(parsed)) return failure(`${given} is outside the times ragscope can read: years -271821 to 275760`);
+  return success(parsed);
+}
