@@ -79,7 +79,7 @@ export function isMetricName(name: string): name is MetricName {
  * refusal phrases) or an auxiliary similarity (seed 004 §九.2), whose values
  * are a reason to look, never a pass (case-verdict.ts); `judge` — a judge's,
  * read per result (an LLM judge's decides, the heuristic judge's is labelled
- * by HEURISTIC_JUDGE_NAME_SUFFIX, dashboards/source/aggregate-metrics.ts).
+ * by HEURISTIC_JUDGE_NAME_SUFFIX below).
  * A rule metric is its evaluator's declared confidence: answer.abstention is
  * declared heuristic, exact only on some answers.
  */
@@ -123,6 +123,12 @@ export function isHeuristicMetric(name: string): boolean {
 
 /** How a heuristic metric is labelled beside its name or its board label, on every surface; display only. */
 export const HEURISTIC_METRIC_LABEL_SUFFIX = " (heuristic)";
+
+/**
+ * How the heuristic judge's values of a judged metric are named beside the metric, on every surface (the boards, the
+ * experiment report): a measurement, never a decision. Display only.
+ */
+export const HEURISTIC_JUDGE_NAME_SUFFIX = " (heuristic judge, measurement)";
 
 /** A metric's name or board label as shown: with HEURISTIC_METRIC_LABEL_SUFFIX when the metric is a heuristic. */
 export function labelOfMetric(name: string, label: string = name): string {

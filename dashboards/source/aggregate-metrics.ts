@@ -32,11 +32,11 @@
 import { basisColumn } from "./rate-basis.js";
 import { sessionRowsOverRange } from "./session-summaries.js";
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
-import { HEURISTIC_METRIC_LABEL_SUFFIX, METRIC } from "../../evaluators/metric-catalog.js";
+import { HEURISTIC_JUDGE_NAME_SUFFIX, HEURISTIC_METRIC_LABEL_SUFFIX, METRIC } from "../../evaluators/metric-catalog.js";
 import { DATASET_SHARES, HEURISTIC_JUDGE_ROW_SQL, SHARE_CONDITIONS, type DatasetShare } from "../../evaluators/aggregate/dataset-shares.js";
 
-/** How a heuristic judge's value is named beside the measured metric, on every board. */
-export const HEURISTIC_JUDGE_NAME_SUFFIX = " (heuristic judge, measurement)";
+// The boards' name for a heuristic judge's value; defined beside the other labels so the experiment report shares it.
+export { HEURISTIC_JUDGE_NAME_SUFFIX };
 import { REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
 
 export type SourceName = "metric_values" | "heuristic_judge" | "case_results" | "abstention" | "sessions";

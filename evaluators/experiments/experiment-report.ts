@@ -30,6 +30,11 @@
  *   kept beside it, and the decision lists it as a reason to look. A
  *   heuristic the seed defines as a rule metric (ruleInSeed) decides, as it
  *   does in the release gate;
+ * - the heuristic judge's values of a judged metric (faithfulness, answer
+ *   correctness, …) never decide, as in the release gate (judged-values.ts):
+ *   the metric is decided on a language-model judge's values alone, saying
+ *   how many of the heuristic judge's were left out; when an arm has only the
+ *   heuristic judge's, the metric is a measurement that decides nothing;
  * - several metrics are tested at once without a multiple-comparison
  *   correction: a lone "better" among many metrics can be chance, and the
  *   decision text lists every metric so nobody reads one in isolation;
@@ -39,6 +44,7 @@
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { ExperimentMetricValue } from "../../store/ports/experiment-reader.js";
 import { isHeuristicMetric, isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
+import { judgedValues, labelOfReportedMetric, leftOutNote } from "./judged-values.js";
 import { behaviourMetrics } from "../behaviour/behaviour-catalog.js";
 import type { BehaviourObservation } from "../behaviour/behaviour-metric.js";
 import { toBehaviourRequest, type BehaviourRequest } from "../behaviour/behaviour-request.js";
@@ -99,6 +105,8 @@ export interface VariantValue {
   readonly value: number | null;
   readonly observations: number;
   readonly units: number;
+  /** Values of this arm not compared (judged-values.ts): the heuristic judge's, or a language-model judge's beside a heuristic judge measurement. */
+  readonly valuesLeftOut: number;
 }
 
 export interface VariantComparison {
@@ -120,10 +128,13 @@ export interface MetricReport {
   readonly source: "behaviour" | "rule" | "judge";
   readonly kind: "rate" | "mean";
   readonly higherIsBetter: boolean | null;
+  /** What to keep in mind reading it: a behaviour metric's caution, or which judge's values were left out (judged-values.ts). */
   readonly caution: string | null;
   /** A heuristic by the metric catalog: labelled "(heuristic)" wherever shown. */
   readonly heuristic: boolean;
-  /** Whether its verdict counts in the decision: false for a heuristic (unless the seed defines it as a rule metric). */
+  /** Compared on the heuristic judge's values, because an arm has no other (judged-values.ts): labelled "(heuristic judge, measurement)". */
+  readonly heuristicJudge: boolean;
+  /** Whether its verdict counts in the decision: false for a heuristic (unless the seed defines it as a rule metric) and for the heuristic judge's measurement. */
   readonly decides: boolean;
   readonly values: VariantValue[];
   readonly comparisons: VariantComparison[];
@@ -224,16 +235,19 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
     metrics.push(compareMetric(definition.id, "behaviour", definition.kind, definition.higherIsBetter, definition.caution, observations));
   }
   const requestByTrace = new Map<string, BehaviourRequest>(requests.map((request) => [request.traceId, request]));
-  const stored = new Map<string, { source: "rule" | "judge"; observations: Observation[] }>();
+  const stored = new Map<string, { source: "rule" | "judge"; observations: (Observation & { heuristicJudgement: boolean })[] }>();
   for (const item of metricValues) {
     const request = requestByTrace.get(item.traceId);
     if (request === undefined) continue;
     const entry = stored.get(item.metric) ?? { source: item.evaluatorId.startsWith("judge") ? ("judge" as const) : ("rule" as const), observations: [] };
-    entry.observations.push({ variant: request.variant!, unit: unitOf(request), value: item.value });
+    entry.observations.push({ variant: request.variant!, unit: unitOf(request), value: item.value, heuristicJudgement: item.heuristicJudgement });
     stored.set(item.metric, entry);
   }
   for (const [metric, entry] of [...stored.entries()].sort(([left], [right]) => left.localeCompare(right))) {
-    metrics.push(compareMetric(metric, entry.source, isRate(entry.observations.map((item) => item.value)) ? "rate" : "mean", higherIsBetter(metric), null, entry.observations));
+    // The heuristic judge's values never decide (judged-values.ts): the gate's rule, read by the store.
+    const selection = judgedValues(entry.observations);
+    const kind = isRate(selection.compared.map((item) => item.value)) ? "rate" : "mean";
+    metrics.push(compareMetric(metric, entry.source, kind, higherIsBetter(metric), leftOutNote(selection), selection.compared, selection.heuristicJudge, selection.leftOut));
   }
 
   const lineage = lineageDifferences(inExperiment, variants);
@@ -243,14 +257,23 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
   const decisions = variants.filter((variant) => variant !== control).map((variant) => decisionFor(variant, control, metrics, sampleRatio.mismatch));
   return { experimentId: options.experimentId, control, unit, alpha, power, minimumEffect, traffic, sampleRatio, unitsInSeveralVariants, metrics, lineage, warnings, decisions };
 
-  function compareMetric(metric: string, source: MetricReport["source"], kind: "rate" | "mean", direction: boolean | null, caution: string | null, observations: Observation[]): MetricReport {
+  function compareMetric(
+    metric: string,
+    source: MetricReport["source"],
+    kind: "rate" | "mean",
+    direction: boolean | null,
+    caution: string | null,
+    observations: Observation[],
+    heuristicJudge = false,
+    leftOut: ReadonlyMap<string, number> = new Map(),
+  ): MetricReport {
     const heuristic = isHeuristicMetric(metric);
-    const decides = decidesExperiment(metric);
+    const decides = decidesExperiment(metric) && !heuristicJudge;
     const byVariant = new Map<string, Observation[]>(variants.map((variant) => [variant, []]));
     for (const observation of observations) byVariant.get(observation.variant)?.push(observation);
     const values = variants.map((variant) => {
       const own = byVariant.get(variant)!;
-      return { variant, value: own.length === 0 ? null : own.reduce((sum, item) => sum + item.value, 0) / own.length, observations: own.length, units: new Set(own.map((item) => item.unit)).size };
+      return { variant, value: own.length === 0 ? null : own.reduce((sum, item) => sum + item.value, 0) / own.length, observations: own.length, units: new Set(own.map((item) => item.unit)).size, valuesLeftOut: leftOut.get(variant) ?? 0 };
     });
     const controlObservations = byVariant.get(control)!;
     const comparisons = variants
@@ -307,7 +330,7 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
         else indication = directed(comparison.difference);
         return ruled(indication, { comparison, requiredObservations, decidedEarly: !enough && pastEarlyBoundary, note: null });
       });
-    return { metric, source, kind, higherIsBetter: direction, caution, heuristic, decides, values, comparisons };
+    return { metric, source, kind, higherIsBetter: direction, caution, heuristic, heuristicJudge, decides, values, comparisons };
   }
 }
 
@@ -316,7 +339,9 @@ function decisionFor(variant: string, control: string, metrics: readonly MetricR
   const comparisonOf = (metric: MetricReport) => metric.comparisons.find((item) => item.variant === variant);
   const named = (verdict: Verdict) => metrics.filter((metric) => comparisonOf(metric)?.verdict === verdict).map((metric) => (comparisonOf(metric)!.decidedEarly ? `${metric.metric} (early: p < ${EARLY_HARM_P_VALUE} before the planned sample)` : metric.metric));
   // A heuristic decides nothing, but a move it shows is a reason to look, and a regression must not vanish from the decision.
-  const heuristicReading = (indication: Indication) => metrics.filter((metric) => comparisonOf(metric)?.verdict === "heuristic_not_decided" && comparisonOf(metric)!.indication === indication).map((metric) => metric.metric);
+  // The heuristic judge's measurement is named as such: its metric's name alone would read as a language-model judge's.
+  const heuristicReading = (indication: Indication) =>
+    metrics.filter((metric) => comparisonOf(metric)?.verdict === "heuristic_not_decided" && comparisonOf(metric)!.indication === indication).map((metric) => (metric.heuristicJudge ? labelOfReportedMetric(metric.metric, true) : metric.metric));
   const parts: string[] = [];
   const better = named("better");
   const worse = named("worse");

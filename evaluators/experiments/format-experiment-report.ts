@@ -1,7 +1,7 @@
 /** The experiment report as plain text lines for the terminal (`ragscope experiment report`); the UI page shows its numbers with the same formatting. */
 import { EARLY_HARM_P_VALUE, type ExperimentReport, type MetricReport, type VariantComparison } from "./experiment-report.js";
 import { LINEAGE_NOT_ON_TRACES } from "./lineage-differences.js";
-import { labelOfMetric } from "../metric-catalog.js";
+import { labelOfReportedMetric } from "./judged-values.js";
 
 export const VERDICT_WORDS = {
   better: "better",
@@ -36,8 +36,8 @@ export function pValue(value: number | null): string {
 
 function metricLines(metric: MetricReport, confidencePercent: number): string[] {
   const values = metric.values.map((item) => `${item.variant} ${number(item.value)} (n ${item.observations})`).join(" · ");
-  // The same label every surface gives a heuristic (metric-catalog.ts labelOfMetric).
-  const lines = [`  ${labelOfMetric(metric.metric)} [${metric.source}, ${metric.kind}]: ${values}`];
+  // The same label every surface gives a heuristic rule or the heuristic judge's measurement (judged-values.ts).
+  const lines = [`  ${labelOfReportedMetric(metric.metric, metric.heuristicJudge)} [${metric.source}, ${metric.kind}]: ${values}`];
   for (const item of metric.comparisons) {
     const comparison = item.comparison;
     const detail =

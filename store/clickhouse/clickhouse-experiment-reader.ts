@@ -9,6 +9,7 @@
  * reads of one experiment (the CLI and the UI) must show the same numbers.
  */
 import { caseResult as caseResultSchema, type CaseResult } from "../../contracts/case-result.js";
+import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
 import type { ExperimentData, ExperimentMetricValue, ExperimentReader } from "../ports/experiment-reader.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
@@ -47,19 +48,22 @@ export class ClickHouseExperimentReader implements ExperimentReader {
       const parsed = caseResultSchema.safeParse(JSON.parse(row.payload));
       if (parsed.success) caseResults.push(parsed.data);
     }
+    // Whether a value is the heuristic judge's is read with the rule the gate, the boards and the rollups use:
+    // the experiment report leaves those values out of every decision.
     const metrics = await this.connection.client.query({
-      query: `SELECT trace_id, metric, evaluator_id, value FROM ${this.database}.metric_values FINAL
+      query: `SELECT trace_id, metric, evaluator_id, value, ${HEURISTIC_JUDGE_ROW_SQL} AS heuristic_judgement FROM ${this.database}.metric_values FINAL
         WHERE value IS NOT NULL AND ${this.tenants.on("metric_values")}
           AND case_result_id IN (SELECT case_result_id FROM ${this.database}.case_results FINAL WHERE experiment_id = {experimentId:String} AND partial_trace = 0 AND ${this.tenants.on("case_results")})
         ORDER BY trace_id, metric, evaluator_id`,
       query_params: { experimentId, ...this.tenants.parameters },
       format: "JSONEachRow",
     });
-    const metricValues: ExperimentMetricValue[] = (await metrics.json<{ trace_id: string; metric: string; evaluator_id: string; value: number }>()).map((row) => ({
+    const metricValues: ExperimentMetricValue[] = (await metrics.json<{ trace_id: string; metric: string; evaluator_id: string; value: number; heuristic_judgement: number | boolean }>()).map((row) => ({
       traceId: row.trace_id,
       metric: row.metric,
       evaluatorId: row.evaluator_id,
       value: Number(row.value),
+      heuristicJudgement: Number(row.heuristic_judgement) === 1,
     }));
     return { caseResults, metricValues };
   }

@@ -4,7 +4,7 @@
  * partial result is not a request the experiment can count), experiments by
  * their number of requests, most first, then by id; requests by start time,
  * then trace id; metric values that were measured (not null), by trace id,
- * metric and evaluator.
+ * metric and evaluator, each marked when it is the heuristic judge's.
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { ExperimentData, ExperimentReader } from "../ports/experiment-reader.js";
@@ -35,7 +35,7 @@ export class MemoryExperimentReader implements ExperimentReader {
     const metricValues = this.tables.metricValues
       .values()
       .filter((row) => row.value !== null && ids.has(row.caseResultId))
-      .map((row) => ({ traceId: row.traceId, metric: row.metric, evaluatorId: row.evaluatorId, value: row.value! }))
+      .map((row) => ({ traceId: row.traceId, metric: row.metric, evaluatorId: row.evaluatorId, value: row.value!, heuristicJudgement: row.heuristicJudgement }))
       .sort((first, second) => compare(first.traceId, second.traceId) || compare(first.metric, second.metric) || compare(first.evaluatorId, second.evaluatorId));
     return { caseResults, metricValues };
   }

@@ -66,6 +66,8 @@ export interface StoredMetricValue extends RequestOfRow {
   tenantId: string;
   serviceName: string;
   value: number | null;
+  /** The heuristic judge's value (case-verdict.ts isHeuristicJudgement): what ClickHouse reads from evaluator_version with HEURISTIC_JUDGE_ROW_SQL. */
+  heuristicJudgement: boolean;
 }
 
 /** A run's lineage as one tenant recorded it (NO_TENANT: recorded without one); keyed by run id and tenant, as migration 0027 keys the runs table. */

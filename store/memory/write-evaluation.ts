@@ -4,6 +4,7 @@
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import { isHeuristicJudgement } from "../../evaluators/case-verdict.js";
 import { rowVersion } from "../clickhouse/result-rows.js";
 import { dayOf, type MemoryTables } from "./memory-tables.js";
 import { requestKey } from "./request-rows.js";
@@ -15,12 +16,13 @@ export function writeEvaluationResults(tables: MemoryTables, caseResult: CaseRes
   const serviceName = caseResult.rag_observation.service_name ?? "";
   const day = dayOf(caseResult.started_at);
   for (const result of results) {
+    const heuristicJudgement = isHeuristicJudgement(result);
     // evaluation_results' sorting key: evaluator, day, id.
     tables.evaluations.upsert(JSON.stringify([result.evaluator_id, day, result.evaluation_result_id]), { runId: caseResult.run_id, caseId: caseResult.case_id, result, ...request }, version);
     for (const metric in result.metric_values) {
       const value = result.metric_values[metric];
       // metric_values' sorting key: metric, tenant, service, day, Case Result, evaluator.
-      tables.metricValues.upsert(JSON.stringify([metric, tenantId, serviceName, day, result.case_result_id, result.evaluator_id]), { metric, caseResultId: result.case_result_id, evaluatorId: result.evaluator_id, runId: caseResult.run_id, tenantId, serviceName, value: value ?? null, ...request }, version);
+      tables.metricValues.upsert(JSON.stringify([metric, tenantId, serviceName, day, result.case_result_id, result.evaluator_id]), { metric, caseResultId: result.case_result_id, evaluatorId: result.evaluator_id, runId: caseResult.run_id, tenantId, serviceName, value: value ?? null, heuristicJudgement, ...request }, version);
     }
   }
 }

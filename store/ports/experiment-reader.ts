@@ -10,6 +10,13 @@ export interface ExperimentMetricValue {
   readonly metric: string;
   readonly evaluatorId: string;
   readonly value: number;
+  /**
+   * A value of the heuristic judge (the stand-in when no language-model judge
+   * is configured or sampled): a measurement that decides nothing, as the
+   * release gate reads it (aggregate/without-heuristic-judgements.ts). On
+   * ClickHouse by HEURISTIC_JUDGE_ROW_SQL, in memory by isHeuristicJudgement.
+   */
+  readonly heuristicJudgement: boolean;
 }
 
 export interface ExperimentData {

@@ -9,7 +9,7 @@
 import { html } from "hono/html";
 import type { ExperimentReport, MetricReport } from "../../evaluators/experiments/experiment-report.js";
 import { number, pValue, signed, verdictWords } from "../../evaluators/experiments/format-experiment-report.js";
-import { labelOfMetric } from "../../evaluators/metric-catalog.js";
+import { labelOfReportedMetric } from "../../evaluators/experiments/judged-values.js";
 import { LINEAGE_NOT_ON_TRACES } from "../../evaluators/experiments/lineage-differences.js";
 import type { ExperimentReportSettingsText } from "../../evaluators/experiments/read-experiment-report.js";
 import { optional, page, type Markup, type Viewer } from "./layout.js";
@@ -43,7 +43,7 @@ function metricRows(metric: MetricReport, report: ExperimentReport): Markup {
   const first = (index: number) =>
     index > 0
       ? html``
-      : html`<td rowspan="${rows}" class="metric">${labelOfMetric(metric.metric)}<br><span class="muted">${metric.source}, ${metric.kind}${metric.higherIsBetter === null ? "" : metric.higherIsBetter ? ", higher is better" : ", lower is better"}</span>${metric.caution === null ? "" : html`<p class="caution" title="${metric.caution}">${metric.caution}</p>`}</td>
+      : html`<td rowspan="${rows}" class="metric">${labelOfReportedMetric(metric.metric, metric.heuristicJudge)}<br><span class="muted">${metric.source}, ${metric.kind}${metric.higherIsBetter === null ? "" : metric.higherIsBetter ? ", higher is better" : ", lower is better"}</span>${metric.caution === null ? "" : html`<p class="caution" title="${metric.caution}">${metric.caution}</p>`}</td>
 ${report.traffic.map((traffic) => {
   const value = metric.values.find((item) => item.variant === traffic.variant);
   return html`<td rowspan="${rows}" class="value" data-variant="${traffic.variant}" data-value="${data(value?.value)}" data-observations="${data(value?.observations)}">${number(value?.value ?? null)} <span class="muted">n ${value?.observations ?? 0}</span></td>`;

@@ -3,7 +3,7 @@
  * the in-memory store answers what the ClickHouse adapter answers (ids by
  * number of requests, the complete requests of one experiment, their measured
  * metric values; partial results and requests without an experiment left
- * out); the ClickHouse reader for a tenant scope sees only that tenant's
+ * out; the heuristic judge's values marked as such); the ClickHouse reader for a tenant scope sees only that tenant's
  * experiments. And the web UI on the in-memory store lists the experiments
  * and serves the same report as on ClickHouse. Beside them, the Quality
  * board's behaviour requests: the earliest complete ones of the range, up to
@@ -53,6 +53,18 @@ function ruleResult(caseResult: CaseResult, value: number): EvaluationResult {
   };
 }
 
+/** A faithfulness verdict of the heuristic judge (its version ends with "+heuristic") or of a language-model judge. */
+function judgeResult(caseResult: CaseResult, heuristic: boolean): EvaluationResult {
+  return {
+    ...ruleResult(caseResult, 1),
+    evaluation_result_id: `er_judge_${caseResult.case_result_id}`,
+    evaluator_id: "judge.faithfulness",
+    evaluator_version: heuristic ? "faithfulness@3+heuristic" : "faithfulness@3+openai:gpt-4o-mini",
+    metric_values: { faithfulness: 0.9 },
+    confidence: heuristic ? { value: 0.5, semantics: "heuristic" } : { value: 0.9, semantics: "judge_self_report" },
+  };
+}
+
 const requests: CaseResult[] = [
   ...Array.from({ length: 8 }, (_, index) => request(index, { experiment: "exp-a", variant: index % 2 === 0 ? "control" : "treatment", tenant: "acme", user: `u${index % 4}` })),
   request(8, { experiment: "exp-b", variant: "control", tenant: "beta", user: "v1" }),
@@ -73,7 +85,7 @@ describe("experiment readers: in memory as on ClickHouse", () => {
   before(async () => {
     clickhouse = await temporaryStore();
     memory = createMemoryStore();
-    const batch = requests.map((caseResult, index) => ({ caseResult, evaluationResults: [ruleResult(caseResult, index % 3 === 0 ? 0 : 1)] }));
+    const batch = requests.map((caseResult, index) => ({ caseResult, evaluationResults: [ruleResult(caseResult, index % 3 === 0 ? 0 : 1), judgeResult(caseResult, index % 2 === 0)] }));
     for (const store of [memory, clickhouse.store]) assert.ok((await store.results.write(batch)).ok);
   });
   after(async () => {
@@ -89,7 +101,13 @@ describe("experiment readers: in memory as on ClickHouse", () => {
     }
     const experimentA = await memory.experiments.experiment("exp-a");
     assert.equal(experimentA.caseResults.length, 8, "the partial result is not a request");
-    assert.deepEqual(new Set(experimentA.metricValues.map((item) => item.metric)), new Set(["answer_present"]));
+    assert.deepEqual(new Set(experimentA.metricValues.map((item) => item.metric)), new Set(["answer_present", "faithfulness"]));
+    // The heuristic judge's values are told apart, as the gate tells them (evaluator_version ending "+heuristic").
+    assert.deepEqual(
+      experimentA.metricValues.filter((item) => item.metric === "faithfulness").map((item) => item.heuristicJudgement),
+      [true, false, true, false, true, false, true, false],
+    );
+    assert.ok(experimentA.metricValues.filter((item) => item.metric === "answer_present").every((item) => !item.heuristicJudgement), "a rule's value is never the heuristic judge's");
   });
 
   test("a tenant's reader on ClickHouse sees its experiments only", async () => {

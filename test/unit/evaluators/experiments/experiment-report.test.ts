@@ -3,7 +3,8 @@
  * requests for the effect asked for is "not enough data" even with a small
  * p-value; two lineage fields differing is warned about; a user seen in two
  * variants is counted; fewer than two variants compares nothing; a metric
- * with one value in both arms is no difference.
+ * with one value in both arms is no difference; a judged metric of which an
+ * arm has only the heuristic judge's values is that judge's measurement.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -59,11 +60,30 @@ describe("experiment report decisions", () => {
 
   test("a measured metric with one value in every request of both arms is no difference, not an error (Welch's test is 0/0 there)", () => {
     const results = [request(1, "control", { like: false }), request(2, "control", { like: true }), request(3, "treatment", { like: false }), request(4, "treatment", { like: true })];
-    const latencies = results.map((result) => ({ traceId: result.trace_id, metric: "latency_ms", evaluatorId: "rule.latency", value: 100 }));
+    const latencies = results.map((result) => ({ traceId: result.trace_id, metric: "latency_ms", evaluatorId: "rule.latency", value: 100, heuristicJudgement: false }));
     const report = buildExperimentReport(results, latencies, { experimentId: "exp", now });
     const latency = report.metrics.find((metric) => metric.metric === "latency_ms")!;
     assert.deepEqual(latency.values.map((value) => [value.variant, value.value, value.observations]), [["control", 100, 2], ["treatment", 100, 2]]);
     assert.deepEqual(latency.comparisons, [{ variant: "treatment", comparison: null, requiredObservations: null, verdict: "no_difference", indication: "no_difference", decidedEarly: false, note: "no variance in either arm: every request is 100 in both, so no difference" }]);
+  });
+
+  test("a language-model judge in the control and only the heuristic judge in the treatment: one judge measures both arms, and it decides nothing", () => {
+    // The treatment's judge fell back to the heuristic judge (no language-model judge sampled there): comparing the two
+    // judges would read as a difference between the variants.
+    const results = [...Array.from({ length: 30 }, (_, index) => request(index, "control", { like: false })), ...Array.from({ length: 30 }, (_, index) => request(100 + index, "treatment", { like: false }))];
+    const values = results.map((result, index) => {
+      const treatment = result.rag_observation.experiment_variant === "treatment";
+      // The control: a language-model judge on all but every sixth request, which the heuristic judge scored (~0.9).
+      const heuristicJudgement = treatment || index % 6 === 0;
+      return { traceId: result.trace_id, metric: "answer_correctness", evaluatorId: "judge.answer_correctness", value: (heuristicJudgement ? (treatment ? 0.3 : 0.9) : 0.95) + (index % 3) / 100, heuristicJudgement };
+    });
+    const report = buildExperimentReport(results, values, { experimentId: "exp", now });
+    const correctness = report.metrics.find((metric) => metric.metric === "answer_correctness")!;
+    assert.deepEqual([correctness.heuristicJudge, correctness.decides], [true, false]);
+    assert.deepEqual(correctness.values.map((value) => [value.variant, value.observations, value.valuesLeftOut]), [["control", 5, 25], ["treatment", 30, 0]], "the heuristic judge's values of both arms, the control's language-model judge values left out");
+    assert.deepEqual([correctness.comparisons[0]!.verdict, correctness.comparisons[0]!.indication], ["heuristic_not_decided", "worse"]);
+    assert.match(correctness.caution ?? "", /an arm has only the heuristic judge's values.*the language-model judge's values left out so one judge measures every arm \(control 25\)/);
+    assert.match(report.decisions[0]!, /heuristics, not decided \(a reason to look, never a verdict\): worse on answer_correctness \(heuristic judge, measurement\)/);
   });
 
   test("two lineage fields differing is warned about; a user in both variants is counted", () => {
