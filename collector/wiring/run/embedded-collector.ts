@@ -26,8 +26,8 @@ import { receiverOptions } from "../../01-receive/receiver-options.js";
 import { startReceiver } from "../../01-receive/start-receiver.js";
 import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
 import { StorePartsGauges } from "../observe/store-parts-gauges.js";
-import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
-import { storeFolderOfStart } from "./store-folder-of-start.js";
+import type { ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import { openStoreOfStart } from "./store-of-start.js";
 import type { Store } from "../../../store/ports/store.js";
 
 export interface EmbeddedCollector {
@@ -67,18 +67,7 @@ export interface EmbeddedCollectorOptions {
 }
 
 export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, options: EmbeddedCollectorOptions = {}): Promise<EmbeddedCollector> {
-  const folder = storeFolderOfStart(config.clickhouse);
-  const store = await openClickHouseStore(config.clickhouse);
-  const closeStore = async () => {
-    await store.close();
-    await folder.removeIfCreated();
-  };
-  const online = options.online
-    ? await options.online(store).catch(async (error: unknown) => {
-        await closeStore();
-        throw error;
-      })
-    : null;
+  const { store, online, closeAfterFailedStart: closeStore } = await openStoreOfStart(config.clickhouse, options.online);
   const registry = options.registry ?? new MetricsRegistry();
   const sink = new MeasuredSink(store.results, registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
   const deadLetters = await DurableDeadLetters.open(store.deadLetters);

@@ -30,8 +30,8 @@ import { MeasuredSink } from "../observe/measured-sink.js";
 import type { ReadinessCheck } from "../observe/observe-server.js";
 import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
 import { StorePartsGauges } from "../observe/store-parts-gauges.js";
-import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
-import { storeFolderOfStart } from "./store-folder-of-start.js";
+import type { ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
+import { openStoreOfStart } from "./store-of-start.js";
 import type { Store } from "../../../store/ports/store.js";
 import os from "node:os";
 import { evaluatorHealthReading } from "../observe/health-readings.js";
@@ -80,18 +80,7 @@ export function spanCheckSettings(config: Readonly<CollectorConfig>): SpanCheckS
 }
 
 export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, context: RoleContext, options: KafkaEvaluatorOptions = {}): Promise<KafkaEvaluatorRole> {
-  const folder = storeFolderOfStart(config.clickhouse);
-  const store = await openClickHouseStore(config.clickhouse);
-  const closeStore = async () => {
-    await store.close();
-    await folder.removeIfCreated();
-  };
-  const online = options.online
-    ? await options.online(store).catch(async (error: unknown) => {
-        await closeStore();
-        throw error;
-      })
-    : null;
+  const { store, online, closeAfterFailedStart: closeStore } = await openStoreOfStart(config.clickhouse, options.online);
   const sinkLatency = context.registry.histogram("ragscope_sink_write_duration_seconds", "duration of one sink write (ClickHouse inserts of a batch)", sinkLatencyBuckets);
   const sink = new MeasuredSink(store.results, sinkLatency);
   // Retries are short here: the runner retries on its own, heartbeating in between.
