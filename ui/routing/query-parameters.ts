@@ -5,6 +5,7 @@
  * the parameter and says what to write. Before this, `Date.parse` rolled 2026-02-30 over to March 2 and read `0` as
  * the year 2000, and `Number` read limit=0x3 and limit=1e2, all answered 200 as if they had been meant.
  */
+import { parseIsoTime } from "../../core/iso-time.js";
 import { failure, success, type Result } from "../../core/result.js";
 
 /**
@@ -51,40 +52,13 @@ export function parseWholeNumber(name: string, text: string, minimum: number, ma
 }
 
 /**
- * ISO 8601 as the pages write it: a date (2026-07-08), with a time to the minute, second or fraction, and a zone
- * (Z, +02:00 or +0200) after a time; no zone is UTC, as the forms' "(UTC)" says. A year may be expanded (+275760,
- * -000100) so that a range past the boards' bounds is refused as out of range rather than as unreadable.
- */
-const ISO_TIME = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/;
-const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-
-function daysInMonth(year: number, month: number): number {
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
-}
-
-/**
- * A time as the pages take it (ISO_TIME), to epoch milliseconds. A date or time that does not exist — 2026-02-30,
- * 25:00, a zone of +24:00 — is refused, naming what does not exist, never rolled over into the next month or day.
- * Epoch numbers (0, -1, 1e3) are not a form the pages write or document: refused like any other text.
+ * A time as the pages take it (core/iso-time.ts), to epoch milliseconds. A date or time that does not exist —
+ * 2026-02-30, 25:00, a zone of +24:00 — is refused, naming what does not exist, never rolled over into the next
+ * month or day. Epoch numbers (0, -1, 1e3) are not a form the pages write or document: refused like any other text.
  */
 export function parseQueryTime(name: string, text: string): Result<number, string> {
   const given = `${name}=${quoted(text)}`;
-  const parts = ISO_TIME.exec(text);
-  if (parts === null) return failure(`${given} is not a time: write 2026-07-08T09:30 (UTC), or an ISO 8601 date and time with a zone such as 2026-07-08T09:30:00Z or 2026-07-08T11:30+02:00`);
-  const [, yearText, monthText, dayText, hourText, minuteText, secondText, zone, zoneHourText, zoneMinuteText] = parts;
-  const year = Number(yearText);
-  const month = Number(monthText);
-  const day = Number(dayText);
-  if (month < 1 || month > 12) return failure(`${given}: the date does not exist, there is no month ${monthText} (months run from 01 to 12)`);
-  const days = daysInMonth(year, month);
-  if (day < 1 || day > days) return failure(`${given}: the date ${yearText}-${monthText}-${dayText} does not exist (${MONTH_NAMES[month - 1]} ${year} has ${days} days)`);
-  if (hourText !== undefined && Number(hourText) > 23) return failure(`${given}: the time does not exist, hours run from 00 to 23 (write the next day's 00:00 for midnight at the end of a day)`);
-  if (minuteText !== undefined && Number(minuteText) > 59) return failure(`${given}: the time does not exist, minutes run from 00 to 59`);
-  if (secondText !== undefined && Number(secondText) > 59) return failure(`${given}: the time does not exist, seconds run from 00 to 59`);
-  if (zoneHourText !== undefined && (Number(zoneHourText) > 23 || Number(zoneMinuteText) > 59)) return failure(`${given}: the zone ${zone} does not exist (offsets run from -23:59 to +23:59)`);
-  // Every field is now in range, so Date.parse reads it as written; no zone is UTC (Date.parse would read local time).
-  const parsed = Date.parse(zone === undefined ? `${text}${hourText === undefined ? "" : "Z"}` : text);
-  if (Number.isNaN(parsed)) return failure(`${given} is outside the times ragscope can read: years -271821 to 275760`);
-  return success(parsed);
+  const parsed = parseIsoTime(text);
+  if (parsed.ok) return parsed;
+  return failure(parsed.error.kind === "unreadable" ? `${given} is not a time: write 2026-07-08T09:30 (UTC), or an ISO 8601 date and time with a zone such as 2026-07-08T09:30:00Z or 2026-07-08T11:30+02:00` : `${given}: ${parsed.error.why}`);
 }

@@ -23,6 +23,8 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { parseIsoTime } from "../../../core/iso-time.js";
+import { failure, success, type Result } from "../../../core/result.js";
 import { describeUnwritableFile, writableFile } from "../../../core/file-access-problems.js";
 import { collectDashboard, type DashboardResult } from "../../../report/collect-report.js";
 import { unpairedRunsNotice } from "../../../report/unpaired-runs-notice.js";
@@ -71,13 +73,18 @@ const MAXIMUM_BLIND_CASES = 20_000;
 
 const DURATION_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** `now`, `now-6h`, or an ISO 8601 date-time; null when unreadable. */
-export function parseTime(text: string, now: number): number | null {
-  if (text === "now") return now;
+/**
+ * `now`, `now-6h`, or an ISO 8601 date or date-time (core/iso-time.ts: no zone is UTC, a date that does not exist
+ * is refused rather than rolled over into the next month). The error names what does not exist, or is null when the
+ * text is none of the forms (the caller lists them).
+ */
+export function parseTime(text: string, now: number): Result<number, string | null> {
+  if (text === "now") return success(now);
   const relative = /^now-(\d+)([smhd])$/.exec(text);
-  if (relative) return now - Number(relative[1]) * DURATION_MS[relative[2]!]!;
-  const parsed = Date.parse(text);
-  return Number.isNaN(parsed) ? null : parsed;
+  if (relative) return success(now - Number(relative[1]) * DURATION_MS[relative[2]!]!);
+  const parsed = parseIsoTime(text);
+  if (parsed.ok) return parsed;
+  return failure(parsed.error.kind === "unreadable" ? null : parsed.error.why);
 }
 
 /** The stored requests' time span, to the minute; the last day when nothing is stored. */
@@ -140,13 +147,19 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     reportInvalidSettings("report", resolved.error, output);
     return null;
   }
-  const times = { from: options.from === undefined ? null : parseTime(options.from, now), to: options.to === undefined ? null : parseTime(options.to, now) };
+  const read = { from: options.from === undefined ? null : parseTime(options.from, now), to: options.to === undefined ? null : parseTime(options.to, now) };
   // Named with the command, the flag and the value given, like every other refusal of a command line.
-  const unreadable = (["from", "to"] as const).find((flag) => options[flag] !== undefined && times[flag] === null);
-  if (unreadable !== undefined) {
-    output.error(`ragscope report: --${unreadable} ${JSON.stringify(options[unreadable])} is not a time; --from and --to take "now", "now-6h" (s, m, h, d) or an ISO 8601 date-time such as 2026-07-08T09:00:00Z`);
+  for (const flag of ["from", "to"] as const) {
+    const parsed = read[flag];
+    if (parsed === null || parsed.ok) continue;
+    output.error(
+      parsed.error === null
+        ? `ragscope report: --${flag} ${JSON.stringify(options[flag])} is not a time; --from and --to take "now", "now-6h" (s, m, h, d) or an ISO 8601 date or date-time such as 2026-07-08T09:00:00Z (no zone: UTC)`
+        : `ragscope report: --${flag} ${JSON.stringify(options[flag])}: ${parsed.error}`,
+    );
     return null;
   }
+  const times = { from: read.from?.ok ? read.from.value : null, to: read.to?.ok ? read.to.value : null };
   // Before the panels run, not after: a folder or a path that cannot be written would lose the report they took.
   const writable = await writableFile(options.out, "report file (--out)", "report.html");
   if (!writable.ok) {
@@ -175,8 +188,8 @@ export async function runReport(options: ReportOptions, request: SettingsRequest
     const toMs = times.to ?? extent.toMs;
     if (fromMs >= toMs) {
       // Without --to the range ends at the last stored request: say so, since the user gave no --to to be after.
-      const end = times.to === undefined ? `the last stored request (${new Date(toMs).toISOString()}), where the range ends without --to` : "--to";
-      const start = times.from === undefined ? `the first stored request (${new Date(fromMs).toISOString()}), where it starts without --from,` : "--from";
+      const end = times.to === null ? `the last stored request (${new Date(toMs).toISOString()}), where the range ends without --to` : "--to";
+      const start = times.from === null ? `the first stored request (${new Date(fromMs).toISOString()}), where it starts without --from,` : "--from";
       output.error(`ragscope report: the time range is empty: ${start} must be before ${end}`);
       return null;
     }

@@ -15,6 +15,7 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { openClickHouse } from "../../../store/clickhouse/clickhouse-connection.js";
 import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-migrations.js";
+import { plannedCaseResult, writeToFolder } from "../../support/stored-requests.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -146,6 +147,30 @@ describe("ragscope --version and usage errors", () => {
       const result = run(["report", "--from", "yesterday-ish", "--data-dir", path.join(folder, "data")], folder);
       assert.equal(result.status, 2);
       assert.match(result.stderr, /^ragscope report: --from "yesterday-ish" is not a time; --from and --to take "now", "now-6h"/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  test("report --from a date that does not exist is refused, not rolled over; a range after the last stored request names it", async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-cli-report-range-"));
+    try {
+      const dataDir = path.join(folder, "data");
+      const startedAtMs = Date.UTC(2026, 6, 8, 9, 30);
+      await writeToFolder(dataDir, [{ caseResult: plannedCaseResult({ caseResultId: "cr_only", traceId: "c1".padStart(32, "0"), startedAtMs }), evaluationResults: [] }]);
+      // 2026-02-30 was read as March 2; epoch numbers were read as years.
+      for (const [value, message] of [
+        ["2026-02-30", /^ragscope report: --from "2026-02-30": the date 2026-02-30 does not exist \(February 2026 has 28 days\)/],
+        ["0", /^ragscope report: --from "0" is not a time; --from and --to take "now", "now-6h" \(s, m, h, d\) or an ISO 8601 date/],
+      ] as const) {
+        const refused = run(["report", "--from", value, "--data-dir", dataDir], folder);
+        assert.equal(refused.status, 2, refused.stdout + refused.stderr);
+        assert.match(refused.stderr, message);
+      }
+      // Without --to the range ends at the last stored request (09:31, rounded up to the minute): the message says so.
+      const after = run(["report", "--from", "2026-07-08T10:00Z", "--data-dir", dataDir], folder);
+      assert.equal(after.status, 2, after.stdout + after.stderr);
+      assert.match(after.stderr, /^ragscope report: the time range is empty: --from must be before the last stored request \(2026-07-08T09:31:00\.000Z\), where the range ends without --to/);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
