@@ -18,7 +18,10 @@ import { fileURLToPath } from "node:url";
 import os from "node:os";
 import path from "node:path";
 import { caseResult as caseResultSchema, type CaseResult } from "../../../contracts/case-result.js";
-import { labelOfMetric } from "../../../evaluators/metric-catalog.js";
+import { HEURISTIC_METRIC_LABEL_SUFFIX, labelOfMetric } from "../../../evaluators/metric-catalog.js";
+
+/** The refusal rates, labelled heuristic since the earlier release (dashboards/source/aggregate-metrics.ts abstentionRate). */
+const RELABELLED_AS_HEURISTIC: ReadonlySet<string> = new Set(["no_answer_accuracy", "correct_refusal_rate", "false_refusal_rate"]);
 import { behaviourBoard, MAXIMUM_BEHAVIOUR_REQUESTS, readBehaviourBoard, type BehaviourBoard } from "../../../evaluators/behaviour/behaviour-board.js";
 import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
@@ -129,8 +132,10 @@ function assertSameBoard(actual: QualityBoard, expected: QualityBoard, where: st
   assert.deepEqual(actual.times, expected.times, `${where}: the buckets`);
   assert.deepEqual(actual.services, expected.services, `${where}: the services`);
   assert.deepEqual(actual.layers.map((layer) => [layer.title, layer.aggregates.map((aggregate) => aggregate.name)]), expected.layers.map((layer) => [layer.title, layer.aggregates.map((aggregate) => aggregate.name)]), `${where}: the layers`);
-  // A heuristic rule's metric is labelled so since the earlier release (labelOfMetric): display only, its numbers compared as before.
-  expected.layers.forEach((layer, index) => layer.aggregates.forEach((aggregate, position) => assert.deepEqual(rounded(actual.layers[index]!.aggregates[position]!), rounded({ ...aggregate, label: labelOfMetric(aggregate.name, aggregate.label) }), `${where}: ${aggregate.name}`)));
+  // A heuristic rule's metric is labelled so since the earlier release (labelOfMetric), and so are the refusal rates,
+  // which count every abstention reading: display only, their numbers compared as before.
+  const labelNow = (aggregate: QualityAggregate) => (RELABELLED_AS_HEURISTIC.has(aggregate.name) ? `${aggregate.label}${HEURISTIC_METRIC_LABEL_SUFFIX}` : labelOfMetric(aggregate.name, aggregate.label));
+  expected.layers.forEach((layer, index) => layer.aggregates.forEach((aggregate, position) => assert.deepEqual(rounded(actual.layers[index]!.aggregates[position]!), rounded({ ...aggregate, label: labelNow(aggregate) }), `${where}: ${aggregate.name}`)));
 }
 
 const aggregateOf = (board: QualityBoard, name: string): QualityAggregate => board.layers.flatMap((layer) => layer.aggregates).find((aggregate) => aggregate.name === name)!;

@@ -32,7 +32,7 @@ import { migrationsFolder, runMigrations } from "../../../store/clickhouse/run-m
 import { aggregateSelect, DID_NOT_COMPLETE, FEEDBACK_KINDS_FROM_PAYLOAD, REQUEST_ROLLUP_COUNTS, REQUEST_ROLLUP_GROUP, REVIEWED_FAILED, REVIEWED_PASSED } from "../../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../../report/qualify-tables.js";
 import { newHumanLabel, type HumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
-import { heuristicMetricNames, labelOfMetric, METRIC } from "../../../evaluators/metric-catalog.js";
+import { HEURISTIC_METRIC_LABEL_SUFFIX, heuristicMetricNames, labelOfMetric, METRIC } from "../../../evaluators/metric-catalog.js";
 import { resolveGateMetric } from "../../../dashboards/source/gate-metrics.js";
 import { alertScope } from "../../../dashboards/source/sql-scope.js";
 import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollups.js";
@@ -73,12 +73,16 @@ const REDEFINED = {
  * metric names of its rows. An earlier release's label, as a cell or the start of a column name, is read as this
  * release's before comparing, so the numbers under it are still compared.
  */
-const RELABELLED_ON_EVERY_BOARD: ReadonlyMap<string, string> = new Map([["Completeness", labelOfMetric(METRIC.completeness, "Completeness")]]);
+const RELABELLED_ON_EVERY_BOARD: ReadonlyMap<string, string> = new Map([
+  ["Completeness", labelOfMetric(METRIC.completeness, "Completeness")],
+  // The refusal rates count every abstention reading, a heuristic's among them: labelled so since the earlier release.
+  ...["No-answer detection", "Correct refusals", "False refusals"].map((label): [string, string] => [label, `${label}${HEURISTIC_METRIC_LABEL_SUFFIX}`]),
+]);
 const RELABELLED_ON_THE_RUNS_BOARD: ReadonlyMap<string, string> = new Map(heuristicMetricNames().map((name) => [name, labelOfMetric(name)]));
 function relabelled(key: string, frame: PanelNumbers): PanelNumbers {
   const labels = new Map([...RELABELLED_ON_EVERY_BOARD, ...(key.startsWith("panel ragscope-runs/") ? RELABELLED_ON_THE_RUNS_BOARD : [])]);
   const column = (name: string): string => {
-    for (const [before, now] of labels) if (name.startsWith(`${before}:`) || name.startsWith(`${before} · `)) return `${now}${name.slice(before.length)}`;
+    for (const [before, now] of labels) if (name === before || name.startsWith(`${before}:`) || name.startsWith(`${before} · `)) return `${now}${name.slice(before.length)}`;
     return name;
   };
   return { ...frame, columns: frame.columns.map(column), rows: frame.rows.map((row) => row.map((cell) => (typeof cell === "string" ? (labels.get(cell) ?? cell) : cell))) };
