@@ -54,6 +54,8 @@ import { clusteredDifference } from "./clustered-difference.js";
 import type { Comparison } from "./comparison.js";
 import { lineageDifferences, type LineageField } from "./lineage-differences.js";
 import { higherIsBetter } from "./metric-direction.js";
+import { pValueText } from "./p-value-text.js";
+import { separatedArmsPValue, separatedArmsSampleSize } from "./separated-arms-test.js";
 import { minimumSampleSizeForMean, minimumSampleSizeForRate } from "./minimum-sample-size.js";
 import { sampleRatioMismatch, type SampleRatioCheck } from "./sample-ratio-mismatch.js";
 import { twoProportionTest } from "./two-proportion-test.js";
@@ -295,15 +297,27 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
         const controlValues = controlObservations.map((item) => item.value);
         const variantValues = variantObservations.map((item) => item.value);
         // Both arms constant (token counts of a fixed prompt): Welch's standard error and degrees of freedom are 0/0 (SciPy answers nan),
-        // and no size can be computed from no spread. One value in both arms is no difference; two values are a difference in every request.
+        // and no size can be computed from no spread. One value in both arms is no difference; two values are a difference in every
+        // request, decided by the exact permutation test of that split (separated-arms-test.ts): two requests against two are
+        // split that way by chance one time in three. Units are permuted, not requests, when a unit sent several.
         // (A rate's variance follows from its proportion, so its test and size still work at 0 or 1: it stays with them.)
         if (kind === "mean" && variance(controlValues) === 0 && variance(variantValues) === 0) {
           const [controlValue, variantValue] = [controlValues[0]!, variantValues[0]!];
-          const note =
-            controlValue === variantValue
-              ? `no variance in either arm: every request is ${controlValue} in both, so no difference`
-              : `no variance in either arm: every control request is ${controlValue}, every ${variant} request ${variantValue} — a difference in every request`;
-          return ruled(controlValue === variantValue ? "no_difference" : directed(variantValue - controlValue), { comparison: null, requiredObservations: null, decidedEarly: false, note });
+          if (controlValue === variantValue) {
+            return ruled("no_difference", { comparison: null, requiredObservations: null, decidedEarly: false, note: `no variance in either arm: every request is ${controlValue} in both, so no difference` });
+          }
+          const pValue = separatedArmsPValue(controlUnits.length, variantUnits.length);
+          const counted = clustered ? `${controlUnits.length} and ${variantUnits.length} ${unit}s` : `${controlUnits.length} and ${variantUnits.length} requests`;
+          const shown = `no variance in either arm: every control request is ${controlValue}, every ${variant} request ${variantValue} — a difference in every request`;
+          const chance = `exact permutation test over ${counted}, ${pValueText(pValue)}`;
+          if (pValue < alpha) return ruled(directed(variantValue - controlValue), { comparison: null, requiredObservations: null, decidedEarly: false, note: `${shown} (${chance})` });
+          const needed = separatedArmsSampleSize(alpha);
+          return ruled("not_enough_data", {
+            comparison: null,
+            requiredObservations: clustered ? null : needed,
+            decidedEarly: false,
+            note: `${shown}, but ${counted} split that way by chance too often (${chance} ≥ alpha ${alpha}): ${needed} ${clustered ? `${unit}s` : "requests"} per arm would decide it`,
+          });
         }
         let comparison: Comparison;
         if (options.method === "bootstrap") comparison = clusterBootstrap(controlUnits, variantUnits, { confidence, seed: 1 });

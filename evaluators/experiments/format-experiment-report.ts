@@ -2,6 +2,7 @@
 import { EARLY_HARM_P_VALUE, type ExperimentReport, type MetricReport, type VariantComparison } from "./experiment-report.js";
 import { LINEAGE_NOT_ON_TRACES } from "./lineage-differences.js";
 import { labelOfReportedMetric } from "./judged-values.js";
+import { pValueText } from "./p-value-text.js";
 
 export const VERDICT_WORDS = {
   better: "better",
@@ -31,7 +32,7 @@ export function signed(value: number): string {
 
 export function pValue(value: number | null): string {
   if (value === null) return "p n/a (bootstrap)";
-  return value < 0.0001 ? `p=${value.toExponential(1)}` : `p=${value.toFixed(4)}`;
+  return pValueText(value);
 }
 
 function metricLines(metric: MetricReport, confidencePercent: number): string[] {

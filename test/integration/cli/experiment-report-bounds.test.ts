@@ -127,7 +127,7 @@ describe("ragscope experiment report on metrics at their bounds", () => {
     // Tokens are informational (metric-direction.ts): a difference, direction not judged.
     assert.deepEqual([output.comparison, output.verdict], [null, "changed"]);
     assert.match(text, /input_tokens \[rule, mean\]: control 812\.0 \(n 30\) · treatment 812\.0 \(n 30\)\n {4}treatment − control: no variance in either arm: every request is 812 in both, so no difference → no significant difference/);
-    assert.match(text, /output_tokens \[rule, mean\][^\n]*\n {4}treatment − control: no variance in either arm: every control request is 120, every treatment request 95 — a difference in every request → changed/);
+    assert.match(text, /output_tokens \[rule, mean\][^\n]*\n {4}treatment − control: no variance in either arm: every control request is 120, every treatment request 95 — a difference in every request \(exact permutation test over 30 and 30 requests, p=1\.7e-17\) → changed/);
   });
 
   test("heuristic metrics are labelled (heuristic) and decide nothing; a seed-defined rule heuristic decides", () => {

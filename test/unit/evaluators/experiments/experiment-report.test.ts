@@ -67,6 +67,22 @@ describe("experiment report decisions", () => {
     assert.deepEqual(latency.comparisons, [{ variant: "treatment", comparison: null, requiredObservations: null, verdict: "no_difference", indication: "no_difference", decidedEarly: false, note: "no variance in either arm: every request is 100 in both, so no difference" }]);
   });
 
+  test("two constant arms at different values: two requests against two is not enough, four against four is decided", () => {
+    const latencies = (perArm: number) => {
+      const results = [...Array.from({ length: perArm }, (_, index) => request(index, "control", { like: false })), ...Array.from({ length: perArm }, (_, index) => request(100 + index, "treatment", { like: false }))];
+      const values = results.map((result) => ({ traceId: result.trace_id, metric: "latency_ms", evaluatorId: "rule.latency", value: result.rag_observation.experiment_variant === "control" ? 100 : 130, heuristicJudgement: false }));
+      return buildExperimentReport(results, values, { experimentId: "exp", now }).metrics.find((metric) => metric.metric === "latency_ms")!.comparisons[0]!;
+    };
+    // Two against two: one random split in three separates the values this way (SciPy: p = 0.3333, separated-arms.json).
+    const few = latencies(2);
+    assert.deepEqual([few.verdict, few.requiredObservations], ["not_enough_data", 4]);
+    assert.match(few.note ?? "", /every control request is 100, every treatment request 130 — a difference in every request, but 2 and 2 requests split that way by chance too often \(exact permutation test over 2 and 2 requests, p=0\.3333 ≥ alpha 0\.05\): 4 requests per arm would decide it/);
+    // Four against four: p = 0.0286 (SciPy), below alpha; a higher latency is worse.
+    const enough = latencies(4);
+    assert.deepEqual([enough.verdict, enough.requiredObservations], ["worse", null]);
+    assert.match(enough.note ?? "", /a difference in every request \(exact permutation test over 4 and 4 requests, p=0\.0286\)$/);
+  });
+
   test("a language-model judge in the control and only the heuristic judge in the treatment: one judge measures both arms, and it decides nothing", () => {
     // The treatment's judge fell back to the heuristic judge (no language-model judge sampled there): comparing the two
     // judges would read as a difference between the variants.

@@ -12,6 +12,7 @@ import { normalCdf } from "../../../../core/statistics/normal-distribution.js";
 import { clusterBootstrap } from "../../../../evaluators/experiments/cluster-bootstrap.js";
 import { clusteredDifference } from "../../../../evaluators/experiments/clustered-difference.js";
 import { minimumSampleSizeForRate } from "../../../../evaluators/experiments/minimum-sample-size.js";
+import { separatedArmsPValue, separatedArmsSampleSize } from "../../../../evaluators/experiments/separated-arms-test.js";
 import { sampleRatioMismatch } from "../../../../evaluators/experiments/sample-ratio-mismatch.js";
 import { twoProportionTest } from "../../../../evaluators/experiments/two-proportion-test.js";
 import { unitTotals } from "../../../../evaluators/experiments/unit-totals.js";
@@ -96,5 +97,13 @@ describe("experiment statistics against SciPy / statsmodels", () => {
     // The interval's half-width is ~0.16; two independent 20 000-resample runs agree to ~0.005.
     assert.ok(Math.abs(result.lower - reference.bootstrap.lower) < 0.01, `${result.lower} vs ${reference.bootstrap.lower}`);
     assert.ok(Math.abs(result.upper - reference.bootstrap.upper) < 0.01, `${result.upper} vs ${reference.bootstrap.upper}`);
+  });
+  test("two constant arms at different values: SciPy's exact permutation test (permutation_test, independent, two-sided)", () => {
+    const separated = JSON.parse(readFileSync(fileURLToPath(new URL("../../../data/experiments/separated-arms.json", import.meta.url)), "utf8")) as { cases: { control: number; variant: number; p_value: number }[] };
+    for (const item of separated.cases) close(separatedArmsPValue(item.control, item.variant), item.p_value, 1e-12, `p ${item.control}/${item.variant}`);
+    // SciPy's p-values for three and four requests per arm bracket alpha 0.05: four per arm is the fewest that decides.
+    const perArm = (size: number) => separated.cases.find((item) => item.control === size && item.variant === size)!.p_value;
+    assert.ok(perArm(3) >= 0.05 && perArm(4) < 0.05);
+    assert.equal(separatedArmsSampleSize(0.05), 4);
   });
 });
