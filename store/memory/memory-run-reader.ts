@@ -6,6 +6,7 @@ import type { RunLineage } from "../../contracts/run-lineage.js";
 import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import type { FailedEvaluation, MetricAverage, RunReader, RunSummary, RunTenantCount, StoredSpan } from "../ports/run-reader.js";
+import { isHeuristicJudgement } from "../../evaluators/case-verdict.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
@@ -102,7 +103,7 @@ export class MemoryRunReader implements RunReader {
         evaluatorId: result.evaluator_id,
         reason: result.reason,
         caseStatus,
-        heuristicJudgement: result.evaluator_id.startsWith("judge.") && result.confidence.semantics === "heuristic",
+        heuristicJudgement: isHeuristicJudgement(result),
         reviewSignal: !failedOrErrored,
       });
     }
