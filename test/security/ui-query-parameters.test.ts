@@ -7,6 +7,7 @@
  *   empty" of from=2026-02-30&to=2026-03-02;
  * - from=0 and from=-1 were read as the years 2000 and 2001 (while from=1e3 was refused);
  * - limit=0x3 and limit=1e2, though the error asked for "a whole number";
+ * - the traces list's metric bounds below=0x1 (read as 1), below=1e3 (as 1000), above=+1 and below=.5;
  * - a parameter given twice: the first value won (limit=1&limit=500 listed one row, limit=500&limit=1 was refused).
  *
  * Over HTTP to the UI server `ragscope serve` starts, on the embedded collector's store, with two requests sent
@@ -134,6 +135,24 @@ describe("the web UI reads its query parameters in the documented forms, and ref
     const one = JSON.parse((await get("/api/traces?limit=1")).body) as { traces: unknown[] };
     assert.equal(one.traces.length, 1);
     recordAttack({ attack: "UI limit=0x3, limit=1e2", outcome: "400, decimal digits only" });
+  });
+
+  test("below= and above= take plain decimal numbers only: 0x1, 1e3, Infinity, +1 and .5 are 400 naming the parameter and the form; 0.5, -1 and 250 are read", async () => {
+    for (const value of ["0x1", "1e3", "1E-2", "Infinity", "-Infinity", "NaN", "+1", ".5", "5.", "0b1", "1_000", "1,5", "½"]) {
+      for (const name of ["below", "above"]) {
+        for (const address of LIMIT_ADDRESSES) {
+          await assertRefused(`${address}?metric=context_recall&${name}=${encodeURIComponent(value)}`, new RegExp(`${name}=\\S+: give a number from -1000000000000 to 1000000000000 in digits with an optional leading minus and fraction, e\\.g\\. 0\\.5 \\(no exponent, hex, \\+ or Infinity\\)`));
+        }
+      }
+    }
+    recordAttack({ attack: "UI metric bound below=0x1, below=1e3, above=+1", outcome: "400 naming the parameter, plain decimal only" });
+    // The page keeps serving, and the documented forms are read: a fraction, a whole number, a minus, the form's blank field (no bound).
+    for (const query of ["below=0.5", "below=1", "above=-1", "above=250", "below=12.75&above=0.25", "below=&above=0.5"]) {
+      for (const address of LIMIT_ADDRESSES) {
+        const answer = await get(`${address}?metric=context_recall&${query}`);
+        assert.equal(answer.status, 200, `${address}?${query}: ${answer.body.slice(0, 300)}`);
+      }
+    }
   });
 
   test("a parameter given twice is 400 naming it, whichever value comes first, on pages and the API", async () => {

@@ -2,7 +2,7 @@
 import { qualityStatus } from "../../contracts/case-result.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { failure, success, type Result } from "../../core/result.js";
-import { parseQueryTime, parseWholeNumber, queryText } from "../routing/query-parameters.js";
+import { parseDecimalNumber, parseQueryTime, parseWholeNumber, queryText } from "../routing/query-parameters.js";
 import { cursorOfStartAndId, type TraceCursor, type TraceFilter } from "../../store/ports/trace-reader.js";
 import { closestTraceMetricNames, isTraceMetricName } from "./trace-metric-names.js";
 import { asCaseResultId, asTraceId } from "./trace-address.js";
@@ -10,7 +10,8 @@ import { asCaseResultId, asTraceId } from "./trace-address.js";
 export const FILTER_PARAMETERS = ["service", "tenant", "route", "run", "dataset", "verdict", "root_cause", "from", "to", "q", "metric", "below", "above"] as const;
 const METRIC_PATTERN = /^[A-Za-z0-9_.@-]{1,120}$/;
 /**
- * The largest magnitude of a metric bound (below=, above=). Stored metric values are rates and scores in
+ * The largest magnitude of a metric bound (below=, above=), written in plain decimal (a minus and a fraction
+ * allowed: 0.5, 250, -1; ui/routing/query-parameters.ts). Stored metric values are rates and scores in
  * [0, 1], milliseconds, token counts and costs: far inside it. Past ±2^53 an integer-valued number cannot be
  * sent to the engine as a Float64 query parameter without losing digits (the embedded engine's client refuses
  * it, which answered 500), and no metric value is that large, so such a bound is refused up front.
@@ -93,11 +94,10 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
   for (const name of ["below", "above"] as const) {
     const value = text(name);
     if (value === undefined) continue;
-    const parsed = Number(value);
-    if (!Number.isFinite(parsed)) return failure(`${name}=${value} is not a number: write e.g. metric=context_recall&below=0.5`);
-    if (Math.abs(parsed) > MAXIMUM_METRIC_BOUND) return failure(`${name}=${value} is out of range: a metric bound is a number from -${MAXIMUM_METRIC_BOUND} to ${MAXIMUM_METRIC_BOUND} (metric values are rates and scores in [0, 1], milliseconds, tokens or costs)`);
+    const parsed = parseDecimalNumber(name, value, -MAXIMUM_METRIC_BOUND, MAXIMUM_METRIC_BOUND);
+    if (!parsed.ok) return parsed;
     if (metric === undefined) return failure(`${name}= needs a metric: write e.g. metric=context_recall&${name}=${value}`);
-    filter[name] = parsed;
+    filter[name] = parsed.value;
   }
   if (metric !== undefined) {
     if (!METRIC_PATTERN.test(metric)) return failure(`metric=${metric} is not a metric name (letters, digits, _ . @ -), e.g. context_recall`);

@@ -5,6 +5,7 @@
  * the parameter and says what to write. Before this, `Date.parse` rolled 2026-02-30 over to March 2 and read `0` as
  * the year 2000, and `Number` read limit=0x3 and limit=1e2, all answered 200 as if they had been meant.
  */
+import { PLAIN_DECIMAL_FORM, readPlainDecimal } from "../../core/decimal-number.js";
 import { parseIsoTime } from "../../core/iso-time.js";
 import { failure, success, type Result } from "../../core/result.js";
 
@@ -48,6 +49,16 @@ export function queryText(parameters: URLSearchParams, name: string): string | u
 export function parseWholeNumber(name: string, text: string, minimum: number, maximum: number): Result<number, string> {
   const value = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < minimum || value > maximum) return failure(`${name}=${quoted(text)}: give a whole number from ${minimum} to ${maximum} in decimal digits`);
+  return success(value);
+}
+
+/**
+ * A number from `minimum` to `maximum` in plain decimal (core/decimal-number.ts): 0.5, 250, -1. `Number` also read
+ * below=0x1 as 1 and below=1e3 as 1000, forms the traces list never offered.
+ */
+export function parseDecimalNumber(name: string, text: string, minimum: number, maximum: number): Result<number, string> {
+  const value = readPlainDecimal(text);
+  if (value === null || value < minimum || value > maximum) return failure(`${name}=${quoted(text)}: give a number from ${minimum} to ${maximum} in ${PLAIN_DECIMAL_FORM}`);
   return success(value);
 }
 
