@@ -60,7 +60,7 @@ import { recordRunLineage } from "./api/record-run-lineage.js";
 import { compareEvalCases, MAXIMUM_COMPARED_CASES } from "./api/compare-eval-cases.js";
 import { shownTraceDetail } from "./api/blind-trace-detail.js";
 import { parseBoardQuery } from "./pages/board-query.js";
-import { repeatedQueryParameter } from "./routing/query-parameters.js";
+import { queryText, repeatedQueryParameter } from "./routing/query-parameters.js";
 import { qualityPage } from "./pages/quality-page.js";
 import { readBehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
 import { failuresPage } from "./pages/failures-page.js";
@@ -513,7 +513,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
 
   /** The report's settings from the query (?control=&unit=&alpha=&power=&mde=&method=&weight=variant=w), named as the page's form names them. */
   function experimentSettingsText(context: Context<{ Variables: Variables }>): ExperimentReportSettingsText {
-    const query = (name: string) => context.req.query(name);
+    // Trimmed, and a blank field unset (the page's form sends every field), as every other page reads its parameters.
+    const parameters = new URL(context.req.url).searchParams;
+    const query = (name: string) => queryText(parameters, name);
     return { control: query("control"), unit: query("unit"), alpha: query("alpha"), power: query("power"), mde: query("mde"), method: query("method"), weight: context.req.queries("weight") ?? [] };
   }
   /** The same report `ragscope experiment report` prints, read through this reader's tenant scope. */

@@ -5,6 +5,7 @@
  * parameters) and are checked here, with the same messages, so a page and a
  * command given the same settings show the same numbers.
  */
+import { PLAIN_DECIMAL_FORM, readPlainDecimal } from "../../core/decimal-number.js";
 import { failure, success, type Result } from "../../core/result.js";
 import type { ExperimentReader } from "../../store/ports/experiment-reader.js";
 import { buildExperimentReport, type ExperimentReport, type ExperimentReportOptions, type ExperimentUnit } from "./experiment-report.js";
@@ -28,10 +29,16 @@ export const DEFAULT_ALPHA = 0.05;
 export const DEFAULT_POWER = 0.8;
 export const DEFAULT_MINIMUM_EFFECT = 0.1;
 
+/**
+ * A level, a power or a relative change strictly between 0 and 1, in plain decimal (core/decimal-number.ts). `Number`
+ * also read --alpha 1e-2, 0x0 and "" (as 0, refused only by the range): a form no flag or field documents. Unset (the
+ * page's blank field) is the default; a flag given as "" is not.
+ */
 function fraction(text: string | undefined, name: string, fallback: number): number | string {
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  return Number.isFinite(value) && value > 0 && value < 1 ? value : `${name} takes a number between 0 and 1 (exclusive), got "${text}"`;
+  if (text === undefined) return fallback;
+  const value = readPlainDecimal(text);
+  if (value === null) return `${name} takes a number between 0 and 1 (exclusive) in ${PLAIN_DECIMAL_FORM}, got "${text}"`;
+  return value > 0 && value < 1 ? value : `${name} takes a number between 0 and 1 (exclusive), got "${text}"`;
 }
 
 /** The settings, or every problem found (`names` says how the caller calls each setting: "--alpha" or "alpha"). */

@@ -155,6 +155,24 @@ describe("the web UI reads its query parameters in the documented forms, and ref
     }
   });
 
+  test("the experiment report's alpha, power and mde take a plain decimal between 0 and 1: 1e-2, 0x0, +0.5 and .05 are 400 naming the setting; a blank field is the default", async () => {
+    for (const value of ["1e-2", "5E-2", "0x0", "+0.5", ".05", "0.", "Infinity", "0b1"]) {
+      for (const name of ["alpha", "power", "mde"]) {
+        for (const address of ["/api/experiments/no-such-experiment", "/experiments/no-such-experiment"]) {
+          await assertRefused(`${address}?${name}=${encodeURIComponent(value)}`, new RegExp(`${name} takes a number between 0 and 1 \\(exclusive\\) in digits with an optional leading minus and fraction, e\\.g\\. 0\\.5 \\(no exponent, hex, \\+ or Infinity\\), got "${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`));
+        }
+      }
+    }
+    // A plain decimal out of range still says the range; the documented forms and the form's blank fields get past
+    // the settings to the experiment, which this store does not hold (404).
+    await assertRefused("/api/experiments/no-such-experiment?alpha=1", /alpha takes a number between 0 and 1 \(exclusive\), got "1"/);
+    for (const query of ["alpha=0.01&power=0.9&mde=0.05", "alpha=&power=&mde=", "alpha=%200.05%20"]) {
+      const answer = await get(`/api/experiments/no-such-experiment?${query}`);
+      assert.equal(answer.status, 404, `${query}: ${answer.body.slice(0, 300)}`);
+    }
+    recordAttack({ attack: "UI experiment report alpha=1e-2, mde=0x0", outcome: "400 naming the setting, plain decimal only" });
+  });
+
   test("a parameter given twice is 400 naming it, whichever value comes first, on pages and the API", async () => {
     const repeated: [query: string, name: string][] = [
       ["limit=1&limit=500", "limit"],

@@ -123,6 +123,21 @@ describe("ragscope: values refused before anything runs", () => {
     assert.match(result.stderr, /--read-api needs --endpoint: the running collector's OTLP\/HTTP receiver/);
   });
 
+  test("experiment report takes --alpha, --power and --mde in plain decimal between 0 and 1: 1e-2, 0x0, .05 and \"\" are refused naming the flag", () => {
+    const none = path.join(folder, "none");
+    for (const value of ["1e-2", "0x0", ".05", "+0.5", "Infinity", ""]) {
+      for (const flag of ["--alpha", "--power", "--mde"]) {
+        const result = run(["experiment", "report", "--id", "x", "--data-dir", none, flag, value]);
+        assert.equal(result.status, 2, `${flag} ${value}: ${result.stdout}`);
+        assert.equal(result.stderr, `ragscope experiment report: ${flag} takes a number between 0 and 1 (exclusive) in digits with an optional leading minus and fraction, e.g. 0.5 (no exponent, hex, + or Infinity), got "${value}"\n`, `${flag} ${value}`);
+      }
+    }
+    // The plain forms pass the check and reach the store, which this folder does not hold.
+    const plain = run(["experiment", "report", "--id", "x", "--data-dir", none, "--alpha", "0.01", "--power", "0.9", "--mde", "0.25"]);
+    assert.equal(plain.status, 2);
+    assert.match(plain.stderr, /^ragscope experiment report: no store at .*: the folder does not exist/);
+  });
+
   test("gate refuses a --baseline that is --run itself", () => {
     const result = run(["gate", "--run", "r2", "--baseline", "r2", "--data-dir", path.join(folder, "none")]);
     assert.equal(result.status, 2);
