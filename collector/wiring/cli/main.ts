@@ -14,6 +14,7 @@ import { describeFailure } from "./describe-failure.js";
 import { readableDefaults } from "./readable-defaults.js";
 import { helpRequestArguments } from "./help-request.js";
 import { ExitCode } from "./exit-codes.js";
+import { repeatedTenant } from "./tenant-argument.js";
 import { packageFiles, packageVersion } from "../config/package-files.js";
 import { MOST_TIMER_MILLISECONDS, TIMER_LIMIT_REASON } from "../config/timer-limit.js";
 
@@ -147,7 +148,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)
     .option("--baseline <id>", "a previous run, for regression rules such as overall_score_drop")
     .option("--allow-missing", "let rules whose metric was not measured pass the gate (they are still listed)")
-    .option("--tenant <id>", "read only this tenant's cases (repeat for several): another tenant's run reads as not stored", repeatable, [])
+    .option("--tenant <id>", "read only this tenant's cases (repeat for several): another tenant's run reads as not stored", repeatedTenant, [])
     .option("--all-tenants", "without --tenant, gate a run (and --baseline) whose results carry several tenants on all of them together; without it such a run is not decided (exit 2), since any tenant's spans may name any run id")
     .option("--junit <file>", "write JUnit XML: the release gate suite of eval --junit, one test per rule, the veto cases and what kept the gate from deciding")
     .addOption(dataDirOption())
@@ -165,7 +166,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--from <time>", "start of the time range: now-24h or an ISO date-time (default: the first stored request)")
     .option("--to <time>", "end of the time range (default: the last stored request; for the collector health board, its latest snapshot when that is later)")
     .option("--service <name>", "only this service (repeat for several)", repeatable, [])
-    .option("--tenant <id>", "only this tenant's data, read through the store restricted to it (repeat for several): the report holds nothing of other tenants", repeatable, [])
+    .option("--tenant <id>", "only this tenant's data, read through the store restricted to it (repeat for several): the report holds nothing of other tenants", repeatedTenant, [])
     .option("--dataset <id>", "only this dataset (repeat for several)", repeatable, [])
     .option("--run <id>", "only this run (repeat for several)", repeatable, [])
     .option("--baseline <run>", "baseline run of the runs comparison (default: the run before the latest)")
@@ -255,7 +256,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--mde <fraction>", "the relative change worth detecting, as a fraction of the control's value", "0.1")
     .option("--method <method>", "analytic (z / Welch / clustered delta method) or bootstrap (resampling units)", "analytic")
     .option("--weight <variant=weight>", "the intended split, for the sample ratio check (repeat; default equal)", repeatable, [])
-    .option("--tenant <id>", "only this tenant's requests, read through the store restricted to it (repeat for several): another tenant's experiment reads as not stored", repeatable, [])
+    .option("--tenant <id>", "only this tenant's requests, read through the store restricted to it (repeat for several): another tenant's experiment reads as not stored", repeatedTenant, [])
     .option("--json", "print the report as JSON")
     .addOption(configFileOption())
     .action(async (options: import("./experiment-command.js").ExperimentReportCommandOptions & { config?: string }) => {

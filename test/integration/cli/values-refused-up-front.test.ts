@@ -8,7 +8,9 @@
  *   was an "unexpected error";
  * - a run id or a case id the collector refuses on spans (a space, a quote): the cases ran, none of their results was
  *   stored under the id, and `eval` waited out its evaluation timeout and blamed it; `demo` even exited 0;
- * - `gate --baseline` naming `--run` itself passed every regression rule on nothing.
+ * - `gate --baseline` naming `--run` itself passed every regression rule on nothing;
+ * - `gate --tenant "a b"` (and report's, experiment report's) read the run as not stored, a tenant id no data can have;
+ * - `experiment report --alpha 1e-2` (or .05, 0x0, "") was read by `Number`, a form no flag documents.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -136,6 +138,29 @@ describe("ragscope: values refused before anything runs", () => {
     const plain = run(["experiment", "report", "--id", "x", "--data-dir", none, "--alpha", "0.01", "--power", "0.9", "--mde", "0.25"]);
     assert.equal(plain.status, 2);
     assert.match(plain.stderr, /^ragscope experiment report: no store at .*: the folder does not exist/);
+  });
+
+  test("gate, report and experiment report refuse a --tenant the collector would never store, by the rule eval --tenant uses", () => {
+    const none = path.join(folder, "none");
+    const commands = [["gate", "--run", "r1"], ["report", "--out", path.join(folder, "report.html")], ["experiment", "report", "--id", "x"]];
+    const refused: [tenant: string, problem: string][] = [
+      ["a b", "holds characters outside letters, digits and _ - . : / @ +"],
+      ["acme'; --", "holds characters outside letters, digits and _ - . : / @ +"],
+      ["", "empty"],
+      ["t".repeat(129), "longer than 128 characters (129)"],
+    ];
+    for (const command of commands) {
+      for (const [tenant, problem] of refused) {
+        // Refused as the second of two --tenant flags too: each value is checked.
+        const result = run([...command, "--data-dir", none, "--tenant", "acme", "--tenant", tenant]);
+        assert.equal(result.status, 2, `${command.join(" ")} --tenant ${JSON.stringify(tenant)}: ${result.stdout}`);
+        assert.ok(result.stderr.startsWith(`error: option '--tenant <id>' argument '${tenant}' is invalid. It is no tenant id the collector stores, so no data could match it: ${problem}.\n`), `${command.join(" ")}: ${result.stderr}`);
+      }
+      // A tenant id the collector stores (letters of any script, / and @ included) passes and reaches the store.
+      const taken = run([...command, "--data-dir", none, "--tenant", "acme/eu@prod", "--tenant", "société"]);
+      assert.equal(taken.status, 2);
+      assert.match(taken.stderr, /no store at .*: the folder does not exist/, command.join(" "));
+    }
   });
 
   test("gate refuses a --baseline that is --run itself", () => {
