@@ -126,6 +126,12 @@ const JSON_LINES_BODY = ["application/x-ndjson", "application/jsonl"];
 const FILE_FORM_BODY = ["multipart/form-data"];
 /** A review is the browser's form (urlencoded; multipart read alike) or, from a client, a JSON object. */
 const REVIEW_BODY = ["application/x-www-form-urlencoded", "multipart/form-data", "application/json"];
+/**
+ * Signing in and out are the sign-in page's and the header's forms, posted urlencoded (the header's "Sign out" form
+ * has no field: browsers still send its empty body as application/x-www-form-urlencoded). No client needs them: a
+ * script sends its token in Authorization.
+ */
+const SIGN_IN_BODY = ["application/x-www-form-urlencoded"];
 /** A run's lineage is a dozen short versions and a note: 64 KiB leaves room for any real one. */
 const MAXIMUM_LINEAGE_BYTES = 64 * 1024;
 /** 200 cases' field digests (ui/api/compare-eval-cases.ts) are well under a mebibyte unless a case's mappings hold thousands of keys. */
@@ -266,6 +272,20 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return said("Not saved: your session had ended when the review was sent, and it is too large to keep until you sign in. Copy what you need from below, sign in, then fill it in again.", comment);
   }
 
+  /** Cookies are Secure where the session's is (access/session-cookie.ts). */
+  const secureCookies = (context: Context) => sessionCookieOptions(new URL(context.req.url).protocol, behindTls).secure;
+  // No viewer on the paths a browser reaches before signing in (GET /logout is a 405): a page for nobody, not a 500.
+  const badRequest = (context: Context<{ Variables: Variables }>, message: string, status: 400 | 404 | 405 | 413 | 415 = 400, headers: Record<string, string> = {}) =>
+    wantsJson(context) ? context.json({ error: message }, status, headers) : context.html(page("Error", (context.get("viewer") as Viewer | undefined) ?? null, html`<p class="error" id="error">${message}</p>`), status, headers);
+
+  /** Refuses a body whose Content-Type is none of `accepted` (415) before it is read. */
+  const takes = (accepted: readonly string[]) =>
+    createMiddleware<{ Variables: Variables }>(async (context, next) => {
+      const refusal = refusedMediaType(context.req.header("content-type"), accepted, `${context.req.method} ${new URL(context.req.url).pathname}`);
+      if (refusal !== null) return badRequest(context, refusal, 415);
+      await next();
+    });
+
   app.get("/login", (context) => {
     if (!hasTokens(access)) return context.redirect("/traces", 303);
     // /login?token=… is one more address of the confirmation (its token is never signed in by the GET).
@@ -275,6 +295,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   });
   app.post(
     "/login",
+    takes(SIGN_IN_BODY),
     bodyLimit({ maxSize: MAXIMUM_SIGN_IN_BYTES, onError: (context) => context.text(`ragscope UI: the sign-in form is larger than ${MAXIMUM_SIGN_IN_BYTES} bytes: it holds only a token and a path`, 413) }),
     async (context) => {
       if (!hasTokens(access)) return context.redirect("/traces", 303);
@@ -293,7 +314,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
 
   // Ends this browser's session: the cookie is deleted and the sign-in page says so once. Posted from this origin
   // only (access/sign-in-origin.ts); it needs no session, so a stale or missing one is signed out all the same.
-  app.post("/logout", (context) => {
+  app.post("/logout", takes(SIGN_IN_BODY), (context) => {
     if (!hasTokens(access)) return context.redirect("/traces", 303);
     const url = new URL(context.req.url);
     const origin = checkSignInOrigin({ origin: context.req.header("origin"), fetchSite: context.req.header("sec-fetch-site") }, browserOrigin(url, behindTls), "sign-out");
@@ -302,20 +323,6 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     setFlashNotice(context, { kind: "signed-out" }, secureCookies(context));
     return context.redirect("/login", 303);
   });
-
-  /** Cookies are Secure where the session's is (access/session-cookie.ts). */
-  const secureCookies = (context: Context) => sessionCookieOptions(new URL(context.req.url).protocol, behindTls).secure;
-  // No viewer on the paths a browser reaches before signing in (GET /logout is a 405): a page for nobody, not a 500.
-  const badRequest = (context: Context<{ Variables: Variables }>, message: string, status: 400 | 404 | 405 | 413 | 415 = 400, headers: Record<string, string> = {}) =>
-    wantsJson(context) ? context.json({ error: message }, status, headers) : context.html(page("Error", (context.get("viewer") as Viewer | undefined) ?? null, html`<p class="error" id="error">${message}</p>`), status, headers);
-
-  /** Refuses a body whose Content-Type is none of `accepted` (415) before it is read. */
-  const takes = (accepted: readonly string[]) =>
-    createMiddleware<{ Variables: Variables }>(async (context, next) => {
-      const refusal = refusedMediaType(context.req.header("content-type"), accepted, `${context.req.method} ${new URL(context.req.url).pathname}`);
-      if (refusal !== null) return badRequest(context, refusal, 415);
-      await next();
-    });
 
   /**
    * Refuses a body over maximumBytes before it is read: at once when its

@@ -9,7 +9,9 @@
  * - A write endpoint given a body under a Content-Type it does not read is 415
  *   naming the types it takes, and stores nothing: a lineage sent as
  *   text/plain was stored, a review sent as application/xml was refused as an
- *   empty form ("Not saved: nothing to save").
+ *   empty form ("Not saved: nothing to save"). Signing in and out, whose
+ *   posts read any body (a text/plain "token=…" was read as no token), take
+ *   the urlencoded body their forms send, as the other write endpoints do.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -111,5 +113,65 @@ describe("methods and media types the web UI does not take", () => {
     assert.equal((await send("POST", "/api/labels.jsonl", { "content-type": "application/x-ndjson" }, `${JSON.stringify({ case_result_id: CASE_RESULT_ID, metric: "root_cause", verdict: "fail", note: ROOT_CAUSE })}\n`)).status, 200);
     assert.ok((await labelsOfCase()).length > 0);
     recordAttack({ attack: "UI: JSON lineage as text/plain, review as application/xml, labels as text/plain", outcome: "415 naming the types taken, nothing stored" });
+  });
+});
+
+describe("signing in and out take the forms' urlencoded body only", () => {
+  const ALICE = "alice-token-0123456789abcdef";
+  let ui: UiServer;
+  let own: string;
+
+  before(async () => {
+    ui = await startUiServer({ host: "127.0.0.1", port: 0, store: createMemoryStore(), access: { tokens: new Map([[ALICE, "alice"]]) } });
+    own = new URL(ui.url).origin;
+  });
+  after(async () => {
+    await ui?.close();
+  });
+
+  /** A post from this UI's own pages (Origin and Sec-Fetch-Site as a browser sends them), with the given Content-Type. */
+  const post = (path: string, contentType: string | null, body: string | undefined, cookie?: string) =>
+    fetch(`${ui.url}${path}`, { method: "POST", redirect: "manual", body, headers: { origin: own, "sec-fetch-site": "same-origin", ...(contentType === null ? {} : { "content-type": contentType }), ...(cookie === undefined ? {} : { cookie }) } });
+  const sessionCookie = (answer: Response) => answer.headers.getSetCookie().find((value) => value.startsWith("ragscope_token="));
+
+  test("POST /login under another media type is 415 naming application/x-www-form-urlencoded, and signs nobody in", async () => {
+    const refused: [type: string | null, body: string][] = [
+      ["text/plain", `token=${ALICE}&next=/review`],
+      ["application/json", JSON.stringify({ token: ALICE, next: "/review" })],
+      [null, `token=${ALICE}`],
+    ];
+    for (const [type, body] of refused) {
+      const answer = await post("/login", type, body);
+      const text = await answer.text();
+      assert.equal(answer.status, 415, `${type}: ${text}`);
+      assert.match(text, /POST \/login takes application\/x-www-form-urlencoded, not a body sent with /, `${type}`);
+      assert.equal(sessionCookie(answer), undefined, `${type}: no session`);
+    }
+    const multipart = new FormData();
+    multipart.set("token", ALICE);
+    const asMultipart = await fetch(`${ui.url}/login`, { method: "POST", redirect: "manual", body: multipart, headers: { origin: own, "sec-fetch-site": "same-origin" } });
+    assert.equal(asMultipart.status, 415, await asMultipart.text());
+    // The sign-in page's form, urlencoded, signs in.
+    const form = await post("/login", "application/x-www-form-urlencoded", new URLSearchParams({ token: ALICE, next: "/review" }).toString());
+    assert.equal(form.status, 303, await form.text());
+    assert.equal(form.headers.get("location"), "/review");
+    assert.match(sessionCookie(form) ?? "", new RegExp(`^ragscope_token=${ALICE};`));
+    recordAttack({ attack: "UI: POST /login as text/plain, JSON or multipart", outcome: "415 naming the form's type, no session" });
+  });
+
+  test("POST /logout under another media type is 415 and keeps the session; the header's empty urlencoded form signs out", async () => {
+    const cookie = `ragscope_token=${ALICE}`;
+    for (const type of ["text/plain", "application/json", null]) {
+      const answer = await post("/logout", type, type === null ? undefined : "", cookie);
+      const text = await answer.text();
+      assert.equal(answer.status, 415, `${type}: ${text}`);
+      assert.match(text, /POST \/logout takes application\/x-www-form-urlencoded/, `${type}`);
+      assert.equal(sessionCookie(answer), undefined, `${type}: the session cookie is left as it was`);
+    }
+    const form = await post("/logout", "application/x-www-form-urlencoded", "", cookie);
+    assert.equal(form.status, 303, await form.text());
+    assert.equal(form.headers.get("location"), "/login");
+    assert.match(sessionCookie(form) ?? "", /^ragscope_token=;.*Max-Age=0/i);
+    recordAttack({ attack: "UI: POST /logout as text/plain, JSON or without a Content-Type", outcome: "415, the session kept" });
   });
 });

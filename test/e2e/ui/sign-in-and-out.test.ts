@@ -112,12 +112,13 @@ describe("signing in to and out of the web UI", () => {
       ["Sec-Fetch-Site cross-site", { "sec-fetch-site": "cross-site" }],
       ["neither Origin nor Sec-Fetch-Site", {}],
     ] as const) {
-      const answer = await fetch(`${serve.uiUrl}/logout`, { method: "POST", redirect: "manual", headers: { cookie, ...headers } });
+      // Urlencoded, as another site's form would post it (and this UI's own).
+      const answer = await fetch(`${serve.uiUrl}/logout`, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...headers } });
       assert.equal(answer.status, 403, what);
       assert.equal(answer.headers.get("set-cookie"), null, what);
       assert.match(await answer.text(), /sign-out refused/, what);
     }
-    const ownPost = await fetch(`${serve.uiUrl}/logout`, { method: "POST", redirect: "manual", headers: { cookie, origin: own, "sec-fetch-site": "same-origin" } });
+    const ownPost = await fetch(`${serve.uiUrl}/logout`, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded", origin: own, "sec-fetch-site": "same-origin" } });
     assert.equal(ownPost.status, 303);
     assert.equal(ownPost.headers.get("location"), "/login");
     assert.match(ownPost.headers.getSetCookie().find((value) => value.startsWith("ragscope_token=")) ?? "", /^ragscope_token=;.*Max-Age=0/i);
