@@ -66,7 +66,7 @@ import { readBehaviourBoard } from "../evaluators/behaviour/behaviour-board.js";
 import { failuresPage } from "./pages/failures-page.js";
 import { experimentReportPage, experimentsPage } from "./pages/experiments-page.js";
 import { describeNoExperiment, parseExperimentReportSettings, readExperimentReport, type ExperimentReportSettingsText } from "../evaluators/experiments/read-experiment-report.js";
-import { html } from "hono/html";
+import { html } from "./pages/markup.js";
 import { allowedMethods } from "./routing/allowed-methods.js";
 import { refusedMediaType } from "./routing/request-media-type.js";
 import { DEFAULT_TRACE_EVENTS, TraceEventsByScope } from "./live/trace-events.js";

@@ -1,5 +1,5 @@
 /** The range and filter form shared by the "Quality over time" and "Failures" pages. */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import type { QualityScope } from "../../store/ports/quality-reader.js";
 import type { Markup } from "./layout.js";
 

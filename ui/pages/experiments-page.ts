@@ -6,7 +6,7 @@
  * attribute at full precision, so a test (or a person's script) can compare
  * the page with the CLI's JSON exactly.
  */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import type { ExperimentReport, MetricReport } from "../../evaluators/experiments/experiment-report.js";
 import { number, pValue, signed, verdictWords } from "../../evaluators/experiments/format-experiment-report.js";
 import { labelOfReportedMetric } from "../../evaluators/experiments/judged-values.js";

@@ -3,7 +3,7 @@
  * seed's 18, 004 §十), with counts, the labels over time (uPlot), and a link
  * from each label to the failing traces that carry it.
  */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import type { FailureBoard, QualityScope } from "../../store/ports/quality-reader.js";
 import { boardFilters, emptyBoardMessage } from "./board-filters.js";
 import { jsonData, page, type Markup, type Viewer } from "./layout.js";

@@ -1,5 +1,5 @@
 /** How a reviewer's label reads on the trace and review pages. */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import type { Markup } from "./layout.js";
 
 /**

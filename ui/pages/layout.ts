@@ -1,10 +1,10 @@
 /**
- * The page shell: server-rendered HTML (hono/html escapes every interpolated
- * value), one stylesheet inline, and one small script from this server for
+ * The page shell: server-rendered HTML (the html tag of markup.ts escapes every
+ * interpolated value and shows control characters by their code), one stylesheet inline, and one small script from this server for
  * the live list. No CDN, nothing fetched from elsewhere (the Content Security
  * Policy of ui-app.ts says so too).
  */
-import { html, raw } from "hono/html";
+import { html, raw } from "./markup.js";
 import type { HtmlEscapedString } from "hono/utils/html";
 
 export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -21,6 +21,7 @@ th{background:#eef1f5;font-weight:600}td.text{max-width:320px;overflow:hidden;te
 form.filters{display:flex;flex-wrap:wrap;gap:6px;margin-bottom:10px}form.filters label{display:flex;flex-direction:column;font-size:12px}
 section{background:#fff;margin:0 0 12px;padding:8px 12px;border:1px solid #e3e6ea;overflow-x:auto}
 .bar{background:#5a8dee;height:14px;min-width:2px}.muted{color:#777}pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}
+.control-character{font:12px monospace;color:#a40000;background:#fdecec;border:1px solid #f3b4b4;border-radius:2px;padding:0 1px}
 .error{color:#a40000}.notice{color:#1d6b2a}.caution{font-size:12px;color:#6a4a00;margin:4px 0 0;max-width:360px}
 `;
 

@@ -8,7 +8,7 @@
  * definitions the experiment report uses): event rates and session-window
  * rates, each with its definition and the seed's caution as help text.
  */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import { formatValue } from "../../report/format-value.js";
 import type { QualityBoard, QualityScope } from "../../store/ports/quality-reader.js";
 import type { BehaviourBoard } from "../../evaluators/behaviour/behaviour-board.js";

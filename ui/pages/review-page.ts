@@ -1,6 +1,6 @@
 /** The review queue, one review item's form (blind), and agreement per metric with item counts. */
 import { humanLabelText } from "./human-label-text.js";
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import type { CalibrationEntry } from "../../evaluators/judge/calibration/calibration-report.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";

@@ -3,7 +3,7 @@
  * readers who do not read Chinese, then the seed's own wording (004 §十) in
  * parentheses and as the title, so the contract's text stays visible.
  */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import { rootCauseMeaning } from "../../evaluators/root-cause/root-cause-labels.js";
 import type { Markup } from "./layout.js";
 

@@ -3,7 +3,7 @@
  * computes: experiments/compare/compare-runs.ts). A run without lineage (a remote eval, an application tagged with
  * a run id) is listed with its start and cases; its lineage cells say "—", nothing filled in.
  */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import { heuristicPairsLabel, type MetricComparison, type RunComparison } from "../../experiments/compare/compare-runs.js";
 import { labelOfMetric } from "../../evaluators/metric-catalog.js";
 import type { RunSummary } from "../../store/ports/run-reader.js";

@@ -10,7 +10,7 @@
  * /static/sign-in.js takes the token out of the address bar (history), as the
  * redirect of the old exchange did; the page works without it.
  */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import type { TenantScope } from "../../store/ports/tenant-scope.js";
 import { page, type Markup } from "./layout.js";
 

@@ -6,7 +6,7 @@
  * every Evaluation Result, the root cause, the judge's verdicts, and the human
  * labels the reviewer may see.
  */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import { rounded } from "../../report/format-value.js";
 import { chunkLabel, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
 import { RagStage } from "../../contracts/span-attributes.js";

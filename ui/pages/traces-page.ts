@@ -1,5 +1,5 @@
 /** The Traces page: filters, the newest traces first, keyset paging; the first page refreshes itself (live-script.ts). */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 // A latency of 0.04 ms is not "0.0": one place, or two significant digits where one would write it as 0.
 import { rounded } from "../../report/format-value.js";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";

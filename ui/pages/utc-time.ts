@@ -5,7 +5,7 @@
  * others side by side; one form lets a reviewer compare times across pages.
  * Text that is not an ISO time in UTC is shown as it is.
  */
-import { html } from "hono/html";
+import { html } from "./markup.js";
 import type { Markup } from "./layout.js";
 
 const ISO_UTC = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/;
