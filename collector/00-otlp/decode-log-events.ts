@@ -55,6 +55,7 @@ import { spanIdByteLength, traceIdByteLength } from "./hex-id.js";
 import type { LogEventRecord } from "./log-event-record.js";
 import { MalformedOtlp, otlpDecodeError, type OtlpDecodeError } from "./otlp-decode-error.js";
 import { exportLogsServiceRequestType } from "./otlp-protobuf-types.js";
+import { protobufFailureReason } from "./protobuf-truncation.js";
 import { truncateText } from "./enforce-request-limits.js";
 import { toAttributes, toAttributeValue } from "./to-span-records.js";
 import type { AnyValue, KeyValue } from "./traces-document.js";
@@ -219,8 +220,7 @@ function readProtobufLogRecords(body: Uint8Array): Result<LogRecordFields[], Otl
     request = exportLogsServiceRequestType.decode(body) as unknown as WireLogsRequest;
   } catch (error) {
     // Truncated input, bad wire types, invalid UTF-8, nesting past protobufjs's limit: not valid protobuf.
-    const reason = error instanceof Error ? error.message : String(error);
-    return failure(otlpDecodeError("", `invalid OTLP protobuf: ${reason}`));
+    return failure(otlpDecodeError("", `invalid OTLP protobuf: ${protobufFailureReason(exportLogsServiceRequestType, body, error, "ExportLogsServiceRequest")}`));
   }
   // protobufjs skips unknown fields, so random bytes can decode to an empty request.
   if (request.resourceLogs.length === 0 && body.length > 0) {

@@ -12,6 +12,7 @@ import { failure, success, type Result } from "../../core/result.js";
 import { bytesToHex, spanIdByteLength, traceIdByteLength } from "./hex-id.js";
 import { MalformedOtlp, maxValueNesting, otlpDecodeError, type OtlpDecodeError } from "./otlp-decode-error.js";
 import { exportTraceServiceRequestType } from "./otlp-protobuf-types.js";
+import { protobufFailureReason } from "./protobuf-truncation.js";
 import type {
   AnyValue,
   InstrumentationScopeDocument,
@@ -108,8 +109,7 @@ export function decodeProtobufTraceRequest(body: Uint8Array): Result<TracesDocum
   } catch (error) {
     // protobufjs throws for truncated input, bad wire types, invalid UTF-8 and
     // nesting past its limit: all of them mean the body is not valid protobuf.
-    const reason = error instanceof Error ? error.message : String(error);
-    return failure(otlpDecodeError("", `invalid OTLP protobuf: ${reason}`));
+    return failure(otlpDecodeError("", `invalid OTLP protobuf: ${protobufFailureReason(exportTraceServiceRequestType, body, error, "ExportTraceServiceRequest")}`));
   }
   if (request.resourceSpans.length === 0 && body.length > 0) {
     return failure(
