@@ -18,6 +18,7 @@ import { after, before, describe, test } from "node:test";
 import { MetricsRegistry } from "../../collector/wiring/observe/metrics-registry.js";
 import { startObserveServer, type ObserveServer } from "../../collector/wiring/observe/observe-server.js";
 import { recordAttack } from "../support/attack-report.js";
+import { halfRequest } from "../support/half-request.js";
 
 /** The bound documented in SECURITY.md, "Limits". */
 const METRICS_MAX_CONNECTIONS = 64;
@@ -26,20 +27,6 @@ const ATTACK_CONNECTIONS = 200;
 const SHORT_HEADERS_TIMEOUT_MILLISECONDS = 500;
 /** Generous, so that a loaded machine cannot fail the test; far under the ~60–90 s Node's defaults held a connection. */
 const WAIT_MILLISECONDS = 15_000;
-
-/** A connection that sends the start of a request and never ends its headers; resolves once the server accepted or closed it. */
-function halfRequest(port: number, closed: () => void): Promise<net.Socket> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.on("error", () => {});
-    socket.on("close", closed);
-    socket.once("connect", () => {
-      socket.write("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-      resolve(socket);
-    });
-    socket.once("close", () => resolve(socket));
-  });
-}
 
 interface RawAnswer {
   /** What the server sent before it closed the connection, or before the wait ran out. */
@@ -110,7 +97,7 @@ describe("the metrics port's connections and methods", () => {
     let closedByServer = 0;
     let closedAsTheyArrived = 0;
     try {
-      for (let index = 0; index < ATTACK_CONNECTIONS; index += 1) sockets.push(await halfRequest(server.port, () => (closedByServer += 1)));
+      for (let index = 0; index < ATTACK_CONNECTIONS; index += 1) sockets.push(await halfRequest(server.port, "/metrics", () => (closedByServer += 1)));
       // The closes reach this process as events; wait (bounded) for those of the connections the server refused.
       for (let waited = 0; waited < WAIT_MILLISECONDS / 50 && closedByServer < ATTACK_CONNECTIONS - METRICS_MAX_CONNECTIONS; waited += 1) await new Promise((resolve) => setTimeout(resolve, 50));
       closedAsTheyArrived = closedByServer;

@@ -24,24 +24,11 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { UI_HEADERS_TIMEOUT_MILLISECONDS, UI_MAX_CONNECTIONS } from "../../ui/ui-server.js";
 import { recordAttack } from "../support/attack-report.js";
+import { halfRequest } from "../support/half-request.js";
 
 const ragscope = fileURLToPath(new URL("../../bin/ragscope.js", import.meta.url));
 const OPEN_FILES = 1024;
 const ATTACK_CONNECTIONS = 1000;
-
-/** A connection that sends the start of a request and never ends its headers; resolves once the server accepted or closed it. */
-function halfRequest(port: number, closed: () => void): Promise<net.Socket> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.on("error", () => {});
-    socket.on("close", closed);
-    socket.once("connect", () => {
-      socket.write("GET /traces HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-      resolve(socket);
-    });
-    socket.once("close", () => resolve(socket));
-  });
-}
 
 /** One whole request on a connection of its own: the status line's code, or null when the server closed it without an answer. */
 function request(port: number, text: string): Promise<number | null> {
@@ -96,7 +83,7 @@ describe("a thousand idle connections to the UI port under an open-file limit of
   });
 
   test("the UI holds at most its bound, the receiver keeps answering, serve stays up and stores the trace", async () => {
-    for (let index = 0; index < ATTACK_CONNECTIONS; index += 1) sockets.push(await halfRequest(uiPort, () => (closedByServer += 1)));
+    for (let index = 0; index < ATTACK_CONNECTIONS; index += 1) sockets.push(await halfRequest(uiPort, "/traces", () => (closedByServer += 1)));
     // The backlog is accepted in order: by the time this connection is, the thousand before it were, so the UI holds its bound.
     assert.equal(await request(uiPort, "GET /api/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"), null, "a UI request past the bound is closed unanswered");
     // The closes reach this process as events; wait (bounded) for those of the connections the server refused.

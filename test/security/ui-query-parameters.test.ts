@@ -15,14 +15,15 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { startUiServer, type UiServer } from "../../ui/ui-server.js";
+import type { UiServer } from "../../ui/ui-server.js";
 import { recordAttack } from "../support/attack-report.js";
-import { startCollectorForTests, type CollectorForTests } from "../support/embedded-collector-for-tests.js";
+import type { CollectorForTests } from "../support/embedded-collector-for-tests.js";
+import { collectorWithRequests, getAs, uiAt, type SentRequest } from "../support/ui-over-stored-requests.js";
 
 const TOKEN = "ui-token-of-the-reviewer-7c1d";
 const NOW = Date.parse("2026-07-08T12:00:00.000Z");
 /** Two requests, on 2026-07-08 at 08:40 and 08:41 UTC. */
-const SENT: [trace: string, startNanos: string][] = [
+const SENT: SentRequest[] = [
   ["d0000000000000000000000000000001", "1783500000000000000"],
   ["d0000000000000000000000000000002", "1783500060000000000"],
 ];
@@ -31,33 +32,13 @@ const TIME_ADDRESSES = ["/api/traces", "/traces", "/traces/rows", "/api/review",
 /** Every route that reads limit. */
 const LIMIT_ADDRESSES = ["/api/traces", "/traces", "/traces/rows", "/api/review", "/review"];
 
-function otlp(trace: string, startNanos: string): string {
-  const text = (value: string) => ({ stringValue: value });
-  const attributes = [
-    { key: "openinference.span.kind", value: text("CHAIN") },
-    { key: "ragscope.stage", value: text("request") },
-    { key: "ragscope.query", value: text("what is the refund window?") },
-    { key: "ragscope.answer", value: text("Refunds within 14 days.") },
-  ];
-  const endNanos = (BigInt(startNanos) + 100n).toString();
-  return JSON.stringify({
-    resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: text("parameters-bot") }] }, scopeSpans: [{ spans: [{ traceId: trace, spanId: `${trace.slice(0, 15)}1`, name: "rag.request", kind: 1, startTimeUnixNano: startNanos, endTimeUnixNano: endNanos, attributes }] }] }],
-  });
-}
-
 describe("the web UI reads its query parameters in the documented forms, and refuses any other naming the parameter", () => {
   let collector: CollectorForTests | null = null;
   let ui: UiServer | null = null;
 
   before(async () => {
-    collector = await startCollectorForTests();
-    for (const [trace, startNanos] of SENT) {
-      const answer = await fetch(`${collector.collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: otlp(trace, startNanos) });
-      assert.equal(answer.status, 200, await answer.text());
-    }
-    assert.ok(await collector.collector.waitUntilIdle(30_000));
-    assert.equal((await collector.collector.store.reader.storedSpan())?.requests, SENT.length);
-    ui = await startUiServer({ host: "127.0.0.1", port: 0, store: collector.collector.store, access: { tokens: new Map([[TOKEN, "reviewer"]]) }, now: () => NOW });
+    collector = await collectorWithRequests(SENT, "parameters-bot");
+    ui = await uiAt(collector, TOKEN, NOW);
   });
 
   after(async () => {
@@ -65,10 +46,7 @@ describe("the web UI reads its query parameters in the documented forms, and ref
     await collector?.stop();
   });
 
-  async function get(address: string): Promise<{ status: number; body: string }> {
-    const answer = await fetch(`${ui!.url}${address}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    return { status: answer.status, body: await answer.text() };
-  }
+  const get = (address: string) => getAs(ui!, TOKEN, address);
 
   /** The error as the answer says it: the API's JSON `error`, a page's or the rows' text. */
   function errorOf(address: string, body: string): string {

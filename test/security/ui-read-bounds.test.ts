@@ -20,9 +20,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { BUCKET_WIDTHS, MAXIMUM_BOARD_BUCKETS } from "../../ui/pages/board-query.js";
 import { MAXIMUM_METRIC_BOUND } from "../../ui/pages/trace-query.js";
-import { startUiServer, type UiServer } from "../../ui/ui-server.js";
+import type { UiServer } from "../../ui/ui-server.js";
 import { recordAttack } from "../support/attack-report.js";
-import { startCollectorForTests, type CollectorForTests } from "../support/embedded-collector-for-tests.js";
+import type { CollectorForTests } from "../support/embedded-collector-for-tests.js";
+import { collectorWithRequests, getAs, uiAt, type SentRequest } from "../support/ui-over-stored-requests.js";
 
 const TOKEN = "ui-token-of-the-reviewer-0b3f";
 /** The server's clock: the board reads times up to five years after it. */
@@ -33,26 +34,12 @@ const FAR_NOW = Date.parse("2100-01-01T00:00:00.000Z");
 const WIDEST_BUCKET_SECONDS = BUCKET_WIDTHS[BUCKET_WIDTHS.length - 1]!;
 
 /** Start times of the stored requests, in OTLP nanoseconds: a sane one and three from broken clocks. */
-const SENT: [trace: string, startNanos: string][] = [
+const SENT: SentRequest[] = [
   ["c0000000000000000000000000000001", "1783500000000000000"], // 2026-07-08T08:40Z
   ["c0000000000000000000000000000002", "1"], // the epoch
   ["c0000000000000000000000000000003", "9223372036854775000"], // 2262-04-11
   ["c0000000000000000000000000000004", "18446744073709551000"], // 2554-07-21
 ];
-
-function otlp(trace: string, startNanos: string): string {
-  const text = (value: string) => ({ stringValue: value });
-  const attributes = [
-    { key: "openinference.span.kind", value: text("CHAIN") },
-    { key: "ragscope.stage", value: text("request") },
-    { key: "ragscope.query", value: text("what is the refund window?") },
-    { key: "ragscope.answer", value: text("Refunds within 14 days.") },
-  ];
-  const endNanos = (BigInt(startNanos) + 100n).toString();
-  return JSON.stringify({
-    resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: text("bounds-bot") }] }, scopeSpans: [{ spans: [{ traceId: trace, spanId: `${trace.slice(0, 15)}1`, name: "rag.request", kind: 1, startTimeUnixNano: startNanos, endTimeUnixNano: endNanos, attributes }] }] }],
-  });
-}
 
 interface BoardAnswer {
   scope: { fromMs: number; toMs: number; bucketSeconds: number };
@@ -67,20 +54,13 @@ describe("the web UI's read API bounds what one query may ask for", () => {
   before(async () => {
     // The receiver rejects spans more than an hour ahead of its clock; such times still reach a store through a
     // Collector writing straight to Kafka, or from before that bound. This collector allows them (~630 years).
-    collector = await startCollectorForTests({ fixed: { "receiver.maxFutureSpanSeconds": 20_000_000_000 } });
-    for (const [trace, startNanos] of SENT) {
-      const answer = await fetch(`${collector.collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: otlp(trace, startNanos) });
-      assert.equal(answer.status, 200, await answer.text());
-    }
-    assert.ok(await collector.collector.waitUntilIdle(30_000));
+    collector = await collectorWithRequests(SENT, "bounds-bot", { "receiver.maxFutureSpanSeconds": 20_000_000_000 });
     const stored = await collector.collector.store.reader.storedSpan();
-    assert.equal(stored?.requests, SENT.length);
     // The broken clocks' requests stretch the stored span from the epoch to year 2554.
     assert.equal(stored?.firstMs, 0);
     assert.equal(new Date(stored!.lastMs).getUTCFullYear(), 2554);
-    const access = { tokens: new Map([[TOKEN, "reviewer"]]) };
-    ui = await startUiServer({ host: "127.0.0.1", port: 0, store: collector.collector.store, access, now: () => NOW });
-    farUi = await startUiServer({ host: "127.0.0.1", port: 0, store: collector.collector.store, access, now: () => FAR_NOW });
+    ui = await uiAt(collector, TOKEN, NOW);
+    farUi = await uiAt(collector, TOKEN, FAR_NOW);
   });
 
   after(async () => {
@@ -89,10 +69,7 @@ describe("the web UI's read API bounds what one query may ask for", () => {
     await collector?.stop();
   });
 
-  async function get(server: UiServer, address: string): Promise<{ status: number; body: string }> {
-    const answer = await fetch(`${server.url}${address}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    return { status: answer.status, body: await answer.text() };
-  }
+  const get = (server: UiServer, address: string) => getAs(server, TOKEN, address);
 
   const boardAddresses = ["/api/quality", "/api/failures", "/quality", "/failures"];
   const outsideRanges: [what: string, query: string][] = [
