@@ -6,6 +6,7 @@
  * both byte counts.
  */
 import type protobuf from "protobufjs";
+import { FIXED32, FIXED64, LENGTH_DELIMITED, VARINT } from "./protobuf-wire-cursor.js";
 
 /** Where the body ends inside a field that declares more bytes than are left. */
 export interface ProtobufTruncation {
@@ -16,11 +17,6 @@ export interface ProtobufTruncation {
   /** The body's length. */
   bodyBytes: number;
 }
-
-const VARINT = 0;
-const FIXED64 = 1;
-const LENGTH_DELIMITED = 2;
-const FIXED32 = 5;
 
 /** protobufjs's own nesting limit: a deeper body is refused for that, not walked. */
 const MAXIMUM_DEPTH = 100;

@@ -18,6 +18,7 @@ import { after, before, describe, test } from "node:test";
 import { listedOnceStored, listsTraces } from "../support/listed-traces.js";
 import { oneRequestOtlp } from "../support/one-request-otlp.js";
 import { startServeWithUi, type ServeWithUi } from "../support/serve-with-ui.js";
+import { uiPageText } from "../support/ui-page-text.js";
 
 const TRACE_ID = "c0a7e1000000000000000000000000c1";
 /** Reads "pay cod.exe" to a reviewer when the override is applied; the file the text names is "exe.doc". */
@@ -59,12 +60,7 @@ describe("control characters in span text on the web UI", () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  const pageAt = async (address: string) => {
-    const answer = await fetch(`${serve!.uiUrl}${address}`);
-    const text = await answer.text();
-    assert.equal(answer.status, 200, `${address}: ${text}`);
-    return text;
-  };
+  const pageAt = (address: string) => uiPageText(serve!, address);
 
   test("the trace page shows each by its code in the query, answer, chunk text and raw attributes; tab and newline stay", async () => {
     const page = await pageAt(`/traces/${caseResultId}?trace=${TRACE_ID}`);

@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startServeWithUi, type ServeWithUi } from "../../support/serve-with-ui.js";
+import { uiPageText } from "../../support/ui-page-text.js";
 import { plannedCaseResult, writeToFolder, type PlannedRequest } from "../../support/stored-requests.js";
 
 const START_MS = Date.parse("2026-07-08T09:50:00.000Z");
@@ -64,12 +65,7 @@ describe("the trace list's next cursor over HTTP", () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  const get = async (address: string) => {
-    const answer = await fetch(`${serve!.uiUrl}${address}`);
-    const body = await answer.text();
-    assert.equal(answer.status, 200, `${address}: ${body}`);
-    return body;
-  };
+  const get = (address: string) => uiPageText(serve!, address);
 
   test("/api/traces one row a page, following next: every row once, in the list's order", async () => {
     const pages: string[][][] = [];
