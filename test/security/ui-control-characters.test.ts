@@ -25,7 +25,7 @@ const TRACE_ID = "c0a7e1000000000000000000000000c1";
 const DISGUISED = "pay \u202Ecod.exe\u202C <b>now</b>\tthen\nreally \u2066isolated\u2069 \u001b[2J\u001b]0;title\u0007 nul\u0000 del\u007f next\u0085line";
 /** What must not reach a page as it was sent: every Cc character but tab, newline and carriage return, and every Bidi_Control one. */
 const APPLIED = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
-const MARKED_OVERRIDE = /<span class="control-character"[^>]*>\\u202E<\/span>/;
+const MARKED_OVERRIDE = /<span class=control-character>\\u202E<\/span>/;
 
 function assertShownByCode(page: string, where: string): void {
   const applied = APPLIED.exec(page);
@@ -66,7 +66,7 @@ describe("control characters in span text on the web UI", () => {
     const page = await pageAt(`/traces/${caseResultId}?trace=${TRACE_ID}`);
     assertShownByCode(page, "trace page");
     const query = /<pre id="query">([^]*?)<\/pre>/.exec(page)?.[1] ?? "";
-    assert.ok(query.startsWith('pay <span class="control-character"'), query);
+    assert.ok(query.startsWith("pay <span class=control-character>"), query);
     assert.ok(query.includes("&lt;b&gt;now&lt;/b&gt;\tthen\nreally "), `tab and newline are kept as sent: ${query}`);
     for (const code of ["\\u202C", "\\u2066", "\\u2069", "\\u001B", "\\u0007", "\\u0000", "\\u007F", "\\u0085"]) assert.ok(query.includes(`>${code}</span>`), `${code} is not shown: ${query}`);
     const chunkText = /<tr class="chunk"[^]*?<td class="text" title="([^"]*)">([^]*?)<\/td><\/tr>/.exec(page);

@@ -2,7 +2,7 @@
  * The `html` template tag every page is written with: hono/html's, which escapes each interpolated value, and
  * before that shows the control and bidirectional formatting characters of interpolated text by their code
  * (core/control-characters.ts), since what the pages show is mostly what a sender's spans carried. Shown where the
- * reviewer reads the text — as a marked `<span class="control-character">\u202E</span>` in element content, as the
+ * reviewer reads the text — as a marked `<span class=control-character>\u202E</span>` in element content, as the
  * bare code in a `title` tooltip and in the `<title>` element, which hold no markup — and kept as they are where the
  * value goes back to the server or to a script: other attribute values (a form's value, an option's value, data-*)
  * and a textarea's content (a reviewer's comment as they typed it).
@@ -17,7 +17,8 @@ const KEPT = "\t\n\r";
 /** Where in the template a value is interpolated. */
 type Place = "text" | "plain-text" | "as-sent";
 
-const MARKED = (code: string) => raw(`<span class="control-character" title="a control or bidirectional formatting character, shown by its code">${code}</span>`);
+/** Without quotes: were a value ever taken for text inside an attribute, this would read as text there, not end it. */
+const MARKED = (code: string) => raw(`<span class=control-character>${code}</span>`);
 
 /** Each template's places, computed once per template (its strings array is the same object at every call). */
 const placesOfTemplate = new WeakMap<TemplateStringsArray, Place[]>();
