@@ -1,8 +1,8 @@
 /**
  * An OTLP protobuf body cut short in the middle of a message — what a proxy's body size limit, or a client that
  * stopped sending, leaves — was refused with "invalid OTLP protobuf: index out of range": nothing said the body was
- * cut, where, or what to do. As a client meets it: `ragscope serve` as a child process; a trace request, a log
- * request and a gRPC export, each cut in the middle of a span's (or log record's) attribute. Expected
+ * cut, where, or what to do. As a client meets it: `ragscope serve` as a child process; a trace request and a log
+ * request over HTTP and over gRPC, each cut in the middle of a span's (or log record's) attribute. Expected
  * (collector/00-otlp/protobuf-truncation.ts): 400 (gRPC INVALID_ARGUMENT) saying the body ends early, with its
  * length, the byte the request's top-level field declares it runs to, the field it ends inside, and to send the
  * whole request, naming a proxy's size limit.
@@ -20,6 +20,7 @@ import { syntheticRequestBody, syntheticSpan, text } from "../../support/synthet
 
 const INVALID_ARGUMENT = 3;
 const TRACE_EXPORT_PATH = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
+const LOGS_EXPORT_PATH = "/opentelemetry.proto.collector.logs.v1.LogsService/Export";
 /** Long enough that cutting the body at its middle cuts inside this value. */
 const LONG_VALUE = "v".repeat(400);
 
@@ -66,10 +67,13 @@ describe("a protobuf body cut short is refused saying so, where, and how to send
     assertSaysCut(rpcStatus.message, logBody, /ends inside resourceLogs\[0\]\.scopeLogs\[0\]\.logRecords\[0\]\.body\.stringValue\./, "ExportLogsServiceRequest");
   });
 
-  test("gRPC Export of a whole frame holding a cut request: INVALID_ARGUMENT with the same words", async () => {
+  test("gRPC Export of a whole frame holding a cut request: INVALID_ARGUMENT with the same words, traces and logs", async () => {
     assert.ok(serve!.grpcUrl !== null, serve!.output());
-    const answer = await rawGrpcCall(serve!.grpcUrl, TRACE_EXPORT_PATH, { headers: {}, message: { bytes: half(traceBody), compressed: false } });
-    assert.equal(answer.status, INVALID_ARGUMENT);
-    assertSaysCut(answer.message, traceBody, /ends inside resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[\d+\]\.value\.stringValue\./, "ExportTraceServiceRequest");
+    const traces = await rawGrpcCall(serve!.grpcUrl, TRACE_EXPORT_PATH, { headers: {}, message: { bytes: half(traceBody), compressed: false } });
+    assert.equal(traces.status, INVALID_ARGUMENT);
+    assertSaysCut(traces.message, traceBody, /ends inside resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[\d+\]\.value\.stringValue\./, "ExportTraceServiceRequest");
+    const logs = await rawGrpcCall(serve!.grpcUrl, LOGS_EXPORT_PATH, { headers: {}, message: { bytes: half(logBody), compressed: false } });
+    assert.equal(logs.status, INVALID_ARGUMENT);
+    assertSaysCut(logs.message, logBody, /ends inside resourceLogs\[0\]\.scopeLogs\[0\]\.logRecords\[0\]\.body\.stringValue\./, "ExportLogsServiceRequest");
   });
 });
