@@ -19,8 +19,8 @@
  * wherever protobufjs's rules are subtle:
  * - anything protobufjs refuses: truncated fields, bad wire types, groups,
  *   invalid UTF-8, a varint too long;
- * - a start or end time past the receiver's bound (taken out there and
- *   counted, reject-future-spans.ts);
+ * - a start or end time past the receiver's bound, or zero (taken out there
+ *   and counted, reject-future-spans.ts, reject-zero-time-spans.ts);
  * - ids of the wrong length, an all-zero trace or span id (taken out there and
  *   counted), a span kind or status code out of range;
  * - a count over a request limit (refused there with its message), a string
@@ -44,6 +44,7 @@ import type { AttributeValue, Attributes, SpanEventRecord, SpanRecord, StatusCod
 import { decline, FIXED32, FIXED64, ProtobufWireCursor, unlessDeclined, VARINT } from "./protobuf-wire-cursor.js";
 import { setOwn } from "./to-span-records.js";
 import { isFutureSpan } from "./reject-future-spans.js";
+import { isZeroTimeSpan } from "./reject-zero-time-spans.js";
 
 export interface SpanRecordsOptions {
   /** The receiver's request limits; a message a bus delivers was held to them when received: NO_LIMITS. */
@@ -58,7 +59,10 @@ export interface SpanRecordsOptions {
    * decodes anything else again, so reading on would be wasted.
    */
   oneTrace?: boolean;
-  /** A span starting or ending later (Unix nanoseconds) is rejected by the decoding path (reject-future-spans.ts): decline. */
+  /**
+   * A span starting or ending later (Unix nanoseconds), or with a zero start or end, is rejected by the decoding path
+   * given this bound (reject-future-spans.ts, reject-zero-time-spans.ts): decline. Absent: times are not checked.
+   */
   latestSpanTimeNanos?: bigint;
 }
 
@@ -314,7 +318,9 @@ class SpanRecordReader extends ProtobufWireCursor {
     }
     if (attributeCount > limits.maxAttributesPerSpan) throw decline;
     if (kind > 5) throw decline;
-    if (this.options.latestSpanTimeNanos !== undefined && isFutureSpan(startTime, endTime, this.options.latestSpanTimeNanos)) throw decline;
+    // A time left out is 0 too: checked once the span's fields are read, the last of a time given twice counting.
+    const latest = this.options.latestSpanTimeNanos;
+    if (latest !== undefined && (isFutureSpan(startTime, endTime, latest) || isZeroTimeSpan(startTime, endTime))) throw decline;
     // A missing id has length 0 there: refused as malformed. All zeros: taken out and counted.
     if (traceId < 0 || spanId < 0 || this.allZero(traceId, 16) || this.allZero(spanId, 8)) throw decline;
     this.spanCount += 1;

@@ -16,8 +16,8 @@
  * whenever the decoding path would refuse the request or change its spans:
  * anything protobufjs would refuse (truncated fields, bad wire types, invalid
  * UTF-8, too deep values), ids of the wrong length, a span kind or status
- * code out of range, an all-zero trace or span id (those spans are taken out
- * there), a count over a request limit (refused there with its message), an
+ * code out of range, an all-zero trace or span id, a start or end time past
+ * the receiver's bound or zero (those spans are taken out there), a count over a request limit (refused there with its message), an
  * attribute value that may need truncating, more events or links than a span
  * keeps or an attribute key over the key limit (dropped there), a span or
  * event name over the name limit (truncated there), a client's
@@ -31,6 +31,8 @@
 import { Ragscope } from "../../contracts/span-attributes.js";
 import type { RequestLimits } from "./enforce-request-limits.js";
 import { decline, FIXED32, FIXED64, LENGTH_DELIMITED, ProtobufWireCursor, unlessDeclined, VARINT } from "./protobuf-wire-cursor.js";
+import { isFutureSpan } from "./reject-future-spans.js";
+import { isZeroTimeSpan } from "./reject-zero-time-spans.js";
 
 export interface WireSplitOptions {
   limits: RequestLimits;
@@ -38,7 +40,10 @@ export interface WireSplitOptions {
   maxSpansPerMessage: number;
   /** At most this many bytes a message, unless one span alone is larger. */
   maxMessageBytes: number;
-  /** A span starting or ending later (Unix nanoseconds) is rejected by the decoding path (reject-future-spans.ts): decline. */
+  /**
+   * A span starting or ending later (Unix nanoseconds), or with a zero start or end, is rejected by the decoding path
+   * given this bound (reject-future-spans.ts, reject-zero-time-spans.ts): decline. Absent: times are not checked.
+   */
   latestSpanTimeNanos?: bigint;
 }
 
@@ -210,6 +215,9 @@ class WireSplitter extends ProtobufWireCursor {
     let events = 0;
     let links = 0;
     let statusCode = 0;
+    // Read as the decoder reads them: 0 when left out, the last when given twice.
+    let startTime = 0n;
+    let endTime = 0n;
     this.fields(start, end, (field, wireType, from, to) => {
       switch (field) {
         case 1:
@@ -236,9 +244,12 @@ class WireSplitter extends ProtobufWireCursor {
           kind = this.varintAt(from);
           break;
         case 7:
+          expect(wireType, FIXED64);
+          startTime = this.bytes.readBigUInt64LE(from);
+          break;
         case 8:
           expect(wireType, FIXED64);
-          if (this.options.latestSpanTimeNanos !== undefined && this.bytes.readBigUInt64LE(from) > this.options.latestSpanTimeNanos) throw decline;
+          endTime = this.bytes.readBigUInt64LE(from);
           break;
         case 9:
           expect(wireType, LENGTH_DELIMITED);
@@ -274,6 +285,8 @@ class WireSplitter extends ProtobufWireCursor {
     });
     if (attributes > this.options.limits.maxAttributesPerSpan) throw decline;
     if (kind < 0 || kind > 5 || statusCode < 0 || statusCode > 2) throw decline;
+    const latest = this.options.latestSpanTimeNanos;
+    if (latest !== undefined && (isFutureSpan(startTime, endTime, latest) || isZeroTimeSpan(startTime, endTime))) throw decline;
     // All-zero ids are taken out by the decoding path (reject-invalid-ids.ts), which also counts them.
     const trace = this.id(traceId, 16, false);
     this.id(spanId, 8, false);

@@ -156,12 +156,14 @@ export async function exportTraceBody(context: TraceExportContext, protocol: Rec
     case "decoded":
       break;
   }
-  const { rejectedSpans, futureSpans, spanCount } = prepared;
-  counters.spansReceived += spanCount + rejectedSpans + futureSpans;
+  const { rejectedSpans, futureSpans, zeroTimeSpans, spanCount } = prepared;
+  const refusedSpans = rejectedSpans + futureSpans + zeroTimeSpans;
+  counters.spansReceived += spanCount + refusedSpans;
   counters.spansRejectedInvalidId += rejectedSpans;
   counters.spansRejectedFutureTime += futureSpans;
+  counters.spansRejectedZeroTime += zeroTimeSpans;
   // Refused here whatever becomes of the request's other spans; those are dropped only if the bus refuses them.
-  counters.spansDropped += rejectedSpans + futureSpans;
+  counters.spansDropped += refusedSpans;
   counters.attributeValuesTruncated += prepared.limited.truncatedValues;
   counters.attributesDroppedForKeyLength += prepared.limited.droppedAttributes;
   counters.eventsDropped += prepared.limited.droppedEvents;
@@ -182,10 +184,11 @@ export async function exportTraceBody(context: TraceExportContext, protocol: Rec
   counters.tracesPublished += traceCount;
   return {
     kind: "accepted",
-    rejectedSpans: rejectedSpans + futureSpans,
+    rejectedSpans: refusedSpans,
     message: [
       rejectedSpans === 0 ? null : `${rejectedSpans} span(s) with an all-zero trace id or span id were rejected: OTLP ids must not be all zeros (the client's id generator is broken or unset)`,
       futureSpans === 0 ? null : `${futureSpans} span(s) starting or ending more than ${context.maxFutureSpanSeconds} s after the receiver's clock were rejected: check the sending host's clock (NTP) and that times are Unix nanoseconds (RAGSCOPE_MAX_FUTURE_SPAN_SECONDS sets the allowance)`,
+      zeroTimeSpans === 0 ? null : `${zeroTimeSpans} span(s) with a zero (unset) start or end time were rejected: OTLP requires both times (the sending host's clock or the instrumentation that sets them is broken or unset)`,
     ]
       .filter((part) => part !== null)
       .join("; "),

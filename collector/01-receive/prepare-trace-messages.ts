@@ -22,6 +22,7 @@ import { encodeTraceRequest } from "../00-otlp/encode-protobuf.js";
 import type { OtlpEncoding } from "../00-otlp/otlp-encoding.js";
 import { rejectInvalidIds } from "../00-otlp/reject-invalid-ids.js";
 import { rejectFutureSpans } from "../00-otlp/reject-future-spans.js";
+import { rejectZeroTimeSpans } from "../00-otlp/reject-zero-time-spans.js";
 import { splitByTraceId } from "../00-otlp/split-by-trace-id.js";
 import { splitIntoParts } from "../00-otlp/split-into-parts.js";
 import { splitProtobufByTraceId } from "../00-otlp/split-protobuf-by-trace-id.js";
@@ -43,15 +44,18 @@ export interface PrepareRequest {
   output?: "encoded" | "decoded";
   /** The largest message the bus takes (encoded output): a part above it is cut further (messagesWithin). */
   maxMessageBytes?: number;
-  /** Spans starting or ending later (Unix nanoseconds) are rejected (reject-future-spans.ts); absent: no bound. */
+  /**
+   * Spans starting or ending later (Unix nanoseconds) are rejected (reject-future-spans.ts), and so are spans with a
+   * zero start or end (reject-zero-time-spans.ts); absent: span times are not checked.
+   */
   latestSpanTimeNanos?: bigint;
   /** What the body is: a trace export (default) or a logs export, whose records are events of spans (prepare-log-messages.ts). */
   signal?: "traces" | "logs";
 }
 
 export type PreparedMessages =
-  | { kind: "prepared"; messages: { key: string; value: Uint8Array }[]; spanCount: number; rejectedSpans: number; futureSpans: number; limited: LimitsApplied }
-  | { kind: "decoded"; traces: DecodedTrace[]; spanCount: number; rejectedSpans: number; futureSpans: number; limited: LimitsApplied }
+  | { kind: "prepared"; messages: { key: string; value: Uint8Array }[]; spanCount: number; rejectedSpans: number; futureSpans: number; zeroTimeSpans: number; limited: LimitsApplied }
+  | { kind: "decoded"; traces: DecodedTrace[]; spanCount: number; rejectedSpans: number; futureSpans: number; zeroTimeSpans: number; limited: LimitsApplied }
   | { kind: "malformed"; message: string }
   | { kind: "tooLarge"; message: string };
 
@@ -74,7 +78,7 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
       maxMessageBytes: request.maxMessageBytes ?? Number.POSITIVE_INFINITY,
       ...(request.latestSpanTimeNanos === undefined ? {} : { latestSpanTimeNanos: request.latestSpanTimeNanos }),
     });
-    if (split !== null) return { kind: "prepared", messages: split.messages, spanCount: split.spanCount, rejectedSpans: 0, futureSpans: 0, limited: NOTHING_LIMITED };
+    if (split !== null) return { kind: "prepared", messages: split.messages, spanCount: split.spanCount, rejectedSpans: 0, futureSpans: 0, zeroTimeSpans: 0, limited: NOTHING_LIMITED };
   }
   if (request.output === "decoded" && request.encoding === "protobuf") {
     // Bytes to records for a bus in this process, without the intermediate documents (it declines, null, whenever
@@ -83,7 +87,7 @@ export function prepareTraceMessages(request: PrepareRequest): PreparedMessages 
     if (decoded !== null) {
       const traces: DecodedTrace[] = [];
       for (const trace of decoded.traces) for (let start = 0; start < trace.spans.length; start += SPANS_PER_MESSAGE) traces.push(decodedTrace(trace.traceId, trace.spans.slice(start, start + SPANS_PER_MESSAGE)));
-      return { kind: "decoded", traces, spanCount: decoded.spanCount, rejectedSpans: 0, futureSpans: 0, limited: NOTHING_LIMITED };
+      return { kind: "decoded", traces, spanCount: decoded.spanCount, rejectedSpans: 0, futureSpans: 0, zeroTimeSpans: 0, limited: NOTHING_LIMITED };
     }
   }
   return prepareByDecoding(request);
@@ -106,6 +110,8 @@ export function prepareByDecoding(request: PrepareRequest): PreparedMessages {
   const droppedBeforeDecoding = cut === null ? undefined : droppedByDecodedSpan(decoded.value, cut);
   const { rejectedSpans } = rejectInvalidIds(decoded.value);
   const futureSpans = request.latestSpanTimeNanos === undefined ? 0 : rejectFutureSpans(decoded.value, request.latestSpanTimeNanos);
+  // A span both future and zero-timed is counted once, as future: the order the Kafka screening keeps too.
+  const zeroTimeSpans = request.latestSpanTimeNanos === undefined ? 0 : rejectZeroTimeSpans(decoded.value);
   const limited = enforceRequestLimits(decoded.value, request.limits, droppedBeforeDecoding);
   if (!limited.ok) return { kind: "tooLarge", message: limited.error };
   stampTenant(decoded.value, request.tenant);
@@ -115,12 +121,12 @@ export function prepareByDecoding(request: PrepareRequest): PreparedMessages {
     for (const [traceId, trace] of splitByTraceId(decoded.value)) {
       for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) traces.push(decodedTrace(traceId, toSpanRecords(part)));
     }
-    return { kind: "decoded", traces, spanCount, rejectedSpans, futureSpans, limited: limited.value };
+    return { kind: "decoded", traces, spanCount, rejectedSpans, futureSpans, zeroTimeSpans, limited: limited.value };
   }
   const messages: { key: string; value: Uint8Array }[] = [];
   const maxMessageBytes = request.maxMessageBytes ?? Number.POSITIVE_INFINITY;
   for (const [traceId, trace] of splitByTraceId(decoded.value)) for (const part of splitIntoParts(trace, SPANS_PER_MESSAGE)) for (const value of messagesWithin(part, maxMessageBytes)) messages.push({ key: traceId, value });
-  return { kind: "prepared", messages, spanCount, rejectedSpans, futureSpans, limited: limited.value };
+  return { kind: "prepared", messages, spanCount, rejectedSpans, futureSpans, zeroTimeSpans, limited: limited.value };
 }
 
 /**

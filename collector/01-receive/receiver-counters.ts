@@ -39,7 +39,7 @@ export interface ReceiverCounters {
   spansAccepted: number;
   /**
    * Spans of decoded requests that were answered with an error (the bus refused them), or refused in a request
-   * otherwise accepted (all-zero ids, future times). Counted once decided, never derived as received −
+   * otherwise accepted (all-zero ids, future or zero times). Counted once decided, never derived as received −
    * accepted: that difference also held the spans of every request still waiting for the bus's confirmation, and fell
    * back when it came, a counter that went down (Prometheus reads a fall as a restart, and the health snapshots'
    * deltas counted those spans as dropped).
@@ -51,6 +51,8 @@ export interface ReceiverCounters {
   spansRejectedInvalidId: number;
   /** Spans refused in requests otherwise accepted for a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS, reported as partial success. */
   spansRejectedFutureTime: number;
+  /** Spans refused in requests otherwise accepted for a zero (unset) start or end time, reported as partial success. */
+  spansRejectedZeroTime: number;
   /** Attribute values cut to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES (listed on the span as ragscope.truncated_attributes). */
   attributeValuesTruncated: number;
   /** Attributes dropped for a key longer than RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES (listed on the span as ragscope.dropped_attributes). */
@@ -102,6 +104,7 @@ export function createReceiverCounters(): ReceiverCounters {
     tracesPublished: 0,
     spansRejectedInvalidId: 0,
     spansRejectedFutureTime: 0,
+    spansRejectedZeroTime: 0,
     attributeValuesTruncated: 0,
     attributesDroppedForKeyLength: 0,
     eventsDropped: 0,

@@ -127,7 +127,7 @@ export class ConsumerGroupRunner implements TraceSource {
   readonly timings = { decodeMs: 0 };
   readonly deadLettersByReason = new Map<string, number>();
   /** Spans taken out of messages by the screening and dead-lettered, by reason. */
-  readonly spansRefused: Record<SpanRefusalReason, number> = { invalid_id: 0, future_time: 0 };
+  readonly spansRefused: Record<SpanRefusalReason, number> = { invalid_id: 0, future_time: 0, zero_time: 0 };
   /** What the screening's per-span bounds changed in the spans kept, all messages together. */
   readonly spansLimited = { truncatedValues: 0, droppedEvents: 0, droppedLinks: 0, droppedAttributes: 0, truncatedNames: 0 };
   /** The log records of the logs messages read (route-message.ts), by what became of them. */

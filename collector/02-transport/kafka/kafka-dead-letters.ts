@@ -19,7 +19,7 @@ import { compressionOf, type CompressionName } from "./compression-codecs.js";
 import type { DeadLetterReason } from "./route-message.js";
 
 export const deadLetterHeaders = {
-  /** A short code: no_value, oversized, undecodable, wrong_encoding, unreadable, invalid_case_result; for spans refused in a message, invalid_id or future_time. */
+  /** A short code: no_value, oversized, undecodable, wrong_encoding, unreadable, invalid_case_result; for spans refused in a message, invalid_id, future_time or zero_time. */
   reason: "ragscope.dead_letter.reason",
   /** The full sentence: what was wrong and, where it helps, what was expected. */
   detail: "ragscope.dead_letter.detail",

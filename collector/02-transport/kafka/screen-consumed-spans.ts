@@ -8,7 +8,8 @@
  * receiver's order:
  * - spans with an all-zero trace or span id (reject-invalid-ids.ts) and spans
  *   starting or ending more than `maxFutureSpanSeconds` after the evaluator's
- *   clock (reject-future-spans.ts) are taken out and not evaluated. The
+ *   clock (reject-future-spans.ts) and spans with a zero (unset) start or end
+ *   time (reject-zero-time-spans.ts) are taken out and not evaluated. The
  *   receiver tells its client, who still holds them; an evaluator has no one
  *   to tell, so it keeps them: each reason's spans become one OTLP request,
  *   dead-lettered with a sentence saying why (consumer-group-runner.ts), and
@@ -32,11 +33,12 @@ import { encodeTraceRequest } from "../../00-otlp/encode-protobuf.js";
 import { enforceRequestLimits, type LimitsApplied, type RequestLimits } from "../../00-otlp/enforce-request-limits.js";
 import { isFutureSpan, latestSpanTimeNanos } from "../../00-otlp/reject-future-spans.js";
 import { hasInvalidId } from "../../00-otlp/reject-invalid-ids.js";
+import { isZeroTimeSpan } from "../../00-otlp/reject-zero-time-spans.js";
 import { takeOutSpans } from "../../00-otlp/take-out-spans.js";
 import type { SpanDocument, TracesDocument } from "../../00-otlp/traces-document.js";
 
 /** Why spans were refused: the receiver's reasons (ragscope_receiver_spans_rejected_total), every one listed so each has a series from the start. */
-export const SPAN_REFUSAL_REASONS = ["invalid_id", "future_time"] as const;
+export const SPAN_REFUSAL_REASONS = ["invalid_id", "future_time", "zero_time"] as const;
 export type SpanRefusalReason = (typeof SPAN_REFUSAL_REASONS)[number];
 
 /** The receiver's bounds that cut a span rather than refuse it (RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES and the like). */
@@ -97,6 +99,8 @@ export function screenConsumedSpans(document: TracesDocument, checks: SpanChecks
   if (invalid !== null) refused.push(refusal("invalid_id", invalid, invalidIdDetail));
   const future = takeOutSpans(document, (span) => isFutureSpan(span.startTimeUnixNano, span.endTimeUnixNano, checks.latestSpanTimeNanos));
   if (future !== null) refused.push(refusal("future_time", future, (spans) => futureTimeDetail(spans, checks)));
+  const zeroTime = takeOutSpans(document, (span) => isZeroTimeSpan(span.startTimeUnixNano, span.endTimeUnixNano));
+  if (zeroTime !== null) refused.push(refusal("zero_time", zeroTime, zeroTimeDetail));
   const limited = enforceRequestLimits(document, checks.limits);
   // Only the counts refuse, and they are unbounded here: a refusal is a bug, read as such by the caller.
   if (!limited.ok) throw new Error(`the span bounds refused a message they should only cut: ${limited.error}`);
@@ -122,6 +126,13 @@ function futureTimeDetail(spans: readonly SpanDocument[], checks: SpanChecks): s
     `${spans.length} span(s) starting or ending more than ${checks.maxFutureSpanSeconds} s after the evaluator's clock (${new Date(checks.nowMs).toISOString()}) were not evaluated, ` +
     `the latest at ${isoOfNanos(latest)} (${spanList(spans)}): they would sit above every real trace in newest-first lists until then. ` +
     `Check the sending host's clock (NTP) and that times are Unix nanoseconds (RAGSCOPE_MAX_FUTURE_SPAN_SECONDS sets the allowance)`
+  );
+}
+
+function zeroTimeDetail(spans: readonly SpanDocument[]): string {
+  return (
+    `${spans.length} span(s) with a zero (unset) start or end time (${spanList(spans)}) were not evaluated: OTLP requires both times, ` +
+    `and a span dated 1970 would stretch every report's range back to then. Fix the sending host's clock or the instrumentation that sets the times`
   );
 }
 

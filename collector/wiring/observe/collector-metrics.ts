@@ -6,7 +6,7 @@
  *
  * Nothing an evaluator reads is dropped: an undecodable message is
  * dead-lettered, and so are spans it refuses as the receiver would (an
- * all-zero id, a time far ahead); spans arriving after their trace was
+ * all-zero id, a time far ahead, a zero time); spans arriving after their trace was
  * evaluated re-open it.
  * Dropped spans are counted where they can happen: in requests the receiver
  * decoded and could not publish (503 answers are retried by OTLP clients).
@@ -116,9 +116,10 @@ function registerReceiverBoundMetrics(registry: MetricsRegistry, counters: Recei
       { labels: { item: "attribute" }, value: counters.attributesDroppedForKeyLength },
     ],
   );
-  registry.counter("ragscope_receiver_spans_rejected_total", "spans the receiver refused in requests it otherwise accepted, told to the client as partial success: an all-zero trace or span id, or a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock", () => [
+  registry.counter("ragscope_receiver_spans_rejected_total", "spans the receiver refused in requests it otherwise accepted, told to the client as partial success: an all-zero trace or span id, a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock, or a zero (unset) start or end time", () => [
     { labels: { reason: "invalid_id" }, value: counters.spansRejectedInvalidId },
     { labels: { reason: "future_time" }, value: counters.spansRejectedFutureTime },
+    { labels: { reason: "zero_time" }, value: counters.spansRejectedZeroTime },
   ]);
   registry.counter("ragscope_receiver_attribute_values_truncated_total", "attribute values the receiver truncated to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES; listed on each span (ragscope.truncated_attributes)", () => counters.attributeValuesTruncated);
   registry.counter("ragscope_receiver_names_truncated_total", "span and span event names the receiver truncated to RAGSCOPE_MAX_NAME_BYTES; listed on each span (ragscope.truncated_names)", () => counters.namesTruncated);
@@ -216,7 +217,7 @@ export function registerEvaluatorMetrics(registry: MetricsRegistry, parts: Evalu
   registry.counter("ragscope_log_events_repartitioned_total", "log events (log records that are events of a span) republished keyed by trace id, to meet their trace's spans", () => parts.repartitioner.counters.logEvents);
   // Every reason from the start, at 0: a labelled counter without samples until its first dead letter gave rate() and
   // absence alerts no series to read.
-  registry.counter("ragscope_messages_dead_lettered_total", "letters written to the dead-letter topic, by reason: a message the evaluator cannot use, or the spans it refused in one (invalid_id, future_time)", () =>
+  registry.counter("ragscope_messages_dead_lettered_total", "letters written to the dead-letter topic, by reason: a message the evaluator cannot use, or the spans it refused in one (invalid_id, future_time, zero_time)", () =>
     [...new Set<string>([...DEAD_LETTER_REASONS, ...runner.deadLettersByReason.keys()])].map((reason): Sample => ({ labels: { reason }, value: runner.deadLettersByReason.get(reason) ?? 0 })),
   );
   registerEvaluatorScreeningMetrics(registry, runner);
@@ -313,7 +314,7 @@ function registerTracesWithoutRequest(registry: MetricsRegistry, worker: Evaluat
 function registerEvaluatorScreeningMetrics(registry: MetricsRegistry, runner: ConsumerGroupRunner): void {
   registry.counter(
     "ragscope_evaluator_spans_rejected_total",
-    "spans read from Kafka that the evaluator refused as the receiver does (an all-zero trace or span id, or a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock): not evaluated, dead-lettered with the reason",
+    "spans read from Kafka that the evaluator refused as the receiver does (an all-zero trace or span id, a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock, or a zero (unset) start or end time): not evaluated, dead-lettered with the reason",
     () => SPAN_REFUSAL_REASONS.map((reason) => ({ labels: { reason }, value: runner.spansRefused[reason] })),
   );
   const limited = runner.spansLimited;

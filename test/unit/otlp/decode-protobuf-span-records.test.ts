@@ -159,6 +159,13 @@ describe("reading a protobuf request straight into span records", () => {
       assert.ok(decoding.kind === "decoded" && decoding.futureSpans === 1 && decoding.spanCount === 0, `${why}: taken out and counted by decoding`);
     }
     assert.ok(decodeProtobufSpanRecords(timed, { limits, stamp: { tenant: null }, latestSpanTimeNanos: 6_000n }) !== null, "times at the latest span time: read");
+    // A zero (unset) start or end, given as 0 or left out: the decoding path takes the span out and counts it
+    // (reject-zero-time-spans.ts). Through prepareTraceMessages, the decode thread's whole path.
+    for (const [zeroed, why] of [[oneSpan({ startTimeUnixNano: 0n, endTimeUnixNano: 6_000n }), "a zero start time"], [oneSpan({ startTimeUnixNano: 5_000n, endTimeUnixNano: 0n }), "a zero end time"]] as const) {
+      assert.equal(decodeProtobufSpanRecords(zeroed, { limits, stamp: { tenant: null }, latestSpanTimeNanos: 6_000n }), null, why);
+      const prepared = prepareTraceMessages({ body: zeroed, encoding: "protobuf", limits, tenant: null, output: "decoded", latestSpanTimeNanos: 6_000n });
+      assert.ok(prepared.kind === "decoded" && prepared.zeroTimeSpans === 1 && prepared.futureSpans === 0 && prepared.spanCount === 0, `${why}: taken out and counted by decoding`);
+    }
     declined(oneSpan({ attributes: [text("long", "z".repeat(100))] }), "a value to truncate", { maxAttributeValueBytes: 64 });
     declined(oneSpan({ attributes: [{ key: "list", value: { arrayValue: { values: [{ stringValue: "z".repeat(100) }] } } }] }), "a value in a list to truncate", { maxAttributeValueBytes: 64 });
     declined(oneSpan({ attributes: [{ key: "raw", value: { bytesValue: new Uint8Array(100) } }] }), "bytes to truncate", { maxAttributeValueBytes: 64 });

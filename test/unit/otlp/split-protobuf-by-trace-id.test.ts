@@ -14,7 +14,7 @@ import { encodeTraceRequest } from "../../../collector/00-otlp/encode-protobuf.j
 import type { RequestLimits } from "../../../collector/00-otlp/enforce-request-limits.js";
 import { splitProtobufByTraceId, type WireSplit } from "../../../collector/00-otlp/split-protobuf-by-trace-id.js";
 import type { AnyValue, KeyValue, SpanDocument } from "../../../collector/00-otlp/traces-document.js";
-import { prepareByDecoding, SPANS_PER_MESSAGE } from "../../../collector/01-receive/prepare-trace-messages.js";
+import { prepareByDecoding, prepareTraceMessages, SPANS_PER_MESSAGE } from "../../../collector/01-receive/prepare-trace-messages.js";
 import { limits, mutatedBodies, recordedRequests, span, spanId, text, trace } from "./request-fixtures.js";
 import { sampleTracesDocument, traceA, traceB, traceC } from "./sample-traces-document.js";
 
@@ -123,6 +123,13 @@ describe("cutting a protobuf request by trace id without decoding it", () => {
     assert.equal(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: 5_999n }), null, "an end past the latest span time");
     assert.equal(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: 4_999n }), null, "a start past the latest span time");
     assert.ok(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: 6_000n }) !== null, "times at the latest span time: split");
+    // A zero (unset) start or end, given as 0 or left out (taken out and counted by decoding, reject-zero-time-spans.ts):
+    // receive's whole path, prepareTraceMessages, publishes none of it.
+    for (const [zeroed, why] of [[one({ startTimeUnixNano: 0n, endTimeUnixNano: 6_000n }), "a zero start time"], [one({ startTimeUnixNano: 5_000n, endTimeUnixNano: 0n }), "a zero end time"]] as const) {
+      assert.equal(splitProtobufByTraceId(zeroed, { ...options, latestSpanTimeNanos: 6_000n }), null, why);
+      const prepared = prepareTraceMessages({ body: zeroed, encoding: "protobuf", limits, tenant: null, maxMessageBytes, latestSpanTimeNanos: 6_000n });
+      assert.ok(prepared.kind === "prepared" && prepared.zeroTimeSpans === 1 && prepared.futureSpans === 0 && prepared.messages.length === 0, `${why}: taken out and counted by decoding`);
+    }
     declined(one({ kind: 7 as SpanDocument["kind"] }), "a span kind out of range");
     declined(one({ status: { message: "", code: 5 as SpanDocument["status"]["code"] } }), "a status code out of range");
     declined(one({ parentSpanId: "ab" }), "a parent span id of the wrong length");
