@@ -9,15 +9,25 @@
  * over real OTLP/HTTP (JSON and protobuf) to the embedded collector, results
  * read back from its store. Times are the real clock's plus or minus whole
  * hours or centuries, so the outcome never depends on when the test runs.
+ *
+ * Spans with a zero (unset) start or end time: one put the report's default
+ * range at 1970 (a QPS of 0.0000002) and sorted oddly in lists and boards.
+ * Refused the same way, counted under reason zero_time, on serve's path (the
+ * embedded collector) and on receive's (a bus of bytes, whose splitter reads
+ * the times' bytes); a span of days ago, a replay, is kept.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { exportTraceServiceResponseType } from "../../collector/00-otlp/otlp-protobuf-types.js";
 import { decodeTraceRequest, encodeTraceRequest } from "../../collector/00-otlp/index.js";
+import { toSpanRecords } from "../../collector/00-otlp/to-span-records.js";
+import { startReceiver, type RunningReceiver } from "../../collector/01-receive/start-receiver.js";
+import { MetricsRegistry, readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import type { EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
 import { startCollectorForTests, type CollectorForTests } from "../support/embedded-collector-for-tests.js";
 import { queryRows } from "../support/temporary-store.js";
 import { recordAttack, residentMemoryMb } from "../support/attack-report.js";
+import { CollectingPublisher } from "../integration/receive/collecting-publisher.js";
 
 const HOUR_NANOS = 3_600_000_000_000n;
 const nowNanos = () => BigInt(Date.now()) * 1_000_000n;
@@ -43,7 +53,7 @@ function span(index: number, start: bigint, end: bigint, query: string) {
   };
 }
 
-const request = (spans: ReturnType<typeof span>[]) => ({ resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: { stringValue: "span-times" } }] }, scopeSpans: [{ spans }] }] });
+const request = (spans: readonly object[]) => ({ resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: { stringValue: "span-times" } }] }, scopeSpans: [{ spans }] }] });
 
 describe("spans stamped in the future", () => {
   let running: CollectorForTests;
@@ -100,5 +110,123 @@ describe("spans stamped in the future", () => {
     const acceptedAnswer = exportTraceServiceResponseType.toObject(exportTraceServiceResponseType.decode(new Uint8Array(await accepted.arrayBuffer())), { longs: Number }) as { partialSuccess?: { rejectedSpans: number } };
     assert.equal(acceptedAnswer.partialSuccess?.rejectedSpans ?? 0, 0);
     assert.equal(collector.receiverCounters.spansRejectedFutureTime, 4);
+  });
+});
+
+const DAY_NANOS = 24n * HOUR_NANOS;
+const ZERO_TIME_MESSAGE = /span\(s\) with a zero \(unset\) start or end time were rejected: OTLP requires both times/;
+
+/** The request's span with its start and end times left out, as a client with no clock sends it (0 once decoded). */
+function withoutTimes(index: number, query: string) {
+  const { startTimeUnixNano: _start, endTimeUnixNano: _end, ...rest } = span(index, 1n, 1n, query);
+  return rest;
+}
+
+/** A JSON request as protobuf, the way an SDK's exporter sends it. */
+function protobufOf(json: object): Uint8Array {
+  const decoded = decodeTraceRequest(new TextEncoder().encode(JSON.stringify(json)), "json");
+  assert.ok(decoded.ok);
+  return encodeTraceRequest(decoded.value);
+}
+
+async function partialSuccessOf(response: Response): Promise<{ rejectedSpans: number; errorMessage: string } | undefined> {
+  const answer = exportTraceServiceResponseType.toObject(exportTraceServiceResponseType.decode(new Uint8Array(await response.arrayBuffer())), { longs: Number }) as { partialSuccess?: { rejectedSpans: number; errorMessage: string } };
+  return answer.partialSuccess;
+}
+
+describe("spans with a zero (unset) start or end time", () => {
+  let running: CollectorForTests;
+  let collector: EmbeddedCollector;
+  const registry = new MetricsRegistry();
+  before(async () => {
+    running = await startCollectorForTests({ registry });
+    collector = running.collector;
+  });
+  after(async () => running.stop());
+
+  async function storedQueries(): Promise<string[]> {
+    assert.ok(await collector.waitUntilIdle(20_000), "the collector did not become idle");
+    const page = await collector.store.traces.listTraces({ service: "span-times" }, { after: null, limit: 50 });
+    return page.traces.map((trace) => trace.query ?? "");
+  }
+
+  test("OTLP/JSON: a zero start, a zero end and times left out are rejected as a partial success saying why, beside a future span, counted in /metrics as zero_time; a replay of days ago is kept", async () => {
+    const now = nowNanos();
+    const body = request([
+      span(11, 0n, now, "zero start"),
+      span(12, now, 0n, "zero end"),
+      withoutTimes(13, "times left out"),
+      span(14, YEAR_2262, YEAR_2262 + 1_000n, "year 2262"),
+      span(15, now - 3n * DAY_NANOS, now - 3n * DAY_NANOS + 1_000_000n, "a replay of three days ago"),
+      span(16, now, now + 1_000_000n, "now"),
+    ]);
+    const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    assert.equal(response.status, 200);
+    const answer = (await response.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } };
+    assert.equal(answer.partialSuccess?.rejectedSpans, "4");
+    assert.match(answer.partialSuccess!.errorMessage, /^1 span\(s\) starting or ending more than 3600 s after the receiver's clock were rejected: .*; 3 span\(s\) with a zero \(unset\) start or end time were rejected: OTLP requires both times/);
+    assert.equal(collector.receiverCounters.spansRejectedZeroTime, 3);
+    assert.equal(collector.receiverCounters.spansRejectedFutureTime, 1);
+    const metrics = registry.render();
+    assert.equal(readSample(metrics, "ragscope_receiver_spans_rejected_total", { reason: "zero_time" }), 3);
+    assert.equal(readSample(metrics, "ragscope_receiver_spans_rejected_total", { reason: "future_time" }), 1);
+    assert.match(metrics, /^# HELP ragscope_receiver_spans_rejected_total .*a zero \(unset\) start or end time/m);
+    assert.deepEqual(await storedQueries(), ["now", "a replay of three days ago"], "no span of 1970 among them; the replay kept");
+    const stored = await queryRows<{ trace_id: string }>(collector.store.connection, "SELECT trace_id FROM {{database}}.case_results WHERE trace_id IN {ids:Array(String)}", { ids: [traceId(11), traceId(12), traceId(13), traceId(14)] });
+    assert.deepEqual(stored, [], "nothing of the rejected spans was stored");
+  });
+
+  test("protobuf, a span without an end among its trace's spans: the answer's partial_success counts it, the trace's other span is kept", async () => {
+    const now = nowNanos();
+    const zeroEnd = span(17, now, 0n, "no end");
+    const response = await fetch(`${collector.receiverUrl}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/x-protobuf" },
+      body: protobufOf(request([zeroEnd, { ...span(18, now, now + 1_000_000n, "same trace, timed"), traceId: zeroEnd.traceId }])),
+    });
+    assert.equal(response.status, 200);
+    const partialSuccess = await partialSuccessOf(response);
+    assert.equal(partialSuccess?.rejectedSpans, 1);
+    assert.match(partialSuccess!.errorMessage, ZERO_TIME_MESSAGE);
+    const queries = await storedQueries();
+    assert.ok(queries.includes("same trace, timed"), "the trace's other span is kept");
+    assert.ok(!queries.includes("no end"));
+    assert.equal(collector.receiverCounters.spansRejectedZeroTime, 4);
+    assert.equal(readSample(registry.render(), "ragscope_receiver_spans_rejected_total", { reason: "zero_time" }), 4);
+  });
+});
+
+describe("spans with a zero time, on receive's path (a bus of bytes: the request cut by copying its bytes)", () => {
+  const publisher = new CollectingPublisher();
+  let receiver: RunningReceiver;
+  before(async () => {
+    receiver = await startReceiver({ host: "127.0.0.1", port: 0, publisher });
+  });
+  after(async () => receiver.close());
+
+  test("protobuf: spans with a zero start, a zero end or no times are rejected as a partial success and never published; the others are", async () => {
+    const now = nowNanos();
+    const body = protobufOf(
+      request([
+        span(21, 0n, now, "zero start"),
+        { ...span(22, now, 0n, "zero end"), traceId: traceId(21) },
+        withoutTimes(23, "times left out"),
+        { ...span(24, now, now + 1_000_000n, "timed, beside the zero start"), traceId: traceId(21) },
+        span(25, now - 3n * DAY_NANOS, now - 3n * DAY_NANOS + 1_000_000n, "a replay of three days ago"),
+      ]),
+    );
+    const response = await fetch(`${receiver.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body });
+    assert.equal(response.status, 200);
+    const partialSuccess = await partialSuccessOf(response);
+    assert.equal(partialSuccess?.rejectedSpans, 3);
+    assert.match(partialSuccess!.errorMessage, new RegExp(`^3 ${ZERO_TIME_MESSAGE.source}`));
+    const published = publisher.messages.flatMap((message) => {
+      const decoded = decodeTraceRequest(message.value, "protobuf");
+      assert.ok(decoded.ok);
+      return toSpanRecords(decoded.value).map((record) => record.spanId);
+    });
+    assert.deepEqual(published.sort(), [spanId(24), spanId(25)].sort());
+    assert.equal(receiver.counters.spansRejectedZeroTime, 3);
+    assert.equal(receiver.counters.spansAccepted, 2);
   });
 });

@@ -9,20 +9,22 @@ import os from "node:os";
 import path from "node:path";
 import { loadSettings } from "../../collector/wiring/config/load-settings.js";
 import { startEmbeddedCollector, type EmbeddedCollector } from "../../collector/wiring/run/embedded-collector.js";
+import type { MetricsRegistry } from "../../collector/wiring/observe/metrics-registry.js";
 
 export interface CollectorForTests {
   collector: EmbeddedCollector;
   stop(): Promise<void>;
 }
 
-export async function startCollectorForTests(options: { fixed?: Record<string, unknown>; environment?: Record<string, string> } = {}): Promise<CollectorForTests> {
+/** `registry`: where the collector registers its metrics, for a test to read what /metrics would serve (`render`). */
+export async function startCollectorForTests(options: { fixed?: Record<string, unknown>; environment?: Record<string, string>; registry?: MetricsRegistry } = {}): Promise<CollectorForTests> {
   const dataPath = await mkdtemp(path.join(os.tmpdir(), "ragscope-collector-"));
   const settings = loadSettings({
     environment: options.environment ?? {},
     fixed: { "receiver.port": 0, "assembler.quietPeriodMs": 100, "clickhouse.dataPath": dataPath, ...options.fixed },
   });
   assert.ok(settings.ok, settings.ok ? "" : settings.error.join("\n"));
-  const collector = await startEmbeddedCollector(settings.value);
+  const collector = await startEmbeddedCollector(settings.value, options.registry === undefined ? {} : { registry: options.registry });
   return {
     collector,
     async stop() {

@@ -13,7 +13,7 @@ import { canResume, pauseReason } from "../../../collector/03-consume/backpressu
 import { OffsetCommitter, type TopicPartitionOffset } from "../../../collector/02-transport/kafka/offset-committer.js";
 import { repartitionedFromHeader, routeMessage } from "../../../collector/02-transport/kafka/route-message.js";
 import { spanChecksAt } from "../../../collector/02-transport/kafka/screen-consumed-spans.js";
-import { decodeTraceRequest, toSpanRecords } from "../../../collector/00-otlp/index.js";
+import { decodeTraceRequest, encodeTraceRequest, toSpanRecords } from "../../../collector/00-otlp/index.js";
 import { spanCheckSettings } from "../../../collector/wiring/run/kafka-evaluator-role.js";
 import { evaluatorConfig } from "./support/in-process-evaluators.js";
 import { fnv1a32, saramaPartition } from "../../../collector/02-transport/kafka/sarama-partitioner.js";
@@ -118,6 +118,27 @@ describe("routing a consumed message", async () => {
     // At the clock of the recording, the same message is assembled, nothing refused.
     const now = routeMessage({ key: null, value: both, partition: 0 }, options);
     assert.ok(now.kind === "repartition" && now.spanCount === 10 && now.screened.refused.length === 0);
+  });
+
+  test("spans with a zero (unset) start or end time are taken out and kept as an OTLP request of their own with the reason zero_time; the trace's other spans are assembled", () => {
+    const decoded = decodeTraceRequest(single, "protobuf");
+    assert.ok(decoded.ok);
+    const spans = decoded.value.resourceSpans.flatMap((resourceSpans) => resourceSpans.scopeSpans.flatMap((scopeSpans) => scopeSpans.spans));
+    spans[0]!.startTimeUnixNano = 0n;
+    spans[1]!.endTimeUnixNano = 0n;
+    const zeroed = [spans[0]!.spanId, spans[1]!.spanId].sort();
+    const value = Buffer.from(encodeTraceRequest(decoded.value));
+    // Keyed by its trace on its partition: the message the direct reader takes, unless it declines.
+    const route = routeMessage({ key: Buffer.from(first!.traceId), value, partition: partitionOf(first!.traceId) }, options);
+    assert.equal(route.kind, "assemble");
+    assert.ok(route.kind === "assemble");
+    assert.equal(route.spans.length, 3, "the trace's timed spans are assembled");
+    assert.deepEqual(route.screened.refused.map((refused) => [refused.reason, refused.spans]), [["zero_time", 2]]);
+    const [refused] = route.screened.refused;
+    assert.match(refused!.detail, new RegExp(`^2 span\\(s\\) with a zero \\(unset\\) start or end time \\(trace ${first!.traceId}\\) were not evaluated: OTLP requires both times`));
+    const letter = decodeTraceRequest(refused!.value, "protobuf");
+    assert.ok(letter.ok);
+    assert.deepEqual(toSpanRecords(letter.value).map((span) => span.spanId).sort(), zeroed, "the letter holds exactly the refused spans");
   });
 
   test("a topic that is never assembled repartitions even keyed messages", () => {
