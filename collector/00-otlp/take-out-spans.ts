@@ -1,7 +1,8 @@
 /**
  * Spans taken out of a document and kept, rather than only counted
- * (reject-invalid-ids.ts and reject-future-spans.ts count theirs: the
- * receiver tells its client, who still has the spans). A Kafka evaluator has
+ * (reject-invalid-ids.ts and reject-future-spans.ts count theirs, and
+ * reject-zero-time-spans.ts counts what this takes: the receiver tells its
+ * client, who still has the spans). A Kafka evaluator has
  * no client to tell: what it refuses is all there is of those spans, so it
  * keeps them, to dead-letter them as a request of their own.
  */

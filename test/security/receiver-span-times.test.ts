@@ -55,20 +55,31 @@ function span(index: number, start: bigint, end: bigint, query: string) {
 
 const request = (spans: readonly object[]) => ({ resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: { stringValue: "span-times" } }] }, scopeSpans: [{ spans }] }] });
 
-describe("spans stamped in the future", () => {
+/**
+ * An embedded collector for the describe block that calls this, started before its tests and stopped after;
+ * `registry` receives its metrics. `storedQueries`: the queries of the traces it stored, newest first.
+ */
+function collectorOfBlock(registry?: MetricsRegistry) {
   let running: CollectorForTests;
-  let collector: EmbeddedCollector;
   before(async () => {
-    running = await startCollectorForTests();
-    collector = running.collector;
+    running = await startCollectorForTests(registry === undefined ? {} : { registry });
   });
   after(async () => running.stop());
+  return {
+    get collector(): EmbeddedCollector {
+      return running.collector;
+    },
+    async storedQueries(): Promise<string[]> {
+      assert.ok(await running.collector.waitUntilIdle(20_000), "the collector did not become idle");
+      const page = await running.collector.store.traces.listTraces({ service: "span-times" }, { after: null, limit: 50 });
+      return page.traces.map((trace) => trace.query ?? "");
+    },
+  };
+}
 
-  async function storedQueries(): Promise<string[]> {
-    assert.ok(await collector.waitUntilIdle(20_000), "the collector did not become idle");
-    const page = await collector.store.traces.listTraces({ service: "span-times" }, { after: null, limit: 50 });
-    return page.traces.map((trace) => trace.query ?? "");
-  }
+describe("spans stamped in the future", () => {
+  const block = collectorOfBlock();
+  const { storedQueries } = block;
 
   test("OTLP/JSON: spans of 2262, of 2554 and two hours ahead are rejected as a partial success saying why; the others are kept", async () => {
     const now = nowNanos();
@@ -79,14 +90,14 @@ describe("spans stamped in the future", () => {
       span(4, now - HOUR_NANOS, now - HOUR_NANOS + 1_000_000n, "an hour ago"),
       span(5, now + HOUR_NANOS / 2n, now + HOUR_NANOS / 2n + 1_000_000n, "half an hour ahead, within the allowance"),
     ]);
-    const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${block.collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     assert.equal(response.status, 200);
     const answer = (await response.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } };
     assert.equal(answer.partialSuccess?.rejectedSpans, "3");
     assert.match(answer.partialSuccess!.errorMessage, /^3 span\(s\) starting or ending more than 3600 s after the receiver's clock were rejected: check the sending host's clock \(NTP\)/);
-    assert.equal(collector.receiverCounters.spansRejectedFutureTime, 3);
+    assert.equal(block.collector.receiverCounters.spansRejectedFutureTime, 3);
     assert.deepEqual(await storedQueries(), ["half an hour ahead, within the allowance", "an hour ago"], "newest first: no future-stamped trace above the real ones");
-    const stored = await queryRows<{ trace_id: string }>(collector.store.connection, "SELECT trace_id FROM {{database}}.case_results WHERE trace_id IN {ids:Array(String)}", { ids: [traceId(1), traceId(2), traceId(3)] });
+    const stored = await queryRows<{ trace_id: string }>(block.collector.store.connection, "SELECT trace_id FROM {{database}}.case_results WHERE trace_id IN {ids:Array(String)}", { ids: [traceId(1), traceId(2), traceId(3)] });
     assert.deepEqual(stored, [], "nothing of the rejected spans was stored");
     recordAttack({ attack: "spans stamped in 2262 and 2554 (OTLP/JSON)", outcome: "200 partial_success rejected_spans 3 naming the clock; the others stored", peakRssMb: residentMemoryMb() });
   });
@@ -95,7 +106,7 @@ describe("spans stamped in the future", () => {
     const now = nowNanos();
     const decoded = decodeTraceRequest(new TextEncoder().encode(JSON.stringify(request([span(6, YEAR_2262, YEAR_2262, "future"), span(7, now, now + 1_000_000n, "now")]))), "json");
     assert.ok(decoded.ok);
-    const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: encodeTraceRequest(decoded.value) });
+    const response = await fetch(`${block.collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: encodeTraceRequest(decoded.value) });
     assert.equal(response.status, 200);
     const answer = exportTraceServiceResponseType.toObject(exportTraceServiceResponseType.decode(new Uint8Array(await response.arrayBuffer())), { longs: Number }) as { partialSuccess?: { rejectedSpans: number; errorMessage: string } };
     assert.equal(answer.partialSuccess?.rejectedSpans, 1);
@@ -106,10 +117,10 @@ describe("spans stamped in the future", () => {
 
     const plain = decodeTraceRequest(new TextEncoder().encode(JSON.stringify(request([span(8, now, now + 1_000_000n, "plain")]))), "json");
     assert.ok(plain.ok);
-    const accepted = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: encodeTraceRequest(plain.value) });
+    const accepted = await fetch(`${block.collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: encodeTraceRequest(plain.value) });
     const acceptedAnswer = exportTraceServiceResponseType.toObject(exportTraceServiceResponseType.decode(new Uint8Array(await accepted.arrayBuffer())), { longs: Number }) as { partialSuccess?: { rejectedSpans: number } };
     assert.equal(acceptedAnswer.partialSuccess?.rejectedSpans ?? 0, 0);
-    assert.equal(collector.receiverCounters.spansRejectedFutureTime, 4);
+    assert.equal(block.collector.receiverCounters.spansRejectedFutureTime, 4);
   });
 });
 
@@ -135,20 +146,9 @@ async function partialSuccessOf(response: Response): Promise<{ rejectedSpans: nu
 }
 
 describe("spans with a zero (unset) start or end time", () => {
-  let running: CollectorForTests;
-  let collector: EmbeddedCollector;
   const registry = new MetricsRegistry();
-  before(async () => {
-    running = await startCollectorForTests({ registry });
-    collector = running.collector;
-  });
-  after(async () => running.stop());
-
-  async function storedQueries(): Promise<string[]> {
-    assert.ok(await collector.waitUntilIdle(20_000), "the collector did not become idle");
-    const page = await collector.store.traces.listTraces({ service: "span-times" }, { after: null, limit: 50 });
-    return page.traces.map((trace) => trace.query ?? "");
-  }
+  const block = collectorOfBlock(registry);
+  const { storedQueries } = block;
 
   test("OTLP/JSON: a zero start, a zero end and times left out are rejected as a partial success saying why, beside a future span, counted in /metrics as zero_time; a replay of days ago is kept", async () => {
     const now = nowNanos();
@@ -160,26 +160,26 @@ describe("spans with a zero (unset) start or end time", () => {
       span(15, now - 3n * DAY_NANOS, now - 3n * DAY_NANOS + 1_000_000n, "a replay of three days ago"),
       span(16, now, now + 1_000_000n, "now"),
     ]);
-    const response = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${block.collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     assert.equal(response.status, 200);
     const answer = (await response.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } };
     assert.equal(answer.partialSuccess?.rejectedSpans, "4");
     assert.match(answer.partialSuccess!.errorMessage, /^1 span\(s\) starting or ending more than 3600 s after the receiver's clock were rejected: .*; 3 span\(s\) with a zero \(unset\) start or end time were rejected: OTLP requires both times/);
-    assert.equal(collector.receiverCounters.spansRejectedZeroTime, 3);
-    assert.equal(collector.receiverCounters.spansRejectedFutureTime, 1);
+    assert.equal(block.collector.receiverCounters.spansRejectedZeroTime, 3);
+    assert.equal(block.collector.receiverCounters.spansRejectedFutureTime, 1);
     const metrics = registry.render();
     assert.equal(readSample(metrics, "ragscope_receiver_spans_rejected_total", { reason: "zero_time" }), 3);
     assert.equal(readSample(metrics, "ragscope_receiver_spans_rejected_total", { reason: "future_time" }), 1);
     assert.match(metrics, /^# HELP ragscope_receiver_spans_rejected_total .*a zero \(unset\) start or end time/m);
     assert.deepEqual(await storedQueries(), ["now", "a replay of three days ago"], "no span of 1970 among them; the replay kept");
-    const stored = await queryRows<{ trace_id: string }>(collector.store.connection, "SELECT trace_id FROM {{database}}.case_results WHERE trace_id IN {ids:Array(String)}", { ids: [traceId(11), traceId(12), traceId(13), traceId(14)] });
+    const stored = await queryRows<{ trace_id: string }>(block.collector.store.connection, "SELECT trace_id FROM {{database}}.case_results WHERE trace_id IN {ids:Array(String)}", { ids: [traceId(11), traceId(12), traceId(13), traceId(14)] });
     assert.deepEqual(stored, [], "nothing of the rejected spans was stored");
   });
 
   test("protobuf, a span without an end among its trace's spans: the answer's partial_success counts it, the trace's other span is kept", async () => {
     const now = nowNanos();
     const zeroEnd = span(17, now, 0n, "no end");
-    const response = await fetch(`${collector.receiverUrl}/v1/traces`, {
+    const response = await fetch(`${block.collector.receiverUrl}/v1/traces`, {
       method: "POST",
       headers: { "content-type": "application/x-protobuf" },
       body: protobufOf(request([zeroEnd, { ...span(18, now, now + 1_000_000n, "same trace, timed"), traceId: zeroEnd.traceId }])),
@@ -191,7 +191,7 @@ describe("spans with a zero (unset) start or end time", () => {
     const queries = await storedQueries();
     assert.ok(queries.includes("same trace, timed"), "the trace's other span is kept");
     assert.ok(!queries.includes("no end"));
-    assert.equal(collector.receiverCounters.spansRejectedZeroTime, 4);
+    assert.equal(block.collector.receiverCounters.spansRejectedZeroTime, 4);
     assert.equal(readSample(registry.render(), "ragscope_receiver_spans_rejected_total", { reason: "zero_time" }), 4);
   });
 });
