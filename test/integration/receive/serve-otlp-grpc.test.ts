@@ -146,6 +146,12 @@ function rawExport(client: grpc.Client, body: Buffer, metadata: Metadata): Promi
   });
 }
 
+/** The `partial_success` of an export's answer (none: empty). */
+function partialSuccessOf(exported: { answer: Buffer | null }): { rejectedSpans?: number; errorMessage?: string } {
+  const response = exportTraceServiceResponseType.toObject(exportTraceServiceResponseType.decode(exported.answer!), { longs: Number }) as { partialSuccess?: { rejectedSpans?: number; errorMessage?: string } };
+  return response.partialSuccess ?? {};
+}
+
 async function grpcOutcome(outcome: string): Promise<number> {
   return readSample(await (await fetch(`${metricsUrl}/metrics`)).text(), "ragscope_receiver_grpc_requests_total", { outcome }) ?? 0;
 }
@@ -202,13 +208,19 @@ describe("OTLP/gRPC into ragscope serve", () => {
       const zeroSpan = { ...syntheticSpan(2, 1, []), spanId: "0000000000000000" };
       const partial = await rawExport(gzipClient, Buffer.from(syntheticRequestBody([syntheticSpan(2, 0, []), zeroSpan], "grpc-refusals")), bearer(TOKEN));
       assert.equal(partial.code, grpc.status.OK, partial.details);
-      const response = exportTraceServiceResponseType.toObject(exportTraceServiceResponseType.decode(partial.answer!), { longs: Number }) as { partialSuccess?: { rejectedSpans?: number; errorMessage?: string } };
-      assert.equal(response.partialSuccess?.rejectedSpans, 1);
-      assert.match(response.partialSuccess?.errorMessage ?? "", /all-zero trace id or span id/);
+      assert.equal(partialSuccessOf(partial).rejectedSpans, 1);
+      assert.match(partialSuccessOf(partial).errorMessage ?? "", /all-zero trace id or span id/);
+      // So is a span without an end time (zero: unset), beside a timed span of its trace; counted as zero_time.
+      const zeroEnd = { ...syntheticSpan(4, 1, []), endTimeUnixNano: 0n };
+      const zeroTime = await rawExport(client, Buffer.from(syntheticRequestBody([syntheticSpan(4, 0, []), zeroEnd], "grpc-refusals")), bearer(TOKEN));
+      assert.equal(zeroTime.code, grpc.status.OK, zeroTime.details);
+      assert.equal(partialSuccessOf(zeroTime).rejectedSpans, 1);
+      assert.match(partialSuccessOf(zeroTime).errorMessage ?? "", /^1 span\(s\) with a zero \(unset\) start or end time were rejected: OTLP requires both times/);
+      assert.equal(readSample(await (await fetch(`${metricsUrl}/metrics`)).text(), "ragscope_receiver_spans_rejected_total", { reason: "zero_time" }), 1);
       const accepted = await rawExport(client, valid, bearer(TOKEN));
       assert.equal(accepted.code, grpc.status.OK, accepted.details);
       assert.equal(accepted.answer?.byteLength, 0, "full success: partial_success unset");
-      assert.equal(await grpcOutcome("accepted"), before.accepted + 2);
+      assert.equal(await grpcOutcome("accepted"), before.accepted + 3);
     } finally {
       client.close();
       gzipClient.close();
