@@ -1,8 +1,9 @@
 /**
  * Spans an OpenTelemetry Collector writes straight to the span topic never
  * meet the receiver, which refuses spans stamped more than
- * RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock and spans with all-zero
- * ids, and cuts what one span may carry. A span of year 2262 that reached the
+ * RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock, spans with all-zero
+ * ids and spans with a zero (unset) start or end time, and cuts what one
+ * span may carry. A span of year 2262 that reached the
  * store sat above every trace and stopped the UI's live list. `ragscope
  * evaluate` now holds the same line on what it reads: such spans are not
  * evaluated, they are dead-lettered with a reason a person can read and
@@ -115,7 +116,7 @@ describe("spans a Collector writes straight to Kafka meet the receiver's checks 
     if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
   });
 
-  test("a trace of 2262, one of 2554 and spans with all-zero ids are dead-lettered with their reason and counted, not stored; the traces beside them are stored, an over-long key dropped and listed", async () => {
+  test("a trace of 2262, one of 2554, spans with all-zero ids and a span without an end time are dead-lettered with their reason and counted, not stored; the traces beside them are stored, an over-long key dropped and listed", async () => {
     const topic = await createUniqueTopic(kafka, { prefix: "screened", partitions });
     const deadLetterTopic = `${topic}-dead-letters`;
     const now = BigInt(Date.now()) * 1_000_000n;
@@ -126,6 +127,7 @@ describe("spans a Collector writes straight to Kafka meet the receiver's checks 
     const of2262 = root(3, YEAR_2262, "year 2262");
     const twoDaysAhead = root(4, now + 2n * DAY_NANOS, "two days ahead, within the allowance");
     const of2554 = root(5, YEAR_2554, "year 2554");
+    const zeroEnd = { ...span({ traceId: traceId(1), spanId: spanId(1, 1), parentSpanId: spanId(1, 0), start: now - SECOND_NANOS }), endTimeUnixNano: 0n };
 
     const evaluator = await startCollectorProcess(
       "evaluator",
@@ -153,7 +155,7 @@ describe("spans a Collector writes straight to Kafka meet the receiver's checks 
         acks: -1,
         messages: [
           // Without partition_traces_by_id: one unkeyed otlp_proto message of every trace of the batch.
-          { key: null, value: Buffer.from(encodeTraceRequest(exportOf([current, zeroSpanId, zeroTraceId, of2262, twoDaysAhead]))), partition: 0 },
+          { key: null, value: Buffer.from(encodeTraceRequest(exportOf([current, zeroSpanId, zeroTraceId, of2262, twoDaysAhead, zeroEnd]))), partition: 0 },
           // With it: otlp_json keyed by the lower-case hex trace id, in the partition the Collector's hash gives.
           { key: traceId(5), value: Buffer.from(encodeTraceRequestJson(exportOf([of2554]))), partition: saramaPartition(traceId(5), partitions) },
         ],
@@ -168,7 +170,8 @@ describe("spans a Collector writes straight to Kafka meet the receiver's checks 
         const written = readSample(text, "ragscope_traces_written_total") ?? 0;
         const future = readSample(text, "ragscope_evaluator_spans_rejected_total", { reason: "future_time" }) ?? 0;
         const invalid = readSample(text, "ragscope_evaluator_spans_rejected_total", { reason: "invalid_id" }) ?? 0;
-        return written >= 2 && future >= 2 && invalid >= 2 && text;
+        const zeroTime = readSample(text, "ragscope_evaluator_spans_rejected_total", { reason: "zero_time" }) ?? 0;
+        return written >= 2 && future >= 2 && invalid >= 2 && zeroTime >= 1 && text;
       },
       { description: "the two good traces written and the refused spans counted", timeoutMs: 60_000, intervalMs: 250 },
     );
@@ -177,14 +180,18 @@ describe("spans a Collector writes straight to Kafka meet the receiver's checks 
     assert.equal(readSample(metrics, "ragscope_evaluator_spans_rejected_total", { reason: "invalid_id" }), 2);
     assert.equal(readSample(metrics, "ragscope_messages_dead_lettered_total", { reason: "future_time" }), 2, "one letter per message that held such spans");
     assert.equal(readSample(metrics, "ragscope_messages_dead_lettered_total", { reason: "invalid_id" }), 1);
+    assert.equal(readSample(metrics, "ragscope_evaluator_spans_rejected_total", { reason: "zero_time" }), 1);
+    assert.equal(readSample(metrics, "ragscope_messages_dead_lettered_total", { reason: "zero_time" }), 1);
     assert.equal(readSample(metrics, "ragscope_evaluator_dropped_total", { item: "attribute" }), 1, "the over-long key is dropped and counted");
 
-    const letters = await consumeMessages(kafka, { topic: deadLetterTopic, groupId: uniqueTopicName("screened-letters"), until: (received) => received.length >= 3 });
-    assert.equal(letters.length, 3, "a letter per reason and message");
+    const letters = await consumeMessages(kafka, { topic: deadLetterTopic, groupId: uniqueTopicName("screened-letters"), until: (received) => received.length >= 4 });
+    assert.equal(letters.length, 4, "a letter per reason and message");
     const future = letters.filter((letter) => header(letter, deadLetterHeaders.reason) === "future_time");
     const invalid = letters.filter((letter) => header(letter, deadLetterHeaders.reason) === "invalid_id");
+    const zeroTime = letters.filter((letter) => header(letter, deadLetterHeaders.reason) === "zero_time");
     assert.equal(future.length, 2);
     assert.equal(invalid.length, 1);
+    assert.equal(zeroTime.length, 1);
     for (const letter of letters) {
       assert.equal(header(letter, deadLetterHeaders.sourceTopic), topic);
       assert.equal(header(letter, "content-type"), "application/x-protobuf");
@@ -199,6 +206,8 @@ describe("spans a Collector writes straight to Kafka meet the receiver's checks 
     assert.ok(header(from2554!, deadLetterHeaders.detail)?.includes(`the latest at ${isoOf(YEAR_2554 + SECOND_NANOS / 10n)}`), header(from2554!, deadLetterHeaders.detail));
     assert.deepEqual(letterSpanIds(invalid[0]!), [spanId(2, 0), ZERO_SPAN_ID].sort());
     assert.match(header(invalid[0]!, deadLetterHeaders.detail) ?? "", /^2 span\(s\) with an all-zero trace or span id .* were not evaluated: .*merging unrelated requests into one Case Result/);
+    assert.deepEqual(letterSpanIds(zeroTime[0]!), [spanId(1, 1)]);
+    assert.match(header(zeroTime[0]!, deadLetterHeaders.detail) ?? "", new RegExp(`^1 span\\(s\\) with a zero \\(unset\\) start or end time \\(trace ${traceId(1)}\\) were not evaluated: OTLP requires both times`));
 
     // The stop deadline given as a flag is the one the process keeps (RAGSCOPE_KAFKA_STOP_TIMEOUT_MS, --stop-timeout-ms).
     assert.equal(await evaluator.kill("SIGTERM"), 0, evaluator.output.slice(-10).join("\n"));
@@ -219,7 +228,7 @@ describe("spans a Collector writes straight to Kafka meet the receiver's checks 
       );
       const [spans] = await queryRows<{ spans: string }>(connection, "SELECT spans FROM {{database}}.trace_spans FINAL WHERE trace_id = {id:String}", { id: traceId(1) });
       const kept = JSON.parse(spans!.spans) as { span_id: string; attributes: Record<string, unknown> }[];
-      assert.deepEqual(kept.map((entry) => entry.span_id), [spanId(1, 0)], "the span with an all-zero id is not among its trace's spans");
+      assert.deepEqual(kept.map((entry) => entry.span_id), [spanId(1, 0)], "neither the span with an all-zero id nor the one without an end time is among its trace's spans");
       assert.ok(!(longKey in kept[0]!.attributes), "the over-long key is not stored");
       assert.match(JSON.stringify(kept[0]!.attributes["ragscope.dropped_attributes"]), /collector\.k+… \(2010 bytes\)/, "and its drop is listed on the span");
     } finally {
