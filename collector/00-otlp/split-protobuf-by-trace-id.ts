@@ -17,8 +17,9 @@
  * anything protobufjs would refuse (truncated fields, bad wire types, invalid
  * UTF-8, too deep values), ids of the wrong length, a span kind or status
  * code out of range, an all-zero trace or span id, a start or end time past
- * the receiver's bound or zero (those spans are taken out there), a count over a request limit (refused there with its message), an
- * attribute value that may need truncating, more events or links than a span
+ * the receiver's bound or zero (those spans are taken out there), a count
+ * over a request limit (refused there with its message), an attribute value
+ * that may need truncating, more events or links than a span
  * keeps or an attribute key over the key limit (dropped there), a span or
  * event name over the name limit (truncated there), a client's
  * `ragscope.tenant.authenticated` resource attribute (removed there), a
