@@ -8,6 +8,7 @@ import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
 import { readBoolean, readNumber, readString, readStringList } from "./attribute-readers.js";
 import { unreadableField } from "./explain-unread-value.js";
 import { readDocuments } from "./read-documents.js";
+import { readPackedChunkIds } from "./read-packed-chunk-ids.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { ObservedDocument, StageObservation } from "./stage-observation.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
@@ -36,16 +37,19 @@ function readGeneration(span: SpanRecord): StageObservation {
 
 function readContext(span: SpanRecord): StageObservation {
   const attributes = span.attributes;
+  // An empty packed id is a chunk without an id at its position, noted (read-packed-chunk-ids.ts).
+  const packed = readPackedChunkIds(attributes, Ragscope.contextChunkIds);
   const droppedIds = readStringList(attributes, Ragscope.contextDroppedChunkIds);
   const droppedReasons = readStringList(attributes, Ragscope.contextDroppedReasons) ?? [];
   return {
     stage: "context",
-    chunkIds: readStringList(attributes, Ragscope.contextChunkIds),
+    chunkIds: packed.chunkIds,
     droppedChunks: droppedIds ? droppedIds.map((chunkId, index) => ({ chunkId, reason: droppedReasons[index] ?? null })) : null,
     truncatedChunkIds: readStringList(attributes, Ragscope.contextTruncatedChunkIds),
     text: readString(attributes, Ragscope.contextText) ?? readString(attributes, OpenInference.outputValue),
     tokenCount: readNumber(attributes, Ragscope.contextTokenCount),
     tokenBudget: readNumber(attributes, Ragscope.contextTokenBudget),
+    ...unreadableField(packed.notes),
   };
 }
 

@@ -5,9 +5,11 @@
  * - JSON attributes that do not parse (a document's metadata, a GenAI
  *   retrieval's documents, an output message list) are counted and listed on
  *   the stored Case Result, not read silently as "no retrieval";
- * - a rebuilt Case Result that fails its schema (here: a negative token
- *   count) is dead-lettered with the reason and not stored, while the other
- *   trace of the same request is stored.
+ * - a context whose packed list names a chunk with an empty id is stored,
+ *   that chunk without an id (null) at its position, with a note;
+ * - a rebuilt Case Result that fails its schema (here: token counts whose
+ *   total is beyond the largest number) is dead-lettered with the reason and
+ *   not stored, while the other trace of the same batch is stored.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -118,17 +120,49 @@ describe("partly readable traces through the embedded collector", () => {
     assert.equal(genAi.output, null);
   });
 
+  test("a context whose packed list has an empty chunk id is stored, that chunk without an id and a note saying why", async () => {
+    recorder.reset();
+    const tracer = trace.getTracer("partly-readable");
+    // A sender other than the SDK names a packed chunk it has no id for with an empty id.
+    tracer.startActiveSpan("empty_chunk_id", { attributes: { "openinference.span.kind": "CHAIN", "input.value": "refund?", "input.mime_type": "text/plain" } }, (root) => {
+      tracer.startSpan("rag.context", { attributes: { "ragscope.stage": "context", "ragscope.context.chunk_ids": ["refund-1", ""], "ragscope.context.truncated_chunk_ids": [""], "ragscope.context.text": "Refunds within 30 days." } }).end();
+      root.end();
+    });
+    const spans = recorder.spans();
+    const contextSpanId = spans.find((span) => span.name === "rag.context")!.spanContext().spanId;
+
+    const { results, letters } = await withCollector("empty_packed_chunk_id", async (collector) => {
+      assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(spans)), 200);
+      return { results: await storedResults(collector), letters: [...collector.deadLetters.letters] };
+    });
+    assert.deepEqual(letters, [], "the request is not dead-lettered");
+    assert.equal(results.length, 1, "the request is stored");
+    const observation = results[0]!.rag_observation;
+    assert.equal(observation.context, "Refunds within 30 days.");
+    assert.deepEqual(observation.context_chunks, [
+      { chunk_id: "refund-1", position: 1, truncated: false },
+      { chunk_id: null, position: 2, truncated: false },
+    ]);
+    const notes = observation.malformed_attributes.filter((note) => note.span_id === contextSpanId);
+    assert.deepEqual(
+      notes.map(({ span_name, attribute, kind }) => ({ span_name, attribute, kind })),
+      [{ span_name: "rag.context", attribute: "ragscope.context.chunk_ids", kind: "unreadable_value" }],
+    );
+    assert.match(notes[0]!.error, /element 1 is an empty chunk id/);
+  });
+
   test("a Case Result that fails its schema is dead-lettered with the reason and not stored", async () => {
     recorder.reset();
     const tracer = trace.getTracer("partly-readable");
-    // An empty chunk id in a context's packed list fails the schema (a negative token count used to, and is now read as
-    // not available with a note: test/unit/instrumentation/unrecordable-values.test.ts).
-    for (const [name, chunkIds] of [
-      ["valid", ["refund-1", "refund-2"]],
-      ["empty_chunk_id", ["refund-1", ""]],
+    // Token counts whose sum is beyond the largest number: the total is Infinity, which the schema refuses (a number
+    // must be finite). Each count alone is read as sent; an empty packed chunk id used to be this example, and is now
+    // read as a chunk without an id (the test above).
+    for (const [name, promptTokens] of [
+      ["valid", 12],
+      ["overflowing_total", 1e308],
     ] as const) {
       tracer.startActiveSpan(name, { attributes: { "openinference.span.kind": "CHAIN", "input.value": `question ${name}`, "input.mime_type": "text/plain" } }, (root) => {
-        tracer.startSpan("rag.context", { attributes: { "ragscope.stage": "context", "ragscope.context.chunk_ids": [...chunkIds] } }).end();
+        tracer.startSpan("rag.generate", { attributes: { "ragscope.stage": "generate", "llm.token_count.prompt": promptTokens, "llm.token_count.completion": promptTokens } }).end();
         root.end();
       });
     }
@@ -149,11 +183,11 @@ describe("partly readable traces through the embedded collector", () => {
     assert.equal(letters.length, 1);
     const letter = letters[0]!;
     assert.equal(letter.code, "invalid_case_result");
-    assert.equal(letter.message.key, traceIdOf("empty_chunk_id"));
-    assert.match(letter.reason, /rag_observation\.context_chunks\.1\.chunk_id/);
+    assert.equal(letter.message.key, traceIdOf("overflowing_total"));
+    assert.match(letter.reason, /rag_observation\.generation\.total_tokens/);
     assert.match(letter.reason, /not stored/);
-    const rejected = JSON.parse(new TextDecoder().decode(letter.message.value)) as { trace_id: string; rag_observation: { context_chunks: { chunk_id: string }[] } };
-    assert.equal(rejected.trace_id, traceIdOf("empty_chunk_id"), "the letter holds the rejected result");
-    assert.deepEqual(rejected.rag_observation.context_chunks.map((chunk) => chunk.chunk_id), ["refund-1", ""]);
+    const rejected = JSON.parse(new TextDecoder().decode(letter.message.value)) as { trace_id: string; rag_observation: { generation: { input_tokens: number } } };
+    assert.equal(rejected.trace_id, traceIdOf("overflowing_total"), "the letter holds the rejected result");
+    assert.equal(rejected.rag_observation.generation.input_tokens, 1e308);
   });
 });
