@@ -1,8 +1,10 @@
 /**
  * Nothing acknowledged is dropped silently. A trace the receiver accepts (200)
- * whose rebuilt Case Result then fails its schema (an empty chunk id in a
- * context span's packed list: a negative token count used to be one, and is now
- * read as not available with a note) cannot be stored; it becomes a dead letter. Attacked through
+ * whose rebuilt Case Result then fails its schema (token counts whose total is
+ * beyond the largest number, so the total is Infinity, which the schema refuses;
+ * a negative token count and an empty packed chunk id used to be examples, and
+ * are now read as not available or as a chunk without an id, with a note)
+ * cannot be stored; it becomes a dead letter. Attacked through
  * `ragscope serve` as a subprocess: the letter is counted in /metrics, is
  * still there after a restart (it used to live in memory only), and is listed
  * with its reason by `ragscope dead-letters` and counted by `ragscope report`;
@@ -22,8 +24,8 @@ const ragscope = fileURLToPath(new URL("../../bin/ragscope.js", import.meta.url)
 const POISONED_TRACE = "d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1";
 const VALID_TRACE = "e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2";
 
-/** A trace whose context span packs `chunkIds` (an empty id fails the Case Result's schema). */
-function request(traceId: string, chunkIds: readonly string[]): string {
+/** A trace whose generation span counts `tokens` prompt and `tokens` completion tokens (1e308 each: a total of Infinity fails the Case Result's schema). */
+function request(traceId: string, tokens: number): string {
   const text = (value: string) => ({ stringValue: value });
   const span = (spanId: string, name: string, parent: string | undefined, attributes: unknown[]) => ({
     traceId,
@@ -46,9 +48,10 @@ function request(traceId: string, chunkIds: readonly string[]): string {
                 { key: "openinference.span.kind", value: text("CHAIN") },
                 { key: "input.value", value: text("question") },
               ]),
-              span(`${traceId.slice(0, 15)}2`, "rag.context", `${traceId.slice(0, 15)}1`, [
-                { key: "ragscope.stage", value: text("context") },
-                { key: "ragscope.context.chunk_ids", value: { arrayValue: { values: chunkIds.map(text) } } },
+              span(`${traceId.slice(0, 15)}2`, "rag.generate", `${traceId.slice(0, 15)}1`, [
+                { key: "ragscope.stage", value: text("generate") },
+                { key: "llm.token_count.prompt", value: { doubleValue: tokens } },
+                { key: "llm.token_count.completion", value: { doubleValue: tokens } },
               ]),
             ],
           },
@@ -96,7 +99,7 @@ describe("a trace that fails after acknowledgement is kept durably as a dead let
 
   test("acknowledged, dead-lettered, counted in /metrics; still there after a restart; listed with the reason", async () => {
     collector = await startCollectorSubprocess({}, { dataDir });
-    for (const body of [request(POISONED_TRACE, ["refund-1", ""]), request(VALID_TRACE, ["refund-1", "refund-2"])]) {
+    for (const body of [request(POISONED_TRACE, 1e308), request(VALID_TRACE, 12)]) {
       const answer = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body });
       assert.equal(answer.status, 200, "the receiver acknowledges both: the problem shows only when the result is rebuilt");
     }
@@ -116,16 +119,16 @@ describe("a trace that fails after acknowledgement is kept durably as a dead let
     const line = listed.output.split("\n").find((entry) => entry.includes(POISONED_TRACE));
     assert.ok(line, listed.output);
     assert.match(line, /invalid_case_result/);
-    assert.match(line, /rag_observation\.context_chunks\.1\.chunk_id/);
+    assert.match(line, /rag_observation\.generation\.total_tokens/);
     assert.match(line, /not stored/);
     assert.ok(!listed.output.includes(VALID_TRACE), "only the failed trace is a dead letter");
 
     const letterId = line.split(/\s+/)[1]!;
     const saved = cli("dead-letters", "--body", letterId, "--out", path.join(folder, "letter.json"));
     assert.equal(saved.status, 0, saved.output);
-    const rejected = JSON.parse(await readFile(path.join(folder, "letter.json"), "utf8")) as { trace_id: string; rag_observation: { context_chunks: { chunk_id: string }[] } };
+    const rejected = JSON.parse(await readFile(path.join(folder, "letter.json"), "utf8")) as { trace_id: string; rag_observation: { generation: { input_tokens: number } } };
     assert.equal(rejected.trace_id, POISONED_TRACE);
-    assert.deepEqual(rejected.rag_observation.context_chunks.map((chunk) => chunk.chunk_id), ["refund-1", ""], "the letter holds the rejected result as it was");
+    assert.equal(rejected.rag_observation.generation.input_tokens, 1e308, "the letter holds the rejected result as it was");
 
     const report = cli("report", "--out", path.join(folder, "report.html"));
     assert.match(report.output, /Dead letters: 1 acknowledged message not evaluated, kept in the store — `ragscope dead-letters` lists them/);
