@@ -37,7 +37,7 @@ import { recordChunks } from "../chunk-attributes.js";
 import { guarded, reportInstrumentationError } from "../instrumentation-errors.js";
 import type { GenerationRecord } from "../records/generation-record.js";
 import { isInsideRequest, startStageSpan, type StageDefinition, type StageSpan } from "../stage-span.js";
-import { contextStage } from "../stages/trace-context.js";
+import { contextStage, recordContext } from "../stages/trace-context.js";
 import { generateStage } from "../stages/trace-generate.js";
 import { requestStage, type RequestOptions } from "../stages/trace-request.js";
 import { retrieveStage } from "../stages/trace-retrieve.js";
@@ -81,10 +81,14 @@ export class RagscopeCallbackHandler extends BaseCallbackHandler {
       }
       if (isDocumentList(input)) {
         const chunks = toRankedChunks(input);
-        const definition = contextStage<unknown>({}, (outputs) => ({
-          text: unwrap(outputs, ["output", "text", "context"]) as string,
-          chunkIds: chunks.map((chunk) => chunk.record.chunkId),
-        }));
+        // Recorded as the retrieval is, a Document without an id with an empty id ("not recorded"; the collector reads
+        // it as a packed chunk without an id), so not through contextStage's check of application-built records,
+        // which refuses an empty id and would lose the whole context for one Document without an id.
+        const definition: StageDefinition<unknown> = {
+          ...contextStage<unknown>({}),
+          recordResult: (recorder, outputs, configuration) =>
+            recordContext(recorder, { text: unwrap(outputs, ["output", "text", "context"]) as string, chunkIds: chunks.map((chunk) => chunk.record.chunkId) }, configuration.captureText),
+        };
         this.open(runId, startStageSpan(definition, parent), parent);
         return;
       }

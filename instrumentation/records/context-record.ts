@@ -25,7 +25,9 @@ export function readContextRecord(value: unknown): Result<ContextRecord, string>
   }
   const chunkIds = (value as { chunkIds?: unknown }).chunkIds;
   if (!isStringList(chunkIds)) return failure("context record has no chunkIds string array");
-  // An empty id names no chunk; carried on the span it would fail the Case Result's schema in the collector.
+  // An empty id names no chunk: the collector would read it as a packed chunk without an id. An application that builds
+  // the record knows the ids of the chunks it packed, so an empty one is a mistake in that record, said here. (The
+  // LangChain adapter records a Document without an id with an empty id on purpose, without this check.)
   const empty = chunkIds.indexOf("");
   if (empty >= 0) return failure(`context record's chunkIds has an empty chunk id at element ${empty}: give every packed chunk its id`);
   return success(value as ContextRecord);

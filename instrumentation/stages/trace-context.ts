@@ -40,7 +40,13 @@ export function contextStage<T>(options: ContextOptions, toContext?: (value: T) 
   };
 }
 
-function recordContext(recorder: AttributeRecorder, context: ContextRecord, captureText: boolean): void {
+/**
+ * Writes a context record that has been read. The framework adapters call it directly with the records they build:
+ * the LangChain adapter's names a Document without an id with an empty chunk id, as its retrieval does
+ * (adapters/langchain-documents.ts), which the collector reads as a packed chunk without an id; readContextRecord,
+ * which refuses an empty id, checks only the records an application builds.
+ */
+export function recordContext(recorder: AttributeRecorder, context: ContextRecord, captureText: boolean): void {
   recorder.set(Ragscope.contextChunkIds, context.chunkIds);
   if (Array.isArray(context.droppedChunks)) {
     // Two aligned arrays, because attribute values cannot be lists of objects;

@@ -1,17 +1,18 @@
 /**
  * The LangChain callback handler beyond the golden chain: inside traceRequest
  * it adds no second request; errors end spans as errors; streaming models get a
- * time to first token; documents without ids keep their rank and text.
+ * time to first token; documents without ids keep their rank and text, in the
+ * retrieval and in the context they are packed into.
  */
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { Document } from "@langchain/core/documents";
 import { BaseRetriever } from "@langchain/core/retrievers";
-import { RunnableLambda } from "@langchain/core/runnables";
+import { RunnableLambda, RunnableSequence } from "@langchain/core/runnables";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { RagscopeCallbackHandler } from "../../../instrumentation/adapters/langchain.js";
-import { traceRequest } from "../../../instrumentation/index.js";
+import { instrumentationErrors, traceRequest } from "../../../instrumentation/index.js";
 import { spanNamed, startInMemoryTracing, type InMemoryTracing } from "./in-memory-tracing.js";
 
 class ListRetriever extends BaseRetriever {
@@ -48,6 +49,23 @@ describe("RagscopeCallbackHandler", () => {
     assert.equal(retrieve.attributes["retrieval.documents.0.document.content"], "text without ids");
     assert.equal(retrieve.attributes["ragscope.documents.0.document_id"], "handbook.pdf");
     assert.equal(retrieve.attributes["ragscope.documents.0.rank"], 1);
+  });
+
+  test("a Document without an id keeps the context: packed at its position with an empty id, the others with theirs", async () => {
+    const documents = [
+      new Document({ pageContent: "Refunds within 30 days.", metadata: { chunk_id: "refund-1" } }),
+      new Document({ pageContent: "Keep the receipt." }),
+      new Document({ pageContent: "Store credit otherwise.", metadata: { chunk_id: "refund-3" } }),
+    ];
+    const formatDocuments = RunnableLambda.from((packed: Document[]) => packed.map((document) => document.pageContent).join("\n\n")).withConfig({ runName: "formatDocuments" });
+    const chain = RunnableSequence.from([new ListRetriever(documents), formatDocuments]);
+    const errorsBefore = instrumentationErrors();
+    const context = await chain.invoke("refund?", { callbacks: [new RagscopeCallbackHandler()] });
+    assert.equal(context, "Refunds within 30 days.\n\nKeep the receipt.\n\nStore credit otherwise.");
+    const recorded = spanNamed(tracing.spans(), "rag.context");
+    assert.deepEqual(recorded.attributes["ragscope.context.chunk_ids"], ["refund-1", "", "refund-3"], "the collector reads the empty id as a chunk without an id");
+    assert.equal(recorded.attributes["ragscope.context.text"], context);
+    assert.equal(instrumentationErrors(), errorsBefore, "no problem is counted or said on stderr: the adapter built the record, not the application");
   });
 
   test("a failing retriever ends its span and the request as errors; the error reaches the caller", async () => {
