@@ -172,7 +172,10 @@ test("a text the SDK cut to its maxTextLength is noted on the Case Result, with 
   }
 });
 
-test("an empty chunk id among packed or cited chunks is not recorded, and said: carried, it would dead-letter the request", async () => {
+// The application builds these records and knows the ids of what it packed and cited: an empty one is a mistake it is
+// told about. (The LangChain adapter's own context record keeps an empty id for a Document without one, which the
+// collector reads as a packed chunk without an id: langchain-adapter.test.ts, case-result-checks.test.ts.)
+test("an empty chunk id among packed or cited chunks of an application's record is not recorded, and said", async () => {
   const errorsBefore = instrumentationErrors();
   await traceRequest({ query: "refunds?" }, async () => {
     await traceContext({}, () => ({ text: "Refunds take 7 days.", chunkIds: ["r1", ""] }));
