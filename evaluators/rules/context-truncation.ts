@@ -15,7 +15,7 @@
  * loss is then retrieval's, not packing's). Lower is better, informational per
  * case: context_recall already fails a case whose evidence is missing.
  */
-import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
+import { chunkLabel, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
@@ -60,12 +60,14 @@ export function findTruncatedEvidence(caseResult: CaseResult, evalCase: EvalCase
     retrievedEvidence += 1;
     if (entry.inContext) return;
     const pieces = retrieved.contributors.map((position) => chunks[position]!);
+    // A chunk without an id is never the packed entry without an id: nothing says they are the same chunk.
+    const packedEntryOf = (chunk: RetrievedChunk) => (chunk.chunk_id === null ? undefined : packed?.find((candidate) => candidate.chunk_id === chunk.chunk_id));
     const notWhole = pieces.find((chunk) => {
-      const packedEntry = packed?.find((candidate) => candidate.chunk_id === chunk.chunk_id);
+      const packedEntry = packedEntryOf(chunk);
       return packedEntry === undefined || packedEntry.truncated;
     });
     const holder = notWhole ?? pieces[0]!;
-    const packedEntry = packed?.find((candidate) => candidate.chunk_id === holder.chunk_id);
+    const packedEntry = packedEntryOf(holder);
     const how = packed === null ? "not_in_context_text" : packedEntry?.truncated ? "cut" : "dropped";
     const droppedReason = observation.dropped_chunks?.find((dropped) => dropped.chunk_id === holder.chunk_id)?.reason ?? null;
     lost.push({ goldIndex, chunkId: chunkLabel(holder), how, droppedReason });

@@ -43,6 +43,27 @@ describe("context.truncation", () => {
     assert.equal(valueOf(contextTruncationEvaluator.evaluate({ caseResult, evalCase }).values, "evidence_truncated"), 0);
   });
 
+  test("a retrieved chunk without an id is never taken for the packed chunk without an id: the piece not packed is named", () => {
+    // The evidence spans two retrieved chunks; refund-1 was packed whole, the chunk without an id was not (the packed
+    // entry without an id is another chunk: the context text does not hold the second sentence).
+    const evalCase = buildCase({ gold_evidence: [{ document_id: "refunds", text: "Refunds are paid within thirty days of the request. Store credit is offered after that period ends." }] });
+    const caseResult = caseResultWith({
+      retrieved: [
+        { chunk_id: "refund-1", text: "Refunds are paid within thirty days of the request." },
+        { chunk_id: null, text: "Store credit is offered after that period ends." },
+      ],
+      context: "Refunds are paid within thirty days of the request.\n\nShipping is free.",
+      context_chunks: [
+        { chunk_id: "refund-1", position: 1, truncated: false },
+        { chunk_id: null, position: 2, truncated: false },
+      ],
+    });
+    const { values, reason, evidence } = contextTruncationEvaluator.evaluate({ caseResult, evalCase });
+    assert.equal(valueOf(values, "evidence_truncated"), 1);
+    assert.equal(reason, "gold #1 in rank 2 (no id) dropped", "not refund-1, which was packed whole");
+    assert.deepEqual(evidence, ["rank 2 (no id)"]);
+  });
+
   test("nothing retrieved: the count is 0 and the rate not applicable; no context or case: not applicable", () => {
     const evalCase = buildCase({ gold_evidence: [{ document_id: "d", section_id: "a" }] });
     const nothing = contextTruncationEvaluator.evaluate({ caseResult: caseResultWith({ retrieved: [], packed: [] }), evalCase });
