@@ -47,17 +47,18 @@ describe("context.truncation", () => {
     // The evidence spans two retrieved chunks; refund-1 was packed whole, the chunk without an id was not (the packed
     // entry without an id is another chunk: the context text does not hold the second sentence).
     const evalCase = buildCase({ gold_evidence: [{ document_id: "refunds", text: "Refunds are paid within thirty days of the request. Store credit is offered after that period ends." }] });
-    const caseResult = caseResultWith({
+    const recorded = caseResultWith({
       retrieved: [
         { chunk_id: "refund-1", text: "Refunds are paid within thirty days of the request." },
         { chunk_id: null, text: "Store credit is offered after that period ends." },
       ],
       context: "Refunds are paid within thirty days of the request.\n\nShipping is free.",
-      context_chunks: [
-        { chunk_id: "refund-1", position: 1, truncated: false },
-        { chunk_id: null, position: 2, truncated: false },
-      ],
     });
+    const packed = [
+      { chunk_id: "refund-1", position: 1, truncated: false },
+      { chunk_id: null, position: 2, truncated: false },
+    ];
+    const caseResult = { ...recorded, rag_observation: { ...recorded.rag_observation, context_chunks: packed } };
     const { values, reason, evidence } = contextTruncationEvaluator.evaluate({ caseResult, evalCase });
     assert.equal(valueOf(values, "evidence_truncated"), 1);
     assert.equal(reason, "gold #1 in rank 2 (no id) dropped", "not refund-1, which was packed whole");
