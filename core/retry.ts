@@ -39,11 +39,17 @@ export interface RetryHooks {
 export const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
+    const onAbort = () => {
       clearTimeout(timer);
       resolve();
-    }, { once: true });
+    };
+    // The listener leaves with the wait: kept on a long-lived signal, every retry of an outage added one more
+    // (node warned of a possible leak after ten).
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 
 export async function retry<Value, Failure extends RetriableFailure>(

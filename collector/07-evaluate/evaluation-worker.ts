@@ -65,7 +65,7 @@ export interface DeadLetter {
   message: DeliveredMessage;
   reason: string;
   /** A short code for the dead-letter headers and metrics; `undecodable` when absent. */
-  code?: "undecodable" | "invalid_case_result";
+  code?: "undecodable" | "invalid_case_result" | "store_refused_at_stop";
 }
 
 export interface DeadLetterHandler {
@@ -366,9 +366,11 @@ export class EvaluationWorker {
   /** One write with the retry policy; resolves with what was stored. */
   private async retriedWrite(evaluations: CaseEvaluation[]): Promise<Result<readonly CaseEvaluation[], SinkFailure>> {
     const written = await retry<void, SinkFailure>(() => this.timedWrite(evaluations), this.options.sinkRetry, {
-      onRetry: () => {
+      onRetry: (_attempt, _delay, failed) => {
         this.counters.sinkRetries += 1;
         this.sinkDown = true;
+        // Said while the retries go on (readiness, the operator's notice), not only once they are spent.
+        this.lastSinkError = failed.message;
       },
       signal: this.options.signal,
     });
@@ -439,6 +441,36 @@ export class EvaluationWorker {
       reason,
       code: "invalid_case_result",
     });
+  }
+
+  /**
+   * At an embedded collector's stop, after the last write failed: every result the store still refuses becomes a
+   * dead letter (its Case Result with its Evaluation Results), so an acknowledged trace is kept where the store may
+   * still take it — the dead_letters table, when only the result tables refuse (too many parts in one) — or, when
+   * the store takes nothing, counted as unsaved by the dead letters. Their messages count as handled. How many.
+   */
+  async deadLetterUnwritten(reason: string): Promise<number> {
+    if (this.writing > 0) return 0;
+    const refused = this.unwritten.splice(0, this.unwritten.length);
+    for (const item of refused) {
+      this.counters.deadLetters += 1;
+      await this.options.deadLetters.send({
+        message: {
+          key: item.trace.traceId,
+          value: new TextEncoder().encode(JSON.stringify({ case_result: item.evaluation.caseResult, evaluation_results: item.evaluation.evaluationResults })),
+          position: item.trace.sources[0] ?? { partition: 0, offset: "0" },
+          headers: { "content-type": "application/json; ragscope=case-evaluation" },
+        },
+        reason,
+        code: "store_refused_at_stop",
+      });
+    }
+    return refused.length;
+  }
+
+  /** Whether the store refuses writes now: from a write's first failed attempt until a write succeeds (`lastSinkError` says why). */
+  get storeRefusesWrites(): boolean {
+    return this.sinkDown;
   }
 
   /** Traces released from the assembler and not yet durable: being evaluated, waiting for the sink, or in the write in flight. */

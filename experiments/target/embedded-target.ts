@@ -70,6 +70,9 @@ export async function startEmbeddedTarget(settings: Settings, scope: TenantScope
       await collector.store.runs.record(lineage, scope === "all" ? NO_TENANT : scope[0]);
       return null;
     },
-    close: () => collector.close(),
+    close: async () => {
+      // A run's results are read before the stop: anything the store refused is already a missing result of the run.
+      await collector.close();
+    },
   };
 }

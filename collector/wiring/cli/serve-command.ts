@@ -19,6 +19,7 @@ import { signalled } from "../run/collector-process.js";
 import { startEmbeddedCollector } from "../run/embedded-collector.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { describeFailure } from "./describe-failure.js";
+import { storeWritesReadiness, watchStoreWrites } from "../observe/store-write-state.js";
 import { ExitCode } from "./exit-codes.js";
 import { openReceiverWarning } from "./open-receiver-warning.js";
 import { describeAccess, hasTokens, parseUiTenantTokens, parseUiTokens, UI_TENANT_TOKENS_VARIABLE, UI_TOKENS_VARIABLE } from "../../../ui/access/ui-access.js";
@@ -90,7 +91,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
       host: config.observe.host,
       port: config.observe.port,
       registry,
-      readiness: [{ name: "clickhouse", check: () => collector.store.ping() }],
+      readiness: [{ name: "clickhouse", check: () => collector.store.ping() }, storeWritesReadiness(collector.worker)],
     });
   } catch (error) {
     await collector.close();
@@ -125,10 +126,21 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   const signIn = hasTokens(uiAccess) ? `; browsers sign in at ${ui.url}/login${behindTls.value ? " (or the same path at your HTTPS proxy's address)" : ""}` : "";
   output.log(`ragscope serve: web UI and read API on ${ui.url} (${describeAccess(uiAccess)})${signIn}`);
   output.log(`ragscope serve: ${datasets.reduce((total, dataset) => total + dataset.cases.length, 0)} Eval Cases loaded; online evaluation: ${online.judgeDescription}`);
+  const storeWrites = watchStoreWrites(collector.worker, (line) => output.error(line), "ragscope serve");
   await (stopSignal ?? signalled());
   output.log("ragscope serve: stopping; open traces are evaluated (flagged partial)");
+  storeWrites.stop();
   await ui.close();
   await observe.close();
-  await collector.close();
+  const stopped = await collector.close();
+  if (stopped.unwrittenTraces > 0) {
+    const lost = stopped.unwrittenTraces - stopped.deadLettered;
+    output.error(
+      `ragscope serve: ${stopped.unwrittenTraces} acknowledged trace(s) could not be stored: the store refused their writes until the stop (${stopped.lastStoreError?.trim() ?? "no reason given"}); ` +
+        `${stopped.deadLettered} kept as dead letters (ragscope dead-letters lists them, with their Case Result)${lost > 0 ? `, ${lost} lost` : ""}. Free the store's disk or fix what the error names before starting again.`,
+    );
+    // Acknowledged to their senders and never stored anywhere: the exit must not read as a clean stop.
+    if (lost > 0) return ExitCode.undecided;
+  }
   return ExitCode.ok;
 }

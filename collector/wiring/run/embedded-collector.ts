@@ -49,7 +49,18 @@ export interface EmbeddedCollector {
   waitUntilIdle(timeoutMs: number): Promise<boolean>;
   /** Evaluates every open trace now (partial ones flagged) and writes them. */
   flush(): Promise<void>;
-  close(): Promise<void>;
+  /** Stops; what could not be written by then is said in the outcome (the caller tells the operator), never dropped unsaid. */
+  close(): Promise<EmbeddedStopOutcome>;
+}
+
+/**
+ * What a stop could not write: acknowledged traces whose results the store refused to the end (a full disk, too
+ * many parts), its last error, and of those traces how many are kept as dead letters; the rest are lost.
+ */
+export interface EmbeddedStopOutcome {
+  unwrittenTraces: number;
+  deadLettered: number;
+  lastStoreError: string | null;
 }
 
 const MAX_IDLE_WAIT_MS = 200;
@@ -155,7 +166,13 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
       await driver.stop();
       // Whatever is still open is evaluated (flagged partial) rather than lost.
       await flushEverything();
+      // The stop has aborted the retries: what the store still refuses goes to the dead letters, and what they cannot
+      // keep either is lost with the process — said in the outcome, never dropped unsaid.
+      const lastStoreError = worker.backlog > 0 ? worker.lastSinkError : null;
+      const savedBefore = deadLetters.counters.saved;
+      const unwrittenTraces = await worker.deadLetterUnwritten(`not stored: the store refused the result's writes until the collector stopped (${lastStoreError ?? "no reason given"}); the body holds the Case Result and its Evaluation Results`);
       await deadLetters.flush();
+      const outcome: EmbeddedStopOutcome = { unwrittenTraces, deadLettered: Math.min(unwrittenTraces, deadLetters.counters.saved - savedBefore), lastStoreError };
       // The last snapshot after the last writes, so it counts them.
       await health.stop();
       // After the last traces were handed over; judge work still queued in-process is dropped (not durable embedded).
@@ -163,6 +180,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
       await engineMemory.stop();
       await storeParts?.stop();
       await store.close();
+      return outcome;
     },
   };
 }

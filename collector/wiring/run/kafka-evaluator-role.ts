@@ -11,6 +11,7 @@
  * receiver's checks (screen-consumed-spans.ts) with the receiver's settings:
  * a Collector may write to the topic without passing a receiver.
  */
+import { storeWritesReadiness } from "../observe/store-write-state.js";
 import type { Producer } from "kafkajs";
 import type { CollectorConfig } from "../config/collector-config.js";
 import { SourceDriver } from "../../03-consume/source-driver.js";
@@ -177,6 +178,8 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
         name: "clickhouse",
         check: () => store.ping(),
       },
+      // A store that answers its ping may still refuse writes (a full disk): nothing is committed meanwhile, and that must show.
+      storeWritesReadiness(worker),
     ],
     async close() {
       clearInterval(watchdog);
