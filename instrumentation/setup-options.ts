@@ -14,6 +14,7 @@
  * option or variable and says what to change.
  */
 import { availableParallelism } from "node:os";
+import { BOOLEAN_WORDS, parseBooleanWord } from "../core/boolean-words.js";
 import { RagStage, type RagStageName } from "../contracts/span-attributes.js";
 import { DEFAULT_MAX_TEXT_LENGTH, type StageSwitches } from "./configuration.js";
 import type { ExportLimits } from "./export/ragscope-span-processor.js";
@@ -195,11 +196,11 @@ function resolveRedaction(option: RedactionOptions | false | undefined, environm
 }
 
 function parseBoolean(name: string, value: string | undefined): boolean | undefined {
-  const trimmed = nonEmpty(value)?.toLowerCase();
+  const trimmed = nonEmpty(value);
   if (trimmed === undefined) return undefined;
-  if (trimmed === "true" || trimmed === "1") return true;
-  if (trimmed === "false" || trimmed === "0") return false;
-  throw new Error(`setupRagscope: ${name} must be true or false, got "${value}"`);
+  const parsed = parseBooleanWord(trimmed);
+  if (parsed !== null) return parsed;
+  throw new Error(`setupRagscope: ${name} must be ${BOOLEAN_WORDS}, got "${value}"`);
 }
 
 /** `generate=false,retrieve=true` → `{ generate: false, retrieve: true }`. */

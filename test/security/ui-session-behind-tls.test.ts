@@ -130,14 +130,14 @@ test("ragscope serve refuses a RAGSCOPE_UI_BEHIND_TLS that is not true or false,
   try {
     const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("RAGSCOPE_")));
     const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const started = spawn(process.execPath, [ragscope, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", path.join(folder, "chdb")], { env: { ...environment, RAGSCOPE_UI_BEHIND_TLS: "yes" }, stdio: ["ignore", "pipe", "pipe"] });
+      const started = spawn(process.execPath, [ragscope, "serve", "--port", "0", "--metrics-port", "0", "--ui-port", "0", "--data-dir", path.join(folder, "chdb")], { env: { ...environment, RAGSCOPE_UI_BEHIND_TLS: "sure" }, stdio: ["ignore", "pipe", "pipe"] });
       let text = "";
       started.stdout.on("data", (chunk: Buffer) => (text += chunk.toString()));
       started.stderr.on("data", (chunk: Buffer) => (text += chunk.toString()));
       started.on("exit", (code) => resolve({ code, output: text }));
     });
     assert.equal(result.code, 2, result.output);
-    assert.match(result.output, /ragscope serve: RAGSCOPE_UI_BEHIND_TLS: must be true or false, not "yes"/);
+    assert.match(result.output, /ragscope serve: RAGSCOPE_UI_BEHIND_TLS: must be true or false \(also accepted, in any case: 1\/0, yes\/no, on\/off\), not "sure"/);
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

@@ -9,6 +9,7 @@
  * X-Forwarded-Proto is never read: any client can send it, and nothing tells
  * the UI which proxy is trusted; the setting is the operator's word instead.
  */
+import { BOOLEAN_WORDS, parseBooleanWord } from "../../core/boolean-words.js";
 import { failure, success, type Result } from "../../core/result.js";
 
 export const SESSION_COOKIE = "ragscope_token";
@@ -16,10 +17,10 @@ export const UI_BEHIND_TLS_VARIABLE = "RAGSCOPE_UI_BEHIND_TLS";
 
 /** RAGSCOPE_UI_BEHIND_TLS: `true` or `false`; unset or empty is false. */
 export function parseBehindTls(text: string | undefined): Result<boolean, string> {
-  const value = (text ?? "").trim().toLowerCase();
-  if (value === "" || value === "false") return success(false);
-  if (value === "true") return success(true);
-  return failure(`${UI_BEHIND_TLS_VARIABLE}: must be true or false, not ${JSON.stringify(text)}; set it to true when a proxy serves the UI over HTTPS (the session cookie is then Secure)`);
+  if ((text ?? "").trim() === "") return success(false);
+  const value = parseBooleanWord(text ?? "");
+  if (value !== null) return success(value);
+  return failure(`${UI_BEHIND_TLS_VARIABLE}: must be ${BOOLEAN_WORDS}, not ${JSON.stringify(text)}; set it to true when a proxy serves the UI over HTTPS (the session cookie is then Secure)`);
 }
 
 /** The cookie's attributes for a request that arrived with `protocol` (the request URL's, e.g. "https:"). */

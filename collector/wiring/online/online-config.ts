@@ -10,12 +10,19 @@
  * judge (embeddings-config.ts).
  */
 import { z } from "zod";
+import { BOOLEAN_WORDS, parseBooleanWord } from "../../../core/boolean-words.js";
 import { embeddingsEndpointSection } from "./embeddings-config.js";
 
 const rate = z.coerce.number({ error: "must be a number" }).min(0, "must be a rate between 0 and 1").max(1, "must be a rate between 0 and 1");
 const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);
 const rateTable = z.record(z.string().min(1), rate).default({});
-const bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" }).transform((value) => ["true", "1", "yes"].includes(value))]);
+/** A boolean setting: YAML's true/false, or one of the accepted words (core/boolean-words.ts) from a variable or a quoted value. */
+const bool = z.unknown().transform((value, context) => {
+  const parsed = typeof value === "boolean" ? value : typeof value === "string" ? parseBooleanWord(value) : null;
+  if (parsed !== null) return parsed;
+  context.addIssue({ code: "custom", message: `must be ${BOOLEAN_WORDS}, not ${JSON.stringify(value)}` });
+  return z.NEVER;
+});
 
 /** The online sections of the settings schema. */
 export const onlineSections = {
