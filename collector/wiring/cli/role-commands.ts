@@ -20,6 +20,7 @@ import { BestEffortHealthSink, registerHealthSinkMetrics } from "../observe/best
 import { describeOrigin } from "../config/load-settings.js";
 import { collectorSettings } from "../config/settings-schema.js";
 import { kafkaStartFailure } from "./kafka-start-failure.js";
+import { collectorListeners, listenerClashes } from "../config/listener-clashes.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import type { FlagValues } from "./config-flags.js";
 import { ExitCode } from "./exit-codes.js";
@@ -90,6 +91,11 @@ export async function runRole(name: RoleName, request: SettingsRequest, flags: F
   const resolved = await settingsForCommand(name, request, { flags });
   if (!resolved.ok) {
     reportInvalidSettings(name, resolved.error, output);
+    return ExitCode.undecided;
+  }
+  const clashes = listenerClashes(name, collectorListeners(resolved.value.settings, resolved.value.origins, { receiver: name !== "evaluate" }));
+  if (clashes.length > 0) {
+    reportInvalidSettings(name, clashes, output);
     return ExitCode.undecided;
   }
   // The evaluator listens to no client; the receiving roles say when anyone may send them spans.

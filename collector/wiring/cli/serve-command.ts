@@ -24,6 +24,7 @@ import { ExitCode } from "./exit-codes.js";
 import { openReceiverWarning } from "./open-receiver-warning.js";
 import { describeAccess, hasTokens, parseUiTenantTokens, parseUiTokens, UI_TENANT_TOKENS_VARIABLE, UI_TOKENS_VARIABLE } from "../../../ui/access/ui-access.js";
 import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUiServer, type UiServer } from "../../../ui/ui-server.js";
+import { collectorListeners, listenerClashes } from "../config/listener-clashes.js";
 import { parseBehindTls, UI_BEHIND_TLS_VARIABLE } from "../../../ui/access/session-cookie.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
@@ -66,6 +67,16 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     reportInvalidSettings("serve", resolved.error, output);
     return ExitCode.undecided;
   }
+  const uiHost = options.uiHost ?? DEFAULT_UI_HOST;
+  const uiPort = options.uiPort ?? DEFAULT_UI_PORT;
+  const clashes = listenerClashes("serve", [
+    ...collectorListeners(resolved.value.settings, resolved.value.origins, { receiver: true }),
+    { name: "the web UI", host: uiHost, port: uiPort, portOrigin: options.uiPort === undefined ? "the default; --ui-port sets it" : "flag --ui-port" },
+  ]);
+  if (clashes.length > 0) {
+    reportInvalidSettings("serve", clashes, output);
+    return ExitCode.undecided;
+  }
   const exposure = openReceiverWarning("serve", resolved.value.settings.receiver);
   if (exposure !== null) output.error(exposure);
   const uiTokens = parseUiTokens(request.environment?.[UI_TOKENS_VARIABLE]);
@@ -100,7 +111,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   }
   let ui: UiServer;
   try {
-    ui = await startUiServer({ host: options.uiHost ?? DEFAULT_UI_HOST, port: options.uiPort ?? DEFAULT_UI_PORT, store: collector.store, access: uiAccess, behindTls: behindTls.value });
+    ui = await startUiServer({ host: uiHost, port: uiPort, store: collector.store, access: uiAccess, behindTls: behindTls.value });
   } catch (error) {
     await observe.close();
     await collector.close();
