@@ -132,11 +132,12 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--host <host>", "receiver address (default 127.0.0.1, or RAGSCOPE_RECEIVER_HOST)")
     .option("--port <port>", "receiver port (default 4318, or RAGSCOPE_RECEIVER_PORT; 0 picks a free one)", port)
     .option("--grpc-port <port>", "OTLP/gRPC receiver port (default 4317, or a free one when --port is 0; RAGSCOPE_GRPC_PORT); 0 picks a free one, off turns gRPC off")
+    .option("--metrics-host <host>", "address of /metrics, /healthz and /readyz (default 127.0.0.1, or RAGSCOPE_METRICS_HOST)")
     .option("--metrics-port <port>", "port of /metrics, /healthz and /readyz (default 9464, or RAGSCOPE_METRICS_PORT; 0 picks a free one)", port)
     .option("--ui-host <host>", "address of the web UI and read API (default 127.0.0.1; any other address needs RAGSCOPE_UI_TOKENS=reviewer=token,...)")
     .option("--ui-port <port>", "port of the web UI and read API (default 4000; 0 picks a free one)", port)
     .addOption(configFileOption())
-    .action(async (options: { dataset: string[]; dataDir?: string; host?: string; port?: number; grpcPort?: string; metricsPort?: number; uiHost?: string; uiPort?: number; config?: string }) => {
+    .action(async (options: { dataset: string[]; dataDir?: string; host?: string; port?: number; grpcPort?: string; metricsHost?: string; metricsPort?: number; uiHost?: string; uiPort?: number; config?: string }) => {
       const { serveCommand } = await import("./serve-command.js");
       exitCode = await serveCommand(options, settingsRequest(options.config), output);
     });

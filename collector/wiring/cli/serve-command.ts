@@ -36,6 +36,7 @@ export interface ServeOptions {
   /** A port, or "off"; checked by the settings schema. */
   grpcPort?: string;
   host?: string;
+  metricsHost?: string;
   metricsPort?: number;
   /** The web UI and read API (ui/): address and port; 0 picks a free port. */
   uiHost?: string;
@@ -60,6 +61,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
       "receiver.port": { value: options.port, flag: "--port" },
       "receiver.grpcPort": { value: options.grpcPort, flag: "--grpc-port" },
       "receiver.host": { value: options.host, flag: "--host" },
+      "observe.host": { value: options.metricsHost, flag: "--metrics-host" },
       "observe.port": { value: options.metricsPort, flag: "--metrics-port" },
     },
   });

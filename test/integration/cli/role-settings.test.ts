@@ -133,6 +133,14 @@ describe("each role's --help lists the settings it reads", () => {
     for (const flag of ["--host", "--port", "--publish-timeout-ms", "--probe-interval-ms", "--group-id", "--session-timeout-ms", "--data-dir", "--stop-timeout-ms"]) assert.ok(flags.has(flag), `collect --help lists ${flag}`);
   });
 
+  test("serve: --metrics-host like receive and evaluate, and it sets the address /metrics is checked against", () => {
+    for (const role of ["serve", "receive", "evaluate"]) assert.ok(flagsOf(help(role)).has("--metrics-host"), `${role} --help lists --metrics-host`);
+    // /metrics on every address and the receiver on one share port 36709: the clash names 0.0.0.0, so the flag reached the setting.
+    const result = spawnSync(process.execPath, [ragscope, "serve", "--metrics-host", "0.0.0.0", "--metrics-port", "36709", "--port", "36709", "--data-dir", path.join(folder, "serve-metrics-host")], { encoding: "utf8", env: cleanEnvironment });
+    assert.equal(result.status, 2, result.stderr);
+    assert.match(result.stderr, /are both set to port 36709 on 127\.0\.0\.1 and 0\.0\.0\.0/);
+  });
+
   test("a receiver-only flag given to evaluate is a usage error, exit 2", () => {
     const result = spawnSync(process.execPath, [ragscope, "evaluate", "--publish-timeout-ms", "2000"], { encoding: "utf8", env: cleanEnvironment });
     assert.equal(result.status, 2);
