@@ -93,7 +93,7 @@ export async function runRole(name: RoleName, request: SettingsRequest, flags: F
     reportInvalidSettings(name, resolved.error, output);
     return ExitCode.undecided;
   }
-  const clashes = listenerClashes(name, collectorListeners(resolved.value.settings, resolved.value.origins, { receiver: name !== "evaluate" }));
+  const clashes = listenerClashes(`ragscope ${name}`, collectorListeners(resolved.value.settings, resolved.value.origins, { receiver: name !== "evaluate" }));
   if (clashes.length > 0) {
     reportInvalidSettings(name, clashes, output);
     return ExitCode.undecided;

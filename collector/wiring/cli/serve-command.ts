@@ -22,10 +22,10 @@ import { describeFailure } from "./describe-failure.js";
 import { storeWritesReadiness, watchStoreWrites } from "../observe/store-write-state.js";
 import { ExitCode } from "./exit-codes.js";
 import { openReceiverWarning } from "./open-receiver-warning.js";
-import { describeAccess, hasTokens, parseUiTenantTokens, parseUiTokens, UI_TENANT_TOKENS_VARIABLE, UI_TOKENS_VARIABLE } from "../../../ui/access/ui-access.js";
+import { describeAccess, hasTokens } from "../../../ui/access/ui-access.js";
 import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUiServer, type UiServer } from "../../../ui/ui-server.js";
 import { collectorListeners, listenerClashes } from "../config/listener-clashes.js";
-import { parseBehindTls, UI_BEHIND_TLS_VARIABLE } from "../../../ui/access/session-cookie.js";
+import { readUiSettings } from "./ui-settings.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
@@ -71,7 +71,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   }
   const uiHost = options.uiHost ?? DEFAULT_UI_HOST;
   const uiPort = options.uiPort ?? DEFAULT_UI_PORT;
-  const clashes = listenerClashes("serve", [
+  const clashes = listenerClashes("ragscope serve", [
     ...collectorListeners(resolved.value.settings, resolved.value.origins, { receiver: true }),
     { name: "the web UI", host: uiHost, port: uiPort, portOrigin: options.uiPort === undefined ? "the default; --ui-port sets it" : "flag --ui-port" },
   ]);
@@ -81,18 +81,12 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   }
   const exposure = openReceiverWarning("serve", resolved.value.settings.receiver);
   if (exposure !== null) output.error(exposure);
-  const uiTokens = parseUiTokens(request.environment?.[UI_TOKENS_VARIABLE]);
-  const uiTenantTokens = parseUiTenantTokens(request.environment?.[UI_TENANT_TOKENS_VARIABLE]);
-  if (!uiTokens.ok || !uiTenantTokens.ok) {
-    output.error(`ragscope serve: ${!uiTokens.ok ? uiTokens.error : !uiTenantTokens.ok ? uiTenantTokens.error : ""}`);
+  const uiSettings = readUiSettings(request.environment ?? {});
+  if (!uiSettings.ok) {
+    output.error(`ragscope serve: ${uiSettings.error}`);
     return ExitCode.undecided;
   }
-  const uiAccess = { tokens: uiTokens.value.tokens, tenantTokens: uiTenantTokens.value };
-  const behindTls = parseBehindTls(request.environment?.[UI_BEHIND_TLS_VARIABLE]);
-  if (!behindTls.ok) {
-    output.error(`ragscope serve: ${behindTls.error}`);
-    return ExitCode.undecided;
-  }
+  const { access: uiAccess, behindTls } = uiSettings.value;
   const config = collectorSettings(resolved.value.settings);
   const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
   const registry = new MetricsRegistry();
@@ -113,7 +107,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   }
   let ui: UiServer;
   try {
-    ui = await startUiServer({ host: uiHost, port: uiPort, store: collector.store, access: uiAccess, behindTls: behindTls.value });
+    ui = await startUiServer({ host: uiHost, port: uiPort, store: collector.store, access: uiAccess, behindTls });
   } catch (error) {
     await observe.close();
     await collector.close();
@@ -136,7 +130,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   output.log(`ragscope serve: ${collector.receiverGrpcUrl === null ? "OTLP/gRPC off (--grpc-port off)" : `OTLP/gRPC on ${collector.receiverGrpcUrl}`}`);
   output.log(`ragscope serve: /metrics, /healthz and /readyz on ${observe.url}`);
   // With tokens every page needs a session first: say where a browser gets one (behind a TLS proxy, at the proxy's address).
-  const signIn = hasTokens(uiAccess) ? `; browsers sign in at ${ui.url}/login${behindTls.value ? " (or the same path at your HTTPS proxy's address)" : ""}` : "";
+  const signIn = hasTokens(uiAccess) ? `; browsers sign in at ${ui.url}/login${behindTls ? " (or the same path at your HTTPS proxy's address)" : ""}` : "";
   output.log(`ragscope serve: web UI and read API on ${ui.url} (${describeAccess(uiAccess)})${signIn}`);
   output.log(`ragscope serve: ${datasets.reduce((total, dataset) => total + dataset.cases.length, 0)} Eval Cases loaded; online evaluation: ${online.judgeDescription}`);
   const storeWrites = watchStoreWrites(collector.worker, (line) => output.error(line), "ragscope serve");

@@ -28,14 +28,14 @@ function sameAddress(first: Listener, second: Listener): boolean {
   return first.host === second.host || WILDCARD_HOSTS.has(first.host) || WILDCARD_HOSTS.has(second.host);
 }
 
-/** One problem per pair of listeners that would take the same port on the same address. */
-export function listenerClashes(command: string, listeners: readonly Listener[]): string[] {
+/** One problem per pair of listeners that would take the same port on the same address; `runner` names who opens them: "ragscope serve". */
+export function listenerClashes(runner: string, listeners: readonly Listener[]): string[] {
   const problems: string[] = [];
   listeners.forEach((first, index) => {
     for (const second of listeners.slice(index + 1)) {
       if (!sameAddress(first, second)) continue;
       problems.push(
-        `${first.name} (${first.portOrigin}) and ${second.name} (${second.portOrigin}) are both set to port ${first.port} on ${first.host === second.host ? first.host : `${first.host} and ${second.host}`}: ragscope ${command} cannot open one port twice; give one of them another port (0 picks a free one)`,
+        `${first.name} (${first.portOrigin}) and ${second.name} (${second.portOrigin}) are both set to port ${first.port} on ${first.host === second.host ? first.host : `${first.host} and ${second.host}`}: ${runner} cannot open one port twice; give one of them another port (0 picks a free one)`,
       );
     }
   });

@@ -12,7 +12,6 @@
  * runs given parts (tests assemble their own).
  */
 import type { Kafka } from "kafkajs";
-import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
 import { failure, success, type Result } from "../../../core/result.js";
 import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { CachedJudge } from "../../../evaluators/judge/cached-judge.js";
@@ -25,9 +24,7 @@ import { tokenMatchingEvaluations } from "../../../evaluators/embeddings/token-m
 import type { ConfiguredEmbeddings } from "./embeddings-config.js";
 import { LruJudgeCache } from "../../../evaluators/judge/lru-judge-cache.js";
 import type { AlertDelivery } from "../../10-alert/alert-delivery.js";
-import { AlertEvaluator } from "../../10-alert/alert-evaluator.js";
 import { AlertNotifier } from "../../10-alert/alert-notifier.js";
-import { alertRulesFromGate, parseWindow } from "../../10-alert/alert-rule.js";
 import { KafkaAlertDelivery } from "../../10-alert/kafka-alert-delivery.js";
 import { metricSamples } from "../../10-alert/metric-sample.js";
 import { WebhookAlertDelivery } from "../../10-alert/webhook-alert-delivery.js";
@@ -43,6 +40,7 @@ import { TraceSampler, type SamplingBudget } from "../../08-sample/trace-sampler
 import type { Store } from "../../../store/ports/store.js";
 import { StoreAlertDelivery } from "../../10-alert/store-alert-delivery.js";
 import type { OnlineConfig } from "./online-config.js";
+import { loadAlertRules } from "./alert-rules-file.js";
 
 export interface OnlineStage {
   /** The evaluation worker's `afterWrite` hook. */
@@ -95,32 +93,6 @@ export interface OnlineResources {
   /** Retries of judge-result and alert writes. */
   retry: RetryPolicy;
   log?: (line: string) => void;
-}
-
-/** The gate file's rules alerted on in this process, and a line naming those left to the Grafana alert rules (null: none). */
-async function loadAlertRules(config: OnlineConfig["alerts"]): Promise<Result<{ evaluator: AlertEvaluator; skippedNotice: string | null } | null, string[]>> {
-  if (config.gateFile === null) return success(null);
-  const gate = await readGateFile(config.gateFile);
-  if (!gate.ok) return failure(gate.error.map((line) => `alerts gate file ${line}`));
-  const window = parseWindow(config.window);
-  if (!window.ok) return failure([`alerts.window: ${window.error}`]);
-  const rules = alertRulesFromGate(gate.value.rules, {
-    windowMs: window.value,
-    windowSamples: config.windowSamples,
-    minSamples: config.minSamples,
-    confidence: config.confidence,
-    hysteresis: config.hysteresis,
-    maxTraceIds: 20,
-  });
-  if (!rules.ok) return failure(rules.error.map((problem) => `alerts gate file ${config.gateFile}: ${problem}`));
-  // Said at start: an operator who put a rule in the gate file would otherwise wait for an alert that never comes.
-  const byReason = new Map<string, string[]>();
-  for (const rule of rules.value.skipped) byReason.set(rule.reason, [...(byReason.get(rule.reason) ?? []), rule.id]);
-  const skippedNotice =
-    byReason.size === 0
-      ? null
-      : `ragscope alerts: ${config.gateFile}: ${rules.value.rules.length} rules alerted on here; ${rules.value.skipped.length} left to the Grafana alert rules (deploy/grafana/provisioning/alerting/): ${[...byReason].map(([reason, ids]) => `${ids.join(", ")} (${reason})`).join("; ")}`;
-  return success({ evaluator: new AlertEvaluator(rules.value.rules), skippedNotice });
 }
 
 /** Builds and starts the online stage from configuration. */
