@@ -16,6 +16,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { AttributeValue, Attributes } from "@opentelemetry/api";
 import { defaultSensitivePatterns, type SensitivePattern } from "./sensitive-patterns.js";
+import { isIdentityAttribute } from "./identity-attributes.js";
 import { isStructuralAttribute } from "./structural-attributes.js";
 
 export type RedactionMode = "replace" | "hash";
@@ -27,7 +28,10 @@ export interface RedactionOptions {
   patterns?: readonly SensitivePattern[];
   /** HMAC key for hash mode; default a random key per process. */
   hashKey?: string;
-  /** Attribute keys never redacted (ids, ranks, scores); default `isStructuralAttribute`. */
+  /**
+   * Attribute keys never redacted (ids, ranks, scores). Default: `isStructuralAttribute`, and in "replace" mode also
+   * the user, session and principal ids (identity-attributes.ts: a constant would merge every user into one).
+   */
   keepAttribute?: (key: string) => boolean;
 }
 
@@ -60,7 +64,8 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
   const mode = options.mode ?? "replace";
   if (mode !== "replace" && mode !== "hash") throw new Error(`redaction mode "${String(mode)}" is not supported; use "replace" or "hash"`);
   const hashKey = options.hashKey ?? randomBytes(32).toString("hex");
-  const keepAttribute = options.keepAttribute ?? isStructuralAttribute;
+  const keepAttribute =
+    options.keepAttribute ?? (mode === "replace" ? (key: string) => isStructuralAttribute(key) || isIdentityAttribute(key) : isStructuralAttribute);
   const counts: Record<string, number> = Object.fromEntries(patterns.map((pattern) => [pattern.name, 0]));
 
   const replacement = (priority: number, value: string): string => {

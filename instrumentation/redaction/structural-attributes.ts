@@ -3,8 +3,9 @@
  * chunk and document ids, versions, ranks, run and case linkage, model names.
  * Redaction leaves them as they are, because evaluation matches chunk ids
  * against gold evidence and a redacted id would match nothing. Everything
- * else — text, queries, answers, user ids, metadata JSON, other
- * instrumentations' attributes — is scanned.
+ * else — text, queries, answers, metadata JSON, other instrumentations'
+ * attributes — is scanned; user, session and principal ids follow the
+ * redaction mode (identity-attributes.ts).
  */
 import { OpenInference, Ragscope } from "../../contracts/span-attributes.js";
 
@@ -33,6 +34,8 @@ const exactKeys = new Set<string>([
   Ragscope.contextTruncatedChunkIds,
   Ragscope.citationChunkIds,
   Ragscope.feedbackKind,
+  // The clicked citation's chunk id: kept like the same id on the retrieve and cite spans, or the click matches no chunk.
+  Ragscope.feedbackChunkId,
 ]);
 
 /** `…documents.N.document.id` (OpenInference) and ragscope's per-document id fields. */
