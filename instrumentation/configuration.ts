@@ -6,6 +6,7 @@
  * captured at import, so a change applies to the next span.
  */
 import type { RagStageName } from "../contracts/span-attributes.js";
+import type { RedactBeforeCut } from "./redaction/redact-then-cut.js";
 
 export type StageSwitches = Partial<Record<RagStageName, boolean>>;
 
@@ -29,6 +30,12 @@ export interface RagscopeConfiguration {
    * the feedback stage reads it to follow its request's decision.
    */
   readonly sampleRate: number;
+  /**
+   * The export path's redaction, applied to a text before it is cut to
+   * `maxTextLength` (redaction/redact-then-cut.ts); null when nothing redacts.
+   * Set by `createRagscopeSpanProcessor` (and so `setupRagscope`).
+   */
+  readonly redactBeforeCut: RedactBeforeCut | null;
 }
 
 export interface ConfigureOptions {
@@ -36,6 +43,7 @@ export interface ConfigureOptions {
   captureTextByStage?: StageSwitches;
   maxTextLength?: number;
   sampleRate?: number;
+  redactBeforeCut?: RedactBeforeCut | null;
 }
 
 /** 32 Ki characters: several pages of text, far below OTLP body limits. */
@@ -46,6 +54,7 @@ const initial: RagscopeConfiguration = Object.freeze({
   captureTextByStage: Object.freeze({}),
   maxTextLength: DEFAULT_MAX_TEXT_LENGTH,
   sampleRate: 1,
+  redactBeforeCut: null,
 });
 
 let current: RagscopeConfiguration = initial;
@@ -82,5 +91,6 @@ function definedOnly(options: ConfigureOptions): Partial<RagscopeConfiguration> 
   }
   if (typeof options?.maxTextLength === "number" && options.maxTextLength >= 0) defined.maxTextLength = Math.floor(options.maxTextLength);
   if (typeof options?.sampleRate === "number" && options.sampleRate >= 0 && options.sampleRate <= 1) defined.sampleRate = options.sampleRate;
+  if (typeof options?.redactBeforeCut === "function" || options?.redactBeforeCut === null) defined.redactBeforeCut = options.redactBeforeCut;
   return defined;
 }

@@ -11,6 +11,8 @@
  * (instrumentation-errors.ts).
  */
 import type { AttributeValue, Attributes, Span } from "@opentelemetry/api";
+import type { RedactBeforeCut } from "./redaction/redact-then-cut.js";
+import { redactThenCut } from "./redaction/redact-then-cut.js";
 import { isStructuralAttribute } from "./redaction/structural-attributes.js";
 import { Ragscope } from "../contracts/span-attributes.js";
 
@@ -37,7 +39,9 @@ function isAbsent(value: unknown): boolean {
 /**
  * Collects the attributes of one span and the problems met building them.
  * Text longer than `maxTextLength` is cut to it (a huge document must not
- * make a huge span: configuration.ts), never inside a surrogate pair; ids,
+ * make a huge span: configuration.ts), never inside a surrogate pair, and
+ * redacted before it is cut when redaction is on (redaction/redact-then-cut.ts:
+ * the exporter's redaction could not recognise a secret cut in half); ids,
  * kinds, versions and linkage (redaction/structural-attributes.ts) are never
  * cut, since a cut id would match nothing. Lone
  * surrogates an application string carries become U+FFFD. Either would make
@@ -63,6 +67,8 @@ export class AttributeRecorder {
   constructor(
     private readonly maxTextLength: number = Number.POSITIVE_INFINITY,
     private readonly span?: Span,
+    /** Set when the export path redacts (configuration.ts `redactBeforeCut`). */
+    private readonly redactBeforeCut: RedactBeforeCut | null = null,
   ) {}
 
   /** Sets `key` when `value` is a valid attribute value; see the module comment. */
@@ -74,7 +80,13 @@ export class AttributeRecorder {
         this.write(key, wellFormed(value));
         return;
       }
-      this.write(key, cutText(value, this.maxTextLength));
+      if (this.redactBeforeCut !== null) {
+        const redacted = redactThenCut(key, value, this.maxTextLength, this.redactBeforeCut);
+        this.write(key, redacted.text);
+        if (!redacted.cut) return;
+      } else {
+        this.write(key, cutText(value, this.maxTextLength));
+      }
       // The cut said on the span: evaluated as recorded, an answer's or a chunk's beginning would pass for all of it.
       if (this.cuts === 0) this.write(Ragscope.cut, true);
       if (this.cuts < MAX_CUT_NOTES) this.write(`${Ragscope.cutPrefix}${key}`, value.length);

@@ -43,7 +43,7 @@ import { WorkerSpanExporter } from "./export/worker-span-exporter.js";
 import { globalTracerProvider, NOOP_PROVIDER } from "./global-provider.js";
 import { RagscopeSpanProcessor, resolveExportLimits, writeToStandardError, type ExportLimits, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
 import { RedactingSpanExporter } from "./redaction/redacting-span-exporter.js";
-import { createRedactor } from "./redaction/redactor.js";
+import { createRedactor, type RedactionOptions } from "./redaction/redactor.js";
 import { TraceIdRatioSampler } from "./sampling/trace-id-sampling.js";
 import { resolveSetupOptions, type RagscopeSetupOptions, type ResolvedSetupOptions } from "./setup-options.js";
 
@@ -123,7 +123,12 @@ export function createRagscopeSpanProcessor(
 ): RagscopeSpanProcessor {
   const resolved = isResolved(options) ? options : resolveSetupOptions(options);
   const settings: RagscopeSpanProcessorOptions = { sampleRate: resolved.sampleRate, destination: resolved.tracesUrl, ...resolved.exportLimits, ...processorOptions };
-  return new RagscopeSpanProcessor(createExportPath(resolved, resolveExportLimits(settings)), settings);
+  // One key for the export path and the wrappers' redaction before a cut: the same value hashes alike in both.
+  const redaction = resolved.redaction === null ? null : { ...resolved.redaction, hashKey: resolved.redaction.hashKey ?? randomBytes(32).toString("hex") };
+  // The wrappers cut long texts before this processor sees them; a secret cut in half would pass its redaction.
+  const beforeCut = redaction === null ? null : createRedactor(redaction);
+  configureRagscope({ redactBeforeCut: beforeCut === null ? null : (key, text) => beforeCut.redactAttributes({ [key]: text })[key] as string });
+  return new RagscopeSpanProcessor(createExportPath(resolved, redaction, resolveExportLimits(settings)), settings);
 }
 
 /**
@@ -133,17 +138,16 @@ export function createRagscopeSpanProcessor(
  * or a custom `keepAttribute` (functions, which cannot be passed to a thread)
  * are applied on the application's thread before the batch is posted.
  */
-function createExportPath(resolved: ResolvedSetupOptions, limits: ExportLimits): SpanExporter {
+function createExportPath(resolved: ResolvedSetupOptions, redaction: (RedactionOptions & { hashKey: string }) | null, limits: ExportLimits): SpanExporter {
   // The exporter's timeout and sockets follow the processor's limits.
   const writer = writerOptions(resolved, limits);
-  const redaction = resolved.redaction;
   const inThread = (): SpanExporter => {
     const exporter = new OtlpHttpWriter(writer);
     return redaction === null ? exporter : new RedactingSpanExporter(exporter, createRedactor(redaction));
   };
   if (!resolved.exportInWorker) return inThread();
   const custom = redaction !== null && (redaction.patterns !== undefined || redaction.keepAttribute !== undefined);
-  const workerRedaction = redaction === null || custom ? null : { mode: redaction.mode ?? "replace", hashKey: redaction.hashKey ?? randomBytes(32).toString("hex") };
+  const workerRedaction = redaction === null || custom ? null : { mode: redaction.mode ?? "replace", hashKey: redaction.hashKey };
   const exporter = new WorkerSpanExporter({ writer, redaction: workerRedaction, inThread });
   return custom ? new RedactingSpanExporter(exporter, createRedactor(redaction)) : exporter;
 }

@@ -79,7 +79,7 @@ export function startStageSpan<T>(definition: StageDefinition<T>, parent: Contex
   const spanName = RagSpanName[definition.stage];
   try {
     const configuration = stageConfiguration(definition.stage);
-    const attributes = recordAttributes(spanName, new AttributeRecorder(configuration.maxTextLength), (recorder) => {
+    const attributes = recordAttributes(spanName, new AttributeRecorder(configuration.maxTextLength, undefined, configuration.redactBeforeCut), (recorder) => {
       recorder.set(OpenInference.spanKind, definition.spanKind);
       recorder.set(Ragscope.stage, definition.stage);
       recorder.set(Ragscope.schemaVersion, RAGSCOPE_SCHEMA_VERSION);
@@ -90,7 +90,7 @@ export function startStageSpan<T>(definition: StageDefinition<T>, parent: Contex
     const span = tracer.startSpan(spanName, startTime === undefined ? { attributes } : { attributes, startTime }, parent);
     const recordInput = definition.recordInput;
     if (recordInput !== undefined && span.isRecording()) {
-      recordAttributes(spanName, new AttributeRecorder(configuration.maxTextLength, span), (recorder) => recordInput(recorder, configuration));
+      recordAttributes(spanName, new AttributeRecorder(configuration.maxTextLength, span, configuration.redactBeforeCut), (recorder) => recordInput(recorder, configuration));
     }
     const inner = trace.setSpan(parent, span);
     return new StartedStage(span, definition.stage === RagStage.request ? inner.setValue(REQUEST_KEY, span) : inner, spanName, definition, configuration);
@@ -116,7 +116,7 @@ class StartedStage<T> implements StageSpan<T> {
     this.ended = true;
     const recordResult = this.definition.recordResult;
     if (recordResult !== undefined && this.span.isRecording()) {
-      recordAttributes(this.spanName, new AttributeRecorder(this.configuration.maxTextLength, this.span), (recorder) => recordResult(recorder, value, this.configuration));
+      recordAttributes(this.spanName, new AttributeRecorder(this.configuration.maxTextLength, this.span, this.configuration.redactBeforeCut), (recorder) => recordResult(recorder, value, this.configuration));
     }
     reportDroppedAttributes(this.spanName, this.span);
     guarded(this.spanName, () => this.span.end(endTime));
@@ -179,6 +179,6 @@ export function annotateSpan(span: Span, stage: RagStageName, build: (recorder: 
   guarded(spanName, () => {
     if (!span.isRecording()) return;
     const configuration = stageConfiguration(stage);
-    recordAttributes(spanName, new AttributeRecorder(configuration.maxTextLength, span), (recorder) => build(recorder, configuration));
+    recordAttributes(spanName, new AttributeRecorder(configuration.maxTextLength, span, configuration.redactBeforeCut), (recorder) => build(recorder, configuration));
   });
 }
