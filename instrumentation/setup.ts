@@ -35,7 +35,9 @@ import { defaultResource, resourceFromAttributes } from "@opentelemetry/resource
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { ParentBasedSampler, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { SPAN_ATTRIBUTE_COUNT_LIMIT } from "../contracts/span-attributes.js";
-import { configureRagscope } from "./configuration.js";
+import { configureRagscope, ragscopeConfiguration } from "./configuration.js";
+import { AddedRedactionExporter } from "./redaction/added-redaction-exporter.js";
+import { describeSecondSetup, joinRunningSetup, type SecondSetup } from "./second-setup.js";
 import { attachSpanProcessor } from "./export/attach-to-provider.js";
 import { flushOnExit } from "./export/flush-on-exit.js";
 import { OtlpHttpWriter, type OtlpHttpWriterOptions } from "./export/otlp-http-writer.js";
@@ -69,6 +71,10 @@ export interface RagscopeHandle {
 export const RAGSCOPE_ATTRIBUTE_COUNT_LIMIT = SPAN_ATTRIBUTE_COUNT_LIMIT;
 
 let running: RagscopeHandle | undefined;
+/** The running setup's options (its privacy options as made stricter since) and its export path, for a second call. */
+let runningSetup: { options: ResolvedSetupOptions; exportPath: AddedRedactionExporter } | undefined;
+/** What a second call already reported on stderr: each thing once a process. */
+const reportedSecondSetup = new Set<string>();
 /** Removes the running setup's exit handlers (export/flush-on-exit.ts) once it has shut down. */
 let detachExitFlush: (() => void) | undefined;
 
@@ -90,8 +96,8 @@ export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandl
     return untracedHandle();
   }
   if (running !== undefined) {
-    // A second exporter would send every span twice; keep one.
-    diag.warn("ragscope: setupRagscope was called while ragscope is running; returning the running setup");
+    // A second exporter would send every span twice; keep one, made as private as this call asks (second-setup.ts).
+    joinRunning(resolved);
     return running;
   }
   configureRagscope({
@@ -100,10 +106,12 @@ export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandl
     maxTextLength: resolved.maxTextLength,
     sampleRate: resolved.sampleRate,
   });
-  const processor = createRagscopeSpanProcessor(resolved);
+  const exportPath = { added: undefined as AddedRedactionExporter | undefined };
+  const processor = buildProcessor(resolved, {}, (path) => (exportPath.added = new AddedRedactionExporter(path)));
   const existing = globalTracerProvider();
   const handle = existing === NOOP_PROVIDER ? startSdk(resolved, processor) : attach(existing, processor);
   running = handle;
+  runningSetup = { options: resolved, exportPath: exportPath.added! };
   detachExitFlush = flushOnExit(
     { shutdown: () => handle.shutdown(), queued: () => processor.pending() },
     { flush: resolved.flushOnExit, destination: resolved.tracesUrl, warn: writeToStandardError },
@@ -121,14 +129,52 @@ export function createRagscopeSpanProcessor(
   options: RagscopeSetupOptions | ResolvedSetupOptions = {},
   processorOptions: RagscopeSpanProcessorOptions = {},
 ): RagscopeSpanProcessor {
-  const resolved = isResolved(options) ? options : resolveSetupOptions(options);
+  return buildProcessor(isResolved(options) ? options : resolveSetupOptions(options), processorOptions, (path) => path);
+}
+
+/** The processor, its export path wrapped by `wrap` (setupRagscope's: redaction can be added after start). */
+function buildProcessor(resolved: ResolvedSetupOptions, processorOptions: RagscopeSpanProcessorOptions, wrap: (path: SpanExporter) => SpanExporter): RagscopeSpanProcessor {
   const settings: RagscopeSpanProcessorOptions = { sampleRate: resolved.sampleRate, destination: resolved.tracesUrl, ...resolved.exportLimits, ...processorOptions };
   // One key for the export path and the wrappers' redaction before a cut: the same value hashes alike in both.
   const redaction = resolved.redaction === null ? null : { ...resolved.redaction, hashKey: resolved.redaction.hashKey ?? randomBytes(32).toString("hex") };
   // The wrappers cut long texts before this processor sees them; a secret cut in half would pass its redaction.
   const beforeCut = redaction === null ? null : createRedactor(redaction);
   configureRagscope({ redactBeforeCut: beforeCut === null ? null : (key, text) => beforeCut.redactAttributes({ [key]: text })[key] as string });
-  return new RagscopeSpanProcessor(createExportPath(resolved, redaction, resolveExportLimits(settings)), settings);
+  return new RagscopeSpanProcessor(wrap(createExportPath(resolved, redaction, resolveExportLimits(settings))), settings);
+}
+
+/**
+ * A second setupRagscope call: the stricter privacy options applied to the running setup, the options fixed at start
+ * that differ named on stderr — each once a process, not on every call (second-setup.ts).
+ */
+function joinRunning(requested: ResolvedSetupOptions): void {
+  if (runningSetup === undefined) return;
+  const second = joinRunningSetup(runningSetup.options, requested);
+  runningSetup = { ...runningSetup, options: second.running };
+  configureRagscope({ captureText: second.running.captureText, captureTextByStage: second.running.captureTextByStage, maxTextLength: second.running.maxTextLength });
+  if (second.addedRedaction !== null) {
+    const added = createRedactor(second.addedRedaction);
+    runningSetup.exportPath.add(added);
+    // The wrappers' redaction before a cut (redact-then-cut.ts) takes the added one first too.
+    const before = ragscopeConfiguration().redactBeforeCut;
+    configureRagscope({ redactBeforeCut: (key, text) => {
+      const redacted = added.redactAttributes({ [key]: text })[key] as string;
+      return before === null ? redacted : before(key, redacted);
+    } });
+  }
+  const unreported: SecondSetup = {
+    ...second,
+    applied: second.applied.filter((line) => !reportedSecondSetup.has(`applied ${line}`)),
+    keptStricter: second.keptStricter.filter((line) => !reportedSecondSetup.has(`kept ${line}`)),
+    ignored: second.ignored.filter((ignored) => !reportedSecondSetup.has(`ignored ${ignored.option} ${ignored.requested}`)),
+  };
+  const report = describeSecondSetup(unreported);
+  if (report === null) return;
+  for (const line of unreported.applied) reportedSecondSetup.add(`applied ${line}`);
+  for (const line of unreported.keptStricter) reportedSecondSetup.add(`kept ${line}`);
+  for (const ignored of unreported.ignored) reportedSecondSetup.add(`ignored ${ignored.option} ${ignored.requested}`);
+  // stderr, not the OTel diagnostic logger, which prints nothing unless the application set one up.
+  writeToStandardError(report);
 }
 
 /**
@@ -210,6 +256,7 @@ function createHandle(
       shutdownPromise ??= stop().finally(() => {
         if (running !== handle) return;
         running = undefined;
+        runningSetup = undefined;
         detachExitFlush?.();
         detachExitFlush = undefined;
       });
