@@ -36,7 +36,7 @@ import { NodeSDK } from "@opentelemetry/sdk-node";
 import { ParentBasedSampler, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { SPAN_ATTRIBUTE_COUNT_LIMIT } from "../contracts/span-attributes.js";
 import { configureRagscope, ragscopeConfiguration } from "./configuration.js";
-import { AddedRedactionExporter } from "./redaction/added-redaction-exporter.js";
+import { createAddedRedaction, type AddedRedaction } from "./redaction/added-redaction.js";
 import { describeSecondSetup, joinRunningSetup, type SecondSetup } from "./second-setup.js";
 import { attachSpanProcessor } from "./export/attach-to-provider.js";
 import { flushOnExit } from "./export/flush-on-exit.js";
@@ -72,7 +72,7 @@ export const RAGSCOPE_ATTRIBUTE_COUNT_LIMIT = SPAN_ATTRIBUTE_COUNT_LIMIT;
 
 let running: RagscopeHandle | undefined;
 /** The running setup's options (its privacy options as made stricter since) and its export path, for a second call. */
-let runningSetup: { options: ResolvedSetupOptions; exportPath: AddedRedactionExporter } | undefined;
+let runningSetup: { options: ResolvedSetupOptions; addedRedaction: AddedRedaction } | undefined;
 /** What a second call already reported on stderr: each thing once a process. */
 const reportedSecondSetup = new Set<string>();
 /** Removes the running setup's exit handlers (export/flush-on-exit.ts) once it has shut down. */
@@ -106,12 +106,13 @@ export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandl
     maxTextLength: resolved.maxTextLength,
     sampleRate: resolved.sampleRate,
   });
-  const exportPath = { added: undefined as AddedRedactionExporter | undefined };
-  const processor = buildProcessor(resolved, {}, (path) => (exportPath.added = new AddedRedactionExporter(path)));
+  // Redaction a second call may add after start (second-setup.ts), in front of the export path.
+  const addedRedaction = createAddedRedaction();
+  const processor = buildProcessor(resolved, {}, (path) => new RedactingSpanExporter(path, addedRedaction));
   const existing = globalTracerProvider();
   const handle = existing === NOOP_PROVIDER ? startSdk(resolved, processor) : attach(existing, processor);
   running = handle;
-  runningSetup = { options: resolved, exportPath: exportPath.added! };
+  runningSetup = { options: resolved, addedRedaction };
   detachExitFlush = flushOnExit(
     { shutdown: () => handle.shutdown(), queued: () => processor.pending() },
     { flush: resolved.flushOnExit, destination: resolved.tracesUrl, warn: writeToStandardError },
@@ -154,7 +155,7 @@ function joinRunning(requested: ResolvedSetupOptions): void {
   configureRagscope({ captureText: second.running.captureText, captureTextByStage: second.running.captureTextByStage, maxTextLength: second.running.maxTextLength });
   if (second.addedRedaction !== null) {
     const added = createRedactor(second.addedRedaction);
-    runningSetup.exportPath.add(added);
+    runningSetup.addedRedaction.add(added);
     // The wrappers' redaction before a cut (redact-then-cut.ts) takes the added one first too.
     const before = ragscopeConfiguration().redactBeforeCut;
     configureRagscope({ redactBeforeCut: (key, text) => {
