@@ -70,6 +70,9 @@ export const citationAccuracyEvaluator: Evaluator = {
       if (gold.length > 0 && !holdsEvidence[index]) return [`${chunkId} holds no gold evidence`];
       return [];
     });
-    return { values: { citation_accuracy: accuracy, citation_validity: validity }, reason: problems.length === 0 ? "every citation is valid" : problems.join("; "), evidence: citations };
+    // Without the packed chunks nothing about the citations was checked: saying they are valid would overstate it.
+    const unchecked = packed === null ? "citations not checked against the context: the trace did not record which chunks were packed" : null;
+    const reason = problems.length > 0 ? [...problems, ...(unchecked === null ? [] : [unchecked])].join("; ") : (unchecked ?? "every citation is valid");
+    return { values: { citation_accuracy: accuracy, citation_validity: validity }, reason, evidence: citations };
   },
 };
