@@ -122,7 +122,10 @@ export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandl
 
 /**
  * ragscope's span processor for an application that builds its own tracer
- * provider: `new NodeSDK({ spanProcessors: [createRagscopeSpanProcessor()] })`.
+ * provider: `new NodeSDK({ spanProcessors: [createRagscopeSpanProcessor()],
+ * spanLimits: { attributeCountLimit: RAGSCOPE_ATTRIBUTE_COUNT_LIMIT } })`. A
+ * processor cannot change its provider's limits, so the application raises the
+ * attribute count limit itself; OTel's 128 keeps ~10 chunks of a retrieval.
  * Options and environment as for `setupRagscope` (endpoint, protocol, headers,
  * sample rate, redaction).
  */
