@@ -29,6 +29,7 @@ import { stageConfiguration, type RagscopeConfiguration } from "./configuration.
 import { warnOnceIfNotSetUp } from "./global-provider.js";
 import { describeProblem, guarded, reportInstrumentationError } from "./instrumentation-errors.js";
 import { AttributeRecorder } from "./safe-attributes.js";
+import { nextSpanTime } from "./span-clock.js";
 import { RAGSCOPE_SDK_VERSION, RAGSCOPE_TRACER_NAME } from "./version.js";
 
 export type SpanKindValue = (typeof OpenInferenceSpanKind)[keyof typeof OpenInferenceSpanKind];
@@ -87,7 +88,8 @@ export function startStageSpan<T>(definition: StageDefinition<T>, parent: Contex
     }).attributes;
     warnOnceIfNotSetUp();
     const tracer = trace.getTracer(RAGSCOPE_TRACER_NAME, RAGSCOPE_SDK_VERSION);
-    const span = tracer.startSpan(spanName, startTime === undefined ? { attributes } : { attributes, startTime }, parent);
+    // Strictly increasing sub-millisecond starts (span-clock.ts): a stage awaited after another started later, even in the same millisecond.
+    const span = tracer.startSpan(spanName, { attributes, startTime: startTime ?? nextSpanTime() }, parent);
     const recordInput = definition.recordInput;
     if (recordInput !== undefined && span.isRecording()) {
       recordAttributes(spanName, new AttributeRecorder(configuration.maxTextLength, span, configuration.redactBeforeCut), (recorder) => recordInput(recorder, configuration));
@@ -119,7 +121,8 @@ class StartedStage<T> implements StageSpan<T> {
       recordAttributes(this.spanName, new AttributeRecorder(this.configuration.maxTextLength, this.span, this.configuration.redactBeforeCut), (recorder) => recordResult(recorder, value, this.configuration));
     }
     reportDroppedAttributes(this.spanName, this.span);
-    guarded(this.spanName, () => this.span.end(endTime));
+    // On the same clock as the start: OTel would take Date.now(), which can be before a sub-millisecond start.
+    guarded(this.spanName, () => this.span.end(endTime ?? nextSpanTime()));
   }
 
   fail(error: unknown, endTime?: TimeInput): void {
@@ -130,7 +133,8 @@ class StartedStage<T> implements StageSpan<T> {
       this.span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
     });
     reportDroppedAttributes(this.spanName, this.span);
-    guarded(this.spanName, () => this.span.end(endTime));
+    // On the same clock as the start: OTel would take Date.now(), which can be before a sub-millisecond start.
+    guarded(this.spanName, () => this.span.end(endTime ?? nextSpanTime()));
   }
 }
 

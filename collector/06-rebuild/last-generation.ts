@@ -50,7 +50,7 @@ function mayBeLastGeneration(last: SpanRecord, sameStart: boolean, requestAnswer
 }
 
 /**
- * @param generations the trace's generation spans in trace order (start time: collector/05-assemble/trace-assembler.ts)
+ * @param generations the trace's generation spans in the order they ran (time-order.ts: start time, then end time)
  * @param requestAnswered whether the request span carries the request's output
  */
 export function lastGeneration(

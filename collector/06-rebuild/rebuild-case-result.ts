@@ -68,6 +68,7 @@ import type {
 import { attributesDroppedBySdk } from "../04-normalize/attributes-dropped-by-sdk.js";
 import { nameRerankedByText } from "./name-reranked-by-text.js";
 import { lastGeneration } from "./last-generation.js";
+import { inTimeOrder } from "./time-order.js";
 import { requestUsage } from "./request-usage.js";
 import { cutBySdk } from "./cut-by-sdk.js";
 import { retrievalsAroundARecordedRetrieval, retrievalsInsideARecordedRetrieval, spansInsideTheirOwnStage } from "./nested-stage-spans.js";
@@ -171,15 +172,13 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const request = requests[0];
   const rootSpan = request?.span ?? trace.spans.find((span) => span.parentSpanId === "") ?? trace.spans.find(isRootSpan) ?? null;
 
-  const reranks = ofStage<RerankObservation>(normalized, "rerank");
-  const contexts = ofStage<ContextObservation>(normalized, "context");
-  const generations = ofStage<GenerateObservation>(normalized, "generate");
-  const citations = ofStage<CiteObservation>(normalized, "cite");
-  const rewrites = ofStage<QueryRewriteObservation>(normalized, "query_rewrite");
-  const feedback = ofStage<FeedbackObservation>(normalized, "feedback")
-    .filter((item) => item.observation.kind !== null)
-    // OTel JS start times have millisecond resolution; the end time breaks ties.
-    .sort((left, right) => compareNanos(left.span.startTimeUnixNano, right.span.startTimeUnixNano) || compareNanos(left.span.endTimeUnixNano, right.span.endTimeUnixNano));
+  // In the order they ran, start time ties broken by end time (time-order.ts): the last of each is the one that ran last.
+  const reranks = inTimeOrder(ofStage<RerankObservation>(normalized, "rerank"));
+  const contexts = inTimeOrder(ofStage<ContextObservation>(normalized, "context"));
+  const generations = inTimeOrder(ofStage<GenerateObservation>(normalized, "generate"));
+  const citations = inTimeOrder(ofStage<CiteObservation>(normalized, "cite"));
+  const rewrites = inTimeOrder(ofStage<QueryRewriteObservation>(normalized, "query_rewrite"));
+  const feedback = inTimeOrder(ofStage<FeedbackObservation>(normalized, "feedback").filter((item) => item.observation.kind !== null));
 
   // A retrieval inside a retrieval that recorded its documents (a fusion retriever's inner retrievers) adds no documents of its own.
   const innerRetrievals = retrievalsInsideARecordedRetrieval(normalized);
@@ -340,10 +339,6 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
     started_at: toIso(startedAt),
     completed_at: endedAt !== null ? toIso(endedAt) : null,
   };
-}
-
-function compareNanos(left: bigint, right: bigint): number {
-  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function serviceName(span: SpanRecord | null): string | null {

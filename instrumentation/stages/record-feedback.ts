@@ -27,6 +27,7 @@ import { FeedbackKind, OpenInference, RagStage, Ragscope, type FeedbackKindName 
 import { failure, success, type Result } from "../../core/result.js";
 import { ragscopeConfiguration } from "../configuration.js";
 import { isTraceSampled } from "../sampling/trace-id-sampling.js";
+import { nextSpanTime } from "../span-clock.js";
 import { startStageSpan, type StageDefinition } from "../stage-span.js";
 
 export interface FeedbackOptions {
@@ -73,9 +74,9 @@ export function recordFeedback(options: FeedbackOptions): Result<TraceReference,
   }
   const parent = parentContext(options);
   if (!parent.ok) return parent;
-  // A sub-millisecond start time (the SDK's default is Date.now()), so two
+  // A sub-millisecond, strictly increasing start time (span-clock.ts; the SDK's default is Date.now()), so two
   // feedbacks given in the same millisecond keep their order on the Case Result.
-  const startTime = options.occurredAt ?? performance.timeOrigin + performance.now();
+  const startTime = options.occurredAt ?? nextSpanTime();
   const feedback = startStageSpan(feedbackStage(options), parent.value, startTime);
   if (feedback === undefined) return failure("tracing is not available; the feedback was not recorded");
   feedback.succeed(undefined, startTime);
