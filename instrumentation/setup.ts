@@ -75,7 +75,7 @@ let running: RagscopeHandle | undefined;
 let runningSetup: { options: ResolvedSetupOptions; addedRedaction: AddedRedaction } | undefined;
 /** What a second call already reported on stderr: each thing once a process. */
 const reportedSecondSetup = new Set<string>();
-/** Removes the running setup's exit handlers (export/flush-on-exit.ts) once it has shut down. */
+/** Removes the running setup's flushing handlers (export/flush-on-exit.ts) once it has shut down; its exit report stays. */
 let detachExitFlush: (() => void) | undefined;
 
 /**
@@ -113,10 +113,7 @@ export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandl
   const handle = existing === NOOP_PROVIDER ? startSdk(resolved, processor) : attach(existing, processor);
   running = handle;
   runningSetup = { options: resolved, addedRedaction };
-  detachExitFlush = flushOnExit(
-    { shutdown: () => handle.shutdown(), queued: () => processor.pending() },
-    { flush: resolved.flushOnExit, destination: resolved.tracesUrl, warn: writeToStandardError },
-  );
+  detachExitFlush = flushOnExit({ shutdown: () => handle.shutdown(), lossAtExit: () => processor.lossAtExit() }, { flush: resolved.flushOnExit, warn: writeToStandardError });
   return handle;
 }
 
@@ -240,7 +237,7 @@ function attach(provider: TracerProvider, processor: RagscopeSpanProcessor): Rag
 
 /** What setupRagscope returns when an environment variable is invalid: nothing recorded, nothing to flush. */
 function untracedHandle(): RagscopeHandle {
-  const none: ExportStatistics = { queued: 0, exported: 0, droppedQueueFull: 0, failed: 0, sampledOut: 0 };
+  const none: ExportStatistics = { queued: 0, exported: 0, droppedQueueFull: 0, failed: 0, sampledOut: 0, droppedAfterShutdown: 0 };
   return { tracerProvider: globalTracerProvider(), mode: "untraced", statistics: () => none, forceFlush: async () => {}, shutdown: async () => {} };
 }
 

@@ -5,27 +5,53 @@
  * alive; without this, their last spans (often all of them) are never sent.
  *
  * - `beforeExit` (the event loop drained): shut ragscope down, which exports
- *   everything queued; the process exits once that is done.
- * - SIGTERM / SIGINT: the same, then the signal's default — exiting — unless
- *   the application listens to that signal itself.
+ *   everything queued (within the shutdown timeout); the process exits once
+ *   that is done.
+ * - SIGTERM / SIGINT with no listener of the application's: the same, then the
+ *   signal's default — exiting. A second signal meanwhile exits at once, as it
+ *   would without ragscope.
+ * - SIGTERM / SIGINT that the application listens to: nothing at the signal.
+ *   Such an application drains (server.close(), in-flight requests finish) and
+ *   its requests go on recording spans; shutting down at the signal dropped
+ *   them. ragscope keeps exporting, and flushes at `beforeExit` when the drain
+ *   ends, or reports at `exit` what a process.exit() left unexported.
  * - `exit` (process.exit() without `await shutdown()` first, an export that
- *   could not finish, or flushing at exit turned off and never done by the
- *   application): nothing can be sent any more; say on stderr how many spans
- *   were lost and how to avoid it. Installed whether or not flushing is.
+ *   could not finish, flushing at exit turned off and never done by the
+ *   application, spans ended after shutdown): nothing can be sent any more;
+ *   say on stderr how many spans were lost and how to avoid it. Installed
+ *   whether or not flushing is, and kept after shutdown: a span ended after it
+ *   is lost, and said here.
  */
 export interface ExitFlushTarget {
   shutdown(): Promise<void>;
-  /** Spans still queued: lost if the process ends now. */
-  queued(): number;
+  /** What is lost if the process ends now (spans unexported, spans ended after shutdown), as a line for stderr; null when nothing is. */
+  lossAtExit(): string | null;
 }
 
 const SIGNALS = ["SIGTERM", "SIGINT"] as const;
 
-/** Installs the handlers (`flush`: also the flushing ones); the returned function removes them (called by shutdown). */
-export function flushOnExit(target: ExitFlushTarget, options: { flush: boolean; destination: string; warn: (message: string) => void }): () => void {
-  const { destination, warn } = options;
+/** Every setup's target, said at exit even after its shutdown; one `exit` listener for all of them. */
+const reportedAtExit = new Set<{ target: ExitFlushTarget; warn: (message: string) => void }>();
+
+function reportLossesAtExit(): void {
+  for (const { target, warn } of reportedAtExit) {
+    const loss = target.lossAtExit();
+    if (loss !== null) warn(loss);
+  }
+}
+
+/**
+ * Installs the flushing handlers when `flush`, and the exit report in any case. The returned function removes the
+ * flushing handlers (called by shutdown); the exit report stays, for spans ended after shutdown.
+ */
+export function flushOnExit(target: ExitFlushTarget, options: { flush: boolean; warn: (message: string) => void }): () => void {
   const onBeforeExit = () => void target.shutdown().catch(() => undefined);
   const onSignal = (signal: NodeJS.Signals) => {
+    // ragscope's listener is first (prepended), so every listener the application added is still there, `once` ones too.
+    const applicationHandles = process.listeners(signal).some((listener) => listener !== onSignal);
+    if (applicationHandles) return;
+    // A second signal during the flush ends the process at once, as Node's default does.
+    process.off(signal, onSignal);
     void target
       .shutdown()
       .catch(() => undefined)
@@ -34,18 +60,14 @@ export function flushOnExit(target: ExitFlushTarget, options: { flush: boolean; 
         if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
       });
   };
-  const onExit = () => {
-    const lost = target.queued();
-    if (lost > 0) warn(`ragscope: the process exited with ${lost} spans not yet exported to ${destination}; await shutdown() on the setup's handle before process.exit()`);
-  };
   if (options.flush) {
     process.once("beforeExit", onBeforeExit);
-    for (const signal of SIGNALS) process.once(signal, onSignal);
+    for (const signal of SIGNALS) process.prependListener(signal, onSignal);
   }
-  process.once("exit", onExit);
+  if (reportedAtExit.size === 0) process.once("exit", reportLossesAtExit);
+  reportedAtExit.add({ target, warn: options.warn });
   return () => {
     process.off("beforeExit", onBeforeExit);
     for (const signal of SIGNALS) process.off(signal, onSignal);
-    process.off("exit", onExit);
   };
 }

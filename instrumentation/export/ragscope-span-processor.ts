@@ -79,6 +79,11 @@ export interface ExportStatistics {
   readonly failed: number;
   /** Spans left out by head sampling. */
   readonly sampledOut: number;
+  /**
+   * Spans ended after shutdown began, which nothing exports any more: the application went on recording after
+   * `shutdown()`. Reported on stderr when the process exits.
+   */
+  readonly droppedAfterShutdown: number;
 }
 
 /** The processor's limits when neither an option nor a variable sets them. */
@@ -154,7 +159,7 @@ export class RagscopeSpanProcessor implements SpanProcessor {
   private lastRetriedAnswer: string | null = null;
   /** Exports that failed as a whole; at shutdown one means the collector is out of reach. */
   private failedExports = 0;
-  private readonly counters = { exported: 0, droppedQueueFull: 0, failed: 0, sampledOut: 0 };
+  private readonly counters = { exported: 0, droppedQueueFull: 0, failed: 0, sampledOut: 0, droppedAfterShutdown: 0 };
 
   constructor(
     private readonly exporter: SpanExporter,
@@ -204,11 +209,30 @@ export class RagscopeSpanProcessor implements SpanProcessor {
 
   onStart(_span: Span, _parentContext: Context): void {}
 
+  /** What is lost if the process ends now, for the line said at exit (flush-on-exit.ts); null when nothing is. */
+  lossAtExit(): string | null {
+    const parts: string[] = [];
+    const pending = this.pending();
+    if (pending > 0) parts.push(`the process exited with ${pending} spans not yet exported to ${this.destination}; await shutdown() on the setup's handle before process.exit()`);
+    const afterShutdown = this.counters.droppedAfterShutdown;
+    if (afterShutdown > 0) {
+      parts.push(
+        `${afterShutdown} spans ended after ragscope had shut down and were not exported to ${this.destination}: the application went on recording after shutdown(); shut ragscope down once the application's work is done`,
+      );
+    }
+    return parts.length === 0 ? null : `ragscope: ${parts.join("; ")}`;
+  }
+
   onEnd(span: ReadableSpan): void {
     const spanContext = span.spanContext();
-    if ((spanContext.traceFlags & TraceFlags.SAMPLED) === 0 || this.shutdownPromise !== undefined) return;
+    if ((spanContext.traceFlags & TraceFlags.SAMPLED) === 0) return;
     if (this.sampleRate < 1 && !isTraceSampled(spanContext.traceId, this.sampleRate)) {
       this.counters.sampledOut += 1;
+      return;
+    }
+    // Nothing exports it any more; counted, and said when the process exits (lossAtExit), never dropped unsaid.
+    if (this.shutdownPromise !== undefined) {
+      this.counters.droppedAfterShutdown += 1;
       return;
     }
     const bytes = estimateSpanBytes(span);

@@ -35,7 +35,7 @@ describe("export into the embedded collector", () => {
     }
     const emitted = REQUESTS * SPANS_PER_REQUEST;
     const statistics = handle.statistics();
-    assert.deepEqual(statistics, { queued: 0, exported: emitted, droppedQueueFull: 0, failed: 0, sampledOut: 0 });
+    assert.deepEqual(statistics, { queued: 0, exported: emitted, droppedQueueFull: 0, failed: 0, sampledOut: 0, droppedAfterShutdown: 0 });
     const counters = running.collector.receiverCounters;
     assert.equal(counters.spansAccepted, emitted, "the receiver acknowledged every span");
     assert.equal(counters.spansReceived, emitted, "and received each once");

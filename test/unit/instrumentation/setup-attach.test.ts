@@ -42,7 +42,7 @@ describe("setupRagscope on an application's own tracer provider", () => {
       assert.deepEqual(receiver.spans.map((span) => span.name).sort(), ["rag.request", "rag.retrieve"]);
       const retrieve = receiver.spans.find((span) => span.name === "rag.retrieve")!;
       assert.ok("ragscope.documents.19.rank" in retrieve.attributes, "the provider's attribute count limit was raised above 128");
-      assert.deepEqual(handle.statistics(), { queued: 0, exported: 2, droppedQueueFull: 0, failed: 0, sampledOut: 0 });
+      assert.deepEqual(handle.statistics(), { queued: 0, exported: 2, droppedQueueFull: 0, failed: 0, sampledOut: 0, droppedAfterShutdown: 0 });
     } finally {
       await handle.shutdown();
     }

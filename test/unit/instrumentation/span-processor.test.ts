@@ -39,7 +39,7 @@ describe("RagscopeSpanProcessor", () => {
     assert.equal(processor.statistics().queued, 3);
     await processor.forceFlush();
     assert.deepEqual(exporter.batches.map((batch) => batch.length), [3]);
-    assert.deepEqual(processor.statistics(), { queued: 0, exported: 3, droppedQueueFull: 0, failed: 0, sampledOut: 0 });
+    assert.deepEqual(processor.statistics(), { queued: 0, exported: 3, droppedQueueFull: 0, failed: 0, sampledOut: 0, droppedAfterShutdown: 0 });
   });
 
   test("exports on its own after the scheduled delay, and as soon as a batch is full", async (context) => {
