@@ -30,7 +30,11 @@
  * - Timers are `unref()`-ed: a pending export never keeps the process alive
  *   (setup exports what is left when the process ends: flush-on-exit.ts).
  * - Lost spans (queue full, failed exports) are reported on standard error at
- *   once, then at most every ten seconds, with the totals and the destination.
+ *   once, then at most every ten seconds, each warning with the process's loss
+ *   so far — what a warning window left unsaid is in the next one. Shutdown
+ *   says the process's whole loss by cause (failed exports, queue full, spans
+ *   ended after shutdown began), and the exit line says it again when spans
+ *   were lost after that.
  */
 import { TraceFlags, diag, type Context } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
@@ -66,6 +70,8 @@ export interface RagscopeSpanProcessorOptions extends Partial<ExportLimits> {
    * telemetry was lost, whether or not an OTel diagnostic logger is set.
    */
   warn?: (message: string) => void;
+  /** Epoch milliseconds now, for the warning interval; default Date.now (a test steps its own clock). */
+  now?: () => number;
 }
 
 export interface ExportStatistics {
@@ -146,6 +152,9 @@ export class RagscopeSpanProcessor implements SpanProcessor {
   private readonly sampleRate: number;
   private readonly destination: string;
   private readonly writeWarning: (message: string) => void;
+  private readonly now: () => number;
+  /** The process's loss in spans (every cause) when it was last said in full: the exit line says it again only when more was lost since. */
+  private lossSaid = 0;
   private timer: NodeJS.Timeout | undefined;
   private timerDelay = 0;
   private readonly inFlight = new Set<RunningExport>();
@@ -178,6 +187,7 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     this.sampleRate = options.sampleRate ?? 1;
     this.destination = options.destination ?? "the exporter";
     this.writeWarning = options.warn ?? writeToStandardError;
+    this.now = options.now ?? Date.now;
     if (!(this.sampleRate >= 0 && this.sampleRate <= 1)) throw new Error(`sampleRate ${this.sampleRate} must be between 0 and 1`);
     if (isAbortable(exporter)) exporter.onRetry?.((answer) => (this.lastRetriedAnswer = answer));
   }
@@ -209,10 +219,15 @@ export class RagscopeSpanProcessor implements SpanProcessor {
 
   onStart(_span: Span, _parentContext: Context): void {}
 
-  /** What is lost if the process ends now, for the line said at exit (flush-on-exit.ts); null when nothing is. */
+  /**
+   * What is lost if the process ends now, for the line said at exit (flush-on-exit.ts): the spans not yet exported,
+   * those ended after shutdown began, and the process's whole loss by cause. Null when nothing was lost since the
+   * whole loss was last said (at shutdown).
+   */
   lossAtExit(): string | null {
-    const parts: string[] = [];
     const pending = this.pending();
+    if (pending === 0 && this.lossTotal() === this.lossSaid) return null;
+    const parts: string[] = [];
     if (pending > 0) parts.push(`the process exited with ${pending} spans not yet exported to ${this.destination}; await shutdown() on the setup's handle before process.exit()`);
     const afterShutdown = this.counters.droppedAfterShutdown;
     if (afterShutdown > 0) {
@@ -220,7 +235,35 @@ export class RagscopeSpanProcessor implements SpanProcessor {
         `${afterShutdown} spans ended after ragscope had shut down and were not exported to ${this.destination}: the application went on recording after shutdown(); shut ragscope down once the application's work is done`,
       );
     }
-    return parts.length === 0 ? null : `ragscope: ${parts.join("; ")}`;
+    const total = this.lossTotal() + pending;
+    // The whole loss, when it is more than what this line already named.
+    if (total > pending + afterShutdown) parts.push(`in all this process lost ${total} spans: ${this.lossByCause(pending)}`);
+    return `ragscope: ${parts.join("; ")}`;
+  }
+
+  /** Spans lost so far, every cause. */
+  private lossTotal(): number {
+    return this.counters.failed + this.counters.droppedQueueFull + this.counters.droppedAfterShutdown;
+  }
+
+  /** The end of a warning: the process's loss so far, by cause when there is more than one. */
+  private lossSoFar(): string {
+    const causes = [this.counters.failed, this.counters.droppedQueueFull, this.counters.droppedAfterShutdown].filter((count) => count > 0).length;
+    return `${this.lossTotal()} spans lost so far` + (causes > 1 ? ` (${this.lossByCause(0)})` : "");
+  }
+
+  /** Each cause of loss with its count and what to do, for the shutdown and exit lines; `pending`: spans unexported at exit. */
+  private lossByCause(pending: number): string {
+    const causes: string[] = [];
+    if (this.counters.failed > 0) causes.push(`${this.counters.failed} in exports that failed or were refused, or left unexported at shutdown (last: ${this.lastFailure})`);
+    if (this.counters.droppedQueueFull > 0) {
+      causes.push(
+        `${this.counters.droppedQueueFull} dropped because the span queue was full (${this.maxQueueSize} spans or ${this.maxQueueBytes} bytes; the collector was down or slower than the application: raise OTEL_BSP_MAX_QUEUE_SIZE or scale the collector)`,
+      );
+    }
+    if (this.counters.droppedAfterShutdown > 0) causes.push(`${this.counters.droppedAfterShutdown} ended after shutdown began`);
+    if (pending > 0) causes.push(`${pending} not yet exported when the process exited`);
+    return causes.join(", ");
   }
 
   onEnd(span: ReadableSpan): void {
@@ -238,7 +281,7 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     const bytes = estimateSpanBytes(span);
     if (this.queuedCount() >= this.maxQueueSize || (this.queuedBytes + bytes > this.maxQueueBytes && this.queuedCount() > 0)) {
       this.counters.droppedQueueFull += 1;
-      this.warn(`ragscope: span queue full (${this.maxQueueSize} spans or ${this.maxQueueBytes} bytes): the collector at ${this.destination} is down or slower than the application; ${this.counters.droppedQueueFull} spans dropped so far`);
+      this.warn(`ragscope: span queue full (${this.maxQueueSize} spans or ${this.maxQueueBytes} bytes): the collector at ${this.destination} is down or slower than the application; ${this.lossSoFar()}`);
       return;
     }
     this.queue.push({ span, bytes });
@@ -290,14 +333,19 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     } finally {
       clearTimeout(deadlineTimer);
     }
-    const lost = this.counters.failed - failedBefore;
-    if (lost > 0) this.report(`ragscope: at shutdown ${lost} spans could not be exported to ${this.destination} (${reason}) and are lost`);
-    // The queue-full warning is said at most once an interval, with the count at that moment: a burst dropped thousands
-    // after it unsaid. The process's whole loss is said once more as it ends.
-    if (this.counters.droppedQueueFull > 0) {
+    // Warnings are said at most once an interval, each with the loss at that moment: what was lost after the last
+    // one (a burst of failed exports, thousands dropped with the queue full) would go unsaid. The process's whole loss,
+    // by cause, is said as it ends; the spans lost at shutdown itself lead, with why.
+    const lostAtShutdown = this.counters.failed - failedBefore;
+    const total = this.lossTotal();
+    if (lostAtShutdown > 0) {
+      const lostBefore = total - lostAtShutdown;
       this.report(
-        `ragscope: this process dropped ${this.counters.droppedQueueFull} spans in all because the span queue was full (${this.maxQueueSize} spans or ${this.maxQueueBytes} bytes; the collector at ${this.destination} was down or slower than the application); raise OTEL_BSP_MAX_QUEUE_SIZE or scale the collector`,
+        `ragscope: at shutdown ${lostAtShutdown} spans could not be exported to ${this.destination} (${reason}) and are lost` +
+          (lostBefore > 0 ? `; in all this process lost ${total} spans: ${this.lossByCause(0)}` : ""),
       );
+    } else if (total > 0) {
+      this.report(`ragscope: this process lost ${total} spans bound for ${this.destination} in all: ${this.lossByCause(0)}`);
     }
     try {
       await this.exporter.shutdown();
@@ -440,14 +488,14 @@ export class RagscopeSpanProcessor implements SpanProcessor {
           if (rejected > 0) {
             this.counters.failed += rejected;
             this.lastFailure = `the collector refused ${rejected} of ${batch.length} spans: ${result.error!.message || "no reason given"}`;
-            if (this.shutdownPromise === undefined) this.warn(`ragscope: the collector at ${this.destination} refused ${rejected} of ${batch.length} spans it was sent (${result.error!.message || "no reason given"}); ${this.counters.failed} spans lost so far`);
+            if (this.shutdownPromise === undefined) this.warn(`ragscope: the collector at ${this.destination} refused ${rejected} of ${batch.length} spans it was sent (${result.error!.message || "no reason given"}); ${this.lossSoFar()}`);
           }
         } else {
           this.counters.failed += batch.length;
           this.failedExports += 1;
           this.lastFailure = result.error?.message ?? "no reason given";
           // During shutdown the losses are reported once, all together, when it ends.
-          if (this.shutdownPromise === undefined) this.warn(`ragscope: export of ${batch.length} spans to ${this.destination} failed (${result.error?.message ?? "no reason given"}); ${this.counters.failed} spans lost so far`);
+          if (this.shutdownPromise === undefined) this.warn(`ragscope: export of ${batch.length} spans to ${this.destination} failed (${result.error?.message ?? "no reason given"}); ${this.lossSoFar()}`);
         }
         resolve();
       };
@@ -466,9 +514,10 @@ export class RagscopeSpanProcessor implements SpanProcessor {
     });
   }
 
-  /** A loss at shutdown is said at once, whatever the warning interval. */
+  /** The process's whole loss at shutdown is said at once, whatever the warning interval. */
   private report(message: string): void {
-    this.lastWarningAt = Date.now();
+    this.lastWarningAt = this.now();
+    this.lossSaid = this.lossTotal();
     try {
       this.writeWarning(message);
     } catch {
@@ -478,7 +527,7 @@ export class RagscopeSpanProcessor implements SpanProcessor {
 
   /** At most one warning per interval, each with the running totals: loud once, never a flood. */
   private warn(message: string): void {
-    const now = Date.now();
+    const now = this.now();
     if (now - this.lastWarningAt < WARNING_INTERVAL_MS) return;
     this.lastWarningAt = now;
     try {

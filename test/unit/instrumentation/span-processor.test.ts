@@ -149,10 +149,10 @@ describe("RagscopeSpanProcessor", () => {
     const processor = new RagscopeSpanProcessor(exporter, { maxQueueSize: 5, scheduledDelayMillis: 60_000, warn: (message) => warnings.push(message) });
     endSpans(processor, 2_005);
     assert.equal(warnings.length, 1, "one warning an interval");
-    assert.match(warnings[0]!, /1 spans dropped so far$/);
+    assert.match(warnings[0]!, /1 spans lost so far$/);
     await processor.shutdown();
     assert.equal(processor.statistics().droppedQueueFull, 2_000);
-    assert.match(warnings.at(-1)!, /^ragscope: this process dropped 2000 spans in all because the span queue was full \(5 spans/);
+    assert.match(warnings.at(-1)!, /^ragscope: this process lost 2000 spans bound for .* in all: 2000 dropped because the span queue was full \(5 spans/);
     const quiet: string[] = [];
     const healthy = new RagscopeSpanProcessor(new ScriptedExporter("succeed"), { scheduledDelayMillis: 1, warn: (message) => quiet.push(message) });
     endSpans(healthy, 3);
