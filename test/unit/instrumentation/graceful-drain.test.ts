@@ -79,7 +79,7 @@ describe("an application that handles SIGTERM itself", () => {
     const application = start(script, receiver.endpoint);
     const port = Number(/port (\d+)/.exec(await application.printed("port "))![1]);
     const answered = new Promise<string>((resolve, reject) => {
-      get(`http://127.0.0.1:${port}/`, (response) => {
+      get(`http://127.0.0.1:${port}/`, { agent: false }, (response) => {
         let body = "";
         response.on("data", (part: Buffer) => (body += part.toString()));
         response.on("end", () => resolve(body));
