@@ -4,7 +4,7 @@
  * The OTel SDK's default start time is Date.now(), whole milliseconds: two awaited stages (a draft generation, then
  * the final one) often start in the same millisecond, and the collector could not tell which came last — the
  * request's model was the draft's for half the requests. The performance clock (the one feedback spans already used)
- * tells them apart; a call in the same microsecond as the previous one, or a clock that does not advance between two
+ * tells them apart (its fraction of a millisecond, beside the wall clock's milliseconds); a call in the same microsecond as the previous one, or a clock that does not advance between two
  * calls, still gets a later time, by one microsecond (well above a double's spacing at today's epoch milliseconds,
  * ~0.24 µs, so each time is a distinct nanosecond after OTel's conversion).
  *
@@ -15,8 +15,13 @@ const STEP_MS = 0.001;
 
 let last = 0;
 
-/** Epoch milliseconds with a fraction, later than any returned before. */
+/**
+ * Epoch milliseconds with a fraction, later than any returned before. The whole milliseconds are the wall clock's
+ * and only the fraction the performance clock's: `timeOrigin + now()` alone drifts from the wall clock over a long
+ * uptime or a host's sleep (the reason OpenTelemetry's SDK takes Date.now()), which would put ragscope's spans off
+ * the other instrumentations' on the same timeline.
+ */
 export function nextSpanTime(): number {
-  last = Math.max(performance.timeOrigin + performance.now(), last + STEP_MS);
+  last = Math.max(Date.now() + (performance.now() % 1), last + STEP_MS);
   return last;
 }
