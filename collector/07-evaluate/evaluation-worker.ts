@@ -428,18 +428,23 @@ export class EvaluationWorker {
 
   private async deadLetterInvalid(trace: AssembledTrace<BusPosition>, rebuilt: CaseResult, issues: readonly { path: readonly PropertyKey[]; message: string }[]): Promise<void> {
     this.counters.invalidCaseResults += 1;
-    this.counters.deadLetters += 1;
     const problems = issues.map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`).join("; ");
     const reason = `the Case Result rebuilt from trace ${trace.traceId} does not match its schema (contracts/case-result.ts), so it was not stored: ${problems}`;
+    await this.sendResultLetter(trace, rebuilt, "case-result", reason, "invalid_case_result");
+  }
+
+  /** A trace's result as a dead letter: `body` as JSON, named by the `ragscope=` part of its content type. */
+  private async sendResultLetter(trace: AssembledTrace<BusPosition>, body: unknown, kind: string, reason: string, code: NonNullable<DeadLetter["code"]>): Promise<void> {
+    this.counters.deadLetters += 1;
     await this.options.deadLetters.send({
       message: {
         key: trace.traceId,
-        value: new TextEncoder().encode(JSON.stringify(rebuilt)),
+        value: new TextEncoder().encode(JSON.stringify(body)),
         position: trace.sources[0] ?? { partition: 0, offset: "0" },
-        headers: { "content-type": "application/json; ragscope=case-result" },
+        headers: { "content-type": `application/json; ragscope=${kind}` },
       },
       reason,
-      code: "invalid_case_result",
+      code,
     });
   }
 
@@ -453,17 +458,8 @@ export class EvaluationWorker {
     if (this.writing > 0) return 0;
     const refused = this.unwritten.splice(0, this.unwritten.length);
     for (const item of refused) {
-      this.counters.deadLetters += 1;
-      await this.options.deadLetters.send({
-        message: {
-          key: item.trace.traceId,
-          value: new TextEncoder().encode(JSON.stringify({ case_result: item.evaluation.caseResult, evaluation_results: item.evaluation.evaluationResults })),
-          position: item.trace.sources[0] ?? { partition: 0, offset: "0" },
-          headers: { "content-type": "application/json; ragscope=case-evaluation" },
-        },
-        reason,
-        code: "store_refused_at_stop",
-      });
+      const body = { case_result: item.evaluation.caseResult, evaluation_results: item.evaluation.evaluationResults };
+      await this.sendResultLetter(item.trace, body, "case-evaluation", reason, "store_refused_at_stop");
     }
     return refused.length;
   }

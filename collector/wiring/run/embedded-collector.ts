@@ -169,10 +169,14 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
       // The stop has aborted the retries: what the store still refuses goes to the dead letters, and what they cannot
       // keep either is lost with the process — said in the outcome, never dropped unsaid.
       const lastStoreError = worker.backlog > 0 ? worker.lastSinkError : null;
-      const savedBefore = deadLetters.counters.saved;
+      const droppedBefore = deadLetters.counters.lost;
       const unwrittenTraces = await worker.deadLetterUnwritten(`not stored: the store refused the result's writes until the collector stopped (${lastStoreError ?? "no reason given"}); the body holds the Case Result and its Evaluation Results`);
       await deadLetters.flush();
-      const outcome: EmbeddedStopOutcome = { unwrittenTraces, deadLettered: Math.min(unwrittenTraces, deadLetters.counters.saved - savedBefore), lastStoreError };
+      // These letters were sent last, so the letters still unsaved end with those of them the store refused too, and
+      // what the dead letters' bound dropped meanwhile is lost as well (a count of letters saved here would also count
+      // earlier letters saved at this flush).
+      const notKept = Math.min(unwrittenTraces, deadLetters.pending + deadLetters.counters.lost - droppedBefore);
+      const outcome: EmbeddedStopOutcome = { unwrittenTraces, deadLettered: unwrittenTraces - notKept, lastStoreError };
       // The last snapshot after the last writes, so it counts them.
       await health.stop();
       // After the last traces were handed over; judge work still queued in-process is dropped (not durable embedded).
