@@ -10,20 +10,18 @@
  * the exit code and `ragscope dead-letters` read back.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { openClickHouse } from "../../store/clickhouse/clickhouse-connection.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
+import { runRagscope } from "../support/run-ragscope.js";
 
-const ragscope = fileURLToPath(new URL("../../bin/ragscope.js", import.meta.url));
 const TRACE = "5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f";
 
 function cli(dataDir: string, ...args: string[]) {
-  const child = spawnSync(process.execPath, [ragscope, ...args, "--data-dir", dataDir], { encoding: "utf8", timeout: 300_000, env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "" } });
+  const child = runRagscope([...args, "--data-dir", dataDir], path.dirname(dataDir), {}, 300_000);
   return { status: child.status, output: `${child.stdout}${child.stderr}` };
 }
 
