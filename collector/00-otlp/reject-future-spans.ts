@@ -9,6 +9,7 @@
  * all-zero ids are (reject-invalid-ids.ts); the other spans are accepted. Late
  * spans (clocks behind, exporters retrying) are fine and kept.
  */
+import { removeSpans } from "./take-out-spans.js";
 import type { TracesDocument } from "./traces-document.js";
 
 const NANOSECONDS_PER_MILLISECOND = 1_000_000n;
@@ -25,14 +26,5 @@ export function isFutureSpan(startTimeUnixNano: bigint, endTimeUnixNano: bigint,
 
 /** Takes the spans past `latest` out of the document in place; how many. */
 export function rejectFutureSpans(document: TracesDocument, latest: bigint): number {
-  let rejected = 0;
-  for (const resourceSpans of document.resourceSpans) {
-    for (const scopeSpans of resourceSpans.scopeSpans) {
-      if (!scopeSpans.spans.some((span) => isFutureSpan(span.startTimeUnixNano, span.endTimeUnixNano, latest))) continue;
-      const kept = scopeSpans.spans.filter((span) => !isFutureSpan(span.startTimeUnixNano, span.endTimeUnixNano, latest));
-      rejected += scopeSpans.spans.length - kept.length;
-      scopeSpans.spans = kept;
-    }
-  }
-  return rejected;
+  return removeSpans(document, (span) => isFutureSpan(span.startTimeUnixNano, span.endTimeUnixNano, latest));
 }

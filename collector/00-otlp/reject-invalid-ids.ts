@@ -6,6 +6,7 @@
  * the client in the answer's `partial_success` (rejected_spans and a message),
  * the OTLP way to refuse part of a request; the other spans are accepted.
  */
+import { removeSpans } from "./take-out-spans.js";
 import type { TracesDocument } from "./traces-document.js";
 
 const ZERO_TRACE_ID = "0".repeat(32);
@@ -17,16 +18,7 @@ export interface InvalidIdRejection {
 }
 
 export function rejectInvalidIds(document: TracesDocument): InvalidIdRejection {
-  let rejectedSpans = 0;
-  for (const resourceSpans of document.resourceSpans) {
-    for (const scopeSpans of resourceSpans.scopeSpans) {
-      if (!scopeSpans.spans.some(hasInvalidId)) continue;
-      const valid = scopeSpans.spans.filter((span) => !hasInvalidId(span));
-      rejectedSpans += scopeSpans.spans.length - valid.length;
-      scopeSpans.spans = valid;
-    }
-  }
-  return { document, rejectedSpans };
+  return { document, rejectedSpans: removeSpans(document, hasInvalidId) };
 }
 
 /** Whether the span's trace id or span id is all zeros (OTLP's invalid value). */

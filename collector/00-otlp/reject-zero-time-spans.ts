@@ -10,8 +10,7 @@
  * accepted. Only zero is refused: any other past time is a legitimate replay
  * of an old trace.
  */
-import { countSpans } from "./count-spans.js";
-import { takeOutSpans } from "./take-out-spans.js";
+import { removeSpans } from "./take-out-spans.js";
 import type { TracesDocument } from "./traces-document.js";
 
 /** Whether a span's start or end time (Unix nanoseconds) is unset. */
@@ -21,6 +20,5 @@ export function isZeroTimeSpan(startTimeUnixNano: bigint, endTimeUnixNano: bigin
 
 /** Takes the spans with a zero start or end time out of the document in place; how many. */
 export function rejectZeroTimeSpans(document: TracesDocument): number {
-  const taken = takeOutSpans(document, (span) => isZeroTimeSpan(span.startTimeUnixNano, span.endTimeUnixNano));
-  return taken === null ? 0 : countSpans(taken);
+  return removeSpans(document, (span) => isZeroTimeSpan(span.startTimeUnixNano, span.endTimeUnixNano));
 }

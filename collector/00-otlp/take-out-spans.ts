@@ -1,10 +1,10 @@
 /**
- * Spans taken out of a document and kept, rather than only counted
- * (reject-invalid-ids.ts and reject-future-spans.ts count theirs, and
- * reject-zero-time-spans.ts counts what this takes: the receiver tells its
- * client, who still has the spans). A Kafka evaluator has
- * no client to tell: what it refuses is all there is of those spans, so it
- * keeps them, to dead-letter them as a request of their own.
+ * Spans refused out of a document, in place. The receiver only counts them
+ * (`removeSpans`: reject-invalid-ids.ts, reject-future-spans.ts,
+ * reject-zero-time-spans.ts), since its client, told how many, still has the
+ * spans. A Kafka evaluator has no client to tell: what it refuses is all
+ * there is of those spans, so it takes them out and keeps them
+ * (`takeOutSpans`), to dead-letter them as a request of their own.
  */
 import type { ResourceSpansDocument, SpanDocument, TracesDocument } from "./traces-document.js";
 
@@ -30,4 +30,21 @@ export function takeOutSpans(document: TracesDocument, refuse: (span: SpanDocume
     }
   }
   return taken.length === 0 ? null : { resourceSpans: taken };
+}
+
+/**
+ * Removes the spans `refuse` picks from `document`, in place, and counts them: the receiver's refusals (all-zero ids,
+ * future or zero times), whose client still holds the spans and is told how many in the answer.
+ */
+export function removeSpans(document: TracesDocument, refuse: (span: SpanDocument) => boolean): number {
+  let removed = 0;
+  for (const resourceSpans of document.resourceSpans) {
+    for (const scopeSpans of resourceSpans.scopeSpans) {
+      if (!scopeSpans.spans.some(refuse)) continue;
+      const kept = scopeSpans.spans.filter((span) => !refuse(span));
+      removed += scopeSpans.spans.length - kept.length;
+      scopeSpans.spans = kept;
+    }
+  }
+  return removed;
 }
