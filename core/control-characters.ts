@@ -29,3 +29,8 @@ export function withControlCharactersShown<Shown>(text: string, kept: string, sh
 export function controlCharactersAsCodes(text: string, kept: string): string {
   return withControlCharactersShown(text, kept, (code) => code).join("");
 }
+
+/** Whether the text holds a character shown by its code, other than those `kept`. */
+export function holdsControlCharacters(text: string, kept: string): boolean {
+  return withControlCharactersShown(text, kept, () => null).length > 1;
+}

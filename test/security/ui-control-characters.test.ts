@@ -84,4 +84,28 @@ describe("control characters in span text on the web UI", () => {
     assert.ok(list.includes('title="pay \\u202Ecod.exe'), "the query's tooltip on the trace list");
     assertShownByCode(await pageAt(`/review/${caseResultId}?trace=${TRACE_ID}`), "review page");
   });
+
+  test("a filter given with them keeps them in its box, so it matches, and shows them by their code beside it", async () => {
+    // A link can carry the override into a filter box, where the browser applies it: the box reads "pay cod.exe".
+    const list = await pageAt(`/traces?q=${encodeURIComponent("pay \u202Ecod.exe")}`);
+    const box = /<label>text in query or answer, or a trace id<input name="q" value="([^"]*)"[^>]*>([^]*?)<\/label>/.exec(list);
+    assert.ok(box !== null, "the text filter's box");
+    assert.equal(box[1], "pay \u202Ecod.exe", "the box holds the filter as given, so the next Filter matches the same traces");
+    assert.match(box[2]!, /<span class="muted filter-as-sent" data-filter="q">holds: pay <span class=control-character>\\u202E<\/span>cod\.exe<\/span>/);
+    assert.ok(list.includes(TRACE_ID), "the filter still matches the trace that holds the text");
+    const plain = await pageAt("/traces?q=pay");
+    assert.ok(!plain.includes("filter-as-sent"), "a filter without such characters is not repeated");
+    // An identifier filter cannot hold them: the collector never stores such a run id, so the filter is refused
+    // (400) with the rule, rather than read as a run that measured nothing; the board's refused query shows its form
+    // with the values as given, the same way.
+    const answer = await fetch(`${serve!.uiUrl}/failures?run=${encodeURIComponent("run\u202E1")}`);
+    const refused = await answer.text();
+    assert.equal(answer.status, 400, refused);
+    assert.match(refused, /<p class="error" id="error">run= holds characters outside letters, digits and _ - \. : \/ @ \+: the collector stores no such run/);
+    assert.match(refused, /<input name="run" value="run\u202E1"/);
+    assert.match(refused, /data-filter="run">holds: run<span class=control-character>\\u202E<\/span>1<\/span>/);
+    const listAnswer = await fetch(`${serve!.uiUrl}/api/traces?service=${encodeURIComponent("support\u202Ebot")}`);
+    assert.equal(listAnswer.status, 400);
+    assert.match(await listAnswer.text(), /service= holds characters outside letters/);
+  });
 });

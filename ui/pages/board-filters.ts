@@ -1,4 +1,5 @@
 /** The range and filter form shared by the "Quality over time" and "Failures" pages. */
+import { filterInput } from "./filter-input.js";
 import { html } from "./markup.js";
 import type { QualityScope } from "../../store/ports/quality-reader.js";
 import type { Markup } from "./layout.js";
@@ -11,7 +12,7 @@ export function boardFilters(action: string, scope: QualityScope, services: read
   const offered = scope.service === undefined || services.includes(scope.service) ? services : [...services, scope.service];
   return html`<form class="filters" method="get" action="${action}">
 <label>service<select name="service"><option value="">all services</option>${offered.map((service) => html`<option value="${service}" ${service === scope.service ? "selected" : ""}>${service}</option>`)}</select></label>
-<label>run<input name="run" value="${scope.runId ?? ""}"></label>
+${filterInput("run", "run", scope.runId ?? "")}
 <label>from (UTC)<input name="from" value="${isoMinute(scope.fromMs)}"></label>
 <label>to (UTC)<input name="to" value="${isoMinute(scope.toMs)}"></label>
 <label>&nbsp;<button type="submit">Show</button></label></form>
@@ -26,10 +27,10 @@ export function boardRefusedPage(action: string, parameters: URLSearchParams, er
   const given = (name: string) => parameters.get(name) ?? "";
   return html`<p class="error" id="error">${error}</p>
 <form class="filters" method="get" action="${action}">
-<label>service<input name="service" value="${given("service")}"></label>
-<label>run<input name="run" value="${given("run")}"></label>
-<label>from (UTC)<input name="from" value="${given("from")}"></label>
-<label>to (UTC)<input name="to" value="${given("to")}"></label>
+${filterInput("service", "service", given("service"))}
+${filterInput("run", "run", given("run"))}
+${filterInput("from", "from (UTC)", given("from"))}
+${filterInput("to", "to (UTC)", given("to"))}
 <label>&nbsp;<button type="submit">Show</button></label></form>`;
 }
 

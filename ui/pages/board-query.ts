@@ -16,6 +16,7 @@ import type { QualityScope } from "../../store/ports/quality-reader.js";
 import type { StoredSpan } from "../../store/ports/run-reader.js";
 import { parseQueryTime, queryText } from "../routing/query-parameters.js";
 import { isoMinute } from "./board-filters.js";
+import { identifierFilterProblem } from "./identifier-filter.js";
 
 /**
  * Bucket widths in seconds, smallest first: none below a minute, the rollups' resolution. A narrower bucket drew
@@ -86,6 +87,10 @@ function parseBoardTime(name: "from" | "to", value: string, now: number): Result
 export function parseBoardQuery(parameters: URLSearchParams, stored: StoredSpan | null, now: number): Result<QualityScope, string> {
   for (const name of ["from", "to", "service", "run"]) if ((parameters.get(name) ?? "").length > MAXIMUM_PARAMETER_LENGTH) return failure(`${name} is longer than ${MAXIMUM_PARAMETER_LENGTH} characters`);
   const text = (name: string) => queryText(parameters, name);
+  for (const name of ["service", "run"]) {
+    const problem = identifierFilterProblem(name, text(name));
+    if (problem !== null) return failure(problem);
+  }
   let { fromMs, toMs } = defaultRange(stored, now);
   const from = text("from");
   if (from !== undefined) {

@@ -6,6 +6,7 @@ import { parseDecimalNumber, parseQueryTime, parseWholeNumber, queryText } from 
 import { cursorOfStartAndId, type TraceCursor, type TraceFilter } from "../../store/ports/trace-reader.js";
 import { closestTraceMetricNames, isTraceMetricName } from "./trace-metric-names.js";
 import { asCaseResultId, asTraceId } from "./trace-address.js";
+import { identifierFilterProblem } from "./identifier-filter.js";
 
 export const FILTER_PARAMETERS = ["service", "tenant", "route", "run", "dataset", "verdict", "root_cause", "from", "to", "q", "metric", "below", "above"] as const;
 const METRIC_PATTERN = /^[A-Za-z0-9_.@-]{1,120}$/;
@@ -66,6 +67,10 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
   filter.route = text("route");
   filter.runId = text("run");
   filter.datasetId = text("dataset");
+  for (const name of ["service", "tenant", "route", "run", "dataset"]) {
+    const problem = identifierFilterProblem(name, text(name));
+    if (problem !== null) return failure(problem);
+  }
   filter.verdict = text("verdict");
   // A verdict or root cause no trace can have matched nothing, silently: the list looked empty, not mistyped.
   if (filter.verdict !== undefined && !(qualityStatus.options as readonly string[]).includes(filter.verdict)) return failure(`verdict=${filter.verdict} is not a verdict: use one of ${qualityStatus.options.join(", ")}`);

@@ -1,4 +1,5 @@
 /** The Traces page: filters, the newest traces first, keyset paging; the first page refreshes itself (live-script.ts). */
+import { filterInput } from "./filter-input.js";
 import { html } from "./markup.js";
 // A latency of 0.04 ms is not "0.0": one place, or two significant digits where one would write it as 0.
 import { rounded } from "../../report/format-value.js";
@@ -71,7 +72,7 @@ function emptyListMessage(parameters: URLSearchParams): string {
 
 export function tracesPage(viewer: Viewer, parameters: URLSearchParams, listed: TracePage & { traces: ListedTrace[] }, error: string | null): Markup {
   const value = (name: string) => parameters.get(name) ?? "";
-  const input = (name: string, label: string, placeholder = "") => html`<label>${label}<input name="${name}" value="${value(name)}" placeholder="${placeholder}"></label>`;
+  const input = (name: string, label: string, placeholder = "") => filterInput(name, label, value(name), placeholder);
   const older = olderTracesHref(parameters, listed.next);
   // A query in error lists nothing, and its live refresh would ask again for the same 400 every time a trace arrives.
   const live = !parameters.has("after") && error === null;
