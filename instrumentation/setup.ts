@@ -46,6 +46,7 @@ import { globalTracerProvider, NOOP_PROVIDER } from "./global-provider.js";
 import { RagscopeSpanProcessor, resolveExportLimits, writeToStandardError, type ExportLimits, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
 import { RedactingSpanExporter } from "./redaction/redacting-span-exporter.js";
 import { createRedactor, type RedactionOptions } from "./redaction/redactor.js";
+import { CountedSampler } from "./sampling/counted-sampler.js";
 import { TraceIdRatioSampler } from "./sampling/trace-id-sampling.js";
 import { resolveSetupOptions, type RagscopeSetupOptions, type ResolvedSetupOptions } from "./setup-options.js";
 
@@ -205,7 +206,8 @@ function startSdk(resolved: ResolvedSetupOptions, processor: RagscopeSpanProcess
     resource: defaultResource().merge(resourceFromAttributes(resolved.resourceAttributes)),
     instrumentations: [],
     spanProcessors: [processor],
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioSampler(resolved.sampleRate) }),
+    // Counted: a span the sampler leaves out never reaches the processor (sampling/counted-sampler.ts).
+    sampler: new CountedSampler(new ParentBasedSampler({ root: new TraceIdRatioSampler(resolved.sampleRate) }), () => processor.countSampledOut()),
     spanLimits: attributeLimitFromEnvironment() ? {} : { attributeCountLimit: RAGSCOPE_ATTRIBUTE_COUNT_LIMIT },
     metricReaders: [],
     logRecordProcessors: [],

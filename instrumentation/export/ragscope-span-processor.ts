@@ -83,7 +83,11 @@ export interface ExportStatistics {
   readonly droppedQueueFull: number;
   /** Spans in exports that failed or timed out, or still unexported when shutdown ended. */
   readonly failed: number;
-  /** Spans left out by head sampling. */
+  /**
+   * Spans not exported because head sampling left them out: those the sampler of the provider ragscope started did
+   * not record (sampling/counted-sampler.ts), or, on an application's own provider, those of the traces this
+   * processor's rate rejects.
+   */
   readonly sampledOut: number;
   /**
    * Spans ended after shutdown began, which nothing exports any more: the application went on recording after
@@ -218,6 +222,11 @@ export class RagscopeSpanProcessor implements SpanProcessor {
   }
 
   onStart(_span: Span, _parentContext: Context): void {}
+
+  /** One span the provider's sampler left out: it never reaches `onEnd`, so the sampler says it here (sampling/counted-sampler.ts). */
+  countSampledOut(): void {
+    this.counters.sampledOut += 1;
+  }
 
   /**
    * What is lost if the process ends now, for the line said at exit (flush-on-exit.ts): the spans not yet exported,
