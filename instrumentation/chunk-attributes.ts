@@ -68,7 +68,8 @@ export function recordChunks(
     const keys = documentKeys(table, prefixes, rank - 1);
     recorder.set(keys.id, record.chunkId);
     if (captureText) recorder.set(keys.content, record.text);
-    recorder.set(keys.score, record.score);
+    // The field's name is built only for a score that is not a number: this runs for every chunk.
+    recorder.set(keys.score, typeof record.score === "number" ? record.score : recorder.number(`${prefixes.openInference}: the score of chunk ${rank}`, record.score));
     recorder.set(keys.metadata, documentMetadata(record));
     recorder.set(keys.documentId, record.documentId);
     recorder.set(keys.documentVersion, record.documentVersion);

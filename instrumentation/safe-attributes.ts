@@ -15,6 +15,7 @@ import type { RedactBeforeCut } from "./redaction/redact-then-cut.js";
 import { redactThenCut } from "./redaction/redact-then-cut.js";
 import { isStructuralAttribute } from "./redaction/structural-attributes.js";
 import { Ragscope } from "../contracts/span-attributes.js";
+import { describeType } from "./records/describe-type.js";
 
 /** `value` as an attribute value, or undefined when OTel cannot carry it. */
 export function toAttributeValue(value: unknown): AttributeValue | undefined {
@@ -104,6 +105,20 @@ export class AttributeRecorder {
   private write(key: string, value: AttributeValue): void {
     if (this.span === undefined) this.attributes[key] = value;
     else this.span.setAttribute(key, value);
+  }
+
+  /**
+   * `value` when it is a number, undefined when it is absent, else undefined with a problem naming `field`. A number
+   * the application gives as another type — most often a count read from a provider's JSON as a string, "100" — is
+   * left off the span rather than recorded as text: the collector read such text as a number nobody had checked, and
+   * the sums made from it (total tokens) were left out without a word.
+   */
+  number(field: string, value: unknown): number | undefined {
+    if (typeof value === "number") return value;
+    if (isAbsent(value)) return undefined;
+    // The type, not the value: a field given by mistake may carry anything, and the problem is said on stderr.
+    this.problems.push(`${field} is ${describeType(value)}, not a number: left off the span (give it as a number, e.g. Number(value) where the application reads it)`);
+    return undefined;
   }
 
   problem(description: string): void {

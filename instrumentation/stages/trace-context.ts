@@ -27,7 +27,7 @@ export function contextStage<T>(options: ContextOptions, toContext?: (value: T) 
     stage: RagStage.context,
     spanKind: OpenInferenceSpanKind.chain,
     recordStart: (recorder) => {
-      recorder.set(Ragscope.contextTokenBudget, options.tokenBudget);
+      recorder.set(Ragscope.contextTokenBudget, recorder.number("tokenBudget", options.tokenBudget));
     },
     recordResult: (recorder, value, configuration) => {
       const context = readContextRecord(toContext !== undefined ? toContext(value) : value);
@@ -65,7 +65,7 @@ export function recordContext(recorder: AttributeRecorder, context: ContextRecor
     );
   }
   recorder.set(Ragscope.contextTruncatedChunkIds, context.truncatedChunkIds);
-  recorder.set(Ragscope.contextTokenCount, context.tokenCount);
-  recorder.set(Ragscope.contextTokenBudget, context.tokenBudget);
+  recorder.set(Ragscope.contextTokenCount, recorder.number("context record's tokenCount", context.tokenCount));
+  recorder.set(Ragscope.contextTokenBudget, recorder.number("context record's tokenBudget", context.tokenBudget));
   if (captureText) recorder.set(Ragscope.contextText, context.text);
 }

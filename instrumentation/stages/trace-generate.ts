@@ -55,25 +55,27 @@ function recordGeneration(recorder: AttributeRecorder, generation: GenerationRec
     recorder.set(OpenInference.outputValue, generation.text);
     recorder.set(Ragscope.answer, generation.text);
   }
-  const inputTokens = notNegative(recorder, "inputTokens", generation.inputTokens);
-  const outputTokens = notNegative(recorder, "outputTokens", generation.outputTokens);
+  const inputTokens = measured(recorder, "inputTokens", generation.inputTokens);
+  const outputTokens = measured(recorder, "outputTokens", generation.outputTokens);
   recorder.set(OpenInference.llmTokenCountPrompt, inputTokens);
   recorder.set(OpenInference.llmTokenCountCompletion, outputTokens);
   if (typeof inputTokens === "number" && typeof outputTokens === "number") {
     recorder.set(OpenInference.llmTokenCountTotal, inputTokens + outputTokens);
   }
-  recorder.set(OpenInference.llmCostTotal, notNegative(recorder, "cost", generation.cost));
-  recorder.set(Ragscope.timeToFirstTokenMs, notNegative(recorder, "timeToFirstTokenMs", generation.timeToFirstTokenMs));
+  recorder.set(OpenInference.llmCostTotal, measured(recorder, "cost", generation.cost));
+  recorder.set(Ragscope.timeToFirstTokenMs, measured(recorder, "timeToFirstTokenMs", generation.timeToFirstTokenMs));
   recorder.set(Ragscope.abstained, generation.abstained);
 }
 
 /**
- * The value, or undefined (left off the span, with a problem said) when it is a number below 0: a count, a cost or a
- * duration cannot be negative, and a provider's -1 for "unknown" recorded as a value would be averaged as one.
+ * The value, or undefined (left off the span, with a problem said) when it is not a number (recorder.number) or is
+ * below 0: a count, a cost or a duration cannot be negative, and a provider's -1 for "unknown" recorded as a value
+ * would be averaged as one.
  */
-function notNegative<Value>(recorder: AttributeRecorder, field: string, value: Value): Value | undefined {
-  if (typeof value !== "number" || value >= 0) return value;
-  recorder.problem(`generation record's ${field} is ${value}, below 0: left off the span (a count, a cost or a duration cannot be negative; leave the field out when it is not known)`);
+function measured(recorder: AttributeRecorder, field: string, value: unknown): number | undefined {
+  const number = recorder.number(`generation record's ${field}`, value);
+  if (number === undefined || number >= 0) return number;
+  recorder.problem(`generation record's ${field} is ${number}, below 0: left off the span (a count, a cost or a duration cannot be negative; leave the field out when it is not known)`);
   return undefined;
 }
 

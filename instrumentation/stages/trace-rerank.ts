@@ -34,7 +34,7 @@ export function rerankStage<T>(options: RerankOptions, toChunks?: (value: T) => 
       recorder.set(OpenInference.inputValue, options.query);
       recorder.set(OpenInference.rerankerQuery, options.query);
       recorder.set(OpenInference.rerankerModelName, options.model);
-      recorder.set(OpenInference.rerankerTopK, options.topK);
+      recorder.set(OpenInference.rerankerTopK, recorder.number("topK", options.topK));
     },
     recordInput: (recorder, configuration) => {
       recordChunkList(

@@ -30,7 +30,7 @@ export function retrieveStage<T>(options: RetrieveOptions, toChunks?: (value: T)
     spanKind: OpenInferenceSpanKind.retriever,
     recordStart: (recorder) => {
       recorder.set(OpenInference.inputValue, options.query);
-      recorder.set(Ragscope.retrievalTopK, options.topK);
+      recorder.set(Ragscope.retrievalTopK, recorder.number("topK", options.topK));
       recorder.set(Ragscope.retrieverName, options.retriever);
     },
     recordResult: (recorder, value, configuration) => {
