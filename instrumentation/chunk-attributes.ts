@@ -12,6 +12,7 @@
  */
 import { DocumentField, OpenInference, flattenedKey } from "../contracts/span-attributes.js";
 import { readChunkList, type RankedChunk } from "./records/chunk-record.js";
+import { readEffectiveTime } from "./records/effective-time.js";
 import type { AttributeRecorder } from "./safe-attributes.js";
 
 export interface DocumentPrefixes {
@@ -74,8 +75,13 @@ export function recordChunks(
     recorder.set(keys.documentId, record.documentId);
     recorder.set(keys.documentVersion, record.documentVersion);
     recorder.set(keys.sectionId, record.sectionId);
-    recorder.set(keys.effectiveFrom, record.effectiveFrom);
-    recorder.set(keys.effectiveTo, record.effectiveTo);
+    const effective = readEffectiveTime(record.effectiveFrom, record.effectiveTo);
+    if (effective.ok) {
+      recorder.set(keys.effectiveFrom, effective.value.from);
+      recorder.set(keys.effectiveTo, effective.value.to);
+    } else {
+      recorder.problem(`${prefixes.openInference}: chunk ${rank}'s ${effective.error}`);
+    }
     recorder.set(keys.acl, record.acl);
     recorder.set(keys.tenantId, record.tenantId);
     recorder.set(keys.rank, rank);

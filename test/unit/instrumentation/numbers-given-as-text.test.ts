@@ -6,28 +6,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { startTestReceiver } from "./otlp-test-receiver.js";
-
-const sdk = JSON.stringify(fileURLToPath(new URL("../../../instrumentation/index.ts", import.meta.url)));
-
-function runScript(script: string, environment: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, ...environment } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
-    child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { SDK, runSdkScript } from "./sdk-script.js";
 
 test("token counts and a chunk score given as strings are left off the span, counted, and said with the field", async () => {
   const receiver = await startTestReceiver();
   try {
     const script = `
-      import { setupRagscope, traceRequest, traceRetrieve, traceGenerate, instrumentationErrors } from ${sdk};
+      import { setupRagscope, traceRequest, traceRetrieve, traceGenerate, instrumentationErrors } from ${SDK};
       const ragscope = setupRagscope({ serviceName: "text-numbers" });
       const answer = await traceRequest({ query: "refunds?" }, async () => {
         await traceRetrieve({ query: "refunds?" }, () => [{ chunkId: "c1", score: "0.8" }, { chunkId: "c2", score: 0.5 }]);
@@ -36,7 +22,7 @@ test("token counts and a chunk score given as strings are left off the span, cou
       await ragscope.shutdown();
       console.log(JSON.stringify({ answer: answer.inputTokens, errors: instrumentationErrors() }));
     `;
-    const result = await runScript(script, { RAGSCOPE_ENDPOINT: receiver.endpoint });
+    const result = await runSdkScript(script, { RAGSCOPE_ENDPOINT: receiver.endpoint });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout), { answer: "100", errors: 2 }, "the application gets its value unchanged; both problems counted");
     assert.match(result.stderr, /rag\.generate: generation record's inputTokens is string, not a number: left off the span \(give it as a number/);

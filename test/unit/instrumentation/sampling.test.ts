@@ -5,14 +5,13 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, ParentBasedSampler, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { RagscopeSpanProcessor, TraceIdRatioSampler, isTraceSampled, traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
 import { startTestReceiver } from "./otlp-test-receiver.js";
+import { SDK, runSdkScript } from "./sdk-script.js";
 
 const randomTraceId = () => randomBytes(16).toString("hex");
 
@@ -106,7 +105,7 @@ describe("statistics() of an application that setupRagscope started, with sampli
     const receiver = await startTestReceiver();
     try {
       const script = `
-        import { setupRagscope, traceRequest, traceRetrieve, traceGenerate } from ${JSON.stringify(fileURLToPath(new URL("../../../instrumentation/index.ts", import.meta.url)))};
+        import { setupRagscope, traceRequest, traceRetrieve, traceGenerate } from ${SDK};
         const ragscope = setupRagscope({ serviceName: "sampled-app" });
         for (let index = 0; index < 40; index += 1) {
           await traceRequest({ query: "q" + index }, async () => {
@@ -118,7 +117,7 @@ describe("statistics() of an application that setupRagscope started, with sampli
         await ragscope.shutdown();
         console.log(JSON.stringify(ragscope.statistics()));
       `;
-      const result = await runScript(script, { RAGSCOPE_ENDPOINT: receiver.endpoint, RAGSCOPE_SAMPLE_RATE: "0.5" });
+      const result = await runSdkScript(script, { RAGSCOPE_ENDPOINT: receiver.endpoint, RAGSCOPE_SAMPLE_RATE: "0.5" });
       assert.equal(result.code, 0, result.stderr);
       const statistics = JSON.parse(result.stdout) as { exported: number; sampledOut: number };
       const keptTraces = new Set(receiver.spans.map((span) => span.traceId)).size;
@@ -131,14 +130,3 @@ describe("statistics() of an application that setupRagscope started, with sampli
     }
   });
 });
-
-function runScript(script: string, environment: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, ...environment } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
-    child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
