@@ -114,7 +114,7 @@ export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandl
   const handle = existing === NOOP_PROVIDER ? startSdk(resolved, processor) : attach(existing, processor);
   running = handle;
   runningSetup = { options: resolved, addedRedaction };
-  detachExitFlush = flushOnExit({ shutdown: () => handle.shutdown(), lossAtExit: () => processor.lossAtExit() }, { flush: resolved.flushOnExit, warn: writeToStandardError });
+  detachExitFlush = flushOnExit({ shutdown: () => handle.shutdown(), lossAtExit: (ending) => processor.lossAtExit(ending) }, { flush: resolved.flushOnExit, warn: writeToStandardError });
   return handle;
 }
 

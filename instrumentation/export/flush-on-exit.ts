@@ -21,21 +21,39 @@
  *   say on stderr how many spans were lost and how to avoid it. Installed
  *   whether or not flushing is, and kept after shutdown: a span ended after it
  *   is lost, and said here.
+ * - An uncaught exception or an unhandled rejection that ends the process: the
+ *   `exit` line says so, not "await shutdown() before process.exit()", which
+ *   the application never called. Told by `uncaughtExceptionMonitor`, which
+ *   only watches: the process still crashes as it would without ragscope.
  */
+/** How the process ended: process.exit() or a drained event loop, or an error nothing caught. */
+export type ProcessEnding = "exit" | "uncaughtException" | "unhandledRejection";
+
 export interface ExitFlushTarget {
   shutdown(): Promise<void>;
-  /** What is lost if the process ends now (spans unexported, spans ended after shutdown), as a line for stderr; null when nothing is. */
-  lossAtExit(): string | null;
+  /** What is lost if the process ends now, as `ending` ends it (spans unexported, spans ended after shutdown), as a line for stderr; null when nothing is. */
+  lossAtExit(ending: ProcessEnding): string | null;
 }
 
 const SIGNALS = ["SIGTERM", "SIGINT"] as const;
+
+let ending: ProcessEnding = "exit";
+
+/**
+ * An error nothing caught: it ends the process unless the application handles 'uncaughtException' (then the process
+ * goes on, and a later exit is an ordinary one). A rejection reaches here only when Node turns it into an uncaught
+ * exception (no 'unhandledRejection' handler, the default mode).
+ */
+function noteUncaught(_error: unknown, origin: NodeJS.UncaughtExceptionOrigin): void {
+  if (process.listenerCount("uncaughtException") === 0) ending = origin;
+}
 
 /** Every setup's target, said at exit even after its shutdown; one `exit` listener for all of them. */
 const reportedAtExit = new Set<{ target: ExitFlushTarget; warn: (message: string) => void }>();
 
 function reportLossesAtExit(): void {
   for (const { target, warn } of reportedAtExit) {
-    const loss = target.lossAtExit();
+    const loss = target.lossAtExit(ending);
     if (loss !== null) warn(loss);
   }
 }
@@ -64,7 +82,10 @@ export function flushOnExit(target: ExitFlushTarget, options: { flush: boolean; 
     process.once("beforeExit", onBeforeExit);
     for (const signal of SIGNALS) process.prependListener(signal, onSignal);
   }
-  if (reportedAtExit.size === 0) process.once("exit", reportLossesAtExit);
+  if (reportedAtExit.size === 0) {
+    process.once("exit", reportLossesAtExit);
+    process.on("uncaughtExceptionMonitor", noteUncaught);
+  }
   reportedAtExit.add({ target, warn: options.warn });
   return () => {
     process.off("beforeExit", onBeforeExit);

@@ -40,6 +40,7 @@ import { TraceFlags, diag, type Context } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { isTraceSampled } from "../sampling/trace-id-sampling.js";
+import type { ProcessEnding } from "./flush-on-exit.js";
 import { isAbortable } from "./otlp-http-writer.js";
 import { PartialSuccess } from "./otlp-failure-answer.js";
 import { estimateSpanBytes } from "./span-size.js";
@@ -229,15 +230,15 @@ export class RagscopeSpanProcessor implements SpanProcessor {
   }
 
   /**
-   * What is lost if the process ends now, for the line said at exit (flush-on-exit.ts): the spans not yet exported,
+   * What is lost if the process ends now as `ending` ends it, for the line said at exit (flush-on-exit.ts): the spans not yet exported,
    * those ended after shutdown began, and the process's whole loss by cause. Null when nothing was lost since the
    * whole loss was last said (at shutdown).
    */
-  lossAtExit(): string | null {
+  lossAtExit(ending: ProcessEnding = "exit"): string | null {
     const pending = this.pending();
     if (pending === 0 && this.lossTotal() === this.lossSaid) return null;
     const parts: string[] = [];
-    if (pending > 0) parts.push(`the process exited with ${pending} spans not yet exported to ${this.destination}; await shutdown() on the setup's handle before process.exit()`);
+    if (pending > 0) parts.push(unexportedAtExit(ending, pending, this.destination));
     const afterShutdown = this.counters.droppedAfterShutdown;
     if (afterShutdown > 0) {
       parts.push(
@@ -555,4 +556,14 @@ function positive(option: number | undefined, variable: string | undefined, fall
   if (typeof option === "number" && Number.isFinite(option) && option > 0) return Math.floor(option);
   const parsed = variable !== undefined && variable.trim() !== "" ? Number(variable) : Number.NaN;
   return Number.isFinite(parsed) && parsed > 0 ? Math.floor(parsed) : fallback;
+}
+
+/**
+ * The spans a process left unexported, with what ended it and what would have kept them: an exit the application
+ * called (process.exit() before shutdown() was awaited), or an error nothing caught, where that advice would be wrong.
+ */
+function unexportedAtExit(ending: ProcessEnding, pending: number, destination: string): string {
+  if (ending === "exit") return `the process exited with ${pending} spans not yet exported to ${destination}; await shutdown() on the setup's handle before process.exit()`;
+  const cause = ending === "uncaughtException" ? "an uncaught exception" : "an unhandled promise rejection";
+  return `the process ended on ${cause} with ${pending} spans not yet exported to ${destination} (spans are exported in batches, and a crash leaves no time to send the last ones); to keep them, handle the error, or in a process.on("uncaughtException") handler await shutdown() on the setup's handle before exiting`;
 }

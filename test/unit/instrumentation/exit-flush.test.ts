@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startTestReceiver, type TestReceiver } from "./otlp-test-receiver.js";
+import { SDK, runSdkScript } from "./sdk-script.js";
 
 const app = fileURLToPath(new URL("./fixtures/short-lived-app.ts", import.meta.url));
 
@@ -88,6 +89,56 @@ describe("a process stopped by SIGTERM", () => {
       const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, exitSignal) => resolve(exitSignal)));
       assert.equal(signal, "SIGTERM");
       assert.deepEqual(receiver.spans.map((span) => span.name), ["rag.request"]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe("a process that an error ends", () => {
+  const crashing = (crash: string) => `
+    import { setupRagscope, traceRequest } from ${SDK};
+    setupRagscope({ serviceName: "crashing-app" });
+    await traceRequest({ query: "q" }, async () => "done");
+    await traceRequest({ query: "q" }, async () => "done");
+    ${crash}
+  `;
+  // Exports wait for a batch long enough that the spans are still queued when the error ends the process.
+  const environment = (endpoint: string) => ({ RAGSCOPE_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: "600000" });
+
+  test("by an uncaught exception: the lost-spans line says so, and the process still crashes as it would without ragscope", async () => {
+    const receiver = await startTestReceiver();
+    try {
+      const result = await runSdkScript(crashing(`setTimeout(() => { throw new Error("the application's bug"); }, 0);`), environment(receiver.endpoint));
+      assert.equal(result.code, 1, "Node's exit code for an uncaught exception");
+      assert.match(result.stderr, /Error: the application's bug/, "Node still prints the error");
+      assert.match(result.stderr, new RegExp(`ragscope: the process ended on an uncaught exception with 2 spans not yet exported to ${receiver.endpoint}/v1/traces`));
+      assert.doesNotMatch(result.stderr, /before process\.exit\(\)/, "the application called no process.exit()");
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("by an unhandled rejection: the lost-spans line says so", async () => {
+    const receiver = await startTestReceiver();
+    try {
+      const result = await runSdkScript(crashing(`Promise.reject(new Error("a rejection nobody awaited"));`), environment(receiver.endpoint));
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /a rejection nobody awaited/);
+      assert.match(result.stderr, /ragscope: the process ended on an unhandled promise rejection with 2 spans not yet exported/);
+      assert.doesNotMatch(result.stderr, /before process\.exit\(\)/);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("handled by the application, which then calls process.exit: the line gives the process.exit advice, as the error did not end it", async () => {
+    const receiver = await startTestReceiver();
+    try {
+      const handled = `process.on("uncaughtException", () => process.exit(3)); setTimeout(() => { throw new Error("handled"); }, 0);`;
+      const result = await runSdkScript(crashing(handled), environment(receiver.endpoint));
+      assert.equal(result.code, 3);
+      assert.match(result.stderr, /ragscope: the process exited with 2 spans not yet exported to .*; await shutdown\(\) on the setup's handle before process\.exit\(\)/);
     } finally {
       await receiver.close();
     }
