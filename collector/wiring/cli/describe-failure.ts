@@ -2,7 +2,7 @@
  * Turns an error that reached the command line into one line that says what
  * happened, where, and how to fix it. Expected failures have their own types
  * (mapped at the edge where they happen); anything else is a bug, printed with
- * its message, and its stack when RAGSCOPE_DEBUG is set.
+ * its message, and its stack when RAGSCOPE_DEBUG is on (debug-variable.ts).
  */
 import { PortInUseError } from "../../01-receive/listen.js";
 import { StoreLockedError } from "../../../store/clickhouse/store-locked-error.js";
@@ -18,7 +18,7 @@ const moveWith = {
   metrics: "--metrics-port N (or RAGSCOPE_METRICS_PORT); 0 picks a free port",
 } as const;
 
-/** @param debug print the stack trace too (RAGSCOPE_DEBUG is set) */
+/** @param debug print the stack trace too (RAGSCOPE_DEBUG is on: debug-variable.ts) */
 export function describeFailure(commandName: string, error: unknown, debug: boolean): string[] {
   const command = commandName === "" ? "" : ` ${commandName}`;
   if (error instanceof PortInUseError) {

@@ -17,6 +17,7 @@ import { ExitCode } from "./exit-codes.js";
 import { repeatedTenant } from "./tenant-argument.js";
 import { packageFiles, packageVersion } from "../config/package-files.js";
 import { MOST_TIMER_MILLISECONDS, TIMER_LIMIT_REASON } from "../config/timer-limit.js";
+import { readDebugVariable } from "./debug-variable.js";
 
 export interface Output {
   log: (line: string) => void;
@@ -56,6 +57,12 @@ const repeatable = (value: string, previous: string[]) => [...previous, value];
 const dataDirOption = () => new Option("--data-dir <folder>", "embedded ClickHouse engine data folder (default .ragscope/chdb, or RAGSCOPE_DATA_DIR)");
 
 export async function main(argv: string[], output: Output = standardOutput, environment: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // Refused before any command runs, as a boolean setting's variable is: a mistyped word must not switch it either way.
+  const debug = readDebugVariable(environment);
+  if (!debug.ok) {
+    output.error(`ragscope: ${debug.error}`);
+    return ExitCode.undecided;
+  }
   let exitCode: number = ExitCode.ok;
   let running = "";
   const program = new Command()
@@ -285,7 +292,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
       // Help and version exit 0; commander already printed the usage error with the help.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.undecided;
     }
-    for (const line of describeFailure(running || "", error, Boolean(environment.RAGSCOPE_DEBUG))) output.error(line);
+    for (const line of describeFailure(running || "", error, debug.value)) output.error(line);
     return ExitCode.undecided;
   }
   return exitCode;

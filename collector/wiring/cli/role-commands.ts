@@ -26,6 +26,7 @@ import type { FlagValues } from "./config-flags.js";
 import { ExitCode } from "./exit-codes.js";
 import { onlineOption } from "./online-option.js";
 import { openReceiverWarning } from "./open-receiver-warning.js";
+import { debugRequested } from "./debug-variable.js";
 
 export type RoleName = "receive" | "evaluate" | "collect";
 
@@ -105,7 +106,7 @@ export async function runRole(name: RoleName, request: SettingsRequest, flags: F
   return runCollectorProcess({
     name,
     settings: resolved.value.settings,
-    debug: Boolean(request.environment?.RAGSCOPE_DEBUG),
+    debug: debugRequested(request.environment),
     output,
     // Kafka out of reach is said as such, with the brokers and where they were set.
     start: (settings, context) => roles[name](settings, context).catch((error: unknown) => Promise.reject(kafkaStartFailure(error, settings.kafka.brokers, brokersOrigin) ?? error)),

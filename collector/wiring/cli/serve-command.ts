@@ -26,6 +26,7 @@ import { describeAccess, hasTokens } from "../../../ui/access/ui-access.js";
 import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUiServer, type UiServer } from "../../../ui/ui-server.js";
 import { collectorListeners, listenerClashes } from "../config/listener-clashes.js";
 import { readUiSettings } from "./ui-settings.js";
+import { debugRequested } from "./debug-variable.js";
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
@@ -102,7 +103,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     });
   } catch (error) {
     await collector.close();
-    for (const line of describeFailure("serve", error, Boolean(request.environment?.RAGSCOPE_DEBUG))) output.error(line);
+    for (const line of describeFailure("serve", error, debugRequested(request.environment))) output.error(line);
     return ExitCode.undecided;
   }
   let ui: UiServer;
@@ -123,7 +124,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     await ui.close();
     await observe.close();
     await collector.close();
-    for (const line of describeFailure("serve", error, Boolean(request.environment?.RAGSCOPE_DEBUG))) output.error(line);
+    for (const line of describeFailure("serve", error, debugRequested(request.environment))) output.error(line);
     return ExitCode.undecided;
   }
   output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.store.describe()} (events of spans as OpenTelemetry logs on /v1/logs)`);
