@@ -8,10 +8,10 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { startTestReceiver, type TestReceiver } from "./otlp-test-receiver.js";
+import { runSdkScript } from "./sdk-script.js";
 
 const readmePath = fileURLToPath(new URL("../../../instrumentation/README.md", import.meta.url));
 const instrumentationSource = fileURLToPath(new URL("../../../instrumentation/index.ts", import.meta.url));
@@ -23,15 +23,6 @@ async function documentedSetup(): Promise<string> {
   const block = /<!-- processor-yourself -->\n```ts\n([\s\S]*?)\n```/.exec(readme);
   assert.ok(block, "instrumentation/README.md has the processor-yourself example");
   return block[1]!.replaceAll('"ragscope/instrumentation"', JSON.stringify(instrumentationSource));
-}
-
-function runApplication(source: string, endpoint: string): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", source], { env: { ...process.env, RAGSCOPE_ENDPOINT: endpoint } });
-    let stderr = "";
-    child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
-    child.on("exit", (code) => resolve({ code, stderr }));
-  });
 }
 
 let receiver: TestReceiver;
@@ -48,7 +39,7 @@ test("the README's own-NodeSDK setup exports a 30-chunk retrieval with every chu
     await traceRequest({ query: "q" }, () => traceRetrieve({ query: "q", topK: ${CHUNKS} }, async () => chunks));
     await sdk.shutdown();
   `;
-  const result = await runApplication(application, receiver.endpoint);
+  const result = await runSdkScript(application, { RAGSCOPE_ENDPOINT: receiver.endpoint });
   assert.equal(result.code, 0, result.stderr);
   const retrieval = receiver.spans.find((span) => span.name === "rag.retrieve");
   assert.ok(retrieval, `the retrieval span was exported: ${receiver.spans.map((span) => span.name).join(", ")}`);
