@@ -14,7 +14,7 @@
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { citedChunks } from "./citation-evidence.js";
-import { carriesEffectiveTime, effectiveAtOf, isNotInForce, versionStatus } from "./retrieval-effective-time.js";
+import { carriesEffectiveTime, effectiveAtOf, isNotInForce, NO_EFFECTIVE_AT, unreadableEffectiveTimeNote, versionStatus } from "./retrieval-effective-time.js";
 import { chunkLabel } from "../../contracts/case-result.js";
 import { metricKeys } from "../metric-keys.js";
 
@@ -38,13 +38,14 @@ export const citationFreshnessEvaluator: Evaluator = {
     const cited = citedChunks(caseResult);
     const dated = (cited ?? []).filter(carriesEffectiveTime);
     const effectiveAt = effectiveAtOf(caseResult, evalCase);
-    const missing = cited === null ? "the trace recorded no citation stage" : cited.length === 0 ? "the answer cites nothing" : dated.length === 0 ? "no cited chunk carries an effective time" : effectiveAt === null ? "no effective time for the case and no parsable request time" : null;
-    if (missing !== null || effectiveAt === null) return { values: { citation_expired_rate: notApplicable(missing ?? "") }, reason: `not applicable: ${missing}`, evidence: [] };
+    const missing = cited === null ? "the trace recorded no citation stage" : cited.length === 0 ? "the answer cites nothing" : dated.length === 0 ? "no cited chunk carries an effective time" : effectiveAt === null ? NO_EFFECTIVE_AT : null;
+    const unreadable = unreadableEffectiveTimeNote(cited ?? []);
+    if (missing !== null || effectiveAt === null) return { values: { citation_expired_rate: notApplicable(missing ?? "") }, reason: `not applicable: ${missing}${unreadable === null ? "" : `; ${unreadable}`}`, evidence: [] };
     const stale = dated.filter((chunk) => isNotInForce(versionStatus(chunk, effectiveAt.instant)));
     const reason =
       stale.length === 0
         ? `every dated citation was in force at ${effectiveAt.text}`
         : `cited version(s) not in force at ${effectiveAt.text} (${effectiveAt.source}): ${stale.map((chunk) => `${chunkLabel(chunk)} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`).join(", ")}`;
-    return { values: { citation_expired_rate: applicable(stale.length / dated.length) }, reason, evidence: stale.map(chunkLabel) };
+    return { values: { citation_expired_rate: applicable(stale.length / dated.length) }, reason: unreadable === null ? reason : `${reason}; ${unreadable}`, evidence: stale.map(chunkLabel) };
   },
 };

@@ -12,7 +12,7 @@
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
-import { carriesEffectiveTime, effectiveAtOf, isNotInForce, versionStatus } from "./retrieval-effective-time.js";
+import { carriesEffectiveTime, carriesUnreadableEffectiveTime, effectiveAtOf, isNotInForce, NO_EFFECTIVE_AT, unreadableEffectiveTimeNote, versionStatus } from "./retrieval-effective-time.js";
 import { chunkLabel } from "../../contracts/case-result.js";
 import { metricKeys } from "../metric-keys.js";
 
@@ -42,10 +42,11 @@ export const retrievalFreshnessEvaluator: Evaluator = {
     const chunks = caseResult.rag_observation.retrieved_chunks;
     const dated = (chunks ?? []).filter(carriesEffectiveTime);
     const effectiveAt = effectiveAtOf(caseResult, evalCase);
-    const missing = chunks === null ? "the trace recorded no retrieval" : dated.length === 0 ? "no retrieved chunk carries an effective time" : effectiveAt === null ? "no effective time for the case and no parsable request time" : null;
-    if (missing !== null || effectiveAt === null) return { values: { expired_chunk_rate: notApplicable(missing ?? "") }, reason: `not applicable: ${missing}`, evidence: [] };
+    const missing = chunks === null ? "the trace recorded no retrieval" : dated.length === 0 ? "no retrieved chunk carries an effective time" : effectiveAt === null ? NO_EFFECTIVE_AT : null;
+    const unreadable = unreadableEffectiveTimeNote(chunks ?? []);
+    if (missing !== null || effectiveAt === null) return { values: { expired_chunk_rate: notApplicable(missing ?? "") }, reason: `not applicable: ${missing}${unreadable === null ? "" : `; ${unreadable}`}`, evidence: [] };
     const stale = dated.filter((chunk) => isNotInForce(versionStatus(chunk, effectiveAt.instant)));
-    const undated = (chunks?.length ?? 0) - dated.length;
+    const undated = (chunks ?? []).filter((chunk) => !carriesEffectiveTime(chunk) && !carriesUnreadableEffectiveTime(chunk)).length;
     const at = `at ${effectiveAt.text} (${effectiveAt.source})`;
     const reason =
       stale.length === 0
@@ -53,7 +54,7 @@ export const retrievalFreshnessEvaluator: Evaluator = {
         : `${stale.length} of ${dated.length} dated chunks not in force ${at}: ${stale.map((chunk) => `${chunkLabel(chunk)} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`).join(", ")}`;
     return {
       values: { expired_chunk_rate: applicable(stale.length / dated.length) },
-      reason: undated > 0 ? `${reason}; ${undated} chunk(s) carry no effective time` : reason,
+      reason: [reason, undated > 0 ? `${undated} chunk(s) carry no effective time` : null, unreadable].filter((part) => part !== null).join("; "),
       evidence: stale.map(chunkLabel),
     };
   },

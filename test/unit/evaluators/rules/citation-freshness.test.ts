@@ -34,4 +34,14 @@ describe("citation.freshness", () => {
       assert.equal(valueOf(citationFreshnessEvaluator.evaluate({ caseResult: caseResultWith({ retrieved, citations }), evalCase }).values, "citation_expired_rate"), null);
     }
   });
+
+  test("a citation whose bound is not a date is neither in force nor expired, and is named", () => {
+    // "from" in a local format beside an end date still to come read as open: the version counted as in force.
+    const mistyped = [...retrieved, { chunk_id: "v3", effective_from: "07/01/2026", effective_to: "2027-01-01" }];
+    const { values, reason } = citationFreshnessEvaluator.evaluate({ caseResult: caseResultWith({ retrieved: mistyped, citations: ["v1", "v3"] }), evalCase });
+    assert.equal(valueOf(values, "citation_expired_rate"), 1, "v1 alone is dated");
+    assert.match(reason, /1 chunk\(s\) carry an effective time that is not a date \(v3 \[07\/01\/2026 – 2027-01-01\]\)/);
+    const alone = citationFreshnessEvaluator.evaluate({ caseResult: caseResultWith({ retrieved: mistyped, citations: ["v3"] }), evalCase });
+    assert.equal(valueOf(alone.values, "citation_expired_rate"), null, "not passed as in force");
+  });
 });

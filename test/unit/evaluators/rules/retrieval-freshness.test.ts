@@ -58,3 +58,30 @@ describe("retrieval.freshness", () => {
     }
   });
 });
+
+describe("effective times that are not dates", () => {
+  const evalCase = buildCase({ environment_requirements: { effective_at: "2026-07-08" } });
+
+  test("a bound that does not exist or does not parse leaves the version's status unknown, never open", () => {
+    // Read as open, a mistyped end date made a version that ended in June count as in force in July.
+    assert.equal(versionStatus({ effective_from: "2025-01-01", effective_to: "2026-02-30" }, at("2026-07-08")), "unknown");
+    assert.equal(versionStatus({ effective_from: "01/07/2026", effective_to: "2026-06-30" }, at("2026-07-08")), "unknown");
+    assert.equal(versionStatus({ effective_from: null, effective_to: "2026-06-30 23:59:59" }, at("2026-07-08")), "expired", "a space for the T is a time");
+  });
+
+  test("retrieval.freshness counts only chunks whose bounds are dates, and names the others", () => {
+    const caseResult = caseResultWith({
+      retrieved: [
+        { chunk_id: "old", effective_from: "2025-01-01", effective_to: "2026-06-30" },
+        { chunk_id: "mistyped", effective_from: "2025-01-01", effective_to: "2026-02-30" },
+        { chunk_id: "new", effective_from: "2026-07-01" },
+      ],
+    });
+    const { values, reason } = retrievalFreshnessEvaluator.evaluate({ caseResult, evalCase });
+    assert.equal(valueOf(values, "expired_chunk_rate"), 0.5, "1 of the 2 chunks with dates; the mistyped one is neither in force nor expired");
+    assert.match(reason, /1 chunk\(s\) carry an effective time that is not a date \(mistyped \[2025-01-01 – 2026-02-30\]\): whether their version was in force is unknown/);
+    const onlyMistyped = retrievalFreshnessEvaluator.evaluate({ caseResult: caseResultWith({ retrieved: [{ chunk_id: "mistyped", effective_to: "2026-13-01" }] }), evalCase });
+    assert.equal(valueOf(onlyMistyped.values, "expired_chunk_rate"), null);
+    assert.match(onlyMistyped.reason, /not applicable: no retrieved chunk carries an effective time; 1 chunk\(s\) carry an effective time that is not a date/);
+  });
+});
