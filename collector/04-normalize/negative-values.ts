@@ -14,7 +14,8 @@
  * request used (collector/06-rebuild/request-usage.ts). A negative input or
  * output token count also leaves the call's total not known: readers derive
  * the total from the two when the span carries none, and a total made from a
- * negative part is no count.
+ * negative part is no count. A total derived that way whose sum goes beyond the
+ * largest number (Infinity) is no count either: not available, with a note.
  */
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import type { EnclosedUsage, StageObservation, UsageSum } from "./stage-observation.js";
@@ -85,10 +86,10 @@ function negativeUsage(usage: EnclosedUsage): { cleared: Partial<EnclosedUsage>;
   const notes: MalformedAttribute[] = [];
   for (const [field, sum, what] of USAGE_FIELDS) {
     const value = usage[field];
-    if (value === null || value >= 0) continue;
+    if (value === null || (value >= 0 && Number.isFinite(value))) continue;
     cleared[field] = null;
     sums.push(sum);
-    notes.push(negativeNote(`generation.${sum}`, value, what));
+    notes.push(Number.isFinite(value) ? negativeNote(`generation.${sum}`, value, what) : overflowNote(`generation.${sum}`, usage));
   }
   // The total is derived from the two parts when the span carries none: a total made from a negative part is no count.
   if ((sums.includes("input_tokens") || sums.includes("output_tokens")) && !sums.includes("total_tokens") && usage.totalTokens !== null) {
@@ -102,6 +103,20 @@ function negativeNote(field: string, value: number, what: string): MalformedAttr
   return {
     attribute: field,
     error: `is ${value}, below 0: ${what} cannot be negative (some providers and SDKs send -1 for "unknown"), so it is not available; the rest of the request is read as recorded`,
+  };
+}
+
+/**
+ * A value read as a number is finite (attribute-readers.ts toNumber); a call's total is the one value a reader adds
+ * up, from its input and output counts when the span carries no total, and two counts near the largest number make
+ * Infinity, which is no count and fails the Case Result's schema.
+ */
+function overflowNote(field: string, usage: EnclosedUsage): MalformedAttribute {
+  return {
+    attribute: field,
+    error:
+      `is the sum of the input (${usage.inputTokens}) and output (${usage.outputTokens}) token counts, which goes beyond the largest number a value can hold (about 1.8e308): ` +
+      "not available rather than Infinity, which is no count; the rest of the request is read as recorded",
   };
 }
 

@@ -26,7 +26,8 @@
  *   another did, or when a span's reader says it leaves that span's usage out
  *   (an LLM call whose SDK evicted its request type:
  *   llm-call-without-request-type.ts), rather than a number lower than what the
- *   request used. The answer is the request's output or else the last
+ *   request used, and when the values add up beyond the largest number (not
+ *   Infinity). The answer is the request's output or else the last
  *   generation's, whose model, abstained and time to first token are the
  *   request's; these (and the answer, unless the request carries its own) are
  *   not available, with a note on `generation`, when an LLM call of unknown

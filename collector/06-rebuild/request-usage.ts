@@ -18,7 +18,13 @@
  *   call without it (calls, not spans: below);
  * - a span whose reader says it leaves its usage out (an LLM call whose SDK
  *   evicted its request type: llm-call-without-request-type.ts, its
- *   `uncountedUsage`): null, with a note naming the span.
+ *   `uncountedUsage`): null, with a note naming the span;
+ * - the values add up beyond the largest number a value can hold (two calls
+ *   of 1e308 tokens): null, with a note naming the values, on the span where
+ *   the addition first overflowed (the last call of the request, or the span
+ *   around the spans inside it). Infinity is no count or cost, and it fails
+ *   the Case Result's schema: stored as it came, it would dead-letter the
+ *   whole request for one sum.
  *
  * An agent span that records the usage of the calls it made (a GenAI `invoke_agent` span's `gen_ai.usage.*`,
  * OtherObservation `enclosedUsage`) is a wrapper in the same sense: with its calls inside it, their nest's outermost
@@ -142,6 +148,32 @@ function agree(own: number, inside: number): boolean {
   return Math.abs(own - inside) <= 1e-9 * Math.max(Math.abs(own), Math.abs(inside));
 }
 
+/**
+ * One sum whose addition went beyond the largest number a value can hold (about 1.8e308): the values added, and
+ * whether they were the request's LLM calls (this span the last of them) or the spans inside this one.
+ */
+interface Overflow {
+  sum: UsageSum;
+  values: number[];
+  where: "request" | "inside";
+}
+
+/**
+ * Why the request's sum is not available when adding up its calls' values (each a number as sent) makes no finite
+ * number: Infinity is no count or cost, fails the Case Result's schema and would dead-letter the whole request —
+ * its answer, its retrieval, everything else it recorded — for one sum.
+ */
+function sumOverflows(overflows: readonly Overflow[], kind: string): string {
+  const each = overflows
+    .map((overflow) => `${overflow.sum}: ${overflow.values.join(" + ")} ${overflow.where === "request" ? "over the request's LLM calls, this one the last" : `over the LLM spans inside this ${kind}`}`)
+    .join("; ");
+  return (
+    `adding up the recorded usage goes beyond the largest number a value can hold (about 1.8e308) — ${each}. ` +
+    `The request's ${listedInWords(overflows.map((overflow) => overflow.sum), "and")} ${overflows.length === 1 ? "is" : "are"} not available (null) rather than Infinity, which is no count or cost; ` +
+    "the rest of the request is read as recorded"
+  );
+}
+
 /** One sum on which a span and the generation spans inside it recorded different values. */
 interface Disagreement {
   sum: UsageSum;
@@ -191,11 +223,18 @@ function llmCalls(normalized: readonly NormalizedSpan[], usageSpans: readonly No
  * Worked from the innermost spans out (the nest's spans were listed outermost first), without recursion: a deep nest
  * costs no stack.
  */
-function nestValue(nest: Nest, sum: UsageSum, disagreements: Map<NormalizedSpan, Disagreement[]>): number | null {
+function nestValue(nest: Nest, sum: UsageSum, disagreements: Map<NormalizedSpan, Disagreement[]>, overflows: Map<NormalizedSpan, Overflow[]>): number | null {
   const values = new Map<NormalizedSpan, number | null>();
   for (const item of [...nest.spans].reverse()) {
     const insideValues = (nest.inside.get(item) ?? []).map((inner) => values.get(inner) ?? null).filter((value): value is number => value !== null);
     const inside = insideValues.length === 0 ? null : insideValues.reduce((total, value) => total + value, 0);
+    if (inside !== null && !Number.isFinite(inside)) {
+      // Beyond the largest number: no count to compare the span's own with. Noted where it first overflowed; the
+      // spans around it carry it on (their inside sums are not finite either) to the request's sum, which is null.
+      if (insideValues.every(Number.isFinite)) overflows.set(item, [...(overflows.get(item) ?? []), { sum, values: insideValues, where: "inside" }]);
+      values.set(item, inside);
+      continue;
+    }
     const own = recorded(item, sum);
     if (own !== null && inside !== null && !agree(own, inside)) disagreements.set(item, [...(disagreements.get(item) ?? []), { sum, own, inside }]);
     values.set(item, own === null ? inside : inside === null || agree(own, inside) ? own : Math.max(own, inside));
@@ -211,12 +250,19 @@ export function requestUsage(normalized: readonly NormalizedSpan[]): RequestUsag
   const sums: Record<UsageSum, number | null> = { input_tokens: null, output_tokens: null, total_tokens: null, cost: null };
   const notRecorded = new Map<NormalizedSpan, UsageSum[]>();
   const disagreements = new Map<NormalizedSpan, Disagreement[]>();
+  const overflows = new Map<NormalizedSpan, Overflow[]>();
   for (const sum of USAGE_SUMS) {
-    const values = calls.map((call) => nestValue(call, sum, disagreements)).filter((value): value is number => value !== null);
+    const known = calls.map((call) => ({ call, value: nestValue(call, sum, disagreements, overflows) })).filter((entry): entry is { call: Nest; value: number } => entry.value !== null);
+    const values = known.map((entry) => entry.value);
     // A call a span's reader already named for this sum has its note, saying why; it is not named twice.
     const missing = calls.filter((call) => call.spans.every((item) => recorded(item, sum) === null && !uncountedUsage(item).includes(sum))).map((call) => call.outermost);
     const leftOut = uncounted.some((item) => uncountedUsage(item).includes(sum)) || (values.length > 0 && missing.length > 0);
-    sums[sum] = leftOut || values.length === 0 ? null : values.reduce((total, value) => total + value, 0);
+    const total = leftOut || values.length === 0 ? null : values.reduce((total, value) => total + value, 0);
+    sums[sum] = total !== null && Number.isFinite(total) ? total : null;
+    if (total !== null && !Number.isFinite(total) && values.every(Number.isFinite)) {
+      const last = known.at(-1)!.call;
+      overflows.set(last.outermost, [...(overflows.get(last.outermost) ?? []), { sum, values, where: "request" }]);
+    }
     if (values.length === 0) continue;
     for (const call of missing) notRecorded.set(call, [...(notRecorded.get(call) ?? []), sum]);
   }
@@ -229,6 +275,10 @@ export function requestUsage(normalized: readonly NormalizedSpan[]): RequestUsag
       ...calls.flatMap((call) => {
         const missing = notRecorded.get(call.outermost);
         return missing === undefined ? [] : [note(call.outermost, usageNotRecorded(missing, call.spans.length > 1, call.outermost.observation.stage === "generate" ? "LLM call" : AGENT_SPAN))];
+      }),
+      ...usageSpans.flatMap((item) => {
+        const overflowed = overflows.get(item);
+        return overflowed === undefined ? [] : [note(item, sumOverflows(overflowed, item.observation.stage === "generate" ? "LLM span" : AGENT_SPAN))];
       }),
       ...usageSpans.flatMap((item) => {
         const disagreed = disagreements.get(item);

@@ -7,9 +7,10 @@
  *   the stored Case Result, not read silently as "no retrieval";
  * - a context whose packed list names a chunk with an empty id is stored,
  *   that chunk without an id (null) at its position, with a note;
- * - a rebuilt Case Result that fails its schema (here: token counts whose
- *   total is beyond the largest number) is dead-lettered with the reason and
- *   not stored, while the other trace of the same batch is stored.
+ * - token counts whose sum is beyond the largest number (Infinity, which the
+ *   schema refuses: it used to dead-letter the whole request) are stored as
+ *   not available, with a note naming the values, and the request is
+ *   evaluated.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -151,43 +152,37 @@ describe("partly readable traces through the embedded collector", () => {
     assert.match(notes[0]!.error, /element 1 is an empty chunk id/);
   });
 
-  test("a Case Result that fails its schema is dead-lettered with the reason and not stored", async () => {
+  test("token counts whose sum goes beyond the largest number: the request is stored, that sum null with a note", async () => {
     recorder.reset();
     const tracer = trace.getTracer("partly-readable");
-    // Token counts whose sum is beyond the largest number: the total is Infinity, which the schema refuses (a number
-    // must be finite). Each count alone is read as sent; an empty packed chunk id used to be this example, and is now
-    // read as a chunk without an id (the test above).
-    for (const [name, promptTokens] of [
-      ["valid", 12],
-      ["overflowing_total", 1e308],
-    ] as const) {
-      tracer.startActiveSpan(name, { attributes: { "openinference.span.kind": "CHAIN", "input.value": `question ${name}`, "input.mime_type": "text/plain" } }, (root) => {
-        tracer.startSpan("rag.generate", { attributes: { "ragscope.stage": "generate", "llm.token_count.prompt": promptTokens, "llm.token_count.completion": promptTokens } }).end();
-        root.end();
-      });
-    }
-    const spans = recorder.spans();
-    const traceIdOf = (name: string) => spans.find((span) => span.name === name)!.spanContext().traceId;
-
-    const { results, letters, invalid } = await withCollector("invalid_case_result", async (collector) => {
-      assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(spans)), 200);
-      const results = await storedResults(collector);
-      return { results, letters: [...collector.deadLetters.letters], invalid: collector.worker.counters.invalidCaseResults };
+    // One request: two LLM calls of 1e308 input tokens each (the request's input and total sums overflow), the first
+    // also with 1e308 output tokens (its own total, input + output, overflows). Each count alone is read as sent.
+    tracer.startActiveSpan("overflowing", { attributes: { "openinference.span.kind": "CHAIN", "input.value": "question", "input.mime_type": "text/plain" } }, (root) => {
+      tracer.startSpan("rag.generate.first", { attributes: { "ragscope.stage": "generate", "llm.token_count.prompt": 1e308, "llm.token_count.completion": 1e308, "llm.cost.total": 0.5 } }).end();
+      tracer.startSpan("rag.generate.second", { attributes: { "ragscope.stage": "generate", "llm.token_count.prompt": 1e308, "llm.token_count.completion": 3, "llm.cost.total": 0.25 } }).end();
+      root.end();
     });
-    assert.deepEqual(
-      results.map((result) => result.trace_id),
-      [traceIdOf("valid")],
-      "only the valid trace is stored",
+    const spans = recorder.spans();
+    const spanIdOf = (name: string) => spans.find((span) => span.name === name)!.spanContext().spanId;
+
+    const { results, letters } = await withCollector("overflowing_sums", async (collector) => {
+      assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(spans)), 200);
+      return { results: await storedResults(collector), letters: [...collector.deadLetters.letters] };
+    });
+    assert.deepEqual(letters, [], "the request is not dead-lettered");
+    assert.equal(results.length, 1, "the request is stored");
+    const observation = results[0]!.rag_observation;
+    assert.deepEqual(observation.generation, { model: null, input_tokens: null, output_tokens: 1e308 + 3, total_tokens: null, cost: 0.75, time_to_first_token_ms: null });
+    const notes = observation.malformed_attributes.filter((note) => note.kind === "unreadable_value");
+    const first = notes.filter((note) => note.span_id === spanIdOf("rag.generate.first"));
+    assert.ok(
+      first.some((note) => note.attribute === "generation.total_tokens" && /sum of the input \(1e\+308\) and output \(1e\+308\) token counts, which goes beyond the largest number/.test(note.error)),
+      JSON.stringify(notes),
     );
-    assert.equal(invalid, 1);
-    assert.equal(letters.length, 1);
-    const letter = letters[0]!;
-    assert.equal(letter.code, "invalid_case_result");
-    assert.equal(letter.message.key, traceIdOf("overflowing_total"));
-    assert.match(letter.reason, /rag_observation\.generation\.total_tokens/);
-    assert.match(letter.reason, /not stored/);
-    const rejected = JSON.parse(new TextDecoder().decode(letter.message.value)) as { trace_id: string; rag_observation: { generation: { input_tokens: number } } };
-    assert.equal(rejected.trace_id, traceIdOf("overflowing_total"), "the letter holds the rejected result");
-    assert.equal(rejected.rag_observation.generation.input_tokens, 1e308);
+    const second = notes.filter((note) => note.span_id === spanIdOf("rag.generate.second"));
+    assert.equal(second.length, 1, JSON.stringify(notes));
+    assert.equal(second[0]!.attribute, "generation");
+    assert.match(second[0]!.error, /input_tokens: 1e\+308 \+ 1e\+308 over the request's LLM calls, this one the last/);
+    assert.match(second[0]!.error, /The request's input_tokens is not available \(null\) rather than Infinity/);
   });
 });

@@ -224,6 +224,34 @@ test("a nest whose levels record different usage: the larger, counted once, with
 });
 
 /**
+ * Sums beyond the largest number a value can hold (about 1.8e308): a wrapper with no counts around two calls of 1e308
+ * input tokens each, beside the rewrite. The calls inside it add up to Infinity, which is no count and fails the Case
+ * Result's schema (it used to dead-letter the whole request): the request's input and total tokens are null, with a
+ * note on the wrapper naming the values; the output 8 + 2 + 3 and a finite cost are still summed.
+ */
+const OVERFLOWING_TRACE = "7a000000000000000000000000000e08";
+/** A call of 1e308 input tokens, as text: OTLP's intValue holds 64 bits, and a large double is whole, so the fixture's encoder would write it as one. */
+const huge = (completion: number): Attributes => ({ ...llm(null), "llm.token_count.prompt": "1e308", "llm.token_count.completion": completion, "llm.token_count.total": "1e308" });
+
+test("a nest whose spans inside add up beyond the largest number: that sum not available, with a note on the span around them", async () => {
+  const overflowing = await rebuilt(
+    openInferenceTrace(OVERFLOWING_TRACE, [
+      chain,
+      { name: "rewrite", attributes: llm({ prompt: 40, completion: 8, total: 48 }) },
+      { name: "predict", attributes: llm(null) },
+      { name: "chat", parent: 2, attributes: huge(2) },
+      { name: "chat", parent: 2, attributes: huge(3) },
+    ]),
+  );
+  assert.deepEqual(overflowing.sums, [null, 13, null, null]);
+  assert.deepEqual(overflowing.notes.map((note) => [note.span_id, note.kind]), [[`${OVERFLOWING_TRACE.slice(0, 14)}03`, "unreadable_value"]], "on the wrapper, once");
+  assert.match(
+    overflowing.notes[0]!.error,
+    /^adding up the recorded usage goes beyond the largest number a value can hold \(about 1\.8e308\) — input_tokens: 1e\+308 \+ 1e\+308 over the LLM spans inside this LLM span; total_tokens: 1e\+308 \+ 1e\+308 over the LLM spans inside this LLM span\. The request's input_tokens and total_tokens are not available \(null\) rather than Infinity/,
+  );
+});
+
+/**
  * GenAI agents (semantic conventions `invoke_agent`), their usage the calls they made (otel-genai-mapper.ts readAgent),
  * each beside or around the GenAI rewrite (40 + 8) and answer (900 + 60) calls, all on their operation names:
  * - a remote agent (a CLIENT span) beside the calls, 500 + 50: its calls ran where no span of this trace records them,
