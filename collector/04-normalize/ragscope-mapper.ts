@@ -8,7 +8,7 @@ import type { Attributes, SpanRecord } from "../00-otlp/span-record.js";
 import { readBoolean, readNumber, readString, readStringList } from "./attribute-readers.js";
 import { unreadableField } from "./explain-unread-value.js";
 import { readDocuments } from "./read-documents.js";
-import { readPackedChunkIds } from "./read-packed-chunk-ids.js";
+import { readChunkIdsLeavingOutEmpty, readPackedChunkIds } from "./read-chunk-id-lists.js";
 import type { SpanMapper } from "./span-mapper.js";
 import type { ObservedDocument, StageObservation } from "./stage-observation.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
@@ -37,19 +37,21 @@ function readGeneration(span: SpanRecord): StageObservation {
 
 function readContext(span: SpanRecord): StageObservation {
   const attributes = span.attributes;
-  // An empty packed id is a chunk without an id at its position, noted (read-packed-chunk-ids.ts).
+  // An empty packed id is a chunk without an id at its position; an empty dropped or truncated id is left out; each noted (read-chunk-id-lists.ts).
   const packed = readPackedChunkIds(attributes, Ragscope.contextChunkIds);
-  const droppedIds = readStringList(attributes, Ragscope.contextDroppedChunkIds);
+  const dropped = readChunkIdsLeavingOutEmpty(attributes, Ragscope.contextDroppedChunkIds, "dropped chunk ids");
+  const truncated = readChunkIdsLeavingOutEmpty(attributes, Ragscope.contextTruncatedChunkIds, "truncated chunk ids");
   const droppedReasons = readStringList(attributes, Ragscope.contextDroppedReasons) ?? [];
   return {
     stage: "context",
     chunkIds: packed.chunkIds,
-    droppedChunks: droppedIds ? droppedIds.map((chunkId, index) => ({ chunkId, reason: droppedReasons[index] ?? null })) : null,
-    truncatedChunkIds: readStringList(attributes, Ragscope.contextTruncatedChunkIds),
+    // Each reason stays with its id: the reasons are aligned with the ids as sent, empty ones included.
+    droppedChunks: dropped.chunkIds ? dropped.chunkIds.map((chunkId, index) => ({ chunkId, reason: droppedReasons[dropped.keptIndexes[index]!] ?? null })) : null,
+    truncatedChunkIds: truncated.chunkIds,
     text: readString(attributes, Ragscope.contextText) ?? readString(attributes, OpenInference.outputValue),
     tokenCount: readNumber(attributes, Ragscope.contextTokenCount),
     tokenBudget: readNumber(attributes, Ragscope.contextTokenBudget),
-    ...unreadableField(packed.notes),
+    ...unreadableField([...packed.notes, ...dropped.notes, ...truncated.notes]),
   };
 }
 
@@ -105,8 +107,10 @@ export const ragscopeMapper: SpanMapper = {
         return readContext(span);
       case RagStage.generate:
         return readGeneration(span);
-      case RagStage.cite:
-        return { stage: "cite", chunkIds: readStringList(attributes, Ragscope.citationChunkIds) };
+      case RagStage.cite: {
+        const cited = readChunkIdsLeavingOutEmpty(attributes, Ragscope.citationChunkIds, "cited chunk ids");
+        return { stage: "cite", chunkIds: cited.chunkIds, ...unreadableField(cited.notes) };
+      }
       case RagStage.feedback:
         return {
           stage: "feedback",

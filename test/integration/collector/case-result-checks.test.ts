@@ -6,7 +6,9 @@
  *   retrieval's documents, an output message list) are counted and listed on
  *   the stored Case Result, not read silently as "no retrieval";
  * - a context whose packed list names a chunk with an empty id is stored,
- *   that chunk without an id (null) at its position, with a note;
+ *   that chunk without an id (null) at its position, with a note; an empty
+ *   id among the cited, dropped or truncated ids is left out of its list,
+ *   with a note, and never counted as a citation outside the context;
  * - token counts whose sum is beyond the largest number (Infinity, which the
  *   schema refuses: it used to dead-letter the whole request) are stored as
  *   not available, with a note naming the values, and the request is
@@ -147,9 +149,66 @@ describe("partly readable traces through the embedded collector", () => {
     const notes = observation.malformed_attributes.filter((note) => note.span_id === contextSpanId);
     assert.deepEqual(
       notes.map(({ span_name, attribute, kind }) => ({ span_name, attribute, kind })),
-      [{ span_name: "rag.context", attribute: "ragscope.context.chunk_ids", kind: "unreadable_value" }],
+      [
+        { span_name: "rag.context", attribute: "ragscope.context.chunk_ids", kind: "unreadable_value" },
+        { span_name: "rag.context", attribute: "ragscope.context.truncated_chunk_ids", kind: "unreadable_value" },
+      ],
     );
     assert.match(notes[0]!.error, /element 1 is an empty chunk id/);
+    assert.match(notes[1]!.error, /^element 0 of the 1 truncated chunk ids received is an empty chunk id \(""\)/);
+  });
+
+  test("empty ids among the cited, dropped and truncated chunk ids are left out with a note, and no empty citation counts as a wrong one", async () => {
+    recorder.reset();
+    const tracer = trace.getTracer("partly-readable");
+    // A sender other than the SDK writes an empty id where it has none, in every list of chunk ids it sends.
+    tracer.startActiveSpan("empty_listed_ids", { attributes: { "openinference.span.kind": "CHAIN", "input.value": "refund?", "input.mime_type": "text/plain" } }, (root) => {
+      tracer
+        .startSpan("rag.context", {
+          attributes: {
+            "ragscope.stage": "context",
+            "ragscope.context.chunk_ids": ["refund-1", "refund-2"],
+            "ragscope.context.dropped_chunk_ids": ["", "refund-3"],
+            "ragscope.context.dropped_reasons": ["token_budget", "duplicate"],
+            "ragscope.context.truncated_chunk_ids": ["", "refund-2"],
+            "ragscope.context.text": "Refunds within 30 days. Refunds need a receipt.",
+          },
+        })
+        .end();
+      tracer.startSpan("rag.generate", { attributes: { "ragscope.stage": "generate", "ragscope.answer": "Within 30 days [refund-1]." } }).end();
+      tracer.startSpan("rag.cite", { attributes: { "ragscope.stage": "cite", "ragscope.citations.chunk_ids": ["refund-1", ""] } }).end();
+      root.end();
+    });
+    const spans = recorder.spans();
+    const spanIdOf = (name: string) => spans.find((span) => span.name === name)!.spanContext().spanId;
+
+    const { results, letters, validity } = await withCollector("empty_listed_chunk_ids", async (collector) => {
+      assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(spans)), 200);
+      const results = await storedResults(collector);
+      const validity = await queryRows<{ value: number | null }>(collector.store.connection, "SELECT value FROM {{database}}.metric_values FINAL WHERE metric = 'citation_validity'");
+      return { results, letters: [...collector.deadLetters.letters], validity };
+    });
+    assert.deepEqual(letters, [], "the request is not dead-lettered");
+    assert.equal(results.length, 1, "the request is stored");
+    const observation = results[0]!.rag_observation;
+    assert.deepEqual(observation.citations, ["refund-1"], "the empty citation is no citation");
+    assert.deepEqual(observation.dropped_chunks, [{ chunk_id: "refund-3", reason: "duplicate" }], "each reason stays with its id");
+    assert.deepEqual(observation.context_chunks, [
+      { chunk_id: "refund-1", position: 1, truncated: false },
+      { chunk_id: "refund-2", position: 2, truncated: true },
+    ]);
+    assert.deepEqual(
+      validity.map((row) => row.value),
+      [1],
+      "the one citation was packed: an empty one is not counted as a chunk outside the context (it read 0.5)",
+    );
+    const notesOf = (spanName: string) => observation.malformed_attributes.filter((note) => note.span_id === spanIdOf(spanName)).map(({ attribute, kind, error }) => ({ attribute, kind, error }));
+    const emptyId = (index: number, count: number, what: string) => `element ${index} of the ${count} ${what} received is an empty chunk id (""), which names no chunk: left out of the list, never taken for a chunk`;
+    assert.deepEqual(notesOf("rag.cite"), [{ attribute: "ragscope.citations.chunk_ids", kind: "unreadable_value", error: emptyId(1, 2, "cited chunk ids") }]);
+    assert.deepEqual(notesOf("rag.context"), [
+      { attribute: "ragscope.context.dropped_chunk_ids", kind: "unreadable_value", error: emptyId(0, 2, "dropped chunk ids") },
+      { attribute: "ragscope.context.truncated_chunk_ids", kind: "unreadable_value", error: emptyId(0, 2, "truncated chunk ids") },
+    ]);
   });
 
   test("token counts whose sum goes beyond the largest number: the request is stored, that sum null with a note", async () => {
