@@ -31,7 +31,7 @@ import { STAGE_TEXT } from "../../evaluators/rules/retrieval-permission.js";
 import { compareRerank, MAXIMUM_RANKS_SHOWN } from "./rerank-comparison.js";
 import { isBlind } from "../../collector/wiring/dataset/dataset-mix.js";
 import { WITHHELD } from "../../experiments/output/blind-redaction.js";
-import { labelOfMetric } from "../../evaluators/metric-catalog.js";
+import { labelOfMetricValue } from "./metric-value-label.js";
 
 const registry = createDefaultRegistry();
 
@@ -112,7 +112,7 @@ ${rerankSection(detail, principal, gold, cited)}
 <p id="citations">Citations: ${observation.citations === null ? html`<span class="muted">no citation stage recorded</span>` : observation.citations.length === 0 ? "none" : observation.citations.map((id) => html`<a class="citation" href="#${anchor(id)}">${id}</a> `)}</p></section>
 <section id="evaluations"><h2>Evaluation Results</h2><table><thead><tr><th>evaluator</th><th>values</th><th>threshold</th><th>outcome</th><th>reason</th><th>evidence</th><th>confidence</th></tr></thead><tbody>${detail.evaluationResults.map(
     (item) => html`<tr class="evaluation" data-evaluator="${item.evaluator_id}"><td>${item.evaluator_id} <span class="muted">v${item.evaluator_version}</span></td>
-<td class="values">${Object.entries(item.metric_values).map(([name, value]) => html`<span title="${value === null ? "" : String(value)}">${labelOfMetric(name)}=${value === null ? "n/a" : Number.isInteger(value) ? String(value) : rounded(value, 4)}</span><br>`)}</td>
+<td class="values">${Object.entries(item.metric_values).map(([name, value]) => html`<span title="${value === null ? "" : String(value)}">${labelOfMetricValue(name, item.evaluator_id, result)}=${value === null ? "n/a" : Number.isInteger(value) ? String(value) : rounded(value, 4)}</span><br>`)}</td>
 <td class="threshold">${thresholdOf(detail, item.evaluator_id, Object.keys(item.metric_values))}</td>
 <td class="outcome">${item.outcome}${item.review_required ? " (review)" : ""}</td><td class="reason">${item.reason}</td><td>${item.evidence_refs.join(" ")}</td>
 <td>${String(item.confidence.value)} (${item.confidence.semantics})</td></tr>`,
