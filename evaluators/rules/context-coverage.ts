@@ -12,6 +12,8 @@
  * (enough of it alone, or an indispensable piece of a split; a chunk cut
  * mid-text by what the context text still holds of it: packed-evidence.ts) /
  * packed chunks. A gold chunk whose evidence the cut removed is noise there.
+ * A packed list that names a chunk twice is not scored for precision
+ * (repeatedPackedChunk below), as trec_eval's set_P refuses it.
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
@@ -22,11 +24,23 @@ import { applicable, notApplicable, type MetricValue } from "../metric-value.js"
 import { chunkLabel } from "../../contracts/case-result.js";
 import { metricKeys } from "../metric-keys.js";
 import { coverInContext, packedChunksHoldingEvidence } from "./packed-evidence.js";
+import { findRepeatedId, type RepeatedId } from "../retrieval/repeated-ids.js";
 
 const metrics: MetricDescriptor[] = [
   { name: "context_recall", description: "gold evidence that reached the context / all gold evidence", range: [0, 1], direction: "higher_is_better", defaultThreshold: ">= 1" },
   { name: "context_precision", description: "packed chunks holding gold evidence in the prompt (a cut chunk by what the cut kept) / packed chunks", range: [0, 1], direction: "higher_is_better", defaultThreshold: null },
 ];
+
+/**
+ * Why context_precision is not scored over a packed list that names one chunk twice. Its formula is trec_eval's set_P
+ * over the packed list (relevant / all), and trec_eval refuses a run that names a document twice ("duplicate docs",
+ * test/data/trec-eval-duplicates/), as ragscope's ranking metrics refuse a ranking that does (repeated-ids.ts):
+ * counted twice, a gold chunk packed twice made the prompt read more relevant than it is. The repeat itself is
+ * context_redundancy's measure; context_recall, a union of what the packed chunks cover, is unaffected.
+ */
+function repeatedPackedChunk(repeated: RepeatedId): string {
+  return `the context packs chunk ${JSON.stringify(repeated.id)} twice (positions ${repeated.firstRank} and ${repeated.repeatRank}): precision over a list that names a chunk twice is not scored (trec_eval refuses such a run); context_redundancy counts the repeat`;
+}
 
 function allNotApplicable(reason: string) {
   const value = notApplicable(reason);
@@ -40,7 +54,8 @@ export const contextCoverageEvaluator: Evaluator = {
   id: "context.coverage",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   // 3: context_precision reads a cut chunk by what the context text kept of it.
-  version: "3",
+  // 4: context_precision is not scored over a packed list that names a chunk twice.
+  version: "4",
   layer: "context",
   description: "Context recall and precision: did the gold evidence reach the prompt, and how much of the prompt is evidence",
   requires: ["case", "gold_evidence"],
@@ -72,8 +87,14 @@ export const contextCoverageEvaluator: Evaluator = {
 
     let precision: MetricValue = notApplicable("the trace did not record which chunks were packed");
     if (packed !== null) {
+      const repeated = findRepeatedId(packed.map((chunk) => chunk.chunk_id));
       const holding = packedChunksHoldingEvidence(packed, gold, contextText, options);
-      precision = packed.length === 0 ? notApplicable("the context is empty") : applicable(holding.filter(Boolean).length / packed.length);
+      precision =
+        repeated !== null
+          ? notApplicable(repeatedPackedChunk(repeated))
+          : packed.length === 0
+            ? notApplicable("the context is empty")
+            : applicable(holding.filter(Boolean).length / packed.length);
     }
     const missing = gold.filter((_, index) => !covered[index]).map((evidence) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""}`);
     const reason = missing.length === 0 ? "all gold evidence reached the context" : `gold evidence missing from the context: ${missing.join(", ")}`;
