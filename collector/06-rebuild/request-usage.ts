@@ -165,13 +165,22 @@ interface Overflow {
  */
 function sumOverflows(overflows: readonly Overflow[], kind: string): string {
   const each = overflows
-    .map((overflow) => `${overflow.sum}: ${overflow.values.join(" + ")} ${overflow.where === "request" ? "over the request's LLM calls, this one the last" : `over the LLM spans inside this ${kind}`}`)
+    .map((overflow) => `${overflow.sum}: ${valuesAdded(overflow.values)} ${overflow.where === "request" ? "over the request's LLM calls, this one the last" : `over the LLM spans inside this ${kind}`}`)
     .join("; ");
   return (
     `adding up the recorded usage goes beyond the largest number a value can hold (about 1.8e308) — ${each}. ` +
     `The request's ${listedInWords(overflows.map((overflow) => overflow.sum), "and")} ${overflows.length === 1 ? "is" : "are"} not available (null) rather than Infinity, which is no count or cost; ` +
     "the rest of the request is read as recorded"
   );
+}
+
+/** How many of the values added a note names: a request of thousands of calls gets a line, not thousands of numbers. */
+const NAMED_VALUES = 5;
+
+/** The values added, as a sum, the first NAMED_VALUES of them and how many there were in all. */
+function valuesAdded(values: readonly number[]): string {
+  if (values.length <= NAMED_VALUES) return values.join(" + ");
+  return `${values.slice(0, NAMED_VALUES).join(" + ")} + … (${values.length} values in all)`;
 }
 
 /** One sum on which a span and the generation spans inside it recorded different values. */

@@ -249,6 +249,12 @@ test("a nest whose spans inside add up beyond the largest number: that sum not a
     overflowing.notes[0]!.error,
     /^adding up the recorded usage goes beyond the largest number a value can hold \(about 1\.8e308\) — input_tokens: 1e\+308 \+ 1e\+308 over the LLM spans inside this LLM span; total_tokens: 1e\+308 \+ 1e\+308 over the LLM spans inside this LLM span\. The request's input_tokens and total_tokens are not available \(null\) rather than Infinity/,
   );
+
+  // Seven calls side by side: the note on the last names the first five values and how many there were, not every one.
+  const many = await rebuilt(openInferenceTrace(OVERFLOWING_TRACE, [chain, ...Array.from({ length: 7 }, () => ({ name: "chat", attributes: huge(1) }))]));
+  assert.deepEqual(many.sums, [null, 7, null, null]);
+  assert.deepEqual(many.notes.map((note) => note.span_id), [`${OVERFLOWING_TRACE.slice(0, 14)}08`], "on the last call, once");
+  assert.match(many.notes[0]!.error, /input_tokens: 1e\+308 \+ 1e\+308 \+ 1e\+308 \+ 1e\+308 \+ 1e\+308 \+ … \(7 values in all\) over the request's LLM calls, this one the last/);
 });
 
 /**
