@@ -217,9 +217,11 @@ describe("partly readable traces through the embedded collector", () => {
     // One request: two LLM calls of 1e308 input tokens each (the request's input and total sums overflow), the first
     // also with 1e308 output tokens (its own total, input + output, overflows). Each count alone is read as sent.
     tracer.startActiveSpan("overflowing", { attributes: { "openinference.span.kind": "CHAIN", "input.value": "question", "input.mime_type": "text/plain" } }, (root) => {
-      tracer.startSpan("rag.generate.first", { attributes: { "ragscope.stage": "generate", "llm.token_count.prompt": 1e308, "llm.token_count.completion": 1e308, "llm.cost.total": 0.5 } }).end();
-      tracer.startSpan("rag.generate.second", { attributes: { "ragscope.stage": "generate", "llm.token_count.prompt": 1e308, "llm.token_count.completion": 3, "llm.cost.total": 0.25 } }).end();
-      root.end();
+      // Explicit times: the second call starts after the first, so it is the request's last whatever their span ids.
+      const started = Date.now();
+      tracer.startSpan("rag.generate.first", { startTime: started, attributes: { "ragscope.stage": "generate", "llm.token_count.prompt": 1e308, "llm.token_count.completion": 1e308, "llm.cost.total": 0.5 } }).end(started + 5);
+      tracer.startSpan("rag.generate.second", { startTime: started + 10, attributes: { "ragscope.stage": "generate", "llm.token_count.prompt": 1e308, "llm.token_count.completion": 3, "llm.cost.total": 0.25 } }).end(started + 15);
+      root.end(started + 20);
     });
     const spans = recorder.spans();
     const spanIdOf = (name: string) => spans.find((span) => span.name === name)!.spanContext().spanId;
