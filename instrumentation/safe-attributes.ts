@@ -16,6 +16,7 @@ import { redactThenCut } from "./redaction/redact-then-cut.js";
 import { isStructuralAttribute } from "./redaction/structural-attributes.js";
 import { Ragscope } from "../contracts/span-attributes.js";
 import { describeType } from "./records/describe-type.js";
+import { cutText, wellFormed } from "../core/cut-text.js";
 
 /** `value` as an attribute value, or undefined when OTel cannot carry it. */
 export function toAttributeValue(value: unknown): AttributeValue | undefined {
@@ -124,19 +125,4 @@ export class AttributeRecorder {
   problem(description: string): void {
     this.problems.push(description);
   }
-}
-
-/** `value` with lone surrogates replaced by U+FFFD (the same string when it has none). */
-function wellFormed(value: string): string {
-  return value.isWellFormed() ? value : value.toWellFormed();
-}
-
-/** At most `maxLength` UTF-16 code units, ending on a whole code point, well-formed. */
-export function cutText(value: string, maxLength: number): string {
-  if (value.length <= maxLength) return wellFormed(value);
-  let end = maxLength;
-  const last = value.charCodeAt(end - 1);
-  // A high surrogate as the last unit kept: its low half would be cut off.
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return value.slice(0, end).toWellFormed();
 }

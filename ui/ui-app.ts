@@ -40,7 +40,8 @@ import { localPath } from "./access/local-path.js";
 import { checkSignInOrigin } from "./access/sign-in-origin.js";
 import { signInPage, type UnsavedForm } from "./pages/sign-in-page.js";
 import { formReturnPath } from "./access/form-return-path.js";
-import { keepReviewDraft, reviewDraftOfForm, takeReviewDraft } from "./review/review-draft.js";
+import { keepReviewDraft, MAXIMUM_COMMENT_CHARACTERS, reviewDraftOfForm, takeReviewDraft } from "./review/review-draft.js";
+import { cutText } from "../core/cut-text.js";
 import { setFlashNotice, takeFlashNotice } from "./pages/flash-notice.js";
 import { page, type Viewer } from "./pages/layout.js";
 import { boardRefusedPage } from "./pages/board-filters.js";
@@ -115,6 +116,7 @@ const BEARER_CHALLENGE = { "WWW-Authenticate": 'Bearer realm="ragscope"' };
  * 4000-character comment is under 40 KiB even percent-encoded. Nobody signed in sent it, so a larger one is not read.
  */
 const MAXIMUM_FORM_WITHOUT_SESSION_BYTES = 64 * 1024;
+const COMMENT_CUT = `Saved. Your comment was longer than ${MAXIMUM_COMMENT_CHARACTERS.toLocaleString("en")} characters, the most a review keeps: it was cut there and the rest was not saved — check its end below.`;
 const RESTORED_REVIEW = "Your review was not saved when your session ended: it is filled in again below. Check it and press Save labels.";
 const STALE_SESSION = "this browser's session is no longer valid (its token was changed or removed from this UI): sign in again with your current token";
 const INVALID_ADDRESS_TOKEN = "the token in the address is not a reviewer token of this UI: check it with whoever gave it to you, or paste another below";
@@ -637,7 +639,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const saved = takeFlashNotice(context, (waiting) => waiting.kind === "saved" && waiting.caseResultId === context.req.param("id"), secureCookies(context));
     // A review posted after the session ended, kept until the reviewer signed in again: the form is filled in with it, not saved.
     const restored = await takeReviewDraft(context, draftSecret, context.req.param("id"), secureCookies(context));
-    const message = restored !== null ? { kind: "notice" as const, text: RESTORED_REVIEW } : saved === null ? null : { kind: "notice" as const, text: "Saved." };
+    const message = restored !== null ? { kind: "notice" as const, text: RESTORED_REVIEW } : saved?.kind !== "saved" ? null : { kind: "notice" as const, text: saved.commentCut ? COMMENT_CUT : "Saved." };
     return context.html(reviewItemPage(context.get("viewer"), found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, message, restored));
   });
 
@@ -704,7 +706,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       verdicts[key.slice("metric:".length)] = value;
     }
     const rootCause = typeof form.root_cause === "string" && form.root_cause !== "" ? form.root_cause : null;
-    const comment = typeof form.comment === "string" ? form.comment.slice(0, 4000) : "";
+    const fullComment = typeof form.comment === "string" ? form.comment : "";
+    // Cut on a whole character (a surrogate pair split in two made the store refuse the save), and said: never dropped silently.
+    const comment = cutText(fullComment, MAXIMUM_COMMENT_CHARACTERS);
+    const commentCut = comment.length < fullComment.length;
     const earlier = (await labelsOf(context.get("readers"), [caseResultId])).get(caseResultId) ?? [];
     const metrics = reviewMetrics(detail.evaluationResults);
     const labels = labelsOfSubmission({ caseResultId, reviewer, verdicts, rootCause, comment, labeledAt: new Date(now()).toISOString() }, metrics, earlier);
@@ -715,8 +720,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       return context.html(reviewItemPage(context.get("viewer"), detail, metrics, mine, visibleLabels(earlier, reviewer), { kind: "error", text: labels.error }, { verdicts, rootCause, comment }), 400);
     }
     await context.get("readers").humanLabels.save(labels.value);
-    if (wantsJson(context)) return context.json({ saved: labels.value });
-    setFlashNotice(context, { kind: "saved", caseResultId }, secureCookies(context));
+    if (wantsJson(context)) return context.json({ saved: labels.value, comment_cut: commentCut });
+    setFlashNotice(context, { kind: "saved", caseResultId, commentCut }, secureCookies(context));
     return context.redirect(reviewAddress(caseResultId, request?.traceId ?? ""), 303);
   });
 

@@ -10,7 +10,7 @@
  * The work is bounded by the application's own string, which it already
  * holds in memory, and is done only for the few texts over the limit.
  */
-import { cutText } from "../safe-attributes.js";
+import { cutText } from "../../core/cut-text.js";
 
 /** Redacts one attribute's text; the attribute key lets kept keys (ids) stay as they are. */
 export type RedactBeforeCut = (key: string, text: string) => string;

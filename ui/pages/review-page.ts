@@ -14,6 +14,7 @@ import { encodeCursor } from "./trace-query.js";
 import { reviewAddress, traceAddress } from "./trace-address.js";
 import type { TraceCursor } from "../../store/ports/trace-reader.js";
 import { utcTime } from "./utc-time.js";
+import { MAXIMUM_COMMENT_CHARACTERS } from "../review/review-draft.js";
 
 const kappa = (value: number | null) => (value === null ? "—" : value.toFixed(3));
 
@@ -125,7 +126,7 @@ ${metrics.map((metric) => html`<tr><th id="metric-${metric}">${metric}</th><td r
 <label><input type="radio" name="metric:${metric}" value="fail" aria-label="${metric}: fail" ${myVerdict(metric) === "fail" ? "checked" : ""}> fail</label></td></tr>`)}
 </table>${metrics.length === 0 ? html`<p class="muted">No evaluator of this case decided a metric, errored or asked for review; label the root cause or comment.</p>` : ""}
 <p><label>Primary root cause <select name="root_cause"><option value="">none</option>${ROOT_CAUSE_LABEL_NAMES.map((name) => html`<option value="${name}" ${myRootCause === name ? "selected" : ""}>${name} — ${rootCauseMeaningText(name)}</option>`)}</select></label></p>
-<p><label>Comment<br><textarea name="comment" rows="3" cols="80">${myComment}</textarea></label></p><button type="submit" id="save-labels">Save labels</button></section></form>
+<p><label>Comment<br><textarea name="comment" rows="3" cols="80" maxlength="${MAXIMUM_COMMENT_CHARACTERS}">${myComment}</textarea></label></p><button type="submit" id="save-labels">Save labels</button></section></form>
 <section id="other-labels"><h2>Other reviewers</h2>${
     others.length === 0
       ? html`<p class="muted" id="blind">Hidden until you and another reviewer have both labelled this case.</p>`

@@ -34,6 +34,9 @@ const importedLine = humanLabel.omit({ label_id: true });
 const LINE_FIELDS =
   'a line is one JSON object with case_result_id, metric and verdict ("pass" or "fail"); labeler_id, note, value (0..1) and labeled_at (ISO-8601, default: the import\'s time) may be left out';
 
+/** A line's text fields, each checked to be whole characters. */
+const TEXT_FIELDS = ["case_result_id", "metric", "labeler_id", "note"] as const;
+
 export function labelsToJsonl(labels: readonly HumanLabel[]): string {
   return labels.map((label) => JSON.stringify(label)).join("\n") + (labels.length > 0 ? "\n" : "");
 }
@@ -72,6 +75,10 @@ export function labelsFromJsonl(text: string, author: LabelAuthor): Result<Human
     // The id is derived, so a file written by hand needs none; one that carries an id must carry the derived one.
     const checked = importedLine.safeParse(parsed);
     if (!checked.success) return failure(`line ${index + 1}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(line)"}: ${issue.message}`).join("; ")} — ${LINE_FIELDS}`);
+    // Half of a character (a lone UTF-16 surrogate: JSON may escape one, "\ud83d") is no text the store can hold: it
+    // refused the whole insert, which answered 500. Said with the line, as any other bad field.
+    const broken = TEXT_FIELDS.find((field) => !checked.data[field].isWellFormed());
+    if (broken !== undefined) return failure(`line ${index + 1}: ${broken} holds half of a character (a lone UTF-16 surrogate, as a text cut inside an emoji leaves): write the whole character, or remove the half`);
     const label = newHumanLabel(checked.data);
     const given = (parsed as { label_id?: unknown }).label_id;
     if (given !== undefined && given !== label.label_id) return failure(`line ${index + 1}: label_id "${String(given)}" is not the id of (case_result_id, metric, labeler_id) — leave label_id out`);

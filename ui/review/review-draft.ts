@@ -24,6 +24,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import type { ReviewFormValues } from "../pages/review-page.js";
+import { cutText } from "../../core/cut-text.js";
 
 const DRAFT_COOKIE = "ragscope_review_draft";
 const DRAFT_PATH = "/review";
@@ -56,7 +57,7 @@ export function reviewDraftOfForm(caseResultId: string, form: Record<string, unk
     verdicts[metric] = value;
   }
   const rootCause = typeof form.root_cause === "string" && (ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(form.root_cause) ? form.root_cause : null;
-  const comment = typeof form.comment === "string" ? form.comment.slice(0, MAXIMUM_COMMENT_CHARACTERS) : "";
+  const comment = typeof form.comment === "string" ? cutText(form.comment, MAXIMUM_COMMENT_CHARACTERS) : "";
   return { caseResultId, values: { verdicts, rootCause, comment } };
 }
 

@@ -164,7 +164,7 @@ describe("a form posted after the session ended", () => {
     assert.ok(page.includes(RESTORED), page);
     assert.ok(page.includes(`name="metric:${metric}" value="fail" aria-label="${metric}: fail" checked`), "the verdict is filled in");
     assert.match(page, /<option value="RETRIEVAL_MISS" selected>/);
-    assert.match(page, /<textarea name="comment" rows="3" cols="80">kept across the sign-in<\/textarea>/);
+    assert.match(page, /<textarea name="comment" rows="3" cols="80" maxlength="4000">kept across the sign-in<\/textarea>/);
     assert.match(restored.headers.getSetCookie().find((value) => value.startsWith(`${DRAFT_COOKIE}=`)) ?? "", /^ragscope_review_draft=; Max-Age=0; Path=\/review/, "read once, then deleted");
     // Another case's page leaves it for its own.
     const elsewhere = await reviewPage(passedCase, draftCookieOf(answer)!);
@@ -258,7 +258,7 @@ describe("a form posted after the session ended", () => {
     assert.ok(longPage.includes(`<textarea id="unsaved-comment" rows="6" cols="80" readonly>${comment}</textarea>`), "the comment is there to copy");
     const restored = await (await reviewPage(failedCase, draftCookieOf(long)!)).text();
     assert.ok(restored.includes(`aria-label="${metric}: fail" checked`), "the verdict is kept");
-    assert.match(restored, /<textarea name="comment" rows="3" cols="80"><\/textarea>/);
+    assert.match(restored, /<textarea name="comment" rows="3" cols="80" maxlength="4000"><\/textarea>/);
 
     const large = await postReview(failedCase, { comment: "x".repeat(70 * 1024) });
     assert.equal(large.status, 401);

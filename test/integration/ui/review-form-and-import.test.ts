@@ -93,7 +93,7 @@ describe("the review form and the label import", () => {
     assert.match(page, /name="metric:retrieval\.ranking" value="pass" aria-label="retrieval\.ranking: pass" checked>/);
     assert.doesNotMatch(page, /name="metric:completeness" value="(pass|fail)" aria-label="[^"]+" checked>/, "nothing chosen that she did not choose");
     assert.match(page, /<option value="CHUNK_BAD" selected>/);
-    assert.match(page, /<textarea name="comment" rows="3" cols="80">the duplicate is the retriever&#39;s<\/textarea>/);
+    assert.match(page, /<textarea name="comment" rows="3" cols="80" maxlength="4000">the duplicate is the retriever&#39;s<\/textarea>/);
     assert.deepEqual(await storedLabels(), []);
   });
 
