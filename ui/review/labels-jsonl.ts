@@ -16,12 +16,15 @@
  * null, default null) and `labeled_at` (an ISO-8601 date-time) may be left
  * out — a line without `labeled_at` is labelled at the time of the import, so
  * it replaces an earlier label of the same case, metric and reviewer, as a
- * label saved in the form does. `label_id` is derived and best left out.
+ * label saved in the form does; one more than LABELED_AT_SKEW_MS past the
+ * import's time refuses the file. `label_id` is derived and best left out.
  */
 import { humanLabel, newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { failure, success, type Result } from "../../core/result.js";
 
 export const MAXIMUM_IMPORT_LINES = 100_000;
+/** How far past the server's clock a line's labeled_at may lie: clocks of the machine that wrote the file drift. */
+export const LABELED_AT_SKEW_MS = 5 * 60_000;
 
 /**
  * A line's schema, built once: zod compiles a schema the first time it parses, and `.omit()` inside the loop built
@@ -80,6 +83,13 @@ export function labelsFromJsonl(text: string, author: LabelAuthor): Result<Human
     const broken = TEXT_FIELDS.find((field) => !checked.data[field].isWellFormed());
     if (broken !== undefined) return failure(`line ${index + 1}: ${broken} holds half of a character (a lone UTF-16 surrogate, as a text cut inside an emoji leaves): write the whole character, or remove the half`);
     const label = newHumanLabel(checked.data);
+    // Of two labels of one metric the later labeled_at wins: one from the future would outlast every later save of
+    // the form (which labels at the server's clock) until that time came. A small skew between clocks is allowed.
+    if (Date.parse(label.labeled_at) > Date.parse(author.importedAt) + LABELED_AT_SKEW_MS) {
+      return failure(
+        `line ${index + 1}: labeled_at ${label.labeled_at} is later than this server's clock (${author.importedAt}) by more than ${LABELED_AT_SKEW_MS / 60_000} minutes: a label from the future would outlast every later save of the form — correct the time, or leave labeled_at out to label at the import's time`,
+      );
+    }
     const given = (parsed as { label_id?: unknown }).label_id;
     if (given !== undefined && given !== label.label_id) return failure(`line ${index + 1}: label_id "${String(given)}" is not the id of (case_result_id, metric, labeler_id) — leave label_id out`);
     labels.push(label);

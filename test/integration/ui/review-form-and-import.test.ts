@@ -10,7 +10,10 @@
  * - a JSONL line may leave labeled_at out: it is the import's time (it was
  *   refused with "labeled_at: Invalid input: expected string, received
  *   undefined"); a line's error says what a line holds; the import form's
- *   refusal links back to the queue.
+ *   refusal links back to the queue;
+ * - a line labelled later than the server's clock (more than 5 minutes) refuses
+ *   the file: taken, it outlasted every later save of the form (the later
+ *   labeled_at wins), so the reviewer's new verdict was "Saved." but never read.
  * The UI server in-process on 127.0.0.1 with a reviewer token and an injected
  * clock, the in-memory store, read and posted over HTTP.
  */
@@ -118,5 +121,25 @@ describe("the review form and the label import", () => {
     const html = await page.text();
     assert.match(html, /<p class="error" id="error">line 1: verdict: /);
     assert.match(html, /<a href="\/review" id="back">Back to the review queue<\/a>/);
+  });
+
+  test("a line labelled after the server's clock, past the 5 minutes allowed: 400 naming the line and field, nothing of the file stored", async () => {
+    const before = await storedLabels();
+    const line = (metric: string, labeledAt: string) => JSON.stringify({ case_result_id: CASE, metric, verdict: "fail", labeled_at: labeledAt });
+    const importLines = (lines: string[]) => fetch(`${server.url}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${ALICE}`, "content-type": "application/x-ndjson" }, body: `${lines.join("\n")}\n` });
+    const refused = await importLines([line("completeness", NOW), line("faithfulness", "2030-01-01T00:00:00Z")]);
+    assert.equal(refused.status, 400);
+    assert.equal(
+      ((await refused.json()) as { error: string }).error,
+      `line 2: labeled_at 2030-01-01T00:00:00.000Z is later than this server's clock (${NOW}) by more than 5 minutes: a label from the future would outlast every later save of the form — correct the time, or leave labeled_at out to label at the import's time`,
+    );
+    assert.deepEqual(await storedLabels(), before, "nothing of the file");
+    const justPast = new Date(Date.parse(NOW) + 5 * 60_000 + 1).toISOString();
+    assert.equal((await importLines([line("faithfulness", justPast)])).status, 400);
+    // A clock up to 5 minutes ahead of the server's is taken.
+    const withinSkew = new Date(Date.parse(NOW) + 5 * 60_000).toISOString();
+    const taken = await importLines([line("faithfulness", withinSkew)]);
+    assert.equal(taken.status, 200, await taken.text());
+    assert.ok((await storedLabels()).some((label) => label.metric === "faithfulness" && label.labeled_at === withinSkew));
   });
 });
