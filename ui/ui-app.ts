@@ -54,7 +54,7 @@ import { LIST_END_HEADER, olderTracesHref, traceRows, tracesPage, type ListedTra
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
 import { labelsFromJsonl, labelsToJsonl, type LabelAuthor } from "./review/labels-jsonl.js";
 import { checkImportedPasses } from "./review/imported-passes.js";
-import { exportedLabels, finalVerdictOfListed, humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
+import { finalVerdictOfListed, labelsVisibleTo, humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
 import { finalVerdictOfReview, reviewerVerdictsOf } from "../evaluators/reviewed-verdict.js";
 import { staticAssets } from "./static/static-assets.js";
 import { recordRunLineage } from "./api/record-run-lineage.js";
@@ -596,11 +596,13 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return summary.cases === 0 ? context.json({ error: `no stored results for run "${context.req.param("id")}"` }, 404) : context.json(summary);
   });
 
-  async function agreement(readers: ScopedReaders) {
+  async function agreement(readers: ScopedReaders, reviewer: string, authenticated: boolean) {
     const labels = await readers.humanLabels.list();
+    // The judge is compared with the labels the viewer may see only: the blind review holds in this table too.
+    const visible = labelsVisibleTo(labels, reviewer, authenticated);
     // One bulk read for every labelled case (a few queries per thousand), not a trace read each: 2,000 imported labels made the queue take ~40 s.
-    const evaluations = [...(await readers.traces.readEvaluationResults(labels.map((label) => label.case_result_id))).values()].flat();
-    return { reviewers: reviewerAgreement(labels), judge: judgeAgreement(labels, evaluations) };
+    const evaluations = [...(await readers.traces.readEvaluationResults(visible.map((label) => label.case_result_id))).values()].flat();
+    return { reviewers: reviewerAgreement(labels), judge: judgeAgreement(visible, evaluations) };
   }
   async function queue(readers: ScopedReaders, parameters: URLSearchParams, reviewer: string) {
     // The cases the evaluation routed to review, by their automatic verdict: each stays in every reviewer's queue
@@ -619,17 +621,17 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   app.get("/review", async (context) => {
     const found = await queue(context.get("readers"), new URL(context.req.url).searchParams, context.get("reviewer"));
     if (!found.ok) return badRequest(context, found.error);
-    const agreed = await agreement(context.get("readers"));
+    const agreed = await agreement(context.get("readers"), context.get("reviewer"), context.get("authenticated"));
     const parameters = new URL(context.req.url).searchParams;
     // After the import form's redirect: how many labels it saved, said once (a reload does not say it again).
     const notice = takeFlashNotice(context, (waiting) => waiting.kind === "imported", secureCookies(context));
     const imported = notice?.kind === "imported" ? notice.labels : null;
-    return context.html(reviewQueuePage(context.get("viewer"), found.value.items, moreReviewsHref(parameters, found.value.next), agreed.reviewers, agreed.judge, imported, parameters.get("verdict") === "review_required"));
+    return context.html(reviewQueuePage(context.get("viewer"), found.value.items, moreReviewsHref(parameters, found.value.next), agreed.reviewers, agreed.judge, imported, parameters.get("verdict") === "review_required", context.get("authenticated")));
   });
   app.get("/api/review", async (context) => {
     const found = await queue(context.get("readers"), new URL(context.req.url).searchParams, context.get("reviewer"));
     if (!found.ok) return context.json({ error: found.error }, 400);
-    return context.json({ items: found.value.items, next: found.value.next === null ? null : encodeCursor(found.value.next), agreement: await agreement(context.get("readers")) });
+    return context.json({ items: found.value.items, next: found.value.next === null ? null : encodeCursor(found.value.next), agreement: await agreement(context.get("readers"), context.get("reviewer"), context.get("authenticated")) });
   });
   app.get("/review/:id", async (context) => {
     const reviewer = context.get("reviewer");
@@ -643,7 +645,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return context.html(reviewItemPage(context.get("viewer"), found.detail, reviewMetrics(found.detail.evaluationResults), mine, found.visible, message, restored));
   });
 
-  app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(exportedLabels(await context.get("readers").humanLabels.list(), context.get("reviewer"), context.get("authenticated"))), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
+  app.get("/api/labels.jsonl", async (context) => context.body(labelsToJsonl(labelsVisibleTo(await context.get("readers").humanLabels.list(), context.get("reviewer"), context.get("authenticated"))), 200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": 'attachment; filename="human_labels.jsonl"' }));
   const importLabels = async (readers: ScopedReaders, text: string, author: LabelAuthor) => {
     const parsed = labelsFromJsonl(text, author);
     if (!parsed.ok) return parsed;

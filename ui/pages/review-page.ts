@@ -70,8 +70,12 @@ function undecidedLink(undecidedOnly: boolean): Markup {
     : html`<p id="queue-scope">Showing every case routed to review, decided ones included · <a id="queue-undecided" href="/review?verdict=review_required">only those still undecided</a> (as <code>ragscope report</code>'s Review queue counts them)</p>`;
 }
 
-/** `imported`: how many labels the queue's import form just saved (shown once, after its redirect). `undecidedOnly`: the list is filtered to verdict=review_required. */
-export function reviewQueuePage(viewer: Viewer, queue: readonly QueueItem[], more: string | null, reviewers: readonly ReviewerAgreement[], judge: readonly CalibrationEntry[], imported: number | null = null, undecidedOnly = false): Markup {
+/**
+ * `imported`: how many labels the queue's import form just saved (shown once, after its redirect). `undecidedOnly`:
+ * the list is filtered to verdict=review_required. `judgeOverVisible`: the judge's table counts only the labels the
+ * viewer may see (review/review-labels.ts labelsVisibleTo), which the page says; false without tokens, where it counts every label.
+ */
+export function reviewQueuePage(viewer: Viewer, queue: readonly QueueItem[], more: string | null, reviewers: readonly ReviewerAgreement[], judge: readonly CalibrationEntry[], imported: number | null = null, undecidedOnly = false, judgeOverVisible = false): Markup {
   const body = html`${imported === null ? "" : html`<p class="notice" id="message" role="status">Imported ${imported} label${imported === 1 ? "" : "s"}.</p>`}<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). ${REVIEWERS_PER_CASE} reviewers label each independently; neither sees the other's labels until both are in. A review decides a case only once ${REVIEWERS_PER_CASE} reviewers agree: until then the automatic verdict stays (one reviewer's verdict is shown to them as pending) and the case stays here, and after that its verdict column shows the reviewers' verdict — except that a review never passes a request that did not complete (it threw or timed out): an agreed pass of one leaves it failed, and the column says why. "you" says whether yours is in.</p>
 <div id="labels-files"><a href="/api/labels.jsonl" download>Export labels (JSONL)</a> · <form style="display:inline" method="post" action="/review/import" enctype="multipart/form-data"><label>Labels file (JSONL) <input type="file" name="file" accept=".jsonl"></label> <button type="submit">Import labels</button></form></div>
 ${undecidedLink(undecidedOnly)}
@@ -82,9 +86,9 @@ ${queue.map((item) => html`<tr data-case-result-id="${item.caseResultId}"><td>${
 <section id="agreement"><h2>Agreement between reviewers</h2><table id="reviewer-kappa"><thead><tr><th>metric</th><th>reviewers</th><th>items</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>
 ${reviewers.map((entry) => html`<tr data-metric="${entry.metric}"><td>${entry.metric}</td><td>${entry.reviewers === null ? "—" : entry.reviewers.join(" / ")}</td><td class="items">${entry.statistics.items}</td><td>${kappa(entry.statistics.percentAgreement)}</td><td class="kappa">${kappa(entry.statistics.kappa)}${entry.statistics.note === null ? "" : html` <span class="muted">(${entry.statistics.note})</span>`}</td></tr>`)}
 </tbody></table>${reviewers.length === 0 ? html`<p id="reviewer-kappa-empty" class="muted">No case has labels of two reviewers yet: agreement is computed once two reviewers label the same case.</p>` : ""}
-<h2>Agreement between the judge and the reviewers</h2><table id="judge-kappa"><thead><tr><th>judge</th><th>metric</th><th>pairs</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>
+<h2>Agreement between the judge and the reviewers</h2>${judgeOverVisible ? html`<p id="judge-kappa-scope" class="muted">Counts only the cases you have labelled (your labels, and the other reviewers' of those cases): the review is blind, so others' labels of a case you have not labelled are not counted here.</p>` : ""}<table id="judge-kappa"><thead><tr><th>judge</th><th>metric</th><th>pairs</th><th>agreement</th><th>Cohen's kappa</th></tr></thead><tbody>
 ${judge.map((entry) => html`<tr data-metric="${entry.metric}"><td>${entry.judgeId}</td><td>${entry.metric}</td><td class="items">${entry.pairs}</td><td>${kappa(entry.passFail.percentAgreement)}</td><td class="kappa">${kappa(entry.passFail.kappa)}</td></tr>`)}
-</tbody></table>${judge.length === 0 ? html`<p id="judge-kappa-empty" class="muted">No reviewer has labelled a metric the judge scored yet (faithfulness, citation_support, …): the judge is compared with the reviewers once they label its metrics.</p>` : ""}</section>`;
+</tbody></table>${judge.length === 0 ? html`<p id="judge-kappa-empty" class="muted">No label${judgeOverVisible ? " you may see" : ""} is of a metric the judge scored yet (faithfulness, citation_support, …): the judge is compared with the reviewers once they label its metrics.</p>` : ""}</section>`;
   return page("Review queue", viewer, body);
 }
 

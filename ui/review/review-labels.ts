@@ -108,11 +108,14 @@ export function visibleLabels(labels: readonly HumanLabel[], reviewer: string): 
 }
 
 /**
- * The labels a reviewer's export (GET /api/labels.jsonl) holds: per case the labels they may see (visibleLabels), so
- * a download is no way round a blind review. Without tokens nobody's identity is proven (everyone is "local" and an
- * import keeps the file's labeler ids): every label.
+ * The labels of many cases a reviewer may see: per case the labels visibleLabels gives them — their own, and the
+ * others' of cases they labelled too. The label export (GET /api/labels.jsonl) holds these, so a download is no way
+ * round a blind review, and so does the queue's table of the judge against the reviewers, which counted every label:
+ * its pairs and counts changed the moment another reviewer labelled a case the viewer had not, telling that verdict.
+ * Without tokens nobody's identity is proven (everyone is "local" and an import keeps the file's labeler ids): every
+ * label.
  */
-export function exportedLabels(labels: readonly HumanLabel[], reviewer: string, authenticated: boolean): HumanLabel[] {
+export function labelsVisibleTo(labels: readonly HumanLabel[], reviewer: string, authenticated: boolean): HumanLabel[] {
   if (!authenticated) return [...labels];
   const byCase = new Map<string, HumanLabel[]>();
   for (const label of labels) byCase.set(label.case_result_id, [...(byCase.get(label.case_result_id) ?? []), label]);
