@@ -248,7 +248,7 @@ describe("the live web UI of ragscope serve", () => {
     await label(alice, labelledCases[2]!, "pass", "CONTEXT_NOISY");
     // One reviewer of two decides nothing (REVIEWERS_PER_CASE): bob's queue still holds the cases, his labels to do.
     await bob.goto(`${uiUrl}/review`);
-    const bobsQueue = await bob.locator("#queue tbody tr").evaluateAll((rows) => rows.map((row) => [(row as unknown as { dataset: { caseResultId: string } }).dataset.caseResultId, row.children[3]!.textContent, row.children[4]!.textContent]));
+    const bobsQueue = await bob.locator("#queue tbody tr").evaluateAll((rows) => rows.map((row) => [(row as unknown as { dataset: { caseResultId: string } }).dataset.caseResultId, row.children[4]!.textContent, row.children[5]!.textContent]));
     assert.deepEqual(bobsQueue, ids.map((id) => [id, labelledCases.includes(id) ? "1 of 2" : "0 of 2", "to do"]));
     await bob.goto(`${uiUrl}/review/${labelledCases[0]}`);
     assert.equal(await bob.locator("#blind").count(), 1, "bob does not see alice's labels before his own");

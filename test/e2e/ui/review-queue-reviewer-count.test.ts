@@ -45,8 +45,8 @@ describe("review queue: the reviewers column", () => {
       const page = await (await fetch(`${serve!.uiUrl}/review`)).text();
       const row = new RegExp(`<tr data-case-result-id="${needsReview}">([\\s\\S]*?)</tr>`).exec(page);
       assert.ok(row, `no queue row for ${needsReview}:\n${page}`);
-      // Cells: started, case, verdict, reviewers, you, query.
-      return [...row[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]!)[3];
+      // Cells: started, case, tenant, verdict, reviewers, you, query.
+      return [...row[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]!)[4];
     };
     assert.equal(await reviewersCell(), "0 of 2");
 

@@ -311,7 +311,7 @@ describe("a first walk through the web UI", () => {
     assert.equal(new URL(page.url()).search, "");
     await page.reload();
     assert.equal(await page.locator("#message").count(), 0, "the import notice is not repeated on reload");
-    assert.equal(await page.locator(`#queue tr[data-case-result-id="${QUEUED[1]}"] td`).nth(4).textContent(), "labelled");
+    assert.equal(await page.locator(`#queue tr[data-case-result-id="${QUEUED[1]}"] td`).nth(5).textContent(), "labelled");
   });
 
   test("every page has a title, labelled controls and tables with named headers; an empty ACL reads public", async () => {
