@@ -196,7 +196,7 @@ describe("a review decides a case only once two reviewers agree", () => {
       assert.equal(await row.locator(".verdict").getAttribute("data-verdict"), "review_required");
       assert.equal(await row.locator(".verdict").getAttribute("data-human"), "no");
       assert.equal(await row.locator("[data-pending-verdict]").getAttribute("data-pending-verdict"), "passed");
-      assert.deepEqual((await row.locator("td").allTextContents()).slice(3, 5), ["1 of 2", "labelled"]);
+      assert.deepEqual((await row.locator("td").allTextContents()).slice(4, 6), ["1 of 2", "labelled"]);
       await alice.goto(`${uiUrl}/traces/${failedCase}`);
       assert.equal(await alice.locator("#verdict .verdict").getAttribute("data-verdict"), "failed");
       assert.equal(await alice.locator("#verdict .verdict").getAttribute("data-human"), "no");
