@@ -8,6 +8,6 @@ import type { Markup } from "./layout.js";
  * the reviewer never chose.
  */
 export function humanLabelText(label: { metric: string; verdict: string; note: string }): Markup {
-  if (label.metric === "root_cause") return html`root cause ${label.note}`;
+  if (label.metric === "root_cause") return label.note === "" ? html`root cause withdrawn (none)` : html`root cause ${label.note}`;
   return html`${label.metric} ${label.verdict}${label.note === "" ? "" : html` — ${label.note}`}`;
 }

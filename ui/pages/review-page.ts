@@ -7,6 +7,7 @@ import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-l
 import { rootCauseMeaningText } from "./root-cause-meaning.js";
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
 import type { ReviewerAgreement } from "../review/review-agreement.js";
+import { chosenRootCause } from "../review/review-labels.js";
 import { incompleteReviewNotice, incompletionOf, REVIEWERS_PER_CASE, type ReviewerVerdict } from "../../evaluators/reviewed-verdict.js";
 import { optional, page, verdictBadge, type Markup, type Viewer } from "./layout.js";
 import { listedVerdict, type ListedTrace } from "./traces-page.js";
@@ -110,7 +111,8 @@ export function reviewItemPage(viewer: Viewer, detail: TraceDetail, metrics: rea
   const result = detail.caseResult;
   const stored: ReviewFormValues = {
     verdicts: Object.fromEntries(mine.filter((label) => label.metric !== "root_cause").map((label) => [label.metric, label.verdict])),
-    rootCause: mine.find((label) => label.metric === "root_cause")?.note ?? null,
+    // A withdrawn root cause (an empty note) reads as "none".
+    rootCause: mine.map(chosenRootCause).find((cause) => cause !== null) ?? null,
     comment: mine.find((label) => label.metric !== "root_cause")?.note ?? "",
   };
   const shown = submitted ?? stored;

@@ -10,7 +10,7 @@ import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { calibrationReport, judgeLabelsFromEvaluationResults, type CalibrationEntry } from "../../evaluators/judge/calibration/calibration-report.js";
 import { cohenKappa, type AgreementStatistics } from "../../evaluators/judge/calibration/cohen-kappa.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
-import { ROOT_CAUSE_METRIC } from "./review-labels.js";
+import { chosenRootCause, ROOT_CAUSE_METRIC } from "./review-labels.js";
 
 export interface ReviewerAgreement {
   metric: string;
@@ -21,6 +21,8 @@ export interface ReviewerAgreement {
 export function reviewerAgreement(labels: readonly HumanLabel[]): ReviewerAgreement[] {
   const byItem = new Map<string, HumanLabel[]>();
   for (const label of labels) {
+    // A withdrawn root cause is no rating: the reviewer chose none.
+    if (label.metric === ROOT_CAUSE_METRIC && chosenRootCause(label) === null) continue;
     const key = `${label.metric}\u0000${label.case_result_id}`;
     byItem.set(key, [...(byItem.get(key) ?? []), label]);
   }

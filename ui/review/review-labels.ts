@@ -4,7 +4,12 @@
  * is stored as a HumanLabel in `human_labels`:
  *   - one label per judged metric (metric = the evaluator's metric: `judge.faithfulness` → `faithfulness`,
  *     other evaluators by their id), the comment in its note;
- *   - the root cause as metric `root_cause`, verdict `fail`, the label name as its note.
+ *   - the root cause as metric `root_cause`, verdict `fail`, the label name as its note. A reviewer who had chosen
+ *     a root cause and then chooses "none" withdraws it: their `root_cause` label is replaced by one with verdict
+ *     `pass` and an empty note (WITHDRAWN_ROOT_CAUSE), which no reader takes for a choice — they all read a root
+ *     cause only from a note naming one of the 18 labels (dashboards/source/root-causes.ts caseReviews,
+ *     reviewedRootCauseOf; the traces list's root_cause filter). A label cannot simply be deleted: the store keeps
+ *     a reviewer's newest label per case and metric, so only a newer one replaces it.
  * Labels are blind: a reviewer sees the other reviewers' labels of a case only
  * once they have labelled it themselves and another reviewer has too.
  */
@@ -17,6 +22,14 @@ import { ROOT_CAUSE_LABEL_NAMES, type RootCauseLabel } from "../../evaluators/ro
 import { failure, success, type Result } from "../../core/result.js";
 
 export const ROOT_CAUSE_METRIC = "root_cause";
+
+/** The verdict and note of a `root_cause` label that withdraws the reviewer's earlier choice: no root cause. */
+export const WITHDRAWN_ROOT_CAUSE = { verdict: "pass", note: "" } as const;
+
+/** The root cause a label chooses: its note on a `root_cause` label, null on a withdrawal or another metric's label. */
+export function chosenRootCause(label: Pick<HumanLabel, "metric" | "note">): string | null {
+  return label.metric === ROOT_CAUSE_METRIC && label.note !== "" ? label.note : null;
+}
 
 /**
  * The metric a reviewer labels for an Evaluation Result: one that passed or
@@ -74,7 +87,12 @@ export function labelsOfSubmission(submission: ReviewSubmission, metrics: readon
       return failure(`a case passes review only with every metric labelled: ${missing.join(", ")} ${missing.length === 1 ? "has" : "have"} no label of yours yet — label ${missing.length === 1 ? "it" : "them"} too, or fail the metric that fails the case`);
     }
   }
-  if (submission.rootCause !== null) {
+  if (submission.rootCause === null) {
+    // "none" after a root cause of theirs: the choice is withdrawn, not kept behind the form's "none".
+    if (earlier.some((label) => label.labeler_id === submission.reviewer && chosenRootCause(label) !== null)) {
+      labels.push(newHumanLabel({ case_result_id: submission.caseResultId, metric: ROOT_CAUSE_METRIC, labeler_id: submission.reviewer, ...WITHDRAWN_ROOT_CAUSE, labeled_at: submission.labeledAt }));
+    }
+  } else {
     if (!(ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(submission.rootCause)) return failure(`"${submission.rootCause}" is not a root-cause label; use one of ${ROOT_CAUSE_LABEL_NAMES.join(", ")}`);
     labels.push(newHumanLabel({ case_result_id: submission.caseResultId, metric: ROOT_CAUSE_METRIC, labeler_id: submission.reviewer, verdict: "fail", note: submission.rootCause as RootCauseLabel, labeled_at: submission.labeledAt }));
   }

@@ -13,11 +13,16 @@
  * - the second reviewer agreeing: both are failing and counted under HALLUCINATION, none "without a root cause";
  * - `ragscope report` (a subprocess, after serve stops) runs the Grafana Failures board's "Root causes" panel over
  *   root_cause_rollups, which serve refreshed after the reviews: the same two under HALLUCINATION; its "Failing
- *   cases" table gives both HALLUCINATION as primary label, "chosen by agreeing reviewers";
+ *   cases" table gives both HALLUCINATION as primary label, "chosen by agreeing reviewers" (after the withdrawal
+ *   below: one of them, the other back to the evaluator's cause);
  * - the trace list counts them alike: the Failures page's "show the traces" link of HALLUCINATION lists as many
  *   traces as its bar counts (the HTML list and /api/traces under that filter), each with the reviewers' cause in
  *   the root-cause column, and the evaluator's cause lists none; the trace page and /api/traces/:id show the
- *   reviewers' cause beside the evaluator's.
+ *   reviewers' cause beside the evaluator's;
+ * - a reviewer who chose the cause and then saves "none" withdraws it: her form comes back with "none", and the case
+ *   is no longer counted under the cause by the board, the traces list's root_cause filter or the trace page — only
+ *   one reviewer still chose it, so the evaluator's cause is the case's again; the queue's root-cause agreement
+ *   between reviewers no longer pairs her withdrawal with the other's cause.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -52,7 +57,7 @@ let failedCase = "";
 let automaticCause = "";
 
 /** A review form posted as a browser posts it (application/x-www-form-urlencoded), with a reviewer's token. */
-async function failWithRootCause(token: string, caseResultId: string): Promise<void> {
+async function failWithRootCause(token: string, caseResultId: string, rootCause = CHOSEN): Promise<void> {
   const form = await (await fetch(`${uiUrl}/review/${caseResultId}`, { headers: { authorization: `Bearer ${token}` } })).text();
   const metric = /name="metric:([^"]+)"/.exec(form)?.[1];
   assert.ok(metric, "the review form offers a metric");
@@ -60,7 +65,7 @@ async function failWithRootCause(token: string, caseResultId: string): Promise<v
     method: "POST",
     redirect: "manual",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ [`metric:${metric}`]: "fail", root_cause: CHOSEN, comment: "the answer states what no chunk says" }).toString(),
+    body: new URLSearchParams({ [`metric:${metric}`]: "fail", root_cause: rootCause, comment: "the answer states what no chunk says" }).toString(),
   });
   assert.equal(saved.status, 303, await saved.text());
 }
@@ -182,6 +187,27 @@ describe("the Failures board attributes a case to the root cause its reviewers a
     assert.deepEqual(detail.rootCause, { rootCause: CHOSEN, reviewed: CHOSEN, automatic: automaticCause });
   });
 
+  test("a reviewer who saves \"none\" withdraws her root cause: the form, the board, the list and the trace page no longer count it", async () => {
+    await failWithRootCause(ALICE, failedCase, "");
+    const headers = { authorization: `Bearer ${ALICE}` };
+    const form = await (await fetch(`${uiUrl}/review/${failedCase}`, { headers })).text();
+    assert.doesNotMatch(form, /<option value="[A-Z_]+" selected>/, "the form shows no root cause of hers");
+    const board = await apiBoard();
+    assert.equal(board.failing, 2);
+    assert.equal(board.counts.get(CHOSEN), 1, "only the case both reviewers still chose it for");
+    assert.equal(board.counts.get(automaticCause), 1, "the other is the evaluator's again");
+    assert.deepEqual((await listedTraces(`/traces?root_cause=${CHOSEN}&run=${RUN}`)).api, [{ caseResultId: reviewRequired, rootCause: CHOSEN }]);
+    const tracePage = await (await fetch(`${uiUrl}/traces/${encodeURIComponent(failedCase)}`, { headers })).text();
+    const section = /<section id="root-cause">(.*?)<\/section>/s.exec(tracePage)?.[1] ?? "";
+    assert.match(section, new RegExp(`<strong id="root-cause-label">${automaticCause}</strong>`), section);
+    assert.doesNotMatch(section, /reviewers' agreed/, section);
+    const detail = (await (await fetch(`${uiUrl}/api/traces/${encodeURIComponent(failedCase)}`, { headers })).json()) as { rootCause: unknown };
+    assert.deepEqual(detail.rootCause, { rootCause: automaticCause, reviewed: null, automatic: automaticCause });
+    // Nor is her withdrawal a rating the queue's agreement between reviewers pairs with the other's cause.
+    const queue = (await (await fetch(`${uiUrl}/api/review`, { headers })).json()) as { agreement: { reviewers: { metric: string; statistics: { items: number } }[] } };
+    assert.equal(queue.agreement.reviewers.find((entry) => entry.metric === "root_cause")?.statistics.items, 1, "only the case both still chose a cause for is compared");
+  });
+
   test("ragscope report's root-cause panels (the Grafana Failures board's queries over root_cause_rollups) and its Failing cases table count them alike", async () => {
     assert.equal(await serve.stop(), 0, serve.output());
     const out = path.join(folder, "report.html");
@@ -191,10 +217,10 @@ describe("the Failures board attributes a case to the root cause its reviewers a
     // The bar chart "Root causes": one bar per label over the range, titled "<label> · <series>: <count>".
     const panel = /<figure class="panel" data-panel-type="barchart"[^>]*><figcaption>Root causes<.*?<\/figure>/s.exec(html)?.[0] ?? "";
     const bars = [...panel.matchAll(/<title>([A-Z_]+) · [^:<]*: (\d+)<\/title>/g)].map((match) => [match[1], Number(match[2])]);
-    assert.deepEqual(bars, [[CHOSEN, 2]], panel);
+    assert.deepEqual(bars.sort(), [[automaticCause, 1], [CHOSEN, 1]].sort(), panel);
     const table = /<figure class="panel" data-panel-type="table"[^>]*><figcaption>Failing cases<.*?<\/figure>/s.exec(html)?.[0] ?? "";
     // The "Failing cases" table: each case's primary label is the reviewers' cause, its reason says so.
     const labels = [...table.matchAll(/<tr><td>[^<]*<\/td><td>[^<]*<\/td><td>([^<]*)<\/td><td>[^<]*<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td>/g)].map((match) => [match[1], match[2], match[3]!.startsWith("chosen by agreeing reviewers")]).sort();
-    assert.deepEqual(labels, [["refund_listed_twice", CHOSEN, true], ["warranty_missed", CHOSEN, true]], table);
+    assert.deepEqual(labels, [["refund_listed_twice", CHOSEN, true], ["warranty_missed", automaticCause, false]], table);
   });
 });
