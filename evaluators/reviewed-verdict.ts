@@ -24,6 +24,13 @@
  * than silently ignored; reviewers who agree it failed decide it, as for any
  * request. A partial trace (evaluated before its root span ended) is not a
  * request that did not complete, as for the automatic verdict.
+ * Labels by the anonymous reviewer (ANONYMOUS_REVIEWER, "local": whoever uses
+ * the web UI on loopback without tokens, whose identity nothing proves) are
+ * kept and shown, but never count toward the reviewers who decide a case, nor
+ * block them: one person could otherwise make "two reviewers agree" alone, by
+ * labelling once with a token and once without. A review by two reviewers
+ * therefore needs tokens (RAGSCOPE_UI_TOKENS, RAGSCOPE_UI_TENANT_TOKENS). In SQL
+ * the same rule is aggregate-metrics.ts COUNTED_REVIEWER.
  * The gate, the report, the dashboards, the Quality and
  * Failures pages and the traces list all use it. In SQL the same rule is
  * dashboards/source/aggregate-metrics.ts FINAL_VERDICT (also the traces
@@ -39,6 +46,12 @@ type QualityStatus = CaseResult["quality_status"];
 
 /** The human label metric that carries the primary root cause, not a verdict on a metric. */
 export const ROOT_CAUSE_LABEL_METRIC = "root_cause";
+
+/**
+ * The reviewer of the web UI without tokens (loopback only, ui/access/ui-access.ts): everyone who uses it is this one
+ * reviewer, so their labels never count toward the REVIEWERS_PER_CASE who decide a case. No token may carry the name.
+ */
+export const ANONYMOUS_REVIEWER = "local";
 
 /** How many reviewers must agree before their verdict replaces the automatic one (seed 004 §九.4: two independent annotators). */
 export const REVIEWERS_PER_CASE = 2;
@@ -56,8 +69,16 @@ export interface HumanVerdict {
   /** The reviewed verdict: set only when the review is `agreed`; null while it is pending or the reviewers disagree. */
   verdict: ReviewerVerdict | null;
   state: ReviewState;
-  /** Every reviewer who labelled a metric of the case, sorted. Their own verdicts are not here: the review is blind. */
+  /**
+   * Every reviewer counted toward the review who labelled a metric of the case, sorted (the anonymous reviewer is
+   * not). Their own verdicts are not here: the review is blind.
+   */
   reviewers: string[];
+}
+
+/** Whether a label counts toward the reviewers who decide a case: every reviewer's but the anonymous one's. */
+export function countsTowardReview(label: Pick<HumanLabel, "labeler_id">): boolean {
+  return label.labeler_id !== ANONYMOUS_REVIEWER;
 }
 
 /** Each reviewer's verdict on the case, from their labels (the root cause left out). */
@@ -70,9 +91,9 @@ export function reviewerVerdictsOf(labels: readonly HumanLabel[]): Map<string, R
   return new Map([...failedBy].map(([reviewer, failed]) => [reviewer, failed ? "failed" : "passed"]));
 }
 
-/** The reviewed verdict of a case from its labels; null when nobody labelled a metric. */
+/** The reviewed verdict of a case from its labels; null when no reviewer who counts (not the anonymous one) labelled a metric. */
 export function humanVerdictOf(labels: readonly HumanLabel[]): HumanVerdict | null {
-  const byReviewer = reviewerVerdictsOf(labels);
+  const byReviewer = reviewerVerdictsOf(labels.filter(countsTowardReview));
   if (byReviewer.size === 0) return null;
   const reviewers = [...byReviewer.keys()].sort();
   if (byReviewer.size < REVIEWERS_PER_CASE) return { verdict: null, state: "pending", reviewers };

@@ -37,7 +37,7 @@ import { DATASET_SHARES, HEURISTIC_JUDGE_ROW_SQL, SHARE_CONDITIONS, type Dataset
 
 // The boards' name for a heuristic judge's value; defined beside the other labels so the experiment report shares it.
 export { HEURISTIC_JUDGE_NAME_SUFFIX };
-import { REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
+import { ANONYMOUS_REVIEWER, REVIEWERS_PER_CASE } from "../../evaluators/reviewed-verdict.js";
 
 export type SourceName = "metric_values" | "heuristic_judge" | "case_results" | "abstention" | "sessions";
 
@@ -337,17 +337,23 @@ export function heuristicMeasurementOf(metric: string, label: string): Aggregate
  * a metric of the case and they agree — every one of them passed all the
  * metrics they labelled, or every one failed at least one (the root-cause
  * label left out) — else the automatic quality_status (one reviewer alone, or
- * reviewers who disagree, decide nothing). Reviewers who agree on a pass of a
+ * reviewers who disagree, decide nothing; the anonymous reviewer's labels are
+ * not counted, COUNTED_REVIEWER). Reviewers who agree on a pass of a
  * request that did not complete (DID_NOT_COMPLETE) leave it failed: a review
  * can confirm such a request failed, never pass it. Used wherever a verdict is
  * counted, so the dashboards, the report, the UI and the gate count reviewed
  * cases alike; the web UI's trace list applies it to trace_list's rows, which
  * hold the same columns (error_type since migration 0029).
  */
+/**
+ * A human_labels row that counts toward the reviewers who decide a case: not the anonymous reviewer's
+ * (evaluators/reviewed-verdict.ts countsTowardReview), whose labels are kept and shown but decide and block nothing.
+ */
+export const COUNTED_REVIEWER = `labeler_id != '${ANONYMOUS_REVIEWER}'`;
 const AGREED_PASS = `count() >= ${REVIEWERS_PER_CASE} AND max(reviewer_failed) = 0`;
 const AGREED_FAIL = `count() >= ${REVIEWERS_PER_CASE} AND min(reviewer_failed) = 1`;
 // The inner query has one row per reviewer of a case, so the outer count() is the number of reviewers.
-const reviewedAs = (condition: string, labels = "human_labels FINAL WHERE metric != 'root_cause'"): string =>
+const reviewedAs = (condition: string, labels = `human_labels FINAL WHERE metric != 'root_cause' AND ${COUNTED_REVIEWER}`): string =>
   `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM ${labels} GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING ${condition})`;
 // reliability-summary.ts: a timeout is never also an error.
 export const IS_TIMEOUT = "(execution_status = 'timeout' OR error_type = 'timeout')";
@@ -392,7 +398,7 @@ export function finalVerdictCandidates(verdict: string): string[] {
  */
 export function finalVerdictOfRequests(database: string, requests: string): string {
   const scope = requests === "1" ? "" : ` AND case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requests})`;
-  const labels = `${database}.human_labels FINAL WHERE metric != 'root_cause'${scope}`;
+  const labels = `${database}.human_labels FINAL WHERE metric != 'root_cause' AND ${COUNTED_REVIEWER}${scope}`;
   return finalVerdictFrom(reviewedAs(AGREED_PASS, labels), reviewedAs(AGREED_FAIL, labels));
 }
 

@@ -10,8 +10,8 @@
  */
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
-import { REVIEWERS_PER_CASE, ROOT_CAUSE_LABEL_METRIC } from "../../evaluators/reviewed-verdict.js";
-import { DID_NOT_COMPLETE, finalVerdictFrom } from "./aggregate-metrics.js";
+import { countsTowardReview, REVIEWERS_PER_CASE, ROOT_CAUSE_LABEL_METRIC } from "../../evaluators/reviewed-verdict.js";
+import { COUNTED_REVIEWER, DID_NOT_COMPLETE, finalVerdictFrom } from "./aggregate-metrics.js";
 
 export const ROOT_CAUSE_EVALUATOR = "root_cause";
 
@@ -78,7 +78,8 @@ const REVIEWER_ROOT_CAUSE = `metric = '${ROOT_CAUSE_LABEL_METRIC}' AND match(not
  * (aggregate-metrics.ts AGREED_PASS, AGREED_FAIL: REVIEWERS_PER_CASE or more reviewers labelled a metric other than
  * the root cause, a reviewer failing when they failed any), and the root cause they agreed on (`root_cause`, '' when
  * none: at least REVIEWERS_PER_CASE reviewers chose a root cause and every one of them chose the same; one reviewer
- * alone, or reviewers who chose different causes, decide nothing). A label's id is its (case_result_id, metric,
+ * alone, or reviewers who chose different causes, decide nothing; the anonymous reviewer's labels count toward
+ * neither, COUNTED_REVIEWER). A label's id is its (case_result_id, metric,
  * labeler_id), so after FINAL a reviewer has one root-cause row at most, and filtering by case before FINAL keeps
  * exactly the rows FINAL would keep for those cases. The one SQL form of the reviewers' decision: attributedRootCauses
  * joins it, the Grafana Failures board's "Failing cases" table too.
@@ -91,7 +92,7 @@ export function caseReviews(labels = "human_labels", labelsWhere = "1"): string 
     `       if(countIf(cause != '') >= ${REVIEWERS_PER_CASE} AND uniqExactIf(cause, cause != '') = 1, anyIf(cause, cause != ''), '') AS root_cause`,
     `FROM (SELECT case_result_id, labeler_id, countIf(metric != '${ROOT_CAUSE_LABEL_METRIC}') > 0 AS labelled,`,
     `             maxIf(verdict = 'fail', metric != '${ROOT_CAUSE_LABEL_METRIC}') AS failed, anyIf(note, ${REVIEWER_ROOT_CAUSE}) AS cause`,
-    `      FROM ${labels} FINAL WHERE ${labelsWhere} GROUP BY case_result_id, labeler_id)`,
+    `      FROM ${labels} FINAL WHERE (${labelsWhere}) AND ${COUNTED_REVIEWER} GROUP BY case_result_id, labeler_id)`,
     "GROUP BY case_result_id",
   ].join(" ");
 }
@@ -185,7 +186,7 @@ export function automaticRootCauseOf(evaluationResults: readonly Pick<Evaluation
 /** The cause one request's reviewers agreed on (caseReviews' root_cause) from its labels, each reviewer's newest as the store keeps it; null when none was agreed. */
 export function reviewedRootCauseOf(labels: readonly Pick<HumanLabel, "metric" | "labeler_id" | "note">[]): string | null {
   const chosen = new Map<string, string>();
-  for (const label of labels) if (label.metric === ROOT_CAUSE_LABEL_METRIC && REVIEWED_LABEL.test(label.note)) chosen.set(label.labeler_id, label.note);
+  for (const label of labels) if (label.metric === ROOT_CAUSE_LABEL_METRIC && REVIEWED_LABEL.test(label.note) && countsTowardReview(label)) chosen.set(label.labeler_id, label.note);
   const causes = new Set(chosen.values());
   return chosen.size >= REVIEWERS_PER_CASE && causes.size === 1 ? [...causes][0]! : null;
 }

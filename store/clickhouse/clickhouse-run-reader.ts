@@ -11,7 +11,7 @@ import { caseIdentity } from "../../contracts/eval-case-identity.js";
 import { evaluationResult as evaluationResultSchema, type EvaluationResult } from "../../contracts/evaluation-result.js";
 import { runLineage, type RunLineage } from "../../contracts/run-lineage.js";
 import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
-import { FINAL_VERDICT, REVIEW_DECIDED } from "../../dashboards/source/aggregate-metrics.js";
+import { COUNTED_REVIEWER, FINAL_VERDICT, REVIEW_DECIDED } from "../../dashboards/source/aggregate-metrics.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import type { RunReader, RunSummary, RunTenantCount, StoredSpan } from "../ports/run-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
@@ -50,7 +50,7 @@ export class ClickHouseRunReader implements RunReader {
       qualifyTables(
         `SELECT verdicts.case_result_id AS case_result_id, verdicts.final_verdict AS final_verdict, if(verdicts.reviewed, reviewers.names, []) AS reviewers
          FROM (SELECT case_result_id, ${FINAL_VERDICT} AS final_verdict, ${REVIEW_DECIDED} AS reviewed FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.current("case_results")}) AS verdicts
-         LEFT JOIN (SELECT case_result_id, arraySort(groupUniqArray(labeler_id)) AS names FROM ${database}.human_labels FINAL WHERE metric != 'root_cause' GROUP BY case_result_id) AS reviewers
+         LEFT JOIN (SELECT case_result_id, arraySort(groupUniqArray(labeler_id)) AS names FROM ${database}.human_labels FINAL WHERE metric != 'root_cause' AND ${COUNTED_REVIEWER} GROUP BY case_result_id) AS reviewers
          ON reviewers.case_result_id = verdicts.case_result_id`,
         this.connection.database,
       ),

@@ -19,6 +19,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import { failure, success, type Result } from "../../core/result.js";
 import type { TenantScope } from "../../store/ports/tenant-scope.js";
+import { ANONYMOUS_REVIEWER } from "../../evaluators/reviewed-verdict.js";
 
 export interface TenantToken {
   /** SHA-256 of the token. */
@@ -44,12 +45,17 @@ export interface UiReader {
 
 export const UI_TOKENS_VARIABLE = "RAGSCOPE_UI_TOKENS";
 export const UI_TENANT_TOKENS_VARIABLE = "RAGSCOPE_UI_TENANT_TOKENS";
-export const LOCAL_REVIEWER = "local";
+export const LOCAL_REVIEWER = ANONYMOUS_REVIEWER;
 const REVIEWER_PATTERN = /^[A-Za-z0-9_.@-]{1,64}$/;
 /** The receiver's tenant pattern (collector/wiring/config/collector-config.ts): no `|`, `=` or `,`, so those can separate. */
 const TENANT_PATTERN = /^[\p{L}\p{N}_\-.:@+]{1,128}$/u;
 const DIGEST_PATTERN = /^[0-9a-f]{64}$/;
 const MINIMUM_TOKEN_LENGTH = 16;
+
+/** Why a token may not be named "local": its labels would never count toward a review (evaluators/reviewed-verdict.ts). */
+function anonymousNameRefused(where: string): string {
+  return `${where}: the reviewer "${LOCAL_REVIEWER}" is the anonymous reviewer of the UI without tokens, whose labels never count toward a review; give the token another name`;
+}
 
 export function parseUiTokens(text: string | undefined): Result<UiAccess, string> {
   const tokens = new Map<string, string>();
@@ -59,6 +65,7 @@ export function parseUiTokens(text: string | undefined): Result<UiAccess, string
     const reviewer = entry.slice(0, separator).trim();
     const token = entry.slice(separator + 1).trim();
     if (separator <= 0 || !REVIEWER_PATTERN.test(reviewer)) return failure(`${UI_TOKENS_VARIABLE}: entry ${position + 1} is not "reviewer=token" with a reviewer of letters, digits, _ . @ - (at most 64)`);
+    if (reviewer === LOCAL_REVIEWER) return failure(anonymousNameRefused(`${UI_TOKENS_VARIABLE}: entry ${position + 1}`));
     if (token.length < MINIMUM_TOKEN_LENGTH) return failure(`${UI_TOKENS_VARIABLE}: the token of "${reviewer}" is shorter than ${MINIMUM_TOKEN_LENGTH} characters; generate one with \`openssl rand -hex 24\``);
     if (tokens.has(token)) return failure(`${UI_TOKENS_VARIABLE}: two reviewers share one token; give each reviewer their own`);
     tokens.set(token, reviewer);
@@ -80,6 +87,7 @@ export function parseUiTenantTokens(text: string | undefined): Result<TenantToke
     const tenantText = entry.slice(colon + 1, equals).trim();
     const digest = entry.slice(equals + 1).trim();
     if (!REVIEWER_PATTERN.test(reviewer)) return failure(`${where}: the reviewer "${reviewer}" is not 1 to 64 letters, digits, _ . @ -`);
+    if (reviewer === LOCAL_REVIEWER) return failure(anonymousNameRefused(where));
     let tenants: TenantScope;
     if (tenantText === "*") tenants = "all";
     else {

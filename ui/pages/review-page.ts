@@ -8,7 +8,7 @@ import { rootCauseMeaningText } from "./root-cause-meaning.js";
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
 import type { ReviewerAgreement } from "../review/review-agreement.js";
 import { chosenRootCause } from "../review/review-labels.js";
-import { incompleteReviewNotice, incompletionOf, REVIEWERS_PER_CASE, type ReviewerVerdict } from "../../evaluators/reviewed-verdict.js";
+import { ANONYMOUS_REVIEWER, incompleteReviewNotice, incompletionOf, REVIEWERS_PER_CASE, type ReviewerVerdict } from "../../evaluators/reviewed-verdict.js";
 import { optional, page, verdictBadge, type Markup, type Viewer } from "./layout.js";
 import { listedVerdict, type ListedTrace } from "./traces-page.js";
 import { encodeCursor } from "./trace-query.js";
@@ -38,7 +38,8 @@ function queueVerdict(item: QueueItem): Markup {
   // Decided: the reviewers' verdict, or their pass set aside with the reason (a request that did not complete).
   if (human !== null && human.verdict !== null) return listedVerdict(item);
   const automatic = verdictBadge(item.qualityStatus, false);
-  if (human === null) return automatic;
+  // Only the anonymous reviewer's labels: kept and shown to them, counted toward no review.
+  if (human === null) return item.myVerdict === null ? automatic : html`${automatic} <span class="review-state muted" data-review-state="not-counted">yours: <span data-pending-verdict="${item.myVerdict}">${item.myVerdict}</span>, not counted (anonymous reviewer)</span>`;
   if (human.state === "disagreed") return html`${automatic} <span class="review-state muted" data-review-state="disagreed">reviewers disagree: the automatic verdict stays</span>`;
   const mine = item.myVerdict === null ? "" : html`yours: <span data-pending-verdict="${item.myVerdict}">${item.myVerdict}</span>, `;
   return html`${automatic} <span class="review-state muted" data-review-state="pending">${mine}pending until ${REVIEWERS_PER_CASE} reviewers agree</span>`;
@@ -72,12 +73,18 @@ function undecidedLink(undecidedOnly: boolean): Markup {
 }
 
 /**
+ * Said on the queue without tokens: everyone is the one anonymous reviewer, whose labels never count toward a
+ * review (evaluators/reviewed-verdict.ts ANONYMOUS_REVIEWER), so no case is decided by review from here.
+ */
+const ANONYMOUS_REVIEWS = html`<p class="notice" id="anonymous-reviews">Without tokens, every review here is by one anonymous reviewer ("${ANONYMOUS_REVIEWER}"): its labels are kept and shown but count toward no verdict — a verdict by review needs ${REVIEWERS_PER_CASE} reviewers with tokens (RAGSCOPE_UI_TENANT_TOKENS).</p>`;
+
+/**
  * `imported`: how many labels the queue's import form just saved (shown once, after its redirect). `undecidedOnly`:
  * the list is filtered to verdict=review_required. `judgeOverVisible`: the judge's table counts only the labels the
  * viewer may see (review/review-labels.ts labelsVisibleTo), which the page says; false without tokens, where it counts every label.
  */
 export function reviewQueuePage(viewer: Viewer, queue: readonly QueueItem[], more: string | null, reviewers: readonly ReviewerAgreement[], judge: readonly CalibrationEntry[], imported: number | null = null, undecidedOnly = false, judgeOverVisible = false): Markup {
-  const body = html`${imported === null ? "" : html`<p class="notice" id="message" role="status">Imported ${imported} label${imported === 1 ? "" : "s"}.</p>`}<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). ${REVIEWERS_PER_CASE} reviewers label each independently; neither sees the other's labels until both are in. A review decides a case only once ${REVIEWERS_PER_CASE} reviewers agree: until then the automatic verdict stays (one reviewer's verdict is shown to them as pending) and the case stays here, and after that its verdict column shows the reviewers' verdict — except that a review never passes a request that did not complete (it threw or timed out): an agreed pass of one leaves it failed, and the column says why. "you" says whether yours is in.</p>
+  const body = html`${imported === null ? "" : html`<p class="notice" id="message" role="status">Imported ${imported} label${imported === 1 ? "" : "s"}.</p>`}${viewer.reviewer === ANONYMOUS_REVIEWER ? ANONYMOUS_REVIEWS : ""}<p>Cases the evaluation routed to review (verdict review_required: heuristic verdicts, evaluator errors, judge/rule disagreements, low-confidence judge results). ${REVIEWERS_PER_CASE} reviewers label each independently; neither sees the other's labels until both are in. A review decides a case only once ${REVIEWERS_PER_CASE} reviewers agree: until then the automatic verdict stays (one reviewer's verdict is shown to them as pending) and the case stays here, and after that its verdict column shows the reviewers' verdict — except that a review never passes a request that did not complete (it threw or timed out): an agreed pass of one leaves it failed, and the column says why. "you" says whether yours is in.</p>
 <div id="labels-files"><a href="/api/labels.jsonl" download>Export labels (JSONL)</a> · <form style="display:inline" method="post" action="/review/import" enctype="multipart/form-data"><label>Labels file (JSONL) <input type="file" name="file" accept=".jsonl"></label> <button type="submit">Import labels</button></form></div>
 ${undecidedLink(undecidedOnly)}
 <table id="queue"><thead><tr><th>started (UTC)</th><th>case</th><th>tenant</th><th>verdict</th><th>reviewers</th><th>you</th><th>query</th></tr></thead><tbody>

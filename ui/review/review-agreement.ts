@@ -4,12 +4,14 @@
  * first two by reviewer id when more did), and between the LLM judge and the
  * reviewers (the judge calibration report: each human label paired with the
  * judge's verdict on the same case and metric). The root cause is compared
- * between reviewers over the 18 labels.
+ * between reviewers over the 18 labels. The anonymous reviewer's labels (the UI without tokens) are left out, as
+ * they are from the reviewed verdict (evaluators/reviewed-verdict.ts).
  */
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { calibrationReport, judgeLabelsFromEvaluationResults, type CalibrationEntry } from "../../evaluators/judge/calibration/calibration-report.js";
 import { cohenKappa, type AgreementStatistics } from "../../evaluators/judge/calibration/cohen-kappa.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import { countsTowardReview } from "../../evaluators/reviewed-verdict.js";
 import { chosenRootCause, ROOT_CAUSE_METRIC } from "./review-labels.js";
 
 export interface ReviewerAgreement {
@@ -23,6 +25,8 @@ export function reviewerAgreement(labels: readonly HumanLabel[]): ReviewerAgreem
   for (const label of labels) {
     // A withdrawn root cause is no rating: the reviewer chose none.
     if (label.metric === ROOT_CAUSE_METRIC && chosenRootCause(label) === null) continue;
+    // Nor is the anonymous reviewer's label: it may be any reviewer's, the one it would be compared with included.
+    if (!countsTowardReview(label)) continue;
     const key = `${label.metric}\u0000${label.case_result_id}`;
     byItem.set(key, [...(byItem.get(key) ?? []), label]);
   }

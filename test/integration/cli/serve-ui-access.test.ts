@@ -57,3 +57,19 @@ test("a UI tenant token given as the token itself, not its SHA-256, or naming a 
     await rm(folder, { recursive: true, force: true });
   }
 });
+
+test('a token named "local", the anonymous reviewer of the UI without tokens whose labels count toward no review: serve does not start and says why', async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-ui-access-"));
+  try {
+    for (const [variable, value, expected] of [
+      ["RAGSCOPE_UI_TOKENS", "alice=alice-token-0123456789abcdef,local=local-token-0123456789abcdef", /RAGSCOPE_UI_TOKENS: entry 2: the reviewer "local" is the anonymous reviewer of the UI without tokens, whose labels never count toward a review; give the token another name/],
+      ["RAGSCOPE_UI_TENANT_TOKENS", `local:acme=${"a".repeat(64)}`, /RAGSCOPE_UI_TENANT_TOKENS: entry 1: the reviewer "local" is the anonymous reviewer of the UI without tokens/],
+    ] as const) {
+      const result = await serve(["--ui-port", "0", "--data-dir", path.join(folder, "chdb")], { [variable]: value });
+      assert.equal(result.code, 2, result.output);
+      assert.match(result.output, expected);
+    }
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+});

@@ -33,6 +33,7 @@ import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { buildCaseResult } from "../../support/case-results.js";
 import { migrateEmbedded, migrationsThrough } from "../../support/previous-release.js";
 import { queryRows } from "../../support/temporary-store.js";
+import { rootCauseRollupCounts } from "../../support/root-cause-rollup-counts.js";
 import { rootCauseResult } from "../../support/root-cause-result.js";
 
 const PREVIOUS_RELEASE_LAST_MIGRATION = 30;
@@ -45,14 +46,7 @@ const embedded = (dataPath: string, database: string): ClickHouseConfig => ({ ur
 
 const evaluatorCause = (caseResultId: string, label: string): EvaluationResult => rootCauseResult(caseResultId, label, STARTED_AT);
 
-/** The minute's rollup rows with a count, by root cause. */
-async function rolledUp(connection: ClickHouseConnection): Promise<Record<string, number>> {
-  const rows = await queryRows<{ root_cause: string; failing: string }>(
-    connection,
-    `SELECT root_cause, sum(failing_requests) AS failing FROM {{database}}.root_cause_rollups FINAL WHERE minute = toDateTime('${MINUTE}', 'UTC') GROUP BY root_cause HAVING failing > 0 ORDER BY root_cause`,
-  );
-  return Object.fromEntries(rows.map((row) => [row.root_cause, Number(row.failing)]));
-}
+const rolledUp = (connection: ClickHouseConnection) => rootCauseRollupCounts(connection, MINUTE);
 
 describe("upgrading a store whose root-cause rollups ignored the causes reviewers agreed on", () => {
   let folder: string;

@@ -4,6 +4,7 @@ import { after, before, describe, test } from "node:test";
 import { createDefaultRegistry } from "../../../../evaluators/default-registry.js";
 import { evaluateCaseResult } from "../../../../evaluators/evaluate-case-result.js";
 import { newHumanLabel } from "../../../../evaluators/judge/calibration/human-label.js";
+import { ANONYMOUS_REVIEWER } from "../../../../evaluators/reviewed-verdict.js";
 import { buildCaseResult, seedExample } from "../../../support/case-results.js";
 import { evaluatedRequest } from "../../../support/evaluated-request.js";
 import { sendCaseAgain } from "./case-sent-again.js";
@@ -188,6 +189,9 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
         { id: "cr_review_threw_agreed_fail", automatic: "failed" as const, labels: [["alice", "fail"], ["bob", "fail"]], execution: { execution_status: "failed" as const, execution_error: { type: "system_error" as const, message: "rerank threw" } } },
         // A partial trace (evaluated before its root span ended) is not a request that did not complete.
         { id: "cr_review_partial_agreed_pass", automatic: "unjudged" as const, labels: [["alice", "pass"], ["bob", "pass"]], execution: { execution_status: "partial" as const, execution_error: { type: "none" as const, message: null } } },
+        // The anonymous reviewer (the UI without tokens, ANONYMOUS_REVIEWER) is never a second reviewer, nor a dissent.
+        { id: "cr_review_anonymous_second", automatic: "review_required" as const, labels: [["carol", "fail"], [ANONYMOUS_REVIEWER, "fail"]] },
+        { id: "cr_review_anonymous_dissent", automatic: "failed" as const, labels: [["alice", "pass"], ["bob", "pass"], [ANONYMOUS_REVIEWER, "fail"]] },
       ];
       await subject.store.results.write(
         seeds.map((seed, index) => ({ caseResult: { ...buildCaseResult({ caseId: `case_${index}`, output: "an answer" }), ...("execution" in seed ? seed.execution : {}), run_id: "run_reviewed", case_result_id: seed.id, quality_status: seed.automatic }, evaluationResults: [] })),
@@ -223,13 +227,16 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
           ["cr_review_environment_agreed_pass", "failed", []],
           ["cr_review_threw_agreed_fail", "failed", ["alice", "bob"]],
           ["cr_review_partial_agreed_pass", "passed", ["alice", "bob"]],
+          ["cr_review_anonymous_second", "review_required", []],
+          ["cr_review_anonymous_dissent", "passed", ["alice", "bob"]],
         ],
       );
-      // passed: agreed_pass, three_agree, partial_agreed_pass; failed: agreed_fail, one_reviewer_passes_failed,
-      // root_cause_only, none, threw_agreed_pass, timed_out_agreed_pass, environment_agreed_pass, threw_agreed_fail;
-      // review_required: disagree, one_reviewer_fails, one_reviewer_and_root_cause; unjudged: one_reviewer.
+      // passed: agreed_pass, three_agree, partial_agreed_pass, anonymous_dissent; failed: agreed_fail,
+      // one_reviewer_passes_failed, root_cause_only, none, threw_agreed_pass, timed_out_agreed_pass,
+      // environment_agreed_pass, threw_agreed_fail; review_required: disagree, one_reviewer_fails,
+      // one_reviewer_and_root_cause, anonymous_second; unjudged: one_reviewer.
       const summary = await subject.store.reader.readRunSummary("run_reviewed");
-      assert.deepEqual([summary.passed, summary.failed, summary.reviewRequired, summary.unjudged], [3, 8, 3, 1]);
+      assert.deepEqual([summary.passed, summary.failed, summary.reviewRequired, summary.unjudged], [4, 8, 4, 1]);
       const listed = async (verdict: string) => (await subject.store.traces.listTraces({ runId: "run_reviewed", verdict }, { after: null, limit: 20 })).traces.map((trace) => trace.caseResultId).sort();
       assert.deepEqual(await listed("failed"), [
         "cr_review_agreed_fail",
@@ -241,7 +248,7 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
         "cr_review_threw_agreed_pass",
         "cr_review_timed_out_agreed_pass",
       ]);
-      assert.deepEqual(await listed("passed"), ["cr_review_agreed_pass", "cr_review_partial_agreed_pass", "cr_review_three_agree"]);
+      assert.deepEqual(await listed("passed"), ["cr_review_agreed_pass", "cr_review_anonymous_dissent", "cr_review_partial_agreed_pass", "cr_review_three_agree"]);
       // The list's summaries carry how each request ended, which the UI's verdict column reads (reviewed-verdict.ts).
       const summaries = (await subject.store.traces.listTraces({ runId: "run_reviewed", verdict: "failed" }, { after: null, limit: 20 })).traces;
       assert.deepEqual(
@@ -252,7 +259,7 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
           ["cr_review_timed_out_agreed_pass", "timeout", "none"],
         ],
       );
-      assert.deepEqual(await listed("review_required"), ["cr_review_disagree", "cr_review_one_reviewer_and_root_cause", "cr_review_one_reviewer_fails"]);
+      assert.deepEqual(await listed("review_required"), ["cr_review_anonymous_second", "cr_review_disagree", "cr_review_one_reviewer_and_root_cause", "cr_review_one_reviewer_fails"]);
     });
 
     // After every test above (its own run). A metric two evaluators write (a renamed evaluator, a rule beside a judge)

@@ -9,6 +9,8 @@ import { after, before, describe, test } from "node:test";
 import type { CaseResult } from "../../../../contracts/case-result.js";
 import type { EvaluationResult } from "../../../../contracts/evaluation-result.js";
 import { newHumanLabel } from "../../../../evaluators/judge/calibration/human-label.js";
+import { ANONYMOUS_REVIEWER } from "../../../../evaluators/reviewed-verdict.js";
+import { WITHDRAWN_ROOT_CAUSE } from "../../../../ui/review/review-labels.js";
 import { buildCase, buildCaseResult } from "../../../support/case-results.js";
 import { compareEvaluationResults, cursorOfStartAndId, type TraceCursor, type TraceFilter } from "../../../../store/ports/trace-reader.js";
 import { evaluatedRequest } from "../../../support/evaluated-request.js";
@@ -127,6 +129,9 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       // Two reviewers decide a case (REVIEWERS_PER_CASE): one reviewer's pass leaves the automatic verdict.
       assert.deepEqual(await ids({ verdict: "review_required" }), ["cr_c"], "one reviewer's pass is not the final verdict");
       assert.deepEqual(await ids({ verdict: "passed" }), ["cr_e", "cr_a"]);
+      // The anonymous reviewer (the UI without tokens) is no second reviewer, and its fail blocks nobody's agreement.
+      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", metric: "faithfulness", labeler_id: ANONYMOUS_REVIEWER, verdict: "fail", labeled_at: at(5) })]);
+      assert.deepEqual(await ids({ verdict: "review_required" }), ["cr_c"], "one reviewer and the anonymous one decide nothing");
       await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", metric: "faithfulness", labeler_id: "bob", verdict: "pass", labeled_at: at(5) })]);
       assert.deepEqual(await ids({ verdict: "review_required" }), [], "two agreeing reviewers' pass is the final verdict");
       assert.deepEqual(await ids({ verdict: "passed" }), ["cr_e", "cr_c", "cr_a"]);
@@ -147,6 +152,8 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
 
       await chooses("cr_b", "alice", "HALLUCINATION", 10);
       assert.deepEqual(await ids({ rootCause: "HALLUCINATION" }), ["cr_d"], "one reviewer alone decides nothing");
+      await chooses("cr_b", ANONYMOUS_REVIEWER, "HALLUCINATION", 10);
+      assert.deepEqual(await ids({ rootCause: "HALLUCINATION" }), ["cr_d"], "nor with the anonymous reviewer");
       assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }), ["cr_b"]);
       await chooses("cr_b", "bob", "CITATION_ERROR", 11);
       assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }), ["cr_b"], "two reviewers who disagree decide nothing");
@@ -180,6 +187,12 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual([first.traces.map((trace) => [trace.caseResultId, trace.rootCause]), first.next], [[["cr_d", "HALLUCINATION"]], { startedAtMs: Date.parse(at(4)), caseResultId: "cr_d", traceId: "trace_cr_d", tenantId: "t1", serviceName: "shop" }]);
       const second = await subject.store.traces.listTraces({ rootCause: "HALLUCINATION" }, { after: first.next, limit: 1 });
       assert.deepEqual([second.traces.map((trace) => [trace.caseResultId, trace.rootCause]), second.next], [[["cr_b", "HALLUCINATION"]], null]);
+
+      // Alice withdraws her cause ("none" on the form): bob alone chose it, so cr_b is the evaluator's again.
+      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_b", metric: "root_cause", labeler_id: "alice", ...WITHDRAWN_ROOT_CAUSE, labeled_at: at(15) })]);
+      assert.deepEqual(await ids({ rootCause: "HALLUCINATION" }), ["cr_d"], "a withdrawn cause is no choice");
+      assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }), ["cr_b"]);
+      assert.equal((await causes()).get("cr_b"), "RETRIEVAL_MISS");
     });
 
     test("keyset pages cover every trace once, in order, also across equal start times", async () => {
