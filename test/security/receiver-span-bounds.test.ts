@@ -289,8 +289,8 @@ describe("the bounds' settings are checked at start", () => {
         timeout: 30_000,
       });
       assert.equal(result.status, 2, `${result.stdout}\n${result.stderr}`);
-      assert.match(result.stderr, /environment variable RAGSCOPE_MAX_EVENTS_PER_SPAN: must be at least 0/);
-      assert.match(result.stderr, /environment variable RAGSCOPE_MAX_LINKS_PER_SPAN: must be a number/);
+      assert.match(result.stderr, /environment variable RAGSCOPE_MAX_EVENTS_PER_SPAN: must be a whole number of at least 0 in decimal digits only .*, not "-1"/);
+      assert.match(result.stderr, /environment variable RAGSCOPE_MAX_LINKS_PER_SPAN: must be a whole number of at least 0 in decimal digits only/);
       assert.match(result.stderr, /environment variable RAGSCOPE_MAX_ATTRIBUTE_KEY_BYTES: must be at least 128/);
       assert.match(result.stderr, /environment variable RAGSCOPE_MAX_NAME_BYTES: must be at least 64/);
       assert.match(result.stderr, /environment variable RAGSCOPE_MAX_ITEMS_PER_REQUEST: must be at least 1/);

@@ -18,6 +18,8 @@ import { repeatedTenant } from "./tenant-argument.js";
 import { packageFiles, packageVersion } from "../config/package-files.js";
 import { MOST_TIMER_MILLISECONDS, TIMER_LIMIT_REASON } from "../config/timer-limit.js";
 import { readDebugVariable } from "./debug-variable.js";
+import { TCP_PORT_RANGE } from "../config/tcp-port.js";
+import { parseWholeNumber, type WholeNumberRange } from "../../../core/whole-number.js";
 
 export interface Output {
   log: (line: string) => void;
@@ -27,30 +29,24 @@ export interface Output {
 const standardOutput: Output = { log: (line) => console.log(line), error: (line) => console.error(line) };
 
 // commander prints these after "error: option '--port <port>' argument 'x' is invalid.": a sentence of their own.
-/** A whole number from 1 to `most`; `why` says what the bound is. Past 2^53 a number is no longer whole in JavaScript. */
-function positiveIntegerUpTo(most: number, why: string): (value: string) => number {
+/** A whole number in `range`, in decimal digits only (core/whole-number.ts): 0x10, 1e3 or 8.0 are refused, not read. */
+function wholeNumberIn(range: WholeNumberRange): (value: string) => number {
   return (value) => {
-    const parsed = Number(value);
-    if (!Number.isSafeInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("It must be a positive whole number.");
-    if (parsed > most) throw new InvalidArgumentError(`It must be at most ${most} (${why}).`);
-    return parsed;
+    const parsed = parseWholeNumber(value, range);
+    if (!parsed.ok) throw new InvalidArgumentError(`It ${parsed.error}.`);
+    return parsed.value;
   };
 }
 
 /** A duration a timer waits: past Node's longest delay `setTimeout` fires after 1 ms instead, with only a warning. */
-const milliseconds = positiveIntegerUpTo(MOST_TIMER_MILLISECONDS, TIMER_LIMIT_REASON);
+const milliseconds = wholeNumberIn({ minimum: 1, maximum: MOST_TIMER_MILLISECONDS, why: TIMER_LIMIT_REASON });
 /** Repetitions of every case: each one is a task call and a Case Result held until the run ends. */
-const repetitions = positiveIntegerUpTo(1_000, "each repetition runs every case once more and keeps its results");
+const repetitions = wholeNumberIn({ minimum: 1, maximum: 1_000, why: "each repetition runs every case once more and keeps its results" });
 /** Cases run at once, each with a task call and its spans in flight. */
-const concurrentCases = positiveIntegerUpTo(1_000, "each case in flight holds a task call and its spans");
+const concurrentCases = wholeNumberIn({ minimum: 1, maximum: 1_000, why: "each case in flight holds a task call and its spans" });
 /** Dead letters listed, read into memory at once. */
-const listedLetters = positiveIntegerUpTo(100_000, "list fewer, or write one letter's message with --body");
-
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidArgumentError("It must be a TCP port (0-65535; 0 picks a free one).");
-  return parsed;
-}
+const listedLetters = wholeNumberIn({ minimum: 1, maximum: 100_000, why: "list fewer, or write one letter's message with --body" });
+const port = wholeNumberIn(TCP_PORT_RANGE);
 
 const repeatable = (value: string, previous: string[]) => [...previous, value];
 

@@ -26,15 +26,15 @@ import { DEFAULT_QUERY_MEMORY_MB } from "../../../store/clickhouse/query-memory-
 import { STORE_PARTS_INTERVAL_MS } from "../observe/store-parts-gauges.js";
 import type { CollectorParts } from "./command-parts.js";
 import { relatedOrigin } from "./related-setting.js";
+import { wholeNumberOrOffSetting, wholeNumberSetting } from "./whole-number-setting.js";
+import { TCP_PORT_RANGE } from "./tcp-port.js";
 
 const MEBIBYTE = 1024 * 1024;
 
-const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);
+const integer = (minimum: number, maximum?: number) => wholeNumberSetting({ minimum, ...(maximum === undefined ? {} : { maximum }) });
 /** A duration in milliseconds that a timer waits: whole, from `minimum`, at most MOST_TIMER_MILLISECONDS. */
-const milliseconds = (minimum: number) => integer(minimum).max(MOST_TIMER_MILLISECONDS, `must be at most ${MOST_TIMER_MILLISECONDS} (${TIMER_LIMIT_REASON}; a longer one would fire at once)`);
-/** The same words as the commands' own port flags (main.ts): which values, and what 0 does. */
-const portProblem = "must be a TCP port (0-65535; 0 picks a free one)";
-const tcpPort = () => z.coerce.number({ error: portProblem }).int(portProblem).min(0, portProblem).max(65535, portProblem);
+const milliseconds = (minimum: number) => wholeNumberSetting({ minimum, maximum: MOST_TIMER_MILLISECONDS, why: `${TIMER_LIMIT_REASON}; a longer one would fire at once` });
+const tcpPort = () => wholeNumberSetting(TCP_PORT_RANGE);
 
 /** Kafka topic names: the broker's own rule (legal characters, at most 249 of them). */
 const topicName = z
@@ -66,13 +66,9 @@ const kafkaSection = z.strictObject({
    */
   logsTopic: topicName.nullable().default(null),
   groupId: z.string().min(1, "must not be empty").default("ragscope-evaluators"),
-  sessionTimeoutMs: z.coerce
-    .number({ error: "must be a number of milliseconds" })
-    .int("must be a whole number of milliseconds")
-    .min(minimumSessionTimeoutMs, `must be at least ${minimumSessionTimeoutMs}: brokers refuse shorter sessions (group.min.session.timeout.ms)`)
-    .default(30_000),
+  sessionTimeoutMs: wholeNumberSetting({ minimum: minimumSessionTimeoutMs, why: "milliseconds; brokers refuse shorter sessions, group.min.session.timeout.ms" }).default(30_000),
   heartbeatIntervalMs: milliseconds(100).default(3_000),
-  partitionsConsumedConcurrently: integer(1).max(64, "must be at most 64").default(1),
+  partitionsConsumedConcurrently: integer(1, 64).default(1),
   /** Largest message accepted, consumed or produced; the Collector's exporter default is 1000000 (interop.md §4). */
   maxMessageBytes: integer(1024).default(1_000_000),
   /** What ragscope's producers write; every codec is read whatever this says (collector/02-transport/kafka/compression-codecs.ts). */
@@ -91,24 +87,22 @@ const kafkaSection = z.strictObject({
    * hears 503 + Retry-After (kafka-receiver-role.ts). The OpenTelemetry SDKs give up on an export after 10 s, and a
    * client that gave up drops its spans instead of retrying: keep it well below your clients' export timeout.
    */
-  publishTimeoutMs: milliseconds(100)
-    .max(60_000, "must be at most 60000 (a minute): a client waiting longer has given up on its export and dropped the spans; keep it below the clients' export timeout (10 s in the OpenTelemetry SDKs)")
-    .default(5_000),
+  publishTimeoutMs: wholeNumberSetting({
+    minimum: 100,
+    maximum: 60_000,
+    why: "milliseconds, a minute at most: a client waiting longer has given up on its export and dropped the spans; keep it below the clients' export timeout (10 s in the OpenTelemetry SDKs)",
+  }).default(5_000),
   /**
    * How often the receiver asks Kafka for the span topic's metadata while Kafka answers (broker-availability.ts), so
    * /readyz and the receiver's immediate 503s notice an outage without traffic; during an outage it asks every second.
    */
-  probeIntervalMs: milliseconds(1_000)
-    .max(300_000, "must be at most 300000 (5 minutes): longer, an outage without traffic goes unnoticed by /readyz that long")
-    .default(5_000),
+  probeIntervalMs: wholeNumberSetting({ minimum: 1_000, maximum: 300_000, why: "milliseconds, 5 minutes at most: longer, an outage without traffic goes unnoticed by /readyz that long" }).default(5_000),
   /**
    * How long a role (`receive`, `evaluate`, `collect`) gets on SIGTERM or SIGINT to write what is ready, commit what is
    * durable and leave the group before the process ends without committing (collector-process.ts). Keep it below the
    * supervisor's grace period (deploy/k8s gives 60 s).
    */
-  stopTimeoutMs: milliseconds(1_000)
-    .max(600_000, "must be at most 600000 (10 minutes): a supervisor kills the process long before (Kubernetes' default grace period is 30 s)")
-    .default(30_000),
+  stopTimeoutMs: wholeNumberSetting({ minimum: 1_000, maximum: 600_000, why: "milliseconds, 10 minutes at most: a supervisor kills the process long before (Kubernetes' default grace period is 30 s)" }).default(30_000),
 });
 
 const memorySection = z.strictObject({
@@ -183,7 +177,7 @@ export const collectorSections = {
      * opentelemetry-exporter-otlp in Python sends to by default) — or a free port when `port` is 0, so a collector
      * started on free ports (`ragscope demo`, tests) never takes 4317 from one already running (receiver-options.ts).
      */
-    grpcPort: z.union([z.literal("off"), tcpPort()], { error: "must be a TCP port (0-65535; 0 picks a free one) or off" }).optional(),
+    grpcPort: wholeNumberOrOffSetting(TCP_PORT_RANGE).optional(),
     maxBodyBytes: integer(1024).default(64 * MEBIBYTE),
     authTokens: z.array(z.string().min(1)).default([]),
     /**
@@ -240,7 +234,7 @@ export const collectorSections = {
      */
     maxFutureSpanSeconds: integer(1).default(3_600),
     /** Threads that decode, check, split and re-encode request bodies off the main thread. */
-    decodeThreads: integer(1).max(64, "must be at most 64").default(2),
+    decodeThreads: integer(1, 64).default(2),
   }).prefault({}),
   clickhouse: z.strictObject({
     // ClickHouse's HTTP interface: another scheme (ftp://, tcp://, clickhouse://) was accepted and failed only at the first query.
@@ -259,7 +253,7 @@ export const collectorSections = {
      * store/clickhouse/metric-rollups.ts): how long a write may wait to show on the
      * quality board's range panels. Shorter = fresher boards and more refresh work.
      */
-    rollupRefreshMs: milliseconds(100).max(3_600_000, "must be at most 3600000 (an hour)").default(DEFAULT_ROLLUP_REFRESH_MS),
+    rollupRefreshMs: wholeNumberSetting({ minimum: 100, maximum: 3_600_000, why: "milliseconds, an hour at most" }).default(DEFAULT_ROLLUP_REFRESH_MS),
     /** Memory bound of one dashboard query (report, UI boards), MiB; past it that query fails with an error naming this setting. 0 = no bound. */
     queryMemoryMb: integer(0).default(DEFAULT_QUERY_MEMORY_MB),
   }).prefault({}),

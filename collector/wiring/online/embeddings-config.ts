@@ -19,6 +19,7 @@
  * neither endpoint is set nothing is embedded.
  */
 import { z } from "zod";
+import { wholeNumberSetting } from "../config/whole-number-setting.js";
 import { EmbeddingsClient } from "../../../evaluators/embeddings/embeddings-client.js";
 import { TokenEmbeddingsClient } from "../../../evaluators/embeddings/token-embeddings-client.js";
 
@@ -31,7 +32,7 @@ export const embeddingsEndpointSection = z
     apiKey: z.string().default(""),
     requestTimeoutMs: number(1).default(30_000),
     /** Vectors kept in memory (by model and exact text). */
-    cacheEntries: number(0).int("must be a whole number").default(10_000),
+    cacheEntries: wholeNumberSetting({ minimum: 0 }).default(10_000),
     /** Share of the traces with an Eval Case that are measured, independent of the judge's sample. */
     sampleRate: number(0).max(1, "must be at most 1").default(1),
     /** llama-server's native per-token endpoint, e.g. http://127.0.0.1:8082/embeddings (started with --pooling none). */

@@ -18,6 +18,7 @@
  * the start line and `ragscope config` say so (PER_PROCESS_SPENDING_LIMIT).
  */
 import { z } from "zod";
+import { wholeNumberSetting } from "../config/whole-number-setting.js";
 import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
 import { JudgeBudget } from "../../../evaluators/judge/judge-budget.js";
 import { JUDGE_METRICS, type Judge } from "../../../evaluators/judge/judge.js";
@@ -44,7 +45,7 @@ export const judgeEndpointSection = z
      */
     structuredOutput: z.enum(["auto", ...STRUCTURED_OUTPUT_MODES], { error: "must be auto, json_schema, json_object or instructions" }).default("auto"),
     /** The judge's max_tokens; null: the server's default. Too tight a limit cuts the JSON answer. */
-    maxOutputTokens: number(1).int("must be a whole number").nullable().default(null),
+    maxOutputTokens: wholeNumberSetting({ minimum: 1 }).nullable().default(null),
     /** Only these judged metrics; empty: every metric that applies. A way to bound the cost per judged trace. */
     metrics: z.array(z.enum(JUDGE_METRICS, { error: `must be judged metrics: ${JUDGE_METRICS.join(", ")}` })).default([]),
   })

@@ -12,9 +12,10 @@
 import { z } from "zod";
 import { BOOLEAN_WORDS, parseBooleanWord } from "../../../core/boolean-words.js";
 import { embeddingsEndpointSection } from "./embeddings-config.js";
+import { wholeNumberSetting } from "../config/whole-number-setting.js";
 
 const rate = z.coerce.number({ error: "must be a number" }).min(0, "must be a rate between 0 and 1").max(1, "must be a rate between 0 and 1");
-const integer = (minimum: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(minimum, `must be at least ${minimum}`);
+const integer = (minimum: number) => wholeNumberSetting({ minimum });
 const rateTable = z.record(z.string().min(1), rate).default({});
 /** A boolean setting: YAML's true/false, or one of the accepted words (core/boolean-words.ts) from a variable or a quoted value. */
 const bool = z.unknown().transform((value, context) => {

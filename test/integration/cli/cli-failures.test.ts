@@ -119,10 +119,10 @@ describe("ragscope --version and usage errors", () => {
     assert.equal(run(["evaluat"], projectRoot).status, 2);
     const badPort = run(["serve", "--port", "seventy"], projectRoot);
     assert.equal(badPort.status, 2);
-    assert.equal(badPort.stderr.split("\n")[0], "error: option '--port <port>' argument 'seventy' is invalid. It must be a TCP port (0-65535; 0 picks a free one).");
+    assert.equal(badPort.stderr.split("\n")[0], "error: option '--port <port>' argument 'seventy' is invalid. It must be a whole number from 0 to 65535 (a TCP port; 0 picks a free one) in decimal digits only (no sign, point, exponent, hex or spaces), not \"seventy\".");
     const badCount = run(["eval", "--dataset", "cases.yaml", "--task", "task.mjs", "--repeat", "0"], projectRoot);
     assert.equal(badCount.status, 2);
-    assert.equal(badCount.stderr.split("\n")[0], "error: option '--repeat <n>' argument '0' is invalid. It must be a positive whole number.");
+    assert.equal(badCount.stderr.split("\n")[0], "error: option '--repeat <n>' argument '0' is invalid. It must be at least 1 (each repetition runs every case once more and keeps its results).");
   });
 
   test("a misspelled required flag is the unknown option it is, with the flag meant, not the required one missing: exit 2", () => {
@@ -219,7 +219,7 @@ describe("ragscope serve and a busy machine", () => {
   test("an OTLP/gRPC port that is no port: exit 2 naming the flag and what it takes", () => {
     const result = run(["serve", "--port", "0", "--grpc-port", "grpc", "--metrics-port", "0", "--data-dir", path.join(folder, "grpc-word")], folder);
     assert.equal(result.status, 2);
-    assert.match(result.stderr, /flag --grpc-port: must be a TCP port \(0-65535; 0 picks a free one\) or off/);
+    assert.match(result.stderr, /flag --grpc-port: must be off or a whole number from 0 to 65535 \(a TCP port; 0 picks a free one\)/);
   });
 
   test("a web UI port in use: exit 2, saying how to choose another", () => {

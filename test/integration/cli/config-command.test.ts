@@ -148,7 +148,7 @@ describe("ragscope config", () => {
   test("environment and flag problems name the variable or flag; an unreadable or broken file names the file and line", async () => {
     const result = run(["config", "--session-timeout-ms", "100"], folder, { RAGSCOPE_SAMPLE_RATE: "2", RAGSCOPE_JUDGE_BASE_URL: "https://llm.example.com/v1" });
     assert.equal(result.status, 2);
-    assert.match(result.stderr, /flag --session-timeout-ms: must be at least 6000: brokers refuse shorter sessions/);
+    assert.match(result.stderr, /flag --session-timeout-ms: must be at least 6000 \(milliseconds; brokers refuse shorter sessions/);
     assert.match(result.stderr, /environment variable RAGSCOPE_SAMPLE_RATE: must be a rate between 0 and 1/);
     assert.match(result.stderr, /judgeEndpoint\.model \(not set; RAGSCOPE_JUDGE_MODEL sets it\): set both the judge's base URL and model/);
 
@@ -203,7 +203,7 @@ describe("ragscope config", () => {
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /environment variable RAGSCOPE_KAFKA_PUBLISH_TIMEOUT_MS: must be at least 100/);
     assert.match(bad.stderr, /flag --probe-interval-ms: must be at most 300000/);
-    assert.match(bad.stderr, /environment variable RAGSCOPE_KAFKA_STOP_TIMEOUT_MS: must be a number/);
+    assert.match(bad.stderr, /environment variable RAGSCOPE_KAFKA_STOP_TIMEOUT_MS: must be a whole number from 1000 to 600000 .*, not "soon"/);
     // A publish deadline the stop deadline cannot wait out: the two named, and what to change.
     const crossed = run(["receive", "--stop-timeout-ms", "4000"], folder);
     assert.equal(crossed.status, 2, "refused before connecting to anything");

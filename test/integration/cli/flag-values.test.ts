@@ -9,9 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { runRagscope } from "../../support/run-ragscope.js";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -28,16 +30,39 @@ const problems = (stderr: string) => stderr.trim().split("\n").slice(1).map((lin
 
 describe("ragscope: a wrong flag value says which flag, what it must be and what sets it", () => {
   test("a port is refused in the same words by every command, whether commander or the settings schema reads it", () => {
-    const port = "must be a TCP port (0-65535; 0 picks a free one)";
+    const port = "a whole number from 0 to 65535 (a TCP port; 0 picks a free one) in decimal digits only (no sign, point, exponent, hex or spaces)";
     const schema = run(["config", "--port", "abc", "--metrics-port", "99999"]);
     assert.equal(schema.status, 2);
-    assert.deepEqual(problems(schema.stderr).sort(), [`flag --metrics-port: ${port}`, `flag --port: ${port}`]);
+    assert.deepEqual(problems(schema.stderr).sort(), ["flag --metrics-port: must be at most 65535 (a TCP port; 0 picks a free one)", `flag --port: must be ${port}, not "abc"`]);
     const flag = run(["serve", "--port", "abc"]);
     assert.equal(flag.status, 2);
-    assert.match(flag.stderr, new RegExp(`^error: option '--port <port>' argument 'abc' is invalid\\. It ${port.replace(/[()]/g, "\\$&")}\\.`));
+    assert.equal(flag.stderr.split("\n")[0], `error: option '--port <port>' argument 'abc' is invalid. It must be ${port}, not "abc".`);
     const grpc = run(["serve", "--grpc-port", "70000"]);
     assert.equal(grpc.status, 2);
-    assert.deepEqual(problems(grpc.stderr), [`flag --grpc-port: ${port}`]);
+    assert.deepEqual(problems(grpc.stderr), ["flag --grpc-port: must be at most 65535 (a TCP port; 0 picks a free one)"]);
+  });
+
+  test("a whole number written in hex, with an exponent, a point or spaces is refused, not read as the number it would make", () => {
+    for (const text of ["0x10", "1e3", " 8", "8.0", ""]) {
+      // Bounded: a port read as a number would start the service, which serves until stopped.
+      const flag = runRagscope(["serve", "--port", text, "--data-dir", path.join(os.tmpdir(), "ragscope-unused-data-dir")], projectRoot, {}, 20_000);
+      assert.equal(flag.status, 2, `serve --port ${JSON.stringify(text)}`);
+      assert.match(flag.stderr, new RegExp(`^error: option '--port <port>' argument '${text.replace(".", "\\.")}' is invalid\\. It must be a whole number from 0 to 65535 .* in decimal digits only`));
+      const count = run(["eval", "--dataset", "cases.yaml", "--task", "task.mjs", "--repeat", text]);
+      assert.equal(count.status, 2, `eval --repeat ${JSON.stringify(text)}`);
+      assert.match(count.stderr, /argument .* is invalid\. It must be a whole number from 1 to 1000 /);
+      const setting = run(["config", "--sink-batch", text]);
+      assert.equal(setting.status, 2, `config --sink-batch ${JSON.stringify(text)}`);
+      assert.deepEqual(problems(setting.stderr), [`flag --sink-batch: must be a whole number of at least 1 in decimal digits only (no sign, point, exponent, hex or spaces), not ${JSON.stringify(text)}`]);
+      const variable = run(["config"], { RAGSCOPE_RECEIVER_PORT: text === "" ? "0b11" : text });
+      assert.equal(variable.status, 2, `RAGSCOPE_RECEIVER_PORT=${JSON.stringify(text)}`);
+      assert.match(variable.stderr, /environment variable RAGSCOPE_RECEIVER_PORT: must be a whole number from 0 to 65535 .* in decimal digits only .*, not "/);
+    }
+    // The values these flags and variables always took mean what they meant.
+    const plain = run(["config", "--sink-batch", "250"], { RAGSCOPE_RECEIVER_PORT: "0" });
+    assert.equal(plain.status, 0, plain.stderr);
+    assert.match(plain.stdout, /maxBatch: 250 # flag --sink-batch/);
+    assert.match(plain.stdout, /port: 0 # environment variable RAGSCOPE_RECEIVER_PORT/);
   });
 
   test("a ClickHouse URL of another scheme is refused at start, not at the first query", () => {

@@ -236,9 +236,9 @@ describe("Kafka configuration", () => {
     assert.ok(!loaded.ok);
     const messages = loaded.error.join("\n");
     assert.match(messages, /environment variable RAGSCOPE_KAFKA_BROKERS \(item 2\): must be host:port, e\.g\. kafka:9092/);
-    assert.match(messages, /RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS: must be at least 6000: brokers refuse shorter sessions/);
+    assert.match(messages, /RAGSCOPE_KAFKA_SESSION_TIMEOUT_MS: must be at least 6000 \(milliseconds; brokers refuse shorter sessions/);
     assert.match(messages, /RAGSCOPE_KAFKA_COMPRESSION: must be none, gzip, snappy, lz4 or zstd/);
-    assert.match(messages, /flag --max-heap-mb: must be a number/);
+    assert.match(messages, /flag --max-heap-mb: must be a whole number of at least 32 in decimal digits only/);
     const combination = loadSettings({ environment: { RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS: "20000" }, flags: { "kafka.deadLetterTopic": { value: "otlp_spans", flag: "--dead-letter-topic" } } });
     assert.ok(!combination.ok);
     assert.match(combination.error.join("\n"), /RAGSCOPE_KAFKA_HEARTBEAT_INTERVAL_MS: must be at most a third of the session timeout/);

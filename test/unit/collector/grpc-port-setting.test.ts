@@ -37,9 +37,9 @@ describe("the OTLP/gRPC port setting", () => {
   test("neither a port nor off: refused, naming the variable and what it takes", () => {
     const resolved = resolveSettings({ environment: { RAGSCOPE_GRPC_PORT: "grpc" } });
     assert.ok(!resolved.ok);
-    assert.deepEqual(resolved.error, ["environment variable RAGSCOPE_GRPC_PORT: must be a TCP port (0-65535; 0 picks a free one) or off"]);
+    assert.deepEqual(resolved.error, ['environment variable RAGSCOPE_GRPC_PORT: must be off or a whole number from 0 to 65535 (a TCP port; 0 picks a free one) in decimal digits only (no sign, point, exponent, hex or spaces), not "grpc"']);
     const tooHigh = resolveSettings({ environment: { RAGSCOPE_GRPC_PORT: "70000" } });
     assert.ok(!tooHigh.ok);
-    assert.match(tooHigh.error.join("\n"), /RAGSCOPE_GRPC_PORT: must be a TCP port \(0-65535; 0 picks a free one\)/);
+    assert.match(tooHigh.error.join("\n"), /RAGSCOPE_GRPC_PORT: must be at most 65535 \(a TCP port; 0 picks a free one\)/);
   });
 });

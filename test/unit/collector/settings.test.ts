@@ -61,7 +61,7 @@ describe("settings", () => {
       "config file /etc/ragscope.yaml, key kafka.brokers[1]: must be host:port, e.g. kafka:9092 (separate several brokers with commas)",
       "config file /etc/ragscope.yaml, key kafka.compression: must be none, gzip, snappy, lz4 or zstd",
       'environment variable RAGSCOPE_SAMPLE_RATES_BY_ROUTE: "/refund" is not name=value; write comma-separated pairs such as checkout=1,search=0.05',
-      "environment variable RAGSCOPE_MAX_HEAP_MB: must be a number",
+      'environment variable RAGSCOPE_MAX_HEAP_MB: must be a whole number of at least 32 in decimal digits only (no sign, point, exponent, hex or spaces), not "lots"',
     ].sort());
   });
 
