@@ -9,6 +9,7 @@
 import type { Settings } from "./settings-schema.js";
 import type { SettingOrigin } from "./load-settings.js";
 import { describeRelatedOrigin } from "./related-setting.js";
+import { isIPv6 } from "node:net";
 import { grpcPortOf } from "../../01-receive/receiver-options.js";
 
 export interface Listener {
@@ -21,11 +22,39 @@ export interface Listener {
 }
 
 /** Addresses that take the port on every interface, so they clash with any host on the same port. */
-const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
+const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::"]);
+
+/**
+ * `localhost` is resolved when the listener opens, to 127.0.0.1 or ::1 depending on the machine's resolver:
+ * it is taken as both, so a clash with either is reported on every machine rather than on some.
+ */
+const LOOPBACK_NAMES: Record<string, readonly string[]> = { localhost: ["127.0.0.1", "::1"] };
+
+/** The addresses `host` may listen on, written one way: lower case, IPv6 without brackets and in its short form (0:0::0 is ::). */
+function addressesOf(host: string): readonly string[] {
+  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  const loopback = LOOPBACK_NAMES[name];
+  if (loopback !== undefined) return loopback;
+  if (isIPv6(name)) return [new URL(`http://[${name}]`).hostname.slice(1, -1)];
+  return [name];
+}
+
+/** Why two differently written hosts are one address, for the message; empty when they are written alike. */
+function sameAddressReason(first: Listener, second: Listener): string {
+  if (first.host === second.host) return "";
+  const wildcard = [first.host, second.host].find((host) => addressesOf(host).some((address) => WILDCARD_ADDRESSES.has(address)));
+  if (wildcard !== undefined) return ` (${wildcard} takes the port on every address)`;
+  const named = [first.host, second.host].find((host) => LOOPBACK_NAMES[host.trim().toLowerCase()] !== undefined);
+  if (named !== undefined) return ` (${named} is ${LOOPBACK_NAMES[named.trim().toLowerCase()]!.join(" or ")}, whichever the machine resolves it to)`;
+  return "";
+}
 
 function sameAddress(first: Listener, second: Listener): boolean {
   if (first.port === 0 || first.port !== second.port) return false;
-  return first.host === second.host || WILDCARD_HOSTS.has(first.host) || WILDCARD_HOSTS.has(second.host);
+  const firstAddresses = addressesOf(first.host);
+  const secondAddresses = addressesOf(second.host);
+  if ([...firstAddresses, ...secondAddresses].some((address) => WILDCARD_ADDRESSES.has(address))) return true;
+  return firstAddresses.some((address) => secondAddresses.includes(address));
 }
 
 /** One problem per pair of listeners that would take the same port on the same address; `runner` names who opens them: "ragscope serve". */
@@ -35,7 +64,7 @@ export function listenerClashes(runner: string, listeners: readonly Listener[]):
     for (const second of listeners.slice(index + 1)) {
       if (!sameAddress(first, second)) continue;
       problems.push(
-        `${first.name} (${first.portOrigin}) and ${second.name} (${second.portOrigin}) are both set to port ${first.port} on ${first.host === second.host ? first.host : `${first.host} and ${second.host}`}: ${runner} cannot open one port twice; give one of them another port (0 picks a free one)`,
+        `${first.name} (${first.portOrigin}) and ${second.name} (${second.portOrigin}) are both set to port ${first.port} on ${first.host === second.host ? first.host : `${first.host} and ${second.host}`}${sameAddressReason(first, second)}: ${runner} cannot open one port twice; give one of them another port (0 picks a free one)`,
       );
     }
   });

@@ -51,6 +51,25 @@ describe("listeners that would share a port", () => {
     assert.match(result.stderr, new RegExp(`are both set to port ${PORT} on 127\\.0\\.0\\.1 and 0\\.0\\.0\\.0`));
   });
 
+  test("localhost is the loopback address: serve's receiver on localhost and /metrics on 127.0.0.1 or ::1 on one port clash", () => {
+    for (const metricsHost of ["127.0.0.1", "::1", "[::1]"]) {
+      const result = runRagscope(["serve", "--host", "localhost", "--port", PORT, "--metrics-host", metricsHost, "--metrics-port", PORT, "--grpc-port", "off", "--data-dir", path.join(folder, "serve-localhost")], folder);
+      assert.equal(result.status, 2, `${metricsHost}: ${result.stderr}`);
+      assert.match(result.stderr, new RegExp(`are both set to port ${PORT} on localhost and ${metricsHost.replace(/[.[\]]/g, "\\$&")} \\(localhost is 127\\.0\\.0\\.1 or ::1, whichever the machine resolves it to\\): ragscope serve cannot open one port twice`));
+    }
+  });
+
+  test("an IPv6 wildcard written out in full clashes with any host on the port", () => {
+    const result = runRagscope(["serve", "--host", "0:0:0:0:0:0:0:0", "--port", PORT, "--metrics-port", PORT, "--grpc-port", "off", "--data-dir", path.join(folder, "serve-ipv6-wildcard")], folder);
+    assert.equal(result.status, 2, result.stderr);
+    assert.match(result.stderr, new RegExp(`are both set to port ${PORT} on 0:0:0:0:0:0:0:0 and 127\\.0\\.0\\.1 \\(0:0:0:0:0:0:0:0 takes the port on every address\\)`));
+  });
+
+  test("different loopback addresses on one port do not clash", () => {
+    const result = runRagscope(["config", "--host", "127.0.0.2", "--port", PORT, "--metrics-port", PORT, "--grpc-port", "off"], folder);
+    assert.equal(result.status, 0, result.stderr);
+  });
+
   test("receive --port equal to --metrics-port is refused before Kafka is tried", () => {
     const result = runRagscope(["receive", "--port", PORT, "--metrics-port", PORT, "--kafka-brokers", UNREACHABLE_BROKER], folder);
     assert.equal(result.status, 2, result.stderr);
