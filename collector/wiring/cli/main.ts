@@ -14,7 +14,7 @@ import { describeFailure } from "./describe-failure.js";
 import { readableDefaults } from "./readable-defaults.js";
 import { helpRequestArguments } from "./help-request.js";
 import { ExitCode } from "./exit-codes.js";
-import { repeatedTenant } from "./tenant-argument.js";
+import { repeatedStoredIdentifier, repeatedTenant } from "./tenant-argument.js";
 import { packageFiles, packageVersion } from "../config/package-files.js";
 import { MOST_TIMER_MILLISECONDS, TIMER_LIMIT_REASON } from "../config/timer-limit.js";
 import { readDebugVariable } from "./debug-variable.js";
@@ -169,10 +169,10 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--out <file>", "the HTML file to write", ".ragscope/report.html")
     .option("--from <time>", "start of the time range: now-24h or an ISO date-time (default: the first stored request)")
     .option("--to <time>", "end of the time range (default: the last stored request; for the collector health board, its latest snapshot when that is later)")
-    .option("--service <name>", "only this service (repeat for several)", repeatable, [])
+    .option("--service <name>", "only this service (repeat for several)", repeatedStoredIdentifier("service name"), [])
     .option("--tenant <id>", "only this tenant's data, read through the store restricted to it (repeat for several): the report holds nothing of other tenants", repeatedTenant, [])
-    .option("--dataset <id>", "only this dataset (repeat for several)", repeatable, [])
-    .option("--run <id>", "only this run (repeat for several)", repeatable, [])
+    .option("--dataset <id>", "only this dataset (repeat for several)", repeatedStoredIdentifier("dataset id"), [])
+    .option("--run <id>", "only this run (repeat for several)", repeatedStoredIdentifier("run id"), [])
     .option("--baseline <run>", "baseline run of the runs comparison (default: the run before the latest)")
     .option("--candidate <run>", "candidate run of the runs comparison (default: the latest run)")
     .option("--trace-id <id>", "the trace whose stages are shown (default: the latest failing one)")

@@ -163,6 +163,18 @@ describe("ragscope: values refused before anything runs", () => {
     }
   });
 
+  test("report's --service, --dataset and --run refuse a value the collector never stores, as --tenant does", () => {
+    const none = path.join(folder, "no-store-filters");
+    for (const [flag, what] of [["--service", "service name"], ["--dataset", "dataset id"], ["--run", "run id"]] as const) {
+      const result = run(["report", "--out", path.join(folder, "report.html"), "--data-dir", none, flag, "checkout", flag, "checkout api"]);
+      assert.equal(result.status, 2, `${flag}: ${result.stdout}`);
+      assert.ok(result.stderr.startsWith(`error: option '${flag} <${flag === "--service" ? "name" : "id"}>' argument 'checkout api' is invalid. It is no ${what} the collector stores, so no data could match it: holds characters outside letters, digits and _ - . : / @ +.\n`), `${flag}: ${result.stderr}`);
+      const taken = run(["report", "--out", path.join(folder, "report.html"), "--data-dir", none, flag, "checkout/eu@v2"]);
+      assert.equal(taken.status, 2);
+      assert.match(taken.stderr, /no store at .*: the folder does not exist/, flag);
+    }
+  });
+
   test("gate refuses a --baseline that is --run itself", () => {
     const result = run(["gate", "--run", "r2", "--baseline", "r2", "--data-dir", path.join(folder, "none")]);
     assert.equal(result.status, 2);
