@@ -19,11 +19,12 @@
  * neither endpoint is set nothing is embedded.
  */
 import { z } from "zod";
+import { decimalSetting } from "../config/decimal-setting.js";
 import { wholeNumberSetting } from "../config/whole-number-setting.js";
 import { EmbeddingsClient } from "../../../evaluators/embeddings/embeddings-client.js";
 import { TokenEmbeddingsClient } from "../../../evaluators/embeddings/token-embeddings-client.js";
 
-const number = (minimum: number) => z.coerce.number({ error: "must be a number" }).min(minimum, `must be at least ${minimum}`);
+const number = (minimum: number) => decimalSetting(z.number().min(minimum, `must be at least ${minimum}`));
 
 export const embeddingsEndpointSection = z
   .strictObject({
@@ -34,7 +35,7 @@ export const embeddingsEndpointSection = z
     /** Vectors kept in memory (by model and exact text). */
     cacheEntries: wholeNumberSetting({ minimum: 0 }).default(10_000),
     /** Share of the traces with an Eval Case that are measured, independent of the judge's sample. */
-    sampleRate: number(0).max(1, "must be at most 1").default(1),
+    sampleRate: decimalSetting(z.number().min(0, "must be at least 0").max(1, "must be at most 1")).default(1),
     /** llama-server's native per-token endpoint, e.g. http://127.0.0.1:8082/embeddings (started with --pooling none). */
     tokenEmbeddingsUrl: z.url({ error: "must be a URL such as http://127.0.0.1:8082/embeddings" }).nullable().default(null),
     tokenEmbeddingsModel: z.string().min(1).nullable().default(null),

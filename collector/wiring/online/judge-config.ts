@@ -18,6 +18,7 @@
  * the start line and `ragscope config` say so (PER_PROCESS_SPENDING_LIMIT).
  */
 import { z } from "zod";
+import { decimalSetting } from "../config/decimal-setting.js";
 import { wholeNumberSetting } from "../config/whole-number-setting.js";
 import { HeuristicJudge } from "../../../evaluators/judge/heuristic-judge.js";
 import { JudgeBudget } from "../../../evaluators/judge/judge-budget.js";
@@ -26,7 +27,7 @@ import { OpenAiJudge } from "../../../evaluators/judge/openai-judge.js";
 import { redactUrl } from "../../../core/redact-url.js";
 import { STRUCTURED_OUTPUT_MODES } from "../../../evaluators/judge/structured-output.js";
 
-const number = (minimum: number) => z.coerce.number({ error: "must be a number" }).min(minimum, `must be at least ${minimum}`);
+const number = (minimum: number) => decimalSetting(z.number().min(minimum, `must be at least ${minimum}`));
 
 export const judgeEndpointSection = z
   .strictObject({

@@ -10,11 +10,12 @@
  * judge (embeddings-config.ts).
  */
 import { z } from "zod";
+import { decimalSetting } from "../config/decimal-setting.js";
 import { BOOLEAN_WORDS, parseBooleanWord } from "../../../core/boolean-words.js";
 import { embeddingsEndpointSection } from "./embeddings-config.js";
 import { wholeNumberSetting } from "../config/whole-number-setting.js";
 
-const rate = z.coerce.number({ error: "must be a number" }).min(0, "must be a rate between 0 and 1").max(1, "must be a rate between 0 and 1");
+const rate = decimalSetting(z.number().min(0, "must be a rate between 0 and 1").max(1, "must be a rate between 0 and 1"));
 const integer = (minimum: number) => wholeNumberSetting({ minimum });
 const rateTable = z.record(z.string().min(1), rate).default({});
 /** A boolean setting: YAML's true/false, or one of the accepted words (core/boolean-words.ts) from a variable or a quoted value. */
@@ -47,7 +48,7 @@ export const onlineSections = {
       /** Traces judged at once by one worker. */
       concurrency: integer(1).default(4),
       /** Judge calls per second (token bucket refill) and burst. */
-      ratePerSecond: z.coerce.number({ error: "must be a number" }).positive("must be more than 0").default(5),
+      ratePerSecond: decimalSetting(z.number().positive("must be more than 0")).default(5),
       burst: integer(1).default(10),
       /** Requests per queue delivery. */
       batchSize: integer(1).default(16),
@@ -66,8 +67,8 @@ export const onlineSections = {
       /** Also cap each window at this many most recent samples; null: time only. */
       windowSamples: integer(2).nullable().default(null),
       minSamples: integer(2).default(20),
-      confidence: z.coerce.number({ error: "must be a number" }).gt(0, "must be between 0 and 1, e.g. 0.95").lt(1, "must be between 0 and 1, e.g. 0.95").default(0.95),
-      hysteresis: z.coerce.number({ error: "must be a number" }).min(0, "must be 0 or more").default(0.01),
+      confidence: decimalSetting(z.number().gt(0, "must be between 0 and 1, e.g. 0.95").lt(1, "must be between 0 and 1, e.g. 0.95")).default(0.95),
+      hysteresis: decimalSetting(z.number().min(0, "must be 0 or more")).default(0.01),
       /** Generic JSON webhooks. */
       webhookUrls: z.array(z.url({ error: "must be a URL such as https://alerts.example.com/hook" })).default([]),
       /** Slack-compatible webhooks ({ text, blocks }). */

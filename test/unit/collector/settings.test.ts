@@ -65,6 +65,28 @@ describe("settings", () => {
     ].sort());
   });
 
+  test("decimal settings (rates, shares, prices, timeouts) take plain decimals from a variable; a file's YAML number stays a number", () => {
+    const refused = resolveSettings({
+      environment: { RAGSCOPE_SAMPLE_RATE: "0x1", RAGSCOPE_EMBEDDINGS_SAMPLE_RATE: "1e-1", RAGSCOPE_JUDGE_TIMEOUT_MS: " 500", RAGSCOPE_ALERT_CONFIDENCE: "Infinity" },
+    });
+    assert.ok(!refused.ok);
+    const form = "must be a number written as digits with an optional leading minus and fraction, e.g. 0.5 (no exponent, hex, + or Infinity)";
+    assert.deepEqual(refused.error.sort(), [
+      `environment variable RAGSCOPE_ALERT_CONFIDENCE: ${form}, not "Infinity"`,
+      `environment variable RAGSCOPE_EMBEDDINGS_SAMPLE_RATE: ${form}, not "1e-1"`,
+      `environment variable RAGSCOPE_JUDGE_TIMEOUT_MS: ${form}, not " 500"`,
+      `environment variable RAGSCOPE_SAMPLE_RATE: ${form}, not "0x1"`,
+    ]);
+    const accepted = resolveSettings({ environment: { RAGSCOPE_SAMPLE_RATE: "0.25", RAGSCOPE_SAMPLE_RATES_BY_ROUTE: "checkout=1,search=0.05" }, file: file({ embeddingsEndpoint: { sampleRate: 1e-1 } }) });
+    assert.ok(accepted.ok, accepted.ok ? "" : accepted.error.join("\n"));
+    assert.equal(accepted.value.settings.sampling.defaultRate, 0.25);
+    assert.deepEqual(accepted.value.settings.sampling.routes, { checkout: 1, search: 0.05 });
+    assert.equal(accepted.value.settings.embeddingsEndpoint.sampleRate, 0.1);
+    const outOfRange = resolveSettings({ environment: { RAGSCOPE_SAMPLE_RATE: "1.5" } });
+    assert.ok(!outOfRange.ok);
+    assert.deepEqual(outOfRange.error, ["environment variable RAGSCOPE_SAMPLE_RATE: must be a rate between 0 and 1"]);
+  });
+
   test("a file that is not a mapping, and unknown keys, say what the file may hold", () => {
     const list = resolveSettings({ file: file(["kafka"]) });
     assert.ok(!list.ok);
