@@ -6,7 +6,8 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parse } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
+import { sayUnclosedQuote } from "../../core/unclosed-quote.js";
 import { parseGateDocument, parseRules, SCORE_WEIGHTS_KEY, type GateDocument } from "../../contracts/gate-file.js";
 import { describeUnreadableFile } from "../../core/file-access-problems.js";
 import { describeJsonTextProblem, parseJsonText } from "../../core/json-text.js";
@@ -29,11 +30,11 @@ export async function readGateFile(file: string): Promise<Result<GateDocument, s
     if (!json.ok) return failure([`${file}: ${describeJsonTextProblem(json.error)} — the gate file is not valid JSON`]);
     document = json.value;
   } else {
-    try {
-      document = parse(text);
-    } catch (error) {
-      return failure([`${file}: ${(error as Error).message.split("\n")[0]} — the gate file is not valid YAML or JSON`]);
-    }
+    const lineCounter = new LineCounter();
+    const yaml = parseDocument(text, { prettyErrors: true, lineCounter });
+    const error = yaml.errors[0];
+    if (error !== undefined) return failure([`${file}: ${sayUnclosedQuote(error.message.split("\n")[0]!, yaml, error, lineCounter)} — the gate file is not valid YAML or JSON`]);
+    document = yaml.toJS() as unknown;
   }
   const parsed = parseGateDocument(document);
   // Every problem in one pass: the shape's, and the names of the rules that are well formed.

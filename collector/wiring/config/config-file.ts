@@ -7,7 +7,8 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parseDocument } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
+import { sayUnclosedQuote } from "../../../core/unclosed-quote.js";
 import { describeJsonTextProblem, parseJsonText } from "../../../core/json-text.js";
 import { failure, success, type Result } from "../../../core/result.js";
 
@@ -36,12 +37,13 @@ export async function readConfigFile(file: string): Promise<Result<ConfigFile, s
     // An empty file is an empty config in YAML; JSON.parse refuses it above, as JSON has no empty document.
     return success({ path: absolute, document: json.value });
   }
-  const parsed = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const lineCounter = new LineCounter();
+  const parsed = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter });
   if (parsed.errors.length > 0) {
     return failure(
       parsed.errors.map((problem) => {
         const line = problem.linePos?.[0];
-        return `config file ${absolute}${line ? `, line ${line.line} column ${line.col}` : ""}: not valid YAML or JSON (${problem.message.split("\n")[0]})`;
+        return `config file ${absolute}${line ? `, line ${line.line} column ${line.col}` : ""}: not valid YAML or JSON (${sayUnclosedQuote(problem.message.split("\n")[0]!, parsed, problem, lineCounter)})`;
       }),
     );
   }

@@ -22,7 +22,7 @@
  * be used at most 100 times (an alias "bomb" expands a small file into
  * billions of nodes).
  */
-import { unclosedQuoteLine } from "./unclosed-quote.js";
+import { sayUnclosedQuote } from "../../../core/unclosed-quote.js";
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
@@ -214,8 +214,7 @@ function parseDocument(text: string, file: string): Result<ParsedDocument, Datas
       const position = error.linePos?.[0];
       // The library's message ends with the position again ("… at line 1, column 5:", before a code excerpt): said once, in the place.
       const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-      const quoteLine = unclosedQuoteLine(document, error, lineCounter);
-      const said = quoteLine === null ? message : `the quoted value that starts at line ${quoteLine} is not closed (${message}); close it with its quote character`;
+      const said = sayUnclosedQuote(message, document, error, lineCounter);
       problems.push({ path: "", ...(position ? { line: position.line, column: position.col } : {}), caseId: null, message: `invalid YAML: ${said}` });
     }
   }

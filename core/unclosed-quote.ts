@@ -16,3 +16,9 @@ export function unclosedQuoteLine(document: Document.Parsed, error: YAMLError, l
   });
   return start === null ? null : lineCounter.linePos(start).line;
 }
+
+/** The YAML library's `message` for `error`, saying first where an unclosed quoted value starts when that is the problem. */
+export function sayUnclosedQuote(message: string, document: Document.Parsed, error: YAMLError, lineCounter: LineCounter): string {
+  const quoteLine = unclosedQuoteLine(document, error, lineCounter);
+  return quoteLine === null ? message : `the quoted value that starts at line ${quoteLine} is not closed (${message}); close it with its quote character`;
+}
