@@ -71,3 +71,17 @@ describe("a label import of many lines costs work in proportion to its lines", (
     recordAttack({ attack: `UI: label import of ${LABELS} lines (a schema compiled per line)`, outcome: `${compiled} compilations for the file` });
   });
 });
+
+describe("a label import's note", () => {
+  const author = { reviewer: "alice", authenticated: true, importedAt: "2026-07-08T10:00:00.000Z" };
+  const line = (note: string) => JSON.stringify({ case_result_id: "case-result-1", metric: "faithfulness", verdict: "fail", note });
+
+  test("is held to the 4,000 characters the review form keeps: a longer one refuses the file with its line, none of it cut unsaid", () => {
+    const refused = labelsFromJsonl(`${line("ok")}\n${line("x".repeat(4001))}\n`, author);
+    assert.equal(refused.ok, false);
+    assert.match(refused.ok ? "" : refused.error, /^line 2: note is 4,001 characters, more than the 4,000 a review keeps/);
+    const accepted = labelsFromJsonl(line("x".repeat(4000)), author);
+    assert.ok(accepted.ok, accepted.ok ? "" : accepted.error);
+    assert.equal(accepted.value[0]!.note.length, 4000);
+  });
+});

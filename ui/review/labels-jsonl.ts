@@ -19,6 +19,7 @@
  * label saved in the form does; one more than LABELED_AT_SKEW_MS past the
  * import's time refuses the file. `label_id` is derived and best left out.
  */
+import { MAXIMUM_COMMENT_CHARACTERS } from "./review-draft.js";
 import { humanLabel, newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { failure, success, type Result } from "../../core/result.js";
 
@@ -82,6 +83,11 @@ export function labelsFromJsonl(text: string, author: LabelAuthor): Result<Human
     // refused the whole insert, which answered 500. Said with the line, as any other bad field.
     const broken = TEXT_FIELDS.find((field) => !checked.data[field].isWellFormed());
     if (broken !== undefined) return failure(`line ${index + 1}: ${broken} holds half of a character (a lone UTF-16 surrogate, as a text cut inside an emoji leaves): write the whole character, or remove the half`);
+    // The form keeps a comment to this length and says when it cut one; an import is all or nothing, so a longer
+    // note refuses the file with its line rather than being cut unsaid (or stored longer than any review can be).
+    if (checked.data.note.length > MAXIMUM_COMMENT_CHARACTERS) {
+      return failure(`line ${index + 1}: note is ${checked.data.note.length.toLocaleString("en")} characters, more than the ${MAXIMUM_COMMENT_CHARACTERS.toLocaleString("en")} a review keeps (as the review form's comment): shorten it`);
+    }
     const label = newHumanLabel(checked.data);
     // Of two labels of one metric the later labeled_at wins: one from the future would outlast every later save of
     // the form (which labels at the server's clock) until that time came. A small skew between clocks is allowed.
