@@ -598,11 +598,12 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
 
   async function agreement(readers: ScopedReaders, reviewer: string, authenticated: boolean) {
     const labels = await readers.humanLabels.list();
-    // The judge is compared with the labels the viewer may see only: the blind review holds in this table too.
+    // Both tables count the labels the viewer may see only: the blind review holds in them too (counted over every
+    // label, a table changed the moment two other reviewers labelled a case the viewer had not, telling their verdicts).
     const visible = labelsVisibleTo(labels, reviewer, authenticated);
     // One bulk read for every labelled case (a few queries per thousand), not a trace read each: 2,000 imported labels made the queue take ~40 s.
     const evaluations = [...(await readers.traces.readEvaluationResults(visible.map((label) => label.case_result_id))).values()].flat();
-    return { reviewers: reviewerAgreement(labels), judge: judgeAgreement(visible, evaluations) };
+    return { reviewers: reviewerAgreement(visible), judge: judgeAgreement(visible, evaluations) };
   }
   async function queue(readers: ScopedReaders, parameters: URLSearchParams, reviewer: string) {
     // The cases the evaluation routed to review, by their automatic verdict: each stays in every reviewer's queue
@@ -708,7 +709,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       verdicts[key.slice("metric:".length)] = value;
     }
     const rootCause = typeof form.root_cause === "string" && form.root_cause !== "" ? form.root_cause : null;
-    const fullComment = typeof form.comment === "string" ? form.comment : "";
+    // A browser sends a textarea's line breaks as CRLF but counts each as one character against its maxlength: read as
+    // the reviewer typed them, a comment the browser allowed is never over the limit.
+    const fullComment = typeof form.comment === "string" ? form.comment.replace(/\r\n/g, "\n") : "";
     // Cut on a whole character (a surrogate pair split in two made the store refuse the save), and said: never dropped silently.
     const comment = cutText(fullComment, MAXIMUM_COMMENT_CHARACTERS);
     const commentCut = comment.length < fullComment.length;

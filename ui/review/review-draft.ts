@@ -57,7 +57,7 @@ export function reviewDraftOfForm(caseResultId: string, form: Record<string, unk
     verdicts[metric] = value;
   }
   const rootCause = typeof form.root_cause === "string" && (ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(form.root_cause) ? form.root_cause : null;
-  const comment = typeof form.comment === "string" ? cutText(form.comment, MAXIMUM_COMMENT_CHARACTERS) : "";
+  const comment = typeof form.comment === "string" ? cutText(form.comment.replace(/\r\n/g, "\n"), MAXIMUM_COMMENT_CHARACTERS) : "";
   return { caseResultId, values: { verdicts, rootCause, comment } };
 }
 

@@ -123,7 +123,7 @@ describe("the anonymous reviewer (the UI without tokens) counts toward no review
 
       const queue = await (await fetch(`${uiUrl}/review`)).text();
       assert.match(queue, /<p class="notice" id="anonymous-reviews">Without tokens, every review here is by one anonymous reviewer/);
-      assert.match(queue, /a verdict by review needs 2 reviewers with tokens \(RAGSCOPE_UI_TENANT_TOKENS\)/);
+      assert.match(queue, /a verdict by review needs 2 named reviewers: reviewers with tokens \(RAGSCOPE_UI_TENANT_TOKENS\), or the labeler ids of a labels file imported here/);
     });
   });
 

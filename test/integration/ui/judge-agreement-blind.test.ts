@@ -15,7 +15,7 @@ import { createMemoryStore } from "../../../store/memory/memory-store.js";
 import { startUiServer, type UiServer } from "../../../ui/ui-server.js";
 import { buildCaseResult, judgeVerdict } from "../../support/case-results.js";
 
-const TOKENS = { carol: "carol-token-0123456789abcdef", bob: "bob-token-0123456789abcdef00" };
+const TOKENS = { carol: "carol-token-0123456789abcdef", bob: "bob-token-0123456789abcdef00", dave: "dave-token-0123456789abcdef0" };
 const CASE_X = "cr_blind_judge_x";
 const CASE_Y = "cr_blind_judge_y";
 
@@ -45,6 +45,10 @@ describe("the judge-against-reviewers table counts only the cases the viewer lab
     const answer = (await (await fetch(`${server.url}/api/review`, { headers: { authorization: `Bearer ${TOKENS[reviewer]}` } })).json()) as { agreement: { judge: JudgeEntry[] } };
     return answer.agreement.judge.map((entry) => ({ metric: entry.metric, pairs: entry.pairs, table: entry.passFail.table }));
   };
+  const reviewersTable = async (reviewer: keyof typeof TOKENS) => {
+    const answer = (await (await fetch(`${server.url}/api/review`, { headers: { authorization: `Bearer ${TOKENS[reviewer]}` } })).json()) as { agreement: { reviewers: { metric: string; reviewers: string[] | null }[] } };
+    return answer.agreement.reviewers.map((entry) => ({ metric: entry.metric, reviewers: entry.reviewers }));
+  };
   const queuePage = async (reviewer: keyof typeof TOKENS) => (await fetch(`${server.url}/review`, { headers: { authorization: `Bearer ${TOKENS[reviewer]}` } })).text();
   const review = async (reviewer: keyof typeof TOKENS, caseResultId: string, verdict: "pass" | "fail") => {
     const answer = await fetch(`${server.url}/review/${caseResultId}`, { method: "POST", redirect: "manual", headers: { authorization: `Bearer ${TOKENS[reviewer]}`, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ "metric:faithfulness": verdict }).toString() });
@@ -70,5 +74,14 @@ describe("the judge-against-reviewers table counts only the cases the viewer lab
     await review("bob", CASE_Y, "fail");
     assert.deepEqual(await judgeTable("carol"), [{ metric: "faithfulness", pairs: 2, table: [[0, 1], [0, 1]] }]);
     assert.deepEqual(await judgeTable("bob"), [{ metric: "faithfulness", pairs: 3, table: [[0, 2], [0, 1]] }]);
+  });
+
+  test("the table between reviewers is blind the same way: dave, who has not labelled X, does not see bob and carol's pair on it", async () => {
+    // bob failed X and carol passed it (above): counted over every label, dave's table showed their pair, and whether
+    // they agreed, before he had labelled X himself.
+    assert.deepEqual(await reviewersTable("dave"), []);
+    assert.deepEqual(await reviewersTable("carol"), [{ metric: "faithfulness", reviewers: ["bob", "carol"] }]);
+    await review("dave", CASE_X, "pass");
+    assert.deepEqual(await reviewersTable("dave"), [{ metric: "faithfulness", reviewers: ["bob", "carol"] }]);
   });
 });

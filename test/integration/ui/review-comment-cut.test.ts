@@ -92,6 +92,13 @@ describe("a review comment at the 4,000-character limit", () => {
     assert.match(page, /<textarea name="comment" rows="3" cols="80" maxlength="4000">/);
   });
 
+  test("line breaks a browser sends as CRLF count as the one character its maxlength counted: 4,000 typed are not cut", async () => {
+    const typed = Array.from({ length: 10 }, () => "L".repeat(399)).join("\n") + "L";
+    assert.equal(typed.length, 4000);
+    assert.equal(await saveForm(typed.replaceAll("\n", "\r\n")), "Saved.");
+    assert.equal(await storedNote(), typed);
+  });
+
   test("a JSON review whose comment holds half of an emoji: saved with U+FFFD in its place", async () => {
     const answer = await fetch(`${server.url}/review/${CASE}`, { method: "POST", headers: { ...headers, "content-type": "application/json", accept: "application/json" }, body: String.raw`{"verdicts": {"retrieval.coverage": "fail"}, "comment": "half \ud83d of it"}` });
     assert.equal(answer.status, 200, await answer.text());
