@@ -35,7 +35,9 @@ function addressesOf(host: string): readonly string[] {
   const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
   const loopback = LOOPBACK_NAMES[name];
   if (loopback !== undefined) return loopback;
-  if (isIPv6(name)) return [new URL(`http://[${name}]`).hostname.slice(1, -1)];
+  // A scoped address (fe80::1%eth0) is no URL host: its address part is written short, its zone kept as written.
+  const [address, zone] = name.split("%", 2) as [string, string | undefined];
+  if (isIPv6(address)) return [`${new URL(`http://[${address}]`).hostname.slice(1, -1)}${zone === undefined ? "" : `%${zone}`}`];
   return [name];
 }
 

@@ -70,6 +70,14 @@ describe("listeners that would share a port", () => {
     assert.equal(result.status, 0, result.stderr);
   });
 
+  test("a scoped IPv6 host is compared, not a crash: fe80::1%lo and 127.0.0.1 on one port do not clash, fe80:0::1%lo and fe80::1%lo do", () => {
+    const apart = runRagscope(["config", "--host", "fe80::1%lo", "--port", PORT, "--metrics-port", PORT, "--grpc-port", "off"], folder);
+    assert.equal(apart.status, 0, apart.stderr);
+    const same = runRagscope(["config", "--host", "fe80::1%lo", "--metrics-host", "fe80:0::1%lo", "--port", PORT, "--metrics-port", PORT, "--grpc-port", "off"], folder);
+    assert.equal(same.status, 2, same.stderr);
+    assert.match(same.stderr, new RegExp(`are both set to port ${PORT} on fe80::1%lo and fe80:0::1%lo`));
+  });
+
   test("receive --port equal to --metrics-port is refused before Kafka is tried", () => {
     const result = runRagscope(["receive", "--port", PORT, "--metrics-port", PORT, "--kafka-brokers", UNREACHABLE_BROKER], folder);
     assert.equal(result.status, 2, result.stderr);
