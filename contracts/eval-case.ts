@@ -10,6 +10,7 @@
  * structure every metric needs) and have no slot in the two templates:
  * `reference_answer`, `key_points` and `answerable`.
  */
+import { parseIsoTime } from "../core/iso-time.js";
 import { z } from "zod";
 import { identifierProblem } from "./identifiers.js";
 
@@ -28,7 +29,9 @@ const spanIdentifier = nonEmptyText.superRefine((value, context) => {
 export const dateOrDateTime = z
   .union([z.string(), z.date()])
   .transform((value) => (value instanceof Date ? value.toISOString() : value))
-  .refine((value) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && !Number.isNaN(Date.parse(value)), {
+  // Read strictly (core/iso-time.ts): Date.parse rolled 2026-02-30 over to 2 March and read 9:31 as a time, and the
+  // freshness metrics, which read these strictly, then found no effective time for the case.
+  .refine((value) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && parseIsoTime(value.replace(" ", "T")).ok, {
     message: "expected a date like 2026-07-08 or an ISO-8601 date-time like 2026-07-08T09:31:12Z",
   });
 

@@ -27,7 +27,8 @@ export const citationFreshnessMetrics = metricKeys(["citation_expired_rate"]);
 
 export const citationFreshnessEvaluator: Evaluator = {
   id: "citation.freshness",
-  version: "1",
+  // 2: a chunk whose effective bound is not a date (or does not exist) is neither in force nor expired, and not counted.
+  version: "2",
   layer: "generation",
   description: "Does the answer cite a document version that was not in force when the question was asked",
   requires: [],

@@ -31,7 +31,8 @@ export const retrievalFreshnessMetrics = metricKeys(["expired_chunk_rate"]);
 
 export const retrievalFreshnessEvaluator: Evaluator = {
   id: "retrieval.freshness",
-  version: "1",
+  // 2: a chunk whose effective bound is not a date (or does not exist) is neither in force nor expired, and not counted.
+  version: "2",
   layer: "retrieval",
   description: "Share of retrieved chunks whose document version was not in force when the question was asked",
   requires: [],

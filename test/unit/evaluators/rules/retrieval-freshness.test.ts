@@ -85,3 +85,13 @@ describe("effective times that are not dates", () => {
     assert.match(onlyMistyped.reason, /not applicable: no retrieved chunk carries an effective time; 1 chunk\(s\) carry an effective time that is not a date/);
   });
 });
+
+describe("a case's effective time in a dataset", () => {
+  test("is read as strictly as the freshness metrics read it: a date that does not exist is refused when the case loads", async () => {
+    const { dateOrDateTime } = await import("../../../../contracts/eval-case.js");
+    // Accepted before (Date.parse rolls 2026-02-30 over to 2 March): the case loaded, and every freshness metric of it
+    // was then not applicable with no word on which field was wrong.
+    for (const text of ["2026-02-30", "2026-07-08T9:31Z", "2026-13-01"]) assert.equal(dateOrDateTime.safeParse(text).success, false, text);
+    for (const text of ["2026-07-08", "2026-07-08T09:31:12Z", "2026-07-08 09:31", "2026-07-08T11:30+02:00"]) assert.equal(dateOrDateTime.safeParse(text).success, true, text);
+  });
+});
