@@ -123,11 +123,15 @@ describe("SQL injection through dashboard variables and report flags", () => {
     });
 
     for (const hostile of HOSTILE_STRINGS.slice(0, 4)) {
-      test(`--service ${JSON.stringify(hostile)} selects nothing, rather than everything`, () => {
+      // A service name the collector never stores (contracts/identifiers.ts) is refused before any query is built:
+      // it could match nothing, and it never reaches SQL (the stored hostile run id above shows the values that do are
+      // compared as values).
+      test(`--service ${JSON.stringify(hostile)} is refused before any query, rather than selecting everything`, () => {
         const result = report("--service", hostile, "--from", "2000-01-01T00:00:00Z", "--to", "2100-01-01T00:00:00Z");
-        assert.equal(result.status, 0, result.output);
-        assert.match(result.output, /Traffic, reliability, latency and cost: Requests 0 /);
-        recordAttack({ attack: `report --service ${JSON.stringify(hostile)}`, outcome: "selects nothing (Requests 0)" });
+        assert.equal(result.status, 2, result.output);
+        assert.match(result.output, /option '--service <name>' argument .* is invalid\. It is no service name the collector stores, so no data could match it/);
+        assert.doesNotMatch(result.output, /SYNTAX_ERROR|Syntax error|Requests [1-9]/i);
+        recordAttack({ attack: `report --service ${JSON.stringify(hostile)}`, outcome: "refused before any query (exit 2)" });
       });
     }
   });
