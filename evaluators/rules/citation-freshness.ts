@@ -14,7 +14,7 @@
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { citedChunks } from "./citation-evidence.js";
-import { carriesEffectiveTime, effectiveAtOf, isNotInForce, NO_EFFECTIVE_AT, unreadableEffectiveTimeNote, versionStatus } from "./retrieval-effective-time.js";
+import { carriesEffectiveTime, chunkWithBounds, effectiveAtOf, isNotInForce, NO_EFFECTIVE_AT, unreadableEffectiveTimeNote, versionStatus } from "./retrieval-effective-time.js";
 import { chunkLabel } from "../../contracts/case-result.js";
 import { metricKeys } from "../metric-keys.js";
 
@@ -46,7 +46,7 @@ export const citationFreshnessEvaluator: Evaluator = {
     const reason =
       stale.length === 0
         ? `every dated citation was in force at ${effectiveAt.text}`
-        : `cited version(s) not in force at ${effectiveAt.text} (${effectiveAt.source}): ${stale.map((chunk) => `${chunkLabel(chunk)} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`).join(", ")}`;
+        : `cited version(s) not in force at ${effectiveAt.text} (${effectiveAt.source}): ${stale.map(chunkWithBounds).join(", ")}`;
     return { values: { citation_expired_rate: applicable(stale.length / dated.length) }, reason: unreadable === null ? reason : `${reason}; ${unreadable}`, evidence: stale.map(chunkLabel) };
   },
 };

@@ -99,6 +99,11 @@ export function isNotInForce(status: VersionStatus): boolean {
   return status === "expired" || status === "not_yet_in_force";
 }
 
+/** A chunk and its effective bounds as recorded, for a reason: `policy-v1 [2025-01-01 – 2026-06-30]`, "…" an open bound. */
+export function chunkWithBounds(chunk: RetrievedChunk): string {
+  return `${chunkLabel(chunk)} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`;
+}
+
 /** Why a freshness metric has no instant to judge at. */
 export const NO_EFFECTIVE_AT = "the case's effective time is not a date and time, or neither the case nor the request gives one";
 
@@ -106,6 +111,6 @@ export const NO_EFFECTIVE_AT = "the case's effective time is not a date and time
 export function unreadableEffectiveTimeNote(chunks: readonly RetrievedChunk[]): string | null {
   const unreadable = chunks.filter(carriesUnreadableEffectiveTime);
   if (unreadable.length === 0) return null;
-  const bounds = unreadable.map((chunk) => `${chunkLabel(chunk)} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`).join(", ");
+  const bounds = unreadable.map(chunkWithBounds).join(", ");
   return `${unreadable.length} chunk(s) carry an effective time that is not a date (${bounds}): whether their version was in force is unknown, and they are not counted`;
 }

@@ -12,7 +12,7 @@
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
-import { carriesEffectiveTime, carriesUnreadableEffectiveTime, effectiveAtOf, isNotInForce, NO_EFFECTIVE_AT, unreadableEffectiveTimeNote, versionStatus } from "./retrieval-effective-time.js";
+import { carriesEffectiveTime, chunkWithBounds, carriesUnreadableEffectiveTime, effectiveAtOf, isNotInForce, NO_EFFECTIVE_AT, unreadableEffectiveTimeNote, versionStatus } from "./retrieval-effective-time.js";
 import { chunkLabel } from "../../contracts/case-result.js";
 import { metricKeys } from "../metric-keys.js";
 
@@ -52,7 +52,7 @@ export const retrievalFreshnessEvaluator: Evaluator = {
     const reason =
       stale.length === 0
         ? `every dated retrieved chunk was in force ${at}`
-        : `${stale.length} of ${dated.length} dated chunks not in force ${at}: ${stale.map((chunk) => `${chunkLabel(chunk)} [${chunk.effective_from ?? "…"} – ${chunk.effective_to ?? "…"}]`).join(", ")}`;
+        : `${stale.length} of ${dated.length} dated chunks not in force ${at}: ${stale.map(chunkWithBounds).join(", ")}`;
     return {
       values: { expired_chunk_rate: applicable(stale.length / dated.length) },
       reason: [reason, undated > 0 ? `${undated} chunk(s) carry no effective time` : null, unreadable].filter((part) => part !== null).join("; "),
