@@ -1,8 +1,9 @@
 /**
  * The import rules of the top-level folders (README "Layout"): core/ is the
- * module every side shares, so it may import nothing but node built-ins and
- * zod; contracts/ holds schemas and attribute names, so it may import zod and
- * core/ only. Read from the source files themselves, so a new import that
+ * module every side shares, so it may import nothing but node built-ins, zod
+ * and yaml (the YAML reader of the files users write, which the collector and
+ * the dashboards both read; it has no dependencies of its own); contracts/
+ * holds schemas and attribute names, so it may import zod and core/ only. Read from the source files themselves, so a new import that
  * breaks the rule fails here.
  */
 import assert from "node:assert/strict";
@@ -34,11 +35,11 @@ const builtins = new Set(builtinModules);
 const isBuiltin = (specifier: string) => specifier.startsWith("node:") || builtins.has(specifier);
 
 /** Specifiers in `folder` that fall outside what it may import. */
-async function violations(folder: string, allowedFolders: readonly string[]): Promise<string[]> {
+async function violations(folder: string, allowedFolders: readonly string[], allowedPackages: readonly string[] = []): Promise<string[]> {
   const found: string[] = [];
   for (const file of await sourceFiles(folder)) {
     for (const specifier of importedSpecifiers(await readFile(file, "utf8"))) {
-      if (isBuiltin(specifier) || specifier === "zod" || specifier.startsWith("zod/")) continue;
+      if (isBuiltin(specifier) || specifier === "zod" || specifier.startsWith("zod/") || allowedPackages.includes(specifier)) continue;
       if (specifier.startsWith(".")) {
         const target = path.relative(repositoryRoot, path.resolve(path.dirname(file), specifier));
         if (allowedFolders.some((allowed) => target.startsWith(`${allowed}/`))) continue;
@@ -49,9 +50,9 @@ async function violations(folder: string, allowedFolders: readonly string[]): Pr
   return found;
 }
 
-test("core/ imports nothing but node built-ins and zod", async () => {
+test("core/ imports nothing but node built-ins, zod and yaml", async () => {
   assert.ok((await sourceFiles("core")).length >= 3, "core/ holds the shared modules");
-  assert.deepEqual(await violations("core", ["core"]), []);
+  assert.deepEqual(await violations("core", ["core"], ["yaml"]), []);
 });
 
 test("contracts/ imports only zod and core/", async () => {
