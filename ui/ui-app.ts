@@ -28,7 +28,8 @@ import { createMiddleware } from "hono/factory";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { failure, success, type Result } from "../core/result.js";
 import { compareRuns } from "../experiments/compare/compare-runs.js";
-import type { HumanLabel } from "../evaluators/judge/calibration/human-label.js";
+import { labelsOfRequest, type HumanLabel } from "../evaluators/judge/calibration/human-label.js";
+import { requestKey } from "../store/ports/human-label-store.js";
 import type { Store } from "../store/ports/store.js";
 import { OutOfScopeError, type ScopedReaders, type TenantScope } from "../store/ports/tenant-scope.js";
 import type { TraceDetail, TraceFilter, TraceLocation, TraceRequest } from "../store/ports/trace-reader.js";
@@ -54,6 +55,7 @@ import { LIST_END_HEADER, olderTracesHref, traceRows, tracesPage, type ListedTra
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
 import { labelsFromJsonl, labelsToJsonl, type LabelAuthor } from "./review/labels-jsonl.js";
 import { checkImportedPasses } from "./review/imported-passes.js";
+import { bindImportedLabels, movedOffByImport } from "./review/bind-imported-labels.js";
 import { finalVerdictOfListed, labelsVisibleTo, humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
 import { finalVerdictOfReview, reviewerVerdictsOf } from "../evaluators/reviewed-verdict.js";
 import { staticAssets } from "./static/static-assets.js";
@@ -344,17 +346,18 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const found = await readers.traces.listTraces({ ...query.value.filter, ...fixed }, { after: query.value.after, limit: query.value.limit });
     const labels = await labelsOf(readers, found.traces.map((trace) => trace.caseResultId));
     const traces: ListedTrace[] = found.traces.map((trace) => {
-      const human = humanVerdictOf(labels.get(trace.caseResultId) ?? []);
+      const human = humanVerdictOf(labels.get(requestKey({ case_result_id: trace.caseResultId, trace_id: trace.traceId })) ?? []);
       return { ...trace, human, final: finalVerdictOfListed(trace, human) };
     });
     return { ok: true as const, value: { traces, next: found.next } };
   }
 
+  /** The labels of the cases, per request (requestKey): a label counts toward the review of the request it names. */
   async function labelsOf(readers: ScopedReaders, caseResultIds: readonly string[]): Promise<Map<string, HumanLabel[]>> {
-    const byCase = new Map<string, HumanLabel[]>();
-    if (caseResultIds.length === 0) return byCase;
-    for (const label of await readers.humanLabels.list({ caseResultIds })) byCase.set(label.case_result_id, [...(byCase.get(label.case_result_id) ?? []), label]);
-    return byCase;
+    const byRequest = new Map<string, HumanLabel[]>();
+    if (caseResultIds.length === 0) return byRequest;
+    for (const label of await readers.humanLabels.list({ caseResultIds })) byRequest.set(requestKey(label), [...(byRequest.get(requestKey(label)) ?? []), label]);
+    return byRequest;
   }
 
   // The home page is the traces list: its filters (?service=, ?run=, …) go along, so a shared "/?service=x" link filters.
@@ -430,7 +433,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (stored === null) return null;
     // Every page and API answer of one trace is built from this: a blind case's gold is withheld here, once.
     const detail = shownTraceDetail(stored);
-    const all = await readers.humanLabels.list({ caseResultIds: [caseResultId] });
+    // The labels of this request: those of another request of the case (a case sent again) are of another answer.
+    const all = labelsOfRequest(await readers.humanLabels.list({ caseResultIds: [caseResultId] }), stored.caseResult);
     // As the trace list and the Failures board attribute it; the label as the list shows it, a blind case's too.
     return { detail, all, visible: visibleLabels(all, reviewer), rootCause: attributedRootCauseOf(stored.evaluationResults, all) };
   }
@@ -612,7 +616,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (!found.ok) return found;
     const labels = await labelsOf(readers, found.value.traces.map((trace) => trace.caseResultId));
     const items: QueueItem[] = found.value.traces.map((trace) => {
-      const itemLabels = labels.get(trace.caseResultId) ?? [];
+      const itemLabels = labels.get(requestKey({ case_result_id: trace.caseResultId, trace_id: trace.traceId })) ?? [];
       // The reviewers counted towards the rule are those with a verdict (a metric labelled); the viewer's own verdict
       // comes from their labels alone, so the queue shows nobody another reviewer's verdict before it is decided.
       return { ...trace, labelledByMe: itemLabels.some((label) => label.labeler_id === reviewer), reviewers: trace.human?.reviewers.length ?? 0, myVerdict: reviewerVerdictsOf(itemLabels).get(reviewer) ?? null };
@@ -650,23 +654,28 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
   const importLabels = async (readers: ScopedReaders, text: string, author: LabelAuthor) => {
     const parsed = labelsFromJsonl(text, author);
     if (!parsed.ok) return parsed;
-    const caseResultIds = [...new Set(parsed.value.map((label) => label.case_result_id))];
+    const caseResultIds = [...new Set(parsed.value.labels.map((label) => label.case_result_id))];
+    // Each label is bound to the request it reviews; every case's requests read at once.
+    const bound = bindImportedLabels(parsed.value, caseResultIds.length === 0 ? new Map() : await readers.traces.findRequestsOfCases(caseResultIds));
+    if (!bound.ok) return bound;
     const stored = caseResultIds.length === 0 ? [] : await readers.humanLabels.list({ caseResultIds });
     // Every case of the file read at once: the check asks for most of them, and a trace read each cost seconds per thousand.
     const evaluations = await readers.traces.readEvaluationResults(caseResultIds);
-    const passes = await checkImportedPasses(parsed.value, stored, async (caseResultId) => {
+    const passes = await checkImportedPasses(bound.value, stored, async (caseResultId) => {
       const results = evaluations.get(caseResultId);
       return results === undefined ? null : reviewMetrics(results);
     });
     if (!passes.ok) return passes;
+    const moved = movedOffByImport(parsed.value, bound.value, stored, author.importedAt);
+    if (!moved.ok) return moved;
     try {
-      await readers.humanLabels.save(parsed.value);
+      await readers.humanLabels.save([...bound.value, ...moved.value]);
     } catch (error) {
       // Labels for another tenant's case results (or ones not stored): the whole file is refused, and which ids exist is not said.
       if (error instanceof OutOfScopeError) return { ok: false as const, error: error.message };
       throw error;
     }
-    return parsed;
+    return bound;
   };
   app.post("/api/labels.jsonl", takes(JSON_LINES_BODY), importLimit, async (context) => {
     const imported = await importLabels(context.get("readers"), await context.req.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated"), importedAt: new Date(now()).toISOString() });
@@ -715,12 +724,14 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     // Cut on a whole character (a surrogate pair split in two made the store refuse the save), and said: never dropped silently.
     const comment = cutText(fullComment, MAXIMUM_COMMENT_CHARACTERS);
     const commentCut = comment.length < fullComment.length;
-    const earlier = (await labelsOf(context.get("readers"), [caseResultId])).get(caseResultId) ?? [];
+    // Every request's labels of the case: the reviewer's labels of another request are moved off it (labelsOfSubmission).
+    const earlierOfCase = await context.get("readers").humanLabels.list({ caseResultIds: [caseResultId] });
     const metrics = reviewMetrics(detail.evaluationResults);
-    const labels = labelsOfSubmission({ caseResultId, reviewer, verdicts, rootCause, comment, labeledAt: new Date(now()).toISOString() }, metrics, earlier);
+    const labels = labelsOfSubmission({ caseResultId, traceId: stored.caseResult.trace_id, reviewer, verdicts, rootCause, comment, labeledAt: new Date(now()).toISOString() }, metrics, earlierOfCase);
     if (!labels.ok) {
       if (wantsJson(context)) return badRequest(context, labels.error);
       // A browser gets the form back with what the reviewer chose and why it was not saved, rather than an error page.
+      const earlier = labelsOfRequest(earlierOfCase, stored.caseResult);
       const mine = earlier.filter((label) => label.labeler_id === reviewer);
       return context.html(reviewItemPage(context.get("viewer"), detail, metrics, mine, visibleLabels(earlier, reviewer), { kind: "error", text: labels.error }, { verdicts, rootCause, comment }), 400);
     }

@@ -334,7 +334,8 @@ export function heuristicMeasurementOf(metric: string, label: string): Aggregate
 /**
  * The final verdict of a case_results row (evaluators/reviewed-verdict.ts):
  * a human review's verdict when at least REVIEWERS_PER_CASE reviewers labelled
- * a metric of the case and they agree — every one of them passed all the
+ * a metric of that request (labels name the request reviewed: a case sent
+ * again is not reviewed by its earlier answer's labels) and they agree — every one of them passed all the
  * metrics they labelled, or every one failed at least one (the root-cause
  * label left out) — else the automatic quality_status (one reviewer alone, or
  * reviewers who disagree, decide nothing; the anonymous reviewer's labels are
@@ -353,8 +354,10 @@ export const COUNTED_REVIEWER = `labeler_id != '${ANONYMOUS_REVIEWER}'`;
 const AGREED_PASS = `count() >= ${REVIEWERS_PER_CASE} AND max(reviewer_failed) = 0`;
 const AGREED_FAIL = `count() >= ${REVIEWERS_PER_CASE} AND min(reviewer_failed) = 1`;
 // The inner query has one row per reviewer of a case, so the outer count() is the number of reviewers.
+// A label counts toward the review of the request it names (its trace id, human-label.ts): the pair is matched, never
+// the case alone. The trace is not filtered on before FINAL: versions of one label may name different requests.
 const reviewedAs = (condition: string, labels = `human_labels FINAL WHERE metric != 'root_cause' AND ${COUNTED_REVIEWER}`): string =>
-  `case_result_id IN (SELECT case_result_id FROM (SELECT case_result_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM ${labels} GROUP BY case_result_id, labeler_id) GROUP BY case_result_id HAVING ${condition})`;
+  `(case_result_id, trace_id) IN (SELECT case_result_id, trace_id FROM (SELECT case_result_id, trace_id, labeler_id, max(verdict = 'fail') AS reviewer_failed FROM ${labels} GROUP BY case_result_id, trace_id, labeler_id) GROUP BY case_result_id, trace_id HAVING ${condition})`;
 // reliability-summary.ts: a timeout is never also an error.
 export const IS_TIMEOUT = "(execution_status = 'timeout' OR error_type = 'timeout')";
 export const IS_ERROR = `(NOT ${IS_TIMEOUT} AND (execution_status = 'failed' OR error_type IN ('system_error', 'environment_error')))`;

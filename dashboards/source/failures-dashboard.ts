@@ -110,7 +110,7 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
         `LEFT JOIN (SELECT case_result_id, trace_id, started_at, arrayStringConcat(arraySort(groupArray(concat(evaluator_id, ': ', reason))), '; ') AS evaluations FROM evaluation_results FINAL WHERE evaluator_id != '${ROOT_CAUSE_EVALUATOR}' AND outcome IN ('failed', 'error') AND $__timeFilter(started_at) AND started_at >= ${latestMinute("failed_verdicts")} GROUP BY case_result_id, trace_id, started_at) AS failed`,
         "  ON failed.case_result_id = failing.case_result_id AND failed.trace_id = failing.trace_id AND failed.started_at = failing.started_at",
         // The reviewers' agreed cause as attributedRootCauses reads it ('' when none: join_use_nulls is off).
-        `LEFT JOIN (${caseReviews()}) AS reviewed ON reviewed.case_result_id = failing.case_result_id`,
+        `LEFT JOIN (${caseReviews()}) AS reviewed ON reviewed.case_result_id = failing.case_result_id AND reviewed.trace_id = failing.trace_id`,
         "ORDER BY time DESC",
         `LIMIT ${LATEST}`,
       ].join("\n"),

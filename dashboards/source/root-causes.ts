@@ -73,8 +73,9 @@ export function rootCauseRollupSelect(database: string, causesWhere: string, req
 const REVIEWER_ROOT_CAUSE = `metric = '${ROOT_CAUSE_LABEL_METRIC}' AND match(note, '^${LABEL_NAME}$')`;
 
 /**
- * Per case with labels meeting `labelsWhere` (a condition on `labels`, e.g. human_labels; "1" for all), in one read of
- * them: whether its reviewers agreed on a pass (`agreed_pass`) or a fail (`agreed_fail`) by the final verdict's rule
+ * Per request (case_result_id and trace_id: a label counts toward the request it names) with labels meeting
+ * `labelsWhere` (a condition on `labels`, e.g. human_labels; "1" for all; never on trace_id: versions of one label may
+ * name different requests, and FINAL must see them all), in one read of them: whether its reviewers agreed on a pass (`agreed_pass`) or a fail (`agreed_fail`) by the final verdict's rule
  * (aggregate-metrics.ts AGREED_PASS, AGREED_FAIL: REVIEWERS_PER_CASE or more reviewers labelled a metric other than
  * the root cause, a reviewer failing when they failed any), and the root cause they agreed on (`root_cause`, '' when
  * none: at least REVIEWERS_PER_CASE reviewers chose a root cause and every one of them chose the same; one reviewer
@@ -86,14 +87,14 @@ const REVIEWER_ROOT_CAUSE = `metric = '${ROOT_CAUSE_LABEL_METRIC}' AND match(not
  */
 export function caseReviews(labels = "human_labels", labelsWhere = "1"): string {
   return [
-    "SELECT case_result_id,",
+    "SELECT case_result_id, trace_id,",
     `       countIf(labelled) >= ${REVIEWERS_PER_CASE} AND maxIf(failed, labelled) = 0 AS agreed_pass,`,
     `       countIf(labelled) >= ${REVIEWERS_PER_CASE} AND minIf(failed, labelled) = 1 AS agreed_fail,`,
     `       if(countIf(cause != '') >= ${REVIEWERS_PER_CASE} AND uniqExactIf(cause, cause != '') = 1, anyIf(cause, cause != ''), '') AS root_cause`,
-    `FROM (SELECT case_result_id, labeler_id, countIf(metric != '${ROOT_CAUSE_LABEL_METRIC}') > 0 AS labelled,`,
+    `FROM (SELECT case_result_id, trace_id, labeler_id, countIf(metric != '${ROOT_CAUSE_LABEL_METRIC}') > 0 AS labelled,`,
     `             maxIf(verdict = 'fail', metric != '${ROOT_CAUSE_LABEL_METRIC}') AS failed, anyIf(note, ${REVIEWER_ROOT_CAUSE}) AS cause`,
-    `      FROM ${labels} FINAL WHERE (${labelsWhere}) AND ${COUNTED_REVIEWER} GROUP BY case_result_id, labeler_id)`,
-    "GROUP BY case_result_id",
+    `      FROM ${labels} FINAL WHERE (${labelsWhere}) AND ${COUNTED_REVIEWER} GROUP BY case_result_id, trace_id, labeler_id)`,
+    "GROUP BY case_result_id, trace_id",
   ].join(" ");
 }
 
@@ -143,7 +144,7 @@ export function attributedRootCauses(requests: string, carried: readonly string[
     "       if(reviews.root_cause != '', reviews.root_cause, automatic.root_cause) AS root_cause",
     `FROM (${requests}) AS requests`,
     // join_use_nulls is off: a request without reviews reads false and '' there, without an evaluator's cause ''.
-    `LEFT JOIN (${caseReviews(table("human_labels"), sources.labelsWhere)}) AS reviews ON reviews.case_result_id = requests.case_result_id`,
+    `LEFT JOIN (${caseReviews(table("human_labels"), sources.labelsWhere)}) AS reviews ON reviews.case_result_id = requests.case_result_id AND reviews.trace_id = requests.${sources.request.trace}`,
     `LEFT JOIN (${automaticRootCauses(table("evaluation_results"), causesWhere)}) AS automatic`,
     `  ON automatic.case_result_id = requests.case_result_id AND automatic.trace_id = requests.${sources.request.trace} AND automatic.started_at = requests.${sources.request.started}`,
   ].join("\n");

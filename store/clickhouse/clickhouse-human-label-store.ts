@@ -11,11 +11,12 @@ import type { ClickHouseMetricRollups } from "./metric-rollups.js";
 import { OutOfScopeError, type TenantScope } from "../ports/tenant-scope.js";
 import { TenantFilter } from "./tenant-filter.js";
 import { humanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
-import { sortLabels, type HumanLabelFilter, type HumanLabelStore } from "../ports/human-label-store.js";
+import { requestKey, sortLabels, type HumanLabelFilter, type HumanLabelStore } from "../ports/human-label-store.js";
 
 interface HumanLabelRow {
   label_id: string;
   case_result_id: string;
+  trace_id: string;
   metric: string;
   labeler_id: string;
   verdict: string;
@@ -42,15 +43,18 @@ export class ClickHouseHumanLabelStore implements HumanLabelStore {
   async save(labels: readonly HumanLabel[]): Promise<void> {
     if (labels.length === 0) return;
     if (!this.tenants.unrestricted) {
-      // A scoped reader labels only what it can read: another tenant's case result (or one not stored) refuses the whole batch.
+      // A scoped reader labels only what it can read: another tenant's request (or one not stored) refuses the whole batch.
       const ids = [...new Set(labels.map((label) => label.case_result_id))];
       const result = await this.connection.client.query({
-        query: `SELECT DISTINCT case_result_id FROM ${quoteIdentifier(this.connection.database)}.case_results WHERE case_result_id IN {ids:Array(String)} AND ${this.tenants.on("case_results")}`,
+        query: `SELECT DISTINCT case_result_id, trace_id FROM ${quoteIdentifier(this.connection.database)}.case_results WHERE case_result_id IN {ids:Array(String)} AND ${this.tenants.on("case_results")}`,
         query_params: { ids, ...this.tenants.parameters },
         format: "JSONEachRow",
       });
-      const readable = new Set((await result.json<{ case_result_id: string }>()).map((row) => row.case_result_id));
-      const outside = labels.filter((label) => !readable.has(label.case_result_id)).length;
+      const rows = await result.json<{ case_result_id: string; trace_id: string }>();
+      const readableRequests = new Set(rows.map((row) => requestKey(row)));
+      const readableCases = new Set(rows.map((row) => row.case_result_id));
+      // A label moved off a request (trace_id "") names only its case.
+      const outside = labels.filter((label) => (label.trace_id === "" ? !readableCases.has(label.case_result_id) : !readableRequests.has(requestKey(label)))).length;
       if (outside > 0) throw new OutOfScopeError(outside);
     }
     const values = labels.map((label) => {
@@ -66,6 +70,7 @@ export class ClickHouseHumanLabelStore implements HumanLabelStore {
    * the request's minute is noted for the next refresh, as a sink notes the minutes it wrote.
    */
   private async noteReviewedRequests(ids: string[]): Promise<void> {
+    // Every request of the cases: a label moved from one request of a case to another changes both verdicts.
     const result = await this.connection.client.query({
       query: `SELECT DISTINCT toUnixTimestamp64Milli(started_at) AS started_ms, tenant_id, service_name FROM ${quoteIdentifier(this.connection.database)}.case_results WHERE case_result_id IN {ids:Array(String)}`,
       query_params: { ids },
@@ -92,11 +97,11 @@ export class ClickHouseHumanLabelStore implements HumanLabelStore {
     }
     const where = `WHERE ${conditions.join(" AND ")}`;
     const result = await this.connection.client.query({
-      query: `SELECT label_id, case_result_id, metric, labeler_id, verdict, value, note, toUnixTimestamp64Milli(labeled_at) AS labeled_at_ms FROM ${this.table} FINAL ${where}`,
+      query: `SELECT label_id, case_result_id, trace_id, metric, labeler_id, verdict, value, note, toUnixTimestamp64Milli(labeled_at) AS labeled_at_ms FROM ${this.table} FINAL ${where}`,
       query_params: parameters,
       format: "JSONEachRow",
     });
     const rows = await result.json<HumanLabelRow>();
-    return sortLabels(rows.map((row) => humanLabel.parse({ label_id: row.label_id, case_result_id: row.case_result_id, metric: row.metric, labeler_id: row.labeler_id, verdict: row.verdict, value: row.value === null ? null : Number(row.value), note: row.note, labeled_at: new Date(Number(row.labeled_at_ms)).toISOString() })));
+    return sortLabels(rows.map((row) => humanLabel.parse({ label_id: row.label_id, case_result_id: row.case_result_id, trace_id: row.trace_id, metric: row.metric, labeler_id: row.labeler_id, verdict: row.verdict, value: row.value === null ? null : Number(row.value), note: row.note, labeled_at: new Date(Number(row.labeled_at_ms)).toISOString() })));
   }
 }

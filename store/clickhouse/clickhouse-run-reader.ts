@@ -49,9 +49,9 @@ export class ClickHouseRunReader implements RunReader {
     const rows = await this.rows<{ case_result_id: string; final_verdict: string; reviewers: string[] }>(
       qualifyTables(
         `SELECT verdicts.case_result_id AS case_result_id, verdicts.final_verdict AS final_verdict, if(verdicts.reviewed, reviewers.names, []) AS reviewers
-         FROM (SELECT case_result_id, ${FINAL_VERDICT} AS final_verdict, ${REVIEW_DECIDED} AS reviewed FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.current("case_results")}) AS verdicts
-         LEFT JOIN (SELECT case_result_id, arraySort(groupUniqArray(labeler_id)) AS names FROM ${database}.human_labels FINAL WHERE metric != 'root_cause' AND ${COUNTED_REVIEWER} GROUP BY case_result_id) AS reviewers
-         ON reviewers.case_result_id = verdicts.case_result_id`,
+         FROM (SELECT case_result_id, trace_id, ${FINAL_VERDICT} AS final_verdict, ${REVIEW_DECIDED} AS reviewed FROM case_results FINAL WHERE run_id = {runId:String} AND ${this.current("case_results")}) AS verdicts
+         LEFT JOIN (SELECT case_result_id, trace_id, arraySort(groupUniqArray(labeler_id)) AS names FROM ${database}.human_labels FINAL WHERE metric != 'root_cause' AND ${COUNTED_REVIEWER} GROUP BY case_result_id, trace_id) AS reviewers
+         ON reviewers.case_result_id = verdicts.case_result_id AND reviewers.trace_id = verdicts.trace_id`,
         this.connection.database,
       ),
       { runId },

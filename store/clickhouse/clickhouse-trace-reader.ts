@@ -21,7 +21,7 @@ import { evalCaseFor, evalCaseServesTenant } from "../../contracts/eval-case-ten
 import { caseIdentity } from "../../contracts/eval-case-identity.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import type { RunListing } from "../ports/run-listing.js";
-import { type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest, type TraceSummary } from "../ports/trace-reader.js";
+import { inSlices, type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest, type TraceSummary } from "../ports/trace-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { FINAL_VERDICT, finalVerdictCandidates } from "../../dashboards/source/aggregate-metrics.js";
 import { attributedRootCauses, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
@@ -627,6 +627,23 @@ export class ClickHouseTraceReader implements TraceReader {
       { traceId, limit },
     );
     return rows.map((row) => ({ caseResultId: row.case_result_id, traceId, tenantId: row.tenant, serviceName: row.service, startedAt: new Date(Number(row.newest_ms)).toISOString() }));
+  }
+
+  async findRequestsOfCases(caseResultIds: readonly string[]): Promise<Map<string, TraceLocation[]>> {
+    const found = new Map<string, TraceLocation[]>();
+    for (const ids of inSlices(caseResultIds)) {
+      // Each sorting key's newest row (newest-row.ts), as the list shows a request; the case ids pick their granules.
+      const requests = newestCaseResultRows(this.database, ["case_result_id", "tenant_id", "service_name", "started_at", "trace_id"], `case_result_id IN {ids:Array(String)} AND ${this.tenants.on("case_results")}`);
+      const rows = await this.rows<{ case_result_id: string; trace_id: string; tenant_id: string; service_name: string; started_ms: string | number }>(
+        `SELECT case_result_id, trace_id, tenant_id, service_name, toUnixTimestamp64Milli(started_at) AS started_ms FROM (${requests}) ORDER BY case_result_id, started_ms DESC, trace_id DESC`,
+        { ids },
+      );
+      for (const row of rows) {
+        const location = { caseResultId: row.case_result_id, traceId: row.trace_id, tenantId: row.tenant_id, serviceName: row.service_name, startedAt: new Date(Number(row.started_ms)).toISOString() };
+        found.set(row.case_result_id, [...(found.get(row.case_result_id) ?? []), location]);
+      }
+    }
+    return found;
   }
 
   async readEvaluationResults(caseResultIds: readonly string[]): Promise<Map<string, EvaluationResult[]>> {

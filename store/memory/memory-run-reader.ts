@@ -8,6 +8,7 @@ import type { EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import type { FailedEvaluation, MetricAverage, RunReader, RunSummary, RunTenantCount, StoredSpan } from "../ports/run-reader.js";
 import { isHeuristicJudgement } from "../../evaluators/case-verdict.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
+import { labelsOfRequest } from "../../evaluators/judge/calibration/human-label.js";
 import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
 import { readRecords, type MemoryTables } from "./memory-tables.js";
@@ -26,7 +27,7 @@ export class MemoryRunReader implements RunReader {
     const caseResults = this.caseResultsOf(runId);
     const labels = await this.humanLabels.list({ caseResultIds: caseResults.map((result) => result.case_result_id) });
     return caseResults.map((result) => {
-      const final = finalVerdictOf(result, labels.filter((label) => label.case_result_id === result.case_result_id));
+      const final = finalVerdictOf(result, labelsOfRequest(labels, result));
       return { caseResult: { ...structuredClone(result), quality_status: final.verdict }, reviewedBy: final.reviewedBy };
     });
   }

@@ -10,7 +10,7 @@ import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { compareEvaluationResults, compareNewestFirst, type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest } from "../ports/trace-reader.js";
 import { attributedRootCauseOf, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
-import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import { labelsOfRequest, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
 import { listedRuns } from "./memory-run-listing.js";
@@ -39,7 +39,7 @@ export class MemoryTraceReader implements TraceReader {
   /** The request's root cause as the Failures board counts it: its reviewers' agreed one, else the evaluator's (root-causes.ts). */
   private rootCauseOf(caseResult: CaseResult, labels: readonly HumanLabel[]): string | null {
     const results = this.evaluationsOf(caseResult).filter((result) => result.evaluator_id === ROOT_CAUSE_EVALUATOR);
-    return attributedRootCauseOf(results, labels.filter((label) => label.case_result_id === caseResult.case_result_id)).rootCause;
+    return attributedRootCauseOf(results, labelsOfRequest(labels, caseResult)).rootCause;
   }
 
   private matches(caseResult: CaseResult, filter: TraceFilter, labels: readonly HumanLabel[]): boolean {
@@ -50,7 +50,7 @@ export class MemoryTraceReader implements TraceReader {
     if (filter.route !== undefined && (observation.route ?? "") !== filter.route) return false;
     if (filter.runId !== undefined && caseResult.run_id !== filter.runId) return false;
     if (filter.automaticVerdict !== undefined && caseResult.quality_status !== filter.automaticVerdict) return false;
-    if (filter.verdict !== undefined && finalVerdictOf(caseResult, labels.filter((label) => label.case_result_id === caseResult.case_result_id)).verdict !== filter.verdict) return false;
+    if (filter.verdict !== undefined && finalVerdictOf(caseResult, labelsOfRequest(labels, caseResult)).verdict !== filter.verdict) return false;
     if (filter.datasetId !== undefined && this.datasetOf(caseResult) !== filter.datasetId) return false;
     if (filter.rootCause !== undefined && this.rootCauseOf(caseResult, labels) !== filter.rootCause) return false;
     if (filter.fromMs !== undefined && startedAtMs < filter.fromMs) return false;
@@ -107,6 +107,23 @@ export class MemoryTraceReader implements TraceReader {
       })),
       next: keyed.length > page.limit && last !== undefined ? listPosition(last.caseResult) : null,
     };
+  }
+
+  async findRequestsOfCases(caseResultIds: readonly string[]): Promise<Map<string, TraceLocation[]>> {
+    const wanted = new Set(caseResultIds);
+    const found = new Map<string, TraceLocation[]>();
+    // One row per request key holds its newest version (memory-tables.ts), as the list shows it.
+    const newestFirst = this.tables.caseResults
+      .values()
+      .filter((caseResult) => wanted.has(caseResult.case_result_id))
+      .map((caseResult) => ({ caseResult, ...listPosition(caseResult) }))
+      .sort(compareNewestFirst);
+    for (const { caseResult } of newestFirst) {
+      const observation = caseResult.rag_observation;
+      const location = { caseResultId: caseResult.case_result_id, traceId: caseResult.trace_id, tenantId: observation.tenant_id ?? "", serviceName: observation.service_name ?? "", startedAt: new Date(Date.parse(caseResult.started_at)).toISOString() };
+      found.set(caseResult.case_result_id, [...(found.get(caseResult.case_result_id) ?? []), location]);
+    }
+    return found;
   }
 
   async readTrace(caseResultId: string, request?: TraceRequest): Promise<TraceDetail | null> {

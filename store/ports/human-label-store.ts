@@ -1,7 +1,9 @@
 /**
  * Where human labels are kept (ClickHouse: table `human_labels`; in memory:
  * store/memory). Both keep one label per label_id, the latest `labeled_at`
- * winning.
+ * winning. Each label names the request it reviews (trace_id), or none ("", a
+ * label whose reviewer went on to review another request of its case, or one
+ * stored before labels named their request that no request was found for).
  */
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 
@@ -21,6 +23,11 @@ export function matchesFilter(label: HumanLabel, filter: HumanLabelFilter): bool
   if (filter.labelerId !== undefined && label.labeler_id !== filter.labelerId) return false;
   if (filter.caseResultIds !== undefined && !filter.caseResultIds.includes(label.case_result_id)) return false;
   return true;
+}
+
+/** A request's key, of its Case Result id and trace id: a label counts toward the review of the request it names. */
+export function requestKey(request: { case_result_id: string; trace_id: string }): string {
+  return `${request.case_result_id}\u0000${request.trace_id}`;
 }
 
 /** Labels sorted by case result, metric, labeler: a stable order for reports. */

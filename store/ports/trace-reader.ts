@@ -157,6 +157,12 @@ export interface TraceReader {
    */
   findByTraceId(traceId: string, limit: number): Promise<TraceLocation[]>;
   /**
+   * The stored requests of many Case Results, as the list shows them (each row's newest version), newest first per
+   * Case Result: a label import binds a label that names no request to the newest one started at or before it. A few
+   * queries per BULK_READ_IDS ids; an id that is not stored, or that the reader's scope does not admit, has no entry.
+   */
+  findRequestsOfCases(caseResultIds: readonly string[]): Promise<Map<string, TraceLocation[]>>;
+  /**
    * The Evaluation Results of many Case Results, each id's as readTrace gives them (the same rows, ordered by
    * evaluator id, then evaluation result id), without the traces' other rows: the review queue's judge agreement
    * and a label import read every labelled case, and one readTrace each (raw spans included) made a queue of

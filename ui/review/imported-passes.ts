@@ -5,8 +5,8 @@
  * case that failed four would count as that reviewer's pass of the whole case,
  * and with a second such reviewer as a pass on every surface — the form
  * refuses that (review-labels.ts labelsOfSubmission), and so does an import:
- * for every case and reviewer whose labels, the file's with the ones already
- * stored, fail nothing, every metric the case offers for review must be
+ * for every request of a case and reviewer whose labels, the file's with the
+ * ones already stored of that request, fail nothing, every metric the case offers for review must be
  * labelled. A case that is not stored (or not readable with the importer's
  * token) cannot be checked, so such labels are refused too; fail labels need no
  * check and are taken as before.
@@ -23,7 +23,8 @@ export type ReviewMetricsOf = (caseResultId: string) => Promise<string[] | null>
 const NAMED_CASES = 5;
 
 export async function checkImportedPasses(imported: readonly HumanLabel[], stored: readonly HumanLabel[], reviewMetricsOf: ReviewMetricsOf): Promise<Result<void, string>> {
-  const keyOf = (label: HumanLabel) => JSON.stringify([label.case_result_id, label.labeler_id]);
+  // Per request (a label counts toward the review of the request it names) and reviewer.
+  const keyOf = (label: HumanLabel) => JSON.stringify([label.case_result_id, label.trace_id, label.labeler_id]);
   const byCaseAndReviewer = new Map<string, { caseResultId: string; reviewer: string }>();
   for (const label of imported) {
     if (label.metric === ROOT_CAUSE_METRIC) continue;

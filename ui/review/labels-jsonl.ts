@@ -12,13 +12,17 @@
  * file's labeler ids are kept and a missing one is "local".
  *
  * A line's fields: `case_result_id`, `metric` and `verdict` ("pass" or "fail")
- * are required; `labeler_id` as above; `note` (default ""), `value` (0..1 or
+ * are required; `labeler_id` as above; `trace_id` names the request of the
+ * case reviewed (a case sent again has one per answer), and a line without
+ * one is of the newest request of its case started at or before its
+ * `labeled_at` (bind-imported-labels.ts); `note` (default ""), `value` (0..1 or
  * null, default null) and `labeled_at` (an ISO-8601 date-time) may be left
  * out — a line without `labeled_at` is labelled at the time of the import, so
  * it replaces an earlier label of the same case, metric and reviewer, as a
  * label saved in the form does; one more than LABELED_AT_SKEW_MS past the
  * import's time refuses the file. `label_id` is derived and best left out.
  */
+import { z } from "zod";
 import { MAXIMUM_COMMENT_CHARACTERS } from "./review-draft.js";
 import { humanLabel, newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { failure, success, type Result } from "../../core/result.js";
@@ -32,14 +36,23 @@ export const LABELED_AT_SKEW_MS = 5 * 60_000;
  * and compiled a new one for every line — 100,000 lines cost ~15 s of serve's one thread, receiver included
  * (test/security/label-import-bounds.test.ts).
  */
-const importedLine = humanLabel.omit({ label_id: true });
+const importedLine = humanLabel.omit({ label_id: true }).extend({ trace_id: z.string().min(1, "give the trace id of the request reviewed, or leave trace_id out").optional() });
 
 /** What a line holds, said with a line's error so the fix is in the message (ui/README.md, "Review"). */
 const LINE_FIELDS =
-  'a line is one JSON object with case_result_id, metric and verdict ("pass" or "fail"); labeler_id, note, value (0..1) and labeled_at (ISO-8601, default: the import\'s time) may be left out';
+  'a line is one JSON object with case_result_id, metric and verdict ("pass" or "fail"); trace_id (the request reviewed, default: the newest started by labeled_at), labeler_id, note, value (0..1) and labeled_at (ISO-8601, default: the import\'s time) may be left out';
 
 /** A line's text fields, each checked to be whole characters. */
 const TEXT_FIELDS = ["case_result_id", "metric", "labeler_id", "note"] as const;
+
+/**
+ * A file's labels, each with its line number: a label without `trace_id` holds "" until it is bound to a request
+ * (bind-imported-labels.ts), which needs the store.
+ */
+export interface ImportedLabels {
+  labels: HumanLabel[];
+  lines: number[];
+}
 
 export function labelsToJsonl(labels: readonly HumanLabel[]): string {
   return labels.map((label) => JSON.stringify(label)).join("\n") + (labels.length > 0 ? "\n" : "");
@@ -53,10 +66,11 @@ export interface LabelAuthor {
   importedAt: string;
 }
 
-export function labelsFromJsonl(text: string, author: LabelAuthor): Result<HumanLabel[], string> {
+export function labelsFromJsonl(text: string, author: LabelAuthor): Result<ImportedLabels, string> {
   const lines = text.split("\n");
   if (lines.length > MAXIMUM_IMPORT_LINES + 1) return failure(`more than ${MAXIMUM_IMPORT_LINES} lines: split the file`);
   const labels: HumanLabel[] = [];
+  const lineNumbers: number[] = [];
   for (const [index, line] of lines.entries()) {
     if (line.trim() === "") continue;
     let parsed: unknown;
@@ -88,7 +102,7 @@ export function labelsFromJsonl(text: string, author: LabelAuthor): Result<Human
     if (checked.data.note.length > MAXIMUM_COMMENT_CHARACTERS) {
       return failure(`line ${index + 1}: note is ${checked.data.note.length.toLocaleString("en")} characters, more than the ${MAXIMUM_COMMENT_CHARACTERS.toLocaleString("en")} a review keeps (as the review form's comment): shorten it`);
     }
-    const label = newHumanLabel(checked.data);
+    const label = newHumanLabel({ ...checked.data, trace_id: checked.data.trace_id ?? "" });
     // Of two labels of one metric the later labeled_at wins: one from the future would outlast every later save of
     // the form (which labels at the server's clock) until that time came. A small skew between clocks is allowed.
     if (Date.parse(label.labeled_at) > Date.parse(author.importedAt) + LABELED_AT_SKEW_MS) {
@@ -99,6 +113,7 @@ export function labelsFromJsonl(text: string, author: LabelAuthor): Result<Human
     const given = (parsed as { label_id?: unknown }).label_id;
     if (given !== undefined && given !== label.label_id) return failure(`line ${index + 1}: label_id "${String(given)}" is not the id of (case_result_id, metric, labeler_id) — leave label_id out`);
     labels.push(label);
+    lineNumbers.push(index + 1);
   }
-  return success(labels);
+  return success({ labels, lines: lineNumbers });
 }

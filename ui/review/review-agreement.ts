@@ -27,7 +27,10 @@ export function reviewerAgreement(labels: readonly HumanLabel[]): ReviewerAgreem
     if (label.metric === ROOT_CAUSE_METRIC && chosenRootCause(label) === null) continue;
     // Nor is the anonymous reviewer's label: it may be any reviewer's, the one it would be compared with included.
     if (!countsTowardReview(label)) continue;
-    const key = `${label.metric}\u0000${label.case_result_id}`;
+    // A label moved off its request (trace_id "") reviews no answer.
+    if (label.trace_id === "") continue;
+    // Two reviewers agree or not on one answer: pairs are per request of a case.
+    const key = `${label.metric}\u0000${label.case_result_id}\u0000${label.trace_id}`;
     byItem.set(key, [...(byItem.get(key) ?? []), label]);
   }
   const byMetric = new Map<string, { pairs: [string, string][]; reviewers: Set<string> }>();
@@ -51,7 +54,7 @@ export function reviewerAgreement(labels: readonly HumanLabel[]): ReviewerAgreem
 
 export function judgeAgreement(labels: readonly HumanLabel[], evaluationResults: readonly EvaluationResult[]): CalibrationEntry[] {
   return calibrationReport(
-    labels.filter((label) => label.metric !== ROOT_CAUSE_METRIC),
+    labels.filter((label) => label.metric !== ROOT_CAUSE_METRIC && label.trace_id !== ""),
     judgeLabelsFromEvaluationResults(evaluationResults),
   );
 }

@@ -17,7 +17,8 @@ import { executionErrorType, executionStatus, qualityStatus } from "../../contra
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { finalVerdictOfReview, type FinalVerdict, type HumanVerdict } from "../../evaluators/reviewed-verdict.js";
 import type { TraceSummary } from "../../store/ports/trace-reader.js";
-import { newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import { requestKey } from "../../store/ports/human-label-store.js";
+import { labelsOfRequest, movedOffRequest, newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { ROOT_CAUSE_LABEL_NAMES, type RootCauseLabel } from "../../evaluators/root-cause/root-cause-labels.js";
 import { failure, success, type Result } from "../../core/result.js";
 
@@ -58,6 +59,8 @@ export function reviewMetrics(results: readonly EvaluationResult[]): string[] {
 
 export interface ReviewSubmission {
   caseResultId: string;
+  /** The request the form showed: the labels name it. */
+  traceId: string;
   reviewer: string;
   /** metric → verdict, for the metrics the reviewer decided. */
   verdicts: Record<string, "pass" | "fail">;
@@ -67,19 +70,22 @@ export interface ReviewSubmission {
 }
 
 /**
- * The labels a submission stores. `earlier` are the reviewer's labels of the case already stored: a reviewer may
- * label a case over several saves.
+ * The labels a submission stores. `earlier` are the labels of the case already stored, of every request: a reviewer
+ * may label a request over several saves, and their labels of another request of the case are moved off it
+ * (movedOffRequest).
  *
  * A reviewer's verdict on a case is "failed" when they failed any metric and "passed" otherwise
  * (evaluators/reviewed-verdict.ts), so a pass is only taken once the reviewer has labelled every metric of the case:
  * one metric ticked "pass" on a case that failed four would otherwise count as that reviewer's pass of the whole case
  * (and two such reviewers would turn it into a pass everywhere).
  */
-export function labelsOfSubmission(submission: ReviewSubmission, metrics: readonly string[], earlier: readonly HumanLabel[] = []): Result<HumanLabel[], string> {
+export function labelsOfSubmission(submission: ReviewSubmission, metrics: readonly string[], earlierOfCase: readonly HumanLabel[] = []): Result<HumanLabel[], string> {
+  const earlier = labelsOfRequest(earlierOfCase, { case_result_id: submission.caseResultId, trace_id: submission.traceId });
+  const bound = { case_result_id: submission.caseResultId, trace_id: submission.traceId };
   const labels: HumanLabel[] = [];
   for (const [metric, verdict] of Object.entries(submission.verdicts)) {
     if (!metrics.includes(metric)) return failure(`"${metric}" is not a judged metric of this case; label one of: ${metrics.join(", ") || "(none)"}`);
-    labels.push(newHumanLabel({ case_result_id: submission.caseResultId, metric, labeler_id: submission.reviewer, verdict, note: submission.comment, labeled_at: submission.labeledAt }));
+    labels.push(newHumanLabel({ ...bound, metric, labeler_id: submission.reviewer, verdict, note: submission.comment, labeled_at: submission.labeledAt }));
   }
   if (labels.length > 0) {
     const missing = unlabelledForPass(metrics, submission.reviewer, [...earlier, ...labels]);
@@ -90,14 +96,14 @@ export function labelsOfSubmission(submission: ReviewSubmission, metrics: readon
   if (submission.rootCause === null) {
     // "none" after a root cause of theirs: the choice is withdrawn, not kept behind the form's "none".
     if (earlier.some((label) => label.labeler_id === submission.reviewer && chosenRootCause(label) !== null)) {
-      labels.push(newHumanLabel({ case_result_id: submission.caseResultId, metric: ROOT_CAUSE_METRIC, labeler_id: submission.reviewer, ...WITHDRAWN_ROOT_CAUSE, labeled_at: submission.labeledAt }));
+      labels.push(newHumanLabel({ ...bound, metric: ROOT_CAUSE_METRIC, labeler_id: submission.reviewer, ...WITHDRAWN_ROOT_CAUSE, labeled_at: submission.labeledAt }));
     }
   } else {
     if (!(ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(submission.rootCause)) return failure(`"${submission.rootCause}" is not a root-cause label; use one of ${ROOT_CAUSE_LABEL_NAMES.join(", ")}`);
-    labels.push(newHumanLabel({ case_result_id: submission.caseResultId, metric: ROOT_CAUSE_METRIC, labeler_id: submission.reviewer, verdict: "fail", note: submission.rootCause as RootCauseLabel, labeled_at: submission.labeledAt }));
+    labels.push(newHumanLabel({ ...bound, metric: ROOT_CAUSE_METRIC, labeler_id: submission.reviewer, verdict: "fail", note: submission.rootCause as RootCauseLabel, labeled_at: submission.labeledAt }));
   }
   if (labels.length === 0) return failure("nothing to save: choose pass or fail for at least one metric, or a root cause");
-  return success(labels);
+  return success([...labels, ...movedOffRequest(earlierOfCase, submission.reviewer, submission.traceId, new Set(labels.map((label) => label.metric)), submission.labeledAt)]);
 }
 
 /**
@@ -126,8 +132,8 @@ export function visibleLabels(labels: readonly HumanLabel[], reviewer: string): 
 }
 
 /**
- * The labels of many cases a reviewer may see: per case the labels visibleLabels gives them — their own, and the
- * others' of cases they labelled too. The label export (GET /api/labels.jsonl) holds these, so a download is no way
+ * The labels of many cases a reviewer may see: per request of a case the labels visibleLabels gives them — their own,
+ * and the others' of requests they labelled too. The label export (GET /api/labels.jsonl) holds these, so a download is no way
  * round a blind review, and so does the queue's table of the judge against the reviewers, which counted every label:
  * its pairs and counts changed the moment another reviewer labelled a case the viewer had not, telling that verdict.
  * Without tokens nobody's identity is proven (everyone is "local" and an import keeps the file's labeler ids): every
@@ -135,9 +141,10 @@ export function visibleLabels(labels: readonly HumanLabel[], reviewer: string): 
  */
 export function labelsVisibleTo(labels: readonly HumanLabel[], reviewer: string, authenticated: boolean): HumanLabel[] {
   if (!authenticated) return [...labels];
-  const byCase = new Map<string, HumanLabel[]>();
-  for (const label of labels) byCase.set(label.case_result_id, [...(byCase.get(label.case_result_id) ?? []), label]);
-  const visible = new Set([...byCase.values()].flatMap((caseLabels) => visibleLabels(caseLabels, reviewer)));
+  // Per request: a reviewer who labelled one answer of a case has not seen the others' labels of another answer.
+  const byRequest = new Map<string, HumanLabel[]>();
+  for (const label of labels) byRequest.set(requestKey(label), [...(byRequest.get(requestKey(label)) ?? []), label]);
+  const visible = new Set([...byRequest.values()].flatMap((requestLabels) => visibleLabels(requestLabels, reviewer)));
   // In the store's order, which the export has always had.
   return labels.filter((label) => visible.has(label));
 }

@@ -1,0 +1,86 @@
+/**
+ * Binds an imported file's labels to the requests they review (a label counts toward the review of the request it
+ * names only: evaluators/judge/calibration/human-label.ts). A line's `trace_id` must be a stored request of its case;
+ * a line without one is of the newest request of its case started at or before its `labeled_at`, the answer the
+ * reviewer could have read then. A line neither names nor finds a request refuses the file, with its line: a label
+ * bound to no answer would be kept and counted toward nothing, unsaid. Labels of cases the importer cannot read are
+ * counted, never named (which ids another tenant has is not said), as the store refuses them.
+ *
+ * As in the form (review-labels.ts labelsOfSubmission), a reviewer's labels of another request of a case the file
+ * reviews are moved off it (movedOffRequest): a review of a case is of one request.
+ */
+import type { TraceLocation } from "../../store/ports/trace-reader.js";
+import { OutOfScopeError } from "../../store/ports/tenant-scope.js";
+import { movedOffRequest, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import { failure, success, type Result } from "../../core/result.js";
+import type { ImportedLabels } from "./labels-jsonl.js";
+
+/** The file's labels, each bound to its request. */
+export function bindImportedLabels(imported: ImportedLabels, requestsOf: ReadonlyMap<string, readonly TraceLocation[]>): Result<HumanLabel[], string> {
+  const bound: HumanLabel[] = [];
+  let unreadable = 0;
+  for (const [index, label] of imported.labels.entries()) {
+    const line = imported.lines[index]!;
+    // Newest first (TraceReader.findRequestsOfCases).
+    const requests = requestsOf.get(label.case_result_id);
+    if (requests === undefined) {
+      unreadable += 1;
+      continue;
+    }
+    if (label.trace_id !== "") {
+      if (!requests.some((request) => request.traceId === label.trace_id)) {
+        return failure(`line ${line}: trace_id "${label.trace_id}" is no stored request of case_result_id "${label.case_result_id}": give the trace id of the request reviewed (its review page's address holds it as ?trace=), or leave trace_id out to bind the label to the newest request started at or before labeled_at`);
+      }
+      bound.push(label);
+      continue;
+    }
+    const labeledAtMs = Date.parse(label.labeled_at);
+    const reviewed = requests.find((request) => Date.parse(request.startedAt) <= labeledAtMs);
+    if (reviewed === undefined) {
+      return failure(
+        `line ${line}: no request of case_result_id "${label.case_result_id}" started at or before labeled_at ${label.labeled_at} (the earliest started ${requests[requests.length - 1]!.startedAt}): a label is of an answer its reviewer read — give the trace_id of the request reviewed, or correct labeled_at`,
+      );
+    }
+    bound.push({ ...label, trace_id: reviewed.traceId });
+  }
+  if (unreadable > 0) return failure(`${new OutOfScopeError(unreadable).message}: a label is bound to a stored request of its case, so import labels after their traces are stored`);
+  return success(bound);
+}
+
+/**
+ * The stored labels the import moves off their requests: per case and reviewer of the file, their labels of another
+ * request of the case than the one their newest label in the file reviews, which the file does not replace. A line
+ * older than the reviewer's stored label of the same case and metric on another request refuses the file: the store
+ * keeps the newer label, so the file's would be dropped while the rest of that reviewer's review moved, leaving a
+ * part of a review that would count as the whole.
+ */
+export function movedOffByImport(imported: ImportedLabels, bound: readonly HumanLabel[], stored: readonly HumanLabel[], importedAt: string): Result<HumanLabel[], string> {
+  const storedById = new Map(stored.map((label) => [label.label_id, label]));
+  for (const [index, label] of bound.entries()) {
+    const earlier = storedById.get(label.label_id);
+    if (earlier !== undefined && earlier.trace_id !== label.trace_id && Date.parse(earlier.labeled_at) > Date.parse(label.labeled_at)) {
+      return failure(
+        `line ${imported.lines[index]!}: labeled_at ${label.labeled_at} is earlier than ${label.labeler_id}'s stored label of ${label.metric} on case_result_id "${label.case_result_id}" (${earlier.labeled_at}), which reviews another request of the case (trace_id "${earlier.trace_id}"): the stored label would stay — give a later labeled_at, or leave it out to label at the import's time`,
+      );
+    }
+  }
+  const keyOf = (label: HumanLabel) => JSON.stringify([label.case_result_id, label.labeler_id]);
+  const reviewedBy = new Map<string, { trace: string; labeledAt: number; metrics: Set<string> }>();
+  for (const label of bound) {
+    const entry = reviewedBy.get(keyOf(label));
+    const labeledAt = Date.parse(label.labeled_at);
+    if (entry === undefined) reviewedBy.set(keyOf(label), { trace: label.trace_id, labeledAt, metrics: new Set([label.metric]) });
+    else {
+      entry.metrics.add(label.metric);
+      if (labeledAt >= entry.labeledAt) Object.assign(entry, { trace: label.trace_id, labeledAt });
+    }
+  }
+  const storedByCaseAndReviewer = new Map<string, HumanLabel[]>();
+  for (const label of stored) if (reviewedBy.has(keyOf(label))) storedByCaseAndReviewer.set(keyOf(label), [...(storedByCaseAndReviewer.get(keyOf(label)) ?? []), label]);
+  const moved: HumanLabel[] = [];
+  for (const [key, labels] of storedByCaseAndReviewer) {
+    const { trace, metrics } = reviewedBy.get(key)!;
+    moved.push(...movedOffRequest(labels, labels[0]!.labeler_id, trace, metrics, importedAt));
+  }
+  return success(moved);
+}
