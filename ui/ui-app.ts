@@ -606,8 +606,13 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     // label, a table changed the moment two other reviewers labelled a case the viewer had not, telling their verdicts).
     const visible = labelsVisibleTo(labels, reviewer, authenticated);
     // One bulk read for every labelled case (a few queries per thousand), not a trace read each: 2,000 imported labels made the queue take ~40 s.
-    const evaluations = [...(await readers.traces.readEvaluationResults(visible.map((label) => label.case_result_id))).values()].flat();
-    return { reviewers: reviewerAgreement(visible), judge: judgeAgreement(visible, evaluations) };
+    const caseResultIds = visible.map((label) => label.case_result_id);
+    const evaluations = [...(await readers.traces.readEvaluationResults(caseResultIds)).values()].flat();
+    // Those are each case's newest request's results: the judge is compared with the labels of that request only, a
+    // label of an earlier answer of a case sent again being of another answer than the one the judge read.
+    const newest = new Map([...(await readers.traces.findRequestsOfCases(caseResultIds))].map(([caseResultId, requests]) => [caseResultId, requests[0]?.traceId]));
+    const ofNewest = visible.filter((label) => newest.get(label.case_result_id) === label.trace_id);
+    return { reviewers: reviewerAgreement(visible), judge: judgeAgreement(ofNewest, evaluations) };
   }
   async function queue(readers: ScopedReaders, parameters: URLSearchParams, reviewer: string) {
     // The cases the evaluation routed to review, by their automatic verdict: each stays in every reviewer's queue

@@ -134,4 +134,15 @@ describe("a review moves with the request reviewed", () => {
     // Bob's review moved to B with him: on A, carol alone, whose pass decides nothing.
     assert.deepEqual((await detail(A.traceId)).humanVerdict, { verdict: null, state: "pending", reviewers: ["carol"] });
   });
+
+  test("the judge is compared with the labels of the request it judged: carol's labels of answer A pair with no verdict of B's", async () => {
+    const pairs = async (reviewer: keyof typeof TOKENS) => {
+      const answer = (await (await fetch(`${server.url}/api/review`, { headers: headers(reviewer) })).json()) as { agreement: { judge: { metric: string; pairs: number }[] } };
+      return Object.fromEntries(answer.agreement.judge.map((entry) => [entry.metric, entry.pairs]));
+    };
+    // The judge's verdicts read are each case's newest request's, B's.
+    assert.deepEqual(await pairs("bob"), { answer_relevance: 0, faithfulness: 2 }, "alice's and bob's labels of B");
+    const carols = await pairs("carol");
+    assert.equal(Object.values(carols).reduce((sum, count) => sum + count, 0), 0, JSON.stringify(carols));
+  });
 });
