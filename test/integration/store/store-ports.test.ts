@@ -14,6 +14,7 @@ import { runLineageSinkContract } from "./contracts/run-lineage-sink-contract.js
 import { runListingContract } from "./contracts/run-listing-contract.js";
 import { runReaderContract } from "./contracts/run-reader-contract.js";
 import { traceReaderContract } from "./contracts/trace-reader-contract.js";
+import { requestBoundLabelsContract } from "./contracts/request-bound-labels-contract.js";
 import { implementations } from "./contracts/store-under-test.js";
 
 for (const [name, factory] of implementations) {
@@ -27,4 +28,5 @@ for (const [name, factory] of implementations) {
   runReaderContract(name, factory);
   traceReaderContract(name, factory);
   runListingContract(name, factory);
+  requestBoundLabelsContract(name, factory);
 }
