@@ -2,7 +2,8 @@
  * Binds an imported file's labels to the requests they review (a label counts toward the review of the request it
  * names only: evaluators/judge/calibration/human-label.ts). A line's `trace_id` must be a stored request of its case;
  * a line without one is of the newest request of its case started at or before its `labeled_at`, the answer the
- * reviewer could have read then. A line neither names nor finds a request refuses the file, with its line: a label
+ * reviewer could have read then; a line giving "" is a label of no request (the export writes a label moved off its
+ * request so), kept as it is and counted toward nothing. A line neither names nor finds a request refuses the file, with its line: a label
  * bound to no answer would be kept and counted toward nothing, unsaid. Labels of cases the importer cannot read are
  * counted, never named (which ids another tenant has is not said), as the store refuses them.
  *
@@ -27,7 +28,12 @@ export function bindImportedLabels(imported: ImportedLabels, requestsOf: Readonl
       unreadable += 1;
       continue;
     }
-    if (label.trace_id !== "") {
+    const given = imported.givenTraceIds[index]!;
+    if (given === "") {
+      bound.push(label);
+      continue;
+    }
+    if (given !== null) {
       if (!requests.some((request) => request.traceId === label.trace_id)) {
         return failure(`line ${line}: trace_id "${label.trace_id}" is no stored request of case_result_id "${label.case_result_id}": give the trace id of the request reviewed (its review page's address holds it as ?trace=), or leave trace_id out to bind the label to the newest request started at or before labeled_at`);
       }
@@ -60,13 +66,15 @@ export function movedOffByImport(imported: ImportedLabels, bound: readonly Human
     const earlier = storedById.get(label.label_id);
     if (earlier !== undefined && earlier.trace_id !== label.trace_id && Date.parse(earlier.labeled_at) > Date.parse(label.labeled_at)) {
       return failure(
-        `line ${imported.lines[index]!}: labeled_at ${label.labeled_at} is earlier than ${label.labeler_id}'s stored label of ${label.metric} on case_result_id "${label.case_result_id}" (${earlier.labeled_at}), which reviews another request of the case (trace_id "${earlier.trace_id}"): the stored label would stay — give a later labeled_at, or leave it out to label at the import's time`,
+        `line ${imported.lines[index]!}: labeled_at ${label.labeled_at} is earlier than ${label.labeler_id}'s stored label of ${label.metric} on case_result_id "${label.case_result_id}" (${earlier.labeled_at}), which ${earlier.trace_id === "" ? "was moved off its request (trace_id \"\")" : `reviews another request of the case (trace_id "${earlier.trace_id}")`}: the stored label would stay — give a later labeled_at, or leave it out to label at the import's time`,
       );
     }
   }
   const keyOf = (label: HumanLabel) => JSON.stringify([label.case_result_id, label.labeler_id]);
   const reviewedBy = new Map<string, { trace: string; labeledAt: number; metrics: Set<string> }>();
   for (const label of bound) {
+    // A label of no request moves no review.
+    if (label.trace_id === "") continue;
     const entry = reviewedBy.get(keyOf(label));
     const labeledAt = Date.parse(label.labeled_at);
     if (entry === undefined) reviewedBy.set(keyOf(label), { trace: label.trace_id, labeledAt, metrics: new Set([label.metric]) });

@@ -27,7 +27,8 @@ export async function checkImportedPasses(imported: readonly HumanLabel[], store
   const keyOf = (label: HumanLabel) => JSON.stringify([label.case_result_id, label.trace_id, label.labeler_id]);
   const byCaseAndReviewer = new Map<string, { caseResultId: string; reviewer: string }>();
   for (const label of imported) {
-    if (label.metric === ROOT_CAUSE_METRIC) continue;
+    // A label of no request (trace_id "": moved off its request) counts toward no review: nothing to check.
+    if (label.metric === ROOT_CAUSE_METRIC || label.trace_id === "") continue;
     byCaseAndReviewer.set(keyOf(label), { caseResultId: label.case_result_id, reviewer: label.labeler_id });
   }
   // Each case and reviewer's labels, stored ones before the file's, grouped once: filtering every label for every

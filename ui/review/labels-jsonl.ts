@@ -15,7 +15,8 @@
  * are required; `labeler_id` as above; `trace_id` names the request of the
  * case reviewed (a case sent again has one per answer), and a line without
  * one is of the newest request of its case started at or before its
- * `labeled_at` (bind-imported-labels.ts); `note` (default ""), `value` (0..1 or
+ * `labeled_at` (bind-imported-labels.ts); "" is a label of no request, as the
+ * export writes one moved off its request; `note` (default ""), `value` (0..1 or
  * null, default null) and `labeled_at` (an ISO-8601 date-time) may be left
  * out — a line without `labeled_at` is labelled at the time of the import, so
  * it replaces an earlier label of the same case, metric and reviewer, as a
@@ -36,7 +37,7 @@ export const LABELED_AT_SKEW_MS = 5 * 60_000;
  * and compiled a new one for every line — 100,000 lines cost ~15 s of serve's one thread, receiver included
  * (test/security/label-import-bounds.test.ts).
  */
-const importedLine = humanLabel.omit({ label_id: true }).extend({ trace_id: z.string().min(1, "give the trace id of the request reviewed, or leave trace_id out").optional() });
+const importedLine = humanLabel.omit({ label_id: true }).extend({ trace_id: z.string().optional() });
 
 /** What a line holds, said with a line's error so the fix is in the message (ui/README.md, "Review"). */
 const LINE_FIELDS =
@@ -46,12 +47,14 @@ const LINE_FIELDS =
 const TEXT_FIELDS = ["case_result_id", "metric", "labeler_id", "note"] as const;
 
 /**
- * A file's labels, each with its line number: a label without `trace_id` holds "" until it is bound to a request
- * (bind-imported-labels.ts), which needs the store.
+ * A file's labels, each with its line number and the trace id its line gave: null for a line without one, whose
+ * label holds "" until it is bound to a request (bind-imported-labels.ts), which needs the store. A line giving ""
+ * is a label of no request (as the export writes a label moved off its request): kept so, counted toward nothing.
  */
 export interface ImportedLabels {
   labels: HumanLabel[];
   lines: number[];
+  givenTraceIds: (string | null)[];
 }
 
 export function labelsToJsonl(labels: readonly HumanLabel[]): string {
@@ -71,6 +74,7 @@ export function labelsFromJsonl(text: string, author: LabelAuthor): Result<Impor
   if (lines.length > MAXIMUM_IMPORT_LINES + 1) return failure(`more than ${MAXIMUM_IMPORT_LINES} lines: split the file`);
   const labels: HumanLabel[] = [];
   const lineNumbers: number[] = [];
+  const givenTraceIds: (string | null)[] = [];
   for (const [index, line] of lines.entries()) {
     if (line.trim() === "") continue;
     let parsed: unknown;
@@ -114,6 +118,7 @@ export function labelsFromJsonl(text: string, author: LabelAuthor): Result<Impor
     if (given !== undefined && given !== label.label_id) return failure(`line ${index + 1}: label_id "${String(given)}" is not the id of (case_result_id, metric, labeler_id) — leave label_id out`);
     labels.push(label);
     lineNumbers.push(index + 1);
+    givenTraceIds.push(checked.data.trace_id ?? null);
   }
-  return success({ labels, lines: lineNumbers });
+  return success({ labels, lines: lineNumbers, givenTraceIds });
 }

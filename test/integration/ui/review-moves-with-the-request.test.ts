@@ -99,6 +99,13 @@ describe("a review moves with the request reviewed", () => {
       ],
       "kept and exported, the moved-off label naming no request",
     );
+    // Her export imports again as it is: the label of no request stays one, the verdicts are unchanged.
+    const export_ = await (await fetch(`${server.url}/api/labels.jsonl`, { headers: headers("alice") })).text();
+    const mine = export_.split("\n").filter((line) => line !== "" && (JSON.parse(line) as ExportedLabel).labeler_id === "alice");
+    const again = await fetch(`${server.url}/api/labels.jsonl`, { method: "POST", headers: { ...headers("alice"), "content-type": "application/x-ndjson" }, body: `${mine.join("\n")}\n` });
+    assert.equal(again.status, 200, await again.text());
+    assert.deepEqual((await exported()).filter((label) => label.labeler_id === "alice").map((label) => label.trace_id).sort(), ["", B.traceId]);
+    assert.deepEqual((await detail(A.traceId)).humanVerdict, { verdict: null, state: "pending", reviewers: ["bob"] });
   });
 
   test("a labels file: a line naming a trace that is no request of its case, or labelled before any request started, refuses the file with its line", async () => {
