@@ -55,10 +55,12 @@ describe("upgrading a store whose rollups counted the anonymous reviewer as a se
       const written = await new ClickHouseSink(connection).write([{ caseResult: { ...buildCaseResult({ caseId: "case_0", output: "an answer" }), case_result_id: "cr_reviewed", quality_status: "review_required", started_at: STARTED_AT }, evaluationResults: [] }]);
       assert.ok(written.ok);
       // carol with a token, then the same person (or anyone) as "local" without one: a verdict label and a root-cause label each.
+      // As the earlier release stored labels: its human_labels has no trace_id column (the insert's field is skipped), so
+      // the labels name no request until migration 0037 binds them to the newest request started before they were made.
       await new ClickHouseHumanLabelStore(connection).save(
         ["carol", "local"].flatMap((reviewer) => [
-          newHumanLabel({ case_result_id: "cr_reviewed", metric: "faithfulness", labeler_id: reviewer, verdict: "fail", labeled_at: LABELED_AT }),
-          newHumanLabel({ case_result_id: "cr_reviewed", metric: "root_cause", labeler_id: reviewer, verdict: "fail", note: "HALLUCINATION", labeled_at: LABELED_AT }),
+          newHumanLabel({ case_result_id: "cr_reviewed", trace_id: "", metric: "faithfulness", labeler_id: reviewer, verdict: "fail", labeled_at: LABELED_AT }),
+          newHumanLabel({ case_result_id: "cr_reviewed", trace_id: "", metric: "root_cause", labeler_id: reviewer, verdict: "fail", note: "HALLUCINATION", labeled_at: LABELED_AT }),
         ]),
       );
       // The rollup as the earlier release's refresh left it after those labels: one failing request under HALLUCINATION.
@@ -79,10 +81,14 @@ describe("upgrading a store whose rollups counted the anonymous reviewer as a se
     const migrated = migrateEmbedded(dataDir, folder);
     assert.equal(migrated.status, 0, migrated.stdout + migrated.stderr);
     assert.match(migrated.stdout, /applied 0036_anonymous_reviewer_not_counted/);
-    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(the anonymous reviewer \(the UI without tokens\) counts toward no review \(migration 0036\)\)/);
+    assert.match(migrated.stdout, /applied 0037_labels_of_the_request_reviewed/);
+    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a human label counts toward the review of the request reviewed only \(migration 0037\); the anonymous reviewer \(the UI without tokens\) counts toward no review \(migration 0036\)\)/);
 
     const read = await openClickHouse(embedded(dataDir, "ragscope"));
     try {
+      // Each label made after its case's one request started is bound to it (migration 0037).
+      const bound = await queryRows<{ trace_id: string }>(read, "SELECT DISTINCT trace_id FROM {{database}}.human_labels FINAL");
+      assert.deepEqual(bound.map((row) => row.trace_id), [buildCaseResult().trace_id], "the labels name the request reviewed");
       assert.deepEqual(await rolledUp(read), {});
       const [left] = await queryRows<{ left: string }>(read, "SELECT count() AS left FROM {{database}}.rollup_repairs");
       assert.equal(Number(left!.left), 0, "the repair is done and forgotten");

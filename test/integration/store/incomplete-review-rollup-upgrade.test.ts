@@ -37,6 +37,7 @@ import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { buildCaseResult } from "../../support/case-results.js";
 import { migrateEmbedded, migrationsThrough } from "../../support/previous-release.js";
+import { reviewsPerCase } from "../../support/reviews-per-case.js";
 import { queryRows } from "../../support/temporary-store.js";
 import { minuteCounts } from "../../support/request-rollup-counts.js";
 
@@ -62,6 +63,8 @@ const embedded = (dataPath: string, database: string): ClickHouseConfig => ({ ur
 
 /** The minute's counts in request_rollups (the dashboards' reading) and over case_results FINAL with this release's rule. */
 const counts = (connection: ClickHouseConnection) => minuteCounts(connection, MINUTE, COUNTED);
+/** The same, on the earlier store: its reviews read per case, as its release read them (it had no request of a label). */
+const earlierCounts = (connection: ClickHouseConnection) => minuteCounts(connection, MINUTE, COUNTED, reviewsPerCase);
 
 describe("upgrading a store whose request rollups counted an agreed pass of a request that did not complete", () => {
   let folder: string;
@@ -77,19 +80,22 @@ describe("upgrading a store whose request rollups counted an agreed pass of a re
         SEEDS.map((seed, index) => ({ caseResult: { ...buildCaseResult({ caseId: `case_${index}`, output: "an answer" }), ...seed.execution, case_result_id: seed.id, quality_status: "failed" as const, started_at: STARTED_AT }, evaluationResults: [] })),
       );
       assert.ok(written.ok);
+      // As the earlier release stored labels: its human_labels has no trace_id column (the insert's field is skipped), so
+      // the labels name no request until migration 0037 binds them to the newest request started before they were made.
       await new ClickHouseHumanLabelStore(connection).save(
-        SEEDS.flatMap((seed) => ["alice", "bob"].map((reviewer) => newHumanLabel({ case_result_id: seed.id, metric: "faithfulness", labeler_id: reviewer, verdict: seed.verdict, labeled_at: LABELED_AT }))),
+        SEEDS.flatMap((seed) => ["alice", "bob"].map((reviewer) => newHumanLabel({ case_result_id: seed.id, trace_id: "", metric: "faithfulness", labeler_id: reviewer, verdict: seed.verdict, labeled_at: LABELED_AT }))),
       );
       // The earlier release's rollup of these requests: this release's statement without the exception for a request
       // that did not complete (its rule: two reviewers who agree decide, whatever the request's execution).
       const database = quoteIdentifier(connection.database);
       const statement = requestRollupSelect(database, `toStartOfMinute(started_at) = toDateTime('${MINUTE}', 'UTC')`, false);
-      const earlierRule = statement.replaceAll(` AND NOT ${DID_NOT_COMPLETE}`, "");
+      // Its reviews read per case too (reviews-per-case.ts): its labels named no request.
+      const earlierRule = reviewsPerCase(statement).replaceAll(` AND NOT ${DID_NOT_COMPLETE}`, "");
       assert.notEqual(earlierRule, statement, "the statement holds the exception this release added");
       const columns = ["minute", ...REQUEST_ROLLUP_GROUP, ...requestRollupCounts(false).map(([column]) => column), "rating_sum", "user_states", "version"].join(", ");
       await connection.client.command({ query: `INSERT INTO ${database}.request_rollups (${columns}) ${earlierRule}`, query_params: { version: 1 } });
       // The earlier release's counts: the two agreed passes of requests that did not complete counted as passes.
-      const { rolledUp } = await counts(connection);
+      const { rolledUp } = await earlierCounts(connection);
       assert.deepEqual(rolledUp, { all_requests: 4, passed_verdicts: 3, failed_verdicts: 1, task_passed: 1, task_judged: 4, errors: 2, timeouts: 1 });
     } finally {
       await connection.close();
@@ -103,10 +109,14 @@ describe("upgrading a store whose request rollups counted an agreed pass of a re
     const migrated = migrateEmbedded(dataDir, folder);
     assert.equal(migrated.status, 0, migrated.stdout + migrated.stderr);
     assert.match(migrated.stdout, /applied 0026_review_never_passes_incomplete/);
-    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a review never passes a request that did not complete \(migration 0026\); root causes reviewers agree on are counted in the root-cause rollups \(migration 0031\)\)/);
+    assert.match(migrated.stdout, /applied 0037_labels_of_the_request_reviewed/);
+    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a human label counts toward the review of the request reviewed only \(migration 0037\); a review never passes a request that did not complete \(migration 0026\); root causes reviewers agree on are counted in the root-cause rollups \(migration 0031\)\)/);
 
     const read = await openClickHouse(embedded(dataDir, "ragscope"));
     try {
+      // Each label made after its case's one request started is bound to it (migration 0037).
+      const bound = await queryRows<{ trace_id: string }>(read, "SELECT DISTINCT trace_id FROM {{database}}.human_labels FINAL");
+      assert.deepEqual(bound.map((row) => row.trace_id), [buildCaseResult().trace_id], "the labels name the request reviewed");
       const { rolledUp, raw } = await counts(read);
       assert.deepEqual(raw, { all_requests: 4, passed_verdicts: 1, failed_verdicts: 3, task_passed: 1, task_judged: 4, errors: 2, timeouts: 1 });
       assert.deepEqual(rolledUp, raw, "the rollups count what the rows say");

@@ -32,6 +32,7 @@ import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { buildCaseResult } from "../../support/case-results.js";
 import { migrateEmbedded, migrationsThrough } from "../../support/previous-release.js";
+import { reviewsPerCase } from "../../support/reviews-per-case.js";
 import { queryRows } from "../../support/temporary-store.js";
 import { rootCauseRollupCounts } from "../../support/root-cause-rollup-counts.js";
 import { rootCauseResult } from "../../support/root-cause-result.js";
@@ -64,16 +65,18 @@ describe("upgrading a store whose root-cause rollups ignored the causes reviewer
         { caseResult: request("cr_retrieval_miss", 1, "failed"), evaluationResults: [evaluatorCause("cr_retrieval_miss", "RETRIEVAL_MISS")] },
       ]);
       assert.ok(written.ok);
-      // The rollup as it stood: computed before anyone reviewed.
+      // The rollup as it stood: computed before anyone reviewed, by that release's statement (reviews read per case).
       const database = quoteIdentifier(connection.database);
-      await connection.client.command({ query: `INSERT INTO ${database}.root_cause_rollups (${ROOT_CAUSE_ROLLUP_COLUMNS.join(", ")}) ${rootCauseRollupSelect(database, IN_MINUTE, IN_MINUTE)}`, query_params: { version: 1 } });
+      await connection.client.command({ query: `INSERT INTO ${database}.root_cause_rollups (${ROOT_CAUSE_ROLLUP_COLUMNS.join(", ")}) ${reviewsPerCase(rootCauseRollupSelect(database, IN_MINUTE, IN_MINUTE))}`, query_params: { version: 1 } });
       assert.deepEqual(await rolledUp(connection), { RETRIEVAL_MISS: 1 });
       // Two reviewers fail both and agree on the cause, as the review form saves them: a verdict label and a root-cause label each.
+      // As the earlier release stored labels: its human_labels has no trace_id column (the insert's field is skipped), so
+      // the labels name no request until migration 0037 binds them to the newest request started before they were made.
       await new ClickHouseHumanLabelStore(connection).save(
         ["cr_left_to_review", "cr_retrieval_miss"].flatMap((id) =>
           ["alice", "bob"].flatMap((reviewer) => [
-            newHumanLabel({ case_result_id: id, metric: "faithfulness", labeler_id: reviewer, verdict: "fail", labeled_at: LABELED_AT }),
-            newHumanLabel({ case_result_id: id, metric: "root_cause", labeler_id: reviewer, verdict: "fail", note: "HALLUCINATION", labeled_at: LABELED_AT }),
+            newHumanLabel({ case_result_id: id, trace_id: "", metric: "faithfulness", labeler_id: reviewer, verdict: "fail", labeled_at: LABELED_AT }),
+            newHumanLabel({ case_result_id: id, trace_id: "", metric: "root_cause", labeler_id: reviewer, verdict: "fail", note: "HALLUCINATION", labeled_at: LABELED_AT }),
           ]),
         ),
       );
@@ -90,10 +93,14 @@ describe("upgrading a store whose root-cause rollups ignored the causes reviewer
     const migrated = migrateEmbedded(dataDir, folder);
     assert.equal(migrated.status, 0, migrated.stdout + migrated.stderr);
     assert.match(migrated.stdout, /applied 0031_reviewed_root_causes/);
-    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(root causes reviewers agree on are counted in the root-cause rollups \(migration 0031\)\)/);
+    assert.match(migrated.stdout, /applied 0037_labels_of_the_request_reviewed/);
+    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a human label counts toward the review of the request reviewed only \(migration 0037\); root causes reviewers agree on are counted in the root-cause rollups \(migration 0031\)\)/);
 
     const read = await openClickHouse(embedded(dataDir, "ragscope"));
     try {
+      // Each label made after its case's one request started is bound to it (migration 0037).
+      const bound = await queryRows<{ trace_id: string }>(read, "SELECT DISTINCT trace_id FROM {{database}}.human_labels FINAL");
+      assert.deepEqual(bound.map((row) => row.trace_id), [buildCaseResult().trace_id], "the labels name the request reviewed");
       assert.deepEqual(await rolledUp(read), { HALLUCINATION: 2 });
       const [left] = await queryRows<{ left: string }>(read, "SELECT count() AS left FROM {{database}}.rollup_repairs");
       assert.equal(Number(left!.left), 0, "the repair is done and forgotten");

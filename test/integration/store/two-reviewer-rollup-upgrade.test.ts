@@ -36,6 +36,7 @@ import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.
 import { readMigrations, runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { buildCaseResult } from "../../support/case-results.js";
 import { migrateEmbedded, migrationsThrough } from "../../support/previous-release.js";
+import { reviewsPerCase } from "../../support/reviews-per-case.js";
 import { queryRows } from "../../support/temporary-store.js";
 import { minuteCounts } from "../../support/request-rollup-counts.js";
 
@@ -56,6 +57,8 @@ const embedded = (dataPath: string, database: string): ClickHouseConfig => ({ ur
 
 /** The minute's counts in request_rollups (the dashboards' reading) and over case_results FINAL with this release's rule. */
 const counts = (connection: ClickHouseConnection) => minuteCounts(connection, MINUTE, COUNTED);
+/** The same, on the earlier store: its reviews read per case, as its release read them (it had no request of a label). */
+const earlierCounts = (connection: ClickHouseConnection) => minuteCounts(connection, MINUTE, COUNTED, reviewsPerCase);
 
 async function repairsLeft(connection: ClickHouseConnection): Promise<number> {
   const [row] = await queryRows<{ left: string }>(connection, "SELECT count() AS left FROM {{database}}.rollup_repairs");
@@ -70,8 +73,10 @@ async function earlierStore(dataPath: string, previousMigrations: string, databa
     SEEDS.map((seed, index) => ({ caseResult: { ...buildCaseResult({ caseId: `case_${index}`, output: "an answer" }), case_result_id: seed.id, quality_status: seed.automatic, started_at: STARTED_AT }, evaluationResults: [] })),
   );
   assert.ok(written.ok);
+  // As the earlier release stored labels: its human_labels has no trace_id column (the insert's field is skipped), so
+  // the labels name no request until migration 0037 binds them to the newest request started before they were made.
   await new ClickHouseHumanLabelStore(connection).save(
-    SEEDS.flatMap((seed) => seed.labels.map(([reviewer, verdict]) => newHumanLabel({ case_result_id: seed.id, metric: "faithfulness", labeler_id: reviewer!, verdict: verdict as "pass" | "fail", labeled_at: LABELED_AT }))),
+    SEEDS.flatMap((seed) => seed.labels.map(([reviewer, verdict]) => newHumanLabel({ case_result_id: seed.id, trace_id: "", metric: "faithfulness", labeler_id: reviewer!, verdict: verdict as "pass" | "fail", labeled_at: LABELED_AT }))),
   );
   // The earlier release's rollup of these requests: migration 0014's backfill, the rule of one reviewer deciding.
   const requestRollups = (await readMigrations(previousMigrations)).find((migration) => migration.version === 14)!;
@@ -90,7 +95,7 @@ describe("upgrading a store whose request rollups counted one reviewer's verdict
     const connections = [await earlierStore(dataDir, previous, "ragscope"), await earlierStore(dataDir, previous, "upgraded_on_start")];
     for (const connection of connections) {
       // The earlier release's counts: one reviewer's pass and fail counted as the cases' verdicts.
-      const { rolledUp } = await counts(connection);
+      const { rolledUp } = await earlierCounts(connection);
       assert.deepEqual(rolledUp, { all_requests: 4, passed_verdicts: 3, failed_verdicts: 1, review_required_verdicts: 0, task_passed: 3, task_judged: 4 });
       await connection.close();
     }
@@ -103,12 +108,16 @@ describe("upgrading a store whose request rollups counted one reviewer's verdict
     const migrated = migrateEmbedded(dataDir, folder);
     assert.equal(migrated.status, 0, migrated.stdout + migrated.stderr);
     assert.match(migrated.stdout, /applied 0024_two_reviewer_verdicts/);
-    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a review needs two agreeing reviewers \(migration 0024\); root causes reviewers agree on are counted in the root-cause rollups \(migration 0031\)\)/);
+    assert.match(migrated.stdout, /applied 0037_labels_of_the_request_reviewed/);
+    assert.match(migrated.stdout, /recomputed the dashboards' rollups of 1 minute\(s\) × tenant × service \(a human label counts toward the review of the request reviewed only \(migration 0037\); a review needs two agreeing reviewers \(migration 0024\); root causes reviewers agree on are counted in the root-cause rollups \(migration 0031\)\)/);
 
     // The other database as serve and eval open it: migrations, then the repair, before anything is written.
     const started = await openClickHouseStore(embedded(dataDir, "upgraded_on_start"));
     const read = await openClickHouse(embedded(dataDir, "ragscope"));
     try {
+      // Each label made after its case's one request started is bound to it (migration 0037).
+      const bound = await queryRows<{ trace_id: string }>(read, "SELECT DISTINCT trace_id FROM {{database}}.human_labels FINAL");
+      assert.deepEqual(bound.map((row) => row.trace_id), [buildCaseResult().trace_id], "the labels name the request reviewed");
       for (const connection of [read, started.connection]) {
         const { rolledUp, raw } = await counts(connection);
         assert.deepEqual(raw, { all_requests: 4, passed_verdicts: 2, failed_verdicts: 1, review_required_verdicts: 1, task_passed: 2, task_judged: 4 }, connection.database);
