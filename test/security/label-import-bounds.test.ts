@@ -38,7 +38,7 @@ function countingReads(labels: HumanLabel[]): { array: HumanLabel[]; reads: () =
 describe("a label import of many lines costs work in proportion to its lines", () => {
   test("the pass check reads each stored and imported label a bounded number of times, not once per case of the file", async () => {
     const label = (index: number, verdict: "pass" | "fail") =>
-      newHumanLabel({ case_result_id: `case-result-${index}`, metric: "faithfulness", labeler_id: "alice", verdict, labeled_at: "2026-01-02T00:00:00.000Z" });
+      newHumanLabel({ case_result_id: `case-result-${index}`, trace_id: "0af7651916cd43dd8448eb211c80319c", metric: "faithfulness", labeler_id: "alice", verdict, labeled_at: "2026-01-02T00:00:00.000Z" });
     const stored = countingReads(Array.from({ length: LABELS }, (_, index) => label(index, "fail")));
     const imported = countingReads(Array.from({ length: LABELS }, (_, index) => label(LABELS + index, "pass")));
     const checked = await checkImportedPasses(imported.array, stored.array, async () => ["faithfulness"]);
@@ -63,7 +63,7 @@ describe("a label import of many lines costs work in proportion to its lines", (
     try {
       labelsFromJsonl("", { reviewer: "alice", authenticated: true, importedAt: "2026-01-02T00:00:00.000Z" });
       const parsed = labelsFromJsonl(text, { reviewer: "alice", authenticated: true, importedAt: "2026-01-02T00:00:00.000Z" });
-      assert.equal(parsed.ok && parsed.value.length, LABELS);
+      assert.equal(parsed.ok && parsed.value.labels.length, LABELS);
     } finally {
       globalThis.Function = original;
     }
@@ -82,6 +82,6 @@ describe("a label import's note", () => {
     assert.match(refused.ok ? "" : refused.error, /^line 2: note is 4,001 characters, more than the 4,000 a review keeps/);
     const accepted = labelsFromJsonl(line("x".repeat(4000)), author);
     assert.ok(accepted.ok, accepted.ok ? "" : accepted.error);
-    assert.equal(accepted.value[0]!.note.length, 4000);
+    assert.equal(accepted.value.labels[0]!.note.length, 4000);
   });
 });

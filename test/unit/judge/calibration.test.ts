@@ -105,7 +105,7 @@ describe("Cohen's kappa and agreement", () => {
 describe("calibration report per judge and metric", () => {
   test("human labels paired with judge verdicts give the hand-worked agreement and kappa", () => {
     const human = tenItems.map(([humanVerdict], index) =>
-      newHumanLabel({ case_result_id: `cr_${index}`, metric: "faithfulness", labeler_id: "alice", verdict: humanVerdict as "pass" | "fail", value: humanVerdict === "pass" ? 1 : 0, labeled_at: "2026-07-08T09:00:00Z" }),
+      newHumanLabel({ case_result_id: `cr_${index}`, trace_id: "0af7651916cd43dd8448eb211c80319c", metric: "faithfulness", labeler_id: "alice", verdict: humanVerdict as "pass" | "fail", value: humanVerdict === "pass" ? 1 : 0, labeled_at: "2026-07-08T09:00:00Z" }),
     );
     const judged: JudgeLabel[] = tenItems.map(([, judgeVerdict], index) => ({ judgeId: "openai:gpt-x", metric: "faithfulness", caseResultId: `cr_${index}`, verdict: judgeVerdict as "pass" | "fail", value: judgeVerdict === "pass" ? 1 : 0 }));
     // A second judge that only saw two items, and a judge verdict with no human label.
