@@ -164,9 +164,9 @@ export function reviewedRows(total: number): { number: number; review: Review }[
   });
 }
 
-/** The labels of a reviewed request, as the review form saves them (alice and bob, the faithfulness metric). */
-export function humanLabelsOf(caseResultId: string, review: Review, labeledAt: string): HumanLabel[] {
-  const label = (labelerId: string, verdict: "pass" | "fail") => newHumanLabel({ case_result_id: caseResultId, metric: "faithfulness", labeler_id: labelerId, verdict, labeled_at: labeledAt });
+/** The labels of a reviewed request (its Case Result id and trace id), as the review form saves them (alice and bob, the faithfulness metric). */
+export function humanLabelsOf(request: { case_result_id: string; trace_id: string }, review: Review, labeledAt: string): HumanLabel[] {
+  const label = (labelerId: string, verdict: "pass" | "fail") => newHumanLabel({ ...request, metric: "faithfulness", labeler_id: labelerId, verdict, labeled_at: labeledAt });
   switch (review) {
     case "two passed":
     case "two passed, did not complete":

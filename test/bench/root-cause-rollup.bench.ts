@@ -122,11 +122,11 @@ function evaluationOf(index: number, requests: number): CaseEvaluation {
   return { caseResult, evaluationResults };
 }
 
-/** The labels of a reviewed request, as the review form saves them: the `turn`-th of five ways two reviewers review. */
+/** The labels of a reviewed request (its one trace, evaluationOf), as the review form saves them: the `turn`-th of five ways two reviewers review. */
 function rootCauseReviews(caseResultId: string, turn: number): HumanLabel[] {
   const labeledAt = "2026-07-08T10:00:00.000Z";
-  const verdict = (labelerId: string, outcome: "pass" | "fail") => newHumanLabel({ case_result_id: caseResultId, metric: "faithfulness", labeler_id: labelerId, verdict: outcome, labeled_at: labeledAt });
-  const cause = (labelerId: string, note: string) => newHumanLabel({ case_result_id: caseResultId, metric: "root_cause", labeler_id: labelerId, verdict: "fail", note, labeled_at: labeledAt });
+  const verdict = (labelerId: string, outcome: "pass" | "fail") => newHumanLabel({ case_result_id: caseResultId, trace_id: `trace_${caseResultId}`, metric: "faithfulness", labeler_id: labelerId, verdict: outcome, labeled_at: labeledAt });
+  const cause = (labelerId: string, note: string) => newHumanLabel({ case_result_id: caseResultId, trace_id: `trace_${caseResultId}`, metric: "root_cause", labeler_id: labelerId, verdict: "fail", note, labeled_at: labeledAt });
   switch (turn % 5) {
     case 0:
       return [verdict("alice", "fail"), cause("alice", "HALLUCINATION"), verdict("bob", "fail"), cause("bob", "HALLUCINATION")];

@@ -354,10 +354,18 @@ export async function benchmark(options: BenchmarkOptions = {}): Promise<Benchma
     const reviewed = reviewedRows(rows);
     const idsOf = async (numbers: readonly number[]) =>
       new Map((await rowsOf(`SELECT arrayJoin({numbers:Array(UInt64)}) AS number, ${CASE_RESULT_ID} AS case_result_id`, { numbers })).map((row) => [Number(row.number), row.case_result_id!]));
-    const idOf = await idsOf(reviewed.map((item) => item.number));
-    await store.humanLabels.save(reviewed.flatMap((item) => humanLabelsOf(idOf.get(item.number)!, item.review, new Date(START_MS + DAYS * 86_400_000).toISOString())));
+    // Each reviewed row's request: its Case Result id and trace id, which the labels name.
+    const requestsOf = async (numbers: readonly number[]) =>
+      new Map(
+        (await rowsOf(`SELECT arrayJoin({numbers:Array(UInt64)}) AS number, ${CASE_RESULT_ID} AS case_result_id, ${TRACE_ID} AS trace_id`, { numbers })).map((row) => [
+          Number(row.number),
+          { case_result_id: row.case_result_id!, trace_id: row.trace_id! },
+        ]),
+      );
+    const requestOf = await requestsOf(reviewed.map((item) => item.number));
+    await store.humanLabels.save(reviewed.flatMap((item) => humanLabelsOf(requestOf.get(item.number)!, item.review, new Date(START_MS + DAYS * 86_400_000).toISOString())));
     // The generated payloads are Case Results the contract accepts (the trace page parses them).
-    const samples = await rowsOf(`SELECT payload FROM ${database}.case_results WHERE case_result_id IN {ids:Array(String)}`, { ids: [...idOf.values()].slice(0, 20) });
+    const samples = await rowsOf(`SELECT payload FROM ${database}.case_results WHERE case_result_id IN {ids:Array(String)}`, { ids: [...requestOf.values()].slice(0, 20).map((request) => request.case_result_id) });
     for (const sample of samples) parsedPayload(sample.payload!);
     const [shares] = await rowsOf(
       `SELECT count() AS requests, countIf(error_type = 'system_error') AS system_errors, countIf(error_type = 'timeout') AS timeouts, countIf(error_type = 'environment_error') AS environment_errors, round(avg(length(payload))) AS payload_bytes FROM ${database}.case_results`,
