@@ -103,7 +103,9 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     const before = await compareRequests(minute);
     assert.equal(before.rolledUp.passed_verdicts, 0, "not passed before the review");
     assert.equal(before.rolledUp.failed_verdicts, 1);
-    await store.store.humanLabels.save([{ label_id: "label_rollup_1", case_result_id: "cr_rollup_1", metric: "faithfulness", labeler_id: "reviewer-1", verdict: "pass", value: null, note: "supported after all", labeled_at: "2026-07-08T10:00:00.000Z" }]);
+    // The request reviewed: the one stored above (seedEvaluation keeps its example's trace id).
+    const reviewed = seedEvaluation("cr_rollup_1", "2026-07-08T09:30:05.000Z").caseResult.trace_id;
+    await store.store.humanLabels.save([{ label_id: "label_rollup_1", case_result_id: "cr_rollup_1", trace_id: reviewed, metric: "faithfulness", labeler_id: "reviewer-1", verdict: "pass", value: null, note: "supported after all", labeled_at: "2026-07-08T10:00:00.000Z" }]);
     assert.equal(store.store.rollups.pendingMinutes(), 1, "the review noted its request's minute");
     await store.store.rollups.refresh();
     // One reviewer of the REVIEWERS_PER_CASE = 2 decides nothing: the automatic failed stays.
@@ -111,7 +113,7 @@ describe("dashboard rollups refreshed from metric_values FINAL", () => {
     assert.equal(pending.raw.passed_verdicts, 0, "one reviewer's pass does not pass the request");
     assert.equal(pending.raw.failed_verdicts, 1);
     assert.deepEqual(pending.rolledUp, pending.raw);
-    await store.store.humanLabels.save([{ label_id: "label_rollup_2", case_result_id: "cr_rollup_1", metric: "faithfulness", labeler_id: "reviewer-2", verdict: "pass", value: null, note: "", labeled_at: "2026-07-08T10:05:00.000Z" }]);
+    await store.store.humanLabels.save([{ label_id: "label_rollup_2", case_result_id: "cr_rollup_1", trace_id: reviewed, metric: "faithfulness", labeler_id: "reviewer-2", verdict: "pass", value: null, note: "", labeled_at: "2026-07-08T10:05:00.000Z" }]);
     await store.store.rollups.refresh();
     const after = await compareRequests(minute);
     assert.equal(after.raw.passed_verdicts, 1, "the two agreeing reviews passed the request");

@@ -54,8 +54,9 @@ interface Request {
   labels?: HumanLabel[];
 }
 
-const verdict = (id: string, labelerId: string, outcome: "pass" | "fail") => newHumanLabel({ case_result_id: id, metric: "faithfulness", labeler_id: labelerId, verdict: outcome, labeled_at: LABELED_AT });
-const cause = (id: string, labelerId: string, note: string) => newHumanLabel({ case_result_id: id, metric: "root_cause", labeler_id: labelerId, verdict: "fail", note, labeled_at: LABELED_AT });
+// Each label reviews its case's one request (caseResultOf: trace_<id>).
+const verdict = (id: string, labelerId: string, outcome: "pass" | "fail") => newHumanLabel({ case_result_id: id, trace_id: `trace_${id}`, metric: "faithfulness", labeler_id: labelerId, verdict: outcome, labeled_at: LABELED_AT });
+const cause = (id: string, labelerId: string, note: string) => newHumanLabel({ case_result_id: id, trace_id: `trace_${id}`, metric: "root_cause", labeler_id: labelerId, verdict: "fail", note, labeled_at: LABELED_AT });
 const both = (id: string, outcome: "pass" | "fail") => [verdict(id, "alice", outcome), verdict(id, "bob", outcome)];
 
 const A = "2026-07-08T09:30:05.000Z";

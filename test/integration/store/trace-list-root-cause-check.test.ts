@@ -40,7 +40,11 @@ const SENT_AGAIN: Request[] = [
   { id: "cr_sent_again", traceId: "a".repeat(32), service: "shop", startedAt: "2026-09-14T12:00:00.000Z", rootCause: "RETRIEVAL_MISS" },
   { id: "cr_sent_again", traceId: "b".repeat(32), service: "bank", startedAt: "2026-09-14T12:05:00.000Z", rootCause: "HALLUCINATION" },
 ];
-/** A case sent again whose reviewers agreed on HALLUCINATION: both its requests have it, the first without an evaluator's result. */
+/**
+ * A case sent again whose reviewers agreed on HALLUCINATION on its second request (the newest, the one the review form
+ * shows): that request has their cause in place of its evaluator's RETRIEVAL_MISS; the first, reviewed by nobody and
+ * without an evaluator's result, has none.
+ */
 const REVIEWED: Request[] = [
   { id: "cr_reviewed", traceId: "c".repeat(32), service: "shop", startedAt: "2026-09-14T12:10:00.000Z", rootCause: null },
   { id: "cr_reviewed", traceId: "d".repeat(32), service: "bank", startedAt: "2026-09-14T12:15:00.000Z", rootCause: "RETRIEVAL_MISS" },
@@ -88,8 +92,8 @@ describe("trace list: a root cause many traces met, the key query's rows checked
     const labeledAt = "2026-09-15T01:00:00.000Z";
     await new ClickHouseHumanLabelStore(store.connection).save(
       ["alice", "bob"].flatMap((labeler) => [
-        newHumanLabel({ case_result_id: "cr_reviewed", metric: "faithfulness", labeler_id: labeler, verdict: "fail", labeled_at: labeledAt }),
-        newHumanLabel({ case_result_id: "cr_reviewed", metric: "root_cause", labeler_id: labeler, verdict: "fail", note: "HALLUCINATION", labeled_at: labeledAt }),
+        newHumanLabel({ case_result_id: "cr_reviewed", trace_id: REVIEWED[1]!.traceId, metric: "faithfulness", labeler_id: labeler, verdict: "fail", labeled_at: labeledAt }),
+        newHumanLabel({ case_result_id: "cr_reviewed", trace_id: REVIEWED[1]!.traceId, metric: "root_cause", labeler_id: labeler, verdict: "fail", note: "HALLUCINATION", labeled_at: labeledAt }),
       ]),
     );
   });
@@ -97,7 +101,6 @@ describe("trace list: a root cause many traces met, the key query's rows checked
 
   const hallucination = [
     "cr_reviewed d bank HALLUCINATION",
-    "cr_reviewed c shop HALLUCINATION",
     "cr_sent_again b bank HALLUCINATION",
     ...[...OTHERS].reverse().map((request) => `${request.id} ${request.traceId.slice(0, 1)} shop HALLUCINATION`),
   ];
@@ -109,5 +112,7 @@ describe("trace list: a root cause many traces met, the key query's rows checked
     for (const limit of [1, 50]) {
       assert.deepEqual(await listed(reader, { rootCause: "RETRIEVAL_MISS" }, limit), [], `limit ${limit}: the first request's result was replaced by the second's, and the reviewers' cause replaces the evaluator's`);
     }
+    // The reviewers' cause is of the request they reviewed: the first request of their case has none.
+    for (const limit of [1, 50]) assert.deepEqual(await listed(reader, { caseResultId: "cr_reviewed" }, limit), ["cr_reviewed d bank HALLUCINATION", "cr_reviewed c shop null"], `limit ${limit}`);
   });
 });

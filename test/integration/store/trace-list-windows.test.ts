@@ -244,11 +244,11 @@ describe("trace list of a filter that matches few traces: candidates", () => {
     ];
     await writer.write(revised);
     for (const row of revised) latest.set(row.id, row);
-    // Reviews: agreeing reviewers fail a trace the rules passed (one of the newest day, one a year back) and pass one they failed.
+    // Reviews, each of its case's one request (trace_<id>, both versions): agreeing reviewers fail a trace the rules passed (one of the newest day, one a year back) and pass one they failed.
     const labeledAt = "2026-09-15T12:00:00.000Z";
     const reviews: [string, "pass" | "fail"][] = [["cr_002", "fail"], [first.at(-1)!.id, "fail"], [failed[1]!.id, "pass"]];
     await store.store.humanLabels.save(
-      reviews.flatMap(([id, verdict]) => ["alice", "bob"].map((reviewer) => newHumanLabel({ case_result_id: id, metric: "faithfulness", labeler_id: reviewer, verdict, labeled_at: labeledAt }))),
+      reviews.flatMap(([id, verdict]) => ["alice", "bob"].map((reviewer) => newHumanLabel({ case_result_id: id, trace_id: `trace_${id}`, metric: "faithfulness", labeler_id: reviewer, verdict, labeled_at: labeledAt }))),
     );
     for (const [id, verdict] of reviews) reviewed.set(id, verdict === "pass" ? "passed" : "failed");
   });

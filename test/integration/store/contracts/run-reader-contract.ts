@@ -197,14 +197,16 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
         seeds.map((seed, index) => ({ caseResult: { ...buildCaseResult({ caseId: `case_${index}`, output: "an answer" }), ...("execution" in seed ? seed.execution : {}), run_id: "run_reviewed", case_result_id: seed.id, quality_status: seed.automatic }, evaluationResults: [] })),
       );
       const labeledAt = "2026-07-08T11:00:00.000Z";
+      // Each seed's one request keeps buildCaseResult's trace id: the labels review it.
+      const reviewed = buildCaseResult().trace_id;
       await subject.store.humanLabels.save(
-        seeds.flatMap((seed) => seed.labels.map(([reviewer, verdict]) => newHumanLabel({ case_result_id: seed.id, metric: "faithfulness", labeler_id: reviewer!, verdict: verdict as "pass" | "fail", labeled_at: labeledAt }))),
+        seeds.flatMap((seed) => seed.labels.map(([reviewer, verdict]) => newHumanLabel({ case_result_id: seed.id, trace_id: reviewed, metric: "faithfulness", labeler_id: reviewer!, verdict: verdict as "pass" | "fail", labeled_at: labeledAt }))),
       );
       // A second label of a reviewer who passed; and root-cause labels, which are not verdicts on a metric.
       await subject.store.humanLabels.save([
-        newHumanLabel({ case_result_id: "cr_review_disagree", metric: "completeness", labeler_id: "alice", verdict: "pass", labeled_at: labeledAt }),
-        newHumanLabel({ case_result_id: "cr_review_root_cause_only", metric: "root_cause", labeler_id: "alice", verdict: "fail", note: "HALLUCINATION", labeled_at: labeledAt }),
-        newHumanLabel({ case_result_id: "cr_review_one_reviewer_and_root_cause", metric: "root_cause", labeler_id: "dave", verdict: "fail", note: "HALLUCINATION", labeled_at: labeledAt }),
+        newHumanLabel({ case_result_id: "cr_review_disagree", trace_id: reviewed, metric: "completeness", labeler_id: "alice", verdict: "pass", labeled_at: labeledAt }),
+        newHumanLabel({ case_result_id: "cr_review_root_cause_only", trace_id: reviewed, metric: "root_cause", labeler_id: "alice", verdict: "fail", note: "HALLUCINATION", labeled_at: labeledAt }),
+        newHumanLabel({ case_result_id: "cr_review_one_reviewer_and_root_cause", trace_id: reviewed, metric: "root_cause", labeler_id: "dave", verdict: "fail", note: "HALLUCINATION", labeled_at: labeledAt }),
       ]);
       const cases = await subject.store.reader.loadRunCases("run_reviewed");
       const byId = new Map(cases.map((item) => [item.caseResult.case_result_id, item]));

@@ -125,14 +125,14 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
 
     test("the automatic verdict selects what the evaluation said, after a review changed the final verdict", async () => {
       assert.deepEqual(await ids({ automaticVerdict: "review_required" }), ["cr_c"]);
-      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", metric: "faithfulness", labeler_id: "alice", verdict: "pass", labeled_at: at(5) })]);
+      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", trace_id: "trace_cr_c", metric: "faithfulness", labeler_id: "alice", verdict: "pass", labeled_at: at(5) })]);
       // Two reviewers decide a case (REVIEWERS_PER_CASE): one reviewer's pass leaves the automatic verdict.
       assert.deepEqual(await ids({ verdict: "review_required" }), ["cr_c"], "one reviewer's pass is not the final verdict");
       assert.deepEqual(await ids({ verdict: "passed" }), ["cr_e", "cr_a"]);
       // The anonymous reviewer (the UI without tokens) is no second reviewer, and its fail blocks nobody's agreement.
-      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", metric: "faithfulness", labeler_id: ANONYMOUS_REVIEWER, verdict: "fail", labeled_at: at(5) })]);
+      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", trace_id: "trace_cr_c", metric: "faithfulness", labeler_id: ANONYMOUS_REVIEWER, verdict: "fail", labeled_at: at(5) })]);
       assert.deepEqual(await ids({ verdict: "review_required" }), ["cr_c"], "one reviewer and the anonymous one decide nothing");
-      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", metric: "faithfulness", labeler_id: "bob", verdict: "pass", labeled_at: at(5) })]);
+      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_c", trace_id: "trace_cr_c", metric: "faithfulness", labeler_id: "bob", verdict: "pass", labeled_at: at(5) })]);
       assert.deepEqual(await ids({ verdict: "review_required" }), [], "two agreeing reviewers' pass is the final verdict");
       assert.deepEqual(await ids({ verdict: "passed" }), ["cr_e", "cr_c", "cr_a"]);
       assert.deepEqual(await ids({ automaticVerdict: "review_required" }), ["cr_c"], "still routed to review: the queue keeps it");
@@ -145,7 +145,7 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
     // list's filter and column must give the same, or its "show the traces" link lists another number.
     test("the root cause is the one the reviewers agreed on, else the evaluator's, in the filter and the column", async () => {
       const chooses = (caseResultId: string, labelerId: string, cause: string, minute: number) =>
-        subject.store.humanLabels.save([newHumanLabel({ case_result_id: caseResultId, metric: "root_cause", labeler_id: labelerId, verdict: "fail", note: cause, labeled_at: at(minute) })]);
+        subject.store.humanLabels.save([newHumanLabel({ case_result_id: caseResultId, trace_id: `trace_${caseResultId}`, metric: "root_cause", labeler_id: labelerId, verdict: "fail", note: cause, labeled_at: at(minute) })]);
       const causes = async () => new Map((await subject.store.traces.listTraces({}, { after: null, limit: 100 })).traces.map((trace) => [trace.caseResultId, trace.rootCause]));
       // The seeds: cr_b's evaluator said RETRIEVAL_MISS, cr_d's HALLUCINATION; the others have no root cause.
       assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }), ["cr_b"]);
@@ -189,7 +189,7 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
       assert.deepEqual([second.traces.map((trace) => [trace.caseResultId, trace.rootCause]), second.next], [[["cr_b", "HALLUCINATION"]], null]);
 
       // Alice withdraws her cause ("none" on the form): bob alone chose it, so cr_b is the evaluator's again.
-      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_b", metric: "root_cause", labeler_id: "alice", ...WITHDRAWN_ROOT_CAUSE, labeled_at: at(15) })]);
+      await subject.store.humanLabels.save([newHumanLabel({ case_result_id: "cr_b", trace_id: "trace_cr_b", metric: "root_cause", labeler_id: "alice", ...WITHDRAWN_ROOT_CAUSE, labeled_at: at(15) })]);
       assert.deepEqual(await ids({ rootCause: "HALLUCINATION" }), ["cr_d"], "a withdrawn cause is no choice");
       assert.deepEqual(await ids({ rootCause: "RETRIEVAL_MISS" }), ["cr_b"]);
       assert.equal((await causes()).get("cr_b"), "RETRIEVAL_MISS");
