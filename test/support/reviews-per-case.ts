@@ -9,6 +9,8 @@
  * reviewedAs, root-causes.ts caseReviews and attributedRootCauses); a statement none applies to holds no review, and is
  * refused, so a change of those statements is noticed here rather than compared against the wrong rule.
  */
+import type { ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
+
 const REWRITES: [RegExp, string][] = [
   // reviewedAs: the (case, trace) pair matched by the reviewers' agreement.
   [/\(case_result_id, trace_id\) IN \(SELECT case_result_id, trace_id FROM/g, "case_result_id IN (SELECT case_result_id FROM"],
@@ -23,9 +25,52 @@ const REWRITES: [RegExp, string][] = [
   [/ AND (reviews|reviewed)\.trace_id = (requests|failing)\.\w+/g, ""],
 ];
 
+function rewritten(statement: string): string {
+  let result = statement;
+  for (const [pattern, replacement] of REWRITES) result = result.replace(pattern, replacement);
+  return result;
+}
+
 export function reviewsPerCase(statement: string): string {
-  let rewritten = statement;
-  for (const [pattern, replacement] of REWRITES) rewritten = rewritten.replace(pattern, replacement);
-  if (rewritten === statement) throw new Error("reviewsPerCase: the statement reads no reviews this release's way");
-  return rewritten;
+  const result = rewritten(statement);
+  if (result === statement) throw new Error("reviewsPerCase: the statement reads no reviews this release's way");
+  return result;
+}
+
+/**
+ * `connection` as an earlier release's code used it: while the store's human_labels has no trace_id column (its
+ * migrations stop before 0037), every statement its client runs (query, command) that reads the reviews this
+ * release's way reads them per case, as that release did; once migrated, statements run as they are. For this
+ * release's readers and rollup refresh run as an earlier release's on its store (the layouts of
+ * test/integration/dashboards/dashboard-dataset.ts, metric-rollups.ts options such as notJudgedCount: false): this
+ * release's statements cannot be read there.
+ */
+export function connectionReadingReviewsPerCase(connection: ClickHouseConnection): ClickHouseConnection {
+  let labelsNameRequests = false;
+  const asStoreReads = async (query: (statement: string) => Promise<unknown>, statement: string): Promise<unknown> => {
+    const perCase = rewritten(statement);
+    if (perCase === statement || labelsNameRequests) return query(statement);
+    const result = await connection.client.query({
+      query: "SELECT count() AS present FROM system.columns WHERE database = {database:String} AND table = 'human_labels' AND name = 'trace_id'",
+      query_params: { database: connection.database },
+      format: "JSONEachRow",
+    });
+    labelsNameRequests = Number((await result.json<{ present: string }>())[0]?.present ?? 0) > 0;
+    return query(labelsNameRequests ? statement : perCase);
+  };
+  const client = new Proxy(connection.client, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (property !== "query" && property !== "command") return value.bind(target);
+      return (parameters: { query: string }) => asStoreReads((query) => value.call(target, { ...parameters, query }) as Promise<unknown>, parameters.query);
+    },
+  });
+  return new Proxy(connection, {
+    get(target, property) {
+      if (property === "client") return client;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

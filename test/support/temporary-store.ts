@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { openClickHouse, type ClickHouseConnection } from "../../store/clickhouse/clickhouse-connection.js";
 import { runMigrations } from "../../store/clickhouse/run-migrations.js";
 import { clickHouseStoreOn, type ClickHouseStore, type ClickHouseStoreOptions } from "../../store/clickhouse/clickhouse-store.js";
+import { connectionReadingReviewsPerCase } from "./reviews-per-case.js";
 
 export interface TemporaryStore {
   connection: ClickHouseConnection;
@@ -28,7 +29,9 @@ export async function temporaryStore(options: { migrate?: boolean; store?: Click
   const dataPath = options.beside?.dataPath ?? (await mkdtemp(path.join(os.tmpdir(), "ragscope-chdb-")));
   const database = `test_${randomBytes(6).toString("hex")}`;
   const url = process.env.RAGSCOPE_TEST_CLICKHOUSE_URL ?? null;
-  const connection = await openClickHouse({ url, username: process.env.RAGSCOPE_TEST_CLICKHOUSE_USER ?? "default", password: process.env.RAGSCOPE_TEST_CLICKHOUSE_PASSWORD ?? "", database, dataPath });
+  const opened = await openClickHouse({ url, username: process.env.RAGSCOPE_TEST_CLICKHOUSE_USER ?? "default", password: process.env.RAGSCOPE_TEST_CLICKHOUSE_PASSWORD ?? "", database, dataPath });
+  // A store left to an earlier release's migrations is read as that release read it until migrated (reviews per case).
+  const connection = options.migrate === false ? connectionReadingReviewsPerCase(opened) : opened;
   if (options.migrate !== false) await runMigrations(connection);
   const store = clickHouseStoreOn(connection, options.store);
   return {

@@ -29,6 +29,7 @@ import { ClickHouseMetricRollups } from "../../../store/clickhouse/metric-rollup
 import { ClickHouseSink } from "../../../store/clickhouse/clickhouse-sink.js";
 import { runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { migrateEmbedded, migrationsThrough } from "../../support/previous-release.js";
+import { connectionReadingReviewsPerCase } from "../../support/reviews-per-case.js";
 import { minuteCounts } from "../../support/request-rollup-counts.js";
 import { plannedCaseResult } from "../../support/stored-requests.js";
 import { queryRows } from "../../support/temporary-store.js";
@@ -70,8 +71,9 @@ describe("upgrading a store whose request rollups had no count of the requests t
     const connection = await openClickHouse(embedded(dataDir));
     try {
       await runMigrations(connection, previous);
-      // The earlier release's sink and refresh: its request rollups had no task_not_judged column to write.
-      const rollups = new ClickHouseMetricRollups(connection, { now: () => WRITTEN_AT, notJudgedCount: false });
+      // The earlier release's sink and refresh: its request rollups had no task_not_judged column to write, and its
+      // statements read the reviews per case (its labels named no request).
+      const rollups = new ClickHouseMetricRollups(connectionReadingReviewsPerCase(connection), { now: () => WRITTEN_AT, notJudgedCount: false });
       const written = await new ClickHouseSink(connection, { datasetOf: () => "", now: () => WRITTEN_AT, rollups }).write(RESULTS.map((caseResult) => ({ caseResult, evaluationResults: [] })));
       assert.ok(written.ok, written.ok ? "" : written.error.message);
       await rollups.refresh();

@@ -41,6 +41,7 @@ import type { TraceCursor, TraceFilter, TraceSummary } from "../../../store/port
 import { queryRows, temporaryStore, type TemporaryStore } from "../../support/temporary-store.js";
 import { allDatasetVariables, BASELINE_RUN, CANDIDATE_RUN, DATASET_END, DATASET_ID, DATASET_START, insertDuplicateRows, seedDashboardDataset, SERVICES, TENANTS, type RowLayout, type SeededDataset } from "../dashboards/dashboard-dataset.js";
 import { migrationsThrough } from "../../support/previous-release.js";
+import { reviewsPerCase } from "../../support/reviews-per-case.js";
 import { plannedCaseResult } from "../../support/stored-requests.js";
 import { repairNotedRollups } from "../../../store/clickhouse/rollup-repairs.js";
 import type { CaseResult } from "../../../contracts/case-result.js";
@@ -706,8 +707,8 @@ describe("upgrading a store of the release before migrations 0018 to 0021", () =
  * from case_results. So does a store this release wrote and re-wrote through its sink.
  */
 describe("upgrading a store of the release before migration 0029", () => {
-  /** The release before 0029's final verdict over trace_list (its LISTED_FINAL_VERDICT). */
-  const PREVIOUS_LISTED_VERDICT = `multiIf((${REVIEWED_PASSED}) AND NOT (case_result_id IN (SELECT case_result_id FROM case_results WHERE ${DID_NOT_COMPLETE} AND ${REVIEWED_PASSED})), 'passed', (${REVIEWED_PASSED}) OR (${REVIEWED_FAILED}), 'failed', quality_status)`;
+  /** The release before 0029's final verdict over trace_list (its LISTED_FINAL_VERDICT), its reviews read per case. */
+  const PREVIOUS_LISTED_VERDICT = reviewsPerCase(`multiIf((${REVIEWED_PASSED}) AND NOT (case_result_id IN (SELECT case_result_id FROM case_results WHERE ${DID_NOT_COMPLETE} AND ${REVIEWED_PASSED})), 'passed', (${REVIEWED_PASSED}) OR (${REVIEWED_FAILED}), 'failed', quality_status)`);
   const VERDICTS = ["passed", "failed", "review_required", "unjudged", "not_evaluated"];
   let earlier: TemporaryStore;
   let written: TemporaryStore;
@@ -722,8 +723,11 @@ describe("upgrading a store of the release before migration 0029", () => {
     reviewed.timedOut = results.find((result) => result.execution_error.type === "timeout")!.case_result_id;
     reviewed.threw = results.find((result) => result.execution_error.type === "system_error")!.case_result_id;
     [reviewed.passed, reviewed.failed, reviewed.alone, reviewed.disagree] = completed.slice(0, 4).map((result) => result.case_result_id) as [string, string, string, string];
+    // Each label of the request reviewed (a Case Result id of the dataset is one request's). The earlier store's
+    // human_labels has no trace_id column (the insert's field is skipped): migration 0037 binds its labels.
+    const traceIdOf = new Map(results.map((result) => [result.case_result_id, result.trace_id]));
     const label = (caseResultId: string, labelerId: string, verdict: "pass" | "fail"): HumanLabel =>
-      newHumanLabel({ case_result_id: caseResultId, metric: "faithfulness", labeler_id: labelerId, verdict, labeled_at: new Date(DATASET_END).toISOString() });
+      newHumanLabel({ case_result_id: caseResultId, trace_id: traceIdOf.get(caseResultId)!, metric: "faithfulness", labeler_id: labelerId, verdict, labeled_at: new Date(DATASET_END).toISOString() });
     const labels = [
       ...[reviewed.timedOut, reviewed.threw, reviewed.passed].flatMap((id) => [label(id, "alice", "pass"), label(id, "bob", "pass")]),
       label(reviewed.failed, "alice", "fail"),
