@@ -113,7 +113,7 @@ describe("the review form and the label import", () => {
     const line = `${JSON.stringify({ case_result_id: CASE, metric: "retrieval.ranking", verdict: "maybe" })}\n`;
     const refused = await fetch(`${server.url}/api/labels.jsonl`, { method: "POST", headers: { authorization: `Bearer ${ALICE}`, "content-type": "application/x-ndjson" }, body: line });
     assert.equal(refused.status, 400);
-    assert.match(((await refused.json()) as { error: string }).error, /^line 1: verdict: .* — a line is one JSON object with case_result_id, metric and verdict \("pass" or "fail"\); labeler_id, note, value \(0\.\.1\) and labeled_at \(ISO-8601, default: the import's time\) may be left out$/);
+    assert.match(((await refused.json()) as { error: string }).error, /^line 1: verdict: .* — a line is one JSON object with case_result_id, metric and verdict \("pass" or "fail"\); trace_id \(the request reviewed, default: the newest started by labeled_at\), labeler_id, note, value \(0\.\.1\) and labeled_at \(ISO-8601, default: the import's time\) may be left out$/);
     const form = new FormData();
     form.append("file", new File([line], "labels.jsonl", { type: "application/x-ndjson" }));
     const page = await fetch(`${server.url}/review/import`, { method: "POST", headers: { authorization: `Bearer ${ALICE}` }, body: form });
