@@ -286,10 +286,12 @@ describe("the live web UI of ragscope serve", () => {
     const lines = exported.trim().split("\n").map((line) => JSON.parse(line) as HumanLabel);
     assert.equal(lines.length, labelsSaved, "one label per metric offered and one root cause, per case and reviewer");
     assert.equal(lines.filter((line) => line.metric === "root_cause").length, 6);
+    // Without labeled_at (the import's time): the live traffic was sent now, and a line is bound to the newest request
+    // of its case started at or before it was labelled.
     const imported = await fetch(`${uiUrl}/api/labels.jsonl`, {
       method: "POST",
       headers: { authorization: `Bearer ${BOB}`, "content-type": "application/x-ndjson" },
-      body: JSON.stringify({ case_result_id: importedCase, metric: "online.groundedness", verdict: "fail", labeled_at: "2026-07-08T10:00:00Z" }) + "\n",
+      body: JSON.stringify({ case_result_id: importedCase, metric: "online.groundedness", verdict: "fail" }) + "\n",
     });
     assert.equal(imported.status, 200, await imported.text());
     const afterImport = (await (await fetch(`${uiUrl}/api/labels.jsonl`, { headers: { authorization: `Bearer ${BOB}` } })).text()).trim().split("\n").map((line) => JSON.parse(line) as HumanLabel);
@@ -302,7 +304,7 @@ describe("the live web UI of ragscope serve", () => {
     const asCarol = await fetch(`${uiUrl}/api/labels.jsonl`, {
       method: "POST",
       headers: { authorization: `Bearer ${BOB}`, "content-type": "application/x-ndjson" },
-      body: JSON.stringify({ case_result_id: importedCase, metric: "online.groundedness", labeler_id: "carol", verdict: "pass", labeled_at: "2026-07-08T10:00:00Z" }) + "\n",
+      body: JSON.stringify({ case_result_id: importedCase, metric: "online.groundedness", labeler_id: "carol", verdict: "pass" }) + "\n",
     });
     assert.equal(asCarol.status, 400);
     assert.match(((await asCarol.json()) as { error: string }).error, /^line 1: labeler_id "carol" is not you \("bob"\)/);
