@@ -320,6 +320,13 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
         assert.deepEqual(await resent.store.traces.findByTraceId("b".repeat(32), 10), [{ caseResultId: "cr_resent", traceId: "b".repeat(32), tenantId: "t1", serviceName: "support-bot-v2", startedAt: "2026-07-08T00:01:00.000Z" }]);
         assert.deepEqual((await resent.store.traces.listTraces({ traceId: "a".repeat(32) }, { after: null, limit: 10 })).traces.map((trace) => [trace.caseResultId, trace.serviceName]), [["cr_resent", "support-bot"]]);
         assert.deepEqual((await resent.store.traces.listTraces({ caseResultId: "cr_resent" }, { after: null, limit: 10 })).traces.map((trace) => trace.traceId), ["b".repeat(32), "a".repeat(32)], "a case result id lists each of its requests");
+        // A label import binds its lines to these: every request of each case, newest first; an id not stored has none.
+        assert.deepEqual(Object.fromEntries(await resent.store.traces.findRequestsOfCases(["cr_resent", "cr_not_stored"])), {
+          cr_resent: [
+            { caseResultId: "cr_resent", traceId: "b".repeat(32), tenantId: "t1", serviceName: "support-bot-v2", startedAt: "2026-07-08T00:01:00.000Z" },
+            { caseResultId: "cr_resent", traceId: "a".repeat(32), tenantId: "t1", serviceName: "support-bot", startedAt: "2026-07-07T23:59:00.000Z" },
+          ],
+        });
         // Many ids at once read each id's as readTrace does: the newest request's.
         assert.deepEqual((await resent.store.traces.readEvaluationResults(["cr_resent"])).get("cr_resent"), newest!.evaluationResults);
       } finally {
