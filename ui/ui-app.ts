@@ -661,12 +661,18 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (!parsed.ok) return parsed;
     const caseResultIds = [...new Set(parsed.value.labels.map((label) => label.case_result_id))];
     // Each label is bound to the request it reviews; every case's requests read at once.
-    const bound = bindImportedLabels(parsed.value, caseResultIds.length === 0 ? new Map() : await readers.traces.findRequestsOfCases(caseResultIds));
+    const requests = caseResultIds.length === 0 ? new Map<string, TraceLocation[]>() : await readers.traces.findRequestsOfCases(caseResultIds);
+    const bound = bindImportedLabels(parsed.value, requests);
     if (!bound.ok) return bound;
     const stored = caseResultIds.length === 0 ? [] : await readers.humanLabels.list({ caseResultIds });
-    // Every case of the file read at once: the check asks for most of them, and a trace read each cost seconds per thousand.
+    // Every case's newest request's results read at once: the check asks for most of them, and a trace read each cost
+    // seconds per thousand. A label of an earlier request of a case is checked against that request's own metrics.
     const evaluations = await readers.traces.readEvaluationResults(caseResultIds);
-    const passes = await checkImportedPasses(bound.value, stored, async (caseResultId) => {
+    const passes = await checkImportedPasses(bound.value, stored, async (caseResultId, traceId) => {
+      if (requests.get(caseResultId)?.[0]?.traceId !== traceId) {
+        const request = await readers.traces.readTrace(caseResultId, { traceId });
+        return request === null ? null : reviewMetrics(request.evaluationResults);
+      }
       const results = evaluations.get(caseResultId);
       return results === undefined ? null : reviewMetrics(results);
     });

@@ -633,9 +633,10 @@ export class ClickHouseTraceReader implements TraceReader {
     const found = new Map<string, TraceLocation[]>();
     for (const ids of inSlices(caseResultIds)) {
       // Each sorting key's newest row (newest-row.ts), as the list shows a request; the case ids pick their granules.
-      const requests = newestCaseResultRows(this.database, ["case_result_id", "tenant_id", "service_name", "started_at", "trace_id"], `case_result_id IN {ids:Array(String)} AND ${this.tenants.on("case_results")}`);
+      const requests = newestCaseResultRows(this.database, ["case_result_id", "tenant_id", "service_name", "started_at", "trace_id", "version"], `case_result_id IN {ids:Array(String)} AND ${this.tenants.on("case_results")}`);
+      // Newest first as readTrace and readEvaluationResults pick a case's request (NEWEST_REQUEST_ORDER).
       const rows = await this.rows<{ case_result_id: string; trace_id: string; tenant_id: string; service_name: string; started_ms: string | number }>(
-        `SELECT case_result_id, trace_id, tenant_id, service_name, toUnixTimestamp64Milli(started_at) AS started_ms FROM (${requests}) ORDER BY case_result_id, started_ms DESC, trace_id DESC`,
+        `SELECT case_result_id, trace_id, tenant_id, service_name, toUnixTimestamp64Milli(started_at) AS started_ms FROM (${requests}) ORDER BY case_result_id, ${NEWEST_REQUEST_ORDER} DESC`,
         { ids },
       );
       for (const row of rows) {

@@ -15,7 +15,7 @@ import type { HumanLabelStore } from "../ports/human-label-store.js";
 import { caseKey } from "./memory-case-store.js";
 import { listedRuns } from "./memory-run-listing.js";
 import type { MemoryTables } from "./memory-tables.js";
-import { listPosition, newestRequests, writtenWith } from "./request-rows.js";
+import { compareNewestRequestFirst, listPosition, newestRequests, writtenWith } from "./request-rows.js";
 
 export class MemoryTraceReader implements TraceReader {
   constructor(
@@ -112,13 +112,13 @@ export class MemoryTraceReader implements TraceReader {
   async findRequestsOfCases(caseResultIds: readonly string[]): Promise<Map<string, TraceLocation[]>> {
     const wanted = new Set(caseResultIds);
     const found = new Map<string, TraceLocation[]>();
-    // One row per request key holds its newest version (memory-tables.ts), as the list shows it.
+    // One row per request key holds its newest version (memory-tables.ts), as the list shows it; newest first as
+    // readTrace picks a case's request.
     const newestFirst = this.tables.caseResults
-      .values()
-      .filter((caseResult) => wanted.has(caseResult.case_result_id))
-      .map((caseResult) => ({ caseResult, ...listPosition(caseResult) }))
-      .sort(compareNewestFirst);
-    for (const { caseResult } of newestFirst) {
+      .entries()
+      .filter((entry) => wanted.has(entry.row.case_result_id))
+      .sort(compareNewestRequestFirst);
+    for (const { row: caseResult } of newestFirst) {
       const observation = caseResult.rag_observation;
       const location = { caseResultId: caseResult.case_result_id, traceId: caseResult.trace_id, tenantId: observation.tenant_id ?? "", serviceName: observation.service_name ?? "", startedAt: new Date(Date.parse(caseResult.started_at)).toISOString() };
       found.set(caseResult.case_result_id, [...(found.get(caseResult.case_result_id) ?? []), location]);

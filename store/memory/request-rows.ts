@@ -36,6 +36,11 @@ function newer(first: Versioned<CaseResult>, second: Versioned<CaseResult>): boo
   return compareNewestFirst(listPosition(first.row), listPosition(second.row)) < 0;
 }
 
+/** Orders a case's rows newest first, as newestRequests picks its newest (and readTrace its request). */
+export function compareNewestRequestFirst(first: Versioned<CaseResult>, second: Versioned<CaseResult>): number {
+  return newer(first, second) ? -1 : newer(second, first) ? 1 : 0;
+}
+
 /** Of the given rows, each Case Result id's newest, in the order the ids were first met. */
 export function newestRequests(rows: readonly Versioned<CaseResult>[]): Map<string, CaseResult> {
   const newest = new Map<string, Versioned<CaseResult>>();

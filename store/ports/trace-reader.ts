@@ -157,8 +157,10 @@ export interface TraceReader {
    */
   findByTraceId(traceId: string, limit: number): Promise<TraceLocation[]>;
   /**
-   * The stored requests of many Case Results, as the list shows them (each row's newest version), newest first per
-   * Case Result: a label import binds a label that names no request to the newest one started at or before it. A few
+   * The stored requests of many Case Results, as the list shows them (each row's newest version), per Case Result the
+   * one readTrace and readEvaluationResults read first (the highest row version, then the latest start): a label
+   * import binds a label that names no request to the one started last at or before it, and the review queue pairs
+   * the judge's verdicts with the labels of the request they are of. A few
    * queries per BULK_READ_IDS ids; an id that is not stored, or that the reader's scope does not admit, has no entry.
    */
   findRequestsOfCases(caseResultIds: readonly string[]): Promise<Map<string, TraceLocation[]>>;

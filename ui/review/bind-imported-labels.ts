@@ -22,7 +22,6 @@ export function bindImportedLabels(imported: ImportedLabels, requestsOf: Readonl
   let unreadable = 0;
   for (const [index, label] of imported.labels.entries()) {
     const line = imported.lines[index]!;
-    // Newest first (TraceReader.findRequestsOfCases).
     const requests = requestsOf.get(label.case_result_id);
     if (requests === undefined) {
       unreadable += 1;
@@ -41,21 +40,40 @@ export function bindImportedLabels(imported: ImportedLabels, requestsOf: Readonl
       continue;
     }
     const labeledAtMs = Date.parse(label.labeled_at);
-    const reviewed = requests.find((request) => Date.parse(request.startedAt) <= labeledAtMs);
+    // The request started last at or before the label: the newest answer the reviewer could have read then.
+    const started = requests.filter((request) => Date.parse(request.startedAt) <= labeledAtMs);
+    const reviewed = started.reduce<TraceLocation | undefined>((latest, request) => (latest === undefined || Date.parse(request.startedAt) > Date.parse(latest.startedAt) ? request : latest), undefined);
     if (reviewed === undefined) {
+      const earliest = requests.reduce((first, request) => (Date.parse(request.startedAt) < Date.parse(first.startedAt) ? request : first));
       return failure(
-        `line ${line}: no request of case_result_id "${label.case_result_id}" started at or before labeled_at ${label.labeled_at} (the earliest started ${requests[requests.length - 1]!.startedAt}): a label is of an answer its reviewer read — give the trace_id of the request reviewed, or correct labeled_at`,
+        `line ${line}: no request of case_result_id "${label.case_result_id}" started at or before labeled_at ${label.labeled_at} (the earliest started ${earliest.startedAt}): a label is of an answer its reviewer read — give the trace_id of the request reviewed, or correct labeled_at`,
       );
     }
     bound.push({ ...label, trace_id: reviewed.traceId });
   }
   if (unreadable > 0) return failure(`${new OutOfScopeError(unreadable).message}: a label is bound to a stored request of its case, so import labels after their traces are stored`);
+  // A review of a case is of one request: a reviewer's lines of a case naming two would leave a part of one behind.
+  const requestOfReview = new Map<string, { traceId: string; line: number }>();
+  for (const [index, label] of bound.entries()) {
+    if (label.trace_id === "") continue;
+    const line = imported.lines[index]!;
+    const reviewKey = JSON.stringify([label.case_result_id, label.labeler_id]);
+    const first = requestOfReview.get(reviewKey);
+    if (first !== undefined && first.traceId !== label.trace_id) {
+      return failure(
+        `line ${line}: ${label.labeler_id}'s labels of case_result_id "${label.case_result_id}" are of two requests (trace_id "${first.traceId}" on line ${first.line}, "${label.trace_id}" here): a reviewer's review of a case is of one request — import the labels of one request of the case`,
+      );
+    }
+    requestOfReview.set(reviewKey, { traceId: label.trace_id, line });
+  }
   return success(bound);
 }
 
 /**
  * The stored labels the import moves off their requests: per case and reviewer of the file, their labels of another
- * request of the case than the one their newest label in the file reviews, which the file does not replace. A line
+ * request of the case than the one their lines review, which the file does not replace. A reviewer's lines of a case
+ * naming two requests refuse the file, and so does a line of no request ("") that would replace their label of a
+ * request: either would leave a part of a review behind on a request. A line
  * older than the reviewer's stored label of the same case and metric on another request refuses the file: the store
  * keeps the newer label, so the file's would be dropped while the rest of that reviewer's review moved, leaving a
  * part of a review that would count as the whole.
@@ -63,25 +81,32 @@ export function bindImportedLabels(imported: ImportedLabels, requestsOf: Readonl
 export function movedOffByImport(imported: ImportedLabels, bound: readonly HumanLabel[], stored: readonly HumanLabel[], importedAt: string): Result<HumanLabel[], string> {
   const storedById = new Map(stored.map((label) => [label.label_id, label]));
   for (const [index, label] of bound.entries()) {
+    const line = imported.lines[index]!;
     const earlier = storedById.get(label.label_id);
+    if (label.trace_id === "") {
+      // Replacing a label bound to a request by one of no request would leave the rest of that review behind on it.
+      if (earlier !== undefined && earlier.trace_id !== "") {
+        return failure(
+          `line ${line}: trace_id "" would move ${label.labeler_id}'s label of ${label.metric} on case_result_id "${label.case_result_id}" off the request it reviews (trace_id "${earlier.trace_id}"), leaving the rest of that review behind: give that request's trace_id, or leave trace_id out`,
+        );
+      }
+      continue;
+    }
     if (earlier !== undefined && earlier.trace_id !== label.trace_id && Date.parse(earlier.labeled_at) > Date.parse(label.labeled_at)) {
       return failure(
-        `line ${imported.lines[index]!}: labeled_at ${label.labeled_at} is earlier than ${label.labeler_id}'s stored label of ${label.metric} on case_result_id "${label.case_result_id}" (${earlier.labeled_at}), which ${earlier.trace_id === "" ? "was moved off its request (trace_id \"\")" : `reviews another request of the case (trace_id "${earlier.trace_id}")`}: the stored label would stay — give a later labeled_at, or leave it out to label at the import's time`,
+        `line ${line}: labeled_at ${label.labeled_at} is earlier than ${label.labeler_id}'s stored label of ${label.metric} on case_result_id "${label.case_result_id}" (${earlier.labeled_at}), which ${earlier.trace_id === "" ? "was moved off its request (trace_id \"\")" : `reviews another request of the case (trace_id "${earlier.trace_id}")`}: the stored label would stay — give a later labeled_at, or leave it out to label at the import's time`,
       );
     }
   }
   const keyOf = (label: HumanLabel) => JSON.stringify([label.case_result_id, label.labeler_id]);
-  const reviewedBy = new Map<string, { trace: string; labeledAt: number; metrics: Set<string> }>();
+  // Per case and reviewer of the file: the one request their lines review (checked above) and the metrics they label.
+  const reviewedBy = new Map<string, { trace: string; metrics: Set<string> }>();
   for (const label of bound) {
     // A label of no request moves no review.
     if (label.trace_id === "") continue;
-    const entry = reviewedBy.get(keyOf(label));
-    const labeledAt = Date.parse(label.labeled_at);
-    if (entry === undefined) reviewedBy.set(keyOf(label), { trace: label.trace_id, labeledAt, metrics: new Set([label.metric]) });
-    else {
-      entry.metrics.add(label.metric);
-      if (labeledAt >= entry.labeledAt) Object.assign(entry, { trace: label.trace_id, labeledAt });
-    }
+    const entry = reviewedBy.get(keyOf(label)) ?? { trace: label.trace_id, metrics: new Set<string>() };
+    entry.metrics.add(label.metric);
+    reviewedBy.set(keyOf(label), entry);
   }
   const storedByCaseAndReviewer = new Map<string, HumanLabel[]>();
   for (const label of stored) if (reviewedBy.has(keyOf(label))) storedByCaseAndReviewer.set(keyOf(label), [...(storedByCaseAndReviewer.get(keyOf(label)) ?? []), label]);

@@ -16,8 +16,8 @@ import { failure, success, type Result } from "../../core/result.js";
 import { OutOfScopeError } from "../../store/ports/tenant-scope.js";
 import { ROOT_CAUSE_METRIC, reviewerVerdicts, unlabelledForPass } from "./review-labels.js";
 
-/** How the check reads a case: its review metrics (review-labels.ts reviewMetrics), null when it is not stored. */
-export type ReviewMetricsOf = (caseResultId: string) => Promise<string[] | null>;
+/** How the check reads a request of a case: its review metrics (review-labels.ts reviewMetrics), null when it is not stored. */
+export type ReviewMetricsOf = (caseResultId: string, traceId: string) => Promise<string[] | null>;
 
 /** How many refused cases the error names before "and N more". */
 const NAMED_CASES = 5;
@@ -25,18 +25,21 @@ const NAMED_CASES = 5;
 export async function checkImportedPasses(imported: readonly HumanLabel[], stored: readonly HumanLabel[], reviewMetricsOf: ReviewMetricsOf): Promise<Result<void, string>> {
   // Per request (a label counts toward the review of the request it names) and reviewer.
   const keyOf = (label: HumanLabel) => JSON.stringify([label.case_result_id, label.trace_id, label.labeler_id]);
-  const byCaseAndReviewer = new Map<string, { caseResultId: string; reviewer: string }>();
+  const byCaseAndReviewer = new Map<string, { caseResultId: string; traceId: string; reviewer: string }>();
   for (const label of imported) {
     // A label of no request (trace_id "": moved off its request) counts toward no review: nothing to check.
     if (label.metric === ROOT_CAUSE_METRIC || label.trace_id === "") continue;
-    byCaseAndReviewer.set(keyOf(label), { caseResultId: label.case_result_id, reviewer: label.labeler_id });
+    byCaseAndReviewer.set(keyOf(label), { caseResultId: label.case_result_id, traceId: label.trace_id, reviewer: label.labeler_id });
   }
+  // A stored label the file replaces with one of another request leaves its request: it is no longer there to count.
+  const importedRequestById = new Map(imported.map((label) => [label.label_id, label.trace_id]));
+  const kept = stored.filter((label) => (importedRequestById.get(label.label_id) ?? label.trace_id) === label.trace_id);
   // Each case and reviewer's labels, stored ones before the file's, grouped once: filtering every label for every
   // pair made a 100,000-line file 10^10 steps, which held serve's one thread (its receiver too) for minutes
   // (test/security/label-import-bounds.test.ts).
   const labelsByCaseAndReviewer = new Map<string, HumanLabel[]>();
   const importedByCaseAndReviewer = new Map<string, number>();
-  for (const label of [...stored, ...imported]) {
+  for (const label of [...kept, ...imported]) {
     const key = keyOf(label);
     if (!byCaseAndReviewer.has(key)) continue;
     const group = labelsByCaseAndReviewer.get(key);
@@ -47,14 +50,15 @@ export async function checkImportedPasses(imported: readonly HumanLabel[], store
   const problems: string[] = [];
   // Labels of cases the importer cannot read: counted, never named (which ids another tenant has is not said).
   let unreadable = 0;
-  const metricsByCase = new Map<string, string[] | null>();
-  for (const [key, { caseResultId, reviewer }] of byCaseAndReviewer) {
+  const metricsByRequest = new Map<string, string[] | null>();
+  for (const [key, { caseResultId, traceId, reviewer }] of byCaseAndReviewer) {
     // As the store will keep them: of two labels of one metric the later labeled_at wins, on a tie the later write.
     const labels = [...labelsByCaseAndReviewer.get(key)!].sort((first, second) => Date.parse(first.labeled_at) - Date.parse(second.labeled_at));
     // A reviewer who fails a metric fails the case: nothing to read.
     if ([...reviewerVerdicts(reviewer, labels).values()].includes("fail")) continue;
-    if (!metricsByCase.has(caseResultId)) metricsByCase.set(caseResultId, await reviewMetricsOf(caseResultId));
-    const metrics = metricsByCase.get(caseResultId)!;
+    const request = JSON.stringify([caseResultId, traceId]);
+    if (!metricsByRequest.has(request)) metricsByRequest.set(request, await reviewMetricsOf(caseResultId, traceId));
+    const metrics = metricsByRequest.get(request)!;
     if (metrics === null) {
       unreadable += importedByCaseAndReviewer.get(key)!;
       continue;

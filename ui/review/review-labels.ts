@@ -144,7 +144,9 @@ export function labelsVisibleTo(labels: readonly HumanLabel[], reviewer: string,
   // Per request: a reviewer who labelled one answer of a case has not seen the others' labels of another answer.
   const byRequest = new Map<string, HumanLabel[]>();
   for (const label of labels) byRequest.set(requestKey(label), [...(byRequest.get(requestKey(label)) ?? []), label]);
-  const visible = new Set([...byRequest.values()].flatMap((requestLabels) => visibleLabels(requestLabels, reviewer)));
+  // Labels of no request (moved off theirs) are their reviewer's alone: grouped together, two reviewers who each had
+  // one would see each other's, though they never labelled one request both.
+  const visible = new Set([...byRequest.values()].flatMap((requestLabels) => (requestLabels[0]!.trace_id === "" ? requestLabels.filter((label) => label.labeler_id === reviewer) : visibleLabels(requestLabels, reviewer))));
   // In the store's order, which the export has always had.
   return labels.filter((label) => visible.has(label));
 }
