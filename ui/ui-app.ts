@@ -671,7 +671,11 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const passes = await checkImportedPasses(bound.value, stored, async (caseResultId, traceId) => {
       if (requests.get(caseResultId)?.[0]?.traceId !== traceId) {
         const request = await readers.traces.readTrace(caseResultId, { traceId });
-        return request === null ? null : reviewMetrics(request.evaluationResults);
+        if (request === null) return null;
+        // A case sent again the same day from another service keeps both requests, but Evaluation Results are one per
+        // case, evaluator and day: the later request's replaced the earlier's, whose metrics are then unknown.
+        if (request.evaluationResults.length === 0) return { unavailable: "whose Evaluation Results a later request of the case replaced, so the metrics it offered for review are not known: label its newest request, or fail a metric" };
+        return reviewMetrics(request.evaluationResults);
       }
       const results = evaluations.get(caseResultId);
       return results === undefined ? null : reviewMetrics(results);

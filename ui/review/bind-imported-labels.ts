@@ -52,11 +52,21 @@ export function bindImportedLabels(imported: ImportedLabels, requestsOf: Readonl
     bound.push({ ...label, trace_id: reviewed.traceId });
   }
   if (unreadable > 0) return failure(`${new OutOfScopeError(unreadable).message}: a label is bound to a stored request of its case, so import labels after their traces are stored`);
-  // A review of a case is of one request: a reviewer's lines of a case naming two would leave a part of one behind.
+  // A review of a case is of one request: a reviewer's lines of a case naming two would leave a part of one behind,
+  // and so would two lines of one label (case, metric, reviewer) naming different requests, "" among them — the store
+  // keeps one of them, and the checks would have read the other.
   const requestOfReview = new Map<string, { traceId: string; line: number }>();
+  const requestOfLabel = new Map<string, { traceId: string; line: number }>();
   for (const [index, label] of bound.entries()) {
-    if (label.trace_id === "") continue;
     const line = imported.lines[index]!;
+    const sameLabel = requestOfLabel.get(label.label_id);
+    if (sameLabel !== undefined && sameLabel.traceId !== label.trace_id) {
+      return failure(
+        `line ${line}: ${label.labeler_id}'s label of ${label.metric} on case_result_id "${label.case_result_id}" is given twice, of two requests (trace_id "${sameLabel.traceId}" on line ${sameLabel.line}, "${label.trace_id}" here): a reviewer has one label of a metric of a case — keep one of the lines`,
+      );
+    }
+    requestOfLabel.set(label.label_id, { traceId: label.trace_id, line });
+    if (label.trace_id === "") continue;
     const reviewKey = JSON.stringify([label.case_result_id, label.labeler_id]);
     const first = requestOfReview.get(reviewKey);
     if (first !== undefined && first.traceId !== label.trace_id) {

@@ -16,8 +16,12 @@ import { failure, success, type Result } from "../../core/result.js";
 import { OutOfScopeError } from "../../store/ports/tenant-scope.js";
 import { ROOT_CAUSE_METRIC, reviewerVerdicts, unlabelledForPass } from "./review-labels.js";
 
-/** How the check reads a request of a case: its review metrics (review-labels.ts reviewMetrics), null when it is not stored. */
-export type ReviewMetricsOf = (caseResultId: string, traceId: string) => Promise<string[] | null>;
+/**
+ * How the check reads a request of a case: its review metrics (review-labels.ts reviewMetrics); null when it is not
+ * stored; `{ unavailable }` saying why its metrics cannot be read (an earlier request whose Evaluation Results a later
+ * request of the case replaced), which refuses a pass of it.
+ */
+export type ReviewMetricsOf = (caseResultId: string, traceId: string) => Promise<string[] | null | { unavailable: string }>;
 
 /** How many refused cases the error names before "and N more". */
 const NAMED_CASES = 5;
@@ -50,7 +54,7 @@ export async function checkImportedPasses(imported: readonly HumanLabel[], store
   const problems: string[] = [];
   // Labels of cases the importer cannot read: counted, never named (which ids another tenant has is not said).
   let unreadable = 0;
-  const metricsByRequest = new Map<string, string[] | null>();
+  const metricsByRequest = new Map<string, Awaited<ReturnType<ReviewMetricsOf>>>();
   for (const [key, { caseResultId, traceId, reviewer }] of byCaseAndReviewer) {
     // As the store will keep them: of two labels of one metric the later labeled_at wins, on a tie the later write.
     const labels = [...labelsByCaseAndReviewer.get(key)!].sort((first, second) => Date.parse(first.labeled_at) - Date.parse(second.labeled_at));
@@ -63,10 +67,14 @@ export async function checkImportedPasses(imported: readonly HumanLabel[], store
       unreadable += importedByCaseAndReviewer.get(key)!;
       continue;
     }
+    if (!Array.isArray(metrics)) {
+      problems.push(`"${caseResultId}" (${reviewer}): only passes of request ${traceId}, ${metrics.unavailable}`);
+      continue;
+    }
     const missing = unlabelledForPass(metrics, reviewer, labels);
     if (missing.length > 0) problems.push(`"${caseResultId}" (${reviewer}): only passes, and ${missing.join(", ")} ${missing.length === 1 ? "has" : "have"} no label`);
   }
-  if (unreadable > 0) return failure(`${new OutOfScopeError(unreadable).message}: a pass is checked against the metrics of its case, so import labels after their traces are stored`);
+  if (unreadable > 0) return failure(`${new OutOfScopeError(unreadable).message}: a pass is checked against the metrics of its request, so import labels after their traces are stored`);
   if (problems.length === 0) return success(undefined);
   const named = problems.slice(0, NAMED_CASES).join("; ");
   const more = problems.length > NAMED_CASES ? `; and ${problems.length - NAMED_CASES} more` : "";

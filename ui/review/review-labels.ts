@@ -18,7 +18,7 @@ import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { finalVerdictOfReview, type FinalVerdict, type HumanVerdict } from "../../evaluators/reviewed-verdict.js";
 import type { TraceSummary } from "../../store/ports/trace-reader.js";
 import { requestKey } from "../../store/ports/human-label-store.js";
-import { labelsOfRequest, movedOffRequest, newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
+import { laterThan, labelsOfRequest, movedOffRequest, newHumanLabel, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { ROOT_CAUSE_LABEL_NAMES, type RootCauseLabel } from "../../evaluators/root-cause/root-cause-labels.js";
 import { failure, success, type Result } from "../../core/result.js";
 
@@ -103,6 +103,13 @@ export function labelsOfSubmission(submission: ReviewSubmission, metrics: readon
     labels.push(newHumanLabel({ ...bound, metric: ROOT_CAUSE_METRIC, labeler_id: submission.reviewer, verdict: "fail", note: submission.rootCause as RootCauseLabel, labeled_at: submission.labeledAt }));
   }
   if (labels.length === 0) return failure("nothing to save: choose pass or fail for at least one metric, or a root cause");
+  // Each label replaces the reviewer's stored one of its metric, on whichever request: dated after it if that one lies
+  // ahead of the clock (an import may), else the store would keep the stored one and the save would not be.
+  const storedById = new Map(earlierOfCase.map((label) => [label.label_id, label]));
+  for (const [index, label] of labels.entries()) {
+    const stored = storedById.get(label.label_id);
+    if (stored !== undefined) labels[index] = { ...label, labeled_at: laterThan(stored, label.labeled_at) };
+  }
   return success([...labels, ...movedOffRequest(earlierOfCase, submission.reviewer, submission.traceId, new Set(labels.map((label) => label.metric)), submission.labeledAt)]);
 }
 

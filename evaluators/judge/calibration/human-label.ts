@@ -60,7 +60,17 @@ export function labelsOfRequest<Label extends Pick<HumanLabel, "case_result_id" 
 export function movedOffRequest(earlierOfCase: readonly HumanLabel[], reviewer: string, traceId: string, replacing: ReadonlySet<string>, labeledAt: string): HumanLabel[] {
   return earlierOfCase
     .filter((label) => label.labeler_id === reviewer && label.trace_id !== "" && label.trace_id !== traceId && !replacing.has(label.metric))
-    .map((label) => ({ ...label, trace_id: "", labeled_at: labeledAt }));
+    .map((label) => ({ ...label, trace_id: "", labeled_at: laterThan(label, labeledAt) }));
+}
+
+/**
+ * `labeledAt`, or just after `stored`'s labeled_at when that is later: the store keeps the later of two labels with
+ * one id, and an import may date a label a few minutes ahead of the server's clock (labels-jsonl.ts
+ * LABELED_AT_SKEW_MS), which would otherwise outlast the label meant to replace it.
+ */
+export function laterThan(stored: Pick<HumanLabel, "labeled_at">, labeledAt: string): string {
+  const storedMs = Date.parse(stored.labeled_at);
+  return storedMs >= Date.parse(labeledAt) ? new Date(storedMs + 1).toISOString() : labeledAt;
 }
 
 export function newHumanLabel(input: HumanLabelInput): HumanLabel {
