@@ -118,11 +118,7 @@ export class MemoryTraceReader implements TraceReader {
       .entries()
       .filter((entry) => wanted.has(entry.row.case_result_id))
       .sort(compareNewestRequestFirst);
-    for (const { row: caseResult } of newestFirst) {
-      const observation = caseResult.rag_observation;
-      const location = { caseResultId: caseResult.case_result_id, traceId: caseResult.trace_id, tenantId: observation.tenant_id ?? "", serviceName: observation.service_name ?? "", startedAt: new Date(Date.parse(caseResult.started_at)).toISOString() };
-      found.set(caseResult.case_result_id, [...(found.get(caseResult.case_result_id) ?? []), location]);
-    }
+    for (const { row: caseResult } of newestFirst) found.set(caseResult.case_result_id, [...(found.get(caseResult.case_result_id) ?? []), locationOf(caseResult)]);
     return found;
   }
 
@@ -147,8 +143,7 @@ export class MemoryTraceReader implements TraceReader {
     for (const { caseResult } of newestFirst) {
       if (found.size >= limit) break;
       if (found.has(caseResult.case_result_id)) continue;
-      const observation = caseResult.rag_observation;
-      found.set(caseResult.case_result_id, { caseResultId: caseResult.case_result_id, traceId: caseResult.trace_id, tenantId: observation.tenant_id ?? "", serviceName: observation.service_name ?? "", startedAt: new Date(Date.parse(caseResult.started_at)).toISOString() });
+      found.set(caseResult.case_result_id, locationOf(caseResult));
     }
     return [...found.values()];
   }
@@ -169,4 +164,10 @@ export class MemoryTraceReader implements TraceReader {
   async listRuns(limit: number): Promise<RunListing[]> {
     return listedRuns(this.tables, limit);
   }
+}
+
+/** Where and when a stored request ran, as findByTraceId and findRequestsOfCases give it. */
+function locationOf(caseResult: CaseResult): TraceLocation {
+  const observation = caseResult.rag_observation;
+  return { caseResultId: caseResult.case_result_id, traceId: caseResult.trace_id, tenantId: observation.tenant_id ?? "", serviceName: observation.service_name ?? "", startedAt: new Date(Date.parse(caseResult.started_at)).toISOString() };
 }

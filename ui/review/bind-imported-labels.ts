@@ -16,6 +16,11 @@ import { movedOffRequest, type HumanLabel } from "../../evaluators/judge/calibra
 import { failure, success, type Result } from "../../core/result.js";
 import type { ImportedLabels } from "./labels-jsonl.js";
 
+/** A reviewer's review of a case, which is of one request: the key of their labels of it. */
+function reviewOf(label: HumanLabel): string {
+  return JSON.stringify([label.case_result_id, label.labeler_id]);
+}
+
 /** The file's labels, each bound to its request. */
 export function bindImportedLabels(imported: ImportedLabels, requestsOf: ReadonlyMap<string, readonly TraceLocation[]>): Result<HumanLabel[], string> {
   const bound: HumanLabel[] = [];
@@ -67,24 +72,22 @@ export function bindImportedLabels(imported: ImportedLabels, requestsOf: Readonl
     }
     requestOfLabel.set(label.label_id, { traceId: label.trace_id, line });
     if (label.trace_id === "") continue;
-    const reviewKey = JSON.stringify([label.case_result_id, label.labeler_id]);
-    const first = requestOfReview.get(reviewKey);
+    const first = requestOfReview.get(reviewOf(label));
     if (first !== undefined && first.traceId !== label.trace_id) {
       return failure(
         `line ${line}: ${label.labeler_id}'s labels of case_result_id "${label.case_result_id}" are of two requests (trace_id "${first.traceId}" on line ${first.line}, "${label.trace_id}" here): a reviewer's review of a case is of one request — import the labels of one request of the case`,
       );
     }
-    requestOfReview.set(reviewKey, { traceId: label.trace_id, line });
+    requestOfReview.set(reviewOf(label), { traceId: label.trace_id, line });
   }
   return success(bound);
 }
 
 /**
  * The stored labels the import moves off their requests: per case and reviewer of the file, their labels of another
- * request of the case than the one their lines review, which the file does not replace. A reviewer's lines of a case
- * naming two requests refuse the file, and so does a line of no request ("") that would replace their label of a
- * request: either would leave a part of a review behind on a request. A line
- * older than the reviewer's stored label of the same case and metric on another request refuses the file: the store
+ * request of the case than the one their lines review (one, bindImportedLabels), which the file does not replace. A
+ * line of no request ("") that would replace their label of a request refuses the file: it would leave the rest of
+ * that review behind on the request. A line older than the reviewer's stored label of the same case and metric on another request refuses the file: the store
  * keeps the newer label, so the file's would be dropped while the rest of that reviewer's review moved, leaving a
  * part of a review that would count as the whole.
  */
@@ -108,22 +111,19 @@ export function movedOffByImport(imported: ImportedLabels, bound: readonly Human
       );
     }
   }
-  const keyOf = (label: HumanLabel) => JSON.stringify([label.case_result_id, label.labeler_id]);
-  // Per case and reviewer of the file: the one request their lines review (checked above) and the metrics they label.
+  // Per case and reviewer of the file: the one request their lines review (bindImportedLabels) and the metrics they label.
   const reviewedBy = new Map<string, { trace: string; metrics: Set<string> }>();
   for (const label of bound) {
     // A label of no request moves no review.
     if (label.trace_id === "") continue;
-    const entry = reviewedBy.get(keyOf(label)) ?? { trace: label.trace_id, metrics: new Set<string>() };
+    const entry = reviewedBy.get(reviewOf(label)) ?? { trace: label.trace_id, metrics: new Set<string>() };
     entry.metrics.add(label.metric);
-    reviewedBy.set(keyOf(label), entry);
+    reviewedBy.set(reviewOf(label), entry);
   }
-  const storedByCaseAndReviewer = new Map<string, HumanLabel[]>();
-  for (const label of stored) if (reviewedBy.has(keyOf(label))) storedByCaseAndReviewer.set(keyOf(label), [...(storedByCaseAndReviewer.get(keyOf(label)) ?? []), label]);
-  const moved: HumanLabel[] = [];
-  for (const [key, labels] of storedByCaseAndReviewer) {
-    const { trace, metrics } = reviewedBy.get(key)!;
-    moved.push(...movedOffRequest(labels, labels[0]!.labeler_id, trace, metrics, importedAt));
-  }
-  return success(moved);
+  return success(
+    stored.flatMap((label) => {
+      const review = reviewedBy.get(reviewOf(label));
+      return review === undefined ? [] : movedOffRequest([label], label.labeler_id, review.trace, review.metrics, importedAt);
+    }),
+  );
 }

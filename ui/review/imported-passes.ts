@@ -6,7 +6,7 @@
  * and with a second such reviewer as a pass on every surface — the form
  * refuses that (review-labels.ts labelsOfSubmission), and so does an import:
  * for every request of a case and reviewer whose labels, the file's with the
- * ones already stored of that request, fail nothing, every metric the case offers for review must be
+ * ones already stored of that request, fail nothing, every metric that request offers for review must be
  * labelled. A case that is not stored (or not readable with the importer's
  * token) cannot be checked, so such labels are refused too; fail labels need no
  * check and are taken as before.
@@ -14,6 +14,7 @@
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { failure, success, type Result } from "../../core/result.js";
 import { OutOfScopeError } from "../../store/ports/tenant-scope.js";
+import { requestKey } from "../../store/ports/human-label-store.js";
 import { ROOT_CAUSE_METRIC, reviewerVerdicts, unlabelledForPass } from "./review-labels.js";
 
 /**
@@ -60,7 +61,7 @@ export async function checkImportedPasses(imported: readonly HumanLabel[], store
     const labels = [...labelsByCaseAndReviewer.get(key)!].sort((first, second) => Date.parse(first.labeled_at) - Date.parse(second.labeled_at));
     // A reviewer who fails a metric fails the case: nothing to read.
     if ([...reviewerVerdicts(reviewer, labels).values()].includes("fail")) continue;
-    const request = JSON.stringify([caseResultId, traceId]);
+    const request = requestKey({ case_result_id: caseResultId, trace_id: traceId });
     if (!metricsByRequest.has(request)) metricsByRequest.set(request, await reviewMetricsOf(caseResultId, traceId));
     const metrics = metricsByRequest.get(request)!;
     if (metrics === null) {
