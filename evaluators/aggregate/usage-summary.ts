@@ -10,6 +10,7 @@
  * succeeded or no request recorded a cost.
  */
 import type { CaseResult } from "../../contracts/case-result.js";
+import { finiteMean, finiteSum } from "../../core/finite-mean.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { summarizeTaskSuccess } from "./task-success.js";
 
@@ -28,28 +29,44 @@ export interface UsageSummary {
   costPerSuccessfulTask: MetricValue;
 }
 
-function totalAndMean(values: readonly (number | null)[], what: string): TotalAndMean {
-  const present = values.filter((value): value is number => value !== null && Number.isFinite(value));
+function recordedValues(values: readonly (number | null)[]): number[] {
+  return values.filter((value): value is number => value !== null && Number.isFinite(value));
+}
+
+/** what: the quantity one request records ("a cost"); summed: the same, added up over requests ("costs"). */
+function totalAndMean(values: readonly (number | null)[], what: string, summed: string): TotalAndMean {
+  const present = recordedValues(values);
   if (present.length === 0) {
     const none = notApplicable(`no request recorded ${what}`);
     return { recorded: 0, total: none, mean: none };
   }
-  const total = present.reduce((sum, value) => sum + value, 0);
-  return { recorded: present.length, total: applicable(total), mean: applicable(total / present.length) };
+  // Each request's value is finite, their total need not be (two requests of 1e308 tokens): such a total is not
+  // available, with the reason, while the mean still is.
+  const total = finiteSum(present);
+  return {
+    recorded: present.length,
+    total: total === null ? notApplicable(`the ${present.length} requests' ${summed} add up beyond the largest number`) : applicable(total),
+    mean: applicable(finiteMean(present)),
+  };
 }
 
 export function summarizeUsage(caseResults: readonly CaseResult[]): UsageSummary {
   const generation = caseResults.map((caseResult) => caseResult.rag_observation.generation);
-  const cost = totalAndMean(generation.map((usage) => usage.cost), "a cost");
+  const cost = totalAndMean(generation.map((usage) => usage.cost), "a cost", "costs");
   const succeeded = summarizeTaskSuccess(caseResults).succeeded;
   let costPerSuccessfulTask: MetricValue;
-  if (!cost.total.applicable) costPerSuccessfulTask = cost.total;
+  if (cost.recorded === 0) costPerSuccessfulTask = cost.total;
   else if (succeeded === 0) costPerSuccessfulTask = notApplicable("no task succeeded");
-  else costPerSuccessfulTask = applicable(cost.total.value / succeeded);
+  else {
+    // The total over the successes, taken as the sum of each cost's share so a total beyond the largest number
+    // still gives a cost per task when that is a number.
+    const perTask = cost.total.applicable ? cost.total.value / succeeded : finiteSum(recordedValues(generation.map((usage) => usage.cost)).map((value) => value / succeeded));
+    costPerSuccessfulTask = perTask === null ? notApplicable(`the requests' costs over ${succeeded} successful tasks go beyond the largest number`) : applicable(perTask);
+  }
   return {
-    inputTokens: totalAndMean(generation.map((usage) => usage.input_tokens), "prompt tokens"),
-    outputTokens: totalAndMean(generation.map((usage) => usage.output_tokens), "completion tokens"),
-    totalTokens: totalAndMean(generation.map((usage) => usage.total_tokens), "token totals"),
+    inputTokens: totalAndMean(generation.map((usage) => usage.input_tokens), "prompt tokens", "prompt tokens"),
+    outputTokens: totalAndMean(generation.map((usage) => usage.output_tokens), "completion tokens", "completion tokens"),
+    totalTokens: totalAndMean(generation.map((usage) => usage.total_tokens), "token totals", "token totals"),
     cost,
     costPerSuccessfulTask,
   };

@@ -5,6 +5,7 @@
  * each way, with the exact McNemar test; `case_passed` (1 when the case's
  * verdict is passed, else 0) is compared like a metric.
  */
+import { finiteMean } from "../../core/finite-mean.js";
 import { metricValueOf, pairCases, pairedCaseKey, withoutHeuristicJudgements, type EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import { exactMcNemar, type McNemarResult } from "./exact-mcnemar.js";
 import { pairedBootstrap, type BootstrapInterval, type BootstrapOptions } from "./paired-bootstrap.js";
@@ -80,8 +81,7 @@ export function compareRuns(candidate: readonly EvaluatedCase[], baseline: reado
     }
     const interval = pairedBootstrap(now, before, options);
     if (interval === null) return;
-    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-    metrics.push({ metric, candidateMean: mean(now), baselineMean: mean(before), interval, intervalWithheld: intervalWithheldReason(interval.pairs), heuristicPairs });
+    metrics.push({ metric, candidateMean: finiteMean(now), baselineMean: finiteMean(before), interval, intervalWithheld: intervalWithheldReason(interval.pairs), heuristicPairs });
   };
   compare(CASE_PASSED, (evaluated) => (passed(evaluated) ? 1 : 0));
   for (const metric of [...metricNames].sort()) compare(metric, (evaluated) => metricValueOf(evaluated, metric));

@@ -149,6 +149,12 @@ function formatEndToEnd(result: ExperimentResult): string[] {
   ];
   const symbol = { pass: "PASS", fail: "FAIL", not_available: "N/A ", error: "ERROR" } as const;
   for (const gate of quality.gates) lines.push(`    ${symbol[gate.status]}  ${gate.gate.padEnd(24)} ${(gate.value.applicable ? number(gate.value.value) : "—").padStart(10)}  ${gate.threshold}${!gate.value.applicable ? `  (${gate.value.reason})` : gate.note !== undefined ? `  (${gate.note})` : ""}`);
-  lines.push(`  cost per successful task       ${shown(costPerSuccessfulTask).padStart(8)}  ${costPerSuccessfulTask.applicable ? `(total cost ${shown(totalCost)} / ${taskSuccess.succeeded} successful task${taskSuccess.succeeded === 1 ? "" : "s"})` : `(${costPerSuccessfulTask.reason})`}`);
+  const tasks = `${taskSuccess.succeeded} successful task${taskSuccess.succeeded === 1 ? "" : "s"}`;
+  const costBasis = !costPerSuccessfulTask.applicable
+    ? costPerSuccessfulTask.reason
+    : totalCost.applicable
+      ? `total cost ${shown(totalCost)} / ${tasks}`
+      : `total cost / ${tasks}, each cost divided first: ${totalCost.reason}`;
+  lines.push(`  cost per successful task       ${shown(costPerSuccessfulTask).padStart(8)}  (${costBasis})`);
   return lines;
 }

@@ -1,0 +1,26 @@
+/**
+ * The mean of finite numbers, itself always finite.
+ *
+ * A trace may carry any finite count or cost (a token count of 1e308 is read
+ * as sent), so the sum of a run's values can go beyond the largest number
+ * while their mean cannot: two requests of 1e308 tokens sum to Infinity but
+ * average 1e308. When the plain sum overflows, the mean is taken as the sum
+ * of each value divided by the count instead (equal up to rounding); when it
+ * does not, the plain sum is used, so every ordinary mean keeps its digits.
+ */
+export function finiteMean(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError("the mean of no values");
+  let sum = 0;
+  for (const value of values) sum += value;
+  if (Number.isFinite(sum)) return sum / values.length;
+  let scaled = 0;
+  for (const value of values) scaled += value / values.length;
+  return scaled;
+}
+
+/** The sum of finite numbers, or null when it goes beyond the largest number (a total nobody can read as a number). */
+export function finiteSum(values: readonly number[]): number | null {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return Number.isFinite(sum) ? sum : null;
+}
