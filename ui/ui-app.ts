@@ -55,7 +55,7 @@ import { LIST_END_HEADER, olderTracesHref, traceRows, tracesPage, type ListedTra
 import { judgeAgreement, reviewerAgreement } from "./review/review-agreement.js";
 import { labelsFromJsonl, labelsToJsonl, type LabelAuthor } from "./review/labels-jsonl.js";
 import { checkImportedPasses } from "./review/imported-passes.js";
-import { bindImportedLabels, movedOffByImport } from "./review/bind-imported-labels.js";
+import { bindImportedLabels, movedOffByImport, OUTLASTED_LINES, outlastedOnImport } from "./review/bind-imported-labels.js";
 import { finalVerdictOfListed, labelsVisibleTo, humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
 import { finalVerdictOfReview, reviewerVerdictsOf } from "../evaluators/reviewed-verdict.js";
 import { staticAssets } from "./static/static-assets.js";
@@ -635,7 +635,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const parameters = new URL(context.req.url).searchParams;
     // After the import form's redirect: how many labels it saved, said once (a reload does not say it again).
     const notice = takeFlashNotice(context, (waiting) => waiting.kind === "imported", secureCookies(context));
-    const imported = notice?.kind === "imported" ? notice.labels : null;
+    const imported = notice?.kind === "imported" ? { labels: notice.labels, unchanged: notice.unchanged } : null;
     return context.html(reviewQueuePage(context.get("viewer"), found.value.items, moreReviewsHref(parameters, found.value.next), agreed.reviewers, agreed.judge, imported, parameters.get("verdict") === "review_required", context.get("authenticated")));
   });
   app.get("/api/review", async (context) => {
@@ -690,11 +690,14 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       if (error instanceof OutOfScopeError) return { ok: false as const, error: error.message };
       throw error;
     }
-    return bound;
+    const outlasted = outlastedOnImport(bound.value, stored);
+    return { ok: true as const, value: { imported: bound.value.length - outlasted, outlasted } };
   };
   app.post("/api/labels.jsonl", takes(JSON_LINES_BODY), importLimit, async (context) => {
     const imported = await importLabels(context.get("readers"), await context.req.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated"), importedAt: new Date(now()).toISOString() });
-    return imported.ok ? context.json({ imported: imported.value.length }) : context.json({ error: imported.error }, 400);
+    if (!imported.ok) return context.json({ error: imported.error }, 400);
+    const { outlasted } = imported.value;
+    return context.json({ imported: imported.value.imported, ...(outlasted === 0 ? {} : { unchanged: outlasted, unchanged_reason: OUTLASTED_LINES }) });
   });
   // Before /review/:id, which would take "import" for a case result id (a case result so named can still be read, not labelled by a form).
   app.post("/review/import", takes(FILE_FORM_BODY), importFormLimit, async (context) => {
@@ -708,7 +711,7 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (file.size > MAXIMUM_IMPORT_BYTES) return refused(`the label file is larger than ${describeBytes(MAXIMUM_IMPORT_BYTES)} (${MAXIMUM_IMPORT_BYTES} bytes): split it into smaller JSONL files and import each`, 413);
     const imported = await importLabels(context.get("readers"), await file.text(), { reviewer: context.get("reviewer"), authenticated: context.get("authenticated"), importedAt: new Date(now()).toISOString() });
     if (!imported.ok) return refused(imported.error);
-    setFlashNotice(context, { kind: "imported", labels: imported.value.length }, secureCookies(context));
+    setFlashNotice(context, { kind: "imported", labels: imported.value.imported, unchanged: imported.value.outlasted }, secureCookies(context));
     return context.redirect("/review", 303);
   });
 

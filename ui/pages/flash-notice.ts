@@ -12,18 +12,19 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 
 /** `commentCut`: the review's comment was longer than the form keeps, and was saved cut (the page says so). */
-export type FlashNotice = { kind: "imported"; labels: number } | { kind: "saved"; caseResultId: string; commentCut: boolean } | { kind: "signed-out" };
+/** `unchanged`: lines of the imported file that a later label with the same id outlasts (bind-imported-labels.ts). */
+export type FlashNotice = { kind: "imported"; labels: number; unchanged: number } | { kind: "saved"; caseResultId: string; commentCut: boolean } | { kind: "signed-out" };
 
 const NOTICE_COOKIE = "ragscope_notice";
 /** Long enough for the redirect that follows the form; a notice nobody collected is gone by the next visit. */
 const NOTICE_SECONDS = 60;
-const IMPORTED = /^imported:(\d{1,9})$/;
+const IMPORTED = /^imported:(\d{1,9})(?::(\d{1,9}))?$/;
 const SAVED = /^saved(-cut)?:(.{1,512})$/s;
 const SIGNED_OUT = "signed-out";
 
 /** `secure`: as the session cookie (access/session-cookie.ts). */
 export function setFlashNotice(context: Context, notice: FlashNotice, secure: boolean): void {
-  const value = notice.kind === "imported" ? `imported:${notice.labels}` : notice.kind === "saved" ? `saved${notice.commentCut ? "-cut" : ""}:${notice.caseResultId}` : SIGNED_OUT;
+  const value = notice.kind === "imported" ? `imported:${notice.labels}:${notice.unchanged}` : notice.kind === "saved" ? `saved${notice.commentCut ? "-cut" : ""}:${notice.caseResultId}` : SIGNED_OUT;
   setCookie(context, NOTICE_COOKIE, value, { httpOnly: true, sameSite: "Strict", path: "/", maxAge: NOTICE_SECONDS, secure });
 }
 
@@ -33,7 +34,7 @@ export function takeFlashNotice(context: Context, wanted: (notice: FlashNotice) 
   if (value === undefined) return null;
   const imported = IMPORTED.exec(value);
   const saved = SAVED.exec(value);
-  const notice: FlashNotice | null = imported !== null ? { kind: "imported", labels: Number(imported[1]) } : saved !== null ? { kind: "saved", caseResultId: saved[2]!, commentCut: saved[1] !== undefined } : value === SIGNED_OUT ? { kind: "signed-out" } : null;
+  const notice: FlashNotice | null = imported !== null ? { kind: "imported", labels: Number(imported[1]), unchanged: Number(imported[2] ?? 0) } : saved !== null ? { kind: "saved", caseResultId: saved[2]!, commentCut: saved[1] !== undefined } : value === SIGNED_OUT ? { kind: "signed-out" } : null;
   // A notice of another page waits for it; one that is not a notice at all is dropped.
   if (notice !== null && !wanted(notice)) return null;
   deleteCookie(context, NOTICE_COOKIE, { path: "/", secure, httpOnly: true, sameSite: "Strict" });

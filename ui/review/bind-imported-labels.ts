@@ -127,3 +127,30 @@ export function movedOffByImport(imported: ImportedLabels, bound: readonly Human
     }),
   );
 }
+
+/** Why lines of an imported file changed nothing (outlastedOnImport), said by the import's answer and the queue's notice. */
+export const OUTLASTED_LINES =
+  "a label with the same case_result_id, metric and labeler_id dated later (stored, or on another line of the file) outlasts each of them, as the store keeps the later label: give a later labeled_at to replace it";
+
+/**
+ * How many of the file's lines change nothing: a label with the same id (case, metric, reviewer) dated later — stored,
+ * or on another line of the file — outlasts them, since the store keeps the later of two labels with one id (of two
+ * dated alike, the one written last: the file's). The import says how many, rather than counting them as imported.
+ */
+export function outlastedOnImport(bound: readonly HumanLabel[], stored: readonly HumanLabel[]): number {
+  const newest = new Map<string, number>();
+  for (const label of stored) newest.set(label.label_id, Date.parse(label.labeled_at));
+  // Of the file's lines of one id, the last one dated latest is what stays: a stored label dated alike is replaced.
+  const latestLine = new Map<string, number>();
+  for (const [index, label] of bound.entries()) {
+    const at = Date.parse(label.labeled_at);
+    const kept = latestLine.get(label.label_id);
+    if (kept === undefined || at >= Date.parse(bound[kept]!.labeled_at)) latestLine.set(label.label_id, index);
+  }
+  let outlasted = 0;
+  for (const [index, label] of bound.entries()) {
+    const storedAt = newest.get(label.label_id);
+    if (latestLine.get(label.label_id) !== index || (storedAt !== undefined && storedAt > Date.parse(label.labeled_at))) outlasted += 1;
+  }
+  return outlasted;
+}
