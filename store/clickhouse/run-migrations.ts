@@ -14,6 +14,10 @@
  * migration lock (migration-lock.ts), so collectors starting together apply
  * each migration once, one after the other; the embedded engine's folder is
  * held by one process already.
+ *
+ * A new embedded store (no migration recorded) is created at once from the
+ * schema these migrations leave (new-store-schema.ts), when that file was
+ * generated from exactly them; each is recorded as applied.
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
@@ -22,6 +26,7 @@ import { packageFiles } from "../../collector/wiring/config/package-files.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
 import { expandRetention } from "./kept-retention.js";
+import { createNewStore } from "./new-store-schema.js";
 import { findRetentionsPastLimit, RetentionPastLimitError } from "./retention-limit.js";
 import { acquireMigrationLock, DEFAULT_STALE_AFTER_MS, type MigrationLockHolder, type MigrationLockOptions } from "./migration-lock.js";
 
@@ -65,12 +70,18 @@ export interface RunMigrationsOptions {
   lock?: MigrationLockOptions;
   /** The time retentions are counted from (retention-limit.ts); default now. */
   now?: () => Date;
+  /** False: a new store runs every migration, as a store of the release before did (the schema file's generator and its test). */
+  newStoreSchema?: boolean;
+  /** The schema file a new embedded store is created from; default the package's (new-store-schema.ts). */
+  newStoreSchemaFile?: string;
 }
 
 /** The migrations applied (names), and what they left as an operator had it (kept-retention.ts). */
 export interface MigrationOutcome {
   applied: string[];
   notes: string[];
+  /** True when a new store was created from the schema the migrations leave rather than by running them (new-store-schema.ts). */
+  createdFromSchema?: boolean;
 }
 
 export async function runMigrations(connection: ClickHouseConnection, folder = migrationsFolder, options: RunMigrationsOptions = {}): Promise<MigrationOutcome> {
@@ -83,7 +94,12 @@ export async function runMigrations(connection: ClickHouseConnection, folder = m
   const pastLimit = await findRetentionsPastLimit(connection, options.now?.() ?? new Date());
   if (pastLimit.length > 0) throw new RetentionPastLimitError(pastLimit, connection.database, connection.describe());
   const migrations = await readMigrations(folder);
-  const pending = pendingMigrations(migrations, await appliedMigrations(connection), connection);
+  const done = await appliedMigrations(connection);
+  const pending = pendingMigrations(migrations, done, connection);
+  // A new embedded store: created at once from the schema the migrations leave (new-store-schema.ts).
+  if (done.size === 0 && options.newStoreSchema !== false && (await createNewStore(connection, migrations, options.newStoreSchemaFile))) {
+    return { applied: migrations.map((migration) => migration.name), notes: [], createdFromSchema: true };
+  }
   // Up to date (every start but the first of a release): no lock taken.
   if (pending.length === 0 || connection.embedded) return applyMigrations(connection, pending);
   const lock = await acquireMigrationLock(connection, { onWait: (holder) => noticeWaiting(connection, holder, options.lock?.staleAfterMs ?? DEFAULT_STALE_AFTER_MS), ...options.lock });

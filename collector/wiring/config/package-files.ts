@@ -30,6 +30,7 @@ export const packageVersion = (JSON.parse(readFileSync(path.join(packageRoot, "p
 
 export const packageFiles = {
   migrations: path.join(packageRoot, "deploy/clickhouse/migrations"),
+  newStoreSchema: path.join(packageRoot, "deploy/clickhouse/new-store-schema.sql"),
   dashboards: path.join(packageRoot, "dashboards"),
   gateFile: path.join(packageRoot, "dashboards/gates/ragscope-gates.yaml"),
   demoDataset: path.join(packageRoot, "examples/datasets/policy-regression.yaml"),

@@ -34,6 +34,7 @@ describe("npm pack", () => {
     for (const file of [
       "dist/collector/wiring/cli/main.js",
       "deploy/clickhouse/migrations/0001_core_tables.sql",
+      "deploy/clickhouse/new-store-schema.sql",
       "dashboards/rag-quality.json",
       "dashboards/gates/ragscope-gates.yaml",
       "examples/datasets/policy-regression.yaml",
