@@ -662,13 +662,15 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const caseResultIds = [...new Set(parsed.value.labels.map((label) => label.case_result_id))];
     // Each label is bound to the request it reviews; every case's requests read at once.
     const requests = caseResultIds.length === 0 ? new Map<string, TraceLocation[]>() : await readers.traces.findRequestsOfCases(caseResultIds);
-    const bound = bindImportedLabels(parsed.value, requests);
-    if (!bound.ok) return bound;
     const stored = caseResultIds.length === 0 ? [] : await readers.humanLabels.list({ caseResultIds });
+    const bound = bindImportedLabels(parsed.value, requests, stored);
+    if (!bound.ok) return bound;
     // Every case's newest request's results read at once: the check asks for most of them, and a trace read each cost
     // seconds per thousand. A label of an earlier request of a case is checked against that request's own metrics.
     const evaluations = await readers.traces.readEvaluationResults(caseResultIds);
-    const passes = await checkImportedPasses(bound.value, stored, async (caseResultId, traceId) => {
+    // A label restated on a request a later one of its case replaced counts toward no request: no pass to check.
+    const ofStoredRequests = bound.value.filter((label) => label.trace_id === "" || requests.get(label.case_result_id)?.some((request) => request.traceId === label.trace_id));
+    const passes = await checkImportedPasses(ofStoredRequests, stored, async (caseResultId, traceId) => {
       if (requests.get(caseResultId)?.[0]?.traceId !== traceId) {
         const request = await readers.traces.readTrace(caseResultId, { traceId });
         if (request === null) return null;

@@ -116,14 +116,15 @@ export interface RootCauseSources {
   labelsWhere?: string;
   /**
    * The columns of the requests' SELECT holding each request's trace id and start: the evaluator's cause is the one
-   * written with that request (attributedRootCauseOf's rule), not any of its case id's. Reviews stay per case id.
+   * written with that request (attributedRootCauseOf's rule), not any of its case id's. Reviews are of that request too
+   * (a label counts toward the review of the request it names).
    */
   request: { trace: string; started: string };
 }
 
 /**
  * The root cause of each row of `requests` (a SELECT of case_result_id and the `carried` columns, e.g. a request's
- * start): the one its case's reviewers agreed on (caseReviews; reviews are per Case Result id), else the root-cause
+ * start): the one its reviewers agreed on (caseReviews; a review is of a request: its case and trace id), else the root-cause
  * evaluator's label (the one written with that request, whose trace and start `sources.request` names, as
  * attributedRootCauseOf reads it), else '' (none); beside it the reviewers' agreements on the verdict (`agreed_pass`, `agreed_fail`, false without
  * reviews), from the same read of the reviews, for a statement that counts failing requests (attributedVerdict). Seed 004 §十 asks for one

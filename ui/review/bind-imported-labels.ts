@@ -21,8 +21,14 @@ function reviewOf(label: HumanLabel): string {
   return JSON.stringify([label.case_result_id, label.labeler_id]);
 }
 
-/** The file's labels, each bound to its request. */
-export function bindImportedLabels(imported: ImportedLabels, requestsOf: ReadonlyMap<string, readonly TraceLocation[]>): Result<HumanLabel[], string> {
+/**
+ * The file's labels, each bound to its request. `stored`: the labels stored of the file's cases. A line may name a
+ * request that is no longer stored when the stored label it restates names it too: a request replaced by a later one
+ * of its case (sent again the same UTC day from the same service) keeps its reviewers' labels, which count toward no
+ * request, and the export writes them so — an export imports back as it is.
+ */
+export function bindImportedLabels(imported: ImportedLabels, requestsOf: ReadonlyMap<string, readonly TraceLocation[]>, stored: readonly HumanLabel[]): Result<HumanLabel[], string> {
+  const storedRequestOf = new Map(stored.map((label) => [label.label_id, label.trace_id]));
   const bound: HumanLabel[] = [];
   let unreadable = 0;
   for (const [index, label] of imported.labels.entries()) {
@@ -38,7 +44,7 @@ export function bindImportedLabels(imported: ImportedLabels, requestsOf: Readonl
       continue;
     }
     if (given !== null) {
-      if (!requests.some((request) => request.traceId === label.trace_id)) {
+      if (!requests.some((request) => request.traceId === label.trace_id) && storedRequestOf.get(label.label_id) !== label.trace_id) {
         return failure(`line ${line}: trace_id "${label.trace_id}" is no stored request of case_result_id "${label.case_result_id}": give the trace id of the request reviewed (its review page's address holds it as ?trace=), or leave trace_id out to bind the label to the newest request started at or before labeled_at`);
       }
       bound.push(label);
@@ -93,6 +99,14 @@ export function bindImportedLabels(imported: ImportedLabels, requestsOf: Readonl
  */
 export function movedOffByImport(imported: ImportedLabels, bound: readonly HumanLabel[], stored: readonly HumanLabel[], importedAt: string): Result<HumanLabel[], string> {
   const storedById = new Map(stored.map((label) => [label.label_id, label]));
+  // Per case and reviewer, their stored review's request (at most one: a review of a case is of one request) and its
+  // latest label.
+  const storedReviews = new Map<string, { traceId: string; latest: HumanLabel }>();
+  for (const label of stored) {
+    if (label.trace_id === "") continue;
+    const review = storedReviews.get(reviewOf(label));
+    if (review === undefined || Date.parse(label.labeled_at) > Date.parse(review.latest.labeled_at)) storedReviews.set(reviewOf(label), { traceId: label.trace_id, latest: label });
+  }
   for (const [index, label] of bound.entries()) {
     const line = imported.lines[index]!;
     const earlier = storedById.get(label.label_id);
@@ -108,6 +122,14 @@ export function movedOffByImport(imported: ImportedLabels, bound: readonly Human
     if (earlier !== undefined && earlier.trace_id !== label.trace_id && Date.parse(earlier.labeled_at) > Date.parse(label.labeled_at)) {
       return failure(
         `line ${line}: labeled_at ${label.labeled_at} is earlier than ${label.labeler_id}'s stored label of ${label.metric} on case_result_id "${label.case_result_id}" (${earlier.labeled_at}), which ${earlier.trace_id === "" ? "was moved off its request (trace_id \"\")" : `reviews another request of the case (trace_id "${earlier.trace_id}")`}: the stored label would stay — give a later labeled_at, or leave it out to label at the import's time`,
+      );
+    }
+    // An older line of another metric would move the reviewer's later review of another request off it: a label from
+    // an old file undoing a newer review, which no reviewer asked for.
+    const review = storedReviews.get(reviewOf(label));
+    if (review !== undefined && review.traceId !== label.trace_id && Date.parse(review.latest.labeled_at) > Date.parse(label.labeled_at)) {
+      return failure(
+        `line ${line}: labeled_at ${label.labeled_at} is earlier than ${label.labeler_id}'s stored review of case_result_id "${label.case_result_id}" on another request (trace_id "${review.traceId}", labelled up to ${review.latest.labeled_at}): taken, it would move that later review off its request — give a later labeled_at, or leave it out to label at the import's time`,
       );
     }
   }
