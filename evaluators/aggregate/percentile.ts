@@ -5,6 +5,7 @@
  * observed values, never an interpolation. P95 of 20 values is the 19th;
  * P50 of 4 values is the 2nd. Not applicable for no values.
  */
+import { finiteMean } from "../../core/finite-mean.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 
 export function nearestRankPercentile(sortedAscending: readonly number[], percentile: number): MetricValue {
@@ -32,7 +33,8 @@ export function summarizeDistribution(values: readonly number[]): DistributionSu
   const none = notApplicable("no values");
   return {
     count: sorted.length,
-    mean: sorted.length === 0 ? none : applicable(sorted.reduce((total, value) => total + value, 0) / sorted.length),
+    // finiteMean: a time the trace states (time to first token) may be any finite number, and their sum need not be.
+    mean: sorted.length === 0 ? none : applicable(finiteMean(sorted)),
     p50: nearestRankPercentile(sorted, 50),
     p95: nearestRankPercentile(sorted, 95),
     p99: nearestRankPercentile(sorted, 99),

@@ -1,4 +1,5 @@
 /** The terminal report of an experiment: per-case table, per-metric summary by layer, repeats, comparison, gate decision. */
+import { finiteMean } from "../../core/finite-mean.js";
 import { GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type GateRuleResult } from "../../evaluators/gates/release-gate.js";
 import { formatJudgeCallSummary } from "../../evaluators/judge/judge-evaluations.js";
 // Measured values keep two significant digits where four decimals would write them as 0 (a cost of 0.00001), as the report and the web UI print them.
@@ -54,7 +55,7 @@ export function formatExperiment(result: ExperimentResult): string[] {
   for (const layer of layers) {
     lines.push(`  ${layer}`);
     for (const [metric, entry] of [...metrics.entries()].filter(([, value]) => value.layer === layer).sort(([left], [right]) => left.localeCompare(right))) {
-      const mean = entry.values.length === 0 ? "n/a" : rounded(entry.values.reduce((sum, value) => sum + value, 0) / entry.values.length, 4);
+      const mean = entry.values.length === 0 ? "n/a" : rounded(finiteMean(entry.values), 4);
       const fromHeuristic = heuristic.get(metric);
       const label = fromHeuristic === undefined ? "" : `  (${fromHeuristic === entry.values.length ? "all" : fromHeuristic} from the heuristic judge: a measurement, never a pass)`;
       // A heuristic rule's metric is named so (metric-catalog.ts), as the boards, the report and the web UI name it.

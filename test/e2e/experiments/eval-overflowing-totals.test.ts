@@ -58,7 +58,8 @@ describe("a run whose costs add up beyond the largest number", () => {
   });
 
   test("ragscope eval: the total is not available, the mean and the cost per task are 1e+308, and the gate blocks on the cost", async () => {
-    const ran = await runRagscope(["eval", "--dataset", dataset, "--task", task, "--run-id", "costly", "--data-dir", dataDir], { TEST_COST_PER_CASE: "1e308" });
+    // Each generation also records a time to first token of 1e308 ms: their mean is a number too.
+    const ran = await runRagscope(["eval", "--dataset", dataset, "--task", task, "--run-id", "costly", "--data-dir", dataDir], { TEST_COST_PER_CASE: "1e308", TEST_TIME_TO_FIRST_TOKEN_MS: "1e308" });
     assert.doesNotMatch(ran.stderr, /unexpected error/, ran.stderr);
     assert.equal(ran.status, 1, `the gate blocks (exit 1), not a crash (exit 2):\n${ran.stderr}`);
     assert.equal(
@@ -66,6 +67,7 @@ describe("a run whose costs add up beyond the largest number", () => {
       "cost per successful task         1e+308  (total cost / 12 successful tasks, each cost divided first: the 12 requests' costs add up beyond the largest number)",
     );
     assert.match(lineOf(ran.stdout, /^FAIL\s+performance\.average_cost/), /1e\+308\s+<= 0\.05/);
+    assert.match(lineOf(ran.stdout, /^time_to_first_token_ms\s/), /^\s+time_to_first_token_ms\s+1e\+308\s+n=12$/);
     assert.match(ran.stdout, /^Decision: BLOCKED$/m);
   });
 
