@@ -111,14 +111,19 @@ export const ragscopeMapper: SpanMapper = {
         const cited = readChunkIdsLeavingOutEmpty(attributes, Ragscope.citationChunkIds, "cited chunk ids");
         return { stage: "cite", chunkIds: cited.chunkIds, ...unreadableField(cited.notes) };
       }
-      case RagStage.feedback:
+      case RagStage.feedback: {
+        // An empty chunk id names no chunk: the clicked chunk is not known (null), as in every list of chunk ids.
+        const chunkId = readString(attributes, Ragscope.feedbackChunkId);
+        const emptyChunkId = chunkId === "" ? [{ attribute: Ragscope.feedbackChunkId, error: 'an empty chunk id (""), which names no chunk: the chunk the feedback is about is not known (chunk_id null)' }] : [];
         return {
           stage: "feedback",
           kind: readString(attributes, Ragscope.feedbackKind),
           value: readString(attributes, Ragscope.feedbackValue),
           comment: readString(attributes, Ragscope.feedbackComment),
-          chunkId: readString(attributes, Ragscope.feedbackChunkId),
+          chunkId: chunkId === "" ? null : chunkId,
+          ...unreadableField(emptyChunkId),
         };
+      }
       default:
         return { stage: "other" };
     }

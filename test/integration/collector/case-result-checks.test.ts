@@ -158,6 +158,32 @@ describe("partly readable traces through the embedded collector", () => {
     assert.match(notes[1]!.error, /^element 0 of the 1 truncated chunk ids received is an empty chunk id \(""\)/);
   });
 
+  test("a citation click whose chunk id is empty: the chunk it is about is not known (null), with a note, not a chunk named \"\"", async () => {
+    recorder.reset();
+    const tracer = trace.getTracer("partly-readable");
+    tracer.startActiveSpan("clicked", { attributes: { "openinference.span.kind": "CHAIN", "input.value": "refund?", "input.mime_type": "text/plain" } }, (root) => {
+      tracer.startSpan("rag.feedback", { attributes: { "ragscope.stage": "feedback", "ragscope.feedback.kind": "citation_click", "ragscope.feedback.chunk_id": "" } }).end();
+      tracer.startSpan("rag.feedback", { attributes: { "ragscope.stage": "feedback", "ragscope.feedback.kind": "citation_click", "ragscope.feedback.chunk_id": "refund-1" } }).end();
+      root.end();
+    });
+    const spans = recorder.spans();
+    const [emptySpanId] = spans.filter((span) => span.name === "rag.feedback" && span.attributes["ragscope.feedback.chunk_id"] === "").map((span) => span.spanContext().spanId);
+
+    const results = await withCollector("empty_feedback_chunk_id", async (collector) => {
+      assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(spans)), 200);
+      return storedResults(collector);
+    });
+    assert.equal(results.length, 1);
+    const observation = results[0]!.rag_observation;
+    assert.deepEqual(observation.feedback.map((entry) => [entry.span_id, entry.kind, entry.chunk_id]).sort(), [
+      [emptySpanId, "citation_click", null],
+      [spans.find((span) => span.attributes["ragscope.feedback.chunk_id"] === "refund-1")!.spanContext().spanId, "citation_click", "refund-1"],
+    ].sort());
+    const notes = observation.malformed_attributes.filter((note) => note.span_id === emptySpanId);
+    assert.deepEqual(notes.map(({ attribute, kind }) => ({ attribute, kind })), [{ attribute: "ragscope.feedback.chunk_id", kind: "unreadable_value" }]);
+    assert.match(notes[0]!.error, /empty chunk id \(""\), which names no chunk/);
+  });
+
   test("empty ids among the cited, dropped and truncated chunk ids are left out with a note, and no empty citation counts as a wrong one", async () => {
     recorder.reset();
     const tracer = trace.getTracer("partly-readable");
