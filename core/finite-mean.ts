@@ -15,7 +15,15 @@ export function finiteMean(values: readonly number[]): number {
   if (Number.isFinite(sum)) return sum / values.length;
   let scaled = 0;
   for (const value of values) scaled += value / values.length;
-  return scaled;
+  return withinLargest(scaled);
+}
+
+/**
+ * The mean of finite numbers lies within ±Number.MAX_VALUE; a sum of shares of values at the edge of that range can
+ * still round past it (three values of Number.MAX_VALUE), so the result is brought back within it.
+ */
+export function withinLargest(mean: number): number {
+  return Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, mean));
 }
 
 /** The sum of finite numbers, or null when it goes beyond the largest number (a total nobody can read as a number). */

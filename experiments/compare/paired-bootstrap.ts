@@ -9,7 +9,7 @@
  * interval. SciPy draws from NumPy's generator, so the two intervals agree
  * within Monte-Carlo error, not digit for digit.
  */
-import { finiteMean } from "../../core/finite-mean.js";
+import { finiteMean, withinLargest } from "../../core/finite-mean.js";
 import { seededRandom } from "../../core/seeded-random.js";
 
 export interface BootstrapInterval {
@@ -60,7 +60,7 @@ export function pairedBootstrap(candidate: readonly number[], baseline: readonly
   for (let resample = 0; resample < resamples; resample += 1) {
     let total = 0;
     for (let draw = 0; draw < pairs; draw += 1) total += terms[Math.floor(random() * pairs)]!;
-    means[resample] = total / divisor;
+    means[resample] = divideFirst ? withinLargest(total) : total / divisor;
   }
   const sorted = Array.from(means).sort((left, right) => left - right);
   return {

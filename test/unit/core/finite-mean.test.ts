@@ -16,6 +16,15 @@ test("two values of 1e308 average 1e308, where their sum is Infinity", () => {
   assert.equal(finiteSum([1e308, -1e308, 5]), 5);
 });
 
+test("values at the edge of the range: shares that round past the largest number are brought back within it", () => {
+  const largest = Number.MAX_VALUE;
+  assert.equal(largest / 3 + largest / 3 + largest / 3, Infinity, "the shares' sum rounds past it");
+  assert.equal(finiteMean([largest, largest, largest]), largest);
+  assert.equal(finiteMean([-largest, -largest, -largest]), -largest);
+  const interval = pairedBootstrap(Array.from({ length: 12 }, () => largest), Array.from({ length: 12 }, () => 0), { resamples: 50, seed: 3 });
+  assert.deepEqual([interval!.meanDifference, interval!.low, interval!.high], [largest, largest, largest]);
+});
+
 test("an ordinary mean is the plain sum divided once, digit for digit", () => {
   assert.equal(finiteMean([0.1, 0.2, 0.3]), (0.1 + 0.2 + 0.3) / 3);
   assert.equal(finiteMean([1, 2, 4]), 7 / 3);
