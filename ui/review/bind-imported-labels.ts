@@ -100,10 +100,12 @@ export function bindImportedLabels(imported: ImportedLabels, requestsOf: Readonl
 export function movedOffByImport(imported: ImportedLabels, bound: readonly HumanLabel[], stored: readonly HumanLabel[], importedAt: string): Result<HumanLabel[], string> {
   const storedById = new Map(stored.map((label) => [label.label_id, label]));
   // Per case and reviewer, their stored review's request (at most one: a review of a case is of one request) and its
-  // latest label.
+  // latest label that stays: a stored label the file replaces with a line dated alike or later is the file's, not there.
+  const fileDatedUpTo = new Map<string, number>();
+  for (const label of bound) fileDatedUpTo.set(label.label_id, Math.max(fileDatedUpTo.get(label.label_id) ?? -Infinity, Date.parse(label.labeled_at)));
   const storedReviews = new Map<string, { traceId: string; latest: HumanLabel }>();
   for (const label of stored) {
-    if (label.trace_id === "") continue;
+    if (label.trace_id === "" || (fileDatedUpTo.get(label.label_id) ?? -Infinity) >= Date.parse(label.labeled_at)) continue;
     const review = storedReviews.get(reviewOf(label));
     if (review === undefined || Date.parse(label.labeled_at) > Date.parse(review.latest.labeled_at)) storedReviews.set(reviewOf(label), { traceId: label.trace_id, latest: label });
   }

@@ -21,6 +21,7 @@ const NOW = Date.parse("2026-07-10T12:00:00.000Z");
 const BOTH = ["faithfulness", "answer_relevance"];
 const REPLACED = { caseResultId: "cr_replaced", first: "a1000000000000000000000000000001", second: "a2000000000000000000000000000002" };
 const OLDER = { caseResultId: "cr_older", first: "b1000000000000000000000000000001", second: "b2000000000000000000000000000002" };
+const MOVED = { caseResultId: "cr_moved", first: "c1000000000000000000000000000001", second: "c2000000000000000000000000000002" };
 
 let store: MemoryStore;
 let server: UiServer;
@@ -101,16 +102,46 @@ describe("label import and requests replaced or reviewed later", () => {
     );
     assert.equal(await exported("alice", OLDER.caseResultId), before, "alice's review of the second request stays on it");
 
+    // The same line beside a later-dated line that replaces her stored label of faithfulness: that label is the file's
+    // then, not a later review the file would move — but her answer_relevance on the second request still is.
+    const withReplacement = await importText(
+      "alice",
+      [
+        { case_result_id: OLDER.caseResultId, trace_id: OLDER.first, metric: "faithfulness", verdict: "fail", labeled_at: "2026-07-10T12:01:00.000Z" },
+        { case_result_id: OLDER.caseResultId, trace_id: OLDER.first, metric: "answer_relevance", verdict: "fail", labeled_at: "2026-07-10T12:02:00.000Z" },
+        { case_result_id: OLDER.caseResultId, trace_id: OLDER.first, metric: "completeness", verdict: "fail", labeled_at: "2026-07-08T12:00:00.000Z" },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(""),
+    );
+    assert.deepEqual(withReplacement, { status: 200, body: { imported: 3 } }, "every stored label of the later review is replaced by a line of the file");
+    const replaced = (await exported("alice", OLDER.caseResultId))
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { metric: string; trace_id: string; verdict: string });
+    assert.deepEqual(replaced.map((label) => [label.metric, label.trace_id, label.verdict]).sort(), [
+      ["answer_relevance", OLDER.first, "fail"],
+      ["completeness", OLDER.first, "fail"],
+      ["faithfulness", OLDER.first, "fail"],
+    ]);
+  });
+
+  test("a later line of the first request moves a review of the second there, as a form save would", async () => {
+    await write(MOVED.caseResultId, MOVED.first, "2026-07-08T09:00:00.000Z", [...BOTH, "completeness"]);
+    await write(MOVED.caseResultId, MOVED.second, "2026-07-09T09:00:00.000Z", BOTH);
+    clock = NOW;
+    await review("alice", MOVED.caseResultId, MOVED.second, { faithfulness: "pass", answer_relevance: "pass" });
+    clock = NOW + 60_000;
     // Dated after it, the same line is a newer review of the first request, which moves hers there as a form save would.
-    const newer = await importText("alice", `${JSON.stringify({ case_result_id: OLDER.caseResultId, trace_id: OLDER.first, metric: "completeness", verdict: "fail" })}\n`);
+    const newer = await importText("alice", `${JSON.stringify({ case_result_id: MOVED.caseResultId, trace_id: MOVED.first, metric: "completeness", verdict: "fail" })}\n`);
     assert.deepEqual(newer, { status: 200, body: { imported: 1 } });
-    const moved = (await exported("alice", OLDER.caseResultId))
+    const moved = (await exported("alice", MOVED.caseResultId))
       .split("\n")
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line) as { metric: string; trace_id: string });
     assert.deepEqual(moved.map((label) => [label.metric, label.trace_id]).sort(), [
       ["answer_relevance", ""],
-      ["completeness", OLDER.first],
+      ["completeness", MOVED.first],
       ["faithfulness", ""],
     ]);
   });
