@@ -29,9 +29,11 @@ export async function migrateCommand(request: SettingsRequest, flags: FlagValues
   }
   const connection = await openClickHouse(resolved.value.settings.clickhouse);
   try {
-    const { applied, notes } = await runMigrations(connection);
+    const { applied, notes, createdFromSchema } = await runMigrations(connection);
     if (applied.length === 0) output.log(`${connection.describe()}: the schema is up to date, no migration applied`);
-    else for (const name of applied) output.log(`${connection.describe()}: applied ${name}`);
+    else if (createdFromSchema === true) {
+      output.log(`${connection.describe()}: created a new store with the schema of the ${applied.length} migrations ${applied[0]} to ${applied.at(-1)}, each recorded as applied`);
+    } else for (const name of applied) output.log(`${connection.describe()}: applied ${name}`);
     for (const note of notes) output.log(`${connection.describe()}: ${note}`);
     // Rollup minutes a migration asked to recompute (rollup-repairs.ts), recomputed by the collector's own refresh.
     const rollups = new ClickHouseMetricRollups(connection);

@@ -3,7 +3,8 @@
  * on an embedded store made by the previous release (migrations 0001–0006)
  * with a Case Result in it: the new migrations are applied and listed, the
  * result is still there with the same values, the replaced tables are kept
- * and named, and a second run applies nothing.
+ * and named, and a second run applies nothing. A new store is created at once
+ * from the schema the migrations leave, and the command says so in one line.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -71,6 +72,20 @@ describe("ragscope migrate", () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  test("a new embedded store: created at once with the migrations' schema, said in one line, and a second run applies nothing", async () => {
+    const dataDir = path.join(folder, "new");
+    const migrations = (await readdir(migrationsFolder)).filter((file) => /^\d{4}_/.test(file)).sort().map((file) => file.replace(/\.sql$/, ""));
+    const first = run(["migrate", "--data-dir", dataDir], folder);
+    assert.equal(first.status, 0, first.stderr);
+    assert.equal(
+      first.stdout.trim(),
+      `embedded ClickHouse engine (chDB) in ${dataDir}, database ragscope: created a new store with the schema of the ${migrations.length} migrations ${migrations[0]} to ${migrations.at(-1)}, each recorded as applied`,
+    );
+    const again = run(["migrate", "--data-dir", dataDir], folder);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stdout, /the schema is up to date, no migration applied/);
   });
 
   test("a store it cannot open is an error with exit 2, not a crash", () => {
