@@ -1,0 +1,70 @@
+/**
+ * `ragscope experiment report` as a subprocess over a stored experiment whose
+ * cost metric holds values a trace may state but no statistic can square
+ * (1e200 and up: a variance of them is beyond the largest number). The report
+ * stopped with "t quantile needs at least 1 degree of freedom, got NaN" (and
+ * the web UI's Experiments page with it). Now that metric is reported as not
+ * compared, saying why, and every other metric of the experiment is compared
+ * as before. 20 users per arm, one request each, written through the store's
+ * own write port.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { caseResult } from "../../../contracts/case-result.js";
+import type { ExperimentReport } from "../../../evaluators/experiments/experiment-report.js";
+import { measured, plannedCaseResult, writeToFolder } from "../../support/stored-requests.js";
+
+const ragscope = fileURLToPath(new URL("../../../bin/ragscope.js", import.meta.url));
+const PER_ARM = 20;
+const EXPERIMENT = "exp-huge-costs";
+const start = Date.parse("2026-11-01T09:00:00.000Z");
+
+function run(dataDir: string, ...flags: string[]) {
+  const result = spawnSync(process.execPath, [ragscope, "experiment", "report", "--id", EXPERIMENT, "--data-dir", dataDir, ...flags], { encoding: "utf8", env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "" } });
+  assert.equal(result.status, 0, result.stderr);
+  return result.stdout;
+}
+
+describe("ragscope experiment report on a metric whose values are too large for the statistics", () => {
+  let dataDir: string;
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "ragscope-experiment-huge-values-"));
+    const batch = (["control", "treatment"] as const).flatMap((variant, arm) =>
+      Array.from({ length: PER_ARM }, (_, index) => {
+        const number = arm * PER_ARM + index;
+        const caseResultId = `cr_huge_${number}`;
+        const planned = plannedCaseResult({ caseResultId, traceId: (number + 1).toString(16).padStart(32, "0"), sessionId: `session-${number}`, startedAtMs: start + number * 1_000 });
+        const stored = caseResult.parse({ ...planned, rag_observation: { ...planned.rag_observation, user_id: `user-${number}`, experiment_id: EXPERIMENT, experiment_variant: variant } });
+        // Costs of 1e200 to 5e200 in both arms; latencies that differ plainly between the arms.
+        const values = { cost: Number(`${1 + (index % 5)}e200`), latency_ms: (variant === "control" ? 1_000 : 2_000) + (index % 5) * 10 };
+        return { caseResult: stored, evaluationResults: [measured(caseResultId, "performance.usage", values, start + number * 1_000 + 3_000)] };
+      }),
+    );
+    await writeToFolder(dataDir, batch);
+  });
+
+  after(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test("the cost is not compared, saying why; the latency is compared as before", () => {
+    const report = JSON.parse(run(dataDir, "--json")) as ExperimentReport;
+    const cost = report.metrics.find((metric) => metric.metric === "cost");
+    assert.ok(cost, "cost is in the report");
+    // Each arm's mean is still shown: (1 + 2 + 3 + 4 + 5) / 5 × 1e200, up to rounding.
+    assert.deepEqual(cost.values.map((item) => [item.variant, item.observations]), [["control", PER_ARM], ["treatment", PER_ARM]]);
+    for (const item of cost.values) assert.ok(item.value !== null && Math.abs(item.value / 3e200 - 1) < 1e-12, `${item.variant}: ${item.value}`);
+    const compared = cost.comparisons.find((item) => item.variant === "treatment")!;
+    assert.deepEqual([compared.indication, compared.comparison], ["not_enough_data", null]);
+    assert.equal(compared.note, "not compared: a value of 5e+200 is too large for the statistics, whose variances square the values (beyond the largest number past 1e+150)");
+    const latency = report.metrics.find((metric) => metric.metric === "latency_ms")!.comparisons.find((item) => item.variant === "treatment")!;
+    assert.equal(latency.indication, "worse", "twice the latency in every request of the treatment");
+    assert.match(run(dataDir), /not compared: a value of 5e\+200 is too large for the statistics/);
+  });
+});
