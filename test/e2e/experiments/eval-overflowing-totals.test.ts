@@ -14,25 +14,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { pricedDataset } from "./support/priced-dataset.js";
 import { runRagscope, tasksFolder } from "./support/run-ragscope.js";
 
 const CASES = 12;
 
-const DATASET = [
-  "dataset_id: overflowing",
-  'dataset_version: "1"',
-  "cases:",
-  ...Array.from({ length: CASES }, (_, index) => [
-    `  - case_id: overflowing_${index}`,
-    "    case_version: v1",
-    `    input: What does item ${index} cost?`,
-    `    gold_evidence: [{ document_id: doc_${index}, chunk_id: chunk_${index} }]`,
-    "    metadata:",
-    `      retrieve: { document: doc_${index}, chunk: chunk_${index}, text: "Item ${index} costs five dollars." }`,
-    `      answer: Item ${index} costs five dollars.`,
-  ]).flat(),
-  "",
-].join("\n");
+const DATASET = pricedDataset("overflowing", CASES);
 
 /** The line of a printed table that starts with `label` (after its indentation). */
 function lineOf(printed: string, label: RegExp): string {

@@ -15,25 +15,12 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startServeWithUi } from "../../support/serve-with-ui.js";
+import { pricedDataset } from "./support/priced-dataset.js";
 import { runRagscope, tasksFolder } from "./support/run-ragscope.js";
 
 const CASES = 12;
 
-const DATASET = [
-  "dataset_id: small",
-  'dataset_version: "1"',
-  "cases:",
-  ...Array.from({ length: CASES }, (_, index) => [
-    `  - case_id: small_${index}`,
-    "    case_version: v1",
-    `    input: What does item ${index} cost?`,
-    `    gold_evidence: [{ document_id: doc_${index}, chunk_id: chunk_${index} }]`,
-    "    metadata:",
-    `      retrieve: { document: doc_${index}, chunk: chunk_${index}, text: "Item ${index} costs five dollars." }`,
-    `      answer: Item ${index} costs five dollars.`,
-  ]).flat(),
-  "",
-].join("\n");
+const DATASET = pricedDataset("small", CASES);
 
 describe("ragscope eval --baseline: small differences, and the heuristic judge's, printed as what they are", () => {
   let folder: string;
