@@ -16,6 +16,7 @@
  * statistics.
  */
 
+import { finiteMean, withinLargest } from "../../core/finite-mean.js";
 import { normalQuantile } from "../../core/statistics/normal-distribution.js";
 import { studentTQuantile } from "../../core/statistics/student-t-distribution.js";
 
@@ -45,8 +46,24 @@ export function wilsonInterval(successes: number, count: number, confidence: num
 export function meanInterval(values: readonly number[], confidence: number): Interval {
   const count = values.length;
   if (count < 2) throw new RangeError("a t interval needs at least two samples");
-  const mean = values.reduce((total, value) => total + value, 0) / count;
-  const variance = values.reduce((total, value) => total + (value - mean) ** 2, 0) / (count - 1);
-  const half = studentTQuantile(1 - (1 - confidence) / 2, count - 1) * Math.sqrt(variance / count);
-  return { lower: mean - half, upper: mean + half, mean, count };
+  const mean = finiteMean(values);
+  // A metric may hold any finite value (a cost of 1e200), and a variance squares them: beyond ~1e150 the square is
+  // Infinity, the interval (-Infinity, Infinity), and no alert ever fires. The spread is then taken of the values
+  // divided by a power of two (exact) and multiplied back; ordinary values are divided by 1, keeping their digits.
+  const scale = scaleFor(values);
+  const scaledMean = mean / scale;
+  const variance = values.reduce((total, value) => total + (value / scale - scaledMean) ** 2, 0) / (count - 1);
+  const half = studentTQuantile(1 - (1 - confidence) / 2, count - 1) * Math.sqrt(variance / count) * scale;
+  return { lower: withinLargest(mean - half), upper: withinLargest(mean + half), mean, count };
+}
+
+/** Past this magnitude a value's square may be beyond the largest number. */
+const LARGEST_SQUARED = 1e150;
+
+function scaleFor(values: readonly number[]): number {
+  let largest = 0;
+  for (const value of values) largest = Math.max(largest, Math.abs(value));
+  // A power of two about the largest value, so the values divided by it are at most ~2. Math.log2 rounds
+  // Number.MAX_VALUE up to 1024, and 2 ** 1024 is Infinity: 2 ** 1023 is the largest power of two there is.
+  return largest > LARGEST_SQUARED ? Math.min(2 ** Math.floor(Math.log2(largest)), 2 ** 1023) : 1;
 }

@@ -49,6 +49,24 @@ function around(count: number, mean: number, spread: number): number[] {
 }
 
 describe("alert evaluator", () => {
+  test("costs a trace may state (1e200 and up, whose squares are beyond the largest number) still fire a cost rule they break", () => {
+    // Before: the variance was Infinity, the interval (-Infinity, Infinity), never wholly outside the threshold.
+    const evaluator = new AlertEvaluator([rule({ id: "performance.average_cost", metric: "cost", threshold: threshold("<= 0.05"), windowSamples: 20, minSamples: 20, statistic: "t" })]);
+    const costs = Array.from({ length: 20 }, (_, index) => Number(`${1 + (index % 5)}e200`));
+    const events: AlertEvent[] = [];
+    costs.forEach((value, index) => events.push(...evaluator.observe([sample(value, "cost")], index)));
+    assert.deepEqual(events.map((event) => event.state), ["firing"]);
+    const [firing] = events;
+    assert.ok(Math.abs(firing!.value / 3e200 - 1) < 1e-12, `mean ${firing!.value}`);
+    assert.ok(Number.isFinite(firing!.lower) && Number.isFinite(firing!.upper) && firing!.lower > 0.05 && firing!.lower < firing!.value && firing!.upper > firing!.value, `${firing!.lower}–${firing!.upper}`);
+    // Values at the edge of the range (whose sum, and the power of two nearest the largest, are Infinity): the bounds stay numbers.
+    const edge = new AlertEvaluator([rule({ id: "edge", metric: "cost", threshold: threshold("<= 0.05"), windowSamples: 20, minSamples: 20, statistic: "t" })]);
+    const edgeEvents = Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? Number.MAX_VALUE : Number.MAX_VALUE * 0.9)).flatMap((value, index) => edge.observe([sample(value, "cost")], index));
+    assert.equal(edgeEvents.length, 1);
+    assert.ok(Number.isFinite(edgeEvents[0]!.lower) && Number.isFinite(edgeEvents[0]!.upper), `${edgeEvents[0]!.lower}–${edgeEvents[0]!.upper}`);
+  });
+
+
   test("3 failures in 20 samples of a 0.95 stream do not fire: the Wilson interval still reaches 0.92", () => {
     const evaluator = new AlertEvaluator([rule({ windowSamples: 20 })]);
     const values = [1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1];
