@@ -3,7 +3,7 @@
  * rather than by running every migration one after the other.
  *
  * The migrations are the schema's history: on a new store most of their
- * 117 statements alter tables that were created a moment before and copy
+ * statements (117 at 0037) alter tables that were created a moment before and copy
  * rows that do not exist, about 1.5–2 s of the embedded engine's time on
  * every first start (`ragscope eval` into a new folder, each test's store).
  * deploy/clickhouse/new-store-schema.sql holds the CREATE statements of the

@@ -1,6 +1,6 @@
 /**
  * A new embedded store is created from deploy/clickhouse/new-store-schema.sql, the schema the migrations leave
- * (store/clickhouse/new-store-schema.ts), rather than by running its 36 migrations one after the other. Shown here on
+ * (store/clickhouse/new-store-schema.ts), rather than by running its migrations one after the other. Shown here on
  * the real engine:
  * - the committed file is what the migrations leave today (a migration added without `npm run new-store-schema`
  *   fails this test, saying so);
