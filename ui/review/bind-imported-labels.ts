@@ -128,8 +128,10 @@ export function movedOffByImport(imported: ImportedLabels, bound: readonly Human
     }
     // An older line of another metric would move the reviewer's later review of another request off it: a label from
     // an old file undoing a newer review, which no reviewer asked for.
+    // A stored review dated ahead of the clock (an import may date labels up to 5 minutes ahead) is read as dated now:
+    // a line labelled at the import's time is not older than a review made before it.
     const review = storedReviews.get(reviewOf(label));
-    if (review !== undefined && review.traceId !== label.trace_id && Date.parse(review.latest.labeled_at) > Date.parse(label.labeled_at)) {
+    if (review !== undefined && review.traceId !== label.trace_id && Math.min(Date.parse(review.latest.labeled_at), Date.parse(importedAt)) > Date.parse(label.labeled_at)) {
       return failure(
         `line ${line}: labeled_at ${label.labeled_at} is earlier than ${label.labeler_id}'s stored review of case_result_id "${label.case_result_id}" on another request (trace_id "${review.traceId}", labelled up to ${review.latest.labeled_at}): taken, it would move that later review off its request — give a later labeled_at, or leave it out to label at the import's time`,
       );

@@ -126,6 +126,27 @@ describe("label import and requests replaced or reviewed later", () => {
     ]);
   });
 
+  test("a review imported up to 5 minutes ahead of the clock does not refuse a later import labelled at its own time", async () => {
+    const AHEAD = { caseResultId: "cr_ahead", first: "d1000000000000000000000000000001", second: "d2000000000000000000000000000002" };
+    await write(AHEAD.caseResultId, AHEAD.first, "2026-07-08T09:00:00.000Z", [...BOTH, "completeness"]);
+    await write(AHEAD.caseResultId, AHEAD.second, "2026-07-09T09:00:00.000Z", BOTH);
+    clock = NOW;
+    const ahead = `${JSON.stringify({ case_result_id: AHEAD.caseResultId, trace_id: AHEAD.second, metric: "faithfulness", verdict: "fail", labeled_at: new Date(NOW + 4 * 60_000).toISOString() })}\n`;
+    assert.deepEqual(await importText("alice", ahead), { status: 200, body: { imported: 1 } });
+    // A minute later, a line of the first request without labeled_at: it is labelled at the import's time.
+    clock = NOW + 60_000;
+    const later = await importText("alice", `${JSON.stringify({ case_result_id: AHEAD.caseResultId, trace_id: AHEAD.first, metric: "completeness", verdict: "fail" })}\n`);
+    assert.deepEqual(later, { status: 200, body: { imported: 1 } });
+    const labels = (await exported("alice", AHEAD.caseResultId))
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { metric: string; trace_id: string });
+    assert.deepEqual(labels.map((label) => [label.metric, label.trace_id]).sort(), [
+      ["completeness", AHEAD.first],
+      ["faithfulness", ""],
+    ], "her review moved to the first request, the earlier label moved off the second");
+  });
+
   test("a later line of the first request moves a review of the second there, as a form save would", async () => {
     await write(MOVED.caseResultId, MOVED.first, "2026-07-08T09:00:00.000Z", [...BOTH, "completeness"]);
     await write(MOVED.caseResultId, MOVED.second, "2026-07-09T09:00:00.000Z", BOTH);
