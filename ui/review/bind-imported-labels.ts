@@ -95,7 +95,8 @@ export function bindImportedLabels(imported: ImportedLabels, requestsOf: Readonl
  * line of no request ("") that would replace their label of a request refuses the file: it would leave the rest of
  * that review behind on the request. A line older than the reviewer's stored label of the same case and metric on another request refuses the file: the store
  * keeps the newer label, so the file's would be dropped while the rest of that reviewer's review moved, leaving a
- * part of a review that would count as the whole.
+ * part of a review that would count as the whole. So does a line of any metric older than the reviewer's stored review
+ * of another request, which it would move off that request: an old file undoing a newer review.
  */
 export function movedOffByImport(imported: ImportedLabels, bound: readonly HumanLabel[], stored: readonly HumanLabel[], importedAt: string): Result<HumanLabel[], string> {
   const storedById = new Map(stored.map((label) => [label.label_id, label]));
