@@ -24,7 +24,7 @@ const SIGNED_OUT = "signed-out";
 
 /** `secure`: as the session cookie (access/session-cookie.ts). */
 export function setFlashNotice(context: Context, notice: FlashNotice, secure: boolean): void {
-  const value = notice.kind === "imported" ? `imported:${notice.labels}:${notice.unchanged}` : notice.kind === "saved" ? `saved${notice.commentCut ? "-cut" : ""}:${notice.caseResultId}` : SIGNED_OUT;
+  const value = notice.kind === "imported" ? `imported:${notice.labels}${notice.unchanged === 0 ? "" : `:${notice.unchanged}`}` : notice.kind === "saved" ? `saved${notice.commentCut ? "-cut" : ""}:${notice.caseResultId}` : SIGNED_OUT;
   setCookie(context, NOTICE_COOKIE, value, { httpOnly: true, sameSite: "Strict", path: "/", maxAge: NOTICE_SECONDS, secure });
 }
 
