@@ -26,6 +26,19 @@ export function withinLargest(mean: number): number {
   return Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, mean));
 }
 
+/**
+ * Past this magnitude a value's square may be beyond the largest number, once added up over many values (1e150
+ * squared, times a million, still fits): statistics that square values (a variance) must not read them as they are.
+ */
+export const LARGEST_SQUARABLE = 1e150;
+
+/** The largest absolute value of finite numbers (0 for none). */
+export function largestMagnitude(values: Iterable<number>): number {
+  let largest = 0;
+  for (const value of values) largest = Math.max(largest, Math.abs(value));
+  return largest;
+}
+
 /** The sum of finite numbers, or null when it goes beyond the largest number (a total nobody can read as a number). */
 export function finiteSum(values: readonly number[]): number | null {
   let sum = 0;

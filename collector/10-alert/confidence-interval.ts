@@ -16,7 +16,7 @@
  * statistics.
  */
 
-import { finiteMean, withinLargest } from "../../core/finite-mean.js";
+import { finiteMean, LARGEST_SQUARABLE, largestMagnitude, withinLargest } from "../../core/finite-mean.js";
 import { normalQuantile } from "../../core/statistics/normal-distribution.js";
 import { studentTQuantile } from "../../core/statistics/student-t-distribution.js";
 
@@ -57,13 +57,9 @@ export function meanInterval(values: readonly number[], confidence: number): Int
   return { lower: withinLargest(mean - half), upper: withinLargest(mean + half), mean, count };
 }
 
-/** Past this magnitude a value's square may be beyond the largest number. */
-const LARGEST_SQUARED = 1e150;
-
 function scaleFor(values: readonly number[]): number {
-  let largest = 0;
-  for (const value of values) largest = Math.max(largest, Math.abs(value));
+  const largest = largestMagnitude(values);
   // A power of two about the largest value, so the values divided by it are at most ~2. Math.log2 rounds
   // Number.MAX_VALUE up to 1024, and 2 ** 1024 is Infinity: 2 ** 1023 is the largest power of two there is.
-  return largest > LARGEST_SQUARED ? Math.min(2 ** Math.floor(Math.log2(largest)), 2 ** 1023) : 1;
+  return largest > LARGEST_SQUARABLE ? Math.min(2 ** Math.floor(Math.log2(largest)), 2 ** 1023) : 1;
 }

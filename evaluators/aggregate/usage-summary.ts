@@ -33,9 +33,8 @@ function recordedValues(values: readonly (number | null)[]): number[] {
   return values.filter((value): value is number => value !== null && Number.isFinite(value));
 }
 
-/** what: the quantity one request records ("a cost"); summed: the same, added up over requests ("costs"). */
-function totalAndMean(values: readonly (number | null)[], what: string, summed: string): TotalAndMean {
-  const present = recordedValues(values);
+/** present: the values requests recorded; what: the quantity one request records ("a cost"); summed: the same, added up over requests ("costs"). */
+function totalAndMean(present: readonly number[], what: string, summed: string): TotalAndMean {
   if (present.length === 0) {
     const none = notApplicable(`no request recorded ${what}`);
     return { recorded: 0, total: none, mean: none };
@@ -52,7 +51,8 @@ function totalAndMean(values: readonly (number | null)[], what: string, summed: 
 
 export function summarizeUsage(caseResults: readonly CaseResult[]): UsageSummary {
   const generation = caseResults.map((caseResult) => caseResult.rag_observation.generation);
-  const cost = totalAndMean(generation.map((usage) => usage.cost), "a cost", "costs");
+  const costs = recordedValues(generation.map((usage) => usage.cost));
+  const cost = totalAndMean(costs, "a cost", "costs");
   const succeeded = summarizeTaskSuccess(caseResults).succeeded;
   let costPerSuccessfulTask: MetricValue;
   if (cost.recorded === 0) costPerSuccessfulTask = cost.total;
@@ -60,13 +60,13 @@ export function summarizeUsage(caseResults: readonly CaseResult[]): UsageSummary
   else {
     // The total over the successes, taken as the sum of each cost's share so a total beyond the largest number
     // still gives a cost per task when that is a number.
-    const perTask = cost.total.applicable ? cost.total.value / succeeded : finiteSum(recordedValues(generation.map((usage) => usage.cost)).map((value) => value / succeeded));
+    const perTask = cost.total.applicable ? cost.total.value / succeeded : finiteSum(costs.map((value) => value / succeeded));
     costPerSuccessfulTask = perTask === null ? notApplicable(`the requests' costs over ${succeeded} successful tasks go beyond the largest number`) : applicable(perTask);
   }
   return {
-    inputTokens: totalAndMean(generation.map((usage) => usage.input_tokens), "prompt tokens", "prompt tokens"),
-    outputTokens: totalAndMean(generation.map((usage) => usage.output_tokens), "completion tokens", "completion tokens"),
-    totalTokens: totalAndMean(generation.map((usage) => usage.total_tokens), "token totals", "token totals"),
+    inputTokens: totalAndMean(recordedValues(generation.map((usage) => usage.input_tokens)), "prompt tokens", "prompt tokens"),
+    outputTokens: totalAndMean(recordedValues(generation.map((usage) => usage.output_tokens)), "completion tokens", "completion tokens"),
+    totalTokens: totalAndMean(recordedValues(generation.map((usage) => usage.total_tokens)), "token totals", "token totals"),
     cost,
     costPerSuccessfulTask,
   };

@@ -41,7 +41,7 @@
  * - a sample ratio mismatch (sample-ratio-mismatch.ts) makes every difference
  *   untrustworthy: the decision says so and decides nothing.
  */
-import { finiteMean } from "../../core/finite-mean.js";
+import { finiteMean, LARGEST_SQUARABLE, largestMagnitude } from "../../core/finite-mean.js";
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { ExperimentMetricValue } from "../../store/ports/experiment-reader.js";
 import { isHeuristicMetric, isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
@@ -165,20 +165,6 @@ interface Observation {
   readonly variant: string;
   readonly unit: string;
   readonly value: number;
-}
-
-/**
- * The largest magnitude a metric's values may have to be compared: a trace may state any finite cost or count, and a
- * variance squares the values (1e200² is beyond the largest number), which left the t test's degrees of freedom NaN
- * and stopped the report. Beyond it a metric is reported as not compared, saying why; 1e150 squared, times a million
- * observations, still fits.
- */
-const LARGEST_COMPARED_VALUE = 1e150;
-
-function largestMagnitude(observations: readonly { value: number }[]): number {
-  let largest = 0;
-  for (const observation of observations) largest = Math.max(largest, Math.abs(observation.value));
-  return largest;
 }
 
 function isRate(values: readonly number[]): boolean {
@@ -305,9 +291,11 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
         });
         const directed = (difference: number): Indication => (direction === null ? "changed" : (difference > 0) === direction ? "better" : "worse");
         if (controlObservations.length < 2 || variantObservations.length < 2) return ruled("not_enough_data", { comparison: null, requiredObservations: null, decidedEarly: false, note: "fewer than two observations in an arm" });
-        const largest = largestMagnitude([...controlObservations, ...variantObservations]);
-        if (largest > LARGEST_COMPARED_VALUE) {
-          return ruled("not_enough_data", { comparison: null, requiredObservations: null, decidedEarly: false, note: `not compared: a value of ${largest} is too large for the statistics, whose variances square the values (beyond the largest number past ${LARGEST_COMPARED_VALUE})` });
+        // A trace may state any finite cost or count, and a variance squares the values (1e200² is beyond the largest
+        // number), which left the t test's degrees of freedom NaN and stopped the report: such a metric is not compared.
+        const largest = largestMagnitude([...controlObservations, ...variantObservations].map((item) => item.value));
+        if (largest > LARGEST_SQUARABLE) {
+          return ruled("not_enough_data", { comparison: null, requiredObservations: null, decidedEarly: false, note: `not compared: a value of ${largest} is too large for the statistics, whose variances square the values (beyond the largest number past ${LARGEST_SQUARABLE})` });
         }
         const controlUnits = unitTotals(controlObservations);
         const variantUnits = unitTotals(variantObservations);

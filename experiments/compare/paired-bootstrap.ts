@@ -9,7 +9,7 @@
  * interval. SciPy draws from NumPy's generator, so the two intervals agree
  * within Monte-Carlo error, not digit for digit.
  */
-import { finiteMean, withinLargest } from "../../core/finite-mean.js";
+import { finiteMean, largestMagnitude, withinLargest } from "../../core/finite-mean.js";
 import { seededRandom } from "../../core/seeded-random.js";
 
 export interface BootstrapInterval {
@@ -51,16 +51,14 @@ export function pairedBootstrap(candidate: readonly number[], baseline: readonly
   // A resample's total may go beyond the largest number when the differences are that large (a cost of 1e308 in
   // one run): each drawn difference is then divided by the count before it is added, so every mean is a number.
   // Otherwise the plain total is divided once, so ordinary intervals keep their digits.
-  const largest = differences.reduce((most, value) => Math.max(most, Math.abs(value)), 0);
-  const divideFirst = !Number.isFinite(largest * pairs);
+  const divideFirst = !Number.isFinite(largestMagnitude(differences) * pairs);
   const terms = divideFirst ? differences.map((value) => value / pairs) : differences;
-  const divisor = divideFirst ? 1 : pairs;
   const random = seededRandom(seed);
   const means = new Float64Array(resamples);
   for (let resample = 0; resample < resamples; resample += 1) {
     let total = 0;
     for (let draw = 0; draw < pairs; draw += 1) total += terms[Math.floor(random() * pairs)]!;
-    means[resample] = divideFirst ? withinLargest(total) : total / divisor;
+    means[resample] = divideFirst ? withinLargest(total) : total / pairs;
   }
   const sorted = Array.from(means).sort((left, right) => left - right);
   return {

@@ -57,9 +57,9 @@ function generatedFrom(schema: NewStoreSchema, migrations: readonly Migration[])
  * cannot (not the embedded engine, no schema file or one generated from other migrations, or tables in the database
  * that a new store's creation did not leave), and the migrations are to run instead.
  */
-export async function createNewStore(connection: ClickHouseConnection, migrations: readonly Migration[], schemaFile = newStoreSchemaFile): Promise<boolean> {
+export async function createNewStore(connection: ClickHouseConnection, migrations: readonly Migration[]): Promise<boolean> {
   if (!connection.embedded || migrations.length === 0) return false;
-  const text = await readFile(schemaFile, "utf8").catch(() => null);
+  const text = await readFile(newStoreSchemaFile, "utf8").catch(() => null);
   if (text === null) return false;
   const schema = parseNewStoreSchema(text);
   if (!generatedFrom(schema, migrations)) return false;

@@ -72,8 +72,6 @@ export interface RunMigrationsOptions {
   now?: () => Date;
   /** False: a new store runs every migration, as a store of the release before did (the schema file's generator and its test). */
   newStoreSchema?: boolean;
-  /** The schema file a new embedded store is created from; default the package's (new-store-schema.ts). */
-  newStoreSchemaFile?: string;
 }
 
 /** The migrations applied (names), and what they left as an operator had it (kept-retention.ts). */
@@ -97,7 +95,7 @@ export async function runMigrations(connection: ClickHouseConnection, folder = m
   const done = await appliedMigrations(connection);
   const pending = pendingMigrations(migrations, done, connection);
   // A new embedded store: created at once from the schema the migrations leave (new-store-schema.ts).
-  if (done.size === 0 && options.newStoreSchema !== false && (await createNewStore(connection, migrations, options.newStoreSchemaFile))) {
+  if (done.size === 0 && options.newStoreSchema !== false && (await createNewStore(connection, migrations))) {
     return { applied: migrations.map((migration) => migration.name), notes: [], createdFromSchema: true };
   }
   // Up to date (every start but the first of a release): no lock taken.
