@@ -53,6 +53,14 @@ async function exported(reviewer: keyof typeof TOKENS, caseResultId: string): Pr
     .join("");
 }
 
+/** The reviewer's own labels of the case in their export, parsed. */
+async function exportedLabels(reviewer: keyof typeof TOKENS, caseResultId: string): Promise<{ metric: string; trace_id: string; verdict: string }[]> {
+  return (await exported(reviewer, caseResultId))
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as { metric: string; trace_id: string; verdict: string });
+}
+
 async function importText(reviewer: keyof typeof TOKENS, body: string): Promise<{ status: number; body: { imported?: number; error?: string } }> {
   const answer = await fetch(`${server.url}/api/labels.jsonl`, { method: "POST", headers: { ...headers(reviewer), "content-type": "application/x-ndjson" }, body });
   return { status: answer.status, body: (await answer.json()) as { imported?: number; error?: string } };
@@ -115,10 +123,7 @@ describe("label import and requests replaced or reviewed later", () => {
         .join(""),
     );
     assert.deepEqual(withReplacement, { status: 200, body: { imported: 3 } }, "every stored label of the later review is replaced by a line of the file");
-    const replaced = (await exported("alice", OLDER.caseResultId))
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as { metric: string; trace_id: string; verdict: string });
+    const replaced = await exportedLabels("alice", OLDER.caseResultId);
     assert.deepEqual(replaced.map((label) => [label.metric, label.trace_id, label.verdict]).sort(), [
       ["answer_relevance", OLDER.first, "fail"],
       ["completeness", OLDER.first, "fail"],
@@ -137,10 +142,7 @@ describe("label import and requests replaced or reviewed later", () => {
     clock = NOW + 60_000;
     const later = await importText("alice", `${JSON.stringify({ case_result_id: AHEAD.caseResultId, trace_id: AHEAD.first, metric: "completeness", verdict: "fail" })}\n`);
     assert.deepEqual(later, { status: 200, body: { imported: 1 } });
-    const labels = (await exported("alice", AHEAD.caseResultId))
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as { metric: string; trace_id: string });
+    const labels = await exportedLabels("alice", AHEAD.caseResultId);
     assert.deepEqual(labels.map((label) => [label.metric, label.trace_id]).sort(), [
       ["completeness", AHEAD.first],
       ["faithfulness", ""],
@@ -156,10 +158,7 @@ describe("label import and requests replaced or reviewed later", () => {
     // Dated after it, the same line is a newer review of the first request, which moves hers there as a form save would.
     const newer = await importText("alice", `${JSON.stringify({ case_result_id: MOVED.caseResultId, trace_id: MOVED.first, metric: "completeness", verdict: "fail" })}\n`);
     assert.deepEqual(newer, { status: 200, body: { imported: 1 } });
-    const moved = (await exported("alice", MOVED.caseResultId))
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as { metric: string; trace_id: string });
+    const moved = await exportedLabels("alice", MOVED.caseResultId);
     assert.deepEqual(moved.map((label) => [label.metric, label.trace_id]).sort(), [
       ["answer_relevance", ""],
       ["completeness", MOVED.first],
