@@ -122,6 +122,18 @@ export class AttributeRecorder {
     return undefined;
   }
 
+  /**
+   * `value` when it is a boolean, undefined when it is absent, else undefined with a problem naming `field`. A flag
+   * given as text ("yes", "1") was recorded as that text, which the collector cannot read as a flag: the request was
+   * then read as not saying whether it abstained, without a word to the application.
+   */
+  boolean(field: string, value: unknown): boolean | undefined {
+    if (typeof value === "boolean") return value;
+    if (isAbsent(value)) return undefined;
+    this.problems.push(`${field} is ${describeType(value)}, not true or false: left off the span (give it as a boolean, e.g. value === "true" where the application reads it)`);
+    return undefined;
+  }
+
   problem(description: string): void {
     this.problems.push(description);
   }

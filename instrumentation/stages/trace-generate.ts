@@ -64,7 +64,7 @@ function recordGeneration(recorder: AttributeRecorder, generation: GenerationRec
   }
   recorder.set(OpenInference.llmCostTotal, measured(recorder, "cost", generation.cost));
   recorder.set(Ragscope.timeToFirstTokenMs, measured(recorder, "timeToFirstTokenMs", generation.timeToFirstTokenMs));
-  recorder.set(Ragscope.abstained, generation.abstained);
+  recorder.set(Ragscope.abstained, recorder.boolean("generation record's abstained", generation.abstained));
 }
 
 /**

@@ -37,3 +37,27 @@ test("token counts and a chunk score given as strings are left off the span, cou
     await receiver.close();
   }
 });
+
+test("an abstention flag given as text is left off the span, counted, and said; a boolean is recorded as it is", async () => {
+  const receiver = await startTestReceiver();
+  try {
+    const script = `
+      import { setupRagscope, traceRequest, traceGenerate, instrumentationErrors } from ${SDK};
+      const ragscope = setupRagscope({ serviceName: "text-flags" });
+      await traceRequest({ query: "refunds?" }, () => traceGenerate({ model: "m" }, () => ({ text: "I cannot tell.", abstained: "yes" })));
+      await traceRequest({ query: "points?" }, () => traceGenerate({ model: "m" }, () => ({ text: "I cannot tell.", abstained: true })));
+      await ragscope.shutdown();
+      console.log(JSON.stringify({ errors: instrumentationErrors() }));
+    `;
+    const result = await runSdkScript(script, { RAGSCOPE_ENDPOINT: receiver.endpoint });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), { errors: 1 });
+    assert.match(result.stderr, /rag\.generate: generation record's abstained is string, not true or false: left off the span \(give it as a boolean/);
+    const generations = receiver.spans.filter((span) => span.name === "rag.generate");
+    assert.equal(generations.length, 2);
+    const flags = generations.map((span) => span.attributes["ragscope.answer.abstained"]).sort();
+    assert.deepEqual(flags, [true, undefined], "the text \"yes\" is not recorded; true is");
+  } finally {
+    await receiver.close();
+  }
+});
