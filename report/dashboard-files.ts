@@ -58,6 +58,7 @@ export type PanelKind = "stat" | "timeseries" | "table" | "barchart";
 
 export interface ColumnSettings {
   unit?: string;
+  decimals?: number;
   link?: { title: string; url: string };
 }
 
@@ -108,6 +109,7 @@ function toReportPanel(raw: z.infer<typeof panel>): ReportPanel {
     const settings: ColumnSettings = {};
     for (const property of entry.properties) {
       if (property.id === "unit" && typeof property.value === "string") settings.unit = property.value;
+      if (property.id === "decimals" && typeof property.value === "number") settings.decimals = property.value;
       if (property.id === "links" && Array.isArray(property.value) && property.value[0]) {
         const link = property.value[0] as { title?: unknown; url?: unknown };
         if (typeof link.title === "string" && typeof link.url === "string") settings.link = { title: link.title, url: link.url };

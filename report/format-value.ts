@@ -3,8 +3,9 @@
  * short, none, and Grafana's custom `suffix:<text>`). Decimals round as trec_eval prints (C printf, exact halves to
  * the even digit: format-fixed.ts), so a ranking value reads the same here as
  * in trec_eval's output: 0.03125 is 0.0312. A measured value that is not 0
- * never reads 0: where the decimals would round it to 0 (a cost of 0.002 at
- * a stat panel's 2 decimals), it keeps two significant digits instead.
+ * never reads 0, and one below 1 never reads with a single significant digit:
+ * where the decimals would round it so (a cost of 0.002 at a stat panel's 2
+ * decimals, 0.00575 read as 0.01), it keeps two significant digits instead.
  */
 import { formatFixed } from "../evaluators/format-fixed.js";
 
@@ -31,11 +32,16 @@ export function formatValue(value: number | null | undefined, unit: string, deci
 
 /** Small values keep two significant digits, written out without an exponent: 0.0083, not 0.01; 0.00000015, not 1.5e-7. */
 function significant(value: number): string {
+  return significantDigits(value, 2);
+}
+
+/** `value` to `digits` significant digits, written out without an exponent and without trailing zeros. */
+export function significantDigits(value: number, digits: number): string {
   if (value === 0) return "0";
-  const twoDigits = Number(value.toPrecision(2));
-  // Places after the point that the leading digit and the next need.
-  const places = Math.min(100, Math.max(0, 1 - Math.floor(Math.log10(Math.abs(twoDigits)))));
-  return withoutTrailingZeros(twoDigits.toFixed(places));
+  const kept = Number(value.toPrecision(digits));
+  // Places after the point that the leading digit and the next digits - 1 need.
+  const places = Math.min(100, Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(kept)))));
+  return withoutTrailingZeros(kept.toFixed(places));
 }
 
 /**
@@ -44,7 +50,11 @@ function significant(value: number): string {
  */
 export function rounded(value: number, decimals: number): string {
   const text = formatFixed(value, decimals);
-  return value !== 0 && Number(text) === 0 ? significant(value) : text;
+  if (value === 0) return text;
+  if (Number(text) === 0) return significant(value);
+  // Below 1, at least two significant digits: a cost of 0.00575 at a stat panel's two decimals read 0.01, 74 % more.
+  if (Math.abs(value) < 1 && text.replace(/^-?0\.0*/, "").length < 2) return significant(value);
+  return text;
 }
 
 function withoutTrailingZeros(text: string): string {

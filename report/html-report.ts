@@ -128,7 +128,7 @@ function renderStat(result: PanelResult): string {
   // A rate over a subset is shown with its basis under its name (rate-basis-fields.ts), not as tiles of their own.
   const tiles = statValues(result.frames.flatMap((frame) => frame.fields)).map(({ field, basis }) => {
     const value = field.values[0];
-    return `<div class="stat"><div class="value">${escapeHtml(formatValue(typeof value === "number" ? value : null, unitOf(result.panel, field.name), result.panel.decimals))}</div><div class="name">${escapeHtml(field.name)}</div>${basis === null ? "" : `<div class="name basis">${escapeHtml(basis)}</div>`}</div>`;
+    return `<div class="stat"><div class="value">${escapeHtml(formatValue(typeof value === "number" ? value : null, unitOf(result.panel, field.name), result.panel.columns.get(field.name)?.decimals ?? result.panel.decimals))}</div><div class="name">${escapeHtml(field.name)}</div>${basis === null ? "" : `<div class="name basis">${escapeHtml(basis)}</div>`}</div>`;
   });
   return `<div class="stats">${tiles.join("")}</div>`;
 }

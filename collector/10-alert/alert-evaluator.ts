@@ -16,7 +16,9 @@
  *   samples (a pass rate of 0.85, Wilson 95 % interval 0.64–0.95) do not
  *   fire; a stream that dropped to 0.80 does once the interval is below 0.92;
  * - a firing alert RESOLVES when the interval is no longer wholly on the wrong
- *   side AND the mean is back on the right side by the hysteresis margin.
+ *   side AND the mean is back on the right side by the hysteresis margin, a
+ *   fraction of the threshold kept within the metric's values
+ *   (resolve-target.ts).
  *
  * Each transition is an AlertEvent carrying the trace ids behind it. Time is
  * passed in, so tests and replays control it. A rule on a heuristic metric
@@ -47,12 +49,15 @@
  */
 import { formatFixed } from "../../evaluators/format-fixed.js";
 import { alertMetricReading } from "../../evaluators/gates/alert-metric-reading.js";
+import { metricRange } from "../../evaluators/metric-ranges.js";
 import { deterministicId } from "../../contracts/ids.js";
 import type { AlertRuleState } from "../../store/ports/alert-sink.js";
 import { satisfies, type Threshold } from "../../evaluators/threshold.js";
 import type { AlertEvent } from "./alert-event.js";
 import { validateAlertRule, type AlertRule } from "./alert-rule.js";
 import { meanInterval, wilsonInterval, type Interval } from "./confidence-interval.js";
+import { formatAlertNumber } from "./alert-number.js";
+import { meanRecovered } from "./resolve-target.js";
 import type { MetricSample } from "./metric-sample.js";
 
 interface WindowEntry {
@@ -93,22 +98,6 @@ export function wholeIntervalFails(interval: Pick<Interval, "lower" | "upper">, 
       return !satisfies(interval.lower, { ...threshold, comparator: "<=" }) || !satisfies(interval.upper, { ...threshold, comparator: ">=" });
     case "!=":
       return !satisfies(interval.lower, threshold) && !satisfies(interval.upper, threshold);
-  }
-}
-
-/** The mean is on the right side of the threshold by `margin`. */
-export function meanRecovered(mean: number, threshold: Threshold, margin: number): boolean {
-  switch (threshold.comparator) {
-    case ">=":
-    case ">":
-      return satisfies(mean, { ...threshold, value: threshold.value + margin });
-    case "<=":
-    case "<":
-      return satisfies(mean, { ...threshold, value: threshold.value - margin });
-    case "=":
-      return Math.abs(mean - threshold.value) <= margin + 1e-9;
-    case "!=":
-      return Math.abs(mean - threshold.value) > margin;
   }
 }
 
@@ -241,7 +230,7 @@ export class AlertEvaluator {
       state.firing = { alertId, firedAt: now };
       return [this.event(state, "firing", computed, now)];
     }
-    if (state.firing !== null && !fails && meanRecovered(computed.interval.mean, rule.threshold, rule.hysteresis)) {
+    if (state.firing !== null && !fails && meanRecovered(computed.interval.mean, rule.threshold, rule.hysteresis, metricRange(rule.metric))) {
       const event = this.event(state, "resolved", computed, now);
       state.firing = null;
       return [event];
@@ -261,7 +250,8 @@ export class AlertEvaluator {
     const reading = alertMetricReading(rule.metric);
     const leftOut = state.heuristicJudgements.size;
     const leftOutNote = leftOut === 0 ? "" : `; ${leftOut} heuristic judge measurement${leftOut === 1 ? "" : "s"} in the window left out (a measurement, never a pass: only an LLM judge's ${rule.metric} is alerted on)`;
-    const summary = `${reading.label} mean ${format(interval.mean)} (${percent} interval ${format(interval.lower)}–${format(interval.upper)}, ${interval.count} samples, window ${describeWindow(rule)})`;
+    const against = (value: number) => formatAlertNumber(value, rule.threshold.value);
+    const summary = `${reading.label} mean ${against(interval.mean)} (${percent} interval ${against(interval.lower)}–${against(interval.upper)}, ${interval.count} samples, window ${describeWindow(rule)})`;
     return {
       event_id: deterministicId("alert_event", firing.alertId, kind),
       alert_id: firing.alertId,

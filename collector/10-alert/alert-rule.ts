@@ -43,9 +43,10 @@ export interface AlertRule {
   confidence: number;
   statistic: AlertStatistic;
   /**
-   * Resolving needs the window's mean back on the right side by this margin
-   * (">= 0.92" with 0.01 resolves at a mean of 0.93), so a mean hovering at
-   * the threshold does not flap between firing and resolved.
+   * Resolving needs the window's mean back on the right side by this fraction
+   * of the threshold (">= 0.92" with 0.01 resolves at a mean of 0.9292, "<= 2000"
+   * at 1980), never past the metric's values (resolve-target.ts), so a mean
+   * hovering at the threshold does not flap between firing and resolved.
    */
   hysteresis: number;
   /** Trace ids carried by an alert, at most. */

@@ -6,6 +6,8 @@
  */
 import { formatFixed } from "../../evaluators/format-fixed.js";
 import { labelOfMetric } from "../../evaluators/metric-catalog.js";
+import { parseThreshold } from "../../evaluators/threshold.js";
+import { formatAlertNumber } from "./alert-number.js";
 import type { AlertEvent } from "./alert-event.js";
 
 export interface SlackPayload {
@@ -16,10 +18,13 @@ export interface SlackPayload {
 const SLACK_TEXT_LIMIT = 2900;
 
 export function slackPayload(event: AlertEvent): SlackPayload {
+  // The threshold as the rule states it; a number beside it is printed so that it reads on the side it is.
+  const threshold = parseThreshold(event.threshold);
+  const against = (value: number) => (threshold.ok ? formatAlertNumber(value, threshold.value.value) : round(value));
   const icon = event.state === "firing" ? ":rotating_light:" : ":white_check_mark:";
   const title = `${event.state === "firing" ? "FIRING" : "RESOLVED"}: ${labelOfMetric(event.metric, event.rule_id)} ${event.threshold}`;
   const details = [
-    `*Metric:* \`${event.metric}\`${labelOfMetric(event.metric, "")} — mean ${round(event.value)}, ${round(event.confidence * 100)}% interval ${round(event.lower)}–${round(event.upper)} over ${event.sample_count} samples (${event.window})`,
+    `*Metric:* \`${event.metric}\`${labelOfMetric(event.metric, "")} — mean ${against(event.value)}, ${round(event.confidence * 100)}% interval ${against(event.lower)}–${against(event.upper)} over ${event.sample_count} samples (${event.window})`,
     `*Threshold:* \`${event.threshold}\` · *Statistic:* ${event.statistic === "wilson" ? "Wilson score" : "Student t"}`,
     `*Since:* ${event.fired_at}${event.state === "resolved" ? ` · *Resolved:* ${event.at}` : ""}`,
     ...(event.heuristic_judgements_left_out === 0 ? [] : [`*Left out:* ${event.heuristic_judgements_left_out} heuristic judge measurement${event.heuristic_judgements_left_out === 1 ? "" : "s"} (a measurement, never a pass)`]),

@@ -4,36 +4,18 @@
  * `recall_at_5: ">= -0.5"` or `p95_latency_ms: "<= -1"`… passes or fails whatever was measured. Such a rule is
  * almost always a typo (1.5 for 0.95, a sign) and is refused where the gate file is read, naming the range.
  *
- * The range is the metric's descriptor's (evaluators' `range`); a metric without one whose name says it counts or
- * times something (`…_ms`, `…_tokens`, `…_count`, `cost`) cannot go below 0. Percentile and mean forms
+ * The range is evaluators/metric-ranges.ts's: the metric's descriptor's, a judged metric's 0..1, and 0 up for a
+ * metric that counts or times something. Percentile and mean forms
  * (`p95_…`, `average_…`) take the metric's range. A threshold at the range's edge (">= 0", "<= 1") is kept: it
  * passes any measured value, and is how a gate asks that a metric be measured at all.
  */
 import type { GateFileProblem, GateRule } from "../../contracts/gate-file.js";
-import { createDefaultRegistry } from "../../evaluators/default-registry.js";
 import { perCaseFormOf } from "../../evaluators/gates/gate-metrics.js";
+import { metricRange, type MetricRange } from "../../evaluators/metric-ranges.js";
 import { parseThreshold } from "../../evaluators/threshold.js";
 
-type Range = readonly [number, number];
-
-const NEVER_NEGATIVE = /(_ms|_tokens|_count|^cost)$/;
-
-/** Each stored metric's range of values, or undefined when it has none the gate can check against. */
-function metricRanges(): Map<string, Range> {
-  const ranges = new Map<string, Range>();
-  for (const evaluator of createDefaultRegistry().list()) {
-    for (const metric of evaluator.metrics) {
-      if (metric.range !== null) ranges.set(metric.name, metric.range);
-      else if (NEVER_NEGATIVE.test(metric.name)) ranges.set(metric.name, [0, Number.POSITIVE_INFINITY]);
-    }
-  }
-  return ranges;
-}
-
-let ranges: Map<string, Range> | undefined;
-
 /** Whether the rule passes for every value of the range, for none, or depends on the value. */
-function outcome(comparator: string, threshold: number, [lowest, highest]: Range): "always" | "never" | "depends" {
+function outcome(comparator: string, threshold: number, [lowest, highest]: MetricRange): "always" | "never" | "depends" {
   switch (comparator) {
     case ">=":
       return threshold > highest ? "never" : threshold < lowest ? "always" : "depends";
@@ -54,11 +36,10 @@ function outcome(comparator: string, threshold: number, [lowest, highest]: Range
 
 /** A problem per rule whose threshold its metric's values can never meet, or always meet. */
 export function constantGateRules(rules: readonly GateRule[]): GateFileProblem[] {
-  ranges ??= metricRanges();
   const problems: GateFileProblem[] = [];
   for (const rule of rules) {
     const metric = perCaseFormOf(rule.metric).metric;
-    const range = ranges.get(metric);
+    const range = metricRange(metric);
     const threshold = parseThreshold(rule.threshold);
     if (range === undefined || !threshold.ok) continue;
     const result = outcome(threshold.value.comparator, threshold.value.value, range);

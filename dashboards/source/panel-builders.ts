@@ -23,6 +23,8 @@ export interface PanelSize {
 export interface ColumnOverride {
   column: string;
   unit?: string;
+  /** Decimals of the column where the panel's (2 on a stat panel) would round its values far off: a cost of 0.00575 is not 0.01. */
+  decimals?: number;
   /** Data link on the column's cells. */
   link?: { title: string; url: string };
 }
@@ -42,6 +44,7 @@ function applyOverrides<Builder extends { overrideByName(name: string, propertie
   for (const override of overrides) {
     const properties: dashboard.DynamicConfigValue[] = [];
     if (override.unit) properties.push({ id: "unit", value: override.unit });
+    if (override.decimals !== undefined) properties.push({ id: "decimals", value: override.decimals });
     if (override.link) properties.push({ id: "links", value: [{ title: override.link.title, url: override.link.url }] });
     result = result.overrideByName(override.column, properties);
   }

@@ -117,6 +117,8 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
           { column: "QPS", unit: "reqps" },
           ...reliability.map((aggregate) => ({ column: aggregate.label, unit: "percentunit" })),
           ...latency.map((aggregate) => ({ column: aggregate.label, unit: "ms" })),
+          // Costs per request are fractions of a cent to a few cents: two decimals read 0.00575 as 0.01.
+          ...usage.filter((aggregate) => aggregate.name === "average_cost").map((aggregate) => ({ column: aggregate.label, decimals: 4 })),
         ],
       ),
     )

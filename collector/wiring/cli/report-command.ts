@@ -130,7 +130,7 @@ export function summaryLines(dashboards: readonly DashboardResult[]): string[] {
         // A rate over a subset carries its basis (report/rate-basis-fields.ts): "Task success 0.0% (of 4 judged; 14 not judged)".
         const values = statValues(panel.frames.flatMap((frame) => frame.fields)).map(({ field, basis }) => {
           const value = field.values[0];
-          return `${field.name} ${formatValue(typeof value === "number" ? value : null, panel.panel.columns.get(field.name)?.unit ?? panel.panel.unit, panel.panel.decimals)}${basis === null ? "" : ` (${basis})`}`;
+          return `${field.name} ${formatValue(typeof value === "number" ? value : null, panel.panel.columns.get(field.name)?.unit ?? panel.panel.unit, panel.panel.columns.get(field.name)?.decimals ?? panel.panel.decimals)}${basis === null ? "" : ` (${basis})`}`;
         });
         lines.push(`  ${panel.panel.title}: ${values.join(" · ")}`);
       } else if (panel.panel.kind === "table") {

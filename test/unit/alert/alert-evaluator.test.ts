@@ -103,7 +103,7 @@ describe("alert evaluator", () => {
     const resolved = recovered[0]!.event;
     assert.equal(resolved.alert_id, firing.alert_id);
     assert.notEqual(resolved.event_id, firing.event_id);
-    assert.ok(resolved.value >= 0.93, "resolves only with the mean back above 0.92 + hysteresis");
+    assert.ok(resolved.value >= 0.92 * 1.01, "resolves only with the mean back above 0.92 by the hysteresis (1 % of it)");
     assert.equal(resolved.fired_at, firing.fired_at);
   });
 
@@ -123,6 +123,37 @@ describe("alert evaluator", () => {
     assert.ok(fired[0]!.event.upper < 0.92);
     const resolved = stream(evaluator, around(100, 0.96, 0.03), 200);
     assert.deepEqual(resolved.map((item) => item.event.state), ["resolved"]);
+  });
+
+  test("the resolve margin is a share of the threshold: a cost rule on \"<= 0.005\" resolves once costs are back at 0.001", () => {
+    // Before: the margin was 0.01 on every scale, so this rule resolved only at a mean cost of -0.005, never.
+    const evaluator = new AlertEvaluator([rule({ id: "performance.average_cost", metric: "cost", threshold: threshold("<= 0.005"), windowSamples: 20, minSamples: 20 })]);
+    const costs = (values: number[], start: number) => values.flatMap((value, offset) => evaluator.observe([sample(value, "cost")], start + offset));
+    const fired = costs(Array.from({ length: 20 }, (_, index) => 0.001 * (index + 1)), 0);
+    assert.deepEqual(fired.map((event) => event.state), ["firing"], "a mean of 0.0105");
+    // A mean of 0.00499 meets the threshold but not by its margin (0.005 - 1 % = 0.00495): still firing.
+    assert.deepEqual(costs(new Array(20).fill(0.00499), 20), []);
+    assert.deepEqual(costs(new Array(20).fill(0.001), 40).map((event) => event.state), ["resolved"]);
+  });
+
+  test("a rule at the edge of its metric's values resolves at that edge: \">= 1\" on a rate once every sample is 1", () => {
+    // citation_validity takes values from 0 to 1; the margin would put the target at 1.01, which no mean reaches.
+    const evaluator = new AlertEvaluator([rule({ id: "generation.citation_validity", metric: "citation_validity", threshold: threshold(">= 1"), windowSamples: 20, minSamples: 20 })]);
+    const rates = (values: number[], start: number) => values.flatMap((value, offset) => evaluator.observe([sample(value, "citation_validity")], start + offset));
+    assert.deepEqual(rates(passFail(20, 5), 0).map((event) => event.state), ["firing"], "5 of 20 citations invalid");
+    const resolved = rates(new Array(20).fill(1), 20);
+    assert.deepEqual(resolved.map((event) => event.state), ["resolved"]);
+    assert.equal(resolved[0]!.value, 1);
+  });
+
+  test("a bound that would round onto the threshold keeps the digits that tell it apart", () => {
+    const evaluator = new AlertEvaluator([rule({ id: "performance.average_cost", metric: "cost", threshold: threshold("<= 0.0002"), windowSamples: 20, minSamples: 20, statistic: "t" })]);
+    const events = Array.from({ length: 20 }, (_, index) => 0.00003 * (index + 1)).flatMap((value, index) => evaluator.observe([sample(value, "cost")], index));
+    assert.deepEqual(events.map((event) => event.state), ["firing"]);
+    const [firing] = events;
+    assert.ok(firing!.lower > 0.0002 && firing!.lower < 0.00025, `lower ${firing!.lower}`);
+    // At 4 decimals the lower bound read 0.0002, the threshold it fails.
+    assert.match(firing!.message, /cost mean 0\.00032 \(95% interval 0\.00023–0\.0004, 20 samples/);
   });
 
   test("below the minimum sample count nothing fires, however bad", () => {

@@ -15,10 +15,10 @@ const event: AlertEvent = {
   state: "firing",
   threshold: ">= 0.92",
   statistic: "wilson",
-  // Exact binary ties at 3 decimals: 1/16 and 9/16 (toFixed gives 0.063 and 0.563).
-  value: 0.0625,
+  // Exact binary ties at 4 decimals: 1/32 and 5/32 (toFixed gives 0.0313 and 0.1563).
+  value: 0.03125,
   lower: 0.0078125,
-  upper: 0.5625,
+  upper: 0.15625,
   confidence: 0.95,
   sample_count: 16,
   heuristic_judgements_left_out: 0,
@@ -30,8 +30,16 @@ const event: AlertEvent = {
 };
 
 describe("Slack payload", () => {
-  test("mean and interval rounded to 3 decimals with ties to even", () => {
+  test("mean and interval rounded to 4 decimals with ties to even, as the alert's message", () => {
     const details = JSON.stringify(slackPayload(event).blocks[1]);
-    assert.match(details, /mean 0\.062, 95% interval 0\.008–0\.562 over 16 samples/);
+    assert.match(details, /mean 0\.0312, 95% interval 0\.0078–0\.1562 over 16 samples/);
+  });
+
+  test("a small value is not written as 0, and a bound is never written on the threshold it fails", () => {
+    // A cost alert: every bound above "<= 0.00025". At 4 decimals all three read 0.0003 or 0.0002; at two significant
+    // digits the lower bound reads 0.00025, the threshold itself.
+    const cost = { ...event, rule_id: "performance.average_cost", metric: "cost", threshold: "<= 0.00025", statistic: "t" as const, value: 0.000315, lower: 0.000251, upper: 0.000398 };
+    const details = JSON.stringify(slackPayload(cost).blocks[1]);
+    assert.match(details, /mean 0\.00032, 95% interval 0\.000251–0\.0004 over 16 samples/);
   });
 });

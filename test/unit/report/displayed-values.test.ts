@@ -19,6 +19,18 @@ describe("displayed values round as trec_eval prints them", () => {
     assert.equal(formatValue(0.03125, "percentunit", 2), "3.12%");
   });
 
+  test("a value below 1 never reads with one significant digit where its decimals would round it far off", () => {
+    // A stat panel's two decimals read a mean cost of 0.00575 as 0.01, 74 % more than measured.
+    assert.equal(formatValue(0.00575, "none", 2), "0.0057");
+    assert.equal(formatValue(0.054, "short", 2), "0.054");
+    assert.equal(formatValue(0.00027, "none", 4), "0.00027");
+    assert.equal(formatValue(0.0044, "percentunit", 1), "0.44%");
+    // Two or more significant digits, or a value with one, are as before.
+    assert.equal(formatValue(0.05, "none", 2), "0.05");
+    assert.equal(formatValue(0.125, "none", 2), "0.12");
+    assert.equal(formatValue(0.125, "percentunit", 1), "12.5%");
+  });
+
   test("Grafana's custom suffix unit: spans per second read as spans, not requests", () => {
     assert.equal(formatValue(0.58, "suffix: spans/s"), "0.58 spans/s");
     assert.equal(formatValue(1234.5, "suffix: traces/s"), "1234.5 traces/s");
