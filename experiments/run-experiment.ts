@@ -39,6 +39,7 @@ import type { GateRule, ScoreWeights } from "../contracts/gate-file.js";
 import type { RunLineage } from "../contracts/run-lineage.js";
 import { describeUnpairedCases, pairCases, type EvaluatedCase } from "../evaluators/aggregate/index.js";
 import { checkReleaseGate, formatErrorCounts, type ReleaseGateResult } from "../evaluators/gates/release-gate.js";
+import { gateDecision, repeatRunId, worstDecision, type GateDecision } from "../evaluators/gates/gate-decision.js";
 import { vetoedCases } from "../evaluators/gates/veto-cases.js";
 import { judgeMostlyFailed, summarizeJudgeCalls, type JudgeCallSummary } from "../evaluators/judge/judge-evaluations.js";
 import { reportInvalidSettings, settingsForCommand } from "../collector/wiring/cli/command-settings.js";
@@ -187,7 +188,7 @@ export interface RepeatGate {
   decision: GateDecision;
 }
 
-export type GateDecision = "passed" | "blocked" | "undecided";
+export type { GateDecision };
 
 export class ExperimentSetupError extends Error {
   constructor(readonly problems: string[]) {
@@ -432,16 +433,7 @@ export function defaultRunId(first: Pick<EvalCase, "dataset_id" | "dataset_versi
 }
 
 /** A gate rule whose evaluations errored decides nothing: blocked only by a rule that failed or a veto case, else undecided. */
-function gateDecision(gate: ReleaseGateResult, vetoed: readonly string[]): GateDecision {
-  return gate.counts.failed > 0 || vetoed.length > 0 ? "blocked" : gate.undecided ? "undecided" : !gate.passed ? "blocked" : "passed";
-}
-
-/** Over repeats: one blocked repeat blocks; else one that could not decide leaves the whole undecided. */
-function worstDecision(decisions: readonly GateDecision[]): GateDecision {
-  return decisions.includes("blocked") ? "blocked" : decisions.includes("undecided") ? "undecided" : "passed";
-}
-
-const repeatRunIds = (runId: string, repeat: number) => Array.from({ length: repeat }, (_, index) => (index === 0 ? runId : `${runId}.repeat-${index + 1}`));
+const repeatRunIds = (runId: string, repeat: number) => Array.from({ length: repeat }, (_, index) => repeatRunId(runId, index + 1));
 
 /** The first of `runIds` the target already holds something of, with what it holds; null when all are free. */
 async function takenRunId(target: CollectorTarget, runIds: readonly string[]): Promise<{ runId: string; stored: StoredRun } | null> {

@@ -24,7 +24,8 @@
  * <error>): a blocked or undecided gate is never a file of passing tests. A
  * usage error (flags, the gate file, the settings) writes no file.
  */
-import { checkReleaseGate, GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
+import { checkReleaseGate, GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type GateRuleResult, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
+import { gateDecision, repeatRunId, worstDecision } from "../../../evaluators/gates/gate-decision.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
 import { describeVetoedCases, vetoedCases } from "../../../evaluators/gates/veto-cases.js";
 import { describeUnpairedCases, pairCases } from "../../../evaluators/aggregate/paired-cases.js";
@@ -148,8 +149,20 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     if (options.baseline && baseline?.length === 0) {
       return await undecided(`--baseline: baseline run "${options.baseline}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; give the id of a run stored there (${await describeStoredRuns(store.scoped(scope).traces)})`);
     }
-    const result = checkReleaseGate(gate.value.rules, { cases, baseline, scoreWeights: gate.value.scoreWeights }, { allowNotAvailable: options.allowMissing === true });
-    output.log(formatGate(options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status), cases.filter((evaluated) => (evaluated.reviewedBy ?? []).length > 0).length));
+    const checkRun = (runCases: typeof cases) => checkReleaseGate(gate.value.rules, { cases: runCases, baseline, scoreWeights: gate.value.scoreWeights }, { allowNotAvailable: options.allowMissing === true });
+    const result = checkRun(cases);
+    // An eval --repeat N run: repeat k > 1 is a run of its own, and the worst repeat decides, as eval decided it. Gating
+    // repeat 1 alone passed a run whose eval had blocked it, without a word that other repeats existed.
+    const repeats: { repeat: number; runId: string; cases: typeof cases }[] = [];
+    for (let repeat = 2; ; repeat += 1) {
+      const runId = repeatRunId(options.run, repeat);
+      const repeatCases = await reader.loadRunCases(runId);
+      const unfinishedRepeat = unfinishedRunProblem(runId, await reader.readRun(runId), repeatCases.length);
+      if (unfinishedRepeat !== null) return await undecided(`${unfinishedRepeat} (repeat ${repeat} of run ${options.run}: every repeat decides)`);
+      if (repeatCases.length === 0) break;
+      repeats.push({ repeat, runId, cases: repeatCases });
+    }
+    output.log(formatGate(repeats.length > 0 ? `${options.run} (repeat 1)` : options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status), cases.filter((evaluated) => (evaluated.reviewedBy ?? []).length > 0).length));
     // --all-tenants decided on a mix deliberately: the decision says whose results it counted.
     for (const [runId, counts] of [[options.run, tenantsOfRun], [options.baseline, tenantsOfBaseline]] as const) {
       if (runId !== undefined && scope === "all" && isMixed(counts)) output.log(`  Note: --all-tenants: run ${runId} counted every tenant's results together: ${describeTenantCounts(counts)}`);
@@ -158,8 +171,22 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     if (unpaired !== null) output.log(`  Note: ${unpaired}`);
     // A veto case that did not pass blocks whatever the rules say, as in ragscope eval (which decides the same run alike).
     const vetoed = vetoedCases(cases);
-    if (vetoed.length > 0) output.log(`${describeVetoedCases(vetoed)}\nDecision: BLOCKED`);
-    const decided = vetoed.length > 0 ? GateExit.failed : result.passed ? GateExit.passed : result.undecided ? GateExit.unusable : GateExit.failed;
+    const repeatDecisions = repeats.map(({ repeat, runId, cases: repeatCases }) => {
+      const repeatGate = checkRun(repeatCases);
+      const repeatVetoed = vetoedCases(repeatCases);
+      // The rules this repeat did not pass; the ones it passed are repeat 1's list again (as eval prints them).
+      output.log(`Release gate for run ${runId} (repeat ${repeat}, ${repeatCases.length} cases): ${gateHeadline(repeatGate)}`);
+      for (const item of repeatGate.rules) if (item.status !== "passed") output.log(formatRuleLine(item));
+      if (repeatVetoed.length > 0) output.log(describeVetoedCases(repeatVetoed));
+      return { repeat, decision: gateDecision(repeatGate, repeatVetoed) };
+    });
+    if (vetoed.length > 0) output.log(describeVetoedCases(vetoed));
+    const decision = worstDecision([gateDecision(result, vetoed), ...repeatDecisions.map((item) => item.decision)]);
+    if (repeats.length > 0) {
+      const notPassed = repeatDecisions.filter((item) => item.decision !== "passed").map((item) => `repeat ${item.repeat} ${item.decision}`);
+      output.log(`Decision: ${decision.toUpperCase()} (the worst of ${repeats.length + 1} repeats decides${notPassed.length > 0 ? `: ${notPassed.join(", ")}` : ": every repeat passed"})`);
+    } else if (vetoed.length > 0) output.log("Decision: BLOCKED");
+    const decided = decision === "blocked" ? GateExit.failed : decision === "undecided" ? GateExit.unusable : GateExit.passed;
     // The decision is printed above; a file that cannot be written is said, and is exit 2 (as eval's), never a pass.
     if (!(await junitWritten({ gate: result, vetoCases: cases.filter(isVetoCase).length, vetoed, problems: [] }))) return GateExit.unusable;
     return decided;
@@ -194,10 +221,12 @@ function formatVerdicts(statuses: readonly string[], reviewed: number): string {
 
 function formatGate(runId: string, caseCount: number, result: ReleaseGateResult, statuses: readonly string[], reviewed: number): string {
   const lines = [`Release gate for run ${runId} (${caseCount} cases): ${gateHeadline(result)}`, `  ${formatVerdicts(statuses, reviewed)}`];
-  for (const item of result.rules) {
-    const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : formatFixed(item.value, 4);
-    const note = item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : item.basis !== undefined ? `  (${item.basis})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
-    lines.push(`  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`);
-  }
+  for (const item of result.rules) lines.push(formatRuleLine(item));
   return lines.join("\n");
+}
+
+function formatRuleLine(item: GateRuleResult): string {
+  const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : formatFixed(item.value, 4);
+  const note = item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : item.basis !== undefined ? `  (${item.basis})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
+  return `  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`;
 }

@@ -182,11 +182,24 @@ describe("ragscope eval", () => {
     const repeatTwo = suites.find((suite) => suite["@_name"] === "release gate (repeat 2, run flaky.repeat-2)");
     assert.equal(repeatTwo?.["@_failures"], "1", "repeat 2's failed rule is a failure in the JUnit file");
 
+    // `ragscope gate` on the stored run decides as eval did: it gated repeat 1 alone and passed.
+    const gated = await run(["gate", "--run", "flaky", "--gates", gates, "--data-dir", path.join(folder, "flaky-store")]);
+    assert.equal(gated.status, 1, gated.stdout + gated.stderr);
+    assert.match(gated.stdout, /^Release gate for run flaky \(repeat 1\) \(1 cases\): PASSED/m);
+    assert.match(gated.stdout, /^Release gate for run flaky\.repeat-2 \(repeat 2, 1 cases\): BLOCKED — 0 passed, 1 failed/m);
+    assert.match(gated.stdout, /^\s+FAIL\s+retrieval\.hit_at_1\s+0\s+>= 1$/m);
+    assert.match(gated.stdout, /^Release gate for run flaky\.repeat-3 \(repeat 3, 1 cases\): PASSED/m);
+    assert.match(gated.stdout, /^Decision: BLOCKED \(the worst of 3 repeats decides: repeat 2 blocked\)$/m);
+
     // One repeat: the gate reads the one run, as before.
     const single = await run(["eval", ...args, "--run-id", "steady"]);
     assert.equal(single.status, 0, single.stdout + single.stderr);
     assert.match(single.stdout, /^Release gate: PASSED/m);
     assert.match(single.stdout, /^Decision: PASSED$/m);
+    const gatedSingle = await run(["gate", "--run", "steady", "--gates", gates, "--data-dir", path.join(folder, "flaky-store")]);
+    assert.equal(gatedSingle.status, 0, gatedSingle.stdout + gatedSingle.stderr);
+    assert.match(gatedSingle.stdout, /^Release gate for run steady \(1 cases\): PASSED/m);
+    assert.doesNotMatch(gatedSingle.stdout, /repeat/);
   });
 
   test("--repeat 3 with a nondeterministic task lists the unstable case", async () => {
