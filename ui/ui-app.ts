@@ -97,6 +97,8 @@ export interface UiAppOptions {
   traceEvents?: TraceEventsByScope;
   /** A proxy serves the UI over HTTPS (RAGSCOPE_UI_BEHIND_TLS): the session cookie is Secure and browsers' origin is https (access/session-cookie.ts). */
   behindTls?: boolean;
+  /** Where an unexpected error's cause goes; stderr by default. */
+  logError?: (line: string) => void;
 }
 
 type Variables = { reviewer: string; authenticated: boolean; readers: ScopedReaders; viewer: Viewer };
@@ -730,7 +732,9 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     if (!read.ok) return badRequest(context, read.error);
     const form = read.value;
     if (form.verdicts !== undefined && !isPlainObject(form.verdicts)) return badRequest(context, 'verdicts: give an object of metric to "pass" or "fail", e.g. {"verdicts": {"faithfulness": "fail"}}');
-    const verdicts: Record<string, "pass" | "fail"> = {};
+    // Without a prototype: a metric named "__proto__" is a key like any other (refused below as no judged metric), not a
+    // write to the prototype that dropped the verdict and saved the rest of the review as if it held none.
+    const verdicts = Object.create(null) as Record<string, "pass" | "fail">;
     const given = (form.verdicts ?? {}) as Record<string, unknown>;
     for (const [key, value] of [...Object.entries(form), ...Object.entries(given).map(([metric, verdict]) => [`metric:${metric}`, verdict] as const)]) {
       if (!key.startsWith("metric:")) continue;
@@ -768,7 +772,12 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     return badRequest(context, `nothing at ${context.req.method} ${path}`, 404);
   });
   app.onError((error, context) => {
-    const message = `the UI could not answer: ${error.message}`;
+    // The cause is the operator's to read, on stderr; the answer names no internals (an engine's or V8's message can
+    // name tables, settings or paths) and gives the time to find the line by.
+    const at = new Date(now()).toISOString();
+    const { pathname } = new URL(context.req.url);
+    (options.logError ?? console.error)(`ragscope UI: ${context.req.method} ${pathname} failed at ${at}: ${error.stack ?? error.message}`);
+    const message = `the UI could not answer ${context.req.method} ${pathname} (an internal error at ${at}; the server's log has its cause)`;
     return wantsJson(context) ? context.json({ error: message }, 500) : context.text(message, 500);
   });
   return app;

@@ -25,6 +25,8 @@ export interface UiServerOptions {
   traceEvents?: Partial<TraceEventsOptions>;
   /** A proxy serves the UI over HTTPS (RAGSCOPE_UI_BEHIND_TLS; access/session-cookie.ts). */
   behindTls?: boolean;
+  /** Where an unexpected error's cause goes; stderr by default. */
+  logError?: (line: string) => void;
 }
 
 const CLOSE_GRACE_MILLISECONDS = 2000;
@@ -52,7 +54,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const refusal = refusalFor(options.host, options.access);
   if (refusal !== null) throw new Error(refusal);
   const traceEvents = new TraceEventsByScope((scope) => readersFor(options.store, scope)!.traces, { ...DEFAULT_TRACE_EVENTS, ...options.traceEvents });
-  const app = createUiApp({ store: options.store, access: options.access, now: options.now, traceEvents, behindTls: options.behindTls ?? false });
+  const app = createUiApp({ store: options.store, access: options.access, now: options.now, traceEvents, behindTls: options.behindTls ?? false, ...(options.logError === undefined ? {} : { logError: options.logError }) });
   const server = createBoundedHttpServer(UI_CONNECTION_BOUNDS, getRequestListener(app.fetch, { hostname: options.host }));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -21,7 +21,7 @@ import { evalCaseFor, evalCaseServesTenant } from "../../contracts/eval-case-ten
 import { caseIdentity } from "../../contracts/eval-case-identity.js";
 import { evaluationResult as evaluationResultSchema } from "../../contracts/evaluation-result.js";
 import type { RunListing } from "../ports/run-listing.js";
-import { inSlices, type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest, type TraceSummary } from "../ports/trace-reader.js";
+import { inSlices, LIST_TEXT_CHARACTERS, listText, type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest, type TraceSummary } from "../ports/trace-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { FINAL_VERDICT, finalVerdictCandidates } from "../../dashboards/source/aggregate-metrics.js";
 import { attributedRootCauses, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
@@ -35,6 +35,11 @@ import { evaluationResultsOfRequests, readEvaluationResultsOnClickHouse } from "
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 import { NEWEST_REQUEST_ORDER, newestCaseResultRows, WRITE_ORDER } from "./newest-row.js";
+
+/** A column of a list row as read: the query and answer cut in the engine, one character past the list's, so that a cut is known (trace-reader.ts listText). */
+function listColumn(column: string): string {
+  return column === "query" || column === "output" ? `substringUTF8(${column}, 1, ${LIST_TEXT_CHARACTERS + 1})` : column;
+}
 
 interface SummaryRow {
   case_result_id: string;
@@ -343,7 +348,7 @@ export class ClickHouseTraceReader implements TraceReader {
     const summaries = await this.rows<SummaryRow>(
       `SELECT case_result_id, service_name, tenant_id, ${shown.map((column, index) => `tupleElement(newest_row, ${index + 1}) AS ${column}`).join(", ")},
               toUnixTimestamp64Milli(tupleElement(newest_row, ${shown.length + 1})) AS started_at_ms
-       FROM (SELECT case_result_id, service_name, tenant_id, argMax((${shown.join(", ")}, started_at), ${WRITE_ORDER}) AS newest_row
+       FROM (SELECT case_result_id, service_name, tenant_id, argMax((${shown.map(listColumn).join(", ")}, started_at), ${WRITE_ORDER}) AS newest_row
              FROM ${database}.trace_list WHERE case_result_id IN {ids:Array(String)} AND (toDate(started_at), tenant_id, service_name, case_result_id) IN {pageKeys:Array(Tuple(Date, String, String, String))} AND ${inSpan("started_at")} AND ${this.tenants.on("trace_list")}
              GROUP BY toDate(started_at), tenant_id, service_name, case_result_id)`,
       { ids, pageKeys: pageKeys.map((key) => new TupleParam([utcDay(Number(key.started_at_ms)), key.tenant_id, key.service_name, key.case_result_id])), ...span },
@@ -417,8 +422,8 @@ export class ClickHouseTraceReader implements TraceReader {
         errorType: row.error_type,
         latencyMs: row.latency_ms === null ? null : Number(row.latency_ms),
         startedAt: new Date(Number(row.started_at_ms)).toISOString(),
-        query: row.query,
-        output: Number(row.has_output) === 1 ? row.output : null,
+        query: listText(row.query),
+        output: Number(row.has_output) === 1 ? listText(row.output) : null,
         rootCause: rootCauses.get(requestKey(row.case_result_id, row.trace_id, row.started_at_ms)) ?? null,
       });
     }

@@ -7,7 +7,7 @@ import type { CaseResult } from "../../contracts/case-result.js";
 import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { RunListing } from "../ports/run-listing.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
-import { compareEvaluationResults, compareNewestFirst, type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest } from "../ports/trace-reader.js";
+import { compareEvaluationResults, compareNewestFirst, listText, type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest } from "../ports/trace-reader.js";
 import { attributedRootCauseOf, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import { labelsOfRequest, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
@@ -101,8 +101,8 @@ export class MemoryTraceReader implements TraceReader {
         errorType: caseResult.execution_error.type,
         latencyMs: caseResult.rag_observation.latency_ms,
         startedAt: new Date(Date.parse(caseResult.started_at)).toISOString(),
-        query: caseResult.rag_observation.query,
-        output: caseResult.output,
+        query: listText(caseResult.rag_observation.query),
+        output: listText(caseResult.output),
         rootCause: this.rootCauseOf(caseResult, pageLabels),
       })),
       next: keyed.length > page.limit && last !== undefined ? listPosition(last.caseResult) : null,

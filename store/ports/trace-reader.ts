@@ -80,6 +80,22 @@ export function cursorOfStartAndId(startedAtMs: number, caseResultId: string): T
   return { startedAtMs, caseResultId, traceId: "", tenantId: "", serviceName: "" };
 }
 
+/**
+ * A list row carries the first LIST_TEXT_CHARACTERS characters of its query and answer, "…" after a cut; the trace's
+ * detail has them whole. A sender may state texts of a megabyte each (within the receiver's attribute bound): whole
+ * in every row, a page of 200 rows was ~400 MB of JSON, built on the thread that also receives OTLP, which stalled
+ * every tenant's ingest for seconds and answered 500 past the largest string.
+ */
+export const LIST_TEXT_CHARACTERS = 1000;
+
+/** `text` cut for a list row (see LIST_TEXT_CHARACTERS), never inside a surrogate pair. */
+export function listText(text: string | null): string | null {
+  if (text === null || text.length <= LIST_TEXT_CHARACTERS) return text;
+  const lead = text.charCodeAt(LIST_TEXT_CHARACTERS - 1);
+  const end = lead >= 0xd800 && lead <= 0xdbff ? LIST_TEXT_CHARACTERS - 1 : LIST_TEXT_CHARACTERS;
+  return `${text.slice(0, end)}…`;
+}
+
 export interface TraceSummary {
   caseResultId: string;
   traceId: string;
@@ -95,7 +111,9 @@ export interface TraceSummary {
   errorType: string;
   latencyMs: number | null;
   startedAt: string;
+  /** The first LIST_TEXT_CHARACTERS characters, "…" after a cut. */
   query: string | null;
+  /** The first LIST_TEXT_CHARACTERS characters, "…" after a cut. */
   output: string | null;
   /** The primary root-cause label as the Failures board attributes it (the reviewers' agreed one, else the evaluator's); null when neither gave one. */
   rootCause: string | null;

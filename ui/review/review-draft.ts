@@ -49,7 +49,9 @@ export type KeptReview = { kept: "whole" } | { kept: "without-comment"; comment:
 
 /** The review form's fields as the review route reads them (`metric:<name>` = pass | fail, root_cause, comment). */
 export function reviewDraftOfForm(caseResultId: string, form: Record<string, unknown>): ReviewDraft {
-  const verdicts: Record<string, "pass" | "fail"> = {};
+  // Without a prototype: a metric named "__proto__" is a key like any other (refused below as no judged metric), not a
+  // write to the prototype that dropped the verdict and saved the rest of the review as if it held none.
+  const verdicts = Object.create(null) as Record<string, "pass" | "fail">;
   for (const [key, value] of Object.entries(form)) {
     if (!key.startsWith("metric:") || (value !== "pass" && value !== "fail")) continue;
     const metric = key.slice("metric:".length);
