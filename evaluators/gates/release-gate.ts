@@ -20,6 +20,7 @@ import { JUDGING_ON_A_COLLECTOR, judgeDidNotScore, judgedMetricMissingReason } f
 import { isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { parseThreshold, satisfies } from "../threshold.js";
 import { gateMetricValue, measuredMetricOf, measureGateMetric, type GateContext } from "./gate-metrics.js";
+import { casesWithoutRecordedRetrieval, describeUnrecordedRetrieval } from "./unrecorded-retrieval.js";
 
 export { erroredEvaluationsOf, formatErrorCounts };
 
@@ -134,9 +135,16 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
       const reason = heuristicOnly || judged ? judgedMetricMissingReason(value.reason, heuristicOnly, measured, context.cases) : withHeuristics.reason;
       return { rule, status: "not_available", value: null, reason };
     }
+    // Cases whose trace recorded no retrieval, on a rule that reads it: not measured, so the mean over the rest may
+    // fail the run but never pass it (unrecorded-retrieval.ts).
+    const unrecorded = casesWithoutRecordedRetrieval(judged.cases, measured);
+    const coverage = unrecorded.length === 0 ? null : describeUnrecordedRetrieval(unrecorded, meanOfMetric(judged.cases, measured).caseCount);
     // A derived metric that left heuristic readings out says so (no_answer_accuracy: abstentions only a heuristic read).
-    const basis = [reading.basis, note].filter((part): part is string => part !== undefined && part !== null).join("; ") || undefined;
+    const basis = [reading.basis, note, coverage].filter((part): part is string => part !== undefined && part !== null).join("; ") || undefined;
     const passed = satisfies(value.value, threshold.value);
+    if (passed && coverage !== null) {
+      return { rule, status: "not_available", value: null, reason: `${rule.metric} = ${value.value} would meet ${rule.threshold}, but it is ${coverage}: a value over part of the run is not its value — record the retrieval of every case (traceRetrieve), or give --allow-missing to pass without this rule` };
+    }
     const why = implied.find((item) => item.rule === rule)?.why;
     const reason = `${rule.metric} = ${value.value} ${passed ? "meets" : "misses"} ${rule.threshold}${why ? `: ${why}` : ""}${basis === undefined ? "" : ` (${basis})`}`;
     return { rule, status: passed ? "passed" : "failed", value: value.value, reason, ...(basis === undefined ? {} : { basis }) };
