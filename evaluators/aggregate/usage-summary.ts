@@ -7,7 +7,7 @@
  * traffic is not read as the whole. cost per successful task = total cost of
  * all requests (failed ones cost money too) / successful tasks
  * (task-success.ts), the seed's Cost per Success; not applicable when no task
- * succeeded or no request recorded a cost.
+ * succeeded or a request recorded no cost (the total is then not known).
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import { finiteMean, finiteSum } from "../../core/finite-mean.js";
@@ -55,7 +55,11 @@ export function summarizeUsage(caseResults: readonly CaseResult[]): UsageSummary
   const cost = totalAndMean(costs, "a cost", "costs");
   const succeeded = summarizeTaskSuccess(caseResults).succeeded;
   let costPerSuccessfulTask: MetricValue;
+  const unpriced = caseResults.length - cost.recorded;
   if (cost.recorded === 0) costPerSuccessfulTask = cost.total;
+  // The total of the costs recorded is not the run's: a request without one was read as free, and the cost per task
+  // understated (0.02 where it was not known).
+  else if (unpriced > 0) costPerSuccessfulTask = notApplicable(`${unpriced} of ${caseResults.length} requests recorded no cost, so the run's total cost is not known; record each generation's cost (traceGenerate's cost)`);
   else if (succeeded === 0) costPerSuccessfulTask = notApplicable("no task succeeded");
   else {
     // The total over the successes, taken as the sum of each cost's share so a total beyond the largest number

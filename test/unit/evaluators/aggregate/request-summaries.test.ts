@@ -67,7 +67,7 @@ describe("reliability and task success", () => {
 });
 
 describe("usage and cost", () => {
-  test("totals and means over the requests that recorded them; cost per successful task over all cost", () => {
+  test("totals and means over the requests that recorded them; cost per successful task over all cost, when every request recorded one", () => {
     const requests = [
       caseResultWith({ generation: usage(0.02, 1000) }, { quality_status: "passed" }),
       caseResultWith({ generation: usage(0.03, 3000) }, { quality_status: "failed" }),
@@ -79,8 +79,13 @@ describe("usage and cost", () => {
     assert.ok(Math.abs(valueOf(summary.cost.mean)! - 0.025) < 1e-12);
     assert.equal(valueOf(summary.inputTokens.mean), 2000);
     assert.equal(valueOf(summary.outputTokens.total), null);
-    // 0.05 spent, 2 tasks succeeded.
-    assert.ok(Math.abs(valueOf(summary.costPerSuccessfulTask)! - 0.025) < 1e-12);
+    // 0.05 recorded over 2 successful tasks, but one request's cost is not known: so is not the run's total, nor its
+    // cost per task (it read 0.025, the unpriced request taken as free).
+    assert.equal(valueOf(summary.costPerSuccessfulTask), null);
+    assert.match(summary.costPerSuccessfulTask.applicable ? "" : summary.costPerSuccessfulTask.reason, /^1 of 3 requests recorded no cost, so the run's total cost is not known/);
+    // Every request priced: the total of all of them (the failed one cost money too) over the successes.
+    const priced = summarizeUsage([requests[0]!, requests[1]!]);
+    assert.ok(Math.abs(valueOf(priced.costPerSuccessfulTask)! - 0.05) < 1e-12);
   });
 
   test("no success or no cost: cost per successful task not applicable", () => {
