@@ -11,6 +11,7 @@
  * A metric no case carries is not applicable, with the reason — a gate never
  * passes on a value that was not measured.
  */
+import { isVetoCase } from "./veto-cases.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { metricValueOf, type EvaluatedCase } from "../aggregate/evaluated-case.js";
 import { meanOfMetric } from "../aggregate/metric-mean.js";
@@ -134,10 +135,12 @@ export const derivedGateMetrics: Record<string, { description: string; measure: 
     measure: ({ cases, scoreWeights }) => ({ ...compositeOf(cases, scoreWeights), note: null }),
   },
   critical_case_pass_rate: {
-    description: "P0 cases that passed / P0 cases (one-vote veto cases, seed §十三)",
+    description: "veto cases that passed / veto cases (P0 or metadata.veto: true; one-vote veto cases, seed §十三)",
     measure: ({ cases }) => {
-      const critical = cases.filter((evaluated) => evaluated.evalCase?.risk_level === "P0");
-      if (critical.length === 0) return plain(notApplicable("the run has no P0 case"));
+      // The cases the veto counts (veto-cases.ts): with P0 alone, a metadata.veto case that failed was named vetoed
+      // under a rate that left it out (0.5 for 1 of 3 veto cases passed).
+      const critical = cases.filter(isVetoCase);
+      if (critical.length === 0) return plain(notApplicable("the run has no veto case (risk_level P0, or metadata.veto: true)"));
       return plain(applicable(critical.filter((evaluated) => evaluated.caseResult.quality_status === "passed").length / critical.length));
     },
   },

@@ -223,6 +223,17 @@ describe("release gate", () => {
     assert.deepEqual(gateMetricValue("p95_latency_ms", { cases: hundred, baseline: null }), { applicable: true, value: 95 });
   });
 
+  test("critical_case_pass_rate counts the cases the veto counts: P0, and metadata.veto: true", () => {
+    const flagged = (caseId: string, passed: boolean): EvaluatedCase => {
+      const base = evaluated(caseId, {}, { passed });
+      return { ...base, evalCase: { ...base.evalCase!, metadata: { veto: true } } };
+    };
+    // One P0 case passed, one P0 case and one metadata.veto case failed: 1 of 3 (it read 0.5, the flagged case left out).
+    const run = [evaluated("p0_passed", {}, { riskLevel: "P0" }), evaluated("p0_failed", {}, { riskLevel: "P0", passed: false }), flagged("flag_failed", false), evaluated("ordinary", {})];
+    assert.deepEqual(gateMetricValue("critical_case_pass_rate", { cases: run, baseline: null }), { applicable: true, value: 1 / 3 });
+    assert.deepEqual(gateMetricValue("critical_case_pass_rate", { cases: [flagged("flag_passed", true)], baseline: null }), { applicable: true, value: 1 });
+  });
+
   test("empty runs and empty baselines give not-available values, never NaN", () => {
     for (const name of ["recall_at_5", "p95_latency_ms", "error_rate", "average_cost", "no_answer_accuracy", "hallucination_rate", "permission_leak_rate", "composite_score", "critical_case_pass_rate", "overall_score_drop", "task_success_rate"]) {
       const value = gateMetricValue(name, { cases: [], baseline: [] });
