@@ -72,6 +72,16 @@ function logValid(dataset: Dataset, output: { log: (line: string) => void }, opt
     const named = refusals.length <= REFUSALS_NAMED ? refusals.join(", ") : `${refusals.slice(0, REFUSALS_NAMED).join(", ")} and ${refusals.length - REFUSALS_NAMED} more`;
     output.log(`  ${refusals.length} case${refusals.length === 1 ? " expects" : "s expect"} a refusal (answerable: false): ${named}`);
   }
+  // Answerable cases that name relevant documents only (the simple format's relevant_document_ids, with no chunk ids
+  // and no evidence): the retrieval and context metrics match chunks or evidence text, so none scores them, and a run
+  // reads them "not applicable: the case has no gold evidence" without a word here before.
+  const documentsOnly = dataset.cases.filter((item: EvalCase) => item.answerable && item.gold_evidence.length === 0 && Array.isArray(item.metadata.relevant_document_ids)).map((item) => item.case_id);
+  if (documentsOnly.length > 0) {
+    const named = documentsOnly.length <= REFUSALS_NAMED ? documentsOnly.join(", ") : `${documentsOnly.slice(0, REFUSALS_NAMED).join(", ")} and ${documentsOnly.length - REFUSALS_NAMED} more`;
+    output.log(
+      `  warning: ${documentsOnly.length} case${documentsOnly.length === 1 ? " names" : "s name"} relevant documents but no relevant_chunk_ids or evidence, so no retrieval or context metric can score ${documentsOnly.length === 1 ? "it" : "them"} (they match chunks or evidence text): ${named}`,
+    );
+  }
   if (options.stats) for (const line of formatMix(datasetMix(dataset.cases))) output.log(line);
 }
 

@@ -232,4 +232,21 @@ describe("ragscope validate: every problem", () => {
     assert.match(result.stdout, /refusals\.jsonl: valid — 3 cases, simple format/);
     assert.match(result.stdout, /2 cases expect a refusal \(answerable: false\): s_adv, crypto/);
   });
+
+  test("answerable cases naming relevant documents only are warned of: no retrieval or context metric can score them", async () => {
+    const file = path.join(folder, "documents-only.yaml");
+    await writeFile(
+      file,
+      [
+        "- { id: plans, question: Which plans include lounge access?, relevant_document_ids: [plan-gold, plan-platinum], question_type: fact }",
+        "- { id: refund, question: How fast is a refund?, relevant_document_ids: [refund-policy], relevant_chunk_ids: [refund-1] }",
+        "- { id: crypto, question: What will bitcoin cost next year?, relevant_document_ids: [none], question_type: no_answer }",
+        "",
+      ].join("\n"),
+    );
+    const result = run("validate", file);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /documents-only\.yaml: valid — 3 cases, simple format/);
+    assert.match(result.stdout, /^  warning: 1 case names relevant documents but no relevant_chunk_ids or evidence, so no retrieval or context metric can score it \(they match chunks or evidence text\): plans$/m);
+  });
 });

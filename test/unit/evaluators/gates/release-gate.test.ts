@@ -226,7 +226,7 @@ describe("release gate", () => {
   test("critical_case_pass_rate counts the cases the veto counts: P0, and metadata.veto: true", () => {
     const flagged = (caseId: string, passed: boolean): EvaluatedCase => {
       const base = evaluated(caseId, {}, { passed });
-      return { ...base, evalCase: { ...base.evalCase!, metadata: { veto: true } } };
+      return { ...base, evalCase: { ...base.evalCase!, metadata: { ...base.evalCase!.metadata, veto: true } } };
     };
     // One P0 case passed, one P0 case and one metadata.veto case failed: 1 of 3 (it read 0.5, the flagged case left out).
     const run = [evaluated("p0_passed", {}, { riskLevel: "P0" }), evaluated("p0_failed", {}, { riskLevel: "P0", passed: false }), flagged("flag_failed", false), evaluated("ordinary", {})];
