@@ -50,6 +50,11 @@ export async function loadTaskModule(file: string): Promise<Result<TaskModule, s
  * message Node gives says what broke but not how to fix it in a task module.
  */
 function esModuleSyntaxHint(error: unknown, absolute: string): string {
+  // A .ts file outside a "type": "module" package is compiled as CommonJS too, and its imports of ES modules (ragscope
+  // itself) become require() calls that Node refuses with a message about cycles, which says nothing of the cause.
+  if (path.extname(absolute) === ".ts" && error instanceof Error && /Cannot require\(\) ES Module|Cannot use import statement outside a module|ERR_REQUIRE_(?:ESM|CYCLE_MODULE)/.test(`${error.message} ${(error as { code?: string }).code ?? ""}`)) {
+    return `; Node loaded it as CommonJS, where it cannot import ES modules such as ragscope: rename it to ${path.basename(absolute).replace(/\.ts$/, ".mts")}, or set "type": "module" in the nearest package.json`;
+  }
   if (!(error instanceof SyntaxError)) return "";
   if (!/Cannot use import statement outside a module|Unexpected token 'export'/.test(error.message)) return "";
   const renamed = path.basename(absolute).replace(/\.c?js$/, ".mjs");

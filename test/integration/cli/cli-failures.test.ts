@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { chmod, cp, mkdir, readdir, readFile, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, readdir, readFile, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -454,5 +454,20 @@ describe("eval and gate name a file they cannot use, where they looked, and the 
     const line = linesOf(result.stderr).find((text) => text.startsWith("ragscope eval: ./task.js:"));
     assert.ok(line, result.stderr);
     assert.match(line, /cannot load the task module \(Cannot use import statement outside a module\); Node loaded it as CommonJS, where import and export are not allowed: rename it to task\.mjs, or set "type": "module" in the nearest package\.json$/);
+  });
+
+  test("a .ts task module importing ragscope in a \"type\": \"commonjs\" package: says to rename it to .mts or set the package type", async () => {
+    const project = path.join(folder, "commonjs-ts-project");
+    await mkdir(path.join(project, "node_modules"), { recursive: true });
+    await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "my-rag-app", version: "1.0.0", type: "commonjs" }));
+    // ragscope installed in the app, as npm links it.
+    await symlink(projectRoot, path.join(project, "node_modules", "ragscope"), "dir");
+    await writeFile(path.join(project, "task.ts"), 'import { traceGenerate } from "ragscope/instrumentation";\nexport default async () => (await traceGenerate({ model: "m" }, () => ({ text: "an answer" }))).text;\n');
+    const result = run(["eval", "--dataset", "cases.yaml", "--task", "./task.ts", "--data-dir", path.join(folder, "data")], project);
+    assert.equal(result.status, 2, result.stderr);
+    const line = linesOf(result.stderr).find((text) => text.startsWith("ragscope eval: ./task.ts:"));
+    assert.ok(line, result.stderr);
+    // Node's own words (a require() cycle, or import outside a module) vary by version; the hint after them does not.
+    assert.match(line, /cannot load the task module \(.*\); Node loaded it as CommonJS, where it cannot import ES modules such as ragscope: rename it to task\.mts, or set "type": "module" in the nearest package\.json$/);
   });
 });
