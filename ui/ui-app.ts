@@ -202,6 +202,10 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
       const origin = context.req.header("origin");
       const own = browserOrigin(url, behindTls);
       if (origin !== undefined && origin !== own) return refuse(context, `ragscope UI: cross-origin request refused: the request came from ${JSON.stringify(origin)}, not from this UI (${own})`, 403);
+      // A browser that sends no Origin still says where a request came from: a write from another site (or a sibling
+      // subdomain, which SameSite counts as the same site) is refused as the sign-in form refuses it. Scripts send neither.
+      const fetchSite = context.req.header("sec-fetch-site");
+      if (fetchSite !== undefined && fetchSite !== "same-origin" && fetchSite !== "none") return refuse(context, `ragscope UI: cross-origin request refused: the browser says it came from another site (Sec-Fetch-Site: ${JSON.stringify(fetchSite)}), not from this UI's pages (${own})`, 403);
     }
     context.set("reviewer", reader.reviewer);
     context.set("authenticated", reader.authenticated);

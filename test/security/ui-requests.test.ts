@@ -310,6 +310,8 @@ describe("hostile and malformed requests to the web UI", () => {
       { what: "no token", server: withToken, request: { path: "/api/traces" }, status: 401, reason: /a reviewer token is required/ },
       { what: "a token no reviewer has", server: withToken, request: { path: "/api/traces", headers: { authorization: "Bearer not-a-token-of-anyone" } }, status: 401, reason: /a reviewer token is required/ },
       { what: "another origin", server: withToken, request: { method: "POST", path: "/api/labels.jsonl", headers: { ...bearer, origin: "http://evil.example", "content-type": "application/x-ndjson", "content-length": "0" } }, status: 403, reason: /cross-origin request refused: the request came from "http:\/\/evil\.example"/ },
+      // No Origin, but the browser's word that another site sent it (SameSite lets a sibling subdomain's form carry the cookie).
+      { what: "another site, without Origin", server: withToken, request: { method: "POST", path: "/api/labels.jsonl", headers: { ...bearer, "sec-fetch-site": "same-site", "content-type": "application/x-ndjson", "content-length": "0" } }, status: 403, reason: /cross-origin request refused: the browser says it came from another site \(Sec-Fetch-Site: "same-site"\)/ },
       { what: "a foreign host without tokens", server: tokenless, request: { path: "/api/traces", headers: { host: `evil.example:${port}` } }, status: 421, reason: /refused the host "evil\.example:\d+"/ },
     ];
     for (const refusal of refusals) {
