@@ -54,6 +54,11 @@ export function noEvidenceInRange(evidence: BehaviourEvidence): string {
   return `No request of the range carries ${WHAT[evidence]}: no data, not 0.`;
 }
 
+/** What an experiment's report says of an arm none of whose requests carries a metric's evidence. */
+export function noEvidenceInArm(evidence: BehaviourEvidence): string {
+  return `none of its requests carries ${WHAT[evidence]}, so its rate is not known (not 0); check that the variant records them`;
+}
+
 /** The definition observing nothing — no data — where the period's requests lack its evidence; its words say so. */
 export function measuredOnlyWithEvidence(definition: BehaviourMetricDefinition): BehaviourMetricDefinition {
   return {

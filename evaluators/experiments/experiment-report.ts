@@ -47,6 +47,7 @@ import type { ExperimentMetricValue } from "../../store/ports/experiment-reader.
 import { isHeuristicMetric, isMetricName, METRIC_SEMANTICS } from "../metric-catalog.js";
 import { judgedValues, labelOfReportedMetric, leftOutNote } from "./judged-values.js";
 import { behaviourMetrics } from "../behaviour/behaviour-catalog.js";
+import { carriesEvidence, noEvidenceInArm } from "../behaviour/behaviour-evidence.js";
 import type { BehaviourObservation } from "../behaviour/behaviour-metric.js";
 import { toBehaviourRequest, type BehaviourRequest } from "../behaviour/behaviour-request.js";
 import { defaultBehaviourWindows, type BehaviourWindows } from "../behaviour/behaviour-windows.js";
@@ -213,7 +214,9 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
 
   const traffic = variants.map((variant) => {
     const own = requests.filter((request) => request.variant === variant);
-    return { variant, requests: own.length, units: new Set(own.map(unitOf)).size, sessions: new Set(own.map((request) => request.sessionKey)).size };
+    // A request without a session id is in no session (its key falls back to its own trace): counted as one, a run
+    // without session ids read as one session a request.
+    return { variant, requests: own.length, units: new Set(own.map(unitOf)).size, sessions: new Set(own.filter((request) => request.sessionId !== null).map((request) => request.sessionKey)).size };
   });
   const variantsOfUnit = new Map<string, Set<string>>();
   for (const request of requests) variantsOfUnit.set(unitOf(request), (variantsOfUnit.get(unitOf(request)) ?? new Set()).add(request.variant!));
@@ -234,8 +237,18 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
   const metrics: MetricReport[] = [];
   const context = { requests, windows, now: options.now };
   for (const definition of behaviourMetrics) {
-    const observations = definition.observe(context).filter((item) => item.variant !== null).map((item: BehaviourObservation) => ({ variant: item.variant!, unit: unitOf(item), value: item.value }));
-    metrics.push(compareMetric(definition.id, "behaviour", definition.kind, definition.higherIsBetter, definition.caution, observations));
+    // Each arm on its own requests: whether a metric's evidence is carried at all is asked of each arm (a variant
+    // whose feedback widget records nothing read 0 % liked and every session abandoned beside a control that records
+    // events, and was decided worse), and a session that saw two variants counts in each what happened on its
+    // requests of that variant (it was filed whole under its first request's variant).
+    const withoutEvidence: string[] = [];
+    const observations = variants.flatMap((variant) => {
+      const own = requests.filter((request) => request.variant === variant);
+      if (!carriesEvidence(own, definition.measuredFrom)) withoutEvidence.push(variant);
+      return definition.observe({ ...context, requests: own }).map((item: BehaviourObservation) => ({ variant, unit: unitOf(item), value: item.value }));
+    });
+    const absent = withoutEvidence.length === 0 ? null : `no data in ${withoutEvidence.join(", ")}: ${noEvidenceInArm(definition.measuredFrom)}`;
+    metrics.push(compareMetric(definition.id, "behaviour", definition.kind, definition.higherIsBetter, definition.caution, observations, false, new Map(), absent));
   }
   const requestByTrace = new Map<string, BehaviourRequest>(requests.map((request) => [request.traceId, request]));
   const stored = new Map<string, { source: "rule" | "judge"; observations: (Observation & { heuristicJudgement: boolean })[] }>();
@@ -269,6 +282,8 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
     observations: Observation[],
     heuristicJudge = false,
     leftOut: ReadonlyMap<string, number> = new Map(),
+    /** Why an arm has no observation of a behaviour metric: none of its requests carries the metric's evidence. */
+    absent: string | null = null,
   ): MetricReport {
     const heuristic = isHeuristicMetric(metric);
     const decides = decidesExperiment(metric) && !heuristicJudge;
@@ -290,7 +305,7 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
           ...rest,
         });
         const directed = (difference: number): Indication => (direction === null ? "changed" : (difference > 0) === direction ? "better" : "worse");
-        if (controlObservations.length < 2 || variantObservations.length < 2) return ruled("not_enough_data", { comparison: null, requiredObservations: null, decidedEarly: false, note: "fewer than two observations in an arm" });
+        if (controlObservations.length < 2 || variantObservations.length < 2) return ruled("not_enough_data", { comparison: null, requiredObservations: null, decidedEarly: false, note: absent ?? "fewer than two observations in an arm" });
         // A trace may state any finite cost or count, and a variance squares the values (1e200² is beyond the largest
         // number), which left the t test's degrees of freedom NaN and stopped the report: such a metric is not compared.
         const largest = largestMagnitude([...controlObservations, ...variantObservations].map((item) => item.value));
@@ -344,7 +359,22 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
         const enough = controlObservations.length >= requiredObservations && variantObservations.length >= requiredObservations;
         const significant = comparison.pValue !== null ? comparison.pValue < alpha : comparison.lower > 0 || comparison.upper < 0;
         const harmful = direction !== null && directed(comparison.difference) === "worse";
-        const pastEarlyBoundary = harmful && comparison.pValue !== null && comparison.pValue < Math.min(alpha, EARLY_HARM_P_VALUE);
+        // The smallest p any test over these randomised units can show: an exact permutation test of a difference in
+        // every unit (separated-arms-test.ts). Below it a p-value is the model's, not the data's: two users an arm whose
+        // requests vary little within each gave a clustered p of 4e-37, and "worse" was decided early, where permuting
+        // the four users gives 1/3 at best.
+        const attainable = separatedArmsPValue(controlUnits.length, variantUnits.length);
+        const unitsCounted = clustered ? `${controlUnits.length} and ${variantUnits.length} ${unit}s` : `${controlUnits.length} and ${variantUnits.length} requests`;
+        if (attainable >= alpha) {
+          return ruled("not_enough_data", {
+            comparison,
+            requiredObservations,
+            decidedEarly: false,
+            note: `${unitsCounted}: no test over so few can reach p < ${alpha} (an exact permutation test over them at best ${pValueText(attainable)}); ${separatedArmsSampleSize(alpha)} ${clustered ? `${unit}s` : "requests"} per arm are the fewest that can`,
+          });
+        }
+        const earlyBoundary = Math.min(alpha, EARLY_HARM_P_VALUE);
+        const pastEarlyBoundary = harmful && comparison.pValue !== null && comparison.pValue < earlyBoundary && attainable < earlyBoundary;
         let indication: Indication;
         if (!enough) indication = pastEarlyBoundary ? "worse" : "not_enough_data";
         else if (!significant) indication = "no_difference";

@@ -11,7 +11,7 @@ import { describe, test } from "node:test";
 import { caseResult as caseResultSchema, type CaseResult } from "../../../../contracts/case-result.js";
 import { buildExperimentReport } from "../../../../evaluators/experiments/experiment-report.js";
 
-function request(index: number, variant: string, options: { like: boolean; user?: string; model?: string; reranked?: boolean }): CaseResult {
+function request(index: number, variant: string, options: { like: boolean; user?: string; model?: string; reranked?: boolean; session?: string | null; noEvents?: boolean }): CaseResult {
   const traceId = index.toString(16).padStart(32, "0");
   return caseResultSchema.parse({
     case_result_id: `cr_${traceId}`,
@@ -29,11 +29,11 @@ function request(index: number, variant: string, options: { like: boolean; user?
       context: null,
       citations: null,
       generation: { model: options.model ?? "model-a" },
-      session_id: `session-${index}`,
+      session_id: options.session === undefined ? `session-${index}` : options.session,
       user_id: options.user ?? `user-${index}`,
       experiment_id: "exp",
       experiment_variant: variant,
-      feedback: options.like ? [{ kind: "thumbs_up", recorded_at: "2026-11-01T09:00:01.000Z", span_id: traceId.slice(16) }] : [],
+      feedback: options.noEvents ? [] : options.like ? [{ kind: "thumbs_up", recorded_at: "2026-11-01T09:00:01.000Z", span_id: traceId.slice(16) }] : [{ kind: "copy", recorded_at: "2026-11-01T09:00:01.000Z", span_id: traceId.slice(16) }],
     },
     trace_id: traceId,
     execution_error: { type: "none", message: null },
@@ -45,6 +45,36 @@ function request(index: number, variant: string, options: { like: boolean; user?
 const now = Date.parse("2026-11-02T00:00:00.000Z");
 
 describe("experiment report decisions", () => {
+  test("two users an arm decide nothing, however many requests they sent: no test over four units reaches p < 0.05", () => {
+    // Control: users a and b, no like in 60 requests; treatment: users c (30 of 30 liked) and d (24 of 30). The
+    // clustered delta method gave p ≈ 4e-37 and decided "worse" early; permuting the four users gives 1/3 at best.
+    const results = [
+      ...Array.from({ length: 60 }, (_, index) => request(index, "control", { like: false, user: index % 2 === 0 ? "a" : "b", session: null })),
+      ...Array.from({ length: 60 }, (_, index) => request(100 + index, "treatment", { like: index % 2 === 0 || index % 10 < 8, user: index % 2 === 0 ? "c" : "d", session: null })),
+    ];
+    const report = buildExperimentReport(results, [], { experimentId: "exp", now, minimumEffect: 5 });
+    const like = report.metrics.find((metric) => metric.metric === "like_rate")!.comparisons[0]!;
+    assert.deepEqual([like.verdict, like.decidedEarly], ["not_enough_data", false]);
+    assert.match(like.note ?? "", /^2 and 2 users: no test over so few can reach p < 0\.05 \(an exact permutation test over them at best p=0\.3333\); 4 users per arm are the fewest that can$/);
+    assert.doesNotMatch(report.decisions[0]!, /worse/);
+    // Requests without a session id are in no session: the traffic counts none.
+    assert.deepEqual(report.traffic.map((item) => [item.variant, item.requests, item.units, item.sessions]), [["control", 60, 2, 0], ["treatment", 60, 2, 0]]);
+  });
+
+  test("an arm none of whose requests carries a user event has no data on the event rates, not 0 %", () => {
+    // Control records likes and copies; the treatment's feedback is not recorded at all.
+    const results = [
+      ...Array.from({ length: 40 }, (_, index) => request(index, "control", { like: index % 5 === 0 })),
+      ...Array.from({ length: 40 }, (_, index) => request(100 + index, "treatment", { like: false, noEvents: true })),
+    ];
+    const report = buildExperimentReport(results, [], { experimentId: "exp", now, minimumEffect: 5 });
+    const like = report.metrics.find((metric) => metric.metric === "like_rate")!;
+    assert.deepEqual(like.values.map((value) => [value.variant, value.value, value.observations]), [["control", 0.2, 40], ["treatment", null, 0]]);
+    assert.equal(like.comparisons[0]!.verdict, "not_enough_data");
+    assert.match(like.comparisons[0]!.note ?? "", /^no data in treatment: none of its requests carries a user event, so its rate is not known \(not 0\)/);
+    assert.doesNotMatch(report.decisions[0]!, /worse/);
+  });
+
   test("a clear difference on too few requests is not enough data; with enough it is decided", () => {
     // 40 per arm: like 10 % vs 60 % (p ≈ 1e-6) — but a 10 % relative change of 10 % needs ~14 000 per arm.
     const small = [...Array.from({ length: 40 }, (_, index) => request(index, "control", { like: index % 10 === 0 })), ...Array.from({ length: 40 }, (_, index) => request(100 + index, "treatment", { like: index % 10 < 6 }))];
