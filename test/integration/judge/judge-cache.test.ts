@@ -69,4 +69,37 @@ describe("judge cache over a fake OpenAI-compatible server", () => {
     assert.equal(server.requests.length, 2);
     assert.equal(judge.hits, 0);
   });
+
+  test("the same inputs judged at once make one HTTP call: the others wait for its verdict, cached at zero cost", async () => {
+    server.requests.length = 0;
+    const inner = new OpenAiJudge({ baseUrl: server.baseUrl, apiKey: "k", model: "fake-judge-3", pricing: { inputPer1kTokens: 1, outputPer1kTokens: 2 } });
+    const ledger = new JudgeUsageLedger();
+    const judge = withUsageLedger(new CachedJudge(inner, new LruJudgeCache()), ledger);
+    server.respondWith(() => reply.json({ score: 3, irrelevant_parts: [], reason: "answers it" }, { promptTokens: 500, completionTokens: 100 }));
+    const evalCase = buildCase({ input: "How fast is a refund?" });
+    const caseResult = buildCaseResult({ output: "Within 7 days." });
+    // Three deliveries of one trace (eval --repeat, a redelivery) before the first verdict is back: each was billed.
+    const outcomes = await Promise.all([0, 1, 2].map((index) => judge.judge({ metric: "answer_relevance", caseResult: { ...caseResult, case_result_id: `cr_${index}` }, evalCase })));
+    assert.equal(server.requests.length, 1);
+    assert.deepEqual(outcomes.map((outcome) => [outcome.kind, outcome.usage.cached]), [["pass", false], ["pass", true], ["pass", true]]);
+    const [totals] = ledger.list();
+    assert.equal(totals!.calls, 1);
+    assert.equal(totals!.cost, 0.7, "paid once");
+    // Other inputs at the same moment are judged on their own.
+    server.requests.length = 0;
+    await Promise.all(["Within 7 days.", "Within 30 days."].map((output) => judge.judge({ metric: "answer_relevance", caseResult: buildCaseResult({ output: `${output} ` }), evalCase })));
+    assert.equal(server.requests.length, 2);
+  });
+
+  test("after a grader error of the call it waited for, a waiting request calls the judge itself", async () => {
+    server.requests.length = 0;
+    const inner = new OpenAiJudge({ baseUrl: server.baseUrl, apiKey: "k", model: "fake-judge-4", retryPolicy: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1, deadlineMs: 1000 } });
+    const judge = new CachedJudge(inner, new LruJudgeCache());
+    server.enqueue(reply.status(503));
+    const evalCase = buildCase({ input: "q?" });
+    const caseResult = buildCaseResult({ output: "an answer" });
+    const [first, second] = await Promise.all([judge.judge({ metric: "answer_relevance", caseResult, evalCase }), judge.judge({ metric: "answer_relevance", caseResult, evalCase })]);
+    assert.deepEqual([first.kind, second.kind], ["grader_error", "pass"]);
+    assert.equal(server.requests.length, 2);
+  });
 });
