@@ -1,11 +1,11 @@
 /** The terminal report of an experiment: per-case table, per-metric summary by layer, repeats, comparison, gate decision. */
-import { finiteMean } from "../../core/finite-mean.js";
+import { finiteMean, finiteSum } from "../../core/finite-mean.js";
 import { GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type GateRuleResult } from "../../evaluators/gates/release-gate.js";
-import { formatJudgeCallSummary } from "../../evaluators/judge/judge-evaluations.js";
+import { formatJudgeCallSummary, JUDGE_USAGE_METRICS } from "../../evaluators/judge/judge-evaluations.js";
 // Measured values keep two significant digits where four decimals would write them as 0 (a cost of 0.00001), as the report and the web UI print them.
 import { rounded } from "../../report/format-value.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
-import { metricValueOf } from "../../evaluators/aggregate/index.js";
+import { metricValueOf, type EvaluatedCase } from "../../evaluators/aggregate/index.js";
 import { labelOfMetric } from "../../evaluators/metric-catalog.js";
 import { withoutHeuristicJudgements } from "../../evaluators/aggregate/without-heuristic-judgements.js";
 import type { ExperimentResult } from "../run-experiment.js";
@@ -44,10 +44,10 @@ export function formatExperiment(result: ExperimentResult): string[] {
   const heuristic = new Map<string, number>();
   for (const [metric, entry] of metrics) {
     for (const item of result.evaluated) {
-      const value = metricValueOf(item, metric);
+      const value = caseValueOf(item, metric);
       if (value !== null) entry.values.push(value);
     }
-    const fromJudges = judged.filter((item) => metricValueOf(item, metric) !== null).length;
+    const fromJudges = judged.filter((item) => caseValueOf(item, metric) !== null).length;
     if (fromJudges < entry.values.length) heuristic.set(metric, entry.values.length - fromJudges);
   }
   lines.push("", "Metrics by layer (mean over the cases where the metric applies):");
@@ -57,7 +57,8 @@ export function formatExperiment(result: ExperimentResult): string[] {
     for (const [metric, entry] of [...metrics.entries()].filter(([, value]) => value.layer === layer).sort(([left], [right]) => left.localeCompare(right))) {
       const mean = entry.values.length === 0 ? "n/a" : rounded(finiteMean(entry.values), 4);
       const fromHeuristic = heuristic.get(metric);
-      const label = fromHeuristic === undefined ? "" : `  (${fromHeuristic === entry.values.length ? "all" : fromHeuristic} from the heuristic judge: a measurement, never a pass)`;
+      const usage = (JUDGE_USAGE_METRICS as readonly string[]).includes(metric) ? "  (a case's judge calls together)" : "";
+      const label = `${usage}${fromHeuristic === undefined ? "" : `  (${fromHeuristic === entry.values.length ? "all" : fromHeuristic} from the heuristic judge: a measurement, never a pass)`}`;
       // A heuristic rule's metric is named so (metric-catalog.ts), as the boards, the report and the web UI name it.
       lines.push(`    ${labelOfMetric(metric).padEnd(40)} ${mean.padStart(8)}  n=${entry.values.length}${label}`);
     }
@@ -158,4 +159,16 @@ function formatEndToEnd(result: ExperimentResult): string[] {
       : `total cost / ${tasks}, each cost divided first: ${totalCost.reason}`;
   lines.push(`  cost per successful task       ${shown(costPerSuccessfulTask).padStart(8)}  (${costBasis})`);
   return lines;
+}
+
+/**
+ * A case's value of a metric: its one result's (metricValueOf), but for the judge's usage, which every judge result of
+ * the case carries for its own call, the sum over them — null when one of them is not known (a call without a price).
+ * The first result's alone read one metric's call as the case's judging cost.
+ */
+function caseValueOf(item: EvaluatedCase, metric: string): number | null {
+  if (!(JUDGE_USAGE_METRICS as readonly string[]).includes(metric)) return metricValueOf(item, metric);
+  const values = item.evaluationResults.filter((evaluation) => metric in evaluation.metric_values).map((evaluation) => evaluation.metric_values[metric]);
+  if (values.length === 0 || values.some((value) => value === null || value === undefined || !Number.isFinite(value))) return null;
+  return finiteSum(values as number[]);
 }

@@ -163,7 +163,7 @@ async function writeOutput(kind: string, file: string, text: string, output: Out
 }
 
 /**
- * TTY: one line rewritten in place (done / total, task errors, ETA); otherwise plain lines, at most about twenty per run.
+ * TTY: one line rewritten in place (done / total, task failures, ETA); otherwise plain lines, at most about twenty per run.
  * Once stopping, the cases left will not run: no ETA, and every case that still finishes is shown.
  */
 function progressPrinter(stream: NodeJS.WriteStream, stopping: () => boolean): (progress: ExperimentProgress) => void {
@@ -171,7 +171,7 @@ function progressPrinter(stream: NodeJS.WriteStream, stopping: () => boolean): (
     const remaining = progress.done === 0 ? 0 : (progress.elapsedMs / progress.done) * (progress.total - progress.done);
     // Task errors (the task threw or timed out), counted as cases run: a case's verdict comes after evaluation, and
     // "1 failed" beside five failing cases read as a verdict count.
-    const text = `cases ${progress.done}/${progress.total}, ${progress.failed} task error${progress.failed === 1 ? "" : "s"}, ${stopping() ? "stopping: no further case starts" : `ETA ${Math.ceil(remaining / 1000)} s`}`;
+    const text = `cases ${progress.done}/${progress.total}, ${progress.failed} task failure${progress.failed === 1 ? "" : "s"}, ${stopping() ? "stopping: no further case starts" : `ETA ${Math.ceil(remaining / 1000)} s`}`;
     if (stream.isTTY) {
       stream.write(`\r${text}\u001b[K`);
       return;

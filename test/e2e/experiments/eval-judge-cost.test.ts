@@ -43,6 +43,8 @@ before(async () => {
   judge = await startFakeChatCompletionsServer();
   judge.respondWith((request) => {
     const labels = [...request.user.matchAll(/<<<DOCUMENT id="(D\d+)">>>/g)].map((match) => match[1]!);
+    // answer_relevance's prompt holds no documents: its own verdict, at the same usage.
+    if (labels.length === 0) return reply.json({ score: 3, irrelevant_parts: [], reason: "answers it", confidence: "high" }, { promptTokens: 120, completionTokens: 30 });
     return reply.json({ documents: labels.map((id) => ({ id, relevant: true })), reason: "the price chunk answers it", confidence: "high" }, { promptTokens: 120, completionTokens: 30 });
   });
 });
@@ -52,9 +54,9 @@ after(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-async function judgedRun(runId: string, prices: Record<string, string>) {
+async function judgedRun(runId: string, prices: Record<string, string>, metrics = "context_precision_judged") {
   const output = path.join(folder, `${runId}.json`);
-  const environment = { RAGSCOPE_JUDGE_BASE_URL: judge.baseUrl, RAGSCOPE_JUDGE_MODEL: "fake-judge", RAGSCOPE_JUDGE_API_KEY: "sk-test", RAGSCOPE_JUDGE_METRICS: "context_precision_judged", ...prices };
+  const environment = { RAGSCOPE_JUDGE_BASE_URL: judge.baseUrl, RAGSCOPE_JUDGE_MODEL: "fake-judge", RAGSCOPE_JUDGE_API_KEY: "sk-test", RAGSCOPE_JUDGE_METRICS: metrics, ...prices };
   const result = await runRagscope(["eval", "--dataset", path.join(folder, "cases.json"), "--task", path.join(tasksFolder, "scripted-rag-task.ts"), "--run-id", runId, "--data-dir", path.join(folder, "store"), "--output", output], environment);
   assert.notEqual(result.status, 2, result.stdout + result.stderr);
   const results = JSON.parse(await readFile(output, "utf8")) as { evaluation_results: { evaluator_id: string; metric_values: Record<string, number | null> }[] };
@@ -69,10 +71,17 @@ test("no price set: judge_cost is null (not known), the tokens counted; the term
   assert.equal(values.judge_input_tokens, 120);
   assert.equal(values.judge_output_tokens, 30);
   // The terminal's metrics: not known is n/a over no value, not a mean of 0.
-  assert.match(result.stdout, /^\s*judge_cost\s+n\/a\s+n=0$/m, result.stdout);
+  assert.match(result.stdout, /^\s*judge_cost\s+n\/a\s+n=0  \(a case's judge calls together\)$/m, result.stdout);
 });
 
 test("prices set: judge_cost is the tokens at those prices", async () => {
   const { values } = await judgedRun("priced", { RAGSCOPE_JUDGE_INPUT_PRICE_PER_1K: "2", RAGSCOPE_JUDGE_OUTPUT_PRICE_PER_1K: "4" });
   assert.ok(Math.abs(values.judge_cost! - 0.36) < 1e-12, String(values.judge_cost));
+});
+
+test("two judged metrics: the terminal's judge usage of a case is its calls together, not its first result's", async () => {
+  const { result } = await judgedRun("two-metrics", { RAGSCOPE_JUDGE_INPUT_PRICE_PER_1K: "2", RAGSCOPE_JUDGE_OUTPUT_PRICE_PER_1K: "4" }, "context_precision_judged,answer_relevance");
+  // Two calls of 120 + 30 tokens at 2 and 4 per 1,000: 0.36 each, 0.72 the case (it printed 0.36, one call's).
+  assert.match(result.stdout, /^\s*judge_cost\s+0\.7200\s+n=1  \(a case's judge calls together\)$/m, result.stdout);
+  assert.match(result.stdout, /^\s*judge_input_tokens\s+240\.0000\s+n=1/m, result.stdout);
 });

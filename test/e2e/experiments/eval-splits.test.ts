@@ -87,8 +87,8 @@ describe("ragscope eval: splits, blind data, mix report, end-to-end scores, prog
     // Not a TTY: one plain line per step, no carriage returns or terminal escapes.
     assert.doesNotMatch(result.stderr, /\r|\u001b\[/);
     const progress = result.stderr.split("\n").filter((line) => line.startsWith("cases "));
-    assert.equal(progress.at(-1), "cases 2/2, 0 task errors, ETA 0 s");
-    assert.ok(progress.every((line) => /^cases [12]\/2, 0 task errors, ETA \d+ s$/.test(line)), progress.join("\n"));
+    assert.equal(progress.at(-1), "cases 2/2, 0 task failures, ETA 0 s");
+    assert.ok(progress.every((line) => /^cases [12]\/2, 0 task failures, ETA \d+ s$/.test(line)), progress.join("\n"));
 
     const unknown = await runRagscope(["eval", "--dataset", dataset, "--task", task, "--split", "holdout", "--data-dir", path.join(folder, "regression-store")]);
     assert.equal(unknown.status, 2);
@@ -155,9 +155,9 @@ describe("ragscope eval: splits, blind data, mix report, end-to-end scores, prog
     const result = await runUnderTerminal(["eval", "--dataset", failing, "--task", path.join(tasksFolder, "failing-tasks.ts"), "--data-dir", path.join(folder, "tty-store"), "--concurrency", "1"]);
     assert.equal(result.status, 1, result.stdout + result.stderr);
     // Each update returns to the line start and erases the rest of the line.
-    assert.match(result.stdout, /\rcases 1\/2, 1 task error, ETA \d+ s\u001b\[K/);
-    assert.match(result.stdout, /\rcases 2\/2, 1 task error, ETA 0 s\u001b\[K/);
-    assert.doesNotMatch(result.stdout, /cases 1\/2, 1 task error, ETA \d+ s\r?\n/, "no plain progress line on a terminal");
+    assert.match(result.stdout, /\rcases 1\/2, 1 task failure, ETA \d+ s\u001b\[K/);
+    assert.match(result.stdout, /\rcases 2\/2, 1 task failure, ETA 0 s\u001b\[K/);
+    assert.doesNotMatch(result.stdout, /cases 1\/2, 1 task failure, ETA \d+ s\r?\n/, "no plain progress line on a terminal");
     assert.match(result.stdout, /1 task failures/);
   });
 });
