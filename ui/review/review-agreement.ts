@@ -10,6 +10,7 @@
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { calibrationReport, judgeLabelsFromEvaluationResults, type CalibrationEntry } from "../../evaluators/judge/calibration/calibration-report.js";
 import { cohenKappa, type AgreementStatistics } from "../../evaluators/judge/calibration/cohen-kappa.js";
+import { bucketLabels, bucketOf } from "../../evaluators/judge/calibration/ordinal-buckets.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { countsTowardReview } from "../../evaluators/reviewed-verdict.js";
 import { chosenRootCause, ROOT_CAUSE_METRIC } from "./review-labels.js";
@@ -17,7 +18,17 @@ import { chosenRootCause, ROOT_CAUSE_METRIC } from "./review-labels.js";
 export interface ReviewerAgreement {
   metric: string;
   reviewers: [string, string] | null;
+  /**
+   * On the verdicts (pass / fail), or the root causes. Weighted kappas need ordered categories: with two they equal
+   * the plain kappa, and root causes have no order, so they are null here — the ordered scale is `ordinal`.
+   */
   statistics: AgreementStatistics;
+  /**
+   * On the values both reviewers gave, in the judge calibration's buckets (ordinal-buckets.ts), with the weighted
+   * kappas: the scale the judge's `ordinal` agreement is on, so this is the ceiling it can be held to. Null for
+   * root causes, which have no value.
+   */
+  ordinal: AgreementStatistics | null;
 }
 
 export function reviewerAgreement(labels: readonly HumanLabel[]): ReviewerAgreement[] {
@@ -33,22 +44,25 @@ export function reviewerAgreement(labels: readonly HumanLabel[]): ReviewerAgreem
     const key = `${label.metric}\u0000${label.case_result_id}\u0000${label.trace_id}`;
     byItem.set(key, [...(byItem.get(key) ?? []), label]);
   }
-  const byMetric = new Map<string, { pairs: [string, string][]; reviewers: Set<string> }>();
+  const byMetric = new Map<string, { pairs: [string, string][]; values: [string, string][]; reviewers: Set<string> }>();
   for (const [key, itemLabels] of byItem) {
     const metric = key.slice(0, key.indexOf("\u0000"));
-    const entry = byMetric.get(metric) ?? { pairs: [], reviewers: new Set<string>() };
+    const entry = byMetric.get(metric) ?? { pairs: [], values: [], reviewers: new Set<string>() };
     byMetric.set(metric, entry);
     if (itemLabels.length < 2) continue;
     const [first, second] = [...itemLabels].sort((a, b) => (a.labeler_id < b.labeler_id ? -1 : 1));
     const rating = (label: HumanLabel) => (metric === ROOT_CAUSE_METRIC ? label.note : label.verdict);
     entry.pairs.push([rating(first!), rating(second!)]);
+    if (metric !== ROOT_CAUSE_METRIC && first!.value !== null && second!.value !== null) entry.values.push([bucketOf(first!.value), bucketOf(second!.value)]);
     entry.reviewers.add(first!.labeler_id).add(second!.labeler_id);
   }
   return [...byMetric.entries()]
     .sort(([first], [second]) => (first < second ? -1 : 1))
     .map(([metric, entry]) => {
       const reviewers = [...entry.reviewers].sort();
-      return { metric, reviewers: reviewers.length === 2 ? [reviewers[0]!, reviewers[1]!] : null, statistics: cohenKappa(entry.pairs, metric === ROOT_CAUSE_METRIC ? [] : ["fail", "pass"]) };
+      const rootCause = metric === ROOT_CAUSE_METRIC;
+      const nominal = { ...cohenKappa(entry.pairs, rootCause ? [] : ["fail", "pass"]), linearWeightedKappa: null, quadraticWeightedKappa: null };
+      return { metric, reviewers: reviewers.length === 2 ? [reviewers[0]!, reviewers[1]!] : null, statistics: nominal, ordinal: rootCause ? null : cohenKappa(entry.values, bucketLabels()) };
     });
 }
 
