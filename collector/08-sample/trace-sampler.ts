@@ -41,7 +41,7 @@ export interface TraceSamplerOptions {
 }
 
 export class TraceSampler {
-  readonly counters = { decided: 0, userEventsOnly: 0, sampledByRate: 0, sampledForced: 0, notSampled: 0, skippedBudget: 0, forcedSkippedBudget: 0, budgetExhaustions: 0 };
+  readonly counters = { decided: 0, userEventsOnly: 0, sampledByRate: 0, sampledForced: 0, notSampled: 0, skippedBudget: 0, forcedSkippedBudget: 0, budgetExhaustions: 0, queuedSkippedBudget: 0 };
   private budgetWasExhausted = false;
   private readonly log: (line: string) => void;
 
@@ -53,6 +53,23 @@ export class TraceSampler {
   /** Rate-only choice: the same for every instance with the same rates. */
   chooses(traceId: string, origin: TraceOrigin): boolean {
     return traceSampleDraw(traceId) < resolveSampleRate(this.options.rates, origin).rate;
+  }
+
+  /**
+   * Whether a trace sampled earlier and still in the judge queue is judged now: not while the spending limit is
+   * reached. Sampling stops then, but the traces already queued (up to RAGSCOPE_JUDGE_MAX_QUEUED of a burst) were each
+   * turned into a budget_exhausted grader error and put in the review queue; they are left unjudged instead, counted,
+   * as a trace the sampler skips for the budget. The stop is said once, as a decision says it.
+   */
+  admitsQueued(): boolean {
+    if (!(this.options.budget?.exhausted ?? false)) return true;
+    if (!this.budgetWasExhausted) {
+      this.counters.budgetExhaustions += 1;
+      this.log(`ragscope sampler: judge sampling stopped: ${this.options.budget?.reason ?? "judge spending limit reached"}`);
+    }
+    this.budgetWasExhausted = true;
+    this.counters.queuedSkippedBudget += 1;
+    return false;
   }
 
   decide(evaluation: CaseEvaluation): SamplingDecision {

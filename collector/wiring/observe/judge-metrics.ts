@@ -50,5 +50,10 @@ export function registerJudgeMetrics(registry: MetricsRegistry, usage: JudgeUsag
     "what the judge's calls cost at RAGSCOPE_JUDGE_INPUT_PRICE_PER_1K and RAGSCOPE_JUDGE_OUTPUT_PRICE_PER_1K (prices in USD), failed attempts included; cache hits cost nothing",
     () => ledger.overall().cost,
   );
+  registry.counter(
+    "ragscope_judge_skipped_for_budget_total",
+    "sampled traces left unjudged because RAGSCOPE_JUDGE_SPENDING_LIMIT_PER_HOUR was reached while they waited in the judge queue (sampling stops then; those already queued are not turned into grader errors)",
+    () => ledger.tracesSkippedForBudget,
+  );
   registry.counter("ragscope_judge_cache_hits_total", "judged metrics answered from the judge cache: no call, no cost", () => ledger.overall().cacheHits);
 }

@@ -138,7 +138,10 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
       const judge = withUsageLedger(new CachedJudge(new RateLimitedJudge(resources.judge ?? new HeuristicJudge(), bucket), new LruJudgeCache(config.judge.cacheEntries)), judgeUsage);
       worker = new JudgeWorker({
         run: async (caseResult, evalCase, evaluatedAt, work) => {
-          const results = work.judge ? await runJudgeEvaluations(judge, caseResult, evalCase, evaluatedAt) : [];
+          // Queued before the spending limit was reached: left unjudged, as the sampler now leaves new traces, and counted.
+          const admitted = work.judge && sampler.admitsQueued();
+          if (work.judge && !admitted) judgeUsage!.recordSkippedForBudget();
+          const results = admitted ? await runJudgeEvaluations(judge, caseResult, evalCase, evaluatedAt) : [];
           if (embeddings === undefined || !work.measureEmbeddings) return results;
           if (embeddings.similarity !== null) results.push(...(await embeddingSimilarityEvaluations(embeddings.similarity, caseResult, evalCase, evaluatedAt)));
           if (embeddings.tokenMatching !== null) results.push(...(await tokenMatchingEvaluations(embeddings.tokenMatching, caseResult, evalCase, evaluatedAt)));
