@@ -169,6 +169,16 @@ export class ChatJudgeClient {
     };
 
     const attempt = async (): Promise<Result<Value, JudgeCallFailure>> => {
+      // One call at a time finds the form an endpoint takes; the others then use what it found.
+      const endTurn = this.structuredOutput === "auto" && this.memory.get(this.baseUrl, this.model) === undefined ? await this.memory.negotiate(this.baseUrl, this.model) : null;
+      try {
+        return await attemptOnce();
+      } finally {
+        endTurn?.();
+      }
+    };
+
+    const attemptOnce = async (): Promise<Result<Value, JudgeCallFailure>> => {
       attempts += 1;
       const known = this.memory.get(this.baseUrl, this.model);
       // An endpoint that accepted a form once is not renegotiated: its later errors are errors.

@@ -75,6 +75,27 @@ export class StructuredOutputMemory {
     this.refusedForms.set(key, forms);
   }
 
+  private readonly negotiations = new Map<string, Promise<void>>();
+
+  /**
+   * Waits while another call finds the form the endpoint takes, then, when the form is still not known, makes this
+   * call the one that finds it: the function returned ends its turn. Calls started together each stepped down on
+   * their own, one refused request per form each (four with two calls, up to 2 × the judge's concurrency), where the
+   * documentation promises at most one per form. Null when the form is known by then.
+   */
+  async negotiate(baseUrl: string, model: string): Promise<(() => void) | null> {
+    const key = StructuredOutputMemory.key(baseUrl, model);
+    for (let pending = this.negotiations.get(key); pending !== undefined; pending = this.negotiations.get(key)) await pending;
+    if (this.accepted.has(key)) return null;
+    let end = () => {};
+    const turn = new Promise<void>((resolve) => (end = resolve));
+    this.negotiations.set(key, turn);
+    return () => {
+      if (this.negotiations.get(key) === turn) this.negotiations.delete(key);
+      end();
+    };
+  }
+
   /** Every endpoint and the mode it accepted, for `describe` lines and tests. */
   entries(): Array<{ endpoint: string; mode: StructuredOutputMode }> {
     return [...this.accepted].map(([key, mode]) => ({ endpoint: key.replace("\u0000", " model "), mode }));

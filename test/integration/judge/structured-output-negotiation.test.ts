@@ -80,6 +80,18 @@ describe("structured-output negotiation against recorded server behaviours", () 
     });
   }
 
+  test("calls started together negotiate once: one refused request per form, whatever the concurrency", async () => {
+    const vllm = SERVER_BEHAVIOURS.find((behaviour) => behaviour.accepts === "instructions");
+    assert.ok(vllm);
+    server.respondWith(behaveAs(vllm, () => reply.json(allSupported)));
+    // Four judges on one endpoint, as four concurrent judge workers: each stepped down on its own (eight refusals).
+    const outcomes = await Promise.all([0, 1, 2, 3].map(() => judgeWith().judge(request)));
+    assert.deepEqual(outcomes.map((outcome) => outcome.kind), ["pass", "pass", "pass", "pass"]);
+    const refusedForms = forms().filter((form) => form !== "instructions");
+    assert.deepEqual(refusedForms, ["json_schema", "json_object"], "each form refused once");
+    assert.equal(forms().length, 2 + 4);
+  });
+
   test("the json_object form carries the schema; the instructions form carries it in the prompt and no response_format", async () => {
     const vllm = SERVER_BEHAVIOURS.find((behaviour) => behaviour.accepts === "instructions");
     assert.ok(vllm);
