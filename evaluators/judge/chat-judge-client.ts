@@ -282,15 +282,17 @@ export class ChatJudgeClient {
     if (choice.finish_reason === "content_filter") return notRepairable(judgeCallFailure("refusal", "the judge's answer was stopped by a content filter", true));
     const content = choice.message.content;
     if (content === null || content.trim() === "") return notRepairable(judgeCallFailure("unparseable", "the judge answered with empty content", true));
-    const repairable = (message: string) => failure({ ...judgeCallFailure("unparseable", message, true), content, repairable: true });
+    const repairable = (message: string, retriable = true) => failure({ ...judgeCallFailure("unparseable", message, retriable), content, repairable: true });
     // The verdict is the object the rubric accepts (or a structured decline), never one copied from the fenced data.
     const parsed = readJsonAnswer(content, mode === "instructions", {
       untrusted: fencedTexts(request.user),
       accepts: (value) => cannotJudgeAnswer.safeParse(value).success || request.interpret(value).ok,
     });
     if (!parsed.ok) {
-      const cut = choice.finish_reason === "length" ? " (the answer was cut at the output token limit)" : "";
-      return repairable(`${parsed.error.message}${cut}`);
+      // An answer cut at the output token limit is cut again when asked again at temperature 0: the retries only paid
+      // for it three times. The repair turn, which asks for a shorter answer, is still spent.
+      const cut = choice.finish_reason === "length";
+      return repairable(`${parsed.error.message}${cut ? " (the answer was cut at the output token limit; not retried: raise RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS)" : ""}`, !cut);
     }
     const declined = cannotJudgeAnswer.safeParse(parsed.value);
     if (declined.success) return notRepairable(judgeCallFailure("refusal", `the judge declined: ${declined.data.reason || "no reason given"}`, true));

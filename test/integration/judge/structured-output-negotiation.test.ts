@@ -245,11 +245,13 @@ describe("structured-output negotiation against recorded server behaviours", () 
       assert.equal(server.requests.length, 2);
     });
 
-    test("a reasoning preamble that never ends (cut at max_tokens) is unparseable, not an empty verdict", async () => {
+    test("a reasoning preamble that never ends (cut at max_tokens) is unparseable, not an empty verdict, and not retried", async () => {
       instructionsOnly(() => reply.text("<think>\nLet me check each claim. The first claim", undefined, "length"));
-      const outcome = await judgeWith({ retryPolicy: { ...FAST_RETRIES, maxAttempts: 1 } }).judge(request);
+      const outcome = await judgeWith().judge(request);
       assertGraderError(outcome, "unparseable");
-      assert.match(outcome.kind === "grader_error" ? outcome.message : "", /reasoning preamble that never ends/);
+      assert.match(outcome.kind === "grader_error" ? outcome.message : "", /reasoning preamble that never ends.*not retried: raise RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS/);
+      // The answer and its repair turn; three attempts (the retry policy's) sent six.
+      assert.equal(server.requests.length, 2);
     });
   });
 
