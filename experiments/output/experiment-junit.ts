@@ -25,7 +25,14 @@ export function junitReport(result: ExperimentResult): string {
   return junitDocument([cases, gate, ...repeats], result.lineage.started_at);
 }
 
-/** `ragscope gate --junit`: the same release gate suite as eval's, for a stored run; `timestamp` is when the gate ran (ISO). */
-export function gateJunitReport(input: GateSuiteInput, timestamp: string): string {
-  return junitDocument([gateSuite(input)], timestamp);
+/**
+ * `ragscope gate --junit`: the same release gate suite as eval's, for a stored run, and a suite per further repeat of
+ * a run of `eval --repeat N`, as eval writes them; `timestamp` is when the gate ran (ISO).
+ */
+export function gateJunitReport(input: GateSuiteInput, timestamp: string, repeats: readonly (GateSuiteInput & { repeat: number; runId: string })[] = []): string {
+  const repeatSuites = repeats.map((repeat) => {
+    const suite = gateSuite(repeat);
+    return { ...suite, name: `${suite.name} (repeat ${repeat.repeat}, run ${repeat.runId})` };
+  });
+  return junitDocument([gateSuite(input), ...repeatSuites], timestamp);
 }

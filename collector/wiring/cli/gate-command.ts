@@ -95,7 +95,7 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
   }
   const clickhouse = resolved.value.settings.clickhouse;
   // The JUnit file, when asked for, says what stopped or decided the gate; false when it could not be written (said on stderr).
-  const junitWritten = async (input: GateSuiteInput) => options.junit === undefined || (await writeJunit(options.junit, gateJunitReport(input, new Date().toISOString()), output));
+  const junitWritten = async (input: GateSuiteInput, repeats: Parameters<typeof gateJunitReport>[2] = []) => options.junit === undefined || (await writeJunit(options.junit, gateJunitReport(input, new Date().toISOString(), repeats), output));
   // A problem with the run or the store: no decision, said on stderr and in the JUnit file as an <error>.
   const undecided = async (problem: string) => {
     output.error(`ragscope gate: ${problem}`);
@@ -178,7 +178,7 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       output.log(`Release gate for run ${runId} (repeat ${repeat}, ${repeatCases.length} cases): ${gateHeadline(repeatGate)}`);
       for (const item of repeatGate.rules) if (item.status !== "passed") output.log(formatRuleLine(item));
       if (repeatVetoed.length > 0) output.log(describeVetoedCases(repeatVetoed));
-      return { repeat, decision: gateDecision(repeatGate, repeatVetoed) };
+      return { repeat, runId, gate: repeatGate, vetoed: repeatVetoed, vetoCases: repeatCases.filter(isVetoCase).length, decision: gateDecision(repeatGate, repeatVetoed) };
     });
     if (vetoed.length > 0) output.log(describeVetoedCases(vetoed));
     const decision = worstDecision([gateDecision(result, vetoed), ...repeatDecisions.map((item) => item.decision)]);
@@ -188,7 +188,9 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     } else if (vetoed.length > 0) output.log("Decision: BLOCKED");
     const decided = decision === "blocked" ? GateExit.failed : decision === "undecided" ? GateExit.unusable : GateExit.passed;
     // The decision is printed above; a file that cannot be written is said, and is exit 2 (as eval's), never a pass.
-    if (!(await junitWritten({ gate: result, vetoCases: cases.filter(isVetoCase).length, vetoed, problems: [] }))) return GateExit.unusable;
+    // Each further repeat a suite of its own, as eval writes them: a rule repeat 2 failed is a failure in the file.
+    const repeatSuites = repeatDecisions.map((item) => ({ repeat: item.repeat, runId: item.runId, gate: item.gate, vetoCases: item.vetoCases, vetoed: item.vetoed, problems: [] }));
+    if (!(await junitWritten({ gate: result, vetoCases: cases.filter(isVetoCase).length, vetoed, problems: [] }, repeatSuites))) return GateExit.unusable;
     return decided;
   } finally {
     await store.close();

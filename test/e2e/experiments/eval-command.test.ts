@@ -183,8 +183,14 @@ describe("ragscope eval", () => {
     assert.equal(repeatTwo?.["@_failures"], "1", "repeat 2's failed rule is a failure in the JUnit file");
 
     // `ragscope gate` on the stored run decides as eval did: it gated repeat 1 alone and passed.
-    const gated = await run(["gate", "--run", "flaky", "--gates", gates, "--data-dir", path.join(folder, "flaky-store")]);
+    const gateJunit = path.join(folder, "flaky-gate.xml");
+    const gated = await run(["gate", "--run", "flaky", "--gates", gates, "--data-dir", path.join(folder, "flaky-store"), "--junit", gateJunit]);
     assert.equal(gated.status, 1, gated.stdout + gated.stderr);
+    // Its JUnit file as eval's: a suite per further repeat, repeat 2's failed rule a failure.
+    const gateXml = await readFile(gateJunit, "utf8");
+    assert.deepEqual(await junitSchemaErrors(gateXml), { "JUnit.xsd": [], "junit-10.xsd": [] });
+    const gateSuites = new XMLParser({ ignoreAttributes: false }).parse(gateXml).testsuites.testsuite as Array<Record<string, string>>;
+    assert.deepEqual(gateSuites.map((suite) => [suite["@_name"], suite["@_failures"]]), [["release gate", "0"], ["release gate (repeat 2, run flaky.repeat-2)", "1"], ["release gate (repeat 3, run flaky.repeat-3)", "0"]]);
     assert.match(gated.stdout, /^Release gate for run flaky \(repeat 1\) \(1 cases\): PASSED/m);
     assert.match(gated.stdout, /^Release gate for run flaky\.repeat-2 \(repeat 2, 1 cases\): BLOCKED — 0 passed, 1 failed/m);
     assert.match(gated.stdout, /^\s+FAIL\s+retrieval\.hit_at_1\s+0\s+>= 1$/m);
