@@ -7,7 +7,8 @@
  * traffic is not read as the whole. cost per successful task = total cost of
  * all requests (failed ones cost money too) / successful tasks
  * (task-success.ts), the seed's Cost per Success; not applicable when no task
- * succeeded or a request recorded no cost (the total is then not known).
+ * succeeded or a request that called a model recorded no cost (the total is
+ * then not known; a request that made no call cost nothing it could miss).
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import { finiteMean, finiteSum } from "../../core/finite-mean.js";
@@ -55,11 +56,14 @@ export function summarizeUsage(caseResults: readonly CaseResult[]): UsageSummary
   const cost = totalAndMean(costs, "a cost", "costs");
   const succeeded = summarizeTaskSuccess(caseResults).succeeded;
   let costPerSuccessfulTask: MetricValue;
-  const unpriced = caseResults.length - cost.recorded;
+  // Requests with an LLM call (a generate stage, a model or token counts) and no cost: their cost is not known. A
+  // request that made no call (its task failed before generating, an answer returned without a model) cost nothing
+  // the total could miss.
+  const unpriced = caseResults.filter((caseResult) => caseResult.rag_observation.generation.cost === null && madeLlmCall(caseResult)).length;
   if (cost.recorded === 0) costPerSuccessfulTask = cost.total;
   // The total of the costs recorded is not the run's: a request without one was read as free, and the cost per task
   // understated (0.02 where it was not known).
-  else if (unpriced > 0) costPerSuccessfulTask = notApplicable(`${unpriced} of ${caseResults.length} requests recorded no cost, so the run's total cost is not known; record each generation's cost (traceGenerate's cost)`);
+  else if (unpriced > 0) costPerSuccessfulTask = notApplicable(`${unpriced} of ${caseResults.length} requests called a model and recorded no cost, so the run's total cost is not known; record each generation's cost (traceGenerate's cost)`);
   else if (succeeded === 0) costPerSuccessfulTask = notApplicable("no task succeeded");
   else {
     // The total over the successes, taken as the sum of each cost's share so a total beyond the largest number
@@ -74,4 +78,9 @@ export function summarizeUsage(caseResults: readonly CaseResult[]): UsageSummary
     cost,
     costPerSuccessfulTask,
   };
+}
+
+function madeLlmCall(caseResult: CaseResult): boolean {
+  const { generation, stage_timings: stages } = caseResult.rag_observation;
+  return generation.model !== null || generation.input_tokens !== null || generation.output_tokens !== null || generation.total_tokens !== null || stages.some((stage) => stage.stage === "generate");
 }

@@ -247,7 +247,7 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
       if (!carriesEvidence(own, definition.measuredFrom)) withoutEvidence.push(variant);
       return definition.observe({ ...context, requests: own }).map((item: BehaviourObservation) => ({ variant, unit: unitOf(item), value: item.value }));
     });
-    const absent = withoutEvidence.length === 0 ? null : `no data in ${withoutEvidence.join(", ")}: ${noEvidenceInArm(definition.measuredFrom)}`;
+    const absent = { variants: new Set(withoutEvidence), why: noEvidenceInArm(definition.measuredFrom) };
     metrics.push(compareMetric(definition.id, "behaviour", definition.kind, definition.higherIsBetter, definition.caution, observations, false, new Map(), absent));
   }
   const requestByTrace = new Map<string, BehaviourRequest>(requests.map((request) => [request.traceId, request]));
@@ -282,8 +282,8 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
     observations: Observation[],
     heuristicJudge = false,
     leftOut: ReadonlyMap<string, number> = new Map(),
-    /** Why an arm has no observation of a behaviour metric: none of its requests carries the metric's evidence. */
-    absent: string | null = null,
+    /** The arms with no observation of a behaviour metric because none of their requests carries its evidence, and why. */
+    absent: { variants: ReadonlySet<string>; why: string } | null = null,
   ): MetricReport {
     const heuristic = isHeuristicMetric(metric);
     const decides = decidesExperiment(metric) && !heuristicJudge;
@@ -305,7 +305,12 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
           ...rest,
         });
         const directed = (difference: number): Indication => (direction === null ? "changed" : (difference > 0) === direction ? "better" : "worse");
-        if (controlObservations.length < 2 || variantObservations.length < 2) return ruled("not_enough_data", { comparison: null, requiredObservations: null, decidedEarly: false, note: absent ?? "fewer than two observations in an arm" });
+        if (controlObservations.length < 2 || variantObservations.length < 2) {
+          // Of the two arms compared: with three variants, another arm's silence is not this comparison's reason.
+          const silent = [control, variant].filter((arm) => absent?.variants.has(arm) === true);
+          const note = silent.length > 0 ? `no data in ${silent.join(" and ")}: ${absent!.why}` : "fewer than two observations in an arm";
+          return ruled("not_enough_data", { comparison: null, requiredObservations: null, decidedEarly: false, note });
+        }
         // A trace may state any finite cost or count, and a variance squares the values (1e200² is beyond the largest
         // number), which left the t test's degrees of freedom NaN and stopped the report: such a metric is not compared.
         const largest = largestMagnitude([...controlObservations, ...variantObservations].map((item) => item.value));
@@ -370,7 +375,7 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
             comparison,
             requiredObservations,
             decidedEarly: false,
-            note: `${unitsCounted}: no test over so few can reach p < ${alpha} (an exact permutation test over them at best ${pValueText(attainable)}); ${separatedArmsSampleSize(alpha)} ${clustered ? `${unit}s` : "requests"} per arm are the fewest that can`,
+            note: `${unitsCounted}: no test over so few can reach p < ${alpha} (an exact permutation test over them at best ${pValueText(attainable)}); with equal arms, ${separatedArmsSampleSize(alpha)} ${clustered ? `${unit}s` : "requests"} per arm are the fewest that can`,
           });
         }
         const earlyBoundary = Math.min(alpha, EARLY_HARM_P_VALUE);

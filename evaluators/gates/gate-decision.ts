@@ -17,3 +17,9 @@ export function worstDecision(decisions: readonly GateDecision[]): GateDecision 
 
 /** Repeat k > 1 of an eval run is the run `<run id>.repeat-k` (experiments/run-experiment.ts). */
 export const repeatRunId = (runId: string, repeat: number): string => (repeat === 1 ? runId : `${runId}.repeat-${repeat}`);
+
+/** What a decision over repeats stands on: " (the worst of 3 repeats decides: repeat 2 blocked)", every repeat counted, the first too. */
+export function describeRepeatDecisions(decisions: readonly { repeat: number; decision: GateDecision }[]): string {
+  const notPassed = decisions.filter((item) => item.decision !== "passed").map((item) => `repeat ${item.repeat} ${item.decision}`);
+  return ` (the worst of ${decisions.length} repeats decides${notPassed.length > 0 ? `: ${notPassed.join(", ")}` : ": every repeat passed"})`;
+}

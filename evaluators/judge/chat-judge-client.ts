@@ -170,15 +170,16 @@ export class ChatJudgeClient {
 
     const attempt = async (): Promise<Result<Value, JudgeCallFailure>> => {
       // One call at a time finds the form an endpoint takes; the others then use what it found.
-      const endTurn = this.structuredOutput === "auto" && this.memory.get(this.baseUrl, this.model) === undefined ? await this.memory.negotiate(this.baseUrl, this.model) : null;
+      const endTurn = this.structuredOutput === "auto" && this.memory.get(this.baseUrl, this.model) === undefined ? await this.memory.negotiate(this.baseUrl, this.model, signal) : null;
       try {
-        return await attemptOnce();
+        return await attemptOnce(endTurn ?? (() => {}));
       } finally {
         endTurn?.();
       }
     };
 
-    const attemptOnce = async (): Promise<Result<Value, JudgeCallFailure>> => {
+    /** `formFound`: ends this call's turn as soon as the endpoint accepted a form, before its answer is read or repaired. */
+    const attemptOnce = async (formFound: () => void): Promise<Result<Value, JudgeCallFailure>> => {
       attempts += 1;
       const known = this.memory.get(this.baseUrl, this.model);
       // An endpoint that accepted a form once is not renegotiated: its later errors are errors.
@@ -197,6 +198,7 @@ export class ChatJudgeClient {
           return failure(sent.error.failure);
         }
         if (this.structuredOutput === "auto") this.memory.record(this.baseUrl, this.model, mode);
+        formFound();
         answeredIn = mode;
         const read = this.read(sent.value, request, mode);
         if (read.ok || mode !== "instructions" || !read.error.repairable || repairUsed) return read.ok ? read : failure(withoutContent(read.error));

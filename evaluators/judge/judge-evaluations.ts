@@ -23,7 +23,8 @@ import { judgeInputsFor } from "./judge-inputs.js";
 import { rubricFor } from "./rubrics/rubric-registry.js";
 import { HEURISTIC_JUDGE_VERSION_SUFFIX } from "../aggregate/dataset-shares.js";
 
-export const JUDGE_USAGE_METRICS = ["judge_input_tokens", "judge_output_tokens", "judge_cost"] as const;
+export { JUDGE_USAGE_METRICS } from "./judge-usage-metrics.js";
+import { JUDGE_USAGE_METRICS } from "./judge-usage-metrics.js";
 
 /** The judged metrics whose inputs this Case Result (and Case) provide, e.g. correctness only with a reference answer. */
 export function applicableJudgeMetrics(caseResult: CaseResult, evalCase: EvalCase | null): JudgeMetric[] {

@@ -83,10 +83,17 @@ export class StructuredOutputMemory {
    * their own, one refused request per form each (four with two calls, up to 2 × the judge's concurrency), where the
    * documentation promises at most one per form. Null when the form is known by then.
    */
-  async negotiate(baseUrl: string, model: string): Promise<(() => void) | null> {
+  async negotiate(baseUrl: string, model: string, signal?: AbortSignal): Promise<(() => void) | null> {
     const key = StructuredOutputMemory.key(baseUrl, model);
-    for (let pending = this.negotiations.get(key); pending !== undefined; pending = this.negotiations.get(key)) await pending;
-    if (this.accepted.has(key)) return null;
+    let waited = false;
+    for (let pending = this.negotiations.get(key); pending !== undefined; pending = this.negotiations.get(key)) {
+      waited = true;
+      await untilSettledOrAborted(pending, signal);
+      if (signal?.aborted) return null;
+    }
+    // Found by the call waited for; or that call ended without finding it (a timeout, a server error): the waiting
+    // calls then go on together, as before, rather than trying a failing endpoint one call at a time.
+    if (this.accepted.has(key) || waited) return null;
     let end = () => {};
     const turn = new Promise<void>((resolve) => (end = resolve));
     this.negotiations.set(key, turn);
@@ -103,3 +110,20 @@ export class StructuredOutputMemory {
 }
 
 export const SHARED_STRUCTURED_OUTPUT_MEMORY = new StructuredOutputMemory();
+
+/** Resolves when `pending` settles or `signal` aborts, whichever is first; the abort listener does not outlive it. */
+async function untilSettledOrAborted(pending: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return pending;
+  if (signal.aborted) return;
+  let stop = () => {};
+  const aborted = new Promise<void>((resolve) => {
+    stop = () => signal.removeEventListener("abort", onAbort);
+    const onAbort = () => resolve();
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([pending, aborted]);
+  } finally {
+    stop();
+  }
+}

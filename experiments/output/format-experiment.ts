@@ -1,11 +1,11 @@
 /** The terminal report of an experiment: per-case table, per-metric summary by layer, repeats, comparison, gate decision. */
-import { finiteMean, finiteSum } from "../../core/finite-mean.js";
+import { finiteMean } from "../../core/finite-mean.js";
 import { GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type GateRuleResult } from "../../evaluators/gates/release-gate.js";
 import { formatJudgeCallSummary, JUDGE_USAGE_METRICS } from "../../evaluators/judge/judge-evaluations.js";
 // Measured values keep two significant digits where four decimals would write them as 0 (a cost of 0.00001), as the report and the web UI print them.
 import { rounded } from "../../report/format-value.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
-import { metricValueOf, type EvaluatedCase } from "../../evaluators/aggregate/index.js";
+import { metricValueOf } from "../../evaluators/aggregate/index.js";
 import { labelOfMetric } from "../../evaluators/metric-catalog.js";
 import { withoutHeuristicJudgements } from "../../evaluators/aggregate/without-heuristic-judgements.js";
 import type { ExperimentResult } from "../run-experiment.js";
@@ -14,6 +14,7 @@ import { layerOfEvaluator } from "../metric-layers.js";
 import { CASE_PASSED, heuristicPairsLabel } from "../compare/compare-runs.js";
 import { datasetMix, formatMix } from "../../collector/wiring/dataset/dataset-mix.js";
 import { describeVetoedCases } from "../../evaluators/gates/veto-cases.js";
+import { describeRepeatDecisions, gateDecision } from "../../evaluators/gates/gate-decision.js";
 
 const number = (value: number) => (Number.isInteger(value) ? String(value) : rounded(value, 4));
 
@@ -44,10 +45,10 @@ export function formatExperiment(result: ExperimentResult): string[] {
   const heuristic = new Map<string, number>();
   for (const [metric, entry] of metrics) {
     for (const item of result.evaluated) {
-      const value = caseValueOf(item, metric);
+      const value = metricValueOf(item, metric);
       if (value !== null) entry.values.push(value);
     }
-    const fromJudges = judged.filter((item) => caseValueOf(item, metric) !== null).length;
+    const fromJudges = judged.filter((item) => metricValueOf(item, metric) !== null).length;
     if (fromJudges < entry.values.length) heuristic.set(metric, entry.values.length - fromJudges);
   }
   lines.push("", "Metrics by layer (mean over the cases where the metric applies):");
@@ -121,9 +122,9 @@ function gateRuleLine(item: GateRuleResult): string {
 function decisionBasis(result: ExperimentResult): string {
   // The gate's headline said BLOCKED (or PASSED) above: the run's problems, not its rules, made it undecided.
   if (result.problems.length > 0 && result.gate !== null && !result.gate.undecided) return ` (the gate's rules read ${result.gate.passed ? "PASSED" : "BLOCKED"}, but the problems above leave the run undecided)`;
-  if (result.repeatGates.length === 0) return "";
-  const notPassed = result.repeatGates.filter((item) => item.decision !== "passed").map((item) => `repeat ${item.repeat} ${item.decision}`);
-  return ` (the worst of ${result.runIds.length} repeats decides${notPassed.length > 0 ? `: ${notPassed.join(", ")}` : ": every repeat passed"})`;
+  if (result.repeatGates.length === 0 || result.gate === null) return "";
+  // Repeat 1 counted too: its block read "every repeat passed" when only the others had.
+  return describeRepeatDecisions([{ repeat: 1, decision: gateDecision(result.gate, result.vetoed) }, ...result.repeatGates]);
 }
 
 const shown = (value: MetricValue) => (value.applicable ? rounded(value.value, 4) : "n/a");
@@ -159,16 +160,4 @@ function formatEndToEnd(result: ExperimentResult): string[] {
       : `total cost / ${tasks}, each cost divided first: ${totalCost.reason}`;
   lines.push(`  cost per successful task       ${shown(costPerSuccessfulTask).padStart(8)}  (${costBasis})`);
   return lines;
-}
-
-/**
- * A case's value of a metric: its one result's (metricValueOf), but for the judge's usage, which every judge result of
- * the case carries for its own call, the sum over them — null when one of them is not known (a call without a price).
- * The first result's alone read one metric's call as the case's judging cost.
- */
-function caseValueOf(item: EvaluatedCase, metric: string): number | null {
-  if (!(JUDGE_USAGE_METRICS as readonly string[]).includes(metric)) return metricValueOf(item, metric);
-  const values = item.evaluationResults.filter((evaluation) => metric in evaluation.metric_values).map((evaluation) => evaluation.metric_values[metric]);
-  if (values.length === 0 || values.some((value) => value === null || value === undefined || !Number.isFinite(value))) return null;
-  return finiteSum(values as number[]);
 }

@@ -25,7 +25,7 @@
  * usage error (flags, the gate file, the settings) writes no file.
  */
 import { checkReleaseGate, GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type GateRuleResult, type ReleaseGateResult } from "../../../evaluators/gates/release-gate.js";
-import { gateDecision, repeatRunId, worstDecision } from "../../../evaluators/gates/gate-decision.js";
+import { describeRepeatDecisions, gateDecision, repeatRunId, worstDecision } from "../../../evaluators/gates/gate-decision.js";
 import { derivedGateMetrics } from "../../../evaluators/gates/gate-metrics.js";
 import { describeVetoedCases, vetoedCases } from "../../../evaluators/gates/veto-cases.js";
 import { describeUnpairedCases, pairCases } from "../../../evaluators/aggregate/paired-cases.js";
@@ -171,6 +171,8 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     if (unpaired !== null) output.log(`  Note: ${unpaired}`);
     // A veto case that did not pass blocks whatever the rules say, as in ragscope eval (which decides the same run alike).
     const vetoed = vetoedCases(cases);
+    // Under repeat 1's rules, as eval prints it, not after the other repeats'.
+    if (vetoed.length > 0) output.log(describeVetoedCases(vetoed));
     const repeatDecisions = repeats.map(({ repeat, runId, cases: repeatCases }) => {
       const repeatGate = checkRun(repeatCases);
       const repeatVetoed = vetoedCases(repeatCases);
@@ -180,12 +182,10 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       if (repeatVetoed.length > 0) output.log(describeVetoedCases(repeatVetoed));
       return { repeat, runId, gate: repeatGate, vetoed: repeatVetoed, vetoCases: repeatCases.filter(isVetoCase).length, decision: gateDecision(repeatGate, repeatVetoed) };
     });
-    if (vetoed.length > 0) output.log(describeVetoedCases(vetoed));
-    const decision = worstDecision([gateDecision(result, vetoed), ...repeatDecisions.map((item) => item.decision)]);
-    if (repeats.length > 0) {
-      const notPassed = repeatDecisions.filter((item) => item.decision !== "passed").map((item) => `repeat ${item.repeat} ${item.decision}`);
-      output.log(`Decision: ${decision.toUpperCase()} (the worst of ${repeats.length + 1} repeats decides${notPassed.length > 0 ? `: ${notPassed.join(", ")}` : ": every repeat passed"})`);
-    } else if (vetoed.length > 0) output.log("Decision: BLOCKED");
+    const decisions = [{ repeat: 1, decision: gateDecision(result, vetoed) }, ...repeatDecisions];
+    const decision = worstDecision(decisions.map((item) => item.decision));
+    if (repeats.length > 0) output.log(`Decision: ${decision.toUpperCase()}${describeRepeatDecisions(decisions)}`);
+    else if (vetoed.length > 0) output.log("Decision: BLOCKED");
     const decided = decision === "blocked" ? GateExit.failed : decision === "undecided" ? GateExit.unusable : GateExit.passed;
     // The decision is printed above; a file that cannot be written is said, and is exit 2 (as eval's), never a pass.
     // Each further repeat a suite of its own, as eval writes them: a rule repeat 2 failed is a failure in the file.

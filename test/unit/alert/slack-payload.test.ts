@@ -42,4 +42,11 @@ describe("Slack payload", () => {
     const details = JSON.stringify(slackPayload(cost).blocks[1]);
     assert.match(details, /mean 0\.00032, 95% interval 0\.000251–0\.0004 over 16 samples/);
   });
+
+  test("a large value near its threshold keeps decimals, not three significant digits", () => {
+    // A latency mean a hair under "<= 1235" ms while the interval's upper bound is past it: 1235 at 4 decimals.
+    const latency = { ...event, rule_id: "performance.average_latency_ms", metric: "latency_ms", threshold: "<= 1235", statistic: "t" as const, value: 1234.99996, lower: 1234.9, upper: 1235.5 };
+    const details = JSON.stringify(slackPayload(latency).blocks[1]);
+    assert.match(details, /mean 1234\.99996, 95% interval 1234\.9–1235\.5 over 16 samples/);
+  });
 });

@@ -71,7 +71,8 @@ describe("usage and cost", () => {
     const requests = [
       caseResultWith({ generation: usage(0.02, 1000) }, { quality_status: "passed" }),
       caseResultWith({ generation: usage(0.03, 3000) }, { quality_status: "failed" }),
-      caseResultWith({ generation: usage(null) }, { quality_status: "passed" }),
+      // A generation (its model recorded) without a cost.
+      caseResultWith({ generation: { ...usage(null), model: "m" } }, { quality_status: "passed" }),
     ];
     const summary = summarizeUsage(requests);
     assert.equal(summary.cost.recorded, 2);
@@ -82,10 +83,13 @@ describe("usage and cost", () => {
     // 0.05 recorded over 2 successful tasks, but one request's cost is not known: so is not the run's total, nor its
     // cost per task (it read 0.025, the unpriced request taken as free).
     assert.equal(valueOf(summary.costPerSuccessfulTask), null);
-    assert.match(summary.costPerSuccessfulTask.applicable ? "" : summary.costPerSuccessfulTask.reason, /^1 of 3 requests recorded no cost, so the run's total cost is not known/);
+    assert.match(summary.costPerSuccessfulTask.applicable ? "" : summary.costPerSuccessfulTask.reason, /^1 of 3 requests called a model and recorded no cost, so the run's total cost is not known/);
     // Every request priced: the total of all of them (the failed one cost money too) over the successes.
     const priced = summarizeUsage([requests[0]!, requests[1]!]);
     assert.ok(Math.abs(valueOf(priced.costPerSuccessfulTask)! - 0.05) < 1e-12);
+    // A request that called no model (its task failed before generating) cost nothing the total could miss.
+    const withoutCall = caseResultWith({ generation: { model: null, input_tokens: null, output_tokens: null, total_tokens: null, cost: null, time_to_first_token_ms: null } }, { quality_status: "failed" });
+    assert.ok(Math.abs(valueOf(summarizeUsage([requests[0]!, requests[1]!, withoutCall]).costPerSuccessfulTask)! - 0.05) < 1e-12);
   });
 
   test("no success or no cost: cost per successful task not applicable", () => {

@@ -55,7 +55,7 @@ describe("experiment report decisions", () => {
     const report = buildExperimentReport(results, [], { experimentId: "exp", now, minimumEffect: 5 });
     const like = report.metrics.find((metric) => metric.metric === "like_rate")!.comparisons[0]!;
     assert.deepEqual([like.verdict, like.decidedEarly], ["not_enough_data", false]);
-    assert.match(like.note ?? "", /^2 and 2 users: no test over so few can reach p < 0\.05 \(an exact permutation test over them at best p=0\.3333\); 4 users per arm are the fewest that can$/);
+    assert.match(like.note ?? "", /^2 and 2 users: no test over so few can reach p < 0\.05 \(an exact permutation test over them at best p=0\.3333\); with equal arms, 4 users per arm are the fewest that can$/);
     assert.doesNotMatch(report.decisions[0]!, /worse/);
     // Requests without a session id are in no session: the traffic counts none.
     assert.deepEqual(report.traffic.map((item) => [item.variant, item.requests, item.units, item.sessions]), [["control", 60, 2, 0], ["treatment", 60, 2, 0]]);
