@@ -179,12 +179,15 @@ describe("deterministic sampling by trace id", () => {
     assert.equal(skipped.sampled, false);
     assert.equal(skipped.reason, "budget_exhausted");
     assert.equal(sampler.decide(evaluation({ traceId: ids[2]!, status: "failed" })).sampled, false);
-    assert.deepEqual(sampler.counters, { decided: 3, userEventsOnly: 0, sampledByRate: 1, sampledForced: 0, notSampled: 0, skippedBudget: 2, forcedSkippedBudget: 1, budgetExhaustions: 1 });
+    // A trace sampled before the limit and still queued is not judged now either, counted apart; the stop is said once.
+    assert.equal(sampler.admitsQueued(), false);
+    assert.deepEqual(sampler.counters, { decided: 3, userEventsOnly: 0, sampledByRate: 1, sampledForced: 0, notSampled: 0, skippedBudget: 2, forcedSkippedBudget: 1, budgetExhaustions: 1, queuedSkippedBudget: 1 });
     assert.equal(lines.length, 1);
     assert.match(lines[0]!, /judge sampling stopped: judge spending limit reached/);
     // An hour later the spending has left the window: sampling resumes, and says so.
     now += 60 * 60 * 1000 + 1;
     assert.equal(sampler.decide(evaluation({ traceId: ids[3]! })).sampled, true);
     assert.match(lines[1]!, /resumed/);
+    assert.equal(sampler.admitsQueued(), true);
   });
 });
