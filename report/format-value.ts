@@ -61,7 +61,8 @@ function withoutTrailingZeros(text: string): string {
   return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
 }
 
-function trimmed(value: number, decimals: number): string {
+/** `value` rounded as `rounded` does, without trailing zeros after the point (also the alerts' numbers: collector/10-alert/alert-number.ts). */
+export function trimmed(value: number, decimals: number): string {
   return withoutTrailingZeros(rounded(value, decimals));
 }
 

@@ -5,10 +5,7 @@
  * interval's lower bound was 0.000232 read "0.0002" in the message and "0.000" in Slack: a firing alert whose
  * bound seemed to meet the threshold.
  */
-import { rounded, significantDigits } from "../../report/format-value.js";
-
-/** Without trailing zeros after the point. */
-const trimmed = (text: string) => (text.includes(".") ? text.replace(/\.?0+$/, "") : text);
+import { significantDigits, trimmed } from "../../report/format-value.js";
 
 /** -1, 0 or 1: where `value` lies from `threshold`. */
 const sideOf = (value: number, threshold: number) => Math.sign(value - threshold);
@@ -16,12 +13,12 @@ const sideOf = (value: number, threshold: number) => Math.sign(value - threshold
 export function formatAlertNumber(value: number, threshold: number): string {
   if (!Number.isFinite(value) || Number.isInteger(value)) return String(value);
   // Below 0.01, two significant digits (a cost of 0.000315 is 0.00032, not 0.0003), as the report's unitless values.
-  let text = Math.abs(value) < 0.01 ? significantDigits(value, 2) : trimmed(rounded(value, 4));
+  let text = Math.abs(value) < 0.01 ? significantDigits(value, 2) : trimmed(value, 4);
   // More digits of the same kind until it reads on its side: significant digits below 0.01, decimals above (three
   // significant digits would read 1234.99996 as 1230).
   const small = Math.abs(value) < 0.01;
   for (let digits = small ? 3 : 5; digits <= (small ? 17 : 20) && sideOf(Number(text), threshold) !== sideOf(value, threshold); digits += 1) {
-    text = small ? significantDigits(value, digits) : trimmed(rounded(value, digits));
+    text = small ? significantDigits(value, digits) : trimmed(value, digits);
   }
   return text;
 }

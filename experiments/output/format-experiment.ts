@@ -1,7 +1,8 @@
 /** The terminal report of an experiment: per-case table, per-metric summary by layer, repeats, comparison, gate decision. */
 import { finiteMean } from "../../core/finite-mean.js";
 import { GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type GateRuleResult } from "../../evaluators/gates/release-gate.js";
-import { formatJudgeCallSummary, JUDGE_USAGE_METRICS } from "../../evaluators/judge/judge-evaluations.js";
+import { formatJudgeCallSummary } from "../../evaluators/judge/judge-evaluations.js";
+import { isJudgeUsageMetric } from "../../evaluators/judge/judge-usage-metrics.js";
 // Measured values keep two significant digits where four decimals would write them as 0 (a cost of 0.00001), as the report and the web UI print them.
 import { rounded } from "../../report/format-value.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
@@ -58,7 +59,7 @@ export function formatExperiment(result: ExperimentResult): string[] {
     for (const [metric, entry] of [...metrics.entries()].filter(([, value]) => value.layer === layer).sort(([left], [right]) => left.localeCompare(right))) {
       const mean = entry.values.length === 0 ? "n/a" : rounded(finiteMean(entry.values), 4);
       const fromHeuristic = heuristic.get(metric);
-      const usage = (JUDGE_USAGE_METRICS as readonly string[]).includes(metric) ? "  (a case's judge calls together)" : "";
+      const usage = isJudgeUsageMetric(metric) ? "  (a case's judge calls together)" : "";
       const label = `${usage}${fromHeuristic === undefined ? "" : `  (${fromHeuristic === entry.values.length ? "all" : fromHeuristic} from the heuristic judge: a measurement, never a pass)`}`;
       // A heuristic rule's metric is named so (metric-catalog.ts), as the boards, the report and the web UI name it.
       lines.push(`    ${labelOfMetric(metric).padEnd(40)} ${mean.padStart(8)}  n=${entry.values.length}${label}`);
