@@ -15,14 +15,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
-import { traceContext, traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../../support/collector-subprocess.js";
+import { recordLeaveRequests } from "../../support/leave-requests.js";
 import { reply, startFakeChatCompletionsServer, type FakeChatCompletionsServer } from "../../support/fake-chat-completions-server.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 
 const LIMIT = 0.05;
 const TRACES = 8;
-const CONTEXT = "Employees have 10 days of annual leave per calendar year.";
 
 /** Scrapes /metrics (bounded) until `done` holds for it; returns that scrape. */
 async function scrapeUntil(collector: CollectorSubprocess, description: string, done: (text: string) => boolean): Promise<string> {
@@ -65,15 +64,7 @@ describe("ragscope serve: concurrent judge calls never spend past the hourly lim
       RAGSCOPE_JUDGE_OUTPUT_PRICE_PER_1K: "0.01",
       RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS: "1000",
     });
-    for (let index = 1; index <= TRACES; index += 1) {
-      const answer = `Employees get 10 days of annual leave a year (request ${index}).`;
-      await traceRequest({ query: `how much annual leave? (${index})` }, async () => {
-        await traceRetrieve({ query: "annual leave" }, () => [{ chunkId: "leave_1", documentId: "handbook", text: CONTEXT }]);
-        await traceContext({}, () => ({ text: CONTEXT, chunkIds: ["leave_1"] }));
-        await traceGenerate({ model: "m" }, () => ({ text: answer }));
-        return answer;
-      });
-    }
+    await recordLeaveRequests(TRACES);
     assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(recorder.spans())), 200);
     // Every call is at the endpoint (held) or refused before the first answer is released.
     await scrapeUntil(collector, `${TRACES} judge calls to be sent or refused`, (text) => server.requests.length + refusedIn(text) >= TRACES);

@@ -11,13 +11,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { readSample } from "../../../collector/wiring/observe/metrics-registry.js";
-import { traceContext, traceGenerate, traceRequest, traceRetrieve } from "../../../instrumentation/index.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../../support/collector-subprocess.js";
+import { recordLeaveRequests } from "../../support/leave-requests.js";
 import { reply, startFakeChatCompletionsServer, type FakeChatCompletionsServer } from "../../support/fake-chat-completions-server.js";
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 
 const TRACES = 10;
-const CONTEXT = "Employees have 10 days of annual leave per calendar year.";
 
 describe("ragscope serve: traces queued when the spending limit is reached are left unjudged, not grader errors", () => {
   let server: FakeChatCompletionsServer;
@@ -42,15 +41,7 @@ describe("ragscope serve: traces queued when the spending limit is reached are l
       RAGSCOPE_JUDGE_OUTPUT_PRICE_PER_1K: "0.01",
       RAGSCOPE_JUDGE_MAX_OUTPUT_TOKENS: "100",
     });
-    for (let index = 1; index <= TRACES; index += 1) {
-      const answer = `Employees get 10 days of annual leave a year (request ${index}).`;
-      await traceRequest({ query: `how much annual leave? (${index})` }, async () => {
-        await traceRetrieve({ query: "annual leave" }, () => [{ chunkId: "leave_1", documentId: "handbook", text: CONTEXT }]);
-        await traceContext({}, () => ({ text: CONTEXT, chunkIds: ["leave_1"] }));
-        await traceGenerate({ model: "m" }, () => ({ text: answer }));
-        return answer;
-      });
-    }
+    await recordLeaveRequests(TRACES);
     assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(recorder.spans())), 200);
     const deadline = Date.now() + 60_000;
     for (;;) {
