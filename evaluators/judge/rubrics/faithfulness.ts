@@ -14,7 +14,11 @@
  * not enough: "I'm not sure, but refunds take 30 days" refuses and then states
  * a fact, which is what faithfulness checks. For an answer that states facts,
  * an empty claim list is not a verdict (unparseable: a repair turn, then a
- * grader error — never a pass).
+ * grader error — never a pass). A claim marked supported by a document label
+ * that was not in the prompt (D7 of three documents) rests on a document that
+ * does not exist: the verdict is not believed either (a repair turn naming the
+ * labels, then a grader error), so a judge's invented support never raises
+ * the value. A supported claim that names no document is taken as rated.
  */
 import { z } from "zod";
 import { failure, success } from "../../../core/result.js";
@@ -62,7 +66,12 @@ export const faithfulnessRubric = defineRubric({
         return failure(`the judge listed no claims, but the answer states ${found.length === 1 ? "a claim" : `${found.length} claims`} (${quoteList(found, 3)}); split the answer into its claims and rate each one`);
       }
     }
-    const { idByLabel } = fenceDocuments(inputs.documents);
+    const { idByLabel, labels } = fenceDocuments(inputs.documents);
+    const invented = inventedSupport(answer.claims, idByLabel);
+    if (invented.length > 0) {
+      const named = [...new Set(invented.flatMap((claim) => claim.labels))].join(", ");
+      return failure(`the judge marked ${invented.length === 1 ? "a claim" : `${invented.length} claims`} (${quoteList(invented.map((claim) => claim.claim), 3)}) supported by ${named}, which ${named.includes(",") ? "are" : "is"} not among the documents (${labels.join(", ")}); name the documents that state each supported claim, or mark it unsupported`);
+    }
     const claims = answer.claims.map((claim) => ({
       claim: claim.claim,
       supported: claim.supported,
@@ -91,3 +100,14 @@ export const faithfulnessRubric = defineRubric({
     });
   },
 });
+
+type RatedClaim = z.infer<typeof output>["claims"][number];
+
+/** Supported claims that name a document label the prompt did not have, with those labels. */
+function inventedSupport(claims: readonly RatedClaim[], idByLabel: ReadonlyMap<string, string>): Array<{ claim: string; labels: string[] }> {
+  return claims.flatMap((claim) => {
+    if (!claim.supported) return [];
+    const labels = claim.documents.map((label) => label.trim()).filter((label) => !idByLabel.has(label));
+    return labels.length === 0 ? [] : [{ claim: claim.claim, labels }];
+  });
+}

@@ -66,6 +66,23 @@ describe("self-contradicting judge answers", () => {
     assert.ok(outcome.kind === "pass" && outcome.value === 1, JSON.stringify(outcome));
   });
 
+  test("faithfulness with a claim supported only by a document label the prompt did not have is a grader error, not 1", async () => {
+    // One context document (D1): a judge citing D4 invented the support.
+    server.enqueue(reply.json({ claims: [{ claim: "Refunds are possible within 90 days.", supported: true, documents: ["D4"] }], reason: "supported", confidence: "high" }));
+    assertUnparseable(await judgeWith().judge({ metric: "faithfulness", caseResult, evalCase }), /supported by D4, which is not among the documents \(D1\)/);
+  });
+
+  test("instructions form: a faithfulness repair turn names the invented label, and the repaired verdict counts", async () => {
+    server.enqueue(
+      reply.json({ claims: [{ claim: "Refunds are possible within 90 days.", supported: true, documents: ["D1", "D2"] }], reason: "supported" }),
+      reply.json({ claims: [{ claim: "Refunds are possible within 90 days.", supported: false, documents: [] }], reason: "the document says 30 days" }),
+    );
+    const outcome = await judgeWith({ structuredOutput: "instructions" }).judge({ metric: "faithfulness", caseResult, evalCase });
+    assert.ok(outcome.kind === "fail" && outcome.value === 0, JSON.stringify(outcome));
+    assert.equal(server.requests.length, 2);
+    assert.match((server.requests[1]?.body.messages as Array<{ content: string }>).at(-1)?.content ?? "", /supported by D2, which is not among the documents \(D1\)/);
+  });
+
   test("instructions form: the repair turn names the contradiction; a still inconsistent answer ends unparseable", async () => {
     const contradictory = reply.json({ score: 3, irrelevant_parts: ["the whole answer"], reason: "off-topic" });
     server.enqueue(contradictory, contradictory);
