@@ -30,8 +30,10 @@
  *   `worstCaseCost`).
  * - Every request's tokens are counted, failed ones included, and priced (with
  *   the usage the server reports; estimated only when it reports none); that
- *   cost settles the request's reservation. A request that fails without an
- *   answer releases it.
+ *   cost settles the request's reservation. A request refused with an error
+ *   status releases it. A request that timed out (or that the caller aborted)
+ *   may still be billed: its worst case is kept as spent, and the call's cost
+ *   is not known (null).
  * - The answer must be a JSON object that the caller's interpreter accepts
  *   (the rubric's zod schema); anything else is `unparseable`. A refusal field,
  *   a content-filter stop or a structured `{"cannot_judge": true}` is `refusal`.
@@ -151,7 +153,8 @@ export class ChatJudgeClient {
 
     const send = async (body: ChatCompletionCreateParamsNonStreaming): Promise<Result<ChatCompletion, { failure: JudgeCallFailure; error: unknown }>> => {
       if (signal?.aborted) return failure({ failure: judgeCallFailure("timeout", "the judge call was aborted by the caller", false), error: null });
-      const reservation = this.budget?.reserve(this.worstCaseCost(body)) ?? null;
+      const worstCase = this.worstCaseCost(body);
+      const reservation = this.budget?.reserve(worstCase) ?? null;
       if (reservation !== null && !reservation.ok) return failure({ failure: judgeCallFailure("budget_exhausted", reservation.error, false), error: null });
       usage.calls += 1;
       try {
@@ -161,7 +164,15 @@ export class ChatJudgeClient {
         reservation?.value.settle(cost ?? 0);
         return success(completion);
       } catch (error) {
-        return failure({ failure: failureFromClientError(error), error });
+        const failed = failureFromClientError(error);
+        if (failed.errorType === "timeout") {
+          // A request left unanswered (its time ran out, or the caller gave up) may still run at the provider and
+          // be billed there, and nothing tells what it used: the spending limit keeps its worst case as spent, so
+          // timeouts cannot carry spending past the ceiling, and the call's cost is not known (null, never 0).
+          if (worstCase !== null) reservation?.value.settle(worstCase);
+          usage.cost = null;
+        }
+        return failure({ failure: failed, error });
       } finally {
         // Whatever did not settle (an error status, a timeout, an abort) spent nothing we can count.
         reservation?.value.release();

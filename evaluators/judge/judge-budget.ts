@@ -8,7 +8,9 @@
  * output tokens) is reserved, and the call is refused — `budget_exhausted`,
  * no HTTP request — when the last hour's spending, the reservations of the
  * calls still in flight and its own would pass the limit. The answer settles
- * the reservation to what the call really cost; a failed call releases it.
+ * the reservation to what the call really cost; a call refused with an error
+ * status releases it, and one that timed out settles its worst case (it may
+ * still be billed: chat-judge-client.ts).
  * Checking the spending alone let every concurrent call through while none had
  * answered yet: a limit of 0.05 ended at 0.098.
  *

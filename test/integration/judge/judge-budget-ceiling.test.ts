@@ -150,6 +150,22 @@ describe("judge spending limit under concurrent calls", () => {
     assert.equal(budget.spentInLastHour(), (400 / 1000) * 0.01);
   });
 
+  test("a call that timed out may still be billed: its worst case stays spent, its cost is not known, and the limit holds", async () => {
+    const budget = new JudgeBudget({ limitPerHour: WORST_CASE, now });
+    server.respondWith(() => reply.hang());
+    const judge = judgeWith(budget, { requestTimeoutMs: 200 });
+    const timedOut = await judge.judge(request);
+    assert.ok(timedOut.kind === "grader_error" && timedOut.errorType === "timeout", JSON.stringify(timedOut));
+    assert.equal(timedOut.usage.cost, null, "what the provider billed for the unanswered request is not known");
+    assert.equal(timedOut.usage.calls, 1);
+    assert.equal(budget.spentInLastHour(), WORST_CASE);
+    assert.equal(budget.reserved, 0);
+
+    const next = await judge.judge(request);
+    assert.ok(next.kind === "grader_error" && next.errorType === "budget_exhausted", JSON.stringify(next));
+    assert.equal(server.requests.length, 1, "no request past the ceiling");
+  });
+
   test("the prompt counts in the worst case: a call whose prompt alone could pass the limit is never sent", async () => {
     // Priced input, one output token: the faithfulness prompt (a rubric of well over a thousand characters) at 1 per 1k tokens costs far more than 0.01.
     const budget = new JudgeBudget({ limitPerHour: 0.01, now });
