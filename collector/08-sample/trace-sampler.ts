@@ -84,6 +84,12 @@ export class TraceSampler {
       return { sampled: false, reason: "user_events_only", forced: [], ...base };
     }
     const forced = forcedReasons(caseResult, evaluationResults);
+    // A trace the rate would not choose is not judged whatever the budget: only the ones the limit keeps from the
+    // judge count as skipped for it (ragscope_judge_skipped_for_budget_total), or that counter would grow with traffic.
+    if (forced.length === 0 && draw >= rate) {
+      this.counters.notSampled += 1;
+      return { sampled: false, reason: "not_sampled", forced: [], ...base };
+    }
 
     const exhausted = this.options.budget?.exhausted ?? false;
     if (exhausted) {
@@ -105,11 +111,7 @@ export class TraceSampler {
       this.counters.sampledForced += 1;
       return { sampled: true, reason: "forced", forced, ...base };
     }
-    if (draw < rate) {
-      this.counters.sampledByRate += 1;
-      return { sampled: true, reason: "rate", forced: [], ...base };
-    }
-    this.counters.notSampled += 1;
-    return { sampled: false, reason: "not_sampled", forced: [], ...base };
+    this.counters.sampledByRate += 1;
+    return { sampled: true, reason: "rate", forced: [], ...base };
   }
 }

@@ -28,17 +28,6 @@ export interface JudgeUsageTotals {
 
 export class JudgeUsageLedger {
   private readonly totals = new Map<string, JudgeUsageTotals>();
-  /** Sampled traces left unjudged because the spending limit was reached while they waited in the judge queue. */
-  private skippedForBudget = 0;
-
-  /** A queued trace left unjudged for the spending limit (collector/08-sample/trace-sampler.ts admitsQueued). */
-  recordSkippedForBudget(): void {
-    this.skippedForBudget += 1;
-  }
-
-  get tracesSkippedForBudget(): number {
-    return this.skippedForBudget;
-  }
 
   record(outcome: JudgeOutcome): void {
     const key = `${outcome.judgeId}\u0000${outcome.metric}`;

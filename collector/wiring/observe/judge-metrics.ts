@@ -12,10 +12,14 @@
  */
 import { JUDGE_ERROR_TYPES } from "../../../evaluators/judge/judge.js";
 import { JudgeUsageLedger } from "../../../evaluators/judge/judge-usage-ledger.js";
+import type { TraceSampler } from "../../08-sample/trace-sampler.js";
 import type { MetricsRegistry } from "./metrics-registry.js";
 
-/** @param usage the online stage's ledger (OnlineStageParts.judgeUsage); null where no judge worker runs: every counter stays 0. */
-export function registerJudgeMetrics(registry: MetricsRegistry, usage: JudgeUsageLedger | null): void {
+/**
+ * @param usage the online stage's ledger (OnlineStageParts.judgeUsage); null where no judge worker runs: every counter stays 0.
+ * @param sampler the online stage's sampler (OnlineStageParts.sampler); null without the judge.
+ */
+export function registerJudgeMetrics(registry: MetricsRegistry, usage: JudgeUsageLedger | null, sampler: Pick<TraceSampler, "counters"> | null): void {
   const ledger = usage ?? new JudgeUsageLedger();
   registry.counter(
     "ragscope_judge_calls_total",
@@ -52,8 +56,11 @@ export function registerJudgeMetrics(registry: MetricsRegistry, usage: JudgeUsag
   );
   registry.counter(
     "ragscope_judge_skipped_for_budget_total",
-    "sampled traces left unjudged because RAGSCOPE_JUDGE_SPENDING_LIMIT_PER_HOUR was reached while they waited in the judge queue (sampling stops then; those already queued are not turned into grader errors)",
-    () => ledger.tracesSkippedForBudget,
+    "traces left unjudged because RAGSCOPE_JUDGE_SPENDING_LIMIT_PER_HOUR was reached, by when: sampling (the sampler would have chosen the trace) or queued (chosen before, still in the judge queue when the limit was reached; not turned into grader errors)",
+    () => [
+      { labels: { when: "sampling" }, value: sampler?.counters.skippedBudget ?? 0 },
+      { labels: { when: "queued" }, value: sampler?.counters.queuedSkippedBudget ?? 0 },
+    ],
   );
   registry.counter("ragscope_judge_cache_hits_total", "judged metrics answered from the judge cache: no call, no cost", () => ledger.overall().cacheHits);
 }

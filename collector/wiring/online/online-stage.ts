@@ -58,6 +58,8 @@ export interface OnlineStageParts {
   worker: JudgeWorker | null;
   /** What this process's judge workers spent, for /metrics (collector/wiring/observe/judge-metrics.ts); null without workers. */
   judgeUsage: JudgeUsageLedger | null;
+  /** Its counters of traces left unjudged for the spending limit, for /metrics; null without the judge. */
+  sampler: TraceSampler | null;
   alerts: AlertNotifier | null;
 }
 
@@ -122,8 +124,9 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
   let queue: JudgeQueue | null = null;
   let worker: JudgeWorker | null = null;
   let judgeUsage: JudgeUsageLedger | null = null;
+  let sampler: TraceSampler | null = null;
   if (config.judge.enabled) {
-    const sampler = new TraceSampler({ rates: { defaultRate: config.sampling.defaultRate, services: config.sampling.services, routes: config.sampling.routes, tenants: config.sampling.tenants }, budget: resources.budget, log });
+    sampler = new TraceSampler({ rates: { defaultRate: config.sampling.defaultRate, services: config.sampling.services, routes: config.sampling.routes, tenants: config.sampling.tenants }, budget: resources.budget, log });
     queue =
       config.judge.queue === "kafka"
         ? new KafkaJudgeQueue({ kafka: resources.kafka!, topic: config.judge.topic, groupId: config.judge.consumerGroup, batchSize: config.judge.batchSize, log })
@@ -139,8 +142,7 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
       worker = new JudgeWorker({
         run: async (caseResult, evalCase, evaluatedAt, work) => {
           // Queued before the spending limit was reached: left unjudged, as the sampler now leaves new traces, and counted.
-          const admitted = work.judge && sampler.admitsQueued();
-          if (work.judge && !admitted) judgeUsage!.recordSkippedForBudget();
+          const admitted = work.judge && sampler!.admitsQueued();
           const results = admitted ? await runJudgeEvaluations(judge, caseResult, evalCase, evaluatedAt) : [];
           if (embeddings === undefined || !work.measureEmbeddings) return results;
           if (embeddings.similarity !== null) results.push(...(await embeddingSimilarityEvaluations(embeddings.similarity, caseResult, evalCase, evaluatedAt)));
@@ -156,5 +158,5 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
       });
     }
   }
-  return success(await startOnlineStage({ dispatcher, queue, worker, judgeUsage, alerts }));
+  return success(await startOnlineStage({ dispatcher, queue, worker, judgeUsage, sampler, alerts }));
 }

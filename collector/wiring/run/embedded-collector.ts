@@ -105,7 +105,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
     throw error;
   }
   registerEmbeddedMetrics(registry, { receiver: receiver.counters, worker, queued: () => bus.depth, queuedBytes: () => bus.bytes, publishes: { waited: () => bus.counters.waitedForRoom, waiting: () => bus.waitingPublishes }, deadLetters });
-  registerJudgeMetrics(registry, online?.parts.judgeUsage ?? null);
+  registerJudgeMetrics(registry, online?.parts.judgeUsage ?? null, online?.parts.sampler ?? null);
   registerAlertRuleMetrics(registry, online?.parts.alerts ?? null);
   const engineMemory = new EngineMemoryGauge(registry, () => store.engineMemoryBytes());
   await engineMemory.start();

@@ -135,7 +135,7 @@ export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, con
     throw error;
   }
   registerEvaluatorMetrics(context.registry, { runner, worker, sink, repartitioner, sinkLatency });
-  registerJudgeMetrics(context.registry, online?.parts.judgeUsage ?? null);
+  registerJudgeMetrics(context.registry, online?.parts.judgeUsage ?? null, online?.parts.sampler ?? null);
   registerAlertRuleMetrics(context.registry, online?.parts.alerts ?? null);
   const engineMemory = new EngineMemoryGauge(context.registry, () => store.engineMemoryBytes());
   await engineMemory.start();

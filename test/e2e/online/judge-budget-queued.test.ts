@@ -17,6 +17,8 @@ import { reply, startFakeChatCompletionsServer, type FakeChatCompletionsServer }
 import { postTraces, startSpanRecorder, toOtlpProtobuf, type SpanRecorder } from "../../support/recorded-spans.js";
 
 const TRACES = 10;
+/** Sent once the limit is reached: the sampler decides them while it is, so none is queued. */
+const LATER_TRACES = 3;
 
 describe("ragscope serve: traces queued when the spending limit is reached are left unjudged, not grader errors", () => {
   let server: FakeChatCompletionsServer;
@@ -47,7 +49,7 @@ describe("ragscope serve: traces queued when the spending limit is reached are l
     for (;;) {
       final = await collector.metrics();
       const outcomes = ["pass", "fail", "grader_error"].reduce((total, outcome) => total + (readSample(final, "ragscope_judge_outcomes_total", { outcome }) ?? 0), 0);
-      if (outcomes + (readSample(final, "ragscope_judge_skipped_for_budget_total") ?? 0) >= TRACES) break;
+      if (outcomes + (readSample(final, "ragscope_judge_skipped_for_budget_total", { when: "queued" }) ?? 0) >= TRACES) break;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${TRACES} traces judged or skipped:\n${collector.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -64,7 +66,24 @@ describe("ragscope serve: traces queued when the spending limit is reached are l
     assert.equal(server.requests.length, 1);
     assert.equal(readSample(final, "ragscope_judge_outcomes_total", { outcome: "pass" }), 1);
     assert.equal(readSample(final, "ragscope_judge_grader_errors_total", { error_type: "budget_exhausted" }), 1, "it was 9");
-    assert.equal(readSample(final, "ragscope_judge_skipped_for_budget_total"), 8);
+    assert.equal(readSample(final, "ragscope_judge_skipped_for_budget_total", { when: "queued" }), 8);
+    assert.equal(readSample(final, "ragscope_judge_skipped_for_budget_total", { when: "sampling" }), 0);
     assert.match(collector.output(), /ragscope sampler: judge sampling stopped: /);
+  });
+
+  test("traces that arrive while the limit is reached are skipped at sampling and counted apart from the queued ones", async () => {
+    recorder.reset();
+    await recordLeaveRequests(LATER_TRACES);
+    assert.equal(await postTraces(collector.receiverUrl, toOtlpProtobuf(recorder.spans())), 200);
+    const deadline = Date.now() + 60_000;
+    let metrics = await collector.metrics();
+    while ((readSample(metrics, "ragscope_judge_skipped_for_budget_total", { when: "sampling" }) ?? 0) < LATER_TRACES) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${LATER_TRACES} traces skipped at sampling:\n${collector.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      metrics = await collector.metrics();
+    }
+    assert.equal(readSample(metrics, "ragscope_judge_skipped_for_budget_total", { when: "sampling" }), LATER_TRACES);
+    assert.equal(readSample(metrics, "ragscope_judge_skipped_for_budget_total", { when: "queued" }), 8);
+    assert.equal(server.requests.length, 1, "nothing more was sent to the judge");
   });
 });

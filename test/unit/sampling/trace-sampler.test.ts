@@ -190,4 +190,17 @@ describe("deterministic sampling by trace id", () => {
     assert.match(lines[1]!, /resumed/);
     assert.equal(sampler.admitsQueued(), true);
   });
+
+  test("while the spending limit is reached, only traces the rate or a forced reason would choose count as skipped for it", () => {
+    const budget = new JudgeBudget({ limitPerHour: 1, now: () => Date.parse("2026-07-08T10:00:00Z") });
+    budget.record(1.2);
+    const sampler = new TraceSampler({ rates: TEN_PERCENT, budget, log: () => {} });
+    const chosenByRate = ids.filter((traceId) => sampler.chooses(traceId, { serviceName: null, route: null, tenantId: null })).length;
+    const reasons = ids.map((traceId) => sampler.decide(evaluation({ traceId })).reason);
+    assert.ok(chosenByRate > 0 && chosenByRate < ids.length);
+    assert.equal(reasons.filter((reason) => reason === "budget_exhausted").length, chosenByRate);
+    assert.equal(reasons.filter((reason) => reason === "not_sampled").length, ids.length - chosenByRate);
+    assert.equal(sampler.counters.skippedBudget, chosenByRate);
+    assert.equal(sampler.counters.notSampled, ids.length - chosenByRate);
+  });
 });
