@@ -8,7 +8,7 @@ import { chunkLabel, type RetrievedChunk } from "../../contracts/case-result.js"
 import { citedChunks } from "../rules/citation-evidence.js";
 import { accessVerdict, isDenied } from "../rules/retrieval-access-control.js";
 import { retrievedAtAnyStage, STAGE_TEXT } from "../rules/retrieval-permission.js";
-import { abstained } from "./attribution-facts.js";
+import { abstained, HEURISTIC_READING } from "./attribution-facts.js";
 import type { RootCauseStep } from "./root-cause-step.js";
 import { METRIC } from "../metric-catalog.js";
 
@@ -48,10 +48,11 @@ export const shouldAbstainStep: RootCauseStep = {
   decide(facts) {
     if (facts.evalCase?.answerable !== false || !facts.answered || abstained(facts)) return null;
     const how = facts.abstention === null ? "no abstention was recorded or detected" : facts.abstention.source === "trace_flag" ? "the trace flags no abstention" : "the answer holds no refusal phrase";
+    const flagged = facts.abstention?.source === "trace_flag";
     return {
-      reason: `the case is unanswerable but the system answered (${how})`,
+      reason: `${flagged ? "" : `${HEURISTIC_READING} `}the case is unanswerable but the system answered (${how})`,
       metrics: [METRIC.abstained, METRIC.abstention_correct],
-      confidence: facts.abstention?.source === "trace_flag" ? "deterministic_rule" : "heuristic",
+      confidence: flagged ? "deterministic_rule" : "heuristic",
     };
   },
 };
@@ -62,11 +63,12 @@ export const overAbstainWithEvidenceStep: RootCauseStep = {
   decide(facts) {
     if (facts.evalCase?.answerable !== true || !abstained(facts) || facts.gold.length === 0) return null;
     if (!facts.gold.every((trail) => trail.inContext === true)) return null;
+    const flagged = facts.abstention?.source === "trace_flag";
     return {
-      reason: "the answer abstained although all gold evidence was in the context",
+      reason: `${flagged ? "" : `${HEURISTIC_READING} `}the answer abstained although all gold evidence was in the context`,
       chunkIds: facts.gold.map((trail) => trail.coveringChunkId).filter((id): id is string => id !== null),
       metrics: [METRIC.abstained, METRIC.abstention_correct, METRIC.context_recall],
-      confidence: facts.abstention?.source === "trace_flag" ? "deterministic_rule" : "heuristic",
+      confidence: flagged ? "deterministic_rule" : "heuristic",
     };
   },
 };

@@ -54,7 +54,8 @@ export const overAbstainStep: RootCauseStep = {
   when: "the case is answerable and the answer abstained, with no retrieval or context cause found above",
   decide(facts) {
     if (facts.evalCase?.answerable !== true || !abstained(facts)) return null;
-    return { reason: "the answer abstained on an answerable case and no retrieval or context problem explains it", metrics: [METRIC.abstained, METRIC.abstention_correct], confidence: facts.abstention?.source === "trace_flag" ? "deterministic_rule" : "heuristic" };
+    const flagged = facts.abstention?.source === "trace_flag";
+    return { reason: `${flagged ? "" : `${HEURISTIC_READING} `}the answer abstained on an answerable case and no retrieval or context problem explains it`, metrics: [METRIC.abstained, METRIC.abstention_correct], confidence: flagged ? "deterministic_rule" : "heuristic" };
   },
 };
 
@@ -96,31 +97,38 @@ export const hallucinationStep: RootCauseStep = {
 };
 
 /**
- * Right facts, wrong conclusion: a number or date of the reference answer is
- * missing from the answer while the context states it (text/fact-agreement.ts
- * decides "states"), or a stored answer_correctness failed while faithfulness
- * held (a judge's, not a heuristic's, faithfulness met faithfulnessThreshold). Tried before HALLUCINATION: the wrong number
+ * Right facts, wrong conclusion: the answer states a different value for a
+ * number or date of the reference answer that the context states as the
+ * reference does (text/fact-agreement.ts: same unit, another value; a date in
+ * the answer where the reference's is missing), or a stored answer_correctness
+ * failed while faithfulness held (a judge's, not a heuristic's, faithfulness
+ * met faithfulnessThreshold). Tried before HALLUCINATION: the wrong number
  * such an answer states is unsupported too, but the context held the right
- * one — a misreading, not an invention.
+ * one — a misreading, not an invention. A reference number the answer merely
+ * leaves out is no misreading: the answer is incomplete (INCOMPLETE_ANSWER),
+ * and an answer about something else entirely is unsupported (HALLUCINATION).
  */
 export const reasoningErrorStep: RootCauseStep = {
   label: "REASONING_ERROR",
-  when: "a number or date of the reference answer is in the context but not in the answer, or answer_correctness failed while faithfulness held",
+  when: "the answer states another value for a number or date of the reference answer that the context states, or answer_correctness failed while faithfulness held",
   decide(facts) {
     const references = referenceAnswers(facts.evalCase);
     const answer = facts.caseResult.output ?? "";
     if (references.length > 0 && facts.answered && facts.contextText !== null) {
       const context = extractFacts(facts.contextText);
+      const stated = extractFacts(answer);
       // With several acceptable answers, agreeing with any one of them is no reasoning error.
       const misread = references.map((reference) => {
-        const agreement = compareFacts(answer, extractFacts(reference));
-        const numbers = agreement.missingNumbers.filter((mention) => numberIsStated(mention, context)).map((mention) => `"${mention.text}"`);
-        const dates = agreement.missingDates.filter((mention) => dateIsStated(mention, context)).map((mention) => `"${mention.text}"`);
+        const agreement = compareFacts(answer, extractFacts(reference), stated);
+        const numbers = agreement.contradictions
+          .filter((contradiction) => numberIsStated(contradiction.reference, context))
+          .map((contradiction) => `"${contradiction.reference.text}" (the answer says ${contradiction.answer.map((mention) => `"${mention.text}"`).join(" / ")})`);
+        const dates = stated.dates.length === 0 ? [] : agreement.missingDates.filter((mention) => dateIsStated(mention, context)).map((mention) => `"${mention.text}" (the answer says ${stated.dates.map((date) => `"${date.text}"`).join(" / ")})`);
         return [...numbers, ...dates];
       });
       // Read from the texts, so it explains only a failure of the answer itself (as HALLUCINATION's overlap reading).
       if (misread.every((mentions) => mentions.length > 0) && answerLayerFailed(facts).length > 0) {
-        return { reason: `${HEURISTIC_READING} the context states ${misread[0]!.join(", ")} as the reference does, the answer does not`, metrics: [METRIC.number_agreement, METRIC.date_agreement], confidence: "heuristic" };
+        return { reason: `${HEURISTIC_READING} the context states ${misread[0]!.join(", ")} as the reference does`, metrics: [METRIC.number_agreement, METRIC.date_agreement], confidence: "heuristic" };
       }
     }
     const correctness = facts.metric(METRIC.answer_correctness);
@@ -132,13 +140,22 @@ export const reasoningErrorStep: RootCauseStep = {
   },
 };
 
+/**
+ * Key points missing: an LLM judge's completeness_judged that failed, or the
+ * rule's completeness (key points matched by their words) that failed — the
+ * latter a heuristic reading, and said to be one.
+ */
 export const incompleteAnswerStep: RootCauseStep = {
   label: "INCOMPLETE_ANSWER",
-  when: "the evaluator that scored completeness failed",
+  when: "an LLM judge's completeness_judged failed, or the rule's completeness (key points matched by their words) failed",
   decide(facts) {
+    const judged = facts.metric(METRIC.completeness_judged);
+    if (judged !== null && judged.outcome === "failed" && judged.semantics !== "heuristic") {
+      return { reason: `an LLM judge found key points missing (completeness_judged ${judged.value})`, metrics: [METRIC.completeness_judged], confidence: "heuristic" };
+    }
     const completeness = facts.metric(METRIC.completeness);
     if (completeness === null || completeness.outcome !== "failed") return null;
-    return { reason: `completeness ${completeness.value}: key points missing`, metrics: [METRIC.completeness], confidence: "heuristic" };
+    return { reason: `${HEURISTIC_READING} completeness ${completeness.value}: key points missing by their words`, metrics: [METRIC.completeness], confidence: "heuristic" };
   },
 };
 

@@ -8,6 +8,10 @@
  * alone, or is an indispensable piece of evidence the cited chunks cover
  * together (evidence-set-coverage.ts). An answer that cites nothing when the case has gold evidence
  * scores 0; an abstention is not applicable.
+ *
+ * Both count distinct cited ids, as citation_precision does: a chunk cited three
+ * times is one citation, so repeating a valid citation cannot outweigh an
+ * invalid one (the seed asks whether each cited document exists, §五.5).
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
@@ -27,7 +31,8 @@ export const citationAccuracyMetrics = metricKeys(["citation_accuracy", "citatio
 export const citationAccuracyEvaluator: Evaluator = {
   id: "citation.accuracy",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
-  version: "2",
+  // 3: distinct cited ids (a repeated citation counted once).
+  version: "3",
   layer: "generation",
   description: "Do the answer's citations point to chunks the model saw, and do those chunks hold the gold evidence",
   requires: [],
@@ -36,7 +41,7 @@ export const citationAccuracyEvaluator: Evaluator = {
   metrics,
   evaluate({ caseResult, evalCase }) {
     const observation = caseResult.rag_observation;
-    const citations = observation.citations;
+    const citations = observation.citations === null ? null : [...new Set(observation.citations)];
     const gold = evalCase?.gold_evidence ?? [];
     if (citations === null) {
       const value = notApplicable("the trace recorded no citation stage");
@@ -54,7 +59,7 @@ export const citationAccuracyEvaluator: Evaluator = {
     const packed = observation.context_chunks === null ? null : new Set(observation.context_chunks.map((chunk) => chunk.chunk_id));
     const lookup = chunkLookup(caseResult);
     const inContext = citations.map((chunkId) => packed?.has(chunkId) ?? false);
-    const known = [...new Set(citations)].flatMap((chunkId) => lookup.get(chunkId) ?? []);
+    const known = citations.flatMap((chunkId) => lookup.get(chunkId) ?? []);
     const holding = chunksHoldingEvidence(known, gold, evidenceCoverageOptions(evalCase));
     const holdingIds = new Set(known.filter((_, index) => holding[index]).map((chunk) => chunk.chunk_id));
     const holdsEvidence = citations.map((chunkId) => holdingIds.has(chunkId));

@@ -17,8 +17,9 @@ describe("evaluator versions after coverage-based evidence matching", () => {
   test("every evaluator matching evidence by coverage is at version 2 or later; context.redundancy (packed chunks only) stays at 1", () => {
     const versions = new Map(createDefaultRegistry().list().map((evaluator) => [evaluator.id, evaluator.version]));
     // context.coverage and context.density moved on to 3: a chunk cut to fit the budget is read by what the context text kept;
-    // context.coverage to 4: context_precision is not scored over a packed list that names a chunk twice.
-    const later: Record<string, string> = { "context.coverage": "4", "context.density": "3" };
+    // context.coverage to 4: context_precision is not scored over a packed list that names a chunk twice;
+    // citation.accuracy to 3: a chunk cited several times counts once.
+    const later: Record<string, string> = { "context.coverage": "4", "context.density": "3", "citation.accuracy": "3" };
     for (const id of COVERAGE_MATCHED) assert.equal(versions.get(id), later[id] ?? "2", id);
     assert.equal(versions.get("context.redundancy"), "1");
   });

@@ -48,6 +48,50 @@ describe("several reference answers", () => {
   });
 });
 
+describe("misreading, omission and an answer about something else", () => {
+  const keyPoints = ["连续工作满12个月", "每年5天年假"];
+  test("an answer that leaves the reference's numbers out states no wrong one: INCOMPLETE_ANSWER when key points were missed, not REASONING_ERROR", () => {
+    const omission: Scenario = {
+      caseResult: failedCase({ retrieved: [gold], packed: ["g"], context: `连续工作满12个月后，${EVIDENCE_TEXT}`, output: "员工每年享有年假。" }),
+      evalCase: leaveCase({ reference_answer: "连续工作满12个月后每年5天年假", key_points: keyPoints }),
+      results: [failedResult("answer.fact_agreement", { number_agreement: 0 }), failedResult("answer.completeness", { completeness: 0 })],
+    };
+    const attribution = attribute(omission)!;
+    assert.equal(attribution.label, "INCOMPLETE_ANSWER", attribution.reason);
+    assert.match(attribution.reason, /^heuristic reading of the texts, not a verdict — completeness 0/);
+  });
+
+  test("REASONING_ERROR names the value the answer states instead of the context's", () => {
+    const attribution = attribute(SCENARIOS.REASONING_ERROR())!;
+    assert.equal(attribution.label, "REASONING_ERROR");
+    assert.match(attribution.reason, /the context states "5天" \(the answer says "10天"\) as the reference does/);
+  });
+
+  test("an LLM judge's failed completeness_judged is an INCOMPLETE_ANSWER, without the heuristic's opening", () => {
+    const scenario = SCENARIOS.INCOMPLETE_ANSWER();
+    const judged: Scenario = {
+      ...scenario,
+      results: [
+        storedResult("cr_test", "answer.completeness", { completeness: 1 }, "passed"),
+        { ...failedResult("judge.completeness_judged", { completeness_judged: 0.5 }), confidence: { value: "high", semantics: "judge_self_report" } },
+      ],
+    };
+    const attribution = attribute(judged)!;
+    assert.equal(attribution.label, "INCOMPLETE_ANSWER", attribution.reason);
+    assert.equal(attribution.reason, "an LLM judge found key points missing (completeness_judged 0.5)");
+  });
+
+  test("SHOULD_ABSTAIN read from the answer's words (no trace flag) opens as a heuristic reading; with the flag it does not", () => {
+    const flagged = attribute(SCENARIOS.SHOULD_ABSTAIN())!;
+    assert.deepEqual([flagged.label, flagged.confidence], ["SHOULD_ABSTAIN", "deterministic_rule"]);
+    assert.equal(flagged.reason, "the case is unanswerable but the system answered (the trace flags no abstention)");
+    const scenario = SCENARIOS.SHOULD_ABSTAIN();
+    const unflagged = attribute({ ...scenario, caseResult: failedCase({ retrieved: [noise("n")], packed: ["n"], output: "年假可以折现" }) })!;
+    assert.deepEqual([unflagged.label, unflagged.confidence], ["SHOULD_ABSTAIN", "heuristic"]);
+    assert.equal(unflagged.reason, "heuristic reading of the texts, not a verdict — the case is unanswerable but the system answered (the answer holds no refusal phrase)");
+  });
+});
+
 describe("the evidence that decided", () => {
   test("PERMISSION_LEAK names the chunk and the stored violation rate", () => {
     const attribution = attribute(SCENARIOS.PERMISSION_LEAK())!;

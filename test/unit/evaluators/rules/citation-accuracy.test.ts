@@ -25,4 +25,11 @@ describe("citation.accuracy reason", () => {
     const unpacked = citationAccuracyEvaluator.evaluate({ caseResult: caseResultWith({ retrieved, citations: ["refund-1"] }), evalCase });
     assert.equal(unpacked.reason, "refund-1 holds no gold evidence; citations not checked against the context: the trace did not record which chunks were packed");
   });
+
+  test("a chunk cited several times counts once: three citations of a valid chunk and one of a chunk never seen give 1 of 2", () => {
+    const evalCase = buildCase({ gold_evidence: [{ document_id: "refunds", section_id: "a" }] });
+    const { values, reason } = citationAccuracyEvaluator.evaluate({ caseResult: caseResultWith({ retrieved, packed: ["refund-1"], citations: ["refund-1", "refund-1", "refund-1", "made-up"] }), evalCase });
+    assert.deepEqual([valueOf(values, "citation_accuracy"), valueOf(values, "citation_validity")], [0.5, 0.5]);
+    assert.equal(reason, "made-up was not in the context");
+  });
 });
