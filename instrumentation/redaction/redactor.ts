@@ -3,9 +3,15 @@
  * or, in hash mode, with `[REDACTED:<name>:<hmac>]`, a keyed hash that keeps
  * equal values equal (the same e-mail in two traces) without revealing them.
  *
- * One pass: every pattern's candidates are found in the original text, the
- * overlaps resolved by pattern priority, and the text rebuilt once, so a
- * replacement is never scanned again (a hex hash must not look like a number).
+ * One pass: every pattern's candidates are found in the text, the overlaps
+ * resolved by pattern priority, and the text rebuilt once, so a replacement is
+ * never scanned again (a hex hash must not look like a number).
+ *
+ * The patterns read the text in its NFKC form, as the answer's sensitive-data
+ * check does (core/sensitive-data.ts findSensitiveData): a phone number written
+ * in full-width digits (１３８…) is the same number to whoever reads it, and
+ * was sent in clear before. Each code point is folded on its own so that every
+ * match maps back to the characters it came from, which are replaced whole.
  *
  * The hash is an HMAC-SHA-256 under `hashKey`: a plain hash of a phone number
  * or an id number could be reversed by trying every possible value. Without a
@@ -45,6 +51,29 @@ export interface Redactor {
   redactAttributes(attributes: Attributes): Attributes;
   /** How many values each pattern replaced so far (a text redacted again from memory is not counted twice). */
   counts(): Readonly<Record<string, number>>;
+}
+
+/**
+ * The text in NFKC form, code point by code point, with the offsets in `text`
+ * each UTF-16 unit of it came from (`startOf`) and ends at (`endOf`); null
+ * when NFKC leaves the text as it is (nearly always: plain ASCII and CJK).
+ */
+function foldedText(text: string): { text: string; startOf: number[]; endOf: number[] } | null {
+  if (text.normalize("NFKC") === text) return null;
+  let folded = "";
+  const startOf: number[] = [];
+  const endOf: number[] = [];
+  let offset = 0;
+  for (const codePoint of text) {
+    const form = codePoint.normalize("NFKC");
+    for (let unit = 0; unit < form.length; unit += 1) {
+      startOf.push(offset);
+      endOf.push(offset + codePoint.length);
+    }
+    folded += form;
+    offset += codePoint.length;
+  }
+  return { text: folded, startOf, endOf };
 }
 
 const MEMO_MAX_ENTRIES = 512;
@@ -90,11 +119,13 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
   };
 
   const scan = (text: string): string => {
+    const folded = foldedText(text);
+    const source = folded?.text ?? text;
     const candidates: Candidate[] = [];
     patterns.forEach(({ pattern, validate, prefilter }, priority) => {
-      if (prefilter !== undefined && !prefilter.test(text)) return;
+      if (prefilter !== undefined && !prefilter.test(source)) return;
       pattern.lastIndex = 0;
-      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      for (let match = pattern.exec(source); match !== null; match = pattern.exec(source)) {
         if (match[0].length === 0) {
           pattern.lastIndex += 1;
           continue;
@@ -112,8 +143,11 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     let output = "";
     let position = 0;
     for (const { start, end, priority } of chosen) {
-      output += text.slice(position, start) + replacement(priority, text.slice(start, end));
-      position = end;
+      // In the text's own characters: from the one the match's first folded unit came from to past its last one's.
+      const from = folded === null ? start : folded.startOf[start]!;
+      const to = folded === null ? end : folded.endOf[end - 1]!;
+      output += text.slice(position, from) + replacement(priority, source.slice(start, end));
+      position = to;
     }
     return output + text.slice(position);
   };

@@ -9,6 +9,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import { SpanStatusCode } from "@opentelemetry/api";
 import { RedactingSpanExporter, createRedactor, isStructuralAttribute } from "../../../instrumentation/index.js";
 import { isChineseResidentId, passesLuhn } from "../../../instrumentation/redaction/checksums.js";
+import { findSensitiveData } from "../../../core/sensitive-data.js";
 
 const redactor = createRedactor();
 const redact = (text: string) => redactor.redact(text);
@@ -115,6 +116,22 @@ describe("default redaction patterns", () => {
   test("several values in one text, each once", () => {
     const text = "张三，身份证 110101199003074514，手机 13812345678，邮箱 zhang.san@example.com，卡号 6222021234567890128。";
     assert.equal(redact(text), "张三，身份证 [REDACTED:id_card]，手机 [REDACTED:phone]，邮箱 [REDACTED:email]，卡号 [REDACTED:bank_card]。");
+  });
+
+  test("values written in full-width characters are redacted whole, as the answer's sensitive-data check reads them; the text around them is kept as written", () => {
+    assert.equal(redact("手机号１３８１２３４５６７８，谢谢"), "手机号[REDACTED:phone]，谢谢");
+    assert.equal(redact("身份证号１１０１０５１９４９１２３１００２Ｘ。"), "身份证号[REDACTED:id_card]。");
+    assert.equal(redact("ｍａｉｌ：ｚｈａｎｇ＠ｅｘａｍｐｌｅ．ｃｏｍ （１３８１２３４５６７８）"), "ｍａｉｌ：[REDACTED:email] （[REDACTED:phone]）");
+    // Every value the check finds in the original text is gone from the redacted one.
+    for (const text of ["call １３８ １２３４ ５６７８ now", "卡号６２２２０２１２３４５６７８９０１２８"]) {
+      assert.ok(findSensitiveData(text).length > 0, text);
+      assert.deepEqual(findSensitiveData(redact(text)), [], redact(text));
+    }
+  });
+
+  test("full-width values hash as their ASCII form: the same number is the same hash however it was typed", () => {
+    const hashing = createRedactor({ mode: "hash", hashKey: "k" });
+    assert.equal(hashing.redact("１３８１２３４５６７８"), hashing.redact("13812345678"));
   });
 
   test("a truncated private key (no END line) is still redacted", () => {
