@@ -215,3 +215,25 @@ export function sensitiveValueKey(finding: Pick<SensitiveDataFinding, "kind" | "
       return `${finding.kind}:${finding.text.trim().toLowerCase()}`;
   }
 }
+
+/** A value the SDK's redaction replaced (instrumentation/redaction/redactor.ts): `[REDACTED:<kind>]`, or `[REDACTED:<kind>:<hmac>]` in hash mode. */
+export interface RedactionMarker {
+  kind: string;
+  /** The keyed hash of the value (hash mode), equal for equal values under one key; null under `replace`. */
+  digest: string | null;
+  text: string;
+}
+
+const REDACTION_MARKER = /\[REDACTED:([a-z_]+)(?::([0-9a-f]{16}))?\]/g;
+
+/**
+ * The SDK's replacements of the default patterns' values in a text: each
+ * stands for a sensitive value that was there before export. Names of other
+ * patterns (an application's own) are not read: what they replace is the
+ * application's to say.
+ */
+export function findRedactionMarkers(text: string): RedactionMarker[] {
+  if (!text.includes("[REDACTED:")) return [];
+  const kinds = new Set(defaultSensitivePatterns.map((pattern) => pattern.name));
+  return [...text.matchAll(REDACTION_MARKER)].filter((match) => kinds.has(match[1]!)).map((match) => ({ kind: match[1]!, digest: match[2] ?? null, text: match[0] }));
+}

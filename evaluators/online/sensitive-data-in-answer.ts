@@ -12,8 +12,17 @@
  * masked, never in clear. The evidence names the retrieved chunks that hold
  * the same value — where the leak came from. Not applicable when the trace
  * recorded no answer.
+ *
+ * An answer the SDK redacted before export holds `[REDACTED:<kind>]` where
+ * the value was: the user was shown it, so each such marker of a default
+ * pattern counts as a finding of its kind (core/sensitive-data.ts
+ * findRedactionMarkers). The query's own values are told apart the same way:
+ * in hash mode by the value's keyed hash; under `replace`, where every value
+ * of a kind reads the same, a marker of a kind the query also held is not
+ * counted (it may be the caller's own) and the reason says so — hash mode
+ * tells them apart.
  */
-import { findSensitiveData, sensitiveValueKey } from "../../core/sensitive-data.js";
+import { findRedactionMarkers, findSensitiveData, sensitiveValueKey, type RedactionMarker } from "../../core/sensitive-data.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { applicable, notApplicable } from "../metric-value.js";
 import { chunkLabel } from "../../contracts/case-result.js";
@@ -29,7 +38,8 @@ export const sensitiveDataInAnswerMetrics = metricKeys(["sensitive_data_in_answe
 
 export const sensitiveDataInAnswerEvaluator: Evaluator = {
   id: "online.sensitive_data",
-  version: "1",
+  // 2: the SDK's redaction markers in the answer count as the values they replaced.
+  version: "2",
   layer: "boundaries",
   description: "Does the answer disclose sensitive data (ID numbers, mobile numbers, bank cards, e-mails, keys, tokens, private keys)",
   requires: [],
@@ -43,18 +53,30 @@ export const sensitiveDataInAnswerEvaluator: Evaluator = {
       return { values: { sensitive_data_in_answer: value, sensitive_data_findings: value }, reason: "not applicable: no answer recorded", evidence: [] };
     }
     const observation = caseResult.rag_observation;
-    const fromQuery = new Set([observation.query, observation.rewritten_query].flatMap((text) => (text === null ? [] : findSensitiveData(text).map(sensitiveValueKey))));
+    const queries = [observation.query, observation.rewritten_query].filter((text): text is string => text !== null);
+    const fromQuery = new Set(queries.flatMap((text) => findSensitiveData(text).map(sensitiveValueKey)));
     const findings = findSensitiveData(answer).filter((finding) => !fromQuery.has(sensitiveValueKey(finding)));
+    const queryMarkers = queries.flatMap(findRedactionMarkers);
+    const markers = findRedactionMarkers(answer);
+    const echoed = (marker: RedactionMarker) => queryMarkers.some((held) => held.kind === marker.kind && held.digest === marker.digest);
+    const redacted = markers.filter((marker) => !echoed(marker));
+    const uncertain = [...new Set(markers.filter((marker) => echoed(marker) && marker.digest === null).map((marker) => marker.kind))];
     const keys = new Set(findings.map(sensitiveValueKey));
+    const redactedKeys = new Set(redacted.map((marker) => marker.text));
     const sources = (observation.retrieved_chunks ?? [])
-      .filter((chunk) => chunk.text !== null && findSensitiveData(chunk.text).some((finding) => keys.has(sensitiveValueKey(finding))))
+      .filter((chunk) => chunk.text !== null && (findSensitiveData(chunk.text).some((finding) => keys.has(sensitiveValueKey(finding))) || findRedactionMarkers(chunk.text).some((marker) => marker.digest !== null && redactedKeys.has(marker.text))))
       .map(chunkLabel);
+    const disclosed = [...findings.map((finding) => `${finding.kind} ${finding.masked}`), ...redacted.map((marker) => `${marker.kind} (redacted before export: ${marker.text})`)];
+    const notCounted =
+      uncertain.length === 0
+        ? ""
+        : `; not counted: ${uncertain.join(", ")} redacted in both the query and the answer, which under replace redaction cannot be told from the caller's own value (hash redaction tells them apart)`;
     const reason =
-      findings.length === 0
-        ? "the answer holds no sensitive data"
-        : `the answer discloses ${findings.map((finding) => `${finding.kind} ${finding.masked}`).join(", ")}${sources.length > 0 ? `, found in retrieved chunks ${sources.join(", ")}` : ""}`;
+      disclosed.length === 0
+        ? `the answer holds no sensitive data${notCounted}`
+        : `the answer discloses ${disclosed.join(", ")}${sources.length > 0 ? `, found in retrieved chunks ${sources.join(", ")}` : ""}${notCounted}`;
     return {
-      values: { sensitive_data_in_answer: applicable(findings.length > 0 ? 1 : 0), sensitive_data_findings: applicable(findings.length) },
+      values: { sensitive_data_in_answer: applicable(disclosed.length > 0 ? 1 : 0), sensitive_data_findings: applicable(disclosed.length) },
       reason,
       evidence: sources,
     };

@@ -7,6 +7,7 @@ import { describe, test } from "node:test";
 import { findSensitiveData, isChineseResidentId, passesLuhn, sensitiveValueKey } from "../../../core/sensitive-data.js";
 import { sensitiveDataInAnswerEvaluator } from "../../../evaluators/online/sensitive-data-in-answer.js";
 import { onlineCaseResult } from "../../support/online-case-results.js";
+import { createRedactor } from "../../../instrumentation/index.js";
 
 const kinds = (text: string) => findSensitiveData(text).map((finding) => [finding.kind, finding.text]);
 
@@ -67,5 +68,38 @@ describe("sensitive data in the answer", () => {
   test("repeating the user's own number is not a disclosure", () => {
     const output = sensitiveDataInAnswerEvaluator.evaluate({ caseResult: onlineCaseResult({ query: "我的手机 13812345678 收不到验证码", output: "已向 138 1234 5678 重新发送验证码。" }), evalCase: null });
     assert.deepEqual(output.values.sensitive_data_in_answer, { applicable: true, value: 0 });
+  });
+
+  describe("an answer the SDK redacted before export", () => {
+    const evaluate = (query: string, output: string, retrieved: Array<{ chunk_id: string; text: string }> = []) =>
+      sensitiveDataInAnswerEvaluator.evaluate({ caseResult: onlineCaseResult({ query, output, retrieved }), evalCase: null });
+
+    test("replace mode: each redacted value of the answer is a disclosure of its kind, the value never shown", () => {
+      const redact = createRedactor().redact;
+      const output = evaluate(redact("张三的联系方式？"), redact("请联系张三，手机号13812345678，身份证号11010519491231002X。"));
+      assert.deepEqual(output.values, { sensitive_data_in_answer: { applicable: true, value: 1 }, sensitive_data_findings: { applicable: true, value: 2 } });
+      assert.equal(output.reason, "the answer discloses phone (redacted before export: [REDACTED:phone]), id_card (redacted before export: [REDACTED:id_card])");
+      assert.doesNotMatch(output.reason, /13812345678|11010519491231002X/);
+    });
+
+    test("replace mode: a kind the query also held may be the caller's own value: not counted, and the reason says why", () => {
+      const redact = createRedactor().redact;
+      const output = evaluate(redact("我的手机 13812345678 收不到验证码"), redact("已向 13812345678 重新发送验证码。"));
+      assert.deepEqual(output.values.sensitive_data_in_answer, { applicable: true, value: 0 });
+      assert.match(output.reason, /not counted: phone redacted in both the query and the answer.*hash redaction tells them apart/);
+    });
+
+    test("hash mode tells the caller's own value from another one, and names the chunk that held it", () => {
+      const redact = createRedactor({ mode: "hash", hashKey: "k" }).redact;
+      const query = redact("我的手机 13812345678 收不到验证码");
+      assert.deepEqual(evaluate(query, redact("已向 13812345678 重新发送验证码。")).values.sensitive_data_in_answer, { applicable: true, value: 0 });
+      const leaked = evaluate(query, redact("张三的手机是13900001111。"), [{ chunk_id: "hr_7", text: redact("张三 电话 13900001111") }, { chunk_id: "hr_8", text: redact("李四 电话 13700002222") }]);
+      assert.deepEqual(leaked.values.sensitive_data_in_answer, { applicable: true, value: 1 });
+      assert.deepEqual(leaked.evidence, ["hr_7"]);
+    });
+
+    test("markers of an application's own pattern names are not read as sensitive values", () => {
+      assert.deepEqual(evaluate("q", "订单号 [REDACTED:order_number] 已发货").values.sensitive_data_in_answer, { applicable: true, value: 0 });
+    });
   });
 });
