@@ -39,7 +39,7 @@ import { asLangChainDocuments, langChainDocumentFields, readDocuments, readOutpu
 import { readLinkage } from "./read-linkage.js";
 import { readLlamaIndexRerank } from "./read-llama-index-rerank.js";
 import { sdkAttributeOrder, type SdkAttributeOrder } from "./sdk-attribute-order.js";
-import type { SpanMapper } from "./span-mapper.js";
+import { contextOf, type SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
 import { unreadAttributeDocuments, unreadOutputDocuments } from "./unread-openinference-documents.js";
 import { unreadCutList } from "./unread-cut-list.js";
@@ -51,7 +51,7 @@ const ANSWER_FIELDS = ["answer", "output", "text", "result"] as const;
 export const openInferenceMapper: SpanMapper = {
   name: "openinference",
   canMap: (span: SpanRecord) => typeof span.attributes[OpenInference.spanKind] === "string",
-  map(span) {
+  map(span, context) {
     const attributes = span.attributes;
     const kind = readString(attributes, OpenInference.spanKind)?.toUpperCase();
     switch (kind) {
@@ -81,7 +81,7 @@ export const openInferenceMapper: SpanMapper = {
         return readGeneration(attributes);
       case OpenInferenceSpanKind.chain:
       case OpenInferenceSpanKind.agent:
-        if (span.parentSpanId === "") return readRequest(attributes);
+        if (contextOf(span, context).outermost) return readRequest(attributes);
         return readLlamaIndexRerank(span) ?? readContextAssembly(attributes) ?? { stage: "other" };
       default:
         return { stage: "other" };

@@ -70,7 +70,7 @@ import { readOpenLlmetryGeneration } from "./read-openllmetry-generation.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import { queryResultFields, unreadQueryResultEvents } from "./unread-query-result-events.js";
 import { associationProperties, readLinkage } from "./read-linkage.js";
-import type { SpanMapper } from "./span-mapper.js";
+import { contextOf, type SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
 
 const hasResultEvents = (span: SpanRecord) => span.events.some((event) => event.name === OpenLlmetry.queryResultEvent);
@@ -83,7 +83,7 @@ export const openLlmetryMapper: SpanMapper = {
     hasResultEvents(span) ||
     isRerankWithoutRequestType(span) ||
     isLlmCallWithoutRequestType(span),
-  map(span) {
+  map(span, context) {
     const attributes = span.attributes;
     // A Cohere rerank whose SDK evicted its request type (set first) with its oldest attributes: still the rerank.
     if (isRerankWithoutRequestType(span)) return rerankWithoutRequestType(span);
@@ -119,7 +119,7 @@ export const openLlmetryMapper: SpanMapper = {
       return { stage: "other" };
     }
     if (typeof requestType === "string") return readOpenLlmetryGeneration(span);
-    if (readString(attributes, OpenLlmetry.spanKind) === OpenLlmetrySpanKind.workflow && span.parentSpanId === "") return readWorkflow(attributes);
+    if (readString(attributes, OpenLlmetry.spanKind) === OpenLlmetrySpanKind.workflow && contextOf(span, context).outermost) return readWorkflow(attributes);
     if (readString(attributes, GenAi.operationName) === OpenLlmetryOperation.vectorDbRetrieve) return readRetriever(attributes);
     return readEntityDocuments(attributes);
   },

@@ -35,7 +35,7 @@ import { unreadableField } from "./explain-unread-value.js";
 import { toObservedDocument } from "./read-documents.js";
 import { readLinkage } from "./read-linkage.js";
 import { lastMessage, readFlatMessages, readStructuredMessages } from "./read-messages.js";
-import type { SpanMapper } from "./span-mapper.js";
+import { contextOf, type SpanMapper } from "./span-mapper.js";
 import type { StageObservation } from "./stage-observation.js";
 import { unreadGenAiDocuments } from "./unread-genai-documents.js";
 import { unreadFlatMessages, unreadMessages } from "./unread-messages.js";
@@ -80,9 +80,11 @@ export const otelGenAiMapper: SpanMapper = {
     if (typeof span.attributes[OpenLlmetry.spanKind] === "string") return RECORD_OPERATIONS.includes(operation);
     return true;
   },
-  map(span) {
-    if (span.attributes[GenAi.operationName] === undefined) return genAiCallWithoutOperationName(span, readAsOperation);
-    return readAsOperation(span, readString(span.attributes, GenAi.operationName) ?? "");
+  map(span, context) {
+    const outermost = contextOf(span, context).outermost;
+    const read = (record: SpanRecord, operation: string) => readAsOperation(record, operation, outermost);
+    if (span.attributes[GenAi.operationName] === undefined) return genAiCallWithoutOperationName(span, read);
+    return read(span, readString(span.attributes, GenAi.operationName) ?? "");
   },
 };
 
@@ -90,11 +92,11 @@ export const otelGenAiMapper: SpanMapper = {
  * The span read as a span of `operation`: its `gen_ai.operation.name`, or, where its SDK evicted that, the operation
  * its name gives (genai-call-without-operation-name.ts reads it through this, so both read a span the same way).
  */
-function readAsOperation(span: SpanRecord, operation: string): StageObservation {
+function readAsOperation(span: SpanRecord, operation: string, outermost: boolean): StageObservation {
   const attributes = span.attributes;
   if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);
   if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span), span.events);
-  if (REQUEST_OPERATIONS.includes(operation) && span.parentSpanId === "") return readRequest(attributes);
+  if (REQUEST_OPERATIONS.includes(operation) && outermost) return readRequest(attributes);
   if (operation === GenAiOperation.invokeAgent) return readAgent(attributes);
   return { stage: "other" };
 }

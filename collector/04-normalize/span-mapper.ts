@@ -10,5 +10,21 @@ import type { StageObservation } from "./stage-observation.js";
 export interface SpanMapper {
   readonly name: string;
   canMap(span: SpanRecord): boolean;
-  map(span: SpanRecord): StageObservation;
+  /** `context` absent: the span is outermost when it is the trace's root (a span read on its own). */
+  map(span: SpanRecord, context?: MappingContext): StageObservation;
+}
+
+/** Where a span sits among the trace's spans, as far as a mapper needs to know. */
+export interface MappingContext {
+  /**
+   * No span above it in the trace is one a mapper reads: it is the root, or it sits under spans of no convention
+   * only — an HTTP server's span around the application's, or a caller's span in another service that this trace
+   * does not hold. A convention's request span (a chain, a workflow) is the request only there: further in, it is
+   * a step of the request.
+   */
+  outermost: boolean;
+}
+
+export function contextOf(span: SpanRecord, context: MappingContext | undefined): MappingContext {
+  return context ?? { outermost: span.parentSpanId === "" };
 }

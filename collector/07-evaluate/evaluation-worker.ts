@@ -52,7 +52,7 @@ import type { BusPosition, DeliveredMessage } from "../02-transport/trace-bus.js
 import type { SourceRecord } from "../02-transport/trace-source.js";
 import type { CaseStore } from "../../store/ports/case-store.js";
 import { ProgressTracker } from "../03-consume/progress-tracker.js";
-import { createMapperRegistry } from "../04-normalize/normalize-spans.js";
+import { createTraceNormalizer } from "../04-normalize/normalize-spans.js";
 import { decodeTraceRequest, detectEncoding, toSpanRecords } from "../00-otlp/index.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 import { rebuildCaseResult } from "../06-rebuild/rebuild-case-result.js";
@@ -135,7 +135,7 @@ interface WriteOutcome {
 export class EvaluationWorker {
   readonly assembler: TraceAssembler<BusPosition>;
   readonly progress = new ProgressTracker();
-  private readonly normalize = createMapperRegistry();
+  private readonly normalize = createTraceNormalizer();
   readonly counters = {
     messages: 0,
     spans: 0,
@@ -506,7 +506,7 @@ export class EvaluationWorker {
    */
   private async evaluate(trace: AssembledTrace<BusPosition>): Promise<CaseEvaluation | null> {
     const started = performance.now();
-    const normalized = trace.spans.map((span) => this.normalize(span));
+    const normalized = this.normalize(trace.spans);
     const notARequest = whyNotARequest(normalized);
     if (notARequest !== null) {
       // Counted when first released; late spans that re-open it (still no request) do not make it a second trace.

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createMapperRegistry } from "../../../collector/04-normalize/normalize-spans.js";
+import { createMapperRegistry, createTraceNormalizer } from "../../../collector/04-normalize/normalize-spans.js";
 import { openInferenceMapper } from "../../../collector/04-normalize/openinference-mapper.js";
 import { openLlmetryMapper } from "../../../collector/04-normalize/openllmetry-mapper.js";
 import type { RetrieveObservation } from "../../../collector/04-normalize/stage-observation.js";
@@ -156,7 +156,7 @@ describe("document field precedence", () => {
 
 describe("rebuild with documents that carry no id", () => {
   test("a document's missing document id stays null, never taken from the document before it", () => {
-    const normalize = createMapperRegistry();
+    const normalize = createTraceNormalizer();
     const root = spanRecord({ spanId: "aaaaaaaaaaaaaaaa", parentSpanId: "", attributes: { "openinference.span.kind": "CHAIN", "input.value": "q" } });
     const retriever = spanRecord({
       spanId: "bbbbbbbbbbbbbbbb",
@@ -170,7 +170,7 @@ describe("rebuild with documents that carry no id", () => {
       },
     });
     const spans = [root, retriever];
-    const result = rebuildCaseResult({ traceId: root.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, spans.map(normalize));
+    const result = rebuildCaseResult({ traceId: root.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, normalize(spans));
     assert.deepEqual(
       result.rag_observation.retrieved_chunks!.map((chunk) => [chunk.chunk_id, chunk.document_id, chunk.score]),
       [

@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Attributes, SpanRecord } from "../../../collector/00-otlp/span-record.js";
-import { createMapperRegistry } from "../../../collector/04-normalize/normalize-spans.js";
+import { createTraceNormalizer } from "../../../collector/04-normalize/normalize-spans.js";
 import { rebuildCaseResult } from "../../../collector/06-rebuild/rebuild-case-result.js";
 import { spanRecord } from "./span-fixture.js";
 
-const normalize = createMapperRegistry();
+const normalize = createTraceNormalizer();
 const START = 1_783_503_000_000_000_000n;
 const MILLISECOND = 1_000_000n;
 
@@ -27,7 +27,7 @@ function span(spanId: string, parentSpanId: string, attributes: Attributes, star
 
 /** Spans in the order given, as the trace assembler hands them over (start time, then span id). */
 function rebuild(spans: SpanRecord[]) {
-  return rebuildCaseResult({ traceId: spans[0]!.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, spans.map(normalize));
+  return rebuildCaseResult({ traceId: spans[0]!.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, normalize(spans));
 }
 
 const generation = (model: string, answer: string): Attributes => ({ "openinference.span.kind": "LLM", "llm.model_name": model, "output.value": answer });

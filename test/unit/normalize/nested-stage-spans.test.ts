@@ -8,18 +8,18 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Attributes, SpanRecord } from "../../../collector/00-otlp/span-record.js";
-import { createMapperRegistry } from "../../../collector/04-normalize/normalize-spans.js";
+import { createTraceNormalizer } from "../../../collector/04-normalize/normalize-spans.js";
 import { rebuildCaseResult } from "../../../collector/06-rebuild/rebuild-case-result.js";
 import { spanRecord } from "./span-fixture.js";
 
-const normalize = createMapperRegistry();
+const normalize = createTraceNormalizer();
 
 function span(spanId: string, parentSpanId: string, name: string, attributes: Attributes): SpanRecord {
   return spanRecord({ spanId: spanId.padStart(16, "0"), parentSpanId: parentSpanId === "" ? "" : parentSpanId.padStart(16, "0"), name, attributes });
 }
 
 function rebuild(spans: SpanRecord[]) {
-  return rebuildCaseResult({ traceId: spans[0]!.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, spans.map(normalize));
+  return rebuildCaseResult({ traceId: spans[0]!.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, normalize(spans));
 }
 
 function retriever(documents: [id: string, score: number][]): Attributes {

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Attributes } from "../../../collector/00-otlp/span-record.js";
-import { createMapperRegistry } from "../../../collector/04-normalize/normalize-spans.js";
+import { createTraceNormalizer } from "../../../collector/04-normalize/normalize-spans.js";
 import { openLlmetryMapper } from "../../../collector/04-normalize/openllmetry-mapper.js";
 import type { ObservedDocument } from "../../../collector/04-normalize/stage-observation.js";
 import { nameRerankedByText } from "../../../collector/06-rebuild/name-reranked-by-text.js";
@@ -95,7 +95,7 @@ describe("OpenLLMetry rerank span", () => {
 });
 
 describe("rebuild: a rerank named by text gets the retrieved chunks' ids, all or none", () => {
-  const normalize = createMapperRegistry();
+  const normalize = createTraceNormalizer();
   type Hit = { id?: string; text: string; score: number };
   /** A request, a vector search whose hits are `db.query.result` events (as OpenLLMetry's vector-store instrumentations write them), the rerank. */
   function rebuild(hits: readonly Hit[], rerank: Attributes) {
@@ -109,7 +109,7 @@ describe("rebuild: a rerank named by text gets the retrieved chunks' ids, all or
     });
     const reranker = spanRecord({ spanId: "cccccccccccccccc", parentSpanId: root.spanId, name: "cohere.rerank", attributes: rerank });
     const spans = [root, search, reranker];
-    return rebuildCaseResult({ traceId: root.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, spans.map(normalize)).rag_observation;
+    return rebuildCaseResult({ traceId: root.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, normalize(spans)).rag_observation;
   }
   const retrieved: Hit[] = [
     { id: "refund-1", text: REFUND, score: 0.8 },

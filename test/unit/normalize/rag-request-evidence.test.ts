@@ -12,13 +12,13 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createMapperRegistry } from "../../../collector/04-normalize/normalize-spans.js";
+import { createTraceNormalizer } from "../../../collector/04-normalize/normalize-spans.js";
 import { whyNotARequest } from "../../../collector/06-rebuild/rag-request-evidence.js";
 import type { SpanRecord } from "../../../collector/00-otlp/span-record.js";
 import { spanRecord } from "./span-fixture.js";
 
-const normalize = createMapperRegistry();
-const verdict = (...spans: SpanRecord[]) => whyNotARequest(spans.map(normalize));
+const normalize = createTraceNormalizer();
+const verdict = (...spans: SpanRecord[]) => whyNotARequest(normalize(spans));
 const root = (overrides: Partial<SpanRecord> & { attributes: SpanRecord["attributes"] }) => spanRecord({ parentSpanId: "", spanId: "00f067aa0ba902b7", ...overrides });
 
 describe("what records a RAG request", () => {

@@ -9,11 +9,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Attributes, SpanRecord } from "../../../collector/00-otlp/span-record.js";
-import { createMapperRegistry } from "../../../collector/04-normalize/normalize-spans.js";
+import { createTraceNormalizer } from "../../../collector/04-normalize/normalize-spans.js";
 import { rebuildCaseResult } from "../../../collector/06-rebuild/rebuild-case-result.js";
 import { spanRecord } from "./span-fixture.js";
 
-const normalize = createMapperRegistry();
+const normalize = createTraceNormalizer();
 
 function span(spanId: string, parentSpanId: string, name: string, attributes: Attributes): SpanRecord {
   return spanRecord({ spanId: spanId.padStart(16, "0"), parentSpanId: parentSpanId === "" ? "" : parentSpanId.padStart(16, "0"), name, attributes });
@@ -37,7 +37,7 @@ test("a fusion retriever whose fused list has a gap: no ranking, rather than the
     span("4", "2", "VectorIndexRetriever.retrieve", retriever([["b", 0.6], ["a", 0.59], ["c", 0.33]])),
     span("5", "2", "VectorIndexRetriever.retrieve", retriever([["a", 0.7], ["b", 0.5]])),
   ];
-  const result = rebuildCaseResult({ traceId: spans[0]!.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, spans.map(normalize));
+  const result = rebuildCaseResult({ traceId: spans[0]!.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, normalize(spans));
   assert.equal(result.rag_observation.retrieved_chunks, null, "not b, a, c, a, b");
   const notes = result.rag_observation.malformed_attributes.filter((note) => note.span_id === "0000000000000002");
   assert.deepEqual(notes.map((note) => [note.attribute, note.kind]), [["retrieval.documents.1", "unreadable_value"], ["retrieved_chunks", "unreadable_value"]]);

@@ -1,0 +1,107 @@
+/**
+ * A convention's request span (OpenInference CHAIN, OTel GenAI invoke_workflow, OpenLLMetry workflow) is the
+ * request wherever no span above it is one a mapper reads: under an HTTP server's span (FastAPI, Express export
+ * theirs around the application's), or under a caller's span in another service that this trace does not hold.
+ * Read as a step there, the question came from the retrieval's rewritten query, the answer from the LLM call's text,
+ * and the session and run linkage were lost. A request span inside another convention span stays a step.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { Attributes, SpanRecord } from "../../../collector/00-otlp/span-record.js";
+import { createTraceNormalizer } from "../../../collector/04-normalize/normalize-spans.js";
+import { rebuildCaseResult } from "../../../collector/06-rebuild/rebuild-case-result.js";
+import { spanRecord } from "./span-fixture.js";
+
+const normalize = createTraceNormalizer();
+const QUESTION = "How long do refunds take?";
+const ANSWER = "Refunds take up to 7 days. [refund-1]";
+
+function span(spanId: string, parentSpanId: string, name: string, attributes: Attributes): SpanRecord {
+  return spanRecord({ spanId: spanId.padStart(16, "0"), parentSpanId: parentSpanId === "" ? "" : parentSpanId.padStart(16, "0"), name, attributes });
+}
+
+const httpServer = (spanId: string) => span(spanId, "", "POST /chat", { "http.request.method": "POST", "http.route": "/chat" });
+
+function rebuilt(spans: SpanRecord[]) {
+  return rebuildCaseResult({ traceId: spans[0]!.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, normalize(spans));
+}
+
+/** OpenInference: a chain with the question, answer, session and run linkage; a retriever with its rewritten query; an LLM call. */
+function openInference(chainParent: string): SpanRecord[] {
+  return [
+    span("2", chainParent, "RAGChain", {
+      "openinference.span.kind": "CHAIN",
+      "input.value": QUESTION,
+      "output.value": ANSWER,
+      "session.id": "sess-9",
+      "user.id": "user-7",
+      metadata: JSON.stringify({ "ragscope.run_id": "run-1", "ragscope.case_id": "case-1", "ragscope.case_version": "1" }),
+    }),
+    span("3", "2", "retrieve", { "openinference.span.kind": "RETRIEVER", "input.value": "refund processing duration days", "retrieval.documents.0.document.id": "refund-1", "retrieval.documents.0.document.content": "Refunds take up to 7 days.", "retrieval.documents.0.document.score": 0.9 }),
+    span("4", "2", "llm", { "openinference.span.kind": "LLM", "llm.output_messages.0.message.content": "Refunds take up to 7 days." }),
+  ];
+}
+
+describe("a convention's request span below spans no mapper reads", () => {
+  test("OpenInference: the same question, answer, session and run linkage under an HTTP server span as at the root", () => {
+    const atRoot = rebuilt(openInference(""));
+    const underHttp = rebuilt([httpServer("1"), ...openInference("1")]);
+    for (const result of [atRoot, underHttp]) {
+      assert.equal(result.rag_observation.query, QUESTION);
+      assert.equal(result.output, ANSWER);
+      assert.deepEqual([result.run_id, result.case_id, result.case_version], ["run-1", "case-1", "1"]);
+      assert.equal(result.rag_observation.session_id, "sess-9");
+      assert.equal(result.rag_observation.user_id, "user-7");
+    }
+  });
+
+  test("OpenInference: under a caller's span in another service (its parent not in the trace), still the request", () => {
+    const result = rebuilt(openInference("ab12"));
+    assert.equal(result.rag_observation.query, QUESTION);
+    assert.equal(result.run_id, "run-1");
+  });
+
+  test("a chain inside another convention's chain is a step, as before: the outer one is the request", () => {
+    const outer = span("1", "", "Workflow", { "openinference.span.kind": "CHAIN", "input.value": "outer question?", "output.value": "outer answer." });
+    const result = rebuilt([outer, ...openInference("1")]);
+    assert.equal(result.rag_observation.query, "outer question?");
+    assert.equal(result.output, "outer answer.");
+    assert.equal(result.run_id, "");
+  });
+
+  test("OTel GenAI: invoke_workflow under an HTTP server span reads its messages and conversation id", () => {
+    const spans = [
+      httpServer("1"),
+      span("2", "1", "invoke_workflow rag", {
+        "gen_ai.operation.name": "invoke_workflow",
+        "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: QUESTION }] }]),
+        "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: ANSWER }], finish_reason: "stop" }]),
+        "gen_ai.conversation.id": "conv-77",
+      }),
+      span("3", "2", "retrieval", { "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": "refund processing duration days" }),
+      span("4", "2", "chat m", { "gen_ai.operation.name": "chat", "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "Refunds take up to 7 days." }] }]) }),
+    ];
+    const result = rebuilt(spans);
+    assert.equal(result.rag_observation.query, QUESTION);
+    assert.equal(result.output, ANSWER);
+    assert.equal(result.rag_observation.session_id, "conv-77");
+  });
+
+  test("OpenLLMetry: a workflow under an HTTP server span reads its input and association properties", () => {
+    const spans = [
+      httpServer("1"),
+      span("2", "1", "rag.workflow", {
+        "traceloop.span.kind": "workflow",
+        "traceloop.entity.input": JSON.stringify({ args: [QUESTION], kwargs: {} }),
+        "traceloop.entity.output": JSON.stringify(ANSWER),
+        "traceloop.association.properties.ragscope.run_id": "olm-run",
+        "traceloop.association.properties.ragscope.case_id": "case-1",
+        "traceloop.association.properties.ragscope.case_version": "1",
+      }),
+    ];
+    const result = rebuilt(spans);
+    assert.equal(result.rag_observation.query, QUESTION);
+    assert.equal(result.output, ANSWER);
+    assert.equal(result.run_id, "olm-run");
+  });
+});
