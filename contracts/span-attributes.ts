@@ -64,6 +64,8 @@ export const GenAi = {
   /** JSON array of `{ id, score, … }` (gen-ai-retrieval-documents.json). */
   retrievalDocuments: "gen_ai.retrieval.documents",
   usageInputTokens: "gen_ai.usage.input_tokens",
+  /** Seconds from the request to the first chunk of a streamed response. */
+  responseTimeToFirstChunk: "gen_ai.response.time_to_first_chunk",
   usageOutputTokens: "gen_ai.usage.output_tokens",
   /** Deprecated names of the two above. */
   usagePromptTokens: "gen_ai.usage.prompt_tokens",

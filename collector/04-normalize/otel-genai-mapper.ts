@@ -9,8 +9,9 @@
  * - `chat`, `text_completion`, `generate_content` → generate: model (response,
  *   else request), token usage (current and deprecated names), the answer from
  *   `gen_ai.output.messages` (opt-in content) or the deprecated
- *   `gen_ai.completion.0.content`. GenAI has no cost and no time-to-first-token
- *   attribute: both stay not available;
+ *   `gen_ai.completion.0.content`; the time to first token from
+ *   `gen_ai.response.time_to_first_chunk` (seconds, streamed calls). GenAI has
+ *   no cost attribute: it stays not available;
  * - `invoke_workflow` / `invoke_agent` without a parent → the request, its
  *   query and answer from its messages, run / case linkage from `ragscope.*`
  *   attributes (read-linkage.ts); an `invoke_agent` inside the request → no
@@ -36,7 +37,7 @@ import { toObservedDocument } from "./read-documents.js";
 import { readLinkage } from "./read-linkage.js";
 import { lastMessage, readFlatMessages, readStructuredMessages } from "./read-messages.js";
 import { contextOf, type SpanMapper } from "./span-mapper.js";
-import type { StageObservation } from "./stage-observation.js";
+import type { EnclosedUsage, StageObservation } from "./stage-observation.js";
 import { unreadGenAiDocuments } from "./unread-genai-documents.js";
 import { unreadFlatMessages, unreadMessages } from "./unread-messages.js";
 import { attributesDroppedBySdk } from "./attributes-dropped-by-sdk.js";
@@ -96,7 +97,11 @@ function readAsOperation(span: SpanRecord, operation: string, outermost: boolean
   const attributes = span.attributes;
   if (operation === GenAiOperation.retrieval) return readRetrieval(attributes);
   if (GENERATION_OPERATIONS.includes(operation)) return readGenAiGeneration(attributes, attributesDroppedBySdk(span), sdkAttributeOrder(span), span.events);
-  if (REQUEST_OPERATIONS.includes(operation) && outermost) return readRequest(attributes);
+  if (REQUEST_OPERATIONS.includes(operation) && outermost) {
+    // An agent at the top (what agent frameworks export) is the request and still the record of its calls' usage.
+    const usage = operation === GenAiOperation.invokeAgent ? enclosedUsageOf(attributes) : null;
+    return { ...readRequest(attributes), ...(usage === null ? {} : { enclosedUsage: usage }) };
+  }
   if (operation === GenAiOperation.invokeAgent) return readAgent(attributes);
   return { stage: "other" };
 }
@@ -107,10 +112,16 @@ function readAsOperation(span: SpanRecord, operation: string, outermost: boolean
  * whose calls no span of the trace records (request-usage.ts). The conventions write no total and no cost.
  */
 function readAgent(attributes: Attributes): StageObservation {
+  const usage = enclosedUsageOf(attributes);
+  return usage === null ? { stage: "other" } : { stage: "other", enclosedUsage: usage };
+}
+
+/** An agent span's `gen_ai.usage.*`: the usage of the calls it made; null when it records none. */
+function enclosedUsageOf(attributes: Attributes): EnclosedUsage | null {
   const inputTokens = readNumber(attributes, GenAi.usageInputTokens);
   const outputTokens = readNumber(attributes, GenAi.usageOutputTokens);
-  if (inputTokens === null && outputTokens === null) return { stage: "other" };
-  return { stage: "other", enclosedUsage: { inputTokens, outputTokens, totalTokens: inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null, cost: null } };
+  if (inputTokens === null && outputTokens === null) return null;
+  return { inputTokens, outputTokens, totalTokens: inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null, cost: null };
 }
 
 function readRetrieval(attributes: Attributes): StageObservation {
@@ -161,7 +172,7 @@ export function readGenAiGeneration(attributes: Attributes, droppedBySdk: number
     outputTokens,
     totalTokens: readNumber(attributes, GenAi.usageTotalTokens) ?? (inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null),
     cost: null,
-    timeToFirstTokenMs: null,
+    timeToFirstTokenMs: secondsToMilliseconds(readNumber(attributes, GenAi.responseTimeToFirstChunk)),
     // The answer is the last output message's text (any role: GenAI's output messages are the model's); the deprecated
     // flat completions are read when the JSON holds no text. An unreadable message at or after the one the answer
     // would be leaves it not available, flat completions or not: the message before it would be another answer, and
@@ -216,4 +227,9 @@ function readRequest(attributes: Attributes): StageObservation {
       ...unreadMessages(attributes, GenAi.outputMessages, answer, "answer"),
     ]),
   };
+}
+
+/** A duration the conventions write in seconds, in milliseconds; null stays null. */
+function secondsToMilliseconds(seconds: number | null): number | null {
+  return seconds === null ? null : seconds * 1000;
 }

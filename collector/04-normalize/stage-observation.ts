@@ -66,6 +66,11 @@ export interface RequestObservation extends UnreadValues {
   userId: string | null;
   experimentId: string | null;
   experimentVariant: string | null;
+  /**
+   * A request span that is also an agent recording its calls' usage (a GenAI `invoke_agent` at the top of the
+   * trace): counted as OtherObservation's `enclosedUsage` is. Absent otherwise.
+   */
+  enclosedUsage?: EnclosedUsage;
 }
 
 export interface QueryRewriteObservation extends UnreadValues {

@@ -84,13 +84,13 @@ export interface RequestUsage {
 
 /** Whether the span records usage that belongs in the request's sums: a generation, or an agent's record of its calls'. */
 function recordsUsage(item: NormalizedSpan): boolean {
-  return item.observation.stage === "generate" || (item.observation.stage === "other" && item.observation.enclosedUsage !== undefined);
+  return item.observation.stage === "generate" || ((item.observation.stage === "other" || item.observation.stage === "request") && item.observation.enclosedUsage !== undefined);
 }
 
 /** A usage span's recorded value of one sum; null when the span did not carry it. */
 function recorded(item: NormalizedSpan, sum: UsageSum): number | null {
   const observation = item.observation;
-  const usage = observation.stage === "generate" ? observation : observation.stage === "other" ? observation.enclosedUsage : undefined;
+  const usage = observation.stage === "generate" ? observation : observation.stage === "other" || observation.stage === "request" ? observation.enclosedUsage : undefined;
   if (usage === undefined) return null;
   if (sum === "input_tokens") return usage.inputTokens;
   if (sum === "output_tokens") return usage.outputTokens;

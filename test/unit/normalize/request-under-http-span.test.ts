@@ -104,4 +104,37 @@ describe("a convention's request span below spans no mapper reads", () => {
     assert.equal(result.output, ANSWER);
     assert.equal(result.run_id, "olm-run");
   });
+
+  test("OTel GenAI: an invoke_agent at the top is the request and still records its calls' usage, alone or around a call", () => {
+    const agent = (spanId: string, parent: string) =>
+      span(spanId, parent, "invoke_agent helper", {
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: QUESTION }] }]),
+        "gen_ai.usage.input_tokens": 500,
+        "gen_ai.usage.output_tokens": 50,
+      });
+    const retrieval = span("3", "2", "retrieval", { "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": "refunds" });
+    const chat = span("4", "2", "chat m", { "gen_ai.operation.name": "chat", "gen_ai.usage.input_tokens": 100, "gen_ai.usage.output_tokens": 10 });
+    const tokens = (spans: SpanRecord[]) => {
+      const generation = rebuilt(spans).rag_observation.generation;
+      return [generation.input_tokens, generation.output_tokens, generation.total_tokens];
+    };
+    // Alone: a remote agent, whose usage is the only record of its calls.
+    assert.deepEqual(tokens([agent("2", ""), retrieval]), [500, 50, 550]);
+    // Around a call that records less: the larger, as a wrapper under a workflow is read (request-usage.ts).
+    assert.deepEqual(tokens([agent("2", ""), retrieval, chat]), [500, 50, 550]);
+    const nested = [span("1", "", "invoke_workflow", { "gen_ai.operation.name": "invoke_workflow" }), agent("2", "1"), retrieval, chat];
+    assert.deepEqual(tokens(nested), [500, 50, 550]);
+    assert.equal(rebuilt([agent("2", ""), retrieval]).rag_observation.query, QUESTION);
+  });
+
+  test("OTel GenAI: a streamed call's gen_ai.response.time_to_first_chunk (seconds) is its time to first token", () => {
+    const spans = [
+      span("2", "", "invoke_workflow rag", { "gen_ai.operation.name": "invoke_workflow" }),
+      span("4", "2", "chat m", { "gen_ai.operation.name": "chat", "gen_ai.request.stream": true, "gen_ai.response.time_to_first_chunk": 0.35 }),
+    ];
+    assert.equal(rebuilt(spans).rag_observation.generation.time_to_first_token_ms, 350);
+    spans[1] = span("4", "2", "chat m", { "gen_ai.operation.name": "chat" });
+    assert.equal(rebuilt(spans).rag_observation.generation.time_to_first_token_ms, null);
+  });
 });
