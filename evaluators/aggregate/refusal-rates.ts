@@ -23,7 +23,11 @@
  * A heuristic "did not refuse" of an unanswerable case stays out of both rates'
  * refusals: counting it could only raise correct_refusal_rate.
  * The note says how many readings were so placed and how to have them read
- * exactly. The boards show the measurement itself, every stored reading as read.
+ * exactly, and `bestCase` is the rate with each of them read in its favour: a
+ * gate fails on the bound only when the best case fails too; a bound that misses
+ * only for its heuristic readings is not measured (release-gate.ts), so an app
+ * that flags no abstention is not failed on answers read as possible refusals.
+ * The boards show the measurement itself, every stored reading as read.
  */
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { ABSTENTION_READ_EXACTLY } from "../rules/answer-abstention.js";
@@ -34,6 +38,12 @@ export interface RefusalRate {
   value: MetricValue;
   /** Says how many heuristic readings were placed against quality and how to read them exactly; null when none were. */
   note: string | null;
+  /**
+   * With heuristic readings placed against quality (a note): the rate were each of them read in its favour instead
+   * (a heuristic refusal of an unanswerable case a correct one, an answerable case read only heuristically an
+   * answer); null when that reading has no case to count. Absent when no reading was placed.
+   */
+  bestCase?: number | null;
 }
 
 /** Counts of the linked cases with a recorded abstention, by whether the case is answerable and how the answer was read. */
@@ -111,8 +121,10 @@ export function correctRefusalRate(cases: readonly EvaluatedCase[]): RefusalRate
     uncredited > 0 ? `${uncredited} refusal(s) of unanswerable cases read only by a heuristic (a refusal phrase beside claims of the answer's own) are not counted as correct refusals` : null,
     heuristicAnswerable > 0 ? heuristicAnswerablePhrase(tally, false) : null,
   ].filter((part): part is string => part !== null);
-  const note = parts.length === 0 ? null : `${parts.join("; ")}, so the value is a lower bound — ${ABSTENTION_READ_EXACTLY}`;
-  return { value: applicable(correct / refusals), note };
+  if (parts.length === 0) return { value: applicable(correct / refusals), note: null };
+  const favourableRefusals = correct + uncredited + tally.answerable.exactRefusals;
+  const bestCase = favourableRefusals === 0 ? null : (correct + uncredited) / favourableRefusals;
+  return { value: applicable(correct / refusals), note: `${parts.join("; ")}, so the value is a lower bound — ${ABSTENTION_READ_EXACTLY}`, bestCase };
 }
 
 /** 错误拒答率, an upper bound: answerable cases that refused or may have / answerable cases. */
@@ -125,6 +137,7 @@ export function falseRefusalRate(cases: readonly EvaluatedCase[]): RefusalRate {
     return { value: notApplicable(`the run has no answerable case whose abstention was recorded (the rate is false refusals / answerable cases; its ${tally.unanswerable.cases} read case(s) are all unanswerable)`), note: null };
   }
   const heuristicAnswerable = answerable.heuristicRefusals + answerable.heuristicAnswers;
-  const note = heuristicAnswerable === 0 ? null : `${heuristicAnswerablePhrase(tally, true)}, so the value is an upper bound — ${ABSTENTION_READ_EXACTLY}`;
-  return { value: applicable((answerable.exactRefusals + heuristicAnswerable) / answerable.cases), note };
+  const value = applicable((answerable.exactRefusals + heuristicAnswerable) / answerable.cases);
+  if (heuristicAnswerable === 0) return { value, note: null };
+  return { value, note: `${heuristicAnswerablePhrase(tally, true)}, so the value is an upper bound — ${ABSTENTION_READ_EXACTLY}`, bestCase: answerable.exactRefusals / answerable.cases };
 }

@@ -54,6 +54,13 @@ export interface GateMeasurement {
   value: MetricValue;
   note: string | null;
   errors: CompositeErrors | null;
+  /**
+   * A bound (a value with heuristic readings placed against quality, `note` saying so): the value were each of them
+   * read in its favour instead; null when that reading has no case to count. Absent for a value that is no bound.
+   * The gate fails on the bound only when this fails too: a rule the bound misses only for its heuristic readings is
+   * not measured (release-gate.ts).
+   */
+  bestCase?: number | null;
 }
 
 /** A measurement that leaves nothing out and is read from no evaluation that could error. */

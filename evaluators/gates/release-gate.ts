@@ -115,7 +115,7 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     const reading = readingOf(rule.metric, judged);
     if (!reading.ok) return { rule, status: "not_available", value: null, reason: reading.reason };
     const { measured } = reading;
-    const { value, note, errors: derivedErrors } = measureGateMetric(reading.name, judged);
+    const { value, note, errors: derivedErrors, bestCase } = measureGateMetric(reading.name, judged);
     // An errored evaluation is no measurement, and the rest's value cannot stand for the run: a grader that fails on
     // exactly the worst answers (a judge declining the wrong one) would leave only the good ones to average.
     const errored = erroredEvaluationsOf(judged.cases, measured);
@@ -144,6 +144,12 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     const passed = satisfies(value.value, threshold.value);
     if (passed && coverage !== null) {
       return { rule, status: "not_available", value: null, reason: `${rule.metric} = ${value.value} would meet ${rule.threshold}, but it is ${coverage}: a value over part of the run is not its value — record the retrieval of every case (traceRetrieve), or give --allow-missing to pass without this rule` };
+    }
+    // A bound that misses only for the heuristic readings placed against quality (refusal-rates.ts) shows no failure:
+    // read in their favour the run may meet the rule. Not measured, as a value over part of the run is.
+    if (!passed && bestCase !== undefined && (bestCase === null || satisfies(bestCase, threshold.value))) {
+      const best = bestCase === null ? "with them read in its favour no case would be left to count" : `read in its favour it is ${bestCase}, which meets ${rule.threshold}`;
+      return { rule, status: "not_available", value: null, reason: `${rule.metric} = ${value.value} misses ${rule.threshold} only as a bound (${basis}); ${best} — have the abstentions read exactly, or give --allow-missing to pass without this rule` };
     }
     const why = implied.find((item) => item.rule === rule)?.why;
     const reason = `${rule.metric} = ${value.value} ${passed ? "meets" : "misses"} ${rule.threshold}${why ? `: ${why}` : ""}${basis === undefined ? "" : ` (${basis})`}`;

@@ -19,8 +19,9 @@ const READ_EXACTLY = "record the abstention on the trace \\(span attribute ragsc
 const HEURISTIC_ANSWERABLE = "answerable case\\(s\\) read only by a heuristic \\(1 with a refusal phrase beside claims of the answer's own; 1 with no refusal phrase found, which a refusal in other words would escape\\) are counted as false refusals";
 // Correct: u1; refusals: u1, a2 and the heuristic a3, a4 = 1/4 (u2's heuristic refusal is not credited).
 const CORRECT_PASSES = new RegExp(`PASS\\s+boundary\\.correct_refusal_rate\\s+0\\.250?0?\\s+>= 0\\.20\\s+\\(1 refusal\\(s\\) of unanswerable cases read only by a heuristic \\(a refusal phrase beside claims of the answer's own\\) are not counted as correct refusals; 2 ${HEURISTIC_ANSWERABLE}, so the value is a lower bound — ${READ_EXACTLY}`);
-// Answerable a1..a4; false refusals: a2 and the heuristic a3, a4 = 3/4.
-const FALSE_FAILS = new RegExp(`FAIL\\s+boundary\\.false_refusal_rate\\s+0\\.750?0?\\s+<= 0\\.50\\s+\\(2 of the 4 ${HEURISTIC_ANSWERABLE}, so the value is an upper bound — ${READ_EXACTLY}`);
+// Answerable a1..a4; false refusals: a2 and the heuristic a3, a4 = 3/4, which misses <= 0.50 only for a3 and a4: read in
+// the rate's favour it is a2 alone, 1/4 = 0.25. Not measured (it blocks), rather than failed on answers it cannot read.
+const FALSE_NOT_MEASURED = new RegExp(`N/A\\s+boundary\\.false_refusal_rate\\s+.*false_refusal_rate = 0\\.75 misses <= 0\\.50 only as a bound \\(2 of the 4 ${HEURISTIC_ANSWERABLE}, so the value is an upper bound — ${READ_EXACTLY}\\); read in its favour it is 0\\.25, which meets <= 0\\.50`);
 
 describe("the release gate measures correct_refusal_rate and false_refusal_rate", () => {
   let folder: string;
@@ -47,16 +48,16 @@ describe("the release gate measures correct_refusal_rate and false_refusal_rate"
     await rm(folder, { recursive: true, force: true });
   });
 
-  test("eval and gate: correct_refusal_rate = 0.25 passes >= 0.20 as a lower bound, false_refusal_rate = 0.75 fails <= 0.50 as an upper bound, each saying what it counted", async () => {
+  test("eval and gate: correct_refusal_rate = 0.25 passes >= 0.20 as a lower bound, false_refusal_rate = 0.75 misses <= 0.50 only as an upper bound (not measured), each saying what it counted", async () => {
     const evaluated = await runRagscope(["eval", "--dataset", dataset, "--task", task, "--run-id", "refusals", "--gates", gates, "--data-dir", dataDir], ENVIRONMENT);
     assert.equal(evaluated.status, 1, evaluated.stdout + evaluated.stderr);
-    assert.match(evaluated.stdout, /^Release gate: BLOCKED — 1 passed, 1 failed, 0 not measured, 0 errored/m, evaluated.stdout);
+    assert.match(evaluated.stdout, /^Release gate: BLOCKED — 1 passed, 0 failed, 1 not measured, 0 errored/m, evaluated.stdout);
     assert.match(evaluated.stdout, CORRECT_PASSES, evaluated.stdout);
-    assert.match(evaluated.stdout, FALSE_FAILS, evaluated.stdout);
+    assert.match(evaluated.stdout, FALSE_NOT_MEASURED, evaluated.stdout);
 
     const gated = await runRagscope(["gate", "--run", "refusals", "--gates", gates, "--data-dir", dataDir], ENVIRONMENT);
     assert.equal(gated.status, 1, gated.stdout + gated.stderr);
     assert.match(gated.stdout, CORRECT_PASSES, gated.stdout);
-    assert.match(gated.stdout, FALSE_FAILS, gated.stdout);
+    assert.match(gated.stdout, FALSE_NOT_MEASURED, gated.stdout);
   });
 });

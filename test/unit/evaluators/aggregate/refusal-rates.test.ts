@@ -106,14 +106,35 @@ describe("a gate file's rules on both rates", () => {
   const parsed = parseGateFile({ boundary: { correct_refusal_rate: ">= 0.30", false_refusal_rate: "<= 0.70" } });
   assert.ok(parsed.ok);
 
-  test("mixed readings: 2/6 meets >= 0.30 as a lower bound, 0.8 misses <= 0.70 as an upper bound, each line saying what it counted", () => {
+  test("mixed readings: 2/6 meets >= 0.30 as a lower bound; 0.8 misses <= 0.70 only as an upper bound (read in its favour, f and i of 5 = 0.4): not measured, not failed", () => {
     const gate = checkReleaseGate(parsed.value, { cases: mixed(), baseline: null });
     const [correct, falseRate] = gate.rules;
     assert.equal(correct!.status, "passed");
     assert.equal(correct!.value, 2 / 6);
     assert.match(correct!.basis ?? "", CORRECT_NOTE);
+    assert.equal(falseRate!.status, "not_available");
+    assert.equal(falseRate!.value, null);
+    assert.match(falseRate!.reason, new RegExp(`^false_refusal_rate = 0\\.8 misses <= 0\\.70 only as a bound \\(2 of the 5 ${HEURISTIC_ANSWERABLE}, so the value is an upper bound`));
+    assert.match(falseRate!.reason, /read in its favour it is 0\.4, which meets <= 0\.70 — have the abstentions read exactly, or give --allow-missing/);
+    assert.equal(gate.passed, false, "a rule not measured still blocks");
+  });
+
+  test("a bound that fails read in its favour too fails: false refusals f and i of 5 = 0.4 miss <= 0.30 whatever the heuristic readings", () => {
+    const strict = parseGateFile({ boundary: { correct_refusal_rate: ">= 0.70", false_refusal_rate: "<= 0.30" } });
+    assert.ok(strict.ok);
+    const [correct, falseRate] = checkReleaseGate(strict.value, { cases: mixed(), baseline: null }).rules;
     assert.equal(falseRate!.status, "failed");
     assert.equal(falseRate!.value, 0.8);
-    assert.match(falseRate!.reason, new RegExp(`^false_refusal_rate = 0\\.8 misses <= 0\\.70 \\(2 of the 5 ${HEURISTIC_ANSWERABLE}, so the value is an upper bound`));
+    // Correct refusals read in its favour: a, d and the heuristic b of the refusals a, b, d, f, i = 3/5 = 0.6 < 0.70.
+    assert.equal(correct!.status, "failed");
+    assert.equal(correct!.value, 2 / 6);
+  });
+
+  test("correct_refusal_rate read in its favour: 3/5 meets >= 0.5 though the bound 2/6 does not: not measured", () => {
+    const middling = parseGateFile({ boundary: { correct_refusal_rate: ">= 0.5" } });
+    assert.ok(middling.ok);
+    const [correct] = checkReleaseGate(middling.value, { cases: mixed(), baseline: null }).rules;
+    assert.equal(correct!.status, "not_available");
+    assert.match(correct!.reason, /read in its favour it is 0\.6, which meets >= 0\.5/);
   });
 });
