@@ -59,7 +59,7 @@ export function summarizeUsage(caseResults: readonly CaseResult[]): UsageSummary
   // Requests with an LLM call (a generate stage, a model or token counts) and no cost: their cost is not known. A
   // request that made no call (its task failed before generating, an answer returned without a model) cost nothing
   // the total could miss.
-  const unpriced = caseResults.filter((caseResult) => caseResult.rag_observation.generation.cost === null && madeLlmCall(caseResult)).length;
+  const unpriced = unpricedRequests(caseResults);
   if (cost.recorded === 0) costPerSuccessfulTask = cost.total;
   // The total of the costs recorded is not the run's: a request without one was read as free, and the cost per task
   // understated (0.02 where it was not known).
@@ -78,6 +78,11 @@ export function summarizeUsage(caseResults: readonly CaseResult[]): UsageSummary
     cost,
     costPerSuccessfulTask,
   };
+}
+
+/** Requests that called a model (a generate stage, a model or token counts) and recorded no cost: what they cost is not known. */
+export function unpricedRequests(caseResults: readonly CaseResult[]): number {
+  return caseResults.filter((caseResult) => caseResult.rag_observation.generation.cost === null && madeLlmCall(caseResult)).length;
 }
 
 function madeLlmCall(caseResult: CaseResult): boolean {

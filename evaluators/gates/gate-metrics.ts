@@ -23,7 +23,7 @@ import { compositeErrors, compositeForDecision, type CompositeErrors } from "../
 import { qualityScore } from "../aggregate/quality-score.js";
 import { summarizeReliability } from "../aggregate/reliability-summary.js";
 import { summarizeTaskSuccess } from "../aggregate/task-success.js";
-import { summarizeUsage } from "../aggregate/usage-summary.js";
+import { summarizeUsage, unpricedRequests } from "../aggregate/usage-summary.js";
 import { DATASET_SHARES, datasetShare } from "../aggregate/dataset-shares.js";
 
 export interface GateContext {
@@ -61,6 +61,23 @@ export interface GateMeasurement {
    * not measured (release-gate.ts).
    */
   bestCase?: number | null;
+  /**
+   * The value stands on part of the run, and this says which part: it may fail the run, never pass it (a passing
+   * value is not measured, release-gate.ts). Absent when it stands on the whole run.
+   */
+  partOfRun?: string;
+}
+
+/**
+ * The mean cost over the requests that recorded one; a request that called a model and recorded no cost is not in
+ * it, so with such requests the mean stands on part of the run (1 of 19 requests once passed `<= 0.05`).
+ */
+function averageCost(cases: readonly EvaluatedCase[]): GateMeasurement {
+  const caseResults = cases.map((evaluated) => evaluated.caseResult);
+  const { cost } = summarizeUsage(caseResults);
+  const unpriced = unpricedRequests(caseResults);
+  if (unpriced === 0 || !cost.mean.applicable) return plain(cost.mean);
+  return { ...plain(cost.mean), partOfRun: `the mean of ${cost.recorded} of ${caseResults.length} requests: ${unpriced} called a model and recorded no cost, and what they cost is not known — record each generation's cost (traceGenerate's cost)` };
 }
 
 /** A measurement that leaves nothing out and is read from no evaluation that could error. */
@@ -107,7 +124,7 @@ export const derivedGateMetrics: Record<string, { description: string; measure: 
   p99_latency_ms: { description: "99th percentile request latency (nearest rank)", measure: ({ cases }) => plain(latencyPercentile(cases, 99)) },
   error_rate: { description: "requests that failed / requests", measure: ({ cases }) => plain(summarizeReliability(cases.map((evaluated) => evaluated.caseResult)).errorRate) },
   timeout_rate: { description: "requests that timed out / requests", measure: ({ cases }) => plain(summarizeReliability(cases.map((evaluated) => evaluated.caseResult)).timeoutRate) },
-  average_cost: { description: "mean generation cost per request", measure: ({ cases }) => plain(summarizeUsage(cases.map((evaluated) => evaluated.caseResult)).cost.mean) },
+  average_cost: { description: "mean generation cost per request, over the requests that recorded one", measure: ({ cases }) => averageCost(cases) },
   cost_per_success: { description: "total cost / successful tasks (seed §七)", measure: ({ cases }) => plain(summarizeUsage(cases.map((evaluated) => evaluated.caseResult)).costPerSuccessfulTask) },
   task_success_rate: {
     description: "cases judged a pass / cases with a verdict (unjudged cases are left out, never counted as passes)",

@@ -115,7 +115,7 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     const reading = readingOf(rule.metric, judged);
     if (!reading.ok) return { rule, status: "not_available", value: null, reason: reading.reason };
     const { measured } = reading;
-    const { value, note, errors: derivedErrors, bestCase } = measureGateMetric(reading.name, judged);
+    const { value, note, errors: derivedErrors, bestCase, partOfRun } = measureGateMetric(reading.name, judged);
     // An errored evaluation is no measurement, and the rest's value cannot stand for the run: a grader that fails on
     // exactly the worst answers (a judge declining the wrong one) would leave only the good ones to average.
     const errored = erroredEvaluationsOf(judged.cases, measured);
@@ -138,12 +138,14 @@ export function checkReleaseGate(rules: readonly GateRule[], context: GateContex
     // Cases whose trace recorded no retrieval, on a rule that reads it: not measured, so the mean over the rest may
     // fail the run but never pass it (unrecorded-retrieval.ts).
     const unrecorded = casesWithoutRecordedRetrieval(judged.cases, measured);
-    const coverage = unrecorded.length === 0 ? null : describeUnrecordedRetrieval(unrecorded, meanOfMetric(judged.cases, measured).caseCount);
+    const coverage = unrecorded.length === 0 ? (partOfRun ?? null) : describeUnrecordedRetrieval(unrecorded, meanOfMetric(judged.cases, measured).caseCount);
     // A derived metric that left heuristic readings out says so (no_answer_accuracy: abstentions only a heuristic read).
     const basis = [reading.basis, note, coverage].filter((part): part is string => part !== undefined && part !== null).join("; ") || undefined;
     const passed = satisfies(value.value, threshold.value);
     if (passed && coverage !== null) {
-      return { rule, status: "not_available", value: null, reason: `${rule.metric} = ${value.value} would meet ${rule.threshold}, but it is ${coverage}: a value over part of the run is not its value — record the retrieval of every case (traceRetrieve), or give --allow-missing to pass without this rule` };
+      // A part of the run named by its measurement says itself how to measure the rest.
+      const record = unrecorded.length > 0 ? "record the retrieval of every case (traceRetrieve), or give" : "give";
+      return { rule, status: "not_available", value: null, reason: `${rule.metric} = ${value.value} would meet ${rule.threshold}, but it is ${coverage}: a value over part of the run is not its value — ${record} --allow-missing to pass without this rule` };
     }
     // A bound that misses only for the heuristic readings placed against quality (refusal-rates.ts) shows no failure:
     // read in their favour the run may meet the rule. Not measured, as a value over part of the run is.

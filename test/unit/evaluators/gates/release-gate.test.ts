@@ -241,3 +241,34 @@ describe("release gate", () => {
     }
   });
 });
+
+describe("average_cost over part of the run", () => {
+  /** A request that called a model (its generate stage and model recorded) with the given cost, or none recorded. */
+  function priced(caseId: string, cost: number | null): EvaluatedCase {
+    const item = evaluated(caseId, {});
+    item.caseResult.rag_observation.generation = { ...item.caseResult.rag_observation.generation, model: "m", cost };
+    return item;
+  }
+  const gate = rules({ performance: { average_cost: "<= 0.05" } });
+
+  test("1 of 3 requests priced at 0.003: the mean would meet <= 0.05, but two calls' cost is not known — not measured, saying which part", () => {
+    const [rule] = checkReleaseGate(gate, { cases: [priced("a", 0.003), priced("b", null), priced("c", null)], baseline: null }).rules;
+    assert.equal(rule!.status, "not_available");
+    assert.equal(
+      rule!.reason,
+      "average_cost = 0.003 would meet <= 0.05, but it is the mean of 1 of 3 requests: 2 called a model and recorded no cost, and what they cost is not known — record each generation's cost (traceGenerate's cost): a value over part of the run is not its value — give --allow-missing to pass without this rule",
+    );
+  });
+
+  test("a mean of the priced requests that already misses the threshold fails, with the same note", () => {
+    const [rule] = checkReleaseGate(gate, { cases: [priced("a", 0.2), priced("b", null)], baseline: null }).rules;
+    assert.equal(rule!.status, "failed");
+    assert.match(rule!.reason, /^average_cost = 0\.2 misses <= 0\.05 \(the mean of 1 of 2 requests: 1 called a model and recorded no cost/);
+  });
+
+  test("every request priced: the mean decides", () => {
+    const [rule] = checkReleaseGate(gate, { cases: [priced("a", 0.01), priced("b", 0.03)], baseline: null }).rules;
+    assert.equal(rule!.status, "passed");
+    assert.equal(rule!.value, 0.02);
+  });
+});
