@@ -27,6 +27,10 @@ export class DurableDeadLetters implements DeadLetterHandler {
   readonly letters: DeadLetter[] = [];
   readonly counters = { received: 0, saved: 0, retries: 0, lost: 0 };
   private readonly unsaved: DeadLetterRecord[] = [];
+  /** Set by `beginClose`: the collector is stopping. */
+  private closing = false;
+  /** The store refused a letter since the stop began: later letters wait for the last `flush` instead of each retrying. */
+  private refusedWhileClosing = false;
   private readonly recent: number;
   private readonly maxUnsaved: number;
   private readonly attempts: number;
@@ -79,14 +83,28 @@ export class DurableDeadLetters implements DeadLetterHandler {
       this.counters.lost += 1;
       this.log(`ragscope: the store refused dead letters for too long; letter ${dropped.letterId} (${dropped.code}, trace ${dropped.traceId || "unknown"}) is lost: ${dropped.reason}`);
     }
+    if (this.closing && this.refusedWhileClosing) return;
     await this.flush();
+  }
+
+  /**
+   * The collector is stopping and about to hand over what the store still refuses, perhaps thousands of results: once
+   * the store refuses one, the rest wait for the last `flush` rather than each retrying the first unsaved letter (with
+   * its backoff, ~0.35 s a letter on a full disk: minutes past a supervisor's grace period, whose SIGKILL then lost
+   * every one of them unsaid).
+   */
+  beginClose(): void {
+    this.closing = true;
   }
 
   /** Writes every unsaved letter; those the store still refuses stay for the next try. */
   async flush(): Promise<void> {
     while (this.unsaved.length > 0) {
       const next = this.unsaved[0]!;
-      if (!(await this.save(next))) return;
+      if (!(await this.save(next))) {
+        if (this.closing) this.refusedWhileClosing = true;
+        return;
+      }
       this.unsaved.shift();
       this.counters.saved += 1;
     }

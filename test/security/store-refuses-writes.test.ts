@@ -37,7 +37,7 @@ async function storeRefusingWritesTo(dataDir: string, tables: readonly string[])
   }
 }
 
-function oneTrace(): string {
+function oneTrace(traceId = TRACE): string {
   const now = BigInt(Date.now()) * 1_000_000n;
   const text = (value: string) => ({ stringValue: value });
   return JSON.stringify({
@@ -48,7 +48,7 @@ function oneTrace(): string {
           {
             spans: [
               {
-                traceId: TRACE,
+                traceId,
                 spanId: "5f5f5f5f5f5f5f51",
                 name: "rag.request",
                 kind: 1,
@@ -86,14 +86,16 @@ describe("serve over a store that refuses writes", () => {
     for (const folder of folders) await rm(folder, { recursive: true, force: true });
   });
 
-  async function serveOver(tables: readonly string[]): Promise<{ dataDir: string; running: CollectorSubprocess }> {
+  async function serveOver(tables: readonly string[], traceIds: readonly string[] = [TRACE]): Promise<{ dataDir: string; running: CollectorSubprocess }> {
     const folder = await mkdtemp(path.join(os.tmpdir(), "ragscope-store-refuses-"));
     folders.push(folder);
     const dataDir = path.join(folder, "store");
     await storeRefusingWritesTo(dataDir, tables);
     collector = await startCollectorSubprocess({}, { dataDir });
-    const answer = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: oneTrace() });
-    assert.equal(answer.status, 200, "the receiver acknowledges: the refusal comes when the result is written");
+    for (const traceId of traceIds) {
+      const answer = await fetch(`${collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: oneTrace(traceId) });
+      assert.equal(answer.status, 200, "the receiver acknowledges: the refusal comes when the result is written");
+    }
     return { dataDir, running: collector };
   }
 
@@ -125,12 +127,18 @@ describe("serve over a store that refuses writes", () => {
     assert.ok(kept.evaluation_results.length > 0, "the letter holds the trace's evaluation too");
   });
 
-  test("the dead letters refuse too: the stop says the trace is lost and exits 2", async () => {
-    const { running } = await serveOver(["trace_spans", "dead_letters"]);
+  test("the dead letters refuse too: the stop says the traces are lost and exits 2, trying the store once, not once per trace", async () => {
+    // Twenty traces the store refuses at the stop: each used to retry the first unsaved letter with its backoff (a
+    // full disk held a stop for minutes, past a supervisor's SIGKILL). Now the first refusal ends the tries until the
+    // last one: the failed writes are counted in the log, not timed.
+    const traceIds = Array.from({ length: 20 }, (_, index) => `6e6e6e6e6e6e6e6e6e6e6e6e6e6e${String(index).padStart(4, "0")}`);
+    const { running } = await serveOver(["trace_spans", "dead_letters"], traceIds);
     assert.equal((await readinessOnceRefused(running)).status, 503);
     const code = await running.stop();
     collector = null;
     assert.equal(code, 2, running.output());
-    assert.match(running.output(), /1 acknowledged trace\(s\) could not be stored: [^\n]*; 0 kept as dead letters [^\n]*, 1 lost\./);
+    assert.match(running.output(), /20 acknowledged trace\(s\) could not be stored: [^\n]*; 0 kept as dead letters [^\n]*, 20 lost\./);
+    const failedWrites = running.output().match(/writing dead letter [0-9a-f-]+ failed/g) ?? [];
+    assert.ok(failedWrites.length <= 2, `${failedWrites.length} failed dead-letter writes logged at the stop:\n${running.output()}`);
   });
 });

@@ -170,6 +170,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
       // keep either is lost with the process — said in the outcome, never dropped unsaid.
       const lastStoreError = worker.backlog > 0 ? worker.lastSinkError : null;
       const droppedBefore = deadLetters.counters.lost;
+      deadLetters.beginClose();
       const unwrittenTraces = await worker.deadLetterUnwritten(`not stored: the store refused the result's writes until the collector stopped (${lastStoreError ?? "no reason given"}); the body holds the Case Result and its Evaluation Results`);
       await deadLetters.flush();
       // These letters were sent last, so the letters still unsaved end with those of them the store refused too, and
