@@ -4,13 +4,19 @@
  * (mapped at the edge where they happen); anything else is a bug, printed with
  * its message, and its stack when RAGSCOPE_DEBUG is on (debug-variable.ts).
  */
-import { PortInUseError } from "../../01-receive/listen.js";
+import { HostUnusableError, PortInUseError } from "../../01-receive/listen.js";
 import { StoreLockedError } from "../../../store/clickhouse/store-locked-error.js";
 import { describeStoredCaseConflict, StoredCaseConflictError } from "../../../store/ports/case-store.js";
 import { ClickHouseServerError, DataFolderError } from "../../../store/clickhouse/store-open-errors.js";
 import { describeRetentionPastLimit, RetentionPastLimitError } from "../../../store/clickhouse/retention-limit.js";
 import { KafkaUnavailableError } from "./kafka-start-failure.js";
 import { OnlineSettingsError } from "../online/online-settings-error.js";
+
+const hostWith = {
+  receiver: "--host H (or RAGSCOPE_RECEIVER_HOST)",
+  grpc: "--host H (or RAGSCOPE_RECEIVER_HOST)",
+  metrics: "RAGSCOPE_METRICS_HOST",
+} as const;
 
 const moveWith = {
   receiver: "--port N (or RAGSCOPE_RECEIVER_PORT); --port 0 picks a free port",
@@ -26,6 +32,13 @@ export function describeFailure(commandName: string, error: unknown, debug: bool
     return [
       `ragscope${command}: port ${error.port} on ${error.host} is already in use, so ${role} cannot start ` +
         `(another collector — ragscope, the OTel Collector, Jaeger or Phoenix — may be running there); choose another port with ${moveWith[error.purpose]}`,
+    ];
+  }
+  if (error instanceof HostUnusableError) {
+    const role = { receiver: "the OTLP/HTTP receiver", grpc: "the OTLP/gRPC receiver", metrics: "the metrics endpoint" }[error.purpose];
+    const why = error.code === "EADDRNOTAVAIL" ? "it is no address of this machine" : "the name does not resolve";
+    return [
+      `ragscope${command}: ${role} cannot listen on ${error.host}: ${why} (${error.code}); set ${hostWith[error.purpose]} to an address of this machine — 127.0.0.1 for this machine only, 0.0.0.0 for every interface`,
     ];
   }
   if (error instanceof StoreLockedError) {

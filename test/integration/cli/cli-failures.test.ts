@@ -208,6 +208,17 @@ describe("ragscope serve and a busy machine", () => {
     assert.equal(readFileSync(path.join(existing, "kept.txt"), "utf8"), "mine", "a folder that existed is kept");
   });
 
+  test("a host that is no address of this machine: exit 2 naming the setting and what to write, not an unexpected error", () => {
+    // 10.255.255.1 is bound by no interface here: binding fails locally (EADDRNOTAVAIL), nothing is sent.
+    const receiver = run(["serve", "--host", "10.255.255.1", "--port", "0", "--grpc-port", "off", "--metrics-port", "0", "--data-dir", path.join(folder, "host")], folder);
+    assert.equal(receiver.status, 2);
+    assert.match(receiver.stderr, /^ragscope serve: the OTLP\/HTTP receiver cannot listen on 10\.255\.255\.1: it is no address of this machine \(EADDRNOTAVAIL\); set --host H \(or RAGSCOPE_RECEIVER_HOST\) to an address of this machine — 127\.0\.0\.1 for this machine only, 0\.0\.0\.0 for every interface$/m);
+    assert.doesNotMatch(receiver.stderr, /unexpected error/);
+    const metrics = run(["serve", "--port", "0", "--grpc-port", "off", "--metrics-port", "0", "--data-dir", path.join(folder, "metrics-host")], folder, { RAGSCOPE_METRICS_HOST: "10.255.255.1" });
+    assert.equal(metrics.status, 2);
+    assert.match(metrics.stderr, /^ragscope serve: the metrics endpoint cannot listen on 10\.255\.255\.1: it is no address of this machine \(EADDRNOTAVAIL\); set RAGSCOPE_METRICS_HOST to an address/m);
+  });
+
   test("an OTLP/gRPC port in use: exit 2 and one line naming --grpc-port, RAGSCOPE_GRPC_PORT and how to turn gRPC off", () => {
     const result = run(["serve", "--port", "0", "--grpc-port", String(occupiedPort), "--metrics-port", "0", "--data-dir", path.join(folder, "grpc")], folder);
     assert.equal(result.status, 2);
