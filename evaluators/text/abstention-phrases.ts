@@ -34,6 +34,11 @@ export const ENGLISH_ABSTENTION_PHRASES: readonly string[] = [
   "cannot answer", "can't answer", "unable to answer", "not able to answer", "cannot be answered", "can't be answered",
   "I cannot find", "I can't find", "I could not find", "I couldn't find", "I was unable to find", "I did not find", "I didn't find",
   "not enough information", "insufficient information", "not sufficient information", "no information about", "no information on", "no relevant information",
+  // The speaker saying what they lack ("Sorry, I don't have enough information to answer that"): with "I", so an
+  // instruction ("if you don't have the information, …") is no refusal.
+  "I don't have enough information", "I do not have enough information", "I don't have sufficient information", "I do not have sufficient information",
+  "I don't have the information", "I do not have the information", "I don't have any information", "I do not have any information",
+  "I don't have enough context", "I do not have enough context",
   "the documents do not", "the documents don't", "the document does not", "the document doesn't",
   "the context does not", "the context doesn't", "the provided context does not", "the provided documents do not",
   "documents do not answer", "documents don't answer", "documents do not mention", "documents don't mention",

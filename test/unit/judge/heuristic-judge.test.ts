@@ -50,6 +50,9 @@ describe("HeuristicJudge", () => {
     assert.equal((await judged("faithfulness", buildCaseResult({ output: "Refunds are possible within 15 days.", context: "Refunds are possible within 15 days of delivery." }))).kind, "pass");
     const abstention = await judged("faithfulness", buildCaseResult({ output: "抱歉，资料中没有相关信息。", context: "员工每年享有5天年假。" }));
     assert.equal(abstention.value, 1);
+    // The commonest model refusal was read as an unsupported claim (0), which put a correct refusal up for review.
+    const lacking = await judged("faithfulness", buildCaseResult({ output: "Sorry, I don't have enough information to answer that.", context: "Refunds are possible within 15 days." }));
+    assert.deepEqual([lacking.kind, lacking.value], ["pass", 1]);
   });
 
   test("citation support: a cited chunk counts when it supports a claim of the answer", async () => {

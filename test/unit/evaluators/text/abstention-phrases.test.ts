@@ -17,6 +17,9 @@ describe("findAbstentionPhrase", () => {
     // A statement that the sources hold nothing, naming them, is a refusal on its own (not a claim of the answer's).
     assert.equal(findAbstentionPhrase("The documents contain no such information."), "documents contain no");
     assert.equal(findAbstentionPhrase("The provided context contains no details about gift wrapping."), "context contains no");
+    // The speaker saying what they lack, the commonest model refusal.
+    assert.equal(findAbstentionPhrase("Sorry, I don't have enough information to answer that."), "I don't have enough information");
+    assert.equal(findAbstentionPhrase("I do not have the information needed."), "I do not have the information");
   });
 
   test("apologies and negations inside real answers are not refusals", () => {
@@ -25,6 +28,7 @@ describe("findAbstentionPhrase", () => {
     assert.equal(findAbstentionPhrase("如果没有找到订单，请联系客服"), null);
     assert.equal(findAbstentionPhrase("If you can't find the receipt, contact support."), null);
     assert.equal(findAbstentionPhrase("Sorry for the delay: unopened items can be returned within 30 days."), null);
+    assert.equal(findAbstentionPhrase("If you don't have the information at hand, call support."), null);
   });
 
   test("empty text has no phrase", () => {
