@@ -4,18 +4,22 @@
  *
  * A piece of gold evidence is found at the first rank where the chunks ranked
  * so far cover enough of it together (evidence-set-coverage.ts: the union of
- * the characters each covers, ids first as in match-evidence.ts). The chunk at
- * that rank stands for the evidence. A chunk stands for one evidence at most:
- * the first (in gold order) that is covered enough at its rank, that it
- * covers some of itself, and that no higher chunk stands for — so a chunk
- * that completes two pieces at once stands for the first, and the second is
- * credited to the next chunk covering some of it. A chunk standing for
- * nothing new stands for itself and is not relevant. So a piece of evidence
- * found twice counts once (recall cannot exceed 1), and the judgments hold one
- * entry per gold evidence with its graded relevance (default 3, seed 004
- * §三.4): recall@k is "gold evidence in the top k / all gold evidence", as the
- * seed defines it, MRR and NDCG use the rank at which the evidence became
- * covered enough.
+ * the characters each covers, ids first as in match-evidence.ts), whichever
+ * other evidence those chunks hold: `foundAtRank`. recall@k is "gold evidence
+ * found in the top k / all gold evidence", as the seed defines it, read from
+ * it (`recallAtCutoff`): a chunk holding two pieces finds both.
+ *
+ * The ranking the trec_eval-compatible metrics read has one entry per rank, so
+ * there a chunk stands for one evidence at most: the first (in gold order)
+ * found at its rank that it covers some of itself and that no higher chunk
+ * stands for. A chunk standing for nothing new stands for itself and is not
+ * relevant — also a later fragment of a piece already found (a chunk that
+ * held it whole, then one sharing a phrase with it): it adds nothing the
+ * reader did not have. So a piece found twice counts once, and the judgments
+ * hold one entry per gold evidence with its graded relevance (default 3, seed
+ * 004 §三.4). MRR, precision and hit read the ranks; MAP and NDCG read the
+ * entries, where the second piece a chunk holds has none: they understate a
+ * ranking whose chunk holds several pieces, never overstate it.
  */
 import type { RetrievedChunk } from "../../contracts/case-result.js";
 import type { GoldEvidence } from "../../contracts/eval-case.js";
@@ -44,12 +48,15 @@ export function rankEvidence(chunks: readonly RetrievedChunk[], gold: readonly G
   const rules: (MatchRule | null)[] = gold.map(() => null);
   const contributors: number[][] = gold.map(() => []);
   const unions = gold.map(() => new CoverageUnion());
+  const standsFor = gold.map(() => false);
   const items: RankedItem[] = chunks.map((chunk, position) => {
     const covers = gold.map((evidence) => coverOfChunk(chunk, evidence));
     covers.forEach((cover, index) => {
       const added = unions[index]!.add(cover);
       if (added > 0 && foundAtRank[index] === null) contributors[index]!.push(position + 1);
     });
+    // Every piece the chunks so far cover enough is found here, with this chunk adding to it.
+    const foundHere: number[] = [];
     for (let index = 0; index < gold.length; index += 1) {
       const cover = covers[index]!;
       if (foundAtRank[index] !== null || cover.covered === null || cover.share === 0) continue;
@@ -57,7 +64,12 @@ export function rankEvidence(chunks: readonly RetrievedChunk[], gold: readonly G
       foundAtRank[index] = position + 1;
       rules[index] = cover.rule;
       if (!contributors[index]!.includes(position + 1)) contributors[index]!.push(position + 1);
-      return { id: evidenceKey(index) };
+      foundHere.push(index);
+    }
+    const stood = foundHere.find((index) => !standsFor[index]);
+    if (stood !== undefined) {
+      standsFor[stood] = true;
+      return { id: evidenceKey(stood) };
     }
     // Keyed by rank: a chunk standing for no evidence counts for nothing, and
     // chunks without an id (empty chunk_id) must not look like one repeated chunk.
@@ -71,4 +83,14 @@ export function rankEvidence(chunks: readonly RetrievedChunk[], gold: readonly G
 /** 1-based rank at which the chunks so far first cover enough of the evidence, whichever evidence each stands for; null when never. */
 export function firstCoveredRank(chunks: readonly RetrievedChunk[] | null, evidence: GoldEvidence, options: EvidenceCoverageOptions = DEFAULT_EVIDENCE_COVERAGE_OPTIONS): number | null {
   return chunks === null ? null : coverEvidence(chunks, evidence, options).coveredAt;
+}
+
+/**
+ * recall@k read from where each piece was found: gold evidence with a grade above 0 found in the top k / all such
+ * evidence (trec_eval's num_rel counts the judgments above 0 as well); 0 when there is none.
+ */
+export function recallAtCutoff(ranking: Pick<EvidenceRanking, "foundAtRank">, gold: readonly GoldEvidence[], k: number): number {
+  const relevant = gold.map((evidence, index) => ({ relevance: evidence.relevance, rank: ranking.foundAtRank[index] ?? null })).filter((entry) => entry.relevance > 0);
+  if (relevant.length === 0) return 0;
+  return relevant.filter((entry) => entry.rank !== null && entry.rank <= k).length / relevant.length;
 }

@@ -8,10 +8,11 @@
  *    must be equal. Then, if both carry a `section_id`, they must be equal too;
  *    if both carry a `document_version`, so must those (an expired version is
  *    not the evidence). Equal ids with no section on the evidence side match at
- *    document level. When ids decide "yes" the chunk covers all of the
- *    evidence; when they decide "no", it covers nothing and text is not
- *    consulted: a chunk from another document that happens to quote the
- *    evidence is not the evidence.
+ *    document level — when the evidence gives no text; with its text, the text
+ *    decides which of the document's chunks hold it (rule 3). When ids decide
+ *    "yes" the chunk covers all of the evidence; when they decide "no", it
+ *    covers nothing and text is not consulted: a chunk from another document
+ *    that happens to quote the evidence is not the evidence.
  * 3. Text: when the trace carries no ids to compare (document id or section id
  *    missing on either side), the chunk covers the characters of the evidence
  *    text that its own text holds, by character n-gram coverage
@@ -64,6 +65,9 @@ export interface EvidenceMatch {
 }
 
 const NOTHING_BY_IDS: ChunkCover = { rule: "ids", covered: null, share: 0 };
+
+/** The evidence gives text to compare (something besides white space). */
+const hasText = (text: string | null | undefined): boolean => text !== undefined && text !== null && text.trim() !== "";
 const NOTHING: ChunkCover = { rule: null, covered: null, share: 0 };
 
 export function coverOfChunk(chunk: ChunkLike, evidence: GoldEvidence): ChunkCover {
@@ -75,8 +79,11 @@ export function coverOfChunk(chunk: ChunkLike, evidence: GoldEvidence): ChunkCov
     if (evidence.section_id !== undefined && chunk.section_id !== null) {
       return chunk.section_id === evidence.section_id ? { rule: "ids", covered: "all", share: 1 } : NOTHING_BY_IDS;
     }
-    if (evidence.section_id === undefined && evidence.chunk_id === undefined) return { rule: "ids", covered: "all", share: 1 };
-    // The evidence names a section the chunk does not carry: let the text decide.
+    // Equal documents and nothing finer on the evidence: the document is the evidence — unless the evidence gives
+    // its text, which says which of the document's chunks hold it (the simple format writes every evidence text
+    // with its document id): a chunk of the document that does not hold the text is not the evidence.
+    if (evidence.section_id === undefined && evidence.chunk_id === undefined && !hasText(evidence.text)) return { rule: "ids", covered: "all", share: 1 };
+    // The evidence names a section the chunk does not carry, or gives its text: let the text decide.
   }
 
   const covered = textCover(chunk.text, evidence.text);

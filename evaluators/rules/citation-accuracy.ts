@@ -31,7 +31,8 @@ export const citationAccuracyMetrics = metricKeys(["citation_accuracy", "citatio
 export const citationAccuracyEvaluator: Evaluator = {
   id: "citation.accuracy",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
-  // 3: distinct cited ids (a repeated citation counted once).
+  // 3: distinct cited ids (a repeated citation counted once); evidence given with its document id and its text is
+  //    matched by its text within the document (match-evidence.ts).
   version: "3",
   layer: "generation",
   description: "Do the answer's citations point to chunks the model saw, and do those chunks hold the gold evidence",

@@ -47,7 +47,8 @@ export const citationEvidenceMetrics = metricKeys(["citation_precision", "citati
 export const citationEvidenceEvaluator: Evaluator = {
   id: "citation.evidence",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
-  version: "2",
+  // 3: evidence given with its document id and its text is matched by its text within the document (match-evidence.ts).
+  version: "3",
   layer: "generation",
   description: "Citation precision and recall against the case's gold evidence",
   requires: ["case", "gold_evidence"],

@@ -55,7 +55,8 @@ export const contextCoverageEvaluator: Evaluator = {
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   // 3: context_precision reads a cut chunk by what the context text kept of it.
   // 4: context_precision is not scored over a packed list that names a chunk twice.
-  version: "4",
+  // 5: evidence given with its document id and its text is matched by its text within the document (match-evidence.ts).
+  version: "5",
   layer: "context",
   description: "Context recall and precision: did the gold evidence reach the prompt, and how much of the prompt is evidence",
   requires: ["case", "gold_evidence"],

@@ -81,7 +81,8 @@ export const contextEvidenceDensityEvaluator: Evaluator = {
   id: "context.density",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   // 3: a chunk cut to fit the budget counts what the context text kept of it, not its whole text.
-  version: "3",
+  // 4: evidence given with its document id and its text is matched by its text within the document (match-evidence.ts).
+  version: "4",
   layer: "context",
   description: "Share of the context's tokens that are gold evidence",
   requires: ["case", "gold_evidence"],

@@ -81,7 +81,8 @@ export const contextTruncationMetrics = metricKeys(["evidence_truncated", "evide
 export const contextTruncationEvaluator: Evaluator = {
   id: "context.truncation",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
-  version: "2",
+  // 3: evidence given with its document id and its text is matched by its text within the document (match-evidence.ts).
+  version: "3",
   layer: "context",
   description: "Gold evidence that was retrieved but dropped from or cut in the context",
   requires: ["case", "gold_evidence"],

@@ -63,7 +63,8 @@ export const retrievalCoverageMetrics = metricKeys(["document_hit_at_k", "first_
 export const retrievalCoverageEvaluator: Evaluator = {
   id: "retrieval.coverage",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
-  version: "2",
+  // 3: evidence given with its document id and its text is matched by its text within the document (match-evidence.ts).
+  version: "3",
   layer: "retrieval",
   description: "Document hit, first evidence rank, relevant chunk count and cross-document recall of the recorded ranking",
   requires: ["case", "gold_evidence"],

@@ -13,8 +13,8 @@
 import { chunkLabel } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
-import { rankEvidence } from "../evidence/evidence-ranking.js";
-import { notApplicable, type MetricValue } from "../metric-value.js";
+import { rankEvidence, recallAtCutoff } from "../evidence/evidence-ranking.js";
+import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
 import { invalidRankingOutput, repeatedChunkError } from "./repeated-chunk.js";
 import { metricKeys } from "../metric-keys.js";
@@ -50,7 +50,9 @@ export const retrievalRankingMetrics = metricKeys(["recall_at_k", "mrr", "map", 
 export const retrievalRankingEvaluator: Evaluator = {
   id: "retrieval.ranking",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
-  version: "2",
+  // 3: recall counts every piece a chunk holds; a fragment of a piece already found is not relevant (evidence-ranking.ts);
+  //    evidence given with its document id and its text is matched by its text within the document (match-evidence.ts).
+  version: "3",
   layer: "retrieval",
   description: "Hit@K, Recall@K, Precision@K, NDCG@K, MRR and MAP of the recorded ranking against the case's gold evidence",
   requires: ["case", "gold_evidence"],
@@ -77,7 +79,8 @@ export const retrievalRankingEvaluator: Evaluator = {
     const values: Record<string, MetricValue> = { mrr: result.reciprocalRank, map: result.averagePrecision };
     for (const cutoff of result.cutoffs) {
       values[`hit_at_${cutoff.k}`] = cutoff.hit;
-      values[`recall_at_${cutoff.k}`] = cutoff.recall;
+      // Read from where each piece was found, not from the entries: a chunk holding two pieces finds both (evidence-ranking.ts).
+      values[`recall_at_${cutoff.k}`] = cutoff.recall.applicable ? applicable(recallAtCutoff(evidenceRanking, evalCase.gold_evidence, cutoff.k)) : cutoff.recall;
       values[`precision_at_${cutoff.k}`] = cutoff.precision;
       values[`ndcg_at_${cutoff.k}`] = cutoff.ndcg;
     }

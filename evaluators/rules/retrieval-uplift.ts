@@ -53,7 +53,8 @@ export const retrievalUpliftMetrics = metricKeys(["rerank_uplift"]);
 export const retrievalUpliftEvaluator: Evaluator = {
   id: "retrieval.uplift",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
-  version: "2",
+  // 3: evidence given with its document id and its text is matched by its text within the document (match-evidence.ts).
+  version: "3",
   layer: "retrieval",
   description: "NDCG gained by the rerank",
   requires: ["case", "gold_evidence"],
