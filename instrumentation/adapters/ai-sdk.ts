@@ -21,7 +21,7 @@
 import { context } from "@opentelemetry/api";
 import type { GenerationRecord } from "../records/generation-record.js";
 import { startStageSpan, type StageSpan } from "../stage-span.js";
-import { generateStage, type GenerateOptions } from "../stages/trace-generate.js";
+import { generateStage } from "../stages/trace-generate.js";
 import { runInSpan } from "../run-in-span.js";
 
 export interface AiSdkTraceOptions {
@@ -78,7 +78,13 @@ export function traceStreamText<Stream extends (options: never) => unknown>(
     },
     onError: (event: { error?: unknown }) => {
       stage.fail(event?.error ?? event);
-      return own.onError?.(event as never);
+      // Without an onError of the application's the AI SDK logs the error (console.error); passing one of ours
+      // silenced that, and a provider failing mid-stream showed nowhere in the application.
+      if (own.onError === undefined) {
+        console.error(event?.error ?? event);
+        return undefined;
+      }
+      return own.onError(event as never);
     },
     onAbort: (event: unknown) => {
       stage.fail(new Error("stream aborted"));
@@ -93,12 +99,12 @@ export function traceStreamText<Stream extends (options: never) => unknown>(
   }
 }
 
-function generateOptions(options: object, traceOptions: AiSdkTraceOptions): GenerateOptions {
+function generateOptions(options: object, traceOptions: AiSdkTraceOptions): Parameters<typeof generateStage>[0] {
   const call = options as { model?: unknown; prompt?: unknown; messages?: unknown; system?: unknown };
   const model = call.model as { modelId?: unknown; provider?: unknown } | string | undefined;
   const prompt = promptText(call.system, call.prompt, call.messages);
   return {
-    model: typeof model === "string" ? model : typeof model?.modelId === "string" ? model.modelId : "unknown",
+    model: typeof model === "string" ? model : typeof model?.modelId === "string" ? model.modelId : undefined,
     ...(typeof model === "object" && typeof model?.provider === "string" ? { provider: model.provider } : {}),
     ...(prompt !== undefined ? { prompt } : {}),
     ...(traceOptions.promptVersion !== undefined ? { promptVersion: traceOptions.promptVersion } : {}),

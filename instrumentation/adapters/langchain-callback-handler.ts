@@ -10,7 +10,11 @@
  *   `Document.metadata`, langchain-documents.ts);
  * - a chain that takes the retrieved documents and returns text (the
  *   `formatDocuments` step of LangChain's RAG recipe) → `rag.context`, the
- *   chunks packed in order;
+ *   chunks packed in order. Decided when the chain ends: streamed
+ *   (`chain.stream`), LangChain gives such a step its input only then, and a
+ *   step from documents to documents (a filter, a top-n cut) is no context;
+ * - a tool (an agent's retrieval tool) → no span, its children under the
+ *   nearest recorded ancestor, as other chains;
  * - a chat model or LLM → `rag.generate` with model, prompt, answer, token
  *   usage (`usage_metadata`, or `llmOutput.tokenUsage`) and, when the model
  *   streams, time to first token;
@@ -36,6 +40,7 @@ import { OpenInference, Ragscope } from "../../contracts/span-attributes.js";
 import { recordChunks } from "../chunk-attributes.js";
 import { guarded, reportInstrumentationError } from "../instrumentation-errors.js";
 import type { GenerationRecord } from "../records/generation-record.js";
+import { nextSpanTime } from "../span-clock.js";
 import { isInsideRequest, startStageSpan, type StageDefinition, type StageSpan } from "../stage-span.js";
 import { contextStage, recordContext } from "../stages/trace-context.js";
 import { generateStage } from "../stages/trace-generate.js";
@@ -51,6 +56,8 @@ interface RunState {
   readonly toValue?: (value: unknown) => unknown;
   readonly startedAt: number;
   firstTokenAt?: number;
+  /** A chain inside the request that records no span of its own: it is the context when it turns documents into text. */
+  readonly maybeContext?: { input: unknown; startTime: number };
 }
 
 /** Runs still open; a bound so that runs whose end never comes cannot grow memory. */
@@ -79,25 +86,50 @@ export class RagscopeCallbackHandler extends BaseCallbackHandler {
         this.open(runId, startStageSpan(requestStage<unknown>(requestOptions(input, metadata)), parent), parent, (outputs) => unwrap(outputs, ["output", "answer", "text"]));
         return;
       }
-      if (isDocumentList(input)) {
-        const chunks = toRankedChunks(input);
-        // Recorded as the retrieval is, a Document without an id with an empty id ("not recorded"; the collector reads
-        // it as a packed chunk without an id), so not through contextStage's check of application-built records,
-        // which refuses an empty id and would lose the whole context for one Document without an id.
-        const definition: StageDefinition<unknown> = {
-          ...contextStage<unknown>({}),
-          recordResult: (recorder, outputs, configuration) =>
-            recordContext(recorder, { text: unwrap(outputs, ["output", "text", "context"]) as string, chunkIds: chunks.map((chunk) => chunk.record.chunkId) }, configuration.captureText),
-        };
-        this.open(runId, startStageSpan(definition, parent), parent);
-        return;
-      }
-      this.open(runId, undefined, parent);
+      // Whether it is the context is known at its end (contextAtEnd); its start is kept for the span.
+      this.open(runId, undefined, parent, undefined, { input, startTime: nextSpanTime() });
     });
   }
 
-  override handleChainEnd(outputs: ChainValues, runId: string): void {
+  override handleChainEnd(outputs: ChainValues, runId: string, _parentRunId?: string, _tags?: string[], kwargs?: { inputs?: Record<string, unknown> }): void {
+    const run = this.runs.get(runId);
+    if (run?.maybeContext !== undefined) guarded("langchain chain end", () => this.contextAtEnd(run, outputs, kwargs?.inputs));
     this.succeed(runId, outputs);
+  }
+
+  /**
+   * A chain from documents to text is the context: its documents from its start, or — streamed, where LangChain
+   * starts it with an empty input — from the inputs its end names; its text from its output. One that returns
+   * documents (a filter) or anything but text is not.
+   */
+  private contextAtEnd(run: RunState, outputs: ChainValues, endInputs: Record<string, unknown> | undefined): void {
+    const started = run.maybeContext!;
+    const input = isDocumentList(started.input) ? started.input : unwrap(endInputs, ["input", "question", "query"]);
+    const text = unwrap(outputs, ["output", "text", "context"]);
+    if (!isDocumentList(input) || typeof text !== "string") return;
+    const chunks = toRankedChunks(input);
+    // Recorded as the retrieval is, a Document without an id with an empty id ("not recorded"; the collector reads
+    // it as a packed chunk without an id), so not through contextStage's check of application-built records,
+    // which refuses an empty id and would lose the whole context for one Document without an id.
+    const definition: StageDefinition<string> = {
+      ...contextStage<string>({}),
+      recordResult: (recorder, value, configuration) => recordContext(recorder, { text: value, chunkIds: chunks.map((chunk) => chunk.record.chunkId) }, configuration.captureText),
+    };
+    startStageSpan(definition, run.context, started.startTime)?.succeed(text);
+  }
+
+  // A tool's run (an agent's retrieval tool) records no span; what runs inside it hangs under the nearest recorded
+  // ancestor, as for other chains. Not tracked, the retrievals inside an agent's tools started traces of their own.
+  override handleToolStart(_tool: Serialized, _input: string, runId: string, parentRunId?: string): void {
+    guarded("langchain tool start", () => this.open(runId, undefined, this.parentContext(parentRunId)));
+  }
+
+  override handleToolEnd(_output: unknown, runId: string): void {
+    this.runs.delete(runId);
+  }
+
+  override handleToolError(_error: unknown, runId: string): void {
+    this.runs.delete(runId);
   }
 
   override handleChainError(error: unknown, runId: string): void {
@@ -180,12 +212,13 @@ export class RagscopeCallbackHandler extends BaseCallbackHandler {
     guarded("langchain model start", () => {
       const parent = this.parentContext(parentRunId);
       const invocation = (extraParams?.invocation_params ?? {}) as Record<string, unknown>;
-      const model = [invocation.model, invocation.model_name, invocation.modelName, metadata?.ls_model_name, llm?.id?.at(-1)].find(
+      // The model's name as the call names it; a class name (FakeListChatModel) is no model, and none is not recorded.
+      const model = [invocation.model, invocation.model_name, invocation.modelName, metadata?.ls_model_name].find(
         (value): value is string => typeof value === "string" && value !== "",
       );
       const provider = typeof metadata?.ls_provider === "string" ? metadata.ls_provider : undefined;
       const definition = generateStage<GenerationRecord | undefined>(
-        { model: model ?? "unknown", ...(provider ? { provider } : {}), ...(prompt !== undefined ? { prompt } : {}) },
+        { model, ...(provider ? { provider } : {}), ...(prompt !== undefined ? { prompt } : {}) },
         (value) => value as GenerationRecord,
       );
       this.open(runId, startStageSpan(definition, parent), parent);
@@ -196,13 +229,13 @@ export class RagscopeCallbackHandler extends BaseCallbackHandler {
     return (parentRunId !== undefined ? this.runs.get(parentRunId)?.context : undefined) ?? context.active();
   }
 
-  private open(runId: string, stage: StageSpan<never> | StageSpan<unknown> | undefined, parent: Context, toValue?: (value: unknown) => unknown): void {
+  private open(runId: string, stage: StageSpan<never> | StageSpan<unknown> | undefined, parent: Context, toValue?: (value: unknown) => unknown, maybeContext?: RunState["maybeContext"]): void {
     if (this.runs.size >= MAX_OPEN_RUNS) {
       const oldest = this.runs.keys().next().value;
       if (oldest !== undefined) this.runs.delete(oldest);
       reportInstrumentationError("langchain", `more than ${MAX_OPEN_RUNS} runs open; the oldest was forgotten`);
     }
-    this.runs.set(runId, { context: stage?.context ?? parent, stage: (stage as StageSpan<never> | undefined) ?? null, startedAt: performance.now(), ...(toValue ? { toValue } : {}) });
+    this.runs.set(runId, { context: stage?.context ?? parent, stage: (stage as StageSpan<never> | undefined) ?? null, startedAt: performance.now(), ...(toValue ? { toValue } : {}), ...(maybeContext ? { maybeContext } : {}) });
   }
 
   private succeed(runId: string, value: unknown): void {

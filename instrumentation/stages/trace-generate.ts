@@ -25,8 +25,12 @@ export function traceGenerate<T = GenerationRecord>(
   return runInSpan(generateStage(options, toGeneration), fn);
 }
 
-/** The span description of this stage, shared by the wrapper and the framework adapters. */
-export function generateStage<T>(options: GenerateOptions, toGeneration?: (value: T) => GenerationRecord): StageDefinition<T> {
+/**
+ * The span description of this stage, shared by the wrapper and the framework adapters. An adapter whose framework
+ * reports no model name passes `model: undefined`: the span carries none (the collector reads it as not recorded),
+ * rather than a class name or "unknown" that no provider sent.
+ */
+export function generateStage<T>(options: Omit<GenerateOptions, "model"> & { model: string | undefined }, toGeneration?: (value: T) => GenerationRecord): StageDefinition<T> {
   return {
     stage: RagStage.generate,
     spanKind: OpenInferenceSpanKind.llm,

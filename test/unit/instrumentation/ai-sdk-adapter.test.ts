@@ -120,4 +120,23 @@ describe("AI SDK wrappers", () => {
     assert.equal(span.status.code, SpanStatusCode.ERROR);
     assert.match(span.status.message ?? "", /upstream closed/);
   });
+
+  test("without an onError of the application's, a stream's error is still logged as the AI SDK logs it (console.error)", async () => {
+    const failure = new Error("provider overloaded mid-stream");
+    const model = new MockLanguageModelV3({
+      doStream: async () => ({ stream: convertArrayToReadableStream([{ type: "error", error: failure }]) }),
+    });
+    const logged: unknown[] = [];
+    const original = console.error;
+    console.error = (...values: unknown[]) => logged.push(...values);
+    try {
+      const result = traceStreamText(streamText, { model, prompt: "q" });
+      await result.consumeStream();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      console.error = original;
+    }
+    assert.ok(logged.includes(failure), `console.error got ${logged.map(String).join(", ")}`);
+    assert.equal(spanNamed(tracing.spans(), "rag.generate").status.code, SpanStatusCode.ERROR);
+  });
 });
