@@ -329,6 +329,14 @@ export const FeedbackKind = {
 } as const;
 export type FeedbackKindName = (typeof FeedbackKind)[keyof typeof FeedbackKind];
 
+/**
+ * The events of an answer a user reacts to — what the per-request behaviour rates (like, dislike, copy, citation
+ * click, handoff, satisfaction) count. An application that records only other kinds (follow-up, resolved,
+ * abandoned) gives those rates nothing to read: no data, not 0 (evaluators/behaviour/behaviour-evidence.ts, and the
+ * dashboards' same test, which the request rollups' columns count).
+ */
+export const ANSWER_REACTION_KINDS: readonly FeedbackKindName[] = [FeedbackKind.thumbsUp, FeedbackKind.thumbsDown, FeedbackKind.copy, FeedbackKind.handoff, FeedbackKind.citationClick, FeedbackKind.rating];
+
 /** Field names under `ragscope.documents.N.` (and the rerank prefixes). */
 export const DocumentField = {
   documentId: "document_id",

@@ -29,6 +29,7 @@
  * Every source collapses duplicate rows with FINAL (the store is at least
  * once, deploy/clickhouse/migrations/0001_core_tables.sql).
  */
+import { ANSWER_REACTION_KINDS } from "../../contracts/span-attributes.js";
 import { basisColumn } from "./rate-basis.js";
 import { sessionRowsOverRange } from "./session-summaries.js";
 import { sqlList, sqlString, type Scope } from "./sql-scope.js";
@@ -718,8 +719,8 @@ export interface AggregateSelect {
  */
 const SESSIONS_CARRY_EVENTS = "(sum(sum(event_requests)) OVER ()) > 0";
 
-/** The events request_rollups counts (thumbs_given, copied, handed_off, citation_clicked, rating_count). */
-const REQUEST_RATE_EVENT_KINDS = ["thumbs_up", "thumbs_down", "copy", "handoff", "citation_click", "rating"] as const;
+/** The events request_rollups counts (thumbs_given, copied, handed_off, citation_clicked, rating_count): the answer reactions the request rates read. */
+const REQUEST_RATE_EVENT_KINDS = ANSWER_REACTION_KINDS;
 
 /**
  * One SELECT computing several aggregates of the same source, each aliased by

@@ -13,11 +13,15 @@
  * experiment's requests. The dashboards' SQL applies the same test to the
  * same requests (dashboards/source/aggregate-metrics.ts, user events).
  */
+import { ANSWER_REACTION_KINDS, type FeedbackKindName } from "../../contracts/span-attributes.js";
 import type { BehaviourMetricDefinition } from "./behaviour-metric.js";
 import type { BehaviourRequest } from "./behaviour-request.js";
 
 /**
- * - user_events: a user event of any kind (SDK recordUserEvent / recordFeedback, span rag.feedback) on a request;
+ * - user_events: a user reaction to an answer (SDK recordUserEvent / recordFeedback, span rag.feedback: thumbs, copy,
+ *   handoff, citation click, rating — ANSWER_REACTION_KINDS) on a request: an application that records only
+ *   follow-up, resolved or abandoned events offers no reaction to count, and its like or handoff rate is not known
+ *   (the dashboards probe the same kinds, so every surface says the same);
  * - session_ids: a request with a session id (the session windows need one);
  * - user_events_or_session_ids: either (a follow-up is an event, or the next request of a session soon after);
  * - session_user_events: a user event on a request with a session id (the per-session rates — resolution,
@@ -27,12 +31,13 @@ import type { BehaviourRequest } from "./behaviour-request.js";
 export type BehaviourEvidence = "user_events" | "session_ids" | "user_events_or_session_ids" | "session_user_events";
 
 const carriesUserEvent = (request: BehaviourRequest): boolean => request.events.length > 0;
+const carriesReaction = (request: BehaviourRequest): boolean => request.events.some((event) => ANSWER_REACTION_KINDS.includes(event.kind as FeedbackKindName));
 const carriesSessionId = (request: BehaviourRequest): boolean => request.sessionId !== null;
 
 export function carriesEvidence(requests: readonly BehaviourRequest[], evidence: BehaviourEvidence): boolean {
   switch (evidence) {
     case "user_events":
-      return requests.some(carriesUserEvent);
+      return requests.some(carriesReaction);
     case "session_ids":
       return requests.some(carriesSessionId);
     case "user_events_or_session_ids":
@@ -42,7 +47,7 @@ export function carriesEvidence(requests: readonly BehaviourRequest[], evidence:
   }
 }
 
-const WHAT: Record<BehaviourEvidence, string> = { user_events: "a user event", session_ids: "a session id", user_events_or_session_ids: "a user event or a session id", session_user_events: "a user event and a session id" };
+const WHAT: Record<BehaviourEvidence, string> = { user_events: "a reaction to its answer (thumbs, copy, handoff, citation click or rating)", session_ids: "a session id", user_events_or_session_ids: "a user event or a session id", session_user_events: "a user event and a session id" };
 
 /** The sentence the definitions end with. */
 export function missingEvidence(evidence: BehaviourEvidence): string {

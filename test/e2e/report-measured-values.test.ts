@@ -135,7 +135,7 @@ describe("user behaviour: no data is not 0", () => {
     const cells = await page.locator('#behaviour tr[data-behaviour="like_rate"] td[data-value]').textContent();
     assert.equal(cells, "no data");
     const notes = await page.locator('#behaviour p[data-behaviour-evidence="missing"]').allTextContents();
-    assert.ok(notes.some((note) => /No request of the range carries a user event: no data, not 0\. Metrics: Like rate, Dislike rate/.test(note)), notes.join("\n"));
+    assert.ok(notes.some((note) => /No request of the range carries a reaction to its answer \(thumbs, copy, handoff, citation click or rating\): no data, not 0\. Metrics: Like rate, Dislike rate/.test(note)), notes.join("\n"));
     assert.ok(notes.some((note) => /carries a session id: .*Repeated-question rate/.test(note)), notes.join("\n"));
   });
 

@@ -115,6 +115,14 @@ describe("behaviour metrics, hand-worked", () => {
     assert.deepEqual([measure("handoff_rate", requests).total, measure("handoff_rate", requests).count], [1, 3]);
   });
 
+  test("an application recording only follow-up, resolved or abandoned events gives the reaction rates no data, not 0 — as the dashboards read it", () => {
+    const requests = [request({ trace: "a", events: [["resolved", 1]] }), request({ trace: "b", events: [["follow_up", 1]] }), request({ trace: "c", cited: true })];
+    for (const id of ["like_rate", "dislike_rate", "copy_rate", "handoff_rate", "citation_click_rate", "satisfaction"]) assert.equal(measure(id, requests).value, null, id);
+    // One reaction anywhere in the period, and the others count as no reaction.
+    const withReaction = [...requests, request({ trace: "d", events: [["copy", 1]] })];
+    assert.deepEqual([measure("like_rate", withReaction).value, measure("copy_rate", withReaction).value], [0, 0.25]);
+  });
+
   test("citation click rate: over answers that cited something", () => {
     const requests = [
       request({ trace: "a", cited: true, events: [["citation_click", 2]] }),

@@ -71,7 +71,7 @@ describe("experiment report decisions", () => {
     const like = report.metrics.find((metric) => metric.metric === "like_rate")!;
     assert.deepEqual(like.values.map((value) => [value.variant, value.value, value.observations]), [["control", 0.2, 40], ["treatment", null, 0]]);
     assert.equal(like.comparisons[0]!.verdict, "not_enough_data");
-    assert.match(like.comparisons[0]!.note ?? "", /^no data in treatment: none of its requests carries a user event, so its rate is not known \(not 0\)/);
+    assert.match(like.comparisons[0]!.note ?? "", /^no data in treatment: none of its requests carries a reaction to its answer \(thumbs, copy, handoff, citation click or rating\), so its rate is not known \(not 0\)/);
     assert.doesNotMatch(report.decisions[0]!, /worse/);
   });
 
