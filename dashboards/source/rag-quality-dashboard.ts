@@ -105,11 +105,11 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       statPanel(
         "Traffic, reliability, latency and cost",
-        "Requests and QPS over the range, error and timeout rates (a timeout is not also an error), latency percentiles of the whole request (t-digest estimates from the rollups, within about 1 % of the ranks), mean cost and tokens per request.",
+        "Requests and QPS over the range, error and timeout rates (a timeout is not also an error), latency percentiles of the whole request (t-digest estimates from the rollups, within about 1 % of the ranks), mean cost and tokens per request over the requests that recorded them: · values says how many (a request that called a model and recorded no cost is not in the cost's mean, so 30 values of 60 requests is a mean over half of them).",
         [
           aggregateSelect(reliability, { leading: [requestsOverRange], scope: dashboardScope, preferRollups: true }),
           overRange(latency),
-          overRange(usage),
+          overRange(usage, () => MEAN_BASIS),
         ],
         "short",
         { width: 24, height: 4 },
@@ -119,6 +119,7 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
           ...latency.map((aggregate) => ({ column: aggregate.label, unit: "ms" })),
           // Costs per request are fractions of a cent to a few cents: two decimals read 0.00575 as 0.01.
           ...usage.filter((aggregate) => aggregate.name === "average_cost").map((aggregate) => ({ column: aggregate.label, decimals: 4 })),
+          ...countColumns(usage.map((aggregate) => basisColumn(aggregate.label, MEAN_BASIS))),
         ],
       ),
     )
