@@ -25,6 +25,7 @@ import path from "node:path";
 import { packageFiles } from "../../collector/wiring/config/package-files.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
+import { planSwap } from "./interrupted-swap.js";
 import { expandRetention } from "./kept-retention.js";
 import { createNewStore } from "./new-store-schema.js";
 import { findRetentionsPastLimit, RetentionPastLimitError } from "./retention-limit.js";
@@ -159,7 +160,11 @@ async function applyMigrations(connection: ClickHouseConnection, pending: readon
   const notes: string[] = [];
   for (const migration of pending) {
     try {
-      for (const statement of migration.statements) {
+      // A copy-and-swap migration a killed process left half done resumes where it stopped (interrupted-swap.ts).
+      const plan = await planSwap(connection, migration.statements, migration.version);
+      if (plan.swappedBefore) notes.push(`${migration.name}: its tables had been swapped by a process stopped before it recorded the migration; recorded now`);
+      if (plan.droppedStagedCopies.length > 0) notes.push(`${migration.name}: copied again from the start, a copy cut short by a stopped process dropped (${plan.droppedStagedCopies.join(", ")})`);
+      for (const statement of plan.statements) {
         const expanded = await expandRetention(connection, statement.replaceAll("{{database}}", database));
         if (!expanded.ok) {
           notes.push(`${migration.name}: ${expanded.note}`);
