@@ -1,7 +1,9 @@
 /**
  * evidence_density (seed 004 §四.4: Evidence Density = 有效证据 Token 数 /
- * 上下文总 Token 数): tokens of the packed chunks that hold gold evidence /
- * tokens of all packed chunks, counted with our tokenizer (tokenize in
+ * 上下文总 Token 数), read at chunk level: tokens of the packed chunks that
+ * hold gold evidence / tokens of all packed chunks (a chunk's other sentences
+ * count with its evidence: the reason says "in chunks holding", never that
+ * every such token is evidence), counted with our tokenizer (tokenize in
  * text/normalize-text.ts: one token per CJK character, one per word), both
  * as the prompt holds them (packed-evidence.ts).
  *
@@ -84,7 +86,7 @@ export const contextEvidenceDensityEvaluator: Evaluator = {
   // 4: evidence given with its document id and its text is matched by its text within the document (match-evidence.ts).
   version: "4",
   layer: "context",
-  description: "Share of the context's tokens that are gold evidence",
+  description: "Share of the context's tokens in packed chunks that hold gold evidence (a chunk-level reading of the seed's evidence tokens)",
   requires: ["case", "gold_evidence"],
   costClass: "rule",
   confidence: "deterministic_rule",
@@ -92,7 +94,7 @@ export const contextEvidenceDensityEvaluator: Evaluator = {
   evaluate({ caseResult, evalCase }) {
     const density = evidenceDensity(caseResult, evalCase);
     const cut = density.cutChunks.map((chunk) => `${chunk.chunkId} was cut to fit: ${chunk.tokensKept} of its ${chunk.tokens} tokens are in the prompt${density.evidenceChunkIds.includes(chunk.chunkId) ? "" : ", and they hold no gold evidence"}`);
-    const reason = density.value.applicable ? [`${density.evidenceTokens} of ${density.contextTokens} context tokens are gold evidence`, ...cut].join("; ") : `not applicable: ${density.value.reason}`;
+    const reason = density.value.applicable ? [`${density.evidenceTokens} of ${density.contextTokens} context tokens are in chunks holding gold evidence`, ...cut].join("; ") : `not applicable: ${density.value.reason}`;
     return { values: { evidence_density: density.value }, reason, evidence: density.evidenceChunkIds };
   },
 };

@@ -222,7 +222,7 @@ describe("ragscope eval: a pipeline that throws, cuts, reranks and cites badly",
     // handbook-1 has 200 × 6 + 15 = 1,215 tokens.
     const density = evaluationOf("c_cut", "context.density");
     assert.equal(density.metric_values.evidence_density, 0);
-    assert.equal(density.reason, "0 of 211 context tokens are gold evidence; handbook-1 was cut to fit: 211 of its 1215 tokens are in the prompt, and they hold no gold evidence");
+    assert.equal(density.reason, "0 of 211 context tokens are in chunks holding gold evidence; handbook-1 was cut to fit: 211 of its 1215 tokens are in the prompt, and they hold no gold evidence");
     // 0 of 1 packed chunks holds evidence in the prompt; the evidence did not reach it.
     assert.deepEqual(evaluationOf("c_cut", "context.coverage").metric_values, { context_recall: 0, context_precision: 0 });
   });
@@ -233,7 +233,7 @@ describe("ragscope eval: a pipeline that throws, cuts, reranks and cites badly",
     // "badges"): 202 tokens. Density = 202 / (8 + 202) = 0.9619…; precision = 1 of 2 packed chunks.
     const density = evaluationOf("c_cut_kept", "context.density");
     assert.equal(density.metric_values.evidence_density, 202 / 210);
-    assert.match(density.reason, /^202 of 210 context tokens are gold evidence; handbook-2 was cut to fit: 202 of its 1215 tokens are in the prompt$/);
+    assert.match(density.reason, /^202 of 210 context tokens are in chunks holding gold evidence; handbook-2 was cut to fit: 202 of its 1215 tokens are in the prompt$/);
     assert.deepEqual(evaluationOf("c_cut_kept", "context.coverage").metric_values, { context_recall: 1, context_precision: 0.5 });
   });
 
