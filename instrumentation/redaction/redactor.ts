@@ -7,11 +7,10 @@
  * resolved by pattern priority, and the text rebuilt once, so a replacement is
  * never scanned again (a hex hash must not look like a number).
  *
- * The patterns read the text in its NFKC form, as the answer's sensitive-data
- * check does (core/sensitive-data.ts findSensitiveData): a phone number written
- * in full-width digits (１３８…) is the same number to whoever reads it, and
- * was sent in clear before. Each code point is folded on its own so that every
- * match maps back to the characters it came from, which are replaced whole.
+ * The patterns read full-width forms as their ASCII characters, as the
+ * answer's sensitive-data check does (it reads NFKC, core/sensitive-data.ts):
+ * a phone number typed in full-width digits (１３８…) is the same number to
+ * whoever reads it, and was sent in clear before.
  *
  * The hash is an HMAC-SHA-256 under `hashKey`: a plain hash of a phone number
  * or an id number could be reversed by trying every possible value. Without a
@@ -53,27 +52,20 @@ export interface Redactor {
   counts(): Readonly<Record<string, number>>;
 }
 
+/** Full-width digits, letters or "@": what a value typed with a CJK input method is written in. */
+const FULL_WIDTH_ALPHANUMERIC = /[\uFF10-\uFF19\uFF20-\uFF3A\uFF41-\uFF5A]/;
+/** Every full-width form of an ASCII character, and the ideographic space. */
+const FULL_WIDTH = /[\uFF01-\uFF5E\u3000]/g;
+
 /**
- * The text in NFKC form, code point by code point, with the offsets in `text`
- * each UTF-16 unit of it came from (`startOf`) and ends at (`endOf`); null
- * when NFKC leaves the text as it is (nearly always: plain ASCII and CJK).
+ * The text with its full-width forms as ASCII — what NFKC makes of them, one UTF-16 unit for one, so a match's
+ * offsets are the text's own — or null when it holds no full-width digit, letter or "@" (nearly always, and a
+ * Chinese text's full-width punctuation alone is not folded: a whole-text NFKC on every string cost ten times the
+ * scan). Other compatibility forms (circled or mathematical digits) are not read as digits here.
  */
-function foldedText(text: string): { text: string; startOf: number[]; endOf: number[] } | null {
-  if (text.normalize("NFKC") === text) return null;
-  let folded = "";
-  const startOf: number[] = [];
-  const endOf: number[] = [];
-  let offset = 0;
-  for (const codePoint of text) {
-    const form = codePoint.normalize("NFKC");
-    for (let unit = 0; unit < form.length; unit += 1) {
-      startOf.push(offset);
-      endOf.push(offset + codePoint.length);
-    }
-    folded += form;
-    offset += codePoint.length;
-  }
-  return { text: folded, startOf, endOf };
+function foldedText(text: string): string | null {
+  if (!FULL_WIDTH_ALPHANUMERIC.test(text)) return null;
+  return text.replace(FULL_WIDTH, (character) => (character === "\u3000" ? " " : String.fromCharCode(character.charCodeAt(0) - 0xfee0)));
 }
 
 const MEMO_MAX_ENTRIES = 512;
@@ -119,8 +111,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
   };
 
   const scan = (text: string): string => {
-    const folded = foldedText(text);
-    const source = folded?.text ?? text;
+    const source = foldedText(text) ?? text;
     const candidates: Candidate[] = [];
     patterns.forEach(({ pattern, validate, prefilter }, priority) => {
       if (prefilter !== undefined && !prefilter.test(source)) return;
@@ -143,11 +134,9 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     let output = "";
     let position = 0;
     for (const { start, end, priority } of chosen) {
-      // In the text's own characters: from the one the match's first folded unit came from to past its last one's.
-      const from = folded === null ? start : folded.startOf[start]!;
-      const to = folded === null ? end : folded.endOf[end - 1]!;
-      output += text.slice(position, from) + replacement(priority, source.slice(start, end));
-      position = to;
+      // The fold keeps every offset: the match replaces the text's own characters, and its value hashes as ASCII.
+      output += text.slice(position, start) + replacement(priority, source.slice(start, end));
+      position = end;
     }
     return output + text.slice(position);
   };
