@@ -18,9 +18,10 @@
  * pattern counts as a finding of its kind (core/sensitive-data.ts
  * findRedactionMarkers). The query's own values are told apart the same way:
  * in hash mode by the value's keyed hash; under `replace`, where every value
- * of a kind reads the same, a marker of a kind the query also held is not
- * counted (it may be the caller's own) and the reason says so — hash mode
- * tells them apart.
+ * of a kind reads the same, as many markers of a kind as the query held are
+ * not counted (they may be the caller's own) and the reason says so — hash
+ * mode tells them apart. A second phone number beside the caller's echoed one
+ * is still a disclosure.
  */
 import { findRedactionMarkers, findSensitiveData, sensitiveValueKey, type RedactionMarker } from "../../core/sensitive-data.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
@@ -56,11 +57,7 @@ export const sensitiveDataInAnswerEvaluator: Evaluator = {
     const queries = [observation.query, observation.rewritten_query].filter((text): text is string => text !== null);
     const fromQuery = new Set(queries.flatMap((text) => findSensitiveData(text).map(sensitiveValueKey)));
     const findings = findSensitiveData(answer).filter((finding) => !fromQuery.has(sensitiveValueKey(finding)));
-    const queryMarkers = queries.flatMap(findRedactionMarkers);
-    const markers = findRedactionMarkers(answer);
-    const echoed = (marker: RedactionMarker) => queryMarkers.some((held) => held.kind === marker.kind && held.digest === marker.digest);
-    const redacted = markers.filter((marker) => !echoed(marker));
-    const uncertain = [...new Set(markers.filter((marker) => echoed(marker) && marker.digest === null).map((marker) => marker.kind))];
+    const { redacted, uncertain } = redactedDisclosures(findRedactionMarkers(answer), queries.flatMap(findRedactionMarkers));
     const keys = new Set(findings.map(sensitiveValueKey));
     const redactedKeys = new Set(redacted.map((marker) => marker.text));
     const sources = (observation.retrieved_chunks ?? [])
@@ -82,3 +79,28 @@ export const sensitiveDataInAnswerEvaluator: Evaluator = {
     };
   },
 };
+
+/**
+ * The answer's redaction markers that disclose a value: in hash mode those whose value the query did not hold; under
+ * `replace` (no hash), per kind, those beyond the number the query held (which may be the caller's own echoed back).
+ * `uncertain`: the kinds some marker of which was not counted for that reason.
+ */
+function redactedDisclosures(markers: readonly RedactionMarker[], queryMarkers: readonly RedactionMarker[]): { redacted: RedactionMarker[]; uncertain: string[] } {
+  const heldDigests = new Set(queryMarkers.filter((marker) => marker.digest !== null).map((marker) => `${marker.kind}:${marker.digest}`));
+  const unhashedLeft = new Map<string, number>();
+  for (const marker of queryMarkers) if (marker.digest === null) unhashedLeft.set(marker.kind, (unhashedLeft.get(marker.kind) ?? 0) + 1);
+  const redacted: RedactionMarker[] = [];
+  const uncertain = new Set<string>();
+  for (const marker of markers) {
+    if (marker.digest !== null) {
+      if (!heldDigests.has(`${marker.kind}:${marker.digest}`)) redacted.push(marker);
+      continue;
+    }
+    const left = unhashedLeft.get(marker.kind) ?? 0;
+    if (left > 0) {
+      unhashedLeft.set(marker.kind, left - 1);
+      uncertain.add(marker.kind);
+    } else redacted.push(marker);
+  }
+  return { redacted, uncertain: [...uncertain] };
+}

@@ -7,10 +7,11 @@
  * resolved by pattern priority, and the text rebuilt once, so a replacement is
  * never scanned again (a hex hash must not look like a number).
  *
- * The patterns read full-width forms as their ASCII characters, as the
- * answer's sensitive-data check does (it reads NFKC, core/sensitive-data.ts):
- * a phone number typed in full-width digits (１３８…) is the same number to
- * whoever reads it, and was sent in clear before.
+ * The patterns read the text in its NFKC form, as the answer's sensitive-data
+ * check does (core/sensitive-data.ts findSensitiveData): a phone number typed
+ * in full-width or circled digits, or with no-break spaces, is the same number
+ * to whoever reads it. A value hashes by its identity (sensitiveValueKey: a
+ * phone's digits), not its spelling.
  *
  * The hash is an HMAC-SHA-256 under `hashKey`: a plain hash of a phone number
  * or an id number could be reversed by trying every possible value. Without a
@@ -20,6 +21,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import type { AttributeValue, Attributes } from "@opentelemetry/api";
+import { sensitiveValueKey } from "../../core/sensitive-data.js";
 import { defaultSensitivePatterns, type SensitivePattern } from "./sensitive-patterns.js";
 import { isIdentityAttribute } from "./identity-attributes.js";
 import { isStructuralAttribute } from "./structural-attributes.js";
@@ -52,20 +54,25 @@ export interface Redactor {
   counts(): Readonly<Record<string, number>>;
 }
 
-/** Full-width digits, letters or "@": what a value typed with a CJK input method is written in. */
-const FULL_WIDTH_ALPHANUMERIC = /[\uFF10-\uFF19\uFF20-\uFF3A\uFF41-\uFF5A]/;
-/** Every full-width form of an ASCII character, and the ideographic space. */
-const FULL_WIDTH = /[\uFF01-\uFF5E\u3000]/g;
-
 /**
- * The text with its full-width forms as ASCII — what NFKC makes of them, one UTF-16 unit for one, so a match's
- * offsets are the text's own — or null when it holds no full-width digit, letter or "@" (nearly always, and a
- * Chinese text's full-width punctuation alone is not folded: a whole-text NFKC on every string cost ten times the
- * scan). Other compatibility forms (circled or mathematical digits) are not read as digits here.
+ * The text in NFKC form, code point by code point, with the offsets in `text` each UTF-16 unit of it came from
+ * (`startOf`) and ends at (`endOf`), so that a match maps back to the characters it came from.
  */
-function foldedText(text: string): string | null {
-  if (!FULL_WIDTH_ALPHANUMERIC.test(text)) return null;
-  return text.replace(FULL_WIDTH, (character) => (character === "\u3000" ? " " : String.fromCharCode(character.charCodeAt(0) - 0xfee0)));
+function foldedByCodePoint(text: string): { text: string; startOf: number[]; endOf: number[] } {
+  let folded = "";
+  const startOf: number[] = [];
+  const endOf: number[] = [];
+  let offset = 0;
+  for (const codePoint of text) {
+    const form = codePoint.normalize("NFKC");
+    for (let unit = 0; unit < form.length; unit += 1) {
+      startOf.push(offset);
+      endOf.push(offset + codePoint.length);
+    }
+    folded += form;
+    offset += codePoint.length;
+  }
+  return { text: folded, startOf, endOf };
 }
 
 const MEMO_MAX_ENTRIES = 512;
@@ -93,7 +100,9 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     const name = patterns[priority]!.name;
     counts[name] = (counts[name] ?? 0) + 1;
     if (mode === "replace") return `[REDACTED:${name}]`;
-    const digest = createHmac("sha256", hashKey).update(`${name}\u0000${value}`).digest("hex").slice(0, 16);
+    // The value's identity, not its spelling (sensitive-data.ts sensitiveValueKey): "138 1234 5678" and
+    // "+86 13812345678" are one phone number, so the caller's own number typed two ways hashes alike.
+    const digest = createHmac("sha256", hashKey).update(sensitiveValueKey({ kind: name, text: value })).digest("hex").slice(0, 16);
     return `[REDACTED:${name}:${digest}]`;
   };
 
@@ -110,8 +119,8 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     return redacted;
   };
 
-  const scan = (text: string): string => {
-    const source = foldedText(text) ?? text;
+  /** Every pattern's candidates in `source`, overlaps resolved by pattern priority, in text order. */
+  const candidatesIn = (source: string): Candidate[] => {
     const candidates: Candidate[] = [];
     patterns.forEach(({ pattern, validate, prefilter }, priority) => {
       if (prefilter !== undefined && !prefilter.test(source)) return;
@@ -124,19 +133,35 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
         if (validate === undefined || validate(match[0])) candidates.push({ start: match.index, end: match.index + match[0].length, priority });
       }
     });
-    if (candidates.length === 0) return text;
     candidates.sort((left, right) => left.priority - right.priority || left.start - right.start);
     const chosen: Candidate[] = [];
     for (const candidate of candidates) {
       if (!chosen.some((taken) => candidate.start < taken.end && taken.start < candidate.end)) chosen.push(candidate);
     }
-    chosen.sort((left, right) => left.start - right.start);
+    return chosen.sort((left, right) => left.start - right.start);
+  };
+
+  const scan = (text: string): string => {
+    // The patterns read the NFKC form, as the answer's check does. Most text is its own NFKC form; a text that is not
+    // (Chinese with full-width punctuation) is folded code point by code point — a map back to its characters — only
+    // when its NFKC form holds a candidate, so a text without one costs a normalisation and a scan.
+    const normalized = text.normalize("NFKC");
+    if (normalized === text) return replaced(text, text, candidatesIn(text), null);
+    if (candidatesIn(normalized).length === 0) return text;
+    const folded = foldedByCodePoint(text);
+    return replaced(text, folded.text, candidatesIn(folded.text), folded);
+  };
+
+  /** `text` with each candidate found in `source` (its fold, or itself) replaced, the whole characters it came from. */
+  const replaced = (text: string, source: string, candidates: readonly Candidate[], folded: { startOf: number[]; endOf: number[] } | null): string => {
+    if (candidates.length === 0) return text;
     let output = "";
     let position = 0;
-    for (const { start, end, priority } of chosen) {
-      // The fold keeps every offset: the match replaces the text's own characters, and its value hashes as ASCII.
-      output += text.slice(position, start) + replacement(priority, source.slice(start, end));
-      position = end;
+    for (const { start, end, priority } of candidates) {
+      const from = folded === null ? start : folded.startOf[start]!;
+      const to = folded === null ? end : folded.endOf[end - 1]!;
+      output += text.slice(position, from) + replacement(priority, source.slice(start, end));
+      position = to;
     }
     return output + text.slice(position);
   };

@@ -123,15 +123,17 @@ describe("default redaction patterns", () => {
     assert.equal(redact("身份证号１１０１０５１９４９１２３１００２Ｘ。"), "身份证号[REDACTED:id_card]。");
     assert.equal(redact("ｍａｉｌ：ｚｈａｎｇ＠ｅｘａｍｐｌｅ．ｃｏｍ （１３８１２３４５６７８）"), "ｍａｉｌ：[REDACTED:email] （[REDACTED:phone]）");
     // Every value the check finds in the original text is gone from the redacted one.
-    for (const text of ["call １３８ １２３４ ５６７８ now", "卡号６２２２０２１２３４５６７８９０１２８"]) {
+    for (const text of ["call １３８ １２３４ ５６７８ now", "卡号６２２２０２１２３４５６７８９０１２８", "𝟏𝟑𝟖𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖", "①③⑧①②③④⑤⑥⑦⑧", "tel 138\u00a01234\u00a05678", "api_key＝abcdefghijkl"]) {
       assert.ok(findSensitiveData(text).length > 0, text);
       assert.deepEqual(findSensitiveData(redact(text)), [], redact(text));
     }
   });
 
-  test("full-width values hash as their ASCII form: the same number is the same hash however it was typed", () => {
+  test("a value hashes by its identity, not its spelling: the same number is the same hash however it was typed", () => {
     const hashing = createRedactor({ mode: "hash", hashKey: "k" });
-    assert.equal(hashing.redact("１３８１２３４５６７８"), hashing.redact("13812345678"));
+    const plain = hashing.redact("13812345678");
+    for (const typed of ["１３８１２３４５６７８", "138 1234 5678", "+86 13812345678"]) assert.equal(hashing.redact(typed), plain, typed);
+    assert.notEqual(hashing.redact("13912345678"), plain);
   });
 
   test("a truncated private key (no END line) is still redacted", () => {

@@ -89,6 +89,17 @@ describe("sensitive data in the answer", () => {
       assert.match(output.reason, /not counted: phone redacted in both the query and the answer.*hash redaction tells them apart/);
     });
 
+    test("replace mode: a second number beside the caller's own echoed one is still a disclosure", () => {
+      const redact = createRedactor().redact;
+      const output = evaluate(redact("我的手机是13812345678"), redact("您的号码13812345678；经理的号码13912345678"));
+      assert.deepEqual(output.values, { sensitive_data_in_answer: { applicable: true, value: 1 }, sensitive_data_findings: { applicable: true, value: 1 } });
+    });
+
+    test("hash mode: the caller's own number typed another way is no disclosure", () => {
+      const redact = createRedactor({ mode: "hash", hashKey: "k" }).redact;
+      for (const query of ["我的手机 138 1234 5678", "我的手机 +86 13812345678"]) assert.deepEqual(evaluate(redact(query), redact("已向13812345678发送验证码")).values.sensitive_data_in_answer, { applicable: true, value: 0 }, query);
+    });
+
     test("hash mode tells the caller's own value from another one, and names the chunk that held it", () => {
       const redact = createRedactor({ mode: "hash", hashKey: "k" }).redact;
       const query = redact("我的手机 13812345678 收不到验证码");
