@@ -55,18 +55,43 @@ export function createTraceNormalizer(mappers: readonly SpanMapper[] = defaultMa
       }
       return known;
     };
-    return spans.map((span) => {
-      let outermost = true;
-      // Bounded by the trace's size: parent ids come from the sender and may form a cycle.
-      let parent = span.parentSpanId === "" ? undefined : byId.get(span.parentSpanId);
-      for (let steps = 0; parent !== undefined && steps < spans.length; steps += 1) {
-        if (isRead(parent)) {
-          outermost = false;
+    // Whether a span a mapper reads lies above each span, worked out once per span (a chain of 10,000 spans walked
+    // from each of them was seconds of the event loop). Parent ids come from the sender and may form a cycle: a span
+    // met again while its own answer is pending has none above it on that path.
+    const readAbove = new Map<SpanRecord, boolean>();
+    const pending = new Set<SpanRecord>();
+    const hasReadAbove = (start: SpanRecord): boolean => {
+      const path: SpanRecord[] = [];
+      let answer = false;
+      for (let span: SpanRecord | undefined = start; span !== undefined; ) {
+        const known = readAbove.get(span);
+        if (known !== undefined) {
+          answer = known;
           break;
         }
-        parent = parent.parentSpanId === "" ? undefined : byId.get(parent.parentSpanId);
+        if (pending.has(span)) break;
+        pending.add(span);
+        path.push(span);
+        const parent: SpanRecord | undefined = span.parentSpanId === "" ? undefined : byId.get(span.parentSpanId);
+        if (parent !== undefined && isRead(parent)) {
+          answer = true;
+          break;
+        }
+        span = parent;
       }
-      return normalize(span, { outermost });
-    });
+      // Every span on the path has the same answer: a read span above the last one is above them all.
+      for (const span of path) {
+        readAbove.set(span, answer);
+        pending.delete(span);
+      }
+      return readAbove.get(start) ?? answer;
+    };
+    const normalized = spans.map((span) => normalize(span, { outermost: !hasReadAbove(span) }));
+    // Several request spans below spans no mapper reads (a handler calling two chains: a condense-question chain, then
+    // the RAG chain) do not say which is the request: none is taken for it, as before they were read this way.
+    const promoted = normalized.filter((item) => item.observation.stage === "request" && item.convention !== "ragscope" && item.span.parentSpanId !== "");
+    if (promoted.length <= 1) return normalized;
+    const demoted = new Set(promoted.map((item) => item.span));
+    return normalized.map((item) => (demoted.has(item.span) ? normalize(item.span, { outermost: false }) : item));
   };
 }

@@ -137,4 +137,27 @@ describe("a convention's request span below spans no mapper reads", () => {
     spans[1] = span("4", "2", "chat m", { "gen_ai.operation.name": "chat" });
     assert.equal(rebuilt(spans).rag_observation.generation.time_to_first_token_ms, null);
   });
+
+  test("two chains below the HTTP span (a condense-question chain, then the RAG chain): neither is taken for the request", () => {
+    const condense = span("9", "1", "condense_question", { "openinference.span.kind": "CHAIN", "input.value": "and for Germany?", "output.value": "How long do refunds take in Germany?" });
+    const result = rebuilt([httpServer("1"), condense, ...openInference("1")]);
+    assert.notEqual(result.output, "How long do refunds take in Germany?", "the condensed question is no answer");
+    assert.equal(result.run_id, "");
+  });
+
+  test("a chain of 2,000 spans, and parent ids in a cycle: each span's place is worked out once, not by walking up from every span", () => {
+    // Parent ids read through a counting getter: a walk from every span reads them ~n²/2 times (2,000,000 here).
+    let reads = 0;
+    const counted = (record: SpanRecord): SpanRecord => {
+      const parentSpanId = record.parentSpanId;
+      return Object.defineProperty({ ...record }, "parentSpanId", { get: () => ((reads += 1), parentSpanId), enumerable: true });
+    };
+    const chain = Array.from({ length: 2000 }, (_, index) => counted(span(String(index + 1), index === 0 ? "" : String(index), `step ${index}`, { "other.attribute": index })));
+    assert.equal(normalize(chain).length, 2000);
+    assert.ok(reads <= 10 * chain.length, `parent ids read ${reads} times for ${chain.length} spans`);
+    reads = 0;
+    const cycle = [span("a", "b", "a", {}), span("b", "c", "b", {}), span("c", "a", "c", {})].map(counted);
+    assert.equal(normalize(cycle).length, 3);
+    assert.ok(reads <= 30, `parent ids read ${reads} times in a cycle of 3`);
+  });
 });
