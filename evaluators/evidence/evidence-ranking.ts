@@ -10,9 +10,9 @@
  * it (`recallAtCutoff`): a chunk holding two pieces finds both.
  *
  * The ranking the trec_eval-compatible metrics read has one entry per rank, so
- * there a chunk stands for one evidence at most: the first (in gold order)
- * found at its rank that it covers some of itself and that no higher chunk
- * stands for. A chunk standing for nothing new stands for itself and is not
+ * there a chunk stands for one evidence at most: of those found at its rank
+ * that it covers some of itself and that no higher chunk stands for, the
+ * highest-graded (then the first in gold order). A chunk standing for nothing new stands for itself and is not
  * relevant — also a later fragment of a piece already found (a chunk that
  * held it whole, then one sharing a phrase with it): it adds nothing the
  * reader did not have. So a piece found twice counts once, and the judgments
@@ -66,7 +66,9 @@ export function rankEvidence(chunks: readonly RetrievedChunk[], gold: readonly G
       if (!contributors[index]!.includes(position + 1)) contributors[index]!.push(position + 1);
       foundHere.push(index);
     }
-    const stood = foundHere.find((index) => !standsFor[index]);
+    // The highest-graded piece it completes: a grade-0 piece ("not related") standing for the chunk would hide a
+    // relevant one it also holds from hit, MRR and precision.
+    const stood = foundHere.filter((index) => !standsFor[index]).sort((first, second) => gold[second]!.relevance - gold[first]!.relevance || first - second)[0];
     if (stood !== undefined) {
       standsFor[stood] = true;
       return { id: evidenceKey(stood) };

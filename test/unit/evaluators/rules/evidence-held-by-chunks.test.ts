@@ -57,4 +57,11 @@ describe("evidence held by chunks", () => {
     assert.equal(valueOf(values, "recall_at_1"), 1);
     assert.equal(valueOf(values, "precision_at_3"), 1 / 3);
   });
+
+  test("a chunk holding a piece graded 0 and a relevant one stands for the relevant one: hit, MRR and precision see it", () => {
+    const evalCase = buildCase({ gold_evidence: [{ document_id: "A", text: POINTS, relevance: 0 }, { document_id: "A", text: REFUND, relevance: 3 }] });
+    const retrieved = [{ chunk_id: "both", document_id: "A", text: `${POINTS} ${REFUND}` }];
+    const values = retrievalRankingEvaluator.evaluate({ caseResult: caseResultWith({ retrieved }), evalCase }).values;
+    assert.deepEqual([valueOf(values, "recall_at_1"), valueOf(values, "hit_at_1"), valueOf(values, "mrr"), valueOf(values, "precision_at_1"), valueOf(values, "map")], [1, 1, 1, 1, 1]);
+  });
 });
