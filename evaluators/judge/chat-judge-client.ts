@@ -170,6 +170,7 @@ export class ChatJudgeClient {
           // be billed there, and nothing tells what it used: the spending limit keeps its worst case as spent, so
           // timeouts cannot carry spending past the ceiling, and the call's cost is not known (null, never 0).
           if (worstCase !== null) reservation?.value.settle(worstCase);
+          if (this.pricing !== null) usage.knownCost = usage.cost ?? usage.knownCost ?? 0;
           usage.cost = null;
         }
         return failure({ failure: failed, error });
@@ -282,6 +283,8 @@ export class ChatJudgeClient {
     const cost = costOf(this.pricing, inputTokens, outputTokens);
     usage.inputTokens += inputTokens;
     usage.outputTokens += outputTokens;
+    // After a timeout the total is not known, but what answered is: the spending counter counts it (knownCost).
+    if (usage.cost === null && usage.knownCost !== undefined && cost !== null) usage.knownCost += cost;
     usage.cost = sumCosts([usage.cost, cost]);
     return cost;
   }

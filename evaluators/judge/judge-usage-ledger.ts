@@ -49,7 +49,8 @@ export class JudgeUsageLedger {
     totals.outputTokens += outcome.usage.outputTokens;
     // The ledger feeds a counter (ragscope_judge_cost_usd_total), which has no "not known": an unpriced call adds
     // nothing there; its Evaluation Results carry judge_cost null (judge-evaluations.ts).
-    totals.cost += outcome.usage.cost ?? 0;
+    // A call that timed out left the total unknown (its cost null); the calls known to have cost something still count.
+    totals.cost += outcome.usage.cost ?? outcome.usage.knownCost ?? 0;
   }
 
   /** Copies, sorted by judge then metric. */

@@ -36,6 +36,11 @@ export interface JudgeUsage {
   outputTokens: number;
   /** Null when no price is configured (RAGSCOPE_JUDGE_*_PRICE_PER_1K): not known, which is not 0. */
   cost: number | null;
+  /**
+   * With prices configured and `cost` null because a call timed out (a provider may bill a request it never
+   * answered): what the other calls are known to have cost, which the spending counter still counts. Absent otherwise.
+   */
+  knownCost?: number;
   /** HTTP calls made, failed attempts included. */
   calls: number;
   /** The outcome came from the cache: nothing was spent. */

@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, test } from "node:test";
 import { JudgeBudget } from "../../../evaluators/judge/judge-budget.js";
+import { JudgeUsageLedger } from "../../../evaluators/judge/judge-usage-ledger.js";
 import type { JudgeOutcome } from "../../../evaluators/judge/judge.js";
 import { OpenAiJudge, type OpenAiJudgeOptions } from "../../../evaluators/judge/openai-judge.js";
 import { StructuredOutputMemory } from "../../../evaluators/judge/structured-output.js";
@@ -164,6 +165,22 @@ describe("judge spending limit under concurrent calls", () => {
     const next = await judge.judge(request);
     assert.ok(next.kind === "grader_error" && next.errorType === "budget_exhausted", JSON.stringify(next));
     assert.equal(server.requests.length, 1, "no request past the ceiling");
+  });
+
+  test("a timed-out attempt and a retry that answered: the total is not known, the spending counter still counts the retry's cost", async () => {
+    const budget = new JudgeBudget({ limitPerHour: 1, now });
+    const answers: ScriptedReply[] = [reply.hang(), reply.json(supported, { promptTokens: 800, completionTokens: 500 })];
+    server.respondWith(() => answers.shift() ?? reply.status(500));
+    const outcome = await judgeWith(budget, { requestTimeoutMs: 200, retryPolicy: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 2, deadlineMs: 10_000 } }).judge(request);
+    assert.equal(outcome.kind, "pass", JSON.stringify(outcome));
+    assert.equal(outcome.usage.cost, null);
+    // 500 output tokens at 0.01 per 1k.
+    assert.equal(outcome.usage.knownCost, 0.005);
+    const ledger = new JudgeUsageLedger();
+    ledger.record(outcome);
+    assert.equal(ledger.overall().cost, 0.005, "ragscope_judge_cost_usd_total counts what is known to have been spent");
+    // The limit keeps the timed-out call's worst case (0.01) and the answer's cost.
+    assert.equal(budget.spentInLastHour(), WORST_CASE + 0.005);
   });
 
   test("the prompt counts in the worst case: a call whose prompt alone could pass the limit is never sent", async () => {
