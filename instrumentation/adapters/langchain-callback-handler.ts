@@ -86,8 +86,11 @@ export class RagscopeCallbackHandler extends BaseCallbackHandler {
         this.open(runId, startStageSpan(requestStage<unknown>(requestOptions(input, metadata)), parent), parent, (outputs) => unwrap(outputs, ["output", "answer", "text"]));
         return;
       }
-      // Whether it is the context is known at its end (contextAtEnd); its start is kept for the span.
-      this.open(runId, undefined, parent, undefined, { input, startTime: nextSpanTime() });
+      // Whether it is the context is known at its end (contextAtEnd); its start is kept for the span. Only a step
+      // that starts with documents, or with nothing yet (a streamed step gets its input at its end), may be one:
+      // other steps' inputs are not held until they end.
+      const mayBeContext = isDocumentList(input) || input === undefined || input === "";
+      this.open(runId, undefined, parent, undefined, mayBeContext ? { input, startTime: nextSpanTime() } : undefined);
     });
   }
 
