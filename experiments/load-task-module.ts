@@ -33,7 +33,7 @@ export async function loadTaskModule(file: string): Promise<Result<TaskModule, s
   try {
     loaded = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
-    return failure(`${file}: cannot load the task module (${(error as Error).message.split("\n")[0]})${esModuleSyntaxHint(error, absolute)}`);
+    return failure(`${file}: cannot load the task module (${(error as Error).message.split("\n")[0]})${esModuleSyntaxHint(error, absolute)}${missingPackageHint(error)}`);
   }
   const task = typeof loaded.default === "function" ? loaded.default : loaded.task;
   if (typeof task !== "function") return failure(`${file}: export the task as the default export or as "task": a function (case, context) => Promise<answer>`);
@@ -60,4 +60,13 @@ function esModuleSyntaxHint(error: unknown, absolute: string): string {
   const renamed = path.basename(absolute).replace(/\.c?js$/, ".mjs");
   const packageType = path.extname(absolute) === ".js" ? ', or set "type": "module" in the nearest package.json' : "";
   return `; Node loaded it as CommonJS, where import and export are not allowed: rename it to ${renamed}${packageType}`;
+}
+
+/**
+ * A task module beside no install of ragscope cannot import it. The package is not on the npm registry: the fix is
+ * installing it from a clone where the task lives.
+ */
+function missingPackageHint(error: unknown): string {
+  if (!(error instanceof Error) || !/Cannot find package 'ragscope'/.test(error.message)) return "";
+  return "; install ragscope where the task module is: npm install /path/to/a/ragscope/clone (or the tarball npm pack makes in it)";
 }

@@ -437,6 +437,17 @@ describe("eval and gate name a file they cannot use, where they looked, and the 
     assert.match(line, /cannot load the task module \(Unexpected token 'export'\); Node loaded it as CommonJS, where import and export are not allowed: rename it to task\.mjs$/);
   });
 
+  test("a task module where ragscope is not installed: says to install it from a clone (it is not on the npm registry)", async () => {
+    const project = path.join(folder, "no-ragscope-project");
+    await mkdir(project, { recursive: true });
+    await writeFile(path.join(project, "task.mjs"), 'import { traceGenerate } from "ragscope/instrumentation";\nexport default async () => "an answer";\n');
+    const result = run(["eval", "--dataset", path.join(folder, "cases.yaml"), "--task", "./task.mjs", "--data-dir", path.join(folder, "data")], project);
+    assert.equal(result.status, 2, result.stderr);
+    const line = linesOf(result.stderr).find((text) => text.startsWith("ragscope eval: ./task.mjs:"));
+    assert.ok(line, result.stderr);
+    assert.match(line, /cannot load the task module \(Cannot find package 'ragscope' imported from [^)]*\); install ragscope where the task module is: npm install \/path\/to\/a\/ragscope\/clone \(or the tarball npm pack makes in it\)$/);
+  });
+
   test("gate on a run id or --baseline with no stored results: the store, and the runs stored there to choose from", async () => {
     const dataDir = path.join(folder, "one-run");
     await writeFile(path.join(folder, "one-case.yaml"), ["- id: refund_speed", "  question: How fast is a refund?", "  reference_answer: Within 7 days.", ""].join("\n"));
