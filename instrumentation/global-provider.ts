@@ -18,6 +18,14 @@ export function globalTracerProvider(): TracerProvider {
 
 let checked = false;
 
+/**
+ * Setup refused its settings and said so ("not started, the application runs untraced"): the stages then go nowhere
+ * by that choice, and the warning below, which tells to call setupRagscope(), would contradict it.
+ */
+export function setupWasRefused(): void {
+  checked = true;
+}
+
 /** Called with the first stage span of the process; warns once if it goes nowhere. */
 export function warnOnceIfNotSetUp(warn: (message: string) => void = writeToStandardError): void {
   if (checked) return;

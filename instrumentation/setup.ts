@@ -42,7 +42,7 @@ import { attachSpanProcessor } from "./export/attach-to-provider.js";
 import { flushOnExit } from "./export/flush-on-exit.js";
 import { OtlpHttpWriter, type OtlpHttpWriterOptions } from "./export/otlp-http-writer.js";
 import { WorkerSpanExporter } from "./export/worker-span-exporter.js";
-import { globalTracerProvider, NOOP_PROVIDER } from "./global-provider.js";
+import { globalTracerProvider, NOOP_PROVIDER, setupWasRefused } from "./global-provider.js";
 import { RagscopeSpanProcessor, resolveExportLimits, writeToStandardError, type ExportLimits, type ExportStatistics, type RagscopeSpanProcessorOptions } from "./export/ragscope-span-processor.js";
 import { RedactingSpanExporter } from "./redaction/redacting-span-exporter.js";
 import { createRedactor, type RedactionOptions } from "./redaction/redactor.js";
@@ -94,6 +94,7 @@ export function setupRagscope(options: RagscopeSetupOptions = {}): RagscopeHandl
     // The same options without the environment: when they are valid, a variable is what is wrong.
     resolveSetupOptions(options, {});
     writeToStandardError(`ragscope: not started, the application runs untraced: ${error instanceof Error ? error.message : String(error)}`);
+    setupWasRefused();
     return untracedHandle();
   }
   if (running !== undefined) {

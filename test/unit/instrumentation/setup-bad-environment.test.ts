@@ -38,6 +38,7 @@ describe("setupRagscope with an environment variable it cannot use", () => {
       assert.equal(result.stdout.trim(), "mode untraced, answer an answer, exported 0");
       assert.match(result.stderr, /^ragscope: not started, the application runs untraced: setupRagscope: /);
       assert.match(result.stderr, said);
+      assert.doesNotMatch(result.stderr, /no OpenTelemetry tracer provider is set up/, "no second line telling to call the setupRagscope() the application called");
     });
   }
 
