@@ -167,6 +167,39 @@ export interface SensitiveDataFinding {
   masked: string;
 }
 
+/** Where a pattern matched: offsets in the text searched, and the pattern's index (its priority). */
+export interface SensitiveCandidate {
+  start: number;
+  end: number;
+  priority: number;
+}
+
+/**
+ * Every pattern's matches in `source` that pass its check, overlaps resolved by pattern priority (the earlier
+ * pattern wins), in text order: the one search behind both the answer's check (findSensitiveData) and the SDK's
+ * redaction (instrumentation/redaction/redactor.ts), so what one flags the other replaces. The patterns have the
+ * global flag; each search starts at 0.
+ */
+export function sensitiveCandidates(source: string, patterns: readonly SensitivePattern[]): SensitiveCandidate[] {
+  const candidates: SensitiveCandidate[] = [];
+  patterns.forEach(({ pattern, validate, prefilter }, priority) => {
+    if (prefilter !== undefined && !prefilter.test(source)) return;
+    // The pattern's own exec: matchAll clones the pattern and makes an iterator per call.
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(source); match !== null; match = pattern.exec(source)) {
+      if (match[0].length === 0) {
+        pattern.lastIndex += 1;
+        continue;
+      }
+      if (validate === undefined || validate(match[0])) candidates.push({ start: match.index, end: match.index + match[0].length, priority });
+    }
+  });
+  candidates.sort((left, right) => left.priority - right.priority || left.start - right.start);
+  const chosen: SensitiveCandidate[] = [];
+  for (const candidate of candidates) if (!chosen.some((taken) => candidate.start < taken.end && taken.start < candidate.end)) chosen.push(candidate);
+  return chosen.sort((left, right) => left.start - right.start);
+}
+
 /**
  * Every sensitive value in the text, in text order. The text is read in its
  * NFKC form (full-width digits become ASCII); overlapping candidates are
@@ -174,23 +207,10 @@ export interface SensitiveDataFinding {
  */
 export function findSensitiveData(text: string, patterns: readonly SensitivePattern[] = defaultSensitivePatterns): SensitiveDataFinding[] {
   const normalized = text.normalize("NFKC");
-  const candidates: { start: number; end: number; priority: number }[] = [];
-  patterns.forEach(({ pattern, validate, prefilter }, priority) => {
-    if (prefilter !== undefined && !prefilter.test(normalized)) return;
-    for (const match of normalized.matchAll(pattern)) {
-      if (match[0].length === 0) continue;
-      if (validate === undefined || validate(match[0])) candidates.push({ start: match.index, end: match.index + match[0].length, priority });
-    }
+  return sensitiveCandidates(normalized, patterns).map(({ start, end, priority }) => {
+    const value = normalized.slice(start, end);
+    return { kind: patterns[priority]!.name, start, end, text: value, masked: maskSensitiveValue(value) };
   });
-  candidates.sort((left, right) => left.priority - right.priority || left.start - right.start);
-  const chosen: typeof candidates = [];
-  for (const candidate of candidates) if (!chosen.some((taken) => candidate.start < taken.end && taken.start < candidate.end)) chosen.push(candidate);
-  return chosen
-    .sort((left, right) => left.start - right.start)
-    .map(({ start, end, priority }) => {
-      const value = normalized.slice(start, end);
-      return { kind: patterns[priority]!.name, start, end, text: value, masked: maskSensitiveValue(value) };
-    });
 }
 
 /** Keeps 2–3 characters at each end when the value is long enough to stay unrecognisable. */

@@ -21,7 +21,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import type { AttributeValue, Attributes } from "@opentelemetry/api";
-import { sensitiveValueKey } from "../../core/sensitive-data.js";
+import { sensitiveCandidates, sensitiveValueKey, type SensitiveCandidate } from "../../core/sensitive-data.js";
 import { defaultSensitivePatterns, type SensitivePattern } from "./sensitive-patterns.js";
 import { isIdentityAttribute } from "./identity-attributes.js";
 import { isStructuralAttribute } from "./structural-attributes.js";
@@ -78,12 +78,6 @@ function foldedByCodePoint(text: string): { text: string; startOf: number[]; end
 const MEMO_MAX_ENTRIES = 512;
 const MEMO_MAX_TEXT_LENGTH = 8_192;
 
-interface Candidate {
-  start: number;
-  end: number;
-  priority: number;
-}
-
 export function createRedactor(options: RedactionOptions = {}): Redactor {
   const patterns = options.patterns ?? defaultSensitivePatterns;
   for (const { name, pattern } of patterns) {
@@ -119,41 +113,19 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     return redacted;
   };
 
-  /** Every pattern's candidates in `source`, overlaps resolved by pattern priority, in text order. */
-  const candidatesIn = (source: string): Candidate[] => {
-    const candidates: Candidate[] = [];
-    patterns.forEach(({ pattern, validate, prefilter }, priority) => {
-      if (prefilter !== undefined && !prefilter.test(source)) return;
-      pattern.lastIndex = 0;
-      for (let match = pattern.exec(source); match !== null; match = pattern.exec(source)) {
-        if (match[0].length === 0) {
-          pattern.lastIndex += 1;
-          continue;
-        }
-        if (validate === undefined || validate(match[0])) candidates.push({ start: match.index, end: match.index + match[0].length, priority });
-      }
-    });
-    candidates.sort((left, right) => left.priority - right.priority || left.start - right.start);
-    const chosen: Candidate[] = [];
-    for (const candidate of candidates) {
-      if (!chosen.some((taken) => candidate.start < taken.end && taken.start < candidate.end)) chosen.push(candidate);
-    }
-    return chosen.sort((left, right) => left.start - right.start);
-  };
-
   const scan = (text: string): string => {
     // The patterns read the NFKC form, as the answer's check does. Most text is its own NFKC form; a text that is not
     // (Chinese with full-width punctuation) is folded code point by code point — a map back to its characters — only
     // when its NFKC form holds a candidate, so a text without one costs a normalisation and a scan.
     const normalized = text.normalize("NFKC");
-    if (normalized === text) return replaced(text, text, candidatesIn(text), null);
-    if (candidatesIn(normalized).length === 0) return text;
+    if (normalized === text) return replaced(text, text, sensitiveCandidates(text, patterns), null);
+    if (sensitiveCandidates(normalized, patterns).length === 0) return text;
     const folded = foldedByCodePoint(text);
-    return replaced(text, folded.text, candidatesIn(folded.text), folded);
+    return replaced(text, folded.text, sensitiveCandidates(folded.text, patterns), folded);
   };
 
   /** `text` with each candidate found in `source` (its fold, or itself) replaced, the whole characters it came from. */
-  const replaced = (text: string, source: string, candidates: readonly Candidate[], folded: { startOf: number[]; endOf: number[] } | null): string => {
+  const replaced = (text: string, source: string, candidates: readonly SensitiveCandidate[], folded: { startOf: number[]; endOf: number[] } | null): string => {
     if (candidates.length === 0) return text;
     let output = "";
     let position = 0;
