@@ -245,6 +245,7 @@ export interface RedactionMarker {
 }
 
 const REDACTION_MARKER = /\[REDACTED:([a-z_]+)(?::([0-9a-f]{16}))?\]/g;
+const DEFAULT_KINDS: ReadonlySet<string> = new Set(defaultSensitivePatterns.map((pattern) => pattern.name));
 
 /**
  * The SDK's replacements of the default patterns' values in a text: each
@@ -254,6 +255,5 @@ const REDACTION_MARKER = /\[REDACTED:([a-z_]+)(?::([0-9a-f]{16}))?\]/g;
  */
 export function findRedactionMarkers(text: string): RedactionMarker[] {
   if (!text.includes("[REDACTED:")) return [];
-  const kinds = new Set(defaultSensitivePatterns.map((pattern) => pattern.name));
-  return [...text.matchAll(REDACTION_MARKER)].filter((match) => kinds.has(match[1]!)).map((match) => ({ kind: match[1]!, digest: match[2] ?? null, text: match[0] }));
+  return [...text.matchAll(REDACTION_MARKER)].filter((match) => DEFAULT_KINDS.has(match[1]!)).map((match) => ({ kind: match[1]!, digest: match[2] ?? null, text: match[0] }));
 }
