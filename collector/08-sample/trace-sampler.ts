@@ -63,13 +63,22 @@ export class TraceSampler {
    */
   admitsQueued(): boolean {
     if (!(this.options.budget?.exhausted ?? false)) return true;
-    if (!this.budgetWasExhausted) {
-      this.counters.budgetExhaustions += 1;
-      this.log(`ragscope sampler: judge sampling stopped: ${this.options.budget?.reason ?? "judge spending limit reached"}`);
-    }
-    this.budgetWasExhausted = true;
+    this.stopped(this.exhaustionReason());
     this.counters.queuedSkippedBudget += 1;
     return false;
+  }
+
+  private exhaustionReason(): string {
+    return this.options.budget?.reason ?? "judge spending limit reached";
+  }
+
+  /** The spending limit keeps a trace from the judge: the first such trace of a stop counts the stop and says it. */
+  private stopped(reason: string): void {
+    if (!this.budgetWasExhausted) {
+      this.counters.budgetExhaustions += 1;
+      this.log(`ragscope sampler: judge sampling stopped: ${reason}`);
+    }
+    this.budgetWasExhausted = true;
   }
 
   decide(evaluation: CaseEvaluation): SamplingDecision {
@@ -93,12 +102,8 @@ export class TraceSampler {
 
     const exhausted = this.options.budget?.exhausted ?? false;
     if (exhausted) {
-      const message = this.options.budget?.reason ?? "judge spending limit reached";
-      if (!this.budgetWasExhausted) {
-        this.counters.budgetExhaustions += 1;
-        this.log(`ragscope sampler: judge sampling stopped: ${message}`);
-      }
-      this.budgetWasExhausted = true;
+      const message = this.exhaustionReason();
+      this.stopped(message);
       this.counters.skippedBudget += 1;
       if (forced.length > 0) this.counters.forcedSkippedBudget += 1;
       return { sampled: false, reason: "budget_exhausted", forced, ...base, message };
