@@ -22,14 +22,18 @@ export interface SwapPlan {
 const RENAME = /^\s*RENAME\s+TABLE\s+([\s\S]*)$/i;
 const PAIR = /^\s*\{\{database\}\}\.([A-Za-z0-9_]+)\s+TO\s+\{\{database\}\}\.([A-Za-z0-9_]+)\s*$/i;
 
+/** What migration `version` appends to the name of a table it replaced and kept: `_before_NNNN`. */
+export function replacedTableSuffix(version: number): string {
+  return `_before_${String(version).padStart(4, "0")}`;
+}
+
 /** The RENAME of a copy-and-swap migration: its index and its pairs (unexpanded names); null for any other migration. */
 export function swapRename(statements: readonly string[], version: number): { index: number; pairs: Array<[from: string, to: string]> } | null {
-  const suffix = `_${String(version).padStart(4, "0")}`;
   for (const [index, statement] of statements.entries()) {
     const rename = RENAME.exec(statement.replace(/^(\s*--[^\n]*\n)+/, ""));
     if (rename === null) continue;
     const pairs = rename[1]!.split(",").map((part) => PAIR.exec(part)).filter((match): match is RegExpExecArray => match !== null).map((match): [string, string] => [match[1]!, match[2]!]);
-    if (pairs.some(([from, to]) => to === `${from}_before${suffix}`)) return { index, pairs };
+    if (pairs.some(([from, to]) => to === `${from}${replacedTableSuffix(version)}`)) return { index, pairs };
   }
   return null;
 }
@@ -38,7 +42,7 @@ export function swapRename(statements: readonly string[], version: number): { in
 export async function planSwap(connection: ClickHouseConnection, statements: readonly string[], version: number): Promise<SwapPlan> {
   const swap = swapRename(statements, version);
   if (swap === null) return { statements, droppedStagedCopies: [], swappedBefore: false };
-  const replaced = swap.pairs.filter(([from, to]) => to.endsWith(`_before_${String(version).padStart(4, "0")}`)).map(([, to]) => to);
+  const replaced = swap.pairs.filter(([, to]) => to.endsWith(replacedTableSuffix(version))).map(([, to]) => to);
   const staged = swap.pairs.filter(([, to]) => !to.includes("_before_")).map(([from]) => from);
   const existing = await tablesNamed(connection, [...replaced, ...staged]);
   if (replaced.every((name) => existing.has(name))) return { statements: statements.slice(swap.index + 1), droppedStagedCopies: [], swappedBefore: true };

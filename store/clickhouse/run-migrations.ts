@@ -25,7 +25,7 @@ import path from "node:path";
 import { packageFiles } from "../../collector/wiring/config/package-files.js";
 import type { ClickHouseConnection } from "./clickhouse-connection.js";
 import { quoteIdentifier } from "./clickhouse-connection.js";
-import { planSwap } from "./interrupted-swap.js";
+import { planSwap, replacedTableSuffix } from "./interrupted-swap.js";
 import { expandRetention } from "./kept-retention.js";
 import { createNewStore } from "./new-store-schema.js";
 import { findRetentionsPastLimit, RetentionPastLimitError } from "./retention-limit.js";
@@ -214,7 +214,7 @@ async function recordedByAnother(connection: ClickHouseConnection, migration: Mi
 
 /** Drops the tables migration `version` replaced when they hold no row; those with rows stay for the operator. */
 async function dropEmptyReplacedTables(connection: ClickHouseConnection, version: number): Promise<void> {
-  const suffix = `_before_${String(version).padStart(4, "0")}`;
+  const suffix = replacedTableSuffix(version);
   const result = await connection.client.query({
     query: "SELECT name, total_rows FROM system.tables WHERE database = {database:String} AND endsWith(name, {suffix:String})",
     query_params: { database: connection.database, suffix },
