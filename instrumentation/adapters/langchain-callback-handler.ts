@@ -127,12 +127,12 @@ export class RagscopeCallbackHandler extends BaseCallbackHandler {
     guarded("langchain tool start", () => this.open(runId, undefined, this.parentContext(parentRunId)));
   }
 
-  override handleToolEnd(_output: unknown, runId: string): void {
-    this.runs.delete(runId);
+  override handleToolEnd(output: unknown, runId: string): void {
+    this.succeed(runId, output);
   }
 
-  override handleToolError(_error: unknown, runId: string): void {
-    this.runs.delete(runId);
+  override handleToolError(error: unknown, runId: string): void {
+    this.fail(runId, error);
   }
 
   override handleChainError(error: unknown, runId: string): void {
