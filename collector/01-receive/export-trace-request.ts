@@ -188,7 +188,7 @@ export async function exportTraceBody(context: TraceExportContext, protocol: Rec
     message: [
       rejectedSpans === 0 ? null : `${rejectedSpans} span(s) with an all-zero trace id or span id were rejected: OTLP ids must not be all zeros (the client's id generator is broken or unset)`,
       futureSpans === 0 ? null : `${futureSpans} span(s) starting or ending more than ${context.maxFutureSpanSeconds} s after the receiver's clock were rejected: check the sending host's clock (NTP) and that times are Unix nanoseconds (RAGSCOPE_MAX_FUTURE_SPAN_SECONDS sets the allowance)`,
-      zeroTimeSpans === 0 ? null : `${zeroTimeSpans} span(s) with a zero (unset) start or end time were rejected: OTLP requires both times (the sending host's clock or the instrumentation that sets them is broken or unset)`,
+      zeroTimeSpans === 0 ? null : `${zeroTimeSpans} span(s) with a zero (unset) start or end time, or one before 2000, were rejected: OTLP requires both times, in Unix nanoseconds (the sending host's clock or the instrumentation that sets them is broken or unset, or writes milliseconds or seconds)`,
     ]
       .filter((part) => part !== null)
       .join("; "),

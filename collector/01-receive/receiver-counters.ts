@@ -51,7 +51,7 @@ export interface ReceiverCounters {
   spansRejectedInvalidId: number;
   /** Spans refused in requests otherwise accepted for a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS, reported as partial success. */
   spansRejectedFutureTime: number;
-  /** Spans refused in requests otherwise accepted for a zero (unset) start or end time, reported as partial success. */
+  /** Spans refused in requests otherwise accepted for a zero (unset) or pre-2000 start or end time, reported as partial success. */
   spansRejectedZeroTime: number;
   /** Attribute values cut to RAGSCOPE_MAX_ATTRIBUTE_VALUE_BYTES (listed on the span as ragscope.truncated_attributes). */
   attributeValuesTruncated: number;

@@ -10,7 +10,8 @@
  * read back from its store. Times are the real clock's plus or minus whole
  * hours or centuries, so the outcome never depends on when the test runs.
  *
- * Spans with a zero (unset) start or end time: one put the report's default
+ * Spans with a zero (unset) start or end time, or one before 2000 (a
+ * millisecond clock written where OTLP wants nanoseconds): one put the report's default
  * range at 1970 (a QPS of 0.0000002) and sorted oddly in lists and boards.
  * Refused the same way, counted under reason zero_time, on serve's path (the
  * embedded collector) and on receive's (a bus of bytes, whose splitter reads
@@ -125,7 +126,9 @@ describe("spans stamped in the future", () => {
 });
 
 const DAY_NANOS = 24n * HOUR_NANOS;
-const ZERO_TIME_MESSAGE = /span\(s\) with a zero \(unset\) start or end time were rejected: OTLP requires both times/;
+const ZERO_TIME_MESSAGE = /span\(s\) with a zero \(unset\) start or end time, or one before 2000, were rejected: OTLP requires both times, in Unix nanoseconds/;
+/** A millisecond clock read where OTLP wants Unix nanoseconds: 2026-01-01 in milliseconds is 1970-01-01T00:29:27Z. */
+const MILLISECONDS_AS_NANOS = 1_767_225_600_000n;
 
 /** The request's span with its start and end times left out, as a client with no clock sends it (0 once decoded). */
 function withoutTimes(index: number, query: string) {
@@ -150,12 +153,13 @@ describe("spans with a zero (unset) start or end time", () => {
   const block = collectorOfBlock(registry);
   const { storedQueries } = block;
 
-  test("OTLP/JSON: a zero start, a zero end and times left out are rejected as a partial success saying why, beside a future span, counted in /metrics as zero_time; a replay of days ago is kept", async () => {
+  test("OTLP/JSON: a zero start, a zero end, times left out and times in milliseconds (1970) are rejected as a partial success saying why, beside a future span, counted in /metrics as zero_time; a replay of days ago is kept", async () => {
     const now = nowNanos();
     const body = request([
       span(11, 0n, now, "zero start"),
       span(12, now, 0n, "zero end"),
       withoutTimes(13, "times left out"),
+      span(19, MILLISECONDS_AS_NANOS, MILLISECONDS_AS_NANOS + 250n, "milliseconds where nanoseconds belong"),
       span(14, YEAR_2262, YEAR_2262 + 1_000n, "year 2262"),
       span(15, now - 3n * DAY_NANOS, now - 3n * DAY_NANOS + 1_000_000n, "a replay of three days ago"),
       span(16, now, now + 1_000_000n, "now"),
@@ -163,16 +167,16 @@ describe("spans with a zero (unset) start or end time", () => {
     const response = await fetch(`${block.collector.receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     assert.equal(response.status, 200);
     const answer = (await response.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } };
-    assert.equal(answer.partialSuccess?.rejectedSpans, "4");
-    assert.match(answer.partialSuccess!.errorMessage, /^1 span\(s\) starting or ending more than 3600 s after the receiver's clock were rejected: .*; 3 span\(s\) with a zero \(unset\) start or end time were rejected: OTLP requires both times/);
-    assert.equal(block.collector.receiverCounters.spansRejectedZeroTime, 3);
+    assert.equal(answer.partialSuccess?.rejectedSpans, "5");
+    assert.match(answer.partialSuccess!.errorMessage, /^1 span\(s\) starting or ending more than 3600 s after the receiver's clock were rejected: .*; 4 span\(s\) with a zero \(unset\) start or end time, or one before 2000, were rejected: OTLP requires both times, in Unix nanoseconds/);
+    assert.equal(block.collector.receiverCounters.spansRejectedZeroTime, 4);
     assert.equal(block.collector.receiverCounters.spansRejectedFutureTime, 1);
     const metrics = registry.render();
-    assert.equal(readSample(metrics, "ragscope_receiver_spans_rejected_total", { reason: "zero_time" }), 3);
+    assert.equal(readSample(metrics, "ragscope_receiver_spans_rejected_total", { reason: "zero_time" }), 4);
     assert.equal(readSample(metrics, "ragscope_receiver_spans_rejected_total", { reason: "future_time" }), 1);
-    assert.match(metrics, /^# HELP ragscope_receiver_spans_rejected_total .*a zero \(unset\) start or end time/m);
+    assert.match(metrics, /^# HELP ragscope_receiver_spans_rejected_total .*a zero \(unset\) or pre-2000 start or end time/m);
     assert.deepEqual(await storedQueries(), ["now", "a replay of three days ago"], "no span of 1970 among them; the replay kept");
-    const stored = await queryRows<{ trace_id: string }>(block.collector.store.connection, "SELECT trace_id FROM {{database}}.case_results WHERE trace_id IN {ids:Array(String)}", { ids: [traceId(11), traceId(12), traceId(13), traceId(14)] });
+    const stored = await queryRows<{ trace_id: string }>(block.collector.store.connection, "SELECT trace_id FROM {{database}}.case_results WHERE trace_id IN {ids:Array(String)}", { ids: [traceId(11), traceId(12), traceId(13), traceId(14), traceId(19)] });
     assert.deepEqual(stored, [], "nothing of the rejected spans was stored");
   });
 
@@ -191,8 +195,8 @@ describe("spans with a zero (unset) start or end time", () => {
     const queries = await storedQueries();
     assert.ok(queries.includes("same trace, timed"), "the trace's other span is kept");
     assert.ok(!queries.includes("no end"));
-    assert.equal(block.collector.receiverCounters.spansRejectedZeroTime, 4);
-    assert.equal(readSample(registry.render(), "ragscope_receiver_spans_rejected_total", { reason: "zero_time" }), 4);
+    assert.equal(block.collector.receiverCounters.spansRejectedZeroTime, 5);
+    assert.equal(readSample(registry.render(), "ragscope_receiver_spans_rejected_total", { reason: "zero_time" }), 5);
   });
 });
 

@@ -8,8 +8,8 @@
  * receiver's order:
  * - spans with an all-zero trace or span id (reject-invalid-ids.ts) and spans
  *   starting or ending more than `maxFutureSpanSeconds` after the evaluator's
- *   clock (reject-future-spans.ts) and spans with a zero (unset) start or end
- *   time (reject-zero-time-spans.ts) are taken out and not evaluated. The
+ *   clock (reject-future-spans.ts) and spans with a zero (unset) or pre-2000
+ *   start or end time (reject-zero-time-spans.ts) are taken out and not evaluated. The
  *   receiver tells its client, who still holds them; an evaluator has no one
  *   to tell, so it keeps them: each reason's spans become one OTLP request,
  *   dead-lettered with a sentence saying why (consumer-group-runner.ts), and
@@ -131,8 +131,8 @@ function futureTimeDetail(spans: readonly SpanDocument[], checks: SpanChecks): s
 
 function zeroTimeDetail(spans: readonly SpanDocument[]): string {
   return (
-    `${spans.length} span(s) with a zero (unset) start or end time (${spanList(spans)}) were not evaluated: OTLP requires both times, ` +
-    `and a span dated 1970 would stretch every report's range back to then. Fix the sending host's clock or the instrumentation that sets the times`
+    `${spans.length} span(s) with a zero (unset) start or end time, or one before 2000 (${spanList(spans)}), were not evaluated: OTLP requires both times, in Unix nanoseconds, ` +
+    `and a span dated 1970 would stretch every report's range back to then. Fix the sending host's clock or the instrumentation that sets the times (milliseconds or seconds where nanoseconds belong land in 1970)`
   );
 }
 

@@ -116,7 +116,7 @@ function registerReceiverBoundMetrics(registry: MetricsRegistry, counters: Recei
       { labels: { item: "attribute" }, value: counters.attributesDroppedForKeyLength },
     ],
   );
-  registry.counter("ragscope_receiver_spans_rejected_total", "spans the receiver refused in requests it otherwise accepted, told to the client as partial success: an all-zero trace or span id, a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock, or a zero (unset) start or end time", () => [
+  registry.counter("ragscope_receiver_spans_rejected_total", "spans the receiver refused in requests it otherwise accepted, told to the client as partial success: an all-zero trace or span id, a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock, or a zero (unset) or pre-2000 start or end time (zero_time)", () => [
     { labels: { reason: "invalid_id" }, value: counters.spansRejectedInvalidId },
     { labels: { reason: "future_time" }, value: counters.spansRejectedFutureTime },
     { labels: { reason: "zero_time" }, value: counters.spansRejectedZeroTime },
@@ -314,7 +314,7 @@ function registerTracesWithoutRequest(registry: MetricsRegistry, worker: Evaluat
 function registerEvaluatorScreeningMetrics(registry: MetricsRegistry, runner: ConsumerGroupRunner): void {
   registry.counter(
     "ragscope_evaluator_spans_rejected_total",
-    "spans read from Kafka that the evaluator refused as the receiver does (an all-zero trace or span id, a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock, or a zero (unset) start or end time): not evaluated, dead-lettered with the reason",
+    "spans read from Kafka that the evaluator refused as the receiver does (an all-zero trace or span id, a time past RAGSCOPE_MAX_FUTURE_SPAN_SECONDS after its clock, or a zero (unset) or pre-2000 start or end time (zero_time)): not evaluated, dead-lettered with the reason",
     () => SPAN_REFUSAL_REASONS.map((reason) => ({ labels: { reason }, value: runner.spansRefused[reason] })),
   );
   const limited = runner.spansLimited;

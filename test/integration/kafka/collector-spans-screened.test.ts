@@ -207,7 +207,7 @@ describe("spans a Collector writes straight to Kafka meet the receiver's checks 
     assert.deepEqual(letterSpanIds(invalid[0]!), [spanId(2, 0), ZERO_SPAN_ID].sort());
     assert.match(header(invalid[0]!, deadLetterHeaders.detail) ?? "", /^2 span\(s\) with an all-zero trace or span id .* were not evaluated: .*merging unrelated requests into one Case Result/);
     assert.deepEqual(letterSpanIds(zeroTime[0]!), [spanId(1, 1)]);
-    assert.match(header(zeroTime[0]!, deadLetterHeaders.detail) ?? "", new RegExp(`^1 span\\(s\\) with a zero \\(unset\\) start or end time \\(trace ${traceId(1)}\\) were not evaluated: OTLP requires both times`));
+    assert.match(header(zeroTime[0]!, deadLetterHeaders.detail) ?? "", new RegExp(`^1 span\\(s\\) with a zero \\(unset\\) start or end time, or one before 2000 \\(trace ${traceId(1)}\\), were not evaluated: OTLP requires both times, in Unix nanoseconds`));
 
     // The stop deadline given as a flag is the one the process keeps (RAGSCOPE_KAFKA_STOP_TIMEOUT_MS, --stop-timeout-ms).
     assert.equal(await evaluator.kill("SIGTERM"), 0, evaluator.output.slice(-10).join("\n"));

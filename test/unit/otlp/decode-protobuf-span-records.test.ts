@@ -10,6 +10,7 @@
  * equal parts, trace by trace; where the decoding path refuses a request or
  * changes its spans, the reader declines.
  */
+import { EARLIEST_SPAN_TIME_NANOS } from "../../../collector/00-otlp/reject-zero-time-spans.js";
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { decodeProtobufSpanRecords, NO_LIMITS, type DecodedSpanRecords } from "../../../collector/00-otlp/decode-protobuf-span-records.js";
@@ -151,19 +152,21 @@ describe("reading a protobuf request straight into span records", () => {
     declined(oneSpan({}, [text("ragscope.tenant.authenticated", "forged")]), "the claim, with a tenant to stamp", {}, "acme");
     declined(oneSpan({ traceId: "0".repeat(32) }), "an all-zero trace id (taken out by decoding)");
     declined(oneSpan({ spanId: "0".repeat(16) }), "an all-zero span id");
+    // A span of 2026-01-01; the earliest time a span is taken with is 2000-01-01 (reject-zero-time-spans.ts).
+    const T = 1_767_225_600_000_000_000n;
     // A start or end past the receiver's latest span time: the decoding path takes the span out and counts it.
-    const timed = oneSpan({ startTimeUnixNano: 5_000n, endTimeUnixNano: 6_000n });
-    for (const [latest, why] of [[5_999n, "an end past the latest span time"], [4_999n, "a start past the latest span time"]] as const) {
+    const timed = oneSpan({ startTimeUnixNano: T + 5_000n, endTimeUnixNano: T + 6_000n });
+    for (const [latest, why] of [[T + 5_999n, "an end past the latest span time"], [T + 4_999n, "a start past the latest span time"]] as const) {
       assert.equal(decodeProtobufSpanRecords(timed, { limits, stamp: { tenant: null }, latestSpanTimeNanos: latest }), null, why);
       const decoding = prepareByDecoding({ body: timed, encoding: "protobuf", limits, tenant: null, output: "decoded", latestSpanTimeNanos: latest });
       assert.ok(decoding.kind === "decoded" && decoding.futureSpans === 1 && decoding.spanCount === 0, `${why}: taken out and counted by decoding`);
     }
-    assert.ok(decodeProtobufSpanRecords(timed, { limits, stamp: { tenant: null }, latestSpanTimeNanos: 6_000n }) !== null, "times at the latest span time: read");
-    // A zero (unset) start or end, given as 0 or left out: the decoding path takes the span out and counts it
+    assert.ok(decodeProtobufSpanRecords(timed, { limits, stamp: { tenant: null }, latestSpanTimeNanos: T + 6_000n }) !== null, "times at the latest span time: read");
+    // A zero (unset) or pre-2000 start or end, given as 0, left out or in the wrong unit: the decoding path takes the span out and counts it
     // (reject-zero-time-spans.ts). Through prepareTraceMessages, the decode thread's whole path.
-    for (const [zeroed, why] of [[oneSpan({ startTimeUnixNano: 0n, endTimeUnixNano: 6_000n }), "a zero start time"], [oneSpan({ startTimeUnixNano: 5_000n, endTimeUnixNano: 0n }), "a zero end time"]] as const) {
-      assert.equal(decodeProtobufSpanRecords(zeroed, { limits, stamp: { tenant: null }, latestSpanTimeNanos: 6_000n }), null, why);
-      const prepared = prepareTraceMessages({ body: zeroed, encoding: "protobuf", limits, tenant: null, output: "decoded", latestSpanTimeNanos: 6_000n });
+    for (const [zeroed, why] of [[oneSpan({ startTimeUnixNano: 0n, endTimeUnixNano: T + 6_000n }), "a zero start time"], [oneSpan({ startTimeUnixNano: T + 5_000n, endTimeUnixNano: 0n }), "a zero end time"], [oneSpan({ startTimeUnixNano: 1_767_225_600_000n, endTimeUnixNano: 1_767_225_600_250n }), "times in milliseconds where nanoseconds belong (1970-01-01, 29 minutes past midnight)"], [oneSpan({ startTimeUnixNano: EARLIEST_SPAN_TIME_NANOS - 1n, endTimeUnixNano: T }), "a start just before 2000"]] as const) {
+      assert.equal(decodeProtobufSpanRecords(zeroed, { limits, stamp: { tenant: null }, latestSpanTimeNanos: T + 6_000n }), null, why);
+      const prepared = prepareTraceMessages({ body: zeroed, encoding: "protobuf", limits, tenant: null, output: "decoded", latestSpanTimeNanos: T + 6_000n });
       assert.ok(prepared.kind === "decoded" && prepared.zeroTimeSpans === 1 && prepared.futureSpans === 0 && prepared.spanCount === 0, `${why}: taken out and counted by decoding`);
     }
     declined(oneSpan({ attributes: [text("long", "z".repeat(100))] }), "a value to truncate", { maxAttributeValueBytes: 64 });

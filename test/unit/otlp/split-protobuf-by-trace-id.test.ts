@@ -7,6 +7,7 @@
  * the decoding path refuses a request or changes its spans, the split
  * declines.
  */
+import { EARLIEST_SPAN_TIME_NANOS } from "../../../collector/00-otlp/reject-zero-time-spans.js";
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { decodeTraceRequest } from "../../../collector/00-otlp/decode-trace-request.js";
@@ -118,16 +119,18 @@ describe("cutting a protobuf request by trace id without decoding it", () => {
     assert.ok(splitProtobufByTraceId(one({ name: "n".repeat(64), events: [{ ...event(), name: "é".repeat(32) }] }), { ...options, limits: { ...limits, maxNameBytes: 64 } }) !== null, "names at the name limit: split");
     assert.ok(splitProtobufByTraceId(one({ attributes: [{ key: "map", value: { kvlistValue: { values: [text(longKey, "v")] } } }] }), { ...options, limits: { ...limits, maxAttributeKeyBytes: 128 } }) !== null, "a long key inside a value is the value's: split");
     assert.ok(splitProtobufByTraceId(one({ events: [event(), event()], links: [link(), link()], attributes: [text("k".repeat(128), "v")] }), { ...options, limits: { ...limits, maxEventsPerSpan: 2, maxLinksPerSpan: 2, maxAttributeKeyBytes: 128 } }) !== null, "at the bounds: split");
+    // A span of 2026-01-01; the earliest time a span is taken with is 2000-01-01 (reject-zero-time-spans.ts).
+    const T = 1_767_225_600_000_000_000n;
     // A start or end past the receiver's latest span time (taken out by decoding, reject-future-spans.ts); at it: split.
-    const timed = one({ startTimeUnixNano: 5_000n, endTimeUnixNano: 6_000n });
-    assert.equal(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: 5_999n }), null, "an end past the latest span time");
-    assert.equal(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: 4_999n }), null, "a start past the latest span time");
-    assert.ok(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: 6_000n }) !== null, "times at the latest span time: split");
-    // A zero (unset) start or end, given as 0 or left out (taken out and counted by decoding, reject-zero-time-spans.ts):
+    const timed = one({ startTimeUnixNano: T + 5_000n, endTimeUnixNano: T + 6_000n });
+    assert.equal(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: T + 5_999n }), null, "an end past the latest span time");
+    assert.equal(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: T + 4_999n }), null, "a start past the latest span time");
+    assert.ok(splitProtobufByTraceId(timed, { ...options, latestSpanTimeNanos: T + 6_000n }) !== null, "times at the latest span time: split");
+    // A zero (unset) or pre-2000 start or end, given as 0, left out or in the wrong unit (taken out and counted by decoding, reject-zero-time-spans.ts):
     // receive's whole path, prepareTraceMessages, publishes none of it.
-    for (const [zeroed, why] of [[one({ startTimeUnixNano: 0n, endTimeUnixNano: 6_000n }), "a zero start time"], [one({ startTimeUnixNano: 5_000n, endTimeUnixNano: 0n }), "a zero end time"]] as const) {
-      assert.equal(splitProtobufByTraceId(zeroed, { ...options, latestSpanTimeNanos: 6_000n }), null, why);
-      const prepared = prepareTraceMessages({ body: zeroed, encoding: "protobuf", limits, tenant: null, maxMessageBytes, latestSpanTimeNanos: 6_000n });
+    for (const [zeroed, why] of [[one({ startTimeUnixNano: 0n, endTimeUnixNano: T + 6_000n }), "a zero start time"], [one({ startTimeUnixNano: T + 5_000n, endTimeUnixNano: 0n }), "a zero end time"], [one({ startTimeUnixNano: 1_767_225_600_000n, endTimeUnixNano: 1_767_225_600_250n }), "times in milliseconds where nanoseconds belong (1970-01-01, 29 minutes past midnight)"], [one({ startTimeUnixNano: EARLIEST_SPAN_TIME_NANOS - 1n, endTimeUnixNano: T }), "a start just before 2000"]] as const) {
+      assert.equal(splitProtobufByTraceId(zeroed, { ...options, latestSpanTimeNanos: T + 6_000n }), null, why);
+      const prepared = prepareTraceMessages({ body: zeroed, encoding: "protobuf", limits, tenant: null, maxMessageBytes, latestSpanTimeNanos: T + 6_000n });
       assert.ok(prepared.kind === "prepared" && prepared.zeroTimeSpans === 1 && prepared.futureSpans === 0 && prepared.messages.length === 0, `${why}: taken out and counted by decoding`);
     }
     declined(one({ kind: 7 as SpanDocument["kind"] }), "a span kind out of range");
