@@ -14,6 +14,15 @@
  * Nothing changes when the unknown call started before the last known generation (the generation came after it,
  * whatever it was), or lies inside the last known generation's span: that generation returned after the call ended,
  * and what it recorded is its own.
+ *
+ * The last generation is also the one that provides the request's answer, so when it ended in error (OTel status code
+ * 2: a provider that failed mid-stream, a model call that threw) and no generation around it returned, the request did
+ * not get its answer, however the application went on: what it returned is the failed stream's partial text (the AI
+ * SDK's `textStream` ends normally after an error, its `text` is the text before it) or a reply made in its place (an
+ * apology after a caught throw). `failed` names that span, and the rebuild marks the request failed. A generation
+ * after it (a retry that answered) is the last one instead, and the request completed. A generation around it that
+ * returned (an instrumentation's span of the same call, around its failed inner attempt) returned an answer after all.
+ * When a call of unknown kind may have been the last generation, the last is not known, and neither is whether it failed.
  */
 import type { MalformedAttributeNote } from "../../contracts/case-result.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
@@ -22,6 +31,8 @@ import type { GenerateObservation, NormalizedSpan } from "../04-normalize/stage-
 export interface LastGeneration {
   /** The last generation's observation; null when there is none, or when a later call may have been the last. */
   observation: GenerateObservation | null;
+  /** The last generation's span when it ended in error and no generation span around it returned; null otherwise, and when the last is not known. */
+  failed: SpanRecord | null;
   notes: MalformedAttributeNote[];
 }
 
@@ -49,6 +60,13 @@ function mayBeLastGeneration(last: SpanRecord, sameStart: boolean, requestAnswer
   );
 }
 
+/** `last` when it ended in error and no generation span around it returned (its outer span of the same call did not fail). */
+function failedAnswer(last: SpanRecord, generations: readonly { span: SpanRecord }[], byId: ReadonlyMap<string, SpanRecord>): SpanRecord | null {
+  if (last.status.code !== 2) return null;
+  const returnedAround = generations.some((item) => item.span.status.code !== 2 && item.span.spanId !== last.spanId && isInside(last, item.span, byId));
+  return returnedAround ? null : last;
+}
+
 /**
  * @param generations the trace's generation spans in the order they ran (time-order.ts: start time, then end time)
  * @param requestAnswered whether the request span carries the request's output
@@ -59,7 +77,7 @@ export function lastGeneration(
   requestAnswered: boolean,
 ): LastGeneration {
   const last = generations.at(-1);
-  if (last === undefined) return { observation: null, notes: [] };
+  if (last === undefined) return { observation: null, failed: null, notes: [] };
   const byId = new Map<string, SpanRecord>();
   for (const item of normalized) if (!byId.has(item.span.spanId)) byId.set(item.span.spanId, item.span);
   const later = normalized.filter(
@@ -69,9 +87,10 @@ export function lastGeneration(
       item.span.startTimeUnixNano >= last.span.startTimeUnixNano &&
       !isInside(item.span, last.span, byId),
   );
-  if (later.length === 0) return { observation: last.observation, notes: [] };
+  if (later.length === 0) return { observation: last.observation, failed: failedAnswer(last.span, generations, byId), notes: [] };
   return {
     observation: null,
+    failed: null,
     notes: later.map((item) => ({
       span_id: item.span.spanId,
       span_name: item.span.name,

@@ -42,7 +42,10 @@
  * so are values a reader could not read (a retriever's item that is no
  * document, a score that is no number, a message without text; not those of a
  * retrieval whose documents are not used) and spans that end before they start (no latency, no stage timing for them).
- * A failed root is a timeout only when it says so with the OTel `error.type`
+ * The request failed when its root span ended in error, or when its last generation — the one that provides the
+ * answer — did and no later generation answered (a stream that failed mid-way under a handler that returned its partial
+ * text, a model call that threw under a handler that caught it: last-generation.ts); the answer it returned stays the
+ * output. A failed root or generation is a timeout only when it says so with the OTel `error.type`
  * attribute (value `timeout`); status messages are free text and not parsed.
  */
 import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
@@ -235,7 +238,10 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const answer = request?.observation.answer ?? last.observation?.answer ?? null;
 
   const rootStatus = rootSpan?.status ?? { code: 0 as const, message: "" };
-  const errorSpan = rootStatus.code === 2 ? rootSpan : null;
+  // The request failed when its root did, or when the generation that provides its answer did (last-generation.ts): a
+  // handler that returned the failed stream's partial text, or a reply in place of the answer, returned normally, and
+  // read as completed, that text was judged as the request's answer.
+  const errorSpan = rootStatus.code === 2 ? rootSpan : last.failed;
   const executionStatus = !trace.complete ? "partial" : errorSpan ? "failed" : "completed";
   const startedAt = rootSpan?.startTimeUnixNano ?? trace.spans[0]?.startTimeUnixNano ?? 0n;
   const endedAt = trace.complete && rootSpan ? rootSpan.endTimeUnixNano : null;
@@ -333,13 +339,20 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
     trace_id: trace.traceId,
     artifact_refs: [`trace://${trace.traceId}`],
     execution_error: errorSpan
-      ? { type: errorSpan.attributes["error.type"] === "timeout" ? "timeout" : "system_error", message: errorSpan.status.message || null }
+      ? { type: errorSpan.attributes["error.type"] === "timeout" ? "timeout" : "system_error", message: errorSpan === rootSpan ? errorSpan.status.message || null : failedGenerationMessage(errorSpan) }
       : !trace.complete
         ? { type: "none", message: `trace released without its root span (${trace.reason})` }
         : { type: "none", message: null },
     started_at: toIso(startedAt),
     completed_at: endedAt !== null ? toIso(endedAt) : null,
   };
+}
+
+/** The execution error of a request whose last generation failed while its root did not: which span, and its own message. */
+function failedGenerationMessage(generation: SpanRecord): string {
+  const name = JSON.stringify(generation.name.slice(0, 80));
+  const said = generation.status.message === "" ? "no error message recorded" : generation.status.message;
+  return `the request's last generation, ${name} (span ${generation.spanId}), ended in error and no later generation answered, so the answer is missing or cut short: ${said}`;
 }
 
 function serviceName(span: SpanRecord | null): string | null {

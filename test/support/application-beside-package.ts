@@ -11,10 +11,19 @@ import { fileURLToPath } from "node:url";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** Writes `source` as `folder/file` beside a node_modules/ragscope link to this checkout. */
-export async function writeApplication(folder: string, file: string, source: string): Promise<void> {
+/**
+ * Writes `source` as `folder/file` beside a node_modules/ragscope link to this checkout.
+ * @param dependencies packages the application imports besides ragscope (the Vercel AI SDK `ai`, `@langchain/core`), linked from this
+ * checkout's node_modules: the versions the project's tests pin, resolving their own dependencies there
+ */
+export async function writeApplication(folder: string, file: string, source: string, dependencies: readonly string[] = []): Promise<void> {
   await mkdir(path.join(folder, "node_modules"), { recursive: true });
   await symlink(projectRoot, path.join(folder, "node_modules", "ragscope"), "dir");
+  for (const name of dependencies) {
+    const linked = path.join(folder, "node_modules", name);
+    await mkdir(path.dirname(linked), { recursive: true });
+    await symlink(path.join(projectRoot, "node_modules", name), linked, "dir");
+  }
   await writeFile(path.join(folder, file), source);
 }
 

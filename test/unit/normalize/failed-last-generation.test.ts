@@ -1,0 +1,82 @@
+/**
+ * A request whose last generation — the one that provides its answer — ended in error while the request's own span
+ * ended well (collector/06-rebuild/last-generation.ts): a handler that returned a failed stream's partial text, or a
+ * reply in place of the answer after catching a failed model call. The request is failed, its answer kept as the
+ * output; a later generation that answered (a retry) makes it completed, and so does a generation around the failed
+ * one that returned (an instrumentation's span of the same call). The SDK's own spans through the real AI SDK are in
+ * test/e2e/online/failed-generation-verdict.test.ts.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { Attributes, SpanRecord } from "../../../collector/00-otlp/span-record.js";
+import { createTraceNormalizer } from "../../../collector/04-normalize/normalize-spans.js";
+import { rebuildCaseResult } from "../../../collector/06-rebuild/rebuild-case-result.js";
+import { spanRecord } from "./span-fixture.js";
+
+const normalize = createTraceNormalizer();
+const START = 1_783_503_000_000_000_000n;
+const MILLISECOND = 1_000_000n;
+const ERROR = 2 as const;
+
+function span(spanId: string, parentSpanId: string, attributes: Attributes, startMs: bigint, endMs: bigint, status: SpanRecord["status"] = { code: 0, message: "" }): SpanRecord {
+  return spanRecord({
+    spanId: spanId.padStart(16, "0"),
+    parentSpanId: parentSpanId === "" ? "" : parentSpanId.padStart(16, "0"),
+    name: attributes["openinference.span.kind"] === "LLM" ? "rag.generate" : "rag.request",
+    attributes,
+    startTimeUnixNano: START + startMs * MILLISECOND,
+    endTimeUnixNano: START + endMs * MILLISECOND,
+    status,
+  });
+}
+
+function rebuild(spans: SpanRecord[]) {
+  const result = rebuildCaseResult({ traceId: spans[0]!.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, normalize(spans));
+  return { status: result.execution_status, error: result.execution_error, output: result.output };
+}
+
+const request = (answer: string | null): Attributes => ({ "openinference.span.kind": "CHAIN", "ragscope.stage": "request", "input.value": "q?", ...(answer === null ? {} : { "output.value": answer }) });
+const generation = (answer: string | null, extra: Attributes = {}): Attributes => ({ "openinference.span.kind": "LLM", "llm.model_name": "m", ...(answer === null ? {} : { "output.value": answer }), ...extra });
+const failure = (message: string) => ({ code: ERROR, message });
+
+describe("a request whose last generation failed", () => {
+  test("the request span ended well with the stream's partial text: failed, the partial text its output, the error naming the generation", () => {
+    const result = rebuild([span("1", "", request("Refunds reach the "), 0n, 100n), span("2", "1", generation(null), 10n, 50n, failure("provider overloaded"))]);
+    assert.deepEqual([result.status, result.error.type, result.output], ["failed", "system_error", "Refunds reach the "]);
+    assert.equal(
+      result.error.message,
+      `the request's last generation, "rag.generate" (span ${"2".padStart(16, "0")}), ended in error and no later generation answered, so the answer is missing or cut short: provider overloaded`,
+    );
+  });
+
+  test("without a message of its own, the error says none was recorded", () => {
+    const result = rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation(null), 10n, 50n, failure(""))]);
+    assert.deepEqual([result.status, result.output], ["failed", null]);
+    assert.match(result.error.message ?? "", /: no error message recorded$/);
+  });
+
+  test("a retry that answered after it: completed, with the retry's answer", () => {
+    const result = rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation(null), 10n, 30n, failure("provider overloaded")), span("3", "1", generation("Within 7 days."), 40n, 60n)]);
+    assert.deepEqual([result.status, result.error.type, result.error.message, result.output], ["completed", "none", null, "Within 7 days."]);
+  });
+
+  test("a failed generation before the last one that answered changes nothing; a failed one after it does", () => {
+    assert.equal(rebuild([span("1", "", request("a"), 0n, 100n), span("2", "1", generation("draft"), 10n, 30n, failure("x")), span("3", "1", generation("a"), 40n, 60n)]).status, "completed");
+    assert.equal(rebuild([span("1", "", request("a"), 0n, 100n), span("2", "1", generation("a"), 10n, 30n), span("3", "1", generation(null), 40n, 60n, failure("x"))]).status, "failed");
+  });
+
+  test("inside a generation span that returned (an instrumentation's span of the same call around its failed attempt): completed", () => {
+    const result = rebuild([span("1", "", request("Within 7 days."), 0n, 100n), span("2", "1", generation("Within 7 days."), 10n, 60n), span("3", "2", generation(null), 20n, 30n, failure("attempt 1 failed"))]);
+    assert.deepEqual([result.status, result.error.type, result.output], ["completed", "none", "Within 7 days."]);
+  });
+
+  test("a generation that says it timed out (error.type timeout) makes the request's error a timeout", () => {
+    const result = rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation(null, { "error.type": "timeout" }), 10n, 50n, failure("deadline passed"))]);
+    assert.deepEqual([result.status, result.error.type], ["failed", "timeout"]);
+  });
+
+  test("a failed root is the request's error, with its own message, as before", () => {
+    const result = rebuild([span("1", "", request(null), 0n, 100n, failure("handler threw")), span("2", "1", generation(null), 10n, 50n, failure("provider overloaded"))]);
+    assert.deepEqual([result.status, result.error.type, result.error.message], ["failed", "system_error", "handler threw"]);
+  });
+});
