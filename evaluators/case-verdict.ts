@@ -47,7 +47,7 @@ import { isError, isTimeout } from "./aggregate/reliability-summary.js";
 import { createDefaultRegistry } from "./default-registry.js";
 import { verdictBasisOf } from "./evaluator.js";
 import type { EvaluatorRegistry } from "./evaluator-registry.js";
-import { attributeRootCause, ROOT_CAUSE_EVALUATOR_ID, rootCauseEvaluationResult } from "./root-cause/index.js";
+import { attributeRootCause, ROOT_CAUSE_EVALUATOR_ID, rootCauseEvaluationResult, type AttributionOptions } from "./root-cause/index.js";
 
 export interface CaseVerdict {
   caseResult: CaseResult;
@@ -134,19 +134,25 @@ export function didNotComplete(caseResult: CaseResult): boolean {
   return isError(caseResult) || isTimeout(caseResult);
 }
 
+/**
+ * @param attribution what the run knows beyond the case for the root cause: the corpus index of `ragscope eval
+ *   --corpus`, without which DATA_MISSING cannot be told from RETRIEVAL_MISS. Whoever decides the verdict again (the
+ *   judge result sinks) must pass the same, or the later verdict loses the label.
+ */
 export function decideCaseVerdict(
   caseResult: CaseResult,
   evalCase: EvalCase | null,
   results: readonly EvaluationResult[],
   evaluatedAt: string,
   registry?: EvaluatorRegistry,
+  attribution: AttributionOptions = {},
 ): CaseVerdict {
   const evaluationResults = results.filter((result) => result.evaluator_id !== ROOT_CAUSE_EVALUATOR_ID);
   const decided = { ...caseResult, quality_status: didNotComplete(caseResult) ? ("failed" as const) : qualityStatusOf(evaluationResults, registry, answerNotRecorded(caseResult)) };
   if (decided.quality_status === "failed") {
     const firm = evaluationResults.filter((result) => !isHeuristicJudgement(result));
-    const attribution = attributeRootCause(decided, evalCase, firm);
-    if (attribution) evaluationResults.push(rootCauseEvaluationResult(decided, attribution, evaluatedAt));
+    const rootCause = attributeRootCause(decided, evalCase, firm, attribution);
+    if (rootCause) evaluationResults.push(rootCauseEvaluationResult(decided, rootCause, evaluatedAt));
   }
   return { caseResult: decided, evaluationResults };
 }

@@ -25,6 +25,7 @@ import { evaluationResultIdFor } from "../contracts/ids.js";
 import type { Evaluator, EvaluatorOutput } from "./evaluator.js";
 import type { EvaluatorRegistry } from "./evaluator-registry.js";
 import { decideCaseVerdict } from "./case-verdict.js";
+import type { AttributionOptions } from "./root-cause/index.js";
 import { formatFixed } from "./format-fixed.js";
 import { parseThreshold, satisfies, type Threshold } from "./threshold.js";
 
@@ -100,7 +101,8 @@ function round(value: number): string {
   return Number.isInteger(value) ? String(value) : formatFixed(value, 4).replace(/\.?0+$/, "");
 }
 
-export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: CaseResult, evalCase: EvalCase | null, evaluatedAt: string): CaseEvaluation {
+/** @param attribution for the root cause of a failed case (case-verdict.ts decideCaseVerdict): the corpus index of `eval --corpus` */
+export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: CaseResult, evalCase: EvalCase | null, evaluatedAt: string, attribution: AttributionOptions = {}): CaseEvaluation {
   const rubric = rubricThresholds(evalCase);
   const evaluationResults: EvaluationResult[] = [];
   for (const evaluator of registry.list()) {
@@ -162,5 +164,5 @@ export function evaluateCaseResult(registry: EvaluatorRegistry, caseResult: Case
       });
     }
   }
-  return decideCaseVerdict(caseResult, evalCase, evaluationResults, evaluatedAt, registry);
+  return decideCaseVerdict(caseResult, evalCase, evaluationResults, evaluatedAt, registry, attribution);
 }

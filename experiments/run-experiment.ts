@@ -46,6 +46,7 @@ import { reportInvalidSettings, settingsForCommand } from "../collector/wiring/c
 import { readGateFile } from "../dashboards/source/read-gate-file.js";
 import { packageFiles } from "../collector/wiring/config/package-files.js";
 import { describeLoadFailure, loadDatasetFile, type Dataset } from "../collector/wiring/dataset/load-dataset.js";
+import { loadCorpusIndex, type CorpusIndex } from "../collector/wiring/dataset/load-corpus-index.js";
 import { splitOf } from "../collector/wiring/dataset/dataset-mix.js";
 import { compareRuns, type RunComparison } from "./compare/compare-runs.js";
 import { answerConsistency, type CaseConsistency } from "./answer-consistency.js";
@@ -84,6 +85,13 @@ export interface ExperimentOptions {
   split?: string;
   /** A run already in the store to compare with. */
   baseline?: string;
+  /**
+   * The corpus index (`ragscope eval --corpus`): a file of the knowledge base's document ids
+   * (collector/wiring/dataset/load-corpus-index.ts) or one loaded. With it a failed case whose gold document is not
+   * in it and was never retrieved has the root cause DATA_MISSING; without it, RETRIEVAL_MISS. Embedded collector
+   * only: a running one (`endpoint`) evaluates the traces it receives, and this process cannot hand it the index.
+   */
+  corpus?: string | CorpusIndex;
   /**
    * Run as this tenant (embedded collector only): every request is recorded
    * under it, and the run and the baseline are read back through the store
@@ -254,6 +262,12 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   if (options.tenant !== undefined && options.allTenants === true) {
     throw new ExperimentSetupError(["--tenant and --all-tenants cannot be given together: --tenant reads that tenant's results only (the run's and the baseline's), --all-tenants compares with every tenant's results of --baseline together; give one"]);
   }
+  if (options.corpus !== undefined && options.endpoint !== undefined) {
+    throw new ExperimentSetupError([
+      "--corpus applies to the embedded collector only: a running collector (--endpoint) decides the root causes of the traces it receives, and this process cannot hand it the corpus index — drop --endpoint to run embedded with --corpus, or drop --corpus (a gold document missing from the knowledge base then reads as RETRIEVAL_MISS)",
+    ]);
+  }
+  const corpus = typeof options.corpus === "string" ? await corpusOrThrow(options.corpus) : (options.corpus ?? null);
   if (options.endpoint !== undefined && options.readApi === undefined) throw new ExperimentSetupError(["--endpoint needs --read-api: the address of the running collector's read API (serve prints it as \"web UI and read API on ...\"), where the results are read back"]);
   // Alone it was ignored: the run went to the embedded collector, and the results were read from there.
   if (options.readApi !== undefined && options.endpoint === undefined) throw new ExperimentSetupError(["--read-api needs --endpoint: the running collector's OTLP/HTTP receiver (serve prints it as \"OTLP/HTTP on ...\"), where the cases' spans are sent; without both, eval runs on the embedded collector"]);
@@ -262,7 +276,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     target =
       options.endpoint !== undefined
         ? remoteTarget({ endpoint: options.endpoint, readApi: options.readApi!, ...(environment[READ_TOKEN_VARIABLE] ? { token: environment[READ_TOKEN_VARIABLE] } : {}) })
-        : await startEmbeddedTarget(resolved.value.settings, options.tenant === undefined ? "all" : [options.tenant]);
+        : await startEmbeddedTarget(resolved.value.settings, options.tenant === undefined ? "all" : [options.tenant], corpus === null ? {} : { corpusDocumentIds: corpus.documentIds, corpusSource: `--corpus ${corpus.file}` });
   } catch (error) {
     if (error instanceof RemoteTargetError) throw new ExperimentSetupError([error.message]);
     throw error;
@@ -369,6 +383,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const notes: string[] = [];
     // --all-tenants compared with a mix deliberately: the report says whose results it counted.
     if (options.baseline !== undefined && isMixed(baselineTenants)) notes.push(`--all-tenants: baseline run ${options.baseline} counted every tenant's results together: ${describeTenantCounts(baselineTenants)}`);
+    if (corpus !== null) notes.push(corpusNote(corpus, cases));
     const unrecorded = new Set<string>();
     for (const [index, id] of runIds.entries()) {
       const refusal = await target.recordRun({ ...lineage, run_id: id, completion: completionOf(index) });
@@ -457,6 +472,28 @@ function taskProblem(task: unknown): string {
   const given = typeof task === "string" ? `a text (${JSON.stringify(task)})` : task === null ? "null" : Array.isArray(task) ? "a list" : kinds[typeof task]!;
   const fix = typeof task === "string" ? "import the module and pass its default export (`task: (await import(path)).default`; a path is what `ragscope eval --task` takes)" : "pass the function that answers a case";
   return `task: must be a function (evalCase, context) => answer, not ${given}; ${fix}`;
+}
+
+async function corpusOrThrow(file: string): Promise<CorpusIndex> {
+  const loaded = await loadCorpusIndex(file);
+  if (!loaded.ok) throw new ExperimentSetupError(loaded.error);
+  return loaded.value;
+}
+
+/**
+ * What the corpus index says of the cases run: the gold documents it lacks, whose cases' failures read DATA_MISSING
+ * when no chunk of them was retrieved. All of them lacking is said apart: most likely the file lists ids in another
+ * form than the dataset's gold evidence (a path for a name, another prefix).
+ */
+function corpusNote(corpus: CorpusIndex, cases: readonly EvalCase[]): string {
+  const gold = new Set(cases.flatMap((item) => item.gold_evidence.filter((evidence) => evidence.relevance >= 1).map((evidence) => evidence.document_id)));
+  const absent = [...gold].filter((documentId) => !corpus.documentIds.has(documentId)).sort();
+  const head = `--corpus ${corpus.file}: ${corpus.documentIds.size} document id(s)`;
+  if (gold.size === 0) return `${head}; no case run names gold evidence, so none can be DATA_MISSING`;
+  if (absent.length === 0) return `${head}; it holds every gold document of the cases run (${gold.size})`;
+  const listed = `${absent.slice(0, 10).join(", ")}${absent.length > 10 ? ` and ${absent.length - 10} more` : ""}`;
+  const warning = absent.length === gold.size ? " — none of them is in it: check that the file lists the ids the gold evidence's document_id uses" : "";
+  return `${head}; ${absent.length} of the ${gold.size} gold documents of the cases run are not in it (${listed}): a failed case that retrieved none of its chunks has the root cause DATA_MISSING${warning}`;
 }
 
 async function loadOrThrow(file: string): Promise<Dataset> {

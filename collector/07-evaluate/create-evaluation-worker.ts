@@ -8,6 +8,7 @@ import type { CaseStore } from "../../store/ports/case-store.js";
 import { memoryBounds, sinkRetryPolicy, type CollectorConfig } from "../wiring/config/collector-config.js";
 import type { OnlineStage } from "../wiring/online/online-stage.js";
 import type { QuarantineSink, ResultSink } from "../../store/ports/result-sink.js";
+import type { AttributionOptions } from "../../evaluators/root-cause/index.js";
 import { EvaluationWorker, type DeadLetterHandler } from "./evaluation-worker.js";
 import { unknownCaseNotice, type OtherTenantsCase } from "./unknown-case-notice.js";
 
@@ -22,6 +23,8 @@ export interface EvaluationWorkerParts {
   freshness?: { observe(seconds: number): void };
   /** Told of traces naming an Eval Case the store does not hold (or only another tenant's); default: a line on stderr once per case. */
   onUnknownCase?: (caseId: string, caseVersion: string, traceId: string, tenants?: OtherTenantsCase) => void;
+  /** For the root cause of failed cases (EvaluationWorkerOptions.attribution): the corpus index of `eval --corpus`. */
+  attribution?: AttributionOptions;
 }
 
 export function createEvaluationWorker(config: Readonly<CollectorConfig>, parts: EvaluationWorkerParts): EvaluationWorker {
@@ -41,5 +44,6 @@ export function createEvaluationWorker(config: Readonly<CollectorConfig>, parts:
     afterWrite: online ? (evaluations) => online.afterWrite(evaluations) : undefined,
     freshness: parts.freshness,
     onUnknownCase: parts.onUnknownCase ?? unknownCaseNotice((line) => console.error(line)),
+    attribution: parts.attribution,
   });
 }

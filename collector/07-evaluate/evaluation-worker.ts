@@ -46,6 +46,7 @@ import type { OtherTenantsCase } from "./unknown-case-notice.js";
 import type { Result } from "../../core/result.js";
 import { evaluateCaseResult, type CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 import type { EvaluatorRegistry } from "../../evaluators/evaluator-registry.js";
+import type { AttributionOptions } from "../../evaluators/root-cause/index.js";
 import { assembledTraceKey, TraceAssembler, type AssembledTrace, type AssemblerOptions } from "../05-assemble/trace-assembler.js";
 import { CountedOncePerTrace } from "./counted-once-per-trace.js";
 import type { BusPosition, DeliveredMessage } from "../02-transport/trace-bus.js";
@@ -108,6 +109,8 @@ export interface EvaluationWorkerOptions {
   freshness?: { observe(seconds: number): void };
   /** Told of each trace naming a case id and version no stored Eval Case has, or only another tenant's (`tenants`; unknown-case-notice.ts). */
   onUnknownCase?: (caseId: string, caseVersion: string, traceId: string, tenants?: OtherTenantsCase) => void;
+  /** For the root cause of failed cases: the corpus index of `ragscope eval --corpus` (DATA_MISSING); absent: none. */
+  attribution?: AttributionOptions;
 }
 
 /** What is counted once per trace (CountedOncePerTrace): the kinds of notes on its Case Result, and naming an unknown Eval Case. */
@@ -539,7 +542,7 @@ export class EvaluationWorker {
     }
     this.countOncePerTrace(trace, holds);
     const resumed = performance.now();
-    const evaluation = evaluateCaseResult(this.options.registry, caseResult, evalCase, new Date(this.clock()).toISOString());
+    const evaluation = evaluateCaseResult(this.options.registry, caseResult, evalCase, new Date(this.clock()).toISOString(), this.options.attribution);
     evaluated += performance.now() - resumed;
     this.timings.evaluateMs += evaluated;
     // A re-opened trace was evaluated and written before: the store must not keep a value this evaluation no longer has.

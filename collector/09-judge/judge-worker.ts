@@ -27,6 +27,7 @@ import type { SinkFailure } from "../../store/ports/result-sink.js";
 import type { JudgeQueueFailure } from "./judge-queue.js";
 import type { JudgeRequestMessage } from "./judge-request-message.js";
 import type { JudgedCase, JudgeResultSink } from "../../store/ports/judge-result-sink.js";
+import type { AttributionOptions } from "../../evaluators/root-cause/index.js";
 
 /** What one request asks for: the judge, the embedding measurements, or both. */
 export interface JudgeWork {
@@ -47,6 +48,8 @@ export interface JudgeWorkerOptions {
   log?: (line: string) => void;
   /** Called with what was just written durably (alerts read it). Must not throw. */
   onDurable?: (judged: readonly JudgedCase[]) => void;
+  /** Handed to the sink with each judged case, which decides its root cause again (JudgedCase.attribution): the corpus index of `eval --corpus`. */
+  attribution?: AttributionOptions;
 }
 
 export class JudgeWorker {
@@ -110,7 +113,7 @@ export class JudgeWorker {
     try {
       const work = { judge: message.judge ?? true, measureEmbeddings: message.measure_embeddings ?? true };
       const evaluationResults = await this.options.run(message.case_result, evalCase, new Date(this.clock()).toISOString(), work);
-      return { caseResult: message.case_result, evaluationResults, evalCase };
+      return { caseResult: message.case_result, evaluationResults, evalCase, ...(this.options.attribution ? { attribution: this.options.attribution } : {}) };
     } catch (error) {
       this.counters.poisonRequests += 1;
       this.log(`ragscope judge worker: judging case result ${message.case_result_id} failed and is skipped: ${error instanceof Error ? error.message : String(error)}`);

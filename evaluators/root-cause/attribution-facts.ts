@@ -44,10 +44,13 @@ export type EvaluatorLayer = "retrieval" | "context" | "citation" | "performance
 
 export interface AttributionOptions {
   /**
-   * Document ids present in the corpus the run used. Without it a gold
-   * document that was never retrieved cannot be told from a retrieval miss.
+   * Document ids present in the corpus the run used (`ragscope eval --corpus`).
+   * Without it a gold document that was never retrieved cannot be told from a
+   * retrieval miss.
    */
   corpusDocumentIds?: ReadonlySet<string>;
+  /** Where that index came from, named in the DATA_MISSING reason (e.g. `--corpus corpus.txt`). */
+  corpusSource?: string;
 }
 
 export interface AttributionFacts {

@@ -15,14 +15,15 @@ import { METRIC } from "../metric-catalog.js";
 
 export const dataMissingStep: RootCauseStep = {
   label: "DATA_MISSING",
-  when: "a corpus index was given, a gold document is not in it, and no chunk of that document was retrieved (without an index this is reported as RETRIEVAL_MISS)",
+  when: "a corpus index was given (ragscope eval --corpus), a gold document is not in it, and no chunk of that document was retrieved (without an index this is reported as RETRIEVAL_MISS)",
   decide(facts) {
     const corpus = facts.options.corpusDocumentIds;
     if (corpus === undefined) return null;
     const seen = new Set([...(facts.retrieved ?? []), ...(facts.preRerank ?? [])].map((chunk) => chunk.document_id));
     const absent = [...new Set(facts.gold.map((trail) => trail.evidence.document_id))].filter((documentId) => !corpus.has(documentId) && !seen.has(documentId));
     if (absent.length === 0) return null;
-    return { reason: `gold document(s) ${absent.join(", ")} are not in the corpus and were never retrieved`, confidence: "deterministic_rule" };
+    const source = facts.options.corpusSource === undefined ? "" : ` (${facts.options.corpusSource})`;
+    return { reason: `gold document(s) ${absent.join(", ")} are not in the corpus index${source} and were never retrieved: the knowledge base lacks them`, confidence: "deterministic_rule" };
   },
 };
 

@@ -54,7 +54,7 @@ export const retrievalMissStep: RootCauseStep = {
     if (missed.length === 0) return null;
     const described = missed.map((trail) => `${goldLabel(trail)} ${trail.finalRank === null ? "not retrieved" : `at rank ${trail.finalRank}`}`);
     const neverSeen = missed.filter((trail) => !documentRetrieved(facts, trail.evidence.document_id)).map((trail) => trail.evidence.document_id);
-    const note = neverSeen.length > 0 && facts.options.corpusDocumentIds === undefined ? `; no chunk of ${[...new Set(neverSeen)].join(", ")} was retrieved — without a corpus index a missing document cannot be told from a miss (DATA_MISSING)` : "";
+    const note = neverSeen.length > 0 && facts.options.corpusDocumentIds === undefined ? `; no chunk of ${[...new Set(neverSeen)].join(", ")} was retrieved — without a corpus index (ragscope eval --corpus) a document missing from the knowledge base cannot be told from a miss (DATA_MISSING)` : "";
     return { reason: `${described.join("; ")}${note}`, metrics: [METRIC.recall_at_k, METRIC.recall_at_5], confidence: "deterministic_rule" };
   },
 };

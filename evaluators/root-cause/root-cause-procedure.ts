@@ -8,7 +8,7 @@
  *                        the request did not complete (its execution_error.type, seed 000): no answer reached the user
  *  3 SHOULD_ABSTAIN      unanswerable case, and the system answered
  *  4 OVER_ABSTAIN        answerable, abstained, and all gold evidence was in the context
- *  5 DATA_MISSING        a gold document is absent from the given corpus index and never retrieved
+ *  5 DATA_MISSING        a gold document is absent from the given corpus index (eval --corpus) and never retrieved
  *  6 DATA_OUTDATED       a cited version not in force, or one packed / ranked above the gold evidence
  *  7 DATA_CONFLICT       two versions of one document packed together
  *  8 CHUNK_BAD           a chunk boundary falls inside the gold evidence text

@@ -13,17 +13,20 @@ import { startEmbeddedCollector } from "../../collector/wiring/run/embedded-coll
 import { NO_TENANT } from "../../store/ports/run-lineage-sink.js";
 import { describeScope, type TenantScope } from "../../store/ports/tenant-scope.js";
 import { caseKey, type CollectorTarget, type MissingCases } from "./collector-target.js";
+import type { AttributionOptions } from "../../evaluators/root-cause/index.js";
 
 const POLL_MS = 250;
 
 /**
  * @param scope whose results the run reads back — its own cases and the
  *   baseline's (`eval --tenant`: another tenant's run reads as not stored).
+ * @param attribution for the root causes of failed cases, in the rule stage and again when judge results arrive: the
+ *   corpus index of `eval --corpus` (DATA_MISSING).
  */
-export async function startEmbeddedTarget(settings: Settings, scope: TenantScope = "all"): Promise<CollectorTarget> {
+export async function startEmbeddedTarget(settings: Settings, scope: TenantScope = "all", attribution: AttributionOptions = {}): Promise<CollectorTarget> {
   const config = collectorSettings(settings);
-  const online = onlineStageFactory(onlineSettings(settings), judgeEndpointSettings(settings), sinkRetryPolicy(config));
-  const collector = await startEmbeddedCollector(config, { online: online.online });
+  const online = onlineStageFactory(onlineSettings(settings), judgeEndpointSettings(settings), sinkRetryPolicy(config), undefined, attribution);
+  const collector = await startEmbeddedCollector(config, { online: online.online, attribution });
   const { reader, traces } = collector.store.scoped(scope);
   let unfinished: string | null = null;
   return {

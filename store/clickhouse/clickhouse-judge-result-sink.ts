@@ -100,7 +100,7 @@ export class ClickHouseJudgeResultSink implements JudgeResultSink {
     // The verdict's evaluation time is its rows' version millisecond: the clock's, or a few milliseconds after it while
     // writes come faster than they take versions (row-version-clock.ts); a retry keeps both.
     const verdicts = batch.map((judged) =>
-      decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.get(judged.caseResult.case_result_id) ?? judged.evaluationResults, new Date(versionOf(judged)).toISOString()),
+      decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.get(judged.caseResult.case_result_id) ?? judged.evaluationResults, new Date(versionOf(judged)).toISOString(), undefined, judged.attribution),
     );
     const rows = verdicts.map((verdict, index) =>
       toRows({ caseResult: verdict.caseResult, evaluationResults: verdict.evaluationResults.filter((item) => item.evaluator_id === "root_cause") }, "", versionOf(batch[index]!)),

@@ -32,7 +32,7 @@ export class MemoryJudgeResultSink implements JudgeResultSink {
       const id = judged.caseResult.case_result_id;
       const stored = this.tables.evaluations.values().filter((entry) => entry.result.case_result_id === id).map((entry) => entry.result);
       // The verdict's evaluation time is its rows' version millisecond, as the ClickHouse adapter's.
-      const verdict = decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.length > 0 ? stored : judged.evaluationResults, new Date(versionOf(judged)).toISOString());
+      const verdict = decideCaseVerdict(judged.caseResult, judged.evalCase ?? null, stored.length > 0 ? stored : judged.evaluationResults, new Date(versionOf(judged)).toISOString(), undefined, judged.attribution);
       writeEvaluationResults(this.tables, verdict.caseResult, verdict.evaluationResults.filter((item) => item.evaluator_id === "root_cause"), versionOf(judged));
       writeCaseResult(this.tables, verdict.caseResult, versionOf(judged));
     }

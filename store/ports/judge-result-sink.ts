@@ -9,6 +9,7 @@
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import type { AttributionOptions } from "../../evaluators/root-cause/index.js";
 import type { Result } from "../../core/result.js";
 import type { SinkFailure } from "./result-sink.js";
 
@@ -17,6 +18,8 @@ export interface JudgedCase {
   evaluationResults: EvaluationResult[];
   /** The trace's Eval Case (offline runs), for the case's verdict and root cause. */
   evalCase?: EvalCase | null;
+  /** What the run knows beyond the case for the root cause decided again (the corpus index of `eval --corpus`), as the rule stage had it. */
+  attribution?: AttributionOptions;
 }
 
 export interface JudgeResultSink {

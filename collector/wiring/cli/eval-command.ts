@@ -8,6 +8,10 @@
  * The run's id is printed on stderr before the first case (a fresh one
  * without --run-id: run-experiment.ts defaultRunId).
  *
+ * --corpus FILE lists the knowledge base's document ids (load-corpus-index.ts):
+ * a failed case whose gold document is not in it and was never retrieved then
+ * has the root cause DATA_MISSING instead of RETRIEVAL_MISS.
+ *
  * SIGINT or SIGTERM stops the run: no case starts after it, the running ones
  * finish (each within --timeout-ms), every finished case is evaluated and
  * stored, the lineage is recorded as interrupted with its planned and stored
@@ -39,6 +43,7 @@ export interface EvalOptions {
   concurrency: number;
   timeoutMs: number;
   baseline?: string;
+  corpus?: string;
   tenant?: string;
   allTenants?: boolean;
   gates?: string;
@@ -112,6 +117,7 @@ export async function evalCommand(options: EvalOptions, request: SettingsRequest
       allowMissing: options.allowMissing === true,
       ...(options.runId ? { runId: options.runId } : {}),
       ...(options.baseline ? { baseline: options.baseline } : {}),
+      ...(options.corpus !== undefined ? { corpus: options.corpus } : {}),
       ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
       ...(options.allTenants === true ? { allTenants: true } : {}),
       ...(options.split ? { split: options.split } : {}),

@@ -109,6 +109,7 @@ export async function main(argv: string[], output: Output = standardOutput, envi
     .option("--concurrency <n>", "cases run at once", concurrentCases, 4)
     .option("--timeout-ms <ms>", "per-case timeout of the task", milliseconds, 60_000)
     .option("--baseline <run>", "a stored run to compare with (paired bootstrap, McNemar, regression rules)")
+    .option("--corpus <file>", "the knowledge base's document ids, one per line (or JSON Lines .jsonl with a document_id on each line; at most 256 MiB): a failed case whose gold document is not among them and was never retrieved gets the root cause DATA_MISSING, not RETRIEVAL_MISS (embedded collector only; without it DATA_MISSING is never assigned)")
     .option("--tenant <id>", "run as this tenant: every request is recorded under it, and the run and --baseline are read only from its data (embedded collector only)")
     .option("--all-tenants", "compare and gate against a --baseline whose results carry several tenants, all of them together; without it such a baseline is refused before any case runs (exit 2), since any tenant's spans may name any run id")
     .option("--gates <file>", "gate file in the seed's format", packageFiles.gateFile)

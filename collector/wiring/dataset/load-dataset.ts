@@ -120,7 +120,7 @@ export async function loadDatasetFile(file: string): Promise<Result<Dataset, Dat
 }
 
 /** The 1-based line holding the first byte sequence that is not UTF-8. */
-function firstLineNotUtf8(bytes: Buffer): number {
+export function firstLineNotUtf8(bytes: Buffer): number {
   let line = 1;
   let start = 0;
   for (;;) {

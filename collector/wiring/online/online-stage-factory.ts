@@ -11,21 +11,26 @@ import { createConfiguredJudge, type JudgeEndpointConfig } from "./judge-config.
 import type { OnlineConfig } from "./online-config.js";
 import { OnlineSettingsError } from "./online-settings-error.js";
 import { createOnlineStage } from "./online-stage.js";
+import type { AttributionOptions } from "../../../evaluators/root-cause/index.js";
 
 export interface OnlineStageFactory {
   online: NonNullable<EmbeddedCollectorOptions["online"]>;
   judgeDescription: string;
 }
 
-/** @param kafka the collector's Kafka client, for a Kafka judge queue and an alerts topic */
-export function onlineStageFactory(config: Readonly<OnlineConfig>, endpoint: Readonly<JudgeEndpointConfig>, retry: RetryPolicy, kafka?: Kafka): OnlineStageFactory {
+/**
+ * @param kafka the collector's Kafka client, for a Kafka judge queue and an alerts topic
+ * @param attribution for the root cause the judge results decide again: the corpus index of `eval --corpus`, the
+ *   same the collector's evaluation worker has (EmbeddedCollectorOptions.attribution)
+ */
+export function onlineStageFactory(config: Readonly<OnlineConfig>, endpoint: Readonly<JudgeEndpointConfig>, retry: RetryPolicy, kafka?: Kafka, attribution?: AttributionOptions): OnlineStageFactory {
   const judge = createConfiguredJudge(endpoint);
   const embeddings = createConfiguredEmbeddings(config.embeddingsEndpoint);
   const measuring = embeddings === null ? "" : `; ${embeddings.describe}`;
   return {
     judgeDescription: config.judge.enabled ? `${judge.describe}${measuring}` : "judge disabled (RAGSCOPE_JUDGE_ENABLED)",
     online: async (store) => {
-      const stage = await createOnlineStage(config, { store, judge: judge.judge, budget: judge.budget, retry, ...(embeddings ? { embeddings } : {}), ...(kafka ? { kafka } : {}) });
+      const stage = await createOnlineStage(config, { store, judge: judge.judge, budget: judge.budget, retry, attribution, ...(embeddings ? { embeddings } : {}), ...(kafka ? { kafka } : {}) });
       if (!stage.ok) throw new OnlineSettingsError(stage.error);
       return stage.value;
     },

@@ -38,6 +38,7 @@ import { TokenBucket } from "../../09-judge/token-bucket.js";
 import type { RetryPolicy } from "../../../core/retry.js";
 import { TraceSampler, type SamplingBudget } from "../../08-sample/trace-sampler.js";
 import type { Store } from "../../../store/ports/store.js";
+import type { AttributionOptions } from "../../../evaluators/root-cause/index.js";
 import { StoreAlertDelivery } from "../../10-alert/store-alert-delivery.js";
 import type { OnlineConfig } from "./online-config.js";
 import { loadAlertRules } from "./alert-rules-file.js";
@@ -94,6 +95,8 @@ export interface OnlineResources {
   runJudgeWorkers?: boolean;
   /** Retries of judge-result and alert writes. */
   retry: RetryPolicy;
+  /** For the root cause the judge result sink decides again: the corpus index of `eval --corpus` (JudgeWorkerOptions.attribution). */
+  attribution?: AttributionOptions;
   log?: (line: string) => void;
 }
 
@@ -155,6 +158,7 @@ export async function createOnlineStage(config: Readonly<OnlineConfig>, resource
         sinkRetry: resources.retry,
         log,
         onDurable: (judged) => alerts?.observe(metricSamples(judged)),
+        attribution: resources.attribution,
       });
     }
   }

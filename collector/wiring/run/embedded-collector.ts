@@ -29,6 +29,7 @@ import { StorePartsGauges } from "../observe/store-parts-gauges.js";
 import type { ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import { openStoreOfStart } from "./store-of-start.js";
 import type { Store } from "../../../store/ports/store.js";
+import type { AttributionOptions } from "../../../evaluators/root-cause/index.js";
 
 export interface EmbeddedCollector {
   receiverUrl: string;
@@ -75,6 +76,11 @@ export interface EmbeddedCollectorOptions {
   online?: (store: Store) => Promise<OnlineStage>;
   /** Where the collector registers its metrics (served on /metrics by the caller); health snapshots read the same. Default: a private registry. */
   registry?: MetricsRegistry;
+  /**
+   * For the root cause of failed cases: the corpus index of `ragscope eval --corpus` (DATA_MISSING). The online
+   * stage's judge results decide the verdict again: `online` must be built with the same (onlineStageFactory).
+   */
+  attribution?: AttributionOptions;
 }
 
 export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, options: EmbeddedCollectorOptions = {}): Promise<EmbeddedCollector> {
@@ -83,7 +89,7 @@ export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, 
   const sink = new MeasuredSink(store.results, registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
   const deadLetters = await DurableDeadLetters.open(store.deadLetters);
   const stop = new AbortController();
-  const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online, freshness: registerFreshness(registry) });
+  const worker = createEvaluationWorker(config, { cases: store.cases, sink, quarantine: store.quarantine, deadLetters, signal: stop.signal, online, freshness: registerFreshness(registry), attribution: options.attribution });
   const bus = new InProcessBus({
     maxQueuedMessages: config.queue.maxQueuedMessages,
     maxQueuedBytes: memoryBounds(config).queuedBytes,

@@ -99,6 +99,10 @@ describe("a file the command cannot use", () => {
     }
   });
 
+  test("eval --corpus: the same lines for the corpus file, before any case runs", () => {
+    for (const [file, line] of unreadable("corpus file")) refuses(["eval", "--dataset", "dataset.yaml", "--task", "task.mjs", "--corpus", file, "--data-dir", "store"], [`ragscope eval: ${line}`]);
+  });
+
   test("config --config: a file this user may not read names the permission to give, not the path to check", () => {
     refuses(["config", "--config", "not-readable.yaml"], [
       "ragscope config: the configuration is invalid",
