@@ -64,7 +64,8 @@ function scan(text: string): InjectionFinding[] {
   const searchText = injectionSearchText(text);
   const findings: InjectionFinding[] = [];
   const taken: { start: number; end: number }[] = [];
-  for (const { kind, pattern } of INJECTION_PATTERNS) {
+  for (const { kind, pattern, words } of INJECTION_PATTERNS) {
+    if (!words.some((word) => searchText.includes(word))) continue;
     for (const match of searchText.matchAll(pattern)) {
       const start = match.index;
       const end = start + match[0].length;

@@ -26,6 +26,13 @@ export type InjectionKind = "override" | "role_hijack" | "prompt_leak" | "exfilt
 export interface InjectionPattern {
   kind: InjectionKind;
   pattern: RegExp;
+  /**
+   * Words every match of `pattern` holds, one of them at least, in the search text's form (lower case). A text with
+   * none of them is not run through the pattern: most chunks hold no trigger word, and looking for a few words costs a
+   * fraction of running the pattern at every position (test/unit/online/injection-pattern-words.test.ts checks that
+   * every match holds one).
+   */
+  words: readonly string[];
 }
 
 const PREVIOUS_ZH = "(?:之前|以上|上面|前面|先前|此前|上述|原有|原来|所有|全部|一切)";
@@ -43,6 +50,8 @@ const REVEAL_ZH = "(?:输出|泄露|泄漏|透露|告诉我|发送|发给|打印
 const NOT_NEGATED_ZH = "(?<!(?:不得|不要|不能|不可|不会|不准|禁止|严禁|请勿|切勿|勿|避免|防止|不应|不许)[^,，。！？!?;；:：\\n]{0,8})";
 const NOT_NEGATED_EN = "(?<!(?:\\bnot|\\bnever|n't|\\bno one should|\\bnobody should)\\s[^.,!?;:\\n]{0,24})";
 const REVEAL_EN = "(?:output|reveal|leak|disclose|print|show|display|list|send|tell me|give me|share|repeat|dump)";
+const SECRET_WORDS_ZH = ["机密", "秘密", "敏感", "内部", "保密", "隐私", "密码", "密钥", "口令", "令牌"];
+const SECRET_WORDS_EN = ["confidential", "secret", "sensitive", "internal", "private", "password", "api key", "credentials", "tokens"];
 
 /**
  * `body` where no negation comes before it. The body is asserted first (a
@@ -57,23 +66,52 @@ function notNegated(negation: string, body: string): string {
 }
 
 export const INJECTION_PATTERNS: readonly InjectionPattern[] = [
-  { kind: "override", pattern: new RegExp(`(?:忽略|无视|忽视|忘记|忘掉|抛开|放弃)(?:掉)?(?:你)?${PREVIOUS_ZH}(?:的)?(?:所有|全部|一切)?(?:的)?${RULES_ZH}`, "gu") },
-  { kind: "override", pattern: new RegExp(`(?:不要|不用|不必|无需|停止)(?:再)?(?:遵守|遵循|理会|执行|服从)${PREVIOUS_ZH}?(?:的)?(?:系统)?${RULES_ZH}`, "gu") },
-  { kind: "override", pattern: new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|skip)\\s+(?:(?:all|any|every|of|everything)\\s+)*(?:${PREVIOUS_EN}\\s+)+${RULES_EN}`, "gu") },
-  { kind: "override", pattern: new RegExp(`\\b(?:do not|don't|stop)\\s+(?:follow|obey|following|obeying)(?:ing)?\\s+(?:${PREVIOUS_EN}\\s+)*${RULES_EN}`, "gu") },
-  { kind: "role_hijack", pattern: /(?:从现在开始|从现在起|现在)(?:，|,)?你(?:是|将是|扮演|要扮演)|请?扮演一个/gu },
-  { kind: "role_hijack", pattern: /\b(?:you are now|from now on,? you are|act as (?:an? )?(?:unrestricted|jailbroken|different)|pretend (?:to be|you are))\b/gu },
-  { kind: "prompt_leak", pattern: new RegExp(`${REVEAL_ZH}(?:一下)?(?:你的|你|系统的)?(?:系统提示词?|系统指令|系统消息|初始指令|隐藏指令|prompt)`, "gu") },
-  { kind: "prompt_leak", pattern: new RegExp(`\\b${REVEAL_EN}\\s+(?:me\\s+)?(?:your|the)\\s+(?:(?:full|entire|original|hidden|initial)\\s+)*(?:system prompt|system message|instructions|initial prompt|hidden prompt)`, "gu") },
+  {
+    kind: "override",
+    pattern: new RegExp(`(?:忽略|无视|忽视|忘记|忘掉|抛开|放弃)(?:掉)?(?:你)?${PREVIOUS_ZH}(?:的)?(?:所有|全部|一切)?(?:的)?${RULES_ZH}`, "gu"),
+    words: ["忽略", "无视", "忽视", "忘记", "忘掉", "抛开", "放弃"],
+  },
+  {
+    kind: "override",
+    pattern: new RegExp(`(?:不要|不用|不必|无需|停止)(?:再)?(?:遵守|遵循|理会|执行|服从)${PREVIOUS_ZH}?(?:的)?(?:系统)?${RULES_ZH}`, "gu"),
+    words: ["遵守", "遵循", "理会", "执行", "服从"],
+  },
+  {
+    kind: "override",
+    pattern: new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|skip)\\s+(?:(?:all|any|every|of|everything)\\s+)*(?:${PREVIOUS_EN}\\s+)+${RULES_EN}`, "gu"),
+    words: ["ignore", "disregard", "forget", "override", "bypass", "skip"],
+  },
+  {
+    kind: "override",
+    pattern: new RegExp(`\\b(?:do not|don't|stop)\\s+(?:follow|obey|following|obeying)(?:ing)?\\s+(?:${PREVIOUS_EN}\\s+)*${RULES_EN}`, "gu"),
+    words: ["follow", "obey"],
+  },
+  { kind: "role_hijack", pattern: /(?:从现在开始|从现在起|现在)(?:，|,)?你(?:是|将是|扮演|要扮演)|请?扮演一个/gu, words: ["现在", "扮演一个"] },
+  {
+    kind: "role_hijack",
+    pattern: /\b(?:you are now|from now on,? you are|act as (?:an? )?(?:unrestricted|jailbroken|different)|pretend (?:to be|you are))\b/gu,
+    words: ["you are", "act as ", "pretend "],
+  },
+  {
+    kind: "prompt_leak",
+    pattern: new RegExp(`${REVEAL_ZH}(?:一下)?(?:你的|你|系统的)?(?:系统提示词?|系统指令|系统消息|初始指令|隐藏指令|prompt)`, "gu"),
+    words: ["系统提示", "系统指令", "系统消息", "初始指令", "隐藏指令", "prompt"],
+  },
+  {
+    kind: "prompt_leak",
+    pattern: new RegExp(`\\b${REVEAL_EN}\\s+(?:me\\s+)?(?:your|the)\\s+(?:(?:full|entire|original|hidden|initial)\\s+)*(?:system prompt|system message|instructions|initial prompt|hidden prompt)`, "gu"),
+    words: ["system prompt", "system message", "instructions", "initial prompt", "hidden prompt"],
+  },
   {
     kind: "exfiltration",
     pattern: new RegExp(
       `${notNegated(NOT_NEGATED_ZH, `(?:将|把)?(?:所有|全部|一切)?(?:的)?(?:${SECRET_ZH})(?:全部|都)?${REVEAL_ZH}`)}|${notNegated(NOT_NEGATED_ZH, `${REVEAL_ZH}(?:所有|全部|一切)?(?:的)?(?:${SECRET_ZH})`)}`,
       "gu",
     ),
+    words: SECRET_WORDS_ZH,
   },
-  { kind: "exfiltration", pattern: new RegExp(notNegated(NOT_NEGATED_EN, `\\b${REVEAL_EN}\\s+(?:(?:all|any|every|the|your|of)\\s+)*(?:${SECRET_EN})\\b`), "gu") },
-  { kind: "role_marker", pattern: /<\|im_start\|>|<\|system\|>|<<sys>>|\[inst\]|###\s*(?:system|instruction)s?\s*:/gu },
+  { kind: "exfiltration", pattern: new RegExp(notNegated(NOT_NEGATED_EN, `\\b${REVEAL_EN}\\s+(?:(?:all|any|every|the|your|of)\\s+)*(?:${SECRET_EN})\\b`), "gu"), words: SECRET_WORDS_EN },
+  { kind: "role_marker", pattern: /<\|im_start\|>|<\|system\|>|<<sys>>|\[inst\]|###\s*(?:system|instruction)s?\s*:/gu, words: ["<|im_start|>", "<|system|>", "<<sys>>", "[inst]", "###"] },
 ];
 
 /** The form the patterns read: NFKC, lower case, white space collapsed (line breaks kept). */
