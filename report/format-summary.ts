@@ -1,5 +1,6 @@
 /** The terminal rendering of a RunSummary: averages by evaluator, then failing cases. */
 import { formatFixed } from "../evaluators/format-fixed.js";
+import { rounded } from "./format-value.js";
 import { labelOfMetric } from "../evaluators/metric-catalog.js";
 import type { RunSummary } from "../store/ports/run-reader.js";
 
@@ -7,9 +8,10 @@ const ROOT_CAUSE = "root_cause";
 
 function formatNumber(value: number | null): string {
   if (value === null) return "n/a";
-  // Four decimals, rounded as trec_eval prints its measures.
+  // Four decimals, rounded as trec_eval prints its measures; a value they would write as 0 (a mean cost of 0.0000217)
+  // keeps two significant digits, as `ragscope report`, eval and gate print it.
   if (Math.abs(value) >= 100) return formatFixed(value, 0);
-  return formatFixed(value, 4);
+  return rounded(value, 4);
 }
 
 function groupByCase(failures: RunSummary["failures"]): Map<string, RunSummary["failures"]> {

@@ -57,6 +57,15 @@ export function rounded(value: number, decimals: number): string {
   return text;
 }
 
+/**
+ * A measured number in the terminal's four-decimal columns (`ragscope gate`'s and `ragscope eval`'s rule lines): an
+ * integer as it is, else `rounded` to 4 places, so a mean cost of 0.0000217 reads 0.000022 as in `ragscope report`,
+ * not 0.0000.
+ */
+export function measuredNumber(value: number): string {
+  return Number.isInteger(value) ? String(value) : rounded(value, 4);
+}
+
 function withoutTrailingZeros(text: string): string {
   return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
 }

@@ -3,6 +3,7 @@ import { EARLY_HARM_P_VALUE, type ExperimentReport, type MetricReport, type Vari
 import { LINEAGE_NOT_ON_TRACES } from "./lineage-differences.js";
 import { labelOfReportedMetric } from "./judged-values.js";
 import { pValueText } from "./p-value-text.js";
+import { rounded } from "../../report/format-value.js";
 
 export const VERDICT_WORDS = {
   better: "better",
@@ -23,7 +24,8 @@ export function verdictWords(item: VariantComparison): string {
 
 export function number(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return "—";
-  return Math.abs(value) >= 100 ? value.toFixed(1) : value.toFixed(4);
+  // A value four decimals would write as 0 (a cost of 0.0000217) keeps two significant digits, as the report prints it.
+  return Math.abs(value) >= 100 ? value.toFixed(1) : rounded(value, 4);
 }
 
 export function signed(value: number): string {

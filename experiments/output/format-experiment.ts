@@ -4,7 +4,7 @@ import { GATE_RULE_SYMBOL, gateHeadline, IMPLIED_SECTION, type GateRuleResult } 
 import { formatJudgeCallSummary } from "../../evaluators/judge/judge-evaluations.js";
 import { isJudgeUsageMetric } from "../../evaluators/judge/judge-usage-metrics.js";
 // Measured values keep two significant digits where four decimals would write them as 0 (a cost of 0.00001), as the report and the web UI print them.
-import { rounded } from "../../report/format-value.js";
+import { measuredNumber as number, rounded } from "../../report/format-value.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
 import { metricValueOf } from "../../evaluators/aggregate/index.js";
 import { labelOfMetric } from "../../evaluators/metric-catalog.js";
@@ -17,7 +17,6 @@ import { datasetMix, formatMix } from "../../collector/wiring/dataset/dataset-mi
 import { describeVetoedCases } from "../../evaluators/gates/veto-cases.js";
 import { describeRepeatDecisions, gateDecision } from "../../evaluators/gates/gate-decision.js";
 
-const number = (value: number) => (Number.isInteger(value) ? String(value) : rounded(value, 4));
 
 export function formatExperiment(result: ExperimentResult): string[] {
   const lines: string[] = [];

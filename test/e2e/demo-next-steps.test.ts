@@ -54,6 +54,12 @@ describe("ragscope demo says where to look next", () => {
     assert.match(summary, /^ {4}recall_at_5 +\d\.\d{4}  n=\d+/m);
   });
 
+  // The example service records a generation cost of about 0.0000217 USD a request: printed at four decimals it read
+  // 0.0000, as if the demo had cost nothing, where `ragscope report` prints 0.000022 (report/format-value.ts rounded).
+  test("the summary's mean cost keeps two significant digits, as the report prints it: 0.000022, not 0.0000", () => {
+    assert.match(summary, /^ {4}cost +0\.000022  n=26$/m, summary);
+  });
+
   test("the serve, report and gate lines name the demo's data folder, quoted for a shell", () => {
     assert.deepEqual(
       nextLines.map((line) => line.split("   ")[0]),
@@ -65,11 +71,13 @@ describe("ragscope demo says where to look next", () => {
     const report = await runPrinted("npx ragscope report");
     assert.equal(report.status, 0, report.stdout + report.stderr);
     assert.match(report.stdout, /Report written to /);
+    assert.match(report.stdout, / · Cost per request 0\.000022 \(of 26 values\) · /, "the cost the summary and the gate print");
   });
 
   test("the printed gate line runs as printed and decides on the demo's run", async () => {
     const gate = await runPrinted("npx ragscope gate");
     assert.equal(gate.status, 1, gate.stdout + gate.stderr);
     assert.match(gate.stdout, /^Release gate for run demo-next \(26 cases\)/);
+    assert.match(gate.stdout, /^ {2}PASS {2}performance\.average_cost +0\.000022 {2}<= 0\.05 /m, "the mean cost as the report prints it, not 0.0000");
   });
 });

@@ -32,7 +32,8 @@ import { describeUnpairedCases, pairCases } from "../../../evaluators/aggregate/
 import { packageFiles } from "../config/package-files.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import { describeScope } from "../../../store/ports/tenant-scope.js";
-import { formatFixed } from "../../../evaluators/format-fixed.js";
+// A measured value keeps two significant digits where four decimals would write it as 0 (a cost of 0.00002), as eval and the report print it.
+import { measuredNumber } from "../../../report/format-value.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { ExitCode } from "./exit-codes.js";
 import { commandErrorLines } from "./command-error-lines.js";
@@ -228,7 +229,7 @@ function formatGate(runId: string, caseCount: number, result: ReleaseGateResult,
 }
 
 function formatRuleLine(item: GateRuleResult): string {
-  const value = item.value === null ? "—" : Number.isInteger(item.value) ? String(item.value) : formatFixed(item.value, 4);
+  const value = item.value === null ? "—" : measuredNumber(item.value);
   const note = item.status === "not_available" || item.status === "error" || item.rule.section === IMPLIED_SECTION ? `  (${item.reason})` : item.basis !== undefined ? `  (${item.basis})` : derivedGateMetrics[item.rule.metric] ? `  (${derivedGateMetrics[item.rule.metric]!.description})` : "";
   return `  ${GATE_RULE_SYMBOL[item.status]}  ${`${item.rule.section}.${item.rule.metric}`.padEnd(40)} ${value.padStart(10)}  ${item.rule.threshold}${note}`;
 }

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { formatSummary } from "../../../report/format-summary.js";
-import { formatValue } from "../../../report/format-value.js";
+import { formatValue, measuredNumber } from "../../../report/format-value.js";
+import { number as experimentNumber } from "../../../evaluators/experiments/format-experiment-report.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
 import { evaluateCaseResult } from "../../../evaluators/evaluate-case-result.js";
 import { buildCase, buildCaseResult } from "../../support/case-results.js";
@@ -42,6 +43,15 @@ describe("displayed values round as trec_eval prints them", () => {
       "store",
     );
     assert.match(text, /mrr\s+0\.0312\s+n=1/);
+  });
+
+  test("a tiny mean cost reads with two significant digits in the terminal's outputs, as the report prints it, not 0.0000", () => {
+    assert.equal(formatValue(0.0000217, "none"), "0.000022");
+    assert.equal(measuredNumber(0.0000217), "0.000022", "gate and eval rule lines");
+    assert.equal(experimentNumber(0.0000217), "0.000022", "ragscope experiment report and the web UI's experiments page");
+    assert.equal(experimentNumber(-0.0000217), "-0.000022");
+    const text = formatSummary({ runId: "r", cases: 1, passed: 1, failed: 0, reviewRequired: 0, unjudged: 0, notEvaluated: 0, partial: 0, failures: [], metrics: [{ metric: "cost", evaluatorId: "engineering.usage", mean: 0.0000217, applicable: 1, notApplicable: 0 }] }, "store");
+    assert.match(text, /cost\s+0\.000022\s+n=1/, "the demo's summary");
   });
 
   test("a failed threshold names the value as trec_eval would print it", () => {
