@@ -11,6 +11,7 @@
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import { countsTowardReview, REVIEWERS_PER_CASE, ROOT_CAUSE_LABEL_METRIC } from "../../evaluators/reviewed-verdict.js";
+import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
 import { COUNTED_REVIEWER, DID_NOT_COMPLETE, finalVerdictFrom } from "./aggregate-metrics.js";
 
 export const ROOT_CAUSE_EVALUATOR = "root_cause";
@@ -23,6 +24,22 @@ export const ROOT_CAUSE_LABEL = `extract(reason, '^(${LABEL_NAME})')`;
 
 /** An Evaluation Result that names a root-cause label. */
 export const HAS_ROOT_CAUSE_LABEL = `evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND match(reason, '^${LABEL_NAME}:')`;
+
+/**
+ * Whether a root cause (attributedRootCauses' root_cause, null or '' for none) is none of the labels
+ * (root-cause-labels.ts: the seed's 18 and the three execution error types): no cause at all, the evaluator's
+ * UNATTRIBUTED (no step found one), or a name a newer evaluator wrote. A failing request with such a cause is one
+ * "without a root-cause label": the Failures page counts it so, the trace list's root_cause=UNATTRIBUTED lists it, and
+ * the Grafana Failures board counts it apart from the labels' bars (rootCauseLabelCondition).
+ */
+export function isUnlabelledRootCause(rootCause: string | null): boolean {
+  return rootCause === null || !(ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(rootCause);
+}
+
+/** SQL: `column` holds one of the labels (isUnlabelledRootCause's complement). The names are the code's own constants ([A-Z_]), not input. */
+export function rootCauseLabelCondition(column: string): string {
+  return `${column} IN (${ROOT_CAUSE_LABEL_NAMES.map((label) => `'${label}'`).join(", ")})`;
+}
 
 /** The columns of root_cause_rollups in the order rootCauseRollupSelect computes them. */
 export const ROOT_CAUSE_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "root_cause", "failing_requests", "version"] as const;

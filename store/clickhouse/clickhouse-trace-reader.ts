@@ -24,7 +24,8 @@ import type { RunListing } from "../ports/run-listing.js";
 import { inSlices, LIST_TEXT_CHARACTERS, listText, type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest, type TraceSummary } from "../ports/trace-reader.js";
 import type { TenantScope } from "../ports/tenant-scope.js";
 import { FINAL_VERDICT, finalVerdictCandidates } from "../../dashboards/source/aggregate-metrics.js";
-import { attributedRootCauses, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
+import { attributedRootCauses, HAS_ROOT_CAUSE_LABEL, ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "../../dashboards/source/root-causes.js";
+import { ROOT_CAUSE_LABEL_NAMES, UNATTRIBUTED } from "../../evaluators/root-cause/root-cause-labels.js";
 import { ROOT_CAUSE_LABEL_METRIC } from "../../evaluators/reviewed-verdict.js";
 import { qualifyTables } from "../../report/qualify-tables.js";
 import { quoteIdentifier, type ClickHouseConnection } from "./clickhouse-connection.js";
@@ -154,11 +155,14 @@ export class ClickHouseTraceReader implements TraceReader {
     // The final verdict: an agreed human review's, else the automatic one. Kept apart: the candidates (newestKeys)
     // are found with cheaper conditions one of which every row with that verdict meets.
     let verdict: { exact: string; candidates: string[] } | null = null;
-    if (filter.verdict !== undefined) {
+    // root_cause=UNATTRIBUTED lists failing requests only (the Failures board's count): with another verdict, none.
+    const verdictOfList = filter.rootCause === UNATTRIBUTED ? "failed" : filter.verdict;
+    if (filter.rootCause === UNATTRIBUTED && filter.verdict !== undefined && filter.verdict !== "failed") return { traces: [], next: null };
+    if (verdictOfList !== undefined) {
       // trace_list holds execution_status and error_type (migration 0029): whether a request completed is read from
       // the list's own rows. Before, every query of this filter scanned case_results for the requests that did not.
-      verdict = { exact: `${qualifyTables(FINAL_VERDICT, this.connection.database)} = {verdict:String}`, candidates: finalVerdictCandidates(filter.verdict).map((condition) => qualifyTables(condition, this.connection.database)) };
-      parameters.verdict = filter.verdict;
+      verdict = { exact: `${qualifyTables(FINAL_VERDICT, this.connection.database)} = {verdict:String}`, candidates: finalVerdictCandidates(verdictOfList).map((condition) => qualifyTables(condition, this.connection.database)) };
+      parameters.verdict = verdictOfList;
     }
     if (filter.datasetId !== undefined) {
       same(`(dataset_id = {datasetId:String} OR (case_id, case_version) IN (SELECT case_id, case_version FROM ${database}.eval_cases FINAL WHERE dataset_id = {datasetId:String}))`);
@@ -169,14 +173,24 @@ export class ClickHouseTraceReader implements TraceReader {
     if (filter.rootCause !== undefined) {
       // The cause the Failures board counts (root-causes.ts attributedRootCauses): the one the request's reviewers
       // agreed on, else the evaluator's. Only a request that some version of the evaluator's result or some reviewer
-      // gave this cause can have it: those, read without FINAL (which merges the window's results of every request),
+      // gave a label can have it: those, read without FINAL (which merges the window's results of every request),
       // are the candidates, and the exact form attributes only them, reading only their results and reviews. Reviews
       // carry no time; the requests reviewers labelled are few beside the traces.
+      // UNATTRIBUTED is the board's "without a root-cause label": a failing request whose cause is none of the labels
+      // (root-causes.ts isUnlabelledRootCause) — no cause, the evaluator's UNATTRIBUTED, a newer evaluator's name. Its
+      // condition is the complement: no request some result or reviewer gave a label to ends up attributed one of them.
+      const unattributed = filter.rootCause === UNATTRIBUTED;
       const namedBy = (among: string) =>
-        [
-          `SELECT case_result_id FROM ${database}.evaluation_results WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND startsWith(reason, {rootCausePrefix:String}) AND ${WINDOW_CONDITION("started_at")}${among}`,
-          `UNION DISTINCT SELECT case_result_id FROM ${database}.human_labels WHERE metric = '${ROOT_CAUSE_LABEL_METRIC}' AND note = {rootCause:String}${among}`,
-        ].join(" ");
+        (unattributed
+          ? [
+              `SELECT case_result_id FROM ${database}.evaluation_results WHERE ${HAS_ROOT_CAUSE_LABEL} AND ${ROOT_CAUSE_LABEL} IN {rootCauseLabels:Array(String)} AND ${WINDOW_CONDITION("started_at")}${among}`,
+              `UNION DISTINCT SELECT case_result_id FROM ${database}.human_labels WHERE metric = '${ROOT_CAUSE_LABEL_METRIC}' AND note IN {rootCauseLabels:Array(String)}${among}`,
+            ]
+          : [
+              `SELECT case_result_id FROM ${database}.evaluation_results WHERE evaluator_id = '${ROOT_CAUSE_EVALUATOR}' AND startsWith(reason, {rootCausePrefix:String}) AND ${WINDOW_CONDITION("started_at")}${among}`,
+              `UNION DISTINCT SELECT case_result_id FROM ${database}.human_labels WHERE metric = '${ROOT_CAUSE_LABEL_METRIC}' AND note = {rootCause:String}${among}`,
+            ]
+        ).join(" ");
       // Per request (a Case Result id's trace and start), as the Failures board counts them: the evaluator's cause is
       // the one written with the request, so each request of a case sent again has its own (root-causes.ts).
       // Checking the candidates' rows, those are the requests: finding the named ids' requests again in trace_list read
@@ -188,11 +202,18 @@ export class ClickHouseTraceReader implements TraceReader {
             ? `SELECT DISTINCT case_result_id, trace_id AS request_trace, started_at AS request_started FROM ${database}.trace_list WHERE ${named} AND ${WINDOW_CONDITION("started_at")}`
             : `SELECT case_result_id, request_trace, request_started FROM (${checking}) WHERE ${named}`;
         const causes = attributedRootCauses(requests, ["request_trace", "request_started"], `${WINDOW_CONDITION("started_at")} AND ${named}`, { database, labelsWhere: named, request: { trace: "request_trace", started: "request_started" } });
-        return `(case_result_id, trace_id, started_at) IN (SELECT case_result_id, request_trace, request_started FROM (${causes}) WHERE root_cause = {rootCause:String})`;
+        return unattributed
+          ? `(case_result_id, trace_id, started_at) NOT IN (SELECT case_result_id, request_trace, request_started FROM (${causes}) WHERE root_cause IN {rootCauseLabels:Array(String)})`
+          : `(case_result_id, trace_id, started_at) IN (SELECT case_result_id, request_trace, request_started FROM (${causes}) WHERE root_cause = {rootCause:String})`;
       };
-      filters.push({ exact: attributed, candidate: `case_result_id IN (${namedBy("")})`, checked: true });
-      parameters.rootCause = filter.rootCause;
-      parameters.rootCausePrefix = `${filter.rootCause}:`;
+      // A request without a label has no row naming it: every failing row is a candidate (the verdict's own
+      // candidates find them), and the check drops the labelled ones.
+      filters.push({ exact: attributed, candidate: unattributed ? "1" : `case_result_id IN (${namedBy("")})`, checked: true });
+      if (unattributed) parameters.rootCauseLabels = [...ROOT_CAUSE_LABEL_NAMES];
+      else {
+        parameters.rootCause = filter.rootCause;
+        parameters.rootCausePrefix = `${filter.rootCause}:`;
+      }
     }
     if (filter.fromMs !== undefined) {
       times.push("started_at >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')");

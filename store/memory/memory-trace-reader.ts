@@ -8,7 +8,8 @@ import { evalCaseFor } from "../../contracts/eval-case-tenant.js";
 import type { RunListing } from "../ports/run-listing.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { compareEvaluationResults, compareNewestFirst, listText, type TraceCursor, type TraceDetail, type TraceFilter, type TraceLocation, type TracePage, type TraceReader, type TraceRequest } from "../ports/trace-reader.js";
-import { attributedRootCauseOf, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
+import { attributedRootCauseOf, isUnlabelledRootCause, ROOT_CAUSE_EVALUATOR } from "../../dashboards/source/root-causes.js";
+import { UNATTRIBUTED } from "../../evaluators/root-cause/root-cause-labels.js";
 import { finalVerdictOf } from "../../evaluators/reviewed-verdict.js";
 import { labelsOfRequest, type HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import type { HumanLabelStore } from "../ports/human-label-store.js";
@@ -52,7 +53,10 @@ export class MemoryTraceReader implements TraceReader {
     if (filter.automaticVerdict !== undefined && caseResult.quality_status !== filter.automaticVerdict) return false;
     if (filter.verdict !== undefined && finalVerdictOf(caseResult, labelsOfRequest(labels, caseResult)).verdict !== filter.verdict) return false;
     if (filter.datasetId !== undefined && this.datasetOf(caseResult) !== filter.datasetId) return false;
-    if (filter.rootCause !== undefined && this.rootCauseOf(caseResult, labels) !== filter.rootCause) return false;
+    if (filter.rootCause === UNATTRIBUTED) {
+      // The Failures board's "without a root-cause label": failing, under no label (root-causes.ts isUnlabelledRootCause).
+      if (finalVerdictOf(caseResult, labelsOfRequest(labels, caseResult)).verdict !== "failed" || !isUnlabelledRootCause(this.rootCauseOf(caseResult, labels))) return false;
+    } else if (filter.rootCause !== undefined && this.rootCauseOf(caseResult, labels) !== filter.rootCause) return false;
     if (filter.fromMs !== undefined && startedAtMs < filter.fromMs) return false;
     if (filter.toMs !== undefined && startedAtMs >= filter.toMs) return false;
     if (filter.traceId !== undefined && caseResult.trace_id !== filter.traceId) return false;

@@ -35,6 +35,9 @@ export interface TraceFilter {
    * A root-cause label (evaluators/root-cause/root-cause-labels.ts), e.g. RETRIEVAL_MISS: traces whose cause it is as
    * the Failures board counts them (dashboards/source/root-causes.ts attributedRootCauses), the one their reviewers
    * agreed on, else the root-cause evaluator's. With `verdict: "failed"` the list holds what the board counts.
+   * UNATTRIBUTED: the board's "without a root-cause label", the failing requests (final verdict) whose cause is none of
+   * the labels (no cause, the evaluator's UNATTRIBUTED, a newer evaluator's name: root-causes.ts isUnlabelledRootCause);
+   * with another verdict than failed, none.
    */
   rootCause?: string;
   /** started_at at or after (epoch ms). */

@@ -1,6 +1,6 @@
 /** The traces list's URL parameters ↔ a TraceFilter and a cursor, with errors that say which parameter is wrong. */
 import { qualityStatus } from "../../contracts/case-result.js";
-import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
+import { ROOT_CAUSE_LABEL_NAMES, UNATTRIBUTED } from "../../evaluators/root-cause/root-cause-labels.js";
 import { failure, success, type Result } from "../../core/result.js";
 import { parseDecimalNumber, parseQueryTime, parseWholeNumber, queryText } from "../routing/query-parameters.js";
 import { cursorOfStartAndId, type TraceCursor, type TraceFilter } from "../../store/ports/trace-reader.js";
@@ -18,6 +18,11 @@ const METRIC_PATTERN = /^[A-Za-z0-9_.@-]{1,120}$/;
  * it, which answered 500), and no metric value is that large, so such a bound is refused up front.
  */
 export const MAXIMUM_METRIC_BOUND = 1_000_000_000_000;
+/**
+ * What root_cause= takes: a label, or UNATTRIBUTED — the failed requests without one, which the Failures page counts
+ * "without a root-cause label" and links to (store/ports/trace-reader.ts TraceFilter.rootCause).
+ */
+export const ROOT_CAUSE_FILTER_VALUES: readonly string[] = [...ROOT_CAUSE_LABEL_NAMES, UNATTRIBUTED];
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAXIMUM_PAGE_SIZE = 200;
 const MAXIMUM_PARAMETER_LENGTH = 500;
@@ -75,7 +80,9 @@ export function parseTraceQuery(parameters: URLSearchParams): Result<TraceQuery,
   // A verdict or root cause no trace can have matched nothing, silently: the list looked empty, not mistyped.
   if (filter.verdict !== undefined && !(qualityStatus.options as readonly string[]).includes(filter.verdict)) return failure(`verdict=${filter.verdict} is not a verdict: use one of ${qualityStatus.options.join(", ")}`);
   filter.rootCause = text("root_cause");
-  if (filter.rootCause !== undefined && !(ROOT_CAUSE_LABEL_NAMES as readonly string[]).includes(filter.rootCause)) return failure(`root_cause=${filter.rootCause} is not a root-cause label: use one of ${ROOT_CAUSE_LABEL_NAMES.join(", ")}`);
+  if (filter.rootCause !== undefined && !(ROOT_CAUSE_FILTER_VALUES as readonly string[]).includes(filter.rootCause)) return failure(`root_cause=${filter.rootCause} is not a root-cause label: use one of ${ROOT_CAUSE_LABEL_NAMES.join(", ")}, or ${UNATTRIBUTED} for the failed requests without one`);
+  // UNATTRIBUTED lists failed requests only (the Failures page's count): another verdict beside it would list nothing.
+  if (filter.rootCause === UNATTRIBUTED && filter.verdict !== undefined && filter.verdict !== "failed") return failure(`root_cause=${UNATTRIBUTED} lists failed requests without a root-cause label, so verdict=${filter.verdict} matches none: leave verdict out or use verdict=failed`);
   // q= that is exactly a trace id or a Case Result id (pasted from an application's log, an APM or a link) selects
   // that id's requests, a key lookup; any other text is searched for in the queries and answers.
   const searched = text("q");

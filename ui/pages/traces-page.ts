@@ -3,14 +3,14 @@ import { filterInput } from "./filter-input.js";
 import { html } from "./markup.js";
 // A latency of 0.04 ms is not "0.0": one place, or two significant digits where one would write it as 0.
 import { rounded } from "../../report/format-value.js";
-import { ROOT_CAUSE_LABEL_NAMES } from "../../evaluators/root-cause/root-cause-labels.js";
+import { UNATTRIBUTED } from "../../evaluators/root-cause/root-cause-labels.js";
 import { rootCauseMeaningText } from "./root-cause-meaning.js";
 import { qualityStatus } from "../../contracts/case-result.js";
 import type { TracePage, TraceSummary } from "../../store/ports/trace-reader.js";
 import { traceAddress } from "./trace-address.js";
 import type { FinalVerdict, HumanVerdict } from "../../evaluators/reviewed-verdict.js";
 import { optional, page, verdictBadge, type Markup, type Viewer } from "./layout.js";
-import { encodeCursor, FILTER_PARAMETERS } from "./trace-query.js";
+import { encodeCursor, FILTER_PARAMETERS, ROOT_CAUSE_FILTER_VALUES } from "./trace-query.js";
 import { utcTime } from "./utc-time.js";
 
 export interface ListedTrace extends TraceSummary {
@@ -44,9 +44,13 @@ export function traceRows(traces: readonly ListedTrace[]): Markup {
   )}`;
 }
 
-function select(name: string, label: string, values: readonly string[], chosen: string | null): Markup {
-  return html`<label>${label}<select name="${name}"><option value="">any</option>${values.map((value) => html`<option value="${value}" ${value === chosen ? "selected" : ""}>${value}</option>`)}</select></label>`;
+/** A filter's choices; `shown` gives an option's text where the value alone would not say what it selects. */
+function select(name: string, label: string, values: readonly string[], chosen: string | null, shown: (value: string) => string = (value) => value): Markup {
+  return html`<label>${label}<select name="${name}"><option value="">any</option>${values.map((value) => html`<option value="${value}" ${value === chosen ? "selected" : ""}>${shown(value)}</option>`)}</select></label>`;
 }
+
+/** UNATTRIBUTED is no label: its option says which requests it lists, as the Failures page names them. */
+const rootCauseOption = (value: string): string => (value === UNATTRIBUTED ? `${UNATTRIBUTED} (failed, without a root-cause label)` : value);
 
 /**
  * The address of the page after this one, or null at the end of the list. The live list's rows endpoint sends it
@@ -78,7 +82,7 @@ export function tracesPage(viewer: Viewer, parameters: URLSearchParams, listed: 
   const live = !parameters.has("after") && error === null;
   const body = html`<form class="filters" method="get" action="/traces">
 ${input("service", "service")}${input("tenant", "tenant")}${input("route", "route")}${input("run", "run")}${input("dataset", "dataset")}
-${select("verdict", "verdict", qualityStatus.options, parameters.get("verdict"))}${select("root_cause", "root cause", ROOT_CAUSE_LABEL_NAMES, parameters.get("root_cause"))}
+${select("verdict", "verdict", qualityStatus.options, parameters.get("verdict"))}${select("root_cause", "root cause", ROOT_CAUSE_FILTER_VALUES, parameters.get("root_cause"), rootCauseOption)}
 ${input("metric", "metric", "context_recall")}${input("below", "below", "0.5")}${input("above", "above")}
 ${input("from", "from (UTC)", "2026-07-08T09:00")}${input("to", "to (UTC)", "2026-07-08T10:00")}${input("q", "text in query or answer, or a trace id", "refund, or a 32-hex trace id")}
 <label>&nbsp;<button type="submit">Filter</button></label></form>

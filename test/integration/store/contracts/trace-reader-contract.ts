@@ -10,6 +10,7 @@ import type { CaseResult } from "../../../../contracts/case-result.js";
 import type { EvaluationResult } from "../../../../contracts/evaluation-result.js";
 import { newHumanLabel } from "../../../../evaluators/judge/calibration/human-label.js";
 import { ANONYMOUS_REVIEWER } from "../../../../evaluators/reviewed-verdict.js";
+import { UNATTRIBUTED } from "../../../../evaluators/root-cause/root-cause-labels.js";
 import { WITHDRAWN_ROOT_CAUSE } from "../../../../ui/review/review-labels.js";
 import { buildCase, buildCaseResult } from "../../../support/case-results.js";
 import { compareEvaluationResults, cursorOfStartAndId, type TraceCursor, type TraceFilter } from "../../../../store/ports/trace-reader.js";
@@ -399,6 +400,57 @@ export function traceReaderContract(name: string, factory: StoreFactory): void {
         clock = Date.parse("2026-07-08T10:00:00.000Z");
         await subject.holdMerges("evaluation_results", false);
       }
+    });
+
+    // The Failures page counts the failing requests whose cause is none of the labels "without a root-cause label" and
+    // links that count to the list under root_cause=UNATTRIBUTED (ui/pages/failures-page.ts): the list must hold as
+    // many, whichever way a request came to have no label. Its own run and minutes, apart from the seeds above.
+    test("root cause UNATTRIBUTED lists the failing requests no label explains, as many as the Failures board counts without one", async () => {
+      const run = "run_unattributed";
+      const stored = (id: string, minute: number, verdict: CaseResult["quality_status"], reason: string | null) => {
+        const seed: Seed = { ...SEEDS[0]!, id, minute, run, verdict };
+        const evaluationResults = reason === null ? [] : rootCauseResult({ ...seed, rootCause: "UNUSED" }).map((result) => ({ ...result, reason }));
+        return { caseResult: caseResultOf(seed), evaluationResults };
+      };
+      const written = await subject.store.results.write([
+        stored("cr_u_label", 30, "failed", "RETRIEVAL_MISS: gold evidence not retrieved"),
+        stored("cr_u_marked", 31, "failed", "UNATTRIBUTED: no step found a cause"),
+        stored("cr_u_none", 32, "failed", null),
+        stored("cr_u_newer", 33, "failed", "NEWER_EVALUATOR_LABEL: a name this release does not know"),
+        stored("cr_u_passed", 34, "passed", null),
+        stored("cr_u_pending", 35, "review_required", "UNATTRIBUTED: no step found a cause"),
+        stored("cr_u_reviewed", 36, "failed", "UNATTRIBUTED: no step found a cause"),
+      ]);
+      assert.ok(written.ok);
+      const range = { runId: run, fromMs: Date.parse(at(30)), toMs: Date.parse(at(40)) };
+      const unattributed = async (filter: TraceFilter = {}) => (await subject.store.traces.listTraces({ ...range, rootCause: UNATTRIBUTED, ...filter }, { after: null, limit: 10 })).traces.map((trace) => [trace.caseResultId, trace.rootCause]);
+      const withoutRootCause = async () => (subject.store.quality === undefined ? null : (await subject.store.quality.failureBoard({ fromMs: range.fromMs, toMs: range.toMs, bucketSeconds: 60, runId: run })).withoutRootCause);
+      const label = (caseResultId: string, labelerId: string, metric: string, note: string) => newHumanLabel({ case_result_id: caseResultId, trace_id: `trace_${caseResultId}`, metric, labeler_id: labelerId, verdict: "fail", note, labeled_at: at(37) });
+
+      const expected = [
+        ["cr_u_reviewed", "UNATTRIBUTED"],
+        ["cr_u_newer", "NEWER_EVALUATOR_LABEL"],
+        ["cr_u_none", null],
+        ["cr_u_marked", "UNATTRIBUTED"],
+      ];
+      assert.deepEqual(await unattributed(), expected, "failing, and no label: the evaluator's UNATTRIBUTED, no cause at all, a name no label has");
+      assert.deepEqual(await unattributed({ verdict: "failed" }), expected, "the Failures page's link names the verdict too");
+      assert.deepEqual(await unattributed({ verdict: "passed" }), [], "no passing request is a failure without a label");
+      if (subject.store.quality !== undefined) assert.equal(await withoutRootCause(), expected.length, "the board counts the rows the list shows");
+      // Keyset pages under the filter: each once, in order.
+      const first = await subject.store.traces.listTraces({ ...range, rootCause: UNATTRIBUTED }, { after: null, limit: 3 });
+      const second = await subject.store.traces.listTraces({ ...range, rootCause: UNATTRIBUTED }, { after: first.next, limit: 3 });
+      assert.deepEqual([...first.traces, ...second.traces].map((trace) => trace.caseResultId), expected.map(([id]) => id));
+      assert.equal(second.next, null);
+
+      // Two reviewers fail the pending case without a cause: it is failing, still without a label. Two agree on a label
+      // for the evaluator's UNATTRIBUTED case: it is that label's.
+      await subject.store.humanLabels.save([label("cr_u_pending", "alice", "faithfulness", ""), label("cr_u_pending", "bob", "faithfulness", "")]);
+      await subject.store.humanLabels.save([label("cr_u_reviewed", "alice", "root_cause", "HALLUCINATION"), label("cr_u_reviewed", "bob", "root_cause", "HALLUCINATION")]);
+      const reviewed = [["cr_u_pending", "UNATTRIBUTED"], ...expected.slice(1)];
+      assert.deepEqual(await unattributed(), reviewed);
+      assert.deepEqual(await ids({ ...range, rootCause: "HALLUCINATION" }), ["cr_u_reviewed"]);
+      if (subject.store.quality !== undefined) assert.equal(await withoutRootCause(), reviewed.length);
     });
 
     // Last: it rewrites cr_c and stores cr_g and cr_h, which the tests above do not expect.
