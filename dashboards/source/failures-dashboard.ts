@@ -13,10 +13,10 @@
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import { FINAL_VERDICT, SOURCES } from "./aggregate-metrics.js";
 import { dashboardShell } from "./dashboard-shell.js";
-import { barChartPanel, row, tablePanel, timeSeriesPanel } from "./panel-builders.js";
+import { barChartPanel, row, statPanel, tablePanel, timeSeriesPanel } from "./panel-builders.js";
 import { dashboardScope, variableValue } from "./sql-scope.js";
 import { filterVariables, traceVariable } from "./variables.js";
-import { caseReviews, ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
+import { caseReviews, ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL, rootCauseLabelCondition } from "./root-causes.js";
 
 export { ROOT_CAUSE_EVALUATOR, ROOT_CAUSE_LABEL } from "./root-causes.js";
 
@@ -27,6 +27,27 @@ export const FAILURES_UID = "ragscope-failures";
  * the labelled Evaluation Results counted with their request's tenant, service, dataset and run.
  */
 const ROOT_CAUSES = `SELECT minute, root_cause, failing_requests FROM root_cause_rollups FINAL WHERE ${dashboardScope("minute")}`;
+
+/**
+ * The labels' rows of ROOT_CAUSES. The rollups also hold the failing requests under a name that is no label — the
+ * evaluator's UNATTRIBUTED (no step found a cause), a newer evaluator's name — and none of those without any cause;
+ * drawn among the labels, UNATTRIBUTED read as one of them, and the failures without a cause were nowhere. The web UI's
+ * Failures page charts the labels and counts every other failing request "without a root-cause label", and so does
+ * this board (WITHOUT_ROOT_CAUSE_LABEL).
+ */
+const LABELLED_ROOT_CAUSES = `SELECT minute, root_cause, failing_requests FROM (${ROOT_CAUSES}) WHERE ${rootCauseLabelCondition("root_cause")}`;
+
+/**
+ * The failing requests no label explains, over the range, as the Failures page's "without a root-cause label": the
+ * failing requests (request_rollups' final verdicts, what the failure rate counts) less those under a label
+ * (root_cause_rollups). A request stored twice (a partial trace's result beside the complete one, the same trace and
+ * start) is two failing rows and one labelled request: its second row counts here, where the page counts it under its label's request once.
+ */
+const WITHOUT_ROOT_CAUSE_LABEL = [
+  `SELECT failing.requests - labelled.requests AS "Failing requests"`,
+  `FROM (SELECT sum(failed_verdicts) AS requests FROM ${SOURCES.request_rollups.from(dashboardScope, [])}) AS failing`,
+  `CROSS JOIN (SELECT sum(failing_requests) AS requests FROM (${LABELLED_ROOT_CAUSES})) AS labelled`,
+].join("\n");
 
 /** How many requests the cases tables list, newest first. */
 const LATEST = 500;
@@ -58,8 +79,8 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       timeSeriesPanel(
         "Root causes over time",
-        "Failing requests per primary root-cause label (the seed's 18 labels: RETRIEVAL_MISS, HALLUCINATION, …) and time bucket.",
-        [`SELECT $__timeInterval(minute) AS time, root_cause AS series, sum(failing_requests) AS Value`, `FROM (${ROOT_CAUSES})`, "GROUP BY time, series", "ORDER BY time"].join("\n"),
+        "Failing requests per primary root-cause label (the seed's 18 labels: RETRIEVAL_MISS, HALLUCINATION, …, and the execution errors SYSTEM_ERROR, TIMEOUT, ENVIRONMENT_ERROR) and time bucket. A failing request without a label (UNATTRIBUTED: no step found a cause, or none recorded) is no bar: it is counted apart, in the panel \"Without a root-cause label\".",
+        [`SELECT $__timeInterval(minute) AS time, root_cause AS series, sum(failing_requests) AS Value`, `FROM (${LABELLED_ROOT_CAUSES})`, "GROUP BY time, series", "ORDER BY time"].join("\n"),
         "short",
         { width: 16, height: 9 },
         { seriesColumn: "series", bars: true, stacked: true },
@@ -68,8 +89,8 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
     .withPanel(
       barChartPanel(
         "Root causes",
-        "Failing requests per primary root-cause label over the range.",
-        [`SELECT root_cause AS "Root cause", sum(failing_requests) AS "Failing requests"`, `FROM (${ROOT_CAUSES})`, "GROUP BY root_cause", 'ORDER BY "Failing requests" DESC'].join("\n"),
+        "Failing requests per primary root-cause label over the range. A failing request without a label (UNATTRIBUTED: no step found a cause, or none recorded) is no bar: it is counted apart, in the panel \"Without a root-cause label\".",
+        [`SELECT root_cause AS "Root cause", sum(failing_requests) AS "Failing requests"`, `FROM (${LABELLED_ROOT_CAUSES})`, "GROUP BY root_cause", 'ORDER BY "Failing requests" DESC'].join("\n"),
         "short",
         { width: 8, height: 9 },
         "Root cause",
@@ -87,7 +108,16 @@ export function failuresDashboard(): dashboard.DashboardBuilder {
           "ORDER BY time",
         ].join("\n"),
         "percentunit",
-        { width: 24, height: 7 },
+        { width: 18, height: 7 },
+      ),
+    )
+    .withPanel(
+      statPanel(
+        "Without a root-cause label",
+        "Failing requests over the range that no root-cause label explains: the root-cause evaluator found no cause (UNATTRIBUTED, listed for review), recorded none, or wrote a name this release does not know; reviewers had not agreed on one either. The web UI's Failures page counts them alike and lists them (its traces list's root_cause=UNATTRIBUTED).",
+        [WITHOUT_ROOT_CAUSE_LABEL],
+        "short",
+        { width: 6, height: 7 },
       ),
     );
 
