@@ -27,6 +27,7 @@ import { engineTrackedMemory } from "./engine-memory.js";
 import { readStoreParts, type StoreParts } from "./store-parts.js";
 import { DEFAULT_QUERY_MEMORY_MB } from "./query-memory-bound.js";
 import { runMigrations } from "./run-migrations.js";
+import type { StoreOpeningProgressListener } from "./store-opening-progress.js";
 import { repairNotedRollups } from "./rollup-repairs.js";
 import { RowVersionClock } from "../row-version-clock.js";
 
@@ -61,6 +62,8 @@ export interface ClickHouseStoreOptions {
   rollupRefreshMs?: number;
   /** Memory bound of each dashboard query, MiB; 0 = none (query-memory-bound.ts). Default: the config's, else DEFAULT_QUERY_MEMORY_MB. */
   queryMemoryMb?: number;
+  /** Told where the opening stands while it takes time (the migrations, the rollups' catch-up): a service's /readyz says it. */
+  onProgress?: StoreOpeningProgressListener;
 }
 
 /** The ports on an open connection; closing the store closes the connection. */
@@ -113,25 +116,31 @@ export function clickHouseStoreOn(connection: ClickHouseConnection, options: Cli
 
 /** Opens the configured ClickHouse and applies the migrations; on a failed migration the connection is released. */
 export async function openClickHouseStore(config: ClickHouseConfig, options: ClickHouseStoreOptions = {}): Promise<ClickHouseStore> {
+  const { onProgress, ...storeOptions } = options;
+  onProgress?.({ kind: "connecting" });
   const connection = await openClickHouse(config);
   try {
     if (options.migrate !== false) {
       // What an upgrade left as the operator had it (a retention of their own) is said once, when it happens.
-      for (const note of (await runMigrations(connection)).notes) console.error(`ragscope: ${connection.describe()}: ${note}`);
+      for (const note of (await runMigrations(connection, undefined, { onProgress })).notes) console.error(`ragscope: ${connection.describe()}: ${note}`);
     }
   } catch (error) {
     await connection.close();
     throw error;
   }
   // The config's store settings (settings-schema: clickhouse.*) unless the caller names its own.
-  const store = clickHouseStoreOn(connection, { rollupRefreshMs: config.rollupRefreshMs, queryMemoryMb: config.queryMemoryMb, ...definedOnly(options) });
+  const store = clickHouseStoreOn(connection, { rollupRefreshMs: config.rollupRefreshMs, queryMemoryMb: config.queryMemoryMb, ...definedOnly(storeOptions) });
   if (options.migrate !== false) {
     // Rollup minutes an upgrade asked to recompute (rollup-repairs.ts); a failure leaves them for the next start.
+    onProgress?.({ kind: "repairing-rollups" });
     const repaired = await repairNotedRollups(connection, store.rollups);
     if (!repaired.ok) console.error(`ragscope: ${connection.describe()}: ${repaired.error}`);
   }
   // A store opened to write first refreshes the rollups a process that died before its refresh left behind (metric-rollups.ts).
-  if (options.migrate !== false) await store.rollups.catchUp();
+  if (options.migrate !== false) {
+    onProgress?.({ kind: "catching-up-rollups" });
+    await store.rollups.catchUp();
+  }
   return store;
 }
 

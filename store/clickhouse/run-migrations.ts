@@ -30,6 +30,7 @@ import { expandRetention } from "./kept-retention.js";
 import { createNewStore } from "./new-store-schema.js";
 import { findRetentionsPastLimit, RetentionPastLimitError } from "./retention-limit.js";
 import { acquireMigrationLock, DEFAULT_STALE_AFTER_MS, type MigrationLockHolder, type MigrationLockOptions } from "./migration-lock.js";
+import type { StoreOpeningProgressListener } from "./store-opening-progress.js";
 
 export const migrationsFolder = packageFiles.migrations;
 
@@ -73,6 +74,8 @@ export interface RunMigrationsOptions {
   now?: () => Date;
   /** False: a new store runs every migration, as a store of the release before did (the schema file's generator and its test). */
   newStoreSchema?: boolean;
+  /** Told when the wait for the lock starts and before each migration runs (a process's /readyz says it). */
+  onProgress?: StoreOpeningProgressListener;
 }
 
 /** The migrations applied (names), and what they left as an operator had it (kept-retention.ts). */
@@ -96,15 +99,23 @@ export async function runMigrations(connection: ClickHouseConnection, folder = m
   const done = await appliedMigrations(connection);
   const pending = pendingMigrations(migrations, done, connection);
   // A new embedded store: created at once from the schema the migrations leave (new-store-schema.ts).
-  if (done.size === 0 && options.newStoreSchema !== false && (await createNewStore(connection, migrations))) {
-    return { applied: migrations.map((migration) => migration.name), notes: [], createdFromSchema: true };
+  if (done.size === 0 && options.newStoreSchema !== false) {
+    options.onProgress?.({ kind: "creating-new-store" });
+    if (await createNewStore(connection, migrations)) return { applied: migrations.map((migration) => migration.name), notes: [], createdFromSchema: true };
   }
   // Up to date (every start but the first of a release): no lock taken.
-  if (pending.length === 0 || connection.embedded) return applyMigrations(connection, pending);
-  const lock = await acquireMigrationLock(connection, { onWait: (holder) => noticeWaiting(connection, holder, options.lock?.staleAfterMs ?? DEFAULT_STALE_AFTER_MS), ...options.lock });
+  if (pending.length === 0 || connection.embedded) return applyMigrations(connection, pending, options.onProgress);
+  const onWait = options.lock?.onWait ?? ((holder: MigrationLockHolder) => noticeWaiting(connection, holder, options.lock?.staleAfterMs ?? DEFAULT_STALE_AFTER_MS));
+  const lock = await acquireMigrationLock(connection, {
+    ...options.lock,
+    onWait: (holder) => {
+      options.onProgress?.({ kind: "waiting-for-migration-lock", holder });
+      onWait(holder);
+    },
+  });
   try {
     // What the previous holder applied is done: read the list again under the lock.
-    return await applyMigrations(connection, pendingMigrations(migrations, await appliedMigrations(connection), connection));
+    return await applyMigrations(connection, pendingMigrations(migrations, await appliedMigrations(connection), connection), options.onProgress);
   } finally {
     await lock.release();
   }
@@ -153,12 +164,13 @@ function pendingMigrations(migrations: readonly Migration[], done: ReadonlyMap<n
   return pending;
 }
 
-async function applyMigrations(connection: ClickHouseConnection, pending: readonly Migration[]): Promise<MigrationOutcome> {
+async function applyMigrations(connection: ClickHouseConnection, pending: readonly Migration[], onProgress?: StoreOpeningProgressListener): Promise<MigrationOutcome> {
   const database = quoteIdentifier(connection.database);
   const client = connection.client;
   const applied: string[] = [];
   const notes: string[] = [];
-  for (const migration of pending) {
+  for (const [index, migration] of pending.entries()) {
+    onProgress?.({ kind: "migrating", applied: index, pending: pending.length, next: migration.name });
     try {
       // A copy-and-swap migration a killed process left half done resumes where it stopped (interrupted-swap.ts).
       const plan = await planSwap(connection, migration.statements, migration.version);

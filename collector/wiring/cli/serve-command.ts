@@ -3,7 +3,8 @@
  * service — OTLP/HTTP receiver (4318) and OTLP/gRPC receiver (4317), in-process bus, evaluation, the
  * ClickHouse engine in-process (or a server with RAGSCOPE_CLICKHOUSE_URL) —
  * for local development and single-node use, with /metrics, /healthz and
- * /readyz (9464). `--dataset` loads Eval Cases so traces of offline runs
+ * /readyz (9464), which listen from before the store opens (its migrations)
+ * to the end of the stop (service-phase.ts). `--dataset` loads Eval Cases so traces of offline runs
  * (linked by run_id / case_id / case_version) are evaluated against their gold
  * evidence. Stops on SIGINT / SIGTERM, evaluating what is still open (flagged
  * partial) before it exits.
@@ -16,7 +17,8 @@ import { MetricsRegistry } from "../observe/metrics-registry.js";
 import { startObserveServer, type ObserveServer } from "../observe/observe-server.js";
 import { onlineStageFactory } from "../online/online-stage-factory.js";
 import { signalled } from "../run/collector-process.js";
-import { startEmbeddedCollector } from "../run/embedded-collector.js";
+import { startEmbeddedCollector, type EmbeddedCollector, type EmbeddedStopOutcome } from "../run/embedded-collector.js";
+import { describeStoreOpeningProgress } from "../../../store/clickhouse/store-opening-progress.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
 import { describeFailure } from "./describe-failure.js";
 import { storeWritesReadiness, watchStoreWrites } from "../observe/store-write-state.js";
@@ -92,20 +94,25 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   const online = onlineStageFactory(onlineSettings(resolved.value.settings), judgeEndpointSettings(resolved.value.settings), sinkRetryPolicy(config));
   const registry = new MetricsRegistry();
   registerProcessMetrics(registry, { maxHeapBytes: config.memory.maxHeapMb * mebibyte });
-  const collector = await startEmbeddedCollector(config, { online: online.online, registry });
+  // Listening before the store opens and until the process ends: /healthz answers while the store migrates (minutes
+  // on a big store; a liveness probe that got no answer killed serve mid-migration, which then started over) and
+  // while serve drains after SIGTERM; /readyz says the start's step and the drain meanwhile (service-phase.ts).
   let observe: ObserveServer;
   try {
-    observe = await startObserveServer({
-      host: config.observe.host,
-      port: config.observe.port,
-      registry,
-      readiness: [{ name: "clickhouse", check: () => collector.store.ping() }, storeWritesReadiness(collector.worker)],
-    });
+    observe = await startObserveServer({ host: config.observe.host, port: config.observe.port, registry, readiness: { starting: "opening the store" } });
   } catch (error) {
-    await collector.close();
     for (const line of describeFailure("serve", error, debugRequested(request.environment))) output.error(line);
     return ExitCode.undecided;
   }
+  output.log(`ragscope serve: starting; /healthz answers on ${observe.url}, and /readyz names the start's step until serve is ready`);
+  let collector: EmbeddedCollector;
+  try {
+    collector = await startEmbeddedCollector(config, { online: online.online, registry, onStoreProgress: (progress) => observe.starting(describeStoreOpeningProgress(progress)) });
+  } catch (error) {
+    await observe.close();
+    throw error;
+  }
+  observe.starting("starting the web UI");
   let ui: UiServer;
   try {
     ui = await startUiServer({ host: uiHost, port: uiPort, store: collector.store, access: uiAccess, behindTls });
@@ -117,6 +124,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     output.error(`ragscope serve: the web UI did not start: ${(error as Error).message}${inUse ? `; another process holds that port: stop it, or give serve another --ui-port (0 picks a free one)` : ""}`);
     return ExitCode.undecided;
   }
+  observe.starting("loading the Eval Cases of --dataset");
   try {
     // The store refuses a case whose id and version it holds with other content (the gold data of earlier runs).
     for (const dataset of datasets) await collector.store.cases.put(dataset.cases);
@@ -127,6 +135,7 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
     for (const line of describeFailure("serve", error, debugRequested(request.environment))) output.error(line);
     return ExitCode.undecided;
   }
+  observe.ready([{ name: "clickhouse", check: () => collector.store.ping() }, storeWritesReadiness(collector.worker)]);
   output.log(`ragscope serve: OTLP/HTTP on ${collector.receiverUrl}/v1/traces → ${collector.store.describe()} (events of spans as OpenTelemetry logs on /v1/logs)`);
   output.log(`ragscope serve: ${collector.receiverGrpcUrl === null ? "OTLP/gRPC off (--grpc-port off)" : `OTLP/gRPC on ${collector.receiverGrpcUrl}`}`);
   output.log(`ragscope serve: /metrics, /healthz and /readyz on ${observe.url}`);
@@ -137,10 +146,16 @@ export async function serveCommand(options: ServeOptions, request: SettingsReque
   const storeWrites = watchStoreWrites(collector.worker, (line) => output.error(line), "ragscope serve");
   await (stopSignal ?? signalled());
   output.log("ragscope serve: stopping; open traces are evaluated (flagged partial)");
+  // Not ready from now on, so a load balancer sends elsewhere; alive (/healthz) until the last write, then closed last.
+  observe.drain("serve stops: requests in flight are answered, open traces evaluated (flagged partial) and written");
   storeWrites.stop();
   await ui.close();
-  await observe.close();
-  const stopped = await collector.close();
+  let stopped: EmbeddedStopOutcome;
+  try {
+    stopped = await collector.close();
+  } finally {
+    await observe.close();
+  }
   if (stopped.unwrittenTraces > 0) {
     const lost = stopped.unwrittenTraces - stopped.deadLettered;
     output.error(

@@ -2,10 +2,14 @@
  * The collector's self-observation endpoint (one small node:http server per
  * process, default 127.0.0.1:9464):
  * - `GET /metrics` — the metrics registry in Prometheus text format;
- * - `GET /healthz` — 200 while the process runs (liveness);
- * - `GET /readyz` — 200 when every readiness check passes (the Kafka
- *   consumer joined its group / the producer is connected, ClickHouse
- *   answers a ping), else 503 listing the failing checks.
+ * - `GET /healthz` — 200 while the process runs (liveness): from before the
+ *   roles start (the store's migrations can take minutes) to the end of the
+ *   drain after SIGTERM, as the server is started first and closed last;
+ * - `GET /readyz` — while starting, 503 naming the start's step; once the
+ *   roles run, 200 when every readiness check passes (the Kafka consumer
+ *   joined its group / the producer is connected, ClickHouse answers a
+ *   ping), else 503 listing the failing checks; while draining, 503
+ *   (service-phase.ts).
  *
  * Another method on one of them is 405 with `Allow: GET, HEAD`; any other path
  * is 404. Its connections are bounded as the receiver's and the UI's are
@@ -14,6 +18,7 @@
 import { createBoundedHttpServer, type ConnectionBounds } from "../../../core/bounded-http-server.js";
 import type { MetricsRegistry } from "./metrics-registry.js";
 import { listen } from "../../01-receive/listen.js";
+import { answerReadiness, type ServicePhase } from "./service-phase.js";
 
 /**
  * A scraper and a probe or two use a connection each. Kept well under the
@@ -39,7 +44,8 @@ export interface ObserveServerOptions {
   host: string;
   port: number;
   registry: MetricsRegistry;
-  readiness: readonly ReadinessCheck[];
+  /** The checks of roles that already run; or `{ starting }`, the first step of a start still under way (then `ready` gives the checks). */
+  readiness: readonly ReadinessCheck[] | { starting: string };
   /** Upper bound for one readiness check. */
   checkTimeoutMs?: number;
   /** METRICS_CONNECTION_BOUNDS when not given. */
@@ -49,6 +55,12 @@ export interface ObserveServerOptions {
 export interface ObserveServer {
   url: string;
   port: number;
+  /** The start is at `step` now: /readyz answers 503 naming it. */
+  starting(step: string): void;
+  /** The roles run: /readyz answers their checks. */
+  ready(checks: readonly ReadinessCheck[]): void;
+  /** The process stops and writes what it holds: /readyz answers 503 "draining: `reason`", /healthz still 200. */
+  drain(reason: string): void;
   close(): Promise<void>;
 }
 
@@ -70,6 +82,7 @@ export async function runReadiness(checks: readonly ReadinessCheck[], timeoutMs:
 
 export async function startObserveServer(options: ObserveServerOptions): Promise<ObserveServer> {
   const checkTimeoutMs = options.checkTimeoutMs ?? 2_000;
+  let phase: ServicePhase = "starting" in options.readiness ? { kind: "starting", step: options.readiness.starting } : { kind: "running", checks: options.readiness };
   const server = createBoundedHttpServer(options.connectionBounds ?? METRICS_CONNECTION_BOUNDS, (request, response) => {
     const path = (request.url ?? "").split("?", 1)[0] ?? "";
     const send = (status: number, body: string, contentType = "text/plain; charset=utf-8", headers: Record<string, string> = {}) => {
@@ -81,11 +94,8 @@ export async function startObserveServer(options: ObserveServerOptions): Promise
     if (path === "/healthz") return send(200, "ok\n");
     if (path === "/metrics") return send(200, options.registry.render(), "text/plain; version=0.0.4; charset=utf-8");
     if (path === "/readyz") {
-      runReadiness(options.readiness, checkTimeoutMs).then(
-        (results) => {
-          const failing = results.filter((result) => result.problem !== null);
-          send(failing.length === 0 ? 200 : 503, results.map((result) => `${result.name}: ${result.problem ?? "ok"}`).join("\n") + "\n");
-        },
+      answerReadiness(phase, (checks) => runReadiness(checks, checkTimeoutMs)).then(
+        (answer) => send(answer.ready ? 200 : 503, answer.body),
         (error: unknown) => send(500, `readiness failed: ${String(error)}\n`),
       );
     }
@@ -95,6 +105,15 @@ export async function startObserveServer(options: ObserveServerOptions): Promise
   return {
     url: `http://${host}:${address.port}`,
     port: address.port,
+    starting(step) {
+      phase = { kind: "starting", step };
+    },
+    ready(checks) {
+      phase = { kind: "running", checks };
+    },
+    drain(reason) {
+      phase = { kind: "draining", reason };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

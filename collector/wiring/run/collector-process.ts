@@ -1,7 +1,8 @@
 /**
  * What every long-running collector command does around its roles, given the
- * settings parsed at the command line: start the Kafka client
- * and the roles, serve /metrics, /healthz and /readyz, then run until SIGINT
+ * settings parsed at the command line: serve /metrics, /healthz and /readyz
+ * (from before the roles start until the process ends: service-phase.ts),
+ * start the Kafka client and the roles, then run until SIGINT
  * or SIGTERM — or until a role fails, which ends the process with status 2 so
  * a supervisor restarts it (the group rebalances and replays what was not
  * durable).
@@ -179,26 +180,31 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
     () => kafkaLog.suppressed,
   );
   const kafka = createKafkaClient(config.kafka, { onLog: (entry) => kafkaLog.write(entry) });
+  // Listening before the roles start and until the process ends: /healthz answers while the store migrates (minutes
+  // on a big store; a liveness probe that got no answer killed the process mid-migration, which then started over)
+  // and while the roles drain after SIGTERM; /readyz says the start's step and the drain meanwhile (service-phase.ts).
+  let observe: ObserveServer;
+  try {
+    observe = await startObserveServer({ host: config.observe.host, port: config.observe.port, registry, readiness: { starting: "starting the roles" } });
+  } catch (error) {
+    kafkaLog.close();
+    for (const line of describeFailure(options.name, error, options.debug)) output.error(line);
+    return ExitCode.undecided;
+  }
+  output.log(`ragscope ${options.name}: starting; /healthz answers on ${observe.url}, and /readyz names the start's step until the roles run`);
   let roles: RunningRoles;
   try {
-    roles = await options.start(config, { kafka, registry, log: (line) => output.error(`ragscope ${options.name}: ${line}`) });
+    roles = await options.start(config, { kafka, registry, log: (line) => output.error(`ragscope ${options.name}: ${line}`), startUp: (step) => observe.starting(step) });
   } catch (error) {
     // The failure is one line; kafkajs's retries that led to it are shown only with RAGSCOPE_DEBUG.
     kafkaLog.started(options.debug);
     kafkaLog.close();
+    await observe.close();
     for (const line of describeFailure(options.name, error, options.debug)) output.error(line);
     return ExitCode.undecided;
   }
   kafkaLog.started(true);
-  let observe: ObserveServer;
-  try {
-    observe = await startObserveServer({ host: config.observe.host, port: config.observe.port, registry, readiness: roles.readiness });
-  } catch (error) {
-    await roles.close();
-    kafkaLog.close();
-    for (const line of describeFailure(options.name, error, options.debug)) output.error(line);
-    return ExitCode.undecided;
-  }
+  observe.ready(roles.readiness);
   for (const line of roles.describe) output.log(line);
   output.log(`metrics, /healthz and /readyz on ${observe.url}`);
   const stopSignal = options.stopSignal ?? signalled();
@@ -207,6 +213,8 @@ export async function runCollectorProcess(options: CollectorProcessOptions): Pro
   const stopTimeoutMs = options.stopTimeoutMs ?? config.kafka.stopTimeoutMs;
   // On stderr with the role's other "ragscope <role>:" lines, so one stream tells the stop from its start to its end.
   output.error(`ragscope ${options.name}: stopping (at most ${stopTimeoutMs / 1000} s)`);
+  // Not ready from now on, so a load balancer sends elsewhere; alive (/healthz) until the roles stopped or the deadline.
+  observe.drain(`${options.name} stops: the roles write what is ready and commit (at most ${stopTimeoutMs / 1000} s)`);
   const interrupted = options.stopSignal === undefined ? signalled().then(() => "a signal came while stopping" as const) : new Promise<never>(() => {});
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<string>((resolve) => {

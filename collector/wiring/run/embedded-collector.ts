@@ -30,6 +30,7 @@ import type { ClickHouseStore } from "../../../store/clickhouse/clickhouse-store
 import { openStoreOfStart } from "./store-of-start.js";
 import type { Store } from "../../../store/ports/store.js";
 import type { AttributionOptions } from "../../../evaluators/root-cause/index.js";
+import type { StoreOpeningProgressListener } from "../../../store/clickhouse/store-opening-progress.js";
 
 export interface EmbeddedCollector {
   receiverUrl: string;
@@ -81,10 +82,12 @@ export interface EmbeddedCollectorOptions {
    * stage's judge results decide the verdict again: `online` must be built with the same (onlineStageFactory).
    */
   attribution?: AttributionOptions;
+  /** Told where the store's opening stands (its migrations can take minutes): `serve` says it on /readyz. */
+  onStoreProgress?: StoreOpeningProgressListener;
 }
 
 export async function startEmbeddedCollector(config: Readonly<CollectorConfig>, options: EmbeddedCollectorOptions = {}): Promise<EmbeddedCollector> {
-  const { store, online, closeAfterFailedStart: closeStore } = await openStoreOfStart(config.clickhouse, options.online);
+  const { store, online, closeAfterFailedStart: closeStore } = await openStoreOfStart(config.clickhouse, options.online, options.onStoreProgress);
   const registry = options.registry ?? new MetricsRegistry();
   const sink = new MeasuredSink(store.results, registry.histogram("ragscope_sink_write_duration_seconds", "duration of one store write (ClickHouse inserts of a batch)", sinkLatencyBuckets));
   const deadLetters = await DurableDeadLetters.open(store.deadLetters);

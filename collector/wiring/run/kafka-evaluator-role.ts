@@ -33,6 +33,7 @@ import { EngineMemoryGauge } from "../observe/engine-memory-gauge.js";
 import { StorePartsGauges } from "../observe/store-parts-gauges.js";
 import type { ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import { openStoreOfStart } from "./store-of-start.js";
+import { describeStoreOpeningProgress } from "../../../store/clickhouse/store-opening-progress.js";
 import type { Store } from "../../../store/ports/store.js";
 import os from "node:os";
 import { evaluatorHealthReading } from "../observe/health-readings.js";
@@ -81,7 +82,8 @@ export function spanCheckSettings(config: Readonly<CollectorConfig>): SpanCheckS
 }
 
 export async function startKafkaEvaluator(config: Readonly<CollectorConfig>, context: RoleContext, options: KafkaEvaluatorOptions = {}): Promise<KafkaEvaluatorRole> {
-  const { store, online, closeAfterFailedStart: closeStore } = await openStoreOfStart(config.clickhouse, options.online);
+  const { store, online, closeAfterFailedStart: closeStore } = await openStoreOfStart(config.clickhouse, options.online, (progress) => context.startUp?.(`evaluator: ${describeStoreOpeningProgress(progress)}`));
+  context.startUp?.("evaluator: connecting to Kafka and joining the consumer group");
   const sinkLatency = context.registry.histogram("ragscope_sink_write_duration_seconds", "duration of one sink write (ClickHouse inserts of a batch)", sinkLatencyBuckets);
   const sink = new MeasuredSink(store.results, sinkLatency);
   // Retries are short here: the runner retries on its own, heartbeating in between.

@@ -39,6 +39,8 @@ export interface RoleContext {
   kafka: Kafka;
   registry: MetricsRegistry;
   log: (line: string) => void;
+  /** The start is at `step` now (opening the store, its migrations, joining the group): the process's /readyz says it. */
+  startUp?: (step: string) => void;
 }
 
 /**
@@ -86,6 +88,7 @@ export function spanTopicProbe(admin: Admin, topic: string): () => Promise<void>
  * belongs to the one process that opened it).
  */
 export async function startKafkaReceiver(config: Readonly<CollectorConfig>, context: RoleContext, healthSink: HealthSink | null = null): Promise<KafkaReceiverRole> {
+  context.startUp?.("receiver: connecting to Kafka");
   const admin = context.kafka.admin();
   await admin.connect();
   try {

@@ -14,6 +14,7 @@ import type { OnlineStage } from "../online/online-stage.js";
 import { openClickHouseStore, type ClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import type { ClickHouseConfig } from "../../../store/clickhouse/clickhouse-connection.js";
 import type { Store } from "../../../store/ports/store.js";
+import type { StoreOpeningProgressListener } from "../../../store/clickhouse/store-opening-progress.js";
 
 export interface StoreOfStart {
   store: ClickHouseStore;
@@ -22,9 +23,10 @@ export interface StoreOfStart {
   closeAfterFailedStart(): Promise<void>;
 }
 
-export async function openStoreOfStart(clickhouse: Readonly<ClickHouseConfig>, online?: (store: Store) => Promise<OnlineStage>): Promise<StoreOfStart> {
+/** `onProgress`: where the store's opening stands (its migrations), for the process's /readyz. */
+export async function openStoreOfStart(clickhouse: Readonly<ClickHouseConfig>, online?: (store: Store) => Promise<OnlineStage>, onProgress?: StoreOpeningProgressListener): Promise<StoreOfStart> {
   const createdByStart = clickhouse.url === null && !existsSync(clickhouse.dataPath);
-  const store = await openClickHouseStore(clickhouse);
+  const store = await openClickHouseStore(clickhouse, onProgress === undefined ? {} : { onProgress });
   const closeAfterFailedStart = async () => {
     await store.close();
     if (createdByStart) await rm(clickhouse.dataPath, { recursive: true, force: true });
