@@ -146,6 +146,7 @@ interface PodSpec {
     env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }[];
     startupProbe?: Probe;
     livenessProbe?: Probe;
+    readinessProbe?: Probe;
   }[];
 }
 
@@ -318,21 +319,23 @@ describe("Kubernetes manifests", () => {
     assert.equal(resolved.value.settings.kafka.compression, "lz4");
   });
 
-  test("every role has a startup probe, so a slow start (Kafka, migrations) is not killed by the liveness probe; service links are off", async () => {
-    const deployments = (await readManifests()).map(({ manifest }) => manifest).filter((manifest) => manifest.kind === "Deployment") as (Manifest & { spec: { template: { spec: PodSpec } } })[];
+  test("every role's liveness probe asks /healthz and its readiness probe /readyz, with no startup probe to outwait; service links are off", async () => {
+    const deployments = (await readManifests()).map(({ manifest }) => manifest).filter((manifest) => manifest.kind === "Deployment") as (Manifest & { spec: { progressDeadlineSeconds?: number; template: { spec: PodSpec } } })[];
     assert.deepEqual(deployments.map((deployment) => deployment.metadata.name).sort(), ["ragscope-evaluator", "ragscope-receiver"]);
-    // The evaluator migrates the schema before /healthz answers: it gets the longest start.
-    const leastStartSeconds: Record<string, number> = { "ragscope-receiver": 300, "ragscope-evaluator": 1_800 };
     for (const deployment of deployments) {
       const pod = deployment.spec.template.spec;
       const container = pod.containers[0]!;
-      const startup = container.startupProbe;
-      assert.ok(startup, `${deployment.metadata.name} has a startupProbe`);
-      assert.deepEqual(startup.httpGet, container.livenessProbe!.httpGet, `${deployment.metadata.name}: the startup probe asks what the liveness probe asks`);
-      assert.ok((startup.failureThreshold ?? 3) * (startup.periodSeconds ?? 10) >= leastStartSeconds[deployment.metadata.name]!, `${deployment.metadata.name}: ${startup.failureThreshold} × ${startup.periodSeconds} s`);
+      // /healthz answers from the process's first moment, migrations included (collector/wiring/observe/service-phase.ts):
+      // a startup probe would only delay the liveness probe that notices a hung process.
+      assert.equal(container.startupProbe, undefined, `${deployment.metadata.name} needs no startupProbe`);
+      assert.deepEqual(container.livenessProbe?.httpGet, { path: "/healthz", port: "metrics" }, deployment.metadata.name);
+      assert.deepEqual(container.readinessProbe?.httpGet, { path: "/readyz", port: "metrics" }, deployment.metadata.name);
       // Kubernetes would set RAGSCOPE_RECEIVER_PORT=tcp://… and the like for the Services named ragscope-*.
       assert.equal(pod.enableServiceLinks, false, deployment.metadata.name);
     }
+    // The evaluator's /readyz stays 503 while an upgrade's migrations run: its rollout is not reported stalled for 30 minutes.
+    const evaluator = deployments.find((deployment) => deployment.metadata.name === "ragscope-evaluator")!;
+    assert.ok((evaluator.spec.progressDeadlineSeconds ?? 600) >= 1_800, `progressDeadlineSeconds ${evaluator.spec.progressDeadlineSeconds}`);
   });
 
   test("every role given a ClickHouse URL gets its password; the receiver's tokens are required", async () => {
