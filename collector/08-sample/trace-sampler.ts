@@ -92,6 +92,15 @@ export class TraceSampler {
       this.counters.userEventsOnly += 1;
       return { sampled: false, reason: "user_events_only", forced: [], ...base };
     }
+    // The stop and the resumption are noticed at every decision, whether or not this trace would be judged: at a low
+    // rate the first trace the rate chooses may come long after the limit was reached (or left), and the line and
+    // ragscope_judge_budget_exhaustions_total would come that late, or a short stop not at all.
+    const exhausted = this.options.budget?.exhausted ?? false;
+    if (exhausted) this.stopped(this.exhaustionReason());
+    else if (this.budgetWasExhausted) {
+      this.budgetWasExhausted = false;
+      this.log("ragscope sampler: judge sampling resumed: spending is below the limit again");
+    }
     const forced = forcedReasons(caseResult, evaluationResults);
     // A trace the rate would not choose is not judged whatever the budget: only the ones the limit keeps from the
     // judge count as skipped for it (ragscope_judge_skipped_for_budget_total), or that counter would grow with traffic.
@@ -99,18 +108,10 @@ export class TraceSampler {
       this.counters.notSampled += 1;
       return { sampled: false, reason: "not_sampled", forced: [], ...base };
     }
-
-    const exhausted = this.options.budget?.exhausted ?? false;
     if (exhausted) {
-      const message = this.exhaustionReason();
-      this.stopped(message);
       this.counters.skippedBudget += 1;
       if (forced.length > 0) this.counters.forcedSkippedBudget += 1;
-      return { sampled: false, reason: "budget_exhausted", forced, ...base, message };
-    }
-    if (this.budgetWasExhausted) {
-      this.budgetWasExhausted = false;
-      this.log("ragscope sampler: judge sampling resumed: spending is below the limit again");
+      return { sampled: false, reason: "budget_exhausted", forced, ...base, message: this.exhaustionReason() };
     }
     if (forced.length > 0) {
       this.counters.sampledForced += 1;

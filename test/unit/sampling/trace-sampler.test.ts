@@ -203,4 +203,24 @@ describe("deterministic sampling by trace id", () => {
     assert.equal(sampler.counters.skippedBudget, chosenByRate);
     assert.equal(sampler.counters.notSampled, ids.length - chosenByRate);
   });
+
+  test("the stop and the resumption are said and counted when they happen, though no trace the rate chooses arrives", () => {
+    let now = Date.parse("2026-07-08T10:00:00Z");
+    const budget = new JudgeBudget({ limitPerHour: 1, now: () => now });
+    const lines: string[] = [];
+    // A rate no trace meets: every trace below is one the rate does not choose, and none is forced.
+    const sampler = new TraceSampler({ rates: { ...TEN_PERCENT, defaultRate: 0 }, budget, log: (line) => lines.push(line) });
+    budget.record(1.2);
+    assert.equal(sampler.decide(evaluation({ traceId: ids[0]! })).reason, "not_sampled");
+    assert.equal(sampler.counters.budgetExhaustions, 1);
+    assert.deepEqual(lines.map((line) => /sampling (stopped|resumed)/.exec(line)?.[1]), ["stopped"]);
+    assert.equal(sampler.decide(evaluation({ traceId: ids[1]! })).reason, "not_sampled");
+    now += 60 * 60 * 1000 + 1;
+    assert.equal(sampler.decide(evaluation({ traceId: ids[2]! })).reason, "not_sampled");
+    assert.deepEqual(lines.map((line) => /sampling (stopped|resumed)/.exec(line)?.[1]), ["stopped", "resumed"]);
+    assert.equal(sampler.counters.budgetExhaustions, 1);
+    // Only traces the limit keeps from the judge count as skipped for it: none here.
+    assert.equal(sampler.counters.skippedBudget, 0);
+    assert.equal(sampler.counters.notSampled, 3);
+  });
 });
