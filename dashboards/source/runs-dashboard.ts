@@ -59,6 +59,21 @@ const HEURISTIC_METRIC_AS_SHOWN = `if(metric IN (${sqlList(heuristicMetricNames(
 const METRIC_AS_SHOWN = `if(${HEURISTIC_JUDGE_ROW_SQL}, concat(metric, ${sqlString(HEURISTIC_JUDGE_NAME_SUFFIX)}), ${HEURISTIC_METRIC_AS_SHOWN})`;
 
 /**
+ * `rows` (metricRowsWithCoverage) as `shown` (METRIC_AS_SHOWN), run_id, case_result_id and value, with the judge's
+ * usage made one value a case: every judged metric's Evaluation Result records its own call's tokens and cost, and a
+ * mean over those rows was a mean per call — a third of the case's cost when three metrics were judged — where `eval`
+ * and `gate` take the case's calls together (evaluators/aggregate/evaluated-case.ts metricValueOf), and a call whose
+ * cost is not known leaves the case's unknown (NULL).
+ */
+function judgeUsagePerCase(rows: string): string {
+  const usage = `metric IN (${sqlList(JUDGE_USAGE_METRICS)})`;
+  return (
+    `(SELECT ${METRIC_AS_SHOWN} AS shown, run_id, case_result_id, value FROM ${rows} WHERE NOT ${usage} ` +
+    `UNION ALL SELECT ${METRIC_AS_SHOWN} AS shown, run_id, case_result_id, if(countIf(value IS NULL) > 0, CAST(NULL AS Nullable(Float64)), sum(value)) AS value FROM ${rows} WHERE ${usage} GROUP BY shown, run_id, case_result_id)`
+  );
+}
+
+/**
  * Stored metrics that are not scores between 0 and 1, whatever values a run happened to give them: those whose
  * descriptor's range is another (times, counts, costs, a score out of 3) and the judge's own tokens and cost. A run
  * whose judge cost stayed under 1, or whose judge spent no tokens, showed them as percentages beside the scores.
@@ -131,14 +146,15 @@ export function runsDashboard(): dashboard.DashboardBuilder {
       tablePanel(
         "Metrics side by side",
         "Mean of every metric in each run over the paired cases' values where it applies (cases matched by case_id and case_version, as ragscope eval --baseline pairs them; " +
-          "the Pass rates panel counts the cases left out), candidate − baseline, and how many cases and values each mean rests on: a metric that several evaluations of a case record " +
-          `(the judge's tokens and cost, once per judged metric) has more values than cases. The heuristic judge's values are rows of their own, named "<metric>${HEURISTIC_JUDGE_NAME_SUFFIX}": ` +
+          "the Pass rates panel counts the cases left out), candidate − baseline, and how many cases and values each mean rests on. The judge's tokens and cost are a case's calls together " +
+          "(each judged metric records its own call), as ragscope eval and gate count them, and a case with a call of unknown cost has none. " +
+          `The heuristic judge's values are rows of their own, named "<metric>${HEURISTIC_JUDGE_NAME_SUFFIX}": ` +
           "a measurement, never a judged value — where only it scored a metric, the metric itself has no data, as on the RAG quality board.",
         [
-          `SELECT ${METRIC_AS_SHOWN} AS metric, avgIf(value, run_id = ${BASELINE}) AS baseline, avgIf(value, run_id = ${CANDIDATE}) AS candidate, candidate - baseline AS difference,`,
+          `SELECT shown AS metric, avgIf(value, run_id = ${BASELINE}) AS baseline, avgIf(value, run_id = ${CANDIDATE}) AS candidate, candidate - baseline AS difference,`,
           `  uniqExactIf(case_result_id, run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_cases, uniqExactIf(case_result_id, run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_cases,`,
           `  countIf(run_id = ${BASELINE} AND value IS NOT NULL) AS baseline_values, countIf(run_id = ${CANDIDATE} AND value IS NOT NULL) AS candidate_values`,
-          `FROM ${metricRowsWithCoverage({ metricValues: comparedOfBoth("metric_values"), evaluationResults: comparedOfBoth("evaluation_results") })}`,
+          `FROM ${judgeUsagePerCase(metricRowsWithCoverage({ metricValues: comparedOfBoth("metric_values"), evaluationResults: comparedOfBoth("evaluation_results") }))}`,
           "GROUP BY metric",
           "ORDER BY abs(difference) DESC, metric",
         ].join("\n"),

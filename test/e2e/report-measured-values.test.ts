@@ -16,7 +16,8 @@
  *     no session id; each with cost 0.002 (performance.usage) and three judge
  *     evaluations (faithfulness, answer_relevance, answer_correctness = 1),
  *     each recording judge_input_tokens 0, judge_output_tokens 0 and
- *     judge_cost 0.0003 — 15 values of each judge usage metric on 5 cases;
+ *     judge_cost 0.0003 — 15 calls on 5 cases, a case's judge cost their
+ *     sum, 0.0009;
  *   run r_cand: the same 5 cases from T0 + 10 min, cost 0.00027 each, and c1
  *     got a thumbs_down one minute after its answer.
  * Worked by hand:
@@ -175,8 +176,10 @@ describe("the Runs board", () => {
   test("Metrics side by side counts cases apart from values, and a small mean keeps its digits", async () => {
     const rows = await tableRows(reports.get("base")!.page, "Metrics side by side");
     const row = (metric: string) => rows.find((candidate) => candidate.metric === metric)!;
-    // Three judge evaluations of each of the 5 cases record the judge's cost: 5 cases, 15 values.
-    assert.deepEqual([row("judge_cost").baseline_cases, row("judge_cost").baseline_values, row("judge_cost").candidate_cases, row("judge_cost").candidate_values], ["5", "15", "5", "15"]);
+    // Three judge evaluations of each of the 5 cases record their own call's cost (0.0003 each): a case's judge cost is
+    // its three calls together, 0.0009, one value a case, as eval and gate count it (not the mean per call, 0.0003).
+    assert.deepEqual([row("judge_cost").baseline_cases, row("judge_cost").baseline_values, row("judge_cost").candidate_cases, row("judge_cost").candidate_values], ["5", "5", "5", "5"]);
+    assert.equal(row("judge_cost").baseline, "0.0009");
     assert.deepEqual([row("faithfulness").baseline_cases, row("faithfulness").baseline_values], ["5", "5"]);
     assert.deepEqual([row("cost").baseline, row("cost").candidate], ["0.002", "0.00027"]);
   });

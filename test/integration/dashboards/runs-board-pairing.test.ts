@@ -10,8 +10,10 @@
  *   run cand: same@v1 failed, judged@v1 passed, changed@v2 failed, only_cand@v1 failed.
  *   Each case: a rule `rule.check` passed or failed as its verdict, with check_score 1 or 0.
  *   same@v1: the heuristic judge's faithfulness (evaluator_version ending +heuristic) 0.4 in base, 0.6 in cand;
- *   judged@v1: an LLM judge's faithfulness 0.9 in base, 0.7 in cand.
- *   Each judge records its usage beside (judge_cost …): the heuristic judge's 0, no score for the chart.
+ *   judged@v1: an LLM judge's faithfulness 0.9 in base, 0.7 in cand, and its answer_relevance 0.8 in both.
+ *   Each judge records its usage beside (judge_cost …): the heuristic judge's 0, no score for the chart; the LLM
+ *   judge's per call, 0.0004 for faithfulness and 0.0002 for answer_relevance: judged@v1's judge_cost is 0.0006 in
+ *   each run (one case, its two calls together, as eval and gate count it), not their mean per call 0.0003.
  * Paired (id and version in both): same, judged — 2. Left out: only_base and only_cand, whose ids only one run
  *   has — 2; changed, whose versions differ — 1.
  * Pass rates over the paired cases: base 2/2 = 1, cand 1/2 = 0.5 (over all cases cand's was 1/4).
@@ -92,6 +94,8 @@ function written(planned: PlannedCase, index: number) {
   }
   if (planned.faithfulness?.judge === "llm") {
     evaluationResults.push(result(caseResultId, "judge.faithfulness", "faithfulness@1+openai-gpt", { faithfulness: planned.faithfulness.value, ...usage, judge_input_tokens: 400, judge_cost: 0.0004 }, "passed", evaluatedAt));
+    // A second judged metric of the case: its own call, its own usage.
+    evaluationResults.push(result(caseResultId, "judge.answer_relevance", "answer_relevance@1+openai-gpt", { answer_relevance: 0.8, ...usage, judge_input_tokens: 300, judge_cost: 0.0002 }, "passed", evaluatedAt));
   }
   return { caseResult, evaluationResults };
 }
@@ -183,6 +187,15 @@ describe("the Runs board names the heuristic judge's values a measurement", () =
       metrics.filter((row) => String(row.metric).startsWith("judge_cost")).map((row) => row.metric),
       ["judge_cost", "judge_cost (heuristic judge, measurement)"],
     );
+  });
+
+  test("the judge's cost and tokens are a case's calls together, as eval and gate count them, not a mean per call", async () => {
+    const metrics = rows(await run("Metrics side by side"));
+    const cost = metrics.find((row) => row.metric === "judge_cost");
+    assert.ok(cost && close(cost.baseline, 0.0006) && close(cost.candidate, 0.0006), JSON.stringify(cost));
+    assert.deepEqual([cost.baseline_cases, cost.baseline_values, cost.candidate_cases, cost.candidate_values], [1, 1, 1, 1]);
+    const tokens = metrics.find((row) => row.metric === "judge_input_tokens");
+    assert.ok(tokens && close(tokens.baseline, 700), JSON.stringify(tokens));
   });
 });
 
