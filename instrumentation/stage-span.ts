@@ -166,6 +166,9 @@ function recordAttributes(spanName: string, recorder: AttributeRecorder, build: 
 }
 
 function toException(error: unknown): Exception {
+  // An abort (AbortSignal: a user pressing stop) is a DOMException named AbortError, whose legacy numeric `code` OTel
+  // would record as its type ("20"): recorded by its name, the collector tells a call its caller stopped from a fault.
+  if (error instanceof Error && error.name === "AbortError") return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
   if (error instanceof Error || typeof error === "string") return error;
   return { message: describeProblem(error) };
 }

@@ -15,14 +15,16 @@
  * whatever it was), or lies inside the last known generation's span: that generation returned after the call ended,
  * and what it recorded is its own.
  *
- * The last generation is also the one that provides the request's answer, so when it ended in error (OTel status code
- * 2: a provider that failed mid-stream, a model call that threw) and no generation around it returned, the request did
- * not get its answer, however the application went on: what it returned is the failed stream's partial text (the AI
- * SDK's `textStream` ends normally after an error, its `text` is the text before it) or a reply made in its place (an
- * apology after a caught throw). `failed` names that span, and the rebuild marks the request failed. A generation
- * after it (a retry that answered) is the last one instead, and the request completed. A generation around it that
- * returned (an instrumentation's span of the same call, around its failed inner attempt) returned an answer after all.
- * When a call of unknown kind may have been the last generation, the last is not known, and neither is whether it failed.
+ * The generation that ended last provides the request's answer, so when it ended in error (OTel status code 2: a
+ * provider that failed mid-stream, a model call that threw) and no generation around it returned, the request did not
+ * get its answer, however the application went on: what it returned is the failed stream's partial text (the AI SDK's
+ * `textStream` ends normally after an error, its `text` is the text before it) or a reply made in its place (an
+ * apology after a caught throw). `failed` names that span, and the rebuild marks the request failed. A generation that
+ * ended after it (a retry that answered; the answer, beside which a title call failed) is the one that answered, and
+ * the request completed; so did a request whose span carries an answer a generation that returned gave. A generation
+ * around it that returned (an instrumentation's span of the same call, around its failed inner attempt) returned an
+ * answer after all. A call its caller aborted (an `AbortError`: a user pressing stop) did not fail. When a call of
+ * unknown kind may have been the last generation, the last is not known, and neither is whether it failed.
  */
 import type { MalformedAttributeNote } from "../../contracts/case-result.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
@@ -60,22 +62,47 @@ function mayBeLastGeneration(last: SpanRecord, sameStart: boolean, requestAnswer
   );
 }
 
-/** `last` when it ended in error and no generation span around it returned (its outer span of the same call did not fail). */
-function failedAnswer(last: SpanRecord, generations: readonly { span: SpanRecord }[], byId: ReadonlyMap<string, SpanRecord>): SpanRecord | null {
-  if (last.status.code !== 2) return null;
-  const returnedAround = generations.some((item) => item.span.status.code !== 2 && item.span.spanId !== last.spanId && isInside(last, item.span, byId));
-  return returnedAround ? null : last;
+/**
+ * Whether a failed span was stopped by its caller rather than failing: its recorded exception is an `AbortError`
+ * (what an AbortSignal's abort throws, and what the SDK's AI SDK adapter records when a stream is aborted — a user
+ * pressing stop). The answer was cut short by the user, not by a fault: not a failed request.
+ */
+function cancelledByCaller(span: SpanRecord): boolean {
+  return span.events.some((event) => event.name === "exception" && event.attributes["exception.type"] === "AbortError");
+}
+
+/**
+ * The generation whose failure leaves the request without its answer, or null. Read from the generation that ended
+ * last (by end time: a call running beside the answer — a title, a suggestion — that failed before the answer ended
+ * is not it), when it ended in error, was not cancelled by its caller, and no generation span around it returned (its
+ * outer span of the same call). A request span that carries an answer some generation that returned also gave is
+ * answered, whatever failed besides.
+ */
+function failedAnswer(
+  generations: readonly { span: SpanRecord; observation: GenerateObservation }[],
+  byId: ReadonlyMap<string, SpanRecord>,
+  requestAnswer: string | null,
+): SpanRecord | null {
+  let endedLast = generations[0]!;
+  for (const item of generations) if (item.span.endTimeUnixNano >= endedLast.span.endTimeUnixNano) endedLast = item;
+  const failed = endedLast.span;
+  if (failed.status.code !== 2 || cancelledByCaller(failed)) return null;
+  const returned = generations.filter((item) => item.span.status.code !== 2 && item.span.spanId !== failed.spanId);
+  if (returned.some((item) => isInside(failed, item.span, byId))) return null;
+  if (requestAnswer !== null && returned.some((item) => item.observation.answer === requestAnswer)) return null;
+  return failed;
 }
 
 /**
  * @param generations the trace's generation spans in the order they ran (time-order.ts: start time, then end time)
- * @param requestAnswered whether the request span carries the request's output
+ * @param requestAnswer the request's output as its span carries it; null when it carries none
  */
 export function lastGeneration(
   normalized: readonly NormalizedSpan[],
   generations: readonly { span: SpanRecord; observation: GenerateObservation }[],
-  requestAnswered: boolean,
+  requestAnswer: string | null,
 ): LastGeneration {
+  const requestAnswered = requestAnswer !== null;
   const last = generations.at(-1);
   if (last === undefined) return { observation: null, failed: null, notes: [] };
   const byId = new Map<string, SpanRecord>();
@@ -87,7 +114,7 @@ export function lastGeneration(
       item.span.startTimeUnixNano >= last.span.startTimeUnixNano &&
       !isInside(item.span, last.span, byId),
   );
-  if (later.length === 0) return { observation: last.observation, failed: failedAnswer(last.span, generations, byId), notes: [] };
+  if (later.length === 0) return { observation: last.observation, failed: failedAnswer(generations, byId, requestAnswer), notes: [] };
   return {
     observation: null,
     failed: null,

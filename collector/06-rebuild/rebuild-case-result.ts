@@ -234,7 +234,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const context = contexts.at(-1)?.observation ?? null;
   const truncated = new Set(context?.truncatedChunkIds ?? []);
   // What the last generation decides is not known when a call of unknown kind started after it (last-generation.ts).
-  const last = lastGeneration(normalized, generations, (request?.observation.answer ?? null) !== null);
+  const last = lastGeneration(normalized, generations, request?.observation.answer ?? null);
   const answer = request?.observation.answer ?? last.observation?.answer ?? null;
 
   const rootStatus = rootSpan?.status ?? { code: 0 as const, message: "" };

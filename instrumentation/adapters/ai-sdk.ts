@@ -87,7 +87,8 @@ export function traceStreamText<Stream extends (options: never) => unknown>(
       return own.onError(event as never);
     },
     onAbort: (event: unknown) => {
-      stage.fail(new Error("stream aborted"));
+      // Named as an AbortSignal's abort is: the collector reads a generation its caller stopped as cut short, not failed.
+      stage.fail(Object.assign(new Error("stream aborted"), { name: "AbortError" }));
       return own.onAbort?.(event as never);
     },
   };

@@ -121,6 +121,40 @@ describe("AI SDK wrappers", () => {
     assert.match(span.status.message ?? "", /upstream closed/);
   });
 
+  test("a stream its caller aborts ends its span with an AbortError (exception.type), which the collector reads as stopped by the user, not failed", async () => {
+    const controller = new AbortController();
+    // A provider that sends one delta and then waits: only the abort ends the stream, as a provider's connection does.
+    const model = new MockLanguageModelV3({
+      doStream: async ({ abortSignal }) => ({
+        stream: new ReadableStream({
+          async start(stream) {
+            stream.enqueue({ type: "stream-start", warnings: [] });
+            stream.enqueue({ type: "text-start", id: "t" });
+            stream.enqueue({ type: "text-delta", id: "t", delta: "Refunds reach " });
+            await new Promise((resolve) => abortSignal?.addEventListener("abort", resolve));
+            stream.close();
+          },
+        }),
+      }),
+    });
+    const result = traceStreamText(streamText, { model, prompt: "q", abortSignal: controller.signal });
+    let text = "";
+    try {
+      for await (const delta of result.textStream) {
+        text += delta;
+        controller.abort();
+      }
+    } catch (error) {
+      // Whether the AI SDK rethrows the abort to the reader depends on its version; the span is what is checked.
+      assert.equal((error as Error).name, "AbortError");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(text, "Refunds reach ");
+    const span = spanNamed(tracing.spans(), "rag.generate");
+    assert.equal(span.status.code, SpanStatusCode.ERROR);
+    assert.deepEqual(span.events.filter((event) => event.name === "exception").map((event) => event.attributes?.["exception.type"]), ["AbortError"]);
+  });
+
   test("without an onError of the application's, a stream's error is still logged as the AI SDK logs it (console.error)", async () => {
     const failure = new Error("provider overloaded mid-stream");
     const model = new MockLanguageModelV3({

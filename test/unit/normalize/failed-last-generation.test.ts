@@ -3,7 +3,8 @@
  * ended well (collector/06-rebuild/last-generation.ts): a handler that returned a failed stream's partial text, or a
  * reply in place of the answer after catching a failed model call. The request is failed, its answer kept as the
  * output; a later generation that answered (a retry) makes it completed, and so does a generation around the failed
- * one that returned (an instrumentation's span of the same call). The SDK's own spans through the real AI SDK are in
+ * one that returned (an instrumentation's span of the same call), an answer that ended after a failed call beside it,
+ * a request answer a generation that returned gave, and a call its caller aborted. The SDK's own spans through the real AI SDK are in
  * test/e2e/online/failed-generation-verdict.test.ts.
  */
 import assert from "node:assert/strict";
@@ -60,9 +61,26 @@ describe("a request whose last generation failed", () => {
     assert.deepEqual([result.status, result.error.type, result.error.message, result.output], ["completed", "none", null, "Within 7 days."]);
   });
 
-  test("a failed generation before the last one that answered changes nothing; a failed one after it does", () => {
+  test("a failed generation before the last one that answered changes nothing; a failed one after it does, unless the request's answer is one a generation gave", () => {
     assert.equal(rebuild([span("1", "", request("a"), 0n, 100n), span("2", "1", generation("draft"), 10n, 30n, failure("x")), span("3", "1", generation("a"), 40n, 60n)]).status, "completed");
-    assert.equal(rebuild([span("1", "", request("a"), 0n, 100n), span("2", "1", generation("a"), 10n, 30n), span("3", "1", generation(null), 40n, 60n, failure("x"))]).status, "failed");
+    assert.equal(rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation("a"), 10n, 30n), span("3", "1", generation(null), 40n, 60n, failure("x"))]).status, "failed");
+    // A follow-up call after the answer (suggestions, a summary) failed: the request's answer is the one generation 2 gave.
+    assert.equal(rebuild([span("1", "", request("a"), 0n, 100n), span("2", "1", generation("a"), 10n, 30n), span("3", "1", generation(null), 40n, 60n, failure("x"))]).status, "completed");
+  });
+
+  test("a call beside the answer that failed before the answer ended (a title streamed in parallel): completed", () => {
+    // (The answer read is still the last-started generation's, as before: the request span should carry its answer.)
+    const result = rebuild([span("1", "", request(null), 0n, 400n), span("2", "1", generation("Within 7 days."), 10n, 300n), span("3", "1", generation(null), 20n, 30n, failure("rate limited"))]);
+    assert.deepEqual([result.status, result.error.type], ["completed", "none"]);
+    // Started together, the failed one ending first: the answer ended last.
+    assert.equal(rebuild([span("1", "", request(null), 0n, 400n), span("2", "1", generation("Within 7 days."), 10n, 300n), span("3", "1", generation(null), 10n, 30n, failure("rate limited"))]).status, "completed");
+  });
+
+  test("a generation its caller aborted (an AbortError: a user pressing stop) did not fail: completed, with what it had", () => {
+    const aborted = span("2", "1", generation(null), 10n, 50n, failure("stream aborted"));
+    aborted.events.push({ name: "exception", timeUnixNano: aborted.endTimeUnixNano, attributes: { "exception.type": "AbortError", "exception.message": "stream aborted" }, body: null });
+    const result = rebuild([span("1", "", request("Refunds reach the "), 0n, 100n), aborted]);
+    assert.deepEqual([result.status, result.error.type, result.output], ["completed", "none", "Refunds reach the "]);
   });
 
   test("inside a generation span that returned (an instrumentation's span of the same call around its failed attempt): completed", () => {
